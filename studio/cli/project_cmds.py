@@ -1,0 +1,168 @@
+"""Project subcommands: new, import-demo, tree, info, bundle, unbundle, bench."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from studio.cli.common import open_project, print_json, resolve_node
+from studio.core.tree import StoryTree
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("new", help="create a project folder NAME.kamishibai")
+    p.add_argument("path")
+    p.add_argument("--name", help="the story's title (default: the folder name)")
+    p.set_defaults(handler=cmd_new)
+
+    p = sub.add_parser("import-demo", help="import an AnimeGamer game_demo file as one branch")
+    p.add_argument("file")
+    p.add_argument("--project", required=True, help="project folder (created if missing)")
+    p.add_argument("--parent", default="root", help="node to continue from (default: the story's start)")
+    p.add_argument("--skip-bad", action="store_true", help="import the good lines, report the bad ones")
+    p.set_defaults(handler=cmd_import_demo)
+
+    p = sub.add_parser("tree", help="print the story tree")
+    p.add_argument("path")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_tree)
+
+    p = sub.add_parser("info", help="print a project's summary")
+    p.add_argument("path")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_info)
+
+    p = sub.add_parser("bundle", help="pack a project into one .zip file")
+    p.add_argument("path")
+    p.add_argument("out")
+    p.set_defaults(handler=cmd_bundle)
+
+    p = sub.add_parser("unbundle", help="unpack a .zip bundle into a new project folder")
+    p.add_argument("bundle")
+    p.add_argument("dest")
+    p.set_defaults(handler=cmd_unbundle)
+
+    p = sub.add_parser("bench", help="run benchmarks and update docs/BENCHMARKS.md")
+    p.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    p.add_argument("--quick", action="store_true", help="small sizes, nothing written")
+    p.set_defaults(handler=cmd_bench)
+
+    p = sub.add_parser("sketch-sheet", help="render every sketch-engine motion into one PNG")
+    p.add_argument("out")
+    p.set_defaults(handler=cmd_sketch_sheet)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from studio.composition import create_project
+
+    with create_project(args.path, name=args.name) as project:
+        print(project.path)
+    return 0
+
+
+def cmd_import_demo(args: argparse.Namespace) -> int:
+    from studio.composition import create_project
+    from studio.storage import Project
+    from studio.storage.demo_import import import_demo
+    from studio.storage.project import normalise_project_path
+
+    folder = normalise_project_path(args.project)
+    project = Project.open(folder) if folder.exists() else create_project(folder)
+    with project:
+        parent = resolve_node(project.tree, args.parent)
+        result = import_demo(project, Path(args.file), parent_id=parent, skip_bad=args.skip_bad)
+        for number, reason in result.skipped:
+            print(f"skipped line {number}: {reason}")
+        print(f"imported {len(result.node_ids)} turns into {project.path}")
+    return 0
+
+
+def node_summary(tree: StoryTree, node_id: str) -> dict[str, Any]:
+    node = tree.node(node_id)
+    return {
+        "id": node.id,
+        "parent": node.parent_id,
+        "depth": len(tree.path_to(node.id)) - 1,
+        "instruction": node.instruction.raw,
+        "fields": node.instruction.fields(),
+        "state": tree.state_of(node.id).as_dict(),
+        "bookmarked": node.bookmarked,
+        "notes": node.notes,
+        "selected_take": node.selected_take_id,
+        "takes": [
+            {
+                "id": t.id, "engine": t.engine, "seed": t.seed, "status": t.status.value, "stale": t.stale,
+                "deltas": t.deltas.as_dict(), "motion_level": t.motion_level, "clip": t.clip_path,
+                "warnings": list(t.warnings), "error": t.error,
+            }
+            for t in tree.takes_of(node.id)
+        ],
+    }
+
+
+def cmd_tree(args: argparse.Namespace) -> int:
+    with open_project(args.path) as project:
+        tree = project.tree
+        order = [tree.root, *tree.descendants(tree.root_id)]
+        if args.json:
+            print_json({"root": tree.root_id, "nodes": [node_summary(tree, n.id) for n in order]})
+            return 0
+        _print_text_tree(tree)
+    return 0
+
+
+def _print_text_tree(tree: StoryTree) -> None:
+    stack: list[tuple[str, int]] = [(tree.root_id, 0)]
+    while stack:
+        node_id, depth = stack.pop()
+        node = tree.node(node_id)
+        state = tree.state_of(node_id)
+        takes = tree.takes_of(node_id)
+        text = node.instruction.raw or "(start)"
+        flags = ("*" if node.bookmarked else "") + (" stale" if any(t.stale for t in takes) else "")
+        print(f"{'  ' * depth}{node.id}  {text[:70]}  "
+              f"[st {state.stamina} so {state.social} en {state.entertainment}] {len(takes)} take(s){flags}")
+        stack.extend((child, depth + 1) for child in reversed(tree.child_ids(node_id)))
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    with open_project(args.path) as project:
+        info = project.info()
+    if args.json:
+        print_json(info)
+        return 0
+    for key, value in info.items():
+        if isinstance(value, list):
+            value = ", ".join(value) if value else "-"
+        print(f"{key:>15}: {value}")
+    return 0
+
+
+def cmd_bundle(args: argparse.Namespace) -> int:
+    from studio.storage.bundle import export_bundle
+
+    with open_project(args.path) as project:
+        print(export_bundle(project, Path(args.out)))
+    return 0
+
+
+def cmd_unbundle(args: argparse.Namespace) -> int:
+    from studio.storage.bundle import import_bundle
+
+    with import_bundle(Path(args.bundle), Path(args.dest)) as project:
+        print(project.path)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from studio.benchmarks import run_benchmarks
+
+    return run_benchmarks(args.names, quick=args.quick)
+
+
+def cmd_sketch_sheet(args: argparse.Namespace) -> int:
+    from studio.engines.sketch import render_contact_sheet
+
+    print(render_contact_sheet(Path(args.out)))
+    return 0

@@ -1,0 +1,281 @@
+"""Edit commands. Each builds a patch against the current tree; the document applies it,
+persists it and keeps the reverse patch for undo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from studio.core.changes import EntityKey, EntityKind, Patch
+from studio.core.instruction import parse_instruction, validate_instruction_text
+from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
+from studio.core.tree import StoryTree, TreeError
+from studio.core.errors import StudioError
+
+
+class CommandError(StudioError):
+    """A command that cannot be applied to the tree as it is."""
+
+
+class Command:
+    """Base class: ``label`` names it in the Undo menu; ``build`` returns its patch."""
+
+    label: ClassVar[str] = "Edit"
+
+    def build(self, tree: StoryTree) -> Patch:
+        raise NotImplementedError
+
+
+def _node(tree: StoryTree, node_id: str) -> Node:
+    try:
+        return tree.node(node_id)
+    except TreeError as error:
+        raise CommandError(str(error)) from None
+
+
+def _turn(tree: StoryTree, node_id: str, action: str) -> Node:
+    node = _node(tree, node_id)
+    if node.is_root:
+        raise CommandError(f"The story's start can't be {action}.", hint="Select a turn instead.")
+    return node
+
+
+def restale(
+    tree: StoryTree,
+    start_id: str,
+    node_overrides: dict[str, Node] | None = None,
+    take_overrides: dict[str, Take] | None = None,
+) -> dict[str, Take]:
+    """Recompute ``stale`` for the takes of ``start_id`` and every node below it.
+
+    A take is fresh when it was generated from the parent's selected take as it is now
+    (``parent_take_id``), that take is itself fresh, and the node's instruction is still the
+    one it was generated from. Returns the takes whose flag changes.
+    """
+    nodes = node_overrides or {}
+    takes = dict(take_overrides or {})
+
+    def node_of(node_id: str) -> Node:
+        return nodes.get(node_id) or tree.nodes[node_id]
+
+    def take_of(take_id: str) -> Take:
+        return takes.get(take_id) or tree.takes[take_id]
+
+    new_takes: dict[str, list[str]] = {}
+    for take in takes.values():
+        if take.id not in tree.takes:
+            new_takes.setdefault(take.node_id, []).append(take.id)
+
+    changed: dict[str, Take] = {}
+    queue = [start_id]
+    while queue:
+        node_id = queue.pop()
+        node = node_of(node_id)
+        if node.parent_id is not None:
+            parent = node_of(node.parent_id)
+            context = parent.selected_take_id or ""
+            context_fresh = not context or not take_of(context).stale
+            for take_id in [*(t.id for t in tree.takes_of(node_id)), *new_takes.get(node_id, ())]:
+                take = take_of(take_id)
+                fresh = take.parent_take_id == context and context_fresh
+                if take.instruction_raw and take.instruction_raw != node.instruction.raw:
+                    fresh = False
+                if take.stale == fresh:
+                    updated = replace(take, stale=not fresh)
+                    takes[take_id] = updated
+                    changed[take_id] = updated
+        queue.extend(tree.child_ids(node_id))
+    return changed
+
+
+def _with_takes(patch: dict[EntityKey, object], takes: dict[str, Take]) -> None:
+    for take_id, take in takes.items():
+        patch[(EntityKind.TAKE, take_id)] = take
+
+
+def _renumber(siblings: list[Node]) -> dict[EntityKey, Node]:
+    return {
+        (EntityKind.NODE, node.id): replace(node, position=index)
+        for index, node in enumerate(siblings)
+        if node.position != index
+    }
+
+
+@dataclass(frozen=True)
+class AddTurn(Command):
+    """A new turn under ``parent_id`` (appended after its siblings, or at ``index``)."""
+
+    parent_id: str
+    text: str
+    node_id: str = ""
+    index: int | None = None
+    label: ClassVar[str] = "New turn"
+
+    def build(self, tree: StoryTree) -> Patch:
+        validate_instruction_text(self.text)
+        _node(tree, self.parent_id)
+        node_id = self.node_id or new_id()
+        if node_id in tree.nodes:
+            raise CommandError(f"node {node_id} already exists")
+        siblings = tree.children(self.parent_id)
+        node = Node(id=node_id, parent_id=self.parent_id, instruction=parse_instruction(self.text),
+                    position=len(siblings), created_at=now_iso())
+        index = len(siblings) if self.index is None else max(0, min(self.index, len(siblings)))
+        ordered = [*siblings[:index], node, *siblings[index:]]
+        patch: dict[EntityKey, Node] = {(EntityKind.NODE, node_id): node}
+        patch.update(_renumber(ordered))
+        return patch
+
+
+@dataclass(frozen=True)
+class Fork(Command):
+    """A copy of a turn's instruction as a new alternative right after it (no takes)."""
+
+    node_id: str
+    new_node_id: str = ""
+    label: ClassVar[str] = "Fork turn"
+
+    def build(self, tree: StoryTree) -> Patch:
+        node = _turn(tree, self.node_id, "forked")
+        assert node.parent_id is not None
+        index = tree.child_ids(node.parent_id).index(node.id) + 1
+        return AddTurn(node.parent_id, node.instruction.raw, self.new_node_id, index).build(tree)
+
+
+@dataclass(frozen=True)
+class EditInstruction(Command):
+    node_id: str
+    text: str
+    label: ClassVar[str] = "Edit instruction"
+
+    def build(self, tree: StoryTree) -> Patch:
+        validate_instruction_text(self.text)
+        node = _turn(tree, self.node_id, "given an instruction")
+        updated = replace(node, instruction=parse_instruction(self.text))
+        patch: dict[EntityKey, object] = {(EntityKind.NODE, node.id): updated}
+        _with_takes(patch, restale(tree, node.id, {node.id: updated}))
+        return patch  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class DeleteSubtree(Command):
+    node_id: str
+    label: ClassVar[str] = "Delete turns"
+
+    def build(self, tree: StoryTree) -> Patch:
+        node = _turn(tree, self.node_id, "deleted")
+        patch: dict[EntityKey, object] = {}
+        for doomed in [node, *tree.descendants(node.id)]:
+            patch[(EntityKind.NODE, doomed.id)] = None
+            for take in tree.takes_of(doomed.id):
+                patch[(EntityKind.TAKE, take.id)] = None
+        assert node.parent_id is not None
+        rest = [n for n in tree.children(node.parent_id) if n.id != node.id]
+        patch.update(_renumber(rest))
+        return patch  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class MoveAmongSiblings(Command):
+    node_id: str
+    index: int
+    label: ClassVar[str] = "Move turn"
+
+    def build(self, tree: StoryTree) -> Patch:
+        node = _turn(tree, self.node_id, "moved")
+        assert node.parent_id is not None
+        siblings = [n for n in tree.children(node.parent_id) if n.id != node.id]
+        index = max(0, min(self.index, len(siblings)))
+        return _renumber([*siblings[:index], node, *siblings[index:]])
+
+
+@dataclass(frozen=True)
+class SelectTake(Command):
+    """Make ``take_id`` the node's take; takes below made from another past turn stale."""
+
+    node_id: str
+    take_id: str | None
+    label: ClassVar[str] = "Select take"
+
+    def build(self, tree: StoryTree) -> Patch:
+        node = _turn(tree, self.node_id, "given a take")
+        if self.take_id is not None:
+            take = tree.takes.get(self.take_id)
+            if take is None or take.node_id != node.id:
+                raise CommandError(f"take {self.take_id} does not belong to node {node.id}")
+        if node.selected_take_id == self.take_id:
+            return {}
+        updated = replace(node, selected_take_id=self.take_id)
+        patch: dict[EntityKey, object] = {(EntityKind.NODE, node.id): updated}
+        for child_id in tree.child_ids(node.id):
+            _with_takes(patch, restale(tree, child_id, {node.id: updated}))
+        return patch  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class AddTake(Command):
+    """Store a finished (or failed) generation; a done take becomes the selected one."""
+
+    take: Take
+    select: bool = True
+    label: ClassVar[str] = "Generate take"
+
+    def build(self, tree: StoryTree) -> Patch:
+        node = _turn(tree, self.take.node_id, "given a take")
+        if self.take.id in tree.takes:
+            raise CommandError(f"take {self.take.id} already exists")
+        take = self.take if self.take.created_at else replace(self.take, created_at=now_iso())
+        patch: dict[EntityKey, object] = {(EntityKind.TAKE, take.id): take}
+        # A new take is fresh only if it was made from the parent's current selection.
+        overrides = {take.id: take}
+        node_overrides: dict[str, Node] = {}
+        if self.select and take.status == TakeStatus.DONE:
+            node_overrides[node.id] = replace(node, selected_take_id=take.id)
+            patch[(EntityKind.NODE, node.id)] = node_overrides[node.id]
+        _with_takes(patch, restale(tree, node.id, node_overrides, overrides))
+        return patch  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class SetBookmark(Command):
+    node_id: str
+    bookmarked: bool
+    label: ClassVar[str] = "Bookmark"
+
+    def build(self, tree: StoryTree) -> Patch:
+        node = _node(tree, self.node_id)
+        return {(EntityKind.NODE, node.id): replace(node, bookmarked=self.bookmarked)}
+
+
+@dataclass(frozen=True)
+class SetNotes(Command):
+    node_id: str
+    notes: str
+    label: ClassVar[str] = "Edit notes"
+
+    def build(self, tree: StoryTree) -> Patch:
+        node = _node(tree, self.node_id)
+        return {(EntityKind.NODE, node.id): replace(node, notes=self.notes)}
+
+
+@dataclass(frozen=True)
+class AddCastMember(Command):
+    member: CastMember
+    label: ClassVar[str] = "Add character"
+
+    def build(self, tree: StoryTree) -> Patch:
+        if any(m.name.lower() == self.member.name.lower() for m in tree.cast.values()):
+            raise CommandError(f"A character named {self.member.name!r} already exists.")
+        return {(EntityKind.CAST, self.member.id): self.member}
+
+
+@dataclass(frozen=True)
+class AddLocation(Command):
+    location: Location
+    label: ClassVar[str] = "Add location"
+
+    def build(self, tree: StoryTree) -> Patch:
+        if any(loc.name.lower() == self.location.name.lower() for loc in tree.locations.values()):
+            raise CommandError(f"A location named {self.location.name!r} already exists.")
+        return {(EntityKind.LOCATION, self.location.id): self.location}

@@ -1,0 +1,97 @@
+"""The document: a story tree plus undo/redo, a persistence hook and change listeners."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from studio.core.changes import ChangeSet, Entity, EntityKey, Patch
+from studio.core.commands import Command
+from studio.core.tree import StoryTree
+
+Persist = Callable[[Patch], None]
+Listener = Callable[[ChangeSet], None]
+
+
+@dataclass(frozen=True)
+class UndoEntry:
+    label: str
+    forward: Patch
+    reverse: Patch
+
+
+class UndoStack:
+    """Linear undo history; a new command clears what could be redone."""
+
+    def __init__(self, limit: int = 1000) -> None:
+        self.limit = limit
+        self.done: list[UndoEntry] = []
+        self.undone: list[UndoEntry] = []
+
+    def push(self, entry: UndoEntry) -> None:
+        self.done.append(entry)
+        del self.done[: -self.limit]
+        self.undone.clear()
+
+    @property
+    def undo_label(self) -> str | None:
+        return self.done[-1].label if self.done else None
+
+    @property
+    def redo_label(self) -> str | None:
+        return self.undone[-1].label if self.undone else None
+
+
+class Document:
+    """Applies commands to a tree, writing each through ``persist`` before it counts.
+
+    ``persist`` (the project store) writes a patch in one transaction; if it raises, the
+    tree is left as it was. Listeners are called after every change, on the thread that
+    made it (a GUI adapter marshals them to its own thread).
+    """
+
+    def __init__(self, tree: StoryTree, persist: Persist | None = None) -> None:
+        self.tree = tree
+        self.persist = persist
+        self.history = UndoStack()
+        self._listeners: list[Listener] = []
+        self.lock = threading.RLock()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _commit(self, patch: Patch, label: str) -> tuple[dict[EntityKey, Entity | None], ChangeSet]:
+        if self.persist is not None and patch:
+            self.persist(patch)
+        reverse, changes = self.tree.apply_patch(patch, label)
+        for listener in list(self._listeners):
+            listener(changes)
+        return reverse, changes
+
+    def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
+        with self.lock:
+            patch = dict(command.build(self.tree))
+            reverse, changes = self._commit(patch, command.label)
+            if undoable and patch:
+                self.history.push(UndoEntry(command.label, patch, reverse))
+            return changes
+
+    def undo(self) -> ChangeSet | None:
+        with self.lock:
+            if not self.history.done:
+                return None
+            entry = self.history.done[-1]
+            _, changes = self._commit(entry.reverse, f"Undo {entry.label}")
+            self.history.undone.append(self.history.done.pop())
+            return changes
+
+    def redo(self) -> ChangeSet | None:
+        with self.lock:
+            if not self.history.undone:
+                return None
+            entry = self.history.undone[-1]
+            _, changes = self._commit(entry.forward, f"Redo {entry.label}")
+            self.history.done.append(self.history.undone.pop())
+            return changes

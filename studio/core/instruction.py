@@ -1,0 +1,202 @@
+"""Instructions: the text a user writes for a turn, and its parsed fields.
+
+AnimeGamer writes one turn as ``Character: Qiqi; Motion: gently sit on railing;
+Background: day town.``. We accept that format with any field order, extra spaces,
+lowercase keys, a missing final period, extra fields (``Time:``, ``Camera:``) and free
+text. The raw text is always kept; the parsed fields are a convenience for engines and
+views and never replace it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from studio.core.errors import StudioError
+
+MAX_INSTRUCTION_CHARS = 2000
+"""Longest instruction a node accepts. AnimeGamer's own lines are under 100 characters."""
+
+KEY_ALIASES: dict[str, str] = {
+    "character": "character",
+    "char": "character",
+    "who": "character",
+    "name": "character",
+    "motion": "motion",
+    "action": "motion",
+    "move": "motion",
+    "background": "background",
+    "bg": "background",
+    "location": "background",
+    "place": "background",
+    "scene": "background",
+    "where": "background",
+    "time": "time",
+    "time of day": "time",
+    "camera": "camera",
+    "cam": "camera",
+    "shot": "camera",
+    "adverb": "adverb",
+    "manner": "adverb",
+}
+
+TIME_WORDS: dict[str, str] = {
+    "day": "day",
+    "daytime": "day",
+    "morning": "day",
+    "noon": "day",
+    "afternoon": "day",
+    "midday": "day",
+    "sunny": "day",
+    "sunset": "sunset",
+    "dusk": "sunset",
+    "evening": "sunset",
+    "dawn": "sunset",
+    "sunrise": "sunset",
+    "twilight": "sunset",
+    "night": "night",
+    "nighttime": "night",
+    "midnight": "night",
+}
+"""Words that name a time of day, mapped to the three times the studio renders."""
+
+KNOWN_ADVERBS: frozenset[str] = frozenset(
+    {"gently", "slowly", "calmly", "softly", "lazily", "smoothly", "steadily", "normally",
+     "quickly", "fast", "rapidly", "briskly", "wildly", "energetically", "furiously", "happily",
+     "sadly", "carefully", "quietly", "excitedly", "playfully", "proudly", "shyly"}
+)
+
+_FIELD_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]{0,20}?)\s*[:：]\s*(.*)$", re.DOTALL)
+_SPLIT_RE = re.compile(r"[;；\n]")
+
+
+class InstructionError(StudioError):
+    """An instruction that a node cannot hold (empty or too long)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """A turn's instruction: the raw text and what could be read from it."""
+
+    raw: str
+    character: str = ""
+    motion: str = ""
+    adverb: str = ""
+    background: str = ""
+    time_of_day: str = ""
+    camera: str = ""
+    free_text: str = ""
+    extra: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.raw.strip()
+
+    def fields(self) -> dict[str, str]:
+        """The parsed fields that are set, by name (for display and JSON)."""
+        out = {
+            name: getattr(self, name)
+            for name in ("character", "motion", "adverb", "background", "time_of_day", "camera", "free_text")
+            if getattr(self, name)
+        }
+        out.update(dict(self.extra))
+        return out
+
+    def with_raw(self, raw: str) -> Instruction:
+        return replace(parse_instruction(raw), raw=raw)
+
+
+def validate_instruction_text(text: str) -> str:
+    """Return ``text`` if a node may hold it, else raise :class:`InstructionError`."""
+    if not isinstance(text, str) or not text.strip():
+        raise InstructionError(
+            "The instruction is empty.",
+            hint="Write what happens in this turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; "
+            "Background: day town.'",
+        )
+    if len(text) > MAX_INSTRUCTION_CHARS:
+        raise InstructionError(
+            f"The instruction is {len(text):,} characters long; the limit is {MAX_INSTRUCTION_CHARS:,}.",
+            hint="Shorten it, or move the extra text into the node's notes.",
+        )
+    return text
+
+
+def _split_adverb(motion: str) -> tuple[str, str]:
+    words = motion.split()
+    if len(words) >= 2:
+        first = words[0].lower()
+        if first in KNOWN_ADVERBS or (first.endswith("ly") and len(first) > 3):
+            return first, " ".join(words[1:])
+        last = words[-1].lower()
+        if last in KNOWN_ADVERBS:
+            return last, " ".join(words[:-1])
+    return "", motion
+
+
+def _split_time(background: str) -> tuple[str, str]:
+    """Pull a time-of-day word out of a background ('day town' -> ('day', 'town'))."""
+    words = background.split()
+    kept: list[str] = []
+    time = ""
+    for word in words:
+        key = word.lower().strip(",")
+        if not time and key in TIME_WORDS:
+            time = TIME_WORDS[key]
+            continue
+        kept.append(word)
+    if kept and kept[0].lower() in {"in", "at", "on"} and len(kept) > 1:
+        kept = kept[1:]
+    return time, " ".join(kept)
+
+
+def _clean(value: str) -> str:
+    value = " ".join(value.split())
+    return value.rstrip(".。").strip()
+
+
+def parse_instruction(text: str) -> Instruction:
+    """Parse an instruction; never raises (unknown parts go to ``free_text``)."""
+    raw = text if isinstance(text, str) else str(text)
+    values: dict[str, str] = {}
+    extra: list[tuple[str, str]] = []
+    free: list[str] = []
+    for part in _SPLIT_RE.split(raw):
+        if not part.strip():
+            continue
+        match = _FIELD_RE.match(part)
+        key = ""
+        if match:
+            key = " ".join(match.group(1).lower().split())
+        if match and key in KEY_ALIASES:
+            name = KEY_ALIASES[key]
+            value = _clean(match.group(2))
+            if name in values:
+                values[name] = f"{values[name]} {value}".strip()
+            else:
+                values[name] = value
+        elif match and len(key.split()) <= 2:
+            extra.append((key, _clean(match.group(2))))
+        else:
+            cleaned = _clean(part)
+            if cleaned:
+                free.append(cleaned)
+
+    adverb, motion = _split_adverb(values.get("motion", ""))
+    if values.get("adverb"):
+        adverb = values["adverb"].lower()
+    time, background = _split_time(values.get("background", ""))
+    if values.get("time"):
+        time_word = values["time"].lower()
+        time = TIME_WORDS.get(time_word, time_word)
+    return Instruction(
+        raw=raw,
+        character=values.get("character", ""),
+        motion=motion,
+        adverb=adverb,
+        background=background,
+        time_of_day=time,
+        camera=values.get("camera", "").lower(),
+        free_text=" ".join(free),
+        extra=tuple(extra),
+    )

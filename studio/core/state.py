@@ -1,0 +1,68 @@
+"""Character state and AnimeGamer's update rule.
+
+Each of stamina, social and entertainment starts at 50 and moves by 5 x delta per turn,
+where a delta is an integer in [-5, 5]; the value is clamped to 0..100.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+STAT_NAMES: tuple[str, ...] = ("stamina", "social", "entertainment")
+STATE_MIN = 0
+STATE_MAX = 100
+STATE_START = 50
+DELTA_MIN = -5
+DELTA_MAX = 5
+DELTA_SCALE = 5
+MOTION_LEVEL_MIN = 1
+MOTION_LEVEL_MAX = 5
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+@dataclass(frozen=True, slots=True)
+class StateDeltas:
+    """Per-turn change of each stat, in AnimeGamer's units ([-5, 5], times 5 on apply)."""
+
+    stamina: int = 0
+    social: int = 0
+    entertainment: int = 0
+
+    def __post_init__(self) -> None:
+        for name in STAT_NAMES:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"{name} delta must be an integer, got {value!r}")
+            if not DELTA_MIN <= value <= DELTA_MAX:
+                raise ValueError(f"{name} delta {value} is outside [{DELTA_MIN}, {DELTA_MAX}]")
+
+    @classmethod
+    def clamped(cls, stamina: float, social: float, entertainment: float) -> StateDeltas:
+        """Round and clamp arbitrary numbers into valid deltas."""
+        return cls(*(_clamp(round(v), DELTA_MIN, DELTA_MAX) for v in (stamina, social, entertainment)))
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in STAT_NAMES}
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterState:
+    """The three visible stats of the character after a turn."""
+
+    stamina: int = STATE_START
+    social: int = STATE_START
+    entertainment: int = STATE_START
+
+    def apply(self, deltas: StateDeltas) -> CharacterState:
+        return CharacterState(
+            *(
+                _clamp(getattr(self, name) + DELTA_SCALE * getattr(deltas, name), STATE_MIN, STATE_MAX)
+                for name in STAT_NAMES
+            )
+        )
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in STAT_NAMES}

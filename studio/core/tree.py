@@ -1,0 +1,208 @@
+"""The story tree: every node, take, cast member and location, with fast lookups."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
+from studio.core.model import CastMember, Location, Node, Take
+from studio.core.state import CharacterState
+
+
+class TreeError(ValueError):
+    """A patch or query that would break the tree's structure."""
+
+
+class StoryTree:
+    """In-memory document. Mutated only through :meth:`apply_patch`."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, Node] = {}
+        self.takes: dict[str, Take] = {}
+        self.cast: dict[str, CastMember] = {}
+        self.locations: dict[str, Location] = {}
+        self._children: dict[str, list[str]] = {}
+        self._takes_of: dict[str, list[str]] = {}
+        self._root_id: str | None = None
+        self._state_cache: dict[str, CharacterState] = {}
+
+    # -- building -----------------------------------------------------------------------
+
+    @classmethod
+    def from_entities(cls, entities: Iterable[Entity]) -> StoryTree:
+        """Build a tree in bulk (used when a project is opened)."""
+        tree = cls()
+        for entity in entities:
+            tree._store(entity)
+        for ids in tree._children.values():
+            ids.sort(key=tree._sibling_key)
+        for ids in tree._takes_of.values():
+            ids.sort(key=lambda i: (tree.takes[i].created_at, i))
+        return tree
+
+    def _table(self, kind: EntityKind) -> dict[str, Entity]:
+        return {  # type: ignore[return-value]
+            EntityKind.NODE: self.nodes,
+            EntityKind.TAKE: self.takes,
+            EntityKind.CAST: self.cast,
+            EntityKind.LOCATION: self.locations,
+        }[kind]
+
+    def _sibling_key(self, node_id: str) -> tuple[int, str, str]:
+        node = self.nodes[node_id]
+        return (node.position, node.created_at, node.id)
+
+    def _store(self, entity: Entity) -> None:
+        if isinstance(entity, Node):
+            self.nodes[entity.id] = entity
+            if entity.parent_id is None:
+                if self._root_id not in (None, entity.id):
+                    raise TreeError(f"second root {entity.id} (root is {self._root_id})")
+                self._root_id = entity.id
+            else:
+                self._children.setdefault(entity.parent_id, []).append(entity.id)
+        elif isinstance(entity, Take):
+            self.takes[entity.id] = entity
+            self._takes_of.setdefault(entity.node_id, []).append(entity.id)
+        elif isinstance(entity, CastMember):
+            self.cast[entity.id] = entity
+        else:
+            self.locations[entity.id] = entity
+
+    def _unstore(self, kind: EntityKind, ident: str) -> None:
+        entity = self._table(kind).pop(ident)
+        if isinstance(entity, Node):
+            if entity.parent_id is None:
+                self._root_id = None
+            else:
+                self._children[entity.parent_id].remove(ident)
+        elif isinstance(entity, Take):
+            self._takes_of[entity.node_id].remove(ident)
+
+    def get(self, key: EntityKey) -> Entity | None:
+        return self._table(key[0]).get(key[1])
+
+    def apply_patch(self, patch: Patch, label: str = "") -> tuple[dict[EntityKey, Entity | None], ChangeSet]:
+        """Apply ``patch``; return its reverse and the change set."""
+        before: dict[EntityKey, Entity | None] = {key: self.get(key) for key in patch}
+        resort: set[str] = set()
+        for key, old in before.items():
+            if old is not None:
+                self._unstore(*key)
+        for key, new in patch.items():
+            if new is None:
+                continue
+            if new.id != key[1]:
+                raise TreeError(f"patch key {key} does not match entity id {new.id}")
+            self._store(new)
+            if isinstance(new, Node) and new.parent_id is not None:
+                resort.add(new.parent_id)
+            if isinstance(new, Take):
+                self._takes_of[new.node_id].sort(key=lambda i: (self.takes[i].created_at, i))
+        for parent in resort:
+            self._children[parent].sort(key=self._sibling_key)
+        self._state_cache.clear()
+        return before, ChangeSet.from_patch(patch, before, label)
+
+    # -- queries ------------------------------------------------------------------------
+
+    @property
+    def root_id(self) -> str:
+        if self._root_id is None:
+            raise TreeError("the story has no root")
+        return self._root_id
+
+    @property
+    def root(self) -> Node:
+        return self.nodes[self.root_id]
+
+    def node(self, node_id: str) -> Node:
+        try:
+            return self.nodes[node_id]
+        except KeyError:
+            raise TreeError(f"no node {node_id!r} in this story") from None
+
+    def children(self, node_id: str) -> list[Node]:
+        return [self.nodes[i] for i in self._children.get(node_id, ())]
+
+    def child_ids(self, node_id: str) -> list[str]:
+        return list(self._children.get(node_id, ()))
+
+    def takes_of(self, node_id: str) -> list[Take]:
+        return [self.takes[i] for i in self._takes_of.get(node_id, ())]
+
+    def selected_take(self, node_id: str) -> Take | None:
+        selected = self.node(node_id).selected_take_id
+        return self.takes.get(selected) if selected else None
+
+    def path_to(self, node_id: str) -> list[Node]:
+        """Nodes from the root down to ``node_id``, both included."""
+        path: list[Node] = []
+        seen: set[str] = set()
+        current: str | None = node_id
+        while current is not None:
+            if current in seen:
+                raise TreeError(f"cycle through node {current}")
+            seen.add(current)
+            node = self.node(current)
+            path.append(node)
+            current = node.parent_id
+        path.reverse()
+        return path
+
+    def descendants(self, node_id: str) -> Iterator[Node]:
+        """Every node below ``node_id`` in breadth-first order (parents before children)."""
+        queue = list(self._children.get(node_id, ()))
+        index = 0
+        while index < len(queue):
+            current = queue[index]
+            index += 1
+            yield self.nodes[current]
+            queue.extend(self._children.get(current, ()))
+
+    def leaves_under(self, node_id: str) -> list[Node]:
+        return [n for n in [self.node(node_id), *self.descendants(node_id)] if not self._children.get(n.id)]
+
+    def first_leaf(self, node_id: str) -> Node:
+        """Follow the first child down to a leaf: the default branch through a node."""
+        current = self.node(node_id)
+        while self._children.get(current.id):
+            current = self.nodes[self._children[current.id][0]]
+        return current
+
+    def state_of(self, node_id: str) -> CharacterState:
+        """Parent's state plus the selected take's deltas (the root holds the start state)."""
+        cached = self._state_cache.get(node_id)
+        if cached is not None:
+            return cached
+        pending: list[Node] = []
+        current: Node | None = self.node(node_id)
+        state = CharacterState()
+        while current is not None:
+            hit = self._state_cache.get(current.id)
+            if hit is not None:
+                state = hit
+                break
+            pending.append(current)
+            current = self.nodes.get(current.parent_id) if current.parent_id else None
+        for node in reversed(pending):
+            if node.parent_id is None:
+                state = node.start_state or CharacterState()
+            else:
+                take = self.selected_take(node.id)
+                if take is not None:
+                    state = state.apply(take.deltas)
+            self._state_cache[node.id] = state
+        return state
+
+    def depth(self, node_id: str) -> int:
+        return len(self.path_to(node_id)) - 1
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def entities(self) -> Iterator[Entity]:
+        yield from self.nodes.values()
+        yield from self.takes.values()
+        yield from self.cast.values()
+        yield from self.locations.values()

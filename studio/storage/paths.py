@@ -1,0 +1,44 @@
+"""Paths stored in a project are relative and must stay inside the project folder."""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from studio.core.errors import StudioError
+
+
+class UnsafePathError(StudioError):
+    """A path from a project file that would point outside the project."""
+
+
+def check_relative(rel: str) -> PurePosixPath:
+    """Validate a stored relative path (posix form) without touching the disk."""
+    if not rel or "\x00" in rel:
+        raise UnsafePathError(f"Refused an empty or invalid path {rel!r}.")
+    win = PureWindowsPath(rel)
+    posix = PurePosixPath(rel.replace("\\", "/"))
+    if posix.is_absolute() or win.drive or win.root:
+        raise UnsafePathError(f"Refused the absolute path {rel!r}: project paths must be relative.")
+    if any(part == ".." for part in posix.parts):
+        raise UnsafePathError(f"Refused the path {rel!r}: it leads outside the project.")
+    return posix
+
+
+def resolve_inside(root: Path, rel: str) -> Path:
+    """``root / rel`` after checking it stays inside ``root`` (symlinks resolved too)."""
+    posix = check_relative(rel)
+    base = root.resolve()
+    target = (base / Path(*posix.parts)).resolve()
+    if target != base and base not in target.parents:
+        raise UnsafePathError(f"Refused the path {rel!r}: it resolves outside the project ({target}).")
+    return target
+
+
+def to_relative(root: Path, path: Path) -> str:
+    """The stored form of ``path``, which must lie inside ``root``."""
+    base = root.resolve()
+    target = path.resolve()
+    try:
+        return target.relative_to(base).as_posix()
+    except ValueError:
+        raise UnsafePathError(f"{path} is not inside the project {root}.") from None

@@ -1,0 +1,230 @@
+"""A project on disk: ``NAME.kamishibai/`` with ``project.db`` and ``media/``.
+
+Every command is written in one transaction before it counts, so a crash loses nothing
+that was acknowledged. Media files are written atomically before the row that names them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from studio import __version__
+from studio.core.changes import ChangeSet, EntityKind
+from studio.core.commands import Command
+from studio.core.document import Document
+from studio.core.errors import StudioError
+from studio.core.instruction import Instruction
+from studio.core.model import CastMember, Location, Node, Take, new_id, now_iso
+from studio.core.state import CharacterState
+from studio.core.tree import StoryTree, TreeError
+from studio.storage.atomic import atomic_path
+from studio.storage.database import Database, ProjectFileError
+from studio.storage.paths import UnsafePathError, resolve_inside
+from studio.storage.rows import FROM_ROW, TABLES
+
+PROJECT_SUFFIX = ".kamishibai"
+DB_NAME = "project.db"
+MEDIA_DIR = "media"
+
+
+def normalise_project_path(path: str | os.PathLike[str]) -> Path:
+    """Accept the folder, the folder without its suffix, or its ``project.db``."""
+    p = Path(path).expanduser()
+    if p.name == DB_NAME:
+        p = p.parent
+    if p.suffix != PROJECT_SUFFIX and not p.exists() and p.with_name(p.name + PROJECT_SUFFIX).exists():
+        p = p.with_name(p.name + PROJECT_SUFFIX)
+    return p
+
+
+class Project:
+    """An open project: its document (tree + undo) and its files."""
+
+    def __init__(self, path: Path, database: Database, tree: StoryTree, problems: list[str]) -> None:
+        self.path = path
+        self.database = database
+        self.document = Document(tree, persist=database.write_patch)
+        self.problems = problems
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        name: str | None = None,
+        cast: Iterable[CastMember] = (),
+        locations: Iterable[Location] = (),
+        start_state: CharacterState | None = None,
+    ) -> Project:
+        folder = Path(path).expanduser()
+        if folder.suffix != PROJECT_SUFFIX:
+            folder = folder.with_name(folder.name + PROJECT_SUFFIX)
+        if folder.exists() and any(folder.iterdir()):
+            raise ProjectFileError(f"{folder} already exists and is not empty.",
+                                   hint="Choose another name, or open it instead.")
+        try:
+            (folder / MEDIA_DIR).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ProjectFileError(f"Can't create the project folder {folder}: {error.strerror}.") from None
+        title = name or folder.stem
+        database = Database.create(folder / DB_NAME, {
+            "name": title, "project_id": new_id(), "created_at": now_iso(), "created_by": __version__,
+        })
+        root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""), start_state=start_state or
+                    CharacterState(), created_at=now_iso())
+        patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}
+        patch.update({(EntityKind.CAST, m.id): m for m in cast})
+        patch.update({(EntityKind.LOCATION, loc.id): loc for loc in locations})
+        database.write_patch(patch)
+        tree = StoryTree.from_entities(patch.values())
+        return cls(folder, database, tree, [])
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> Project:
+        folder = normalise_project_path(path)
+        if not folder.is_dir():
+            raise ProjectFileError(f"No project at {folder}.", hint="Create one with `kamishibai new PATH`.")
+        if not (folder / DB_NAME).exists():
+            raise ProjectFileError(f"{folder} is not a Kamishibai project (it has no {DB_NAME}).")
+        database = Database.open(folder / DB_NAME)
+        try:
+            tree, problems = cls._load(folder, database)
+        except BaseException:
+            database.close()
+            raise
+        return cls(folder, database, tree, problems)
+
+    @staticmethod
+    def _load(folder: Path, database: Database) -> tuple[StoryTree, list[str]]:
+        problems: list[str] = []
+        entities: list[Any] = []
+        try:
+            for kind, table in TABLES.items():
+                convert = FROM_ROW[kind]
+                entities.extend(convert(row) for row in database.rows(table))  # type: ignore[operator]
+        except (ValueError, TypeError, KeyError) as error:
+            raise ProjectFileError(f"{folder / DB_NAME} holds a row that can't be read: {error}.") from None
+        checked: list[Any] = []
+        for entity in entities:
+            if isinstance(entity, Take):
+                entity = _drop_unsafe_paths(folder, entity, problems)
+            if isinstance(entity, Location) and entity.image_path:
+                try:
+                    resolve_inside(folder, entity.image_path)
+                except UnsafePathError as error:
+                    problems.append(f"location {entity.name!r}: {error.message}")
+                    entity = replace(entity, image_path="")
+            checked.append(entity)
+        try:
+            tree = StoryTree.from_entities(checked)
+            _check_structure(tree)
+        except TreeError as error:
+            raise ProjectFileError(f"{folder / DB_NAME} holds a broken story tree: {error}.") from None
+        return tree, problems
+
+    def close(self) -> None:
+        self.database.close()
+
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the document -------------------------------------------------------------------
+
+    @property
+    def tree(self) -> StoryTree:
+        return self.document.tree
+
+    @property
+    def name(self) -> str:
+        return self.database.meta().get("name", self.path.stem)
+
+    def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
+        return self.document.apply(command, undoable=undoable)
+
+    def undo(self) -> ChangeSet | None:
+        return self.document.undo()
+
+    def redo(self) -> ChangeSet | None:
+        return self.document.redo()
+
+    # -- media --------------------------------------------------------------------------
+
+    def resolve(self, rel: str) -> Path:
+        """Absolute path of a stored relative path, refused if it leaves the project."""
+        return resolve_inside(self.path, rel)
+
+    def take_media_dir(self, take_id: str) -> str:
+        """Relative folder for a take's files."""
+        return f"{MEDIA_DIR}/takes/{take_id}"
+
+    @contextlib.contextmanager
+    def writing(self, rel: str) -> Iterator[Path]:
+        """Write a media file atomically: ``with project.writing(rel) as tmp: save(tmp)``."""
+        target = self.resolve(rel)
+        with atomic_path(target) as tmp:
+            yield tmp
+
+    def missing_media(self, take: Take) -> list[str]:
+        return [p for p in take.media_paths() if not self.resolve(p).is_file()]
+
+    def info(self) -> dict[str, Any]:
+        meta = self.database.meta()
+        tree = self.tree
+        size = sum(f.stat().st_size for f in self.path.rglob("*") if f.is_file())
+        return {
+            "path": str(self.path),
+            "name": meta.get("name", ""),
+            "schema_version": int(meta.get("schema_version", 0)),
+            "created_at": meta.get("created_at", ""),
+            "created_by": meta.get("created_by", ""),
+            "turns": len(tree.nodes) - 1,
+            "takes": len(tree.takes),
+            "branches": len(tree.leaves_under(tree.root_id)) if len(tree.nodes) > 1 else 0,
+            "cast": sorted(m.name for m in tree.cast.values()),
+            "locations": sorted(loc.name for loc in tree.locations.values()),
+            "size_bytes": size,
+            "problems": list(self.problems),
+        }
+
+
+def _drop_unsafe_paths(folder: Path, take: Take, problems: list[str]) -> Take:
+    changes: dict[str, str] = {}
+    for field_name in ("representation_path", "clip_path", "poster_path"):
+        rel = getattr(take, field_name)
+        if not rel:
+            continue
+        try:
+            resolve_inside(folder, rel)
+        except UnsafePathError as error:
+            problems.append(f"take {take.id} of node {take.node_id}: {error.message}")
+            changes[field_name] = ""
+    return replace(take, **changes) if changes else take
+
+
+def _check_structure(tree: StoryTree) -> None:
+    """One root, every parent exists, no cycles, selected takes belong to their node."""
+    _ = tree.root_id
+    for node in tree.nodes.values():
+        if node.parent_id is not None and node.parent_id not in tree.nodes:
+            raise TreeError(f"node {node.id} has a missing parent {node.parent_id}")
+        if node.selected_take_id and tree.takes.get(node.selected_take_id, None) is None:
+            raise TreeError(f"node {node.id} selects a missing take {node.selected_take_id}")
+        if node.selected_take_id and tree.takes[node.selected_take_id].node_id != node.id:
+            raise TreeError(f"node {node.id} selects take {node.selected_take_id} of another node")
+    for take in tree.takes.values():
+        if take.node_id not in tree.nodes:
+            raise TreeError(f"take {take.id} belongs to a missing node {take.node_id}")
+    reachable = sum(1 for _ in tree.descendants(tree.root_id)) + 1
+    if reachable != len(tree.nodes):
+        raise TreeError(f"{len(tree.nodes) - reachable} node(s) are not reachable from the root (a cycle?)")
+
+

@@ -1,0 +1,72 @@
+"""Database schema and migrations.
+
+``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. A project made by a
+newer app (higher version) is refused, never modified. Before a migration runs, the old
+database is copied next to it (``project.db.bak-v<N>``).
+"""
+
+from __future__ import annotations
+
+APP_ID = "kamishibai-studio"
+
+SCHEMA_V1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE nodes (
+    id TEXT PRIMARY KEY,
+    parent_id TEXT REFERENCES nodes(id) DEFERRABLE INITIALLY DEFERRED,
+    position INTEGER NOT NULL DEFAULT 0,
+    instruction TEXT NOT NULL,
+    fields TEXT NOT NULL DEFAULT '{}',
+    notes TEXT NOT NULL DEFAULT '',
+    bookmarked INTEGER NOT NULL DEFAULT 0,
+    selected_take_id TEXT REFERENCES takes(id) DEFERRABLE INITIALLY DEFERRED,
+    start_state TEXT,
+    created_at TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX nodes_parent ON nodes(parent_id);
+CREATE TABLE takes (
+    id TEXT PRIMARY KEY,
+    node_id TEXT NOT NULL REFERENCES nodes(id) DEFERRABLE INITIALLY DEFERRED,
+    engine TEXT NOT NULL,
+    engine_version TEXT NOT NULL DEFAULT '',
+    settings TEXT NOT NULL DEFAULT '{}',
+    seed INTEGER NOT NULL DEFAULT 0,
+    d_stamina INTEGER NOT NULL DEFAULT 0,
+    d_social INTEGER NOT NULL DEFAULT 0,
+    d_entertainment INTEGER NOT NULL DEFAULT 0,
+    motion_level INTEGER NOT NULL DEFAULT 3,
+    representation_path TEXT NOT NULL DEFAULT '',
+    clip_path TEXT NOT NULL DEFAULT '',
+    poster_path TEXT NOT NULL DEFAULT '',
+    timings TEXT NOT NULL DEFAULT '{}',
+    status TEXT NOT NULL DEFAULT 'done',
+    error TEXT NOT NULL DEFAULT '',
+    warnings TEXT NOT NULL DEFAULT '[]',
+    stale INTEGER NOT NULL DEFAULT 0,
+    parent_take_id TEXT NOT NULL DEFAULT '',
+    instruction_raw TEXT NOT NULL DEFAULT '',
+    conditioning TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX takes_node ON takes(node_id);
+CREATE TABLE cast_members (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    params TEXT NOT NULL DEFAULT '{}',
+    reference_images TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE locations (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'builtin',
+    params TEXT NOT NULL DEFAULT '{}',
+    image_path TEXT NOT NULL DEFAULT ''
+);
+"""
+
+MIGRATIONS: list[str] = [SCHEMA_V1]
+"""Append a migration (SQL script) to add a schema version; never edit a released one."""
+
+
+def schema_version() -> int:
+    return len(MIGRATIONS)
