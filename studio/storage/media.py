@@ -1,0 +1,147 @@
+"""Media files of a take: the clip (H.264 mp4), its poster (PNG) and the representation
+(.safetensors). Writers are atomic; readers check what they read.
+
+ffmpeg comes from the ``imageio-ffmpeg`` wheel, so this works offline.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from studio.core.errors import StudioError
+from studio.storage.atomic import atomic_path
+
+CLIP_NAME = "clip.mp4"
+POSTER_NAME = "poster.png"
+REPRESENTATION_NAME = "representation.safetensors"
+CLIP_CRF = 17
+"""Visually lossless H.264 (the design asks for CRF 18 or better)."""
+
+
+class MediaError(StudioError):
+    """A media file that can't be written or read."""
+
+
+def ffmpeg_exe() -> str:
+    import imageio_ffmpeg
+
+    return str(imageio_ffmpeg.get_ffmpeg_exe())
+
+
+def _even(frames: np.ndarray) -> np.ndarray:
+    """yuv420p needs even sizes: pad the last row/column by repeating the edge."""
+    t, h, w, _ = frames.shape
+    pad_h, pad_w = h % 2, w % 2
+    if pad_h or pad_w:
+        frames = np.pad(frames, ((0, 0), (0, pad_h), (0, pad_w), (0, 0)), mode="edge")
+    return frames
+
+
+def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, preset: str = "veryfast") -> None:
+    """Encode uint8 T x H x W x 3 frames as H.264/yuv420p mp4 at ``path`` (not atomic)."""
+    import imageio_ffmpeg
+
+    frames = _even(np.ascontiguousarray(frames, dtype=np.uint8))
+    t, h, w, _ = frames.shape
+    writer = imageio_ffmpeg.write_frames(
+        str(path), (w, h), fps=fps, codec="libx264", pix_fmt_out="yuv420p", macro_block_size=1,
+        output_params=["-crf", str(crf), "-preset", preset, "-movflags", "+faststart"],
+        ffmpeg_log_level="error",
+    )
+    writer.send(None)
+    try:
+        for frame in frames:
+            writer.send(frame)
+    finally:
+        writer.close()
+
+
+def write_clip(path: Path, frames: np.ndarray, fps: float) -> None:
+    with atomic_path(path) as tmp:
+        encode_mp4(tmp, frames, fps)
+
+
+def write_poster(path: Path, frame: np.ndarray) -> None:
+    from PIL import Image
+
+    with atomic_path(path) as tmp:
+        Image.fromarray(np.ascontiguousarray(frame, dtype=np.uint8)).save(tmp, format="PNG")
+
+
+def write_representation(path: Path, representation: np.ndarray, metadata: Mapping[str, Any] | None = None) -> None:
+    from safetensors.numpy import save
+
+    meta = {"format": "kamishibai-representation"}
+    if metadata:
+        meta["metadata"] = json.dumps(dict(metadata), ensure_ascii=False, sort_keys=True)
+    data = save({"representation": np.ascontiguousarray(representation, dtype=np.float32)}, metadata=meta)
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
+def read_representation(path: Path) -> np.ndarray:
+    from safetensors import SafetensorError
+    from safetensors.numpy import load_file
+
+    try:
+        return load_file(str(path))["representation"]
+    except (OSError, SafetensorError, KeyError) as error:
+        raise MediaError(f"Can't read the representation {path}: {error}.") from None
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    width: int
+    height: int
+    fps: float
+    frames: int
+    duration: float
+    codec: str
+
+
+def probe(path: Path) -> VideoInfo:
+    """Width, height, fps, frame count, duration and codec, read with ffmpeg."""
+    import imageio_ffmpeg
+
+    if not path.is_file():
+        raise MediaError(f"{path} does not exist.")
+    try:
+        frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(path))
+        reader = imageio_ffmpeg.read_frames(str(path))
+        meta = next(reader)
+        reader.close()
+    except (RuntimeError, StopIteration, OSError) as error:
+        raise MediaError(f"{path} is not a readable video: {error}.") from None
+    width, height = meta["size"]
+    codec = str(meta.get("codec", ""))
+    return VideoInfo(int(width), int(height), float(meta["fps"]), int(frames), float(seconds), codec)
+
+
+def read_clip(path: Path) -> tuple[np.ndarray, float]:
+    """Decode a video to uint8 T x H x W x 3 frames and its fps."""
+    import imageio_ffmpeg
+
+    if not path.is_file():
+        raise MediaError(f"{path} does not exist.")
+    try:
+        reader = imageio_ffmpeg.read_frames(str(path), pix_fmt="rgb24")
+        meta = next(reader)
+        width, height = meta["size"]
+        frames = [np.frombuffer(buf, dtype=np.uint8).reshape(height, width, 3) for buf in reader]
+    except (RuntimeError, StopIteration, OSError, ValueError) as error:
+        raise MediaError(f"{path} is not a readable video: {error}.") from None
+    if not frames:
+        raise MediaError(f"{path} holds no frames.")
+    return np.stack(frames), float(meta["fps"])
+
+
+def run_ffmpeg(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-y", *args],
+                          capture_output=True, text=True, check=False)
