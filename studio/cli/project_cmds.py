@@ -64,9 +64,12 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_import_demo(args: argparse.Namespace) -> int:
     from studio.composition import create_project
     from studio.storage import Project
-    from studio.storage.demo_import import import_demo
+    from studio.storage.demo_import import DemoImportError, import_demo, read_demo_lines
     from studio.storage.project import normalise_project_path
 
+    _, problems = read_demo_lines(Path(args.file))  # check the file before creating anything
+    if problems and not args.skip_bad:
+        raise DemoImportError(Path(args.file), problems)
     folder = normalise_project_path(args.project)
     project = Project.open(folder) if folder.exists() else create_project(folder)
     with project:

@@ -88,6 +88,8 @@ class Project:
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> Project:
         folder = normalise_project_path(path)
+        if folder.exists() and not folder.is_dir():
+            raise ProjectFileError(f"{folder} is not a Kamishibai project (a project is a folder NAME.kamishibai).")
         if not folder.is_dir():
             raise ProjectFileError(f"No project at {folder}.", hint="Create one with `kamishibai new PATH`.")
         if not (folder / DB_NAME).exists():
@@ -112,9 +114,9 @@ class Project:
             raise ProjectFileError(f"{folder / DB_NAME} holds a row that can't be read: {error}.") from None
         checked: list[Any] = []
         for entity in entities:
-            if isinstance(entity, Take):
+            if isinstance(entity, Take) and (entity.clip_path or entity.poster_path or entity.representation_path):
                 entity = _drop_unsafe_paths(folder, entity, problems)
-            if isinstance(entity, Location) and entity.image_path:
+            elif isinstance(entity, Location) and entity.image_path:
                 try:
                     resolve_inside(folder, entity.image_path)
                 except UnsafePathError as error:

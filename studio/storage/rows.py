@@ -14,42 +14,55 @@ from studio.core.state import CharacterState, StateDeltas
 _INSTRUCTION_FIELDS = ("character", "motion", "adverb", "background", "time_of_day", "camera", "free_text")
 
 
+_EMPTY_JSON: dict[str, Any] = {"{}": dict, "[]": list, "": dict}
+
+
+def _loads(text: str) -> Any:
+    """json.loads with a fast path for the empty values most rows hold."""
+    empty = _EMPTY_JSON.get(text)
+    return empty() if empty is not None else json.loads(text)
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def node_row(node: Node) -> dict[str, Any]:
     ins = node.instruction
-    fields = {name: getattr(ins, name) for name in _INSTRUCTION_FIELDS if getattr(ins, name)}
-    if ins.extra:
-        fields["extra"] = [list(pair) for pair in ins.extra]
-    return {
+    row: dict[str, Any] = {
         "id": node.id,
         "parent_id": node.parent_id,
         "position": node.position,
         "instruction": ins.raw,
-        "fields": _dumps(fields),
+    }
+    row.update({name: getattr(ins, name) for name in _INSTRUCTION_FIELDS})
+    row.update({
+        "extra": _dumps([list(pair) for pair in ins.extra]),
         "notes": node.notes,
         "bookmarked": int(node.bookmarked),
         "selected_take_id": node.selected_take_id,
         "start_state": _dumps(node.start_state.as_dict()) if node.start_state else None,
         "created_at": node.created_at,
-    }
+    })
+    return row
 
 
 def node_from_row(row: Mapping[str, Any]) -> Node:
-    fields = json.loads(row["fields"] or "{}")
-    extra = tuple((str(k), str(v)) for k, v in fields.pop("extra", ()))
-    start = json.loads(row["start_state"]) if row["start_state"] else None
+    extra_pairs = _loads(row["extra"])
+    start = row["start_state"]
     return Node(
         id=row["id"],
         parent_id=row["parent_id"],
-        instruction=Instruction(raw=row["instruction"], extra=extra, **fields),
+        instruction=Instruction(
+            row["instruction"], row["character"], row["motion"], row["adverb"], row["background"],
+            row["time_of_day"], row["camera"], row["free_text"],
+            tuple((str(k), str(v)) for k, v in extra_pairs) if extra_pairs else (),
+        ),
         position=row["position"],
         notes=row["notes"],
         bookmarked=bool(row["bookmarked"]),
         selected_take_id=row["selected_take_id"],
-        start_state=CharacterState(**start) if start else None,
+        start_state=CharacterState(**json.loads(start)) if start else None,
         created_at=row["created_at"],
     )
 
@@ -87,21 +100,21 @@ def take_from_row(row: Mapping[str, Any]) -> Take:
         node_id=row["node_id"],
         engine=row["engine"],
         engine_version=row["engine_version"],
-        settings=json.loads(row["settings"]),
+        settings=_loads(row["settings"]),
         seed=row["seed"],
         deltas=StateDeltas(row["d_stamina"], row["d_social"], row["d_entertainment"]),
         motion_level=row["motion_level"],
         representation_path=row["representation_path"],
         clip_path=row["clip_path"],
         poster_path=row["poster_path"],
-        timings=json.loads(row["timings"]),
+        timings=_loads(row["timings"]),
         status=TakeStatus(row["status"]),
         error=row["error"],
-        warnings=tuple(json.loads(row["warnings"])),
+        warnings=tuple(_loads(row["warnings"])),
         stale=bool(row["stale"]),
         parent_take_id=row["parent_take_id"],
         instruction_raw=row["instruction_raw"],
-        conditioning=json.loads(row["conditioning"]),
+        conditioning=_loads(row["conditioning"]),
         created_at=row["created_at"],
     )
 
@@ -117,8 +130,8 @@ def cast_row(member: CastMember) -> dict[str, Any]:
 
 def cast_from_row(row: Mapping[str, Any]) -> CastMember:
     return CastMember(
-        id=row["id"], name=row["name"], params=json.loads(row["params"]),
-        reference_images=tuple(json.loads(row["reference_images"])),
+        id=row["id"], name=row["name"], params=_loads(row["params"]),
+        reference_images=tuple(_loads(row["reference_images"])),
     )
 
 
@@ -134,7 +147,7 @@ def location_row(location: Location) -> dict[str, Any]:
 
 def location_from_row(row: Mapping[str, Any]) -> Location:
     return Location(
-        id=row["id"], name=row["name"], kind=row["kind"], params=json.loads(row["params"]),
+        id=row["id"], name=row["name"], kind=row["kind"], params=_loads(row["params"]),
         image_path=row["image_path"],
     )
 

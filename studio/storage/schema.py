@@ -16,7 +16,14 @@ CREATE TABLE nodes (
     parent_id TEXT REFERENCES nodes(id) DEFERRABLE INITIALLY DEFERRED,
     position INTEGER NOT NULL DEFAULT 0,
     instruction TEXT NOT NULL,
-    fields TEXT NOT NULL DEFAULT '{}',
+    character TEXT NOT NULL DEFAULT '',
+    motion TEXT NOT NULL DEFAULT '',
+    adverb TEXT NOT NULL DEFAULT '',
+    background TEXT NOT NULL DEFAULT '',
+    time_of_day TEXT NOT NULL DEFAULT '',
+    camera TEXT NOT NULL DEFAULT '',
+    free_text TEXT NOT NULL DEFAULT '',
+    extra TEXT NOT NULL DEFAULT '[]',
     notes TEXT NOT NULL DEFAULT '',
     bookmarked INTEGER NOT NULL DEFAULT 0,
     selected_take_id TEXT REFERENCES takes(id) DEFERRABLE INITIALLY DEFERRED,
@@ -24,6 +31,7 @@ CREATE TABLE nodes (
     created_at TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX nodes_parent ON nodes(parent_id);
+CREATE INDEX nodes_selected_take ON nodes(selected_take_id);
 CREATE TABLE takes (
     id TEXT PRIMARY KEY,
     node_id TEXT NOT NULL REFERENCES nodes(id) DEFERRABLE INITIALLY DEFERRED,
@@ -64,7 +72,34 @@ CREATE TABLE locations (
 );
 """
 
-MIGRATIONS: list[str] = [SCHEMA_V1]
+SCHEMA_V2_JOBS = """
+CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL DEFAULT 'generate',
+    node_id TEXT,
+    engine TEXT NOT NULL DEFAULT '',
+    seed INTEGER NOT NULL DEFAULT 0,
+    settings TEXT NOT NULL DEFAULT '{}',
+    priority INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'queued',
+    sequence INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL DEFAULT '',
+    started_at TEXT NOT NULL DEFAULT '',
+    finished_at TEXT NOT NULL DEFAULT '',
+    error TEXT NOT NULL DEFAULT '',
+    hint TEXT NOT NULL DEFAULT '',
+    take_id TEXT NOT NULL DEFAULT '',
+    depends_on TEXT,
+    label TEXT NOT NULL DEFAULT '',
+    retry_of TEXT,
+    owner TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX jobs_status ON jobs(status, priority, sequence);
+"""
+"""v2: the generation queue (studio.worker); node_id has no foreign key so that a job's
+history outlives an undone node."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS]
 """Append a migration (SQL script) to add a schema version; never edit a released one."""
 
 

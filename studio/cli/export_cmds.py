@@ -1,0 +1,113 @@
+"""The ``export`` subcommand: a branch as a video, storyboard sheet, subtitles or timeline."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.cli.common import open_project, resolve_node
+from studio.core.errors import StudioError
+
+FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
+CAPTIONS = ("none", "burn", "srt")
+
+
+def _pair(text: str, what: str, example: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"{what} must look like {example}, not {text!r}")
+    return int(match[1]), int(match[2])
+
+
+def _size(text: str) -> tuple[int, int]:
+    return _pair(text, "--size (WIDTHxHEIGHT)", "720x480")
+
+
+def _grid(text: str) -> tuple[int, int]:
+    return _pair(text, "--grid (COLUMNSxROWS)", "3x4")
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "export", help="export a branch (story start to --leaf) as a video, sheet, subtitles or timeline",
+        description="Export the branch from the story's start to --leaf. The format comes from --format or "
+                    "from the --out file's suffix. Without cards, captions, overlay or crossfade an mp4 is made "
+                    "by joining the clips without re-encoding.",
+    )
+    p.add_argument("path", help="project folder")
+    p.add_argument("--leaf", required=True, help="last turn of the branch (node id or unique prefix)")
+    p.add_argument("--out", required=True, help="file to write (sheets as PNG: one file per page if several)")
+    p.add_argument("--format", choices=FORMATS, help="default: from the --out suffix")
+    p.add_argument("--size", type=_size, metavar="WxH", help="output size (default: the clips' size)")
+    p.add_argument("--fps", type=float, help="output frame rate (default: the clips' rate)")
+    p.add_argument("--crossfade", type=float, default=0.0, metavar="S", help="dissolve between turns, seconds")
+    p.add_argument("--title", default="", metavar="TEXT", help="title card text")
+    p.add_argument("--title-duration", type=float, default=2.0, metavar="S")
+    p.add_argument("--end-card", default="", metavar="TEXT", help="end card text")
+    p.add_argument("--end-card-duration", type=float, default=2.0, metavar="S")
+    p.add_argument("--captions", choices=CAPTIONS, default="none",
+                   help="each turn's instruction: burned into the video, or an .srt next to it")
+    p.add_argument("--overlay", action="store_true", help="draw the stamina/social/entertainment bars")
+    p.add_argument("--grid", type=_grid, default=(3, 3), metavar="CxR", help="sheet grid (default 3x3)")
+    p.add_argument("--crf", type=int, help="encoder quality, lower is better (default 18 H.264, 32 VP9)")
+    p.add_argument("--reencode", action="store_true", help="never join clips by stream copy")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_export)
+
+
+class _Bar:
+    """A tqdm bar on stderr that follows the export's phases (each phase resets the total)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar: Any = None
+        self.phase = ""
+
+    def __call__(self, progress: Any) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        phase = progress.message.split(":", 1)[0].split(" (", 1)[0]
+        if phase.startswith("page"):
+            phase = "pages"
+        if self.bar is None or phase != self.phase or progress.total != self.bar.total:
+            if self.bar is not None:
+                self.bar.close()
+            self.bar = tqdm(total=progress.total, desc=phase, file=sys.stderr, unit="step", leave=False)
+            self.phase = phase
+        self.bar.n = min(progress.step, progress.total)
+        self.bar.set_postfix_str(progress.message if phase != progress.message else "", refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from studio.export import CaptionMode, ExportOptions, export_branch
+
+    options = ExportOptions(
+        size=args.size, fps=args.fps, crossfade=args.crossfade,
+        title=args.title, title_duration=args.title_duration,
+        end_card=args.end_card, end_card_duration=args.end_card_duration,
+        captions=CaptionMode(args.captions), overlay=args.overlay, grid=args.grid, crf=args.crf,
+        stream_copy=not args.reencode,
+    )
+    bar = _Bar(enabled=not args.quiet)
+    with open_project(args.path) as project:
+        leaf = resolve_node(project.tree, args.leaf)
+        try:
+            result = export_branch(project, leaf, Path(args.out), args.format, options, progress=bar)
+        finally:
+            bar.close()
+    if not result.paths:
+        raise StudioError("The export wrote nothing.")
+    print(result.summary())
+    for extra in result.paths[1:]:
+        print(f"  also wrote {extra}")
+    return 0

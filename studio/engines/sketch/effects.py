@@ -1,0 +1,210 @@
+"""Manga effects drawn around the figure: Zzz, notes, hearts, tears, sparkles, splashes, bubbles.
+
+Effects live in screen space around the head or the hip and drift with time, so they
+read the same whether the character stands, sits or lies down.
+"""
+
+from __future__ import annotations
+
+import math
+
+from studio.engines.sketch.figure import head_top
+from studio.engines.sketch.props import PropContext
+from studio.engines.sketch.skeleton import HeadFrame, Point, add
+from studio.engines.sketch.vocabulary import Effect, Expression
+
+WHITE = (255, 255, 255)
+
+
+def _rgba(c: tuple[int, int, int], a: float) -> tuple[int, int, int, int]:
+    return c[0], c[1], c[2], max(0, min(255, int(255 * a)))
+
+
+def _heart(ctx: PropContext, c: Point, r: float, fill: tuple[int, ...]) -> None:
+    d = ctx.pen.draw
+    x, y = c
+    d.ellipse([x - r, y - r * 0.9, x, y + r * 0.1], fill=fill)
+    d.ellipse([x, y - r * 0.9, x + r, y + r * 0.1], fill=fill)
+    d.polygon([(x - r * 0.97, y - r * 0.25), (x + r * 0.97, y - r * 0.25), (x, y + r)], fill=fill)
+
+
+def _star(ctx: PropContext, c: Point, r: float, fill: tuple[int, ...], points: int = 4) -> None:
+    pts = []
+    for i in range(points * 2):
+        a = math.pi * i / points - math.pi / 2
+        rr = r if i % 2 == 0 else r * 0.38
+        pts.append((c[0] + rr * math.cos(a), c[1] + rr * math.sin(a)))
+    ctx.pen.draw.polygon(pts, fill=fill)
+
+
+def _note(ctx: PropContext, c: Point, r: float, fill: tuple[int, ...]) -> None:
+    d = ctx.pen.draw
+    x, y = c
+    d.ellipse([x - r, y - r * 0.75, x + r, y + r * 0.75], fill=fill)
+    d.line([(x + r * 0.85, y), (x + r * 0.85, y - r * 3.2)], fill=fill, width=max(1, round(r * 0.4)))
+    d.line([(x + r * 0.85, y - r * 3.2), (x + r * 2.2, y - r * 2.4)], fill=fill, width=max(1, round(r * 0.45)))
+
+
+def _z(ctx: PropContext, c: Point, r: float, fill: tuple[int, ...]) -> None:
+    x, y = c
+    ctx.pen.draw.line([(x - r, y - r), (x + r, y - r), (x - r, y + r), (x + r, y + r)], fill=fill,
+                      width=max(1, round(r * 0.35)), joint="curve")
+
+
+def draw_behind(effect: Effect, ctx: PropContext) -> None:
+    pen = ctx.pen
+    s, f = pen.s, pen.f
+    hip = pen.px((0.0, 0.0))
+    if effect == Effect.WIND:
+        for i in range(5):
+            k = (ctx.seconds * 2.2 + i * 0.37) % 1.0
+            y = hip[1] + (-0.55 + 0.25 * i) * s
+            x0 = hip[0] - f * (0.35 + 0.5 * k) * s
+            length = 0.35 * s
+            pen.draw.line([(x0, y), (x0 - f * length, y)], fill=_rgba(WHITE, 0.65 * (1 - k)),
+                          width=max(1, round(0.016 * s)))
+    elif effect == Effect.DUST:
+        ground = ctx.ground_y
+        for i in range(3):
+            k = (ctx.seconds * 2.5 + i / 3) % 1.0
+            r = (0.04 + 0.06 * k) * s
+            x = hip[0] - f * (0.2 + 0.35 * k) * s
+            y = ground - r * 0.8
+            pen.draw.ellipse([x - r, y - r, x + r, y + r], fill=_rgba(ctx.pal.tinted((225, 215, 200)), 0.7 * (1 - k)))
+
+
+def draw_front(effect: Effect, ctx: PropContext, expression: Expression) -> None:
+    pen, sk, pal = ctx.pen, ctx.sk, ctx.pal
+    s, f = pen.s, pen.f
+    top = pen.px(head_top(sk))
+    t = ctx.seconds
+    if effect == Effect.ZZZ:
+        for i in range(3):
+            k = (t * 0.5 + i / 3) % 1.0
+            c = (top[0] + f * (0.1 + 0.3 * k) * s, top[1] - (0.05 + 0.5 * k) * s)
+            _z(ctx, c, (0.035 + 0.045 * k) * s, _rgba(pal.tinted((90, 110, 200)), 1.0 - 0.7 * k))
+    elif effect == Effect.NOTES:
+        for i in range(2):
+            k = (t * 0.6 + i * 0.5) % 1.0
+            side = 1 if i == 0 else -1
+            c = (top[0] + side * f * (0.28 + 0.05 * math.sin(6 * k)) * s, top[1] + (0.15 - 0.45 * k) * s)
+            _note(ctx, c, 0.035 * s, _rgba(pal.tinted((80, 70, 160) if i else (220, 80, 120)), 1.0 - 0.6 * k))
+    elif effect == Effect.HEARTS:
+        for i in range(3):
+            k = (t * 0.55 + i / 3) % 1.0
+            c = (top[0] + f * (0.25 + 0.12 * i + 0.05 * math.sin(7 * k + i)) * s, top[1] + (0.1 - 0.45 * k) * s)
+            _heart(ctx, c, (0.04 + 0.02 * (1 - k)) * s, _rgba(pal.tinted((240, 80, 120)), 1.0 - 0.6 * k))
+    elif effect == Effect.TEARS:
+        head = HeadFrame(sk)
+        for x in (-0.07, 0.1):
+            eye = pen.px(head(x, -0.06))
+            for j in range(2):
+                k = (t * 1.6 + j * 0.5 + x) % 1.0
+                cx = eye[0] + f * (0.03 + 0.05 * k) * s * (1 if x > 0 else -1)
+                cy = eye[1] + 0.28 * k * s
+                r = 0.022 * s
+                pen.draw.ellipse([cx - r, cy - r * 1.3, cx + r, cy + r], fill=_rgba(pal.tinted((120, 180, 255)), 0.9))
+    elif effect == Effect.SWEAT:
+        c = (top[0] - f * 0.2 * s, top[1] + 0.12 * s + 0.03 * s * math.sin(t * 4))
+        r = 0.03 * s
+        pen.draw.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r * 1.2], fill=_rgba(pal.tinted((150, 200, 255)), 0.9))
+        pen.draw.polygon([(c[0] - r * 0.8, c[1] - r * 0.4), (c[0] + r * 0.8, c[1] - r * 0.4), (c[0], c[1] - r * 2.2)],
+                         fill=_rgba(pal.tinted((150, 200, 255)), 0.9))
+    elif effect == Effect.SPARKLES:
+        hip = pen.px((0.0, 0.0))
+        for i, (dx, dy) in enumerate(((-0.4, 0.7), (0.45, 0.55), (-0.35, 0.05), (0.42, 0.15))):
+            tw = 0.5 + 0.5 * math.sin(t * 7 + i * 1.7)
+            _star(ctx, (hip[0] + f * dx * s, hip[1] - dy * s), (0.03 + 0.035 * tw) * s,
+                  _rgba(pal.tinted((255, 230, 120)), 0.5 + 0.5 * tw))
+    elif effect == Effect.SPLASH:
+        _splash(ctx)
+    elif effect == Effect.SPEECH:
+        _bubble(ctx, top, shout=ctx.anim == "shout")
+    elif effect == Effect.SHIVER:
+        hip = pen.px((0.0, 0.0))
+        jit = 0.02 * s * math.sin(t * 40)
+        for side in (-1, 1):
+            for j in range(3):
+                x = hip[0] + side * (0.26 + 0.05 * j) * s + jit
+                y0 = hip[1] - (0.1 + 0.12 * j) * s
+                pen.draw.line([(x, y0), (x, y0 - 0.08 * s)], fill=_rgba(pal.tinted((120, 160, 230)), 0.9),
+                              width=max(1, round(0.014 * s)))
+    elif effect == Effect.STEAM:
+        hand = pen.px(add(sk.hand_f, (0.05, 0.08)))
+        for i in range(2):
+            pts = []
+            for j in range(8):
+                y = hand[1] - (0.04 + 0.04 * j) * s
+                x = hand[0] + (i * 0.05 - 0.02) * s + 0.025 * s * math.sin(j * 1.2 + t * 5 + i)
+                pts.append((x, y))
+            pen.draw.line(pts, fill=_rgba((250, 250, 250), 0.6), width=max(1, round(0.014 * s)), joint="curve")
+    elif effect == Effect.STARS:
+        for i in range(3):
+            a = t * 3.0 + i * 2 * math.pi / 3
+            c = (top[0] + 0.2 * s * math.cos(a), top[1] + 0.02 * s + 0.06 * s * math.sin(a))
+            _star(ctx, c, 0.045 * s, _rgba(pal.tinted((255, 220, 60)), 1.0), points=5)
+    elif effect == Effect.THOUGHT:
+        base = (top[0] + f * 0.28 * s, top[1] - 0.12 * s)
+        fill = _rgba(WHITE, 0.92)
+        line = _rgba(pal.tinted((120, 120, 140)), 1.0)
+        for k, r in ((0.0, 0.025), (0.1, 0.04)):
+            c = (base[0] - f * (0.1 - k) * s, base[1] + (0.1 - k) * s)
+            pen.draw.ellipse([c[0] - r * s, c[1] - r * s, c[0] + r * s, c[1] + r * s], fill=fill, outline=line)
+        c = (base[0] + f * 0.12 * s, base[1] - 0.1 * s)
+        pen.draw.ellipse([c[0] - 0.16 * s, c[1] - 0.1 * s, c[0] + 0.16 * s, c[1] + 0.1 * s], fill=fill, outline=line,
+                         width=max(1, pen.outline_w))
+        _star(ctx, c, 0.05 * s * (0.8 + 0.2 * math.sin(t * 4)), _rgba(pal.tinted((255, 200, 60)), 1.0), points=5)
+
+
+def _splash(ctx: PropContext) -> None:
+    pen, pal = ctx.pen, ctx.pal
+    s = pen.s
+    hip = pen.px((0.0, 0.0))
+    water_y = hip[1] + 0.02 * s
+    width = pen.draw.im.size[0]
+    height = pen.draw.im.size[1]
+    pts = [(0.0, float(height))]
+    n = 16
+    for i in range(n + 1):
+        x = width * i / n
+        pts.append((x, water_y + 0.025 * s * math.sin(i * 1.3 + ctx.seconds * 6)))
+    pts.append((float(width), float(height)))
+    pen.draw.polygon(pts, fill=_rgba(pal.tinted((70, 150, 220)), 0.78))
+    pen.draw.line(pts[1:-1], fill=_rgba(pal.tinted((230, 245, 255)), 0.9), width=max(1, round(0.02 * s)))
+    for i in range(4):
+        k = (ctx.seconds * 1.8 + i / 4) % 1.0
+        x = hip[0] + pen.f * (-0.3 + 0.22 * i) * s
+        y = water_y - math.sin(math.pi * k) * 0.2 * s
+        r = 0.02 * s
+        pen.draw.ellipse([x - r, y - r, x + r, y + r], fill=_rgba(pal.tinted((200, 230, 255)), 1 - k))
+
+
+def _bubble(ctx: PropContext, top: Point, shout: bool) -> None:
+    pen, pal = ctx.pen, ctx.pal
+    s, f = pen.s, pen.f
+    c = (top[0] + f * 0.42 * s, top[1] + 0.02 * s)
+    rx, ry = 0.2 * s, 0.13 * s
+    fill = _rgba(WHITE, 0.95)
+    line = _rgba(pal.tinted((90, 90, 110)), 1.0)
+    if shout:
+        pts = []
+        for i in range(16):
+            a = 2 * math.pi * i / 16
+            k = 1.0 if i % 2 == 0 else 0.72
+            pts.append((c[0] + rx * k * math.cos(a), c[1] + ry * k * math.sin(a)))
+        pen.draw.polygon(pts, fill=fill, outline=line)
+        pen.draw.line([(c[0], c[1] - ry * 0.5), (c[0], c[1] + ry * 0.15)], fill=pal.tinted((220, 60, 60)),
+                      width=max(1, round(0.03 * s)))
+        r = 0.018 * s
+        pen.draw.ellipse([c[0] - r, c[1] + ry * 0.3, c[0] + r, c[1] + ry * 0.3 + 2 * r], fill=pal.tinted((220, 60, 60)))
+        return
+    tail = [(c[0] - f * rx * 0.5, c[1] + ry * 0.6), (c[0] - f * rx * 0.95, c[1] + ry * 1.35),
+            (c[0] - f * rx * 0.15, c[1] + ry * 0.8)]
+    pen.draw.polygon(tail, fill=fill, outline=line)
+    pen.draw.ellipse([c[0] - rx, c[1] - ry, c[0] + rx, c[1] + ry], fill=fill, outline=line,
+                     width=max(1, pen.outline_w))
+    n_dots = 1 + int(ctx.seconds * 4) % 3
+    for i in range(n_dots):
+        r = 0.022 * s
+        x = c[0] + (-0.08 + 0.08 * i) * s
+        pen.draw.ellipse([x - r, c[1] - r, x + r, c[1] + r], fill=pal.tinted((90, 90, 110)))

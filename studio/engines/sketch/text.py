@@ -1,0 +1,116 @@
+"""Words: tokenising and a small lemmatiser for instruction text.
+
+The lemmatiser only has to be good enough to map the inflections a user writes
+("flies", "flying", "flew", "ran", "danced", "cries") onto the base forms our vocabulary
+knows. It tries rules in a fixed order and keeps the first candidate that is a known
+word, so it never invents a lemma for a word we could not use anyway.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection
+
+MAX_ANALYSED_CHARS = 400
+"""Longest stretch of one instruction field that is analysed (longer text is cut, with a warning)."""
+
+IRREGULAR: dict[str, str] = {
+    "flew": "fly", "flown": "fly", "ran": "run", "lay": "lie", "lain": "lie", "lying": "lie",
+    "sat": "sit", "ate": "eat", "eaten": "eat", "drank": "drink", "drunk": "drink", "swam": "swim",
+    "swum": "swim", "fell": "fall", "fallen": "fall", "sang": "sing", "sung": "sing", "threw": "throw",
+    "thrown": "throw", "caught": "catch", "wrote": "write", "written": "write", "slept": "sleep",
+    "met": "meet", "spoke": "speak", "spoken": "speak", "said": "say", "went": "go", "gone": "go",
+    "took": "take", "taken": "take", "held": "hold", "stood": "stand", "woke": "wake", "began": "begin",
+    "saw": "see", "seen": "see", "rode": "ride", "ridden": "ride", "bit": "bite", "bitten": "bite",
+    "hid": "hide", "hidden": "hide", "told": "tell", "fought": "fight", "brought": "bring",
+    "shook": "shake", "shaken": "shake", "struck": "strike", "froze": "freeze", "frozen": "freeze",
+    "dove": "dive", "leapt": "leap", "crept": "creep", "swept": "sweep", "knelt": "kneel",
+    "dug": "dig", "drew": "draw", "drawn": "draw", "hung": "hang", "sought": "seek", "wept": "weep",
+    "thought": "think", "felt": "feel", "made": "make", "did": "do", "done": "do", "was": "be",
+    "were": "be", "is": "be", "are": "be", "am": "be", "has": "have", "had": "have", "children": "child",
+    "people": "people", "men": "man", "women": "woman", "feet": "foot", "leaves": "leaf",
+    "shelves": "shelf", "waves": "wave", "dying": "die", "tying": "tie", "skies": "sky",
+}
+"""Irregular forms, mapped to their base form."""
+
+STOPWORDS: frozenset[str] = frozenset(
+    "a an the to of on in at into onto over under by with from for and or but her his their its my "
+    "your our some very really then while as about through across toward towards "
+    "near next this that these those there here it she he they we i you him them me is be being "
+    "been just also again still too so".split()
+)
+"""Words that carry no motion or place meaning ("up", "down", "off", "around" are kept:
+they tell "look around" from "look" and "lie down" from "lie")."""
+
+_WORD_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
+
+
+def normalise(text: str, limit: int = MAX_ANALYSED_CHARS) -> tuple[str, bool]:
+    """Lowercase, NFKC-normalise and cut ``text``; returns (text, was_cut)."""
+    text = unicodedata.normalize("NFKC", text or "")
+    cut = len(text) > limit
+    return text[:limit].lower(), cut
+
+
+def tokenise(text: str) -> list[str]:
+    """Lowercase words made of letters (emoji, digits and punctuation are dropped)."""
+    words = _WORD_RE.findall(unicodedata.normalize("NFKC", text).lower())
+    return [w.replace("'s", "") for w in words]
+
+
+def _candidates(word: str) -> list[str]:
+    out: list[str] = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("ied") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("ying") and len(word) > 5:
+        out.append(word[:-3])  # flying -> fly, crying -> cry
+    if word.endswith("ing") and len(word) > 4:
+        stem = word[:-3]
+        out += [stem, stem + "e"]
+        if len(stem) > 2 and stem[-1] == stem[-2]:
+            out.append(stem[:-1])
+    if word.endswith("ed") and len(word) > 3:
+        stem = word[:-2]
+        out += [stem, word[:-1]]
+        if len(stem) > 2 and stem[-1] == stem[-2]:
+            out.append(stem[:-1])
+    if word.endswith("es") and len(word) > 3:
+        out.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        out.append(word[:-1])
+    return out
+
+
+def lemmatise(word: str, known: Collection[str] = ()) -> str:
+    """Base form of ``word``: irregulars first, then suffix rules checked against ``known``.
+
+    When no candidate is known, a plain plural/3rd-person ``-s`` is still stripped and
+    ``-ing``/``-ed`` are kept, so unknown words stay recognisable in warnings.
+    """
+    word = word.lower()
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    if word in known:
+        return word
+    candidates = _candidates(word)
+    for candidate in candidates:
+        if candidate in known or candidate in IRREGULAR.values():
+            return candidate
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def lemmas(text: str, known: Collection[str] = ()) -> list[str]:
+    """Tokenise and lemmatise ``text``."""
+    return [lemmatise(w, known) for w in tokenise(text)]
+
+
+def content_words(words: list[str]) -> list[str]:
+    """``words`` without stopwords."""
+    return [w for w in words if w not in STOPWORDS]

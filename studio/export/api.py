@@ -1,0 +1,99 @@
+"""The one entry point every front end uses: :func:`export_branch` (and :func:`export_task`
+for the worker queue)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from studio.engines.base import CancelCheck, ProgressCallback, check_cancelled, never_cancelled, no_progress
+from studio.export.branch import Branch, collect_branch
+from studio.export.errors import ExportError, os_error
+from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format
+from studio.export.output import OutputFiles, check_destination
+from studio.export.plan import plan_episode
+from studio.storage import Project
+
+ExportJob = Callable[[ProgressCallback, CancelCheck], ExportResult]
+
+
+def export_task(project: Project, leaf_id: str, out: str | os.PathLike[str], options: ExportOptions | None = None,
+                fmt: ExportFormat | str | None = None) -> ExportJob:
+    """Check the branch now and return the export as a job for the worker queue::
+
+        service.submit_task("Export", export_task(project, leaf, out, options))
+
+    Everything the job needs is read from the project here, on the calling thread; the job
+    itself only reads media files and writes the export, so it may run on any thread.
+    Bad branches and bad destinations raise :class:`ExportError` right away.
+    """
+    out_path = Path(out).expanduser().absolute()
+    chosen = infer_format(out_path, fmt)
+    opts = options or ExportOptions()
+    check_destination(out_path)
+    branch = collect_branch(project, leaf_id)
+
+    def job(progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> ExportResult:
+        return export_collected(branch, out_path, chosen, opts, progress, cancelled)
+
+    return job
+
+
+def export_branch(project: Project, leaf_id: str, out: str | os.PathLike[str], fmt: ExportFormat | str | None = None,
+                  options: ExportOptions | None = None, progress: ProgressCallback = no_progress,
+                  cancelled: CancelCheck = never_cancelled) -> ExportResult:
+    """Export the branch from the story's start to ``leaf_id`` into ``out``.
+
+    The format comes from ``fmt`` or from ``out``'s suffix. On any failure (including
+    cancel and Ctrl-C) nothing is left at the destination and the project is untouched.
+    """
+    return export_task(project, leaf_id, out, options, fmt)(progress, cancelled)
+
+
+def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
+                     progress: ProgressCallback = no_progress,
+                     cancelled: CancelCheck = never_cancelled) -> ExportResult:
+    """Export an already collected branch (see :func:`studio.export.branch.collect_branch`)."""
+    started = time.perf_counter()
+    check_cancelled(cancelled)
+    with OutputFiles(out) as files:
+        try:
+            frames, duration, copied, pages = _write(branch, out, fmt, options, files, progress, cancelled)
+            check_cancelled(cancelled)
+            paths = files.commit()
+        except OSError as error:
+            raise os_error(error, out) from None
+    return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
+                        seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages)
+
+
+def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,
+           progress: ProgressCallback, cancelled: CancelCheck) -> tuple[int, float, bool, int]:
+    """Write the export into ``files``; returns (frames, duration, used stream copy, pages)."""
+    if fmt.is_sheet:
+        from studio.export.sheet import export_sheet
+
+        sheet = export_sheet(branch, out, fmt, options, files, progress, cancelled)
+        return 0, 0.0, False, sheet.pages
+    plan = plan_episode(branch, options, progress, cancelled)
+    timeline = plan.timeline
+    if fmt.is_video:
+        from studio.export.video import export_video
+
+        made = export_video(branch, plan, out, fmt, options, files, progress, cancelled)
+        return made.frames, made.duration, made.used_stream_copy, 0
+    if fmt == ExportFormat.SRT:
+        from studio.export.subtitles import write_srt
+
+        write_srt(files.temp_for(out), branch, timeline)
+    elif fmt == ExportFormat.OTIO:
+        from studio.export.otio_timeline import write_otio
+
+        name = options.title.strip() or branch.project_name
+        write_otio(files.temp_for(out), branch, plan.infos, timeline, name, options.title.strip(),
+                   options.end_card.strip())
+    else:  # pragma: no cover - every ExportFormat is handled above
+        raise ExportError(f"Unsupported export format {fmt}.")
+    return timeline.total_frames, timeline.duration, False, 0

@@ -1,0 +1,100 @@
+"""The branch to export, read from the project once, up front.
+
+:func:`collect_branch` copies everything an export needs out of the project (turn
+numbers, instructions, states, absolute media paths). The export itself then only reads
+media files, so it can run on a worker thread while the user keeps editing, and it can
+never modify the project.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.core.model import Node, TakeStatus
+from studio.core.state import CharacterState, StateDeltas
+from studio.core.tree import TreeError
+from studio.export.errors import ExportError
+from studio.storage import Project, UnsafePathError
+
+MAX_LABEL_CHARS = 40
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of the branch with its selected take's media."""
+
+    number: int
+    """1 for the first turn after the story's start."""
+    node_id: str
+    take_id: str
+    instruction: str
+    state: CharacterState
+    """The state after this turn."""
+    deltas: StateDeltas
+    clip: Path
+    poster: Path | None
+
+    @property
+    def label(self) -> str:
+        return describe_turn(self.number, self.node_id, self.instruction)
+
+
+@dataclass(frozen=True)
+class Branch:
+    project_name: str
+    leaf_id: str
+    start_state: CharacterState
+    turns: tuple[Turn, ...]
+
+
+def describe_turn(number: int, node_id: str, instruction: str) -> str:
+    text = " ".join(instruction.split())
+    if len(text) > MAX_LABEL_CHARS:
+        text = text[: MAX_LABEL_CHARS - 1] + "…"
+    return f"turn {number} (node {node_id}{': ' + repr(text) if text else ''})"
+
+
+def _turn(project: Project, node: Node, number: int) -> Turn:
+    tree = project.tree
+    label = describe_turn(number, node.id, node.instruction.raw)
+    take = tree.selected_take(node.id)
+    if take is None or take.status != TakeStatus.DONE:
+        state = "no take" if take is None else f"a {take.status.value} take"
+        raise ExportError(f"The branch can't be exported: {label} has {state}, not a finished clip.",
+                          hint="Generate it (or select a finished take), then export again.")
+    if not take.clip_path:
+        raise ExportError(f"The branch can't be exported: {label} has a take without a clip.",
+                          hint="Re-roll the turn to make a clip.")
+    try:
+        clip = project.resolve(take.clip_path)
+        poster = project.resolve(take.poster_path) if take.poster_path else None
+    except UnsafePathError as error:
+        raise ExportError(f"The branch can't be exported: {label}: {error.message}") from None
+    if not clip.is_file():
+        raise ExportError(f"The branch can't be exported: the clip of {label} is missing ({clip}).",
+                          hint="Re-roll the turn to make its clip again.")
+    if poster is not None and not poster.is_file():
+        poster = None  # the sheet falls back to the clip's first frame
+    return Turn(number=number, node_id=node.id, take_id=take.id, instruction=node.instruction.raw.strip(),
+                state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster)
+
+
+def collect_branch(project: Project, leaf_id: str) -> Branch:
+    """The root-to-``leaf_id`` branch; raises :class:`ExportError` naming the first bad turn."""
+    tree = project.tree
+    try:
+        path = tree.path_to(leaf_id)
+    except TreeError as error:
+        raise ExportError(f"Can't export: {error}.") from None
+    turns = path[1:]
+    if not turns:
+        raise ExportError("The branch has no turns: there is nothing to export.",
+                          hint="Choose the last turn of a branch (a leaf), not the story's start.")
+    root = path[0]
+    return Branch(
+        project_name=project.name,
+        leaf_id=leaf_id,
+        start_state=root.start_state or CharacterState(),
+        turns=tuple(_turn(project, node, number) for number, node in enumerate(turns, start=1)),
+    )

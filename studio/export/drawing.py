@@ -1,0 +1,228 @@
+"""Text, cards and state bars drawn with Pillow (no ImageMagick, no Qt).
+
+Everything drawn over video is prepared once per turn as an RGBA patch
+(:class:`Patch`) and blended into each frame with numpy, so burning in captions and the
+state overlay costs a few array operations per frame.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
+
+FontLike = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+FONT_DIRS = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/share/fonts/TTF"),
+    Path("/usr/local/share/fonts"),
+    Path("/Library/Fonts"),
+    Path("C:/Windows/Fonts"),
+)
+FONT_FILES = {False: ("DejaVuSans.ttf", "Arial.ttf", "arial.ttf"),
+              True: ("DejaVuSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf")}
+
+STAT_LABELS = {"stamina": "Stamina", "social": "Social", "entertainment": "Fun"}
+STAT_COLOURS: dict[str, tuple[int, int, int]] = {
+    "stamina": (92, 196, 104),
+    "social": (84, 150, 232),
+    "entertainment": (240, 164, 58),
+}
+TEXT = (255, 255, 255)
+PANEL = (16, 18, 28)
+CARD_TOP = (28, 30, 52)
+CARD_BOTTOM = (8, 8, 14)
+
+
+def font_file(bold: bool = False) -> Path | None:
+    """A TrueType font found on this machine (DejaVu first), or None."""
+    for folder in FONT_DIRS:
+        for name in FONT_FILES[bold]:
+            candidate = folder / name
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def load_font(size: int, bold: bool = False) -> FontLike:
+    size = max(6, int(size))
+    path = font_file(bold) or font_file(False)
+    if path is not None:
+        try:
+            return ImageFont.truetype(str(path), size)
+        except OSError:
+            pass
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1
+        return ImageFont.load_default()
+
+
+def text_width(font: FontLike, text: str) -> float:
+    return float(font.getlength(text))
+
+
+def line_height(font: FontLike) -> int:
+    """Ascent + descent: room for descenders (g, y, p) on every line."""
+    if isinstance(font, ImageFont.FreeTypeFont):
+        ascent, descent = font.getmetrics()
+        return int(ascent + descent)
+    box = font.getbbox("Ag")
+    return int(box[3] - box[1]) + 2
+
+
+def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_lines: int = 0) -> list[str]:
+    """Greedy word wrap; words wider than a line are broken; the last line gets an ellipsis
+    when ``max_lines`` cuts the text."""
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        current = ""
+        for word in paragraph.split():
+            candidate = f"{current} {word}" if current else word
+            if measure(candidate) <= max_width:
+                current = candidate
+                continue
+            if current:
+                lines.append(current)
+            while measure(word) > max_width and len(word) > 1:
+                cut = len(word) - 1
+                while cut > 1 and measure(word[:cut]) > max_width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            current = word
+        lines.append(current)
+    while lines and not lines[-1]:
+        lines.pop()
+    if max_lines and len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        while last and measure(last + "…") > max_width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + "…"
+    return lines
+
+
+@dataclass(frozen=True)
+class Patch:
+    """An RGBA image to blend into frames at (x, y)."""
+
+    x: int
+    y: int
+    rgba: np.ndarray
+
+    def apply(self, frame: np.ndarray) -> np.ndarray:
+        """Blend into a copy of ``frame`` (H x W x 3 uint8)."""
+        out = np.array(frame, dtype=np.uint8, copy=True)
+        h, w = self.rgba.shape[:2]
+        region = out[self.y:self.y + h, self.x:self.x + w].astype(np.uint16)
+        rgb = self.rgba[: region.shape[0], : region.shape[1], :3].astype(np.uint16)
+        alpha = self.rgba[: region.shape[0], : region.shape[1], 3:4].astype(np.uint16)
+        out[self.y:self.y + h, self.x:self.x + w] = ((rgb * alpha + region * (255 - alpha) + 127) // 255).astype(
+            np.uint8)
+        return out
+
+
+def _patch_from(image: Image.Image, x: int, y: int) -> Patch:
+    return Patch(x, y, np.asarray(image.convert("RGBA"), dtype=np.uint8))
+
+
+def render_card(size: tuple[int, int], text: str) -> np.ndarray:
+    """A title or end card: centred, wrapped text on a dark gradient. Returns H x W x 3."""
+    width, height = size
+    ramp = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None, None]
+    top, bottom = np.array(CARD_TOP, np.float32), np.array(CARD_BOTTOM, np.float32)
+    frame = np.broadcast_to(top * (1 - ramp) + bottom * ramp, (height, width, 3)).astype(np.uint8)
+    image = Image.fromarray(np.ascontiguousarray(frame))
+    draw = ImageDraw.Draw(image)
+    size_px = max(12, height // 10)
+    while True:
+        font = load_font(size_px, bold=True)
+        lines = wrap_text(text.strip(), functools.partial(text_width, font), width * 0.86, max_lines=4)
+        if len(lines) <= 1 or size_px <= 12 or len(lines) * line_height(font) <= height * 0.8:
+            break
+        size_px = int(size_px * 0.85)
+    step = int(line_height(font) * 1.15)
+    y = (height - step * len(lines)) // 2
+    for line in lines:
+        x = (width - text_width(font, line)) / 2
+        draw.text((x, y), line, font=font, fill=TEXT)
+        y += step
+    return np.asarray(image, dtype=np.uint8)
+
+
+def caption_patch(size: tuple[int, int], text: str) -> Patch | None:
+    """The instruction at the bottom of the frame on a translucent band (None for no text)."""
+    text = " ".join(text.split())
+    if not text:
+        return None
+    width, height = size
+    font = load_font(max(10, height // 24))
+    pad = max(4, height // 60)
+    lines = wrap_text(text, lambda s: text_width(font, s), width * 0.92 - 2 * pad, max_lines=3)
+    step = line_height(font)
+    band_h = step * len(lines) + 2 * pad
+    image = Image.new("RGBA", (width, band_h), (*PANEL, 170))
+    draw = ImageDraw.Draw(image)
+    for row, line in enumerate(lines):
+        x = (width - text_width(font, line)) / 2
+        draw.text((x, pad + row * step), line, font=font, fill=(*TEXT, 255))
+    margin = max(2, height // 40)
+    return _patch_from(image, 0, max(0, height - band_h - margin))
+
+
+def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], state: CharacterState,
+                    font: FontLike, deltas: StateDeltas | None = None, text_fill: tuple[int, ...] = TEXT,
+                    track_fill: tuple[int, ...] = (70, 70, 80)) -> None:
+    """Three labelled bars (stamina, social, entertainment) with their values, inside ``box``."""
+    left, top, right, bottom = box
+    rows = len(STAT_NAMES)
+    row_h = (bottom - top) / rows
+    label_w = max(text_width(font, f"{STAT_LABELS[name]} ") for name in STAT_NAMES)
+    value_w = text_width(font, " 100 (+25)") if deltas is not None else text_width(font, " 100")
+    bar_left, bar_right = left + label_w, right - value_w
+    bar_h = max(3.0, min(row_h * 0.45, line_height(font) * 0.7))
+    for row, name in enumerate(STAT_NAMES):
+        cy = top + row_h * (row + 0.5)
+        value = getattr(state, name)
+        draw.text((left, cy), STAT_LABELS[name], font=font, fill=text_fill, anchor="lm")
+        if bar_right - bar_left >= 4:
+            draw.rectangle((bar_left, cy - bar_h / 2, bar_right, cy + bar_h / 2), fill=track_fill)
+            filled = bar_left + (bar_right - bar_left) * value / STATE_MAX
+            if filled > bar_left:
+                draw.rectangle((bar_left, cy - bar_h / 2, filled, cy + bar_h / 2), fill=STAT_COLOURS[name])
+        label = f"{value}"
+        if deltas is not None:
+            change = 5 * getattr(deltas, name)
+            label += f" ({change:+d})" if change else ""
+        draw.text((right, cy), label, font=font, fill=text_fill, anchor="rm")
+
+
+def state_patch(size: tuple[int, int], state: CharacterState) -> Patch:
+    """The state panel for the top-left corner of the frame, as AnimeGamer's demo shows it."""
+    width, height = size
+    font = load_font(max(9, height // 30))
+    pad = max(3, height // 80)
+    panel_w = max(120, int(width * 0.34))
+    panel_h = int(line_height(font) * 1.25 * len(STAT_NAMES) + 2 * pad)
+    image = Image.new("RGBA", (panel_w, panel_h), (*PANEL, 160))
+    draw = ImageDraw.Draw(image)
+    draw_state_bars(draw, (pad, pad, panel_w - pad, panel_h - pad), state, font)
+    margin = max(2, height // 60)
+    return _patch_from(image, margin, margin)
+
+
+def fit_image(image: Image.Image, box_w: int, box_h: int) -> Image.Image:
+    """Scale ``image`` to fit inside box_w x box_h, keeping its aspect ratio."""
+    scale = min(box_w / image.width, box_h / image.height)
+    size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+    return image.resize(size, Image.Resampling.LANCZOS) if size != image.size else image

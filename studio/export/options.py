@@ -1,0 +1,144 @@
+"""What an export makes (:class:`ExportFormat`), how (:class:`ExportOptions`) and what came
+out (:class:`ExportResult`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from studio.export.errors import ExportError
+
+
+class ExportFormat(StrEnum):
+    MP4 = "mp4"
+    WEBM = "webm"
+    GIF = "gif"
+    PDF = "pdf"
+    PNG = "png"
+    SRT = "srt"
+    OTIO = "otio"
+
+    @property
+    def is_video(self) -> bool:
+        return self in (ExportFormat.MP4, ExportFormat.WEBM, ExportFormat.GIF)
+
+    @property
+    def is_sheet(self) -> bool:
+        return self in (ExportFormat.PDF, ExportFormat.PNG)
+
+    @property
+    def suffix(self) -> str:
+        return f".{self.value}"
+
+
+def infer_format(out: Path, fmt: ExportFormat | str | None = None) -> ExportFormat:
+    """The format asked for, or the one the file name's suffix says."""
+    if fmt is not None:
+        try:
+            return ExportFormat(str(fmt).lower())
+        except ValueError:
+            known = ", ".join(f.value for f in ExportFormat)
+            raise ExportError(f"Unknown export format {fmt!r}.", hint=f"Formats: {known}.") from None
+    suffix = out.suffix.lower().lstrip(".")
+    try:
+        return ExportFormat(suffix)
+    except ValueError:
+        known = ", ".join(f.value for f in ExportFormat)
+        raise ExportError(f"Can't tell the export format from the file name {out.name!r}.",
+                          hint=f"Name the file with one of these suffixes, or give the format: {known}.") from None
+
+
+class CaptionMode(StrEnum):
+    """Each turn's instruction as a caption: not at all, drawn into the frames, or as an SRT file."""
+
+    NONE = "none"
+    BURN = "burn"
+    SRT = "srt"
+
+
+MAX_SIZE = 8192
+MAX_FPS = 240.0
+MAX_CARD_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """How a branch becomes an episode. Defaults: the first clip's size and fps, hard cuts,
+    no cards, no captions, no overlay (which allows the lossless stream-copy path)."""
+
+    size: tuple[int, int] | None = None
+    """Output (width, height); clips of another size are scaled to fit and letterboxed."""
+    fps: float | None = None
+    crossfade: float = 0.0
+    """Seconds of dissolve between consecutive turns (cards are joined with hard cuts)."""
+    title: str = ""
+    title_duration: float = 2.0
+    end_card: str = ""
+    end_card_duration: float = 2.0
+    captions: CaptionMode = CaptionMode.NONE
+    overlay: bool = False
+    """Stamina, social and entertainment bars with the values after each turn."""
+    grid: tuple[int, int] = (3, 3)
+    """Storyboard sheet: columns x rows of turns per page."""
+    sheet_title: str = ""
+    """Heading of each sheet page (default: the title card text, else the project's name)."""
+    crf: int | None = None
+    """Encoder quality (lower is better); None: 18 for H.264, 32 for VP9."""
+    stream_copy: bool = True
+    """Allow joining the clips without re-encoding when nothing asks for new pixels."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "captions", CaptionMode(self.captions))
+        if self.size is not None:
+            width, height = self.size
+            if not (isinstance(width, int) and isinstance(height, int)) or not (
+                    16 <= width <= MAX_SIZE and 16 <= height <= MAX_SIZE):
+                raise ExportError(f"Output size {width}x{height} is outside 16..{MAX_SIZE} pixels.")
+        if self.fps is not None and not 0 < self.fps <= MAX_FPS:
+            raise ExportError(f"Frame rate {self.fps} is outside 0..{MAX_FPS:g} fps.")
+        if not 0 <= self.crossfade <= 10:
+            raise ExportError(f"Crossfade {self.crossfade} s is outside 0..10 s.")
+        for name, seconds in (("title card", self.title_duration), ("end card", self.end_card_duration)):
+            if not 0 < seconds <= MAX_CARD_SECONDS:
+                raise ExportError(f"The {name} lasts {seconds} s; give 0..{MAX_CARD_SECONDS:g} s.")
+        columns, rows = self.grid
+        if not (1 <= columns <= 12 and 1 <= rows <= 12):
+            raise ExportError(f"Sheet grid {columns}x{rows} is outside 1x1..12x12.")
+        if self.crf is not None and not 0 <= self.crf <= 63:
+            raise ExportError(f"Quality (CRF) {self.crf} is outside 0..63.")
+
+    @property
+    def has_cards(self) -> bool:
+        return bool(self.title.strip() or self.end_card.strip())
+
+    @property
+    def needs_new_pixels(self) -> bool:
+        """Whether anything asks for frames the clips don't already hold."""
+        return self.overlay or self.captions == CaptionMode.BURN or self.has_cards or self.crossfade > 0
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What an export wrote. ``paths[0]`` is the main file (an SRT sidecar or further sheet
+    pages follow); ``seconds`` is the wall time the export took."""
+
+    format: ExportFormat
+    paths: tuple[Path, ...]
+    duration: float
+    frames: int
+    used_stream_copy: bool
+    seconds: float
+    turns: int
+    pages: int = 0
+
+    @property
+    def path(self) -> Path:
+        return self.paths[0]
+
+    def summary(self) -> str:
+        how = "stream copy (no re-encoding)" if self.used_stream_copy else (
+            "re-encoded" if self.format.is_video else "rendered")
+        extra = f", {self.pages} page(s)" if self.pages else ""
+        return (f"{self.path}: {self.turns} turns, {self.duration:.2f} s, {self.frames} frames{extra}; "
+                f"{how} in {self.seconds:.1f} s")

@@ -1,0 +1,75 @@
+"""An OpenTimelineIO timeline of the branch, for finishing the episode in an editor.
+
+Clips reference the take files by absolute ``file://`` URL with source ranges at each
+clip's own frame rate. A dissolve becomes an OTIO transition centred on the cut point;
+the clips around it are trimmed to the cut and the transition uses the trimmed frames
+as handles, so the timeline's duration equals the exported video's.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from studio.export.branch import Branch
+from studio.export.probe import StreamInfo
+from studio.export.timeline import Timeline
+
+if TYPE_CHECKING:
+    import opentimelineio as otio
+
+
+def _to_source_frames(frames: int, fps: Fraction, source_fps: Fraction) -> int:
+    return round(Fraction(frames) * source_fps / fps)
+
+
+def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
+               title: str = "", end_card: str = "") -> otio.schema.Timeline:
+    import opentimelineio as otio
+
+    rate = float(timeline.fps)
+
+    def span_of(frames: float, at: float) -> otio.opentime.TimeRange:
+        return otio.opentime.TimeRange(otio.opentime.RationalTime(0, at), otio.opentime.RationalTime(frames, at))
+
+    track = otio.schema.Track(name="Episode", kind=otio.schema.TrackKind.Video)
+    if timeline.title_frames:
+        track.append(otio.schema.Gap(name=f"Title card: {title}", source_range=span_of(timeline.title_frames, rate),
+                                     metadata={"kamishibai": {"card": "title", "text": title}}))
+    before, after = timeline.crossfade // 2, timeline.crossfade - timeline.crossfade // 2
+    for span, turn, info in zip(timeline.turns, branch.turns, infos, strict=True):
+        if span.index > 0 and timeline.crossfade:
+            track.append(otio.schema.Transition(
+                name="Dissolve", transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve,
+                in_offset=otio.opentime.RationalTime(before, rate), out_offset=otio.opentime.RationalTime(after, rate),
+            ))
+        clip_rate = float(info.fps)
+        head = _to_source_frames(span.head_trim, timeline.fps, info.fps)
+        shown = _to_source_frames(span.shown_to - span.shown_from, timeline.fps, info.fps)
+        metadata: dict[str, Any] = {"kamishibai": {
+            "turn": turn.number, "node_id": turn.node_id, "take_id": turn.take_id,
+            "instruction": turn.instruction, "state": turn.state.as_dict(),
+        }}
+        track.append(otio.schema.Clip(
+            name=f"Turn {turn.number}",
+            media_reference=otio.schema.ExternalReference(
+                target_url=Path(turn.clip).resolve().as_uri(), available_range=span_of(info.frames, clip_rate)),
+            source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(head, clip_rate),
+                                                 otio.opentime.RationalTime(shown, clip_rate)),
+            metadata=metadata,
+        ))
+    if timeline.end_frames:
+        track.append(otio.schema.Gap(name=f"End card: {end_card}", source_range=span_of(timeline.end_frames, rate),
+                                     metadata={"kamishibai": {"card": "end", "text": end_card}}))
+    result = otio.schema.Timeline(name=name, metadata={"kamishibai": {"leaf_id": branch.leaf_id,
+                                                                      "project": branch.project_name}})
+    result.tracks.append(track)
+    return result
+
+
+def write_otio(path: Path, branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
+               title: str = "", end_card: str = "") -> None:
+    import opentimelineio as otio
+
+    otio.adapters.write_to_file(build_otio(branch, infos, timeline, name, title, end_card), str(path))

@@ -1,0 +1,91 @@
+"""Writing export files without ever leaving a partial one behind.
+
+Everything is written into a hidden work folder inside the destination folder (same file
+system, so the final rename is atomic). :meth:`OutputFiles.commit` moves the finished
+files to their names; leaving the ``with`` block removes the work folder whatever
+happened (error, cancel, KeyboardInterrupt).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from studio.export.errors import ExportError, os_error
+from studio.storage.atomic import fsync_dir
+
+
+def check_destination(out: Path) -> None:
+    folder = out.parent
+    if not folder.exists():
+        raise ExportError(f"The folder {folder} does not exist.", hint="Create it or choose another folder.")
+    if not folder.is_dir():
+        raise ExportError(f"Can't write {out}: {folder} is not a folder.")
+    if out.is_dir():
+        raise ExportError(f"Can't write {out}: a folder of that name exists.", hint="Choose another file name.")
+
+
+class OutputFiles:
+    """``with OutputFiles(out) as files: tmp = files.temp_for(final); ...; files.commit()``."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.work: Path | None = None
+        self._pending: list[tuple[Path, Path]] = []
+
+    def __enter__(self) -> OutputFiles:
+        check_destination(self.out)
+        try:
+            self.work = Path(tempfile.mkdtemp(prefix=f".{self.out.stem[:40]}.export-", dir=self.out.parent))
+        except OSError as error:
+            raise os_error(error, self.out) from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.work is not None:
+            shutil.rmtree(self.work, ignore_errors=True)
+            self.work = None
+
+    def scratch(self, name: str) -> Path:
+        """A file in the work folder that is not part of the output (a list, a log)."""
+        assert self.work is not None, "use OutputFiles in a with block"
+        return self.work / name
+
+    def temp_for(self, final: Path) -> Path:
+        """Where to write the file that becomes ``final`` (same name, so encoders see the suffix)."""
+        assert self.work is not None, "use OutputFiles in a with block"
+        if final.parent.resolve() != self.out.parent.resolve():
+            raise ValueError(f"{final} is not in the export folder {self.out.parent}")
+        check_destination(final)
+        tmp = self.work / f"{len(self._pending):03d}" / final.name
+        tmp.parent.mkdir()
+        self._pending.append((tmp, final))
+        return tmp
+
+    def commit(self) -> tuple[Path, ...]:
+        """Move every finished file to its final name; on failure, none is left half-there."""
+        done: list[Path] = []
+        try:
+            for tmp, final in self._pending:
+                if not tmp.is_file():
+                    raise ExportError(f"Nothing was written for {final}.")
+                with open(tmp, "rb+") as handle:
+                    os.fsync(handle.fileno())
+            for tmp, final in self._pending:
+                os.replace(tmp, final)
+                done.append(final)
+        except OSError as error:
+            for path in done:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            raise os_error(error, self.out) from None
+        except BaseException:
+            for path in done:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            raise
+        fsync_dir(self.out.parent)
+        return tuple(final for _, final in self._pending)

@@ -1,0 +1,56 @@
+"""Reading the clips of a branch and planning the episode: output size, fps and timeline."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+
+from studio.engines.base import CancelCheck, Progress, ProgressCallback, check_cancelled
+from studio.export.branch import Branch, Turn
+from studio.export.errors import ExportError
+from studio.export.options import ExportOptions
+from studio.export.probe import StreamInfo, exact_fps, probe_stream
+from studio.export.timeline import Timeline, output_frames, plan_timeline
+
+PROBE_WORKERS = 4
+"""Each probe is a short ffmpeg run, mostly waiting on the disk."""
+
+
+@dataclass(frozen=True)
+class EpisodePlan:
+    infos: list[StreamInfo]
+    size: tuple[int, int]
+    fps: Fraction
+    timeline: Timeline
+
+
+def _probe_turn(turn: Turn) -> StreamInfo:
+    try:
+        return probe_stream(turn.clip)
+    except ExportError as error:
+        raise ExportError(f"The clip of {turn.label} can't be read: {error.message}",
+                          hint="Re-roll the turn to make its clip again.") from None
+
+
+def plan_episode(branch: Branch, options: ExportOptions, progress: ProgressCallback,
+                 cancelled: CancelCheck) -> EpisodePlan:
+    count = len(branch.turns)
+    progress(Progress(0, count, "reading clips"))
+    check_cancelled(cancelled)
+    infos: list[StreamInfo] = []
+    batch = 8
+    for first in range(0, count, batch):
+        turns = branch.turns[first:first + batch]
+        with ThreadPoolExecutor(max_workers=PROBE_WORKERS) as pool:
+            infos.extend(pool.map(_probe_turn, turns))
+        check_cancelled(cancelled)
+        progress(Progress(len(infos), count, "reading clips"))
+    size = options.size or infos[0].size
+    fps = exact_fps(options.fps) if options.fps else infos[0].fps
+    timeline = plan_timeline(
+        [output_frames(info.frames, info.fps, fps) for info in infos], fps, options.crossfade,
+        options.title_duration if options.title.strip() else 0.0,
+        options.end_card_duration if options.end_card.strip() else 0.0,
+    )
+    return EpisodePlan(infos, size, fps, timeline)

@@ -1,0 +1,111 @@
+"""Where every turn lands in the episode, in output frames.
+
+One plan serves the video, the SRT and the OTIO timeline, so they always agree. Turns
+are joined by a dissolve of ``crossfade`` frames: the next clip starts ``crossfade``
+frames before the previous one ends. Each dissolve has a *cut point*: ``crossfade // 2``
+frames into it. A turn's caption (and its overlay values) show from the cut before it to
+the cut after it, so captions never overlap; this is also where the OTIO clips are cut.
+Title and end cards are joined with hard cuts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from studio.export.errors import ExportError
+
+
+@dataclass(frozen=True)
+class TurnSpan:
+    """One clip in the output. Frames are output frames from the start of the episode."""
+
+    index: int
+    """0-based position in the branch."""
+    start: int
+    """First frame holding this clip (the start of its fade-in, if any)."""
+    frames: int
+    """How many output frames the clip covers (the whole clip, fades included)."""
+    shown_from: int
+    """The cut before it: where its caption starts."""
+    shown_to: int
+    """The cut after it (exclusive): where its caption ends."""
+
+    @property
+    def end(self) -> int:
+        return self.start + self.frames
+
+    @property
+    def head_trim(self) -> int:
+        """Frames of the clip before its caption starts (the second half of the dissolve in)."""
+        return self.shown_from - self.start
+
+    @property
+    def tail_trim(self) -> int:
+        return self.end - self.shown_to
+
+
+@dataclass(frozen=True)
+class Timeline:
+    fps: Fraction
+    crossfade: int
+    title_frames: int
+    end_frames: int
+    turns: tuple[TurnSpan, ...]
+
+    @property
+    def total_frames(self) -> int:
+        return self.turns[-1].end + self.end_frames if self.turns else self.title_frames + self.end_frames
+
+    @property
+    def duration(self) -> float:
+        return self.total_frames / float(self.fps)
+
+    def seconds(self, frame: int) -> float:
+        return frame / float(self.fps)
+
+    def turn_at(self, frame: int) -> int | None:
+        """Index of the turn whose caption shows at ``frame`` (None on a card)."""
+        for span in self.turns:
+            if span.shown_from <= frame < span.shown_to:
+                return span.index
+        return None
+
+
+def output_frames(source_frames: int, source_fps: Fraction, fps: Fraction) -> int:
+    """How many output frames a clip covers when resampled from ``source_fps`` to ``fps``."""
+    return max(1, round(Fraction(source_frames) * fps / source_fps))
+
+
+def seconds_to_frames(seconds: float, fps: Fraction) -> int:
+    return round(Fraction(seconds).limit_denominator(100000) * fps)
+
+
+def plan_timeline(clip_frames: list[int], fps: Fraction, crossfade: float = 0.0,
+                  title_seconds: float = 0.0, end_seconds: float = 0.0) -> Timeline:
+    """Place clips of ``clip_frames`` output frames each; raises if a dissolve doesn't fit."""
+    if not clip_frames:
+        raise ExportError("The branch has no turns: there is nothing to export.")
+    fade = seconds_to_frames(crossfade, fps) if crossfade > 0 else 0
+    if crossfade > 0 and fade == 0:
+        fade = 1  # asked for a dissolve: give it at least one frame
+    count = len(clip_frames)
+    for index, frames in enumerate(clip_frames):
+        needed = fade * ((index > 0) + (index < count - 1))
+        if needed > frames:
+            shortest = min(clip_frames) / float(fps)
+            raise ExportError(
+                f"A crossfade of {crossfade:g} s is too long for clips of {shortest:.2f} s.",
+                hint=f"Use at most {shortest / 2:.2f} s (half the shortest clip).",
+            )
+    title = seconds_to_frames(title_seconds, fps) if title_seconds > 0 else 0
+    end = seconds_to_frames(end_seconds, fps) if end_seconds > 0 else 0
+    before, after = fade // 2, fade - fade // 2
+    spans: list[TurnSpan] = []
+    start = title
+    for index, frames in enumerate(clip_frames):
+        shown_from = start + (before if index > 0 else 0)
+        shown_to = start + frames - (after if index < count - 1 else 0)
+        spans.append(TurnSpan(index, start, frames, shown_from, shown_to))
+        start += frames - fade
+    return Timeline(fps=fps, crossfade=fade, title_frames=title, end_frames=end, turns=tuple(spans))

@@ -1,0 +1,98 @@
+"""Branch -> mp4 / webm / GIF, by stream copy when possible, else by composing frames.
+
+Stream copy (ffmpeg's concat demuxer, ``-c copy``) is lossless and takes well under a
+second even for long branches, but it can only join what is already there: it needs
+clips that share codec parameters and an output that asks for no new pixels.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.engines.base import CancelCheck, Progress, ProgressCallback, check_cancelled
+from studio.export.branch import Branch
+from studio.export.compose import episode_frames
+from studio.export.ffmpeg import FrameEncoder, run_with_progress
+from studio.export.options import CaptionMode, ExportFormat, ExportOptions
+from studio.export.output import OutputFiles
+from studio.export.plan import EpisodePlan
+from studio.export.subtitles import write_srt
+
+CONTAINER_CODECS: dict[ExportFormat, frozenset[str]] = {
+    ExportFormat.MP4: frozenset({"h264", "hevc", "av1", "mpeg4"}),
+    ExportFormat.WEBM: frozenset({"vp8", "vp9", "av1"}),
+}
+PROGRESS_EVERY = 4
+"""Report progress every few frames (a GUI redraw per frame would cost more than the frame)."""
+
+
+@dataclass(frozen=True)
+class VideoMade:
+    frames: int
+    duration: float
+    used_stream_copy: bool
+
+
+def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: EpisodePlan) -> str | None:
+    """Why the clips can't simply be joined (None: they can)."""
+    if not options.stream_copy:
+        return "re-encoding was asked for"
+    if fmt not in CONTAINER_CODECS:
+        return f"{fmt.value} is always encoded"
+    if options.needs_new_pixels:
+        return "cards, captions, the overlay or crossfades need new frames"
+    first = plan.infos[0]
+    if first.codec not in CONTAINER_CODECS[fmt]:
+        return f"{first.codec} clips don't fit in {fmt.value}"
+    if any(info.copy_key() != first.copy_key() for info in plan.infos[1:]):
+        return "the clips differ in codec, size, frame rate or pixel format"
+    if plan.size != first.size or plan.fps != first.fps:
+        return "the output size or frame rate differs from the clips'"
+    return None
+
+
+def _quote(path: Path) -> str:
+    return "'" + str(path).replace("'", "'\\''") + "'"
+
+
+def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, target: Path, files: OutputFiles,
+                        progress: ProgressCallback, cancelled: CancelCheck) -> None:
+    listing = files.scratch("clips.txt")
+    listing.write_text("ffconcat version 1.0\n" + "".join(f"file {_quote(t.clip.resolve())}\n" for t in branch.turns),
+                       encoding="utf-8")
+    total = plan.timeline.total_frames
+    muxer = ["-movflags", "+faststart", "-f", "mp4"] if fmt == ExportFormat.MP4 else ["-f", "webm"]
+    run_with_progress(["-f", "concat", "-safe", "0", "-i", str(listing), "-map", "0:v:0", "-c", "copy", *muxer,
+                       str(target)], target, plan.timeline.duration, progress, cancelled, total)
+
+
+def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options: ExportOptions, target: Path,
+                   progress: ProgressCallback, cancelled: CancelCheck) -> None:
+    total = plan.timeline.total_frames
+    title = options.title.strip() or branch.project_name
+    frames = episode_frames(branch, plan.infos, plan.timeline, plan.size, options)
+    with FrameEncoder(target, fmt, plan.size, plan.fps, options.crf, title) as encoder, contextlib.closing(frames):
+        for index, frame in enumerate(frames):
+            check_cancelled(cancelled)
+            encoder.write(frame)
+            if index % PROGRESS_EVERY == 0:
+                progress(Progress(index, total, f"encoding {fmt.value}"))
+        progress(Progress(total, total, f"encoding {fmt.value}: finishing"))
+        encoder.finish()
+
+
+def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat, options: ExportOptions,
+                 files: OutputFiles, progress: ProgressCallback, cancelled: CancelCheck) -> VideoMade:
+    target = files.temp_for(out)
+    refusal = stream_copy_refusal(fmt, options, plan)
+    if refusal is None:
+        progress(Progress(0, plan.timeline.total_frames, "joining clips (stream copy)"))
+        join_by_stream_copy(branch, plan, fmt, target, files, progress, cancelled)
+    else:
+        progress(Progress(0, plan.timeline.total_frames, f"encoding {fmt.value}: re-encoding, {refusal}"))
+        encode_episode(branch, plan, fmt, options, target, progress, cancelled)
+    if options.captions == CaptionMode.SRT:
+        write_srt(files.temp_for(out.with_suffix(".srt")), branch, plan.timeline)
+    return VideoMade(plan.timeline.total_frames, plan.timeline.duration, refusal is None)

@@ -1,0 +1,312 @@
+"""One node of the tree as a card: poster, instruction excerpt, state bars, status.
+
+Painting picks a level of detail from the view's transform: zoomed out, a card is two
+rectangles and three bars (no text, no image), so a screen full of cards stays cheap.
+Hovering a card that has a clip cycles the clip's frames in the poster box.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsSceneHoverEvent,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from studio.core.state import STAT_NAMES, STATE_MAX
+from studio.ui import palette
+from studio.ui.canvas.geometry import CARD_H, CARD_W, FULL_DETAIL, MARGIN, POSTER, RADIUS
+from studio.ui.node_summary import CardStatus, NodeSummary
+
+if TYPE_CHECKING:
+    from studio.ui.canvas.tree_scene import TreeScene
+
+HOVER_FRAME_MS = 110
+_TITLE_FONT = QFont()
+_TITLE_FONT.setPointSizeF(8.5)
+_TITLE_FONT.setBold(True)
+_BODY_FONT = QFont()
+_BODY_FONT.setPointSizeF(8.0)
+_BADGE_FONT = QFont()
+_BADGE_FONT.setPointSizeF(7.0)
+_BADGE_FONT.setBold(True)
+
+
+def star_polygon(center: QPointF, outer: float, inner: float) -> QPolygonF:
+    points = []
+    for i in range(10):
+        radius = outer if i % 2 == 0 else inner
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append(QPointF(center.x() + radius * math.cos(angle), center.y() + radius * math.sin(angle)))
+    return QPolygonF(points)
+
+
+def cover_source(image_w: int, image_h: int, target: QRectF) -> QRectF:
+    """Source rect that fills ``target`` with the image, cropping the overflow (CSS cover)."""
+    target_ratio = target.width() / target.height()
+    if image_w / max(1, image_h) > target_ratio:
+        w = image_h * target_ratio
+        return QRectF((image_w - w) / 2, 0, w, image_h)
+    h = image_w / target_ratio
+    return QRectF(0, (image_h - h) / 2, image_w, h)
+
+
+class CardItem(QGraphicsItem):
+    """A node's card. Geometry is fixed; the scene positions it from the layout."""
+
+    def __init__(self, summary: NodeSummary, scene_ref: TreeScene) -> None:
+        super().__init__()
+        self.summary = summary
+        self._scene_ref = scene_ref
+        self.current = False
+        self.search_hit = False
+        self.in_branch = False
+        self._hovered = False
+        self._hover_frame = 0
+        self._hover_timer: QTimer | None = None
+        self.setAcceptHoverEvents(True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, False)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(summary.excerpt)
+
+    @property
+    def node_id(self) -> str:
+        return self.summary.node_id
+
+    # -- state ----------------------------------------------------------------------------
+
+    def set_summary(self, summary: NodeSummary) -> None:
+        if summary != self.summary:
+            self.summary = summary
+            self.setToolTip(summary.excerpt + (f"\n\n{summary.error}" if summary.error else ""))
+            self.update()
+
+    def set_flags(self, *, current: bool | None = None, search_hit: bool | None = None,
+                  in_branch: bool | None = None) -> None:
+        changed = False
+        for name, value in (("current", current), ("search_hit", search_hit), ("in_branch", in_branch)):
+            if value is not None and getattr(self, name) != value:
+                setattr(self, name, value)
+                changed = True
+        if changed:
+            self.update()
+
+    # -- geometry -------------------------------------------------------------------------
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return QRectF(-4, -4, CARD_W + 8, CARD_H + 8)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(0, 0, CARD_W, CARD_H), RADIUS, RADIUS)
+        return path
+
+    # -- painting -------------------------------------------------------------------------
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        if lod < FULL_DETAIL:
+            self._paint_simple(painter)
+        else:
+            self._paint_full(painter, lod)
+
+    def _frame_pen(self) -> QPen:
+        if self.current:
+            return QPen(palette.CARD_SELECTED, 3)
+        if self.search_hit:
+            return QPen(palette.SEARCH_HIT, 3)
+        if self.in_branch:
+            return QPen(palette.CARD_SELECTED.darker(150), 1.5)
+        return QPen(palette.CARD_BORDER, 1)
+
+    def _paint_simple(self, painter: QPainter) -> None:
+        s = self.summary
+        painter.setPen(self._frame_pen())
+        painter.setBrush(palette.CARD)
+        painter.drawRect(QRectF(0, 0, CARD_W, CARD_H))
+        painter.setPen(Qt.PenStyle.NoPen)
+        status_color = QColor(palette.STATUS_COLORS[s.status])
+        status_color.setAlpha(150)
+        painter.fillRect(POSTER, status_color)
+        self._paint_bars(painter, QRectF(MARGIN, CARD_H - 30, CARD_W - 2 * MARGIN, 22), thin=False)
+
+    def _paint_full(self, painter: QPainter, lod: float) -> None:
+        s = self.summary
+        rect = QRectF(0, 0, CARD_W, CARD_H)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(self._frame_pen())
+        painter.setBrush(palette.CARD_HOVER if self._hovered else palette.CARD)
+        painter.drawRoundedRect(rect, RADIUS, RADIUS)
+        self._paint_poster(painter)
+        self._paint_status(painter)
+        if s.bookmarked:
+            painter.setPen(QPen(QColor("#1b1d26"), 1))
+            painter.setBrush(palette.SEARCH_HIT)
+            painter.drawPolygon(star_polygon(POSTER.topLeft() + QPointF(14, 14), 8, 3.6))
+        # Text: title (character · place) and the motion.
+        text_w = CARD_W - 2 * MARGIN
+        painter.setPen(palette.TEXT)
+        painter.setFont(_TITLE_FONT)
+        title = QFontMetrics(_TITLE_FONT).elidedText(s.title, Qt.TextElideMode.ElideRight, int(text_w))
+        painter.drawText(QRectF(MARGIN, POSTER.bottom() + 4, text_w, 15), Qt.AlignmentFlag.AlignLeft, title)
+        painter.setPen(palette.TEXT_DIM)
+        painter.setFont(_BODY_FONT)
+        body = QFontMetrics(_BODY_FONT).elidedText(s.excerpt, Qt.TextElideMode.ElideRight, int(text_w))
+        painter.drawText(QRectF(MARGIN, POSTER.bottom() + 18, text_w, 14), Qt.AlignmentFlag.AlignLeft, body)
+        self._paint_bars(painter, QRectF(MARGIN, CARD_H - 22, CARD_W - 2 * MARGIN - 42, 16), thin=True)
+        self._paint_motion(painter, QRectF(CARD_W - MARGIN - 36, CARD_H - 22, 36, 16))
+
+    def _poster_image(self) -> QImage | None:
+        s = self.summary
+        if self._hovered and s.clip_path:
+            clip = self._scene_ref.clip_frames(s.clip_path)
+            if clip:
+                frames = clip[0]
+                return frames[self._hover_frame % len(frames)]
+        return self._scene_ref.poster(s.poster_path) if s.poster_path else None
+
+    def _paint_poster(self, painter: QPainter) -> None:
+        path = QPainterPath()
+        path.addRoundedRect(POSTER, RADIUS - 4, RADIUS - 4)
+        painter.save()
+        painter.setClipPath(path)
+        image = self._poster_image()
+        if image is not None and not image.isNull():
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            painter.drawImage(POSTER, image, cover_source(image.width(), image.height(), POSTER))
+            if self.summary.status == CardStatus.STALE:
+                painter.fillRect(POSTER, QColor(30, 20, 0, 110))
+        else:
+            self._paint_placeholder(painter)
+        painter.restore()
+
+    def _paint_placeholder(self, painter: QPainter) -> None:
+        s = self.summary
+        if s.status == CardStatus.START:
+            gradient_top, gradient_bottom = QColor("#3b2f7a"), QColor("#a0457a")
+        else:
+            gradient_top, gradient_bottom = palette.POSTER_EMPTY, palette.POSTER_EMPTY.lighter(115)
+        from PySide6.QtGui import QLinearGradient
+
+        gradient = QLinearGradient(POSTER.topLeft(), POSTER.bottomLeft())
+        gradient.setColorAt(0, gradient_top)
+        gradient.setColorAt(1, gradient_bottom)
+        painter.fillRect(POSTER, QBrush(gradient))
+        painter.setPen(palette.TEXT if s.status == CardStatus.START else palette.TEXT_DIM)
+        font = QFont(_TITLE_FONT)
+        font.setPointSizeF(13 if s.status == CardStatus.START else 8.5)
+        painter.setFont(font)
+        label = "Start" if s.status == CardStatus.START else (
+            "" if s.status in (CardStatus.RUNNING, CardStatus.QUEUED) else "not generated yet")
+        painter.drawText(POSTER, Qt.AlignmentFlag.AlignCenter, label)
+
+    def _paint_status(self, painter: QPainter) -> None:
+        s = self.summary
+        if s.status == CardStatus.RUNNING:
+            self._paint_ring(painter, s.fraction)
+            return
+        if s.status in (CardStatus.DONE, CardStatus.START, CardStatus.DRAFT):
+            if s.take_count > 1:
+                self._paint_pill(painter, f"{s.take_count} takes", QColor(20, 22, 32, 200), palette.TEXT)
+            return
+        color = palette.STATUS_COLORS[s.status]
+        self._paint_pill(painter, palette.STATUS_LABELS[s.status], color, QColor("#14151c"))
+        if s.status == CardStatus.FAILED:
+            painter.setPen(QPen(color, 3))
+            painter.setFont(QFont(_TITLE_FONT.family(), 22, QFont.Weight.Bold))
+            painter.drawText(POSTER, Qt.AlignmentFlag.AlignCenter, "!")
+
+    def _paint_pill(self, painter: QPainter, text: str, background: QColor, foreground: QColor) -> None:
+        metrics = QFontMetrics(_BADGE_FONT)
+        width = metrics.horizontalAdvance(text) + 12
+        pill = QRectF(POSTER.right() - width - 6, POSTER.top() + 6, width, 16)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(background)
+        painter.drawRoundedRect(pill, 8, 8)
+        painter.setPen(foreground)
+        painter.setFont(_BADGE_FONT)
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _paint_ring(self, painter: QPainter, fraction: float) -> None:
+        center = POSTER.center()
+        ring = QRectF(center.x() - 22, center.y() - 22, 44, 44)
+        painter.setPen(QPen(QColor(255, 255, 255, 40), 5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(ring)
+        pen = QPen(palette.ACCENT, 5)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        painter.drawArc(ring, 90 * 16, -int(360 * 16 * max(0.03, fraction)))
+        painter.setPen(palette.TEXT)
+        painter.setFont(_BADGE_FONT)
+        painter.drawText(ring, Qt.AlignmentFlag.AlignCenter, f"{int(fraction * 100)}%")
+
+    def _paint_bars(self, painter: QPainter, area: QRectF, *, thin: bool) -> None:
+        state = self.summary.state
+        gap = 2.0 if thin else 3.0
+        height = (area.height() - 2 * gap) / 3
+        for index, name in enumerate(STAT_NAMES):
+            y = area.top() + index * (height + gap)
+            track = QRectF(area.left(), y, area.width(), height)
+            painter.fillRect(track, QColor(255, 255, 255, 22))
+            value = getattr(state, name) / STATE_MAX
+            painter.fillRect(QRectF(track.left(), y, track.width() * value, height), palette.STAT_COLORS[name])
+
+    def _paint_motion(self, painter: QPainter, area: QRectF) -> None:
+        level = self.summary.motion_level
+        painter.setPen(Qt.PenStyle.NoPen)
+        for i in range(5):
+            h = 4 + i * 3.0
+            bar = QRectF(area.left() + i * 7.5, area.bottom() - h, 5, h)
+            active = level is not None and i < level
+            painter.setBrush(palette.ACCENT if active else QColor(255, 255, 255, 30))
+            painter.drawRoundedRect(bar, 1.5, 1.5)
+
+    # -- interaction ----------------------------------------------------------------------
+
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802
+        self._hovered = True
+        if self.summary.clip_path:
+            self._scene_ref.clip_frames(self.summary.clip_path)
+            if self._hover_timer is None:
+                self._hover_timer = QTimer()
+                self._hover_timer.timeout.connect(self._next_hover_frame)
+            self._hover_timer.start(HOVER_FRAME_MS)
+        self.update()
+
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802
+        self._hovered = False
+        if self._hover_timer is not None:
+            self._hover_timer.stop()
+        self._hover_frame = 0
+        self.update()
+
+    def _next_hover_frame(self) -> None:
+        self._hover_frame += 1
+        self.update(POSTER)
+
+    @property
+    def hover_frame(self) -> int:
+        return self._hover_frame
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        if event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+            self._scene_ref.node_clicked.emit(self.node_id)
+            event.accept()
+        else:
+            super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        self._scene_ref.node_activated.emit(self.node_id)
+        event.accept()
+
+    def contextMenuEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        self._scene_ref.node_context_menu.emit(self.node_id, event.screenPos())
+        event.accept()

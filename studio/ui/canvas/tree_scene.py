@@ -1,0 +1,254 @@
+"""The scene that mirrors the story tree: cards placed by the tidy layout, edges, overview.
+
+It redraws from change sets only: a new or removed node, or a move among siblings,
+re-runs the O(n) layout and moves the cards whose cell changed; any other change
+refreshes the summaries of the touched nodes and of their descendants (a node's state
+depends on every selected take above it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, QRectF, Signal
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from studio.core.changes import ChangeSet, EntityKind
+from studio.core.document import Document
+from studio.ui import palette
+from studio.ui.canvas.card_item import CardItem
+from studio.ui.canvas.geometry import CARD_H, CARD_W
+from studio.ui.canvas.layers import EdgeLayer, OverviewLayer
+from studio.ui.job_tracker import JobTracker
+from studio.ui.media_cache import ClipCache, PosterCache
+from studio.ui.node_summary import NodeSummary, summarize
+from studio.ui.tree_layout import Cell, layout_tree
+
+SCENE_MARGIN = 400.0
+
+
+class _CardLayer(QGraphicsItem):
+    """An invisible parent of every card: hiding it hides all cards in one C++ call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return QRectF()
+
+    def paint(self, *args: object) -> None:
+        pass
+
+
+class TreeScene(QGraphicsScene):
+    node_clicked = Signal(str)
+    node_activated = Signal(str)
+    node_context_menu = Signal(str, QPoint)
+    layout_changed = Signal()
+
+    def __init__(self, document: Document, resolve: Callable[[str], Path], tracker: JobTracker,
+                 posters: PosterCache, clips: ClipCache, parent: object | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.resolve = resolve
+        self.tracker = tracker
+        self.posters = posters
+        self.clips = clips
+        self.setBackgroundBrush(palette.BACKGROUND)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.cards: dict[str, CardItem] = {}
+        self.cells: dict[str, Cell] = {}
+        self._structure: dict[str, tuple[str | None, int]] = {}
+        self._card_layer = _CardLayer()
+        self.addItem(self._card_layer)
+        self.edges = EdgeLayer()
+        self.addItem(self.edges)
+        self.overview = OverviewLayer()
+        self.overview.setVisible(False)
+        self.addItem(self.overview)
+        self.current_id: str | None = None
+        self.branch_ids: list[str] = []
+        self.search_hits: set[str] = set()
+        self._poster_waiters: dict[str, set[str]] = {}
+        self._clip_waiters: dict[str, set[str]] = {}
+        posters.ready.connect(self._on_poster_ready)
+        clips.ready.connect(self._on_clip_ready)
+        tracker.nodes_changed.connect(self.refresh_nodes)
+        self.rebuild()
+
+    # -- media for cards --------------------------------------------------------------------
+
+    def poster(self, rel: str) -> QImage | None:
+        path = self._absolute(rel)
+        if not path:
+            return None
+        image = self.posters.get(path)
+        if image is None:
+            self._poster_waiters.setdefault(path, set()).update(self._nodes_with_poster(rel))
+        return image
+
+    def clip_frames(self, rel: str) -> tuple[list[QImage], float] | None:
+        path = self._absolute(rel)
+        if not path:
+            return None
+        clip = self.clips.get(path)
+        if clip is None:
+            self._clip_waiters.setdefault(path, set()).update(
+                n for n, c in self.cards.items() if c.summary.clip_path == rel)
+        return clip
+
+    def _absolute(self, rel: str) -> str:
+        if not rel:
+            return ""
+        try:
+            return str(self.resolve(rel))
+        except Exception:  # noqa: BLE001 - an unsafe path simply shows no poster
+            return ""
+
+    def _nodes_with_poster(self, rel: str) -> list[str]:
+        return [n for n, c in self.cards.items() if c.summary.poster_path == rel]
+
+    def _on_poster_ready(self, path: str) -> None:
+        for node_id in self._poster_waiters.pop(path, ()):
+            card = self.cards.get(node_id)
+            if card is not None:
+                card.update()
+
+    def _on_clip_ready(self, path: str) -> None:
+        for node_id in self._clip_waiters.pop(path, ()):
+            card = self.cards.get(node_id)
+            if card is not None:
+                card.update()
+
+    # -- building ----------------------------------------------------------------------------
+
+    def _summary(self, node_id: str) -> NodeSummary:
+        return summarize(self.document.tree, node_id, self.tracker.for_node(node_id))
+
+    def rebuild(self) -> None:
+        """Lay out the whole tree and create, move or drop cards to match it."""
+        with self.document.lock:
+            tree = self.document.tree
+            if tree._root_id is None:
+                return
+            cells = layout_tree(tree.root_id, tree.child_ids)
+            structure = {n.id: (n.parent_id, n.position) for n in tree.nodes.values()}
+            gone = [node_id for node_id in self.cards if node_id not in cells]
+            new_summaries = {node_id: self._summary(node_id) for node_id in cells if node_id not in self.cards}
+        for node_id in gone:
+            card = self.cards.pop(node_id)
+            self.removeItem(card)
+        for node_id, cell in cells.items():
+            card = self.cards.get(node_id)
+            if card is None:
+                card = CardItem(new_summaries[node_id], self)
+                card.setParentItem(self._card_layer)
+                card.setPos(cell.x, cell.y)
+                card.set_flags(current=node_id == self.current_id, search_hit=node_id in self.search_hits)
+                self.cards[node_id] = card
+            elif self.cells.get(node_id) != cell:
+                card.setPos(cell.x, cell.y)
+        self.cells = cells
+        self._structure = structure
+        bounds = self.tree_rect()
+        self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN))
+        self.edges.rebuild(cells, {n: p for n, (p, _) in structure.items()}, bounds)
+        self._update_overview()
+        if self.branch_ids:
+            self.edges.set_branch(self.cells, self.branch_ids)
+        self.layout_changed.emit()
+
+    def tree_rect(self) -> QRectF:
+        if not self.cells:
+            return QRectF(0, 0, CARD_W, CARD_H)
+        right = max(c.x for c in self.cells.values()) + CARD_W
+        bottom = max(c.y for c in self.cells.values()) + CARD_H
+        return QRectF(0, 0, right, bottom)
+
+    def _update_overview(self) -> None:
+        statuses = {node_id: card.summary.status for node_id, card in self.cards.items()}
+        marked = set(self.search_hits)
+        if self.current_id:
+            marked.add(self.current_id)
+        self.overview.set_source(self.cells, statuses, marked, self.tree_rect())
+
+    def set_overview(self, on: bool) -> None:
+        """Far zoomed out: hide the cards and show every node as a coloured rectangle."""
+        if self.overview.isVisible() != on:
+            self.overview.setVisible(on)
+            self._card_layer.setVisible(not on)
+
+    @property
+    def overview_on(self) -> bool:
+        return self.overview.isVisible()
+
+    # -- updates --------------------------------------------------------------------------
+
+    def on_changes(self, changes: ChangeSet) -> None:
+        with self.document.lock:
+            tree = self.document.tree
+            structural = bool(changes.added.get(EntityKind.NODE)) or bool(changes.removed.get(EntityKind.NODE))
+            for node_id in changes.changed.get(EntityKind.NODE, ()):
+                node = tree.nodes.get(node_id)
+                if node is not None and self._structure.get(node_id) != (node.parent_id, node.position):
+                    structural = True
+            touched = set(changes.ids(EntityKind.NODE))
+            for take_id in changes.ids(EntityKind.TAKE):
+                take = tree.takes.get(take_id)
+                if take is not None:
+                    touched.add(take.node_id)
+            cast_changed = bool(changes.ids(EntityKind.CAST))
+        if structural:
+            self.rebuild()
+        if cast_changed and self.document.tree._root_id:
+            touched.add(self.document.tree.root_id)
+        self.refresh_nodes(touched, with_descendants=True)
+
+    def refresh_nodes(self, node_ids: Iterable[str], with_descendants: bool = False) -> None:
+        with self.document.lock:
+            tree = self.document.tree
+            ids: set[str] = set()
+            for node_id in node_ids:
+                if node_id in tree.nodes:
+                    ids.add(node_id)
+                    if with_descendants:
+                        ids.update(n.id for n in tree.descendants(node_id))
+            summaries = {node_id: self._summary(node_id) for node_id in ids if node_id in self.cards}
+        changed_status = False
+        for node_id, summary in summaries.items():
+            card = self.cards[node_id]
+            changed_status |= card.summary.status != summary.status
+            card.set_summary(summary)
+        if changed_status:
+            self._update_overview()
+
+    # -- flags ---------------------------------------------------------------------------
+
+    def set_current(self, node_id: str | None, branch: list[str]) -> None:
+        old = self.cards.get(self.current_id or "")
+        if old is not None:
+            old.set_flags(current=False)
+        self.current_id = node_id
+        new = self.cards.get(node_id or "")
+        if new is not None:
+            new.set_flags(current=True)
+        old_branch = set(self.branch_ids)
+        self.branch_ids = branch
+        for changed in old_branch.symmetric_difference(branch):
+            card = self.cards.get(changed)
+            if card is not None:
+                card.set_flags(in_branch=changed in branch)
+        self.edges.set_branch(self.cells, branch)
+        self._update_overview()
+
+    def set_search_hits(self, node_ids: Iterable[str]) -> None:
+        hits = set(node_ids)
+        for node_id in self.search_hits ^ hits:
+            card = self.cards.get(node_id)
+            if card is not None:
+                card.set_flags(search_hit=node_id in hits)
+        self.search_hits = hits
+        self._update_overview()

@@ -1,0 +1,113 @@
+"""The view onto the tree scene: zoom (Ctrl+wheel, +/-), pan (drag, scroll), fit, arrows.
+
+Arrow keys are handled here as well as by the window's actions, so navigation works
+whether or not the window-level shortcut fires (e.g. in an inactive test window).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
+
+from studio.ui.canvas.geometry import CARD_H, CARD_W, OVERVIEW_SCALE
+from studio.ui.canvas.tree_scene import TreeScene
+
+MIN_SCALE = 0.01
+MAX_SCALE = 2.5
+ZOOM_STEP = 1.2
+
+
+class TreeView(QGraphicsView):
+    navigate = Signal(str)  # "parent" | "child" | "prev" | "next"
+    zoom_changed = Signal(float)
+
+    def __init__(self, scene: TreeScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self.tree_scene = scene
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
+                            | QPainter.RenderHint.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setOptimizationFlags(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setObjectName("treeView")
+
+    # -- zoom ------------------------------------------------------------------------------
+
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, scale: float) -> None:
+        scale = max(MIN_SCALE, min(MAX_SCALE, scale))
+        factor = scale / self.zoom
+        if abs(factor - 1) > 1e-6:
+            self.scale(factor, factor)
+        self._zoom_updated()
+
+    def zoom_by(self, factor: float) -> None:
+        self.set_zoom(self.zoom * factor)
+
+    def zoom_in(self) -> None:
+        self.zoom_by(ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.zoom_by(1 / ZOOM_STEP)
+
+    def reset_zoom(self) -> None:
+        self.set_zoom(1.0)
+
+    def fit_all(self) -> None:
+        rect = self.tree_scene.tree_rect().adjusted(-40, -40, 40, 40)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.zoom > 1.0:
+            self.set_zoom(1.0)
+            self.centerOn(rect.center())
+        self._zoom_updated()
+
+    def _zoom_updated(self) -> None:
+        self.tree_scene.set_overview(self.zoom < OVERVIEW_SCALE)
+        self.zoom_changed.emit(self.zoom)
+
+    def center_on_node(self, node_id: str, *, only_if_hidden: bool = True) -> None:
+        cell = self.tree_scene.cells.get(node_id)
+        if cell is None:
+            return
+        rect = QRectF(cell.x, cell.y, CARD_W, CARD_H)
+        if only_if_hidden:
+            self.ensureVisible(rect, 60, 60)
+        else:
+            self.centerOn(rect.center())
+
+    # -- events ----------------------------------------------------------------------------
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            delta = event.angleDelta().y()
+            if delta:
+                self.zoom_by(ZOOM_STEP ** (delta / 120))
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        key = event.key()
+        plain = not (event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier)
+        moves = {Qt.Key.Key_Left: "parent", Qt.Key.Key_Right: "child", Qt.Key.Key_Up: "prev",
+                 Qt.Key.Key_Down: "next"}
+        if plain and key in moves:
+            self.navigate.emit(moves[key])
+            event.accept()
+            return
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom_in()
+            return
+        if key == Qt.Key.Key_Minus:
+            self.zoom_out()
+            return
+        super().keyPressEvent(event)

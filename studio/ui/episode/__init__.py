@@ -1,0 +1,1 @@
+"""The selected branch along the bottom: state chart, filmstrip and the branch player."""

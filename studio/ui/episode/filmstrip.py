@@ -1,0 +1,110 @@
+"""The selected branch as a filmstrip: one poster per turn, the selected turn outlined."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from studio.ui import palette
+from studio.ui.canvas.card_item import cover_source
+from studio.ui.media_cache import PosterCache
+from studio.ui.node_summary import CardStatus, NodeSummary
+
+THUMB_W = 120.0
+THUMB_H = 72.0
+GAP = 8.0
+PAD = 6.0
+
+
+class Filmstrip(QWidget):
+    turn_clicked = Signal(int)
+    turn_activated = Signal(int)
+
+    def __init__(self, posters: PosterCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.posters = posters
+        self.resolve = resolve
+        self.summaries: list[NodeSummary] = []
+        self.current = -1
+        self.playing = -1
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        posters.ready.connect(lambda _path: self.update())
+
+    def set_branch(self, summaries: list[NodeSummary], current: int) -> None:
+        self.summaries = list(summaries)
+        self.current = current
+        self.setFixedSize(self.sizeHint())
+        self.update()
+
+    def set_current(self, index: int) -> None:
+        self.current = index
+        self.update()
+
+    def set_playing(self, index: int) -> None:
+        if index != self.playing:
+            self.playing = index
+            self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        count = max(1, len(self.summaries))
+        return QSize(int(PAD * 2 + count * (THUMB_W + GAP)), int(THUMB_H + 2 * PAD + 18))
+
+    def thumb_rect(self, index: int) -> QRectF:
+        return QRectF(PAD + index * (THUMB_W + GAP), PAD, THUMB_W, THUMB_H)
+
+    def index_at(self, x: float) -> int:
+        index = int((x - PAD) // (THUMB_W + GAP))
+        return index if 0 <= index < len(self.summaries) else -1
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.fillRect(self.rect(), palette.BACKGROUND)
+        small = QFont(self.font())
+        small.setPointSizeF(7.5)
+        painter.setFont(small)
+        for index, summary in enumerate(self.summaries):
+            rect = self.thumb_rect(index)
+            if not rect.intersects(QRectF(event.rect())):
+                continue
+            image = None
+            if summary.poster_path:
+                path = self.resolve(summary.poster_path)
+                image = self.posters.get(path) if path else None
+            if image is not None:
+                painter.drawImage(rect, image, cover_source(image.width(), image.height(), rect))
+            else:
+                color = palette.STATUS_COLORS[summary.status] if summary.status == CardStatus.START else (
+                    palette.POSTER_EMPTY)
+                painter.fillRect(rect, color)
+                painter.setPen(palette.TEXT_DIM if summary.status != CardStatus.START else palette.TEXT)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
+                                 "Start" if summary.status == CardStatus.START else summary.status.value)
+            if summary.status == CardStatus.STALE:
+                painter.fillRect(rect, QColor(40, 25, 0, 90))
+            if index == self.playing:
+                painter.setPen(QPen(palette.TEXT, 2))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.adjusted(1, 1, -1, -1))
+            if index == self.current:
+                painter.setPen(QPen(palette.CARD_SELECTED, 3))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRoundedRect(rect.adjusted(-1.5, -1.5, 1.5, 1.5), 4, 4)
+            painter.setPen(palette.TEXT_DIM if index != self.current else palette.TEXT)
+            label = "Start" if index == 0 else f"{index}. {summary.excerpt}"
+            text = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(THUMB_W))
+            painter.drawText(QRectF(rect.left(), rect.bottom() + 2, THUMB_W, 14), Qt.AlignmentFlag.AlignLeft, text)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        index = self.index_at(event.position().x())
+        if index >= 0:
+            self.turn_clicked.emit(index)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        index = self.index_at(event.position().x())
+        if index >= 0:
+            self.turn_activated.emit(index)

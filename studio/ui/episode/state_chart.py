@@ -1,0 +1,152 @@
+"""Stamina, social and entertainment over the turns of a branch, painted with QPainter.
+
+(QtCharts is not part of PySide6-Essentials, and three polylines do not need it.)
+Clicking near a turn emits :attr:`StateChart.turn_clicked` with its index.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState
+from studio.ui import palette
+
+LEFT = 34.0
+RIGHT = 12.0
+TOP = 10.0
+BOTTOM = 18.0
+
+
+class StateChart(QWidget):
+    turn_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.states: list[CharacterState] = []
+        self.current = -1
+        self.playing = -1
+        self.setMinimumHeight(90)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setMouseTracking(True)
+        self.setToolTip("")
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(400, 110)
+
+    def set_states(self, states: list[CharacterState], current: int) -> None:
+        self.states = list(states)
+        self.current = current
+        self.update()
+
+    def set_current(self, index: int) -> None:
+        if index != self.current:
+            self.current = index
+            self.update()
+
+    def set_playing(self, index: int) -> None:
+        if index != self.playing:
+            self.playing = index
+            self.update()
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def plot_rect(self) -> QRectF:
+        return QRectF(LEFT, TOP, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - TOP - BOTTOM))
+
+    def point_x(self, index: int) -> float:
+        plot = self.plot_rect()
+        if len(self.states) <= 1:
+            return plot.center().x()
+        return plot.left() + plot.width() * index / (len(self.states) - 1)
+
+    def point(self, index: int, stat: str) -> QPointF:
+        plot = self.plot_rect()
+        value = getattr(self.states[index], stat) / STATE_MAX
+        return QPointF(self.point_x(index), plot.bottom() - plot.height() * value)
+
+    def index_at(self, x: float) -> int:
+        if not self.states:
+            return -1
+        return min(range(len(self.states)), key=lambda i: abs(self.point_x(i) - x))
+
+    # -- painting ------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.fillRect(self.rect(), palette.BACKGROUND)
+        plot = self.plot_rect()
+        small = QFont(self.font())
+        small.setPointSizeF(7.5)
+        painter.setFont(small)
+        for value in (0, 50, 100):
+            y = plot.bottom() - plot.height() * value / STATE_MAX
+            painter.setPen(QPen(palette.GRID_DOT.lighter(130), 1, Qt.PenStyle.DashLine if value == 50 else
+                                Qt.PenStyle.SolidLine))
+            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            painter.setPen(palette.TEXT_DIM)
+            painter.drawText(QRectF(0, y - 7, LEFT - 6, 14), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             str(value))
+        if not self.states:
+            painter.setPen(palette.TEXT_DIM)
+            painter.drawText(plot, Qt.AlignmentFlag.AlignCenter, "Select a turn to see its branch")
+            return
+        if 0 <= self.current < len(self.states):
+            x = self.point_x(self.current)
+            band = QColor(palette.ACCENT)
+            band.setAlpha(40)
+            painter.fillRect(QRectF(x - 9, plot.top() - 4, 18, plot.height() + 8), band)
+        if 0 <= self.playing < len(self.states):
+            painter.setPen(QPen(palette.TEXT, 1, Qt.PenStyle.DotLine))
+            x = self.point_x(self.playing)
+            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+        for stat in STAT_NAMES:
+            color = palette.STAT_COLORS[stat]
+            path = QPainterPath()
+            for index in range(len(self.states)):
+                point = self.point(index, stat)
+                path.moveTo(point) if index == 0 else path.lineTo(point)
+            painter.setPen(QPen(color, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(path)
+            painter.setPen(Qt.PenStyle.NoPen)
+            for index in range(len(self.states)):
+                radius = 4.5 if index == self.current else 2.5
+                painter.setBrush(color)
+                painter.drawEllipse(self.point(index, stat), radius, radius)
+        painter.setPen(palette.TEXT_DIM)
+        step = max(1, len(self.states) // 12)
+        for index in range(0, len(self.states), step):
+            label = "S" if index == 0 else str(index)
+            painter.drawText(QRectF(self.point_x(index) - 12, plot.bottom() + 3, 24, 14),
+                             Qt.AlignmentFlag.AlignCenter, label)
+        self._paint_legend(painter, plot)
+
+    def _paint_legend(self, painter: QPainter, plot: QRectF) -> None:
+        x = plot.left() + 6
+        for stat in STAT_NAMES:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(palette.STAT_COLORS[stat])
+            painter.drawRoundedRect(QRectF(x, plot.top() + 2, 10, 4), 2, 2)
+            painter.setPen(palette.TEXT_DIM)
+            label = palette.STAT_LABELS[stat]
+            painter.drawText(QPointF(x + 13, plot.top() + 8), label)
+            x += 20 + painter.fontMetrics().horizontalAdvance(label)
+
+    # -- interaction -----------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        index = self.index_at(event.position().x())
+        if index >= 0:
+            self.turn_clicked.emit(index)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        index = self.index_at(event.position().x())
+        if index < 0:
+            return
+        state = self.states[index]
+        turn = "Start" if index == 0 else f"Turn {index}"
+        text = f"{turn}: stamina {state.stamina}, social {state.social}, fun {state.entertainment}"
+        QToolTip.showText(event.globalPosition().toPoint(), text, self)

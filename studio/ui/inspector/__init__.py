@@ -1,0 +1,1 @@
+"""The inspector: instruction editor, takes side by side, state, take details, notes."""

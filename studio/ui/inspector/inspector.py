@@ -1,0 +1,216 @@
+"""The inspector dock: everything about the selected node, or the draft of a new turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.tree import StoryTree
+from studio.ui.icons import icon
+from studio.ui.inspector.instruction_editor import InstructionEditor
+from studio.ui.inspector.state_panel import StatePanel
+from studio.ui.inspector.take_details import take_details_html, warnings_html
+from studio.ui.inspector.takes_view import TakesView
+from studio.ui.media_cache import ClipCache
+
+NOTES_DEBOUNCE_MS = 800
+
+
+def section_title(text: str, parent: QWidget) -> QLabel:
+    label = QLabel(text.upper(), parent)
+    label.setObjectName("sectionTitle")
+    return label
+
+
+class Inspector(QScrollArea):
+    generate_requested = Signal(str, str)  # (parent id for a draft or node id, text); see mode
+    save_requested = Signal(str)
+    take_chosen = Signal(str, str)  # node id, take id
+    notes_changed = Signal(str, str)
+    bookmark_toggled = Signal(str, bool)
+    draft_cancelled = Signal()
+
+    def __init__(self, clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.node_id: str | None = None
+        self.draft_parent: str | None = None
+        self._tree: StoryTree | None = None
+        self._details_take: str | None = None
+        body = QWidget(self)
+        body.setObjectName("inspectorBody")
+        self.title = QLabel("Nothing selected", body)
+        self.title.setObjectName("inspectorTitle")
+        self.title.setWordWrap(True)
+        self.bookmark = QToolButton(body)
+        self.bookmark.setCheckable(True)
+        self.bookmark.setIcon(icon("bookmark"))
+        self.bookmark.setToolTip("Bookmark this turn (B)")
+        self.bookmark.toggled.connect(self._on_bookmark)
+        self.editor = InstructionEditor(body)
+        self.takes = TakesView(clips, resolve, body)
+        self.state = StatePanel(body)
+        self.details = QLabel(body)
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.details.setObjectName("details")
+        self.warnings = QLabel(body)
+        self.warnings.setWordWrap(True)
+        self.warnings.setTextFormat(Qt.TextFormat.RichText)
+        self.notes = QPlainTextEdit(body)
+        self.notes.setPlaceholderText("Notes for this turn…")
+        self.notes.setFixedHeight(70)
+        self._notes_timer = QTimer(self)
+        self._notes_timer.setSingleShot(True)
+        self._notes_timer.setInterval(NOTES_DEBOUNCE_MS)
+        self._notes_timer.timeout.connect(self.commit_notes)
+        self.notes.textChanged.connect(self._notes_timer.start)
+
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.bookmark)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(10, 8, 10, 10)
+        layout.setSpacing(6)
+        layout.addLayout(header)
+        self._sections: dict[str, list[QWidget]] = {}
+        for name, widgets in (("Instruction", [self.editor]), ("Takes", [self.takes]),
+                              ("State", [self.state]), ("Take", [self.details, self.warnings]),
+                              ("Notes", [self.notes])):
+            title = section_title(name, body)
+            layout.addWidget(title)
+            for widget in widgets:
+                layout.addWidget(widget)
+            line = QFrame(body)
+            line.setFrameShape(QFrame.Shape.NoFrame)
+            self._sections[name] = [title, *widgets]
+        layout.addStretch(1)
+        self.setWidget(body)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setMinimumWidth(380)
+
+        self.editor.generate_requested.connect(self._on_generate)
+        self.editor.save_requested.connect(self.save_requested.emit)
+        self.editor.cancel_requested.connect(self.draft_cancelled.emit)
+        self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
+        self.takes.take_focused.connect(self._focus_take)
+
+    # -- showing --------------------------------------------------------------------------
+
+    def _show_sections(self, *, node: bool) -> None:
+        for name in ("Takes", "State", "Take", "Notes"):
+            for widget in self._sections[name]:
+                widget.setVisible(node)
+
+    def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
+        """Show ``node_id`` (call with the document lock held)."""
+        self.commit_notes()
+        changed_node = node_id != self.node_id
+        self._tree = tree
+        self.node_id = node_id
+        self.draft_parent = None
+        node = tree.node(node_id)
+        depth = tree.depth(node_id)
+        if node.is_root:
+            self.title.setText("Start of the story")
+            self.editor.set_mode("Write the first turn: select Start and press Enter.", can_save=False)
+        else:
+            self.title.setText(f"Turn {depth}")
+            self.editor.set_mode("Edit this turn's instruction; Generate makes a new take (Ctrl+Enter).",
+                                 can_save=True)
+        if changed_node or not keep_editor:
+            self.editor.set_instruction(node.instruction)
+        self.editor.setEnabled(not node.is_root)
+        self.bookmark.blockSignals(True)
+        self.bookmark.setChecked(node.bookmarked)
+        self.bookmark.setIcon(icon("bookmark-on" if node.bookmarked else "bookmark"))
+        self.bookmark.blockSignals(False)
+        self._show_sections(node=True)
+        for widget in self._sections["Takes"] + self._sections["Take"]:
+            widget.setVisible(not node.is_root)
+        self.takes.set_takes(tree.takes_of(node_id), node.selected_take_id)
+        take = tree.selected_take(node_id)
+        self.state.set_values(tree.state_of(node_id), take.deltas if take else None,
+                              take.motion_level if take else None)
+        if changed_node:
+            self._details_take = None
+        self._render_details()
+        if self.notes.toPlainText() != node.notes:
+            self.notes.blockSignals(True)
+            self.notes.setPlainText(node.notes)
+            self.notes.blockSignals(False)
+
+    def show_draft(self, tree: StoryTree, parent_id: str) -> None:
+        """A new turn under ``parent_id``: prefill the character and place from the parent."""
+        self.commit_notes()
+        self._tree = tree
+        self.node_id = None
+        self.draft_parent = parent_id
+        parent = tree.node(parent_id)
+        depth = tree.depth(parent_id) + 1
+        self.title.setText(f"New turn {depth}")
+        self.editor.set_mode("Describe what happens next, then Generate (Ctrl+Enter). Esc cancels.",
+                             can_save=True)
+        self.editor.setEnabled(True)
+        previous = parent.instruction
+        prefill = "; ".join(part for part in (
+            f"Character: {previous.character}" if previous.character else "",
+            f"Background: {' '.join(p for p in (previous.time_of_day, previous.background) if p)}"
+            if previous.background else "") if part)
+        if not prefill and tree.cast:
+            prefill = f"Character: {sorted(m.name for m in tree.cast.values())[0]}"
+        self.editor.set_text(prefill)
+        self._show_sections(node=False)
+        self.editor.focus_first_field()
+        self.editor.motion.setFocus()
+
+    def clear(self) -> None:
+        self.node_id = None
+        self.draft_parent = None
+        self.title.setText("Nothing selected")
+
+    def _focus_take(self, take_id: str) -> None:
+        self._details_take = take_id
+        self._render_details()
+
+    def _render_details(self) -> None:
+        tree, node_id = self._tree, self.node_id
+        if tree is None or node_id is None:
+            return
+        take = tree.takes.get(self._details_take or "") or tree.selected_take(node_id)
+        if take is None:
+            takes = tree.takes_of(node_id)
+            take = takes[-1] if takes else None
+        self.details.setText(take_details_html(take))
+        self.warnings.setText(warnings_html(take))
+        self.warnings.setVisible(bool(take and take.warnings))
+
+    # -- edits -------------------------------------------------------------------------------
+
+    def _on_generate(self, text: str) -> None:
+        target = self.draft_parent or self.node_id
+        if target:
+            self.generate_requested.emit(target, text)
+
+    def commit_notes(self) -> None:
+        self._notes_timer.stop()
+        if self.node_id and self._tree is not None and self.node_id in self._tree.nodes:
+            text = self.notes.toPlainText()
+            if text != self._tree.nodes[self.node_id].notes:
+                self.notes_changed.emit(self.node_id, text)
+
+    def _on_bookmark(self, on: bool) -> None:
+        self.bookmark.setIcon(icon("bookmark-on" if on else "bookmark"))
+        if self.node_id:
+            self.bookmark_toggled.emit(self.node_id, on)

@@ -1,0 +1,171 @@
+"""The instruction editor: structured fields composing AnimeGamer's line format.
+
+``Character: Qiqi; Motion: gently sit on railing; Background: day town.`` The time of day
+is written into the background as AnimeGamer does ("day town"); camera and free text are
+extra parts the studio's parser understands. Ctrl+Enter generates.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCompleter,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.instruction import Instruction, parse_instruction
+from studio.ui.icons import icon
+from studio.ui.inspector.vocabulary import TIMES, Vocabulary
+
+
+def compose_instruction(character: str, motion: str, background: str, time: str = "", camera: str = "",
+                        free_text: str = "") -> str:
+    """The AnimeGamer line for these fields (empty fields are left out)."""
+    place = " ".join(part for part in (time.strip(), background.strip()) if part)
+    parts = [f"{key}: {value.strip()}" for key, value in (
+        ("Character", character), ("Motion", motion), ("Background", place), ("Camera", camera)) if value.strip()]
+    text = "; ".join(parts)
+    free = free_text.strip()
+    if free:
+        text = f"{text}; {free}" if text else free
+    if text and not text.endswith((".", "!", "?")):
+        text += "."
+    return text
+
+
+def _completer(words: list[str], parent: QWidget) -> QCompleter:
+    completer = QCompleter(words, parent)
+    completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    completer.setFilterMode(Qt.MatchFlag.MatchContains)
+    completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    return completer
+
+
+class InstructionEditor(QWidget):
+    generate_requested = Signal(str)
+    save_requested = Signal(str)
+    cancel_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.mode_label = QLabel("", self)
+        self.mode_label.setObjectName("modeLabel")
+        self.mode_label.setWordWrap(True)
+        self.character = QLineEdit(self)
+        self.character.setPlaceholderText("Qiqi")
+        self.motion = QLineEdit(self)
+        self.motion.setPlaceholderText("gently sit on railing")
+        self.background = QLineEdit(self)
+        self.background.setPlaceholderText("town")
+        self.time = QComboBox(self)
+        self.time.addItems(["", *TIMES])
+        self.camera = QLineEdit(self)
+        self.camera.setPlaceholderText("static, follow, orbit…")
+        self.free_text = QLineEdit(self)
+        self.free_text.setPlaceholderText("anything else (free text)")
+        self.preview = QLabel(self)
+        self.preview.setObjectName("linePreview")
+        self.preview.setWordWrap(True)
+        self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.generate_button = QPushButton(icon("generate"), "Generate", self)
+        self.generate_button.setObjectName("primaryButton")
+        self.generate_button.setToolTip("Generate a take of this turn (Ctrl+Enter)")
+        self.save_button = QPushButton("Save text", self)
+        self.save_button.setToolTip("Keep the instruction without generating")
+
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        form.addRow("Character", self.character)
+        form.addRow("Motion", self.motion)
+        form.addRow("Background", self.background)
+        form.addRow("Time", self.time)
+        form.addRow("Camera", self.camera)
+        form.addRow("Free text", self.free_text)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.save_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.generate_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.mode_label)
+        layout.addLayout(form)
+        layout.addWidget(self.preview)
+        layout.addLayout(buttons)
+
+        for edit in self.fields():
+            edit.textChanged.connect(self._update_preview)
+        self.time.currentTextChanged.connect(self._update_preview)
+        self.generate_button.clicked.connect(self._generate)
+        self.save_button.clicked.connect(lambda: self.save_requested.emit(self.text()))
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(self._generate)
+        escape = QShortcut(QKeySequence("Escape"), self)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(self.cancel_requested.emit)
+        self._update_preview()
+
+    def fields(self) -> tuple[QLineEdit, ...]:
+        return (self.character, self.motion, self.background, self.camera, self.free_text)
+
+    def set_vocabulary(self, vocabulary: Vocabulary) -> None:
+        self.character.setCompleter(_completer(vocabulary.characters, self))
+        self.motion.setCompleter(_completer(vocabulary.motions, self))
+        self.background.setCompleter(_completer(vocabulary.backgrounds, self))
+        self.camera.setCompleter(_completer(vocabulary.cameras, self))
+
+    # -- content --------------------------------------------------------------------------
+
+    def text(self) -> str:
+        return compose_instruction(self.character.text(), self.motion.text(), self.background.text(),
+                                   self.time.currentText(), self.camera.text(), self.free_text.text())
+
+    def set_instruction(self, instruction: Instruction | None) -> None:
+        ins = instruction or Instruction(raw="")
+        extra = "; ".join(f"{k}: {v}" for k, v in ins.extra)
+        values = (ins.character, " ".join(p for p in (ins.adverb, ins.motion) if p), ins.background, ins.camera,
+                  "; ".join(p for p in (ins.free_text, extra) if p))
+        for edit, value in zip(self.fields(), values, strict=True):
+            edit.blockSignals(True)
+            edit.setText(value)
+            edit.blockSignals(False)
+        self.time.blockSignals(True)
+        index = self.time.findText(ins.time_of_day)
+        if index < 0 and ins.time_of_day:
+            self.time.addItem(ins.time_of_day)
+            index = self.time.count() - 1
+        self.time.setCurrentIndex(max(0, index))
+        self.time.blockSignals(False)
+        self._update_preview()
+
+    def set_text(self, text: str) -> None:
+        self.set_instruction(parse_instruction(text))
+
+    def set_mode(self, text: str, *, can_save: bool) -> None:
+        self.mode_label.setText(text)
+        self.save_button.setVisible(can_save)
+
+    def focus_first_field(self) -> None:
+        target = self.motion if self.character.text() else self.character
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        target.selectAll()
+
+    def _update_preview(self) -> None:
+        text = self.text()
+        self.preview.setText(text or "<i>Fill in the fields: the line appears here.</i>")
+        self.generate_button.setEnabled(bool(text.strip()))
+
+    def _generate(self) -> None:
+        text = self.text()
+        if text.strip():
+            self.generate_requested.emit(text)

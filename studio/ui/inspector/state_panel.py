@@ -1,0 +1,68 @@
+"""The state after a turn: three bars with the turn's deltas, and the motion level."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from studio.core.state import DELTA_SCALE, STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
+from studio.ui import palette
+
+ROW = 20.0
+LABEL_W = 58.0
+VALUE_W = 70.0
+
+
+class StatePanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state: CharacterState | None = None
+        self.deltas: StateDeltas | None = None
+        self.motion_level: int | None = None
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(int(ROW * 4 + 6))
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(300, int(ROW * 4 + 6))
+
+    def set_values(self, state: CharacterState | None, deltas: StateDeltas | None, motion_level: int | None) -> None:
+        self.state, self.deltas, self.motion_level = state, deltas, motion_level
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        bar_w = max(20.0, self.width() - LABEL_W - VALUE_W - 8)
+        for index, name in enumerate(STAT_NAMES):
+            y = 2 + index * ROW
+            painter.setPen(palette.TEXT_DIM)
+            painter.drawText(QRectF(0, y, LABEL_W, ROW), Qt.AlignmentFlag.AlignVCenter, palette.STAT_LABELS[name])
+            track = QRectF(LABEL_W, y + 6, bar_w, ROW - 12)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 255, 255, 25))
+            painter.drawRoundedRect(track, 3, 3)
+            if self.state is not None:
+                value = getattr(self.state, name)
+                fill = QRectF(track.left(), track.top(), track.width() * value / STATE_MAX, track.height())
+                painter.setBrush(palette.STAT_COLORS[name])
+                painter.drawRoundedRect(fill, 3, 3)
+                delta = getattr(self.deltas, name) * DELTA_SCALE if self.deltas is not None else 0
+                text = f"{value}"
+                if self.deltas is not None:
+                    text += f"  ({delta:+d})"
+                painter.setPen(palette.TEXT if delta == 0 else (palette.STAT_COLORS["stamina"] if delta > 0
+                                                                else QColor("#ff7a7a")))
+                painter.drawText(QRectF(LABEL_W + bar_w + 8, y, VALUE_W, ROW), Qt.AlignmentFlag.AlignVCenter, text)
+        y = 2 + 3 * ROW
+        painter.setPen(palette.TEXT_DIM)
+        painter.drawText(QRectF(0, y, LABEL_W, ROW), Qt.AlignmentFlag.AlignVCenter, "Motion")
+        painter.setPen(Qt.PenStyle.NoPen)
+        for i in range(5):
+            active = self.motion_level is not None and i < self.motion_level
+            painter.setBrush(palette.ACCENT if active else QColor(255, 255, 255, 30))
+            h = 6 + i * 2.5
+            painter.drawRoundedRect(QRectF(LABEL_W + i * 12, y + ROW - 3 - h, 8, h), 2, 2)
+        painter.setPen(palette.TEXT)
+        level = "—" if self.motion_level is None else f"level {self.motion_level} of 5"
+        painter.drawText(QRectF(LABEL_W + 66, y, 120, ROW), Qt.AlignmentFlag.AlignVCenter, level)

@@ -1,0 +1,120 @@
+"""Posters and clip frames, decoded off the GUI thread and kept in LRU caches.
+
+Decoding runs on QThreadPool workers (QImage may be built on any thread; QPixmap only on
+the GUI thread, so the caches hold QImages). A request for something not yet loaded
+returns None and schedules the load; :attr:`ready` fires with the path when it lands, and
+views repaint then.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, Signal
+from PySide6.QtGui import QImage
+
+POSTER_SIZE = QSize(360, 216)
+"""Posters are scaled to this at load (twice the card's poster box, for HiDPI)."""
+
+
+class _Signals(QObject):
+    loaded = Signal(str, object)  # path, payload (or None on failure)
+
+
+class _Job(QRunnable):
+    def __init__(self, path: str, work, signals: _Signals) -> None:  # type: ignore[no-untyped-def]
+        super().__init__()
+        self.path = path
+        self.work = work
+        self.signals = signals
+
+    def run(self) -> None:
+        try:
+            payload = self.work(self.path)
+        except Exception:  # noqa: BLE001 - a broken file shows as "no poster", never a crash
+            payload = None
+        self.signals.loaded.emit(self.path, payload)
+
+
+def load_poster(path: str) -> QImage | None:
+    image = QImage(path)
+    if image.isNull():
+        return None
+    return image.scaled(POSTER_SIZE, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
+
+
+def load_clip(path: str) -> tuple[list[QImage], float] | None:
+    from studio.storage.media import read_clip
+
+    frames, fps = read_clip(Path(path))
+    images: list[QImage] = []
+    for frame in frames:
+        h, w, _ = frame.shape
+        data = frame.tobytes()
+        images.append(QImage(data, w, h, 3 * w, QImage.Format.Format_RGB888).copy())
+    return images, fps
+
+
+class _LoaderCache(QObject):
+    ready = Signal(str)
+    failed = Signal(str)
+
+    def __init__(self, work, capacity: int, parent: QObject | None = None) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(parent)
+        self._work = work
+        self._capacity = capacity
+        self._items: OrderedDict[str, object] = OrderedDict()
+        self._pending: set[str] = set()
+        self._broken: set[str] = set()
+        self._signals = _Signals(self)
+        self._signals.loaded.connect(self._on_loaded)
+        self.pool = QThreadPool.globalInstance()
+
+    def peek(self, path: str) -> object | None:
+        item = self._items.get(path)
+        if item is not None:
+            self._items.move_to_end(path)
+        return item
+
+    def request(self, path: str) -> object | None:
+        """The cached value, or None after scheduling a load (``ready`` fires later)."""
+        if not path:
+            return None
+        item = self.peek(path)
+        if item is None and path not in self._pending and path not in self._broken:
+            self._pending.add(path)
+            self.pool.start(_Job(path, self._work, self._signals))
+        return item
+
+    def is_pending(self, path: str) -> bool:
+        return path in self._pending
+
+    def _on_loaded(self, path: str, payload: object) -> None:
+        self._pending.discard(path)
+        if payload is None:
+            self._broken.add(path)
+            self.failed.emit(path)
+            return
+        self._items[path] = payload
+        while len(self._items) > self._capacity:
+            self._items.popitem(last=False)
+        self.ready.emit(path)
+
+
+class PosterCache(_LoaderCache):
+    def __init__(self, parent: QObject | None = None, capacity: int = 600) -> None:
+        super().__init__(load_poster, capacity, parent)
+
+    def get(self, path: str) -> QImage | None:
+        return self.request(path)  # type: ignore[return-value]
+
+
+class ClipCache(_LoaderCache):
+    """Decoded clips (frames and fps); a clip of 17 frames at 720x480 is about 17 MB."""
+
+    def __init__(self, parent: QObject | None = None, capacity: int = 24) -> None:
+        super().__init__(load_clip, capacity, parent)
+
+    def get(self, path: str) -> tuple[list[QImage], float] | None:
+        return self.request(path)  # type: ignore[return-value]

@@ -1,0 +1,101 @@
+"""What a card shows about a node, computed from the tree and the job tracker (no Qt).
+
+Cards paint from a :class:`NodeSummary` snapshot instead of reading the tree while
+painting, so that painting never races the worker thread that adds takes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from studio.core.model import TakeStatus
+from studio.core.state import CharacterState
+from studio.core.tree import StoryTree
+
+EXCERPT_CHARS = 90
+
+
+class CardStatus(StrEnum):
+    START = "start"
+    DRAFT = "draft"
+    QUEUED = "queued"
+    RUNNING = "running"
+    FAILED = "failed"
+    STALE = "stale"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class JobView:
+    """The part of a job a card needs (kept by :class:`studio.ui.job_tracker.JobTracker`)."""
+
+    job_id: str
+    status: str  # queued | running | failed
+    fraction: float = 0.0
+    message: str = ""
+    error: str = ""
+    hint: str = ""
+    eta_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSummary:
+    node_id: str
+    title: str
+    excerpt: str
+    state: CharacterState
+    motion_level: int | None
+    status: CardStatus
+    bookmarked: bool
+    poster_path: str
+    clip_path: str
+    take_count: int
+    fraction: float = 0.0
+    error: str = ""
+
+
+def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> NodeSummary:
+    node = tree.node(node_id)
+    takes = tree.takes_of(node_id)
+    take = tree.selected_take(node_id)
+    if node.is_root:
+        cast = ", ".join(sorted(m.name for m in tree.cast.values())[:3])
+        return NodeSummary(node_id, "Start", cast or "The story's start", tree.state_of(node_id), None,
+                           CardStatus.START, node.bookmarked, "", "", 0)
+    ins = node.instruction
+    title = " · ".join(part for part in (ins.character, ins.background) if part) or "Turn"
+    body = " ".join(part for part in (ins.adverb, ins.motion) if part) or ins.free_text or ins.raw
+    status = CardStatus.DRAFT
+    error = ""
+    fraction = 0.0
+    if take is not None:
+        status = CardStatus.STALE if take.stale else CardStatus.DONE
+    elif takes and takes[-1].status == TakeStatus.FAILED:
+        status, error = CardStatus.FAILED, takes[-1].error
+    if job is not None:
+        if job.status == "running":
+            status, fraction = CardStatus.RUNNING, job.fraction
+        elif job.status == "queued":
+            status = CardStatus.QUEUED
+        elif job.status == "failed" and take is None:
+            status, error = CardStatus.FAILED, job.error
+    return NodeSummary(
+        node_id=node_id,
+        title=excerpt_of(title, 40),
+        excerpt=excerpt_of(body),
+        state=tree.state_of(node_id),
+        motion_level=take.motion_level if take is not None else None,
+        status=status,
+        bookmarked=node.bookmarked,
+        poster_path=take.poster_path if take is not None else "",
+        clip_path=take.clip_path if take is not None else "",
+        take_count=len(takes),
+        fraction=fraction,
+        error=error,
+    )

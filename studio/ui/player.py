@@ -1,0 +1,249 @@
+"""A small player for one clip or a whole branch: play/pause, loop, scrub, frame step.
+
+A branch is a list of clips played back to back as one timeline. Clips are decoded by the
+shared :class:`ClipCache` off the GUI thread; until a clip has landed the timeline has
+a gap the player waits on (it shows "decoding…").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QPainter, QPaintEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
+
+from studio.ui import palette
+from studio.ui.icons import icon
+from studio.ui.media_cache import ClipCache
+
+
+@dataclass
+class _Segment:
+    path: str
+    frames: list[QImage]
+    fps: float
+    start: int
+
+
+class FrameView(QWidget):
+    """Paints one frame scaled to fit, letterboxed on the studio's background."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.image: QImage | None = None
+        self.message = ""
+        self.setMinimumSize(QSize(120, 80))
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def set_image(self, image: QImage | None, message: str = "") -> None:
+        self.image = image
+        self.message = message
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), palette.POSTER_EMPTY)
+        if self.image is not None and not self.image.isNull():
+            size = self.image.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
+            x = (self.width() - size.width()) / 2
+            y = (self.height() - size.height()) / 2
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            painter.drawImage(QRectF(x, y, size.width(), size.height()), self.image)
+        elif self.message:
+            painter.setPen(palette.TEXT_DIM)
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.message)
+
+
+class Player(QWidget):
+    """Plays a list of clips as one timeline."""
+
+    segment_changed = Signal(int)  # index of the clip now showing
+    frame_changed = Signal(int)
+
+    def __init__(self, clips: ClipCache, parent: QWidget | None = None, *, compact: bool = False) -> None:
+        super().__init__(parent)
+        self.clips = clips
+        self._paths: list[str] = []
+        self._segments: list[_Segment] = []
+        self._frame = 0
+        self._segment_index = -1
+        self.loop = True
+        self.view = FrameView(self)
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._tick)
+        clips.ready.connect(self._on_clip_ready)
+        clips.failed.connect(self._on_clip_ready)
+
+        self.play_button = self._button("play", "Play / pause (Space)", self.toggle)
+        self.back_button = self._button("step-back", "Previous frame (,)", lambda: self.step(-1))
+        self.forward_button = self._button("step-forward", "Next frame (.)", lambda: self.step(1))
+        self.loop_button = self._button("loop", "Loop", self._toggle_loop)
+        self.loop_button.setCheckable(True)
+        self.loop_button.setChecked(True)
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setRange(0, 0)
+        self.slider.valueChanged.connect(self.seek)
+        self.time_label = QLabel("0 / 0", self)
+        self.time_label.setObjectName("dimLabel")
+        self.time_label.setMinimumWidth(56)
+
+        controls = QHBoxLayout()
+        controls.setContentsMargins(0, 0, 0, 0)
+        controls.setSpacing(2)
+        for widget in (self.play_button, self.back_button, self.forward_button):
+            controls.addWidget(widget)
+        controls.addWidget(self.slider, 1)
+        controls.addWidget(self.time_label)
+        controls.addWidget(self.loop_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.view, 1)
+        if compact:
+            for widget in (self.back_button, self.forward_button, self.loop_button, self.time_label):
+                widget.hide()
+        layout.addLayout(controls)
+
+    def _button(self, name: str, tip: str, slot) -> QToolButton:  # type: ignore[no-untyped-def]
+        button = QToolButton(self)
+        button.setIcon(icon(name))
+        button.setToolTip(tip)
+        button.setAutoRaise(True)
+        button.clicked.connect(slot)
+        return button
+
+    # -- source ---------------------------------------------------------------------------
+
+    def set_clips(self, paths: list[str], *, autoplay: bool = False) -> None:
+        """Show ``paths`` (absolute clip files) as one timeline, from the first frame."""
+        if paths == self._paths:
+            if autoplay:
+                self.play()
+            return
+        self.pause()
+        self._paths = list(paths)
+        self._frame = 0
+        self._segment_index = -1
+        self._rebuild()
+        if autoplay:
+            self.play()
+
+    @property
+    def paths(self) -> list[str]:
+        return list(self._paths)
+
+    def _rebuild(self) -> None:
+        segments: list[_Segment] = []
+        start = 0
+        for path in self._paths:
+            clip = self.clips.get(path)
+            if clip is None:
+                break
+            frames, fps = clip
+            segments.append(_Segment(path, frames, fps or 8.0, start))
+            start += len(frames)
+        self._segments = segments
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, max(0, self.frame_count - 1))
+        self.slider.blockSignals(False)
+        self._show()
+
+    @property
+    def ready(self) -> bool:
+        return len(self._segments) == len(self._paths)
+
+    @property
+    def frame_count(self) -> int:
+        return sum(len(s.frames) for s in self._segments)
+
+    @property
+    def frame(self) -> int:
+        return self._frame
+
+    @property
+    def playing(self) -> bool:
+        return self._timer.isActive()
+
+    def _on_clip_ready(self, path: str) -> None:
+        if path in self._paths and not self.ready:
+            self._rebuild()
+
+    # -- transport ------------------------------------------------------------------------
+
+    def play(self) -> None:
+        if not self._paths:
+            return
+        if self.ready and self._frame >= self.frame_count - 1 and not self.loop:
+            self._frame = 0
+        self._timer.start(self._interval())
+        self.play_button.setIcon(icon("pause"))
+
+    def pause(self) -> None:
+        self._timer.stop()
+        self.play_button.setIcon(icon("play"))
+
+    def toggle(self) -> None:
+        self.pause() if self.playing else self.play()
+
+    def _toggle_loop(self) -> None:
+        self.loop = self.loop_button.isChecked()
+
+    def step(self, delta: int) -> None:
+        self.pause()
+        if self.frame_count:
+            self.seek((self._frame + delta) % self.frame_count)
+
+    def seek(self, frame: int) -> None:
+        if not self.frame_count:
+            return
+        self._frame = max(0, min(frame, self.frame_count - 1))
+        self._show()
+
+    def seek_segment(self, index: int) -> None:
+        if 0 <= index < len(self._segments):
+            self.seek(self._segments[index].start)
+
+    def _interval(self) -> int:
+        segment = self._segment_at(self._frame)
+        fps = segment.fps if segment is not None else 8.0
+        return max(10, int(1000 / fps))
+
+    def _segment_at(self, frame: int) -> _Segment | None:
+        for segment in reversed(self._segments):
+            if frame >= segment.start:
+                return segment
+        return None
+
+    def _tick(self) -> None:
+        if not self._segments:
+            return  # still decoding: keep waiting
+        nxt = self._frame + 1
+        if nxt >= self.frame_count:
+            if not self.ready:
+                return  # the next clip is still decoding
+            if not self.loop:
+                self.pause()
+                return
+            nxt = 0
+        self._frame = nxt
+        self._show()
+        self._timer.setInterval(self._interval())
+
+    def _show(self) -> None:
+        segment = self._segment_at(self._frame)
+        if segment is None:
+            message = "decoding…" if self._paths else "no clip"
+            self.view.set_image(None, message)
+            self.time_label.setText("0 / 0")
+            return
+        self.view.set_image(segment.frames[self._frame - segment.start])
+        self.slider.blockSignals(True)
+        self.slider.setValue(self._frame)
+        self.slider.blockSignals(False)
+        self.time_label.setText(f"{self._frame + 1} / {self.frame_count}")
+        index = self._segments.index(segment)
+        if index != self._segment_index:
+            self._segment_index = index
+            self.segment_changed.emit(index)
+        self.frame_changed.emit(self._frame)

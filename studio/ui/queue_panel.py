@@ -1,0 +1,209 @@
+"""The job queue: progress and ETA, cancel, reorder (move up/down), retry, failures.
+
+The list is rebuilt from ``service.jobs()`` a moment after job events arrive (debounced,
+so a fast engine's progress events don't rebuild it hundreds of times a second).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.errors import StudioError
+from studio.ui.icons import icon
+from studio.ui.job_tracker import JobTracker, kind_name
+from studio.ui.toolbutton import tool_button
+
+REFRESH_MS = 120
+MAX_FINISHED_SHOWN = 100
+
+
+def format_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"{seconds:.0f} s left"
+    return f"{seconds / 60:.0f} min left"
+
+
+class QueuePanel(QWidget):
+    error = Signal(object)  # StudioError from a queue operation
+    job_selected = Signal(str)  # node id of the selected job
+
+    def __init__(self, tracker: JobTracker, describe_node: Callable[[str], str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.service: Any = None
+        self.tracker = tracker
+        self.describe_node = describe_node
+        self.list = QTreeWidget(self)
+        self.list.setHeaderLabels(["Job", "Status", "Progress"])
+        self.list.setRootIsDecorated(False)
+        self.list.setAlternatingRowColors(True)
+        self.list.setColumnWidth(0, 190)
+        self.list.setColumnWidth(1, 80)
+        self.list.itemSelectionChanged.connect(self._on_selection)
+        self.detail = QLabel(self)
+        self.detail.setWordWrap(True)
+        self.detail.setObjectName("jobDetail")
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.cancel_button = tool_button(icon("cancel"), "Cancel the selected job", self.cancel_selected, self)
+        self.up_button = tool_button(icon("up"), "Run earlier", lambda: self.move_selected(-1), self)
+        self.down_button = tool_button(icon("down"), "Run later", lambda: self.move_selected(1), self)
+        self.retry_button = tool_button(icon("retry"), "Retry the selected failed job", self.retry_selected, self)
+        self.clear_button = tool_button(icon("delete"), "Forget finished jobs", self.clear_finished, self)
+        self.summary = QLabel("Queue empty", self)
+        self.summary.setObjectName("dimLabel")
+        buttons = QHBoxLayout()
+        for button in (self.cancel_button, self.up_button, self.down_button, self.retry_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.summary)
+        buttons.addWidget(self.clear_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(buttons)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.detail)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self.refresh)
+        tracker.jobs_changed.connect(self._timer.start)
+        self._update_buttons()
+
+    def set_service(self, service: Any) -> None:
+        self.service = service
+        self.refresh()
+
+    # -- contents -------------------------------------------------------------------------
+
+    def jobs(self) -> list[Any]:
+        if self.service is None:
+            return []
+        jobs = self.service.jobs(include_finished=True)
+        active = [j for j in jobs if not j.finished]
+        finished = [j for j in jobs if j.finished][-MAX_FINISHED_SHOWN:]
+        return active + list(reversed(finished))
+
+    def refresh(self) -> None:
+        selected = self.selected_job_id()
+        self.list.clear()
+        queued = running = 0
+        for job in self.jobs():
+            status = kind_name(job.status)
+            queued += status == "queued"
+            running += status == "running"
+            label = job.label or kind_name(job.kind)
+            if job.node_id:
+                label = f"{label}: {self.describe_node(job.node_id)}"
+            progress = ""
+            view = self.tracker.job(job.id)
+            if status == "running":
+                fraction = view.fraction if view else job.progress
+                eta = view.eta_s if view else job.eta_s
+                progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
+            elif status == "failed":
+                progress = job.error.splitlines()[0][:60] if job.error else "failed"
+            item = QTreeWidgetItem([label, status, progress])
+            item.setData(0, Qt.ItemDataRole.UserRole, job.id)
+            tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
+            item.setToolTip(0, tip or label)
+            item.setToolTip(2, tip or progress)
+            item.setIcon(1, icon({"running": "generate", "failed": "cancel", "queued": "loop"}.get(status, "")))
+            self.list.addTopLevelItem(item)
+            if job.id == selected:
+                item.setSelected(True)
+        self.summary.setText(f"{running} running · {queued} queued" if running or queued else "Queue empty")
+        self._update_buttons()
+
+    def selected_job_id(self) -> str | None:
+        items = self.list.selectedItems()
+        return str(items[0].data(0, Qt.ItemDataRole.UserRole)) if items else None
+
+    def select_job(self, job_id: str) -> None:
+        for index in range(self.list.topLevelItemCount()):
+            item = self.list.topLevelItem(index)
+            item.setSelected(item.data(0, Qt.ItemDataRole.UserRole) == job_id)
+
+    def _selected_job(self) -> Any:
+        job_id = self.selected_job_id()
+        if job_id is None or self.service is None:
+            return None
+        try:
+            return self.service.job(job_id)
+        except StudioError:
+            return None
+
+    def _on_selection(self) -> None:
+        job = self._selected_job()
+        if job is None:
+            self.detail.setText("")
+        else:
+            status = kind_name(job.status)
+            if status == "failed":
+                text = f"<b style='color:#ff7a7a'>Failed:</b> {job.error}"
+                if job.hint:
+                    text += f"<br><b>Hint:</b> {job.hint}"
+                self.detail.setText(text)
+            else:
+                self.detail.setText(f"{job.label or kind_name(job.kind)} · engine {job.engine or '—'} · "
+                                    f"seed {job.seed}")
+            if job.node_id:
+                self.job_selected.emit(job.node_id)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        job = self._selected_job()
+        status = kind_name(job.status) if job is not None else ""
+        self.cancel_button.setEnabled(status in ("queued", "running", "interrupted"))
+        self.up_button.setEnabled(status == "queued")
+        self.down_button.setEnabled(status == "queued")
+        self.retry_button.setEnabled(status in ("failed", "cancelled", "interrupted"))
+
+    # -- operations ----------------------------------------------------------------------
+
+    def _guard(self, fn: Callable[[], object]) -> None:
+        try:
+            fn()
+        except StudioError as error:
+            self.error.emit(error)
+        self.refresh()
+
+    def cancel_selected(self) -> None:
+        job_id = self.selected_job_id()
+        if job_id and self.service is not None:
+            self._guard(lambda: self.service.cancel(job_id))
+
+    def move_selected(self, delta: int) -> None:
+        job_id = self.selected_job_id()
+        if not job_id or self.service is None:
+            return
+        queued = [j.id for j in self.service.jobs() if kind_name(j.status) == "queued"]
+        if job_id in queued:
+            index = max(0, queued.index(job_id) + delta)
+            self._guard(lambda: self.service.move(job_id, index))
+            self.select_job(job_id)
+
+    def retry_selected(self) -> None:
+        job_id = self.selected_job_id()
+        if job_id and self.service is not None:
+            def retry() -> None:
+                new_id = self.service.retry(job_id)
+                self.tracker.forget(job_id)
+                self.select_job(new_id)
+
+            self._guard(retry)
+
+    def clear_finished(self) -> None:
+        if self.service is not None:
+            self._guard(self.service.clear_finished)

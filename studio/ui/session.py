@@ -1,0 +1,119 @@
+"""One open project in the window: the project, its generation service and the Qt bridges.
+
+The generation service is optional: if ``studio.worker`` can't be imported (or fails to
+start) the studio still opens, edits and plays; generating says why it can't.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject
+
+from studio.core.errors import StudioError
+from studio.storage import Project
+from studio.ui.job_tracker import JobTracker
+from studio.ui.qt_bridge import DocumentBridge, JobEventBridge
+from studio.ui.settings import StudioSettings
+
+log = logging.getLogger(__name__)
+
+
+class ProjectSession(QObject):
+    def __init__(self, project: Project, settings: StudioSettings, registry: Any = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.project = project
+        self.settings = settings
+        self.bridge = DocumentBridge(project.document, self)
+        self.tracker = JobTracker(self)
+        self.service: Any = None
+        self.service_error = ""
+        self.events: JobEventBridge | None = None
+        self.registry = registry if registry is not None else _default_registry()
+        self._start_service()
+
+    def _start_service(self) -> None:
+        try:
+            from studio.worker.service import GenerationService
+        except ImportError as error:
+            self.service_error = f"Generation is not available: {error}."
+            log.warning(self.service_error)
+            return
+        engine = self.settings.engine or _default_engine()
+        if self.registry is not None and engine not in self.registry.names() and self.registry.names():
+            engine = self.registry.names()[0]
+        try:
+            self.service = GenerationService(self.project, self.registry, device=self.settings.device,
+                                             default_engine=engine, auto_requeue=self.settings.auto_requeue)
+        except StudioError as error:
+            self.service_error = error.message
+            return
+        self.events = JobEventBridge(self.service.subscribe, self)
+        self.events.event.connect(self.tracker.on_event)
+        for job in self.service.jobs():
+            self.tracker.on_event(_Synthetic(job))
+        self.service.start()
+
+    @property
+    def path(self) -> Path:
+        return self.project.path
+
+    def require_service(self) -> Any:
+        if self.service is None:
+            raise StudioError(self.service_error or "Generation is not available.",
+                              hint="Install the studio with its engines, then reopen the project.")
+        return self.service
+
+    def active_jobs(self) -> list[Any]:
+        if self.service is None:
+            return []
+        return [j for j in self.service.jobs() if str(getattr(j.status, "value", j.status)) in ("queued", "running")]
+
+    def close(self, policy: str = "keep") -> None:
+        """Stop the worker: ``cancel`` cancels every job; ``keep`` leaves queued jobs queued."""
+        if self.service is not None:
+            if policy == "cancel":
+                for job in self.active_jobs():
+                    try:
+                        self.service.cancel(job.id)
+                    except StudioError:
+                        pass
+            else:
+                self.service.pause()
+            self.service.stop(cancel_running=policy == "cancel", timeout=15)
+        if self.events is not None:
+            self.events.close()
+        self.bridge.close()
+        self.project.close()
+
+
+class _Synthetic:
+    """A 'queued' or 'started' event for a job found in the queue when the project opens."""
+
+    def __init__(self, job: Any) -> None:
+        status = str(getattr(job.status, "value", job.status))
+        self.kind = "started" if status == "running" else ("queued" if status == "queued" else "updated")
+        self.job = job
+        self.job_id = job.id
+        self.node_id = job.node_id
+        self.step, self.total, self.eta_s = 0, 0, None
+        self.message = self.hint = ""
+
+
+def _default_registry() -> Any:
+    try:
+        from studio.composition import default_registry
+    except ImportError:
+        return None
+    return default_registry()
+
+
+def _default_engine() -> str:
+    try:
+        from studio.composition import DEFAULT_ENGINE
+    except ImportError:
+        return "sketch"
+    return DEFAULT_ENGINE

@@ -1,0 +1,135 @@
+"""User preferences kept with QSettings: clip size, engine, queue behaviour, recent projects.
+
+Everything goes through :class:`StudioSettings`, which wraps one QSettings object, so
+tests can hand the window an ini file in a temporary folder instead of the user's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings
+
+MAX_RECENT = 8
+
+
+@dataclass(frozen=True)
+class ClipSettings:
+    """Generation settings sent with every job (the engine's defaults fill the rest)."""
+
+    width: int = 360
+    height: int = 240
+    frames: int = 17
+    fps: float = 8.0
+
+    def as_job_settings(self) -> dict[str, Any]:
+        return {"width": self.width, "height": self.height, "frames": self.frames, "fps": self.fps}
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _float(value: Any, default: float) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _bool(value: Any, default: bool) -> bool:
+    if value is None:
+        return default
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "yes")
+    return bool(value)
+
+
+class StudioSettings:
+    def __init__(self, qsettings: QSettings | None = None) -> None:
+        self.q = qsettings or QSettings("Kamishibai", "Kamishibai Studio")
+
+    @classmethod
+    def at(cls, path: Path) -> StudioSettings:
+        """Settings in an ini file (tests, portable installs)."""
+        return cls(QSettings(str(path), QSettings.Format.IniFormat))
+
+    # -- generation -----------------------------------------------------------------------
+
+    @property
+    def clip(self) -> ClipSettings:
+        d = ClipSettings()
+        return ClipSettings(
+            width=_int(self.q.value("clip/width"), d.width),
+            height=_int(self.q.value("clip/height"), d.height),
+            frames=_int(self.q.value("clip/frames"), d.frames),
+            fps=_float(self.q.value("clip/fps"), d.fps),
+        )
+
+    @clip.setter
+    def clip(self, value: ClipSettings) -> None:
+        for key, item in value.as_job_settings().items():
+            self.q.setValue(f"clip/{key}", item)
+        self.q.sync()
+
+    @property
+    def engine(self) -> str:
+        return str(self.q.value("engine/name", "") or "")
+
+    @engine.setter
+    def engine(self, name: str) -> None:
+        self.q.setValue("engine/name", name)
+
+    @property
+    def device(self) -> str:
+        return str(self.q.value("engine/device", "cpu") or "cpu")
+
+    @device.setter
+    def device(self, name: str) -> None:
+        self.q.setValue("engine/device", name)
+
+    @property
+    def auto_requeue(self) -> bool:
+        return _bool(self.q.value("queue/auto_requeue"), False)
+
+    @auto_requeue.setter
+    def auto_requeue(self, on: bool) -> None:
+        self.q.setValue("queue/auto_requeue", on)
+
+    # -- projects --------------------------------------------------------------------------
+
+    @property
+    def recent_projects(self) -> list[str]:
+        value = self.q.value("projects/recent", [])
+        if isinstance(value, str):
+            value = [value] if value else []
+        return [str(v) for v in (value or [])]
+
+    def add_recent(self, path: Path) -> None:
+        entry = str(path)
+        items = [entry, *(p for p in self.recent_projects if p != entry)][:MAX_RECENT]
+        self.q.setValue("projects/recent", items)
+        self.q.sync()
+
+    @property
+    def first_run_done(self) -> bool:
+        return _bool(self.q.value("app/first_run_done"), False)
+
+    def mark_first_run_done(self) -> None:
+        self.q.setValue("app/first_run_done", True)
+        self.q.sync()
+
+    def geometry(self) -> Any:
+        return self.q.value("window/geometry")
+
+    def save_window(self, geometry: Any, state: Any) -> None:
+        self.q.setValue("window/geometry", geometry)
+        self.q.setValue("window/state", state)
+
+    def window_state(self) -> Any:
+        return self.q.value("window/state")

@@ -1,0 +1,211 @@
+"""Running one job on the worker thread: the generation pipeline and plain tasks.
+
+A generate job goes predict -> decode -> write files -> commit the take. The take row is
+committed only after its files are complete; a failure records a FAILED take (no media)
+so the node's history shows it; a cancellation, or a node deleted meanwhile, records
+nothing and removes the take's folder.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from studio.core.commands import AddTake, CommandError
+from studio.core.model import Take, TakeStatus, now_iso
+from studio.core.state import CharacterState
+from studio.engines.base import Cancelled, Engine, Prediction, Progress, check_cancelled
+from studio.storage.project import Project
+from studio.worker.context import NodeGone, RepresentationCache, build_context
+from studio.worker.engine_host import EngineHost
+from studio.worker.failures import describe_failure, release_gpu_memory
+from studio.worker.jobs import Job, JobStatus
+from studio.worker.progress import ProgressTracker, ProgressUpdate, StageTimes
+from studio.worker.results import jsonable, remove_take_media, write_take_media
+
+log = logging.getLogger(__name__)
+
+NODE_DELETED_MESSAGE = "The turn was deleted while it was being generated; nothing was kept."
+CANCELLED_MESSAGE = "Cancelled."
+
+TaskFunction = Callable[[Callable[[Progress], None], Callable[[], bool]], Any]
+"""``fn(progress, cancelled)``: report with ``progress(Progress(step, total))``, stop when
+``cancelled()`` is true (raise :class:`Cancelled`, or return early)."""
+
+
+class Reporter(Protocol):
+    """How a running job tells the service (and its subscribers) what it is doing."""
+
+    def progress(self, update: ProgressUpdate) -> None: ...
+
+    def predicted(self, prediction: Prediction, state: CharacterState) -> None: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: JobStatus
+    take_id: str = ""
+    message: str = ""
+    hint: str = ""
+    out_of_memory: bool = False
+    result: Any = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _seconds(start: float) -> float:
+    return round(time.perf_counter() - start, 4)
+
+
+class GenerateRunner:
+    """Runs generate jobs against one project with the engine its host holds."""
+
+    def __init__(self, project: Project, host: EngineHost, stage_times: StageTimes,
+                 cache: RepresentationCache, *, undoable_takes: bool = True) -> None:
+        self.project = project
+        self.host = host
+        self.stage_times = stage_times
+        self.cache = cache
+        self.undoable_takes = undoable_takes
+
+    def _node_exists(self, node_id: str) -> bool:
+        return node_id in self.project.tree.nodes
+
+    def run(self, job: Job, reporter: Reporter, is_cancelled: Callable[[], bool]) -> Outcome:
+        assert job.node_id is not None
+        node_id, take_id = job.node_id, job.take_id
+        tracker = ProgressTracker.for_engine(self.stage_times, job.engine)
+        timings: dict[str, float] = {}
+        engine: Engine | None = None
+        settings: dict[str, Any] = dict(job.settings)
+        parent_take_id = ""
+        instruction_raw = ""
+
+        def cancelled() -> bool:
+            return is_cancelled() or not self._node_exists(node_id)
+
+        def stage_progress(stage: str) -> Callable[[Progress], None]:
+            def report(p: Progress) -> None:
+                update = tracker.update(stage, p.step, p.total, p.message)
+                if update is not None:
+                    reporter.progress(update)
+            return report
+
+        try:
+            engine, load_s = self.host.acquire(job.engine)
+            if load_s >= 0.001:
+                timings["load_s"] = round(load_s, 4)
+            tracker.restart_clock()
+            start = time.perf_counter()
+            snapshot = build_context(self.project, node_id, engine, job.settings, self.cache)
+            timings["context_s"] = _seconds(start)
+            settings = dict(snapshot.settings)
+            parent_take_id = snapshot.parent_take_id
+            instruction_raw = snapshot.instruction.raw
+            check_cancelled(cancelled)
+
+            start = time.perf_counter()
+            prediction = engine.predict(snapshot.context, snapshot.instruction, job.seed,
+                                        stage_progress("predict"), cancelled)
+            timings["predict_s"] = _seconds(start)
+            reporter.predicted(prediction, snapshot.parent_state.apply(prediction.deltas))
+            check_cancelled(cancelled)
+
+            start = time.perf_counter()
+            clip = engine.decode(prediction, job.seed, stage_progress("decode"), cancelled)
+            timings["decode_s"] = _seconds(start)
+            check_cancelled(cancelled)
+
+            start = time.perf_counter()
+            conditioning = jsonable(prediction.conditioning)
+            metadata = {"engine": job.engine, "engine_version": engine.version, "take_id": take_id,
+                        "node_id": node_id, "seed": job.seed}
+            files = write_take_media(self.project, take_id, prediction, clip, metadata,
+                                     lambda done, total: stage_progress("write")(Progress(done, total)))
+            timings["write_s"] = _seconds(start)
+            check_cancelled(cancelled)
+
+            take = Take(
+                id=take_id, node_id=node_id, engine=job.engine, engine_version=str(engine.version),
+                settings=jsonable(settings), seed=job.seed, deltas=prediction.deltas,
+                motion_level=prediction.motion_level, representation_path=files.representation_path,
+                clip_path=files.clip_path, poster_path=files.poster_path, timings=dict(timings),
+                status=TakeStatus.DONE, warnings=(*snapshot.warnings, *prediction.warnings),
+                parent_take_id=parent_take_id, instruction_raw=instruction_raw, conditioning=conditioning,
+                created_at=now_iso(),
+            )
+            self._commit(take, select=True)
+            self.cache.put(take_id, prediction.representation)
+            self.stage_times.record(job.engine, timings)
+            return Outcome(JobStatus.DONE, take_id=take_id, timings=timings)
+        except (Cancelled, NodeGone):
+            remove_take_media(self.project, take_id)
+            gone = not self._node_exists(node_id)
+            return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE if gone else CANCELLED_MESSAGE,
+                           timings=timings)
+        except Exception as error:  # any engine error fails the job, never the worker
+            remove_take_media(self.project, take_id)
+            failure = describe_failure(error, job.engine, self.host.device)
+            if failure.out_of_memory:
+                self.host.unload()
+                release_gpu_memory()
+            else:
+                log.info("job %s failed: %s", job.id, failure.message, exc_info=not isinstance(error, CommandError))
+            failed = Take(
+                id=take_id, node_id=node_id, engine=job.engine,
+                engine_version=str(getattr(engine, "version", "")) if engine is not None else "",
+                settings=_safe_settings(settings), seed=job.seed, timings=dict(timings), status=TakeStatus.FAILED,
+                error=failure.message,
+                parent_take_id=parent_take_id, instruction_raw=instruction_raw, created_at=now_iso(),
+            )
+            recorded = ""
+            try:
+                self._commit(failed, select=False)
+                recorded = take_id
+            except NodeGone:
+                return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE, timings=timings)
+            except Exception:  # the job still ends as failed
+                log.exception("could not record the failed take of job %s", job.id)
+            return Outcome(JobStatus.FAILED, take_id=recorded, message=failure.message, hint=failure.hint,
+                           out_of_memory=failure.out_of_memory, timings=timings)
+
+    def _commit(self, take: Take, *, select: bool) -> None:
+        """Add the take, unless its node was deleted meanwhile (checked under the lock)."""
+        document = self.project.document
+        with document.lock:
+            if take.node_id not in document.tree.nodes:
+                raise NodeGone(take.node_id)
+            document.apply(AddTake(take, select=select), undoable=self.undoable_takes)
+
+
+def _safe_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return jsonable(settings)  # type: ignore[no-any-return]
+    except (TypeError, ValueError):
+        return {}
+
+
+def run_task(fn: TaskFunction, reporter: Reporter, is_cancelled: Callable[[], bool]) -> Outcome:
+    """Run an in-memory task with the same progress, cancel and error handling."""
+    tracker = ProgressTracker({"task": 1.0})
+
+    def progress(p: Progress) -> None:
+        update = tracker.update("task", p.step, p.total, p.message)
+        if update is not None:
+            reporter.progress(update)
+
+    start = time.perf_counter()
+    try:
+        result = fn(progress, is_cancelled)
+    except Cancelled:
+        return Outcome(JobStatus.CANCELLED, message=CANCELLED_MESSAGE)
+    except Exception as error:  # a task's error fails the task, never the worker
+        failure = describe_failure(error)
+        if failure.out_of_memory:
+            release_gpu_memory()
+        log.info("task failed: %s", failure.message, exc_info=True)
+        return Outcome(JobStatus.FAILED, message=failure.message, hint=failure.hint,
+                       out_of_memory=failure.out_of_memory)
+    return Outcome(JobStatus.DONE, result=result, timings={"task_s": _seconds(start)})

@@ -1,0 +1,694 @@
+"""The generation service: a persistent, ordered job queue and one worker thread per device.
+
+Threads: callers (the GUI, the CLI) queue, cancel and reorder jobs from their own thread;
+one worker thread runs them. Shared state lives under one condition variable; events are
+always published outside it, so a subscriber may call back into the service. Lock order:
+the service's lock may be held while taking the database lock, never the document lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from enum import Enum
+from typing import Any
+
+from studio.core.commands import AddTurn
+from studio.core.errors import StudioError
+from studio.core.model import Node, TakeStatus, new_id, now_iso
+from studio.core.state import CharacterState
+from studio.engines.base import EngineRegistry, Prediction
+from studio.storage.project import Project
+from studio.worker.context import RepresentationCache
+from studio.worker.engine_host import EngineHost, EngineStatus
+from studio.worker.events import EventBus, EventCallback, EventKind, EventStream, JobEvent
+from studio.worker.jobs import Job, JobKind, JobStatus, display_order, new_seed, run_order_key
+from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
+from studio.worker.results import remove_take_media
+from studio.worker.runner import GenerateRunner, Outcome, TaskFunction, run_task
+from studio.worker.store import JobStore, check_settings
+
+log = logging.getLogger(__name__)
+
+
+class _Dependency(Enum):
+    READY = "ready"
+    WAITING = "waiting"
+    DOOMED = "doomed"
+
+
+class GenerationService:
+    """Queue generation jobs for ``project`` and run them on ``device``.
+
+    Jobs are stored in the project database: queued work survives a restart; a job found
+    ``running`` by a process that is gone becomes ``interrupted`` when the service is
+    created, and is queued again by :meth:`requeue_interrupted` (or at once with
+    ``auto_requeue=True``).
+    """
+
+    def __init__(
+        self,
+        project: Project,
+        registry: EngineRegistry,
+        device: str = "cpu",
+        default_engine: str = "sketch",
+        auto_requeue: bool = False,
+        *,
+        undoable_takes: bool = True,
+    ) -> None:
+        self.project = project
+        self.registry = registry
+        self.device = device
+        self.default_engine = default_engine
+        self._store = JobStore(project.database)
+        self._host = EngineHost(registry, device)
+        self._stage_times = StageTimes()
+        self._runner = GenerateRunner(project, self._host, self._stage_times, RepresentationCache(),
+                                      undoable_takes=undoable_takes)
+        self._bus = EventBus()
+        self._cond = threading.Condition(threading.RLock())
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._paused = False
+        self._running_id: str | None = None
+        self._cancel_requested: set[str] = set()
+        self._tasks: dict[str, TaskFunction] = {}
+        self._results: dict[str, Any] = {}
+        self._jobs: dict[str, Job] = {}
+        self._recover()
+        self._sequence = max((job.sequence for job in self._jobs.values()), default=0)
+        if auto_requeue:
+            self.requeue_interrupted()
+
+    # -- start-up ---------------------------------------------------------------------
+
+    def _recover(self) -> None:
+        """Interrupt jobs of a dead process; settle those whose take was already committed."""
+        recovered = self._store.recover()
+        tree = self.project.tree
+        settled: list[Job] = []
+        for job in recovered:
+            take = tree.takes.get(job.take_id) if job.take_id else None
+            if take is not None:
+                status = JobStatus.DONE if take.status is TakeStatus.DONE else JobStatus.FAILED
+                settled.append(replace(job, status=status, error=take.error, finished_at=job.finished_at or now_iso()))
+            elif job.take_id:
+                remove_take_media(self.project, job.take_id)
+        if settled:
+            self._store.save_all(settled)
+        self._jobs = {job.id: job for job in self._store.load()}
+        with self._cond:
+            events = self._cascade_all()
+        self._publish_all(events)
+
+    # -- life cycle -------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker thread (idempotent)."""
+        with self._cond:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._stopping = False
+            self._thread = threading.Thread(target=self._loop, name=f"kamishibai-worker-{self.device}", daemon=True)
+            self._thread.start()
+
+    def stop(self, cancel_running: bool = False, timeout: float | None = 30.0) -> bool:
+        """Stop the worker after its current job (or cancel that job, within one engine step).
+
+        Queued jobs stay queued in the project. Returns False if the thread is still busy
+        after ``timeout`` seconds. Open ``events()`` iterators end.
+        """
+        with self._cond:
+            thread = self._thread
+            self._stopping = True
+            if cancel_running and self._running_id is not None:
+                self._cancel_requested.add(self._running_id)
+            self._cond.notify_all()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+            if thread.is_alive():
+                return False
+        with self._cond:
+            self._thread = None
+        self._host.unload()
+        self._bus.close_streams()
+        return True
+
+    @property
+    def running(self) -> bool:
+        """True while the worker thread is alive."""
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    def pause(self) -> None:
+        """Start no new job (the running one finishes)."""
+        with self._cond:
+            self._paused = True
+            self._cond.notify_all()
+
+    def resume(self) -> None:
+        with self._cond:
+            self._paused = False
+            self._cond.notify_all()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    def __enter__(self) -> GenerationService:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop(cancel_running=True)
+
+    # -- events -----------------------------------------------------------------------
+
+    def subscribe(self, callback: EventCallback) -> Callable[[], None]:
+        """Call ``callback(event)`` for every job event; returns the unsubscribe function.
+
+        Called on the worker thread for what running jobs do (keep it short)."""
+        return self._bus.subscribe(callback)
+
+    def events(self) -> EventStream:
+        """``async for event in service.events()``: delivered on the calling event loop."""
+        return self._bus.stream()
+
+    def _publish_all(self, events: Iterable[JobEvent]) -> None:
+        for event in events:
+            self._bus.publish(event)
+
+    # -- queries ----------------------------------------------------------------------
+
+    def jobs(self, include_finished: bool = False) -> list[Job]:
+        with self._cond:
+            jobs = [j for j in self._jobs.values() if include_finished or not j.finished]
+        return display_order(jobs)
+
+    def job(self, job_id: str) -> Job:
+        with self._cond:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise StudioError(f"No job {job_id!r} in this project's queue.")
+        return job
+
+    def task_result(self, job_id: str) -> Any:
+        """What a finished task's function returned (None for generate jobs)."""
+        return self._results.get(job_id)
+
+    def engine_status(self) -> EngineStatus:
+        return self._host.status()
+
+    def unload_engine(self) -> bool:
+        """Unload the engine now if no job is running (to free GPU memory)."""
+        with self._cond:
+            if self._running_id is not None:
+                return False
+            self._host.unload()
+            return True
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no job runs and none can start (paused, empty, or all waiting on
+        interrupted jobs). True if idle, False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(self._idle, timeout)
+
+    def wait_jobs(self, job_ids: Iterable[str], timeout: float | None = None) -> bool:
+        """Wait until every job in ``job_ids`` is done, failed or cancelled."""
+        ids = list(job_ids)
+
+        def finished() -> bool:
+            return all(job_id not in self._jobs or self._jobs[job_id].finished for job_id in ids)
+
+        with self._cond:
+            return self._cond.wait_for(finished, timeout)
+
+    def _idle(self) -> bool:
+        return self._running_id is None and (self._paused or self._next_runnable() is None)
+
+    # -- queueing ---------------------------------------------------------------------
+
+    def generate(
+        self,
+        parent_id: str,
+        text: str,
+        *,
+        engine: str | None = None,
+        seed: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+        priority: int = 0,
+    ) -> tuple[str, str]:
+        """Add a turn under ``parent_id`` and queue its first take. Returns (node id, job id)."""
+        engine_name = self._engine_name(engine)
+        job_settings = check_settings(settings)
+        node_id = new_id()
+        self.project.apply(AddTurn(parent_id, text, node_id=node_id))
+        job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate")
+        self._enqueue([job])
+        return node_id, job.id
+
+    def reroll(
+        self,
+        node_id: str,
+        *,
+        engine: str | None = None,
+        seed: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+        priority: int = 0,
+    ) -> str:
+        """Queue a new take of ``node_id`` (a new random seed unless ``seed`` is given)."""
+        node = self._turn(node_id)
+        engine_name, job_settings = self._engine_for(node, engine, settings)
+        job = self._new_job(node.id, engine_name, seed, job_settings, priority, "Re-roll")
+        self._enqueue([job])
+        return job.id
+
+    def reroll_branch(
+        self,
+        node_id: str,
+        *,
+        engine: str | None = None,
+        seed: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+        priority: int = 0,
+    ) -> list[str]:
+        """Re-roll ``node_id`` and every turn below it, parent before child.
+
+        Each child's job waits for its parent's job and is generated from the parent's new
+        take (the context is built when the job starts). From the story's start, every
+        turn is re-rolled.
+        """
+        tree = self.project.tree
+        with self.project.document.lock:
+            start = self._node(node_id)
+            nodes = [start, *tree.descendants(start.id)]
+        if start.is_root:
+            nodes = nodes[1:]
+        job_of: dict[str, str] = {}
+        jobs: list[Job] = []
+        for node in nodes:
+            engine_name, job_settings = self._engine_for(node, engine, settings)
+            depends = job_of.get(node.parent_id or "")
+            job = self._new_job(node.id, engine_name, seed, job_settings, priority, "Re-roll branch", depends)
+            job_of[node.id] = job.id
+            jobs.append(job)
+        self._enqueue(jobs)
+        return [job.id for job in jobs]
+
+    def fill(
+        self,
+        leaf_id: str,
+        *,
+        engine: str | None = None,
+        settings: Mapping[str, Any] | None = None,
+        priority: int = 0,
+    ) -> list[str]:
+        """Queue a take for every turn on the root-to-``leaf_id`` branch that has no done take.
+
+        Turns are generated in order (each job waits for the one above it); a turn that
+        already has a queued or running job is not queued twice.
+        """
+        tree = self.project.tree
+        with self.project.document.lock:
+            path = tree.path_to(self._node(leaf_id).id)[1:]
+            missing = {
+                node.id for node in path if not any(t.status is TakeStatus.DONE for t in tree.takes_of(node.id))
+            }
+        with self._cond:
+            active = {
+                job.node_id: job.id for job in sorted(self._jobs.values(), key=lambda j: j.sequence)
+                if job.kind is JobKind.GENERATE and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)
+            }
+        jobs: list[Job] = []
+        previous: str | None = None
+        for node in path:
+            if node.id in active:
+                previous = active[node.id]
+                continue
+            if node.id not in missing:
+                continue
+            engine_name, job_settings = self._engine_for(node, engine, settings)
+            job = self._new_job(node.id, engine_name, None, job_settings, priority, "Fill", previous)
+            previous = job.id
+            jobs.append(job)
+        self._enqueue(jobs)
+        return [job.id for job in jobs]
+
+    def submit_task(
+        self, label: str, fn: TaskFunction, node_id: str | None = None, *, priority: int = 0,
+    ) -> str:
+        """Run ``fn(progress, cancelled)`` on the worker thread, in queue order, with job
+        events like any job (used for exports). Not stored: lost when the app quits."""
+        job = Job(id=new_id(), kind=JobKind.TASK, node_id=node_id, priority=priority, label=label,
+                  created_at=now_iso())
+        self._tasks[job.id] = fn
+        self._enqueue([job])
+        return job.id
+
+    def retry(self, job_id: str, *, seed: int | None = None, same_seed: bool = False) -> str:
+        """Queue a failed, cancelled or interrupted job again as a new job (same node,
+        engine and settings; a new seed unless ``seed`` or ``same_seed`` says otherwise)."""
+        old = self.job(job_id)
+        if old.status not in (JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.INTERRUPTED):
+            raise StudioError(f"Job {job_id} is {old.status.value}; only failed, cancelled or interrupted jobs "
+                              "can be retried.")
+        if old.kind is JobKind.TASK:
+            fn = self._tasks.get(old.id)
+            if fn is None:
+                raise StudioError(f"Task {job_id} can't be retried: it was not started in this session.")
+            new_job = self.submit_task(old.label, fn, old.node_id, priority=old.priority)
+            return new_job
+        if old.node_id is None or old.node_id not in self.project.tree.nodes:
+            raise StudioError(f"Job {job_id} can't be retried: its turn was deleted.")
+        chosen = seed if seed is not None else (old.seed if same_seed else None)
+        job = replace(self._new_job(old.node_id, old.engine, chosen, dict(old.settings), old.priority,
+                                    old.label or "Retry"), retry_of=old.id)
+        replaced: list[Job] = []
+        if old.status is JobStatus.INTERRUPTED:
+            replaced.append(replace(old, status=JobStatus.CANCELLED, finished_at=now_iso(),
+                                    error=f"Replaced by job {job.id}."))
+        self._enqueue([job], also_save=replaced)
+        return job.id
+
+    def requeue_interrupted(self) -> list[str]:
+        """Queue every interrupted job again, with its own seed and place in the queue."""
+        with self._cond:
+            jobs = [
+                replace(job, status=JobStatus.QUEUED, error="", hint="", take_id="", started_at="")
+                for job in self._jobs.values() if job.status is JobStatus.INTERRUPTED
+            ]
+            if not jobs:
+                return []
+            self._store.save_all(jobs)
+            for job in jobs:
+                self._jobs[job.id] = job
+            self._cond.notify_all()
+        self._publish_all(JobEvent(EventKind.QUEUED, job) for job in jobs)
+        return [job.id for job in sorted(jobs, key=run_order_key)]
+
+    def clear_finished(self) -> int:
+        """Forget done, failed and cancelled jobs (their takes stay)."""
+        with self._cond:
+            count = self._store.delete_finished()
+            for job_id in [j.id for j in self._jobs.values() if j.finished]:
+                del self._jobs[job_id]
+                self._tasks.pop(job_id, None)
+                self._results.pop(job_id, None)
+        return count
+
+    # -- changing the queue -------------------------------------------------------------
+
+    def cancel(self, job_id: str) -> bool:
+        """Cancel a queued or interrupted job now, or a running one within one engine step.
+
+        Jobs that depend on it are cancelled too. False if it had already finished."""
+        with self._cond:
+            job = self._jobs.get(job_id)
+            if job is None:
+                raise StudioError(f"No job {job_id!r} in this project's queue.")
+            if job.status is JobStatus.RUNNING:
+                if self._running_id != job_id:
+                    return False  # run by another process
+                self._cancel_requested.add(job_id)
+                return True
+            if job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
+                return False
+            cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error="Cancelled.",
+                                take_id="")
+            cascade = self._dependents_cancelled(cancelled)
+            self._save([cancelled, *(e.job for e in cascade)])
+            self._cond.notify_all()
+        self._publish_all([JobEvent(EventKind.CANCELLED, cancelled, message="Cancelled."), *cascade])
+        return True
+
+    def move(self, job_id: str, index: int) -> None:
+        """Move a queued job to ``index`` in the run order (0 runs next).
+
+        The job takes the priority of its new neighbours when its own doesn't fit there."""
+        with self._cond:
+            job = self._queued(job_id)
+            order = sorted((j for j in self._jobs.values() if j.status is JobStatus.QUEUED and j.id != job_id),
+                           key=run_order_key)
+            index = max(0, min(index, len(order)))
+            before = order[index - 1] if index > 0 else None
+            after = order[index] if index < len(order) else None
+            priority = job.priority
+            if after is not None:
+                priority = max(priority, after.priority)
+            if before is not None:
+                priority = min(priority, before.priority)
+            new_order = [*order[:index], replace(job, priority=priority), *order[index:]]
+            base = min(j.sequence for j in [job, *order])
+            changed = [replace(j, sequence=base + i) for i, j in enumerate(new_order)]
+            changed = [j for j in changed if j != self._jobs[j.id]]
+            self._save(changed)
+            self._cond.notify_all()
+            moved = self._jobs[job_id]
+        self._bus.publish(JobEvent(EventKind.UPDATED, moved))
+
+    def set_priority(self, job_id: str, priority: int) -> None:
+        """Change a queued (or interrupted) job's priority: higher runs first."""
+        with self._cond:
+            job = self._jobs.get(job_id)
+            if job is None or job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
+                raise StudioError(f"Job {job_id} is not waiting in the queue.")
+            job = replace(job, priority=int(priority))
+            self._save([job])
+            self._cond.notify_all()
+        self._bus.publish(JobEvent(EventKind.UPDATED, job))
+
+    # -- helpers for queueing -----------------------------------------------------------
+
+    def _engine_name(self, engine: str | None) -> str:
+        name = engine or self.default_engine
+        if name not in self.registry.names():
+            known = ", ".join(self.registry.names()) or "none"
+            raise StudioError(f"Unknown engine {name!r}.", hint=f"Available engines: {known}.")
+        return name
+
+    def _engine_for(self, node: Node, engine: str | None, settings: Mapping[str, Any] | None
+                    ) -> tuple[str, dict[str, Any]]:
+        """The engine and settings to re-roll ``node`` with: as given, else its current take's."""
+        current = self.project.tree.takes.get(node.selected_take_id or "")
+        if engine is None and current is not None and current.engine in self.registry.names():
+            name = current.engine
+        else:
+            name = self._engine_name(engine)
+        if settings is not None:
+            return name, check_settings(settings)
+        if current is not None and current.engine == name:
+            return name, dict(current.settings)
+        return name, {}
+
+    def _node(self, node_id: str) -> Node:
+        node = self.project.tree.nodes.get(node_id)
+        if node is None:
+            raise StudioError(f"No node {node_id!r} in this project.")
+        return node
+
+    def _turn(self, node_id: str) -> Node:
+        node = self._node(node_id)
+        if node.is_root:
+            raise StudioError("The story's start has no clip to generate.", hint="Choose a turn instead.")
+        return node
+
+    def _new_job(self, node_id: str, engine: str, seed: int | None, settings: dict[str, Any], priority: int,
+                 label: str, depends_on: str | None = None) -> Job:
+        return Job(
+            id=new_id(), kind=JobKind.GENERATE, node_id=node_id, engine=engine,
+            seed=new_seed() if seed is None else int(seed), settings=settings, priority=int(priority),
+            created_at=now_iso(), depends_on=depends_on, label=label,
+        )
+
+    def _enqueue(self, jobs: list[Job], also_save: Iterable[Job] = ()) -> None:
+        if not jobs:
+            return
+        with self._cond:
+            numbered = []
+            for job in jobs:
+                self._sequence += 1
+                numbered.append(replace(job, sequence=self._sequence, status=JobStatus.QUEUED))
+            self._save([*numbered, *also_save])
+            self._cond.notify_all()
+        self._publish_all(JobEvent(EventKind.QUEUED, job) for job in numbered)
+
+    def _save(self, jobs: list[Job]) -> None:
+        """Store first, then count: a job the database refused is not in the queue."""
+        self._store.save_all(jobs)
+        for job in jobs:
+            self._jobs[job.id] = job
+
+    def _queued(self, job_id: str) -> Job:
+        job = self._jobs.get(job_id)
+        if job is None or job.status is not JobStatus.QUEUED:
+            raise StudioError(f"Job {job_id} is not waiting in the queue.")
+        return job
+
+    # -- dependencies -------------------------------------------------------------------
+
+    def _dependency(self, job: Job) -> _Dependency:
+        if not job.depends_on:
+            return _Dependency.READY
+        parent = self._jobs.get(job.depends_on)
+        if parent is None or parent.status is JobStatus.DONE:
+            return _Dependency.READY
+        if parent.status in (JobStatus.FAILED, JobStatus.CANCELLED):
+            return _Dependency.DOOMED
+        return _Dependency.WAITING
+
+    def _dependents_cancelled(self, ended: Job) -> list[JobEvent]:
+        """Cancel (in memory) every waiting job that depends on ``ended``, transitively."""
+        events: list[JobEvent] = []
+        pending = [ended]
+        while pending:
+            parent = pending.pop()
+            for job in list(self._jobs.values()):
+                if job.depends_on != parent.id or job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
+                    continue
+                message = f"Cancelled because job {parent.id}, which it continues from, was {parent.status.value}."
+                cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error=message)
+                self._jobs[job.id] = cancelled
+                events.append(JobEvent(EventKind.CANCELLED, cancelled, message=message))
+                pending.append(cancelled)
+        return events
+
+    def _cascade_all(self) -> list[JobEvent]:
+        events: list[JobEvent] = []
+        for job in list(self._jobs.values()):
+            if job.status in (JobStatus.FAILED, JobStatus.CANCELLED):
+                events.extend(self._dependents_cancelled(job))
+        if events:
+            self._store.save_all(e.job for e in events)
+        return events
+
+    def _next_runnable(self) -> Job | None:
+        for job in sorted((j for j in self._jobs.values() if j.status is JobStatus.QUEUED), key=run_order_key):
+            if self._dependency(job) is _Dependency.READY:
+                return job
+        return None
+
+    # -- the worker thread --------------------------------------------------------------
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                job = None
+                while job is None:
+                    if self._stopping:
+                        return
+                    job = None if self._paused else self._next_runnable()
+                    if job is None:
+                        self._cond.wait()
+            try:
+                self._run_one(job)
+            except BaseException:  # the worker thread never dies
+                log.exception("the worker failed on job %s", job.id)
+                self._force_end(job)
+
+    def _claim(self, job: Job) -> Job | None:
+        with self._cond:
+            if self._jobs.get(job.id) != job:
+                return None  # changed (cancelled, moved) since it was picked
+            running = replace(job, status=JobStatus.RUNNING, started_at=now_iso(), error="", hint="",
+                              take_id=new_id() if job.kind is JobKind.GENERATE else "", progress=0.0, eta_s=None)
+            if not self._store.claim(running):
+                fresh = self._store.get(job.id)
+                if fresh is None:
+                    del self._jobs[job.id]
+                else:
+                    self._jobs[job.id] = fresh
+                return None
+            self._jobs[job.id] = running
+            self._running_id = job.id
+            return running
+
+    def _run_one(self, job: Job) -> None:
+        running = self._claim(job)
+        if running is None:
+            return
+        self._bus.publish(JobEvent(EventKind.STARTED, running))
+        reporter = _JobReporter(self, running.id)
+
+        def is_cancelled() -> bool:
+            return running.id in self._cancel_requested
+
+        if running.kind is JobKind.TASK:
+            outcome = run_task(self._tasks[running.id], reporter, is_cancelled)
+        else:
+            outcome = self._runner.run(running, reporter, is_cancelled)
+        self._end(running.id, outcome)
+
+    def _end(self, job_id: str, outcome: Outcome) -> None:
+        with self._cond:
+            current = self._jobs[job_id]
+            ended = replace(
+                current, status=outcome.status, finished_at=now_iso(), error=outcome.message, hint=outcome.hint,
+                take_id=outcome.take_id, progress=1.0 if outcome.status is JobStatus.DONE else current.progress,
+                eta_s=0.0 if outcome.status is JobStatus.DONE else None,
+            )
+            if outcome.result is not None:
+                self._results[job_id] = outcome.result
+            cascade = self._dependents_cancelled(ended) if outcome.status is not JobStatus.DONE else []
+            self._jobs[job_id] = ended
+            try:
+                self._store.save_all([ended, *(e.job for e in cascade)])
+            finally:
+                self._running_id = None
+                self._cancel_requested.discard(job_id)
+                self._cond.notify_all()
+        if outcome.status is JobStatus.DONE:
+            event = JobEvent(EventKind.FINISHED, ended, step=PROGRESS_SCALE, total=PROGRESS_SCALE, eta_s=0.0,
+                             take_id=ended.take_id)
+        elif outcome.status is JobStatus.FAILED:
+            event = JobEvent(EventKind.FAILED, ended, message=outcome.message, hint=outcome.hint,
+                             take_id=ended.take_id)
+        else:
+            event = JobEvent(EventKind.CANCELLED, ended, message=outcome.message)
+        self._publish_all([event, *cascade])
+
+    def _force_end(self, job: Job) -> None:
+        """Last resort after an unexpected error in the worker itself."""
+        with self._cond:
+            if self._running_id != job.id:
+                return
+        try:
+            self._end(job.id, Outcome(JobStatus.FAILED, message="The worker failed unexpectedly; see the log."))
+        except BaseException:
+            log.exception("could not record the end of job %s", job.id)
+            with self._cond:
+                self._running_id = None
+                self._cond.notify_all()
+
+    def _progress(self, job_id: str, update: ProgressUpdate) -> None:
+        with self._cond:
+            job = self._jobs.get(job_id)
+            if job is None:
+                return
+            job = replace(job, progress=update.step / update.total, eta_s=update.eta_s)
+            self._jobs[job_id] = job
+        self._bus.publish(JobEvent(
+            EventKind.PROGRESS, job, step=update.step, total=update.total, eta_s=update.eta_s, stage=update.stage,
+            stage_step=update.stage_step, stage_total=update.stage_total, message=update.message,
+        ))
+
+    def _predicted(self, job_id: str, prediction: Prediction, state: CharacterState) -> None:
+        with self._cond:
+            job = self._jobs[job_id]
+        self._bus.publish(JobEvent(
+            EventKind.PREDICTED, job, deltas=prediction.deltas, motion_level=prediction.motion_level, state=state,
+            warnings=tuple(prediction.warnings), conditioning=dict(prediction.conditioning),
+        ))
+
+
+class _JobReporter:
+    def __init__(self, service: GenerationService, job_id: str) -> None:
+        self._service = service
+        self._job_id = job_id
+
+    def progress(self, update: ProgressUpdate) -> None:
+        self._service._progress(self._job_id, update)
+
+    def predicted(self, prediction: Prediction, state: CharacterState) -> None:
+        self._service._predicted(self._job_id, prediction, state)

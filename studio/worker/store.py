@@ -1,0 +1,203 @@
+"""Generation jobs in the project database (the ``jobs`` table, schema v2).
+
+Every state change is written before it counts, so queued work survives a restart and a
+crash. A job that was ``running`` in a process that no longer exists is found on the
+next start and marked ``interrupted``; its half-written media folder is removed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from studio.core.errors import StudioError
+from studio.storage.database import Database
+from studio.worker.jobs import Job, JobKind, JobStatus
+
+_COLUMNS = (
+    "id", "kind", "node_id", "engine", "seed", "settings", "priority", "status", "sequence", "created_at",
+    "started_at", "finished_at", "error", "hint", "take_id", "depends_on", "label", "retry_of", "owner",
+)
+
+INTERRUPTED_MESSAGE = "The studio stopped while this job was running."
+
+
+def owner_token() -> str:
+    """Who runs a job: ``host:pid``; used to tell a crashed owner from a live one."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def owner_alive(owner: str) -> bool:
+    """True if ``owner`` is another live process on this host (not us, not a zombie)."""
+    host, _, pid_text = owner.rpartition(":")
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid() or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+def _settings_json(settings: Mapping[str, Any]) -> str:
+    try:
+        return json.dumps(dict(settings), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError) as error:
+        raise StudioError(f"Job settings must be plain values (numbers, text, lists): {error}.") from None
+
+
+def check_settings(settings: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``settings`` as a plain dict, refused now (not when stored) if it can't be saved."""
+    plain = dict(settings or {})
+    _settings_json(plain)
+    return plain
+
+
+def job_row(job: Job, owner: str = "") -> dict[str, Any]:
+    return {
+        "id": job.id,
+        "kind": job.kind.value,
+        "node_id": job.node_id,
+        "engine": job.engine,
+        "seed": job.seed,
+        "settings": _settings_json(job.settings),
+        "priority": job.priority,
+        "status": job.status.value,
+        "sequence": job.sequence,
+        "created_at": job.created_at,
+        "started_at": job.started_at,
+        "finished_at": job.finished_at,
+        "error": job.error,
+        "hint": job.hint,
+        "take_id": job.take_id,
+        "depends_on": job.depends_on,
+        "label": job.label,
+        "retry_of": job.retry_of,
+        "owner": owner,
+    }
+
+
+def job_from_row(row: Mapping[str, Any]) -> Job:
+    return Job(
+        id=row["id"],
+        kind=JobKind(row["kind"]),
+        node_id=row["node_id"],
+        engine=row["engine"],
+        seed=int(row["seed"]),
+        settings=json.loads(row["settings"] or "{}"),
+        priority=int(row["priority"]),
+        status=JobStatus(row["status"]),
+        sequence=int(row["sequence"]),
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        error=row["error"],
+        hint=row["hint"],
+        take_id=row["take_id"],
+        depends_on=row["depends_on"],
+        label=row["label"],
+        retry_of=row["retry_of"],
+    )
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """What :meth:`JobStore.recover` found: jobs now interrupted, with their take ids."""
+
+    jobs: tuple[Job, ...]
+
+
+class JobStore:
+    """Reads and writes the ``jobs`` table of one project database."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.owner = owner_token()
+
+    def load(self, *, include_finished: bool = True) -> list[Job]:
+        sql = "SELECT * FROM jobs"
+        if not include_finished:
+            sql += " WHERE status IN ('queued', 'running', 'interrupted')"
+        try:
+            rows = self.database.execute(sql + " ORDER BY sequence").fetchall()
+        except sqlite3.OperationalError as error:
+            raise StudioError(f"This project has no job queue ({error}).",
+                              hint="Open it once with this version of the studio to upgrade it.") from None
+        jobs = []
+        for row in rows:
+            try:
+                jobs.append(job_from_row(row))
+            except (ValueError, KeyError, TypeError):
+                continue  # a row from a newer version: leave it alone
+        return jobs
+
+    def next_sequence(self) -> int:
+        row = self.database.execute("SELECT COALESCE(MAX(sequence), 0) FROM jobs").fetchone()
+        return int(row[0]) + 1
+
+    def save(self, *jobs: Job, owner: str = "") -> None:
+        """Insert or replace ``jobs`` in one transaction."""
+        self.save_all(jobs, owner=owner)
+
+    def save_all(self, jobs: Iterable[Job], owner: str = "") -> None:
+        rows = [job_row(job, owner) for job in jobs if job.persistent]
+        if not rows:
+            return
+        columns = ", ".join(_COLUMNS)
+        marks = ", ".join("?" for _ in _COLUMNS)
+        updates = ", ".join(f"{c}=excluded.{c}" for c in _COLUMNS if c != "id")
+        sql = f"INSERT INTO jobs ({columns}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {updates}"
+        with self.database.transaction() as conn:
+            for row in rows:
+                conn.execute(sql, tuple(row[c] for c in _COLUMNS))
+
+    def claim(self, job: Job) -> bool:
+        """Mark a queued job running for this process; False if someone else took it."""
+        if not job.persistent:
+            return True
+        with self.database.transaction() as conn:
+            cursor = conn.execute(
+                "UPDATE jobs SET status='running', owner=?, started_at=?, take_id=? WHERE id=? AND status='queued'",
+                (self.owner, job.started_at, job.take_id, job.id),
+            )
+            return cursor.rowcount == 1
+
+    def get(self, job_id: str) -> Job | None:
+        row = self.database.execute("SELECT * FROM jobs WHERE id=?", (job_id,)).fetchone()
+        return job_from_row(row) if row is not None else None
+
+    def recover(self) -> list[Job]:
+        """Mark jobs left ``running`` by a process that is gone as ``interrupted``."""
+        rows = self.database.execute("SELECT id, owner FROM jobs WHERE status='running'").fetchall()
+        dead = [row["id"] for row in rows if not owner_alive(row["owner"] or "")]
+        if not dead:
+            return []
+        with self.database.transaction() as conn:
+            for job_id in dead:
+                conn.execute(
+                    "UPDATE jobs SET status='interrupted', owner='', error=? WHERE id=? AND status='running'",
+                    (INTERRUPTED_MESSAGE, job_id),
+                )
+        return [job for job in (self.get(job_id) for job_id in dead) if job is not None]
+
+    def delete_finished(self) -> int:
+        with self.database.transaction() as conn:
+            cursor = conn.execute("DELETE FROM jobs WHERE status IN ('done', 'failed', 'cancelled')")
+            return cursor.rowcount

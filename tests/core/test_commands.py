@@ -1,0 +1,107 @@
+import pytest
+
+from studio.core import (
+    AddTake,
+    AddTurn,
+    DeleteSubtree,
+    Document,
+    EditInstruction,
+    Fork,
+    MoveAmongSiblings,
+    SelectTake,
+    StateDeltas,
+    StoryTree,
+    Take,
+)
+from studio.core.changes import EntityKind
+from studio.core.commands import CommandError
+from studio.core.instruction import InstructionError, parse_instruction
+from studio.core.model import Node
+
+
+@pytest.fixture
+def doc() -> Document:
+    root = Node(id="root", parent_id=None, instruction=parse_instruction(""))
+    return Document(StoryTree.from_entities([root]))
+
+
+def take(node: str, ident: str, parent_take: str = "", d=(0, 0, 0), raw: str = "") -> Take:
+    return Take(id=ident, node_id=node, engine="fake", deltas=StateDeltas(*d), parent_take_id=parent_take,
+                instruction_raw=raw)
+
+
+def test_select_other_take_marks_descendants_stale_and_undo_clears(doc: Document) -> None:
+    doc.apply(AddTurn("root", "a", node_id="a"))
+    doc.apply(AddTake(take("a", "a1", raw="a", d=(-1, 0, 0))))
+    doc.apply(AddTake(take("a", "a2", raw="a", d=(2, 0, 0)), select=False))
+    doc.apply(AddTurn("a", "b", node_id="b"))
+    doc.apply(AddTake(take("b", "b1", parent_take="a1", raw="b")))
+    doc.apply(AddTurn("b", "c", node_id="c"))
+    doc.apply(AddTake(take("c", "c1", parent_take="b1", raw="c")))
+    tree = doc.tree
+    assert not tree.takes["b1"].stale and not tree.takes["c1"].stale
+    assert tree.state_of("c").stamina == 45
+    changes = doc.apply(SelectTake("a", "a2"))
+    assert tree.takes["b1"].stale and tree.takes["c1"].stale
+    assert changes.changed[EntityKind.TAKE] == {"b1", "c1"}
+    assert tree.state_of("c").stamina == 60
+    doc.undo()
+    assert not tree.takes["b1"].stale and not tree.takes["c1"].stale
+    doc.redo()
+    doc.apply(SelectTake("a", "a1"))
+    assert not tree.takes["b1"].stale and not tree.takes["c1"].stale, "back to the original past: fresh again"
+
+
+def test_edit_instruction_makes_takes_stale(doc: Document) -> None:
+    doc.apply(AddTurn("root", "a", node_id="a"))
+    doc.apply(AddTake(take("a", "a1", raw="a")))
+    doc.apply(AddTurn("a", "b", node_id="b"))
+    doc.apply(AddTake(take("b", "b1", parent_take="a1", raw="b")))
+    doc.apply(EditInstruction("a", "a changed"))
+    assert doc.tree.takes["a1"].stale and doc.tree.takes["b1"].stale
+    doc.undo()
+    assert not doc.tree.takes["a1"].stale
+
+
+def test_fork_move_delete_and_undo(doc: Document) -> None:
+    doc.apply(AddTurn("root", "one", node_id="x"))
+    doc.apply(AddTurn("x", "child", node_id="y"))
+    doc.apply(Fork("x", new_node_id="x2"))
+    assert [n.id for n in doc.tree.children("root")] == ["x", "x2"]
+    assert doc.tree.node("x2").instruction.raw == "one"
+    doc.apply(MoveAmongSiblings("x2", 0))
+    assert [n.id for n in doc.tree.children("root")] == ["x2", "x"]
+    doc.apply(DeleteSubtree("x"))
+    assert set(doc.tree.nodes) == {"root", "x2"}
+    doc.undo()
+    assert set(doc.tree.nodes) == {"root", "x", "x2", "y"}
+    assert doc.history.undo_label == "Move turn"
+    assert doc.history.redo_label == "Delete turns"
+
+
+def test_bad_commands_are_refused_without_change(doc: Document) -> None:
+    with pytest.raises(InstructionError):
+        doc.apply(AddTurn("root", "  "))
+    with pytest.raises(InstructionError):
+        doc.apply(AddTurn("root", "x" * 5000))
+    with pytest.raises(CommandError):
+        doc.apply(DeleteSubtree("root"))
+    with pytest.raises(CommandError):
+        doc.apply(AddTurn("nope", "text"))
+    doc.apply(AddTurn("root", "a", node_id="a"))
+    doc.apply(AddTurn("root", "b", node_id="b"))
+    doc.apply(AddTake(take("b", "b1")))
+    with pytest.raises(CommandError, match="does not belong"):
+        doc.apply(SelectTake("a", "b1"))
+    assert len(doc.tree.nodes) == 3 and doc.tree.node("a").selected_take_id is None
+
+
+def test_failed_persist_leaves_tree_unchanged(doc: Document) -> None:
+    def broken(_patch):  # type: ignore[no-untyped-def]
+        raise OSError("disk full")
+
+    doc.persist = broken
+    with pytest.raises(OSError):
+        doc.apply(AddTurn("root", "a", node_id="a"))
+    assert set(doc.tree.nodes) == {"root"}
+    assert not doc.history.done

@@ -1,0 +1,61 @@
+"""The command line, run as a real process: output, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_version() -> None:
+    result = kamishibai("--version")
+    assert result.returncode == 0
+    assert result.stdout.startswith("kamishibai ")
+
+
+def test_new_import_tree_info(tmp_path: Path, demo_file: Path) -> None:
+    created = kamishibai("new", str(tmp_path / "story"))
+    assert created.returncode == 0, created.stderr
+    path = tmp_path / "story.kamishibai"
+    assert created.stdout.strip() == str(path)
+    imported = kamishibai("import-demo", str(demo_file), "--project", str(path))
+    assert imported.returncode == 0, imported.stderr
+    assert "imported 8 turns" in imported.stdout
+    tree = json.loads(kamishibai("tree", str(path), "--json").stdout)
+    turns = [n for n in tree["nodes"] if n["parent"]]
+    assert len(turns) == 8
+    assert turns[2]["fields"] == {"character": "Qiqi", "motion": "sit on railing", "adverb": "gently",
+                                  "background": "town", "time_of_day": "day"}
+    assert turns[-1]["depth"] == 8 and turns[-1]["state"] == {"stamina": 50, "social": 50, "entertainment": 50}
+    info = json.loads(kamishibai("info", str(path), "--json").stdout)
+    assert info["turns"] == 8 and info["branches"] == 1
+    assert "Qiqi" in info["cast"]
+    text = kamishibai("tree", str(path))
+    assert text.returncode == 0 and "sit on railing" in text.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("tree", "/nonexistent/story"), "No project"),
+    (("info", "/dev/null"), "not a Kamishibai project"),
+    (("import-demo", "/nonexistent.txt", "--project", "{tmp}/p"), "Can't read"),
+])
+def test_errors_exit_2_without_traceback(tmp_path: Path, args: tuple[str, ...], needle: str) -> None:
+    result = kamishibai(*(a.replace("{tmp}", str(tmp_path)) for a in args))
+    assert result.returncode == 2
+    assert needle in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_malformed_demo_reports_line_numbers(tmp_path: Path) -> None:
+    demo = tmp_path / "demo.txt"
+    demo.write_text("Character: Qiqi; Motion: run; Background: day town\nnonsense\n")
+    result = kamishibai("import-demo", str(demo), "--project", str(tmp_path / "p"))
+    assert result.returncode == 2
+    assert "line 2:" in result.stderr and "Traceback" not in result.stderr
