@@ -51,7 +51,8 @@ def machine_description() -> str:
                 mem = f", {int(line.split()[1]) / 1024 / 1024:.0f} GiB RAM"
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores{mem}, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    system = f"{platform.system()} {platform.release()}"
+    return f"{cpu}, {os.cpu_count()} cores{mem}, {system}, Python {platform.python_version()}"
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5) -> float:

@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kamishibai: interrupted", file=sys.stderr)
         return 130
-    except Exception as error:  # noqa: BLE001 - last resort: a message, not a traceback
+    except Exception as error:
         if os.environ.get("KAMISHIBAI_DEBUG"):
             raise
         print(f"kamishibai: internal error: {type(error).__name__}: {error}\n"

@@ -8,10 +8,10 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from studio.core.changes import EntityKey, EntityKind, Patch
+from studio.core.errors import StudioError
 from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.tree import StoryTree, TreeError
-from studio.core.errors import StudioError
 
 
 class CommandError(StudioError):

@@ -127,8 +127,10 @@ class Database:
             return {r["key"]: r["value"] for r in self.conn.execute("SELECT key, value FROM meta")}
 
     def set_meta(self, key: str, value: str) -> None:
-        self.conn.execute("INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                          (key, value))
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (key, value),
+        )
 
     def write_patch(self, patch: Patch) -> None:
         """Write every entity of ``patch`` (upsert, or delete for None) in one transaction."""

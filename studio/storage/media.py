@@ -37,7 +37,7 @@ def ffmpeg_exe() -> str:
 
 def _even(frames: np.ndarray) -> np.ndarray:
     """yuv420p needs even sizes: pad the last row/column by repeating the edge."""
-    t, h, w, _ = frames.shape
+    _, h, w, _ = frames.shape
     pad_h, pad_w = h % 2, w % 2
     if pad_h or pad_w:
         frames = np.pad(frames, ((0, 0), (0, pad_h), (0, pad_w), (0, 0)), mode="edge")
@@ -49,7 +49,7 @@ def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, 
     import imageio_ffmpeg
 
     frames = _even(np.ascontiguousarray(frames, dtype=np.uint8))
-    t, h, w, _ = frames.shape
+    _, h, w, _ = frames.shape
     writer = imageio_ffmpeg.write_frames(
         str(path), (w, h), fps=fps, codec="libx264", pix_fmt_out="yuv420p", macro_block_size=1,
         output_params=["-crf", str(crf), "-preset", preset, "-movflags", "+faststart"],

@@ -17,7 +17,6 @@ from studio import __version__
 from studio.core.changes import ChangeSet, EntityKind
 from studio.core.commands import Command
 from studio.core.document import Document
-from studio.core.errors import StudioError
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, new_id, now_iso
 from studio.core.state import CharacterState

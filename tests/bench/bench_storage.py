@@ -75,7 +75,8 @@ def run(quick: bool) -> list[BenchResult]:
     open_s = min(opens)
     raw_s = min(raws)
     return [
-        BenchResult("create the project (one transaction)", created[0], "s", note=f"{count:,} nodes, {count // 2:,} takes"),
+        BenchResult("create the project (one transaction)", created[0], "s",
+                    note=f"{count:,} nodes, {count // 2:,} takes"),
         BenchResult("open + build the in-memory tree", open_s, "s", goal="< 0.5 s", met=open_s < 0.5,
                     baseline=f"raw SELECT of the same rows: {raw_s:.3f} s", ratio=open_s / raw_s,
                     note="best of 5; includes schema/quick_check and path checks"),

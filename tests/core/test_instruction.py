@@ -1,6 +1,11 @@
 import pytest
 
-from studio.core.instruction import MAX_INSTRUCTION_CHARS, InstructionError, parse_instruction, validate_instruction_text
+from studio.core.instruction import (
+    MAX_INSTRUCTION_CHARS,
+    InstructionError,
+    parse_instruction,
+    validate_instruction_text,
+)
 
 
 def test_animegamer_line():

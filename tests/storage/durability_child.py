@@ -19,7 +19,8 @@ def main() -> None:
     print("ready", flush=True)
     for i in range(count):
         node_id = f"r{run:02d}n{i:04d}"
-        project.apply(AddTurn(parent, f"Character: Qiqi; Motion: walk; Background: day town; Step: {i}", node_id=node_id))
+        text = f"Character: Qiqi; Motion: walk; Background: day town; Step: {i}"
+        project.apply(AddTurn(parent, text, node_id=node_id))
         print(f"ack node {node_id}", flush=True)
         if i % 3 == 0:
             project.apply(SetNotes(node_id, f"note {i}"))

@@ -176,7 +176,8 @@ class DocumentMachine(RuleBasedStateMachine):
             context = parent.selected_take_id or ""
             fresh_context = not context or not tree.takes[context].stale
             for take in tree.takes_of(node.id):
-                fresh = take.parent_take_id == context and fresh_context and take.instruction_raw == node.instruction.raw
+                same_text = take.instruction_raw == node.instruction.raw
+                fresh = take.parent_take_id == context and fresh_context and same_text
                 assert take.stale == (not fresh)
 
     @invariant()

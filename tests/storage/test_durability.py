@@ -31,7 +31,7 @@ def test_sigkill_never_loses_acknowledged_edits(tmp_path: Path) -> None:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready"
         lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(child.stdout))  # type: ignore[arg-type]
+        reader = threading.Thread(target=lines.extend, args=(child.stdout,))
         reader.start()
         time.sleep(rng.uniform(0.05, 1.5))
         child.send_signal(signal.SIGKILL)
