@@ -15,10 +15,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from studio.core.errors import StudioError
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
 from studio.core.state import MOTION_LEVEL_MAX, MOTION_LEVEL_MIN, CharacterState, StateDeltas
-from studio.core.errors import StudioError
 
 
 class Cancelled(Exception):  # noqa: N818 - it is an outcome, not a failure
