@@ -3,6 +3,7 @@ dissolves between turns, title and end cards, burned-in captions and the state o
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -12,6 +13,7 @@ from studio.export.branch import Branch
 from studio.export.drawing import Patch, caption_patch, render_card, state_patch
 from studio.export.ffmpeg import decode_frames
 from studio.export.options import CaptionMode, ExportOptions
+from studio.export.prefetch import Prefetcher
 from studio.export.probe import StreamInfo
 from studio.export.timeline import Timeline
 
@@ -77,16 +79,22 @@ def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, 
     fade = timeline.crossfade
     held: list[np.ndarray] = []
     last = len(timeline.turns) - 1
-    for span, turn, info in zip(timeline.turns, branch.turns, infos, strict=True):
-        frames = resample(decode_frames(turn.clip, size, info.size), info.fps, timeline.fps, span.frames)
-        for step, previous in enumerate(held):
-            yield decorate(blend(previous, next(frames), (step + 1) / (fade + 1)), index)
-            index += 1
-        keep = fade if span.index < last else 0
-        for _ in range(span.frames - len(held) - keep):
-            yield decorate(next(frames), index)
-            index += 1
-        held = [next(frames) for _ in range(keep)]
+    sources = [functools.partial(decode_frames, turn.clip, size, info.size)
+               for turn, info in zip(branch.turns, infos, strict=True)]
+    with Prefetcher(sources) as ahead:
+        for span, info in zip(timeline.turns, infos, strict=True):
+            clip = ahead.clip()
+            frames = resample(clip, info.fps, timeline.fps, span.frames)
+            for step, previous in enumerate(held):
+                yield decorate(blend(previous, next(frames), (step + 1) / (fade + 1)), index)
+                index += 1
+            keep = fade if span.index < last else 0
+            for _ in range(span.frames - len(held) - keep):
+                yield decorate(next(frames), index)
+                index += 1
+            held = [next(frames) for _ in range(keep)]
+            for _ in clip:  # frames past the clip's planned length (none, normally)
+                pass
     if timeline.end_frames:
         card = render_card(size, options.end_card)
         for _ in range(timeline.end_frames):

@@ -25,7 +25,7 @@ from studio.storage.media import ffmpeg_exe
 DISK_FULL_MESSAGES = ("No space left on device", "File too large", "Disk quota exceeded")
 H264_CRF = 18
 VP9_CRF = 32
-H264_PRESET = "fast"
+H264_PRESET = "veryfast"
 
 
 def fps_arg(fps: Fraction) -> str:

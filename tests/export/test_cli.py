@@ -1,0 +1,53 @@
+"""`kamishibai export`: exit codes, messages and files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+
+from .helpers import FPS, Fixture, video_facts
+
+
+def test_export_mp4_with_options(story: Fixture, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cli.mp4"
+    code = main(["export", str(story.project.path), "--leaf", story.leaf[:6], "--out", str(out), "--size", "160x120",
+                 "--fps", "8", "--overlay", "--crossfade", "0.25", "--title", "Hi", "--end-card", "Bye",
+                 "--captions", "burn"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "re-encoded" in captured.out
+    facts = video_facts(out)
+    assert (facts.width, facts.height) == (160, 120)
+    assert facts.frames == sum(story.frames) - 2 * 2 + 2 * 2 * int(FPS)
+
+
+def test_export_reports_stream_copy_and_sidecar(story: Fixture, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "copy.mp4"
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(out), "--captions", "srt",
+                 "-q"]) == 0
+    captured = capsys.readouterr()
+    assert "stream copy" in captured.out
+    assert (tmp_path / "copy.srt").is_file()
+
+
+def test_export_sheet_and_format_flag(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "board.bin"
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(out), "--format", "pdf",
+                 "--grid", "2x1", "-q"]) == 0
+    assert out.read_bytes()[:5] == b"%PDF-"
+
+
+def test_export_bad_input_exits_2(story: Fixture, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(story.project.path), "--leaf", "root", "--out", str(tmp_path / "x.mp4")]) == 2
+    assert "no turns" in capsys.readouterr().err
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(tmp_path / "x.mp4"),
+                 "--crossfade", "3"]) == 2
+    assert "crossfade" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["export", str(story.project.path), "--leaf", story.leaf, "--out", "x.mp4", "--size", "big"])
+    assert exit_info.value.code == 2
+    assert list(tmp_path.glob("x.*")) == []

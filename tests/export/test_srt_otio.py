@@ -1,0 +1,101 @@
+"""SRT timings and the OpenTimelineIO timeline agree with the clips and with the video."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+import opentimelineio as otio
+import pytest
+
+from studio.export import ExportOptions, export_branch
+
+from .helpers import FPS, Fixture, container_duration
+
+
+def parse_srt(text: str) -> list[tuple[float, float, str]]:
+    entries = []
+    for block in text.strip().split("\n\n"):
+        lines = block.splitlines()
+        match = re.fullmatch(r"(\d+):(\d+):(\d+),(\d+) --> (\d+):(\d+):(\d+),(\d+)", lines[1])
+        assert match, block
+        v = [int(x) for x in match.groups()]
+        start = v[0] * 3600 + v[1] * 60 + v[2] + v[3] / 1000
+        end = v[4] * 3600 + v[5] * 60 + v[6] + v[7] / 1000
+        entries.append((start, end, "\n".join(lines[2:])))
+    return entries
+
+
+def test_srt_matches_the_clips(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "episode.srt"
+    result = export_branch(story.project, story.leaf, out)
+    entries = parse_srt(out.read_text(encoding="utf-8"))
+    assert len(entries) == 3
+    at = 0.0
+    for (start, end, text), frames, number in zip(entries, story.frames, (1, 2, 3), strict=True):
+        assert start == pytest.approx(at, abs=0.001)
+        assert end == pytest.approx(at + frames / FPS, abs=0.001)
+        assert f"wave {number}" in text
+        at += frames / FPS
+    assert result.duration == pytest.approx(at)
+
+
+def test_srt_with_crossfades_and_title_matches_the_video(story: Fixture, tmp_path: Path) -> None:
+    options = ExportOptions(crossfade=0.25, title="Hello", title_duration=1.0)
+    srt = export_branch(story.project, story.leaf, tmp_path / "fade.srt", options=options)
+    video = export_branch(story.project, story.leaf, tmp_path / "fade.mp4", options=options)
+    entries = parse_srt(srt.path.read_text())
+    assert entries[0][0] == pytest.approx(1.0)
+    for (_, end, _), (start, _, _) in itertools.pairwise(entries):
+        assert end == pytest.approx(start), "captions meet at the cut points"
+    # first clip: 6 frames, the dissolve (2 frames) is cut in its middle
+    assert entries[0][1] == pytest.approx(1.0 + 5 / FPS)
+    assert entries[-1][1] == pytest.approx(video.duration)
+    assert abs(container_duration(video.path) - srt.duration) <= 1 / FPS
+
+
+def clips_of(timeline: otio.schema.Timeline) -> list[otio.schema.Clip]:
+    return list(timeline.find_clips())
+
+
+def test_otio_reopens_with_clip_count_and_durations(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "episode.otio"
+    result = export_branch(story.project, story.leaf, out)
+    timeline = otio.adapters.read_from_file(str(out))
+    clips = clips_of(timeline)
+    assert len(clips) == 3
+    for clip, frames, node_id in zip(clips, story.frames, story.nodes, strict=True):
+        assert clip.source_range.duration == otio.opentime.RationalTime(frames, FPS)
+        assert clip.source_range.start_time.value == 0
+        assert clip.media_reference.available_range.duration.value == frames
+        assert clip.media_reference.available_range.duration.rate == FPS
+        path = Path(url2pathname(urlparse(clip.media_reference.target_url).path))
+        assert path.is_absolute() and path.is_file()
+        assert clip.metadata["kamishibai"]["node_id"] == node_id
+    assert timeline.duration().to_seconds() == pytest.approx(result.duration)
+    assert timeline.duration().to_seconds() == pytest.approx(sum(story.frames) / FPS)
+
+
+def test_otio_transitions_for_crossfades(story: Fixture, tmp_path: Path) -> None:
+    options = ExportOptions(crossfade=0.25, title="Hello", title_duration=1.0, end_card="Bye", end_card_duration=0.5)
+    out = tmp_path / "fade.otio"
+    result = export_branch(story.project, story.leaf, out, options=options)
+    video = export_branch(story.project, story.leaf, tmp_path / "fade.mp4", options=options)
+    timeline = otio.adapters.read_from_file(str(out))
+    track = timeline.tracks[0]
+    transitions = [item for item in track if isinstance(item, otio.schema.Transition)]
+    assert len(transitions) == 2
+    assert all(t.in_offset + t.out_offset == otio.opentime.RationalTime(2, FPS) for t in transitions)
+    assert len(clips_of(timeline)) == 3
+    assert isinstance(track[0], otio.schema.Gap)
+    assert timeline.duration().to_seconds() == pytest.approx(result.duration)
+    assert timeline.duration().to_seconds() == pytest.approx(video.duration)
+    # every clip has the handles its transitions need
+    for clip in clips_of(timeline):
+        available = clip.media_reference.available_range
+        assert available.start_time <= clip.source_range.start_time
+        assert clip.source_range.end_time_exclusive() <= available.end_time_exclusive()
+        assert available.duration.value == 6

@@ -1,0 +1,92 @@
+"""Small pieces: the timeline plan, ffmpeg report parsing, text wrapping, format inference."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from studio.export import ExportError, ExportFormat, infer_format
+from studio.export.compose import blend, resample
+from studio.export.drawing import wrap_text
+from studio.export.probe import exact_fps, parse_stream_report
+from studio.export.subtitles import srt_timestamp
+from studio.export.timeline import output_frames, plan_timeline
+
+
+def test_timeline_without_crossfade() -> None:
+    timeline = plan_timeline([6, 6, 6], Fraction(8))
+    assert [s.start for s in timeline.turns] == [0, 6, 12]
+    assert [(s.shown_from, s.shown_to) for s in timeline.turns] == [(0, 6), (6, 12), (12, 18)]
+    assert timeline.total_frames == 18 and timeline.duration == pytest.approx(2.25)
+
+
+def test_timeline_with_crossfade_and_cards() -> None:
+    timeline = plan_timeline([6, 6, 6], Fraction(8), crossfade=0.375, title_seconds=1, end_seconds=0.5)
+    assert timeline.crossfade == 3
+    assert [s.start for s in timeline.turns] == [8, 11, 14]
+    # cut points one frame into each 3-frame dissolve
+    assert [(s.shown_from, s.shown_to) for s in timeline.turns] == [(8, 12), (12, 15), (15, 20)]
+    assert timeline.total_frames == 8 + 18 - 6 + 4
+    assert timeline.turn_at(7) is None and timeline.turn_at(12) == 1
+
+
+def test_timeline_refuses_a_dissolve_longer_than_the_clips() -> None:
+    with pytest.raises(ExportError, match="too long"):
+        plan_timeline([6, 4, 6], Fraction(8), crossfade=0.375)
+    plan_timeline([6, 4, 6], Fraction(8), crossfade=0.25)
+    plan_timeline([3, 3], Fraction(8), crossfade=0.375)  # two clips: one dissolve each
+
+
+def test_output_frames_and_resample() -> None:
+    assert output_frames(17, Fraction(8), Fraction(24)) == 51
+    assert output_frames(17, Fraction(8), Fraction(4)) == 8  # 8.5 rounds to even
+    frames = iter([np.full((1, 1, 3), i, np.uint8) for i in range(4)])
+    picked = [int(f[0, 0, 0]) for f in resample(frames, Fraction(4), Fraction(8), 8)]
+    assert picked == [0, 0, 1, 1, 2, 2, 3, 3]
+    short = iter([np.full((1, 1, 3), i, np.uint8) for i in range(2)])
+    assert [int(f[0, 0, 0]) for f in resample(short, Fraction(8), Fraction(8), 4)] == [0, 1, 1, 1]
+
+
+def test_blend() -> None:
+    a, b = np.zeros((1, 1, 3), np.uint8), np.full((1, 1, 3), 200, np.uint8)
+    assert blend(a, b, 0.5)[0, 0, 0] == 100
+    assert blend(a, b, 1.0)[0, 0, 0] == 200
+
+
+def test_parse_stream_report() -> None:
+    report = (
+        "Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'x.mp4':\n"
+        "  Stream #0:0[0x1](und): Video: h264 (High) (avc1 / 0x31637661), yuv420p(tv, bt709, progressive), "
+        "720x480 [SAR 1:1 DAR 3:2], 4 kb/s, 29.97 fps, 29.97 tbr, 30k tbn (default)\n"
+        "Stream mapping:\n  Stream #0:0 -> #0:0 (copy)\n"
+    )
+    info = parse_stream_report(report, "frame=10\nprogress=continue\nframe=17\nprogress=end\n", Path("x.mp4"))
+    assert (info.codec, info.profile, info.pix_fmt) == ("h264", "High", "yuv420p")
+    assert (info.size, info.frames) == ((720, 480), 17)
+    assert info.fps == Fraction(30000, 1001) and info.time_base == "30k"
+    with pytest.raises(ExportError, match="no video"):
+        parse_stream_report("Stream #0:0: Audio: aac\n", "frame=0", Path("a.m4a"))
+    assert exact_fps(8.0) == 8 and exact_fps(23.976) == Fraction(24000, 1001) and exact_fps(12.5) == Fraction(25, 2)
+
+
+def test_wrap_text() -> None:
+    lines = wrap_text("one two three four five", len, 9)
+    assert lines == ["one two", "three", "four five"]
+    assert wrap_text("abcdefghijkl", len, 5) == ["abcde", "fghij", "kl"]
+    cut = wrap_text("one two three four five", len, 9, max_lines=2)
+    assert len(cut) == 2 and cut[-1].endswith("…")
+
+
+def test_srt_timestamp() -> None:
+    assert srt_timestamp(0, Fraction(8)) == "00:00:00,000"
+    assert srt_timestamp(8 * 3725 + 1, Fraction(8)) == "01:02:05,125"
+
+
+def test_infer_format() -> None:
+    assert infer_format(Path("a.MP4")) == ExportFormat.MP4
+    assert infer_format(Path("a.bin"), "gif") == ExportFormat.GIF
+    with pytest.raises(ExportError):
+        infer_format(Path("a"))

@@ -1,0 +1,211 @@
+"""Video exports read back with ffmpeg: duration, fps, size, codec and pixels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from studio.export import CaptionMode, ExportFormat, ExportOptions, export_branch
+
+from .helpers import FPS, SIZE, Fixture, build, close_to, container_duration, decode, video_facts
+
+
+def clip_starts(fixture: Fixture, offset: int = 0) -> list[int]:
+    starts, at = [], offset
+    for frames in fixture.frames:
+        starts.append(at)
+        at += frames
+    return starts
+
+
+def assert_turn_colours(frames: np.ndarray, fixture: Fixture, offset: int = 0, centre_only: bool = False) -> None:
+    """The first frame of each clip shows that clip's colour at its timestamp; the frame
+    before it still shows the previous clip."""
+    height, width = frames.shape[1:3]
+    y, x = height // 2, width // 2
+    for index, start in enumerate(clip_starts(fixture, offset)):
+        assert close_to(frames[start, y, x], fixture.colours[index]), (index, start, frames[start, y, x])
+        if not centre_only:
+            assert close_to(frames[start, 2, 2], fixture.colours[index])
+        if index:
+            assert close_to(frames[start - 1, y, x], fixture.colours[index - 1]), (index, start)
+
+
+def test_plain_mp4_joins_by_stream_copy(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "episode.mp4"
+    result = export_branch(story.project, story.leaf, out)
+    assert result.used_stream_copy
+    assert result.paths == (out,)
+    assert result.format == ExportFormat.MP4
+    facts = video_facts(out)
+    assert (facts.codec, facts.pix_fmt, facts.width, facts.height) == ("h264", "yuv420p", *SIZE)
+    assert facts.fps == pytest.approx(FPS)
+    assert facts.frames == sum(story.frames) == result.frames
+    expected = sum(story.frames) / FPS
+    assert abs(container_duration(out) - expected) <= 1 / FPS
+    assert result.duration == pytest.approx(expected)
+    assert_turn_colours(decode(out), story)
+    data = out.read_bytes()
+    assert data.index(b"moov") < data.index(b"mdat"), "faststart: the index comes first"
+
+
+def test_reencoded_mp4_matches_the_clips(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "episode.mp4"
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(stream_copy=False))
+    assert not result.used_stream_copy
+    facts = video_facts(out)
+    assert (facts.codec, facts.pix_fmt, facts.width, facts.height) == ("h264", "yuv420p", *SIZE)
+    assert facts.frames == sum(story.frames)
+    assert abs(container_duration(out) - sum(story.frames) / FPS) <= 1 / FPS
+    assert_turn_colours(decode(out), story)
+    data = out.read_bytes()
+    assert data.index(b"moov") < data.index(b"mdat")
+
+
+def test_overlay_forces_reencoding_and_draws_the_bars(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "overlay.mp4"
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(overlay=True, size=(320, 240)))
+    assert not result.used_stream_copy
+    frames = decode(out)
+    assert frames.shape[1:3] == (240, 320)
+    first = frames[0]
+    # the panel sits in the top-left corner; the clip's colour fills the middle
+    assert not close_to(first[14, 14], story.colours[0], tolerance=30)
+    assert close_to(first[160, 200], story.colours[0])
+
+
+def test_size_and_fps_are_as_asked_with_letterbox(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "square.mp4"
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(size=(160, 160), fps=16))
+    assert not result.used_stream_copy
+    facts = video_facts(out)
+    assert (facts.width, facts.height) == (160, 160)
+    assert facts.fps == pytest.approx(16)
+    assert facts.frames == 2 * sum(story.frames)
+    assert abs(container_duration(out) - sum(story.frames) / FPS) <= 1 / 16
+    frames = decode(out)
+    # 96x64 scaled to fit 160x160 is 160x107: black bars above and below
+    assert frames[10, 2, 80].max() < 20 and frames[10, 157, 80].max() < 20
+    assert close_to(frames[10, 80, 80], story.colours[0])
+    for index, start in enumerate(clip_starts(story)):
+        assert close_to(frames[2 * start, 80, 80], story.colours[index])
+
+
+def test_fps_lower_than_the_clips(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "slow.mp4"
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(fps=4))
+    facts = video_facts(out)
+    assert facts.fps == pytest.approx(4)
+    assert facts.frames == result.frames == sum(f // 2 for f in story.frames)
+
+
+def test_crossfade_shortens_by_the_dissolves(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "fade.mp4"
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(crossfade=0.25))
+    fade = 2  # 0.25 s at 8 fps
+    expected_frames = sum(story.frames) - fade * (len(story.frames) - 1)
+    facts = video_facts(out)
+    assert facts.frames == result.frames == expected_frames
+    assert abs(container_duration(out) - expected_frames / FPS) <= 1 / FPS
+    frames = decode(out)
+    middle = frames[story.frames[0] - fade, 32, 48].astype(int)
+    first, second = np.array(story.colours[0]), np.array(story.colours[1])
+    # a dissolve frame lies between the two colours, near neither
+    assert not close_to(middle, story.colours[0], 30) and not close_to(middle, story.colours[1], 30)
+    assert np.all(middle >= np.minimum(first, second) - 16) and np.all(middle <= np.maximum(first, second) + 16)
+
+
+def test_title_and_end_cards(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "cards.mp4"
+    options = ExportOptions(title="A day in town", title_duration=1.0, end_card="The end", end_card_duration=0.5)
+    result = export_branch(story.project, story.leaf, out, options=options)
+    expected = sum(story.frames) + 8 + 4
+    facts = video_facts(out)
+    assert facts.frames == result.frames == expected
+    frames = decode(out)
+    assert frames[0, 60, 4].max() < 60, "the card is dark"
+    assert frames[0].max() > 200, "with white text"
+    assert_turn_colours(frames, story, offset=8)
+    assert frames[-1, 60, 4].max() < 60
+
+
+def test_burned_captions_and_srt_sidecar(story: Fixture, tmp_path: Path) -> None:
+    burned = export_branch(story.project, story.leaf, tmp_path / "burn.mp4",
+                           options=ExportOptions(captions=CaptionMode.BURN, size=(320, 240)))
+    assert not burned.used_stream_copy
+    frames = decode(burned.path)
+    band = frames[0, 200:236, :]
+    assert not np.all(np.abs(band.astype(int) - story.colours[0]) < 30), "caption band drawn at the bottom"
+
+    sidecar = export_branch(story.project, story.leaf, tmp_path / "side.mp4",
+                            options=ExportOptions(captions=CaptionMode.SRT))
+    assert sidecar.used_stream_copy, "an SRT sidecar doesn't need new pixels"
+    assert sidecar.paths == (tmp_path / "side.mp4", tmp_path / "side.srt")
+    assert "wave 3" in (tmp_path / "side.srt").read_text()
+
+
+def test_webm_is_vp9(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "episode.webm"
+    result = export_branch(story.project, story.leaf, out)
+    assert result.format == ExportFormat.WEBM and not result.used_stream_copy
+    facts = video_facts(out)
+    assert (facts.codec, facts.width, facts.height) == ("vp9", *SIZE)
+    assert facts.frames == sum(story.frames)
+    assert abs(facts.duration - sum(story.frames) / FPS) <= 1 / FPS
+    assert_turn_colours(decode(out), story)
+
+
+def test_gif_reads_back(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "episode.gif"
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(crossfade=0.125))
+    assert out.read_bytes()[:6] in (b"GIF89a", b"GIF87a")
+    facts = video_facts(out)
+    assert (facts.codec, facts.width, facts.height) == ("gif", *SIZE)
+    assert facts.frames == result.frames == sum(story.frames) - 2
+    # GIF delays are whole centiseconds: 12.5 cs frames drift by at most half a centisecond each
+    assert abs(facts.duration - result.duration) <= 0.005 * result.frames + 1 / FPS
+    frames = decode(out)
+    assert close_to(frames[0, 32, 48], story.colours[0], tolerance=24)
+    assert close_to(frames[-1, 32, 48], story.colours[-1], tolerance=24)
+
+
+def test_format_from_argument_overrides_suffix(story: Fixture, tmp_path: Path) -> None:
+    out = tmp_path / "episode.video"
+    result = export_branch(story.project, story.leaf, out, fmt="webm")
+    assert result.format == ExportFormat.WEBM
+    assert video_facts(out).codec == "vp9"
+
+
+def test_clips_of_different_sizes_are_letterboxed_not_copied(tmp_path: Path) -> None:
+    fixture = build(tmp_path, turns=3, sizes=[(96, 64), (64, 64), (128, 64)])
+    try:
+        out = tmp_path / "mixed.mp4"
+        result = export_branch(fixture.project, fixture.leaf, out)
+        assert not result.used_stream_copy
+        facts = video_facts(out)
+        assert (facts.width, facts.height) == (96, 64)
+        frames = decode(out)
+        square = frames[fixture.frames[0]]
+        assert square[32, 4].max() < 20, "pillarbox bars at the sides of the square clip"
+        assert close_to(square[32, 48], fixture.colours[1])
+        wide = frames[fixture.frames[0] + fixture.frames[1]]
+        assert wide[3, 48].max() < 20, "letterbox bars above the wide clip"
+        assert close_to(wide[32, 48], fixture.colours[2])
+        assert_turn_colours(frames, fixture, centre_only=True)
+    finally:
+        fixture.project.close()
+
+
+def test_clips_of_different_lengths(tmp_path: Path) -> None:
+    fixture = build(tmp_path, turns=3, frames=[5, 9, 7])
+    try:
+        out = tmp_path / "lengths.mp4"
+        result = export_branch(fixture.project, fixture.leaf, out)
+        assert result.used_stream_copy
+        assert video_facts(out).frames == 21
+        assert abs(container_duration(out) - 21 / FPS) <= 1 / FPS
+        assert_turn_colours(decode(out), fixture)
+    finally:
+        fixture.project.close()
