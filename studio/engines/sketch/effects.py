@@ -17,7 +17,9 @@ WHITE = (255, 255, 255)
 
 
 def _rgba(c: tuple[int, int, int], a: float) -> tuple[int, int, int, int]:
-    return c[0], c[1], c[2], max(0, min(255, int(255 * a)))
+    """A translucent colour for the premultiplied ("RGBa") sprite."""
+    a = max(0.0, min(1.0, a))
+    return int(c[0] * a), int(c[1] * a), int(c[2] * a), int(255 * a)
 
 
 def _heart(ctx: PropContext, c: Point, r: float, fill: tuple[int, ...]) -> None:
@@ -103,7 +105,7 @@ def draw_front(effect: Effect, ctx: PropContext, expression: Expression) -> None
                 cx = eye[0] + f * (0.03 + 0.05 * k) * s * (1 if x > 0 else -1)
                 cy = eye[1] + 0.28 * k * s
                 r = 0.022 * s
-                pen.draw.ellipse([cx - r, cy - r * 1.3, cx + r, cy + r], fill=_rgba(pal.tinted((120, 180, 255)), 0.9))
+                pen.draw.ellipse([cx - r, cy - r * 1.3, cx + r, cy + r], fill=_rgba(pal.tinted((120, 180, 255)), 1.0))
     elif effect == Effect.SWEAT:
         c = (top[0] - f * 0.2 * s, top[1] + 0.12 * s + 0.03 * s * math.sin(t * 4))
         r = 0.03 * s
@@ -157,20 +159,20 @@ def draw_front(effect: Effect, ctx: PropContext, expression: Expression) -> None
 
 
 def _splash(ctx: PropContext) -> None:
+    """A pool of water around the swimmer: a wavy lens that hides the legs."""
     pen, pal = ctx.pen, ctx.pal
     s = pen.s
     hip = pen.px((0.0, 0.0))
     water_y = hip[1] + 0.02 * s
-    width = pen.draw.im.size[0]
-    height = pen.draw.im.size[1]
-    pts = [(0.0, float(height))]
-    n = 16
+    n = 18
+    top = []
     for i in range(n + 1):
-        x = width * i / n
-        pts.append((x, water_y + 0.025 * s * math.sin(i * 1.3 + ctx.seconds * 6)))
-    pts.append((float(width), float(height)))
-    pen.draw.polygon(pts, fill=_rgba(pal.tinted((70, 150, 220)), 0.78))
-    pen.draw.line(pts[1:-1], fill=_rgba(pal.tinted((230, 245, 255)), 0.9), width=max(1, round(0.02 * s)))
+        x = hip[0] + (-0.75 + 1.5 * i / n) * s
+        top.append((x, water_y + 0.022 * s * math.sin(i * 1.3 + ctx.seconds * 6)))
+    bottom = [(hip[0] + 0.75 * s * math.cos(math.pi * k / 12), water_y + 0.3 * s * math.sin(math.pi * k / 12))
+              for k in range(13)]
+    pen.draw.polygon([*top, *bottom], fill=_rgba(pal.tinted((70, 150, 220)), 1.0))
+    pen.draw.line(top, fill=_rgba(pal.tinted((230, 245, 255)), 0.9), width=max(1, round(0.02 * s)))
     for i in range(4):
         k = (ctx.seconds * 1.8 + i / 4) % 1.0
         x = hip[0] + pen.f * (-0.3 + 0.22 * i) * s

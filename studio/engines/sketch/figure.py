@@ -1,4 +1,4 @@
-"""The chibi figure: body, outfit, head, face and hair, drawn on a small RGBA sprite.
+"""The chibi figure: body, outfit, head, face and hair, drawn on a small premultiplied-RGBA sprite.
 
 The sprite is drawn at ``supersample`` times its final size and reduced, which gives
 smooth edges without per-pixel work. Props and effects are drawn by
@@ -18,6 +18,7 @@ from studio.engines.sketch.poses import Pose
 from studio.engines.sketch.skeleton import (
     HEAD_RX,
     HEAD_RY,
+    HIP_HEIGHT,
     HeadFrame,
     Pen,
     Point,
@@ -32,7 +33,20 @@ SPRITE_LEFT = 1.3
 SPRITE_RIGHT = 1.3
 SPRITE_UP = 1.2
 SPRITE_DOWN = 1.0
-"""Sprite extent around the hip, in figure units (room for raised arms, brooms, effects)."""
+"""Largest sprite extent around the hip, in figure units (room for raised arms, brooms, effects)."""
+
+BODY_BOX = (0.85, 0.85, 0.95, 0.6)
+"""(behind, ahead, up, down) around the hip that the body itself needs, in figure units."""
+PROP_BOX: dict[Prop, tuple[float, float, float, float]] = {
+    Prop.RAILING: (1.3, 1.3, 0.95, 1.0), Prop.LADDER: (0.85, 0.85, 1.2, 1.0),
+    Prop.BROOM_RIDE: (1.0, 0.9, 0.95, 0.6), Prop.BROOM_HOLD: (0.85, 0.85, 0.95, 1.0),
+    Prop.BROOM_SWEEP: (0.85, 0.95, 0.95, 1.0), Prop.BALL: (1.3, 1.3, 1.2, 1.0),
+}
+EFFECT_BOX: dict[Effect, tuple[float, float, float, float]] = {
+    Effect.ZZZ: (1.0, 1.0, 1.2, 0.6), Effect.NOTES: (0.9, 0.9, 1.2, 0.6), Effect.HEARTS: (0.85, 1.0, 1.2, 0.6),
+    Effect.STARS: (0.85, 0.85, 1.1, 0.6), Effect.THOUGHT: (0.85, 1.0, 1.2, 0.6), Effect.SPEECH: (0.85, 1.1, 1.1, 0.6),
+    Effect.WIND: (1.3, 0.85, 1.0, 0.8), Effect.DUST: (1.3, 0.85, 0.95, 1.0), Effect.SPLASH: (1.0, 1.0, 0.95, 0.7),
+}
 
 Tint = tuple[float, float, float]
 
@@ -85,7 +99,8 @@ class Palette:
             outfit=t(look.outfit_color), outfit_line=t(shade(look.outfit_color, 0.5)),
             accent=t(look.outfit_accent), accent_line=t(shade(look.outfit_accent, 0.5)),
             shoe=t(mix(shade(look.outfit_color, 0.5), (70, 45, 35), 0.5)), white=t((255, 255, 255)),
-            ink=t((50, 35, 40)), blush=(*t((255, 120, 140)), 90), mouth=t((170, 60, 70)), tint=tint,
+            ink=t((50, 35, 40)), blush=(*mix(t(look.skin_color), t((255, 120, 140)), 0.38), 255),
+            mouth=t((170, 60, 70)), tint=tint,
         )
 
     def tinted(self, c: RGB) -> tuple[int, int, int]:
@@ -104,20 +119,21 @@ class FigureSpec:
     anim: str = "idle"
 
 
-def sprite_size(scale: float) -> tuple[int, int]:
-    return math.ceil((SPRITE_LEFT + SPRITE_RIGHT) * scale), math.ceil((SPRITE_UP + SPRITE_DOWN) * scale)
-
-
 def draw_figure(spec: FigureSpec, pose: Pose, facing: int, scale: float, phase: float, seconds: float,
                 supersample: int = 2) -> tuple[Image.Image, Point]:
-    """Draw one frame of the figure. Returns the sprite and the hip's pixel position in it."""
-    from studio.engines.sketch import effects, props  # noqa: PLC0415 - they import this module
+    """Draw one frame of the figure. Returns the sprite (mode "RGBa", premultiplied; paste it with
+    itself as the mask) and the hip's pixel position in it."""
+    from studio.engines.sketch import effects, props
 
     s = scale * supersample
-    width, height = math.ceil((SPRITE_LEFT + SPRITE_RIGHT) * s), math.ceil((SPRITE_UP + SPRITE_DOWN) * s)
-    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img, "RGBA")
-    anchor = (SPRITE_LEFT * s, SPRITE_UP * s) if facing >= 0 else (SPRITE_RIGHT * s, SPRITE_UP * s)
+    behind, ahead, up, down = _canvas_box(spec, pose)
+    left = behind if facing >= 0 else ahead
+    width, height = math.ceil((behind + ahead) * s), math.ceil((up + down) * s)
+    # Premultiplied RGBA: reducing and pasting it needs no colour conversions (the hot path).
+    # Opaque colours are the same in both forms; translucent ones must be premultiplied (see effects._rgba).
+    img = Image.new("RGBa", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    anchor = (left * s, up * s)
     pen = Pen(draw, anchor, s, facing, pose)
     sk = build_skeleton(pose)
     pal = spec.palette
@@ -140,9 +156,32 @@ def draw_figure(spec: FigureSpec, pose: Pose, facing: int, scale: float, phase: 
         _draw_arm(pen, sk.shoulder_f, sk.elbow_f, sk.hand_f, pal, far=False)
     props.draw_front(spec.prop, ctx)
     effects.draw_front(spec.effect, ctx, spec.expression)
-    if supersample > 1:
-        img = img.reduce(supersample)
-    return img, (anchor[0] / supersample, anchor[1] / supersample)
+    box = img.getbbox()
+    if box is None:
+        return Image.new("RGBa", (1, 1), (0, 0, 0, 0)), (0.0, 0.0)
+    # Crop to what was drawn (aligned to the supersample grid) before reducing: most of the canvas is empty.
+    k = supersample
+    left, top = box[0] // k * k, box[1] // k * k
+    right, bottom = -(-box[2] // k) * k, -(-box[3] // k) * k
+    img = img.crop((left, top, right, bottom))
+    if k > 1:
+        img = img.reduce(k)
+    return img, ((anchor[0] - left) / k, (anchor[1] - top) / k)
+
+
+def _canvas_box(spec: FigureSpec, pose: Pose) -> tuple[float, float, float, float]:
+    """How much room the sprite needs around the hip this frame (smaller canvases draw faster)."""
+    boxes = [BODY_BOX, PROP_BOX.get(spec.prop, BODY_BOX), EFFECT_BOX.get(spec.effect, BODY_BOX)]
+    behind, ahead, up, down = (max(b[i] for b in boxes) for i in range(4))
+    if abs(pose.rot) > 20:
+        behind, ahead = max(behind, 1.05), max(ahead, 1.05)
+    ground = HIP_HEIGHT + max(0.0, pose.y) + 0.1
+    if spec.prop in (Prop.RAILING, Prop.LADDER, Prop.BROOM_HOLD, Prop.BROOM_SWEEP) or spec.effect == Effect.DUST:
+        down = max(down, ground + 0.15)
+    if spec.anim == "climb":
+        down = max(down, ground + 0.15)
+    return (min(behind, SPRITE_LEFT * 1.2), min(ahead, SPRITE_RIGHT * 1.2), min(up, SPRITE_UP * 1.2),
+            min(down, SPRITE_DOWN * 2.0))
 
 
 # Body ---------------------------------------------------------------------------------------

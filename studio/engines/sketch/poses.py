@@ -14,7 +14,9 @@ and "wildly" waves big, while the posture itself (sitting height, lying angle) s
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -43,8 +45,8 @@ class Pose:
 
     @classmethod
     def from_dict(cls, data: Any) -> Pose | None:
-        """A pose from stored conditioning; None when the data is not a pose."""
-        if not isinstance(data, dict):
+        """A pose from stored conditioning; None when the data is not a complete pose."""
+        if not isinstance(data, Mapping) or not all(name in data for name in POSE_FIELDS):
             return None
         try:
             values = {f.name: float(data[f.name]) for f in fields(cls) if f.name in data}
@@ -78,6 +80,18 @@ def smoothstep(x: float) -> float:
 Key = tuple[float, dict[str, float]]
 
 
+_KEY_CACHE: dict[int, list[tuple[float, Pose]]] = {}
+
+
+def _key_poses(keys: tuple[Key, ...]) -> list[tuple[float, Pose]]:
+    """Keyframe poses, built once per anim (keyed by identity: anims are module constants)."""
+    cached = _KEY_CACHE.get(id(keys))
+    if cached is None:
+        cached = [(t, replace(NEUTRAL, **over)) for t, over in keys]
+        _KEY_CACHE[id(keys)] = cached
+    return cached
+
+
 @dataclass(frozen=True, slots=True)
 class Anim:
     keys: tuple[Key, ...]
@@ -87,7 +101,7 @@ class Anim:
     rise: float = 0.0
 
     def key_poses(self) -> list[tuple[float, Pose]]:
-        return [(t, replace(NEUTRAL, **over)) for t, over in self.keys]
+        return _key_poses(self.keys)
 
 
 # Reusable postures -------------------------------------------------------------------
@@ -263,7 +277,7 @@ def _interp_keys(keys: list[tuple[float, Pose]], t: float, loop: bool) -> Pose:
     else:
         t = min(1.0, max(0.0, t))
         extended = keys if keys[-1][0] >= 1.0 else [*keys, (1.0, keys[-1][1])]
-    for (t0, p0), (t1, p1) in zip(extended, extended[1:], strict=False):
+    for (t0, p0), (t1, p1) in itertools.pairwise(extended):
         if t0 <= t <= t1:
             span = t1 - t0
             w = 0.0 if span <= 0 else (t - t0) / span

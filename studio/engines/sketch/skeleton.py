@@ -109,7 +109,7 @@ def build_skeleton(pose: Pose) -> Skeleton:
 
 
 class Pen:
-    """Draws figure-space shapes onto an RGBA sprite (blending, so alpha fills work)."""
+    """Draws figure-space shapes onto a sprite; colours are written as given (no blending)."""
 
     def __init__(self, draw: ImageDraw.ImageDraw, anchor: Point, scale: float, facing: int, pose: Pose) -> None:
         self.draw = draw
@@ -117,7 +117,7 @@ class Pen:
         self.s = scale
         self.f = 1 if facing >= 0 else -1
         yaw = math.cos(math.radians(pose.yaw))
-        self.xs = yaw if abs(yaw) > 0.08 else math.copysign(0.08, yaw)
+        self.xs = yaw if abs(yaw) > 0.45 else math.copysign(0.45, yaw)
         self.sq = pose.squash
         r = math.radians(pose.rot)
         self.cr, self.sr = math.cos(r), math.sin(r)
@@ -134,6 +134,16 @@ class Pen:
         yr = -x * self.sr + y * self.cr
         return self.ax + self.f * xr * self.s, self.ay - yr * self.s
 
+    def px_many(self, points: list[Point]) -> list[Point]:
+        """:meth:`px` for many points (inlined: this is the renderer's innermost loop)."""
+        xs, sq, cr, sr, f, s, ax, ay = self.xs, self.sq, self.cr, self.sr, self.f, self.s, self.ax, self.ay
+        out = []
+        for x0, y0 in points:
+            x = x0 * xs
+            y = y0 * sq
+            out.append((ax + f * (x * cr + y * sr) * s, ay - (-x * sr + y * cr) * s))
+        return out
+
     def screen(self, p: Point, dx: float = 0.0, dy: float = 0.0) -> Point:
         """Pixel position of ``p`` shifted by (dx, dy) screen units (y up, x towards facing)."""
         x, y = self.px(p)
@@ -144,7 +154,7 @@ class Pen:
 
     def poly(self, points: list[Point], fill: RGBA | tuple[int, int, int], outline: tuple[int, ...] | None = None,
              screen: bool = False) -> None:
-        pts = points if screen else [self.px(p) for p in points]
+        pts = points if screen else self.px_many(points)
         if len(pts) < 3:
             return
         self.draw.polygon(pts, fill=fill)
@@ -167,17 +177,15 @@ class Pen:
             self.draw.ellipse([x - r, y - r, x + r, y + r], fill=fill)
 
     def ellipse(self, center: Point, rx: float, ry: float, fill: tuple[int, ...] | None,
-                outline: tuple[int, ...] | None = None, angle: float = 0.0, n: int = 20) -> None:
-        pts = [add(center, rotate((rx * math.cos(a), ry * math.sin(a)), angle))
-               for a in (2 * math.pi * i / n for i in range(n))]
-        px = [self.px(p) for p in pts]
+                outline: tuple[int, ...] | None = None, angle: float = 0.0) -> None:
+        px = self.px_many(_ellipse_points(center, rx, ry, angle))
         if fill is not None:
             self.draw.polygon(px, fill=fill)
         if outline is not None:
             self.draw.line([*px, px[0]], fill=outline, width=self.outline_w, joint="curve")
 
     def line(self, points: list[Point], fill: tuple[int, ...], w: float, screen: bool = False) -> None:
-        pts = points if screen else [self.px(p) for p in points]
+        pts = points if screen else self.px_many(points)
         self.draw.line(pts, fill=fill, width=max(1, round(w * self.s)), joint="curve")
 
     def dot(self, center: Point, r: float, fill: tuple[int, ...], screen: bool = False) -> None:
@@ -186,15 +194,29 @@ class Pen:
         self.draw.ellipse([x - rp, y - rp, x + rp, y + rp], fill=fill)
 
 
+_UNIT_CIRCLE: tuple[tuple[float, float], ...] = tuple(
+    (math.cos(2 * math.pi * i / 18), math.sin(2 * math.pi * i / 18)) for i in range(18))
+
+
+def _ellipse_points(center: Point, rx: float, ry: float, angle: float) -> list[Point]:
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    cx, cy = center
+    return [(cx + rx * c * ca + ry * s * sa, cy - rx * c * sa + ry * s * ca) for c, s in _UNIT_CIRCLE]
+
+
 class HeadFrame:
     """Maps head-local points (origin at the head centre, x forward, y up) to figure space."""
 
     def __init__(self, skeleton: Skeleton) -> None:
         self.center = skeleton.head
         self.angle = skeleton.head_angle
+        a = math.radians(skeleton.head_angle)
+        self.c, self.s = math.cos(a), math.sin(a)
 
     def __call__(self, x: float, y: float) -> Point:
-        return add(self.center, rotate((x, y), self.angle))
+        return self.center[0] + x * self.c + y * self.s, self.center[1] - x * self.s + y * self.c
 
     def points(self, pts: list[Point]) -> list[Point]:
-        return [self(x, y) for x, y in pts]
+        cx, cy, c, s = self.center[0], self.center[1], self.c, self.s
+        return [(cx + x * c + y * s, cy - x * s + y * c) for x, y in pts]

@@ -29,17 +29,18 @@ IRREGULAR: dict[str, str] = {
     "dug": "dig", "drew": "draw", "drawn": "draw", "hung": "hang", "sought": "seek", "wept": "weep",
     "thought": "think", "felt": "feel", "made": "make", "did": "do", "done": "do", "was": "be",
     "were": "be", "is": "be", "are": "be", "am": "be", "has": "have", "had": "have", "children": "child",
-    "people": "people", "men": "man", "women": "woman", "feet": "foot", "leaves": "leaf",
+    "people": "people", "men": "man", "women": "woman", "feet": "foot",
     "shelves": "shelf", "waves": "wave", "dying": "die", "tying": "tie", "skies": "sky",
 }
 """Irregular forms, mapped to their base form."""
 
-STOPWORDS: frozenset[str] = frozenset(
-    "a an the to of on in at into onto over under by with from for and or but her his their its my "
-    "your our some very really then while as about through across toward towards "
-    "near next this that these those there here it she he they we i you him them me is be being "
-    "been just also again still too so".split()
-)
+STOPWORDS: frozenset[str] = frozenset({
+    "a", "an", "the", "to", "of", "on", "in", "at", "into", "onto", "over", "under", "by", "with", "from", "for",
+    "and", "or", "but", "her", "his", "their", "its", "my", "your", "our", "some", "very", "really", "then",
+    "while", "as", "about", "through", "across", "toward", "towards", "near", "next", "this", "that", "these",
+    "those", "there", "here", "it", "she", "he", "they", "we", "i", "you", "him", "them", "me", "is", "be",
+    "being", "been", "just", "also", "again", "still", "too", "so",
+})
 """Words that carry no motion or place meaning ("up", "down", "off", "around" are kept:
 they tell "look around" from "look" and "lie down" from "lie")."""
 

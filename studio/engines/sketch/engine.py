@@ -1,0 +1,256 @@
+"""The sketch engine: a procedural anime world behind the Engine protocol.
+
+``predict`` reads the instruction, applies the world rules and makes every seeded choice
+(facing, start position, animation phase); all of it goes into the prediction's
+conditioning. ``decode`` only renders that conditioning, so a stored take re-decodes to
+the same frames, and the next turn can continue from the stored end pose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image
+
+from studio.core.instruction import Instruction
+from studio.core.model import CastMember, Location
+from studio.engines.base import (
+    CancelCheck,
+    Clip,
+    EngineCapabilities,
+    EngineError,
+    GenerationContext,
+    Prediction,
+    Progress,
+    ProgressCallback,
+    check_cancelled,
+    never_cancelled,
+    no_progress,
+)
+from studio.engines.sketch.camera import camera_frame
+from studio.engines.sketch.defaults import load_default_cast
+from studio.engines.sketch.look import Look, generated_look, look_from_params
+from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose
+from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
+from studio.engines.sketch.representation import build_representation
+from studio.engines.sketch.rules import RuleInput, predict_deltas
+from studio.engines.sketch.settings import SketchSettings, read_settings
+from studio.engines.sketch.text import MAX_ANALYSED_CHARS, tokenise
+from studio.engines.sketch.understanding import (
+    Reading,
+    builtin_location,
+    default_camera,
+    default_location_for,
+    read_instruction,
+)
+from studio.engines.sketch.vocabulary import (
+    DEFAULT_LOCATION,
+    LOCATION_BY_NAME,
+    CameraMode,
+    MotionSpec,
+    Setting,
+)
+
+ENGINE_NAME = "sketch"
+ENGINE_VERSION = "1.0.0"
+"""Bump when rendering or rules change: takes record the version that made them."""
+
+STAGE_LIMIT = 0.36
+"""How far from the centre (in frame widths) a character may walk with a still camera."""
+
+
+def _seeded(seed: int, *parts: object) -> random.Random:
+    digest = hashlib.sha256(":".join(str(p) for p in (seed, *parts)).encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | None:
+    key = name.strip().casefold()
+    for member in members:
+        if member.name.strip().casefold() == key:
+            return member
+    return None
+
+
+class SketchEngine:
+    """Procedural draft engine: instant, deterministic, CPU only."""
+
+    name = ENGINE_NAME
+    version = ENGINE_VERSION
+    capabilities = EngineCapabilities(
+        devices=("cpu",), needs_gpu=False, default_size=(480, 720), default_frames=17, default_fps=8.0,
+        multi_turn_history=True,
+        description="Procedural 2D anime world (numpy/Pillow): instant drafts, deterministic, any character "
+                    "in any built-in or image location.",
+    )
+
+    def __init__(self) -> None:
+        self._loaded = False
+
+    def load(self, device: str = "cpu") -> None:
+        if device != "cpu":
+            raise EngineError(f"The sketch engine runs on the CPU only, not {device!r}.", hint="Use device 'cpu'.")
+        self._loaded = True
+
+    def unload(self) -> None:
+        self._loaded = False
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    # predict --------------------------------------------------------------------------------
+    def predict(self, context: GenerationContext, instruction: Instruction, seed: int,
+                progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Prediction:
+        check_cancelled(cancelled)
+        if not isinstance(instruction, Instruction):
+            raise EngineError(f"predict needs an Instruction, got {type(instruction).__name__}.")
+        settings = read_settings(context.settings)
+        seed = int(seed)
+        progress(Progress(0, 3, "reading the instruction"))
+        prev: Mapping[str, Any] = context.history[-1].conditioning if context.history else {}
+        if not isinstance(prev, Mapping):
+            prev = {}
+        user_locations = {loc.name: loc for loc in context.locations if isinstance(loc, Location) and loc.name}
+        reading = read_instruction(instruction, list(user_locations))
+        warnings = list(reading.warnings)
+        motion = reading.motion
+
+        character, look, look_warnings = self._character(reading, instruction, context, prev)
+        warnings += look_warnings
+        location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
+        scene, image_path, is_image = self._location(location, user_locations, warnings)
+        setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
+        time = reading.time or str(prev.get("time_of_day") or "") or "day"
+        if time not in ("day", "sunset", "night"):
+            time = "day"
+        camera = settings.camera or reading.camera or default_camera(motion, setting)
+        check_cancelled(cancelled)
+        progress(Progress(1, 3, "applying world rules"))
+
+        spec = LOCATION_BY_NAME.get(scene)
+        deltas, reasons = predict_deltas(
+            RuleInput(motion, reading.level, time, bool(spec and spec.busy), bool(spec and spec.leisure),
+                      context.state), seed)
+
+        continued = bool(prev) and prev.get("location") == location and str(prev.get("image_path", "")) == image_path
+        start_pose = Pose.from_dict(prev.get("end_pose")) if continued else None
+        rng = _seeded(seed, motion.name, location, time)
+        facing = (1 if int(prev.get("facing", 1)) >= 0 else -1) if continued else rng.choice((1, -1))
+        start_x = float(prev.get("end_x", 0.0)) if continued else rng.uniform(-0.08, 0.08)
+        start_x = max(-0.45, min(0.45, start_x))
+        facing, travel = self._travel(motion, reading.level, settings, camera, facing, start_x)
+        hold = continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
+        pose_plan = PosePlan(anim=motion.anim, level=reading.level, duration=settings.frames / settings.fps,
+                             phase=round(rng.random(), 6), amplitude_jitter=round(rng.uniform(0.92, 1.08), 6),
+                             start=start_pose, hold=hold)
+        last = end_pose(pose_plan)
+        end_cam = camera_frame(camera, 1.0, travel, facing, reading.zoom_out)
+        end_x = start_x + travel - end_cam.cam_x
+        check_cancelled(cancelled)
+        progress(Progress(2, 3, "building the representation"))
+
+        representation = build_representation(
+            motion=motion, level=reading.level, scene=scene, setting=setting, is_image=is_image, time=time,
+            camera=camera, zoom_out=reading.zoom_out, state=context.state, deltas=deltas, look=look, facing=facing,
+            start_x=start_x, travel=travel, continued=continued, pose_plan=pose_plan,
+            aspect=settings.width / settings.height)
+        conditioning: dict[str, Any] = {
+            "engine": ENGINE_NAME, "engine_version": ENGINE_VERSION,
+            "character": character, "look": look.to_params(),
+            "motion": motion.name, "anim": motion.anim, "family": motion.family.value, "level": reading.level,
+            "adverb": reading.adverb, "location": location, "scene": scene, "setting": setting.value,
+            "image_path": image_path, "time_of_day": time, "camera": camera.value, "zoom_out": reading.zoom_out,
+            "height": settings.height, "width": settings.width, "frames": settings.frames, "fps": settings.fps,
+            "facing": facing, "start_x": round(start_x, 6), "travel": round(travel, 6), "end_x": round(end_x, 6),
+            "phase": pose_plan.phase, "amplitude": pose_plan.amplitude_jitter, "hold": hold,
+            "continued": continued, "start_pose": start_pose.as_dict() if start_pose else {},
+            "end_pose": last.as_dict(), "companion_seed": seed % 7, "rules": reasons,
+        }
+        progress(Progress(3, 3, "predicted"))
+        return Prediction(deltas=deltas, motion_level=reading.level, representation=representation,
+                          warnings=tuple(dict.fromkeys(warnings)), conditioning=conditioning)
+
+    def _character(self, reading: Reading, instruction: Instruction, context: GenerationContext,
+                   prev: Mapping[str, Any]) -> tuple[str, Look, list[str]]:
+        cast = tuple(m for m in context.cast if isinstance(m, CastMember))
+        defaults = load_default_cast()
+        name = reading.character
+        if not name:
+            words = set(tokenise(instruction.free_text[:MAX_ANALYSED_CHARS]))
+            for member in (*cast, *defaults):
+                if member.name and set(tokenise(member.name)) and set(tokenise(member.name)) <= words:
+                    name = member.name
+                    break
+        if not name:
+            name = str(prev.get("character") or "") or (cast[0].name if cast else defaults[0].name)
+        member = _find_member(name, cast) or _find_member(name, defaults)
+        if member is None:
+            return name, generated_look(name), [f"'{name}' not in the cast, drawn with a generated look"]
+        params = member.params if isinstance(member.params, Mapping) else {}
+        look, warnings = look_from_params(params, member.name)
+        return member.name, look, warnings
+
+    def _location(self, name: str, user_locations: Mapping[str, Location], warnings: list[str]
+                  ) -> tuple[str, str, bool]:
+        """(built-in scene, image path or '', uses the image) for a location name."""
+        loc = user_locations.get(name)
+        if loc is None:
+            return (name if name in LOCATION_BY_NAME else DEFAULT_LOCATION), "", False
+        params = loc.params if isinstance(loc.params, Mapping) else {}
+        wanted = str(params.get("scene") or loc.name).strip().lower()
+        scene = wanted if wanted in LOCATION_BY_NAME else ""
+        if not scene:
+            scene = builtin_location(wanted) or DEFAULT_LOCATION
+        if loc.kind != "image":
+            return scene, "", False
+        problem = _image_problem(loc.image_path)
+        if problem:
+            warnings.append(f"background image for '{loc.name}' could not be read: {problem}; drawn as '{scene}'")
+            return scene, "", False
+        return scene, loc.image_path, True
+
+    @staticmethod
+    def _travel(motion: MotionSpec, level: int, settings: SketchSettings, camera: CameraMode, facing: int,
+                start_x: float) -> tuple[int, float]:
+        """Direction and distance (frame widths) of the character's move over the clip."""
+        if motion.travel <= 0:
+            return facing, 0.0
+        dist = motion.travel * (0.4 + 0.2 * level) * settings.frames / settings.fps
+        if camera in (CameraMode.FOLLOW, CameraMode.PAN):
+            return facing, facing * dist
+        ahead = STAGE_LIMIT - facing * start_x
+        behind = STAGE_LIMIT + facing * start_x
+        if dist > ahead and behind > ahead:
+            facing = -facing
+            ahead = behind
+        return facing, facing * min(dist, max(0.0, ahead))
+
+    # decode ---------------------------------------------------------------------------------
+    def decode(self, prediction: Prediction, seed: int, progress: ProgressCallback = no_progress,
+               cancelled: CancelCheck = never_cancelled) -> Clip:
+        """Render the prediction. Deterministic: every seeded choice was made in predict."""
+        check_cancelled(cancelled)
+        if not isinstance(prediction, Prediction):
+            raise EngineError(f"decode needs a Prediction, got {type(prediction).__name__}.")
+        plan = plan_from_conditioning(prediction.conditioning)
+        frames = ClipRenderer(plan).render(progress, cancelled)
+        return Clip(frames=frames, fps=plan.fps)
+
+
+def _image_problem(path: str) -> str:
+    """'' when ``path`` is a readable image, else a short reason."""
+    if not path:
+        return "no image file is set"
+    if not os.path.isfile(path):
+        return f"{path} does not exist"
+    try:
+        with Image.open(path) as img:
+            img.verify()
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"[:200]
+    return ""

@@ -1,0 +1,273 @@
+"""Compose clips: scene layers through the camera, a shadow, the companion and the character.
+
+Per frame the work is a few C-level Pillow operations on whole images (crop/paste of
+the cached layers, pasting one small sprite, one resize when zooming) and one copy into
+the output array; nothing loops over pixels in Python.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from studio.engines.base import CancelCheck, EngineError, Progress, ProgressCallback, check_cancelled
+from studio.engines.sketch.camera import CameraFrame, camera_frame
+from studio.engines.sketch.figure import FigureSpec, Palette, draw_figure
+from studio.engines.sketch.look import Look, generated_look, look_from_params
+from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose
+from studio.engines.sketch.scenery import Scene, build_scene, image_scene, scene_tint
+from studio.engines.sketch.skeleton import HIP_HEIGHT
+from studio.engines.sketch.vocabulary import (
+    LOCATION_BY_NAME,
+    MOTION_BY_NAME,
+    CameraMode,
+    Effect,
+    Expression,
+    MotionSpec,
+    Prop,
+    Setting,
+)
+
+FIGURE_SCALE = 0.42
+"""Figure unit (about the standing height) as a fraction of the frame height."""
+IMAGE_PAN_MARGIN = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class ClipPlan:
+    """Everything decode needs, read back from a prediction's conditioning."""
+
+    motion: MotionSpec
+    level: int
+    scene: str
+    time: str
+    camera: CameraMode
+    zoom_out: bool
+    look: Look
+    height: int
+    width: int
+    frames: int
+    fps: float
+    facing: int
+    start_x: float
+    travel: float
+    pose_plan: PosePlan
+    image_path: str = ""
+    companion_look: Look | None = None
+
+    @property
+    def duration(self) -> float:
+        return self.frames / self.fps
+
+
+def _num(cond: Mapping[str, Any], key: str, kind: type, default: Any = None) -> Any:
+    value = cond.get(key, default)
+    if value is None:
+        raise EngineError(f"The sketch prediction has no {key!r}; re-run predict for this take.")
+    try:
+        out = kind(value)
+    except (TypeError, ValueError):
+        raise EngineError(f"The sketch prediction's {key!r} is not a number: {value!r}.") from None
+    if isinstance(out, float) and not math.isfinite(out):
+        raise EngineError(f"The sketch prediction's {key!r} is not finite.")
+    return out
+
+
+def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
+    """Validate stored conditioning; raises EngineError with a clear message when unusable."""
+    motion = MOTION_BY_NAME.get(str(cond.get("motion", "")))
+    if motion is None:
+        raise EngineError(f"The sketch prediction names an unknown motion {cond.get('motion')!r}.",
+                          hint="Re-run predict with this engine version.")
+    scene = str(cond.get("scene", "town"))
+    if scene not in LOCATION_BY_NAME:
+        scene = "town"
+    time = str(cond.get("time_of_day", "day"))
+    if time not in ("day", "sunset", "night"):
+        time = "day"
+    try:
+        camera = CameraMode(str(cond.get("camera", "static")))
+    except ValueError:
+        camera = CameraMode.STATIC
+    height, width = _num(cond, "height", int), _num(cond, "width", int)
+    frames, fps = _num(cond, "frames", int), _num(cond, "fps", float)
+    if not (32 <= height <= 2160 and 32 <= width <= 2160 and 1 <= frames <= 240 and 0 < fps <= 120):
+        raise EngineError(f"The sketch prediction has an invalid size {height}x{width}, {frames} frames at {fps} fps.")
+    level = max(1, min(5, _num(cond, "level", int, 3)))
+    look_params = cond.get("look", {})
+    look, _ = look_from_params(look_params if isinstance(look_params, Mapping) else {})
+    start = Pose.from_dict(cond.get("start_pose"))
+    pose_plan = PosePlan(
+        anim=motion.anim, level=level, duration=frames / fps, phase=_num(cond, "phase", float, 0.0),
+        amplitude_jitter=_num(cond, "amplitude", float, 1.0), start=start, hold=bool(cond.get("hold", False)),
+    )
+    companion = generated_look(f"friend-{cond.get('companion_seed', 0)}") if motion.companion else None
+    return ClipPlan(
+        motion=motion, level=level, scene=scene, time=time, camera=camera, zoom_out=bool(cond.get("zoom_out", False)),
+        look=look, height=height, width=width, frames=frames, fps=fps,
+        facing=1 if _num(cond, "facing", int, 1) >= 0 else -1, start_x=_num(cond, "start_x", float, 0.0),
+        travel=_num(cond, "travel", float, 0.0), pose_plan=pose_plan, image_path=str(cond.get("image_path", "")),
+        companion_look=companion,
+    )
+
+
+def frame_times(frames: int) -> list[float]:
+    return [0.0] if frames == 1 else [i / (frames - 1) for i in range(frames)]
+
+
+def anim_phase(plan: PosePlan, t: float) -> float:
+    anim = ANIMS.get(plan.anim, ANIMS["idle"])
+    if not anim.loop:
+        return plan.phase + t
+    return plan.phase + t * plan.duration * anim.rate * level_speed(plan.level)
+
+
+def load_scene(plan: ClipPlan) -> tuple[Scene, bool]:
+    """The scene to draw on, and whether it is the user's image (False: built-in fallback)."""
+    if plan.image_path:
+        try:
+            mtime = os.stat(plan.image_path).st_mtime_ns
+            return image_scene(plan.image_path, mtime, plan.time, plan.height, plan.width, IMAGE_PAN_MARGIN), True
+        except Exception:
+            pass
+    return build_scene(plan.scene, plan.time, plan.height, plan.width), False
+
+
+def compose_background(scene: Scene, cam: CameraFrame, width: int, is_image: bool) -> Image.Image:
+    """The scene seen through the camera (RGB, before the character is added)."""
+    if is_image:
+        margin = scene.sky.width - width
+        s = cam.layer_shifts[3] if cam.layer_shifts[3] else cam.layer_shifts[1]
+        offset = round(margin / 2 + margin / 2 * math.tanh(2.0 * s))
+        return scene.sky.crop((offset, 0, offset + width, scene.sky.height))
+    frame = scene.sky.copy()  # the sky is at infinity: it never moves
+    for band, shift in zip(scene.bands, cam.layer_shifts[1:], strict=True):
+        band.paste_onto(frame, round(shift * width))
+    return frame
+
+
+@lru_cache(maxsize=64)
+def _shadow_sprite(rx: int, ry: int, alpha: int) -> Image.Image:
+    sprite = Image.new("RGBA", (2 * rx + 1, 2 * ry + 1), (20, 20, 40, 0))
+    ImageDraw.Draw(sprite).ellipse([0, 0, 2 * rx, 2 * ry], fill=(20, 20, 40, alpha))
+    return sprite
+
+
+def _paste_shadow(img: Image.Image, x: float, y: float, rx: float, ry: float, alpha: int) -> None:
+    """A soft ground shadow, pasted with its own alpha as mask (drawing RGBA would overwrite)."""
+    sprite = _shadow_sprite(max(1, round(rx)), max(1, round(ry)), alpha)
+    img.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
+
+
+def _tint(plan: ClipPlan, scene: Scene, is_image: bool) -> tuple[float, float, float]:
+    setting = Setting.OUTDOOR if is_image else scene.setting
+    tint = scene_tint(setting, plan.time)
+    # Characters are lit a little more than the scenery so they stay readable at night.
+    return tuple(1.0 - (1.0 - c) * 0.7 for c in tint)  # type: ignore[return-value]
+
+
+class ClipRenderer:
+    """Renders the frames of one :class:`ClipPlan`."""
+
+    def __init__(self, plan: ClipPlan) -> None:
+        self.plan = plan
+        self.scene, self.is_image = load_scene(plan)
+        self.scale = FIGURE_SCALE * min(plan.height, 1.25 * plan.width)
+        tint = _tint(plan, self.scene, self.is_image)
+        m = plan.motion
+        self.spec = FigureSpec(plan.look, Palette.build(plan.look, tint), m.prop, m.effect, m.expression, m.anim)
+        self.companion_spec: FigureSpec | None = None
+        if plan.companion_look is not None:
+            anim = COMPANION_ANIMS.get(m.anim, "wave")
+            effect = Effect.NONE
+            self.companion_spec = FigureSpec(plan.companion_look, Palette.build(plan.companion_look, tint), Prop.NONE,
+                                             effect, Expression.HAPPY, anim)
+        self.ground_y = self.scene.ground_frac * plan.height
+        self._bg_key: tuple[int, ...] | None = None
+        self._bg: Image.Image | None = None
+        self.supersample = 2 if self.scale < 260 else 1
+
+    def travelled(self, t: float) -> float:
+        return self.plan.travel * t
+
+    def background(self, cam: CameraFrame) -> Image.Image:
+        key = tuple(round(s * self.plan.width) for s in cam.layer_shifts)
+        if key != self._bg_key or self._bg is None:
+            self._bg = compose_background(self.scene, cam, self.plan.width, self.is_image)
+            self._bg_key = key
+        return self._bg.copy()
+
+    def pose_at(self, t: float) -> Pose:
+        return sample_pose(self.plan.pose_plan, t)
+
+    def frame(self, index: int) -> np.ndarray:
+        plan = self.plan
+        t = frame_times(plan.frames)[index]
+        travelled = self.travelled(t)
+        cam = camera_frame(plan.camera, t, travelled, plan.facing, plan.zoom_out)
+        img = self.background(cam)
+        world_x = plan.start_x + travelled
+        screen_x = (world_x - cam.cam_x + 0.5) * plan.width
+        pose = self.pose_at(t)
+        if cam.yaw:
+            pose = replace(pose, yaw=pose.yaw + cam.yaw)
+        phase = anim_phase(plan.pose_plan, t)
+        seconds = t * plan.duration
+        hip_y = self.ground_y - (HIP_HEIGHT + pose.y) * self.scale
+        self._shadow(img, screen_x, pose)
+        if self.companion_spec is not None:
+            self._companion(img, screen_x, seconds, t)
+        sprite, (ax, ay) = draw_figure(self.spec, pose, plan.facing, self.scale, phase, seconds, self.supersample)
+        x = screen_x + plan.facing * pose.x * self.scale
+        img.paste(sprite, (round(x - ax), round(hip_y - ay)), sprite)
+        if cam.zoom > 1.0001:
+            img = self._zoom(img, cam.zoom, screen_x, hip_y)
+        return np.asarray(img)
+
+    def _shadow(self, img: Image.Image, x: float, pose: Pose) -> None:
+        if self.scene.setting == Setting.SKY and not self.is_image:
+            return
+        lift = max(0.0, pose.y)
+        k = max(0.3, 1.0 - lift * 1.2)
+        rx = 0.26 * self.scale * k * (1.6 if abs(pose.rot) > 45 else 1.0)
+        ry = 0.05 * self.scale * k
+        _paste_shadow(img, x, self.ground_y, rx, ry, int(70 * k))
+
+    def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
+        assert self.companion_spec is not None
+        plan = self.plan
+        gap = 0.42 if plan.motion.anim != "hug" else 0.3
+        cx = x + plan.facing * gap * self.scale
+        anim = self.companion_spec.anim
+        pplan = PosePlan(anim, 2, plan.duration, phase=plan.pose_plan.phase + 0.3)
+        pose = sample_pose(pplan, t)
+        small = self.scale * 0.95
+        sprite, (ax, ay) = draw_figure(self.companion_spec, pose, -plan.facing, small, anim_phase(pplan, t), seconds,
+                                       self.supersample)
+        hip_y = self.ground_y - (HIP_HEIGHT + pose.y) * small
+        _paste_shadow(img, cx, self.ground_y, 0.24 * small, 0.045 * small, 60)
+        img.paste(sprite, (round(cx - ax), round(hip_y - ay)), sprite)
+
+    def _zoom(self, img: Image.Image, zoom: float, cx: float, cy: float) -> Image.Image:
+        w, h = img.size
+        cw, ch = w / zoom, h / zoom
+        left = min(max(0.0, cx - cw / 2), w - cw)
+        top = min(max(0.0, cy - ch * 0.45), h - ch)
+        return img.resize((w, h), Image.Resampling.BILINEAR, box=(left, top, left + cw, top + ch))
+
+    def render(self, progress: ProgressCallback, cancelled: CancelCheck) -> np.ndarray:
+        plan = self.plan
+        out = np.empty((plan.frames, plan.height, plan.width, 3), dtype=np.uint8)
+        for i in range(plan.frames):
+            check_cancelled(cancelled)
+            out[i] = self.frame(i)
+            progress(Progress(i + 1, plan.frames, f"frame {i + 1}/{plan.frames}"))
+        return out
+

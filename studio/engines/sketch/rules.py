@@ -1,0 +1,120 @@
+"""World rules: how a turn changes stamina, social and entertainment.
+
+Deltas follow AnimeGamer's units (integers in [-5, 5]; a state moves by 5 x delta). The
+rules are documented for users in docs/WORLD_RULES.md; keep the two in step. Every rule
+is a pure function of the motion, its level, the place, the time, the state before the
+turn and the seed, so a take can always be reproduced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from studio.core.state import DELTA_MAX, DELTA_MIN, CharacterState, StateDeltas
+from studio.engines.sketch.vocabulary import MotionFamily, MotionSpec
+
+F = MotionFamily
+
+EFFORT: dict[MotionFamily, float] = {
+    F.LOCOMOTION: 0.8, F.ATHLETIC: 0.9, F.FLIGHT: 0.6, F.PLAY: 0.6, F.CHORE: 0.5, F.MISHAP: 0.5, F.SAD: 0.3,
+    F.SOCIAL: 0.2, F.GESTURE: 0.1,
+}
+"""Stamina cost per motion level: cost = round(EFFORT x level), at least 1 when EFFORT > 0."""
+
+RESTORE: dict[MotionFamily, int] = {F.REST: 1, F.QUIET: 1, F.SLEEP: 4, F.NOURISH: 3}
+"""Stamina gained by restful families (rest gets +1 more at level 1-2)."""
+
+SOCIAL: dict[str, int] = {
+    "talk": 3, "meet people": 3, "hug": 3, "wave": 2, "laugh": 2, "clap": 1, "shout": 1, "bow": 1, "nod": 1,
+    "sing": 1, "dance": 1, "cry": -1, "sulk": -2,
+}
+"""Social delta per motion (motions not listed: 0)."""
+
+ENTERTAINMENT: dict[str, int] = {
+    "fly on broomstick": 3, "dance": 3, "spin": 3, "play": 3, "swim": 2, "jump": 2, "sing": 2, "laugh": 2,
+    "hug": 2, "meet people": 2, "read": 2, "throw": 2, "catch": 2, "clap": 2, "walk": 1, "run": 1, "talk": 1,
+    "eat": 1, "drink": 1, "cook": 1, "write": 1, "look around": 1, "lie down": 1, "climb": 1, "kick": 1,
+    "punch": 1, "sneak": 1, "stretch": 1, "idle": -1, "sweep": -1, "carry": -1, "shiver": -1, "fall": -2,
+    "cry": -3, "sulk": -2,
+}
+"""Entertainment delta per motion (motions not listed: 0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInput:
+    motion: MotionSpec
+    level: int
+    time: str
+    busy: bool
+    leisure: bool
+    state: CharacterState
+
+
+def _sign_keeping_jitter(value: int, jitter: int) -> int:
+    """Add seeded jitter, but never flip or zero a non-zero delta (rules keep their direction)."""
+    if value == 0:
+        return 0
+    out = value + jitter
+    if value > 0:
+        return max(1, out)
+    return min(-1, out)
+
+
+def _seeded_rng(seed: int, motion: str, level: int) -> random.Random:
+    digest = hashlib.sha256(f"{seed}:{motion}:{level}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def base_deltas(inp: RuleInput) -> tuple[int, int, int, list[str]]:
+    """Rule deltas before seeded variation, with a reason per rule that fired."""
+    m, level, family = inp.motion, inp.level, inp.motion.family
+    reasons: list[str] = []
+    stamina = 0
+    if family in EFFORT:
+        stamina = -max(1, round(EFFORT[family] * level))
+        reasons.append(f"effort of '{m.name}' at level {level}: stamina {stamina}")
+        if inp.time == "night":
+            stamina -= 1
+            reasons.append("effort at night: stamina -1")
+    elif family in RESTORE:
+        stamina = RESTORE[family] + (1 if family == F.REST and level <= 2 else 0)
+        if m.name == "drink":
+            stamina -= 1
+        if family == F.SLEEP and inp.time == "night":
+            stamina += 1
+            reasons.append("sleeping at night: stamina +1")
+        reasons.append(f"'{m.name}' restores stamina +{stamina}")
+    social = SOCIAL.get(m.name, 0)
+    if social:
+        reasons.append(f"'{m.name}': social {social:+d}")
+    if social > 0 and inp.busy:
+        social += 1
+        reasons.append("a busy place: social +1")
+    entertainment = ENTERTAINMENT.get(m.name, 0)
+    if entertainment:
+        reasons.append(f"'{m.name}': entertainment {entertainment:+d}")
+    if entertainment > 0 and inp.leisure and family in (F.PLAY, F.REST, F.FLIGHT, F.ATHLETIC):
+        entertainment += 1
+        reasons.append("a place for leisure: entertainment +1")
+    if stamina < 0 and inp.state.stamina <= 15:
+        entertainment -= 1
+        reasons.append("exhausted (stamina <= 15): entertainment -1")
+    if entertainment > 1 and inp.state.entertainment >= 90:
+        entertainment = 1
+        reasons.append("already entertained (>= 90): entertainment capped at +1")
+    if social > 1 and inp.state.social >= 90:
+        social = 1
+        reasons.append("already sociable (>= 90): social capped at +1")
+    return stamina, social, entertainment, reasons
+
+
+def predict_deltas(inp: RuleInput, seed: int) -> tuple[StateDeltas, list[str]]:
+    """Deltas for a turn: the rules plus a seeded variation of at most one step per stat."""
+    stamina, social, entertainment, reasons = base_deltas(inp)
+    rng = _seeded_rng(seed, inp.motion.name, inp.level)
+    jitters = [rng.choice((-1, 0, 0, 1)) for _ in range(3)]
+    values = [_sign_keeping_jitter(v, j) for v, j in zip((stamina, social, entertainment), jitters, strict=True)]
+    clamped = [max(DELTA_MIN, min(DELTA_MAX, v)) for v in values]
+    return StateDeltas(*clamped), reasons

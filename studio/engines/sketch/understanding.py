@@ -1,0 +1,357 @@
+"""Reading an instruction: which motion, how strongly, where, when, seen by which camera.
+
+The parsed fields of :class:`~studio.core.instruction.Instruction` come first; free text
+fills the gaps ("Qiqi runs through the town at night"). Anything we cannot place maps to
+the nearest thing we can draw, with a warning in one fixed form::
+
+    'juggle' unknown, shown as 'wave'
+
+so the user sees exactly what was substituted. Nothing here raises on bad text.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from studio.core.instruction import TIME_WORDS, Instruction
+from studio.engines.sketch.text import MAX_ANALYSED_CHARS, STOPWORDS, lemmas, normalise, tokenise
+from studio.engines.sketch.vocabulary import (
+    ADVERB_LEVELS,
+    CAMERA_PHRASES,
+    DEFAULT_LOCATION,
+    IDLE,
+    KNOWN_WORDS,
+    LOCATION_BY_NAME,
+    LOCATIONS,
+    MOTION_BY_NAME,
+    MOTIONS,
+    TIMES_OF_DAY,
+    UNKNOWN_LOCATION_HINTS,
+    UNKNOWN_MOTION_HINTS,
+    CameraMode,
+    MotionFamily,
+    MotionSpec,
+    Setting,
+)
+
+INTENSIFIERS = frozenset({"very", "really", "super", "extremely", "so"})
+CAMERA_CUE_WORDS = frozenset({"camera", "shot", "cam", "view"})
+UNAMBIGUOUS_CAMERA = frozenset({"zoom", "orbit", "pan", "panning", "tracking", "closeup"})
+NEAREST_CUTOFF = 0.55
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    name: str
+    words: int
+    position: int
+
+
+@dataclass(slots=True)
+class Reading:
+    """What an instruction says, resolved against the sketch world's vocabulary."""
+
+    motion: MotionSpec = IDLE
+    level: int = IDLE.level
+    adverb: str = ""
+    location: str = ""
+    location_given: bool = False
+    time: str = ""
+    camera: CameraMode | None = None
+    zoom_out: bool = False
+    character: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def _phrase_words(phrase: str) -> tuple[str, ...]:
+    return tuple(w for w in lemmas(phrase, KNOWN_WORDS) if w not in STOPWORDS)
+
+
+_MOTION_PHRASES: list[tuple[str, tuple[str, ...]]] = [
+    (m.name, _phrase_words(p)) for m in MOTIONS for p in m.phrases
+]
+_LOCATION_PHRASES: list[tuple[str, tuple[str, ...]]] = [
+    (loc.name, _phrase_words(p)) for loc in LOCATIONS for p in loc.phrases
+]
+_CAMERA_PHRASES: list[tuple[str, tuple[str, ...]]] = [
+    (mode.value, _phrase_words(p)) for mode, phrases in CAMERA_PHRASES.items() for p in phrases
+]
+
+
+def best_match(words: Sequence[str], phrases: Iterable[tuple[str, tuple[str, ...]]]) -> Match | None:
+    """The entry whose phrase has the most words all present in ``words`` (earliest wins ties)."""
+    positions: dict[str, int] = {}
+    for i, w in enumerate(words):
+        positions.setdefault(w, i)
+    best: Match | None = None
+    for name, pw in phrases:
+        if not pw or not all(w in positions for w in pw):
+            continue
+        cand = Match(name, len(pw), min(positions[w] for w in pw))
+        if best is None or cand.words > best.words or (cand.words == best.words and cand.position < best.position):
+            best = cand
+    return best
+
+
+def _content(text: str) -> list[str]:
+    return [w for w in lemmas(text, KNOWN_WORDS) if w not in STOPWORDS]
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def nearest(word: str, choices: Iterable[str]) -> tuple[str, float]:
+    best, score = "", 0.0
+    for choice in choices:
+        ratio = difflib.SequenceMatcher(None, word, choice).ratio()
+        if ratio > score:
+            best, score = choice, ratio
+    return best, score
+
+
+def _single_word_phrases(phrases: list[tuple[str, tuple[str, ...]]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, pw in phrases:
+        if len(pw) == 1:
+            out.setdefault(pw[0], name)
+    return out
+
+
+_MOTION_WORDS = _single_word_phrases(_MOTION_PHRASES)
+_LOCATION_WORDS = _single_word_phrases(_LOCATION_PHRASES)
+
+
+def _nearest_motion(words: list[str]) -> tuple[MotionSpec, bool]:
+    """A stand-in for words that name no motion; second value: found something close."""
+    for w in words:
+        if w in UNKNOWN_MOTION_HINTS:
+            return MOTION_BY_NAME[UNKNOWN_MOTION_HINTS[w]], True
+    best_name, best_score = "", 0.0
+    for w in words[:8]:
+        if len(w) < 3:
+            continue
+        cand, score = nearest(w, _MOTION_WORDS)
+        if score > best_score:
+            best_name, best_score = _MOTION_WORDS[cand], score
+    if best_score >= NEAREST_CUTOFF:
+        return MOTION_BY_NAME[best_name], True
+    return IDLE, False
+
+
+def _nearest_location(words: list[str]) -> str:
+    for w in words:
+        if w in UNKNOWN_LOCATION_HINTS:
+            return UNKNOWN_LOCATION_HINTS[w]
+    best_name, best_score = DEFAULT_LOCATION, 0.0
+    for w in words[:8]:
+        if len(w) < 3:
+            continue
+        cand, score = nearest(w, _LOCATION_WORDS)
+        if score > best_score:
+            best_name, best_score = _LOCATION_WORDS[cand], score
+    return best_name if best_score >= 0.4 else DEFAULT_LOCATION
+
+
+def _find_adverb(tokens: list[str]) -> tuple[str, int]:
+    for i, tok in enumerate(tokens):
+        if tok in ADVERB_LEVELS:
+            level = ADVERB_LEVELS[tok]
+            if i > 0 and tokens[i - 1] in INTENSIFIERS:
+                level = min(5, level + 1) if level >= 3 else max(1, level - 1)
+            return tok, level
+    return "", 0
+
+
+def read_motion(instr: Instruction, reading: Reading) -> None:
+    motion_text, _ = normalise(instr.motion)
+    free_text, _ = normalise(instr.free_text)
+    if motion_text.strip():
+        words = _content(motion_text)
+        match = best_match(words, _MOTION_PHRASES)
+        if match is not None:
+            reading.motion = MOTION_BY_NAME[match.name]
+            return
+        leftovers = [w for w in words if w not in ADVERB_LEVELS]
+        if not leftovers:
+            reading.motion = IDLE
+            return
+        reading.motion, _ = _nearest_motion(leftovers)
+        shown = " ".join(w for w in tokenise(motion_text) if w not in ADVERB_LEVELS) or motion_text
+        reading.warnings.append(f"'{_quote(shown)}' unknown, shown as '{reading.motion.name}'")
+        return
+    if free_text.strip():
+        words = _content(free_text)
+        match = best_match(words, _MOTION_PHRASES)
+        if match is not None:
+            reading.motion = MOTION_BY_NAME[match.name]
+            return
+        hinted = [w for w in words if w in UNKNOWN_MOTION_HINTS]
+        if hinted:
+            reading.motion = MOTION_BY_NAME[UNKNOWN_MOTION_HINTS[hinted[0]]]
+            reading.warnings.append(f"'{hinted[0]}' unknown, shown as '{reading.motion.name}'")
+            return
+        reading.motion = IDLE
+        reading.warnings.append(f"no motion found in '{_quote(instr.free_text)}', shown as 'idle'")
+        return
+    reading.motion = IDLE
+    if instr.is_empty:
+        reading.warnings.append("empty instruction, shown as 'idle'")
+    else:
+        reading.warnings.append("no motion given, shown as 'idle'")
+
+
+def read_level(instr: Instruction, reading: Reading) -> None:
+    reading.level = reading.motion.level
+    adverb = instr.adverb.strip().lower()
+    tokens = tokenise(normalise(f"{instr.motion} {instr.free_text}")[0])
+    found, level = _find_adverb(tokens)
+    if adverb and adverb in ADVERB_LEVELS:
+        reading.adverb = adverb
+        reading.level = level if found == adverb and level else ADVERB_LEVELS[adverb]
+        return
+    if adverb:
+        close = difflib.get_close_matches(adverb, list(ADVERB_LEVELS), n=1, cutoff=0.75)
+        if close:
+            reading.adverb = close[0]
+            reading.level = ADVERB_LEVELS[close[0]]
+            reading.warnings.append(f"'{_quote(adverb)}' unknown, shown as '{close[0]}'")
+        else:
+            reading.warnings.append(
+                f"'{_quote(adverb)}' unknown, shown at '{reading.motion.name}''s natural level {reading.level}")
+        return
+    if found:
+        reading.adverb, reading.level = found, level
+
+
+def _user_location(text: str, names: Sequence[str]) -> str:
+    low = " ".join(tokenise(text))
+    for name in names:
+        if low and low == " ".join(tokenise(name)):
+            return name
+    for name in sorted(names, key=len, reverse=True):
+        key = " ".join(tokenise(name))
+        if key and f" {key} " in f" {low} ":
+            return name
+    return ""
+
+
+def read_location(instr: Instruction, reading: Reading, user_locations: Sequence[str]) -> None:
+    bg, _ = normalise(instr.background)
+    if bg.strip():
+        user = _user_location(instr.background, user_locations)
+        if user:
+            reading.location, reading.location_given = user, True
+            return
+        words = _content(bg)
+        match = best_match(words, _LOCATION_PHRASES)
+        if match is not None:
+            reading.location, reading.location_given = match.name, True
+            return
+        if not words:
+            return
+        reading.location, reading.location_given = _nearest_location(words), True
+        reading.warnings.append(f"'{_quote(instr.background)}' unknown, shown as '{reading.location}'")
+        return
+    rest = normalise(f"{instr.free_text} . {instr.motion}")[0]
+    user = _user_location(rest, user_locations)
+    if user:
+        reading.location, reading.location_given = user, True
+        return
+    words = _content(rest)
+    match = best_match(words, [p for p in _LOCATION_PHRASES if p[1] and not _motion_word(p[1])])
+    if match is not None:
+        reading.location, reading.location_given = match.name, True
+
+
+def builtin_location(text: str) -> str | None:
+    """The built-in location a text names, if any (used for a user location's 'scene' param)."""
+    match = best_match(_content(normalise(text)[0]), _LOCATION_PHRASES)
+    return match.name if match else None
+
+
+def _motion_word(words: tuple[str, ...]) -> bool:
+    """Location phrases that are also motion words ("broom"...) are not evidence of a place."""
+    return len(words) == 1 and words[0] in _MOTION_WORDS
+
+
+def read_time(instr: Instruction, reading: Reading) -> None:
+    value = instr.time_of_day.strip().lower()
+    if value in TIMES_OF_DAY:
+        reading.time = value
+        return
+    if value:
+        mapped = TIME_WORDS.get(value)
+        if mapped:
+            reading.time = mapped
+            return
+        close, _ = nearest(value, list(TIME_WORDS))
+        reading.time = TIME_WORDS.get(close, "day")
+        reading.warnings.append(f"'{_quote(value)}' unknown, shown as '{reading.time}'")
+        return
+    for tok in tokenise(normalise(f"{instr.free_text} {instr.background} {instr.motion}")[0]):
+        if tok in TIME_WORDS:
+            reading.time = TIME_WORDS[tok]
+            return
+
+
+def read_camera(instr: Instruction, reading: Reading) -> None:
+    cam_text, _ = normalise(instr.camera)
+    if cam_text.strip():
+        words = _content(cam_text)
+        match = best_match(words, _CAMERA_PHRASES)
+        reading.zoom_out = "out" in tokenise(cam_text)
+        if match is not None:
+            reading.camera = CameraMode(match.name)
+            return
+        close, score = nearest(cam_text.strip(), [m.value for m in CameraMode])
+        reading.camera = CameraMode(close) if score >= 0.4 else CameraMode.STATIC
+        reading.warnings.append(f"'{_quote(cam_text)}' unknown, shown as '{reading.camera.value}'")
+        return
+    free = tokenise(normalise(instr.free_text)[0])
+    if not free:
+        return
+    words = [w for w in lemmas(" ".join(free), KNOWN_WORDS) if w not in STOPWORDS]
+    if CAMERA_CUE_WORDS & set(free):
+        match = best_match(words, _CAMERA_PHRASES)
+    else:
+        match = best_match(words, [p for p in _CAMERA_PHRASES if p[1] and p[1][0] in UNAMBIGUOUS_CAMERA])
+    if match is not None:
+        reading.camera = CameraMode(match.name)
+        reading.zoom_out = reading.camera == CameraMode.ZOOM and "out" in free
+
+
+def read_instruction(instr: Instruction, user_locations: Sequence[str] = ()) -> Reading:
+    """Resolve an instruction; never raises. ``user_locations`` are the project's location names."""
+    reading = Reading()
+    fields = (instr.motion, instr.free_text, instr.background, instr.camera, instr.character, instr.adverb)
+    if any(len(f) > MAX_ANALYSED_CHARS for f in fields) or len(instr.raw) > 4 * MAX_ANALYSED_CHARS:
+        reading.warnings.append(
+            f"instruction is {len(instr.raw):,} characters long; only the first {MAX_ANALYSED_CHARS} characters "
+            "of each part were read")
+    read_motion(instr, reading)
+    read_level(instr, reading)
+    read_location(instr, reading, user_locations)
+    read_time(instr, reading)
+    read_camera(instr, reading)
+    reading.character = " ".join(instr.character.split())[:MAX_ANALYSED_CHARS]
+    return reading
+
+
+def default_location_for(motion: MotionSpec) -> str:
+    return "sky" if motion.family == MotionFamily.FLIGHT else DEFAULT_LOCATION
+
+
+def default_camera(motion: MotionSpec, setting: Setting) -> CameraMode:
+    """Moving motions outdoors get a following camera, the rest a still one."""
+    if motion.travel > 0 and setting != Setting.INDOOR:
+        return CameraMode.FOLLOW
+    return CameraMode.STATIC
+
+
+def location_setting(name: str) -> Setting:
+    spec = LOCATION_BY_NAME.get(name)
+    return spec.setting if spec else Setting.OUTDOOR
