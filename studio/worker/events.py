@@ -32,6 +32,8 @@ class EventKind(StrEnum):
     FINISHED = "finished"
     FAILED = "failed"
     CANCELLED = "cancelled"
+    INTERRUPTED = "interrupted"
+    """The service stopped with ``interrupt_running``: the job will run again when re-queued."""
     UPDATED = "updated"
     """A queued job's place in the queue changed (move, priority)."""
 

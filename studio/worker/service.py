@@ -12,7 +12,6 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from enum import Enum
 from typing import Any
 
 from studio.core.commands import AddTurn
@@ -21,6 +20,7 @@ from studio.core.model import Node, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
 from studio.engines.base import EngineRegistry, Prediction
 from studio.storage.project import Project
+from studio.worker import queue
 from studio.worker.context import RepresentationCache
 from studio.worker.engine_host import EngineHost, EngineStatus
 from studio.worker.events import EventBus, EventCallback, EventKind, EventStream, JobEvent
@@ -28,15 +28,9 @@ from studio.worker.jobs import Job, JobKind, JobStatus, display_order, new_seed,
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
 from studio.worker.results import remove_take_media
 from studio.worker.runner import GenerateRunner, Outcome, TaskFunction, run_task
-from studio.worker.store import JobStore, check_settings
+from studio.worker.store import INTERRUPTED_MESSAGE, JobStore, check_settings
 
 log = logging.getLogger(__name__)
-
-
-class _Dependency(Enum):
-    READY = "ready"
-    WAITING = "waiting"
-    DOOMED = "doomed"
 
 
 class GenerationService:
@@ -74,6 +68,7 @@ class GenerationService:
         self._paused = False
         self._running_id: str | None = None
         self._cancel_requested: set[str] = set()
+        self._interrupt_requested: set[str] = set()
         self._tasks: dict[str, TaskFunction] = {}
         self._results: dict[str, Any] = {}
         self._jobs: dict[str, Job] = {}
@@ -114,8 +109,11 @@ class GenerationService:
             self._thread = threading.Thread(target=self._loop, name=f"kamishibai-worker-{self.device}", daemon=True)
             self._thread.start()
 
-    def stop(self, cancel_running: bool = False, timeout: float | None = 30.0) -> bool:
-        """Stop the worker after its current job (or cancel that job, within one engine step).
+    def stop(self, cancel_running: bool = False, timeout: float | None = 30.0, *,
+             interrupt_running: bool = False) -> bool:
+        """Stop the worker after its current job, or stop that job within one engine step:
+        ``cancel_running`` ends it as cancelled, ``interrupt_running`` as interrupted (it
+        runs again, with its seed, after :meth:`requeue_interrupted` or ``auto_requeue``).
 
         Queued jobs stay queued in the project. Returns False if the thread is still busy
         after ``timeout`` seconds. Open ``events()`` iterators end.
@@ -123,16 +121,18 @@ class GenerationService:
         with self._cond:
             thread = self._thread
             self._stopping = True
-            if cancel_running and self._running_id is not None:
+            if (cancel_running or interrupt_running) and self._running_id is not None:
                 self._cancel_requested.add(self._running_id)
+                if interrupt_running and not cancel_running:
+                    self._interrupt_requested.add(self._running_id)
             self._cond.notify_all()
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
             if thread.is_alive():
                 return False
         with self._cond:
-            self._thread = None
-        self._host.unload()
+            if thread is self._thread:
+                self._thread = None
         self._bus.close_streams()
         return True
 
@@ -428,22 +428,8 @@ class GenerationService:
 
         The job takes the priority of its new neighbours when its own doesn't fit there."""
         with self._cond:
-            job = self._queued(job_id)
-            order = sorted((j for j in self._jobs.values() if j.status is JobStatus.QUEUED and j.id != job_id),
-                           key=run_order_key)
-            index = max(0, min(index, len(order)))
-            before = order[index - 1] if index > 0 else None
-            after = order[index] if index < len(order) else None
-            priority = job.priority
-            if after is not None:
-                priority = max(priority, after.priority)
-            if before is not None:
-                priority = min(priority, before.priority)
-            new_order = [*order[:index], replace(job, priority=priority), *order[index:]]
-            base = min(j.sequence for j in [job, *order])
-            changed = [replace(j, sequence=base + i) for i, j in enumerate(new_order)]
-            changed = [j for j in changed if j != self._jobs[j.id]]
-            self._save(changed)
+            self._queued(job_id)
+            self._save(queue.move_to(self._jobs, job_id, index))
             self._cond.notify_all()
             moved = self._jobs[job_id]
         self._bus.publish(JobEvent(EventKind.UPDATED, moved))
@@ -528,31 +514,12 @@ class GenerationService:
 
     # -- dependencies -------------------------------------------------------------------
 
-    def _dependency(self, job: Job) -> _Dependency:
-        if not job.depends_on:
-            return _Dependency.READY
-        parent = self._jobs.get(job.depends_on)
-        if parent is None or parent.status is JobStatus.DONE:
-            return _Dependency.READY
-        if parent.status in (JobStatus.FAILED, JobStatus.CANCELLED):
-            return _Dependency.DOOMED
-        return _Dependency.WAITING
-
     def _dependents_cancelled(self, ended: Job) -> list[JobEvent]:
-        """Cancel (in memory) every waiting job that depends on ``ended``, transitively."""
-        events: list[JobEvent] = []
-        pending = [ended]
-        while pending:
-            parent = pending.pop()
-            for job in list(self._jobs.values()):
-                if job.depends_on != parent.id or job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
-                    continue
-                message = f"Cancelled because job {parent.id}, which it continues from, was {parent.status.value}."
-                cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error=message)
-                self._jobs[job.id] = cancelled
-                events.append(JobEvent(EventKind.CANCELLED, cancelled, message=message))
-                pending.append(cancelled)
-        return events
+        """Cancel (in memory) every waiting job that continues from ``ended``."""
+        cancelled = queue.cancel_dependents(ended, self._jobs)
+        for job in cancelled:
+            self._jobs[job.id] = job
+        return [JobEvent(EventKind.CANCELLED, job, message=job.error) for job in cancelled]
 
     def _cascade_all(self) -> list[JobEvent]:
         events: list[JobEvent] = []
@@ -564,33 +531,47 @@ class GenerationService:
         return events
 
     def _next_runnable(self) -> Job | None:
-        for job in sorted((j for j in self._jobs.values() if j.status is JobStatus.QUEUED), key=run_order_key):
-            if self._dependency(job) is _Dependency.READY:
-                return job
-        return None
+        return queue.next_runnable(self._jobs)
 
     # -- the worker thread --------------------------------------------------------------
 
     def _loop(self) -> None:
-        while True:
-            with self._cond:
-                job = None
-                while job is None:
-                    if self._stopping:
-                        return
-                    job = None if self._paused else self._next_runnable()
-                    if job is None:
-                        self._cond.wait()
-            try:
-                self._run_one(job)
-            except BaseException:  # the worker thread never dies
-                log.exception("the worker failed on job %s", job.id)
-                self._force_end(job)
+        try:
+            while True:
+                job = self._wait_for_job()
+                if job is None:
+                    return
+                try:
+                    self._run_one(job)
+                except BaseException:  # the worker thread never dies
+                    log.exception("the worker failed on job %s", job.id)
+                    self._force_end(job)
+        finally:
+            self._host.unload()  # the thread that used the engine lets it go
+
+    def _wait_for_job(self) -> Job | None:
+        """The next job, claimed (marked running); None when the service stops."""
+        with self._cond:
+            while not self._stopping:
+                job = None if self._paused else self._next_runnable()
+                if job is None:
+                    self._cond.wait()
+                    continue
+                try:
+                    claimed = self._claim(job)
+                except Exception as error:  # the database refused: fail this job, keep serving
+                    log.exception("could not start job %s", job.id)
+                    failed = replace(job, status=JobStatus.FAILED, finished_at=now_iso(),
+                                     error=f"The job could not be started: {error}")
+                    self._jobs[job.id] = failed
+                    self._bus.publish(JobEvent(EventKind.FAILED, failed, message=failed.error))
+                    continue
+                if claimed is not None:
+                    return claimed
+            return None
 
     def _claim(self, job: Job) -> Job | None:
         with self._cond:
-            if self._jobs.get(job.id) != job:
-                return None  # changed (cancelled, moved) since it was picked
             running = replace(job, status=JobStatus.RUNNING, started_at=now_iso(), error="", hint="",
                               take_id=new_id() if job.kind is JobKind.GENERATE else "", progress=0.0, eta_s=None)
             if not self._store.claim(running):
@@ -604,10 +585,7 @@ class GenerationService:
             self._running_id = job.id
             return running
 
-    def _run_one(self, job: Job) -> None:
-        running = self._claim(job)
-        if running is None:
-            return
+    def _run_one(self, running: Job) -> None:
         self._bus.publish(JobEvent(EventKind.STARTED, running))
         reporter = _JobReporter(self, running.id)
 
@@ -623,6 +601,8 @@ class GenerationService:
     def _end(self, job_id: str, outcome: Outcome) -> None:
         with self._cond:
             current = self._jobs[job_id]
+            if outcome.status is JobStatus.CANCELLED and job_id in self._interrupt_requested and current.persistent:
+                outcome = replace(outcome, status=JobStatus.INTERRUPTED, message=INTERRUPTED_MESSAGE)
             ended = replace(
                 current, status=outcome.status, finished_at=now_iso(), error=outcome.message, hint=outcome.hint,
                 take_id=outcome.take_id, progress=1.0 if outcome.status is JobStatus.DONE else current.progress,
@@ -630,13 +610,15 @@ class GenerationService:
             )
             if outcome.result is not None:
                 self._results[job_id] = outcome.result
-            cascade = self._dependents_cancelled(ended) if outcome.status is not JobStatus.DONE else []
+            cascade = self._dependents_cancelled(ended) if outcome.status.finished and outcome.status is not \
+                JobStatus.DONE else []
             self._jobs[job_id] = ended
             try:
                 self._store.save_all([ended, *(e.job for e in cascade)])
             finally:
                 self._running_id = None
                 self._cancel_requested.discard(job_id)
+                self._interrupt_requested.discard(job_id)
                 self._cond.notify_all()
         if outcome.status is JobStatus.DONE:
             event = JobEvent(EventKind.FINISHED, ended, step=PROGRESS_SCALE, total=PROGRESS_SCALE, eta_s=0.0,
@@ -644,6 +626,8 @@ class GenerationService:
         elif outcome.status is JobStatus.FAILED:
             event = JobEvent(EventKind.FAILED, ended, message=outcome.message, hint=outcome.hint,
                              take_id=ended.take_id)
+        elif outcome.status is JobStatus.INTERRUPTED:
+            event = JobEvent(EventKind.INTERRUPTED, ended, message=outcome.message)
         else:
             event = JobEvent(EventKind.CANCELLED, ended, message=outcome.message)
         self._publish_all([event, *cascade])

@@ -1,0 +1,313 @@
+"""Generation subcommands: play, reroll, queue, run-queue.
+
+``play`` and ``reroll`` run their own jobs synchronously, ahead of anything already
+queued, and leave the rest of the queue alone; ``run-queue`` works through the whole
+queue headless, with a progress bar on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from studio.cli.common import open_project, print_json, resolve_node
+from studio.core.errors import StudioError
+from studio.core.tree import StoryTree
+from studio.storage import Project
+
+PLAY_PARENT_HELP = (
+    "node to continue from (id, unique id prefix, or 'root'). Default: the most recently created turn "
+    "of the project (the story's start in a new project), so that repeated `play` calls extend one branch"
+)
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "play", help="generate one turn now and print its node, take and state",
+        description="Add a turn with INSTRUCTION and generate its clip synchronously. "
+        f"--parent: {PLAY_PARENT_HELP}.",
+    )
+    p.add_argument("path", help="project folder")
+    p.add_argument("--instruction", "-i", required=True,
+                   help="the turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; Background: day town.'")
+    p.add_argument("--parent", help=PLAY_PARENT_HELP)
+    _engine_options(p)
+    p.add_argument("--seed", type=int, help="random seed (default: a new random one)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_play)
+
+    p = sub.add_parser("reroll", help="generate a new take of a turn (or of it and every turn below it)")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("--branch", action="store_true",
+                   help="also re-roll every turn below NODE, parent before child, each from its parent's new take")
+    _engine_options(p)
+    p.add_argument("--seed", type=int, help="random seed for every new take (default: new random seeds)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_reroll)
+
+    p = sub.add_parser("queue", help="list the project's generation jobs")
+    p.add_argument("path", help="project folder")
+    p.add_argument("--all", action="store_true", help="include finished jobs")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_queue)
+
+    p = sub.add_parser("run-queue", help="run every queued job headless (progress bar on stderr)",
+                       description="Work through the project's queue until nothing is left to run. "
+                       "Exit status 0 when every job succeeded, 1 when some failed.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("--requeue-interrupted", action="store_true",
+                   help="first queue again the jobs a crash or a stop interrupted")
+    p.add_argument("--device", default="cpu", help="device to run engines on (default: cpu)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_run_queue)
+
+
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", help="engine name (default: the project's current take's engine, else sketch)")
+    p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
+                   "values are read as JSON when they parse")
+    p.add_argument("--device", default="cpu", help="device to run the engine on (default: cpu)")
+
+
+def parse_settings(items: Sequence[str]) -> dict[str, Any] | None:
+    if not items:
+        return None
+    settings: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise StudioError(f"Bad --setting {item!r}: expected KEY=VALUE.")
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        settings[key.strip()] = value
+    return settings
+
+
+def last_created_node(tree: StoryTree) -> str:
+    """The most recently created node (deepest on a tie); the story's start if none."""
+    return max(tree.nodes.values(), key=lambda n: (n.created_at, tree.depth(n.id))).id
+
+
+def _service(project: Project, device: str, auto_requeue: bool = False):  # type: ignore[no-untyped-def]
+    from studio.composition import DEFAULT_ENGINE, default_registry
+    from studio.worker import GenerationService
+
+    return GenerationService(project, default_registry(), device=device, default_engine=DEFAULT_ENGINE,
+                             auto_requeue=auto_requeue)
+
+
+def _run_now(service, job_ids: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Run ``job_ids`` ahead of the queue, then stop before anything else starts."""
+    from studio.worker import JobEvent
+
+    pending = set(job_ids)
+    done = threading.Event()
+
+    def watch(event: JobEvent) -> None:
+        if event.job_id in pending and event.job.finished:
+            pending.discard(event.job_id)
+            if not pending:
+                service.pause()  # on the worker thread, before it picks another job
+                done.set()
+
+    unsubscribe = service.subscribe(watch)
+    if all(service.job(j).finished for j in job_ids):
+        done.set()
+    try:
+        service.start()
+        while not done.wait(0.2):
+            if not service.running:
+                raise StudioError("The worker stopped unexpectedly.")
+    except KeyboardInterrupt:
+        service.stop(cancel_running=True, timeout=30)
+        raise
+    finally:
+        unsubscribe()
+    service.stop(timeout=None)
+
+
+def _top_priority(service) -> int:  # type: ignore[no-untyped-def]
+    return max((j.priority for j in service.jobs()), default=0) + 1
+
+
+def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
+    take = project.tree.takes[take_id]
+    return {
+        "take": take.id,
+        "status": take.status.value,
+        "engine": take.engine,
+        "seed": take.seed,
+        "deltas": take.deltas.as_dict(),
+        "motion_level": take.motion_level,
+        "state": project.tree.state_of(take.node_id).as_dict(),
+        "clip": str(project.resolve(take.clip_path)) if take.clip_path else "",
+        "poster": str(project.resolve(take.poster_path)) if take.poster_path else "",
+        "representation": str(project.resolve(take.representation_path)) if take.representation_path else "",
+        "settings": dict(take.settings),
+        "warnings": list(take.warnings),
+        "timings": dict(take.timings),
+    }
+
+
+def _job_result(project: Project, service, job_id: str) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    job = service.job(job_id)
+    out: dict[str, Any] = {"node": job.node_id, "job": job.id, "job_status": job.status.value}
+    if job.take_id and job.take_id in project.tree.takes:
+        out.update(_take_summary(project, job.take_id))
+    if job.error:
+        out["error"] = job.error
+    if job.hint:
+        out["hint"] = job.hint
+    return out
+
+
+def _print_result(result: dict[str, Any]) -> None:
+    state = result.get("state", {})
+    deltas = result.get("deltas", {})
+    print(f"node {result['node']}  take {result.get('take', '-')}  {result['job_status']}"
+          + (f"  seed {result['seed']}" if "seed" in result else ""))
+    if state:
+        print("  state  " + "  ".join(f"{k} {v} ({deltas.get(k, 0):+d})" for k, v in state.items())
+              + f"  motion {result.get('motion_level')}")
+    if result.get("clip"):
+        print(f"  clip   {result['clip']}")
+    for warning in result.get("warnings", []):
+        print(f"  warning: {warning}")
+    if result.get("error"):
+        print(f"  error: {result['error']}")
+
+
+def _raise_on_failure(results: list[dict[str, Any]]) -> None:
+    failed = [r for r in results if r["job_status"] != "done"]
+    if not failed:
+        return
+    first = failed[0]
+    prefix = "" if len(results) == 1 else f"{len(failed)} of {len(results)} turns were not generated. "
+    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}"), hint=first.get("hint", ""))
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    settings = parse_settings(args.setting)
+    with open_project(args.path) as project:
+        tree = project.tree
+        parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
+        service = _service(project, args.device)
+        _, job_id = service.generate(parent, args.instruction, engine=args.engine, seed=args.seed,
+                                     settings=settings, priority=_top_priority(service))
+        _run_now(service, [job_id])
+        result = _job_result(project, service, job_id)
+    if args.json:
+        print_json(result)
+    else:
+        _print_result(result)
+    _raise_on_failure([result])
+    return 0
+
+
+def cmd_reroll(args: argparse.Namespace) -> int:
+    settings = parse_settings(args.setting)
+    with open_project(args.path) as project:
+        node_id = resolve_node(project.tree, args.node)
+        service = _service(project, args.device)
+        priority = _top_priority(service)
+        if args.branch:
+            job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
+                                            priority=priority)
+        else:
+            job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
+                                      priority=priority)]
+        _run_now(service, job_ids)
+        results = [_job_result(project, service, job_id) for job_id in job_ids]
+    if args.json:
+        print_json(results)
+    else:
+        for result in results:
+            _print_result(result)
+    _raise_on_failure(results)
+    return 0
+
+
+def _job_dict(job, tree: StoryTree) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    node = tree.nodes.get(job.node_id or "")
+    return {
+        "id": job.id, "kind": job.kind.value, "status": job.status.value, "priority": job.priority,
+        "node": job.node_id, "instruction": node.instruction.raw if node else "", "engine": job.engine,
+        "seed": job.seed, "settings": dict(job.settings), "label": job.label, "depends_on": job.depends_on,
+        "take": job.take_id, "created_at": job.created_at, "started_at": job.started_at,
+        "finished_at": job.finished_at, "error": job.error, "hint": job.hint,
+    }
+
+
+def cmd_queue(args: argparse.Namespace) -> int:
+    with open_project(args.path) as project:
+        service = _service(project, "cpu")
+        jobs = [_job_dict(job, project.tree) for job in service.jobs(include_finished=args.all)]
+    if args.json:
+        print_json(jobs)
+        return 0
+    if not jobs:
+        print("the queue is empty")
+        return 0
+    print(f"{'job':<10}  {'status':<11}  {'prio':>4}  {'engine':<8}  {'seed':>10}  {'node':<10}  instruction")
+    for job in jobs:
+        text = job["error"] if job["status"] in ("failed", "cancelled", "interrupted") else job["instruction"]
+        print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {job['engine'] or '-':<8}  "
+              f"{job['seed']:>10}  {job['node'] or '-':<10}  {text[:60]}")
+    return 0
+
+
+def cmd_run_queue(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from studio.worker import EventKind, JobEvent, JobStatus
+
+    with open_project(args.path) as project:
+        service = _service(project, args.device, auto_requeue=args.requeue_interrupted)
+        waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
+        interrupted = [j for j in service.jobs() if j.status is JobStatus.INTERRUPTED]
+        if not waiting:
+            print("nothing to run" + (f" ({len(interrupted)} interrupted job(s): use --requeue-interrupted)"
+                                      if interrupted else ""), file=sys.stderr)
+            return 0
+        counts = {"done": 0, "failed": 0, "cancelled": 0}
+        bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=args.quiet, dynamic_ncols=True)
+        lock = threading.Lock()
+
+        def watch(event: JobEvent) -> None:
+            with lock:
+                if event.kind is EventKind.QUEUED:
+                    bar.total += 1
+                    bar.refresh()
+                elif event.kind is EventKind.STARTED:
+                    bar.set_description_str(event.job.label or event.job.kind.value)
+                elif event.kind is EventKind.PROGRESS:
+                    eta = f"{event.eta_s:.0f}s" if event.eta_s is not None else "?"
+                    bar.set_postfix_str(f"{event.stage} {100 * event.fraction:.0f}% eta {eta}", refresh=False)
+                elif event.kind in (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED):
+                    counts["done" if event.kind is EventKind.FINISHED else event.kind.value] += 1
+                    if event.kind is EventKind.FAILED:
+                        bar.write(f"job {event.job_id} (node {event.node_id}) failed: {event.message}",
+                                  file=sys.stderr)
+                    bar.update(1)
+
+        service.subscribe(watch)
+        service.start()
+        try:
+            while not service.wait_idle(0.5):
+                pass
+        except KeyboardInterrupt:
+            service.stop(interrupt_running=True, timeout=60)
+            bar.close()
+            raise
+        service.stop(timeout=None)
+        bar.close()
+    print(f"{counts['done']} done, {counts['failed']} failed, {counts['cancelled']} cancelled", file=sys.stderr)
+    return 1 if counts["failed"] else 0

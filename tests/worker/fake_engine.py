@@ -1,0 +1,155 @@
+"""A scriptable engine for worker tests.
+
+A :class:`FakeScript` is shared by every engine a registry creates, so a test can change
+the behaviour between jobs and read what the engines saw. Behaviour can also be chosen
+per turn with words in the instruction: ``[fail]``, ``[oom]``, ``[oom-runtime]``,
+``[slow]`` (per-step sleep of ``slow_sleep``), ``[block]`` (waits for ``release``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from studio.core.instruction import Instruction
+from studio.core.state import StateDeltas
+from studio.engines.base import (
+    CancelCheck,
+    Clip,
+    EngineCapabilities,
+    EngineLoadError,
+    EngineRegistry,
+    GenerationContext,
+    Prediction,
+    Progress,
+    ProgressCallback,
+    check_cancelled,
+    never_cancelled,
+    no_progress,
+)
+
+
+class OutOfMemoryError(RuntimeError):
+    """Named like ``torch.cuda.OutOfMemoryError`` (the worker matches the class name)."""
+
+
+@dataclass
+class FakeScript:
+    predict_steps: int = 3
+    decode_steps: int = 4
+    step_sleep: float = 0.0
+    slow_sleep: float = 0.05
+    frames: int = 3
+    height: int = 16
+    width: int = 24
+    fps: float = 8.0
+    load_error: str = ""
+    fail_on: set[str] = field(default_factory=set)
+    oom_on: set[str] = field(default_factory=set)
+    multi_turn_history: bool = True
+    release: threading.Event = field(default_factory=threading.Event)
+    started: threading.Event = field(default_factory=threading.Event)
+    # what happened
+    calls: list[tuple[str, str, int]] = field(default_factory=list)
+    contexts: list[tuple[str, GenerationContext]] = field(default_factory=list)
+    loads: int = 0
+    unloads: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, stage: str, raw: str, seed: int) -> None:
+        with self.lock:
+            self.calls.append((stage, raw, seed))
+
+    def order(self, stage: str = "predict") -> list[str]:
+        return [raw for s, raw, _ in self.calls if s == stage]
+
+
+class FakeEngine:
+    version = "fake-1"
+
+    def __init__(self, script: FakeScript, name: str = "fake") -> None:
+        self.name = name
+        self.script = script
+        self.capabilities = EngineCapabilities(
+            default_size=(script.height, script.width), default_frames=script.frames, default_fps=script.fps,
+            multi_turn_history=script.multi_turn_history, description="test engine",
+        )
+        self._loaded = False
+
+    def load(self, device: str = "cpu") -> None:
+        if self.script.load_error:
+            raise EngineLoadError(f"Missing checkpoint {self.script.load_error}.",
+                                  hint="Download the weights into that folder.")
+        if not self._loaded:
+            self.script.loads += 1
+        self._loaded = True
+
+    def unload(self) -> None:
+        if self._loaded:
+            self.script.unloads += 1
+        self._loaded = False
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    def _steps(self, raw: str, count: int, progress: ProgressCallback, cancelled: CancelCheck) -> None:
+        sleep = self.script.slow_sleep if "[slow]" in raw else self.script.step_sleep
+        for step in range(count):
+            check_cancelled(cancelled)
+            if "[block]" in raw:
+                self.script.started.set()
+                while not self.script.release.wait(0.005):
+                    check_cancelled(cancelled)
+            if sleep:
+                time.sleep(sleep)
+            progress(Progress(step + 1, count))
+        check_cancelled(cancelled)
+
+    def predict(self, context: GenerationContext, instruction: Instruction, seed: int,
+                progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Prediction:
+        raw = instruction.raw
+        self.script.record("predict", raw, seed)
+        with self.script.lock:
+            self.script.contexts.append((raw, context))
+        if "[oom]" in raw or raw in self.script.oom_on:
+            raise OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+        if "[oom-runtime]" in raw:
+            raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total)")
+        if "[fail]" in raw or raw in self.script.fail_on:
+            raise ValueError(f"the fake engine was told to fail on {raw!r}")
+        self._steps(raw, self.script.predict_steps, progress, cancelled)
+        rng = np.random.default_rng(seed)
+        return Prediction(
+            deltas=StateDeltas.clamped(*rng.integers(-2, 3, size=3)),
+            motion_level=int(rng.integers(1, 6)),
+            representation=rng.standard_normal((4, 8)).astype(np.float32),
+            warnings=("fake warning",) if "[warn]" in raw else (),
+            conditioning={"raw": raw, "seed": seed, "settings": dict(context.settings), "pose": np.int64(seed % 7)},
+        )
+
+    def decode(self, prediction: Prediction, seed: int, progress: ProgressCallback = no_progress,
+               cancelled: CancelCheck = never_cancelled) -> Clip:
+        raw = str(prediction.conditioning.get("raw", ""))
+        self.script.record("decode", raw, seed)
+        self._steps(raw, self.script.decode_steps, progress, cancelled)
+        settings: dict[str, Any] = dict(prediction.conditioning.get("settings", {}))
+        frames = int(settings.get("frames", self.script.frames))
+        height = int(settings.get("height", self.script.height))
+        width = int(settings.get("width", self.script.width))
+        value = seed % 251
+        data = np.full((frames, height, width, 3), value, dtype=np.uint8)
+        for index in range(frames):
+            data[index, :, : index + 1] = 255
+        return Clip(frames=data, fps=float(settings.get("fps", self.script.fps)))
+
+
+def fake_registry(script: FakeScript, *names: str) -> EngineRegistry:
+    registry = EngineRegistry()
+    for name in names or ("fake",):
+        registry.register(name, lambda name=name: FakeEngine(script, name))
+    return registry

@@ -1,0 +1,192 @@
+"""The generation subcommands: play, reroll, queue, run-queue."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+from studio.storage import Project
+from studio.storage.media import probe
+from studio.worker import GenerationService, JobStatus
+
+from .fake_engine import FakeScript, fake_registry
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fake_cli(monkeypatch, script: FakeScript) -> FakeScript:
+    import studio.composition as composition
+
+    monkeypatch.setattr(composition, "default_registry", lambda: fake_registry(script, "sketch", "fake"))
+    return script
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    Project.create(tmp_path / "story").close()
+    return tmp_path / "story.kamishibai"
+
+
+def _json_out(capsys) -> object:  # type: ignore[no-untyped-def]
+    return json.loads(capsys.readouterr().out)
+
+
+def test_play_extends_the_last_created_turn(folder: Path, fake_cli: FakeScript, capsys) -> None:
+    nodes = []
+    for i in range(3):
+        assert main(["play", str(folder), "--instruction", f"turn {i}", "--seed", str(10 + i), "--json"]) == 0
+        out = _json_out(capsys)
+        assert out["job_status"] == "done" and out["seed"] == 10 + i
+        assert Path(out["clip"]).is_file()
+        nodes.append(out["node"])
+    with Project.open(folder) as project:
+        tree = project.tree
+        assert [n.id for n in tree.path_to(nodes[-1])][1:] == nodes
+        assert tree.state_of(nodes[-1]).as_dict() == out["state"]
+    # an explicit parent (by prefix) forks
+    assert main(["play", str(folder), "-i", "fork", "--parent", nodes[0][:6], "--setting", "frames=2"]) == 0
+    text = capsys.readouterr().out
+    assert "take" in text and "clip" in text
+    with Project.open(folder) as project:
+        assert len(project.tree.children(nodes[0])) == 2
+
+
+def test_play_leaves_the_rest_of_the_queue_alone(folder: Path, fake_cli: FakeScript, capsys) -> None:
+    with Project.open(folder) as project:
+        service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch")
+        _, queued = service.generate(project.tree.root_id, "queued before", priority=5)
+    assert main(["play", str(folder), "-i", "now", "--json"]) == 0
+    assert fake_cli.order() == ["now"]
+    capsys.readouterr()
+    assert main(["queue", str(folder), "--json"]) == 0
+    jobs = _json_out(capsys)
+    assert [(j["id"], j["status"]) for j in jobs] == [(queued, "queued")]
+    assert main(["queue", str(folder), "--all", "--json"]) == 0
+    assert len(_json_out(capsys)) == 2
+    assert main(["queue", str(folder)]) == 0
+    assert queued in capsys.readouterr().out
+
+
+def test_play_failure_is_a_studio_error(folder: Path, fake_cli: FakeScript, capsys) -> None:
+    assert main(["play", str(folder), "-i", "oops [oom]"]) == 2
+    err = capsys.readouterr().err
+    assert "out of memory" in err and "hint" in err
+    assert main(["play", str(folder), "-i", "x", "--engine", "nope"]) == 2
+    assert main(["play", str(folder), "-i", "x", "--setting", "novalue"]) == 2
+    assert main(["play", str(folder), "-i", "x", "--parent", "zzzz"]) == 2
+
+
+def test_reroll_and_reroll_branch(folder: Path, fake_cli: FakeScript, capsys) -> None:
+    for text in ("a", "b", "c"):
+        assert main(["play", str(folder), "-i", text, "--json"]) == 0
+    capsys.readouterr()
+    with Project.open(folder) as project:
+        a, b, c = [n.id for n in sorted(project.tree.nodes.values(), key=lambda n: n.created_at)][1:]
+    fake_cli.calls.clear()
+    assert main(["reroll", str(folder), b[:5], "--seed", "3", "--json"]) == 0
+    [result] = _json_out(capsys)
+    assert result["node"] == b and result["seed"] == 3
+    assert fake_cli.order() == ["b"]
+    fake_cli.calls.clear()
+    assert main(["reroll", str(folder), a, "--branch", "--json"]) == 0
+    results = _json_out(capsys)
+    assert [r["node"] for r in results] == [a, b, c]
+    assert fake_cli.order() == ["a", "b", "c"]
+    with Project.open(folder) as project:
+        assert project.tree.takes[results[2]["take"]].parent_take_id == results[1]["take"]
+        assert len(project.tree.takes_of(b)) == 3
+
+
+def test_run_queue_runs_everything_and_reports(folder: Path, fake_cli: FakeScript, capsys) -> None:
+    with Project.open(folder) as project:
+        service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch")
+        root = project.tree.root_id
+        ok = [service.generate(root, f"turn {i}")[1] for i in range(3)]
+        _, bad = service.generate(root, "bad [fail]")
+        with project.database.transaction() as conn:  # pretend a crash interrupted one
+            conn.execute("UPDATE jobs SET status='interrupted' WHERE id=?", (ok[2],))
+    assert main(["run-queue", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "2 done, 1 failed" in err and "told to fail" in err
+    assert main(["run-queue", str(folder)]) == 0
+    assert "--requeue-interrupted" in capsys.readouterr().err
+    assert main(["run-queue", str(folder), "--requeue-interrupted", "--quiet"]) == 0
+    with Project.open(folder) as project:
+        service = GenerationService(project, fake_registry(fake_cli, "sketch"))
+        statuses = {j.id: j.status for j in service.jobs(include_finished=True)}
+    assert [statuses[j] for j in ok] == [JobStatus.DONE] * 3 and statuses[bad] is JobStatus.FAILED
+
+
+# -- the sketch engine, end to end ------------------------------------------------------
+
+
+def _sketch_available() -> bool:
+    try:
+        if importlib.util.find_spec("studio.engines.sketch") is None:
+            return False
+        from studio.engines.sketch import SketchEngine  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+sketch = pytest.mark.skipif(not _sketch_available(), reason="the sketch engine is not importable")
+
+
+def _kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, cwd=REPO,
+                          timeout=300, check=False)
+
+
+@sketch
+@pytest.mark.slow
+def test_play_eight_turns_with_the_sketch_engine(tmp_path: Path) -> None:
+    from studio.engines.sketch import SketchEngine
+
+    caps = SketchEngine().capabilities
+    made = _kamishibai("new", str(tmp_path / "story"))
+    assert made.returncode == 0, made.stderr
+    folder = tmp_path / "story.kamishibai"
+    instructions = [
+        "Character: Qiqi; Motion: gently sit on railing; Background: day town.",
+        "Character: Qiqi; Motion: run; Background: forest.",
+        "Character: Qiqi; Motion: wave hand happily; Background: day town.",
+        "Character: Qiqi; Motion: jump; Background: sunset beach.",
+        "Character: Qiqi; Motion: eat bread; Background: bakery.",
+        "Character: Qiqi; Motion: sleep; Background: night room.",
+        "Character: Qiqi; Motion: walk slowly; Background: night town.",
+        "Character: Qiqi; Motion: dance; Background: day meadow.",
+    ]
+    results = []
+    for i, text in enumerate(instructions):
+        done = _kamishibai("play", str(folder), "--instruction", text, "--seed", str(i), "--json")
+        assert done.returncode == 0, done.stderr
+        results.append(json.loads(done.stdout))
+    with Project.open(folder) as project:
+        tree = project.tree
+        leaf = results[-1]["node"]
+        branch = [n.id for n in tree.path_to(leaf)][1:]
+        assert branch == [r["node"] for r in results]
+        for index, node_id in enumerate(branch):
+            take = tree.selected_take(node_id)
+            assert take is not None and take.engine == "sketch"
+            assert project.missing_media(take) == []
+            info = probe(project.resolve(take.clip_path))
+            assert (info.frames, info.height, info.width) == (caps.default_frames, *caps.default_size)
+            assert info.fps == pytest.approx(caps.default_fps)
+            if index:
+                assert take.parent_take_id == tree.node(branch[index - 1]).selected_take_id
+            assert results[index]["state"] == tree.state_of(node_id).as_dict()
+    # and a smaller size through --setting
+    done = _kamishibai("play", str(folder), "-i", "Character: Qiqi; Motion: sit.", "--setting", "frames=5",
+                       "--setting", "width=96", "--setting", "height=64", "--json")
+    assert done.returncode == 0, done.stderr
+    info = probe(Path(json.loads(done.stdout)["clip"]))
+    assert (info.frames, info.height, info.width) == (5, 64, 96)
