@@ -76,6 +76,11 @@ class Document:
             reverse, changes = self._commit(patch, command.label)
             if undoable and patch:
                 self.history.push(UndoEntry(command.label, patch, reverse))
+            elif patch:
+                # Undo entries hold snapshots; one taken before this change could restore
+                # a state that no longer fits, so a change outside the history ends it.
+                self.history.done.clear()
+                self.history.undone.clear()
             return changes
 
     def undo(self) -> ChangeSet | None:

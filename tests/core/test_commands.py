@@ -105,3 +105,10 @@ def test_failed_persist_leaves_tree_unchanged(doc: Document) -> None:
         doc.apply(AddTurn("root", "a", node_id="a"))
     assert set(doc.tree.nodes) == {"root"}
     assert not doc.history.done
+
+
+def test_change_outside_history_ends_it(doc: Document) -> None:
+    doc.apply(AddTurn("root", "a", node_id="a"))
+    doc.apply(AddTake(take("a", "a1", raw="a")), undoable=False)
+    assert doc.undo() is None, "undoing AddTurn now would orphan the take"
+    assert "a1" in doc.tree.takes
