@@ -123,7 +123,8 @@ def _print_text_tree(tree: StoryTree) -> None:
         state = tree.state_of(node_id)
         takes = tree.takes_of(node_id)
         text = node.instruction.raw or "(start)"
-        flags = ("*" if node.bookmarked else "") + (" stale" if any(t.stale for t in takes) else "")
+        selected = tree.selected_take(node_id)
+        flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
         print(f"{'  ' * depth}{node.id}  {text[:70]}  "
               f"[st {state.stamina} so {state.social} en {state.entertainment}] {len(takes)} take(s){flags}")
         stack.extend((child, depth + 1) for child in reversed(tree.child_ids(node_id)))

@@ -66,6 +66,7 @@ KNOWN_ADVERBS: frozenset[str] = frozenset(
      "sadly", "carefully", "quietly", "excitedly", "playfully", "proudly", "shyly"}
 )
 
+_LINK_WORDS = frozenset({"in", "at", "on", "during", "by", "the", "of"})
 _FIELD_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]{0,20}?)\s*[:：]\s*(.*)$", re.DOTALL)
 _SPLIT_RE = re.compile(r"[;；\n]")
 
@@ -145,8 +146,12 @@ def _split_time(background: str) -> tuple[str, str]:
             time = TIME_WORDS[key]
             continue
         kept.append(word)
-    if kept and kept[0].lower() in {"in", "at", "on"} and len(kept) > 1:
-        kept = kept[1:]
+    if time:
+        # "town at night" -> "town"; "at dusk in the park" -> "park"
+        while kept and kept[-1].lower() in _LINK_WORDS:
+            kept.pop()
+        while len(kept) > 1 and kept[0].lower() in _LINK_WORDS:
+            kept.pop(0)
     return time, " ".join(kept)
 
 

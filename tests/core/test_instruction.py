@@ -66,3 +66,14 @@ def test_demo_file_parses_every_field(demo_file):
         ins = parse_instruction(line)
         assert ins.character == "Qiqi"
         assert ins.motion and ins.adverb and ins.background and ins.time_of_day in {"day", "night"}
+
+
+@pytest.mark.parametrize("background,place,time", [
+    ("volcano at night", "volcano", "night"),
+    ("at dusk in the park", "park", "sunset"),
+    ("night sky", "sky", "night"),
+    ("the old station", "the old station", ""),
+])
+def test_time_of_day_split_from_background(background, place, time):
+    ins = parse_instruction(f"Character: Qiqi; Motion: walk; Background: {background}")
+    assert (ins.background, ins.time_of_day) == (place, time)
