@@ -6,21 +6,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SAMPLE := projects/sample.kamishibai
-TORCH_CPU_VERSION ?= 2.13.0
 
 .PHONY: run test lint bench sample clean-venv
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	@# torch first: a CUDA build only where an NVIDIA GPU is present, else the CPU build.
-	@if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then \
-		$(PY) -m pip install --quiet torch; \
-	else \
-		$(PY) -m pip install --quiet torch==$(TORCH_CPU_VERSION) || \
-		$(PY) -m pip install --quiet torch --index-url https://download.pytorch.org/whl/cpu; \
-	fi
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(STAMP): pyproject.toml packaging/bootstrap.sh
+	@# torch first (a CPU build unless an NVIDIA GPU is found), then the studio with its dev tools
+	PYTHON=$(PYTHON) VENV=$(VENV) packaging/bootstrap.sh --dev
 	touch $(STAMP)
 
 $(SAMPLE): | $(STAMP)
