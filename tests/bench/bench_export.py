@@ -5,12 +5,11 @@ in the same run. Speeds are multiples of real time (video seconds per wall secon
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
-from studio.benchmarks import BenchResult
+from studio.benchmarks import BenchResult, best_of
 from studio.core import AddTake, AddTurn, Take, TakeStatus
 from studio.core.model import new_id
 from studio.export import CaptionMode, ExportOptions, export_branch
@@ -80,15 +79,6 @@ def build_branch(folder: Path, turns: int) -> tuple[Project, str, list[Path], st
     return project, parent, paths, source
 
 
-def timed(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def moviepy_concat(paths: list[Path], out: Path) -> None:
     from moviepy import VideoFileClip, concatenate_videoclips
 
@@ -110,17 +100,17 @@ def run(quick: bool) -> list[BenchResult]:
         project, leaf, paths, source = build_branch(folder, turns)
         video_seconds = turns * FRAMES / FPS
         with project:
-            copy_s = timed(lambda: export_branch(project, leaf, folder / "copy.mp4"), repeat)
+            copy_s = best_of(lambda: export_branch(project, leaf, folder / "copy.mp4"), repeat)
             copied = export_branch(project, leaf, folder / "copy.mp4").used_stream_copy
-            encode_s = timed(lambda: export_branch(project, leaf, folder / "encode.mp4",
+            encode_s = best_of(lambda: export_branch(project, leaf, folder / "encode.mp4",
                                                    options=ExportOptions(stream_copy=False)), repeat)
             finished = ExportOptions(overlay=True, captions=CaptionMode.BURN, crossfade=0.25, title="Episode 1",
                                      end_card="The end")
-            finished_s = timed(lambda: export_branch(project, leaf, folder / "finished.mp4", options=finished), 1)
+            finished_s = best_of(lambda: export_branch(project, leaf, folder / "finished.mp4", options=finished), 1)
             finished_video = export_branch(project, leaf, folder / "finished.srt", options=finished).duration
-            webm_s = timed(lambda: export_branch(project, leaf, folder / "episode.webm"), 1)
-            pdf_s = timed(lambda: export_branch(project, leaf, folder / "board.pdf"), 1)
-        baseline_s = timed(lambda: moviepy_concat(paths, folder / "moviepy.mp4"), 1 if quick else 2)
+            webm_s = best_of(lambda: export_branch(project, leaf, folder / "episode.webm"), 1)
+            pdf_s = best_of(lambda: export_branch(project, leaf, folder / "board.pdf"), 1)
+        baseline_s = best_of(lambda: moviepy_concat(paths, folder / "moviepy.mp4"), 1 if quick else 2)
 
     def speed(seconds: float, video: float = video_seconds) -> float:
         return video / seconds
