@@ -30,7 +30,7 @@ def describe_device(device: str) -> str:
                 free, total = torch.cuda.mem_get_info(index)
                 name = torch.cuda.get_device_name(index)
                 return f"GPU {name} · {free / 2**30:.1f} of {total / 2**30:.0f} GiB free"
-            except Exception:  # noqa: BLE001 - status text only
+            except Exception:
                 pass
         return f"GPU ({device})"
     info = _meminfo()

@@ -24,7 +24,8 @@ def _text(event: Any, name: str) -> str:
 class JobTracker(QObject):
     """Latest known state of every job, indexed by job and by node."""
 
-    nodes_changed = Signal(object)  # set[str] of node ids whose job state changed
+    nodes_changed = Signal(object)  # set[str] of node ids whose job status changed
+    progressed = Signal(object)  # set[str] of node ids whose running job moved on (same status)
     job_finished = Signal(object)  # the JobEvent of a finished/failed/cancelled job
     jobs_changed = Signal()
 
@@ -78,7 +79,11 @@ class JobTracker(QObject):
         if kind in ("finished", "failed", "cancelled"):
             self.job_finished.emit(event)
         if node_id:
-            self.nodes_changed.emit({node_id})
+            new = self._jobs.get(job_id)
+            if old is not None and new is not None and old.status == new.status:
+                self.progressed.emit({node_id})
+            else:
+                self.nodes_changed.emit({node_id})
         self.jobs_changed.emit()
 
     def forget(self, job_id: str) -> None:

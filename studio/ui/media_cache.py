@@ -32,7 +32,7 @@ class _Job(QRunnable):
     def run(self) -> None:
         try:
             payload = self.work(self.path)
-        except Exception:  # noqa: BLE001 - a broken file shows as "no poster", never a crash
+        except Exception:
             payload = None
         self.signals.loaded.emit(self.path, payload)
 

@@ -60,6 +60,24 @@ def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+def status_of(tree: StoryTree, node_id: str, job: JobView | None = None) -> CardStatus:
+    """Just the status (cheap: the overview of a 10,000-node tree needs only this)."""
+    node = tree.nodes[node_id]
+    if node.parent_id is None:
+        return CardStatus.START
+    if job is not None and job.status in ("running", "queued"):
+        return CardStatus.RUNNING if job.status == "running" else CardStatus.QUEUED
+    take = tree.takes.get(node.selected_take_id) if node.selected_take_id else None
+    if take is not None:
+        return CardStatus.STALE if take.stale else CardStatus.DONE
+    if job is not None and job.status == "failed":
+        return CardStatus.FAILED
+    takes = tree.takes_of(node_id)
+    if takes and takes[-1].status == TakeStatus.FAILED:
+        return CardStatus.FAILED
+    return CardStatus.DRAFT
+
+
 def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> NodeSummary:
     node = tree.node(node_id)
     takes = tree.takes_of(node_id)

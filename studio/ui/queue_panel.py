@@ -97,6 +97,7 @@ class QueuePanel(QWidget):
 
     def refresh(self) -> None:
         selected = self.selected_job_id()
+        self.list.blockSignals(True)
         self.list.clear()
         queued = running = 0
         for job in self.jobs():
@@ -123,6 +124,7 @@ class QueuePanel(QWidget):
             self.list.addTopLevelItem(item)
             if job.id == selected:
                 item.setSelected(True)
+        self.list.blockSignals(False)
         self.summary.setText(f"{running} running · {queued} queued" if running or queued else "Queue empty")
         self._update_buttons()
 

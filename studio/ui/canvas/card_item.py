@@ -11,7 +11,18 @@ import math
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QImage,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsSceneHoverEvent,
@@ -73,6 +84,9 @@ class CardItem(QGraphicsItem):
         self._hover_timer: QTimer | None = None
         self.setAcceptHoverEvents(True)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, False)
+        # Repainting an unchanged card blits its cached pixmap instead of calling paint()
+        # in Python (which would also have to win the GIL back from the worker thread).
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip(summary.excerpt)
 
@@ -193,8 +207,6 @@ class CardItem(QGraphicsItem):
             gradient_top, gradient_bottom = QColor("#3b2f7a"), QColor("#a0457a")
         else:
             gradient_top, gradient_bottom = palette.POSTER_EMPTY, palette.POSTER_EMPTY.lighter(115)
-        from PySide6.QtGui import QLinearGradient
-
         gradient = QLinearGradient(POSTER.topLeft(), POSTER.bottomLeft())
         gradient.setColorAt(0, gradient_top)
         gradient.setColorAt(1, gradient_bottom)

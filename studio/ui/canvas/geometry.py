@@ -14,8 +14,9 @@ RADIUS = 10.0
 
 FULL_DETAIL = 0.45
 """Below this zoom (level of detail) cards drop text and posters."""
-OVERVIEW_SCALE = 0.12
-"""Below this zoom cards are hidden and the overview layer draws every node as a rect."""
+OVERVIEW_SCALE = 0.3
+"""Below this zoom cards are hidden and the overview layer draws every node as a rect
+(a card is then under 60 pixels wide, and a screen can hold several hundred of them)."""
 
 
 def card_rect_at(cell: Cell) -> QRectF:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QPainter, QPainterPath, QPen
+from PySide6.QtGui import QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from studio.ui import palette
 from studio.ui.canvas.geometry import CARD_H, CARD_W, in_port, out_port
 from studio.ui.node_summary import CardStatus
-from studio.ui.tree_layout import COLUMN_WIDTH, Cell
+from studio.ui.tree_layout import COLUMN_WIDTH, ROW_HEIGHT, Cell
 
 
 def edge_path(path: QPainterPath, start: QPointF, end: QPointF) -> None:
@@ -29,6 +29,10 @@ def edge_path(path: QPainterPath, start: QPointF, end: QPointF) -> None:
         path.cubicTo(QPointF(mid, start.y()), QPointF(mid, end.y()), end)
 
 
+EDGE_BAND_ROWS = 24
+"""Edges are cached in paths of this many rows per column, so a frame draws only nearby ones."""
+
+
 class EdgeLayer(QGraphicsItem):
     """All parent-child edges, one cached path per column gap, plus the selected branch."""
 
@@ -37,24 +41,50 @@ class EdgeLayer(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setZValue(-10)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self._columns: dict[int, QPainterPath] = {}
+        self._columns: dict[int, list[tuple[QRectF, tuple[int, int]]]] = {}
+        self._bands: dict[tuple[int, int], list[tuple[Cell, Cell]]] = {}
+        self._paths: dict[tuple[int, int], QPainterPath] = {}
         self._branch = QPainterPath()
         self._rect = QRectF()
 
     def rebuild(self, cells: Mapping[str, Cell], parent_of: Mapping[str, str | None], bounds: QRectF) -> None:
         self.prepareGeometryChange()
-        columns: dict[int, QPainterPath] = {}
+        # Paths are built lazily, band by band, the first time a band is drawn.
+        bands: dict[tuple[int, int], list[tuple[Cell, Cell]]] = {}
+        extents: dict[tuple[int, int], list[float]] = {}
         for node_id, cell in cells.items():
             parent = parent_of.get(node_id)
             if parent is None or parent not in cells:
                 continue
-            path = columns.get(cell.depth - 1)
-            if path is None:
-                path = columns[cell.depth - 1] = QPainterPath()
-            edge_path(path, out_port(cells[parent]), in_port(cell))
+            key = (cell.depth - 1, cell.row // EDGE_BAND_ROWS)
+            parent_cell = cells[parent]
+            bands.setdefault(key, []).append((parent_cell, cell))
+            extent = extents.get(key)
+            if extent is None:
+                extents[key] = [parent_cell.row, cell.row]
+            else:
+                extent[0] = min(extent[0], parent_cell.row)
+                extent[1] = max(extent[1], cell.row)
+        columns: dict[int, list[tuple[QRectF, tuple[int, int]]]] = {}
+        for key, (top_row, bottom_row) in sorted(extents.items()):
+            depth = key[0]
+            rect = QRectF(depth * COLUMN_WIDTH, top_row * ROW_HEIGHT, COLUMN_WIDTH + CARD_W,
+                          (bottom_row - top_row) * ROW_HEIGHT + CARD_H)
+            columns.setdefault(depth, []).append((rect, key))
         self._columns = columns
+        self._bands = bands
+        self._paths: dict[tuple[int, int], QPainterPath] = {}
         self._rect = QRectF(bounds)
         self.update()
+
+    def _band_path(self, key: tuple[int, int]) -> QPainterPath:
+        path = self._paths.get(key)
+        if path is None:
+            path = QPainterPath()
+            for parent_cell, cell in self._bands.get(key, ()):
+                edge_path(path, out_port(parent_cell), in_port(cell))
+            self._paths[key] = path
+        return path
 
     def set_branch(self, cells: Mapping[str, Cell], branch: Iterable[str]) -> None:
         path = QPainterPath()
@@ -83,9 +113,9 @@ class EdgeLayer(QGraphicsItem):
         pen.setCosmetic(lod < 0.3)
         painter.setPen(pen)
         for depth in range(first, last + 1):
-            path = self._columns.get(depth)
-            if path is not None:
-                painter.drawPath(path)
+            for rect, key in self._columns.get(depth, ()):
+                if rect.intersects(exposed):
+                    painter.drawPath(self._band_path(key))
         if not self._branch.isEmpty():
             branch_pen = QPen(palette.EDGE_BRANCH, 3.0)
             branch_pen.setCosmetic(lod < 0.3)
@@ -94,58 +124,84 @@ class EdgeLayer(QGraphicsItem):
 
 
 class OverviewLayer(QGraphicsItem):
-    """Every node as a filled rectangle in its status colour (shown only far zoomed out)."""
+    """Every node as a filled rectangle in its status colour (shown only zoomed out).
+
+    A few hundred rectangles in view are filled directly (cells found through the layout
+    grid); when thousands are in view, one cached image of the whole tree is drawn instead.
+    """
+
+    DIRECT_LIMIT = 5000
+    IMAGE_SIDE = 4096
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(-5)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self._paths: dict[CardStatus, QPainterPath] = {}
-        self._marks = QPainterPath()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._rect = QRectF()
-        self._dirty = True
-        self._source: tuple[Mapping[str, Cell], Mapping[str, CardStatus], Iterable[str]] | None = None
+        self._cells: Mapping[str, Cell] = {}
+        self._statuses: Mapping[str, CardStatus] = {}
+        self._grid: dict[tuple[int, int], str] = {}
+        self._marked: list[str] = []
+        self._image: QImage | None = None
 
     def set_source(self, cells: Mapping[str, Cell], statuses: Mapping[str, CardStatus], marked: Iterable[str],
                    bounds: QRectF) -> None:
-        """Remember what to draw; paths are rebuilt lazily, only when the layer is shown."""
+        """Remember what to draw; the cached image is rebuilt lazily, only when needed."""
         self.prepareGeometryChange()
-        self._source = (cells, statuses, marked)
+        if cells is not self._cells or len(self._grid) != len(cells):
+            self._grid = {(c.depth, c.row): n for n, c in cells.items()}
+        self._cells, self._statuses = cells, statuses
+        self._marked = list(marked)
         self._rect = QRectF(bounds)
-        self._dirty = True
+        self._image = None
         self.update()
-
-    def _rebuild(self) -> None:
-        self._dirty = False
-        if self._source is None:
-            return
-        cells, statuses, marked = self._source
-        paths: dict[CardStatus, QPainterPath] = {}
-        for node_id, cell in cells.items():
-            status = statuses.get(node_id, CardStatus.DRAFT)
-            path = paths.get(status)
-            if path is None:
-                path = paths[status] = QPainterPath()
-            path.addRect(cell.x, cell.y, CARD_W, CARD_H)
-        marks = QPainterPath()
-        for node_id in marked:
-            cell = cells.get(node_id)
-            if cell is not None:
-                marks.addRect(cell.x - 30, cell.y - 30, CARD_W + 60, CARD_H + 60)
-        self._paths = paths
-        self._marks = marks
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect
 
+    def _build_image(self) -> QImage:
+        scale = min(1.0, self.IMAGE_SIDE / max(1.0, self._rect.width(), self._rect.height()))
+        image = QImage(max(1, int(self._rect.width() * scale)), max(1, int(self._rect.height() * scale)),
+                       QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.scale(scale, scale)
+        for node_id, cell in self._cells.items():
+            color = palette.STATUS_COLORS[self._statuses.get(node_id, CardStatus.DRAFT)]
+            painter.fillRect(QRectF(cell.x, cell.y, CARD_W, CARD_H), color)
+        painter.end()
+        return image
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if self._dirty:
-            self._rebuild()
+        exposed = option.exposedRect
+        first_depth = max(0, int((exposed.left() - CARD_W) // COLUMN_WIDTH))
+        last_depth = int(exposed.right() // COLUMN_WIDTH) + 1
+        first_row = max(0, int((exposed.top() - CARD_H) // ROW_HEIGHT))
+        last_row = int(exposed.bottom() // ROW_HEIGHT) + 1
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setPen(Qt.PenStyle.NoPen)
-        for status, path in self._paths.items():
-            painter.setBrush(palette.STATUS_COLORS[status])
-            painter.drawPath(path)
-        if not self._marks.isEmpty():
-            painter.setBrush(palette.CARD_SELECTED)
-            painter.drawPath(self._marks)
+        if (last_depth - first_depth + 1) * (last_row - first_row + 1) <= self.DIRECT_LIMIT:
+            for depth in range(first_depth, last_depth + 1):
+                for row in range(first_row, last_row + 1):
+                    node_id = self._grid.get((depth, row))
+                    if node_id is not None:
+                        color = palette.STATUS_COLORS[self._statuses.get(node_id, CardStatus.DRAFT)]
+                        painter.fillRect(QRectF(depth * COLUMN_WIDTH, row * ROW_HEIGHT, CARD_W, CARD_H), color)
+        else:
+            if self._image is None:
+                self._image = self._build_image()
+            # Only the exposed part, nearest-neighbour: this is a map, not a photograph.
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+            target = exposed.intersected(self._rect)
+            sx = self._image.width() / max(1.0, self._rect.width())
+            sy = self._image.height() / max(1.0, self._rect.height())
+            source = QRectF((target.left() - self._rect.left()) * sx, (target.top() - self._rect.top()) * sy,
+                            target.width() * sx, target.height() * sy)
+            painter.drawImage(target, self._image, source)
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        pad = max(30.0, 6.0 / max(lod, 1e-6))  # marks stay visible however far out we zoom
+        for node_id in self._marked:
+            cell = self._cells.get(node_id)
+            if cell is not None:
+                painter.fillRect(QRectF(cell.x - pad, cell.y - pad, CARD_W + 2 * pad, CARD_H + 2 * pad),
+                                 palette.CARD_SELECTED)

@@ -23,10 +23,11 @@ from studio.ui.canvas.geometry import CARD_H, CARD_W
 from studio.ui.canvas.layers import EdgeLayer, OverviewLayer
 from studio.ui.job_tracker import JobTracker
 from studio.ui.media_cache import ClipCache, PosterCache
-from studio.ui.node_summary import NodeSummary, summarize
-from studio.ui.tree_layout import Cell, layout_tree
+from studio.ui.node_summary import CardStatus, NodeSummary, status_of, summarize
+from studio.ui.tree_layout import COLUMN_WIDTH, ROW_HEIGHT, Cell, layout_tree
 
 SCENE_MARGIN = 400.0
+MAX_MATERIALIZE_CELLS = 4000
 
 
 class _CardLayer(QGraphicsItem):
@@ -58,9 +59,15 @@ class TreeScene(QGraphicsScene):
         self.posters = posters
         self.clips = clips
         self.setBackgroundBrush(palette.BACKGROUND)
-        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        # Cards are created only near the viewport and the layers span the whole tree, so a
+        # linear scan beats a BSP tree that must be rebuilt whenever cards are added.
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.cards: dict[str, CardItem] = {}
         self.cells: dict[str, Cell] = {}
+        self._grid: dict[tuple[int, int], str] = {}
+        self._statuses: dict[str, CardStatus] = {}
+        self._visible: QRectF | None = None
+        self._branch_set: set[str] = set()
         self._structure: dict[str, tuple[str | None, int]] = {}
         self._card_layer = _CardLayer()
         self.addItem(self._card_layer)
@@ -76,7 +83,6 @@ class TreeScene(QGraphicsScene):
         self._clip_waiters: dict[str, set[str]] = {}
         posters.ready.connect(self._on_poster_ready)
         clips.ready.connect(self._on_clip_ready)
-        tracker.nodes_changed.connect(self.refresh_nodes)
         self.rebuild()
 
     # -- media for cards --------------------------------------------------------------------
@@ -105,7 +111,7 @@ class TreeScene(QGraphicsScene):
             return ""
         try:
             return str(self.resolve(rel))
-        except Exception:  # noqa: BLE001 - an unsafe path simply shows no poster
+        except Exception:
             return ""
 
     def _nodes_with_poster(self, rel: str) -> list[str]:
@@ -128,30 +134,38 @@ class TreeScene(QGraphicsScene):
     def _summary(self, node_id: str) -> NodeSummary:
         return summarize(self.document.tree, node_id, self.tracker.for_node(node_id))
 
+    def _status(self, node_id: str) -> CardStatus:
+        return status_of(self.document.tree, node_id, self.tracker.for_node(node_id))
+
+    def status(self, node_id: str) -> CardStatus | None:
+        """A node's status, whether or not its card exists yet."""
+        return self._statuses.get(node_id)
+
     def rebuild(self) -> None:
-        """Lay out the whole tree and create, move or drop cards to match it."""
+        """Lay out the whole tree; move or drop cards to match it.
+
+        Cards are created lazily, only for cells the view shows (:meth:`materialize`), so
+        opening a 10,000-node tree zoomed out creates none and costs the layout only.
+        """
         with self.document.lock:
             tree = self.document.tree
             if tree._root_id is None:
                 return
             cells = layout_tree(tree.root_id, tree.child_ids)
             structure = {n.id: (n.parent_id, n.position) for n in tree.nodes.values()}
-            gone = [node_id for node_id in self.cards if node_id not in cells]
-            new_summaries = {node_id: self._summary(node_id) for node_id in cells if node_id not in self.cards}
-        for node_id in gone:
-            card = self.cards.pop(node_id)
-            self.removeItem(card)
-        for node_id, cell in cells.items():
-            card = self.cards.get(node_id)
-            if card is None:
-                card = CardItem(new_summaries[node_id], self)
-                card.setParentItem(self._card_layer)
-                card.setPos(cell.x, cell.y)
-                card.set_flags(current=node_id == self.current_id, search_hit=node_id in self.search_hits)
-                self.cards[node_id] = card
-            elif self.cells.get(node_id) != cell:
+            new_ids = [node_id for node_id in cells if node_id not in self._statuses]
+            for node_id in new_ids:
+                self._statuses[node_id] = self._status(node_id)
+        for node_id in [n for n in self.cards if n not in cells]:
+            self.removeItem(self.cards.pop(node_id))
+        for node_id in [n for n in self._statuses if n not in cells]:
+            del self._statuses[node_id]
+        for node_id, card in self.cards.items():
+            cell = cells[node_id]
+            if self.cells.get(node_id) != cell:
                 card.setPos(cell.x, cell.y)
         self.cells = cells
+        self._grid = {(cell.depth, cell.row): node_id for node_id, cell in cells.items()}
         self._structure = structure
         bounds = self.tree_rect()
         self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN))
@@ -159,7 +173,44 @@ class TreeScene(QGraphicsScene):
         self._update_overview()
         if self.branch_ids:
             self.edges.set_branch(self.cells, self.branch_ids)
+        self.materialize(self._visible)
         self.layout_changed.emit()
+
+    def materialize(self, rect: QRectF | None) -> int:
+        """Create the cards of the cells inside ``rect`` (scene coordinates) that lack one."""
+        self._visible = QRectF(rect) if rect is not None else None
+        if rect is None or self.overview_on or not self.cells:
+            return 0
+        if rect.width() * rect.height() > MAX_MATERIALIZE_CELLS * COLUMN_WIDTH * ROW_HEIGHT:
+            return 0  # a stale, zoomed-out rect: the view asks again once the zoom settles
+        first_depth = max(0, int((rect.left() - CARD_W) // COLUMN_WIDTH))
+        last_depth = int(rect.right() // COLUMN_WIDTH) + 1
+        first_row = max(0, int((rect.top() - CARD_H) // ROW_HEIGHT))
+        last_row = int(rect.bottom() // ROW_HEIGHT) + 1
+        wanted: list[str] = []
+        if (last_depth - first_depth) * (last_row - first_row) > len(self.cells):
+            wanted = [n for n, c in self.cells.items() if first_depth <= c.depth <= last_depth
+                      and first_row <= c.row <= last_row and n not in self.cards]
+        else:
+            for depth in range(first_depth, last_depth + 1):
+                for row in range(first_row, last_row + 1):
+                    node_id = self._grid.get((depth, row))
+                    if node_id is not None and node_id not in self.cards:
+                        wanted.append(node_id)
+        if not wanted:
+            return 0
+        with self.document.lock:
+            summaries = {n: self._summary(n) for n in wanted if n in self.document.tree.nodes}
+        for node_id, summary in summaries.items():
+            cell = self.cells[node_id]
+            card = CardItem(summary, self)
+            card.setParentItem(self._card_layer)
+            card.setPos(cell.x, cell.y)
+            card.set_flags(current=node_id == self.current_id, search_hit=node_id in self.search_hits,
+                           in_branch=node_id in self._branch_set)
+            self.cards[node_id] = card
+            self._statuses[node_id] = summary.status
+        return len(summaries)
 
     def tree_rect(self) -> QRectF:
         if not self.cells:
@@ -169,11 +220,10 @@ class TreeScene(QGraphicsScene):
         return QRectF(0, 0, right, bottom)
 
     def _update_overview(self) -> None:
-        statuses = {node_id: card.summary.status for node_id, card in self.cards.items()}
         marked = set(self.search_hits)
         if self.current_id:
             marked.add(self.current_id)
-        self.overview.set_source(self.cells, statuses, marked, self.tree_rect())
+        self.overview.set_source(self.cells, self._statuses, marked, self.tree_rect())
 
     def set_overview(self, on: bool) -> None:
         """Far zoomed out: hide the cards and show every node as a coloured rectangle."""
@@ -200,12 +250,11 @@ class TreeScene(QGraphicsScene):
                 take = tree.takes.get(take_id)
                 if take is not None:
                     touched.add(take.node_id)
-            cast_changed = bool(changes.ids(EntityKind.CAST))
-        if structural:
-            self.rebuild()
-        if cast_changed and self.document.tree._root_id:
-            touched.add(self.document.tree.root_id)
-        self.refresh_nodes(touched, with_descendants=True)
+            if changes.ids(EntityKind.CAST) and tree._root_id:
+                touched.add(tree.root_id)
+            if structural:
+                self.rebuild()
+            self.refresh_nodes(touched, with_descendants=True)
 
     def refresh_nodes(self, node_ids: Iterable[str], with_descendants: bool = False) -> None:
         with self.document.lock:
@@ -217,11 +266,12 @@ class TreeScene(QGraphicsScene):
                     if with_descendants:
                         ids.update(n.id for n in tree.descendants(node_id))
             summaries = {node_id: self._summary(node_id) for node_id in ids if node_id in self.cards}
-        changed_status = False
+            statuses = {node_id: self._status(node_id) for node_id in ids if node_id not in self.cards}
+        statuses.update({node_id: summary.status for node_id, summary in summaries.items()})
+        changed_status = any(self._statuses.get(n) != status for n, status in statuses.items())
+        self._statuses.update(statuses)
         for node_id, summary in summaries.items():
-            card = self.cards[node_id]
-            changed_status |= card.summary.status != summary.status
-            card.set_summary(summary)
+            self.cards[node_id].set_summary(summary)
         if changed_status:
             self._update_overview()
 
@@ -237,6 +287,7 @@ class TreeScene(QGraphicsScene):
             new.set_flags(current=True)
         old_branch = set(self.branch_ids)
         self.branch_ids = branch
+        self._branch_set = set(branch)
         for changed in old_branch.symmetric_difference(branch):
             card = self.cards.get(changed)
             if card is not None:

@@ -6,6 +6,7 @@ whether or not the window-level shortcut fires (e.g. in an inactive test window)
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
@@ -13,7 +14,15 @@ from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
 from studio.ui.canvas.geometry import CARD_H, CARD_W, OVERVIEW_SCALE
 from studio.ui.canvas.tree_scene import TreeScene
 
-MIN_SCALE = 0.01
+
+def tree_view_overview_scale() -> float:
+    """Read at call time so a benchmark can switch the overview off (``OVERVIEW_SCALE = 0``)."""
+    return OVERVIEW_SCALE
+
+
+EDGES_MIN_SCALE = 0.03
+"""Further out edges are under a pixel long: the overview alone shows the tree's shape."""
+MIN_SCALE = 0.001
 MAX_SCALE = 2.5
 ZOOM_STEP = 1.2
 
@@ -36,6 +45,26 @@ class TreeView(QGraphicsView):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setObjectName("treeView")
+        self._moving = False
+        self.closed = False
+        self.horizontalScrollBar().valueChanged.connect(self._viewport_moved)
+        self.verticalScrollBar().valueChanged.connect(self._viewport_moved)
+        scene.layout_changed.connect(self._viewport_moved)
+
+    def visible_scene_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def _viewport_moved(self, *_args: object) -> None:
+        """Create the cards that just came into view (the scene creates them lazily)."""
+        if self._moving or self.closed or not shiboken6.isValid(self.tree_scene):
+            return
+        rect = self.visible_scene_rect()
+        margin = 0.25 * max(rect.width(), rect.height())
+        self.tree_scene.materialize(rect.adjusted(-margin, -margin, margin, margin))
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        super().resizeEvent(event)
+        self._viewport_moved()
 
     # -- zoom ------------------------------------------------------------------------------
 
@@ -47,7 +76,11 @@ class TreeView(QGraphicsView):
         scale = max(MIN_SCALE, min(MAX_SCALE, scale))
         factor = scale / self.zoom
         if abs(factor - 1) > 1e-6:
-            self.scale(factor, factor)
+            self._moving = True
+            try:
+                self.scale(factor, factor)
+            finally:
+                self._moving = False
         self._zoom_updated()
 
     def zoom_by(self, factor: float) -> None:
@@ -63,15 +96,26 @@ class TreeView(QGraphicsView):
         self.set_zoom(1.0)
 
     def fit_all(self) -> None:
+        if self.closed:
+            return
         rect = self.tree_scene.tree_rect().adjusted(-40, -40, 40, 40)
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.zoom > 1.0:
-            self.set_zoom(1.0)
+        self._moving = True
+        try:
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            if self.zoom > 1.0:
+                factor = 1.0 / self.zoom
+                self.scale(factor, factor)
             self.centerOn(rect.center())
+        finally:
+            self._moving = False
         self._zoom_updated()
 
     def _zoom_updated(self) -> None:
-        self.tree_scene.set_overview(self.zoom < OVERVIEW_SCALE)
+        if self.closed:
+            return
+        self.tree_scene.set_overview(self.zoom < tree_view_overview_scale())
+        self.tree_scene.edges.setVisible(self.zoom >= EDGES_MIN_SCALE)
+        self._viewport_moved()
         self.zoom_changed.emit(self.zoom)
 
     def center_on_node(self, node_id: str, *, only_if_hidden: bool = True) -> None:

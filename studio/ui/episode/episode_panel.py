@@ -24,6 +24,7 @@ class EpisodePanel(QWidget):
         self.resolve = resolve
         self.branch: list[str] = []
         self._clip_turns: list[int] = []
+        self._key: tuple[object, ...] = ()
         self.player = Player(clips, self)
         self.player.setMinimumWidth(260)
         self.chart = StateChart(self)
@@ -61,6 +62,10 @@ class EpisodePanel(QWidget):
 
     def set_branch(self, branch: list[str], summaries: list[NodeSummary], states: list[CharacterState],
                    current: int) -> None:
+        key = (tuple(branch), tuple(summaries), tuple(states), current)
+        if key == self._key:
+            return
+        self._key = key
         self.branch = list(branch)
         self.chart.set_states(states, current)
         self.strip.set_branch(summaries, current)

@@ -87,8 +87,8 @@ class StateChart(QWidget):
                                 Qt.PenStyle.SolidLine))
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
             painter.setPen(palette.TEXT_DIM)
-            painter.drawText(QRectF(0, y - 7, LEFT - 6, 14), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                             str(value))
+            align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            painter.drawText(QRectF(0, y - 7, LEFT - 6, 14), align, str(value))
         if not self.states:
             painter.setPen(palette.TEXT_DIM)
             painter.drawText(plot, Qt.AlignmentFlag.AlignCenter, "Select a turn to see its branch")
@@ -119,8 +119,8 @@ class StateChart(QWidget):
         painter.setPen(palette.TEXT_DIM)
         step = max(1, len(self.states) // 12)
         for index in range(0, len(self.states), step):
-            label = "S" if index == 0 else str(index)
-            painter.drawText(QRectF(self.point_x(index) - 12, plot.bottom() + 3, 24, 14),
+            label = "start" if index == 0 else str(index)
+            painter.drawText(QRectF(self.point_x(index) - 16, plot.bottom() + 3, 32, 14),
                              Qt.AlignmentFlag.AlignCenter, label)
         self._paint_legend(painter, plot)
 

@@ -47,6 +47,7 @@ class Inspector(QScrollArea):
         self.draft_parent: str | None = None
         self._tree: StoryTree | None = None
         self._details_take: str | None = None
+        self._loaded_raw = ""
         body = QWidget(self)
         body.setObjectName("inspectorBody")
         self.title = QLabel("Nothing selected", body)
@@ -91,8 +92,6 @@ class Inspector(QScrollArea):
             layout.addWidget(title)
             for widget in widgets:
                 layout.addWidget(widget)
-            line = QFrame(body)
-            line.setFrameShape(QFrame.Shape.NoFrame)
             self._sections[name] = [title, *widgets]
         layout.addStretch(1)
         self.setWidget(body)
@@ -129,8 +128,9 @@ class Inspector(QScrollArea):
             self.title.setText(f"Turn {depth}")
             self.editor.set_mode("Edit this turn's instruction; Generate makes a new take (Ctrl+Enter).",
                                  can_save=True)
-        if changed_node or not keep_editor:
+        if changed_node or not keep_editor or node.instruction.raw != self._loaded_raw:
             self.editor.set_instruction(node.instruction)
+            self._loaded_raw = node.instruction.raw
         self.editor.setEnabled(not node.is_root)
         self.bookmark.blockSignals(True)
         self.bookmark.setChecked(node.bookmarked)
@@ -192,8 +192,11 @@ class Inspector(QScrollArea):
         if take is None:
             takes = tree.takes_of(node_id)
             take = takes[-1] if takes else None
-        self.details.setText(take_details_html(take))
-        self.warnings.setText(warnings_html(take))
+        details, warnings = take_details_html(take), warnings_html(take)
+        if self.details.text() != details:
+            self.details.setText(details)
+        if self.warnings.text() != warnings:
+            self.warnings.setText(warnings)
         self.warnings.setVisible(bool(take and take.warnings))
 
     # -- edits -------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ extra parts the studio's parser understands. Ctrl+Enter generates.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -106,14 +106,19 @@ class InstructionEditor(QWidget):
         self.time.currentTextChanged.connect(self._update_preview)
         self.generate_button.clicked.connect(self._generate)
         self.save_button.clicked.connect(lambda: self.save_requested.emit(self.text()))
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(self._generate)
-        escape = QShortcut(QKeySequence("Escape"), self)
-        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        escape.activated.connect(self.cancel_requested.emit)
         self._update_preview()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Ctrl+Enter generates, Esc cancels a draft. (The window's Generate action owns
+        Ctrl+Enter as a shortcut; this catches it when the shortcut can't fire.)"""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
+                event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            self._generate()
+            return
+        if event.key() == Qt.Key.Key_Escape:
+            self.cancel_requested.emit()
+            return
+        super().keyPressEvent(event)
 
     def fields(self) -> tuple[QLineEdit, ...]:
         return (self.character, self.motion, self.background, self.camera, self.free_text)

@@ -27,8 +27,9 @@ class StatePanel(QWidget):
         return QSize(300, int(ROW * 4 + 6))
 
     def set_values(self, state: CharacterState | None, deltas: StateDeltas | None, motion_level: int | None) -> None:
-        self.state, self.deltas, self.motion_level = state, deltas, motion_level
-        self.update()
+        if (state, deltas, motion_level) != (self.state, self.deltas, self.motion_level):
+            self.state, self.deltas, self.motion_level = state, deltas, motion_level
+            self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)

@@ -27,7 +27,7 @@ from studio.ui.player import Player
 
 
 def take_caption(index: int, take: Take) -> str:
-    return f"Take {index + 1} · seed {take.seed}"
+    return f"Take {index + 1}"
 
 
 class TakeTile(QFrame):
@@ -44,6 +44,7 @@ class TakeTile(QFrame):
         self.player.setMinimumHeight(110)
         self.caption = QLabel(take_caption(index, take), self)
         self.caption.setObjectName("tileCaption")
+        self.caption.setToolTip(f"seed {take.seed} · {take.engine}")
         badges = []
         if take.stale:
             badges.append("stale")
@@ -131,6 +132,7 @@ class TakesView(QWidget):
             self.tiles.append(tile)
         count = len(takes)
         self.count_label.setText(f"{count} take{'s' if count != 1 else ''}" if count else "No takes yet")
+        self.scroll.setVisible(bool(takes))
         self._resize_tiles()
         if selected_id:
             for tile in self.tiles:

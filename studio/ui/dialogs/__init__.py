@@ -1,0 +1,1 @@
+"""Dialogs: export, settings, keyboard cheat sheet, closing with jobs in the queue."""

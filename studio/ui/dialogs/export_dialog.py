@@ -1,0 +1,142 @@
+"""Export the selected branch: format, size, fps, crossfade, captions, overlay, grid.
+
+The dialog only collects choices (:meth:`ExportDialog.choices`); the window queues the
+export on the worker with ``service.submit_task`` so the GUI never waits on ffmpeg.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
+CAPTIONS = ("none", "burn", "srt")
+
+
+@dataclass(frozen=True)
+class ExportChoices:
+    out: Path
+    fmt: str
+    size: tuple[int, int] | None
+    fps: float | None
+    crossfade: float
+    captions: str
+    overlay: bool
+    grid: tuple[int, int]
+    title: str
+
+    def options(self):  # type: ignore[no-untyped-def]
+        from studio.export import ExportOptions
+
+        return ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade, captions=self.captions,
+                             overlay=self.overlay, grid=self.grid, title=self.title)
+
+
+class ExportDialog(QDialog):
+    def __init__(self, default_out: Path, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export branch")
+        self.path = QLineEdit(str(default_out), self)
+        browse = QPushButton("Browse…", self)
+        browse.clicked.connect(self._browse)
+        self.format = QComboBox(self)
+        self.format.addItems(FORMATS)
+        self.format.currentTextChanged.connect(self._format_changed)
+        self.keep_size = QCheckBox("clips' own size", self)
+        self.keep_size.setChecked(True)
+        self.width = QSpinBox(self)
+        self.width.setRange(16, 8192)
+        self.width.setValue(720)
+        self.height = QSpinBox(self)
+        self.height.setRange(16, 8192)
+        self.height.setValue(480)
+        self.fps = QDoubleSpinBox(self)
+        self.fps.setRange(0, 240)
+        self.fps.setSpecialValueText("clips' own")
+        self.fps.setValue(0)
+        self.crossfade = QDoubleSpinBox(self)
+        self.crossfade.setRange(0, 10)
+        self.crossfade.setSingleStep(0.25)
+        self.crossfade.setSuffix(" s")
+        self.captions = QComboBox(self)
+        self.captions.addItems(CAPTIONS)
+        self.overlay = QCheckBox("stamina, social and fun bars", self)
+        self.title = QLineEdit(title, self)
+        self.title.setPlaceholderText("title card text (empty: none)")
+        self.grid_cols = QSpinBox(self)
+        self.grid_cols.setRange(1, 12)
+        self.grid_cols.setValue(3)
+        self.grid_rows = QSpinBox(self)
+        self.grid_rows.setRange(1, 12)
+        self.grid_rows.setValue(3)
+
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path, 1)
+        path_row.addWidget(browse)
+        size_row = QHBoxLayout()
+        size_row.addWidget(self.keep_size)
+        size_row.addWidget(self.width)
+        size_row.addWidget(self.height)
+        grid_row = QHBoxLayout()
+        grid_row.addWidget(self.grid_cols)
+        grid_row.addWidget(self.grid_rows)
+        form = QFormLayout(self)
+        form.addRow("File", path_row)
+        form.addRow("Format", self.format)
+        form.addRow("Size", size_row)
+        form.addRow("Frame rate", self.fps)
+        form.addRow("Crossfade", self.crossfade)
+        form.addRow("Captions", self.captions)
+        form.addRow("Overlay", self.overlay)
+        form.addRow("Title card", self.title)
+        form.addRow("Sheet grid", grid_row)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+                                   parent=self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.keep_size.toggled.connect(lambda on: (self.width.setEnabled(not on), self.height.setEnabled(not on)))
+        self.keep_size.toggled.emit(True)
+        suffix = default_out.suffix.lstrip(".")
+        if suffix in FORMATS:
+            self.format.setCurrentText(suffix)
+
+    def _browse(self) -> None:
+        fmt = self.format.currentText()
+        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path.text(), f"{fmt.upper()} (*.{fmt})")
+        if path:
+            self.path.setText(path)
+
+    def _format_changed(self, fmt: str) -> None:
+        path = Path(self.path.text())
+        self.path.setText(str(path.with_suffix(f".{fmt}")))
+
+    def choices(self) -> ExportChoices:
+        fps = self.fps.value()
+        return ExportChoices(
+            out=Path(self.path.text()).expanduser(),
+            fmt=self.format.currentText(),
+            size=None if self.keep_size.isChecked() else (self.width.value(), self.height.value()),
+            fps=fps or None,
+            crossfade=self.crossfade.value(),
+            captions=self.captions.currentText(),
+            overlay=self.overlay.isChecked(),
+            grid=(self.grid_cols.value(), self.grid_rows.value()),
+            title=self.title.text().strip(),
+        )

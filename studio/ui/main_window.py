@@ -1,0 +1,463 @@
+"""The studio's main window: menus, toolbar, docks, and the open project's workspace."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QIcon
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSizePolicy,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.errors import StudioError
+from studio.storage import Project
+from studio.ui.dialogs.cheat_sheet import CheatSheet
+from studio.ui.dialogs.export_dialog import ExportDialog
+from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.engine_picker import EnginePicker
+from studio.ui.icons import icon
+from studio.ui.media_cache import ClipCache, PosterCache
+from studio.ui.session import ProjectSession
+from studio.ui.settings import StudioSettings
+from studio.ui.window_actions import StudioActions
+from studio.ui.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+FINISH_POLL_MS = 200
+
+
+class WelcomePage(QWidget):
+    """Shown when no project is open."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("welcome")
+        title = QLabel("Kamishibai Studio", self)
+        title.setObjectName("welcomeTitle")
+        subtitle = QLabel("Write a turn, generate a clip, branch the story.", self)
+        subtitle.setObjectName("dimLabel")
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        logo = QLabel(self)
+        logo.setPixmap(icon("kamishibai").pixmap(96, 96))
+        for widget in (logo, title, subtitle):
+            layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
+        for text, slot in (("New project…", window.ask_new_project), ("Open project…", window.ask_open_project)):
+            button = QPushButton(text, self)
+            button.setMinimumWidth(220)
+            button.clicked.connect(slot)
+            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+        for path in window.settings.recent_projects[:5]:
+            button = QPushButton(Path(path).name, self)
+            button.setFlat(True)
+            button.setToolTip(path)
+            button.clicked.connect(lambda _c=False, p=path: window.open_project(Path(p)))
+            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: StudioSettings | None = None, registry: Any = None) -> None:
+        super().__init__()
+        self.settings = settings or StudioSettings()
+        self.registry = registry
+        self.session: ProjectSession | None = None
+        self.workspace: Workspace | None = None
+        self.last_error: StudioError | None = None
+        self._finishing = False
+        self.posters = PosterCache(self)
+        self.clips = ClipCache(self)
+        self.setWindowTitle("Kamishibai Studio")
+        self.setWindowIcon(icon("kamishibai"))
+        self.resize(1500, 920)
+        self.setDockNestingEnabled(True)
+        self.actions_ = StudioActions(self)
+        self._build_menus()
+        self._build_toolbar()
+        self._build_docks()
+        self.status_label = QLabel("", self)
+        self.statusBar().addWidget(self.status_label, 1)
+        self.jobs_label = QLabel("", self)
+        self.jobs_label.setObjectName("dimLabel")
+        self.statusBar().addPermanentWidget(self.jobs_label)
+        self._connect_actions()
+        self.setCentralWidget(WelcomePage(self))
+        self._update_history_actions()
+        geometry = self.settings.geometry()
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+
+    # -- chrome ------------------------------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.menus = {}
+        for group, actions in self.actions_.groups:
+            menu = bar.addMenu(f"&{group}")
+            self.menus[group] = menu
+            for action in actions:
+                menu.addAction(action)
+                if action is self.actions_.export and group == "File":
+                    self.recent_menu = menu.addMenu("Open &recent")
+                    self.recent_menu.aboutToShow.connect(self._fill_recent)
+                    menu.addSeparator()
+
+    def _build_toolbar(self) -> None:
+        toolbar = QToolBar("Main", self)
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setIconSize(QSize(20, 20))
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.setMovable(False)
+        a = self.actions_
+        for action in (a.new_turn, a.generate, a.reroll, a.reroll_branch, a.fork, a.delete):
+            toolbar.addAction(action)
+        toolbar.addSeparator()
+        for action in (a.undo, a.redo):
+            toolbar.addAction(action)
+        toolbar.addSeparator()
+        for action in (a.play, a.fit, a.export):
+            toolbar.addAction(action)
+        for action in (a.new_turn, a.reroll_branch, a.fork, a.delete, a.fit, a.redo):
+            button = toolbar.widgetForAction(action)
+            if button is not None:
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        a.new_turn.setIconText("New turn")
+        a.reroll.setIconText("Re-roll")
+        a.generate.setIconText("Generate")
+        a.play.setIconText("Play")
+        a.export.setIconText("Export")
+        a.undo.setIconText("Undo")
+        spacer = QWidget(toolbar)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        toolbar.addWidget(spacer)
+        self.engine_picker = EnginePicker(toolbar)
+        self.engine_picker.engine_changed.connect(self._engine_changed)
+        toolbar.addWidget(self.engine_picker)
+        self.addToolBar(toolbar)
+        self.toolbar = toolbar
+
+    def _build_docks(self) -> None:
+        def dock(title: str, name: str, area: Qt.DockWidgetArea) -> QDockWidget:
+            widget = QDockWidget(title, self)
+            widget.setObjectName(name)
+            widget.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                               | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                               | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+            self.addDockWidget(area, widget)
+            return widget
+
+        self.inspector_dock = dock("Inspector", "inspectorDock", Qt.DockWidgetArea.RightDockWidgetArea)
+        self.queue_dock = dock("Queue", "queueDock", Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.cast_dock = dock("Cast && world", "castDock", Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.tabifyDockWidget(self.queue_dock, self.cast_dock)
+        self.queue_dock.raise_()
+        self._size_docks()
+        view_menu = self.menus["View"]
+        view_menu.addSeparator()
+        for widget in (self.inspector_dock, self.queue_dock, self.cast_dock):
+            view_menu.addAction(widget.toggleViewAction())
+
+    def _size_docks(self) -> None:
+        self.resizeDocks([self.inspector_dock, self.queue_dock], [430, 270], Qt.Orientation.Horizontal)
+
+    def _connect_actions(self) -> None:
+        a, c = self.actions_, self.actions_.connect
+        c(a.new_project, self.ask_new_project)
+        c(a.open_project, self.ask_open_project)
+        c(a.export, self.ask_export)
+        c(a.settings, self.ask_settings)
+        c(a.quit, self.close)
+        c(a.cheat_sheet, self.show_cheat_sheet)
+        c(a.about, self._about)
+        ws = self._in_workspace
+        c(a.undo, ws(lambda w: w.undo()))
+        c(a.redo, ws(lambda w: w.redo()))
+        c(a.find, ws(lambda w: w.open_search()))
+        c(a.find_next, ws(lambda w: w.step_match(1)))
+        c(a.find_previous, ws(lambda w: w.step_match(-1)))
+        c(a.new_turn, ws(lambda w: w.start_new_turn()))
+        c(a.generate, ws(lambda w: w.generate_current()))
+        c(a.reroll, ws(lambda w: w.reroll()))
+        c(a.reroll_branch, ws(lambda w: w.reroll_branch()))
+        c(a.fill, ws(lambda w: w.fill_branch()))
+        c(a.fork, ws(lambda w: w.fork()))
+        c(a.bookmark, ws(lambda w: w.toggle_bookmark()))
+        c(a.delete, ws(lambda w: w.delete_current()))
+        c(a.go_parent, ws(lambda w: w.navigate("parent")))
+        c(a.go_child, ws(lambda w: w.navigate("child")))
+        c(a.go_prev_sibling, ws(lambda w: w.navigate("prev")))
+        c(a.go_next_sibling, ws(lambda w: w.navigate("next")))
+        c(a.play, ws(lambda w: w.play()))
+        c(a.zoom_in, ws(lambda w: w.view.zoom_in()))
+        c(a.zoom_out, ws(lambda w: w.view.zoom_out()))
+        c(a.fit, ws(lambda w: w.view.fit_all()))
+
+    def _in_workspace(self, fn):  # type: ignore[no-untyped-def]
+        def run() -> None:
+            if self.workspace is not None:
+                fn(self.workspace)
+
+        return run
+
+    def _set_project_actions_enabled(self, on: bool) -> None:
+        a = self.actions_
+        for group, actions in a.groups:
+            if group in ("Turn", "Navigate", "View") or group == "Edit":
+                for action in actions:
+                    action.setEnabled(on)
+        a.export.setEnabled(on)
+
+    # -- projects ----------------------------------------------------------------------------
+
+    def open_project(self, path: Path) -> bool:
+        if not self.close_project():
+            return False
+        try:
+            project = Project.open(path)
+        except StudioError as error:
+            self.show_error(error)
+            return False
+        self._install(project)
+        return True
+
+    def new_project(self, path: Path, name: str | None = None) -> bool:
+        if not self.close_project():
+            return False
+        from studio.ui.sample_story import create_with_defaults
+
+        try:
+            project = create_with_defaults(path, name)
+        except StudioError as error:
+            self.show_error(error)
+            return False
+        self._install(project)
+        return True
+
+    def _install(self, project: Project) -> None:
+        session = ProjectSession(project, self.settings, self.registry, self)
+        self.session = session
+        workspace = Workspace(session, self.actions_, self.posters, self.clips,
+                              lambda title, text: self.confirm(title, text), self)
+        self.workspace = workspace
+        self.setCentralWidget(workspace)
+        workspace.show()
+        self.inspector_dock.setWidget(workspace.inspector)
+        self.queue_dock.setWidget(workspace.queue)
+        self.cast_dock.setWidget(workspace.cast)
+        workspace.error.connect(self.show_error)
+        workspace.message.connect(self.show_message)
+        workspace.history_changed.connect(self._update_history_actions)
+        session.tracker.jobs_changed.connect(self._update_jobs_label)
+        registry = session.registry
+        names = registry.names() if registry is not None else []
+        current = self.settings.engine or (session.service.default_engine if session.service else "")
+        self.engine_picker.set_engines(names, current)
+        self.engine_picker.set_service(session.service, self.settings.device)
+        self.settings.add_recent(project.path)
+        self.setWindowTitle(f"{project.name} — Kamishibai Studio")
+        self._set_project_actions_enabled(True)
+        self._update_history_actions()
+        self._update_jobs_label()
+        if project.problems:
+            self.show_message(f"Opened with {len(project.problems)} problem(s): {project.problems[0]}")
+        elif session.service_error:
+            self.show_message(session.service_error)
+        else:
+            self.show_message(f"Opened {project.path}")
+        self._size_docks()
+        QTimer.singleShot(0, workspace.view.fit_all)
+        QTimer.singleShot(120, workspace.view.fit_all)
+        workspace.view.setFocus()
+
+    def close_project(self, policy: str | None = None) -> bool:
+        """Close the open project; asks what to do with queued jobs unless ``policy`` is given."""
+        if self.workspace is None or self.session is None:
+            return True
+        if policy is None:
+            policy = "keep"
+            if self.session.active_jobs():
+                choice = self.ask_close_policy(len(self.session.active_jobs()))
+                if choice is None:
+                    return False
+                policy = choice
+        if policy == "finish":
+            return False  # handled by closeEvent's wait loop
+        workspace = self.workspace
+        self.workspace = None
+        self.session = None
+        for dock in (self.inspector_dock, self.queue_dock, self.cast_dock):
+            dock.setWidget(QWidget())
+        workspace.close(policy)
+        workspace.deleteLater()
+        self.setCentralWidget(WelcomePage(self))
+        self._set_project_actions_enabled(False)
+        self.setWindowTitle("Kamishibai Studio")
+        return True
+
+    # -- dialogs ----------------------------------------------------------------------------
+
+    def confirm(self, title: str, text: str) -> bool:
+        answer = QMessageBox.question(self, title, text, QMessageBox.StandardButton.Yes
+                                      | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def ask_close_policy(self, count: int) -> str | None:
+        """'finish', 'cancel', 'keep' or None (don't close)."""
+        box = QMessageBox(self)
+        box.setWindowTitle("Jobs in the queue")
+        box.setText(f"{count} generation job(s) are queued or running.")
+        box.setInformativeText("Finish them before closing, cancel them, or keep them queued for next time?")
+        finish = box.addButton("Finish them", QMessageBox.ButtonRole.AcceptRole)
+        cancel = box.addButton("Cancel them", QMessageBox.ButtonRole.DestructiveRole)
+        keep = box.addButton("Keep for next time", QMessageBox.ButtonRole.ActionRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        clicked = box.clickedButton()
+        return {finish: "finish", cancel: "cancel", keep: "keep"}.get(clicked)  # type: ignore[arg-type]
+
+    def ask_new_project(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "New project", str(Path.home() / "My story.kamishibai"),
+                                              "Kamishibai project (*.kamishibai)")
+        if path:
+            self.new_project(Path(path))
+
+    def ask_open_project(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Open project (a .kamishibai folder)")
+        if path:
+            self.open_project(Path(path))
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_projects:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.triggered.connect(lambda _c=False, p=path: self.open_project(Path(p)))
+        if not self.settings.recent_projects:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def ask_export(self) -> None:
+        workspace = self.workspace
+        if workspace is None:
+            return
+        default = Path.home() / f"{workspace.project.name}.mp4"
+        dialog = ExportDialog(default, workspace.project.name, self)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        choices = dialog.choices()
+        try:
+            options = choices.options()
+        except StudioError as error:
+            self.show_error(error)
+            return
+        workspace.queue_export(choices.out, options, choices.fmt)
+
+    def ask_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            dialog.save()
+            self.show_message("Settings saved.")
+
+    def show_cheat_sheet(self) -> CheatSheet:
+        sheet = CheatSheet(self.actions_.groups, self)
+        sheet.setModal(False)
+        sheet.show()
+        return sheet
+
+    def _about(self) -> None:
+        from studio import __version__
+
+        QMessageBox.about(self, "About Kamishibai Studio",
+                          f"<b>Kamishibai Studio</b> {__version__}<br>Author branching anime stories, one turn at a "
+                          "time.")
+
+    # -- feedback ----------------------------------------------------------------------------
+
+    def show_error(self, error: object) -> None:
+        studio_error = error if isinstance(error, StudioError) else StudioError(str(error))
+        self.last_error = studio_error
+        self.status_label.setText(f"⚠ {studio_error.message}")
+        box = QMessageBox(QMessageBox.Icon.Warning, "Kamishibai Studio", studio_error.message,
+                          QMessageBox.StandardButton.Ok, self)
+        if studio_error.hint:
+            box.setInformativeText(studio_error.hint)
+        box.setModal(False)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        box.show()
+
+    def show_message(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def _update_history_actions(self) -> None:
+        history = self.session.project.document.history if self.session is not None else None
+        undo = history.undo_label if history else None
+        redo = history.redo_label if history else None
+        self.actions_.undo.setText(f"&Undo {undo}" if undo else "&Undo")
+        self.actions_.undo.setEnabled(undo is not None)
+        self.actions_.redo.setText(f"&Redo {redo}" if redo else "&Redo")
+        self.actions_.redo.setEnabled(redo is not None)
+        self.actions_.undo.setIconText("Undo")
+
+    def _update_jobs_label(self) -> None:
+        if self.session is None:
+            self.jobs_label.setText("")
+            return
+        count = self.session.tracker.active_count()
+        self.jobs_label.setText(f"{count} job{'s' if count != 1 else ''} in the queue" if count else "Idle")
+
+    def _engine_changed(self, name: str) -> None:
+        self.settings.engine = name
+        self.show_message(f"New takes will use the {name} engine.")
+
+    # -- closing -----------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if self._finishing:
+            event.ignore()
+            return
+        if self.session is not None and self.session.active_jobs():
+            choice = self.ask_close_policy(len(self.session.active_jobs()))
+            if choice is None:
+                event.ignore()
+                return
+            if choice == "finish":
+                event.ignore()
+                self._finish_then_close()
+                return
+            self.close_project(choice)
+        else:
+            self.close_project("keep")
+        self.settings.save_window(self.saveGeometry(), self.saveState())
+        event.accept()
+
+    def _finish_then_close(self) -> None:
+        """Keep the window open (and responsive) until the queue is empty, then close."""
+        self._finishing = True
+        self.show_message("Finishing the queued jobs before closing…")
+        timer = QTimer(self)
+
+        def poll() -> None:
+            if self.session is None or not self.session.active_jobs():
+                timer.stop()
+                self._finishing = False
+                self.close_project("keep")
+                self.close()
+
+        timer.timeout.connect(poll)
+        timer.start(FINISH_POLL_MS)
+
+
+def app_icon() -> QIcon:
+    return icon("kamishibai")

@@ -1,0 +1,86 @@
+"""Ctrl+F: find turns whose instruction contains the text; highlight them and jump between them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+
+from studio.core.tree import StoryTree
+from studio.ui.icons import icon
+
+
+def find_matches(tree: StoryTree, query: str, order: list[str]) -> list[str]:
+    """Node ids whose instruction (or notes) contain ``query``, in ``order`` (layout order)."""
+    needle = query.strip().lower()
+    if not needle:
+        return []
+    return [node_id for node_id in order if node_id in tree.nodes and (
+        needle in tree.nodes[node_id].instruction.raw.lower() or needle in tree.nodes[node_id].notes.lower())]
+
+
+class SearchBar(QWidget):
+    query_changed = Signal(str)
+    step = Signal(int)  # +1 next, -1 previous
+    closed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("searchBar")
+        self.edit = QLineEdit(self)
+        self.edit.setPlaceholderText("Find in instructions and notes…")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.textChanged.connect(self.query_changed.emit)
+        self.count = QLabel("", self)
+        self.count.setObjectName("dimLabel")
+        prev_button = QToolButton(self)
+        prev_button.setIcon(icon("up"))
+        prev_button.setToolTip("Previous match (Shift+Enter)")
+        prev_button.clicked.connect(lambda: self.step.emit(-1))
+        next_button = QToolButton(self)
+        next_button.setIcon(icon("down"))
+        next_button.setToolTip("Next match (Enter)")
+        next_button.clicked.connect(lambda: self.step.emit(1))
+        close = QToolButton(self)
+        close.setIcon(icon("cancel"))
+        close.setToolTip("Close (Esc)")
+        close.clicked.connect(self.close_bar)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        search_icon = QLabel(self)
+        search_icon.setPixmap(icon("search").pixmap(16, 16))
+        layout.addWidget(search_icon)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.count)
+        layout.addWidget(prev_button)
+        layout.addWidget(next_button)
+        layout.addWidget(close)
+        self.edit.installEventFilter(self)
+
+    def open_bar(self) -> None:
+        self.show()
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    def close_bar(self) -> None:
+        self.hide()
+        self.closed.emit()
+
+    def set_count(self, index: int, total: int) -> None:
+        if not self.edit.text().strip():
+            self.count.setText("")
+        elif total == 0:
+            self.count.setText("no matches")
+        else:
+            self.count.setText(f"{index + 1} of {total}")
+
+    def eventFilter(self, watched, event) -> bool:  # type: ignore[no-untyped-def]  # noqa: N802
+        if watched is self.edit and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress:
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+                self.step.emit(-1 if shift else 1)
+                return True
+            if event.key() == Qt.Key.Key_Escape:
+                self.close_bar()
+                return True
+        return super().eventFilter(watched, event)

@@ -1,0 +1,474 @@
+"""One open project's views and the commands that act on the selected turn.
+
+The workspace owns the canvas, the episode panel, the inspector, the queue and the cast
+panel of one project, keeps the selection, and turns user intents (generate, re-roll,
+fork, delete, select a take…) into document commands or worker jobs. Every view is
+redrawn from the change sets the document bridge delivers, never by polling.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import QMenu, QSplitter, QVBoxLayout, QWidget
+
+from studio.core.changes import ChangeSet, EntityKind
+from studio.core.commands import (
+    AddTurn,
+    Command,
+    DeleteSubtree,
+    EditInstruction,
+    Fork,
+    SelectTake,
+    SetBookmark,
+    SetNotes,
+)
+from studio.core.errors import StudioError
+from studio.core.model import new_id
+from studio.ui.canvas.tree_scene import TreeScene
+from studio.ui.canvas.tree_view import TreeView
+from studio.ui.cast_panel import CastPanel
+from studio.ui.deferred_reader import DeferredReader
+from studio.ui.episode.episode_panel import EpisodePanel
+from studio.ui.inspector.inspector import Inspector
+from studio.ui.inspector.vocabulary import collect_vocabulary
+from studio.ui.media_cache import ClipCache, PosterCache
+from studio.ui.navigation import branch_through, neighbour
+from studio.ui.node_summary import excerpt_of, summarize
+from studio.ui.queue_panel import QueuePanel
+from studio.ui.search_bar import SearchBar, find_matches
+from studio.ui.session import ProjectSession
+from studio.ui.window_actions import StudioActions
+
+log = logging.getLogger(__name__)
+
+Confirm = Callable[[str, str], bool]
+
+
+class Workspace(QWidget):
+    """The central area (search bar, canvas, episode panel) plus the dock contents."""
+
+    error = Signal(object)  # StudioError to show
+    message = Signal(str)  # status bar text
+    history_changed = Signal()
+
+    def __init__(self, session: ProjectSession, actions: StudioActions, posters: PosterCache, clips: ClipCache,
+                 confirm: Confirm, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.project = session.project
+        self.document = session.project.document
+        self.actions = actions
+        self.confirm = confirm
+        self.current_id: str = self.project.tree.root_id
+        self.branch: list[str] = []
+        self._last_child: dict[str, str] = {}
+        self._matches: list[str] = []
+        self._match_index = -1
+        self.closed = False
+
+        self.scene = TreeScene(self.document, self.project.resolve, session.tracker, posters, clips, self)
+        self.view = TreeView(self.scene, self)
+        self.search = SearchBar(self)
+        self.search.hide()
+        self.episode = EpisodePanel(posters, clips, self._abs, self)
+        self.inspector = Inspector(clips, self._abs)
+        self.queue = QueuePanel(session.tracker, self.describe_node)
+        self.queue.set_service(session.service)
+        self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
+
+        canvas_area = QWidget(self)
+        canvas_layout = QVBoxLayout(canvas_area)
+        canvas_layout.setContentsMargins(0, 0, 0, 0)
+        canvas_layout.setSpacing(0)
+        canvas_layout.addWidget(self.search)
+        canvas_layout.addWidget(self.view, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(canvas_area)
+        splitter.addWidget(self.episode)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([560, 250])
+        self.splitter = splitter
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        for action in actions.local:
+            self.addAction(action)
+
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(80)
+        self._refresh_timer.timeout.connect(lambda: self.reader.run(self._refresh_selection_views))
+        self.reader = DeferredReader(self.document.lock, self)
+
+        session.bridge.changed.connect(lambda changes: self.reader.run(lambda: self.on_changes(changes)))
+        session.tracker.nodes_changed.connect(self._on_job_nodes)
+        session.tracker.progressed.connect(
+            lambda ids: self.reader.run(lambda: self.scene.refresh_nodes(ids) if not self.closed else None))
+        session.tracker.job_finished.connect(self._on_job_finished)
+        self.scene.node_clicked.connect(self.select)
+        self.scene.node_activated.connect(self._activate)
+        self.scene.node_context_menu.connect(self._context_menu)
+        self.view.navigate.connect(self.navigate)
+        self.episode.turn_selected.connect(self.select)
+        self.inspector.generate_requested.connect(self.generate_text)
+        self.inspector.save_requested.connect(self.save_text)
+        self.inspector.take_chosen.connect(self.choose_take)
+        self.inspector.notes_changed.connect(lambda node, text: self.apply(SetNotes(node, text)))
+        self.inspector.bookmark_toggled.connect(lambda node, on: self.apply(SetBookmark(node, on)))
+        self.inspector.draft_cancelled.connect(self._cancel_draft)
+        self.queue.error.connect(self.error.emit)
+        self.queue.job_selected.connect(lambda node_id: self.select(node_id) if node_id in self.tree.nodes else None)
+        self.cast.error.connect(self.error.emit)
+        self.cast.character_used.connect(self.inspector.editor.character.setText)
+        self.cast.location_used.connect(self.inspector.editor.background.setText)
+        self.search.query_changed.connect(self._on_query)
+        self.search.step.connect(self.step_match)
+        self.search.closed.connect(self._close_search)
+
+        with self.document.lock:
+            self.cast.refresh(self.tree)
+        QTimer.singleShot(0, self._load_vocabulary)  # imports the sketch vocabulary: not on the open path
+        self.select(self.current_id, center=False)
+
+    def _load_vocabulary(self) -> None:
+        if not self.closed:
+            with self.document.lock:
+                self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree))
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    @property
+    def tree(self):  # type: ignore[no-untyped-def]
+        return self.project.tree
+
+    def _abs(self, rel: str) -> str:
+        if not rel:
+            return ""
+        try:
+            return str(self.project.resolve(rel))
+        except StudioError:
+            return ""
+
+    def _import_image(self, path: Path) -> str:
+        from studio.storage.media_import import import_image
+
+        return import_image(self.project, path)
+
+    def describe_node(self, node_id: str) -> str:
+        node = self.tree.nodes.get(node_id)
+        if node is None:
+            return "(deleted turn)"
+        return excerpt_of(node.instruction.raw or "Start", 50)
+
+    def guard(self, fn: Callable[[], Any]) -> Any:
+        """Run a user action; a StudioError becomes a message, never a crash."""
+        try:
+            return fn()
+        except StudioError as error:
+            self.error.emit(error)
+            return None
+
+    def apply(self, command: Command) -> ChangeSet | None:
+        result = self.guard(lambda: self.project.apply(command))
+        self.history_changed.emit()
+        return result
+
+    def settings_for_jobs(self) -> dict[str, Any]:
+        return self.session.settings.clip.as_job_settings()
+
+    def engine_name(self) -> str | None:
+        return self.session.settings.engine or None
+
+    # -- selection ---------------------------------------------------------------------------
+
+    def select(self, node_id: str, center: bool = True) -> None:
+        if self.closed or node_id not in self.tree.nodes:
+            return
+        node = self.tree.nodes[node_id]
+        if node.parent_id is not None:
+            self._last_child[node.parent_id] = node_id
+        self.current_id = node_id
+        self._refresh_selection_views(show_inspector=True)
+        if center:
+            self.view.center_on_node(node_id)
+
+    def _refresh_selection_views(self, show_inspector: bool = False) -> None:
+        if self.closed:
+            return
+        with self.document.lock:
+            tree = self.tree
+            if self.current_id not in tree.nodes:
+                return
+            self.branch = branch_through(tree, self.current_id, self._last_child)
+            summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
+            states = [tree.state_of(n) for n in self.branch]
+            if show_inspector or self.inspector.draft_parent is None:
+                self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
+        self.scene.set_current(self.current_id, self.branch)
+        self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        node = self.tree.nodes.get(self.current_id)
+        is_turn = node is not None and not node.is_root
+        for action in (self.actions.reroll, self.actions.reroll_branch, self.actions.fork, self.actions.delete):
+            action.setEnabled(is_turn)
+
+    def navigate(self, move: str) -> None:
+        with self.document.lock:
+            target = neighbour(self.tree, self.current_id, move, self._last_child)
+        if target is not None:
+            self.select(target)
+
+    def _activate(self, node_id: str) -> None:
+        self.select(node_id)
+        self.inspector.editor.focus_first_field()
+
+    def _context_menu(self, node_id: str, pos: QPoint) -> None:
+        self.select(node_id, center=False)
+        menu = QMenu(self)
+        for action in (self.actions.new_turn, self.actions.reroll, self.actions.reroll_branch, self.actions.fork,
+                       self.actions.fill, self.actions.bookmark, self.actions.export, self.actions.delete):
+            menu.addAction(action)
+        menu.popup(pos)
+
+    # -- document and job changes -----------------------------------------------------------
+
+    def on_changes(self, changes: ChangeSet) -> None:
+        if self.closed:
+            return
+        self.scene.on_changes(changes)
+        removed = changes.removed.get(EntityKind.NODE, frozenset())
+        if self.current_id in removed or self.current_id not in self.tree.nodes:
+            fallback = next((n for n in reversed(self.branch) if n in self.tree.nodes and n not in removed),
+                            self.tree.root_id)
+            ancestors = self.branch[: self.branch.index(self.current_id)] if self.current_id in self.branch else []
+            fallback = next((n for n in reversed(ancestors) if n in self.tree.nodes), fallback)
+            self.select(fallback, center=False)
+        else:
+            self._refresh_timer.start()
+        if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
+            with self.document.lock:
+                self.cast.refresh(self.tree)
+                self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree))
+        if self.search.isVisible() and self.search.edit.text():
+            self._on_query(self.search.edit.text())
+        self.history_changed.emit()
+
+    def _on_job_nodes(self, node_ids: set[str]) -> None:
+        self.reader.run(lambda: self.scene.refresh_nodes(node_ids) if not self.closed else None)
+        if set(self.branch) & set(node_ids):
+            self._refresh_timer.start()
+
+    def _on_job_finished(self, event: Any) -> None:
+        kind = str(getattr(event.kind, "value", event.kind))
+        if kind == "failed":
+            message = getattr(event, "message", "") or "A job failed."
+            hint = getattr(event, "hint", "")
+            self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
+        elif kind == "finished":
+            self.message.emit("Take ready.")
+
+    # -- turn commands -----------------------------------------------------------------------
+
+    def start_new_turn(self) -> None:
+        """Enter: a draft under the selected turn; the instruction editor takes focus."""
+        with self.document.lock:
+            self.inspector.show_draft(self.tree, self.current_id)
+        self.message.emit("New turn: describe it, then Generate (Ctrl+Enter).")
+
+    def _cancel_draft(self) -> None:
+        if self.inspector.draft_parent is not None:
+            self.select(self.current_id, center=False)
+            self.view.setFocus()
+
+    def generate_text(self, target: str, text: str) -> None:
+        """Generate from the editor: a draft becomes a new turn; an edited turn is updated."""
+        if self.inspector.draft_parent == target:
+            self._generate_new(target, text)
+            return
+        node = self.tree.nodes.get(target)
+        if node is None:
+            return
+        if node.instruction.raw != text and self.apply(EditInstruction(target, text)) is None:
+            return
+        self.reroll(target)
+
+    def _generate_new(self, parent_id: str, text: str) -> None:
+        service = self.session.service
+        if service is None:
+            node_id = new_id()
+            if self.apply(AddTurn(parent_id, text, node_id=node_id)) is not None:
+                self.select(node_id)
+            self.error.emit(StudioError(self.session.service_error or "Generation is not available.",
+                                        hint="The turn was added without a take."))
+            return
+        result = self.guard(lambda: service.generate(parent_id, text, engine=self.engine_name(),
+                                                     settings=self.settings_for_jobs()))
+        if result is not None:
+            node_id, _job = result
+            self.inspector.draft_parent = None
+            self.select(node_id)
+            self.view.setFocus()
+            self.message.emit("Generating…")
+        self.history_changed.emit()
+
+    def generate_current(self) -> None:
+        """Ctrl+Enter outside the editor: generate what the editor holds."""
+        text = self.inspector.editor.text()
+        target = self.inspector.draft_parent or self.current_id
+        if text.strip():
+            self.generate_text(target, text)
+
+    def save_text(self, text: str) -> None:
+        draft = self.inspector.draft_parent
+        if draft is not None:
+            node_id = new_id()
+            if self.apply(AddTurn(draft, text, node_id=node_id)) is not None:
+                self.inspector.draft_parent = None
+                self.select(node_id)
+        elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
+            self.apply(EditInstruction(self.current_id, text))
+
+    def reroll(self, node_id: str | None = None) -> None:
+        target = node_id or self.current_id
+        service = self.guard(self.session.require_service)
+        if service is None:
+            return
+        if self.guard(lambda: service.reroll(target, engine=self.engine_name(),
+                                             settings=self.settings_for_jobs())) is not None:
+            self.message.emit("Re-rolling…")
+
+    def reroll_branch(self) -> None:
+        service = self.guard(self.session.require_service)
+        if service is None:
+            return
+        jobs = self.guard(lambda: service.reroll_branch(self.current_id, engine=self.engine_name(),
+                                                        settings=self.settings_for_jobs()))
+        if jobs is not None:
+            self.message.emit(f"Re-rolling {len(jobs)} turn{'s' if len(jobs) != 1 else ''}…")
+
+    def fill_branch(self) -> None:
+        service = self.guard(self.session.require_service)
+        if service is None or not self.branch:
+            return
+        jobs = self.guard(lambda: service.fill(self.branch[-1], engine=self.engine_name(),
+                                               settings=self.settings_for_jobs()))
+        if jobs is not None:
+            self.message.emit(f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
+                              else "Every turn of this branch has a take.")
+
+    def fork(self) -> None:
+        new_node = new_id()
+        if self.apply(Fork(self.current_id, new_node_id=new_node)) is not None:
+            self.select(new_node)
+            self.inspector.editor.focus_first_field()
+
+    def toggle_bookmark(self) -> None:
+        node = self.tree.nodes.get(self.current_id)
+        if node is not None:
+            self.apply(SetBookmark(node.id, not node.bookmarked))
+
+    def delete_current(self) -> None:
+        node = self.tree.nodes.get(self.current_id)
+        if node is None or node.is_root:
+            return
+        with self.document.lock:
+            subtree = [node, *self.tree.descendants(node.id)]
+            takes = sum(len(self.tree.takes_of(n.id)) for n in subtree)
+        if takes and not self.confirm(
+                "Delete turns",
+                f"Delete this turn and {len(subtree) - 1} turn(s) below it, with {takes} take(s)?\n"
+                "You can undo this with Ctrl+Z."):
+            return
+        parent = node.parent_id
+        if self.apply(DeleteSubtree(node.id)) is not None and parent is not None:
+            self.select(parent)
+
+    def choose_take(self, node_id: str, take_id: str) -> None:
+        if node_id:
+            self.apply(SelectTake(node_id, take_id))
+
+    def undo(self) -> None:
+        changes = self.guard(self.project.undo)
+        if changes is not None:
+            self.message.emit(changes.label)
+        self.history_changed.emit()
+
+    def redo(self) -> None:
+        changes = self.guard(self.project.redo)
+        if changes is not None:
+            self.message.emit(changes.label)
+        self.history_changed.emit()
+
+    def play(self) -> None:
+        self.episode.play_branch()
+
+    # -- search ------------------------------------------------------------------------------
+
+    def open_search(self) -> None:
+        self.search.open_bar()
+        if self.search.edit.text():
+            self._on_query(self.search.edit.text())
+
+    def _on_query(self, text: str) -> None:
+        order = sorted(self.scene.cells, key=lambda n: (self.scene.cells[n].row, self.scene.cells[n].depth))
+        with self.document.lock:
+            self._matches = find_matches(self.tree, text, order)
+        self.scene.set_search_hits(self._matches)
+        self._match_index = -1
+        if self._matches:
+            self.step_match(1)
+        else:
+            self.search.set_count(-1, 0)
+
+    def step_match(self, delta: int) -> None:
+        if not self._matches:
+            return
+        self._match_index = (self._match_index + delta) % len(self._matches)
+        self.search.set_count(self._match_index, len(self._matches))
+        self.select(self._matches[self._match_index])
+
+    @property
+    def matches(self) -> list[str]:
+        return list(self._matches)
+
+    def _close_search(self) -> None:
+        self._matches = []
+        self.scene.set_search_hits([])
+        self.view.setFocus()
+
+    # -- export ------------------------------------------------------------------------------
+
+    def queue_export(self, out: Path, options: Any, fmt: str | None) -> str | None:
+        service = self.guard(self.session.require_service)
+        if service is None:
+            return None
+        leaf = self.branch[-1] if self.branch else self.current_id
+
+        def submit() -> str:
+            from studio.export import export_task
+
+            job = export_task(self.project, leaf, out, options, fmt)
+            return str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
+
+        job_id = self.guard(submit)
+        if job_id is not None:
+            self.message.emit(f"Exporting to {out}…")
+        return job_id
+
+    def close(self, policy: str = "keep") -> bool:  # type: ignore[override]
+        self.inspector.commit_notes()
+        self.closed = True
+        self.view.closed = True
+        self._refresh_timer.stop()
+        for player in [self.episode.player, *(t.player for t in self.inspector.takes.tiles)]:
+            player.pause()
+        self.session.close(policy)
+        return super().close()

@@ -1,0 +1,82 @@
+"""GUI test fixtures: offscreen Qt, settings in a temp ini file, a window on a project."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from studio.ui.settings import ClipSettings, StudioSettings
+
+
+def sketch_available() -> bool:
+    try:
+        from studio.engines.sketch import SketchEngine  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> StudioSettings:
+    studio_settings = StudioSettings.at(tmp_path / "settings.ini")
+    studio_settings.clip = ClipSettings(width=160, height=112, frames=6, fps=8.0)
+    studio_settings.engine = "sketch"
+    studio_settings.mark_first_run_done()
+    return studio_settings
+
+
+@pytest.fixture
+def registry():  # type: ignore[no-untyped-def]
+    """The real engines when the sketch engine is installed, else a tiny stand-in."""
+    if sketch_available():
+        from studio.composition import default_registry
+
+        return default_registry()
+    from .tiny_engine import tiny_registry
+
+    return tiny_registry()
+
+
+@pytest.fixture
+def make_window(qtbot, settings: StudioSettings, registry):  # type: ignore[no-untyped-def]
+    """``make_window(project_path=None)``: a shown main window (closed at teardown)."""
+    from studio.ui.main_window import MainWindow
+
+    windows = []
+
+    def make(path: Path | None = None, registry_override=None):  # type: ignore[no-untyped-def]
+        window = MainWindow(settings, registry_override or registry)
+        window.confirm = lambda title, text: True  # type: ignore[method-assign]
+        window.ask_close_policy = lambda count: "cancel"  # type: ignore[method-assign]
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        if path is not None:
+            assert window.open_project(path), window.last_error
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        if window.session is not None:
+            window.close_project("cancel")
+
+
+@pytest.fixture
+def sample_project(tmp_path: Path) -> Iterator[Path]:
+    """A project with the sample story (8 turns in 2 branches), no takes yet."""
+    from studio.storage import Project
+    from studio.ui.resources import resource
+    from studio.ui.sample_story import build_sample
+
+    project = Project.create(tmp_path / "sample.kamishibai")
+    build_sample(project, resource("samples", "first_story.txt").read_text())
+    path = project.path
+    project.close()
+    yield path

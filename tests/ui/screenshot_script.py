@@ -1,0 +1,121 @@
+"""Open the studio on a generated sample story and save a screenshot of the window.
+
+Run by ``test_screenshot.py`` under Xvfb (``QT_QPA_PLATFORM=xcb``), and by hand to refresh
+``docs/screenshot.png``::
+
+    python tests/ui/screenshot_script.py OUT.png [--workdir DIR]
+
+Prints one JSON line: the PNG's path and the window's size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def build_project(folder: Path) -> Path:
+    """The sample story (8 turns, 2 branches), every turn generated, one re-rolled twice."""
+    from studio.composition import default_registry
+    from studio.core.commands import SelectTake
+    from studio.ui.resources import resource
+    from studio.ui.sample_story import build_sample, create_with_defaults
+    from studio.worker.service import GenerationService
+
+    project = create_with_defaults(folder / "Sample.kamishibai", "Qiqi's first delivery")
+    leaves = build_sample(project, resource("samples", "first_story.txt").read_text())
+    settings = {"width": 360, "height": 240, "frames": 12, "fps": 8.0}
+    service = GenerationService(project, default_registry(), default_engine="sketch")
+    service.start()
+    for leaf in leaves:
+        service.fill(leaf, settings=settings)
+    if not service.wait_idle(timeout=300):
+        raise SystemExit("generation did not finish")
+    second = project.tree.child_ids(project.tree.child_ids(project.tree.root_id)[0])[0]
+    original = project.tree.nodes[second].selected_take_id
+    service.reroll(second, settings=settings)
+    service.reroll(second, settings=settings)
+    service.wait_idle(timeout=120)
+    service.stop()
+    project.apply(SelectTake(second, original))  # back to the first take: the turns below stay fresh
+    path = project.path
+    project.close()
+    return path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--workdir")
+    args = parser.parse_args()
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="kamishibai-shot-"))
+    project_path = build_project(workdir)
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from studio.composition import default_registry
+    from studio.ui.main_window import MainWindow
+    from studio.ui.pyside_workarounds import pin_none
+    from studio.ui.settings import StudioSettings
+    from studio.ui.theme import apply_theme
+
+    pin_none()  # this script pumps events with processEvents (see studio.ui.pyside_workarounds)
+    app = QApplication(sys.argv)
+    apply_theme(app)
+    settings = StudioSettings.at(workdir / "settings.ini")
+    settings.mark_first_run_done()
+    window = MainWindow(settings, default_registry())
+    window.resize(1600, 960)
+    window.show()
+    window.open_project(project_path)
+    workspace = window.workspace
+    assert workspace is not None
+    tree = workspace.project.tree
+    turn2 = tree.child_ids(tree.child_ids(tree.root_id)[0])[0]
+    workspace.select(turn2, center=False)
+
+    def pump(seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.01)
+
+    pump(1.0)
+    workspace.view.fit_all()
+    workspace.episode.player.seek(3)
+    for tile in workspace.inspector.takes.tiles:
+        tile.player.seek(5)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        pump(0.2)
+        posters = [c.summary.poster_path for c in workspace.scene.cards.values() if c.summary.poster_path]
+        if posters and all(workspace.scene.poster(p) is not None for p in posters):
+            break
+    for tile in workspace.inspector.takes.tiles:
+        tile.player.pause()
+    workspace.episode.player.pause()
+    pump(0.5)
+    screen = window.screen()
+    image = screen.grabWindow(window.winId()) if screen is not None else window.grab()
+    if image.isNull() or image.width() < 10:
+        image = window.grab()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    image.save(str(out), "PNG")
+    print(json.dumps({"path": str(out), "width": window.width(), "height": window.height()}))
+    window.close_project("cancel")
+    QTimer.singleShot(0, app.quit)
+    app.exec()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

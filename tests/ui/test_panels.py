@@ -1,0 +1,105 @@
+"""Panels and dialogs: cast & world, sample story, CLI entry, cheat sheet, export, closing."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from PIL import Image
+
+from studio.ui.dialogs.export_dialog import ExportDialog
+from studio.ui.inspector.instruction_editor import compose_instruction
+from studio.ui.resources import resource
+from studio.ui.sample_story import parse_sample
+
+
+def test_compose_instruction_writes_animegamer_lines() -> None:
+    assert compose_instruction("Qiqi", "gently sit on railing", "town", "day") == (
+        "Character: Qiqi; Motion: gently sit on railing; Background: day town.")
+    assert compose_instruction("Qiqi", "wave", "", camera="orbit", free_text="she smiles") == (
+        "Character: Qiqi; Motion: wave; Camera: orbit; she smiles.")
+
+
+def test_sample_story_has_two_branches() -> None:
+    branches = parse_sample(resource("samples", "first_story.txt").read_text())
+    assert len(branches) == 2
+    assert sum(len(b.lines) for b in branches) == 8
+    assert branches[1].after == 2
+
+
+def test_location_from_an_image_is_copied_into_the_project(make_window, sample_project: Path, tmp_path: Path,
+                                                           qtbot) -> None:
+    window = make_window(sample_project)
+    picture = tmp_path / "harbour at dusk.jpg"
+    Image.new("RGB", (64, 40), (200, 120, 80)).save(picture)
+    cast = window.workspace.cast
+    cast.add_location_from_image(picture, "Harbour")
+    project = window.session.project
+    location = next(loc for loc in project.tree.locations.values() if loc.name == "Harbour")
+    assert location.kind == "image" and location.image_path.startswith("media/")
+    assert project.resolve(location.image_path).is_file()
+    qtbot.waitUntil(lambda: any(cast.locations.item(i).text() == "Harbour" for i in range(cast.locations.count())))
+    cast.add_character("Mei")
+    qtbot.waitUntil(lambda: any(cast.characters.item(i).text() == "Mei" for i in range(cast.characters.count())))
+
+
+def test_cheat_sheet_lists_the_shortcuts(make_window) -> None:
+    window = make_window()
+    sheet = window.show_cheat_sheet()
+    text = sheet.findChildren(type(window.status_label))[0].text()
+    for expected in ("Re-roll", "Fork", "Ctrl+Z", "Space"):
+        assert expected in text
+    sheet.close()
+
+
+def test_export_dialog_builds_options(qtbot, tmp_path: Path) -> None:
+    dialog = ExportDialog(tmp_path / "episode.mp4", "My story")
+    qtbot.addWidget(dialog)
+    dialog.crossfade.setValue(0.5)
+    dialog.overlay.setChecked(True)
+    dialog.captions.setCurrentText("srt")
+    choices = dialog.choices()
+    assert choices.fmt == "mp4" and choices.out.name == "episode.mp4"
+    options = choices.options()
+    assert options.crossfade == 0.5 and options.overlay and options.captions.value == "srt"
+    dialog.format.setCurrentText("gif")
+    assert dialog.choices().out.suffix == ".gif"
+
+
+def test_gui_command_registers_open() -> None:
+    from studio.cli import build_parser
+    from studio.cli.gui_cmds import add_parsers
+
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["open", "story.kamishibai"])
+    assert args.path == "story.kamishibai" and callable(args.handler)
+    assert "open" in build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+
+def test_closing_with_queued_jobs_asks_and_keeps_them(make_window, sample_project: Path) -> None:
+    window = make_window(sample_project)
+    service = window.session.service
+    service.pause()
+    tree = window.session.project.tree
+    window.workspace.select(tree.leaves_under(tree.root_id)[0].id)
+    window.actions_.fill.trigger()
+    asked: list[int] = []
+    window.ask_close_policy = lambda count: asked.append(count) or "keep"  # type: ignore[method-assign]
+    assert window.close_project() is True
+    assert asked == [5]
+    # the jobs are still queued in the project for next time
+    from studio.storage import Project
+    from studio.worker.store import JobStore
+
+    with Project.open(sample_project) as project:
+        jobs = JobStore(project.database).load(include_finished=False)
+        assert len([j for j in jobs if j.status.value == "queued"]) == 5
+
+
+def test_errors_show_a_message_not_a_crash(make_window, sample_project: Path) -> None:
+    window = make_window(sample_project)
+    window.workspace.start_new_turn()
+    window.workspace.save_text("   ")  # an empty instruction is refused by the document
+    assert window.last_error is not None and "empty" in window.last_error.message
+    assert window.session is not None  # still open
