@@ -7,8 +7,14 @@ engine is created, so that listing engines costs nothing.
 from __future__ import annotations
 
 import importlib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studio.engines.base import Engine, EngineRegistry
+
+if TYPE_CHECKING:
+    from studio.storage import Project
 
 DEFAULT_ENGINE = "sketch"
 
@@ -37,9 +43,31 @@ def default_cast_and_world():  # type: ignore[no-untyped-def]
     return defaults.load_default_cast(), defaults.load_default_world()
 
 
-def create_project(path, name=None):  # type: ignore[no-untyped-def]
+def create_project(path: str | os.PathLike[str], name: str | None = None) -> Project:
     """A new project seeded with the default cast and world."""
     from studio.storage import Project
 
     cast, world = default_cast_and_world()
     return Project.create(path, name=name, cast=cast, locations=world)
+
+
+SAMPLE_STORY = "first_story.txt"
+SAMPLE_NAME = "Qiqi's first delivery"
+
+
+def resources_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "resources"
+
+
+def create_sample_project(path: str | os.PathLike[str]) -> Project:
+    """The sample project: the default cast and world and the sample story's branches
+    (no takes yet; generate them with the worker's ``fill``)."""
+    from studio.storage.demo_import import import_demo
+
+    project = create_project(path, name=SAMPLE_NAME)
+    try:
+        import_demo(project, resources_dir() / "samples" / SAMPLE_STORY)
+    except BaseException:
+        project.close()
+        raise
+    return project

@@ -59,3 +59,14 @@ def test_malformed_demo_reports_line_numbers(tmp_path: Path) -> None:
     result = kamishibai("import-demo", str(demo), "--project", str(tmp_path / "p"))
     assert result.returncode == 2
     assert "line 2:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_sample_builds_two_generated_branches(tmp_path: Path) -> None:
+    result = kamishibai("sample", str(tmp_path / "sample"))
+    assert result.returncode == 0, result.stderr
+    tree = json.loads(kamishibai("tree", str(tmp_path / "sample.kamishibai"), "--json").stdout)
+    turns = [n for n in tree["nodes"] if n["parent"]]
+    assert len(turns) == 8
+    assert all(n["takes"] and n["takes"][0]["status"] == "done" for n in turns)
+    leaves = [n for n in turns if not any(m["parent"] == n["id"] for m in turns)]
+    assert len(leaves) == 2

@@ -1,8 +1,9 @@
-"""Project subcommands: new, import-demo, tree, info, bundle, unbundle, bench."""
+"""Project subcommands: new, import-demo, tree, info, bundle, unbundle, sample, bench, sketch-sheet."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--quick", action="store_true", help="small sizes, nothing written")
     p.set_defaults(handler=cmd_bench)
 
+    p = sub.add_parser("sample", help="build the sample project (two branches) and generate its turns")
+    p.add_argument("path")
+    p.add_argument("--no-generate", action="store_true", help="only the turns, no takes")
+    p.set_defaults(handler=cmd_sample)
+
     p = sub.add_parser("sketch-sheet", help="render every sketch-engine motion into one PNG")
     p.add_argument("out")
     p.set_defaults(handler=cmd_sketch_sheet)
@@ -64,20 +70,22 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_import_demo(args: argparse.Namespace) -> int:
     from studio.composition import create_project
     from studio.storage import Project
-    from studio.storage.demo_import import DemoImportError, import_demo, read_demo_lines
+    from studio.storage.demo_import import DemoImportError, import_story, read_demo
     from studio.storage.project import normalise_project_path
 
-    _, problems = read_demo_lines(Path(args.file))  # check the file before creating anything
-    if problems and not args.skip_bad:
-        raise DemoImportError(Path(args.file), problems)
+    source = Path(args.file)
+    story = read_demo(source)  # check the file before creating anything
+    if story.problems and not args.skip_bad:
+        raise DemoImportError(source.name, story.problems)
     folder = normalise_project_path(args.project)
     project = Project.open(folder) if folder.exists() else create_project(folder)
     with project:
         parent = resolve_node(project.tree, args.parent)
-        result = import_demo(project, Path(args.file), parent_id=parent, skip_bad=args.skip_bad)
+        result = import_story(project, story, source.name, parent_id=parent, skip_bad=args.skip_bad)
         for number, reason in result.skipped:
             print(f"skipped line {number}: {reason}")
-        print(f"imported {len(result.node_ids)} turns into {project.path}")
+        branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
+        print(f"imported {len(result.node_ids)} turns{branches} into {project.path}")
     return 0
 
 
@@ -170,3 +178,28 @@ def cmd_sketch_sheet(args: argparse.Namespace) -> int:
 
     print(render_contact_sheet(Path(args.out)))
     return 0
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    """Build the sample project and generate every turn with the default engine."""
+    from studio.composition import DEFAULT_ENGINE, create_sample_project, default_registry
+    from studio.worker import GenerationService
+
+    with create_sample_project(args.path) as project:
+        if args.no_generate:
+            print(project.path)
+            return 0
+        service = GenerationService(project, default_registry(), default_engine=DEFAULT_ENGINE)
+        service.start()
+        try:
+            tree = project.tree
+            for leaf in tree.leaves_under(tree.root_id):
+                service.fill(leaf.id)
+            service.wait_idle()
+        finally:
+            service.stop()
+        failed = [job for job in service.jobs(include_finished=True) if job.status.value == "failed"]
+        for job in failed:
+            print(f"turn {job.node_id} failed: {job.error}", file=sys.stderr)
+        print(project.path)
+        return 1 if failed else 0

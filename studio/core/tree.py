@@ -161,7 +161,17 @@ class StoryTree:
             queue.extend(self._children.get(current, ()))
 
     def leaves_under(self, node_id: str) -> list[Node]:
-        return [n for n in [self.node(node_id), *self.descendants(node_id)] if not self._children.get(n.id)]
+        """Leaves below ``node_id`` in depth-first order (top to bottom, as drawn)."""
+        leaves: list[Node] = []
+        stack = [self.node(node_id).id]
+        while stack:
+            current = stack.pop()
+            children = self._children.get(current)
+            if children:
+                stack.extend(reversed(children))
+            else:
+                leaves.append(self.nodes[current])
+        return leaves
 
     def first_leaf(self, node_id: str) -> Node:
         """Follow the first child down to a leaf: the default branch through a node."""

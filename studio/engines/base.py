@@ -145,6 +145,22 @@ class EngineCapabilities:
     description: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class EngineVocabulary:
+    """Words an engine understands, offered by editors as completions."""
+
+    motions: tuple[str, ...] = ()
+    locations: tuple[str, ...] = ()
+    cameras: tuple[str, ...] = ()
+    adverbs: tuple[str, ...] = ()
+
+
+def engine_vocabulary(engine: object) -> EngineVocabulary:
+    """The engine's vocabulary if it offers one (``vocabulary()`` is optional)."""
+    offer = getattr(engine, "vocabulary", None)
+    return offer() if callable(offer) else EngineVocabulary()
+
+
 @runtime_checkable
 class Engine(Protocol):
     name: str

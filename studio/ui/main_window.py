@@ -236,10 +236,10 @@ class MainWindow(QMainWindow):
     def new_project(self, path: Path, name: str | None = None) -> bool:
         if not self.close_project():
             return False
-        from studio.ui.sample_story import create_with_defaults
+        from studio.composition import create_project
 
         try:
-            project = create_with_defaults(path, name)
+            project = create_project(path, name)
         except StudioError as error:
             self.show_error(error)
             return False

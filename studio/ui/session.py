@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from studio.core.errors import StudioError
+from studio.engines.base import EngineVocabulary, engine_vocabulary
 from studio.storage import Project
 from studio.ui.job_tracker import JobTracker
 from studio.ui.qt_bridge import DocumentBridge, JobEventBridge
@@ -60,6 +61,16 @@ class ProjectSession(QObject):
     @property
     def path(self) -> Path:
         return self.project.path
+
+    def engine_vocabulary(self) -> EngineVocabulary:
+        """What the current engine understands (creating an engine is cheap; loading is not)."""
+        name = self.service.default_engine if self.service is not None else ""
+        if self.registry is None or not name:
+            return EngineVocabulary()
+        try:
+            return engine_vocabulary(self.registry.create(name))
+        except StudioError:
+            return EngineVocabulary()
 
     def require_service(self) -> Any:
         if self.service is None:

@@ -137,9 +137,11 @@ class Workspace(QWidget):
         self.select(self.current_id, center=False)
 
     def _load_vocabulary(self) -> None:
-        if not self.closed:
-            with self.document.lock:
-                self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree))
+        if self.closed:
+            return
+        words = self.session.engine_vocabulary()
+        with self.document.lock:
+            self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree, words))
 
     # -- helpers -----------------------------------------------------------------------------
 

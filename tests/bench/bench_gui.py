@@ -79,15 +79,15 @@ def pump(app, seconds: float) -> None:  # type: ignore[no-untyped-def]
 
 
 def bench_stall(quick: bool) -> list[BenchResult]:
+    from studio.composition import create_project
     from studio.core.commands import AddTurn
     from studio.core.model import new_id
-    from studio.ui.sample_story import create_with_defaults
 
     app = _app()
     turns = 5 if quick else BATCH_TURNS
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        project = create_with_defaults(folder / "batch.kamishibai")
+        project = create_project(folder / "batch.kamishibai")
         parent = project.tree.root_id
         lines = ["Character: Qiqi; Motion: quickly fly on broomstick; Background: day sky.",
                  "Character: Qiqi; Motion: gently sit on railing; Background: day town.",

@@ -55,3 +55,38 @@ def test_binary_and_empty_files(project: Project, tmp_path: Path) -> None:
     empty.write_text("\n\n")
     with pytest.raises(DemoImportError, match="no turns"):
         import_demo(project, empty)
+
+
+def test_branch_markers_make_alternative_branches(project: Project, tmp_path: Path) -> None:
+    demo = tmp_path / "branches.txt"
+    demo.write_text(
+        "Character: Qiqi; Motion: fly on broomstick; Background: day sky.\n"
+        "Character: Qiqi; Motion: sit on railing; Background: day town.\n"
+        "Character: Qiqi; Motion: eat bread; Background: day bakery.\n"
+        "## branch after 1\n"
+        "Character: Qiqi; Motion: run; Background: day park.\n"
+        "Character: Qiqi; Motion: jump; Background: day grass.\n"
+        "## branch after 0\n"
+        "Character: Sosuke; Motion: wave; Background: sunset beach.\n"
+    )
+    result = import_demo(project, demo)
+    tree = project.tree
+    assert len(result.node_ids) == 6 and len(result.leaves) == 3
+    first, _second, third, alt1, alt2, other = result.node_ids
+    assert tree.node(alt1).parent_id == first and tree.node(alt2).parent_id == alt1
+    assert tree.node(other).parent_id == tree.root_id
+    assert [n.id for n in tree.leaves_under(tree.root_id)] == [third, alt2, other]
+
+
+def test_bad_branch_markers_reported(project: Project, tmp_path: Path) -> None:
+    demo = tmp_path / "bad_branches.txt"
+    demo.write_text(
+        "Character: Qiqi; Motion: run; Background: day park.\n"
+        "## branch after 5\n"
+        "Character: Qiqi; Motion: jump; Background: day grass.\n"
+        "## branch after two\n"
+    )
+    with pytest.raises(DemoImportError) as caught:
+        import_demo(project, demo)
+    assert [n for n, _ in caught.value.problems] == [2, 4]
+    assert "first branch has 1 turn" in str(caught.value)

@@ -71,12 +71,9 @@ def make_window(qtbot, settings: StudioSettings, registry):  # type: ignore[no-u
 @pytest.fixture
 def sample_project(tmp_path: Path) -> Iterator[Path]:
     """A project with the sample story (8 turns in 2 branches), no takes yet."""
-    from studio.storage import Project
-    from studio.ui.resources import resource
-    from studio.ui.sample_story import build_sample
+    from studio.composition import create_sample_project
 
-    project = Project.create(tmp_path / "sample.kamishibai")
-    build_sample(project, resource("samples", "first_story.txt").read_text())
+    project = create_sample_project(tmp_path / "sample.kamishibai")
     path = project.path
     project.close()
     yield path

@@ -23,14 +23,12 @@ sys.path.insert(0, str(ROOT))
 
 def build_project(folder: Path) -> Path:
     """The sample story (8 turns, 2 branches), every turn generated, one re-rolled twice."""
-    from studio.composition import default_registry
+    from studio.composition import create_sample_project, default_registry
     from studio.core.commands import SelectTake
-    from studio.ui.resources import resource
-    from studio.ui.sample_story import build_sample, create_with_defaults
     from studio.worker.service import GenerationService
 
-    project = create_with_defaults(folder / "Sample.kamishibai", "Qiqi's first delivery")
-    leaves = build_sample(project, resource("samples", "first_story.txt").read_text())
+    project = create_sample_project(folder / "Sample.kamishibai")
+    leaves = [leaf.id for leaf in project.tree.leaves_under(project.tree.root_id)]
     settings = {"width": 360, "height": 240, "frames": 12, "fps": 8.0}
     service = GenerationService(project, default_registry(), default_engine="sketch")
     service.start()

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from PIL import Image
 
+from studio.storage.demo_import import parse_demo_text
 from studio.ui.dialogs.export_dialog import ExportDialog
 from studio.ui.inspector.instruction_editor import compose_instruction
 from studio.ui.resources import resource
-from studio.ui.sample_story import parse_sample
 
 
 def test_compose_instruction_writes_animegamer_lines() -> None:
@@ -21,10 +21,11 @@ def test_compose_instruction_writes_animegamer_lines() -> None:
 
 
 def test_sample_story_has_two_branches() -> None:
-    branches = parse_sample(resource("samples", "first_story.txt").read_text())
-    assert len(branches) == 2
-    assert sum(len(b.lines) for b in branches) == 8
-    assert branches[1].after == 2
+    story = parse_demo_text(resource("samples", "first_story.txt").read_text())
+    assert not story.problems
+    assert len(story.branches) == 2
+    assert story.turn_count == 8
+    assert story.branches[1].after == 2
 
 
 def test_location_from_an_image_is_copied_into_the_project(make_window, sample_project: Path, tmp_path: Path,
@@ -103,3 +104,20 @@ def test_errors_show_a_message_not_a_crash(make_window, sample_project: Path) ->
     window.workspace.save_text("   ")  # an empty instruction is refused by the document
     assert window.last_error is not None and "empty" in window.last_error.message
     assert window.session is not None  # still open
+
+
+def test_instruction_fields_complete_from_cast_world_and_engine(make_window, sample_project: Path, qtbot) -> None:
+    window = make_window(sample_project)
+    editor = window.workspace.inspector.editor
+
+    def completions(line_edit) -> list[str]:  # type: ignore[no-untyped-def]
+        completer = line_edit.completer()
+        if completer is None:
+            return []
+        model = completer.model()
+        return [model.index(row, 0).data() for row in range(model.rowCount())]
+
+    qtbot.waitUntil(lambda: "fly on broomstick" in completions(editor.motion), timeout=5000)
+    assert {"Qiqi", "Sosuke"} <= set(completions(editor.character))
+    assert {"bakery", "sky"} <= set(completions(editor.background))
+    assert "orbit" in completions(editor.camera)

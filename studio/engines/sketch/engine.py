@@ -23,6 +23,7 @@ from studio.engines.base import (
     Clip,
     EngineCapabilities,
     EngineError,
+    EngineVocabulary,
     GenerationContext,
     Prediction,
     Progress,
@@ -48,8 +49,12 @@ from studio.engines.sketch.understanding import (
     read_instruction,
 )
 from studio.engines.sketch.vocabulary import (
+    ADVERB_LEVELS,
+    CAMERA_PHRASES,
     DEFAULT_LOCATION,
     LOCATION_BY_NAME,
+    LOCATIONS,
+    MOTIONS,
     CameraMode,
     MotionSpec,
     Setting,
@@ -231,6 +236,15 @@ class SketchEngine:
         return facing, facing * min(dist, max(0.0, ahead))
 
     # decode ---------------------------------------------------------------------------------
+    def vocabulary(self) -> EngineVocabulary:
+        """Motion phrases, locations, camera words and adverbs this engine understands."""
+        return EngineVocabulary(
+            motions=tuple(sorted({phrase for motion in MOTIONS for phrase in motion.phrases})),
+            locations=tuple(location.name for location in LOCATIONS),
+            cameras=tuple(sorted({p for phrases in CAMERA_PHRASES.values() for p in phrases})),
+            adverbs=tuple(sorted(ADVERB_LEVELS)),
+        )
+
     def decode(self, prediction: Prediction, seed: int, progress: ProgressCallback = no_progress,
                cancelled: CancelCheck = never_cancelled) -> Clip:
         """Render the prediction. Deterministic: every seeded choice was made in predict."""

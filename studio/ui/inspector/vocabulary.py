@@ -1,14 +1,18 @@
-"""Words for the instruction editor's autocomplete: the project's cast and world, plus the
-sketch engine's vocabulary when that engine is installed (it is plain Python, cheap)."""
+"""Words for the instruction editor's autocomplete: the project's cast and world, the
+motions already used in the story, and what the current engine says it understands."""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 from studio.core.tree import StoryTree
+from studio.engines.base import EngineVocabulary
 
 TIMES = ("day", "sunset", "night")
+NO_WORDS = EngineVocabulary()
+FALLBACK_CAMERAS = ("static", "follow", "orbit", "pan", "zoom")
+USED_MOTIONS_SCAN = 5000
+"""Scan at most this many nodes for motions already in use (keeps huge stories cheap)."""
 
 
 @dataclass(frozen=True)
@@ -20,27 +24,13 @@ class Vocabulary:
     adverbs: list[str] = field(default_factory=list)
 
 
-def _sketch_words() -> tuple[list[str], list[str], list[str], list[str]]:
-    try:
-        vocab = importlib.import_module("studio.engines.sketch.vocabulary")
-    except ImportError:
-        return [], [], [], []
-    motions = sorted({p for m in getattr(vocab, "MOTIONS", ()) for p in m.phrases})
-    places = [loc.name for loc in getattr(vocab, "LOCATIONS", ())]
-    cameras = sorted({p for phrases in getattr(vocab, "CAMERA_PHRASES", {}).values() for p in phrases})
-    adverbs = sorted(getattr(vocab, "ADVERB_LEVELS", {}))
-    return motions, places, cameras, adverbs
-
-
-def collect_vocabulary(tree: StoryTree) -> Vocabulary:
-    motions, places, cameras, adverbs = _sketch_words()
-    used_motions = {n.instruction.motion for n in list(tree.nodes.values())[:5000] if n.instruction.motion}
-    characters = sorted({m.name for m in tree.cast.values()})
-    backgrounds = sorted({loc.name for loc in tree.locations.values()} | set(places))
+def collect_vocabulary(tree: StoryTree, engine_words: EngineVocabulary = NO_WORDS) -> Vocabulary:
+    nodes = list(tree.nodes.values())[:USED_MOTIONS_SCAN]
+    used_motions = {n.instruction.motion for n in nodes if n.instruction.motion}
     return Vocabulary(
-        characters=characters,
-        motions=sorted(set(motions) | used_motions),
-        backgrounds=backgrounds,
-        cameras=cameras or ["static", "follow", "orbit", "pan", "zoom in"],
-        adverbs=adverbs,
+        characters=sorted({m.name for m in tree.cast.values()}),
+        motions=sorted(set(engine_words.motions) | used_motions),
+        backgrounds=sorted({loc.name for loc in tree.locations.values()} | set(engine_words.locations)),
+        cameras=list(engine_words.cameras or FALLBACK_CAMERAS),
+        adverbs=list(engine_words.adverbs),
     )
