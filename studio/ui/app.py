@@ -93,7 +93,7 @@ def fill_all_branches(window: MainWindow) -> None:
 def run_app(path: Path | None = None, argv: list[str] | None = None) -> int:
     import qasync
 
-    from studio.ui.pyside_workarounds import tune_for_gui
+    from studio.ui.gui_tuning import tune_for_gui
 
     tune_for_gui()
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)

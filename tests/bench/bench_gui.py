@@ -24,7 +24,7 @@ TICK_MS = 5
 def _app():  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QApplication
 
-    from studio.ui.pyside_workarounds import tune_for_gui
+    from studio.ui.gui_tuning import tune_for_gui
     from studio.ui.theme import apply_theme
 
     tune_for_gui()  # as run_app does

@@ -61,11 +61,9 @@ def main() -> int:
 
     from studio.composition import default_registry
     from studio.ui.main_window import MainWindow
-    from studio.ui.pyside_workarounds import pin_none
     from studio.ui.settings import StudioSettings
     from studio.ui.theme import apply_theme
 
-    pin_none()  # this script pumps events with processEvents (see studio.ui.pyside_workarounds)
     app = QApplication(sys.argv)
     apply_theme(app)
     settings = StudioSettings.at(workdir / "settings.ini")
