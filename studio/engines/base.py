@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.core.errors import StudioError
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
 from studio.core.state import MOTION_LEVEL_MAX, MOTION_LEVEL_MIN, CharacterState, StateDeltas
+
+if TYPE_CHECKING:  # numpy is imported when frames are made, not when the window opens
+    import numpy as np
 
 
 class Cancelled(Exception):  # noqa: N818 - it is an outcome, not a failure
@@ -114,6 +115,8 @@ class Clip:
     fps: float
 
     def __post_init__(self) -> None:
+        import numpy as np
+
         f = self.frames
         if f.dtype != np.uint8 or f.ndim != 4 or f.shape[-1] != 3 or f.shape[0] < 1:
             raise ValueError(f"clip frames must be uint8 T x H x W x 3, got {f.dtype} {f.shape}")

@@ -8,14 +8,15 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from studio.core.changes import Patch
 from studio.core.errors import StudioError
 from studio.storage.rows import TABLES, TO_ROW
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 class ProjectFileError(StudioError):
@@ -78,7 +79,17 @@ class Database:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
         self.conn = conn
-        self.db = sqlite_utils.Database(conn)
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite-utils' view of the connection, for introspection and ad-hoc queries.
+
+        Imported on first use: it is not needed to open a project, and it is slow to import.
+        Don't write through it: it commits on its own, which would split our transactions.
+        """
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn)
 
     @classmethod
     def create(cls, path: Path, meta: dict[str, str]) -> Database:
@@ -149,9 +160,12 @@ class Database:
                     tuple(row.values()),
                 )
 
-    def rows(self, table: str) -> list[sqlite3.Row]:
+    def values(self, table: str, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
+        """Every row of ``table`` as plain tuples of ``columns`` (the fast path for loading)."""
         with self.lock:
-            return self.conn.execute(f"SELECT * FROM {table}").fetchall()
+            cursor = self.conn.cursor()
+            cursor.row_factory = None
+            return cursor.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
 
     def execute(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Cursor:
         with self.lock:

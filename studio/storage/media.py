@@ -7,6 +7,7 @@ ffmpeg comes from the ``imageio-ffmpeg`` wheel, so this works offline.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +22,12 @@ from studio.storage.atomic import atomic_path
 CLIP_NAME = "clip.mp4"
 POSTER_NAME = "poster.png"
 REPRESENTATION_NAME = "representation.safetensors"
+# imageio-ffmpeg starts ffmpeg with preexec_fn=os.setpgrp unless told not to; a
+# preexec_fn forces a full fork() that holds the GIL while a large process is copied,
+# stalling every other thread (the GUI's event loop among them). Without it, Python uses
+# vfork. ffmpeg then shares our process group, so Ctrl+C in a terminal stops it too.
+os.environ.setdefault("IMAGEIO_FFMPEG_NO_PREVENT_SIGINT", "1")
+
 CLIP_CRF = 17
 """Visually lossless H.264 (the design asks for CRF 18 or better)."""
 
@@ -44,23 +51,33 @@ def _even(frames: np.ndarray) -> np.ndarray:
     return frames
 
 
-def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, preset: str = "veryfast") -> None:
-    """Encode uint8 T x H x W x 3 frames as H.264/yuv420p mp4 at ``path`` (not atomic)."""
-    import imageio_ffmpeg
+def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, preset: str = "veryfast",
+               threads: int = 1) -> None:
+    """Encode uint8 T x H x W x 3 frames as H.264/yuv420p mp4 at ``path`` (not atomic).
 
+    ffmpeg is started without a ``preexec_fn`` (its own process group instead), so Python
+    can spawn it with vfork: a plain fork() of a large GUI process holds the GIL for tens
+    of milliseconds, which the window would feel as a stall.
+    """
     frames = _even(np.ascontiguousarray(frames, dtype=np.uint8))
     _, h, w, _ = frames.shape
-    writer = imageio_ffmpeg.write_frames(
-        str(path), (w, h), fps=fps, codec="libx264", pix_fmt_out="yuv420p", macro_block_size=1,
-        output_params=["-crf", str(crf), "-preset", preset, "-movflags", "+faststart"],
-        ffmpeg_log_level="error",
-    )
-    writer.send(None)
+    command = [
+        ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-y",
+        "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", f"{fps:g}", "-i", "-",
+        "-an", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", str(crf), "-preset", preset,
+        "-threads", str(threads), "-movflags", "+faststart", str(path),
+    ]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, process_group=0)
     try:
-        for frame in frames:
-            writer.send(frame)
-    finally:
-        writer.close()
+        _, errors = process.communicate(frames.tobytes())
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    if process.returncode != 0:
+        message = errors.decode("utf-8", "replace").strip().splitlines()
+        raise MediaError(f"ffmpeg could not encode {path.name}: {message[-1] if message else process.returncode}")
 
 
 def write_clip(path: Path, frames: np.ndarray, fps: float) -> None:

@@ -26,11 +26,12 @@ from studio.core.tree import StoryTree, TreeError
 from studio.storage.atomic import atomic_path
 from studio.storage.database import Database, ProjectFileError
 from studio.storage.paths import UnsafePathError, resolve_inside
-from studio.storage.rows import FROM_ROW, TABLES
+from studio.storage.rows import FROM_VALUES, TABLES
 
 PROJECT_SUFFIX = ".kamishibai"
 DB_NAME = "project.db"
 MEDIA_DIR = "media"
+RESOLVE_CACHE_SIZE = 100_000
 
 
 def normalise_project_path(path: str | os.PathLike[str]) -> Path:
@@ -51,6 +52,7 @@ class Project:
         self.database = database
         self.document = Document(tree, persist=database.write_patch)
         self.problems = problems
+        self._resolved: dict[str, Path] = {}
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -109,8 +111,8 @@ class Project:
         entities: list[Any] = []
         try:
             for kind, table in TABLES.items():
-                convert = FROM_ROW[kind]
-                entities.extend(convert(row) for row in database.rows(table))  # type: ignore[operator]
+                columns, build = FROM_VALUES[kind]
+                entities.extend(map(build, database.values(table, columns)))
         except (ValueError, TypeError, KeyError) as error:
             raise ProjectFileError(f"{folder / DB_NAME} holds a row that can't be read: {error}.") from None
         checked: list[Any] = []
@@ -162,8 +164,17 @@ class Project:
     # -- media --------------------------------------------------------------------------
 
     def resolve(self, rel: str) -> Path:
-        """Absolute path of a stored relative path, refused if it leaves the project."""
-        return resolve_inside(self.path, rel)
+        """Absolute path of a stored relative path, refused if it leaves the project.
+
+        Results are remembered: views resolve the same poster paths on every redraw, and
+        resolving walks the file system (symlinks included) each time.
+        """
+        resolved = self._resolved.get(rel)
+        if resolved is None:
+            resolved = resolve_inside(self.path, rel)
+            if len(self._resolved) < RESOLVE_CACHE_SIZE:
+                self._resolved[rel] = resolved
+        return resolved
 
     def take_media_dir(self, take_id: str) -> str:
         """Relative folder for a take's files."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
 from studio.core.changes import EntityKind
@@ -47,23 +47,21 @@ def node_row(node: Node) -> dict[str, Any]:
     return row
 
 
-def node_from_row(row: Mapping[str, Any]) -> Node:
-    extra_pairs = _loads(row["extra"])
-    start = row["start_state"]
+NODE_COLUMNS = ("id", "parent_id", "instruction", "character", "motion", "adverb", "background", "time_of_day",
+                "camera", "free_text", "extra", "position", "notes", "bookmarked", "selected_take_id", "start_state",
+                "created_at")
+
+
+def node_from_values(v: tuple[Any, ...]) -> Node:
+    """A node from a row selected with ``NODE_COLUMNS`` (positional: opening is hot)."""
+    extra_pairs = _loads(v[10])
     return Node(
-        id=row["id"],
-        parent_id=row["parent_id"],
-        instruction=Instruction(
-            row["instruction"], row["character"], row["motion"], row["adverb"], row["background"],
-            row["time_of_day"], row["camera"], row["free_text"],
-            tuple((str(k), str(v)) for k, v in extra_pairs) if extra_pairs else (),
-        ),
-        position=row["position"],
-        notes=row["notes"],
-        bookmarked=bool(row["bookmarked"]),
-        selected_take_id=row["selected_take_id"],
-        start_state=CharacterState(**json.loads(start)) if start else None,
-        created_at=row["created_at"],
+        v[0], v[1],
+        Instruction(v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
+                    tuple((str(k), str(x)) for k, x in extra_pairs) if extra_pairs else ()),
+        v[11], v[12], bool(v[13]), v[14],
+        CharacterState(**json.loads(v[15])) if v[15] else None,
+        v[16],
     )
 
 
@@ -94,28 +92,18 @@ def take_row(take: Take) -> dict[str, Any]:
     }
 
 
-def take_from_row(row: Mapping[str, Any]) -> Take:
+TAKE_COLUMNS = ("id", "node_id", "engine", "engine_version", "settings", "seed", "d_stamina", "d_social",
+                "d_entertainment", "motion_level", "representation_path", "clip_path", "poster_path", "timings",
+                "status", "error", "warnings", "stale", "parent_take_id", "instruction_raw", "conditioning",
+                "created_at")
+
+
+def take_from_values(v: tuple[Any, ...]) -> Take:
+    """A take from a row selected with ``TAKE_COLUMNS``."""
     return Take(
-        id=row["id"],
-        node_id=row["node_id"],
-        engine=row["engine"],
-        engine_version=row["engine_version"],
-        settings=_loads(row["settings"]),
-        seed=row["seed"],
-        deltas=StateDeltas(row["d_stamina"], row["d_social"], row["d_entertainment"]),
-        motion_level=row["motion_level"],
-        representation_path=row["representation_path"],
-        clip_path=row["clip_path"],
-        poster_path=row["poster_path"],
-        timings=_loads(row["timings"]),
-        status=TakeStatus(row["status"]),
-        error=row["error"],
-        warnings=tuple(_loads(row["warnings"])),
-        stale=bool(row["stale"]),
-        parent_take_id=row["parent_take_id"],
-        instruction_raw=row["instruction_raw"],
-        conditioning=_loads(row["conditioning"]),
-        created_at=row["created_at"],
+        v[0], v[1], v[2], v[3], _loads(v[4]), v[5], StateDeltas(v[6], v[7], v[8]), v[9], v[10], v[11], v[12],
+        _loads(v[13]), TakeStatus(v[14]), v[15], tuple(_loads(v[16])), bool(v[17]), v[18], v[19], _loads(v[20]),
+        v[21],
     )
 
 
@@ -128,11 +116,11 @@ def cast_row(member: CastMember) -> dict[str, Any]:
     }
 
 
-def cast_from_row(row: Mapping[str, Any]) -> CastMember:
-    return CastMember(
-        id=row["id"], name=row["name"], params=_loads(row["params"]),
-        reference_images=tuple(_loads(row["reference_images"])),
-    )
+CAST_COLUMNS = ("id", "name", "params", "reference_images")
+
+
+def cast_from_values(v: tuple[Any, ...]) -> CastMember:
+    return CastMember(v[0], v[1], _loads(v[2]), tuple(_loads(v[3])))
 
 
 def location_row(location: Location) -> dict[str, Any]:
@@ -145,11 +133,11 @@ def location_row(location: Location) -> dict[str, Any]:
     }
 
 
-def location_from_row(row: Mapping[str, Any]) -> Location:
-    return Location(
-        id=row["id"], name=row["name"], kind=row["kind"], params=_loads(row["params"]),
-        image_path=row["image_path"],
-    )
+LOCATION_COLUMNS = ("id", "name", "kind", "params", "image_path")
+
+
+def location_from_values(v: tuple[Any, ...]) -> Location:
+    return Location(v[0], v[1], v[2], _loads(v[3]), v[4])
 
 
 TABLES: dict[EntityKind, str] = {
@@ -164,9 +152,10 @@ TO_ROW = {
     EntityKind.CAST: cast_row,
     EntityKind.LOCATION: location_row,
 }
-FROM_ROW = {
-    EntityKind.NODE: node_from_row,
-    EntityKind.TAKE: take_from_row,
-    EntityKind.CAST: cast_from_row,
-    EntityKind.LOCATION: location_from_row,
+FROM_VALUES: dict[EntityKind, tuple[tuple[str, ...], Callable[[tuple[Any, ...]], Any]]] = {
+    EntityKind.NODE: (NODE_COLUMNS, node_from_values),
+    EntityKind.TAKE: (TAKE_COLUMNS, take_from_values),
+    EntityKind.CAST: (CAST_COLUMNS, cast_from_values),
+    EntityKind.LOCATION: (LOCATION_COLUMNS, location_from_values),
 }
+"""Per kind: the columns to select and the function that builds the entity from them."""

@@ -27,6 +27,7 @@ from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.export_dialog import ExportDialog
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.engine_picker import EnginePicker
+from studio.ui.gui_tuning import settle_heap
 from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.session import ProjectSession
@@ -269,6 +270,7 @@ class MainWindow(QMainWindow):
         self.settings.add_recent(project.path)
         self.setWindowTitle(f"{project.name} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
+        settle_heap()
         self._update_history_actions()
         self._update_jobs_label()
         if project.problems:

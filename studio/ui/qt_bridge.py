@@ -8,10 +8,11 @@ another thread to the receiver's thread, so every slot runs on the GUI thread.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from studio.core.changes import ChangeSet
 from studio.core.document import Document
@@ -40,17 +41,59 @@ class DocumentBridge(QObject):
             self._unsubscribe = None
 
 
+COALESCE_MS = 40
+"""Job events are delivered to the GUI in batches at most this often."""
+
+
+def _job_of(event: Any) -> str:
+    return str(getattr(event, "job_id", ""))
+
+
+def _is_progress(event: Any) -> bool:
+    return str(getattr(event.kind, "value", event.kind)) == "progress"
+
+
 class JobEventBridge(QObject):
-    """Re-emits the generation service's job events as :attr:`event` on the GUI thread."""
+    """Re-emits the generation service's job events as :attr:`event` on the GUI thread.
+
+    An engine can report dozens of steps a second; redrawing for each would starve the
+    event loop. Events are collected and delivered every :data:`COALESCE_MS`, in order,
+    with a job's progress events dropped when a later event of that job is in the batch.
+    """
 
     event = Signal(object)  # studio.worker JobEvent
-    _relay = Signal(object)
+    _wake = Signal()
 
     def __init__(self, subscribe: Callable[[Callable[[Any], None]], Callable[[], None]],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._relay.connect(self.event.emit, Qt.ConnectionType.QueuedConnection)
-        self._unsubscribe: Callable[[], None] | None = subscribe(self._relay.emit)
+        self._lock = threading.Lock()
+        self._pending: list[Any] = []
+        self._scheduled = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(COALESCE_MS)
+        self._timer.timeout.connect(self._drain)
+        self._wake.connect(self._timer.start, Qt.ConnectionType.QueuedConnection)
+        self._unsubscribe: Callable[[], None] | None = subscribe(self._on_event)
+
+    def _on_event(self, event: Any) -> None:
+        """Called on any thread."""
+        with self._lock:
+            self._pending.append(event)
+            wake = not self._scheduled
+            self._scheduled = True
+        if wake:
+            self._wake.emit()
+
+    def _drain(self) -> None:
+        with self._lock:
+            events, self._pending, self._scheduled = self._pending, [], False
+        last = {_job_of(event): index for index, event in enumerate(events)}
+        for index, event in enumerate(events):
+            if _is_progress(event) and last[_job_of(event)] != index:
+                continue
+            self.event.emit(event)
 
     def close(self) -> None:
         if self._unsubscribe is not None:

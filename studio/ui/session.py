@@ -81,7 +81,8 @@ class ProjectSession(QObject):
     def active_jobs(self) -> list[Any]:
         if self.service is None:
             return []
-        return [j for j in self.service.jobs() if str(getattr(j.status, "value", j.status)) in ("queued", "running")]
+        jobs = self.service.jobs(wait=False)
+        return [j for j in jobs if str(getattr(j.status, "value", j.status)) in ("queued", "running")]
 
     def close(self, policy: str = "keep") -> None:
         """Stop the worker: ``cancel`` cancels every job; ``keep`` leaves queued jobs queued."""

@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 Confirm = Callable[[str, str], bool]
 
 
+VOCABULARY_DELAY_MS = 800
+"""Load autocomplete words this long after a project opens."""
+
 class Workspace(QWidget):
     """The central area (search bar, canvas, episode panel) plus the dock contents."""
 
@@ -133,7 +136,9 @@ class Workspace(QWidget):
 
         with self.document.lock:
             self.cast.refresh(self.tree)
-        QTimer.singleShot(0, self._load_vocabulary)  # imports the sketch vocabulary: not on the open path
+        # Autocomplete words need the engine's package imported: do it once the window is
+        # drawn and idle, not while the project opens.
+        QTimer.singleShot(VOCABULARY_DELAY_MS, self._load_vocabulary)
         self.select(self.current_id, center=False)
 
     def _load_vocabulary(self) -> None:

@@ -72,6 +72,7 @@ class GenerationService:
         self._tasks: dict[str, TaskFunction] = {}
         self._results: dict[str, Any] = {}
         self._jobs: dict[str, Job] = {}
+        self._last_jobs: list[Job] = []
         self._recover()
         self._sequence = max((job.sequence for job in self._jobs.values()), default=0)
         if auto_requeue:
@@ -182,9 +183,19 @@ class GenerationService:
 
     # -- queries ----------------------------------------------------------------------
 
-    def jobs(self, include_finished: bool = False) -> list[Job]:
-        with self._cond:
-            jobs = [j for j in self._jobs.values() if include_finished or not j.finished]
+    def jobs(self, include_finished: bool = False, *, wait: bool = True) -> list[Job]:
+        """The queue in display order.
+
+        ``wait=False`` is for a GUI thread: while the worker holds the queue's lock (it
+        writes to the database, fsync included, under it) the last list read is returned
+        instead of waiting; the job events that follow bring the news.
+        """
+        if self._cond.acquire(blocking=wait):
+            try:
+                self._last_jobs = list(self._jobs.values())
+            finally:
+                self._cond.release()
+        jobs = [j for j in self._last_jobs if include_finished or not j.finished]
         return display_order(jobs)
 
     def job(self, job_id: str) -> Job:

@@ -121,6 +121,8 @@ def bench_stall(quick: bool) -> list[BenchResult]:
         done = sum(1 for t in window.session.project.tree.takes.values() if t.status.value == "done")
         window.close_project("cancel")
         window.close()
+        window.deleteLater()  # each run starts with no window of an earlier run still ticking
+        pump(app, 0.2)
         del service
     return [
         BenchResult(f"longest event-loop stall, {turns}-turn batch (sketch, 360x240x17)", stall * 1000, "ms",
@@ -232,6 +234,8 @@ def bench_big_tree(quick: bool) -> list[BenchResult]:
             card_item.FULL_DETAIL, tree_view.OVERVIEW_SCALE, tree_scene.MAX_MATERIALIZE_CELLS = saved
         window.close_project("keep")
         window.close()
+        window.deleteLater()
+        pump(app, 0.2)
 
     def p95(values: list[float]) -> float:
         return sorted(values)[int(0.95 * (len(values) - 1))]
@@ -247,5 +251,21 @@ def bench_big_tree(quick: bool) -> list[BenchResult]:
     return results
 
 
+STALL_RUNS = 3
+
+
+def stall_summary(quick: bool) -> list[BenchResult]:
+    """The batch is run several times: the stall varies from run to run on a shared CPU."""
+    runs = [bench_stall(quick)[0] for _ in range(1 if quick else STALL_RUNS)]
+    values = sorted(r.value for r in runs)
+    median = values[len(values) // 2]
+    first = runs[0]
+    return [BenchResult(
+        first.name + f", median of {len(runs)} runs", median, "ms", goal=first.goal, met=median < 50,
+        baseline=first.baseline, ratio=first.ratio,
+        note=f"runs: {', '.join(f'{v:.0f}' for v in values)} ms; {first.note}",
+    )]
+
+
 def run(quick: bool) -> list[BenchResult]:
-    return [*bench_big_tree(quick), *bench_stall(quick)]
+    return [*bench_big_tree(quick), *stall_summary(quick)]

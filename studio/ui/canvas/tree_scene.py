@@ -64,6 +64,7 @@ class TreeScene(QGraphicsScene):
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.cards: dict[str, CardItem] = {}
         self.cells: dict[str, Cell] = {}
+        self._tree_rect = self._bounds({})
         self._grid: dict[tuple[int, int], str] = {}
         self._statuses: dict[str, CardStatus] = {}
         self._visible: QRectF | None = None
@@ -165,6 +166,7 @@ class TreeScene(QGraphicsScene):
             if self.cells.get(node_id) != cell:
                 card.setPos(cell.x, cell.y)
         self.cells = cells
+        self._tree_rect = self._bounds(cells)
         self._grid = {(cell.depth, cell.row): node_id for node_id, cell in cells.items()}
         self._structure = structure
         bounds = self.tree_rect()
@@ -213,10 +215,15 @@ class TreeScene(QGraphicsScene):
         return len(summaries)
 
     def tree_rect(self) -> QRectF:
-        if not self.cells:
+        """The laid-out tree's bounds (computed once per layout)."""
+        return QRectF(self._tree_rect)
+
+    @staticmethod
+    def _bounds(cells: dict[str, Cell]) -> QRectF:
+        if not cells:
             return QRectF(0, 0, CARD_W, CARD_H)
-        right = max(c.x for c in self.cells.values()) + CARD_W
-        bottom = max(c.y for c in self.cells.values()) + CARD_H
+        right = max(c.x for c in cells.values()) + CARD_W
+        bottom = max(c.y for c in cells.values()) + CARD_H
         return QRectF(0, 0, right, bottom)
 
     def _update_overview(self) -> None:

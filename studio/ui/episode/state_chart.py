@@ -7,7 +7,7 @@ Clicking near a turn emits :attr:`StateChart.turn_clicked` with its index.
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState
@@ -36,6 +36,8 @@ class StateChart(QWidget):
         return QSize(400, 110)
 
     def set_states(self, states: list[CharacterState], current: int) -> None:
+        if states == self.states and current == self.current:
+            return  # nothing to redraw (a take of another branch arrived, say)
         self.states = list(states)
         self.current = current
         self.update()
@@ -55,16 +57,16 @@ class StateChart(QWidget):
     def plot_rect(self) -> QRectF:
         return QRectF(LEFT, TOP, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - TOP - BOTTOM))
 
-    def point_x(self, index: int) -> float:
-        plot = self.plot_rect()
+    def point_x(self, index: int, plot: QRectF | None = None) -> float:
+        plot = plot or self.plot_rect()
         if len(self.states) <= 1:
             return plot.center().x()
         return plot.left() + plot.width() * index / (len(self.states) - 1)
 
-    def point(self, index: int, stat: str) -> QPointF:
-        plot = self.plot_rect()
+    def point(self, index: int, stat: str, plot: QRectF | None = None) -> QPointF:
+        plot = plot or self.plot_rect()
         value = getattr(self.states[index], stat) / STATE_MAX
-        return QPointF(self.point_x(index), plot.bottom() - plot.height() * value)
+        return QPointF(self.point_x(index, plot), plot.bottom() - plot.height() * value)
 
     def index_at(self, x: float) -> int:
         if not self.states:
@@ -94,33 +96,30 @@ class StateChart(QWidget):
             painter.drawText(plot, Qt.AlignmentFlag.AlignCenter, "Select a turn to see its branch")
             return
         if 0 <= self.current < len(self.states):
-            x = self.point_x(self.current)
+            x = self.point_x(self.current, plot)
             band = QColor(palette.ACCENT)
             band.setAlpha(40)
             painter.fillRect(QRectF(x - 9, plot.top() - 4, 18, plot.height() + 8), band)
         if 0 <= self.playing < len(self.states):
             painter.setPen(QPen(palette.TEXT, 1, Qt.PenStyle.DotLine))
-            x = self.point_x(self.playing)
+            x = self.point_x(self.playing, plot)
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
         for stat in STAT_NAMES:
             color = palette.STAT_COLORS[stat]
-            path = QPainterPath()
-            for index in range(len(self.states)):
-                point = self.point(index, stat)
-                path.moveTo(point) if index == 0 else path.lineTo(point)
+            points = [self.point(index, stat, plot) for index in range(len(self.states))]
             painter.setPen(QPen(color, 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPath(path)
+            painter.drawPolyline(points)
             painter.setPen(Qt.PenStyle.NoPen)
-            for index in range(len(self.states)):
+            painter.setBrush(color)
+            for index, point in enumerate(points):
                 radius = 4.5 if index == self.current else 2.5
-                painter.setBrush(color)
-                painter.drawEllipse(self.point(index, stat), radius, radius)
+                painter.drawEllipse(point, radius, radius)
         painter.setPen(palette.TEXT_DIM)
         step = max(1, len(self.states) // 12)
         for index in range(0, len(self.states), step):
             label = "start" if index == 0 else str(index)
-            painter.drawText(QRectF(self.point_x(index) - 16, plot.bottom() + 3, 32, 14),
+            painter.drawText(QRectF(self.point_x(index, plot) - 16, plot.bottom() + 3, 32, 14),
                              Qt.AlignmentFlag.AlignCenter, label)
         self._paint_legend(painter, plot)
 

@@ -37,7 +37,9 @@ class TakeTile(QFrame):
     def __init__(self, index: int, take: Take, selected: bool, clips: ClipCache, resolve: Callable[[str], str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.index = index
         self.take = take
+        self.selected = selected
         self.setObjectName("takeTileSelected" if selected else "takeTile")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(clips, self, compact=True)
@@ -116,23 +118,30 @@ class TakesView(QWidget):
         layout.addWidget(self.scroll)
 
     def set_takes(self, takes: list[Take], selected_id: str | None) -> None:
-        key = (tuple(takes), selected_id)
+        key = (tuple(id(take) for take in takes), selected_id)
         if key == self._key:
             return
         self._key = key
-        for tile in self.tiles:
+        # Keep the tiles of takes that did not change: a new take adds one tile instead of
+        # rebuilding every player (and re-laying out the whole inspector).
+        reusable = {(tile.index, id(tile.take), tile.selected): tile for tile in self.tiles}
+        tiles: list[TakeTile] = []
+        for index, take in enumerate(takes):
+            tile = reusable.pop((index, id(take), take.id == selected_id), None)
+            if tile is None:
+                tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row)
+                tile.chosen.connect(self.take_chosen.emit)
+                tile.focused.connect(self.take_focused.emit)
+            tiles.append(tile)
+        for tile in reusable.values():
             tile.player.pause()
             tile.deleteLater()
-        self.tiles = []
-        for index, take in enumerate(takes):
-            tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row)
-            tile.chosen.connect(self.take_chosen.emit)
-            tile.focused.connect(self.take_focused.emit)
-            self._row_layout.insertWidget(self._row_layout.count() - 1, tile)
-            self.tiles.append(tile)
+        for position, tile in enumerate(tiles):
+            if self._row_layout.indexOf(tile) != position:
+                self._row_layout.insertWidget(position, tile)
+        self.tiles = tiles
         count = len(takes)
         self.count_label.setText(f"{count} take{'s' if count != 1 else ''}" if count else "No takes yet")
-        self.scroll.setVisible(bool(takes))
         self._resize_tiles()
         if selected_id:
             for tile in self.tiles:
