@@ -75,6 +75,10 @@ class SearchBar(QWidget):
             self.count.setText(f"{index + 1} of {total}")
 
     def eventFilter(self, watched, event) -> bool:  # type: ignore[no-untyped-def]  # noqa: N802
+        if (watched is self.edit and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.ShortcutOverride
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape)):
+            event.accept()  # these keys belong to the search field, not to the story's shortcuts
+            return True
         if watched is self.edit and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress:
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier

@@ -46,6 +46,8 @@ def registry():  # type: ignore[no-untyped-def]
 @pytest.fixture
 def make_window(qtbot, settings: StudioSettings, registry):  # type: ignore[no-untyped-def]
     """``make_window(project_path=None)``: a shown main window (closed at teardown)."""
+    from PySide6.QtWidgets import QApplication
+
     from studio.ui.main_window import MainWindow
 
     windows = []
@@ -57,6 +59,8 @@ def make_window(qtbot, settings: StudioSettings, registry):  # type: ignore[no-u
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)
+        window.activateWindow()  # shortcuts only fire in the active window
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
         if path is not None:
             assert window.open_project(path), window.last_error
         windows.append(window)

@@ -124,3 +124,19 @@ def test_cards_follow_document_changes(make_window, sample_project: Path, qtbot)
     qtbot.waitUntil(lambda: len(ws.scene.cells) == 10)
     window.actions_.undo.trigger()
     qtbot.waitUntil(lambda: len(ws.scene.cells) == 9)
+
+
+def test_typing_in_the_search_field_does_not_trigger_story_shortcuts(make_window, sample_project: Path,
+                                                                     qtbot) -> None:
+    window = make_window(sample_project)
+    ws = window.workspace
+    window.actions_.find.trigger()
+    qtbot.keyClicks(ws.search.edit, "fly")
+    node_count = len(window.session.project.tree.nodes)
+    current = ws.current_id
+    for key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Delete,
+                Qt.Key.Key_Space, Qt.Key.Key_R, Qt.Key.Key_F):
+        qtbot.keyClick(ws.search.edit, key)
+    assert ws.current_id == current
+    assert len(window.session.project.tree.nodes) == node_count
+    assert window.session.service.jobs() == []

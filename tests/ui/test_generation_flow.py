@@ -21,8 +21,6 @@ def _write_turn(window, qtbot, character: str, motion: str, background: str, tim
     ws = window.workspace
     ws.view.setFocus()
     qtbot.keyClick(ws.view, Qt.Key.Key_Return)
-    if ws.inspector.draft_parent is None:  # the shortcut could not fire (inactive window): use the action
-        window.actions_.new_turn.trigger()
     editor = ws.inspector.editor
     assert ws.inspector.draft_parent is not None
     for field, value in ((editor.character, character), (editor.motion, motion), (editor.background, background)):
@@ -61,8 +59,7 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
     ws.select(first)
     ws.view.setFocus()
     qtbot.keyClick(ws.view, Qt.Key.Key_R)
-    if len(window.session.service.jobs(include_finished=True)) < 2:
-        window.actions_.reroll.trigger()
+    assert len(window.session.service.jobs(include_finished=True)) == 2, "R queues a re-roll"
     qtbot.waitUntil(lambda: len(_done_takes(project, first)) == 2, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 2, timeout=10_000)
     tiles = ws.inspector.takes.tiles
@@ -99,8 +96,6 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
     ws.select(first)
     ws.view.setFocus()
     qtbot.keyClick(ws.view, Qt.Key.Key_Delete)
-    if not asked:
-        window.actions_.delete.trigger()
     assert asked and "take" in asked[0]
     qtbot.waitUntil(lambda: set(ws.scene.cells) == {root} and set(ws.scene.cards) == {root})
     assert ws.current_id == root
