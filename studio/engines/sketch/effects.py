@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math
 
-from studio.engines.sketch.figure import head_top
 from studio.engines.sketch.props import PropContext
-from studio.engines.sketch.skeleton import HeadFrame, Point, add
+from studio.engines.sketch.skeleton import HeadFrame, Point, add, head_top
 from studio.engines.sketch.vocabulary import Effect, Expression
 
 WHITE = (255, 255, 255)

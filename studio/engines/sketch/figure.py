@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from studio.engines.sketch.look import RGB, Accessory, HairStyle, Look, OutfitStyle
+from studio.engines.sketch import effects, props
+from studio.engines.sketch.look import Accessory, HairStyle, Look, OutfitStyle
+from studio.engines.sketch.palette import Palette, shade
 from studio.engines.sketch.poses import Pose
 from studio.engines.sketch.skeleton import (
     HEAD_RX,
@@ -48,65 +50,6 @@ EFFECT_BOX: dict[Effect, tuple[float, float, float, float]] = {
     Effect.WIND: (1.3, 0.85, 1.0, 0.8), Effect.DUST: (1.3, 0.85, 0.95, 1.0), Effect.SPLASH: (1.0, 1.0, 0.95, 0.7),
 }
 
-Tint = tuple[float, float, float]
-
-
-def shade(c: RGB, k: float) -> tuple[int, int, int]:
-    return (min(255, int(c[0] * k)), min(255, int(c[1] * k)), min(255, int(c[2] * k)))
-
-
-def mix(a: RGB, b: RGB, w: float) -> tuple[int, int, int]:
-    return (int(a[0] + (b[0] - a[0]) * w), int(a[1] + (b[1] - a[1]) * w), int(a[2] + (b[2] - a[2]) * w))
-
-
-def apply_tint(c: RGB, tint: Tint) -> tuple[int, int, int]:
-    return (min(255, int(c[0] * tint[0])), min(255, int(c[1] * tint[1])), min(255, int(c[2] * tint[2])))
-
-
-@dataclass(frozen=True, slots=True)
-class Palette:
-    """The look's colours under the scene's light, with outline shades."""
-
-    skin: RGB
-    skin_line: RGB
-    hair: RGB
-    hair_line: RGB
-    hair_shine: RGB
-    eye: RGB
-    eye_dark: RGB
-    outfit: RGB
-    outfit_line: RGB
-    accent: RGB
-    accent_line: RGB
-    shoe: RGB
-    white: RGB
-    ink: RGB
-    blush: tuple[int, int, int, int]
-    mouth: RGB
-    tint: Tint
-
-    @classmethod
-    def build(cls, look: Look, tint: Tint) -> Palette:
-        def t(c: RGB) -> tuple[int, int, int]:
-            return apply_tint(c, tint)
-
-        hair = t(look.hair_color)
-        return cls(
-            skin=t(look.skin_color), skin_line=t(shade(look.skin_color, 0.62)),
-            hair=hair, hair_line=t(shade(look.hair_color, 0.45)), hair_shine=t(mix(look.hair_color, (255, 255, 255),
-                                                                                   0.35)),
-            eye=t(look.eye_color), eye_dark=t(shade(look.eye_color, 0.3)),
-            outfit=t(look.outfit_color), outfit_line=t(shade(look.outfit_color, 0.5)),
-            accent=t(look.outfit_accent), accent_line=t(shade(look.outfit_accent, 0.5)),
-            shoe=t(mix(shade(look.outfit_color, 0.5), (70, 45, 35), 0.5)), white=t((255, 255, 255)),
-            ink=t((50, 35, 40)), blush=(*mix(t(look.skin_color), t((255, 120, 140)), 0.38), 255),
-            mouth=t((170, 60, 70)), tint=tint,
-        )
-
-    def tinted(self, c: RGB) -> tuple[int, int, int]:
-        return apply_tint(c, self.tint)
-
-
 @dataclass(frozen=True, slots=True)
 class FigureSpec:
     """Per-clip constants of a figure (everything but the pose and the time)."""
@@ -123,8 +66,6 @@ def draw_figure(spec: FigureSpec, pose: Pose, facing: int, scale: float, phase: 
                 supersample: int = 2) -> tuple[Image.Image, Point]:
     """Draw one frame of the figure. Returns the sprite (mode "RGBa", premultiplied; paste it with
     itself as the mask) and the hip's pixel position in it."""
-    from studio.engines.sketch import effects, props
-
     s = scale * supersample
     behind, ahead, up, down = _canvas_box(spec, pose)
     left = behind if facing >= 0 else ahead
@@ -396,7 +337,3 @@ def _draw_accessory(pen: Pen, sk: Skeleton, look: Look, pal: Palette) -> None:
         crown = [(-0.17, 0.14), (-0.15, 0.3), (-0.05, 0.355), (0.06, 0.355), (0.15, 0.3), (0.17, 0.14)]
         pen.poly(head.points(crown), pal.accent, pal.accent_line)
         pen.poly(head.points([(-0.168, 0.15), (0.168, 0.15), (0.165, 0.2), (-0.165, 0.2)]), pal.outfit)
-
-
-def head_top(sk: Skeleton) -> Point:
-    return add(sk.head, rotate((0.0, 0.22), sk.head_angle))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from studio.engines.sketch.figure import Palette, mix, shade
+from studio.engines.sketch.palette import Palette, mix, shade
 from studio.engines.sketch.poses import Pose
 from studio.engines.sketch.skeleton import HIP_HEIGHT, Pen, Point, Skeleton, add
 from studio.engines.sketch.vocabulary import Prop

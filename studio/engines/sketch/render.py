@@ -19,8 +19,9 @@ from PIL import Image, ImageDraw
 
 from studio.engines.base import CancelCheck, EngineError, Progress, ProgressCallback, check_cancelled
 from studio.engines.sketch.camera import CameraFrame, camera_frame
-from studio.engines.sketch.figure import FigureSpec, Palette, draw_figure
+from studio.engines.sketch.figure import FigureSpec, draw_figure
 from studio.engines.sketch.look import Look, generated_look, look_from_params
+from studio.engines.sketch.palette import Palette
 from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose
 from studio.engines.sketch.scenery import Scene, build_scene, image_scene, scene_tint
 from studio.engines.sketch.skeleton import HIP_HEIGHT

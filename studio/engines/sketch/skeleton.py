@@ -220,3 +220,7 @@ class HeadFrame:
     def points(self, pts: list[Point]) -> list[Point]:
         cx, cy, c, s = self.center[0], self.center[1], self.c, self.s
         return [(cx + x * c + y * s, cy - x * s + y * c) for x, y in pts]
+
+
+def head_top(sk: Skeleton) -> Point:
+    return add(sk.head, rotate((0.0, 0.22), sk.head_angle))
