@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +17,6 @@ from studio import __version__
 from studio.core.changes import ChangeSet, EntityKind
 from studio.core.commands import Command
 from studio.core.document import Document
-from studio.core.errors import StudioError
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, new_id, now_iso
 from studio.core.state import CharacterState
@@ -186,22 +184,6 @@ class Project:
         target = self.resolve(rel)
         with atomic_path(target) as tmp:
             yield tmp
-
-    def import_asset(self, source: Path) -> str:
-        """Copy a user's file (background or reference image) into ``media/assets/``.
-
-        Returns the stored relative path. The copy keeps the file's name (made unique).
-        """
-        if not source.is_file():
-            raise StudioError(f"{source} is not a readable file.")
-        stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in source.stem)[:60] or "asset"
-        rel = f"{MEDIA_DIR}/assets/{stem}-{new_id()[:6]}{source.suffix.lower()}"
-        try:
-            with self.writing(rel) as tmp:
-                shutil.copyfile(source, tmp)
-        except OSError as error:
-            raise StudioError(f"Can't copy {source} into the project: {error.strerror or error}.") from None
-        return rel
 
     def missing_media(self, take: Take) -> list[str]:
         return [p for p in take.media_paths() if not self.resolve(p).is_file()]

@@ -49,7 +49,7 @@ class CastPanel(QWidget):
     error = Signal(object)
 
     def __init__(self, apply: Callable[[object], object], resolve: Callable[[str], Path],
-                 import_image: Callable[[Path], str], parent: QWidget | None = None) -> None:
+                 import_image: Callable[[Path, str], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._apply = apply
         self._resolve = resolve
@@ -109,11 +109,11 @@ class CastPanel(QWidget):
     # -- adding ---------------------------------------------------------------------------
 
     def add_character(self, name: str, images: list[Path] | None = None) -> None:
-        refs = tuple(self._import_image(path) for path in images or [])
+        refs = tuple(self._import_image(path, "characters") for path in images or [])
         self._apply(AddCastMember(CastMember(id=new_id(), name=name.strip(), reference_images=refs)))
 
     def add_location_from_image(self, image: Path, name: str | None = None) -> None:
-        rel = self._import_image(image)
+        rel = self._import_image(image, "locations")
         label = (name or image.stem.replace("_", " ").replace("-", " ")).strip()
         self._apply(AddLocation(Location(id=new_id(), name=label, kind="image", image_path=rel)))
 

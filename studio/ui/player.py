@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
 
@@ -26,15 +26,41 @@ class _Segment:
     start: int
 
 
+SCALED_CACHE_FRAMES = 256
+"""Scaled frames a view keeps (a looping clip is scaled once per frame, not once per paint)."""
+
+
 class FrameView(QWidget):
-    """Paints one frame scaled to fit, letterboxed on the studio's background."""
+    """Paints one frame scaled to fit, letterboxed on the studio's background.
+
+    Smooth scaling a full-size frame costs milliseconds; a playing clip would pay it 8 times
+    a second per view. Scaled frames are kept per view until its size changes.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.image: QImage | None = None
         self.message = ""
+        self._scaled: dict[int, tuple[QImage, QImage]] = {}
+        self._scaled_for = QSize()
         self.setMinimumSize(QSize(120, 80))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def _fitted(self, image: QImage) -> QImage:
+        if self._scaled_for != self.size():
+            self._scaled.clear()
+            self._scaled_for = self.size()
+        hit = self._scaled.get(id(image))
+        if hit is not None and hit[0] is image:
+            return hit[1]
+        ratio = self.devicePixelRatioF()
+        scaled = image.scaled(self.size() * ratio, Qt.AspectRatioMode.KeepAspectRatio,
+                              Qt.TransformationMode.SmoothTransformation)
+        scaled.setDevicePixelRatio(ratio)
+        if len(self._scaled) >= SCALED_CACHE_FRAMES:
+            self._scaled.clear()
+        self._scaled[id(image)] = (image, scaled)  # the original is kept so its id stays unique
+        return scaled
 
     def set_image(self, image: QImage | None, message: str = "") -> None:
         self.image = image
@@ -45,11 +71,9 @@ class FrameView(QWidget):
         painter = QPainter(self)
         painter.fillRect(self.rect(), palette.POSTER_EMPTY)
         if self.image is not None and not self.image.isNull():
-            size = self.image.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
-            x = (self.width() - size.width()) / 2
-            y = (self.height() - size.height()) / 2
-            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-            painter.drawImage(QRectF(x, y, size.width(), size.height()), self.image)
+            scaled = self._fitted(self.image)
+            size = scaled.deviceIndependentSize()
+            painter.drawImage(QPointF((self.width() - size.width()) / 2, (self.height() - size.height()) / 2), scaled)
         elif self.message:
             painter.setPen(palette.TEXT_DIM)
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.message)

@@ -19,8 +19,8 @@ MAX_RECENT = 8
 class ClipSettings:
     """Generation settings sent with every job (the engine's defaults fill the rest)."""
 
-    width: int = 360
-    height: int = 240
+    width: int = 720
+    height: int = 480
     frames: int = 17
     fps: float = 8.0
 

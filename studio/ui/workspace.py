@@ -162,10 +162,10 @@ class Workspace(QWidget):
         except StudioError:
             return ""
 
-    def _import_image(self, path: Path) -> str:
+    def _import_image(self, path: Path, folder: str) -> str:
         from studio.storage.media_import import import_image
 
-        return import_image(self.project, path)
+        return import_image(self.project, path, folder)
 
     def describe_node(self, node_id: str) -> str:
         node = self.tree.nodes.get(node_id)
