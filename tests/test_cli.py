@@ -70,3 +70,18 @@ def test_sample_builds_two_generated_branches(tmp_path: Path) -> None:
     assert all(n["takes"] and n["takes"][0]["status"] == "done" for n in turns)
     leaves = [n for n in turns if not any(m["parent"] == n["id"] for m in turns)]
     assert len(leaves) == 2
+
+
+def test_sketch_sheet_writes_a_png_of_every_motion(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from studio.engines.sketch.vocabulary import MOTIONS
+
+    out = tmp_path / "motions.png"
+    result = kamishibai("sketch-sheet", str(out))
+    assert result.returncode == 0, result.stderr
+    with Image.open(out) as sheet:
+        width, height = sheet.size
+        colours = sheet.convert("RGB").getcolors(1 << 20)
+    assert width >= 8 * 120 and height >= (len(MOTIONS) // 8) * 120
+    assert colours is not None and len(colours) > 500, "a real drawing, not a blank page"

@@ -121,3 +121,28 @@ def test_instruction_fields_complete_from_cast_world_and_engine(make_window, sam
     assert {"Qiqi", "Sosuke"} <= set(completions(editor.character))
     assert {"bakery", "sky"} <= set(completions(editor.background))
     assert "orbit" in completions(editor.camera)
+
+
+def test_export_runs_as_a_queue_job_and_writes_the_episode(make_window, sample_project: Path, tmp_path: Path,
+                                                           qtbot) -> None:
+    from studio.export import ExportOptions
+    from studio.storage.media import probe
+
+    window = make_window(sample_project)
+    ws = window.workspace
+    service = window.session.service
+    tree = window.session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[1]  # the second branch: 2 shared turns + 3 of its own
+    ws.select(leaf.id)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=120_000)
+    out = tmp_path / "episode.mp4"
+    job_id = ws.queue_export(out, ExportOptions(crossfade=0.0), "mp4")
+    assert job_id is not None
+    qtbot.waitUntil(lambda: service.job(job_id).status.value in ("done", "failed"), timeout=120_000)
+    assert service.job(job_id).status.value == "done", service.job(job_id).error
+    info = probe(out)
+    clip = window.session.project.resolve(tree.selected_take(leaf.id).clip_path)
+    per_clip = probe(clip)
+    assert info.frames == 5 * per_clip.frames
+    assert (info.width, info.height) == (per_clip.width, per_clip.height)
