@@ -201,5 +201,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
         failed = [job for job in service.jobs(include_finished=True) if job.status.value == "failed"]
         for job in failed:
             print(f"turn {job.node_id} failed: {job.error}", file=sys.stderr)
+        if not failed:
+            service.clear_finished()  # the sample opens with an empty queue
         print(project.path)
         return 1 if failed else 0
