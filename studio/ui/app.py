@@ -101,12 +101,12 @@ def run_app(path: Path | None = None, argv: list[str] | None = None) -> int:
     app.setApplicationName("Kamishibai Studio")
     app.setDesktopFileName("kamishibai-studio")
     apply_theme(app)  # type: ignore[arg-type]
-    window = MainWindow(StudioSettings())
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    window = MainWindow(StudioSettings(), loop=loop)
     install_excepthook(window)
     window.show()
     QTimer.singleShot(0, lambda: open_initial(window, path))
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)
     with loop:

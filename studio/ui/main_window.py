@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -71,8 +72,10 @@ class WelcomePage(QWidget):
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, settings: StudioSettings | None = None, registry: Any = None) -> None:
+    def __init__(self, settings: StudioSettings | None = None, registry: Any = None,
+                 loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__()
+        self.loop = loop
         self.settings = settings or StudioSettings()
         self.registry = registry
         self.session: ProjectSession | None = None
@@ -248,7 +251,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _install(self, project: Project) -> None:
-        session = ProjectSession(project, self.settings, self.registry, self)
+        session = ProjectSession(project, self.settings, self.registry, self, loop=self.loop)
         self.session = session
         workspace = Workspace(session, self.actions_, self.posters, self.clips,
                               lambda title, text: self.confirm(title, text), self)

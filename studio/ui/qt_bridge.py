@@ -8,6 +8,7 @@ another thread to the receiver's thread, so every slot runs on the GUI thread.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -56,6 +57,10 @@ def _is_progress(event: Any) -> bool:
 class JobEventBridge(QObject):
     """Re-emits the generation service's job events as :attr:`event` on the GUI thread.
 
+    Two sources: in the studio, the service's asyncio event stream read by a task on the
+    qasync loop (:meth:`reading`); without an asyncio loop (tests, scripts), a callback
+    subscription whose calls arrive on the worker thread (the constructor).
+
     An engine can report dozens of steps a second; redrawing for each would starve the
     event loop. Events are collected and delivered every :data:`COALESCE_MS`, in order,
     with a job's progress events dropped when a later event of that job is in the batch.
@@ -64,9 +69,23 @@ class JobEventBridge(QObject):
     event = Signal(object)  # studio.worker JobEvent
     _wake = Signal()
 
-    def __init__(self, subscribe: Callable[[Callable[[Any], None]], Callable[[], None]],
+    @classmethod
+    def reading(cls, stream: Any, loop: asyncio.AbstractEventLoop, parent: QObject | None = None) -> JobEventBridge:
+        """A bridge fed by ``async for event in stream`` on ``loop`` (the GUI's qasync loop)."""
+        bridge = cls(None, parent)
+        bridge._stream = stream
+        bridge._task = loop.create_task(bridge._read(stream))
+        return bridge
+
+    async def _read(self, stream: Any) -> None:
+        async for event in stream:
+            self._on_event(event)
+
+    def __init__(self, subscribe: Callable[[Callable[[Any], None]], Callable[[], None]] | None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._stream: Any = None
+        self._task: asyncio.Task[None] | None = None
         self._lock = threading.Lock()
         self._pending: list[Any] = []
         self._scheduled = False
@@ -75,7 +94,7 @@ class JobEventBridge(QObject):
         self._timer.setInterval(COALESCE_MS)
         self._timer.timeout.connect(self._drain)
         self._wake.connect(self._timer.start, Qt.ConnectionType.QueuedConnection)
-        self._unsubscribe: Callable[[], None] | None = subscribe(self._on_event)
+        self._unsubscribe: Callable[[], None] | None = subscribe(self._on_event) if subscribe else None
 
     def _on_event(self, event: Any) -> None:
         """Called on any thread."""
@@ -99,3 +118,9 @@ class JobEventBridge(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None

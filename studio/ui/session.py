@@ -6,6 +6,7 @@ start) the studio still opens, edits and plays; generating says why it can't.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,10 @@ log = logging.getLogger(__name__)
 
 class ProjectSession(QObject):
     def __init__(self, project: Project, settings: StudioSettings, registry: Any = None,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        """``loop``: the GUI's asyncio (qasync) loop; job events are then read as an async stream."""
         super().__init__(parent)
+        self.loop = loop
         self.project = project
         self.settings = settings
         self.bridge = DocumentBridge(project.document, self)
@@ -52,7 +55,10 @@ class ProjectSession(QObject):
         except StudioError as error:
             self.service_error = error.message
             return
-        self.events = JobEventBridge(self.service.subscribe, self)
+        if self.loop is not None:
+            self.events = JobEventBridge.reading(self.service.events(), self.loop, self)
+        else:
+            self.events = JobEventBridge(self.service.subscribe, self)
         self.events.event.connect(self.tracker.on_event)
         for job in self.service.jobs():
             self.tracker.on_event(_Synthetic(job))
@@ -81,8 +87,7 @@ class ProjectSession(QObject):
     def active_jobs(self) -> list[Any]:
         if self.service is None:
             return []
-        jobs = self.service.jobs(wait=False)
-        return [j for j in jobs if str(getattr(j.status, "value", j.status)) in ("queued", "running")]
+        return [j for j in self.service.jobs() if str(getattr(j.status, "value", j.status)) in ("queued", "running")]
 
     def close(self, policy: str = "keep") -> None:
         """Stop the worker: ``cancel`` cancels every job; ``keep`` leaves queued jobs queued."""

@@ -111,13 +111,20 @@ def bench_stall(quick: bool) -> list[BenchResult]:
         meter = StallMeter()
         start = time.perf_counter()
         window.actions_.fill.trigger()
+        tracker = window.session.tracker
+        seen_work = False
         while time.perf_counter() - start < 600:
             pump(app, 0.05)
-            if not window.session.active_jobs():
+            # The window's own view of the queue (from job events): asking the service would
+            # wait on the worker's lock from the GUI thread, which the window never does.
+            active = tracker.active_count()
+            seen_work = seen_work or active > 0
+            if seen_work and active == 0:
                 break
         elapsed = time.perf_counter() - start
         pump(app, 0.5)
         stall = meter.stop()
+        service.wait_idle(timeout=60)
         done = sum(1 for t in window.session.project.tree.takes.values() if t.status.value == "done")
         window.close_project("cancel")
         window.close()

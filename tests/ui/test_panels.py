@@ -138,7 +138,7 @@ def test_export_runs_as_a_queue_job_and_writes_the_episode(make_window, sample_p
     qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=120_000)
     out = tmp_path / "episode.mp4"
     job_id = ws.queue_export(out, ExportOptions(crossfade=0.0), "mp4")
-    assert job_id is not None
+    assert job_id is not None, window.last_error
     qtbot.waitUntil(lambda: service.job(job_id).status.value in ("done", "failed"), timeout=120_000)
     assert service.job(job_id).status.value == "done", service.job(job_id).error
     info = probe(out)
