@@ -14,14 +14,6 @@ import pytest
 from studio.ui.settings import ClipSettings, StudioSettings
 
 
-def sketch_available() -> bool:
-    try:
-        from studio.engines.sketch import SketchEngine  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture
 def settings(tmp_path: Path) -> StudioSettings:
     studio_settings = StudioSettings.at(tmp_path / "settings.ini")
@@ -33,14 +25,9 @@ def settings(tmp_path: Path) -> StudioSettings:
 
 @pytest.fixture
 def registry():  # type: ignore[no-untyped-def]
-    """The real engines when the sketch engine is installed, else a tiny stand-in."""
-    if sketch_available():
-        from studio.composition import default_registry
+    from studio.composition import default_registry
 
-        return default_registry()
-    from .tiny_engine import tiny_registry
-
-    return tiny_registry()
+    return default_registry()
 
 
 @pytest.fixture

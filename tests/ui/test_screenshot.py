@@ -47,7 +47,6 @@ def xvfb_display():  # type: ignore[no-untyped-def]
 @pytest.mark.xvfb
 @pytest.mark.slow
 def test_screenshot_of_a_generated_story(xvfb_display: str, tmp_path: Path) -> None:
-    pytest.importorskip("studio.engines.sketch")
     from PySide6.QtGui import QImage
 
     out = tmp_path / "screenshot.png"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -127,17 +126,6 @@ def test_run_queue_runs_everything_and_reports(folder: Path, fake_cli: FakeScrip
 # -- the sketch engine, end to end ------------------------------------------------------
 
 
-def _sketch_available() -> bool:
-    try:
-        if importlib.util.find_spec("studio.engines.sketch") is None:
-            return False
-        from studio.engines.sketch import SketchEngine  # noqa: F401
-    except Exception:
-        return False
-    return True
-
-
-sketch = pytest.mark.skipif(not _sketch_available(), reason="the sketch engine is not importable")
 
 
 def _kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
@@ -145,7 +133,6 @@ def _kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=300, check=False)
 
 
-@sketch
 @pytest.mark.slow
 def test_play_eight_turns_with_the_sketch_engine(tmp_path: Path) -> None:
     from studio.engines.sketch import SketchEngine
