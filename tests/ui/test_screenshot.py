@@ -46,16 +46,19 @@ def xvfb_display():  # type: ignore[no-untyped-def]
 
 @pytest.mark.xvfb
 @pytest.mark.slow
-def test_screenshot_of_a_generated_story(xvfb_display: str, tmp_path: Path) -> None:
+def test_screenshot_of_a_generated_story(xvfb_display: str, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtGui import QImage
 
-    out = tmp_path / "screenshot.png"
+    out = Path(__file__).resolve().parents[2] / "test-output" / "screenshot.png"  # kept after the run
+    out.parent.mkdir(exist_ok=True)
+    out.unlink(missing_ok=True)
     env = {**os.environ, "DISPLAY": xvfb_display, "QT_QPA_PLATFORM": "xcb"}
     result = subprocess.run([sys.executable, str(SCRIPT), str(out), "--workdir", str(tmp_path / "work")],
                             env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     info = json.loads(result.stdout.strip().splitlines()[-1])
-    print(f"screenshot: {info['path']}")
+    with capsys.disabled():
+        print(f"\nscreenshot of the studio window: {info['path']}")
     assert out.is_file()
     image = QImage(str(out))
     assert (image.width(), image.height()) == (info["width"], info["height"])
