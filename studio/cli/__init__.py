@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StudioError as error:
         print(f"kamishibai: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. `kamishibai tree PATH | head`: the reader left, nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("kamishibai: interrupted", file=sys.stderr)
         return 130

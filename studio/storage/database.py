@@ -145,19 +145,25 @@ class Database:
 
     def write_patch(self, patch: Patch) -> None:
         """Write every entity of ``patch`` (upsert, or delete for None) in one transaction."""
+        deletes: dict[str, list[tuple[str]]] = {}
+        upserts: dict[tuple[str, tuple[str, ...]], list[tuple[Any, ...]]] = {}
+        for (kind, ident), entity in patch.items():
+            table = TABLES[kind]
+            if entity is None:
+                deletes.setdefault(table, []).append((ident,))
+                continue
+            row = TO_ROW[kind](entity)  # type: ignore[operator]
+            upserts.setdefault((table, tuple(row)), []).append(tuple(row.values()))
         with self.transaction() as conn:
-            for (kind, ident), entity in patch.items():
-                table = TABLES[kind]
-                if entity is None:
-                    conn.execute(f"DELETE FROM {table} WHERE id = ?", (ident,))
-                    continue
-                row = TO_ROW[kind](entity)  # type: ignore[operator]
-                columns = ", ".join(row)
-                marks = ", ".join("?" for _ in row)
-                updates = ", ".join(f"{c}=excluded.{c}" for c in row if c != "id")
-                conn.execute(
-                    f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {updates}",
-                    tuple(row.values()),
+            for table, idents in deletes.items():
+                conn.executemany(f"DELETE FROM {table} WHERE id = ?", idents)
+            for (table, columns), values in upserts.items():
+                marks = ", ".join("?" for _ in columns)
+                updates = ", ".join(f"{c}=excluded.{c}" for c in columns if c != "id")
+                conn.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) "
+                    f"ON CONFLICT(id) DO UPDATE SET {updates}",
+                    values,
                 )
 
     def values(self, table: str, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:

@@ -24,6 +24,8 @@ def _loads(text: str) -> Any:
 
 
 def _dumps(value: Any) -> str:
+    if not value:  # most settings, timings, warnings and extras are empty
+        return "[]" if isinstance(value, list | tuple) else "{}"
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
