@@ -9,16 +9,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
+from studio.composition import DEFAULT_ENGINE, default_registry
 from studio.core.errors import StudioError
 from studio.engines.base import EngineVocabulary, engine_vocabulary
 from studio.storage import Project
 from studio.ui.job_tracker import JobTracker
 from studio.ui.qt_bridge import DocumentBridge, JobEventBridge
 from studio.ui.settings import StudioSettings
+
+if TYPE_CHECKING:
+    from studio.worker import GenerationService
 
 log = logging.getLogger(__name__)
 
@@ -33,21 +37,17 @@ class ProjectSession(QObject):
         self.settings = settings
         self.bridge = DocumentBridge(project.document, self)
         self.tracker = JobTracker(self)
-        self.service: Any = None
+        self.service: GenerationService | None = None
         self.service_error = ""
         self.events: JobEventBridge | None = None
-        self.registry = registry if registry is not None else _default_registry()
+        self.registry = registry if registry is not None else default_registry()
         self._start_service()
 
     def _start_service(self) -> None:
-        try:
-            from studio.worker.service import GenerationService
-        except ImportError as error:
-            self.service_error = f"Generation is not available: {error}."
-            log.warning(self.service_error)
-            return
-        engine = self.settings.engine or _default_engine()
-        if self.registry is not None and engine not in self.registry.names() and self.registry.names():
+        from studio.worker import GenerationService  # numpy and friends: not before a project opens
+
+        engine = self.settings.engine or DEFAULT_ENGINE
+        if engine not in self.registry.names() and self.registry.names():
             engine = self.registry.names()[0]
         try:
             self.service = GenerationService(self.project, self.registry, device=self.settings.device,
@@ -71,7 +71,7 @@ class ProjectSession(QObject):
     def engine_vocabulary(self) -> EngineVocabulary:
         """What the current engine understands (creating an engine is cheap; loading is not)."""
         name = self.service.default_engine if self.service is not None else ""
-        if self.registry is None or not name:
+        if not name:
             return EngineVocabulary()
         try:
             return engine_vocabulary(self.registry.create(name))
@@ -119,18 +119,3 @@ class _Synthetic:
         self.step, self.total, self.eta_s = 0, 0, None
         self.message = self.hint = ""
 
-
-def _default_registry() -> Any:
-    try:
-        from studio.composition import default_registry
-    except ImportError:
-        return None
-    return default_registry()
-
-
-def _default_engine() -> str:
-    try:
-        from studio.composition import DEFAULT_ENGINE
-    except ImportError:
-        return "sketch"
-    return DEFAULT_ENGINE
