@@ -34,7 +34,10 @@ class _Job(QRunnable):
             payload = self.work(self.path)
         except Exception:
             payload = None
-        self.signals.loaded.emit(self.path, payload)
+        try:
+            self.signals.loaded.emit(self.path, payload)
+        except RuntimeError:
+            pass  # the cache was deleted while this ran (its window closed): nobody is waiting
 
 
 def load_poster(path: str) -> QImage | None:

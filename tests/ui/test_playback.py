@@ -1,0 +1,107 @@
+"""Watching the story: the branch player, hover previews, the state chart and filmstrip,
+and the settings that generation uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+
+from studio.ui.node_summary import CardStatus
+
+TIMEOUT_MS = 120_000
+
+
+def _generated(make_window, sample_project: Path, qtbot):  # type: ignore[no-untyped-def]
+    """The sample story with every turn generated; the last turn of the first branch selected."""
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    for leaf in tree.leaves_under(tree.root_id):
+        ws.select(leaf.id)
+        window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: all(ws.scene.status(n) is CardStatus.DONE for n in tree.nodes if n != tree.root_id),
+                    timeout=TIMEOUT_MS)
+    leaf = tree.leaves_under(tree.root_id)[0]
+    ws.select(leaf.id)
+    return window, ws, tree, leaf
+
+
+def test_branch_player_plays_steps_scrubs_and_loops(make_window, sample_project: Path, qtbot, settings) -> None:
+    window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
+    player = ws.episode.player
+    turns = len(tree.path_to(leaf.id)) - 1
+    qtbot.waitUntil(lambda: player.ready and player.frame_count == turns * settings.clip.frames, timeout=20_000)
+
+    player.seek(0)
+    player.step(1)
+    assert player.frame == 1
+    player.step(-1)
+    assert player.frame == 0
+    player.slider.setValue(settings.clip.frames + 2)  # scrubbing lands in the second clip
+    assert player.frame == settings.clip.frames + 2
+    assert ws.episode.strip.playing == 2  # its turn is highlighted in the filmstrip
+
+    window.actions_.play.trigger()  # Space: play the whole branch
+    assert player.playing
+    player.seek(player.frame_count - 1)
+    qtbot.waitUntil(lambda: player.frame < player.frame_count - 1, timeout=5_000)  # looped back to the start
+    player.loop_button.click()  # loop off: playback stops at the end
+    assert not player.loop
+    player.seek(player.frame_count - 2)
+    qtbot.waitUntil(lambda: not player.playing, timeout=5_000)
+    assert player.frame == player.frame_count - 1
+
+
+def test_hovering_a_card_plays_its_clip(make_window, sample_project: Path, qtbot) -> None:
+    _window, ws, _tree, leaf = _generated(make_window, sample_project, qtbot)
+    card = ws.scene.cards[leaf.id]
+    view = ws.view
+    view.centerOn(card)
+    qtbot.wait(50)
+    centre = view.mapFromScene(card.sceneBoundingRect().center())
+    qtbot.mouseMove(view.viewport(), QPoint(5, 5))
+    qtbot.mouseMove(view.viewport(), centre)
+    qtbot.waitUntil(lambda: card.hover_frame > 1, timeout=10_000)
+    assert card._poster_image() is not None  # a frame of the clip, not the poster
+    qtbot.mouseMove(view.viewport(), QPoint(2, 2))
+    qtbot.waitUntil(lambda: card.hover_frame == 0, timeout=5_000)
+
+
+def test_clicking_the_chart_or_the_filmstrip_selects_that_turn(make_window, sample_project: Path, qtbot) -> None:
+    _window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
+    branch = [n.id for n in tree.path_to(leaf.id)]
+    chart = ws.episode.chart
+    qtbot.waitUntil(lambda: len(chart.states) == len(branch))
+    x = int(chart.point_x(2))
+    qtbot.mouseClick(chart, Qt.MouseButton.LeftButton, pos=QPoint(x, chart.height() // 2))
+    assert ws.current_id == branch[2]
+    strip = ws.episode.strip
+    rect = strip.thumb_rect(4)
+    qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    assert ws.current_id == branch[4]
+    state = tree.state_of(branch[4])
+    assert chart.states[4] == state and chart.current == 4
+    assert isinstance(rect.center(), QPointF)
+
+
+def test_settings_dialog_sets_what_new_takes_are_made_with(make_window, sample_project: Path, qtbot,
+                                                          settings) -> None:
+    from studio.ui.dialogs.settings_dialog import SettingsDialog
+
+    window = make_window(sample_project)
+    dialog = SettingsDialog(settings, window)
+    qtbot.addWidget(dialog)
+    dialog.width.setValue(192)
+    dialog.height.setValue(128)
+    dialog.frames.setValue(5)
+    dialog.save()
+    ws = window.workspace
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    ws.select(first)
+    window.actions_.reroll.trigger()
+    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in tree.takes_of(first)), timeout=TIMEOUT_MS)
+    take = tree.selected_take(first)
+    assert (take.settings["width"], take.settings["height"], take.settings["frames"]) == (192, 128, 5)
+    assert str(sample_project) in [str(Path(p)) for p in settings.recent_projects]
