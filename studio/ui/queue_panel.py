@@ -200,7 +200,9 @@ class QueuePanel(QWidget):
         job_id = self.selected_job_id()
         if job_id and self.service is not None:
             def retry() -> None:
-                new_id = self.service.retry(job_id)
+                # An interrupted job runs again as it was (same seed); a failed one gets a new seed.
+                interrupted = kind_name(self.service.job(job_id).status) == "interrupted"
+                new_id = self.service.retry(job_id, same_seed=interrupted)
                 self.tracker.forget(job_id)
                 self.select_job(new_id)
 

@@ -138,3 +138,49 @@ def test_failed_generation_shows_message_and_hint(make_window, sample_project: P
     # Either the queue refuses the job at once, or the job fails: both must show a message.
     qtbot.waitUntil(lambda: window.last_error is not None or "failed" in window.status_label.text().lower(),
                     timeout=TIMEOUT_MS)
+
+
+def _crash_with_a_running_job(path: Path) -> tuple[str, int]:
+    """Queue a job, then leave it 'running' for a process that no longer exists."""
+    import socket
+
+    from studio.composition import default_registry
+    from studio.storage import Project
+    from studio.worker import GenerationService
+
+    project = Project.open(path)
+    service = GenerationService(project, default_registry())
+    first = project.tree.child_ids(project.tree.root_id)[0]
+    job_id = service.reroll(first, seed=4242, settings={"width": 160, "height": 112, "frames": 4})
+    with project.database.transaction() as conn:
+        conn.execute("UPDATE jobs SET status='running', owner=? WHERE id=?",
+                     (f"{socket.gethostname()}:{2**22 + 4321}", job_id))
+    project.close()
+    return job_id, 4242
+
+
+def test_interrupted_jobs_are_shown_and_run_again_on_request(make_window, sample_project: Path, qtbot) -> None:
+    job_id, seed = _crash_with_a_running_job(sample_project)
+    window = make_window(sample_project)
+    ws = window.workspace
+    service = window.session.service
+    assert service.job(job_id).status.value == "interrupted"
+    qtbot.waitUntil(lambda: ws.queue.list.topLevelItemCount() >= 1)
+    ws.queue.select_job(job_id)
+    assert ws.queue.retry_button.isEnabled()
+    qtbot.mouseClick(ws.queue.retry_button, Qt.MouseButton.LeftButton)
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in tree.takes_of(first)), timeout=TIMEOUT_MS)
+    assert tree.selected_take(first).seed == seed  # the same generation, resumed
+
+
+def test_interrupted_jobs_run_again_by_themselves_when_the_setting_says_so(make_window, sample_project: Path,
+                                                                            qtbot, settings) -> None:
+    _job_id, seed = _crash_with_a_running_job(sample_project)
+    settings.auto_requeue = True
+    window = make_window(sample_project)
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in tree.takes_of(first)), timeout=TIMEOUT_MS)
+    assert tree.selected_take(first).seed == seed
