@@ -227,12 +227,14 @@ class MainWindow(QMainWindow):
     # -- projects ----------------------------------------------------------------------------
 
     def open_project(self, path: Path) -> bool:
-        if not self.close_project():
-            return False
+        """Open ``path``; a project that can't be opened leaves the current one open."""
         try:
             project = Project.open(path)
         except StudioError as error:
             self.show_error(error)
+            return False
+        if not self.close_project():  # the user chose to keep the current one (running jobs)
+            project.close()
             return False
         self._install(project)
         return True

@@ -146,3 +146,15 @@ def test_export_runs_as_a_queue_job_and_writes_the_episode(make_window, sample_p
     per_clip = probe(clip)
     assert info.frames == 5 * per_clip.frames
     assert (info.width, info.height) == (per_clip.width, per_clip.height)
+
+
+def test_opening_a_damaged_or_foreign_project_shows_why(make_window, sample_project: Path, tmp_path: Path) -> None:
+    window = make_window(sample_project)
+    damaged = tmp_path / "damaged.kamishibai"
+    damaged.mkdir()
+    (damaged / "project.db").write_bytes(b"\x00garbage" * 1000)
+    assert not window.open_project(damaged)
+    assert window.last_error is not None and "damaged" in window.last_error.message
+    assert window.session is not None and window.session.path == sample_project  # the open story stays open
+    assert not window.open_project(tmp_path / "nothing-here.kamishibai")
+    assert "No project" in window.last_error.message
