@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.ui import palette
 from studio.ui.canvas.card_item import cover_source
+from studio.ui.episode.turn_strip import TurnStrip
 from studio.ui.media_cache import PosterCache
 from studio.ui.node_summary import CardStatus, NodeSummary
 
@@ -19,8 +20,7 @@ GAP = 8.0
 PAD = 6.0
 
 
-class Filmstrip(QWidget):
-    turn_clicked = Signal(int)
+class Filmstrip(TurnStrip):
     turn_activated = Signal(int)
 
     def __init__(self, posters: PosterCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
@@ -28,8 +28,6 @@ class Filmstrip(QWidget):
         self.posters = posters
         self.resolve = resolve
         self.summaries: list[NodeSummary] = []
-        self.current = -1
-        self.playing = -1
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         posters.ready.connect(lambda _path: self.update())
 
@@ -38,15 +36,6 @@ class Filmstrip(QWidget):
         self.current = current
         self.setFixedSize(self.sizeHint())
         self.update()
-
-    def set_current(self, index: int) -> None:
-        self.current = index
-        self.update()
-
-    def set_playing(self, index: int) -> None:
-        if index != self.playing:
-            self.playing = index
-            self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802
         count = max(1, len(self.summaries))
@@ -98,11 +87,6 @@ class Filmstrip(QWidget):
             label = "Start" if index == 0 else f"{index}. {summary.excerpt}"
             text = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(THUMB_W))
             painter.drawText(QRectF(rect.left(), rect.bottom() + 2, THUMB_W, 14), Qt.AlignmentFlag.AlignLeft, text)
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        index = self.index_at(event.position().x())
-        if index >= 0:
-            self.turn_clicked.emit(index)
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         index = self.index_at(event.position().x())

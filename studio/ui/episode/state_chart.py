@@ -6,12 +6,13 @@ Clicking near a turn emits :attr:`StateChart.turn_clicked` with its index.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState
 from studio.ui import palette
+from studio.ui.episode.turn_strip import TurnStrip
 
 LEFT = 34.0
 RIGHT = 12.0
@@ -19,14 +20,10 @@ TOP = 10.0
 BOTTOM = 18.0
 
 
-class StateChart(QWidget):
-    turn_clicked = Signal(int)
-
+class StateChart(TurnStrip):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.states: list[CharacterState] = []
-        self.current = -1
-        self.playing = -1
         self.setMinimumHeight(90)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMouseTracking(True)
@@ -41,16 +38,6 @@ class StateChart(QWidget):
         self.states = list(states)
         self.current = current
         self.update()
-
-    def set_current(self, index: int) -> None:
-        if index != self.current:
-            self.current = index
-            self.update()
-
-    def set_playing(self, index: int) -> None:
-        if index != self.playing:
-            self.playing = index
-            self.update()
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -135,11 +122,6 @@ class StateChart(QWidget):
             x += 20 + painter.fontMetrics().horizontalAdvance(label)
 
     # -- interaction -----------------------------------------------------------------------
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        index = self.index_at(event.position().x())
-        if index >= 0:
-            self.turn_clicked.emit(index)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         index = self.index_at(event.position().x())
