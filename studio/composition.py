@@ -1,7 +1,7 @@
 """The composition root: the one place that names concrete engines.
 
-Engines are registered by name with factories that import their package only when an
-engine is created, so that listing engines costs nothing.
+Engines are registered by their catalogue info; an engine's package is imported only when
+an engine is created, so that listing and checking engines costs nothing.
 """
 
 from __future__ import annotations
@@ -11,29 +11,22 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from studio.engines.base import Engine, EngineRegistry
+from studio.engines.catalog import sketch as sketch_catalog
+from studio.engines.registry import EngineRegistry
 
 if TYPE_CHECKING:
     from studio.storage import Project
 
 DEFAULT_ENGINE = "sketch"
 
-_ENGINES: dict[str, tuple[str, str]] = {
-    "sketch": ("studio.engines.sketch", "SketchEngine"),
-}
-
-
-def _factory(module: str, attr: str):  # type: ignore[no-untyped-def]
-    def create() -> Engine:
-        return getattr(importlib.import_module(module), attr)()  # type: ignore[no-any-return]
-
-    return create
+ENGINE_INFOS = (sketch_catalog.INFO,)
+"""Every engine the app offers (each info names its entry point, imported on first use)."""
 
 
 def default_registry() -> EngineRegistry:
     registry = EngineRegistry()
-    for name, (module, attr) in _ENGINES.items():
-        registry.register(name, _factory(module, attr))
+    for info in ENGINE_INFOS:
+        registry.register(info)
     return registry
 
 
@@ -49,6 +42,11 @@ def create_project(path: str | os.PathLike[str], name: str | None = None) -> Pro
 
     cast, world = default_cast_and_world()
     return Project.create(path, name=name, cast=cast, locations=world)
+
+
+def default_checkpoints() -> Path:
+    """``checkpoints/`` beside the app: the shipped weights and the user's converted ones."""
+    return Path(__file__).resolve().parent.parent / "checkpoints"
 
 
 SAMPLE_STORY = "first_story.txt"

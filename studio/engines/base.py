@@ -1,33 +1,95 @@
-"""The engine protocol, shared by every engine and by the worker that runs them.
+"""The engine protocol (v2), shared by every engine and by the worker that runs them.
 
 Generation has two stages, as in AnimeGamer, so that the cheap prediction (the next state
 and the clip's action-aware representation) can be shown before the clip is decoded::
 
-    predict(context, instruction, seed, progress, cancelled) -> Prediction
-    decode(prediction, seed, progress, cancelled) -> Clip
+    engine = EngineClass(config)                      # cheap: no weights yet
+    engine.load(progress, cancelled)                  # weights onto the configured devices
+    engine.predict(context, instruction, settings, seed, progress, cancelled) -> Prediction
+    engine.decode(prediction, settings, seed, progress, cancelled) -> Clip
+    engine.unload()                                   # frees everything load took
+
+What an engine is and needs (:class:`EngineInfo`) is known without importing it; see
+``studio.engines.info``. Optional features are declared in its capabilities:
+``decode_many`` (batched decode) and preview frames in decode's progress events.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.core.errors import StudioError
 from studio.core.instruction import Instruction
-from studio.core.model import CastMember, Location
-from studio.core.state import MOTION_LEVEL_MAX, MOTION_LEVEL_MIN, CharacterState, StateDeltas
+from studio.core.progress import (
+    CancelCheck,
+    Cancelled,
+    Progress,
+    ProgressCallback,
+    check_cancelled,
+    never_cancelled,
+    no_progress,
+)
+from studio.core.state import MOTION_LEVEL_MAX, MOTION_LEVEL_MIN, StateDeltas
+from studio.engines.config import DType, EngineConfig, Placement
+from studio.engines.context import GenerationContext, PreviousClip, TurnContext
+from studio.engines.info import (
+    CheckpointFile,
+    DeviceKind,
+    EngineCapabilities,
+    EngineInfo,
+    EngineVocabulary,
+    RepresentationSpec,
+    Stage,
+    StageNeeds,
+)
+from studio.engines.requirements import Requirement, RequirementKind
+from studio.engines.settings import EngineSettings, Preset, SettingsError, SettingSpec, setting
 
 if TYPE_CHECKING:  # numpy is imported when frames are made, not when the window opens
     import numpy as np
 
-
-class Cancelled(Exception):  # noqa: N818 - it is an outcome, not a failure
-    """Raised inside an engine when the job was cancelled; the worker records 'cancelled'."""
+__all__ = [
+    "CancelCheck",
+    "Cancelled",
+    "CheckpointFile",
+    "Clip",
+    "DType",
+    "DeviceKind",
+    "Engine",
+    "EngineCapabilities",
+    "EngineConfig",
+    "EngineError",
+    "EngineFactory",
+    "EngineInfo",
+    "EngineLoadError",
+    "EngineSettings",
+    "EngineVocabulary",
+    "GenerationContext",
+    "Placement",
+    "Prediction",
+    "Preset",
+    "PreviousClip",
+    "Progress",
+    "ProgressCallback",
+    "RepresentationSpec",
+    "Requirement",
+    "RequirementKind",
+    "SettingSpec",
+    "SettingsError",
+    "Stage",
+    "StageNeeds",
+    "TurnContext",
+    "check_cancelled",
+    "never_cancelled",
+    "no_progress",
+    "setting",
+]
 
 
 class EngineError(StudioError):
-    """An engine that can't run: missing checkpoint files, unsupported device, bad settings."""
+    """An engine that can't run: missing checkpoint files, unsupported device, bad input."""
 
 
 class EngineLoadError(EngineError):
@@ -35,65 +97,14 @@ class EngineLoadError(EngineError):
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
-    step: int
-    total: int
-    message: str = ""
-
-
-ProgressCallback = Callable[[Progress], None]
-CancelCheck = Callable[[], bool]
-
-
-def no_progress(_: Progress) -> None:
-    """A progress callback that ignores everything."""
-
-
-def never_cancelled() -> bool:
-    return False
-
-
-def check_cancelled(cancelled: CancelCheck) -> None:
-    """Call between engine steps: raises :class:`Cancelled` once the job is cancelled."""
-    if cancelled():
-        raise Cancelled()
-
-
-@dataclass(frozen=True, slots=True)
-class TurnContext:
-    """One earlier turn of the branch, as an engine sees it."""
-
-    instruction: Instruction
-    state: CharacterState
-    deltas: StateDeltas
-    motion_level: int
-    representation: np.ndarray | None = None
-    conditioning: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class GenerationContext:
-    """What an engine knows when it generates a turn.
-
-    ``history`` runs from the first turn to the parent of the turn being generated;
-    ``state`` is the state the new turn starts from. Location image paths are absolute
-    (resolved inside the project by storage before the engine sees them).
-    """
-
-    state: CharacterState = CharacterState()
-    history: tuple[TurnContext, ...] = ()
-    cast: tuple[CastMember, ...] = ()
-    locations: tuple[Location, ...] = ()
-    settings: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
 class Prediction:
     """The predicted next game state and the clip's representation.
 
-    ``conditioning`` holds engine-specific values that ``decode`` needs (for the sketch
-    engine: the resolved motion, location, camera and pose); it is stored with the take
-    so that a later turn can continue from it.
+    ``representation`` has the shape and dtype of the engine's
+    :class:`~studio.engines.info.RepresentationSpec`. ``conditioning`` holds JSON-able,
+    engine-specific values that ``decode`` needs (for the sketch engine: the resolved
+    motion, location, camera and pose); it is stored with the take so that a later turn
+    can continue from it.
     """
 
     deltas: StateDeltas
@@ -137,50 +148,29 @@ class Clip:
         return self.frame_count / self.fps
 
 
-@dataclass(frozen=True, slots=True)
-class EngineCapabilities:
-    devices: tuple[str, ...] = ("cpu",)
-    needs_gpu: bool = False
-    default_size: tuple[int, int] = (480, 720)
-    default_frames: int = 17
-    default_fps: float = 8.0
-    multi_turn_history: bool = True
-    description: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class EngineVocabulary:
-    """Words an engine understands, offered by editors as completions."""
-
-    motions: tuple[str, ...] = ()
-    locations: tuple[str, ...] = ()
-    cameras: tuple[str, ...] = ()
-    adverbs: tuple[str, ...] = ()
-
-
-def engine_vocabulary(engine: object) -> EngineVocabulary:
-    """The engine's vocabulary if it offers one (``vocabulary()`` is optional)."""
-    offer = getattr(engine, "vocabulary", None)
-    return offer() if callable(offer) else EngineVocabulary()
-
-
 @runtime_checkable
 class Engine(Protocol):
-    name: str
-    version: str
-    capabilities: EngineCapabilities
+    """A generation engine. Constructed with an :class:`EngineConfig`; nothing heavy
+    happens before :meth:`load`."""
 
-    def load(self, device: str = "cpu") -> None: ...
-
-    def unload(self) -> None: ...
+    info: EngineInfo
 
     @property
     def loaded(self) -> bool: ...
+
+    def load(self, progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> None:
+        """Load weights onto the configured devices. Idempotent; a cancelled load raises
+        :class:`Cancelled` within one step and leaves nothing allocated."""
+
+    def unload(self) -> None:
+        """Free everything :meth:`load` took (on CUDA, allocated memory returns to its level
+        before ``load``). Idempotent."""
 
     def predict(
         self,
         context: GenerationContext,
         instruction: Instruction,
+        settings: EngineSettings,
         seed: int,
         progress: ProgressCallback = no_progress,
         cancelled: CancelCheck = never_cancelled,
@@ -189,31 +179,25 @@ class Engine(Protocol):
     def decode(
         self,
         prediction: Prediction,
+        settings: EngineSettings,
         seed: int,
         progress: ProgressCallback = no_progress,
         cancelled: CancelCheck = never_cancelled,
     ) -> Clip: ...
 
 
-EngineFactory = Callable[[], Engine]
+@runtime_checkable
+class BatchDecoder(Protocol):
+    """Engines whose capabilities declare ``batched_decode`` also have this."""
+
+    def decode_many(
+        self,
+        predictions: Sequence[Prediction],
+        settings: EngineSettings,
+        seeds: Sequence[int],
+        progress: ProgressCallback = no_progress,
+        cancelled: CancelCheck = never_cancelled,
+    ) -> list[Clip]: ...
 
 
-class EngineRegistry:
-    """Engines by name. The app's composition root registers the concrete engines."""
-
-    def __init__(self) -> None:
-        self._factories: dict[str, EngineFactory] = {}
-
-    def register(self, name: str, factory: EngineFactory) -> None:
-        self._factories[name] = factory
-
-    def names(self) -> list[str]:
-        return sorted(self._factories)
-
-    def create(self, name: str) -> Engine:
-        try:
-            factory = self._factories[name]
-        except KeyError:
-            known = ", ".join(self.names()) or "none"
-            raise EngineError(f"Unknown engine {name!r}.", hint=f"Available engines: {known}.") from None
-        return factory()
+EngineFactory = Callable[[EngineConfig], Engine]

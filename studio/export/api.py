@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from studio.engines.base import CancelCheck, ProgressCallback, check_cancelled, never_cancelled, no_progress
+from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.export.branch import Branch, collect_branch
 from studio.export.errors import ExportError, os_error
 from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format

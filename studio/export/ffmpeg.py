@@ -17,7 +17,7 @@ from typing import IO
 
 import numpy as np
 
-from studio.engines.base import CancelCheck, Cancelled, Progress, ProgressCallback
+from studio.core.progress import CancelCheck, Cancelled, Progress, ProgressCallback
 from studio.export.errors import DISK_FULL_ERRNOS, ExportError, disk_full_error, os_error
 from studio.export.options import ExportFormat
 from studio.storage.media import ffmpeg_exe

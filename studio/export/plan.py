@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 
-from studio.engines.base import CancelCheck, Progress, ProgressCallback, check_cancelled
+from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch, Turn
 from studio.export.errors import ExportError
 from studio.export.options import ExportOptions

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.engines.base import CancelCheck, Progress, ProgressCallback, check_cancelled
+from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.options import ExportFormat, ExportOptions
 from studio.export.output import OutputFiles

@@ -11,7 +11,7 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.engines.base import CancelCheck, Progress, ProgressCallback, check_cancelled
+from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.compose import episode_frames
 from studio.export.ffmpeg import FrameEncoder, run_with_progress

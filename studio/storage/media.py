@@ -103,14 +103,21 @@ def write_representation(path: Path, representation: np.ndarray, metadata: Mappi
         tmp.write_bytes(data)
 
 
-def read_representation(path: Path) -> np.ndarray:
-    from safetensors import SafetensorError
-    from safetensors.numpy import load_file
+def read_representation(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
+    """The representation and the metadata written with it (engine, space, seed...)."""
+    from safetensors import SafetensorError, safe_open
 
     try:
-        return load_file(str(path))["representation"]
-    except (OSError, SafetensorError, KeyError) as error:
+        with safe_open(str(path), framework="numpy") as handle:
+            array = handle.get_tensor("representation")
+            header = handle.metadata() or {}
+    except (OSError, SafetensorError, KeyError, ValueError) as error:
         raise MediaError(f"Can't read the representation {path}: {error}.") from None
+    try:
+        metadata = json.loads(header.get("metadata", "{}"))
+    except ValueError:
+        metadata = {}
+    return array, metadata if isinstance(metadata, dict) else {}
 
 
 @dataclass(frozen=True)

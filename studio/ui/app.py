@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 from studio.core.errors import StudioError
 from studio.ui.main_window import MainWindow
+from studio.ui.services import AppServices
 from studio.ui.settings import StudioSettings
 from studio.ui.theme import apply_theme
 
@@ -66,7 +67,7 @@ def open_initial(window: MainWindow, path: Path | None) -> None:
                 window.open_project(existing)
                 return
             target.mkdir(parents=True, exist_ok=True)
-            project = create_sample_project(target)
+            project = create_sample_project(window.services, target)
             project.close()
         except (StudioError, OSError) as error:
             window.show_error(error if isinstance(error, StudioError) else StudioError(str(error)))
@@ -87,10 +88,10 @@ def fill_all_branches(window: MainWindow) -> None:
     tree = session.project.tree
     for leaf in tree.leaves_under(tree.root_id):
         if not leaf.is_root:
-            session.service.fill(leaf.id, settings=session.settings.clip.as_job_settings())
+            session.service.fill(leaf.id, engine=session.engine, settings=session.job_settings())
 
 
-def run_app(path: Path | None = None, argv: list[str] | None = None) -> int:
+def run_app(services: AppServices, path: Path | None = None, argv: list[str] | None = None) -> int:
     import qasync
 
     from studio.ui.gui_tuning import tune_for_gui
@@ -103,7 +104,7 @@ def run_app(path: Path | None = None, argv: list[str] | None = None) -> int:
     apply_theme(app)  # type: ignore[arg-type]
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow(StudioSettings(), loop=loop)
+    window = MainWindow(StudioSettings(), services, loop=loop)
     install_excepthook(window)
     window.show()
     QTimer.singleShot(0, lambda: open_initial(window, path))

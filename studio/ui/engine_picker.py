@@ -1,15 +1,40 @@
-"""Engine picker for the toolbar, with the device's status (CPU/GPU, memory, loaded engine)."""
+"""Engine picker for the toolbar, with the device's status (CPU/GPU, memory, loaded engine).
+
+Engines that can't run here are greyed out with every reason in their tooltip. The
+reasons come from each engine's ``check`` (files, packages, devices, memory), run on a
+background thread because a GPU engine's check may import torch.
+"""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
+from studio.engines.config import EngineConfig
+from studio.engines.registry import EngineRegistry
 from studio.ui.device_status import describe_device
 
 STATUS_REFRESH_MS = 3000
+
+
+class EngineChecks(QObject):
+    """Runs every engine's check off the GUI thread; ``done`` carries {name: [reason, ...]}."""
+
+    done = Signal(object)
+
+    def start(self, registry: EngineRegistry, config: EngineConfig) -> None:
+        def work() -> None:
+            reasons = {name: [str(r) for r in registry.check(name, config)] for name in registry.names()}
+            try:
+                self.done.emit(reasons)
+            except RuntimeError:  # the window closed meanwhile
+                pass
+
+        threading.Thread(target=work, name="kamishibai-engine-checks", daemon=True).start()
 
 
 class EnginePicker(QWidget):
@@ -19,35 +44,65 @@ class EnginePicker(QWidget):
         super().__init__(parent)
         self.combo = QComboBox(self)
         self.combo.setToolTip("Engine used for new takes")
-        self.combo.setMinimumWidth(110)
+        self.combo.setMinimumWidth(130)
         self.status = QLabel("", self)
         self.status.setObjectName("dimLabel")
         self.service: Any = None
         self.device = "cpu"
+        self.unavailable: dict[str, list[str]] = {}
+        self._checks = EngineChecks(self)
+        self._checks.done.connect(self.set_availability)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.addWidget(QLabel("Engine", self))
         layout.addWidget(self.combo)
         layout.addWidget(self.status)
-        self.combo.currentTextChanged.connect(self._changed)
+        self.combo.currentIndexChanged.connect(self._changed)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.refresh_status)
         self._timer.start(STATUS_REFRESH_MS)
 
-    def set_engines(self, names: list[str], current: str) -> None:
+    def set_engines(self, registry: EngineRegistry, current: str, config: EngineConfig | None = None) -> None:
+        """List the registry's engines (label, description) and check them in the background."""
         self.combo.blockSignals(True)
         self.combo.clear()
-        self.combo.addItems(names)
-        if current in names:
-            self.combo.setCurrentText(current)
+        for info in registry.infos():
+            self.combo.addItem(info.label, info.name)
+            tip = info.description + (f"\nWeights: {info.license}" if info.license else "")
+            self.combo.setItemData(self.combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        index = self.combo.findData(current)
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
         self.combo.blockSignals(False)
+        if config is not None:
+            self._checks.start(registry, config)
+
+    def current_engine(self) -> str:
+        return str(self.combo.currentData() or "")
+
+    def set_availability(self, reasons: dict[str, list[str]]) -> None:
+        """Grey out engines with reasons (shown in the item's tooltip)."""
+        self.unavailable = {name: found for name, found in reasons.items() if found}
+        model = self.combo.model()
+        for index in range(self.combo.count()):
+            name = str(self.combo.itemData(index))
+            found = self.unavailable.get(name, [])
+            if isinstance(model, QStandardItemModel):
+                item = model.item(index)
+                if item is not None:
+                    item.setEnabled(not found)
+            if found:
+                text = "Can't run here:\n" + "\n".join(f"• {reason}" for reason in found)
+                self.combo.setItemData(index, text, Qt.ItemDataRole.ToolTipRole)
+        self.refresh_status()
 
     def set_service(self, service: Any, device: str) -> None:
         self.service = service
         self.device = device
         self.refresh_status()
 
-    def _changed(self, name: str) -> None:
+    def _changed(self, _index: int) -> None:
+        name = self.current_engine()
         if name:
             self.engine_changed.emit(name)
             self.refresh_status()
@@ -62,6 +117,9 @@ class EnginePicker(QWidget):
                     loaded = f"{status.name} {'loaded' if status.loaded else 'loading'}"
             except Exception:
                 loaded = ""
-        elif self.service is None:
+        else:
             loaded = "generation unavailable"
+        current = self.current_engine()
+        if current in self.unavailable:
+            loaded = f"{current} can't run here"
         self.status.setText(" · ".join(p for p in (device, loaded) if p))

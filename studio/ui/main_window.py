@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QIcon
@@ -31,6 +30,7 @@ from studio.ui.engine_picker import EnginePicker
 from studio.ui.gui_tuning import settle_heap
 from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache, PosterCache
+from studio.ui.services import AppServices
 from studio.ui.session import ProjectSession
 from studio.ui.settings import StudioSettings
 from studio.ui.window_actions import StudioActions
@@ -72,12 +72,13 @@ class WelcomePage(QWidget):
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, settings: StudioSettings | None = None, registry: Any = None,
+    def __init__(self, settings: StudioSettings, services: AppServices,
                  loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__()
         self.loop = loop
-        self.settings = settings or StudioSettings()
-        self.registry = registry
+        self.settings = settings
+        self.services = services
+        self.registry = services.registry
         self.session: ProjectSession | None = None
         self.workspace: Workspace | None = None
         self.last_error: StudioError | None = None
@@ -242,10 +243,8 @@ class MainWindow(QMainWindow):
     def new_project(self, path: Path, name: str | None = None) -> bool:
         if not self.close_project():
             return False
-        from studio.composition import create_project
-
         try:
-            project = create_project(path, name)
+            project = self.services.create_project(path, name)
         except StudioError as error:
             self.show_error(error)
             return False
@@ -253,7 +252,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _install(self, project: Project) -> None:
-        session = ProjectSession(project, self.settings, self.registry, self, loop=self.loop)
+        session = ProjectSession(project, self.settings, self.services, self, loop=self.loop)
         self.session = session
         workspace = Workspace(session, self.actions_, self.posters, self.clips,
                               lambda title, text: self.confirm(title, text), self)
@@ -267,10 +266,8 @@ class MainWindow(QMainWindow):
         workspace.message.connect(self.show_message)
         workspace.history_changed.connect(self._update_history_actions)
         session.tracker.jobs_changed.connect(self._update_jobs_label)
-        registry = session.registry
-        names = registry.names() if registry is not None else []
-        current = self.settings.engine or (session.service.default_engine if session.service else "")
-        self.engine_picker.set_engines(names, current)
+        self.engine_picker.set_engines(session.registry, session.engine,
+                                       self.services.engine_config(self.settings.device))
         self.engine_picker.set_service(session.service, self.settings.device)
         self.settings.add_recent(project.path)
         self.setWindowTitle(f"{project.name} — Kamishibai Studio")
@@ -372,7 +369,7 @@ class MainWindow(QMainWindow):
         workspace.queue_export(choices.out, options, choices.fmt)
 
     def ask_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.settings, self.registry, self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             dialog.save()
             self.show_message("Settings saved.")
@@ -426,7 +423,13 @@ class MainWindow(QMainWindow):
 
     def _engine_changed(self, name: str) -> None:
         self.settings.engine = name
-        self.show_message(f"New takes will use the {name} engine.")
+        reasons = self.engine_picker.unavailable.get(name)
+        if reasons:
+            self.show_message(f"The {name} engine can't run here: {reasons[0]}")
+        else:
+            self.show_message(f"New takes will use the {name} engine.")
+        if self.workspace is not None:
+            self.workspace.load_vocabulary()
 
     # -- closing -----------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """The first-run sample: the project shipped in ``projects/``, or one built in the user's
-data folder from the sample story (see ``studio.composition.create_sample_project``)."""
+data folder from the sample story (made by the services the app entry hands in)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from studio.storage import Project
 from studio.ui.resources import repo_projects_dir
+from studio.ui.services import AppServices
 
 SAMPLE_FOLDER = "Sample.kamishibai"
 
@@ -23,8 +24,6 @@ def shipped_sample() -> Path | None:
     return found[0] if found else None
 
 
-def create_sample_project(folder: Path) -> Project:
+def create_sample_project(services: AppServices, folder: Path) -> Project:
     """Create the sample project under ``folder`` (its takes are generated afterwards)."""
-    from studio.composition import create_sample_project as create
-
-    return create(folder / SAMPLE_FOLDER)
+    return services.create_sample_project(folder / SAMPLE_FOLDER)

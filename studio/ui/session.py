@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
-from studio.composition import DEFAULT_ENGINE, default_registry
 from studio.core.errors import StudioError
-from studio.engines.base import EngineVocabulary, engine_vocabulary
+from studio.engines.base import EngineVocabulary
 from studio.storage import Project
 from studio.ui.job_tracker import JobTracker
 from studio.ui.qt_bridge import DocumentBridge, JobEventBridge
+from studio.ui.services import AppServices
 from studio.ui.settings import StudioSettings
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 class ProjectSession(QObject):
-    def __init__(self, project: Project, settings: StudioSettings, registry: Any = None,
+    def __init__(self, project: Project, settings: StudioSettings, services: AppServices,
                  parent: QObject | None = None, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """``loop``: the GUI's asyncio (qasync) loop; job events are then read as an async stream."""
         super().__init__(parent)
@@ -40,17 +40,19 @@ class ProjectSession(QObject):
         self.service: GenerationService | None = None
         self.service_error = ""
         self.events: JobEventBridge | None = None
-        self.registry = registry if registry is not None else default_registry()
+        self.services = services
+        self.registry = services.registry
         self._start_service()
 
     def _start_service(self) -> None:
         from studio.worker import GenerationService  # numpy and friends: not before a project opens
 
-        engine = self.settings.engine or DEFAULT_ENGINE
+        engine = self.settings.engine or self.services.default_engine
         if engine not in self.registry.names() and self.registry.names():
             engine = self.registry.names()[0]
         try:
-            self.service = GenerationService(self.project, self.registry, device=self.settings.device,
+            config = self.services.engine_config(self.settings.device)
+            self.service = GenerationService(self.project, self.registry, device=config,
                                              default_engine=engine, auto_requeue=self.settings.auto_requeue)
         except StudioError as error:
             self.service_error = error.message
@@ -68,15 +70,19 @@ class ProjectSession(QObject):
     def path(self) -> Path:
         return self.project.path
 
+    @property
+    def engine(self) -> str:
+        """The engine new takes use."""
+        name = self.settings.engine
+        return name if name in self.registry else self.services.default_engine
+
     def engine_vocabulary(self) -> EngineVocabulary:
-        """What the current engine understands (creating an engine is cheap; loading is not)."""
-        name = self.service.default_engine if self.service is not None else ""
-        if not name:
-            return EngineVocabulary()
-        try:
-            return engine_vocabulary(self.registry.create(name))
-        except StudioError:
-            return EngineVocabulary()
+        """What the current engine understands (from its catalogue entry: nothing is imported)."""
+        return self.registry.vocabulary(self.engine) if self.engine in self.registry else EngineVocabulary()
+
+    def job_settings(self, engine: str | None = None) -> dict[str, Any]:
+        """The settings the user changed for ``engine`` (default: the current one)."""
+        return self.settings.engine_values(engine or self.engine)
 
     def require_service(self) -> Any:
         if self.service is None:

@@ -1,4 +1,4 @@
-"""User preferences kept with QSettings: clip size, engine, queue behaviour, recent projects.
+"""User preferences kept with QSettings: engine and its settings, queue behaviour, recent projects.
 
 Everything goes through :class:`StudioSettings`, which wraps one QSettings object, so
 tests can hand the window an ini file in a temporary folder instead of the user's.
@@ -6,40 +6,14 @@ tests can hand the window an ini file in a temporary folder instead of the user'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings
 
 MAX_RECENT = 8
-
-
-@dataclass(frozen=True)
-class ClipSettings:
-    """Generation settings sent with every job (the engine's defaults fill the rest)."""
-
-    width: int = 720
-    height: int = 480
-    frames: int = 17
-    fps: float = 8.0
-
-    def as_job_settings(self) -> dict[str, Any]:
-        return {"width": self.width, "height": self.height, "frames": self.frames, "fps": self.fps}
-
-
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-def _float(value: Any, default: float) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return default
 
 
 def _bool(value: Any, default: bool) -> bool:
@@ -61,20 +35,17 @@ class StudioSettings:
 
     # -- generation -----------------------------------------------------------------------
 
-    @property
-    def clip(self) -> ClipSettings:
-        d = ClipSettings()
-        return ClipSettings(
-            width=_int(self.q.value("clip/width"), d.width),
-            height=_int(self.q.value("clip/height"), d.height),
-            frames=_int(self.q.value("clip/frames"), d.frames),
-            fps=_float(self.q.value("clip/fps"), d.fps),
-        )
+    def engine_values(self, engine: str) -> dict[str, Any]:
+        """The settings the user changed for ``engine`` (its own defaults hold for the rest)."""
+        raw = self.q.value(f"engines/{engine}/values", "")
+        try:
+            values = json.loads(str(raw)) if raw else {}
+        except ValueError:
+            return {}
+        return dict(values) if isinstance(values, dict) else {}
 
-    @clip.setter
-    def clip(self, value: ClipSettings) -> None:
-        for key, item in value.as_job_settings().items():
-            self.q.setValue(f"clip/{key}", item)
+    def set_engine_values(self, engine: str, values: Mapping[str, Any]) -> None:
+        self.q.setValue(f"engines/{engine}/values", json.dumps(dict(values), sort_keys=True))
         self.q.sync()
 
     @property

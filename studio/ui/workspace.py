@@ -136,12 +136,13 @@ class Workspace(QWidget):
 
         with self.document.lock:
             self.cast.refresh(self.tree)
-        # Autocomplete words need the engine's package imported: do it once the window is
-        # drawn and idle, not while the project opens.
-        QTimer.singleShot(VOCABULARY_DELAY_MS, self._load_vocabulary)
+        # Autocomplete words come from the engine's catalogue entry (a small file): read them
+        # once the window is drawn and idle, not while the project opens.
+        QTimer.singleShot(VOCABULARY_DELAY_MS, self.load_vocabulary)
         self.select(self.current_id, center=False)
 
-    def _load_vocabulary(self) -> None:
+    def load_vocabulary(self) -> None:
+        """Offer the current engine's words (again after the engine changes)."""
         if self.closed:
             return
         words = self.session.engine_vocabulary()
@@ -187,10 +188,10 @@ class Workspace(QWidget):
         return result
 
     def settings_for_jobs(self) -> dict[str, Any]:
-        return self.session.settings.clip.as_job_settings()
+        return self.session.job_settings()
 
     def engine_name(self) -> str | None:
-        return self.session.settings.engine or None
+        return self.session.engine or None
 
     # -- selection ---------------------------------------------------------------------------
 

@@ -3,29 +3,26 @@
 The context is built when a job starts, not when it is queued, so that a turn queued
 behind its parent (re-roll branch) is generated from the parent's new take. The tree is
 read under the document lock; entities are frozen, so the snapshot stays valid after.
+Representations are tagged with the space that made them and reach only engines of that
+space.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
 from studio.core.instruction import Instruction
-from studio.core.model import Location, Node, Take
+from studio.core.model import CastMember, Location, Node, Take
 from studio.core.state import CharacterState, StateDeltas
-from studio.engines.base import Engine, GenerationContext, TurnContext
-from studio.storage.media import MediaError, read_representation
+from studio.engines.base import EngineInfo, EngineSettings, GenerationContext, PreviousClip, TurnContext
+from studio.storage.media import MediaError, probe, read_representation
 from studio.storage.paths import UnsafePathError
 from studio.storage.project import Project
-
-HISTORY_REPRESENTATIONS = 8
-"""At most this many of the latest turns carry their representation (a long branch would
-otherwise read megabytes per job); engines that want more read ``settings['history_window']``."""
 
 
 class NodeGone(Exception):  # noqa: N818 - an outcome: the node was deleted (e.g. undone)
@@ -41,25 +38,23 @@ class ContextSnapshot:
     parent_take_id: str
     parent_state: CharacterState
     context: GenerationContext
-    settings: Mapping[str, Any]
     warnings: tuple[str, ...] = ()
 
 
-def engine_defaults(engine: Engine) -> dict[str, Any]:
-    """An engine's default settings: its own ``default_settings`` if it has one, else
-    the sizes its capabilities declare."""
-    own = getattr(engine, "default_settings", None)
-    if callable(own):
-        own = own()
-    if isinstance(own, Mapping):
-        return dict(own)
-    caps = engine.capabilities
-    height, width = caps.default_size
-    return {"height": height, "width": width, "frames": caps.default_frames, "fps": caps.default_fps}
+@dataclass(frozen=True, slots=True)
+class StoredRepresentation:
+    """A take's representation as read from its file, with the space it belongs to."""
+
+    array: np.ndarray
+    space: str
 
 
-def merged_settings(engine: Engine, overrides: Mapping[str, Any]) -> dict[str, Any]:
-    return {**engine_defaults(engine), **dict(overrides)}
+def history_window(info: EngineInfo, settings: EngineSettings) -> int:
+    """How many earlier turns the engine reads: its settings' ``history_window`` when it has
+    one, else what its capabilities declare."""
+    chosen = settings.value("history_window")
+    window = int(chosen) if isinstance(chosen, int) and not isinstance(chosen, bool) else None
+    return max(0, info.capabilities.history_window if window is None else window)
 
 
 class RepresentationCache:
@@ -67,17 +62,20 @@ class RepresentationCache:
 
     def __init__(self, capacity: int = 32) -> None:
         self.capacity = capacity
-        self._items: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._items: OrderedDict[str, StoredRepresentation] = OrderedDict()
         self._lock = threading.Lock()
 
-    def put(self, take_id: str, representation: np.ndarray) -> None:
+    def put(self, take_id: str, representation: np.ndarray, space: str) -> None:
         with self._lock:
-            self._items[take_id] = representation
+            self._items[take_id] = StoredRepresentation(representation, space)
             self._items.move_to_end(take_id)
             while len(self._items) > self.capacity:
                 self._items.popitem(last=False)
 
-    def get(self, project: Project, take: Take) -> np.ndarray | None:
+    def get(self, project: Project, take: Take, legacy_space: Callable[[Take, np.ndarray], str]
+            ) -> StoredRepresentation | None:
+        """The take's representation; ``legacy_space`` names the space of a file written
+        before representations were tagged with one."""
         with self._lock:
             hit = self._items.get(take.id)
             if hit is not None:
@@ -86,17 +84,30 @@ class RepresentationCache:
         if not take.representation_path:
             return None
         try:
-            representation = read_representation(project.resolve(take.representation_path))
+            array, metadata = read_representation(project.resolve(take.representation_path))
         except (MediaError, UnsafePathError):
             return None
-        self.put(take.id, representation)
-        return representation
+        space = str(metadata.get("representation_space") or "") or legacy_space(take, array)
+        stored = StoredRepresentation(array, space)
+        with self._lock:
+            self._items[take.id] = stored
+        return stored
 
 
-def _locations(project: Project, locations: list[Location]) -> tuple[tuple[Location, ...], list[str]]:
-    """Locations with absolute image paths; a path outside the project is refused."""
-    out: list[Location] = []
+def _resolved_images(project: Project, cast: Iterable[CastMember], locations: Iterable[Location]
+                     ) -> tuple[tuple[CastMember, ...], tuple[Location, ...], list[str]]:
+    """Cast and locations with absolute image paths; a path outside the project is dropped."""
     warnings: list[str] = []
+    members: list[CastMember] = []
+    for member in cast:
+        images: list[str] = []
+        for rel in member.reference_images:
+            try:
+                images.append(str(project.resolve(rel)))
+            except UnsafePathError as error:
+                warnings.append(f"Character {member.name!r}: {error.message} The image was not used.")
+        members.append(replace(member, reference_images=tuple(images)))
+    places: list[Location] = []
     for location in locations:
         if location.image_path:
             try:
@@ -104,18 +115,46 @@ def _locations(project: Project, locations: list[Location]) -> tuple[tuple[Locat
             except UnsafePathError as error:
                 warnings.append(f"Location {location.name!r}: {error.message} The image was not used.")
                 location = replace(location, image_path="")
-        out.append(location)
-    return tuple(out), warnings
+        places.append(location)
+    return tuple(members), tuple(places), warnings
+
+
+def _previous_clip(project: Project, take: Take | None) -> PreviousClip | None:
+    if take is None or not take.clip_path:
+        return None
+    try:
+        path = project.resolve(take.clip_path)
+    except UnsafePathError:
+        return None
+    if not path.is_file():
+        return None
+    used = take.settings if isinstance(take.settings, Mapping) else {}
+    try:
+        frames, fps = int(used.get("frames", 0) or 0), float(used.get("fps", 0) or 0)
+    except (TypeError, ValueError):
+        frames, fps = 0, 0.0
+    if frames <= 0 or fps <= 0:  # an engine without these settings: ask the file
+        try:
+            info = probe(path)
+        except MediaError:
+            return None
+        frames, fps = info.frames, info.fps
+    return PreviousClip(path=path, frame_count=frames, fps=fps, engine=take.engine)
 
 
 def build_context(
     project: Project,
     node_id: str,
-    engine: Engine,
-    job_settings: Mapping[str, Any],
+    info: EngineInfo,
+    settings: EngineSettings,
     cache: RepresentationCache | None = None,
+    legacy_space: Callable[[Take, np.ndarray], str] | None = None,
 ) -> ContextSnapshot:
-    """The context for generating a new take of ``node_id`` with ``engine``."""
+    """The context for generating a new take of ``node_id`` with the engine ``info``.
+
+    History is cut to the engine's window; a turn's representation is passed only when
+    it is in the engine's own space (checked by space id and by shape).
+    """
     document = project.document
     with document.lock:
         tree = document.tree
@@ -126,39 +165,44 @@ def build_context(
             raise NodeGone(node_id)
         path = tree.path_to(node_id)
         turns = path[1:-1]
+        window = history_window(info, settings)
+        turns = turns[len(turns) - window:] if window else []
         selected = [tree.selected_take(n.id) for n in turns]
         states = [tree.state_of(n.id) for n in turns]
         parent_state = tree.state_of(node.parent_id)
         parent_take = tree.selected_take(node.parent_id)
-        cast = tuple(tree.cast.values())
+        cast = list(tree.cast.values())
         locations = list(tree.locations.values())
 
-    settings = merged_settings(engine, job_settings)
-    wants_history = bool(engine.capabilities.multi_turn_history)
-    window = int(settings.get("history_window", HISTORY_REPRESENTATIONS)) if wants_history else 0
+    spec = info.capabilities.representation
     history: list[TurnContext] = []
-    for index, (turn, take, state) in enumerate(zip(turns, selected, states, strict=True)):
+    for turn, take, state in zip(turns, selected, states, strict=True):
+        stored = None
+        if take is not None and cache is not None:
+            stored = cache.get(project, take, legacy_space or (lambda _take, _array: ""))
         representation = None
-        if take is not None and index >= len(turns) - window and cache is not None:
-            representation = cache.get(project, take)
+        space = stored.space if stored is not None else ""
+        if stored is not None and space == spec.space and tuple(stored.array.shape) == tuple(spec.shape):
+            representation = stored.array
         history.append(TurnContext(
             instruction=turn.instruction,
             state=state,
             deltas=take.deltas if take is not None else StateDeltas(),
             motion_level=take.motion_level if take is not None else 3,
+            engine=take.engine if take is not None else "",
+            representation_space=space,
             representation=representation,
             conditioning=dict(take.conditioning) if take is not None else {},
         ))
-    resolved, warnings = _locations(project, locations)
-    context = GenerationContext(
-        state=parent_state, history=tuple(history), cast=cast, locations=resolved, settings=settings,
-    )
+    members, places, warnings = _resolved_images(project, cast, locations)
+    previous = _previous_clip(project, parent_take) if info.capabilities.continuation else None
+    context = GenerationContext(state=parent_state, history=tuple(history), cast=members, locations=places,
+                                previous_clip=previous)
     return ContextSnapshot(
         node=node,
         instruction=node.instruction,
         parent_take_id=parent_take.id if parent_take is not None else "",
         parent_state=parent_state,
         context=context,
-        settings=settings,
         warnings=tuple(warnings),
     )

@@ -11,7 +11,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from studio.engines.base import Engine, EngineRegistry
+from studio.core.progress import CancelCheck, ProgressCallback, never_cancelled, no_progress
+from studio.engines.base import Engine, EngineConfig
+from studio.engines.registry import EngineRegistry
 
 log = logging.getLogger(__name__)
 
@@ -27,17 +29,28 @@ class EngineStatus:
 
 
 class EngineHost:
-    def __init__(self, registry: EngineRegistry, device: str) -> None:
+    def __init__(self, registry: EngineRegistry, config: EngineConfig) -> None:
         self.registry = registry
-        self.device = device
+        self.config = config
         self._engine: Engine | None = None
         self._name: str | None = None
         self._lock = threading.Lock()
 
-    def acquire(self, name: str) -> tuple[Engine, float]:
-        """The engine ``name``, loaded on the device; returns it and the seconds spent loading.
+    @property
+    def device(self) -> str:
+        return self.config.describe()
+
+    def needs_load(self, name: str) -> bool:
+        with self._lock:
+            engine, current = self._engine, self._name
+        return engine is None or current != name or not _is_loaded(engine)
+
+    def acquire(self, name: str, progress: ProgressCallback = no_progress,
+                cancelled: CancelCheck = never_cancelled) -> tuple[Engine, float]:
+        """The engine ``name``, loaded as configured; returns it and the seconds spent loading.
 
         Switching to another engine unloads the previous one first (GPU memory is scarce).
+        A load that fails or is cancelled is unloaded again, so it leaves nothing behind.
         """
         with self._lock:
             engine, current = self._engine, self._name
@@ -47,11 +60,15 @@ class EngineHost:
             self.unload()
             engine = None
         if engine is None:
-            engine = self.registry.create(name)
+            engine = self.registry.create(name, self.config)
             with self._lock:
                 self._engine, self._name = engine, name
         start = time.perf_counter()
-        engine.load(self.device)
+        try:
+            engine.load(progress, cancelled)
+        except BaseException:
+            self.unload()
+            raise
         return engine, time.perf_counter() - start
 
     def unload(self) -> None:
@@ -61,15 +78,14 @@ class EngineHost:
             try:
                 engine.unload()
             except Exception:  # unloading after an error is best effort
-                log.exception("unloading engine %s failed", getattr(engine, "name", "?"))
+                log.exception("unloading engine %s failed", engine.info.name)
 
     def status(self) -> EngineStatus:
         with self._lock:
             engine, name = self._engine, self._name
         if engine is None:
             return EngineStatus(name=None, loaded=False, device=self.device)
-        return EngineStatus(name=name, loaded=_is_loaded(engine), device=self.device,
-                            version=str(getattr(engine, "version", "")))
+        return EngineStatus(name=name, loaded=_is_loaded(engine), device=self.device, version=engine.info.version)
 
 
 def _is_loaded(engine: Engine) -> bool:

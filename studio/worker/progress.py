@@ -18,6 +18,8 @@ PROGRESS_SCALE = 1000
 
 STAGES: tuple[str, ...] = ("predict", "decode", "write")
 DEFAULT_SECONDS: Mapping[str, float] = {"predict": 0.2, "decode": 0.7, "write": 0.1}
+DEFAULT_LOAD_SECONDS = 1.0
+"""Weight of loading an engine in a job's bar until a load was timed."""
 
 
 class StageTimes:
@@ -31,7 +33,7 @@ class StageTimes:
     def record(self, engine: str, timings: Mapping[str, float]) -> None:
         with self._lock:
             known = self._seconds.setdefault(engine, {})
-            for stage in STAGES:
+            for stage in (*STAGES, "load"):
                 value = timings.get(f"{stage}_s")
                 if value is None:
                     continue
@@ -43,7 +45,11 @@ class StageTimes:
             known = self._seconds.get(engine)
             if not known or any(stage not in known for stage in STAGES):
                 return None
-            return dict(known)
+            return {stage: known[stage] for stage in STAGES}
+
+    def load_seconds(self, engine: str) -> float | None:
+        with self._lock:
+            return self._seconds.get(engine, {}).get("load")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +86,13 @@ class ProgressTracker:
         self._eta: float | None = None
 
     @classmethod
-    def for_engine(cls, times: StageTimes, engine: str) -> ProgressTracker:
+    def for_engine(cls, times: StageTimes, engine: str, *, loading: bool = False) -> ProgressTracker:
+        """Stages weighted by earlier jobs of ``engine``; ``loading``: the engine is loaded
+        first, and the bar shows it (the ETA starts when loading ends)."""
         expected = times.expected(engine)
         seconds = expected or dict(DEFAULT_SECONDS)
+        if loading:
+            seconds = {"load": times.load_seconds(engine) or DEFAULT_LOAD_SECONDS, **seconds}
         return cls(seconds, sum(expected.values()) if expected else None)
 
     @property

@@ -16,8 +16,9 @@ from typing import Any, Protocol
 
 from studio.core.commands import AddTake, CommandError
 from studio.core.model import Take, TakeStatus, now_iso
+from studio.core.progress import Cancelled, Progress, check_cancelled
 from studio.core.state import CharacterState
-from studio.engines.base import Cancelled, Engine, Prediction, Progress, check_cancelled
+from studio.engines.base import Engine, EngineError, EngineInfo, EngineSettings, Prediction
 from studio.storage.project import Project
 from studio.worker.context import NodeGone, RepresentationCache, build_context
 from studio.worker.engine_host import EngineHost
@@ -76,10 +77,10 @@ class GenerateRunner:
     def run(self, job: Job, reporter: Reporter, is_cancelled: Callable[[], bool]) -> Outcome:
         assert job.node_id is not None
         node_id, take_id = job.node_id, job.take_id
-        tracker = ProgressTracker.for_engine(self.stage_times, job.engine)
+        tracker = ProgressTracker.for_engine(self.stage_times, job.engine, loading=self.host.needs_load(job.engine))
         timings: dict[str, float] = {}
         engine: Engine | None = None
-        settings: dict[str, Any] = dict(job.settings)
+        used: dict[str, Any] = dict(job.settings)
         parent_take_id = ""
         instruction_raw = ""
 
@@ -94,50 +95,54 @@ class GenerateRunner:
             return report
 
         try:
-            engine, load_s = self.host.acquire(job.engine)
+            info = self.host.registry.info(job.engine)
+            settings, ignored = job_settings(info, job.settings)
+            used = settings.to_values()
+            engine, load_s = self.host.acquire(job.engine, stage_progress("load"), cancelled)
             if load_s >= 0.001:
                 timings["load_s"] = round(load_s, 4)
             tracker.restart_clock()
             start = time.perf_counter()
-            snapshot = build_context(self.project, node_id, engine, job.settings, self.cache)
+            snapshot = build_context(self.project, node_id, info, settings, self.cache, self._legacy_space)
             timings["context_s"] = _seconds(start)
-            settings = dict(snapshot.settings)
             parent_take_id = snapshot.parent_take_id
             instruction_raw = snapshot.instruction.raw
             check_cancelled(cancelled)
 
             start = time.perf_counter()
-            prediction = engine.predict(snapshot.context, snapshot.instruction, job.seed,
+            prediction = engine.predict(snapshot.context, snapshot.instruction, settings, job.seed,
                                         stage_progress("predict"), cancelled)
             timings["predict_s"] = _seconds(start)
+            check_representation(info, prediction)
             reporter.predicted(prediction, snapshot.parent_state.apply(prediction.deltas))
             check_cancelled(cancelled)
 
             start = time.perf_counter()
-            clip = engine.decode(prediction, job.seed, stage_progress("decode"), cancelled)
+            clip = engine.decode(prediction, settings, job.seed, stage_progress("decode"), cancelled)
             timings["decode_s"] = _seconds(start)
             check_cancelled(cancelled)
 
             start = time.perf_counter()
             conditioning = jsonable(prediction.conditioning)
-            metadata = {"engine": job.engine, "engine_version": engine.version, "take_id": take_id,
-                        "node_id": node_id, "seed": job.seed}
+            space = info.capabilities.representation.space
+            metadata = {"engine": job.engine, "engine_version": info.version, "take_id": take_id,
+                        "node_id": node_id, "seed": job.seed, "representation_space": space}
             files = write_take_media(self.project, take_id, prediction, clip, metadata,
                                      lambda done, total: stage_progress("write")(Progress(done, total)))
             timings["write_s"] = _seconds(start)
             check_cancelled(cancelled)
 
             take = Take(
-                id=take_id, node_id=node_id, engine=job.engine, engine_version=str(engine.version),
-                settings=jsonable(settings), seed=job.seed, deltas=prediction.deltas,
+                id=take_id, node_id=node_id, engine=job.engine, engine_version=info.version,
+                settings=jsonable(used), seed=job.seed, deltas=prediction.deltas,
                 motion_level=prediction.motion_level, representation_path=files.representation_path,
                 clip_path=files.clip_path, poster_path=files.poster_path, timings=dict(timings),
-                status=TakeStatus.DONE, warnings=(*snapshot.warnings, *prediction.warnings),
+                status=TakeStatus.DONE, warnings=(*ignored, *snapshot.warnings, *prediction.warnings),
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw, conditioning=conditioning,
                 created_at=now_iso(),
             )
             self._commit(take, select=True)
-            self.cache.put(take_id, prediction.representation)
+            self.cache.put(take_id, prediction.representation, space)
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings)
         except (Cancelled, NodeGone):
@@ -155,8 +160,8 @@ class GenerateRunner:
                 log.info("job %s failed: %s", job.id, failure.message, exc_info=not isinstance(error, CommandError))
             failed = Take(
                 id=take_id, node_id=node_id, engine=job.engine,
-                engine_version=str(getattr(engine, "version", "")) if engine is not None else "",
-                settings=_safe_settings(settings), seed=job.seed, timings=dict(timings), status=TakeStatus.FAILED,
+                engine_version=engine.info.version if engine is not None else "",
+                settings=_safe_settings(used), seed=job.seed, timings=dict(timings), status=TakeStatus.FAILED,
                 error=failure.message,
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw, created_at=now_iso(),
             )
@@ -171,6 +176,14 @@ class GenerateRunner:
             return Outcome(JobStatus.FAILED, take_id=recorded, message=failure.message, hint=failure.hint,
                            out_of_memory=failure.out_of_memory, timings=timings)
 
+    def _legacy_space(self, take: Take, array: Any) -> str:
+        """The space of a representation file written before files named theirs: the space
+        its engine declares, when that engine is known here and the shape fits."""
+        if take.engine not in self.host.registry:
+            return ""
+        spec = self.host.registry.info(take.engine).capabilities.representation
+        return spec.space if tuple(getattr(array, "shape", ())) == tuple(spec.shape) else ""
+
     def _commit(self, take: Take, *, select: bool) -> None:
         """Add the take, unless its node was deleted meanwhile (checked under the lock)."""
         document = self.project.document
@@ -178,6 +191,24 @@ class GenerateRunner:
             if take.node_id not in document.tree.nodes:
                 raise NodeGone(take.node_id)
             document.apply(AddTake(take, select=select), undoable=self.undoable_takes)
+
+
+def job_settings(info: EngineInfo, values: dict[str, Any]) -> tuple[EngineSettings, list[str]]:
+    """The job's settings over the engine's defaults. Names the engine doesn't have (a job
+    queued by an older version) are dropped with a warning; bad values fail the job."""
+    known = {spec.name for spec in info.settings.schema()}
+    ignored = [f"Setting {name!r} is not a {info.name} setting; it was ignored."
+               for name in values if name not in known]
+    return info.settings.from_values(values, ignore_unknown=True), ignored
+
+
+def check_representation(info: EngineInfo, prediction: Prediction) -> None:
+    """The engine's representation has the shape its info declares (else it can't be read back)."""
+    spec = info.capabilities.representation
+    shape = tuple(getattr(prediction.representation, "shape", ()))
+    if shape != tuple(spec.shape):
+        raise EngineError(f"The {info.name} engine made a representation of shape {shape}; its info declares "
+                          f"{tuple(spec.shape)} ({spec.space}).", hint="This is a bug in the engine.")
 
 
 def _safe_settings(settings: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from studio.core.commands import AddTurn
 from studio.core.errors import StudioError
 from studio.core.model import Node, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
-from studio.engines.base import EngineRegistry, Prediction
+from studio.engines.base import EngineConfig, EngineError, Prediction, Requirement
+from studio.engines.registry import EngineRegistry
 from studio.storage.project import Project
 from studio.worker import queue
 from studio.worker.context import RepresentationCache
@@ -46,7 +47,7 @@ class GenerationService:
         self,
         project: Project,
         registry: EngineRegistry,
-        device: str = "cpu",
+        device: str | EngineConfig = "cpu",
         default_engine: str = "sketch",
         auto_requeue: bool = False,
         *,
@@ -54,10 +55,11 @@ class GenerationService:
     ) -> None:
         self.project = project
         self.registry = registry
-        self.device = device
+        self.config = device if isinstance(device, EngineConfig) else EngineConfig.parse(device)
+        self.device = self.config.describe()
         self.default_engine = default_engine
         self._store = JobStore(project.database)
-        self._host = EngineHost(registry, device)
+        self._host = EngineHost(registry, self.config)
         self._stage_times = StageTimes()
         self._runner = GenerateRunner(project, self._host, self._stage_times, RepresentationCache(),
                                       undoable_takes=undoable_takes)
@@ -253,7 +255,7 @@ class GenerationService:
     ) -> tuple[str, str]:
         """Add a turn under ``parent_id`` and queue its first take. Returns (node id, job id)."""
         engine_name = self._engine_name(engine)
-        job_settings = check_settings(settings)
+        job_settings = self._settings_for(engine_name, settings)
         node_id = new_id()
         self.project.apply(AddTurn(parent_id, text, node_id=node_id))
         job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate")
@@ -459,24 +461,40 @@ class GenerationService:
     # -- helpers for queueing -----------------------------------------------------------
 
     def _engine_name(self, engine: str | None) -> str:
+        """``engine`` (or the default), refused now if it is unknown or can't run here."""
         name = engine or self.default_engine
         if name not in self.registry.names():
             known = ", ".join(self.registry.names()) or "none"
             raise StudioError(f"Unknown engine {name!r}.", hint=f"Available engines: {known}.")
+        unmet = self.registry.check(name, self.config)
+        if unmet:
+            more = f" (and {len(unmet) - 1} more reason(s))" if len(unmet) > 1 else ""
+            raise EngineError(f"The {name} engine can't run here: {unmet[0].message}{more}",
+                              hint=unmet[0].hint or "Run `kamishibai doctor` for every reason.")
         return name
+
+    def check_engine(self, name: str) -> list[Requirement]:
+        """Every reason ``name`` can't run with this service's configuration."""
+        return self.registry.check(name, self.config)
+
+    def _settings_for(self, engine: str, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The values that differ from the engine's defaults, validated now (not at job time)."""
+        chosen = self.registry.info(engine).settings.from_values(settings or {})
+        return check_settings(chosen.overrides())
 
     def _engine_for(self, node: Node, engine: str | None, settings: Mapping[str, Any] | None
                     ) -> tuple[str, dict[str, Any]]:
         """The engine and settings to re-roll ``node`` with: as given, else its current take's."""
         current = self.project.tree.takes.get(node.selected_take_id or "")
         if engine is None and current is not None and current.engine in self.registry.names():
-            name = current.engine
+            name = self._engine_name(current.engine)
         else:
             name = self._engine_name(engine)
         if settings is not None:
-            return name, check_settings(settings)
+            return name, self._settings_for(name, settings)
         if current is not None and current.engine == name:
-            return name, dict(current.settings)
+            used = self.registry.info(name).settings.from_values(current.settings, ignore_unknown=True)
+            return name, check_settings(used.overrides())
         return name, {}
 
     def _node(self, node_id: str) -> Node:

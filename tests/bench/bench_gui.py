@@ -34,15 +34,15 @@ def _app():  # type: ignore[no-untyped-def]
 
 
 def _window(folder: Path):  # type: ignore[no-untyped-def]
-    from studio.composition import default_registry
+    from studio.cli.gui_cmds import app_services
     from studio.ui.main_window import MainWindow
-    from studio.ui.settings import ClipSettings, StudioSettings
+    from studio.ui.settings import StudioSettings
 
     settings = StudioSettings.at(folder / "settings.ini")
-    settings.clip = ClipSettings()  # the studio's defaults: 720x480, 17 frames, 8 fps
+    settings.set_engine_values("sketch", {})  # the engine's defaults: 720x480, 17 frames, 8 fps
     settings.engine = "sketch"
     settings.mark_first_run_done()
-    window = MainWindow(settings, default_registry())
+    window = MainWindow(settings, app_services())
     window.resize(1600, 960)
     window.show()
     return window

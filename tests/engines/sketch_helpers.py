@@ -9,6 +9,7 @@ from typing import Any
 from studio.core.instruction import parse_instruction
 from studio.core.state import CharacterState
 from studio.engines.base import Clip, GenerationContext, Prediction, TurnContext
+from studio.engines.catalog.sketch import SketchSettings
 from studio.engines.sketch import SketchEngine
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "animegamer"
@@ -17,19 +18,19 @@ SMALL = {"height": 32, "width": 48, "frames": 2, "fps": 8}
 MEDIUM = {"height": 64, "width": 96, "frames": 4, "fps": 8}
 
 
-def context(settings: Mapping[str, Any] | None = None, **kw: Any) -> GenerationContext:
-    return GenerationContext(settings=dict(settings if settings is not None else MEDIUM), **kw)
+def options(settings: Mapping[str, Any] | None = None) -> SketchSettings:
+    return SketchSettings.from_values(dict(settings if settings is not None else MEDIUM))
 
 
 def predict(engine: SketchEngine, text: str, seed: int = 0, settings: Mapping[str, Any] | None = None,
             **kw: Any) -> Prediction:
-    return engine.predict(context(settings, **kw), parse_instruction(text), seed)
+    return engine.predict(GenerationContext(**kw), parse_instruction(text), options(settings), seed)
 
 
 def render(engine: SketchEngine, text: str, seed: int = 0, settings: Mapping[str, Any] | None = None,
            **kw: Any) -> tuple[Prediction, Clip]:
     pred = predict(engine, text, seed, settings, **kw)
-    return pred, engine.decode(pred, seed)
+    return pred, engine.decode(pred, options(settings), seed)
 
 
 START = CharacterState()

@@ -11,7 +11,17 @@ from PIL import Image
 
 from studio.core.instruction import parse_instruction
 from studio.core.model import CastMember, Location
-from studio.engines.base import Engine, EngineError, EngineRegistry, GenerationContext, Prediction
+from studio.engines.base import (
+    Engine,
+    EngineConfig,
+    EngineError,
+    GenerationContext,
+    Prediction,
+    SettingsError,
+)
+from studio.engines.catalog.sketch import INFO as SKETCH_INFO
+from studio.engines.catalog.sketch import SketchSettings
+from studio.engines.registry import EngineRegistry
 from studio.engines.sketch import (
     ENGINE_NAME,
     SketchEngine,
@@ -22,45 +32,51 @@ from studio.engines.sketch import (
 from studio.engines.sketch.representation import REPRESENTATION_SHAPE
 from studio.engines.sketch.vocabulary import LOCATIONS, MOTIONS
 
-from .sketch_helpers import SMALL, predict
+from .sketch_helpers import SMALL, options, predict
 
 
 def test_protocol_and_capabilities() -> None:
     engine = SketchEngine()
     assert isinstance(engine, Engine)
-    assert engine.name == ENGINE_NAME == "sketch"
-    assert engine.version
-    caps = engine.capabilities
+    assert engine.info.name == ENGINE_NAME == "sketch"
+    assert engine.info.version
+    caps = engine.info.capabilities
     assert caps.devices == ("cpu",) and not caps.needs_gpu
     assert (caps.default_size, caps.default_frames, caps.default_fps) == ((480, 720), 17, 8.0)
+    defaults = SketchSettings()
+    assert (defaults.height, defaults.width, defaults.frames, defaults.fps) == (480, 720, 17, 8.0)
     assert not engine.loaded
     engine.load()
     assert engine.loaded
     engine.unload()
     assert not engine.loaded
-    with pytest.raises(EngineError):
-        engine.load("cuda")
+    with pytest.raises(EngineError, match="CPU only"):
+        SketchEngine(EngineConfig.parse("cuda:0")).load()
 
 
 def test_registry_can_create_it() -> None:
     registry = EngineRegistry()
-    registry.register("sketch", SketchEngine)
+    registry.register(SKETCH_INFO)
     assert isinstance(registry.create("sketch"), SketchEngine)
+    assert registry.check("sketch") == []
+    on_gpu = EngineConfig.parse("cuda:0")
+    assert registry.check("sketch", on_gpu) == []  # a CPU engine stays on the CPU when GPUs are chosen
+    assert registry.create("sketch", on_gpu).config.device.kind.value == "cpu"
 
 
 @pytest.mark.parametrize(("settings", "message"), [
-    ({"height": 10}, "between 32 and 2160"), ({"width": 5000}, "between 32 and 2160"),
-    ({"frames": 0}, "between 1 and 240"), ({"frames": 241}, "between 1 and 240"), ({"frames": "many"}, "whole"),
+    ({"height": 10}, "from 32 to 2160"), ({"width": 5000}, "from 32 to 2160"),
+    ({"frames": 0}, "from 1 to 240"), ({"frames": 241}, "from 1 to 240"), ({"frames": "many"}, "whole"),
     ({"height": 100.5}, "whole"), ({"fps": 0}, "fps"), ({"fps": "fast"}, "fps"), ({"camera": "dutch"}, "camera"),
 ])
 def test_bad_settings_raise_clear_errors(engine, settings, message) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(EngineError, match=message):
-        engine.predict(GenerationContext(settings=settings), parse_instruction("Motion: wave"), 0)
+    with pytest.raises(SettingsError, match=message):
+        engine.predict(GenerationContext(), parse_instruction("Motion: wave"), options(settings), 0)
 
 
 def test_settings_are_used(engine) -> None:  # type: ignore[no-untyped-def]
     pred = predict(engine, "Motion: wave", settings={"height": 40, "width": 100, "frames": 3, "fps": 12})
-    clip = engine.decode(pred, 0)
+    clip = engine.decode(pred, options(), 0)
     assert clip.frames.shape == (3, 40, 100, 3) and clip.fps == 12.0
 
 
@@ -78,7 +94,7 @@ def test_conditioning_is_json_and_enough_to_decode(engine) -> None:  # type: ign
     assert plain(dict(pred.conditioning))
     restored = Prediction(deltas=pred.deltas, motion_level=pred.motion_level, representation=pred.representation,
                           conditioning=json.loads(text))
-    assert np.array_equal(engine.decode(pred, 0).frames, engine.decode(restored, 0).frames)
+    assert np.array_equal(engine.decode(pred, options(), 0).frames, engine.decode(restored, options(), 0).frames)
     for key in ("motion", "location", "time_of_day", "camera", "look", "start_pose", "end_pose", "height", "width",
                 "frames", "fps", "level"):
         assert key in pred.conditioning
@@ -91,7 +107,7 @@ def test_decode_rejects_broken_conditioning(engine) -> None:  # type: ignore[no-
         bad = Prediction(deltas=pred.deltas, motion_level=pred.motion_level, representation=pred.representation,
                          conditioning=broken)
         with pytest.raises(EngineError):
-            engine.decode(bad, 0)
+            engine.decode(bad, options(), 0)
 
 
 def test_representation_layout(engine) -> None:  # type: ignore[no-untyped-def]

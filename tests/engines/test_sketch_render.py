@@ -14,7 +14,7 @@ from studio.core.model import CastMember, Location
 from studio.engines.base import Cancelled, GenerationContext, Progress
 from studio.engines.sketch.vocabulary import LOCATIONS, MOTIONS, TIMES_OF_DAY
 
-from .sketch_helpers import MEDIUM, SMALL, as_turn, predict, render
+from .sketch_helpers import MEDIUM, SMALL, as_turn, options, predict, render
 
 QIQI_TOWN = "Character: Qiqi; Motion: gently sit on railing; Background: day town."
 
@@ -60,27 +60,29 @@ def test_every_camera_renders_and_moves(engine, camera: str) -> None:  # type: i
 def test_continues_from_previous_end_pose_in_same_location(engine) -> None:  # type: ignore[no-untyped-def]
     first = predict(engine, "Character: Qiqi; Motion: gently lie down; Background: day grass.")
     history = (as_turn(first, "lie down"),)
-    second = engine.predict(GenerationContext(history=history, settings=MEDIUM),
-                            parse_instruction("Character: Qiqi; Motion: wave; Background: day grass."), 1)
+    second = engine.predict(GenerationContext(history=history),
+                            parse_instruction("Character: Qiqi; Motion: wave; Background: day grass."),
+                            options(MEDIUM), 1)
     cond = second.conditioning
     assert cond["continued"] is True
     assert cond["start_pose"] == first.conditioning["end_pose"]
     assert cond["start_x"] == pytest.approx(first.conditioning["end_x"], abs=1e-6)
     assert cond["facing"] == first.conditioning["facing"]
     # The first frame of the new clip shows the old end pose: it matches the old last frame closely.
-    last = engine.decode(first, 0).frames[-1].astype(np.int16)
-    start = engine.decode(second, 1).frames[0].astype(np.int16)
+    last = engine.decode(first, options(), 0).frames[-1].astype(np.int16)
+    start = engine.decode(second, options(), 1).frames[0].astype(np.int16)
     assert np.abs(last - start).mean() < 2.0
     # No location given: the turn stays where it was, and still continues.
-    third = engine.predict(GenerationContext(history=(*history, as_turn(second, "wave")), settings=MEDIUM),
-                           parse_instruction("Qiqi jumps"), 2)
+    third = engine.predict(GenerationContext(history=(*history, as_turn(second, "wave"))),
+                           parse_instruction("Qiqi jumps"), options(MEDIUM), 2)
     assert third.conditioning["location"] == "grass" and third.conditioning["continued"] is True
 
 
 def test_new_location_starts_fresh(engine) -> None:  # type: ignore[no-untyped-def]
     first = predict(engine, "Character: Qiqi; Motion: gently lie down; Background: day grass.")
-    second = engine.predict(GenerationContext(history=(as_turn(first, "x"),), settings=MEDIUM),
-                            parse_instruction("Character: Qiqi; Motion: wave; Background: day town."), 1)
+    second = engine.predict(GenerationContext(history=(as_turn(first, "x"),)),
+                            parse_instruction("Character: Qiqi; Motion: wave; Background: day town."),
+                            options(MEDIUM), 1)
     assert second.conditioning["continued"] is False
     assert second.conditioning["start_pose"] == {}
 
@@ -96,16 +98,17 @@ def test_cancel_is_honoured_within_one_frame(engine) -> None:  # type: ignore[no
             flag["cancel"] = True
 
     with pytest.raises(Cancelled):
-        engine.decode(pred, 0, progress, lambda: flag["cancel"])
+        engine.decode(pred, options(), 0, progress, lambda: flag["cancel"])
     assert seen[-1].step == 3
     with pytest.raises(Cancelled):
-        engine.predict(GenerationContext(settings=MEDIUM), parse_instruction(QIQI_TOWN), 0, cancelled=lambda: True)
+        engine.predict(GenerationContext(), parse_instruction(QIQI_TOWN), options(MEDIUM), 0,
+                       cancelled=lambda: True)
 
 
 def test_progress_is_monotone_and_complete(engine) -> None:  # type: ignore[no-untyped-def]
     pred = predict(engine, QIQI_TOWN, settings={**MEDIUM, "frames": 9})
     seen: list[Progress] = []
-    engine.decode(pred, 0, seen.append)
+    engine.decode(pred, options(), 0, seen.append)
     steps = [p.step for p in seen]
     assert steps == sorted(steps) and steps[-1] == 9
     assert all(p.total == 9 for p in seen)
@@ -139,7 +142,7 @@ def test_empty_instruction_is_idle_with_warning(engine) -> None:  # type: ignore
     pred, _clip = render(engine, "", settings=SMALL)
     assert pred.conditioning["motion"] == "idle"
     assert "empty instruction, shown as 'idle'" in pred.warnings
-    pred = engine.predict(GenerationContext(settings=SMALL), Instruction(raw="   "), 0)
+    pred = engine.predict(GenerationContext(), Instruction(raw="   "), options(SMALL), 0)
     assert pred.conditioning["motion"] == "idle"
 
 

@@ -8,14 +8,14 @@ from studio.engines.base import GenerationContext
 from studio.engines.sketch.rules import RuleInput, base_deltas, predict_deltas
 from studio.engines.sketch.vocabulary import MOTION_BY_NAME, MOTIONS
 
-from .sketch_helpers import MEDIUM, START, as_turn
+from .sketch_helpers import MEDIUM, START, as_turn, options
 
 
 def run_turns(engine, text: str, turns: int, state: CharacterState = START):  # type: ignore[no-untyped-def]
     history = ()
     for seed in range(turns):
-        ctx = GenerationContext(state=state, history=history, settings=MEDIUM)
-        pred = engine.predict(ctx, parse_instruction(text), seed)
+        ctx = GenerationContext(state=state, history=history)
+        pred = engine.predict(ctx, parse_instruction(text), options(MEDIUM), seed)
         state = state.apply(pred.deltas)
         history = (*history, as_turn(pred, text, state))
     return state
@@ -30,8 +30,9 @@ def test_sleep_restores_stamina(engine) -> None:  # type: ignore[no-untyped-def]
     tired = CharacterState(stamina=10, social=50, entertainment=50)
     state = run_turns(engine, "Character: Qiqi; Motion: sleep; Background: night bedroom.", 3, tired)
     assert state.stamina >= 10 + 3 * 5 * 3
-    one = engine.predict(GenerationContext(state=tired, settings=MEDIUM),
-                         parse_instruction("Character: Qiqi; Motion: sleep; Background: night bedroom."), 0)
+    one = engine.predict(GenerationContext(state=tired),
+                         parse_instruction("Character: Qiqi; Motion: sleep; Background: night bedroom."),
+                         options(MEDIUM), 0)
     assert one.deltas.stamina >= 3
 
 
@@ -54,11 +55,13 @@ def test_effort_grows_with_motion_level() -> None:
 
 def test_social_rules(engine) -> None:  # type: ignore[no-untyped-def]
     for motion in ("talk", "wave", "meet people", "hug"):
-        pred = engine.predict(GenerationContext(settings=MEDIUM),
-                              parse_instruction(f"Character: Qiqi; Motion: {motion}; Background: day town."), 3)
+        pred = engine.predict(GenerationContext(),
+                              parse_instruction(f"Character: Qiqi; Motion: {motion}; Background: day town."),
+                              options(MEDIUM), 3)
         assert pred.deltas.social > 0, motion
-    quiet = engine.predict(GenerationContext(settings=MEDIUM),
-                           parse_instruction("Character: Qiqi; Motion: read; Background: day library."), 3)
+    quiet = engine.predict(GenerationContext(),
+                           parse_instruction("Character: Qiqi; Motion: read; Background: day library."),
+                           options(MEDIUM), 3)
     assert quiet.deltas.social == 0
 
 

@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from studio.ui.settings import ClipSettings, StudioSettings
+from studio.ui.settings import StudioSettings
+
+SMALL_SKETCH = {"width": 160, "height": 112, "frames": 6}
+"""Small sketch clips keep the GUI tests fast (the engine's own defaults are 720 x 480 x 17)."""
 
 
 @pytest.fixture
 def settings(tmp_path: Path) -> StudioSettings:
     studio_settings = StudioSettings.at(tmp_path / "settings.ini")
-    studio_settings.clip = ClipSettings(width=160, height=112, frames=6, fps=8.0)
+    studio_settings.set_engine_values("sketch", SMALL_SKETCH)
     studio_settings.engine = "sketch"
     studio_settings.mark_first_run_done()
     return studio_settings
@@ -30,6 +33,15 @@ def registry():  # type: ignore[no-untyped-def]
     return default_registry()
 
 
+def services_with(registry):  # type: ignore[no-untyped-def]
+    """The app's services (as the entry point builds them) with another registry."""
+    from dataclasses import replace
+
+    from studio.cli.gui_cmds import app_services
+
+    return replace(app_services(), registry=registry)
+
+
 @pytest.fixture
 def make_window(qtbot, settings: StudioSettings, registry):  # type: ignore[no-untyped-def]
     """``make_window(project_path=None)``: a shown main window (closed at teardown)."""
@@ -40,7 +52,7 @@ def make_window(qtbot, settings: StudioSettings, registry):  # type: ignore[no-u
     windows = []
 
     def make(path: Path | None = None, registry_override=None):  # type: ignore[no-untyped-def]
-        window = MainWindow(settings, registry_override or registry)
+        window = MainWindow(settings, services_with(registry_override or registry))
         window.confirm = lambda title, text: True  # type: ignore[method-assign]
         window.ask_close_policy = lambda count: "cancel"  # type: ignore[method-assign]
         qtbot.addWidget(window)

@@ -59,7 +59,7 @@ def main() -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from studio.composition import default_registry
+    from studio.cli.gui_cmds import app_services
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import StudioSettings
     from studio.ui.theme import apply_theme
@@ -68,7 +68,7 @@ def main() -> int:
     apply_theme(app)
     settings = StudioSettings.at(workdir / "settings.ini")
     settings.mark_first_run_done()
-    window = MainWindow(settings, default_registry())
+    window = MainWindow(settings, app_services())
     window.resize(1600, 960)
     window.show()
     window.open_project(project_path)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from studio.ui.node_summary import CardStatus
 
+from .conftest import services_with
+
 
 def test_window_on_a_qasync_loop_reads_the_event_stream(qapp, qtbot, settings, registry,  # type: ignore[no-untyped-def]
                                                          sample_project: Path) -> None:
@@ -16,7 +18,7 @@ def test_window_on_a_qasync_loop_reads_the_event_stream(qapp, qtbot, settings, r
 
     loop = qasync.QEventLoop(qapp, already_running=False)
     asyncio.set_event_loop(loop)
-    window = MainWindow(settings, registry, loop=loop)
+    window = MainWindow(settings, services_with(registry), loop=loop)
     window.confirm = lambda title, text: True  # type: ignore[method-assign]
     window.ask_close_policy = lambda count: "cancel"  # type: ignore[method-assign]
     qtbot.addWidget(window)

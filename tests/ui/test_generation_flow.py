@@ -128,16 +128,25 @@ def test_cancel_a_queued_job_from_the_queue_panel(make_window, sample_project: P
     qtbot.waitUntil(lambda: ws.queue.summary.text() == "0 running · 4 queued")
 
 
-def test_failed_generation_shows_message_and_hint(make_window, sample_project: Path, qtbot, settings) -> None:
-    settings.engine = "no-such-engine"
-    window = make_window(sample_project)
+def test_failed_generation_shows_message_and_hint(make_window, sample_project: Path, qtbot, settings,
+                                                  registry) -> None:
+    from worker.fake_engine import FakeScript, fake_registry  # tests/ is on sys.path
+
+    script = FakeScript()
+    fake = fake_registry(script, "fake")
+    registry.register(fake.info("fake"), lambda config: fake.create("fake", config))
+    settings.engine = "fake"
+    window = make_window(sample_project, registry_override=registry)
     ws = window.workspace
     tree = window.session.project.tree
-    ws.select(tree.child_ids(tree.root_id)[0])
+    first = tree.child_ids(tree.root_id)[0]
+    script.fail_on.add(tree.node(first).instruction.raw)
+    ws.select(first)
     window.actions_.reroll.trigger()
-    # Either the queue refuses the job at once, or the job fails: both must show a message.
-    qtbot.waitUntil(lambda: window.last_error is not None or "failed" in window.status_label.text().lower(),
-                    timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: "failed" in window.status_label.text().lower(), timeout=TIMEOUT_MS)
+    assert "the fake engine was told to fail" in window.status_label.text()
+    failed = [t for t in tree.takes_of(first) if t.status.value == "failed"]
+    assert failed and "told to fail" in failed[0].error
 
 
 def _crash_with_a_running_job(path: Path) -> tuple[str, int]:

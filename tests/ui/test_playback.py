@@ -9,6 +9,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 
 from studio.ui.node_summary import CardStatus
 
+from .conftest import SMALL_SKETCH
+
 TIMEOUT_MS = 120_000
 
 
@@ -31,15 +33,15 @@ def test_branch_player_plays_steps_scrubs_and_loops(make_window, sample_project:
     window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
     player = ws.episode.player
     turns = len(tree.path_to(leaf.id)) - 1
-    qtbot.waitUntil(lambda: player.ready and player.frame_count == turns * settings.clip.frames, timeout=20_000)
+    qtbot.waitUntil(lambda: player.ready and player.frame_count == turns * SMALL_SKETCH["frames"], timeout=20_000)
 
     player.seek(0)
     player.step(1)
     assert player.frame == 1
     player.step(-1)
     assert player.frame == 0
-    player.slider.setValue(settings.clip.frames + 2)  # scrubbing lands in the second clip
-    assert player.frame == settings.clip.frames + 2
+    player.slider.setValue(SMALL_SKETCH["frames"] + 2)  # scrubbing lands in the second clip
+    assert player.frame == SMALL_SKETCH["frames"] + 2
     assert ws.episode.strip.playing == 2  # its turn is highlighted in the filmstrip
 
     window.actions_.play.trigger()  # Space: play the whole branch
@@ -90,12 +92,14 @@ def test_settings_dialog_sets_what_new_takes_are_made_with(make_window, sample_p
     from studio.ui.dialogs.settings_dialog import SettingsDialog
 
     window = make_window(sample_project)
-    dialog = SettingsDialog(settings, window)
+    dialog = SettingsDialog(settings, window.registry, window)
     qtbot.addWidget(dialog)
-    dialog.width.setValue(192)
-    dialog.height.setValue(128)
-    dialog.frames.setValue(5)
+    form = dialog.forms["sketch"]
+    form.editors["width"].setValue(192)
+    form.editors["height"].setValue(128)
+    form.editors["frames"].setValue(5)
     dialog.save()
+    assert settings.engine_values("sketch") == {"width": 192, "height": 128, "frames": 5}  # fps: the engine's
     ws = window.workspace
     tree = window.session.project.tree
     first = tree.child_ids(tree.root_id)[0]
@@ -104,4 +108,5 @@ def test_settings_dialog_sets_what_new_takes_are_made_with(make_window, sample_p
     qtbot.waitUntil(lambda: any(t.status.value == "done" for t in tree.takes_of(first)), timeout=TIMEOUT_MS)
     take = tree.selected_take(first)
     assert (take.settings["width"], take.settings["height"], take.settings["frames"]) == (192, 128, 5)
+    assert take.settings["fps"] == 8.0 and take.settings["camera"] == "auto"  # the take stores every value used
     assert str(sample_project) in [str(Path(p)) for p in settings.recent_projects]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -21,16 +20,32 @@ from studio.engines.base import (
     CancelCheck,
     Clip,
     EngineCapabilities,
+    EngineConfig,
+    EngineInfo,
     EngineLoadError,
-    EngineRegistry,
+    EngineSettings,
     GenerationContext,
     Prediction,
     Progress,
     ProgressCallback,
+    RepresentationSpec,
     check_cancelled,
     never_cancelled,
     no_progress,
+    setting,
 )
+from studio.engines.registry import EngineRegistry
+
+
+@dataclass(frozen=True, slots=True)
+class FakeSettings(EngineSettings):
+    ENGINE = "Fake"
+
+    height: int = setting(16, label="Height", minimum=8, maximum=256)
+    width: int = setting(24, label="Width", minimum=8, maximum=256)
+    frames: int = setting(3, label="Frames", minimum=1, maximum=64)
+    fps: float = setting(8.0, label="FPS", minimum=1.0, maximum=60.0)
+    history_window: int = setting(8, label="History", minimum=0, maximum=64)
 
 
 class OutOfMemoryError(RuntimeError):
@@ -50,12 +65,14 @@ class FakeScript:
     load_error: str = ""
     fail_on: set[str] = field(default_factory=set)
     oom_on: set[str] = field(default_factory=set)
-    multi_turn_history: bool = True
+    load_steps: int = 1
+    representation_shape: tuple[int, int] = (4, 8)
     release: threading.Event = field(default_factory=threading.Event)
     started: threading.Event = field(default_factory=threading.Event)
     # what happened
     calls: list[tuple[str, str, int]] = field(default_factory=list)
     contexts: list[tuple[str, GenerationContext]] = field(default_factory=list)
+    settings_seen: list[FakeSettings] = field(default_factory=list)
     loads: int = 0
     unloads: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -68,24 +85,37 @@ class FakeScript:
         return [raw for s, raw, _ in self.calls if s == stage]
 
 
-class FakeEngine:
-    version = "fake-1"
+def fake_info(script: FakeScript, name: str = "fake", space: str = "") -> EngineInfo:
+    return EngineInfo(
+        name=name, version="fake-1", label=name.title(), description="test engine",
+        capabilities=EngineCapabilities(
+            history_window=8, default_size=(16, 24), default_frames=3, default_fps=8.0,
+            representation=RepresentationSpec(space or f"{name}/4x8", script.representation_shape),
+        ),
+        settings=FakeSettings, entry_point="tests.worker.fake_engine:FakeEngine",
+    )
 
-    def __init__(self, script: FakeScript, name: str = "fake") -> None:
-        self.name = name
+
+class FakeEngine:
+    def __init__(self, config: EngineConfig, script: FakeScript, info: EngineInfo) -> None:
+        self.config = config
+        self.info = info
+        self.name = info.name
         self.script = script
-        self.capabilities = EngineCapabilities(
-            default_size=(script.height, script.width), default_frames=script.frames, default_fps=script.fps,
-            multi_turn_history=script.multi_turn_history, description="test engine",
-        )
         self._loaded = False
 
-    def load(self, device: str = "cpu") -> None:
+    def load(self, progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> None:
         if self.script.load_error:
             raise EngineLoadError(f"Missing checkpoint {self.script.load_error}.",
                                   hint="Download the weights into that folder.")
-        if not self._loaded:
-            self.script.loads += 1
+        if self._loaded:
+            return
+        for step in range(self.script.load_steps):
+            check_cancelled(cancelled)
+            if self.script.step_sleep:
+                time.sleep(self.script.step_sleep)
+            progress(Progress(step + 1, self.script.load_steps, "loading"))
+        self.script.loads += 1
         self._loaded = True
 
     def unload(self) -> None:
@@ -110,12 +140,13 @@ class FakeEngine:
             progress(Progress(step + 1, count))
         check_cancelled(cancelled)
 
-    def predict(self, context: GenerationContext, instruction: Instruction, seed: int,
+    def predict(self, context: GenerationContext, instruction: Instruction, settings: EngineSettings, seed: int,
                 progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Prediction:
         raw = instruction.raw
         self.script.record("predict", raw, seed)
         with self.script.lock:
             self.script.contexts.append((raw, context))
+            self.script.settings_seen.append(FakeSettings.coerce(settings))
         if "[oom]" in raw or raw in self.script.oom_on:
             raise OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
         if "[oom-runtime]" in raw:
@@ -127,29 +158,28 @@ class FakeEngine:
         return Prediction(
             deltas=StateDeltas.clamped(*rng.integers(-2, 3, size=3)),
             motion_level=int(rng.integers(1, 6)),
-            representation=rng.standard_normal((4, 8)).astype(np.float32),
+            representation=rng.standard_normal(self.script.representation_shape).astype(np.float32),
             warnings=("fake warning",) if "[warn]" in raw else (),
-            conditioning={"raw": raw, "seed": seed, "settings": dict(context.settings), "pose": np.int64(seed % 7)},
+            conditioning={"raw": raw, "seed": seed, "pose": np.int64(seed % 7)},
         )
 
-    def decode(self, prediction: Prediction, seed: int, progress: ProgressCallback = no_progress,
-               cancelled: CancelCheck = never_cancelled) -> Clip:
+    def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
+               progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Clip:
+        options = FakeSettings.coerce(settings)
         raw = str(prediction.conditioning.get("raw", ""))
         self.script.record("decode", raw, seed)
         self._steps(raw, self.script.decode_steps, progress, cancelled)
-        settings: dict[str, Any] = dict(prediction.conditioning.get("settings", {}))
-        frames = int(settings.get("frames", self.script.frames))
-        height = int(settings.get("height", self.script.height))
-        width = int(settings.get("width", self.script.width))
         value = seed % 251
-        data = np.full((frames, height, width, 3), value, dtype=np.uint8)
-        for index in range(frames):
+        data = np.full((options.frames, options.height, options.width, 3), value, dtype=np.uint8)
+        for index in range(options.frames):
             data[index, :, : index + 1] = 255
-        return Clip(frames=data, fps=float(settings.get("fps", self.script.fps)))
+        return Clip(frames=data, fps=options.fps)
 
 
-def fake_registry(script: FakeScript, *names: str) -> EngineRegistry:
+def fake_registry(script: FakeScript, *names: str, spaces: dict[str, str] | None = None) -> EngineRegistry:
+    """Fake engines by name; ``spaces`` gives some of them another representation space."""
     registry = EngineRegistry()
     for name in names or ("fake",):
-        registry.register(name, lambda name=name: FakeEngine(script, name))
+        info = fake_info(script, name, (spaces or {}).get(name, ""))
+        registry.register(info, lambda config, info=info: FakeEngine(config, script, info))
     return registry

@@ -137,7 +137,7 @@ def _kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
 def test_play_eight_turns_with_the_sketch_engine(tmp_path: Path) -> None:
     from studio.engines.sketch import SketchEngine
 
-    caps = SketchEngine().capabilities
+    caps = SketchEngine.info.capabilities
     made = _kamishibai("new", str(tmp_path / "story"))
     assert made.returncode == 0, made.stderr
     folder = tmp_path / "story.kamishibai"

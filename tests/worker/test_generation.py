@@ -45,7 +45,8 @@ def test_generate_writes_media_then_commits_take(project, make_service, script: 
     info = probe(project.resolve(take.clip_path))
     assert (info.frames, info.height, info.width, info.fps) == (5, script.height, script.width, script.fps)
     assert info.codec.startswith("h264")
-    assert read_representation(project.resolve(take.representation_path)).shape == (4, 8)
+    representation, metadata = read_representation(project.resolve(take.representation_path))
+    assert representation.shape == (4, 8) and metadata["representation_space"] == "fake/4x8"
     assert project.resolve(take.poster_path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not list(project.resolve(folder).glob(".*part*"))
     # state follows the take
@@ -74,8 +75,10 @@ def test_context_is_built_from_the_branch(project, make_service, script: FakeScr
     assert context.state == project.tree.state_of(second)
     assert context.history[1].representation is not None
     np.testing.assert_array_equal(context.history[1].representation,
-                                  read_representation(project.resolve(take2.representation_path)))
-    assert context.settings["fps"] == 4 and context.settings["frames"] == script.frames
+                                  read_representation(project.resolve(take2.representation_path))[0])
+    assert context.history[1].engine == "fake" and context.history[1].representation_space == "fake/4x8"
+    used = script.settings_seen[-1]
+    assert used.fps == 4 and used.frames == script.frames
     locations = {loc.id: loc for loc in context.locations}
     assert locations["img"].image_path == str(project.path.resolve() / "media" / "bg.png")
     assert locations["bad"].image_path == ""
@@ -83,15 +86,35 @@ def test_context_is_built_from_the_branch(project, make_service, script: FakeScr
     assert project.tree.takes[service.job(j3).take_id].parent_take_id == take2.id
 
 
-def test_history_without_representations_when_engine_does_not_want_them(project, make_service,
-                                                                        script: FakeScript) -> None:
-    script.multi_turn_history = False
+def test_history_is_cut_to_the_engines_window(project, make_service, script: FakeScript) -> None:
     service = make_service()
     first, j1 = service.generate(project.tree.root_id, "one")
-    _, j2 = service.generate(first, "two")
-    assert service.wait_jobs([j1, j2], 20)
-    _, context = script.contexts[-1]
-    assert len(context.history) == 1 and context.history[0].representation is None
+    second, j2 = service.generate(first, "two")
+    _, j3 = service.generate(second, "three", settings={"history_window": 1})
+    _, j4 = service.generate(second, "four", settings={"history_window": 0})
+    assert service.wait_jobs([j1, j2, j3, j4], 20)
+    contexts = dict(script.contexts)
+    assert [t.instruction.raw for t in contexts["three"].history] == ["two"]
+    assert contexts["three"].history[0].representation is not None
+    assert contexts["four"].history == ()
+    assert contexts["four"].state == project.tree.state_of(second)
+
+
+def test_representations_reach_only_engines_of_their_space(project, make_service, script: FakeScript) -> None:
+    from .fake_engine import fake_registry
+
+    registry = fake_registry(script, "fake", "twin", "other", spaces={"twin": "fake/4x8", "other": "other/4x8"})
+    service = make_service(registry=registry)
+    first, j1 = service.generate(project.tree.root_id, "one", engine="fake")
+    _, j2 = service.generate(first, "by twin", engine="twin")
+    _, j3 = service.generate(first, "by other", engine="other")
+    assert service.wait_jobs([j1, j2, j3], 20)
+    contexts = dict(script.contexts)
+    same, foreign = contexts["by twin"].history[0], contexts["by other"].history[0]
+    assert same.representation is not None and same.representation_space == "fake/4x8"
+    assert foreign.representation is None and foreign.representation_space == "fake/4x8"
+    assert foreign.engine == same.engine == "fake"
+    assert foreign.deltas == same.deltas and foreign.instruction.raw == "one"  # text and state always pass
 
 
 def test_reroll_makes_a_new_take_with_a_new_seed(project, make_service) -> None:
@@ -231,7 +254,8 @@ def test_progress_is_monotone_with_an_eta(project, make_service, script: FakeScr
         assert all(e.eta_s is not None and e.eta_s >= 0 for e in progress)
         etas = [e.eta_s for e in progress]
         assert etas == sorted(etas, reverse=True)
-        assert {e.stage for e in progress} == {"predict", "decode", "write"}
+        loaded_here = {"load"} if job_id == first else set()  # the first job loads the engine, with progress
+        assert {e.stage for e in progress} == {"predict", "decode", "write"} | loaded_here
         finished = recorder.of("finished", job_id)[0]
         assert finished.step == finished.total and finished.eta_s == 0
     # the second job knows the first one's timings: its first ETA is informed

@@ -21,8 +21,10 @@ from studio.core.model import CastMember, Location
 from studio.engines.base import (
     CancelCheck,
     Clip,
-    EngineCapabilities,
+    DeviceKind,
+    EngineConfig,
     EngineError,
+    EngineSettings,
     EngineVocabulary,
     GenerationContext,
     Prediction,
@@ -32,14 +34,16 @@ from studio.engines.base import (
     never_cancelled,
     no_progress,
 )
+from studio.engines.catalog.sketch import INFO, NAME, VERSION, SketchSettings
 from studio.engines.sketch.camera import camera_frame
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.look import Look, generated_look, look_from_params
+from studio.engines.sketch.offer import live_vocabulary
 from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose
 from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
 from studio.engines.sketch.representation import build_representation
 from studio.engines.sketch.rules import RuleInput, predict_deltas
-from studio.engines.sketch.settings import SketchSettings, read_settings
+from studio.engines.sketch.settings import camera_override
 from studio.engines.sketch.text import MAX_ANALYSED_CHARS, tokenise
 from studio.engines.sketch.understanding import (
     Reading,
@@ -49,20 +53,15 @@ from studio.engines.sketch.understanding import (
     read_instruction,
 )
 from studio.engines.sketch.vocabulary import (
-    ADVERB_LEVELS,
-    CAMERA_PHRASES,
     DEFAULT_LOCATION,
     LOCATION_BY_NAME,
-    LOCATIONS,
-    MOTIONS,
     CameraMode,
     MotionSpec,
     Setting,
 )
 
-ENGINE_NAME = "sketch"
-ENGINE_VERSION = "1.0.0"
-"""Bump when rendering or rules change: takes record the version that made them."""
+ENGINE_NAME = NAME
+ENGINE_VERSION = VERSION
 
 STAGE_LIMIT = 0.36
 """How far from the centre (in frame widths) a character may walk with a still camera."""
@@ -84,22 +83,22 @@ def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | Non
 class SketchEngine:
     """Procedural draft engine: instant, deterministic, CPU only."""
 
+    info = INFO
     name = ENGINE_NAME
     version = ENGINE_VERSION
-    capabilities = EngineCapabilities(
-        devices=("cpu",), needs_gpu=False, default_size=(480, 720), default_frames=17, default_fps=8.0,
-        multi_turn_history=True,
-        description="Procedural 2D anime world (numpy/Pillow): instant drafts, deterministic, any character "
-                    "in any built-in or image location.",
-    )
 
-    def __init__(self) -> None:
+    def __init__(self, config: EngineConfig | None = None) -> None:
+        self.config = config if config is not None else EngineConfig()
         self._loaded = False
 
-    def load(self, device: str = "cpu") -> None:
-        if device != "cpu":
-            raise EngineError(f"The sketch engine runs on the CPU only, not {device!r}.", hint="Use device 'cpu'.")
+    def load(self, progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> None:
+        check_cancelled(cancelled)
+        for stage, place in self.config.placements().items():
+            if place.kind is not DeviceKind.CPU:
+                raise EngineError(f"The sketch engine runs on the CPU only, not {place} ({stage.value}).",
+                                  hint="Use device 'cpu'.")
         self._loaded = True
+        progress(Progress(1, 1, "ready"))
 
     def unload(self) -> None:
         self._loaded = False
@@ -109,12 +108,12 @@ class SketchEngine:
         return self._loaded
 
     # predict --------------------------------------------------------------------------------
-    def predict(self, context: GenerationContext, instruction: Instruction, seed: int,
+    def predict(self, context: GenerationContext, instruction: Instruction, settings: EngineSettings, seed: int,
                 progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Prediction:
         check_cancelled(cancelled)
         if not isinstance(instruction, Instruction):
             raise EngineError(f"predict needs an Instruction, got {type(instruction).__name__}.")
-        settings = read_settings(context.settings)
+        options = SketchSettings.coerce(settings)
         seed = int(seed)
         progress(Progress(0, 3, "reading the instruction"))
         prev: Mapping[str, Any] = context.history[-1].conditioning if context.history else {}
@@ -133,7 +132,7 @@ class SketchEngine:
         time = reading.time or str(prev.get("time_of_day") or "") or "day"
         if time not in ("day", "sunset", "night"):
             time = "day"
-        camera = settings.camera or reading.camera or default_camera(motion, setting)
+        camera = camera_override(options) or reading.camera or default_camera(motion, setting)
         check_cancelled(cancelled)
         progress(Progress(1, 3, "applying world rules"))
 
@@ -148,9 +147,9 @@ class SketchEngine:
         facing = (1 if int(prev.get("facing", 1)) >= 0 else -1) if continued else rng.choice((1, -1))
         start_x = float(prev.get("end_x", 0.0)) if continued else rng.uniform(-0.08, 0.08)
         start_x = max(-0.45, min(0.45, start_x))
-        facing, travel = self._travel(motion, reading.level, settings, camera, facing, start_x)
+        facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
         hold = continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
-        pose_plan = PosePlan(anim=motion.anim, level=reading.level, duration=settings.frames / settings.fps,
+        pose_plan = PosePlan(anim=motion.anim, level=reading.level, duration=options.frames / options.fps,
                              phase=round(rng.random(), 6), amplitude_jitter=round(rng.uniform(0.92, 1.08), 6),
                              start=start_pose, hold=hold)
         last = end_pose(pose_plan)
@@ -163,14 +162,14 @@ class SketchEngine:
             motion=motion, level=reading.level, scene=scene, setting=setting, is_image=is_image, time=time,
             camera=camera, zoom_out=reading.zoom_out, state=context.state, deltas=deltas, look=look, facing=facing,
             start_x=start_x, travel=travel, continued=continued, pose_plan=pose_plan,
-            aspect=settings.width / settings.height)
+            aspect=options.width / options.height)
         conditioning: dict[str, Any] = {
             "engine": ENGINE_NAME, "engine_version": ENGINE_VERSION,
             "character": character, "look": look.to_params(),
             "motion": motion.name, "anim": motion.anim, "family": motion.family.value, "level": reading.level,
             "adverb": reading.adverb, "location": location, "scene": scene, "setting": setting.value,
             "image_path": image_path, "time_of_day": time, "camera": camera.value, "zoom_out": reading.zoom_out,
-            "height": settings.height, "width": settings.width, "frames": settings.frames, "fps": settings.fps,
+            "height": options.height, "width": options.width, "frames": options.frames, "fps": options.fps,
             "facing": facing, "start_x": round(start_x, 6), "travel": round(travel, 6), "end_x": round(end_x, 6),
             "phase": pose_plan.phase, "amplitude": pose_plan.amplitude_jitter, "hold": hold,
             "continued": continued, "start_pose": start_pose.as_dict() if start_pose else {},
@@ -238,15 +237,10 @@ class SketchEngine:
     # decode ---------------------------------------------------------------------------------
     def vocabulary(self) -> EngineVocabulary:
         """Motion phrases, locations, camera words and adverbs this engine understands."""
-        return EngineVocabulary(
-            motions=tuple(sorted({phrase for motion in MOTIONS for phrase in motion.phrases})),
-            locations=tuple(location.name for location in LOCATIONS),
-            cameras=tuple(sorted({p for phrases in CAMERA_PHRASES.values() for p in phrases})),
-            adverbs=tuple(sorted(ADVERB_LEVELS)),
-        )
+        return live_vocabulary()
 
-    def decode(self, prediction: Prediction, seed: int, progress: ProgressCallback = no_progress,
-               cancelled: CancelCheck = never_cancelled) -> Clip:
+    def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
+               progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Clip:
         """Render the prediction. Deterministic: every seeded choice was made in predict."""
         check_cancelled(cancelled)
         if not isinstance(prediction, Prediction):

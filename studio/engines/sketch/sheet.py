@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.instruction import Instruction
 from studio.engines.base import GenerationContext
+from studio.engines.catalog.sketch import SketchSettings
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.engine import SketchEngine
 from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
@@ -49,8 +50,8 @@ def render_contact_sheet(out_path: Path, size: tuple[int, int] = (120, 180)) -> 
     engine = SketchEngine()
     engine.load()
     cast = load_default_cast()
-    settings = {"height": height, "width": width, "frames": SHEET_FRAMES, "fps": 8}
-    context = GenerationContext(cast=cast, settings=settings)
+    settings = SketchSettings(height=height, width=width, frames=SHEET_FRAMES, fps=8.0)
+    context = GenerationContext(cast=cast)
     rows = math.ceil(len(MOTIONS) / COLUMNS)
     sheet = Image.new("RGB", (COLUMNS * width, rows * (height + LABEL_HEIGHT)), (250, 247, 240))
     draw = ImageDraw.Draw(sheet)
@@ -60,7 +61,7 @@ def render_contact_sheet(out_path: Path, size: tuple[int, int] = (120, 180)) -> 
         who = cast[i % len(cast)].name if motion.name not in ("fly on broomstick", "hold broom") else "Qiqi"
         instruction = Instruction(raw=f"{who} {motion.name} {place} {time}", character=who, motion=motion.name,
                                   background=place, time_of_day=time)
-        prediction = engine.predict(context, instruction, seed=i)
+        prediction = engine.predict(context, instruction, settings, seed=i)
         renderer = ClipRenderer(plan_from_conditioning(prediction.conditioning))
         frame = Image.fromarray(renderer.frame(SHEET_FRAMES // 2))
         x, y = (i % COLUMNS) * width, (i // COLUMNS) * (height + LABEL_HEIGHT)

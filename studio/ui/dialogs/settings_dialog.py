@@ -1,4 +1,4 @@
-"""Preferences: clip size, frames and fps sent with every job; device; auto re-queue."""
+"""Preferences: each engine's settings (a form from its schema), the device, auto re-queue."""
 
 from __future__ import annotations
 
@@ -7,65 +7,94 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
-    QHBoxLayout,
+    QGroupBox,
     QLabel,
-    QSpinBox,
+    QMessageBox,
+    QStackedWidget,
+    QVBoxLayout,
     QWidget,
 )
 
-from studio.ui.settings import ClipSettings, StudioSettings
+from studio.core.errors import StudioError
+from studio.engines.registry import EngineRegistry
+from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
+from studio.ui.settings import StudioSettings
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: StudioSettings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: StudioSettings, registry: EngineRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
+        self.registry = registry
         self.setWindowTitle("Settings")
-        clip = settings.clip
-        self.width = QSpinBox(self)
-        self.width.setRange(32, 4096)
-        self.width.setSingleStep(8)
-        self.width.setValue(clip.width)
-        self.height = QSpinBox(self)
-        self.height.setRange(32, 4096)
-        self.height.setSingleStep(8)
-        self.height.setValue(clip.height)
-        self.frames = QSpinBox(self)
-        self.frames.setRange(1, 257)
-        self.frames.setValue(clip.frames)
-        self.fps = QDoubleSpinBox(self)
-        self.fps.setRange(1, 60)
-        self.fps.setValue(clip.fps)
+        self.engine = QComboBox(self)
+        self.forms: dict[str, EngineSettingsForm] = {}
+        self.stack = QStackedWidget(self)
+        for info in registry.infos():
+            form = EngineSettingsForm(info.settings, settings.engine_values(info.name),
+                                      license_text=info.license, parent=self.stack)
+            self.forms[info.name] = form
+            self.stack.addWidget(form)
+            self.engine.addItem(info.label, info.name)
+            self.engine.setItemData(self.engine.count() - 1, info.description, 3)  # 3: Qt.ToolTipRole
+        self.engine.currentIndexChanged.connect(self.stack.setCurrentIndex)
+        current = settings.engine
+        if current in self.forms:
+            self.engine.setCurrentIndex(list(self.forms).index(current))
+        engines = QGroupBox("Engine settings", self)
+        engine_layout = QVBoxLayout(engines)
+        engine_layout.addWidget(self.engine)
+        engine_layout.addWidget(self.stack)
+        note = QLabel("New takes use these values; each take keeps the values it was made with.", engines)
+        note.setObjectName("dimLabel")
+        note.setWordWrap(True)
+        engine_layout.addWidget(note)
+
         self.device = QComboBox(self)
         self.device.setEditable(True)
-        self.device.addItems(["cpu", "cuda", "cuda:0", "cuda:1"])
+        self.device.addItems(["cpu", "cuda", "cuda:0", "cuda:1", "predict=cuda:0,decode=cuda:1", "cuda:0+offload"])
         self.device.setCurrentText(settings.device)
+        self.device.setToolTip("Where engines run: cpu, cuda:N, per stage (predict=cuda:0,decode=cuda:1), or "
+                               "cuda:N+offload to keep weights in RAM.")
         self.auto_requeue = QCheckBox("Re-queue jobs interrupted by a crash when a project opens", self)
         self.auto_requeue.setChecked(settings.auto_requeue)
-        size = QHBoxLayout()
-        size.addWidget(self.width)
-        size.addWidget(QLabel("×", self))
-        size.addWidget(self.height)
-        form = QFormLayout(self)
-        form.addRow("Clip size", size)
-        form.addRow("Frames per clip", self.frames)
-        form.addRow("Frames per second", self.fps)
-        form.addRow("Device", self.device)
-        form.addRow("", self.auto_requeue)
-        note = QLabel("Device changes apply to the next project you open.", self)
-        note.setObjectName("dimLabel")
-        form.addRow("", note)
+        general = QFormLayout()
+        general.addRow("Device", self.device)
+        general.addRow("", self.auto_requeue)
+        device_note = QLabel("Device changes apply to the next project you open.", self)
+        device_note.setObjectName("dimLabel")
+        general.addRow("", device_note)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
                                    parent=self)
-        buttons.accepted.connect(self.accept)
+        buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(engines)
+        layout.addLayout(general)
+        layout.addWidget(buttons)
+
+    def _accept(self) -> None:
+        from studio.engines.config import EngineConfig
+
+        try:
+            EngineConfig.parse(self.device.currentText().strip() or "cpu")
+        except StudioError as error:
+            QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
+            return
+        for name, form in self.forms.items():
+            try:
+                form.validated()
+            except StudioError as error:
+                self.engine.setCurrentIndex(list(self.forms).index(name))
+                QMessageBox.warning(self, "Settings", error.message)
+                return
+        self.accept()
 
     def save(self) -> None:
-        self.settings.clip = ClipSettings(self.width.value(), self.height.value(), self.frames.value(),
-                                          self.fps.value())
+        for name, form in self.forms.items():
+            self.settings.set_engine_values(name, form.overrides())
         self.settings.device = self.device.currentText().strip() or "cpu"
         self.settings.auto_requeue = self.auto_requeue.isChecked()
         self.settings.q.sync()

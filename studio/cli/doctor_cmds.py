@@ -1,0 +1,32 @@
+"""``kamishibai doctor``: what this machine can run, and why an engine can't."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+EXIT_CANT_RUN = 1
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("doctor", help="check Python, torch and GPUs, ffmpeg, Qt and every engine")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--device", default="cpu",
+                   help="placement to check engines with: cpu, cuda:N, predict=cuda:0,decode=cuda:1, cuda:0+offload")
+    p.add_argument("--checkpoints", default=None, help="checkpoints folder (default: checkpoints/ beside the app)")
+    p.set_defaults(handler=cmd_doctor)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from studio import composition
+    from studio.doctor import collect_report, format_report
+    from studio.engines.config import EngineConfig
+
+    checkpoints = args.checkpoints or composition.default_checkpoints()
+    config = EngineConfig.parse(args.device, checkpoints=checkpoints)
+    report = collect_report(composition.default_registry(), config)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1))
+    else:
+        print(format_report(report))
+    return 0 if report.ok else EXIT_CANT_RUN

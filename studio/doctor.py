@@ -1,0 +1,193 @@
+"""What this machine can run: Python, torch and its GPUs, ffmpeg, Qt, and every engine.
+
+``collect_report`` gathers it without opening a window or loading any model; the
+``kamishibai doctor`` command prints it (or writes JSON), and the window's welcome page
+shows the engine part. An engine's reasons come from its own ``check``.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio import __version__
+from studio.engines import devices
+from studio.engines.config import EngineConfig
+from studio.engines.devices import DeviceInfo, format_bytes
+from studio.engines.registry import EngineRegistry
+from studio.engines.requirements import Requirement
+
+MIN_PYTHON = (3, 11)
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One thing the app uses: found or not, its version or path, and what to do if not."""
+
+    name: str
+    ok: bool
+    detail: str
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineReport:
+    name: str
+    label: str
+    version: str
+    available: bool
+    reasons: tuple[Requirement, ...]
+    folder: str
+    files: tuple[str, ...]
+    license: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorReport:
+    version: str
+    components: tuple[Component, ...]
+    gpus: tuple[DeviceInfo, ...]
+    placement: str
+    checkpoints: str
+    engines: tuple[EngineReport, ...] = field(default_factory=tuple)
+
+    @property
+    def ok(self) -> bool:
+        """The app can run: every component is fine and at least one engine is available."""
+        return all(c.ok for c in self.components) and any(e.available for e in self.engines)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["ok"] = self.ok
+        for engine in data["engines"]:
+            for reason in engine["reasons"]:
+                reason["kind"] = str(reason["kind"])
+        return data
+
+
+def _python() -> Component:
+    version = platform.python_version()
+    ok = sys.version_info[:2] >= MIN_PYTHON
+    return Component("python", ok, f"{version} ({sys.executable})",
+                     "" if ok else f"Kamishibai Studio needs Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer.")
+
+
+def _torch(gpus: list[DeviceInfo]) -> Component:
+    if importlib.util.find_spec("torch") is None:
+        return Component("torch", True, "not installed (the sketch engine needs none)",
+                         "Engines with trained models need it: pip install 'kamishibai-studio[engines]'.")
+    version = importlib.metadata.version("torch")
+    cuda = f"CUDA: {len(gpus)} GPU(s)" if gpus else "CUDA: not available"
+    return Component("torch", True, f"{version}, {cuda}")
+
+
+def _ffmpeg() -> Component:
+    try:
+        from studio.storage.media import ffmpeg_exe
+
+        exe = ffmpeg_exe()
+    except Exception as error:  # a missing or broken imageio-ffmpeg
+        return Component("ffmpeg", False, f"not found ({type(error).__name__}: {error})",
+                         "Reinstall the studio: pip install --force-reinstall imageio-ffmpeg.")
+    try:
+        first = subprocess.run([exe, "-version"], capture_output=True, text=True, timeout=20).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError) as error:
+        return Component("ffmpeg", False, f"{exe} does not run: {error}", "Reinstall imageio-ffmpeg.")
+    version = first[0].split(" ")[2] if first and len(first[0].split(" ")) > 2 else "unknown version"
+    return Component("ffmpeg", True, f"{version} ({exe})")
+
+
+def _missing_libraries(plugin: Path) -> list[str]:
+    ldd = shutil.which("ldd")
+    if ldd is None or not plugin.is_file():
+        return []
+    try:
+        out = subprocess.run([ldd, str(plugin)], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return sorted({line.split("=>")[0].strip() for line in out.splitlines() if "not found" in line})
+
+
+def _qt() -> Component:
+    spec = importlib.util.find_spec("PySide6")
+    if spec is None or not spec.submodule_search_locations:
+        return Component("qt", False, "PySide6 is not installed", "pip install PySide6-Essentials")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    platforms = root / "Qt" / "plugins" / "platforms"
+    plugins = sorted(p.name.removeprefix("libq").removesuffix(".so") for p in platforms.glob("libq*.so"))
+    version = importlib.metadata.version("PySide6-Essentials") if _has_dist("PySide6-Essentials") else "?"
+    chosen = os.environ.get("QT_QPA_PLATFORM", "")
+    detail = f"PySide6 {version}, platforms: {', '.join(plugins) or 'none'}"
+    if chosen:
+        detail += f", QT_QPA_PLATFORM={chosen}"
+    missing = _missing_libraries(platforms / "libqxcb.so") if "xcb" in plugins else []
+    if missing and chosen.split(":")[0] not in ("offscreen", "minimal", "wayland", "vnc"):
+        return Component("qt", False, f"{detail}; the X11 (xcb) plugin misses {', '.join(missing)}",
+                         "Install Qt's system libraries (see the README: `make run` installs them).")
+    return Component("qt", True, detail)
+
+
+def _has_dist(name: str) -> bool:
+    try:
+        importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[EngineReport, ...]:
+    """Every registered engine with the reasons it can't run here ([] when it can)."""
+    found: list[EngineReport] = []
+    for info in registry.infos():
+        reasons = tuple(registry.check(info.name, config))
+        folder = config.engine_folder(info.name)
+        found.append(EngineReport(
+            name=info.name, label=info.label, version=info.version, available=not reasons, reasons=reasons,
+            folder=str(folder), files=tuple(str(folder / f.path) for f in info.checkpoints), license=info.license,
+        ))
+    return tuple(found)
+
+
+def collect_report(registry: EngineRegistry, config: EngineConfig) -> DoctorReport:
+    gpus = devices.cuda_devices()
+    components = (_python(), _torch(gpus), _ffmpeg(), _qt())
+    return DoctorReport(version=__version__, components=components, gpus=tuple(gpus), placement=config.describe(),
+                        checkpoints=str(config.checkpoints), engines=engine_reports(registry, config))
+
+
+def format_report(report: DoctorReport) -> str:
+    lines = [f"Kamishibai Studio {report.version}"]
+    for component in report.components:
+        mark = "ok " if component.ok else "NO "
+        lines.append(f"  {mark} {component.name:<8} {component.detail}")
+        if component.hint:
+            lines.append(f"      {'':<8} {component.hint}")
+    if report.gpus:
+        for gpu in report.gpus:
+            lines.append(f"  gpu  {gpu.device:<8} {gpu.name}: {format_bytes(gpu.free_bytes)} free of "
+                         f"{format_bytes(gpu.total_bytes)}")
+    else:
+        lines.append("  gpu  none     (no CUDA device; engines run on the CPU)")
+    lines.append(f"  placement    {report.placement}")
+    lines.append(f"  checkpoints  {report.checkpoints}")
+    lines.append("Engines:")
+    for engine in report.engines:
+        state = "available" if engine.available else "not available"
+        lines.append(f"  {engine.name:<12} {state:<14} {engine.label} {engine.version}")
+        for reason in engine.reasons:
+            lines.append(f"      - {reason.message}")
+            if reason.hint:
+                lines.append(f"        {reason.hint}")
+        if engine.license:
+            lines.append(f"      weights license: {engine.license}")
+    verdict = "The studio can run here." if report.ok else "The studio can't run here yet: see the NO lines above."
+    lines.append(verdict)
+    return "\n".join(lines)

@@ -1,0 +1,146 @@
+"""How an engine is set up on this machine: checkpoints, placement per stage, dtype, threads.
+
+Placement is per stage so that a big engine can put its two models on two GPUs
+(``predict=cuda:0,decode=cuda:1``), or keep its weights in RAM and move them to the GPU
+module by module (``decode=cuda:0+offload``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+
+from studio.core.errors import StudioError
+from studio.engines.info import DeviceKind, Stage
+
+
+class ConfigError(StudioError):
+    """A device or placement string that can't be read."""
+
+
+class DType(StrEnum):
+    AUTO = "auto"
+    FLOAT32 = "float32"
+    FLOAT16 = "float16"
+    BFLOAT16 = "bfloat16"
+
+
+_DEVICE = re.compile(r"^(cpu|cuda)(?::(\d+))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where one stage runs. ``offload``: weights live in RAM and visit ``device`` per module."""
+
+    device: str = "cpu"
+    offload: bool = False
+
+    def __post_init__(self) -> None:
+        if not _DEVICE.match(self.device):
+            raise ConfigError(f"Unknown device {self.device!r}.",
+                              hint="Use cpu, cuda or cuda:N (N is the GPU's index).")
+        if self.offload and self.kind is DeviceKind.CPU:
+            raise ConfigError("Offloading only makes sense onto a GPU.", hint="Use cuda:N+offload.")
+
+    @property
+    def kind(self) -> DeviceKind:
+        return DeviceKind(self.device.split(":", 1)[0])
+
+    @property
+    def index(self) -> int | None:
+        """The GPU index (cuda alone is GPU 0); None on the CPU."""
+        if self.kind is DeviceKind.CPU:
+            return None
+        _, _, number = self.device.partition(":")
+        return int(number) if number else 0
+
+    @classmethod
+    def parse(cls, text: str) -> Placement:
+        value = text.strip().lower()
+        offload = value.endswith("+offload")
+        if offload:
+            value = value[: -len("+offload")]
+        return cls(device=value or "cpu", offload=offload)
+
+    def __str__(self) -> str:
+        return self.device + ("+offload" if self.offload else "")
+
+
+def _empty_placement() -> Mapping[Stage, Placement]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """Given to an engine's constructor. ``checkpoints`` is the folder that holds one
+    sub-folder per engine (``<checkpoints>/<engine name>/``)."""
+
+    checkpoints: Path = Path("checkpoints")
+    device: Placement = Placement()
+    """The placement of every stage not named in ``placement``."""
+    placement: Mapping[Stage, Placement] = field(default_factory=_empty_placement)
+    dtype: DType = DType.AUTO
+    threads: int | None = None
+    """CPU threads for inference (None: the engine chooses; all cores but one in the window)."""
+
+    def place(self, stage: Stage) -> Placement:
+        return self.placement.get(stage, self.device)
+
+    def placements(self) -> dict[Stage, Placement]:
+        return {stage: self.place(stage) for stage in Stage}
+
+    def engine_folder(self, name: str) -> Path:
+        return self.checkpoints / name
+
+    @classmethod
+    def parse(cls, spec: str = "cpu", *, checkpoints: str | os.PathLike[str] = "checkpoints",
+              dtype: str = "auto", threads: int | None = None) -> EngineConfig:
+        """From a command-line spec: ``cuda:0``, or ``predict=cuda:0,decode=cuda:1+offload``."""
+        default = Placement()
+        per_stage: dict[Stage, Placement] = {}
+        for part in (p.strip() for p in (spec or "cpu").split(",") if p.strip()):
+            if "=" in part:
+                name, _, where = part.partition("=")
+                try:
+                    stage = Stage(name.strip().lower())
+                except ValueError:
+                    known = ", ".join(s.value for s in Stage)
+                    raise ConfigError(f"Unknown stage {name.strip()!r} in {spec!r}.",
+                                      hint=f"Stages: {known}.") from None
+                per_stage[stage] = Placement.parse(where)
+            else:
+                default = Placement.parse(part)
+        try:
+            chosen_dtype = DType(dtype.strip().lower())
+        except ValueError:
+            known = ", ".join(d.value for d in DType)
+            raise ConfigError(f"Unknown dtype {dtype!r}.", hint=f"Use one of: {known}.") from None
+        if threads is not None and threads < 1:
+            raise ConfigError(f"CPU threads must be at least 1, got {threads}.")
+        return cls(checkpoints=Path(checkpoints), device=default, placement=MappingProxyType(per_stage),
+                   dtype=chosen_dtype, threads=threads)
+
+    def adapted_to(self, devices: tuple[DeviceKind, ...]) -> EngineConfig:
+        """This configuration for an engine that runs only on ``devices``: a stage placed on
+        a kind of device the engine can't use runs on the CPU instead, when the engine can
+        (so choosing a GPU for the big engines leaves the CPU engines working)."""
+        if DeviceKind.CPU not in devices:
+            return self
+        cpu = Placement()
+        default = self.device if self.device.kind in devices else cpu
+        stages = {stage: (place if place.kind in devices else cpu) for stage, place in self.placement.items()}
+        if default == self.device and stages == dict(self.placement):
+            return self
+        return EngineConfig(checkpoints=self.checkpoints, device=default, placement=MappingProxyType(stages),
+                            dtype=self.dtype, threads=self.threads)
+
+    def describe(self) -> str:
+        places = self.placements()
+        if len({str(p) for p in places.values()}) == 1:
+            return str(self.device if not self.placement else next(iter(places.values())))
+        return ",".join(f"{stage.value}={place}" for stage, place in places.items())

@@ -1,0 +1,113 @@
+"""Reasons an engine cannot run here, found before any job runs.
+
+An engine's ``check(config)`` returns every unmet :class:`Requirement` (an empty list
+means it can run). The helpers here cover what most engines need: checkpoint files of
+the right size, Python packages, a device of a supported kind with enough free memory.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from studio.engines import devices
+from studio.engines.config import EngineConfig
+from studio.engines.devices import DeviceInfo, DeviceProbe, format_bytes
+from studio.engines.info import CheckpointFile, DeviceKind, EngineCapabilities
+
+
+class RequirementKind(StrEnum):
+    FILE = "file"
+    PACKAGE = "package"
+    DEVICE = "device"
+    MEMORY = "memory"
+    CONFIG = "config"
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One unmet requirement, with what is missing and how to fix it."""
+
+    kind: RequirementKind
+    message: str
+    hint: str = ""
+    path: str = ""
+    expected_bytes: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+def check_files(folder: Path, files: Sequence[CheckpointFile], *, engine: str) -> list[Requirement]:
+    """Each file missing from ``folder``, or of another size than expected."""
+    unmet: list[Requirement] = []
+    for item in files:
+        path = folder / item.path
+        expected = f" ({format_bytes(item.size)}, {item.size:,} bytes)" if item.size else ""
+        what = f" — {item.description}" if item.description else ""
+        if not path.is_file():
+            unmet.append(Requirement(
+                RequirementKind.FILE, f"Missing {path}{expected}{what}.",
+                hint=f"Put the {engine} weights in {folder} (see `kamishibai doctor`).",
+                path=str(path), expected_bytes=item.size))
+            continue
+        if item.size is not None:
+            actual = path.stat().st_size
+            if actual != item.size:
+                unmet.append(Requirement(
+                    RequirementKind.FILE, f"{path} is {actual:,} bytes, expected {item.size:,} (incomplete copy?).",
+                    hint="Copy or convert the file again.", path=str(path), expected_bytes=item.size))
+    return unmet
+
+
+def check_packages(names: Iterable[str], *, engine: str, extra: str = "engines") -> list[Requirement]:
+    """Each Python package that is not installed."""
+    return [
+        Requirement(RequirementKind.PACKAGE, f"The Python package {name!r} is not installed (the {engine} engine "
+                    f"needs it).", hint=f"pip install 'kamishibai-studio[{extra}]'")
+        for name in names if importlib.util.find_spec(name) is None
+    ]
+
+
+def check_devices(config: EngineConfig, capabilities: EngineCapabilities, *, engine: str,
+                  probe: DeviceProbe | None = None) -> list[Requirement]:
+    """Every stage's placement: a supported kind of device that exists, with enough memory.
+    ``probe`` lists the CUDA devices (default: ask torch, only when a stage is on a GPU)."""
+    unmet: list[Requirement] = []
+    gpus: list[DeviceInfo] | None = None
+    planned: dict[str, int] = {}
+    for stage, place in config.placements().items():
+        if place.kind not in capabilities.devices:
+            kinds = ", ".join(k.value for k in capabilities.devices)
+            unmet.append(Requirement(RequirementKind.DEVICE,
+                                     f"The {engine} engine can't run its {stage.value} stage on {place.device}.",
+                                     hint=f"It runs on: {kinds}."))
+            continue
+        if place.kind is DeviceKind.CPU:
+            continue
+        if gpus is None:
+            gpus = (probe or devices.cuda_devices)()
+        index = place.index or 0
+        if index >= len(gpus):
+            seen = ", ".join(f"{g.device} ({g.name})" for g in gpus) or "no CUDA device"
+            unmet.append(Requirement(RequirementKind.DEVICE,
+                                     f"The {engine} engine's {stage.value} stage is placed on {place.device}, "
+                                     f"but this machine has {seen}.",
+                                     hint="Choose another device in Settings or with --device."))
+            continue
+        needs = capabilities.needs(stage)
+        if not place.offload and needs.device_bytes:
+            planned[gpus[index].device] = planned.get(gpus[index].device, 0) + needs.device_bytes
+    for gpu in gpus or []:
+        wanted = planned.get(gpu.device, 0)
+        if wanted > gpu.free_bytes:
+            unmet.append(Requirement(RequirementKind.MEMORY,
+                                     f"The {engine} engine needs {format_bytes(wanted)} on {gpu.device} "
+                                     f"({gpu.name}), which has {format_bytes(gpu.free_bytes)} free.",
+                                     hint="Place a stage on another GPU, offload it (+offload), or close "
+                                          "what else uses the GPU.",
+                                     expected_bytes=wanted))
+    return unmet

@@ -1,0 +1,249 @@
+"""Typed engine settings: one frozen dataclass per engine, with ranges, choices and help.
+
+An engine declares its settings as a subclass of :class:`EngineSettings` whose fields are
+made with :func:`setting`; the window renders a form from :meth:`EngineSettings.schema`,
+jobs carry only the values the user changed (:meth:`EngineSettings.overrides`), and a
+take stores every value used (:meth:`EngineSettings.to_values`). Values from users, job
+rows and old takes go through :meth:`EngineSettings.from_values`, which names the bad
+value and the allowed range instead of guessing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Self, TypeVar
+
+from studio.core.errors import StudioError
+
+_SPEC = "kamishibai.setting"
+
+
+class SettingsError(StudioError):
+    """A setting value that the engine does not accept (the message names it)."""
+
+
+class SettingKind(StrEnum):
+    INT = "int"
+    FLOAT = "float"
+    BOOL = "bool"
+    CHOICE = "choice"
+    TEXT = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class SettingSpec:
+    """One setting as a form shows it."""
+
+    name: str
+    label: str
+    kind: SettingKind
+    default: Any
+    help: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    step: float | None = None
+    choices: tuple[str, ...] = ()
+    unit: str = ""
+    advanced: bool = False
+
+    def describe_range(self) -> str:
+        if self.kind is SettingKind.CHOICE:
+            return "one of " + ", ".join(self.choices)
+        if self.minimum is not None and self.maximum is not None:
+            return f"from {self.minimum:g} to {self.maximum:g}"
+        if self.minimum is not None:
+            return f"at least {self.minimum:g}"
+        if self.maximum is not None:
+            return f"at most {self.maximum:g}"
+        return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """Named values. ``changes_output``: the preset trades fidelity for speed (labelled so)."""
+
+    name: str
+    label: str
+    values: Mapping[str, Any]
+    help: str = ""
+    changes_output: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Meta:
+    label: str
+    help: str
+    minimum: float | None
+    maximum: float | None
+    step: float | None
+    choices: tuple[str, ...]
+    unit: str
+    advanced: bool
+
+
+def setting(default: Any, *, label: str, help: str = "", minimum: float | None = None,
+            maximum: float | None = None, step: float | None = None, choices: tuple[str, ...] = (),
+            unit: str = "", advanced: bool = False) -> Any:
+    """A settings field with its form metadata (use as the field's default)."""
+    meta = _Meta(label, help, minimum, maximum, step, tuple(choices), unit, advanced)
+    return field(default=default, metadata={_SPEC: meta})
+
+
+_S = TypeVar("_S", bound="EngineSettings")
+
+
+def _kind_of(value: Any, meta: _Meta) -> SettingKind:
+    if meta.choices:
+        return SettingKind.CHOICE
+    if isinstance(value, bool):
+        return SettingKind.BOOL
+    if isinstance(value, int):
+        return SettingKind.INT
+    if isinstance(value, float):
+        return SettingKind.FLOAT
+    return SettingKind.TEXT
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    """Base of every engine's settings dataclass (subclasses are frozen dataclasses too).
+
+    Subclasses set ``ENGINE`` (the engine's name, used in messages) and may set
+    ``PRESETS``. Conventional names the studio reads when present: ``height``, ``width``,
+    ``frames``, ``fps`` (the clip the engine makes) and ``history_window``.
+    """
+
+    ENGINE: ClassVar[str] = "engine"
+    PRESETS: ClassVar[tuple[Preset, ...]] = ()
+
+    # -- schema -------------------------------------------------------------------------
+    @classmethod
+    def schema(cls) -> tuple[SettingSpec, ...]:
+        specs: list[SettingSpec] = []
+        for f in dataclasses.fields(cls):
+            meta = f.metadata.get(_SPEC)
+            if not isinstance(meta, _Meta):
+                raise TypeError(f"{cls.__name__}.{f.name} must be declared with setting(...)")
+            specs.append(SettingSpec(
+                name=f.name, label=meta.label, kind=_kind_of(f.default, meta), default=f.default, help=meta.help,
+                minimum=meta.minimum, maximum=meta.maximum, step=meta.step, choices=meta.choices, unit=meta.unit,
+                advanced=meta.advanced,
+            ))
+        return tuple(specs)
+
+    @classmethod
+    def spec(cls, name: str) -> SettingSpec:
+        for item in cls.schema():
+            if item.name == name:
+                return item
+        raise SettingsError(f"{cls.ENGINE} has no setting {name!r}.", hint=cls._known_hint())
+
+    @classmethod
+    def _known_hint(cls) -> str:
+        return "Its settings: " + ", ".join(s.name for s in cls.schema()) + "."
+
+    @classmethod
+    def preset(cls, name: str) -> Preset:
+        for item in cls.PRESETS:
+            if item.name == name:
+                return item
+        known = ", ".join(p.name for p in cls.PRESETS) or "none"
+        raise SettingsError(f"{cls.ENGINE} has no preset {name!r}.", hint=f"Its presets: {known}.")
+
+    # -- values -------------------------------------------------------------------------
+    @classmethod
+    def defaults(cls) -> Self:
+        return cls()
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any] | None = None, *, preset: str = "",
+                    ignore_unknown: bool = False) -> Self:
+        """Validated settings: the engine's defaults, then ``preset``, then ``values``.
+
+        Unknown names are refused (``ignore_unknown`` drops them instead: for values stored
+        by an older version). Numbers given as text are read; nothing else is guessed.
+        """
+        if values is None:
+            values = {}
+        if not isinstance(values, Mapping):
+            raise SettingsError(f"{cls.ENGINE} settings must be name/value pairs, got {type(values).__name__}.")
+        merged: dict[str, Any] = {}
+        if preset:
+            merged.update(cls.preset(preset).values)
+        merged.update(values)
+        specs = {s.name: s for s in cls.schema()}
+        unknown = [k for k in merged if k not in specs]
+        if unknown and not ignore_unknown:
+            raise SettingsError(f"{cls.ENGINE} has no setting {unknown[0]!r}.", hint=cls._known_hint())
+        chosen = {name: _coerce(cls.ENGINE, specs[name], value) for name, value in merged.items() if name in specs}
+        return cls(**chosen)
+
+    @classmethod
+    def coerce(cls, value: EngineSettings | Mapping[str, Any] | None) -> Self:
+        """``value`` as this class: itself, or validated from a mapping (None: defaults)."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, EngineSettings):
+            raise SettingsError(f"{cls.ENGINE} can't use settings of {value.ENGINE}.")
+        return cls.from_values(value)
+
+    def to_values(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def overrides(self) -> dict[str, Any]:
+        """The values that differ from the engine's defaults."""
+        base = type(self)()
+        return {k: v for k, v in self.to_values().items() if getattr(base, k) != v}
+
+    def value(self, name: str, default: Any = None) -> Any:
+        """A conventional setting (``frames``, ``fps`` ...) if this engine has it."""
+        return getattr(self, name, default)
+
+
+SettingsType = TypeVar("SettingsType", bound=EngineSettings)
+
+
+def _coerce(engine: str, spec: SettingSpec, value: Any) -> Any:
+    where = f"{engine} setting {spec.name!r} ({spec.label})"
+    if spec.kind is SettingKind.BOOL:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+            return value.strip().lower() in ("true", "yes", "1", "on")
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        raise SettingsError(f"{where} must be true or false, got {value!r}.")
+    if spec.kind is SettingKind.CHOICE:
+        text = str(value).strip().lower() if isinstance(value, (str, StrEnum)) else None
+        if text is None or text not in spec.choices:
+            raise SettingsError(f"{where} must be {spec.describe_range()}, got {value!r}.",
+                                hint=f"The default is {spec.default}.")
+        return text
+    if spec.kind is SettingKind.TEXT:
+        if not isinstance(value, str):
+            raise SettingsError(f"{where} must be text, got {value!r}.")
+        return value
+    number = _number(where, spec, value)
+    if (spec.minimum is not None and number < spec.minimum) or (spec.maximum is not None and number > spec.maximum):
+        shown = int(number) if spec.kind is SettingKind.INT else number
+        raise SettingsError(f"{where} must be {spec.describe_range()}, got {shown:g}.",
+                            hint=f"The default is {spec.default:g}.")
+    return int(number) if spec.kind is SettingKind.INT else float(number)
+
+
+def _number(where: str, spec: SettingSpec, value: Any) -> float:
+    whole = spec.kind is SettingKind.INT
+    wanted = "a whole number" if whole else "a number"
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise SettingsError(f"{where} must be {wanted}, got {value!r}.")
+    try:
+        number = float(value)
+    except ValueError:
+        raise SettingsError(f"{where} must be {wanted}, got {value!r}.") from None
+    if not math.isfinite(number) or (whole and number != int(number)):
+        raise SettingsError(f"{where} must be {wanted}, got {value!r}.")
+    return number

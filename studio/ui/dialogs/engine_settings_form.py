@@ -1,0 +1,197 @@
+"""A form rendered from an engine's settings schema: one editor per setting, presets, reset.
+
+The form starts from the engine's own defaults with the user's changes on top; only the
+values that differ from the defaults are saved, so an engine's defaults keep holding
+for everything the user did not touch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from studio.core.errors import StudioError
+from studio.engines.settings import EngineSettings, SettingKind, SettingSpec
+
+Editor = QSpinBox | QDoubleSpinBox | QCheckBox | QComboBox | QLineEdit
+CUSTOM_PRESET = "Custom"
+
+
+def _editor(spec: SettingSpec, parent: QWidget) -> Editor:
+    editor: Editor
+    if spec.kind is SettingKind.INT:
+        editor = QSpinBox(parent)
+        editor.setRange(int(spec.minimum if spec.minimum is not None else -2**31),
+                        int(spec.maximum if spec.maximum is not None else 2**31 - 1))
+        editor.setSingleStep(int(spec.step or 1))
+    elif spec.kind is SettingKind.FLOAT:
+        editor = QDoubleSpinBox(parent)
+        editor.setDecimals(2)
+        editor.setRange(spec.minimum if spec.minimum is not None else -1e9,
+                        spec.maximum if spec.maximum is not None else 1e9)
+        editor.setSingleStep(spec.step or 0.1)
+    elif spec.kind is SettingKind.BOOL:
+        editor = QCheckBox(parent)
+    elif spec.kind is SettingKind.CHOICE:
+        editor = QComboBox(parent)
+        editor.addItems(list(spec.choices))
+    else:
+        editor = QLineEdit(parent)
+    if spec.unit and isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+        editor.setSuffix(f" {spec.unit}")
+    tip = spec.help
+    if spec.describe_range():
+        tip = f"{tip}\n{spec.describe_range().capitalize()}; default {spec.default}." if tip else ""
+    editor.setToolTip(tip)
+    return editor
+
+
+def _set(editor: Editor, value: Any) -> None:
+    if isinstance(editor, QSpinBox):
+        editor.setValue(int(value))
+    elif isinstance(editor, QDoubleSpinBox):
+        editor.setValue(float(value))
+    elif isinstance(editor, QCheckBox):
+        editor.setChecked(bool(value))
+    elif isinstance(editor, QComboBox):
+        editor.setCurrentText(str(value))
+    else:
+        editor.setText(str(value))
+
+
+def _get(editor: Editor) -> Any:
+    if isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+        return editor.value()
+    if isinstance(editor, QCheckBox):
+        return editor.isChecked()
+    if isinstance(editor, QComboBox):
+        return editor.currentText()
+    return editor.text()
+
+
+class EngineSettingsForm(QWidget):
+    """Editors for one engine's settings. ``overrides()`` gives what differs from defaults."""
+
+    changed = Signal()
+
+    def __init__(self, settings_type: type[EngineSettings], values: Mapping[str, Any] | None = None,
+                 license_text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings_type = settings_type
+        self.editors: dict[str, Editor] = {}
+        self.error = QLabel("", self)
+        self.error.setObjectName("errorLabel")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.presets = QComboBox(self)
+        self.presets.addItem(CUSTOM_PRESET, "")
+        for preset in settings_type.PRESETS:
+            label = preset.label + (" — changes the output" if preset.changes_output else "")
+            self.presets.addItem(label, preset.name)
+            self.presets.setItemData(self.presets.count() - 1, preset.help, 3)  # 3: Qt.ToolTipRole
+        reset = QPushButton("Engine defaults", self)
+        reset.setToolTip("Forget your changes: the engine's own defaults hold again.")
+        reset.clicked.connect(self.reset)
+        top = QHBoxLayout()
+        top.addWidget(self.presets, 1)
+        top.addWidget(reset)
+        if settings_type.PRESETS:
+            form.addRow("Preset", top)
+        else:
+            form.addRow("", reset)
+            self.presets.hide()
+        for spec in settings_type.schema():
+            editor = _editor(spec, self)
+            self.editors[spec.name] = editor
+            form.addRow(spec.label, editor)
+            for signal_name in ("valueChanged", "toggled", "currentTextChanged", "textChanged"):
+                signal = getattr(editor, signal_name, None)
+                if signal is not None:
+                    signal.connect(self._edited)
+                    break
+        if license_text:
+            note = QLabel(license_text, self)
+            note.setObjectName("dimLabel")
+            note.setWordWrap(True)
+            form.addRow("Weights", note)
+        form.addRow("", self.error)
+        self.presets.activated.connect(self._apply_preset)
+        self._loading = False
+        self.load(values or {})
+
+    def load(self, values: Mapping[str, Any]) -> None:
+        """Show the defaults with ``values`` on top (values the engine refuses are dropped)."""
+        try:
+            chosen = self.settings_type.from_values(values, ignore_unknown=True)
+        except StudioError as error:
+            self._show_error(f"Saved settings were refused and reset: {error.message}")
+            chosen = self.settings_type()
+        self._loading = True
+        for name, value in chosen.to_values().items():
+            _set(self.editors[name], value)
+        self._loading = False
+        self._match_preset()
+
+    def reset(self) -> None:
+        self.load({})
+        self.changed.emit()
+
+    def values(self) -> dict[str, Any]:
+        return {name: _get(editor) for name, editor in self.editors.items()}
+
+    def validated(self) -> EngineSettings:
+        """The form's values as the engine's settings (raises with the engine's message)."""
+        return self.settings_type.from_values(self.values())
+
+    def overrides(self) -> dict[str, Any]:
+        return self.validated().overrides()
+
+    def _edited(self, *_: object) -> None:
+        if self._loading:
+            return
+        try:
+            self.validated()
+        except StudioError as error:
+            self._show_error(error.message)
+        else:
+            self.error.hide()
+        self._match_preset()
+        self.changed.emit()
+
+    def _show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.show()
+
+    def _apply_preset(self, index: int) -> None:
+        name = self.presets.itemData(index)
+        if not name:
+            return
+        preset = self.settings_type.preset(str(name))
+        self.load({**self.values(), **preset.values})
+        self.changed.emit()
+
+    def _match_preset(self) -> None:
+        """Show the preset whose values the form holds, else Custom."""
+        current = self.values()
+        for index in range(1, self.presets.count()):
+            preset = self.settings_type.preset(str(self.presets.itemData(index)))
+            if all(current.get(k) == v for k, v in preset.values.items()):
+                self.presets.setCurrentIndex(index)
+                return
+        self.presets.setCurrentIndex(0)

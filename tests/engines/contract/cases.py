@@ -1,0 +1,53 @@
+"""Each engine's tiny configuration for the contract suite.
+
+Every engine the app registers must have a case here (a test checks it), so that a new
+engine cannot skip the suite. A case gives tiny settings (small clips, few steps) and
+prepares a checkpoints folder with what the engine loads (tiny random weights for real
+models, as diffusers' pipeline tests do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio.engines.base import EngineFactory, EngineInfo
+
+from .heavy_engine import INFO as HEAVY_INFO
+from .heavy_engine import HeavyEngine, write_weights
+
+
+def _no_checkpoints(_folder: Path) -> None:
+    """Engines without weights need nothing in the folder."""
+
+
+@dataclass(frozen=True)
+class EngineCase:
+    info: EngineInfo
+    settings: Mapping[str, Any]
+    prepare: Callable[[Path], None] = _no_checkpoints
+    """Fill ``<checkpoints>/<engine name>/`` with the tiny weights."""
+    factory: EngineFactory | None = None
+    """None: the entry point the info names (as the app does)."""
+    instructions: tuple[str, str] = ("Character: Qiqi; Motion: run; Background: day town.",
+                                     "Character: Qiqi; Motion: wave; Background: day town.")
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _sketch() -> EngineCase:
+    from studio.engines.catalog.sketch import INFO
+
+    return EngineCase(INFO, {"height": 32, "width": 48, "frames": 3, "fps": 6.0})
+
+
+def _heavy() -> EngineCase:
+    return EngineCase(HEAVY_INFO, {"height": 16, "width": 24, "frames": 3, "fps": 12.0, "steps": 3},
+                      prepare=lambda folder: write_weights(folder / HEAVY_INFO.name), factory=HeavyEngine)
+
+
+CASES: dict[str, Callable[[], EngineCase]] = {
+    "sketch": _sketch,
+    "heavy": _heavy,
+}
