@@ -62,7 +62,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("path", help="project folder")
     p.add_argument("--requeue-interrupted", action="store_true",
                    help="first queue again the jobs a crash or a stop interrupted")
-    p.add_argument("--device", default="cpu", help="device to run engines on (default: cpu)")
+    p.add_argument("--device", default="cpu",
+                   help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_run_queue)
 
@@ -72,7 +73,9 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                    help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
                    "values are read as JSON when they parse")
-    p.add_argument("--device", default="cpu", help="device to run the engine on (default: cpu)")
+    p.add_argument("--device", default="cpu",
+                   help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
+                   "(default: cpu; CPU-only engines always run on the CPU)")
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any] | None:
