@@ -25,6 +25,7 @@ run: $(STAMP) $(SAMPLE)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check studio tests
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 test: $(STAMP) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def find_bench_dir(start: Path | None = None) -> Path:
     raise FileNotFoundError("tests/bench not found: run benchmarks from a source checkout")
 
 
-def _load(path: Path):  # type: ignore[no-untyped-def]
+def _load(path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"kamishibai_bench_{path.stem}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

@@ -6,7 +6,6 @@ an engine is created, so that listing and checking engines costs nothing.
 
 from __future__ import annotations
 
-import importlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ from studio.engines.catalog import sketch as sketch_catalog
 from studio.engines.registry import EngineRegistry
 
 if TYPE_CHECKING:
+    from studio.core.model import CastMember, Location
     from studio.storage import Project
 
 DEFAULT_ENGINE = "sketch"
@@ -30,10 +30,11 @@ def default_registry() -> EngineRegistry:
     return registry
 
 
-def default_cast_and_world():  # type: ignore[no-untyped-def]
+def default_cast_and_world() -> tuple[tuple[CastMember, ...], tuple[Location, ...]]:
     """The cast and locations a new project starts with (from resources/)."""
-    defaults = importlib.import_module("studio.engines.sketch.defaults")
-    return defaults.load_default_cast(), defaults.load_default_world()
+    from studio.engines.sketch.defaults import load_default_cast, load_default_world
+
+    return load_default_cast(), load_default_world()
 
 
 def create_project(path: str | os.PathLike[str], name: str | None = None) -> Project:

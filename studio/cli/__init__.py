@@ -41,11 +41,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    """The subcommands ``parser`` knows (a command module that failed to import is absent)."""
+    names: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            names.update(action.choices)
+    return names
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list:
-        args_list = ["open"] if "open" in parser._subparsers._group_actions[0].choices else ["--help"]  # type: ignore[union-attr]
+        args_list = ["open"] if "open" in _command_names(parser) else ["--help"]
     args = parser.parse_args(args_list)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -8,7 +8,7 @@ import json
 EXIT_CANT_RUN = 1
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("doctor", help="check Python, torch and GPUs, ffmpeg, Qt and every engine")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--device", default="cpu",

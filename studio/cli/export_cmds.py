@@ -30,7 +30,7 @@ def _grid(text: str) -> tuple[int, int]:
     return _pair(text, "--grid (COLUMNSxROWS)", "3x4")
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "export", help="export a branch (story start to --leaf) as a video, sheet, subtitles or timeline",
         description="Export the branch from the story's start to --leaf. The format comes from --format or "

@@ -12,12 +12,15 @@ import json
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import open_project, print_json, resolve_node
 from studio.core.errors import StudioError
 from studio.core.tree import StoryTree
 from studio.storage import Project
+
+if TYPE_CHECKING:  # the worker (numpy) is imported by the commands that run jobs
+    from studio.worker import GenerationService, Job
 
 PLAY_PARENT_HELP = (
     "node to continue from (id, unique id prefix, or 'root'). Default: the most recently created turn "
@@ -25,7 +28,7 @@ PLAY_PARENT_HELP = (
 )
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play", help="generate one turn now and print its node, take and state",
         description="Add a turn with INSTRUCTION and generate its clip synchronously. "
@@ -99,7 +102,7 @@ def last_created_node(tree: StoryTree) -> str:
     return max(tree.nodes.values(), key=lambda n: (n.created_at, tree.depth(n.id))).id
 
 
-def _service(project: Project, device: str, auto_requeue: bool = False):  # type: ignore[no-untyped-def]
+def _service(project: Project, device: str, auto_requeue: bool = False) -> GenerationService:
     from studio.composition import DEFAULT_ENGINE, default_registry
     from studio.worker import GenerationService
 
@@ -107,7 +110,7 @@ def _service(project: Project, device: str, auto_requeue: bool = False):  # type
                              auto_requeue=auto_requeue)
 
 
-def _run_now(service, job_ids: list[str]) -> None:  # type: ignore[no-untyped-def]
+def _run_now(service: GenerationService, job_ids: list[str]) -> None:
     """Run ``job_ids`` ahead of the queue, then stop before anything else starts."""
     from studio.worker import JobEvent
 
@@ -137,7 +140,7 @@ def _run_now(service, job_ids: list[str]) -> None:  # type: ignore[no-untyped-de
     service.stop(timeout=None)
 
 
-def _top_priority(service) -> int:  # type: ignore[no-untyped-def]
+def _top_priority(service: GenerationService) -> int:
     return max((j.priority for j in service.jobs()), default=0) + 1
 
 
@@ -160,7 +163,7 @@ def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
     }
 
 
-def _job_result(project: Project, service, job_id: str) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _job_result(project: Project, service: GenerationService, job_id: str) -> dict[str, Any]:
     job = service.job(job_id)
     out: dict[str, Any] = {"node": job.node_id, "job": job.id, "job_status": job.status.value}
     if job.take_id and job.take_id in project.tree.takes:
@@ -238,7 +241,7 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _job_dict(job, tree: StoryTree) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _job_dict(job: Job, tree: StoryTree) -> dict[str, Any]:
     node = tree.nodes.get(job.node_id or "")
     return {
         "id": job.id, "kind": job.kind.value, "status": job.status.value, "priority": job.priority,
@@ -287,7 +290,7 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
         def watch(event: JobEvent) -> None:
             with lock:
                 if event.kind is EventKind.QUEUED:
-                    bar.total += 1
+                    bar.total = (bar.total or 0) + 1
                     bar.refresh()
                 elif event.kind is EventKind.STARTED:
                     bar.set_description_str(event.job.label or event.job.kind.value)

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from studio.ui.services import AppServices
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("open", help="open the studio window (optionally on a project; a new path is created)")
     p.add_argument("path", nargs="?", help="project folder NAME.kamishibai")
     p.set_defaults(handler=cmd_open)

@@ -11,7 +11,7 @@ from studio.cli.common import open_project, print_json, resolve_node
 from studio.core.tree import StoryTree
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("new", help="create a project folder NAME.kamishibai")
     p.add_argument("path")
     p.add_argument("--name", help="the story's title (default: the folder name)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from studio.core.changes import EntityKey, EntityKind, Patch
+from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.errors import StudioError
 from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
@@ -89,7 +89,7 @@ def restale(
     return changed
 
 
-def _with_takes(patch: dict[EntityKey, object], takes: dict[str, Take]) -> None:
+def _with_takes(patch: dict[EntityKey, Entity | None], takes: dict[str, Take]) -> None:
     for take_id, take in takes.items():
         patch[(EntityKind.TAKE, take_id)] = take
 
@@ -153,9 +153,9 @@ class EditInstruction(Command):
         validate_instruction_text(self.text)
         node = _turn(tree, self.node_id, "given an instruction")
         updated = replace(node, instruction=parse_instruction(self.text))
-        patch: dict[EntityKey, object] = {(EntityKind.NODE, node.id): updated}
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.NODE, node.id): updated}
         _with_takes(patch, restale(tree, node.id, {node.id: updated}))
-        return patch  # type: ignore[return-value]
+        return patch
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ class DeleteSubtree(Command):
 
     def build(self, tree: StoryTree) -> Patch:
         node = _turn(tree, self.node_id, "deleted")
-        patch: dict[EntityKey, object] = {}
+        patch: dict[EntityKey, Entity | None] = {}
         for doomed in [node, *tree.descendants(node.id)]:
             patch[(EntityKind.NODE, doomed.id)] = None
             for take in tree.takes_of(doomed.id):
@@ -173,7 +173,7 @@ class DeleteSubtree(Command):
         assert node.parent_id is not None
         rest = [n for n in tree.children(node.parent_id) if n.id != node.id]
         patch.update(_renumber(rest))
-        return patch  # type: ignore[return-value]
+        return patch
 
 
 @dataclass(frozen=True)
@@ -207,10 +207,10 @@ class SelectTake(Command):
         if node.selected_take_id == self.take_id:
             return {}
         updated = replace(node, selected_take_id=self.take_id)
-        patch: dict[EntityKey, object] = {(EntityKind.NODE, node.id): updated}
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.NODE, node.id): updated}
         for child_id in tree.child_ids(node.id):
             _with_takes(patch, restale(tree, child_id, {node.id: updated}))
-        return patch  # type: ignore[return-value]
+        return patch
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,7 @@ class AddTake(Command):
         if self.take.id in tree.takes:
             raise CommandError(f"take {self.take.id} already exists")
         take = self.take if self.take.created_at else replace(self.take, created_at=now_iso())
-        patch: dict[EntityKey, object] = {(EntityKind.TAKE, take.id): take}
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.TAKE, take.id): take}
         # A new take is fresh only if it was made from the parent's current selection.
         overrides = {take.id: take}
         node_overrides: dict[str, Node] = {}
@@ -234,7 +234,7 @@ class AddTake(Command):
             node_overrides[node.id] = replace(node, selected_take_id=take.id)
             patch[(EntityKind.NODE, node.id)] = node_overrides[node.id]
         _with_takes(patch, restale(tree, node.id, node_overrides, overrides))
-        return patch  # type: ignore[return-value]
+        return patch
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
 from studio.core.model import CastMember, Location, Node, Take
@@ -41,12 +42,13 @@ class StoryTree:
         return tree
 
     def _table(self, kind: EntityKind) -> dict[str, Entity]:
-        return {  # type: ignore[return-value]
+        tables: dict[EntityKind, dict[str, Any]] = {
             EntityKind.NODE: self.nodes,
             EntityKind.TAKE: self.takes,
             EntityKind.CAST: self.cast,
             EntityKind.LOCATION: self.locations,
-        }[kind]
+        }
+        return tables[kind]
 
     def _sibling_key(self, node_id: str) -> tuple[int, str, str]:
         node = self.nodes[node_id]

@@ -4,7 +4,7 @@ dissolves between turns, title and end cards, burned-in captions and the state o
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -56,7 +56,7 @@ def turn_patches(branch: Branch, size: tuple[int, int], options: ExportOptions) 
 
 
 def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, size: tuple[int, int],
-                   options: ExportOptions) -> Iterator[np.ndarray]:
+                   options: ExportOptions) -> Generator[np.ndarray, None, None]:
     """Every output frame in order (``timeline.total_frames`` of them)."""
     total = timeline.total_frames
     owner = np.full(total, -1, dtype=np.int64)

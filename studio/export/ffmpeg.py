@@ -32,7 +32,7 @@ def fps_arg(fps: Fraction) -> str:
     return f"{fps.numerator}/{fps.denominator}"
 
 
-def _kill(process: subprocess.Popen[bytes]) -> None:
+def _kill(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
     if process.poll() is None:
         with contextlib.suppress(OSError):
             process.kill()

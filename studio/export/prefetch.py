@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,7 +29,7 @@ class Prefetcher:
     the next source. Errors in the worker are raised in the consumer.
     """
 
-    def __init__(self, sources: list[Callable[[], Iterator[np.ndarray]]], depth: int = 48) -> None:
+    def __init__(self, sources: Sequence[Callable[[], Iterator[np.ndarray]]], depth: int = 48) -> None:
         self._sources = sources
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=depth)
         self._stop = threading.Event()

@@ -58,7 +58,9 @@ def exact_fps(value: float) -> Fraction:
 
 def _split_top(text: str) -> list[str]:
     """Split on commas outside parentheses."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char == "(":
             depth += 1

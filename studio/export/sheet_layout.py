@@ -121,7 +121,8 @@ def poster_image(turn: Turn) -> Image.Image:
     if turn.poster is not None:
         try:
             with Image.open(turn.poster) as image:
-                return image.convert("RGB")
+                converted: Image.Image = image.convert("RGB")
+                return converted
         except OSError:
             pass
     import imageio_ffmpeg

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from studio.core.changes import Patch
 from studio.core.errors import StudioError
-from studio.storage.rows import TABLES, TO_ROW
+from studio.storage.rows import TABLES, entity_row
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ class Database:
             if entity is None:
                 deletes.setdefault(table, []).append((ident,))
                 continue
-            row = TO_ROW[kind](entity)  # type: ignore[operator]
+            row = entity_row(kind, entity)
             upserts.setdefault((table, tuple(row)), []).append(tuple(row.values()))
         with self.transaction() as conn:
             for table, idents in deletes.items():

@@ -227,7 +227,7 @@ def _drop_unsafe_paths(folder: Path, take: Take, problems: list[str]) -> Take:
         except UnsafePathError as error:
             problems.append(f"take {take.id} of node {take.node_id}: {error.message}")
             changes[field_name] = ""
-    return replace(take, **changes) if changes else take
+    return replace(take, **changes) if changes else take  # type: ignore[arg-type]  # only the str path fields
 
 
 def _check_structure(tree: StoryTree) -> None:

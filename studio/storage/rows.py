@@ -148,12 +148,17 @@ TABLES: dict[EntityKind, str] = {
     EntityKind.CAST: "cast_members",
     EntityKind.LOCATION: "locations",
 }
-TO_ROW = {
-    EntityKind.NODE: node_row,
-    EntityKind.TAKE: take_row,
-    EntityKind.CAST: cast_row,
-    EntityKind.LOCATION: location_row,
-}
+def entity_row(kind: EntityKind, entity: object) -> dict[str, Any]:
+    """The row of ``entity`` (a node, take, cast member or location, as ``kind`` says)."""
+    if kind is EntityKind.NODE and isinstance(entity, Node):
+        return node_row(entity)
+    if kind is EntityKind.TAKE and isinstance(entity, Take):
+        return take_row(entity)
+    if kind is EntityKind.CAST and isinstance(entity, CastMember):
+        return cast_row(entity)
+    if kind is EntityKind.LOCATION and isinstance(entity, Location):
+        return location_row(entity)
+    raise TypeError(f"{type(entity).__name__} is not a {kind.value}")
 FROM_VALUES: dict[EntityKind, tuple[tuple[str, ...], Callable[[tuple[Any, ...]], Any]]] = {
     EntityKind.NODE: (NODE_COLUMNS, node_from_values),
     EntityKind.TAKE: (TAKE_COLUMNS, take_from_values),

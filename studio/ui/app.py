@@ -97,11 +97,12 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
     from studio.ui.gui_tuning import tune_for_gui
 
     tune_for_gui()
-    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(argv if argv is not None else sys.argv)
     app.setOrganizationName("Kamishibai")
     app.setApplicationName("Kamishibai Studio")
     app.setDesktopFileName("kamishibai-studio")
-    apply_theme(app)  # type: ignore[arg-type]
+    apply_theme(app)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     window = MainWindow(StudioSettings(), services, loop=loop)

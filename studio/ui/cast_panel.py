@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.commands import AddCastMember, AddLocation
+from studio.core.commands import AddCastMember, AddLocation, Command
 from studio.core.errors import StudioError
 from studio.core.model import CastMember, Location, new_id
 from studio.core.tree import StoryTree
@@ -48,7 +48,7 @@ class CastPanel(QWidget):
     location_used = Signal(str)
     error = Signal(object)
 
-    def __init__(self, apply: Callable[[object], object], resolve: Callable[[str], Path],
+    def __init__(self, apply: Callable[[Command], object], resolve: Callable[[str], Path],
                  import_image: Callable[[Path, str], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._apply = apply

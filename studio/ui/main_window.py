@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -137,7 +139,7 @@ class MainWindow(QMainWindow):
             toolbar.addAction(action)
         for action in (a.new_turn, a.reroll_branch, a.fork, a.delete, a.fit, a.redo):
             button = toolbar.widgetForAction(action)
-            if button is not None:
+            if isinstance(button, QToolButton):
                 button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         a.new_turn.setIconText("New turn")
         a.reroll.setIconText("Re-roll")
@@ -179,7 +181,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.inspector_dock, self.queue_dock], [430, 270], Qt.Orientation.Horizontal)
 
     def _connect_actions(self) -> None:
-        a, c = self.actions_, self.actions_.connect
+        a, c = self.actions_, self.actions_.bind
         c(a.new_project, self.ask_new_project)
         c(a.open_project, self.ask_open_project)
         c(a.export, self.ask_export)
@@ -210,7 +212,7 @@ class MainWindow(QMainWindow):
         c(a.zoom_out, ws(lambda w: w.view.zoom_out()))
         c(a.fit, ws(lambda w: w.view.fit_all()))
 
-    def _in_workspace(self, fn):  # type: ignore[no-untyped-def]
+    def _in_workspace(self, fn: Callable[[Workspace], object]) -> Callable[[], None]:
         def run() -> None:
             if self.workspace is not None:
                 fn(self.workspace)
@@ -330,7 +332,10 @@ class MainWindow(QMainWindow):
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.exec()
         clicked = box.clickedButton()
-        return {finish: "finish", cancel: "cancel", keep: "keep"}.get(clicked)  # type: ignore[arg-type]
+        for button, policy in ((finish, "finish"), (cancel, "cancel"), (keep, "keep")):
+            if clicked is button:
+                return policy
+        return None
 
     def ask_new_project(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "New project", str(Path.home() / "My story.kamishibai"),

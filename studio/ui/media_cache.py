@@ -9,6 +9,7 @@ views repaint then.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, Signal
@@ -23,7 +24,7 @@ class _Signals(QObject):
 
 
 class _Job(QRunnable):
-    def __init__(self, path: str, work, signals: _Signals) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, path: str, work: Callable[[str], object], signals: _Signals) -> None:
         super().__init__()
         self.path = path
         self.work = work
@@ -63,7 +64,7 @@ class _LoaderCache(QObject):
     ready = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, work, capacity: int, parent: QObject | None = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, work: Callable[[str], object], capacity: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._work = work
         self._capacity = capacity
@@ -110,7 +111,8 @@ class PosterCache(_LoaderCache):
         super().__init__(load_poster, capacity, parent)
 
     def get(self, path: str) -> QImage | None:
-        return self.request(path)  # type: ignore[return-value]
+        value = self.request(path)
+        return value if isinstance(value, QImage) else None
 
 
 class ClipCache(_LoaderCache):
@@ -120,4 +122,5 @@ class ClipCache(_LoaderCache):
         super().__init__(load_clip, capacity, parent)
 
     def get(self, path: str) -> tuple[list[QImage], float] | None:
-        return self.request(path)  # type: ignore[return-value]
+        value = self.request(path)
+        return value if isinstance(value, tuple) else None  # (frames, fps), as load_clip makes it

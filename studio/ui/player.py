@@ -7,6 +7,7 @@ a gap the player waits on (it shows "decoding…").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QSize, Qt, QTimer, Signal
@@ -125,11 +126,12 @@ class Player(QWidget):
         layout.setSpacing(4)
         layout.addWidget(self.view, 1)
         if compact:
-            for widget in (self.back_button, self.forward_button, self.loop_button, self.time_label):
-                widget.hide()
+            hidden: tuple[QWidget, ...] = (self.back_button, self.forward_button, self.loop_button, self.time_label)
+            for hidden_widget in hidden:
+                hidden_widget.hide()
         layout.addLayout(controls)
 
-    def _button(self, name: str, tip: str, slot) -> QToolButton:  # type: ignore[no-untyped-def]
+    def _button(self, name: str, tip: str, slot: Callable[[], object]) -> QToolButton:
         button = QToolButton(self)
         button.setIcon(icon(name))
         button.setToolTip(tip)

@@ -66,7 +66,7 @@ class JobEventBridge(QObject):
     with a job's progress events dropped when a later event of that job is in the batch.
     """
 
-    event = Signal(object)  # studio.worker JobEvent
+    job_event = Signal(object)  # studio.worker JobEvent
     _wake = Signal()
 
     @classmethod
@@ -112,7 +112,7 @@ class JobEventBridge(QObject):
         for index, event in enumerate(events):
             if _is_progress(event) and last[_job_of(event)] != index:
                 continue
-            self.event.emit(event)
+            self.job_event.emit(event)
 
     def close(self) -> None:
         if self._unsubscribe is not None:

@@ -135,7 +135,8 @@ class QueuePanel(QWidget):
     def select_job(self, job_id: str) -> None:
         for index in range(self.list.topLevelItemCount()):
             item = self.list.topLevelItem(index)
-            item.setSelected(item.data(0, Qt.ItemDataRole.UserRole) == job_id)
+            if item is not None:
+                item.setSelected(item.data(0, Qt.ItemDataRole.UserRole) == job_id)
 
     def _selected_job(self) -> Any:
         job_id = self.selected_job_id()

@@ -61,7 +61,7 @@ class ProjectSession(QObject):
             self.events = JobEventBridge.reading(self.service.events(), self.loop, self)
         else:
             self.events = JobEventBridge(self.service.subscribe, self)
-        self.events.event.connect(self.tracker.on_event)
+        self.events.job_event.connect(self.tracker.on_event)
         for job in self.service.jobs():
             self.tracker.on_event(_Synthetic(job))
         self.service.start()

@@ -78,8 +78,8 @@ class StudioSettings:
     def recent_projects(self) -> list[str]:
         value = self.q.value("projects/recent", [])
         if isinstance(value, str):
-            value = [value] if value else []
-        return [str(v) for v in (value or [])]
+            return [value] if value else []
+        return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
 
     def add_recent(self, path: Path) -> None:
         entry = str(path)

@@ -73,5 +73,6 @@ class StudioActions(QObject):
             self.groups.append((group, [action]))
         return action
 
-    def connect(self, action: QAction, slot: Callable[[], object]) -> None:
+    def bind(self, action: QAction, slot: Callable[[], object]) -> None:
+        """Run ``slot`` when ``action`` is triggered."""
         action.triggered.connect(lambda _checked=False: slot())

@@ -29,6 +29,7 @@ from studio.core.commands import (
 )
 from studio.core.errors import StudioError
 from studio.core.model import new_id
+from studio.core.tree import StoryTree
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
@@ -65,7 +66,7 @@ class Workspace(QWidget):
         self.session = session
         self.project = session.project
         self.document = session.project.document
-        self.actions = actions
+        self.studio_actions = actions
         self.confirm = confirm
         self.current_id: str = self.project.tree.root_id
         self.branch: list[str] = []
@@ -103,11 +104,11 @@ class Workspace(QWidget):
         for action in actions.local:
             self.addAction(action)
 
+        self.reader = DeferredReader(self.document.lock, self)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(80)
         self._refresh_timer.timeout.connect(lambda: self.reader.run(self._refresh_selection_views))
-        self.reader = DeferredReader(self.document.lock, self)
 
         session.bridge.changed.connect(lambda changes: self.reader.run(lambda: self.on_changes(changes)))
         session.tracker.nodes_changed.connect(self._on_job_nodes)
@@ -152,7 +153,7 @@ class Workspace(QWidget):
     # -- helpers -----------------------------------------------------------------------------
 
     @property
-    def tree(self):  # type: ignore[no-untyped-def]
+    def tree(self) -> StoryTree:
         return self.project.tree
 
     def _abs(self, rel: str) -> str:
@@ -183,7 +184,7 @@ class Workspace(QWidget):
             return None
 
     def apply(self, command: Command) -> ChangeSet | None:
-        result = self.guard(lambda: self.project.apply(command))
+        result: ChangeSet | None = self.guard(lambda: self.project.apply(command))
         self.history_changed.emit()
         return result
 
@@ -225,7 +226,8 @@ class Workspace(QWidget):
     def _update_actions(self) -> None:
         node = self.tree.nodes.get(self.current_id)
         is_turn = node is not None and not node.is_root
-        for action in (self.actions.reroll, self.actions.reroll_branch, self.actions.fork, self.actions.delete):
+        a = self.studio_actions
+        for action in (a.reroll, a.reroll_branch, a.fork, a.delete):
             action.setEnabled(is_turn)
 
     def navigate(self, move: str) -> None:
@@ -241,8 +243,8 @@ class Workspace(QWidget):
     def _context_menu(self, node_id: str, pos: QPoint) -> None:
         self.select(node_id, center=False)
         menu = QMenu(self)
-        for action in (self.actions.new_turn, self.actions.reroll, self.actions.reroll_branch, self.actions.fork,
-                       self.actions.fill, self.actions.bookmark, self.actions.export, self.actions.delete):
+        a = self.studio_actions
+        for action in (a.new_turn, a.reroll, a.reroll_branch, a.fork, a.fill, a.bookmark, a.export, a.delete):
             menu.addAction(action)
         menu.popup(pos)
 
@@ -466,12 +468,12 @@ class Workspace(QWidget):
             job = export_task(self.project, leaf, out, options, fmt)
             return str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
 
-        job_id = self.guard(submit)
+        job_id: str | None = self.guard(submit)
         if job_id is not None:
             self.message.emit(f"Exporting to {out}…")
         return job_id
 
-    def close(self, policy: str = "keep") -> bool:  # type: ignore[override]
+    def close(self, policy: str = "keep") -> bool:
         self.inspector.commit_notes()
         self.closed = True
         self.view.closed = True

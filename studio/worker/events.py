@@ -188,10 +188,10 @@ class EventStream:
                 self._pending.clear()
             queue = self._queue
         item = await queue.get()
-        if item is _END:
+        if not isinstance(item, JobEvent):  # the end marker
             self.close()
             raise StopAsyncIteration
-        return item  # type: ignore[return-value]
+        return item
 
     async def aclose(self) -> None:
         self.close()

@@ -40,7 +40,8 @@ def take_files(project: Project, take_id: str) -> TakeFiles:
 
 def poster_frame(frames: np.ndarray) -> np.ndarray:
     """The middle frame: the first is often a held pose from the previous clip."""
-    return frames[len(frames) // 2]
+    middle: np.ndarray = frames[len(frames) // 2]
+    return middle
 
 
 def write_take_media(

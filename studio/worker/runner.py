@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -193,7 +193,7 @@ class GenerateRunner:
             document.apply(AddTake(take, select=select), undoable=self.undoable_takes)
 
 
-def job_settings(info: EngineInfo, values: dict[str, Any]) -> tuple[EngineSettings, list[str]]:
+def job_settings(info: EngineInfo, values: Mapping[str, Any]) -> tuple[EngineSettings, list[str]]:
     """The job's settings over the engine's defaults. Names the engine doesn't have (a job
     queued by an older version) are dropped with a warning; bad values fail the job."""
     known = {spec.name for spec in info.settings.schema()}
@@ -213,7 +213,8 @@ def check_representation(info: EngineInfo, prediction: Prediction) -> None:
 
 def _safe_settings(settings: dict[str, Any]) -> dict[str, Any]:
     try:
-        return jsonable(settings)  # type: ignore[no-any-return]
+        plain: dict[str, Any] = jsonable(settings)
+        return plain
     except (TypeError, ValueError):
         return {}
 

@@ -32,7 +32,7 @@ def test_window_on_a_qasync_loop_reads_the_event_stream(qapp, qtbot, settings, r
 
         async def generate_and_watch() -> list[str]:
             seen: list[str] = []
-            session.events.event.connect(lambda event: seen.append(str(event.kind.value)))
+            session.events.job_event.connect(lambda event: seen.append(str(event.kind.value)))
             window.workspace.select(first)
             window.actions_.reroll.trigger()
             for _ in range(600):

@@ -30,21 +30,27 @@ class CameraFrame:
     yaw: float = 0.0
 
 
+def _parallax(cam: float) -> tuple[float, float, float, float]:
+    """Layer shifts for a camera at ``cam``: the sky stays, nearer layers move more."""
+    far, mid, near = LAYER_FACTORS
+    return (0.0, far * cam, mid * cam, near * cam)
+
+
 def camera_frame(mode: CameraMode, t: float, travelled: float, direction: int, zoom_out: bool = False
                  ) -> CameraFrame:
     """The camera at clip fraction ``t``; ``travelled`` is how far the character has moved so far."""
     if mode == CameraMode.FOLLOW:
         cam = travelled if abs(travelled) > 1e-9 else 0.06 * t * direction
-        return CameraFrame(cam, (0.0, *(f * cam for f in LAYER_FACTORS)))  # type: ignore[arg-type]
+        return CameraFrame(cam, _parallax(cam))
     if mode == CameraMode.PAN:
         cam = PAN_DISTANCE * direction * smoothstep(t)
-        return CameraFrame(cam, (0.0, *(f * cam for f in LAYER_FACTORS)))  # type: ignore[arg-type]
+        return CameraFrame(cam, _parallax(cam))
     if mode == CameraMode.ZOOM:
         k = smoothstep(t)
         zoom = ZOOM_MAX - (ZOOM_MAX - 1.0) * k if zoom_out else 1.0 + (ZOOM_MAX - 1.0) * k
         return CameraFrame(0.0, (0.0, 0.0, 0.0, 0.0), zoom=zoom)
     if mode == CameraMode.ORBIT:
         a = (2.0 * smoothstep(t) - 1.0) * direction
-        shifts = tuple(s * a for s in ORBIT_SHIFTS)
-        return CameraFrame(0.0, shifts, zoom=1.08, yaw=45.0 * a)  # type: ignore[arg-type]
+        sky, far, mid, near = ORBIT_SHIFTS
+        return CameraFrame(0.0, (sky * a, far * a, mid * a, near * a), zoom=1.08, yaw=45.0 * a)
     return CameraFrame(0.0, (0.0, 0.0, 0.0, 0.0))

@@ -192,12 +192,12 @@ class SketchEngine:
                     break
         if not name:
             name = str(prev.get("character") or "") or (cast[0].name if cast else defaults[0].name)
-        member = _find_member(name, cast) or _find_member(name, defaults)
-        if member is None:
+        found = _find_member(name, cast) or _find_member(name, defaults)
+        if found is None:
             return name, generated_look(name), [f"'{name}' not in the cast, drawn with a generated look"]
-        params = member.params if isinstance(member.params, Mapping) else {}
-        look, warnings = look_from_params(params, member.name)
-        return member.name, look, warnings
+        params = found.params if isinstance(found.params, Mapping) else {}
+        look, warnings = look_from_params(params, found.name)
+        return found.name, look, warnings
 
     def _location(self, name: str, user_locations: Mapping[str, Location], warnings: list[str]
                   ) -> tuple[str, str, bool]:

@@ -171,7 +171,8 @@ def _tint(plan: ClipPlan, scene: Scene, is_image: bool) -> tuple[float, float, f
     setting = Setting.OUTDOOR if is_image else scene.setting
     tint = scene_tint(setting, plan.time)
     # Characters are lit a little more than the scenery so they stay readable at night.
-    return tuple(1.0 - (1.0 - c) * 0.7 for c in tint)  # type: ignore[return-value]
+    red, green, blue = (1.0 - (1.0 - c) * 0.7 for c in tint)
+    return red, green, blue
 
 
 class ClipRenderer:

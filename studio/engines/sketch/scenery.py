@@ -15,6 +15,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -163,13 +164,13 @@ class Painter:
         self.draws[layer].rectangle(box, fill=fill, outline=outline, width=width)
 
 
-def _rounded(draw: ImageDraw.ImageDraw, box: list[float], radius: float, **kw: object) -> None:
+def _rounded(draw: ImageDraw.ImageDraw, box: list[float], radius: float, **kw: Any) -> None:
     """A rounded rectangle that stays valid at tiny sizes (Pillow rejects radii larger than the box)."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     if w < 2 or h < 2:
         return
-    draw.rounded_rectangle([x0, y0, x1, y1], radius=max(0.0, min(radius, w / 2 - 1, h / 2 - 1)), **kw)  # type: ignore[arg-type]
+    draw.rounded_rectangle([x0, y0, x1, y1], radius=max(0.0, min(radius, w / 2 - 1, h / 2 - 1)), **kw)
 
 
 # Sky ----------------------------------------------------------------------------------------
@@ -216,7 +217,7 @@ def _clouds(p: Painter, layer: int, n: int, y_range: tuple[float, float], size: 
         x = (i + p.rng.uniform(0.1, 0.9)) * p.w / n
         y = p.rng.uniform(*y_range) * p.h
         r = size * p.u * p.rng.uniform(0.8, 1.2)
-        p.wrap(x, lambda xx, y=y, r=r: _cloud(p.draws[layer], xx, y, r, fill))
+        p.wrap(x, lambda xx, y=y, r=r: _cloud(p.draws[layer], xx, y, r, fill))  # type: ignore[misc]  # lambda defaults bind the loop's values
 
 
 # Elements -----------------------------------------------------------------------------------
@@ -260,7 +261,7 @@ def _town_row(p: Painter, layer: int, base: float, scale: float, tall: bool = Fa
         w = p.rng.uniform(55, 85) * p.u * scale
         h = p.rng.uniform(60, 110 if not tall else 170) * p.u * scale
         wall, roof = walls[i % len(walls)], roofs[(i * 2) % len(roofs)]
-        p.wrap(x, lambda xx, w=w, h=h, wall=wall, roof=roof: _house(p, layer, xx, base, w, h, wall, roof))
+        p.wrap(x, lambda xx, w=w, h=h, wall=wall, roof=roof: _house(p, layer, xx, base, w, h, wall, roof))  # type: ignore[misc]  # lambda defaults bind the loop's values
         x += w + p.rng.uniform(2, 12) * p.u * scale
         i += 1
 
@@ -275,13 +276,13 @@ def _ground(p: Painter, top: RGB, bottom: RGB, detail: str = "") -> None:
         for _ in range(int(70 * p.w / 720)):
             x, y = p.rng.uniform(0, p.w), p.rng.uniform(g0 + 6 * p.u, p.h)
             s = 5 * p.u
-            p.wrap(x, lambda xx, y=y, s=s: d.line([(xx - s, y), (xx, y - s * 1.6), (xx + s, y)],
+            p.wrap(x, lambda xx, y=y, s=s: d.line([(xx - s, y), (xx, y - s * 1.6), (xx + s, y)],  # type: ignore[misc]  # lambda defaults bind the loop's values
                                                   fill=p.c((60, 140, 60)), width=max(1, round(1.5 * p.u))))
         for _ in range(int(16 * p.w / 720)):
             x, y = p.rng.uniform(0, p.w), p.rng.uniform(g0 + 10 * p.u, p.h)
             col = p.rng.choice(((255, 240, 120), (255, 180, 200), (255, 255, 255)))
             r = 3 * p.u
-            p.wrap(x, lambda xx, y=y, r=r, col=col: d.ellipse([xx - r, y - r, xx + r, y + r], fill=p.c(col)))
+            p.wrap(x, lambda xx, y=y, r=r, col=col: d.ellipse([xx - r, y - r, xx + r, y + r], fill=p.c(col)))  # type: ignore[misc]  # lambda defaults bind the loop's values
     elif detail == "road":
         y = (g0 + p.h) / 2
         for i in range(6):
@@ -327,7 +328,8 @@ def _room(p: Painter, wall: RGB, floor: tuple[RGB, RGB], window: bool = True) ->
     far.rectangle([0, 0, p.w, p.h], fill=p.c(wall))
     for i in range(12):
         x = i * p.w / 12
-        far.line([(x, 0), (x, p.h)], fill=p.c(tuple(max(0, v - 12) for v in wall)), width=max(1, round(2 * p.u)))
+        darker = (max(0, wall[0] - 12), max(0, wall[1] - 12), max(0, wall[2] - 12))
+        far.line([(x, 0), (x, p.h)], fill=p.c(darker), width=max(1, round(2 * p.u)))
     far.rectangle([0, p.ground - 60 * p.u, p.w, p.ground - 52 * p.u], fill=p.c((180, 140, 110)))
     if window:
         wx, wy, ww, wh = p.w * 0.58, p.h * 0.12, p.w * 0.2, p.h * 0.3
@@ -474,7 +476,7 @@ def _paint_forest(p: Painter) -> None:
     p.rect(0, (0, p.horizon + 30 * p.u, p.w, p.h), p.c((70, 115, 90)))
     for i in range(5):
         x = (i + 0.2) * p.w / 5
-        p.wrap(x, lambda xx, pine=i % 2 == 0: _tree(p, 1, xx, p.ground - 30 * p.u, 70 * p.u, pine=pine,
+        p.wrap(x, lambda xx, pine=i % 2 == 0: _tree(p, 1, xx, p.ground - 30 * p.u, 70 * p.u, pine=pine,  # type: ignore[misc]  # lambda defaults bind the loop's values
                                                     colors=((50, 120, 70), (40, 100, 60))))
     _ground(p, (110, 150, 80), (80, 120, 60), "grass")
 
@@ -596,9 +598,9 @@ def _paint_school(p: Painter) -> None:
             x = i * p.w / 10 + 10 * p.u
             y = top + 20 * p.u + r * 45 * p.u
             d.rectangle([x, y, x + 45 * p.u, y + 28 * p.u], fill=p.lit((170, 210, 235)))
-    cx, cy, r = p.w * 0.5, top - 5 * p.u, 22 * p.u
+    cx, cy, radius = p.w * 0.5, top - 5 * p.u, 22 * p.u
     d.rectangle([cx - 35 * p.u, top - 40 * p.u, cx + 35 * p.u, top], fill=p.c((240, 235, 225)))
-    d.ellipse([cx - r, cy - r - 10 * p.u, cx + r, cy + r - 10 * p.u], fill=p.c((255, 255, 255)),
+    d.ellipse([cx - radius, cy - radius - 10 * p.u, cx + radius, cy + radius - 10 * p.u], fill=p.c((255, 255, 255)),
               outline=p.c((80, 80, 80)), width=max(1, round(3 * p.u)))
     for i in range(4):
         x = (i + 0.5) * p.w / 4

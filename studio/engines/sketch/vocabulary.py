@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class MotionFamily(StrEnum):
@@ -111,9 +112,9 @@ class MotionSpec:
     companion: bool = False
 
 
-def _m(name: str, family: MotionFamily, level: int, phrases: str, anim: str = "", **kw: object) -> MotionSpec:
+def _m(name: str, family: MotionFamily, level: int, phrases: str, anim: str = "", **kw: Any) -> MotionSpec:
     words = tuple(p.strip() for p in phrases.split(",") if p.strip())
-    return MotionSpec(name, family, level, (name, *words), anim or name.replace(" ", "_"), **kw)  # type: ignore[arg-type]
+    return MotionSpec(name, family, level, (name, *words), anim or name.replace(" ", "_"), **kw)
 
 
 F = MotionFamily

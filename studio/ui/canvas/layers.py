@@ -73,7 +73,7 @@ class EdgeLayer(QGraphicsItem):
             columns.setdefault(depth, []).append((rect, key))
         self._columns = columns
         self._bands = bands
-        self._paths: dict[tuple[int, int], QPainterPath] = {}
+        self._paths = {}
         self._rect = QRectF(bounds)
         self.update()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRectF, Signal
+from PySide6.QtCore import QObject, QPoint, QRectF, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -51,7 +51,7 @@ class TreeScene(QGraphicsScene):
     layout_changed = Signal()
 
     def __init__(self, document: Document, resolve: Callable[[str], Path], tracker: JobTracker,
-                 posters: PosterCache, clips: ClipCache, parent: object | None = None) -> None:
+                 posters: PosterCache, clips: ClipCache, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.resolve = resolve

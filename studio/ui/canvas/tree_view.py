@@ -140,7 +140,7 @@ class TreeView(QGraphicsView):
         super().wheelEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        key = event.key()
+        key = Qt.Key(event.key())
         plain = not (event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier)
         moves = {Qt.Key.Key_Left: "parent", Qt.Key.Key_Right: "child", Qt.Key.Key_Up: "prev",
                  Qt.Key.Key_Down: "next"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,6 +24,9 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from studio.export import ExportOptions
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
 CAPTIONS = ("none", "burn", "srt")
@@ -40,11 +44,12 @@ class ExportChoices:
     grid: tuple[int, int]
     title: str
 
-    def options(self):  # type: ignore[no-untyped-def]
-        from studio.export import ExportOptions
+    def options(self) -> ExportOptions:
+        from studio.export import CaptionMode, ExportOptions
 
-        return ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade, captions=self.captions,
-                             overlay=self.overlay, grid=self.grid, title=self.title)
+        return ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade,
+                             captions=CaptionMode(self.captions), overlay=self.overlay, grid=self.grid,
+                             title=self.title)
 
 
 class ExportDialog(QDialog):
@@ -59,12 +64,12 @@ class ExportDialog(QDialog):
         self.format.currentTextChanged.connect(self._format_changed)
         self.keep_size = QCheckBox("clips' own size", self)
         self.keep_size.setChecked(True)
-        self.width = QSpinBox(self)
-        self.width.setRange(16, 8192)
-        self.width.setValue(720)
-        self.height = QSpinBox(self)
-        self.height.setRange(16, 8192)
-        self.height.setValue(480)
+        self.width_box = QSpinBox(self)
+        self.width_box.setRange(16, 8192)
+        self.width_box.setValue(720)
+        self.height_box = QSpinBox(self)
+        self.height_box.setRange(16, 8192)
+        self.height_box.setValue(480)
         self.fps = QDoubleSpinBox(self)
         self.fps.setRange(0, 240)
         self.fps.setSpecialValueText("clips' own")
@@ -90,8 +95,8 @@ class ExportDialog(QDialog):
         path_row.addWidget(browse)
         size_row = QHBoxLayout()
         size_row.addWidget(self.keep_size)
-        size_row.addWidget(self.width)
-        size_row.addWidget(self.height)
+        size_row.addWidget(self.width_box)
+        size_row.addWidget(self.height_box)
         grid_row = QHBoxLayout()
         grid_row.addWidget(self.grid_cols)
         grid_row.addWidget(self.grid_rows)
@@ -111,7 +116,7 @@ class ExportDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
-        self.keep_size.toggled.connect(lambda on: (self.width.setEnabled(not on), self.height.setEnabled(not on)))
+        self.keep_size.toggled.connect(self._keep_size)
         self.keep_size.toggled.emit(True)
         suffix = default_out.suffix.lstrip(".")
         if suffix in FORMATS:
@@ -127,12 +132,16 @@ class ExportDialog(QDialog):
         path = Path(self.path.text())
         self.path.setText(str(path.with_suffix(f".{fmt}")))
 
+    def _keep_size(self, on: bool) -> None:
+        self.width_box.setEnabled(not on)
+        self.height_box.setEnabled(not on)
+
     def choices(self) -> ExportChoices:
         fps = self.fps.value()
         return ExportChoices(
             out=Path(self.path.text()).expanduser(),
             fmt=self.format.currentText(),
-            size=None if self.keep_size.isChecked() else (self.width.value(), self.height.value()),
+            size=None if self.keep_size.isChecked() else (self.width_box.value(), self.height_box.value()),
             fps=fps or None,
             crossfade=self.crossfade.value(),
             captions=self.captions.currentText(),

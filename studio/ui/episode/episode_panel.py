@@ -36,7 +36,7 @@ class EpisodePanel(QWidget):
         scroll.setWidgetResizable(False)
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFixedHeight(self.strip.sizeHint().height() + 16)
-        self.scroll = scroll
+        self.scroll_area = scroll
 
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
@@ -78,7 +78,7 @@ class EpisodePanel(QWidget):
             self._clip_turns = clip_turns
             self.player.set_clips(paths)
         if 0 <= current < len(branch):
-            self.scroll.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
+            self.scroll_area.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
 
     def _select_index(self, index: int) -> None:
         if 0 <= index < len(self.branch):

@@ -100,13 +100,13 @@ class TakesView(QWidget):
         self._row_layout.setContentsMargins(0, 0, 0, 0)
         self._row_layout.setSpacing(6)
         self._row_layout.addStretch(1)
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidget(self._row)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setMinimumHeight(200)
-        self.scroll.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidget(self._row)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setMinimumHeight(200)
+        self.scroll_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         header = QHBoxLayout()
         header.addWidget(self.count_label)
         header.addStretch(1)
@@ -115,7 +115,7 @@ class TakesView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
-        layout.addWidget(self.scroll)
+        layout.addWidget(self.scroll_area)
 
     def set_takes(self, takes: list[Take], selected_id: str | None) -> None:
         key = (tuple(id(take) for take in takes), selected_id)
@@ -146,11 +146,12 @@ class TakesView(QWidget):
         if selected_id:
             for tile in self.tiles:
                 if tile.take.id == selected_id:
-                    self.scroll.ensureWidgetVisible(tile)
+                    self.scroll_area.ensureWidgetVisible(tile)
 
     def _resize_tiles(self) -> None:
         per_view = int(self.per_view.currentText())
-        width = max(140, (self.scroll.viewport().width() - 6 * per_view) // max(1, min(per_view, len(self.tiles) or 1)))
+        shown = max(1, min(per_view, len(self.tiles) or 1))
+        width = max(140, (self.scroll_area.viewport().width() - 6 * per_view) // shown)
         for tile in self.tiles:
             tile.setFixedWidth(width)
 
