@@ -218,11 +218,12 @@ def _coerce(engine: str, spec: SettingSpec, value: Any) -> Any:
             return bool(value)
         raise SettingsError(f"{where} must be true or false, got {value!r}.")
     if spec.kind is SettingKind.CHOICE:
-        text = str(value).strip().lower() if isinstance(value, (str, StrEnum)) else None
-        if text is None or text not in spec.choices:
-            raise SettingsError(f"{where} must be {spec.describe_range()}, got {value!r}.",
-                                hint=f"The default is {spec.default}.")
-        return text
+        text = str(value).strip().casefold() if isinstance(value, str) else None
+        for choice in spec.choices:  # any case in, the declared spelling out
+            if choice.casefold() == text:
+                return choice
+        raise SettingsError(f"{where} must be {spec.describe_range()}, got {value!r}.",
+                            hint=f"The default is {spec.default}.")
     if spec.kind is SettingKind.TEXT:
         if not isinstance(value, str):
             raise SettingsError(f"{where} must be text, got {value!r}.")

@@ -54,6 +54,11 @@ def test_generate_writes_media_then_commits_take(project, make_service, script: 
 
 
 def test_context_is_built_from_the_branch(project, make_service, script: FakeScript) -> None:
+    from studio.core.commands import AddCastMember
+    from studio.core.model import CastMember
+
+    project.apply(AddCastMember(CastMember(id="mei", name="Mei", reference_images=(
+        "media/characters/mei-front.png", "../../outside.png"))))
     project.apply(AddLocation(Location(id="img", name="Photo", kind="image", image_path="media/bg.png")))
     project.apply(AddLocation(Location(id="bad", name="Escape", kind="image", image_path="../../etc/passwd")))
     service = make_service()
@@ -82,6 +87,10 @@ def test_context_is_built_from_the_branch(project, make_service, script: FakeScr
     locations = {loc.id: loc for loc in context.locations}
     assert locations["img"].image_path == str(project.path.resolve() / "media" / "bg.png")
     assert locations["bad"].image_path == ""
+    mei = {member.id: member for member in context.cast}["mei"]
+    assert mei.reference_images == (str(project.path.resolve() / "media" / "characters" / "mei-front.png"),)
+    assert any("Mei" in w for w in project.tree.takes[service.job(j3).take_id].warnings)
+    assert context.previous_clip is None  # the fake engine does not continue from clips
     assert any("Escape" in w for w in project.tree.takes[service.job(j3).take_id].warnings)
     assert project.tree.takes[service.job(j3).take_id].parent_take_id == take2.id
 

@@ -192,8 +192,20 @@ def test_cancel_takes_effect_within_one_step(engine: Engine, case: EngineCase, s
     assert seen.after_cancel() <= 1, f"{stage} went on for {seen.after_cancel()} steps after the cancel"
 
 
+def _cuda_allocated() -> int:
+    """Bytes torch holds on the GPU (0 without torch or CUDA): unload must give them back."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_available():
+        return 0
+    torch.cuda.synchronize()
+    return int(torch.cuda.memory_allocated())
+
+
 def test_load_and_unload_are_idempotent_and_free_what_load_took(engine: Engine) -> None:
     engine.unload()  # before any load: nothing to do
+    gpu_before = _cuda_allocated()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
@@ -207,6 +219,7 @@ def test_load_and_unload_are_idempotent_and_free_what_load_took(engine: Engine) 
     finally:
         tracemalloc.stop()
     assert after - before < 256 * 1024, f"unload kept {after - before} bytes"
+    assert _cuda_allocated() <= gpu_before, "unload kept GPU memory"
     engine.load()
     assert engine.loaded
 
@@ -312,6 +325,12 @@ def test_worker_passes_a_turns_representation_only_within_its_space(case: Engine
     assert after_own.history[-1].representation_space == spec.space
     assert after_foreign.history[-1].representation is None
     assert after_foreign.history[-1].engine == "foreign"
+    if case.info.capabilities.continuation:  # the parent's clip, to continue from
+        previous = after_own.previous_clip
+        assert previous is not None and previous.path.is_absolute() and previous.path.is_file()
+        assert previous.frame_count == settings.value("frames") and previous.engine == case.info.name
+    else:
+        assert after_own.previous_clip is None
 
 
 def _single(case: EngineCase) -> EngineRegistry:
