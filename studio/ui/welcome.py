@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +32,7 @@ from studio.ui.icons import icon
 
 MAX_RECENT_SHOWN = 6
 LOGO_SIZE = 72
+CARD_MIN_WIDTH = 340
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,38 @@ def _label(text: str, parent: QWidget, name: str = "", *, rich: bool = False) ->
     return label
 
 
+class RecentButton(QPushButton):
+    """A recent project: its name, and its folder (elided in the middle) in a dimmer colour."""
+
+    def __init__(self, path: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.setObjectName("recentButton")
+        self.setToolTip(str(path))
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setAccessibleName(f"Open {path.name}")
+        self.name_label = _label(path.name.removesuffix(".kamishibai"), self, "recentName")
+        self.name_label.setWordWrap(False)
+        self.folder_label = _label(home_relative(path.parent), self, "dimLabel")
+        self.folder_label.setWordWrap(False)
+        for label in (self.name_label, self.folder_label):
+            label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.setSpacing(12)
+        row.addWidget(self.name_label)
+        row.addWidget(self.folder_label, 1)
+        self.setMinimumHeight(30)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        room = self.width() - self.name_label.sizeHint().width() - 40
+        folder = home_relative(self.path.parent)
+        self.folder_label.setText(self.folder_label.fontMetrics().elidedText(folder, Qt.TextElideMode.ElideMiddle,
+                                                                           max(room, 40)))
+
+
 def _card(parent: QWidget, title: str) -> tuple[QFrame, QVBoxLayout]:
     card = QFrame(parent)
     card.setObjectName("welcomeCard")
@@ -99,7 +133,7 @@ class WelcomePage(QWidget):
         super().__init__(parent)
         self.setObjectName("welcome")
         self.content = content
-        self.recent_buttons: list[QPushButton] = []
+        self.recent_buttons: list[RecentButton] = []
         self.engine_rows: list[QWidget] = []
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
@@ -117,8 +151,12 @@ class WelcomePage(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(18)
         grid.setVerticalSpacing(18)
-        grid.addWidget(self._start_card(body), 0, 0)
-        grid.addWidget(self._shortcuts_card(body), 0, 1)
+        start, shortcuts = self._start_card(body), self._shortcuts_card(body)
+        for card in (start, shortcuts):  # two equal columns, whatever their text
+            card.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            card.setMinimumWidth(CARD_MIN_WIDTH)
+        grid.addWidget(start, 0, 0)
+        grid.addWidget(shortcuts, 0, 1)
         grid.addWidget(self._engines_card(body), 1, 0, 1, 2)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
@@ -188,10 +226,7 @@ class WelcomePage(QWidget):
         if not recent:
             layout.addWidget(_label("Projects you open appear here.", card, "dimLabel"))
         for path in recent:
-            button = QPushButton(f"{path.name.removesuffix('.kamishibai')}    {home_relative(path.parent)}", card)
-            button.setObjectName("recentButton")
-            button.setToolTip(str(path))
-            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button = RecentButton(path, card)
             button.clicked.connect(lambda _checked=False, p=path: self.recent_requested.emit(p))
             layout.addWidget(button)
             self.recent_buttons.append(button)

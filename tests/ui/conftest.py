@@ -1,4 +1,6 @@
-"""GUI test fixtures: offscreen Qt, settings in a temp ini file, a window on a project."""
+"""GUI test fixtures: offscreen Qt, settings in a temp ini file, a window on a project, and
+the user's folders (XDG config, data and cache) in a temporary folder, so no test reads or
+writes the real ones."""
 
 from __future__ import annotations
 
@@ -12,6 +14,23 @@ from pathlib import Path
 import pytest
 
 from studio.ui.settings import ClipSettings, StudioSettings
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = tmp_path_factory.mktemp("xdg")
+    keys = {"XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache"}
+    saved = {key: os.environ.get(key) for key in [*keys, "HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"]}
+    for key, name in keys.items():
+        os.environ[key] = str(root / name)
+    for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        os.environ.pop(key, None)
+    yield root
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 @pytest.fixture
