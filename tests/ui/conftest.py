@@ -16,21 +16,14 @@ import pytest
 from studio.ui.settings import ClipSettings, StudioSettings
 
 
-@pytest.fixture(autouse=True, scope="session")
-def private_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    root = tmp_path_factory.mktemp("xdg")
-    keys = {"XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache"}
-    saved = {key: os.environ.get(key) for key in [*keys, "HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"]}
-    for key, name in keys.items():
-        os.environ[key] = str(root / name)
+@pytest.fixture(autouse=True)
+def private_user_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "user"
+    for key, name in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")):
+        monkeypatch.setenv(key, str(root / name))
     for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
-        os.environ.pop(key, None)
-    yield root
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+        monkeypatch.delenv(key, raising=False)
+    return root
 
 
 @pytest.fixture
