@@ -23,6 +23,10 @@ def private_user_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
         monkeypatch.setenv(key, str(root / name))
     for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         monkeypatch.delenv(key, raising=False)
+    from PySide6.QtCore import QSettings
+
+    for kind in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):  # QSettings reads XDG once
+        QSettings.setPath(kind, QSettings.Scope.UserScope, str(root / "config"))
     return root
 
 
