@@ -56,16 +56,18 @@ lint: $(STAMP)
 test: system-test $(INSTALLED) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-# The app icon at 16-512 px from packaging/io.kamishibai.Studio.svg (also part of `make dist`).
+# The app icon at 16-512 px from packaging/io.kamishibai.Studio.svg, in build/icons/hicolor
+# (`make dist` puts them in dist/kamishibai/share/icons).
 icons: system-run $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) packaging/make_icons.py build/icons
 
-# A one-folder PyInstaller build: dist/kamishibai/kamishibai (try `--version`).
-dist: icons $(DIST_STAMP)
+# A one-folder PyInstaller build: dist/kamishibai/ (try `dist/kamishibai/kamishibai --version`).
+dist: system-run $(DIST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN \
 		--distpath dist --workpath build/pyinstaller packaging/kamishibai.spec
 
-# Benchmarks (rewrite docs/BENCHMARKS.md); `dist` builds the app and starts it.
+# Benchmarks (rewrite docs/BENCHMARKS.md); tests/bench/bench_dist.py builds the app as
+# `make dist` does and starts it.
 bench: system-run $(INSTALLED) $(DIST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/kamishibai bench
 
