@@ -21,10 +21,12 @@ SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)
 
 
 def _ensure_gui() -> object:
+    """An application object for QtSvg (a QApplication, so that a process that later wants
+    widgets, such as a test run, can still make them)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
 
-    return QGuiApplication.instance() or QGuiApplication([])
+    return QApplication.instance() or QApplication([])
 
 
 def render(svg: Path, size: int):  # type: ignore[no-untyped-def]

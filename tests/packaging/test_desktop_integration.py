@@ -54,7 +54,7 @@ def test_names_agree_across_the_files() -> None:
     assert newest is not None and newest.get("version") == __version__, "add a <release> for this version"
 
 
-def test_icons_are_rendered_at_every_size_from_the_svg(tmp_path: Path) -> None:
+def test_icons_are_rendered_at_every_size_from_the_svg(tmp_path: Path, qapp) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtGui import QImage
 
     make_icons = load_script("make_icons")
