@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QIcon
@@ -38,6 +38,9 @@ from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortc
 from studio.ui.window_actions import StudioActions
 from studio.ui.workspace import Workspace
 
+if TYPE_CHECKING:
+    from studio.ui.sample_story import SampleBuilder
+
 log = logging.getLogger(__name__)
 
 FINISH_POLL_MS = 200
@@ -56,7 +59,8 @@ class MainWindow(QMainWindow):
         self._finishing = False
         self.welcome: WelcomePage | None = None
         self._docks_hidden_for_welcome: list[QDockWidget] | None = None
-        self.sample_builder: Any = None
+        self.sample_builder: SampleBuilder | None = None  # building the sample story, if it is
+        self.sample_progress: QProgressDialog | None = None
         self.posters = PosterCache(self)
         self.clips = ClipCache(self)
         self.setWindowTitle("Kamishibai Studio")

@@ -119,10 +119,6 @@ def build_palette(colors: Colors) -> QPalette:
     return result
 
 
-def dark_palette() -> QPalette:
-    return build_palette(DARK)
-
-
 def _stroke_svg(path: str, color: str, width: float) -> str:
     return ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">'
             f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{width}" stroke-linecap="round" '
@@ -195,10 +191,6 @@ def apply_theme(app: QApplication, appearance: str = "system", images_folder: Pa
     follower.appearance = appearance
     refresh_views(app)
     return scheme
-
-
-def current_scheme() -> Scheme:
-    return Scheme(painted.SCHEME)
 
 
 def refresh_views(app: QApplication) -> None:
