@@ -1,19 +1,66 @@
 #!/usr/bin/env bash
-# Install Kamishibai Studio into .venv without make: torch first (CPU build unless an
-# NVIDIA GPU is found), then the studio. Usage: packaging/bootstrap.sh [--dev]
+# Install Kamishibai Studio into .venv (what `make` runs; works without make too).
+#
+#   packaging/bootstrap.sh [--dev] [--engines] [--yes]
+#
+#   --dev      the test and lint tools too (pytest, ruff, import-linter, ...)
+#   --engines  the model engines' libraries: torch, transformers, diffusers, peft
+#   --yes      install missing system packages (python3-venv) without asking
+#
+# torch is installed only when an engine that needs it can run: the `engines` extra comes
+# in when it is asked for (--engines, or ENGINES=1 in the environment) or when checkpoints/
+# holds model weights (any *.safetensors file below it). The sketch engine, the default,
+# needs neither. torch goes in before the extra so that pip keeps the build chosen here: a
+# CPU build (from the PyTorch CPU index, TORCH_CPU_INDEX) unless `nvidia-smi -L` finds an
+# NVIDIA GPU, then PyPI's default CUDA build.
+#
+# Writes $VENV/.installed, and $VENV/.engines-installed when the engines are in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 VENV="${VENV:-.venv}"
-pip=("$VENV/bin/python" -m pip install --quiet)
-"$PYTHON" -m venv "$VENV"
-"${pip[@]}" --upgrade pip
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-    "${pip[@]}" torch
-else
-    "${pip[@]}" torch==2.13.0 || "${pip[@]}" torch --index-url https://download.pytorch.org/whl/cpu
+TORCH_CPU_INDEX="${TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}"
+
+dev=0
+engines=0
+case "${ENGINES:-}" in 1 | yes | true) engines=1 ;; esac
+check_args=()
+for arg in "$@"; do
+    case "$arg" in
+        --dev) dev=1 ;;
+        --engines) engines=1 ;;
+        --yes) check_args+=(--yes) ;;
+        *) echo "usage: packaging/bootstrap.sh [--dev] [--engines] [--yes]" >&2; exit 2 ;;
+    esac
+done
+
+weights=$(find checkpoints -name '*.safetensors' -print -quit 2>/dev/null || true)
+if [ "$engines" = 0 ] && [ -n "$weights" ]; then
+    echo "Model weights found ($weights): installing the engines' libraries (torch and friends)."
+    engines=1
 fi
-extra=""
-[ "${1:-}" = "--dev" ] && extra="[dev]"
-"${pip[@]}" -e ".${extra}"
+
+"$PYTHON" packaging/check_system.py setup "${check_args[@]}" --again "packaging/bootstrap.sh"
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+pip=("$VENV/bin/python" -m pip install --quiet)
+"${pip[@]}" --upgrade pip
+
+extras=()
+[ "$dev" = 1 ] && extras+=(dev)
+if [ "$engines" = 1 ]; then
+    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+        echo "NVIDIA GPU found: installing torch with CUDA."
+        "${pip[@]}" torch
+    else
+        echo "No NVIDIA GPU: installing the CPU build of torch."
+        "${pip[@]}" torch --index-url "$TORCH_CPU_INDEX"
+    fi
+    extras+=(engines)
+fi
+spec="."
+if [ "${#extras[@]}" -gt 0 ]; then spec=".[$(IFS=,; echo "${extras[*]}")]"; fi
+"${pip[@]}" -e "$spec"
+
+touch "$VENV/.installed"
+[ "$engines" = 1 ] && touch "$VENV/.engines-installed"
 echo "Installed. Run: $VENV/bin/kamishibai"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -81,6 +81,8 @@ class EngineConfig:
     sub-folder per engine (``<checkpoints>/<engine name>/``)."""
 
     checkpoints: Path = Path("checkpoints")
+    more_checkpoints: tuple[Path, ...] = ()
+    """Further folders looked in, in order, for an engine folder ``checkpoints`` lacks."""
     device: Placement = Placement()
     """The placement of every stage not named in ``placement``."""
     placement: Mapping[Stage, Placement] = field(default_factory=_empty_placement)
@@ -95,12 +97,17 @@ class EngineConfig:
         return {stage: self.place(stage) for stage in Stage}
 
     def engine_folder(self, name: str) -> Path:
+        """``<folder>/<name>`` of the first checkpoints folder that has one (else of the first)."""
+        for folder in (self.checkpoints, *self.more_checkpoints):
+            if (folder / name).is_dir():
+                return folder / name
         return self.checkpoints / name
 
     @classmethod
-    def parse(cls, spec: str = "cpu", *, checkpoints: str | os.PathLike[str] = "checkpoints",
+    def parse(cls, spec: str = "cpu", *, checkpoints: str | os.PathLike[str] | Sequence[Path] = "checkpoints",
               dtype: str = "auto", threads: int | None = None) -> EngineConfig:
-        """From a command-line spec: ``cuda:0``, or ``predict=cuda:0,decode=cuda:1+offload``."""
+        """From a command-line spec: ``cuda:0``, or ``predict=cuda:0,decode=cuda:1+offload``.
+        ``checkpoints``: one folder, or several looked in in order."""
         default = Placement()
         per_stage: dict[Stage, Placement] = {}
         for part in (p.strip() for p in (spec or "cpu").split(",") if p.strip()):
@@ -122,8 +129,11 @@ class EngineConfig:
             raise ConfigError(f"Unknown dtype {dtype!r}.", hint=f"Use one of: {known}.") from None
         if threads is not None and threads < 1:
             raise ConfigError(f"CPU threads must be at least 1, got {threads}.")
-        return cls(checkpoints=Path(checkpoints), device=default, placement=MappingProxyType(per_stage),
-                   dtype=chosen_dtype, threads=threads)
+        folders = [Path(checkpoints)] if isinstance(checkpoints, (str, os.PathLike)) else list(checkpoints)
+        if not folders:
+            raise ConfigError("No checkpoints folder given.")
+        return cls(checkpoints=folders[0], more_checkpoints=tuple(folders[1:]), device=default,
+                   placement=MappingProxyType(per_stage), dtype=chosen_dtype, threads=threads)
 
     def adapted_to(self, devices: tuple[DeviceKind, ...]) -> EngineConfig:
         """This configuration for an engine that runs only on ``devices``: a stage placed on
@@ -136,8 +146,8 @@ class EngineConfig:
         stages = {stage: (place if place.kind in devices else cpu) for stage, place in self.placement.items()}
         if default == self.device and stages == dict(self.placement):
             return self
-        return EngineConfig(checkpoints=self.checkpoints, device=default, placement=MappingProxyType(stages),
-                            dtype=self.dtype, threads=self.threads)
+        return EngineConfig(checkpoints=self.checkpoints, more_checkpoints=self.more_checkpoints, device=default,
+                            placement=MappingProxyType(stages), dtype=self.dtype, threads=self.threads)
 
     def describe(self) -> str:
         places = self.placements()

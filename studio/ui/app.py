@@ -1,25 +1,29 @@
 """Starting the studio: the Qt application on a qasync event loop, and the first run.
 
 Uncaught exceptions in slots are logged and shown in the status bar; the app never dies
-of one. On the first run the shipped sample project opens (or one is built from
-``resources/samples`` in the user's data folder) and its branches are queued for the
-sketch engine, so posters appear within seconds.
+of one. The first run shows the welcome page (new project, the sample, shortcuts,
+engines); later runs open the last project, or the welcome page if it is gone.
+
+``KAMISHIBAI_QUIT_AFTER_MS=N`` closes the window N ms after it opened and exits with 0:
+the packaging smoke test uses it to show that a built app really starts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 import traceback
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QStandardPaths, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from studio.core.errors import StudioError
-from studio.ui.main_window import MainWindow
+from studio.ui.app_paths import DESKTOP_ID, set_application_names
+from studio.ui.main_window import MainWindow, app_icon
 from studio.ui.services import AppServices
 from studio.ui.settings import StudioSettings
 from studio.ui.theme import apply_theme
@@ -38,15 +42,9 @@ def install_excepthook(window: MainWindow) -> None:
     sys.excepthook = hook
 
 
-def user_projects_dir() -> Path:
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(base or Path.home() / ".local/share/kamishibai") / "projects"
-
-
 def open_initial(window: MainWindow, path: Path | None) -> None:
-    """Open ``path`` (created if it doesn't exist), else the first-run sample or the last project."""
-    from studio.ui.sample_story import create_sample_project, shipped_sample
-
+    """Open ``path`` (created if it doesn't exist); else, after the first run, the last
+    project. The first run (and a last project that is gone) leaves the welcome page up."""
     settings = window.settings
     if path is not None:
         if (path / "project.db").is_file() or path.with_name(path.name + ".kamishibai").exists():
@@ -56,39 +54,15 @@ def open_initial(window: MainWindow, path: Path | None) -> None:
         return
     if not settings.first_run_done:
         settings.mark_first_run_done()
-        sample = shipped_sample()
-        if sample is not None:
-            window.open_project(sample)
-            return
-        target = user_projects_dir()
-        existing = target / "Sample.kamishibai"
-        try:
-            if (existing / "project.db").is_file():
-                window.open_project(existing)
-                return
-            target.mkdir(parents=True, exist_ok=True)
-            project = create_sample_project(window.services, target)
-            project.close()
-        except (StudioError, OSError) as error:
-            window.show_error(error if isinstance(error, StudioError) else StudioError(str(error)))
-            return
-        if window.open_project(existing) and window.workspace is not None:
-            fill_all_branches(window)
         return
     recent = [Path(p) for p in settings.recent_projects if (Path(p) / "project.db").is_file()]
     if recent:
         window.open_project(recent[0])
 
 
-def fill_all_branches(window: MainWindow) -> None:
-    """Queue every turn of the open project that has no take (the sample's first run)."""
-    session = window.session
-    if session is None or session.service is None:
-        return
-    tree = session.project.tree
-    for leaf in tree.leaves_under(tree.root_id):
-        if not leaf.is_root:
-            session.service.fill(leaf.id, engine=session.engine, settings=session.job_settings())
+def quit_after_ms() -> int | None:
+    value = os.environ.get("KAMISHIBAI_QUIT_AFTER_MS", "")
+    return int(value) if value.isdigit() else None
 
 
 def run_app(services: AppServices, path: Path | None = None, argv: list[str] | None = None) -> int:
@@ -97,18 +71,22 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
     from studio.ui.gui_tuning import tune_for_gui
 
     tune_for_gui()
+    set_application_names()
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(argv if argv is not None else sys.argv)
-    app.setOrganizationName("Kamishibai")
-    app.setApplicationName("Kamishibai Studio")
-    app.setDesktopFileName("kamishibai-studio")
-    apply_theme(app)
+    app.setDesktopFileName(DESKTOP_ID)
+    app.setWindowIcon(app_icon())
+    settings = StudioSettings()
+    apply_theme(app, settings.appearance)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow(StudioSettings(), services, loop=loop)
+    window = MainWindow(settings, services, loop=loop)
     install_excepthook(window)
     window.show()
     QTimer.singleShot(0, lambda: open_initial(window, path))
+    quit_after = quit_after_ms()
+    if quit_after is not None:
+        QTimer.singleShot(quit_after, window.close)
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)
     with loop:

@@ -50,6 +50,7 @@ class EnginePicker(QWidget):
         self.service: Any = None
         self.device = "cpu"
         self.unavailable: dict[str, list[str]] = {}
+        self._reasons: dict[str, list[str]] = {}
         self._checks = EngineChecks(self)
         self._checks.done.connect(self.set_availability)
         layout = QHBoxLayout(self)
@@ -74,6 +75,7 @@ class EnginePicker(QWidget):
         if index >= 0:
             self.combo.setCurrentIndex(index)
         self.combo.blockSignals(False)
+        self.set_availability(self._reasons)  # what is known until the new check answers
         if config is not None:
             self._checks.start(registry, config)
 
@@ -82,6 +84,7 @@ class EnginePicker(QWidget):
 
     def set_availability(self, reasons: dict[str, list[str]]) -> None:
         """Grey out engines with reasons (shown in the item's tooltip)."""
+        self._reasons = dict(reasons)
         self.unavailable = {name: found for name, found in reasons.items() if found}
         model = self.combo.model()
         for index in range(self.combo.count()):

@@ -1,15 +1,79 @@
-"""Icons drawn as SVG text in ``resources/icons`` (no third-party artwork)."""
+"""Icons drawn as SVG text in ``resources/icons`` (no third-party artwork).
+
+The line icons are drawn in one foreground colour (:data:`FOREGROUND`). They are rendered
+by :class:`TintedSvgIconEngine`, which swaps that colour for the current scheme's at paint
+time, at the size and device-pixel ratio asked for: the same icon is crisp on a high-DPI
+screen and follows a switch between the light and dark schemes without being rebuilt.
+Icons in other colours (the app logo) are plain SVG icons.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
+from PySide6.QtSvg import QSvgRenderer
 
 from studio.ui.resources import resource
+
+FOREGROUND = "#dfe1ee"
+_colors = {"normal": FOREGROUND, "disabled": "#5b6285"}
+
+
+def set_icon_colors(normal: str, disabled: str) -> None:
+    """The colours line icons are drawn in from now on (the theme calls this)."""
+    _colors["normal"], _colors["disabled"] = normal, disabled
+
+
+def icon_color(mode: QIcon.Mode = QIcon.Mode.Normal) -> str:
+    return _colors["disabled" if mode == QIcon.Mode.Disabled else "normal"]
+
+
+class TintedSvgIconEngine(QIconEngine):
+    """An SVG whose :data:`FOREGROUND` is replaced by the current icon colour."""
+
+    def __init__(self, svg: str) -> None:
+        super().__init__()
+        self.svg = svg
+        self._renderers: dict[str, QSvgRenderer] = {}
+
+    def _renderer(self, color: str) -> QSvgRenderer:
+        renderer = self._renderers.get(color)
+        if renderer is None:
+            renderer = QSvgRenderer(QByteArray(self.svg.replace(FOREGROUND, color).encode()))
+            self._renderers[color] = renderer
+        return renderer
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        self._renderer(icon_color(mode)).render(painter, QRectF(rect))
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        return self.scaledPixmap(size, mode, state, 1.0)
+
+    def scaledPixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float) -> QPixmap:  # noqa: N802
+        pixmap = QPixmap(QSize(max(1, round(size.width() * scale)), max(1, round(size.height() * scale))))
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.paint(painter, pixmap.rect(), mode, state)
+        painter.end()
+        pixmap.setDevicePixelRatio(scale)
+        return pixmap
+
+    def actualSize(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QSize:  # noqa: N802
+        return size
+
+    def clone(self) -> QIconEngine:
+        return TintedSvgIconEngine(self.svg)
 
 
 @cache
 def icon(name: str) -> QIcon:
     path = resource("icons", f"{name}.svg")
-    return QIcon(str(path)) if path.is_file() else QIcon()
+    if not path.is_file():
+        return QIcon()
+    svg = path.read_text(encoding="utf-8")
+    if FOREGROUND not in svg:
+        return QIcon(str(path))
+    return QIcon(TintedSvgIconEngine(svg))

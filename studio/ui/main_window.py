@@ -6,20 +6,21 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QIcon
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, QUrl
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QIcon
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
-    QPushButton,
+    QProgressDialog,
     QSizePolicy,
     QToolBar,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -29,48 +30,24 @@ from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.export_dialog import ExportDialog
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.engine_picker import EnginePicker
+from studio.ui.engine_status import engine_availability
 from studio.ui.gui_tuning import settle_heap
 from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.services import AppServices
 from studio.ui.session import ProjectSession
 from studio.ui.settings import StudioSettings
+from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
 from studio.ui.workspace import Workspace
+
+if TYPE_CHECKING:
+    from studio.engines.config import EngineConfig
+    from studio.ui.sample_story import SampleBuilder
 
 log = logging.getLogger(__name__)
 
 FINISH_POLL_MS = 200
-
-
-class WelcomePage(QWidget):
-    """Shown when no project is open."""
-
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.setObjectName("welcome")
-        title = QLabel("Kamishibai Studio", self)
-        title.setObjectName("welcomeTitle")
-        subtitle = QLabel("Write a turn, generate a clip, branch the story.", self)
-        subtitle.setObjectName("dimLabel")
-        layout = QVBoxLayout(self)
-        layout.addStretch(1)
-        logo = QLabel(self)
-        logo.setPixmap(icon("kamishibai").pixmap(96, 96))
-        for widget in (logo, title, subtitle):
-            layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
-        for text, slot in (("New project…", window.ask_new_project), ("Open project…", window.ask_open_project)):
-            button = QPushButton(text, self)
-            button.setMinimumWidth(220)
-            button.clicked.connect(slot)
-            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
-        for path in window.settings.recent_projects[:5]:
-            button = QPushButton(Path(path).name, self)
-            button.setFlat(True)
-            button.setToolTip(path)
-            button.clicked.connect(lambda _c=False, p=path: window.open_project(Path(p)))
-            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
 
 
 class MainWindow(QMainWindow):
@@ -85,6 +62,10 @@ class MainWindow(QMainWindow):
         self.workspace: Workspace | None = None
         self.last_error: StudioError | None = None
         self._finishing = False
+        self.welcome: WelcomePage | None = None
+        self._docks_hidden_for_welcome: list[QDockWidget] | None = None
+        self.sample_builder: SampleBuilder | None = None  # building the sample story, if it is
+        self.sample_progress: QProgressDialog | None = None
         self.posters = PosterCache(self)
         self.clips = ClipCache(self)
         self.setWindowTitle("Kamishibai Studio")
@@ -101,7 +82,10 @@ class MainWindow(QMainWindow):
         self.jobs_label.setObjectName("dimLabel")
         self.statusBar().addPermanentWidget(self.jobs_label)
         self._connect_actions()
-        self.setCentralWidget(WelcomePage(self))
+        current = self.settings.engine if self.settings.engine in self.registry else services.default_engine
+        self.engine_picker.set_engines(self.registry, current, self.engine_config())  # also before a project opens
+        self.show_welcome()
+        self._set_project_actions_enabled(False)
         self._update_history_actions()
         geometry = self.settings.geometry()
         if isinstance(geometry, QByteArray):
@@ -184,6 +168,7 @@ class MainWindow(QMainWindow):
         a, c = self.actions_, self.actions_.bind
         c(a.new_project, self.ask_new_project)
         c(a.open_project, self.ask_open_project)
+        c(a.close_project, lambda: self.close_project())
         c(a.export, self.ask_export)
         c(a.settings, self.ask_settings)
         c(a.quit, self.close)
@@ -226,6 +211,7 @@ class MainWindow(QMainWindow):
                 for action in actions:
                     action.setEnabled(on)
         a.export.setEnabled(on)
+        a.close_project.setEnabled(on)
 
     # -- projects ----------------------------------------------------------------------------
 
@@ -259,6 +245,8 @@ class MainWindow(QMainWindow):
         workspace = Workspace(session, self.actions_, self.posters, self.clips,
                               lambda title, text: self.confirm(title, text), self)
         self.workspace = workspace
+        self.welcome = None
+        self._welcome_docks(False)
         self.setCentralWidget(workspace)
         workspace.show()
         self.inspector_dock.setWidget(workspace.inspector)
@@ -268,8 +256,7 @@ class MainWindow(QMainWindow):
         workspace.message.connect(self.show_message)
         workspace.history_changed.connect(self._update_history_actions)
         session.tracker.jobs_changed.connect(self._update_jobs_label)
-        self.engine_picker.set_engines(session.registry, session.engine,
-                                       self.services.engine_config(self.settings.device))
+        self.engine_picker.set_engines(session.registry, session.engine, self.engine_config())
         self.engine_picker.set_service(session.service, self.settings.device)
         self.settings.add_recent(project.path)
         self.setWindowTitle(f"{project.name} — Kamishibai Studio")
@@ -308,10 +295,123 @@ class MainWindow(QMainWindow):
             dock.setWidget(QWidget())
         workspace.close(policy)
         workspace.deleteLater()
-        self.setCentralWidget(WelcomePage(self))
+        self.show_welcome()
         self._set_project_actions_enabled(False)
         self.setWindowTitle("Kamishibai Studio")
         return True
+
+    # -- the welcome page and the sample ------------------------------------------------------
+
+    def welcome_content(self) -> WelcomeContent:
+        from studio.engines.weights_search import hf_hub_cache
+        from studio.ui.sample_story import shipped_sample, user_sample
+
+        a = self.actions_
+        settings = self.settings
+        recent = [Path(p) for p in settings.recent_projects if (Path(p) / "project.db").is_file()]
+        own_sample = user_sample(settings.paths.projects_dir) / "project.db"
+        sample_ready = shipped_sample() is not None or own_sample.is_file()
+        return WelcomeContent(
+            recent=recent,
+            shortcuts=shortcut_rows([a.new_turn, a.generate, a.reroll, a.fork, a.undo]),
+            engines=engine_availability(self.registry, self.engine_config()),
+            checkpoint_dirs=settings.checkpoint_dirs(),
+            hf_cache=hf_hub_cache() if settings.use_hf_cache else None,
+            sample_ready=sample_ready,
+            start_keys={"new": shortcut_text(a.new_project), "open": shortcut_text(a.open_project)},
+        )
+
+    def show_welcome(self) -> WelcomePage:
+        page = WelcomePage(self.welcome_content(), self)
+        page.new_project_requested.connect(self.ask_new_project)
+        page.open_project_requested.connect(self.ask_open_project)
+        page.sample_requested.connect(self.open_sample)
+        page.recent_requested.connect(self.open_project)
+        page.checkpoints_requested.connect(self.show_checkpoints_folder)
+        self.welcome = page
+        self.setCentralWidget(page)
+        self._welcome_docks(True)
+        return page
+
+    def _welcome_docks(self, welcome: bool) -> None:
+        """The welcome page takes the whole window: the (empty) docks step aside and come
+        back, as they were, when a project opens."""
+        docks = (self.inspector_dock, self.queue_dock, self.cast_dock)
+        if welcome and self._docks_hidden_for_welcome is None:
+            self._docks_hidden_for_welcome = [dock for dock in docks if not dock.isHidden()]
+            for dock in self._docks_hidden_for_welcome:
+                dock.hide()
+        elif not welcome and self._docks_hidden_for_welcome is not None:
+            for dock in self._docks_hidden_for_welcome:
+                dock.show()
+            self._docks_hidden_for_welcome = None
+            self.queue_dock.raise_()
+
+    def engine_config(self) -> EngineConfig:
+        """How engines are set up here: the device setting and the checkpoints folders."""
+        return self.services.engine_config(self.settings.device, self.settings.checkpoint_dirs())
+
+    def open_sample(self) -> bool:
+        """Open the sample story with its clips generated: the one ``make run`` built in
+        the source checkout, else the user's copy, built (and generated) the first time."""
+        from studio.ui.sample_story import SampleBuilder, shipped_sample, user_sample
+
+        for candidate in (shipped_sample(), user_sample(self.settings.paths.projects_dir)):
+            if candidate is not None and (candidate / "project.db").is_file():
+                return self.open_project(candidate)
+        if self.sample_builder is not None:
+            return False
+        target = user_sample(self.settings.paths.projects_dir)
+        engine = self.settings.engine if self.settings.engine in self.registry else self.services.default_engine
+        builder = SampleBuilder(target, self.services, engine, self.settings.engine_values(engine), self)
+        dialog = QProgressDialog("Generating the sample story's clips…", "Cancel", 0, 0, self)
+        dialog.setWindowTitle("The sample story")
+        dialog.setMinimumDuration(300)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        self.sample_builder = builder
+        self.sample_progress = dialog
+
+        def progress(done: int, total: int) -> None:
+            dialog.setMaximum(max(total, 1))
+            dialog.setValue(done)
+            dialog.setLabelText(f"Generating the sample story's clips… {done} of {total} turns")
+
+        def finished(path: Path) -> None:
+            self.sample_builder = None
+            dialog.close()
+            self.open_project(path)
+
+        def failed(message: str) -> None:
+            self.sample_builder = None
+            dialog.close()
+            self.show_error(StudioError(message))
+
+        def cancelled() -> None:
+            if self.sample_builder is builder:
+                self.sample_builder = None
+                builder.cancel()
+                self.show_message("The sample story was not built.")
+
+        builder.progress.connect(progress)
+        builder.finished.connect(finished)
+        builder.failed.connect(failed)
+        dialog.canceled.connect(cancelled)
+        builder.start()
+        return True
+
+    def show_checkpoints_folder(self) -> None:
+        """Open the first checkpoints folder that exists (creating the data folder's one if none
+        does) in the file manager."""
+        dirs = self.settings.checkpoint_dirs()
+        folder = next((d for d in dirs if d.is_dir()), dirs[-1])
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            self.show_error(StudioError(f"Could not create {folder}: {error}"))
+            return
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+        self.show_message(f"Checkpoints folder: {folder}")
 
     # -- dialogs ----------------------------------------------------------------------------
 
@@ -338,7 +438,8 @@ class MainWindow(QMainWindow):
         return None
 
     def ask_new_project(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "New project", str(Path.home() / "My story.kamishibai"),
+        path, _ = QFileDialog.getSaveFileName(self, "New project",
+                                              str(self.settings.paths.documents_dir / "My story.kamishibai"),
                                               "Kamishibai project (*.kamishibai)")
         if path:
             self.new_project(Path(path))
@@ -377,7 +478,18 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self.settings, self.registry, self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             dialog.save()
+            self.apply_settings()
             self.show_message("Settings saved.")
+
+    def apply_settings(self) -> None:
+        """What takes effect at once: the appearance, and the welcome page's facts."""
+        from studio.ui.theme import apply_theme
+
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, self.settings.appearance)
+        if self.welcome is not None:
+            self.show_welcome()
 
     def show_cheat_sheet(self) -> CheatSheet:
         sheet = CheatSheet(self.actions_.groups, self)
@@ -442,6 +554,9 @@ class MainWindow(QMainWindow):
         if self._finishing:
             event.ignore()
             return
+        if self.sample_builder is not None:  # building the sample: stop, leave nothing half-made
+            self.sample_builder.cancel()
+            self.sample_builder = None
         if self.session is not None and self.session.active_jobs():
             choice = self.ask_close_policy(len(self.session.active_jobs()))
             if choice is None:

@@ -6,6 +6,23 @@ from PySide6.QtGui import QColor
 
 from studio.ui.node_summary import CardStatus
 
+# The painted views read these names at paint time (``palette.TEXT``), so switching the
+# scheme rebinds them (:func:`use_scheme`) and a repaint shows the new colours.
+_SCHEMES: dict[str, dict[str, str | tuple[int, int, int, int]]] = {
+    "dark": {
+        "BACKGROUND": "#161821", "GRID_DOT": "#23263a", "CARD": "#242838", "CARD_HOVER": "#2b3045",
+        "CARD_BORDER": "#363c55", "CARD_SELECTED": "#ff7aa2", "SEARCH_HIT": "#ffd166", "TEXT": "#e8e9f3",
+        "TEXT_DIM": "#9aa0bd", "POSTER_EMPTY": "#1d2030", "EDGE": "#4a5275", "EDGE_BRANCH": "#ff7aa2",
+        "ACCENT": "#ff7aa2", "TRACK": (255, 255, 255, 28), "NEGATIVE": "#ff7a7a",
+    },
+    "light": {
+        "BACKGROUND": "#eceef5", "GRID_DOT": "#d3d7e6", "CARD": "#ffffff", "CARD_HOVER": "#f7f4fb",
+        "CARD_BORDER": "#c9cddc", "CARD_SELECTED": "#e2457a", "SEARCH_HIT": "#e0a800", "TEXT": "#1e2130",
+        "TEXT_DIM": "#5d6482", "POSTER_EMPTY": "#dfe2ee", "EDGE": "#a3a9c4", "EDGE_BRANCH": "#e2457a",
+        "ACCENT": "#e2457a", "TRACK": (20, 24, 48, 30), "NEGATIVE": "#d6334a",
+    },
+}
+
 BACKGROUND = QColor("#161821")
 GRID_DOT = QColor("#23263a")
 CARD = QColor("#242838")
@@ -19,6 +36,20 @@ POSTER_EMPTY = QColor("#1d2030")
 EDGE = QColor("#4a5275")
 EDGE_BRANCH = QColor("#ff7aa2")
 ACCENT = QColor("#ff7aa2")
+TRACK = QColor(255, 255, 255, 28)  # the empty part of bars and rings
+NEGATIVE = QColor("#ff7a7a")  # a state that went down
+ON_IMAGE = QColor("#e8e9f3")  # text over a poster or a dark badge, in both schemes
+SCHEME = "dark"
+
+
+def use_scheme(name: str) -> None:
+    """Rebind the colours above to the ``dark`` or ``light`` scheme."""
+    global SCHEME
+    colors = _SCHEMES[name]
+    for key, value in colors.items():
+        globals()[key] = QColor(*value) if isinstance(value, tuple) else QColor(value)
+    SCHEME = name
+
 
 STAT_COLORS: dict[str, QColor] = {
     "stamina": QColor("#5ad19a"),

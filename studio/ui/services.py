@@ -8,7 +8,7 @@ in, and tests pass their own (a fake engine, a temporary checkpoints folder).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +28,8 @@ class AppServices:
     create_sample_project: SampleMaker
     checkpoints: Path = Path("checkpoints")
 
-    def engine_config(self, device: str) -> EngineConfig:
+    def engine_config(self, device: str, checkpoint_dirs: Sequence[Path] = ()) -> EngineConfig:
         """The engines' configuration for a device string from the settings (``cpu``,
-        ``cuda:0``, ``predict=cuda:0,decode=cuda:1``)."""
-        return EngineConfig.parse(device or "cpu", checkpoints=self.checkpoints)
+        ``cuda:0``, ``predict=cuda:0,decode=cuda:1``) and the checkpoints folders to look in
+        (default: the app's own)."""
+        return EngineConfig.parse(device or "cpu", checkpoints=list(checkpoint_dirs) or [self.checkpoints])

@@ -51,7 +51,7 @@ class ProjectSession(QObject):
         if engine not in self.registry.names() and self.registry.names():
             engine = self.registry.names()[0]
         try:
-            config = self.services.engine_config(self.settings.device)
+            config = self.services.engine_config(self.settings.device, self.settings.checkpoint_dirs())
             self.service = GenerationService(self.project, self.registry, device=config,
                                              default_engine=engine, auto_requeue=self.settings.auto_requeue)
         except StudioError as error:

@@ -1,7 +1,10 @@
-"""User preferences kept with QSettings: engine and its settings, queue behaviour, recent projects.
+"""User preferences kept with QSettings: the engine and its settings, queue behaviour,
+recent projects, appearance, where model weights are.
 
 Everything goes through :class:`StudioSettings`, which wraps one QSettings object, so
-tests can hand the window an ini file in a temporary folder instead of the user's.
+tests can hand the window an ini file in a temporary folder instead of the user's. The
+user's file is ``settings.ini`` in the config folder of :class:`AppPaths`; settings kept by
+earlier versions in Qt's default place are copied over once.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
+from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
+
 MAX_RECENT = 8
+APPEARANCES = ("system", "light", "dark")
 
 
 def _bool(value: Any, default: bool) -> bool:
@@ -24,14 +30,29 @@ def _bool(value: Any, default: bool) -> bool:
     return bool(value)
 
 
+def _standard_qsettings(paths: AppPaths) -> QSettings:
+    """``settings.ini`` in the config folder; on its first use, what an earlier version kept
+    in Qt's default place (``~/.config/Kamishibai/Kamishibai Studio.conf``) is copied in."""
+    fresh = not paths.settings_file.exists()
+    q = QSettings(str(paths.settings_file), QSettings.Format.IniFormat)
+    if fresh:
+        old = QSettings(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
+        if old.fileName() != q.fileName():
+            for key in old.allKeys():
+                q.setValue(key, old.value(key))
+            q.sync()
+    return q
+
+
 class StudioSettings:
-    def __init__(self, qsettings: QSettings | None = None) -> None:
-        self.q = qsettings or QSettings("Kamishibai", "Kamishibai Studio")
+    def __init__(self, qsettings: QSettings | None = None, paths: AppPaths | None = None) -> None:
+        self.paths = paths or AppPaths.standard()
+        self.q = qsettings or _standard_qsettings(self.paths)
 
     @classmethod
-    def at(cls, path: Path) -> StudioSettings:
+    def at(cls, path: Path, paths: AppPaths | None = None) -> StudioSettings:
         """Settings in an ini file (tests, portable installs)."""
-        return cls(QSettings(str(path), QSettings.Format.IniFormat))
+        return cls(QSettings(str(path), QSettings.Format.IniFormat), paths)
 
     # -- generation -----------------------------------------------------------------------
 
@@ -71,6 +92,49 @@ class StudioSettings:
     @auto_requeue.setter
     def auto_requeue(self, on: bool) -> None:
         self.q.setValue("queue/auto_requeue", on)
+
+    # -- model weights ---------------------------------------------------------------------
+
+    @property
+    def checkpoints_folder(self) -> str:
+        """The folder the user chose for model weights; empty: the defaults."""
+        return str(self.q.value("weights/checkpoints", "") or "")
+
+    @checkpoints_folder.setter
+    def checkpoints_folder(self, folder: str) -> None:
+        self.q.setValue("weights/checkpoints", folder.strip())
+        self.q.sync()
+
+    def checkpoint_dirs(self) -> list[Path]:
+        """Where engines look for weights, in order: the chosen folder, or ``checkpoints/``
+        beside the app, then ``checkpoints/`` in the data folder."""
+        chosen = self.checkpoints_folder
+        return [Path(chosen).expanduser()] if chosen else self.paths.default_checkpoint_dirs()
+
+    @property
+    def use_hf_cache(self) -> bool:
+        """Whether Hugging Face-format weights are also looked for in the Hugging Face cache."""
+        return _bool(self.q.value("weights/huggingface_cache"), True)
+
+    @use_hf_cache.setter
+    def use_hf_cache(self, on: bool) -> None:
+        self.q.setValue("weights/huggingface_cache", on)
+        self.q.sync()
+
+    # -- appearance --------------------------------------------------------------------------
+
+    @property
+    def appearance(self) -> str:
+        """``system`` (follow the desktop's light or dark setting), ``light`` or ``dark``."""
+        value = str(self.q.value("appearance/scheme", "system") or "system")
+        return value if value in APPEARANCES else "system"
+
+    @appearance.setter
+    def appearance(self, value: str) -> None:
+        if value not in APPEARANCES:
+            raise ValueError(f"appearance must be one of {', '.join(APPEARANCES)}, not {value!r}")
+        self.q.setValue("appearance/scheme", value)
+        self.q.sync()
 
     # -- projects --------------------------------------------------------------------------
 

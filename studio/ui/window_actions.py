@@ -24,6 +24,7 @@ class StudioActions(QObject):
 
         self.new_project = a("File", "&New project…", "new-project", ["Ctrl+N"])
         self.open_project = a("File", "&Open project…", "open", ["Ctrl+O"])
+        self.close_project = a("File", "&Close project", "", ["Ctrl+W"])
         self.export = a("File", "&Export branch…", "export", ["Ctrl+E"])
         self.settings = a("File", "&Settings…", "", ["Ctrl+,"])
         self.quit = a("File", "&Quit", "", ["Ctrl+Q"])

@@ -1,4 +1,6 @@
-"""GUI test fixtures: offscreen Qt, settings in a temp ini file, a window on a project."""
+"""GUI test fixtures: offscreen Qt, settings in a temp ini file, a window on a project, and
+the user's folders (XDG config, data and cache) in a temporary folder, so no test reads or
+writes the real ones."""
 
 from __future__ import annotations
 
@@ -15,6 +17,20 @@ from studio.ui.settings import StudioSettings
 
 SMALL_SKETCH = {"width": 160, "height": 112, "frames": 6}
 """Small sketch clips keep the GUI tests fast (the engine's own defaults are 720 x 480 x 17)."""
+
+
+@pytest.fixture(autouse=True)
+def private_user_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "user"
+    for key, name in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")):
+        monkeypatch.setenv(key, str(root / name))
+    for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        monkeypatch.delenv(key, raising=False)
+    from PySide6.QtCore import QSettings
+
+    for kind in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):  # QSettings reads XDG once
+        QSettings.setPath(kind, QSettings.Scope.UserScope, str(root / "config"))
+    return root
 
 
 @pytest.fixture

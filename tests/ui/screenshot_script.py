@@ -1,9 +1,10 @@
-"""Open the studio on a generated sample story and save a screenshot of the window.
+"""Open the studio on a generated sample story (or on its welcome page) and save a
+screenshot of the window.
 
 Run by ``test_screenshot.py`` under Xvfb (``QT_QPA_PLATFORM=xcb``), and by hand to refresh
 ``docs/screenshot.png``::
 
-    python tests/ui/screenshot_script.py OUT.png [--workdir DIR]
+    python tests/ui/screenshot_script.py OUT.png [--workdir DIR] [--scheme dark|light] [--welcome]
 
 Prints one JSON line: the PNG's path and the window's size.
 """
@@ -52,8 +53,12 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--workdir")
+    parser.add_argument("--scheme", choices=["dark", "light"], default="dark")
+    parser.add_argument("--welcome", action="store_true", help="the welcome page, with two recent projects")
     args = parser.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="kamishibai-shot-"))
+    if args.welcome:
+        return welcome_shot(args, workdir)
     project_path = build_project(workdir)
 
     from PySide6.QtCore import QTimer
@@ -65,7 +70,7 @@ def main() -> int:
     from studio.ui.theme import apply_theme
 
     app = QApplication(sys.argv)
-    apply_theme(app)
+    apply_theme(app, args.scheme)
     settings = StudioSettings.at(workdir / "settings.ini")
     settings.mark_first_run_done()
     window = MainWindow(settings, app_services())
@@ -99,15 +104,51 @@ def main() -> int:
         tile.player.pause()
     workspace.episode.player.pause()
     pump(0.5)
+    save_window(window, Path(args.out))
+    window.close_project("cancel")
+    QTimer.singleShot(0, app.quit)
+    app.exec()
+    return 0
+
+
+def save_window(window, out: Path) -> None:  # type: ignore[no-untyped-def]
+    """The window as the X server shows it (falls back to Qt's own rendering)."""
     screen = window.screen()
     image = screen.grabWindow(window.winId()) if screen is not None else window.grab()
     if image.isNull() or image.width() < 10:
         image = window.grab()
-    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     image.save(str(out), "PNG")
     print(json.dumps({"path": str(out), "width": window.width(), "height": window.height()}))
-    window.close_project("cancel")
+
+
+def welcome_shot(args: argparse.Namespace, workdir: Path) -> int:
+    """The first-run window: the welcome page, with two projects in the recent list."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from studio.cli.gui_cmds import app_services
+    from studio.composition import create_project
+    from studio.ui.main_window import MainWindow
+    from studio.ui.settings import StudioSettings
+    from studio.ui.theme import apply_theme
+
+    settings = StudioSettings.at(workdir / "settings.ini")
+    for name in ("Rainy day errands", "Qiqi at the festival"):
+        project = create_project(workdir / "Documents" / f"{name}.kamishibai", name=name)
+        settings.add_recent(project.path)
+        project.close()
+    app = QApplication(sys.argv)
+    apply_theme(app, args.scheme)
+    window = MainWindow(settings, app_services())
+    window.resize(1600, 960)
+    window.show()
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+    assert window.welcome is not None and window.workspace is None
+    save_window(window, Path(args.out))
     QTimer.singleShot(0, app.quit)
     app.exec()
     return 0

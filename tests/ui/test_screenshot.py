@@ -44,27 +44,61 @@ def xvfb_display():  # type: ignore[no-untyped-def]
         process.kill()
 
 
-@pytest.mark.xvfb
-@pytest.mark.slow
-def test_screenshot_of_a_generated_story(xvfb_display: str, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from PySide6.QtGui import QImage
-
-    out = Path(__file__).resolve().parents[2] / "test-output" / "screenshot.png"  # kept after the run
+def _shoot(display: str, workdir: Path, name: str, *options: str) -> tuple[Path, dict]:  # type: ignore[type-arg]
+    """Run the screenshot script on ``display``; the PNG is kept in test-output/NAME."""
+    out = Path(__file__).resolve().parents[2] / "test-output" / name  # kept after the run
     out.parent.mkdir(exist_ok=True)
     out.unlink(missing_ok=True)
-    env = {**os.environ, "DISPLAY": xvfb_display, "QT_QPA_PLATFORM": "xcb"}
-    result = subprocess.run([sys.executable, str(SCRIPT), str(out), "--workdir", str(tmp_path / "work")],
+    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
+    result = subprocess.run([sys.executable, str(SCRIPT), str(out), "--workdir", str(workdir), *options],
                             env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    info = json.loads(result.stdout.strip().splitlines()[-1])
-    with capsys.disabled():
-        print(f"\nscreenshot of the studio window: {info['path']}")
     assert out.is_file()
+    return out, json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _greys(image) -> list[int]:  # type: ignore[no-untyped-def]
+    """The grey level of a grid of pixels."""
+    width, height = image.width(), image.height()
+    return [image.pixelColor(x, y).lightness() for x in range(0, width, 17) for y in range(0, height, 13)]
+
+
+def _variance(values: list[int]) -> float:
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / len(values)
+
+
+@pytest.mark.xvfb
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_screenshot_of_a_generated_story(scheme: str, xvfb_display: str, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage
+
+    name = "screenshot.png" if scheme == "dark" else f"screenshot-{scheme}.png"
+    out, info = _shoot(xvfb_display, tmp_path / "work", name, "--scheme", scheme)
+    with capsys.disabled():
+        print(f"\nscreenshot of the studio window ({scheme}): {info['path']}")
     image = QImage(str(out))
     assert (image.width(), image.height()) == (info["width"], info["height"])
-    # not blank: the pixels vary (sample a grid of pixels, compute the variance of their grey level)
-    greys = [QImage.pixelColor(image, x, y).lightness()
-             for x in range(0, image.width(), 17) for y in range(0, image.height(), 13)]
-    mean = sum(greys) / len(greys)
-    variance = sum((g - mean) ** 2 for g in greys) / len(greys)
+    greys = _greys(image)
+    variance = _variance(greys)
     assert variance > 50, f"the screenshot looks blank (grey variance {variance:.1f})"
+    median = sorted(greys)[len(greys) // 2]
+    assert (median < 100) if scheme == "dark" else (median > 155), f"a {scheme} window with median grey {median}"
+
+
+@pytest.mark.xvfb
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_screenshot_of_the_welcome_page(scheme: str, xvfb_display: str, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage
+
+    out, info = _shoot(xvfb_display, tmp_path / "work", f"welcome-{scheme}.png", "--welcome", "--scheme", scheme)
+    with capsys.disabled():
+        print(f"\nscreenshot of the welcome page ({scheme}): {info['path']}")
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (info["width"], info["height"])
+    greys = _greys(image)
+    assert _variance(greys) > 20, "the welcome page looks blank"
+    median = sorted(greys)[len(greys) // 2]
+    assert (median < 100) if scheme == "dark" else (median > 155), f"a {scheme} page with median grey {median}"

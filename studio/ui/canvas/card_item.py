@@ -211,7 +211,7 @@ class CardItem(QGraphicsItem):
         gradient.setColorAt(0, gradient_top)
         gradient.setColorAt(1, gradient_bottom)
         painter.fillRect(POSTER, QBrush(gradient))
-        painter.setPen(palette.TEXT if s.status == CardStatus.START else palette.TEXT_DIM)
+        painter.setPen(palette.ON_IMAGE if s.status == CardStatus.START else palette.TEXT_DIM)
         font = QFont(_TITLE_FONT)
         font.setPointSizeF(13 if s.status == CardStatus.START else 8.5)
         painter.setFont(font)
@@ -226,7 +226,7 @@ class CardItem(QGraphicsItem):
             return
         if s.status in (CardStatus.DONE, CardStatus.START, CardStatus.DRAFT):
             if s.take_count > 1:
-                self._paint_pill(painter, f"{s.take_count} takes", QColor(20, 22, 32, 200), palette.TEXT)
+                self._paint_pill(painter, f"{s.take_count} takes", QColor(20, 22, 32, 200), palette.ON_IMAGE)
             return
         color = palette.STATUS_COLORS[s.status]
         self._paint_pill(painter, palette.STATUS_LABELS[s.status], color, QColor("#14151c"))
@@ -249,7 +249,7 @@ class CardItem(QGraphicsItem):
     def _paint_ring(self, painter: QPainter, fraction: float) -> None:
         center = POSTER.center()
         ring = QRectF(center.x() - 22, center.y() - 22, 44, 44)
-        painter.setPen(QPen(QColor(255, 255, 255, 40), 5))
+        painter.setPen(QPen(palette.TRACK, 5))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawEllipse(ring)
         pen = QPen(palette.ACCENT, 5)
@@ -267,7 +267,7 @@ class CardItem(QGraphicsItem):
         for index, name in enumerate(STAT_NAMES):
             y = area.top() + index * (height + gap)
             track = QRectF(area.left(), y, area.width(), height)
-            painter.fillRect(track, QColor(255, 255, 255, 22))
+            painter.fillRect(track, palette.TRACK)
             value = getattr(state, name) / STATE_MAX
             painter.fillRect(QRectF(track.left(), y, track.width() * value, height), palette.STAT_COLORS[name])
 
@@ -278,7 +278,7 @@ class CardItem(QGraphicsItem):
             h = 4 + i * 3.0
             bar = QRectF(area.left() + i * 7.5, area.bottom() - h, 5, h)
             active = level is not None and i < level
-            painter.setBrush(palette.ACCENT if active else QColor(255, 255, 255, 30))
+            painter.setBrush(palette.ACCENT if active else palette.TRACK)
             painter.drawRoundedRect(bar, 1.5, 1.5)
 
     # -- interaction ----------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Preferences: each engine's settings (a form from its schema), the device, auto re-queue."""
+"""Preferences: each engine's settings (a form from its schema), the device, auto re-queue,
+appearance, and where model weights are looked for."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMessageBox,
+    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -18,8 +23,11 @@ from PySide6.QtWidgets import (
 
 from studio.core.errors import StudioError
 from studio.engines.registry import EngineRegistry
+from studio.engines.weights_search import hf_hub_cache
 from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
-from studio.ui.settings import StudioSettings
+from studio.ui.settings import APPEARANCES, StudioSettings
+
+APPEARANCE_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 
 
 class SettingsDialog(QDialog):
@@ -56,7 +64,7 @@ class SettingsDialog(QDialog):
         self.device.addItems(["cpu", "cuda", "cuda:0", "cuda:1", "predict=cuda:0,decode=cuda:1", "cuda:0+offload"])
         self.device.setCurrentText(settings.device)
         self.device.setToolTip("Where engines run: cpu, cuda:N, per stage (predict=cuda:0,decode=cuda:1), or "
-                               "cuda:N+offload to keep weights in RAM.")
+                               "cuda:N+offload to keep weights in RAM. Engines that only run on the CPU stay there.")
         self.auto_requeue = QCheckBox("Re-queue jobs interrupted by a crash when a project opens", self)
         self.auto_requeue.setChecked(settings.auto_requeue)
         general = QFormLayout()
@@ -65,6 +73,25 @@ class SettingsDialog(QDialog):
         device_note = QLabel("Device changes apply to the next project you open.", self)
         device_note.setObjectName("dimLabel")
         general.addRow("", device_note)
+        self.appearance = QComboBox(self)
+        for key in APPEARANCES:
+            self.appearance.addItem(APPEARANCE_LABELS[key], key)
+        self.appearance.setCurrentIndex(APPEARANCES.index(settings.appearance))
+        general.addRow("Appearance", self.appearance)
+        self.checkpoints = QLineEdit(settings.checkpoints_folder, self)
+        defaults = settings.paths.default_checkpoint_dirs()
+        self.checkpoints.setPlaceholderText(f"{defaults[0]}, then {defaults[1]}")
+        self.checkpoints.setToolTip("Model weights are looked for in ENGINE/ inside this folder. Empty: the "
+                                    "checkpoints folder beside the app, then the one in the data folder.")
+        browse = QPushButton("Choose…", self)
+        browse.clicked.connect(self._choose_checkpoints)
+        folder = QHBoxLayout()
+        folder.addWidget(self.checkpoints, 1)
+        folder.addWidget(browse)
+        general.addRow("Checkpoints folder", folder)
+        self.hf_cache = QCheckBox(f"Also use weights already in the Hugging Face cache ({hf_hub_cache()})", self)
+        self.hf_cache.setChecked(settings.use_hf_cache)
+        general.addRow("", self.hf_cache)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
                                    parent=self)
@@ -74,6 +101,12 @@ class SettingsDialog(QDialog):
         layout.addWidget(engines)
         layout.addLayout(general)
         layout.addWidget(buttons)
+
+    def _choose_checkpoints(self) -> None:
+        start = self.checkpoints.text() or str(self.settings.checkpoint_dirs()[0])
+        folder = QFileDialog.getExistingDirectory(self, "Checkpoints folder", start)
+        if folder:
+            self.checkpoints.setText(folder)
 
     def _accept(self) -> None:
         from studio.engines.config import EngineConfig
@@ -97,4 +130,7 @@ class SettingsDialog(QDialog):
             self.settings.set_engine_values(name, form.overrides())
         self.settings.device = self.device.currentText().strip() or "cpu"
         self.settings.auto_requeue = self.auto_requeue.isChecked()
+        self.settings.appearance = str(self.appearance.currentData())
+        self.settings.checkpoints_folder = self.checkpoints.text()
+        self.settings.use_hf_cache = self.hf_cache.isChecked()
         self.settings.q.sync()

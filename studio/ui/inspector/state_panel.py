@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.core.state import DELTA_SCALE, STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
@@ -41,7 +41,7 @@ class StatePanel(QWidget):
             painter.drawText(QRectF(0, y, LABEL_W, ROW), Qt.AlignmentFlag.AlignVCenter, palette.STAT_LABELS[name])
             track = QRectF(LABEL_W, y + 6, bar_w, ROW - 12)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(255, 255, 255, 25))
+            painter.setBrush(palette.TRACK)
             painter.drawRoundedRect(track, 3, 3)
             if self.state is not None:
                 value = getattr(self.state, name)
@@ -53,7 +53,7 @@ class StatePanel(QWidget):
                 if self.deltas is not None:
                     text += f"  ({delta:+d})"
                 painter.setPen(palette.TEXT if delta == 0 else (palette.STAT_COLORS["stamina"] if delta > 0
-                                                                else QColor("#ff7a7a")))
+                                                                else palette.NEGATIVE))
                 painter.drawText(QRectF(LABEL_W + bar_w + 8, y, VALUE_W, ROW), Qt.AlignmentFlag.AlignVCenter, text)
         y = 2 + 3 * ROW
         painter.setPen(palette.TEXT_DIM)
@@ -61,7 +61,7 @@ class StatePanel(QWidget):
         painter.setPen(Qt.PenStyle.NoPen)
         for i in range(5):
             active = self.motion_level is not None and i < self.motion_level
-            painter.setBrush(palette.ACCENT if active else QColor(255, 255, 255, 30))
+            painter.setBrush(palette.ACCENT if active else palette.TRACK)
             h = 6 + i * 2.5
             painter.drawRoundedRect(QRectF(LABEL_W + i * 12, y + ROW - 3 - h, 8, h), 2, 2)
         painter.setPen(palette.TEXT)

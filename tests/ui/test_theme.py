@@ -1,0 +1,142 @@
+"""Light and dark schemes: following the desktop, the palette and the painted views,
+arrows on spin boxes and drop-downs, line icons in the scheme's colour at any pixel ratio."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QColor, QIcon, QImage, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDoubleSpinBox,
+    QGraphicsScene,
+    QGraphicsView,
+    QSpinBox,
+    QStyle,
+    QStyleOptionComboBox,
+    QStyleOptionSpinBox,
+    QWidget,
+)
+
+from studio.ui import palette, theme
+from studio.ui.icons import icon
+
+
+@pytest.fixture
+def app(qapp) -> Iterator[QApplication]:  # type: ignore[no-untyped-def]
+    yield qapp
+    theme.apply_theme(qapp, "dark")  # the other tests expect the default look
+
+
+def _distance(a: QColor, b: QColor) -> int:
+    return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue())
+
+
+def _marks(image: QImage, rect, background: QColor) -> int:  # type: ignore[no-untyped-def]
+    """Pixels inside ``rect`` (widget coordinates) that stand out from ``background``."""
+    ratio = image.devicePixelRatio()
+    count = 0
+    for x in range(int(rect.left() * ratio), int(rect.right() * ratio)):
+        for y in range(int(rect.top() * ratio), int(rect.bottom() * ratio)):
+            if _distance(image.pixelColor(x, y), background) > 120:
+                count += 1
+    return count
+
+
+def test_the_scheme_follows_the_desktop_unless_chosen(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(theme, "system_scheme", lambda: theme.Scheme.LIGHT)
+    assert theme.resolve_scheme("system") is theme.Scheme.LIGHT
+    assert theme.resolve_scheme("dark") is theme.Scheme.DARK
+    monkeypatch.setattr(theme, "system_scheme", lambda: None)  # the desktop says nothing
+    assert theme.resolve_scheme("system") is theme.Scheme.DARK
+    assert theme.resolve_scheme("light") is theme.Scheme.LIGHT
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_palette_and_painted_colours_switch(app: QApplication, scheme: str) -> None:
+    used = theme.apply_theme(app, scheme)
+    colors = theme.COLORS[used]
+    assert used.value == scheme == palette.SCHEME
+    assert app.palette().color(QPalette.ColorRole.Window).name() == colors.window
+    assert app.palette().color(QPalette.ColorRole.Text).name() == colors.text
+    assert palette.BACKGROUND.name() == colors.canvas and palette.TEXT.name() == colors.text
+    light = QColor(colors.window).lightness() > 128
+    assert light == (scheme == "light")
+    assert colors.window in app.styleSheet() and "${" not in app.styleSheet()
+
+
+def test_a_desktop_switch_restyles_the_running_app(app: QApplication, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(theme, "system_scheme", lambda: theme.Scheme.DARK)
+    theme.apply_theme(app, "system")
+    scene = QGraphicsScene()
+    view = QGraphicsView(scene)
+    view.show()
+    scene.setBackgroundBrush(palette.BACKGROUND)
+    monkeypatch.setattr(theme, "system_scheme", lambda: theme.Scheme.LIGHT)
+    app.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert palette.SCHEME == "light"
+    assert app.palette().color(QPalette.ColorRole.Window).name() == theme.LIGHT.window
+    assert scene.backgroundBrush().color().name() == theme.LIGHT.canvas  # graphics scenes repainted too
+    theme.apply_theme(app, "dark")  # chosen by the user: the desktop no longer decides
+    app.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert palette.SCHEME == "dark"
+    view.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_spin_boxes_and_drop_downs_show_their_arrows(app: QApplication, qtbot, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    theme.apply_theme(app, scheme)
+    colors = theme.COLORS[theme.Scheme(scheme)]
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    spin, double, combo = QSpinBox(holder), QDoubleSpinBox(holder), QComboBox(holder)
+    spin.setRange(0, 100)
+    spin.setValue(50)
+    double.setValue(8.0)
+    combo.addItems(["cpu", "cuda"])
+    for index, widget in enumerate((spin, double, combo)):
+        widget.setGeometry(10, 10 + index * 40, 160, 30)
+    holder.resize(200, 140)
+    holder.show()
+    qtbot.waitExposed(holder)
+    base = QColor(colors.base)
+    for box in (spin, double):
+        option = QStyleOptionSpinBox()
+        box.initStyleOption(option)
+        image = box.grab().toImage()
+        for control in (QStyle.SubControl.SC_SpinBoxUp, QStyle.SubControl.SC_SpinBoxDown):
+            rect = box.style().subControlRect(QStyle.ComplexControl.CC_SpinBox, option, control, box)
+            assert rect.width() >= 12, f"{control} is {rect.width()} px wide"
+            assert _marks(image, rect, base) >= 6, f"no {control} arrow on a {type(box).__name__} ({scheme})"
+    option = QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    rect = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                        QStyle.SubControl.SC_ComboBoxArrow, combo)
+    assert _marks(combo.grab().toImage(), rect, base) >= 6, f"no drop-down arrow ({scheme})"
+
+
+def test_line_icons_take_the_schemes_colour_and_are_sharp_on_high_dpi(app: QApplication) -> None:
+    def ink(scheme: str, ratio: float, mode: QIcon.Mode = QIcon.Mode.Normal) -> tuple[QColor, QImage]:
+        theme.apply_theme(app, scheme)
+        pixmap = icon("play").pixmap(QSize(16, 16), ratio, mode)
+        image = pixmap.toImage()
+        solid = [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())
+                 if image.pixelColor(x, y).alpha() == 255]
+        assert solid, "the icon is empty"
+        return solid[len(solid) // 2], image
+
+    dark_ink, _ = ink("dark", 1.0)
+    light_ink, _ = ink("light", 1.0)
+    assert dark_ink.lightness() > 180 and light_ink.lightness() < 110  # readable on each background
+    _, sharp = ink("dark", 2.0)
+    assert (sharp.width(), sharp.height()) == (32, 32) and sharp.devicePixelRatio() == 2.0
+    _, small = ink("dark", 1.0)
+    blown_up = small.scaled(32, 32, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.FastTransformation)
+    differing = sum(1 for x in range(32) for y in range(32)
+                    if _distance(sharp.pixelColor(x, y), blown_up.pixelColor(x, y)) > 60)
+    assert differing > 10, "the 2x icon is the 1x one scaled up"
+    disabled_ink, _ = ink("dark", 1.0, QIcon.Mode.Disabled)
+    assert _distance(disabled_ink, QColor(theme.DARK.disabled)) < 30
