@@ -50,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    _tolerant_output()
+    from studio.storage.lock import set_process_label
+
+    set_process_label("the Kamishibai Studio window" if args.command == "open" else f"kamishibai {args.command}")
     try:
         return int(args.handler(args) or 0)
     except StudioError as error:
@@ -67,6 +71,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"kamishibai: internal error: {type(error).__name__}: {error}\n"
               "  (set KAMISHIBAI_DEBUG=1 to see the traceback)", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _tolerant_output() -> None:
+    """Text that is not valid UTF-8 (a file name, a stored string) is printed escaped
+    rather than ending the command with an encoding error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
 
 
 def gui_main() -> int:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli.common import open_project, print_json, resolve_node
+from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, resolve_node
 from studio.core.tree import StoryTree
 
 
@@ -22,6 +22,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--project", required=True, help="project folder (created if missing)")
     p.add_argument("--parent", default="root", help="node to continue from (default: the story's start)")
     p.add_argument("--skip-bad", action="store_true", help="import the good lines, report the bad ones")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_import_demo)
 
     p = sub.add_parser("tree", help="print the story tree")
@@ -69,7 +70,6 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_import_demo(args: argparse.Namespace) -> int:
     from studio.composition import create_project
-    from studio.storage import Project
     from studio.storage.demo_import import DemoImportError, import_story, read_demo
     from studio.storage.project import normalise_project_path
 
@@ -78,7 +78,7 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
     if story.problems and not args.skip_bad:
         raise DemoImportError(source.name, story.problems)
     folder = normalise_project_path(args.project)
-    project = Project.open(folder) if folder.exists() else create_project(folder)
+    project = open_project(str(folder), wait=args.wait) if folder.exists() else create_project(folder)
     with project:
         parent = resolve_node(project.tree, args.parent)
         result = import_story(project, story, source.name, parent_id=parent, skip_bad=args.skip_bad)
@@ -113,7 +113,7 @@ def node_summary(tree: StoryTree, node_id: str) -> dict[str, Any]:
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
-    with open_project(args.path) as project:
+    with open_for_reading(args.path) as project:
         tree = project.tree
         order = [tree.root, *tree.descendants(tree.root_id)]
         if args.json:
@@ -139,7 +139,7 @@ def _print_text_tree(tree: StoryTree) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    with open_project(args.path) as project:
+    with open_for_reading(args.path) as project:
         info = project.info()
     if args.json:
         print_json(info)
@@ -154,7 +154,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_bundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import export_bundle
 
-    with open_project(args.path) as project:
+    with open_for_reading(args.path) as project:
         print(export_bundle(project, Path(args.out)))
     return 0
 
