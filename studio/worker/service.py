@@ -81,22 +81,12 @@ class GenerationService:
     # -- start-up ---------------------------------------------------------------------
 
     def _recover(self) -> None:
-        """Interrupt jobs of a dead process; settle those whose take was already committed."""
-        recovered = self._store.recover()
-        tree = self.project.tree
-        settled: list[Job] = []
-        for job in recovered:
-            take = tree.takes.get(job.take_id) if job.take_id else None
-            if take is not None:
-                status = JobStatus.DONE if take.status is TakeStatus.DONE else JobStatus.FAILED
-                settled.append(replace(job, status=status, error=take.error, finished_at=job.finished_at or now_iso()))
-            elif job.take_id:
-                remove_take_media(self.project, job.take_id)
-        if settled:
-            self._store.save_all(settled)
+        """Settle the jobs of a dead process from the database (see :meth:`JobStore.recover`)."""
+        if not self.project.read_only:
+            self._store.recover(lambda take_id: remove_take_media(self.project, take_id))
         self._jobs = {job.id: job for job in self._store.load()}
         with self._cond:
-            events = self._cascade_all()
+            events = self._cascade_all() if not self.project.read_only else []
         self._publish_all(events)
 
     # -- life cycle -------------------------------------------------------------------
