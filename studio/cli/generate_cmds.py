@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from studio.cli.common import open_project, print_json, resolve_node
+from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
 from studio.core.errors import StudioError
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -38,6 +38,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     _engine_options(p)
     p.add_argument("--seed", type=int, help="random seed (default: a new random one)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("reroll", help="generate a new take of a turn (or of it and every turn below it)")
@@ -48,6 +49,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     _engine_options(p)
     p.add_argument("--seed", type=int, help="random seed for every new take (default: new random seeds)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_reroll)
 
     p = sub.add_parser("queue", help="list the project's generation jobs")
@@ -58,12 +60,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
     p = sub.add_parser("run-queue", help="run every queued job headless (progress bar on stderr)",
                        description="Work through the project's queue until nothing is left to run. "
-                       "Exit status 0 when every job succeeded, 1 when some failed.")
+                       "Exit status 0 when every job succeeded, 1 when some failed or wait for an interrupted job.")
     p.add_argument("path", help="project folder")
     p.add_argument("--requeue-interrupted", action="store_true",
                    help="first queue again the jobs a crash or a stop interrupted")
     p.add_argument("--device", default="cpu", help="device to run engines on (default: cpu)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_run_queue)
 
 
@@ -196,7 +199,7 @@ def _raise_on_failure(results: list[dict[str, Any]]) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
-    with open_project(args.path) as project:
+    with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
         service = _service(project, args.device)
@@ -214,7 +217,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_reroll(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
-    with open_project(args.path) as project:
+    with open_project(args.path, wait=args.wait) as project:
         node_id = resolve_node(project.tree, args.node)
         service = _service(project, args.device)
         priority = _top_priority(service)
@@ -235,33 +238,79 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _job_dict(job, tree: StoryTree) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _job_dict(job, tree: StoryTree, blocker=None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     node = tree.nodes.get(job.node_id or "")
     return {
-        "id": job.id, "kind": job.kind.value, "status": job.status.value, "priority": job.priority,
-        "node": job.node_id, "instruction": node.instruction.raw if node else "", "engine": job.engine,
-        "seed": job.seed, "settings": dict(job.settings), "label": job.label, "depends_on": job.depends_on,
+        "id": job.id, "kind": job.kind.value, "status": "blocked" if blocker is not None else job.status.value,
+        "priority": job.priority, "node": job.node_id, "instruction": node.instruction.raw if node else "",
+        "engine": job.engine, "seed": job.seed, "settings": dict(job.settings), "label": job.label,
+        "depends_on": job.depends_on, "blocked_by": blocker.id if blocker is not None else None,
         "take": job.take_id, "created_at": job.created_at, "started_at": job.started_at,
         "finished_at": job.finished_at, "error": job.error, "hint": job.hint,
     }
 
 
+def _read_queue(project: Project):  # type: ignore[no-untyped-def]
+    """The queue as a worker would see it, read without changing anything: a job left
+    running by a process that is gone shows as interrupted."""
+    from dataclasses import replace
+
+    from studio.worker import JobStatus
+    from studio.worker.jobs import display_order
+    from studio.worker.store import INTERRUPTED_MESSAGE, JobStore
+
+    store = JobStore(project.database)
+    abandoned = store.abandoned_ids()
+    jobs = [replace(job, status=JobStatus.INTERRUPTED, error=INTERRUPTED_MESSAGE) if job.id in abandoned else job
+            for job in store.load()]
+    return display_order(jobs)
+
+
 def cmd_queue(args: argparse.Namespace) -> int:
-    with open_project(args.path) as project:
-        service = _service(project, "cpu")
-        jobs = [_job_dict(job, project.tree) for job in service.jobs(include_finished=args.all)]
+    from studio.worker.queue import blocked_by
+
+    with open_for_reading(args.path) as project:
+        jobs = _read_queue(project)
+        by_id = {job.id: job for job in jobs}
+        listed = [_job_dict(job, project.tree, blocked_by(job, by_id) if job.status.value == "queued" else None)
+                  for job in jobs if args.all or not job.finished]
     if args.json:
-        print_json(jobs)
+        print_json(listed)
         return 0
-    if not jobs:
+    if not listed:
         print("the queue is empty")
         return 0
     print(f"{'job':<10}  {'status':<11}  {'prio':>4}  {'engine':<8}  {'seed':>10}  {'node':<10}  instruction")
-    for job in jobs:
-        text = job["error"] if job["status"] in ("failed", "cancelled", "interrupted") else job["instruction"]
-        print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {job['engine'] or '-':<8}  "
-              f"{job['seed']:>10}  {job['node'] or '-':<10}  {text[:60]}")
+    for job in listed:
+        if job["status"] == "blocked":
+            text = f"waits for interrupted job {job['blocked_by']} (run-queue --requeue-interrupted)"
+        elif job["status"] in ("failed", "cancelled", "interrupted"):
+            text = job["error"]
+        else:
+            text = job["instruction"]
+        print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {printable(job['engine'] or '-'):<8}  "
+              f"{job['seed']:>10}  {job['node'] or '-':<10}  {printable(text[:60])}")
     return 0
+
+
+def _blocked_message(service, path: str) -> str:  # type: ignore[no-untyped-def]
+    """Why queued jobs did not run (they wait for interrupted ones); "" if none did."""
+    from studio.worker import JobStatus
+    from studio.worker.queue import blocked_by
+
+    jobs = {job.id: job for job in service.jobs()}
+    blockers = {}
+    for job in jobs.values():
+        if job.status is JobStatus.QUEUED:
+            blocker = blocked_by(job, jobs)
+            if blocker is not None:
+                blockers.setdefault(blocker.id, []).append(job.id)
+    if not blockers:
+        return ""
+    count = sum(len(v) for v in blockers.values())
+    return (f"{count} job(s) wait for interrupted job(s) {', '.join(sorted(blockers))} and did not run.\n"
+            f"  hint: run `kamishibai run-queue {path} --requeue-interrupted` to run them all, "
+            "or cancel the interrupted job(s) in the studio.")
 
 
 def cmd_run_queue(args: argparse.Namespace) -> int:
@@ -269,7 +318,7 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
 
     from studio.worker import EventKind, JobEvent, JobStatus
 
-    with open_project(args.path) as project:
+    with open_project(args.path, wait=args.wait) as project:
         service = _service(project, args.device, auto_requeue=args.requeue_interrupted)
         waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
         interrupted = [j for j in service.jobs() if j.status is JobStatus.INTERRUPTED]
@@ -277,6 +326,7 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
             print("nothing to run" + (f" ({len(interrupted)} interrupted job(s): use --requeue-interrupted)"
                                       if interrupted else ""), file=sys.stderr)
             return 0
+
         counts = {"done": 0, "failed": 0, "cancelled": 0}
         bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=args.quiet, dynamic_ncols=True)
         lock = threading.Lock()
@@ -309,5 +359,8 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
             raise
         service.stop(timeout=None)
         bar.close()
+        blocked = _blocked_message(service, args.path)
     print(f"{counts['done']} done, {counts['failed']} failed, {counts['cancelled']} cancelled", file=sys.stderr)
-    return 1 if counts["failed"] else 0
+    if blocked:
+        print(f"kamishibai: {blocked}", file=sys.stderr)
+    return 1 if counts["failed"] or blocked else 0
