@@ -119,12 +119,13 @@ def _quick_check(conn: sqlite3.Connection) -> str:
     return str(conn.execute("PRAGMA quick_check").fetchone()[0])
 
 
-def inspect_database(db_path: Path) -> DatabaseFacts:
+def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
     """Every check of :meth:`Database.open`, without writing anything.
 
     When there is no ``-wal`` file the checks read the file as immutable, so a refused
     project gets none created; a damage report is then confirmed through a normal
     connection (a writer that started meanwhile could have moved pages under the read).
+    ``integrity=False`` skips the (slow) integrity check.
     """
     _check_header(db_path)
     immutable = not wal_path(db_path).exists()
@@ -135,7 +136,7 @@ def inspect_database(db_path: Path) -> DatabaseFacts:
     try:
         try:
             facts = _facts(conn, db_path)
-            check = _quick_check(conn)
+            check = _quick_check(conn) if integrity else "ok"
         except sqlite3.Error as error:
             if classify_sqlite(error, db_path.parent) is Problem.DAMAGED:
                 raise ProjectDamagedError(f"{db_path} is damaged or is not a Kamishibai project ({error}).",

@@ -24,9 +24,10 @@ from studio.core.model import CastMember, Location, Node, Take, new_id, now_iso
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir
-from studio.storage.database import Database
+from studio.storage.database import Database, inspect_database
 from studio.storage.errors import (
     DiskFullError,
+    ProjectDamagedError,
     ProjectFileError,
     ProjectReadOnlyError,
     describe_os_error,
@@ -159,6 +160,12 @@ class Project:
             raise ProjectFileError(f"No project at {folder}.", hint="Create one with `kamishibai new PATH`.")
         if not (folder / DB_NAME).exists():
             raise ProjectFileError(f"{folder} is not a Kamishibai project (it has no {DB_NAME}).")
+        if not read_only:
+            # Refuse a project that is not ours to write (newer, foreign) before the lock
+            # file is made in it: a refused project is left exactly as it was.
+            # Damage is judged later, under the lock (nobody can be writing then).
+            with contextlib.suppress(ProjectDamagedError):
+                inspect_database(folder / DB_NAME, integrity=False)
         lock = None if read_only else WriterLock.acquire(folder, wait, on_wait)
         try:
             database = Database.open(folder / DB_NAME, read_only=read_only)
