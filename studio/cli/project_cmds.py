@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, resolve_node
+from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
 from studio.core.tree import StoryTree
 
 
@@ -37,7 +37,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
     p = sub.add_parser("bundle", help="pack a project into one .zip file")
     p.add_argument("path")
-    p.add_argument("out")
+    p.add_argument("out", help="the .zip file to write (.zip is appended if the name lacks it)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.set_defaults(handler=cmd_bundle)
 
     p = sub.add_parser("unbundle", help="unpack a .zip bundle into a new project folder")
@@ -155,7 +156,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import export_bundle
 
     with open_for_reading(args.path) as project:
-        print(export_bundle(project, Path(args.out)))
+        print(export_bundle(project, Path(args.out), overwrite=args.force))
     return 0
 
 
@@ -164,6 +165,8 @@ def cmd_unbundle(args: argparse.Namespace) -> int:
 
     with import_bundle(Path(args.bundle), Path(args.dest)) as project:
         print(project.path)
+        for problem in project.problems:
+            print(f"  note: {printable(problem)}")
     return 0
 
 

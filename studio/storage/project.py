@@ -99,7 +99,7 @@ class Project:
         what = f"create the project {folder}"
         try:
             folder.parent.mkdir(parents=True, exist_ok=True)
-            sweep(folder.parent, (f".{folder.name}.new-",))
+            sweep(folder.parent, lambda entry: entry.startswith(f".{folder.name}.new-"))
             staging = StagingDir(folder.parent, f".{folder.name}.new-")
         except OSError as error:
             raise describe_os_error(error, folder.parent, what) from None
@@ -167,8 +167,14 @@ class Project:
             with contextlib.suppress(ProjectDamagedError):
                 inspect_database(folder / DB_NAME, integrity=False)
         lock = None if read_only else WriterLock.acquire(folder, wait, on_wait)
+        return cls.open_locked(folder, lock)
+
+    @classmethod
+    def open_locked(cls, folder: Path, lock: WriterLock | None) -> Project:
+        """Open ``folder`` whose writer ``lock`` the caller holds (None: read-only); the
+        lock is released if opening fails."""
         try:
-            database = Database.open(folder / DB_NAME, read_only=read_only)
+            database = Database.open(folder / DB_NAME, read_only=lock is None)
             try:
                 tree, problems = cls._load(folder, database)
             except BaseException:

@@ -14,6 +14,7 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from studio.storage.atomic import fsync_dir
@@ -95,8 +96,8 @@ def _abandoned(folder: Path, now: float) -> bool:
         os.close(fd)
 
 
-def sweep(parent: Path, prefixes: tuple[str, ...]) -> list[Path]:
-    """Remove work folders in ``parent`` named ``<prefix>...`` whose process is gone.
+def sweep(parent: Path, match: Callable[[str], bool]) -> list[Path]:
+    """Remove the work folders in ``parent`` whose name ``match``-es and whose process is gone.
 
     Returns what was removed. Never raises: cleaning is a courtesy, not a condition."""
     removed: list[Path] = []
@@ -106,7 +107,7 @@ def sweep(parent: Path, prefixes: tuple[str, ...]) -> list[Path]:
     except OSError:
         return removed
     for entry in entries:
-        if not entry.name.startswith(prefixes):
+        if not match(entry.name):
             continue
         try:
             if not entry.is_dir(follow_symlinks=False):

@@ -73,9 +73,7 @@ def test_a_bundle_with_foreign_schema_objects_is_refused(bundled: tuple[Path, Pa
 
 
 @pytest.mark.parametrize("kind", ["trigger", "view", "column"])
-def test_a_project_with_foreign_schema_objects_is_refused_before_any_write(bundled: tuple[Path, Path],
-                                                                           tmp_path: Path, kind: str) -> None:
-    source, _ = bundled
+def test_a_project_with_foreign_schema_objects_is_refused_before_any_write(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "p.kamishibai"
     done = kamishibai("new", str(path))
     assert done.returncode == 0
