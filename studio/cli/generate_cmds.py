@@ -194,7 +194,21 @@ def _raise_on_failure(results: list[dict[str, Any]]) -> None:
         return
     first = failed[0]
     prefix = "" if len(results) == 1 else f"{len(failed)} of {len(results)} turns were not generated. "
-    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}"), hint=first.get("hint", ""))
+    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}") + first.get("kept", ""),
+                      hint=first.get("hint", ""))
+
+
+def _discard_new_turn(project: Project, node_id: str) -> str:
+    """A `play` that made no clip keeps nothing: its new turn (and failed take) go."""
+    from studio.core.commands import DeleteSubtree
+
+    if node_id not in project.tree.nodes:
+        return ""
+    try:
+        project.apply(DeleteSubtree(node_id), undoable=False)
+    except StudioError as error:
+        return f" (The new turn {node_id} could not be removed: {error.message})"
+    return " (The new turn was not kept.)"
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -203,10 +217,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         tree = project.tree
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
         service = _service(project, args.device)
-        _, job_id = service.generate(parent, args.instruction, engine=args.engine, seed=args.seed,
-                                     settings=settings, priority=_top_priority(service))
+        node_id, job_id = service.generate(parent, args.instruction, engine=args.engine, seed=args.seed,
+                                           settings=settings, priority=_top_priority(service))
         _run_now(service, [job_id])
         result = _job_result(project, service, job_id)
+        if result["job_status"] != "done":
+            result["kept"] = _discard_new_turn(project, node_id)
     if args.json:
         print_json(result)
     else:

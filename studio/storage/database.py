@@ -56,6 +56,15 @@ def wal_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + "-wal")
 
 
+def _wal_empty(db_path: Path) -> bool:
+    try:
+        return wal_path(db_path).stat().st_size == 0
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
 def connect_read_only(db_path: Path, *, immutable: bool = False) -> sqlite3.Connection:
     """A read-only connection. ``immutable`` reads the file as it is (no ``-wal``/``-shm``
     files are created, no locks are taken): only for a file nobody else can be writing."""
@@ -128,7 +137,7 @@ def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
     ``integrity=False`` skips the (slow) integrity check.
     """
     _check_header(db_path)
-    immutable = not wal_path(db_path).exists()
+    immutable = _wal_empty(db_path)
     try:
         conn = connect_read_only(db_path, immutable=immutable)
     except sqlite3.Error as error:
@@ -251,10 +260,13 @@ class Database:
         """
         facts = inspect_database(path)
         if read_only:
+            wal_was_empty = _wal_empty(path)
             try:
                 return cls(path, read_only=True)
             except ProjectFileError:
-                if wal_path(path).exists():
+                # SQLite could not make its shared-memory file, so no other process can be
+                # writing either; with no committed frames in a WAL, the file is the truth.
+                if not wal_was_empty:
                     raise
                 return cls(path, immutable=True)
         if facts.version < schema_version():

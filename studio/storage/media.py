@@ -6,10 +6,13 @@ ffmpeg comes from the ``imageio-ffmpeg`` wheel, so this works offline.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import signal
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ import numpy as np
 
 from studio.core.errors import StudioError
 from studio.storage.atomic import atomic_path
+from studio.storage.errors import describe_os_error
 
 CLIP_NAME = "clip.mp4"
 POSTER_NAME = "poster.png"
@@ -76,19 +80,38 @@ def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, 
         process.wait()
         raise
     if process.returncode != 0:
-        message = errors.decode("utf-8", "replace").strip().splitlines()
+        text = errors.decode("utf-8", "replace")
+        if process.returncode == -signal.SIGXFSZ or "File too large" in text:
+            raise OSError(errno.EFBIG, "File too large", str(path))
+        if "No space left on device" in text or "Disk quota exceeded" in text:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        message = text.strip().splitlines()
         raise MediaError(f"ffmpeg could not encode {path.name}: {message[-1] if message else process.returncode}")
 
 
+@contextlib.contextmanager
+def writing_media(path: Path) -> Iterator[Path]:
+    """:func:`atomic_path`, with a full disk or a read-only folder told of ``path`` (the
+    file the user knows), never of its hidden temporary file."""
+    try:
+        with atomic_path(path) as tmp:
+            try:
+                yield tmp
+            except MediaError as error:  # ffmpeg names the file it was given
+                raise MediaError(error.message.replace(tmp.name, path.name), error.hint) from None
+    except OSError as error:
+        raise describe_os_error(error, path.parent, f"write {path.name}") from None
+
+
 def write_clip(path: Path, frames: np.ndarray, fps: float) -> None:
-    with atomic_path(path) as tmp:
+    with writing_media(path) as tmp:
         encode_mp4(tmp, frames, fps)
 
 
 def write_poster(path: Path, frame: np.ndarray) -> None:
     from PIL import Image
 
-    with atomic_path(path) as tmp:
+    with writing_media(path) as tmp:
         Image.fromarray(np.ascontiguousarray(frame, dtype=np.uint8)).save(tmp, format="PNG")
 
 
@@ -99,7 +122,7 @@ def write_representation(path: Path, representation: np.ndarray, metadata: Mappi
     if metadata:
         meta["metadata"] = json.dumps(dict(metadata), ensure_ascii=False, sort_keys=True)
     data = save({"representation": np.ascontiguousarray(representation, dtype=np.float32)}, metadata=meta)
-    with atomic_path(path) as tmp:
+    with writing_media(path) as tmp:
         tmp.write_bytes(data)
 
 

@@ -11,7 +11,7 @@ tmpfs or a read-only bind mount that nobody else sees), or plainly with a file-s
 - ``fill``: [path, bytes_left]: write a filler file until only about bytes_left are free
 - ``readonly``: [path, ...]: bind-mount read-only (namespace only)
 - ``fsize``: bytes: file-size limit for the commands (SIGXFSZ ignored: writes fail with EFBIG)
-- ``commands``: [[arg, ...], ...]: ``kamishibai`` arguments
+- ``commands``: [[arg, ...], ...]: ``kamishibai`` arguments (``["!", prog, ...]`` runs prog instead)
 - ``inspect``: [path, ...]: listed after the commands (relative names of every file, with sizes)
 - ``sql``: [[db, query], ...]: run read-only after the commands
 
@@ -85,7 +85,8 @@ def main() -> None:
         _mount("-o", "remount,bind,ro", path)
     results = []
     for args in spec.get("commands", []):
-        done = subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=300,
+        command = args[1:] if args[:1] == ["!"] else [sys.executable, "-m", "studio", *args]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300,
                               preexec_fn=_limit(int(spec["fsize"])) if spec.get("fsize") else None)
         results.append({"rc": done.returncode, "stdout": done.stdout, "stderr": done.stderr})
     listing = {path: _listing(Path(path)) for path in spec.get("inspect", [])}
