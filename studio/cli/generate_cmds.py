@@ -36,7 +36,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="the turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; Background: day town.'")
     p.add_argument("--parent", help=PLAY_PARENT_HELP)
     _engine_options(p)
-    p.add_argument("--seed", type=int, help="random seed (default: a new random one)")
+    p.add_argument("--seed", type=_seed, help="random seed, 0 to 2147483647 (default: a new random one)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_wait_option(p)
     p.set_defaults(handler=cmd_play)
@@ -47,7 +47,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--branch", action="store_true",
                    help="also re-roll every turn below NODE, parent before child, each from its parent's new take")
     _engine_options(p)
-    p.add_argument("--seed", type=int, help="random seed for every new take (default: new random seeds)")
+    p.add_argument("--seed", type=_seed,
+                   help="random seed for every new take, 0 to 2147483647 (default: new random seeds)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_wait_option(p)
     p.set_defaults(handler=cmd_reroll)
@@ -68,6 +69,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_wait_option(p)
     p.set_defaults(handler=cmd_run_queue)
+
+
+def _seed(text: str) -> int:
+    from studio.worker.jobs import SEED_LIMIT
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= value < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, not {text}")
+    return value
 
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
@@ -94,9 +107,22 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any] | None:
     return settings
 
 
+def node_depths(tree: StoryTree) -> dict[str, int]:
+    """Every node's depth, in one walk (computing each from scratch is quadratic on long branches)."""
+    depths = {tree.root_id: 0}
+    for node in tree.descendants(tree.root_id):
+        depths[node.id] = depths[node.parent_id or ""] + 1
+    return depths
+
+
 def last_created_node(tree: StoryTree) -> str:
     """The most recently created node (deepest on a tie); the story's start if none."""
-    return max(tree.nodes.values(), key=lambda n: (n.created_at, tree.depth(n.id))).id
+    newest = max(node.created_at for node in tree.nodes.values())
+    candidates = [node.id for node in tree.nodes.values() if node.created_at == newest]
+    if len(candidates) == 1:
+        return candidates[0]
+    depths = node_depths(tree)
+    return max(candidates, key=lambda node_id: depths.get(node_id, -1))
 
 
 def _service(project: Project, device: str, auto_requeue: bool = False):  # type: ignore[no-untyped-def]
@@ -183,9 +209,9 @@ def _print_result(result: dict[str, Any]) -> None:
     if result.get("clip"):
         print(f"  clip   {result['clip']}")
     for warning in result.get("warnings", []):
-        print(f"  warning: {warning}")
+        print(f"  warning: {printable(warning)}")
     if result.get("error"):
-        print(f"  error: {result['error']}")
+        print(f"  error: {printable(result['error'])}")
 
 
 def _raise_on_failure(results: list[dict[str, Any]]) -> None:

@@ -84,18 +84,18 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
         parent = resolve_node(project.tree, args.parent)
         result = import_story(project, story, source.name, parent_id=parent, skip_bad=args.skip_bad)
         for number, reason in result.skipped:
-            print(f"skipped line {number}: {reason}")
+            print(f"skipped line {number}: {printable(reason)}")
         branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
-        print(f"imported {len(result.node_ids)} turns{branches} into {project.path}")
+        print(f"imported {len(result.node_ids)} turns{branches} into {printable(str(project.path))}")
     return 0
 
 
-def node_summary(tree: StoryTree, node_id: str) -> dict[str, Any]:
+def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dict[str, Any]:
     node = tree.node(node_id)
     return {
         "id": node.id,
         "parent": node.parent_id,
-        "depth": len(tree.path_to(node.id)) - 1,
+        "depth": tree.depth(node.id) if depth is None else depth,
         "instruction": node.instruction.raw,
         "fields": node.instruction.fields(),
         "state": tree.state_of(node.id).as_dict(),
@@ -118,7 +118,10 @@ def cmd_tree(args: argparse.Namespace) -> int:
         tree = project.tree
         order = [tree.root, *tree.descendants(tree.root_id)]
         if args.json:
-            print_json({"root": tree.root_id, "nodes": [node_summary(tree, n.id) for n in order]})
+            from studio.cli.generate_cmds import node_depths
+
+            depths = node_depths(tree)
+            print_json({"root": tree.root_id, "nodes": [node_summary(tree, n.id, depths[n.id]) for n in order]})
             return 0
         _print_text_tree(tree)
     return 0
@@ -131,10 +134,10 @@ def _print_text_tree(tree: StoryTree) -> None:
         node = tree.node(node_id)
         state = tree.state_of(node_id)
         takes = tree.takes_of(node_id)
-        text = node.instruction.raw or "(start)"
+        text = printable(node.instruction.raw[:70]) or "(start)"
         selected = tree.selected_take(node_id)
         flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
-        print(f"{'  ' * depth}{node.id}  {text[:70]}  "
+        print(f"{'  ' * depth}{printable(node.id)}  {text}  "
               f"[st {state.stamina} so {state.social} en {state.entertainment}] {len(takes)} take(s){flags}")
         stack.extend((child, depth + 1) for child in reversed(tree.child_ids(node_id)))
 
@@ -148,7 +151,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     for key, value in info.items():
         if isinstance(value, list):
             value = ", ".join(value) if value else "-"
-        print(f"{key:>15}: {value}")
+        print(f"{key:>15}: {printable(str(value))}")
     return 0
 
 

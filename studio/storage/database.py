@@ -47,9 +47,10 @@ class ForeignSchemaError(ProjectFileError):
 
 
 def sqlite_uri(path: Path, **params: str) -> str:
-    """A ``file:`` URI for ``path``: any character (``?``, ``#``, ``%``, newlines) quoted."""
+    """A ``file:`` URI for ``path``: its bytes as the file system has them (a name need not
+    be UTF-8), any character (``?``, ``#``, ``%``, newlines) quoted."""
     query = "&".join(f"{key}={value}" for key, value in params.items())
-    return f"file:{urllib.parse.quote(path.absolute().as_posix())}" + (f"?{query}" if query else "")
+    return f"file:{urllib.parse.quote(os.fsencode(path.absolute()))}" + (f"?{query}" if query else "")
 
 
 def wal_path(db_path: Path) -> Path:

@@ -106,7 +106,7 @@ class Project:
         lock: WriterLock | None = None
         try:
             lock = WriterLock.acquire(staging.path)
-            title = name or folder.stem
+            title = name or folder.stem.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
             root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""),
                         start_state=start_state or CharacterState(), created_at=now_iso())
             patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}

@@ -24,7 +24,7 @@ from studio.worker import queue
 from studio.worker.context import RepresentationCache
 from studio.worker.engine_host import EngineHost, EngineStatus
 from studio.worker.events import EventBus, EventCallback, EventKind, EventStream, JobEvent
-from studio.worker.jobs import Job, JobKind, JobStatus, display_order, new_seed, run_order_key
+from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, display_order, new_seed, run_order_key
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
 from studio.worker.results import remove_take_media
 from studio.worker.runner import GenerateRunner, Outcome, TaskFunction, run_task
@@ -244,6 +244,7 @@ class GenerationService:
         """Add a turn under ``parent_id`` and queue its first take. Returns (node id, job id)."""
         engine_name = self._engine_name(engine)
         job_settings = check_settings(settings)
+        check_seed(seed)  # everything is checked before the turn is added
         node_id = new_id()
         self.project.apply(AddTurn(parent_id, text, node_id=node_id))
         job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate")
@@ -483,6 +484,7 @@ class GenerationService:
 
     def _new_job(self, node_id: str, engine: str, seed: int | None, settings: dict[str, Any], priority: int,
                  label: str, depends_on: str | None = None) -> Job:
+        check_seed(seed)
         return Job(
             id=new_id(), kind=JobKind.GENERATE, node_id=node_id, engine=engine,
             seed=new_seed() if seed is None else int(seed), settings=settings, priority=int(priority),
