@@ -28,6 +28,18 @@ def check_destination(out: Path) -> None:
         raise ExportError(f"Can't write {out}: a folder of that name exists.", hint="Choose another file name.")
 
 
+def check_outside_project(out: Path, project: Path) -> None:
+    """Refuse a destination inside the project folder (links followed): an export must
+    never replace the database or a take's clip, nor add files the project doesn't know.
+    Other files an export writes (an SRT, further sheet pages) go next to ``out``."""
+    root = project.resolve()
+    landing = out.parent.resolve() / out.name
+    for candidate in (landing, landing.resolve()):
+        if candidate == root or root in candidate.parents:
+            raise ExportError(f"Can't write {out}: it is inside the project folder {project}.",
+                              hint="Export to a folder outside the project (exports never write into it).")
+
+
 class OutputFiles:
     """``with OutputFiles(out) as files: tmp = files.temp_for(final); ...; files.commit()``."""
 
