@@ -185,13 +185,16 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
     node_ids: list[str] = []
     leaves: list[str] = []
     turns: list[tuple[str, str, str]] = []
+    skipped = list(story.problems)
     for index, branch in enumerate(story.branches):
         if index == 0 or branch.after == 0:
             parent = start
         elif branch.after <= len(main):
             parent = main[branch.after - 1]
-        else:
-            continue  # reported as a problem; only reached with skip_bad
+        else:  # its marker is reported as a problem (only reached with skip_bad): say what it held
+            skipped.extend((number, f"its branch (line {branch.line_number}) was skipped")
+                           for number, _ in branch.turns)
+            continue
         for _, text in branch.turns:
             node_id = new_id()
             turns.append((node_id, parent, text))
@@ -201,7 +204,7 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
             parent = node_id
         leaves.append(parent)
     project.apply(ImportTurns(tuple(turns)))
-    return DemoImportResult(node_ids, leaves, story.problems)
+    return DemoImportResult(node_ids, leaves, sorted(skipped))
 
 
 def import_demo(project: Project, path: Path, parent_id: str | None = None, skip_bad: bool = False) -> DemoImportResult:

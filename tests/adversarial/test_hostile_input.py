@@ -56,7 +56,7 @@ def test_a_killed_import_writes_all_or_nothing(tmp_path: Path) -> None:
     """Item 6: 195,666 of 210,000 turns were written when the import was stopped."""
     path = new_project(tmp_path / "p")
     demo = tmp_path / "demo.txt"
-    lines = 60_000
+    lines = 30_000
     demo.write_text("".join(f"Character: Qiqi; Motion: run {i}; Background: day town\n" for i in range(lines)))
     child = subprocess.Popen([sys.executable, "-m", "studio", "import-demo", str(demo), "--project", str(path)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
