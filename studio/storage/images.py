@@ -8,6 +8,7 @@ decompression-bomb warning never reaches the user.
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 
@@ -41,5 +42,10 @@ def open_image(path: Path, max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = 
                                      f"{max_pixels / 1e6:.1f} megapixels.")
                 image.load()
                 return image.convert("RGB")
-        except (OSError, ValueError, Image.DecompressionBombError, SyntaxError) as error:
+        except Image.DecompressionBombError as error:  # Pillow's own, far larger, limit: at open
+            declared = re.search(r"\((\d+) pixels\)", str(error))
+            pixels = f"{int(declared[1]):,} pixels" if declared else "too many pixels"
+            raise MediaError(f"The {what} {path.name} declares {pixels}; the limit is "
+                             f"{max_pixels / 1e6:.1f} megapixels.") from None
+        except (OSError, ValueError, SyntaxError) as error:
             raise MediaError(f"The {what} {path.name} is not a readable image: {error}.") from None

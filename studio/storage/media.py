@@ -34,6 +34,11 @@ os.environ.setdefault("IMAGEIO_FFMPEG_NO_PREVENT_SIGINT", "1")
 
 CLIP_CRF = 17
 """Visually lossless H.264 (the design asks for CRF 18 or better)."""
+MAX_REPRESENTATION_BYTES = 256 * 1024 * 1024
+"""Largest representation file read (AnimeGamer's is 226 x 1920 float32: 1.7 MB)."""
+MAX_CLIP_FRAME_PIXELS = 3840 * 2160
+MAX_CLIP_DECODED_BYTES = 2 * 1024**3
+"""A clip (from a bundle, say) is decoded only if its frames fit these limits."""
 
 
 class MediaError(StudioError):
@@ -131,6 +136,12 @@ def read_representation(path: Path) -> np.ndarray:
     from safetensors.numpy import load_file
 
     try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise MediaError(f"Can't read the representation {path}: {error.strerror or error}.") from None
+    if size > MAX_REPRESENTATION_BYTES:
+        raise MediaError(f"The representation {path} is {size:,} bytes; the limit is {MAX_REPRESENTATION_BYTES:,}.")
+    try:
         return load_file(str(path))["representation"]
     except (OSError, SafetensorError, KeyError) as error:
         raise MediaError(f"Can't read the representation {path}: {error}.") from None
@@ -170,11 +181,23 @@ def read_clip(path: Path) -> tuple[np.ndarray, float]:
 
     if not path.is_file():
         raise MediaError(f"{path} does not exist.")
+    frames: list[np.ndarray] = []
     try:
         reader = imageio_ffmpeg.read_frames(str(path), pix_fmt="rgb24")
-        meta = next(reader)
-        width, height = meta["size"]
-        frames = [np.frombuffer(buf, dtype=np.uint8).reshape(height, width, 3) for buf in reader]
+        try:
+            meta = next(reader)
+            width, height = meta["size"]
+            if width * height > MAX_CLIP_FRAME_PIXELS:
+                raise MediaError(f"{path} is {width} x {height} pixels; clips are limited to "
+                                 f"{MAX_CLIP_FRAME_PIXELS / 1e6:.1f} megapixels.")
+            limit = max(1, MAX_CLIP_DECODED_BYTES // (width * height * 3))
+            for buf in reader:
+                if len(frames) >= limit:
+                    raise MediaError(f"{path} holds more than {limit:,} frames of {width} x {height}; "
+                                     f"a clip decodes to at most {MAX_CLIP_DECODED_BYTES / 1024**3:.0f} GiB.")
+                frames.append(np.frombuffer(buf, dtype=np.uint8).reshape(height, width, 3))
+        finally:
+            reader.close()
     except (RuntimeError, StopIteration, OSError, ValueError) as error:
         raise MediaError(f"{path} is not a readable video: {error}.") from None
     if not frames:

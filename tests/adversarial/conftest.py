@@ -11,8 +11,10 @@ import functools
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +55,19 @@ def play(path: Path, text: str = LINE, *extra: str) -> dict[str, Any]:
     done = kamishibai("play", str(path), "-i", text, *QUICK, "--json", *extra)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def png_bomb(path: Path, side: int) -> None:
+    """A 1-bit PNG of side x side black pixels: a few dozen KB that decode to side² pixels."""
+    row = b"\0" + b"\0" * ((side + 7) // 8)
+    packer = zlib.compressobj(9)
+    data = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b""))
 
 
 @functools.cache

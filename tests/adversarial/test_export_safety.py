@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import struct
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
 import pytest
 
-from .conftest import QUICK, assert_no_internal_error, kamishibai, new_project, play
+from .conftest import QUICK, assert_no_internal_error, kamishibai, new_project, play, png_bomb
 
 MIB = 1024 * 1024
 
@@ -65,19 +63,6 @@ def test_export_never_writes_inside_the_project(story: tuple[Path, str, list[dic
     assert not (project / "ep.srt").exists()
 
 
-def _png_bomb(path: Path, side: int) -> None:
-    """A 1-bit PNG of side x side black pixels: a few dozen KB that decode to side² pixels."""
-    row = b"\0" + b"\0" * ((side + 7) // 8)
-    packer = zlib.compressobj(9)
-    data = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-
-    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b""))
-
-
 def _peak_rss_mb(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float]:
     """Run the CLI and measure the peak memory of it (and of what it ran)."""
     probe = ("import json, resource, subprocess, sys\n"
@@ -97,7 +82,7 @@ def test_a_poster_bomb_does_not_break_or_bloat_a_sheet(story: tuple[Path, str, l
     a 13000x13000 one took the export to 878 MB and printed a raw Python warning."""
     project = _copy(story, tmp_path)
     poster = project / Path(str(story[2][0]["poster"])).relative_to(story[0])
-    _png_bomb(poster, side)
+    png_bomb(poster, side)
     assert poster.stat().st_size < 200_000
     for suffix in ("png", "pdf"):
         done, peak = _peak_rss_mb(["export", str(project), "--leaf", story[1], "--out",
