@@ -166,7 +166,9 @@ class ImportTurns(Command):
                 raise CommandError(f"node {node_id} already exists")
             if parent_id not in tree.nodes and (EntityKind.NODE, parent_id) not in patch:
                 raise CommandError(f"no node {parent_id!r} in this story")
-            position = len(tree.child_ids(parent_id)) + added[parent_id]
+            if parent_id not in added and parent_id in tree.nodes:
+                added[parent_id] = len(tree.child_ids(parent_id))  # after the siblings it has
+            position = added[parent_id]
             added[parent_id] += 1
             patch[(EntityKind.NODE, node_id)] = Node(id=node_id, parent_id=parent_id,
                                                       instruction=parse_instruction(text), position=position,
