@@ -59,10 +59,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    _tolerant_output()
+    bad = _not_utf8(args)
+    if bad:
+        print(f"kamishibai: error: {bad} is not valid UTF-8 text.", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from studio.storage.lock import set_process_label
+
+    set_process_label("the Kamishibai Studio window" if args.command == "open" else f"kamishibai {args.command}")
     try:
         return int(args.handler(args) or 0)
     except StudioError as error:
-        print(f"kamishibai: error: {error}", file=sys.stderr)
+        print(f"kamishibai: error: {_shown(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `kamishibai tree PATH | head`: the reader left, nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -76,6 +84,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"kamishibai: internal error: {type(error).__name__}: {error}\n"
               "  (set KAMISHIBAI_DEBUG=1 to see the traceback)", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+PATH_ARGUMENTS = frozenset({"path", "out", "file", "project", "bundle", "dest", "names"})
+"""Arguments that name files: any bytes are fine there (file names need not be UTF-8)."""
+
+
+def _not_utf8(args: argparse.Namespace) -> str:
+    """The first text argument holding bytes that are not UTF-8 (seen as surrogates), or ""."""
+    for name, value in vars(args).items():
+        if name in PATH_ARGUMENTS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and any(0xD800 <= ord(c) < 0xE000 for c in item):
+                return name.upper() if name == "node" else f"--{name.replace('_', '-')}"
+    return ""
+
+
+def _shown(text: str) -> str:
+    """A message made safe for a terminal: control characters (line breaks aside) escaped."""
+    from studio.cli.common import printable
+
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def _tolerant_output() -> None:
+    """Text that is not valid UTF-8 (a file name, a stored string) is printed escaped
+    rather than ending the command with an encoding error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
 
 
 def gui_main() -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any
@@ -9,10 +10,43 @@ from typing import Any
 from studio.core.errors import StudioError
 from studio.core.tree import StoryTree
 from studio.storage import Project
+from studio.storage.lock import LockHolder
+
+DEFAULT_WAIT_S = 60.0
+"""How long a writing command waits for another process that is changing the project."""
 
 
-def open_project(path: str) -> Project:
-    return Project.open(path)
+def add_wait_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--wait", type=_seconds, default=DEFAULT_WAIT_S, metavar="SECONDS",
+        help="if another process is changing the project, wait this long for it to finish "
+        f"(default {DEFAULT_WAIT_S:.0f}; 0 stops at once)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 7 * 24 * 3600:
+        raise argparse.ArgumentTypeError(f"expected 0 to 604800 seconds, not {text!r}")
+    return value
+
+
+def _say_waiting(holder: LockHolder | None) -> None:
+    who = holder.describe() if holder is not None else "another Kamishibai process"
+    print(f"kamishibai: waiting for {who} to finish changing the project...", file=sys.stderr, flush=True)
+
+
+def open_project(path: str, *, wait: float = DEFAULT_WAIT_S) -> Project:
+    """Open for writing: wait up to ``wait`` seconds for another process that holds it."""
+    return Project.open(path, wait=wait, on_wait=_say_waiting)
+
+
+def open_for_reading(path: str) -> Project:
+    """Open without the writer lock; works while another process writes, and on read-only disks."""
+    return Project.open(path, read_only=True)
 
 
 def resolve_node(tree: StoryTree, ref: str) -> str:
@@ -21,12 +55,34 @@ def resolve_node(tree: StoryTree, ref: str) -> str:
         return tree.root_id
     if ref in tree.nodes:
         return ref
-    matches = [node_id for node_id in tree.nodes if node_id.startswith(ref)]
+    matches = [node_id for node_id in tree.nodes if node_id.startswith(ref)] if ref else []
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise StudioError(f"No node {ref!r} in this project.", hint="`kamishibai tree PATH` lists the node ids.")
+        raise StudioError(f"No node {printable(ref)!r} in this project.",
+                          hint="`kamishibai tree PATH` lists the node ids.")
     raise StudioError(f"{ref!r} matches {len(matches)} nodes; give more characters of the id.")
+
+
+_SHOWN_CONTROLS = {"\n": "⏎", "\t": " ", "\r": "⏎"}
+_BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: control characters (ESC, BEL, NUL...) and
+    bidirectional overrides shown as escapes, line breaks as ⏎, invalid UTF-8 escaped."""
+    out: list[str] = []
+    for char in text:
+        code = ord(char)
+        if char in _SHOWN_CONTROLS:
+            out.append(_SHOWN_CONTROLS[char])
+        elif code < 0x20 or 0x7F <= code < 0xA0 or char in _BIDI_CONTROLS:
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        elif 0xD800 <= code < 0xE000:  # a byte of invalid UTF-8 (surrogate-escaped)
+            out.append(f"\\x{code - 0xDC00:02x}" if code >= 0xDC80 else f"\\u{code:04x}")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def print_json(value: Any) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli.common import open_project, resolve_node
+from studio.cli.common import open_for_reading, resolve_node
 from studio.core.errors import StudioError
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
@@ -99,7 +99,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         stream_copy=not args.reencode,
     )
     bar = _Bar(enabled=not args.quiet)
-    with open_project(args.path) as project:
+    with open_for_reading(args.path) as project:
         leaf = resolve_node(project.tree, args.leaf)
         try:
             result = export_branch(project, leaf, Path(args.out), args.format, options, progress=bar)

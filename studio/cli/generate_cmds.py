@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from studio.cli.common import open_project, print_json, resolve_node
+from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
 from studio.core.errors import StudioError
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -39,8 +39,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="the turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; Background: day town.'")
     p.add_argument("--parent", help=PLAY_PARENT_HELP)
     _engine_options(p)
-    p.add_argument("--seed", type=int, help="random seed (default: a new random one)")
+    p.add_argument("--seed", type=_seed, help="random seed, 0 to 2147483647 (default: a new random one)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("reroll", help="generate a new take of a turn (or of it and every turn below it)")
@@ -49,8 +50,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--branch", action="store_true",
                    help="also re-roll every turn below NODE, parent before child, each from its parent's new take")
     _engine_options(p)
-    p.add_argument("--seed", type=int, help="random seed for every new take (default: new random seeds)")
+    p.add_argument("--seed", type=_seed,
+                   help="random seed for every new take, 0 to 2147483647 (default: new random seeds)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_reroll)
 
     p = sub.add_parser("queue", help="list the project's generation jobs")
@@ -61,14 +64,27 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     p = sub.add_parser("run-queue", help="run every queued job headless (progress bar on stderr)",
                        description="Work through the project's queue until nothing is left to run. "
-                       "Exit status 0 when every job succeeded, 1 when some failed.")
+                       "Exit status 0 when every job succeeded, 1 when some failed or wait for an interrupted job.")
     p.add_argument("path", help="project folder")
     p.add_argument("--requeue-interrupted", action="store_true",
                    help="first queue again the jobs a crash or a stop interrupted")
     p.add_argument("--device", default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_run_queue)
+
+
+def _seed(text: str) -> int:
+    from studio.worker.jobs import SEED_LIMIT
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= value < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, not {text}")
+    return value
 
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
@@ -97,9 +113,22 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any] | None:
     return settings
 
 
+def node_depths(tree: StoryTree) -> dict[str, int]:
+    """Every node's depth, in one walk (computing each from scratch is quadratic on long branches)."""
+    depths = {tree.root_id: 0}
+    for node in tree.descendants(tree.root_id):
+        depths[node.id] = depths[node.parent_id or ""] + 1
+    return depths
+
+
 def last_created_node(tree: StoryTree) -> str:
     """The most recently created node (deepest on a tie); the story's start if none."""
-    return max(tree.nodes.values(), key=lambda n: (n.created_at, tree.depth(n.id))).id
+    newest = max(node.created_at for node in tree.nodes.values())
+    candidates = [node.id for node in tree.nodes.values() if node.created_at == newest]
+    if len(candidates) == 1:
+        return candidates[0]
+    depths = node_depths(tree)
+    return max(candidates, key=lambda node_id: depths.get(node_id, -1))
 
 
 def _service(project: Project, device: str, auto_requeue: bool = False) -> GenerationService:
@@ -186,9 +215,9 @@ def _print_result(result: dict[str, Any]) -> None:
     if result.get("clip"):
         print(f"  clip   {result['clip']}")
     for warning in result.get("warnings", []):
-        print(f"  warning: {warning}")
+        print(f"  warning: {printable(warning)}")
     if result.get("error"):
-        print(f"  error: {result['error']}")
+        print(f"  error: {printable(result['error'])}")
 
 
 def _raise_on_failure(results: list[dict[str, Any]]) -> None:
@@ -197,19 +226,35 @@ def _raise_on_failure(results: list[dict[str, Any]]) -> None:
         return
     first = failed[0]
     prefix = "" if len(results) == 1 else f"{len(failed)} of {len(results)} turns were not generated. "
-    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}"), hint=first.get("hint", ""))
+    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}") + first.get("kept", ""),
+                      hint=first.get("hint", ""))
+
+
+def _discard_new_turn(project: Project, node_id: str) -> str:
+    """A `play` that made no clip keeps nothing: its new turn (and failed take) go."""
+    from studio.core.commands import DeleteSubtree
+
+    if node_id not in project.tree.nodes:
+        return ""
+    try:
+        project.apply(DeleteSubtree(node_id), undoable=False)
+    except StudioError as error:
+        return f" (The new turn {node_id} could not be removed: {error.message})"
+    return " (The new turn was not kept.)"
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
-    with open_project(args.path) as project:
+    with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
         service = _service(project, args.device)
-        _, job_id = service.generate(parent, args.instruction, engine=args.engine, seed=args.seed,
-                                     settings=settings, priority=_top_priority(service))
+        node_id, job_id = service.generate(parent, args.instruction, engine=args.engine, seed=args.seed,
+                                           settings=settings, priority=_top_priority(service))
         _run_now(service, [job_id])
         result = _job_result(project, service, job_id)
+        if result["job_status"] != "done":
+            result["kept"] = _discard_new_turn(project, node_id)
     if args.json:
         print_json(result)
     else:
@@ -220,7 +265,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_reroll(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
-    with open_project(args.path) as project:
+    with open_project(args.path, wait=args.wait) as project:
         node_id = resolve_node(project.tree, args.node)
         service = _service(project, args.device)
         priority = _top_priority(service)
@@ -241,33 +286,79 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _job_dict(job: Job, tree: StoryTree) -> dict[str, Any]:
+def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str, Any]:
     node = tree.nodes.get(job.node_id or "")
     return {
-        "id": job.id, "kind": job.kind.value, "status": job.status.value, "priority": job.priority,
-        "node": job.node_id, "instruction": node.instruction.raw if node else "", "engine": job.engine,
-        "seed": job.seed, "settings": dict(job.settings), "label": job.label, "depends_on": job.depends_on,
+        "id": job.id, "kind": job.kind.value, "status": "blocked" if blocker is not None else job.status.value,
+        "priority": job.priority, "node": job.node_id, "instruction": node.instruction.raw if node else "",
+        "engine": job.engine, "seed": job.seed, "settings": dict(job.settings), "label": job.label,
+        "depends_on": job.depends_on, "blocked_by": blocker.id if blocker is not None else None,
         "take": job.take_id, "created_at": job.created_at, "started_at": job.started_at,
         "finished_at": job.finished_at, "error": job.error, "hint": job.hint,
     }
 
 
+def _read_queue(project: Project):  # type: ignore[no-untyped-def]
+    """The queue as a worker would see it, read without changing anything: a job left
+    running by a process that is gone shows as interrupted."""
+    from dataclasses import replace
+
+    from studio.worker import JobStatus
+    from studio.worker.jobs import display_order
+    from studio.worker.store import INTERRUPTED_MESSAGE, JobStore
+
+    store = JobStore(project.database)
+    abandoned = store.abandoned_ids()
+    jobs = [replace(job, status=JobStatus.INTERRUPTED, error=INTERRUPTED_MESSAGE) if job.id in abandoned else job
+            for job in store.load()]
+    return display_order(jobs)
+
+
 def cmd_queue(args: argparse.Namespace) -> int:
-    with open_project(args.path) as project:
-        service = _service(project, "cpu")
-        jobs = [_job_dict(job, project.tree) for job in service.jobs(include_finished=args.all)]
+    from studio.worker.queue import blocked_by
+
+    with open_for_reading(args.path) as project:
+        jobs = _read_queue(project)
+        by_id = {job.id: job for job in jobs}
+        listed = [_job_dict(job, project.tree, blocked_by(job, by_id) if job.status.value == "queued" else None)
+                  for job in jobs if args.all or not job.finished]
     if args.json:
-        print_json(jobs)
+        print_json(listed)
         return 0
-    if not jobs:
+    if not listed:
         print("the queue is empty")
         return 0
     print(f"{'job':<10}  {'status':<11}  {'prio':>4}  {'engine':<8}  {'seed':>10}  {'node':<10}  instruction")
-    for job in jobs:
-        text = job["error"] if job["status"] in ("failed", "cancelled", "interrupted") else job["instruction"]
-        print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {job['engine'] or '-':<8}  "
-              f"{job['seed']:>10}  {job['node'] or '-':<10}  {text[:60]}")
+    for job in listed:
+        if job["status"] == "blocked":
+            text = f"waits for interrupted job {job['blocked_by']} (run-queue --requeue-interrupted)"
+        elif job["status"] in ("failed", "cancelled", "interrupted"):
+            text = job["error"]
+        else:
+            text = job["instruction"]
+        print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {printable(job['engine'] or '-'):<8}  "
+              f"{job['seed']:>10}  {job['node'] or '-':<10}  {printable(text[:60])}")
     return 0
+
+
+def _blocked_message(service, path: str) -> str:  # type: ignore[no-untyped-def]
+    """Why queued jobs did not run (they wait for interrupted ones); "" if none did."""
+    from studio.worker import JobStatus
+    from studio.worker.queue import blocked_by
+
+    jobs = {job.id: job for job in service.jobs()}
+    blockers: dict[str, list[str]] = {}
+    for job in jobs.values():
+        if job.status is JobStatus.QUEUED:
+            blocker = blocked_by(job, jobs)
+            if blocker is not None:
+                blockers.setdefault(blocker.id, []).append(job.id)
+    if not blockers:
+        return ""
+    count = sum(len(v) for v in blockers.values())
+    return (f"{count} job(s) wait for interrupted job(s) {', '.join(sorted(blockers))} and did not run.\n"
+            f"  hint: run `kamishibai run-queue {path} --requeue-interrupted` to run them all, "
+            "or cancel the interrupted job(s) in the studio.")
 
 
 def cmd_run_queue(args: argparse.Namespace) -> int:
@@ -275,7 +366,7 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
 
     from studio.worker import EventKind, JobEvent, JobStatus
 
-    with open_project(args.path) as project:
+    with open_project(args.path, wait=args.wait) as project:
         service = _service(project, args.device, auto_requeue=args.requeue_interrupted)
         waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
         interrupted = [j for j in service.jobs() if j.status is JobStatus.INTERRUPTED]
@@ -283,6 +374,7 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
             print("nothing to run" + (f" ({len(interrupted)} interrupted job(s): use --requeue-interrupted)"
                                       if interrupted else ""), file=sys.stderr)
             return 0
+
         counts = {"done": 0, "failed": 0, "cancelled": 0}
         bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=args.quiet, dynamic_ncols=True)
         lock = threading.Lock()
@@ -315,5 +407,8 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
             raise
         service.stop(timeout=None)
         bar.close()
+        blocked = _blocked_message(service, args.path)
     print(f"{counts['done']} done, {counts['failed']} failed, {counts['cancelled']} cancelled", file=sys.stderr)
-    return 1 if counts["failed"] else 0
+    if blocked:
+        print(f"kamishibai: {blocked}", file=sys.stderr)
+    return 1 if counts["failed"] or blocked else 0

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli.common import open_project, print_json, resolve_node
+from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
 from studio.core.tree import StoryTree
 
 
@@ -22,6 +22,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--project", required=True, help="project folder (created if missing)")
     p.add_argument("--parent", default="root", help="node to continue from (default: the story's start)")
     p.add_argument("--skip-bad", action="store_true", help="import the good lines, report the bad ones")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_import_demo)
 
     p = sub.add_parser("tree", help="print the story tree")
@@ -36,7 +37,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     p = sub.add_parser("bundle", help="pack a project into one .zip file")
     p.add_argument("path")
-    p.add_argument("out")
+    p.add_argument("out", help="the .zip file to write (.zip is appended if the name lacks it)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.set_defaults(handler=cmd_bundle)
 
     p = sub.add_parser("unbundle", help="unpack a .zip bundle into a new project folder")
@@ -69,7 +71,6 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_import_demo(args: argparse.Namespace) -> int:
     from studio.composition import create_project
-    from studio.storage import Project
     from studio.storage.demo_import import DemoImportError, import_story, read_demo
     from studio.storage.project import normalise_project_path
 
@@ -78,23 +79,23 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
     if story.problems and not args.skip_bad:
         raise DemoImportError(source.name, story.problems)
     folder = normalise_project_path(args.project)
-    project = Project.open(folder) if folder.exists() else create_project(folder)
+    project = open_project(str(folder), wait=args.wait) if folder.exists() else create_project(folder)
     with project:
         parent = resolve_node(project.tree, args.parent)
         result = import_story(project, story, source.name, parent_id=parent, skip_bad=args.skip_bad)
         for number, reason in result.skipped:
-            print(f"skipped line {number}: {reason}")
+            print(f"skipped line {number}: {printable(reason)}")
         branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
-        print(f"imported {len(result.node_ids)} turns{branches} into {project.path}")
+        print(f"imported {len(result.node_ids)} turns{branches} into {printable(str(project.path))}")
     return 0
 
 
-def node_summary(tree: StoryTree, node_id: str) -> dict[str, Any]:
+def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dict[str, Any]:
     node = tree.node(node_id)
     return {
         "id": node.id,
         "parent": node.parent_id,
-        "depth": len(tree.path_to(node.id)) - 1,
+        "depth": tree.depth(node.id) if depth is None else depth,
         "instruction": node.instruction.raw,
         "fields": node.instruction.fields(),
         "state": tree.state_of(node.id).as_dict(),
@@ -113,11 +114,14 @@ def node_summary(tree: StoryTree, node_id: str) -> dict[str, Any]:
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
-    with open_project(args.path) as project:
+    with open_for_reading(args.path) as project:
         tree = project.tree
         order = [tree.root, *tree.descendants(tree.root_id)]
         if args.json:
-            print_json({"root": tree.root_id, "nodes": [node_summary(tree, n.id) for n in order]})
+            from studio.cli.generate_cmds import node_depths
+
+            depths = node_depths(tree)
+            print_json({"root": tree.root_id, "nodes": [node_summary(tree, n.id, depths[n.id]) for n in order]})
             return 0
         _print_text_tree(tree)
     return 0
@@ -130,16 +134,16 @@ def _print_text_tree(tree: StoryTree) -> None:
         node = tree.node(node_id)
         state = tree.state_of(node_id)
         takes = tree.takes_of(node_id)
-        text = node.instruction.raw or "(start)"
+        text = printable(node.instruction.raw[:70]) or "(start)"
         selected = tree.selected_take(node_id)
         flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
-        print(f"{'  ' * depth}{node.id}  {text[:70]}  "
+        print(f"{'  ' * depth}{printable(node.id)}  {text}  "
               f"[st {state.stamina} so {state.social} en {state.entertainment}] {len(takes)} take(s){flags}")
         stack.extend((child, depth + 1) for child in reversed(tree.child_ids(node_id)))
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    with open_project(args.path) as project:
+    with open_for_reading(args.path) as project:
         info = project.info()
     if args.json:
         print_json(info)
@@ -147,15 +151,15 @@ def cmd_info(args: argparse.Namespace) -> int:
     for key, value in info.items():
         if isinstance(value, list):
             value = ", ".join(value) if value else "-"
-        print(f"{key:>15}: {value}")
+        print(f"{key:>15}: {printable(str(value))}")
     return 0
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import export_bundle
 
-    with open_project(args.path) as project:
-        print(export_bundle(project, Path(args.out)))
+    with open_for_reading(args.path) as project:
+        print(export_bundle(project, Path(args.out), overwrite=args.force))
     return 0
 
 
@@ -164,6 +168,8 @@ def cmd_unbundle(args: argparse.Namespace) -> int:
 
     with import_bundle(Path(args.bundle), Path(args.dest)) as project:
         print(project.path)
+        for problem in project.problems:
+            print(f"  note: {printable(problem)}")
     return 0
 
 

@@ -120,7 +120,24 @@ def validate_instruction_text(text: str) -> str:
             f"The instruction is {len(text):,} characters long; the limit is {MAX_INSTRUCTION_CHARS:,}.",
             hint="Shorten it, or move the extra text into the node's notes.",
         )
+    for position, char in enumerate(text, start=1):
+        code = ord(char)
+        if 0xD800 <= code < 0xE000:
+            raise InstructionError(
+                f"The instruction is not valid UTF-8 text (a bad byte at character {position}).",
+                hint="Check the text's encoding; instructions are UTF-8.",
+            )
+        if (code < 0x20 and char != "\t") or 0x7F <= code < 0xA0:
+            name = _CONTROL_NAMES.get(char, f"U+{code:04X}")
+            raise InstructionError(
+                f"The instruction holds a control character ({name}) at character {position}.",
+                hint="An instruction is one line of plain text; remove line breaks and control characters.",
+            )
     return text
+
+
+_CONTROL_NAMES = {"\x00": "NUL", "\x07": "BEL", "\x08": "backspace", "\n": "a line break", "\r": "a line break",
+                  "\x1b": "ESC", "\x7f": "DEL", "\x0b": "a line break", "\x0c": "a page break"}
 
 
 def _split_adverb(motion: str) -> tuple[str, str]:

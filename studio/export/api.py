@@ -12,7 +12,7 @@ from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled,
 from studio.export.branch import Branch, collect_branch
 from studio.export.errors import ExportError, os_error
 from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format
-from studio.export.output import OutputFiles, check_destination
+from studio.export.output import OutputFiles, check_destination, check_outside_project
 from studio.export.plan import plan_episode
 from studio.storage import Project
 
@@ -33,6 +33,7 @@ def export_task(project: Project, leaf_id: str, out: str | os.PathLike[str], opt
     chosen = infer_format(out_path, fmt)
     opts = options or ExportOptions()
     check_destination(out_path)
+    check_outside_project(out_path, project.path)
     branch = collect_branch(project, leaf_id)
 
     def job(progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> ExportResult:

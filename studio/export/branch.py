@@ -48,6 +48,20 @@ class Branch:
     turns: tuple[Turn, ...]
 
 
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without control characters (line breaks aside) or bidirectional overrides:
+    what a subtitle, a caption or a timeline may show. A project written by another
+    program may hold them; they must not reach a player or an editor."""
+    return "".join(
+        " " if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) < 0xA0 or c in _BIDI
+        else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c
+        for c in text
+    )
+
+
 def describe_turn(number: int, node_id: str, instruction: str) -> str:
     text = " ".join(instruction.split())
     if len(text) > MAX_LABEL_CHARS:
@@ -76,7 +90,7 @@ def _turn(project: Project, node: Node, number: int) -> Turn:
                           hint="Re-roll the turn to make its clip again.")
     if poster is not None and not poster.is_file():
         poster = None  # the sheet falls back to the clip's first frame
-    return Turn(number=number, node_id=node.id, take_id=take.id, instruction=node.instruction.raw.strip(),
+    return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster)
 
 

@@ -1,7 +1,8 @@
 """Writing export files without ever leaving a partial one behind.
 
 Everything is written into a hidden work folder inside the destination folder (same file
-system, so the final rename is atomic). :meth:`OutputFiles.commit` moves the finished
+system, so the final rename is atomic); one left by a killed export is removed by the next
+export into the same folder. :meth:`OutputFiles.commit` moves the finished
 files to their names; leaving the ``with`` block removes the work folder whatever
 happened (error, cancel, KeyboardInterrupt).
 """
@@ -10,12 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 from studio.export.errors import ExportError, os_error
 from studio.storage.atomic import fsync_dir
+from studio.storage.staging import StagingDir, sweep
 
 
 def check_destination(out: Path) -> None:
@@ -28,25 +28,42 @@ def check_destination(out: Path) -> None:
         raise ExportError(f"Can't write {out}: a folder of that name exists.", hint="Choose another file name.")
 
 
+def check_outside_project(out: Path, project: Path) -> None:
+    """Refuse a destination inside the project folder (links followed): an export must
+    never replace the database or a take's clip, nor add files the project doesn't know.
+    Other files an export writes (an SRT, further sheet pages) go next to ``out``."""
+    root = project.resolve()
+    landing = out.parent.resolve() / out.name
+    for candidate in (landing, landing.resolve()):
+        if candidate == root or root in candidate.parents:
+            raise ExportError(f"Can't write {out}: it is inside the project folder {project}.",
+                              hint="Export to a folder outside the project (exports never write into it).")
+
+
 class OutputFiles:
     """``with OutputFiles(out) as files: tmp = files.temp_for(final); ...; files.commit()``."""
 
     def __init__(self, out: Path) -> None:
         self.out = out
         self.work: Path | None = None
+        self._staging: StagingDir | None = None
         self._pending: list[tuple[Path, Path]] = []
 
     def __enter__(self) -> OutputFiles:
         check_destination(self.out)
+        # Work folders of exports that were killed (SIGKILL, a power cut) go first.
+        sweep(self.out.parent, lambda name: name.startswith(".") and ".export-" in name)
         try:
-            self.work = Path(tempfile.mkdtemp(prefix=f".{self.out.stem[:40]}.export-", dir=self.out.parent))
+            self._staging = StagingDir(self.out.parent, f".{self.out.stem[:40]}.export-")
         except OSError as error:
             raise os_error(error, self.out) from None
+        self.work = self._staging.path
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.work is not None:
-            shutil.rmtree(self.work, ignore_errors=True)
+        if self._staging is not None:
+            self._staging.remove()
+            self._staging = None
             self.work = None
 
     def scratch(self, name: str) -> Path:

@@ -20,6 +20,7 @@ _PIX_RE = re.compile(r"^\s*(?P<pix>[a-z0-9_]+)(?:\([^)]*\))?$")
 _SIZE_RE = re.compile(r"\b(?P<w>\d{2,5})x(?P<h>\d{2,5})\b")
 _FPS_RE = re.compile(r"(?P<fps>\d+(?:\.\d+)?)(?P<k>k?) (?:fps|tbr)\b")
 _TBN_RE = re.compile(r"(?P<tbn>\d+(?:\.\d+)?k?) tbn\b")
+_DURATION_RE = re.compile(r"^\s*Duration: (?P<h>\d+):(?P<m>\d\d):(?P<s>\d\d(?:\.\d+)?)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -119,4 +120,17 @@ def probe_stream(path: Path) -> StreamInfo:
     info = parse_stream_report(result.stderr, result.stdout, path)
     if info.frames < 1:
         raise ExportError(f"{path} holds no frames.")
+    declared = declared_frames(result.stderr, info.fps)
+    if "partial file" in result.stderr or (declared is not None and info.frames + 1 < declared):
+        of = f" of {declared}" if declared is not None else ""
+        raise ExportError(f"{path} is cut short: only {info.frames}{of} frames can be read.")
     return info
+
+
+def declared_frames(report: str, fps: Fraction) -> int | None:
+    """How many frames the container's header says the clip lasts (its duration x fps)."""
+    match = _DURATION_RE.search(report.split("Stream mapping:", 1)[0])
+    if match is None:
+        return None
+    seconds = int(match["h"]) * 3600 + int(match["m"]) * 60 + float(match["s"])
+    return round(seconds * float(fps))

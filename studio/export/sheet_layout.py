@@ -117,13 +117,15 @@ def turn_heading(turn: Turn) -> str:
 
 
 def poster_image(turn: Turn) -> Image.Image:
-    """The take's poster, or the clip's first frame when the poster file is missing."""
+    """The take's poster, or the clip's first frame when the poster file is missing, is
+    not an image, or is too large to decode safely (see :func:`open_image`)."""
+    from studio.storage.images import MAX_IMAGE_PIXELS, open_image
+    from studio.storage.media import MediaError
+
     if turn.poster is not None:
         try:
-            with Image.open(turn.poster) as image:
-                converted: Image.Image = image.convert("RGB")
-                return converted
-        except OSError:
+            return open_image(turn.poster, what="poster")
+        except MediaError:
             pass
     import imageio_ffmpeg
     import numpy as np
@@ -133,6 +135,9 @@ def poster_image(turn: Turn) -> Image.Image:
         try:
             meta = next(reader)
             width, height = meta["size"]
+            if width * height > MAX_IMAGE_PIXELS:
+                raise ExportError(f"The clip of {turn.label} is {width} x {height} pixels; the limit is "
+                                  f"{MAX_IMAGE_PIXELS / 1e6:.1f} megapixels.", hint="Re-roll the turn.")
             data = next(reader)
         finally:
             reader.close()

@@ -8,12 +8,14 @@ clips that share codec parameters and an output that asks for no new pixels.
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.compose import episode_frames
+from studio.export.errors import ExportError
 from studio.export.ffmpeg import FrameEncoder, run_with_progress
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.export.output import OutputFiles
@@ -53,15 +55,42 @@ def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: Episode
     return None
 
 
-def _quote(path: Path) -> str:
-    return "'" + str(path).replace("'", "'\\''") + "'"
+def concat_listing(branch: Branch, files: OutputFiles) -> Path:
+    """ffmpeg's concat list for the branch's clips.
+
+    The list format can't hold every path (a line break ends an entry), so each clip is
+    named through a symbolic link with a plain name in the work folder; ffmpeg resolves
+    names in the list from the list's own folder. Where links can't be made, the paths
+    are quoted, and a path that can't be quoted is refused clearly."""
+    listing = files.scratch("clips.txt")
+    links = files.scratch("clips")
+    names: list[str] = []
+    try:
+        links.mkdir()
+        for index, turn in enumerate(branch.turns):
+            name = f"clips/{index:05d}{turn.clip.suffix}"
+            os.symlink(turn.clip.resolve(), files.scratch(name))
+            names.append(name)
+    except OSError:
+        names = []
+        for turn in branch.turns:
+            real = str(turn.clip.resolve())
+            if any(c in real for c in "\r\n"):
+                raise ExportError(f"Can't join the clips by stream copy: the path {real!r} holds a line break.",
+                                  hint="Export with --reencode, or move the project to a plainer path.") from None
+            names.append(real)
+    listing.write_text("ffconcat version 1.0\n" + "".join(f"file {_quote(name)}\n" for name in names),
+                       encoding="utf-8", errors="surrogateescape")
+    return listing
+
+
+def _quote(path: str) -> str:
+    return "'" + path.replace("'", "'\\''") + "'"
 
 
 def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, target: Path, files: OutputFiles,
                         progress: ProgressCallback, cancelled: CancelCheck) -> None:
-    listing = files.scratch("clips.txt")
-    listing.write_text("ffconcat version 1.0\n" + "".join(f"file {_quote(t.clip.resolve())}\n" for t in branch.turns),
-                       encoding="utf-8")
+    listing = concat_listing(branch, files)
     total = plan.timeline.total_frames
     muxer = ["-movflags", "+faststart", "-f", "mp4"] if fmt == ExportFormat.MP4 else ["-f", "webm"]
     run_with_progress(["-f", "concat", "-safe", "0", "-i", str(listing), "-map", "0:v:0", "-c", "copy", *muxer,

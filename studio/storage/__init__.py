@@ -3,7 +3,7 @@
 This is the only package that reads or writes project files.
 """
 
-from studio.storage.database import ProjectFileError
+from studio.storage.errors import ProjectFileError
 from studio.storage.paths import UnsafePathError
 from studio.storage.project import DB_NAME, MEDIA_DIR, PROJECT_SUFFIX, Project
 

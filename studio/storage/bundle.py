@@ -1,109 +1,343 @@
 """Bundles: a whole project in one ``.zip`` file, and back.
 
-Import refuses any entry that would land outside the target folder (absolute paths,
-``..``, drive letters, symlinks) and any entry outside the bundle's known layout.
+Import treats the bundle as hostile. Before anything is unpacked, every entry is checked:
+a known place in the layout, no way out of the target folder (absolute paths, ``..``,
+drive letters, symlinks), names and depths a file system can hold, no entry twice, no
+file that is also a folder, only the compression methods we write, no encryption, and
+limits on the total size, on the compression ratio (a zip bomb) and against the free
+space. The database is unpacked first and checked like any project we open (its schema
+included); then only the media files it names are unpacked. Every file and folder is
+fsynced before the finished folder is renamed into place, and a failure leaves nothing.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
-import shutil
 import sqlite3
 import stat
-import tempfile
 import zipfile
-from pathlib import Path
+import zlib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
 from studio import __version__
 from studio.core.errors import StudioError
-from studio.storage.atomic import atomic_path
+from studio.storage.atomic import atomic_path, fsync_dir
+from studio.storage.errors import ProjectFileError, describe_os_error
+from studio.storage.lock import WriterLock
 from studio.storage.paths import UnsafePathError, check_relative
 from studio.storage.project import DB_NAME, MEDIA_DIR, PROJECT_SUFFIX, Project
+from studio.storage.staging import StagingDir, sweep
 
 MANIFEST = "kamishibai-bundle.json"
 MAX_BUNDLE_BYTES = 64 * 1024**3
+"""Most a bundle may unpack to."""
+MAX_ENTRIES = 1_000_000
+MAX_RATIO = 100
+"""Most an entry may be compressed (unpacked size / packed size). Clips and posters are
+stored as they are, and a project database deflates about 3 to 10 times; a bomb of zeros
+deflates about 1000 times."""
+RATIO_FREE_BYTES = 1024 * 1024
+"""Entries smaller than this are not held to the ratio (tiny files compress oddly)."""
+MAX_NAME_BYTES = 255
+MAX_PATH_CHARS = 1024
+MAX_DEPTH = 16
+SPACE_MARGIN_BYTES = 16 * 1024 * 1024
+"""Free space kept beyond what the bundle unpacks to (the database's WAL, the lock file)."""
+_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
 
 
 class BundleError(StudioError):
     """A bundle that can't be written or read."""
 
 
-def export_bundle(project: Project, out: Path) -> Path:
-    """Write the project (a consistent database snapshot plus its media) to ``out``."""
-    out = out if out.suffix == ".zip" else out.with_suffix(".zip")
-    with tempfile.TemporaryDirectory() as tmp:
-        snapshot = Path(tmp) / DB_NAME
-        with project.database.lock:
-            target = sqlite3.connect(snapshot)
-            try:
-                project.database.conn.backup(target)
-            finally:
-                target.close()
-        try:
-            with atomic_path(out) as part, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as archive:
-                archive.writestr(MANIFEST, json.dumps({"app": "kamishibai-studio", "version": __version__,
-                                                       "name": project.name}))
-                archive.write(snapshot, DB_NAME)
-                media = project.path / MEDIA_DIR
-                for file in sorted(media.rglob("*")):
-                    if file.is_file() and not file.is_symlink() and ".part" not in file.name:
-                        archive.write(file, file.relative_to(project.path).as_posix(), zipfile.ZIP_STORED)
-        except OSError as error:
-            raise BundleError(f"Can't write the bundle {out}: {error.strerror or error}.") from None
+def _is_inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def bundle_path(out: Path) -> Path:
+    """The file a bundle is written to: ``out`` with ``.zip`` appended unless it has it
+    (``story.v2`` becomes ``story.v2.zip``, never ``story.zip``)."""
+    return out if out.suffix.lower() == ".zip" else out.with_name(out.name + ".zip")
+
+
+def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Path:
+    """Write the project (a consistent database snapshot plus its media) to ``out``.
+
+    An existing file is replaced only with ``overwrite``; a destination inside the
+    project folder is refused (the bundle would swallow itself, or replace a project file).
+    """
+    out = bundle_path(out)
+    if _is_inside(out, project.path):
+        raise BundleError(f"Can't write the bundle {out}: it is inside the project folder {project.path}.",
+                          hint="Choose a place outside the project.")
+    if out.is_dir():
+        raise BundleError(f"Can't write the bundle {out}: a folder of that name exists.")
+    if out.exists() and not overwrite:
+        raise BundleError(f"{out} already exists.", hint="Choose another name, or pass --force to replace it.")
+    if not out.parent.is_dir():
+        raise BundleError(f"The folder {out.parent} does not exist.", hint="Create it or choose another folder.")
+    try:
+        with atomic_path(out) as part, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(MANIFEST, json.dumps({"app": "kamishibai-studio", "version": __version__,
+                                                   "name": project.name}))
+            with archive.open(DB_NAME, "w", force_zip64=True) as db_entry:
+                _write_snapshot(project, db_entry, out.parent)
+            media = project.path / MEDIA_DIR
+            for file in sorted(media.rglob("*")):
+                if file.is_file() and not file.is_symlink() and ".part" not in file.name:
+                    archive.write(file, file.relative_to(project.path).as_posix(), zipfile.ZIP_STORED)
+    except OSError as error:
+        raise describe_os_error(error, out.parent, f"write the bundle {out}") from None
     return out
 
 
-def _check_entry(info: zipfile.ZipInfo) -> None:
+def _write_snapshot(project: Project, target: object, scratch_parent: Path) -> None:
+    """Copy a consistent snapshot of the database (SQLite's backup API) into ``target``."""
+    sweep(scratch_parent, lambda name: name.startswith(".bundle-snapshot-"))
+    with StagingDir(scratch_parent, ".bundle-snapshot-") as scratch:
+        snapshot = scratch.path / DB_NAME
+        with project.database.lock:
+            copy = sqlite3.connect(snapshot)
+            try:
+                project.database.conn.backup(copy)
+            finally:
+                copy.close()
+        with open(snapshot, "rb") as source:
+            while chunk := source.read(1024 * 1024):
+                target.write(chunk)  # type: ignore[attr-defined]
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Entry:
+    info: zipfile.ZipInfo
+    rel: PurePosixPath
+
+
+def _refuse(bundle: Path, reason: str) -> BundleError:
+    return BundleError(f"Refused the bundle {bundle.name}: {reason}.",
+                       hint="Nothing was unpacked. Ask for the bundle again, or make it with `kamishibai bundle`.")
+
+
+def _check_entry(bundle: Path, info: zipfile.ZipInfo) -> PurePosixPath | None:
+    """The entry's relative path (None for a folder entry), or a refusal that says why."""
     name = info.filename
+    shown = name if len(name) <= 80 else name[:60] + "..." + name[-12:]
+    depth = len([part for part in name.replace("\\", "/").split("/") if part])
+    if depth > MAX_DEPTH:
+        raise _refuse(bundle, f"entry {shown!r} is too deep ({depth:,} folders; the limit is {MAX_DEPTH})")
+    if len(name) > MAX_PATH_CHARS:
+        raise _refuse(bundle, f"the entry name {shown!r} is too long ({len(name):,} characters; "
+                      f"the limit is {MAX_PATH_CHARS:,})")
     try:
-        rel = check_relative(name)
+        rel = check_relative(name.rstrip("/") or name)
     except UnsafePathError as error:
-        raise BundleError(f"Refused the bundle: entry {name!r} points outside the project ({error.message}).") from None
+        raise _refuse(bundle, f"entry {shown!r} points outside the project ({error.message})") from None
+    for part in rel.parts:
+        if len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+            raise _refuse(bundle, f"a name in entry {shown!r} is too long ({len(part):,} characters; "
+                          f"the limit is {MAX_NAME_BYTES} bytes)")
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
-        raise BundleError(f"Refused the bundle: entry {name!r} is a symbolic link.")
-    top = rel.parts[0] if rel.parts else ""
-    if name not in (MANIFEST, DB_NAME) and top != MEDIA_DIR:
-        raise BundleError(f"Refused the bundle: unexpected entry {name!r}.")
+        raise _refuse(bundle, f"entry {shown!r} is a symbolic link")
+    if name not in (MANIFEST, DB_NAME) and rel.parts[0] != MEDIA_DIR:
+        raise _refuse(bundle, f"unexpected entry {shown!r}")
+    if info.flag_bits & 0x1:
+        raise _refuse(bundle, f"entry {shown!r} is encrypted")
+    if info.compress_type not in _METHODS:
+        raise _refuse(bundle, f"entry {shown!r} uses compression method {info.compress_type}, "
+                      "which Kamishibai bundles never use (only stored or deflated)")
+    if info.is_dir():
+        return None
+    if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
+        raise _refuse(bundle, f"entry {shown!r} is damaged (stored, yet its sizes differ)")
+    if info.file_size > RATIO_FREE_BYTES and info.file_size > MAX_RATIO * max(1, info.compress_size):
+        raise _refuse(bundle, f"entry {shown!r} is compressed {info.file_size // max(1, info.compress_size):,} "
+                      f"times ({info.compress_size:,} bytes unpack to {info.file_size:,}); "
+                      f"the limit is {MAX_RATIO} times")
+    return rel
+
+
+def _check_layout(bundle: Path, entries: list[_Entry], folders: set[PurePosixPath]) -> None:
+    """No name twice (also ignoring case), and no name both a file and a folder."""
+    seen: set[str] = set()
+    for entry in entries:
+        key = entry.rel.as_posix().casefold()
+        if key in seen:
+            raise _refuse(bundle, f"entry {entry.rel.as_posix()!r} is there twice")
+        seen.add(key)
+    files = {e.rel for e in entries}
+    for entry in entries:
+        for parent in entry.rel.parents:
+            if parent in files:
+                raise _refuse(bundle, f"{parent.as_posix()!r} is both a file and a folder")
+    for folder in folders:
+        if folder in files:
+            raise _refuse(bundle, f"{folder.as_posix()!r} is both a file and a folder")
+
+
+def _open_archive(bundle: Path) -> zipfile.ZipFile:
+    if not bundle.is_file():
+        raise BundleError(f"{bundle} is not a readable bundle: it does not exist or is not a file.")
+    try:
+        return zipfile.ZipFile(bundle)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as error:
+        raise BundleError(f"{bundle} is not a readable bundle: {error}.") from None
+
+
+def _read_entries(bundle: Path, archive: zipfile.ZipFile) -> list[_Entry]:
+    infos = archive.infolist()
+    if len(infos) > MAX_ENTRIES:
+        raise _refuse(bundle, f"it holds {len(infos):,} entries; the limit is {MAX_ENTRIES:,}")
+    entries: list[_Entry] = []
+    folders: set[PurePosixPath] = set()
+    for info in infos:
+        rel = _check_entry(bundle, info)
+        if rel is None:
+            folders.add(check_relative(info.filename.rstrip("/")))
+        else:
+            entries.append(_Entry(info, rel))
+    _check_layout(bundle, entries, folders)
+    if DB_NAME not in {e.info.filename for e in entries}:
+        raise BundleError(f"{bundle} is not a Kamishibai bundle (no {DB_NAME}).")
+    total = sum(e.info.file_size for e in entries)
+    if total > MAX_BUNDLE_BYTES:
+        raise _refuse(bundle, f"it would unpack to {total:,} bytes; the limit is {MAX_BUNDLE_BYTES // 1024**3} GiB")
+    return entries
+
+
+def _check_space(dest: Path, needed: int) -> None:
+    from studio.storage.errors import DiskFullError, free_bytes
+
+    free = free_bytes(dest.parent)
+    if free is not None and needed + SPACE_MARGIN_BYTES > free:
+        raise DiskFullError(f"Can't unpack into {dest}: it needs {needed / 1e6:,.1f} MB and the disk holding "
+                            f"{dest.parent} has {free / 1e6:,.1f} MB free.",
+                            hint="Nothing was unpacked. Free some space or choose another place.")
+
+
+def _mkdirs(root: Path, rel: PurePosixPath, made: set[Path]) -> Path:
+    """Create the folders of ``rel`` under ``root`` one by one (no recursion, no symlinks)."""
+    folder = root
+    for part in rel.parts[:-1]:
+        folder = folder / part
+        if folder not in made:
+            try:
+                os.mkdir(folder)
+            except FileExistsError:
+                if folder.is_symlink() or not folder.is_dir():
+                    raise
+            made.add(folder)
+    return folder
+
+
+def _unpack(archive: zipfile.ZipFile, entry: _Entry, root: Path, made: set[Path]) -> None:
+    folder = _mkdirs(root, entry.rel, made)
+    target = folder / entry.rel.name
+    written = 0
+    with archive.open(entry.info) as source, open(target, "xb") as sink:
+        while chunk := source.read(1024 * 1024):
+            written += len(chunk)
+            if written > entry.info.file_size:  # zipfile stops at the declared size; belt and braces
+                raise zipfile.BadZipFile(f"{entry.rel} holds more than it declares")
+            sink.write(chunk)
+        sink.flush()
+        os.fsync(sink.fileno())
+
+
+def _unpack_error(error: BaseException, bundle: Path, dest: Path, what: str) -> BaseException:
+    """What to tell the user about an error met while unpacking."""
+    if isinstance(error, zipfile.BadZipFile | zlib.error | EOFError):
+        return BundleError(f"The bundle {bundle.name} is damaged: {error}.",
+                           hint="Nothing was unpacked. Make or download the bundle again.")
+    if isinstance(error, RuntimeError) and "encrypted" in str(error):
+        return _refuse(bundle, "an entry is encrypted")
+    if isinstance(error, OSError):
+        if error.errno == errno.ENAMETOOLONG:
+            return _refuse(bundle, "a name is too long for this file system")
+        return describe_os_error(error, dest.parent, what)
+    return error
+
+
+def _referenced(project: Project) -> set[str]:
+    """Every media path the database names (takes, locations, character references)."""
+    tree = project.tree
+    paths: set[str] = set()
+    for take in tree.takes.values():
+        paths.update(take.media_paths())
+    paths.update(loc.image_path for loc in tree.locations.values() if loc.image_path)
+    for member in tree.cast.values():
+        paths.update(str(p) for p in member.reference_images if p)
+    return {PurePosixPath(p).as_posix() for p in paths}
 
 
 def import_bundle(bundle: Path, dest: Path) -> Project:
-    """Unpack ``bundle`` into the new project folder ``dest`` and open it."""
+    """Unpack ``bundle`` into the new project folder ``dest`` and open it for writing.
+
+    Files the database does not name are not unpacked; they are listed, with anything
+    else worth knowing, in the returned project's ``problems``.
+    """
     dest = dest if dest.suffix == PROJECT_SUFFIX else dest.with_name(dest.name + PROJECT_SUFFIX)
     if dest.exists():
         raise BundleError(f"{dest} already exists.", hint="Choose another destination.")
-    try:
-        archive = zipfile.ZipFile(bundle)
-    except (OSError, zipfile.BadZipFile) as error:
-        raise BundleError(f"{bundle} is not a readable bundle: {error}.") from None
-    with archive:
-        infos = archive.infolist()
-        for info in infos:
-            _check_entry(info)
-        names = {i.filename for i in infos}
-        if DB_NAME not in names:
-            raise BundleError(f"{bundle} is not a Kamishibai bundle (no {DB_NAME}).")
-        if sum(i.file_size for i in infos) > MAX_BUNDLE_BYTES:
-            raise BundleError(f"{bundle} would unpack to more than {MAX_BUNDLE_BYTES // 1024**3} GiB.")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".import-", dir=dest.parent))
+    with _open_archive(bundle) as archive:
+        entries = _read_entries(bundle, archive)
+        by_name = {e.rel.as_posix(): e for e in entries}
+        what = f"unpack {bundle.name} into {dest}"
         try:
-            root = staging.resolve()
-            for info in infos:
-                if info.is_dir():
-                    continue
-                target = (root / info.filename).resolve()
-                if root not in target.parents:
-                    raise BundleError(f"Refused the bundle: entry {info.filename!r} points outside the project.")
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with archive.open(info) as src, open(target, "wb") as dst:
-                    shutil.copyfileobj(src, dst)
-            (staging / MEDIA_DIR).mkdir(exist_ok=True)
-            (staging / MANIFEST).unlink(missing_ok=True)
-            Project.open(staging).close()
-            os.replace(staging, dest)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-    return Project.open(dest)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise describe_os_error(error, dest.parent, what) from None
+        sweep(dest.parent, lambda name: name.startswith(".") and ".import-" in name)
+        _check_space(dest, by_name[DB_NAME].info.file_size)
+        try:
+            staging = StagingDir(dest.parent, f".{dest.name}.import-")
+        except OSError as error:
+            raise describe_os_error(error, dest.parent, what) from None
+        lock: WriterLock | None = None
+        try:
+            made: set[Path] = set()
+            _unpack(archive, by_name[DB_NAME], staging.path, made)
+            problems: list[str] = []
+            try:
+                with Project.open(staging.path, read_only=True) as peek:
+                    wanted = _referenced(peek)
+                    problems.extend(peek.problems)
+            except ProjectFileError as error:
+                raise BundleError(f"Refused the bundle {bundle.name}: its database: "
+                                  f"{error.message.replace(str(staging.path), DB_NAME)}", hint=error.hint) from None
+            media = [e for name, e in by_name.items() if name in wanted]
+            skipped = sorted(name for name, e in by_name.items() if name not in wanted and name != DB_NAME
+                             and name != MANIFEST)
+            missing = sorted(wanted - by_name.keys())
+            _check_space(dest, sum(e.info.file_size for e in [by_name[DB_NAME], *media]))
+            for entry in media:
+                _unpack(archive, entry, staging.path, made)
+            os.makedirs(staging.path / MEDIA_DIR, exist_ok=True)
+            for folder in sorted(made | {staging.path / MEDIA_DIR}, key=lambda p: len(p.parts), reverse=True):
+                fsync_dir(folder)
+            lock = WriterLock.acquire(staging.path)
+            staging.release_owner()
+            fsync_dir(staging.path)
+            os.rename(staging.path, dest)
+            fsync_dir(dest.parent)
+            lock.moved_to(dest)
+        except BaseException as error:
+            staging.remove()
+            if lock is not None:
+                lock.release()
+            raise _unpack_error(error, bundle, dest, what) from None
+    project = Project.open_locked(dest, lock)
+    project.problems.extend(problems)
+    project.problems.extend(f"skipped {name}: no take, location or character uses it" for name in skipped)
+    project.problems.extend(f"{name} is named by the project but is not in the bundle" for name in missing)
+    return project

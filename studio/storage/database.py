@@ -1,82 +1,226 @@
-"""The project database: opening with checks, migrations, and one-transaction writes."""
+"""The project database: opening with checks, migrations, and one-transaction writes.
+
+Opening checks everything before anything is written: an SQLite file, our application,
+a schema version we can read, a schema holding only the objects our migrations create
+(see :mod:`studio.storage.schema_check`) and no damage. Those checks read through a
+connection that creates no ``-wal``/``-shm`` files where there were none, so a refused
+project is left exactly as it was.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import shutil
+import os
 import sqlite3
 import threading
+import urllib.parse
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.core.changes import Patch
-from studio.core.errors import StudioError
+from studio.storage.errors import (
+    RESTORE_HINT,
+    Problem,
+    ProjectDamagedError,
+    ProjectFileError,
+    ProjectReadOnlyError,
+    classify_sqlite,
+    describe_os_error,
+    describe_sqlite_error,
+)
 from studio.storage.rows import TABLES, entity_row
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
+from studio.storage.schema_check import compare, run_script
 
 if TYPE_CHECKING:
     import sqlite_utils
 
+__all__ = ["Database", "DatabaseFacts", "ForeignSchemaError", "ProjectFileError", "inspect_database", "read_version"]
 
-class ProjectFileError(StudioError):
-    """A project file that can't be opened: damaged, foreign or from a newer version."""
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def read_version(db_path: Path) -> int:
-    """Read the schema version without writing anything (read-only connection)."""
-    if not db_path.is_file():
+class ForeignSchemaError(ProjectFileError):
+    """The database holds schema objects (triggers, views, tables, columns) we did not create."""
+
+
+def sqlite_uri(path: Path, **params: str) -> str:
+    """A ``file:`` URI for ``path``: its bytes as the file system has them (a name need not
+    be UTF-8), any character (``?``, ``#``, ``%``, newlines) quoted."""
+    query = "&".join(f"{key}={value}" for key, value in params.items())
+    return f"file:{urllib.parse.quote(os.fsencode(path.absolute()))}" + (f"?{query}" if query else "")
+
+
+def wal_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + "-wal")
+
+
+def _wal_empty(db_path: Path) -> bool:
+    try:
+        return wal_path(db_path).stat().st_size == 0
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def connect_read_only(db_path: Path, *, immutable: bool = False) -> sqlite3.Connection:
+    """A read-only connection. ``immutable`` reads the file as it is (no ``-wal``/``-shm``
+    files are created, no locks are taken): only for a file nobody else can be writing."""
+    params = {"mode": "ro", **({"immutable": "1"} if immutable else {})}
+    return sqlite3.connect(sqlite_uri(db_path, **params), uri=True, check_same_thread=False, isolation_level=None)
+
+
+@dataclass(frozen=True)
+class DatabaseFacts:
+    version: int
+    meta: dict[str, str]
+
+
+def _check_header(db_path: Path) -> None:
+    if not db_path.exists():
         raise ProjectFileError(f"{db_path} does not exist.", hint="Is this a Kamishibai project folder?")
-    if db_path.stat().st_size == 0:
-        raise ProjectFileError(f"{db_path} is empty: the project database is damaged.",
-                               hint="Restore it from a bundle or a backup (project.db.bak-*).")
-    uri = f"file:{db_path.as_posix()}?mode=ro"
+    if not db_path.is_file():
+        raise ProjectFileError(f"{db_path} is not a file.", hint="Is this a Kamishibai project folder?")
     try:
-        conn = sqlite3.connect(uri, uri=True)
-    except sqlite3.Error as error:
-        raise ProjectFileError(f"Can't open {db_path}: {error}.") from None
-    try:
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "meta" not in tables:
-            raise ProjectFileError(f"{db_path} is an SQLite database but not a Kamishibai project.")
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        check = conn.execute("PRAGMA quick_check").fetchone()[0]
-    except sqlite3.DatabaseError as error:
-        raise ProjectFileError(
-            f"{db_path} is damaged or is not a Kamishibai project ({error}).",
-            hint="Nothing was changed. Restore it from a bundle or a backup (project.db.bak-*).",
-        ) from None
-    finally:
-        conn.close()
+        with open(db_path, "rb") as handle:
+            header = handle.read(100)
+    except OSError as error:
+        raise describe_os_error(error, db_path.parent, f"read {db_path}") from None
+    if not header:
+        raise ProjectDamagedError(f"{db_path} is empty: the project database is damaged.", hint=RESTORE_HINT)
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise ProjectDamagedError(f"{db_path} is damaged or is not a Kamishibai project (not an SQLite database).",
+                                  hint=RESTORE_HINT)
+
+
+def _facts(conn: sqlite3.Connection, db_path: Path) -> DatabaseFacts:
+    """App, version and schema, read from ``conn``; raises the matching ProjectFileError."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "meta" not in tables:
+        raise ProjectFileError(f"{db_path} is an SQLite database but not a Kamishibai project.")
+    meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta").fetchall()}
     if meta.get("app") != APP_ID:
         raise ProjectFileError(f"{db_path} is not a Kamishibai project (app is {meta.get('app')!r}).")
-    if check != "ok":
-        raise ProjectFileError(f"{db_path} is damaged: {check}.",
-                               hint="Nothing was changed. Restore it from a bundle or a backup (project.db.bak-*).")
-    try:
-        version = int(meta["schema_version"])
-    except (KeyError, ValueError):
-        raise ProjectFileError(f"{db_path} has no valid schema version.") from None
+    text = meta.get("schema_version", "")
+    version = int(text) if text.strip().isdigit() and len(text) < 10 else 0
+    if version < 1:
+        raise ProjectDamagedError(f"{db_path} has an invalid schema version {text!r} (it should be 1 or more).",
+                                  hint=RESTORE_HINT)
     if version > schema_version():
         raise ProjectFileError(
             f"This project was saved by a newer Kamishibai Studio (schema {version}); "
             f"this version reads up to schema {schema_version()}.",
             hint="Update Kamishibai Studio to open it. The project was not modified.",
         )
-    return version
+    difference = compare(conn, MIGRATIONS[:version])
+    if not difference.empty:
+        raise ForeignSchemaError(
+            f"Refused {db_path}: its schema (version {version}) holds what Kamishibai did not create: "
+            f"{difference.describe()}. Such objects could change what the studio stores.",
+            hint="Nothing was changed. Open a trusted copy of the project instead.",
+        )
+    return DatabaseFacts(version, meta)
+
+
+def _quick_check(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA quick_check").fetchone()[0])
+
+
+def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
+    """Every check of :meth:`Database.open`, without writing anything.
+
+    When there is no ``-wal`` file the checks read the file as immutable, so a refused
+    project gets none created; a damage report is then confirmed through a normal
+    connection (a writer that started meanwhile could have moved pages under the read).
+    ``integrity=False`` skips the (slow) integrity check.
+    """
+    _check_header(db_path)
+    immutable = _wal_empty(db_path)
+    try:
+        conn = connect_read_only(db_path, immutable=immutable)
+    except sqlite3.Error as error:
+        raise describe_sqlite_error(error, db_path.parent, f"open {db_path}") from None
+    try:
+        try:
+            facts = _facts(conn, db_path)
+            check = _quick_check(conn) if integrity else "ok"
+        except sqlite3.Error as error:
+            if classify_sqlite(error, db_path.parent) is Problem.DAMAGED:
+                raise ProjectDamagedError(f"{db_path} is damaged or is not a Kamishibai project ({error}).",
+                                          hint=RESTORE_HINT) from None
+            raise describe_sqlite_error(error, db_path.parent, f"read {db_path}") from None
+    finally:
+        conn.close()
+    if check != "ok" and immutable:
+        with contextlib.suppress(sqlite3.Error):
+            confirm = connect_read_only(db_path)
+            try:
+                check = _quick_check(confirm)
+            finally:
+                confirm.close()
+    if check != "ok":
+        raise ProjectDamagedError(f"{db_path} is damaged: {check}.", hint=RESTORE_HINT)
+    return facts
+
+
+def read_version(db_path: Path) -> int:
+    """The schema version, after every check (nothing is written)."""
+    return inspect_database(db_path).version
+
+
+def _backup(db_path: Path, version: int) -> None:
+    """A consistent copy (SQLite's backup API: the WAL included) as ``project.db.bak-vN``."""
+    target = db_path.with_name(f"{db_path.name}.bak-v{version}")
+    part = target.with_name(f".{target.name}.part")
+    try:
+        source = connect_read_only(db_path)
+        try:
+            copy = sqlite3.connect(part)
+            try:
+                source.backup(copy)
+            finally:
+                copy.close()
+        finally:
+            source.close()
+        with open(part, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(part, target)
+    except (OSError, sqlite3.Error) as error:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        what = f"back up {db_path.name} before upgrading it"
+        if isinstance(error, OSError):
+            raise describe_os_error(error, db_path.parent, what) from None
+        raise describe_sqlite_error(error, db_path.parent, what) from None
 
 
 class Database:
-    """One SQLite connection shared by threads under a lock (one writer at a time)."""
+    """One SQLite connection shared by threads under a lock (one writer at a time).
 
-    def __init__(self, path: Path) -> None:
+    ``read_only`` databases refuse every write with a clear message; ``immutable`` ones
+    (read-only folders, full disks) read the file as it is.
+    """
+
+    def __init__(self, path: Path, *, read_only: bool = False, immutable: bool = False) -> None:
         self.path = path
+        self.folder = path.parent
+        self.read_only = read_only or immutable
         self.lock = threading.RLock()
-        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            if self.read_only:
+                conn = connect_read_only(path, immutable=immutable)
+                conn.execute("SELECT 1 FROM meta LIMIT 1").fetchall()  # opens the file (and its WAL) now
+            else:
+                conn = sqlite3.connect(sqlite_uri(path), uri=True, check_same_thread=False, isolation_level=None)
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as error:
+            raise describe_sqlite_error(error, self.folder, f"open {path}") from None
         conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
         self.conn = conn
 
@@ -94,44 +238,96 @@ class Database:
     @classmethod
     def create(cls, path: Path, meta: dict[str, str]) -> Database:
         database = cls(path)
-        with database.transaction():
-            for script in MIGRATIONS:
-                database._run_script(script)
-            rows = {"app": APP_ID, "schema_version": str(schema_version()), **meta}
-            for key, value in rows.items():
-                database.set_meta(key, value)
+        try:
+            with database.transaction():
+                for script in MIGRATIONS:
+                    run_script(database.conn, script)
+                rows = {"app": APP_ID, "schema_version": str(schema_version()), **meta}
+                for key, value in rows.items():
+                    database.set_meta(key, value)
+        except BaseException:
+            database.close()
+            raise
         return database
 
     @classmethod
-    def open(cls, path: Path) -> Database:
-        version = read_version(path)
-        if version < schema_version():
-            shutil.copy2(path, path.with_name(f"{path.name}.bak-v{version}"))
+    def open(cls, path: Path, *, read_only: bool = False) -> Database:
+        """Check ``path`` (see :func:`inspect_database`), then open it.
+
+        For writing, an older schema is first backed up (``project.db.bak-vN``) and then
+        upgraded in one transaction. For reading, an older schema is read as it is; when
+        SQLite can't make its shared-memory file (a read-only folder, a full disk) and no
+        other process has the database open, the file is read as immutable.
+        """
+        facts = inspect_database(path)
+        if read_only:
+            wal_was_empty = _wal_empty(path)
+            try:
+                return cls(path, read_only=True)
+            except ProjectFileError:
+                # SQLite could not make its shared-memory file, so no other process can be
+                # writing either; with no committed frames in a WAL, the file is the truth.
+                if not wal_was_empty:
+                    raise
+                return cls(path, immutable=True)
+        if facts.version < schema_version():
+            _backup(path, facts.version)
         database = cls(path)
-        if version < schema_version():
-            with database.transaction():
-                for script in MIGRATIONS[version:]:
-                    database._run_script(script)
-                database.set_meta("schema_version", str(schema_version()))
+        try:
+            if facts.version < schema_version():
+                with database.transaction():
+                    for script in MIGRATIONS[facts.version:]:
+                        run_script(database.conn, script)
+                    database.set_meta("schema_version", str(schema_version()))
+        except BaseException:
+            database.close()
+            raise
         return database
 
-    def _run_script(self, script: str) -> None:
-        for statement in script.split(";"):
-            if statement.strip():
-                self.conn.execute(statement)
+    def _translate(self, error: sqlite3.Error, what: str) -> BaseException:
+        """A truthful error for the problems a user can act on; other errors as they are."""
+        if classify_sqlite(error, self.folder) is Problem.OTHER:
+            return error
+        return describe_sqlite_error(error, self.folder, what)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE ... COMMIT; rolled back on any error."""
         with self.lock:
-            self.conn.execute("BEGIN IMMEDIATE")
+            if self.read_only:
+                raise ProjectReadOnlyError(f"{self.folder} was opened for reading only; the change was not saved.")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise self._translate(error, "save the change") from None
             try:
                 yield self.conn
+            except sqlite3.Error as error:
+                self._rollback()
+                raise self._translate(error, "save the change") from None
             except BaseException:
-                self.conn.execute("ROLLBACK")
+                self._rollback()
                 raise
-            else:
+            try:
                 self.conn.execute("COMMIT")
+            except sqlite3.Error as error:
+                self._rollback()
+                raise self._translate(error, "save the change") from None
+
+    def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every query inside sees the database at one moment."""
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                self._rollback()
 
     def meta(self) -> dict[str, str]:
         with self.lock:
@@ -179,6 +375,7 @@ class Database:
 
     def close(self) -> None:
         with self.lock:
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if not self.read_only:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self.conn.close()

@@ -5,19 +5,30 @@ Blank lines and lines starting with ``#`` are skipped. One extension, used by th
 stories: a line ``## branch after N`` starts an alternative branch that continues from
 turn N of the file's first branch (``## branch after 0`` starts from the story's start).
 Every malformed line is reported with its line number, and nothing is imported unless
-``skip_bad`` is set.
+``skip_bad`` is set. A file is read up to :data:`MAX_DEMO_BYTES` whatever it is (a pipe,
+``/dev/stdin``, a device), and the whole import is one edit: one transaction (a killed
+import writes nothing) and one Undo step.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
-from studio.core.commands import AddTurn
+from studio.core.changes import EntityKey, EntityKind, Patch
+from studio.core.commands import Command, CommandError
 from studio.core.errors import StudioError
-from studio.core.instruction import MAX_INSTRUCTION_CHARS, parse_instruction
-from studio.core.model import new_id
+from studio.core.instruction import (
+    MAX_INSTRUCTION_CHARS,
+    InstructionError,
+    parse_instruction,
+    validate_instruction_text,
+)
+from studio.core.model import Node, new_id, now_iso
+from studio.core.tree import StoryTree
 from studio.storage.project import Project
 
 REQUIRED_FIELDS = ("character", "motion", "background")
@@ -71,6 +82,11 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> bool
     if len(line) > MAX_INSTRUCTION_CHARS:
         problems.append((number, f"{len(line):,} characters (the limit is {MAX_INSTRUCTION_CHARS:,})"))
         return False
+    try:
+        validate_instruction_text(line)
+    except InstructionError as error:
+        problems.append((number, error.message))
+        return False
     parsed = parse_instruction(line)
     missing = [name.capitalize() for name in REQUIRED_FIELDS if not getattr(parsed, name)]
     if missing:
@@ -111,19 +127,53 @@ def parse_demo_text(text: str) -> DemoStory:
 
 
 def read_demo(path: Path) -> DemoStory:
+    """Read and parse a demo file: at most :data:`MAX_DEMO_BYTES`, whatever the file is."""
     try:
-        size = path.stat().st_size
-        if size > MAX_DEMO_BYTES:
-            raise StudioError(f"{path.name} is {size:,} bytes; a game_demo file is at most {MAX_DEMO_BYTES:,}.")
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_DEMO_BYTES + 1)
+    except IsADirectoryError:
+        raise StudioError(f"Can't read {path}: it is a folder, not a game_demo file.") from None
     except OSError as error:
-        raise StudioError(f"Can't read {path}: {error.strerror}.") from None
+        raise StudioError(f"Can't read {path}: {error.strerror or error}.") from None
+    if len(data) > MAX_DEMO_BYTES:
+        raise StudioError(f"{path.name} holds more than {MAX_DEMO_BYTES:,} bytes; "
+                          f"a game_demo file is at most {MAX_DEMO_BYTES:,} bytes.",
+                          hint="Split it into several files and import them one by one.")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise DemoImportError(path.name, [(line, "not valid UTF-8 text")]) from None
     return parse_demo_text(text)
+
+
+@dataclass(frozen=True)
+class ImportTurns(Command):
+    """Many new turns as one edit: ``turns`` are (node id, parent id, text), parents first.
+
+    Each new turn goes after the siblings its parent already has."""
+
+    turns: tuple[tuple[str, str, str], ...]
+    label: ClassVar[str] = "Import turns"
+
+    def build(self, tree: StoryTree) -> Patch:
+        patch: dict[EntityKey, Node] = {}
+        added: Counter[str] = Counter()
+        created = now_iso()
+        for node_id, parent_id, text in self.turns:
+            validate_instruction_text(text)
+            if node_id in tree.nodes or (EntityKind.NODE, node_id) in patch:
+                raise CommandError(f"node {node_id} already exists")
+            if parent_id not in tree.nodes and (EntityKind.NODE, parent_id) not in patch:
+                raise CommandError(f"no node {parent_id!r} in this story")
+            if parent_id not in added and parent_id in tree.nodes:
+                added[parent_id] = len(tree.child_ids(parent_id))  # after the siblings it has
+            position = added[parent_id]
+            added[parent_id] += 1
+            patch[(EntityKind.NODE, node_id)] = Node(id=node_id, parent_id=parent_id,
+                                                      instruction=parse_instruction(text), position=position,
+                                                      created_at=created)
+        return patch
 
 
 def import_story(project: Project, story: DemoStory, name: str, parent_id: str | None = None,
@@ -136,22 +186,27 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
     main: list[str] = []
     node_ids: list[str] = []
     leaves: list[str] = []
+    turns: list[tuple[str, str, str]] = []
+    skipped = list(story.problems)
     for index, branch in enumerate(story.branches):
         if index == 0 or branch.after == 0:
             parent = start
         elif branch.after <= len(main):
             parent = main[branch.after - 1]
-        else:
-            continue  # reported as a problem; only reached with skip_bad
+        else:  # its marker is reported as a problem (only reached with skip_bad): say what it held
+            skipped.extend((number, f"its branch (line {branch.line_number}) was skipped")
+                           for number, _ in branch.turns)
+            continue
         for _, text in branch.turns:
             node_id = new_id()
-            project.apply(AddTurn(parent, text, node_id=node_id))
+            turns.append((node_id, parent, text))
             node_ids.append(node_id)
             if index == 0:
                 main.append(node_id)
             parent = node_id
         leaves.append(parent)
-    return DemoImportResult(node_ids, leaves, story.problems)
+    project.apply(ImportTurns(tuple(turns)))
+    return DemoImportResult(node_ids, leaves, sorted(skipped))
 
 
 def import_demo(project: Project, path: Path, parent_id: str | None = None, skip_bad: bool = False) -> DemoImportResult:

@@ -6,10 +6,13 @@ ffmpeg comes from the ``imageio-ffmpeg`` wheel, so this works offline.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import signal
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ import numpy as np
 
 from studio.core.errors import StudioError
 from studio.storage.atomic import atomic_path
+from studio.storage.errors import describe_os_error
 
 CLIP_NAME = "clip.mp4"
 POSTER_NAME = "poster.png"
@@ -30,6 +34,11 @@ os.environ.setdefault("IMAGEIO_FFMPEG_NO_PREVENT_SIGINT", "1")
 
 CLIP_CRF = 17
 """Visually lossless H.264 (the design asks for CRF 18 or better)."""
+MAX_REPRESENTATION_BYTES = 256 * 1024 * 1024
+"""Largest representation file read (AnimeGamer's is 226 x 1920 float32: 1.7 MB)."""
+MAX_CLIP_FRAME_PIXELS = 3840 * 2160
+MAX_CLIP_DECODED_BYTES = 2 * 1024**3
+"""A clip (from a bundle, say) is decoded only if its frames fit these limits."""
 
 
 class MediaError(StudioError):
@@ -76,19 +85,38 @@ def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, 
         process.wait()
         raise
     if process.returncode != 0:
-        message = errors.decode("utf-8", "replace").strip().splitlines()
+        text = errors.decode("utf-8", "replace")
+        if process.returncode == -signal.SIGXFSZ or "File too large" in text:
+            raise OSError(errno.EFBIG, "File too large", str(path))
+        if "No space left on device" in text or "Disk quota exceeded" in text:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        message = text.strip().splitlines()
         raise MediaError(f"ffmpeg could not encode {path.name}: {message[-1] if message else process.returncode}")
 
 
+@contextlib.contextmanager
+def writing_media(path: Path) -> Iterator[Path]:
+    """:func:`atomic_path`, with a full disk or a read-only folder told of ``path`` (the
+    file the user knows), never of its hidden temporary file."""
+    try:
+        with atomic_path(path) as tmp:
+            try:
+                yield tmp
+            except MediaError as error:  # ffmpeg names the file it was given
+                raise MediaError(error.message.replace(tmp.name, path.name), error.hint) from None
+    except OSError as error:
+        raise describe_os_error(error, path.parent, f"write {path.name}") from None
+
+
 def write_clip(path: Path, frames: np.ndarray, fps: float) -> None:
-    with atomic_path(path) as tmp:
+    with writing_media(path) as tmp:
         encode_mp4(tmp, frames, fps)
 
 
 def write_poster(path: Path, frame: np.ndarray) -> None:
     from PIL import Image
 
-    with atomic_path(path) as tmp:
+    with writing_media(path) as tmp:
         Image.fromarray(np.ascontiguousarray(frame, dtype=np.uint8)).save(tmp, format="PNG")
 
 
@@ -99,7 +127,7 @@ def write_representation(path: Path, representation: np.ndarray, metadata: Mappi
     if metadata:
         meta["metadata"] = json.dumps(dict(metadata), ensure_ascii=False, sort_keys=True)
     data = save({"representation": np.ascontiguousarray(representation, dtype=np.float32)}, metadata=meta)
-    with atomic_path(path) as tmp:
+    with writing_media(path) as tmp:
         tmp.write_bytes(data)
 
 
@@ -107,6 +135,12 @@ def read_representation(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
     """The representation and the metadata written with it (engine, space, seed...)."""
     from safetensors import SafetensorError, safe_open
 
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise MediaError(f"Can't read the representation {path}: {error.strerror or error}.") from None
+    if size > MAX_REPRESENTATION_BYTES:
+        raise MediaError(f"The representation {path} is {size:,} bytes; the limit is {MAX_REPRESENTATION_BYTES:,}.")
     try:
         with safe_open(str(path), framework="numpy") as handle:
             array = handle.get_tensor("representation")
@@ -154,11 +188,23 @@ def read_clip(path: Path) -> tuple[np.ndarray, float]:
 
     if not path.is_file():
         raise MediaError(f"{path} does not exist.")
+    frames: list[np.ndarray] = []
     try:
         reader = imageio_ffmpeg.read_frames(str(path), pix_fmt="rgb24")
-        meta = next(reader)
-        width, height = meta["size"]
-        frames = [np.frombuffer(buf, dtype=np.uint8).reshape(height, width, 3) for buf in reader]
+        try:
+            meta = next(reader)
+            width, height = meta["size"]
+            if width * height > MAX_CLIP_FRAME_PIXELS:
+                raise MediaError(f"{path} is {width} x {height} pixels; clips are limited to "
+                                 f"{MAX_CLIP_FRAME_PIXELS / 1e6:.1f} megapixels.")
+            limit = max(1, MAX_CLIP_DECODED_BYTES // (width * height * 3))
+            for buf in reader:
+                if len(frames) >= limit:
+                    raise MediaError(f"{path} holds more than {limit:,} frames of {width} x {height}; "
+                                     f"a clip decodes to at most {MAX_CLIP_DECODED_BYTES / 1024**3:.0f} GiB.")
+                frames.append(np.frombuffer(buf, dtype=np.uint8).reshape(height, width, 3))
+        finally:
+            reader.close()
     except (RuntimeError, StopIteration, OSError, ValueError) as error:
         raise MediaError(f"{path} is not a readable video: {error}.") from None
     if not frames:

@@ -12,11 +12,13 @@ from pathlib import Path
 
 from studio.core.errors import StudioError
 from studio.core.model import new_id
-from studio.storage.atomic import atomic_path
+from studio.storage.media import writing_media
 from studio.storage.project import MEDIA_DIR, Project
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 4096
+MAX_IMPORT_PIXELS = 64 * 1024 * 1024
+"""Largest picture a user may import (a 64-megapixel photo); it is then scaled down."""
 
 
 class ImageImportError(StudioError):
@@ -28,24 +30,22 @@ def _slug(name: str) -> str:
 
 
 def import_image(project: Project, source: Path, folder: str = "locations") -> str:
-    """Copy ``source`` into ``media/<folder>/`` as PNG; return its project-relative path."""
-    from PIL import Image, UnidentifiedImageError
+    """Copy ``source`` into ``media/<folder>/`` as PNG; return its project-relative path.
 
-    if not source.is_file():
+    The file size and the pixel count (read from the header) are checked before the image
+    is decoded; a picture larger than :data:`MAX_IMAGE_SIDE` is scaled down."""
+    from studio.storage.images import open_image
+    from studio.storage.media import MediaError
+
+    if not source.exists():
         raise ImageImportError(f"{source} does not exist.")
-    size = source.stat().st_size
-    if size > MAX_IMAGE_BYTES:
-        raise ImageImportError(f"{source.name} is {size / 1e6:.0f} MB; images are limited to "
-                               f"{MAX_IMAGE_BYTES // 1_000_000} MB.")
     try:
-        with Image.open(source) as image:
-            image.load()
-            picture = image.convert("RGB")
-    except (UnidentifiedImageError, OSError) as error:
-        raise ImageImportError(f"{source.name} is not a readable image: {error}.") from None
+        picture = open_image(source, max_pixels=MAX_IMPORT_PIXELS, max_bytes=MAX_IMAGE_BYTES)
+    except MediaError as error:
+        raise ImageImportError(error.message) from None
     if max(picture.size) > MAX_IMAGE_SIDE:
         picture.thumbnail((MAX_IMAGE_SIDE, MAX_IMAGE_SIDE))
     rel = f"{MEDIA_DIR}/{_slug(folder)}/{_slug(source.stem)}-{new_id()}.png"
-    with atomic_path(project.resolve(rel)) as tmp:
+    with writing_media(project.resolve(rel)) as tmp:
         picture.save(tmp, format="PNG")
     return rel

@@ -7,9 +7,10 @@ that was acknowledged. Media files are written atomically before the row that na
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,21 @@ from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, new_id, now_iso
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree, TreeError
-from studio.storage.atomic import atomic_path
-from studio.storage.database import Database, ProjectFileError
+from studio.storage.atomic import atomic_path, fsync_dir
+from studio.storage.database import Database, inspect_database
+from studio.storage.errors import (
+    DiskFullError,
+    ProjectDamagedError,
+    ProjectFileError,
+    ProjectReadOnlyError,
+    describe_os_error,
+    full_error,
+    read_only_error,
+)
+from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, resolve_inside
 from studio.storage.rows import FROM_VALUES, TABLES
+from studio.storage.staging import StagingDir, sweep
 
 PROJECT_SUFFIX = ".kamishibai"
 DB_NAME = "project.db"
@@ -44,14 +56,26 @@ def normalise_project_path(path: str | os.PathLike[str]) -> Path:
 
 
 class Project:
-    """An open project: its document (tree + undo) and its files."""
+    """An open project: its document (tree + undo) and its files.
 
-    def __init__(self, path: Path, database: Database, tree: StoryTree, problems: list[str]) -> None:
+    Opened for writing (the default), it holds the project's writer lock (see
+    :mod:`studio.storage.lock`) from before the story is read until :meth:`close`, so its
+    tree is always the one on disk. Opened with ``read_only=True`` it takes no lock and
+    refuses every change.
+    """
+
+    def __init__(self, path: Path, database: Database, tree: StoryTree, problems: list[str],
+                 lock: WriterLock | None = None) -> None:
         self.path = path
         self.database = database
         self.document = Document(tree, persist=database.write_patch)
         self.problems = problems
         self._resolved: dict[str, Path] = {}
+        self._lock = lock
+
+    @property
+    def read_only(self) -> bool:
+        return self.database.read_only
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -64,31 +88,71 @@ class Project:
         locations: Iterable[Location] = (),
         start_state: CharacterState | None = None,
     ) -> Project:
+        """Make a new project folder, built beside its final place and renamed into it, so
+        that a failure (a full disk) leaves nothing behind that looks like a project."""
         folder = Path(path).expanduser()
         if folder.suffix != PROJECT_SUFFIX:
             folder = folder.with_name(folder.name + PROJECT_SUFFIX)
-        if folder.exists() and any(folder.iterdir()):
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
             raise ProjectFileError(f"{folder} already exists and is not empty.",
                                    hint="Choose another name, or open it instead.")
+        what = f"create the project {folder}"
         try:
-            (folder / MEDIA_DIR).mkdir(parents=True, exist_ok=True)
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            sweep(folder.parent, lambda entry: entry.startswith(f".{folder.name}.new-"))
+            staging = StagingDir(folder.parent, f".{folder.name}.new-")
         except OSError as error:
-            raise ProjectFileError(f"Can't create the project folder {folder}: {error.strerror}.") from None
-        title = name or folder.stem
-        database = Database.create(folder / DB_NAME, {
-            "name": title, "project_id": new_id(), "created_at": now_iso(), "created_by": __version__,
-        })
-        root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""), start_state=start_state or
-                    CharacterState(), created_at=now_iso())
-        patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}
-        patch.update({(EntityKind.CAST, m.id): m for m in cast})
-        patch.update({(EntityKind.LOCATION, loc.id): loc for loc in locations})
-        database.write_patch(patch)
+            raise describe_os_error(error, folder.parent, what) from None
+        lock: WriterLock | None = None
+        try:
+            lock = WriterLock.acquire(staging.path)
+            title = name or folder.stem.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""),
+                        start_state=start_state or CharacterState(), created_at=now_iso())
+            patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}
+            patch.update({(EntityKind.CAST, m.id): m for m in cast})
+            patch.update({(EntityKind.LOCATION, loc.id): loc for loc in locations})
+            try:
+                (staging.path / MEDIA_DIR).mkdir()
+                database = Database.create(staging.path / DB_NAME, {
+                    "name": title, "project_id": new_id(), "created_at": now_iso(), "created_by": __version__,
+                })
+                try:
+                    database.write_patch(patch)
+                finally:
+                    database.close()
+                fsync_dir(staging.path)
+                staging.release_owner()
+                os.replace(staging.path, folder)
+                fsync_dir(folder.parent)
+            except OSError as error:
+                if error.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise ProjectFileError(f"{folder} already exists and is not empty.",
+                                           hint="Choose another name, or open it instead.") from None
+                raise describe_os_error(error, folder.parent, what) from None
+            except DiskFullError:  # said of the hidden work folder: say it of the project
+                raise full_error(folder.parent, what) from None
+            except ProjectReadOnlyError:
+                raise read_only_error(folder.parent, what) from None
+            lock.moved_to(folder)
+        except BaseException:
+            staging.remove()
+            if lock is not None:
+                lock.release()
+            raise
+        try:
+            database = Database.open(folder / DB_NAME)
+        except BaseException:
+            lock.release()
+            raise
         tree = StoryTree.from_entities(patch.values())
-        return cls(folder, database, tree, [])
+        return cls(folder, database, tree, [], lock)
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> Project:
+    def open(cls, path: str | os.PathLike[str], *, read_only: bool = False, wait: float = 0.0,
+             on_wait: Callable[[LockHolder | None], None] | None = None) -> Project:
+        """Open a project; for writing (the default) wait up to ``wait`` seconds for
+        another process that holds it (``on_wait(holder)`` is told once)."""
         folder = normalise_project_path(path)
         if folder.exists() and not folder.is_dir():
             raise ProjectFileError(f"{folder} is not a Kamishibai project (a project is a folder NAME.kamishibai).")
@@ -96,13 +160,31 @@ class Project:
             raise ProjectFileError(f"No project at {folder}.", hint="Create one with `kamishibai new PATH`.")
         if not (folder / DB_NAME).exists():
             raise ProjectFileError(f"{folder} is not a Kamishibai project (it has no {DB_NAME}).")
-        database = Database.open(folder / DB_NAME)
+        if not read_only:
+            # Refuse a project that is not ours to write (newer, foreign) before the lock
+            # file is made in it: a refused project is left exactly as it was.
+            # Damage is judged later, under the lock (nobody can be writing then).
+            with contextlib.suppress(ProjectDamagedError):
+                inspect_database(folder / DB_NAME, integrity=False)
+        lock = None if read_only else WriterLock.acquire(folder, wait, on_wait)
+        return cls.open_locked(folder, lock)
+
+    @classmethod
+    def open_locked(cls, folder: Path, lock: WriterLock | None) -> Project:
+        """Open ``folder`` whose writer ``lock`` the caller holds (None: read-only); the
+        lock is released if opening fails."""
         try:
-            tree, problems = cls._load(folder, database)
+            database = Database.open(folder / DB_NAME, read_only=lock is None)
+            try:
+                tree, problems = cls._load(folder, database)
+            except BaseException:
+                database.close()
+                raise
         except BaseException:
-            database.close()
+            if lock is not None:
+                lock.release()
             raise
-        return cls(folder, database, tree, problems)
+        return cls(folder, database, tree, problems, lock)
 
     @staticmethod
     def _load(folder: Path, database: Database) -> tuple[StoryTree, list[str]]:
@@ -113,9 +195,10 @@ class Project:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for kind, table in TABLES.items():
-                columns, build = FROM_VALUES[kind]
-                entities.extend(map(build, database.values(table, columns)))
+            with database.snapshot():  # one moment: a writer may commit between tables
+                for kind, table in TABLES.items():
+                    columns, build = FROM_VALUES[kind]
+                    entities.extend(map(build, database.values(table, columns)))
         except (ValueError, TypeError, KeyError) as error:
             raise ProjectFileError(f"{folder / DB_NAME} holds a row that can't be read: {error}.") from None
         finally:
@@ -140,7 +223,12 @@ class Project:
         return tree, problems
 
     def close(self) -> None:
-        self.database.close()
+        """Close the database, then let other writers in (idempotent)."""
+        try:
+            self.database.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
 
     def __enter__(self) -> Project:
         return self

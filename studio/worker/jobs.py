@@ -12,12 +12,22 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from studio.core.errors import StudioError
+
 SEED_LIMIT = 2**31
 """Seeds are 31-bit so that every engine (and numpy, torch, JSON) can take them as is."""
 
 
 def new_seed() -> int:
     return secrets.randbelow(SEED_LIMIT)
+
+
+def check_seed(seed: object) -> None:
+    """Refuse a seed outside 0..2**31-1 now, before anything is written for it."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise StudioError(f"The seed {seed!r} is out of range: a seed is a whole number from 0 to {SEED_LIMIT - 1}.")
 
 
 class JobStatus(StrEnum):

@@ -35,6 +35,24 @@ def dependency(job: Job, jobs: Jobs) -> Dependency:
     return Dependency.WAITING
 
 
+def blocked_by(job: Job, jobs: Jobs) -> Job | None:
+    """The interrupted job that ``job`` waits for, directly or through queued jobs: it
+    won't run until that one is queued again (or cancelled). None if nothing blocks it."""
+    seen = {job.id}
+    current = job
+    while current.depends_on and current.depends_on not in seen:
+        parent = jobs.get(current.depends_on)
+        if parent is None:
+            return None
+        if parent.status is JobStatus.INTERRUPTED:
+            return parent
+        if parent.status is not JobStatus.QUEUED:
+            return None
+        seen.add(parent.id)
+        current = parent
+    return None
+
+
 def queued_in_order(jobs: Jobs, *, without: str = "") -> list[Job]:
     return sorted((j for j in jobs.values() if j.status is JobStatus.QUEUED and j.id != without), key=run_order_key)
 

@@ -25,7 +25,7 @@ from studio.worker import queue
 from studio.worker.context import RepresentationCache
 from studio.worker.engine_host import EngineHost, EngineStatus
 from studio.worker.events import EventBus, EventCallback, EventKind, EventStream, JobEvent
-from studio.worker.jobs import Job, JobKind, JobStatus, display_order, new_seed, run_order_key
+from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, display_order, new_seed, run_order_key
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
 from studio.worker.results import remove_take_media
 from studio.worker.runner import GenerateRunner, Outcome, TaskFunction, run_task
@@ -83,22 +83,12 @@ class GenerationService:
     # -- start-up ---------------------------------------------------------------------
 
     def _recover(self) -> None:
-        """Interrupt jobs of a dead process; settle those whose take was already committed."""
-        recovered = self._store.recover()
-        tree = self.project.tree
-        settled: list[Job] = []
-        for job in recovered:
-            take = tree.takes.get(job.take_id) if job.take_id else None
-            if take is not None:
-                status = JobStatus.DONE if take.status is TakeStatus.DONE else JobStatus.FAILED
-                settled.append(replace(job, status=status, error=take.error, finished_at=job.finished_at or now_iso()))
-            elif job.take_id:
-                remove_take_media(self.project, job.take_id)
-        if settled:
-            self._store.save_all(settled)
+        """Settle the jobs of a dead process from the database (see :meth:`JobStore.recover`)."""
+        if not self.project.read_only:
+            self._store.recover(lambda take_id: remove_take_media(self.project, take_id))
         self._jobs = {job.id: job for job in self._store.load()}
         with self._cond:
-            events = self._cascade_all()
+            events = self._cascade_all() if not self.project.read_only else []
         self._publish_all(events)
 
     # -- life cycle -------------------------------------------------------------------
@@ -256,6 +246,7 @@ class GenerationService:
         """Add a turn under ``parent_id`` and queue its first take. Returns (node id, job id)."""
         engine_name = self._engine_name(engine)
         job_settings = self._settings_for(engine_name, settings)
+        check_seed(seed)  # everything is checked before the turn is added
         node_id = new_id()
         self.project.apply(AddTurn(parent_id, text, node_id=node_id))
         job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate")
@@ -511,6 +502,7 @@ class GenerationService:
 
     def _new_job(self, node_id: str, engine: str, seed: int | None, settings: dict[str, Any], priority: int,
                  label: str, depends_on: str | None = None) -> Job:
+        check_seed(seed)
         return Job(
             id=new_id(), kind=JobKind.GENERATE, node_id=node_id, engine=engine,
             seed=new_seed() if seed is None else int(seed), settings=settings, priority=int(priority),

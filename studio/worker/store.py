@@ -7,16 +7,18 @@ next start and marked ``interrupted``; its half-written media folder is removed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from studio.core.errors import StudioError
+from studio.core.model import now_iso
 from studio.storage.database import Database
 from studio.worker.jobs import Job, JobKind, JobStatus
 
@@ -119,9 +121,11 @@ def job_from_row(row: Mapping[str, Any]) -> Job:
 
 @dataclass(frozen=True)
 class Recovered:
-    """What :meth:`JobStore.recover` found: jobs now interrupted, with their take ids."""
+    """What :meth:`JobStore.recover` did: jobs settled from their committed take, and jobs
+    now interrupted."""
 
-    jobs: tuple[Job, ...]
+    settled: tuple[Job, ...]
+    interrupted: tuple[Job, ...]
 
 
 class JobStore:
@@ -147,6 +151,12 @@ class JobStore:
             except (ValueError, KeyError, TypeError):
                 continue  # a row from a newer version: leave it alone
         return jobs
+
+    def abandoned_ids(self) -> set[str]:
+        """Jobs marked running by a process that is gone (read-only: what :meth:`recover`
+        would make interrupted)."""
+        rows = self.database.execute("SELECT id, owner FROM jobs WHERE status='running'").fetchall()
+        return {row["id"] for row in rows if not owner_alive(row["owner"] or "")}
 
     def next_sequence(self) -> int:
         row = self.database.execute("SELECT COALESCE(MAX(sequence), 0) FROM jobs").fetchone()
@@ -183,19 +193,38 @@ class JobStore:
         row = self.database.execute("SELECT * FROM jobs WHERE id=?", (job_id,)).fetchone()
         return job_from_row(row) if row is not None else None
 
-    def recover(self) -> list[Job]:
-        """Mark jobs left ``running`` by a process that is gone as ``interrupted``."""
-        rows = self.database.execute("SELECT id, owner FROM jobs WHERE status='running'").fetchall()
-        dead = [row["id"] for row in rows if not owner_alive(row["owner"] or "")]
-        if not dead:
-            return []
+    def recover(self, remove_media: Callable[[str], None] | None = None) -> Recovered:
+        """Settle the jobs left ``running`` by a process that is gone, in one transaction.
+
+        Decided from the database alone, never from a tree read earlier: a job whose take
+        row exists was finished by its process (which died before saying so) and becomes
+        done or failed; any other becomes ``interrupted``, and ``remove_media(take_id)`` is
+        called for its half-written folder while the transaction still keeps every other
+        writer from committing a row that names it.
+        """
+        settled: list[Job] = []
+        interrupted: list[Job] = []
         with self.database.transaction() as conn:
-            for job_id in dead:
-                conn.execute(
-                    "UPDATE jobs SET status='interrupted', owner='', error=? WHERE id=? AND status='running'",
-                    (INTERRUPTED_MESSAGE, job_id),
-                )
-        return [job for job in (self.get(job_id) for job_id in dead) if job is not None]
+            rows = conn.execute("SELECT * FROM jobs WHERE status='running'").fetchall()
+            for row in rows:
+                if owner_alive(row["owner"] or ""):
+                    continue
+                take = None
+                if row["take_id"]:
+                    take = conn.execute("SELECT status, error FROM takes WHERE id=?", (row["take_id"],)).fetchone()
+                if take is not None:
+                    status = "done" if take["status"] == "done" else "failed"
+                    conn.execute("UPDATE jobs SET status=?, owner='', error=?, finished_at=? WHERE id=?",
+                                 (status, take["error"] or "", row["finished_at"] or now_iso(), row["id"]))
+                else:
+                    conn.execute("UPDATE jobs SET status='interrupted', owner='', error=? WHERE id=?",
+                                 (INTERRUPTED_MESSAGE, row["id"]))
+                    if row["take_id"] and remove_media is not None:
+                        remove_media(row["take_id"])
+                updated = conn.execute("SELECT * FROM jobs WHERE id=?", (row["id"],)).fetchone()
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    (settled if take is not None else interrupted).append(job_from_row(updated))
+        return Recovered(tuple(settled), tuple(interrupted))
 
     def delete_finished(self) -> int:
         with self.database.transaction() as conn:

@@ -126,7 +126,7 @@ def _run_isolated(script: str, *, drop_root_powers: bool = False, fsize_limit: i
 EXPORT_SCRIPT = """
     from studio.storage import Project
     from studio.export import ExportError, ExportOptions, export_branch
-    project = Project.open({project!r})
+    project = Project.open({project!r}, read_only=True)
     limit_file_size()  # after opening: SQLite's index file must not hit the limit
     try:
         export_branch(project, {leaf!r}, {out!r}, options=ExportOptions({options}))

@@ -182,7 +182,7 @@ class DocumentMachine(RuleBasedStateMachine):
 
     @invariant()
     def reopen_gives_identical_tree(self):
-        with Project.open(self.project.path) as reopened:
+        with Project.open(self.project.path, read_only=True) as reopened:
             assert snapshot(reopened) == snapshot(self.project)
             assert reopened.tree.cast == self.tree.cast
 

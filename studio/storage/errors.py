@@ -1,0 +1,154 @@
+"""What went wrong with a project's files, said truthfully.
+
+A read-only folder, a full disk, another process holding the project and a damaged
+database are different problems with different cures; only damage calls for restoring a
+backup. :func:`describe_os_error` and :func:`describe_sqlite_error` turn low-level errors
+into one of the :class:`ProjectFileError` subclasses below.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import sqlite3
+from enum import StrEnum
+from pathlib import Path
+
+from studio.core.errors import StudioError
+
+RESTORE_HINT = "Nothing was changed. Restore it from a bundle or a backup (project.db.bak-*)."
+FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+READ_ONLY_ERRNOS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+LOW_SPACE_BYTES = 1024 * 1024
+"""Below this much free space a failed write is reported as a full disk."""
+
+
+class ProjectFileError(StudioError):
+    """A project file that can't be opened or written: the subclasses say why."""
+
+
+class ProjectDamagedError(ProjectFileError):
+    """The database itself is damaged (the only case where restoring a backup helps)."""
+
+
+class ProjectReadOnlyError(ProjectFileError):
+    """The project folder (or its database) can't be written: read-only disk or permissions."""
+
+
+class DiskFullError(ProjectFileError):
+    """No space left (or a file-size or quota limit was reached) while writing."""
+
+
+class ProjectBusyError(ProjectFileError):
+    """Another program holds the database (a lock SQLite could not get in time)."""
+
+
+class Problem(StrEnum):
+    READ_ONLY = "read-only"
+    FULL = "full"
+    DAMAGED = "damaged"
+    BUSY = "busy"
+    OTHER = "other"
+
+
+def free_bytes(folder: Path) -> int | None:
+    """Free space on the disk holding ``folder`` (None if it can't be told)."""
+    for candidate in (folder, *folder.parents):
+        try:
+            return shutil.disk_usage(candidate).free
+        except OSError:
+            continue
+    return None
+
+
+def file_size_limited() -> bool:
+    """True when this process runs under a file-size limit (``ulimit -f``)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return False
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return soft != resource.RLIM_INFINITY
+
+
+def folder_writable(folder: Path) -> bool:
+    """``access(W_OK)``: false on a read-only file system even for root."""
+    return os.access(folder, os.W_OK)
+
+
+def full_error(folder: Path, what: str) -> DiskFullError:
+    free = free_bytes(folder)
+    if free is not None and free < LOW_SPACE_BYTES:
+        reason = f"the disk holding {folder} is full ({free:,} bytes free)"
+    elif file_size_limited():
+        reason = "a file-size limit (ulimit -f) was reached"
+    else:
+        reason = f"the disk holding {folder} is full (or a quota or file-size limit was reached)"
+    return DiskFullError(f"Can't {what}: {reason}.",
+                         hint="Nothing was lost. Free some space, then try again.")
+
+
+def read_only_error(folder: Path, what: str) -> ProjectReadOnlyError:
+    return ProjectReadOnlyError(
+        f"Can't {what}: the project folder {folder} is read-only.",
+        hint="Reading commands (tree, info, queue, export, bundle) still work. To change the project, "
+        "copy it to a folder you can write to, or make this one writable.",
+    )
+
+
+def classify_errno(number: int | None) -> Problem:
+    if number in FULL_ERRNOS:
+        return Problem.FULL
+    if number in READ_ONLY_ERRNOS:
+        return Problem.READ_ONLY
+    return Problem.OTHER
+
+
+def describe_os_error(error: OSError, folder: Path, what: str) -> ProjectFileError:
+    """A truthful :class:`ProjectFileError` for an OSError met while trying to ``what``."""
+    problem = classify_errno(error.errno)
+    if problem is Problem.FULL:
+        return full_error(folder, what)
+    if problem is Problem.READ_ONLY:
+        return read_only_error(folder, what)
+    return ProjectFileError(f"Can't {what}: {error.strerror or error}.")
+
+
+def classify_sqlite(error: sqlite3.Error, folder: Path) -> Problem:
+    """Which problem an SQLite error means, checked against the folder where it is ambiguous."""
+    name = getattr(error, "sqlite_errorname", "") or ""
+    text = str(error).lower()
+    if name.startswith("SQLITE_FULL") or "disk is full" in text:
+        return Problem.FULL
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text or "not a database" in text:
+        return Problem.DAMAGED
+    if name.startswith("SQLITE_BUSY") or "database is locked" in text:
+        return Problem.BUSY
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM")) or "readonly" in text:
+        return Problem.READ_ONLY
+    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")) or "disk i/o error" in text or "unable to open" in text:
+        # An I/O error has no errno; the folder tells whether it was space or permissions.
+        if not folder_writable(folder):
+            return Problem.READ_ONLY
+        free = free_bytes(folder)
+        if (free is not None and free < LOW_SPACE_BYTES) or file_size_limited():
+            return Problem.FULL
+    return Problem.OTHER
+
+
+def describe_sqlite_error(error: sqlite3.Error, folder: Path, what: str) -> ProjectFileError:
+    """A truthful :class:`ProjectFileError` for an SQLite error met while trying to ``what``."""
+    db = folder / "project.db"
+    problem = classify_sqlite(error, folder)
+    if problem is Problem.FULL:
+        return full_error(folder, what)
+    if problem is Problem.READ_ONLY:
+        return read_only_error(folder, what)
+    if problem is Problem.DAMAGED:
+        return ProjectDamagedError(f"Can't {what}: {db} is damaged ({error}).", hint=RESTORE_HINT)
+    if problem is Problem.BUSY:
+        return ProjectBusyError(f"Can't {what}: another program keeps {db} locked ({error}).",
+                                hint="Close other programs that use this file (an SQLite browser?), then try again.")
+    return ProjectFileError(f"Can't {what}: {db}: {error}.",
+                            hint="The database does not look damaged; check the disk and try again.")

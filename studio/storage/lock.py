@@ -1,0 +1,234 @@
+"""One writer per project: an advisory lock on ``NAME.kamishibai/writer.lock``.
+
+Every process that changes a project (the studio window, ``play``, ``reroll``,
+``run-queue``, ``import-demo``...) holds this lock from before it reads the story until it
+closes the project. So the tree a writer holds in memory is always the tree on disk, and
+two processes can never interleave whole-row writes from stale copies. Reading commands
+open the database read-only and never take the lock.
+
+The lock is ``flock`` (``msvcrt.locking`` on Windows): the kernel drops it when its holder
+exits, SIGKILL included, so a crash never leaves a project locked. The file holds who
+holds the lock (command, pid, host, since when), only to say so in messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from studio.storage.errors import ProjectFileError, describe_os_error
+
+LOCK_NAME = "writer.lock"
+_POLL_S = 0.1
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+class ProjectLockedError(ProjectFileError):
+    """Another process (or this one) already holds the project for writing."""
+
+    def __init__(self, message: str, hint: str = "", holder: LockHolder | None = None) -> None:
+        super().__init__(message, hint)
+        self.holder = holder
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    pid: int
+    host: str
+    command: str
+    since: float
+
+    def describe(self) -> str:
+        where = "" if self.host == socket.gethostname() else f" on {self.host}"
+        when = datetime.fromtimestamp(self.since).strftime("%Y-%m-%d %H:%M:%S") if self.since else "?"
+        return f"{self.command or 'a Kamishibai process'} (process {self.pid}{where}, since {when})"
+
+    def to_json(self) -> str:
+        return json.dumps({"pid": self.pid, "host": self.host, "command": self.command, "since": self.since})
+
+    @staticmethod
+    def parse(text: str) -> LockHolder | None:
+        try:
+            data = json.loads(text)
+            return LockHolder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+_process_label = ""
+_held: dict[Path, WriterLock] = {}
+_held_guard = threading.Lock()
+
+
+def set_process_label(label: str) -> None:
+    """How other processes name this one in "held by ..." messages (e.g. ``kamishibai play``)."""
+    global _process_label
+    _process_label = label
+
+
+def _label() -> str:
+    if _process_label:
+        return _process_label
+    return " ".join(Path(arg).name if i == 0 else arg for i, arg in enumerate(sys.argv[:2])) or "python"
+
+
+def _try_lock(fd: int) -> bool:
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+    import msvcrt  # pragma: no cover - Windows
+
+    try:  # pragma: no cover
+        os.lseek(fd, 1 << 20, os.SEEK_SET)  # a byte past the holder text
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]  # msvcrt exists on Windows only
+    except OSError:  # pragma: no cover
+        return False
+    return True  # pragma: no cover
+
+
+def _read_holder(fd: int) -> LockHolder | None:
+    try:
+        return LockHolder.parse(os.pread(fd, 4096, 0).decode("utf-8", "replace"))
+    except OSError:
+        return None
+
+
+def _locked_message(folder: Path, holder: LockHolder | None, waited: float) -> ProjectLockedError:
+    who = holder.describe() if holder is not None else "another Kamishibai process"
+    waited_text = f" (waited {waited:.0f} s)" if waited >= 1 else ""
+    return ProjectLockedError(
+        f"{folder} is being changed by {who}{waited_text}.",
+        hint="Wait for it to finish (or close the studio window that has it open), then try again; "
+        "`--wait SECONDS` waits longer. Reading commands (tree, info, queue, export, bundle) work meanwhile.",
+        holder=holder,
+    )
+
+
+class WriterLock:
+    """The held lock of one project folder; :meth:`release` (or process exit) frees it."""
+
+    def __init__(self, folder: Path, fd: int) -> None:
+        self.folder = folder
+        self._fd: int | None = fd
+
+    @classmethod
+    def acquire(cls, folder: Path, wait: float = 0.0,
+                on_wait: Callable[[LockHolder | None], None] | None = None) -> WriterLock:
+        """Take the lock of ``folder``, waiting up to ``wait`` seconds for another holder.
+
+        ``on_wait(holder)`` is called once, when the lock is found taken. Raises
+        :class:`ProjectLockedError` (naming the holder), or the read-only / full-disk errors
+        when the lock file can't be created.
+        """
+        key = folder.resolve()
+        with _held_guard:
+            if key in _held:
+                raise ProjectLockedError(f"{folder} is already open for writing in this process.",
+                                         hint="Close it first (or use the window that has it open).")
+        path = folder / LOCK_NAME
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise describe_os_error(error, folder, "open the project for writing") from None
+        try:
+            start = time.monotonic()
+            told = False
+            while not _try_lock(fd):
+                holder = _read_holder(fd)
+                waited = time.monotonic() - start
+                if waited >= wait:
+                    raise _locked_message(folder, holder, waited)
+                if not told and on_wait is not None:
+                    on_wait(holder)
+                    told = True
+                time.sleep(min(_POLL_S, max(0.0, wait - waited)))
+            with contextlib.suppress(OSError):  # who holds it is only for messages
+                data = LockHolder(os.getpid(), socket.gethostname(), _label(), time.time()).to_json().encode()
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, data, 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        lock = cls(folder, fd)
+        with _held_guard:
+            _held[key] = lock
+        return lock
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def moved_to(self, folder: Path) -> None:
+        """The project folder was renamed (a new project moved into place): follow it."""
+        with _held_guard:
+            for key, lock in list(_held.items()):
+                if lock is self:
+                    del _held[key]
+            _held[folder.resolve()] = self
+        self.folder = folder
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        with _held_guard:
+            for key, lock in list(_held.items()):
+                if lock is self:
+                    del _held[key]
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+        os.close(fd)  # closing the last descriptor drops the flock
+
+
+def holder_of(folder: Path) -> LockHolder | None:
+    """Who holds ``folder`` for writing now (None if nobody, or if it can't be told)."""
+    try:
+        fd = os.open(folder / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return _read_holder(fd)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+def _forget_in_child() -> None:
+    """A forked child must not keep the parent's lock alive after the parent exits.
+
+    Only the forking thread runs in the child, so the guard (which another thread may
+    have held at the fork) is replaced rather than taken."""
+    global _held_guard
+    _held_guard = threading.Lock()
+    locks = list(_held.values())
+    _held.clear()
+    for lock in locks:
+        fd, lock._fd = lock._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)  # the parent's descriptor still holds the lock
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
