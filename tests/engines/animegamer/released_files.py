@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +18,10 @@ import torch
 
 from studio.engines.animegamer import layout
 from studio.engines.animegamer.released import released_vae_keys
-from studio.engines.animegamer.sizes import TEXT_TOKENS, ModelSize
+from studio.engines.animegamer.sizes import ModelSize
 
-from ...conftest import ANIMEGAMER_FIXTURES
+ANIMEGAMER_FIXTURES = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / "animegamer"
+"""The shared fixtures (the same folder as ``tests/conftest.py``'s)."""
 
 PROJS = (("self_attn", "q_proj"), ("self_attn", "k_proj"), ("self_attn", "v_proj"), ("self_attn", "o_proj"),
          ("mlp", "gate_proj"), ("mlp", "up_proj"), ("mlp", "down_proj"))
@@ -254,5 +254,3 @@ def manifest(state: dict[str, torch.Tensor]) -> dict[str, list[list[object]]]:
     return {"keys": [[k, list(v.shape), str(v.dtype).removeprefix("torch.")] for k, v in state.items()]}
 
 
-def walk(state: dict[str, torch.Tensor]) -> Iterator[str]:
-    yield from state
