@@ -28,13 +28,20 @@ PROJS = (("self_attn", "q_proj"), ("self_attn", "k_proj"), ("self_attn", "v_proj
 
 
 class Random:
-    """Seeded tensors: norms near 1, everything else small."""
+    """Seeded tensors: norms near 1, everything else small. ``meta``: shapes only (no memory),
+    for full-size key lists."""
 
-    def __init__(self, seed: int, dtype: torch.dtype = torch.float32) -> None:
+    def __init__(self, seed: int, dtype: torch.dtype = torch.float32, meta: bool = False) -> None:
         self.generator = torch.Generator().manual_seed(seed)
         self.dtype = dtype
+        self.meta = meta
+
+    def ones(self, *shape: int) -> torch.Tensor:
+        return torch.empty(*shape, dtype=self.dtype, device="meta") if self.meta else torch.ones(*shape, dtype=self.dtype)
 
     def __call__(self, name: str, *shape: int) -> torch.Tensor:
+        if self.meta:
+            return torch.empty(*shape, dtype=self.dtype, device="meta")
         values = torch.randn(*shape, generator=self.generator)
         norm = any(part in name for part in ("norm", "layernorm")) and name.endswith("weight")
         scale = 0.1 if norm or len(shape) == 1 else 1.0 / max(1.0, float(shape[-1] if len(shape) == 2 else
@@ -53,16 +60,16 @@ def _linear_shape(size: ModelSize, proj: str) -> tuple[int, int]:
 
 # -- MLLM -----------------------------------------------------------------------------------
 def mllm_state(size: ModelSize, *, seed: int = 1, trained_only: bool = False, plain_base: bool = False,
-               dtype: torch.dtype = torch.float32) -> dict[str, torch.Tensor]:
+               dtype: torch.dtype = torch.float32, meta: bool = False) -> dict[str, torch.Tensor]:
     """The agent model's ``state_dict()``: ``llm`` is a peft model of Mistral with LoRA and
     ``modules_to_save`` norms; ``input_resampler`` / ``output_resampler`` are ProjectionLayers."""
-    rnd, m = Random(seed, dtype), size.mllm
+    rnd, m = Random(seed, dtype, meta), size.mllm
     prefix = "llm.base_model.model."
     out: dict[str, torch.Tensor] = {f"{prefix}model.embed_tokens.weight": rnd("embed", m.vocabulary, m.hidden)}
 
     def norm(name: str) -> None:
         if not trained_only:
-            out[f"{prefix}{name}.original_module.weight"] = torch.ones(m.hidden, dtype=dtype)
+            out[f"{prefix}{name}.original_module.weight"] = rnd.ones(m.hidden)
         out[f"{prefix}{name}.modules_to_save.default.weight"] = rnd(f"{name}.weight", m.hidden)
 
     for i in range(m.layers):
@@ -102,9 +109,10 @@ def base_state(size: ModelSize, mllm: dict[str, torch.Tensor], *, seed: int = 2)
 
 
 # -- decoder (SAT engine in a deepspeed file) ---------------------------------------------------
-def dit_state(size: ModelSize, *, seed: int = 3, dtype: torch.dtype = torch.float32) -> dict[str, torch.Tensor]:
+def dit_state(size: ModelSize, *, seed: int = 3, dtype: torch.dtype = torch.float32,
+              meta: bool = False) -> dict[str, torch.Tensor]:
     """``model.diffusion_model.`` of the SAT engine: the DiffusionTransformer with its mixins."""
-    rnd, t = Random(seed, dtype), size.decoder
+    rnd, t = Random(seed, dtype, meta), size.decoder
     h, te, r = t.hidden, t.time_embed, t.lora_rank
     p = "model.diffusion_model."
     out: dict[str, torch.Tensor] = {}
@@ -136,7 +144,7 @@ def dit_state(size: ModelSize, *, seed: int = 3, dtype: torch.dtype = torch.floa
     linear("flow_embed.2", te, te)
     frames = (t.sample_frames - 1) // t.temporal_compression + 1
     patches = frames * (t.sample_height // t.patch) * (t.sample_width // t.patch)
-    out[f"{p}mixins.pos_embed.pos_embedding"] = torch.zeros(1, t.text_tokens + patches, h, dtype=dtype)
+    out[f"{p}mixins.pos_embed.pos_embedding"] = rnd.ones(1, t.text_tokens + patches, h) * 0
     out[f"{p}mixins.patch_embed.proj.weight"] = rnd("patch", h, t.in_channels, t.patch, t.patch)
     out[f"{p}mixins.patch_embed.proj.bias"] = rnd("patch", h)
     linear("mixins.patch_embed.text_proj.0", h, t.t5_width)
@@ -156,27 +164,23 @@ def dit_state(size: ModelSize, *, seed: int = 3, dtype: torch.dtype = torch.floa
     return out
 
 
-def t5_and_clip_state(size: ModelSize, *, seed: int = 4) -> dict[str, torch.Tensor]:
+def t5_and_clip_state(size: ModelSize, *, seed: int = 4, meta: bool = False) -> dict[str, torch.Tensor]:
     """A few keys of the T5 encoder and of OpenCLIP's visual tower (skipped by the converter)."""
-    rnd, w = Random(seed), size.decoder.t5_width
+    rnd, w = Random(seed, meta=meta), size.decoder.t5_width
     t5 = "conditioner.embedders.0.transformer."
     clip = "clip_img_encoder.model.visual."
     return {f"{t5}shared.weight": rnd("t5", 32, w), f"{t5}encoder.embed_tokens.weight": rnd("t5", 32, w),
             f"{t5}encoder.block.0.layer.0.SelfAttention.q.weight": rnd("t5", w, w),
-            f"{t5}encoder.final_layer_norm.weight": torch.ones(w),
+            f"{t5}encoder.final_layer_norm.weight": rnd.ones(w),
             f"{clip}conv1.weight": rnd("clip", 8, 3, 2, 2), f"{clip}class_embedding": rnd("clip", 8),
             f"{clip}transformer.resblocks.0.attn.in_proj_weight": rnd("clip", 24, 8)}
 
 
-def vae_state(size: ModelSize, *, seed: int = 5, dtype: torch.dtype = torch.float32) -> dict[str, torch.Tensor]:
+def vae_state(size: ModelSize, *, seed: int = 5, dtype: torch.dtype = torch.float32,
+              meta: bool = False) -> dict[str, torch.Tensor]:
     """The SAT 3D VAE's state dict (encoder and decoder)."""
-    rnd, v = Random(seed, dtype), size.vae
-    out: dict[str, torch.Tensor] = {}
-    for key in released_vae_keys(size):
-        shape = _vae_shape(key, size)
-        out[key] = rnd(key, *shape)
-    _ = v
-    return out
+    rnd = Random(seed, dtype, meta)
+    return {key: rnd(key, *_vae_shape(key, size)) for key in released_vae_keys(size)}
 
 
 def _vae_shape(key: str, size: ModelSize) -> tuple[int, ...]:
