@@ -149,6 +149,8 @@ class AnimeGamerEngine:
         if self.loaded:
             return
         check_cancelled(cancelled)
+        for stage in Stage:
+            self._placement(stage)  # the released engine refuses the CPU before reading anything
         try:
             character = self._first_character()
             size = self._read_size(character)
@@ -375,11 +377,15 @@ class AnimeGamerEngine:
             model.disable_cache()
 
 
+FIRST_BLOCK_THRESHOLD = 0.05
+"""diffusers' default: skip the other blocks while the first block's output changes less than this."""
+
+
 def _cache_config(kind: str, timestep: Callable[[], int]) -> Any:
     if kind == "first_block":
         from diffusers import FirstBlockCacheConfig
 
-        return FirstBlockCacheConfig(threshold=0.05)
+        return FirstBlockCacheConfig(threshold=FIRST_BLOCK_THRESHOLD)
     from diffusers import PyramidAttentionBroadcastConfig
 
     return PyramidAttentionBroadcastConfig(spatial_attention_block_skip_range=2,
