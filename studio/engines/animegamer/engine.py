@@ -318,8 +318,9 @@ class AnimeGamerEngine:
                 tokens = torch.stack([uncond, condition]) if guided else condition[None]
                 batch = x.repeat(rows, 1, 1, 1, 1).to(device)
                 with self._cache_context(decoder, "cfg" if guided else "cond"):
-                    return decoder(batch, timestep.repeat(rows).to(device),
-                                   torch.full((rows,), flow, device=device), tokens).float()
+                    velocity: torch.Tensor = decoder(batch, timestep.repeat(rows).to(device),
+                                                     torch.full((rows,), flow, device=device), tokens)
+                return velocity.float()
 
             def on_step(index: int, steps: int, _x0: torch.Tensor) -> None:
                 progress(Progress(index + 1, total, f"denoising {index + 1}/{steps}"))
@@ -385,10 +386,10 @@ def _cache_config(kind: str, timestep: Callable[[], int]) -> Any:
     if kind == "first_block":
         from diffusers import FirstBlockCacheConfig
 
-        return FirstBlockCacheConfig(threshold=FIRST_BLOCK_THRESHOLD)
+        return FirstBlockCacheConfig(threshold=FIRST_BLOCK_THRESHOLD)  # type: ignore[no-untyped-call]
     from diffusers import PyramidAttentionBroadcastConfig
 
-    return PyramidAttentionBroadcastConfig(spatial_attention_block_skip_range=2,
+    return PyramidAttentionBroadcastConfig(spatial_attention_block_skip_range=2,  # type: ignore[no-untyped-call]
                                            spatial_attention_timestep_skip_range=(100, 800),
                                            current_timestep_callback=timestep)
 

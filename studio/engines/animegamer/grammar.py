@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, SupportsFloat
 
 from studio.core.state import DELTA_MAX, DELTA_MIN, MOTION_LEVEL_MAX, MOTION_LEVEL_MIN
 from studio.engines.animegamer.tokens import TokenIds, TurnState
@@ -36,7 +37,14 @@ SLOTS: tuple[Slot, ...] = (
 )
 """The grammar after ``<ML>``, in the order the model writes it."""
 
-Scores = Sequence[float]
+class Scores(Protocol):
+    """Scores over the vocabulary (a list, or a 1-D tensor)."""
+
+    def __getitem__(self, token: int, /) -> SupportsFloat: ...
+
+    def __len__(self) -> int: ...
+
+
 NextScores = Callable[[list[int]], Scores]
 """Given the tokens to feed (empty on the first call: the prompt is already in), the scores
 of the next token over the whole vocabulary."""
@@ -56,9 +64,9 @@ def _best(scores: Scores, candidates: Sequence[int]) -> int:
 
 def _argmax(scores: Scores) -> int:
     best, best_score = 0, float("-inf")
-    for index, score in enumerate(scores):
-        if float(score) > best_score:
-            best, best_score = index, float(score)
+    for index in range(len(scores)):
+        if float(scores[index]) > best_score:
+            best, best_score = index, float(scores[index])
     return best
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
+from typing import Any
 
 import torch
 from torch import nn
@@ -35,7 +36,7 @@ class Resampler(nn.Sequential):
         super().__init__(nn.Linear(into, out), nn.GELU(), nn.Linear(out, out))
 
 
-def mistral_config(size: MLLMSize):  # type: ignore[no-untyped-def]
+def mistral_config(size: MLLMSize) -> Any:
     from transformers import MistralConfig
 
     # No sliding window: prompts stay below Mistral's 4,096-token window (the predictor
@@ -44,7 +45,8 @@ def mistral_config(size: MLLMSize):  # type: ignore[no-untyped-def]
         vocab_size=size.vocabulary, hidden_size=size.hidden, intermediate_size=size.intermediate,
         num_hidden_layers=size.layers, num_attention_heads=size.heads, num_key_value_heads=size.kv_heads,
         head_dim=size.head_dim, max_position_embeddings=size.max_positions, rms_norm_eps=size.rms_eps,
-        rope_theta=size.rope_theta, sliding_window=None, tie_word_embeddings=False, hidden_act="silu",
+        rope_parameters={"rope_type": "default", "rope_theta": size.rope_theta}, sliding_window=None,
+        tie_word_embeddings=False, hidden_act="silu",
         bos_token_id=1, eos_token_id=2, attention_dropout=0.0,
     )
     config._attn_implementation = "sdpa"
@@ -62,7 +64,7 @@ class AnimeGamerMLLM(nn.Module):
 
         self.size = size
         self.llm = MistralForCausalLM(mistral_config(size))
-        lora = LoraConfig(r=size.lora_rank, lora_alpha=size.lora_alpha, lora_dropout=0.0,
+        lora = LoraConfig(r=size.lora_rank, lora_alpha=int(size.lora_alpha), lora_dropout=0.0,
                           target_modules=list(LORA_TARGETS), bias="none")
         inject_adapter_in_model(lora, self.llm, adapter_name=ADAPTER)
         self.input_resampler = Resampler(size.representation, size.hidden)
@@ -98,11 +100,13 @@ class AnimeGamerMLLM(nn.Module):
     # -- running ---------------------------------------------------------------------------
     @property
     def device(self) -> torch.device:
-        return self.llm.lm_head.weight.device
+        weight: torch.Tensor = self.llm.lm_head.weight
+        return weight.device
 
     @property
     def dtype(self) -> torch.dtype:
-        return self.llm.lm_head.weight.dtype
+        weight: torch.Tensor = self.llm.lm_head.weight
+        return weight.dtype
 
     def embed(self, ids: list[int] | tuple[int, ...]) -> torch.Tensor:
         """[1, n, hidden] embeddings of ``ids``."""

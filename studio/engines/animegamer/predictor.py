@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
-from studio.engines.animegamer.grammar import decode_state
+from studio.engines.animegamer.grammar import DecodedState, Scores, decode_state
 from studio.engines.animegamer.kvcache import CachedPrefix, PrefixCache, crop
 from studio.engines.animegamer.mllm import AnimeGamerMLLM, causal_mask
 from studio.engines.animegamer.sizes import QUERY_TOKENS
@@ -189,18 +189,26 @@ class Predictor:
         return np.ascontiguousarray(out.float().cpu().numpy())
 
     def _decode_state(self, hidden: torch.Tensor, position: int, prefix: CachedPrefix,
-                      advance: Callable[[str], None]):  # type: ignore[no-untyped-def]
+                      advance: Callable[[str], None]) -> DecodedState:
         model = self.model
-        current = {"hidden": hidden, "position": position}
+        state = _Decoding(hidden, position)
 
-        def next_scores(feed: list[int]) -> torch.Tensor:
+        def next_scores(feed: list[int]) -> Scores:
             if feed:
-                mask = causal_mask(len(feed), current["position"], device=model.device, dtype=model.dtype)
-                current["hidden"] = model.run(model.embed(feed), mask, prefix.cache, current["position"])
-                current["position"] += len(feed)
-            scores = model.scores(current["hidden"])
+                mask = causal_mask(len(feed), state.position, device=model.device, dtype=model.dtype)
+                state.hidden = model.run(model.embed(feed), mask, prefix.cache, state.position)
+                state.position += len(feed)
+            scores: Scores = model.scores(state.hidden)
             advance("writing the state")
             return scores
 
         return decode_state(self.ids, next_scores, describe=self.describe,
                             favourite=lambda scores: int(torch.as_tensor(scores).argmax()))
+
+
+@dataclass(slots=True)
+class _Decoding:
+    """Where the state decoding is: the last hidden states and the next position."""
+
+    hidden: torch.Tensor
+    position: int

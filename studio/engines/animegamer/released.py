@@ -128,7 +128,7 @@ def place_base(key: str, size: ModelSize) -> Rule:
     return _place_mistral(key, size, trained_file=False)
 
 
-def _place_mistral(rest: str, size: ModelSize, *, trained_file: bool) -> Rule:  # noqa: PLR0911
+def _place_mistral(rest: str, size: ModelSize, *, trained_file: bool) -> Rule:
     m = size.mllm
     if rest in ("model.embed_tokens.weight", "lm_head.weight"):
         if not trained_file:
@@ -191,7 +191,7 @@ def place_decoder(key: str, size: ModelSize) -> Rule:
     return _place_dit(key[len(DIT_PREFIX):], size)
 
 
-def _place_dit(rest: str, size: ModelSize) -> Rule:  # noqa: PLR0911 - one branch per module of the SAT model
+def _place_dit(rest: str, size: ModelSize) -> Rule:
     d, t = Target.DECODER, size.decoder
     h = t.hidden
     embed = re.fullmatch(r"(time_embed|flow_embed)\.([02])\.(weight|bias)", rest)
@@ -252,7 +252,7 @@ def _in_range(layer: int, layers: int) -> Unplaced | None:
     return Unplaced(f"layer {layer} of a model with {layers} layers") if layer >= layers else None
 
 
-def _place_dit_layer(layer: int, rest: str, size: ModelSize) -> Rule:  # noqa: PLR0911
+def _place_dit_layer(layer: int, rest: str, size: ModelSize) -> Rule:
     d, t = Target.DECODER, size.decoder
     h, r = t.hidden, t.lora_rank
     block = f"transformer_blocks.{layer}"
@@ -308,7 +308,7 @@ def _conv(kind: str, out: int, into: int, kernel: tuple[int, ...] = _KERNEL3) ->
     return (out, into, *kernel) if kind == "weight" else (out,)
 
 
-def _place_vae_side(side: str, rest: str, size: ModelSize) -> tuple[str, tuple[int, ...]] | None:  # noqa: PLR0911
+def _place_vae_side(side: str, rest: str, size: ModelSize) -> tuple[str, tuple[int, ...]] | None:
     v = size.vae
     levels, latent = len(v.channels), v.latent_channels
     ends = re.fullmatch(r"(conv_in|conv_out)\.conv\.(weight|bias)", rest)

@@ -19,6 +19,7 @@ AnimeGamer changes CogVideoX-2B in three places, each rebuilt here on diffusers'
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import torch
 from torch import nn
@@ -45,6 +46,7 @@ class Conditioning(nn.Module):
     def unconditional(self) -> torch.Tensor:
         """[226, hidden]: the projected, normalised zero text and zero image features."""
         weight = self.text_proj[0].weight
+        assert isinstance(weight, torch.Tensor)
         text = torch.zeros(TEXT_TOKENS, self.size.t5_width, device=weight.device, dtype=weight.dtype)
         image = torch.zeros(self.size.clip_tokens, self.size.clip_width, device=weight.device, dtype=weight.dtype)
         out: torch.Tensor = torch.cat([self.text_norm(self.text_proj(text)), self.ip_norm(self.ip_proj(image))])
@@ -61,20 +63,22 @@ class AnimeGamerTransformer(nn.Module):
         from diffusers.models.embeddings import TimestepEmbedding, Timesteps
 
         self.size = size
-        self.transformer = CogVideoXTransformer3DModel(
+        model: Any = CogVideoXTransformer3DModel(  # type: ignore[no-untyped-call]
             num_attention_heads=size.heads, attention_head_dim=size.head_dim, in_channels=size.in_channels,
             out_channels=size.out_channels, flip_sin_to_cos=True, freq_shift=0, time_embed_dim=size.time_embed,
             ofs_embed_dim=size.time_embed, text_embed_dim=size.hidden, num_layers=size.layers, dropout=0.0,
             attention_bias=True, sample_width=size.sample_width, sample_height=size.sample_height,
-            sample_frames=size.sample_frames, patch_size=size.patch, temporal_compression_ratio=size.temporal_compression,
-            max_text_seq_length=size.text_tokens, activation_fn="gelu-approximate", timestep_activation_fn="silu",
-            norm_elementwise_affine=True, norm_eps=size.norm_eps, spatial_interpolation_scale=size.spatial_interpolation,
+            sample_frames=size.sample_frames, patch_size=size.patch,
+            temporal_compression_ratio=size.temporal_compression, max_text_seq_length=size.text_tokens,
+            activation_fn="gelu-approximate", timestep_activation_fn="silu", norm_elementwise_affine=True,
+            norm_eps=size.norm_eps, spatial_interpolation_scale=size.spatial_interpolation,
             temporal_interpolation_scale=1.0, use_rotary_positional_embeddings=False,
             use_learned_positional_embeddings=False,
         )
-        self.transformer.ofs_proj = Timesteps(size.hidden, True, 0)
-        self.transformer.ofs_embedding = TimestepEmbedding(size.hidden, size.time_embed, "silu")
-        self.transformer.patch_embed.text_proj = nn.Identity()
+        model.ofs_proj = Timesteps(size.hidden, True, 0)
+        model.ofs_embedding = TimestepEmbedding(size.hidden, size.time_embed, "silu")
+        model.patch_embed.text_proj = nn.Identity()
+        self.transformer: Any = model
         self.conditioning = Conditioning(size)
 
     @classmethod
@@ -122,11 +126,13 @@ class AnimeGamerTransformer(nn.Module):
 
     @property
     def device(self) -> torch.device:
-        return self.transformer.proj_out.weight.device
+        weight: torch.Tensor = self.transformer.proj_out.weight
+        return weight.device
 
     @property
     def dtype(self) -> torch.dtype:
-        return self.transformer.proj_out.weight.dtype
+        weight: torch.Tensor = self.transformer.proj_out.weight
+        return weight.dtype
 
     def forward(self, latents: torch.Tensor, timestep: torch.Tensor, flow: torch.Tensor,
                 condition: torch.Tensor) -> torch.Tensor:

@@ -7,6 +7,7 @@ is what the release does by hand (frames 0-2, then 3-4). Tiling is an opt-in mem
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import torch
@@ -15,11 +16,11 @@ from studio.engines.animegamer.mllm import WeightsError
 from studio.engines.animegamer.sizes import VAESize
 
 
-def build_vae(size: VAESize):  # type: ignore[no-untyped-def]
+def build_vae(size: VAESize) -> Any:
     from diffusers import AutoencoderKLCogVideoX
 
     levels = len(size.channels)
-    return AutoencoderKLCogVideoX(
+    return AutoencoderKLCogVideoX(  # type: ignore[no-untyped-call]
         in_channels=3, out_channels=3,
         down_block_types=("CogVideoXDownBlock3D",) * levels, up_block_types=("CogVideoXUpBlock3D",) * levels,
         block_out_channels=tuple(size.channels), latent_channels=size.latent_channels,
@@ -28,7 +29,7 @@ def build_vae(size: VAESize):  # type: ignore[no-untyped-def]
     )
 
 
-def empty_vae(size: VAESize):  # type: ignore[no-untyped-def]
+def empty_vae(size: VAESize) -> Any:
     from accelerate import init_empty_weights
 
     with init_empty_weights(include_buffers=False):
@@ -52,7 +53,7 @@ def fill_vae(vae: torch.nn.Module, tensors: Mapping[str, torch.Tensor], *, devic
         raise WeightsError(f"{where} lacks {len(missing)} VAE parameters, e.g. {missing[0]!r}.")
 
 
-def decode_frames(vae, latents: torch.Tensor) -> np.ndarray:  # type: ignore[no-untyped-def]
+def decode_frames(vae: Any, latents: torch.Tensor) -> np.ndarray:
     """Latents [1, T, C, H, W] as sampled -> uint8 frames [frames, height, width, 3]."""
     weight = next(vae.parameters())
     z = latents.permute(0, 2, 1, 3, 4).to(device=weight.device, dtype=weight.dtype) / vae.config.scaling_factor

@@ -37,7 +37,9 @@ class Random:
         self.meta = meta
 
     def ones(self, *shape: int) -> torch.Tensor:
-        return torch.empty(*shape, dtype=self.dtype, device="meta") if self.meta else torch.ones(*shape, dtype=self.dtype)
+        if self.meta:
+            return torch.empty(*shape, dtype=self.dtype, device="meta")
+        return torch.ones(*shape, dtype=self.dtype)
 
     def __call__(self, name: str, *shape: int) -> torch.Tensor:
         if self.meta:

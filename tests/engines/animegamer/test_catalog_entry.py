@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[3]
 def test_listing_and_checking_the_engine_imports_no_torch(tmp_path: Path) -> None:
     code = ("import sys\nfrom pathlib import Path\nfrom studio.composition import default_registry\n"
             "from studio.engines.config import EngineConfig\n"
-            f"r = default_registry(); reasons = r.check('animegamer', EngineConfig(checkpoints=Path({str(tmp_path)!r})))\n"
+            "r = default_registry()\n"
+            f"reasons = r.check('animegamer', EngineConfig(checkpoints=Path({str(tmp_path)!r})))\n"
             "assert reasons\nprint(sorted(m for m in ('torch', 'transformers', 'diffusers', 'peft', 'numpy') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True,

@@ -42,7 +42,8 @@ def test_convert_accounts_for_every_key_and_writes_our_layout(tmp_path: Path, tr
     assert _keys_in(folder / layout.VAE_FILE) == set(expected_keys(Target.VAE, TINY))
     record = json.loads((folder / "qiqi" / layout.MODEL_FILE).read_text())
     assert record["size"]["name"] == "tiny"
-    assert record["files"][layout.DECODER_FILE.join(("qiqi/", ""))] == (folder / "qiqi" / layout.DECODER_FILE).stat().st_size
+    decoder = folder / "qiqi" / layout.DECODER_FILE
+    assert record["files"][f"qiqi/{layout.DECODER_FILE}"] == decoder.stat().st_size
     assert layout.complete_characters(folder) == ["qiqi"]
 
 
