@@ -32,11 +32,11 @@ from studio.benchmarks import BenchResult
 from studio.core.instruction import parse_instruction
 from studio.core.progress import Progress
 from studio.core.state import CharacterState
-from studio.engines.animegamer import layout
 from studio.engines.animegamer.engine import AnimeGamerEngine
 from studio.engines.animegamer.released import Target, expected_keys
 from studio.engines.animegamer.sizes import FULL, TINY, ModelSize
 from studio.engines.base import GenerationContext, Prediction, TurnContext
+from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.catalog.animegamer import INFO, TEST_INFO, AnimeGamerSettings
 from studio.engines.config import DType, EngineConfig
 

@@ -62,7 +62,10 @@ def test_settings_form_is_rendered_from_the_schema(qtbot, settings) -> None:
 
     dialog = SettingsDialog(settings, _with_heavy())
     qtbot.addWidget(dialog)
-    assert set(dialog.forms) == {"sketch", "heavy"}
+    assert set(dialog.forms) == {"sketch", "heavy", "animegamer"}
+    animegamer = dialog.forms["animegamer"]  # rendered from its catalogue entry, without its weights
+    assert "changes the output" in animegamer.presets.itemText(animegamer.presets.findData("fastest"))
+    assert "changes the output" not in animegamer.presets.itemText(animegamer.presets.findData("reference"))
     sketch = dialog.forms["sketch"]
     assert isinstance(sketch.editors["height"], QSpinBox) and sketch.editors["height"].maximum() == 2160
     assert isinstance(sketch.editors["fps"], QDoubleSpinBox)

@@ -19,7 +19,6 @@ from pathlib import Path
 import torch
 
 from studio.core.errors import StudioError
-from studio.engines.animegamer import layout
 from studio.engines.animegamer.released import (
     Part,
     Placement,
@@ -32,6 +31,7 @@ from studio.engines.animegamer.released import (
 )
 from studio.engines.animegamer.safe_load import load_weights, tensors_of
 from studio.engines.animegamer.sizes import FULL, ModelSize
+from studio.engines.catalog import animegamer_layout as layout
 
 Log = Callable[[str], None]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.engines.animegamer import layout
+from studio.engines.catalog import animegamer_layout as layout
 
 
 @dataclass(frozen=True, slots=True)

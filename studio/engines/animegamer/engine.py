@@ -24,7 +24,6 @@ import torch
 from studio.core.instruction import Instruction
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.core.state import StateDeltas
-from studio.engines.animegamer import layout
 from studio.engines.animegamer.mllm import AnimeGamerMLLM, WeightsError
 from studio.engines.animegamer.predictor import HistoryTurn, Predictor, Readout, StatePass, TurnOptions
 from studio.engines.animegamer.schedule import SamplerOptions, sample
@@ -33,6 +32,7 @@ from studio.engines.animegamer.tokens import TurnState
 from studio.engines.animegamer.transformer import FLOW_OF_LEVEL, AnimeGamerTransformer
 from studio.engines.animegamer.vae import decode_frames, empty_vae, fill_vae
 from studio.engines.base import Clip, EngineConfig, EngineInfo, EngineLoadError, GenerationContext, Prediction
+from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.catalog.animegamer import INFO, AnimeGamerSettings
 from studio.engines.config import DType, Placement
 from studio.engines.info import DeviceKind, Stage

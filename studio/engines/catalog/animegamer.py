@@ -5,6 +5,9 @@
 importlib for packages and reads no weights; it imports torch only to probe the GPUs a
 stage is placed on (to say whether they exist and have room).
 
+The file layout lives beside this module (:mod:`.animegamer_layout`): the app lists and checks
+the engine without importing ``studio.engines.animegamer``.
+
 ``TEST_INFO`` is the same engine for the contract suite: tiny random weights of the released
 structure, allowed on the CPU. The app never registers it; the real engine refuses the
 CPU, and refuses tiny weights under ``INFO`` (see docs/ANIMEGAMER.md).
@@ -17,7 +20,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from studio.engines.animegamer import layout
+from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
     GIB,

@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from studio.engines.animegamer import layout
 from studio.engines.animegamer.released import released_vae_keys
 from studio.engines.animegamer.sizes import ModelSize
+from studio.engines.catalog import animegamer_layout as layout
 
 ANIMEGAMER_FIXTURES = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / "animegamer"
 """The shared fixtures (the same folder as ``tests/conftest.py``'s)."""

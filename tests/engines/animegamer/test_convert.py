@@ -12,11 +12,11 @@ import torch
 from safetensors.torch import load_file
 
 from studio.cli import main
-from studio.engines.animegamer import layout
 from studio.engines.animegamer.convert import ConversionError, convert_release
 from studio.engines.animegamer.released import Target, expected_keys
 from studio.engines.animegamer.safe_load import UnsafeCheckpointError, load_weights
 from studio.engines.animegamer.sizes import TINY
+from studio.engines.catalog import animegamer_layout as layout
 
 from .released_files import deepspeed_file, dit_state, mllm_state, write_release
 

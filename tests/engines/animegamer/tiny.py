@@ -8,9 +8,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from studio.engines.animegamer import layout
 from studio.engines.animegamer.convert import convert_release
 from studio.engines.animegamer.sizes import TINY
+from studio.engines.catalog import animegamer_layout as layout
 
 from .released_files import write_release
 
