@@ -5,8 +5,8 @@
 # to run.
 #
 # Variables: PYTHON (python3), VENV (.venv), YES=1 (install system packages without asking),
-# ENGINES=1 (install torch and the model engines' libraries; automatic once checkpoints/
-# holds *.safetensors weights).
+# ENGINES=1 (install torch and the model engines' libraries; automatic for `make test`,
+# and for `make run` once checkpoints/ holds *.safetensors weights).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -54,7 +54,8 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
-test: system-test $(INSTALLED) lint
+# The tests run every engine's CPU tests (tiny random models), so they need the engines' libraries.
+test: system-test $(ENGINES_STAMP) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 # The app icon at 16-512 px from packaging/io.kamishibai.Studio.svg, in build/icons/hicolor

@@ -53,7 +53,7 @@ if [ "$engines" = 1 ]; then
         "${pip[@]}" torch
     else
         echo "No NVIDIA GPU: installing the CPU build of torch."
-        "${pip[@]}" torch --index-url "$TORCH_CPU_INDEX"
+        "${pip[@]}" torch --index-url "$TORCH_CPU_INDEX" || "${pip[@]}" "torch==2.13.0"
     fi
     extras+=(engines)
 fi

@@ -51,6 +51,8 @@ class EnginePicker(QWidget):
         self.device = "cpu"
         self.unavailable: dict[str, list[str]] = {}
         self._reasons: dict[str, list[str]] = {}
+        self._tips: dict[str, str] = {}
+        """Each engine's tooltip: description and the weights' license."""
         self._checks = EngineChecks(self)
         self._checks.done.connect(self.set_availability)
         layout = QHBoxLayout(self)
@@ -67,9 +69,11 @@ class EnginePicker(QWidget):
         """List the registry's engines (label, description) and check them in the background."""
         self.combo.blockSignals(True)
         self.combo.clear()
+        self._tips = {}
         for info in registry.infos():
             self.combo.addItem(info.label, info.name)
             tip = info.description + (f"\nWeights: {info.license}" if info.license else "")
+            self._tips[info.name] = tip
             self.combo.setItemData(self.combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         index = self.combo.findData(current)
         if index >= 0:
@@ -94,8 +98,10 @@ class EnginePicker(QWidget):
                 item = model.item(index)
                 if item is not None:
                     item.setEnabled(not found)
-            if found:
+            if found:  # the reasons first; the description and the weights' license stay below them
                 text = "Can't run here:\n" + "\n".join(f"• {reason}" for reason in found)
+                if self._tips.get(name):
+                    text += "\n\n" + self._tips[name]
                 self.combo.setItemData(index, text, Qt.ItemDataRole.ToolTipRole)
         self.refresh_status()
 

@@ -39,6 +39,13 @@ def test_an_engine_that_cannot_run_is_greyed_out_with_its_reasons(make_window, s
     assert "Can't run here" in tip and str(missing) in tip
     assert model.item(picker.combo.findData("sketch")).isEnabled()
     assert "sketch" not in picker.unavailable
+    # AnimeGamer without converted weights: listed, greyed out, the doctor's reasons and its license shown
+    qtbot.waitUntil(lambda: "animegamer" in picker.unavailable, timeout=TIMEOUT_MS)
+    index = picker.combo.findData("animegamer")
+    assert not model.item(index).isEnabled()
+    tip = str(picker.combo.itemData(index, Qt.ItemDataRole.ToolTipRole))
+    assert str(window.services.checkpoints / "animegamer" / "mistral" / "model.safetensors") in tip
+    assert "not intended for use within the European Union" in tip
 
 
 def test_generating_with_an_engine_that_cannot_run_says_why(make_window, sample_project: Path, qtbot,
@@ -62,7 +69,10 @@ def test_settings_form_is_rendered_from_the_schema(qtbot, settings) -> None:
 
     dialog = SettingsDialog(settings, _with_heavy())
     qtbot.addWidget(dialog)
-    assert set(dialog.forms) == {"sketch", "heavy"}
+    assert set(dialog.forms) == {"sketch", "heavy", "animegamer"}
+    animegamer = dialog.forms["animegamer"]  # rendered from its catalogue entry, without its weights
+    assert "changes the output" in animegamer.presets.itemText(animegamer.presets.findData("fastest"))
+    assert "changes the output" not in animegamer.presets.itemText(animegamer.presets.findData("reference"))
     sketch = dialog.forms["sketch"]
     assert isinstance(sketch.editors["height"], QSpinBox) and sketch.editors["height"].maximum() == 2160
     assert isinstance(sketch.editors["fps"], QDoubleSpinBox)

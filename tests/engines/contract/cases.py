@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.engines.base import EngineFactory, EngineInfo
+from studio.engines.base import Engine, EngineConfig, EngineFactory, EngineInfo
 
 from .heavy_engine import INFO as HEAVY_INFO
 from .heavy_engine import HeavyEngine, write_weights
@@ -47,7 +47,23 @@ def _heavy() -> EngineCase:
                       prepare=lambda folder: write_weights(folder / HEAVY_INFO.name), factory=HeavyEngine)
 
 
+def _animegamer() -> EngineCase:
+    """AnimeGamer with tiny random weights of the released structure, converted from the
+    release's file formats; ``TEST_INFO`` lets them run on the CPU (the app's ``INFO`` never does)."""
+    from studio.engines.animegamer.engine import AnimeGamerEngine
+    from studio.engines.catalog.animegamer import TEST_INFO
+
+    from ..animegamer.tiny import tiny_checkpoints
+
+    def factory(config: EngineConfig) -> Engine:
+        return AnimeGamerEngine(config, info=TEST_INFO)
+
+    return EngineCase(TEST_INFO, {"height": 32, "width": 48, "frames": 9, "steps": 2, "history_window": 2},
+                      prepare=tiny_checkpoints, factory=factory)
+
+
 CASES: dict[str, Callable[[], EngineCase]] = {
     "sketch": _sketch,
     "heavy": _heavy,
+    "animegamer": _animegamer,
 }

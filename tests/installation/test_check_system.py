@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.packaging.conftest import PACKAGING, REPO
+from tests.installation.conftest import PACKAGING, REPO
 
 FAKE = "libkamishibai-fake0"
 FAKE_SONAME = "libkamishibai-fake.so.0"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from studio import __version__
-from tests.packaging.conftest import PACKAGING, load_script
+from tests.installation.conftest import PACKAGING, load_script
 
 DESKTOP = PACKAGING / "io.kamishibai.Studio.desktop"
 METAINFO = PACKAGING / "io.kamishibai.Studio.metainfo.xml"

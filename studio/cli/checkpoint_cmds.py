@@ -1,0 +1,96 @@
+"""``kamishibai checkpoints``: convert the released AnimeGamer weights, see what is there,
+and plan a conversion before running it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+EXIT_NOT_READY = 1
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("checkpoints", help="convert and check the AnimeGamer weights")
+    commands = p.add_subparsers(dest="checkpoints_command", metavar="ACTION")
+
+    convert = commands.add_parser("convert", help="convert the released AnimeGamer files into our safetensors layout")
+    convert.add_argument("source", metavar="SRC", help="the release's checkpoints/ folder (AnimeGamer/, vae/, "
+                                                       "Mistral-7B-Instruct-v0.1/)")
+    convert.add_argument("--checkpoints", default=None, help="where to write (default: checkpoints/ beside the app)")
+    convert.add_argument("--character", action="append", choices=("qiqi", "sosuke"),
+                         help="convert only this character (repeatable; default: every one found)")
+    convert.add_argument("--tokenizer", default=None,
+                         help="AnimeGamer's tokenizer folder (MLLM/VisualAR/animegamer_tokenizer of the code release)")
+    convert.add_argument("--replace-shared", action="store_true",
+                         help="rewrite the shared base model and VAE even when they are already converted")
+    convert.add_argument("--size", default="full", choices=("full", "tiny"), help=argparse.SUPPRESS)
+    convert.set_defaults(handler=cmd_convert)
+
+    doctor = commands.add_parser("doctor", help="list our AnimeGamer files (present or missing, with sizes)")
+    doctor.add_argument("--checkpoints", default=None, help="checkpoints folder (default: checkpoints/ beside the app)")
+    doctor.add_argument("--source", default=None, help="also list the release files under this checkpoints/ folder")
+    doctor.add_argument("--json", action="store_true", help="print the report as JSON")
+    doctor.set_defaults(handler=cmd_doctor)
+
+    plan = commands.add_parser("plan", help="print where every key of a released file goes (from a key list)")
+    plan.add_argument("--manifest", required=True, metavar="FILE.json",
+                      help='{"keys": [[name, shape, dtype-or-null], ...]} in the file\'s order')
+    plan.add_argument("--part", required=True, choices=("mllm", "decoder", "vae", "base"),
+                      help="which released file the keys come from")
+    plan.add_argument("--problems-only", action="store_true", help="print only the keys that would fail")
+    plan.set_defaults(handler=cmd_plan)
+    p.set_defaults(handler=lambda args: _help(p))
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _checkpoints(value: str | None):  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from studio import composition
+
+    return Path(value) if value else composition.default_checkpoints()
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from studio.engines.animegamer.convert import convert_release
+    from studio.engines.animegamer.sizes import FULL, TINY
+
+    report = convert_release(Path(args.source), _checkpoints(args.checkpoints), characters=args.character,
+                             size=TINY if args.size == "tiny" else FULL,
+                             tokenizer=Path(args.tokenizer) if args.tokenizer else None,
+                             replace_shared=args.replace_shared, log=lambda line: print(line, flush=True))
+    print(f"Converted {', '.join(report.characters)}: {report.count('placed')} keys placed, "
+          f"{report.count('skipped')} skipped by design, {len(report.written)} files written.")
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+    from pathlib import Path
+
+    from studio.engines.animegamer.doctor import format_report, inspect
+
+    report = inspect(_checkpoints(args.checkpoints), Path(args.source) if args.source else None)
+    if args.json:
+        print(json.dumps(asdict(report) | {"ok": report.ok}, indent=1, default=str))
+    else:
+        print(format_report(report))
+    return 0 if report.ok else EXIT_NOT_READY
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from studio.engines.animegamer.plan import format_plan, make_plan, read_manifest
+    from studio.engines.animegamer.released import Part
+
+    plan = make_plan(Part(args.part), read_manifest(Path(args.manifest)))
+    sys.stdout.write(format_plan(plan, verbose=not args.problems_only) + "\n")
+    return 0 if plan.ok else EXIT_NOT_READY

@@ -1,0 +1,270 @@
+"""``kamishibai checkpoints convert``: the released files -> our safetensors layout.
+
+Every key of every file read is accounted for: placed (with a shape check against the
+model size), skipped by design (T5, OpenCLIP, peft's untrained copies, losses, fixed
+positions), or an error that names it. A file that holds a pickled object other than
+tensors is refused without running it (:mod:`.safe_load`). Every key our files must hold
+has to come from somewhere, or the conversion fails naming the missing one. Files are
+written to ``*.partial`` and renamed; ``<character>/model.json`` is written last.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from studio.core.errors import StudioError
+from studio.engines.animegamer.released import (
+    Part,
+    Placement,
+    Skip,
+    Target,
+    Transform,
+    Unplaced,
+    expected_keys,
+    place,
+)
+from studio.engines.animegamer.safe_load import load_weights, tensors_of
+from studio.engines.animegamer.sizes import FULL, ModelSize
+from studio.engines.catalog import animegamer_layout as layout
+
+Log = Callable[[str], None]
+
+
+class ConversionError(StudioError):
+    """Keys that can't be placed, missing keys, wrong shapes or a missing source file."""
+
+
+@dataclass
+class KeyOutcome:
+    source: str
+    key: str
+    shape: tuple[int, ...]
+    outcome: str
+    """``placed``, ``skipped`` or ``unplaced``."""
+    detail: str
+
+
+@dataclass
+class Conversion:
+    """What a conversion did (for the command's summary and for tests)."""
+
+    outcomes: list[KeyOutcome] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    characters: list[str] = field(default_factory=list)
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for o in self.outcomes if o.outcome == outcome)
+
+
+class _Collector:
+    """Placed tensors per target file, checking that nothing is placed twice."""
+
+    def __init__(self, size: ModelSize, report: Conversion) -> None:
+        self.size = size
+        self.report = report
+        self.files: dict[Target, dict[str, torch.Tensor]] = {t: {} for t in Target}
+        self.origin: dict[tuple[Target, str], str] = {}
+        self.errors: list[str] = []
+
+    def add(self, part: Part, source: Path, tensors: Mapping[str, torch.Tensor], *,
+            only: Iterable[Target] = tuple(Target)) -> None:
+        wanted = set(only)
+        for key, tensor in tensors.items():
+            rule = place(part, key, self.size)
+            shape = tuple(tensor.shape)
+            where = f"{source}: {key!r}"
+            if isinstance(rule, Skip):
+                self.report.outcomes.append(KeyOutcome(str(source), key, shape, "skipped", rule.reason))
+                continue
+            if isinstance(rule, Unplaced):
+                self.report.outcomes.append(KeyOutcome(str(source), key, shape, "unplaced", rule.reason))
+                self.errors.append(f"{where} can't be placed: {rule.reason}")
+                continue
+            if rule.target not in wanted:
+                self.report.outcomes.append(KeyOutcome(str(source), key, shape, "skipped",
+                                                       f"not needed ({rule.target.value} comes from elsewhere)"))
+                continue
+            if shape != rule.shape:
+                self.report.outcomes.append(KeyOutcome(str(source), key, shape, "unplaced",
+                                                       f"shape {shape}, expected {rule.shape}"))
+                self.errors.append(f"{where} has shape {shape}; the {self.size.name}-size model needs {rule.shape}")
+                continue
+            for name, value in zip(rule.keys, _transform(rule, tensor), strict=True):
+                previous = self.origin.get((rule.target, name))
+                if previous is not None:
+                    self.errors.append(f"{where} and {previous} both give {rule.target.value} {name!r}")
+                    continue
+                self.origin[(rule.target, name)] = where
+                self.files[rule.target][name] = value
+            self.report.outcomes.append(KeyOutcome(str(source), key, shape, "placed", rule.describe()))
+
+    def missing(self, target: Target) -> list[str]:
+        return [k for k in expected_keys(target, self.size) if k not in self.files[target]]
+
+    def raise_errors(self) -> None:
+        if self.errors:
+            shown = "\n  ".join(self.errors[:20])
+            more = f"\n  ... and {len(self.errors) - 20} more" if len(self.errors) > 20 else ""
+            raise ConversionError(f"The conversion stopped; nothing was written for this character:\n  {shown}{more}",
+                                  hint="`kamishibai checkpoints plan` lists where every key of a file goes.")
+
+
+def _transform(rule: Placement, tensor: torch.Tensor) -> list[torch.Tensor]:
+    if rule.transform is Transform.COPY:
+        return [tensor.contiguous()]
+    if rule.transform is Transform.SPLIT3:
+        return [part.contiguous() for part in tensor.chunk(3, dim=0)]
+    chunks = tensor.chunk(12, dim=0)  # ADALN: SAT's 12 modulations -> CogVideoX's two norms
+    return [torch.cat([chunks[i] for i in (0, 1, 2, 6, 7, 8)]).contiguous(),
+            torch.cat([chunks[i] for i in (3, 4, 5, 9, 10, 11)]).contiguous()]
+
+
+def _save(tensors: Mapping[str, torch.Tensor], path: Path, report: Conversion,
+          metadata: Mapping[str, str] | None = None) -> None:
+    from safetensors.torch import save_file
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    save_file(dict(sorted(tensors.items())), str(partial), metadata=dict(metadata or {"format": "pt"}))
+    partial.replace(path)
+    report.written.append(path)
+
+
+def _base_sources(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    found = sorted(folder.glob("*.safetensors"))
+    return found or sorted(folder.glob("pytorch_model*.bin"))
+
+
+def _read_base(path: Path) -> dict[str, torch.Tensor]:
+    if path.suffix == ".safetensors":
+        from safetensors.torch import load_file
+
+        return load_file(str(path))
+    return tensors_of(load_weights(path), path)
+
+
+def find_tokenizer(source: Path) -> Path | None:
+    """AnimeGamer's tokenizer near the release's checkpoints (it ships with the code)."""
+    for candidate in (source / "animegamer_tokenizer", source.parent / "MLLM" / "VisualAR" / "animegamer_tokenizer",
+                      source / "MLLM" / "VisualAR" / "animegamer_tokenizer"):
+        if (candidate / "tokenizer.model").is_file():
+            return candidate
+    return None
+
+
+def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str] | None = None,
+                    size: ModelSize = FULL, tokenizer: Path | None = None, replace_shared: bool = False,
+                    log: Log = lambda _line: None) -> Conversion:
+    """Convert the release under ``source`` (its ``checkpoints/`` folder) into ``checkpoints``."""
+    source, dest = Path(source), layout.engine_folder(Path(checkpoints))
+    chosen = list(characters) if characters is not None else list(layout.release_characters(source))
+    if not chosen:
+        raise ConversionError(f"No AnimeGamer character found under {source}.",
+                              hint=f"Expected {source / layout.RELEASE_MLLM.format(name='Qiqi')}.")
+    report = Conversion()
+    _copy_tokenizer(source, dest, tokenizer, report, log)
+    for character in chosen:
+        if character not in layout.CHARACTERS:
+            raise ConversionError(f"Unknown character {character!r}.", hint=f"Known: {', '.join(layout.CHARACTERS)}.")
+        _convert_character(source, dest, character, size, replace_shared, report, log)
+        report.characters.append(character)
+    return report
+
+
+def _copy_tokenizer(source: Path, dest: Path, tokenizer: Path | None, report: Conversion, log: Log) -> None:
+    found = tokenizer or find_tokenizer(source)
+    target = dest / "tokenizer"
+    if found is None:
+        if all((target / name).is_file() for name in layout.TOKENIZER_FILES):
+            return
+        raise ConversionError(f"AnimeGamer's tokenizer was not found near {source}.",
+                              hint="Pass --tokenizer PATH/MLLM/VisualAR/animegamer_tokenizer (from the code release).")
+    target.mkdir(parents=True, exist_ok=True)
+    for name in layout.TOKENIZER_FILES:
+        if not (found / name).is_file():
+            raise ConversionError(f"{found / name} is missing.")
+        shutil.copyfile(found / name, target / name)
+        report.written.append(target / name)
+    log(f"tokenizer: copied from {found}")
+
+
+def _need(path: Path | None, what: str) -> Path:
+    if path is None or not path.is_file():
+        raise ConversionError(f"Missing {what}{f' ({path})' if path else ''}.",
+                              hint="Point SRC at the release's checkpoints/ folder.")
+    return path
+
+
+def _convert_character(source: Path, dest: Path, character: str, size: ModelSize, replace_shared: bool,
+                       report: Conversion, log: Log) -> None:
+    name = layout.DISPLAY[character]
+    collect = _Collector(size, report)
+    base_path, vae_path = dest / layout.BASE_FILE, dest / layout.VAE_FILE
+    need_base = replace_shared or not base_path.is_file()
+    need_vae = replace_shared or not vae_path.is_file()
+
+    mllm_file = _need(source / layout.RELEASE_MLLM.format(name=name), f"{name}'s MLLM file")
+    log(f"{name}: reading {mllm_file}")
+    collect.add(Part.MLLM, mllm_file, tensors_of(load_weights(mllm_file), mllm_file),
+                only=(Target.MLLM, Target.BASE) if need_base else (Target.MLLM,))
+    if need_base and collect.missing(Target.BASE):
+        base_dir = source / layout.RELEASE_BASE_DIR
+        files = _base_sources(base_dir)
+        if not files:
+            raise ConversionError(f"{mllm_file} holds only the trained weights and {base_dir} has no weights.",
+                                  hint="Put Mistral-7B-Instruct-v0.1 (its own download) next to AnimeGamer/.")
+        for path in files:
+            log(f"{name}: reading {path}")
+            collect.add(Part.BASE, path, _read_base(path))
+
+    decoder_file = _need(layout.release_decoder_file(source, character), f"{name}'s decoder file")
+    log(f"{name}: reading {decoder_file}")
+    decoder = tensors_of(load_weights(decoder_file, allow_numpy_arrays=True), decoder_file, under="module")
+    release_vae = source / layout.RELEASE_VAE
+    if need_vae and release_vae.is_file():
+        log(f"{name}: reading {release_vae}")
+        collect.add(Part.VAE, release_vae, tensors_of(load_weights(release_vae), release_vae, under="state_dict"))
+        collect.add(Part.DECODER, decoder_file, decoder, only=(Target.DECODER,))
+    else:
+        collect.add(Part.DECODER, decoder_file, decoder,
+                    only=(Target.DECODER, Target.VAE) if need_vae else (Target.DECODER,))
+
+    for target, wanted in ((Target.MLLM, True), (Target.DECODER, True), (Target.BASE, need_base),
+                           (Target.VAE, need_vae)):
+        missing = collect.missing(target) if wanted else []
+        if missing:
+            collect.errors.append(f"{len(missing)} {target.value} weights are in none of the files read, "
+                                  f"e.g. {missing[0]!r}")
+    collect.raise_errors()
+
+    folder = dest / character
+    if need_base:
+        _save(collect.files[Target.BASE], base_path, report)
+        log(f"wrote {base_path}")
+    if need_vae:
+        _save(collect.files[Target.VAE], vae_path, report)
+        log(f"wrote {vae_path}")
+    for target, file_name in ((Target.MLLM, layout.MLLM_FILE), (Target.DECODER, layout.DECODER_FILE)):
+        _save(collect.files[target], folder / file_name, report, {"format": "pt", "character": character})
+        log(f"wrote {folder / file_name}")
+    record = {
+        "engine": layout.ENGINE, "character": character, "size": size.to_json(),
+        "sources": {"mllm": str(mllm_file), "decoder": str(decoder_file)},
+        "files": {str(p.relative_to(dest)): p.stat().st_size for p in
+                  (base_path, vae_path, folder / layout.MLLM_FILE, folder / layout.DECODER_FILE)},
+        "keys": {"placed": collect.report.count("placed"), "skipped": collect.report.count("skipped")},
+    }
+    model_json = folder / layout.MODEL_FILE
+    partial = model_json.with_name(model_json.name + ".partial")
+    partial.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    partial.replace(model_json)
+    report.written.append(model_json)
+    log(f"{name}: done ({model_json})")

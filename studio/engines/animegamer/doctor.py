@@ -1,0 +1,99 @@
+"""``kamishibai checkpoints doctor``: which of our files are there, which are missing, and
+what the release folder holds. Exact paths and sizes; no weights read, no torch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.engines.catalog import animegamer_layout as layout
+
+
+@dataclass(frozen=True, slots=True)
+class FileStatus:
+    path: Path
+    description: str
+    present: bool
+    size: int | None
+    """Actual size in bytes when present."""
+    expected: int | None
+    """Size recorded at conversion, else the released scale's approximate size."""
+    exact: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointReport:
+    folder: Path
+    files: tuple[FileStatus, ...]
+    complete: tuple[str, ...]
+    release: tuple[tuple[str, Path, bool], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.complete)
+
+
+def _recorded_sizes(folder: Path) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for character in layout.CHARACTERS:
+        try:
+            files = layout.read_model_json(folder, character).get("files", {})
+        except (OSError, ValueError):
+            continue
+        if isinstance(files, dict):
+            sizes.update({str(k): int(v) for k, v in files.items() if isinstance(v, int)})
+    return sizes
+
+
+def inspect(checkpoints: Path, source: Path | None = None) -> CheckpointReport:
+    folder = layout.engine_folder(checkpoints)
+    recorded = _recorded_sizes(folder)
+    statuses = []
+    for item in layout.all_files():
+        path = folder / item.path
+        present = path.is_file()
+        exact = item.path in recorded
+        statuses.append(FileStatus(path, item.description, present, path.stat().st_size if present else None,
+                                   recorded.get(item.path, item.approx_bytes), exact))
+    release: list[tuple[str, Path, bool]] = []
+    if source is not None:
+        for character in layout.CHARACTERS:
+            name = layout.DISPLAY[character]
+            mllm = source / layout.RELEASE_MLLM.format(name=name)
+            release.append((f"{name}'s MLLM", mllm, mllm.is_file()))
+            decoder = layout.release_decoder_file(source, character)
+            release.append((f"{name}'s decoder", decoder or source / layout.RELEASE_DECODER_DIR.format(name=name)
+                            / "<step>" / layout.DEEPSPEED_FILE, decoder is not None))
+        release.append(("the VAE", source / layout.RELEASE_VAE, (source / layout.RELEASE_VAE).is_file()))
+        base = source / layout.RELEASE_BASE_DIR
+        release.append(("Mistral-7B-Instruct-v0.1 (needed when the MLLM file holds only trained weights)", base,
+                        base.is_dir()))
+    return CheckpointReport(folder, tuple(statuses), tuple(layout.complete_characters(folder)), tuple(release))
+
+
+def _gb(count: int | None) -> str:
+    return "?" if count is None else f"{count / layout.GB:.2f} GB"
+
+
+def format_report(report: CheckpointReport) -> str:
+    lines = [f"AnimeGamer checkpoints in {report.folder}"]
+    for status in report.files:
+        if status.present:
+            size = f"{status.size:,} bytes"
+            if status.exact and status.expected is not None and status.size != status.expected:
+                size += f", expected {status.expected:,} (incomplete copy?)"
+            lines.append(f"  ok      {status.path} ({size}) — {status.description}")
+        else:
+            expected = "" if status.expected is None else \
+                f" (expected {'' if status.exact else 'about '}{_gb(status.expected)})"
+            lines.append(f"  MISSING {status.path}{expected} — {status.description}")
+    if report.release:
+        lines.append("Release files:")
+        for what, path, found in report.release:
+            lines.append(f"  {'found  ' if found else 'MISSING'} {path} — {what}")
+    if report.complete:
+        lines.append("Ready: " + ", ".join(layout.DISPLAY[c] for c in report.complete) + ".")
+    else:
+        lines.append("No character is complete: convert the release with "
+                     "`kamishibai checkpoints convert PATH/TO/AnimeGamer/checkpoints`.")
+    return "\n".join(lines)

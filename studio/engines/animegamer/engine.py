@@ -1,0 +1,440 @@
+"""The AnimeGamer engine: predict (MLLM) and decode (DiT + VAE) on the converted checkpoints.
+
+``load`` reads ``<checkpoints>/animegamer/``: the tokenizer, the shared base LLM and VAE, and
+one character's MLLM and decoder (the first complete one; a turn for the other character
+swaps that character's tensors in). The sizes come from the character's ``model.json``, so
+the same code runs the released model on a GPU and tiny random models in tests. Stages are
+placed per :class:`~studio.engines.config.EngineConfig`: both on one GPU, one GPU each, or
+offloaded (the weights stay in RAM and visit the GPU while their stage runs).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from studio.core.instruction import Instruction
+from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
+from studio.core.state import StateDeltas
+from studio.engines.animegamer.mllm import AnimeGamerMLLM, WeightsError
+from studio.engines.animegamer.predictor import HistoryTurn, Predictor, Readout, StatePass, TurnOptions
+from studio.engines.animegamer.schedule import SamplerOptions, sample
+from studio.engines.animegamer.sizes import QUERY_TOKENS, ModelSize
+from studio.engines.animegamer.tokens import TurnState
+from studio.engines.animegamer.transformer import FLOW_OF_LEVEL, AnimeGamerTransformer
+from studio.engines.animegamer.vae import decode_frames, empty_vae, fill_vae
+from studio.engines.base import Clip, EngineConfig, EngineInfo, EngineLoadError, GenerationContext, Prediction
+from studio.engines.catalog import animegamer_layout as layout
+from studio.engines.catalog.animegamer import INFO, AnimeGamerSettings
+from studio.engines.config import DType, Placement
+from studio.engines.info import DeviceKind, Stage
+from studio.engines.settings import EngineSettings, SettingsError
+
+log = logging.getLogger(__name__)
+
+LOAD_STEPS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """Validated settings, in the engine's terms."""
+
+    settings: AnimeGamerSettings
+
+    @classmethod
+    def of(cls, settings: EngineSettings) -> _Options:
+        chosen = AnimeGamerSettings.coerce(settings)
+        if chosen.frames % 8 != 1:
+            raise SettingsError(f"AnimeGamer makes 8k + 1 frames (an odd number of latents of 4 frames); got "
+                                f"{chosen.frames}.", hint="Try 17 (the release), 9, 25 ...")
+        for name in ("height", "width"):
+            if getattr(chosen, name) % 16:
+                raise SettingsError(f"AnimeGamer's {name} must be a multiple of 16; got {getattr(chosen, name)}.")
+        return cls(chosen)
+
+    @property
+    def turn(self) -> TurnOptions:
+        return TurnOptions(readout=Readout(self.settings.readout), state_pass=StatePass(self.settings.state_pass))
+
+    @property
+    def sampler(self) -> SamplerOptions:
+        s = self.settings
+        return SamplerOptions(steps=s.steps, guidance=s.guidance, dynamic_guidance=s.dynamic_guidance,
+                              guidance_steps=s.guidance_steps or None)
+
+
+class AnimeGamerEngine:
+    """TencentARC's AnimeGamer on transformers, peft and diffusers (see the package docs)."""
+
+    def __init__(self, config: EngineConfig, info: EngineInfo = INFO) -> None:
+        self.config = config
+        self.info = info
+        self.folder = layout.engine_folder(config.checkpoints)
+        self._mllm: AnimeGamerMLLM | None = None
+        self._decoder: AnimeGamerTransformer | None = None
+        self._vae: Any = None
+        self._predictor: Predictor | None = None
+        self._unconditional: torch.Tensor | None = None
+        self._character = ""
+        self._size: ModelSize | None = None
+        self._compiled = False
+        self._fp8 = False
+
+    # -- loading ---------------------------------------------------------------------------
+    @property
+    def loaded(self) -> bool:
+        return self._predictor is not None
+
+    @property
+    def character(self) -> str:
+        return self._character
+
+    def _placement(self, stage: Stage) -> Placement:
+        place = self.config.place(stage)
+        if place.kind not in self.info.capabilities.devices:
+            raise EngineLoadError(f"The AnimeGamer engine runs on a CUDA GPU; its {stage.value} stage is placed on "
+                                  f"{place.device}.", hint="Choose cuda:N with --device or in Settings.")
+        return place
+
+    def _home(self, stage: Stage) -> torch.device:
+        """Where a stage's weights live between runs (RAM when offloaded)."""
+        place = self._placement(stage)
+        return torch.device("cpu") if place.offload else torch.device(place.device)
+
+    def _dtype(self, stage: Stage, part: str) -> torch.dtype:
+        chosen = self.config.dtype
+        if chosen is not DType.AUTO:
+            return {DType.FLOAT32: torch.float32, DType.FLOAT16: torch.float16, DType.BFLOAT16: torch.bfloat16}[chosen]
+        if self._placement(stage).kind is DeviceKind.CPU:
+            return torch.float32
+        return torch.bfloat16 if part == "mllm" else torch.float16  # as the release runs them
+
+    def _files(self, character: str) -> dict[str, Path]:
+        return {"base": self.folder / layout.BASE_FILE, "vae": self.folder / layout.VAE_FILE,
+                "mllm": self.folder / character / layout.MLLM_FILE,
+                "decoder": self.folder / character / layout.DECODER_FILE}
+
+    def _first_character(self) -> str:
+        complete = layout.complete_characters(self.folder)
+        if not complete:
+            missing = ", ".join(str(self.folder / f.path) for f in layout.shared_files()
+                                if not (self.folder / f.path).is_file()) or "a complete character folder"
+            raise EngineLoadError(f"No converted AnimeGamer weights in {self.folder} (missing: {missing}).",
+                                  hint="kamishibai checkpoints convert PATH/TO/AnimeGamer/checkpoints; "
+                                       "kamishibai checkpoints doctor lists what is there.")
+        return complete[0]
+
+    def _read_size(self, character: str) -> ModelSize:
+        try:
+            size = ModelSize.from_json(layout.read_model_json(self.folder, character)["size"])
+        except (OSError, ValueError, KeyError) as error:
+            raise EngineLoadError(f"{self.folder / character / layout.MODEL_FILE} can't be read: {error}.",
+                                  hint="Convert the character again.") from None
+        expected = self.info.capabilities.representation.shape
+        if (QUERY_TOKENS, size.mllm.representation) != tuple(expected):
+            raise EngineLoadError(f"{self.folder / character} holds {size.name}-size weights, which make "
+                                  f"{(QUERY_TOKENS, size.mllm.representation)} representations; this engine "
+                                  f"expects {tuple(expected)}.", hint="Convert the released weights again.")
+        return size
+
+    def load(self, progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> None:
+        if self.loaded:
+            return
+        check_cancelled(cancelled)
+        for stage in Stage:
+            self._placement(stage)  # the released engine refuses the CPU before reading anything
+        try:
+            character = self._first_character()
+            size = self._read_size(character)
+            files = self._files(character)
+            with torch.inference_mode():
+                tokenizer = _load_tokenizer(self.folder / "tokenizer")
+                progress(Progress(1, LOAD_STEPS, "tokenizer"))
+                check_cancelled(cancelled)
+                mllm = AnimeGamerMLLM.empty(size.mllm)
+                home, dtype = self._home(Stage.PREDICT), self._dtype(Stage.PREDICT, "mllm")
+                mllm.fill(_read(files["base"]), device=home, dtype=dtype, where=str(files["base"]))
+                self._mllm = mllm
+                progress(Progress(2, LOAD_STEPS, "base language model"))
+                check_cancelled(cancelled)
+                mllm.fill(_read(files["mllm"]), device=home, dtype=dtype, where=str(files["mllm"]))
+                _complete(mllm.missing(), files["base"].parent.parent)
+                mllm.eval()
+                progress(Progress(3, LOAD_STEPS, f"{layout.DISPLAY[character]}'s MLLM"))
+                check_cancelled(cancelled)
+                self._decoder = self._build_decoder(size, files["decoder"])
+                progress(Progress(4, LOAD_STEPS, f"{layout.DISPLAY[character]}'s video decoder"))
+                check_cancelled(cancelled)
+                vae = empty_vae(size.vae)
+                fill_vae(vae, _read(files["vae"]), device=self._home(Stage.DECODE),
+                         dtype=self._dtype(Stage.DECODE, "vae"), where=str(files["vae"]))
+                self._vae = vae.eval()
+                self._size, self._character = size, character
+                self._predictor = Predictor(mllm, tokenizer, identity=character,
+                                            describe=lambda token: repr(tokenizer.convert_ids_to_tokens(token)))
+                progress(Progress(5, LOAD_STEPS, "VAE"))
+        except WeightsError as error:
+            self.unload()
+            raise EngineLoadError(str(error), hint="Convert the weights again (kamishibai checkpoints convert).") \
+                from None
+        except BaseException:
+            self.unload()
+            raise
+
+    def _build_decoder(self, size: ModelSize, path: Path) -> AnimeGamerTransformer:
+        decoder = AnimeGamerTransformer.empty(size.decoder)
+        decoder.fill(_read(path), device=self._home(Stage.DECODE), dtype=self._dtype(Stage.DECODE, "decoder"),
+                     where=str(path))
+        _complete(decoder.missing(), path)
+        decoder.eval()
+        self._unconditional = decoder.conditioning.unconditional().detach()
+        self._compiled = self._fp8 = False
+        return decoder
+
+    def unload(self) -> None:
+        self._predictor = None
+        self._mllm = self._decoder = self._vae = None
+        self._unconditional = None
+        self._character = ""
+        self._size = None
+        gc.collect()  # modules hold reference cycles (hooks, parents); free them now, not later
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+
+    def _switch(self, character: str) -> None:
+        """Swap in another character's MLLM tensors and decoder (the base and VAE stay)."""
+        if character == self._character:
+            return
+        assert self._mllm is not None and self._predictor is not None
+        size = self._read_size(character)
+        if size != self._size:
+            raise EngineLoadError(f"{layout.DISPLAY[character]}'s weights were converted at another size.")
+        files = self._files(character)
+        self._mllm.fill(_read(files["mllm"]), device=self._home(Stage.PREDICT),
+                        dtype=self._dtype(Stage.PREDICT, "mllm"), where=str(files["mllm"]))
+        self._decoder = self._build_decoder(size, files["decoder"])
+        self._predictor.identity = character
+        self._character = character
+
+    def _resolve_character(self, options: _Options, instruction: Instruction) -> tuple[str, list[str]]:
+        complete = layout.complete_characters(self.folder) or [self._character]
+        chosen = options.settings.character
+        if chosen != "auto":
+            if chosen not in complete:
+                raise EngineLoadError(f"{layout.DISPLAY[chosen]}'s weights are not converted in {self.folder}.",
+                                      hint="kamishibai checkpoints doctor lists them.")
+            return chosen, []
+        named = instruction.character.strip().lower()
+        if named in complete:
+            return named, []
+        if named and named not in complete:
+            return self._character, [f"AnimeGamer has no converted model for {instruction.character!r}; "
+                                     f"{layout.DISPLAY[self._character]} plays this turn."]
+        return self._character, []
+
+    # -- predict ---------------------------------------------------------------------------
+    def predict(self, context: GenerationContext, instruction: Instruction, settings: EngineSettings, seed: int,
+                progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Prediction:
+        options = _Options.of(settings)
+        if self._predictor is None:
+            raise EngineLoadError("The AnimeGamer engine is not loaded.")
+        character, warnings = self._resolve_character(options, instruction)
+        self._switch(character)
+        history, notes = _history(context, options.settings.history_window, self.info.capabilities.representation.space)
+        with torch.inference_mode(), self._visiting(Stage.PREDICT, self._mllm):
+            result = self._predictor.predict(history, instruction.raw, options.turn, progress, cancelled)
+        state = result.state
+        return Prediction(
+            deltas=StateDeltas(stamina=state.stamina, social=state.social, entertainment=state.entertainment),
+            motion_level=state.motion_level, representation=result.representation.astype(np.float32),
+            warnings=(*warnings, *notes, *result.warnings),
+            conditioning={"character": character, "flow": FLOW_OF_LEVEL[state.motion_level],
+                          "history_turns": result.history_turns, "prompt_tokens": result.prompt_tokens,
+                          "reused_tokens": result.reused_tokens},
+        )
+
+    @contextmanager
+    def _visiting(self, stage: Stage, *modules: Any) -> Iterator[None]:
+        """With +offload, the modules visit the stage's GPU while it runs and go back to RAM."""
+        place = self._placement(stage)
+        if not place.offload:
+            yield
+            return
+        device = torch.device(place.device)
+        for module in modules:
+            module.to(device)
+        try:
+            yield
+        finally:
+            for module in modules:
+                module.to("cpu")
+            torch.cuda.empty_cache()
+
+    # -- decode ----------------------------------------------------------------------------
+    def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
+               progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Clip:
+        options = _Options.of(settings)
+        if self._decoder is None or self._unconditional is None or self._size is None:
+            raise EngineLoadError("The AnimeGamer engine is not loaded.")
+        character = str(prediction.conditioning.get("character") or self._character)
+        if character not in layout.CHARACTERS:
+            raise EngineLoadError(f"The prediction names an unknown AnimeGamer character {character!r}.")
+        self._switch(character)
+        s = options.settings
+        size = self._size
+        latent_frames = (s.frames - 1) // size.vae.temporal_compression + 1
+        scale = size.vae.spatial_compression
+        shape = (1, latent_frames, size.decoder.in_channels, s.height // scale, s.width // scale)
+        sampler = options.sampler
+        total = sampler.steps + 1
+        check_cancelled(cancelled)
+        with torch.inference_mode(), self._visiting(Stage.DECODE, self._decoder, self._vae):
+            decoder = self._prepare_decoder(s)
+            device = decoder.device
+            condition = torch.from_numpy(np.asarray(prediction.representation, dtype=np.float32)).to(device)
+            uncond = self._unconditional.to(device)
+            flow = float(FLOW_OF_LEVEL[prediction.motion_level])
+            generator = torch.Generator("cpu").manual_seed(int(seed))
+
+            def noise(noise_shape: tuple[int, ...]) -> torch.Tensor:
+                return torch.randn(noise_shape, generator=generator).to(device)
+
+            last_rows = [0]
+
+            def denoise(x: torch.Tensor, timestep: torch.Tensor, guided: bool) -> torch.Tensor:
+                self._current_timestep = int(timestep[0])
+                rows = 2 if guided else 1
+                if last_rows[0] and rows != last_rows[0]:
+                    self._restart_cache(decoder, s)  # a step cache keeps tensors of the batch it saw
+                last_rows[0] = rows
+                tokens = torch.stack([uncond, condition]) if guided else condition[None]
+                batch = x.repeat(rows, 1, 1, 1, 1).to(device)
+                with self._cache_context(decoder, "cfg" if guided else "cond"):
+                    velocity: torch.Tensor = decoder(batch, timestep.repeat(rows).to(device),
+                                                     torch.full((rows,), flow, device=device), tokens)
+                return velocity.float()
+
+            def on_step(index: int, steps: int, _x0: torch.Tensor) -> None:
+                progress(Progress(index + 1, total, f"denoising {index + 1}/{steps}"))
+                check_cancelled(cancelled)
+
+            try:
+                latents = sample(denoise, noise, shape, sampler, on_step)
+            finally:
+                self._release_decoder(decoder)
+            if s.vae_tiling:
+                self._vae.enable_tiling()
+            else:
+                self._vae.disable_tiling()
+            frames = decode_frames(self._vae, latents)
+            progress(Progress(total, total, "decoding the video"))
+        return Clip(frames=frames, fps=s.fps)
+
+    def _prepare_decoder(self, s: AnimeGamerSettings) -> AnimeGamerTransformer:
+        """Apply the opt-in speed settings that change the transformer (cache, FP8, compile)."""
+        assert self._decoder is not None
+        decoder = self._decoder
+        model = decoder.transformer
+        if s.fp8 and not self._fp8:
+            _quantize_fp8(model)
+            self._fp8 = True
+        if s.compile and not self._compiled:
+            for block in model.transformer_blocks:
+                block.compile()
+            self._compiled = True
+        if s.step_cache != "none":
+            model.enable_cache(_cache_config(s.step_cache, lambda: self._current_timestep))
+        return decoder
+
+    _current_timestep: int = 999
+
+    @contextmanager
+    def _cache_context(self, decoder: AnimeGamerTransformer, name: str) -> Iterator[None]:
+        model = decoder.transformer
+        if getattr(model, "is_cache_enabled", False):
+            with model.cache_context(name):
+                yield
+        else:
+            with nullcontext():
+                yield
+
+    def _restart_cache(self, decoder: AnimeGamerTransformer, s: AnimeGamerSettings) -> None:
+        model = decoder.transformer
+        if getattr(model, "is_cache_enabled", False):
+            model.disable_cache()
+            model.enable_cache(_cache_config(s.step_cache, lambda: self._current_timestep))
+
+    def _release_decoder(self, decoder: AnimeGamerTransformer) -> None:
+        model = decoder.transformer
+        if getattr(model, "is_cache_enabled", False):
+            model.disable_cache()
+
+
+FIRST_BLOCK_THRESHOLD = 0.05
+"""diffusers' default: skip the other blocks while the first block's output changes less than this."""
+
+
+def _cache_config(kind: str, timestep: Callable[[], int]) -> Any:
+    if kind == "first_block":
+        from diffusers import FirstBlockCacheConfig
+
+        return FirstBlockCacheConfig(threshold=FIRST_BLOCK_THRESHOLD)  # type: ignore[no-untyped-call]
+    from diffusers import PyramidAttentionBroadcastConfig
+
+    return PyramidAttentionBroadcastConfig(spatial_attention_block_skip_range=2,  # type: ignore[no-untyped-call]
+                                           spatial_attention_timestep_skip_range=(100, 800),
+                                           current_timestep_callback=timestep)
+
+
+def _quantize_fp8(model: torch.nn.Module) -> None:
+    try:
+        from torchao.quantization import Float8WeightOnlyConfig, quantize_
+    except ImportError:
+        raise SettingsError("FP8 weights need torchao: pip install torchao.") from None
+    quantize_(model, Float8WeightOnlyConfig())
+
+
+def _load_tokenizer(folder: Path) -> Any:
+    from transformers import AutoTokenizer
+
+    if not (folder / "tokenizer.model").is_file():
+        raise EngineLoadError(f"Missing {folder / 'tokenizer.model'}.", hint="kamishibai checkpoints convert ...")
+    return AutoTokenizer.from_pretrained(str(folder))
+
+
+def _read(path: Path) -> dict[str, torch.Tensor]:
+    from safetensors.torch import load_file
+
+    if not path.is_file():
+        raise EngineLoadError(f"Missing {path}.", hint="kamishibai checkpoints doctor lists what is needed.")
+    return load_file(str(path))
+
+
+def _complete(missing: list[str], where: Path) -> None:
+    if missing:
+        raise WeightsError(f"{where}: {len(missing)} parameters have no weights in the files, e.g. {missing[0]!r}.")
+
+
+def _history(context: GenerationContext, window: int, space: str) -> tuple[list[HistoryTurn], list[str]]:
+    """The last ``window`` turns, as far back as each has a representation of our space."""
+    turns = list(context.history[-window:]) if window else []
+    kept: list[HistoryTurn] = []
+    notes: list[str] = []
+    for turn in reversed(turns):
+        if turn.representation is None or turn.representation_space != space:
+            notes.append("The history starts after a turn made by another engine (it has no AnimeGamer "
+                         "representation).")
+            break
+        state = TurnState(motion_level=turn.motion_level, social=turn.deltas.social,
+                          entertainment=turn.deltas.entertainment, stamina=turn.deltas.stamina)
+        kept.append(HistoryTurn(turn.instruction.raw, state, np.asarray(turn.representation, dtype=np.float32)))
+    kept.reverse()
+    return kept, notes

@@ -1,0 +1,105 @@
+"""Reading the released ``.bin`` / ``.pt`` files without running pickled code.
+
+Every file goes through ``torch.load(weights_only=True)``: tensors, numbers, strings and
+plain containers only. The deepspeed decoder file additionally holds SAT's saved numpy RNG
+state, so for it (and only when asked) exactly the globals that rebuild a numpy array are
+allowed: ``numpy.core.multiarray._reconstruct`` (``numpy._core`` since numpy 2),
+``numpy.ndarray``, ``numpy.dtype`` and the uint32 dtype class (the Mersenne Twister's key
+array); any other dtype, and so any object array, is still refused. Anything
+else (a class, a function, ``os.system``) makes the load fail before it runs, and we name
+the global in the error.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from studio.core.errors import StudioError
+
+
+class UnsafeCheckpointError(StudioError):
+    """A checkpoint that holds something other than tensors and plain data."""
+
+
+def _numpy_array_globals() -> list[Any]:
+    import numpy as np
+
+    try:
+        from numpy._core import multiarray
+    except ImportError:  # numpy 1.x
+        from numpy.core import multiarray  # type: ignore[no-redef]
+    reconstruct = multiarray._reconstruct
+    # A file written with numpy 1.x names numpy.core; the same function lives in numpy._core now.
+    return [(reconstruct, "numpy.core.multiarray._reconstruct"),
+            (reconstruct, "numpy._core.multiarray._reconstruct"),
+            np.ndarray, np.dtype, type(np.dtype(np.uint32))]
+
+
+def load_weights(path: Path, *, allow_numpy_arrays: bool = False) -> Any:
+    """The file's content, loaded with ``weights_only=True`` and memory-mapped when possible."""
+    try:
+        if allow_numpy_arrays:
+            with torch.serialization.safe_globals(_numpy_array_globals()):
+                data = _load(path)
+            _refuse_object_arrays(data, path)
+            return data
+        return _load(path)
+    except pickle.UnpicklingError as error:
+        found = re.search(r"GLOBAL ([\w.]+)", str(error))
+        what = f" ({found.group(1)})" if found else ""
+        raise UnsafeCheckpointError(
+            f"Refused {path}: it holds a pickled object that is not a tensor{what}; nothing in it was run.",
+            hint="Only the released files are converted; a file from elsewhere may run code when unpickled.",
+        ) from None
+
+
+def _load(path: Path) -> Any:
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True, mmap=True)
+    except RuntimeError as error:
+        if "mmap" not in str(error):
+            raise
+    return torch.load(path, map_location="cpu", weights_only=True)  # the legacy (non-zip) format
+
+
+def _refuse_object_arrays(data: Any, path: Path) -> None:
+    import numpy as np
+
+    for value in _walk(data):
+        if isinstance(value, np.ndarray) and value.dtype == object:
+            raise UnsafeCheckpointError(f"Refused {path}: it holds a numpy array of Python objects.")
+
+
+def _walk(value: Any) -> Iterator[Any]:
+    yield value
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _walk(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _walk(item)
+
+
+def tensors_of(data: Any, path: Path, *, under: str = "") -> dict[str, torch.Tensor]:
+    """The flat name -> tensor dict at ``under`` (``"module"`` for deepspeed, ``"state_dict"``
+    for the VAE); every value there must be a tensor."""
+    state = data
+    for part in (p for p in under.split(".") if p):
+        if not isinstance(state, Mapping) or part not in state:
+            raise UnsafeCheckpointError(f"{path} has no {under!r} dictionary.",
+                                        hint="Is this the released file? See `kamishibai checkpoints doctor`.")
+        state = state[part]
+    if not isinstance(state, Mapping):
+        raise UnsafeCheckpointError(f"{path}{' ' + under if under else ''} is not a dictionary of tensors.")
+    out: dict[str, torch.Tensor] = {}
+    for name, value in state.items():
+        if not isinstance(name, str) or not isinstance(value, torch.Tensor):
+            raise UnsafeCheckpointError(f"{path}: {name!r} is a {type(value).__name__}, not a tensor.")
+        out[name] = value
+    return out

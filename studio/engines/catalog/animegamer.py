@@ -1,0 +1,204 @@
+"""The AnimeGamer engine as the studio knows it before importing it: settings, needs, checks.
+
+``INFO`` is the engine the app registers: TencentARC's released weights, converted with
+``kamishibai checkpoints convert``, on a CUDA GPU. Its check is light: it stats files, asks
+importlib for packages and reads no weights; it imports torch only to probe the GPUs a
+stage is placed on (to say whether they exist and have room).
+
+The file layout lives beside this module (:mod:`.animegamer_layout`): the app lists and checks
+the engine without importing ``studio.engines.animegamer``.
+
+``TEST_INFO`` is the same engine for the contract suite: tiny random weights of the released
+structure, allowed on the CPU. The app never registers it; the real engine refuses the
+CPU, and refuses tiny weights under ``INFO`` (see docs/ANIMEGAMER.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from studio.engines.catalog import animegamer_layout as layout
+from studio.engines.config import EngineConfig
+from studio.engines.info import (
+    GIB,
+    MIB,
+    CheckpointFile,
+    DeviceKind,
+    EngineCapabilities,
+    EngineInfo,
+    RepresentationSpec,
+    Stage,
+    StageNeeds,
+)
+from studio.engines.requirements import Requirement, RequirementKind, check_devices, check_packages
+from studio.engines.settings import EngineSettings, Preset, setting
+
+NAME = layout.ENGINE
+VERSION = "1.0.0"
+"""Bump when the prompt, the decoding or the sampler changes: takes record it."""
+
+PACKAGES = ("torch", "transformers", "diffusers", "peft", "accelerate", "safetensors", "sentencepiece")
+REPRESENTATION = RepresentationSpec(space="animegamer/226x1920-v1", shape=(226, 1920), dtype="float32")
+LICENSE = ("Tencent's License Terms of AnimeGamer (its License.txt): not intended for use within the European "
+           "Union; its third-party parts (Mistral-7B, CogVideoX ...) keep their own licenses")
+
+CHARACTER_CHOICES = ("auto", *layout.CHARACTERS)
+READOUTS = ("release", "queries")
+STATE_PASSES = ("causal", "shared")
+STEP_CACHES = ("none", "first_block", "pyramid")
+
+_REFERENCE = {"steps": 50, "guidance": 6.0, "dynamic_guidance": True, "guidance_steps": 0, "height": 480,
+              "width": 720, "frames": 17, "fps": 8.0, "readout": "release", "state_pass": "causal",
+              "step_cache": "none", "compile": False, "fp8": False}
+
+
+@dataclass(frozen=True, slots=True)
+class AnimeGamerSettings(EngineSettings):
+    """The defaults are the release's ("Reference"); the other presets trade fidelity for speed."""
+
+    ENGINE = "AnimeGamer"
+    PRESETS = (
+        Preset("reference", "Reference (the release's settings)", _REFERENCE,
+               help="The released sampler: 50 steps, dynamic guidance 6, 480 x 720, 17 frames at 8 fps; the "
+                    "representation and state read as the release's script does."),
+        Preset("fast", "Fast (25 steps)", {**_REFERENCE, "steps": 25, "state_pass": "shared"},
+               help="Half the denoising steps; the state continues from the representation's pass.",
+               changes_output=True),
+        Preset("fastest", "Fastest (12 steps, guidance on 6, cached, compiled)",
+               {**_REFERENCE, "steps": 12, "guidance_steps": 6, "state_pass": "shared", "step_cache": "first_block",
+                "compile": True},
+               help="For watching speed: fewer steps, guidance on the first half only, diffusers' first-block "
+                    "cache, compiled transformer blocks.", changes_output=True),
+    )
+
+    character: str = setting("auto", label="Character", choices=CHARACTER_CHOICES,
+                             help="Which released model plays the turn; auto follows the instruction's Character "
+                                  "field (Qiqi or Sosuke), else the first one converted.")
+    history_window: int = setting(4, label="History (turns)", minimum=0, maximum=8,
+                                  help="Earlier turns of the branch the model reads (their instructions, "
+                                       "representations and states). 0 plays every turn on its own, as the "
+                                       "release does; the model was trained on up to 5 turns.")
+    steps: int = setting(50, label="Denoising steps", minimum=1, maximum=100,
+                         help="The release uses 50; fewer is faster and changes the clip.")
+    guidance: float = setting(6.0, label="Guidance", minimum=1.0, maximum=15.0, step=0.5,
+                              help="Classifier-free guidance scale (the release: 6). 1 turns guidance off.")
+    dynamic_guidance: bool = setting(True, label="Dynamic guidance", advanced=True,
+                                     help="Ramp the guidance with the timestep, as the release does.")
+    guidance_steps: int = setting(0, label="Guided steps", minimum=0, maximum=100, advanced=True,
+                                  help="Use guidance on the first this many steps only (one model pass instead "
+                                       "of two afterwards); 0: on every step, as the release.")
+    height: int = setting(480, label="Height", minimum=32, maximum=960, step=16, unit="px",
+                          help="Clip height; a multiple of 16. The model was trained at 480.")
+    width: int = setting(720, label="Width", minimum=48, maximum=1440, step=16, unit="px",
+                         help="Clip width; a multiple of 16. The model was trained at 720.")
+    frames: int = setting(17, label="Frames", minimum=1, maximum=49, step=8,
+                          help="Frames per clip: 8k + 1 (1, 9, 17, 25 ...). The VAE packs 4 frames per latent "
+                               "and decodes an odd number of latents to 4n + 1 frames. The release: 17.")
+    fps: float = setting(8.0, label="Frames per second", minimum=1.0, maximum=60.0, step=1.0, unit="fps",
+                         help="Playback speed (the release: 8).")
+    readout: str = setting("release", label="Representation read-out", choices=READOUTS, advanced=True,
+                           help="release: the prompt's last 226 positions, as the release's script; queries: the "
+                                "226 query slots, as its training code (changes the output).")
+    state_pass: str = setting("causal", label="State pass", choices=STATE_PASSES, advanced=True,
+                              help="causal: the state is read after a second, causal pass over the turn, as the "
+                                   "release; shared: it continues from the representation's pass (one pass less, "
+                                   "changes the state).")
+    step_cache: str = setting("none", label="Step cache", choices=STEP_CACHES, advanced=True,
+                              help="Reuse transformer work between denoising steps (diffusers' first-block cache "
+                                   "or pyramid attention broadcast): faster, changes the clip.")
+    compile: bool = setting(False, label="Compile", advanced=True,
+                            help="torch.compile the transformer blocks (first clip slower, the next ones faster).")
+    fp8: bool = setting(False, label="FP8 weights", advanced=True,
+                        help="Quantise the transformer's linear layers to FP8 with torchao (GPUs with FP8; "
+                             "changes the clip slightly).")
+    vae_tiling: bool = setting(False, label="VAE tiling", advanced=True,
+                               help="Decode the video in tiles: less GPU memory, slower, may show seams.")
+
+
+FILES = tuple(CheckpointFile(f.path, None, f.description) for f in layout.all_files())
+
+
+def _nvidia_driver_visible() -> bool:
+    """Whether this machine shows an NVIDIA driver (without importing torch)."""
+    return Path("/proc/driver/nvidia/version").exists() or shutil.which("nvidia-smi") is not None
+
+
+def check_files(folder: Path) -> list[Requirement]:
+    """The shared files, and a complete character: when none is complete, every character
+    file that is missing (each with its exact path and approximate size)."""
+    unmet: list[Requirement] = []
+
+    def missing(files: tuple[layout.OurFile, ...]) -> list[Requirement]:
+        found = []
+        for item in files:
+            path = folder / item.path
+            if not path.is_file():
+                size = f" (about {item.approx_bytes / layout.GB:.1f} GB)" if item.approx_bytes else ""
+                found.append(Requirement(RequirementKind.FILE, f"Missing {path}{size} — {item.description}.",
+                                         hint="Convert the released weights: kamishibai checkpoints convert "
+                                              "PATH/TO/AnimeGamer/checkpoints (see kamishibai checkpoints doctor).",
+                                         path=str(path), expected_bytes=item.approx_bytes))
+        return found
+
+    unmet.extend(missing(layout.shared_files()))
+    if not any(all((folder / f.path).is_file() for f in layout.character_files(c)) for c in layout.CHARACTERS):
+        for character in layout.CHARACTERS:
+            unmet.extend(missing(layout.character_files(character)))
+    return unmet
+
+
+def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
+    unmet = [*check_packages(PACKAGES, engine=NAME), *check_files(config.engine_folder(NAME))]
+    on_cpu = [stage for stage, place in config.placements().items()
+              if place.kind is DeviceKind.CPU and DeviceKind.CPU not in info.capabilities.devices]
+    if on_cpu and not _nvidia_driver_visible():
+        unmet.append(Requirement(RequirementKind.DEVICE,
+                                 "The AnimeGamer engine needs a CUDA GPU, and this machine shows none (no NVIDIA "
+                                 "driver).", hint="Use it on a machine with an NVIDIA GPU of 24 GB or more."))
+    unmet.extend(check_devices(config, info.capabilities, engine=NAME))
+    return unmet
+
+
+def check(config: EngineConfig) -> list[Requirement]:
+    return _check(config, INFO)
+
+
+INFO = EngineInfo(
+    name=NAME,
+    version=VERSION,
+    label="AnimeGamer (TencentARC, GPU)",
+    description="TencentARC's AnimeGamer: Mistral-7B + LoRA predicts each turn's state and clip representation, "
+                "CogVideoX-2B decodes the clip (480 x 720, 17 frames). One model per film character (Qiqi, "
+                "Sosuke). Needs a CUDA GPU and the released weights, converted with `kamishibai checkpoints convert`.",
+    capabilities=EngineCapabilities(
+        devices=(DeviceKind.CUDA,),
+        needs_gpu=True,
+        memory={Stage.PREDICT: StageNeeds(device_bytes=16 * GIB, host_bytes=2 * GIB),
+                Stage.DECODE: StageNeeds(device_bytes=9 * GIB, host_bytes=2 * GIB)},
+        history_window=4,
+        default_size=(480, 720), default_frames=17, default_fps=8.0,
+        representation=REPRESENTATION,
+    ),
+    settings=AnimeGamerSettings,
+    entry_point="studio.engines.animegamer.engine:AnimeGamerEngine",
+    check=check,
+    checkpoints=FILES,
+    license=LICENSE,
+)
+
+TEST_INFO = replace(
+    INFO,
+    label="AnimeGamer (tiny random test weights)",
+    capabilities=replace(
+        INFO.capabilities, devices=(DeviceKind.CPU, DeviceKind.CUDA), needs_gpu=False,
+        memory={Stage.PREDICT: StageNeeds(device_bytes=64 * MIB, host_bytes=64 * MIB),
+                Stage.DECODE: StageNeeds(device_bytes=64 * MIB, host_bytes=64 * MIB)},
+        representation=RepresentationSpec(space="animegamer/tiny-226x32", shape=(226, 32), dtype="float32"),
+    ),
+    license="Random test weights.",
+)
+"""The contract suite's variant: tiny random weights, allowed on the CPU. Never registered."""
+TEST_INFO = replace(TEST_INFO, check=partial(_check, info=TEST_INFO))
