@@ -19,6 +19,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from studio.engines.animegamer.buffers import move_buffers
 from studio.engines.animegamer.sizes import MLLMSize
 
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
@@ -92,6 +93,7 @@ class AnimeGamerMLLM(nn.Module):
                 raise WeightsError(f"{where}: {key!r} has shape {tuple(tensor.shape)}, the model needs "
                                    f"{tuple(params[name].shape)}.")
             _assign(self, name, tensor.to(device=device, dtype=dtype))
+        move_buffers(self, device)
 
     def missing(self) -> list[str]:
         """Parameters no file has filled yet (still on the meta device)."""

@@ -24,6 +24,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from studio.engines.animegamer.buffers import move_buffers
 from studio.engines.animegamer.mllm import WeightsError
 from studio.engines.animegamer.sizes import TEXT_TOKENS, DecoderSize
 
@@ -120,6 +121,7 @@ class AnimeGamerTransformer(nn.Module):
             down, up = factors["lora_A"].float().to(device), factors["lora_B"].float().to(device)
             merged = weight.detach().float() + scale * (up @ down)
             _assign(self, name, merged.to(dtype))
+        move_buffers(self, device)
 
     def missing(self) -> list[str]:
         return [name for name, p in self.named_parameters() if p.device.type == "meta"]

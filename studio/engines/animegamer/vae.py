@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from studio.engines.animegamer.buffers import move_buffers
 from studio.engines.animegamer.mllm import WeightsError
 from studio.engines.animegamer.sizes import VAESize
 
@@ -51,6 +52,7 @@ def fill_vae(vae: torch.nn.Module, tensors: Mapping[str, torch.Tensor], *, devic
     missing = [name for name, p in vae.named_parameters() if p.device.type == "meta"]
     if missing:
         raise WeightsError(f"{where} lacks {len(missing)} VAE parameters, e.g. {missing[0]!r}.")
+    move_buffers(vae, device)
 
 
 def decode_frames(vae: Any, latents: torch.Tensor) -> np.ndarray:
