@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from studio.core.errors import StudioError
-from studio.engines.info import DeviceKind, Stage
+from studio.engines.capabilities import DeviceKind, Stage
 
 
 class ConfigError(StudioError):

@@ -14,9 +14,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from studio.engines import devices
+from studio.engines.capabilities import CheckpointFile, DeviceKind, EngineCapabilities
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, DeviceProbe, format_bytes
-from studio.engines.info import CheckpointFile, DeviceKind, EngineCapabilities
 
 
 class RequirementKind(StrEnum):
