@@ -4,10 +4,10 @@ The child rebuilds this registry from ``registry``'s source name, so nothing her
 shared with the test in memory: behaviour is chosen by words in the instruction.
 ``[hold]`` makes predict and decode take many slow steps (``[hold-predict]``,
 ``[hold-decode]``: only that stage), so a test can kill or cancel the process in it;
-``[big]`` decodes a clip large enough that encoding it takes a while (so a test can
-kill the process in the media write); ``[gil]`` holds the
-GIL in a pure Python loop for ``GIL_SECONDS`` per turn, ``[fail]`` raises. Each
-prediction's conditioning says which process made it and how often it loaded.
+``[pace]`` makes each stage take ``PACE_STEPS`` such steps; ``[big]`` decodes a clip
+large enough that encoding it takes a while (so a test can kill the process in the
+media write); ``[gil]`` holds the GIL in a pure Python loop for ``GIL_SECONDS`` per
+turn; ``[fail]`` raises. Each prediction's conditioning says which process made it and how often it loaded.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from .fake_engine import FakeSettings
 
 HOLD_STEPS = 400
 HOLD_SLEEP = 0.02
+PACE_STEPS = 15
 GIL_SECONDS = 2.0
 LOADS = {"count": 0}
 
@@ -77,10 +78,11 @@ class ProcessFakeEngine:
 
     def _steps(self, stage: str, raw: str, progress: ProgressCallback, cancelled: CancelCheck) -> None:
         hold = "[hold]" in raw or f"[hold-{stage}]" in raw
-        count = HOLD_STEPS if hold else 2
+        paced = hold or "[pace]" in raw
+        count = HOLD_STEPS if hold else PACE_STEPS if paced else 2
         for step in range(count):
             check_cancelled(cancelled)
-            if hold:
+            if paced:
                 time.sleep(HOLD_SLEEP)
             progress(Progress(step + 1, count))
         check_cancelled(cancelled)
