@@ -25,7 +25,7 @@ ENGINE_INFOS = (sketch_catalog.INFO, animegamer_catalog.INFO)
 
 
 def default_registry() -> EngineRegistry:
-    registry = EngineRegistry()
+    registry = EngineRegistry(source="studio.composition:default_registry")
     for info in ENGINE_INFOS:
         registry.register(info)
     return registry

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -21,6 +22,9 @@ from studio.storage import Project
 
 if TYPE_CHECKING:  # the worker (numpy) is imported by the commands that run jobs
     from studio.worker import GenerationService, Job
+
+ENGINE_HOST_ENV = "KAMISHIBAI_ENGINE_HOST"
+"""``in-process`` runs engines in the CLI's own process (tests with in-memory engines)."""
 
 PLAY_PARENT_HELP = (
     "node to continue from (id, unique id prefix, or 'root'). Default: the most recently created turn "
@@ -70,6 +74,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="first queue again the jobs a crash or a stop interrupted")
     p.add_argument("--device", default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload")
+    _devices_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_wait_option(p)
     p.set_defaults(handler=cmd_run_queue)
@@ -95,6 +100,18 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
                    "(default: cpu; CPU-only engines always run on the CPU)")
+    _devices_options(p)
+
+
+def _devices_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--devices", metavar="LIST",
+                   help="one worker per device, each with its own engine process: cpu,cuda:0,cuda:1 "
+                   "(cpu,cpu: two CPU workers); a worker's stages are written predict=cuda:0;decode=cuda:1. "
+                   "Overrides --device")
+    p.add_argument("--engine-host", choices=("process", "in-process"),
+                   default=os.environ.get(ENGINE_HOST_ENV, "process"),
+                   help="run engines in a child process per device (default), or in this process "
+                   f"(for debugging; also set by {ENGINE_HOST_ENV})")
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any] | None:
@@ -131,12 +148,15 @@ def last_created_node(tree: StoryTree) -> str:
     return max(candidates, key=lambda node_id: depths.get(node_id, -1))
 
 
-def _service(project: Project, device: str, auto_requeue: bool = False) -> GenerationService:
+def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = False) -> GenerationService:
     from studio.composition import DEFAULT_ENGINE, default_registry
-    from studio.worker import GenerationService
+    from studio.worker import GenerationService, HostMode
+    from studio.worker.device_worker import parse_devices
 
-    return GenerationService(project, default_registry(), device=device, default_engine=DEFAULT_ENGINE,
-                             auto_requeue=auto_requeue)
+    devices = parse_devices(args.devices) if getattr(args, "devices", None) else None
+    hosts = HostMode(getattr(args, "engine_host", None) or "process")
+    return GenerationService(project, default_registry(), device=args.device, devices=devices,
+                             default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts)
 
 
 def _run_now(service: GenerationService, job_ids: list[str]) -> None:
@@ -248,7 +268,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
-        service = _service(project, args.device)
+        service = _service(project, args)
         node_id, job_id = service.generate(parent, args.instruction, engine=args.engine, seed=args.seed,
                                            settings=settings, priority=_top_priority(service))
         _run_now(service, [job_id])
@@ -267,7 +287,7 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
     with open_project(args.path, wait=args.wait) as project:
         node_id = resolve_node(project.tree, args.node)
-        service = _service(project, args.device)
+        service = _service(project, args)
         priority = _top_priority(service)
         if args.branch:
             job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
@@ -367,7 +387,7 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
     from studio.worker import EventKind, JobEvent, JobStatus
 
     with open_project(args.path, wait=args.wait) as project:
-        service = _service(project, args.device, auto_requeue=args.requeue_interrupted)
+        service = _service(project, args, auto_requeue=args.requeue_interrupted)
         waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
         interrupted = [j for j in service.jobs() if j.status is JobStatus.INTERRUPTED]
         if not waiting:

@@ -93,6 +93,12 @@ class EngineConfig:
     def place(self, stage: Stage) -> Placement:
         return self.placement.get(stage, self.device)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled as plain values (a mapping proxy doesn't pickle): the configuration
+        travels to the engine process of its device."""
+        return (_rebuild_config, (self.checkpoints, self.more_checkpoints, self.device, dict(self.placement),
+                                  self.dtype, self.threads))
+
     def placements(self) -> dict[Stage, Placement]:
         return {stage: self.place(stage) for stage in Stage}
 
@@ -154,3 +160,9 @@ class EngineConfig:
         if len({str(p) for p in places.values()}) == 1:
             return str(self.device if not self.placement else next(iter(places.values())))
         return ",".join(f"{stage.value}={place}" for stage, place in places.items())
+
+
+def _rebuild_config(checkpoints: Path, more_checkpoints: tuple[Path, ...], device: Placement,
+                    placement: dict[Stage, Placement], dtype: DType, threads: int | None) -> EngineConfig:
+    return EngineConfig(checkpoints=checkpoints, more_checkpoints=more_checkpoints, device=device,
+                        placement=MappingProxyType(placement), dtype=dtype, threads=threads)

@@ -29,9 +29,15 @@ def import_entry_point(info: EngineInfo) -> EngineFactory:
 
 
 class EngineRegistry:
-    """Engines by name. The app's composition root registers the concrete engines."""
+    """Engines by name. The app's composition root registers the concrete engines.
 
-    def __init__(self) -> None:
+    ``source`` names a function (``"package.module:function"``) that builds this same
+    registry: an engine process calls it to get the engines in the child. A registry
+    without one (factories that are closures, as in tests) runs engines in-process only.
+    """
+
+    def __init__(self, source: str = "") -> None:
+        self.source = source
         self._infos: dict[str, EngineInfo] = {}
         self._factories: dict[str, EngineFactory | None] = {}
 
@@ -83,3 +89,13 @@ class EngineRegistry:
         except Exception:  # completions are a convenience
             log.exception("reading the vocabulary of %s failed", name)
             return EngineVocabulary()
+
+
+def registry_from_source(source: str) -> EngineRegistry:
+    """The registry that ``source`` (``"package.module:function"``, our own code) builds."""
+    module_name, _, attr = source.partition(":")
+    builder = getattr(importlib.import_module(module_name), attr)
+    registry = builder()
+    if not isinstance(registry, EngineRegistry):
+        raise EngineLoadError(f"{source} did not build an engine registry.")
+    return registry

@@ -222,15 +222,16 @@ class MainWindow(QMainWindow):
         except StudioError as error:
             self.show_error(error)
             return False
-        if not self.close_project():  # the user chose to keep the current one (running jobs)
-            project.close()
-            return False
+        if not self.close_project(then=lambda: self._install(project)):
+            if not self._finishing:  # the user chose to keep the current one (running jobs)
+                project.close()
+            return False  # else opened once the queued jobs are finished
         self._install(project)
         return True
 
     def new_project(self, path: Path, name: str | None = None) -> bool:
-        if not self.close_project():
-            return False
+        if not self.close_project(then=lambda: self.new_project(path, name)):
+            return False  # cancelled, or created once the queued jobs are finished
         try:
             project = self.services.create_project(path, name)
         except StudioError as error:
@@ -275,8 +276,11 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(120, workspace.view.fit_all)
         workspace.view.setFocus()
 
-    def close_project(self, policy: str | None = None) -> bool:
-        """Close the open project; asks what to do with queued jobs unless ``policy`` is given."""
+    def close_project(self, policy: str | None = None, then: Callable[[], object] | None = None) -> bool:
+        """Close the open project; asks what to do with queued jobs unless ``policy`` is given.
+
+        "Finish them" returns False at once and keeps the window responsive until the queue
+        is empty; the project is then closed and ``then`` runs (opening another project)."""
         if self.workspace is None or self.session is None:
             return True
         if policy is None:
@@ -287,7 +291,9 @@ class MainWindow(QMainWindow):
                     return False
                 policy = choice
         if policy == "finish":
-            return False  # handled by closeEvent's wait loop
+            if then is not None:
+                self._finish_then(then)
+            return False  # else handled by closeEvent's wait loop
         workspace = self.workspace
         self.workspace = None
         self.session = None
@@ -574,8 +580,13 @@ class MainWindow(QMainWindow):
 
     def _finish_then_close(self) -> None:
         """Keep the window open (and responsive) until the queue is empty, then close."""
+        self._finish_then(self.close, "Finishing the queued jobs before closing…")
+
+    def _finish_then(self, action: Callable[[], object],
+                     message: str = "Finishing the queued jobs before opening the other project…") -> None:
+        """Keep the window open until the queue is empty, close the project, run ``action``."""
         self._finishing = True
-        self.show_message("Finishing the queued jobs before closing…")
+        self.show_message(message)
         timer = QTimer(self)
 
         def poll() -> None:
@@ -583,7 +594,7 @@ class MainWindow(QMainWindow):
                 timer.stop()
                 self._finishing = False
                 self.close_project("keep")
-                self.close()
+                action()
 
         timer.timeout.connect(poll)
         timer.start(FINISH_POLL_MS)

@@ -71,12 +71,13 @@ class SampleBuilder(QObject):
         self._timer.timeout.connect(self._poll)
 
     def start(self) -> None:
-        from studio.worker import GenerationService
+        from studio.worker import GenerationService, HostMode
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.project = self.services.create_sample_project(self.path)
-            self.service = GenerationService(self.project, self.services.registry, default_engine=self.engine)
+            self.service = GenerationService(self.project, self.services.registry, default_engine=self.engine,
+                                             hosts=HostMode(self.services.engine_host))
         except (StudioError, OSError) as error:
             self._abandon()
             self.failed.emit(f"Could not build the sample story in {self.path}: {error}")

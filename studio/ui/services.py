@@ -27,9 +27,18 @@ class AppServices:
     create_project: ProjectMaker
     create_sample_project: SampleMaker
     checkpoints: Path = Path("checkpoints")
+    engine_host: str = "process"
+    """Where engines run: ``process`` (a child process per device) or ``in-process`` (tests
+    whose engines live in the test's memory)."""
 
     def engine_config(self, device: str, checkpoint_dirs: Sequence[Path] = ()) -> EngineConfig:
         """The engines' configuration for a device string from the settings (``cpu``,
         ``cuda:0``, ``predict=cuda:0,decode=cuda:1``) and the checkpoints folders to look in
         (default: the app's own)."""
         return EngineConfig.parse(device or "cpu", checkpoints=list(checkpoint_dirs) or [self.checkpoints])
+
+    def device_configs(self, devices: str, device: str, checkpoint_dirs: Sequence[Path] = ()) -> list[EngineConfig]:
+        """One configuration per worker: ``devices`` (``cpu,cuda:0,cuda:1``; a worker's
+        stages as ``predict=cuda:0;decode=cuda:1``), else the one ``device``."""
+        items = [item.strip().replace(";", ",") for item in devices.split(",") if item.strip()]
+        return [self.engine_config(item, checkpoint_dirs) for item in items or [device]]

@@ -45,15 +45,17 @@ class ProjectSession(QObject):
         self._start_service()
 
     def _start_service(self) -> None:
-        from studio.worker import GenerationService  # numpy and friends: not before a project opens
+        from studio.worker import GenerationService, HostMode  # numpy and friends: not before a project opens
 
         engine = self.settings.engine or self.services.default_engine
         if engine not in self.registry.names() and self.registry.names():
             engine = self.registry.names()[0]
         try:
-            config = self.services.engine_config(self.settings.device, self.settings.checkpoint_dirs())
-            self.service = GenerationService(self.project, self.registry, device=config,
-                                             default_engine=engine, auto_requeue=self.settings.auto_requeue)
+            configs = self.services.device_configs(self.settings.devices, self.settings.device,
+                                                   self.settings.checkpoint_dirs())
+            self.service = GenerationService(self.project, self.registry, devices=configs,
+                                             default_engine=engine, auto_requeue=self.settings.auto_requeue,
+                                             hosts=HostMode(self.services.engine_host))
         except StudioError as error:
             self.service_error = error.message
             return

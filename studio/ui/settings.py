@@ -86,6 +86,15 @@ class StudioSettings:
         self.q.setValue("engine/device", name)
 
     @property
+    def devices(self) -> str:
+        """One worker per device, comma-separated (``cpu,cuda:0``); empty: one, on :attr:`device`."""
+        return str(self.q.value("engine/devices", "") or "")
+
+    @devices.setter
+    def devices(self, names: str) -> None:
+        self.q.setValue("engine/devices", names)
+
+    @property
     def auto_requeue(self) -> bool:
         return _bool(self.q.value("queue/auto_requeue"), False)
 

@@ -6,7 +6,7 @@ The service calls them under its lock and stores what they return.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from enum import Enum
 
@@ -57,10 +57,11 @@ def queued_in_order(jobs: Jobs, *, without: str = "") -> list[Job]:
     return sorted((j for j in jobs.values() if j.status is JobStatus.QUEUED and j.id != without), key=run_order_key)
 
 
-def next_runnable(jobs: Jobs) -> Job | None:
-    """The first queued job, by priority then age, whose dependency is done."""
+def next_runnable(jobs: Jobs, fits: Callable[[Job], bool] | None = None) -> Job | None:
+    """The first queued job, by priority then age, whose dependency is done (and that
+    ``fits`` the asking device, when given)."""
     for job in queued_in_order(jobs):
-        if dependency(job, jobs) is Dependency.READY:
+        if dependency(job, jobs) is Dependency.READY and (fits is None or fits(job)):
             return job
     return None
 

@@ -6,10 +6,12 @@ a crash leaves at most a folder that no row names; :func:`remove_take_media` cle
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +20,7 @@ from studio.engines.base import Clip, Prediction
 from studio.storage import media
 from studio.storage.paths import UnsafePathError
 from studio.storage.project import Project
+from studio.worker.host_job import MediaFile
 
 
 @dataclass(frozen=True)
@@ -53,15 +56,60 @@ def write_take_media(
     step: Callable[[int, int], None] | None = None,
 ) -> TakeFiles:
     """Write the three files; ``step(done, 3)`` after each so the bar can move."""
-    files = take_files(project, take_id)
+    written = write_media_files(project.path, project.take_media_dir(take_id), prediction, clip, metadata, step)
+    return TakeFiles(*(file.path for file in written))
+
+
+def write_media_files(
+    root: Path,
+    folder: str,
+    prediction: Prediction,
+    clip: Clip,
+    metadata: Mapping[str, Any] | None = None,
+    step: Callable[[int, int], None] | None = None,
+) -> tuple[MediaFile, MediaFile, MediaFile]:
+    """Write representation, clip and poster into ``root / folder`` (each atomically) and
+    return them relative to ``root`` with their sizes and checksums. Runs in the engine
+    host, which may be a child process that knows nothing of the project but its folder."""
     report = step or (lambda done, total: None)
-    media.write_representation(project.resolve(files.representation_path), prediction.representation, metadata)
+    names = (media.REPRESENTATION_NAME, media.CLIP_NAME, media.POSTER_NAME)
+    paths = [f"{folder}/{name}" for name in names]
+    media.write_representation(root / paths[0], prediction.representation, metadata)
     report(1, 3)
-    media.write_clip(project.resolve(files.clip_path), clip.frames, clip.fps)
+    media.write_clip(root / paths[1], clip.frames, clip.fps)
     report(2, 3)
-    media.write_poster(project.resolve(files.poster_path), poster_frame(clip.frames))
+    media.write_poster(root / paths[2], poster_frame(clip.frames))
     report(3, 3)
-    return files
+    representation, clip_file, poster = (describe_file(root, path) for path in paths)
+    return representation, clip_file, poster
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def describe_file(root: Path, relative: str) -> MediaFile:
+    path = root / relative
+    return MediaFile(path=relative, size=path.stat().st_size, sha256=file_sha256(path))
+
+
+def verify_media(project: Project, files: tuple[MediaFile, ...]) -> str:
+    """What is wrong with the files a host says it wrote ("" when each is there, inside
+    the project, with the size and checksum the host reported)."""
+    for file in files:
+        try:
+            path = project.resolve(file.path)
+        except UnsafePathError:
+            return f"The engine host named a file outside the project: {file.path}."
+        if not path.is_file():
+            return f"The engine host's file {file.path} is missing."
+        if path.stat().st_size != file.size or file_sha256(path) != file.sha256:
+            return f"The engine host's file {file.path} is not what it wrote (size or checksum differ)."
+    return ""
 
 
 def remove_take_media(project: Project, take_id: str) -> None:

@@ -1,6 +1,7 @@
 """Running one job on the worker thread: the generation pipeline and plain tasks.
 
-A generate job goes predict -> decode -> write files -> commit the take. The take row is
+A generate job goes context -> (host: load, predict, decode, write files) -> verify the
+files -> commit the take. The take row is
 committed only after its files are complete; a failure records a FAILED take (no media)
 so the node's history shows it; a cancellation, or a node deleted meanwhile, records
 nothing and removes the take's folder.
@@ -18,14 +19,15 @@ from studio.core.commands import AddTake, CommandError
 from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
 from studio.core.state import CharacterState
-from studio.engines.base import Engine, EngineError, EngineInfo, EngineSettings, Prediction
+from studio.engines.base import EngineError, EngineInfo, EngineSettings
 from studio.storage.project import Project
 from studio.worker.context import NodeGone, RepresentationCache, build_context
-from studio.worker.engine_host import EngineHost
+from studio.worker.engine_host import Host, HostJobError
 from studio.worker.failures import describe_failure, release_gpu_memory
+from studio.worker.host_job import HostJob, HostPrediction
 from studio.worker.jobs import Job, JobStatus
 from studio.worker.progress import ProgressTracker, ProgressUpdate, StageTimes
-from studio.worker.results import jsonable, remove_take_media, write_take_media
+from studio.worker.results import jsonable, remove_take_media, verify_media
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ class Reporter(Protocol):
 
     def progress(self, update: ProgressUpdate) -> None: ...
 
-    def predicted(self, prediction: Prediction, state: CharacterState) -> None: ...
+    def predicted(self, prediction: HostPrediction, state: CharacterState) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -61,9 +63,13 @@ def _seconds(start: float) -> float:
 
 
 class GenerateRunner:
-    """Runs generate jobs against one project with the engine its host holds."""
+    """Runs generate jobs against one project with the engine its host holds.
 
-    def __init__(self, project: Project, host: EngineHost, stage_times: StageTimes,
+    The runner reads the document (the context), the host runs the engine and writes the
+    files, and the runner verifies them and commits the take row.
+    """
+
+    def __init__(self, project: Project, host: Host, stage_times: StageTimes,
                  cache: RepresentationCache, *, undoable_takes: bool = True) -> None:
         self.project = project
         self.host = host
@@ -79,70 +85,48 @@ class GenerateRunner:
         node_id, take_id = job.node_id, job.take_id
         tracker = ProgressTracker.for_engine(self.stage_times, job.engine, loading=self.host.needs_load(job.engine))
         timings: dict[str, float] = {}
-        engine: Engine | None = None
         used: dict[str, Any] = dict(job.settings)
         parent_take_id = ""
         instruction_raw = ""
+        engine_version = ""
 
         def cancelled() -> bool:
             return is_cancelled() or not self._node_exists(node_id)
-
-        def stage_progress(stage: str) -> Callable[[Progress], None]:
-            def report(p: Progress) -> None:
-                update = tracker.update(stage, p.step, p.total, p.message)
-                if update is not None:
-                    reporter.progress(update)
-            return report
 
         try:
             info = self.host.registry.info(job.engine)
             settings, ignored = job_settings(info, job.settings)
             used = settings.to_values()
-            engine, load_s = self.host.acquire(job.engine, stage_progress("load"), cancelled)
-            if load_s >= 0.001:
-                timings["load_s"] = round(load_s, 4)
-            tracker.restart_clock()
             start = time.perf_counter()
             snapshot = build_context(self.project, node_id, info, settings, self.cache, self._legacy_space)
             timings["context_s"] = _seconds(start)
             parent_take_id = snapshot.parent_take_id
             instruction_raw = snapshot.instruction.raw
             check_cancelled(cancelled)
-
-            start = time.perf_counter()
-            prediction = engine.predict(snapshot.context, snapshot.instruction, settings, job.seed,
-                                        stage_progress("predict"), cancelled)
-            timings["predict_s"] = _seconds(start)
-            check_representation(info, prediction)
-            reporter.predicted(prediction, snapshot.parent_state.apply(prediction.deltas))
+            host_job = HostJob(engine=job.engine, context=snapshot.context, instruction=snapshot.instruction,
+                               settings=used, seed=job.seed, take_id=take_id, node_id=node_id,
+                               media_root=self.project.path, media_dir=self.project.take_media_dir(take_id))
+            listener = _RunListener(tracker, reporter, snapshot.parent_state, timings)
+            result = self.host.execute(host_job, listener, cancelled)
+            engine_version = result.engine_version
+            timings.update(result.timings)
             check_cancelled(cancelled)
+            wrong = verify_media(self.project, result.files)
+            if wrong:
+                raise EngineError(wrong, hint="Nothing of this take was kept. Retry the job.")
 
-            start = time.perf_counter()
-            clip = engine.decode(prediction, settings, job.seed, stage_progress("decode"), cancelled)
-            timings["decode_s"] = _seconds(start)
-            check_cancelled(cancelled)
-
-            start = time.perf_counter()
-            conditioning = jsonable(prediction.conditioning)
-            space = info.capabilities.representation.space
-            metadata = {"engine": job.engine, "engine_version": info.version, "take_id": take_id,
-                        "node_id": node_id, "seed": job.seed, "representation_space": space}
-            files = write_take_media(self.project, take_id, prediction, clip, metadata,
-                                     lambda done, total: stage_progress("write")(Progress(done, total)))
-            timings["write_s"] = _seconds(start)
-            check_cancelled(cancelled)
-
+            prediction = result.prediction
             take = Take(
-                id=take_id, node_id=node_id, engine=job.engine, engine_version=info.version,
+                id=take_id, node_id=node_id, engine=job.engine, engine_version=result.engine_version,
                 settings=jsonable(used), seed=job.seed, deltas=prediction.deltas,
-                motion_level=prediction.motion_level, representation_path=files.representation_path,
-                clip_path=files.clip_path, poster_path=files.poster_path, timings=dict(timings),
+                motion_level=prediction.motion_level, representation_path=result.representation.path,
+                clip_path=result.clip.path, poster_path=result.poster.path, timings=dict(timings),
                 status=TakeStatus.DONE, warnings=(*ignored, *snapshot.warnings, *prediction.warnings),
-                parent_take_id=parent_take_id, instruction_raw=instruction_raw, conditioning=conditioning,
-                created_at=now_iso(),
+                parent_take_id=parent_take_id, instruction_raw=instruction_raw,
+                conditioning=prediction.conditioning, created_at=now_iso(),
             )
             self._commit(take, select=True)
-            self.cache.put(take_id, prediction.representation, space)
+            self.cache.put(take_id, prediction.representation, prediction.space)
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings)
         except (Cancelled, NodeGone):
@@ -152,15 +136,20 @@ class GenerateRunner:
                            timings=timings)
         except Exception as error:  # any engine error fails the job, never the worker
             remove_take_media(self.project, take_id)
-            failure = describe_failure(error, job.engine, self.host.device)
+            if isinstance(error, HostJobError):
+                failure = error.failure
+            else:
+                failure = describe_failure(error, job.engine, self.host.device)
             if failure.out_of_memory:
                 self.host.unload()
                 release_gpu_memory()
             else:
-                log.info("job %s failed: %s", job.id, failure.message, exc_info=not isinstance(error, CommandError))
+                log.info("job %s failed: %s", job.id, failure.message,
+                         exc_info=not isinstance(error, CommandError | HostJobError))
+            if not engine_version and job.engine in self.host.registry:
+                engine_version = self.host.registry.info(job.engine).version
             failed = Take(
-                id=take_id, node_id=node_id, engine=job.engine,
-                engine_version=engine.info.version if engine is not None else "",
+                id=take_id, node_id=node_id, engine=job.engine, engine_version=engine_version,
                 settings=_safe_settings(used), seed=job.seed, timings=dict(timings), status=TakeStatus.FAILED,
                 error=failure.message,
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw, created_at=now_iso(),
@@ -202,15 +191,6 @@ def job_settings(info: EngineInfo, values: Mapping[str, Any]) -> tuple[EngineSet
     return info.settings.from_values(values, ignore_unknown=True), ignored
 
 
-def check_representation(info: EngineInfo, prediction: Prediction) -> None:
-    """The engine's representation has the shape its info declares (else it can't be read back)."""
-    spec = info.capabilities.representation
-    shape = tuple(getattr(prediction.representation, "shape", ()))
-    if shape != tuple(spec.shape):
-        raise EngineError(f"The {info.name} engine made a representation of shape {shape}; its info declares "
-                          f"{tuple(spec.shape)} ({spec.space}).", hint="This is a bug in the engine.")
-
-
 def _safe_settings(settings: dict[str, Any]) -> dict[str, Any]:
     try:
         plain: dict[str, Any] = jsonable(settings)
@@ -241,3 +221,27 @@ def run_task(fn: TaskFunction, reporter: Reporter, is_cancelled: Callable[[], bo
         return Outcome(JobStatus.FAILED, message=failure.message, hint=failure.hint,
                        out_of_memory=failure.out_of_memory)
     return Outcome(JobStatus.DONE, result=result, timings={"task_s": _seconds(start)})
+
+
+class _RunListener:
+    """Turns what the host reports into the job's progress bar and events."""
+
+    def __init__(self, tracker: ProgressTracker, reporter: Reporter, parent_state: CharacterState,
+                 timings: dict[str, float]) -> None:
+        self._tracker = tracker
+        self._reporter = reporter
+        self._parent_state = parent_state
+        self._timings = timings
+
+    def progress(self, stage: str, progress: Progress) -> None:
+        update = self._tracker.update(stage, progress.step, progress.total, progress.message)
+        if update is not None:
+            self._reporter.progress(update)
+
+    def loaded(self, seconds: float) -> None:
+        if seconds >= 0.001:
+            self._timings["load_s"] = round(seconds, 4)
+        self._tracker.restart_clock()
+
+    def predicted(self, prediction: HostPrediction) -> None:
+        self._reporter.predicted(prediction, self._parent_state.apply(prediction.deltas))

@@ -1,7 +1,8 @@
 """The generation service: a persistent, ordered job queue and one worker thread per device.
 
 Threads: callers (the GUI, the CLI) queue, cancel and reorder jobs from their own thread;
-one worker thread runs them. Shared state lives under one condition variable; events are
+each device's worker thread runs one job at a time, with its engine in its own engine
+host (a child process unless the in-process host is chosen). Shared state lives under one condition variable; events are
 always published outside it, so a subscriber may call back into the service. Lock order:
 the service's lock may be held while taking the database lock, never the document lock.
 """
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,13 +20,15 @@ from studio.core.commands import AddTurn
 from studio.core.errors import StudioError
 from studio.core.model import Node, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
-from studio.engines.base import EngineConfig, EngineError, Prediction, Requirement
+from studio.engines.base import EngineConfig, EngineError, Requirement
 from studio.engines.registry import EngineRegistry
 from studio.storage.project import Project
 from studio.worker import queue
 from studio.worker.context import RepresentationCache
-from studio.worker.engine_host import EngineHost, EngineStatus
+from studio.worker.device_worker import DeviceWorker, make_host
+from studio.worker.engine_host import EngineStatus, HostMode
 from studio.worker.events import EventBus, EventCallback, EventKind, EventStream, JobEvent
+from studio.worker.host_job import HostPrediction
 from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, display_order, new_seed, run_order_key
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
 from studio.worker.results import remove_take_media
@@ -41,6 +45,11 @@ class GenerationService:
     ``running`` by a process that is gone becomes ``interrupted`` when the service is
     created, and is queued again by :meth:`requeue_interrupted` (or at once with
     ``auto_requeue=True``).
+
+    ``devices`` gives one worker per entry (``["cpu", "cpu"]`` runs two jobs at once); it
+    overrides ``device``. A job goes to a worker whose placement can run its engine;
+    jobs that continue one another keep their order. ``hosts`` chooses where engines
+    run: in one child process per device (the default) or on the worker's own thread.
     """
 
     def __init__(
@@ -52,23 +61,29 @@ class GenerationService:
         auto_requeue: bool = False,
         *,
         undoable_takes: bool = True,
+        devices: Sequence[str | EngineConfig] | None = None,
+        hosts: HostMode = HostMode.PROCESS,
     ) -> None:
         self.project = project
         self.registry = registry
-        self.config = device if isinstance(device, EngineConfig) else EngineConfig.parse(device)
+        configs = [d if isinstance(d, EngineConfig) else EngineConfig.parse(d) for d in (devices or [device])]
+        self.config = configs[0]
         self.device = self.config.describe()
+        self.devices = [config.describe() for config in configs]
+        self.hosts = hosts
         self.default_engine = default_engine
         self._store = JobStore(project.database)
-        self._host = EngineHost(registry, self.config)
         self._stage_times = StageTimes()
-        self._runner = GenerateRunner(project, self._host, self._stage_times, RepresentationCache(),
-                                      undoable_takes=undoable_takes)
+        cache = RepresentationCache()
+        self._workers: list[DeviceWorker] = []
+        for index, config in enumerate(configs):
+            host = make_host(hosts, registry, config)
+            runner = GenerateRunner(project, host, self._stage_times, cache, undoable_takes=undoable_takes)
+            self._workers.append(DeviceWorker(index, config, host, runner))
         self._bus = EventBus()
         self._cond = threading.Condition(threading.RLock())
-        self._thread: threading.Thread | None = None
         self._stopping = False
         self._paused = False
-        self._running_id: str | None = None
         self._cancel_requested: set[str] = set()
         self._interrupt_requested: set[str] = set()
         self._tasks: dict[str, TaskFunction] = {}
@@ -94,13 +109,15 @@ class GenerationService:
     # -- life cycle -------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the worker thread (idempotent)."""
+        """Start a worker thread per device (idempotent)."""
         with self._cond:
-            if self._thread is not None and self._thread.is_alive():
-                return
             self._stopping = False
-            self._thread = threading.Thread(target=self._loop, name=f"kamishibai-worker-{self.device}", daemon=True)
-            self._thread.start()
+            for worker in self._workers:
+                if worker.thread is not None and worker.thread.is_alive():
+                    continue
+                worker.thread = threading.Thread(target=self._loop, args=(worker,), daemon=True,
+                                                 name=f"kamishibai-worker-{worker.index}-{worker.device}")
+                worker.thread.start()
 
     def stop(self, cancel_running: bool = False, timeout: float | None = 30.0, *,
              interrupt_running: bool = False) -> bool:
@@ -112,28 +129,34 @@ class GenerationService:
         after ``timeout`` seconds. Open ``events()`` iterators end.
         """
         with self._cond:
-            thread = self._thread
+            threads = [(worker, worker.thread) for worker in self._workers]
             self._stopping = True
-            if (cancel_running or interrupt_running) and self._running_id is not None:
-                self._cancel_requested.add(self._running_id)
-                if interrupt_running and not cancel_running:
-                    self._interrupt_requested.add(self._running_id)
+            if cancel_running or interrupt_running:
+                for running_id in self._running_ids():
+                    self._cancel_requested.add(running_id)
+                    if interrupt_running and not cancel_running:
+                        self._interrupt_requested.add(running_id)
             self._cond.notify_all()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
-            if thread.is_alive():
-                return False
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for _worker, thread in threads:
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if thread.is_alive():
+                    return False
         with self._cond:
-            if thread is self._thread:
-                self._thread = None
+            for worker, thread in threads:
+                if thread is worker.thread:
+                    worker.thread = None
         self._bus.close_streams()
         return True
 
     @property
     def running(self) -> bool:
-        """True while the worker thread is alive."""
-        thread = self._thread
-        return thread is not None and thread.is_alive()
+        """True while a worker thread is alive."""
+        return any(w.thread is not None and w.thread.is_alive() for w in self._workers)
+
+    def _running_ids(self) -> list[str]:
+        return [w.running_id for w in self._workers if w.running_id is not None]
 
     def pause(self) -> None:
         """Start no new job (the running one finishes)."""
@@ -202,14 +225,23 @@ class GenerationService:
         return self._results.get(job_id)
 
     def engine_status(self) -> EngineStatus:
-        return self._host.status()
+        """The first device's engine (see :meth:`engine_statuses` for every device)."""
+        return self._workers[0].host.status()
+
+    def engine_statuses(self) -> list[EngineStatus]:
+        return [worker.host.status() for worker in self._workers]
+
+    def engine_pids(self) -> list[int | None]:
+        """Each device's engine process id (None: no process runs, or in-process hosts)."""
+        return [getattr(worker.host, "pid", None) for worker in self._workers]
 
     def unload_engine(self) -> bool:
-        """Unload the engine now if no job is running (to free GPU memory)."""
+        """Unload every device's engine now if no job is running (to free GPU memory)."""
         with self._cond:
-            if self._running_id is not None:
+            if self._running_ids():
                 return False
-            self._host.unload()
+            for worker in self._workers:
+                worker.host.unload()
             return True
 
     def wait_idle(self, timeout: float | None = None) -> bool:
@@ -229,7 +261,8 @@ class GenerationService:
             return self._cond.wait_for(finished, timeout)
 
     def _idle(self) -> bool:
-        return self._running_id is None and (self._paused or self._next_runnable() is None)
+        return not self._running_ids() and (
+            self._paused or all(self._next_runnable(worker) is None for worker in self._workers))
 
     # -- queueing ---------------------------------------------------------------------
 
@@ -413,7 +446,7 @@ class GenerationService:
             if job is None:
                 raise StudioError(f"No job {job_id!r} in this project's queue.")
             if job.status is JobStatus.RUNNING:
-                if self._running_id != job_id:
+                if job_id not in self._running_ids():
                     return False  # run by another process
                 self._cancel_requested.add(job_id)
                 return True
@@ -452,12 +485,16 @@ class GenerationService:
     # -- helpers for queueing -----------------------------------------------------------
 
     def _engine_name(self, engine: str | None) -> str:
-        """``engine`` (or the default), refused now if it is unknown or can't run here."""
+        """``engine`` (or the default), refused now if it is unknown or no device can run it."""
         name = engine or self.default_engine
         if name not in self.registry.names():
             known = ", ".join(self.registry.names()) or "none"
             raise StudioError(f"Unknown engine {name!r}.", hint=f"Available engines: {known}.")
-        unmet = self.registry.check(name, self.config)
+        unmet = []
+        for worker in self._workers:
+            unmet = self.registry.check(name, worker.config)
+            if not unmet:
+                break
         if unmet:
             more = f" (and {len(unmet) - 1} more reason(s))" if len(unmet) > 1 else ""
             raise EngineError(f"The {name} engine can't run here: {unmet[0].message}{more}",
@@ -513,6 +550,8 @@ class GenerationService:
         if not jobs:
             return
         with self._cond:
+            for worker in self._workers:
+                worker.fits.clear()  # weights may have arrived since the last check
             numbered = []
             for job in jobs:
                 self._sequence += 1
@@ -551,35 +590,38 @@ class GenerationService:
             self._store.save_all(e.job for e in events)
         return events
 
-    def _next_runnable(self) -> Job | None:
-        return queue.next_runnable(self._jobs)
+    def _next_runnable(self, worker: DeviceWorker) -> Job | None:
+        def fits(job: Job) -> bool:
+            return job.kind is JobKind.TASK or worker.can_run(self.registry, job.engine)
+
+        return queue.next_runnable(self._jobs, fits)
 
     # -- the worker thread --------------------------------------------------------------
 
-    def _loop(self) -> None:
+    def _loop(self, worker: DeviceWorker) -> None:
         try:
             while True:
-                job = self._wait_for_job()
+                job = self._wait_for_job(worker)
                 if job is None:
                     return
                 try:
-                    self._run_one(job)
+                    self._run_one(job, worker)
                 except BaseException:  # the worker thread never dies
                     log.exception("the worker failed on job %s", job.id)
-                    self._force_end(job)
+                    self._force_end(job, worker)
         finally:
-            self._host.unload()  # the thread that used the engine lets it go
+            worker.host.close()  # the thread that used the engine lets it go
 
-    def _wait_for_job(self) -> Job | None:
-        """The next job, claimed (marked running); None when the service stops."""
+    def _wait_for_job(self, worker: DeviceWorker) -> Job | None:
+        """The next job this device can run, claimed (marked running); None when the service stops."""
         with self._cond:
             while not self._stopping:
-                job = None if self._paused else self._next_runnable()
+                job = None if self._paused else self._next_runnable(worker)
                 if job is None:
                     self._cond.wait()
                     continue
                 try:
-                    claimed = self._claim(job)
+                    claimed = self._claim(job, worker)
                 except Exception as error:  # the database refused: fail this job, keep serving
                     log.exception("could not start job %s", job.id)
                     failed = replace(job, status=JobStatus.FAILED, finished_at=now_iso(),
@@ -591,7 +633,7 @@ class GenerationService:
                     return claimed
             return None
 
-    def _claim(self, job: Job) -> Job | None:
+    def _claim(self, job: Job, worker: DeviceWorker) -> Job | None:
         with self._cond:
             running = replace(job, status=JobStatus.RUNNING, started_at=now_iso(), error="", hint="",
                               take_id=new_id() if job.kind is JobKind.GENERATE else "", progress=0.0, eta_s=None)
@@ -603,10 +645,10 @@ class GenerationService:
                     self._jobs[job.id] = fresh
                 return None
             self._jobs[job.id] = running
-            self._running_id = job.id
+            worker.running_id = job.id
             return running
 
-    def _run_one(self, running: Job) -> None:
+    def _run_one(self, running: Job, worker: DeviceWorker) -> None:
         self._bus.publish(JobEvent(EventKind.STARTED, running))
         reporter = _JobReporter(self, running.id)
 
@@ -616,10 +658,10 @@ class GenerationService:
         if running.kind is JobKind.TASK:
             outcome = run_task(self._tasks[running.id], reporter, is_cancelled)
         else:
-            outcome = self._runner.run(running, reporter, is_cancelled)
-        self._end(running.id, outcome)
+            outcome = worker.runner.run(running, reporter, is_cancelled)
+        self._end(running.id, outcome, worker)
 
-    def _end(self, job_id: str, outcome: Outcome) -> None:
+    def _end(self, job_id: str, outcome: Outcome, worker: DeviceWorker) -> None:
         with self._cond:
             current = self._jobs[job_id]
             if outcome.status is JobStatus.CANCELLED and job_id in self._interrupt_requested and current.persistent:
@@ -637,7 +679,7 @@ class GenerationService:
             try:
                 self._store.save_all([ended, *(e.job for e in cascade)])
             finally:
-                self._running_id = None
+                worker.running_id = None
                 self._cancel_requested.discard(job_id)
                 self._interrupt_requested.discard(job_id)
                 self._cond.notify_all()
@@ -653,17 +695,18 @@ class GenerationService:
             event = JobEvent(EventKind.CANCELLED, ended, message=outcome.message)
         self._publish_all([event, *cascade])
 
-    def _force_end(self, job: Job) -> None:
+    def _force_end(self, job: Job, worker: DeviceWorker) -> None:
         """Last resort after an unexpected error in the worker itself."""
         with self._cond:
-            if self._running_id != job.id:
+            if worker.running_id != job.id:
                 return
         try:
-            self._end(job.id, Outcome(JobStatus.FAILED, message="The worker failed unexpectedly; see the log."))
+            self._end(job.id, Outcome(JobStatus.FAILED, message="The worker failed unexpectedly; see the log."),
+                      worker)
         except BaseException:
             log.exception("could not record the end of job %s", job.id)
             with self._cond:
-                self._running_id = None
+                worker.running_id = None
                 self._cond.notify_all()
 
     def _progress(self, job_id: str, update: ProgressUpdate) -> None:
@@ -678,7 +721,7 @@ class GenerationService:
             stage_step=update.stage_step, stage_total=update.stage_total, message=update.message,
         ))
 
-    def _predicted(self, job_id: str, prediction: Prediction, state: CharacterState) -> None:
+    def _predicted(self, job_id: str, prediction: HostPrediction, state: CharacterState) -> None:
         with self._cond:
             job = self._jobs[job_id]
         self._bus.publish(JobEvent(
@@ -695,5 +738,5 @@ class _JobReporter:
     def progress(self, update: ProgressUpdate) -> None:
         self._service._progress(self._job_id, update)
 
-    def predicted(self, prediction: Prediction, state: CharacterState) -> None:
+    def predicted(self, prediction: HostPrediction, state: CharacterState) -> None:
         self._service._predicted(self._job_id, prediction, state)

@@ -43,15 +43,17 @@ def sketch_clips(count: int) -> list[np.ndarray] | None:
     try:
         from studio.core import parse_instruction
         from studio.engines.base import GenerationContext
-        from studio.engines.sketch import SketchEngine  # type: ignore[attr-defined]
+        from studio.engines.catalog.sketch import SketchSettings
+        from studio.engines.sketch import SketchEngine
 
         engine = SketchEngine()
-        engine.load("cpu")
+        engine.load()
+        settings = SketchSettings()
         clips = []
         for turn in range(count):
             instruction = parse_instruction(f"Character: Qiqi; Motion: walk {turn}; Background: day town.")
-            prediction = engine.predict(GenerationContext(), instruction, seed=turn)
-            clips.append(engine.decode(prediction, seed=turn).frames)
+            prediction = engine.predict(GenerationContext(), instruction, settings, seed=turn)
+            clips.append(engine.decode(prediction, settings, seed=turn).frames)
         return clips
     except Exception:  # any trouble: fall back to synthetic clips
         return None

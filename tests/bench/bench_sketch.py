@@ -10,6 +10,7 @@ import numpy as np
 from studio.benchmarks import BenchResult
 from studio.core.instruction import parse_instruction
 from studio.engines.base import GenerationContext
+from studio.engines.catalog.sketch import SketchSettings
 from studio.engines.sketch import SketchEngine, load_default_cast
 from studio.engines.sketch.scenery import build_scene
 
@@ -40,14 +41,18 @@ INSTRUCTIONS = (
 )
 
 
+SETTINGS = SketchSettings()
+"""The engine's defaults: 17 frames at 480 x 720."""
+
+
 def _clip_seconds(engine: SketchEngine, context: GenerationContext, text: str, seed: int,
                   cold: bool = False) -> float:
     instruction = parse_instruction(text)
     if cold:
         build_scene.cache_clear()
     start = time.perf_counter()
-    prediction = engine.predict(context, instruction, seed)
-    engine.decode(prediction, seed)
+    prediction = engine.predict(context, instruction, SETTINGS, seed)
+    engine.decode(prediction, SETTINGS, seed)
     return time.perf_counter() - start
 
 
@@ -64,7 +69,7 @@ def run(quick: bool) -> list[BenchResult]:
     predict_times = []
     for text in texts:
         start = time.perf_counter()
-        engine.predict(context, parse_instruction(text), 5)
+        engine.predict(context, parse_instruction(text), SETTINGS, 5)
         predict_times.append(time.perf_counter() - start)
 
     frames = np.empty((17, 480, 720, 3), dtype=np.uint8)

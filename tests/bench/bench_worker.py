@@ -21,10 +21,10 @@ from pathlib import Path
 from studio.benchmarks import BenchResult
 from studio.core.instruction import parse_instruction
 from studio.core.state import CharacterState
-from studio.engines.base import Engine, EngineRegistry, GenerationContext, TurnContext
+from studio.engines.base import Engine, GenerationContext, TurnContext
+from studio.engines.registry import EngineRegistry
 from studio.storage import Project, media
 from studio.worker import GenerationService
-from studio.worker.context import merged_settings
 from studio.worker.results import poster_frame
 
 TITLE = "Generation worker (sketch engine)"
@@ -60,7 +60,7 @@ class DirectRun:
 
     def __init__(self, engine: Engine, project: Project, out: Path) -> None:
         self.engine = engine
-        self.settings = merged_settings(engine, {})
+        self.settings = engine.info.settings()  # the engine's defaults, as a job without changes gets
         self.cast, self.locations = tuple(project.tree.cast.values()), tuple(project.tree.locations.values())
         self.history: list[TurnContext] = []
         self.state = CharacterState()
@@ -71,16 +71,19 @@ class DirectRun:
         """Seconds for one turn."""
         start = time.perf_counter()
         instruction = parse_instruction(text)
-        context = GenerationContext(state=self.state, history=tuple(self.history), cast=self.cast,
-                                    locations=self.locations, settings=self.settings)
-        prediction = self.engine.predict(context, instruction, seed)
-        clip = self.engine.decode(prediction, seed)
+        context = GenerationContext(state=self.state, history=tuple(self.history[-1:]), cast=self.cast,
+                                    locations=self.locations)
+        prediction = self.engine.predict(context, instruction, self.settings, seed)
+        clip = self.engine.decode(prediction, self.settings, seed)
         folder = self.out / f"turn{self.count}"
         media.write_representation(folder / media.REPRESENTATION_NAME, prediction.representation, {"seed": seed})
         media.write_clip(folder / media.CLIP_NAME, clip.frames, clip.fps)
         media.write_poster(folder / media.POSTER_NAME, poster_frame(clip.frames))
         self.history.append(TurnContext(instruction, self.state, prediction.deltas, prediction.motion_level,
-                                        prediction.representation, dict(prediction.conditioning)))
+                                        engine=self.engine.info.name,
+                                        representation_space=self.engine.info.capabilities.representation.space,
+                                        representation=prediction.representation,
+                                        conditioning=dict(prediction.conditioning)))
         self.state = self.state.apply(prediction.deltas)
         self.count += 1
         return time.perf_counter() - start
@@ -141,7 +144,7 @@ def run(quick: bool) -> list[BenchResult]:
         service = GenerationService(project, _registry(), default_engine=ENGINE)
         service.start()
         engine = _registry().create(ENGINE)
-        engine.load("cpu")
+        engine.load()
         direct, queued = DirectRun(engine, project, root / "direct"), WorkerRun(service, project.tree.root_id)
         direct.turn(INSTRUCTIONS[0], 1)  # warm up both: engine load, first encoder start, page cache
         queued.turn(INSTRUCTIONS[0], 1)

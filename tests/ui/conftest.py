@@ -55,7 +55,8 @@ def services_with(registry):  # type: ignore[no-untyped-def]
 
     from studio.cli.gui_cmds import app_services
 
-    return replace(app_services(), registry=registry)
+    host = "process" if registry.source else "in-process"  # engines in the test's memory stay in it
+    return replace(app_services(), registry=registry, engine_host=host)
 
 
 @pytest.fixture

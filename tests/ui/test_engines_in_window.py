@@ -23,6 +23,7 @@ def _with_heavy():  # type: ignore[no-untyped-def]
 
     registry = default_registry()
     registry.register(INFO, HeavyEngine)
+    registry.source = ""  # an engine process would rebuild the registry without it
     return registry
 
 

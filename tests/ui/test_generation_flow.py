@@ -135,6 +135,7 @@ def test_failed_generation_shows_message_and_hint(make_window, sample_project: P
     script = FakeScript()
     fake = fake_registry(script, "fake")
     registry.register(fake.info("fake"), lambda config: fake.create("fake", config))
+    registry.source = ""  # the fake engine lives in this test's memory: in-process host
     settings.engine = "fake"
     window = make_window(sample_project, registry_override=registry)
     ws = window.workspace

@@ -158,3 +158,26 @@ def test_opening_a_damaged_or_foreign_project_shows_why(make_window, sample_proj
     assert window.session is not None and window.session.path == sample_project  # the open story stays open
     assert not window.open_project(tmp_path / "nothing-here.kamishibai")
     assert "No project" in window.last_error.message
+
+
+def test_finish_them_when_opening_another_project_finishes_then_opens(make_window, sample_project: Path,
+                                                                     tmp_path: Path, qtbot) -> None:
+    from studio.storage import Project
+
+    other = tmp_path / "other"
+    Project.create(other).close()
+    window = make_window(sample_project)
+    service = window.session.service
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    window.workspace.select(first)
+    service.pause()
+    window.actions_.reroll.trigger()
+    window.ask_close_policy = lambda count: "finish"  # type: ignore[method-assign]
+    assert window.open_project(other.with_suffix(".kamishibai")) is False  # not yet: a job is queued
+    assert window.session is not None and window.session.path == sample_project
+    service.resume()
+    qtbot.waitUntil(lambda: window.session is not None and window.session.path != sample_project, timeout=60_000)
+    assert window.session.path.name == "other.kamishibai"
+    with Project.open(sample_project) as project:
+        assert len([t for t in project.tree.takes_of(first) if t.status.value == "done"]) >= 1

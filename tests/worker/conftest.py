@@ -9,7 +9,7 @@ import pytest
 
 from studio.core.model import Location
 from studio.storage import Project
-from studio.worker import GenerationService, JobEvent
+from studio.worker import GenerationService, HostMode, JobEvent
 
 from .fake_engine import FakeScript, fake_registry
 
@@ -32,6 +32,7 @@ def make_service(project: Project, script: FakeScript) -> Iterator[Callable[...,
 
     def make(p: Project | None = None, *, start: bool = True, **kwargs: object) -> GenerationService:
         kwargs.setdefault("default_engine", "fake")
+        kwargs.setdefault("hosts", HostMode.IN_PROCESS)  # the fake engines share a script with the test
         registry = kwargs.pop("registry", None) or fake_registry(script, "fake", "other")
         service = GenerationService(p or project, registry, **kwargs)  # type: ignore[arg-type]
         services.append(service)

@@ -12,7 +12,7 @@ import pytest
 from studio.cli import main
 from studio.storage import Project
 from studio.storage.media import probe
-from studio.worker import GenerationService, JobStatus
+from studio.worker import GenerationService, HostMode, JobStatus
 
 from .fake_engine import FakeScript, fake_registry
 
@@ -24,6 +24,7 @@ def fake_cli(monkeypatch, script: FakeScript) -> FakeScript:
     import studio.composition as composition
 
     monkeypatch.setattr(composition, "default_registry", lambda: fake_registry(script, "sketch", "fake"))
+    monkeypatch.setenv("KAMISHIBAI_ENGINE_HOST", "in-process")  # the fake engines share the test's script
     return script
 
 
@@ -59,7 +60,8 @@ def test_play_extends_the_last_created_turn(folder: Path, fake_cli: FakeScript, 
 
 def test_play_leaves_the_rest_of_the_queue_alone(folder: Path, fake_cli: FakeScript, capsys) -> None:
     with Project.open(folder) as project:
-        service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch")
+        service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch",
+                                    hosts=HostMode.IN_PROCESS)
         _, queued = service.generate(project.tree.root_id, "queued before", priority=5)
     assert main(["play", str(folder), "-i", "now", "--json"]) == 0
     assert fake_cli.order() == ["now"]
@@ -105,7 +107,8 @@ def test_reroll_and_reroll_branch(folder: Path, fake_cli: FakeScript, capsys) ->
 
 def test_run_queue_runs_everything_and_reports(folder: Path, fake_cli: FakeScript, capsys) -> None:
     with Project.open(folder) as project:
-        service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch")
+        service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch",
+                                    hosts=HostMode.IN_PROCESS)
         root = project.tree.root_id
         ok = [service.generate(root, f"turn {i}")[1] for i in range(3)]
         _, bad = service.generate(root, "bad [fail]")
@@ -118,7 +121,7 @@ def test_run_queue_runs_everything_and_reports(folder: Path, fake_cli: FakeScrip
     assert "--requeue-interrupted" in capsys.readouterr().err
     assert main(["run-queue", str(folder), "--requeue-interrupted", "--quiet"]) == 0
     with Project.open(folder) as project:
-        service = GenerationService(project, fake_registry(fake_cli, "sketch"))
+        service = GenerationService(project, fake_registry(fake_cli, "sketch"), hosts=HostMode.IN_PROCESS)
         statuses = {j.id: j.status for j in service.jobs(include_finished=True)}
     assert [statuses[j] for j in ok] == [JobStatus.DONE] * 3 and statuses[bad] is JobStatus.FAILED
 

@@ -18,7 +18,7 @@ from studio.composition import default_registry
 from studio.engines.base import GenerationContext
 from studio.storage import Project
 from studio.storage.media import probe, read_representation
-from studio.worker import GenerationService
+from studio.worker import GenerationService, HostMode
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "project-v0.1.0.zip"
 
@@ -67,7 +67,7 @@ def test_an_old_project_opens_unchanged_and_its_queue_runs(tmp_path: Path) -> No
             return engine
 
         registry.register(info, spying)
-        service = GenerationService(project, registry, default_engine="sketch")
+        service = GenerationService(project, registry, default_engine="sketch", hosts=HostMode.IN_PROCESS)
         queued = [j for j in service.jobs() if j.status.value == "queued"]
         assert len(queued) == 1 and dict(queued[0].settings) == {"fps": 8.0, "frames": 3, "height": 48, "width": 72}
         service.start()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from studio.storage import Project
-from studio.worker import GenerationService, JobStatus
+from studio.worker import GenerationService, HostMode, JobStatus
 
 from .fake_engine import FakeScript, fake_registry
 
@@ -25,7 +25,7 @@ REPO = TESTS_DIR.parent
 def test_queue_survives_a_restart(tmp_path: Path) -> None:
     script = FakeScript()
     project = Project.create(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     root = project.tree.root_id
     queued = [service.generate(root, text, priority=p)[1] for text, p in (("a", 0), ("b", 2), ("c", 0))]
     seeds = {j: service.job(j).seed for j in queued}
@@ -33,7 +33,7 @@ def test_queue_survives_a_restart(tmp_path: Path) -> None:
     project.close()
 
     reopened = Project.open(tmp_path / "story")
-    service = GenerationService(reopened, fake_registry(script), default_engine="fake")
+    service = GenerationService(reopened, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     jobs = service.jobs()
     assert [j.id for j in jobs] == [queued[1], queued[0], queued[2]]
     assert all(j.status is JobStatus.QUEUED for j in jobs)
@@ -47,7 +47,7 @@ def test_queue_survives_a_restart(tmp_path: Path) -> None:
     service.stop()
     reopened.close()
     with Project.open(tmp_path / "story") as again:
-        service = GenerationService(again, fake_registry(script), default_engine="fake")
+        service = GenerationService(again, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
         assert service.jobs() == []
         assert len(service.jobs(include_finished=True)) == 3
 
@@ -60,7 +60,7 @@ def _mark_running(project: Project, job_id: str, owner: str, take_id: str = "") 
 def test_running_job_of_a_dead_process_becomes_interrupted(tmp_path: Path) -> None:
     script = FakeScript()
     project = Project.create(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     _node_id, job_id = service.generate(project.tree.root_id, "x", seed=42)
     _mark_running(project, job_id, f"{socket.gethostname()}:{2**22 + 12345}", take_id="deadbeef00")
     leftover = project.resolve(project.take_media_dir("deadbeef00"))
@@ -69,7 +69,7 @@ def test_running_job_of_a_dead_process_becomes_interrupted(tmp_path: Path) -> No
     project.close()
 
     project = Project.open(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     job = service.job(job_id)
     assert job.status is JobStatus.INTERRUPTED and job.error
     assert not leftover.exists()
@@ -88,12 +88,13 @@ def test_running_job_of_a_dead_process_becomes_interrupted(tmp_path: Path) -> No
 def test_auto_requeue(tmp_path: Path) -> None:
     script = FakeScript()
     project = Project.create(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     _, job_id = service.generate(project.tree.root_id, "x", seed=7)
     _mark_running(project, job_id, "elsewhere:1")
     project.close()
     project = Project.open(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake", auto_requeue=True)
+    service = GenerationService(project, fake_registry(script), default_engine="fake", auto_requeue=True,
+                                hosts=HostMode.IN_PROCESS)
     assert service.job(job_id).status is JobStatus.QUEUED
     service.start()
     assert service.wait_jobs([job_id], 10)
@@ -105,7 +106,7 @@ def test_auto_requeue(tmp_path: Path) -> None:
 def test_job_whose_take_was_committed_before_the_crash_is_done(tmp_path: Path) -> None:
     script = FakeScript()
     project = Project.create(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     service.start()
     _, job_id = service.generate(project.tree.root_id, "x")
     assert service.wait_idle(10)
@@ -114,7 +115,7 @@ def test_job_whose_take_was_committed_before_the_crash_is_done(tmp_path: Path) -
     _mark_running(project, job_id, "elsewhere:1", take_id=take_id)
     project.close()
     project = Project.open(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     assert service.job(job_id).status is JobStatus.DONE
     assert project.missing_media(project.tree.takes[take_id]) == []
     project.close()
@@ -122,12 +123,14 @@ def test_job_whose_take_was_committed_before_the_crash_is_done(tmp_path: Path) -
 
 def test_a_live_owner_keeps_its_running_job(tmp_path: Path) -> None:
     project = Project.create(tmp_path / "story")
-    service = GenerationService(project, fake_registry(FakeScript()), default_engine="fake")
+    service = GenerationService(project, fake_registry(FakeScript()), default_engine="fake",
+                                hosts=HostMode.IN_PROCESS)
     _, job_id = service.generate(project.tree.root_id, "x")
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
         _mark_running(project, job_id, f"{socket.gethostname()}:{sleeper.pid}")
-        other = GenerationService(project, fake_registry(FakeScript()), default_engine="fake")
+        other = GenerationService(project, fake_registry(FakeScript()), default_engine="fake",
+                                  hosts=HostMode.IN_PROCESS)
         assert other.job(job_id).status is JobStatus.RUNNING
         assert not other.cancel(job_id)
     finally:
@@ -143,7 +146,7 @@ CHILD = textwrap.dedent("""
     import studio.worker.results as results
     from studio.storage import Project
     from studio.storage.atomic import atomic_path
-    from studio.worker import GenerationService
+    from studio.worker import GenerationService, HostMode
 
     path, mode = sys.argv[1], sys.argv[2]
     script = FakeScript(decode_steps=100000, step_sleep=0.01) if mode == "decode" else FakeScript()
@@ -162,7 +165,7 @@ CHILD = textwrap.dedent("""
             print("DECODING", flush=True)
 
     project = Project.open(path)
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     service.subscribe(watch)
     service.start()
     time.sleep(60)
@@ -173,7 +176,7 @@ CHILD = textwrap.dedent("""
 def test_sigkill_during_a_job_leaves_no_broken_take(tmp_path: Path, mode: str) -> None:
     script = FakeScript()
     project = Project.create(tmp_path / "story")
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     service.start()
     first, _done_job = service.generate(project.tree.root_id, "done before the crash")
     assert service.wait_idle(10)
@@ -207,7 +210,7 @@ def test_sigkill_during_a_job_leaves_no_broken_take(tmp_path: Path, mode: str) -
     leftovers = [p.name for p in takes_dir.iterdir() if p.name not in project.tree.takes]
     assert len(leftovers) == (1 if mode == "write" else 0)  # the crashed take's half-written folder
 
-    service = GenerationService(project, fake_registry(script), default_engine="fake")
+    service = GenerationService(project, fake_registry(script), default_engine="fake", hosts=HostMode.IN_PROCESS)
     job = service.job(victim)
     assert job.status is JobStatus.INTERRUPTED
     assert service.job(waiting).status is JobStatus.QUEUED

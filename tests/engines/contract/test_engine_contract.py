@@ -278,7 +278,7 @@ def test_worker_passes_a_turns_representation_only_within_its_space(case: Engine
     from worker.fake_engine import FakeScript, fake_registry  # tests/ is on sys.path
 
     from studio.storage import Project
-    from studio.worker import GenerationService
+    from studio.worker import GenerationService, HostMode
 
     seen: list[GenerationContext] = []
     lock = threading.Lock()
@@ -302,7 +302,8 @@ def test_worker_passes_a_turns_representation_only_within_its_space(case: Engine
 
     registry.register(case.info, spying)
     with Project.create(tmp_path / "story") as project:
-        service = GenerationService(project, registry, device=config, default_engine=case.info.name)
+        service = GenerationService(project, registry, device=config, default_engine=case.info.name,
+                                    hosts=HostMode.IN_PROCESS)  # the spy lives in this test's memory
         service.start()
         try:
             root = project.tree.root_id

@@ -1,0 +1,66 @@
+"""One worker per device: its configuration, engine host, runner and thread."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from studio.core.errors import StudioError
+from studio.engines.base import EngineConfig
+from studio.engines.registry import EngineRegistry
+from studio.worker.engine_host import Host, HostMode, InProcessHost
+from studio.worker.runner import GenerateRunner
+
+
+@dataclass(eq=False)
+class DeviceWorker:
+    """A device's worker. Its thread runs one job at a time; ``running_id`` is guarded by
+    the service's lock."""
+
+    index: int
+    config: EngineConfig
+    host: Host
+    runner: GenerateRunner
+    thread: threading.Thread | None = None
+    running_id: str | None = None
+    fits: dict[str, bool] = field(default_factory=dict)
+    """Whether an engine can run here, by name (cleared when jobs are queued)."""
+
+    @property
+    def device(self) -> str:
+        return self.config.describe()
+
+    def can_run(self, registry: EngineRegistry, engine: str) -> bool:
+        fit = self.fits.get(engine)
+        if fit is None:
+            fit = engine in registry and not registry.check(engine, self.config)
+            self.fits[engine] = fit
+        return fit
+
+
+def make_host(mode: HostMode, registry: EngineRegistry, config: EngineConfig) -> Host:
+    if mode is HostMode.IN_PROCESS:
+        return InProcessHost(registry, config)
+    from studio.worker.engine_process import ProcessHost
+
+    return ProcessHost(registry, config)
+
+
+def parse_devices(spec: str | Sequence[str], *, checkpoints: object = None, dtype: str = "auto",
+                  threads: int | None = None) -> list[EngineConfig]:
+    """``cpu,cuda:0,cuda:1`` (or ``cpu,cpu``: two CPU workers) as one configuration per
+    worker. A worker's placement per stage is written ``predict=cuda:0;decode=cuda:1``."""
+    parts = [spec] if isinstance(spec, str) else list(spec)
+    items = [item.strip() for part in parts for item in part.split(",") if item.strip()]
+    if not items:
+        raise StudioError("No devices given.", hint="Use e.g. --devices cpu or --devices cuda:0,cuda:1.")
+    configs = []
+    for item in items:
+        placement = item.replace(";", ",")
+        if checkpoints is None:
+            configs.append(EngineConfig.parse(placement, dtype=dtype, threads=threads))
+        else:
+            configs.append(EngineConfig.parse(placement, checkpoints=checkpoints,  # type: ignore[arg-type]
+                                              dtype=dtype, threads=threads))
+    return configs

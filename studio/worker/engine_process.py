@@ -1,0 +1,295 @@
+"""The engine process: a device's engine in a child process (multiprocessing, spawn).
+
+The parent (a worker thread of the window or the CLI) sends a :class:`HostJob` over a
+pipe; the child loads the engine once, keeps it loaded between jobs, and answers with
+progress, the prediction and the written files. Cancel is a shared event the child's
+engine checks every step. A child that dies (SIGKILL, a segfault in a CUDA driver) fails
+the running job with the signal and the stage it was in; the next job starts a fresh
+child. The pipe only ever carries pickles between this parent and its own child.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import multiprocessing.connection
+import signal
+import threading
+from dataclasses import dataclass
+from multiprocessing.context import SpawnProcess
+from multiprocessing.synchronize import Event
+from typing import Any
+
+from studio.core.errors import StudioError
+from studio.core.progress import CancelCheck, Cancelled, Progress
+from studio.engines.config import EngineConfig
+from studio.engines.registry import EngineRegistry, registry_from_source
+from studio.worker.engine_host import EngineStatus, HostJobError, InProcessHost
+from studio.worker.failures import Failure, describe_failure, release_gpu_memory
+from studio.worker.host_job import HostJob, HostListener, HostPrediction, HostResult
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.02
+"""How often the parent looks at the job's cancel check while the child works."""
+STOP_TIMEOUT_S = 5.0
+
+STAGE_WORDS = {"start": "start-up", "load": "loading", "predict": "predict", "decode": "decode",
+               "write": "the media write"}
+
+
+# -- messages (parent -> child) ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunJob:
+    job: HostJob
+
+
+@dataclass(frozen=True)
+class Unload:
+    pass
+
+
+# -- messages (child -> parent) ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ready:
+    pid: int
+
+
+@dataclass(frozen=True)
+class StageProgress:
+    stage: str
+    progress: Progress
+
+
+@dataclass(frozen=True)
+class Loaded:
+    name: str
+    version: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Predicted:
+    prediction: HostPrediction
+
+
+@dataclass(frozen=True)
+class Done:
+    result: HostResult
+
+
+@dataclass(frozen=True)
+class Failed:
+    failure: Failure
+
+
+@dataclass(frozen=True)
+class WasCancelled:
+    pass
+
+
+class EngineProcessError(StudioError):
+    """The registry can't be rebuilt in a child process."""
+
+
+def describe_exit(exitcode: int | None) -> str:
+    """``exited with signal 9 (SIGKILL)`` or ``exited with code 1``."""
+    if exitcode is None:
+        return "stopped answering"
+    if exitcode < 0:
+        try:
+            name = f" ({signal.Signals(-exitcode).name})"
+        except ValueError:
+            name = ""
+        return f"exited with signal {-exitcode}{name}"
+    return f"exited with code {exitcode}"
+
+
+class ProcessHost:
+    """The parent's side of one device's engine process. Only the device's worker thread
+    calls :meth:`execute`; :meth:`status` and :meth:`pid` may be read from any thread."""
+
+    def __init__(self, registry: EngineRegistry, config: EngineConfig) -> None:
+        if not registry.source:
+            raise EngineProcessError(
+                "These engines can't run in an engine process: their registry names no source to rebuild it.",
+                hint="Build the registry with EngineRegistry(source='module:function'), or use the in-process host.")
+        self.registry = registry
+        self.config = config
+        self._context = multiprocessing.get_context("spawn")
+        self._process: SpawnProcess | None = None
+        self._conn: multiprocessing.connection.Connection | None = None
+        self._cancel: Event | None = None
+        self._lock = threading.Lock()
+        self._engine: tuple[str, str] | None = None  # (name, version) the child has loaded
+        self.restarts = 0
+
+    @property
+    def device(self) -> str:
+        return self.config.describe()
+
+    @property
+    def pid(self) -> int | None:
+        """The engine process's id (None when none runs)."""
+        process = self._process
+        return process.pid if process is not None and process.is_alive() else None
+
+    def needs_load(self, name: str) -> bool:
+        with self._lock:
+            return self._engine is None or self._engine[0] != name or self._process is None
+
+    def status(self) -> EngineStatus:
+        with self._lock:
+            engine = self._engine
+        if engine is None:
+            return EngineStatus(name=None, loaded=False, device=self.device)
+        return EngineStatus(name=engine[0], loaded=True, device=self.device, version=engine[1])
+
+    def start(self) -> None:
+        """Start the child now (else the first job does)."""
+        if self._process is not None and self._process.is_alive():
+            return
+        parent_end, child_end = self._context.Pipe(duplex=True)
+        cancel = self._context.Event()
+        process = self._context.Process(
+            target=child_main, args=(child_end, cancel, self.registry.source, self.config),
+            name=f"kamishibai-engine-{self.device}", daemon=True)
+        process.start()
+        child_end.close()
+        self._process, self._conn, self._cancel = process, parent_end, cancel
+
+    def execute(self, job: HostJob, listener: HostListener, cancelled: CancelCheck) -> HostResult:
+        self.start()
+        process, conn, cancel = self._process, self._conn, self._cancel
+        assert process is not None and conn is not None and cancel is not None
+        cancel.clear()
+        stage = "start"
+        try:
+            conn.send(RunJob(job))
+        except OSError:
+            return self._died(stage)
+        while True:
+            if cancelled():
+                cancel.set()
+            ready = multiprocessing.connection.wait([conn, process.sentinel], timeout=POLL_S)
+            if not ready:
+                continue
+            if conn not in ready and not conn.poll():  # only the sentinel: the child is gone
+                return self._died(stage)
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                return self._died(stage)
+            if isinstance(message, StageProgress):
+                stage = message.stage
+                listener.progress(message.stage, message.progress)
+            elif isinstance(message, Loaded):
+                with self._lock:
+                    self._engine = (message.name, message.version)
+                stage = "predict"
+                listener.loaded(message.seconds)
+            elif isinstance(message, Predicted):
+                stage = "decode"
+                listener.predicted(message.prediction)
+            elif isinstance(message, Done):
+                return message.result
+            elif isinstance(message, Failed):
+                if message.failure.out_of_memory:
+                    with self._lock:
+                        self._engine = None
+                raise HostJobError(message.failure)
+            elif isinstance(message, WasCancelled):
+                raise Cancelled()
+
+    def _died(self, stage: str) -> HostResult:
+        process = self._process
+        exitcode: int | None = None
+        if process is not None:
+            process.join(STOP_TIMEOUT_S)
+            exitcode = process.exitcode
+        self._forget()
+        self.restarts += 1
+        message = f"The engine process {describe_exit(exitcode)} during {STAGE_WORDS.get(stage, stage)}."
+        log.warning("%s (device %s)", message, self.device)
+        raise HostJobError(Failure(message, hint="Nothing of this take was kept; the next job starts a fresh "
+                                  "engine process. Retry the job, or choose another engine or device."))
+
+    def _forget(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        with self._lock:
+            self._process, self._conn, self._cancel, self._engine = None, None, None, None
+
+    def unload(self) -> None:
+        """Unload the engine by ending its process: everything it held is given back."""
+        self.close()
+
+    def close(self) -> None:
+        process, conn = self._process, self._conn
+        if process is None:
+            return
+        try:
+            if conn is not None:
+                conn.close()  # the child reads end-of-file and exits after unloading
+            process.join(STOP_TIMEOUT_S)
+            if process.is_alive():
+                process.kill()
+                process.join(STOP_TIMEOUT_S)
+        finally:
+            with self._lock:
+                self._process, self._conn, self._cancel, self._engine = None, None, None, None
+
+
+class _PipeListener:
+    def __init__(self, conn: multiprocessing.connection.Connection, host: InProcessHost, engine: str) -> None:
+        self._conn = conn
+        self._host = host
+        self._engine = engine
+
+    def progress(self, stage: str, progress: Progress) -> None:
+        self._conn.send(StageProgress(stage, progress))
+
+    def loaded(self, seconds: float) -> None:
+        status = self._host.status()
+        self._conn.send(Loaded(self._engine, status.version, seconds))
+
+    def predicted(self, prediction: HostPrediction) -> None:
+        self._conn.send(Predicted(prediction))
+
+
+def child_main(conn: multiprocessing.connection.Connection, cancel: Event, source: str,
+               config: EngineConfig) -> None:
+    """The engine process: serve jobs until the parent closes the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    host = InProcessHost(registry_from_source(source), config)
+    try:
+        while True:
+            try:
+                message: Any = conn.recv()
+            except (EOFError, OSError):
+                return
+            if isinstance(message, Unload):
+                host.unload()
+                continue
+            if not isinstance(message, RunJob):
+                continue
+            job = message.job
+            answer: Any
+            try:
+                answer = Done(host.execute(job, _PipeListener(conn, host, job.engine), cancel.is_set))
+            except Cancelled:
+                answer = WasCancelled()
+            except Exception as error:  # any engine error fails the job, never the process
+                failure = describe_failure(error, job.engine, host.device)
+                if failure.out_of_memory:
+                    host.unload()
+                    release_gpu_memory()
+                answer = Failed(failure)
+            try:
+                conn.send(answer)
+            except (BrokenPipeError, OSError):
+                return
+    finally:
+        host.unload()
