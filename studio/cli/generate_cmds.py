@@ -100,10 +100,13 @@ def last_created_node(tree: StoryTree) -> str:
 
 
 def _service(project: Project, device: str, auto_requeue: bool = False):  # type: ignore[no-untyped-def]
-    from studio.composition import DEFAULT_ENGINE, default_registry
+    from studio.composition import DEFAULT_ENGINE, default_checkpoints, default_registry
+    from studio.engines.config import EngineConfig
     from studio.worker import GenerationService
 
-    return GenerationService(project, default_registry(), device=device, default_engine=DEFAULT_ENGINE,
+    # engines with weights find them beside the app, whatever the working folder
+    config = EngineConfig.parse(device, checkpoints=default_checkpoints())
+    return GenerationService(project, default_registry(), device=config, default_engine=DEFAULT_ENGINE,
                              auto_requeue=auto_requeue)
 
 

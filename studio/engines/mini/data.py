@@ -52,6 +52,8 @@ MOTION_NAMES: tuple[str, ...] = tuple(m.name for m in MOTIONS)
 LOCATION_NAMES: tuple[str, ...] = tuple(loc.name for loc in LOCATIONS)
 TIMES: tuple[str, ...] = TIMES_OF_DAY
 MAX_TRIES = 40
+DATA_VERSION = 1
+"""Bump when episodes are written differently (it is part of cached episode sets' names)."""
 
 
 @cache
@@ -302,8 +304,20 @@ class Turn:
             "character": self.character, "motion": self.motion, "location": self.location, "time": self.time,
             "camera": self.camera, "level": self.level, "state": list(self.state),
             "deltas": list(self.truth.deltas), "rule": list(self.truth.rule), "low": list(self.truth.low),
-            "high": list(self.truth.high), "seed": self.seed,
+            "high": list(self.truth.high), "seed": self.seed, "occupancy": self.occupancy,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Turn:
+        def triple(key: str) -> tuple[int, int, int]:
+            a, b, c = (int(v) for v in data[key])
+            return a, b, c
+
+        truth = Truth(triple("deltas"), triple("rule"), triple("low"), triple("high"))
+        return cls(text=data["text"], action_text=data["action_text"], template=data["template"],
+                   character=data["character"], motion=data["motion"], location=data["location"], time=data["time"],
+                   camera=data["camera"], level=int(data["level"]), state=triple("state"), truth=truth,
+                   seed=int(data["seed"]), occupancy=list(data.get("occupancy", [])))
 
 
 @dataclass

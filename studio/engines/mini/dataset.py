@@ -7,17 +7,20 @@ copies in memory. Create the pool before CUDA is touched (it forks).
 
 from __future__ import annotations
 
+import gzip
+import json
 import multiprocessing as mp
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
 from studio.engines.mini.config import DataConfig, VideoSpec, from_dict, to_dict
-from studio.engines.mini.data import Episode, EpisodeMaker, Split, Turn
+from studio.engines.mini.data import DATA_VERSION, Episode, EpisodeMaker, Split, Turn
 
 CHUNK = 4
 
@@ -87,31 +90,85 @@ class ClipSet:
     alt: torch.Tensor | None = None
 
 
+class ClipFiller:
+    """Fills a :class:`ClipSet` episode by episode (also from a background thread: ``rows``
+    says how many clips are in place)."""
+
+    def __init__(self, capacity: int, video: VideoSpec, device: torch.device, *, rendered: bool,
+                 alt: bool = False, on_turn: Callable[[int, Turn], None] | None = None) -> None:
+        shape = (capacity, video.frames, video.height, video.width, 3) if rendered else (0, 1, 1, 1, 3)
+        self.table = TurnTable()
+        self.clips = torch.empty(shape, dtype=torch.uint8, device=device)
+        self.alt = torch.empty(shape, dtype=torch.uint8, device=device) if alt else None
+        self.rendered = rendered
+        self.on_turn = on_turn
+        self.rows = 0
+        self.episodes = 0
+
+    def add(self, episode: Episode) -> None:
+        for position, turn in enumerate(episode.turns):
+            row = self.rows if self.rendered else -1
+            if self.rendered:
+                self.clips[row] = torch.from_numpy(episode.clips[position]).to(self.clips.device)
+                if self.alt is not None:
+                    self.alt[row] = torch.from_numpy(episode.alt_clips[position]).to(self.alt.device)
+            if self.on_turn is not None:
+                self.on_turn(row, turn)
+            self.table.turns.append(turn)
+            self.table.episode.append(self.episodes)
+            self.table.position.append(position)
+            self.table.clip.append(row)
+            if self.rendered:
+                self.rows += 1
+        self.episodes += 1
+
+    def result(self) -> ClipSet:
+        alt = self.alt[:self.rows] if self.alt is not None else None
+        return ClipSet(self.table, self.clips[:self.rows] if self.rendered else self.clips, alt)
+
+
 def gather(episodes: Iterator[Episode], count: int, turns: int, video: VideoSpec, device: torch.device,
            *, rendered: bool, alt: bool = False, log: Callable[[str], None] | None = None) -> ClipSet:
     """Collect ``count`` episodes into a :class:`ClipSet` (clips straight onto ``device``)."""
+    filler = ClipFiller(count * turns, video, device, rendered=rendered, alt=alt)
+    for episode in episodes:
+        filler.add(episode)
+        if log is not None and filler.episodes % 1000 == 0:
+            log(f"{filler.episodes}/{count} episodes")
+    return filler.result()
+
+
+def cache_key(data: DataConfig, video: VideoSpec, split: Split, start: int, count: int) -> str:
+    """A name for a set of unrendered episodes that changes with anything that shapes them."""
+    import hashlib
+
+    text = json.dumps([DATA_VERSION, to_dict(data) | {"workers": 0}, to_dict(video), split.value, start, count],
+                      sort_keys=True)
+    return f"{split.value}-{start}-{count}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def write_text_cache(path: Path, clipset: ClipSet) -> None:
+    """Unrendered episodes as gzipped JSON lines (one episode a line)."""
+    table = clipset.table
+    by_episode: dict[int, list[dict[str, Any]]] = {}
+    for turn, episode in zip(table.turns, table.episode, strict=True):
+        by_episode.setdefault(episode, []).append(turn.to_json())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        for episode in sorted(by_episode):
+            handle.write(json.dumps(by_episode[episode]) + "\n")
+
+
+def read_text_cache(path: Path) -> ClipSet:
     table = TurnTable()
-    shape = (count * turns, video.frames, video.height, video.width, 3) if rendered else (0, 1, 1, 1, 3)
-    clips = torch.empty(shape, dtype=torch.uint8, device=device)
-    alt_clips = torch.empty(shape, dtype=torch.uint8, device=device) if alt else None
-    row = 0
-    for e, episode in enumerate(episodes):
-        for position, turn in enumerate(episode.turns):
-            table.turns.append(turn)
-            table.episode.append(e)
-            table.position.append(position)
-            table.clip.append(row if rendered else -1)
-            if rendered:
-                clips[row] = torch.from_numpy(episode.clips[position]).to(device, non_blocking=False)
-                if alt_clips is not None:
-                    alt_clips[row] = torch.from_numpy(episode.alt_clips[position]).to(device)
-                row += 1
-        if log is not None and (e + 1) % 500 == 0:
-            log(f"{e + 1}/{count} episodes")
-    if rendered:
-        clips = clips[:row]
-        alt_clips = alt_clips[:row] if alt_clips is not None else None
-    return ClipSet(table, clips, alt_clips)
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for e, line in enumerate(handle):
+            for position, data in enumerate(json.loads(line)):
+                table.turns.append(Turn.from_json(data))
+                table.episode.append(e)
+                table.position.append(position)
+                table.clip.append(-1)
+    return ClipSet(table, torch.empty((0, 1, 1, 1, 3), dtype=torch.uint8))
 
 
 def to_float(clips: torch.Tensor) -> torch.Tensor:

@@ -52,9 +52,9 @@ def collate(inputs: Sequence[LMInput], tokens: int, dim: int, pad_id: int) -> LM
         n = len(item.ids)
         ids[b, :n] = item.ids
         valid[b, :n] = True
-        for position, history, token in item.rep_slots:
-            rep_inputs[b, position] = item.history[history][token]
-            rep_mask[b, position] = True
+        for start, history in item.rep_ranges:
+            rep_inputs[b, start:start + tokens] = item.history[history]
+            rep_mask[b, start:start + tokens] = True
         query_index[b, item.query_start:item.query_start + tokens] = np.arange(tokens)
         values[b] = item.value_positions
         queries[b] = np.arange(item.query_start, item.query_start + tokens)

@@ -46,7 +46,8 @@ StepHook = Callable[[int], None]
 
 
 class MiniRuntime:
-    """The tokenizer, the LM and the decoder, on their devices."""
+    """The tokenizer, the LM and the decoder, on their devices. Weights stay in float32;
+    ``decoder_dtype`` below float32 runs the decoder under autocast (on a GPU)."""
 
     def __init__(self, config: ModelConfig, vocab: Vocab, lm: MiniLM, decoder: VideoDiT,
                  lm_device: torch.device, decoder_device: torch.device,
@@ -101,7 +102,7 @@ class MiniRuntime:
         decoder = VideoDiT(config)
         weights.load_into(decoder, state, blocks_path)
         del state
-        decoder = decoder.to(decoder_device, decoder_dtype)
+        decoder = decoder.to(decoder_device)
         runtime = cls(config, vocab, lm, decoder, lm_device, decoder_device, decoder_dtype)
         if step is not None:
             step(6)
@@ -163,11 +164,11 @@ class MiniRuntime:
                steps: int, guidance: float = 1.0, step: StepHook | None = None,
                cancelled: CancelCheck = never_cancelled) -> torch.Tensor:
         """uint8 clips (B, T, H, W, 3) at the native size."""
-        device, dtype = self.decoder_device, self.decoder_dtype
+        device = self.decoder_device
         rep = torch.as_tensor(np.asarray(representations) if not isinstance(representations, torch.Tensor)
-                              else representations).to(device, dtype)
+                              else representations).to(device, torch.float32)
         level = torch.tensor(list(levels), dtype=torch.long, device=device)
-        noise = self.noise(seeds).to(device, dtype)
+        noise = self.noise(seeds).to(device)
 
         def on_step(k: int, _x: torch.Tensor) -> None:
             if step is not None:
@@ -176,7 +177,9 @@ class MiniRuntime:
                 check_cancelled(cancelled)
 
         check_cancelled(cancelled)
-        clip = sample(self.decoder, rep, level, noise, steps, guidance, on_step)
+        lower = self.decoder_dtype != torch.float32 and device.type == "cuda"
+        with torch.autocast(device.type, dtype=self.decoder_dtype, enabled=lower):
+            clip = sample(self.decoder, rep, level, noise, steps, guidance, on_step)
         return to_uint8(clip)
 
 

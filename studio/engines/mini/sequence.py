@@ -57,8 +57,8 @@ class LMInput:
     predicted and where the query block starts."""
 
     ids: list[int]
-    rep_slots: list[tuple[int, int, int]] = field(default_factory=list)
-    """(position, history index, token index) for every ``<r>`` slot."""
+    rep_ranges: list[tuple[int, int]] = field(default_factory=list)
+    """(first position, history index) of each earlier representation's run of ``<r>`` slots."""
     value_positions: list[int] = field(default_factory=list)
     """Positions of ``<ML>``, ``<SC>``, ``<ET>``, ``<ST>``: their outputs predict the next token."""
     query_start: int = 0
@@ -84,18 +84,16 @@ def build_input(vocab: Vocab, *, history: Sequence[PastTurn], state: Sequence[in
     entertainment) before the turn. ``encode`` may cache the tokenizer's work."""
     encode = encode or vocab.encode
     ids = [vocab.id(BOS)]
-    rep_slots: list[tuple[int, int, int]] = []
+    rep_ranges: list[tuple[int, int]] = []
     reps: list[np.ndarray] = []
     for past in history:
         ids.append(vocab.id(TURN))
         ids += encode(past.text, max_instruction)
         ids += _values(vocab, past.level, past.deltas)
         if past.representation is not None:
-            index = len(reps)
+            rep_ranges.append((len(ids), len(reps)))
             reps.append(past.representation)
-            for j in range(tokens):
-                rep_slots.append((len(ids), index, j))
-                ids.append(vocab.id(REP))
+            ids += [vocab.id(REP)] * tokens
     ids += [vocab.id(NOW), vocab.id(STATE), *(vocab.value_id(v) for v in state), vocab.id(INSTR)]
     ids += encode(text, max_instruction)
     start = len(ids)
@@ -103,7 +101,7 @@ def build_input(vocab: Vocab, *, history: Sequence[PastTurn], state: Sequence[in
     value_positions = [start, start + 2, start + 4, start + 6]
     query_start = len(ids)
     ids += [vocab.id(QUERY)] * tokens
-    return LMInput(ids=ids, rep_slots=rep_slots, value_positions=value_positions, query_start=query_start,
+    return LMInput(ids=ids, rep_ranges=rep_ranges, value_positions=value_positions, query_start=query_start,
                    history=reps)
 
 

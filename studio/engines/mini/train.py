@@ -26,6 +26,7 @@ import dataclasses
 import json
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -41,7 +42,17 @@ from torch import nn
 from studio.engines.mini import weights
 from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
 from studio.engines.mini.data import Split
-from studio.engines.mini.dataset import ClipSet, EpisodePool, gather, text_tensor, to_float
+from studio.engines.mini.data import Turn
+from studio.engines.mini.dataset import (
+    ClipFiller,
+    ClipSet,
+    EpisodePool,
+    cache_key,
+    gather,
+    read_text_cache,
+    to_float,
+    write_text_cache,
+)
 from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
@@ -116,8 +127,15 @@ class EMA:
 
 class Trainer:
     def __init__(self, config: TrainConfig, out: Path, device: torch.device, budget: Budget,
-                 export: Path | None = None, init: Path | None = None, log: Callable[[str], None] = print) -> None:
+                 export: Path | None = None, init: Path | None = None, cache: Path | None = None,
+                 log: Callable[[str], None] = print) -> None:
         self.config = config
+        self.cache = cache
+        self.filling: threading.Thread | None = None
+        self.filler: ClipFiller | None = None
+        self.pool: EpisodePool | None = None
+        self._compiled: nn.Module | None = None
+        self._examples: tuple[list[LMInput], torch.Tensor] | None = None
         self.out = out
         self.state_dir = out / "state"
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -198,16 +216,30 @@ class Trainer:
         run_file = self.state_dir / "run.json"
         if run_file.is_file():
             self.run = RunState.from_json(json.loads(run_file.read_text()))
+            self.reopen()
             self.source = self.state_dir
             self.log("resuming", stages={k: v.steps for k, v in self.run.stages.items()})
         elif self.init is not None:
             manifest = weights.read_manifest(self.init)
             self.run = RunState.from_json(manifest.get("training", {}).get("run", {}))
             self.run.stages["eval"] = StageState()
+            self.reopen()
             self.source = self.init
             self.log("starting from", folder=str(self.init), stages={k: v.steps for k, v in self.run.stages.items()})
         else:
             self.source = None
+
+    def reopen(self) -> None:
+        """Stages that ended at a time cap the config has since raised go on training (the
+        way a run continues over several GPU leases); the evaluation then runs again."""
+        configs = {"decoder": self.config.decoder_stage, "judge": self.config.judge_stage,
+                   "lm": self.config.lm_stage, "adapt": self.config.adapt_stage}
+        for name, stage in configs.items():
+            st = self.run.stages[name]
+            if st.done and st.steps < stage.steps and stage.minutes > 0 and st.seconds < stage.minutes * 60 - 5:
+                st.done = False
+                self.run.stages["eval"] = StageState()
+                self.log(f"stage {name} continues", minutes_done=round(st.seconds / 60, 2), cap=stage.minutes)
 
     def build_modules(self) -> None:
         """The networks, with the weights of the run being resumed."""
@@ -238,56 +270,122 @@ class Trainer:
         self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
 
     # -- data -----------------------------------------------------------------------------------------
+    def text_episodes(self, pool: EpisodePool) -> ClipSet:
+        """The unrendered episodes (LM state targets, the tokenizer's corpus), from the cache
+        folder when it holds them (they are the same on every machine)."""
+        data, video = self.config.data, self.config.model.video
+        start = data.train_episodes
+        key = cache_key(data, video, Split.TRAIN, start, data.text_episodes)
+        path = self.cache / f"{key}.jsonl.gz" if self.cache is not None else None
+        if path is not None and path.is_file():
+            clipset = read_text_cache(path)
+            self.log("text episodes from the cache", file=path.name, turns=len(clipset.table))
+            return clipset
+        clipset = gather(pool.episodes(data, video, Split.TRAIN, range(start, start + data.text_episodes),
+                                       render=False), data.text_episodes, data.turns, video, torch.device("cpu"),
+                         rendered=False)
+        if path is not None:
+            write_text_cache(path, clipset)
+            self.log("wrote the text-episode cache", file=str(path))
+        return clipset
+
     def make_data(self, pool: EpisodePool) -> None:
+        """Text episodes and the tokenizer, the held-out set, then the training clips, which
+        keep arriving in the background while the decoder trains on those already there."""
         cfg = self.config
         data, video = cfg.data, cfg.model.video
         started = time.monotonic()
-        need_clips = not all(self.run.stages[s].done for s in ("decoder", "judge", "lm", "adapt"))
-        cpu = torch.device("cpu")
-        clip_device = self.device if self.device.type == "cuda" else cpu
-        self.train = gather(pool.episodes(data, video, Split.TRAIN, range(data.train_episodes), render=need_clips),
-                            data.train_episodes, data.turns, video, clip_device, rendered=need_clips,
-                            log=lambda m: self.log(f"train {m}"))
-        self.log("rendered training episodes", clips=int(self.train.clips.shape[0]),
-                 seconds=round(time.monotonic() - started, 1))
-        first_text = data.train_episodes
-        text_indices = range(first_text, first_text + data.text_episodes)
-        self.text = gather(pool.episodes(data, video, Split.TRAIN, text_indices, render=False), data.text_episodes,
-                           data.turns, video, cpu, rendered=False)
-        self.eval = gather(pool.episodes(data, video, Split.HELDOUT, range(data.eval_episodes), render=True,
-                                         alt=True), data.eval_episodes, data.turns, video, cpu, rendered=True,
-                           alt=True)
-        self.log("episodes ready", text_turns=len(self.text.table), eval_turns=len(self.eval.table),
-                 seconds=round(time.monotonic() - started, 1))
+        self.text = self.text_episodes(pool)
         tokenizer_file = self.state_dir / "tokenizer.json"
         if self.init is not None and (self.init / weights.TOKENIZER).is_file() and not tokenizer_file.is_file():
             tokenizer_file.write_text((self.init / weights.TOKENIZER).read_text())
         if tokenizer_file.is_file():
             self.vocab = Vocab.load(tokenizer_file)
         else:
-            texts = [t.text for t in self.train.table.turns + self.text.table.turns]
-            self.vocab = Vocab(train_tokenizer(corpus(texts), cfg.model.vocab_size))
+            self.vocab = Vocab(train_tokenizer(corpus([t.text for t in self.text.table.turns]), cfg.model.vocab_size))
             self.vocab.save(tokenizer_file)
         if self.vocab.size != cfg.model.vocab_size:  # a small corpus can stop short of the size asked for
             self.log("tokenizer size", asked=cfg.model.vocab_size, trained=self.vocab.size)
             self.config = dataclasses.replace(cfg, model=dataclasses.replace(cfg.model, vocab_size=self.vocab.size))
-        table = self.train.table
+        self.eval = gather(pool.episodes(data, video, Split.HELDOUT, range(data.eval_episodes), render=True,
+                                         alt=True), data.eval_episodes, data.turns, video, torch.device("cpu"),
+                           rendered=True, alt=True)
+        self.log("held-out episodes ready", turns=len(self.eval.table), seconds=round(time.monotonic() - started, 1))
+        need_clips = not all(self.run.stages[s].done for s in ("decoder", "judge", "lm", "adapt"))
+        clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
+        capacity = data.train_episodes * data.turns
         enc = cfg.model.encoder
-        ids, valid = text_tensor([t.action_text for t in table.turns], self.vocab.encode, enc.max_text,
-                                 self.vocab.id(PAD))
-        self.text_ids, self.text_valid = ids.to(clip_device), valid.to(clip_device)
-        self.levels = torch.tensor([t.level for t in table.turns], device=clip_device)
-        self.occupancy = torch.tensor([t.occupancy for t in table.turns], dtype=torch.float32, device=clip_device)
+        self.text_ids = torch.full((capacity, enc.max_text), self.vocab.id(PAD), dtype=torch.long, device=clip_device)
+        self.text_valid = torch.zeros((capacity, enc.max_text), dtype=torch.bool, device=clip_device)
+        self.levels = torch.zeros(capacity, dtype=torch.long, device=clip_device)
+        self.occupancy = torch.zeros((capacity, 196), dtype=torch.float32, device=clip_device)
+        vocab = self.vocab
+
+        def on_turn(row: int, turn: Turn) -> None:
+            if row < 0:
+                return
+            ids = vocab.encode(turn.action_text, enc.max_text) or [vocab.id(PAD)]
+            self.text_ids[row, :len(ids)] = torch.tensor(ids)
+            self.text_valid[row, :len(ids)] = True
+            self.levels[row] = turn.level
+            self.occupancy[row] = torch.tensor(turn.occupancy)
+
+        self.filler = ClipFiller(capacity, video, clip_device, rendered=need_clips, on_turn=on_turn)
+        episodes = pool.episodes(data, video, Split.TRAIN, range(data.train_episodes), render=need_clips)
+
+        def fill() -> None:
+            try:
+                for episode in episodes:
+                    self.filler.add(episode)
+                    if self.filler.episodes % 2000 == 0:
+                        self.log(f"training episodes: {self.filler.episodes}/{data.train_episodes}")
+            except BaseException as error:  # surfaced by wait_for_data
+                self.fill_error = error
+
+        self.fill_error: BaseException | None = None
+        self.filling = threading.Thread(target=fill, name="mini-episodes", daemon=True)
+        self.filling.start()
+        self.pool = pool
+        self.data_started = started
+
+    def wait_for_data(self) -> None:
+        """Block until every training episode is in place (then the pool is closed)."""
+        if self.filling is not None:
+            self.filling.join()
+            self.filling = None
+            if self.fill_error is not None:
+                raise self.fill_error
+            assert self.filler is not None and self.pool is not None
+            self.train = self.filler.result()
+            self.pool.close()
+            self.log("training episodes ready", clips=int(self.train.clips.shape[0]), turns=len(self.train.table),
+                     seconds=round(time.monotonic() - self.data_started, 1))
+
+    def rows(self) -> int:
+        assert self.filler is not None
+        return self.filler.rows
 
     def batch_indices(self, generator: torch.Generator, size: int) -> torch.Tensor:
-        assert self.train is not None
-        n = self.train.clips.shape[0]
-        return torch.randint(0, n, (size,), generator=generator).to(self.train.clips.device)
+        assert self.filler is not None
+        while self.rows() < min(size, self.config.data.train_episodes):
+            if self.fill_error is not None:
+                raise self.fill_error
+            time.sleep(0.2)
+        return torch.randint(0, self.rows(), (size,), generator=generator).to(self.filler.clips.device)
+
+    def forward_decoder(self) -> nn.Module:
+        """The decoder as the training loss calls it: compiled on a GPU when the config asks."""
+        assert self.decoder is not None
+        if not (self.config.compile and self.device.type == "cuda"):
+            return self.decoder
+        if self._compiled is None:
+            self._compiled = torch.compile(self.decoder)  # type: ignore[assignment]
+        return self._compiled  # type: ignore[return-value]
 
     def clip_batch(self, index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        assert self.train is not None
+        assert self.filler is not None
         video, dec = self.config.model.video, self.config.model.decoder
-        clips = to_float(self.train.clips[index].to(self.device, non_blocking=True))
+        clips = to_float(self.filler.clips[index].to(self.device, non_blocking=True))
         weight = interpolate_weight(self.occupancy[index].to(self.device), video.height, video.width, dec.fg_weight)
         return clips, self.levels[index].to(self.device), weight
 
@@ -347,6 +445,7 @@ class Trainer:
         assert self.encoder is not None and self.decoder is not None and self.decoder_ema is not None
         cfg, stage = self.config.model, self.config.decoder_stage
         encoder, decoder, ema = self.encoder.train(), self.decoder.train(), self.decoder_ema
+        forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
@@ -357,12 +456,13 @@ class Trainer:
                               clips[:, :, 0])
                 rep = rep + cfg.decoder.rep_noise * torch.randn(rep.shape, generator=generator).to(rep)
                 rep, level = decoder.drop(rep, level, keep)
-                return flow_loss(decoder, clips, level, rep, weight)
+                return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
 
         self._loop("decoder", stage, [*encoder.parameters(), *decoder.parameters()], step,
                    after=lambda: ema.update(decoder))
 
     def stage_judge(self) -> None:
+        self.wait_for_data()
         assert self.train is not None
         if self.judge is None:
             self.judge = Judge(self.config.model.judge).to(self.device)
@@ -428,10 +528,12 @@ class Trainer:
         assert self.vocab is not None
         if self.run.stages["lm"].done:
             return
+        self.wait_for_data()
         if self.lm is None:
             self.lm = MiniLM(self.config.model).to(self.device)
         reps = self.encoder_targets()
         examples, targets = self.lm_examples(reps)
+        self._examples = (examples, reps)
         self.log("LM examples", count=len(examples), with_representation=sum(t >= 0 for t in targets),
                  longest=max(len(e.ids) for e in examples))
         lm, stage, cfg = self.lm.train(), self.config.lm_stage, self.config.model
@@ -462,8 +564,10 @@ class Trainer:
     def lm_predictions(self) -> torch.Tensor:
         """The LM's representation of every training clip (teacher-forced history)."""
         assert self.lm is not None and self.vocab is not None and self.train is not None
-        reps = self.encoder_targets()
-        examples, _ = self.lm_examples(reps)
+        if self._examples is not None:
+            examples, _reps = self._examples
+        else:
+            examples, _ = self.lm_examples(self.encoder_targets())
         count = self.train.clips.shape[0]
         cfg = self.config.model
         lm = self.lm.eval()
@@ -482,12 +586,14 @@ class Trainer:
         assert self.decoder is not None and self.decoder_ema is not None
         if self.run.stages["adapt"].done:
             return
+        self.wait_for_data()
         predicted = self.lm_predictions()
         cfg, stage = self.config.model, self.config.adapt_stage
         if self.run.stages["adapt"].steps == 0:  # continue from the averaged stage-1 weights
             self.decoder.load_state_dict(self.decoder_ema.module.state_dict())
         decoder, ema = self.decoder.train(), self.decoder_ema
         ema.decay = stage.ema
+        forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
@@ -495,7 +601,7 @@ class Trainer:
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
                 rep, level = decoder.drop(predicted[index.to(self.device)], level, keep)
-                return flow_loss(decoder, clips, level, rep, weight)
+                return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
 
         self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
 
@@ -565,7 +671,7 @@ def _plain(value: Any) -> Any:
 
 def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float = 0.0,
         stages: tuple[str, ...] = STAGES, export: Path | None = None, init: Path | None = None,
-        log: Callable[[str], None] = print) -> RunState:
+        cache: Path | None = None, log: Callable[[str], None] = print) -> RunState:
     """Train (or resume) ``config`` in ``out`` for at most ``minutes``; returns the run's state."""
     torch.manual_seed(config.seed)
     budget = Budget(minutes)
@@ -575,19 +681,21 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
     if chosen.type == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
-    trainer = Trainer(config, out, chosen, budget, export=export, init=init, log=log)
+    trainer = Trainer(config, out, chosen, budget, export=export, init=init, cache=cache, log=log)
     try:
         trainer.restore_state()
         trainer.make_data(pool)
-    finally:
+        trainer.build_modules()
+    except BaseException:
         pool.close()
-    trainer.build_modules()
+        raise
     steps: dict[str, Callable[[], None]] = {
         "decoder": trainer.stage_decoder, "judge": trainer.stage_judge, "lm": trainer.stage_lm,
         "adapt": trainer.stage_adapt, "eval": trainer.stage_eval}
     for name in STAGES:
         if name in stages and budget.left() > trainer.reserve() / 3:
             steps[name]()
+    trainer.wait_for_data()
     trainer.save_state()
     return trainer.run
 
@@ -608,11 +716,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     parser.add_argument("--minutes", type=float, default=0.0, help="wall-clock budget of this invocation (0: none)")
     parser.add_argument("--stages", default=",".join(STAGES), help="stages to run, in order")
+    parser.add_argument("--cache", type=Path, help="a folder for the unrendered episodes (made once, reused)")
+    parser.add_argument("--only-cache", action="store_true", help="write the episode cache and stop")
     args = parser.parse_args(argv)
     path = Path(args.config) if args.config.endswith(".json") else named_config(args.config)
     config = load_train_config(path)
+    if args.only_cache:
+        if args.cache is None:
+            raise SystemExit("--only-cache needs --cache")
+        pool = EpisodePool(config.data.workers)
+        try:
+            Trainer(config, args.out, torch.device("cpu"), Budget(0), cache=args.cache).text_episodes(pool)
+        finally:
+            pool.close()
+        return 0
     run(config, args.out, device=args.device, minutes=args.minutes, stages=tuple(_iter_stages(args.stages)),
-        export=args.export, init=args.init, log=lambda m: print(m, flush=True))
+        export=args.export, init=args.init, cache=args.cache, log=lambda m: print(m, flush=True))
     return 0
 
 
