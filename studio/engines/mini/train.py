@@ -454,7 +454,7 @@ class Trainer:
             with self.autocast():
                 rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
                               clips[:, :, 0])
-                rep = rep + cfg.decoder.rep_noise * torch.randn(rep.shape, generator=generator).to(rep)
+                rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
                 rep, level = decoder.drop(rep, level, keep)
                 return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
 

@@ -80,7 +80,7 @@ def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, l
     if encoder is not None:
         _save(folder / ENCODER, encoder.state_dict(), dtype)
     if judge is not None:
-        _save(folder / JUDGE, judge.state_dict(), torch.float32)
+        _save(folder / JUDGE, judge.state_dict(), dtype)
     files = {}
     for name in (TOKENIZER, LM, DECODER, DECODER_IO, ENCODER, JUDGE):
         path = folder / name
