@@ -150,6 +150,9 @@ class TrainConfig:
     checkpoint_minutes: float = 3.0
     eval_steps: int = 4
     compile: bool = False
+    render_before_training: bool = False
+    """Render every training clip before the first step (else the decoder starts on the clips
+    already there while the rest arrive)."""
 
 
 T = TypeVar("T")

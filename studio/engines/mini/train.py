@@ -108,21 +108,29 @@ class Budget:
 
 
 def schedule(stage: StageConfig, step: int, progress: float) -> float:
-    """Linear warm-up, then cosine down to a tenth over the stage's progress (steps or time)."""
+    """Linear warm-up (counted from where this invocation started: the optimiser's moments are
+    new), then cosine down to a tenth over the stage's progress (steps or time)."""
     warm = min(1.0, (step + 1) / max(1, stage.warmup))
     return stage.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
 
 
 class EMA:
+    """An exponential moving average of a module's weights, with a warm-up: the n-th update
+    averages with weight at most (1 + n) / (10 + n), so that a short run is not mostly its
+    initial weights."""
+
     def __init__(self, module: nn.Module, decay: float) -> None:
         self.module = copy.deepcopy(module).eval().requires_grad_(False)
         self.decay = decay
+        self.updates = 0
 
     @torch.no_grad()
     def update(self, module: nn.Module) -> None:
+        decay = min(self.decay, (1 + self.updates) / (10 + self.updates))
+        self.updates += 1
         ema = [p for p in self.module.parameters()]
         live = [p.detach() for p in module.parameters()]
-        torch._foreach_lerp_(ema, live, 1 - self.decay)
+        torch._foreach_lerp_(ema, live, 1 - decay)
 
 
 class Trainer:
@@ -347,6 +355,8 @@ class Trainer:
         self.filling.start()
         self.pool = pool
         self.data_started = started
+        if cfg.render_before_training:  # no training beside the renderers: neither slows the other
+            self.wait_for_data()
 
     def wait_for_data(self) -> None:
         """Block until every training episode is in place (then the pool is closed)."""
@@ -404,6 +414,7 @@ class Trainer:
         cap = stage.minutes * 60 if stage.minutes > 0 else math.inf
         losses: list[float] = []
         self.log(f"stage {name}", start_step=st.steps, steps=stage.steps)
+        first = st.steps
         while st.steps < stage.steps:
             spent = seconds_before + time.monotonic() - started
             if spent > cap:
@@ -416,7 +427,7 @@ class Trainer:
                 return
             progress = max(st.steps / stage.steps, spent / cap if cap < math.inf else 0.0)
             for group in optimizer.param_groups:
-                group["lr"] = schedule(stage, st.steps, progress)
+                group["lr"] = schedule(stage, st.steps - first, progress)
             loss = step_fn(generator)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
@@ -429,7 +440,7 @@ class Trainer:
             if st.steps % stage.log_every == 0:
                 st.loss = losses[-1]
                 rate = st.steps / max(1e-9, seconds_before + time.monotonic() - started)
-                self.log(f"{name}", step=st.steps, loss=round(st.loss, 4), lr=f"{schedule(stage, st.steps, progress):.2e}",
+                self.log(f"{name}", step=st.steps, loss=round(st.loss, 4), lr=f"{schedule(stage, st.steps - first, progress):.2e}",
                          steps_per_s=round(rate, 2))
             self.maybe_checkpoint()
         st.seconds = seconds_before + time.monotonic() - started
@@ -600,7 +611,10 @@ class Trainer:
             clips, level, weight = self.clip_batch(index)
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
-                rep, level = decoder.drop(predicted[index.to(self.device)], level, keep)
+                # the representation requires grad as the encoder's did in stage 1, so that the
+                # compiled decoder's graph is reused instead of compiled again
+                rep = predicted[index.to(self.device)].requires_grad_(True)
+                rep, level = decoder.drop(rep, level, keep)
                 return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
 
         self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
