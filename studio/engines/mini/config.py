@@ -150,6 +150,9 @@ class TrainConfig:
     checkpoint_minutes: float = 3.0
     eval_steps: int = 4
     compile: bool = False
+    rendered_episodes: int = 0
+    """Render only this many of the training episodes (0: all): a short lease spends less of
+    itself on rendering. The episodes themselves (and the text cache) do not change."""
     render_before_training: bool = False
     """Render every training clip before the first step (else the decoder starts on the clips
     already there while the rest arrive)."""

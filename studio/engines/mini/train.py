@@ -321,7 +321,8 @@ class Trainer:
         self.log("held-out episodes ready", turns=len(self.eval.table), seconds=round(time.monotonic() - started, 1))
         need_clips = not all(self.run.stages[s].done for s in ("decoder", "judge", "lm", "adapt"))
         clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
-        capacity = data.train_episodes * data.turns
+        rendered = min(data.train_episodes, cfg.rendered_episodes or data.train_episodes)
+        capacity = rendered * data.turns
         enc = cfg.model.encoder
         self.text_ids = torch.full((capacity, enc.max_text), self.vocab.id(PAD), dtype=torch.long, device=clip_device)
         self.text_valid = torch.zeros((capacity, enc.max_text), dtype=torch.bool, device=clip_device)
@@ -339,14 +340,14 @@ class Trainer:
             self.occupancy[row] = torch.tensor(turn.occupancy)
 
         self.filler = ClipFiller(capacity, video, clip_device, rendered=need_clips, on_turn=on_turn)
-        episodes = pool.episodes(data, video, Split.TRAIN, range(data.train_episodes), render=need_clips)
+        episodes = pool.episodes(data, video, Split.TRAIN, range(rendered), render=need_clips)
 
         def fill() -> None:
             try:
                 for episode in episodes:
                     self.filler.add(episode)
                     if self.filler.episodes % 2000 == 0:
-                        self.log(f"training episodes: {self.filler.episodes}/{data.train_episodes}")
+                        self.log(f"training episodes: {self.filler.episodes}/{rendered}")
             except BaseException as error:  # surfaced by wait_for_data
                 self.fill_error = error
 
