@@ -42,7 +42,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from studio.engines.mini.report import run_evaluation, write_report
 
     started = time.perf_counter()
-    echo = (lambda _m: None) if args.json else (lambda m: print(m, flush=True))
+    def echo(message: str) -> None:
+        if not args.json:
+            print(message, flush=True)
+
     metrics = run_evaluation(args.checkpoints or default_checkpoints(), episodes=args.episodes, steps=args.steps,
                              seed=args.seed, device=args.device, threads=args.threads, log=echo)
     seconds = time.perf_counter() - started

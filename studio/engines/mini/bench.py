@@ -58,7 +58,7 @@ def decoder_rate(config: TrainConfig, device: torch.device, batch: int, seconds:
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             loss = flow_loss(forward, clips, level, reps, weight)  # type: ignore[arg-type]
         optimizer.zero_grad(set_to_none=True)
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]
         optimizer.step()
 
     started = time.perf_counter()

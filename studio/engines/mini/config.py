@@ -171,8 +171,9 @@ def from_dict(cls: type[T], data: dict[str, Any]) -> T:
         raise ValueError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
     values: dict[str, Any] = {}
     for name, value in data.items():
-        default = fields[name].default_factory() if fields[name].default_factory is not dataclasses.MISSING \
-            else fields[name].default
+        spec = fields[name]
+        factory = spec.default_factory
+        default = factory() if callable(factory) else spec.default
         if dataclasses.is_dataclass(default) and isinstance(value, dict):
             values[name] = from_dict(type(default), value)
         elif isinstance(default, tuple) and isinstance(value, list):
@@ -183,7 +184,7 @@ def from_dict(cls: type[T], data: dict[str, Any]) -> T:
 
 
 def to_dict(config: Any) -> dict[str, Any]:
-    return dataclasses.asdict(config)  # type: ignore[no-any-return]
+    return dataclasses.asdict(config)
 
 
 def load_train_config(path: str | Path) -> TrainConfig:

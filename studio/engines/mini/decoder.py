@@ -55,7 +55,7 @@ class DiTBlock(nn.Module):
         self.cross = Attention(query_dim=hidden, cross_attention_dim=hidden, heads=heads, dim_head=hidden // heads,
                                bias=True, qk_norm="rms_norm")
         self.norm3 = nn.LayerNorm(hidden, elementwise_affine=False, eps=1e-6)
-        self.ff = FeedForward(hidden, mult=mlp_ratio, activation_fn="gelu-approximate")
+        self.ff = FeedForward(hidden, inner_dim=int(hidden * mlp_ratio), activation_fn="gelu-approximate")
 
     def forward(self, x: torch.Tensor, modulation: torch.Tensor, context: torch.Tensor) -> torch.Tensor:
         shift1, scale1, gate1, shift2, scale2, gate2 = (modulation + self.table).unbind(1)
@@ -63,7 +63,8 @@ class DiTBlock(nn.Module):
         x = x + gate1[:, None] * self.attn(h)
         x = x + self.cross(self.norm2(x), encoder_hidden_states=context)
         h = self.norm3(x) * (1 + scale2[:, None]) + shift2[:, None]
-        return x + gate2[:, None] * self.ff(h)
+        out: torch.Tensor = x + gate2[:, None] * self.ff(h)
+        return out
 
 
 class VideoDiT(nn.Module):
@@ -92,15 +93,16 @@ class VideoDiT(nn.Module):
         self.out_adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 2 * hidden))
         self.head = nn.Sequential(nn.Linear(hidden, dec.head_hidden), nn.GELU(approximate="tanh"),
                                   nn.Linear(dec.head_hidden, self.patch_dim))
-        for module in (self.adaln[1], self.out_adaln[1]):
-            nn.init.zeros_(module.weight)
-            nn.init.zeros_(module.bias)
+        for linear in (self.adaln[1], self.out_adaln[1]):
+            assert isinstance(linear, nn.Linear)
+            nn.init.zeros_(linear.weight)
+            nn.init.zeros_(linear.bias)
 
     # -- patches ------------------------------------------------------------------------------------
     def patchify(self, clip: torch.Tensor) -> torch.Tensor:
         """(B, 3, T, H, W) -> (B, N, patch_dim), padding T with the last frame."""
         dec = self.config.decoder
-        b, c, t, h, w = clip.shape
+        b, c, t, _h, _w = clip.shape
         if t < self.padded_frames:
             clip = torch.cat([clip, clip[:, :, -1:].expand(-1, -1, self.padded_frames - t, -1, -1)], dim=2)
         gt, gh, gw = self.grid
@@ -191,7 +193,8 @@ def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: tor
     x_pred = model(noisy, t, level, rep)
     scale = (1 - tb).clamp(min=dec.min_noise)
     error = ((x_pred.float() - clip.float()) / scale) ** 2
-    return (error * weight).mean() / weight.mean()
+    loss: torch.Tensor = (error * weight).mean() / weight.mean()
+    return loss
 
 
 def interpolate_weight(occupancy: torch.Tensor, height: int, width: int, extra: float) -> torch.Tensor:

@@ -68,7 +68,7 @@ class Vocab:
         missing = [token for token, value in found.items() if value is None]
         if missing:
             raise KeyError(f"the tokenizer has no {missing[0]!r}")
-        return {token: int(value) for token, value in found.items()}
+        return {token: int(value) for token, value in found.items() if value is not None}
 
     def id(self, token: str) -> int:
         return self._special[token]

@@ -41,8 +41,7 @@ from torch import nn
 
 from studio.engines.mini import weights
 from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
-from studio.engines.mini.data import Split
-from studio.engines.mini.data import Turn
+from studio.engines.mini.data import Split, Turn
 from studio.engines.mini.dataset import (
     ClipFiller,
     ClipSet,
@@ -56,9 +55,9 @@ from studio.engines.mini.dataset import (
 from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
-from studio.engines.mini.lm import LMBatch, MiniLM, attention_mask, collate
+from studio.engines.mini.lm import MiniLM, collate
 from studio.engines.mini.runtime import MiniRuntime
-from studio.engines.mini.sequence import FIELD_INDEX, LMInput, PastTurn, build_input, value_order
+from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import PAD, Vocab, corpus, train_tokenizer
 
 STAGES = ("decoder", "judge", "lm", "adapt", "eval")
@@ -128,8 +127,8 @@ class EMA:
     def update(self, module: nn.Module) -> None:
         decay = min(self.decay, (1 + self.updates) / (10 + self.updates))
         self.updates += 1
-        ema = [p for p in self.module.parameters()]
-        live = [p.detach() for p in module.parameters()]
+        ema: list[torch.Tensor] = list(self.module.parameters())
+        live: list[torch.Tensor] = [p.detach() for p in module.parameters()]
         torch._foreach_lerp_(ema, live, 1 - decay)
 
 
@@ -144,6 +143,7 @@ class Trainer:
         self.pool: EpisodePool | None = None
         self._compiled: nn.Module | None = None
         self._examples: tuple[list[LMInput], torch.Tensor] | None = None
+        self.fill_error: BaseException | None = None
         self.out = out
         self.state_dir = out / "state"
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -342,16 +342,18 @@ class Trainer:
         self.filler = ClipFiller(capacity, video, clip_device, rendered=need_clips, on_turn=on_turn)
         episodes = pool.episodes(data, video, Split.TRAIN, range(rendered), render=need_clips)
 
+        filler = self.filler
+
         def fill() -> None:
             try:
                 for episode in episodes:
-                    self.filler.add(episode)
-                    if self.filler.episodes % 2000 == 0:
-                        self.log(f"training episodes: {self.filler.episodes}/{rendered}")
+                    filler.add(episode)
+                    if filler.episodes % 2000 == 0:
+                        self.log(f"training episodes: {filler.episodes}/{rendered}")
             except BaseException as error:  # surfaced by wait_for_data
                 self.fill_error = error
 
-        self.fill_error: BaseException | None = None
+        self.fill_error = None
         self.filling = threading.Thread(target=fill, name="mini-episodes", daemon=True)
         self.filling.start()
         self.pool = pool
@@ -431,7 +433,7 @@ class Trainer:
                 group["lr"] = schedule(stage, st.steps - first, progress)
             loss = step_fn(generator)
             optimizer.zero_grad(set_to_none=True)
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             torch.nn.utils.clip_grad_norm_(params, 1.0)
             optimizer.step()
             if after is not None:
@@ -441,8 +443,8 @@ class Trainer:
             if st.steps % stage.log_every == 0:
                 st.loss = losses[-1]
                 rate = st.steps / max(1e-9, seconds_before + time.monotonic() - started)
-                self.log(f"{name}", step=st.steps, loss=round(st.loss, 4), lr=f"{schedule(stage, st.steps - first, progress):.2e}",
-                         steps_per_s=round(rate, 2))
+                lr = schedule(stage, st.steps - first, progress)
+                self.log(f"{name}", step=st.steps, loss=round(st.loss, 4), lr=f"{lr:.2e}", steps_per_s=round(rate, 2))
             self.maybe_checkpoint()
         st.seconds = seconds_before + time.monotonic() - started
         st.done = True
@@ -476,6 +478,7 @@ class Trainer:
     def stage_judge(self) -> None:
         self.wait_for_data()
         assert self.train is not None
+        train = self.train
         if self.judge is None:
             self.judge = Judge(self.config.model.judge).to(self.device)
         judge, stage = self.judge.train(), self.config.judge_stage
@@ -486,7 +489,7 @@ class Trainer:
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
-            clips = to_float(self.train.clips[index].to(self.device))
+            clips = to_float(train.clips[index].to(self.device))
             with self.autocast():
                 reading = judge(clips)
                 return sum((F.cross_entropy(reading.logits[h].float(), truth[h][index].to(self.device))
@@ -564,7 +567,8 @@ class Trainer:
                 has = rows >= 0
                 mse = ((rep.float() - reps[rows.clamp(min=0)]) ** 2).mean(dim=(1, 2))
                 mse = (mse * has).sum() / has.sum().clamp(min=1)
-                return ce + mse
+                total: torch.Tensor = ce + mse
+                return total
 
         self._loop("lm", stage, list(lm.parameters()), step)
 
@@ -622,6 +626,7 @@ class Trainer:
 
     def runtime(self) -> MiniRuntime:
         assert self.lm is not None and self.decoder_ema is not None and self.vocab is not None
+        assert isinstance(self.decoder_ema.module, VideoDiT)
         return MiniRuntime(self.config.model, self.vocab, self.lm, self.decoder_ema.module, self.device,
                            self.device, torch.bfloat16 if self.device.type == "cuda" else torch.float32)
 

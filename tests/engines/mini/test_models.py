@@ -19,7 +19,7 @@ from studio.engines.mini.encoder import ClipEncoder  # noqa: E402
 from studio.engines.mini.judge import Judge, head_sizes  # noqa: E402
 from studio.engines.mini.lm import MiniLM, attention_mask, collate  # noqa: E402
 from studio.engines.mini.sequence import PastTurn, build_input  # noqa: E402
-from studio.engines.mini.tokenizer import ML, PAD, QUERY, REP, SC, ET, ST, Vocab, corpus, train_tokenizer  # noqa: E402
+from studio.engines.mini.tokenizer import ET, ML, PAD, QUERY, REP, SC, ST, Vocab, corpus, train_tokenizer  # noqa: E402
 
 CONFIG = load_train_config(named_config("tiny"))
 
