@@ -62,7 +62,7 @@ def test_settings_form_is_rendered_from_the_schema(qtbot, settings) -> None:
 
     dialog = SettingsDialog(settings, _with_heavy())
     qtbot.addWidget(dialog)
-    assert set(dialog.forms) == {"sketch", "heavy"}
+    assert set(dialog.forms) == {"sketch", "mini", "heavy"}
     sketch = dialog.forms["sketch"]
     assert isinstance(sketch.editors["height"], QSpinBox) and sketch.editors["height"].maximum() == 2160
     assert isinstance(sketch.editors["fps"], QDoubleSpinBox)
