@@ -61,8 +61,10 @@ def test_faked_gpus_and_placement(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     assert "cuda:1" in heavy["reasons"][0]["message"] and "30.0 MiB free" in heavy["reasons"][0]["message"]
     assert code == 0  # the studio still runs (sketch), the heavy engine says why it can't
     code, report = _doctor(capsys, "--checkpoints", str(tmp_path), "--device", "cuda:0")
-    assert {e["name"]: e["available"] for e in report["engines"]} == \
-        {"sketch": True, "heavy": True, "animegamer": False}  # AnimeGamer: no converted weights here
+    available = {e["name"]: e["available"] for e in report["engines"]}
+    assert (available["sketch"], available["heavy"]) == (True, True)
+    assert not available["mini"], "this checkpoints folder has no mini weights"
+    assert not available["animegamer"], "no converted AnimeGamer weights here"
     code, report = _doctor(capsys, "--checkpoints", str(tmp_path), "--device", "cuda:3")
     reasons = {e["name"]: e["reasons"] for e in report["engines"]}["heavy"]
     assert reasons and all(r["kind"] == "device" and "cuda:3" in r["message"] for r in reasons)

@@ -149,13 +149,16 @@ def last_created_node(tree: StoryTree) -> str:
 
 
 def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = False) -> GenerationService:
-    from studio.composition import DEFAULT_ENGINE, default_registry
+    from studio.composition import DEFAULT_ENGINE, default_checkpoints, default_registry
+    from studio.engines.config import EngineConfig
     from studio.worker import GenerationService, HostMode
     from studio.worker.device_worker import parse_devices
 
     devices = parse_devices(args.devices) if getattr(args, "devices", None) else None
     hosts = HostMode(getattr(args, "engine_host", None) or "process")
-    return GenerationService(project, default_registry(), device=args.device, devices=devices,
+    # engines with weights find them beside the app, whatever the working folder
+    config = EngineConfig.parse(args.device, checkpoints=default_checkpoints())
+    return GenerationService(project, default_registry(), device=config, devices=devices,
                              default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts)
 
 

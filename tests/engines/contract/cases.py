@@ -42,6 +42,18 @@ def _sketch() -> EngineCase:
     return EngineCase(INFO, {"height": 32, "width": 48, "frames": 3, "fps": 6.0})
 
 
+def _mini() -> EngineCase:
+    import pytest
+
+    for package in ("torch", "transformers", "diffusers", "tokenizers"):
+        pytest.importorskip(package)
+    from studio.engines.catalog.mini import INFO
+    from studio.engines.mini.tiny import write_tiny_checkpoint
+
+    return EngineCase(INFO, {"height": 32, "width": 48, "frames": 3, "fps": 6.0, "steps": 2},
+                      prepare=lambda folder: write_tiny_checkpoint(folder / INFO.name) and None)
+
+
 def _heavy() -> EngineCase:
     return EngineCase(HEAVY_INFO, {"height": 16, "width": 24, "frames": 3, "fps": 12.0, "steps": 3},
                       prepare=lambda folder: write_weights(folder / HEAVY_INFO.name), factory=HeavyEngine)
@@ -64,6 +76,7 @@ def _animegamer() -> EngineCase:
 
 CASES: dict[str, Callable[[], EngineCase]] = {
     "sketch": _sketch,
+    "mini": _mini,
     "heavy": _heavy,
     "animegamer": _animegamer,
 }

@@ -1,0 +1,62 @@
+"""``kamishibai eval mini``: evaluate the built-in model on held-out episodes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from studio.core.errors import StudioError
+
+EVALUATED = ("mini",)
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "eval", help="evaluate an engine on held-out episodes and write docs/BENCHMARKS.md",
+        description="Play held-out episodes in the sketch world, run the engine and a judge over them, and print "
+        "the goals table (state accuracy, instruction following, visual quality, consistency, speed).")
+    p.add_argument("engine", choices=EVALUATED)
+    p.add_argument("--episodes", type=int, default=40, help="held-out episodes (3 turns each; default 40)")
+    p.add_argument("--steps", type=int, default=4, help="denoising steps (default 4, the engine's default)")
+    p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
+    p.add_argument("--checkpoints", type=Path, help="checkpoints folder (default: the app's)")
+    p.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
+    p.add_argument("--threads", type=int, help="CPU threads (default: all cores but one)")
+    p.add_argument("--report", type=Path, help="the benchmarks file to update (default: docs/BENCHMARKS.md)")
+    p.add_argument("--no-report", action="store_true", help="print only")
+    p.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    p.set_defaults(handler=cmd_eval)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    if args.episodes < 1 or args.steps < 1:
+        raise StudioError("--episodes and --steps must be at least 1.")
+    from studio.composition import default_checkpoints, default_registry
+
+    registry = default_registry()
+    unmet = [r for r in registry.check(args.engine) if r.kind.value == "package"]
+    if unmet:
+        raise StudioError(str(unmet[0]))
+    from studio.engines.mini.report import run_evaluation, write_report
+
+    started = time.perf_counter()
+    def echo(message: str) -> None:
+        if not args.json:
+            print(message, flush=True)
+
+    metrics = run_evaluation(args.checkpoints or default_checkpoints(), episodes=args.episodes, steps=args.steps,
+                             seed=args.seed, device=args.device, threads=args.threads, log=echo)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(metrics, indent=1, default=str))
+    else:
+        from studio.engines.mini.evaluate import markdown_table
+
+        print(markdown_table(metrics))
+    if not args.no_report:
+        report = args.report or Path(__file__).resolve().parents[2] / "docs" / "BENCHMARKS.md"
+        write_report(report, metrics, seconds)
+        echo(f"wrote {report}")
+    return 0

@@ -1,0 +1,144 @@
+"""The mini engine as the studio knows it before importing it: settings, files, needs, words.
+
+Light on purpose: no torch, transformers or diffusers here (the check asks importlib
+whether they are installed, it does not import them).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.engines.catalog import sketch as sketch_catalog
+from studio.engines.config import EngineConfig
+from studio.engines.info import (
+    MIB,
+    CheckpointFile,
+    DeviceKind,
+    EngineCapabilities,
+    EngineInfo,
+    EngineVocabulary,
+    RepresentationSpec,
+    Stage,
+    StageNeeds,
+)
+from studio.engines.requirements import (
+    Requirement,
+    RequirementKind,
+    check_devices,
+    check_files,
+    check_packages,
+)
+from studio.engines.settings import EngineSettings, Preset, setting
+
+NAME = "mini"
+VERSION = "0.1.0"
+"""Bump when the model or its weights change: takes record the version that made them."""
+
+REPRESENTATION = RepresentationSpec(space="mini/32x64-v1", shape=(32, 64), dtype="float32")
+PACKAGES = ("torch", "transformers", "diffusers", "tokenizers", "safetensors")
+NATIVE_SIZE = (128, 192)
+NATIVE_FRAMES = 17
+
+CHECKPOINTS = (
+    CheckpointFile("config.json", description="model config and the list of weight files with their sizes"),
+    CheckpointFile("tokenizer.json", description="the LM's tokenizer (about 60 KB)"),
+    CheckpointFile("lm.safetensors", description="the LM: state tokens and representation (fp16, about 7 MB)"),
+    CheckpointFile("decoder.safetensors", description="the video decoder's transformer blocks (fp16, about 15 MB)"),
+    CheckpointFile("decoder_io.safetensors",
+                   description="the video decoder's patch embedding, conditioning and pixel head (fp16, about 7 MB)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MiniSettings(EngineSettings):
+    ENGINE = "Mini"
+    PRESETS = (
+        Preset("studio", "Studio (480 x 720)", {"height": 480, "width": 720},
+               help="Made at 128 x 192 and upscaled to the studio's clip size."),
+        Preset("native", "Native (128 x 192)", {"height": 128, "width": 192},
+               help="The model's own size, without upscaling."),
+        Preset("fast", "Fast (2 steps)", {"steps": 2}, changes_output=True,
+               help="Half the denoising steps: faster, blurrier clips."),
+        Preset("quality", "Quality (8 steps)", {"steps": 8}, changes_output=True,
+               help="Twice the denoising steps: slower, sometimes sharper clips."),
+    )
+
+    height: int = setting(480, label="Height", minimum=32, maximum=2160, step=8, unit="px",
+                          help="Clip height; the model makes 128 x 192 and scales to this size.")
+    width: int = setting(720, label="Width", minimum=32, maximum=2160, step=8, unit="px",
+                         help="Clip width; the model makes 128 x 192 and scales to this size.")
+    frames: int = setting(17, label="Frames", minimum=1, maximum=NATIVE_FRAMES,
+                          help="Frames per clip: the model makes 17; fewer are picked evenly from them.")
+    fps: float = setting(8.0, label="Frames per second", minimum=1.0, maximum=60.0, step=1.0, unit="fps",
+                         help="Playback speed of the clip.")
+    steps: int = setting(4, label="Denoising steps", minimum=1, maximum=16,
+                         help="Decoder steps per clip: each one costs about a quarter of a second on one core.")
+    guidance: float = setting(1.0, label="Guidance", minimum=1.0, maximum=8.0, step=0.5, advanced=True,
+                              help="Classifier-free guidance; 1 turns it off. Above 1 each step costs twice.")
+    temperature: float = setting(0.0, label="State temperature", minimum=0.0, maximum=2.0, step=0.1, advanced=True,
+                                 help="0 predicts the most likely motion level and deltas; higher values sample "
+                                      "them, as the world's own seeded variation does.")
+    history_window: int = setting(2, label="History", minimum=0, maximum=2,
+                                  help="Earlier turns of the branch the model reads.")
+
+
+def check(config: EngineConfig) -> list[Requirement]:
+    """Missing packages, missing or wrongly sized files, devices."""
+    folder = config.engine_folder(NAME)
+    unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"), *check_files(folder, CHECKPOINTS, engine=NAME)]
+    unmet += _check_manifest(folder)
+    unmet += check_devices(config, INFO.capabilities, engine=NAME)
+    return unmet
+
+
+def _check_manifest(base: Path) -> list[Requirement]:
+    """Present files whose size differs from the one config.json lists (cheap: no hashing)."""
+    manifest_path = base / "config.json"
+    if not manifest_path.is_file():
+        return []
+    try:
+        files = json.loads(manifest_path.read_text(encoding="utf-8")).get("files", {})
+    except (OSError, ValueError, AttributeError):
+        return [Requirement(RequirementKind.FILE, f"{manifest_path} can't be read.",
+                            hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path))]
+    unmet = []
+    for item in CHECKPOINTS[1:]:
+        path = base / item.path
+        expected = files.get(item.path, {}).get("bytes") if isinstance(files, dict) else None
+        if path.is_file() and expected is not None and path.stat().st_size != expected:
+            unmet.append(Requirement(
+                RequirementKind.FILE, f"{path} is {path.stat().st_size:,} bytes, expected {expected:,} "
+                                      "(incomplete copy?).",
+                hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))
+    return unmet
+
+
+def vocabulary() -> EngineVocabulary:
+    """The sketch world's words: the mini model was trained on them."""
+    return sketch_catalog.vocabulary()
+
+
+INFO = EngineInfo(
+    name=NAME,
+    version=VERSION,
+    label="Mini (built-in model)",
+    description="Our own small model of AnimeGamer's design (a tiny transformers LM that predicts the state tokens "
+                "and the clip's representation, and a small diffusers video decoder), trained on the sketch world. "
+                "Runs on any CPU in about a second per turn; knows the default cast and the sketch world's places.",
+    capabilities=EngineCapabilities(
+        devices=(DeviceKind.CPU, DeviceKind.CUDA),
+        memory={Stage.PREDICT: StageNeeds(device_bytes=96 * MIB, host_bytes=96 * MIB),
+                Stage.DECODE: StageNeeds(device_bytes=512 * MIB, host_bytes=384 * MIB)},
+        history_window=2,
+        default_size=(480, 720), default_frames=NATIVE_FRAMES, default_fps=8.0,
+        representation=REPRESENTATION,
+    ),
+    settings=MiniSettings,
+    entry_point="studio.engines.mini.engine:MiniEngine",
+    check=check,
+    vocabulary=vocabulary,
+    checkpoints=CHECKPOINTS,
+    license="Our own weights, trained on the procedural sketch world (Apache-2.0, as the app).",
+)

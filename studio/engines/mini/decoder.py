@@ -1,0 +1,205 @@
+"""The video decoder: a small adaLN DiT over pixel patches, built from diffusers components.
+
+A clip (3 x T x H x W in [-1, 1]) is cut into space-time patches (``patch`` x ``patch``
+pixels x ``tpatch`` frames; 17 frames are padded to a multiple of ``tpatch`` by repeating
+the last), one token each, with fixed 3-D sin/cos positions. Every block is conditioned
+twice: adaLN modulation from (noise level + motion level + pooled representation), one
+shared projection plus a learned table per block (PixArt's adaLN-single), and
+cross-attention to the representation tokens. The network predicts the clean clip
+(x-prediction, as "Back to Basics" / JiT does for high-dimensional pixel patches); a small
+per-token MLP head turns a token back into its pixels.
+
+Sampling follows the rectified flow from noise (t = 0) to the clip (t = 1) in a few Euler
+steps (:func:`sample`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F  # noqa: N812
+from diffusers.models.attention import FeedForward
+from diffusers.models.attention_processor import Attention
+from diffusers.models.embeddings import TimestepEmbedding, Timesteps
+from torch import nn
+
+from studio.engines.mini.config import ModelConfig
+
+
+def _sincos(positions: torch.Tensor, dim: int) -> torch.Tensor:
+    half = dim // 2
+    freqs = torch.exp(-math.log(10000.0) * torch.arange(half, dtype=torch.float32) / half)
+    angles = positions.float()[:, None] * freqs[None]
+    return torch.cat([angles.sin(), angles.cos()], dim=1)
+
+
+def positions_3d(grid: tuple[int, int, int], dim: int) -> torch.Tensor:
+    """Fixed (T*H*W, dim) sin/cos positions: a quarter of the width for time, the rest
+    split between rows and columns."""
+    t, h, w = grid
+    dt = dim // 4 // 2 * 2
+    dh = (dim - dt) // 2 // 2 * 2
+    dw = dim - dt - dh
+    tt, hh, ww = torch.meshgrid(torch.arange(t), torch.arange(h), torch.arange(w), indexing="ij")
+    return torch.cat([_sincos(tt.flatten(), dt), _sincos(hh.flatten(), dh), _sincos(ww.flatten(), dw)], dim=1)
+
+
+class DiTBlock(nn.Module):
+    def __init__(self, hidden: int, heads: int, mlp_ratio: float) -> None:
+        super().__init__()
+        self.table = nn.Parameter(torch.zeros(6, hidden))
+        self.norm1 = nn.LayerNorm(hidden, elementwise_affine=False, eps=1e-6)
+        self.attn = Attention(query_dim=hidden, heads=heads, dim_head=hidden // heads, bias=True, qk_norm="rms_norm")
+        self.norm2 = nn.LayerNorm(hidden, eps=1e-6)
+        self.cross = Attention(query_dim=hidden, cross_attention_dim=hidden, heads=heads, dim_head=hidden // heads,
+                               bias=True, qk_norm="rms_norm")
+        self.norm3 = nn.LayerNorm(hidden, elementwise_affine=False, eps=1e-6)
+        self.ff = FeedForward(hidden, inner_dim=int(hidden * mlp_ratio), activation_fn="gelu-approximate")
+
+    def forward(self, x: torch.Tensor, modulation: torch.Tensor, context: torch.Tensor) -> torch.Tensor:
+        shift1, scale1, gate1, shift2, scale2, gate2 = (modulation + self.table).unbind(1)
+        h = self.norm1(x) * (1 + scale1[:, None]) + shift1[:, None]
+        x = x + gate1[:, None] * self.attn(h)
+        x = x + self.cross(self.norm2(x), encoder_hidden_states=context)
+        h = self.norm3(x) * (1 + scale2[:, None]) + shift2[:, None]
+        out: torch.Tensor = x + gate2[:, None] * self.ff(h)
+        return out
+
+
+class VideoDiT(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        dec, rep, video = config.decoder, config.representation, config.video
+        self.config = config
+        if video.height % dec.patch or video.width % dec.patch:
+            raise ValueError(f"the clip size {video.height} x {video.width} is not a multiple of {dec.patch}")
+        self.padded_frames = math.ceil(video.frames / dec.tpatch) * dec.tpatch
+        self.grid = (self.padded_frames // dec.tpatch, video.height // dec.patch, video.width // dec.patch)
+        self.patch_dim = 3 * dec.tpatch * dec.patch * dec.patch
+        hidden = dec.hidden
+        self.embed = nn.Linear(self.patch_dim, hidden)
+        self.register_buffer("position", positions_3d(self.grid, hidden), persistent=False)
+        self.time_proj = Timesteps(256, flip_sin_to_cos=True, downscale_freq_shift=0)
+        self.time_embed = TimestepEmbedding(256, hidden)
+        self.level_embed = nn.Embedding(6, hidden)  # 0: no level (dropped for guidance)
+        self.rep_pool = nn.Sequential(nn.Linear(rep.dim, hidden), nn.SiLU(), nn.Linear(hidden, hidden))
+        self.rep_context = nn.Linear(rep.dim, hidden)
+        self.null_rep = nn.Parameter(torch.zeros(rep.tokens, rep.dim))
+        self.adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 6 * hidden))
+        self.blocks = nn.ModuleList(DiTBlock(hidden, dec.heads, dec.mlp_ratio) for _ in range(dec.layers))
+        self.norm_out = nn.LayerNorm(hidden, elementwise_affine=False, eps=1e-6)
+        self.out_table = nn.Parameter(torch.zeros(2, hidden))
+        self.out_adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 2 * hidden))
+        self.head = nn.Sequential(nn.Linear(hidden, dec.head_hidden), nn.GELU(approximate="tanh"),
+                                  nn.Linear(dec.head_hidden, self.patch_dim))
+        for linear in (self.adaln[1], self.out_adaln[1]):
+            assert isinstance(linear, nn.Linear)
+            nn.init.zeros_(linear.weight)
+            nn.init.zeros_(linear.bias)
+
+    # -- patches ------------------------------------------------------------------------------------
+    def patchify(self, clip: torch.Tensor) -> torch.Tensor:
+        """(B, 3, T, H, W) -> (B, N, patch_dim), padding T with the last frame."""
+        dec = self.config.decoder
+        b, c, t, _h, _w = clip.shape
+        if t < self.padded_frames:
+            clip = torch.cat([clip, clip[:, :, -1:].expand(-1, -1, self.padded_frames - t, -1, -1)], dim=2)
+        gt, gh, gw = self.grid
+        x = clip.reshape(b, c, gt, dec.tpatch, gh, dec.patch, gw, dec.patch)
+        x = x.permute(0, 2, 4, 6, 1, 3, 5, 7)
+        return x.reshape(b, gt * gh * gw, self.patch_dim)
+
+    def unpatchify(self, tokens: torch.Tensor) -> torch.Tensor:
+        dec, video = self.config.decoder, self.config.video
+        b = tokens.shape[0]
+        gt, gh, gw = self.grid
+        x = tokens.reshape(b, gt, gh, gw, 3, dec.tpatch, dec.patch, dec.patch)
+        x = x.permute(0, 4, 1, 5, 2, 6, 3, 7).reshape(b, 3, gt * dec.tpatch, gh * dec.patch, gw * dec.patch)
+        return x[:, :, : video.frames]
+
+    # -- network ------------------------------------------------------------------------------------
+    def conditioning(self, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor
+                     ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(adaLN conditioning (B, hidden), cross-attention context (B, R, hidden))."""
+        time = self.time_embed(self.time_proj(t * 1000.0).to(rep.dtype))
+        cond = time + self.level_embed(level) + self.rep_pool(rep.mean(dim=1))
+        return cond, self.rep_context(rep)
+
+    def forward(self, noisy: torch.Tensor, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor) -> torch.Tensor:
+        """Predict the clean clip from ``noisy`` (B, 3, T, H, W) at flow time ``t`` (B,) in [0, 1].
+        ``level`` (B,) is 1..5 (0: none), ``rep`` (B, R, dim)."""
+        cond, context = self.conditioning(t, level, rep)
+        x = self.embed(self.patchify(noisy)) + self.position.to(noisy.dtype)
+        modulation = self.adaln(cond).unflatten(1, (6, -1))
+        for block in self.blocks:
+            x = block(x, modulation, context)
+        shift, scale = (self.out_adaln(cond).unflatten(1, (2, -1)) + self.out_table).unbind(1)
+        x = self.norm_out(x) * (1 + scale[:, None]) + shift[:, None]
+        return self.unpatchify(self.head(x))
+
+    def drop(self, rep: torch.Tensor, level: torch.Tensor, keep: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Replace the representation and level of the samples where ``keep`` is false by the
+        learned null ones (classifier-free guidance)."""
+        rep = torch.where(keep[:, None, None], rep, self.null_rep.to(rep.dtype)[None])
+        return rep, torch.where(keep, level, torch.zeros_like(level))
+
+
+def flow_times(steps: int, shift: float = 3.0) -> list[float]:
+    """Sampling times from 0 (noise) to 1 (clip); ``shift`` > 1 spends more steps near noise."""
+    out = []
+    for k in range(steps + 1):
+        sigma = 1.0 - k / steps
+        sigma = shift * sigma / (1 + (shift - 1) * sigma)
+        out.append(1.0 - sigma)
+    return out
+
+
+@torch.no_grad()
+def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch.Tensor, steps: int,
+           guidance: float = 1.0, on_step: object = None) -> torch.Tensor:
+    """Euler steps of the rectified flow from ``noise`` to a clip (B, 3, T, H, W) in [-1, 1].
+    ``on_step(k, x_pred)`` is called after each step (progress, cancel)."""
+    times = flow_times(steps)
+    z = noise
+    x_pred = noise
+    for k in range(steps):
+        t = torch.full((z.shape[0],), times[k], device=z.device, dtype=z.dtype)
+        if guidance != 1.0:
+            null_rep, null_level = model.drop(rep, level, torch.zeros_like(level, dtype=torch.bool))
+            both = model(torch.cat([z, z]), torch.cat([t, t]), torch.cat([level, null_level]),
+                         torch.cat([rep, null_rep]))
+            cond, uncond = both.chunk(2)
+            x_pred = uncond + guidance * (cond - uncond)
+        else:
+            x_pred = model(z, t, level, rep)
+        v = (x_pred - z) / max(1.0 - times[k], 1e-3)
+        z = z + (times[k + 1] - times[k]) * v
+        if callable(on_step):
+            on_step(k, x_pred)
+    return z.clamp(-1, 1)
+
+
+def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: torch.Tensor, weight: torch.Tensor,
+              generator: torch.Generator | None = None) -> torch.Tensor:
+    """The x-prediction flow-matching loss (in velocity units) of a batch of clips in [-1, 1].
+    ``weight`` (B, 1, 1, H, W) weighs the pixels (the character's region more)."""
+    dec = model.config.decoder
+    b = clip.shape[0]
+    t = torch.sigmoid(torch.randn(b, device=clip.device, generator=generator) * dec.t_std + dec.t_mean)
+    noise = torch.randn(clip.shape, device=clip.device, generator=generator, dtype=clip.dtype)
+    tb = t[:, None, None, None, None]
+    noisy = tb * clip + (1 - tb) * noise
+    x_pred = model(noisy, t, level, rep)
+    scale = (1 - tb).clamp(min=dec.min_noise)
+    error = ((x_pred.float() - clip.float()) / scale) ** 2
+    loss: torch.Tensor = (error * weight).mean() / weight.mean()
+    return loss
+
+
+def interpolate_weight(occupancy: torch.Tensor, height: int, width: int, extra: float) -> torch.Tensor:
+    """(B, 196) character occupancy of a 14 x 14 grid -> (B, 1, 1, H, W) pixel weights."""
+    grid = occupancy.reshape(-1, 1, 14, 14).float()
+    grid = F.max_pool2d(grid, 3, stride=1, padding=1)  # a margin around the path
+    weight = F.interpolate(grid, size=(height, width), mode="bilinear", align_corners=False)
+    return (1 + extra * weight.clamp(0, 1)).unsqueeze(2)

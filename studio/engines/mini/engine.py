@@ -1,0 +1,192 @@
+"""The mini engine behind the engine protocol: load, predict, decode, unload.
+
+``predict`` runs the LM over the branch (its own earlier representations included) and
+returns the state deltas, the motion level and the clip's representation; ``decode``
+samples the video decoder from it with the take's seed and scales the 128 x 192 clip to
+the settings' size. On the CPU it uses all cores but one unless the config says
+otherwise, so that the window stays responsive.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F  # noqa: N812
+
+from studio.core.instruction import Instruction
+from studio.core.state import StateDeltas
+from studio.engines.base import (
+    CancelCheck,
+    Clip,
+    DeviceKind,
+    DType,
+    EngineConfig,
+    EngineError,
+    EngineLoadError,
+    EngineSettings,
+    GenerationContext,
+    Prediction,
+    Progress,
+    ProgressCallback,
+    Stage,
+    check_cancelled,
+    never_cancelled,
+    no_progress,
+)
+from studio.engines.catalog.mini import INFO, NAME, VERSION, MiniSettings
+from studio.engines.mini.config import REP_SPACE
+from studio.engines.mini.data import characters
+from studio.engines.mini.runtime import PREDICT_STEPS, MiniRuntime, TurnQuery
+from studio.engines.mini.sequence import PastTurn
+
+if INFO.capabilities.representation.space != REP_SPACE:  # the catalogue and the model must agree
+    raise ImportError(f"mini catalogue space {INFO.capabilities.representation.space} != model space {REP_SPACE}")
+
+
+def default_threads() -> int:
+    """All cores but one (at least one), so that the window keeps a core."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+class MiniEngine:
+    info = INFO
+    name = NAME
+    version = VERSION
+
+    def __init__(self, config: EngineConfig | None = None) -> None:
+        self.config = config if config is not None else EngineConfig()
+        self.threads = self.config.threads or default_threads()
+        self._runtime: MiniRuntime | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._runtime is not None
+
+    def _device(self, stage: Stage) -> torch.device:
+        place = self.config.place(stage)
+        if place.kind is DeviceKind.CUDA and not torch.cuda.is_available():
+            raise EngineError(f"The mini engine's {stage.value} stage is placed on {place.device}, but torch sees "
+                              "no CUDA device.", hint="Use device 'cpu'.")
+        return torch.device(place.device)
+
+    def _dtype(self, device: torch.device) -> torch.dtype:
+        chosen = self.config.dtype
+        if chosen is DType.AUTO:
+            return torch.bfloat16 if device.type == "cuda" else torch.float32
+        return {DType.FLOAT32: torch.float32, DType.FLOAT16: torch.float16, DType.BFLOAT16: torch.bfloat16}[chosen]
+
+    def load(self, progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> None:
+        if self.loaded:
+            progress(Progress(MiniRuntime.load_steps(), MiniRuntime.load_steps(), "ready"))
+            return
+        check_cancelled(cancelled)
+        torch.set_num_threads(self.threads)
+        folder = self.config.engine_folder(NAME)
+        total = MiniRuntime.load_steps()
+        labels = ("config", "tokenizer", "LM weights", "LM", "decoder weights", "decoder")
+        decoder_device = self._device(Stage.DECODE)
+
+        def step(k: int) -> None:
+            progress(Progress(k, total, f"loading the {labels[k - 1]}"))
+
+        try:
+            self._runtime = MiniRuntime.load(folder, self._device(Stage.PREDICT), decoder_device,
+                                             self._dtype(decoder_device), step, cancelled)
+        except BaseException:
+            self.unload()
+            raise
+
+    def unload(self) -> None:
+        was_cuda = self._runtime is not None and "cuda" in (self._runtime.lm_device.type,
+                                                            self._runtime.decoder_device.type)
+        self._runtime = None
+        gc.collect()
+        if was_cuda:
+            torch.cuda.empty_cache()
+
+    def _ready(self) -> MiniRuntime:
+        if self._runtime is None:
+            raise EngineLoadError("The mini engine is not loaded.", hint="Load it first.")
+        torch.set_num_threads(self.threads)
+        return self._runtime
+
+    # predict --------------------------------------------------------------------------------------
+    def predict(self, context: GenerationContext, instruction: Instruction, settings: EngineSettings, seed: int,
+                progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Prediction:
+        check_cancelled(cancelled)
+        if not isinstance(instruction, Instruction):
+            raise EngineError(f"predict needs an Instruction, got {type(instruction).__name__}.")
+        options = MiniSettings.coerce(settings)
+        runtime = self._ready()
+        spec = INFO.capabilities.representation
+        window = min(options.history_window, runtime.config.lm.history)
+        history = []
+        for turn in context.history[-window:] if window else ():
+            own = turn.representation_space == spec.space and turn.representation is not None \
+                and tuple(turn.representation.shape) == spec.shape
+            history.append(PastTurn(text=turn.instruction.raw, level=turn.motion_level,
+                                    deltas=(turn.deltas.stamina, turn.deltas.social, turn.deltas.entertainment),
+                                    representation=np.asarray(turn.representation, dtype=np.float32) if own else None))
+        state = context.state
+        query = TurnQuery(text=instruction.raw, state=(state.stamina, state.social, state.entertainment),
+                          history=tuple(history))
+
+        def step(k: int) -> None:
+            progress(Progress(k, PREDICT_STEPS, "predicting the state" if k < PREDICT_STEPS else "predicted"))
+
+        out = runtime.predict([query], temperature=options.temperature, seed=int(seed), step=step,
+                              cancelled=cancelled)[0]
+        conditioning: dict[str, Any] = {"engine": NAME, "engine_version": VERSION, "level": out.level,
+                                        "history_used": len(history)}
+        return Prediction(deltas=StateDeltas(*out.deltas), motion_level=out.level,
+                          representation=out.representation.astype(np.float32),
+                          warnings=tuple(_warnings(instruction)), conditioning=conditioning)
+
+    # decode ---------------------------------------------------------------------------------------
+    def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
+               progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> Clip:
+        check_cancelled(cancelled)
+        if not isinstance(prediction, Prediction):
+            raise EngineError(f"decode needs a Prediction, got {type(prediction).__name__}.")
+        options = MiniSettings.coerce(settings)
+        runtime = self._ready()
+        spec = INFO.capabilities.representation
+        rep = np.asarray(prediction.representation, dtype=np.float32)
+        if rep.shape != spec.shape or not np.isfinite(rep).all():
+            raise EngineError(f"The prediction's representation is {rep.shape}, not the mini engine's {spec.shape}.",
+                              hint="Predict the turn again with the mini engine.")
+        total = options.steps + 1
+
+        def step(k: int) -> None:
+            progress(Progress(k, total, f"denoising {k}/{options.steps}"))
+
+        frames = runtime.decode(rep[None], [prediction.motion_level], [int(seed)], steps=options.steps,
+                                guidance=options.guidance, step=step, cancelled=cancelled)[0]
+        out = resize_frames(frames, options.frames, options.height, options.width)
+        progress(Progress(total, total, "decoded"))
+        return Clip(frames=out, fps=options.fps)
+
+
+def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> np.ndarray:
+    """uint8 (T, H, W, 3) -> ``count`` frames picked evenly, scaled to ``height`` x ``width``."""
+    index = torch.linspace(0, frames.shape[0] - 1, count).round().long()
+    chosen = frames[index]
+    if tuple(chosen.shape[1:3]) != (height, width):
+        # uint8 in channels-last memory: torch's fast path (about 20 ms for 17 frames to 480 x 720 on one core)
+        x = chosen.permute(0, 3, 1, 2).contiguous(memory_format=torch.channels_last)
+        down = height < x.shape[2] or width < x.shape[3]
+        x = F.interpolate(x, size=(height, width), mode="bilinear", align_corners=False, antialias=down)
+        chosen = x.permute(0, 2, 3, 1)
+    return np.ascontiguousarray(chosen.numpy())
+
+
+def _warnings(instruction: Instruction) -> list[str]:
+    """Characters the model has never seen are drawn as one it knows: say so."""
+    name = " ".join(instruction.character.split())
+    if name and name.casefold() not in {c.casefold() for c in characters()}:
+        return [f"'{name}' is not a character the mini model knows; it draws one of its cast"]
+    return []

@@ -1,0 +1,189 @@
+"""The trained mini model at work: the LM's prediction and the decoder's sampling, batched.
+
+Used by the engine (one turn at a time, with progress and cancel), by the training's
+evaluation and by ``kamishibai eval mini`` (many turns at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from studio.core.progress import CancelCheck, check_cancelled, never_cancelled
+from studio.engines.mini import weights
+from studio.engines.mini.config import ModelConfig
+from studio.engines.mini.decoder import VideoDiT, sample
+from studio.engines.mini.lm import LMBatch, MiniLM, collate
+from studio.engines.mini.sequence import FIELD_INDEX, PastTurn, build_input, value_order
+from studio.engines.mini.tokenizer import PAD, Vocab, decode_delta, decode_level
+
+PREDICT_STEPS = 5
+"""Forward passes of one prediction: the motion level, three deltas, the representation."""
+
+
+@dataclass(frozen=True)
+class TurnQuery:
+    """What the LM reads for one turn. ``state`` is (stamina, social, entertainment)."""
+
+    text: str
+    state: tuple[int, int, int]
+    history: tuple[PastTurn, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnOutput:
+    level: int
+    deltas: tuple[int, int, int]
+    """(stamina, social, entertainment)"""
+    representation: np.ndarray
+
+
+StepHook = Callable[[int], None]
+
+
+class MiniRuntime:
+    """The tokenizer, the LM and the decoder, on their devices. Weights stay in float32;
+    ``decoder_dtype`` below float32 runs the decoder under autocast (on a GPU)."""
+
+    def __init__(self, config: ModelConfig, vocab: Vocab, lm: MiniLM, decoder: VideoDiT,
+                 lm_device: torch.device, decoder_device: torch.device,
+                 decoder_dtype: torch.dtype = torch.float32) -> None:
+        self.config = config
+        self.vocab = vocab
+        self.lm = lm.eval()
+        self.decoder = decoder.eval()
+        self.lm_device = lm_device
+        self.decoder_device = decoder_device
+        self.decoder_dtype = decoder_dtype
+
+    # -- loading ----------------------------------------------------------------------------------
+    @staticmethod
+    def load_steps() -> int:
+        return 6
+
+    @classmethod
+    def load(cls, folder: Path, lm_device: torch.device, decoder_device: torch.device,
+             decoder_dtype: torch.dtype = torch.float32, step: StepHook | None = None,
+             cancelled: CancelCheck = never_cancelled) -> MiniRuntime:
+        """Read and check every engine file in ``folder``; ``step(k)`` after each of
+        :meth:`load_steps` steps, ``cancelled`` polled between them."""
+        def done(k: int) -> None:
+            if step is not None:
+                step(k)
+            check_cancelled(cancelled)
+
+        check_cancelled(cancelled)
+        manifest = weights.read_manifest(folder)
+        config = weights.model_config(manifest, folder)
+        done(1)
+        vocab = Vocab.load(weights.verify_file(folder, weights.TOKENIZER, manifest))
+        if vocab.size != config.vocab_size:
+            from studio.engines.base import EngineLoadError
+
+            raise EngineLoadError(f"{folder / weights.TOKENIZER} has {vocab.size} entries; the model was built "
+                                  f"for {config.vocab_size}.")
+        done(2)
+        lm_path = weights.verify_file(folder, weights.LM, manifest)
+        lm_state = weights.load_tensors(lm_path)
+        done(3)
+        lm = MiniLM(config)
+        weights.load_into(lm, lm_state, lm_path)
+        del lm_state
+        lm = lm.to(lm_device)
+        done(4)
+        blocks_path = weights.verify_file(folder, weights.DECODER, manifest)
+        io_path = weights.verify_file(folder, weights.DECODER_IO, manifest)
+        state = {**weights.load_tensors(blocks_path), **weights.load_tensors(io_path)}
+        done(5)
+        decoder = VideoDiT(config)
+        weights.load_into(decoder, state, blocks_path)
+        del state
+        decoder = decoder.to(decoder_device)
+        runtime = cls(config, vocab, lm, decoder, lm_device, decoder_device, decoder_dtype)
+        if step is not None:
+            step(6)
+        return runtime
+
+    # -- predict ----------------------------------------------------------------------------------
+    def inputs(self, queries: Sequence[TurnQuery]) -> LMBatch:
+        cfg = self.config
+        items = [build_input(self.vocab, history=q.history[-cfg.lm.history:] if cfg.lm.history else (),
+                             state=q.state, text=q.text, tokens=cfg.representation.tokens,
+                             max_instruction=cfg.lm.max_instruction) for q in queries]
+        return collate(items, cfg.representation.tokens, cfg.representation.dim, self.vocab.id(PAD))
+
+    @torch.no_grad()
+    def predict(self, queries: Sequence[TurnQuery], *, temperature: float = 0.0, seed: int = 0,
+                step: StepHook | None = None, cancelled: CancelCheck = never_cancelled) -> list[TurnOutput]:
+        """The motion level, the deltas and the representation of each turn: the value tokens
+        one after another (greedy, or sampled at ``temperature``), then the query block."""
+        batch = self.inputs(queries).to(self.lm_device)
+        generator = torch.Generator().manual_seed(seed)
+        allowed = [torch.tensor(self.vocab.level_ids())] + [torch.tensor(self.vocab.delta_ids())] * 3
+        rows = torch.arange(len(queries), device=self.lm_device)
+        chosen: list[list[int]] = []
+        for k in range(4):
+            check_cancelled(cancelled)
+            logits, _ = self.lm(batch)
+            options = logits[:, k, allowed[k].to(self.lm_device)].float().cpu()
+            if temperature > 0:
+                pick = torch.multinomial(torch.softmax(options / temperature, dim=-1), 1, generator=generator)[:, 0]
+            else:
+                pick = options.argmax(dim=-1)
+            tokens = allowed[k][pick]
+            batch.ids[rows, batch.value_positions[:, k] + 1] = tokens.to(self.lm_device)
+            chosen.append(tokens.tolist())
+            if step is not None:
+                step(k + 1)
+        check_cancelled(cancelled)
+        _, representation = self.lm(batch)
+        reps = representation.float().cpu().numpy()
+        if step is not None:
+            step(PREDICT_STEPS)
+        order = value_order()
+        outputs = []
+        for b in range(len(queries)):
+            by_field = {name: decode_delta(self.vocab, chosen[1 + i][b]) for i, name in enumerate(order)}
+            deltas = tuple(by_field[name] for name in sorted(FIELD_INDEX, key=FIELD_INDEX.__getitem__))
+            outputs.append(TurnOutput(decode_level(self.vocab, chosen[0][b]), (deltas[0], deltas[1], deltas[2]),
+                                      reps[b].astype(np.float32)))
+        return outputs
+
+    # -- decode -----------------------------------------------------------------------------------
+    def noise(self, seeds: Sequence[int]) -> torch.Tensor:
+        video = self.config.video
+        shape = (3, video.frames, video.height, video.width)
+        return torch.stack([torch.randn(shape, generator=torch.Generator().manual_seed(int(s))) for s in seeds])
+
+    @torch.no_grad()
+    def decode(self, representations: np.ndarray | torch.Tensor, levels: Sequence[int], seeds: Sequence[int], *,
+               steps: int, guidance: float = 1.0, step: StepHook | None = None,
+               cancelled: CancelCheck = never_cancelled) -> torch.Tensor:
+        """uint8 clips (B, T, H, W, 3) at the native size."""
+        device = self.decoder_device
+        rep = torch.as_tensor(np.asarray(representations) if not isinstance(representations, torch.Tensor)
+                              else representations).to(device, torch.float32)
+        level = torch.tensor(list(levels), dtype=torch.long, device=device)
+        noise = self.noise(seeds).to(device)
+
+        def on_step(k: int, _x: torch.Tensor) -> None:
+            if step is not None:
+                step(k + 1)
+            if k + 1 < steps:
+                check_cancelled(cancelled)
+
+        check_cancelled(cancelled)
+        lower = self.decoder_dtype != torch.float32 and device.type == "cuda"
+        with torch.autocast(device.type, dtype=self.decoder_dtype, enabled=lower):
+            clip = sample(self.decoder, rep, level, noise, steps, guidance, on_step)
+        return to_uint8(clip)
+
+
+def to_uint8(clip: torch.Tensor) -> torch.Tensor:
+    """(B, 3, T, H, W) in [-1, 1] -> (B, T, H, W, 3) uint8 on the CPU."""
+    frames = ((clip.float().clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8)
+    return frames.permute(0, 2, 3, 4, 1).cpu()

@@ -1,0 +1,759 @@
+"""Train the mini model from scratch: ``python -m studio.engines.mini.train --config h200 --out RUN``.
+
+AnimeGamer's stages, each resumable:
+
+1. ``decoder``: the clip encoder and the video decoder together, the decoder learning to
+   make a clip from the encoder's representation of it (and the motion level);
+2. ``judge``: the evaluation classifier, on ground-truth sketch clips only (it never sees
+   a generated clip);
+3. ``lm``: the LM on the branches, predicting the state tokens and the encoder's
+   representations (frozen encoder);
+4. ``adapt``: the decoder again, now on the LM's predicted representations;
+5. ``eval``: the held-out evaluation (``evaluate.py``).
+
+Every random choice comes from the config's seeds. A run keeps its full state under
+``RUN/state`` (fp32 weights and ``run.json``) and resumes from it; ``--export DIR``
+also writes the shippable fp16 checkpoint there every few minutes (``--init DIR`` starts
+from such a checkpoint on another machine). ``--minutes`` caps this invocation's wall time
+so that a GPU lease of 10 minutes always returns weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import json
+import math
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F  # noqa: N812
+from torch import nn
+
+from studio.engines.mini import weights
+from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
+from studio.engines.mini.data import Split, Turn
+from studio.engines.mini.dataset import (
+    ClipFiller,
+    ClipSet,
+    EpisodePool,
+    cache_key,
+    gather,
+    read_text_cache,
+    to_float,
+    write_text_cache,
+)
+from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
+from studio.engines.mini.encoder import ClipEncoder
+from studio.engines.mini.judge import HEADS, Judge
+from studio.engines.mini.lm import MiniLM, collate
+from studio.engines.mini.runtime import MiniRuntime
+from studio.engines.mini.sequence import LMInput, PastTurn, build_input
+from studio.engines.mini.tokenizer import PAD, Vocab, corpus, train_tokenizer
+
+STAGES = ("decoder", "judge", "lm", "adapt", "eval")
+
+
+@dataclass
+class StageState:
+    steps: int = 0
+    done: bool = False
+    seconds: float = 0.0
+    loss: float = float("nan")
+
+
+@dataclass
+class RunState:
+    stages: dict[str, StageState] = field(default_factory=lambda: {s: StageState() for s in STAGES})
+    metrics: dict[str, Any] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stages": {k: vars(v) for k, v in self.stages.items()}, "metrics": self.metrics,
+                "history": self.history[-400:]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunState:
+        state = cls()
+        for name, values in data.get("stages", {}).items():
+            if name in state.stages:
+                state.stages[name] = StageState(**values)
+        state.metrics = dict(data.get("metrics", {}))
+        state.history = list(data.get("history", []))
+        return state
+
+
+class Budget:
+    """This invocation's wall-clock budget."""
+
+    def __init__(self, minutes: float) -> None:
+        self.start = time.monotonic()
+        self.seconds = minutes * 60 if minutes > 0 else math.inf
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def left(self) -> float:
+        return self.seconds - self.elapsed()
+
+
+def schedule(stage: StageConfig, step: int, progress: float) -> float:
+    """Linear warm-up (counted from where this invocation started: the optimiser's moments are
+    new), then cosine down to a tenth over the stage's progress (steps or time)."""
+    warm = min(1.0, (step + 1) / max(1, stage.warmup))
+    return stage.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
+
+
+class EMA:
+    """An exponential moving average of a module's weights, with a warm-up: the n-th update
+    averages with weight at most (1 + n) / (10 + n), so that a short run is not mostly its
+    initial weights."""
+
+    def __init__(self, module: nn.Module, decay: float) -> None:
+        self.module = copy.deepcopy(module).eval().requires_grad_(False)
+        self.decay = decay
+        self.updates = 0
+
+    @torch.no_grad()
+    def update(self, module: nn.Module) -> None:
+        decay = min(self.decay, (1 + self.updates) / (10 + self.updates))
+        self.updates += 1
+        ema: list[torch.Tensor] = list(self.module.parameters())
+        live: list[torch.Tensor] = [p.detach() for p in module.parameters()]
+        torch._foreach_lerp_(ema, live, 1 - decay)
+
+
+class Trainer:
+    def __init__(self, config: TrainConfig, out: Path, device: torch.device, budget: Budget,
+                 export: Path | None = None, init: Path | None = None, cache: Path | None = None,
+                 log: Callable[[str], None] = print) -> None:
+        self.config = config
+        self.cache = cache
+        self.filling: threading.Thread | None = None
+        self.filler: ClipFiller | None = None
+        self.pool: EpisodePool | None = None
+        self._compiled: nn.Module | None = None
+        self._examples: tuple[list[LMInput], torch.Tensor] | None = None
+        self.fill_error: BaseException | None = None
+        self.out = out
+        self.state_dir = out / "state"
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.export_dir = export
+        self.init = init
+        self.device = device
+        self.budget = budget
+        self._log = log
+        self.run = RunState()
+        self.vocab: Vocab | None = None
+        self.train: ClipSet | None = None
+        self.text: ClipSet | None = None
+        self.eval: ClipSet | None = None
+        self.encoder: ClipEncoder | None = None
+        self.decoder: VideoDiT | None = None
+        self.decoder_ema: EMA | None = None
+        self.lm: MiniLM | None = None
+        self.judge: Judge | None = None
+        self.last_checkpoint = time.monotonic()
+        self.samples: torch.Tensor | None = None
+        self.source: Path | None = None
+
+    # -- logging and state ----------------------------------------------------------------------------
+    def log(self, message: str, **values: Any) -> None:
+        stamp = f"[{self.budget.elapsed():7.1f}s]"
+        if values:
+            entry = {"t": round(self.budget.elapsed(), 1), "msg": message, **values}
+            self.run.history.append(entry)
+            message = f"{message} " + " ".join(f"{k}={_short(v)}" for k, v in values.items())
+        self._log(f"{stamp} {message}")
+
+    def autocast(self) -> AbstractContextManager[Any]:
+        if self.device.type == "cuda":
+            return torch.autocast("cuda", dtype=torch.bfloat16)
+        return nullcontext()
+
+    def save_state(self) -> None:
+        """Full fp32 state for resuming on this machine."""
+        from safetensors.torch import save_file
+
+        parts: dict[str, nn.Module | None] = {
+            "encoder": self.encoder, "decoder": self.decoder,
+            "decoder_ema": self.decoder_ema.module if self.decoder_ema else None, "lm": self.lm, "judge": self.judge}
+        for name, module in parts.items():
+            if module is not None:
+                save_file({k: v.detach().float().cpu().contiguous() for k, v in module.state_dict().items()},
+                          str(self.state_dir / f"{name}.safetensors"))
+        (self.state_dir / "run.json").write_text(json.dumps(self.run.to_json(), indent=1, default=_plain))
+        self.export()
+        self.last_checkpoint = time.monotonic()
+
+    def export(self) -> None:
+        """The shippable fp16 checkpoint (and a sample sheet) in the export folder."""
+        if self.export_dir is None or self.vocab is None:
+            return
+        training = {"config": to_dict(self.config), "run": self.run.to_json()}
+        decoder = self.decoder_ema.module if self.decoder_ema else self.decoder
+        weights.save_checkpoint(self.export_dir, self.config.model, self.vocab.tokenizer.to_str(), lm=self.lm,
+                                decoder=decoder, encoder=self.encoder, judge=self.judge, training=training)
+        if self.samples is not None:
+            save_sheet(self.samples, self.export_dir / "samples.png")
+        self.log(f"exported to {self.export_dir}")
+
+    def maybe_checkpoint(self) -> None:
+        if time.monotonic() - self.last_checkpoint > self.config.checkpoint_minutes * 60:
+            self.save_state()
+
+    def _load_module(self, module: nn.Module, name: str, folder: Path) -> bool:
+        path = folder / name
+        if not path.is_file():
+            return False
+        weights.load_into(module, {k: v.float() for k, v in weights.load_tensors(path).items()}, path)
+        return True
+
+    def restore_state(self) -> None:
+        """The run's progress: from this run's state folder, else from ``--init`` (an exported
+        checkpoint of another machine's run), else a fresh start."""
+        run_file = self.state_dir / "run.json"
+        if run_file.is_file():
+            self.run = RunState.from_json(json.loads(run_file.read_text()))
+            self.reopen()
+            self.source = self.state_dir
+            self.log("resuming", stages={k: v.steps for k, v in self.run.stages.items()})
+        elif self.init is not None:
+            manifest = weights.read_manifest(self.init)
+            self.run = RunState.from_json(manifest.get("training", {}).get("run", {}))
+            self.run.stages["eval"] = StageState()
+            self.reopen()
+            self.source = self.init
+            self.log("starting from", folder=str(self.init), stages={k: v.steps for k, v in self.run.stages.items()})
+        else:
+            self.source = None
+
+    def reopen(self) -> None:
+        """Stages that ended at a time cap the config has since raised go on training (the
+        way a run continues over several GPU leases); the evaluation then runs again."""
+        configs = {"decoder": self.config.decoder_stage, "judge": self.config.judge_stage,
+                   "lm": self.config.lm_stage, "adapt": self.config.adapt_stage}
+        for name, stage in configs.items():
+            st = self.run.stages[name]
+            if st.done and st.steps < stage.steps and stage.minutes > 0 and st.seconds < stage.minutes * 60 - 5:
+                st.done = False
+                self.run.stages["eval"] = StageState()
+                self.log(f"stage {name} continues", minutes_done=round(st.seconds / 60, 2), cap=stage.minutes)
+
+    def build_modules(self) -> None:
+        """The networks, with the weights of the run being resumed."""
+        cfg = self.config.model
+        self.encoder = ClipEncoder(cfg).to(self.device)
+        self.decoder = VideoDiT(cfg).to(self.device)
+        self.lm = MiniLM(cfg).to(self.device)
+        self.judge = Judge(cfg.judge).to(self.device)
+        source = self.source
+        if source is None:
+            self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
+            return
+        if source == self.state_dir:
+            for name in ("encoder", "decoder", "lm", "judge"):
+                self._load_module(getattr(self, name), f"{name}.safetensors", source)
+            self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
+            self._load_module(self.decoder_ema.module, "decoder_ema.safetensors", source)
+            return
+        self._load_module(self.encoder, weights.ENCODER, source)
+        self._load_module(self.lm, weights.LM, source)
+        self._load_module(self.judge, weights.JUDGE, source)
+        state: dict[str, torch.Tensor] = {}
+        for name in (weights.DECODER, weights.DECODER_IO):
+            if (source / name).is_file():
+                state.update(weights.load_tensors(source / name))
+        if state:
+            weights.load_into(self.decoder, {k: v.float() for k, v in state.items()}, source / weights.DECODER)
+        self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
+
+    # -- data -----------------------------------------------------------------------------------------
+    def text_episodes(self, pool: EpisodePool) -> ClipSet:
+        """The unrendered episodes (LM state targets, the tokenizer's corpus), from the cache
+        folder when it holds them (they are the same on every machine)."""
+        data, video = self.config.data, self.config.model.video
+        start = data.train_episodes
+        key = cache_key(data, video, Split.TRAIN, start, data.text_episodes)
+        path = self.cache / f"{key}.jsonl.gz" if self.cache is not None else None
+        if path is not None and path.is_file():
+            clipset = read_text_cache(path)
+            self.log("text episodes from the cache", file=path.name, turns=len(clipset.table))
+            return clipset
+        clipset = gather(pool.episodes(data, video, Split.TRAIN, range(start, start + data.text_episodes),
+                                       render=False), data.text_episodes, data.turns, video, torch.device("cpu"),
+                         rendered=False)
+        if path is not None:
+            write_text_cache(path, clipset)
+            self.log("wrote the text-episode cache", file=str(path))
+        return clipset
+
+    def make_data(self, pool: EpisodePool) -> None:
+        """Text episodes and the tokenizer, the held-out set, then the training clips, which
+        keep arriving in the background while the decoder trains on those already there."""
+        cfg = self.config
+        data, video = cfg.data, cfg.model.video
+        started = time.monotonic()
+        self.text = self.text_episodes(pool)
+        tokenizer_file = self.state_dir / "tokenizer.json"
+        if self.init is not None and (self.init / weights.TOKENIZER).is_file() and not tokenizer_file.is_file():
+            tokenizer_file.write_text((self.init / weights.TOKENIZER).read_text())
+        if tokenizer_file.is_file():
+            self.vocab = Vocab.load(tokenizer_file)
+        else:
+            self.vocab = Vocab(train_tokenizer(corpus([t.text for t in self.text.table.turns]), cfg.model.vocab_size))
+            self.vocab.save(tokenizer_file)
+        if self.vocab.size != cfg.model.vocab_size:  # a small corpus can stop short of the size asked for
+            self.log("tokenizer size", asked=cfg.model.vocab_size, trained=self.vocab.size)
+            self.config = dataclasses.replace(cfg, model=dataclasses.replace(cfg.model, vocab_size=self.vocab.size))
+        self.eval = gather(pool.episodes(data, video, Split.HELDOUT, range(data.eval_episodes), render=True,
+                                         alt=True), data.eval_episodes, data.turns, video, torch.device("cpu"),
+                           rendered=True, alt=True)
+        self.log("held-out episodes ready", turns=len(self.eval.table), seconds=round(time.monotonic() - started, 1))
+        need_clips = not all(self.run.stages[s].done for s in ("decoder", "judge", "lm", "adapt"))
+        clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
+        rendered = min(data.train_episodes, cfg.rendered_episodes or data.train_episodes)
+        capacity = rendered * data.turns
+        enc = cfg.model.encoder
+        self.text_ids = torch.full((capacity, enc.max_text), self.vocab.id(PAD), dtype=torch.long, device=clip_device)
+        self.text_valid = torch.zeros((capacity, enc.max_text), dtype=torch.bool, device=clip_device)
+        self.levels = torch.zeros(capacity, dtype=torch.long, device=clip_device)
+        self.occupancy = torch.zeros((capacity, 196), dtype=torch.float32, device=clip_device)
+        vocab = self.vocab
+
+        def on_turn(row: int, turn: Turn) -> None:
+            if row < 0:
+                return
+            ids = vocab.encode(turn.action_text, enc.max_text) or [vocab.id(PAD)]
+            self.text_ids[row, :len(ids)] = torch.tensor(ids)
+            self.text_valid[row, :len(ids)] = True
+            self.levels[row] = turn.level
+            self.occupancy[row] = torch.tensor(turn.occupancy)
+
+        self.filler = ClipFiller(capacity, video, clip_device, rendered=need_clips, on_turn=on_turn)
+        episodes = pool.episodes(data, video, Split.TRAIN, range(rendered), render=need_clips)
+
+        filler = self.filler
+
+        def fill() -> None:
+            try:
+                for episode in episodes:
+                    filler.add(episode)
+                    if filler.episodes % 2000 == 0:
+                        self.log(f"training episodes: {filler.episodes}/{rendered}")
+            except BaseException as error:  # surfaced by wait_for_data
+                self.fill_error = error
+
+        self.fill_error = None
+        self.filling = threading.Thread(target=fill, name="mini-episodes", daemon=True)
+        self.filling.start()
+        self.pool = pool
+        self.data_started = started
+        if cfg.render_before_training:  # no training beside the renderers: neither slows the other
+            self.wait_for_data()
+
+    def wait_for_data(self) -> None:
+        """Block until every training episode is in place (then the pool is closed)."""
+        if self.filling is not None:
+            self.filling.join()
+            self.filling = None
+            if self.fill_error is not None:
+                raise self.fill_error
+            assert self.filler is not None and self.pool is not None
+            self.train = self.filler.result()
+            self.pool.close()
+            self.log("training episodes ready", clips=int(self.train.clips.shape[0]), turns=len(self.train.table),
+                     seconds=round(time.monotonic() - self.data_started, 1))
+
+    def rows(self) -> int:
+        assert self.filler is not None
+        return self.filler.rows
+
+    def batch_indices(self, generator: torch.Generator, size: int) -> torch.Tensor:
+        assert self.filler is not None
+        while self.rows() < min(size, self.config.data.train_episodes):
+            if self.fill_error is not None:
+                raise self.fill_error
+            time.sleep(0.2)
+        return torch.randint(0, self.rows(), (size,), generator=generator).to(self.filler.clips.device)
+
+    def forward_decoder(self) -> nn.Module:
+        """The decoder as the training loss calls it: compiled on a GPU when the config asks."""
+        assert self.decoder is not None
+        if not (self.config.compile and self.device.type == "cuda"):
+            return self.decoder
+        if self._compiled is None:
+            self._compiled = torch.compile(self.decoder)  # type: ignore[assignment]
+        return self._compiled  # type: ignore[return-value]
+
+    def clip_batch(self, index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        assert self.filler is not None
+        video, dec = self.config.model.video, self.config.model.decoder
+        clips = to_float(self.filler.clips[index].to(self.device, non_blocking=True))
+        weight = interpolate_weight(self.occupancy[index].to(self.device), video.height, video.width, dec.fg_weight)
+        return clips, self.levels[index].to(self.device), weight
+
+    # -- stages ---------------------------------------------------------------------------------------
+    def _loop(self, name: str, stage: StageConfig, params: list[nn.Parameter],
+              step_fn: Callable[[torch.Generator], torch.Tensor], after: Callable[[], None] | None = None) -> None:
+        """The common loop: AdamW, warm-up + cosine, gradient clipping, time caps, checkpoints."""
+        st = self.run.stages[name]
+        if st.done:
+            return
+        fused = self.device.type == "cuda"
+        optimizer = torch.optim.AdamW(params, lr=stage.lr, betas=(0.9, 0.99), weight_decay=0.01, fused=fused)
+        generator = torch.Generator().manual_seed(self.config.seed * 1000 + STAGES.index(name) * 100 + st.steps)
+        started = time.monotonic()
+        seconds_before = st.seconds
+        cap = stage.minutes * 60 if stage.minutes > 0 else math.inf
+        losses: list[float] = []
+        self.log(f"stage {name}", start_step=st.steps, steps=stage.steps)
+        first = st.steps
+        while st.steps < stage.steps:
+            spent = seconds_before + time.monotonic() - started
+            if spent > cap:
+                self.log(f"stage {name} reached its time cap", minutes=stage.minutes)
+                break
+            if self.budget.left() < self.reserve():
+                self.log(f"stage {name} paused: this run's time is up", step=st.steps)
+                st.seconds = spent
+                self.save_state()
+                return
+            progress = max(st.steps / stage.steps, spent / cap if cap < math.inf else 0.0)
+            for group in optimizer.param_groups:
+                group["lr"] = schedule(stage, st.steps - first, progress)
+            loss = step_fn(generator)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()  # type: ignore[no-untyped-call]
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            optimizer.step()
+            if after is not None:
+                after()
+            st.steps += 1
+            losses.append(float(loss.detach()) if st.steps % stage.log_every == 0 else math.nan)
+            if st.steps % stage.log_every == 0:
+                st.loss = losses[-1]
+                rate = st.steps / max(1e-9, seconds_before + time.monotonic() - started)
+                lr = schedule(stage, st.steps - first, progress)
+                self.log(f"{name}", step=st.steps, loss=round(st.loss, 4), lr=f"{lr:.2e}", steps_per_s=round(rate, 2))
+            self.maybe_checkpoint()
+        st.seconds = seconds_before + time.monotonic() - started
+        st.done = True
+        self.log(f"stage {name} done", steps=st.steps, seconds=round(st.seconds, 1), loss=st.loss)
+        self.save_state()
+
+    def reserve(self) -> float:
+        """Seconds kept for saving, the evaluation and the export at the end of a run."""
+        return 75.0 if self.device.type == "cuda" else 5.0
+
+    def stage_decoder(self) -> None:
+        assert self.encoder is not None and self.decoder is not None and self.decoder_ema is not None
+        cfg, stage = self.config.model, self.config.decoder_stage
+        encoder, decoder, ema = self.encoder.train(), self.decoder.train(), self.decoder_ema
+        forward = self.forward_decoder()
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            index = self.batch_indices(generator, stage.batch)
+            clips, level, weight = self.clip_batch(index)
+            keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
+            with self.autocast():
+                rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
+                              clips[:, :, 0])
+                rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
+                rep, level = decoder.drop(rep, level, keep)
+                return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
+
+        self._loop("decoder", stage, [*encoder.parameters(), *decoder.parameters()], step,
+                   after=lambda: ema.update(decoder))
+
+    def stage_judge(self) -> None:
+        self.wait_for_data()
+        assert self.train is not None
+        train = self.train
+        if self.judge is None:
+            self.judge = Judge(self.config.model.judge).to(self.device)
+        judge, stage = self.judge.train(), self.config.judge_stage
+        from studio.engines.mini.evaluate import labels
+
+        truth = {h: torch.tensor([labels(t)[h] for t in self.train.table.turns], device=self.train.clips.device)
+                 for h in HEADS}
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            index = self.batch_indices(generator, stage.batch)
+            clips = to_float(train.clips[index].to(self.device))
+            with self.autocast():
+                reading = judge(clips)
+                return sum((F.cross_entropy(reading.logits[h].float(), truth[h][index].to(self.device))
+                            for h in HEADS), torch.zeros((), device=self.device))
+
+        self._loop("judge", stage, list(judge.parameters()), step)
+
+    @torch.no_grad()
+    def encoder_targets(self) -> torch.Tensor:
+        """The (frozen) encoder's representation of every training clip."""
+        assert self.encoder is not None and self.train is not None
+        encoder = self.encoder.eval()
+        out = []
+        for start in range(0, self.train.clips.shape[0], 256):
+            index = torch.arange(start, min(start + 256, self.train.clips.shape[0]), device=self.train.clips.device)
+            first = to_float(self.train.clips[index, :1].to(self.device))[:, :, 0]
+            with self.autocast():
+                out.append(encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
+                                   first).float())
+        return torch.cat(out)
+
+    def lm_examples(self, reps: torch.Tensor | None) -> tuple[list[LMInput], list[int]]:
+        """Every turn of the rendered and the text-only episodes as an LM example, with the
+        row of its target representation (-1: none)."""
+        assert self.vocab is not None and self.train is not None and self.text is not None
+        cfg = self.config.model
+        cache: dict[str, list[int]] = {}
+        texts = sorted({t.text for t in self.train.table.turns + self.text.table.turns})
+        for text, enc in zip(texts, self.vocab.tokenizer.encode_batch(texts, add_special_tokens=False), strict=True):
+            cache[text] = list(enc.ids)
+
+        def encode(text: str, limit: int) -> list[int]:
+            return (cache.get(text) or self.vocab.encode(text, limit))[:limit]  # type: ignore[union-attr]
+
+        reps_np = reps.float().cpu().numpy() if reps is not None else None
+        examples: list[LMInput] = []
+        targets: list[int] = []
+        for clipset, with_reps in ((self.train, reps_np is not None), (self.text, False)):
+            table = clipset.table
+            for i, turn in enumerate(table.turns):
+                past = [PastTurn(table.turns[j].text, table.turns[j].level, table.turns[j].truth.deltas,
+                                 reps_np[table.clip[j]] if with_reps and reps_np is not None else None)
+                        for j in table.history(i, cfg.lm.history)]
+                examples.append(build_input(self.vocab, history=past, state=turn.state, text=turn.text,
+                                            tokens=cfg.representation.tokens, max_instruction=cfg.lm.max_instruction,
+                                            level=turn.level, deltas=turn.truth.deltas, encode=encode))
+                targets.append(table.clip[i] if with_reps else -1)
+        return examples, targets
+
+    def stage_lm(self) -> None:
+        assert self.vocab is not None
+        if self.run.stages["lm"].done:
+            return
+        self.wait_for_data()
+        if self.lm is None:
+            self.lm = MiniLM(self.config.model).to(self.device)
+        reps = self.encoder_targets()
+        examples, targets = self.lm_examples(reps)
+        self._examples = (examples, reps)
+        self.log("LM examples", count=len(examples), with_representation=sum(t >= 0 for t in targets),
+                 longest=max(len(e.ids) for e in examples))
+        lm, stage, cfg = self.lm.train(), self.config.lm_stage, self.config.model
+        value_targets = self._value_targets(examples)
+        target_rows = torch.tensor(targets, device=self.device)
+        pad = self.vocab.id(PAD)
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            index = torch.randint(0, len(examples), (stage.batch,), generator=generator)
+            batch = collate([examples[i] for i in index.tolist()], cfg.representation.tokens,
+                            cfg.representation.dim, pad).to(self.device)
+            rows = target_rows[index.to(self.device)]
+            with self.autocast():
+                logits, rep = lm(batch)
+                ce = F.cross_entropy(logits.float().flatten(0, 1), value_targets[index].to(self.device).flatten())
+                has = rows >= 0
+                mse = ((rep.float() - reps[rows.clamp(min=0)]) ** 2).mean(dim=(1, 2))
+                mse = (mse * has).sum() / has.sum().clamp(min=1)
+                total: torch.Tensor = ce + mse
+                return total
+
+        self._loop("lm", stage, list(lm.parameters()), step)
+
+    def _value_targets(self, examples: list[LMInput]) -> torch.Tensor:
+        """The token after each value marker (the teacher-forced level and deltas)."""
+        return torch.tensor([[e.ids[p + 1] for p in e.value_positions] for e in examples])
+
+    @torch.no_grad()
+    def lm_predictions(self) -> torch.Tensor:
+        """The LM's representation of every training clip (teacher-forced history)."""
+        assert self.lm is not None and self.vocab is not None and self.train is not None
+        if self._examples is not None:
+            examples, _reps = self._examples
+        else:
+            examples, _ = self.lm_examples(self.encoder_targets())
+        count = self.train.clips.shape[0]
+        cfg = self.config.model
+        lm = self.lm.eval()
+        out = torch.empty(count, cfg.representation.tokens, cfg.representation.dim, device=self.device)
+        rendered = [i for i in range(len(self.train.table)) if self.train.table.clip[i] >= 0]
+        for start in range(0, len(rendered), 512):
+            chunk = rendered[start:start + 512]
+            batch = collate([examples[i] for i in chunk], cfg.representation.tokens, cfg.representation.dim,
+                            self.vocab.id(PAD)).to(self.device)
+            with self.autocast():
+                _, rep = lm(batch)
+            out[torch.tensor([self.train.table.clip[i] for i in chunk], device=self.device)] = rep.float()
+        return out
+
+    def stage_adapt(self) -> None:
+        assert self.decoder is not None and self.decoder_ema is not None
+        if self.run.stages["adapt"].done:
+            return
+        self.wait_for_data()
+        predicted = self.lm_predictions()
+        cfg, stage = self.config.model, self.config.adapt_stage
+        if self.run.stages["adapt"].steps == 0:  # continue from the averaged stage-1 weights
+            self.decoder.load_state_dict(self.decoder_ema.module.state_dict())
+        decoder, ema = self.decoder.train(), self.decoder_ema
+        ema.decay = stage.ema
+        forward = self.forward_decoder()
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            index = self.batch_indices(generator, stage.batch)
+            clips, level, weight = self.clip_batch(index)
+            keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
+            with self.autocast():
+                # the representation requires grad as the encoder's did in stage 1, so that the
+                # compiled decoder's graph is reused instead of compiled again
+                rep = predicted[index.to(self.device)].requires_grad_(True)
+                rep, level = decoder.drop(rep, level, keep)
+                return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
+
+        self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
+
+    def runtime(self) -> MiniRuntime:
+        assert self.lm is not None and self.decoder_ema is not None and self.vocab is not None
+        assert isinstance(self.decoder_ema.module, VideoDiT)
+        return MiniRuntime(self.config.model, self.vocab, self.lm, self.decoder_ema.module, self.device,
+                           self.device, torch.bfloat16 if self.device.type == "cuda" else torch.float32)
+
+    def stage_eval(self) -> None:
+        from studio.engines.mini.evaluate import evaluate, markdown_table
+
+        if self.run.stages["eval"].done or self.eval is None or self.lm is None or self.judge is None:
+            return
+        started = time.monotonic()
+        batch = 64 if self.device.type == "cuda" else 4
+        metrics = evaluate(self.runtime(), self.judge, self.eval, steps=self.config.eval_steps, batch=batch,
+                           device=self.device, log=self.log)
+        generated = metrics.pop("generated")
+        self.samples = torch.stack([generated[:8], self.eval.clips[:8]], dim=1).flatten(0, 1)
+        metrics.update(self.gpu_speed() if self.device.type == "cuda" else {})
+        self.run.metrics = metrics
+        self.run.stages["eval"] = StageState(steps=1, done=True, seconds=time.monotonic() - started)
+        self.log("evaluation\n" + markdown_table(metrics))
+        self.save_state()
+
+    def gpu_speed(self) -> dict[str, Any]:
+        """One turn (predict + decode, batch of one) on this GPU, median of 5 after a warm-up."""
+        assert self.eval is not None
+        from studio.engines.mini.runtime import TurnQuery
+
+        runtime = self.runtime()
+        turn = self.eval.table.turns[0]
+        times = []
+        for _ in range(6):
+            torch.cuda.synchronize()
+            started = time.perf_counter()
+            out = runtime.predict([TurnQuery(turn.text, turn.state)])[0]
+            runtime.decode(out.representation[None], [out.level], [1], steps=self.config.eval_steps)
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - started)
+        return {"gpu_seconds_per_turn": float(np.median(times[1:])),
+                "gpu_note": f"{torch.cuda.get_device_name()}, bf16, batch of one, {self.config.eval_steps} steps"}
+
+
+def save_sheet(clips: torch.Tensor, path: Path, frames: tuple[int, ...] = (0, 4, 8, 12, 16)) -> None:
+    """A PNG with one row per clip (uint8 N x T x H x W x 3), a few frames across."""
+    from PIL import Image
+
+    rows = []
+    for clip in clips.cpu().numpy():
+        picked = [clip[min(f, clip.shape[0] - 1)] for f in frames]
+        rows.append(np.concatenate(picked, axis=1))
+    Image.fromarray(np.concatenate(rows, axis=0)).save(path)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (np.floating, np.integer)):
+        return value.item()
+    return str(value)
+
+
+def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float = 0.0,
+        stages: tuple[str, ...] = STAGES, export: Path | None = None, init: Path | None = None,
+        cache: Path | None = None, log: Callable[[str], None] = print) -> RunState:
+    """Train (or resume) ``config`` in ``out`` for at most ``minutes``; returns the run's state."""
+    torch.manual_seed(config.seed)
+    budget = Budget(minutes)
+    pool = EpisodePool(config.data.workers)  # forks before CUDA is touched
+    chosen = torch.device("cuda" if device == "auto" and torch.cuda.is_available() else
+                          ("cpu" if device == "auto" else device))
+    if chosen.type == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+    trainer = Trainer(config, out, chosen, budget, export=export, init=init, cache=cache, log=log)
+    try:
+        trainer.restore_state()
+        trainer.make_data(pool)
+        trainer.build_modules()
+    except BaseException:
+        pool.close()
+        raise
+    steps: dict[str, Callable[[], None]] = {
+        "decoder": trainer.stage_decoder, "judge": trainer.stage_judge, "lm": trainer.stage_lm,
+        "adapt": trainer.stage_adapt, "eval": trainer.stage_eval}
+    for name in STAGES:
+        if name in stages and budget.left() > trainer.reserve() / 3:
+            steps[name]()
+    trainer.wait_for_data()
+    trainer.save_state()
+    return trainer.run
+
+
+def _iter_stages(text: str) -> Iterator[str]:
+    for name in (s.strip() for s in text.split(",") if s.strip()):
+        if name not in STAGES:
+            raise SystemExit(f"unknown stage {name!r}; stages: {', '.join(STAGES)}")
+        yield name
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m studio.engines.mini.train", description=__doc__.split("\n")[0])
+    parser.add_argument("--config", default="h200", help="a config name (tiny, h200) or a JSON file")
+    parser.add_argument("--out", required=True, type=Path, help="the run folder (resumed when it exists)")
+    parser.add_argument("--export", type=Path, help="also write the fp16 checkpoint here (every few minutes)")
+    parser.add_argument("--init", type=Path, help="start from an exported checkpoint (another machine's run)")
+    parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    parser.add_argument("--minutes", type=float, default=0.0, help="wall-clock budget of this invocation (0: none)")
+    parser.add_argument("--stages", default=",".join(STAGES), help="stages to run, in order")
+    parser.add_argument("--cache", type=Path, help="a folder for the unrendered episodes (made once, reused)")
+    parser.add_argument("--only-cache", action="store_true", help="write the episode cache and stop")
+    args = parser.parse_args(argv)
+    path = Path(args.config) if args.config.endswith(".json") else named_config(args.config)
+    config = load_train_config(path)
+    if args.only_cache:
+        if args.cache is None:
+            raise SystemExit("--only-cache needs --cache")
+        pool = EpisodePool(config.data.workers)
+        try:
+            Trainer(config, args.out, torch.device("cpu"), Budget(0), cache=args.cache).text_episodes(pool)
+        finally:
+            pool.close()
+        return 0
+    run(config, args.out, device=args.device, minutes=args.minutes, stages=tuple(_iter_stages(args.stages)),
+        export=args.export, init=args.init, cache=args.cache, log=lambda m: print(m, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

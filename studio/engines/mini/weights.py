@@ -1,0 +1,150 @@
+"""The mini checkpoint folder: safetensors weights, the model config, the tokenizer and a
+manifest of every file's size and SHA-256.
+
+Nothing here unpickles: weights are read with safetensors only, and a file that is
+missing, of the wrong size, altered or unreadable is refused with its path named.
+
+Layout (``checkpoints/mini/``)::
+
+    config.json              model config, file manifest, training summary
+    tokenizer.json           the LM's tokenizer (tokenizers)
+    lm.safetensors           the LM (engine: predict)
+    decoder.safetensors      the DiT blocks (engine: decode)
+    decoder_io.safetensors   the DiT's patch embedding, conditioning and pixel head (engine: decode)
+    encoder.safetensors      the clip encoder (training only)
+    judge.safetensors        the evaluation judge (``kamishibai eval mini`` only)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from studio.engines.base import EngineLoadError
+from studio.engines.mini.config import ModelConfig, from_dict, to_dict
+
+FORMAT = "kamishibai-mini/1"
+CONFIG = "config.json"
+TOKENIZER = "tokenizer.json"
+LM = "lm.safetensors"
+DECODER = "decoder.safetensors"
+DECODER_IO = "decoder_io.safetensors"
+ENCODER = "encoder.safetensors"
+JUDGE = "judge.safetensors"
+ENGINE_FILES = (CONFIG, TOKENIZER, LM, DECODER, DECODER_IO)
+MAX_FILE_BYTES = 16_000_000
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def split_decoder(state: Mapping[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+    """(the blocks, everything else): two files, each under the size cap."""
+    blocks = {k: v for k, v in state.items() if k.startswith("blocks.")}
+    rest = {k: v for k, v in state.items() if not k.startswith("blocks.")}
+    return blocks, rest
+
+
+def _save(path: Path, state: Mapping[str, torch.Tensor], dtype: torch.dtype) -> None:
+    from safetensors.torch import save_file
+
+    tensors = {k: v.detach().to("cpu", dtype if v.is_floating_point() else v.dtype).contiguous()
+               for k, v in state.items()}
+    save_file(tensors, str(path), metadata={"format": FORMAT})
+
+
+def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, lm: nn.Module | None = None,
+                    decoder: nn.Module | None = None, encoder: nn.Module | None = None,
+                    judge: nn.Module | None = None, training: Mapping[str, Any] | None = None,
+                    dtype: torch.dtype = torch.float16) -> dict[str, Any]:
+    """Write the parts given (fp16 by default) and a manifest of every file in the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / TOKENIZER).write_text(tokenizer_json, encoding="utf-8")
+    if lm is not None:
+        _save(folder / LM, lm.state_dict(), dtype)
+    if decoder is not None:
+        blocks, rest = split_decoder(decoder.state_dict())
+        _save(folder / DECODER, blocks, dtype)
+        _save(folder / DECODER_IO, rest, dtype)
+    if encoder is not None:
+        _save(folder / ENCODER, encoder.state_dict(), dtype)
+    if judge is not None:
+        _save(folder / JUDGE, judge.state_dict(), dtype)
+    files = {}
+    for name in (TOKENIZER, LM, DECODER, DECODER_IO, ENCODER, JUDGE):
+        path = folder / name
+        if path.is_file():
+            files[name] = {"bytes": path.stat().st_size, "sha256": sha256(path)}
+    manifest = {"format": FORMAT, "model": to_dict(config), "files": files, "training": dict(training or {})}
+    (folder / CONFIG).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    path = folder / CONFIG
+    if not path.is_file():
+        raise EngineLoadError(f"Missing {path}: the mini engine's config and file list.",
+                              hint="Restore checkpoints/mini/ from the repository or train it again.")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise EngineLoadError(f"{path} can't be read: {error}.") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise EngineLoadError(f"{path} is not a mini checkpoint config (format {FORMAT}).")
+    return manifest
+
+
+def model_config(manifest: Mapping[str, Any], folder: Path) -> ModelConfig:
+    try:
+        return from_dict(ModelConfig, dict(manifest["model"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise EngineLoadError(f"{folder / CONFIG} has a bad model config: {error}.") from None
+
+
+def verify_file(folder: Path, name: str, manifest: Mapping[str, Any], *, digest: bool = True) -> Path:
+    """``folder/name`` if it is there and matches the manifest (size, and SHA-256 when ``digest``)."""
+    path = folder / name
+    expected = manifest.get("files", {}).get(name)
+    if not path.is_file():
+        raise EngineLoadError(f"Missing {path}.", hint="Restore checkpoints/mini/ from the repository.")
+    if not isinstance(expected, dict):
+        raise EngineLoadError(f"{path} is not listed in {folder / CONFIG}.")
+    size = path.stat().st_size
+    if size != expected.get("bytes"):
+        raise EngineLoadError(f"{path} is {size:,} bytes, expected {expected.get('bytes'):,} (incomplete copy?).",
+                              hint="Restore the file from the repository.")
+    if digest and sha256(path) != expected.get("sha256"):
+        raise EngineLoadError(f"{path} is corrupt: its SHA-256 does not match {folder / CONFIG}.",
+                              hint="Restore the file from the repository.")
+    return path
+
+
+def load_tensors(path: Path) -> dict[str, torch.Tensor]:
+    """The tensors of one safetensors file (never unpickles)."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    try:
+        return load_file(str(path))
+    except (SafetensorError, OSError, ValueError) as error:
+        raise EngineLoadError(f"{path} is not a readable safetensors file: {error}.",
+                              hint="Restore the file from the repository.") from None
+
+
+def load_into(module: nn.Module, state: Mapping[str, torch.Tensor], path: Path) -> None:
+    try:
+        module.load_state_dict(dict(state), strict=True)
+    except RuntimeError as error:
+        first = str(error).splitlines()[0]
+        raise EngineLoadError(f"{path} does not fit the model in its config.json: {first}") from None

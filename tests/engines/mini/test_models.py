@@ -1,0 +1,125 @@
+"""The three networks at toy size: sequence layout, the LM's bidirectional query block, the
+decoder's patches and sampler, the judge."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("diffusers")
+
+from studio.engines.mini.config import load_train_config, named_config  # noqa: E402
+from studio.engines.mini.data import EpisodeMaker, Split  # noqa: E402
+from studio.engines.mini.decoder import VideoDiT, flow_loss, flow_times, interpolate_weight, sample  # noqa: E402
+from studio.engines.mini.encoder import ClipEncoder  # noqa: E402
+from studio.engines.mini.judge import Judge, head_sizes  # noqa: E402
+from studio.engines.mini.lm import MiniLM, attention_mask, collate  # noqa: E402
+from studio.engines.mini.sequence import PastTurn, build_input  # noqa: E402
+from studio.engines.mini.tokenizer import ET, ML, PAD, QUERY, REP, SC, ST, Vocab, corpus, train_tokenizer  # noqa: E402
+
+CONFIG = load_train_config(named_config("tiny"))
+
+
+@pytest.fixture(scope="module")
+def vocab() -> Vocab:
+    maker = EpisodeMaker(dataclasses.replace(CONFIG.data, turns=2), CONFIG.model.video)
+    texts = [t.text for i in range(8) for t in maker.make(Split.TRAIN, i).turns]
+    return Vocab(train_tokenizer(corpus(texts), 300))
+
+
+@pytest.fixture(scope="module")
+def model_config(vocab: Vocab):  # type: ignore[no-untyped-def]
+    return dataclasses.replace(CONFIG.model, vocab_size=vocab.size)
+
+
+def test_sequence_layout(vocab: Vocab) -> None:
+    rep = np.ones((32, 64), dtype=np.float32)
+    past = [PastTurn("Character: Qiqi; Motion: run.", 4, (-3, 0, 1), rep), PastTurn("Motion: sit.", 1, (2, 0, 0))]
+    item = build_input(vocab, history=past, state=(50, 40, 90), text="Motion: wave.", tokens=32, max_instruction=40,
+                       level=2, deltas=(-1, 2, 1))
+    assert [item.ids[p] for p in item.value_positions] == [vocab.id(t) for t in (ML, SC, ET, ST)]
+    # values follow their markers: level, then social, entertainment, stamina (AnimeGamer's order)
+    assert [item.ids[p + 1] for p in item.value_positions] == [vocab.level_id(2), vocab.delta_id(2),
+                                                               vocab.delta_id(1), vocab.delta_id(-1)]
+    assert item.ids[item.query_start:] == [vocab.id(QUERY)] * 32
+    assert item.rep_ranges == [(item.rep_ranges[0][0], 0)] and len(item.history) == 1
+    start = item.rep_ranges[0][0]
+    assert item.ids[start:start + 32] == [vocab.id(REP)] * 32
+    unknown = build_input(vocab, history=(), state=(50, 50, 50), text="Motion: wave.", tokens=32, max_instruction=40)
+    assert [unknown.ids[p + 1] for p in unknown.value_positions] == [vocab.id(PAD)] * 4
+
+
+def test_attention_is_causal_except_inside_the_query_block_and_never_on_padding() -> None:
+    valid = torch.tensor([[True] * 6 + [False] * 2])
+    query = torch.tensor([[-1, -1, -1, 0, 1, 2, -1, -1]])
+    mask = attention_mask(valid, query)[0, 0]
+    assert mask[1, 0] and not mask[0, 1]  # causal prefix
+    assert mask[3, 5] and mask[5, 3]  # queries see each other both ways
+    assert not mask[2, 3]  # the prefix never sees the queries
+    assert not mask[:, 6:].any()  # padding is never attended to
+
+
+def test_the_lm_reads_the_whole_query_block_and_nothing_later_leaks_into_the_prefix(vocab: Vocab,
+                                                                                   model_config) -> None:  # type: ignore[no-untyped-def]
+    torch.manual_seed(0)
+    lm = MiniLM(model_config).eval()
+    rep = np.random.default_rng(0).standard_normal((32, 64)).astype(np.float32)
+    items = [build_input(vocab, history=[PastTurn("Motion: run.", 4, (-3, 0, 1), rep)], state=(50, 50, 50),
+                         text="Motion: wave.", tokens=32, max_instruction=40, level=2, deltas=(-1, 2, 1))]
+    batch = collate(items, 32, 64, vocab.id(PAD))
+    with torch.no_grad():
+        logits, out = lm(batch)
+        hidden = lm.hidden(batch)
+        changed = collate(items, 32, 64, vocab.id(PAD))
+        last = items[0].query_start + 31
+        changed.query_index[0, last] = 0  # the last query now carries another embedding
+        hidden2 = lm.hidden(changed)
+    assert logits.shape == (1, 4, model_config.vocab_size) and out.shape == (1, 32, 64)
+    first_query = items[0].query_start
+    assert not torch.allclose(hidden[0, first_query], hidden2[0, first_query]), "the block is bidirectional"
+    assert torch.allclose(hidden[0, :first_query], hidden2[0, :first_query]), "the prefix is causal"
+    # the earlier representation reaches the LM
+    items2 = [dataclasses.replace(items[0], history=[rep * 0])]
+    with torch.no_grad():
+        _, out2 = lm(collate(items2, 32, 64, vocab.id(PAD)))
+    assert not torch.allclose(out, out2)
+
+
+def test_decoder_patches_round_trip_and_the_sampler_ends_at_the_clip(model_config) -> None:  # type: ignore[no-untyped-def]
+    torch.manual_seed(0)
+    dit = VideoDiT(model_config).eval()
+    video = model_config.video
+    clip = torch.rand(2, 3, video.frames, video.height, video.width) * 2 - 1
+    assert torch.equal(dit.unpatchify(dit.patchify(clip)), clip)
+    times = flow_times(4)
+    assert times[0] == 0.0 and times[-1] == 1.0 and times == sorted(times)
+    rep, level = torch.randn(2, 32, 64), torch.tensor([1, 5])
+    out = sample(dit, rep, level, torch.randn_like(clip), steps=2)
+    assert out.shape == clip.shape and out.abs().max() <= 1
+    guided = sample(dit, rep, level, torch.randn_like(clip), steps=2, guidance=3.0)
+    assert guided.shape == clip.shape
+    weight = interpolate_weight(torch.zeros(2, 196), video.height, video.width, 3.0)
+    assert torch.all(weight == 1)
+    dit.train()
+    loss = flow_loss(dit, clip, level, rep, weight)
+    loss.backward()
+    assert torch.isfinite(loss) and dit.embed.weight.grad is not None
+
+
+def test_encoder_and_judge_shapes(model_config) -> None:  # type: ignore[no-untyped-def]
+    video = model_config.video
+    encoder = ClipEncoder(model_config)
+    ids = torch.randint(0, model_config.vocab_size, (2, 6))
+    valid = torch.ones(2, 6, dtype=torch.bool)
+    valid[1, 3:] = False
+    rep = encoder(ids, valid, torch.rand(2, 3, video.height, video.width))
+    assert rep.shape == (2, 32, 64)
+    assert torch.allclose(rep.pow(2).mean(-1), torch.ones(2, 32), atol=1e-3), "tokens are RMS-normalised"
+    judge = Judge(model_config.judge)
+    reading = judge(torch.rand(2, 3, video.frames, video.height, video.width))
+    assert {k: v.shape[-1] for k, v in reading.logits.items()} == head_sizes()
+    assert reading.features.shape[0] == 2

@@ -1,0 +1,81 @@
+"""The weights shipped in checkpoints/mini: they load, pass the catalogue's check, make a turn
+on the CPU at reduced steps, and `kamishibai play --engine mini --json` reports the
+predicted deltas and motion level."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("diffusers")
+
+from studio.composition import default_checkpoints, default_registry  # noqa: E402
+from studio.core.instruction import parse_instruction  # noqa: E402
+from studio.engines.base import EngineConfig  # noqa: E402
+from studio.engines.catalog.mini import INFO, MiniSettings  # noqa: E402
+from studio.engines.context import GenerationContext, TurnContext  # noqa: E402
+from studio.engines.mini import weights  # noqa: E402
+from studio.engines.mini.engine import MiniEngine  # noqa: E402
+
+SHIPPED = default_checkpoints() / "mini"
+
+
+@pytest.fixture(scope="module")
+def engine() -> MiniEngine:
+    made = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
+    made.load()
+    return made
+
+
+def test_the_shipped_files_fit_the_repository_limits() -> None:
+    manifest = weights.read_manifest(SHIPPED)
+    sizes = [(SHIPPED / name).stat().st_size for name in manifest["files"]] + [(SHIPPED / "config.json").stat().st_size]
+    assert all(size < weights.MAX_FILE_BYTES for size in sizes)
+    assert sum(sizes) <= 32_000_000
+    for name in weights.ENGINE_FILES[1:]:
+        weights.verify_file(SHIPPED, name, manifest)  # size and SHA-256
+
+
+def test_the_catalogue_check_passes_with_the_shipped_weights() -> None:
+    assert default_registry().check("mini", EngineConfig(checkpoints=default_checkpoints())) == []
+
+
+def test_one_turn_on_the_cpu_at_reduced_steps(engine: MiniEngine) -> None:
+    settings = MiniSettings.from_values({"steps": 1, "height": 128, "width": 192})
+    instruction = parse_instruction("Character: Qiqi; Motion: gently sit on railing; Background: day town.")
+    prediction = engine.predict(GenerationContext(), instruction, settings, 7)
+    assert prediction.representation.shape == INFO.capabilities.representation.shape
+    assert 1 <= prediction.motion_level <= 5
+    clip = engine.decode(prediction, settings, 7)
+    assert clip.frames.shape == (17, 128, 192, 3)
+    assert clip.frames.std() > 5, "the clip is not a flat colour"
+    # the next turn reads this one's representation (its own space)
+    turn = TurnContext(instruction=instruction, state=GenerationContext().state, deltas=prediction.deltas,
+                       motion_level=prediction.motion_level, engine="mini",
+                       representation_space=INFO.capabilities.representation.space,
+                       representation=prediction.representation)
+    second = engine.predict(GenerationContext(history=(turn,)), parse_instruction("Motion: wave."), settings, 8)
+    alone = engine.predict(GenerationContext(), parse_instruction("Motion: wave."), settings, 8)
+    assert not np.allclose(second.representation, alone.representation)
+
+
+def test_play_prints_the_predicted_deltas_and_motion_level(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from studio.cli import main
+
+    project = tmp_path / "story.kamishibai"
+    assert main(["new", str(project)]) == 0
+    capsys.readouterr()
+    code = main(["play", str(project), "--engine", "mini", "--json", "--seed", "3", "-i",
+                 "Character: Qiqi; Motion: quickly run; Background: day town.",
+                 "--setting", "steps=1", "--setting", "height=128", "--setting", "width=192"])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["engine"] == "mini" and result["job_status"] == "done"
+    assert set(result["deltas"]) == {"stamina", "social", "entertainment"}
+    assert 1 <= result["motion_level"] <= 5

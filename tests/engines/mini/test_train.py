@@ -1,0 +1,70 @@
+"""The training command at toy size on the CPU: every stage runs a few steps, a run paused by
+its time budget resumes where it stopped, and the export is a checkpoint the engine loads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("diffusers")
+
+from studio.engines.base import EngineConfig  # noqa: E402
+from studio.engines.mini import weights  # noqa: E402
+from studio.engines.mini.config import load_train_config, named_config  # noqa: E402
+from studio.engines.mini.train import STAGES, main, run  # noqa: E402
+
+CONFIG = load_train_config(named_config("tiny"))
+
+
+def test_a_paused_run_resumes_and_exports_a_checkpoint_the_engine_loads(tmp_path: Path) -> None:
+    out, export, cache = tmp_path / "run", tmp_path / "ckpt" / "mini", tmp_path / "cache"
+    lines: list[str] = []
+    paused = run(CONFIG, out, device="cpu", minutes=0.01, export=export, cache=cache, log=lines.append)
+    assert not paused.stages["decoder"].done, "a budget smaller than the reserve stops before training"
+    assert any("paused" in line for line in lines)
+    assert (out / "state" / "run.json").is_file() and list(cache.glob("*.jsonl.gz"))
+
+    lines.clear()
+    done = run(CONFIG, out, device="cpu", export=export, cache=cache, log=lines.append)
+    assert any(line.split("] ", 1)[-1].startswith("resuming") for line in lines)
+    assert any("text episodes from the cache" in line for line in lines)
+    expected = {"decoder": CONFIG.decoder_stage.steps, "judge": CONFIG.judge_stage.steps,
+                "lm": CONFIG.lm_stage.steps, "adapt": CONFIG.adapt_stage.steps}
+    for name, steps in expected.items():
+        assert done.stages[name].done and done.stages[name].steps == steps
+    assert done.stages["eval"].done and 0 <= done.metrics["level_accuracy"] <= 1
+
+    manifest = weights.read_manifest(export)
+    assert set(weights.ENGINE_FILES[1:]) | {weights.ENCODER, weights.JUDGE} <= set(manifest["files"])
+    assert manifest["training"]["run"]["stages"]["lm"]["steps"] == CONFIG.lm_stage.steps
+    assert (export / "samples.png").is_file()
+
+    from studio.core.instruction import parse_instruction
+    from studio.engines.catalog.mini import MiniSettings
+    from studio.engines.context import GenerationContext
+    from studio.engines.mini.engine import MiniEngine
+
+    engine = MiniEngine(EngineConfig(checkpoints=export.parent, threads=1))
+    engine.load()
+    settings = MiniSettings.from_values({"steps": 1, "height": 32, "width": 48})
+    prediction = engine.predict(GenerationContext(), parse_instruction("Motion: wave."), settings, 1)
+    assert engine.decode(prediction, settings, 1).frames.shape == (17, 32, 48, 3)
+
+    # a finished run has nothing left to do: no stage takes another step
+    lines.clear()
+    again = run(CONFIG, out, device="cpu", export=export, cache=cache, log=lines.append)
+    assert {k: v.steps for k, v in again.stages.items()} == {k: v.steps for k, v in done.stages.items()}
+    assert not any(line.split("] ", 1)[-1].startswith("stage decoder ") for line in lines)
+
+
+def test_the_command_line_runs_chosen_stages(tmp_path: Path) -> None:
+    assert main(["--config", "tiny", "--out", str(tmp_path / "run"), "--device", "cpu", "--stages", "judge"]) == 0
+    state = json.loads((tmp_path / "run" / "state" / "run.json").read_text())
+    assert state["stages"]["judge"]["done"] and not state["stages"]["decoder"]["done"]
+    assert set(state["stages"]) == set(STAGES)
+    with pytest.raises(SystemExit):
+        main(["--config", "tiny", "--out", str(tmp_path / "x"), "--stages", "nonsense"])
