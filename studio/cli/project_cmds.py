@@ -98,9 +98,13 @@ def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dic
         "depth": tree.depth(node.id) if depth is None else depth,
         "instruction": node.instruction.raw,
         "fields": node.instruction.fields(),
+        "character": tree.acting_character(node.id),
         "state": tree.state_of(node.id).as_dict(),
         "bookmarked": node.bookmarked,
         "notes": node.notes,
+        "story": {"dialogue": [[line.speaker, line.text] for line in node.story.dialogue],
+                  "narration": node.story.narration, "duration": node.story.duration,
+                  "shot_notes": node.story.shot_notes},
         "selected_take": node.selected_take_id,
         "takes": [
             {

@@ -1,0 +1,142 @@
+"""Story subcommands: say (a dialogue line), narrate, story (show or set every story field).
+
+Each writing command is one edit (one Undo step in the window) and marks no take stale:
+story fields change what the audience reads and how long a turn lasts, not the clip.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
+from studio.core.story import MAX_DURATION_S, StoryFields
+from studio.core.tree import StoryTree
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("say", help="add a dialogue line to a turn",
+                       description="Add a spoken line to turn NODE (after its other lines, or at --at). "
+                       "The speaker defaults to the turn's acting character.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("text", help="what is said")
+    p.add_argument("--speaker", help="who says it (default: the turn's character)")
+    p.add_argument("--at", type=int, metavar="N", help="insert as line N (1 = first) instead of appending")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_say)
+
+    p = sub.add_parser("narrate", help="set a turn's narration (an empty text clears it)")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("text", help="the narrator's words for this turn")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_narrate)
+
+    p = sub.add_parser("story", help="show a turn's story fields, or set them",
+                       description="Without options, print the turn's dialogue, narration, duration and shot "
+                       "notes. With options, change them in one edit.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("--duration", type=_duration, metavar="SECONDS|clip",
+                   help=f"how long the turn lasts in the episode (0.1 to {MAX_DURATION_S:g} s; the clip is held on "
+                   "its last frame or trimmed); 'clip' for the clip's own length")
+    p.add_argument("--narration", help="the narrator's words ('' clears them)")
+    p.add_argument("--notes", help="shot notes ('' clears them)")
+    p.add_argument("--clear-dialogue", action="store_true", help="remove every dialogue line")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_story)
+
+
+_CLIP = "clip"
+
+
+def _duration(text: str) -> float | str:
+    if text.strip().lower() in ("clip", "auto", "none"):
+        return _CLIP
+    try:
+        value = float(text.rstrip("s"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 3.5) or 'clip', not {text!r}") from None
+    return value
+
+
+def story_dict(tree: StoryTree, node_id: str) -> dict[str, Any]:
+    story = tree.node(node_id).story
+    return {
+        "node": node_id,
+        "character": tree.acting_character(node_id),
+        "dialogue": [{"speaker": line.speaker, "text": line.text} for line in story.dialogue],
+        "narration": story.narration,
+        "duration": story.duration,
+        "shot_notes": story.shot_notes,
+    }
+
+
+def _print_story(tree: StoryTree, node_id: str) -> None:
+    story = tree.node(node_id).story
+    print(f"turn {node_id}: {printable(tree.node(node_id).instruction.raw)}")
+    for line in story.dialogue:
+        print(f"  {printable(line.speaker) or '(nobody)'}: {printable(line.text)}")
+    if story.narration:
+        print(f"  narration: {printable(story.narration)}")
+    print(f"  duration: {f'{story.duration:g} s' if story.duration is not None else 'the clip’s own length'}")
+    if story.shot_notes:
+        print(f"  shot notes: {printable(story.shot_notes)}")
+
+
+def cmd_say(args: argparse.Namespace) -> int:
+    from studio.core.commands import AddDialogueLine
+
+    with open_project(args.path, wait=args.wait) as project:
+        node_id = resolve_node(project.tree, args.node)
+        speaker = args.speaker if args.speaker is not None else project.tree.acting_character(node_id)
+        index = None if args.at is None else max(0, args.at - 1)
+        project.apply(AddDialogueLine(node_id, speaker, args.text, index))
+        _print_story(project.tree, node_id)
+    return 0
+
+
+def cmd_narrate(args: argparse.Namespace) -> int:
+    from studio.core.commands import SetNarration
+
+    with open_project(args.path, wait=args.wait) as project:
+        node_id = resolve_node(project.tree, args.node)
+        project.apply(SetNarration(node_id, args.text))
+        _print_story(project.tree, node_id)
+    return 0
+
+
+def cmd_story(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from studio.core.commands import SetStory
+
+    changes: dict[str, Any] = {}
+    if args.duration is not None:
+        changes["duration"] = None if args.duration == _CLIP else args.duration
+    if args.narration is not None:
+        changes["narration"] = args.narration
+    if args.notes is not None:
+        changes["shot_notes"] = args.notes
+    if args.clear_dialogue:
+        changes["dialogue"] = ()
+    if not changes:
+        with open_for_reading(args.path) as project:
+            node_id = resolve_node(project.tree, args.node)
+            _show(project.tree, node_id, args.json)
+        return 0
+    with open_project(args.path, wait=args.wait) as project:
+        node_id = resolve_node(project.tree, args.node)
+        story: StoryFields = replace(project.tree.node(node_id).story, **changes)
+        project.apply(SetStory(node_id, story))
+        _show(project.tree, node_id, args.json)
+    return 0
+
+
+def _show(tree: StoryTree, node_id: str, as_json: bool) -> None:
+    if as_json:
+        print_json(story_dict(tree, node_id))
+    else:
+        _print_story(tree, node_id)
