@@ -51,8 +51,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--panels", type=int, choices=(1, 2, 3), default=3,
                    help="storyboard panels per page: 1 (large, landscape), 2 (landscape) or 3 (portrait, text "
                    "beside each panel; the default)")
-    p.add_argument("--aspect", choices=("16:9", "clip"), default="16:9",
-                   help="storyboard panel shape: 16:9 (default) or the clip's own")
+    p.add_argument("--aspect", choices=("clip", "16:9"), default="clip",
+                   help="storyboard panel shape: the clip's own (default) or 16:9")
     p.add_argument("--crf", type=int, help="encoder quality, lower is better (default 18 H.264, 32 VP9)")
     p.add_argument("--reencode", action="store_true", help="never join clips by stream copy")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

@@ -89,7 +89,8 @@ class ExportOptions:
     panels_per_page: int = 3
     """Storyboard sheet: 1 (a large panel, landscape), 2 (two columns, landscape) or 3
     (three rows with the text beside them, portrait)."""
-    panel_aspect: PanelAspect = PanelAspect.WIDE
+    panel_aspect: PanelAspect = PanelAspect.CLIP
+    """The panels' shape (default: the first clip's, so that no picture is letterboxed)."""
     sheet_title: str = ""
     """Heading of each sheet page (default: the title card text, else the project's name)."""
     crf: int | None = None

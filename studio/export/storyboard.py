@@ -115,7 +115,7 @@ class StoryboardLayout:
     def panel(self, slot: int) -> PanelBox:
         area = self.content()
         if self.panels == 1:
-            pic_h = min(area.h * 0.64, area.w * self.aspect)
+            pic_h = min(area.h * 0.72, area.w * self.aspect)
             pic_w = pic_h / self.aspect
             picture = Rect(area.x + (area.w - pic_w) / 2, area.y, pic_w, pic_h)
             top = picture.bottom + GUTTER * 0.7
@@ -134,7 +134,7 @@ class StoryboardLayout:
         y = area.y + slot * (row_h + GUTTER)
         pic_w = min(area.w * 0.56, row_h / self.aspect)
         pic_h = pic_w * self.aspect
-        picture = Rect(area.x, y + (row_h - pic_h) / 2 if pic_h < row_h else y, pic_w, min(pic_h, row_h))
+        picture = Rect(area.x, y, pic_w, min(pic_h, row_h))
         left = picture.right + GUTTER * 0.7
         return PanelBox(picture, (Rect(left, y, area.right - left, row_h),))
 

@@ -75,7 +75,8 @@ def _page_png(pdf: Path, page: int, tmp_path: Path, dpi: int = 72) -> np.ndarray
 def test_rendered_pdf_shows_each_panels_picture_where_the_layout_puts_it(story: Fixture, tmp_path: Path,
                                                                            panels: int) -> None:
     out = tmp_path / "board.pdf"
-    result = export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=panels))
+    result = export_branch(story.project, story.leaf, out,
+                           options=ExportOptions(panels_per_page=panels, panel_aspect=PanelAspect.WIDE))
     layout = StoryboardLayout(panels, WIDE)
     for page in range(result.pages):
         pixels = _page_png(out, page + 1, tmp_path)
@@ -111,7 +112,7 @@ def test_missing_poster_falls_back_to_the_clip(tmp_path: Path) -> None:
         fixture.project.resolve(take.poster_path).unlink()
         out = tmp_path / "board.png"
         export_branch(fixture.project, fixture.leaf, out, options=ExportOptions(panels_per_page=3))
-        box = StoryboardLayout(3, WIDE).panel(0).picture
+        box = StoryboardLayout(3, 64 / 96).panel(0).picture
         with Image.open(out) as image:
             centre = (round((box.x + box.w / 2) * 150 / 72), round((box.y + box.h / 2) * 150 / 72))
             assert image.convert("RGB").getpixel(centre) == pytest.approx(fixture.colours[0], abs=16)

@@ -91,8 +91,8 @@ class ExportDialog(QDialog):
             self.panels.addItem(text, count)
         self.panels.setCurrentIndex(2)
         self.aspect = QComboBox(self)
-        self.aspect.addItem("16:9", "16:9")
         self.aspect.addItem("the clip's own shape", "clip")
+        self.aspect.addItem("16:9", "16:9")
 
         path_row = QHBoxLayout()
         path_row.addWidget(self.path, 1)
