@@ -1,4 +1,5 @@
-"""Story subcommands: say (a dialogue line), narrate, story (show or set every story field).
+"""Story subcommands: say (a dialogue line), narrate, story (show or set every story field),
+start-state and state-scope (whose state a turn changes).
 
 Each writing command is one edit (one Undo step in the window) and marks no take stale:
 story fields change what the audience reads and how long a turn lasts, not the clip.
@@ -47,6 +48,23 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_wait_option(p)
     p.set_defaults(handler=cmd_story)
+
+    p = sub.add_parser("start-state", help="set where a character (or everyone) starts: stamina social fun",
+                       description="Set the starting stamina, social and entertainment (0 to 100) of --character, "
+                       "or of every character without a start of their own.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("values", nargs=3, type=_stat, metavar=("STAMINA", "SOCIAL", "ENTERTAINMENT"))
+    p.add_argument("--character", default="", help="the cast member (default: everyone)")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_start_state)
+
+    p = sub.add_parser("state-scope", help="whose state a turn changes: its character's, or one per branch",
+                       description="'character' (new projects): a turn changes its acting character's state. "
+                       "'branch' (projects made before per-character state): one state runs down the branch.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("scope", choices=("character", "branch"))
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_state_scope)
 
 
 _CLIP = "clip"
@@ -140,3 +158,36 @@ def _show(tree: StoryTree, node_id: str, as_json: bool) -> None:
         print_json(story_dict(tree, node_id))
     else:
         _print_story(tree, node_id)
+
+
+def _stat(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 100, not {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"a state value is from 0 to 100, not {value}")
+    return value
+
+
+def cmd_start_state(args: argparse.Namespace) -> int:
+    from studio.core.commands import SetStartState
+    from studio.core.state import CharacterState
+
+    with open_project(args.path, wait=args.wait) as project:
+        state = CharacterState(*args.values)
+        project.apply(SetStartState(args.character, state))
+        who = printable(args.character) or "every character"
+        print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")
+    return 0
+
+
+def cmd_state_scope(args: argparse.Namespace) -> int:
+    from studio.core.commands import SetStateScope
+    from studio.core.state import StateScope
+
+    with open_project(args.path, wait=args.wait) as project:
+        project.apply(SetStateScope(StateScope(args.scope)))
+        print("a turn changes its character's state" if args.scope == "character"
+              else "one state runs down each branch")
+    return 0

@@ -94,3 +94,22 @@ def test_say_narrate_and_story_set_the_fields_and_refuse_bad_ones(imported: Path
     assert "outside 0.1..600 s" in capsys.readouterr().err
     assert main(["say", str(imported), node, "  "]) == 2
     assert "empty" in capsys.readouterr().err
+
+
+def test_start_state_and_state_scope(imported: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fill", str(imported), "--run", "--quiet"]) == 0
+    assert main(["start-state", str(imported), "--character", "Yuzu", "10", "20", "30"]) == 0
+    with Project.open(imported, read_only=True) as project:
+        tree = project.tree
+        yuzu = next(n.id for n in tree.nodes.values() if n.instruction.character == "Yuzu")
+        assert tree.state_before(yuzu).as_dict() == {"stamina": 10, "social": 20, "entertainment": 30}
+        qiqi = tree.node(yuzu).parent_id
+        assert qiqi is not None
+        branch_state = tree.state_of(qiqi)
+    assert main(["state-scope", str(imported), "branch"]) == 0
+    with Project.open(imported, read_only=True) as project:
+        assert project.tree.state_before(yuzu) == branch_state  # Yuzu continues from Qiqi's state
+    with pytest.raises(SystemExit) as refused:
+        main(["start-state", str(imported), "101", "0", "0"])
+    assert refused.value.code == 2
+    assert "from 0 to 100, not 101" in capsys.readouterr().err
