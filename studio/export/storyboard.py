@@ -211,12 +211,17 @@ def _set_column(blocks: list[TextBlock], box: Rect, size: float, measure: Measur
         placed.append(PlacedLine(box.x, top, block.label, label_size, TextStyle.BOLD, block.label_colour))
         top += label_size * LINE
         room = int((box.bottom - top) // (size * LINE))
-        lines = wrap_text(block.text, lambda s: measure(s, size, block.style), box.w)
+        style = block.style
+
+        def width(text: str, style: TextStyle = style) -> float:
+            return measure(text, size, style)
+
+        lines = wrap_text(block.text, width, box.w)
         if len(lines) > room:
             fits = False
             if not limit:
                 break
-            lines = wrap_text(block.text, lambda s: measure(s, size, block.style), box.w, max_lines=max(room, 0))
+            lines = wrap_text(block.text, width, box.w, max_lines=max(room, 0))
             if room <= 0:
                 break
         for line in lines:
@@ -231,10 +236,8 @@ def set_panel_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure) -> t
     them all (one size for the whole panel); returns the lines and that size."""
     heard, seen = turn_blocks(turn)
     heading = TextBlock("", turn_heading(turn), TextStyle.BOLD)
-    if len(columns) == 2:
-        groups = [[*heard], [*seen]] if heard else [[*seen[:1]], [*seen[1:]]]
-    else:
-        groups = [[*heard, *seen]]
+    two = [[*heard], [*seen]] if heard else [[*seen[:1]], [*seen[1:]]]
+    groups = two if len(columns) == 2 else [[*heard, *seen]]
     size = MAX_TEXT_SIZE
     while True:
         lines: list[PlacedLine] = []
