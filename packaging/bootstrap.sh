@@ -53,7 +53,13 @@ if [ "$engines" = 1 ]; then
         "${pip[@]}" torch
     else
         echo "No NVIDIA GPU: installing the CPU build of torch."
-        "${pip[@]}" torch --index-url "$TORCH_CPU_INDEX" || "${pip[@]}" "torch==2.13.0"
+        cpu_host=$(printf '%s' "$TORCH_CPU_INDEX" | sed -E 's#^[a-z]+://([^/:]+).*#\1#')
+        if "$VENV/bin/python" -c "import socket, sys; socket.getaddrinfo(sys.argv[1], 443)" "$cpu_host" 2>/dev/null; then
+            "${pip[@]}" torch --index-url "$TORCH_CPU_INDEX"
+        else  # no route to the PyTorch index (an offline mirror of PyPI): its pinned CPU wheel
+            echo "$cpu_host can't be reached: installing torch==2.13.0 from the configured package index."
+            "${pip[@]}" "torch==2.13.0"
+        fi
     fi
     extras+=(engines)
 fi

@@ -55,10 +55,11 @@ def test_errors_exit_2_without_traceback(tmp_path: Path, args: tuple[str, ...], 
 
 def test_malformed_demo_reports_line_numbers(tmp_path: Path) -> None:
     demo = tmp_path / "demo.txt"
-    demo.write_text("Character: Qiqi; Motion: run; Background: day town\nnonsense\n")
+    # a line without field names is a free-text turn; one with an empty field is malformed
+    demo.write_text("Character: Qiqi; Motion: run; Background: day town\nQiqi waves\nCharacter: Qiqi; Motion: ;\n")
     result = kamishibai("import-demo", str(demo), "--project", str(tmp_path / "p"))
     assert result.returncode == 2
-    assert "line 2:" in result.stderr and "Traceback" not in result.stderr
+    assert "line 3:" in result.stderr and "line 2:" not in result.stderr and "Traceback" not in result.stderr
 
 
 def test_sample_builds_two_generated_branches(tmp_path: Path) -> None:

@@ -18,8 +18,8 @@ from studio.core.errors import StudioError
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
 
-_COMMAND_MODULES = ("project_cmds", "generate_cmds", "export_cmds", "gui_cmds", "doctor_cmds", "checkpoint_cmds",
-                    "eval_cmds")
+_COMMAND_MODULES = ("project_cmds", "story_cmds", "generate_cmds", "export_cmds", "gui_cmds", "doctor_cmds",
+                    "checkpoint_cmds", "eval_cmds")
 
 
 def build_parser() -> argparse.ArgumentParser:

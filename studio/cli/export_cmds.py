@@ -26,10 +26,6 @@ def _size(text: str) -> tuple[int, int]:
     return _pair(text, "--size (WIDTHxHEIGHT)", "720x480")
 
 
-def _grid(text: str) -> tuple[int, int]:
-    return _pair(text, "--grid (COLUMNSxROWS)", "3x4")
-
-
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "export", help="export a branch (story start to --leaf) as a video, sheet, subtitles or timeline",
@@ -49,9 +45,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--end-card", default="", metavar="TEXT", help="end card text")
     p.add_argument("--end-card-duration", type=float, default=2.0, metavar="S")
     p.add_argument("--captions", choices=CAPTIONS, default="none",
-                   help="each turn's instruction: burned into the video, or an .srt next to it")
+                   help="each turn's dialogue and narration (else a sentence saying what happens): burned into "
+                   "the video, or an .srt next to it")
     p.add_argument("--overlay", action="store_true", help="draw the stamina/social/entertainment bars")
-    p.add_argument("--grid", type=_grid, default=(3, 3), metavar="CxR", help="sheet grid (default 3x3)")
+    p.add_argument("--panels", type=int, choices=(1, 2, 3), default=3,
+                   help="storyboard panels per page: 1 (large, landscape), 2 (landscape) or 3 (portrait, text "
+                   "beside each panel; the default)")
+    p.add_argument("--aspect", choices=("clip", "16:9"), default="clip",
+                   help="storyboard panel shape: the clip's own (default) or 16:9")
     p.add_argument("--crf", type=int, help="encoder quality, lower is better (default 18 H.264, 32 VP9)")
     p.add_argument("--reencode", action="store_true", help="never join clips by stream copy")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -90,12 +91,14 @@ class _Bar:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from studio.export import CaptionMode, ExportOptions, export_branch
+    from studio.export.options import PanelAspect
 
     options = ExportOptions(
         size=args.size, fps=args.fps, crossfade=args.crossfade,
         title=args.title, title_duration=args.title_duration,
         end_card=args.end_card, end_card_duration=args.end_card_duration,
-        captions=CaptionMode(args.captions), overlay=args.overlay, grid=args.grid, crf=args.crf,
+        captions=CaptionMode(args.captions), overlay=args.overlay, crf=args.crf,
+        panels_per_page=args.panels, panel_aspect=PanelAspect(args.aspect),
         stream_copy=not args.reencode,
     )
     bar = _Bar(enabled=not args.quiet)

@@ -1,4 +1,4 @@
-"""Generation subcommands: play, reroll, queue, run-queue.
+"""Generation subcommands: play, reroll, fill, queue, run-queue.
 
 ``play`` and ``reroll`` run their own jobs synchronously, ahead of anything already
 queued, and leave the rest of the queue alone; ``run-queue`` works through the whole
@@ -59,6 +59,20 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_wait_option(p)
     p.set_defaults(handler=cmd_reroll)
+
+    p = sub.add_parser("fill", help="queue a take for every turn that has none (parents first)",
+                       description="Queue a generation job for every turn without a finished take, on every "
+                       "branch or only on the branch from the story's start to --leaf; each job waits for the "
+                       "one of the turn above it. Turns already queued are not queued twice. --run generates "
+                       "them at once (as run-queue does).")
+    p.add_argument("path", help="project folder")
+    p.add_argument("--leaf", help="only the branch from the story's start to this turn (default: every branch)")
+    _engine_options(p)
+    p.add_argument("--run", action="store_true", help="generate the queue now, with a progress bar on stderr")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="machine-readable output (the queued jobs)")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_fill)
 
     p = sub.add_parser("queue", help="list the project's generation jobs")
     p.add_argument("path", help="project folder")
@@ -384,10 +398,37 @@ def _blocked_message(service, path: str) -> str:  # type: ignore[no-untyped-def]
             "or cancel the interrupted job(s) in the studio.")
 
 
-def cmd_run_queue(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+def fill_branches(service: GenerationService, tree: StoryTree, leaf_ids: Sequence[str], engine: str | None = None,
+                  settings: dict[str, Any] | None = None) -> list[str]:
+    """Queue takes for the turns without one on the branches to ``leaf_ids`` (parents first)."""
+    job_ids: list[str] = []
+    for leaf_id in leaf_ids:
+        job_ids.extend(service.fill(leaf_id, engine=engine, settings=settings))
+    return job_ids
 
-    from studio.worker import EventKind, JobEvent, JobStatus
+
+def cmd_fill(args: argparse.Namespace) -> int:
+    settings = parse_settings(args.setting)
+    with open_project(args.path, wait=args.wait) as project:
+        tree = project.tree
+        leaves = [resolve_node(tree, args.leaf)] if args.leaf else [n.id for n in tree.leaves_under(tree.root_id)]
+        service = _service(project, args)
+        job_ids = fill_branches(service, tree, [leaf for leaf in leaves if leaf != tree.root_id], args.engine,
+                                settings)
+        jobs = [service.job(job_id) for job_id in job_ids]
+        if args.json:
+            print_json([_job_dict(job, tree) for job in jobs])
+        else:
+            turns = "turn" if len(jobs) == 1 else "turns"
+            print(f"queued {len(jobs)} {turns} without a take" if jobs
+                  else "nothing to queue: every turn has a take or is queued already")
+        if not args.run or not jobs:
+            return 0
+        return run_until_idle(project, service, args.path, quiet=args.quiet)
+
+
+def cmd_run_queue(args: argparse.Namespace) -> int:
+    from studio.worker import JobStatus
 
     with open_project(args.path, wait=args.wait) as project:
         service = _service(project, args, auto_requeue=args.requeue_interrupted)
@@ -397,40 +438,50 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
             print("nothing to run" + (f" ({len(interrupted)} interrupted job(s): use --requeue-interrupted)"
                                       if interrupted else ""), file=sys.stderr)
             return 0
+        return run_until_idle(project, service, args.path, quiet=args.quiet)
 
-        counts = {"done": 0, "failed": 0, "cancelled": 0}
-        bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=args.quiet, dynamic_ncols=True)
-        lock = threading.Lock()
 
-        def watch(event: JobEvent) -> None:
-            with lock:
-                if event.kind is EventKind.QUEUED:
-                    bar.total = (bar.total or 0) + 1
-                    bar.refresh()
-                elif event.kind is EventKind.STARTED:
-                    bar.set_description_str(event.job.label or event.job.kind.value)
-                elif event.kind is EventKind.PROGRESS:
-                    eta = f"{event.eta_s:.0f}s" if event.eta_s is not None else "?"
-                    bar.set_postfix_str(f"{event.stage} {100 * event.fraction:.0f}% eta {eta}", refresh=False)
-                elif event.kind in (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED):
-                    counts["done" if event.kind is EventKind.FINISHED else event.kind.value] += 1
-                    if event.kind is EventKind.FAILED:
-                        bar.write(f"job {event.job_id} (node {event.node_id}) failed: {event.message}",
-                                  file=sys.stderr)
-                    bar.update(1)
+def run_until_idle(project: Project, service: GenerationService, path: str, *, quiet: bool = False) -> int:
+    """Work through the queue with a progress bar on stderr; 1 when a job failed or jobs
+    wait for an interrupted one, else 0."""
+    from tqdm import tqdm
 
-        service.subscribe(watch)
-        service.start()
-        try:
-            while not service.wait_idle(0.5):
-                pass
-        except KeyboardInterrupt:
-            service.stop(interrupt_running=True, timeout=60)
-            bar.close()
-            raise
-        service.stop(timeout=None)
+    from studio.worker import EventKind, JobEvent, JobStatus
+
+    waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
+    counts = {"done": 0, "failed": 0, "cancelled": 0}
+    bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=quiet, dynamic_ncols=True)
+    lock = threading.Lock()
+
+    def watch(event: JobEvent) -> None:
+        with lock:
+            if event.kind is EventKind.QUEUED:
+                bar.total = (bar.total or 0) + 1
+                bar.refresh()
+            elif event.kind is EventKind.STARTED:
+                bar.set_description_str(event.job.label or event.job.kind.value)
+            elif event.kind is EventKind.PROGRESS:
+                eta = f"{event.eta_s:.0f}s" if event.eta_s is not None else "?"
+                bar.set_postfix_str(f"{event.stage} {100 * event.fraction:.0f}% eta {eta}", refresh=False)
+            elif event.kind in (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED):
+                counts["done" if event.kind is EventKind.FINISHED else event.kind.value] += 1
+                if event.kind is EventKind.FAILED:
+                    bar.write(f"job {event.job_id} (node {event.node_id}) failed: {event.message}",
+                              file=sys.stderr)
+                bar.update(1)
+
+    service.subscribe(watch)
+    service.start()
+    try:
+        while not service.wait_idle(0.5):
+            pass
+    except KeyboardInterrupt:
+        service.stop(interrupt_running=True, timeout=60)
         bar.close()
-        blocked = _blocked_message(service, args.path)
+        raise
+    service.stop(timeout=None)
+    bar.close()
+    blocked = _blocked_message(service, path)
     print(f"{counts['done']} done, {counts['failed']} failed, {counts['cancelled']} cancelled", file=sys.stderr)
     if blocked:
         print(f"kamishibai: {blocked}", file=sys.stderr)

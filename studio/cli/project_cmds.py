@@ -22,6 +22,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--project", required=True, help="project folder (created if missing)")
     p.add_argument("--parent", default="root", help="node to continue from (default: the story's start)")
     p.add_argument("--skip-bad", action="store_true", help="import the good lines, report the bad ones")
+    p.add_argument("--generate", action="store_true",
+                   help="then generate every imported turn at once (a demo file in, every turn's clip out)")
+    p.add_argument("--engine", help="engine for --generate (default: sketch)")
+    p.add_argument("--device", default="cpu", help="where --generate runs engines (as run-queue --device)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar for --generate")
     add_wait_option(p)
     p.set_defaults(handler=cmd_import_demo)
 
@@ -85,9 +90,18 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
         result = import_story(project, story, source.name, parent_id=parent, skip_bad=args.skip_bad)
         for number, reason in result.skipped:
             print(f"skipped line {number}: {printable(reason)}")
+        for number, node_id in result.free_text:
+            print(f"line {number}: free text (no field names), turn {node_id}")
         branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
         print(f"imported {len(result.node_ids)} turns{branches} into {printable(str(project.path))}")
-    return 0
+        if not args.generate:
+            return 0
+        from studio.cli.generate_cmds import _service, fill_branches, run_until_idle
+
+        service = _service(project, args)
+        queued = fill_branches(service, project.tree, result.leaves, engine=args.engine)
+        print(f"generating {len(queued)} turn(s)")
+        return run_until_idle(project, service, str(project.path), quiet=args.quiet)
 
 
 def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dict[str, Any]:
@@ -98,9 +112,13 @@ def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dic
         "depth": tree.depth(node.id) if depth is None else depth,
         "instruction": node.instruction.raw,
         "fields": node.instruction.fields(),
+        "character": tree.acting_character(node.id),
         "state": tree.state_of(node.id).as_dict(),
         "bookmarked": node.bookmarked,
         "notes": node.notes,
+        "story": {"dialogue": [[line.speaker, line.text] for line in node.story.dialogue],
+                  "narration": node.story.narration, "duration": node.story.duration,
+                  "shot_notes": node.story.shot_notes},
         "selected_take": node.selected_take_id,
         "takes": [
             {

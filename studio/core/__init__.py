@@ -3,6 +3,7 @@
 from studio.core.changes import ChangeSet
 from studio.core.commands import (
     AddCastMember,
+    AddDialogueLine,
     AddLocation,
     AddTake,
     AddTurn,
@@ -13,17 +14,26 @@ from studio.core.commands import (
     MoveAmongSiblings,
     SelectTake,
     SetBookmark,
+    SetDialogue,
+    SetDuration,
+    SetNarration,
     SetNotes,
+    SetShotNotes,
+    SetStartState,
+    SetStateScope,
+    SetStory,
 )
 from studio.core.document import Document, UndoStack
 from studio.core.instruction import MAX_INSTRUCTION_CHARS, Instruction, InstructionError, parse_instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus
-from studio.core.state import CharacterState, StateDeltas
+from studio.core.state import CharacterState, StateDeltas, StateScope
+from studio.core.story import DialogueLine, StoryFieldError, StoryFields
 from studio.core.tree import StoryTree
 
 __all__ = [
     "MAX_INSTRUCTION_CHARS",
     "AddCastMember",
+    "AddDialogueLine",
     "AddLocation",
     "AddTake",
     "AddTurn",
@@ -32,6 +42,7 @@ __all__ = [
     "CharacterState",
     "Command",
     "DeleteSubtree",
+    "DialogueLine",
     "Document",
     "EditInstruction",
     "Fork",
@@ -42,8 +53,18 @@ __all__ = [
     "Node",
     "SelectTake",
     "SetBookmark",
+    "SetDialogue",
+    "SetDuration",
+    "SetNarration",
     "SetNotes",
+    "SetShotNotes",
+    "SetStartState",
+    "SetStateScope",
+    "SetStory",
     "StateDeltas",
+    "StateScope",
+    "StoryFieldError",
+    "StoryFields",
     "StoryTree",
     "Take",
     "TakeStatus",

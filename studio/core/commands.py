@@ -11,6 +11,8 @@ from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.errors import StudioError
 from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
+from studio.core.state import CharacterState, StateScope, character_key
+from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
 from studio.core.tree import StoryTree, TreeError
 
 
@@ -140,7 +142,12 @@ class Fork(Command):
         node = _turn(tree, self.node_id, "forked")
         assert node.parent_id is not None
         index = tree.child_ids(node.parent_id).index(node.id) + 1
-        return AddTurn(node.parent_id, node.instruction.raw, self.new_node_id, index).build(tree)
+        patch = dict(AddTurn(node.parent_id, node.instruction.raw, self.new_node_id, index).build(tree))
+        if not node.story.is_empty:  # the alternative starts from the same dialogue and timing
+            for key, entity in patch.items():
+                if isinstance(entity, Node) and key[1] not in tree.nodes:
+                    patch[key] = replace(entity, story=node.story)
+        return patch
 
 
 @dataclass(frozen=True)
@@ -279,3 +286,130 @@ class AddLocation(Command):
         if any(loc.name.lower() == self.location.name.lower() for loc in tree.locations.values()):
             raise CommandError(f"A location named {self.location.name!r} already exists.")
         return {(EntityKind.LOCATION, self.location.id): self.location}
+
+
+# -- story fields ---------------------------------------------------------------------
+# They change what the audience reads and how long a turn lasts, never what an engine
+# generates: no take becomes stale.
+
+
+def _with_story(tree: StoryTree, node_id: str, story: StoryFields) -> Patch:
+    node = _turn(tree, node_id, "given story fields")
+    checked = check_story(story)
+    if checked == node.story:
+        return {}
+    return {(EntityKind.NODE, node.id): replace(node, story=checked)}
+
+
+@dataclass(frozen=True)
+class SetStory(Command):
+    """Replace all of a turn's story fields at once (the inspector's form, an import)."""
+
+    node_id: str
+    story: StoryFields
+    label: ClassVar[str] = "Edit story"
+
+    def build(self, tree: StoryTree) -> Patch:
+        return _with_story(tree, self.node_id, self.story)
+
+
+@dataclass(frozen=True)
+class AddDialogueLine(Command):
+    """Append a spoken line (or insert it at ``index``)."""
+
+    node_id: str
+    speaker: str
+    text: str
+    index: int | None = None
+    label: ClassVar[str] = "Add dialogue"
+
+    def build(self, tree: StoryTree) -> Patch:
+        story = _node(tree, self.node_id).story
+        line = check_dialogue_line(self.speaker, self.text)
+        lines = list(story.dialogue)
+        lines.insert(len(lines) if self.index is None else max(0, min(self.index, len(lines))), line)
+        return _with_story(tree, self.node_id, replace(story, dialogue=tuple(lines)))
+
+
+@dataclass(frozen=True)
+class SetDialogue(Command):
+    """Replace every dialogue line of a turn (an empty tuple clears them)."""
+
+    node_id: str
+    lines: tuple[DialogueLine, ...]
+    label: ClassVar[str] = "Edit dialogue"
+
+    def build(self, tree: StoryTree) -> Patch:
+        story = _node(tree, self.node_id).story
+        return _with_story(tree, self.node_id, replace(story, dialogue=tuple(self.lines)))
+
+
+@dataclass(frozen=True)
+class SetNarration(Command):
+    node_id: str
+    narration: str
+    label: ClassVar[str] = "Edit narration"
+
+    def build(self, tree: StoryTree) -> Patch:
+        story = _node(tree, self.node_id).story
+        return _with_story(tree, self.node_id, replace(story, narration=self.narration))
+
+
+@dataclass(frozen=True)
+class SetDuration(Command):
+    """How long the turn lasts in the episode, in seconds (None: its clip's own length)."""
+
+    node_id: str
+    seconds: float | None
+    label: ClassVar[str] = "Set duration"
+
+    def build(self, tree: StoryTree) -> Patch:
+        story = _node(tree, self.node_id).story
+        return _with_story(tree, self.node_id, replace(story, duration=check_duration(self.seconds)))
+
+
+@dataclass(frozen=True)
+class SetShotNotes(Command):
+    node_id: str
+    notes: str
+    label: ClassVar[str] = "Edit shot notes"
+
+    def build(self, tree: StoryTree) -> Patch:
+        story = _node(tree, self.node_id).story
+        return _with_story(tree, self.node_id, replace(story, shot_notes=self.notes))
+
+
+# -- the story's start ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetStartState(Command):
+    """Where ``character`` starts (""; every character without a start of their own)."""
+
+    character: str
+    state: CharacterState
+    label: ClassVar[str] = "Set start state"
+
+    def build(self, tree: StoryTree) -> Patch:
+        root = tree.root
+        name = " ".join(self.character.split())
+        if not name:
+            return {(EntityKind.NODE, root.id): replace(root, start_state=self.state)}
+        key = character_key(name)
+        starts = {n: s for n, s in root.start_states.items() if character_key(n) != key}
+        starts[name] = self.state
+        return {(EntityKind.NODE, root.id): replace(root, start_states=starts)}
+
+
+@dataclass(frozen=True)
+class SetStateScope(Command):
+    """Whether a turn changes its own character's state or one state shared by the branch."""
+
+    scope: StateScope
+    label: ClassVar[str] = "Change whose state a turn changes"
+
+    def build(self, tree: StoryTree) -> Patch:
+        root = tree.root
+        if root.state_scope is self.scope:
+            return {}
+        return {(EntityKind.NODE, root.id): replace(root, state_scope=StateScope(self.scope))}

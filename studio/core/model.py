@@ -15,7 +15,8 @@ from enum import StrEnum
 from typing import Any
 
 from studio.core.instruction import Instruction
-from studio.core.state import MOTION_LEVEL_MAX, MOTION_LEVEL_MIN, CharacterState, StateDeltas
+from studio.core.state import MOTION_LEVEL_MAX, MOTION_LEVEL_MIN, CharacterState, StateDeltas, StateScope
+from studio.core.story import StoryFields
 
 
 def new_id() -> str:
@@ -40,7 +41,10 @@ class Node:
     """A turn of the story (or the root, whose ``parent_id`` is None).
 
     Siblings are alternatives; ``position`` orders them. The root carries the story's
-    starting state in ``start_state``.
+    starting state: ``start_state`` for every character, ``start_states`` for the cast
+    members that start elsewhere (keyed by name), and ``state_scope`` (whose state a turn
+    changes, see :class:`StateScope`). ``story`` holds the turn's dialogue, narration,
+    duration and shot notes.
     """
 
     id: str
@@ -52,6 +56,9 @@ class Node:
     selected_take_id: str | None = None
     start_state: CharacterState | None = None
     created_at: str = ""
+    story: StoryFields = StoryFields()
+    start_states: Mapping[str, CharacterState] = field(default_factory=dict)
+    state_scope: StateScope = StateScope.CHARACTER
 
     @property
     def is_root(self) -> bool:

@@ -7,6 +7,7 @@ where a delta is an integer in [-5, 5]; the value is clamped to 0..100.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 STAT_NAMES: tuple[str, ...] = ("stamina", "social", "entertainment")
 STATE_MIN = 0
@@ -66,3 +67,21 @@ class CharacterState:
 
     def as_dict(self) -> dict[str, int]:
         return {name: getattr(self, name) for name in STAT_NAMES}
+
+
+class StateScope(StrEnum):
+    """Whose state a turn changes.
+
+    ``CHARACTER`` (new projects, as AnimeGamer: the state is a character's): a turn changes
+    only its acting character's stamina, social and entertainment. ``BRANCH`` (projects
+    made before per-character state): one state runs down the branch whatever character
+    acts, so that those projects keep the values they were written with.
+    """
+
+    CHARACTER = "character"
+    BRANCH = "branch"
+
+
+def character_key(name: str) -> str:
+    """How character names are compared: case and spacing don't matter ("qiqi " is Qiqi)."""
+    return " ".join(name.split()).casefold()

@@ -7,7 +7,10 @@ from typing import Any
 
 from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
 from studio.core.model import CastMember, Location, Node, Take
-from studio.core.state import CharacterState
+from studio.core.state import CharacterState, StateScope, character_key
+
+StateTable = dict[str, tuple[str, CharacterState]]
+"""Per character (by :func:`character_key`): the name as first written, and the state."""
 
 
 class TreeError(ValueError):
@@ -25,7 +28,8 @@ class StoryTree:
         self._children: dict[str, list[str]] = {}
         self._takes_of: dict[str, list[str]] = {}
         self._root_id: str | None = None
-        self._state_cache: dict[str, CharacterState] = {}
+        self._state_cache: dict[str, StateTable] = {}
+        self._acting_cache: dict[str, str] = {}
 
     # -- building -----------------------------------------------------------------------
 
@@ -104,6 +108,7 @@ class StoryTree:
         for parent in resort:
             self._children[parent].sort(key=self._sibling_key)
         self._state_cache.clear()
+        self._acting_cache.clear()
         return before, ChangeSet.from_patch(patch, before, label)
 
     # -- queries ------------------------------------------------------------------------
@@ -182,30 +187,105 @@ class StoryTree:
             current = self.nodes[self._children[current.id][0]]
         return current
 
-    def state_of(self, node_id: str) -> CharacterState:
-        """Parent's state plus the selected take's deltas (the root holds the start state)."""
+    # -- state --------------------------------------------------------------------------
+
+    @property
+    def state_scope(self) -> StateScope:
+        root = self.nodes.get(self._root_id) if self._root_id else None
+        return root.state_scope if root is not None else StateScope.CHARACTER
+
+    def acting_character(self, node_id: str) -> str:
+        """Whose turn ``node_id`` is: the instruction's character; else the first cast
+        member named in its free text; else the acting character of the turn before it
+        ("" at the story's start)."""
+        cached = self._acting_cache.get(node_id)
+        if cached is not None:
+            return cached
+        pending: list[Node] = []
+        current: Node | None = self.node(node_id)
+        name = ""
+        while current is not None:
+            hit = self._acting_cache.get(current.id)
+            if hit is not None:
+                name = hit
+                break
+            pending.append(current)
+            current = self.nodes.get(current.parent_id) if current.parent_id else None
+        cast_names = [m.name for m in self.cast.values() if m.name.strip()]
+        for node in reversed(pending):
+            own = node.instruction.character.strip() or _named_in(node.instruction.free_text, cast_names)
+            name = own or name
+            self._acting_cache[node.id] = name
+        return name
+
+    def start_state_of(self, character: str) -> CharacterState:
+        """Where ``character`` starts (the root's ``start_states``, else its ``start_state``)."""
+        root = self.root
+        key = character_key(character)
+        for name, state in root.start_states.items():
+            if character_key(name) == key:
+                return state
+        return root.start_state or CharacterState()
+
+    def _states(self, node_id: str) -> StateTable:
         cached = self._state_cache.get(node_id)
         if cached is not None:
             return cached
         pending: list[Node] = []
         current: Node | None = self.node(node_id)
-        state = CharacterState()
+        table: StateTable = {}
         while current is not None:
             hit = self._state_cache.get(current.id)
             if hit is not None:
-                state = hit
+                table = hit
                 break
             pending.append(current)
             current = self.nodes.get(current.parent_id) if current.parent_id else None
+        shared = self.state_scope is StateScope.BRANCH
         for node in reversed(pending):
             if node.parent_id is None:
-                state = node.start_state or CharacterState()
+                table = {"": ("", node.start_state or CharacterState())}
+                if not shared:
+                    table.update({character_key(n): (n, s) for n, s in node.start_states.items()})
             else:
                 take = self.selected_take(node.id)
                 if take is not None:
-                    state = state.apply(take.deltas)
-            self._state_cache[node.id] = state
-        return state
+                    name = "" if shared else self.acting_character(node.id)
+                    key = character_key(name)
+                    shown, before = table.get(key) or (name, self.start_state_of(name))
+                    table = {**table, key: (shown or name, before.apply(take.deltas))}
+            self._state_cache[node.id] = table
+        return table
+
+    def _state_in(self, table: StateTable, character: str) -> CharacterState:
+        if self.state_scope is StateScope.BRANCH:
+            return table[""][1]
+        entry = table.get(character_key(character))
+        return entry[1] if entry is not None else self.start_state_of(character)
+
+    def state_of(self, node_id: str) -> CharacterState:
+        """The acting character's state after ``node_id`` (the root: the story's start state).
+
+        A turn changes its acting character's state by its selected take's deltas; every
+        other character keeps theirs (in a ``BRANCH``-scoped story one state runs down the
+        branch, as in projects made before per-character state)."""
+        table = self._states(node_id)
+        return self._state_in(table, self.acting_character(node_id))
+
+    def state_before(self, node_id: str) -> CharacterState:
+        """The acting character's state before ``node_id``: what its turn starts from."""
+        node = self.node(node_id)
+        if node.parent_id is None:
+            return self.state_of(node_id)
+        return self._state_in(self._states(node.parent_id), self.acting_character(node_id))
+
+    def cast_states(self, node_id: str) -> dict[str, CharacterState]:
+        """Every character's state after ``node_id``, by name: those who acted on the branch
+        and those with their own start state (a shared state is listed under "")."""
+        table = self._states(node_id)
+        if self.state_scope is StateScope.BRANCH:
+            return {"": table[""][1]}
+        return {shown: state for key, (shown, state) in table.items() if key}
 
     def depth(self, node_id: str) -> int:
         return len(self.path_to(node_id)) - 1
@@ -218,3 +298,25 @@ class StoryTree:
         yield from self.takes.values()
         yield from self.cast.values()
         yield from self.locations.values()
+
+
+def _named_in(text: str, names: list[str]) -> str:
+    """The name in ``names`` that ``text`` mentions first, as a whole word ("" if none)."""
+    if not text:
+        return ""
+    folded = text.casefold()
+    best = ""
+    best_at = len(folded) + 1
+    for name in names:
+        key = character_key(name)
+        at = folded.find(key)
+        while at >= 0:
+            end = at + len(key)
+            before_ok = at == 0 or not folded[at - 1].isalnum()
+            after_ok = end == len(folded) or not folded[end].isalnum()
+            if before_ok and after_ok:
+                if at < best_at:
+                    best, best_at = name, at
+                break
+            at = folded.find(key, at + 1)
+    return best

@@ -5,7 +5,7 @@ captions and a state overlay; storyboard sheets (PDF, PNG); SRT subtitles; an
 OpenTimelineIO timeline. No Qt here: the GUI's export dialog and the CLI both call
 :func:`export_branch` (or queue :func:`export_task` on the worker).
 
-Heavy libraries (moviepy is not used at all; opentimelineio and reportlab) are imported
+Heavy libraries (opentimelineio and reportlab) are imported
 inside the functions that need them, so importing this package is cheap.
 """
 

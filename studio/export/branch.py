@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.model import Node, TakeStatus
+from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateDeltas
+from studio.core.story import DialogueLine, StoryFields
 from studio.core.tree import TreeError
 from studio.export.errors import ExportError
 from studio.storage import Project, UnsafePathError
@@ -30,10 +32,21 @@ class Turn:
     take_id: str
     instruction: str
     state: CharacterState
-    """The state after this turn."""
+    """The acting character's state after this turn."""
     deltas: StateDeltas
     clip: Path
     poster: Path | None
+    character: str = ""
+    """Whose turn it is (whose state ``state`` is)."""
+    action: str = ""
+    """What happens, as a readable sentence (see :func:`studio.core.sentence.describe_action`)."""
+    story: StoryFields = StoryFields()
+    """Dialogue, narration, duration and shot notes (text cleaned like the instruction)."""
+
+    @property
+    def duration(self) -> float | None:
+        """Seconds the turn lasts in the episode; None: its clip's own length."""
+        return self.story.duration
 
     @property
     def label(self) -> str:
@@ -90,8 +103,21 @@ def _turn(project: Project, node: Node, number: int) -> Turn:
                           hint="Re-roll the turn to make its clip again.")
     if poster is not None and not poster.is_file():
         poster = None  # the sheet falls back to the clip's first frame
+    character = clean_text(tree.acting_character(node.id)).strip()
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
-                state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster)
+                state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
+                action=clean_text(describe_action(node.instruction, character)).strip(),
+                story=_clean_story(node.story))
+
+
+def _clean_story(story: StoryFields) -> StoryFields:
+    if story.is_empty:
+        return story
+    return StoryFields(
+        dialogue=tuple(DialogueLine(clean_text(line.speaker).strip(), clean_text(line.text).strip())
+                       for line in story.dialogue),
+        narration=clean_text(story.narration).strip(), duration=story.duration,
+        shot_notes=clean_text(story.shot_notes).strip())
 
 
 def collect_branch(project: Project, leaf_id: str) -> Branch:

@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 
 from studio.export.branch import Branch
+from studio.export.cues import CueKind, split_span, turn_cues
 from studio.export.drawing import Patch, caption_patch, render_card, state_patch
 from studio.export.ffmpeg import decode_frames
 from studio.export.options import CaptionMode, ExportOptions
@@ -41,33 +42,40 @@ def blend(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
     return ((a.astype(np.uint16) * (256 - weight) + b.astype(np.uint16) * weight) >> 8).astype(np.uint8)
 
 
-def turn_patches(branch: Branch, size: tuple[int, int], options: ExportOptions) -> list[list[Patch]]:
-    patches: list[list[Patch]] = []
-    for turn in branch.turns:
+def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
+                  options: ExportOptions) -> tuple[np.ndarray, list[list[Patch]]]:
+    """What is drawn over each output frame: an index per frame (-1: nothing) into a list
+    of patch lists (the turn's state overlay and the caption of its cue at that frame)."""
+    owner = np.full(timeline.total_frames, -1, dtype=np.int64)
+    groups: list[list[Patch]] = []
+    for span, turn in zip(timeline.turns, branch.turns, strict=True):
         own: list[Patch] = []
         if options.overlay:
-            own.append(state_patch(size, turn.state))
+            own.append(state_patch(size, turn.state, turn.character))
+        pieces: list[tuple[int, int, list[Patch]]] = [(span.shown_from, span.shown_to, own)]
         if options.captions == CaptionMode.BURN:
-            caption = caption_patch(size, turn.instruction)
-            if caption is not None:
-                own.append(caption)
-        patches.append(own)
-    return patches
+            timed = split_span(turn_cues(turn), span.shown_from, span.shown_to)
+            if timed:
+                pieces = []
+                for cue in timed:
+                    caption = caption_patch(size, cue.cue.shown, italic=cue.cue.kind is CueKind.NARRATION)
+                    pieces.append((cue.start, cue.end, [*own, *([caption] if caption is not None else [])]))
+        for start, end, patches in pieces:
+            if patches:
+                owner[start:end] = len(groups)
+                groups.append(patches)
+    return owner, groups
 
 
 def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, size: tuple[int, int],
                    options: ExportOptions) -> Generator[np.ndarray, None, None]:
     """Every output frame in order (``timeline.total_frames`` of them)."""
-    total = timeline.total_frames
-    owner = np.full(total, -1, dtype=np.int64)
-    for span in timeline.turns:
-        owner[span.shown_from:span.shown_to] = span.index
-    patches = turn_patches(branch, size, options)
+    owner, groups = frame_patches(branch, timeline, size, options)
 
     def decorate(frame: np.ndarray, index: int) -> np.ndarray:
-        turn = int(owner[index])
-        if turn >= 0:
-            for patch in patches[turn]:
+        group = int(owner[index])
+        if group >= 0:
+            for patch in groups[group]:
                 frame = patch.apply(frame)
         return frame
 

@@ -160,13 +160,26 @@ def render_card(size: tuple[int, int], text: str) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8)
 
 
-def caption_patch(size: tuple[int, int], text: str) -> Patch | None:
-    """The instruction at the bottom of the frame on a translucent band (None for no text)."""
+@functools.lru_cache(maxsize=16)
+def load_italic_font(size: int) -> FontLike:
+    """DejaVu Sans Oblique when installed (narration), else the regular font."""
+    for folder in FONT_DIRS:
+        candidate = folder / "DejaVuSans-Oblique.ttf"
+        if candidate.is_file():
+            try:
+                return ImageFont.truetype(str(candidate), max(6, int(size)))
+            except OSError:
+                break
+    return load_font(size)
+
+
+def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Patch | None:
+    """A caption at the bottom of the frame on a translucent band (None for no text)."""
     text = " ".join(text.split())
     if not text:
         return None
     width, height = size
-    font = load_font(max(10, height // 24))
+    font = load_italic_font(max(10, height // 24)) if italic else load_font(max(10, height // 24))
     pad = max(4, height // 60)
     lines = wrap_text(text, lambda s: text_width(font, s), width * 0.92 - 2 * pad, max_lines=3)
     step = line_height(font)
@@ -207,16 +220,22 @@ def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, f
         draw.text((right, cy), label, font=font, fill=text_fill, anchor="rm")
 
 
-def state_patch(size: tuple[int, int], state: CharacterState) -> Patch:
-    """The state panel for the top-left corner of the frame, as AnimeGamer's demo shows it."""
+def state_patch(size: tuple[int, int], state: CharacterState, character: str = "") -> Patch:
+    """The state panel for the top-left corner of the frame, as AnimeGamer's demo shows it,
+    headed by whose state it is."""
     width, height = size
     font = load_font(max(9, height // 30))
     pad = max(3, height // 80)
     panel_w = max(120, int(width * 0.34))
-    panel_h = int(line_height(font) * 1.25 * len(STAT_NAMES) + 2 * pad)
+    heading = int(line_height(font) * 1.2) if character else 0
+    panel_h = int(line_height(font) * 1.25 * len(STAT_NAMES) + 2 * pad) + heading
     image = Image.new("RGBA", (panel_w, panel_h), (*PANEL, 160))
     draw = ImageDraw.Draw(image)
-    draw_state_bars(draw, (pad, pad, panel_w - pad, panel_h - pad), state, font)
+    if character:
+        bold = load_font(max(9, height // 30), bold=True)
+        name = wrap_text(character, functools.partial(text_width, bold), panel_w - 2 * pad, max_lines=1)
+        draw.text((pad, pad), name[0] if name else "", font=bold, fill=TEXT)
+    draw_state_bars(draw, (pad, pad + heading, panel_w - pad, panel_h - pad), state, font)
     margin = max(2, height // 60)
     return _patch_from(image, margin, margin)
 

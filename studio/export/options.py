@@ -57,6 +57,13 @@ class CaptionMode(StrEnum):
     SRT = "srt"
 
 
+class PanelAspect(StrEnum):
+    """The shape of a storyboard panel: 16:9, or the first clip's own shape."""
+
+    WIDE = "16:9"
+    CLIP = "clip"
+
+
 MAX_SIZE = 8192
 MAX_FPS = 240.0
 MAX_CARD_SECONDS = 60.0
@@ -79,8 +86,11 @@ class ExportOptions:
     captions: CaptionMode = CaptionMode.NONE
     overlay: bool = False
     """Stamina, social and entertainment bars with the values after each turn."""
-    grid: tuple[int, int] = (3, 3)
-    """Storyboard sheet: columns x rows of turns per page."""
+    panels_per_page: int = 3
+    """Storyboard sheet: 1 (a large panel, landscape), 2 (two columns, landscape) or 3
+    (three rows with the text beside them, portrait)."""
+    panel_aspect: PanelAspect = PanelAspect.CLIP
+    """The panels' shape (default: the first clip's, so that no picture is letterboxed)."""
     sheet_title: str = ""
     """Heading of each sheet page (default: the title card text, else the project's name)."""
     crf: int | None = None
@@ -90,6 +100,10 @@ class ExportOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "captions", CaptionMode(self.captions))
+        try:
+            object.__setattr__(self, "panel_aspect", PanelAspect(self.panel_aspect))
+        except ValueError:
+            raise ExportError(f"Unknown panel shape {self.panel_aspect!r}.", hint="Use 16:9 or clip.") from None
         if self.size is not None:
             width, height = self.size
             if not (isinstance(width, int) and isinstance(height, int)) or not (
@@ -102,9 +116,8 @@ class ExportOptions:
         for name, seconds in (("title card", self.title_duration), ("end card", self.end_card_duration)):
             if not 0 < seconds <= MAX_CARD_SECONDS:
                 raise ExportError(f"The {name} lasts {seconds} s; give 0..{MAX_CARD_SECONDS:g} s.")
-        columns, rows = self.grid
-        if not (1 <= columns <= 12 and 1 <= rows <= 12):
-            raise ExportError(f"Sheet grid {columns}x{rows} is outside 1x1..12x12.")
+        if self.panels_per_page not in (1, 2, 3):
+            raise ExportError(f"A storyboard page holds 1, 2 or 3 panels, not {self.panels_per_page!r}.")
         if self.crf is not None and not 0 <= self.crf <= 63:
             raise ExportError(f"Quality (CRF) {self.crf} is outside 0..63.")
 
@@ -137,8 +150,11 @@ class ExportResult:
         return self.paths[0]
 
     def summary(self) -> str:
+        if self.format.is_sheet:
+            files = f" in {len(self.paths)} files" if len(self.paths) > 1 else ""
+            pages = f"{self.pages} page{'s' if self.pages != 1 else ''}"
+            return f"{self.path}: {self.turns} turns on {pages}{files}; rendered in {self.seconds:.1f} s"
         how = "stream copy (no re-encoding)" if self.used_stream_copy else (
-            "re-encoded" if self.format.is_video else "rendered")
-        extra = f", {self.pages} page(s)" if self.pages else ""
-        return (f"{self.path}: {self.turns} turns, {self.duration:.2f} s, {self.frames} frames{extra}; "
+            "re-encoded" if self.format.is_video else "written")
+        return (f"{self.path}: {self.turns} turns, {self.duration:.2f} s, {self.frames} frames; "
                 f"{how} in {self.seconds:.1f} s")

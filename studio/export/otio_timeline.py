@@ -3,7 +3,10 @@
 Clips reference the take files by absolute ``file://`` URL with source ranges at each
 clip's own frame rate. A dissolve becomes an OTIO transition centred on the cut point;
 the clips around it are trimmed to the cut and the transition uses the trimmed frames
-as handles, so the timeline's duration equals the exported video's.
+as handles, so the timeline's duration equals the exported video's. A turn whose
+duration is longer than its clip is followed by a freeze frame of its last frame.
+Every cue (narration, dialogue line, or the action's sentence) is a marker on the track,
+at the frames where the video shows it as a caption.
 """
 
 from __future__ import annotations
@@ -13,11 +16,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.export.branch import Branch
+from studio.export.cues import CueKind, split_span, turn_cues
 from studio.export.probe import StreamInfo
 from studio.export.timeline import Timeline
 
 if TYPE_CHECKING:
     import opentimelineio as otio
+
+
+MARKER_COLOURS = {CueKind.DIALOGUE: "GREEN", CueKind.NARRATION: "PURPLE", CueKind.ACTION: "BLUE"}
 
 
 def _to_source_frames(frames: int, fps: Fraction, source_fps: Fraction) -> int:
@@ -49,16 +56,41 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
         shown = _to_source_frames(span.shown_to - span.shown_from, timeline.fps, info.fps)
         metadata: dict[str, Any] = {"kamishibai": {
             "turn": turn.number, "node_id": turn.node_id, "take_id": turn.take_id,
-            "instruction": turn.instruction, "state": turn.state.as_dict(),
+            "instruction": turn.instruction, "action": turn.action, "character": turn.character,
+            "state": turn.state.as_dict(), "duration": turn.duration,
+            "dialogue": [[line.speaker, line.text] for line in turn.story.dialogue],
+            "narration": turn.story.narration, "shot_notes": turn.story.shot_notes,
         }}
+        url = Path(turn.clip).resolve().as_uri()
+        head = min(head, info.frames - 1)
+        played = min(shown, info.frames - head)
         track.append(otio.schema.Clip(
             name=f"Turn {turn.number}",
-            media_reference=otio.schema.ExternalReference(
-                target_url=Path(turn.clip).resolve().as_uri(), available_range=span_of(info.frames, clip_rate)),
+            media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(info.frames,
+                                                                                                  clip_rate)),
             source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(head, clip_rate),
-                                                 otio.opentime.RationalTime(shown, clip_rate)),
+                                                 otio.opentime.RationalTime(played, clip_rate)),
             metadata=metadata,
         ))
+        if shown > played:  # the turn lasts longer than its clip: hold the last frame
+            track.append(otio.schema.Clip(
+                name=f"Turn {turn.number} (hold)",
+                media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(
+                    info.frames, clip_rate)),
+                source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(info.frames - 1, clip_rate),
+                                                     otio.opentime.RationalTime(shown - played, clip_rate)),
+                effects=[otio.schema.FreezeFrame()],
+                metadata={"kamishibai": {"turn": turn.number, "hold": True}},
+            ))
+        for timed in split_span(turn_cues(turn), span.shown_from, span.shown_to):
+            track.markers.append(otio.schema.Marker(
+                name=timed.cue.shown,
+                marked_range=otio.opentime.TimeRange(otio.opentime.RationalTime(timed.start, rate),
+                                                     otio.opentime.RationalTime(timed.end - timed.start, rate)),
+                color=MARKER_COLOURS[timed.cue.kind],
+                metadata={"kamishibai": {"turn": turn.number, "kind": timed.cue.kind.value,
+                                         "speaker": timed.cue.speaker, "text": timed.cue.text}},
+            ))
     if timeline.end_frames:
         track.append(otio.schema.Gap(name=f"End card: {end_card}", source_range=span_of(timeline.end_frames, rate),
                                      metadata={"kamishibai": {"card": "end", "text": end_card}}))

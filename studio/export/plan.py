@@ -11,7 +11,7 @@ from studio.export.branch import Branch, Turn
 from studio.export.errors import ExportError
 from studio.export.options import ExportOptions
 from studio.export.probe import StreamInfo, exact_fps, probe_stream
-from studio.export.timeline import Timeline, output_frames, plan_timeline
+from studio.export.timeline import Timeline, output_frames, plan_timeline, seconds_to_frames
 
 PROBE_WORKERS = 4
 """Each probe is a short ffmpeg run, mostly waiting on the disk."""
@@ -33,6 +33,20 @@ def _probe_turn(turn: Turn) -> StreamInfo:
                           hint="Re-roll the turn to make its clip again.") from None
 
 
+def turn_frames(turn: Turn, info: StreamInfo, fps: Fraction) -> int:
+    """Output frames of a turn: its duration when set (the clip is held on its last frame
+    or trimmed to it), else its clip's own length."""
+    if turn.duration is not None:
+        return max(1, seconds_to_frames(turn.duration, fps))
+    return output_frames(info.frames, info.fps, fps)
+
+
+def retimed_turns(branch: Branch, plan: EpisodePlan) -> list[int]:
+    """Numbers of the turns whose duration holds or trims their clip."""
+    return [turn.number for turn, span, info in zip(branch.turns, plan.timeline.turns, plan.infos, strict=True)
+            if span.frames != output_frames(info.frames, info.fps, plan.fps)]
+
+
 def plan_episode(branch: Branch, options: ExportOptions, progress: ProgressCallback,
                  cancelled: CancelCheck) -> EpisodePlan:
     count = len(branch.turns)
@@ -49,7 +63,8 @@ def plan_episode(branch: Branch, options: ExportOptions, progress: ProgressCallb
     size = options.size or infos[0].size
     fps = exact_fps(options.fps) if options.fps else infos[0].fps
     timeline = plan_timeline(
-        [output_frames(info.frames, info.fps, fps) for info in infos], fps, options.crossfade,
+        [turn_frames(turn, info, fps) for turn, info in zip(branch.turns, infos, strict=True)], fps,
+        options.crossfade,
         options.title_duration if options.title.strip() else 0.0,
         options.end_card_duration if options.end_card.strip() else 0.0,
     )

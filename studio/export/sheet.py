@@ -1,17 +1,18 @@
-"""Storyboard sheets: the branch's turns in a grid (poster, turn number, instruction,
-state), as a PDF or as PNG pages, with the title and page numbers on every page."""
+"""Storyboard sheets (see :mod:`studio.export.storyboard`) as a PDF or as PNG pages."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from PIL import Image
+
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
-from studio.export.branch import Branch
-from studio.export.options import ExportFormat, ExportOptions
+from studio.export.branch import Branch, Turn
+from studio.export.errors import ExportError
+from studio.export.options import ExportFormat, ExportOptions, PanelAspect
 from studio.export.output import OutputFiles
-from studio.export.sheet_layout import A4_LANDSCAPE, SheetLayout, poster_image, sheet_title
-from studio.export.sheet_png import png_page_paths, render_png_page
+from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, sheet_title
 
 
 @dataclass(frozen=True)
@@ -21,10 +22,10 @@ class SheetMade:
 
 def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,
                  progress: ProgressCallback, cancelled: CancelCheck) -> SheetMade:
-    columns, rows = options.grid
     turns = list(branch.turns)
     first = poster_image(turns[0])
-    layout = SheetLayout(A4_LANDSCAPE, columns, rows, aspect=first.height / first.width)
+    aspect = WIDE if options.panel_aspect is PanelAspect.WIDE else first.height / first.width
+    layout = StoryboardLayout(options.panels_per_page, aspect)
     pages = layout.pages(len(turns))
     title = sheet_title(branch, options.sheet_title or options.title)
     pdf = None
@@ -34,17 +35,54 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
         pdf = PdfSheet(files.temp_for(out), layout, title)
         targets: list[Path] = []
     else:
+        from studio.export.sheet_png import png_page_paths
+
         targets = [files.temp_for(path) for path in png_page_paths(out, pages)]
     for page in range(pages):
         check_cancelled(cancelled)
         progress(Progress(page, pages, f"page {page + 1} of {pages}"))
         chunk = turns[page * layout.per_page:(page + 1) * layout.per_page]
-        posters = [first if page == 0 and index == 0 else poster_image(turn) for index, turn in enumerate(chunk)]
+        pictures = [first if page == 0 and index == 0 else poster_image(turn) for index, turn in enumerate(chunk)]
         if pdf is not None:
-            pdf.page(branch, title, page + 1, pages, chunk, posters)
+            draw_page(pdf, layout, branch, title, page + 1, pages, chunk, pictures)
+            pdf.end_page()
         else:
-            render_png_page(layout, branch, title, page + 1, pages, chunk, posters).save(targets[page], format="PNG")
+            from studio.export.sheet_png import PngPage
+
+            canvas = PngPage(layout)
+            draw_page(canvas, layout, branch, title, page + 1, pages, chunk, pictures)
+            canvas.page.save(targets[page], format="PNG")
     if pdf is not None:
         pdf.save()
     progress(Progress(pages, pages, "sheet done"))
     return SheetMade(pages)
+
+
+def poster_image(turn: Turn) -> Image.Image:
+    """The take's poster, or the clip's first frame when the poster file is missing, is
+    not an image, or is too large to decode safely (see :func:`open_image`)."""
+    from studio.storage.images import MAX_IMAGE_PIXELS, open_image
+    from studio.storage.media import MediaError
+
+    if turn.poster is not None:
+        try:
+            return open_image(turn.poster, what="poster")
+        except MediaError:
+            pass
+    import imageio_ffmpeg
+    import numpy as np
+
+    try:
+        reader = imageio_ffmpeg.read_frames(str(turn.clip), pix_fmt="rgb24")
+        try:
+            meta = next(reader)
+            width, height = meta["size"]
+            if width * height > MAX_IMAGE_PIXELS:
+                raise ExportError(f"The clip of {turn.label} is {width} x {height} pixels; the limit is "
+                                  f"{MAX_IMAGE_PIXELS / 1e6:.1f} megapixels.", hint="Re-roll the turn.")
+            data = next(reader)
+        finally:
+            reader.close()
+    except (RuntimeError, StopIteration, OSError) as error:
+        raise ExportError(f"The clip of {turn.label} can't be read: {error}.") from None
+    return Image.fromarray(np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3).copy())

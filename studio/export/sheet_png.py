@@ -1,29 +1,15 @@
-"""Storyboard sheet pages as PNG images (Pillow)."""
+"""Storyboard sheet pages as PNG images (Pillow): a :class:`~studio.export.storyboard.SheetCanvas`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from studio.export.branch import Branch, Turn
-from studio.export.drawing import draw_state_bars, fit_image, line_height, load_font, text_width, wrap_text
-from studio.export.sheet_layout import (
-    FOOTER,
-    MARGIN,
-    SMALL_SIZE,
-    TITLE_SIZE,
-    SheetLayout,
-    page_label,
-    sheet_subtitle,
-    turn_heading,
-)
+from studio.export.drawing import FontLike, fit_image, load_font, load_italic_font, text_width
+from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
 
 DPI = 150
-INK = (30, 30, 38)
-MUTED = (110, 110, 122)
-RULE = (200, 200, 210)
 
 
 def png_page_paths(out: Path, pages: int) -> list[Path]:
@@ -35,55 +21,34 @@ def png_page_paths(out: Path, pages: int) -> list[Path]:
 
 
 class PngPage:
-    def __init__(self, layout: SheetLayout, dpi: int = DPI) -> None:
+    def __init__(self, layout: StoryboardLayout, dpi: int = DPI) -> None:
         self.scale = dpi / 72.0
-        self.layout = layout
         width, height = layout.page
-        self.image = Image.new("RGB", (round(width * self.scale), round(height * self.scale)), "white")
-        self.draw = ImageDraw.Draw(self.image)
+        self.page = Image.new("RGB", (round(width * self.scale), round(height * self.scale)), "white")
+        self.draw = ImageDraw.Draw(self.page)
 
     def px(self, value: float) -> int:
         return round(value * self.scale)
 
-    def text(self, xy: tuple[float, float], text: str, size: float, bold: bool = False,
-             fill: tuple[int, int, int] = INK, anchor: str = "la") -> None:
-        self.draw.text((self.px(xy[0]), self.px(xy[1])), text, font=load_font(self.px(size), bold), fill=fill,
-                       anchor=anchor)
+    def font(self, size: float, style: TextStyle) -> FontLike:
+        pixels = self.px(size)
+        if style is TextStyle.ITALIC:
+            return load_italic_font(pixels)
+        return load_font(pixels, bold=style is TextStyle.BOLD)
 
-    def header(self, title: str, subtitle: str, page: int, pages: int) -> None:
-        width, height = self.layout.page
-        self.text((MARGIN, MARGIN), title, TITLE_SIZE, bold=True)
-        self.text((MARGIN, MARGIN + TITLE_SIZE * 1.45), subtitle, SMALL_SIZE, fill=MUTED)
-        self.text((width - MARGIN, height - MARGIN - FOOTER / 2), page_label(page, pages), SMALL_SIZE, fill=MUTED,
-                  anchor="rm")
+    def width(self, text: str, size: float, style: TextStyle) -> float:
+        return text_width(self.font(size, style), text) / self.scale
 
-    def cell(self, slot: int, turn: Turn, poster: Image.Image) -> None:
-        cell = self.layout.cell(slot)
-        parts = self.layout.inside(cell)
-        px = self.px
-        self.draw.rectangle((px(cell.x), px(cell.y), px(cell.right), px(cell.bottom)), outline=RULE, width=1)
-        box = parts.poster
-        fitted = fit_image(poster, px(box.w), px(box.h))
-        self.image.paste(fitted, (px(box.x) + (px(box.w) - fitted.width) // 2,
-                                  px(box.y) + (px(box.h) - fitted.height) // 2))
-        self.text((cell.x + (box.x - cell.x), parts.heading_y), turn_heading(turn), parts.font_size, bold=True)
-        font = load_font(px(parts.font_size))
-        measure: Callable[[str], float] = lambda s: text_width(font, s)  # noqa: E731
-        lines = wrap_text(" ".join(turn.instruction.split()) or "(no instruction)", measure, px(parts.instruction.w),
-                          parts.lines)
-        step = line_height(font)
-        for row, line in enumerate(lines):
-            self.draw.text((px(parts.instruction.x), px(parts.instruction.y) + row * step), line, font=font, fill=INK)
-        bars = parts.bars
-        bar_font = load_font(px(parts.font_size * 0.9))
-        draw_state_bars(self.draw, (px(bars.x), px(bars.y), px(bars.right), px(bars.y) + step * 3), turn.state,
-                        bar_font, turn.deltas, text_fill=INK, track_fill=(225, 225, 232))
+    def text(self, x: float, top: float, text: str, size: float, style: TextStyle, colour: Colour,
+             align: str = "left") -> None:
+        self.draw.text((self.px(x), self.px(top)), text, font=self.font(size, style), fill=colour,
+                       anchor="ra" if align == "right" else "la")
 
+    def rect(self, box: Rect, stroke: Colour | None, fill: Colour | None) -> None:
+        self.draw.rectangle((self.px(box.x), self.px(box.y), self.px(box.right), self.px(box.bottom)),
+                            outline=stroke, fill=fill, width=max(1, round(self.scale * 0.6)) if stroke else 0)
 
-def render_png_page(layout: SheetLayout, branch: Branch, title: str, page: int, pages: int,
-                    turns: list[Turn], posters: list[Image.Image]) -> Image.Image:
-    canvas = PngPage(layout)
-    canvas.header(title, sheet_subtitle(branch), page, pages)
-    for slot, (turn, poster) in enumerate(zip(turns, posters, strict=True)):
-        canvas.cell(slot, turn, poster)
-    return canvas.image
+    def image(self, box: Rect, image: Image.Image) -> None:
+        fitted = fit_image(image, self.px(box.w), self.px(box.h))
+        self.page.paste(fitted, (self.px(box.x) + (self.px(box.w) - fitted.width) // 2,
+                                 self.px(box.y) + (self.px(box.h) - fitted.height) // 2))

@@ -1,5 +1,7 @@
-"""SRT subtitles: each turn's instruction over the stretch of the episode where it shows
-(from the cut before it to the cut after it, see :mod:`studio.export.timeline`)."""
+"""SRT subtitles: each turn's cues (narration in italics, dialogue as ``Speaker: line``, or
+the readable sentence of its action) over the stretch of the episode where the turn shows
+(from the cut before it to the cut after it, see :mod:`studio.export.timeline`), shared
+among its cues as :mod:`studio.export.cues` says."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from studio.export.branch import Branch
+from studio.export.cues import Cue, CueKind, split_span, turn_cues
 from studio.export.timeline import Timeline
 
 
@@ -18,15 +21,19 @@ def srt_timestamp(frame: int, fps: Fraction) -> str:
     return f"{hours:02d}:{minutes:02d}:{seconds:02d},{millis:03d}"
 
 
+def srt_cue_text(cue: Cue) -> str:
+    text = " ".join(cue.shown.split())
+    text = text.replace("<", "‹").replace(">", "›")  # players read tags in SRT text
+    return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text
+
+
 def srt_text(branch: Branch, timeline: Timeline) -> str:
     blocks: list[str] = []
     for span, turn in zip(timeline.turns, branch.turns, strict=True):
-        text = "\n".join(line.strip() for line in turn.instruction.splitlines() if line.strip())
-        if not text:
-            continue
-        start = srt_timestamp(span.shown_from, timeline.fps)
-        end = srt_timestamp(span.shown_to, timeline.fps)
-        blocks.append(f"{len(blocks) + 1}\n{start} --> {end}\n{text}\n")
+        for timed in split_span(turn_cues(turn), span.shown_from, span.shown_to):
+            start = srt_timestamp(timed.start, timeline.fps)
+            end = srt_timestamp(timed.end, timeline.fps)
+            blocks.append(f"{len(blocks) + 1}\n{start} --> {end}\n{srt_cue_text(timed.cue)}\n")
     return "\n".join(blocks)
 
 

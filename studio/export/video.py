@@ -19,7 +19,7 @@ from studio.export.errors import ExportError
 from studio.export.ffmpeg import FrameEncoder, run_with_progress
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.export.output import OutputFiles
-from studio.export.plan import EpisodePlan
+from studio.export.plan import EpisodePlan, retimed_turns
 from studio.export.subtitles import write_srt
 
 CONTAINER_CODECS: dict[ExportFormat, frozenset[str]] = {
@@ -37,7 +37,7 @@ class VideoMade:
     used_stream_copy: bool
 
 
-def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: EpisodePlan) -> str | None:
+def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: EpisodePlan, branch: Branch) -> str | None:
     """Why the clips can't simply be joined (None: they can)."""
     if not options.stream_copy:
         return "re-encoding was asked for"
@@ -52,6 +52,9 @@ def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: Episode
         return "the clips differ in codec, size, frame rate or pixel format"
     if plan.size != first.size or plan.fps != first.fps:
         return "the output size or frame rate differs from the clips'"
+    retimed = retimed_turns(branch, plan)
+    if retimed:
+        return f"the duration of turn(s) {', '.join(map(str, retimed))} holds or trims their clip"
     return None
 
 
@@ -115,7 +118,7 @@ def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options
 def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat, options: ExportOptions,
                  files: OutputFiles, progress: ProgressCallback, cancelled: CancelCheck) -> VideoMade:
     target = files.temp_for(out)
-    refusal = stream_copy_refusal(fmt, options, plan)
+    refusal = stream_copy_refusal(fmt, options, plan, branch)
     if refusal is None:
         progress(Progress(0, plan.timeline.total_frames, "joining clips (stream copy)"))
         join_by_stream_copy(branch, plan, fmt, target, files, progress, cancelled)

@@ -362,12 +362,20 @@ class Database:
                     values,
                 )
 
-    def values(self, table: str, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
-        """Every row of ``table`` as plain tuples of ``columns`` (the fast path for loading)."""
+    def values(self, table: str, columns: tuple[str, ...],
+               fallbacks: dict[str, str] | None = None) -> list[tuple[Any, ...]]:
+        """Every row of ``table`` as plain tuples of ``columns`` (the fast path for loading).
+
+        A column the table lacks (an older schema read as it is) is read as its SQL value
+        in ``fallbacks``."""
         with self.lock:
             cursor = self.conn.cursor()
             cursor.row_factory = None
-            return cursor.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+            selected = list(columns)
+            if fallbacks:
+                present = {str(row[1]) for row in cursor.execute(f"PRAGMA table_info({table})").fetchall()}
+                selected = [c if c in present or c not in fallbacks else f"{fallbacks[c]} AS {c}" for c in columns]
+            return cursor.execute(f"SELECT {', '.join(selected)} FROM {table}").fetchall()
 
     def execute(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Cursor:
         with self.lock:

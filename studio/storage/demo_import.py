@@ -1,9 +1,18 @@
 """Import an AnimeGamer ``game_demo`` file: one turn per line.
 
 A line looks like ``Character: Qiqi; Motion: gently sit on railing; Background: day town.``.
-Blank lines and lines starting with ``#`` are skipped. One extension, used by the sample
-stories: a line ``## branch after N`` starts an alternative branch that continues from
-turn N of the file's first branch (``## branch after 0`` starts from the story's start).
+A line with no field names at all ("Qiqi eats bread slowly in the bakery at night") is a
+free-text turn, as the editor and ``play`` accept it; it is listed as such in the result.
+A line with field names needs Character, Motion and Background, none of them empty; a
+line without a single word is no turn either. Blank lines and lines starting with ``#``
+are skipped. Our extensions (AnimeGamer's files hold neither):
+
+- ``## branch after N`` starts an alternative branch that continues from turn N of the
+  file's first branch (``## branch after 0`` starts from the story's start);
+- lines starting with ``>`` give the turn above them its story fields:
+  ``> Qiqi: I'm late!`` (a dialogue line), ``> narration: ...``, ``> duration: 3.5``
+  (seconds) and ``> notes: ...`` (shot notes).
+
 Every malformed line is reported with its line number, and nothing is imported unless
 ``skip_bad`` is set. A file is read up to :data:`MAX_DEMO_BYTES` whatever it is (a pipe,
 ``/dev/stdin``, a device), and the whole import is one edit: one transaction (a killed
@@ -14,26 +23,30 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from studio.core.changes import EntityKey, EntityKind, Patch
 from studio.core.commands import Command, CommandError
 from studio.core.errors import StudioError
 from studio.core.instruction import (
+    KEY_ALIASES,
     MAX_INSTRUCTION_CHARS,
     InstructionError,
     parse_instruction,
     validate_instruction_text,
 )
 from studio.core.model import Node, new_id, now_iso
+from studio.core.story import StoryFieldError, StoryFields, check_dialogue_line, check_duration, check_story
 from studio.core.tree import StoryTree
 from studio.storage.project import Project
 
 REQUIRED_FIELDS = ("character", "motion", "background")
 MAX_DEMO_BYTES = 10 * 1024 * 1024
 _BRANCH_RE = re.compile(r"^##\s*branch\s+after\s+(\S+)\s*$", re.IGNORECASE)
+_STORY_RE = re.compile(r"^>\s*([^:：]{1,60}?)\s*[:：]\s*(.*)$")
+_WORD_RE = re.compile(r"\w")
 
 
 class DemoImportError(StudioError):
@@ -50,13 +63,22 @@ class DemoImportError(StudioError):
         self.problems = problems
 
 
+class DemoTurn(NamedTuple):
+    number: int
+    """The line it was read from."""
+    text: str
+    story: StoryFields = StoryFields()
+    free_text: bool = False
+    """The line named no fields: the engine reads it as free text."""
+
+
 @dataclass
 class DemoBranch:
     """Turns of one branch; ``after`` is the turn of the first branch it continues from."""
 
     after: int
     line_number: int
-    turns: list[tuple[int, str]] = field(default_factory=list)
+    turns: list[DemoTurn] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -76,24 +98,84 @@ class DemoImportResult:
     leaves: list[str]
     """The last turn of each branch."""
     skipped: list[tuple[int, str]]
+    free_text: list[tuple[int, str]] = field(default_factory=list)
+    """(line number, node id) of every turn read as free text."""
 
 
-def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> bool:
+def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> DemoTurn | None:
+    """The turn on ``line``, or None with the reason added to ``problems``."""
     if len(line) > MAX_INSTRUCTION_CHARS:
         problems.append((number, f"{len(line):,} characters (the limit is {MAX_INSTRUCTION_CHARS:,})"))
-        return False
+        return None
     try:
         validate_instruction_text(line)
     except InstructionError as error:
         problems.append((number, error.message))
-        return False
+        return None
     parsed = parse_instruction(line)
+    named = [name for name in (*REQUIRED_FIELDS, "adverb", "time_of_day", "camera") if getattr(parsed, name)]
+    if not named and not parsed.extra and not _named_but_empty(line):
+        if not _WORD_RE.search(line):
+            problems.append((number, f"no words in {line[:60]!r}"))
+            return None
+        return DemoTurn(number, line, free_text=True)
+    empty = _named_but_empty(line)
+    if empty:
+        problems.append((number, f"empty {', '.join(repr(e + ':') for e in empty)} in {line[:60]!r}"))
+        return None
     missing = [name.capitalize() for name in REQUIRED_FIELDS if not getattr(parsed, name)]
     if missing:
         fields = ", ".join(f"'{m}:'" for m in missing)
         problems.append((number, f"missing {fields} in {line[:60]!r}"))
-        return False
-    return True
+        return None
+    return DemoTurn(number, line)
+
+
+def _named_but_empty(line: str) -> list[str]:
+    """Field names in ``line`` with nothing after them ("Motion: ;")."""
+    empty: list[str] = []
+    for part in re.split(r"[;；]", line):
+        key, sep, value = part.partition(":")
+        if not sep:
+            key, sep, value = part.partition("：")
+        name = " ".join(key.lower().split())
+        if sep and name in KEY_ALIASES and not value.strip(" .。\t"):
+            empty.append(key.strip().capitalize())
+    return empty
+
+
+def _story_line(number: int, line: str, turn: DemoTurn | None,
+                problems: list[tuple[int, str]]) -> DemoTurn | None:
+    """``turn`` with the story field on ``line`` (``> Qiqi: Hello``) added; None if bad."""
+    if turn is None:
+        problems.append((number, "a '>' line gives the turn above it a story field, but no turn is above it"))
+        return None
+    match = _STORY_RE.match(line)
+    if not match or not match.group(1).strip() or not match.group(2).strip():
+        problems.append((number, f"expected '> NAME: what they say' (or narration:, duration:, notes:), "
+                                 f"got {line[:60]!r}"))
+        return None
+    key, value = match.group(1).strip(), match.group(2).strip()
+    story = turn.story
+    try:
+        match key.lower():
+            case "narration" | "narrator":
+                story = replace(story, narration=f"{story.narration} {value}".strip())
+            case "duration":
+                try:
+                    seconds = float(value.rstrip("s").strip())
+                except ValueError:
+                    raise StoryFieldError(f"a duration is a number of seconds, not {value!r}") from None
+                story = replace(story, duration=check_duration(seconds))
+            case "notes" | "shot notes" | "shot":
+                story = replace(story, shot_notes=f"{story.shot_notes}\n{value}".strip())
+            case _:
+                story = story.with_line(check_dialogue_line(key, value))
+        story = check_story(story)
+    except StoryFieldError as error:
+        problems.append((number, error.message))
+        return None
+    return turn._replace(story=story)
 
 
 def parse_demo_text(text: str) -> DemoStory:
@@ -101,10 +183,12 @@ def parse_demo_text(text: str) -> DemoStory:
     main = DemoBranch(after=0, line_number=0)
     branches = [main]
     problems: list[tuple[int, str]] = []
+    above_was_bad = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         marker = _BRANCH_RE.match(line)
         if marker:
+            above_was_bad = False
             after = marker.group(1)
             if not after.isdigit():
                 problems.append((number, f"'## branch after' needs a turn number, got {after!r}"))
@@ -113,8 +197,19 @@ def parse_demo_text(text: str) -> DemoStory:
             continue
         if not line or line.startswith("#"):
             continue
-        if _check_line(number, line, problems):
-            branches[-1].turns.append((number, line))
+        turns = branches[-1].turns
+        if line.startswith(">"):
+            if above_was_bad:  # the turn it belongs to is already reported
+                problems.append((number, "belongs to the malformed turn above it"))
+                continue
+            updated = _story_line(number, line, turns[-1] if turns else None, problems)
+            if updated is not None:
+                turns[-1] = updated
+            continue
+        turn = _check_line(number, line, problems)
+        above_was_bad = turn is None
+        if turn is not None:
+            turns.append(turn)
     main_length = len(main.turns)
     for branch in branches[1:]:
         if branch.after > main_length:
@@ -151,15 +246,18 @@ def read_demo(path: Path) -> DemoStory:
 class ImportTurns(Command):
     """Many new turns as one edit: ``turns`` are (node id, parent id, text), parents first.
 
-    Each new turn goes after the siblings its parent already has."""
+    Each new turn goes after the siblings its parent already has; ``stories`` gives some of
+    them (by node id) their story fields."""
 
     turns: tuple[tuple[str, str, str], ...]
+    stories: tuple[tuple[str, StoryFields], ...] = ()
     label: ClassVar[str] = "Import turns"
 
     def build(self, tree: StoryTree) -> Patch:
         patch: dict[EntityKey, Node] = {}
         added: Counter[str] = Counter()
         created = now_iso()
+        stories = dict(self.stories)
         for node_id, parent_id, text in self.turns:
             validate_instruction_text(text)
             if node_id in tree.nodes or (EntityKind.NODE, node_id) in patch:
@@ -172,7 +270,8 @@ class ImportTurns(Command):
             added[parent_id] += 1
             patch[(EntityKind.NODE, node_id)] = Node(id=node_id, parent_id=parent_id,
                                                       instruction=parse_instruction(text), position=position,
-                                                      created_at=created)
+                                                      created_at=created,
+                                                      story=check_story(stories.get(node_id, StoryFields())))
         return patch
 
 
@@ -187,6 +286,8 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
     node_ids: list[str] = []
     leaves: list[str] = []
     turns: list[tuple[str, str, str]] = []
+    stories: list[tuple[str, StoryFields]] = []
+    free_text: list[tuple[int, str]] = []
     skipped = list(story.problems)
     for index, branch in enumerate(story.branches):
         if index == 0 or branch.after == 0:
@@ -194,19 +295,23 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
         elif branch.after <= len(main):
             parent = main[branch.after - 1]
         else:  # its marker is reported as a problem (only reached with skip_bad): say what it held
-            skipped.extend((number, f"its branch (line {branch.line_number}) was skipped")
-                           for number, _ in branch.turns)
+            skipped.extend((turn.number, f"its branch (line {branch.line_number}) was skipped")
+                           for turn in branch.turns)
             continue
-        for _, text in branch.turns:
+        for turn in branch.turns:
             node_id = new_id()
-            turns.append((node_id, parent, text))
+            turns.append((node_id, parent, turn.text))
+            if not turn.story.is_empty:
+                stories.append((node_id, turn.story))
+            if turn.free_text:
+                free_text.append((turn.number, node_id))
             node_ids.append(node_id)
             if index == 0:
                 main.append(node_id)
             parent = node_id
         leaves.append(parent)
-    project.apply(ImportTurns(tuple(turns)))
-    return DemoImportResult(node_ids, leaves, sorted(skipped))
+    project.apply(ImportTurns(tuple(turns), tuple(stories)))
+    return DemoImportResult(node_ids, leaves, sorted(skipped), free_text)
 
 
 def import_demo(project: Project, path: Path, parent_id: str | None = None, skip_bad: bool = False) -> DemoImportResult:

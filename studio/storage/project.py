@@ -36,7 +36,7 @@ from studio.storage.errors import (
 )
 from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, resolve_inside
-from studio.storage.rows import FROM_VALUES, TABLES
+from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES
 from studio.storage.staging import StagingDir, sweep
 
 PROJECT_SUFFIX = ".kamishibai"
@@ -198,7 +198,7 @@ class Project:
             with database.snapshot():  # one moment: a writer may commit between tables
                 for kind, table in TABLES.items():
                     columns, build = FROM_VALUES[kind]
-                    entities.extend(map(build, database.values(table, columns)))
+                    entities.extend(map(build, database.values(table, columns, COLUMN_FALLBACKS.get(table))))
         except (ValueError, TypeError, KeyError) as error:
             raise ProjectFileError(f"{folder / DB_NAME} holds a row that can't be read: {error}.") from None
         finally:

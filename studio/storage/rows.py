@@ -9,7 +9,8 @@ from typing import Any
 from studio.core.changes import EntityKind
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus
-from studio.core.state import CharacterState, StateDeltas
+from studio.core.state import CharacterState, StateDeltas, StateScope
+from studio.core.story import DialogueLine, StoryFields
 
 _INSTRUCTION_FIELDS = ("character", "motion", "adverb", "background", "time_of_day", "camera", "free_text")
 
@@ -45,13 +46,35 @@ def node_row(node: Node) -> dict[str, Any]:
         "selected_take_id": node.selected_take_id,
         "start_state": _dumps(node.start_state.as_dict()) if node.start_state else None,
         "created_at": node.created_at,
+        "dialogue": _dumps([[line.speaker, line.text] for line in node.story.dialogue]),
+        "narration": node.story.narration,
+        "duration": node.story.duration,
+        "shot_notes": node.story.shot_notes,
+        "start_states": _dumps({name: state.as_dict() for name, state in node.start_states.items()}),
+        "state_scope": node.state_scope.value,
     })
     return row
 
 
 NODE_COLUMNS = ("id", "parent_id", "instruction", "character", "motion", "adverb", "background", "time_of_day",
                 "camera", "free_text", "extra", "position", "notes", "bookmarked", "selected_take_id", "start_state",
-                "created_at")
+                "created_at", "dialogue", "narration", "duration", "shot_notes", "start_states", "state_scope")
+
+COLUMN_FALLBACKS: dict[str, dict[str, str]] = {
+    "nodes": {"dialogue": "'[]'", "narration": "''", "duration": "NULL", "shot_notes": "''",
+              "start_states": "'{}'", "state_scope": "'branch'"},
+}
+"""SQL values for columns a project of an older schema lacks (read without upgrading it,
+e.g. on a read-only disk): the values the migration that adds them gives old rows."""
+
+_NO_STORY = StoryFields()
+
+
+def _story(dialogue: str, narration: str, duration: float | None, shot_notes: str) -> StoryFields:
+    if dialogue == "[]" and not narration and duration is None and not shot_notes:
+        return _NO_STORY  # most turns: no parsing on the hot path
+    lines = tuple(DialogueLine(str(speaker), str(text)) for speaker, text in _loads(dialogue))
+    return StoryFields(lines, narration, None if duration is None else float(duration), shot_notes)
 
 
 def node_from_values(v: tuple[Any, ...]) -> Node:
@@ -64,6 +87,9 @@ def node_from_values(v: tuple[Any, ...]) -> Node:
         v[11], v[12], bool(v[13]), v[14],
         CharacterState(**json.loads(v[15])) if v[15] else None,
         v[16],
+        _story(v[17], v[18], v[19], v[20]),
+        {str(k): CharacterState(**x) for k, x in _loads(v[21]).items()} if v[21] != "{}" else {},
+        StateScope(v[22]),
     )
 
 

@@ -99,7 +99,20 @@ CREATE INDEX jobs_status ON jobs(status, priority, sequence);
 """v2: the generation queue (studio.worker); node_id has no foreign key so that a job's
 history outlives an undone node."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS]
+SCHEMA_V3_STORY = """
+ALTER TABLE nodes ADD COLUMN dialogue TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE nodes ADD COLUMN narration TEXT NOT NULL DEFAULT '';
+ALTER TABLE nodes ADD COLUMN duration REAL;
+ALTER TABLE nodes ADD COLUMN shot_notes TEXT NOT NULL DEFAULT '';
+ALTER TABLE nodes ADD COLUMN start_states TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE nodes ADD COLUMN state_scope TEXT NOT NULL DEFAULT 'branch';
+"""
+"""v3: story fields per turn (dialogue as JSON [[speaker, text], ...], narration, duration in
+seconds or NULL, shot notes) and per-character state on the root (start states by name,
+and the state scope). Rows written before keep ``state_scope = 'branch'``: one state runs
+down each branch, as it did when they were made. New projects write ``'character'``."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS, SCHEMA_V3_STORY]
 """Append a migration (SQL script) to add a schema version; never edit a released one."""
 
 

@@ -169,7 +169,7 @@ def build_context(
         turns = turns[len(turns) - window:] if window else []
         selected = [tree.selected_take(n.id) for n in turns]
         states = [tree.state_of(n.id) for n in turns]
-        parent_state = tree.state_of(node.parent_id)
+        parent_state = tree.state_before(node_id)  # the acting character's state
         parent_take = tree.selected_take(node.parent_id)
         cast = list(tree.cast.values())
         locations = list(tree.locations.values())

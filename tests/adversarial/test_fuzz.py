@@ -110,4 +110,4 @@ def test_reading_any_bytes_as_a_demo_file_never_fails_unexpectedly(tmp_path: Pat
         story = read_demo(demo)
     except StudioError:
         return
-    assert all(number >= 1 for branch in story.branches for number, _ in branch.turns)
+    assert all(turn.number >= 1 for branch in story.branches for turn in branch.turns)

@@ -152,8 +152,9 @@ def test_control_characters_already_stored_are_never_printed_raw(tmp_path: Path)
     taken = play(path)
     conn = sqlite3.connect(path / "project.db")
     with conn:
-        conn.execute("UPDATE nodes SET instruction=?, notes=? WHERE id=?",
-                     (CONTROL + "\x00\n", "\x1b[31mred\x07", taken["node"]))
+        conn.execute("UPDATE nodes SET instruction=?, notes=?, narration=?, dialogue=? WHERE id=?",
+                     (CONTROL + "\x00\n", "\x1b[31mred\x07", "\x1b[31mnarrated\x07",
+                      '[["Qi\\u001bqi", "Hello\\u0007 there\\u0000"]]', taken["node"]))
         conn.execute("UPDATE meta SET value=? WHERE key='name'", ("\x1b]0;title\x07",))
         conn.execute("UPDATE takes SET instruction_raw=?", (CONTROL,))
     conn.close()
@@ -166,4 +167,4 @@ def test_control_characters_already_stored_are_never_printed_raw(tmp_path: Path)
     done = kamishibai("export", str(path), "--leaf", taken["node"], "--out", str(out))
     assert done.returncode == 0, done.stderr
     srt = out.read_text()
-    assert "Character: Qiqi" in srt and not any(ch in srt for ch in "\x1b\x07\x00")
+    assert "[31mnarrated" in srt and "Hello" in srt and not any(ch in srt for ch in "\x1b\x07\x00")

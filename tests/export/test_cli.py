@@ -34,11 +34,13 @@ def test_export_reports_stream_copy_and_sidecar(story: Fixture, tmp_path: Path,
     assert (tmp_path / "copy.srt").is_file()
 
 
-def test_export_sheet_and_format_flag(story: Fixture, tmp_path: Path) -> None:
+def test_export_sheet_and_format_flag(story: Fixture, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "board.bin"
     assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(out), "--format", "pdf",
-                 "--grid", "2x1", "-q"]) == 0
+                 "--panels", "2", "-q"]) == 0
     assert out.read_bytes()[:5] == b"%PDF-"
+    printed = capsys.readouterr().out
+    assert "3 turns on 2 pages" in printed and "frames" not in printed and "0.00 s" not in printed
 
 
 def test_export_bad_input_exits_2(story: Fixture, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

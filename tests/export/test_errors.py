@@ -87,7 +87,7 @@ def test_bad_options_and_names(story: Fixture, tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="even"):
         export_branch(story.project, story.leaf, tmp_path / "e.mp4", options=ExportOptions(size=(101, 64)))
     with pytest.raises(ExportError):
-        ExportOptions(grid=(0, 3))
+        ExportOptions(panels_per_page=4)
     with pytest.raises(ExportError):
         ExportOptions(size=(4, 4))
     assert leftovers(tmp_path) == []

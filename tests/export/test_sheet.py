@@ -1,67 +1,107 @@
-"""Storyboard sheets: PDF page counts (pypdf) and PNG pages."""
+"""Storyboard sheets: layouts, page counts and full text (pypdf), PNG pages, and the sample
+story's PDF rendered by poppler's pdftoppm and checked panel by panel."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
 
+from studio.core import AddDialogueLine, SetDuration, SetNarration, SetShotNotes
 from studio.export import ExportFormat, ExportOptions, export_branch
-from studio.export.sheet_layout import A4_LANDSCAPE, SheetLayout
+from studio.export.options import PanelAspect
+from studio.export.storyboard import WIDE, StoryboardLayout
 
 from .helpers import Fixture, build
 
 pypdf = pytest.importorskip("pypdf")
+LONG_LINE = ("I promised the baker I would bring the cake to the clock tower before noon, and I will, even if "
+             "the wind blows me all the way to the sea and back again!")
 
 
-@pytest.mark.parametrize(("grid", "pages"), [((2, 1), 2), ((3, 3), 1), ((1, 1), 3), ((2, 2), 1)])
-def test_pdf_page_count(story: Fixture, tmp_path: Path, grid: tuple[int, int], pages: int) -> None:
+def _text(path: Path) -> list[str]:
+    return [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(str(path)).pages]
+
+
+@pytest.mark.parametrize(("panels", "pages", "size"), [(1, 3, (842, 595)), (2, 2, (842, 595)), (3, 1, (595, 842))])
+def test_pdf_layouts_page_counts_and_orientation(story: Fixture, tmp_path: Path, panels: int, pages: int,
+                                                 size: tuple[int, int]) -> None:
     out = tmp_path / "board.pdf"
-    result = export_branch(story.project, story.leaf, out, options=ExportOptions(grid=grid))
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=panels))
     assert result.format == ExportFormat.PDF and result.pages == pages
     reader = pypdf.PdfReader(str(out))
     assert len(reader.pages) == pages
-    text = reader.pages[-1].extract_text()
-    assert "Test Story" in text
-    assert f"Page {pages} of {pages}" in text
-    assert "Turn 3" in text
-    assert "wave 3" in text
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == size
+    text = _text(out)[-1]
+    assert "Test Story" in text and f"Page {pages} of {pages}" in text and "Turn 3" in text
+    assert "Qiqi gently waves 3 in the town, by day." in text
+    assert "Character:" not in text
 
 
-def test_pdf_title_and_state_values(story: Fixture, tmp_path: Path) -> None:
+def test_pdf_holds_the_full_text_of_every_field(story: Fixture, tmp_path: Path) -> None:
+    first = story.nodes[0]
+    story.project.apply(AddDialogueLine(first, "Qiqi", LONG_LINE))
+    story.project.apply(AddDialogueLine(first, "Mei", "Good luck!"))
+    story.project.apply(SetNarration(first, "Koriko wakes up under a sky without clouds."))
+    story.project.apply(SetShotNotes(first, "Wide shot, slow pan left to the tower."))
+    story.project.apply(SetDuration(first, 2.5))
+    for panels in (1, 2, 3):
+        out = tmp_path / f"full-{panels}.pdf"
+        export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=panels,
+                                                                             sheet_title="Storyboard A"))
+        text = _text(out)[0]
+        for expected in ("Storyboard A", LONG_LINE, "QIQI", "MEI", "Good luck!", "NARRATION",
+                         "Koriko wakes up under a sky without clouds.", "SHOT NOTES",
+                         "Wide shot, slow pan left to the tower.", "Turn 1 · Qiqi · 2.5 s", "Stamina 55 (+5)",
+                         "Social 45 (-5)", "Fun 60 (+10)", "Qiqi gently waves 1 in the town, by day."):
+            assert expected in text, (panels, expected)
+
+
+def _page_png(pdf: Path, page: int, tmp_path: Path, dpi: int = 72) -> np.ndarray:
+    prefix = tmp_path / f"{pdf.stem}-p{page}"
+    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
+                    str(prefix)], check=True, capture_output=True, timeout=60)
+    with Image.open(prefix.with_suffix(".png")) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils (pdftoppm)")
+@pytest.mark.parametrize("panels", [1, 2, 3])
+def test_rendered_pdf_shows_each_panels_picture_where_the_layout_puts_it(story: Fixture, tmp_path: Path,
+                                                                           panels: int) -> None:
     out = tmp_path / "board.pdf"
-    export_branch(story.project, story.leaf, out, options=ExportOptions(grid=(3, 1), sheet_title="Storyboard A"))
-    text = pypdf.PdfReader(str(out)).pages[0].extract_text()
-    assert "Storyboard A" in text
-    # state after turn 1 with deltas (1, -1, 2): 55 / 45 / 60
-    for value in ("55", "45", "60", "Stamina", "Social"):
-        assert value in text
+    result = export_branch(story.project, story.leaf, out,
+                           options=ExportOptions(panels_per_page=panels, panel_aspect=PanelAspect.WIDE))
+    layout = StoryboardLayout(panels, WIDE)
+    for page in range(result.pages):
+        pixels = _page_png(out, page + 1, tmp_path)
+        for slot in range(min(panels, 3 - page * panels)):
+            box = layout.panel(slot).picture
+            centre = pixels[round(box.y + box.h / 2), round(box.x + box.w / 2)]
+            colour = story.colours[page * panels + slot]
+            assert np.abs(centre.astype(int) - colour).max() <= 24, (page, slot, centre, colour)
+            assert box.w >= (500 if panels == 1 else 370 if panels == 2 else 290)  # large panels
 
 
-def test_png_pages(story: Fixture, tmp_path: Path) -> None:
+def test_png_pages_and_the_clip_aspect(story: Fixture, tmp_path: Path) -> None:
     out = tmp_path / "board.png"
-    result = export_branch(story.project, story.leaf, out, options=ExportOptions(grid=(2, 1)))
+    result = export_branch(story.project, story.leaf, out,
+                           options=ExportOptions(panels_per_page=2, panel_aspect=PanelAspect.CLIP))
     assert result.pages == 2
     assert result.paths == (tmp_path / "board-01.png", tmp_path / "board-02.png")
-    for path in result.paths:
-        with Image.open(path) as image:
-            assert image.format == "PNG"
-            assert image.size == (1754, 1240)
+    layout = StoryboardLayout(2, 64 / 96)
+    box = layout.panel(1).picture
+    assert box.h / box.w == pytest.approx(64 / 96)
+    with Image.open(result.paths[0]) as image:
+        assert image.format == "PNG" and image.size == (1754, 1240)
+        centre = (round((box.x + box.w / 2) * 150 / 72), round((box.y + box.h / 2) * 150 / 72))
+        assert image.convert("RGB").getpixel(centre) == pytest.approx(story.colours[1], abs=6)
     assert not out.exists()
-    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".png") == ["board-01.png", "board-02.png"]
-
-
-def test_single_png_page_keeps_the_name(story: Fixture, tmp_path: Path) -> None:
-    out = tmp_path / "board.png"
-    result = export_branch(story.project, story.leaf, out, options=ExportOptions(grid=(4, 3)))
-    assert result.paths == (out,) and result.pages == 1
-    with Image.open(out) as image:
-        pixels = image.convert("RGB")
-        layout = SheetLayout(A4_LANDSCAPE, 4, 3, aspect=64 / 96)
-        poster = layout.inside(layout.cell(1)).poster
-        centre = (round((poster.x + poster.w / 2) * 150 / 72), round((poster.y + poster.h / 2) * 150 / 72))
-        assert pixels.getpixel(centre) == pytest.approx(story.colours[1], abs=6)
 
 
 def test_missing_poster_falls_back_to_the_clip(tmp_path: Path) -> None:
@@ -71,11 +111,10 @@ def test_missing_poster_falls_back_to_the_clip(tmp_path: Path) -> None:
         assert take is not None
         fixture.project.resolve(take.poster_path).unlink()
         out = tmp_path / "board.png"
-        export_branch(fixture.project, fixture.leaf, out, options=ExportOptions(grid=(3, 1)))
-        layout = SheetLayout(A4_LANDSCAPE, 3, 1, aspect=64 / 96)
-        poster = layout.inside(layout.cell(0)).poster
+        export_branch(fixture.project, fixture.leaf, out, options=ExportOptions(panels_per_page=3))
+        box = StoryboardLayout(3, 64 / 96).panel(0).picture
         with Image.open(out) as image:
-            centre = (round((poster.x + poster.w / 2) * 150 / 72), round((poster.y + poster.h / 2) * 150 / 72))
+            centre = (round((box.x + box.w / 2) * 150 / 72), round((box.y + box.h / 2) * 150 / 72))
             assert image.convert("RGB").getpixel(centre) == pytest.approx(fixture.colours[0], abs=16)
     finally:
         fixture.project.close()
@@ -84,11 +123,11 @@ def test_missing_poster_falls_back_to_the_clip(tmp_path: Path) -> None:
 def test_many_turns_fill_many_pages(tmp_path: Path) -> None:
     fixture = build(tmp_path, turns=7, frames=[2] * 7)
     try:
-        result = export_branch(fixture.project, fixture.leaf, tmp_path / "all.pdf", options=ExportOptions(grid=(3, 2)))
-        assert result.pages == 2
-        reader = pypdf.PdfReader(str(result.path))
-        assert len(reader.pages) == 2
-        assert "Turn 7" in reader.pages[1].extract_text()
-        assert "Turn 7" not in reader.pages[0].extract_text()
+        result = export_branch(fixture.project, fixture.leaf, tmp_path / "all.pdf",
+                               options=ExportOptions(panels_per_page=3))
+        assert result.pages == 3
+        pages = _text(result.path)
+        assert "Turn 7" in pages[2] and "Turn 7" not in pages[1]
+        assert "Page 3 of 3" in pages[2]
     finally:
         fixture.project.close()

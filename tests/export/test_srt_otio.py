@@ -11,6 +11,7 @@ from urllib.request import url2pathname
 import opentimelineio as otio
 import pytest
 
+from studio.core import AddDialogueLine, SetDuration, SetNarration
 from studio.export import ExportOptions, export_branch
 
 from .helpers import FPS, Fixture, container_duration
@@ -38,7 +39,7 @@ def test_srt_matches_the_clips(story: Fixture, tmp_path: Path) -> None:
     for (start, end, text), frames, number in zip(entries, story.frames, (1, 2, 3), strict=True):
         assert start == pytest.approx(at, abs=0.001)
         assert end == pytest.approx(at + frames / FPS, abs=0.001)
-        assert f"wave {number}" in text
+        assert f"Qiqi gently waves {number} in the town, by day." == text  # a sentence, not the field syntax
         at += frames / FPS
     assert result.duration == pytest.approx(at)
 
@@ -99,3 +100,51 @@ def test_otio_transitions_for_crossfades(story: Fixture, tmp_path: Path) -> None
         assert available.start_time <= clip.source_range.start_time
         assert clip.source_range.end_time_exclusive() <= available.end_time_exclusive()
         assert available.duration.value == 6
+
+
+def _with_story(story: Fixture) -> None:
+    """Turn 1: narration and two lines; turn 2: held to 2 s; turns 2 and 3 show their action."""
+    first, second, _third = story.nodes
+    story.project.apply(SetNarration(first, "The town wakes up."))
+    story.project.apply(AddDialogueLine(first, "Qiqi", "I'm late!"))
+    story.project.apply(AddDialogueLine(first, "Mei", "Good luck on your first delivery, Qiqi!"))
+    story.project.apply(SetDuration(second, 2.0))
+
+
+def test_dialogue_and_narration_reach_the_srt_in_order_within_their_turn(story: Fixture, tmp_path: Path) -> None:
+    _with_story(story)
+    result = export_branch(story.project, story.leaf, tmp_path / "story.srt")
+    entries = parse_srt(result.path.read_text(encoding="utf-8"))
+    assert [text for _, _, text in entries] == [
+        "<i>The town wakes up.</i>", "Qiqi: I'm late!", "Mei: Good luck on your first delivery, Qiqi!",
+        "Qiqi gently waves 2 in the town, by day.", "Qiqi gently waves 3 in the town, by day."]
+    first_turn = story.frames[0] / FPS
+    assert entries[0][0] == 0 and entries[2][1] == pytest.approx(first_turn)
+    for (_, end, _), (start, _, _) in itertools.pairwise(entries[:3]):
+        assert end == pytest.approx(start)
+    assert entries[2][1] - entries[2][0] > entries[1][1] - entries[1][0]  # the long line stays up longer
+    # turn 2 lasts 2 s (its clip is 0.75 s, held on its last frame)
+    assert entries[3][:2] == (pytest.approx(first_turn), pytest.approx(first_turn + 2.0))
+    assert entries[4][0] == pytest.approx(first_turn + 2.0)
+    assert result.duration == pytest.approx(first_turn + 2.0 + story.frames[2] / FPS)
+
+
+def test_otio_holds_a_long_turn_and_marks_every_cue(story: Fixture, tmp_path: Path) -> None:
+    _with_story(story)
+    result = export_branch(story.project, story.leaf, tmp_path / "story.otio")
+    timeline = otio.adapters.read_from_file(str(result.path))
+    assert timeline.duration().to_seconds() == pytest.approx(result.duration)
+    clips = clips_of(timeline)
+    assert [c.name for c in clips] == ["Turn 1", "Turn 2", "Turn 2 (hold)", "Turn 3"]
+    hold = clips[2]
+    assert isinstance(hold.effects[0], otio.schema.FreezeFrame)
+    assert hold.source_range.start_time.value == story.frames[1] - 1
+    assert (clips[1].duration() + hold.duration()).to_seconds() == pytest.approx(2.0)
+    track = timeline.tracks[0]
+    markers = [(m.name, m.metadata["kamishibai"]["kind"]) for m in track.markers]
+    assert markers == [("The town wakes up.", "narration"), ("Qiqi: I'm late!", "dialogue"),
+                       ("Mei: Good luck on your first delivery, Qiqi!", "dialogue"),
+                       ("Qiqi gently waves 2 in the town, by day.", "action"),
+                       ("Qiqi gently waves 3 in the town, by day.", "action")]
+    assert [list(line) for line in clips[0].metadata["kamishibai"]["dialogue"]] == [["Qiqi", "I'm late!"],
+                                                           ["Mei", "Good luck on your first delivery, Qiqi!"]]

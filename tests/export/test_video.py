@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from studio.core import AddDialogueLine, SetDuration
 from studio.export import CaptionMode, ExportFormat, ExportOptions, export_branch
 
 from .helpers import FPS, SIZE, Fixture, build, close_to, container_duration, decode, video_facts
@@ -143,7 +144,7 @@ def test_burned_captions_and_srt_sidecar(story: Fixture, tmp_path: Path) -> None
                             options=ExportOptions(captions=CaptionMode.SRT))
     assert sidecar.used_stream_copy, "an SRT sidecar doesn't need new pixels"
     assert sidecar.paths == (tmp_path / "side.mp4", tmp_path / "side.srt")
-    assert "wave 3" in (tmp_path / "side.srt").read_text()
+    assert "Qiqi gently waves 3 in the town, by day." in (tmp_path / "side.srt").read_text()
 
 
 def test_webm_is_vp9(story: Fixture, tmp_path: Path) -> None:
@@ -209,3 +210,34 @@ def test_clips_of_different_lengths(tmp_path: Path) -> None:
         assert_turn_colours(decode(out), fixture)
     finally:
         fixture.project.close()
+
+
+def test_a_turns_duration_holds_or_trims_its_clip_in_the_video(story: Fixture, tmp_path: Path) -> None:
+    first, _second, third = story.nodes
+    story.project.apply(SetDuration(first, 2.0))   # 6 frames held to 16
+    story.project.apply(SetDuration(third, 0.5))   # 6 frames trimmed to 4
+    result = export_branch(story.project, story.leaf, tmp_path / "timed.mp4")
+    assert not result.used_stream_copy
+    frames = decode(result.path)
+    assert len(frames) == result.frames == 16 + 6 + 4
+    assert result.duration == pytest.approx(26 / FPS)
+    middle = (frames.shape[1] // 2, frames.shape[2] // 2)
+    expected = [story.colours[0]] * 16 + [story.colours[1]] * 6 + [story.colours[2]] * 4
+    for index, colour in enumerate(expected):
+        assert close_to(frames[index][middle], colour), f"frame {index}"
+
+
+def test_burned_captions_change_with_each_dialogue_line(story: Fixture, tmp_path: Path) -> None:
+    first = story.nodes[0]
+    story.project.apply(SetDuration(first, 3.0))
+    story.project.apply(AddDialogueLine(first, "Qiqi", "I'm late for my very first delivery in this town!"))
+    story.project.apply(AddDialogueLine(first, "Mei", "Go!"))
+    result = export_branch(story.project, story.leaf, tmp_path / "lines.mp4",
+                           options=ExportOptions(captions=CaptionMode.BURN, size=(320, 240)))
+    frames = decode(result.path)
+    band = frames[:24, 200:236].astype(int)
+
+    def change(a: int, b: int) -> float:
+        return float(np.abs(band[a] - band[b]).mean())
+
+    assert change(0, 23) > 5 * max(1.0, change(0, 10)), "the second line replaces the first, late in the turn"

@@ -27,23 +27,67 @@ def test_malformed_lines_reported_with_numbers_nothing_imported(project: Project
     demo.write_text(
         "Character: Qiqi; Motion: gently sit on railing; Background: day town.\n"
         "\n"
-        "this line is not a turn\n"
+        "Qiqi eats bread slowly in the bakery at night\n"
         "Character: Qiqi; Background: night sky.\n"
         "# a comment\n"
         "Character: Qiqi; Motion: run; Background: day street\n"
         "Character: Qiqi; Motion: " + "x" * 3000 + "; Background: day street\n"
+        "Character: Qiqi; Motion: ; Background: day street\n"
+        "... !!! ;\n"
+        "> Qiqi: this line belongs to the malformed turn above\n"
     )
     before = len(project.tree.nodes)
     with pytest.raises(DemoImportError) as caught:
         import_demo(project, demo)
-    assert [n for n, _ in caught.value.problems] == [3, 4, 7]
+    assert [n for n, _ in caught.value.problems] == [4, 7, 8, 9, 10]
     message = str(caught.value)
-    assert "line 3: missing 'Character:', 'Motion:', 'Background:'" in message
     assert "line 4: missing 'Motion:'" in message
     assert "line 7: 3,0" in message
+    assert "line 8: empty 'Motion:'" in message
+    assert "line 9: no words" in message
     assert len(project.tree.nodes) == before
     result = import_demo(project, demo, skip_bad=True)
-    assert len(result.node_ids) == 2 and [n for n, _ in result.skipped] == [3, 4, 7]
+    assert len(result.node_ids) == 3 and [n for n, _ in result.skipped] == [4, 7, 8, 9, 10]
+    assert [number for number, _ in result.free_text] == [3]
+    free = project.tree.node(result.free_text[0][1])
+    assert free.instruction.raw == "Qiqi eats bread slowly in the bakery at night"
+    assert project.tree.acting_character(free.id) == "Qiqi"
+
+
+def test_story_lines_give_the_turn_above_them_its_story_fields(project: Project, tmp_path: Path) -> None:
+    demo = tmp_path / "story.txt"
+    demo.write_text(
+        "Character: Qiqi; Motion: run; Background: day town.\n"
+        "> Qiqi: I'm late!\n"
+        ">Yuzu : Wait for me!\n"
+        "> narration: The town wakes up.\n"
+        "> duration: 3.5\n"
+        "> notes: wide shot\n"
+        "Character: Yuzu; Motion: wave; Background: day street.\n"
+    )
+    result = import_demo(project, demo)
+    first, second = (project.tree.node(n) for n in result.node_ids)
+    assert [(line.speaker, line.text) for line in first.story.dialogue] == [("Qiqi", "I'm late!"),
+                                                                            ("Yuzu", "Wait for me!")]
+    assert (first.story.narration, first.story.duration, first.story.shot_notes) == (
+        "The town wakes up.", 3.5, "wide shot")
+    assert second.story.is_empty
+    project.undo()
+    assert all(n.is_root for n in project.tree.nodes.values())
+
+
+@pytest.mark.parametrize(("line", "reason"), [
+    ("> Qiqi:", "expected '> NAME"),
+    ("> duration: soon", "a duration is a number"),
+    ("> duration: 0", "outside"),
+    ("> : hello", "expected '> NAME"),
+])
+def test_bad_story_lines_are_named_by_line_number(project: Project, tmp_path: Path, line: str, reason: str) -> None:
+    demo = tmp_path / "bad_story.txt"
+    demo.write_text(f"Character: Qiqi; Motion: run; Background: day town.\n{line}\n")
+    with pytest.raises(DemoImportError) as caught:
+        import_demo(project, demo)
+    assert caught.value.problems[0][0] == 2 and reason in caught.value.problems[0][1]
 
 
 def test_binary_and_empty_files(project: Project, tmp_path: Path) -> None:

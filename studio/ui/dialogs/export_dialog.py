@@ -1,4 +1,4 @@
-"""Export the selected branch: format, size, fps, crossfade, captions, overlay, grid.
+"""Export the selected branch: format, size, fps, crossfade, captions, overlay, storyboard layout.
 
 The dialog only collects choices (:meth:`ExportDialog.choices`); the window queues the
 export on the worker with ``service.submit_task`` so the GUI never waits on ffmpeg.
@@ -41,15 +41,17 @@ class ExportChoices:
     crossfade: float
     captions: str
     overlay: bool
-    grid: tuple[int, int]
+    panels: int
+    aspect: str
     title: str
 
     def options(self) -> ExportOptions:
         from studio.export import CaptionMode, ExportOptions
+        from studio.export.options import PanelAspect
 
         return ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade,
-                             captions=CaptionMode(self.captions), overlay=self.overlay, grid=self.grid,
-                             title=self.title)
+                             captions=CaptionMode(self.captions), overlay=self.overlay, panels_per_page=self.panels,
+                             panel_aspect=PanelAspect(self.aspect), title=self.title)
 
 
 class ExportDialog(QDialog):
@@ -83,12 +85,14 @@ class ExportDialog(QDialog):
         self.overlay = QCheckBox("stamina, social and fun bars", self)
         self.title = QLineEdit(title, self)
         self.title.setPlaceholderText("title card text (empty: none)")
-        self.grid_cols = QSpinBox(self)
-        self.grid_cols.setRange(1, 12)
-        self.grid_cols.setValue(3)
-        self.grid_rows = QSpinBox(self)
-        self.grid_rows.setRange(1, 12)
-        self.grid_rows.setValue(3)
+        self.panels = QComboBox(self)
+        for count, text in ((1, "1 per page: one large panel"), (2, "2 per page: side by side"),
+                            (3, "3 per page: text beside each panel")):
+            self.panels.addItem(text, count)
+        self.panels.setCurrentIndex(2)
+        self.aspect = QComboBox(self)
+        self.aspect.addItem("the clip's own shape", "clip")
+        self.aspect.addItem("16:9", "16:9")
 
         path_row = QHBoxLayout()
         path_row.addWidget(self.path, 1)
@@ -97,9 +101,6 @@ class ExportDialog(QDialog):
         size_row.addWidget(self.keep_size)
         size_row.addWidget(self.width_box)
         size_row.addWidget(self.height_box)
-        grid_row = QHBoxLayout()
-        grid_row.addWidget(self.grid_cols)
-        grid_row.addWidget(self.grid_rows)
         form = QFormLayout(self)
         form.addRow("File", path_row)
         form.addRow("Format", self.format)
@@ -109,7 +110,8 @@ class ExportDialog(QDialog):
         form.addRow("Captions", self.captions)
         form.addRow("Overlay", self.overlay)
         form.addRow("Title card", self.title)
-        form.addRow("Sheet grid", grid_row)
+        form.addRow("Storyboard panels", self.panels)
+        form.addRow("Panel shape", self.aspect)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
                                    parent=self)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
@@ -146,6 +148,7 @@ class ExportDialog(QDialog):
             crossfade=self.crossfade.value(),
             captions=self.captions.currentText(),
             overlay=self.overlay.isChecked(),
-            grid=(self.grid_cols.value(), self.grid_rows.value()),
+            panels=int(self.panels.currentData()),
+            aspect=str(self.aspect.currentData()),
             title=self.title.text().strip(),
         )

@@ -1,0 +1,193 @@
+"""Story subcommands: say (a dialogue line), narrate, story (show or set every story field),
+start-state and state-scope (whose state a turn changes).
+
+Each writing command is one edit (one Undo step in the window) and marks no take stale:
+story fields change what the audience reads and how long a turn lasts, not the clip.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
+from studio.core.story import MAX_DURATION_S, StoryFields
+from studio.core.tree import StoryTree
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("say", help="add a dialogue line to a turn",
+                       description="Add a spoken line to turn NODE (after its other lines, or at --at). "
+                       "The speaker defaults to the turn's acting character.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("text", help="what is said")
+    p.add_argument("--speaker", help="who says it (default: the turn's character)")
+    p.add_argument("--at", type=int, metavar="N", help="insert as line N (1 = first) instead of appending")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_say)
+
+    p = sub.add_parser("narrate", help="set a turn's narration (an empty text clears it)")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("text", help="the narrator's words for this turn")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_narrate)
+
+    p = sub.add_parser("story", help="show a turn's story fields, or set them",
+                       description="Without options, print the turn's dialogue, narration, duration and shot "
+                       "notes. With options, change them in one edit.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("--duration", type=_duration, metavar="SECONDS|clip",
+                   help=f"how long the turn lasts in the episode (0.1 to {MAX_DURATION_S:g} s; the clip is held on "
+                   "its last frame or trimmed); 'clip' for the clip's own length")
+    p.add_argument("--narration", help="the narrator's words ('' clears them)")
+    p.add_argument("--notes", help="shot notes ('' clears them)")
+    p.add_argument("--clear-dialogue", action="store_true", help="remove every dialogue line")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_story)
+
+    p = sub.add_parser("start-state", help="set where a character (or everyone) starts: stamina social fun",
+                       description="Set the starting stamina, social and entertainment (0 to 100) of --character, "
+                       "or of every character without a start of their own.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("values", nargs=3, type=_stat, metavar=("STAMINA", "SOCIAL", "ENTERTAINMENT"))
+    p.add_argument("--character", default="", help="the cast member (default: everyone)")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_start_state)
+
+    p = sub.add_parser("state-scope", help="whose state a turn changes: its character's, or one per branch",
+                       description="'character' (new projects): a turn changes its acting character's state. "
+                       "'branch' (projects made before per-character state): one state runs down the branch.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("scope", choices=("character", "branch"))
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_state_scope)
+
+
+_CLIP = "clip"
+
+
+def _duration(text: str) -> float | str:
+    if text.strip().lower() in ("clip", "auto", "none"):
+        return _CLIP
+    try:
+        value = float(text.rstrip("s"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 3.5) or 'clip', not {text!r}") from None
+    return value
+
+
+def story_dict(tree: StoryTree, node_id: str) -> dict[str, Any]:
+    story = tree.node(node_id).story
+    return {
+        "node": node_id,
+        "character": tree.acting_character(node_id),
+        "dialogue": [{"speaker": line.speaker, "text": line.text} for line in story.dialogue],
+        "narration": story.narration,
+        "duration": story.duration,
+        "shot_notes": story.shot_notes,
+    }
+
+
+def _print_story(tree: StoryTree, node_id: str) -> None:
+    story = tree.node(node_id).story
+    print(f"turn {node_id}: {printable(tree.node(node_id).instruction.raw)}")
+    for line in story.dialogue:
+        print(f"  {printable(line.speaker) or '(nobody)'}: {printable(line.text)}")
+    if story.narration:
+        print(f"  narration: {printable(story.narration)}")
+    print(f"  duration: {f'{story.duration:g} s' if story.duration is not None else 'the clip’s own length'}")
+    if story.shot_notes:
+        print(f"  shot notes: {printable(story.shot_notes)}")
+
+
+def cmd_say(args: argparse.Namespace) -> int:
+    from studio.core.commands import AddDialogueLine
+
+    with open_project(args.path, wait=args.wait) as project:
+        node_id = resolve_node(project.tree, args.node)
+        speaker = args.speaker if args.speaker is not None else project.tree.acting_character(node_id)
+        index = None if args.at is None else max(0, args.at - 1)
+        project.apply(AddDialogueLine(node_id, speaker, args.text, index))
+        _print_story(project.tree, node_id)
+    return 0
+
+
+def cmd_narrate(args: argparse.Namespace) -> int:
+    from studio.core.commands import SetNarration
+
+    with open_project(args.path, wait=args.wait) as project:
+        node_id = resolve_node(project.tree, args.node)
+        project.apply(SetNarration(node_id, args.text))
+        _print_story(project.tree, node_id)
+    return 0
+
+
+def cmd_story(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from studio.core.commands import SetStory
+
+    changes: dict[str, Any] = {}
+    if args.duration is not None:
+        changes["duration"] = None if args.duration == _CLIP else args.duration
+    if args.narration is not None:
+        changes["narration"] = args.narration
+    if args.notes is not None:
+        changes["shot_notes"] = args.notes
+    if args.clear_dialogue:
+        changes["dialogue"] = ()
+    if not changes:
+        with open_for_reading(args.path) as project:
+            node_id = resolve_node(project.tree, args.node)
+            _show(project.tree, node_id, args.json)
+        return 0
+    with open_project(args.path, wait=args.wait) as project:
+        node_id = resolve_node(project.tree, args.node)
+        story: StoryFields = replace(project.tree.node(node_id).story, **changes)
+        project.apply(SetStory(node_id, story))
+        _show(project.tree, node_id, args.json)
+    return 0
+
+
+def _show(tree: StoryTree, node_id: str, as_json: bool) -> None:
+    if as_json:
+        print_json(story_dict(tree, node_id))
+    else:
+        _print_story(tree, node_id)
+
+
+def _stat(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 100, not {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"a state value is from 0 to 100, not {value}")
+    return value
+
+
+def cmd_start_state(args: argparse.Namespace) -> int:
+    from studio.core.commands import SetStartState
+    from studio.core.state import CharacterState
+
+    with open_project(args.path, wait=args.wait) as project:
+        state = CharacterState(*args.values)
+        project.apply(SetStartState(args.character, state))
+        who = printable(args.character) or "every character"
+        print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")
+    return 0
+
+
+def cmd_state_scope(args: argparse.Namespace) -> int:
+    from studio.core.commands import SetStateScope
+    from studio.core.state import StateScope
+
+    with open_project(args.path, wait=args.wait) as project:
+        project.apply(SetStateScope(StateScope(args.scope)))
+        print("a turn changes its character's state" if args.scope == "character"
+              else "one state runs down each branch")
+    return 0

@@ -1,0 +1,105 @@
+"""A readable sentence from an instruction's fields, for captions, subtitles and sheets.
+
+``Character: Qiqi; Motion: gently sit on railing; Background: day town.`` reads as
+"Qiqi gently sits on the railing in the town, by day." The raw field syntax is for the
+engine; an audience (or a storyboard reader) should never see it.
+"""
+
+from __future__ import annotations
+
+from studio.core.instruction import Instruction
+
+_IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+_PREPOSITIONS = frozenset({"on", "in", "at", "to", "into", "onto", "under", "over", "by", "with", "from", "through",
+                           "across", "along", "around", "near", "behind", "beside", "toward", "towards", "off",
+                           "inside", "outside", "past", "up", "down"})
+_DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", "your", "our", "this", "that",
+                          "these", "those", "some", "every", "each", "one", "two", "three", "all", "another",
+                          "home", "bed", "foot", "time", "air", "fire", "top", "it", "him", "them", "me", "us",
+                          "you", "herself", "himself", "themselves", "away", "there", "here", "down", "up",
+                          "off", "out", "around", "back"})
+_ON_PLACES = frozenset({"beach", "roof", "rooftop", "rooftops", "bridge", "grass", "hill", "hilltop", "shore", "deck",
+                        "stage", "platform", "pier", "lawn", "railing", "balcony", "island", "boat", "train"})
+"""Places one is *on*, not *in* ("on the beach", "in the bakery")."""
+_TIME_PHRASES = {"day": "by day", "sunset": "at sunset", "night": "at night", "dawn": "at dawn",
+                 "sunrise": "at sunrise", "morning": "in the morning", "evening": "in the evening",
+                 "afternoon": "in the afternoon", "noon": "at noon", "midnight": "at midnight", "dusk": "at dusk"}
+
+
+def third_person(verb: str) -> str:
+    """``sit`` -> ``sits``, ``fly`` -> ``flies``, ``watch`` -> ``watches``, ``go`` -> ``goes``."""
+    lower = verb.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    return verb + "s"
+
+
+def _with_articles(words: list[str]) -> list[str]:
+    """``on railing`` -> ``on the railing``: a bare noun after a preposition gets "the"."""
+    out: list[str] = []
+    for index, word in enumerate(words):
+        out.append(word)
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if (word.lower() in _PREPOSITIONS and following and following.lower() not in _DETERMINERS
+                and following.lower() not in _PREPOSITIONS and not following[0].isupper()
+                and not following[0].isdigit()):
+            out.append("the")
+    return out
+
+
+def _place(background: str) -> str:
+    words = background.split()
+    if not words:
+        return ""
+    if words[0].lower() in _PREPOSITIONS:
+        return " ".join(_with_articles(words))
+    preposition = "on" if words[-1].lower() in _ON_PLACES else "in"
+    if words[0].lower() in _DETERMINERS or words[0][0].isupper():
+        return f"{preposition} " + " ".join(words)
+    return f"{preposition} the " + " ".join(words)
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split()).strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?…。！？" else text + "."
+
+
+def describe_action(instruction: Instruction, character: str = "") -> str:
+    """What happens in the turn, as one plain sentence ("" for an empty instruction).
+
+    ``character`` names who acts when the instruction doesn't (a free-text turn of the
+    branch's character); free text without fields is shown as written."""
+    who = instruction.character.strip() or character.strip()
+    motion = instruction.motion.split()
+    if not motion and not instruction.background:
+        return _sentence(instruction.free_text or ("" if instruction.fields() else instruction.raw))
+    parts: list[str] = []
+    if motion:
+        words = _with_articles(motion)
+        if who:
+            words[0] = third_person(words[0])
+            parts.append(who)
+        if instruction.adverb:
+            parts.append(instruction.adverb)
+        parts.append(" ".join(words))
+    else:
+        parts.append(f"{who} is" if who else "We are")
+    place = _place(instruction.background)
+    if place:
+        parts.append(place)
+    text = " ".join(parts)
+    when = _TIME_PHRASES.get(instruction.time_of_day.lower(), f"at {instruction.time_of_day}"
+                             if instruction.time_of_day else "")
+    if when:
+        text += f", {when}"
+    sentence = _sentence(text)
+    if instruction.free_text and motion:
+        sentence += " " + _sentence(instruction.free_text)
+    return sentence

@@ -1,0 +1,76 @@
+"""What a turn says on screen: its cues (narration, then each dialogue line), or, when it
+has neither, one cue with the readable sentence of its action.
+
+A turn's caption stretch (from the cut before it to the cut after it) is shared among its
+cues in proportion to their length, so a long line stays up longer; every cue gets at
+least a little time. The SRT, burned-in captions and OTIO markers all use this one split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from studio.export.branch import Turn
+
+MIN_CUE_WEIGHT = 12
+"""Characters a cue counts as at least: a short "Hi!" still gets time to be read."""
+
+
+class CueKind(StrEnum):
+    NARRATION = "narration"
+    DIALOGUE = "dialogue"
+    ACTION = "action"
+
+
+@dataclass(frozen=True)
+class Cue:
+    kind: CueKind
+    text: str
+    speaker: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The text as a subtitle shows it: ``Qiqi: Hello!``; narration and action as they are."""
+        return f"{self.speaker}: {self.text}" if self.speaker else self.text
+
+
+@dataclass(frozen=True)
+class TimedCue:
+    cue: Cue
+    start: int
+    """First output frame (inclusive)."""
+    end: int
+    """Last output frame (exclusive)."""
+
+
+def turn_cues(turn: Turn) -> list[Cue]:
+    cues: list[Cue] = []
+    if turn.story.narration:
+        cues.append(Cue(CueKind.NARRATION, " ".join(turn.story.narration.split())))
+    cues.extend(Cue(CueKind.DIALOGUE, line.text, line.speaker) for line in turn.story.dialogue if line.text)
+    if not cues and (turn.action or turn.instruction):
+        cues.append(Cue(CueKind.ACTION, turn.action or " ".join(turn.instruction.split())))
+    return cues
+
+
+def split_span(cues: list[Cue], start: int, end: int) -> list[TimedCue]:
+    """Share frames ``start..end`` among ``cues`` by length; a cue gets at least one frame
+    while there are frames to give (cues beyond that are dropped)."""
+    frames = end - start
+    if not cues or frames <= 0:
+        return []
+    cues = cues[:frames]
+    weights = [max(MIN_CUE_WEIGHT, len(cue.shown)) for cue in cues]
+    total = sum(weights)
+    timed: list[TimedCue] = []
+    at = start
+    used = 0
+    for index, (cue, weight) in enumerate(zip(cues, weights, strict=True)):
+        used += weight
+        stop = end if index == len(cues) - 1 else start + round(frames * used / total)
+        stop = max(stop, at + 1)
+        stop = min(stop, end - (len(cues) - 1 - index))
+        timed.append(TimedCue(cue, at, stop))
+        at = stop
+    return timed
