@@ -55,10 +55,12 @@ def test_errors_exit_2_without_traceback(tmp_path: Path, args: tuple[str, ...], 
 
 def test_malformed_demo_reports_line_numbers(tmp_path: Path) -> None:
     demo = tmp_path / "demo.txt"
-    demo.write_text("Character: Qiqi; Motion: run; Background: day town\nnonsense\n")
+    demo.write_text("Character: Qiqi; Motion: run; Background: day town\nfree text is a turn\n"
+                    "Character: Qiqi; Motion: ; Background: day town\n")
     result = kamishibai("import-demo", str(demo), "--project", str(tmp_path / "p"))
     assert result.returncode == 2
-    assert "line 2:" in result.stderr and "Traceback" not in result.stderr
+    assert "line 3: empty 'Motion:'" in result.stderr and "line 2" not in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_sample_builds_two_generated_branches(tmp_path: Path) -> None:
