@@ -144,7 +144,10 @@ def test_export_runs_as_a_queue_job_and_writes_the_episode(make_window, sample_p
     info = probe(out)
     clip = window.session.project.resolve(tree.selected_take(leaf.id).clip_path)
     per_clip = probe(clip)
-    assert info.frames == 5 * per_clip.frames
+    # the sample's second turn lasts 3 s (its clip is held on its last frame)
+    durations = [node.story.duration for node in tree.path_to(leaf.id)[1:]]
+    assert durations == [None, 3.0, None, None, None]
+    assert info.frames == 4 * per_clip.frames + round(3.0 * per_clip.fps)
     assert (info.width, info.height) == (per_clip.width, per_clip.height)
 
 
