@@ -37,6 +37,7 @@ from studio.ui.deferred_reader import DeferredReader
 from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.vocabulary import collect_vocabulary
+from studio.ui.job_labels import job_title
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.navigation import branch_through, neighbour
 from studio.ui.node_summary import excerpt_of, summarize
@@ -81,7 +82,7 @@ class Workspace(QWidget):
         self.search.hide()
         self.episode = EpisodePanel(posters, clips, self._abs, self)
         self.inspector = Inspector(clips, self._abs)
-        self.queue = QueuePanel(session.tracker, self.describe_node)
+        self.queue = QueuePanel(session.tracker, self.describe_job)
         self.queue.set_service(session.service)
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
 
@@ -169,6 +170,10 @@ class Workspace(QWidget):
 
         return import_image(self.project, path, folder)
 
+    def describe_job(self, job: Any) -> str:
+        with self.document.lock:
+            return job_title(job, self.tree)
+
     def describe_node(self, node_id: str) -> str:
         node = self.tree.nodes.get(node_id)
         if node is None:
@@ -206,6 +211,11 @@ class Workspace(QWidget):
         self._refresh_selection_views(show_inspector=True)
         if center:
             self.view.center_on_node(node_id)
+
+    def show_selection(self) -> None:
+        """The view a project opens at: readable cards around the selected turn."""
+        if not self.closed:
+            self.view.show_around(self.current_id)
 
     def _refresh_selection_views(self, show_inspector: bool = False) -> None:
         if self.closed:
