@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from studio.core.errors import StudioError
 from studio.storage import Project
 from studio.ui.dialogs.cheat_sheet import CheatSheet
-from studio.ui.dialogs.export_dialog import ExportDialog
+from studio.ui.dialogs.export_dialog import ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.engine_picker import EnginePicker
 from studio.ui.engine_status import engine_availability
@@ -516,8 +516,8 @@ class MainWindow(QMainWindow):
         workspace = self.workspace
         if workspace is None:
             return
-        default = Path.home() / f"{workspace.project.name}.mp4"
-        dialog = ExportDialog(default, workspace.project.name, self)
+        default = workspace.export_folder() / f"{safe_file_name(workspace.project.name)}.mp4"
+        dialog = ExportDialog(default, workspace.project.name, self, branch=workspace.branch_facts())
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         choices = dialog.choices()
