@@ -209,6 +209,8 @@ class MainWindow(QMainWindow):
         super().resizeEvent(event)
         workspace = self.workspace
         if workspace is not None and workspace.width() < self.width() * 0.5:
+            if self.width() < WIDE_WINDOW and not self.cast_dock.isHidden() and not self.cast_dock.isFloating():
+                self.cast_dock.hide()  # narrower now: the cast dock collapses (View menu brings it back)
             self._size_docks()
 
     def _connect_actions(self) -> None:

@@ -75,11 +75,11 @@ class QueuePanel(QWidget):
         for button in (self.cancel_button, self.up_button, self.down_button, self.retry_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
-        buttons.addWidget(self.summary)
         buttons.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(buttons)
+        layout.addWidget(self.summary)  # its own line: a narrow dock keeps the buttons whole
         layout.addWidget(self.list, 1)
         layout.addWidget(self.detail)
         self._timer = QTimer(self)

@@ -33,7 +33,7 @@ def dock_widths(window_width: int, *, left_open: bool) -> DockWidths:
 
     Both docks shrink in proportion when the canvas would get less than half of the window,
     down to their minimum widths (below about 1,160 pixels the canvas gets less than half)."""
-    budget = int(window_width * (1 - CANVAS_SHARE)) - 8
+    budget = int(window_width * (1 - CANVAS_SHARE)) - 16  # less the docks' separators
     inspector, left = INSPECTOR_WIDTH, LEFT_WIDTH if left_open else 0
     if inspector + left <= budget:
         return DockWidths(inspector, left)
