@@ -488,8 +488,10 @@ class Workspace(QWidget):
     # -- export ------------------------------------------------------------------------------
 
     def export_folder(self) -> Path:
-        """Where exports go unless the user picks another place: the project's exports folder."""
-        return self.project.path / "exports"
+        """Where exports go unless the user picks another place: the project's exports folder,
+        "NAME exports" beside the project folder (an export never writes into the project)."""
+        folder = self.project.path
+        return folder.parent / f"{folder.stem} exports"
 
     def branch_facts(self) -> BranchFacts:
         from studio.core.sentence import describe_action
