@@ -110,14 +110,18 @@ def main() -> int:
         tile.player.pause()
     workspace.episode.player.pause()
     pump(0.5)
-    save_window(window, Path(args.out))
+    view = workspace.view
+    visible = view.visible_scene_rect()
+    shown = [c for c in workspace.scene.cards.values() if c.summary.poster_path
+             and visible.intersects(c.sceneBoundingRect())]
+    save_window(window, Path(args.out), canvas_width=view.width(), cards_with_posters=len(shown))
     window.close_project("cancel")
     QTimer.singleShot(0, app.quit)
     app.exec()
     return 0
 
 
-def save_window(window, out: Path) -> None:  # type: ignore[no-untyped-def]
+def save_window(window, out: Path, **facts: object) -> None:  # type: ignore[no-untyped-def]
     """The window as the X server shows it (falls back to Qt's own rendering)."""
     screen = window.screen()
     image = screen.grabWindow(window.winId()) if screen is not None else window.grab()
@@ -125,7 +129,7 @@ def save_window(window, out: Path) -> None:  # type: ignore[no-untyped-def]
         image = window.grab()
     out.parent.mkdir(parents=True, exist_ok=True)
     image.save(str(out), "PNG")
-    print(json.dumps({"path": str(out), "width": window.width(), "height": window.height()}))
+    print(json.dumps({"path": str(out), "width": window.width(), "height": window.height(), **facts}))
 
 
 def welcome_shot(args: argparse.Namespace, workdir: Path) -> int:

@@ -153,7 +153,8 @@ def test_cast_list_shows_pictures_and_add_character_asks_for_more(make_window, s
                 if ws.cast.characters.item(i).text() == "Qiqi")
     picture = qiqi.icon().pixmap(QSize(56, 40)).toImage()
     assert picture != fallback
-    colours = {picture.pixelColor(x, y).name() for x in range(0, picture.width(), 3) for y in range(0, picture.height(), 3)}
+    colours = {picture.pixelColor(x, y).name() for x in range(0, picture.width(), 3)
+               for y in range(0, picture.height(), 3)}
     assert len(colours) > 10  # a picture, not a line icon
     # the dialog asks for the look and where the stats start
     dialog = CharacterDialog(ws)
