@@ -12,7 +12,7 @@ MARGIN = 8.0
 POSTER = QRectF(MARGIN, MARGIN, CARD_W - 2 * MARGIN, 110.0)
 RADIUS = 10.0
 
-FULL_DETAIL = 0.6
+FULL_DETAIL = 0.8
 """Below this zoom (level of detail) cards drop their small text (the excerpt, badges) and
 show a large poster and the title in a font scaled up to stay readable."""
 POSTER_DETAIL = 0.14
