@@ -11,7 +11,15 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QApplication
 
 from studio.ui.canvas.card_item import BODY_PX
-from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, FULL_DETAIL, MARGIN, POSTER_DETAIL
+from studio.ui.canvas.geometry import (
+    CARD_H,
+    CARD_W,
+    DEFAULT_ZOOM,
+    FULL_DETAIL,
+    MARGIN,
+    OVERVIEW_SCALE,
+    POSTER_DETAIL,
+)
 from studio.ui.node_summary import CardStatus
 from studio.ui.window_layout import dock_widths
 
@@ -97,6 +105,16 @@ def test_zoomed_out_cards_paint_their_poster_and_title(make_window, sample_proje
     band = [image.pixelColor(x, y).lightness() for x in range(title.x(), title.x() + 30)
             for y in range(title.y() - 6, title.y() + 8)]
     assert max(band) - min(band) > 80, "no title text under the poster"
+    # further out (below POSTER_DETAIL): no title, the poster is still there
+    view.set_zoom((POSTER_DETAIL + OVERVIEW_SCALE) / 2)
+    view.centerOn(scene.tree_rect().center())
+    assert not scene.overview_on
+    _settle(qtbot)
+    image = view.viewport().grab().toImage()
+    centre = view.mapFromScene(QPointF(cell.x + CARD_W / 2, cell.y + CARD_H / 3))
+    colours = {image.pixelColor(x, y).name() for x in range(centre.x() - 8, centre.x() + 8)
+               for y in range(centre.y() - 4, centre.y() + 4)}
+    assert len(colours) > 4, "far out, the card lost its picture"
 
 
 def test_projects_open_readable_around_the_selection_and_the_start_is_never_cut(
