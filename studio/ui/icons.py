@@ -77,3 +77,25 @@ def icon(name: str) -> QIcon:
     if FOREGROUND not in svg:
         return QIcon(str(path))
     return QIcon(TintedSvgIconEngine(svg))
+
+
+ON_ACCENT = "#ffffff"
+
+
+@cache
+def icon_on_accent(name: str) -> QIcon:
+    """``name`` drawn for a button filled with the accent colour: its accent-coloured and
+    line parts in white, so the icon never disappears into the button (pink on pink)."""
+    path = resource("icons", f"{name}.svg")
+    if not path.is_file():
+        return QIcon()
+    svg = path.read_text(encoding="utf-8")
+    for color in (FOREGROUND, "#ff7aa2"):
+        svg = svg.replace(color, ON_ACCENT)
+    pixmap = QPixmap(64, 64)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    QSvgRenderer(QByteArray(svg.encode())).render(painter, QRectF(0, 0, 64, 64))
+    painter.end()
+    return QIcon(pixmap)

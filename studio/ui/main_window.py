@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from studio.core.errors import StudioError
 from studio.storage import Project
 from studio.ui.dialogs.cheat_sheet import CheatSheet
-from studio.ui.dialogs.export_dialog import ExportDialog
+from studio.ui.dialogs.export_dialog import ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.engine_picker import EnginePicker
 from studio.ui.engine_status import engine_availability
@@ -39,6 +39,7 @@ from studio.ui.session import ProjectSession
 from studio.ui.settings import StudioSettings
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
+from studio.ui.window_layout import WIDE_WINDOW, dock_widths
 from studio.ui.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FINISH_POLL_MS = 200
+QUEUE_HIDE_MS = 1500
+"""The queue stays this long after its last job ends (the user sees it finish), then hides."""
 
 
 class MainWindow(QMainWindow):
@@ -64,6 +67,10 @@ class MainWindow(QMainWindow):
         self._finishing = False
         self.welcome: WelcomePage | None = None
         self._docks_hidden_for_welcome: list[QDockWidget] | None = None
+        self._queue_hide_timer = QTimer(self)
+        self._queue_hide_timer.setSingleShot(True)
+        self._queue_hide_timer.setInterval(QUEUE_HIDE_MS)
+        self._queue_hide_timer.timeout.connect(self._hide_idle_queue)
         self.sample_builder: SampleBuilder | None = None  # building the sample story, if it is
         self.sample_progress: QProgressDialog | None = None
         self.posters = PosterCache(self)
@@ -162,7 +169,49 @@ class MainWindow(QMainWindow):
             view_menu.addAction(widget.toggleViewAction())
 
     def _size_docks(self) -> None:
-        self.resizeDocks([self.inspector_dock, self.queue_dock], [430, 270], Qt.Orientation.Horizontal)
+        """Give the docks room while the canvas keeps at least half of the window's width."""
+        left_docks = [d for d in (self.queue_dock, self.cast_dock) if not d.isHidden() and not d.isFloating()]
+        widths = dock_widths(self.width(), left_open=bool(left_docks))
+        docks, sizes = [self.inspector_dock], [widths.inspector]
+        if left_docks:
+            docks.append(left_docks[0])
+            sizes.append(widths.left)
+        self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
+
+    def _arrange_docks(self) -> None:
+        """Collapse what a narrow window can't hold: the queue shows only while there are jobs,
+        the cast dock only in a wide window (View menu: both come back by hand)."""
+        workspace = self.workspace
+        if workspace is None:
+            return
+        self._queue_hide_timer.stop()
+        self.queue_dock.setVisible(workspace.queue.has_jobs)
+        if self.width() < WIDE_WINDOW:
+            self.cast_dock.setVisible(False)
+        self._size_docks()
+
+    def _queue_activity(self, has_jobs: bool) -> None:
+        if has_jobs:
+            self._queue_hide_timer.stop()
+            if self.queue_dock.isHidden():
+                self.queue_dock.show()
+                self.queue_dock.raise_()
+                self._size_docks()
+        else:
+            self._queue_hide_timer.start()
+
+    def _hide_idle_queue(self) -> None:
+        if self.workspace is not None and not self.workspace.queue.has_jobs and not self.queue_dock.isHidden():
+            self.queue_dock.hide()
+            self._size_docks()
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        super().resizeEvent(event)
+        workspace = self.workspace
+        if workspace is not None and workspace.width() < self.width() * 0.5:
+            if self.width() < WIDE_WINDOW and not self.cast_dock.isHidden() and not self.cast_dock.isFloating():
+                self.cast_dock.hide()  # narrower now: the cast dock collapses (View menu brings it back)
+            self._size_docks()
 
     def _connect_actions(self) -> None:
         a, c = self.actions_, self.actions_.bind
@@ -256,6 +305,7 @@ class MainWindow(QMainWindow):
         workspace.error.connect(self.show_error)
         workspace.message.connect(self.show_message)
         workspace.history_changed.connect(self._update_history_actions)
+        workspace.queue.activity_changed.connect(self._queue_activity)
         session.tracker.jobs_changed.connect(self._update_jobs_label)
         self.engine_picker.set_engines(session.registry, session.engine, self.engine_config())
         self.engine_picker.set_service(session.service, self.settings.device)
@@ -270,10 +320,10 @@ class MainWindow(QMainWindow):
         elif session.service_error:
             self.show_message(session.service_error)
         else:
-            self.show_message(f"Opened {project.path}")
-        self._size_docks()
-        QTimer.singleShot(0, workspace.view.fit_all)
-        QTimer.singleShot(120, workspace.view.fit_all)
+            self.show_message(f"Opened {project.name}")
+        self._arrange_docks()
+        QTimer.singleShot(0, workspace.show_selection)
+        QTimer.singleShot(120, workspace.show_selection)
         workspace.view.setFocus()
 
     def close_project(self, policy: str | None = None, then: Callable[[], object] | None = None) -> bool:
@@ -468,8 +518,8 @@ class MainWindow(QMainWindow):
         workspace = self.workspace
         if workspace is None:
             return
-        default = Path.home() / f"{workspace.project.name}.mp4"
-        dialog = ExportDialog(default, workspace.project.name, self)
+        default = workspace.export_folder() / f"{safe_file_name(workspace.project.name)}.mp4"
+        dialog = ExportDialog(default, workspace.project.name, self, branch=workspace.branch_facts())
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         choices = dialog.choices()

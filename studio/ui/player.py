@@ -19,6 +19,12 @@ from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache
 
 
+def format_clock(seconds: float) -> str:
+    """Minutes, seconds and tenths, as a timeline shows them: 0:03.5."""
+    tenths = round(max(0.0, seconds) * 10)
+    minutes, rest = divmod(tenths, 600)
+    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
+
 @dataclass
 class _Segment:
     path: str
@@ -109,9 +115,9 @@ class Player(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, 0)
         self.slider.valueChanged.connect(self.seek)
-        self.time_label = QLabel("0 / 0", self)
+        self.time_label = QLabel(format_clock(0.0), self)
         self.time_label.setObjectName("dimLabel")
-        self.time_label.setMinimumWidth(56)
+        self.time_label.setMinimumWidth(86)
 
         controls = QHBoxLayout()
         controls.setContentsMargins(0, 0, 0, 0)
@@ -220,6 +226,20 @@ class Player(QWidget):
         if self.frame_count:
             self.seek((self._frame + delta) % self.frame_count)
 
+    def time_at(self, frame: int) -> float:
+        """Seconds from the timeline's start to ``frame`` (clips may differ in frame rate)."""
+        elapsed = 0.0
+        for segment in self._segments:
+            count = len(segment.frames)
+            if frame < segment.start + count:
+                return elapsed + max(0, frame - segment.start) / (segment.fps or 8.0)
+            elapsed += count / (segment.fps or 8.0)
+        return elapsed
+
+    @property
+    def duration(self) -> float:
+        return sum(len(s.frames) / (s.fps or 8.0) for s in self._segments)
+
     def seek(self, frame: int) -> None:
         if not self.frame_count:
             return
@@ -261,13 +281,13 @@ class Player(QWidget):
         if segment is None:
             message = "decoding…" if self._paths else "no clip"
             self.view.set_image(None, message)
-            self.time_label.setText("0 / 0")
+            self.time_label.setText(format_clock(0.0))
             return
         self.view.set_image(segment.frames[self._frame - segment.start])
         self.slider.blockSignals(True)
         self.slider.setValue(self._frame)
         self.slider.blockSignals(False)
-        self.time_label.setText(f"{self._frame + 1} / {self.frame_count}")
+        self.time_label.setText(f"{format_clock(self.time_at(self._frame))} / {format_clock(self.duration)}")
         index = self._segments.index(segment)
         if index != self._segment_index:
             self._segment_index = index

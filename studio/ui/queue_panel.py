@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QTreeWidget,
     QTreeWidgetItem,
@@ -39,18 +40,25 @@ def format_eta(seconds: float | None) -> str:
 class QueuePanel(QWidget):
     error = Signal(object)  # StudioError from a queue operation
     job_selected = Signal(str)  # node id of the selected job
+    activity_changed = Signal(bool)  # whether there are jobs to show (queued, running, failed)
 
-    def __init__(self, tracker: JobTracker, describe_node: Callable[[str], str], parent: QWidget | None = None) -> None:
+    def __init__(self, tracker: JobTracker, describe_job: Callable[[Any], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.service: Any = None
         self.tracker = tracker
-        self.describe_node = describe_node
+        self.describe_job = describe_job
+        self.has_jobs = False
         self.list = QTreeWidget(self)
         self.list.setHeaderLabels(["Job", "Status", "Progress"])
         self.list.setRootIsDecorated(False)
         self.list.setAlternatingRowColors(True)
-        self.list.setColumnWidth(0, 190)
-        self.list.setColumnWidth(1, 80)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.list.header()
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(40)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.list.itemSelectionChanged.connect(self._on_selection)
         self.detail = QLabel(self)
         self.detail.setWordWrap(True)
@@ -67,11 +75,11 @@ class QueuePanel(QWidget):
         for button in (self.cancel_button, self.up_button, self.down_button, self.retry_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
-        buttons.addWidget(self.summary)
         buttons.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(buttons)
+        layout.addWidget(self.summary)  # its own line: a narrow dock keeps the buttons whole
         layout.addWidget(self.list, 1)
         layout.addWidget(self.detail)
         self._timer = QTimer(self)
@@ -99,22 +107,19 @@ class QueuePanel(QWidget):
         selected = self.selected_job_id()
         self.list.blockSignals(True)
         self.list.clear()
-        queued = running = 0
+        queued = running = attention = 0
         for job in self.jobs():
             status = kind_name(job.status)
             queued += status == "queued"
             running += status == "running"
-            label = job.label or kind_name(job.kind)
-            if job.node_id:
-                label = f"{label}: {self.describe_node(job.node_id)}"
+            attention += status == "interrupted" or (status == "failed" and self.tracker.job(job.id) is not None)
+            label = self.describe_job(job)
             progress = ""
             view = self.tracker.job(job.id)
             if status == "running":
                 fraction = view.fraction if view else job.progress
                 eta = view.eta_s if view else job.eta_s
                 progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
-            elif status == "failed":
-                progress = job.error.splitlines()[0][:60] if job.error else "failed"
             item = QTreeWidgetItem([label, status, progress])
             item.setData(0, Qt.ItemDataRole.UserRole, job.id)
             tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
@@ -127,6 +132,10 @@ class QueuePanel(QWidget):
         self.list.blockSignals(False)
         self.summary.setText(f"{running} running · {queued} queued" if running or queued else "Queue empty")
         self._update_buttons()
+        has_jobs = bool(queued or running or attention)
+        if has_jobs != self.has_jobs:
+            self.has_jobs = has_jobs
+            self.activity_changed.emit(has_jobs)
 
     def selected_job_id(self) -> str | None:
         items = self.list.selectedItems()
@@ -159,7 +168,7 @@ class QueuePanel(QWidget):
                     text += f"<br><b>Hint:</b> {job.hint}"
                 self.detail.setText(text)
             else:
-                self.detail.setText(f"{job.label or kind_name(job.kind)} · engine {job.engine or '—'} · "
+                self.detail.setText(f"{self.describe_job(job)} · engine {job.engine or '—'} · "
                                     f"seed {job.seed}")
             if job.node_id:
                 self.job_selected.emit(job.node_id)

@@ -34,9 +34,11 @@ from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
 from studio.ui.deferred_reader import DeferredReader
+from studio.ui.dialogs.export_dialog import BranchFacts
 from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.vocabulary import collect_vocabulary
+from studio.ui.job_labels import job_title
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.navigation import branch_through, neighbour
 from studio.ui.node_summary import excerpt_of, summarize
@@ -52,6 +54,19 @@ Confirm = Callable[[str, str], bool]
 
 VOCABULARY_DELAY_MS = 800
 """Load autocomplete words this long after a project opens."""
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def delete_prompt(turns_below: int, takes: int) -> str:
+    """The question asked before a delete, counts in words ("its 1 take", "the 2 turns below it")."""
+    if turns_below:
+        what = f"Delete this turn and the {plural(turns_below, 'turn')} below it, with {plural(takes, 'take')}?"
+    else:
+        what = f"Delete this turn and its {plural(takes, 'take')}?"
+    return what + "\nYou can undo this with Ctrl+Z."
+
 
 class Workspace(QWidget):
     """The central area (search bar, canvas, episode panel) plus the dock contents."""
@@ -72,6 +87,7 @@ class Workspace(QWidget):
         self.branch: list[str] = []
         self._last_child: dict[str, str] = {}
         self._matches: list[str] = []
+        self._exports: dict[str, Path] = {}  # export job id -> the file it writes
         self._match_index = -1
         self.closed = False
 
@@ -81,7 +97,7 @@ class Workspace(QWidget):
         self.search.hide()
         self.episode = EpisodePanel(posters, clips, self._abs, self)
         self.inspector = Inspector(clips, self._abs)
-        self.queue = QueuePanel(session.tracker, self.describe_node)
+        self.queue = QueuePanel(session.tracker, self.describe_job)
         self.queue.set_service(session.service)
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
 
@@ -169,6 +185,10 @@ class Workspace(QWidget):
 
         return import_image(self.project, path, folder)
 
+    def describe_job(self, job: Any) -> str:
+        with self.document.lock:
+            return job_title(job, self.tree)
+
     def describe_node(self, node_id: str) -> str:
         node = self.tree.nodes.get(node_id)
         if node is None:
@@ -206,6 +226,11 @@ class Workspace(QWidget):
         self._refresh_selection_views(show_inspector=True)
         if center:
             self.view.center_on_node(node_id)
+
+    def show_selection(self) -> None:
+        """The view a project opens at: readable cards around the selected turn."""
+        if not self.closed:
+            self.view.show_around(self.current_id)
 
     def _refresh_selection_views(self, show_inspector: bool = False) -> None:
         if self.closed:
@@ -278,6 +303,15 @@ class Workspace(QWidget):
 
     def _on_job_finished(self, event: Any) -> None:
         kind = str(getattr(event.kind, "value", event.kind))
+        export = self._exports.pop(str(event.job_id), None)
+        if export is not None:
+            if kind == "finished":
+                self.message.emit(f"Export finished: {export}")
+            elif kind == "failed":
+                self.message.emit(f"Export failed: {getattr(event, 'message', '') or 'see the queue'}")
+            else:
+                self.message.emit("Export cancelled.")
+            return
         if kind == "failed":
             message = getattr(event, "message", "") or "A job failed."
             hint = getattr(event, "hint", "")
@@ -392,10 +426,7 @@ class Workspace(QWidget):
         with self.document.lock:
             subtree = [node, *self.tree.descendants(node.id)]
             takes = sum(len(self.tree.takes_of(n.id)) for n in subtree)
-        if takes and not self.confirm(
-                "Delete turns",
-                f"Delete this turn and {len(subtree) - 1} turn(s) below it, with {takes} take(s)?\n"
-                "You can undo this with Ctrl+Z."):
+        if takes and not self.confirm("Delete turns", delete_prompt(len(subtree) - 1, takes)):
             return
         parent = node.parent_id
         if self.apply(DeleteSubtree(node.id)) is not None and parent is not None:
@@ -456,6 +487,21 @@ class Workspace(QWidget):
 
     # -- export ------------------------------------------------------------------------------
 
+    def export_folder(self) -> Path:
+        """Where exports go unless the user picks another place: the project's exports folder,
+        "NAME exports" beside the project folder (an export never writes into the project)."""
+        folder = self.project.path
+        return folder.parent / f"{folder.stem} exports"
+
+    def branch_facts(self) -> BranchFacts:
+        from studio.core.sentence import describe_action
+
+        with self.document.lock:
+            turns = [n for n in self.branch if not self.tree.nodes[n].is_root]
+            generated = sum(1 for n in turns if self.tree.selected_take(n) is not None)
+            ending = describe_action(self.tree.nodes[turns[-1]].instruction) if turns else ""
+        return BranchFacts(len(turns), generated, excerpt_of(ending, 70))
+
     def queue_export(self, out: Path, options: Any, fmt: str | None) -> str | None:
         service = self.guard(self.session.require_service)
         if service is None:
@@ -465,11 +511,16 @@ class Workspace(QWidget):
         def submit() -> str:
             from studio.export import export_task
 
+            try:
+                out.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StudioError(f"Could not create the folder {out.parent}: {error.strerror or error}") from None
             job = export_task(self.project, leaf, out, options, fmt)
             return str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
 
         job_id: str | None = self.guard(submit)
         if job_id is not None:
+            self._exports[job_id] = out
             self.message.emit(f"Exporting to {out}…")
         return job_id
 

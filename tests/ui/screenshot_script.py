@@ -55,11 +55,16 @@ def main() -> int:
     parser.add_argument("--workdir")
     parser.add_argument("--scheme", choices=["dark", "light"], default="dark")
     parser.add_argument("--welcome", action="store_true", help="the welcome page, with two recent projects")
+    parser.add_argument("--size", default="1600x960", help="the window's size, WIDTHxHEIGHT")
+    parser.add_argument("--view", choices=["fit", "default"], default="fit",
+                        help="fit the whole tree (Ctrl+0) or keep the zoom a project opens at")
+    parser.add_argument("--project", help="reuse this generated project instead of building one")
     args = parser.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="kamishibai-shot-"))
     if args.welcome:
         return welcome_shot(args, workdir)
-    project_path = build_project(workdir)
+    project_path = Path(args.project) if args.project else build_project(workdir)
+    width, height = (int(v) for v in args.size.lower().split("x"))
 
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -74,14 +79,14 @@ def main() -> int:
     settings = StudioSettings.at(workdir / "settings.ini")
     settings.mark_first_run_done()
     window = MainWindow(settings, app_services())
-    window.resize(1600, 960)
+    window.resize(width, height)
     window.show()
     window.open_project(project_path)
     workspace = window.workspace
     assert workspace is not None
     tree = workspace.project.tree
     turn2 = tree.child_ids(tree.child_ids(tree.root_id)[0])[0]
-    workspace.select(turn2, center=False)
+    workspace.select(turn2)
 
     def pump(seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -90,7 +95,8 @@ def main() -> int:
             time.sleep(0.01)
 
     pump(1.0)
-    workspace.view.fit_all()
+    if args.view == "fit":
+        workspace.view.fit_all()
     workspace.episode.player.seek(3)
     for tile in workspace.inspector.takes.tiles:
         tile.player.seek(5)
@@ -104,14 +110,18 @@ def main() -> int:
         tile.player.pause()
     workspace.episode.player.pause()
     pump(0.5)
-    save_window(window, Path(args.out))
+    view = workspace.view
+    visible = view.visible_scene_rect()
+    shown = [c for c in workspace.scene.cards.values() if c.summary.poster_path
+             and visible.intersects(c.sceneBoundingRect())]
+    save_window(window, Path(args.out), canvas_width=view.width(), cards_with_posters=len(shown))
     window.close_project("cancel")
     QTimer.singleShot(0, app.quit)
     app.exec()
     return 0
 
 
-def save_window(window, out: Path) -> None:  # type: ignore[no-untyped-def]
+def save_window(window, out: Path, **facts: object) -> None:  # type: ignore[no-untyped-def]
     """The window as the X server shows it (falls back to Qt's own rendering)."""
     screen = window.screen()
     image = screen.grabWindow(window.winId()) if screen is not None else window.grab()
@@ -119,7 +129,7 @@ def save_window(window, out: Path) -> None:  # type: ignore[no-untyped-def]
         image = window.grab()
     out.parent.mkdir(parents=True, exist_ok=True)
     image.save(str(out), "PNG")
-    print(json.dumps({"path": str(out), "width": window.width(), "height": window.height()}))
+    print(json.dumps({"path": str(out), "width": window.width(), "height": window.height(), **facts}))
 
 
 def welcome_shot(args: argparse.Namespace, workdir: Path) -> int:

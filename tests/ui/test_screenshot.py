@@ -102,3 +102,32 @@ def test_screenshot_of_the_welcome_page(scheme: str, xvfb_display: str, tmp_path
     assert _variance(greys) > 20, "the welcome page looks blank"
     median = sorted(greys)[len(greys) // 2]
     assert (median < 100) if scheme == "dark" else (median > 155), f"a {scheme} page with median grey {median}"
+
+
+@pytest.fixture(scope="module")
+def generated_sample(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """The screenshot script's sample project, generated once for every size and view."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    from screenshot_script import build_project  # type: ignore[import-not-found]
+
+    return build_project(tmp_path_factory.mktemp("sample"))
+
+
+@pytest.mark.xvfb
+@pytest.mark.slow
+@pytest.mark.parametrize("view", ["fit", "default"])
+@pytest.mark.parametrize("size", ["1280x720", "1920x1080"])
+def test_screenshot_at_laptop_and_desktop_sizes(size: str, view: str, xvfb_display: str, tmp_path: Path,
+                                                generated_sample: Path) -> None:
+    """The sample story fitted (Ctrl+0) and at the zoom it opens at, at 1280x720 and 1920x1080:
+    the canvas keeps half the width, the cards show their pictures."""
+    from PySide6.QtGui import QImage
+
+    out, info = _shoot(xvfb_display, tmp_path / "work", f"window-{size}-{view}.png", "--size", size,
+                       "--view", view, "--project", str(generated_sample))
+    width, height = (int(v) for v in size.split("x"))
+    assert (info["width"], info["height"]) == (width, height)
+    assert info["canvas_width"] >= width / 2, info
+    assert info["cards_with_posters"] >= (8 if view == "fit" else 3), info
+    image = QImage(str(out))
+    assert _variance(_greys(image)) > 50

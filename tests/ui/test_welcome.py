@@ -113,7 +113,8 @@ def test_closing_a_project_returns_to_the_welcome_page_and_docks_come_back(make_
     assert window.inspector_dock.isHidden() and window.queue_dock.isHidden()  # the page has the whole window
     window.cast_dock.setVisible(True)  # the user shows one by hand
     assert window.open_project(sample_project)
-    assert not window.inspector_dock.isHidden() and not window.queue_dock.isHidden()
+    assert not window.inspector_dock.isHidden() and not window.cast_dock.isHidden()
+    assert window.queue_dock.isHidden()  # no jobs: the queue steps aside until there are some
     assert window.welcome is None
     window.actions_.close_project.trigger()
     assert window.workspace is None and window.welcome is not None

@@ -1,7 +1,10 @@
 """One node of the tree as a card: poster, instruction excerpt, state bars, status.
 
-Painting picks a level of detail from the view's transform: zoomed out, a card is two
-rectangles and three bars (no text, no image), so a screen full of cards stays cheap.
+Painting picks a level of detail from the view's transform. Near the default zoom a card
+shows everything; zoomed out to see a whole tree it keeps a large poster and its title
+(drawn in a font scaled up so it still reads about 12 px high) and drops the small text;
+further out only the poster and the state bars remain, so a screen full of cards stays
+cheap.
 Hovering a card that has a clip cycles the clip's frames in the poster box.
 """
 
@@ -33,20 +36,34 @@ from PySide6.QtWidgets import (
 
 from studio.core.state import STAT_NAMES, STATE_MAX
 from studio.ui import palette
-from studio.ui.canvas.geometry import CARD_H, CARD_W, FULL_DETAIL, MARGIN, POSTER, RADIUS
+from studio.ui.canvas.geometry import (
+    CARD_H,
+    CARD_W,
+    FULL_DETAIL,
+    MARGIN,
+    MIN_TITLE_PX,
+    POSTER,
+    POSTER_DETAIL,
+    RADIUS,
+)
 from studio.ui.node_summary import CardStatus, NodeSummary
 
 if TYPE_CHECKING:
     from studio.ui.canvas.tree_scene import TreeScene
 
 HOVER_FRAME_MS = 110
+# Pixel sizes, not points: the scene is drawn at the view's zoom, so at the default zoom
+# (1.0) card text is exactly this many pixels high whatever the screen's DPI.
+TITLE_PX = 14
+BODY_PX = 12
+BADGE_PX = 11
 _TITLE_FONT = QFont()
-_TITLE_FONT.setPointSizeF(8.5)
+_TITLE_FONT.setPixelSize(TITLE_PX)
 _TITLE_FONT.setBold(True)
 _BODY_FONT = QFont()
-_BODY_FONT.setPointSizeF(8.0)
+_BODY_FONT.setPixelSize(BODY_PX)
 _BADGE_FONT = QFont()
-_BADGE_FONT.setPointSizeF(7.0)
+_BADGE_FONT.setPixelSize(BADGE_PX)
 _BADGE_FONT.setBold(True)
 
 
@@ -126,10 +143,10 @@ class CardItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        if lod < FULL_DETAIL:
-            self._paint_simple(painter)
-        else:
+        if lod >= FULL_DETAIL:
             self._paint_full(painter, lod)
+        else:
+            self._paint_zoomed_out(painter, lod, with_title=lod >= POSTER_DETAIL)
 
     def _frame_pen(self) -> QPen:
         if self.current:
@@ -140,16 +157,38 @@ class CardItem(QGraphicsItem):
             return QPen(palette.CARD_SELECTED.darker(150), 1.5)
         return QPen(palette.CARD_BORDER, 1)
 
-    def _paint_simple(self, painter: QPainter) -> None:
+    def _paint_zoomed_out(self, painter: QPainter, lod: float, *, with_title: bool) -> None:
+        """A large poster, the title scaled up to stay readable, the state bars; no small text."""
         s = self.summary
-        painter.setPen(self._frame_pen())
+        frame = self._frame_pen()
+        frame.setWidthF(frame.widthF() / max(lod, 0.05) * 0.6)  # stays visible on screen
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(frame)
         painter.setBrush(palette.CARD)
-        painter.drawRect(QRectF(0, 0, CARD_W, CARD_H))
-        painter.setPen(Qt.PenStyle.NoPen)
-        status_color = QColor(palette.STATUS_COLORS[s.status])
-        status_color.setAlpha(150)
-        painter.fillRect(POSTER, status_color)
-        self._paint_bars(painter, QRectF(MARGIN, CARD_H - 30, CARD_W - 2 * MARGIN, 22), thin=False)
+        painter.drawRoundedRect(QRectF(0, 0, CARD_W, CARD_H), RADIUS, RADIUS)
+        bars_h = 22.0
+        title_px = min(44.0, MIN_TITLE_PX / max(lod, 0.05)) if with_title else 0.0
+        title_h = title_px * 1.25 if with_title else 0.0
+        poster = QRectF(MARGIN, MARGIN, CARD_W - 2 * MARGIN, CARD_H - 3 * MARGIN - bars_h - title_h)
+        self._paint_poster(painter, poster)
+        if s.status not in (CardStatus.DONE, CardStatus.START, CardStatus.DRAFT):
+            color = QColor(palette.STATUS_COLORS[s.status])
+            painter.fillRect(QRectF(poster.left(), poster.top(), poster.width(), poster.height() * 0.22), color)
+        if with_title:
+            font = QFont(_TITLE_FONT)
+            font.setPixelSize(max(1, round(title_px)))
+            painter.setFont(font)
+            painter.setPen(palette.TEXT)
+            text_rect = QRectF(MARGIN, poster.bottom() + 2, CARD_W - 2 * MARGIN, title_h)
+            title = QFontMetrics(font).elidedText(self._short_title(), Qt.TextElideMode.ElideRight,
+                                                  int(text_rect.width()))
+            painter.drawText(text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
+        self._paint_bars(painter, QRectF(MARGIN, CARD_H - MARGIN - bars_h, CARD_W - 2 * MARGIN, bars_h), thin=False)
+
+    def _short_title(self) -> str:
+        """What a zoomed-out card can say: the character (the place is in the picture)."""
+        s = self.summary
+        return s.title.split(" · ")[0] if s.status != CardStatus.START else "Start"
 
     def _paint_full(self, painter: QPainter, lod: float) -> None:
         s = self.summary
@@ -158,7 +197,7 @@ class CardItem(QGraphicsItem):
         painter.setPen(self._frame_pen())
         painter.setBrush(palette.CARD_HOVER if self._hovered else palette.CARD)
         painter.drawRoundedRect(rect, RADIUS, RADIUS)
-        self._paint_poster(painter)
+        self._paint_poster(painter, POSTER)
         self._paint_status(painter)
         if s.bookmarked:
             painter.setPen(QPen(QColor("#1b1d26"), 1))
@@ -169,13 +208,14 @@ class CardItem(QGraphicsItem):
         painter.setPen(palette.TEXT)
         painter.setFont(_TITLE_FONT)
         title = QFontMetrics(_TITLE_FONT).elidedText(s.title, Qt.TextElideMode.ElideRight, int(text_w))
-        painter.drawText(QRectF(MARGIN, POSTER.bottom() + 4, text_w, 15), Qt.AlignmentFlag.AlignLeft, title)
+        painter.drawText(QRectF(MARGIN, POSTER.bottom() + 2, text_w, TITLE_PX + 4), Qt.AlignmentFlag.AlignLeft, title)
         painter.setPen(palette.TEXT_DIM)
         painter.setFont(_BODY_FONT)
         body = QFontMetrics(_BODY_FONT).elidedText(s.excerpt, Qt.TextElideMode.ElideRight, int(text_w))
-        painter.drawText(QRectF(MARGIN, POSTER.bottom() + 18, text_w, 14), Qt.AlignmentFlag.AlignLeft, body)
-        self._paint_bars(painter, QRectF(MARGIN, CARD_H - 22, CARD_W - 2 * MARGIN - 42, 16), thin=True)
-        self._paint_motion(painter, QRectF(CARD_W - MARGIN - 36, CARD_H - 22, 36, 16))
+        painter.drawText(QRectF(MARGIN, POSTER.bottom() + TITLE_PX + 5, text_w, BODY_PX + 4),
+                         Qt.AlignmentFlag.AlignLeft, body)
+        self._paint_bars(painter, QRectF(MARGIN, CARD_H - 19, CARD_W - 2 * MARGIN - 42, 14), thin=True)
+        self._paint_motion(painter, QRectF(CARD_W - MARGIN - 36, CARD_H - 19, 36, 14))
 
     def _poster_image(self) -> QImage | None:
         s = self.summary
@@ -186,38 +226,40 @@ class CardItem(QGraphicsItem):
                 return frames[self._hover_frame % len(frames)]
         return self._scene_ref.poster(s.poster_path) if s.poster_path else None
 
-    def _paint_poster(self, painter: QPainter) -> None:
+    def _paint_poster(self, painter: QPainter, area: QRectF) -> None:
         path = QPainterPath()
-        path.addRoundedRect(POSTER, RADIUS - 4, RADIUS - 4)
+        path.addRoundedRect(area, RADIUS - 4, RADIUS - 4)
         painter.save()
         painter.setClipPath(path)
         image = self._poster_image()
         if image is not None and not image.isNull():
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-            painter.drawImage(POSTER, image, cover_source(image.width(), image.height(), POSTER))
+            painter.drawImage(area, image, cover_source(image.width(), image.height(), area))
             if self.summary.status == CardStatus.STALE:
-                painter.fillRect(POSTER, QColor(30, 20, 0, 110))
+                painter.fillRect(area, QColor(30, 20, 0, 110))
         else:
-            self._paint_placeholder(painter)
+            self._paint_placeholder(painter, area)
         painter.restore()
 
-    def _paint_placeholder(self, painter: QPainter) -> None:
+    def _paint_placeholder(self, painter: QPainter, area: QRectF = POSTER) -> None:
         s = self.summary
         if s.status == CardStatus.START:
             gradient_top, gradient_bottom = QColor("#3b2f7a"), QColor("#a0457a")
         else:
             gradient_top, gradient_bottom = palette.POSTER_EMPTY, palette.POSTER_EMPTY.lighter(115)
-        gradient = QLinearGradient(POSTER.topLeft(), POSTER.bottomLeft())
+        gradient = QLinearGradient(area.topLeft(), area.bottomLeft())
         gradient.setColorAt(0, gradient_top)
         gradient.setColorAt(1, gradient_bottom)
-        painter.fillRect(POSTER, QBrush(gradient))
+        painter.fillRect(area, QBrush(gradient))
         painter.setPen(palette.ON_IMAGE if s.status == CardStatus.START else palette.TEXT_DIM)
         font = QFont(_TITLE_FONT)
-        font.setPointSizeF(13 if s.status == CardStatus.START else 8.5)
+        font.setPixelSize(20 if s.status == CardStatus.START else BODY_PX)
         painter.setFont(font)
+        if area != POSTER:  # zoomed out: the card's title says it, small text can't be read
+            return
         label = "Start" if s.status == CardStatus.START else (
             "" if s.status in (CardStatus.RUNNING, CardStatus.QUEUED) else "not generated yet")
-        painter.drawText(POSTER, Qt.AlignmentFlag.AlignCenter, label)
+        painter.drawText(area, Qt.AlignmentFlag.AlignCenter, label)
 
     def _paint_status(self, painter: QPainter) -> None:
         s = self.summary
@@ -302,7 +344,7 @@ class CardItem(QGraphicsItem):
 
     def _next_hover_frame(self) -> None:
         self._hover_frame += 1
-        self.update(POSTER)
+        self.update()
 
     @property
     def hover_frame(self) -> int:

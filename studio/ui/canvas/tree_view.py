@@ -11,8 +11,9 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
 
-from studio.ui.canvas.geometry import CARD_H, CARD_W, OVERVIEW_SCALE
+from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE
 from studio.ui.canvas.tree_scene import TreeScene
+from studio.ui.tree_layout import COLUMN_WIDTH
 
 
 def tree_view_overview_scale() -> float:
@@ -25,6 +26,8 @@ EDGES_MIN_SCALE = 0.03
 MIN_SCALE = 0.001
 MAX_SCALE = 2.5
 ZOOM_STEP = 1.2
+EDGE_PAD = 24.0
+"""Space kept between the view's left edge and the first card it shows whole."""
 
 
 class TreeView(QGraphicsView):
@@ -47,9 +50,11 @@ class TreeView(QGraphicsView):
         self.setObjectName("treeView")
         self._moving = False
         self.closed = False
+        self._follow: str | None = None  # a turn to bring into view once the layout has it
         self.horizontalScrollBar().valueChanged.connect(self._viewport_moved)
         self.verticalScrollBar().valueChanged.connect(self._viewport_moved)
         scene.layout_changed.connect(self._viewport_moved)
+        scene.layout_changed.connect(self._follow_pending)
 
     def visible_scene_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()
@@ -119,14 +124,72 @@ class TreeView(QGraphicsView):
         self.zoom_changed.emit(self.zoom)
 
     def center_on_node(self, node_id: str, *, only_if_hidden: bool = True) -> None:
+        """Bring a turn's card into view; a turn the layout doesn't have yet (just added,
+        laid out when its change set arrives) is brought into view as soon as it has one."""
         cell = self.tree_scene.cells.get(node_id)
         if cell is None:
+            self._follow = node_id
             return
+        self._follow = None
         rect = QRectF(cell.x, cell.y, CARD_W, CARD_H)
         if only_if_hidden:
-            self.ensureVisible(rect, 60, 60)
+            if not self.visible_scene_rect().contains(rect):
+                self.ensureVisible(rect, 60, 60)
+                self._snap_left(rect)
         else:
             self.centerOn(rect.center())
+            self._snap_left(rect)
+
+    def _follow_pending(self) -> None:
+        if self._follow is not None and self._follow in self.tree_scene.cells:
+            self.center_on_node(self._follow)
+
+    def show_around(self, node_id: str, zoom: float = DEFAULT_ZOOM) -> None:
+        """The zoom a project opens at: readable cards, centred on ``node_id`` (the Start card,
+        when it fits too, is shown whole rather than cut by the left edge)."""
+        if self.closed:
+            return
+        self.set_zoom(zoom)
+        if self._fits(zoom):
+            self._moving = True
+            try:
+                self.centerOn(self.tree_scene.tree_rect().center())
+            finally:
+                self._moving = False
+            self._viewport_moved()
+        else:
+            self.center_on_node(node_id, only_if_hidden=False)
+
+    def _fit_zoom(self) -> float:
+        rect = self.tree_scene.tree_rect().adjusted(-40, -40, 40, 40)
+        viewport = self.viewport().rect()
+        return min(viewport.width() / max(1.0, rect.width()), viewport.height() / max(1.0, rect.height()))
+
+    def _fits(self, zoom: float) -> bool:
+        return self._fit_zoom() >= zoom
+
+    def _snap_left(self, keep: QRectF) -> None:
+        """Scroll right, if needed, so that no card is cut by the view's left edge, while ``keep``
+        stays whole: the left edge then falls in the gap between two columns."""
+        visible = self.visible_scene_rect()
+        left = visible.left()
+        column_left = (left // COLUMN_WIDTH) * COLUMN_WIDTH
+        if left <= -EDGE_PAD or column_left + CARD_W <= left:
+            return  # left of the Start card, or in a gap between columns: nothing is cut
+        # Show the cut column whole if the turn still fits, else skip to the next column.
+        whole = column_left - EDGE_PAD
+        if keep.right() + 8 <= whole + visible.width():
+            shift = whole - left
+        else:
+            shift = column_left + COLUMN_WIDTH - EDGE_PAD - left
+            if keep.left() < left + shift:
+                return
+        self._moving = True
+        try:
+            self.centerOn(visible.center().x() + shift, visible.center().y())
+        finally:
+            self._moving = False
+        self._viewport_moved()
 
     # -- events ----------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -54,10 +55,37 @@ class ExportChoices:
                              panel_aspect=PanelAspect(self.aspect), title=self.title)
 
 
+def safe_file_name(name: str) -> str:
+    """``name`` without the characters file systems refuse ("Qiqi: day 1" -> "Qiqi - day 1")."""
+    cleaned = "".join(" -" if c in ':/\\' else ("_" if c in '*?"<>|' or ord(c) < 32 else c) for c in name)
+    return " ".join(cleaned.split()).strip(". ") or "episode"
+
+
+@dataclass(frozen=True)
+class BranchFacts:
+    """What the dialog says about the branch it exports."""
+
+    last_turn: int  # the branch's leaf, as a turn number
+    generated: int  # turns with a take
+    ending: str  # the last turn, as a sentence
+
+    def text(self) -> str:
+        turns = f"{self.last_turn} turn{'s' if self.last_turn != 1 else ''}"
+        missing = self.last_turn - self.generated
+        state = "all generated" if not missing else f"{missing} not generated yet (left out)"
+        ending = f": “{self.ending}”" if self.ending else ""
+        return f"The branch ending at turn {self.last_turn}{ending}\n{turns}, {state}."
+
+
 class ExportDialog(QDialog):
-    def __init__(self, default_out: Path, title: str, parent: QWidget | None = None) -> None:
+    def __init__(self, default_out: Path, title: str, parent: QWidget | None = None,
+                 branch: BranchFacts | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Export branch")
+        self.setWindowTitle(f"Export branch — {title}" if title else "Export branch")
+        self.branch_label = QLabel(branch.text() if branch is not None else "", self)
+        self.branch_label.setObjectName("exportBranch")
+        self.branch_label.setWordWrap(True)
+        self.branch_label.setVisible(branch is not None)
         self.path = QLineEdit(str(default_out), self)
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._browse)
@@ -69,9 +97,13 @@ class ExportDialog(QDialog):
         self.width_box = QSpinBox(self)
         self.width_box.setRange(16, 8192)
         self.width_box.setValue(720)
+        self.width_box.setPrefix("width ")
+        self.width_box.setSuffix(" px")
         self.height_box = QSpinBox(self)
         self.height_box.setRange(16, 8192)
         self.height_box.setValue(480)
+        self.height_box.setPrefix("height ")
+        self.height_box.setSuffix(" px")
         self.fps = QDoubleSpinBox(self)
         self.fps.setRange(0, 240)
         self.fps.setSpecialValueText("clips' own")
@@ -102,6 +134,7 @@ class ExportDialog(QDialog):
         size_row.addWidget(self.width_box)
         size_row.addWidget(self.height_box)
         form = QFormLayout(self)
+        form.addRow(self.branch_label)
         form.addRow("File", path_row)
         form.addRow("Format", self.format)
         form.addRow("Size", size_row)

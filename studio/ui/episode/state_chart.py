@@ -16,7 +16,8 @@ from studio.ui.episode.turn_strip import TurnStrip
 
 LEFT = 34.0
 RIGHT = 12.0
-TOP = 10.0
+TOP = 22.0
+"""Room above the plot for the legend (drawn there, so it never covers the lines)."""
 BOTTOM = 18.0
 
 
@@ -110,16 +111,26 @@ class StateChart(TurnStrip):
                              Qt.AlignmentFlag.AlignCenter, label)
         self._paint_legend(painter, plot)
 
-    def _paint_legend(self, painter: QPainter, plot: QRectF) -> None:
-        x = plot.left() + 6
+    def legend_rects(self) -> list[QRectF]:
+        """Where each stat's legend entry (swatch and label) is drawn: above the plot."""
+        metrics = self.fontMetrics()
+        rects = []
+        x = LEFT
         for stat in STAT_NAMES:
+            width = 13 + metrics.horizontalAdvance(palette.STAT_LABELS[stat])
+            rects.append(QRectF(x, 3, width, TOP - 8))
+            x += width + 12
+        return rects
+
+    def _paint_legend(self, painter: QPainter, plot: QRectF) -> None:
+        painter.setFont(self.font())
+        for stat, rect in zip(STAT_NAMES, self.legend_rects(), strict=True):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(palette.STAT_COLORS[stat])
-            painter.drawRoundedRect(QRectF(x, plot.top() + 2, 10, 4), 2, 2)
+            painter.drawRoundedRect(QRectF(rect.left(), rect.center().y() - 2, 10, 4), 2, 2)
             painter.setPen(palette.TEXT_DIM)
-            label = palette.STAT_LABELS[stat]
-            painter.drawText(QPointF(x + 13, plot.top() + 8), label)
-            x += 20 + painter.fontMetrics().horizontalAdvance(label)
+            painter.drawText(rect.adjusted(13, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             palette.STAT_LABELS[stat])
 
     # -- interaction -----------------------------------------------------------------------
 

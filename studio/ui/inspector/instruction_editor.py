@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.instruction import Instruction, parse_instruction
-from studio.ui.icons import icon
+from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.vocabulary import TIMES, Vocabulary
 
 
@@ -75,7 +75,7 @@ class InstructionEditor(QWidget):
         self.preview.setObjectName("linePreview")
         self.preview.setWordWrap(True)
         self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.generate_button = QPushButton(icon("generate"), "Generate", self)
+        self.generate_button = QPushButton(icon_on_accent("generate"), "Generate", self)
         self.generate_button.setObjectName("primaryButton")
         self.generate_button.setToolTip("Generate a take of this turn (Ctrl+Enter)")
         self.save_button = QPushButton("Save text", self)

@@ -6,6 +6,15 @@ import html
 
 from studio.core.model import Take
 
+TIMING_NAMES = {"load_s": "loading the engine", "context_s": "reading the branch", "predict_s": "predicting",
+                "decode_s": "drawing the clip", "write_s": "saving"}
+"""Words for the worker's timing keys (the keys themselves are never shown)."""
+
+
+def timing_text(key: str, seconds: float) -> str:
+    name = TIMING_NAMES.get(key) or key.removesuffix("_s").replace("_", " ")
+    return f"{name} {seconds:.2f} s"
+
 
 def take_details_html(take: Take | None) -> str:
     if take is None:
@@ -15,7 +24,7 @@ def take_details_html(take: Take | None) -> str:
     if "width" in settings and "height" in settings:
         size = f"{settings.pop('width')}×{settings.pop('height')}"
     rest = ", ".join(f"{k} {v}" for k, v in sorted(settings.items()))
-    timings = ", ".join(f"{k} {float(v):.2f} s" for k, v in take.timings.items()) or "—"
+    timings = ", ".join(timing_text(k, float(v)) for k, v in take.timings.items()) or "—"
     engine = take.engine + (f" {take.engine_version}" if take.engine_version else "")
     rows = [
         ("Engine", engine),

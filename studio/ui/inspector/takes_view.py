@@ -54,6 +54,7 @@ class TakeTile(QFrame):
             badges.append(take.status.value)
         self.badge = QLabel(" · ".join(badges), self)
         self.badge.setObjectName("staleBadge" if take.stale else "dimLabel")
+        self.badge.setVisible(bool(badges))  # an empty badge would still paint its box
         self.use_button = QPushButton("✓ Selected" if selected else "Use this take", self)
         self.use_button.setEnabled(not selected and take.status == TakeStatus.DONE)
         self.use_button.clicked.connect(lambda: self.chosen.emit(take.id))

@@ -1,0 +1,43 @@
+"""What a queue row says about a job: what it does to which turn, in words.
+
+"Re-roll turn 3 · Qiqi runs to the bakery, at night." rather than the raw instruction
+syntax; the first take of a turn (a new or forked turn) is "Generate", never "Re-roll".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studio.core.sentence import describe_action
+from studio.core.tree import StoryTree
+
+_VERBS = {"Fill": "Generate", "Re-roll branch": "Re-roll"}
+"""Service labels shown as the verb a user would use for that one turn."""
+
+
+def job_title(job: Any, tree: StoryTree) -> str:
+    """One line for ``job`` (a worker Job); reads ``tree`` (hold the document's lock)."""
+    label = str(job.label or "") or str(getattr(job.kind, "value", job.kind)).capitalize()
+    node_id = job.node_id
+    if not node_id:
+        return label
+    node = tree.nodes.get(node_id)
+    if node is None:
+        return f"{label} · (deleted turn)"
+    if node.is_root:
+        return label
+    verb = _VERBS.get(label, label)
+    if verb == "Re-roll" and not _had_take_before(job, tree, node_id):
+        verb = "Generate"
+    if label.startswith("Export"):
+        return label
+    turn = tree.depth(node_id)
+    action = describe_action(node.instruction) or node.instruction.raw.strip() or "an empty turn"
+    return f"{verb} turn {turn} · {action}"
+
+
+def _had_take_before(job: Any, tree: StoryTree, node_id: str) -> bool:
+    """Whether the turn had a take before this job made one (a forked turn has none)."""
+    own = str(getattr(job, "take_id", "") or "")
+    return any(take.id != own and take.created_at <= (job.created_at or take.created_at)
+               for take in tree.takes_of(node_id))

@@ -1,0 +1,171 @@
+"""Small things a user sees: the export dialog names its branch and writes to the project's
+exports folder, the delete prompt counts in words, the player shows time, timings are in
+words, the Generate icon shows on its pink button, pictures in the cast list, the Add
+character dialog asks for the look and the start state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QColor
+
+from studio.ui.node_summary import CardStatus
+
+JOB_TIMEOUT_MS = 120_000
+
+
+def test_delete_prompt_counts_in_words() -> None:
+    from studio.ui.workspace import delete_prompt
+
+    assert delete_prompt(0, 1).startswith("Delete this turn and its 1 take?")
+    assert delete_prompt(3, 7).startswith("Delete this turn and the 3 turns below it, with 7 takes?")
+    assert "(s)" not in delete_prompt(1, 2)
+
+
+def test_delete_asks_with_the_right_counts(make_window, sample_project: Path, qtbot) -> None:
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    asked: list[str] = []
+    ws.confirm = lambda title, text: asked.append(text) or False  # type: ignore[method-assign]
+    ws.select(first, center=False)
+    ws.delete_current()
+    below = len(list(tree.descendants(first)))
+    takes = sum(len(tree.takes_of(n)) for n in [first, *(d.id for d in tree.descendants(first))])
+    assert below == 7 and takes == 5
+    assert asked and asked[0].startswith(f"Delete this turn and the {below} turns below it, with {takes} takes?")
+    assert first in tree.nodes  # the user said no
+
+
+def test_player_shows_time_not_frames(make_window, sample_project: Path, qtbot) -> None:
+    from studio.ui.player import format_clock
+
+    assert format_clock(0) == "0:00.0" and format_clock(3.46) == "0:03.5" and format_clock(75) == "1:15.0"
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    player = ws.episode.player
+    qtbot.waitUntil(lambda: player.frame_count > 0 and player.ready, timeout=20_000)
+    player.pause()
+    player.seek(player.frame_count - 1)
+    text = player.time_label.text()
+    assert text == f"{format_clock(player.time_at(player.frame_count - 1))} / {format_clock(player.duration)}"
+    assert player.duration > 1.0 and ":" in text and str(player.frame_count) not in text.split(" / ")[1]
+
+
+def test_timings_are_named_in_words() -> None:
+    from studio.core.model import Take
+    from studio.ui.inspector.take_details import take_details_html
+
+    take = Take(id="t", node_id="n", engine="sketch", timings={"context_s": 0.01, "predict_s": 0.2, "decode_s": 0.5})
+    html = take_details_html(take)
+    assert "context_s" not in html and "predict_s" not in html and "_s " not in html
+    assert "reading the branch 0.01 s" in html and "drawing the clip 0.50 s" in html
+
+
+def test_generate_icon_is_not_pink_on_its_pink_button(qtbot) -> None:
+    from PySide6.QtCore import QSize
+
+    from studio.ui.icons import icon_on_accent
+
+    image = icon_on_accent("generate").pixmap(QSize(32, 32)).toImage()
+    opaque = [image.pixelColor(x, y) for x in range(32) for y in range(32) if image.pixelColor(x, y).alpha() > 200]
+    assert opaque
+    pink = QColor("#ff7aa2")
+    near_pink = [c for c in opaque if abs(c.red() - pink.red()) + abs(c.green() - pink.green())
+                 + abs(c.blue() - pink.blue()) < 60]
+    assert not near_pink, "the icon is drawn in the button's own pink"
+
+
+def test_take_tile_has_no_empty_badge(make_window, sample_project: Path, qtbot) -> None:
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    ws.select(first, center=False)
+    ws.reroll(first)
+    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 1, timeout=10_000)
+    tile = ws.inspector.takes.tiles[0]
+    assert tile.badge.text() == "" and tile.badge.isHidden()
+
+
+def test_export_dialog_names_the_branch_and_uses_the_exports_folder(make_window, sample_project: Path, qtbot,
+                                                                    monkeypatch) -> None:
+    from studio.export import ExportOptions
+    from studio.ui.dialogs.export_dialog import ExportDialog
+
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    ws.select(leaf, center=False)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    seen: list[ExportDialog] = []
+
+    def fake_exec(dialog: ExportDialog) -> int:
+        seen.append(dialog)
+        return ExportDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ExportDialog, "exec", fake_exec)
+    window.actions_.export.trigger()
+    dialog = seen[0]
+    out = dialog.choices().out
+    project_path = window.session.project.path
+    assert out.parent == project_path.parent / f"{project_path.stem} exports" and out.suffix == ".mp4"
+    text = dialog.branch_label.text()
+    turns = tree.depth(leaf)
+    assert f"ending at turn {turns}" in text and "all generated" in text and "Character:" not in text
+    assert window.session.project.name in dialog.windowTitle()
+    # the export runs as a job; when it ends the status bar says so, with the file
+    job = ws.queue_export(out, ExportOptions(crossfade=0.0), "mp4")
+    assert job is not None, window.last_error
+    qtbot.waitUntil(lambda: window.status_label.text().startswith("Export finished"), timeout=JOB_TIMEOUT_MS)
+    assert str(out) in window.status_label.text() and out.is_file()
+
+
+def test_cast_list_shows_pictures_and_add_character_asks_for_more(make_window, sample_project: Path, qtbot) -> None:
+    from PySide6.QtCore import QSize
+
+    from studio.core.state import CharacterState
+    from studio.ui.cast_panel import CharacterDialog
+    from studio.ui.icons import icon
+
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: ws.scene.status(tree.child_ids(tree.root_id)[0]) is CardStatus.DONE)
+    with ws.document.lock:
+        ws.cast.refresh(tree)
+    fallback = icon("person").pixmap(QSize(56, 40)).toImage()
+    qiqi = next(ws.cast.characters.item(i) for i in range(ws.cast.characters.count())
+                if ws.cast.characters.item(i).text() == "Qiqi")
+    picture = qiqi.icon().pixmap(QSize(56, 40)).toImage()
+    assert picture != fallback
+    colours = {picture.pixelColor(x, y).name() for x in range(0, picture.width(), 3)
+               for y in range(0, picture.height(), 3)}
+    assert len(colours) > 10  # a picture, not a line icon
+    # the dialog asks for the look and where the stats start
+    dialog = CharacterDialog(ws)
+    qtbot.addWidget(dialog)
+    dialog.name.setText("Mei")
+    dialog.look["hair_color"].setText("chestnut")
+    dialog.look["outfit_style"].setText("uniform")
+    dialog.start["stamina"].setValue(80)
+    ws.cast.add_character(dialog.name.text(), dialog.images, dialog.params(), dialog.start_state())
+    mei = next(m for m in tree.cast.values() if m.name == "Mei")
+    assert dict(mei.params) == {"hair_color": "chestnut", "outfit_style": "uniform"}
+    assert tree.start_state_of("Mei") == CharacterState(80, 50, 50)
+    window.actions_.undo.trigger()  # one undo step removes both
+    assert all(m.name != "Mei" for m in tree.cast.values())
