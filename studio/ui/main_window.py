@@ -494,6 +494,8 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, self.settings.appearance)
+        if self.workspace is not None and self.workspace.session.service is not None:
+            self.workspace.session.service.set_reroll_selects(self.settings.reroll_selects)
         if self.welcome is not None:
             self.show_welcome()
 

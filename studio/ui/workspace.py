@@ -25,7 +25,12 @@ from studio.core.commands import (
     Fork,
     SelectTake,
     SetBookmark,
+    SetDialogue,
+    SetDuration,
+    SetNarration,
     SetNotes,
+    SetShotNotes,
+    SetStartState,
 )
 from studio.core.errors import StudioError
 from studio.core.model import new_id
@@ -126,6 +131,7 @@ class Workspace(QWidget):
         self.inspector.notes_changed.connect(lambda node, text: self.apply(SetNotes(node, text)))
         self.inspector.bookmark_toggled.connect(lambda node, on: self.apply(SetBookmark(node, on)))
         self.inspector.draft_cancelled.connect(self._cancel_draft)
+        self._connect_story_edits()
         self.queue.error.connect(self.error.emit)
         self.queue.job_selected.connect(lambda node_id: self.select(node_id) if node_id in self.tree.nodes else None)
         self.cast.error.connect(self.error.emit)
@@ -148,7 +154,25 @@ class Workspace(QWidget):
             return
         words = self.session.engine_vocabulary()
         with self.document.lock:
-            self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree, words))
+            self.inspector.set_vocabulary(collect_vocabulary(self.tree, words))
+
+    def _connect_story_edits(self) -> None:
+        """The inspector's story fields, start states and chip fixes become undoable commands."""
+        ins = self.inspector
+        ins.dialogue_changed.connect(lambda node, lines: self.apply(SetDialogue(node, tuple(lines))))
+        ins.narration_changed.connect(lambda node, text: self.apply(SetNarration(node, text)))
+        ins.duration_changed.connect(lambda node, seconds: self.apply(SetDuration(node, seconds)))
+        ins.shot_notes_changed.connect(lambda node, text: self.apply(SetShotNotes(node, text)))
+        ins.start_state_changed.connect(lambda name, state: self.apply(SetStartState(name, state)))
+        ins.instruction_fixed.connect(self.fix_instruction)
+
+    def fix_instruction(self, node_id: str, text: str) -> None:
+        """A chip's word replaced: the instruction changes (undoable); the takes stay."""
+        node = self.tree.nodes.get(node_id)
+        if node is None or node.instruction.raw == text:
+            return
+        if self.apply(EditInstruction(node_id, text)) is not None:
+            self.message.emit("Instruction corrected: Re-roll (R) makes a take from it.")
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -266,7 +290,7 @@ class Workspace(QWidget):
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
             with self.document.lock:
                 self.cast.refresh(self.tree)
-                self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree))
+                self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))
         if self.search.isVisible() and self.search.edit.text():
             self._on_query(self.search.edit.text())
         self.history_changed.emit()

@@ -18,13 +18,27 @@ from PySide6.QtWidgets import (
 
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
+from studio.ui.inspector.chips_view import ChipsView
 from studio.ui.inspector.instruction_editor import InstructionEditor
+from studio.ui.inspector.start_panel import StartPanel
 from studio.ui.inspector.state_panel import StatePanel
-from studio.ui.inspector.take_details import take_details_html, warnings_html
+from studio.ui.inspector.story_editor import StoryEditor
+from studio.ui.inspector.take_details import take_details_html
 from studio.ui.inspector.takes_view import TakesView
+from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.media_cache import ClipCache
 
 NOTES_DEBOUNCE_MS = 800
+
+
+def main_character(tree: StoryTree, node_id: str) -> str:
+    """The story's main character as seen from ``node_id``: whoever acts in the latest turn
+    of the branch up to it, else the first cast member added ("" without a cast)."""
+    if node_id in tree.nodes:
+        name = tree.acting_character(node_id)
+        if name:
+            return name
+    return next((m.name for m in tree.cast.values() if m.name.strip()), "")
 
 
 def section_title(text: str, parent: QWidget) -> QLabel:
@@ -40,6 +54,12 @@ class Inspector(QScrollArea):
     notes_changed = Signal(str, str)
     bookmark_toggled = Signal(str, bool)
     draft_cancelled = Signal()
+    instruction_fixed = Signal(str, str)  # node id, corrected instruction line
+    dialogue_changed = Signal(str, object)  # node id, tuple[DialogueLine, ...]
+    narration_changed = Signal(str, str)
+    duration_changed = Signal(str, object)  # node id, float | None
+    shot_notes_changed = Signal(str, str)
+    start_state_changed = Signal(str, object)  # character ("" for everyone), CharacterState
 
     def __init__(self, clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -59,15 +79,15 @@ class Inspector(QScrollArea):
         self.bookmark.setToolTip("Bookmark this turn (B)")
         self.bookmark.toggled.connect(self._on_bookmark)
         self.editor = InstructionEditor(body)
+        self.chips = ChipsView(body)
+        self.start = StartPanel(body)
+        self.story = StoryEditor(body)
         self.takes = TakesView(clips, resolve, body)
         self.state = StatePanel(body)
         self.details = QLabel(body)
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.RichText)
         self.details.setObjectName("details")
-        self.warnings = QLabel(body)
-        self.warnings.setWordWrap(True)
-        self.warnings.setTextFormat(Qt.TextFormat.RichText)
         self.notes = QPlainTextEdit(body)
         self.notes.setPlaceholderText("Notes for this turn…")
         self.notes.setFixedHeight(70)
@@ -85,9 +105,9 @@ class Inspector(QScrollArea):
         layout.setSpacing(6)
         layout.addLayout(header)
         self._sections: dict[str, list[QWidget]] = {}
-        for name, widgets in (("Instruction", [self.editor]), ("Takes", [self.takes]),
-                              ("State", [self.state]), ("Take", [self.details, self.warnings]),
-                              ("Notes", [self.notes])):
+        for name, widgets in (("Start", [self.start]), ("Instruction", [self.editor]),
+                              ("Understood", [self.chips]), ("Takes", [self.takes]), ("Story", [self.story]),
+                              ("State", [self.state]), ("Take", [self.details]), ("Notes", [self.notes])):
             title = section_title(name, body)
             layout.addWidget(title)
             for widget in widgets:
@@ -104,17 +124,32 @@ class Inspector(QScrollArea):
         self.editor.cancel_requested.connect(self.draft_cancelled.emit)
         self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
         self.takes.take_focused.connect(self._focus_take)
+        self.chips.fix_requested.connect(lambda text: self.instruction_fixed.emit(self.node_id or "", text))
+        self.story.dialogue_changed.connect(lambda lines: self._story_edit(self.dialogue_changed, lines))
+        self.story.narration_changed.connect(lambda text: self._story_edit(self.narration_changed, text))
+        self.story.duration_changed.connect(lambda value: self._story_edit(self.duration_changed, value))
+        self.story.shot_notes_changed.connect(lambda text: self._story_edit(self.shot_notes_changed, text))
+        self.start.start_state_changed.connect(self.start_state_changed.emit)
+
+    def _story_edit(self, signal: Signal, value: object) -> None:
+        if self.node_id and self._tree is not None and self.node_id in self._tree.nodes:
+            signal.emit(self.node_id, value)  # type: ignore[attr-defined]
+
+    def set_vocabulary(self, vocabulary: Vocabulary) -> None:
+        self.editor.set_vocabulary(vocabulary)
+        self.chips.set_vocabulary(vocabulary)
 
     # -- showing --------------------------------------------------------------------------
 
-    def _show_sections(self, *, node: bool) -> None:
-        for name in ("Takes", "State", "Take", "Notes"):
-            for widget in self._sections[name]:
-                widget.setVisible(node)
+    def _show_sections(self, *names: str) -> None:
+        for name, widgets in self._sections.items():
+            for widget in widgets:
+                widget.setVisible(name in names)
 
     def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
         """Show ``node_id`` (call with the document lock held)."""
         self.commit_notes()
+        self.story.commit_pending()
         changed_node = node_id != self.node_id
         self._tree = tree
         self.node_id = node_id
@@ -136,13 +171,19 @@ class Inspector(QScrollArea):
         self.bookmark.setChecked(node.bookmarked)
         self.bookmark.setIcon(icon("bookmark-on" if node.bookmarked else "bookmark"))
         self.bookmark.blockSignals(False)
-        self._show_sections(node=True)
-        for widget in self._sections["Takes"] + self._sections["Take"]:
-            widget.setVisible(not node.is_root)
+        if node.is_root:
+            self._show_sections("Start", "Notes")
+            self.start.set_tree(tree)
+        else:
+            self._show_sections("Instruction", "Understood", "Takes", "Story", "State", "Take", "Notes")
+            speakers = [m.name for m in tree.cast.values() if m.name.strip()]
+            self.story.set_story(node.story, speakers, tree.acting_character(node_id))
         self.takes.set_takes(tree.takes_of(node_id), node.selected_take_id)
         take = tree.selected_take(node_id)
         self.state.set_values(tree.state_of(node_id), take.deltas if take else None,
                               take.motion_level if take else None)
+        self.state.set_character("" if node.is_root else tree.acting_character(node_id))
+        self.chips.set_turn(node.instruction, None if node.is_root else take)
         if changed_node:
             self._details_take = None
         self._render_details()
@@ -154,6 +195,7 @@ class Inspector(QScrollArea):
     def show_draft(self, tree: StoryTree, parent_id: str) -> None:
         """A new turn under ``parent_id``: prefill the character and place from the parent."""
         self.commit_notes()
+        self.story.commit_pending()
         self._tree = tree
         self.node_id = None
         self.draft_parent = parent_id
@@ -168,10 +210,12 @@ class Inspector(QScrollArea):
             f"Character: {previous.character}" if previous.character else "",
             f"Background: {' '.join(p for p in (previous.time_of_day, previous.background) if p)}"
             if previous.background else "") if part)
-        if not prefill and tree.cast:
-            prefill = f"Character: {sorted(m.name for m in tree.cast.values())[0]}"
+        if not previous.character:
+            main = main_character(tree, parent_id)
+            prefill = "; ".join(p for p in (f"Character: {main}" if main else "", prefill) if p)
         self.editor.set_text(prefill)
-        self._show_sections(node=False)
+        self.editor.set_examples(True)
+        self._show_sections("Instruction")
         self.editor.focus_first_field()
         self.editor.motion.setFocus()
 
@@ -192,12 +236,9 @@ class Inspector(QScrollArea):
         if take is None:
             takes = tree.takes_of(node_id)
             take = takes[-1] if takes else None
-        details, warnings = take_details_html(take), warnings_html(take)
+        details = take_details_html(take)
         if self.details.text() != details:
             self.details.setText(details)
-        if self.warnings.text() != warnings:
-            self.warnings.setText(warnings)
-        self.warnings.setVisible(bool(take and take.warnings))
 
     # -- edits -------------------------------------------------------------------------------
 
