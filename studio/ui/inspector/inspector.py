@@ -177,8 +177,11 @@ class Inspector(QScrollArea):
         else:
             self._show_sections("Instruction", "Understood", "Takes", "Story", "State", "Take", "Notes")
             speakers = [m.name for m in tree.cast.values() if m.name.strip()]
-            self.story.set_story(node.story, speakers, tree.acting_character(node_id))
-        self.takes.set_takes(tree.takes_of(node_id), node.selected_take_id)
+            self.story.set_story(node.story, speakers, tree.acting_character(node_id), reset=changed_node)
+        takes = tree.takes_of(node_id)
+        before = tree.state_before(node_id) if not node.is_root else None
+        states = {t.id: before.apply(t.deltas) for t in takes if before is not None and t.status.value == "done"}
+        self.takes.set_takes(takes, node.selected_take_id, states)
         take = tree.selected_take(node_id)
         self.state.set_values(tree.state_of(node_id), take.deltas if take else None,
                               take.motion_level if take else None)
@@ -226,6 +229,7 @@ class Inspector(QScrollArea):
 
     def _focus_take(self, take_id: str) -> None:
         self._details_take = take_id
+        self.takes.focus_take(take_id)
         self._render_details()
 
     def _render_details(self) -> None:

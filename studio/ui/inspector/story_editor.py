@@ -137,20 +137,20 @@ class StoryEditor(QWidget):
 
     # -- showing ---------------------------------------------------------------------------
 
-    def set_story(self, story: StoryFields, speakers: list[str], default_speaker: str) -> None:
-        """Show ``story``; fields the author is typing in are left alone."""
+    def set_story(self, story: StoryFields, speakers: list[str], default_speaker: str, *,
+                  reset: bool = False) -> None:
+        """Show ``story``; fields the author is typing in are left alone (``reset``: another turn)."""
         self.speakers = list(speakers)
         self.default_speaker = default_speaker
-        if story.dialogue != tuple(row.line() for row in self.rows) or story != self.story:
-            if tuple(row.line() for row in self.rows) != story.dialogue:
-                self._set_rows(story.dialogue)
+        if reset or self.dialogue() != story.dialogue:
+            self._set_rows(story.dialogue)
         self.story = story
         for box, value in ((self.narration, story.narration), (self.shot_notes, story.shot_notes)):
-            if box.toPlainText().strip() != value and not box.hasFocus():
+            if box.toPlainText().strip() != value and (reset or not box.hasFocus()):
                 box.blockSignals(True)
                 box.setPlainText(value)
                 box.blockSignals(False)
-        if not self.duration.hasFocus():
+        if reset or not self.duration.hasFocus():
             self.duration.blockSignals(True)
             self.duration.setValue(story.duration or 0.0)
             self.duration.blockSignals(False)
