@@ -6,6 +6,8 @@ the workspace); the next take is made from the corrected line.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
@@ -16,6 +18,7 @@ from studio.ui.inspector.instruction_editor import compose_instruction
 from studio.ui.inspector.understanding import Chip, ChipField, suggestions, time_choices_note, understanding_chips
 from studio.ui.inspector.vocabulary import Vocabulary
 
+_QUOTED = re.compile(r"'([^']+)'")
 LEVEL_ADVERBS = ("very gently", "gently", "slowly", "calmly", "normally", "quickly", "energetically",
                  "very quickly")
 
@@ -115,7 +118,9 @@ class ChipsView(QWidget):
     def menu_for(self, chip: Chip) -> QMenu:
         """The words the engine knows for the chip's field, closest to the author's first."""
         menu = QMenu(self)
-        words = suggestions(chip.word, choices_for(chip.field, self.vocabulary))
+        choices = [w for w in choices_for(chip.field, self.vocabulary) if w.lower() != chip.word.lower()]
+        shown_as = _QUOTED.findall(chip.text)[1:2] if chip.warning else []
+        words = suggestions(chip.word, [*(w for w in shown_as if w in choices), *choices])
         if not words:
             action = menu.addAction("No words to offer for this")
             action.setEnabled(False)

@@ -125,15 +125,17 @@ class Inspector(QScrollArea):
         self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
         self.takes.take_focused.connect(self._focus_take)
         self.chips.fix_requested.connect(lambda text: self.instruction_fixed.emit(self.node_id or "", text))
-        self.story.dialogue_changed.connect(lambda lines: self._story_edit(self.dialogue_changed, lines))
-        self.story.narration_changed.connect(lambda text: self._story_edit(self.narration_changed, text))
-        self.story.duration_changed.connect(lambda value: self._story_edit(self.duration_changed, value))
-        self.story.shot_notes_changed.connect(lambda text: self._story_edit(self.shot_notes_changed, text))
+        self.story.dialogue_changed.connect(lambda v: self._story_edit("dialogue", self.dialogue_changed, v))
+        self.story.narration_changed.connect(lambda v: self._story_edit("narration", self.narration_changed, v))
+        self.story.duration_changed.connect(lambda v: self._story_edit("duration", self.duration_changed, v))
+        self.story.shot_notes_changed.connect(lambda v: self._story_edit("shot_notes", self.shot_notes_changed, v))
         self.start.start_state_changed.connect(self.start_state_changed.emit)
 
-    def _story_edit(self, signal: Signal, value: object) -> None:
+    def _story_edit(self, name: str, signal: Signal, value: object) -> None:
+        """Pass a story field on, unless the turn already holds that value."""
         if self.node_id and self._tree is not None and self.node_id in self._tree.nodes:
-            signal.emit(self.node_id, value)  # type: ignore[attr-defined]
+            if getattr(self._tree.nodes[self.node_id].story, name) != value:
+                signal.emit(self.node_id, value)  # type: ignore[attr-defined]
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
         self.editor.set_vocabulary(vocabulary)

@@ -40,8 +40,8 @@ class _FocusOutText(QPlainTextEdit):
 class DialogueRow(QWidget):
     """One spoken line: speaker (the cast, or any name) and text, with a remove button."""
 
-    edited = Signal()
-    removed = Signal(object)
+    line_edited = Signal()
+    remove_requested = Signal()
 
     def __init__(self, line: DialogueLine, speakers: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,12 +62,18 @@ class DialogueRow(QWidget):
         layout.addWidget(self.speaker)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.remove)
-        self.text.editingFinished.connect(self.edited.emit)
-        self.speaker.activated.connect(lambda _i: self.edited.emit())
+        self.text.editingFinished.connect(self._edited)
+        self.speaker.activated.connect(self._edited)
         line_edit = self.speaker.lineEdit()
         if line_edit is not None:
-            line_edit.editingFinished.connect(self.edited.emit)
-        self.remove.clicked.connect(lambda: self.removed.emit(self))
+            line_edit.editingFinished.connect(self._edited)
+        self.remove.clicked.connect(self._remove)
+
+    def _edited(self, *_args: object) -> None:
+        self.line_edited.emit()
+
+    def _remove(self, *_args: object) -> None:
+        self.remove_requested.emit()
 
     def line(self) -> DialogueLine:
         return DialogueLine(" ".join(self.speaker.currentText().split()), self.text.text().strip())
@@ -165,8 +171,8 @@ class StoryEditor(QWidget):
 
     def _append_row(self, line: DialogueLine) -> DialogueRow:
         row = DialogueRow(line, self.speakers, self)
-        row.edited.connect(self._commit_dialogue)
-        row.removed.connect(self._remove_row)
+        row.line_edited.connect(self._commit_dialogue)
+        row.remove_requested.connect(lambda r=row: self._remove_row(r))
         self._lines_box.addWidget(row)
         self.rows.append(row)
         return row
@@ -191,26 +197,20 @@ class StoryEditor(QWidget):
         return tuple(line for line in (row.line() for row in self.rows) if line.text)
 
     def _commit_dialogue(self) -> None:
-        lines = self.dialogue()
-        if lines != self.story.dialogue:
-            self.dialogue_changed.emit(lines)
+        self.dialogue_changed.emit(self.dialogue())  # the inspector drops what the turn already holds
 
     def _commit_text(self, box: QPlainTextEdit, name: str) -> None:
         value = box.toPlainText().strip()
         if name == "narration":
             self._narration_timer.stop()
-            if value != self.story.narration:
-                self.narration_changed.emit(value)
+            self.narration_changed.emit(value)
         else:
             self._notes_timer.stop()
-            if value != self.story.shot_notes:
-                self.shot_notes_changed.emit(value)
+            self.shot_notes_changed.emit(value)
 
     def _commit_duration(self) -> None:
         value = self.duration.value()
-        seconds = None if value <= 0.0 else round(value, 3)
-        if seconds != self.story.duration:
-            self.duration_changed.emit(seconds)
+        self.duration_changed.emit(None if value <= 0.0 else round(value, 3))
 
     def commit_pending(self) -> None:
         """Commit text still waiting for its debounce (before the selection changes)."""
