@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -523,9 +524,13 @@ class Workspace(QWidget):
             if service is None:
                 return
             jobs: list[str] = []
+
+            def reroll_below(child: str) -> list[str]:
+                return list(service.reroll_branch(child, engine=self.engine_name(),
+                                                  settings=self.settings_for_jobs()))
+
             for child in self.tree.child_ids(node_id):
-                jobs += self.guard(lambda c=child: service.reroll_branch(
-                    c, engine=self.engine_name(), settings=self.settings_for_jobs())) or []
+                jobs += self.guard(partial(reroll_below, child)) or []
             self.message.emit(f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…")
         elif stale:
             self.message.emit(f"Take chosen; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")

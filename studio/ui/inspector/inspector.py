@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal, SignalInstance
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -131,11 +131,11 @@ class Inspector(QScrollArea):
         self.story.shot_notes_changed.connect(lambda v: self._story_edit("shot_notes", self.shot_notes_changed, v))
         self.start.start_state_changed.connect(self.start_state_changed.emit)
 
-    def _story_edit(self, name: str, signal: Signal, value: object) -> None:
+    def _story_edit(self, name: str, signal: SignalInstance, value: object) -> None:
         """Pass a story field on, unless the turn already holds that value."""
-        if self.node_id and self._tree is not None and self.node_id in self._tree.nodes:
-            if getattr(self._tree.nodes[self.node_id].story, name) != value:
-                signal.emit(self.node_id, value)  # type: ignore[attr-defined]
+        tree, node_id = self._tree, self.node_id
+        if node_id and tree is not None and node_id in tree.nodes and getattr(tree.nodes[node_id].story, name) != value:
+            signal.emit(node_id, value)
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
         self.editor.set_vocabulary(vocabulary)
