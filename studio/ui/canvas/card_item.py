@@ -182,7 +182,7 @@ class CardItem(QGraphicsItem):
 
     def _paint_warning_badge(self, painter: QPainter) -> None:
         """A '!' in the poster's top-right corner: the engine warned about this take."""
-        center = QPointF(POSTER.right() - 14, POSTER.top() + 14)
+        center = POSTER.topLeft() + QPointF(36 if self.summary.bookmarked else 14, 14)
         painter.setPen(QPen(QColor("#1b1d26"), 1))
         painter.setBrush(QColor("#f0a030"))
         painter.drawEllipse(center, 9, 9)

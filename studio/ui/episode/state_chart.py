@@ -81,7 +81,8 @@ class StateChart(TurnStrip):
     # -- geometry --------------------------------------------------------------------------
 
     def plot_rect(self) -> QRectF:
-        return QRectF(LEFT, TOP, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - TOP - BOTTOM))
+        top = max(TOP, self.mode_box.sizeHint().height() + 4.0)  # the legend and the view's drop-down above
+        return QRectF(LEFT, top, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - top - BOTTOM))
 
     def point_x(self, index: int, plot: QRectF | None = None) -> float:
         plot = plot or self.plot_rect()
@@ -167,9 +168,10 @@ class StateChart(TurnStrip):
             for index, point in enumerate(points):
                 radius = 4.5 if index == self.current else 2.5
                 painter.drawEllipse(point, radius, radius)
-            painter.drawRoundedRect(QRectF(legend_x, plot.top() + 2, 10, 4), 2, 2)
+            legend_y = plot.top() / 2
+            painter.drawRoundedRect(QRectF(legend_x, legend_y - 2, 10, 4), 2, 2)
             painter.setPen(palette.TEXT_DIM)
-            painter.drawText(QPointF(legend_x + 13, plot.top() + 8), name)
+            painter.drawText(QPointF(legend_x + 13, legend_y + 4), name)
             legend_x += 20 + painter.fontMetrics().horizontalAdvance(name)
         painter.setPen(palette.TEXT_DIM)
         step = max(1, len(self.states) // 12)
@@ -183,10 +185,11 @@ class StateChart(TurnStrip):
         for stat in STAT_NAMES:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(palette.STAT_COLORS[stat])
-            painter.drawRoundedRect(QRectF(x, plot.top() + 2, 10, 4), 2, 2)
+            legend_y = plot.top() / 2
+            painter.drawRoundedRect(QRectF(x, legend_y - 2, 10, 4), 2, 2)
             painter.setPen(palette.TEXT_DIM)
             label = palette.STAT_LABELS[stat]
-            painter.drawText(QPointF(x + 13, plot.top() + 8), label)
+            painter.drawText(QPointF(x + 13, legend_y + 4), label)
             x += 20 + painter.fontMetrics().horizontalAdvance(label)
 
     # -- interaction -----------------------------------------------------------------------
