@@ -32,6 +32,7 @@ class StartPanel(QWidget):
         layout.addWidget(self.grid_host)
         self.spins: dict[str, dict[str, QSpinBox]] = {}
         self._shown: tuple[object, ...] = ()
+        self.states: dict[str, CharacterState] = {}
 
     def set_tree(self, tree: StoryTree) -> None:
         shared = tree.state_scope is StateScope.BRANCH
@@ -41,6 +42,7 @@ class StartPanel(QWidget):
         if key == self._shown:
             return
         self._shown = key
+        self.states = states
         cast = ", ".join(m.name for m in tree.cast.values()) or "no characters yet (add them in the Cast panel)"
         places = ", ".join(loc.name for loc in tree.locations.values()) or "the engine's own places"
         scope = ("one state runs down each branch whatever character acts" if shared
@@ -76,4 +78,6 @@ class StartPanel(QWidget):
         if not spins:
             return
         state = CharacterState(*(spins[stat].value() for stat in STAT_NAMES))
-        self.start_state_changed.emit(name, state)
+        if state != self.states.get(name):
+            self.states[name] = state
+            self.start_state_changed.emit(name, state)
