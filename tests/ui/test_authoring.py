@@ -207,9 +207,20 @@ def test_take_picker_fits_four_compare_window_plays_in_sync_and_seed_lock(make_w
     seed = compare.columns[2].take.seed
     compare.columns[2].lock_button.click()
     assert window.session.settings.locked_seed == seed and takes.lock_button.isChecked()
+    takes.per_view.setCurrentText("2")  # five takes, two in view: the new one must be one of them
+    takes.scroll_area.horizontalScrollBar().setValue(0)
     ws.reroll(turn)
     qtbot.waitUntil(lambda: len(_done(project, turn)) == 5, timeout=TIMEOUT_MS)
     assert project.tree.takes_of(turn)[-1].seed == seed
+
+    def newest_in_view() -> bool:
+        tile = takes.tiles[-1] if len(takes.tiles) == 5 else None
+        if tile is None:
+            return False
+        left = tile.mapTo(takes.scroll_area.viewport(), tile.rect().topLeft()).x()
+        return 0 <= left and left + tile.width() <= takes.scroll_area.viewport().width() + 1
+
+    qtbot.waitUntil(newest_in_view)
     takes.lock_button.click()
     assert window.session.settings.locked_seed is None
     compare.close()

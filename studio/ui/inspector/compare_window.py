@@ -115,8 +115,8 @@ class CompareWindow(QDialog):
         self._timer = QTimer(self)
         self._timer.setInterval(max(10, int(1000 / self.fps)))
         self._timer.timeout.connect(self._tick)
-        for column in self.columns:
-            column.player.clips.ready.connect(lambda _p: self._update_range())
+        # A bound method: Qt drops the connection when this window is deleted (the cache lives on).
+        clips.ready.connect(self._on_clip_ready)
         self._update_range()
         self.resize(380 * min(2, max(1, len(shown))) if len(shown) == 4 else 330 * max(1, len(shown)),
                     640 if len(shown) == 4 else 380)
@@ -128,6 +128,9 @@ class CompareWindow(QDialog):
     @property
     def playing(self) -> bool:
         return self._timer.isActive()
+
+    def _on_clip_ready(self, _path: str) -> None:
+        self._update_range()
 
     def _update_range(self) -> None:
         self.slider.blockSignals(True)

@@ -128,14 +128,16 @@ class TakesView(QWidget):
         self._row = QWidget(self)
         self._row_layout = QHBoxLayout(self._row)
         self._row_layout.setContentsMargins(0, 0, 0, 0)
-        self._row_layout.setSpacing(6)
+        self._row_layout.setSpacing(TILE_SPACING)
         self._row_layout.addStretch(1)
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setWidget(self._row)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll_area.setMinimumHeight(250)  # the clip, caption, state line and Use button
+        self.scroll_area.setMinimumHeight(250)
+        self._scroll_target: TakeTile | None = None
+        self.scroll_area.horizontalScrollBar().rangeChanged.connect(self._apply_scroll)  # the clip, caption, state line and Use button
         self.scroll_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.compare_button = QPushButton("Compare…", self)
         self.compare_button.setToolTip("Play 2 to 4 takes in sync in their own window, with state, level and seed")
@@ -208,9 +210,24 @@ class TakesView(QWidget):
             self.scroll_to(target)
 
     def scroll_to(self, tile: TakeTile) -> None:
-        """Bring ``tile`` into view (after the row is laid out)."""
-        QTimer.singleShot(0, lambda: self.scroll_area.ensureWidgetVisible(tile, 0, 0)
-                          if tile in self.tiles else None)
+        """Bring ``tile`` into view, now and again once the row is laid out (a new tile has
+        no place yet until the layout runs, and the scroll range grows after it)."""
+        self._scroll_target = tile
+        QTimer.singleShot(0, self._apply_scroll)
+
+    def _apply_scroll(self, *_args: object) -> None:
+        tile = self._scroll_target
+        if tile is None or tile not in self.tiles:
+            return
+        position = self.tiles.index(tile)
+        width = self.tile_width()
+        left = position * (width + TILE_SPACING)
+        bar = self.scroll_area.horizontalScrollBar()
+        viewport = self.scroll_area.viewport().width()
+        if left < bar.value():
+            bar.setValue(left)
+        elif left + width > bar.value() + viewport:
+            bar.setValue(min(bar.maximum(), left + width - viewport))
 
     def tile_width(self) -> int:
         per_view = int(self.per_view.currentText())
