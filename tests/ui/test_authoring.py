@@ -218,7 +218,7 @@ def test_take_picker_fits_four_compare_window_plays_in_sync_and_seed_lock(make_w
         if tile is None:
             return False
         left = tile.mapTo(takes.scroll_area.viewport(), tile.rect().topLeft()).x()
-        return 0 <= left and left + tile.width() <= takes.scroll_area.viewport().width() + 1
+        return left >= 0 and left + tile.width() <= takes.scroll_area.viewport().width() + 1
 
     qtbot.waitUntil(newest_in_view)
     takes.lock_button.click()

@@ -135,9 +135,9 @@ class TakesView(QWidget):
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll_area.setMinimumHeight(250)
+        self.scroll_area.setMinimumHeight(250)  # the clip, caption, state line and Use button
         self._scroll_target: TakeTile | None = None
-        self.scroll_area.horizontalScrollBar().rangeChanged.connect(self._apply_scroll)  # the clip, caption, state line and Use button
+        self.scroll_area.horizontalScrollBar().rangeChanged.connect(self._apply_scroll)
         self.scroll_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.compare_button = QPushButton("Compare…", self)
         self.compare_button.setToolTip("Play 2 to 4 takes in sync in their own window, with state, level and seed")
