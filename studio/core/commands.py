@@ -245,6 +245,27 @@ class AddTake(Command):
 
 
 @dataclass(frozen=True)
+class AddRerolledTake(AddTake):
+    """A new take of a turn that already had one ("Undo Re-roll" in the Edit menu)."""
+
+    label: ClassVar[str] = "Re-roll"
+
+
+def reroll_keeps_selection(tree: StoryTree, node_id: str) -> bool:
+    """Whether a re-rolled take of ``node_id`` should be added without being selected.
+
+    A turn with later turns keeps its chosen take: selecting the new one would make every
+    turn below stale before the author has even looked at it. A leaf, or a turn without a
+    chosen take, takes the new one.
+    """
+    node = tree.nodes.get(node_id)
+    if node is None or node.selected_take_id is None:
+        return False
+    chosen = tree.takes.get(node.selected_take_id)
+    return chosen is not None and chosen.status == TakeStatus.DONE and bool(tree.child_ids(node_id))
+
+
+@dataclass(frozen=True)
 class SetBookmark(Command):
     node_id: str
     bookmarked: bool

@@ -60,6 +60,32 @@ TIME_WORDS: dict[str, str] = {
 }
 """Words that name a time of day, mapped to the three times the studio renders."""
 
+RENDERED_TIMES: tuple[str, ...] = ("day", "sunset", "night")
+TIME_CHOICES: tuple[str, ...] = ("day", "sunset", "night", "dawn", "morning", "noon", "afternoon", "evening",
+                                 "dusk", "midnight")
+"""Time words offered to authors, in the order of a day (the first three are drawn as they are)."""
+
+_TIME_LIGHT = {"day": "daylight", "sunset": "low warm light of sunset", "night": "night light"}
+
+
+def time_shown(word: str) -> str:
+    """The time an engine draws for ``word`` (``dawn`` -> ``sunset``); '' for an unknown word."""
+    return TIME_WORDS.get(" ".join(word.split()).lower(), "")
+
+
+def time_note(word: str) -> str:
+    """A plain sentence saying how ``word`` is drawn, or '' when it is drawn as it is.
+
+    ``time_note("dawn")`` -> ``"'dawn' is drawn with the low warm light of sunset."``
+    """
+    key = " ".join(word.split()).lower()
+    if not key or key in RENDERED_TIMES:
+        return ""
+    shown = TIME_WORDS.get(key)
+    if not shown:
+        return f"'{key}' is not a time of day the studio knows; it is drawn by day."
+    return f"'{key}' is drawn with the {_TIME_LIGHT[shown]}."
+
 KNOWN_ADVERBS: frozenset[str] = frozenset(
     {"gently", "slowly", "calmly", "softly", "lazily", "smoothly", "steadily", "normally",
      "quickly", "fast", "rapidly", "briskly", "wildly", "energetically", "furiously", "happily",
@@ -160,7 +186,7 @@ def _split_time(background: str) -> tuple[str, str]:
     for word in words:
         key = word.lower().strip(",")
         if not time and key in TIME_WORDS:
-            time = TIME_WORDS[key]
+            time = key  # the author's word; engines map it (see time_shown)
             continue
         kept.append(word)
     if time:
@@ -209,8 +235,7 @@ def parse_instruction(text: str) -> Instruction:
         adverb = values["adverb"].lower()
     time, background = _split_time(values.get("background", ""))
     if values.get("time"):
-        time_word = values["time"].lower()
-        time = TIME_WORDS.get(time_word, time_word)
+        time = " ".join(values["time"].lower().split())
     return Instruction(
         raw=raw,
         character=values.get("character", ""),

@@ -295,6 +295,7 @@ class MainWindow(QMainWindow):
         workspace = Workspace(session, self.actions_, self.posters, self.clips,
                               lambda title, text: self.confirm(title, text), self)
         self.workspace = workspace
+        workspace.ask_stale_hook = lambda count: self.ask_stale(count)
         self.welcome = None
         self._welcome_docks(False)
         self.setCentralWidget(workspace)
@@ -476,6 +477,22 @@ class MainWindow(QMainWindow):
                                       | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
 
+    def ask_stale(self, count: int) -> str | None:
+        """Choosing another take makes ``count`` later turns stale: 'reroll' them, just 'use'
+        the take, or None (keep the current one)."""
+        box = QMessageBox(self)
+        box.setWindowTitle("Use another take")
+        box.setText(f"{count} later turn{'s were' if count != 1 else ' was'} made from the current take and "
+                    f"will be marked stale.")
+        box.setInformativeText("Re-roll them from the new take now, or keep their clips for now?")
+        reroll = box.addButton(f"Use and re-roll {count}", QMessageBox.ButtonRole.AcceptRole)
+        use = box.addButton("Use it", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(use)
+        box.exec()
+        clicked = box.clickedButton()
+        return "reroll" if clicked is reroll else "use" if clicked is use else None
+
     def ask_close_policy(self, count: int) -> str | None:
         """'finish', 'cancel', 'keep' or None (don't close)."""
         box = QMessageBox(self)
@@ -544,6 +561,8 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, self.settings.appearance)
+        if self.workspace is not None and self.workspace.session.service is not None:
+            self.workspace.session.service.set_reroll_selects(self.settings.reroll_selects)
         if self.welcome is not None:
             self.show_welcome()
 

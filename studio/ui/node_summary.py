@@ -53,6 +53,8 @@ class NodeSummary:
     take_count: int
     fraction: float = 0.0
     error: str = ""
+    warnings: int = 0
+    """How many warnings the engine gave for the selected take (a badge on the card)."""
 
 
 def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -116,4 +118,5 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
         take_count=len(takes),
         fraction=fraction,
         error=error,
+        warnings=len(take.warnings) if take is not None else 0,
     )

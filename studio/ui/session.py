@@ -64,6 +64,7 @@ class ProjectSession(QObject):
         else:
             self.events = JobEventBridge(self.service.subscribe, self)
         self.events.job_event.connect(self.tracker.on_event)
+        self.service.set_reroll_selects(self.settings.reroll_selects)
         for job in self.service.jobs():
             self.tracker.on_event(_Synthetic(job))
         self.service.start()

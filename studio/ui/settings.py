@@ -102,6 +102,28 @@ class StudioSettings:
     def auto_requeue(self, on: bool) -> None:
         self.q.setValue("queue/auto_requeue", on)
 
+    @property
+    def reroll_selects(self) -> bool:
+        """Whether re-rolling a turn with later turns switches to the new take (default: no)."""
+        return _bool(self.q.value("takes/reroll_selects"), False)
+
+    @reroll_selects.setter
+    def reroll_selects(self, on: bool) -> None:
+        self.q.setValue("takes/reroll_selects", on)
+
+    @property
+    def locked_seed(self) -> int | None:
+        """A seed every new take uses while it is locked (None: a new seed each time)."""
+        raw = self.q.value("takes/locked_seed", "")
+        try:
+            return int(str(raw)) if str(raw).strip() else None
+        except ValueError:
+            return None
+
+    @locked_seed.setter
+    def locked_seed(self, seed: int | None) -> None:
+        self.q.setValue("takes/locked_seed", "" if seed is None else str(int(seed)))
+
     # -- model weights ---------------------------------------------------------------------
 
     @property

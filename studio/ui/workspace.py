@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,16 @@ from studio.core.commands import (
     Fork,
     SelectTake,
     SetBookmark,
+    SetDialogue,
+    SetDuration,
+    SetNarration,
     SetNotes,
+    SetShotNotes,
+    SetStartState,
 )
 from studio.core.errors import StudioError
-from studio.core.model import new_id
+from studio.core.model import Take, new_id
+from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.tree import StoryTree
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
@@ -68,6 +75,23 @@ def delete_prompt(turns_below: int, takes: int) -> str:
     return what + "\nYou can undo this with Ctrl+Z."
 
 
+def character_series(tree: StoryTree, branch: list[str]) -> dict[str, list[CharacterState]]:
+    """Every cast member's state at each turn of ``branch`` (for the chart's per-character lines)."""
+    if tree.state_scope is StateScope.BRANCH:
+        return {}  # one state runs down the branch: there is nothing per character to show
+    names = [m.name for m in tree.cast.values() if m.name.strip()]
+    for node_id in branch[1:]:
+        acting = tree.acting_character(node_id)
+        if acting and all(character_key(acting) != character_key(n) for n in names):
+            names.append(acting)
+    series: dict[str, list[CharacterState]] = {name: [] for name in names}
+    for node_id in branch:
+        table = {character_key(n): s for n, s in tree.cast_states(node_id).items()}
+        for name in names:
+            series[name].append(table.get(character_key(name)) or tree.start_state_of(name))
+    return series
+
+
 class Workspace(QWidget):
     """The central area (search bar, canvas, episode panel) plus the dock contents."""
 
@@ -90,6 +114,8 @@ class Workspace(QWidget):
         self._exports: dict[str, Path] = {}  # export job id -> the file it writes
         self._match_index = -1
         self.closed = False
+        self.compare_window: Any = None
+        self.ask_stale_hook: Callable[[int], str | None] | None = None
 
         self.scene = TreeScene(self.document, self.project.resolve, session.tracker, posters, clips, self)
         self.view = TreeView(self.scene, self)
@@ -142,6 +168,7 @@ class Workspace(QWidget):
         self.inspector.notes_changed.connect(lambda node, text: self.apply(SetNotes(node, text)))
         self.inspector.bookmark_toggled.connect(lambda node, on: self.apply(SetBookmark(node, on)))
         self.inspector.draft_cancelled.connect(self._cancel_draft)
+        self._connect_story_edits()
         self.queue.error.connect(self.error.emit)
         self.queue.job_selected.connect(lambda node_id: self.select(node_id) if node_id in self.tree.nodes else None)
         self.cast.error.connect(self.error.emit)
@@ -164,7 +191,87 @@ class Workspace(QWidget):
             return
         words = self.session.engine_vocabulary()
         with self.document.lock:
-            self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree, words))
+            self.inspector.set_vocabulary(collect_vocabulary(self.tree, words))
+
+    def _connect_story_edits(self) -> None:
+        """The inspector's story fields, start states and chip fixes become undoable commands."""
+        ins = self.inspector
+        ins.dialogue_changed.connect(lambda node, lines: self.apply(SetDialogue(node, tuple(lines))))
+        ins.narration_changed.connect(lambda node, text: self.apply(SetNarration(node, text)))
+        ins.duration_changed.connect(lambda node, seconds: self.apply(SetDuration(node, seconds)))
+        ins.shot_notes_changed.connect(lambda node, text: self.apply(SetShotNotes(node, text)))
+        ins.start_state_changed.connect(lambda name, state: self.apply(SetStartState(name, state)))
+        ins.instruction_fixed.connect(self.fix_instruction)
+        ins.takes.compare_requested.connect(self.compare_takes)
+        ins.takes.reroll_many.connect(self.reroll_many)
+        ins.takes.seed_lock_changed.connect(self.lock_seed)
+        ins.takes.set_locked_seed(self.session.settings.locked_seed)
+
+    def lock_seed(self, seed: int | None) -> None:
+        """Re-rolls use ``seed`` until it is unlocked (None)."""
+        self.session.settings.locked_seed = seed
+        self.inspector.takes.set_locked_seed(seed)
+        self.message.emit(f"Seed {seed} locked: re-rolls use it." if seed is not None else "Seed unlocked.")
+
+    def compare_takes(self) -> Any:
+        """Open the compare window on the selected turn's takes (2 to 4 of them)."""
+        from studio.ui.inspector.compare_window import CompareWindow, takes_to_compare
+
+        node = self.tree.nodes.get(self.current_id)
+        if node is None or node.is_root:
+            return None
+        with self.document.lock:
+            takes = takes_to_compare(self.tree.takes_of(node.id), node.selected_take_id)
+            before = self.tree.state_before(node.id)
+            states = {t.id: before.apply(t.deltas) for t in takes}
+            title = f"Turn {self.tree.depth(node.id)}"
+        if len(takes) < 2:
+            self.message.emit("Compare needs two takes with a clip: re-roll this turn first.")
+            return None
+        window = CompareWindow(title, takes, node.selected_take_id, states, self.inspector.takes.clips, self._abs,
+                               self)
+        window.take_chosen.connect(lambda take_id, n=node.id: self.choose_take(n, take_id))
+        window.seed_locked.connect(self.lock_seed)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        window.show()
+        window.play()
+        self.compare_window = window
+        return window
+
+    def reroll_many(self, count: int) -> None:
+        """Queue ``count`` new takes of the selected turn, each with its own seed."""
+        service = self.guard(self.session.require_service)
+        if service is None or self.current_id not in self.tree.nodes or self.tree.nodes[self.current_id].is_root:
+            return
+        jobs = [self.guard(lambda: service.reroll(self.current_id, engine=self.engine_name(),
+                                                  settings=self.settings_for_jobs())) for _ in range(count)]
+        queued = sum(job is not None for job in jobs)
+        self.message.emit(f"Re-rolling ×{queued}…")
+
+    def stale_if_chosen(self, node_id: str, take_id: str) -> int:
+        """How many later turns would become stale if ``take_id`` were chosen for ``node_id``."""
+        with self.document.lock:
+            try:
+                patch = SelectTake(node_id, take_id).build(self.tree)
+            except StudioError:
+                return 0
+            nodes = {entity.node_id for (kind, _id), entity in patch.items()
+                     if kind is EntityKind.TAKE and isinstance(entity, Take) and entity.stale
+                     and not self.tree.takes[entity.id].stale}
+        return len(nodes)
+
+    def ask_stale(self, count: int) -> str | None:
+        """'use', 'reroll' (use it and re-roll the later turns) or None (keep the current take);
+        the window asks (see :meth:`MainWindow.ask_stale`)."""
+        return self.ask_stale_hook(count) if self.ask_stale_hook is not None else "use"
+
+    def fix_instruction(self, node_id: str, text: str) -> None:
+        """A chip's word replaced: the instruction changes (undoable); the takes stay."""
+        node = self.tree.nodes.get(node_id)
+        if node is None or node.instruction.raw == text:
+            return
+        if self.apply(EditInstruction(node_id, text)) is not None:
+            self.message.emit("Instruction corrected: Re-roll (R) makes a take from it.")
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -242,10 +349,12 @@ class Workspace(QWidget):
             self.branch = branch_through(tree, self.current_id, self._last_child)
             summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
             states = [tree.state_of(n) for n in self.branch]
+            series = character_series(tree, self.branch)
             if show_inspector or self.inspector.draft_parent is None:
                 self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
+        self.episode.chart.set_character_states(series)
         self._update_actions()
 
     def _update_actions(self) -> None:
@@ -291,7 +400,7 @@ class Workspace(QWidget):
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
             with self.document.lock:
                 self.cast.refresh(self.tree)
-                self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree))
+                self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))
         if self.search.isVisible() and self.search.edit.text():
             self._on_query(self.search.edit.text())
         self.history_changed.emit()
@@ -385,9 +494,10 @@ class Workspace(QWidget):
         service = self.guard(self.session.require_service)
         if service is None:
             return
-        if self.guard(lambda: service.reroll(target, engine=self.engine_name(),
+        seed = self.session.settings.locked_seed
+        if self.guard(lambda: service.reroll(target, engine=self.engine_name(), seed=seed,
                                              settings=self.settings_for_jobs())) is not None:
-            self.message.emit("Re-rolling…")
+            self.message.emit("Re-rolling…" if seed is None else f"Re-rolling with the locked seed {seed}…")
 
     def reroll_branch(self) -> None:
         service = self.guard(self.session.require_service)
@@ -433,8 +543,28 @@ class Workspace(QWidget):
             self.select(parent)
 
     def choose_take(self, node_id: str, take_id: str) -> None:
-        if node_id:
-            self.apply(SelectTake(node_id, take_id))
+        """Use another take; say how many later turns become stale and offer to re-roll them."""
+        if not node_id or node_id not in self.tree.nodes:
+            return
+        stale = self.stale_if_chosen(node_id, take_id)
+        answer = self.ask_stale(stale) if stale else "use"
+        if answer is None or self.apply(SelectTake(node_id, take_id)) is None:
+            return
+        if answer == "reroll":
+            service = self.guard(self.session.require_service)
+            if service is None:
+                return
+            jobs: list[str] = []
+
+            def reroll_below(child: str) -> list[str]:
+                return list(service.reroll_branch(child, engine=self.engine_name(),
+                                                  settings=self.settings_for_jobs()))
+
+            for child in self.tree.child_ids(node_id):
+                jobs += self.guard(partial(reroll_below, child)) or []
+            self.message.emit(f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…")
+        elif stale:
+            self.message.emit(f"Take chosen; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
 
     def undo(self) -> None:
         changes = self.guard(self.project.undo)

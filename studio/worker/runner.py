@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from studio.core.commands import AddTake, CommandError
+from studio.core.commands import AddRerolledTake, AddTake, CommandError, reroll_keeps_selection
 from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
 from studio.core.state import CharacterState
@@ -37,6 +37,10 @@ CANCELLED_MESSAGE = "Cancelled."
 TaskFunction = Callable[[Callable[[Progress], None], Callable[[], bool]], Any]
 """``fn(progress, cancelled)``: report with ``progress(Progress(step, total))``, stop when
 ``cancelled()`` is true (raise :class:`Cancelled`, or return early)."""
+
+
+REROLL_LABEL = "Re-roll"
+"""The label of a single turn's re-roll job (a branch re-roll selects as it goes)."""
 
 
 class Reporter(Protocol):
@@ -76,6 +80,9 @@ class GenerateRunner:
         self.stage_times = stage_times
         self.cache = cache
         self.undoable_takes = undoable_takes
+        self.reroll_selects = False
+        """When False (the default), a re-roll of a turn with later turns adds its take
+        without selecting it (see :func:`~studio.core.commands.reroll_keeps_selection`)."""
 
     def _node_exists(self, node_id: str) -> bool:
         return node_id in self.project.tree.nodes
@@ -125,7 +132,7 @@ class GenerateRunner:
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw,
                 conditioning=prediction.conditioning, created_at=now_iso(),
             )
-            self._commit(take, select=True)
+            self._commit(take, select=True, reroll=job.label == REROLL_LABEL)
             self.cache.put(take_id, prediction.representation, prediction.space)
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings)
@@ -173,12 +180,17 @@ class GenerateRunner:
         spec = self.host.registry.info(take.engine).capabilities.representation
         return spec.space if tuple(getattr(array, "shape", ())) == tuple(spec.shape) else ""
 
-    def _commit(self, take: Take, *, select: bool) -> None:
+    def _commit(self, take: Take, *, select: bool, reroll: bool = False) -> None:
         """Add the take, unless its node was deleted meanwhile (checked under the lock)."""
         document = self.project.document
         with document.lock:
             if take.node_id not in document.tree.nodes:
                 raise NodeGone(take.node_id)
+            if reroll:
+                if not self.reroll_selects and reroll_keeps_selection(document.tree, take.node_id):
+                    select = False
+                document.apply(AddRerolledTake(take, select=select), undoable=self.undoable_takes)
+                return
             document.apply(AddTake(take, select=select), undoable=self.undoable_takes)
 
 

@@ -32,7 +32,7 @@ from studio.worker.host_job import HostPrediction
 from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, display_order, new_seed, run_order_key
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
 from studio.worker.results import remove_take_media
-from studio.worker.runner import GenerateRunner, Outcome, TaskFunction, run_task
+from studio.worker.runner import REROLL_LABEL, GenerateRunner, Outcome, TaskFunction, run_task
 from studio.worker.store import INTERRUPTED_MESSAGE, JobStore, check_settings
 
 log = logging.getLogger(__name__)
@@ -94,6 +94,11 @@ class GenerationService:
         self._sequence = max((job.sequence for job in self._jobs.values()), default=0)
         if auto_requeue:
             self.requeue_interrupted()
+
+    def set_reroll_selects(self, on: bool) -> None:
+        """Whether a re-roll of a turn with later turns selects its new take (default: no)."""
+        for worker in self._workers:
+            worker.runner.reroll_selects = bool(on)
 
     # -- start-up ---------------------------------------------------------------------
 
@@ -298,7 +303,7 @@ class GenerationService:
         """Queue a new take of ``node_id`` (a new random seed unless ``seed`` is given)."""
         node = self._turn(node_id)
         engine_name, job_settings = self._engine_for(node, engine, settings)
-        job = self._new_job(node.id, engine_name, seed, job_settings, priority, "Re-roll")
+        job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_LABEL)
         self._enqueue([job])
         return job.id
 

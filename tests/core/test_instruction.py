@@ -33,7 +33,7 @@ def test_any_order_spacing_case_and_missing_period(text):
 def test_extra_fields_and_camera():
     ins = parse_instruction("Character: Qiqi; Motion: wave; Background: beach; Camera: Orbit; Mood: happy; Time: dusk")
     assert ins.camera == "orbit"
-    assert ins.time_of_day == "sunset"
+    assert ins.time_of_day == "dusk"  # the author's word is kept; engines draw it as sunset
     assert dict(ins.extra) == {"mood": "happy"}
     assert ins.fields()["mood"] == "happy"
 
@@ -70,10 +70,34 @@ def test_demo_file_parses_every_field(demo_file):
 
 @pytest.mark.parametrize("background,place,time", [
     ("volcano at night", "volcano", "night"),
-    ("at dusk in the park", "park", "sunset"),
+    ("at dusk in the park", "park", "dusk"),
     ("night sky", "sky", "night"),
     ("the old station", "the old station", ""),
 ])
 def test_time_of_day_split_from_background(background, place, time):
     ins = parse_instruction(f"Character: Qiqi; Motion: walk; Background: {background}")
     assert (ins.background, ins.time_of_day) == (place, time)
+
+
+@pytest.mark.parametrize(("text", "word", "shown"), [
+    ("Character: Qiqi; Motion: walk; Time: dawn", "dawn", "sunset"),
+    ("Character: Qiqi; Motion: walk; Background: morning park", "morning", "day"),
+    ("Character: Qiqi; Motion: walk; Background: park at midnight", "midnight", "night"),
+    ("Character: Qiqi; Motion: walk; Time: Noon", "noon", "day"),
+    ("Character: Qiqi; Motion: walk; Time: evening", "evening", "sunset"),
+])
+def test_time_keeps_the_authors_word_and_maps_it_with_a_note(text, word, shown):
+    from studio.core.instruction import time_note, time_shown
+
+    ins = parse_instruction(text)
+    assert ins.time_of_day == word
+    assert time_shown(word) == shown
+    assert word in time_note(word) and shown in time_note(word)
+
+
+def test_time_note_is_empty_for_drawn_times_and_plain_for_unknown_words():
+    from studio.core.instruction import TIME_CHOICES, time_note, time_shown
+
+    assert [time_note(t) for t in ("day", "sunset", "night", "")] == ["", "", "", ""]
+    assert "not a time of day" in time_note("teatime") and time_shown("teatime") == ""
+    assert all(time_shown(t) for t in TIME_CHOICES)

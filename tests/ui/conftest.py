@@ -72,6 +72,7 @@ def make_window(qtbot, settings: StudioSettings, registry):  # type: ignore[no-u
         window = MainWindow(settings, services_with(registry_override or registry))
         window.confirm = lambda title, text: True  # type: ignore[method-assign]
         window.ask_close_policy = lambda count: "cancel"  # type: ignore[method-assign]
+        window.ask_stale = lambda count: "use"  # type: ignore[method-assign]
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)

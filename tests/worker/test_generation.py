@@ -141,6 +141,28 @@ def test_reroll_makes_a_new_take_with_a_new_seed(project, make_service) -> None:
     assert all(t.settings["frames"] == 2 for t in takes)  # re-roll keeps the take's settings
 
 
+def test_reroll_of_a_turn_with_later_turns_keeps_its_take(project, make_service) -> None:
+    service = make_service()
+    first, j1 = service.generate(project.tree.root_id, "one", settings={"frames": 2})
+    assert service.wait_jobs([j1], 10)
+    second, j2 = service.generate(first, "two", settings={"frames": 2})
+    assert service.wait_jobs([j2], 10)
+    chosen = project.tree.node(first).selected_take_id
+    j3 = service.reroll(first)
+    assert service.wait_jobs([j3], 10)
+    new_take = service.job(j3).take_id
+    assert new_take in project.tree.takes and len(project.tree.takes_of(first)) == 2
+    assert project.tree.node(first).selected_take_id == chosen, "the chosen take stays"
+    assert not any(t.stale for t in project.tree.takes_of(second)), "nothing below became stale"
+    assert project.document.history.undo_label == "Re-roll"
+    # The setting switches to the new take (and the turns below become stale).
+    service.set_reroll_selects(True)
+    j4 = service.reroll(first)
+    assert service.wait_jobs([j4], 10)
+    assert project.tree.node(first).selected_take_id == service.job(j4).take_id
+    assert all(t.stale for t in project.tree.takes_of(second))
+
+
 def test_reroll_branch_regenerates_descendants_parent_first(project, make_service, script: FakeScript) -> None:
     service = make_service()
     root = project.tree.root_id

@@ -52,6 +52,7 @@ from studio.engines.sketch.understanding import (
     default_location_for,
     read_instruction,
 )
+from studio.engines.sketch.variation import variation_for
 from studio.engines.sketch.vocabulary import (
     DEFAULT_LOCATION,
     LOCATION_BY_NAME,
@@ -149,9 +150,10 @@ class SketchEngine:
         start_x = max(-0.45, min(0.45, start_x))
         facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
         hold = continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
+        variation = variation_for(seed, indoor=setting == Setting.INDOOR, sky=setting == Setting.SKY)
         pose_plan = PosePlan(anim=motion.anim, level=reading.level, duration=options.frames / options.fps,
                              phase=round(rng.random(), 6), amplitude_jitter=round(rng.uniform(0.92, 1.08), 6),
-                             start=start_pose, hold=hold)
+                             start=start_pose, hold=hold, tempo=variation.tempo, lead=variation.lead)
         last = end_pose(pose_plan)
         end_cam = camera_frame(camera, 1.0, travel, facing, reading.zoom_out)
         end_x = start_x + travel - end_cam.cam_x
@@ -174,6 +176,7 @@ class SketchEngine:
             "phase": pose_plan.phase, "amplitude": pose_plan.amplitude_jitter, "hold": hold,
             "continued": continued, "start_pose": start_pose.as_dict() if start_pose else {},
             "end_pose": last.as_dict(), "companion_seed": seed % 7, "rules": reasons,
+            **variation.to_conditioning(),
         }
         progress(Progress(3, 3, "predicted"))
         return Prediction(deltas=deltas, motion_level=reading.level, representation=representation,

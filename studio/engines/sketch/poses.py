@@ -302,6 +302,10 @@ class PosePlan:
     start: Pose | None = None
     hold: bool = False
     blend: float = 0.35
+    tempo: float = 1.0
+    """Speed factor of a looping anim (a take's rhythm)."""
+    lead: float = 0.0
+    """Share of the clip a one-shot anim waits before it starts."""
 
 
 def sample_pose(plan: PosePlan, t: float) -> Pose:
@@ -310,7 +314,7 @@ def sample_pose(plan: PosePlan, t: float) -> Pose:
     keys = anim.key_poses()
     seconds = t * plan.duration
     if anim.loop:
-        phase = plan.phase + seconds * anim.rate * level_speed(plan.level)
+        phase = plan.phase + seconds * anim.rate * level_speed(plan.level) * plan.tempo
         raw = _interp_keys(keys, phase, loop=True)
         mean = _mean_pose(keys)
         amp = level_amplitude(plan.level) * plan.amplitude_jitter
@@ -321,7 +325,8 @@ def sample_pose(plan: PosePlan, t: float) -> Pose:
         if anim.rise:
             pose = replace(pose, y=pose.y + anim.rise * t * level_speed(plan.level))
     else:
-        local = 1.0 if plan.hold else min(1.0, t * (0.7 + 0.15 * plan.level))
+        late = max(0.0, (t - plan.lead) / (1.0 - plan.lead)) if 0.0 < plan.lead < 1.0 else t
+        local = 1.0 if plan.hold else min(1.0, late * (0.7 + 0.15 * plan.level))
         pose = _interp_keys(keys, local, loop=False)
         breath = math.sin(2 * math.pi * (plan.phase + seconds * 0.5))
         pose = replace(pose, squash=pose.squash + 0.012 * breath)

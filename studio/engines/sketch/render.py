@@ -25,6 +25,8 @@ from studio.engines.sketch.palette import Palette
 from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose
 from studio.engines.sketch.scenery import Scene, build_scene, image_scene, scene_tint
 from studio.engines.sketch.skeleton import HIP_HEIGHT
+from studio.engines.sketch.small_props import draw_small_props
+from studio.engines.sketch.variation import PropPlacement, variation_from
 from studio.engines.sketch.vocabulary import (
     LOCATION_BY_NAME,
     MOTION_BY_NAME,
@@ -62,6 +64,8 @@ class ClipPlan:
     pose_plan: PosePlan
     image_path: str = ""
     companion_look: Look | None = None
+    framing: float = 1.0
+    props: tuple[PropPlacement, ...] = ()
 
     @property
     def duration(self) -> float:
@@ -105,9 +109,11 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
     look_params = cond.get("look", {})
     look, _ = look_from_params(look_params if isinstance(look_params, Mapping) else {})
     start = Pose.from_dict(cond.get("start_pose"))
+    variation = variation_from(cond)
     pose_plan = PosePlan(
         anim=motion.anim, level=level, duration=frames / fps, phase=_num(cond, "phase", float, 0.0),
         amplitude_jitter=_num(cond, "amplitude", float, 1.0), start=start, hold=bool(cond.get("hold", False)),
+        tempo=variation.tempo, lead=variation.lead,
     )
     companion = generated_look(f"friend-{cond.get('companion_seed', 0)}") if motion.companion else None
     return ClipPlan(
@@ -115,7 +121,7 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         look=look, height=height, width=width, frames=frames, fps=fps,
         facing=1 if _num(cond, "facing", int, 1) >= 0 else -1, start_x=_num(cond, "start_x", float, 0.0),
         travel=_num(cond, "travel", float, 0.0), pose_plan=pose_plan, image_path=str(cond.get("image_path", "")),
-        companion_look=companion,
+        companion_look=companion, framing=variation.framing, props=variation.props,
     )
 
 
@@ -127,7 +133,7 @@ def anim_phase(plan: PosePlan, t: float) -> float:
     anim = ANIMS.get(plan.anim, ANIMS["idle"])
     if not anim.loop:
         return plan.phase + t
-    return plan.phase + t * plan.duration * anim.rate * level_speed(plan.level)
+    return plan.phase + t * plan.duration * anim.rate * level_speed(plan.level) * plan.tempo
 
 
 def load_scene(plan: ClipPlan) -> tuple[Scene, bool]:
@@ -215,6 +221,8 @@ class ClipRenderer:
         travelled = self.travelled(t)
         cam = camera_frame(plan.camera, t, travelled, plan.facing, plan.zoom_out)
         img = self.background(cam)
+        if plan.props:
+            draw_small_props(img, plan.props, cam.layer_shifts[3], self.ground_y, self.scale)
         world_x = plan.start_x + travelled
         screen_x = (world_x - cam.cam_x + 0.5) * plan.width
         pose = self.pose_at(t)
@@ -229,8 +237,9 @@ class ClipRenderer:
         sprite, (ax, ay) = draw_figure(self.spec, pose, plan.facing, self.scale, phase, seconds, self.supersample)
         x = screen_x + plan.facing * pose.x * self.scale
         img.paste(sprite, (round(x - ax), round(hip_y - ay)), sprite)
-        if cam.zoom > 1.0001:
-            img = self._zoom(img, cam.zoom, screen_x, hip_y)
+        zoom = cam.zoom * plan.framing
+        if zoom > 1.0001:
+            img = self._zoom(img, zoom, screen_x, hip_y)
         return np.asarray(img)
 
     def _shadow(self, img: Image.Image, x: float, pose: Pose) -> None:

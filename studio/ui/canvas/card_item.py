@@ -116,7 +116,8 @@ class CardItem(QGraphicsItem):
     def set_summary(self, summary: NodeSummary) -> None:
         if summary != self.summary:
             self.summary = summary
-            self.setToolTip(summary.excerpt + (f"\n\n{summary.error}" if summary.error else ""))
+            warned = f"\n\n{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
+            self.setToolTip(summary.excerpt + (f"\n\n{summary.error}" if summary.error else "") + warned)
             self.update()
 
     def set_flags(self, *, current: bool | None = None, search_hit: bool | None = None,
@@ -203,6 +204,8 @@ class CardItem(QGraphicsItem):
             painter.setPen(QPen(QColor("#1b1d26"), 1))
             painter.setBrush(palette.SEARCH_HIT)
             painter.drawPolygon(star_polygon(POSTER.topLeft() + QPointF(14, 14), 8, 3.6))
+        if s.warnings:
+            self._paint_warning_badge(painter)
         # Text: title (character · place) and the motion.
         text_w = CARD_W - 2 * MARGIN
         painter.setPen(palette.TEXT)
@@ -216,6 +219,16 @@ class CardItem(QGraphicsItem):
                          Qt.AlignmentFlag.AlignLeft, body)
         self._paint_bars(painter, QRectF(MARGIN, CARD_H - 19, CARD_W - 2 * MARGIN - 42, 14), thin=True)
         self._paint_motion(painter, QRectF(CARD_W - MARGIN - 36, CARD_H - 19, 36, 14))
+
+    def _paint_warning_badge(self, painter: QPainter) -> None:
+        """A '!' in the poster's top-right corner: the engine warned about this take."""
+        center = POSTER.topLeft() + QPointF(36 if self.summary.bookmarked else 14, 14)
+        painter.setPen(QPen(QColor("#1b1d26"), 1))
+        painter.setBrush(QColor("#f0a030"))
+        painter.drawEllipse(center, 9, 9)
+        painter.setPen(QColor("#1b1d26"))
+        painter.setFont(_TITLE_FONT)
+        painter.drawText(QRectF(center.x() - 9, center.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter, "!")
 
     def _poster_image(self) -> QImage | None:
         s = self.summary

@@ -67,9 +67,14 @@ class SettingsDialog(QDialog):
                                "cuda:N+offload to keep weights in RAM. Engines that only run on the CPU stay there.")
         self.auto_requeue = QCheckBox("Re-queue jobs interrupted by a crash when a project opens", self)
         self.auto_requeue.setChecked(settings.auto_requeue)
+        self.reroll_selects = QCheckBox("Re-roll switches to the new take even when later turns follow it", self)
+        self.reroll_selects.setChecked(settings.reroll_selects)
+        self.reroll_selects.setToolTip("Off: the new take is added beside the chosen one and nothing below it "
+                                       "becomes stale until you choose it.")
         general = QFormLayout()
         general.addRow("Device", self.device)
         general.addRow("", self.auto_requeue)
+        general.addRow("", self.reroll_selects)
         device_note = QLabel("Device changes apply to the next project you open.", self)
         device_note.setObjectName("dimLabel")
         general.addRow("", device_note)
@@ -130,6 +135,7 @@ class SettingsDialog(QDialog):
             self.settings.set_engine_values(name, form.overrides())
         self.settings.device = self.device.currentText().strip() or "cpu"
         self.settings.auto_requeue = self.auto_requeue.isChecked()
+        self.settings.reroll_selects = self.reroll_selects.isChecked()
         self.settings.appearance = str(self.appearance.currentData())
         self.settings.checkpoints_folder = self.checkpoints.text()
         self.settings.use_hf_cache = self.hf_cache.isChecked()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+from PySide6.QtWidgets import QComboBox, QSizePolicy, QToolTip, QWidget
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState
 from studio.ui import palette
@@ -19,12 +19,25 @@ RIGHT = 12.0
 TOP = 22.0
 """Room above the plot for the legend (drawn there, so it never covers the lines)."""
 BOTTOM = 18.0
+CHARACTER_COLORS = ("#ff9f6e", "#6ec6ff", "#c59bff", "#7ee08a", "#ffd36e", "#ff7ab6", "#9adbd0", "#d0b48a")
+"""One colour per character in the per-character view (repeats after eight)."""
+ACTING = "acting"
 
 
 class StateChart(TurnStrip):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.states: list[CharacterState] = []
+        self.characters: dict[str, list[CharacterState]] = {}
+        self.mode = ACTING
+        """``acting`` (three lines: the acting character's state) or a stat name (one line
+        per character for that stat)."""
+        self.mode_box = QComboBox(self)
+        self.mode_box.addItem("Acting character", ACTING)
+        for stat in STAT_NAMES:
+            self.mode_box.addItem(f"{palette.STAT_LABELS[stat]} per character", stat)
+        self.mode_box.setToolTip("Show the acting character's three stats, or one line per character")
+        self.mode_box.currentIndexChanged.connect(lambda _i: self.set_mode(str(self.mode_box.currentData())))
         self.setMinimumHeight(90)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMouseTracking(True)
@@ -40,10 +53,37 @@ class StateChart(TurnStrip):
         self.current = current
         self.update()
 
+    def set_character_states(self, series: dict[str, list[CharacterState]]) -> None:
+        """Each character's state at every turn of the branch (for the per-character view)."""
+        if series != self.characters:
+            self.characters = {name: list(states) for name, states in series.items()}
+            self.update()
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in (ACTING, *STAT_NAMES):
+            raise ValueError(f"unknown chart mode {mode!r}")
+        self.mode = mode
+        index = self.mode_box.findData(mode)
+        if index != self.mode_box.currentIndex():
+            self.mode_box.setCurrentIndex(index)
+        self.update()
+
+    def character_lines(self) -> dict[str, list[int]]:
+        """The per-character view's lines: each character's value of the chosen stat per turn."""
+        if self.mode == ACTING:
+            return {}
+        return {name: [getattr(state, self.mode) for state in states] for name, states in self.characters.items()}
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        super().resizeEvent(event)
+        hint = self.mode_box.sizeHint()
+        self.mode_box.setGeometry(int(self.width() - RIGHT - hint.width()), 0, hint.width(), hint.height())
+
     # -- geometry --------------------------------------------------------------------------
 
     def plot_rect(self) -> QRectF:
-        return QRectF(LEFT, TOP, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - TOP - BOTTOM))
+        top = max(TOP, self.mode_box.sizeHint().height() + 4.0)  # the legend and the view's drop-down above
+        return QRectF(LEFT, top, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - top - BOTTOM))
 
     def point_x(self, index: int, plot: QRectF | None = None) -> float:
         plot = plot or self.plot_rect()
@@ -92,6 +132,10 @@ class StateChart(TurnStrip):
             painter.setPen(QPen(palette.TEXT, 1, Qt.PenStyle.DotLine))
             x = self.point_x(self.playing, plot)
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+        lines = self.character_lines()
+        if lines:
+            self._paint_characters(painter, plot, lines)
+            return
         for stat in STAT_NAMES:
             color = palette.STAT_COLORS[stat]
             points = [self.point(index, stat, plot) for index in range(len(self.states))]
@@ -110,6 +154,32 @@ class StateChart(TurnStrip):
             painter.drawText(QRectF(self.point_x(index, plot) - 16, plot.bottom() + 3, 32, 14),
                              Qt.AlignmentFlag.AlignCenter, label)
         self._paint_legend(painter, plot)
+
+    def _paint_characters(self, painter: QPainter, plot: QRectF, lines: dict[str, list[int]]) -> None:
+        legend_x = plot.left() + 6
+        for number, (name, values) in enumerate(lines.items()):
+            color = QColor(CHARACTER_COLORS[number % len(CHARACTER_COLORS)])
+            points = [QPointF(self.point_x(i, plot), plot.bottom() - plot.height() * v / STATE_MAX)
+                      for i, v in enumerate(values[: len(self.states)])]
+            painter.setPen(QPen(color, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPolyline(points)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(color)
+            for index, point in enumerate(points):
+                radius = 4.5 if index == self.current else 2.5
+                painter.drawEllipse(point, radius, radius)
+            legend_y = plot.top() / 2
+            painter.drawRoundedRect(QRectF(legend_x, legend_y - 2, 10, 4), 2, 2)
+            painter.setPen(palette.TEXT_DIM)
+            painter.drawText(QPointF(legend_x + 13, legend_y + 4), name)
+            legend_x += 20 + painter.fontMetrics().horizontalAdvance(name)
+        painter.setPen(palette.TEXT_DIM)
+        step = max(1, len(self.states) // 12)
+        for index in range(0, len(self.states), step):
+            label = "start" if index == 0 else str(index)
+            painter.drawText(QRectF(self.point_x(index, plot) - 16, plot.bottom() + 3, 32, 14),
+                             Qt.AlignmentFlag.AlignCenter, label)
 
     def legend_rects(self) -> list[QRectF]:
         """Where each stat's legend entry (swatch and label) is drawn: above the plot."""

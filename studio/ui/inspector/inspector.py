@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal, SignalInstance
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -18,13 +18,27 @@ from PySide6.QtWidgets import (
 
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
+from studio.ui.inspector.chips_view import ChipsView
 from studio.ui.inspector.instruction_editor import InstructionEditor
+from studio.ui.inspector.start_panel import StartPanel
 from studio.ui.inspector.state_panel import StatePanel
-from studio.ui.inspector.take_details import take_details_html, warnings_html
+from studio.ui.inspector.story_editor import StoryEditor
+from studio.ui.inspector.take_details import take_details_html
 from studio.ui.inspector.takes_view import TakesView
+from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.media_cache import ClipCache
 
 NOTES_DEBOUNCE_MS = 800
+
+
+def main_character(tree: StoryTree, node_id: str) -> str:
+    """The story's main character as seen from ``node_id``: whoever acts in the latest turn
+    of the branch up to it, else the first cast member added ("" without a cast)."""
+    if node_id in tree.nodes:
+        name = tree.acting_character(node_id)
+        if name:
+            return name
+    return next((m.name for m in tree.cast.values() if m.name.strip()), "")
 
 
 def section_title(text: str, parent: QWidget) -> QLabel:
@@ -40,6 +54,12 @@ class Inspector(QScrollArea):
     notes_changed = Signal(str, str)
     bookmark_toggled = Signal(str, bool)
     draft_cancelled = Signal()
+    instruction_fixed = Signal(str, str)  # node id, corrected instruction line
+    dialogue_changed = Signal(str, object)  # node id, tuple[DialogueLine, ...]
+    narration_changed = Signal(str, str)
+    duration_changed = Signal(str, object)  # node id, float | None
+    shot_notes_changed = Signal(str, str)
+    start_state_changed = Signal(str, object)  # character ("" for everyone), CharacterState
 
     def __init__(self, clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -59,15 +79,15 @@ class Inspector(QScrollArea):
         self.bookmark.setToolTip("Bookmark this turn (B)")
         self.bookmark.toggled.connect(self._on_bookmark)
         self.editor = InstructionEditor(body)
+        self.chips = ChipsView(body)
+        self.start = StartPanel(body)
+        self.story = StoryEditor(body)
         self.takes = TakesView(clips, resolve, body)
         self.state = StatePanel(body)
         self.details = QLabel(body)
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.RichText)
         self.details.setObjectName("details")
-        self.warnings = QLabel(body)
-        self.warnings.setWordWrap(True)
-        self.warnings.setTextFormat(Qt.TextFormat.RichText)
         self.notes = QPlainTextEdit(body)
         self.notes.setPlaceholderText("Notes for this turn…")
         self.notes.setFixedHeight(70)
@@ -85,9 +105,9 @@ class Inspector(QScrollArea):
         layout.setSpacing(6)
         layout.addLayout(header)
         self._sections: dict[str, list[QWidget]] = {}
-        for name, widgets in (("Instruction", [self.editor]), ("Takes", [self.takes]),
-                              ("State", [self.state]), ("Take", [self.details, self.warnings]),
-                              ("Notes", [self.notes])):
+        for name, widgets in (("Start", [self.start]), ("Instruction", [self.editor]),
+                              ("Understood", [self.chips]), ("Takes", [self.takes]), ("Story", [self.story]),
+                              ("State", [self.state]), ("Take", [self.details]), ("Notes", [self.notes])):
             title = section_title(name, body)
             layout.addWidget(title)
             for widget in widgets:
@@ -104,17 +124,34 @@ class Inspector(QScrollArea):
         self.editor.cancel_requested.connect(self.draft_cancelled.emit)
         self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
         self.takes.take_focused.connect(self._focus_take)
+        self.chips.fix_requested.connect(lambda text: self.instruction_fixed.emit(self.node_id or "", text))
+        self.story.dialogue_changed.connect(lambda v: self._story_edit("dialogue", self.dialogue_changed, v))
+        self.story.narration_changed.connect(lambda v: self._story_edit("narration", self.narration_changed, v))
+        self.story.duration_changed.connect(lambda v: self._story_edit("duration", self.duration_changed, v))
+        self.story.shot_notes_changed.connect(lambda v: self._story_edit("shot_notes", self.shot_notes_changed, v))
+        self.start.start_state_changed.connect(self.start_state_changed.emit)
+
+    def _story_edit(self, name: str, signal: SignalInstance, value: object) -> None:
+        """Pass a story field on, unless the turn already holds that value."""
+        tree, node_id = self._tree, self.node_id
+        if node_id and tree is not None and node_id in tree.nodes and getattr(tree.nodes[node_id].story, name) != value:
+            signal.emit(node_id, value)
+
+    def set_vocabulary(self, vocabulary: Vocabulary) -> None:
+        self.editor.set_vocabulary(vocabulary)
+        self.chips.set_vocabulary(vocabulary)
 
     # -- showing --------------------------------------------------------------------------
 
-    def _show_sections(self, *, node: bool) -> None:
-        for name in ("Takes", "State", "Take", "Notes"):
-            for widget in self._sections[name]:
-                widget.setVisible(node)
+    def _show_sections(self, *names: str) -> None:
+        for name, widgets in self._sections.items():
+            for widget in widgets:
+                widget.setVisible(name in names)
 
     def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
         """Show ``node_id`` (call with the document lock held)."""
         self.commit_notes()
+        self.story.commit_pending()
         changed_node = node_id != self.node_id
         self._tree = tree
         self.node_id = node_id
@@ -136,13 +173,22 @@ class Inspector(QScrollArea):
         self.bookmark.setChecked(node.bookmarked)
         self.bookmark.setIcon(icon("bookmark-on" if node.bookmarked else "bookmark"))
         self.bookmark.blockSignals(False)
-        self._show_sections(node=True)
-        for widget in self._sections["Takes"] + self._sections["Take"]:
-            widget.setVisible(not node.is_root)
-        self.takes.set_takes(tree.takes_of(node_id), node.selected_take_id)
+        if node.is_root:
+            self._show_sections("Start", "Notes")
+            self.start.set_tree(tree)
+        else:
+            self._show_sections("Instruction", "Understood", "Takes", "Story", "State", "Take", "Notes")
+            speakers = [m.name for m in tree.cast.values() if m.name.strip()]
+            self.story.set_story(node.story, speakers, tree.acting_character(node_id), reset=changed_node)
+        takes = tree.takes_of(node_id)
+        before = tree.state_before(node_id) if not node.is_root else None
+        states = {t.id: before.apply(t.deltas) for t in takes if before is not None and t.status.value == "done"}
+        self.takes.set_takes(takes, node.selected_take_id, states)
         take = tree.selected_take(node_id)
         self.state.set_values(tree.state_of(node_id), take.deltas if take else None,
                               take.motion_level if take else None)
+        self.state.set_character("" if node.is_root else tree.acting_character(node_id))
+        self.chips.set_turn(node.instruction, None if node.is_root else take)
         if changed_node:
             self._details_take = None
         self._render_details()
@@ -154,6 +200,7 @@ class Inspector(QScrollArea):
     def show_draft(self, tree: StoryTree, parent_id: str) -> None:
         """A new turn under ``parent_id``: prefill the character and place from the parent."""
         self.commit_notes()
+        self.story.commit_pending()
         self._tree = tree
         self.node_id = None
         self.draft_parent = parent_id
@@ -168,10 +215,12 @@ class Inspector(QScrollArea):
             f"Character: {previous.character}" if previous.character else "",
             f"Background: {' '.join(p for p in (previous.time_of_day, previous.background) if p)}"
             if previous.background else "") if part)
-        if not prefill and tree.cast:
-            prefill = f"Character: {sorted(m.name for m in tree.cast.values())[0]}"
+        if not previous.character:
+            main = main_character(tree, parent_id)
+            prefill = "; ".join(p for p in (f"Character: {main}" if main else "", prefill) if p)
         self.editor.set_text(prefill)
-        self._show_sections(node=False)
+        self.editor.set_examples(True)
+        self._show_sections("Instruction")
         self.editor.focus_first_field()
         self.editor.motion.setFocus()
 
@@ -182,6 +231,7 @@ class Inspector(QScrollArea):
 
     def _focus_take(self, take_id: str) -> None:
         self._details_take = take_id
+        self.takes.focus_take(take_id)
         self._render_details()
 
     def _render_details(self) -> None:
@@ -192,12 +242,9 @@ class Inspector(QScrollArea):
         if take is None:
             takes = tree.takes_of(node_id)
             take = takes[-1] if takes else None
-        details, warnings = take_details_html(take), warnings_html(take)
+        details = take_details_html(take)
         if self.details.text() != details:
             self.details.setText(details)
-        if self.warnings.text() != warnings:
-            self.warnings.setText(warnings)
-        self.warnings.setVisible(bool(take and take.warnings))
 
     # -- edits -------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.instruction import Instruction, parse_instruction
+from studio.core.instruction import Instruction, parse_instruction, time_note
 from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.vocabulary import TIMES, Vocabulary
 
@@ -60,17 +60,18 @@ class InstructionEditor(QWidget):
         self.mode_label.setObjectName("modeLabel")
         self.mode_label.setWordWrap(True)
         self.character = QLineEdit(self)
-        self.character.setPlaceholderText("Qiqi")
         self.motion = QLineEdit(self)
-        self.motion.setPlaceholderText("gently sit on railing")
         self.background = QLineEdit(self)
-        self.background.setPlaceholderText("town")
         self.time = QComboBox(self)
+        self.time.setEditable(True)
         self.time.addItems(["", *TIMES])
+        self.time.setToolTip("Any time word: day, sunset and night are drawn as they are; dawn, morning, noon, "
+                             "evening, midnight… are drawn with the nearest light")
+        self.time_note = QLabel(self)
+        self.time_note.setObjectName("dimLabel")
         self.camera = QLineEdit(self)
-        self.camera.setPlaceholderText("static, follow, orbit…")
         self.free_text = QLineEdit(self)
-        self.free_text.setPlaceholderText("anything else (free text)")
+        self.set_examples(True)
         self.preview = QLabel(self)
         self.preview.setObjectName("linePreview")
         self.preview.setWordWrap(True)
@@ -88,6 +89,7 @@ class InstructionEditor(QWidget):
         form.addRow("Motion", self.motion)
         form.addRow("Background", self.background)
         form.addRow("Time", self.time)
+        form.addRow("", self.time_note)
         form.addRow("Camera", self.camera)
         form.addRow("Free text", self.free_text)
         buttons = QHBoxLayout()
@@ -104,6 +106,7 @@ class InstructionEditor(QWidget):
         for edit in self.fields():
             edit.textChanged.connect(self._update_preview)
         self.time.currentTextChanged.connect(self._update_preview)
+        self.time.currentTextChanged.connect(self._update_time_note)
         self.generate_button.clicked.connect(self._generate)
         self.save_button.clicked.connect(lambda: self.save_requested.emit(self.text()))
         self._update_preview()
@@ -151,7 +154,22 @@ class InstructionEditor(QWidget):
             index = self.time.count() - 1
         self.time.setCurrentIndex(max(0, index))
         self.time.blockSignals(False)
+        self.set_examples(not ins.raw.strip())
+        self._update_time_note()
         self._update_preview()
+
+    def set_examples(self, on: bool) -> None:
+        """Grey examples in the empty fields of a blank instruction only: beside a turn's own
+        words (a free-text turn, say) they would read as part of it."""
+        examples = ("Qiqi", "gently sit on railing", "town", "static, follow, orbit…", "anything else (free text)")
+        for edit, example in zip((self.character, self.motion, self.background, self.camera, self.free_text),
+                                 examples, strict=True):
+            edit.setPlaceholderText(example if on else "")
+
+    def _update_time_note(self) -> None:
+        note = time_note(self.time.currentText())
+        self.time_note.setText(note)
+        self.time_note.setVisible(bool(note))
 
     def set_text(self, text: str) -> None:
         self.set_instruction(parse_instruction(text))

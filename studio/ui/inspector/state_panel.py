@@ -20,6 +20,7 @@ class StatePanel(QWidget):
         self.state: CharacterState | None = None
         self.deltas: StateDeltas | None = None
         self.motion_level: int | None = None
+        self.character = ""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(int(ROW * 4 + 6))
 
@@ -29,6 +30,13 @@ class StatePanel(QWidget):
     def set_values(self, state: CharacterState | None, deltas: StateDeltas | None, motion_level: int | None) -> None:
         if (state, deltas, motion_level) != (self.state, self.deltas, self.motion_level):
             self.state, self.deltas, self.motion_level = state, deltas, motion_level
+            self.update()
+
+    def set_character(self, name: str) -> None:
+        """Whose state the bars show (the turn's acting character)."""
+        if name != self.character:
+            self.character = name
+            self.setToolTip(f"{name}'s state after this turn" if name else "")
             self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
@@ -67,3 +75,7 @@ class StatePanel(QWidget):
         painter.setPen(palette.TEXT)
         level = "—" if self.motion_level is None else f"level {self.motion_level} of 5"
         painter.drawText(QRectF(LABEL_W + 66, y, 120, ROW), Qt.AlignmentFlag.AlignVCenter, level)
+        if self.character:
+            painter.setPen(palette.TEXT_DIM)
+            painter.drawText(QRectF(LABEL_W + 190, y, max(0.0, self.width() - LABEL_W - 190), ROW),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, f"{self.character}'s state")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -17,17 +17,33 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.core.model import Take, TakeStatus
+from studio.core.state import CharacterState
+from studio.ui import palette
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player
+
+MIN_TILE_W = 72
+"""Narrow enough that four tiles fit side by side in the inspector's smallest width."""
+TILE_SPACING = 6
 
 
 def take_caption(index: int, take: Take) -> str:
     return f"Take {index + 1}"
+
+
+def state_line(take: Take, state: CharacterState | None) -> str:
+    """``level 3 · Stamina 55 · Social 50 · Fun 45`` (the state after this take)."""
+    parts = [f"level {take.motion_level}"] if take.status == TakeStatus.DONE else []
+    if state is not None and take.status == TakeStatus.DONE:
+        parts += [f"{palette.STAT_LABELS[name]} {value}" for name, value in state.as_dict().items()]
+    return " · ".join(parts)
 
 
 class TakeTile(QFrame):
@@ -35,11 +51,12 @@ class TakeTile(QFrame):
     focused = Signal(str)
 
     def __init__(self, index: int, take: Take, selected: bool, clips: ClipCache, resolve: Callable[[str], str],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, state: CharacterState | None = None) -> None:
         super().__init__(parent)
         self.index = index
         self.take = take
         self.selected = selected
+        self.state = state
         self.setObjectName("takeTileSelected" if selected else "takeTile")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(clips, self, compact=True)
@@ -55,7 +72,12 @@ class TakeTile(QFrame):
         self.badge = QLabel(" · ".join(badges), self)
         self.badge.setObjectName("staleBadge" if take.stale else "dimLabel")
         self.badge.setVisible(bool(badges))  # an empty badge would still paint its box
-        self.use_button = QPushButton("✓ Selected" if selected else "Use this take", self)
+        self.state_label = QLabel(state_line(take, state), self)
+        self.state_label.setObjectName("dimLabel")
+        self.state_label.setWordWrap(True)
+        self.state_label.setToolTip("Motion level and the acting character's state after this take")
+        self.use_button = QPushButton("✓ Selected" if selected else "Use", self)
+        self.use_button.setToolTip("Use this take")
         self.use_button.setEnabled(not selected and take.status == TakeStatus.DONE)
         self.use_button.clicked.connect(lambda: self.chosen.emit(take.id))
         layout = QVBoxLayout(self)
@@ -67,6 +89,7 @@ class TakeTile(QFrame):
         row.addStretch(1)
         row.addWidget(self.badge)
         layout.addLayout(row)
+        layout.addWidget(self.state_label)
         layout.addWidget(self.use_button)
         if take.clip_path:
             path = resolve(take.clip_path)
@@ -83,6 +106,9 @@ class TakeTile(QFrame):
 class TakesView(QWidget):
     take_chosen = Signal(str)
     take_focused = Signal(str)
+    compare_requested = Signal()
+    reroll_many = Signal(int)
+    seed_lock_changed = Signal(object)  # int seed, or None to unlock
 
     def __init__(self, clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,8 +116,12 @@ class TakesView(QWidget):
         self.resolve = resolve
         self.tiles: list[TakeTile] = []
         self._key: tuple[object, ...] = ()
+        self.states: dict[str, CharacterState] = {}
+        self.locked_seed: int | None = None
+        self.focused_take: str | None = None
         self.per_view = QComboBox(self)
         self.per_view.addItems(["2", "3", "4"])
+        self.per_view.setCurrentText("4")
         self.per_view.setToolTip("How many takes to compare side by side")
         self.per_view.currentTextChanged.connect(lambda _t: self._resize_tiles())
         self.count_label = QLabel("No takes yet", self)
@@ -99,38 +129,67 @@ class TakesView(QWidget):
         self._row = QWidget(self)
         self._row_layout = QHBoxLayout(self._row)
         self._row_layout.setContentsMargins(0, 0, 0, 0)
-        self._row_layout.setSpacing(6)
+        self._row_layout.setSpacing(TILE_SPACING)
         self._row_layout.addStretch(1)
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setWidget(self._row)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll_area.setMinimumHeight(200)
+        self.scroll_area.setMinimumHeight(250)  # the clip, caption, state line and Use button
+        self._scroll_target: TakeTile | None = None
+        self.scroll_area.horizontalScrollBar().rangeChanged.connect(self._apply_scroll)
         self.scroll_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.compare_button = QPushButton("Compare…", self)
+        self.compare_button.setToolTip("Play 2 to 4 takes in sync in their own window, with state, level and seed")
+        self.compare_button.clicked.connect(self.compare_requested.emit)
+        self.reroll_count = QSpinBox(self)
+        self.reroll_count.setRange(2, 8)
+        self.reroll_count.setValue(3)
+        self.reroll_count.setToolTip("How many takes Re-roll × N queues (each with a new seed)")
+        self.reroll_many_button = QPushButton("Re-roll ×", self)
+        self.reroll_many_button.setToolTip("Queue several new takes of this turn at once")
+        self.reroll_many_button.clicked.connect(lambda: self.reroll_many.emit(self.reroll_count.value()))
+        self.lock_button = QToolButton(self)
+        self.lock_button.setCheckable(True)
+        self.lock_button.setText("Lock seed")
+        self.lock_button.setToolTip("Re-roll with the seed of the selected (or clicked) take, so that a changed "
+                                    "instruction is the only difference")
+        self.lock_button.toggled.connect(self._on_lock)
         header = QHBoxLayout()
         header.addWidget(self.count_label)
         header.addStretch(1)
         header.addWidget(QLabel("side by side", self))
         header.addWidget(self.per_view)
+        actions = QHBoxLayout()
+        actions.addWidget(self.compare_button)
+        actions.addStretch(1)
+        actions.addWidget(self.lock_button)
+        actions.addWidget(self.reroll_many_button)
+        actions.addWidget(self.reroll_count)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
         layout.addWidget(self.scroll_area)
+        layout.addLayout(actions)
 
-    def set_takes(self, takes: list[Take], selected_id: str | None) -> None:
-        key = (tuple(id(take) for take in takes), selected_id)
+    def set_takes(self, takes: list[Take], selected_id: str | None,
+                  states: dict[str, CharacterState] | None = None) -> None:
+        self.states = dict(states or {})
+        key = (tuple(id(take) for take in takes), selected_id, tuple(sorted(self.states.items())))
         if key == self._key:
             return
+        before = {tile.take.id for tile in self.tiles}
         self._key = key
         # Keep the tiles of takes that did not change: a new take adds one tile instead of
         # rebuilding every player (and re-laying out the whole inspector).
-        reusable = {(tile.index, id(tile.take), tile.selected): tile for tile in self.tiles}
+        reusable = {(tile.index, id(tile.take), tile.selected, tile.state): tile for tile in self.tiles}
         tiles: list[TakeTile] = []
         for index, take in enumerate(takes):
-            tile = reusable.pop((index, id(take), take.id == selected_id), None)
+            state = self.states.get(take.id)
+            tile = reusable.pop((index, id(take), take.id == selected_id, state), None)
             if tile is None:
-                tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row)
+                tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row, state)
                 tile.chosen.connect(self.take_chosen.emit)
                 tile.focused.connect(self.take_focused.emit)
             tiles.append(tile)
@@ -144,17 +203,66 @@ class TakesView(QWidget):
         count = len(takes)
         self.count_label.setText(f"{count} take{'s' if count != 1 else ''}" if count else "No takes yet")
         self._resize_tiles()
-        if selected_id:
-            for tile in self.tiles:
-                if tile.take.id == selected_id:
-                    self.scroll_area.ensureWidgetVisible(tile)
+        self.compare_button.setEnabled(sum(t.status == TakeStatus.DONE for t in takes) >= 2)
+        # Keep in view the take that just arrived (else the selected one).
+        new = [tile for tile in self.tiles if tile.take.id not in before]
+        target = new[-1] if new and before else next((t for t in self.tiles if t.take.id == selected_id), None)
+        if target is not None:
+            self.scroll_to(target)
 
-    def _resize_tiles(self) -> None:
+    def scroll_to(self, tile: TakeTile) -> None:
+        """Bring ``tile`` into view, now and again once the row is laid out (a new tile has
+        no place yet until the layout runs, and the scroll range grows after it)."""
+        self._scroll_target = tile
+        QTimer.singleShot(0, self._apply_scroll)
+
+    def _apply_scroll(self, *_args: object) -> None:
+        tile = self._scroll_target
+        if tile is None or tile not in self.tiles:
+            return
+        position = self.tiles.index(tile)
+        width = self.tile_width()
+        left = position * (width + TILE_SPACING)
+        bar = self.scroll_area.horizontalScrollBar()
+        viewport = self.scroll_area.viewport().width()
+        if left < bar.value():
+            bar.setValue(left)
+        elif left + width > bar.value() + viewport:
+            bar.setValue(min(bar.maximum(), left + width - viewport))
+
+    def tile_width(self) -> int:
         per_view = int(self.per_view.currentText())
         shown = max(1, min(per_view, len(self.tiles) or 1))
-        width = max(140, (self.scroll_area.viewport().width() - 6 * per_view) // shown)
+        return max(MIN_TILE_W, (self.scroll_area.viewport().width() - TILE_SPACING * (shown - 1)) // shown)
+
+    def _resize_tiles(self) -> None:
+        width = self.tile_width()
         for tile in self.tiles:
             tile.setFixedWidth(width)
+
+    def focus_take(self, take_id: str) -> None:
+        self.focused_take = take_id
+
+    def _on_lock(self, on: bool) -> None:
+        seed: int | None = None
+        if on:
+            chosen = self.focused_take or next((t.take.id for t in self.tiles if t.selected), None)
+            take = next((t.take for t in self.tiles if t.take.id == chosen), None)
+            if take is None:
+                self.lock_button.blockSignals(True)
+                self.lock_button.setChecked(False)
+                self.lock_button.blockSignals(False)
+                return
+            seed = take.seed
+        self.set_locked_seed(seed)
+        self.seed_lock_changed.emit(seed)
+
+    def set_locked_seed(self, seed: int | None) -> None:
+        self.locked_seed = seed
+        self.lock_button.blockSignals(True)
+        self.lock_button.setChecked(seed is not None)
+        self.lock_button.setText("Lock seed" if seed is None else f"Seed {seed} locked")
+        self.lock_button.blockSignals(False)
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from studio.core.instruction import TIME_CHOICES
 from studio.core.tree import StoryTree
 from studio.engines.base import EngineVocabulary
 
-TIMES = ("day", "sunset", "night")
+TIMES = TIME_CHOICES
 NO_WORDS = EngineVocabulary()
 FALLBACK_CAMERAS = ("static", "follow", "orbit", "pan", "zoom")
 USED_MOTIONS_SCAN = 5000
@@ -28,7 +29,7 @@ def collect_vocabulary(tree: StoryTree, engine_words: EngineVocabulary = NO_WORD
     nodes = list(tree.nodes.values())[:USED_MOTIONS_SCAN]
     used_motions = {n.instruction.motion for n in nodes if n.instruction.motion}
     return Vocabulary(
-        characters=sorted({m.name for m in tree.cast.values()}),
+        characters=list(dict.fromkeys(m.name for m in tree.cast.values() if m.name.strip())),
         motions=sorted(set(engine_words.motions) | used_motions),
         backgrounds=sorted({loc.name for loc in tree.locations.values()} | set(engine_words.locations)),
         cameras=list(engine_words.cameras or FALLBACK_CAMERAS),

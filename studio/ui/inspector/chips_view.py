@@ -1,0 +1,144 @@
+"""The understanding chips under the instruction; clicking one offers the engine's words.
+
+Choosing a word rewrites that field of the instruction (an undoable "Edit instruction" in
+the workspace); the next take is made from the corrected line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
+
+from studio.core.instruction import TIME_CHOICES, Instruction
+from studio.core.model import Take
+from studio.ui.inspector.flow_layout import FlowLayout
+from studio.ui.inspector.instruction_editor import compose_instruction
+from studio.ui.inspector.understanding import Chip, ChipField, suggestions, time_choices_note, understanding_chips
+from studio.ui.inspector.vocabulary import Vocabulary
+
+_QUOTED = re.compile(r"'([^']+)'")
+LEVEL_ADVERBS = ("very gently", "gently", "slowly", "calmly", "normally", "quickly", "energetically",
+                 "very quickly")
+
+
+def replace_field(instruction: Instruction, field: ChipField, value: str) -> str:
+    """The instruction's line with ``field`` set to ``value`` (other fields kept)."""
+    extra = "; ".join(f"{k.capitalize()}: {v}" for k, v in instruction.extra)
+    free = "; ".join(p for p in (instruction.free_text, extra) if p)
+    character, adverb, motion = instruction.character, instruction.adverb, instruction.motion
+    background, time, camera = instruction.background, instruction.time_of_day, instruction.camera
+    if field is ChipField.CHARACTER:
+        character = value
+    elif field is ChipField.MOTION:
+        motion = value
+    elif field is ChipField.PLACE:
+        background = value
+    elif field is ChipField.TIME:
+        time = value
+    elif field is ChipField.CAMERA:
+        camera = value
+    elif field is ChipField.LEVEL:
+        adverb = value
+    return compose_instruction(character, " ".join(p for p in (adverb, motion) if p), background, time, camera,
+                               free)
+
+
+def choices_for(field: ChipField, vocabulary: Vocabulary) -> list[str]:
+    if field is ChipField.CHARACTER:
+        return list(vocabulary.characters)
+    if field is ChipField.MOTION:
+        return list(vocabulary.motions)
+    if field is ChipField.PLACE:
+        return list(vocabulary.backgrounds)
+    if field is ChipField.TIME:
+        return list(TIME_CHOICES)
+    if field is ChipField.CAMERA:
+        return list(vocabulary.cameras)
+    if field is ChipField.LEVEL:
+        return list(dict.fromkeys([*LEVEL_ADVERBS, *vocabulary.adverbs]))
+    return []
+
+
+class ChipsView(QWidget):
+    """Chips for one turn; ``fix_requested`` carries the corrected instruction line."""
+
+    fix_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.instruction = Instruction(raw="")
+        self.vocabulary = Vocabulary()
+        self.chips: list[Chip] = []
+        self.buttons: list[QToolButton] = []
+        self.empty = QLabel("What the engine understood appears here after a take.", self)
+        self.empty.setObjectName("dimLabel")
+        self.empty.setWordWrap(True)
+        self._flow_host = QWidget(self)
+        self._flow = FlowLayout(self._flow_host)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._flow_host)
+        layout.addWidget(self.empty)
+        self._key: tuple[object, ...] = ()
+
+    def set_vocabulary(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+
+    def set_turn(self, instruction: Instruction, take: Take | None) -> None:
+        key = (instruction.raw, id(take))
+        if key == self._key:
+            return
+        self._key = key
+        self.instruction = instruction
+        self.chips = understanding_chips(instruction, take)
+        for button in self.buttons:
+            button.setParent(None)
+            button.deleteLater()
+        self.buttons = []
+        for chip in self.chips:
+            button = QToolButton(self._flow_host)
+            button.setObjectName("chipWarning" if chip.warning else "chip")
+            button.setText(chip.text if len(chip.text) <= 60 else chip.text[:59] + "…")
+            button.setToolTip(chip.tooltip)
+            button.setAutoRaise(False)
+            button.clicked.connect(lambda _c=False, c=chip, b=button: self._offer(c, b))
+            self._flow.addWidget(button)
+            self.buttons.append(button)
+        self.empty.setVisible(not self.chips)
+        self._flow_host.setVisible(bool(self.chips))
+        self._flow.invalidate()
+        self._flow_host.updateGeometry()
+
+    @property
+    def warning_count(self) -> int:
+        return sum(chip.warning for chip in self.chips)
+
+    def menu_for(self, chip: Chip) -> QMenu:
+        """The words the engine knows for the chip's field, closest to the author's first."""
+        menu = QMenu(self)
+        choices = [w for w in choices_for(chip.field, self.vocabulary) if w.lower() != chip.word.lower()]
+        shown_as = _QUOTED.findall(chip.text)[1:2] if chip.warning else []
+        words = suggestions(chip.word, [*(w for w in shown_as if w in choices), *choices])
+        if not words:
+            action = menu.addAction("No words to offer for this")
+            action.setEnabled(False)
+            return menu
+        title = menu.addAction(f"Replace '{chip.word}' with…" if chip.word else "Use…")
+        title.setEnabled(False)
+        for word in words:
+            label = time_choices_note(word) if chip.field is ChipField.TIME else word
+            action = menu.addAction(label)
+            action.setData(word)
+            action.triggered.connect(lambda _c=False, w=word, f=chip.field: self.fix(f, w))
+        return menu
+
+    def fix(self, field: ChipField, word: str) -> None:
+        text = replace_field(self.instruction, field, word)
+        if text and text != self.instruction.raw:
+            self.fix_requested.emit(text)
+
+    def _offer(self, chip: Chip, button: QToolButton) -> None:
+        menu = self.menu_for(chip)
+        menu.popup(button.mapToGlobal(button.rect().bottomLeft()))

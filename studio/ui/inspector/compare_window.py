@@ -1,0 +1,174 @@
+"""Takes side by side in their own window, playing in sync: one clock, one slider, every
+take on the same frame; under each, its state, motion level and seed, and a button to use
+it or to lock its seed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.model import Take
+from studio.core.state import CharacterState
+from studio.ui.inspector.takes_view import state_line
+from studio.ui.media_cache import ClipCache
+from studio.ui.player import Player
+
+MAX_COMPARED = 4
+DEFAULT_FPS = 8.0
+
+
+def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MAX_COMPARED) -> list[Take]:
+    """The selected take and the newest others with a clip, at most ``limit``, in take order."""
+    playable = [t for t in takes if t.clip_path and t.status.value == "done"]
+    chosen = [t for t in playable if t.id == selected_id]
+    others = [t for t in reversed(playable) if t.id != selected_id]
+    picked = {t.id for t in (chosen + others)[:limit]}
+    return [t for t in playable if t.id in picked]
+
+
+class _Column(QFrame):
+    def __init__(self, number: int, take: Take, state: CharacterState | None, selected: bool, clips: ClipCache,
+                 path: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.take = take
+        self.setObjectName("takeTileSelected" if selected else "takeTile")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.player = Player(clips, self, compact=True)
+        self.player.play_button.hide()
+        self.player.slider.hide()
+        self.player.setMinimumSize(220, 150)
+        self.player.loop = False
+        if path:
+            self.player.set_clips([path])
+        stale = " · stale" if take.stale else ""
+        self.caption = QLabel(f"<b>Take {number}</b>{' · selected' if selected else ''}{stale}", self)
+        self.facts = QLabel(f"{state_line(take, state)}<br>seed {take.seed} · {take.engine}", self)
+        self.facts.setObjectName("dimLabel")
+        self.facts.setWordWrap(True)
+        self.use_button = QPushButton("✓ Selected" if selected else "Use this take", self)
+        self.use_button.setEnabled(not selected)
+        self.lock_button = QPushButton(f"Lock seed {take.seed}", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.player, 1)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.facts)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.use_button)
+        buttons.addWidget(self.lock_button)
+        layout.addLayout(buttons)
+
+
+class CompareWindow(QDialog):
+    """2-4 takes of one turn playing frame for frame together."""
+
+    take_chosen = Signal(str)
+    seed_locked = Signal(int)
+
+    def __init__(self, title: str, takes: list[Take], selected_id: str | None, states: dict[str, CharacterState],
+                 clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Compare takes — {title}")
+        self.setModal(False)
+        self.frame = 0
+        self.columns: list[_Column] = []
+        grid = QGridLayout()
+        grid.setSpacing(8)
+        shown = takes[:MAX_COMPARED]
+        numbers = {take.id: index + 1 for index, take in enumerate(takes)}
+        for position, take in enumerate(shown):
+            column = _Column(numbers.get(take.id, position + 1), take, states.get(take.id), take.id == selected_id,
+                             clips, resolve(take.clip_path), self)
+            column.use_button.clicked.connect(lambda _c=False, t=take.id: self.take_chosen.emit(t))
+            column.lock_button.clicked.connect(lambda _c=False, s=take.seed: self.seed_locked.emit(s))
+            grid.addWidget(column, position // 2 if len(shown) == 4 else 0,
+                           position % 2 if len(shown) == 4 else position)
+            self.columns.append(column)
+        self.play_button = QPushButton("Play", self)
+        self.play_button.setObjectName("primaryButton")
+        self.play_button.clicked.connect(self.toggle)
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.valueChanged.connect(self.seek)
+        self.position = QLabel("", self)
+        self.position.setObjectName("dimLabel")
+        controls = QHBoxLayout()
+        controls.addWidget(self.play_button)
+        controls.addWidget(self.slider, 1)
+        controls.addWidget(self.position)
+        layout = QVBoxLayout(self)
+        layout.addLayout(grid, 1)
+        layout.addLayout(controls)
+        fps = next((float(t.settings.get("fps", 0) or 0) for t in shown if t.settings.get("fps")), DEFAULT_FPS)
+        self.fps = fps if fps > 0 else DEFAULT_FPS
+        self._timer = QTimer(self)
+        self._timer.setInterval(max(10, int(1000 / self.fps)))
+        self._timer.timeout.connect(self._tick)
+        # A bound method: Qt drops the connection when this window is deleted (the cache lives on).
+        clips.ready.connect(self._on_clip_ready)
+        self._update_range()
+        self.resize(380 * min(2, max(1, len(shown))) if len(shown) == 4 else 330 * max(1, len(shown)),
+                    640 if len(shown) == 4 else 380)
+
+    @property
+    def frame_count(self) -> int:
+        return max((c.player.frame_count for c in self.columns), default=0)
+
+    @property
+    def playing(self) -> bool:
+        return self._timer.isActive()
+
+    def _on_clip_ready(self, _path: str) -> None:
+        self._update_range()
+
+    def _update_range(self) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, max(0, self.frame_count - 1))
+        self.slider.blockSignals(False)
+        self.seek(self.frame)
+
+    def frames(self) -> list[int]:
+        """The frame each take shows now (a shorter clip holds its last frame)."""
+        return [c.player.frame for c in self.columns]
+
+    def seek(self, frame: int) -> None:
+        self.frame = max(0, min(frame, max(0, self.frame_count - 1)))
+        for column in self.columns:
+            if column.player.frame_count:
+                column.player.seek(min(self.frame, column.player.frame_count - 1))
+        self.slider.blockSignals(True)
+        self.slider.setValue(self.frame)
+        self.slider.blockSignals(False)
+        self.position.setText(f"{self.frame / self.fps:.2f} s")
+
+    def play(self) -> None:
+        if self.frame_count:
+            self._timer.start()
+            self.play_button.setText("Pause")
+
+    def pause(self) -> None:
+        self._timer.stop()
+        self.play_button.setText("Play")
+
+    def toggle(self) -> None:
+        self.pause() if self.playing else self.play()
+
+    def _tick(self) -> None:
+        count = self.frame_count
+        if count:
+            self.seek((self.frame + 1) % count)
+
+    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        self.pause()
+        super().closeEvent(event)

@@ -1,0 +1,220 @@
+"""A turn's story fields in the inspector: dialogue lines, narration, duration, shot notes.
+
+Each field is committed on its own (the workspace turns the signals into the document's
+undoable commands, one per field: "Edit dialogue", "Edit narration"...), when the author
+leaves the field or stops typing for a moment, never on every key press.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.story import MAX_DURATION_S, DialogueLine, StoryFields
+
+TEXT_DEBOUNCE_MS = 700
+CLIP_LENGTH = "clip length"
+
+
+class _FocusOutText(QPlainTextEdit):
+    """A plain text box that says when it loses focus (to commit what was typed)."""
+
+    left = Signal()
+
+    def focusOutEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        super().focusOutEvent(event)
+        self.left.emit()
+
+
+class DialogueRow(QWidget):
+    """One spoken line: speaker (the cast, or any name) and text, with a remove button."""
+
+    line_edited = Signal()
+    remove_requested = Signal()
+
+    def __init__(self, line: DialogueLine, speakers: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.speaker = QComboBox(self)
+        self.speaker.setEditable(True)
+        self.speaker.addItems(speakers)
+        self.speaker.setCurrentText(line.speaker)
+        self.speaker.setToolTip("Who speaks (leave empty for a voice off screen)")
+        self.speaker.setMinimumContentsLength(6)
+        self.text = QLineEdit(line.text, self)
+        self.text.setPlaceholderText("What they say")
+        self.remove = QToolButton(self)
+        self.remove.setText("✕")
+        self.remove.setToolTip("Remove this line")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.speaker)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.remove)
+        self.text.editingFinished.connect(self._edited)
+        self.speaker.activated.connect(self._edited)
+        line_edit = self.speaker.lineEdit()
+        if line_edit is not None:
+            line_edit.editingFinished.connect(self._edited)
+        self.remove.clicked.connect(self._remove)
+
+    def _edited(self, *_args: object) -> None:
+        self.line_edited.emit()
+
+    def _remove(self, *_args: object) -> None:
+        self.remove_requested.emit()
+
+    def line(self) -> DialogueLine:
+        return DialogueLine(" ".join(self.speaker.currentText().split()), self.text.text().strip())
+
+
+class StoryEditor(QWidget):
+    """Dialogue, narration, duration and shot notes of one turn."""
+
+    dialogue_changed = Signal(object)  # tuple[DialogueLine, ...]
+    narration_changed = Signal(str)
+    duration_changed = Signal(object)  # float | None
+    shot_notes_changed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.story = StoryFields()
+        self.speakers: list[str] = []
+        self.default_speaker = ""
+        self.rows: list[DialogueRow] = []
+        self._lines_box = QVBoxLayout()
+        self._lines_box.setContentsMargins(0, 0, 0, 0)
+        self._lines_box.setSpacing(3)
+        self.add_line = QPushButton("Add a line", self)
+        self.add_line.setToolTip("Add a line of dialogue")
+        self.narration = _FocusOutText(self)
+        self.narration.setPlaceholderText("What the narrator says over this turn")
+        self.narration.setFixedHeight(54)
+        self.duration = QDoubleSpinBox(self)
+        self.duration.setRange(0.0, MAX_DURATION_S)
+        self.duration.setDecimals(1)
+        self.duration.setSingleStep(0.5)
+        self.duration.setSuffix(" s")
+        self.duration.setSpecialValueText(CLIP_LENGTH)
+        self.duration.setToolTip("How long the turn lasts in the episode: the clip is held on its last frame or "
+                                 "trimmed. 'clip length' keeps the clip as it is.")
+        self.shot_notes = _FocusOutText(self)
+        self.shot_notes.setPlaceholderText("Notes for the shot (framing, sound, cut)")
+        self.shot_notes.setFixedHeight(54)
+
+        lines = QVBoxLayout()
+        lines.setContentsMargins(0, 0, 0, 0)
+        lines.addLayout(self._lines_box)
+        lines.addWidget(self.add_line, 0, Qt.AlignmentFlag.AlignLeft)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        form.addRow("Dialogue", lines)
+        form.addRow("Narration", self.narration)
+        form.addRow("Duration", self.duration)
+        form.addRow("Shot notes", self.shot_notes)
+
+        self._narration_timer = self._debounce(lambda: self._commit_text(self.narration, "narration"))
+        self._notes_timer = self._debounce(lambda: self._commit_text(self.shot_notes, "shot_notes"))
+        self.narration.textChanged.connect(self._narration_timer.start)
+        self.shot_notes.textChanged.connect(self._notes_timer.start)
+        self.narration.left.connect(lambda: self._commit_text(self.narration, "narration"))
+        self.shot_notes.left.connect(lambda: self._commit_text(self.shot_notes, "shot_notes"))
+        self.duration.editingFinished.connect(self._commit_duration)
+        self.add_line.clicked.connect(self.add_dialogue_line)
+
+    def _debounce(self, fn) -> QTimer:  # type: ignore[no-untyped-def]
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(TEXT_DEBOUNCE_MS)
+        timer.timeout.connect(fn)
+        return timer
+
+    # -- showing ---------------------------------------------------------------------------
+
+    def set_story(self, story: StoryFields, speakers: list[str], default_speaker: str, *,
+                  reset: bool = False) -> None:
+        """Show ``story``; fields the author is typing in are left alone (``reset``: another turn)."""
+        self.speakers = list(speakers)
+        self.default_speaker = default_speaker
+        if reset or self.dialogue() != story.dialogue:
+            self._set_rows(story.dialogue)
+        self.story = story
+        for box, value in ((self.narration, story.narration), (self.shot_notes, story.shot_notes)):
+            if box.toPlainText().strip() != value and (reset or not box.hasFocus()):
+                box.blockSignals(True)
+                box.setPlainText(value)
+                box.blockSignals(False)
+        if reset or not self.duration.hasFocus():
+            self.duration.blockSignals(True)
+            self.duration.setValue(story.duration or 0.0)
+            self.duration.blockSignals(False)
+
+    def _set_rows(self, lines: tuple[DialogueLine, ...]) -> None:
+        for row in self.rows:
+            row.setParent(None)
+            row.deleteLater()
+        self.rows = []
+        for line in lines:
+            self._append_row(line)
+
+    def _append_row(self, line: DialogueLine) -> DialogueRow:
+        row = DialogueRow(line, self.speakers, self)
+        row.line_edited.connect(self._commit_dialogue)
+        row.remove_requested.connect(lambda r=row: self._remove_row(r))
+        self._lines_box.addWidget(row)
+        self.rows.append(row)
+        return row
+
+    # -- edits -----------------------------------------------------------------------------
+
+    def add_dialogue_line(self) -> DialogueRow:
+        """A new empty line (committed once it has text), its text box focused."""
+        row = self._append_row(DialogueLine(self.default_speaker, ""))
+        row.text.setFocus(Qt.FocusReason.OtherFocusReason)
+        return row
+
+    def _remove_row(self, row: DialogueRow) -> None:
+        if row in self.rows:
+            self.rows.remove(row)
+            row.setParent(None)
+            row.deleteLater()
+        self._commit_dialogue()
+
+    def dialogue(self) -> tuple[DialogueLine, ...]:
+        """The lines with text (an empty line being written is not part of the story yet)."""
+        return tuple(line for line in (row.line() for row in self.rows) if line.text)
+
+    def _commit_dialogue(self) -> None:
+        self.dialogue_changed.emit(self.dialogue())  # the inspector drops what the turn already holds
+
+    def _commit_text(self, box: QPlainTextEdit, name: str) -> None:
+        value = box.toPlainText().strip()
+        if name == "narration":
+            self._narration_timer.stop()
+            self.narration_changed.emit(value)
+        else:
+            self._notes_timer.stop()
+            self.shot_notes_changed.emit(value)
+
+    def _commit_duration(self) -> None:
+        value = self.duration.value()
+        self.duration_changed.emit(None if value <= 0.0 else round(value, 3))
+
+    def commit_pending(self) -> None:
+        """Commit text still waiting for its debounce (before the selection changes)."""
+        if self._narration_timer.isActive():
+            self._commit_text(self.narration, "narration")
+        if self._notes_timer.isActive():
+            self._commit_text(self.shot_notes, "shot_notes")

@@ -1,0 +1,127 @@
+"""What the engine made of an instruction, as chips: motion, place, time, camera, level,
+character, and one chip per warning. Qt-free: the chip widget draws these.
+
+The facts come from the take's conditioning (what the engine actually used) and its
+warnings; a chip names the author's word it came from, so that clicking it can replace
+that word with one the engine knows (see :func:`replace_field`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from studio.core.instruction import Instruction, time_note, time_shown
+from studio.core.model import Take
+
+
+class ChipField(StrEnum):
+    CHARACTER = "character"
+    MOTION = "motion"
+    PLACE = "place"
+    TIME = "time"
+    CAMERA = "camera"
+    LEVEL = "level"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    field: ChipField
+    text: str
+    """What the chip shows ("motion: wave")."""
+    word: str = ""
+    """The author's word the engine read ('' when the engine chose on its own)."""
+    warning: bool = False
+    tooltip: str = ""
+
+
+_QUOTED = re.compile(r"'([^']+)'")
+LEVEL_WORDS = {1: "very calm", 2: "calm", 3: "normal", 4: "lively", 5: "very lively"}
+
+
+def _own_words(instruction: Instruction) -> dict[ChipField, str]:
+    return {
+        ChipField.CHARACTER: instruction.character,
+        ChipField.MOTION: " ".join(p for p in (instruction.adverb, instruction.motion) if p),
+        ChipField.PLACE: instruction.background,
+        ChipField.TIME: instruction.time_of_day,
+        ChipField.CAMERA: instruction.camera,
+    }
+
+
+def warning_field(warning: str, instruction: Instruction) -> ChipField:
+    """Which field a warning is about: the field holding its quoted word, else a guess."""
+    lower = warning.lower()
+    if "not in the cast" in lower:
+        return ChipField.CHARACTER
+    match = _QUOTED.search(warning)
+    word = match.group(1).lower() if match else ""
+    if word:
+        own = _own_words(instruction)
+        for name in (ChipField.TIME, ChipField.CAMERA, ChipField.PLACE, ChipField.CHARACTER, ChipField.MOTION):
+            if own[name] and (word in own[name].lower() or own[name].lower() in word):
+                return name
+        if word in instruction.free_text.lower():
+            return ChipField.MOTION
+    for name, cue in ((ChipField.PLACE, "background"), (ChipField.PLACE, "location"), (ChipField.CAMERA, "camera"),
+                      (ChipField.TIME, "time")):
+        if cue in lower:
+            return name
+    return ChipField.OTHER
+
+
+def understanding_chips(instruction: Instruction, take: Take | None) -> list[Chip]:
+    """The chips for a turn's instruction and its (selected) take; none without a take."""
+    if take is None:
+        return []
+    cond = take.conditioning
+    own = _own_words(instruction)
+    chips: list[Chip] = []
+
+    def add(field: ChipField, key: str, label: str) -> None:
+        value = str(cond.get(key, "") or "")
+        if not value:
+            return
+        word = own.get(field, "")
+        tip = f"The engine read {label} as '{value}'" + (f" from '{word}'." if word else " (its own choice).")
+        chips.append(Chip(field, f"{label}: {value}", word, False, tip))
+
+    add(ChipField.CHARACTER, "character", "character")
+    add(ChipField.MOTION, "motion", "motion")
+    add(ChipField.PLACE, "location", "place")
+    time = str(cond.get("time_of_day", "") or "")
+    if time:
+        word = instruction.time_of_day
+        shown = f"time: {time}" + (f" ({word})" if word and word.lower() != time else "")
+        note = time_note(word) if word else ""
+        chips.append(Chip(ChipField.TIME, shown, word, False, note or f"The engine drew the time as '{time}'."))
+    add(ChipField.CAMERA, "camera", "camera")
+    level = take.motion_level
+    chips.append(Chip(ChipField.LEVEL, f"level {level} · {LEVEL_WORDS.get(level, '')}".rstrip(" ·"),
+                      instruction.adverb, False,
+                      "How much motion the engine put in the clip (1 calm to 5 lively); an adverb changes it."))
+    for warning in take.warnings:
+        field = warning_field(warning, instruction)
+        match = _QUOTED.search(warning)
+        chips.append(Chip(field, f"⚠ {warning}", match.group(1) if match else "", True,
+                          "Click to choose a word the engine knows." if field is not ChipField.OTHER else warning))
+    return chips
+
+
+def suggestions(word: str, choices: Iterable[str], limit: int = 24) -> list[str]:
+    """``choices`` with the closest to ``word`` first (at most ``limit``)."""
+    unique = list(dict.fromkeys(c for c in choices if c))
+    if not word:
+        return unique[:limit]
+    close = difflib.get_close_matches(word.lower(), unique, n=limit, cutoff=0.3)
+    return [*close, *(c for c in unique if c not in close)][:limit]
+
+
+def time_choices_note(word: str) -> str:
+    """How a time word offered in a menu is drawn ("dawn: drawn as sunset")."""
+    shown = time_shown(word)
+    return word if not shown or shown == word else f"{word} (drawn as {shown})"
