@@ -22,6 +22,7 @@ from studio.core.model import Node, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
 from studio.engines.base import EngineConfig, EngineError, Requirement
 from studio.engines.registry import EngineRegistry
+from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore, check_settings
 from studio.storage.project import Project
 from studio.worker import queue
 from studio.worker.context import RepresentationCache
@@ -33,7 +34,6 @@ from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, display_orde
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
 from studio.worker.results import remove_take_media
 from studio.worker.runner import GenerateRunner, Outcome, TaskFunction, run_task
-from studio.worker.store import INTERRUPTED_MESSAGE, JobStore, check_settings
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,7 @@
-"""Generation jobs in the project database (the ``jobs`` table, schema v2).
+"""Generation jobs in the project database (the ``jobs`` table, schema v2): the job store.
+
+All of the queue's SQL is here; the worker reads and writes :class:`~studio.core.jobs.Job`
+values through :class:`JobStore` and never sees a row or a cursor.
 
 Every state change is written before it counts, so queued work survives a restart and a
 crash. A job that was ``running`` in a process that no longer exists is found on the
@@ -18,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.errors import StudioError
+from studio.core.jobs import Job, JobKind, JobStatus
 from studio.core.model import now_iso
 from studio.storage.database import Database
-from studio.worker.jobs import Job, JobKind, JobStatus
 
 _COLUMNS = (
     "id", "kind", "node_id", "engine", "seed", "settings", "priority", "status", "sequence", "created_at",
