@@ -26,7 +26,7 @@ from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore, check_settin
 from studio.storage.project import Project
 from studio.worker import queue
 from studio.worker.context import RepresentationCache
-from studio.worker.device_worker import DeviceWorker, make_host
+from studio.worker.device_worker import DeviceWorker, make_host, share_cores
 from studio.worker.engine_host import EngineStatus, HostMode
 from studio.worker.events import EventBus, EventCallback, EventKind, EventStream, JobEvent
 from studio.worker.host_job import HostPrediction
@@ -66,7 +66,8 @@ class GenerationService:
     ) -> None:
         self.project = project
         self.registry = registry
-        configs = [d if isinstance(d, EngineConfig) else EngineConfig.parse(d) for d in (devices or [device])]
+        configs = share_cores([d if isinstance(d, EngineConfig) else EngineConfig.parse(d)
+                               for d in (devices or [device])])
         self.config = configs[0]
         self.device = self.config.describe()
         self.devices = [config.describe() for config in configs]
