@@ -678,7 +678,7 @@ class GenerationService:
                 JobStatus.DONE else []
             self._jobs[job_id] = ended
             try:
-                self._store.save_all([ended, *(e.job for e in cascade)])
+                self._store.save_all([ended, *(e.job for e in cascade)], durable=False)
             finally:
                 worker.running_id = None
                 self._cancel_requested.discard(job_id)

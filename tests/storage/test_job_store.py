@@ -74,6 +74,12 @@ def test_a_job_is_claimed_once(project_path: Path) -> None:
         stored = store.get("job001")
         assert stored is not None and stored.status is JobStatus.RUNNING and stored.take_id == "take9"
         assert store.abandoned_ids() == {"job001"}  # a reader counts this process as gone too
+        assert project.database.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again after the claim
+    conn = sqlite3.connect(project_path / "project.db")  # another connection sees the claim
+    try:
+        assert conn.execute("SELECT status, take_id FROM jobs").fetchall() == [("running", "take9")]
+    finally:
+        conn.close()
 
 
 def test_recover_settles_dead_owners_jobs_from_the_database(project_path: Path) -> None:
