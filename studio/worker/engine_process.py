@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import selectors
 import signal
 import threading
 import time
@@ -174,13 +175,21 @@ class ProcessHost:
             conn.send(RunJob(job))
         except OSError:
             return self._died(stage)
+        with selectors.DefaultSelector() as watch:  # made once per job: a poll every 20 ms stays cheap
+            watch.register(conn.fileno(), selectors.EVENT_READ, "conn")
+            watch.register(process.sentinel, selectors.EVENT_READ, "sentinel")
+            return self._follow(watch, conn, cancel, listener, cancelled)
+
+    def _follow(self, watch: selectors.BaseSelector, conn: multiprocessing.connection.Connection, cancel: Event,
+                listener: HostListener, cancelled: CancelCheck) -> HostResult:
+        stage = "start"
         while True:
             if cancelled():
                 cancel.set()
-            ready = multiprocessing.connection.wait([conn, process.sentinel], timeout=POLL_S)
+            ready = {key.data for key, _ in watch.select(timeout=POLL_S)}
             if not ready:
                 continue
-            if conn not in ready and not conn.poll():  # only the sentinel: the child is gone
+            if "conn" not in ready and not conn.poll():  # only the sentinel: the child is gone
                 return self._died(stage)
             try:
                 message = conn.recv()
