@@ -22,7 +22,7 @@ import re
 import signal
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -211,7 +211,7 @@ def probe(path: Path) -> StreamInfo:
 # -- decode --------------------------------------------------------------------------------
 
 def decode_frames(path: Path, size: tuple[int, int], source_size: tuple[int, int] | None = None,
-                  limit: int | None = None) -> Iterator[np.ndarray]:
+                  limit: int | None = None) -> Generator[np.ndarray, None, None]:
     """RGB frames (H x W x 3 uint8) of ``path`` at ``size``: scaled to fit and letterboxed
     (black bars) when the clip's own ``source_size`` differs. More than ``limit`` frames
     raise :class:`MediaError`."""
