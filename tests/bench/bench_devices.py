@@ -8,9 +8,9 @@ engine process, and directly (predict + decode + the same media writes on a load
 engine in this process), back to back.
 
 Besides wall time, each measure reports CPU time (ours and our child processes', ffmpeg
-included), which other programs on a shared machine do not change: the CPU time per job
-through the worker against the direct call is the overhead without the machine's noise,
-and CPU seconds per wall second says how many cores a run could get.
+included), which other programs on a shared machine move much less than wall time: the
+CPU time per job through the worker against the direct call is the overhead with less of
+the machine's noise, and CPU seconds per wall second says how many cores a run got.
 """
 
 from __future__ import annotations
@@ -214,5 +214,5 @@ def run(quick: bool) -> list[BenchResult]:
                     f"and the take commit"),
         BenchResult("worker CPU per job over the direct call's", cost.cpu_ratio, "x", goal="< 1.05x",
                     met=cost.cpu_ratio < 1.05, note=f"all CPU time of the {pairs} turns each way: this process, the "
-                    "engine process and ffmpeg; not changed by other programs' load"),
+                    "engine process and ffmpeg; much less moved by other programs' load than wall time"),
     ]
