@@ -340,9 +340,9 @@ def _read_queue(project: Project):  # type: ignore[no-untyped-def]
     running by a process that is gone shows as interrupted."""
     from dataclasses import replace
 
+    from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore
     from studio.worker import JobStatus
     from studio.worker.jobs import display_order
-    from studio.worker.store import INTERRUPTED_MESSAGE, JobStore
 
     store = JobStore(project.database)
     abandoned = store.abandoned_ids()

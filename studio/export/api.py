@@ -15,6 +15,7 @@ from studio.export.options import ExportFormat, ExportOptions, ExportResult, inf
 from studio.export.output import OutputFiles, check_destination, check_outside_project
 from studio.export.plan import plan_episode
 from studio.storage import Project
+from studio.storage.ffmpeg import MediaError
 
 ExportJob = Callable[[ProgressCallback, CancelCheck], ExportResult]
 
@@ -66,6 +67,8 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
             paths = files.commit()
         except OSError as error:
             raise os_error(error, out) from None
+        except MediaError as error:  # ffmpeg failed on a clip or on the output
+            raise ExportError(error.message, error.hint) from None
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages)
 

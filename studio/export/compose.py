@@ -12,11 +12,10 @@ import numpy as np
 from studio.export.branch import Branch
 from studio.export.cues import CueKind, split_span, turn_cues
 from studio.export.drawing import Patch, caption_patch, render_card, state_patch
-from studio.export.ffmpeg import decode_frames
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
-from studio.export.probe import StreamInfo
 from studio.export.timeline import Timeline
+from studio.storage.ffmpeg import StreamInfo, decode_frames
 
 
 def resample(frames: Iterator[np.ndarray], source_fps: Fraction, fps: Fraction, count: int) -> Iterator[np.ndarray]:

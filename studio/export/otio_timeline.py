@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from studio.export.branch import Branch
 from studio.export.cues import CueKind, split_span, turn_cues
-from studio.export.probe import StreamInfo
 from studio.export.timeline import Timeline
+from studio.storage.ffmpeg import StreamInfo
 
 if TYPE_CHECKING:
     import opentimelineio as otio

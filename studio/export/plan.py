@@ -10,8 +10,8 @@ from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_
 from studio.export.branch import Branch, Turn
 from studio.export.errors import ExportError
 from studio.export.options import ExportOptions
-from studio.export.probe import StreamInfo, exact_fps, probe_stream
 from studio.export.timeline import Timeline, output_frames, plan_timeline, seconds_to_frames
+from studio.storage.ffmpeg import MediaError, StreamInfo, exact_fps, probe
 
 PROBE_WORKERS = 4
 """Each probe is a short ffmpeg run, mostly waiting on the disk."""
@@ -27,8 +27,8 @@ class EpisodePlan:
 
 def _probe_turn(turn: Turn) -> StreamInfo:
     try:
-        return probe_stream(turn.clip)
-    except ExportError as error:
+        return probe(turn.clip)
+    except MediaError as error:
         raise ExportError(f"The clip of {turn.label} can't be read: {error.message}",
                           hint="Re-roll the turn to make its clip again.") from None
 

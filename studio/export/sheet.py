@@ -69,20 +69,20 @@ def poster_image(turn: Turn) -> Image.Image:
             return open_image(turn.poster, what="poster")
         except MediaError:
             pass
-    import imageio_ffmpeg
-    import numpy as np
+    from studio.storage.ffmpeg import decode_frames, probe
 
     try:
-        reader = imageio_ffmpeg.read_frames(str(turn.clip), pix_fmt="rgb24")
+        info = probe(turn.clip)
+        width, height = info.size
+        if width * height > MAX_IMAGE_PIXELS:
+            raise ExportError(f"The clip of {turn.label} is {width} x {height} pixels; the limit is "
+                              f"{MAX_IMAGE_PIXELS / 1e6:.1f} megapixels.", hint="Re-roll the turn.")
+        frames = decode_frames(turn.clip, info.size)
         try:
-            meta = next(reader)
-            width, height = meta["size"]
-            if width * height > MAX_IMAGE_PIXELS:
-                raise ExportError(f"The clip of {turn.label} is {width} x {height} pixels; the limit is "
-                                  f"{MAX_IMAGE_PIXELS / 1e6:.1f} megapixels.", hint="Re-roll the turn.")
-            data = next(reader)
+            first = next(frames)
         finally:
-            reader.close()
-    except (RuntimeError, StopIteration, OSError) as error:
-        raise ExportError(f"The clip of {turn.label} can't be read: {error}.") from None
-    return Image.fromarray(np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3).copy())
+            frames.close()
+    except (MediaError, StopIteration, OSError) as error:
+        message = error.message if isinstance(error, MediaError) else str(error) or "it holds no frames"
+        raise ExportError(f"The clip of {turn.label} can't be read: {message}.") from None
+    return Image.fromarray(first.copy())

@@ -15,12 +15,13 @@ from pathlib import Path
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.compose import episode_frames
+from studio.export.encoding import check_frame_size, encoder_args
 from studio.export.errors import ExportError
-from studio.export.ffmpeg import FrameEncoder, run_with_progress
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.export.output import OutputFiles
 from studio.export.plan import EpisodePlan, retimed_turns
 from studio.export.subtitles import write_srt
+from studio.storage.ffmpeg import FrameEncoder, run_with_progress
 
 CONTAINER_CODECS: dict[ExportFormat, frozenset[str]] = {
     ExportFormat.MP4: frozenset({"h264", "hevc", "av1", "mpeg4"}),
@@ -96,8 +97,14 @@ def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, ta
     listing = concat_listing(branch, files)
     total = plan.timeline.total_frames
     muxer = ["-movflags", "+faststart", "-f", "mp4"] if fmt == ExportFormat.MP4 else ["-f", "webm"]
+    duration = plan.timeline.duration
+
+    def joined(seconds: float) -> None:
+        progress(Progress(round(seconds / duration * total) if duration > 0 else 0, total,
+                          "joining clips (stream copy)"))
+
     run_with_progress(["-f", "concat", "-safe", "0", "-i", str(listing), "-map", "0:v:0", "-c", "copy", *muxer,
-                       str(target)], target, plan.timeline.duration, progress, cancelled, total)
+                       str(target)], target, duration, joined, cancelled)
 
 
 def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options: ExportOptions, target: Path,
@@ -105,7 +112,10 @@ def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options
     total = plan.timeline.total_frames
     title = options.title.strip() or branch.project_name
     frames = episode_frames(branch, plan.infos, plan.timeline, plan.size, options)
-    with FrameEncoder(target, fmt, plan.size, plan.fps, options.crf, title) as encoder, contextlib.closing(frames):
+    check_frame_size(fmt, plan.size)
+    output = encoder_args(fmt, options.crf)
+    title = "" if fmt == ExportFormat.GIF else title
+    with FrameEncoder(target, plan.size, plan.fps, output, title) as encoder, contextlib.closing(frames):
         for index, frame in enumerate(frames):
             check_cancelled(cancelled)
             encoder.write(frame)

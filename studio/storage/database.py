@@ -291,11 +291,28 @@ class Database:
         return describe_sqlite_error(error, self.folder, what)
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT; rolled back on any error."""
+    def transaction(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT; rolled back on any error.
+
+        ``durable=False`` commits without waiting for the disk (``synchronous=NORMAL``): the
+        change survives a crash of the process but may be lost, whole, with a power cut or
+        an OS crash. The next durable commit makes it durable too (the WAL is written in
+        order), so use it only for rows that can be rebuilt from durable ones."""
         with self.lock:
             if self.read_only:
                 raise ProjectReadOnlyError(f"{self.folder} was opened for reading only; the change was not saved.")
+            if not durable:
+                self.conn.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with self._committing():
+                    yield self.conn
+            finally:
+                if not durable:
+                    self.conn.execute("PRAGMA synchronous=FULL")
+
+    @contextlib.contextmanager
+    def _committing(self) -> Iterator[sqlite3.Connection]:
+        with self.lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:

@@ -138,7 +138,7 @@ def _previous_clip(project: Project, take: Take | None) -> PreviousClip | None:
             info = probe(path)
         except MediaError:
             return None
-        frames, fps = info.frames, info.fps
+        frames, fps = info.frames, float(info.fps)
     return PreviousClip(path=path, frame_count=frames, fps=fps, engine=take.engine)
 
 

@@ -13,8 +13,11 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import multiprocessing.connection
+import os
+import selectors
 import signal
 import threading
+import time
 from dataclasses import dataclass
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
@@ -33,6 +36,8 @@ log = logging.getLogger(__name__)
 POLL_S = 0.02
 """How often the parent looks at the job's cancel check while the child works."""
 STOP_TIMEOUT_S = 5.0
+PROGRESS_INTERVAL_S = 0.05
+"""Least time between two progress messages of a stage from the engine process."""
 
 STAGE_WORDS = {"start": "start-up", "load": "loading", "predict": "predict", "decode": "decode",
                "write": "the media write"}
@@ -170,13 +175,21 @@ class ProcessHost:
             conn.send(RunJob(job))
         except OSError:
             return self._died(stage)
+        with selectors.DefaultSelector() as watch:  # made once per job: a poll every 20 ms stays cheap
+            watch.register(conn.fileno(), selectors.EVENT_READ, "conn")
+            watch.register(process.sentinel, selectors.EVENT_READ, "sentinel")
+            return self._follow(watch, conn, cancel, listener, cancelled)
+
+    def _follow(self, watch: selectors.BaseSelector, conn: multiprocessing.connection.Connection, cancel: Event,
+                listener: HostListener, cancelled: CancelCheck) -> HostResult:
+        stage = "start"
         while True:
             if cancelled():
                 cancel.set()
-            ready = multiprocessing.connection.wait([conn, process.sentinel], timeout=POLL_S)
+            ready = {key.data for key, _ in watch.select(timeout=POLL_S)}
             if not ready:
                 continue
-            if conn not in ready and not conn.poll():  # only the sentinel: the child is gone
+            if "conn" not in ready and not conn.poll():  # only the sentinel: the child is gone
                 return self._died(stage)
             try:
                 message = conn.recv()
@@ -243,12 +256,24 @@ class ProcessHost:
 
 
 class _PipeListener:
+    """Sends what the engine reports to the parent. Progress is coalesced: a stage's first
+    and last steps always go, others at most every :data:`PROGRESS_INTERVAL_S` (a message
+    wakes the parent and becomes an event for the window, which redraws no faster)."""
+
     def __init__(self, conn: multiprocessing.connection.Connection, host: InProcessHost, engine: str) -> None:
         self._conn = conn
         self._host = host
         self._engine = engine
+        self._stage = ""
+        self._sent_at = 0.0
 
     def progress(self, stage: str, progress: Progress) -> None:
+        now = time.monotonic()
+        edge = (stage != self._stage or progress.step <= 0 or progress.step >= progress.total
+                or progress.preview is not None)
+        if not edge and now - self._sent_at < PROGRESS_INTERVAL_S:
+            return
+        self._stage, self._sent_at = stage, now
         self._conn.send(StageProgress(stage, progress))
 
     def loaded(self, seconds: float) -> None:
@@ -263,6 +288,9 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
                config: EngineConfig) -> None:
     """The engine process: serve jobs until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from studio.worker.device_worker import thread_budget_environment
+
+    os.environ.update(thread_budget_environment(config.threads))  # before an engine loads torch
     host = InProcessHost(registry_from_source(source), config)
     try:
         while True:

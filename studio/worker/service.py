@@ -22,10 +22,11 @@ from studio.core.model import Node, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
 from studio.engines.base import EngineConfig, EngineError, Requirement
 from studio.engines.registry import EngineRegistry
+from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore, check_settings
 from studio.storage.project import Project
 from studio.worker import queue
 from studio.worker.context import RepresentationCache
-from studio.worker.device_worker import DeviceWorker, make_host
+from studio.worker.device_worker import DeviceWorker, make_host, share_cores
 from studio.worker.engine_host import EngineStatus, HostMode
 from studio.worker.events import EventBus, EventCallback, EventKind, EventStream, JobEvent
 from studio.worker.host_job import HostPrediction
@@ -33,7 +34,6 @@ from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, display_orde
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate, StageTimes
 from studio.worker.results import remove_take_media
 from studio.worker.runner import REROLL_LABEL, GenerateRunner, Outcome, TaskFunction, run_task
-from studio.worker.store import INTERRUPTED_MESSAGE, JobStore, check_settings
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,8 @@ class GenerationService:
     ) -> None:
         self.project = project
         self.registry = registry
-        configs = [d if isinstance(d, EngineConfig) else EngineConfig.parse(d) for d in (devices or [device])]
+        configs = share_cores([d if isinstance(d, EngineConfig) else EngineConfig.parse(d)
+                               for d in (devices or [device])])
         self.config = configs[0]
         self.device = self.config.describe()
         self.devices = [config.describe() for config in configs]
@@ -682,7 +683,7 @@ class GenerationService:
                 JobStatus.DONE else []
             self._jobs[job_id] = ended
             try:
-                self._store.save_all([ended, *(e.job for e in cascade)])
+                self._store.save_all([ended, *(e.job for e in cascade)], durable=False)
             finally:
                 worker.running_id = None
                 self._cancel_requested.discard(job_id)

@@ -13,7 +13,7 @@ from studio.benchmarks import BenchResult, best_of
 from studio.core import AddTake, AddTurn, Take, TakeStatus
 from studio.core.model import new_id
 from studio.export import CaptionMode, ExportOptions, export_branch
-from studio.export.ffmpeg import H264_CRF, H264_PRESET
+from studio.export.encoding import H264_CRF, H264_PRESET
 from studio.storage import Project
 from studio.storage.media import write_clip, write_poster
 

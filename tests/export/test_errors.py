@@ -16,7 +16,7 @@ import pytest
 from studio.core import AddTurn, SelectTake
 from studio.engines.base import Cancelled, Progress
 from studio.export import ExportError, ExportOptions, export_branch, export_task
-from studio.export.ffmpeg import FrameEncoder
+from studio.storage.ffmpeg import FrameEncoder
 
 from .helpers import Fixture, project_fingerprint, stored_content, video_facts
 

@@ -11,9 +11,9 @@ import pytest
 from studio.export import ExportError, ExportFormat, infer_format
 from studio.export.compose import blend, resample
 from studio.export.drawing import wrap_text
-from studio.export.probe import exact_fps, parse_stream_report
 from studio.export.subtitles import srt_timestamp
 from studio.export.timeline import output_frames, plan_timeline
+from studio.storage.ffmpeg import MediaError, exact_fps, parse_stream_report
 
 
 def test_timeline_without_crossfade() -> None:
@@ -67,7 +67,7 @@ def test_parse_stream_report() -> None:
     assert (info.codec, info.profile, info.pix_fmt) == ("h264", "High", "yuv420p")
     assert (info.size, info.frames) == ((720, 480), 17)
     assert info.fps == Fraction(30000, 1001) and info.time_base == "30k"
-    with pytest.raises(ExportError, match="no video"):
+    with pytest.raises(MediaError, match="no video"):
         parse_stream_report("Stream #0:0: Audio: aac\n", "frame=0", Path("a.m4a"))
     assert exact_fps(8.0) == 8 and exact_fps(23.976) == Fraction(24000, 1001) and exact_fps(12.5) == Fraction(25, 2)
 

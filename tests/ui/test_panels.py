@@ -91,7 +91,7 @@ def test_closing_with_queued_jobs_asks_and_keeps_them(make_window, sample_projec
     assert asked == [5]
     # the jobs are still queued in the project for next time
     from studio.storage import Project
-    from studio.worker.store import JobStore
+    from studio.storage.job_store import JobStore
 
     with Project.open(sample_project) as project:
         jobs = JobStore(project.database).load(include_finished=False)

@@ -7,7 +7,8 @@ shared with the test in memory: behaviour is chosen by words in the instruction.
 ``[pace]`` makes each stage take ``PACE_STEPS`` such steps; ``[big]`` decodes a clip
 large enough that encoding it takes a while (so a test can kill the process in the
 media write); ``[gil]`` holds the GIL in a pure Python loop for ``GIL_SECONDS`` per
-turn; ``[fail]`` raises. Each prediction's conditioning says which process made it and how often it loaded.
+turn; ``[fail]`` raises. Each prediction's conditioning says which process made it, how often it loaded,
+and the thread budget it was given.
 """
 
 from __future__ import annotations
@@ -99,7 +100,8 @@ class ProcessFakeEngine:
         return Prediction(
             deltas=StateDeltas.clamped(*rng.integers(-2, 3, size=3)), motion_level=int(rng.integers(1, 6)),
             representation=rng.standard_normal((4, 8)).astype(np.float32),
-            conditioning={"raw": raw, "pid": os.getpid(), "loads": LOADS["count"]},
+            conditioning={"raw": raw, "pid": os.getpid(), "loads": LOADS["count"], "threads": self.config.threads,
+                          "omp_threads": os.environ.get("OMP_NUM_THREADS", "")},
         )
 
     def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,

@@ -1,8 +1,18 @@
-"""Generation jobs in the project database (the ``jobs`` table, schema v2).
+"""Generation jobs in the project database (the ``jobs`` table, schema v2): the job store.
+
+All of the queue's SQL is here; the worker reads and writes :class:`~studio.core.jobs.Job`
+values through :class:`JobStore` and never sees a row or a cursor.
 
 Every state change is written before it counts, so queued work survives a restart and a
 crash. A job that was ``running`` in a process that no longer exists is found on the
 next start and marked ``interrupted``; its half-written media folder is removed.
+
+Queueing a job waits for the disk. Starting and ending one need not (``durable=False``):
+both can be rebuilt from durable rows after a power cut. A start lost: the job is still
+queued and runs again. An end lost: :meth:`JobStore.recover` settles the job from its
+take row (committed durably, which makes every earlier change durable with it), or
+marks it interrupted when it has none.
+That saves two disk flushes per generated take.
 """
 
 from __future__ import annotations
@@ -18,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.errors import StudioError
+from studio.core.jobs import Job, JobKind, JobStatus
 from studio.core.model import now_iso
 from studio.storage.database import Database
-from studio.worker.jobs import Job, JobKind, JobStatus
 
 _COLUMNS = (
     "id", "kind", "node_id", "engine", "seed", "settings", "priority", "status", "sequence", "created_at",
@@ -166,7 +176,9 @@ class JobStore:
         """Insert or replace ``jobs`` in one transaction."""
         self.save_all(jobs, owner=owner)
 
-    def save_all(self, jobs: Iterable[Job], owner: str = "") -> None:
+    def save_all(self, jobs: Iterable[Job], owner: str = "", *, durable: bool = True) -> None:
+        """Insert or replace ``jobs`` in one transaction (see the module's note on
+        ``durable``: False only for a job's end, after its take was committed)."""
         rows = [job_row(job, owner) for job in jobs if job.persistent]
         if not rows:
             return
@@ -174,7 +186,7 @@ class JobStore:
         marks = ", ".join("?" for _ in _COLUMNS)
         updates = ", ".join(f"{c}=excluded.{c}" for c in _COLUMNS if c != "id")
         sql = f"INSERT INTO jobs ({columns}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {updates}"
-        with self.database.transaction() as conn:
+        with self.database.transaction(durable=durable) as conn:
             for row in rows:
                 conn.execute(sql, tuple(row[c] for c in _COLUMNS))
 
@@ -182,7 +194,7 @@ class JobStore:
         """Mark a queued job running for this process; False if someone else took it."""
         if not job.persistent:
             return True
-        with self.database.transaction() as conn:
+        with self.database.transaction(durable=False) as conn:
             cursor = conn.execute(
                 "UPDATE jobs SET status='running', owner=?, started_at=?, take_id=? WHERE id=? AND status='queued'",
                 (self.owner, job.started_at, job.take_id, job.id),
