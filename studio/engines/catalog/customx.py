@@ -113,6 +113,9 @@ class CustomXSettings(EngineSettings):
                                    "30 steps (changes the clip).")
     step_cache: str = setting("none", label="Step cache", choices=STEP_CACHES, advanced=True,
                               help="first_block: diffusers' first-block cache (changes the clip).")
+    batched_guidance: bool = setting(False, label="Batched guidance", advanced=True,
+                                     help="Run both guidance rows as one masked batch (diffusers' way) instead "
+                                          "of one unmasked pass each: the same clip, usually slower.")
     vae_tiling: bool = setting(True, label="VAE tiling", advanced=True,
                                help="Encode and decode the video in tiles: far less GPU memory, may show seams.")
 

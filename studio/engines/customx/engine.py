@@ -181,6 +181,13 @@ class CustomXEngine:
             self.unload()
             raise
 
+    def adopt(self, size: ModelSize, tokenizers: Tokenizers, models: dict[str, Any]) -> None:
+        """Use models built elsewhere (the GPU benchmark's full-size random weights, which would
+        take minutes to write and read back as files)."""
+        self._size, self._tokenizers = size, tokenizers
+        self._llava, self._clip = models["text_encoder"], models["text_encoder_2"]
+        self._transformer, self._vae = models["transformer"], models["vae"]
+
     def unload(self) -> None:
         self._size = self._tokenizers = None
         self._llava = self._clip = self._transformer = self._vae = None
@@ -300,8 +307,7 @@ class CustomXEngine:
             self._cache(transformer, s.step_cache)
 
             def denoise(x: torch.Tensor, t: torch.Tensor, reuse: bool) -> torch.Tensor:
-                out: torch.Tensor = transformer(x, t, text, mask, pooled, views_in, scene_in, reuse=reuse)
-                return out
+                return self.velocity(x, t, text, mask, pooled, views_in, scene_in, reuse, batched=s.batched_guidance)
 
             def on_step(index: int) -> None:
                 progress(Progress(3 + index, total, f"denoising {index + 1}/{s.steps}"))
@@ -310,8 +316,7 @@ class CustomXEngine:
             options = SamplerOptions(steps=s.steps, guidance=s.guidance, shift=s.shift,
                                      deepcache=s.step_reuse == "deepcache")
             try:
-                with self._cache_context(transformer):
-                    latents = sample(denoise, noise, options, keep.to(device) if keep is not None else None, on_step)
+                latents = sample(denoise, noise, options, keep.to(device) if keep is not None else None, on_step)
             finally:
                 transformer.forget()
                 if getattr(transformer, "is_cache_enabled", False):
@@ -319,6 +324,33 @@ class CustomXEngine:
             frames = self.decode_latents(latents)
         progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)
+
+    def velocity(self, x: torch.Tensor, t: torch.Tensor, text: torch.Tensor, mask: torch.Tensor,
+                 pooled: torch.Tensor, views: torch.Tensor, scene: torch.Tensor, reuse: bool,
+                 batched: bool = False) -> torch.Tensor:
+        """The transformer on every guidance row. By default each row runs alone with its
+        padding (and the unconditional row's masked view tokens) cut from the text, so that no
+        attention mask is needed and the fast attention kernels run: the same result as one
+        masked batch (``batched``), up to rounding."""
+        transformer = self._transformer
+        if batched:
+            out: torch.Tensor = transformer(x, t, text, mask, pooled, views, scene, reuse=reuse)
+            return out
+        rows = []
+        for row in range(x.shape[0]):
+            keep = mask[row].bool()
+            with self._row_context(transformer, row), fast_attention(x.device):
+                rows.append(transformer(x[row:row + 1], t[row:row + 1], text[row:row + 1, keep],
+                                        mask[row:row + 1, keep], pooled[row:row + 1], views[row:row + 1],
+                                        scene[row:row + 1], reuse=reuse, slot=row))
+        return torch.cat(rows)
+
+    def _row_context(self, transformer: Any, row: int) -> Any:
+        from contextlib import nullcontext
+
+        if getattr(transformer, "is_cache_enabled", False):
+            return transformer.cache_context(f"row{row}")
+        return nullcontext()
 
     def _tiling(self, on: bool) -> None:
         if on:
@@ -346,11 +378,20 @@ class CustomXEngine:
 
             transformer.enable_cache(FirstBlockCacheConfig(threshold=0.05))  # type: ignore[no-untyped-call]
 
-    def _cache_context(self, transformer: Any) -> Any:
-        from contextlib import nullcontext
 
-        if getattr(transformer, "is_cache_enabled", False):
-            return transformer.cache_context("guided")
+def fast_attention(device: torch.device) -> Any:
+    """On CUDA, prefer cuDNN's fused attention (fastest on Hopper for long unmasked sequences),
+    then flash attention: the same attention, other kernels."""
+    from contextlib import nullcontext
+
+    if device.type != "cuda":
+        return nullcontext()
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    order = [SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]
+    try:
+        return sdpa_kernel(order, set_priority=True)
+    except TypeError:  # torch without priorities
         return nullcontext()
 
 

@@ -39,7 +39,7 @@ class CustomXTransformer(HunyuanVideoTransformer3DModel):
         self.bg_in = HunyuanVideoPatchEmbed((self.config.patch_size_t, patch, patch),
                                             self.config.in_channels * 2, inner)
         self.bg_proj = nn.Linear(inner, inner)
-        self._reuse: tuple[torch.Tensor, torch.Tensor] | None = None
+        self._reuse: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
         self._rope_key: tuple[Any, ...] = ()
         self._rope: tuple[torch.Tensor, torch.Tensor] | None = None
 
@@ -79,7 +79,7 @@ class CustomXTransformer(HunyuanVideoTransformer3DModel):
 
     def forget(self) -> None:
         """Drop the reused step's tensors (a new clip starts)."""
-        self._reuse = None
+        self._reuse = {}
 
     # -- forward ---------------------------------------------------------------------------
     def forward(  # type: ignore[override]
@@ -92,13 +92,15 @@ class CustomXTransformer(HunyuanVideoTransformer3DModel):
         views: torch.Tensor,
         scene: torch.Tensor | None = None,
         reuse: bool = False,
+        slot: int = 0,
     ) -> torch.Tensor:
         """Velocity for ``latents`` (B x C x T x H x W).
 
         ``views``: B x C x V x H x W reference latents; ``scene``: B x 2C x T x H x W scene and
         mask latents (or None); ``text``: B x L x D with its 0/1 ``text_mask``; ``pooled``:
         B x P. ``reuse``: run only the last single block on the input kept by the last full
-        pass (the release's DeepCache).
+        pass (the release's DeepCache); ``slot`` names the kept input when the guidance rows
+        run as separate calls.
         """
         batch, _channels, frames, height, width = latents.shape
         p = self.config.patch_size
@@ -118,15 +120,16 @@ class CustomXTransformer(HunyuanVideoTransformer3DModel):
                               text_mask.bool()], dim=1)
             mask = keys[:, None, None, :]
         last = len(self.single_transformer_blocks) - 1
-        if reuse and self._reuse is not None and self._reuse[0].shape == hidden.shape:
-            hidden, context = self._reuse
+        kept = self._reuse.get(slot)
+        if reuse and kept is not None and kept[0].shape == hidden.shape and kept[1].shape == context.shape:
+            hidden, context = kept
             hidden, context = self.single_transformer_blocks[last](hidden, context, temb, mask, rope)
         else:
             for block in self.transformer_blocks:
                 hidden, context = block(hidden, context, temb, mask, rope)
             for index, block in enumerate(self.single_transformer_blocks):
                 if index == last:
-                    self._reuse = (hidden, context)
+                    self._reuse[slot] = (hidden, context)
                 hidden, context = block(hidden, context, temb, mask, rope)
         hidden = hidden[:, reference.shape[1]:]
         hidden = self.proj_out(self.norm_out(hidden, temb))
