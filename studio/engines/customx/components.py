@@ -40,7 +40,7 @@ def vae_of(size: ModelSize) -> Any:
     from diffusers import AutoencoderKLHunyuanVideo
 
     v = size.vae
-    return AutoencoderKLHunyuanVideo(
+    return AutoencoderKLHunyuanVideo(  # type: ignore[no-untyped-call]
         in_channels=3, out_channels=3, latent_channels=v.latent_channels,
         down_block_types=("HunyuanVideoDownBlock3D",) * len(v.block_out_channels),
         up_block_types=("HunyuanVideoUpBlock3D",) * len(v.block_out_channels),

@@ -54,11 +54,13 @@ _RULES: tuple[tuple[str, str | tuple[str, ...]], ...] = (
     (r"txt_in\.input_embedder\.(weight|bias)", r"context_embedder.proj_in.\1"),
     (r"txt_in\.t_embedder\.mlp\.0\.(weight|bias)", r"context_embedder.time_text_embed.timestep_embedder.linear_1.\1"),
     (r"txt_in\.t_embedder\.mlp\.2\.(weight|bias)", r"context_embedder.time_text_embed.timestep_embedder.linear_2.\1"),
-    (r"txt_in\.c_embedder\.linear_([12])\.(weight|bias)", r"context_embedder.time_text_embed.text_embedder.linear_\1.\2"),
+    (r"txt_in\.c_embedder\.linear_([12])\.(weight|bias)",
+     r"context_embedder.time_text_embed.text_embedder.linear_\1.\2"),
     (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.norm([12])\.(weight|bias)", _REFINER + r".\1.norm\2.\3"),
     (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.self_attn_qkv\.(weight|bias)",
      tuple(_REFINER + r".\1.attn." + n + r".\2" for n in _QKV)),
-    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.self_attn_proj\.(weight|bias)", _REFINER + r".\1.attn.to_out.0.\2"),
+    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.self_attn_proj\.(weight|bias)",
+     _REFINER + r".\1.attn.to_out.0.\2"),
     (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.mlp\.fc1\.(weight|bias)", _REFINER + r".\1.ff.net.0.proj.\2"),
     (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.mlp\.fc2\.(weight|bias)", _REFINER + r".\1.ff.net.2.\2"),
     (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.adaLN_modulation\.1\.(weight|bias)",
@@ -258,7 +260,7 @@ def read_tensors(path: Path) -> dict[str, torch.Tensor]:
         return load_file(str(path))
     try:
         loaded = torch.load(str(path), map_location="cpu", weights_only=True, mmap=True)
-    except Exception as error:  # noqa: BLE001 - the unpickler refuses anything but tensors and containers
+    except Exception as error:
         raise ConversionError(f"{path} can't be read safely (tensors only): {error}") from None
     for key in ("module", "state_dict"):
         if isinstance(loaded, dict) and key in loaded and isinstance(loaded[key], dict):

@@ -24,7 +24,15 @@ from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.core.state import StateDeltas
-from studio.engines.base import Clip, EngineConfig, EngineError, EngineInfo, EngineLoadError, GenerationContext, Prediction
+from studio.engines.base import (
+    Clip,
+    EngineConfig,
+    EngineError,
+    EngineInfo,
+    EngineLoadError,
+    GenerationContext,
+    Prediction,
+)
 from studio.engines.catalog import customx as catalog
 from studio.engines.catalog.customx import INFO, CustomXSettings
 from studio.engines.config import DType
@@ -207,7 +215,7 @@ class CustomXEngine:
         size, tokenizers = self._require()
         text = size.text
         crop = text.crop_start or prompt.crop_start(tokenizers.llava)
-        build_args = {"max_length": text.max_length, "image_tokens": text.image_tokens, "crop": crop}
+        build_args: dict[str, Any] = {"max_length": text.max_length, "image_tokens": text.image_tokens, "crop": crop}
         rows = [prompt.build(tokenizers.llava, sentence, **build_args)]
         if guided:
             rows.insert(0, prompt.build(tokenizers.llava, "", masked_images=True, **build_args))
@@ -283,7 +291,7 @@ class CustomXEngine:
             raise EngineError(str(error), hint="Check the location's scene clip and the previous take.") from None
         progress(Progress(1, total, "reading the views and the scene"))
         check_cancelled(cancelled)
-        transformer, vae = self._transformer, self._vae
+        transformer = self._transformer
         device = transformer.device
         with torch.inference_mode():
             self._tiling(s.vae_tiling)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -39,7 +40,8 @@ def full_pass_steps(steps: int) -> set[int]:
 def scheduler(options: SamplerOptions, device: torch.device) -> object:
     from diffusers import FlowMatchEulerDiscreteScheduler
 
-    chosen = FlowMatchEulerDiscreteScheduler(num_train_timesteps=1000, shift=options.shift)
+    chosen: Any = FlowMatchEulerDiscreteScheduler(num_train_timesteps=1000,  # type: ignore[no-untyped-call]
+                                                  shift=options.shift)
     sigmas = np.linspace(1.0, 0.0, options.steps + 1)[:-1]
     chosen.set_timesteps(sigmas=sigmas.tolist(), device=device)
     return chosen

@@ -41,16 +41,18 @@ class LlavaEncoder(nn.Module):
         from transformers import CLIPVisionConfig, CLIPVisionModel, LlamaConfig, LlamaModel
 
         self.size = size
-        self.llm = LlamaModel(LlamaConfig(
+        llama: dict[str, Any] = dict(
             vocab_size=vocab, hidden_size=size.hidden, intermediate_size=size.intermediate,
             num_hidden_layers=size.layers, num_attention_heads=size.heads, num_key_value_heads=size.kv_heads,
-            rms_norm_eps=1e-5, rope_theta=size.rope_theta, max_position_embeddings=8192,
-            attn_implementation="sdpa"))
-        self.vision = CLIPVisionModel(CLIPVisionConfig(
+            rms_norm_eps=1e-5, rope_parameters={"rope_type": "default", "rope_theta": size.rope_theta},
+            max_position_embeddings=8192, attn_implementation="sdpa")
+        self.llm = LlamaModel(LlamaConfig(**llama))
+        vision: dict[str, Any] = dict(
             hidden_size=size.vision_hidden, intermediate_size=size.vision_intermediate,
             num_hidden_layers=size.vision_layers, num_attention_heads=size.vision_heads,
             image_size=size.image_size, patch_size=size.patch, hidden_act="quick_gelu",
-            attn_implementation="sdpa"))
+            attn_implementation="sdpa")
+        self.vision = CLIPVisionModel(CLIPVisionConfig(**vision))
         self.projector = Projector(size.vision_hidden, size.hidden)
 
     def image_features(self, pixels: torch.Tensor) -> torch.Tensor:
@@ -89,11 +91,12 @@ class ClipTextEncoder(nn.Module):
         super().__init__()
         from transformers import CLIPTextConfig, CLIPTextModel
 
-        self.model = CLIPTextModel(CLIPTextConfig(
+        clip: dict[str, Any] = dict(
             vocab_size=vocab, hidden_size=size.clip_hidden, intermediate_size=size.clip_intermediate,
             num_hidden_layers=size.clip_layers, num_attention_heads=size.clip_heads,
             max_position_embeddings=size.clip_positions, eos_token_id=eos, pad_token_id=pad,
-            bos_token_id=0, hidden_act="quick_gelu", attn_implementation="sdpa"))
+            bos_token_id=0, hidden_act="quick_gelu", attn_implementation="sdpa")
+        self.model = CLIPTextModel(CLIPTextConfig(**clip))
 
     def forward(self, tokenizer: Any, sentences: list[str]) -> torch.Tensor:
         device = next(self.model.parameters()).device

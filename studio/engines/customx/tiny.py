@@ -49,9 +49,10 @@ def word_tokenizer(special: tuple[str, ...], bos: str, eos: str | None, pad: str
     single = f"{bos} $A" + (f" {eos}" if eos else "")
     core.post_processor = processors.TemplateProcessing(
         single=single, special_tokens=[(t, vocab[t]) for t in (bos, eos) if t])
-    return PreTrainedTokenizerFast(tokenizer_object=core, bos_token=bos, eos_token=eos or bos, pad_token=pad,
-                                   unk_token="<unk>", additional_special_tokens=[t for t in special
-                                                                                if t not in (bos, eos, pad)])
+    extra = [t for t in special if t not in (bos, eos, pad)]
+    return PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
+        tokenizer_object=core, bos_token=bos, eos_token=eos or bos, pad_token=pad, unk_token="<unk>",
+        additional_special_tokens=extra)
 
 
 def llava_tokenizer(extra_words: int = 0) -> Any:

@@ -21,15 +21,17 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-from diffusers import HunyuanVideoTransformer3DModel
+from diffusers import HunyuanVideoTransformer3DModel as _HunyuanVideoTransformer
 from diffusers.models.embeddings import get_1d_rotary_pos_embed
 from diffusers.models.transformers.transformer_hunyuan_video import HunyuanVideoPatchEmbed
 from torch import nn
 
 from studio.engines.customx.sizes import TransformerSize
 
+_Base: Any = _HunyuanVideoTransformer  # diffusers is untyped: its attributes are Any here
 
-class CustomXTransformer(HunyuanVideoTransformer3DModel):
+
+class CustomXTransformer(_Base):  # type: ignore[misc]
     """diffusers' HunyuanVideo transformer with HunyuanCustom's reference tokens and scene path."""
 
     def __init__(self, **config: Any) -> None:
@@ -70,7 +72,7 @@ class CustomXTransformer(HunyuanVideoTransformer3DModel):
         grid = torch.cat([*parts, video], dim=1)
         cos, sin = [], []
         for axis, dim in enumerate(self.config.rope_axes_dim):
-            c, s = get_1d_rotary_pos_embed(dim, grid[axis], self.config.rope_theta, use_real=True)
+            c, s = get_1d_rotary_pos_embed(dim, grid[axis], self.config.rope_theta, use_real=True)  # type: ignore[arg-type]
             cos.append(c)
             sin.append(s)
         self._rope = (torch.cat(cos, dim=1).to(device), torch.cat(sin, dim=1).to(device))
@@ -82,7 +84,7 @@ class CustomXTransformer(HunyuanVideoTransformer3DModel):
         self._reuse = {}
 
     # -- forward ---------------------------------------------------------------------------
-    def forward(  # type: ignore[override]
+    def forward(
         self,
         latents: torch.Tensor,
         timestep: torch.Tensor,

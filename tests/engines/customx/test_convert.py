@@ -62,7 +62,8 @@ def _release(folder: Path) -> tuple[ReleasedFiles, dict[str, torch.Tensor], dict
     hf["language_model.lm_head.weight"] = torch.zeros(len(tokenizers.llava), SIZE.text.hidden)
     save_file(hf, str(llava_dir / "model.safetensors"))
     tokenizers.llava.save_pretrained(str(llava_dir))
-    clip = {"text_model." + name.removeprefix("model."): t for name, t in build("text_encoder_2", SIZE, tokenizers).state_dict().items()}
+    text_model = build("text_encoder_2", SIZE, tokenizers).state_dict()
+    clip = {"text_model." + name.removeprefix("model."): t for name, t in text_model.items()}
     clip["vision_model.post_layernorm.weight"] = torch.ones(4)
     clip["logit_scale"] = torch.tensor(1.0)
     save_file(clip, str(clip_dir / "model.safetensors"))

@@ -7,9 +7,9 @@ import pytest
 pytest.importorskip("tokenizers")
 pytest.importorskip("transformers")
 
-from studio.core.instruction import parse_instruction  # noqa: E402
-from studio.engines.customx import prompt  # noqa: E402
-from studio.engines.customx.tiny import llava_tokenizer  # noqa: E402
+from studio.core.instruction import parse_instruction
+from studio.engines.customx import prompt
+from studio.engines.customx.tiny import llava_tokenizer
 
 
 @pytest.fixture(scope="module")

@@ -102,7 +102,7 @@ def test_transformer_and_one_step_match_the_reference(tmp_path: Path) -> None:
         qk_norm_type="rms", guidance_embed=False, video_condition=True).eval()
     ref.load_state_dict(to_released(ours.state_dict(), size), strict=True)
 
-    B, C, T, H, W = 2, t.in_channels, 3, 8, 12
+    B, C, T, H, W = 2, t.in_channels, 3, 8, 12  # noqa: N806 (the tensor dimensions)
     x = torch.randn(B, C, T, H, W)
     view = torch.randn(1, C, 1, H, W).expand(B, -1, -1, -1, -1)
     scene = torch.randn(1, 2 * C, T, H, W).expand(B, -1, -1, -1, -1)
