@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -83,12 +83,26 @@ def choose_member(cast: tuple[CastMember, ...], name: str, views: int) -> tuple[
         who = f"{name!r} is not in the cast" if name else "the cast has no character with reference images"
         return None, [f"CustomX animates a character from {views} reference views; {who}, so a grey stand-in "
                       f"is used."]
+    member = replace(member, reference_images=order_views(member.reference_images))
     count = len(member.reference_images)
     if count != views:
         raise EngineError(f"CustomX needs {views} reference views of {member.name} ({', '.join(VIEWS)}); "
                           f"{member.name} has {count}.",
                           hint="Add the character's front, left, back and right views in the cast panel.")
     return member, []
+
+
+def order_views(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """The views in the order front, left, back, right when their file names say which is
+    which (``aoi_back.png`` ...); otherwise in the order the author added them."""
+    def which(path: str) -> list[int]:
+        stem = Path(path).stem.lower()
+        return [i for i, view in enumerate(VIEWS) if view in stem]
+
+    found = [which(p) for p in paths]
+    if len(paths) == len(VIEWS) and all(len(f) == 1 for f in found) and len({f[0] for f in found}) == len(VIEWS):
+        return tuple(p for _i, p in sorted(zip((f[0] for f in found), paths, strict=True)))
+    return paths
 
 
 def choose_scene(locations: tuple[Location, ...], background: str) -> tuple[str, list[str]]:

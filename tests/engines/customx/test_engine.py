@@ -17,7 +17,7 @@ from studio.core.instruction import parse_instruction  # noqa: E402
 from studio.core.model import CastMember, Location  # noqa: E402
 from studio.engines.base import EngineConfig, EngineError, GenerationContext  # noqa: E402
 from studio.engines.catalog.customx import TEST_INFO  # noqa: E402
-from studio.engines.customx.engine import CustomXEngine  # noqa: E402
+from studio.engines.customx.engine import CustomXEngine, order_views  # noqa: E402
 from studio.engines.customx.sampler import SamplerOptions, full_pass_steps, sample  # noqa: E402
 from studio.engines.customx.tiny import write_tiny_checkpoints  # noqa: E402
 
@@ -124,3 +124,10 @@ def test_a_reusing_step_runs_only_the_last_block(engine: CustomXEngine) -> None:
             hook.remove()
         transformer.forget()
     assert full == 3 and calls[full:] == [2]
+
+
+def test_views_named_by_side_are_put_in_order() -> None:
+    named = ("/p/aoi_back.png", "/p/aoi_front.png", "/p/aoi_right.png", "/p/aoi_left.png")
+    assert order_views(named) == ("/p/aoi_front.png", "/p/aoi_left.png", "/p/aoi_back.png", "/p/aoi_right.png")
+    unnamed = ("/p/1.png", "/p/2.png", "/p/3.png", "/p/4.png")
+    assert order_views(unnamed) == unnamed
