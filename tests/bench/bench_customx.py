@@ -94,108 +94,107 @@ def run(quick: bool) -> list[BenchResult]:
     built = time.perf_counter() - build_start
     print(f"built in {built:.1f} s", flush=True)
     results: list[BenchResult] = []
-    if True:
-        previous = np.random.default_rng(0).integers(0, 255, (carried, height, width, 3), dtype=np.uint8)
-        settings = CustomXSettings.from_values({"height": height, "width": width, "frames": frames,
-                                                "continuation_frames": carried, "vae_tiling": True})
-        instruction = parse_instruction(INSTRUCTION)
-        context = GenerationContext()
-        if torch.cuda.is_available():
-            torch.cuda.reset_peak_memory_stats()
-        # text encoders (predict), once to warm up, once timed
-        engine.predict(context, instruction, settings, 0)
-        _sync()
-        start = time.perf_counter()
-        prediction = engine.predict(context, instruction, settings, 0)
-        _sync()
-        text_seconds = time.perf_counter() - start
-        encoded = engine._encoded
-        assert encoded is not None
-        # VAE: views, scene + mask, previous clip; decode
-        views = media.grey(4, height, width)
-        scene = media.grey(frames, height, width)
-        start = time.perf_counter()
-        with torch.inference_mode():
-            engine._tiling(True)
-            view_latents = torch.cat([engine.encode_video(f[None]) for f in views], dim=2)
-            scene_latents = torch.cat([engine.encode_video(scene),
-                                       engine.encode_video(media.mask_clip(frames, height, width))], dim=1)
-            engine.encode_video(previous)  # the carried frames, timed with the rest
-        _sync()
-        encode_seconds = time.perf_counter() - start
-        latent_frames = (frames - 1) // 4 + 1
-        shape = (1, size.vae.latent_channels, latent_frames, height // 8, width // 8)
-        latents = torch.randn(shape, generator=torch.Generator("cpu").manual_seed(0)).to(device)
-        text, mask, pooled = encoded.text.to(device), encoded.mask.to(device), encoded.pooled.to(device)
-        views_in = view_latents.expand(2, -1, -1, -1, -1)
-        scene_in = scene_latents.expand(2, -1, -1, -1, -1)
-        timesteps = scheduler(SamplerOptions(steps=30), device).timesteps  # type: ignore[attr-defined]
+    previous = np.random.default_rng(0).integers(0, 255, (carried, height, width, 3), dtype=np.uint8)
+    settings = CustomXSettings.from_values({"height": height, "width": width, "frames": frames,
+                                            "continuation_frames": carried, "vae_tiling": True})
+    instruction = parse_instruction(INSTRUCTION)
+    context = GenerationContext()
+    if torch.cuda.is_available():
+        torch.cuda.reset_peak_memory_stats()
+    # text encoders (predict), once to warm up, once timed
+    engine.predict(context, instruction, settings, 0)
+    _sync()
+    start = time.perf_counter()
+    prediction = engine.predict(context, instruction, settings, 0)
+    _sync()
+    text_seconds = time.perf_counter() - start
+    encoded = engine._encoded
+    assert encoded is not None
+    # VAE: views, scene + mask, previous clip; decode
+    views = media.grey(4, height, width)
+    scene = media.grey(frames, height, width)
+    start = time.perf_counter()
+    with torch.inference_mode():
+        engine._tiling(True)
+        view_latents = torch.cat([engine.encode_video(f[None]) for f in views], dim=2)
+        scene_latents = torch.cat([engine.encode_video(scene),
+                                   engine.encode_video(media.mask_clip(frames, height, width))], dim=1)
+        engine.encode_video(previous)  # the carried frames, timed with the rest
+    _sync()
+    encode_seconds = time.perf_counter() - start
+    latent_frames = (frames - 1) // 4 + 1
+    shape = (1, size.vae.latent_channels, latent_frames, height // 8, width // 8)
+    latents = torch.randn(shape, generator=torch.Generator("cpu").manual_seed(0)).to(device)
+    text, mask, pooled = encoded.text.to(device), encoded.mask.to(device), encoded.pooled.to(device)
+    views_in = view_latents.expand(2, -1, -1, -1, -1)
+    scene_in = scene_latents.expand(2, -1, -1, -1, -1)
+    timesteps = scheduler(SamplerOptions(steps=30), device).timesteps  # type: ignore[attr-defined]
 
-        def steps(batched: bool, reuse_pattern: list[bool]) -> list[float]:
-            times = []
-            engine._transformer.forget()
-            x = latents
-            for index, reuse in enumerate(reuse_pattern):
-                t = timesteps[index].expand(2)
-                _sync()
-                begin = time.perf_counter()
-                with torch.inference_mode():
-                    v = engine.velocity(torch.cat([x, x]), t, text, mask, pooled, views_in, scene_in, reuse,
-                                        batched=batched)
-                _sync()
-                times.append(time.perf_counter() - begin)
-                x = x - 0.01 * v[:1].float()
-            return times
+    def steps(batched: bool, reuse_pattern: list[bool]) -> list[float]:
+        times = []
+        engine._transformer.forget()
+        x = latents
+        for index, reuse in enumerate(reuse_pattern):
+            t = timesteps[index].expand(2)
+            _sync()
+            begin = time.perf_counter()
+            with torch.inference_mode():
+                v = engine.velocity(torch.cat([x, x]), t, text, mask, pooled, views_in, scene_in, reuse,
+                                    batched=batched)
+            _sync()
+            times.append(time.perf_counter() - begin)
+            x = x - 0.01 * v[:1].float()
+        return times
 
-        steps(False, [False])  # warm-up
-        reference = steps(False, [False] * measured)
-        print(f"reference steps {reference}", flush=True)
-        engine_module.fast_attention = no_priority  # the same without the kernel order
-        flash = steps(False, [False] * measured)
-        engine_module.fast_attention = prioritised
-        print(f"reference steps, default kernels {flash}", flush=True)
-        batched = steps(True, [False] * measured)
-        print(f"batched steps {batched}", flush=True)
-        reusing = steps(False, [False] + [True] * measured)[1:]
-        print(f"reusing steps {reusing}", flush=True)
-        start = time.perf_counter()
-        with torch.inference_mode():
-            clip = engine.decode_latents(latents)
-        _sync()
-        decode_seconds = time.perf_counter() - start
-        assert clip.shape == (frames, height, width, 3)
-        peak = torch.cuda.max_memory_allocated() if torch.cuda.is_available() else 0
-        full = len(full_pass_steps(30))
-        vae_seconds = encode_seconds + decode_seconds
-        step = float(np.mean(reference))
-        turns = {
-            "Reference": step * 30,
-            "Plain baseline (one masked batch)": float(np.mean(batched)) * 30,
-            "DeepCache preset": step * full + float(np.mean(reusing)) * (30 - full),
-        }
-        base = text_seconds + vae_seconds
-        results.append(BenchResult("Build full-size random models on the GPU", built, "s"))
-        results.append(BenchResult("Text encoders (LLaVA-Llama-3-8B with 4 views + CLIP-L), 2 rows", text_seconds,
-                                   "s", note=f"{int(encoded.text.shape[1])} text tokens after the crop"))
-        results.append(BenchResult("VAE encode (4 views, scene + mask 93 frames, 33 carried) + decode, tiled",
-                                   vae_seconds, "s",
-                                   note=f"encode {encode_seconds:.1f} s, decode {decode_seconds:.1f} s"))
-        results.append(BenchResult("Transformer step, Reference (2 unmasked passes)", step, "s",
-                                   note=f"mean of {measured} measured steps"))
-        results.append(BenchResult("Transformer step, Reference with PyTorch's default attention kernels",
-                                   float(np.mean(flash)), "s", note=f"mean of {measured} measured steps"))
-        results.append(BenchResult("Transformer step, plain baseline (1 masked batch of 2)", float(np.mean(batched)),
-                                   "s", note=f"mean of {measured} measured steps"))
-        results.append(BenchResult("Transformer step reusing the cache (DeepCache)", float(np.mean(reusing)), "s"))
-        baseline_turn = turns["Plain baseline (one masked batch)"] + base
-        for name, seconds in turns.items():
-            total = seconds + base
-            results.append(BenchResult(f"{name}: turn, 93 frames at 352 x 624, 30 steps (transformer "
-                                       f"{seconds:.1f} s)", total, "s", goal=f"<= {GOAL_SECONDS:.0f} s",
-                                       met=total <= GOAL_SECONDS, baseline=f"{baseline_turn:.1f} s",
-                                       ratio=baseline_turn / total if total else None,
-                                       note="transformer extrapolated from the measured steps"))
-        results.append(BenchResult("Peak GPU memory (all models resident)", peak / 1000**3, "GB",
-                                   goal="<= 80 GB", met=peak <= GOAL_PEAK_BYTES))
+    steps(False, [False])  # warm-up
+    reference = steps(False, [False] * measured)
+    print(f"reference steps {reference}", flush=True)
+    engine_module.fast_attention = no_priority  # the same without the kernel order
+    flash = steps(False, [False] * measured)
+    engine_module.fast_attention = prioritised
+    print(f"reference steps, default kernels {flash}", flush=True)
+    batched = steps(True, [False] * measured)
+    print(f"batched steps {batched}", flush=True)
+    reusing = steps(False, [False] + [True] * measured)[1:]
+    print(f"reusing steps {reusing}", flush=True)
+    start = time.perf_counter()
+    with torch.inference_mode():
+        clip = engine.decode_latents(latents)
+    _sync()
+    decode_seconds = time.perf_counter() - start
+    assert clip.shape == (frames, height, width, 3)
+    peak = torch.cuda.max_memory_allocated() if torch.cuda.is_available() else 0
+    full = len(full_pass_steps(30))
+    vae_seconds = encode_seconds + decode_seconds
+    step = float(np.mean(reference))
+    turns = {
+        "Reference": step * 30,
+        "Plain baseline (one masked batch)": float(np.mean(batched)) * 30,
+        "DeepCache preset": step * full + float(np.mean(reusing)) * (30 - full),
+    }
+    base = text_seconds + vae_seconds
+    results.append(BenchResult("Build full-size random models on the GPU", built, "s"))
+    results.append(BenchResult("Text encoders (LLaVA-Llama-3-8B with 4 views + CLIP-L), 2 rows", text_seconds,
+                               "s", note=f"{int(encoded.text.shape[1])} text tokens after the crop"))
+    results.append(BenchResult("VAE encode (4 views, scene + mask 93 frames, 33 carried) + decode, tiled",
+                               vae_seconds, "s",
+                               note=f"encode {encode_seconds:.1f} s, decode {decode_seconds:.1f} s"))
+    results.append(BenchResult("Transformer step, Reference (2 unmasked passes)", step, "s",
+                               note=f"mean of {measured} measured steps"))
+    results.append(BenchResult("Transformer step, Reference with PyTorch's default attention kernels",
+                               float(np.mean(flash)), "s", note=f"mean of {measured} measured steps"))
+    results.append(BenchResult("Transformer step, plain baseline (1 masked batch of 2)", float(np.mean(batched)),
+                               "s", note=f"mean of {measured} measured steps"))
+    results.append(BenchResult("Transformer step reusing the cache (DeepCache)", float(np.mean(reusing)), "s"))
+    baseline_turn = turns["Plain baseline (one masked batch)"] + base
+    for name, seconds in turns.items():
+        total = seconds + base
+        results.append(BenchResult(f"{name}: turn, 93 frames at 352 x 624, 30 steps (transformer "
+                                   f"{seconds:.1f} s)", total, "s", goal=f"<= {GOAL_SECONDS:.0f} s",
+                                   met=total <= GOAL_SECONDS, baseline=f"{baseline_turn:.1f} s",
+                                   ratio=baseline_turn / total if total else None,
+                                   note="transformer extrapolated from the measured steps"))
+    results.append(BenchResult("Peak GPU memory (all models resident)", peak / 1000**3, "GB",
+                               goal="<= 80 GB", met=peak <= GOAL_PEAK_BYTES))
     del prediction
     return results
