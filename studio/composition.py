@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio.engines.catalog import animegamer as animegamer_catalog
+from studio.engines.catalog import customx as customx_catalog
 from studio.engines.catalog import mini as mini_catalog
 from studio.engines.catalog import sketch as sketch_catalog
 from studio.engines.registry import EngineRegistry
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 DEFAULT_ENGINE = "sketch"
 
-ENGINE_INFOS = (sketch_catalog.INFO, mini_catalog.INFO, animegamer_catalog.INFO)
+ENGINE_INFOS = (sketch_catalog.INFO, mini_catalog.INFO, animegamer_catalog.INFO, customx_catalog.INFO)
 """Every engine the app offers (each info names its entry point, imported on first use)."""
 
 

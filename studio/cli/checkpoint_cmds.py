@@ -11,7 +11,7 @@ EXIT_NOT_READY = 1
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("checkpoints", help="convert and check the AnimeGamer weights")
+    p = sub.add_parser("checkpoints", help="convert and check the AnimeGamer and CustomX weights")
     commands = p.add_subparsers(dest="checkpoints_command", metavar="ACTION")
 
     convert = commands.add_parser("convert", help="convert the released AnimeGamer files into our safetensors layout")
@@ -27,7 +27,23 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     convert.add_argument("--size", default="full", choices=("full", "tiny"), help=argparse.SUPPRESS)
     convert.set_defaults(handler=cmd_convert)
 
-    doctor = commands.add_parser("doctor", help="list our AnimeGamer files (present or missing, with sizes)")
+    customx = commands.add_parser("convert-customx", help="convert the released CustomX (AniX) files into our "
+                                                          "safetensors layout")
+    customx.add_argument("--transformer", required=True, metavar="PT",
+                         help="hunyuancustom_editing_720P/mp_rank_00_model_states.pt (HunyuanCustom)")
+    customx.add_argument("--lora", metavar="SAFETENSORS",
+                         help="pytorch_lora_kohaya_weights.safetensors (the CustomX LoRA, merged in)")
+    customx.add_argument("--lora-scale", type=float, default=1.0, help="scale of the merged LoRA (default 1)")
+    customx.add_argument("--vae", required=True, help="the HunyuanVideo VAE (pytorch_model.pt or .safetensors)")
+    customx.add_argument("--llava", required=True, metavar="FOLDER", help="llava-llama-3-8b-v1_1-transformers/")
+    customx.add_argument("--clip", required=True, metavar="FOLDER", help="clip-vit-large-patch14/")
+    customx.add_argument("--checkpoints", default=None, help="where to write (default: checkpoints/ beside the app)")
+    customx.set_defaults(handler=cmd_convert_customx)
+
+    doctor = commands.add_parser("doctor", help="list our AnimeGamer (or CustomX) files (present or missing, "
+                                                "with sizes)")
+    doctor.add_argument("--engine", default="animegamer", choices=("animegamer", "customx"),
+                        help="whose files to list (default: animegamer)")
     doctor.add_argument("--checkpoints", default=None, help="checkpoints folder (default: checkpoints/ beside the app)")
     doctor.add_argument("--source", default=None, help="also list the release files under this checkpoints/ folder")
     doctor.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -71,9 +87,48 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_convert_customx(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from studio.engines.customx.convert import ReleasedFiles, convert_release
+
+    files = ReleasedFiles(Path(args.transformer), Path(args.lora) if args.lora else None, Path(args.vae),
+                          Path(args.llava), Path(args.clip))
+    report = convert_release(files, _checkpoints(args.checkpoints), lora_scale=args.lora_scale,
+                             log=lambda line: print(line, flush=True))
+    print(f"Converted CustomX: {report.placed} tensors placed, LoRA merged into {report.lora_modules} layers, "
+          f"{len(report.dropped)} unused tensors dropped, {len(report.written)} files written.")
+    return 0
+
+
+def cmd_doctor_customx(args: argparse.Namespace) -> int:
+    from studio.engines.catalog import customx as catalog
+
+    folder = _checkpoints(args.checkpoints) / catalog.NAME
+    rows = []
+    ok = True
+    for item in catalog.FILES:
+        path = folder / item.path
+        present = path.is_file()
+        ok &= present
+        size = f"{path.stat().st_size / 1e9:.2f} GB" if present else "missing"
+        rows.append({"path": str(path), "present": present, "bytes": path.stat().st_size if present else 0,
+                     "description": item.description})
+        if not args.json:
+            print(f"{'ok ' if present else 'NO '} {path}  ({size}) - {item.description}")
+    if args.json:
+        print(json.dumps({"engine": catalog.NAME, "files": rows, "ok": ok}, indent=1))
+    elif not ok:
+        print("Convert the released weights: kamishibai checkpoints convert-customx --help")
+    return 0 if ok else EXIT_NOT_READY
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from dataclasses import asdict
     from pathlib import Path
+
+    if getattr(args, "engine", "animegamer") == "customx":
+        return cmd_doctor_customx(args)
 
     from studio.engines.animegamer.doctor import format_report, inspect
 

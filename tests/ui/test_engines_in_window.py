@@ -70,7 +70,7 @@ def test_settings_form_is_rendered_from_the_schema(qtbot, settings) -> None:
 
     dialog = SettingsDialog(settings, _with_heavy())
     qtbot.addWidget(dialog)
-    assert set(dialog.forms) == {"sketch", "mini", "heavy", "animegamer"}
+    assert set(dialog.forms) == {"sketch", "mini", "heavy", "animegamer", "customx"}
     animegamer = dialog.forms["animegamer"]  # rendered from its catalogue entry, without its weights
     assert "changes the output" in animegamer.presets.itemText(animegamer.presets.findData("fastest"))
     assert "changes the output" not in animegamer.presets.itemText(animegamer.presets.findData("reference"))

@@ -74,9 +74,29 @@ def _animegamer() -> EngineCase:
                       prepare=tiny_checkpoints, factory=factory)
 
 
+def _customx() -> EngineCase:
+    """CustomX with tiny random weights of the released structure and word-level stand-in
+    tokenizers; ``TEST_INFO`` lets them run on the CPU (the app's ``INFO`` never does)."""
+    import pytest
+
+    for package in ("torch", "transformers", "diffusers", "tokenizers"):
+        pytest.importorskip(package)
+    from studio.engines.catalog.customx import TEST_INFO
+    from studio.engines.customx.engine import CustomXEngine
+    from studio.engines.customx.tiny import write_tiny_checkpoints
+
+    def factory(config: EngineConfig) -> Engine:
+        return CustomXEngine(config, info=TEST_INFO)
+
+    return EngineCase(TEST_INFO, {"height": 32, "width": 48, "frames": 9, "steps": 2, "continuation_frames": 5,
+                                  "vae_tiling": False},
+                      prepare=lambda folder: write_tiny_checkpoints(folder) and None, factory=factory)
+
+
 CASES: dict[str, Callable[[], EngineCase]] = {
     "sketch": _sketch,
     "mini": _mini,
     "heavy": _heavy,
     "animegamer": _animegamer,
+    "customx": _customx,
 }

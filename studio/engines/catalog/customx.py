@@ -1,0 +1,195 @@
+"""The CustomX (AniX) engine as the studio knows it before importing it: settings, files, checks.
+
+CustomX animates any character, given four reference views of it (front, left, back,
+right), in a world given as a scene clip, and continues each clip from the last frames of
+the previous one. It runs HunyuanVideo components (a 12.5B transformer, a 3D VAE,
+LLaVA-Llama-3 and CLIP-L text encoders) with the released LoRA merged in.
+
+``INFO`` is the engine the app registers: the released weights, converted with
+``kamishibai checkpoints convert-customx``, on a CUDA GPU. ``TEST_INFO`` is the same engine
+with tiny random weights, allowed on the CPU, for the contract suite; the app never
+registers it.
+
+Our layout under ``<checkpoints>/customx/`` (safetensors only, written by the converter)::
+
+    model.json               sizes and prompt constants; written last
+    transformer.safetensors  the HunyuanCustom transformer with the LoRA merged, bg_in/bg_proj
+    vae.safetensors          the HunyuanVideo 3D VAE
+    text_encoder.safetensors LLaVA-Llama-3-8B: llm.*, vision.*, projector.*
+    text_encoder_2.safetensors  CLIP-L's text model (pooled output for the modulation)
+    tokenizer/               LLaVA-Llama-3's tokenizer
+    tokenizer_2/             CLIP-L's tokenizer
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from studio.engines.config import EngineConfig
+from studio.engines.info import (
+    GIB,
+    MIB,
+    CheckpointFile,
+    DeviceKind,
+    EngineCapabilities,
+    EngineInfo,
+    RepresentationSpec,
+    Stage,
+    StageNeeds,
+)
+from studio.engines.requirements import Requirement, RequirementKind, check_devices, check_files, check_packages
+from studio.engines.settings import EngineSettings, Preset, setting
+
+NAME = "customx"
+VERSION = "1.0.0"
+"""Bump when the prompt, the conditioning or the sampler changes: takes record it."""
+
+PACKAGES = ("torch", "transformers", "diffusers", "safetensors", "tokenizers", "PIL")
+LICENSE = ("Tencent Hunyuan Community License (HunyuanCustom, HunyuanVideo; not for use in the EU, UK or South "
+           "Korea) and the AniX/CustomX LoRA's own terms; LLaVA-Llama-3 follows the Llama 3 license")
+POOLED_DIM = 768
+REPRESENTATION = RepresentationSpec(space="customx/clip-l-pooled-768", shape=(POOLED_DIM,), dtype="float32")
+
+MODEL_FILE = "model.json"
+TRANSFORMER_FILE = "transformer.safetensors"
+VAE_FILE = "vae.safetensors"
+TEXT_ENCODER_FILE = "text_encoder.safetensors"
+TEXT_ENCODER_2_FILE = "text_encoder_2.safetensors"
+TOKENIZER_FILE = "tokenizer/tokenizer.json"
+TOKENIZER_2_FILE = "tokenizer_2/tokenizer.json"
+
+STEP_REUSE = ("none", "deepcache")
+STEP_CACHES = ("none", "first_block")
+
+_REFERENCE = {"steps": 30, "guidance": 7.5, "shift": 13.0, "height": 352, "width": 624, "frames": 129,
+              "fps": 25.0, "step_reuse": "none", "step_cache": "none"}
+
+
+@dataclass(frozen=True, slots=True)
+class CustomXSettings(EngineSettings):
+    """The defaults are the release's ("Reference"); the other presets trade fidelity for speed."""
+
+    ENGINE = "CustomX"
+    PRESETS = (
+        Preset("reference", "Reference (the release's settings)", _REFERENCE,
+               help="30 Euler steps with flow shift 13, real guidance 7.5, 352 x 624, 129 frames at 25 fps, "
+                    "every step a full transformer pass."),
+        Preset("deepcache", "DeepCache (22 full passes of 30)", {**_REFERENCE, "step_reuse": "deepcache"},
+               help="The release's DeepCache schedule: on 8 of the 30 steps only the last single block "
+                    "runs, on the cached input of the step before.", changes_output=True),
+        Preset("fast", "Fast (20 steps)", {**_REFERENCE, "steps": 20},
+               help="Fewer denoising steps.", changes_output=True),
+        Preset("fastest", "Fastest (20 steps, first-block cache)", {**_REFERENCE, "steps": 20,
+                                                                    "step_cache": "first_block"},
+               help="Fewer steps and diffusers' first-block cache: steps whose first block barely changes "
+                    "reuse the rest of the transformer.", changes_output=True),
+    )
+
+    steps: int = setting(30, label="Denoising steps", minimum=1, maximum=100,
+                         help="The release uses 30; fewer is faster and changes the clip.")
+    guidance: float = setting(7.5, label="Guidance", minimum=1.0, maximum=15.0, step=0.5,
+                              help="Real classifier-free guidance (two transformer passes a step); 1 turns it off.")
+    shift: float = setting(13.0, label="Flow shift", minimum=1.0, maximum=20.0, step=0.5, advanced=True,
+                           help="The flow-matching schedule's shift (the release: 13).")
+    height: int = setting(352, label="Height", minimum=32, maximum=720, step=16, unit="px",
+                          help="Clip height, a multiple of 16 (the release: 352; 704 for 720p).")
+    width: int = setting(624, label="Width", minimum=32, maximum=1280, step=16, unit="px",
+                         help="Clip width, a multiple of 16 (the release: 624; 1248 for 720p).")
+    frames: int = setting(129, label="Frames", minimum=1, maximum=129, step=4,
+                          help="Frames per clip: 4k + 1 (the VAE packs 4 frames per latent). The release: 129, "
+                               "the scene clip's length.")
+    fps: float = setting(25.0, label="Frames per second", minimum=1.0, maximum=60.0, step=1.0, unit="fps",
+                         help="Playback speed (the release: 25).")
+    continuation_frames: int = setting(33, label="Frames carried over", minimum=0, maximum=65, step=4,
+                                       advanced=True,
+                                       help="The previous clip's last frames re-encoded and kept at the start of "
+                                            "the new clip (the release: 33, i.e. 9 latent frames); 0 turns "
+                                            "continuation off.")
+    step_reuse: str = setting("none", label="Step reuse", choices=STEP_REUSE, advanced=True,
+                              help="deepcache: the release's schedule that reruns only the last block on 8 of "
+                                   "30 steps (changes the clip).")
+    step_cache: str = setting("none", label="Step cache", choices=STEP_CACHES, advanced=True,
+                              help="first_block: diffusers' first-block cache (changes the clip).")
+    batched_guidance: bool = setting(False, label="Batched guidance", advanced=True,
+                                     help="Run both guidance rows as one masked batch (diffusers' way) instead "
+                                          "of one unmasked pass each: the same clip, usually slower.")
+    vae_tiling: bool = setting(True, label="VAE tiling", advanced=True,
+                               help="Encode and decode the video in tiles: far less GPU memory, may show seams.")
+
+
+FILES = (
+    CheckpointFile(MODEL_FILE, None, "sizes and prompt constants (written last by the converter)"),
+    CheckpointFile(TRANSFORMER_FILE, None, "the HunyuanCustom transformer with the CustomX LoRA merged (~25 GB)"),
+    CheckpointFile(VAE_FILE, None, "the HunyuanVideo 3D VAE (~0.5 GB)"),
+    CheckpointFile(TEXT_ENCODER_FILE, None, "LLaVA-Llama-3-8B (~16 GB)"),
+    CheckpointFile(TEXT_ENCODER_2_FILE, None, "CLIP-L's text model (~0.25 GB)"),
+    CheckpointFile(TOKENIZER_FILE, None, "LLaVA-Llama-3's tokenizer"),
+    CheckpointFile(TOKENIZER_2_FILE, None, "CLIP-L's tokenizer"),
+)
+
+
+def _nvidia_driver_visible() -> bool:
+    return Path("/proc/driver/nvidia/version").exists() or shutil.which("nvidia-smi") is not None
+
+
+def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
+    folder = config.engine_folder(NAME)
+    hint = "Convert the released weights: kamishibai checkpoints convert-customx ... (see docs/CUSTOMX.md)."
+    unmet = [*check_packages(PACKAGES, engine=NAME),
+             *(replace(r, hint=hint) for r in check_files(folder, info.checkpoints, engine=NAME))]
+    on_cpu = [stage for stage, place in config.placements().items()
+              if place.kind is DeviceKind.CPU and DeviceKind.CPU not in info.capabilities.devices]
+    if on_cpu and not _nvidia_driver_visible():
+        unmet.append(Requirement(RequirementKind.DEVICE,
+                                 "The CustomX engine needs a CUDA GPU, and this machine shows none (no NVIDIA "
+                                 "driver).", hint="Use it on a machine with an NVIDIA GPU of 80 GB."))
+    unmet.extend(check_devices(config, info.capabilities, engine=NAME))
+    return unmet
+
+
+def check(config: EngineConfig) -> list[Requirement]:
+    return _check(config, INFO)
+
+
+INFO = EngineInfo(
+    name=NAME,
+    version=VERSION,
+    label="CustomX / AniX (any character, GPU)",
+    description="AniX (CustomX): any character from four reference views (front, left, back, right) in a world "
+                "given as a scene clip, with the camera the instruction asks for, continuing each clip from the "
+                "last frames of the previous one. HunyuanCustom with the CustomX LoRA; needs a CUDA GPU with "
+                "80 GB and the released weights converted with `kamishibai checkpoints convert-customx`.",
+    capabilities=EngineCapabilities(
+        devices=(DeviceKind.CUDA,),
+        needs_gpu=True,
+        memory={Stage.PREDICT: StageNeeds(device_bytes=17 * GIB, host_bytes=2 * GIB),
+                Stage.DECODE: StageNeeds(device_bytes=60 * GIB, host_bytes=4 * GIB)},
+        history_window=1,  # the parent turn (its clip is what the engine continues from)
+        default_size=(352, 624), default_frames=129, default_fps=25.0,
+        representation=REPRESENTATION,
+        continuation=True,
+        reference_views=4,
+    ),
+    settings=CustomXSettings,
+    entry_point="studio.engines.customx.engine:CustomXEngine",
+    check=check,
+    checkpoints=FILES,
+    license=LICENSE,
+)
+
+TEST_INFO = replace(
+    INFO,
+    label="CustomX (tiny random test weights)",
+    capabilities=replace(
+        INFO.capabilities, devices=(DeviceKind.CPU, DeviceKind.CUDA), needs_gpu=False,
+        memory={Stage.PREDICT: StageNeeds(device_bytes=64 * MIB, host_bytes=64 * MIB),
+                Stage.DECODE: StageNeeds(device_bytes=64 * MIB, host_bytes=64 * MIB)},
+        representation=RepresentationSpec(space="customx/tiny-pooled-16", shape=(16,), dtype="float32"),
+    ),
+    license="Random test weights.",
+)
+"""The contract suite's variant: tiny random weights, allowed on the CPU. Never registered."""
+TEST_INFO = replace(TEST_INFO, check=partial(_check, info=TEST_INFO))

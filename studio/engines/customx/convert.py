@@ -1,0 +1,347 @@
+"""Converting CustomX's released files into our safetensors layout.
+
+Released (what the user downloads):
+
+- ``hunyuancustom_editing_720P/mp_rank_00_model_states.pt``: HunyuanCustom's transformer in
+  HunyuanVideo's own names, under the key ``module``. Read with ``torch.load(weights_only=True)``
+  (tensors and plain containers only, never arbitrary objects).
+- ``pytorch_lora_kohaya_weights.safetensors``: the CustomX LoRA, Kohya names
+  (``Hunyuan_video_I2V_lora_<module with _>.lora_down/lora_up/alpha``), rank 64; merged as the
+  reference does: ``W += scale * (up @ down)``, alpha ignored.
+- the HunyuanVideo VAE (``pytorch_model.pt`` or ``.safetensors``; diffusers' names);
+- ``llava-llama-3-8b-v1_1-transformers/`` and ``clip-vit-large-patch14/`` (Hugging Face folders
+  of safetensors and tokenizer files).
+
+Every key is accounted for: renamed, split (fused q/k/v), reordered (the output layer's
+shift/scale), merged (LoRA), or dropped by name because the encoder never uses it (the
+language model's head, CLIP's vision half). Any other key is refused with its name, and the
+result must hold exactly the keys of our models (``components.check_keys``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from studio.engines.catalog import customx as catalog
+from studio.engines.customx.sizes import RELEASED, ModelSize
+
+LORA_PREFIX = "Hunyuan_video_I2V_lora_"
+
+
+class ConversionError(ValueError):
+    """A released file that doesn't convert (the message names the file and the key)."""
+
+
+# -- the transformer: HunyuanVideo's names -> diffusers' -----------------------------------
+_QKV = ("to_q", "to_k", "to_v")
+_ADDED_QKV = ("add_q_proj", "add_k_proj", "add_v_proj")
+_REFINER = "context_embedder.token_refiner.refiner_blocks"
+_RULES: tuple[tuple[str, str | tuple[str, ...]], ...] = (
+    (r"img_in\.proj\.(weight|bias)", r"x_embedder.proj.\1"),
+    (r"bg_in\.proj\.(weight|bias)", r"bg_in.proj.\1"),
+    (r"bg_proj\.(weight|bias)", r"bg_proj.\1"),
+    (r"time_in\.mlp\.0\.(weight|bias)", r"time_text_embed.timestep_embedder.linear_1.\1"),
+    (r"time_in\.mlp\.2\.(weight|bias)", r"time_text_embed.timestep_embedder.linear_2.\1"),
+    (r"vector_in\.in_layer\.(weight|bias)", r"time_text_embed.text_embedder.linear_1.\1"),
+    (r"vector_in\.out_layer\.(weight|bias)", r"time_text_embed.text_embedder.linear_2.\1"),
+    (r"txt_in\.input_embedder\.(weight|bias)", r"context_embedder.proj_in.\1"),
+    (r"txt_in\.t_embedder\.mlp\.0\.(weight|bias)", r"context_embedder.time_text_embed.timestep_embedder.linear_1.\1"),
+    (r"txt_in\.t_embedder\.mlp\.2\.(weight|bias)", r"context_embedder.time_text_embed.timestep_embedder.linear_2.\1"),
+    (r"txt_in\.c_embedder\.linear_([12])\.(weight|bias)",
+     r"context_embedder.time_text_embed.text_embedder.linear_\1.\2"),
+    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.norm([12])\.(weight|bias)", _REFINER + r".\1.norm\2.\3"),
+    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.self_attn_qkv\.(weight|bias)",
+     tuple(_REFINER + r".\1.attn." + n + r".\2" for n in _QKV)),
+    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.self_attn_proj\.(weight|bias)",
+     _REFINER + r".\1.attn.to_out.0.\2"),
+    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.mlp\.fc1\.(weight|bias)", _REFINER + r".\1.ff.net.0.proj.\2"),
+    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.mlp\.fc2\.(weight|bias)", _REFINER + r".\1.ff.net.2.\2"),
+    (r"txt_in\.individual_token_refiner\.blocks\.(\d+)\.adaLN_modulation\.1\.(weight|bias)",
+     _REFINER + r".\1.norm_out.linear.\2"),
+    (r"double_blocks\.(\d+)\.img_mod\.linear\.(weight|bias)", r"transformer_blocks.\1.norm1.linear.\2"),
+    (r"double_blocks\.(\d+)\.txt_mod\.linear\.(weight|bias)", r"transformer_blocks.\1.norm1_context.linear.\2"),
+    (r"double_blocks\.(\d+)\.img_attn_qkv\.(weight|bias)",
+     tuple(r"transformer_blocks.\1.attn." + n + r".\2" for n in _QKV)),
+    (r"double_blocks\.(\d+)\.txt_attn_qkv\.(weight|bias)",
+     tuple(r"transformer_blocks.\1.attn." + n + r".\2" for n in _ADDED_QKV)),
+    (r"double_blocks\.(\d+)\.img_attn_q_norm\.weight", r"transformer_blocks.\1.attn.norm_q.weight"),
+    (r"double_blocks\.(\d+)\.img_attn_k_norm\.weight", r"transformer_blocks.\1.attn.norm_k.weight"),
+    (r"double_blocks\.(\d+)\.txt_attn_q_norm\.weight", r"transformer_blocks.\1.attn.norm_added_q.weight"),
+    (r"double_blocks\.(\d+)\.txt_attn_k_norm\.weight", r"transformer_blocks.\1.attn.norm_added_k.weight"),
+    (r"double_blocks\.(\d+)\.img_attn_proj\.(weight|bias)", r"transformer_blocks.\1.attn.to_out.0.\2"),
+    (r"double_blocks\.(\d+)\.txt_attn_proj\.(weight|bias)", r"transformer_blocks.\1.attn.to_add_out.\2"),
+    (r"double_blocks\.(\d+)\.img_mlp\.fc1\.(weight|bias)", r"transformer_blocks.\1.ff.net.0.proj.\2"),
+    (r"double_blocks\.(\d+)\.img_mlp\.fc2\.(weight|bias)", r"transformer_blocks.\1.ff.net.2.\2"),
+    (r"double_blocks\.(\d+)\.txt_mlp\.fc1\.(weight|bias)", r"transformer_blocks.\1.ff_context.net.0.proj.\2"),
+    (r"double_blocks\.(\d+)\.txt_mlp\.fc2\.(weight|bias)", r"transformer_blocks.\1.ff_context.net.2.\2"),
+    (r"single_blocks\.(\d+)\.linear1\.(weight|bias)",
+     tuple(r"single_transformer_blocks.\1." + n + r".\2" for n in ("attn.to_q", "attn.to_k", "attn.to_v",
+                                                                     "proj_mlp"))),
+    (r"single_blocks\.(\d+)\.linear2\.(weight|bias)", r"single_transformer_blocks.\1.proj_out.\2"),
+    (r"single_blocks\.(\d+)\.q_norm\.weight", r"single_transformer_blocks.\1.attn.norm_q.weight"),
+    (r"single_blocks\.(\d+)\.k_norm\.weight", r"single_transformer_blocks.\1.attn.norm_k.weight"),
+    (r"single_blocks\.(\d+)\.modulation\.linear\.(weight|bias)", r"single_transformer_blocks.\1.norm.linear.\2"),
+    (r"final_layer\.linear\.(weight|bias)", r"proj_out.\1"),
+    (r"final_layer\.adaLN_modulation\.1\.(weight|bias)", r"norm_out.linear.\1"),
+)
+_COMPILED = tuple((re.compile(pattern + "$"), target) for pattern, target in _RULES)
+SWAPPED_HALVES = re.compile(r"final_layer\.adaLN_modulation\.1\.(weight|bias)$")
+"""HunyuanVideo's output modulation is (shift, scale); diffusers' AdaLayerNormContinuous reads (scale, shift)."""
+
+
+def released_targets(name: str) -> tuple[str, ...] | None:
+    """Our names for a released transformer key (several when it is split), or None."""
+    for pattern, target in _COMPILED:
+        match = pattern.match(name)
+        if match:
+            targets = target if isinstance(target, tuple) else (target,)
+            return tuple(match.expand(t) for t in targets)
+    return None
+
+
+def split_sizes(name: str, tensor: torch.Tensor, hidden: int) -> list[int]:
+    if ".linear1." in name:
+        return [hidden, hidden, hidden, tensor.shape[0] - 3 * hidden]
+    return [tensor.shape[0] // 3] * 3
+
+
+def convert_transformer(released: Mapping[str, torch.Tensor], hidden: int, where: str = "transformer"
+                        ) -> dict[str, torch.Tensor]:
+    for name in released:  # every name first: a misnamed key is refused before anything is converted
+        if released_targets(name) is None:
+            raise ConversionError(f"{where}: unknown key {name!r}; it is not a HunyuanCustom transformer key this "
+                                  f"converter knows, so the file is refused rather than loaded partly.")
+    out: dict[str, torch.Tensor] = {}
+    for name, tensor in released.items():
+        targets = released_targets(name)
+        assert targets is not None
+        if len(targets) > 1:
+            for target, piece in zip(targets, torch.split(tensor, split_sizes(name, tensor, hidden)), strict=True):
+                out[target] = piece.contiguous()
+        elif SWAPPED_HALVES.match(name):
+            shift, scale = tensor.chunk(2, dim=0)
+            out[targets[0]] = torch.cat([scale, shift]).contiguous()
+        else:
+            out[targets[0]] = tensor
+    return out
+
+
+def released_names(size: ModelSize) -> list[str]:
+    """Every key of HunyuanCustom's (editing) transformer at ``size``, in HunyuanVideo's names."""
+    wb = ("weight", "bias")
+    names = [f"{m}.{k}" for m in ("img_in.proj", "bg_in.proj", "bg_proj", "time_in.mlp.0", "time_in.mlp.2",
+                                  "vector_in.in_layer", "vector_in.out_layer", "txt_in.input_embedder",
+                                  "txt_in.t_embedder.mlp.0", "txt_in.t_embedder.mlp.2", "txt_in.c_embedder.linear_1",
+                                  "txt_in.c_embedder.linear_2", "final_layer.linear",
+                                  "final_layer.adaLN_modulation.1") for k in wb]
+    t = size.transformer
+    for i in range(t.refiner_layers):
+        names += [f"txt_in.individual_token_refiner.blocks.{i}.{m}.{k}" for m in (
+            "norm1", "norm2", "self_attn_qkv", "self_attn_proj", "mlp.fc1", "mlp.fc2", "adaLN_modulation.1")
+            for k in wb]
+    for i in range(t.double_layers):
+        names += [f"double_blocks.{i}.{m}.{k}" for m in (
+            "img_mod.linear", "txt_mod.linear", "img_attn_qkv", "txt_attn_qkv", "img_attn_proj", "txt_attn_proj",
+            "img_mlp.fc1", "img_mlp.fc2", "txt_mlp.fc1", "txt_mlp.fc2") for k in wb]
+        names += [f"double_blocks.{i}.{m}.weight" for m in ("img_attn_q_norm", "img_attn_k_norm", "txt_attn_q_norm",
+                                                            "txt_attn_k_norm")]
+    for i in range(t.single_layers):
+        names += [f"single_blocks.{i}.{m}.{k}" for m in ("linear1", "linear2", "modulation.linear") for k in wb]
+        names += [f"single_blocks.{i}.{m}.weight" for m in ("q_norm", "k_norm")]
+    return names
+
+
+def to_released(ours: Mapping[str, torch.Tensor], size: ModelSize) -> dict[str, torch.Tensor]:
+    """The inverse of ``convert_transformer``: our tensors in HunyuanVideo's names (to write
+    test releases and to fill the reference implementation in parity checks)."""
+    out = {}
+    for name in released_names(size):
+        targets = released_targets(name)
+        assert targets is not None, name
+        tensor = torch.cat([ours[t] for t in targets])
+        if SWAPPED_HALVES.match(name):
+            scale, shift = tensor.chunk(2, dim=0)
+            tensor = torch.cat([shift, scale])
+        out[name] = tensor.contiguous()
+    return out
+
+
+# -- the LoRA ------------------------------------------------------------------------------
+def merge_kohya_lora(weights: dict[str, torch.Tensor], lora: Mapping[str, torch.Tensor], scale: float = 1.0,
+                     where: str = "LoRA") -> int:
+    """Merge a Kohya LoRA into released-name ``weights`` in place: W += scale * (up @ down).
+    Returns the number of modules changed. A LoRA key naming no module is refused."""
+    modules = {name[: -len(".weight")].replace(".", "_"): name for name in weights
+               if name.endswith(".weight") and weights[name].ndim == 2}
+    pairs: dict[str, dict[str, torch.Tensor]] = {}
+    for key, tensor in lora.items():
+        if not key.startswith(LORA_PREFIX):
+            raise ConversionError(f"{where}: key {key!r} lacks the {LORA_PREFIX!r} prefix of the CustomX LoRA.")
+        module, _, part = key[len(LORA_PREFIX):].partition(".")
+        if part not in ("lora_down.weight", "lora_up.weight", "alpha"):
+            raise ConversionError(f"{where}: key {key!r} is not a Kohya LoRA tensor (lora_down, lora_up, alpha).")
+        if module not in modules:
+            raise ConversionError(f"{where}: key {key!r} names no layer of the transformer ({module!r}).")
+        pairs.setdefault(module, {})[part] = tensor
+    for module, parts in pairs.items():
+        if "lora_down.weight" not in parts or "lora_up.weight" not in parts:
+            raise ConversionError(f"{where}: {LORA_PREFIX}{module} lacks its lora_down or lora_up weight.")
+        target = modules[module]
+        base = weights[target]
+        delta = parts["lora_up.weight"].float() @ parts["lora_down.weight"].float()
+        if delta.shape != base.shape:
+            raise ConversionError(f"{where}: {LORA_PREFIX}{module} makes a {tuple(delta.shape)} update for "
+                                  f"{target} of {tuple(base.shape)}.")
+        weights[target] = (base.float() + scale * delta).to(base.dtype)  # alpha ignored, as the reference
+    return len(pairs)
+
+
+# -- the text encoders ---------------------------------------------------------------------
+_LLAVA_RULES = (
+    (r"(?:model\.)?language_model\.model\.(.+)", r"llm.\1"),
+    (r"model\.language_model\.(.+)", r"llm.\1"),
+    (r"(?:model\.)?vision_tower\.vision_model\.(.+)", r"vision.\1"),
+    (r"(?:model\.)?vision_tower\.(.+)", r"vision.\1"),
+    (r"(?:model\.)?multi_modal_projector\.(linear_[12]\.(?:weight|bias))", r"projector.\1"),
+)
+_LLAVA_DROPPED = re.compile(r"(?:language_model\.)?lm_head\.weight$")
+_CLIP_DROPPED = re.compile(r"(vision_model\..+|visual_projection\.weight|text_projection\.weight|logit_scale)$")
+
+
+def convert_llava(released: Mapping[str, torch.Tensor], where: str) -> tuple[dict[str, torch.Tensor], list[str]]:
+    out, dropped = {}, []
+    for name, tensor in released.items():
+        if _LLAVA_DROPPED.match(name):
+            dropped.append(name)
+            continue
+        for pattern, target in _LLAVA_RULES:
+            match = re.fullmatch(pattern, name)
+            if match:
+                out[match.expand(target)] = tensor
+                break
+        else:
+            raise ConversionError(f"{where}: unknown key {name!r} for LLaVA-Llama-3.")
+    return out, dropped
+
+
+def convert_clip_text(released: Mapping[str, torch.Tensor], where: str) -> tuple[dict[str, torch.Tensor], list[str]]:
+    out, dropped = {}, []
+    for name, tensor in released.items():
+        if _CLIP_DROPPED.match(name):
+            dropped.append(name)
+        elif name.startswith("text_model."):
+            out["model." + name.removeprefix("text_model.")] = tensor
+        else:
+            raise ConversionError(f"{where}: unknown key {name!r} for CLIP-L's text model.")
+    return out, dropped
+
+
+# -- reading -------------------------------------------------------------------------------
+def read_tensors(path: Path) -> dict[str, torch.Tensor]:
+    """A .safetensors file, a folder of them, or a pickle read with ``weights_only=True``."""
+    from safetensors.torch import load_file
+
+    if path.is_dir():
+        files = sorted(path.glob("*.safetensors"))
+        if not files:
+            raise ConversionError(f"{path} holds no .safetensors files.")
+        merged: dict[str, torch.Tensor] = {}
+        for file in files:
+            merged.update(load_file(str(file)))
+        return merged
+    if path.suffix == ".safetensors":
+        return load_file(str(path))
+    try:
+        loaded = torch.load(str(path), map_location="cpu", weights_only=True, mmap=True)
+    except Exception as error:
+        raise ConversionError(f"{path} can't be read safely (tensors only): {error}") from None
+    for key in ("module", "state_dict"):
+        if isinstance(loaded, dict) and key in loaded and isinstance(loaded[key], dict):
+            loaded = loaded[key]
+    if not isinstance(loaded, dict) or not all(isinstance(v, torch.Tensor) for v in loaded.values()):
+        raise ConversionError(f"{path} does not hold a flat dict of tensors.")
+    return dict(loaded)
+
+
+@dataclass
+class ConversionReport:
+    written: list[str] = field(default_factory=list)
+    placed: int = 0
+    dropped: list[str] = field(default_factory=list)
+    lora_modules: int = 0
+
+
+@dataclass(frozen=True)
+class ReleasedFiles:
+    transformer: Path
+    lora: Path | None
+    vae: Path
+    llava: Path
+    clip: Path
+
+
+def convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize = RELEASED, lora_scale: float = 1.0,
+                    dtype: torch.dtype = torch.bfloat16,
+                    log: Callable[[str], None] = lambda _line: None) -> ConversionReport:
+    """Write ``<checkpoints>/customx/`` from the released files; ``model.json`` last."""
+    from safetensors.torch import save_file
+
+    from studio.engines.customx.components import Tokenizers, build, check_keys, load_tokenizers
+
+    folder = checkpoints / catalog.NAME
+    folder.mkdir(parents=True, exist_ok=True)
+    report = ConversionReport()
+    (folder / catalog.MODEL_FILE).unlink(missing_ok=True)  # incomplete until written again
+    for sub, source in (("tokenizer", files.llava), ("tokenizer_2", files.clip)):
+        target = folder / sub
+        target.mkdir(exist_ok=True)
+        if not (source / "tokenizer.json").is_file():
+            raise ConversionError(f"Missing {source / 'tokenizer.json'}.")
+        for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+            if (source / name).is_file():
+                shutil.copyfile(source / name, target / name)
+    tokenizers: Tokenizers = load_tokenizers(folder)
+
+    def write(part: str, tensors: dict[str, torch.Tensor], file: str, cast: torch.dtype) -> None:
+        with torch.device("meta"):
+            model = build(part, size, tokenizers)
+        check_keys(model, tensors, f"{file} (converted)")
+        save_file({k: v.to(cast).contiguous() for k, v in tensors.items()}, str(folder / file))
+        report.placed += len(tensors)
+        report.written.append(file)
+        log(f"wrote {folder / file} ({len(tensors)} tensors)")
+
+    released = read_tensors(files.transformer)
+    if files.lora is not None:
+        report.lora_modules = merge_kohya_lora(released, read_tensors(files.lora), lora_scale, str(files.lora))
+        log(f"merged the LoRA into {report.lora_modules} layers")
+    write("transformer", convert_transformer(released, size.transformer.hidden, str(files.transformer)),
+          catalog.TRANSFORMER_FILE, dtype)
+    del released
+    vae = {k.removeprefix("vae."): v for k, v in read_tensors(files.vae).items()}
+    write("vae", vae, catalog.VAE_FILE, torch.float16)
+    llava, dropped = convert_llava(read_tensors(files.llava), str(files.llava))
+    report.dropped += dropped
+    write("text_encoder", llava, catalog.TEXT_ENCODER_FILE, torch.float16)
+    clip, dropped = convert_clip_text(read_tensors(files.clip), str(files.clip))
+    report.dropped += dropped
+    write("text_encoder_2", clip, catalog.TEXT_ENCODER_2_FILE, torch.float16)
+    (folder / catalog.MODEL_FILE).write_text(json.dumps(
+        {"size": size.to_json(), "source": {k: str(v) for k, v in vars(files).items()},
+         "lora_scale": lora_scale, "dropped": report.dropped}, indent=1))
+    report.written.append(catalog.MODEL_FILE)
+    return report
+
+
+def list_files(folder: Path) -> Iterable[tuple[str, bool, int]]:
+    """(relative path, present, bytes) for each file of our layout."""
+    for item in catalog.FILES:
+        path = folder / item.path
+        yield item.path, path.is_file(), path.stat().st_size if path.is_file() else 0
