@@ -141,6 +141,10 @@ class StageConfig:
     """Wall-clock cap for the stage (0: none); the stage ends at steps or minutes."""
     ema: float = 0.999
     log_every: int = 50
+    token_noise: float = 0.0
+    """LM stage: share of the instruction's tokens replaced by random word tokens or
+    ``<unk>`` in each batch, so that the LM finds the content words whatever the phrasing
+    around them."""
 
 
 @dataclass(frozen=True)

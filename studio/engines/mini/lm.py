@@ -51,6 +51,24 @@ class LMBatch:
                        self.query_positions[index])
 
 
+def noisy_instruction(batch: LMBatch, instr_id: int, word_ids: torch.Tensor, unk_id: int, rate: float,
+                      generator: torch.Generator | None = None) -> LMBatch:
+    """``batch`` with a share ``rate`` of the current instruction's tokens (between ``<instr>``
+    and ``<ML>``) replaced, half by random ``word_ids``, half by ``<unk>`` (training only)."""
+    if rate <= 0:
+        return batch
+    ids = batch.ids
+    positions = torch.arange(ids.shape[1], device=ids.device)[None]
+    start = (ids == instr_id).int().argmax(dim=1, keepdim=True)
+    inside = (positions > start) & (positions < batch.value_positions[:, :1])
+    draw = torch.rand(ids.shape, generator=generator).to(ids.device)
+    words = word_ids.to(ids.device)[torch.randint(0, len(word_ids), ids.shape, generator=generator).to(ids.device)]
+    replaced = torch.where(draw < rate / 2, words, torch.full_like(ids, unk_id))
+    ids = torch.where(inside & (draw < rate), replaced, ids)
+    return LMBatch(ids, batch.valid, batch.rep_inputs, batch.rep_mask, batch.query_index, batch.value_positions,
+                   batch.query_positions)
+
+
 def collate_all(inputs: Sequence[LMInput], tokens: int, dim: int, pad_id: int, device: torch.device,
                 chunk: int = 8192) -> LMBatch:
     """Every example padded to the longest one, on ``device`` (collated once, then indexed

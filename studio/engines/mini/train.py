@@ -55,10 +55,10 @@ from studio.engines.mini.dataset import (
 from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
-from studio.engines.mini.lm import MiniLM, collate, collate_all
+from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
 from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
-from studio.engines.mini.tokenizer import PAD, Vocab, corpus, train_tokenizer
+from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
 
 STAGES = ("decoder", "judge", "lm", "adapt", "eval")
 
@@ -573,9 +573,14 @@ class Trainer:
         every = collate_all(examples, cfg.representation.tokens, cfg.representation.dim, pad, self.device)
         self.log("LM examples collated", shape=tuple(every.ids.shape))
 
+        special = set(self.vocab.special_ids())
+        word_ids = torch.tensor([i for i in range(self.vocab.size) if i not in special])
+        instr_id, unk_id = self.vocab.id(INSTR), self.vocab.id(UNK)
+
         def step(generator: torch.Generator) -> torch.Tensor:
             index = torch.randint(0, len(examples), (stage.batch,), generator=generator)
-            batch = every.select(index.to(self.device))
+            batch = noisy_instruction(every.select(index.to(self.device)), instr_id, word_ids, unk_id,
+                                      stage.token_noise, generator)
             rows = target_rows[index.to(self.device)]
             with self.autocast():
                 logits, rep, aux = lm.forward_all(batch)
