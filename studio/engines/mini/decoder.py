@@ -5,7 +5,10 @@ pixels x ``tpatch`` frames; 17 frames are padded to a multiple of ``tpatch`` by 
 the last), one token each, with fixed 3-D sin/cos positions. Every block is conditioned
 twice: adaLN modulation from (noise level + motion level + pooled representation), one
 shared projection plus a learned table per block (PixArt's adaLN-single), and
-cross-attention to the representation tokens. The network predicts the clean clip
+cross-attention to the representation tokens. With ``spatial_rep`` the representation's
+first-frame grid is also resized to the token grid and added to every time slice's tokens:
+the image tokens describe the frame region by region, and a path that keeps that layout is
+learnt far sooner than one that must find it through attention. The network predicts the clean clip
 (x-prediction, as "Back to Basics" / JiT does for high-dimensional pixel patches); a small
 per-token MLP head turns a token back into its pixels.
 

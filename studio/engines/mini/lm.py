@@ -22,7 +22,6 @@ from studio.engines.mini.config import ModelConfig
 from studio.engines.mini.data import LOCATION_NAMES, MOTION_NAMES, TIMES, characters
 from studio.engines.mini.sequence import LMInput
 
-
 AUX_CLASSES: tuple[int, int, int, int] = (len(MOTION_NAMES), len(LOCATION_NAMES), len(characters()), len(TIMES))
 """Sizes of the auxiliary heads: motion, location, character, time of day."""
 
