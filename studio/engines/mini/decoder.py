@@ -143,7 +143,7 @@ class VideoDiT(nn.Module):
         image = rep[:, self.config.representation.text_tokens:]
         image = image.transpose(1, 2).reshape(rep.shape[0], rep.shape[2], grid_rows, grid_cols)
         image = F.interpolate(image.float(), size=(gh, gw), mode="bilinear", align_corners=False).to(rep.dtype)
-        tokens = self.rep_grid(image.flatten(2).transpose(1, 2))
+        tokens: torch.Tensor = self.rep_grid(image.flatten(2).transpose(1, 2))
         return tokens[:, None]
 
     def forward(self, noisy: torch.Tensor, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor) -> torch.Tensor:
