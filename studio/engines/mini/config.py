@@ -63,6 +63,9 @@ class LMConfig:
     max_positions: int = 512
     history: int = 2
     max_instruction: int = 40
+    aux_heads: bool = False
+    """Also classify the instruction's motion, location, character and time from the hidden
+    state at ``<ML>`` (a training signal that ties the words to the world's categories)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class DecoderConfig:
     min_noise: float = 0.05
     fg_weight: float = 3.0
     """Extra loss weight on the patches the character covers (the motion is there)."""
+    spatial_rep: bool = False
+    """Add the representation's first-frame grid, resized to the token grid, to every
+    time slice's tokens (a spatially aligned path beside adaLN and cross-attention)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +141,10 @@ class StageConfig:
     """Wall-clock cap for the stage (0: none); the stage ends at steps or minutes."""
     ema: float = 0.999
     log_every: int = 50
+    token_noise: float = 0.0
+    """LM stage: share of the instruction's tokens replaced by random word tokens or
+    ``<unk>`` in each batch, so that the LM finds the content words whatever the phrasing
+    around them."""
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,12 @@ def characters() -> tuple[str, ...]:
     return tuple(member.name for member in load_default_cast())
 
 
+def turn_labels(turn: Turn) -> tuple[int, int, int, int]:
+    """A turn's (motion, location, character, time of day) as class indices."""
+    return (MOTION_NAMES.index(turn.motion), LOCATION_NAMES.index(turn.location),
+            characters().index(turn.character), TIMES.index(turn.time))
+
+
 def _unit(*parts: object) -> float:
     digest = hashlib.sha256("|".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64

@@ -5,7 +5,10 @@ pixels x ``tpatch`` frames; 17 frames are padded to a multiple of ``tpatch`` by 
 the last), one token each, with fixed 3-D sin/cos positions. Every block is conditioned
 twice: adaLN modulation from (noise level + motion level + pooled representation), one
 shared projection plus a learned table per block (PixArt's adaLN-single), and
-cross-attention to the representation tokens. The network predicts the clean clip
+cross-attention to the representation tokens. With ``spatial_rep`` the representation's
+first-frame grid is also resized to the token grid and added to every time slice's tokens:
+the image tokens describe the frame region by region, and a path that keeps that layout is
+learnt far sooner than one that must find it through attention. The network predicts the clean clip
 (x-prediction, as "Back to Basics" / JiT does for high-dimensional pixel patches); a small
 per-token MLP head turns a token back into its pixels.
 
@@ -86,6 +89,11 @@ class VideoDiT(nn.Module):
         self.rep_pool = nn.Sequential(nn.Linear(rep.dim, hidden), nn.SiLU(), nn.Linear(hidden, hidden))
         self.rep_context = nn.Linear(rep.dim, hidden)
         self.null_rep = nn.Parameter(torch.zeros(rep.tokens, rep.dim))
+        self.rep_grid: nn.Linear | None = None
+        if dec.spatial_rep:
+            self.rep_grid = nn.Linear(rep.dim, hidden)
+            nn.init.zeros_(self.rep_grid.weight)  # starts as a no-op: older weights keep working
+            nn.init.zeros_(self.rep_grid.bias)
         self.adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 6 * hidden))
         self.blocks = nn.ModuleList(DiTBlock(hidden, dec.heads, dec.mlp_ratio) for _ in range(dec.layers))
         self.norm_out = nn.LayerNorm(hidden, elementwise_affine=False, eps=1e-6)
@@ -126,11 +134,26 @@ class VideoDiT(nn.Module):
         cond = time + self.level_embed(level) + self.rep_pool(rep.mean(dim=1))
         return cond, self.rep_context(rep)
 
+    def spatial(self, rep: torch.Tensor) -> torch.Tensor:
+        """(B, 1, H'*W', hidden): the representation's image grid resized to the token grid
+        (bilinear), projected, for every time slice alike."""
+        assert self.rep_grid is not None
+        grid_rows, grid_cols = self.config.representation.image_grid
+        _gt, gh, gw = self.grid
+        image = rep[:, self.config.representation.text_tokens:]
+        image = image.transpose(1, 2).reshape(rep.shape[0], rep.shape[2], grid_rows, grid_cols)
+        image = F.interpolate(image.float(), size=(gh, gw), mode="bilinear", align_corners=False).to(rep.dtype)
+        tokens: torch.Tensor = self.rep_grid(image.flatten(2).transpose(1, 2))
+        return tokens[:, None]
+
     def forward(self, noisy: torch.Tensor, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor) -> torch.Tensor:
         """Predict the clean clip from ``noisy`` (B, 3, T, H, W) at flow time ``t`` (B,) in [0, 1].
         ``level`` (B,) is 1..5 (0: none), ``rep`` (B, R, dim)."""
         cond, context = self.conditioning(t, level, rep)
         x = self.embed(self.patchify(noisy)) + self.position.to(noisy.dtype)
+        if self.rep_grid is not None:
+            gt, gh, gw = self.grid
+            x = (x.unflatten(1, (gt, gh * gw)) + self.spatial(rep).to(x.dtype)).flatten(1, 2)
         modulation = self.adaln(cond).unflatten(1, (6, -1))
         for block in self.blocks:
             x = block(x, modulation, context)

@@ -70,6 +70,9 @@ class Vocab:
             raise KeyError(f"the tokenizer has no {missing[0]!r}")
         return {token: int(value) for token, value in found.items() if value is not None}
 
+    def special_ids(self) -> list[int]:
+        return list(self._special.values())
+
     def id(self, token: str) -> int:
         return self._special[token]
 

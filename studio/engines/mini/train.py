@@ -41,7 +41,7 @@ from torch import nn
 
 from studio.engines.mini import weights
 from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
-from studio.engines.mini.data import Split, Turn
+from studio.engines.mini.data import Split, Turn, turn_labels
 from studio.engines.mini.dataset import (
     ClipFiller,
     ClipSet,
@@ -55,10 +55,10 @@ from studio.engines.mini.dataset import (
 from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
-from studio.engines.mini.lm import MiniLM, collate
+from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
 from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
-from studio.engines.mini.tokenizer import PAD, Vocab, corpus, train_tokenizer
+from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
 
 STAGES = ("decoder", "judge", "lm", "adapt", "eval")
 
@@ -135,14 +135,16 @@ class EMA:
 class Trainer:
     def __init__(self, config: TrainConfig, out: Path, device: torch.device, budget: Budget,
                  export: Path | None = None, init: Path | None = None, cache: Path | None = None,
-                 log: Callable[[str], None] = print) -> None:
+                 log: Callable[[str], None] = print, restart: tuple[str, ...] = ()) -> None:
         self.config = config
+        self.restart = restart  # stages trained again from their start after --init (lm: a new LM)
         self.cache = cache
         self.filling: threading.Thread | None = None
         self.filler: ClipFiller | None = None
         self.pool: EpisodePool | None = None
         self._compiled: nn.Module | None = None
         self._examples: tuple[list[LMInput], torch.Tensor] | None = None
+        self._aux_labels = torch.zeros(0, 4, dtype=torch.long)
         self.fill_error: BaseException | None = None
         self.out = out
         self.state_dir = out / "state"
@@ -231,6 +233,8 @@ class Trainer:
             manifest = weights.read_manifest(self.init)
             self.run = RunState.from_json(manifest.get("training", {}).get("run", {}))
             self.run.stages["eval"] = StageState()
+            for name in self.restart:
+                self.run.stages[name] = StageState()
             self.reopen()
             self.source = self.init
             self.log("starting from", folder=str(self.init), stages={k: v.steps for k, v in self.run.stages.items()})
@@ -267,14 +271,18 @@ class Trainer:
             self._load_module(self.decoder_ema.module, "decoder_ema.safetensors", source)
             return
         self._load_module(self.encoder, weights.ENCODER, source)
-        self._load_module(self.lm, weights.LM, source)
+        if "lm" not in self.restart:
+            self._load_module(self.lm, weights.LM, source)
         self._load_module(self.judge, weights.JUDGE, source)
         state: dict[str, torch.Tensor] = {}
         for name in (weights.DECODER, weights.DECODER_IO):
             if (source / name).is_file():
                 state.update(weights.load_tensors(source / name))
         if state:
-            weights.load_into(self.decoder, {k: v.float() for k, v in state.items()}, source / weights.DECODER)
+            # parts a newer config adds start as the module made them (zero-initialised no-ops)
+            added = {k: v for k, v in self.decoder.state_dict().items() if k.startswith("rep_grid.") and k not in state}
+            weights.load_into(self.decoder, {**added, **{k: v.float() for k, v in state.items()}},
+                              source / weights.DECODER)
         self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
 
     # -- data -----------------------------------------------------------------------------------------
@@ -527,16 +535,21 @@ class Trainer:
         reps_np = reps.float().cpu().numpy() if reps is not None else None
         examples: list[LMInput] = []
         targets: list[int] = []
+        aux: list[tuple[int, int, int, int]] = []
         for clipset, with_reps in ((self.train, reps_np is not None), (self.text, False)):
             table = clipset.table
             for i, turn in enumerate(table.turns):
                 past = [PastTurn(table.turns[j].text, table.turns[j].level, table.turns[j].truth.deltas,
                                  reps_np[table.clip[j]] if with_reps and reps_np is not None else None)
                         for j in table.history(i, cfg.lm.history)]
+                # the target is the rule's delta: the world's seeded variation cannot be read
+                # from the branch, so it would only be label noise (the history keeps what happened)
                 examples.append(build_input(self.vocab, history=past, state=turn.state, text=turn.text,
                                             tokens=cfg.representation.tokens, max_instruction=cfg.lm.max_instruction,
-                                            level=turn.level, deltas=turn.truth.deltas, encode=encode))
+                                            level=turn.level, deltas=turn.truth.rule, encode=encode))
                 targets.append(table.clip[i] if with_reps else -1)
+                aux.append(turn_labels(turn))
+        self._aux_labels = torch.tensor(aux, dtype=torch.long)
         return examples, targets
 
     def stage_lm(self) -> None:
@@ -553,17 +566,28 @@ class Trainer:
                  longest=max(len(e.ids) for e in examples))
         lm, stage, cfg = self.lm.train(), self.config.lm_stage, self.config.model
         value_targets = self._value_targets(examples)
+        aux_labels = self._aux_labels
         target_rows = torch.tensor(targets, device=self.device)
         pad = self.vocab.id(PAD)
 
+        every = collate_all(examples, cfg.representation.tokens, cfg.representation.dim, pad, self.device)
+        self.log("LM examples collated", shape=tuple(every.ids.shape))
+
+        special = set(self.vocab.special_ids())
+        word_ids = torch.tensor([i for i in range(self.vocab.size) if i not in special])
+        instr_id, unk_id = self.vocab.id(INSTR), self.vocab.id(UNK)
+
         def step(generator: torch.Generator) -> torch.Tensor:
             index = torch.randint(0, len(examples), (stage.batch,), generator=generator)
-            batch = collate([examples[i] for i in index.tolist()], cfg.representation.tokens,
-                            cfg.representation.dim, pad).to(self.device)
+            batch = noisy_instruction(every.select(index.to(self.device)), instr_id, word_ids, unk_id,
+                                      stage.token_noise, generator)
             rows = target_rows[index.to(self.device)]
             with self.autocast():
-                logits, rep = lm(batch)
+                logits, rep, aux = lm.forward_all(batch)
                 ce = F.cross_entropy(logits.float().flatten(0, 1), value_targets[index].to(self.device).flatten())
+                if aux:
+                    labels = aux_labels[index].to(self.device)
+                    ce = ce + 0.25 * sum(F.cross_entropy(a.float(), labels[:, k]) for k, a in enumerate(aux))
                 has = rows >= 0
                 mse = ((rep.float() - reps[rows.clamp(min=0)]) ** 2).mean(dim=(1, 2))
                 mse = (mse * has).sum() / has.sum().clamp(min=1)
@@ -691,7 +715,7 @@ def _plain(value: Any) -> Any:
 
 def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float = 0.0,
         stages: tuple[str, ...] = STAGES, export: Path | None = None, init: Path | None = None,
-        cache: Path | None = None, log: Callable[[str], None] = print) -> RunState:
+        cache: Path | None = None, log: Callable[[str], None] = print, restart: tuple[str, ...] = ()) -> RunState:
     """Train (or resume) ``config`` in ``out`` for at most ``minutes``; returns the run's state."""
     torch.manual_seed(config.seed)
     budget = Budget(minutes)
@@ -701,7 +725,7 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
     if chosen.type == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
-    trainer = Trainer(config, out, chosen, budget, export=export, init=init, cache=cache, log=log)
+    trainer = Trainer(config, out, chosen, budget, export=export, init=init, cache=cache, log=log, restart=restart)
     try:
         trainer.restore_state()
         trainer.make_data(pool)
@@ -737,6 +761,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=0.0, help="wall-clock budget of this invocation (0: none)")
     parser.add_argument("--stages", default=",".join(STAGES), help="stages to run, in order")
     parser.add_argument("--cache", type=Path, help="a folder for the unrendered episodes (made once, reused)")
+    parser.add_argument("--restart", default="", help="with --init: stages to train again from their start "
+                        "(the LM among them is then built anew)")
     parser.add_argument("--only-cache", action="store_true", help="write the episode cache and stop")
     args = parser.parse_args(argv)
     path = Path(args.config) if args.config.endswith(".json") else named_config(args.config)
@@ -751,7 +777,8 @@ def main(argv: list[str] | None = None) -> int:
             pool.close()
         return 0
     run(config, args.out, device=args.device, minutes=args.minutes, stages=tuple(_iter_stages(args.stages)),
-        export=args.export, init=args.init, cache=args.cache, log=lambda m: print(m, flush=True))
+        export=args.export, init=args.init, cache=args.cache, log=lambda m: print(m, flush=True),
+        restart=tuple(_iter_stages(args.restart)))
     return 0
 
 

@@ -123,3 +123,45 @@ def test_encoder_and_judge_shapes(model_config) -> None:  # type: ignore[no-unty
     reading = judge(torch.rand(2, 3, video.frames, video.height, video.width))
     assert {k: v.shape[-1] for k, v in reading.logits.items()} == head_sizes()
     assert reading.features.shape[0] == 2
+
+
+def test_the_spatial_path_starts_as_a_no_op_and_then_carries_the_image_grid(model_config) -> None:  # type: ignore[no-untyped-def]
+    torch.manual_seed(0)
+    assert model_config.decoder.spatial_rep
+    dit = VideoDiT(model_config).eval()
+    plain = VideoDiT(dataclasses.replace(model_config, decoder=dataclasses.replace(model_config.decoder,
+                                                                                   spatial_rep=False))).eval()
+    missing = set(dit.state_dict()) - set(plain.state_dict())
+    assert missing == {"rep_grid.weight", "rep_grid.bias"}
+    plain.load_state_dict({k: v for k, v in dit.state_dict().items() if k not in missing})
+    video = model_config.video
+    noisy = torch.randn(2, 3, video.frames, video.height, video.width)
+    t, level, rep = torch.tensor([0.3, 0.6]), torch.tensor([2, 4]), torch.randn(2, 32, 64)
+    with torch.no_grad():
+        assert torch.allclose(dit(noisy, t, level, rep), plain(noisy, t, level, rep), atol=1e-5)
+        torch.nn.init.normal_(dit.rep_grid.weight)
+        grid = dit.spatial(rep)
+        assert grid.shape == (2, 1, dit.grid[1] * dit.grid[2], model_config.decoder.hidden)
+        changed = rep.clone()
+        changed[:, :8] += 1.0  # the text tokens do not enter the spatial path
+        assert torch.allclose(dit.spatial(changed), grid)
+        changed[:, 8:] += 1.0
+        assert not torch.allclose(dit(noisy, t, level, changed), dit(noisy, t, level, rep))
+
+
+def test_token_noise_touches_only_the_current_instruction(vocab: Vocab) -> None:
+    from studio.engines.mini.lm import noisy_instruction
+    from studio.engines.mini.tokenizer import INSTR, UNK
+
+    past = [PastTurn("Character: Aoi; Motion: run.", 3, (-2, 0, 1))]
+    items = [build_input(vocab, history=past, state=(50, 50, 50), text="Let Aoi dance at the park at night.",
+                         tokens=32, max_instruction=40, level=4, deltas=(-3, 1, 3)) for _ in range(3)]
+    batch = collate(items, 32, 64, vocab.id(PAD))
+    words = torch.tensor([i for i in range(vocab.size) if i not in set(vocab.special_ids())])
+    noisy = noisy_instruction(batch, vocab.id(INSTR), words, vocab.id(UNK), 1.0, torch.Generator().manual_seed(0))
+    start = items[0].ids.index(vocab.id(INSTR)) + 1
+    end = items[0].value_positions[0]
+    assert torch.equal(noisy.ids[:, :start], batch.ids[:, :start])
+    assert torch.equal(noisy.ids[:, end:], batch.ids[:, end:])
+    assert not torch.equal(noisy.ids[:, start:end], batch.ids[:, start:end])
+    assert noisy_instruction(batch, vocab.id(INSTR), words, vocab.id(UNK), 0.0) is batch
