@@ -174,12 +174,16 @@ class GenerateRunner:
         return spec.space if tuple(getattr(array, "shape", ())) == tuple(spec.shape) else ""
 
     def _commit(self, take: Take, *, select: bool) -> None:
-        """Add the take, unless its node was deleted meanwhile (checked under the lock)."""
+        """Add the take, unless its node was deleted meanwhile (checked and applied as one
+        change, on the writer)."""
         document = self.project.document
-        with document.lock:
+
+        def change() -> None:
             if take.node_id not in document.tree.nodes:
                 raise NodeGone(take.node_id)
             document.apply(AddTake(take, select=select), undoable=self.undoable_takes)
+
+        document.change(change)
 
 
 def job_settings(info: EngineInfo, values: Mapping[str, Any]) -> tuple[EngineSettings, list[str]]:
