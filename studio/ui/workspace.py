@@ -33,7 +33,6 @@ from studio.core.tree import StoryTree
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
-from studio.ui.deferred_reader import DeferredReader
 from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.vocabulary import collect_vocabulary
@@ -44,6 +43,7 @@ from studio.ui.queue_panel import QueuePanel
 from studio.ui.search_bar import SearchBar, find_matches
 from studio.ui.session import ProjectSession
 from studio.ui.window_actions import StudioActions
+from studio.worker.events import EventKind, JobEvent
 
 log = logging.getLogger(__name__)
 
@@ -104,16 +104,15 @@ class Workspace(QWidget):
         for action in actions.local:
             self.addAction(action)
 
-        self.reader = DeferredReader(self.document.lock, self)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(80)
-        self._refresh_timer.timeout.connect(lambda: self.reader.run(self._refresh_selection_views))
+        self._refresh_timer.timeout.connect(self._refresh_selection_views)
 
-        session.bridge.changed.connect(lambda changes: self.reader.run(lambda: self.on_changes(changes)))
+        session.error_handler = self.error.emit
+        session.changed.connect(self.on_changes)
         session.tracker.nodes_changed.connect(self._on_job_nodes)
-        session.tracker.progressed.connect(
-            lambda ids: self.reader.run(lambda: self.scene.refresh_nodes(ids) if not self.closed else None))
+        session.tracker.progressed.connect(lambda ids: self.scene.refresh_nodes(ids) if not self.closed else None)
         session.tracker.job_finished.connect(self._on_job_finished)
         self.scene.node_clicked.connect(self.select)
         self.scene.node_activated.connect(self._activate)
@@ -135,8 +134,7 @@ class Workspace(QWidget):
         self.search.step.connect(self.step_match)
         self.search.closed.connect(self._close_search)
 
-        with self.document.lock:
-            self.cast.refresh(self.tree)
+        self.cast.refresh(self.tree)
         # Autocomplete words come from the engine's catalogue entry (a small file): read them
         # once the window is drawn and idle, not while the project opens.
         QTimer.singleShot(VOCABULARY_DELAY_MS, self.load_vocabulary)
@@ -147,8 +145,7 @@ class Workspace(QWidget):
         if self.closed:
             return
         words = self.session.engine_vocabulary()
-        with self.document.lock:
-            self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree, words))
+        self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree, words))
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -183,10 +180,24 @@ class Workspace(QWidget):
             self.error.emit(error)
             return None
 
-    def apply(self, command: Command) -> ChangeSet | None:
-        result: ChangeSet | None = self.guard(lambda: self.project.apply(command))
-        self.history_changed.emit()
-        return result
+    def apply(self, command: Command, then: Callable[[ChangeSet], None] | None = None) -> None:
+        """Submit ``command`` to the writer; ``then(changes)`` runs here once it is made
+        (a refused command shows its error instead)."""
+        def done(changes: ChangeSet) -> None:
+            self.history_changed.emit()
+            if then is not None and not self.closed:
+                then(changes)
+
+        self.session.submit(lambda: self.project.apply(command), done)
+
+    def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
+        """Run ``operation`` (a document command with its jobs) on the writer."""
+        def done(result: Any) -> None:
+            self.history_changed.emit()
+            if then is not None and not self.closed:
+                then(result)
+
+        self.session.submit(operation, done)
 
     def settings_for_jobs(self) -> dict[str, Any]:
         return self.session.job_settings()
@@ -210,15 +221,14 @@ class Workspace(QWidget):
     def _refresh_selection_views(self, show_inspector: bool = False) -> None:
         if self.closed:
             return
-        with self.document.lock:
-            tree = self.tree
-            if self.current_id not in tree.nodes:
-                return
-            self.branch = branch_through(tree, self.current_id, self._last_child)
-            summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
-            states = [tree.state_of(n) for n in self.branch]
-            if show_inspector or self.inspector.draft_parent is None:
-                self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
+        tree = self.tree
+        if self.current_id not in tree.nodes:
+            return
+        self.branch = branch_through(tree, self.current_id, self._last_child)
+        summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
+        states = [tree.state_of(n) for n in self.branch]
+        if show_inspector or self.inspector.draft_parent is None:
+            self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
         self._update_actions()
@@ -231,8 +241,7 @@ class Workspace(QWidget):
             action.setEnabled(is_turn)
 
     def navigate(self, move: str) -> None:
-        with self.document.lock:
-            target = neighbour(self.tree, self.current_id, move, self._last_child)
+        target = neighbour(self.tree, self.current_id, move, self._last_child)
         if target is not None:
             self.select(target)
 
@@ -264,33 +273,32 @@ class Workspace(QWidget):
         else:
             self._refresh_timer.start()
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
-            with self.document.lock:
-                self.cast.refresh(self.tree)
-                self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree))
+            self.cast.refresh(self.tree)
+            self.inspector.editor.set_vocabulary(collect_vocabulary(self.tree))
         if self.search.isVisible() and self.search.edit.text():
             self._on_query(self.search.edit.text())
         self.history_changed.emit()
 
     def _on_job_nodes(self, node_ids: set[str]) -> None:
-        self.reader.run(lambda: self.scene.refresh_nodes(node_ids) if not self.closed else None)
+        if self.closed:
+            return
+        self.scene.refresh_nodes(node_ids)
         if set(self.branch) & set(node_ids):
             self._refresh_timer.start()
 
-    def _on_job_finished(self, event: Any) -> None:
-        kind = str(getattr(event.kind, "value", event.kind))
-        if kind == "failed":
-            message = getattr(event, "message", "") or "A job failed."
-            hint = getattr(event, "hint", "")
+    def _on_job_finished(self, event: JobEvent) -> None:
+        if event.kind is EventKind.FAILED:
+            message = event.message or "A job failed."
+            hint = event.hint
             self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
-        elif kind == "finished":
+        elif event.kind is EventKind.FINISHED:
             self.message.emit("Take ready.")
 
     # -- turn commands -----------------------------------------------------------------------
 
     def start_new_turn(self) -> None:
         """Enter: a draft under the selected turn; the instruction editor takes focus."""
-        with self.document.lock:
-            self.inspector.show_draft(self.tree, self.current_id)
+        self.inspector.show_draft(self.tree, self.current_id)
         self.message.emit("New turn: describe it, then Generate (Ctrl+Enter).")
 
     def _cancel_draft(self) -> None:
@@ -306,28 +314,29 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(target)
         if node is None:
             return
-        if node.instruction.raw != text and self.apply(EditInstruction(target, text)) is None:
-            return
-        self.reroll(target)
+        if node.instruction.raw != text:
+            self.apply(EditInstruction(target, text), then=lambda _changes: self.reroll(target))
+        else:
+            self.reroll(target)
 
     def _generate_new(self, parent_id: str, text: str) -> None:
         service = self.session.service
         if service is None:
             node_id = new_id()
-            if self.apply(AddTurn(parent_id, text, node_id=node_id)) is not None:
-                self.select(node_id)
+            self.apply(AddTurn(parent_id, text, node_id=node_id), then=lambda _changes: self.select(node_id))
             self.error.emit(StudioError(self.session.service_error or "Generation is not available.",
                                         hint="The turn was added without a take."))
             return
-        result = self.guard(lambda: service.generate(parent_id, text, engine=self.engine_name(),
-                                                     settings=self.settings_for_jobs()))
-        if result is not None:
+        engine, settings = self.engine_name(), self.settings_for_jobs()
+
+        def made(result: tuple[str, str]) -> None:
             node_id, _job = result
             self.inspector.draft_parent = None
             self.select(node_id)
             self.view.setFocus()
             self.message.emit("Generating…")
-        self.history_changed.emit()
+
+        self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made)
 
     def generate_current(self) -> None:
         """Ctrl+Enter outside the editor: generate what the editor holds."""
@@ -340,45 +349,51 @@ class Workspace(QWidget):
         draft = self.inspector.draft_parent
         if draft is not None:
             node_id = new_id()
-            if self.apply(AddTurn(draft, text, node_id=node_id)) is not None:
+
+            def added(_changes: ChangeSet) -> None:
                 self.inspector.draft_parent = None
                 self.select(node_id)
+
+            self.apply(AddTurn(draft, text, node_id=node_id), then=added)
         elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
             self.apply(EditInstruction(self.current_id, text))
 
+    def _queue_jobs(self, operation: Callable[[Any, str | None, dict[str, Any]], Any],
+                    then: Callable[[Any], None]) -> None:
+        service = self.guard(self.session.require_service)
+        if service is None:
+            return
+        engine, settings = self.engine_name(), self.settings_for_jobs()
+        self.submit(lambda: operation(service, engine, settings), then)
+
     def reroll(self, node_id: str | None = None) -> None:
         target = node_id or self.current_id
-        service = self.guard(self.session.require_service)
-        if service is None:
-            return
-        if self.guard(lambda: service.reroll(target, engine=self.engine_name(),
-                                             settings=self.settings_for_jobs())) is not None:
-            self.message.emit("Re-rolling…")
+        self._queue_jobs(lambda service, engine, settings: service.reroll(target, engine=engine, settings=settings),
+                         lambda _job: self.message.emit("Re-rolling…"))
 
     def reroll_branch(self) -> None:
-        service = self.guard(self.session.require_service)
-        if service is None:
-            return
-        jobs = self.guard(lambda: service.reroll_branch(self.current_id, engine=self.engine_name(),
-                                                        settings=self.settings_for_jobs()))
-        if jobs is not None:
-            self.message.emit(f"Re-rolling {len(jobs)} turn{'s' if len(jobs) != 1 else ''}…")
+        target = self.current_id
+        self._queue_jobs(
+            lambda service, engine, settings: service.reroll_branch(target, engine=engine, settings=settings),
+            lambda jobs: self.message.emit(f"Re-rolling {len(jobs)} turn{'s' if len(jobs) != 1 else ''}…"))
 
     def fill_branch(self) -> None:
-        service = self.guard(self.session.require_service)
-        if service is None or not self.branch:
+        if not self.branch:
             return
-        jobs = self.guard(lambda: service.fill(self.branch[-1], engine=self.engine_name(),
-                                               settings=self.settings_for_jobs()))
-        if jobs is not None:
-            self.message.emit(f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
-                              else "Every turn of this branch has a take.")
+        leaf = self.branch[-1]
+        self._queue_jobs(
+            lambda service, engine, settings: service.fill(leaf, engine=engine, settings=settings),
+            lambda jobs: self.message.emit(f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
+                                           else "Every turn of this branch has a take."))
 
     def fork(self) -> None:
         new_node = new_id()
-        if self.apply(Fork(self.current_id, new_node_id=new_node)) is not None:
+
+        def forked(_changes: ChangeSet) -> None:
             self.select(new_node)
             self.inspector.editor.focus_first_field()
+
+        self.apply(Fork(self.current_id, new_node_id=new_node), then=forked)
 
     def toggle_bookmark(self) -> None:
         node = self.tree.nodes.get(self.current_id)
@@ -386,36 +401,29 @@ class Workspace(QWidget):
             self.apply(SetBookmark(node.id, not node.bookmarked))
 
     def delete_current(self) -> None:
-        node = self.tree.nodes.get(self.current_id)
+        tree = self.tree
+        node = tree.nodes.get(self.current_id)
         if node is None or node.is_root:
             return
-        with self.document.lock:
-            subtree = [node, *self.tree.descendants(node.id)]
-            takes = sum(len(self.tree.takes_of(n.id)) for n in subtree)
+        subtree = [node, *tree.descendants(node.id)]
+        takes = sum(len(tree.takes_of(n.id)) for n in subtree)
         if takes and not self.confirm(
                 "Delete turns",
                 f"Delete this turn and {len(subtree) - 1} turn(s) below it, with {takes} take(s)?\n"
                 "You can undo this with Ctrl+Z."):
             return
         parent = node.parent_id
-        if self.apply(DeleteSubtree(node.id)) is not None and parent is not None:
-            self.select(parent)
+        self.apply(DeleteSubtree(node.id), then=lambda _changes: self.select(parent) if parent else None)
 
     def choose_take(self, node_id: str, take_id: str) -> None:
         if node_id:
             self.apply(SelectTake(node_id, take_id))
 
     def undo(self) -> None:
-        changes = self.guard(self.project.undo)
-        if changes is not None:
-            self.message.emit(changes.label)
-        self.history_changed.emit()
+        self.submit(self.project.undo, lambda changes: self.message.emit(changes.label) if changes else None)
 
     def redo(self) -> None:
-        changes = self.guard(self.project.redo)
-        if changes is not None:
-            self.message.emit(changes.label)
-        self.history_changed.emit()
+        self.submit(self.project.redo, lambda changes: self.message.emit(changes.label) if changes else None)
 
     def play(self) -> None:
         self.episode.play_branch()
@@ -429,8 +437,7 @@ class Workspace(QWidget):
 
     def _on_query(self, text: str) -> None:
         order = sorted(self.scene.cells, key=lambda n: (self.scene.cells[n].row, self.scene.cells[n].depth))
-        with self.document.lock:
-            self._matches = find_matches(self.tree, text, order)
+        self._matches = find_matches(self.tree, text, order)
         self.scene.set_search_hits(self._matches)
         self._match_index = -1
         if self._matches:

@@ -14,7 +14,7 @@ from studio.engines.registry import EngineRegistry
 from studio.worker.device_worker import DeviceWorker
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.host_job import HostPrediction
-from studio.worker.job_queue import ClaimFailed, JobQueue
+from studio.worker.job_queue import ClaimRefusedError, JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate
 from studio.worker.runner import Outcome, TaskFunction, run_task
@@ -135,7 +135,7 @@ class DevicePool:
                     self.jobs.cond.wait()
             try:
                 claimed = self.jobs.claim(job, worker.device)
-            except ClaimFailed as failure:
+            except ClaimRefusedError as failure:
                 log.exception("could not start job %s", job.id)
                 self.jobs.bus.publish(JobEvent(EventKind.FAILED, failure.job, message=failure.job.error))
                 continue

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from studio.core.state import CharacterState, StateDeltas
 from studio.core.changes import ChangeSet
+from studio.core.state import CharacterState, StateDeltas
 from studio.worker.jobs import Job, JobKind, JobStatus
 
 __all__ = ["ChangeSet", "DocumentChanged", "EventKind", "Job", "JobEvent", "JobKind", "JobStatus", "WorkerEvent"]

@@ -188,7 +188,7 @@ class JobQueue:
         self.publish(JobEvent(EventKind.QUEUED, job) for job in jobs)
         return sorted(jobs, key=run_order_key)
 
-    def clear_finished(self, forget: Callable[[str], None]) -> int:
+    def clear_finished(self, forget: Callable[[str], object]) -> int:
         def operation() -> int:
             with self.cond:
                 count = self._store.delete_finished()
@@ -237,7 +237,7 @@ class JobQueue:
                                      error=f"The job could not be started: {error}")
                     self._jobs[job.id] = failed
                     self._publish_table()
-                    raise ClaimFailed(failed) from error
+                    raise ClaimRefusedError(failed) from error
                 if not claimed:
                     fresh = self._store.get(job.id)
                     if fresh is None:
@@ -304,7 +304,7 @@ class JobQueue:
             return job
 
 
-class ClaimFailed(Exception):
+class ClaimRefusedError(Exception):
     """The database refused to start the job; it was marked failed."""
 
     def __init__(self, job: Job) -> None:

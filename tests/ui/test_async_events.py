@@ -26,7 +26,7 @@ def test_window_on_a_qasync_loop_reads_the_event_stream(qapp, qtbot, settings, r
         window.show()
         assert window.open_project(sample_project), window.last_error
         session = window.session
-        assert session.events is not None and session.events._stream is not None
+        assert session.events is not None
         tree = session.project.tree
         first = tree.child_ids(tree.root_id)[0]
 

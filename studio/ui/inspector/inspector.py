@@ -113,7 +113,7 @@ class Inspector(QScrollArea):
                 widget.setVisible(node)
 
     def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
-        """Show ``node_id`` (call with the document lock held)."""
+        """Show ``node_id`` of the snapshot ``tree``."""
         self.commit_notes()
         changed_node = node_id != self.node_id
         self._tree = tree
