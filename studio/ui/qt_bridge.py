@@ -39,7 +39,7 @@ class WorkerBridge(QObject):
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._lock = threading.Lock()
-        self._pending: list[WorkerEvent] = []
+        self._pending: list[WorkerEvent | Callable[[], None]] = []
         self._scheduled = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -48,7 +48,7 @@ class WorkerBridge(QObject):
         self._wake.connect(self._timer.start, Qt.ConnectionType.QueuedConnection)
         self._unsubscribe: Callable[[], None] | None = subscribe(self._on_event)
 
-    def _on_event(self, event: WorkerEvent) -> None:
+    def _on_event(self, event: WorkerEvent | Callable[[], None]) -> None:
         """Called on the worker's threads."""
         with self._lock:
             self._pending.append(event)
@@ -57,12 +57,19 @@ class WorkerBridge(QObject):
         if wake:
             self._wake.emit()
 
+    def post(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the GUI thread after the events that arrived before it (an
+        operation's result comes after its change sets and before later job events)."""
+        self._on_event(fn)
+
     def _drain(self) -> None:
         with self._lock:
             events, self._pending, self._scheduled = self._pending, [], False
         last = {event.job_id: index for index, event in enumerate(events) if isinstance(event, JobEvent)}
         for index, event in enumerate(events):
-            if isinstance(event, DocumentChanged):
+            if not isinstance(event, JobEvent | DocumentChanged):
+                event()
+            elif isinstance(event, DocumentChanged):
                 self.changed.emit(event.changes)
             elif event.kind is not EventKind.PROGRESS or last[event.job_id] == index:
                 self.job_event.emit(event)

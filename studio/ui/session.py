@@ -91,11 +91,13 @@ class ProjectSession(QObject):
         """Run ``operation`` on the writer thread; ``then(result)`` runs on the GUI thread
         after it (a StudioError goes to :attr:`error_handler` instead)."""
         future = self.writer.submit(operation)
-        future.add_done_callback(lambda done: self._done.emit(done, then))
+        events = self.events
+        if events is not None:  # in order with the worker's events
+            future.add_done_callback(lambda done: events.post(lambda: self._finish(done, then)))
+        else:
+            future.add_done_callback(lambda done: self._done.emit(done, then))
 
     def _finish(self, future: Future[Any], then: Callable[[Any], None] | None) -> None:
-        if self.events is not None:
-            self.events.flush()  # views see the change before what follows it runs
         error = future.exception()
         if isinstance(error, StudioError):
             if self.error_handler is not None:
@@ -133,9 +135,18 @@ class ProjectSession(QObject):
                               hint="Install the studio with its engines, then reopen the project.")
         return self.service
 
+    def settle(self) -> None:
+        """Wait until the operations submitted so far have run (before closing: a job
+        queued a moment ago counts), and deliver their events."""
+        self.writer.call(lambda: None)
+        if self.events is not None:
+            self.events.flush()
+
     def active_jobs(self) -> list[Any]:
+        """Queued and running jobs, including those of operations already submitted."""
         if self.service is None:
             return []
+        self.settle()
         return [j for j in self.service.jobs() if j.status in (JobStatus.QUEUED, JobStatus.RUNNING)]
 
     def close(self, policy: str = "keep") -> None:
