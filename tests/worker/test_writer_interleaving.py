@@ -24,8 +24,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
-
 from storage.test_document_stateful import DocumentMachine, snapshot, texts  # tests/ is on sys.path
+
 from studio.core import DeleteSubtree, EditInstruction, SelectTake
 from studio.core.errors import StudioError
 from studio.storage import Project
