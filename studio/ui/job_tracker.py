@@ -1,7 +1,7 @@
 """The GUI's view of generation jobs, kept up to date from job events.
 
 Cards ask it "is a job running for this node, how far along?"; the queue panel asks it
-for ETAs and messages. It only ever runs on the GUI thread (fed by the JobEventBridge).
+for ETAs and messages. It only ever runs on the GUI thread (fed by the WorkerBridge).
 """
 
 from __future__ import annotations
