@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from studio.core.changes import ChangeSet, Entity, EntityKey, Patch
 from studio.core.commands import Command
@@ -12,6 +13,9 @@ from studio.core.tree import StoryTree
 
 Persist = Callable[[Patch], None]
 Listener = Callable[[ChangeSet], None]
+T = TypeVar("T")
+RunOnWriter = Callable[[Callable[[], T]], T]
+"""Runs a change on the one writer (its thread) and returns what it returned."""
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,11 @@ class Document:
     """Applies commands to a tree, writing each through ``persist`` before it counts.
 
     ``persist`` (the project store) writes a patch in one transaction; if it raises, the
-    tree is left as it was. Listeners are called after every change, on the thread that
-    made it (a GUI adapter marshals them to its own thread).
+    tree is left as it was. Each change builds a new tree and then publishes it as
+    :attr:`tree`: a reader takes ``document.tree`` once and holds an immutable snapshot,
+    without any lock. Changes are serialised among themselves (in the studio they all
+    run on the worker's writer thread). Listeners are called after every change, on the
+    thread that made it (a GUI adapter marshals them to its own thread).
     """
 
     def __init__(self, tree: StoryTree, persist: Persist | None = None) -> None:
@@ -56,22 +63,49 @@ class Document:
         self.persist = persist
         self.history = UndoStack()
         self._listeners: list[Listener] = []
-        self.lock = threading.RLock()
+        self._changing = threading.RLock()
+        self.writer: RunOnWriter[object] | None = None
+        """Set by the worker's writer: every change then runs on its thread."""
+
+    def change(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` (which may read the tree and apply commands) as one change: on the
+        writer when there is one, and never interleaved with another change."""
+        def locked() -> T:
+            with self._changing:
+                return fn()
+
+        if self.writer is None:
+            return locked()
+        return self.writer(locked)  # type: ignore[return-value]  # the writer returns fn's value
+
+    def snapshot(self) -> StoryTree:
+        """The current tree; it never changes after it is returned."""
+        return self.tree
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
     def _commit(self, patch: Patch, label: str) -> tuple[dict[EntityKey, Entity | None], ChangeSet]:
+        tree, reverse, changes = self.tree.evolved(patch, label)
         if self.persist is not None and patch:
             self.persist(patch)
-        reverse, changes = self.tree.apply_patch(patch, label)
+        self.tree = tree
         for listener in list(self._listeners):
             listener(changes)
         return reverse, changes
 
     def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
-        with self.lock:
+        return self.change(lambda: self._apply(command, undoable))
+
+    def undo(self) -> ChangeSet | None:
+        return self.change(self._undo)
+
+    def redo(self) -> ChangeSet | None:
+        return self.change(self._redo)
+
+    def _apply(self, command: Command, undoable: bool) -> ChangeSet:
+        with self._changing:
             patch = dict(command.build(self.tree))
             reverse, changes = self._commit(patch, command.label)
             if undoable and patch:
@@ -83,8 +117,8 @@ class Document:
                 self.history.undone.clear()
             return changes
 
-    def undo(self) -> ChangeSet | None:
-        with self.lock:
+    def _undo(self) -> ChangeSet | None:
+        with self._changing:
             if not self.history.done:
                 return None
             entry = self.history.done[-1]
@@ -92,8 +126,8 @@ class Document:
             self.history.undone.append(self.history.done.pop())
             return changes
 
-    def redo(self) -> ChangeSet | None:
-        with self.lock:
+    def _redo(self) -> ChangeSet | None:
+        with self._changing:
             if not self.history.undone:
                 return None
             entry = self.history.undone[-1]

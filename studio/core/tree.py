@@ -18,7 +18,13 @@ class TreeError(ValueError):
 
 
 class StoryTree:
-    """In-memory document. Mutated only through :meth:`apply_patch`."""
+    """In-memory document. Mutated only through :meth:`apply_patch`.
+
+    The document never mutates a tree that readers may hold: it applies each patch to a
+    copy (:meth:`evolved`) and publishes the copy, so a tree handed to a reader is an
+    immutable snapshot (its lazily filled caches aside, which only ever hold values
+    derived from that snapshot).
+    """
 
     def __init__(self) -> None:
         self.nodes: dict[str, Node] = {}
@@ -110,6 +116,31 @@ class StoryTree:
         self._state_cache.clear()
         self._acting_cache.clear()
         return before, ChangeSet.from_patch(patch, before, label)
+
+    def evolved(self, patch: Patch, label: str = "") -> tuple[StoryTree, dict[EntityKey, Entity | None], ChangeSet]:
+        """A new tree with ``patch`` applied; this one is left exactly as it was.
+
+        Tables are copied shallowly (entities are frozen); only the child and take lists
+        the patch touches are copied, so the cost is one dict copy per table.
+        """
+        new = StoryTree.__new__(StoryTree)
+        new.nodes = dict(self.nodes)
+        new.takes = dict(self.takes)
+        new.cast = dict(self.cast)
+        new.locations = dict(self.locations)
+        new._children = dict(self._children)
+        new._takes_of = dict(self._takes_of)
+        new._root_id = self._root_id
+        new._state_cache = {}
+        new._acting_cache = {}
+        for key, value in patch.items():
+            for entity in (self.get(key), value):
+                if isinstance(entity, Node) and entity.parent_id is not None and entity.parent_id in new._children:
+                    new._children[entity.parent_id] = list(new._children[entity.parent_id])
+                elif isinstance(entity, Take) and entity.node_id in new._takes_of:
+                    new._takes_of[entity.node_id] = list(new._takes_of[entity.node_id])
+        before, changes = new.apply_patch(patch, label)
+        return new, before, changes
 
     # -- queries ------------------------------------------------------------------------
 

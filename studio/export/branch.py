@@ -15,7 +15,7 @@ from studio.core.model import Node, TakeStatus
 from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateDeltas
 from studio.core.story import DialogueLine, StoryFields
-from studio.core.tree import TreeError
+from studio.core.tree import StoryTree, TreeError
 from studio.export.errors import ExportError
 from studio.storage import Project, UnsafePathError
 
@@ -82,8 +82,7 @@ def describe_turn(number: int, node_id: str, instruction: str) -> str:
     return f"turn {number} (node {node_id}{': ' + repr(text) if text else ''})"
 
 
-def _turn(project: Project, node: Node, number: int) -> Turn:
-    tree = project.tree
+def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
     label = describe_turn(number, node.id, node.instruction.raw)
     take = tree.selected_take(node.id)
     if take is None or take.status != TakeStatus.DONE:
@@ -121,7 +120,10 @@ def _clean_story(story: StoryFields) -> StoryFields:
 
 
 def collect_branch(project: Project, leaf_id: str) -> Branch:
-    """The root-to-``leaf_id`` branch; raises :class:`ExportError` naming the first bad turn."""
+    """The root-to-``leaf_id`` branch; raises :class:`ExportError` naming the first bad turn.
+
+    Read from one snapshot of the tree (it never changes), so the branch is consistent
+    even while the worker's writer adds takes."""
     tree = project.tree
     try:
         path = tree.path_to(leaf_id)
@@ -136,5 +138,5 @@ def collect_branch(project: Project, leaf_id: str) -> Branch:
         project_name=project.name,
         leaf_id=leaf_id,
         start_state=root.start_state or CharacterState(),
-        turns=tuple(_turn(project, node, number) for number, node in enumerate(turns, start=1)),
+        turns=tuple(_turn(project, tree, node, number) for number, node in enumerate(turns, start=1)),
     )

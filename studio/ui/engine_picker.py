@@ -10,15 +10,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry
 from studio.ui.device_status import describe_device
-
-STATUS_REFRESH_MS = 3000
 
 
 class EngineChecks(QObject):
@@ -61,9 +59,6 @@ class EnginePicker(QWidget):
         layout.addWidget(self.combo)
         layout.addWidget(self.status)
         self.combo.currentIndexChanged.connect(self._changed)
-        self._timer = QTimer(self)
-        self._timer.timeout.connect(self.refresh_status)
-        self._timer.start(STATUS_REFRESH_MS)
 
     def set_engines(self, registry: EngineRegistry, current: str, config: EngineConfig | None = None) -> None:
         """List the registry's engines (label, description) and check them in the background."""

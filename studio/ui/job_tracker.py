@@ -1,7 +1,7 @@
 """The GUI's view of generation jobs, kept up to date from job events.
 
 Cards ask it "is a job running for this node, how far along?"; the queue panel asks it
-for ETAs and messages. It only ever runs on the GUI thread (fed by the JobEventBridge).
+for ETAs and messages. It only ever runs on the GUI thread (fed by the WorkerBridge).
 """
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from studio.ui.node_summary import JobView
+from studio.worker.events import EventKind, Job, JobEvent, JobStatus
 
 
 def kind_name(kind: Any) -> str:
+    """The value of an enum (a job's status or kind) as text, for labels."""
     return str(getattr(kind, "value", kind))
 
 
-def _text(event: Any, name: str) -> str:
-    return str(getattr(event, name, "") or "")
+ENDED = (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED)
 
 
 class JobTracker(QObject):
@@ -27,6 +28,7 @@ class JobTracker(QObject):
     nodes_changed = Signal(object)  # set[str] of node ids whose job status changed
     progressed = Signal(object)  # set[str] of node ids whose running job moved on (same status)
     job_finished = Signal(object)  # the JobEvent of a finished/failed/cancelled job
+    engine_may_change = Signal()  # a job started or ended: an engine may have loaded or unloaded
     jobs_changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -51,10 +53,10 @@ class JobTracker(QObject):
     def active_count(self) -> int:
         return sum(1 for v in self._jobs.values() if v.status in ("queued", "running"))
 
-    def on_event(self, event: Any) -> None:
-        kind = kind_name(event.kind)
-        job_id = str(event.job_id)
-        node_id = str(event.node_id or "")
+    def on_event(self, event: JobEvent) -> None:
+        kind = event.kind
+        job_id = event.job_id
+        node_id = event.node_id or ""
         self.last_event[job_id] = event
         old = self._jobs.get(job_id)
         if node_id:
@@ -63,21 +65,20 @@ class JobTracker(QObject):
             if job_id not in ids:
                 ids.append(job_id)
         node_id = node_id or self._node_of.get(job_id, "")
-        if kind == "queued":
-            self._jobs[job_id] = JobView(job_id, "queued", message=_text(event, "message"))
-        elif kind in ("started", "progress", "predicted"):
-            total = int(getattr(event, "total", 0) or 0)
-            step = int(getattr(event, "step", 0) or 0)
-            fraction = min(1.0, max(0.0, step / total)) if total else (old.fraction if old else 0.0)
-            self._jobs[job_id] = JobView(job_id, "running", fraction, _text(event, "message"),
-                                         eta_s=getattr(event, "eta_s", None))
-        elif kind == "failed":
-            error = _text(event, "message") or _text(event, "error")
-            self._jobs[job_id] = JobView(job_id, "failed", error=error, hint=_text(event, "hint"))
-        elif kind in ("finished", "cancelled"):
+        if kind is EventKind.QUEUED:
+            self._jobs[job_id] = JobView(job_id, JobStatus.QUEUED, message=event.message)
+        elif kind in (EventKind.STARTED, EventKind.PROGRESS, EventKind.PREDICTED):
+            fraction = min(1.0, max(0.0, event.fraction)) if event.total else (old.fraction if old else 0.0)
+            self._jobs[job_id] = JobView(job_id, JobStatus.RUNNING, fraction, event.message, eta_s=event.eta_s)
+        elif kind is EventKind.FAILED:
+            self._jobs[job_id] = JobView(job_id, JobStatus.FAILED, error=event.message or event.job.error,
+                                         hint=event.hint)
+        elif kind in (EventKind.FINISHED, EventKind.CANCELLED):
             self._jobs.pop(job_id, None)
-        if kind in ("finished", "failed", "cancelled"):
+        if kind in ENDED:
             self.job_finished.emit(event)
+        if kind in (EventKind.STARTED, *ENDED, EventKind.INTERRUPTED):
+            self.engine_may_change.emit()
         if node_id:
             new = self._jobs.get(job_id)
             if old is not None and new is not None and old.status == new.status:
@@ -85,6 +86,15 @@ class JobTracker(QObject):
             else:
                 self.nodes_changed.emit({node_id})
         self.jobs_changed.emit()
+
+    def add_existing(self, job: Job) -> None:
+        """A job found in the queue when the project opens."""
+        if job.status is JobStatus.RUNNING:
+            self.on_event(JobEvent(EventKind.STARTED, job))
+        elif job.status is JobStatus.QUEUED:
+            self.on_event(JobEvent(EventKind.QUEUED, job))
+        else:
+            self.on_event(JobEvent(EventKind.UPDATED, job))
 
     def forget(self, job_id: str) -> None:
         """Drop a job (e.g. a failure the user retried) and redraw its node."""

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FINISH_POLL_MS = 200
 QUEUE_HIDE_MS = 1500
 """The queue stays this long after its last job ends (the user sees it finish), then hides."""
 
@@ -308,6 +307,7 @@ class MainWindow(QMainWindow):
         workspace.history_changed.connect(self._update_history_actions)
         workspace.queue.activity_changed.connect(self._queue_activity)
         session.tracker.jobs_changed.connect(self._update_jobs_label)
+        session.tracker.engine_may_change.connect(self.engine_picker.refresh_status)
         self.engine_picker.set_engines(session.registry, session.engine, self.engine_config())
         self.engine_picker.set_service(session.service, self.settings.device)
         self.settings.add_recent(project.path)
@@ -653,20 +653,31 @@ class MainWindow(QMainWindow):
 
     def _finish_then(self, action: Callable[[], object],
                      message: str = "Finishing the queued jobs before opening the other project…") -> None:
-        """Keep the window open until the queue is empty, close the project, run ``action``."""
+        """Keep the window open until the queue is empty, close the project, run ``action``.
+
+        Told by the job events (the tracker), not by polling."""
+        session = self.session
         self._finishing = True
         self.show_message(message)
-        timer = QTimer(self)
+        if session is None:
+            self._finishing = False
+            action()
+            return
 
-        def poll() -> None:
-            if self.session is None or not self.session.active_jobs():
-                timer.stop()
+        def check() -> None:
+            if self.session is not session or session.tracker.active_count():
+                return
+            session.tracker.jobs_changed.disconnect(check)
+
+            def finish() -> None:  # after the event that emptied the queue is handled
                 self._finishing = False
                 self.close_project("keep")
                 action()
 
-        timer.timeout.connect(poll)
-        timer.start(FINISH_POLL_MS)
+            QTimer.singleShot(0, finish)
+
+        session.tracker.jobs_changed.connect(check)
+        check()
 
 
 def app_icon() -> QIcon:

@@ -1,26 +1,93 @@
-"""Qt adapters for the pure-Python model: one QObject per event source.
+"""Qt adapters for the worker's one event path.
 
-The document calls its listeners on whichever thread made the change (the GUI thread for
-edits, the worker thread for new takes); the worker calls its subscribers on the worker
-thread. Each adapter re-emits what it hears as a Qt signal. Qt queues a signal emitted on
-another thread to the receiver's thread, so every slot runs on the GUI thread.
+The writer thread changes the document and the device threads run jobs; both publish
+on the service's one event path (:meth:`GenerationService.subscribe_all`): job events
+and document change sets, in order. :class:`WorkerBridge` re-emits them as Qt signals on
+the GUI thread. Without a generation service (it could not start) the window still edits
+through the writer, and :class:`DocumentBridge` brings the change sets.
 """
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from studio.core.changes import ChangeSet
 from studio.core.document import Document
+from studio.worker.events import DocumentChanged, EventKind, JobEvent, WorkerEvent
+
+COALESCE_MS = 40
+"""Worker events are delivered to the GUI in batches at most this often."""
+
+
+class WorkerBridge(QObject):
+    """Re-emits worker events on the GUI thread: :attr:`changed` (a ChangeSet) and
+    :attr:`job_event` (a JobEvent), in the order they happened.
+
+    An engine can report dozens of steps a second; redrawing for each would starve the
+    event loop. Events are collected and delivered every :data:`COALESCE_MS`, in order,
+    with a job's progress events dropped when a later event of that job is in the batch.
+    """
+
+    changed = Signal(object)  # ChangeSet
+    job_event = Signal(object)  # JobEvent
+    _wake = Signal()
+
+    def __init__(self, subscribe: Callable[[Callable[[WorkerEvent], None]], Callable[[], None]],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._lock = threading.Lock()
+        self._pending: list[WorkerEvent | Callable[[], None]] = []
+        self._scheduled = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(COALESCE_MS)
+        self._timer.timeout.connect(self._drain)
+        self._wake.connect(self._timer.start, Qt.ConnectionType.QueuedConnection)
+        self._unsubscribe: Callable[[], None] | None = subscribe(self._on_event)
+
+    def _on_event(self, event: WorkerEvent | Callable[[], None]) -> None:
+        """Called on the worker's threads."""
+        with self._lock:
+            self._pending.append(event)
+            wake = not self._scheduled
+            self._scheduled = True
+        if wake:
+            self._wake.emit()
+
+    def post(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the GUI thread after the events that arrived before it (an
+        operation's result comes after its change sets and before later job events)."""
+        self._on_event(fn)
+
+    def _drain(self) -> None:
+        with self._lock:
+            events, self._pending, self._scheduled = self._pending, [], False
+        last = {event.job_id: index for index, event in enumerate(events) if isinstance(event, JobEvent)}
+        for index, event in enumerate(events):
+            if not isinstance(event, JobEvent | DocumentChanged):
+                event()
+            elif isinstance(event, DocumentChanged):
+                self.changed.emit(event.changes)
+            elif event.kind is not EventKind.PROGRESS or last[event.job_id] == index:
+                self.job_event.emit(event)
+
+    def flush(self) -> None:
+        """Deliver what has arrived now (tests, and before a project closes)."""
+        self._timer.stop()
+        self._drain()
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
 
 
 class DocumentBridge(QObject):
-    """Re-emits the document's change sets as :attr:`changed` on the GUI thread."""
+    """Re-emits the document's change sets as :attr:`changed` on the GUI thread (used
+    when there is no generation service)."""
 
     changed = Signal(object)  # ChangeSet
     _relay = Signal(object)
@@ -29,7 +96,7 @@ class DocumentBridge(QObject):
         super().__init__(parent)
         self.document = document
         # Always queued, even from the GUI thread: a view never redraws in the middle
-        # of the command that changed the tree (the listener runs under the lock).
+        # of the change that caused it.
         self._relay.connect(self.changed.emit, Qt.ConnectionType.QueuedConnection)
         self._unsubscribe: Callable[[], None] | None = document.subscribe(self._on_change)
 
@@ -40,87 +107,3 @@ class DocumentBridge(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-
-
-COALESCE_MS = 40
-"""Job events are delivered to the GUI in batches at most this often."""
-
-
-def _job_of(event: Any) -> str:
-    return str(getattr(event, "job_id", ""))
-
-
-def _is_progress(event: Any) -> bool:
-    return str(getattr(event.kind, "value", event.kind)) == "progress"
-
-
-class JobEventBridge(QObject):
-    """Re-emits the generation service's job events as :attr:`event` on the GUI thread.
-
-    Two sources: in the studio, the service's asyncio event stream read by a task on the
-    qasync loop (:meth:`reading`); without an asyncio loop (tests, scripts), a callback
-    subscription whose calls arrive on the worker thread (the constructor).
-
-    An engine can report dozens of steps a second; redrawing for each would starve the
-    event loop. Events are collected and delivered every :data:`COALESCE_MS`, in order,
-    with a job's progress events dropped when a later event of that job is in the batch.
-    """
-
-    job_event = Signal(object)  # studio.worker JobEvent
-    _wake = Signal()
-
-    @classmethod
-    def reading(cls, stream: Any, loop: asyncio.AbstractEventLoop, parent: QObject | None = None) -> JobEventBridge:
-        """A bridge fed by ``async for event in stream`` on ``loop`` (the GUI's qasync loop)."""
-        bridge = cls(None, parent)
-        bridge._stream = stream
-        bridge._task = loop.create_task(bridge._read(stream))
-        return bridge
-
-    async def _read(self, stream: Any) -> None:
-        async for event in stream:
-            self._on_event(event)
-
-    def __init__(self, subscribe: Callable[[Callable[[Any], None]], Callable[[], None]] | None,
-                 parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._stream: Any = None
-        self._task: asyncio.Task[None] | None = None
-        self._lock = threading.Lock()
-        self._pending: list[Any] = []
-        self._scheduled = False
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(COALESCE_MS)
-        self._timer.timeout.connect(self._drain)
-        self._wake.connect(self._timer.start, Qt.ConnectionType.QueuedConnection)
-        self._unsubscribe: Callable[[], None] | None = subscribe(self._on_event) if subscribe else None
-
-    def _on_event(self, event: Any) -> None:
-        """Called on any thread."""
-        with self._lock:
-            self._pending.append(event)
-            wake = not self._scheduled
-            self._scheduled = True
-        if wake:
-            self._wake.emit()
-
-    def _drain(self) -> None:
-        with self._lock:
-            events, self._pending, self._scheduled = self._pending, [], False
-        last = {_job_of(event): index for index, event in enumerate(events)}
-        for index, event in enumerate(events):
-            if _is_progress(event) and last[_job_of(event)] != index:
-                continue
-            self.job_event.emit(event)
-
-    def close(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        if self._stream is not None:
-            self._stream.close()
-            self._stream = None
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None

@@ -98,7 +98,7 @@ class QueuePanel(QWidget):
     def jobs(self) -> list[Any]:
         if self.service is None:
             return []
-        jobs = self.service.jobs(include_finished=True, wait=False)
+        jobs = self.service.jobs(include_finished=True)
         active = [j for j in jobs if not j.finished]
         finished = [j for j in jobs if j.finished][-MAX_FINISHED_SHOWN:]
         return active + list(reversed(finished))

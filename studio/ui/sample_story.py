@@ -95,7 +95,7 @@ class SampleBuilder(QObject):
         service = self.service
         if service is None:
             return
-        jobs = service.jobs(include_finished=True, wait=False)
+        jobs = service.jobs(include_finished=True)
         self.progress.emit(sum(1 for job in jobs if job.finished), self.total)
         if not service.wait_idle(timeout=0):
             return

@@ -8,40 +8,59 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, Signal
 
 from studio.core.errors import StudioError
 from studio.engines.base import EngineVocabulary
 from studio.storage import Project
 from studio.ui.job_tracker import JobTracker
-from studio.ui.qt_bridge import DocumentBridge, JobEventBridge
+from studio.ui.qt_bridge import DocumentBridge, WorkerBridge
 from studio.ui.services import AppServices
 from studio.ui.settings import StudioSettings
+from studio.worker.events import JobStatus
 
 if TYPE_CHECKING:
-    from studio.worker import GenerationService
+    from studio.worker import GenerationService, Writer
 
 log = logging.getLogger(__name__)
 
 
 class ProjectSession(QObject):
+    """The window's side of one project: it reads snapshots and submits operations.
+
+    Every change runs on the worker's writer thread (:meth:`submit`); its result comes
+    back on the GUI thread. Views redraw from :attr:`changed` (change sets) and the
+    tracker (job events), both fed by the one event path from the worker.
+    """
+
+    changed = Signal(object)  # ChangeSet, on the GUI thread
+    _done = Signal(object, object)  # (future, then): an operation ended
+
     def __init__(self, project: Project, settings: StudioSettings, services: AppServices,
                  parent: QObject | None = None, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        """``loop``: the GUI's asyncio (qasync) loop; job events are then read as an async stream."""
+        """``loop``: the GUI's asyncio (qasync) loop, if it runs one (events need none)."""
         super().__init__(parent)
+        from studio.worker.writer import Writer  # the writer, not the service: no numpy yet
+
         self.loop = loop
         self.project = project
         self.settings = settings
-        self.bridge = DocumentBridge(project.document, self)
+        self.writer: Writer = Writer(project)
         self.tracker = JobTracker(self)
         self.service: GenerationService | None = None
         self.service_error = ""
-        self.events: JobEventBridge | None = None
+        self.events: WorkerBridge | None = None
+        self.bridge: DocumentBridge | None = None
         self.services = services
         self.registry = services.registry
+        self.error_handler: Callable[[StudioError], None] | None = None
+        """Where a refused operation's error goes (the workspace shows it)."""
+        self._done.connect(self._finish, Qt.ConnectionType.QueuedConnection)
         self._start_service()
 
     def _start_service(self) -> None:
@@ -55,19 +74,43 @@ class ProjectSession(QObject):
                                                    self.settings.checkpoint_dirs())
             self.service = GenerationService(self.project, self.registry, devices=configs,
                                              default_engine=engine, auto_requeue=self.settings.auto_requeue,
-                                             hosts=HostMode(self.services.engine_host))
+                                             hosts=HostMode(self.services.engine_host), writer=self.writer)
         except StudioError as error:
             self.service_error = error.message
+            self.bridge = DocumentBridge(self.project.document, self)
+            self.bridge.changed.connect(self.changed.emit)
             return
-        if self.loop is not None:
-            self.events = JobEventBridge.reading(self.service.events(), self.loop, self)
-        else:
-            self.events = JobEventBridge(self.service.subscribe, self)
+        self.events = WorkerBridge(self.service.subscribe_all, self)
+        self.events.changed.connect(self.changed.emit)
         self.events.job_event.connect(self.tracker.on_event)
         self.service.set_reroll_selects(self.settings.reroll_selects)
         for job in self.service.jobs():
-            self.tracker.on_event(_Synthetic(job))
+            self.tracker.add_existing(job)
         self.service.start()
+
+    def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
+        """Run ``operation`` on the writer thread; ``then(result)`` runs on the GUI thread
+        after it (a StudioError goes to :attr:`error_handler` instead)."""
+        future = self.writer.submit(operation)
+        events = self.events
+        if events is not None:  # in order with the worker's events
+            future.add_done_callback(lambda done: events.post(lambda: self._finish(done, then)))
+        else:
+            future.add_done_callback(lambda done: self._done.emit(done, then))
+
+    def _finish(self, future: Future[Any], then: Callable[[Any], None] | None) -> None:
+        error = future.exception()
+        if isinstance(error, StudioError):
+            if self.error_handler is not None:
+                self.error_handler(error)
+            else:
+                log.warning("%s", error.message)
+            return
+        if error is not None:
+            log.error("an operation failed", exc_info=error)
+            return
+        if then is not None:
+            then(future.result())
 
     @property
     def path(self) -> Path:
@@ -93,10 +136,19 @@ class ProjectSession(QObject):
                               hint="Install the studio with its engines, then reopen the project.")
         return self.service
 
+    def settle(self) -> None:
+        """Wait until the operations submitted so far have run (before closing: a job
+        queued a moment ago counts), and deliver their events."""
+        self.writer.call(lambda: None)
+        if self.events is not None:
+            self.events.flush()
+
     def active_jobs(self) -> list[Any]:
+        """Queued and running jobs, including those of operations already submitted."""
         if self.service is None:
             return []
-        return [j for j in self.service.jobs() if str(getattr(j.status, "value", j.status)) in ("queued", "running")]
+        self.settle()
+        return [j for j in self.service.jobs() if j.status in (JobStatus.QUEUED, JobStatus.RUNNING)]
 
     def close(self, policy: str = "keep") -> None:
         """Stop the worker: ``cancel`` cancels every job; ``keep`` leaves queued jobs queued."""
@@ -110,21 +162,11 @@ class ProjectSession(QObject):
             else:
                 self.service.pause()
             self.service.stop(cancel_running=policy == "cancel", timeout=15)
+        else:
+            self.writer.stop()
         if self.events is not None:
             self.events.close()
-        self.bridge.close()
+        if self.bridge is not None:
+            self.bridge.close()
+        self.writer.detach()
         self.project.close()
-
-
-class _Synthetic:
-    """A 'queued' or 'started' event for a job found in the queue when the project opens."""
-
-    def __init__(self, job: Any) -> None:
-        status = str(getattr(job.status, "value", job.status))
-        self.kind = "started" if status == "running" else ("queued" if status == "queued" else "updated")
-        self.job = job
-        self.job_id = job.id
-        self.node_id = job.node_id
-        self.step, self.total, self.eta_s = 0, 0, None
-        self.message = self.hint = ""
-

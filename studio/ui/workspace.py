@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,6 @@ from studio.core.tree import StoryTree
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
-from studio.ui.deferred_reader import DeferredReader
 from studio.ui.dialogs.export_dialog import BranchFacts
 from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.inspector.inspector import Inspector
@@ -53,6 +51,7 @@ from studio.ui.queue_panel import QueuePanel
 from studio.ui.search_bar import SearchBar, find_matches
 from studio.ui.session import ProjectSession
 from studio.ui.window_actions import StudioActions
+from studio.worker.events import EventKind, JobEvent
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +122,7 @@ class Workspace(QWidget):
         self.search.hide()
         self.episode = EpisodePanel(posters, clips, self._abs, self)
         self.inspector = Inspector(clips, self._abs)
+        self.inspector.tree_source = lambda: self.tree
         self.queue = QueuePanel(session.tracker, self.describe_job)
         self.queue.set_service(session.service)
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
@@ -146,16 +146,15 @@ class Workspace(QWidget):
         for action in actions.local:
             self.addAction(action)
 
-        self.reader = DeferredReader(self.document.lock, self)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(80)
-        self._refresh_timer.timeout.connect(lambda: self.reader.run(self._refresh_selection_views))
+        self._refresh_timer.timeout.connect(self._refresh_selection_views)
 
-        session.bridge.changed.connect(lambda changes: self.reader.run(lambda: self.on_changes(changes)))
+        session.error_handler = self.error.emit
+        session.changed.connect(self.on_changes)
         session.tracker.nodes_changed.connect(self._on_job_nodes)
-        session.tracker.progressed.connect(
-            lambda ids: self.reader.run(lambda: self.scene.refresh_nodes(ids) if not self.closed else None))
+        session.tracker.progressed.connect(lambda ids: self.scene.refresh_nodes(ids) if not self.closed else None)
         session.tracker.job_finished.connect(self._on_job_finished)
         self.scene.node_clicked.connect(self.select)
         self.scene.node_activated.connect(self._activate)
@@ -178,8 +177,7 @@ class Workspace(QWidget):
         self.search.step.connect(self.step_match)
         self.search.closed.connect(self._close_search)
 
-        with self.document.lock:
-            self.cast.refresh(self.tree)
+        self.cast.refresh(self.tree)
         # Autocomplete words come from the engine's catalogue entry (a small file): read them
         # once the window is drawn and idle, not while the project opens.
         QTimer.singleShot(VOCABULARY_DELAY_MS, self.load_vocabulary)
@@ -190,8 +188,7 @@ class Workspace(QWidget):
         if self.closed:
             return
         words = self.session.engine_vocabulary()
-        with self.document.lock:
-            self.inspector.set_vocabulary(collect_vocabulary(self.tree, words))
+        self.inspector.set_vocabulary(collect_vocabulary(self.tree, words))
 
     def _connect_story_edits(self) -> None:
         """The inspector's story fields, start states and chip fixes become undoable commands."""
@@ -220,11 +217,10 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(self.current_id)
         if node is None or node.is_root:
             return None
-        with self.document.lock:
-            takes = takes_to_compare(self.tree.takes_of(node.id), node.selected_take_id)
-            before = self.tree.state_before(node.id)
-            states = {t.id: before.apply(t.deltas) for t in takes}
-            title = f"Turn {self.tree.depth(node.id)}"
+        takes = takes_to_compare(self.tree.takes_of(node.id), node.selected_take_id)
+        before = self.tree.state_before(node.id)
+        states = {t.id: before.apply(t.deltas) for t in takes}
+        title = f"Turn {self.tree.depth(node.id)}"
         if len(takes) < 2:
             self.message.emit("Compare needs two takes with a clip: re-roll this turn first.")
             return None
@@ -240,24 +236,23 @@ class Workspace(QWidget):
 
     def reroll_many(self, count: int) -> None:
         """Queue ``count`` new takes of the selected turn, each with its own seed."""
-        service = self.guard(self.session.require_service)
-        if service is None or self.current_id not in self.tree.nodes or self.tree.nodes[self.current_id].is_root:
+        target = self.current_id
+        if target not in self.tree.nodes or self.tree.nodes[target].is_root:
             return
-        jobs = [self.guard(lambda: service.reroll(self.current_id, engine=self.engine_name(),
-                                                  settings=self.settings_for_jobs())) for _ in range(count)]
-        queued = sum(job is not None for job in jobs)
-        self.message.emit(f"Re-rolling ×{queued}…")
+        self._queue_jobs(
+            lambda service, engine, settings: [service.reroll(target, engine=engine, settings=settings)
+                                               for _ in range(count)],
+            lambda jobs: self.message.emit(f"Re-rolling ×{len(jobs)}…"))
 
     def stale_if_chosen(self, node_id: str, take_id: str) -> int:
         """How many later turns would become stale if ``take_id`` were chosen for ``node_id``."""
-        with self.document.lock:
-            try:
-                patch = SelectTake(node_id, take_id).build(self.tree)
-            except StudioError:
-                return 0
-            nodes = {entity.node_id for (kind, _id), entity in patch.items()
-                     if kind is EntityKind.TAKE and isinstance(entity, Take) and entity.stale
-                     and not self.tree.takes[entity.id].stale}
+        try:
+            patch = SelectTake(node_id, take_id).build(self.tree)
+        except StudioError:
+            return 0
+        nodes = {entity.node_id for (kind, _id), entity in patch.items()
+                 if kind is EntityKind.TAKE and isinstance(entity, Take) and entity.stale
+                 and not self.tree.takes[entity.id].stale}
         return len(nodes)
 
     def ask_stale(self, count: int) -> str | None:
@@ -270,8 +265,8 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(node_id)
         if node is None or node.instruction.raw == text:
             return
-        if self.apply(EditInstruction(node_id, text)) is not None:
-            self.message.emit("Instruction corrected: Re-roll (R) makes a take from it.")
+        self.apply(EditInstruction(node_id, text),
+                   then=lambda _changes: self.message.emit("Instruction corrected: Re-roll (R) makes a take from it."))
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -293,8 +288,7 @@ class Workspace(QWidget):
         return import_image(self.project, path, folder)
 
     def describe_job(self, job: Any) -> str:
-        with self.document.lock:
-            return job_title(job, self.tree)
+        return job_title(job, self.tree)
 
     def describe_node(self, node_id: str) -> str:
         node = self.tree.nodes.get(node_id)
@@ -310,10 +304,34 @@ class Workspace(QWidget):
             self.error.emit(error)
             return None
 
-    def apply(self, command: Command) -> ChangeSet | None:
-        result: ChangeSet | None = self.guard(lambda: self.project.apply(command))
-        self.history_changed.emit()
-        return result
+    def gone(self) -> bool:
+        """Closed, or its Qt object already deleted: results still on their way are dropped."""
+        import shiboken6
+
+        return self.closed or not shiboken6.isValid(self)
+
+    def apply(self, command: Command, then: Callable[[ChangeSet], None] | None = None) -> None:
+        """Submit ``command`` to the writer; ``then(changes)`` runs here once it is made
+        (a refused command shows its error instead)."""
+        def done(changes: ChangeSet) -> None:
+            if self.gone():  # the result of an edit made just before the window closed
+                return
+            self.history_changed.emit()
+            if then is not None:
+                then(changes)
+
+        self.session.submit(lambda: self.project.apply(command), done)
+
+    def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
+        """Run ``operation`` (a document command with its jobs) on the writer."""
+        def done(result: Any) -> None:
+            if self.gone():
+                return
+            self.history_changed.emit()
+            if then is not None:
+                then(result)
+
+        self.session.submit(operation, done)
 
     def settings_for_jobs(self) -> dict[str, Any]:
         return self.session.job_settings()
@@ -342,16 +360,15 @@ class Workspace(QWidget):
     def _refresh_selection_views(self, show_inspector: bool = False) -> None:
         if self.closed:
             return
-        with self.document.lock:
-            tree = self.tree
-            if self.current_id not in tree.nodes:
-                return
-            self.branch = branch_through(tree, self.current_id, self._last_child)
-            summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
-            states = [tree.state_of(n) for n in self.branch]
-            series = character_series(tree, self.branch)
-            if show_inspector or self.inspector.draft_parent is None:
-                self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
+        tree = self.tree
+        if self.current_id not in tree.nodes:
+            return
+        self.branch = branch_through(tree, self.current_id, self._last_child)
+        summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
+        states = [tree.state_of(n) for n in self.branch]
+        series = character_series(tree, self.branch)
+        if show_inspector or self.inspector.draft_parent is None:
+            self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
         self.episode.chart.set_character_states(series)
@@ -365,8 +382,7 @@ class Workspace(QWidget):
             action.setEnabled(is_turn)
 
     def navigate(self, move: str) -> None:
-        with self.document.lock:
-            target = neighbour(self.tree, self.current_id, move, self._last_child)
+        target = neighbour(self.tree, self.current_id, move, self._last_child)
         if target is not None:
             self.select(target)
 
@@ -398,42 +414,41 @@ class Workspace(QWidget):
         else:
             self._refresh_timer.start()
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
-            with self.document.lock:
-                self.cast.refresh(self.tree)
-                self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))
+            self.cast.refresh(self.tree)
+            self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))
         if self.search.isVisible() and self.search.edit.text():
             self._on_query(self.search.edit.text())
         self.history_changed.emit()
 
     def _on_job_nodes(self, node_ids: set[str]) -> None:
-        self.reader.run(lambda: self.scene.refresh_nodes(node_ids) if not self.closed else None)
+        if self.closed:
+            return
+        self.scene.refresh_nodes(node_ids)
         if set(self.branch) & set(node_ids):
             self._refresh_timer.start()
 
-    def _on_job_finished(self, event: Any) -> None:
-        kind = str(getattr(event.kind, "value", event.kind))
-        export = self._exports.pop(str(event.job_id), None)
+    def _on_job_finished(self, event: JobEvent) -> None:
+        export = self._exports.pop(event.job.id, None)
         if export is not None:
-            if kind == "finished":
+            if event.kind is EventKind.FINISHED:
                 self.message.emit(f"Export finished: {export}")
-            elif kind == "failed":
-                self.message.emit(f"Export failed: {getattr(event, 'message', '') or 'see the queue'}")
+            elif event.kind is EventKind.FAILED:
+                self.message.emit(f"Export failed: {event.message or 'see the queue'}")
             else:
                 self.message.emit("Export cancelled.")
             return
-        if kind == "failed":
-            message = getattr(event, "message", "") or "A job failed."
-            hint = getattr(event, "hint", "")
+        if event.kind is EventKind.FAILED:
+            message = event.message or "A job failed."
+            hint = event.hint
             self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
-        elif kind == "finished":
+        elif event.kind is EventKind.FINISHED:
             self.message.emit("Take ready.")
 
     # -- turn commands -----------------------------------------------------------------------
 
     def start_new_turn(self) -> None:
         """Enter: a draft under the selected turn; the instruction editor takes focus."""
-        with self.document.lock:
-            self.inspector.show_draft(self.tree, self.current_id)
+        self.inspector.show_draft(self.tree, self.current_id)
         self.message.emit("New turn: describe it, then Generate (Ctrl+Enter).")
 
     def _cancel_draft(self) -> None:
@@ -449,28 +464,29 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(target)
         if node is None:
             return
-        if node.instruction.raw != text and self.apply(EditInstruction(target, text)) is None:
-            return
-        self.reroll(target)
+        if node.instruction.raw != text:
+            self.apply(EditInstruction(target, text), then=lambda _changes: self.reroll(target))
+        else:
+            self.reroll(target)
 
     def _generate_new(self, parent_id: str, text: str) -> None:
         service = self.session.service
         if service is None:
             node_id = new_id()
-            if self.apply(AddTurn(parent_id, text, node_id=node_id)) is not None:
-                self.select(node_id)
+            self.apply(AddTurn(parent_id, text, node_id=node_id), then=lambda _changes: self.select(node_id))
             self.error.emit(StudioError(self.session.service_error or "Generation is not available.",
                                         hint="The turn was added without a take."))
             return
-        result = self.guard(lambda: service.generate(parent_id, text, engine=self.engine_name(),
-                                                     settings=self.settings_for_jobs()))
-        if result is not None:
+        engine, settings = self.engine_name(), self.settings_for_jobs()
+
+        def made(result: tuple[str, str]) -> None:
             node_id, _job = result
             self.inspector.draft_parent = None
             self.select(node_id)
             self.view.setFocus()
             self.message.emit("Generating…")
-        self.history_changed.emit()
+
+        self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made)
 
     def generate_current(self) -> None:
         """Ctrl+Enter outside the editor: generate what the editor holds."""
@@ -483,46 +499,54 @@ class Workspace(QWidget):
         draft = self.inspector.draft_parent
         if draft is not None:
             node_id = new_id()
-            if self.apply(AddTurn(draft, text, node_id=node_id)) is not None:
+
+            def added(_changes: ChangeSet) -> None:
                 self.inspector.draft_parent = None
                 self.select(node_id)
+
+            self.apply(AddTurn(draft, text, node_id=node_id), then=added)
         elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
             self.apply(EditInstruction(self.current_id, text))
 
+    def _queue_jobs(self, operation: Callable[[Any, str | None, dict[str, Any]], Any],
+                    then: Callable[[Any], None]) -> None:
+        service = self.guard(self.session.require_service)
+        if service is None:
+            return
+        engine, settings = self.engine_name(), self.settings_for_jobs()
+        self.submit(lambda: operation(service, engine, settings), then)
+
     def reroll(self, node_id: str | None = None) -> None:
         target = node_id or self.current_id
-        service = self.guard(self.session.require_service)
-        if service is None:
-            return
         seed = self.session.settings.locked_seed
-        if self.guard(lambda: service.reroll(target, engine=self.engine_name(), seed=seed,
-                                             settings=self.settings_for_jobs())) is not None:
-            self.message.emit("Re-rolling…" if seed is None else f"Re-rolling with the locked seed {seed}…")
+        self._queue_jobs(
+            lambda service, engine, settings: service.reroll(target, engine=engine, seed=seed, settings=settings),
+            lambda _job: self.message.emit("Re-rolling…" if seed is None
+                                           else f"Re-rolling with the locked seed {seed}…"))
 
     def reroll_branch(self) -> None:
-        service = self.guard(self.session.require_service)
-        if service is None:
-            return
-        jobs = self.guard(lambda: service.reroll_branch(self.current_id, engine=self.engine_name(),
-                                                        settings=self.settings_for_jobs()))
-        if jobs is not None:
-            self.message.emit(f"Re-rolling {len(jobs)} turn{'s' if len(jobs) != 1 else ''}…")
+        target = self.current_id
+        self._queue_jobs(
+            lambda service, engine, settings: service.reroll_branch(target, engine=engine, settings=settings),
+            lambda jobs: self.message.emit(f"Re-rolling {len(jobs)} turn{'s' if len(jobs) != 1 else ''}…"))
 
     def fill_branch(self) -> None:
-        service = self.guard(self.session.require_service)
-        if service is None or not self.branch:
+        if not self.branch:
             return
-        jobs = self.guard(lambda: service.fill(self.branch[-1], engine=self.engine_name(),
-                                               settings=self.settings_for_jobs()))
-        if jobs is not None:
-            self.message.emit(f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
-                              else "Every turn of this branch has a take.")
+        leaf = self.branch[-1]
+        self._queue_jobs(
+            lambda service, engine, settings: service.fill(leaf, engine=engine, settings=settings),
+            lambda jobs: self.message.emit(f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
+                                           else "Every turn of this branch has a take."))
 
     def fork(self) -> None:
         new_node = new_id()
-        if self.apply(Fork(self.current_id, new_node_id=new_node)) is not None:
+
+        def forked(_changes: ChangeSet) -> None:
             self.select(new_node)
             self.inspector.editor.focus_first_field()
+
+        self.apply(Fork(self.current_id, new_node_id=new_node), then=forked)
 
     def toggle_bookmark(self) -> None:
         node = self.tree.nodes.get(self.current_id)
@@ -530,17 +554,16 @@ class Workspace(QWidget):
             self.apply(SetBookmark(node.id, not node.bookmarked))
 
     def delete_current(self) -> None:
-        node = self.tree.nodes.get(self.current_id)
+        tree = self.tree
+        node = tree.nodes.get(self.current_id)
         if node is None or node.is_root:
             return
-        with self.document.lock:
-            subtree = [node, *self.tree.descendants(node.id)]
-            takes = sum(len(self.tree.takes_of(n.id)) for n in subtree)
+        subtree = [node, *tree.descendants(node.id)]
+        takes = sum(len(tree.takes_of(n.id)) for n in subtree)
         if takes and not self.confirm("Delete turns", delete_prompt(len(subtree) - 1, takes)):
             return
         parent = node.parent_id
-        if self.apply(DeleteSubtree(node.id)) is not None and parent is not None:
-            self.select(parent)
+        self.apply(DeleteSubtree(node.id), then=lambda _changes: self.select(parent) if parent else None)
 
     def choose_take(self, node_id: str, take_id: str) -> None:
         """Use another take; say how many later turns become stale and offer to re-roll them."""
@@ -548,35 +571,27 @@ class Workspace(QWidget):
             return
         stale = self.stale_if_chosen(node_id, take_id)
         answer = self.ask_stale(stale) if stale else "use"
-        if answer is None or self.apply(SelectTake(node_id, take_id)) is None:
+        if answer is None:
             return
-        if answer == "reroll":
-            service = self.guard(self.session.require_service)
-            if service is None:
-                return
-            jobs: list[str] = []
 
-            def reroll_below(child: str) -> list[str]:
-                return list(service.reroll_branch(child, engine=self.engine_name(),
-                                                  settings=self.settings_for_jobs()))
+        def chosen(_changes: ChangeSet) -> None:
+            if answer == "reroll":
+                children = list(self.tree.child_ids(node_id))
+                self._queue_jobs(
+                    lambda service, engine, settings: [job for child in children for job in
+                                                       service.reroll_branch(child, engine=engine, settings=settings)],
+                    lambda jobs: self.message.emit(
+                        f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…"))
+            elif stale:
+                self.message.emit(f"Take chosen; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
 
-            for child in self.tree.child_ids(node_id):
-                jobs += self.guard(partial(reroll_below, child)) or []
-            self.message.emit(f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…")
-        elif stale:
-            self.message.emit(f"Take chosen; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
+        self.apply(SelectTake(node_id, take_id), then=chosen)
 
     def undo(self) -> None:
-        changes = self.guard(self.project.undo)
-        if changes is not None:
-            self.message.emit(changes.label)
-        self.history_changed.emit()
+        self.submit(self.project.undo, lambda changes: self.message.emit(changes.label) if changes else None)
 
     def redo(self) -> None:
-        changes = self.guard(self.project.redo)
-        if changes is not None:
-            self.message.emit(changes.label)
-        self.history_changed.emit()
+        self.submit(self.project.redo, lambda changes: self.message.emit(changes.label) if changes else None)
 
     def play(self) -> None:
         self.episode.play_branch()
@@ -590,8 +605,7 @@ class Workspace(QWidget):
 
     def _on_query(self, text: str) -> None:
         order = sorted(self.scene.cells, key=lambda n: (self.scene.cells[n].row, self.scene.cells[n].depth))
-        with self.document.lock:
-            self._matches = find_matches(self.tree, text, order)
+        self._matches = find_matches(self.tree, text, order)
         self.scene.set_search_hits(self._matches)
         self._match_index = -1
         if self._matches:
@@ -626,10 +640,10 @@ class Workspace(QWidget):
     def branch_facts(self) -> BranchFacts:
         from studio.core.sentence import describe_action
 
-        with self.document.lock:
-            turns = [n for n in self.branch if not self.tree.nodes[n].is_root]
-            generated = sum(1 for n in turns if self.tree.selected_take(n) is not None)
-            ending = describe_action(self.tree.nodes[turns[-1]].instruction) if turns else ""
+        tree = self.tree
+        turns = [n for n in self.branch if n in tree.nodes and not tree.nodes[n].is_root]
+        generated = sum(1 for n in turns if tree.selected_take(n) is not None)
+        ending = describe_action(tree.nodes[turns[-1]].instruction) if turns else ""
         return BranchFacts(len(turns), generated, excerpt_of(ending, 70))
 
     def queue_export(self, out: Path, options: Any, fmt: str | None) -> str | None:

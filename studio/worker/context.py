@@ -2,7 +2,7 @@
 
 The context is built when a job starts, not when it is queued, so that a turn queued
 behind its parent (re-roll branch) is generated from the parent's new take. The tree is
-read under the document lock; entities are frozen, so the snapshot stays valid after.
+read from one snapshot of the tree (it never changes), without any lock.
 Representations are tagged with the space that made them and reach only engines of that
 space.
 """
@@ -155,24 +155,22 @@ def build_context(
     History is cut to the engine's window; a turn's representation is passed only when
     it is in the engine's own space (checked by space id and by shape).
     """
-    document = project.document
-    with document.lock:
-        tree = document.tree
-        node = tree.nodes.get(node_id)
-        if node is None:
-            raise NodeGone(node_id)
-        if node.parent_id is None:
-            raise NodeGone(node_id)
-        path = tree.path_to(node_id)
-        turns = path[1:-1]
-        window = history_window(info, settings)
-        turns = turns[len(turns) - window:] if window else []
-        selected = [tree.selected_take(n.id) for n in turns]
-        states = [tree.state_of(n.id) for n in turns]
-        parent_state = tree.state_before(node_id)  # the acting character's state
-        parent_take = tree.selected_take(node.parent_id)
-        cast = list(tree.cast.values())
-        locations = list(tree.locations.values())
+    tree = project.tree  # a snapshot: it never changes while the context is built
+    node = tree.nodes.get(node_id)
+    if node is None:
+        raise NodeGone(node_id)
+    if node.parent_id is None:
+        raise NodeGone(node_id)
+    path = tree.path_to(node_id)
+    turns = path[1:-1]
+    window = history_window(info, settings)
+    turns = turns[len(turns) - window:] if window else []
+    selected = [tree.selected_take(n.id) for n in turns]
+    states = [tree.state_of(n.id) for n in turns]
+    parent_state = tree.state_before(node_id)  # the acting character's state
+    parent_take = tree.selected_take(node.parent_id)
+    cast = list(tree.cast.values())
+    locations = list(tree.locations.values())
 
     spec = info.capabilities.representation
     history: list[TurnContext] = []

@@ -1,25 +1,22 @@
-"""Job events and their delivery: callbacks, or an asyncio async iterator.
+"""What the worker tells the window and the command line: typed, light events.
 
-Callbacks run on the thread that caused the event (the worker thread for everything a
-running job does; the caller's thread for ``queued`` and for cancelling a queued job).
-The async iterator hands events to its event loop with ``call_soon_threadsafe``, so a
-GUI running qasync can ``async for event in service.events()`` on its own thread.
+Importing this module imports no numpy and no torch (a test checks it), so the window
+imports it directly and compares enums, never strings. Delivery is in
+:mod:`studio.worker.event_bus`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from studio.core.changes import ChangeSet
 from studio.core.state import CharacterState, StateDeltas
-from studio.worker.jobs import Job
+from studio.worker.jobs import Job, JobKind, JobStatus
 
-log = logging.getLogger(__name__)
+__all__ = ["ChangeSet", "DocumentChanged", "EventKind", "Job", "JobEvent", "JobKind", "JobStatus", "WorkerEvent"]
 
 
 class EventKind(StrEnum):
@@ -80,118 +77,12 @@ class JobEvent:
         return self.step / self.total if self.total else 0.0
 
 
-EventCallback = Callable[[JobEvent], None]
+@dataclass(frozen=True, slots=True)
+class DocumentChanged:
+    """The writer changed the document: views redraw what ``changes`` names."""
+
+    changes: ChangeSet
 
 
-class EventBus:
-    """Fan-out of job events to subscribers; a failing subscriber never stops the worker."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._callbacks: list[EventCallback] = []
-        self._streams: list[EventStream] = []
-
-    def subscribe(self, callback: EventCallback) -> Callable[[], None]:
-        with self._lock:
-            self._callbacks.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._callbacks:
-                    self._callbacks.remove(callback)
-
-        return unsubscribe
-
-    def publish(self, event: JobEvent) -> None:
-        with self._lock:
-            callbacks = list(self._callbacks)
-        for callback in callbacks:
-            try:
-                callback(event)
-            except Exception:  # a subscriber's bug must not kill the worker
-                log.exception("job event subscriber %r failed on %s", callback, event.kind)
-
-    def stream(self) -> EventStream:
-        stream = EventStream(self)
-        with self._lock:
-            self._streams.append(stream)
-        return stream
-
-    def close_streams(self) -> None:
-        """End every open async iterator (the service stopped)."""
-        with self._lock:
-            streams = list(self._streams)
-            self._streams.clear()
-        for stream in streams:
-            stream.end()
-
-    def _forget(self, stream: EventStream) -> None:
-        with self._lock:
-            if stream in self._streams:
-                self._streams.remove(stream)
-
-
-_END = object()
-
-
-class EventStream:
-    """``async for event in stream``: events of one service, in order, on one event loop.
-
-    It subscribes when created (so nothing published after ``events()`` returns is lost),
-    and ends when the service stops or when ``close()`` is called.
-    """
-
-    def __init__(self, bus: EventBus) -> None:
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            self._loop = None
-        self._bus = bus
-        self._pending: list[object] = []
-        self._queue: asyncio.Queue[object] | None = None
-        self._lock = threading.Lock()
-        self._closed = False
-        self._unsubscribe = bus.subscribe(self._deliver)
-
-    def _deliver(self, item: object) -> None:
-        with self._lock:
-            if self._loop is None or self._queue is None:
-                self._pending.append(item)
-                return
-            loop, queue = self._loop, self._queue
-        try:
-            loop.call_soon_threadsafe(queue.put_nowait, item)
-        except RuntimeError:  # the loop is closed: nobody is listening any more
-            self.close()
-
-    def end(self) -> None:
-        self._unsubscribe()
-        self._deliver(_END)
-
-    def close(self) -> None:
-        self._closed = True
-        self._unsubscribe()
-        self._bus._forget(self)
-
-    def __aiter__(self) -> EventStream:
-        return self
-
-    async def __anext__(self) -> JobEvent:
-        if self._closed:
-            raise StopAsyncIteration
-        with self._lock:
-            if self._queue is None:
-                self._loop = asyncio.get_running_loop()
-                self._queue = asyncio.Queue()
-                for item in self._pending:
-                    self._queue.put_nowait(item)
-                self._pending.clear()
-            queue = self._queue
-        item = await queue.get()
-        if not isinstance(item, JobEvent):  # the end marker
-            self.close()
-            raise StopAsyncIteration
-        return item
-
-    async def aclose(self) -> None:
-        self.close()
+WorkerEvent = JobEvent | DocumentChanged
+"""Everything that travels the one path from the worker to the window."""

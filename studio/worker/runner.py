@@ -181,17 +181,21 @@ class GenerateRunner:
         return spec.space if tuple(getattr(array, "shape", ())) == tuple(spec.shape) else ""
 
     def _commit(self, take: Take, *, select: bool, reroll: bool = False) -> None:
-        """Add the take, unless its node was deleted meanwhile (checked under the lock)."""
+        """Add the take, unless its node was deleted meanwhile (checked and applied as one
+        change, on the writer). A re-roll of a turn with later turns keeps the chosen take
+        unless ``reroll_selects``."""
         document = self.project.document
-        with document.lock:
+
+        def change() -> None:
             if take.node_id not in document.tree.nodes:
                 raise NodeGone(take.node_id)
             if reroll:
-                if not self.reroll_selects and reroll_keeps_selection(document.tree, take.node_id):
-                    select = False
-                document.apply(AddRerolledTake(take, select=select), undoable=self.undoable_takes)
+                keep = not self.reroll_selects and reroll_keeps_selection(document.tree, take.node_id)
+                document.apply(AddRerolledTake(take, select=select and not keep), undoable=self.undoable_takes)
                 return
             document.apply(AddTake(take, select=select), undoable=self.undoable_takes)
+
+        document.change(change)
 
 
 def job_settings(info: EngineInfo, values: Mapping[str, Any]) -> tuple[EngineSettings, list[str]]:

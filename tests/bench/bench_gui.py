@@ -33,19 +33,35 @@ def _app():  # type: ignore[no-untyped-def]
     return app
 
 
-def _window(folder: Path):  # type: ignore[no-untyped-def]
+def _window(folder: Path, services=None, engine: str = "sketch"):  # type: ignore[no-untyped-def]
     from studio.cli.gui_cmds import app_services
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import StudioSettings
 
     settings = StudioSettings.at(folder / "settings.ini")
-    settings.set_engine_values("sketch", {})  # the engine's defaults: 720x480, 17 frames, 8 fps
-    settings.engine = "sketch"
+    settings.set_engine_values(engine, {})  # the engine's defaults (sketch: 720x480, 17 frames, 8 fps)
+    settings.engine = engine
     settings.mark_first_run_done()
-    window = MainWindow(settings, app_services())
+    window = MainWindow(settings, services or app_services())
     window.resize(1600, 960)
     window.show()
     return window
+
+
+def _gil_services():  # type: ignore[no-untyped-def]
+    """The app's services with the test engines that run in an engine process; ``[gil]``
+    in an instruction makes one hold the GIL in a pure Python loop for 2 s per turn."""
+    import sys
+    from dataclasses import replace
+
+    from studio.cli.gui_cmds import app_services
+
+    root = str(Path(__file__).resolve().parents[2])
+    if root not in sys.path:
+        sys.path.insert(0, root)  # the engine process imports the engines by module name, as here
+    from tests.worker.process_engines import registry
+
+    return replace(app_services(), registry=registry(), default_engine="fake", engine_host="process")
 
 
 class StallMeter:
@@ -78,28 +94,34 @@ def pump(app, seconds: float) -> None:  # type: ignore[no-untyped-def]
         time.sleep(0.001)
 
 
-def bench_stall(quick: bool) -> list[BenchResult]:
+SKETCH_LINES = ["Character: Qiqi; Motion: quickly fly on broomstick; Background: day sky.",
+                "Character: Qiqi; Motion: gently sit on railing; Background: day town.",
+                "Character: Qiqi; Motion: happily eat bread; Background: day bakery.",
+                "Character: Qiqi; Motion: slowly walk; Background: sunset street."]
+GIL_TURNS = 10
+
+
+def bench_stall(quick: bool, gil: bool = False) -> list[BenchResult]:
+    """The longest stall while a batch generates; with ``gil``, with the engine holding
+    the GIL for 2 s per turn in its engine process. The idle loop is measured first."""
     from studio.composition import create_project
     from studio.core.commands import AddTurn
     from studio.core.model import new_id
 
     app = _app()
-    turns = 5 if quick else BATCH_TURNS
+    turns = (2 if quick else GIL_TURNS) if gil else (5 if quick else BATCH_TURNS)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         project = create_project(folder / "batch.kamishibai")
         parent = project.tree.root_id
-        lines = ["Character: Qiqi; Motion: quickly fly on broomstick; Background: day sky.",
-                 "Character: Qiqi; Motion: gently sit on railing; Background: day town.",
-                 "Character: Qiqi; Motion: happily eat bread; Background: day bakery.",
-                 "Character: Qiqi; Motion: slowly walk; Background: sunset street."]
         for index in range(turns):
             node = new_id()
-            project.apply(AddTurn(parent, lines[index % len(lines)], node_id=node))
+            line = SKETCH_LINES[index % len(SKETCH_LINES)]
+            project.apply(AddTurn(parent, f"{line[:-1]} [gil]." if gil else line, node_id=node))
             parent = node
         path = project.path
         project.close()
-        window = _window(folder)
+        window = _window(folder, _gil_services(), "fake") if gil else _window(folder)
         window.open_project(path)
         pump(app, 0.5)
         meter = StallMeter()
@@ -115,8 +137,7 @@ def bench_stall(quick: bool) -> list[BenchResult]:
         seen_work = False
         while time.perf_counter() - start < 600:
             pump(app, 0.05)
-            # The window's own view of the queue (from job events): asking the service would
-            # wait on the worker's lock from the GUI thread, which the window never does.
+            # The window's own view of the queue (from job events), as its views see it.
             active = tracker.active_count()
             seen_work = seen_work or active > 0
             if seen_work and active == 0:
@@ -131,9 +152,11 @@ def bench_stall(quick: bool) -> list[BenchResult]:
         window.deleteLater()  # each run starts with no window of an earlier run still ticking
         pump(app, 0.2)
         del service
+    what = (f"{turns}-turn batch, engine holding the GIL 2 s per turn in its engine process" if gil
+            else f"{turns}-turn batch (sketch, 720x480x17)")
     return [
-        BenchResult(f"longest event-loop stall, {turns}-turn batch (sketch, 720x480x17)", stall * 1000, "ms",
-                    goal="< 50 ms", met=stall < 0.050, baseline=f"idle loop: {idle * 1000:.1f} ms",
+        BenchResult(f"longest event-loop stall, {what}", stall * 1000, "ms",
+                    goal="< 20 ms", met=stall < 0.020, baseline=f"idle loop: {idle * 1000:.1f} ms",
                     ratio=stall / idle if idle else None,
                     note=f"{done} takes in {elapsed:.1f} s; 5 ms QTimer, longest gap"),
     ]
@@ -262,16 +285,17 @@ STALL_RUNS = 3
 
 
 def stall_summary(quick: bool) -> list[BenchResult]:
-    """The batch is run several times: the stall varies from run to run on a shared CPU."""
+    """The sketch batch is run several times (the stall varies from run to run on a shared
+    CPU), then the GIL-holding engine's batch once."""
     runs = [bench_stall(quick)[0] for _ in range(1 if quick else STALL_RUNS)]
     values = sorted(r.value for r in runs)
     median = values[len(values) // 2]
     first = runs[0]
     return [BenchResult(
-        first.name + f", median of {len(runs)} runs", median, "ms", goal=first.goal, met=median < 50,
+        first.name + f", median of {len(runs)} runs", median, "ms", goal=first.goal, met=median < 20,
         baseline=first.baseline, ratio=first.ratio,
         note=f"runs: {', '.join(f'{v:.0f}' for v in values)} ms; {first.note}",
-    )]
+    ), *bench_stall(quick, gil=True)]
 
 
 def run(quick: bool) -> list[BenchResult]:

@@ -42,13 +42,17 @@ def test_select_other_take_marks_descendants_stale_and_undo_clears(doc: Document
     assert not tree.takes["b1"].stale and not tree.takes["c1"].stale
     assert tree.state_of("c").stamina == 45
     changes = doc.apply(SelectTake("a", "a2"))
+    assert not tree.takes["b1"].stale, "a snapshot taken before never changes"
+    tree = doc.tree
     assert tree.takes["b1"].stale and tree.takes["c1"].stale
     assert changes.changed[EntityKind.TAKE] == {"b1", "c1"}
     assert tree.state_of("c").stamina == 60
     doc.undo()
+    tree = doc.tree
     assert not tree.takes["b1"].stale and not tree.takes["c1"].stale
     doc.redo()
     doc.apply(SelectTake("a", "a1"))
+    tree = doc.tree
     assert not tree.takes["b1"].stale and not tree.takes["c1"].stale, "back to the original past: fresh again"
 
 

@@ -53,13 +53,16 @@ def test_dialogue_edited_in_the_inspector_reaches_the_document_and_the_srt(make_
     qtbot.keyClicks(row.text, "Good morning, Qiqi!")
     qtbot.keyClick(row.text, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: project.tree.node(turn).story.dialogue == (DialogueLine("Mei", "Good morning, Qiqi!"),))
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert window.actions_.undo.text() == "&Undo Edit dialogue"
     story.narration.setFocus()
     qtbot.keyClicks(story.narration, "The town wakes up.")
     story.commit_pending()
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert project.tree.node(turn).story.narration == "The town wakes up."
     story.duration.setValue(3.5)
     story.duration.editingFinished.emit()
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert project.tree.node(turn).story.duration == 3.5
 
     srt = export_branch(project, turn, tmp_path / "story.srt")
@@ -70,9 +73,11 @@ def test_dialogue_edited_in_the_inspector_reaches_the_document_and_the_srt(make_
     # Undo goes back field by field; removing the line clears it.
     window.actions_.undo.trigger()  # duration
     window.actions_.undo.trigger()  # narration
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert project.tree.node(turn).story.narration == "" and project.tree.node(turn).story.dialogue
     qtbot.waitUntil(lambda: len(story.rows) == 1)
     story.rows[0].remove.click()
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert project.tree.node(turn).story.dialogue == ()
 
 
@@ -87,6 +92,7 @@ def test_start_inspector_shows_each_cast_members_start_and_edits_it(make_window,
     spin = inspector.start.spins["Aoi"]["stamina"]
     spin.setValue(80)
     spin.editingFinished.emit()
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert project.tree.start_state_of("Aoi").stamina == 80
     assert project.tree.start_state_of("Mei").stamina == 50
     assert window.actions_.undo.text() == "&Undo Set start state"
@@ -135,10 +141,12 @@ def test_chips_show_what_was_understood_and_fix_a_word(make_window, tmp_path, qt
     words = [a.data() for a in menu.actions() if a.data()]
     assert words and "juggle" not in words and all(w in chips.vocabulary.motions for w in words)
     next(a for a in menu.actions() if a.data() == words[0]).trigger()
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert project.tree.node(turn).instruction.motion == words[0]
     assert project.tree.node(turn).instruction.background == "park"
     assert window.actions_.undo.text() == "&Undo Edit instruction"
     window.actions_.undo.trigger()
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert project.tree.node(turn).instruction.motion == "juggle"
 
 
@@ -162,6 +170,7 @@ def test_a_reroll_keeps_the_selection_and_choosing_a_take_offers_to_reroll_later
     asked: list[int] = []
     window.ask_stale = lambda count: asked.append(count) or "reroll"  # type: ignore[method-assign]
     ws.choose_take(first, new.id)
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert asked == [1], "one later turn becomes stale"
     assert project.tree.node(first).selected_take_id == new.id
     qtbot.waitUntil(lambda: len(_done(project, second)) == 2, timeout=TIMEOUT_MS)
@@ -170,6 +179,7 @@ def test_a_reroll_keeps_the_selection_and_choosing_a_take_offers_to_reroll_later
     asked.clear()
     window.ask_stale = lambda count: asked.append(count) or None  # type: ignore[method-assign]
     ws.choose_take(first, chosen)
+    window.session.settle()  # the writer has made the edit and the window heard of it
     assert asked == [1] and project.tree.node(first).selected_take_id == new.id, "cancel keeps the take"
 
 

@@ -40,7 +40,7 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
     # -- write and generate the first turn ------------------------------------------------
     _write_turn(window, qtbot, "Qiqi", "gently sit on railing", "town")
     assert ws.inspector.editor.text() == "Character: Qiqi; Motion: gently sit on railing; Background: day town."
-    qtbot.waitUntil(lambda: len(project.tree.nodes) == 2)
+    qtbot.waitUntil(lambda: len(project.tree.nodes) == 2 and ws.current_id != root)  # the new turn is selected
     first = ws.current_id
     assert project.tree.nodes[first].parent_id == root
     assert project.tree.nodes[first].instruction.raw.startswith("Character: Qiqi; Motion: gently sit on railing")
@@ -59,7 +59,7 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
     ws.select(first)
     ws.view.setFocus()
     qtbot.keyClick(ws.view, Qt.Key.Key_R)
-    assert len(window.session.service.jobs(include_finished=True)) == 2, "R queues a re-roll"
+    qtbot.waitUntil(lambda: len(window.session.service.jobs(include_finished=True)) == 2)  # R queues a re-roll
     qtbot.waitUntil(lambda: len(_done_takes(project, first)) == 2, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 2, timeout=10_000)
     tiles = ws.inspector.takes.tiles
@@ -71,7 +71,7 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
 
     # -- a child turn, generated from the second take --------------------------------------
     _write_turn(window, qtbot, "Qiqi", "happily eat bread", "bakery")
-    qtbot.waitUntil(lambda: len(project.tree.nodes) == 3)
+    qtbot.waitUntil(lambda: len(project.tree.nodes) == 3 and ws.current_id != first)
     child = ws.current_id
     qtbot.waitUntil(lambda: len(_done_takes(project, child)) == 1, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: ws.scene.status(child) is CardStatus.DONE)
@@ -81,13 +81,13 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
     qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 2)
     tile = next(t for t in ws.inspector.takes.tiles if t.take.id == first_take.id)
     qtbot.mouseClick(tile.use_button, Qt.MouseButton.LeftButton)
-    assert project.tree.nodes[first].selected_take_id == first_take.id
+    qtbot.waitUntil(lambda: project.tree.nodes[first].selected_take_id == first_take.id)
     qtbot.waitUntil(lambda: ws.scene.status(child) is CardStatus.STALE)
-    assert window.actions_.undo.text() == "&Undo Select take"
+    qtbot.waitUntil(lambda: window.actions_.undo.text() == "&Undo Select take")
 
     # -- undo brings the second take back and the child is fresh again --------------------
     window.actions_.undo.trigger()
-    assert project.tree.nodes[first].selected_take_id == second_take.id
+    qtbot.waitUntil(lambda: project.tree.nodes[first].selected_take_id == second_take.id)
     qtbot.waitUntil(lambda: ws.scene.status(child) is CardStatus.DONE)
 
     # -- delete the first turn's subtree (it has takes: the window asks, we say yes) ---------
@@ -144,9 +144,9 @@ def test_failed_generation_shows_message_and_hint(make_window, sample_project: P
     script.fail_on.add(tree.node(first).instruction.raw)
     ws.select(first)
     window.actions_.reroll.trigger()
-    qtbot.waitUntil(lambda: "failed" in window.status_label.text().lower(), timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: "generation failed" in window.status_label.text().lower(), timeout=TIMEOUT_MS)
     assert "the fake engine was told to fail" in window.status_label.text()
-    failed = [t for t in tree.takes_of(first) if t.status.value == "failed"]
+    failed = [t for t in window.session.project.tree.takes_of(first) if t.status.value == "failed"]
     assert failed and "told to fail" in failed[0].error
 
 
@@ -181,8 +181,9 @@ def test_interrupted_jobs_are_shown_and_run_again_on_request(make_window, sample
     qtbot.mouseClick(ws.queue.retry_button, Qt.MouseButton.LeftButton)
     tree = window.session.project.tree
     first = tree.child_ids(tree.root_id)[0]
-    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in tree.takes_of(first)), timeout=TIMEOUT_MS)
-    assert tree.selected_take(first).seed == seed  # the same generation, resumed
+    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in window.session.project.tree.takes_of(first)),
+                    timeout=TIMEOUT_MS)
+    assert window.session.project.tree.selected_take(first).seed == seed  # the same generation, resumed
 
 
 def test_interrupted_jobs_run_again_by_themselves_when_the_setting_says_so(make_window, sample_project: Path,
@@ -192,5 +193,6 @@ def test_interrupted_jobs_run_again_by_themselves_when_the_setting_says_so(make_
     window = make_window(sample_project)
     tree = window.session.project.tree
     first = tree.child_ids(tree.root_id)[0]
-    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in tree.takes_of(first)), timeout=TIMEOUT_MS)
-    assert tree.selected_take(first).seed == seed
+    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in window.session.project.tree.takes_of(first)),
+                    timeout=TIMEOUT_MS)
+    assert window.session.project.tree.selected_take(first).seed == seed

@@ -36,6 +36,7 @@ def test_location_from_an_image_is_copied_into_the_project(make_window, sample_p
     cast = window.workspace.cast
     cast.add_location_from_image(picture, "Harbour")
     project = window.session.project
+    window.session.settle()  # the location is added on the writer
     location = next(loc for loc in project.tree.locations.values() if loc.name == "Harbour")
     assert location.kind == "image" and location.image_path.startswith("media/")
     assert project.resolve(location.image_path).is_file()
@@ -98,10 +99,11 @@ def test_closing_with_queued_jobs_asks_and_keeps_them(make_window, sample_projec
         assert len([j for j in jobs if j.status.value == "queued"]) == 5
 
 
-def test_errors_show_a_message_not_a_crash(make_window, sample_project: Path) -> None:
+def test_errors_show_a_message_not_a_crash(make_window, sample_project: Path, qtbot) -> None:
     window = make_window(sample_project)
     window.workspace.start_new_turn()
-    window.workspace.save_text("   ")  # an empty instruction is refused by the document
+    window.workspace.save_text("   ")  # an empty instruction is refused by the document (on the writer)
+    qtbot.waitUntil(lambda: window.last_error is not None, timeout=5000)
     assert window.last_error is not None and "empty" in window.last_error.message
     assert window.session is not None  # still open
 
@@ -141,6 +143,7 @@ def test_export_runs_as_a_queue_job_and_writes_the_episode(make_window, sample_p
     assert job_id is not None, window.last_error
     qtbot.waitUntil(lambda: service.job(job_id).status.value in ("done", "failed"), timeout=120_000)
     assert service.job(job_id).status.value == "done", service.job(job_id).error
+    tree = window.session.project.tree  # the snapshot with the new takes
     info = probe(out)
     clip = window.session.project.resolve(tree.selected_take(leaf.id).clip_path)
     per_clip = probe(clip)

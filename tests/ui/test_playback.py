@@ -24,6 +24,7 @@ def _generated(make_window, sample_project: Path, qtbot):  # type: ignore[no-unt
         window.actions_.fill.trigger()
     qtbot.waitUntil(lambda: all(ws.scene.status(n) is CardStatus.DONE for n in tree.nodes if n != tree.root_id),
                     timeout=TIMEOUT_MS)
+    tree = window.session.project.tree  # the snapshot with every take
     leaf = tree.leaves_under(tree.root_id)[0]
     ws.select(leaf.id)
     return window, ws, tree, leaf
@@ -105,8 +106,9 @@ def test_settings_dialog_sets_what_new_takes_are_made_with(make_window, sample_p
     first = tree.child_ids(tree.root_id)[0]
     ws.select(first)
     window.actions_.reroll.trigger()
-    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in tree.takes_of(first)), timeout=TIMEOUT_MS)
-    take = tree.selected_take(first)
+    qtbot.waitUntil(lambda: any(t.status.value == "done" for t in window.session.project.tree.takes_of(first)),
+                    timeout=TIMEOUT_MS)
+    take = window.session.project.tree.selected_take(first)
     assert (take.settings["width"], take.settings["height"], take.settings["frames"]) == (192, 128, 5)
     assert take.settings["fps"] == 8.0 and take.settings["camera"] == "auto"  # the take stores every value used
     assert str(sample_project) in [str(Path(p)) for p in settings.recent_projects]

@@ -30,6 +30,7 @@ def test_delete_asks_with_the_right_counts(make_window, sample_project: Path, qt
     ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
     window.actions_.fill.trigger()
     qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    tree = window.session.project.tree  # the snapshot with the new takes
     asked: list[str] = []
     ws.confirm = lambda title, text: asked.append(text) or False  # type: ignore[method-assign]
     ws.select(first, center=False)
@@ -146,8 +147,7 @@ def test_cast_list_shows_pictures_and_add_character_asks_for_more(make_window, s
     window.actions_.fill.trigger()
     qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
     qtbot.waitUntil(lambda: ws.scene.status(tree.child_ids(tree.root_id)[0]) is CardStatus.DONE)
-    with ws.document.lock:
-        ws.cast.refresh(tree)
+    ws.cast.refresh(window.session.project.tree)
     fallback = icon("person").pixmap(QSize(56, 40)).toImage()
     qiqi = next(ws.cast.characters.item(i) for i in range(ws.cast.characters.count())
                 if ws.cast.characters.item(i).text() == "Qiqi")
@@ -164,8 +164,11 @@ def test_cast_list_shows_pictures_and_add_character_asks_for_more(make_window, s
     dialog.look["outfit_style"].setText("uniform")
     dialog.start["stamina"].setValue(80)
     ws.cast.add_character(dialog.name.text(), dialog.images, dialog.params(), dialog.start_state())
+    window.session.settle()
+    tree = window.session.project.tree
     mei = next(m for m in tree.cast.values() if m.name == "Mei")
     assert dict(mei.params) == {"hair_color": "chestnut", "outfit_style": "uniform"}
     assert tree.start_state_of("Mei") == CharacterState(80, 50, 50)
     window.actions_.undo.trigger()  # one undo step removes both
-    assert all(m.name != "Mei" for m in tree.cast.values())
+    window.session.settle()
+    assert all(m.name != "Mei" for m in window.session.project.tree.cast.values())

@@ -151,13 +151,13 @@ def test_the_view_follows_a_new_turn(make_window, sample_project: Path, qtbot) -
     before = set(tree.nodes)
     ws.inspector.show_draft(tree, leaf)
     ws.generate_text(leaf, "Character: Qiqi; Motion: wave; Background: day beach.")
-    qtbot.waitUntil(lambda: len(tree.nodes) == len(before) + 1, timeout=5000)
-    new = (set(tree.nodes) - before).pop()
+    qtbot.waitUntil(lambda: len(window.session.project.tree.nodes) == len(before) + 1, timeout=5000)
+    new = (set(window.session.project.tree.nodes) - before).pop()
     qtbot.waitUntil(lambda: new in ws.scene.cells, timeout=5000)
     cell = ws.scene.cells[new]
     qtbot.waitUntil(lambda: ws.view.visible_scene_rect().contains(QRectF(cell.x, cell.y, CARD_W, CARD_H)),
                     timeout=5000)
-    assert ws.current_id == new
+    qtbot.waitUntil(lambda: ws.current_id == new)
 
 
 def test_queue_rows_say_what_each_job_does(make_window, sample_project: Path, qtbot) -> None:
@@ -175,6 +175,7 @@ def test_queue_rows_say_what_each_job_does(make_window, sample_project: Path, qt
     # a forked turn's first take is a Generate; its second one a Re-roll
     ws.select(first, center=False)
     window.actions_.fork.trigger()
+    qtbot.waitUntil(lambda: ws.current_id != first)  # the fork is made by the writer, then selected
     fork = ws.current_id
     assert fork != first
     ws.reroll(fork)

@@ -148,15 +148,14 @@ class TreeScene(QGraphicsScene):
         Cards are created lazily, only for cells the view shows (:meth:`materialize`), so
         opening a 10,000-node tree zoomed out creates none and costs the layout only.
         """
-        with self.document.lock:
-            tree = self.document.tree
-            if tree._root_id is None:
-                return
-            cells = layout_tree(tree.root_id, tree.child_ids)
-            structure = {n.id: (n.parent_id, n.position) for n in tree.nodes.values()}
-            new_ids = [node_id for node_id in cells if node_id not in self._statuses]
-            for node_id in new_ids:
-                self._statuses[node_id] = self._status(node_id)
+        tree = self.document.tree
+        if tree._root_id is None:
+            return
+        cells = layout_tree(tree.root_id, tree.child_ids)
+        structure = {n.id: (n.parent_id, n.position) for n in tree.nodes.values()}
+        new_ids = [node_id for node_id in cells if node_id not in self._statuses]
+        for node_id in new_ids:
+            self._statuses[node_id] = self._status(node_id)
         for node_id in [n for n in self.cards if n not in cells]:
             self.removeItem(self.cards.pop(node_id))
         for node_id in [n for n in self._statuses if n not in cells]:
@@ -201,8 +200,7 @@ class TreeScene(QGraphicsScene):
                         wanted.append(node_id)
         if not wanted:
             return 0
-        with self.document.lock:
-            summaries = {n: self._summary(n) for n in wanted if n in self.document.tree.nodes}
+        summaries = {n: self._summary(n) for n in wanted if n in self.document.tree.nodes}
         for node_id, summary in summaries.items():
             cell = self.cells[node_id]
             card = CardItem(summary, self)
@@ -245,35 +243,33 @@ class TreeScene(QGraphicsScene):
     # -- updates --------------------------------------------------------------------------
 
     def on_changes(self, changes: ChangeSet) -> None:
-        with self.document.lock:
-            tree = self.document.tree
-            structural = bool(changes.added.get(EntityKind.NODE)) or bool(changes.removed.get(EntityKind.NODE))
-            for node_id in changes.changed.get(EntityKind.NODE, ()):
-                node = tree.nodes.get(node_id)
-                if node is not None and self._structure.get(node_id) != (node.parent_id, node.position):
-                    structural = True
-            touched = set(changes.ids(EntityKind.NODE))
-            for take_id in changes.ids(EntityKind.TAKE):
-                take = tree.takes.get(take_id)
-                if take is not None:
-                    touched.add(take.node_id)
-            if changes.ids(EntityKind.CAST) and tree._root_id:
-                touched.add(tree.root_id)
-            if structural:
-                self.rebuild()
-            self.refresh_nodes(touched, with_descendants=True)
+        tree = self.document.tree
+        structural = bool(changes.added.get(EntityKind.NODE)) or bool(changes.removed.get(EntityKind.NODE))
+        for node_id in changes.changed.get(EntityKind.NODE, ()):
+            node = tree.nodes.get(node_id)
+            if node is not None and self._structure.get(node_id) != (node.parent_id, node.position):
+                structural = True
+        touched = set(changes.ids(EntityKind.NODE))
+        for take_id in changes.ids(EntityKind.TAKE):
+            take = tree.takes.get(take_id)
+            if take is not None:
+                touched.add(take.node_id)
+        if changes.ids(EntityKind.CAST) and tree._root_id:
+            touched.add(tree.root_id)
+        if structural:
+            self.rebuild()
+        self.refresh_nodes(touched, with_descendants=True)
 
     def refresh_nodes(self, node_ids: Iterable[str], with_descendants: bool = False) -> None:
-        with self.document.lock:
-            tree = self.document.tree
-            ids: set[str] = set()
-            for node_id in node_ids:
-                if node_id in tree.nodes:
-                    ids.add(node_id)
-                    if with_descendants:
-                        ids.update(n.id for n in tree.descendants(node_id))
-            summaries = {node_id: self._summary(node_id) for node_id in ids if node_id in self.cards}
-            statuses = {node_id: self._status(node_id) for node_id in ids if node_id not in self.cards}
+        tree = self.document.tree
+        ids: set[str] = set()
+        for node_id in node_ids:
+            if node_id in tree.nodes:
+                ids.add(node_id)
+                if with_descendants:
+                    ids.update(n.id for n in tree.descendants(node_id))
+        summaries = {node_id: self._summary(node_id) for node_id in ids if node_id in self.cards}
+        statuses = {node_id: self._status(node_id) for node_id in ids if node_id not in self.cards}
         statuses.update({node_id: summary.status for node_id, summary in summaries.items()})
         changed_status = any(self._statuses.get(n) != status for n, status in statuses.items())
         self._statuses.update(statuses)

@@ -29,7 +29,12 @@ class Filmstrip(TurnStrip):
         self.resolve = resolve
         self.summaries: list[NodeSummary] = []
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        posters.ready.connect(lambda _path: self.update())
+        # A bound slot, not a lambda: Qt disconnects it when this widget is destroyed (the
+        # cache outlives the workspace; a lambda would repaint a deleted widget).
+        posters.ready.connect(self._poster_ready)
+
+    def _poster_ready(self, _path: str) -> None:
+        self.update()
 
     def set_branch(self, summaries: list[NodeSummary], current: int) -> None:
         self.summaries = list(summaries)

@@ -66,6 +66,9 @@ class Inspector(QScrollArea):
         self.node_id: str | None = None
         self.draft_parent: str | None = None
         self._tree: StoryTree | None = None
+        self.tree_source: Callable[[], StoryTree] | None = None
+        """The document's latest snapshot (edits compare against it: the snapshot shown may be
+        older than the edit the writer has just made)."""
         self._details_take: str | None = None
         self._loaded_raw = ""
         body = QWidget(self)
@@ -133,7 +136,7 @@ class Inspector(QScrollArea):
 
     def _story_edit(self, name: str, signal: SignalInstance, value: object) -> None:
         """Pass a story field on, unless the turn already holds that value."""
-        tree, node_id = self._tree, self.node_id
+        tree, node_id = self._latest_tree(), self.node_id
         if node_id and tree is not None and node_id in tree.nodes and getattr(tree.nodes[node_id].story, name) != value:
             signal.emit(node_id, value)
 
@@ -149,7 +152,7 @@ class Inspector(QScrollArea):
                 widget.setVisible(name in names)
 
     def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
-        """Show ``node_id`` (call with the document lock held)."""
+        """Show ``node_id`` of the snapshot ``tree``."""
         self.commit_notes()
         self.story.commit_pending()
         changed_node = node_id != self.node_id
@@ -253,11 +256,15 @@ class Inspector(QScrollArea):
         if target:
             self.generate_requested.emit(target, text)
 
+    def _latest_tree(self) -> StoryTree | None:
+        return self.tree_source() if self.tree_source is not None else self._tree
+
     def commit_notes(self) -> None:
         self._notes_timer.stop()
-        if self.node_id and self._tree is not None and self.node_id in self._tree.nodes:
+        tree = self._latest_tree()
+        if self.node_id and tree is not None and self.node_id in tree.nodes:
             text = self.notes.toPlainText()
-            if text != self._tree.nodes[self.node_id].notes:
+            if text != tree.nodes[self.node_id].notes:
                 self.notes_changed.emit(self.node_id, text)
 
     def _on_bookmark(self, on: bool) -> None:

@@ -1,0 +1,235 @@
+"""The per-device hosts at work: one thread per device takes the next job it can run,
+runs it in the device's engine host and records how it ended (through the job queue,
+whose writes run on the writer thread)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterable, Sequence
+
+from studio.core.state import CharacterState
+from studio.engines.registry import EngineRegistry
+from studio.worker.device_worker import DeviceWorker
+from studio.worker.events import EventKind, JobEvent
+from studio.worker.host_job import HostPrediction
+from studio.worker.job_queue import ClaimRefusedError, JobQueue
+from studio.worker.jobs import Job, JobKind, JobStatus
+from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate
+from studio.worker.runner import Outcome, TaskFunction, run_task
+
+log = logging.getLogger(__name__)
+
+
+class DevicePool:
+    def __init__(self, jobs: JobQueue, registry: EngineRegistry, workers: Sequence[DeviceWorker]) -> None:
+        self.jobs = jobs
+        self.registry = registry
+        self.workers = list(workers)
+        self.tasks: dict[str, TaskFunction] = {}
+
+    # -- life cycle -------------------------------------------------------------------------
+
+
+    def set_reroll_selects(self, on: bool) -> None:
+        """Whether a re-roll of a turn with later turns selects its new take (default: no)."""
+        for worker in self.workers:
+            worker.runner.reroll_selects = bool(on)
+
+    def start(self) -> None:
+        with self.jobs.cond:
+            self.jobs.stopping = False
+            for worker in self.workers:
+                if worker.thread is not None and worker.thread.is_alive():
+                    continue
+                worker.thread = threading.Thread(target=self._loop, args=(worker,), daemon=True,
+                                                 name=f"kamishibai-worker-{worker.index}-{worker.device}")
+                worker.thread.start()
+
+    def stop(self, cancel_running: bool, interrupt_running: bool, timeout: float | None) -> bool:
+        with self.jobs.cond:
+            threads = [(worker, worker.thread) for worker in self.workers]
+            self.jobs.stopping = True
+            if cancel_running or interrupt_running:
+                for running_id in self.running_ids():
+                    self.jobs.cancel_requested.add(running_id)
+                    if interrupt_running and not cancel_running:
+                        self.jobs.interrupt_requested.add(running_id)
+            self.jobs.cond.notify_all()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for _worker, thread in threads:
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if thread.is_alive():
+                    return False
+        with self.jobs.cond:
+            for worker, thread in threads:
+                if thread is worker.thread:
+                    worker.thread = None
+        return True
+
+    @property
+    def alive(self) -> bool:
+        return any(w.thread is not None and w.thread.is_alive() for w in self.workers)
+
+    def running_ids(self) -> list[str]:
+        """Jobs claimed by this process's devices (marked in the same step as the claim)."""
+        return list(self.jobs.running)
+
+    def forget_fits(self) -> None:
+        """Weights may have arrived since engines were last checked."""
+        for worker in self.workers:
+            worker.fits.clear()
+
+    # -- waiting ----------------------------------------------------------------------------
+
+    def idle(self) -> bool:
+        """With the queue's ``cond`` held."""
+        return not self.running_ids() and (
+            self.jobs.paused or all(self._next_runnable(worker) is None for worker in self.workers))
+
+    def wait_idle(self, timeout: float | None) -> bool:
+        with self.jobs.cond:
+            return self.jobs.cond.wait_for(self.idle, timeout)
+
+    def wait_jobs(self, job_ids: Iterable[str], timeout: float | None) -> bool:
+        ids = list(job_ids)
+
+        def finished() -> bool:
+            table = self.jobs.table()
+            return all(job_id not in table or (table[job_id].finished and job_id not in self.jobs.running)
+                       for job_id in ids)
+
+        with self.jobs.cond:
+            return self.jobs.cond.wait_for(finished, timeout)
+
+    def _next_runnable(self, worker: DeviceWorker) -> Job | None:
+        def fits(job: Job) -> bool:
+            return job.kind is JobKind.TASK or worker.can_run(self.registry, job.engine)
+
+        return self.jobs.next_runnable(fits)
+
+    # -- a device's thread ------------------------------------------------------------------
+
+    def _loop(self, worker: DeviceWorker) -> None:
+        try:
+            while True:
+                job = self._next_job(worker)
+                if job is None:
+                    return
+                try:
+                    self._run_one(job, worker)
+                except BaseException:  # the worker thread never dies
+                    log.exception("the worker failed on job %s", job.id)
+                    self._force_end(job, worker)
+        finally:
+            worker.host.close()  # the thread that used the engine lets it go
+
+    def _next_job(self, worker: DeviceWorker) -> Job | None:
+        """The next job this device can run, claimed (marked running); None when stopping.
+
+        The job is chosen under the queue's lock and claimed on the writer, without it."""
+        while True:
+            with self.jobs.cond:
+                while True:
+                    if self.jobs.stopping:
+                        return None
+                    job = None if self.jobs.paused else self._next_runnable(worker)
+                    if job is not None:
+                        break
+                    self.jobs.cond.wait()
+            try:
+                claimed = self.jobs.claim(job, worker.device)
+            except ClaimRefusedError as failure:
+                log.exception("could not start job %s", job.id)
+                self.jobs.bus.publish(JobEvent(EventKind.FAILED, failure.job, message=failure.job.error))
+                continue
+            if claimed is None:
+                continue
+            with self.jobs.cond:
+                worker.running_id = claimed.id
+            return claimed
+
+    def _run_one(self, running: Job, worker: DeviceWorker) -> None:
+        self.jobs.bus.publish(JobEvent(EventKind.STARTED, running))
+        reporter = _JobReporter(self, running.id)
+
+        def is_cancelled() -> bool:
+            return running.id in self.jobs.cancel_requested
+
+        if running.kind is JobKind.TASK:
+            outcome = run_task(self.tasks[running.id], reporter, is_cancelled)
+        else:
+            outcome = worker.runner.run(running, reporter, is_cancelled)
+        self._end(running.id, outcome, worker)
+
+    def _end(self, job_id: str, outcome: Outcome, worker: DeviceWorker) -> None:
+        try:
+            ended, cascade = self.jobs.end(job_id, outcome.status, outcome.message, outcome.hint, outcome.take_id,
+                                           outcome.result)
+        except BaseException:
+            self._free(worker, job_id)
+            raise
+        if ended.status is JobStatus.DONE:
+            event = JobEvent(EventKind.FINISHED, ended, step=PROGRESS_SCALE, total=PROGRESS_SCALE, eta_s=0.0,
+                             take_id=ended.take_id)
+        elif ended.status is JobStatus.FAILED:
+            event = JobEvent(EventKind.FAILED, ended, message=ended.error, hint=ended.hint, take_id=ended.take_id)
+        elif ended.status is JobStatus.INTERRUPTED:
+            event = JobEvent(EventKind.INTERRUPTED, ended, message=ended.error)
+        else:
+            event = JobEvent(EventKind.CANCELLED, ended, message=ended.error)
+        try:
+            self.jobs.publish([event, *cascade])
+        finally:
+            self._free(worker, job_id)
+
+    def _free(self, worker: DeviceWorker, job_id: str) -> None:
+        with self.jobs.cond:
+            worker.running_id = None
+            self.jobs.release(job_id)
+
+    def _force_end(self, job: Job, worker: DeviceWorker) -> None:
+        """Last resort after an unexpected error in the worker itself."""
+        with self.jobs.cond:
+            if worker.running_id != job.id:
+                return
+        try:
+            self._end(job.id, Outcome(JobStatus.FAILED, message="The worker failed unexpectedly; see the log."),
+                      worker)
+        except BaseException:
+            log.exception("could not record the end of job %s", job.id)
+            self._free(worker, job.id)
+
+    # -- reports from a running job ---------------------------------------------------------
+
+    def progress(self, job_id: str, update: ProgressUpdate) -> None:
+        job = self.jobs.progressed(job_id, update.step / update.total, update.eta_s)
+        if job is None:
+            return
+        self.jobs.bus.publish(JobEvent(
+            EventKind.PROGRESS, job, step=update.step, total=update.total, eta_s=update.eta_s, stage=update.stage,
+            stage_step=update.stage_step, stage_total=update.stage_total, message=update.message,
+        ))
+
+    def predicted(self, job_id: str, prediction: HostPrediction, state: CharacterState) -> None:
+        job = self.jobs.get(job_id)
+        if job is None:
+            return
+        self.jobs.bus.publish(JobEvent(
+            EventKind.PREDICTED, job, deltas=prediction.deltas, motion_level=prediction.motion_level, state=state,
+            warnings=tuple(prediction.warnings), conditioning=dict(prediction.conditioning),
+        ))
+
+
+class _JobReporter:
+    def __init__(self, pool: DevicePool, job_id: str) -> None:
+        self._pool = pool
+        self._job_id = job_id
+
+    def progress(self, update: ProgressUpdate) -> None:
+        self._pool.progress(self._job_id, update)
+
+    def predicted(self, prediction: HostPrediction, state: CharacterState) -> None:
+        self._pool.predicted(self._job_id, prediction, state)

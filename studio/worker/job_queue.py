@@ -1,0 +1,319 @@
+"""The queue's state: every job of the project by id, kept in memory and in the database.
+
+Rules (threads):
+- Every database write runs on the writer thread (``writer.call``). Nothing waits for the
+  writer while holding :attr:`JobQueue.cond`, so the writer may take it.
+- ``cond`` guards the jobs by id, the flags and the running set; device threads wait on it.
+- Readers get :meth:`jobs`, a tuple published after every change: no lock, no waiting.
+- Events are published after ``cond`` is released, so a subscriber may call back in.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from studio.core.errors import StudioError
+from studio.core.model import now_iso
+from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore
+from studio.storage.project import Project
+from studio.worker import queue
+from studio.worker.event_bus import EventBus
+from studio.worker.events import EventKind, JobEvent
+from studio.worker.jobs import Job, JobKind, JobStatus, display_order, run_order_key
+from studio.worker.results import remove_take_media
+from studio.worker.writer import Writer
+
+
+class JobQueue:
+    def __init__(self, project: Project, writer: Writer, bus: EventBus) -> None:
+        self.project = project
+        self.writer = writer
+        self.bus = bus
+        self.cond = threading.Condition(threading.RLock())
+        self._store = JobStore(project.database)
+        self._jobs: dict[str, Job] = {}
+        self._published: tuple[Job, ...] = ()
+        self._sequence = 0
+        self.paused = False
+        self.stopping = False
+        self.running: set[str] = set()
+        self.cancel_requested: set[str] = set()
+        self.interrupt_requested: set[str] = set()
+        self.results: dict[str, Any] = {}
+
+    # -- reading (any thread, no lock) ------------------------------------------------------
+
+    def jobs(self, include_finished: bool = False) -> list[Job]:
+        """The queue in display order, as of the last change."""
+        return display_order([j for j in self._published if include_finished or not j.finished])
+
+    def get(self, job_id: str) -> Job | None:
+        with self.cond:
+            return self._jobs.get(job_id)
+
+    def job(self, job_id: str) -> Job:
+        job = self.get(job_id)
+        if job is None:
+            raise StudioError(f"No job {job_id!r} in this project's queue.")
+        return job
+
+    def table(self) -> dict[str, Job]:
+        """The jobs by id (call with ``cond`` held)."""
+        return self._jobs
+
+    def _publish_table(self) -> None:
+        self._published = tuple(self._jobs.values())
+
+    def publish(self, events: Iterable[JobEvent]) -> None:
+        for event in events:
+            self.bus.publish(event)
+
+    # -- start-up ---------------------------------------------------------------------------
+
+    def recover(self) -> None:
+        """Settle the jobs of a dead process from the database (see :meth:`JobStore.recover`)."""
+        self.publish(self.writer.call(self._recover))
+
+    def _recover(self) -> list[JobEvent]:
+        if not self.project.read_only:
+            self._store.recover(lambda take_id: remove_take_media(self.project, take_id))
+        with self.cond:
+            self._jobs = {job.id: job for job in self._store.load()}
+            self._sequence = max((job.sequence for job in self._jobs.values()), default=0)
+            events = self._cascade_all() if not self.project.read_only else []
+            self._publish_table()
+        return events
+
+    def _cascade_all(self) -> list[JobEvent]:
+        events: list[JobEvent] = []
+        for job in list(self._jobs.values()):
+            if job.status in (JobStatus.FAILED, JobStatus.CANCELLED):
+                events.extend(self._dependents_cancelled(job))
+        if events:
+            self._store.save_all(e.job for e in events)
+        return events
+
+    # -- changes (each one runs on the writer thread) ---------------------------------------
+
+    def _save(self, jobs: list[Job], *, durable: bool = True) -> None:
+        """Store first, then count: a job the database refused is not in the queue.
+        On the writer thread, with ``cond`` held. ``durable=False`` only for a job's end,
+        after its take was committed (see storage.job_store)."""
+        self._store.save_all(jobs, durable=durable)
+        for job in jobs:
+            self._jobs[job.id] = job
+        self._publish_table()
+        self.cond.notify_all()
+
+    def enqueue(self, jobs: list[Job], also_save: Iterable[Job] = (), before: Callable[[], None] | None = None
+                ) -> list[Job]:
+        """Number and store ``jobs`` as queued; ``before`` runs first in the same writer
+        operation (a document command the jobs belong to). Returns the stored jobs."""
+        saved = list(also_save)
+
+        def operation() -> list[Job]:
+            if before is not None:
+                before()
+            if not jobs:
+                return []
+            with self.cond:
+                numbered = []
+                for job in jobs:
+                    self._sequence += 1
+                    numbered.append(replace(job, sequence=self._sequence, status=JobStatus.QUEUED))
+                self._save([*numbered, *saved])
+            return numbered
+
+        numbered = self.writer.call(operation)
+        self.publish(JobEvent(EventKind.QUEUED, job) for job in numbered)
+        return numbered
+
+    def cancel(self, job_id: str) -> bool:
+        """Cancel a queued or interrupted job now, or ask a running one to stop."""
+        def operation() -> tuple[bool, list[JobEvent]]:
+            with self.cond:
+                job = self._jobs.get(job_id)
+                if job is None:
+                    raise StudioError(f"No job {job_id!r} in this project's queue.")
+                if job.status is JobStatus.RUNNING:
+                    if job_id not in self.running:
+                        return False, []  # run by another process
+                    self.cancel_requested.add(job_id)
+                    return True, []
+                if job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
+                    return False, []
+                cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error="Cancelled.",
+                                    take_id="")
+                cascade = self._dependents_cancelled(cancelled)
+                self._save([cancelled, *(e.job for e in cascade)])
+            return True, [JobEvent(EventKind.CANCELLED, cancelled, message="Cancelled."), *cascade]
+
+        done, events = self.writer.call(operation)
+        self.publish(events)
+        return done
+
+    def move(self, job_id: str, index: int) -> None:
+        def operation() -> Job:
+            with self.cond:
+                self._queued(job_id)
+                self._save(queue.move_to(self._jobs, job_id, index))
+                return self._jobs[job_id]
+
+        self.bus.publish(JobEvent(EventKind.UPDATED, self.writer.call(operation)))
+
+    def set_priority(self, job_id: str, priority: int) -> None:
+        def operation() -> Job:
+            with self.cond:
+                job = self._jobs.get(job_id)
+                if job is None or job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
+                    raise StudioError(f"Job {job_id} is not waiting in the queue.")
+                job = replace(job, priority=int(priority))
+                self._save([job])
+                return job
+
+        self.bus.publish(JobEvent(EventKind.UPDATED, self.writer.call(operation)))
+
+    def requeue_interrupted(self) -> list[Job]:
+        def operation() -> list[Job]:
+            with self.cond:
+                jobs = [replace(job, status=JobStatus.QUEUED, error="", hint="", take_id="", started_at="")
+                        for job in self._jobs.values() if job.status is JobStatus.INTERRUPTED]
+                if jobs:
+                    self._save(jobs)
+                return jobs
+
+        jobs = self.writer.call(operation)
+        self.publish(JobEvent(EventKind.QUEUED, job) for job in jobs)
+        return sorted(jobs, key=run_order_key)
+
+    def clear_finished(self, forget: Callable[[str], object]) -> int:
+        def operation() -> int:
+            with self.cond:
+                count = self._store.delete_finished()
+                for job_id in [j.id for j in self._jobs.values() if j.finished]:
+                    del self._jobs[job_id]
+                    self.results.pop(job_id, None)
+                    forget(job_id)
+                self._publish_table()
+                return count
+
+        return self.writer.call(operation)
+
+    def _queued(self, job_id: str) -> Job:
+        job = self._jobs.get(job_id)
+        if job is None or job.status is not JobStatus.QUEUED:
+            raise StudioError(f"Job {job_id} is not waiting in the queue.")
+        return job
+
+    def _dependents_cancelled(self, ended: Job) -> list[JobEvent]:
+        """Cancel (in memory) every waiting job that continues from ``ended``."""
+        cancelled = queue.cancel_dependents(ended, self._jobs)
+        for job in cancelled:
+            self._jobs[job.id] = job
+        return [JobEvent(EventKind.CANCELLED, job, message=job.error) for job in cancelled]
+
+    # -- running ----------------------------------------------------------------------------
+
+    def next_runnable(self, fits: Callable[[Job], bool]) -> Job | None:
+        """With ``cond`` held."""
+        return queue.next_runnable(self._jobs, fits)
+
+    def claim(self, job: Job, claimer: str) -> Job | None:
+        """Mark ``job`` running (None: another process took it, or it changed meanwhile).
+        Called without ``cond``; the database write runs on the writer."""
+        def operation() -> Job | None:
+            with self.cond:
+                current = self._jobs.get(job.id)
+                if current is None or current.status is not JobStatus.QUEUED or job.id in self.running:
+                    return None
+                running = replace(current, status=JobStatus.RUNNING, started_at=now_iso(), error="", hint="",
+                                  take_id=_new_take_id(current), progress=0.0, eta_s=None)
+                try:
+                    claimed = self._store.claim(running)
+                except Exception as error:  # the database refused: fail this job, keep serving
+                    failed = replace(current, status=JobStatus.FAILED, finished_at=now_iso(),
+                                     error=f"The job could not be started: {error}")
+                    self._jobs[job.id] = failed
+                    self._publish_table()
+                    raise ClaimRefusedError(failed) from error
+                if not claimed:
+                    fresh = self._store.get(job.id)
+                    if fresh is None:
+                        del self._jobs[job.id]
+                    else:
+                        self._jobs[job.id] = fresh
+                    self._publish_table()
+                    return None
+                self._jobs[job.id] = running
+                self.running.add(job.id)
+                self._publish_table()
+                return running
+
+        return self.writer.call(operation)
+
+    def end(self, job_id: str, status: JobStatus, message: str, hint: str, take_id: str, result: Any
+            ) -> tuple[Job, list[JobEvent]]:
+        """Record how a running job ended; returns it and the dependents it cancelled.
+        The caller publishes the events, then calls :meth:`release` (so that a waiter
+        woken by the release has every event already)."""
+        def operation() -> tuple[Job, list[JobEvent]]:
+            with self.cond:
+                current = self._jobs[job_id]
+                final, text = status, message
+                if final is JobStatus.CANCELLED and job_id in self.interrupt_requested and current.persistent:
+                    final, text = JobStatus.INTERRUPTED, INTERRUPTED_MESSAGE
+                ended = replace(
+                    current, status=final, finished_at=now_iso(), error=text, hint=hint, take_id=take_id,
+                    progress=1.0 if final is JobStatus.DONE else current.progress,
+                    eta_s=0.0 if final is JobStatus.DONE else None,
+                )
+                if result is not None:
+                    self.results[job_id] = result
+                cascade = self._dependents_cancelled(ended) if final.finished and final is not JobStatus.DONE \
+                    else []
+                self._jobs[job_id] = ended
+                try:
+                    self._save([ended, *(e.job for e in cascade)], durable=False)
+                except BaseException:
+                    self.release(job_id)
+                    raise
+                return ended, cascade
+
+        return self.writer.call(operation)
+
+    def release(self, job_id: str) -> None:
+        """The job no longer runs here (with ``cond`` held, or not)."""
+        with self.cond:
+            self.running.discard(job_id)
+            self.cancel_requested.discard(job_id)
+            self.interrupt_requested.discard(job_id)
+            self._publish_table()
+            self.cond.notify_all()
+
+    def progressed(self, job_id: str, fraction: float, eta_s: float | None) -> Job | None:
+        """In memory only: progress is not stored."""
+        with self.cond:
+            job = self._jobs.get(job_id)
+            if job is None:
+                return None
+            job = replace(job, progress=fraction, eta_s=eta_s)
+            self._jobs[job_id] = job
+            self._publish_table()
+            return job
+
+
+class ClaimRefusedError(Exception):
+    """The database refused to start the job; it was marked failed."""
+
+    def __init__(self, job: Job) -> None:
+        super().__init__(job.error)
+        self.job = job
+
+
+def _new_take_id(job: Job) -> str:
+    from studio.core.model import new_id
+
+    return new_id() if job.kind is JobKind.GENERATE else ""

@@ -1,0 +1,198 @@
+"""Operations that pair a document command with queueing jobs: generate a new turn,
+re-roll, re-roll a branch, fill a branch, retry, run a task.
+
+Each one checks everything first (engine, settings, seed), then runs as one operation on
+the writer thread: the command and the jobs it queues land together, and the turns it
+reads are read from the tree as it is at that moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from studio.core.commands import AddTurn
+from studio.core.errors import StudioError
+from studio.core.model import Node, TakeStatus, new_id, now_iso
+from studio.core.tree import StoryTree
+from studio.engines.base import EngineConfig, EngineError, Requirement
+from studio.engines.registry import EngineRegistry
+from studio.storage.job_store import check_settings
+from studio.storage.project import Project
+from studio.worker.dispatch import DevicePool
+from studio.worker.job_queue import JobQueue
+from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, new_seed
+from studio.worker.runner import REROLL_LABEL, TaskFunction
+
+
+class Operations:
+    def __init__(self, project: Project, registry: EngineRegistry, jobs: JobQueue, pool: DevicePool,
+                 default_engine: str) -> None:
+        self.project = project
+        self.registry = registry
+        self.jobs = jobs
+        self.pool = pool
+        self.default_engine = default_engine
+
+    @property
+    def configs(self) -> Sequence[EngineConfig]:
+        return [worker.config for worker in self.pool.workers]
+
+    def _enqueue(self, jobs: list[Job], also_save: Sequence[Job] = (), before: Any = None) -> None:
+        self.pool.forget_fits()
+        self.jobs.enqueue(jobs, also_save, before)
+
+    # -- operations -------------------------------------------------------------------------
+
+    def generate(self, parent_id: str, text: str, *, engine: str | None, seed: int | None,
+                 settings: Mapping[str, Any] | None, priority: int) -> tuple[str, str]:
+        engine_name = self.engine_name(engine)
+        job_settings = self.settings_for(engine_name, settings)
+        check_seed(seed)  # everything is checked before the turn is added
+        node_id = new_id()
+        job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate")
+        self._enqueue([job], before=lambda: self.project.apply(AddTurn(parent_id, text, node_id=node_id)))
+        return node_id, job.id
+
+    def reroll(self, node_id: str, *, engine: str | None, seed: int | None, settings: Mapping[str, Any] | None,
+               priority: int) -> str:
+        tree = self.project.tree
+        node = _turn(tree, node_id)
+        engine_name, job_settings = self.engine_for(tree, node, engine, settings)
+        job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_LABEL)
+        self._enqueue([job])
+        return job.id
+
+    def reroll_branch(self, node_id: str, *, engine: str | None, seed: int | None,
+                      settings: Mapping[str, Any] | None, priority: int) -> list[str]:
+        tree = self.project.tree  # a snapshot: the turns as they are now
+        start = _node(tree, node_id)
+        nodes = [start, *tree.descendants(start.id)]
+        if start.is_root:
+            nodes = nodes[1:]
+        job_of: dict[str, str] = {}
+        jobs: list[Job] = []
+        for node in nodes:
+            engine_name, job_settings = self.engine_for(tree, node, engine, settings)
+            depends = job_of.get(node.parent_id or "")
+            job = self._new_job(node.id, engine_name, seed, job_settings, priority, "Re-roll branch", depends)
+            job_of[node.id] = job.id
+            jobs.append(job)
+        self._enqueue(jobs)
+        return [job.id for job in jobs]
+
+    def fill(self, leaf_id: str, *, engine: str | None, settings: Mapping[str, Any] | None,
+             priority: int) -> list[str]:
+        tree = self.project.tree
+        path = tree.path_to(_node(tree, leaf_id).id)[1:]
+        missing = {node.id for node in path if not any(t.status is TakeStatus.DONE for t in tree.takes_of(node.id))}
+        active = {
+            job.node_id: job.id for job in sorted(self.jobs.jobs(), key=lambda j: j.sequence)
+            if job.kind is JobKind.GENERATE and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)
+        }
+        jobs: list[Job] = []
+        previous: str | None = None
+        for node in path:
+            if node.id in active:
+                previous = active[node.id]
+                continue
+            if node.id not in missing:
+                continue
+            engine_name, job_settings = self.engine_for(tree, node, engine, settings)
+            job = self._new_job(node.id, engine_name, None, job_settings, priority, "Fill", previous)
+            previous = job.id
+            jobs.append(job)
+        self._enqueue(jobs)
+        return [job.id for job in jobs]
+
+    def submit_task(self, label: str, fn: TaskFunction, node_id: str | None, priority: int) -> str:
+        job = Job(id=new_id(), kind=JobKind.TASK, node_id=node_id, priority=priority, label=label,
+                  created_at=now_iso())
+        self.pool.tasks[job.id] = fn
+        self._enqueue([job])
+        return job.id
+
+    def retry(self, job_id: str, seed: int | None, same_seed: bool) -> str:
+        old = self.jobs.job(job_id)
+        if old.status not in (JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.INTERRUPTED):
+            raise StudioError(f"Job {job_id} is {old.status.value}; only failed, cancelled or interrupted jobs "
+                              "can be retried.")
+        if old.kind is JobKind.TASK:
+            fn = self.pool.tasks.get(old.id)
+            if fn is None:
+                raise StudioError(f"Task {job_id} can't be retried: it was not started in this session.")
+            return self.submit_task(old.label, fn, old.node_id, old.priority)
+        if old.node_id is None or old.node_id not in self.project.tree.nodes:
+            raise StudioError(f"Job {job_id} can't be retried: its turn was deleted.")
+        chosen = seed if seed is not None else (old.seed if same_seed else None)
+        job = replace(self._new_job(old.node_id, old.engine, chosen, dict(old.settings), old.priority,
+                                    old.label or "Retry"), retry_of=old.id)
+        replaced: list[Job] = []
+        if old.status is JobStatus.INTERRUPTED:
+            replaced.append(replace(old, status=JobStatus.CANCELLED, finished_at=now_iso(),
+                                    error=f"Replaced by job {job.id}."))
+        self._enqueue([job], also_save=replaced)
+        return job.id
+
+    # -- engines and settings ---------------------------------------------------------------
+
+    def engine_name(self, engine: str | None) -> str:
+        """``engine`` (or the default), refused now if it is unknown or no device can run it."""
+        name = engine or self.default_engine
+        if name not in self.registry.names():
+            known = ", ".join(self.registry.names()) or "none"
+            raise StudioError(f"Unknown engine {name!r}.", hint=f"Available engines: {known}.")
+        unmet: list[Requirement] = []
+        for config in self.configs:
+            unmet = self.registry.check(name, config)
+            if not unmet:
+                break
+        if unmet:
+            more = f" (and {len(unmet) - 1} more reason(s))" if len(unmet) > 1 else ""
+            raise EngineError(f"The {name} engine can't run here: {unmet[0].message}{more}",
+                              hint=unmet[0].hint or "Run `kamishibai doctor` for every reason.")
+        return name
+
+    def settings_for(self, engine: str, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The values that differ from the engine's defaults, validated now (not at job time)."""
+        chosen = self.registry.info(engine).settings.from_values(settings or {})
+        return check_settings(chosen.overrides())
+
+    def engine_for(self, tree: StoryTree, node: Node, engine: str | None, settings: Mapping[str, Any] | None
+                   ) -> tuple[str, dict[str, Any]]:
+        """The engine and settings to re-roll ``node`` with: as given, else its current take's."""
+        current = tree.takes.get(node.selected_take_id or "")
+        if engine is None and current is not None and current.engine in self.registry.names():
+            name = self.engine_name(current.engine)
+        else:
+            name = self.engine_name(engine)
+        if settings is not None:
+            return name, self.settings_for(name, settings)
+        if current is not None and current.engine == name:
+            used = self.registry.info(name).settings.from_values(current.settings, ignore_unknown=True)
+            return name, check_settings(used.overrides())
+        return name, {}
+
+    def _new_job(self, node_id: str, engine: str, seed: int | None, settings: dict[str, Any], priority: int,
+                 label: str, depends_on: str | None = None) -> Job:
+        check_seed(seed)
+        return Job(
+            id=new_id(), kind=JobKind.GENERATE, node_id=node_id, engine=engine,
+            seed=new_seed() if seed is None else int(seed), settings=settings, priority=int(priority),
+            created_at=now_iso(), depends_on=depends_on, label=label,
+        )
+
+
+def _node(tree: StoryTree, node_id: str) -> Node:
+    node = tree.nodes.get(node_id)
+    if node is None:
+        raise StudioError(f"No node {node_id!r} in this project.")
+    return node
+
+
+def _turn(tree: StoryTree, node_id: str) -> Node:
+    node = _node(tree, node_id)
+    if node.is_root:
+        raise StudioError("The story's start has no clip to generate.", hint="Choose a turn instead.")
+    return node
