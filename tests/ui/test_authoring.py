@@ -110,6 +110,15 @@ def test_a_first_turn_defaults_to_the_main_character_and_free_text_shows_no_exam
     assert editor.character.text() == "Aoi", "the latest turn's character continues"
 
 
+def test_a_free_text_card_is_titled_by_who_and_where(make_window, tmp_path, qtbot) -> None:
+    window = _window_with_cast(make_window, tmp_path, "Qiqi", "Yuzu")
+    ws, project = window.workspace, window.session.project
+    turn = _generate(window, qtbot, project.tree.root_id, "Yuzu runs to the shrine at midnight")
+    assert summarize(project.tree, turn).title == "Yuzu · shrine"
+    qtbot.waitUntil(lambda: turn in ws.scene.cards and ws.scene.cards[turn].summary.title == "Yuzu · shrine",
+                    timeout=TIMEOUT_MS)
+
+
 def test_chips_show_what_was_understood_and_fix_a_word(make_window, tmp_path, qtbot) -> None:
     from studio.ui.inspector.understanding import ChipField
 
