@@ -110,6 +110,16 @@ def test_a_first_turn_defaults_to_the_main_character_and_free_text_shows_no_exam
     assert editor.character.text() == "Aoi", "the latest turn's character continues"
 
 
+def test_the_start_card_lists_the_cast_lead_first_and_counts_the_rest(make_window, tmp_path) -> None:
+    window = _window_with_cast(make_window, tmp_path, "Mei")
+    tree = window.session.project.tree
+    names = [m.name for m in tree.cast.values()]
+    assert names[0] == "Qiqi" and len(names) > 3
+    start = summarize(tree, tree.root_id)
+    assert start.excerpt == ", ".join(names[:3]) + f" +{len(names) - 3}"
+    assert window.workspace.scene.cards[tree.root_id].summary.excerpt.startswith("Qiqi")
+
+
 def test_a_free_text_card_is_titled_by_who_and_where(make_window, tmp_path, qtbot) -> None:
     window = _window_with_cast(make_window, tmp_path, "Qiqi", "Yuzu")
     ws, project = window.workspace, window.session.project
