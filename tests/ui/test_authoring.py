@@ -262,3 +262,17 @@ def test_the_chart_shows_one_line_per_character(make_window, tmp_path, qtbot) ->
     assert tree.state_of(b).stamina == lines["Mei"][-1]
     assert chart.mode_box.currentData() == "stamina"
     assert not chart.grab().toImage().isNull()
+
+
+def test_a_long_dialogue_line_shows_its_beginning(qtbot) -> None:
+    from studio.ui.inspector.story_editor import DialogueRow
+
+    text = "Where is the clock tower from here? I have been flying in circles all morning."
+    row = DialogueRow(DialogueLine("Qiqi", text), ["Qiqi", "Yuzu"])
+    qtbot.addWidget(row)
+    row.resize(260, 30)
+    row.show()
+    qtbot.waitExposed(row)
+    assert row.text.text() == text
+    assert row.text.cursorPosition() == 0
+    assert row.text.cursorRect().left() < 20  # the first word is in view
