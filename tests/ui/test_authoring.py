@@ -276,3 +276,30 @@ def test_a_long_dialogue_line_shows_its_beginning(qtbot) -> None:
     assert row.text.text() == text
     assert row.text.cursorPosition() == 0
     assert row.text.cursorRect().left() < 20  # the first word is in view
+
+
+def test_the_seed_lock_is_a_framed_toggle_that_shows_when_it_is_on(qtbot) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from studio.ui.inspector.takes_view import TakesView
+    from studio.ui.media_cache import ClipCache
+    from studio.ui.theme import apply_theme
+
+    apply_theme(QApplication.instance(), "light")
+    try:
+        view = TakesView(ClipCache(), str)
+        qtbot.addWidget(view)
+        view.resize(420, 300)
+        view.show()
+        qtbot.waitExposed(view)
+        button = view.lock_button
+        off = button.grab().toImage()
+        middle = off.height() // 2
+        edge, inside = off.pixelColor(0, middle), off.pixelColor(3, middle)
+        assert abs(edge.lightness() - inside.lightness()) > 12, "no frame around 'Lock seed'"
+        view.set_locked_seed(1234)
+        assert button.isChecked() and "1234" in button.text()
+        on = button.grab().toImage()
+        assert on.pixelColor(on.width() // 2, 3) != off.pixelColor(off.width() // 2, 3)  # the checked look
+    finally:
+        apply_theme(QApplication.instance(), "dark")

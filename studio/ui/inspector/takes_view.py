@@ -150,7 +150,7 @@ class TakesView(QWidget):
         self.reroll_many_button = QPushButton("Re-roll ×", self)
         self.reroll_many_button.setToolTip("Queue several new takes of this turn at once")
         self.reroll_many_button.clicked.connect(lambda: self.reroll_many.emit(self.reroll_count.value()))
-        self.lock_button = QToolButton(self)
+        self.lock_button = QPushButton(self)  # a framed toggle: it reads as a control, not a label
         self.lock_button.setCheckable(True)
         self.lock_button.setText("Lock seed")
         self.lock_button.setToolTip("Re-roll with the seed of the selected (or clicked) take, so that a changed "
