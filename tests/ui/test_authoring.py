@@ -120,11 +120,16 @@ def test_the_start_card_lists_the_cast_lead_first_and_counts_the_rest(make_windo
     assert window.workspace.scene.cards[tree.root_id].summary.excerpt.startswith("Qiqi")
 
 
-def test_a_free_text_card_is_titled_by_who_and_where(make_window, tmp_path, qtbot) -> None:
+def test_a_free_text_turn_names_its_card_and_pictures_its_cast_and_place(make_window, tmp_path, qtbot) -> None:
     window = _window_with_cast(make_window, tmp_path, "Qiqi", "Yuzu")
     ws, project = window.workspace, window.session.project
     turn = _generate(window, qtbot, project.tree.root_id, "Yuzu runs to the shrine at midnight")
     assert summarize(project.tree, turn).title == "Yuzu · shrine"
+    from studio.ui.cast_panel import pictures_from_takes
+
+    people, places = pictures_from_takes(project.tree)  # the cast and place lists show its picture
+    poster = project.tree.selected_take(turn).poster_path
+    assert people["yuzu"] == poster and places["shrine"] == poster
     qtbot.waitUntil(lambda: turn in ws.scene.cards and ws.scene.cards[turn].summary.title == "Yuzu · shrine",
                     timeout=TIMEOUT_MS)
 
