@@ -308,3 +308,25 @@ def test_the_seed_lock_is_a_framed_toggle_that_shows_when_it_is_on(qtbot) -> Non
         assert on.pixelColor(on.width() // 2, 3) != off.pixelColor(off.width() // 2, 3)  # the checked look
     finally:
         apply_theme(QApplication.instance(), "dark")
+
+
+def test_a_narrow_take_tile_words_its_button_to_fit(qtbot) -> None:
+    """Four takes side by side in a narrow inspector: 'Selected' is never cut to 'Selecte'."""
+    from studio.core.model import Take
+    from studio.ui.inspector.takes_view import BUTTON_PADDING, TakeTile
+    from studio.ui.media_cache import ClipCache
+
+    clips = ClipCache()
+    for selected in (True, False):
+        tile = TakeTile(1, Take(id="t1", node_id="n1", engine="sketch"), selected, clips, str)
+        qtbot.addWidget(tile)
+        for width in (300, 110, 80, 60):
+            tile.resize(width, 260)
+            tile.show()
+            qtbot.wait(20)
+            button = tile.use_button
+            advance = button.fontMetrics().horizontalAdvance(button.text())
+            assert advance <= button.width() - BUTTON_PADDING or len(button.text()) <= 3, (width, button.text())
+        tile.resize(300, 260)
+        qtbot.wait(20)
+        assert tile.use_button.text() == ("✓ Selected" if selected else "Use this take")

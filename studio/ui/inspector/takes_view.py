@@ -45,6 +45,10 @@ def state_line(take: Take, state: CharacterState | None) -> str:
     return " · ".join(parts)
 
 
+BUTTON_PADDING = 26
+"""The push button's padding and border, left and right together (studio.qss: 12 px + 1 px each)."""
+
+
 class TakeTile(QFrame):
     chosen = Signal(str)
     focused = Signal(str)
@@ -96,6 +100,19 @@ class TakeTile(QFrame):
                 self.player.set_clips([path], autoplay=True)
         elif take.error:
             self.player.view.set_image(None, take.error[:80])
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        super().resizeEvent(event)
+        self.fit_button_text()
+
+    def fit_button_text(self) -> None:
+        """The longest of the button's wordings that fits a narrow tile (four side by side)."""
+        wordings = ("✓ Selected", "Selected", "✓") if self.selected else ("Use this take", "Use")
+        room = self.use_button.width() - BUTTON_PADDING
+        metrics = self.use_button.fontMetrics()
+        text = next((w for w in wordings if metrics.horizontalAdvance(w) <= room), wordings[-1])
+        if text != self.use_button.text():
+            self.use_button.setText(text)
 
     def mousePressEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         self.focused.emit(self.take.id)
