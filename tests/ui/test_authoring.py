@@ -263,6 +263,7 @@ def test_the_chart_shows_one_line_per_character(make_window, tmp_path, qtbot) ->
     tree = project.tree
     assert lines["Qiqi"] == [50, tree.state_of(a).stamina, tree.state_of(a).stamina], "Mei's turn leaves Qiqi"
     assert lines["Mei"] == [50, 50, tree.state_of(b).stamina]
+    assert list(lines) == ["Qiqi", "Mei"], "only the characters acting in the branch, in the cast's order"
     assert summarize(tree, b).state == tree.state_of(b)  # the card shows the acting character's state
     assert tree.state_of(b).stamina == lines["Mei"][-1]
     assert chart.mode_box.currentData() == "stamina"
