@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
 from studio.core.errors import StudioError
+from studio.core.state import DELTA_SCALE
 from studio.core.tree import StoryTree
 from studio.storage import Project
 
@@ -247,7 +248,8 @@ def _print_result(result: dict[str, Any]) -> None:
     print(f"node {result['node']}  take {result.get('take', '-')}  {result['job_status']}"
           + (f"  seed {result['seed']}" if "seed" in result else ""))
     if state:
-        print("  state  " + "  ".join(f"{k} {v} ({deltas.get(k, 0):+d})" for k, v in state.items())
+        # the change in points, as the window and the exports show it (--json keeps the engine's steps)
+        print("  state  " + "  ".join(f"{k} {v} ({deltas.get(k, 0) * DELTA_SCALE:+d})" for k, v in state.items())
               + f"  motion {result.get('motion_level')}")
     if result.get("clip"):
         print(f"  clip   {result['clip']}")

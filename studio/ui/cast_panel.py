@@ -88,8 +88,9 @@ def pictures_from_takes(tree: StoryTree) -> tuple[dict[str, str], dict[str, str]
         take = tree.selected_take(node.id) if not node.is_root else None
         if take is None or not take.poster_path:
             continue
-        who = node.instruction.character.strip().lower()
-        where = node.instruction.background.strip().lower()
+        read = take.conditioning  # a free-text turn: who and where the engine read from it
+        who = (node.instruction.character or str(read.get("character", "") or "")).strip().lower()
+        where = (node.instruction.background or str(read.get("location", "") or "")).strip().lower()
         if who:
             characters.setdefault(who, take.poster_path)
         if where:

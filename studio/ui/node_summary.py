@@ -85,11 +85,16 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
     takes = tree.takes_of(node_id)
     take = tree.selected_take(node_id)
     if node.is_root:
-        cast = ", ".join(sorted(m.name for m in tree.cast.values())[:3])
+        names = [m.name for m in tree.cast.values() if m.name.strip()]  # in the story's order: its lead first
+        cast = ", ".join(names[:3]) + (f" +{len(names) - 3}" if len(names) > 3 else "")
         return NodeSummary(node_id, "Start", cast or "The story's start", tree.state_of(node_id), None,
                            CardStatus.START, node.bookmarked, "", "", 0)
     ins = node.instruction
-    title = " · ".join(part for part in (ins.character, ins.background) if part) or "Turn"
+    understood = take.conditioning if take is not None else {}
+    # A free-text turn is titled by what the engine read from it (who and where).
+    character = ins.character or str(understood.get("character", "") or "")
+    place = ins.background or str(understood.get("location", "") or "")
+    title = " · ".join(part for part in (character, place) if part) or "Turn"
     body = " ".join(part for part in (ins.adverb, ins.motion) if part) or ins.free_text or ins.raw
     status = CardStatus.DRAFT
     error = ""

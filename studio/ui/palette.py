@@ -13,13 +13,16 @@ _SCHEMES: dict[str, dict[str, str | tuple[int, int, int, int]]] = {
         "BACKGROUND": "#161821", "GRID_DOT": "#23263a", "CARD": "#242838", "CARD_HOVER": "#2b3045",
         "CARD_BORDER": "#363c55", "CARD_SELECTED": "#ff7aa2", "SEARCH_HIT": "#ffd166", "TEXT": "#e8e9f3",
         "TEXT_DIM": "#9aa0bd", "POSTER_EMPTY": "#1d2030", "EDGE": "#4a5275", "EDGE_BRANCH": "#ff7aa2",
-        "ACCENT": "#ff7aa2", "TRACK": (255, 255, 255, 28), "NEGATIVE": "#ff7a7a",
+        "ACCENT": "#ff7aa2", "TRACK": (255, 255, 255, 28), "NEGATIVE": "#ff7a7a", "POSITIVE": "#5ad19a",
+        "STAMINA": "#5ad19a", "SOCIAL": "#5aa9ff", "ENTERTAINMENT": "#ffb84d",
     },
     "light": {
         "BACKGROUND": "#eceef5", "GRID_DOT": "#d3d7e6", "CARD": "#ffffff", "CARD_HOVER": "#f7f4fb",
         "CARD_BORDER": "#c9cddc", "CARD_SELECTED": "#e2457a", "SEARCH_HIT": "#e0a800", "TEXT": "#1e2130",
         "TEXT_DIM": "#5d6482", "POSTER_EMPTY": "#dfe2ee", "EDGE": "#a3a9c4", "EDGE_BRANCH": "#e2457a",
-        "ACCENT": "#e2457a", "TRACK": (20, 24, 48, 30), "NEGATIVE": "#d6334a",
+        "ACCENT": "#e2457a", "TRACK": (20, 24, 48, 30), "NEGATIVE": "#d6334a", "POSITIVE": "#177a4c",
+        # Deeper than the dark scheme's: a thin line or bar on white stays readable (3:1 or more).
+        "STAMINA": "#23a06a", "SOCIAL": "#2b7fd9", "ENTERTAINMENT": "#d98300",
     },
 }
 
@@ -38,6 +41,7 @@ EDGE_BRANCH = QColor("#ff7aa2")
 ACCENT = QColor("#ff7aa2")
 TRACK = QColor(255, 255, 255, 28)  # the empty part of bars and rings
 NEGATIVE = QColor("#ff7a7a")  # a state that went down
+POSITIVE = QColor("#5ad19a")  # a state that went up (text)
 ON_IMAGE = QColor("#e8e9f3")  # text over a poster or a dark badge, in both schemes
 SCHEME = "dark"
 
@@ -48,14 +52,15 @@ def use_scheme(name: str) -> None:
     colors = _SCHEMES[name]
     for key, value in colors.items():
         globals()[key] = QColor(*value) if isinstance(value, tuple) else QColor(value)
+    for stat in STAT_COLORS:  # the same dict object: views holding it see the new colours
+        STAT_COLORS[stat] = globals()[stat.upper()]
     SCHEME = name
 
 
-STAT_COLORS: dict[str, QColor] = {
-    "stamina": QColor("#5ad19a"),
-    "social": QColor("#5aa9ff"),
-    "entertainment": QColor("#ffb84d"),
-}
+STAMINA = QColor("#5ad19a")
+SOCIAL = QColor("#5aa9ff")
+ENTERTAINMENT = QColor("#ffb84d")
+STAT_COLORS: dict[str, QColor] = {"stamina": STAMINA, "social": SOCIAL, "entertainment": ENTERTAINMENT}
 STAT_LABELS: dict[str, str] = {"stamina": "Stamina", "social": "Social", "entertainment": "Fun"}
 
 STATUS_COLORS: dict[CardStatus, QColor] = {

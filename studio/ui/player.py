@@ -99,6 +99,7 @@ class Player(QWidget):
         self._segments: list[_Segment] = []
         self._frame = 0
         self._segment_index = -1
+        self._cue: int | None = None
         self.loop = True
         self.view = FrameView(self)
         self._timer = QTimer(self)
@@ -180,6 +181,7 @@ class Player(QWidget):
         self.slider.setRange(0, max(0, self.frame_count - 1))
         self.slider.blockSignals(False)
         self._show()
+        self._apply_cue()
 
     @property
     def ready(self) -> bool:
@@ -204,6 +206,7 @@ class Player(QWidget):
     # -- transport ------------------------------------------------------------------------
 
     def play(self) -> None:
+        self._cue = None
         if not self._paths:
             return
         if self.ready and self._frame >= self.frame_count - 1 and not self.loop:
@@ -248,6 +251,16 @@ class Player(QWidget):
 
     def seek_segment(self, index: int) -> None:
         if 0 <= index < len(self._segments):
+            self.seek(self._segments[index].start)
+
+    def cue_segment(self, index: int) -> None:
+        """Show clip ``index``'s first frame now, or as soon as its clip has loaded."""
+        self._cue = index
+        self._apply_cue()
+
+    def _apply_cue(self) -> None:
+        if self._cue is not None and 0 <= self._cue < len(self._segments):
+            index, self._cue = self._cue, None
             self.seek(self._segments[index].start)
 
     def _interval(self) -> int:

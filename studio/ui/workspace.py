@@ -75,14 +75,21 @@ def delete_prompt(turns_below: int, takes: int) -> str:
 
 
 def character_series(tree: StoryTree, branch: list[str]) -> dict[str, list[CharacterState]]:
-    """Every cast member's state at each turn of ``branch`` (for the chart's per-character lines)."""
+    """The state at each turn of ``branch`` of every character acting in it (for the chart's
+    per-character lines; cast members who never act there would only add flat lines at their
+    start); the whole cast while the branch has no acting turn."""
     if tree.state_scope is StateScope.BRANCH:
         return {}  # one state runs down the branch: there is nothing per character to show
-    names = [m.name for m in tree.cast.values() if m.name.strip()]
+    cast = [m.name for m in tree.cast.values() if m.name.strip()]
+    acting: list[str] = []
     for node_id in branch[1:]:
-        acting = tree.acting_character(node_id)
-        if acting and all(character_key(acting) != character_key(n) for n in names):
-            names.append(acting)
+        name = tree.acting_character(node_id)
+        if name and all(character_key(name) != character_key(n) for n in acting):
+            acting.append(name)
+    keys = {character_key(n) for n in acting}
+    in_cast = [n for n in cast if character_key(n) in keys]
+    names = [*in_cast, *(n for n in acting if all(character_key(n) != character_key(c) for c in in_cast))]
+    names = names or cast
     series: dict[str, list[CharacterState]] = {name: [] for name in names}
     for node_id in branch:
         table = {character_key(n): s for n, s in tree.cast_states(node_id).items()}

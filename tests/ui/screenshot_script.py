@@ -97,7 +97,6 @@ def main() -> int:
     pump(1.0)
     if args.view == "fit":
         workspace.view.fit_all()
-    workspace.episode.player.seek(3)
     for tile in workspace.inspector.takes.tiles:
         tile.player.seek(5)
     deadline = time.monotonic() + 20

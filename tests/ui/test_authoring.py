@@ -116,6 +116,30 @@ def test_a_first_turn_defaults_to_the_main_character_and_free_text_shows_no_exam
     assert editor.character.text() == "Aoi", "the latest turn's character continues"
 
 
+def test_the_start_card_lists_the_cast_lead_first_and_counts_the_rest(make_window, tmp_path) -> None:
+    window = _window_with_cast(make_window, tmp_path, "Mei")
+    tree = window.session.project.tree
+    names = [m.name for m in tree.cast.values()]
+    assert names[0] == "Qiqi" and len(names) > 3
+    start = summarize(tree, tree.root_id)
+    assert start.excerpt == ", ".join(names[:3]) + f" +{len(names) - 3}"
+    assert window.workspace.scene.cards[tree.root_id].summary.excerpt.startswith("Qiqi")
+
+
+def test_a_free_text_turn_names_its_card_and_pictures_its_cast_and_place(make_window, tmp_path, qtbot) -> None:
+    window = _window_with_cast(make_window, tmp_path, "Qiqi", "Yuzu")
+    ws, project = window.workspace, window.session.project
+    turn = _generate(window, qtbot, project.tree.root_id, "Yuzu runs to the shrine at midnight")
+    assert summarize(project.tree, turn).title == "Yuzu · shrine"
+    from studio.ui.cast_panel import pictures_from_takes
+
+    people, places = pictures_from_takes(project.tree)  # the cast and place lists show its picture
+    poster = project.tree.selected_take(turn).poster_path
+    assert people["yuzu"] == poster and places["shrine"] == poster
+    qtbot.waitUntil(lambda: turn in ws.scene.cards and ws.scene.cards[turn].summary.title == "Yuzu · shrine",
+                    timeout=TIMEOUT_MS)
+
+
 def test_chips_show_what_was_understood_and_fix_a_word(make_window, tmp_path, qtbot) -> None:
     from studio.ui.inspector.understanding import ChipField
 
@@ -249,7 +273,71 @@ def test_the_chart_shows_one_line_per_character(make_window, tmp_path, qtbot) ->
     tree = project.tree
     assert lines["Qiqi"] == [50, tree.state_of(a).stamina, tree.state_of(a).stamina], "Mei's turn leaves Qiqi"
     assert lines["Mei"] == [50, 50, tree.state_of(b).stamina]
+    assert list(lines) == ["Qiqi", "Mei"], "only the characters acting in the branch, in the cast's order"
     assert summarize(tree, b).state == tree.state_of(b)  # the card shows the acting character's state
     assert tree.state_of(b).stamina == lines["Mei"][-1]
     assert chart.mode_box.currentData() == "stamina"
     assert not chart.grab().toImage().isNull()
+
+
+def test_a_long_dialogue_line_shows_its_beginning(qtbot) -> None:
+    from studio.ui.inspector.story_editor import DialogueRow
+
+    text = "Where is the clock tower from here? I have been flying in circles all morning."
+    row = DialogueRow(DialogueLine("Qiqi", text), ["Qiqi", "Yuzu"])
+    qtbot.addWidget(row)
+    row.resize(260, 30)
+    row.show()
+    qtbot.waitExposed(row)
+    assert row.text.text() == text
+    assert row.text.cursorPosition() == 0
+    assert row.text.cursorRect().left() < 20  # the first word is in view
+
+
+def test_the_seed_lock_is_a_framed_toggle_that_shows_when_it_is_on(qtbot) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from studio.ui.inspector.takes_view import TakesView
+    from studio.ui.media_cache import ClipCache
+    from studio.ui.theme import apply_theme
+
+    apply_theme(QApplication.instance(), "light")
+    try:
+        view = TakesView(ClipCache(), str)
+        qtbot.addWidget(view)
+        view.resize(420, 300)
+        view.show()
+        qtbot.waitExposed(view)
+        button = view.lock_button
+        off = button.grab().toImage()
+        middle = off.height() // 2
+        edge, inside = off.pixelColor(0, middle), off.pixelColor(3, middle)
+        assert abs(edge.lightness() - inside.lightness()) > 12, "no frame around 'Lock seed'"
+        view.set_locked_seed(1234)
+        assert button.isChecked() and "1234" in button.text()
+        on = button.grab().toImage()
+        assert on.pixelColor(on.width() // 2, 3) != off.pixelColor(off.width() // 2, 3)  # the checked look
+    finally:
+        apply_theme(QApplication.instance(), "dark")
+
+
+def test_a_narrow_take_tile_words_its_button_to_fit(qtbot) -> None:
+    """Four takes side by side in a narrow inspector: 'Selected' is never cut to 'Selecte'."""
+    from studio.core.model import Take
+    from studio.ui.inspector.takes_view import BUTTON_PADDING, TakeTile
+    from studio.ui.media_cache import ClipCache
+
+    clips = ClipCache()
+    for selected in (True, False):
+        tile = TakeTile(1, Take(id="t1", node_id="n1", engine="sketch"), selected, clips, str)
+        qtbot.addWidget(tile)
+        for width in (300, 110, 80, 60):
+            tile.resize(width, 260)
+            tile.show()
+            qtbot.wait(20)
+            button = tile.use_button
+            advance = button.fontMetrics().horizontalAdvance(button.text())
+            assert advance <= button.width() - BUTTON_PADDING or len(button.text()) <= 3, (width, button.text())
+        tile.resize(300, 260)
+        qtbot.wait(20)
+        assert tile.use_button.text() == ("✓ Selected" if selected else "Use this take")

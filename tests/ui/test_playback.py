@@ -56,6 +56,24 @@ def test_branch_player_plays_steps_scrubs_and_loops(make_window, sample_project:
     assert player.frame == player.frame_count - 1
 
 
+def test_the_preview_shows_the_selected_turn(make_window, sample_project: Path, qtbot) -> None:
+    """Selecting a turn (tree, keys, filmstrip) puts the paused branch player on that turn's clip."""
+    _window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
+    player = ws.episode.player
+    branch = [n.id for n in tree.path_to(leaf.id)]
+    turns = len(branch) - 1
+    qtbot.waitUntil(lambda: player.ready and player.frame_count == turns * SMALL_SKETCH["frames"], timeout=20_000)
+    assert player.frame == (turns - 1) * SMALL_SKETCH["frames"]  # the leaf is selected: its clip's first frame
+    ws.select(branch[2])
+    assert player.frame == SMALL_SKETCH["frames"] and ws.episode.strip.playing == 2
+    window_play = player.playing
+    assert not window_play
+    player.play()  # playing from there, a selection elsewhere does not jump the playback
+    ws.select(branch[4])
+    assert player.playing and player.frame < 3 * SMALL_SKETCH["frames"]
+    player.pause()
+
+
 def test_hovering_a_card_plays_its_clip(make_window, sample_project: Path, qtbot) -> None:
     _window, ws, _tree, leaf = _generated(make_window, sample_project, qtbot)
     card = ws.scene.cards[leaf.id]

@@ -189,3 +189,22 @@ def test_queue_rows_say_what_each_job_does(make_window, sample_project: Path, qt
     header = ws.queue.list.header()
     for column in (1, 2):  # status and progress are sized to their contents, never cut
         assert header.sectionSize(column) >= ws.queue.list.sizeHintForColumn(column)
+
+
+@pytest.mark.parametrize("width", [300, 360, 480, 900])
+def test_the_chart_drop_down_never_covers_the_legend(qtbot, width: int) -> None:
+    """With the queue open at 1280x720 the chart is about 300 px wide: the view drop-down
+    narrows (its text elides) instead of hiding Social and Fun."""
+    from studio.ui.episode.state_chart import StateChart
+
+    chart = StateChart()
+    qtbot.addWidget(chart)
+    chart.resize(width, 120)
+    chart.show()
+    qtbot.waitExposed(chart)
+    box = QRectF(chart.mode_box.geometry())
+    for rect in chart.legend_rects():
+        assert not box.intersects(rect), (width, box, rect)
+    assert box.right() <= chart.width()
+    if width >= 480:  # room for the whole drop-down
+        assert box.width() == chart.mode_box.sizeHint().width()

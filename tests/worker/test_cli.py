@@ -180,3 +180,20 @@ def test_play_eight_turns_with_the_sketch_engine(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     info = probe(Path(json.loads(done.stdout)["clip"]))
     assert (info.frames, info.height, info.width) == (5, 64, 96)
+
+
+def test_play_prints_the_change_in_points_as_the_window_shows_it(tmp_path: Path, capsys) -> None:
+    """'stamina 45 (-5)' after a start of 50, not the engine's step '(-1)'."""
+    folder = tmp_path / "p.kamishibai"
+    assert main(["new", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["play", str(folder), "-i", "Character: Qiqi; Motion: quickly run; Background: day park.",
+                 "--setting", "frames=4", "--setting", "width=96", "--setting", "height=64"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("state"))
+    with Project.open(folder) as project:
+        tree = project.tree
+        turn = tree.child_ids(tree.root_id)[0]
+        before, after = tree.state_before(turn), tree.state_of(turn)
+    for stat in ("stamina", "social", "entertainment"):
+        change = getattr(after, stat) - getattr(before, stat)
+        assert f"{stat} {getattr(after, stat)} ({change:+d})" in line, line

@@ -25,6 +25,7 @@ class EpisodePanel(QWidget):
         self.branch: list[str] = []
         self._clip_turns: list[int] = []
         self._key: tuple[object, ...] = ()
+        self._shown_turn = -1
         self.player = Player(clips, self)
         self.player.setMinimumWidth(320)
         self.chart = StateChart(self)
@@ -74,9 +75,13 @@ class EpisodePanel(QWidget):
         self.title.setText(f"Branch · {turns} turn{'s' if turns != 1 else ''} · {done} generated")
         clip_turns = [i for i, s in enumerate(summaries) if s.clip_path]
         paths = [self.resolve(summaries[i].clip_path) for i in clip_turns]
-        if paths != self.player.paths:
+        new_clips = paths != self.player.paths
+        if new_clips:
             self._clip_turns = clip_turns
             self.player.set_clips(paths)
+        if (new_clips or current != self._shown_turn) and not self.player.playing and current in self._clip_turns:
+            self.player.cue_segment(self._clip_turns.index(current))  # the preview shows the selected turn
+        self._shown_turn = current
         if 0 <= current < len(branch):
             self.scroll_area.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
 

@@ -24,6 +24,10 @@ CHARACTER_COLORS = ("#ff9f6e", "#6ec6ff", "#c59bff", "#7ee08a", "#ffd36e", "#ff7
 ACTING = "acting"
 
 
+MODE_BOX_MIN_W = 72
+"""The view drop-down's narrowest width (a very narrow chart lets it cover the legend's end)."""
+
+
 class StateChart(TurnStrip):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -77,7 +81,10 @@ class StateChart(TurnStrip):
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
         hint = self.mode_box.sizeHint()
-        self.mode_box.setGeometry(int(self.width() - RIGHT - hint.width()), 0, hint.width(), hint.height())
+        # A narrow chart narrows the drop-down (its text elides) before it would cover the legend.
+        room = self.width() - RIGHT - self.legend_rects()[-1].right() - 8
+        width = int(max(MODE_BOX_MIN_W, min(hint.width(), room)))
+        self.mode_box.setGeometry(int(self.width() - RIGHT - width), 0, width, hint.height())
 
     # -- geometry --------------------------------------------------------------------------
 

@@ -60,7 +60,7 @@ class StatePanel(QWidget):
                 text = f"{value}"
                 if self.deltas is not None:
                     text += f"  ({delta:+d})"
-                painter.setPen(palette.TEXT if delta == 0 else (palette.STAT_COLORS["stamina"] if delta > 0
+                painter.setPen(palette.TEXT if delta == 0 else (palette.POSITIVE if delta > 0
                                                                 else palette.NEGATIVE))
                 painter.drawText(QRectF(LABEL_W + bar_w + 8, y, VALUE_W, ROW), Qt.AlignmentFlag.AlignVCenter, text)
         y = 2 + 3 * ROW

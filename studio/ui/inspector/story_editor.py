@@ -53,6 +53,7 @@ class DialogueRow(QWidget):
         self.speaker.setMinimumContentsLength(6)
         self.text = QLineEdit(line.text, self)
         self.text.setPlaceholderText("What they say")
+        self.text.setCursorPosition(0)  # a long line shows its beginning, not its end
         self.remove = QToolButton(self)
         self.remove.setText("✕")
         self.remove.setToolTip("Remove this line")

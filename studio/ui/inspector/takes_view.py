@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -44,6 +43,10 @@ def state_line(take: Take, state: CharacterState | None) -> str:
     if state is not None and take.status == TakeStatus.DONE:
         parts += [f"{palette.STAT_LABELS[name]} {value}" for name, value in state.as_dict().items()]
     return " · ".join(parts)
+
+
+BUTTON_PADDING = 26
+"""The push button's padding and border, left and right together (studio.qss: 12 px + 1 px each)."""
 
 
 class TakeTile(QFrame):
@@ -98,6 +101,19 @@ class TakeTile(QFrame):
         elif take.error:
             self.player.view.set_image(None, take.error[:80])
 
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        super().resizeEvent(event)
+        self.fit_button_text()
+
+    def fit_button_text(self) -> None:
+        """The longest of the button's wordings that fits a narrow tile (four side by side)."""
+        wordings = ("✓ Selected", "Selected", "✓") if self.selected else ("Use this take", "Use")
+        room = self.use_button.width() - BUTTON_PADDING
+        metrics = self.use_button.fontMetrics()
+        text = next((w for w in wordings if metrics.horizontalAdvance(w) <= room), wordings[-1])
+        if text != self.use_button.text():
+            self.use_button.setText(text)
+
     def mousePressEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         self.focused.emit(self.take.id)
         super().mousePressEvent(event)
@@ -150,7 +166,7 @@ class TakesView(QWidget):
         self.reroll_many_button = QPushButton("Re-roll ×", self)
         self.reroll_many_button.setToolTip("Queue several new takes of this turn at once")
         self.reroll_many_button.clicked.connect(lambda: self.reroll_many.emit(self.reroll_count.value()))
-        self.lock_button = QToolButton(self)
+        self.lock_button = QPushButton(self)  # a framed toggle: it reads as a control, not a label
         self.lock_button.setCheckable(True)
         self.lock_button.setText("Lock seed")
         self.lock_button.setToolTip("Re-roll with the seed of the selected (or clicked) take, so that a changed "
