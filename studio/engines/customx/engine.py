@@ -305,7 +305,8 @@ class CustomXEngine:
         return Prediction(
             deltas=StateDeltas(), motion_level=3, representation=representation, warnings=tuple(warnings),
             conditioning={"prompt": sentence, "views": view_paths, "character": member.name if member else "",
-                          "scene": scene, "scene_world": scene_world, "previous_clip": str(previous.path) if previous else "",
+                          "scene": scene, "scene_world": scene_world,
+                          "previous_clip": str(previous.path) if previous else "",
                           "text_tokens": int(encoded.text.shape[1]), "model": size.name})
 
     def _views(self, paths: list[str], s: CustomXSettings) -> np.ndarray:
