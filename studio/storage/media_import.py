@@ -105,3 +105,10 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
                 *h264_args(crf=16, threads=2), "-f", "mp4", str(tmp)]
         run_with_progress(args, tmp, frames / float(info.fps), lambda _seconds: None, lambda: False, "import")
     return rel
+
+
+def import_media(project: Project, source: Path, folder: str = "locations") -> str:
+    """A video (by its suffix) through :func:`import_video`, anything else through :func:`import_image`."""
+    if is_video(source):
+        return import_video(project, source, folder)
+    return import_image(project, source, folder)
