@@ -3,7 +3,6 @@ of a one-picture character seen in the window."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -122,50 +121,35 @@ def test_a_location_gets_a_scene_video_inside_the_project(make_window, sample_pr
     assert quay.kind == "image" and quay.image_path.endswith(".png")
 
 
-def test_customx_refuses_a_one_picture_character_and_the_window_says_why(qtbot, settings, registry,
-                                                                         sample_project: Path,
+def test_customx_refuses_a_one_picture_character_and_the_window_says_why(make_window, settings, registry,
+                                                                         sample_project: Path, qtbot,
                                                                          tmp_path: Path) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("diffusers")
     pytest.importorskip("transformers")
-    from PySide6.QtWidgets import QApplication
-
     from studio.core.commands import EditInstruction
     from studio.engines.catalog.customx import TEST_INFO
     from studio.engines.customx.engine import CustomXEngine
     from studio.engines.customx.tiny import write_tiny_checkpoints
-    from studio.ui.main_window import MainWindow
-
-    from .conftest import services_with
 
     checkpoints = tmp_path / "checkpoints"
-    write_tiny_checkpoints(checkpoints / "customx")
+    write_tiny_checkpoints(checkpoints)
+    settings.checkpoints_folder = str(checkpoints)
     registry.register(TEST_INFO, lambda config: CustomXEngine(config, info=TEST_INFO))
     registry.source = ""  # the tiny engine runs in the window's process
     settings.engine = "customx"
     settings.set_engine_values("customx", {"height": 32, "width": 48, "frames": 9, "steps": 2,
                                            "continuation_frames": 5, "vae_tiling": False})
-    window = MainWindow(settings, replace(services_with(registry), checkpoints=checkpoints))
-    window.confirm = lambda title, text: True  # type: ignore[method-assign]
-    window.ask_close_policy = lambda count: "cancel"  # type: ignore[method-assign]
-    window.ask_stale = lambda count: "use"  # type: ignore[method-assign]
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
-    assert window.open_project(sample_project), window.last_error
-    try:
-        ws = window.workspace
-        ws.cast.add_character("Aoi", _pictures(tmp_path, ["aoi"]))
-        tree = window.session.project.tree
-        first = tree.child_ids(tree.root_id)[0]
-        ws.apply(EditInstruction(first, "Character: Aoi; Motion: run; Background: town; Camera: pan."))
-        ws.select(first)
-        window.actions_.reroll.trigger()
-        qtbot.waitUntil(lambda: "failed" in window.status_label.text().lower(), timeout=TIMEOUT_MS)
-        assert "needs 4 reference views of Aoi" in window.status_label.text()
-        failed = [t for t in tree.takes_of(first) if t.status.value == "failed"]
-        assert failed and "Aoi has 1" in failed[0].error
-    finally:
-        window.close_project("cancel")
+    window = make_window(sample_project, registry_override=registry)
+    ws = window.workspace
+    ws.cast.add_character("Kaze", _pictures(tmp_path, ["kaze"]))
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    ws.apply(EditInstruction(first, "Character: Kaze; Motion: run; Background: town; Camera: pan."))
+    ws.select(first)
+    window.actions_.reroll.trigger()
+    qtbot.waitUntil(lambda: "failed" in window.status_label.text().lower(), timeout=TIMEOUT_MS)
+    assert "needs 4 reference views of Kaze" in window.status_label.text(), window.status_label.text()
+    failed = [t for t in tree.takes_of(first) if t.status.value == "failed"]
+    assert failed and "Kaze has 1" in failed[0].error
+    assert "Add the character's front, left, back and right views in the cast panel" in window.status_label.text()
