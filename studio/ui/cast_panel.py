@@ -13,7 +13,7 @@ media first); the built-in locations' scene clips are rendered by the sketch wor
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
@@ -43,7 +43,14 @@ from studio.core.errors import StudioError
 from studio.core.model import CastMember, Location, new_id
 from studio.core.state import STATE_MAX, STATE_START, CharacterState
 from studio.core.tree import StoryTree
-from studio.ui.dialogs.reference_views import ReferenceViewsDialog, ViewsEditor, ViewStrip, views_note
+from studio.ui.dialogs.reference_views import (
+    ReferenceViewsDialog,
+    ViewsEditor,
+    ViewStrip,
+    place_views,
+    view_stem,
+    views_note,
+)
 from studio.ui.icons import icon
 
 THUMB = QSize(56, 40)
@@ -155,9 +162,9 @@ class CharacterDialog(QDialog):
         form.addRow(buttons)
 
     @property
-    def images(self) -> list[Path]:
-        """The chosen views in the order front, left, back, right."""
-        return self.views.strip.chosen()
+    def images(self) -> list[Path | None]:
+        """The four view slots, front, left, back, right (None where no view was given)."""
+        return list(self.views.strip.paths)
 
     def _accept(self) -> None:
         if not self.name.text().strip():
@@ -279,20 +286,41 @@ class CastPanel(QWidget):
             self.view_strip.set_views([])
             self.views_note.setText("Select a character to see its reference views.")
             return
-        self.view_strip.set_views([self._path(rel) for rel in member.reference_images])
+        self.view_strip.set_views(self._placed(member))
         self.views_note.setText(f"{member.name}: {views_note(len(member.reference_images))}")
 
     # -- adding ---------------------------------------------------------------------------
 
-    def add_character(self, name: str, images: list[Path] | None = None, params: dict[str, str] | None = None,
-                      start: CharacterState | None = None) -> None:
-        refs = tuple(self._import_image(path, "characters") for path in images or [])
+    def _placed(self, member: CastMember) -> list[Path | None]:
+        """A character's stored views in their slots (each stored name says its side)."""
+        paths = [self._path(rel) for rel in member.reference_images]
+        return place_views([p for p in paths if p is not None])
+
+    def _import_view(self, source: Path, index: int) -> str:
+        """Copy a view into the project under a name that says its side (``left-view-...``)."""
+        import shutil
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="kamishibai-view-") as folder:
+            named = Path(folder) / f"{view_stem(index)}{source.suffix.lower()}"
+            try:
+                shutil.copyfile(source, named)
+            except OSError as error:
+                raise StudioError(f"Can't read {source}: {error.strerror or error}.") from None
+            return self._import_image(named, "characters")
+
+    def add_character(self, name: str, images: Sequence[Path | None] | None = None,
+                      params: dict[str, str] | None = None, start: CharacterState | None = None) -> None:
+        """A new character; ``images`` are its views in the order front, left, back, right
+        (None for a view left out)."""
+        refs = tuple(self._import_view(path, index) for index, path in enumerate(images or []) if path is not None)
         member = CastMember(id=new_id(), name=" ".join(name.split()), params=dict(params or {}), reference_images=refs)
         self._apply(AddCharacter(member, start))
 
-    def set_views(self, member_id: str, views: list[Path]) -> None:
-        """Give a character these views (front, left, back, right); pictures already in the
-        project are kept as they are, others are imported into its media."""
+    def set_views(self, member_id: str, views: Sequence[Path | None]) -> None:
+        """Give a character these views (front, left, back, right; None for one left out);
+        pictures already in the project are kept as they are, others are imported into its
+        media."""
         member = self._members.get(member_id)
         if member is None:
             raise CommandError(f"No character with id {member_id!r}.")
@@ -301,7 +329,8 @@ class CastPanel(QWidget):
             path = self._path(rel)
             if path is not None:
                 known[path.resolve()] = rel
-        refs = tuple(known.get(path.resolve()) or self._import_image(path, "characters") for path in views)
+        refs = tuple(known.get(path.resolve()) or self._import_view(path, index)
+                     for index, path in enumerate(views) if path is not None)
         self._apply(SetReferenceViews(member.id, refs))
 
     def add_location_from_image(self, image: Path, name: str | None = None) -> None:

@@ -69,9 +69,9 @@ def test_the_cast_panel_adds_shows_and_changes_four_views(make_window, sample_pr
     cast.add_character(dialog.name.text(), dialog.images)
     mei = next(m for m in project.tree.cast.values() if m.name == "Mei")
     assert len(mei.reference_images) == 4
-    assert all(rel.startswith("media/characters/mei-") for rel in mei.reference_images)
-    for rel, source in zip(mei.reference_images, views, strict=True):
-        assert rel.split("/")[-1].startswith(source.stem.replace("_", "-"))  # in the order front, left, back, right
+    assert all(rel.startswith("media/characters/") for rel in mei.reference_images)
+    for rel, view in zip(mei.reference_images, VIEWS, strict=True):  # in the order front, left, back, right
+        assert rel.split("/")[-1].startswith(f"{view}-view-")
     qtbot.waitUntil(lambda: any(cast.characters.item(i).text() == "Mei" for i in range(cast.characters.count())))
     cast.select_character("Mei")
     assert all(not label.pixmap().isNull() for label in cast.view_strip.pictures)
@@ -90,6 +90,14 @@ def test_the_cast_panel_adds_shows_and_changes_four_views(make_window, sample_pr
     qtbot.waitUntil(lambda: "ready for CustomX" in cast.views_note.text())
     window.actions_.undo.trigger()
     assert len(next(m for m in project.tree.cast.values() if m.name == "Ren").reference_images) == 1
+    # a view left out keeps the others on their sides
+    cast.add_character("Sora", [views[0], None, views[2], None])
+    sora = next(m for m in project.tree.cast.values() if m.name == "Sora")
+    assert [rel.split("/")[-1][:10] for rel in sora.reference_images] == ["front-view", "back-view-"]
+    qtbot.waitUntil(lambda: any(cast.characters.item(i).text() == "Sora" for i in range(cast.characters.count())))
+    cast.select_character("Sora")
+    assert [label.pixmap().isNull() for label in cast.view_strip.pictures] == [False, True, False, True]
+    assert "2 of 4 views" in cast.views_note.text()
 
 
 def test_a_location_gets_a_scene_video_inside_the_project(make_window, sample_project: Path, qtbot,

@@ -39,9 +39,19 @@ def views_note(count: int) -> str:
             f"views (other engines use the first picture).")
 
 
+def view_stem(index: int) -> str:
+    """The name a view is stored under in the project (``back-view``): it keeps its side
+    even when the author left other views out."""
+    return f"{VIEWS[index]}-view"
+
+
 def side_of(path: Path) -> int | None:
-    """Which view a file's name says it is (``mei_back.png`` -> 2), or None when it names none or several."""
+    """Which view a file's name says it is (``back-view-...``, ``mei_back.png`` -> 2), or
+    None when it names none or several."""
     stem = path.stem.lower()
+    marked = [index for index in range(len(VIEWS)) if stem.startswith(view_stem(index))]
+    if marked:
+        return marked[0]
     found = [index for index, view in enumerate(VIEWS) if view in stem]
     return found[0] if len(found) == 1 else None
 
@@ -203,5 +213,6 @@ class ReferenceViewsDialog(QDialog):
         layout.addWidget(self.editor)
         layout.addWidget(buttons)
 
-    def chosen(self) -> list[Path]:
-        return self.editor.strip.chosen()
+    def chosen(self) -> list[Path | None]:
+        """The four slots, front, left, back, right (None where no view was given)."""
+        return list(self.editor.strip.paths)
