@@ -1,8 +1,12 @@
-"""Copy a user's image (a location background, a character reference) into the project.
+"""Copy a user's image (a location background, a character reference) or video (a
+location's scene clip) into the project.
 
 Projects are self-contained: the studio never stores a path outside the project folder,
 so an image the user picks is checked, re-encoded as PNG and written atomically under
-``media/<folder>/``. The returned relative path is what the document stores.
+``media/<folder>/``; a video is probed, then re-encoded (its first video stream only, no
+sound, at most :data:`MAX_SCENE_FRAMES` frames, its longer side at most
+:data:`MAX_SCENE_SIDE`) as H.264 mp4 the same way. The returned relative path is what the
+document stores.
 """
 
 from __future__ import annotations
@@ -19,10 +23,22 @@ MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 4096
 MAX_IMPORT_PIXELS = 64 * 1024 * 1024
 """Largest picture a user may import (a 64-megapixel photo); it is then scaled down."""
+MAX_VIDEO_BYTES = 4 * 1024 * 1024 * 1024
+MAX_VIDEO_SIDE = 8192
+MAX_SCENE_FRAMES = 1800
+"""A scene clip keeps its first 1,800 frames (a minute at 30 fps); engines loop shorter ones."""
+MAX_SCENE_SIDE = 1280
+"""A scene clip's longer side is scaled down to this (engines work at 624 x 352 or 1248 x 704)."""
+VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif", ".m4v")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 
 
 class ImageImportError(StudioError):
     """An image that can't be imported (missing, too large, not an image)."""
+
+
+class VideoImportError(StudioError):
+    """A video that can't be imported (missing, too large, not a video)."""
 
 
 def _slug(name: str) -> str:
@@ -49,3 +65,50 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
     with writing_media(project.resolve(rel)) as tmp:
         picture.save(tmp, format="PNG")
     return rel
+
+
+def is_video(path: Path | str) -> bool:
+    """Whether ``path`` names a video by its suffix (what the import and the engines go by)."""
+    return Path(path).suffix.lower() in VIDEO_SUFFIXES
+
+
+def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
+    """Re-encode ``source``'s video into ``media/<folder>/`` as mp4; return its project-relative path.
+
+    The file size, the stream and its size are checked (ffmpeg reads the header and counts
+    the frames without decoding) before anything is written."""
+    from studio.storage.ffmpeg import MediaError, h264_args, probe, run_with_progress
+    from studio.storage.media import writing_media
+
+    try:
+        if not source.is_file():
+            raise VideoImportError(f"{source} does not exist or is not a file.")
+        size = source.stat().st_size
+    except OSError as error:
+        raise VideoImportError(f"Can't read {source}: {error.strerror or error}.") from None
+    if size > MAX_VIDEO_BYTES:
+        raise VideoImportError(f"The video {source.name} is {size:,} bytes; the limit is {MAX_VIDEO_BYTES:,}.")
+    try:
+        info = probe(source)
+    except MediaError as error:
+        raise VideoImportError(error.message, hint="Choose a video file (mp4, webm, mov, ...).") from None
+    if max(info.size) > MAX_VIDEO_SIDE:
+        raise VideoImportError(f"The video {source.name} is {info.width:,} x {info.height:,}; the limit is "
+                               f"{MAX_VIDEO_SIDE:,} pixels a side.")
+    frames = min(info.frames, MAX_SCENE_FRAMES)
+    fit = f"min(1\\,{MAX_SCENE_SIDE}/max(iw\\,ih))"
+    scale = f"scale=trunc(iw*{fit}/2)*2:trunc(ih*{fit}/2)*2:flags=bicubic,setsar=1"
+    rel = f"{MEDIA_DIR}/{_slug(folder)}/{_slug(source.stem)}-{new_id()}.mp4"
+    target = project.resolve(rel)
+    with writing_media(target) as tmp:
+        args = ["-i", str(source), "-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", str(frames), "-vf", scale,
+                *h264_args(crf=16, threads=2), "-f", "mp4", str(tmp)]
+        run_with_progress(args, tmp, frames / float(info.fps), lambda _seconds: None, lambda: False, "import")
+    return rel
+
+
+def import_media(project: Project, source: Path, folder: str = "locations") -> str:
+    """A video (by its suffix) through :func:`import_video`, anything else through :func:`import_image`."""
+    if is_video(source):
+        return import_video(project, source, folder)
+    return import_image(project, source, folder)

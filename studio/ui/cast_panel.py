@@ -3,15 +3,18 @@
 A character's picture is its first reference image, else the poster of a generated turn
 in which it acts; a location's is its background image, else the poster of a turn set
 there. Double-click a name to put it into the instruction editor. Adding a character asks
-for its look (the engine's render parameters), reference images and where its stamina,
-social and fun start; a location can be added from any background image (storage copies
-it into the project's media first).
+for its look (the engine's render parameters), its four reference views (front, left, back,
+right: CustomX needs all four and refuses a character with fewer, which the panel says next
+to the character) and where its stamina, social and fun start; the selected character's
+views are shown under the list and can be changed. A location can be added from a
+background image (a still scene) or a scene video (storage copies either into the project's
+media first); the built-in locations' scene clips are rendered by the sketch world.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -34,15 +37,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.changes import Patch
-from studio.core.commands import AddCastMember, AddLocation, Command, SetStartState
+from studio.core.changes import EntityKind, Patch
+from studio.core.commands import AddCastMember, AddLocation, Command, CommandError, SetStartState
 from studio.core.errors import StudioError
 from studio.core.model import CastMember, Location, new_id
 from studio.core.state import STATE_MAX, STATE_START, CharacterState
 from studio.core.tree import StoryTree
+from studio.ui.dialogs.reference_views import (
+    ReferenceViewsDialog,
+    ViewsEditor,
+    ViewStrip,
+    place_views,
+    view_stem,
+    views_note,
+)
 from studio.ui.icons import icon
 
 THUMB = QSize(56, 40)
+VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif", ".m4v")
+LOCATION_FILTER = "Images and videos (*.png *.jpg *.jpeg *.webp *.bmp *.mp4 *.webm *.mov *.mkv *.avi *.m4v *.gif)"
 
 
 def thumbnail(path: Path | None, fallback: QIcon) -> QIcon:
@@ -80,6 +93,21 @@ class AddCharacter(Command):
         return patch
 
 
+@dataclass(frozen=True)
+class SetReferenceViews(Command):
+    """Replace a character's reference views (project-relative paths, front, left, back, right)."""
+
+    member_id: str
+    images: tuple[str, ...]
+    label: ClassVar[str] = "Change reference views"
+
+    def build(self, tree: StoryTree) -> Patch:
+        member = tree.cast.get(self.member_id)
+        if member is None:
+            raise CommandError(f"No character with id {self.member_id!r}.")
+        return {(EntityKind.CAST, member.id): replace(member, reference_images=self.images)}
+
+
 def pictures_from_takes(tree: StoryTree) -> tuple[dict[str, str], dict[str, str]]:
     """Poster of the first generated turn for each character and each place (lower-case names)."""
     characters: dict[str, str] = {}
@@ -109,9 +137,7 @@ class CharacterDialog(QDialog):
         self.look = {key: QLineEdit(self) for key, _label, _hint in LOOK_FIELDS}
         for key, _label, hint in LOOK_FIELDS:
             self.look[key].setPlaceholderText(hint)
-        self.images: list[Path] = []
-        self.images_button = QPushButton("Choose images…", self)
-        self.images_button.clicked.connect(self._choose_images)
+        self.views = ViewsEditor(self)
         self.start = {}
         for stat in ("stamina", "social", "entertainment"):
             box = QSpinBox(self)
@@ -123,7 +149,7 @@ class CharacterDialog(QDialog):
         form.addRow("Name", self.name)
         for key, label, _hint in LOOK_FIELDS:
             form.addRow(label, self.look[key])
-        form.addRow("Reference images", self.images_button)
+        form.addRow("Reference views", self.views)
         start_row = QHBoxLayout()
         for stat, label in (("stamina", "stamina"), ("social", "social"), ("entertainment", "fun")):
             start_row.addWidget(QLabel(label, self))
@@ -136,12 +162,10 @@ class CharacterDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def _choose_images(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Reference images (up to 4 views)", "",
-                                                "Images (*.png *.jpg *.jpeg *.webp *.bmp)")
-        if files:
-            self.images = [Path(f) for f in files[:4]]
-            self.images_button.setText(f"{len(self.images)} image{'s' if len(self.images) != 1 else ''}")
+    @property
+    def images(self) -> list[Path | None]:
+        """The four view slots, front, left, back, right (None where no view was given)."""
+        return list(self.views.strip.paths)
 
     def _accept(self) -> None:
         if not self.name.text().strip():
@@ -176,9 +200,19 @@ class CastPanel(QWidget):
             widget.setAlternatingRowColors(False)
         self.characters.itemDoubleClicked.connect(lambda item: self.character_used.emit(item.text()))
         self.locations.itemDoubleClicked.connect(lambda item: self.location_used.emit(item.text()))
+        self._members: dict[str, CastMember] = {}
+        self.characters.currentItemChanged.connect(lambda *_: self._show_views())
+        self.view_strip = ViewStrip(editable=False, parent=self, size=QSize(40, 54))
+        self.views_note = QLabel(self)
+        self.views_note.setObjectName("dimLabel")
+        self.views_note.setWordWrap(True)
+        self.views_button = QPushButton("Reference views…", self)
+        self.views_button.setToolTip("Add or change the selected character's front, left, back and right views")
+        self.views_button.clicked.connect(self._ask_views)
         add_character = QPushButton(icon("person"), "Add character…", self)
         add_character.clicked.connect(self._ask_character)
-        add_location = QPushButton(icon("image"), "Location from image…", self)
+        add_location = QPushButton(icon("image"), "Location from image or video…", self)
+        add_location.setToolTip("A background image (a still scene) or a scene video for the location")
         add_location.clicked.connect(self._ask_location)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -186,6 +220,9 @@ class CastPanel(QWidget):
         title.setObjectName("sectionTitle")
         layout.addWidget(title)
         layout.addWidget(self.characters, 1)
+        layout.addWidget(self.view_strip)
+        layout.addWidget(self.views_note)
+        layout.addWidget(self.views_button, 0, Qt.AlignmentFlag.AlignLeft)
         title = QLabel("LOCATIONS", self)
         title.setObjectName("sectionTitle")
         layout.addWidget(title)
@@ -209,32 +246,104 @@ class CastPanel(QWidget):
 
     def refresh(self, tree: StoryTree) -> None:
         acting, places = pictures_from_takes(tree)
+        current = self.characters.currentItem()
+        selected = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
+        self._members = {m.id: m for m in tree.cast.values()}
+        self.characters.blockSignals(True)
         self.characters.clear()
         for member in sorted(tree.cast.values(), key=lambda m: m.name.lower()):
             first = member.reference_images[0] if member.reference_images else acting.get(member.name.lower(), "")
             item = QListWidgetItem(thumbnail(self._path(first), icon("person")), member.name)
-            views = len(member.reference_images)
-            item.setToolTip(f"{member.name}: {views} reference image{'s' if views != 1 else ''}")
+            item.setData(Qt.ItemDataRole.UserRole, member.id)
+            item.setToolTip(f"{member.name}: {views_note(len(member.reference_images))}")
             self.characters.addItem(item)
+            if member.id == selected:
+                self.characters.setCurrentItem(item)
+        self.characters.blockSignals(False)
+        self._show_views()
         self.locations.clear()
         for location in sorted(tree.locations.values(), key=lambda loc: loc.name.lower()):
             picture = location.image_path or places.get(location.name.lower(), "")
+            if is_video_path(picture):
+                picture = places.get(location.name.lower(), "")
             item = QListWidgetItem(thumbnail(self._path(picture), icon("image")), location.name)
-            item.setToolTip(f"{location.name} ({location.kind})")
+            item.setToolTip(location_note(location))
             self.locations.addItem(item)
+
+    def selected_member(self) -> CastMember | None:
+        item = self.characters.currentItem()
+        return self._members.get(str(item.data(Qt.ItemDataRole.UserRole))) if item is not None else None
+
+    def select_character(self, name: str) -> None:
+        for index in range(self.characters.count()):
+            if self.characters.item(index).text().lower() == name.lower():
+                self.characters.setCurrentRow(index)
+                return
+
+    def _show_views(self) -> None:
+        member = self.selected_member()
+        self.views_button.setEnabled(member is not None)
+        if member is None:
+            self.view_strip.set_views([])
+            self.views_note.setText("Select a character to see its reference views.")
+            return
+        self.view_strip.set_views(self._placed(member))
+        self.views_note.setText(f"{member.name}: {views_note(len(member.reference_images))}")
 
     # -- adding ---------------------------------------------------------------------------
 
-    def add_character(self, name: str, images: list[Path] | None = None, params: dict[str, str] | None = None,
-                      start: CharacterState | None = None) -> None:
-        refs = tuple(self._import_image(path, "characters") for path in images or [])
+    def _placed(self, member: CastMember) -> list[Path | None]:
+        """A character's stored views in their slots (each stored name says its side)."""
+        paths = [self._path(rel) for rel in member.reference_images]
+        return place_views([p for p in paths if p is not None])
+
+    def _import_view(self, source: Path, index: int) -> str:
+        """Copy a view into the project under a name that says its side (``left-view-...``)."""
+        import shutil
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="kamishibai-view-") as folder:
+            named = Path(folder) / f"{view_stem(index)}{source.suffix.lower()}"
+            try:
+                shutil.copyfile(source, named)
+            except OSError as error:
+                raise StudioError(f"Can't read {source}: {error.strerror or error}.") from None
+            return self._import_image(named, "characters")
+
+    def add_character(self, name: str, images: Sequence[Path | None] | None = None,
+                      params: dict[str, str] | None = None, start: CharacterState | None = None) -> None:
+        """A new character; ``images`` are its views in the order front, left, back, right
+        (None for a view left out)."""
+        refs = tuple(self._import_view(path, index) for index, path in enumerate(images or []) if path is not None)
         member = CastMember(id=new_id(), name=" ".join(name.split()), params=dict(params or {}), reference_images=refs)
         self._apply(AddCharacter(member, start))
 
+    def set_views(self, member_id: str, views: Sequence[Path | None]) -> None:
+        """Give a character these views (front, left, back, right; None for one left out);
+        pictures already in the project are kept as they are, others are imported into its
+        media."""
+        member = self._members.get(member_id)
+        if member is None:
+            raise CommandError(f"No character with id {member_id!r}.")
+        known = {}
+        for rel in member.reference_images:
+            path = self._path(rel)
+            if path is not None:
+                known[path.resolve()] = rel
+        refs = tuple(known.get(path.resolve()) or self._import_view(path, index)
+                     for index, path in enumerate(views) if path is not None)
+        self._apply(SetReferenceViews(member.id, refs))
+
     def add_location_from_image(self, image: Path, name: str | None = None) -> None:
-        rel = self._import_image(image, "locations")
-        label = (name or image.stem.replace("_", " ").replace("-", " ")).strip()
-        self._apply(AddLocation(Location(id=new_id(), name=label, kind="image", image_path=rel)))
+        self.add_location_from_file(image, name)
+
+    def add_location_from_file(self, source: Path, name: str | None = None) -> None:
+        """A location from a background image (a still scene) or a scene video, copied into the project."""
+        video = is_video_path(str(source))
+        rel = self._import_image(source, "scenes" if video else "locations")
+        label = (name or source.stem.replace("_", " ").replace("-", " ")).strip()
+        self._apply(AddLocation(Location(id=new_id(), name=label, kind="scene" if video else "image",
+                                         image_path=rel)))
 
     def _ask_character(self) -> None:
         dialog = CharacterDialog(self)
@@ -245,9 +354,20 @@ class CastPanel(QWidget):
         except StudioError as error:
             self.error.emit(error)
 
+    def _ask_views(self) -> None:
+        member = self.selected_member()
+        if member is None:
+            return
+        dialog = ReferenceViewsDialog(member.name, [self._path(rel) for rel in member.reference_images], self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        try:
+            self.set_views(member.id, dialog.chosen())
+        except StudioError as error:
+            self.error.emit(error)
+
     def _ask_location(self) -> None:
-        file, _ = QFileDialog.getOpenFileName(self, "Background image", "",
-                                              "Images (*.png *.jpg *.jpeg *.webp *.bmp)")
+        file, _ = QFileDialog.getOpenFileName(self, "Background image or scene video", "", LOCATION_FILTER)
         if not file:
             return
         path = Path(file)
@@ -255,6 +375,21 @@ class CastPanel(QWidget):
         if not ok or not name.strip():
             return
         try:
-            self.add_location_from_image(path, name)
+            self.add_location_from_file(path, name)
         except StudioError as error:
             self.error.emit(error)
+
+
+def is_video_path(path: str) -> bool:
+    return Path(path).suffix.lower() in VIDEO_SUFFIXES
+
+
+def location_note(location: Location) -> str:
+    """A location's tooltip: what kind of world it gives the engines."""
+    if location.image_path and is_video_path(location.image_path):
+        return f"{location.name}: a scene video"
+    if location.image_path:
+        return f"{location.name}: a background image (a still scene)"
+    if location.kind == "builtin":
+        return f"{location.name}: built-in (the sketch world renders its scene clip)"
+    return f"{location.name} ({location.kind})"

@@ -290,9 +290,9 @@ class Workspace(QWidget):
             return ""
 
     def _import_image(self, path: Path, folder: str) -> str:
-        from studio.storage.media_import import import_image
+        from studio.storage.media_import import import_media
 
-        return import_image(self.project, path, folder)
+        return import_media(self.project, path, folder)
 
     def describe_job(self, job: Any) -> str:
         return job_title(job, self.tree)

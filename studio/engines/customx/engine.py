@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -105,17 +106,51 @@ def order_views(paths: tuple[str, ...]) -> tuple[str, ...]:
     return paths
 
 
-def choose_scene(locations: tuple[Location, ...], background: str) -> tuple[str, list[str]]:
-    """The scene clip (or still) of the location the instruction names, else the first one that has one."""
+def choose_scene(locations: tuple[Location, ...], instruction: Instruction
+                 ) -> tuple[str, dict[str, str], list[str]]:
+    """The world of the turn: a scene clip or still (a file) or a built-in location of the
+    sketch world (rendered as a scene clip through the instruction's camera path).
+
+    The location the instruction names comes first, then the built-in location its
+    Background names, then the first location with a file, then the first built-in one."""
+    from studio.engines.sketch.scene_clip import location_of
+
+    background = instruction.background.strip().lower()
+
     def source(location: Location) -> str:
         return str(location.params.get("scene_clip") or location.image_path or "")
 
-    named = [loc for loc in locations if background and background.strip().lower() in loc.name.strip().lower()]
-    for location in (*named, *locations):
+    def world(name: str) -> dict[str, str]:
+        time = instruction.time_of_day.strip().lower() or "day"
+        return {"location": name, "time": time if time in ("day", "sunset", "night") else "day",
+                "camera": instruction.camera.strip().lower()}
+
+    named = [loc for loc in locations if background and background in loc.name.strip().lower()]
+    for location in named:
+        built_in = location_of(location.params, location.name)
+        if source(location) or built_in:
+            return (source(location), {}, []) if source(location) else ("", world(str(built_in)), [])
+    built_in = location_of({}, background) if background else None
+    if built_in:
+        return "", world(built_in), []
+    for location in locations:
         if source(location):
-            return source(location), []
-    return "", ["CustomX places the character in a world given as a scene clip; no location has a scene clip "
-                "or image, so a grey scene is used."]
+            return source(location), {}, []
+    for location in locations:
+        built_in = location_of(location.params, location.name)
+        if built_in:
+            return "", world(built_in), []
+    return "", {}, ["CustomX places the character in a world given as a scene clip; no location has a scene clip "
+                    "or image, so a grey scene is used."]
+
+
+def world_clip(world: dict[str, str], frames: int, height: int, width: int) -> np.ndarray:
+    """A built-in location rendered by the sketch world as a scene clip of the turn's size."""
+    from studio.engines.sketch.scene_clip import SceneShot, camera_of, render_scene_clip
+
+    shot = SceneShot(world["location"], world.get("time", "day"), camera_of(world.get("camera", "")), frames, height,
+                     width)
+    return render_scene_clip(shot)
 
 
 class CustomXEngine:
@@ -246,7 +281,7 @@ class CustomXEngine:
         size, _tokenizers = self._require()
         check_cancelled(cancelled)
         member, warnings = choose_member(context.cast, instruction.character, len(VIEWS))
-        scene, scene_notes = choose_scene(context.locations, instruction.background)
+        scene, scene_world, scene_notes = choose_scene(context.locations, instruction)
         warnings += scene_notes
         view_paths = list(member.reference_images) if member else []
         views = self._views(view_paths, s)
@@ -270,7 +305,8 @@ class CustomXEngine:
         return Prediction(
             deltas=StateDeltas(), motion_level=3, representation=representation, warnings=tuple(warnings),
             conditioning={"prompt": sentence, "views": view_paths, "character": member.name if member else "",
-                          "scene": scene, "previous_clip": str(previous.path) if previous else "",
+                          "scene": scene, "scene_world": scene_world,
+                          "previous_clip": str(previous.path) if previous else "",
                           "text_tokens": int(encoded.text.shape[1]), "model": size.name})
 
     def _views(self, paths: list[str], s: CustomXSettings) -> np.ndarray:
@@ -295,8 +331,7 @@ class CustomXEngine:
         if encoded is None or encoded.key != _key(sentence, view_paths, guided):
             encoded = self.encode_text(sentence, views, guided)
         try:
-            scene = media.scene_clip(str(condition["scene"]), s.frames, s.height, s.width) \
-                if condition.get("scene") else media.grey(s.frames, s.height, s.width)
+            scene = self._scene(condition, s)
             previous = None
             if condition.get("previous_clip") and s.continuation_frames:
                 previous = media.last_frames(Path(str(condition["previous_clip"])), s.continuation_frames,
@@ -346,6 +381,15 @@ class CustomXEngine:
             frames = self.decode_latents(latents)
         progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)
+
+    def _scene(self, condition: Mapping[str, Any], s: CustomXSettings) -> np.ndarray:
+        """The scene clip of a prediction: its file, else its built-in location, else grey."""
+        if condition.get("scene"):
+            return media.scene_clip(str(condition["scene"]), s.frames, s.height, s.width)
+        world = condition.get("scene_world")
+        if isinstance(world, dict) and world.get("location"):
+            return world_clip({str(k): str(v) for k, v in world.items()}, s.frames, s.height, s.width)
+        return media.grey(s.frames, s.height, s.width)
 
     def velocity(self, x: torch.Tensor, t: torch.Tensor, text: torch.Tensor, mask: torch.Tensor,
                  pooled: torch.Tensor, views: torch.Tensor, scene: torch.Tensor, reuse: bool,

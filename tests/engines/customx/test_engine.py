@@ -131,3 +131,31 @@ def test_views_named_by_side_are_put_in_order() -> None:
     assert order_views(named) == ("/p/aoi_front.png", "/p/aoi_left.png", "/p/aoi_back.png", "/p/aoi_right.png")
     unnamed = ("/p/1.png", "/p/2.png", "/p/3.png", "/p/4.png")
     assert order_views(unnamed) == unnamed
+
+
+def test_a_default_location_without_a_clip_is_rendered_by_the_sketch_world(engine: CustomXEngine,
+                                                                           tmp_path: Path) -> None:
+    settings = TEST_INFO.settings.from_values(SETTINGS)
+    cast = (CastMember("a", "Aoi", reference_images=_views(tmp_path, 4)),)
+    places = (Location("t", "town", params={"scene": "town"}), Location("b", "beach", params={"scene": "beach"}))
+    turn = parse_instruction("Character: Aoi; Motion: run; Background: beach; Time: sunset; Camera: pan.")
+    prediction = engine.predict(GenerationContext(cast=cast, locations=places), turn, settings, 0)
+    assert prediction.warnings == ()
+    assert prediction.conditioning["scene"] == ""
+    assert prediction.conditioning["scene_world"] == {"location": "beach", "time": "sunset", "camera": "pan"}
+    scene = engine._scene(prediction.conditioning, TEST_INFO.settings.coerce(settings))
+    assert scene.shape == (9, 32, 48, 3) and not np.array_equal(scene[0], scene[-1]), "the camera pans"
+    assert engine.decode(prediction, settings, 3).frames.shape == (9, 32, 48, 3)
+
+
+def test_a_location_of_its_own_comes_before_the_built_in_world(tmp_path: Path) -> None:
+    from studio.engines.customx.engine import choose_scene
+
+    still = tmp_path / "beach.png"
+    Image.new("RGB", (8, 8), (1, 2, 3)).save(still)
+    mine = Location("m", "beach", kind="image", params={"scene": "beach"}, image_path=str(still))
+    turn = parse_instruction("Motion: run; Background: beach.")
+    assert choose_scene((mine,), turn)[:2] == (str(still), {})
+    source, world, notes = choose_scene((), parse_instruction("Motion: run; Background: shrine; Camera: orbit."))
+    assert (source, world["location"], world["camera"], notes) == ("", "shrine", "orbit", [])
+    assert "grey scene" in choose_scene((), parse_instruction("Motion: run; Background: moon."))[2][0]

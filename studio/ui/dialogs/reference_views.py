@@ -1,0 +1,218 @@
+"""A character's reference views: front, left, back and right, each chosen and shown on its own.
+
+Engines that animate a character from pictures (CustomX) need exactly these four views, in
+this order; other engines use the first picture only. The widgets here let the author pick
+each view explicitly (or several files at once, placed by the side their names say), show
+the four pictures, and say whether the character is ready for a four-view engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QImageReader, QPixmap
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+VIEWS: tuple[str, ...] = ("front", "left", "back", "right")
+IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp *.bmp)"
+PICTURE = QSize(72, 96)
+
+
+def views_note(count: int) -> str:
+    """What a character with ``count`` reference pictures is ready for, in the author's words."""
+    if count == len(VIEWS):
+        return "Front, left, back and right views: ready for CustomX."
+    if count == 0:
+        return "No reference views: CustomX would animate a grey stand-in. Add the front, left, back and right views."
+    return (f"{count} of 4 views: CustomX refuses this character until it has its front, left, back and right "
+            f"views (other engines use the first picture).")
+
+
+def view_stem(index: int) -> str:
+    """The name a view is stored under in the project (``back-view``): it keeps its side
+    even when the author left other views out."""
+    return f"{VIEWS[index]}-view"
+
+
+def side_of(path: Path) -> int | None:
+    """Which view a file's name says it is (``back-view-...``, ``mei_back.png`` -> 2), or
+    None when it names none or several."""
+    stem = path.stem.lower()
+    marked = [index for index in range(len(VIEWS)) if stem.startswith(view_stem(index))]
+    if marked:
+        return marked[0]
+    found = [index for index, view in enumerate(VIEWS) if view in stem]
+    return found[0] if len(found) == 1 else None
+
+
+def place_views(files: Sequence[Path], current: Sequence[Path | None] = (None,) * len(VIEWS)
+                ) -> list[Path | None]:
+    """Put ``files`` into the four slots: a file whose name says its side goes there, the
+    others fill the empty slots in the order given (extra files are left out)."""
+    slots: list[Path | None] = list(current) + [None] * (len(VIEWS) - len(current))
+    rest: list[Path] = []
+    for file in files:
+        side = side_of(file)
+        if side is not None and side not in [side_of(f) for f in rest]:
+            slots[side] = file
+        else:
+            rest.append(file)
+    for file in rest:
+        if None not in slots:
+            break
+        slots[slots.index(None)] = file
+    return slots
+
+
+def picture(path: Path | None, size: QSize = PICTURE) -> QPixmap:
+    """``path`` scaled into ``size`` (aspect kept), or an empty pixmap."""
+    if path is None or not path.is_file():
+        return QPixmap()
+    reader = QImageReader(str(path))
+    found = reader.size()
+    if found.isValid():
+        reader.setScaledSize(found.scaled(size, Qt.AspectRatioMode.KeepAspectRatio))
+    image = reader.read()
+    return QPixmap.fromImage(image) if not image.isNull() else QPixmap()
+
+
+class ViewStrip(QWidget):
+    """The four views side by side, each with its caption; when ``editable``, a button under
+    each picks or replaces that view and another clears it."""
+
+    changed = Signal()
+
+    def __init__(self, editable: bool, parent: QWidget | None = None, size: QSize = PICTURE) -> None:
+        super().__init__(parent)
+        self.size_ = size
+        self.paths: list[Path | None] = [None] * len(VIEWS)
+        self.pictures: list[QLabel] = []
+        self.choose_buttons: list[QPushButton] = []
+        self.clear_buttons: list[QPushButton] = []
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(6)
+        for column, view in enumerate(VIEWS):
+            label = QLabel(self)
+            label.setFixedSize(size)
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setObjectName("viewPicture")
+            label.setFrameShape(QLabel.Shape.StyledPanel)
+            self.pictures.append(label)
+            caption = QLabel(view, self)
+            caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            caption.setObjectName("dimLabel")
+            grid.addWidget(label, 0, column)
+            grid.addWidget(caption, 1, column)
+            if editable:
+                choose = QPushButton(f"{view.capitalize()}…", self)
+                choose.setToolTip(f"Choose the character's {view} view")
+                choose.clicked.connect(lambda _checked=False, i=column: self._choose(i))
+                clear = QPushButton("Clear", self)
+                clear.clicked.connect(lambda _checked=False, i=column: self.set_view(i, None))
+                self.choose_buttons.append(choose)
+                self.clear_buttons.append(clear)
+                grid.addWidget(choose, 2, column)
+                grid.addWidget(clear, 3, column)
+        self._show()
+
+    # the file dialog is an attribute so tests can answer it
+    ask_file: Callable[[QWidget, str], str] = staticmethod(
+        lambda parent, title: QFileDialog.getOpenFileName(parent, title, "", IMAGE_FILTER)[0])
+
+    def _choose(self, index: int) -> None:
+        file = self.ask_file(self, f"The {VIEWS[index]} view")
+        if file:
+            self.set_view(index, Path(file))
+
+    def set_view(self, index: int, path: Path | None) -> None:
+        self.paths[index] = path
+        self._show()
+        self.changed.emit()
+
+    def set_views(self, paths: Sequence[Path | None]) -> None:
+        self.paths = (list(paths) + [None] * len(VIEWS))[:len(VIEWS)]
+        self._show()
+        self.changed.emit()
+
+    def chosen(self) -> list[Path]:
+        """The views given, in the order front, left, back, right (empty slots left out)."""
+        return [p for p in self.paths if p is not None]
+
+    def _show(self) -> None:
+        for index, label in enumerate(self.pictures):
+            path = self.paths[index]
+            pixmap = picture(path, self.size_)
+            label.setPixmap(pixmap)
+            label.setText("" if not pixmap.isNull() else ("?" if path is not None else "none"))
+            label.setToolTip(f"{VIEWS[index]}: {path}" if path is not None else f"no {VIEWS[index]} view")
+        for index, button in enumerate(self.clear_buttons):
+            button.setEnabled(self.paths[index] is not None)
+
+
+class ViewsEditor(QWidget):
+    """An editable :class:`ViewStrip`, a button that places several files at once, and a note
+    saying whether the views are complete."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.strip = ViewStrip(editable=True, parent=self)
+        self.several = QPushButton("Choose several…", self)
+        self.several.setToolTip("Pick up to four pictures; names with front, left, back or right go to that side")
+        self.several.clicked.connect(self._choose_several)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.note.setObjectName("dimLabel")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.strip)
+        layout.addWidget(self.several, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.note)
+        self.strip.changed.connect(self._update_note)
+        self._update_note()
+
+    ask_files: Callable[[QWidget], list[str]] = staticmethod(
+        lambda parent: QFileDialog.getOpenFileNames(parent, "Reference views (front, left, back, right)", "",
+                                                    IMAGE_FILTER)[0])
+
+    def _choose_several(self) -> None:
+        files = self.ask_files(self)
+        if files:
+            self.strip.set_views(place_views([Path(f) for f in files], self.strip.paths))
+
+    def _update_note(self) -> None:
+        self.note.setText(views_note(len(self.strip.chosen())))
+
+
+class ReferenceViewsDialog(QDialog):
+    """Change the reference views of an existing character."""
+
+    def __init__(self, name: str, current: Sequence[Path | None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Reference views of {name}")
+        self.editor = ViewsEditor(self)
+        self.editor.strip.set_views(current)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+                                   parent=self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"Add {name}'s front, left, back and right views. CustomX animates a character "
+                                f"from all four; other engines use the first.", self))
+        layout.addWidget(self.editor)
+        layout.addWidget(buttons)
+
+    def chosen(self) -> list[Path | None]:
+        """The four slots, front, left, back, right (None where no view was given)."""
+        return list(self.editor.strip.paths)
