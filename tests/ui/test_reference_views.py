@@ -67,6 +67,7 @@ def test_the_cast_panel_adds_shows_and_changes_four_views(make_window, sample_pr
     dialog.views.several.click()
     assert dialog.images == views
     cast.add_character(dialog.name.text(), dialog.images)
+    window.session.settle()  # the writer has made the change
     mei = next(m for m in project.tree.cast.values() if m.name == "Mei")
     assert len(mei.reference_images) == 4
     assert all(rel.startswith("media/characters/") for rel in mei.reference_images)
@@ -78,6 +79,7 @@ def test_the_cast_panel_adds_shows_and_changes_four_views(make_window, sample_pr
     assert "ready for CustomX" in cast.views_note.text()
     # a character with one picture is flagged where the author sees it, then completed
     cast.add_character("Ren", views[:1])
+    window.session.settle()  # the writer has made the change
     qtbot.waitUntil(lambda: any(cast.characters.item(i).text() == "Ren" for i in range(cast.characters.count())))
     cast.select_character("Ren")
     assert "1 of 4 views: CustomX refuses" in cast.views_note.text()
@@ -85,13 +87,16 @@ def test_the_cast_panel_adds_shows_and_changes_four_views(make_window, sample_pr
     ren = next(m for m in project.tree.cast.values() if m.name == "Ren")
     first = project.resolve(ren.reference_images[0])
     cast.set_views(ren.id, [first, *views[1:]])
+    window.session.settle()  # the writer has made the change
     ren = next(m for m in project.tree.cast.values() if m.name == "Ren")
     assert len(ren.reference_images) == 4 and project.resolve(ren.reference_images[0]) == first
     qtbot.waitUntil(lambda: "ready for CustomX" in cast.views_note.text())
     window.actions_.undo.trigger()
+    window.session.settle()  # the writer has made the change
     assert len(next(m for m in project.tree.cast.values() if m.name == "Ren").reference_images) == 1
     # a view left out keeps the others on their sides
     cast.add_character("Sora", [views[0], None, views[2], None])
+    window.session.settle()  # the writer has made the change
     sora = next(m for m in project.tree.cast.values() if m.name == "Sora")
     assert [rel.split("/")[-1][:10] for rel in sora.reference_images] == ["front-view", "back-view-"]
     qtbot.waitUntil(lambda: any(cast.characters.item(i).text() == "Sora" for i in range(cast.characters.count())))
@@ -112,6 +117,7 @@ def test_a_location_gets_a_scene_video_inside_the_project(make_window, sample_pr
     clip[:, :, :, 2] = np.linspace(0, 250, 10, dtype=np.uint8)[:, None, None]
     media.write_clip(source, clip, 10)
     cast.add_location_from_file(source, "Harbour")
+    window.session.settle()  # the writer has made the change
     location = next(loc for loc in project.tree.locations.values() if loc.name == "Harbour")
     assert location.kind == "scene" and location.image_path.startswith("media/scenes/")
     stored = project.resolve(location.image_path)
@@ -125,6 +131,7 @@ def test_a_location_gets_a_scene_video_inside_the_project(make_window, sample_pr
     still = tmp_path / "quay.png"
     Image.new("RGB", (40, 30), (9, 9, 200)).save(still)
     cast.add_location_from_file(still, "Quay")
+    window.session.settle()  # the writer has made the change
     quay = next(loc for loc in project.tree.locations.values() if loc.name == "Quay")
     assert quay.kind == "image" and quay.image_path.endswith(".png")
 
@@ -151,13 +158,15 @@ def test_customx_refuses_a_one_picture_character_and_the_window_says_why(make_wi
     window = make_window(sample_project, registry_override=registry)
     ws = window.workspace
     ws.cast.add_character("Kaze", _pictures(tmp_path, ["kaze"]))
+    window.session.settle()
     tree = window.session.project.tree
     first = tree.child_ids(tree.root_id)[0]
     ws.apply(EditInstruction(first, "Character: Kaze; Motion: run; Background: town; Camera: pan."))
+    window.session.settle()
     ws.select(first)
     window.actions_.reroll.trigger()
     qtbot.waitUntil(lambda: "failed" in window.status_label.text().lower(), timeout=TIMEOUT_MS)
     assert "needs 4 reference views of Kaze" in window.status_label.text(), window.status_label.text()
-    failed = [t for t in tree.takes_of(first) if t.status.value == "failed"]
+    failed = [t for t in window.session.project.tree.takes_of(first) if t.status.value == "failed"]
     assert failed and "Kaze has 1" in failed[0].error
     assert "Add the character's front, left, back and right views in the cast panel" in window.status_label.text()
