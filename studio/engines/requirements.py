@@ -111,3 +111,25 @@ def check_devices(config: EngineConfig, capabilities: EngineCapabilities, *, eng
                                           "what else uses the GPU.",
                                      expected_bytes=wanted))
     return unmet
+
+
+def nvidia_driver_visible() -> bool:
+    """Whether this machine shows an NVIDIA driver (without importing torch)."""
+    import shutil
+
+    return Path("/proc/driver/nvidia/version").exists() or shutil.which("nvidia-smi") is not None
+
+
+def check_cuda_placement(config: EngineConfig, capabilities: EngineCapabilities, *, engine: str, label: str,
+                         gpu_hint: str) -> list[Requirement]:
+    """A CUDA-only engine placed where no NVIDIA driver is visible says so (before the
+    per-device memory checks of :func:`check_devices`, which follow)."""
+    on_cpu = [stage for stage, place in config.placements().items()
+              if place.kind is DeviceKind.CPU and DeviceKind.CPU not in capabilities.devices]
+    unmet: list[Requirement] = []
+    if on_cpu and not nvidia_driver_visible():
+        unmet.append(Requirement(RequirementKind.DEVICE,
+                                 f"The {label} engine needs a CUDA GPU, and this machine shows none (no NVIDIA "
+                                 "driver).", hint=gpu_hint))
+    unmet.extend(check_devices(config, capabilities, engine=engine))
+    return unmet

@@ -15,7 +15,6 @@ CPU, and refuses tiny weights under ``INFO`` (see docs/ANIMEGAMER.md).
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -33,7 +32,7 @@ from studio.engines.info import (
     Stage,
     StageNeeds,
 )
-from studio.engines.requirements import Requirement, RequirementKind, check_devices, check_packages
+from studio.engines.requirements import Requirement, RequirementKind, check_cuda_placement, check_packages
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = layout.ENGINE
@@ -121,11 +120,6 @@ class AnimeGamerSettings(EngineSettings):
 FILES = tuple(CheckpointFile(f.path, None, f.description) for f in layout.all_files())
 
 
-def _nvidia_driver_visible() -> bool:
-    """Whether this machine shows an NVIDIA driver (without importing torch)."""
-    return Path("/proc/driver/nvidia/version").exists() or shutil.which("nvidia-smi") is not None
-
-
 def check_files(folder: Path) -> list[Requirement]:
     """The shared files, and a complete character: when none is complete, every character
     file that is missing (each with its exact path and approximate size)."""
@@ -152,13 +146,8 @@ def check_files(folder: Path) -> list[Requirement]:
 
 def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
     unmet = [*check_packages(PACKAGES, engine=NAME), *check_files(config.engine_folder(NAME))]
-    on_cpu = [stage for stage, place in config.placements().items()
-              if place.kind is DeviceKind.CPU and DeviceKind.CPU not in info.capabilities.devices]
-    if on_cpu and not _nvidia_driver_visible():
-        unmet.append(Requirement(RequirementKind.DEVICE,
-                                 "The AnimeGamer engine needs a CUDA GPU, and this machine shows none (no NVIDIA "
-                                 "driver).", hint="Use it on a machine with an NVIDIA GPU of 24 GB or more."))
-    unmet.extend(check_devices(config, info.capabilities, engine=NAME))
+    unmet.extend(check_cuda_placement(config, info.capabilities, engine=NAME, label="AnimeGamer",
+                                      gpu_hint="Use it on a machine with an NVIDIA GPU of 24 GB or more."))
     return unmet
 
 

@@ -23,10 +23,8 @@ Our layout under ``<checkpoints>/customx/`` (safetensors only, written by the co
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
 
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
@@ -40,7 +38,7 @@ from studio.engines.info import (
     Stage,
     StageNeeds,
 )
-from studio.engines.requirements import Requirement, RequirementKind, check_devices, check_files, check_packages
+from studio.engines.requirements import Requirement, check_cuda_placement, check_files, check_packages
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "customx"
@@ -131,22 +129,13 @@ FILES = (
 )
 
 
-def _nvidia_driver_visible() -> bool:
-    return Path("/proc/driver/nvidia/version").exists() or shutil.which("nvidia-smi") is not None
-
-
 def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
     folder = config.engine_folder(NAME)
     hint = "Convert the released weights: kamishibai checkpoints convert-customx ... (see docs/CUSTOMX.md)."
     unmet = [*check_packages(PACKAGES, engine=NAME),
              *(replace(r, hint=hint) for r in check_files(folder, info.checkpoints, engine=NAME))]
-    on_cpu = [stage for stage, place in config.placements().items()
-              if place.kind is DeviceKind.CPU and DeviceKind.CPU not in info.capabilities.devices]
-    if on_cpu and not _nvidia_driver_visible():
-        unmet.append(Requirement(RequirementKind.DEVICE,
-                                 "The CustomX engine needs a CUDA GPU, and this machine shows none (no NVIDIA "
-                                 "driver).", hint="Use it on a machine with an NVIDIA GPU of 80 GB."))
-    unmet.extend(check_devices(config, info.capabilities, engine=NAME))
+    unmet.extend(check_cuda_placement(config, info.capabilities, engine=NAME, label="CustomX",
+                                      gpu_hint="Use it on a machine with an NVIDIA GPU of 80 GB."))
     return unmet
 
 

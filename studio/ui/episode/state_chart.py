@@ -144,23 +144,29 @@ class StateChart(TurnStrip):
             self._paint_characters(painter, plot, lines)
             return
         for stat in STAT_NAMES:
-            color = palette.STAT_COLORS[stat]
             points = [self.point(index, stat, plot) for index in range(len(self.states))]
-            painter.setPen(QPen(color, 2))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPolyline(points)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(color)
-            for index, point in enumerate(points):
-                radius = 4.5 if index == self.current else 2.5
-                painter.drawEllipse(point, radius, radius)
+            self._paint_line(painter, points, palette.STAT_COLORS[stat])
+        self._paint_turn_labels(painter, plot)
+        self._paint_legend(painter, plot)
+
+    def _paint_line(self, painter: QPainter, points: list[QPointF], color: QColor) -> None:
+        """One stat's line with a dot per turn (the current turn's larger); leaves the brush set."""
+        painter.setPen(QPen(color, 2))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPolyline(points)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        for index, point in enumerate(points):
+            radius = 4.5 if index == self.current else 2.5
+            painter.drawEllipse(point, radius, radius)
+
+    def _paint_turn_labels(self, painter: QPainter, plot: QRectF) -> None:
         painter.setPen(palette.TEXT_DIM)
         step = max(1, len(self.states) // 12)
         for index in range(0, len(self.states), step):
             label = "start" if index == 0 else str(index)
             painter.drawText(QRectF(self.point_x(index, plot) - 16, plot.bottom() + 3, 32, 14),
                              Qt.AlignmentFlag.AlignCenter, label)
-        self._paint_legend(painter, plot)
 
     def _paint_characters(self, painter: QPainter, plot: QRectF, lines: dict[str, list[int]]) -> None:
         legend_x = plot.left() + 6
@@ -168,25 +174,13 @@ class StateChart(TurnStrip):
             color = QColor(CHARACTER_COLORS[number % len(CHARACTER_COLORS)])
             points = [QPointF(self.point_x(i, plot), plot.bottom() - plot.height() * v / STATE_MAX)
                       for i, v in enumerate(values[: len(self.states)])]
-            painter.setPen(QPen(color, 2))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPolyline(points)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(color)
-            for index, point in enumerate(points):
-                radius = 4.5 if index == self.current else 2.5
-                painter.drawEllipse(point, radius, radius)
+            self._paint_line(painter, points, color)
             legend_y = plot.top() / 2
             painter.drawRoundedRect(QRectF(legend_x, legend_y - 2, 10, 4), 2, 2)
             painter.setPen(palette.TEXT_DIM)
             painter.drawText(QPointF(legend_x + 13, legend_y + 4), name)
             legend_x += 20 + painter.fontMetrics().horizontalAdvance(name)
-        painter.setPen(palette.TEXT_DIM)
-        step = max(1, len(self.states) // 12)
-        for index in range(0, len(self.states), step):
-            label = "start" if index == 0 else str(index)
-            painter.drawText(QRectF(self.point_x(index, plot) - 16, plot.bottom() + 3, 32, 14),
-                             Qt.AlignmentFlag.AlignCenter, label)
+        self._paint_turn_labels(painter, plot)
 
     def legend_rects(self) -> list[QRectF]:
         """Where each stat's legend entry (swatch and label) is drawn: above the plot."""

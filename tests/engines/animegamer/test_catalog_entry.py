@@ -10,6 +10,7 @@ import pytest
 
 from studio.composition import default_registry
 from studio.doctor import engine_reports
+from studio.engines import requirements
 from studio.engines.catalog import animegamer as catalog
 from studio.engines.config import EngineConfig
 from studio.engines.requirements import RequirementKind
@@ -31,7 +32,7 @@ def test_listing_and_checking_the_engine_imports_no_torch(tmp_path: Path) -> Non
 
 def test_without_checkpoints_the_engine_is_listed_as_unavailable(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(catalog, "_nvidia_driver_visible", lambda: False)
+    monkeypatch.setattr(requirements, "nvidia_driver_visible", lambda: False)
     registry = default_registry()
     assert "animegamer" in registry.names()
     report = {r.name: r for r in engine_reports(registry, EngineConfig(checkpoints=tmp_path))}["animegamer"]
