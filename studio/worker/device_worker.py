@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from studio.core.errors import StudioError
 from studio.engines.base import EngineConfig
@@ -38,28 +37,6 @@ class DeviceWorker:
             fit = engine in registry and not registry.check(engine, self.config)
             self.fits[engine] = fit
         return fit
-
-
-def share_cores(configs: Sequence[EngineConfig], cores: int | None = None) -> list[EngineConfig]:
-    """Each device's share of the CPU cores when several devices run at once.
-
-    Every device's engine process runs its own thread pools (torch, OpenMP, BLAS); left to
-    themselves, two of them on two cores would each start two threads and fight over the
-    cores. A configuration without ``threads`` gets ``cores // devices`` (at least 1);
-    one device alone keeps the engine's own choice."""
-    if len(configs) < 2:
-        return list(configs)
-    budget = max(1, (cores or os.cpu_count() or 1) // len(configs))
-    return [config if config.threads is not None else replace(config, threads=budget) for config in configs]
-
-
-def thread_budget_environment(threads: int | None) -> dict[str, str]:
-    """Environment that caps the thread pools of libraries loaded after it is set."""
-    if threads is None:
-        return {}
-    value = str(threads)
-    return {name: value for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                                     "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")}
 
 
 def make_host(mode: HostMode, registry: EngineRegistry, config: EngineConfig) -> Host:

@@ -288,7 +288,7 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
                config: EngineConfig) -> None:
     """The engine process: serve jobs until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    from studio.worker.device_worker import thread_budget_environment
+    from studio.worker.thread_budget import thread_budget_environment
 
     os.environ.update(thread_budget_environment(config.threads))  # before an engine loads torch
     host = InProcessHost(registry_from_source(source), config)

@@ -18,7 +18,7 @@ from studio.engines.base import EngineConfig, Requirement
 from studio.engines.registry import EngineRegistry
 from studio.storage.project import Project
 from studio.worker.context import RepresentationCache
-from studio.worker.device_worker import DeviceWorker, make_host, share_cores
+from studio.worker.device_worker import DeviceWorker, make_host
 from studio.worker.dispatch import DevicePool
 from studio.worker.engine_host import EngineStatus, HostMode
 from studio.worker.event_bus import EventBus, EventCallback, EventStream, only_jobs
@@ -28,6 +28,7 @@ from studio.worker.jobs import Job
 from studio.worker.operations import Operations
 from studio.worker.progress import StageTimes
 from studio.worker.runner import GenerateRunner, TaskFunction
+from studio.worker.thread_budget import share_cores
 from studio.worker.writer import Writer
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,8 @@ from studio.core.model import new_id
 from studio.engines.base import EngineConfig
 from studio.storage import Project
 from studio.worker import EventKind, GenerationService, HostMode, JobEvent
-from studio.worker.device_worker import parse_devices, share_cores, thread_budget_environment
+from studio.worker.device_worker import parse_devices
+from studio.worker.thread_budget import share_cores, thread_budget_environment
 
 from .process_engines import PACE_STEPS
 from .process_engines import registry as process_registry
