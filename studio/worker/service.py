@@ -105,6 +105,9 @@ class GenerationService:
         self._pool = DevicePool(self._queue, registry, workers)
         self._operations = Operations(project, registry, self._queue, self._pool, default_engine)
         self._queue.recover()
+        if self._cluster is not None:  # actors start later, sized for the engines they will run
+            waiting = {job.engine for job in self._queue.jobs() if job.engine}
+            self._cluster.size_for(registry, {default_engine, *waiting})
         if auto_requeue:
             self.requeue_interrupted()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Iterable
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -112,12 +113,11 @@ class RayCluster:
         device = Placement("cuda:0") if self.gpus_per_actor() > 0 else Placement("cpu")
         return replace(config, device=device, placement=MappingProxyType({}), threads=max(1, int(self.spec.cpus_per_actor)))
 
-    def size_for(self, registry: EngineRegistry, engine: str) -> None:
-        """Declare the host memory ``engine`` needs on every actor started from now on."""
-        if engine not in registry:
-            return
-        needs = registry.info(engine).capabilities
-        self._memory_bytes = sum(needs.needs(stage).host_bytes for stage in Stage)
+    def size_for(self, registry: EngineRegistry, engines: Iterable[str]) -> None:
+        """Declare on every actor started from now on the host memory that the most
+        demanding of ``engines`` needs (all its stages' weights and working memory)."""
+        needs = [registry.info(name).capabilities for name in engines if name in registry]
+        self._memory_bytes = max((sum(c.needs(stage).host_bytes for stage in Stage) for c in needs), default=0)
 
     def new_actor(self, config: EngineConfig) -> Any:
         """Start one engine actor with the resources its engine needs."""
@@ -139,7 +139,7 @@ class RayCluster:
             raise StudioError("These engines can't run on a cluster: their registry names no source to rebuild it.",
                               hint="Build the registry with EngineRegistry(source='module:function').")
         self._source = registry.source
-        self.size_for(registry, engine)
+        self.size_for(registry, [engine])
         inside = self.actor_config(config)
         self.hosts = [RayHost(self, index, registry, inside) for index in range(self.actor_count())]
         return self.hosts
