@@ -26,7 +26,6 @@ from studio.worker.jobs import Job, JobKind, JobStatus, display_order, run_order
 from studio.worker.results import remove_take_media
 from studio.worker.writer import Writer
 
-
 MAX_HOST_LOSSES = 3
 """A job whose host dies under it this many times fails rather than going back again."""
 

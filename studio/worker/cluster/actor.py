@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from studio.core.progress import Cancelled, Progress
 from studio.engines.config import EngineConfig
@@ -99,7 +99,8 @@ class EngineActor:
 
         context = ray.get_runtime_context()
         ids = context.get_accelerator_ids().get("GPU", [])
-        return ActorInfo(pid=os.getpid(), node=ray.util.get_node_ip_address(), gpu_ids=tuple(str(i) for i in ids))
+        node = str(cast(Any, ray.util).get_node_ip_address())
+        return ActorInfo(pid=os.getpid(), node=node, gpu_ids=tuple(str(i) for i in ids))
 
     def check(self, engine: str) -> list[Requirement]:
         """Every reason ``engine`` can't run here (checked on the actor's node, with its GPU)."""

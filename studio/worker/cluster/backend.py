@@ -111,7 +111,8 @@ class RayCluster:
         """The configuration inside an actor: every stage on the GPU Ray gives it (which it
         sees as ``cuda:0``), or on the CPU; threads from its share of CPUs."""
         device = Placement("cuda:0") if self.gpus_per_actor() > 0 else Placement("cpu")
-        return replace(config, device=device, placement=MappingProxyType({}), threads=max(1, int(self.spec.cpus_per_actor)))
+        threads = max(1, int(self.spec.cpus_per_actor))
+        return replace(config, device=device, placement=MappingProxyType({}), threads=threads)
 
     def size_for(self, registry: EngineRegistry, engines: Iterable[str]) -> None:
         """Declare on every actor started from now on the host memory that the most

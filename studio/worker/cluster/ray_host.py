@@ -29,8 +29,8 @@ from studio.storage.paths import UnsafePathError, resolve_inside
 from studio.worker.cluster.actor import ActorInfo, Encoded
 from studio.worker.cluster.status import ActorState, ActorView
 from studio.worker.engine_host import EngineStatus, HostJobError, HostLostError
-from studio.worker.failures import Failure
 from studio.worker.engine_process import Failed, Loaded, Predicted, StageProgress, WasCancelled
+from studio.worker.failures import Failure
 from studio.worker.host_job import HostJob, HostListener, HostResult, MediaFile
 
 if TYPE_CHECKING:
