@@ -174,7 +174,9 @@ def run(quick: bool) -> list[BenchResult]:
         BenchResult(f"{total} turns on two actors", two.wall, "s", goal=">= 1.9x one actor's throughput",
                     met=speedup >= 1.9, baseline=f"one actor: {one.wall:.1f} s", ratio=speedup,
                     note=f"{engine} engine, {where}; {branches} independent branches of {turns}; engines loaded "
-                    f"before the clock (load {max(one.load + two.load, default=0):.1f} s); load average {load:.1f}"),
+                    f"before the clock (load {max(one.load + two.load, default=0):.1f} s); {cpus_per_actor:g} CPUs per "
+                    f"actor; engine time per turn (median) one actor {statistics.median(one.engine):.3f} s, two "
+                    f"{statistics.median(two.engine):.3f} s; load average {load:.1f}"),
         BenchResult("time per turn, one actor", per_turn, "s", note=f"queue wall time / {total} turns; the "
                     f"engine's own time per turn (median) {engine_turn:.3f} s"),
         BenchResult("Ray's overhead per job", median_overhead * 1000, "ms", goal="< 5% of a turn",

@@ -55,7 +55,7 @@ def test_the_service_refuses_a_cluster_without_ray(project: Project, monkeypatch
     registry = fake_registry(FakeScript(), "fake")
     with pytest.raises(RayMissingError, match="needs Ray") as caught:
         GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local"))
-    assert INSTALL_HINT in caught.value.hint
+    assert INSTALL_HINT in caught.value.message
 
 
 def test_cluster_addresses_and_bad_actor_counts() -> None:

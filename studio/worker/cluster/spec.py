@@ -22,8 +22,8 @@ class RayMissingError(StudioError):
     """A cluster was asked for, but Ray is not installed."""
 
     def __init__(self) -> None:
-        super().__init__("Rendering on a cluster needs Ray, which is not installed.",
-                         hint=f"Install it with: {INSTALL_HINT} (or run without --cluster).")
+        super().__init__(f"Rendering on a cluster needs Ray, which is not installed. Install it with: {INSTALL_HINT}",
+                         hint="Or run without --cluster (in the window: Settings, Render farm: Off).")
 
 
 @dataclass(frozen=True, slots=True)
