@@ -72,6 +72,14 @@ class ActorInfo:
 _END = object()
 
 
+def _scratch_root() -> str | None:
+    """Where a job's files are written before they travel: memory (``/dev/shm``) when the
+    node has it, since these copies need no durability (the parent's copy is made durable),
+    and flushing them to a disk shared by the node's actors would slow every actor."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
 def _checkpoints_here(config: EngineConfig) -> EngineConfig:
     """The parent's checkpoints folders where they exist on this node, else the folder
     named by ``KAMISHIBAI_CHECKPOINTS``."""
@@ -90,7 +98,7 @@ class EngineActor:
         self._host = InProcessHost(registry_from_source(source), _checkpoints_here(config))
         self._cancelled: set[str] = set()
         self._lock = threading.Lock()
-        self._scratch = Path(tempfile.mkdtemp(prefix="kamishibai-actor-"))
+        self._scratch = Path(tempfile.mkdtemp(prefix="kamishibai-actor-", dir=_scratch_root()))
 
     # -- queries ----------------------------------------------------------------------------
 
