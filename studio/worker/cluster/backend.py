@@ -52,8 +52,8 @@ class RayCluster:
         if ray.is_initialized():
             cluster = cls(spec, ray, owned=False)
         else:
-            quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING,
-                                     "namespace": NAMESPACE}
+            quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE,
+                                     "logging_level": logging.ERROR if spec.local else logging.WARNING}
             try:
                 if spec.local:
                     ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
