@@ -257,3 +257,21 @@ def test_cancel_reaches_the_actor_which_keeps_serving(ray_instance: None, tmp_pa
     finally:
         service.stop(cancel_running=True, timeout=30)
         project.close()
+
+
+def test_an_actor_that_cannot_start_fails_its_jobs_with_the_reason(ray_instance: None, tmp_path: Path) -> None:
+    project = Project.create(tmp_path / "story")
+    registry = process_registry()
+    registry.source = "worker.no_such_engines:registry"  # as on a node without these engines
+    service = GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local", actors=1))
+    _, job_id = service.generate(project.tree.root_id, "walk")
+    service.start()
+    try:
+        assert service.wait_jobs([job_id], 60)
+        job = service.job(job_id)
+        assert job.status is JobStatus.FAILED
+        assert "could not start engine actor 0" in job.error and "no_such_engines" in job.error
+        assert service.wait_idle(10)
+    finally:
+        service.stop(cancel_running=True, timeout=30)
+        project.close()

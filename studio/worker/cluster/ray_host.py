@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from studio.core.progress import CancelCheck, Cancelled
 from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry
-from studio.engines.requirements import Requirement, RequirementKind
+from studio.engines.requirements import Requirement
 from studio.storage.atomic import write_bytes_atomic
 from studio.storage.paths import UnsafePathError, resolve_inside
 from studio.worker.cluster.actor import ActorInfo, Encoded
@@ -42,6 +42,9 @@ POLL_S = 0.02
 """How often the parent looks at the job's cancel check while waiting for the actor."""
 READY_POLL_S = 2.0
 """How long one look at a restarting actor waits for it to answer."""
+MAX_START_FAILURES = 3
+"""Actors that die this many times in a row while a host waits for one: the host stops
+waiting and its next job fails with the reason (a node without the studio, say)."""
 TIMING_KEYS = ("cluster_roundtrip_s", "cluster_actor_s")
 """Timings a cluster job adds to its take: the job's round trip seen from here, and the
 time the actor spent on it (the difference is what the cluster costs per job)."""
@@ -109,12 +112,22 @@ class RayHost:
     # -- the actor ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the actor now and wait until it answers (else the first job does)."""
+        """Start the actor now and wait until it answers (else the first job does). An
+        actor that can't start (the studio or an engine missing on its node) raises
+        :class:`HostJobError` saying why: the job fails with that reason."""
         ray = self.cluster.ray
+        if self._actor is not None and self._info is not None:
+            return
         if self._actor is None:
             self._set(ActorState.STARTING)
             self._actor = self.cluster.new_actor(self.config)
-        info = ray.get(self._actor.info.remote())
+        try:
+            info = ray.get(self._actor.info.remote())
+        except ray.exceptions.ActorDiedError as error:
+            self._actor = None
+            self._set(ActorState.STOPPED)
+            raise HostJobError(_failure(f"The cluster could not start engine actor {self.index}: "
+                                        f"{_first_line(error)}")) from None
         with self._lock:
             self._info = info
             self._state = ActorState.IDLE
@@ -128,9 +141,10 @@ class RayHost:
         try:
             self.start()
             reasons: list[Requirement] = list(self.cluster.ray.get(self._actor.check.remote(engine)))
-        except self.cluster.ray.exceptions.RayError as error:
+        except (HostJobError, self.cluster.ray.exceptions.RayError) as error:
+            # unknown: let the job try, and fail with the actor's reason rather than wait forever
             log.warning("could not check engine %s on actor %s: %s", engine, self.index, error)
-            return [Requirement(RequirementKind.DEVICE, f"The cluster's actor {self.index} did not answer: {error}")]
+            return []
         self._checks[engine] = reasons
         return reasons
 
@@ -141,6 +155,7 @@ class RayHost:
             return True
         ray = self.cluster.ray
         self._set(ActorState.RESTARTING)
+        deaths = 0
         while not stopping():
             try:
                 if self._actor is None:
@@ -148,9 +163,14 @@ class RayHost:
                 info = ray.get(self._actor.info.remote(), timeout=READY_POLL_S)
             except ray.exceptions.GetTimeoutError:
                 continue
-            except ray.exceptions.ActorDiedError:
-                log.warning("the cluster's actor %s is gone for good; starting another", self.index)
+            except ray.exceptions.ActorDiedError as error:
+                deaths += 1
                 self._actor = None
+                if deaths >= MAX_START_FAILURES:  # the next job fails with the reason instead
+                    log.warning("the cluster's actor %s does not start: %s", self.index, _first_line(error))
+                    self._lost = False
+                    return True
+                log.warning("the cluster's actor %s is gone for good; starting another", self.index)
                 time.sleep(0.2)
                 continue
             except ray.exceptions.RayError as error:  # still restarting
@@ -289,6 +309,11 @@ class RayHost:
             except Exception:  # the cluster may be gone already
                 log.info("could not end actor %s", self.index, exc_info=True)
         self.cluster.refresh_resources()
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return (lines[-1] if lines else type(error).__name__)[:300]
 
 
 def _failure(message: str) -> Failure:
