@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import partial
 
+from studio.engines.acceleration import ATTENTION_KERNELS
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
     GIB,
@@ -63,7 +64,7 @@ STEP_REUSE = ("none", "deepcache")
 STEP_CACHES = ("none", "first_block")
 
 _REFERENCE = {"steps": 30, "guidance": 7.5, "shift": 13.0, "height": 352, "width": 624, "frames": 129,
-              "fps": 25.0, "step_reuse": "none", "step_cache": "none"}
+              "fps": 25.0, "step_reuse": "none", "step_cache": "none", "fp8": False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +117,16 @@ class CustomXSettings(EngineSettings):
                                           "of one unmasked pass each: the same clip, usually slower.")
     vae_tiling: bool = setting(True, label="VAE tiling", advanced=True,
                                help="Encode and decode the video in tiles: far less GPU memory, may show seams.")
+    attention: str = setting("auto", label="Attention kernel", choices=ATTENTION_KERNELS, advanced=True,
+                             help="auto: PyTorch's choice; cudnn or flash force that fused kernel. The same "
+                                  "attention (only rounding differs); which is fastest depends on the GPU.")
+    fp8: bool = setting(False, label="FP8 layers", advanced=True,
+                        help="Run the transformer's linear layers in FP8 (torchao; a GPU of compute capability "
+                             "8.9 or newer): faster and half the weight memory, the clip changes slightly.")
+    torch_compile: bool = setting(False, label="Compile the transformer", advanced=True,
+                            help="torch.compile the transformer's blocks: the first clip of each size waits for "
+                                 "the compiler (tens of seconds), later steps are faster. The same clip up to "
+                                 "rounding.")
 
 
 FILES = (
