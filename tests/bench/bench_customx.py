@@ -63,7 +63,7 @@ STEPS = 30
 INSTRUCTION = "Character: Qiqi; Motion: run; Adverb: backward; Background: day town; Camera: follow."
 
 
-class OutOfTime(Exception):
+class OutOfTimeError(Exception):
     pass
 
 
@@ -80,7 +80,7 @@ def _sync() -> None:
 def limit(seconds: float) -> Iterator[None]:
     """Stop the part (between two Python operations) once ``seconds`` have passed."""
     def stop(_signum: int, _frame: object) -> None:
-        raise OutOfTime(f"over {seconds:.0f} s")
+        raise OutOfTimeError(f"over {seconds:.0f} s")
 
     previous = signal.signal(signal.SIGALRM, stop)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
@@ -111,7 +111,7 @@ class Log:
         try:
             with limit(seconds):
                 body()
-        except (OutOfTime, RuntimeError, ValueError, AssertionError, ImportError, TypeError) as error:
+        except Exception as error:  # a part that fails is reported, the others still run
             self(f"{name} failed", f"{type(error).__name__}: {str(error)[:300]}")
             if torch.cuda.is_available():
                 torch.cuda.synchronize()
@@ -358,12 +358,12 @@ def run(quick: bool) -> list[BenchResult]:
 
     def to_fp8() -> None:
         names = acceleration.fp8_layers(transformer, FP8_WITHIN, FP8_SKIP)
+        before = torch.cuda.memory_allocated()
         begin = time.perf_counter()
         acceleration.to_fp8(transformer, names)
         _sync()
         log("fp8", {"layers": len(names), "seconds": round(time.perf_counter() - begin, 2),
-                    "transformer GB": round(sum(p.numel() * p.element_size()
-                                                for p in transformer.parameters()) / 1e9, 2)})
+                    "GB freed": round((before - torch.cuda.memory_allocated()) / 1e9, 2)})
 
     if tiny:
         log("fp8", "skipped on the CPU")
@@ -502,8 +502,9 @@ def results_of(log: Log, step: dict[str, float], fidelity: dict[str, dict[str, f
                                    note=note))
     if "decode" in turn:
         total = turn["decode"] + text
+        layers = "FP8 layers, " if isinstance(f.get("fp8"), dict) else ""
         results.append(BenchResult("Whole turn measured end to end (decode + text encoders): "
-                                   f"{'FP8 layers, ' if isinstance(f.get('fp8'), dict) else ''}{kernel} attention", total, "s",
+                                   f"{layers}{kernel} attention", total, "s",
                                    goal=f"<= {GOAL_SECONDS:.0f} s", met=total <= GOAL_SECONDS,
                                    baseline=f"{baseline_turn:.1f} s" if baseline_turn else "",
                                    ratio=baseline_turn / total if baseline_turn else None,

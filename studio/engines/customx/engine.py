@@ -443,7 +443,7 @@ class CustomXEngine:
                 try:
                     acceleration.to_fp8(transformer, acceleration.fp8_layers(transformer, FP8_WITHIN, FP8_SKIP))
                 except acceleration.AccelerationError as error:
-                    raise EngineError(str(error), hint="Turn FP8 layers off (or choose a preset without FP8).") from None
+                    raise EngineError(str(error), hint="Turn FP8 layers off.") from None
             else:
                 transformer = self._reload_transformer()
             self._fp8 = s.fp8
