@@ -2,8 +2,8 @@
 
 - ``set_attention``: which fused attention kernel PyTorch runs (cuDNN's, flash attention's,
   or PyTorch's own choice). The same attention; only rounding differs.
-- ``to_fp8``: FP8 linear layers through torchao (weights stored in float8 with one scale per
-  output row, activations scaled per row at run time). Half the weight memory and faster
+- ``to_fp8``: FP8 linear layers through torchao (weights stored in float8, activations scaled
+  at run time; one scale per row where the GPU's libraries allow it, else per tensor). Half the weight memory and faster
   matrix products on GPUs of compute capability 8.9 or newer; the numbers change slightly,
   so presets that use it are labeled as changing the output.
 - ``compile_blocks``: ``torch.compile`` of the model's repeated blocks only (regional
@@ -84,20 +84,42 @@ def fp8_layers(model: Any, within: tuple[str, ...], skip: tuple[str, ...] = (), 
     return chosen
 
 
-def to_fp8(model: Any, names: list[str]) -> int:
-    """Turn the named linear layers of ``model`` into FP8 layers in place; returns how many."""
+def to_fp8(model: Any, names: list[str]) -> str:
+    """Turn the named linear layers of ``model`` into FP8 layers in place.
+
+    Activations and weights get one scale per row where this GPU's libraries run such
+    products (checked on a small layer first: some CUDA builds refuse them), else one scale
+    per tensor. Returns which: "rowwise" or "tensorwise" ("" when ``names`` is empty)."""
     if not names:
-        return 0
+        return ""
     device = next(model.parameters()).device
     problem = fp8_problem(device)
     if problem:
         raise AccelerationError(problem)
+    from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, PerTensor, quantize_
+
+    granularity = "rowwise" if _rowwise_runs(device) else "tensorwise"
+    scale = PerRow() if granularity == "rowwise" else PerTensor()
+    config = Float8DynamicActivationFloat8WeightConfig(granularity=scale)
+    wanted = set(names)
+    quantize_(model, config, filter_fn=lambda _module, name: name in wanted)
+    return granularity
+
+
+def _rowwise_runs(device: Any) -> bool:
+    import torch
+    from torch import nn
     from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, quantize_
 
-    wanted = set(names)
-    config = Float8DynamicActivationFloat8WeightConfig(granularity=PerRow())
-    quantize_(model, config, filter_fn=lambda _module, name: name in wanted)
-    return len(wanted)
+    probe = nn.Sequential(nn.Linear(256, 256, device=device, dtype=torch.bfloat16))
+    quantize_(probe, Float8DynamicActivationFloat8WeightConfig(granularity=PerRow()))
+    try:
+        with torch.inference_mode():
+            probe(torch.randn(1, 37, 256, device=device, dtype=torch.bfloat16))
+        torch.cuda.synchronize(device)
+    except RuntimeError:  # e.g. CUBLAS_STATUS_NOT_SUPPORTED: a returned status, the GPU stays usable
+        return False
+    return True
 
 
 def compile_blocks(model: Any, classes: tuple[str, ...] = (), **options: Any) -> int:

@@ -63,6 +63,15 @@ STEPS = 30
 INSTRUCTION = "Character: Qiqi; Motion: run; Adverb: backward; Background: day town; Camera: follow."
 
 
+PARTS = ("attention", "vae", "bf16", "profile", "fidelity", "fp8", "turn", "compile")
+"""``KAMISHIBAI_BENCH_PARTS`` (comma-separated) runs some of them; Reference's steps always run."""
+
+
+def _parts() -> set[str]:
+    chosen = os.environ.get("KAMISHIBAI_BENCH_PARTS", "")
+    return {p.strip() for p in chosen.split(",")} if chosen else set(PARTS)
+
+
 class OutOfTimeError(Exception):
     pass
 
@@ -183,8 +192,36 @@ def attention_kernels(log: Log, device: torch.device, tokens: int) -> None:
             log(f"attention {name}", f"not available: {str(error)[:160]}")
 
 
+def profile_step(log: Log, call: Callable[[], object]) -> None:
+    """GPU time of one call split into attention, matrix products and the rest (kernel names)."""
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        call()
+        _sync()
+    groups = {"attention s": 0.0, "matrix products s": 0.0, "other s": 0.0}
+    kernels = []
+    for event in prof.key_averages():
+        if getattr(event, "device_type", None) != DeviceType.CUDA:
+            continue
+        seconds = float(getattr(event, "self_device_time_total", 0.0)) / 1e6
+        name = event.key.lower()
+        if any(k in name for k in ("sdpa", "fmha", "flash", "attention", "attn")):
+            groups["attention s"] += seconds
+        elif any(k in name for k in ("gemm", "nvjet", "xmma", "cutlass", "matmul", "scaled_mm", "f8f8")):
+            groups["matrix products s"] += seconds
+        else:
+            groups["other s"] += seconds
+        kernels.append((seconds, event.key[:90]))
+    row: dict[str, Any] = {k: round(v, 3) for k, v in groups.items()}
+    row["top kernels"] = [(round(t, 3), n) for t, n in sorted(kernels, reverse=True)[:12]]
+    log("profile, one Reference step (2 rows)", row)
+
+
 def run(quick: bool) -> list[BenchResult]:
     tiny = _tiny()
+    parts = _parts()
     if not tiny and not torch.cuda.is_available():
         return [BenchResult("skipped", 0.0, "", note="needs a CUDA GPU")]
     device = torch.device("cpu" if tiny else "cuda:0")
@@ -197,7 +234,8 @@ def run(quick: bool) -> list[BenchResult]:
     log = Log()
     if torch.cuda.is_available():
         log("gpu", f"{torch.cuda.get_device_name(device)}, torch {torch.__version__}")
-    log.part("attention kernels", 30, lambda: attention_kernels(log, device, 512 if tiny else 26488))
+    if "attention" in parts:
+        log.part("attention kernels", 30, lambda: attention_kernels(log, device, 512 if tiny else 26488))
 
     start = time.perf_counter()
     engine = _engine(size, device)
@@ -223,7 +261,7 @@ def run(quick: bool) -> list[BenchResult]:
     previous = np.random.default_rng(0).integers(0, 255, (carried, height, width, 3), dtype=np.uint8)
     vae: dict[str, Any] = {}
 
-    def vae_part(tiling: bool) -> None:
+    def vae_part(tiling: bool, decoding: bool = True) -> None:
         views = media.grey(4, height, width)
         scene = np.random.default_rng(1).integers(0, 255, (frames, height, width, 3), dtype=np.uint8)
         with torch.inference_mode():
@@ -238,15 +276,16 @@ def run(quick: bool) -> list[BenchResult]:
             _sync()
             encode = time.perf_counter() - begin
             begin = time.perf_counter()
-            clip = engine.decode_latents(scene_latents[:, :size.vae.latent_channels])
+            clip = engine.decode_latents(scene_latents[:, :size.vae.latent_channels]) if decoding else None
             _sync()
-            decode = time.perf_counter() - begin
-        assert clip.shape == (frames, height, width, 3)
+            decode = time.perf_counter() - begin if decoding else 0.0
+        assert clip is None or clip.shape == (frames, height, width, 3)
         vae[f"{tiling}"] = (encode, decode, clip, view_latents, scene_latents)
         log(f"vae tiling={tiling}", {"encode s": round(encode, 2), "decode s": round(decode, 2)})
 
-    log.part("vae untiled", 60, lambda: vae_part(False))
-    log.part("vae tiled", 60, lambda: vae_part(True))
+    log.part("vae untiled", 60, lambda: vae_part(False, decoding="vae" in parts))
+    if "vae" in parts:
+        log.part("vae tiled", 60, lambda: vae_part(True))
     if "False" in vae and "True" in vae:
         log("vae untiled vs tiled, decoded PSNR dB", round(psnr(vae["False"][2], vae["True"][2]), 2))
     vae_choice = min(vae, key=lambda k: vae[k][0] + vae[k][1])
@@ -284,15 +323,27 @@ def run(quick: bool) -> list[BenchResult]:
 
     transformer = engine._transformer
     step_limit = 60
-    log.part("baseline", step_limit, lambda: steps("baseline", [False] * measured, batched=True, warm=False))
+    bf16 = "bf16" in parts
+    if bf16:
+        log.part("baseline", step_limit, lambda: steps("baseline", [False] * measured, batched=True, warm=False))
     acceleration.set_attention(transformer, "auto")
     log.part("reference", step_limit, lambda: steps("reference", [False] * measured))
-    acceleration.set_attention(transformer, "cudnn")
-    log.part("reference cudnn", step_limit, lambda: steps("reference cudnn", [False] * measured))
+    if "profile" in parts and not tiny:
+        x2, t2 = torch.cat([latents, latents]), timesteps[0].expand(2)
+
+        def one_step() -> None:
+            with torch.inference_mode():
+                engine.velocity(x2, t2, text, mask, pooled, views_in, scene_in, False)
+
+        log.part("profile", 40, lambda: profile_step(log, one_step))
+    if bf16:
+        acceleration.set_attention(transformer, "cudnn")
+        log.part("reference cudnn", step_limit, lambda: steps("reference cudnn", [False] * measured))
     kernel = "cudnn" if step_seconds.get("reference cudnn", 1e9) < step_seconds.get("reference", 1e9) else "auto"
     log("attention kernel chosen", kernel)
     acceleration.set_attention(transformer, kernel)
-    log.part("reusing", step_limit, lambda: steps("reusing", [True] * measured))
+    if bf16:
+        log.part("reusing", step_limit, lambda: steps("reusing", [True] * measured))
     if "reference cudnn" in first_velocity and "reference" in first_velocity:
         log("first-step velocity error, cudnn vs auto",
             relative_error(first_velocity["reference cudnn"], first_velocity["reference"]))
@@ -343,15 +394,17 @@ def run(quick: bool) -> list[BenchResult]:
     fidelity_limit = 40
     reference = SamplerOptions(steps=STEPS)
     acceleration.set_attention(transformer, "auto")
-    log.part("fidelity reference", fidelity_limit, lambda: sampled("reference", reference))
+    if parts & {"fidelity", "fp8"}:
+        log.part("fidelity reference", fidelity_limit, lambda: sampled("reference", reference))
     acceleration.set_attention(transformer, kernel)
-    if kernel != "auto":
-        log.part("fidelity cudnn", fidelity_limit, lambda: sampled(f"{kernel} attention", reference))
-    log.part("fidelity deepcache", fidelity_limit,
-             lambda: sampled("deepcache", replace(reference, deepcache=True)))
-    log.part("fidelity first-block", fidelity_limit,
-             lambda: sampled("first-block cache", reference, cache="first_block"))
-    log.part("fidelity 20 steps", fidelity_limit, lambda: sampled("20 steps", replace(reference, steps=20)))
+    if "fidelity" in parts:
+        if kernel != "auto":
+            log.part("fidelity cudnn", fidelity_limit, lambda: sampled(f"{kernel} attention", reference))
+        log.part("fidelity deepcache", fidelity_limit,
+                 lambda: sampled("deepcache", replace(reference, deepcache=True)))
+        log.part("fidelity first-block", fidelity_limit,
+                 lambda: sampled("first-block cache", reference, cache="first_block"))
+        log.part("fidelity 20 steps", fidelity_limit, lambda: sampled("20 steps", replace(reference, steps=20)))
 
     # FP8
     fp8 = False
@@ -360,21 +413,22 @@ def run(quick: bool) -> list[BenchResult]:
         names = acceleration.fp8_layers(transformer, FP8_WITHIN, FP8_SKIP)
         before = torch.cuda.memory_allocated()
         begin = time.perf_counter()
-        acceleration.to_fp8(transformer, names)
+        scaling = acceleration.to_fp8(transformer, names)
         _sync()
-        log("fp8", {"layers": len(names), "seconds": round(time.perf_counter() - begin, 2),
+        log("fp8", {"layers": len(names), "scaling": scaling, "seconds": round(time.perf_counter() - begin, 2),
                     "GB freed": round((before - torch.cuda.memory_allocated()) / 1e9, 2)})
 
-    if tiny:
-        log("fp8", "skipped on the CPU")
+    if tiny or "fp8" not in parts:
+        log("fp8", "skipped" + (" on the CPU" if tiny else ""))
     else:
         fp8 = log.part("fp8 convert", 60, to_fp8)
         engine._fp8 = fp8
     if fp8:
         acceleration.set_attention(transformer, "auto")
         log.part("fp8 auto", step_limit, lambda: steps("fp8", [False] * measured))
-        acceleration.set_attention(transformer, "cudnn")
-        log.part("fp8 cudnn", step_limit, lambda: steps("fp8 cudnn", [False] * measured))
+        if bf16:
+            acceleration.set_attention(transformer, "cudnn")
+            log.part("fp8 cudnn", step_limit, lambda: steps("fp8 cudnn", [False] * measured))
         if "fp8" in first_velocity:
             log("first-step velocity error, FP8 vs bf16 (full size)",
                 relative_error(first_velocity["fp8"], first_velocity["reference"]))
@@ -405,7 +459,8 @@ def run(quick: bool) -> list[BenchResult]:
         assert clip.frames.shape == (frames, height, width, 3)
         log("whole turn", {"settings": turn_settings, "decode s": round(turn["decode"], 2)})
 
-    log.part("whole turn", 150, whole_turn)
+    if "turn" in parts:
+        log.part("whole turn", 150, whole_turn)
 
     # compile (last: its first call waits for the compiler)
     compiled: dict[str, float] = {}
@@ -427,7 +482,9 @@ def run(quick: bool) -> list[BenchResult]:
         steps("compiled", [False] * measured)  # the first step may still compile (the views' shapes)
 
     left = float(os.environ.get("KAMISHIBAI_BENCH_BUDGET", "100000")) - (time.perf_counter() - log.start) - 20
-    if left < 45:
+    if "compile" not in parts:
+        pass
+    elif left < 45:
         log("compile", f"skipped: {left:.0f} s of the time budget left")
     else:
         log.part("compile", min(left, 300), compile_part)
@@ -482,13 +539,17 @@ def results_of(log: Log, step: dict[str, float], fidelity: dict[str, dict[str, f
     best_bf16 = min((step[k] for k in ("reference", "reference cudnn") if k in step), default=0.0)
     if best_bf16:
         plans.append(("Reference, fastest bf16 kernels, best VAE", best_bf16 * STEPS, vae_seconds, "reference"))
-        plans.append(("DeepCache (release schedule), bf16", best_bf16 * full + reuse * (STEPS - full), vae_seconds,
-                      "deepcache"))
+        if reuse:
+            plans.append(("DeepCache (release schedule), bf16", best_bf16 * full + reuse * (STEPS - full),
+                          vae_seconds, "deepcache"))
     best_fp8 = min((step[k] for k in ("fp8", "fp8 cudnn", "compiled") if k in step), default=0.0)
     if best_fp8:
         plans.append(("FP8 layers, fastest kernels, best VAE", best_fp8 * STEPS, vae_seconds, "fp8"))
-        plans.append(("FP8 layers + DeepCache", best_fp8 * full + reuse * (STEPS - full), vae_seconds,
-                      "fp8 + deepcache"))
+        if reuse:
+            plans.append(("FP8 layers + DeepCache", best_fp8 * full + reuse * (STEPS - full), vae_seconds,
+                          "fp8 + deepcache"))
+    if not any(v[1] for v in vae.values()):
+        plans = []  # no VAE decode measured in this run: no turn totals
     baseline_turn = plans[0][1] + plans[0][2] + text if plans else 0.0
     for name, transformer_s, vae_s, key in plans:
         total = transformer_s + vae_s + text
