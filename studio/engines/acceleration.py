@@ -84,12 +84,18 @@ def fp8_layers(model: Any, within: tuple[str, ...], skip: tuple[str, ...] = (), 
     return chosen
 
 
-def to_fp8(model: Any, names: list[str]) -> str:
+FP8_SCALINGS = ("auto", "rowwise", "tensorwise")
+
+
+def to_fp8(model: Any, names: list[str], scaling: str = "auto") -> str:
     """Turn the named linear layers of ``model`` into FP8 layers in place.
 
-    Activations and weights get one scale per row where this GPU's libraries run such
-    products (checked on a small layer first: some CUDA builds refuse them), else one scale
-    per tensor. Returns which: "rowwise" or "tensorwise" ("" when ``names`` is empty)."""
+    ``rowwise``: activations and weights get one scale per row (the more exact); ``tensorwise``:
+    one scale per tensor; ``auto``: row-wise where this GPU's libraries run such products for
+    every layer shape (tried first on small inputs: some CUDA builds refuse them), else
+    tensor-wise. Returns the scaling used ("" when ``names`` is empty)."""
+    if scaling not in FP8_SCALINGS:
+        raise AccelerationError(f"Unknown FP8 scaling {scaling!r}; choose one of {', '.join(FP8_SCALINGS)}.")
     if not names:
         return ""
     device = next(model.parameters()).device
@@ -98,24 +104,28 @@ def to_fp8(model: Any, names: list[str]) -> str:
         raise AccelerationError(problem)
     from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, PerTensor, quantize_
 
-    granularity = "rowwise" if _rowwise_runs(device) else "tensorwise"
-    scale = PerRow() if granularity == "rowwise" else PerTensor()
+    layers = dict(model.named_modules())
+    if scaling == "auto":
+        shapes = {(layers[n].in_features, layers[n].out_features, layers[n].bias is not None) for n in names}
+        scaling = "rowwise" if all(_rowwise_runs(device, *shape) for shape in sorted(shapes)) else "tensorwise"
+    scale = PerRow() if scaling == "rowwise" else PerTensor()
     config = Float8DynamicActivationFloat8WeightConfig(granularity=scale)
     wanted = set(names)
     quantize_(model, config, filter_fn=lambda _module, name: name in wanted)
-    return granularity
+    return scaling
 
 
-def _rowwise_runs(device: Any) -> bool:
+def _rowwise_runs(device: Any, features_in: int, features_out: int, bias: bool) -> bool:
     import torch
     from torch import nn
     from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, quantize_
 
-    probe = nn.Sequential(nn.Linear(256, 256, device=device, dtype=torch.bfloat16))
+    probe = nn.Sequential(nn.Linear(features_in, features_out, bias=bias, device=device, dtype=torch.bfloat16))
     quantize_(probe, Float8DynamicActivationFloat8WeightConfig(granularity=PerRow()))
     try:
         with torch.inference_mode():
-            probe(torch.randn(1, 37, 256, device=device, dtype=torch.bfloat16))
+            for rows in (37, 8200):
+                probe(torch.randn(1, rows, features_in, device=device, dtype=torch.bfloat16))
         torch.cuda.synchronize(device)
     except RuntimeError:  # e.g. CUBLAS_STATUS_NOT_SUPPORTED: a returned status, the GPU stays usable
         return False
