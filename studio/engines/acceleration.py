@@ -96,12 +96,12 @@ def to_fp8(model: Any, names: list[str], scaling: str = "auto") -> str:
     tensor-wise. Returns the scaling used ("" when ``names`` is empty)."""
     if scaling not in FP8_SCALINGS:
         raise AccelerationError(f"Unknown FP8 scaling {scaling!r}; choose one of {', '.join(FP8_SCALINGS)}.")
-    if not names:
-        return ""
     device = next(model.parameters()).device
     problem = fp8_problem(device)
     if problem:
         raise AccelerationError(problem)
+    if not names:
+        return ""
     from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, PerTensor, quantize_
 
     layers = dict(model.named_modules())
