@@ -61,7 +61,7 @@ def fp8_problem(device: Any) -> str:
     try:
         import torchao  # noqa: F401
     except ImportError:
-        return "FP8 layers need the torchao package (pip install torchao)."
+        return "FP8 layers need the torchao package (pip install torchao, built for the installed torch)."
     return ""
 
 

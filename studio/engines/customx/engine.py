@@ -356,7 +356,8 @@ class CustomXEngine:
         with torch.inference_mode():
             self._tiling(s.vae_tiling)
             view_latents = torch.cat([self.encode_video(f[None]) for f in views], dim=2)
-            scene_latents = torch.cat([self.encode_video(scene), self.mask_latents(*scene.shape[:3], s.vae_tiling)],
+            count, tall, wide = scene.shape[:3]
+            scene_latents = torch.cat([self.encode_video(scene), self.mask_latents(count, tall, wide, s.vae_tiling)],
                                       dim=1)
             keep = self.encode_video(previous) if previous is not None else None
             progress(Progress(2, total, "encoding the views and the scene"))
@@ -447,10 +448,10 @@ class CustomXEngine:
             else:
                 transformer = self._reload_transformer()
             self._fp8 = s.fp8
-        try:
-            acceleration.set_attention(transformer, s.attention)
-        except acceleration.AccelerationError as error:
-            raise EngineError(str(error), hint="Choose the attention kernel auto.") from None
+        if s.attention != "auto" and transformer.device.type != "cuda":
+            raise EngineError(f"The {s.attention} attention kernel runs on a CUDA GPU; the transformer is on "
+                              f"{transformer.device}.", hint="Choose the attention kernel auto.")
+        acceleration.set_attention(transformer, s.attention)
         if s.torch_compile and not acceleration.is_compiled(transformer):
             acceleration.compile_blocks(transformer, dynamic=False)
         elif not s.torch_compile and acceleration.is_compiled(transformer):

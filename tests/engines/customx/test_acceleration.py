@@ -95,6 +95,13 @@ def test_the_attention_kernel_is_set_on_every_attention_layer(engine: CustomXEng
         acceleration.set_attention(transformer, "fa3")
 
 
+def test_a_forced_attention_kernel_off_the_gpu_is_refused_with_the_reason(engine: CustomXEngine) -> None:
+    prediction = engine.predict(GenerationContext(), INSTRUCTION, _settings(), 0)
+    with pytest.raises(EngineError, match="The cudnn attention kernel runs on a CUDA GPU; the transformer is on cpu"):
+        engine.decode(prediction, _settings(attention="cudnn"), 0)
+    assert engine.decode(prediction, _settings(attention="auto"), 0).frames.shape == (9, 32, 48, 3)
+
+
 def test_compiled_blocks_give_the_same_velocity_and_can_be_undone(engine: CustomXEngine) -> None:
     transformer = engine._transformer
     torch.manual_seed(2)
