@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Install Kamishibai Studio into .venv (what `make` runs; works without make too).
 #
-#   packaging/bootstrap.sh [--dev] [--engines] [--yes]
+#   packaging/bootstrap.sh [--dev] [--engines] [--cluster] [--yes]
 #
-#   --dev      the test and lint tools too (pytest, ruff, import-linter, ...)
+#   --dev      the test and lint tools too (pytest, ruff, import-linter, ...), and Ray for
+#              the render farm's tests (the `cluster` extra)
 #   --engines  the model engines' libraries: torch, transformers, diffusers, peft
+#   --cluster  Ray, to render on a cluster (`kamishibai run-queue --cluster`, docs/CLUSTER.md)
 #   --yes      install missing system packages (python3-venv) without asking
 #
 # torch is installed only when an engine that needs it can run: the `engines` extra comes
@@ -23,14 +25,16 @@ TORCH_CPU_INDEX="${TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}"
 
 dev=0
 engines=0
+cluster=0
 case "${ENGINES:-}" in 1 | yes | true) engines=1 ;; esac
 check_args=()
 for arg in "$@"; do
     case "$arg" in
         --dev) dev=1 ;;
         --engines) engines=1 ;;
+        --cluster) cluster=1 ;;
         --yes) check_args+=(--yes) ;;
-        *) echo "usage: packaging/bootstrap.sh [--dev] [--engines] [--yes]" >&2; exit 2 ;;
+        *) echo "usage: packaging/bootstrap.sh [--dev] [--engines] [--cluster] [--yes]" >&2; exit 2 ;;
     esac
 done
 
@@ -46,7 +50,8 @@ pip=("$VENV/bin/python" -m pip install --quiet)
 "${pip[@]}" --upgrade pip
 
 extras=()
-[ "$dev" = 1 ] && extras+=(dev)
+[ "$dev" = 1 ] && extras+=(dev cluster)  # the tests run a local Ray cluster
+[ "$dev" = 0 ] && [ "$cluster" = 1 ] && extras+=(cluster)
 if [ "$engines" = 1 ]; then
     if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
         echo "NVIDIA GPU found: installing torch with CUDA."

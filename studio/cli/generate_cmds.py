@@ -70,6 +70,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--leaf", help="only the branch from the story's start to this turn (default: every branch)")
     _engine_options(p)
     p.add_argument("--run", action="store_true", help="generate the queue now, with a progress bar on stderr")
+    _cluster_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="machine-readable output (the queued jobs)")
     add_wait_option(p)
@@ -90,6 +91,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--device", default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload")
     _devices_options(p)
+    _cluster_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_wait_option(p)
     p.set_defaults(handler=cmd_run_queue)
@@ -127,6 +129,39 @@ def _devices_options(p: argparse.ArgumentParser) -> None:
                    default=os.environ.get(ENGINE_HOST_ENV, "process"),
                    help="run engines in a child process per device (default), or in this process "
                    f"(for debugging; also set by {ENGINE_HOST_ENV})")
+
+
+def _cluster_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cluster", metavar="WHERE",
+                   help="run the engines on a Ray cluster: local (a Ray instance on this machine), auto (the "
+                   "cluster this machine joined with `ray start`) or the head's HOST:PORT; one engine actor per GPU. "
+                   "Needs the cluster extra: pip install 'kamishibai-studio[cluster]' (see docs/CLUSTER.md)")
+    p.add_argument("--actors", type=_actor_count, metavar="N",
+                   help="with --cluster: how many engine actors (default: one per GPU of the cluster, else one)")
+
+
+def _actor_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 1 <= value <= 1024:
+        raise argparse.ArgumentTypeError(f"expected 1 to 1024 actors, not {value}")
+    return value
+
+
+def _cluster_spec(args: argparse.Namespace) -> Any:
+    """The cluster ``--cluster`` names (None without it), refused at once without Ray."""
+    where = getattr(args, "cluster", None)
+    if not where:
+        if getattr(args, "actors", None) is not None:
+            raise StudioError("--actors needs --cluster.", hint="e.g. --cluster local --actors 2.")
+        return None
+    from studio.worker.cluster import parse_cluster, require_ray
+
+    spec = parse_cluster(where, getattr(args, "actors", None))
+    require_ray()
+    return spec
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any] | None:
@@ -173,8 +208,11 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
     hosts = HostMode(getattr(args, "engine_host", None) or "process")
     # engines with weights find them beside the app, whatever the working folder
     config = EngineConfig.parse(args.device, checkpoints=default_checkpoints())
+    cluster = _cluster_spec(args)
+    if cluster is not None:
+        print(f"kamishibai: engines run on {cluster.describe()}", file=sys.stderr)
     return GenerationService(project, default_registry(), device=config, devices=devices,
-                             default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts)
+                             default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts, cluster=cluster)
 
 
 def _run_now(service: GenerationService, job_ids: list[str]) -> None:

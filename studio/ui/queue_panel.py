@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.errors import StudioError
+from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
 from studio.ui.job_tracker import JobTracker, kind_name
 from studio.ui.toolbutton import tool_button
@@ -80,6 +81,8 @@ class QueuePanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(buttons)
         layout.addWidget(self.summary)  # its own line: a narrow dock keeps the buttons whole
+        self.cluster = ClusterStatusView(self)  # the cluster's actors, when the queue runs on one
+        layout.addWidget(self.cluster)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.detail)
         self._timer = QTimer(self)
@@ -91,6 +94,7 @@ class QueuePanel(QWidget):
 
     def set_service(self, service: Any) -> None:
         self.service = service
+        self.cluster.set_service(service)
         self.refresh()
 
     # -- contents -------------------------------------------------------------------------

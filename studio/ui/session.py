@@ -74,7 +74,8 @@ class ProjectSession(QObject):
                                                    self.settings.checkpoint_dirs())
             self.service = GenerationService(self.project, self.registry, devices=configs,
                                              default_engine=engine, auto_requeue=self.settings.auto_requeue,
-                                             hosts=HostMode(self.services.engine_host), writer=self.writer)
+                                             hosts=HostMode(self.services.engine_host), writer=self.writer,
+                                             cluster=self._cluster_spec())
         except StudioError as error:
             self.service_error = error.message
             self.bridge = DocumentBridge(self.project.document, self)
@@ -87,6 +88,15 @@ class ProjectSession(QObject):
         for job in self.service.jobs():
             self.tracker.add_existing(job)
         self.service.start()
+
+    def _cluster_spec(self) -> Any:
+        """The Ray cluster the settings name (None: this machine's devices). Without Ray the
+        service refuses it with the install command, shown like any service error."""
+        if not self.settings.cluster:
+            return None
+        from studio.worker.cluster import parse_cluster
+
+        return parse_cluster(self.settings.cluster, self.settings.cluster_actors)
 
     def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
         """Run ``operation`` on the writer thread; ``then(result)`` runs on the GUI thread

@@ -95,6 +95,29 @@ class StudioSettings:
         self.q.setValue("engine/devices", names)
 
     @property
+    def cluster(self) -> str:
+        """Where engines run instead of :attr:`devices`: ``local``, ``auto`` or a Ray
+        cluster's address; empty: not on a cluster."""
+        return str(self.q.value("engine/cluster", "") or "")
+
+    @cluster.setter
+    def cluster(self, address: str) -> None:
+        self.q.setValue("engine/cluster", address)
+
+    @property
+    def cluster_actors(self) -> int | None:
+        """Engine actors on the cluster (None: one per GPU)."""
+        try:
+            value = int(str(self.q.value("engine/cluster_actors", "") or 0))
+        except ValueError:
+            return None
+        return value if value > 0 else None
+
+    @cluster_actors.setter
+    def cluster_actors(self, count: int | None) -> None:
+        self.q.setValue("engine/cluster_actors", str(count or ""))
+
+    @property
     def auto_requeue(self) -> bool:
         return _bool(self.q.value("queue/auto_requeue"), False)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from studio.core.errors import StudioError
@@ -34,9 +34,18 @@ class DeviceWorker:
     def can_run(self, registry: EngineRegistry, engine: str) -> bool:
         fit = self.fits.get(engine)
         if fit is None:
-            fit = engine in registry and not registry.check(engine, self.config)
+            check = getattr(self.host, "check", None)  # a remote host checks where it runs
+            fit = engine in registry and not (check(engine) if check is not None
+                                              else registry.check(engine, self.config))
             self.fits[engine] = fit
         return fit
+
+    def wait_ready(self, stopping: Callable[[], bool]) -> bool:
+        """Before taking a job: wait for a host that is coming back (a cluster actor being
+        restarted), so that a job its death returned to the queue goes to a live host.
+        False if ``stopping()`` became true meanwhile."""
+        wait = getattr(self.host, "wait_ready", None)
+        return True if wait is None else bool(wait(stopping))
 
 
 def make_host(mode: HostMode, registry: EngineRegistry, config: EngineConfig) -> Host:

@@ -115,6 +115,8 @@ class DevicePool:
     def _loop(self, worker: DeviceWorker) -> None:
         try:
             while True:
+                if not worker.wait_ready(lambda: self.jobs.stopping):
+                    return
                 job = self._next_job(worker)
                 if job is None:
                     return
@@ -165,6 +167,13 @@ class DevicePool:
         self._end(running.id, outcome, worker)
 
     def _end(self, job_id: str, outcome: Outcome, worker: DeviceWorker) -> None:
+        if outcome.status is JobStatus.QUEUED:  # its host was lost: back to the queue
+            try:
+                _job, events = self.jobs.put_back(job_id, outcome.message, outcome.hint)
+                self.jobs.publish(events)
+            finally:
+                self._free(worker, job_id)
+            return
         try:
             ended, cascade = self.jobs.end(job_id, outcome.status, outcome.message, outcome.hint, outcome.take_id,
                                            outcome.result)

@@ -58,6 +58,11 @@ class HostJobError(StudioError):
         self.failure = failure
 
 
+class HostLostError(StudioError):
+    """The host went away mid-job (a cluster node or actor died), not the job's fault: the
+    job goes back to the queue for another host, with nothing of it kept."""
+
+
 class Host(Protocol):
     """What the worker needs of an engine host (see the module's docstring)."""
 

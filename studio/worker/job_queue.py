@@ -26,6 +26,9 @@ from studio.worker.jobs import Job, JobKind, JobStatus, display_order, run_order
 from studio.worker.results import remove_take_media
 from studio.worker.writer import Writer
 
+MAX_HOST_LOSSES = 3
+"""A job whose host dies under it this many times fails rather than going back again."""
+
 
 class JobQueue:
     def __init__(self, project: Project, writer: Writer, bus: EventBus) -> None:
@@ -43,6 +46,8 @@ class JobQueue:
         self.cancel_requested: set[str] = set()
         self.interrupt_requested: set[str] = set()
         self.results: dict[str, Any] = {}
+        self.host_losses: dict[str, int] = {}
+        """How often each job's host was lost under it (see :meth:`put_back`)."""
 
     # -- reading (any thread, no lock) ------------------------------------------------------
 
@@ -283,6 +288,36 @@ class JobQueue:
                 return ended, cascade
 
         return self.writer.call(operation)
+
+    def put_back(self, job_id: str, message: str, hint: str = "") -> tuple[Job, list[JobEvent]]:
+        """A running job whose host was lost goes back to the queue, with its seed and its
+        place (another host runs it). After :data:`MAX_HOST_LOSSES` losses it fails
+        instead: a job that keeps killing its hosts is not sent to the next one.
+        The caller publishes the events, then calls :meth:`release`."""
+        def operation() -> tuple[Job, list[JobEvent]]:
+            with self.cond:
+                current = self._jobs[job_id]
+                losses = self.host_losses.get(job_id, 0) + 1
+                self.host_losses[job_id] = losses
+                if losses >= MAX_HOST_LOSSES:
+                    text = f"{message} The engine host running this job was lost {losses} times; it was not " \
+                           "sent to another one."
+                    ended = replace(current, status=JobStatus.FAILED, finished_at=now_iso(), error=text, hint=hint,
+                                    take_id="", eta_s=None)
+                    cascade = self._dependents_cancelled(ended)
+                    self._jobs[job_id] = ended
+                    self._save([ended, *(e.job for e in cascade)])
+                    return ended, [JobEvent(EventKind.FAILED, ended, message=text, hint=hint), *cascade]
+                again = replace(current, status=JobStatus.QUEUED, started_at="", take_id="", error="", hint="",
+                                progress=0.0, eta_s=None)
+                self._save([again])
+                return again, [JobEvent(EventKind.QUEUED, again, message=message, hint=hint)]
+
+        try:
+            return self.writer.call(operation)
+        except BaseException:
+            self.release(job_id)
+            raise
 
     def release(self, job_id: str) -> None:
         """The job no longer runs here (with ``cond`` held, or not)."""

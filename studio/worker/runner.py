@@ -4,7 +4,8 @@ A generate job goes context -> (host: load, predict, decode, write files) -> ver
 files -> commit the take. The take row is
 committed only after its files are complete; a failure records a FAILED take (no media)
 so the node's history shows it; a cancellation, or a node deleted meanwhile, records
-nothing and removes the take's folder.
+nothing and removes the take's folder. A host lost mid-job (a cluster node or actor that
+died) records nothing either: the job goes back to the queue (:class:`HostLostError`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from studio.core.state import CharacterState
 from studio.engines.base import EngineError, EngineInfo, EngineSettings
 from studio.storage.project import Project
 from studio.worker.context import NodeGone, RepresentationCache, build_context
-from studio.worker.engine_host import Host, HostJobError
+from studio.worker.engine_host import Host, HostJobError, HostLostError
 from studio.worker.failures import describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostPrediction
 from studio.worker.jobs import Job, JobStatus
@@ -136,6 +137,14 @@ class GenerateRunner:
             self.cache.put(take_id, prediction.representation, prediction.space)
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings)
+        except HostLostError as lost:
+            remove_take_media(self.project, take_id)
+            if not cancelled():
+                log.warning("job %s goes back to the queue: %s", job.id, lost.message)
+                return Outcome(JobStatus.QUEUED, message=lost.message, hint=lost.hint, timings=timings)
+            gone = not self._node_exists(node_id)
+            return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE if gone else CANCELLED_MESSAGE,
+                           timings=timings)
         except (Cancelled, NodeGone):
             remove_take_media(self.project, take_id)
             gone = not self._node_exists(node_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.engines.base import EngineConfig, Requirement
 from studio.engines.registry import EngineRegistry
@@ -30,6 +30,10 @@ from studio.worker.progress import StageTimes
 from studio.worker.runner import GenerateRunner, TaskFunction
 from studio.worker.thread_budget import share_cores
 from studio.worker.writer import Writer
+
+if TYPE_CHECKING:
+    from studio.worker.cluster import ClusterSpec, ClusterStatus
+    from studio.worker.cluster.backend import RayCluster
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +53,10 @@ class GenerationService:
 
     ``writer``: the project's one writer (made here when not given). Document changes are
     published on the same event path as job events (:class:`DocumentChanged`).
+
+    ``cluster``: run the engines on a Ray cluster instead, one worker per actor (see
+    :mod:`studio.worker.cluster`); ``devices`` then only gives the checkpoints and dtype.
+    Without Ray installed this raises :class:`~studio.worker.cluster.RayMissingError`.
     """
 
     def __init__(
@@ -63,14 +71,25 @@ class GenerationService:
         devices: Sequence[str | EngineConfig] | None = None,
         hosts: HostMode = HostMode.PROCESS,
         writer: Writer | None = None,
+        cluster: ClusterSpec | None = None,
     ) -> None:
         self.project = project
         self.registry = registry
-        configs = share_cores([d if isinstance(d, EngineConfig) else EngineConfig.parse(d)
-                               for d in (devices or [device])])
+        configs = [d if isinstance(d, EngineConfig) else EngineConfig.parse(d) for d in (devices or [device])]
+        self._cluster: RayCluster | None = None
+        cluster_hosts: list[Any] = []
+        if cluster is not None:
+            from studio.worker.cluster.backend import RayCluster
+
+            self._cluster = RayCluster.connect(cluster)
+            cluster_hosts = self._cluster.make_hosts(registry, configs[0], default_engine)
+            configs = [host.config for host in cluster_hosts]
+        else:
+            configs = share_cores(configs)
         self.config = configs[0]
         self.device = self.config.describe()
-        self.devices = [config.describe() for config in configs]
+        self.devices = ([host.device for host in cluster_hosts] if self._cluster is not None
+                        else [config.describe() for config in configs])
         self.hosts = hosts
         self.writer = writer if writer is not None else Writer(project)
         self._bus = EventBus()
@@ -80,12 +99,15 @@ class GenerationService:
         cache = RepresentationCache()
         workers: list[DeviceWorker] = []
         for index, config in enumerate(configs):
-            host = make_host(hosts, registry, config)
+            host = cluster_hosts[index] if self._cluster is not None else make_host(hosts, registry, config)
             runner = GenerateRunner(project, host, stage_times, cache, undoable_takes=undoable_takes)
             workers.append(DeviceWorker(index, config, host, runner))
         self._pool = DevicePool(self._queue, registry, workers)
         self._operations = Operations(project, registry, self._queue, self._pool, default_engine)
         self._queue.recover()
+        if self._cluster is not None:  # actors start later, sized for the engines they will run
+            waiting = {job.engine for job in self._queue.jobs() if job.engine}
+            self._cluster.size_for(registry, {default_engine, *waiting})
         if auto_requeue:
             self.requeue_interrupted()
 
@@ -190,6 +212,18 @@ class GenerationService:
     def engine_pids(self) -> list[int | None]:
         """Each device's engine process id (None: no process runs, or in-process hosts)."""
         return [getattr(worker.host, "pid", None) for worker in self._pool.workers]
+
+    def cluster_status(self) -> ClusterStatus | None:
+        """The cluster's resources and each actor's state (None when not on a cluster).
+        In memory: safe to call from the window's thread."""
+        return self._cluster.status() if self._cluster is not None else None
+
+    def preload(self, engine: str) -> list[float]:
+        """Load ``engine`` on every cluster actor now (before a timed run); the seconds each
+        took. Nothing to do (an empty list) with local hosts, which load on first use."""
+        if self._cluster is None:
+            return []
+        return [host.preload(engine) for host in self._cluster.hosts]
 
     def unload_engine(self) -> bool:
         """Unload every device's engine now if no job is running (to free GPU memory)."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from studio.core.errors import StudioError
 from studio.engines.registry import EngineRegistry
 from studio.engines.weights_search import hf_hub_cache
+from studio.ui.cluster_settings import ClusterChoice
 from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
 from studio.ui.settings import APPEARANCES, StudioSettings
 
@@ -73,6 +74,8 @@ class SettingsDialog(QDialog):
                                        "becomes stale until you choose it.")
         general = QFormLayout()
         general.addRow("Device", self.device)
+        self.cluster = ClusterChoice(settings.cluster, settings.cluster_actors, self)
+        general.addRow("Render farm", self.cluster)
         general.addRow("", self.auto_requeue)
         general.addRow("", self.reroll_selects)
         device_note = QLabel("Device changes apply to the next project you open.", self)
@@ -121,6 +124,11 @@ class SettingsDialog(QDialog):
         except StudioError as error:
             QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
             return
+        try:
+            self.cluster.validated()
+        except StudioError as error:
+            QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
+            return
         for name, form in self.forms.items():
             try:
                 form.validated()
@@ -134,6 +142,9 @@ class SettingsDialog(QDialog):
         for name, form in self.forms.items():
             self.settings.set_engine_values(name, form.overrides())
         self.settings.device = self.device.currentText().strip() or "cpu"
+        if self.cluster.available:  # without Ray the choice was greyed: keep what was there
+            self.settings.cluster = self.cluster.address()
+            self.settings.cluster_actors = self.cluster.actor_count()
         self.settings.auto_requeue = self.auto_requeue.isChecked()
         self.settings.reroll_selects = self.reroll_selects.isChecked()
         self.settings.appearance = str(self.appearance.currentData())

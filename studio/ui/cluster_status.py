@@ -1,0 +1,61 @@
+"""The cluster's GPUs and engine actors, under the queue (shown only on a cluster).
+
+It reads ``service.cluster_status()``, which is kept in memory by the worker threads: a
+refresh never waits on the cluster."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+REFRESH_MS = 1000
+STATE_COLOURS = {"running": "#7ad07a", "loading": "#e0c060", "restarting": "#ff7a7a", "starting": "#e0c060"}
+
+
+def describe_actor(actor: Any) -> str:
+    where = " · ".join(part for part in (actor.device, actor.node, f"pid {actor.pid}" if actor.pid else "") if part)
+    state = str(getattr(actor.state, "value", actor.state))
+    colour = STATE_COLOURS.get(state)
+    shown = f"<span style='color:{colour}'>{state}</span>" if colour else state
+    extra = f" · {actor.engine}" if actor.engine else ""
+    restarts = f" · restarted {actor.restarts}×" if actor.restarts else ""
+    return f"Actor {actor.index}: {shown}{extra}{restarts}" + (f" <span style='color:gray'>({where})</span>"
+                                                                if where else "")
+
+
+class ClusterStatusView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.service: Any = None
+        self.summary = QLabel(self)
+        self.summary.setObjectName("dimLabel")
+        self.summary.setWordWrap(True)
+        self.actors = QLabel(self)
+        self.actors.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.actors)
+        self._timer = QTimer(self)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self.refresh)
+        self.setVisible(False)
+
+    def set_service(self, service: Any) -> None:
+        self.service = service
+        self.refresh()
+
+    def refresh(self) -> None:
+        status_of = getattr(self.service, "cluster_status", None)
+        status = status_of() if status_of is not None else None
+        if status is None:
+            self._timer.stop()
+            self.setVisible(False)
+            return
+        if not self._timer.isActive():
+            self._timer.start()
+        self.setVisible(True)
+        self.summary.setText(status.summary())
+        self.actors.setText("<br>".join(describe_actor(actor) for actor in status.actors))

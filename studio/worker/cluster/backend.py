@@ -1,0 +1,161 @@
+"""Connecting to a Ray cluster and starting the engine hosts on it. Imports Ray: only
+imported once a cluster is chosen (``--cluster``, or the window's setting)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Iterable
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from studio.core.errors import StudioError
+from studio.engines.capabilities import Stage
+from studio.engines.config import EngineConfig, Placement
+from studio.engines.registry import EngineRegistry
+from studio.worker.cluster.actor import EngineActor
+from studio.worker.cluster.ray_host import RayHost
+from studio.worker.cluster.spec import AUTO, ClusterSpec, require_ray
+from studio.worker.cluster.status import ClusterStatus
+
+log = logging.getLogger(__name__)
+
+LOCAL_OBJECT_STORE_BYTES = 1 << 30
+"""The object store of a ``local`` instance: results are a few megabytes and are freed as
+soon as the parent has written them."""
+ACTOR_MAX_RESTARTS = 4
+"""Ray restarts an actor whose process died this many times; then the host starts another."""
+NAMESPACE = "kamishibai"
+
+
+class RayCluster:
+    """This process's connection to a Ray cluster, and what it knows of it."""
+
+    def __init__(self, spec: ClusterSpec, ray: Any, owned: bool) -> None:
+        self.spec = spec
+        self.ray = ray
+        self.owned = owned
+        """Whether this process started the Ray instance (``local``)."""
+        self._lock = threading.Lock()
+        self._resources: tuple[int, float, float] = (0, 0.0, 0.0)
+        self._memory_bytes = 0
+        self._source = ""
+        self.hosts: list[RayHost] = []
+
+    @classmethod
+    def connect(cls, spec: ClusterSpec) -> RayCluster:
+        """Join the cluster ``spec`` names (or start a local instance). A process already
+        connected to Ray (a test, an earlier project in the window) keeps its connection."""
+        ray = require_ray()
+        if ray.is_initialized():
+            cluster = cls(spec, ray, owned=False)
+        else:
+            quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE,
+                                     "logging_level": logging.ERROR if spec.local else logging.WARNING}
+            try:
+                if spec.local:
+                    ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
+                             object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet)
+                else:
+                    ray.init(address=spec.address, **quiet)
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                where = "this machine's cluster" if spec.address == AUTO else spec.address
+                raise StudioError(f"Could not connect to the Ray cluster ({where}): {error}",
+                                  hint="Start one with `ray start --head` (docs/CLUSTER.md), or use --cluster local."
+                                  ) from None
+            cluster = cls(spec, ray, owned=True)
+        cluster.refresh_resources()
+        return cluster
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.ray.is_initialized())
+
+    # -- resources ------------------------------------------------------------------------------
+
+    def refresh_resources(self) -> None:
+        """Read the cluster's nodes and resources (a call to the cluster: worker threads only)."""
+        if not self.connected:
+            return
+        try:
+            total = self.ray.cluster_resources()
+            nodes = sum(1 for node in self.ray.nodes() if node.get("Alive"))
+        except Exception:  # the cluster may be going away
+            log.info("could not read the cluster's resources", exc_info=True)
+            return
+        with self._lock:
+            self._resources = (nodes, float(total.get("CPU", 0.0)), float(total.get("GPU", 0.0)))
+
+    @property
+    def gpus(self) -> float:
+        with self._lock:
+            return self._resources[2]
+
+    def gpus_per_actor(self) -> float:
+        if self.spec.gpus_per_actor is not None:
+            return self.spec.gpus_per_actor
+        return 1.0 if self.gpus >= 1 else 0.0
+
+    def actor_count(self) -> int:
+        """``--actors``, else one per GPU (as many as fit), else one."""
+        if self.spec.actors is not None:
+            return self.spec.actors
+        per = self.gpus_per_actor()
+        return max(1, int(self.gpus // per)) if per > 0 else 1
+
+    # -- engine hosts ---------------------------------------------------------------------------
+
+    def actor_config(self, config: EngineConfig) -> EngineConfig:
+        """The configuration inside an actor: every stage on the GPU Ray gives it (which it
+        sees as ``cuda:0``), or on the CPU; threads from its share of CPUs."""
+        device = Placement("cuda:0") if self.gpus_per_actor() > 0 else Placement("cpu")
+        threads = max(1, int(self.spec.cpus_per_actor))
+        return replace(config, device=device, placement=MappingProxyType({}), threads=threads)
+
+    def size_for(self, registry: EngineRegistry, engines: Iterable[str]) -> None:
+        """Declare on every actor started from now on the host memory that the most
+        demanding of ``engines`` needs (all its stages' weights and working memory)."""
+        needs = [registry.info(name).capabilities for name in engines if name in registry]
+        self._memory_bytes = max((sum(c.needs(stage).host_bytes for stage in Stage) for c in needs), default=0)
+
+    def new_actor(self, config: EngineConfig) -> Any:
+        """Start one engine actor with the resources its engine needs."""
+        options: dict[str, Any] = {
+            "num_cpus": self.spec.cpus_per_actor,
+            "num_gpus": self.gpus_per_actor(),
+            "max_restarts": ACTOR_MAX_RESTARTS,
+            "max_task_retries": 0,  # a lost job goes back to our queue, not to Ray's retry
+            "max_concurrency": 2,  # a job, and a cancel or a status query beside it
+        }
+        if self._memory_bytes:
+            options["memory"] = self._memory_bytes
+        remote = self.ray.remote(EngineActor)
+        return remote.options(**options).remote(self._source, config)
+
+    def make_hosts(self, registry: EngineRegistry, config: EngineConfig, engine: str) -> list[RayHost]:
+        """One :class:`RayHost` per actor (started lazily, by their first job or check)."""
+        if not registry.source:
+            raise StudioError("These engines can't run on a cluster: their registry names no source to rebuild it.",
+                              hint="Build the registry with EngineRegistry(source='module:function').")
+        self._source = registry.source
+        self.size_for(registry, [engine])
+        inside = self.actor_config(config)
+        self.hosts = [RayHost(self, index, registry, inside) for index in range(self.actor_count())]
+        return self.hosts
+
+    def status(self) -> ClusterStatus:
+        """In memory: never calls the cluster (the window reads it every second)."""
+        with self._lock:
+            nodes, cpus, gpus = self._resources
+        address = "local" if self.spec.local else self.spec.address
+        return ClusterStatus(address=address, nodes=nodes, cpus=cpus, gpus=gpus,
+                             actors=tuple(host.view() for host in self.hosts))
+
+    def shutdown(self) -> None:
+        """End the hosts, and the Ray instance if this process started it."""
+        for host in self.hosts:
+            host.close()
+        if self.owned and self.connected:
+            self.ray.shutdown()

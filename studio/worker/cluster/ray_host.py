@@ -1,0 +1,320 @@
+"""The parent's side of one engine host on a Ray cluster (see :mod:`.actor`).
+
+It behaves like the local engine process for the device workers: ``execute`` sends the job,
+follows its progress, and returns the result, now with the take's files written into the
+project here, by the studio's one writer process, each atomically. The runner then checks
+them against the checksums the actor computed and commits the take as for any host.
+
+An actor that dies mid-job (its process killed, its node gone) raises
+:class:`HostLostError`: the job goes back to the queue. Ray restarts the actor (its
+``max_restarts``); until it answers again, this host takes no job (:meth:`wait_ready`),
+so that a live host picks the returned job up. An actor Ray gave up on is replaced.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from studio.core.progress import CancelCheck, Cancelled
+from studio.engines.config import EngineConfig
+from studio.engines.registry import EngineRegistry
+from studio.engines.requirements import Requirement
+from studio.storage.atomic import write_bytes_atomic
+from studio.storage.paths import UnsafePathError, resolve_inside
+from studio.worker.cluster.actor import ActorInfo, Encoded
+from studio.worker.cluster.status import ActorState, ActorView
+from studio.worker.engine_host import EngineStatus, HostJobError, HostLostError
+from studio.worker.engine_process import Failed, Loaded, Predicted, StageProgress, WasCancelled
+from studio.worker.failures import Failure
+from studio.worker.host_job import HostJob, HostListener, HostResult, MediaFile
+
+if TYPE_CHECKING:
+    from studio.worker.cluster.backend import RayCluster
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.02
+"""How often the parent looks at the job's cancel check while waiting for the actor."""
+READY_POLL_S = 2.0
+"""How long one look at a restarting actor waits for it to answer."""
+MAX_START_FAILURES = 3
+"""Actors that die this many times in a row while a host waits for one: the host stops
+waiting and its next job fails with the reason (a node without the studio, say)."""
+TIMING_KEYS = ("cluster_roundtrip_s", "cluster_actor_s")
+"""Timings a cluster job adds to its take: the job's round trip seen from here, and the
+time the actor spent on it (the difference is what the cluster costs per job)."""
+
+
+class RayHost:
+    """One engine host on the cluster. Only the device's worker thread calls
+    :meth:`execute` and :meth:`wait_ready`; :meth:`status`, :meth:`view` and :attr:`pid`
+    may be read from any thread."""
+
+    def __init__(self, cluster: RayCluster, index: int, registry: EngineRegistry, config: EngineConfig) -> None:
+        self.cluster = cluster
+        self.index = index
+        self.registry = registry
+        self.config = config
+        self._actor: Any = None
+        self._info: ActorInfo | None = None
+        self._engine: tuple[str, str] | None = None
+        self._state = ActorState.STARTING
+        self._job_id = ""
+        self._lock = threading.Lock()
+        self._checks: dict[str, list[Requirement]] = {}
+        self._lost = False
+        self.restarts = 0
+
+    # -- what others read ---------------------------------------------------------------------
+
+    @property
+    def device(self) -> str:
+        return f"ray:{self.index}"
+
+    @property
+    def pid(self) -> int | None:
+        """The actor's process id (on its node; None before it started)."""
+        info = self._info
+        return info.pid if info is not None else None
+
+    def status(self) -> EngineStatus:
+        with self._lock:
+            engine = self._engine
+        if engine is None:
+            return EngineStatus(name=None, loaded=False, device=self.device)
+        return EngineStatus(name=engine[0], loaded=True, device=self.device, version=engine[1])
+
+    def view(self) -> ActorView:
+        with self._lock:
+            info, state, engine, job_id = self._info, self._state, self._engine, self._job_id
+        device = ""
+        if info is not None:
+            device = ("GPU " + ",".join(info.gpu_ids)) if info.gpu_ids else "CPU"
+        return ActorView(index=self.index, state=state, node=info.node if info else "", device=device,
+                         pid=info.pid if info else None, engine=engine[0] if engine else "", job_id=job_id,
+                         restarts=self.restarts)
+
+    def needs_load(self, name: str) -> bool:
+        with self._lock:
+            return self._engine is None or self._engine[0] != name
+
+    def _set(self, state: ActorState, job_id: str | None = None) -> None:
+        with self._lock:
+            self._state = state
+            if job_id is not None:
+                self._job_id = job_id
+
+    # -- the actor ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the actor now and wait until it answers (else the first job does). An
+        actor that can't start (the studio or an engine missing on its node) raises
+        :class:`HostJobError` saying why: the job fails with that reason."""
+        ray = self.cluster.ray
+        if self._actor is not None and self._info is not None:
+            return
+        if self._actor is None:
+            self._set(ActorState.STARTING)
+            self._actor = self.cluster.new_actor(self.config)
+        try:
+            info = ray.get(self._actor.info.remote())
+        except ray.exceptions.ActorDiedError as error:
+            self._actor = None
+            self._set(ActorState.STOPPED)
+            raise HostJobError(_failure(f"The cluster could not start engine actor {self.index}: "
+                                        f"{_first_line(error)}")) from None
+        with self._lock:
+            self._info = info
+            self._state = ActorState.IDLE
+        self.cluster.refresh_resources()
+
+    def check(self, engine: str) -> list[Requirement]:
+        """Why ``engine`` can't run on this host's actor (asked once per engine)."""
+        cached = self._checks.get(engine)
+        if cached is not None:
+            return cached
+        try:
+            self.start()
+            reasons: list[Requirement] = list(self.cluster.ray.get(self._actor.check.remote(engine)))
+        except (HostJobError, self.cluster.ray.exceptions.RayError) as error:
+            # unknown: let the job try, and fail with the actor's reason rather than wait forever
+            log.warning("could not check engine %s on actor %s: %s", engine, self.index, error)
+            return []
+        self._checks[engine] = reasons
+        return reasons
+
+    def wait_ready(self, stopping: Callable[[], bool]) -> bool:
+        """After a loss: wait (while not ``stopping``) for Ray's restart of the actor, or
+        start a new one if Ray gave up on it."""
+        if not self._lost:
+            return True
+        ray = self.cluster.ray
+        self._set(ActorState.RESTARTING)
+        deaths = 0
+        while not stopping():
+            try:
+                if self._actor is None:
+                    self._actor = self.cluster.new_actor(self.config)
+                info = ray.get(self._actor.info.remote(), timeout=READY_POLL_S)
+            except ray.exceptions.GetTimeoutError:
+                continue
+            except ray.exceptions.ActorDiedError as error:
+                deaths += 1
+                self._actor = None
+                if deaths >= MAX_START_FAILURES:  # the next job fails with the reason instead
+                    log.warning("the cluster's actor %s does not start: %s", self.index, _first_line(error))
+                    self._lost = False
+                    return True
+                log.warning("the cluster's actor %s is gone for good; starting another", self.index)
+                time.sleep(0.2)
+                continue
+            except ray.exceptions.RayError as error:  # still restarting
+                log.info("actor %s not back yet: %s", self.index, error)
+                time.sleep(0.2)
+                continue
+            with self._lock:
+                self._info = info
+                self._state = ActorState.IDLE
+            self._lost = False
+            self.cluster.refresh_resources()
+            return True
+        return False
+
+    def preload(self, engine: str) -> float:
+        """Load ``engine`` on the actor now; returns the seconds it took there."""
+        self.start()
+        self._set(ActorState.LOADING)
+        try:
+            seconds = float(self.cluster.ray.get(self._actor.load.remote(engine)))
+        finally:
+            self._set(ActorState.IDLE)
+        version = self.registry.info(engine).version if engine in self.registry else ""
+        with self._lock:
+            self._engine = (engine, version)
+        return seconds
+
+    # -- a job --------------------------------------------------------------------------------
+
+    def execute(self, job: HostJob, listener: HostListener, cancelled: CancelCheck) -> HostResult:
+        ray = self.cluster.ray
+        began = time.perf_counter()
+        stage = "start"
+        try:
+            self.start()
+            self._set(ActorState.RUNNING if not self.needs_load(job.engine) else ActorState.LOADING, job.take_id)
+            stream = self._actor.run.remote(job)
+            asked = False
+            while True:
+                if not asked and cancelled():
+                    self._actor.cancel.remote(job.take_id)
+                    asked = True
+                ready, _ = ray.wait([stream], timeout=POLL_S)
+                if not ready:
+                    continue
+                try:
+                    message = ray.get(next(stream))
+                except StopIteration:
+                    raise HostLostError(f"The cluster's actor {self.index} ended the job without a result.") from None
+                if isinstance(message, StageProgress):
+                    stage = message.stage
+                    listener.progress(message.stage, message.progress)
+                elif isinstance(message, Loaded):
+                    with self._lock:
+                        self._engine = (message.name, message.version)
+                    self._set(ActorState.RUNNING)
+                    stage = "predict"
+                    listener.loaded(message.seconds)
+                elif isinstance(message, Predicted):
+                    stage = "decode"
+                    listener.predicted(message.prediction)
+                elif isinstance(message, Encoded):
+                    stage = "transfer"
+                    return self._commit_files(job, message, began)
+                elif isinstance(message, Failed):
+                    if message.failure.out_of_memory:
+                        with self._lock:
+                            self._engine = None
+                    raise HostJobError(message.failure)
+                elif isinstance(message, WasCancelled):
+                    raise Cancelled()
+        except ray.exceptions.RayError as error:
+            self._lost_during(stage, error)
+            raise AssertionError("unreachable") from None
+        finally:
+            with self._lock:
+                self._job_id = ""
+                if self._state in (ActorState.RUNNING, ActorState.LOADING):
+                    self._state = ActorState.IDLE
+
+    def _lost_during(self, stage: str, error: BaseException) -> None:
+        self._lost = True
+        self.restarts += 1
+        with self._lock:
+            self._engine = None
+            self._state = ActorState.RESTARTING
+        where = f" on {self._info.node} (pid {self._info.pid})" if self._info else ""
+        message = f"The cluster's actor {self.index}{where} was lost during {stage}: {type(error).__name__}."
+        log.warning("%s %s", message, error)
+        raise HostLostError(message, hint="The job went back to the queue; another actor runs it.")
+
+    def _commit_files(self, job: HostJob, encoded: Encoded, began: float) -> HostResult:
+        """Write the actor's three files into the project (each atomically) and return the
+        result naming them, with the actor's checksums for the runner to verify."""
+        files: list[MediaFile] = []
+        for item in encoded.files:
+            if not item.path.startswith(job.media_dir + "/") or "/" in item.path[len(job.media_dir) + 1:]:
+                raise HostJobError(_failure(f"The cluster's actor named a file outside the take's folder: "
+                                            f"{item.path}."))
+            try:
+                target = resolve_inside(Path(job.media_root), item.path)
+            except UnsafePathError:
+                raise HostJobError(_failure(f"The cluster's actor named an unsafe file: {item.path}.")) from None
+            write_bytes_atomic(target, item.data)
+            files.append(MediaFile(path=item.path, size=len(item.data), sha256=item.sha256))
+        result = encoded.result
+        timings = dict(result.timings)
+        timings[TIMING_KEYS[0]] = round(time.perf_counter() - began, 4)
+        timings[TIMING_KEYS[1]] = encoded.actor_s
+        return HostResult(prediction=result.prediction, representation=files[0], clip=files[1], poster=files[2],
+                          engine_version=result.engine_version, timings=timings)
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    def unload(self) -> None:
+        actor = self._actor
+        if actor is None:
+            return
+        try:
+            self.cluster.ray.get(actor.unload.remote(), timeout=30)
+        except self.cluster.ray.exceptions.RayError:
+            log.info("could not unload actor %s", self.index, exc_info=True)
+        with self._lock:
+            self._engine = None
+
+    def close(self) -> None:
+        """End the actor (its resources go back to the cluster)."""
+        actor, self._actor = self._actor, None
+        with self._lock:
+            self._engine = None
+            self._info = None
+            self._state = ActorState.STOPPED
+        if actor is not None and self.cluster.connected:
+            try:
+                self.cluster.ray.kill(actor, no_restart=True)
+            except Exception:  # the cluster may be gone already
+                log.info("could not end actor %s", self.index, exc_info=True)
+        self.cluster.refresh_resources()
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return (lines[-1] if lines else type(error).__name__)[:300]
+
+
+def _failure(message: str) -> Failure:
+    return Failure(message, hint="Nothing of this take was kept. Use the same version of the studio on every node.")

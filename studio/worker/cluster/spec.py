@@ -1,0 +1,96 @@
+"""What the user chose (``--cluster local|auto|ADDRESS``, ``--actors N``) and whether Ray
+is here to do it. Never imports Ray: asking whether it is installed only looks for it."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass
+from types import ModuleType
+
+from studio.core.errors import StudioError
+
+INSTALL_HINT = "pip install 'kamishibai-studio[cluster]'"
+"""What a user without Ray runs to get the render farm."""
+
+LOCAL = "local"
+AUTO = "auto"
+
+
+class RayMissingError(StudioError):
+    """A cluster was asked for, but Ray is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__(f"Rendering on a cluster needs Ray, which is not installed. Install it with: {INSTALL_HINT}",
+                         hint="Or run without --cluster (in the window: Settings, Render farm: Off).")
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterSpec:
+    """Where the engine hosts run and how many there are.
+
+    ``address``: ``local`` starts a Ray instance on this machine for this process; ``auto``
+    joins the cluster this machine is part of (``ray start``); anything else is the address
+    of a cluster's head (``10.0.0.5:6379``). ``actors``: engine hosts to start (None: one per
+    GPU of the cluster, or one when it has none). ``gpus_per_actor``: None gives each actor
+    one GPU when the cluster has GPUs. ``cpus``: the CPUs a ``local`` instance offers (None:
+    every core of this machine).
+    """
+
+    address: str = LOCAL
+    actors: int | None = None
+    gpus_per_actor: float | None = None
+    cpus_per_actor: float = 1.0
+    cpus: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.address.strip():
+            raise StudioError("No cluster address given.", hint="Use --cluster local, auto, or HOST:PORT.")
+        if self.actors is not None and not 1 <= self.actors <= 1024:
+            raise StudioError(f"--actors must be from 1 to 1024, not {self.actors}.")
+        if self.gpus_per_actor is not None and self.gpus_per_actor < 0:
+            raise StudioError(f"GPUs per actor can't be negative ({self.gpus_per_actor}).")
+        if self.cpus_per_actor <= 0:
+            raise StudioError(f"CPUs per actor must be more than 0, not {self.cpus_per_actor}.")
+
+    @property
+    def local(self) -> bool:
+        return self.address == LOCAL
+
+    def describe(self) -> str:
+        where = "a Ray instance on this machine" if self.local else (
+            "this machine's Ray cluster" if self.address == AUTO else f"the Ray cluster at {self.address}")
+        count = "one actor per GPU" if self.actors is None else f"{self.actors} actor(s)"
+        return f"{where}, {count}"
+
+
+def parse_cluster(text: str, actors: int | None = None) -> ClusterSpec:
+    """``local``, ``auto`` or an address (``ray://`` client addresses are refused: progress
+    streams from the actors, which Ray's client mode does not carry)."""
+    address = text.strip()
+    if address.lower() in (LOCAL, AUTO):
+        address = address.lower()
+    elif address.startswith("ray://"):
+        raise StudioError(f"Ray client addresses ({address}) are not supported.",
+                          hint="Run the studio on a machine of the cluster and use --cluster auto, or give the "
+                          "head's GCS address (HOST:6379).")
+    return ClusterSpec(address=address, actors=actors)
+
+
+def ray_available() -> bool:
+    """Whether ``import ray`` would find Ray (without importing it)."""
+    if "ray" in sys.modules:
+        return sys.modules["ray"] is not None
+    try:
+        return importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def require_ray() -> ModuleType:
+    """Ray, imported now; a :class:`RayMissingError` (with the install command) without it."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise RayMissingError() from None

@@ -1,0 +1,49 @@
+"""What the window shows of a cluster: its resources and each engine host's state.
+
+Plain values kept up to date by the hosts themselves, so reading them (every second, on
+the window's thread) never calls the cluster."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ActorState(StrEnum):
+    STARTING = "starting"
+    IDLE = "idle"
+    LOADING = "loading"
+    RUNNING = "running"
+    RESTARTING = "restarting"
+    """Its process died; Ray is starting another (the job it ran went back to the queue)."""
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class ActorView:
+    index: int
+    state: ActorState
+    node: str = ""
+    """The node's IP address."""
+    device: str = ""
+    """``GPU 3`` (the GPU Ray gave it, as the node numbers it) or ``CPU``."""
+    pid: int | None = None
+    engine: str = ""
+    job_id: str = ""
+    restarts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterStatus:
+    address: str
+    nodes: int
+    cpus: float
+    gpus: float
+    actors: tuple[ActorView, ...]
+
+    def summary(self) -> str:
+        gpus = f"{self.gpus:g} GPU" + ("" if self.gpus == 1 else "s")
+        busy = sum(a.state is ActorState.RUNNING for a in self.actors)
+        nodes = f"{self.nodes} node" + ("" if self.nodes == 1 else "s")
+        return f"Ray cluster ({self.address}): {nodes}, {gpus}, {self.cpus:g} CPUs · " \
+               f"{len(self.actors)} actors, {busy} busy"

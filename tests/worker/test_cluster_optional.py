@@ -1,0 +1,133 @@
+"""Without Ray: the cluster option is explained, never an import error. And the queue's
+side of a lost host (no Ray needed): the job goes back to the queue with its seed, and
+fails after too many losses."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from studio.core.instruction import Instruction
+from studio.engines.base import EngineConfig, EngineSettings, GenerationContext, Prediction
+from studio.storage import Project
+from studio.worker import EventKind, GenerationService, JobStatus
+from studio.worker.cluster import INSTALL_HINT, ClusterSpec, RayMissingError, parse_cluster, ray_available
+from studio.worker.engine_host import HostLostError
+from studio.worker.job_queue import MAX_HOST_LOSSES
+
+from .conftest import Recorder
+from .fake_engine import FakeEngine, FakeScript, fake_info, fake_registry
+
+REPO = Path(__file__).resolve().parents[2]
+
+WITHOUT_RAY = """
+import sys
+sys.modules["ray"] = None  # `import ray` raises ImportError, as where Ray is not installed
+from studio.worker.cluster import ray_available
+assert not ray_available()
+from studio.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_run_queue_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
+    from studio.cli import main
+
+    assert main(["new", str(tmp_path / "story")]) == 0
+    path = next(tmp_path.glob("story*"))
+    done = subprocess.run([sys.executable, "-c", WITHOUT_RAY, "run-queue", str(path), "--cluster", "local"],
+                          capture_output=True, text=True, cwd=REPO, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2, done.stderr
+    assert "needs Ray, which is not installed" in done.stderr
+    assert INSTALL_HINT in done.stderr
+    assert "Traceback" not in done.stderr and "ImportError" not in done.stderr
+
+
+def test_the_service_refuses_a_cluster_without_ray(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert not ray_available()
+    registry = fake_registry(FakeScript(), "fake")
+    with pytest.raises(RayMissingError, match="needs Ray") as caught:
+        GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local"))
+    assert INSTALL_HINT in caught.value.message
+
+
+def test_cluster_addresses_and_bad_actor_counts() -> None:
+    assert parse_cluster("LOCAL").local
+    assert parse_cluster("auto").address == "auto"
+    assert parse_cluster(" 10.0.0.5:6379 ", actors=4) == ClusterSpec("10.0.0.5:6379", actors=4)
+    with pytest.raises(Exception, match="client addresses"):
+        parse_cluster("ray://head:10001")
+    with pytest.raises(Exception, match="1 to 1024"):
+        ClusterSpec("local", actors=0)
+
+
+def test_actors_without_cluster_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studio.cli import main
+
+    assert main(["new", str(tmp_path / "story")]) == 0
+    path = next(tmp_path.glob("story*"))
+    assert main(["run-queue", str(path), "--actors", "2"]) == 2
+    assert "--actors needs --cluster" in capsys.readouterr().err
+
+
+class _LosingEngine(FakeEngine):
+    """Its host is 'lost' (as when a cluster node dies) the first ``losses[0]`` predicts."""
+
+    losses = [0]
+
+    def predict(self, context: GenerationContext, instruction: Instruction, settings: EngineSettings, seed: int,
+                *args: object, **kwargs: object) -> Prediction:
+        if _LosingEngine.losses[0] > 0:
+            _LosingEngine.losses[0] -= 1
+            raise HostLostError("The cluster's actor 0 was lost during predict: ActorDiedError.")
+        return super().predict(context, instruction, settings, seed, *args, **kwargs)  # type: ignore[arg-type]
+
+
+def _losing_service(make_service: Callable[..., GenerationService], script: FakeScript) -> GenerationService:
+    registry = fake_registry(script, "fake")
+    info = fake_info(script, "lossy")
+    registry.register(info, lambda config: _LosingEngine(config if isinstance(config, EngineConfig) else
+                                                         EngineConfig(), script, info))
+    return make_service(registry=registry, default_engine="lossy", start=False)
+
+
+def test_a_lost_host_puts_its_job_back_with_its_seed(project: Project, script: FakeScript,
+                                                      make_service: Callable[..., GenerationService],
+                                                      recorder: Recorder) -> None:
+    _LosingEngine.losses[0] = 1
+    service = _losing_service(make_service, script)
+    service.subscribe(recorder)
+    _, job_id = service.generate(project.tree.root_id, "walk", seed=1234)
+    service.start()
+    assert service.wait_jobs([job_id], 30)
+    job = service.job(job_id)
+    assert job.status is JobStatus.DONE and job.seed == 1234
+    assert recorder.kinds(job_id).count("started") == 2
+    (requeued,) = [e for e in recorder.of("queued", job_id) if e.message]
+    assert "was lost during predict" in requeued.message
+    take = project.tree.takes[job.take_id]
+    assert take.seed == 1234 and project.resolve(take.clip_path).is_file()
+    assert [t.status.value for t in project.tree.takes.values()] == ["done"]  # no failed take for the loss
+
+
+def test_a_job_that_keeps_losing_its_host_fails(project: Project, script: FakeScript,
+                                                make_service: Callable[..., GenerationService],
+                                                recorder: Recorder) -> None:
+    _LosingEngine.losses[0] = 10
+    service = _losing_service(make_service, script)
+    service.subscribe(recorder)
+    _, job_id = service.generate(project.tree.root_id, "walk")
+    service.start()
+    assert service.wait_jobs([job_id], 30)
+    job = service.job(job_id)
+    assert job.status is JobStatus.FAILED and f"lost {MAX_HOST_LOSSES} times" in job.error
+    assert recorder.kinds(job_id).count("started") == MAX_HOST_LOSSES
+    assert not project.tree.takes and not list((project.path / "media").glob("takes/*"))
+    assert EventKind.FAILED in [e.kind for e in recorder.events if e.job_id == job_id]
