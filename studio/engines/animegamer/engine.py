@@ -361,8 +361,7 @@ class AnimeGamerEngine:
                 self._vae.enable_tiling()
             else:
                 self._vae.disable_tiling()
-            with torch.backends.cudnn.flags(enabled=True, benchmark=s.vae_autotune, deterministic=False,
-                                            allow_tf32=True):
+            with speed.cudnn_autotune(s.vae_autotune):
                 frames = decode_frames(self._vae, latents, lean=s.lean_vae)
             progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)

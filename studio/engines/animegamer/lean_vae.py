@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-import torch.nn.functional as F
 from torch import nn
+from torch.nn import functional as F  # noqa: N812 (the usual name)
 
 CHUNK_BYTES = 256 * 1024**2
 """Frames per piece for the split steps: as many as keep a piece's output under this."""
@@ -186,7 +186,7 @@ def _upsample(upsampler: Any, held: _Held) -> torch.Tensor:
     first frame kept single), then the 2D convolution, one distinct output frame at a time.
     Frames that repeat a source frame are copies of its result."""
     x = held.take()
-    b, c, t, h, w = x.shape
+    b, t = x.shape[0], x.shape[2]
     if upsampler.compress_time and t > 1:
         sources = [0] + [1 + i // 2 for i in range(2 * (t - 1))] if t % 2 == 1 else [i // 2 for i in range(2 * t)]
     else:

@@ -3,8 +3,8 @@
 - ``attention``: which fused attention kernel PyTorch's ``scaled_dot_product_attention``
   runs. ``auto`` prefers cuDNN's, then flash attention (on Hopper cuDNN's is usually the
   fastest); the others force one. The same attention, only the rounding differs.
-- FP8 through torchao: the transformer blocks' linear layers with float8 weights (one scale
-  per output row) and activations scaled per row at run time; fast matrix products on GPUs of
+- FP8 through torchao: the transformer blocks' linear layers with float8 weights and
+  activations scaled at run time (per row for bf16 weights, per tensor for fp16 ones); fast matrix products on GPUs of
   compute capability 8.9 or newer. Changes the numbers slightly (presets say so).
 - ``compile_blocks``: ``torch.compile`` of the repeated transformer blocks (regional
   compilation: one block's code serves all 30). The first clip pays the compilation.
@@ -36,11 +36,29 @@ def attention_kernel(name: str, device: Any) -> Iterator[None]:
                "efficient": SDPBackend.EFFICIENT_ATTENTION, "math": SDPBackend.MATH}
     if name == "auto":
         order = [kernels["cudnn"], kernels["flash"], kernels["efficient"], kernels["math"]]
-        with sdpa_kernel(order, set_priority=True):
+        try:
+            chosen = sdpa_kernel(order, set_priority=True)
+        except TypeError:  # a torch without priorities: its own order among these
+            chosen = sdpa_kernel(order)
+        with chosen:
             yield
     else:
         with sdpa_kernel([kernels[name]]):
             yield
+
+
+@contextmanager
+def cudnn_autotune(enabled: bool) -> Iterator[None]:
+    """Within the block, cuDNN times its convolution algorithms per new shape and keeps the
+    fastest (``torch.backends.cudnn.benchmark``); the previous value comes back after."""
+    import torch
+
+    previous = torch.backends.cudnn.benchmark
+    torch.backends.cudnn.benchmark = enabled
+    try:
+        yield
+    finally:
+        torch.backends.cudnn.benchmark = previous
 
 
 def fp8_problem(device: Any) -> str:
@@ -71,12 +89,16 @@ def fp8_filter(name: str, module: Any) -> bool:
 
 def to_fp8(model: Any) -> int:
     """Quantise ``model``'s chosen linear layers in place; returns how many."""
-    from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, quantize_
+    import torch
+    from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, PerTensor, quantize_
 
-    chosen = [name for name, module in model.named_modules() if fp8_filter(name, module)]
-    names = set(chosen)
-    quantize_(model, Float8DynamicActivationFloat8WeightConfig(granularity=PerRow()),
-              filter_fn=lambda module, name: name in names)
+    chosen = {name: module for name, module in model.named_modules() if fp8_filter(name, module)}
+    if not chosen:
+        return 0
+    # torchao scales per row only from bf16 weights; fp16 ones (the release's) get one scale per tensor.
+    bf16 = all(module.weight.dtype == torch.bfloat16 for module in chosen.values())
+    config = Float8DynamicActivationFloat8WeightConfig(granularity=PerRow() if bf16 else PerTensor())
+    quantize_(model, config, filter_fn=lambda module, name: name in chosen)
     return len(chosen)
 
 

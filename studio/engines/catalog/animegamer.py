@@ -53,7 +53,7 @@ ATTENTION = ("auto", "cudnn", "flash", "efficient", "math")
 _REFERENCE = {"steps": 50, "guidance": 6.0, "dynamic_guidance": True, "guidance_steps": 0, "height": 480,
               "width": 720, "frames": 17, "fps": 8.0, "readout": "release", "state_pass": "causal",
               "step_cache": "none", "compile": False, "fp8": False, "attention": "auto", "lean_vae": True,
-              "vae_autotune": False, "park_decoder": False}
+              "vae_autotune": False, "park_decoder": True}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ class AnimeGamerSettings(EngineSettings):
                changes_output=True),
         Preset("fastest", "Fastest (12 steps, guidance on 6, cached, FP8, compiled)",
                {**_REFERENCE, "steps": 12, "guidance_steps": 6, "state_pass": "shared", "step_cache": "first_block",
-                "compile": True, "fp8": True, "vae_autotune": True},
+                "compile": True, "fp8": True, "vae_autotune": True, "park_decoder": False},
                help="For watching speed: fewer steps, guidance on the first half only, diffusers' first-block "
                     "cache, FP8 transformer layers (torchao), compiled transformer blocks, autotuned VAE "
                     "convolutions.", changes_output=True),
@@ -124,7 +124,7 @@ class AnimeGamerSettings(EngineSettings):
                              help="Decode the video with about a third of the memory (the same layers and "
                                   "frame batches, activations freed as soon as they are used; the last bits "
                                   "of some convolutions may differ). Off: diffusers' own decode.")
-    park_decoder: bool = setting(False, label="Park the video transformer", advanced=True,
+    park_decoder: bool = setting(True, label="Park the video transformer", advanced=True,
                                  help="While the VAE decodes, keep the video transformer's weights in RAM only "
                                       "(3.4 GB less GPU memory at the peak; about 0.1-0.3 s to bring them back). "
                                       "The same output.")
