@@ -263,7 +263,9 @@ class AnimeGamerEngine:
         character, warnings = self._resolve_character(options, instruction)
         self._switch(character)
         history, notes = _history(context, options.settings.history_window, self.info.capabilities.representation.space)
-        with torch.inference_mode(), self._visiting(Stage.PREDICT, self._mllm):
+        device = torch.device(self._placement(Stage.PREDICT).device)
+        with torch.inference_mode(), self._visiting(Stage.PREDICT, self._mllm), \
+                speed.attention_kernel(options.settings.mllm_attention, device):
             result = self._predictor.predict(history, instruction.raw, options.turn, progress, cancelled)
         state = result.state
         return Prediction(

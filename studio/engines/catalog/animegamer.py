@@ -53,7 +53,7 @@ ATTENTION = ("auto", "cudnn", "flash", "efficient", "math")
 _REFERENCE = {"steps": 50, "guidance": 6.0, "dynamic_guidance": True, "guidance_steps": 0, "height": 480,
               "width": 720, "frames": 17, "fps": 8.0, "readout": "release", "state_pass": "causal",
               "step_cache": "none", "compile": False, "fp8": False, "attention": "auto", "lean_vae": True,
-              "vae_autotune": False, "park_decoder": True}
+              "vae_autotune": False, "park_decoder": True, "mllm_attention": "efficient"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +120,11 @@ class AnimeGamerSettings(EngineSettings):
     attention: str = setting("auto", label="Attention kernel", choices=ATTENTION, advanced=True,
                              help="Which fused attention kernel the decoder runs on a GPU: auto prefers cuDNN's, "
                                   "then flash attention. The same attention; only the rounding differs.")
+    mllm_attention: str = setting("efficient", label="Language model attention kernel", choices=ATTENTION,
+                                  advanced=True,
+                                  help="Which attention kernel the MLLM runs on a GPU. Its prompts have a new length "
+                                       "every turn; cuDNN's kernel (PyTorch's usual choice there) plans each new "
+                                       "shape anew, the memory-efficient one does not. Only the rounding differs.")
     lean_vae: bool = setting(True, label="Lean VAE decode", advanced=True,
                              help="Decode the video with about a third of the memory (the same layers and "
                                   "frame batches, activations freed as soon as they are used; the last bits "
