@@ -57,6 +57,10 @@ class _Options:
         if chosen.frames % 8 != 1:
             raise SettingsError(f"AnimeGamer makes 8k + 1 frames (an odd number of latents of 4 frames); got "
                                 f"{chosen.frames}.", hint="Try 17 (the release), 9, 25 ...")
+        if chosen.step_cache == "faster" and (chosen.guidance_steps or chosen.guidance == 1.0):
+            raise SettingsError("The FasterCache step cache needs guidance on every step (it reuses the unguided "
+                                "row between steps).", hint="Set Guided steps to 0 and Guidance above 1, or choose "
+                                                            "another step cache.")
         for name in ("height", "width"):
             if getattr(chosen, name) % 16:
                 raise SettingsError(f"AnimeGamer's {name} must be a multiple of 16; got {getattr(chosen, name)}.")
@@ -424,6 +428,17 @@ def _cache_config(kind: str, timestep: Callable[[], int]) -> Any:
         from diffusers import FirstBlockCacheConfig
 
         return FirstBlockCacheConfig(threshold=FIRST_BLOCK_THRESHOLD)  # type: ignore[no-untyped-call]
+    if kind == "faster":
+        from diffusers import FasterCacheConfig
+
+        # FasterCache's settings for CogVideoX; the motion value ``ofs`` is batched like the
+        # latents, so it is sliced with them when the unconditional row is skipped.
+        return FasterCacheConfig(  # type: ignore[no-untyped-call]
+            spatial_attention_block_skip_range=2, spatial_attention_timestep_skip_range=(-1, 681),
+            current_timestep_callback=timestep, attention_weight_callback=lambda _: 0.3,
+            unconditional_batch_skip_range=5, unconditional_batch_timestep_skip_range=(-1, 781), tensor_format="BFCHW",
+            _unconditional_conditional_input_kwargs_identifiers=("hidden_states", "encoder_hidden_states", "timestep",
+                                                                 "ofs"))
     from diffusers import PyramidAttentionBroadcastConfig
 
     return PyramidAttentionBroadcastConfig(spatial_attention_block_skip_range=2,  # type: ignore[no-untyped-call]

@@ -47,7 +47,7 @@ LICENSE = ("Tencent's License Terms of AnimeGamer (its License.txt): not intende
 CHARACTER_CHOICES = ("auto", *layout.CHARACTERS)
 READOUTS = ("release", "queries")
 STATE_PASSES = ("causal", "shared")
-STEP_CACHES = ("none", "first_block", "pyramid")
+STEP_CACHES = ("none", "first_block", "pyramid", "faster")
 ATTENTION = ("auto", "cudnn", "flash", "efficient", "math")
 
 _REFERENCE = {"steps": 50, "guidance": 6.0, "dynamic_guidance": True, "guidance_steps": 0, "height": 480,
@@ -109,8 +109,9 @@ class AnimeGamerSettings(EngineSettings):
                                    "release; shared: it continues from the representation's pass (one pass less, "
                                    "changes the state).")
     step_cache: str = setting("none", label="Step cache", choices=STEP_CACHES, advanced=True,
-                              help="Reuse transformer work between denoising steps (diffusers' first-block cache "
-                                   "or pyramid attention broadcast): faster, changes the clip.")
+                              help="Reuse transformer work between denoising steps (diffusers' first-block cache, "
+                                   "pyramid attention broadcast, or FasterCache, which also reuses the unguided row "
+                                   "and needs guidance on every step): faster, changes the clip.")
     compile: bool = setting(False, label="Compile", advanced=True,
                             help="torch.compile the transformer blocks (first clip slower, the next ones faster).")
     fp8: bool = setting(False, label="FP8 weights", advanced=True,
