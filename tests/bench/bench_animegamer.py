@@ -4,10 +4,10 @@ Random weights of the released sizes are written in our layout (no download need
 released weights would take the same time. Measured in one run:
 
 - Reference preset (the release's sampler: 50 steps, dynamic CFG 6, 480 x 720, 17 frames),
-  MLLM in bf16, DiT and VAE in fp16, history window 4 with the KV cache, lean VAE decode;
-  peak GPU memory per stage; then the same with the transformer parked in RAM during the VAE
-  (when the first is over the goal), and compiled (compile time apart, steady turns, and the
-  relative difference of one decoder pass against eager);
+  MLLM in bf16, DiT and VAE in fp16, history window 4 with the KV cache, lean VAE decode, the
+  transformer parked in RAM while the VAE runs; peak GPU memory per stage; then the same with
+  the transformer kept on the GPU (part ``resident``), and compiled (part ``compiled``: compile
+  time apart, steady turns, and the relative difference of one decoder pass against eager);
 - one decoder pass (the CFG batch of two) under each attention kernel, and the VAE decode
   three ways (diffusers', lean, lean with autotuned convolutions): time, memory, difference;
 - a naive baseline as the release runs it: fp16 everywhere, eager, no KV cache (the
@@ -18,9 +18,11 @@ released weights would take the same time. Measured in one run:
 Needs CUDA. ``KAMISHIBAI_ANIMEGAMER_TOKENIZER`` points at AnimeGamer's tokenizer when it is
 not at ``../shared/fixtures/animegamer/tokenizer`` or ``checkpoints/animegamer/tokenizer``.
 ``KAMISHIBAI_BENCH_TINY=1`` runs the same code with tiny weights on the CPU (a smoke test).
-``KAMISHIBAI_BENCH_PARTS`` (comma-separated: reference, naive, fastest, offload) runs some
-parts only; ``KAMISHIBAI_BENCH_CHECKPOINTS`` keeps the random weights in that folder and
-reuses them on the next run.
+``KAMISHIBAI_BENCH_PARTS`` (comma-separated: reference, resident, compiled, naive, fastest,
+offload; default all) runs some parts only; ``KAMISHIBAI_BENCH_TABLES=0`` leaves out the
+attention and VAE tables; ``KAMISHIBAI_BENCH_CHECKPOINTS`` keeps the random weights in that
+folder and reuses them on the next run. The full run takes about 8 minutes on an H200: give a
+remote machine a longer limit, or run the parts in two calls with the weights kept.
 """
 
 from __future__ import annotations
@@ -426,7 +428,8 @@ def run(quick: bool) -> list[BenchResult]:
             baseline_engine = _engine(checkpoints, device, DType.FLOAT16 if not tiny else DType.FLOAT32)
             assert baseline_engine._predictor is not None
             baseline_engine._predictor.cache.capacity = 0  # no KV reuse: the history is encoded every turn
-            naive_settings = AnimeGamerSettings.from_values({**small, "lean_vae": False},
+            naive_settings = AnimeGamerSettings.from_values({**small, "lean_vae": False, "park_decoder": False,
+                                                             "mllm_attention": "auto"},
                                                             preset="" if tiny else "reference")
             with _t5_resident(True, device) as t5:
                 naive = _play(baseline_engine, naive_settings, turns, t5, space)
