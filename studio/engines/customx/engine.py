@@ -25,6 +25,7 @@ from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.core.state import StateDeltas
+from studio.engines import acceleration
 from studio.engines.base import (
     Clip,
     EngineConfig,
@@ -49,6 +50,10 @@ log = logging.getLogger(__name__)
 
 LOAD_STEPS = 6
 PREDICT_STEPS = 3
+FP8_WITHIN = ("transformer_blocks.", "single_transformer_blocks.")
+FP8_SKIP = ("norm", "norm1", "norm1_context")
+"""FP8 covers the blocks' attention, MLP and output layers; the modulation layers (one row a
+step, which scale and shift whole streams) and the embedders stay in bf16."""
 
 
 def options_of(settings: EngineSettings) -> CustomXSettings:
@@ -167,6 +172,8 @@ class CustomXEngine:
         self._transformer: Any = None
         self._vae: Any = None
         self._encoded: Encoded | None = None
+        self._fp8 = False
+        self._mask_latents: dict[tuple[int, int, int, bool], torch.Tensor] = {}
 
     # -- loading ---------------------------------------------------------------------------
     @property
@@ -244,11 +251,15 @@ class CustomXEngine:
         self._size, self._tokenizers = size, tokenizers
         self._llava, self._clip = models["text_encoder"], models["text_encoder_2"]
         self._transformer, self._vae = models["transformer"], models["vae"]
+        self._fp8 = False
+        self._mask_latents = {}
 
     def unload(self) -> None:
         self._size = self._tokenizers = None
         self._llava = self._clip = self._transformer = self._vae = None
         self._encoded = None
+        self._fp8 = False
+        self._mask_latents = {}
         gc.collect()
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
@@ -345,7 +356,8 @@ class CustomXEngine:
         with torch.inference_mode():
             self._tiling(s.vae_tiling)
             view_latents = torch.cat([self.encode_video(f[None]) for f in views], dim=2)
-            scene_latents = torch.cat([self.encode_video(scene), self.encode_video(media.mask_clip(*scene.shape[:3]))],
+            count, tall, wide = scene.shape[:3]
+            scene_latents = torch.cat([self.encode_video(scene), self.mask_latents(count, tall, wide, s.vae_tiling)],
                                       dim=1)
             keep = self.encode_video(previous) if previous is not None else None
             progress(Progress(2, total, "encoding the views and the scene"))
@@ -360,6 +372,8 @@ class CustomXEngine:
             pooled = encoded.pooled.to(device)
             views_in = view_latents.to(device).expand(rows, -1, -1, -1, -1)
             scene_in = scene_latents.to(device).expand(rows, -1, -1, -1, -1)
+            self.accelerate(s)
+            transformer = self._transformer  # a new one if it was reloaded in bf16
             transformer.forget()
             self._cache(transformer, s.step_cache)
 
@@ -405,7 +419,7 @@ class CustomXEngine:
         rows = []
         for row in range(x.shape[0]):
             keep = mask[row].bool()
-            with self._row_context(transformer, row), fast_attention(x.device):
+            with self._row_context(transformer, row):
                 rows.append(transformer(x[row:row + 1], t[row:row + 1], text[row:row + 1, keep],
                                         mask[row:row + 1, keep], pooled[row:row + 1], views[row:row + 1],
                                         scene[row:row + 1], reuse=reuse, slot=row))
@@ -417,6 +431,55 @@ class CustomXEngine:
         if getattr(transformer, "is_cache_enabled", False):
             return transformer.cache_context(f"row{row}")
         return nullcontext()
+
+    def accelerate(self, s: CustomXSettings) -> None:
+        """Put the transformer in the precision, attention kernel and compile state ``s`` asks for.
+
+        FP8 replaces the layers' weights in place; going back to bf16 reloads the transformer
+        from its file."""
+        transformer = self._transformer
+        if s.fp8 != self._fp8:
+            acceleration.uncompile(transformer)
+            if s.fp8:
+                try:
+                    acceleration.to_fp8(transformer, acceleration.fp8_layers(transformer, FP8_WITHIN, FP8_SKIP))
+                except acceleration.AccelerationError as error:
+                    raise EngineError(str(error), hint="Turn FP8 layers off.") from None
+            else:
+                transformer = self._reload_transformer()
+            self._fp8 = s.fp8
+        if s.attention != "auto" and transformer.device.type != "cuda":
+            raise EngineError(f"The {s.attention} attention kernel runs on a CUDA GPU; the transformer is on "
+                              f"{transformer.device}.", hint="Choose the attention kernel auto.")
+        acceleration.set_attention(transformer, s.attention)
+        if s.torch_compile and not acceleration.is_compiled(transformer):
+            acceleration.compile_blocks(transformer, dynamic=False)
+        elif not s.torch_compile and acceleration.is_compiled(transformer):
+            acceleration.uncompile(transformer)
+
+    def _reload_transformer(self) -> Any:
+        size, _tokenizers = self._require()
+        path = self.folder / catalog.TRANSFORMER_FILE
+        if not path.is_file():
+            raise EngineError("The transformer runs in FP8 since an earlier clip and its bf16 weights can't be read "
+                              f"again: missing {path}.", hint="Keep FP8 layers on, or reload the engine.")
+        device = self._transformer.device
+        self._transformer = None
+        gc.collect()
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+        with torch.inference_mode(False), building(device, self._dtype(Stage.DECODE, "transformer")):
+            model = build("transformer", size)
+        fill(model, path)
+        self._transformer = model.eval().requires_grad_(False)
+        return self._transformer
+
+    def mask_latents(self, frames: int, height: int, width: int, tiling: bool) -> torch.Tensor:
+        """The latents of the all-white mask clip (kept: the same for every clip of a size)."""
+        key = (frames, height, width, tiling)
+        if key not in self._mask_latents:
+            self._mask_latents = {key: self.encode_video(media.mask_clip(frames, height, width))}
+        return self._mask_latents[key]
 
     def _tiling(self, on: bool) -> None:
         if on:
@@ -443,22 +506,6 @@ class CustomXEngine:
             from diffusers import FirstBlockCacheConfig
 
             transformer.enable_cache(FirstBlockCacheConfig(threshold=0.05))  # type: ignore[no-untyped-call]
-
-
-def fast_attention(device: torch.device) -> Any:
-    """On CUDA, prefer cuDNN's fused attention, then flash attention: the same attention,
-    other kernels (on an H200 with torch 2.11 it measured the same as PyTorch's own choice)."""
-    from contextlib import nullcontext
-
-    if device.type != "cuda":
-        return nullcontext()
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-
-    order = [SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]
-    try:
-        return sdpa_kernel(order, set_priority=True)
-    except TypeError:  # torch without priorities
-        return nullcontext()
 
 
 def _key(sentence: str, views: list[str], guided: bool) -> str:
