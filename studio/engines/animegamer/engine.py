@@ -389,7 +389,7 @@ class AnimeGamerEngine:
             raise SettingsError("The decoder was quantised to FP8 for an earlier clip; reload the engine to run it "
                                 "without FP8.")
         if s.compile and not self._compiled:
-            speed.compile_blocks(model.transformer_blocks)
+            speed.compile_blocks(model)
             self._compiled = True
         if s.step_cache != "none":
             model.enable_cache(_cache_config(s.step_cache, lambda: self._current_timestep))

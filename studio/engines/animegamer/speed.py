@@ -9,6 +9,7 @@
 - ``compile_blocks``: ``torch.compile`` of the repeated transformer blocks (regional
   compilation: one block's code serves all 30). The first clip pays the compilation.
 
+FP8 and compilation go through :mod:`studio.engines.acceleration` (shared with CustomX).
 Imports of torch and torchao stay inside the functions.
 """
 
@@ -63,49 +64,38 @@ def cudnn_autotune(enabled: bool) -> Iterator[None]:
 
 def fp8_problem(device: Any) -> str:
     """Why FP8 layers can't run on ``device``, or "" when they can."""
-    import torch
+    from studio.engines.acceleration import fp8_problem as problem
 
-    if device.type != "cuda":
-        return f"FP8 layers need a CUDA GPU; the decoder is on {device}."
-    capability = tuple(torch.cuda.get_device_capability(device))
-    if capability < FP8_MIN_CAPABILITY:
-        return (f"FP8 layers need a GPU of compute capability 8.9 or newer; {torch.cuda.get_device_name(device)} "
-                f"has {capability[0]}.{capability[1]}.")
-    try:
-        import torchao  # noqa: F401
-    except ImportError:
-        return "FP8 layers need the torchao package (pip install torchao)."
-    return ""
+    return problem(device)
 
 
-def fp8_filter(name: str, module: Any) -> bool:
-    """The linear layers worth FP8: inside the transformer blocks, both sizes multiples of 16."""
-    from torch import nn
+def fp8_layer_names(model: Any) -> list[str]:
+    """The linear layers worth FP8: inside the transformer blocks, both sizes multiples of 16
+    and at least 1,024 (the CogVideoX blocks' attention and feed-forward layers)."""
+    from studio.engines.acceleration import fp8_layers
 
-    if not isinstance(module, nn.Linear) or not name.startswith("transformer_blocks."):
-        return False
-    return module.in_features % 16 == 0 and module.out_features % 16 == 0 and module.in_features >= 1024
+    return fp8_layers(model, within=("transformer_blocks.",))
 
 
 def to_fp8(model: Any) -> int:
-    """Quantise ``model``'s chosen linear layers in place; returns how many."""
+    """Quantise ``model``'s chosen linear layers in place; returns how many. torchao scales per
+    row only from bf16 weights: the release's fp16 decoder gets one scale per tensor."""
     import torch
-    from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, PerTensor, quantize_
 
-    chosen = {name: module for name, module in model.named_modules() if fp8_filter(name, module)}
-    if not chosen:
-        return 0
-    # torchao scales per row only from bf16 weights; fp16 ones (the release's) get one scale per tensor.
-    bf16 = all(module.weight.dtype == torch.bfloat16 for module in chosen.values())
-    config = Float8DynamicActivationFloat8WeightConfig(granularity=PerRow() if bf16 else PerTensor())
-    quantize_(model, config, filter_fn=lambda module, name: name in chosen)
-    return len(chosen)
+    from studio.engines.acceleration import to_fp8 as quantise
+
+    names = fp8_layer_names(model)
+    layers = dict(model.named_modules())
+    bf16 = all(layers[name].weight.dtype == torch.bfloat16 for name in names)
+    quantise(model, names, scaling="auto" if bf16 else "tensorwise")
+    return len(names)
 
 
-def compile_blocks(blocks: Any, mode: str | None = None) -> None:
-    """``torch.compile`` each block in place (they share one compiled code)."""
-    for block in blocks:
-        block.compile(mode=mode)
+def compile_blocks(model: Any) -> int:
+    """``torch.compile`` each CogVideoX block in place (they share one compiled code)."""
+    from studio.engines.acceleration import compile_blocks as compile_each
+
+    return compile_each(model, classes=("CogVideoXBlock",))
 
 
 def forget_compiled() -> None:

@@ -140,11 +140,14 @@ def test_fp8_is_refused_on_the_cpu_with_the_reason(engine: AnimeGamerEngine) -> 
 
 
 def test_fp8_takes_only_the_large_linear_layers_of_the_blocks() -> None:
-    big, odd = nn.Linear(1024, 4096), nn.Linear(1000, 4096)
-    assert speed.fp8_filter("transformer_blocks.3.ff.net.0.proj", big)
-    assert not speed.fp8_filter("transformer_blocks.3.ff.net.0.proj", odd)
-    assert not speed.fp8_filter("proj_out", big)
-    assert not speed.fp8_filter("transformer_blocks.3.norm1", nn.LayerNorm(1024))
+    block = nn.Module()
+    block.ff = nn.Linear(1024, 4096)
+    block.odd = nn.Linear(1000, 4096)
+    block.norm = nn.LayerNorm(1024)
+    model = nn.Module()
+    model.transformer_blocks = nn.ModuleList([block])
+    model.proj_out = nn.Linear(1024, 4096)
+    assert speed.fp8_layer_names(model) == ["transformer_blocks.0.ff"]
 
 
 def test_the_fastest_preset_asks_for_fp8_and_compile_and_reference_for_neither() -> None:
@@ -153,3 +156,24 @@ def test_the_fastest_preset_asks_for_fp8_and_compile_and_reference_for_neither()
     assert fastest.fp8 and fastest.compile and fastest.vae_autotune
     assert not (reference.fp8 or reference.compile or fastest.park_decoder)
     assert reference.lean_vae and reference.park_decoder
+
+
+def test_compiling_marks_each_transformer_block(engine: AnimeGamerEngine) -> None:
+    from studio.engines.acceleration import is_compiled, uncompile
+
+    assert engine._decoder is not None
+    model = engine._decoder.transformer
+    assert speed.compile_blocks(model) == TINY.decoder.layers  # lazy: nothing is compiled until a call
+    assert is_compiled(model)
+    uncompile(model)
+    assert not is_compiled(model)
+
+
+def test_unloading_a_compiled_engine_drops_the_compiled_code(engine: AnimeGamerEngine,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiled code keeps the weights it was traced with: an unloaded engine must not leave it behind."""
+    dropped: list[bool] = []
+    monkeypatch.setattr(speed, "forget_compiled", lambda: dropped.append(True))
+    engine._compiled = True
+    engine.unload()
+    assert dropped == [True] and not engine._compiled and not engine.loaded
