@@ -324,11 +324,11 @@ class AnimeGamerEngine:
         total = sampler.steps + 1
         check_cancelled(cancelled)
         with torch.inference_mode(), self._visiting(Stage.DECODE, self._decoder, self._vae):
-            decoder = self._prepare_decoder(s)
             device = torch.device(self._placement(Stage.DECODE).device)
-            parked = None if self._placement(Stage.DECODE).offload else self._hosts.get(id(decoder))
+            parked = None if self._placement(Stage.DECODE).offload else self._hosts.get(id(self._decoder))
             if parked is not None:
                 parked.visit(device)  # parked in RAM after the last clip
+            decoder = self._prepare_decoder(s, device)
             condition = torch.from_numpy(np.asarray(prediction.representation, dtype=np.float32)).to(device)
             uncond = self._unconditional.to(device)
             flow = float(FLOW_OF_LEVEL[prediction.motion_level])
@@ -372,18 +372,20 @@ class AnimeGamerEngine:
             progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)
 
-    def _prepare_decoder(self, s: AnimeGamerSettings) -> AnimeGamerTransformer:
+    def _prepare_decoder(self, s: AnimeGamerSettings, device: torch.device) -> AnimeGamerTransformer:
         """Apply the opt-in speed settings that change the transformer (cache, FP8, compile)."""
         assert self._decoder is not None
         decoder = self._decoder
         model = decoder.transformer
         if s.fp8 and not self._fp8:
-            problem = speed.fp8_problem(decoder.device)
+            problem = speed.fp8_problem(device)
             if not problem and (self._placement(Stage.DECODE).offload or s.park_decoder):
-                problem = "FP8 layers stay on the GPU: turn off offloading and parking the decoder to use them."
+                problem = ("FP8 layers stay on the GPU: turn off offloading and 'Park the video transformer' to "
+                           "use them.")
             if problem:
                 raise SettingsError(problem)
             speed.to_fp8(model)
+            self._hosts.pop(id(decoder), None)  # a RAM copy of the fp16 weights is of no use now
             self._fp8 = True
         if self._fp8 and not s.fp8:
             raise SettingsError("The decoder was quantised to FP8 for an earlier clip; reload the engine to run it "

@@ -139,6 +139,17 @@ def test_fp8_is_refused_on_the_cpu_with_the_reason(engine: AnimeGamerEngine) -> 
     assert not engine._fp8
 
 
+def test_fp8_with_a_parked_transformer_is_refused_with_the_reason(engine: AnimeGamerEngine,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(speed, "fp8_problem", lambda device: "")  # as on an FP8 GPU
+    prediction = engine.predict(GenerationContext(), parse_instruction("Character: Qiqi; Motion: wave."),
+                                AnimeGamerSettings.from_values(SMALL), 1)
+    engine.decode(prediction, AnimeGamerSettings.from_values(SMALL), 1)  # parks the transformer
+    with pytest.raises(SettingsError, match="Park the video transformer"):
+        engine.decode(prediction, AnimeGamerSettings.from_values({**SMALL, "fp8": True}), 1)
+    assert not engine._fp8
+
+
 def test_fp8_takes_only_the_large_linear_layers_of_the_blocks() -> None:
     block = nn.Module()
     block.ff = nn.Linear(1024, 4096)
