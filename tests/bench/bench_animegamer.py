@@ -21,8 +21,9 @@ not at ``../shared/fixtures/animegamer/tokenizer`` or ``checkpoints/animegamer/t
 ``KAMISHIBAI_BENCH_PARTS`` (comma-separated: reference, resident, compiled, naive, fastest,
 offload; default all) runs some parts only; ``KAMISHIBAI_BENCH_TABLES=0`` leaves out the
 attention and VAE tables; ``KAMISHIBAI_BENCH_CHECKPOINTS`` keeps the random weights in that
-folder and reuses them on the next run. The full run takes about 8 minutes on an H200: give a
-remote machine a longer limit, or run the parts in two calls with the weights kept.
+folder and reuses them on the next run. All parts together should take about 8 minutes on an
+H200 (an estimate from the parts measured): give a remote machine a longer limit, or run the
+parts in two calls with the weights kept.
 """
 
 from __future__ import annotations
