@@ -63,7 +63,7 @@ def drop_encoder(vae: Any) -> None:
 
 def decode_frames(vae: Any, latents: torch.Tensor, *, lean: bool = True) -> np.ndarray:
     """Latents [1, T, C, H, W] as sampled -> uint8 frames [frames, height, width, 3]. ``lean``:
-    through :mod:`.lean_vae` (a third of the memory) where it applies, else diffusers' decode."""
+    through :mod:`.lean_vae` (less than half the memory) where it applies, else diffusers' decode."""
     weight = next(vae.parameters())
     z = latents.permute(0, 2, 1, 3, 4).to(device=weight.device, dtype=weight.dtype) / vae.config.scaling_factor
     decoded = lean_vae.decode(vae, z) if lean and lean_vae.supported(vae) else vae.decode(z).sample

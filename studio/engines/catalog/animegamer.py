@@ -127,7 +127,7 @@ class AnimeGamerSettings(EngineSettings):
                                        "every turn; cuDNN's kernel (PyTorch's usual choice there) plans each new "
                                        "shape anew, the memory-efficient one does not. Only the rounding differs.")
     lean_vae: bool = setting(True, label="Lean VAE decode", advanced=True,
-                             help="Decode the video with about a third of the memory (the same layers and "
+                             help="Decode the video with less than half the memory (the same layers and "
                                   "frame batches, activations freed as soon as they are used; the last bits "
                                   "of some convolutions may differ). Off: diffusers' own decode.")
     park_decoder: bool = setting(True, label="Park the video transformer", advanced=True,
