@@ -24,13 +24,15 @@ import torch
 from studio.core.instruction import Instruction
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.core.state import StateDeltas
+from studio.engines.animegamer import speed
 from studio.engines.animegamer.mllm import AnimeGamerMLLM, WeightsError
+from studio.engines.animegamer.offload import HostCopy
 from studio.engines.animegamer.predictor import HistoryTurn, Predictor, Readout, StatePass, TurnOptions
 from studio.engines.animegamer.schedule import SamplerOptions, sample
 from studio.engines.animegamer.sizes import QUERY_TOKENS, ModelSize
 from studio.engines.animegamer.tokens import TurnState
 from studio.engines.animegamer.transformer import FLOW_OF_LEVEL, AnimeGamerTransformer
-from studio.engines.animegamer.vae import decode_frames, empty_vae, fill_vae
+from studio.engines.animegamer.vae import decode_frames, drop_encoder, empty_vae, fill_vae
 from studio.engines.base import Clip, EngineConfig, EngineInfo, EngineLoadError, GenerationContext, Prediction
 from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.catalog.animegamer import INFO, AnimeGamerSettings
@@ -55,6 +57,10 @@ class _Options:
         if chosen.frames % 8 != 1:
             raise SettingsError(f"AnimeGamer makes 8k + 1 frames (an odd number of latents of 4 frames); got "
                                 f"{chosen.frames}.", hint="Try 17 (the release), 9, 25 ...")
+        if chosen.step_cache == "faster" and (chosen.guidance_steps or chosen.guidance == 1.0):
+            raise SettingsError("The FasterCache step cache needs guidance on every step (it reuses the unguided "
+                                "row between steps).", hint="Set Guided steps to 0 and Guidance above 1, or choose "
+                                                            "another step cache.")
         for name in ("height", "width"):
             if getattr(chosen, name) % 16:
                 raise SettingsError(f"AnimeGamer's {name} must be a multiple of 16; got {getattr(chosen, name)}.")
@@ -87,6 +93,8 @@ class AnimeGamerEngine:
         self._size: ModelSize | None = None
         self._compiled = False
         self._fp8 = False
+        self._hosts: dict[int, HostCopy] = {}
+        """RAM copies of offloaded (or parked) modules, by id of the module."""
 
     # -- loading ---------------------------------------------------------------------------
     @property
@@ -176,6 +184,7 @@ class AnimeGamerEngine:
                 vae = empty_vae(size.vae)
                 fill_vae(vae, _read(files["vae"]), device=self._home(Stage.DECODE),
                          dtype=self._dtype(Stage.DECODE, "vae"), where=str(files["vae"]))
+                drop_encoder(vae)  # decoding never encodes
                 self._vae = vae.eval()
                 self._size, self._character = size, character
                 self._predictor = Predictor(mllm, tokenizer, identity=character,
@@ -196,7 +205,10 @@ class AnimeGamerEngine:
         _complete(decoder.missing(), path)
         decoder.eval()
         self._unconditional = decoder.conditioning.unconditional().detach()
+        if self._compiled:
+            speed.forget_compiled()  # compiled code holds the replaced decoder's weights
         self._compiled = self._fp8 = False
+        self._hosts.clear()
         return decoder
 
     def unload(self) -> None:
@@ -205,6 +217,11 @@ class AnimeGamerEngine:
         self._unconditional = None
         self._character = ""
         self._size = None
+        self._hosts.clear()
+        if self._compiled:
+            speed.forget_compiled()
+            self._compiled = False
+        self._fp8 = False
         gc.collect()  # modules hold reference cycles (hooks, parents); free them now, not later
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
@@ -218,6 +235,7 @@ class AnimeGamerEngine:
         if size != self._size:
             raise EngineLoadError(f"{layout.DISPLAY[character]}'s weights were converted at another size.")
         files = self._files(character)
+        self._hosts.clear()
         self._mllm.fill(_read(files["mllm"]), device=self._home(Stage.PREDICT),
                         dtype=self._dtype(Stage.PREDICT, "mllm"), where=str(files["mllm"]))
         self._decoder = self._build_decoder(size, files["decoder"])
@@ -249,7 +267,9 @@ class AnimeGamerEngine:
         character, warnings = self._resolve_character(options, instruction)
         self._switch(character)
         history, notes = _history(context, options.settings.history_window, self.info.capabilities.representation.space)
-        with torch.inference_mode(), self._visiting(Stage.PREDICT, self._mllm):
+        device = torch.device(self._placement(Stage.PREDICT).device)
+        with torch.inference_mode(), self._visiting(Stage.PREDICT, self._mllm), \
+                speed.attention_kernel(options.settings.mllm_attention, device):
             result = self._predictor.predict(history, instruction.raw, options.turn, progress, cancelled)
         state = result.state
         return Prediction(
@@ -269,14 +289,21 @@ class AnimeGamerEngine:
             yield
             return
         device = torch.device(place.device)
-        for module in modules:
-            module.to(device)
+        copies = [self._host_copy(module) for module in modules]
+        for copy in copies:
+            copy.visit(device)
         try:
             yield
         finally:
-            for module in modules:
-                module.to("cpu")
+            for copy in copies:
+                copy.leave()
             torch.cuda.empty_cache()
+
+    def _host_copy(self, module: torch.nn.Module) -> HostCopy:
+        copy = self._hosts.get(id(module))
+        if copy is None or copy.module is not module:
+            copy = self._hosts[id(module)] = HostCopy(module, pin=torch.cuda.is_available())
+        return copy
 
     # -- decode ----------------------------------------------------------------------------
     def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
@@ -297,8 +324,11 @@ class AnimeGamerEngine:
         total = sampler.steps + 1
         check_cancelled(cancelled)
         with torch.inference_mode(), self._visiting(Stage.DECODE, self._decoder, self._vae):
-            decoder = self._prepare_decoder(s)
-            device = decoder.device
+            device = torch.device(self._placement(Stage.DECODE).device)
+            parked = None if self._placement(Stage.DECODE).offload else self._hosts.get(id(self._decoder))
+            if parked is not None:
+                parked.visit(device)  # parked in RAM after the last clip
+            decoder = self._prepare_decoder(s, device)
             condition = torch.from_numpy(np.asarray(prediction.representation, dtype=np.float32)).to(device)
             uncond = self._unconditional.to(device)
             flow = float(FLOW_OF_LEVEL[prediction.motion_level])
@@ -327,28 +357,41 @@ class AnimeGamerEngine:
                 check_cancelled(cancelled)
 
             try:
-                latents = sample(denoise, noise, shape, sampler, on_step)
+                with speed.attention_kernel(s.attention, device):
+                    latents = sample(denoise, noise, shape, sampler, on_step)
             finally:
                 self._release_decoder(decoder)
+            if s.park_decoder and not self._placement(Stage.DECODE).offload:
+                self._host_copy(decoder).leave()  # its GPU memory goes to the VAE; back next clip
             if s.vae_tiling:
                 self._vae.enable_tiling()
             else:
                 self._vae.disable_tiling()
-            frames = decode_frames(self._vae, latents)
+            with speed.cudnn_autotune(s.vae_autotune):
+                frames = decode_frames(self._vae, latents, lean=s.lean_vae)
             progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)
 
-    def _prepare_decoder(self, s: AnimeGamerSettings) -> AnimeGamerTransformer:
+    def _prepare_decoder(self, s: AnimeGamerSettings, device: torch.device) -> AnimeGamerTransformer:
         """Apply the opt-in speed settings that change the transformer (cache, FP8, compile)."""
         assert self._decoder is not None
         decoder = self._decoder
         model = decoder.transformer
         if s.fp8 and not self._fp8:
-            _quantize_fp8(model)
+            problem = speed.fp8_problem(device)
+            if not problem and (self._placement(Stage.DECODE).offload or s.park_decoder):
+                problem = ("FP8 layers stay on the GPU: turn off offloading and 'Park the video transformer' to "
+                           "use them.")
+            if problem:
+                raise SettingsError(problem)
+            speed.to_fp8(model)
+            self._hosts.pop(id(decoder), None)  # a RAM copy of the fp16 weights is of no use now
             self._fp8 = True
+        if self._fp8 and not s.fp8:
+            raise SettingsError("The decoder was quantised to FP8 for an earlier clip; reload the engine to run it "
+                                "without FP8.")
         if s.compile and not self._compiled:
-            for block in model.transformer_blocks:
-                block.compile()
+            speed.compile_blocks(model)
             self._compiled = True
         if s.step_cache != "none":
             model.enable_cache(_cache_config(s.step_cache, lambda: self._current_timestep))
@@ -387,19 +430,22 @@ def _cache_config(kind: str, timestep: Callable[[], int]) -> Any:
         from diffusers import FirstBlockCacheConfig
 
         return FirstBlockCacheConfig(threshold=FIRST_BLOCK_THRESHOLD)  # type: ignore[no-untyped-call]
+    if kind == "faster":
+        from diffusers import FasterCacheConfig
+
+        # FasterCache's settings for CogVideoX; the motion value ``ofs`` is batched like the
+        # latents, so it is sliced with them when the unconditional row is skipped.
+        return FasterCacheConfig(  # type: ignore[no-untyped-call]
+            spatial_attention_block_skip_range=2, spatial_attention_timestep_skip_range=(-1, 681),
+            current_timestep_callback=timestep, attention_weight_callback=lambda _: 0.3,
+            unconditional_batch_skip_range=5, unconditional_batch_timestep_skip_range=(-1, 781), tensor_format="BFCHW",
+            _unconditional_conditional_input_kwargs_identifiers=("hidden_states", "encoder_hidden_states", "timestep",
+                                                                 "ofs"))
     from diffusers import PyramidAttentionBroadcastConfig
 
     return PyramidAttentionBroadcastConfig(spatial_attention_block_skip_range=2,  # type: ignore[no-untyped-call]
                                            spatial_attention_timestep_skip_range=(100, 800),
                                            current_timestep_callback=timestep)
-
-
-def _quantize_fp8(model: torch.nn.Module) -> None:
-    try:
-        from torchao.quantization import Float8WeightOnlyConfig, quantize_
-    except ImportError:
-        raise SettingsError("FP8 weights need torchao: pip install torchao.") from None
-    quantize_(model, Float8WeightOnlyConfig())
 
 
 def _load_tokenizer(folder: Path) -> Any:

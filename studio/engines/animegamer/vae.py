@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from studio.engines.animegamer import lean_vae
 from studio.engines.animegamer.buffers import move_buffers
 from studio.engines.animegamer.mllm import WeightsError
 from studio.engines.animegamer.sizes import VAESize
@@ -55,11 +56,19 @@ def fill_vae(vae: torch.nn.Module, tensors: Mapping[str, torch.Tensor], *, devic
     move_buffers(vae, device)
 
 
-def decode_frames(vae: Any, latents: torch.Tensor) -> np.ndarray:
-    """Latents [1, T, C, H, W] as sampled -> uint8 frames [frames, height, width, 3]."""
+def drop_encoder(vae: Any) -> None:
+    """Free the encoder's weights (about 0.2 GB): the engine only decodes."""
+    vae.encoder = None
+
+
+def decode_frames(vae: Any, latents: torch.Tensor, *, lean: bool = True) -> np.ndarray:
+    """Latents [1, T, C, H, W] as sampled -> uint8 frames [frames, height, width, 3]. ``lean``:
+    through :mod:`.lean_vae` (less than half the memory) where it applies, else diffusers' decode."""
     weight = next(vae.parameters())
     z = latents.permute(0, 2, 1, 3, 4).to(device=weight.device, dtype=weight.dtype) / vae.config.scaling_factor
-    video = vae.decode(z).sample.float()  # [1, 3, frames, H, W] in [-1, 1]
+    decoded = lean_vae.decode(vae, z) if lean and lean_vae.supported(vae) else vae.decode(z).sample
+    video = decoded.float()  # [1, 3, frames, H, W] in [-1, 1]
+    del decoded
     video = ((video + 1.0) / 2.0).clamp(0.0, 1.0)
     # The release converts with astype(uint8), which truncates; so do we.
     frames = (255.0 * video[0].permute(1, 2, 3, 0)).to(torch.uint8)

@@ -47,11 +47,13 @@ LICENSE = ("Tencent's License Terms of AnimeGamer (its License.txt): not intende
 CHARACTER_CHOICES = ("auto", *layout.CHARACTERS)
 READOUTS = ("release", "queries")
 STATE_PASSES = ("causal", "shared")
-STEP_CACHES = ("none", "first_block", "pyramid")
+STEP_CACHES = ("none", "first_block", "pyramid", "faster")
+ATTENTION = ("auto", "cudnn", "flash", "efficient", "math")
 
 _REFERENCE = {"steps": 50, "guidance": 6.0, "dynamic_guidance": True, "guidance_steps": 0, "height": 480,
               "width": 720, "frames": 17, "fps": 8.0, "readout": "release", "state_pass": "causal",
-              "step_cache": "none", "compile": False, "fp8": False}
+              "step_cache": "none", "compile": False, "fp8": False, "attention": "auto", "lean_vae": True,
+              "vae_autotune": False, "park_decoder": True, "mllm_attention": "efficient"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +68,12 @@ class AnimeGamerSettings(EngineSettings):
         Preset("fast", "Fast (25 steps)", {**_REFERENCE, "steps": 25, "state_pass": "shared"},
                help="Half the denoising steps; the state continues from the representation's pass.",
                changes_output=True),
-        Preset("fastest", "Fastest (12 steps, guidance on 6, cached, compiled)",
+        Preset("fastest", "Fastest (12 steps, guidance on 6, cached, FP8, compiled)",
                {**_REFERENCE, "steps": 12, "guidance_steps": 6, "state_pass": "shared", "step_cache": "first_block",
-                "compile": True},
+                "compile": True, "fp8": True, "vae_autotune": True, "park_decoder": False},
                help="For watching speed: fewer steps, guidance on the first half only, diffusers' first-block "
-                    "cache, compiled transformer blocks.", changes_output=True),
+                    "cache, FP8 transformer layers (torchao), compiled transformer blocks, autotuned VAE "
+                    "convolutions.", changes_output=True),
     )
 
     character: str = setting("auto", label="Character", choices=CHARACTER_CHOICES,
@@ -106,13 +109,34 @@ class AnimeGamerSettings(EngineSettings):
                                    "release; shared: it continues from the representation's pass (one pass less, "
                                    "changes the state).")
     step_cache: str = setting("none", label="Step cache", choices=STEP_CACHES, advanced=True,
-                              help="Reuse transformer work between denoising steps (diffusers' first-block cache "
-                                   "or pyramid attention broadcast): faster, changes the clip.")
+                              help="Reuse transformer work between denoising steps (diffusers' first-block cache, "
+                                   "pyramid attention broadcast, or FasterCache, which also reuses the unguided row "
+                                   "and needs guidance on every step): faster, changes the clip.")
     compile: bool = setting(False, label="Compile", advanced=True,
                             help="torch.compile the transformer blocks (first clip slower, the next ones faster).")
     fp8: bool = setting(False, label="FP8 weights", advanced=True,
-                        help="Quantise the transformer's linear layers to FP8 with torchao (GPUs with FP8; "
+                        help="The transformer blocks' linear layers in FP8 with torchao, weights and activations "
+                             "scaled per row (GPUs of compute capability 8.9 or newer; "
                              "changes the clip slightly).")
+    attention: str = setting("auto", label="Attention kernel", choices=ATTENTION, advanced=True,
+                             help="Which fused attention kernel the decoder runs on a GPU: auto prefers cuDNN's, "
+                                  "then flash attention. The same attention; only the rounding differs.")
+    mllm_attention: str = setting("efficient", label="Language model attention kernel", choices=ATTENTION,
+                                  advanced=True,
+                                  help="Which attention kernel the MLLM runs on a GPU. Its prompts have a new length "
+                                       "every turn; cuDNN's kernel (PyTorch's usual choice there) plans each new "
+                                       "shape anew, the memory-efficient one does not. Only the rounding differs.")
+    lean_vae: bool = setting(True, label="Lean VAE decode", advanced=True,
+                             help="Decode the video with less than half the memory (the same layers and "
+                                  "frame batches, activations freed as soon as they are used; the last bits "
+                                  "of some convolutions may differ). Off: diffusers' own decode.")
+    park_decoder: bool = setting(True, label="Park the video transformer", advanced=True,
+                                 help="While the VAE decodes, keep the video transformer's weights in RAM only "
+                                      "(3.4 GB less GPU memory at the peak; about 0.1-0.3 s to bring them back). "
+                                      "The same output.")
+    vae_autotune: bool = setting(False, label="Autotune VAE convolutions", advanced=True,
+                                 help="Let cuDNN time its convolution algorithms on the first clip and keep the "
+                                      "fastest (faster VAE; the first clip is slower, the rounding may differ).")
     vae_tiling: bool = setting(False, label="VAE tiling", advanced=True,
                                help="Decode the video in tiles: less GPU memory, slower, may show seams.")
 

@@ -156,7 +156,7 @@ def test_faster_settings_run_and_change_the_clip(engine: AnimeGamerEngine, monke
     prediction = engine.predict(GenerationContext(), parse_instruction(QIQI[1]), _settings(), 2)
     reference = engine.decode(prediction, _settings(steps=4), 2).frames
     for change in ({"guidance_steps": 2}, {"step_cache": "first_block"}, {"step_cache": "pyramid", "guidance_steps": 1},
-                   {"dynamic_guidance": False}):
+                   {"step_cache": "faster"}, {"dynamic_guidance": False}):
         frames = engine.decode(prediction, _settings(steps=4, **change), 2).frames
         assert frames.shape == reference.shape
         assert not np.array_equal(frames, reference), change
@@ -178,6 +178,8 @@ def test_settings_presets_and_validation() -> None:
         _Options.of(AnimeGamerSettings.from_values({"frames": 13}))
     with pytest.raises(SettingsError, match="multiple of 16"):
         _Options.of(AnimeGamerSettings.from_values({"height": 40}))
+    with pytest.raises(SettingsError, match="FasterCache step cache needs guidance on every step"):
+        _Options.of(AnimeGamerSettings.from_values({"step_cache": "faster", "guidance_steps": 6}))
 
 
 def test_the_released_engine_refuses_the_cpu_and_tiny_weights(tiny: Path) -> None:
