@@ -70,6 +70,8 @@ class FrameView(QWidget):
         return scaled
 
     def set_image(self, image: QImage | None, message: str = "") -> None:
+        if image is self.image and message == self.message:
+            return  # e.g. the timeline grew by a clip: the frame shown is the same
         self.image = image
         self.message = message
         self.update()

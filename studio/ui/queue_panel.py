@@ -1,7 +1,8 @@
 """The job queue: progress and ETA, cancel, reorder (move up/down), retry, failures.
 
-The list is rebuilt from ``service.jobs()`` a moment after job events arrive (debounced,
-so a fast engine's progress events don't rebuild it hundreds of times a second).
+The list follows ``service.jobs()`` a moment after job events arrive (debounced, so a
+fast engine's progress events don't redo it hundreds of times a second); only the lines
+that changed are touched.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class QueuePanel(QWidget):
         self.tracker = tracker
         self.describe_job = describe_job
         self.has_jobs = False
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self._rows: dict[str, tuple[str, str, str, str, str]] = {}
         self.list = QTreeWidget(self)
         self.list.setHeaderLabels(["Job", "Status", "Progress"])
         self.list.setRootIsDecorated(False)
@@ -103,32 +106,75 @@ class QueuePanel(QWidget):
         finished = [j for j in jobs if j.finished][-MAX_FINISHED_SHOWN:]
         return active + list(reversed(finished))
 
+    def _row(self, job: Any) -> tuple[str, str, str, str, str]:
+        """What a job's line shows: label, status, progress, the tooltip and the status icon."""
+        status = kind_name(job.status)
+        label = self.describe_job(job)
+        progress = ""
+        view = self.tracker.job(job.id)
+        if status == "running":
+            fraction = view.fraction if view else job.progress
+            eta = view.eta_s if view else job.eta_s
+            progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
+        tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
+        icon_name = {"running": "generate", "failed": "cancel", "queued": "loop"}.get(status, "")
+        return label, status, progress, tip, icon_name
+
     def refresh(self) -> None:
+        """Bring the list in line with the queue, touching only the lines that changed (a
+        job that ends moves one line; rebuilding every line each time costs a visible frame)."""
         selected = self.selected_job_id()
         self.list.blockSignals(True)
-        self.list.clear()
         queued = running = attention = 0
-        for job in self.jobs():
-            status = kind_name(job.status)
+        jobs = self.jobs()
+        wanted = [job.id for job in jobs]
+        keep = set(wanted)
+        for job_id in [j for j in self._items if j not in keep]:
+            item = self._items.pop(job_id)
+            self._rows.pop(job_id, None)
+            index = self.list.indexOfTopLevelItem(item)
+            if index >= 0:
+                self.list.takeTopLevelItem(index)
+        # Lines in the wrong place are set aside and put back where they belong.
+        aside: set[str] = set()
+        position = 0
+        while position < len(wanted):
+            current = self.list.topLevelItem(position)
+            job_id = wanted[position]
+            line = self._items.get(job_id)
+            if line is None:
+                line = QTreeWidgetItem(["", "", ""])
+                line.setData(0, Qt.ItemDataRole.UserRole, job_id)
+                self._items[job_id] = line
+                self.list.insertTopLevelItem(position, line)
+            elif current is not line:
+                if job_id in aside or current is None:
+                    aside.discard(job_id)
+                    self.list.insertTopLevelItem(position, line)
+                else:  # the wanted line is further down: set this one aside
+                    aside.add(str(current.data(0, Qt.ItemDataRole.UserRole)))
+                    self.list.takeTopLevelItem(position)
+                    continue
+            position += 1
+        for job in jobs:
+            row = self._row(job)
+            label, status, progress, tip, icon_name = row
             queued += status == "queued"
             running += status == "running"
             attention += status == "interrupted" or (status == "failed" and self.tracker.job(job.id) is not None)
-            label = self.describe_job(job)
-            progress = ""
-            view = self.tracker.job(job.id)
-            if status == "running":
-                fraction = view.fraction if view else job.progress
-                eta = view.eta_s if view else job.eta_s
-                progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
-            item = QTreeWidgetItem([label, status, progress])
-            item.setData(0, Qt.ItemDataRole.UserRole, job.id)
-            tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
-            item.setToolTip(0, tip or label)
-            item.setToolTip(2, tip or progress)
-            item.setIcon(1, icon({"running": "generate", "failed": "cancel", "queued": "loop"}.get(status, "")))
-            self.list.addTopLevelItem(item)
-            if job.id == selected:
-                item.setSelected(True)
+            item = self._items[job.id]
+            old = self._rows.get(job.id)
+            if old != row:
+                self._rows[job.id] = row
+                for column, text in enumerate((label, status, progress)):
+                    if old is None or old[column] != text:
+                        item.setText(column, text)
+                item.setToolTip(0, tip or label)
+                item.setToolTip(2, tip or progress)
+                if old is None or old[4] != icon_name:
+                    item.setIcon(1, icon(icon_name))
+            if (job.id == selected) != item.isSelected():
+                item.setSelected(job.id == selected)
         self.list.blockSignals(False)
         self.summary.setText(f"{running} running · {queued} queued" if running or queued else "Queue empty")
         self._update_buttons()
