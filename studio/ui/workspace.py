@@ -157,6 +157,12 @@ class Workspace(QWidget):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(80)
         self._refresh_timer.timeout.connect(self._refresh_selection_views)
+        # After a change set the inspector is redrawn in an event-loop turn of its own: the
+        # canvas, the branch panel and the inspector together would be one long frame.
+        self._inspector_timer = QTimer(self)
+        self._inspector_timer.setSingleShot(True)
+        self._inspector_timer.setInterval(0)
+        self._inspector_timer.timeout.connect(self._refresh_inspector)
 
         session.error_handler = self.error.emit
         session.changed.connect(self.on_changes)
@@ -374,12 +380,21 @@ class Workspace(QWidget):
         summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
         states = [tree.state_of(n) for n in self.branch]
         series = character_series(tree, self.branch)
-        if show_inspector or self.inspector.draft_parent is None:
-            self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
+        if show_inspector:
+            self._inspector_timer.stop()
+            self.inspector.show_node(tree, self.current_id, keep_editor=False)
+        elif self.inspector.draft_parent is None:
+            self._inspector_timer.start()
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
         self.episode.chart.set_character_states(series)
         self._update_actions()
+
+    def _refresh_inspector(self) -> None:
+        """The selected turn's inspector after a change (unless a draft is being written)."""
+        if self.closed or self.inspector.draft_parent is not None or self.current_id not in self.tree.nodes:
+            return
+        self.inspector.show_node(self.tree, self.current_id, keep_editor=True)
 
     def _update_actions(self) -> None:
         node = self.tree.nodes.get(self.current_id)
@@ -680,6 +695,7 @@ class Workspace(QWidget):
         self.closed = True
         self.view.closed = True
         self._refresh_timer.stop()
+        self._inspector_timer.stop()
         for player in [self.episode.player, *(t.player for t in self.inspector.takes.tiles)]:
             player.pause()
         self.session.close(policy)
