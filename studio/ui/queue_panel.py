@@ -60,8 +60,12 @@ class QueuePanel(QWidget):
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(40)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # Status and progress fit their widest text. Not ResizeToContents: that measures every
+        # line again whenever one cell changes (a progress step); these columns only grow,
+        # measured when a text wider than any before appears.
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        self._widest = {1: 0, 2: 0}
         self.list.itemSelectionChanged.connect(self._on_selection)
         self.detail = QLabel(self)
         self.detail.setWordWrap(True)
@@ -156,6 +160,7 @@ class QueuePanel(QWidget):
                     self.list.takeTopLevelItem(position)
                     continue
             position += 1
+        grow: set[int] = set()
         for job in jobs:
             row = self._row(job)
             label, status, progress, tip, icon_name = row
@@ -169,6 +174,8 @@ class QueuePanel(QWidget):
                 for column, text in enumerate((label, status, progress)):
                     if old is None or old[column] != text:
                         item.setText(column, text)
+                        if column in self._widest:
+                            grow.add(column)
                 item.setToolTip(0, tip or label)
                 item.setToolTip(2, tip or progress)
                 if old is None or old[4] != icon_name:
@@ -176,12 +183,22 @@ class QueuePanel(QWidget):
             if (job.id == selected) != item.isSelected():
                 item.setSelected(job.id == selected)
         self.list.blockSignals(False)
+        self._fit_columns(grow, jobs)
         self.summary.setText(f"{running} running · {queued} queued" if running or queued else "Queue empty")
         self._update_buttons()
         has_jobs = bool(queued or running or attention)
         if has_jobs != self.has_jobs:
             self.has_jobs = has_jobs
             self.activity_changed.emit(has_jobs)
+
+    def _fit_columns(self, columns: set[int], jobs: list[Any]) -> None:
+        """Widen the status or progress column if one of its texts got wider than any before."""
+        metrics = self.list.fontMetrics()
+        for column in columns:
+            widest = max((metrics.horizontalAdvance(self._rows[job.id][column]) for job in jobs), default=0)
+            if widest > self._widest[column] or self.list.header().sectionSize(column) < self._widest[column]:
+                self._widest[column] = max(widest, self._widest[column])
+                self.list.resizeColumnToContents(column)
 
     def selected_job_id(self) -> str | None:
         items = self.list.selectedItems()

@@ -82,3 +82,20 @@ def test_the_list_follows_the_queue_and_keeps_unchanged_lines(qtbot) -> None:
     assert _item(panel, "e").toolTip(0) == "the engine process exited\nHint: retry it"
     assert panel.selected_job_id() == "c"
     assert panel.summary.text() == "0 running · 2 queued"
+
+
+def test_status_and_progress_columns_grow_to_fit_their_widest_text(qtbot) -> None:
+    tracker = JobTracker()
+    panel = QueuePanel(tracker, lambda job: f"job {job.id}")
+    qtbot.addWidget(panel)
+    panel.resize(420, 500)
+    panel.show()
+    service = StubService([StubJob("a", JobStatus.RUNNING, 0.1), StubJob("b", JobStatus.QUEUED)])
+    panel.set_service(service)
+    header = panel.list.header()
+    narrow = header.sectionSize(2)
+    service.queue = [StubJob("a", JobStatus.RUNNING, 0.5, eta_s=1800.0), StubJob("b", JobStatus.INTERRUPTED)]
+    panel.refresh()
+    assert header.sectionSize(2) > narrow  # "50% · 30 min left" needs more room than "10%"
+    for column in (1, 2):  # never cut
+        assert header.sectionSize(column) >= panel.list.sizeHintForColumn(column)
