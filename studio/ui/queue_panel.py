@@ -46,6 +46,9 @@ class QueuePanel(QWidget):
     def __init__(self, tracker: JobTracker, describe_job: Callable[[Any], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.service: Any = None
+        self.submit: Callable[[Callable[[], Any], Callable[[Any], None]], None] | None = None
+        """Runs an operation on the writer thread and its continuation here (the workspace
+        sets it); without it, queue operations run on the calling thread."""
         self.tracker = tracker
         self.describe_job = describe_job
         self.has_jobs = False
@@ -247,40 +250,57 @@ class QueuePanel(QWidget):
 
     # -- operations ----------------------------------------------------------------------
 
-    def _guard(self, fn: Callable[[], object]) -> None:
+    def _run(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
+        """Run a queue operation (it writes the job store) on the writer thread through
+        :attr:`submit`; the list is refreshed and ``then(result)`` runs here once it is
+        done. A refused operation's error is shown by the window."""
+        def done(result: Any) -> None:
+            self.refresh()
+            if then is not None:
+                then(result)
+
+        if self.submit is not None:
+            self.submit(operation, done)
+            return
         try:
-            fn()
+            result = operation()
         except StudioError as error:
             self.error.emit(error)
-        self.refresh()
+            self.refresh()
+            return
+        done(result)
 
     def cancel_selected(self) -> None:
         job_id = self.selected_job_id()
-        if job_id and self.service is not None:
-            self._guard(lambda: self.service.cancel(job_id))
+        service = self.service
+        if job_id and service is not None:
+            self._run(lambda: service.cancel(job_id))
 
     def move_selected(self, delta: int) -> None:
         job_id = self.selected_job_id()
-        if not job_id or self.service is None:
+        service = self.service
+        if not job_id or service is None:
             return
-        queued = [j.id for j in self.service.jobs() if kind_name(j.status) == "queued"]
+        queued = [j.id for j in service.jobs() if kind_name(j.status) == "queued"]
         if job_id in queued:
             index = max(0, queued.index(job_id) + delta)
-            self._guard(lambda: self.service.move(job_id, index))
-            self.select_job(job_id)
+            self._run(lambda: service.move(job_id, index), lambda _result: self.select_job(job_id))
 
     def retry_selected(self) -> None:
         job_id = self.selected_job_id()
-        if job_id and self.service is not None:
-            def retry() -> None:
-                # An interrupted job runs again as it was (same seed); a failed one gets a new seed.
-                interrupted = kind_name(self.service.job(job_id).status) == "interrupted"
-                new_id = self.service.retry(job_id, same_seed=interrupted)
-                self.tracker.forget(job_id)
-                self.select_job(new_id)
+        service = self.service
+        if not job_id or service is None:
+            return
+        # An interrupted job runs again as it was (same seed); a failed one gets a new seed.
+        interrupted = kind_name(service.job(job_id).status) == "interrupted"
 
-            self._guard(retry)
+        def retried(new_id: str) -> None:
+            self.tracker.forget(job_id)
+            self.select_job(new_id)
+
+        self._run(lambda: service.retry(job_id, same_seed=interrupted), retried)
 
     def clear_finished(self) -> None:
-        if self.service is not None:
-            self._guard(self.service.clear_finished)
+        service = self.service
+        if service is not None:
+            self._run(service.clear_finished)

@@ -132,6 +132,7 @@ class Workspace(QWidget):
         self.inspector.tree_source = lambda: self.tree
         self.queue = QueuePanel(session.tracker, self.describe_job)
         self.queue.set_service(session.service)
+        self.queue.submit = self.submit
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
 
         canvas_area = QWidget(self)
@@ -668,11 +669,15 @@ class Workspace(QWidget):
         ending = describe_action(tree.nodes[turns[-1]].instruction) if turns else ""
         return BranchFacts(len(turns), generated, excerpt_of(ending, 70))
 
-    def queue_export(self, out: Path, options: Any, fmt: str | None) -> str | None:
+    def queue_export(self, out: Path, options: Any, fmt: str | None,
+                     then: Callable[[str], None] | None = None) -> None:
+        """Queue an export of the selected branch to ``out``; the job is made on the writer
+        thread (the folder is created there too) and ``then(job_id)`` runs here after."""
         service = self.guard(self.session.require_service)
         if service is None:
-            return None
+            return
         leaf = self.branch[-1] if self.branch else self.current_id
+        exports = self._exports
 
         def submit() -> str:
             from studio.export import export_task
@@ -682,13 +687,17 @@ class Workspace(QWidget):
             except OSError as error:
                 raise StudioError(f"Could not create the folder {out.parent}: {error.strerror or error}") from None
             job = export_task(self.project, leaf, out, options, fmt)
-            return str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
+            job_id = str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
+            # Noted here, before the job's events can reach the window: its end says "Export finished".
+            exports[job_id] = out
+            return job_id
 
-        job_id: str | None = self.guard(submit)
-        if job_id is not None:
-            self._exports[job_id] = out
+        def queued(job_id: str) -> None:
             self.message.emit(f"Exporting to {out}…")
-        return job_id
+            if then is not None:
+                then(job_id)
+
+        self.submit(submit, queued)
 
     def close(self, policy: str = "keep") -> bool:
         self.inspector.commit_notes()

@@ -99,3 +99,37 @@ def test_status_and_progress_columns_grow_to_fit_their_widest_text(qtbot) -> Non
     assert header.sectionSize(2) > narrow  # "50% · 30 min left" needs more room than "10%"
     for column in (1, 2):  # never cut
         assert header.sectionSize(column) >= panel.list.sizeHintForColumn(column)
+
+
+def test_queue_actions_and_export_do_not_wait_for_the_writer(make_window, sample_project, qtbot,
+                                                              tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """While the writer thread is busy, Cancel and Export return at once (the window keeps
+    drawing); they take effect when the writer gets to them, and a refused one says why."""
+    import threading
+
+    from studio.export import ExportOptions
+
+    window = make_window(sample_project)
+    ws = window.workspace
+    session = window.session
+    service = session.service
+    service.pause()  # jobs stay queued
+    tree = session.project.tree
+    ws.select(tree.leaves_under(tree.root_id)[0].id)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: ws.queue.list.topLevelItemCount() == 5)
+    last = [j for j in service.jobs() if j.status.value == "queued"][-1]
+
+    release = threading.Event()
+    session.submit(lambda: release.wait(30))  # the writer is busy until released
+    ws.queue.select_job(last.id)
+    qtbot.mouseClick(ws.queue.cancel_button, Qt.MouseButton.LeftButton)
+    queued: list[str] = []
+    ws.queue_export(tmp_path / "episode.mp4", ExportOptions(crossfade=0.0), "mp4", then=queued.append)
+    # Nothing waited for the writer: the job is still queued, the export not yet looked at.
+    assert service.job(last.id).status.value == "queued" and queued == [] and window.last_error is None
+    release.set()
+    qtbot.waitUntil(lambda: service.job(last.id).status.value == "cancelled")
+    # This branch has no clips yet: the export is refused, and the window says why.
+    qtbot.waitUntil(lambda: window.last_error is not None)
+    assert "can't be exported" in window.last_error.message and queued == []
