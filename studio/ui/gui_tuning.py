@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 GUI_SWITCH_INTERVAL_S = 0.001
@@ -12,8 +13,18 @@ Every paint of a Python-drawn item re-enters Python and must take the GIL back f
 worker thread; with the default interval a frame of 20 cards could wait 100 ms."""
 
 
+ENGINE_NICE = 10
+"""How much nicer (lower CPU priority) the engine processes the window starts run.
+
+Generating keeps every core busy (the engine, its ffmpeg encoders); at equal priority
+the window's thread waits its turn behind them and a frame can take 30 ms and more."""
+
+
 def tune_for_gui() -> None:
     sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)
+    # Read by the engine processes (studio.worker.thread_budget): the name is spelled out
+    # here so that the window doesn't import the worker package to start.
+    os.environ.setdefault("KAMISHIBAI_ENGINE_NICE", str(ENGINE_NICE))
 
 
 def settle_heap() -> None:

@@ -18,6 +18,8 @@ from PySide6.QtSvg import QSvgRenderer
 from studio.ui.resources import resource
 
 FOREGROUND = "#dfe1ee"
+PIXMAPS_PER_ICON = 16
+"""Rendered sizes and colours kept per icon."""
 _colors = {"normal": FOREGROUND, "disabled": "#5b6285"}
 
 
@@ -37,6 +39,7 @@ class TintedSvgIconEngine(QIconEngine):
         super().__init__()
         self.svg = svg
         self._renderers: dict[str, QSvgRenderer] = {}
+        self._pixmaps: dict[tuple[int, int, float, str], QPixmap] = {}
 
     def _renderer(self, color: str) -> QSvgRenderer:
         renderer = self._renderers.get(color)
@@ -46,19 +49,30 @@ class TintedSvgIconEngine(QIconEngine):
         return renderer
 
     def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
-        self._renderer(icon_color(mode)).render(painter, QRectF(rect))
+        # A button repaints its icon often (hover, a neighbour's update): render the SVG once
+        # per size and colour, then draw the picture.
+        ratio = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+        painter.drawPixmap(rect, self.scaledPixmap(rect.size(), mode, state, ratio))
 
     def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
         return self.scaledPixmap(size, mode, state, 1.0)
 
     def scaledPixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float) -> QPixmap:  # noqa: N802
+        color = icon_color(mode)
+        key = (size.width(), size.height(), scale, color)
+        cached = self._pixmaps.get(key)
+        if cached is not None:
+            return cached
         pixmap = QPixmap(QSize(max(1, round(size.width() * scale)), max(1, round(size.height() * scale))))
         pixmap.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        self.paint(painter, pixmap.rect(), mode, state)
+        self._renderer(color).render(painter, QRectF(pixmap.rect()))
         painter.end()
         pixmap.setDevicePixelRatio(scale)
+        if len(self._pixmaps) >= PIXMAPS_PER_ICON:
+            self._pixmaps.clear()
+        self._pixmaps[key] = pixmap
         return pixmap
 
     def actualSize(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QSize:  # noqa: N802

@@ -70,6 +70,8 @@ class FrameView(QWidget):
         return scaled
 
     def set_image(self, image: QImage | None, message: str = "") -> None:
+        if image is self.image and message == self.message:
+            return  # e.g. the timeline grew by a clip: the frame shown is the same
         self.image = image
         self.message = message
         self.update()
@@ -108,6 +110,7 @@ class Player(QWidget):
         clips.failed.connect(self._on_clip_ready)
 
         self.play_button = self._button("play", "Play / pause (Space)", self.toggle)
+        self._icon_playing = False
         self.back_button = self._button("step-back", "Previous frame (,)", lambda: self.step(-1))
         self.forward_button = self._button("step-forward", "Next frame (.)", lambda: self.step(1))
         self.loop_button = self._button("loop", "Loop", self._toggle_loop)
@@ -212,11 +215,17 @@ class Player(QWidget):
         if self.ready and self._frame >= self.frame_count - 1 and not self.loop:
             self._frame = 0
         self._timer.start(self._interval())
-        self.play_button.setIcon(icon("pause"))
+        self._show_playing(True)
 
     def pause(self) -> None:
         self._timer.stop()
-        self.play_button.setIcon(icon("play"))
+        self._show_playing(False)
+
+    def _show_playing(self, playing: bool) -> None:
+        """The play button's icon, set only when it changes (each new icon is an SVG render)."""
+        if playing != self._icon_playing:
+            self._icon_playing = playing
+            self.play_button.setIcon(icon("pause" if playing else "play"))
 
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()

@@ -1,7 +1,8 @@
 """The job queue: progress and ETA, cancel, reorder (move up/down), retry, failures.
 
-The list is rebuilt from ``service.jobs()`` a moment after job events arrive (debounced,
-so a fast engine's progress events don't rebuild it hundreds of times a second).
+The list follows ``service.jobs()`` a moment after job events arrive (debounced, so a
+fast engine's progress events don't redo it hundreds of times a second); only the lines
+that changed are touched.
 """
 
 from __future__ import annotations
@@ -46,9 +47,14 @@ class QueuePanel(QWidget):
     def __init__(self, tracker: JobTracker, describe_job: Callable[[Any], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.service: Any = None
+        self.submit: Callable[[Callable[[], Any], Callable[[Any], None]], None] | None = None
+        """Runs an operation on the writer thread and its continuation here (the workspace
+        sets it); without it, queue operations run on the calling thread."""
         self.tracker = tracker
         self.describe_job = describe_job
         self.has_jobs = False
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self._rows: dict[str, tuple[str, str, str, str, str]] = {}
         self.list = QTreeWidget(self)
         self.list.setHeaderLabels(["Job", "Status", "Progress"])
         self.list.setRootIsDecorated(False)
@@ -58,8 +64,12 @@ class QueuePanel(QWidget):
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(40)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # Status and progress fit their widest text. Not ResizeToContents: that measures every
+        # line again whenever one cell changes (a progress step); these columns only grow,
+        # measured when a text wider than any before appears.
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        self._widest = {1: 0, 2: 0}
         self.list.itemSelectionChanged.connect(self._on_selection)
         self.detail = QLabel(self)
         self.detail.setWordWrap(True)
@@ -107,39 +117,95 @@ class QueuePanel(QWidget):
         finished = [j for j in jobs if j.finished][-MAX_FINISHED_SHOWN:]
         return active + list(reversed(finished))
 
+    def _row(self, job: Any) -> tuple[str, str, str, str, str]:
+        """What a job's line shows: label, status, progress, the tooltip and the status icon."""
+        status = kind_name(job.status)
+        label = self.describe_job(job)
+        progress = ""
+        view = self.tracker.job(job.id)
+        if status == "running":
+            fraction = view.fraction if view else job.progress
+            eta = view.eta_s if view else job.eta_s
+            progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
+        tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
+        icon_name = {"running": "generate", "failed": "cancel", "queued": "loop"}.get(status, "")
+        return label, status, progress, tip, icon_name
+
     def refresh(self) -> None:
+        """Bring the list in line with the queue, touching only the lines that changed (a
+        job that ends moves one line; rebuilding every line each time costs a visible frame)."""
         selected = self.selected_job_id()
         self.list.blockSignals(True)
-        self.list.clear()
         queued = running = attention = 0
-        for job in self.jobs():
-            status = kind_name(job.status)
+        jobs = self.jobs()
+        wanted = [job.id for job in jobs]
+        keep = set(wanted)
+        for job_id in [j for j in self._items if j not in keep]:
+            item = self._items.pop(job_id)
+            self._rows.pop(job_id, None)
+            index = self.list.indexOfTopLevelItem(item)
+            if index >= 0:
+                self.list.takeTopLevelItem(index)
+        # Lines in the wrong place are set aside and put back where they belong.
+        aside: set[str] = set()
+        position = 0
+        while position < len(wanted):
+            current = self.list.topLevelItem(position)
+            job_id = wanted[position]
+            line = self._items.get(job_id)
+            if line is None:
+                line = QTreeWidgetItem(["", "", ""])
+                line.setData(0, Qt.ItemDataRole.UserRole, job_id)
+                self._items[job_id] = line
+                self.list.insertTopLevelItem(position, line)
+            elif current is not line:
+                if job_id in aside or current is None:
+                    aside.discard(job_id)
+                    self.list.insertTopLevelItem(position, line)
+                else:  # the wanted line is further down: set this one aside
+                    aside.add(str(current.data(0, Qt.ItemDataRole.UserRole)))
+                    self.list.takeTopLevelItem(position)
+                    continue
+            position += 1
+        grow: set[int] = set()
+        for job in jobs:
+            row = self._row(job)
+            label, status, progress, tip, icon_name = row
             queued += status == "queued"
             running += status == "running"
             attention += status == "interrupted" or (status == "failed" and self.tracker.job(job.id) is not None)
-            label = self.describe_job(job)
-            progress = ""
-            view = self.tracker.job(job.id)
-            if status == "running":
-                fraction = view.fraction if view else job.progress
-                eta = view.eta_s if view else job.eta_s
-                progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
-            item = QTreeWidgetItem([label, status, progress])
-            item.setData(0, Qt.ItemDataRole.UserRole, job.id)
-            tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
-            item.setToolTip(0, tip or label)
-            item.setToolTip(2, tip or progress)
-            item.setIcon(1, icon({"running": "generate", "failed": "cancel", "queued": "loop"}.get(status, "")))
-            self.list.addTopLevelItem(item)
-            if job.id == selected:
-                item.setSelected(True)
+            item = self._items[job.id]
+            old = self._rows.get(job.id)
+            if old != row:
+                self._rows[job.id] = row
+                for column, text in enumerate((label, status, progress)):
+                    if old is None or old[column] != text:
+                        item.setText(column, text)
+                        if column in self._widest:
+                            grow.add(column)
+                item.setToolTip(0, tip or label)
+                item.setToolTip(2, tip or progress)
+                if old is None or old[4] != icon_name:
+                    item.setIcon(1, icon(icon_name))
+            if (job.id == selected) != item.isSelected():
+                item.setSelected(job.id == selected)
         self.list.blockSignals(False)
+        self._fit_columns(grow, jobs)
         self.summary.setText(f"{running} running · {queued} queued" if running or queued else "Queue empty")
         self._update_buttons()
         has_jobs = bool(queued or running or attention)
         if has_jobs != self.has_jobs:
             self.has_jobs = has_jobs
             self.activity_changed.emit(has_jobs)
+
+    def _fit_columns(self, columns: set[int], jobs: list[Any]) -> None:
+        """Widen the status or progress column if one of its texts got wider than any before."""
+        metrics = self.list.fontMetrics()
+        for column in columns:
+            widest = max((metrics.horizontalAdvance(self._rows[job.id][column]) for job in jobs), default=0)
+            if widest > self._widest[column] or self.list.header().sectionSize(column) < self._widest[column]:
+                self._widest[column] = max(widest, self._widest[column])
+                self.list.resizeColumnToContents(column)
 
     def selected_job_id(self) -> str | None:
         items = self.list.selectedItems()
@@ -188,40 +254,57 @@ class QueuePanel(QWidget):
 
     # -- operations ----------------------------------------------------------------------
 
-    def _guard(self, fn: Callable[[], object]) -> None:
+    def _run(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
+        """Run a queue operation (it writes the job store) on the writer thread through
+        :attr:`submit`; the list is refreshed and ``then(result)`` runs here once it is
+        done. A refused operation's error is shown by the window."""
+        def done(result: Any) -> None:
+            self.refresh()
+            if then is not None:
+                then(result)
+
+        if self.submit is not None:
+            self.submit(operation, done)
+            return
         try:
-            fn()
+            result = operation()
         except StudioError as error:
             self.error.emit(error)
-        self.refresh()
+            self.refresh()
+            return
+        done(result)
 
     def cancel_selected(self) -> None:
         job_id = self.selected_job_id()
-        if job_id and self.service is not None:
-            self._guard(lambda: self.service.cancel(job_id))
+        service = self.service
+        if job_id and service is not None:
+            self._run(lambda: service.cancel(job_id))
 
     def move_selected(self, delta: int) -> None:
         job_id = self.selected_job_id()
-        if not job_id or self.service is None:
+        service = self.service
+        if not job_id or service is None:
             return
-        queued = [j.id for j in self.service.jobs() if kind_name(j.status) == "queued"]
+        queued = [j.id for j in service.jobs() if kind_name(j.status) == "queued"]
         if job_id in queued:
             index = max(0, queued.index(job_id) + delta)
-            self._guard(lambda: self.service.move(job_id, index))
-            self.select_job(job_id)
+            self._run(lambda: service.move(job_id, index), lambda _result: self.select_job(job_id))
 
     def retry_selected(self) -> None:
         job_id = self.selected_job_id()
-        if job_id and self.service is not None:
-            def retry() -> None:
-                # An interrupted job runs again as it was (same seed); a failed one gets a new seed.
-                interrupted = kind_name(self.service.job(job_id).status) == "interrupted"
-                new_id = self.service.retry(job_id, same_seed=interrupted)
-                self.tracker.forget(job_id)
-                self.select_job(new_id)
+        service = self.service
+        if not job_id or service is None:
+            return
+        # An interrupted job runs again as it was (same seed); a failed one gets a new seed.
+        interrupted = kind_name(service.job(job_id).status) == "interrupted"
 
-            self._guard(retry)
+        def retried(new_id: str) -> None:
+            self.tracker.forget(job_id)
+            self.select_job(new_id)
+
+        self._run(lambda: service.retry(job_id, same_seed=interrupted), retried)
 
     def clear_finished(self) -> None:
-        if self.service is not None:
-            self._guard(self.service.clear_finished)
+        service = self.service
+        if service is not None:
+            self._run(service.clear_finished)

@@ -132,6 +132,7 @@ class Workspace(QWidget):
         self.inspector.tree_source = lambda: self.tree
         self.queue = QueuePanel(session.tracker, self.describe_job)
         self.queue.set_service(session.service)
+        self.queue.submit = self.submit
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
 
         canvas_area = QWidget(self)
@@ -157,6 +158,12 @@ class Workspace(QWidget):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(80)
         self._refresh_timer.timeout.connect(self._refresh_selection_views)
+        # After a change set the inspector is redrawn in an event-loop turn of its own: the
+        # canvas, the branch panel and the inspector together would be one long frame.
+        self._inspector_timer = QTimer(self)
+        self._inspector_timer.setSingleShot(True)
+        self._inspector_timer.setInterval(0)
+        self._inspector_timer.timeout.connect(self._refresh_inspector)
 
         session.error_handler = self.error.emit
         session.changed.connect(self.on_changes)
@@ -374,12 +381,21 @@ class Workspace(QWidget):
         summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
         states = [tree.state_of(n) for n in self.branch]
         series = character_series(tree, self.branch)
-        if show_inspector or self.inspector.draft_parent is None:
-            self.inspector.show_node(tree, self.current_id, keep_editor=not show_inspector)
+        if show_inspector:
+            self._inspector_timer.stop()
+            self.inspector.show_node(tree, self.current_id, keep_editor=False)
+        elif self.inspector.draft_parent is None:
+            self._inspector_timer.start()
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
         self.episode.chart.set_character_states(series)
         self._update_actions()
+
+    def _refresh_inspector(self) -> None:
+        """The selected turn's inspector after a change (unless a draft is being written)."""
+        if self.closed or self.inspector.draft_parent is not None or self.current_id not in self.tree.nodes:
+            return
+        self.inspector.show_node(self.tree, self.current_id, keep_editor=True)
 
     def _update_actions(self) -> None:
         node = self.tree.nodes.get(self.current_id)
@@ -653,11 +669,15 @@ class Workspace(QWidget):
         ending = describe_action(tree.nodes[turns[-1]].instruction) if turns else ""
         return BranchFacts(len(turns), generated, excerpt_of(ending, 70))
 
-    def queue_export(self, out: Path, options: Any, fmt: str | None) -> str | None:
+    def queue_export(self, out: Path, options: Any, fmt: str | None,
+                     then: Callable[[str], None] | None = None) -> None:
+        """Queue an export of the selected branch to ``out``; the job is made on the writer
+        thread (the folder is created there too) and ``then(job_id)`` runs here after."""
         service = self.guard(self.session.require_service)
         if service is None:
-            return None
+            return
         leaf = self.branch[-1] if self.branch else self.current_id
+        exports = self._exports
 
         def submit() -> str:
             from studio.export import export_task
@@ -667,19 +687,24 @@ class Workspace(QWidget):
             except OSError as error:
                 raise StudioError(f"Could not create the folder {out.parent}: {error.strerror or error}") from None
             job = export_task(self.project, leaf, out, options, fmt)
-            return str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
+            job_id = str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
+            # Noted here, before the job's events can reach the window: its end says "Export finished".
+            exports[job_id] = out
+            return job_id
 
-        job_id: str | None = self.guard(submit)
-        if job_id is not None:
-            self._exports[job_id] = out
+        def queued(job_id: str) -> None:
             self.message.emit(f"Exporting to {out}…")
-        return job_id
+            if then is not None:
+                then(job_id)
+
+        self.submit(submit, queued)
 
     def close(self, policy: str = "keep") -> bool:
         self.inspector.commit_notes()
         self.closed = True
         self.view.closed = True
         self._refresh_timer.stop()
+        self._inspector_timer.stop()
         for player in [self.episode.player, *(t.player for t in self.inspector.takes.tiles)]:
             player.pause()
         self.session.close(policy)

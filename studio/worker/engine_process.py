@@ -288,9 +288,10 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
                config: EngineConfig) -> None:
     """The engine process: serve jobs until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    from studio.worker.thread_budget import thread_budget_environment
+    from studio.worker.thread_budget import lower_engine_priority, thread_budget_environment
 
     os.environ.update(thread_budget_environment(config.threads))  # before an engine loads torch
+    lower_engine_priority()
     host = InProcessHost(registry_from_source(source), config)
     try:
         while True:

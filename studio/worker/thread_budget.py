@@ -1,4 +1,5 @@
-"""How the CPU cores are shared when several devices' engine processes run at once.
+"""How the CPU cores are shared when several devices' engine processes run at once, and
+with the window.
 
 Kept apart from the device workers so that the engine process (which applies the budget
 before an engine imports torch) and the service (which hands it out) both use it."""
@@ -32,3 +33,26 @@ def thread_budget_environment(threads: int | None) -> dict[str, str]:
     value = str(threads)
     return {name: value for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                      "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")}
+
+
+ENGINE_NICE_VARIABLE = "KAMISHIBAI_ENGINE_NICE"
+"""Set by the window's process: the engine processes it starts run this much nicer."""
+
+
+def lower_engine_priority() -> int:
+    """In an engine process: lower its CPU priority as the window asked (see
+    :data:`ENGINE_NICE_VARIABLE`), so that on a machine with few cores the window's
+    thread gets the CPU first and stays responsive while an engine (and the ffmpeg
+    encoders it starts, which inherit the priority) keep the cores busy. Headless runs
+    set nothing and keep the normal priority. Returns the increment applied."""
+    try:
+        increment = int(os.environ.get(ENGINE_NICE_VARIABLE, "0"))
+    except ValueError:
+        return 0
+    if increment <= 0 or not hasattr(os, "nice"):
+        return 0
+    try:
+        os.nice(increment)
+    except OSError:
+        return 0
+    return increment

@@ -118,13 +118,15 @@ def test_cancel_a_queued_job_from_the_queue_panel(make_window, sample_project: P
     last = queued[-1]
     ws.queue.select_job(last.id)
     assert ws.queue.cancel_button.isEnabled()
-    qtbot.mouseClick(ws.queue.cancel_button, Qt.MouseButton.LeftButton)
-    assert service.job(last.id).status.value == "cancelled"
+    qtbot.mouseClick(ws.queue.cancel_button, Qt.MouseButton.LeftButton)  # runs on the writer thread
+    qtbot.waitUntil(lambda: service.job(last.id).status.value == "cancelled")
     # reorder: the new last job moves up one place
     still = [j.id for j in service.jobs() if j.status.value == "queued"]
     ws.queue.select_job(still[-1])
     qtbot.mouseClick(ws.queue.up_button, Qt.MouseButton.LeftButton)
-    assert [j.id for j in service.jobs() if j.status.value == "queued"].index(still[-1]) == len(still) - 2
+    qtbot.waitUntil(lambda: [j.id for j in service.jobs() if j.status.value == "queued"].index(still[-1])
+                    == len(still) - 2)
+    assert ws.queue.selected_job_id() == still[-1]  # the moved job stays selected
     qtbot.waitUntil(lambda: ws.queue.summary.text() == "0 running · 4 queued")
 
 

@@ -139,8 +139,11 @@ def test_export_runs_as_a_queue_job_and_writes_the_episode(make_window, sample_p
     window.actions_.fill.trigger()
     qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=120_000)
     out = tmp_path / "episode.mp4"
-    job_id = ws.queue_export(out, ExportOptions(crossfade=0.0), "mp4")
-    assert job_id is not None, window.last_error
+    queued: list[str] = []
+    ws.queue_export(out, ExportOptions(crossfade=0.0), "mp4", then=queued.append)  # made on the writer thread
+    qtbot.waitUntil(lambda: bool(queued) or window.last_error is not None, timeout=120_000)
+    assert queued, window.last_error
+    job_id = queued[0]
     qtbot.waitUntil(lambda: service.job(job_id).status.value in ("done", "failed"), timeout=120_000)
     assert service.job(job_id).status.value == "done", service.job(job_id).error
     tree = window.session.project.tree  # the snapshot with the new takes

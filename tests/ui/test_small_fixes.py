@@ -127,8 +127,10 @@ def test_export_dialog_names_the_branch_and_uses_the_exports_folder(make_window,
     assert f"ending at turn {turns}" in text and "all generated" in text and "Character:" not in text
     assert window.session.project.name in dialog.windowTitle()
     # the export runs as a job; when it ends the status bar says so, with the file
-    job = ws.queue_export(out, ExportOptions(crossfade=0.0), "mp4")
-    assert job is not None, window.last_error
+    queued: list[str] = []
+    ws.queue_export(out, ExportOptions(crossfade=0.0), "mp4", then=queued.append)
+    qtbot.waitUntil(lambda: bool(queued) or window.last_error is not None, timeout=JOB_TIMEOUT_MS)
+    assert queued, window.last_error
     qtbot.waitUntil(lambda: window.status_label.text().startswith("Export finished"), timeout=JOB_TIMEOUT_MS)
     assert str(out) in window.status_label.text() and out.is_file()
 

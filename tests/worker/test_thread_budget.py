@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from studio.core.commands import AddTurn
 from studio.core.model import new_id
 from studio.engines.base import EngineConfig
@@ -63,3 +65,33 @@ def test_engine_processes_run_with_their_budget_and_report_each_stages_end(tmp_p
     finally:
         service.stop(cancel_running=True, timeout=20)
         project.close()
+
+
+def test_engine_processes_started_by_the_window_run_nicer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window sets KAMISHIBAI_ENGINE_NICE (studio.ui.gui_tuning); its engine processes
+    and their ffmpeg encoders then yield the CPU to the window's thread. Headless: unchanged."""
+    from studio.worker.thread_budget import ENGINE_NICE_VARIABLE
+
+    project = Project.create(tmp_path / "story")
+    node = new_id()
+    project.apply(AddTurn(project.tree.root_id, "one", node_id=node))
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    seen: dict[str, int] = {}
+    for label, value in (("window", "7"), ("headless", None)):
+        if value is None:
+            monkeypatch.delenv(ENGINE_NICE_VARIABLE, raising=False)
+        else:
+            monkeypatch.setenv(ENGINE_NICE_VARIABLE, value)
+        service = GenerationService(project, process_registry(), default_engine="fake", hosts=HostMode.PROCESS)
+        service.start()
+        try:
+            job_id = service.reroll(node)
+            assert service.wait_jobs([job_id], 60)
+            pid = service.engine_pids()[0]
+            assert pid is not None
+            seen[label] = os.getpriority(os.PRIO_PROCESS, pid) - ours
+        finally:
+            service.stop(cancel_running=True, timeout=20)
+    project.close()
+    assert seen == {"window": 7, "headless": 0}
+    assert os.getpriority(os.PRIO_PROCESS, 0) == ours  # the parent keeps its priority

@@ -29,6 +29,9 @@ def edge_path(path: QPainterPath, start: QPointF, end: QPointF) -> None:
         path.cubicTo(QPointF(mid, start.y()), QPointF(mid, end.y()), end)
 
 
+BRANCH_PEN_PAD = 120.0
+"""Scene units around the branch path that its pen may cover (3 px cosmetic at 1/40 zoom)."""
+
 EDGE_BAND_ROWS = 24
 """Edges are cached in paths of this many rows per column, so a frame draws only nearby ones."""
 
@@ -96,8 +99,14 @@ class EdgeLayer(QGraphicsItem):
             if previous is not None:
                 edge_path(path, out_port(previous), in_port(cell))
             previous = cell
+        if path == self._branch:
+            return
+        # Only where the highlighted path was or now is: the layer spans the whole tree, and
+        # updating all of it would repaint every card in view each time a take arrives.
+        pad = BRANCH_PEN_PAD
+        dirty = path.boundingRect().united(self._branch.boundingRect()).adjusted(-pad, -pad, pad, pad)
         self._branch = path
-        self.update()
+        self.update(dirty)
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect

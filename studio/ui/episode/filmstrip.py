@@ -1,11 +1,14 @@
-"""The selected branch as a filmstrip: one poster per turn, the selected turn outlined."""
+"""The selected branch as a filmstrip: one poster per turn, the selected turn outlined.
+
+A take arriving changes one or two turns of the branch: only their thumbnails are
+repainted, and each poster is scaled to the thumbnail once (not on every paint)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.ui import palette
@@ -18,6 +21,9 @@ THUMB_W = 120.0
 THUMB_H = 72.0
 GAP = 8.0
 PAD = 6.0
+LABEL_H = 18.0
+"""The turn's label under its thumbnail."""
+THUMB_CACHE = 400
 
 
 class Filmstrip(TurnStrip):
@@ -28,23 +34,68 @@ class Filmstrip(TurnStrip):
         self.posters = posters
         self.resolve = resolve
         self.summaries: list[NodeSummary] = []
+        self._thumbs: dict[tuple[str, float], tuple[QImage, QImage]] = {}
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         # A bound slot, not a lambda: Qt disconnects it when this widget is destroyed (the
         # cache outlives the workspace; a lambda would repaint a deleted widget).
         posters.ready.connect(self._poster_ready)
 
-    def _poster_ready(self, _path: str) -> None:
-        self.update()
+    def _poster_ready(self, path: str) -> None:
+        for index, summary in enumerate(self.summaries):
+            if summary.poster_path and self.resolve(summary.poster_path) == path:
+                self.update(self._turn_rect(index))
 
     def set_branch(self, summaries: list[NodeSummary], current: int) -> None:
+        old, old_current = self.summaries, self.current
         self.summaries = list(summaries)
         self.current = current
-        self.setFixedSize(self.sizeHint())
-        self.update()
+        if len(old) != len(summaries):
+            self.setFixedSize(self.sizeHint())
+            self.update()
+            return
+        for index, summary in enumerate(summaries):
+            if summary != old[index] or (index in (current, old_current) and current != old_current):
+                self.update(self._turn_rect(index))
+
+    def set_current(self, index: int) -> None:
+        old = self.current
+        if index != old:
+            self.current = index
+            self.update(self._turn_rect(old))
+            self.update(self._turn_rect(index))
+
+    def set_playing(self, index: int) -> None:
+        old = self.playing
+        if index != old:
+            self.playing = index
+            self.update(self._turn_rect(old))
+            self.update(self._turn_rect(index))
+
+    def _turn_rect(self, index: int) -> QRect:
+        """What a turn paints: its thumbnail with the outline around it and its label."""
+        rect = self.thumb_rect(index).adjusted(-3, -3, 3, LABEL_H)
+        return rect.toAlignedRect()
+
+    def _thumbnail(self, path: str, image: QImage, rect: QRectF) -> QImage:
+        """``image`` cropped and scaled to ``rect`` once (for this screen's pixel ratio)."""
+        ratio = self.devicePixelRatioF()
+        key = (path, ratio)
+        hit = self._thumbs.get(key)
+        if hit is not None and hit[0] is image:
+            return hit[1]
+        source = cover_source(image.width(), image.height(), rect).toAlignedRect()
+        size = QSize(round(rect.width() * ratio), round(rect.height() * ratio))
+        thumb = image.copy(source).scaled(size, Qt.AspectRatioMode.IgnoreAspectRatio,
+                                          Qt.TransformationMode.SmoothTransformation)
+        thumb.setDevicePixelRatio(ratio)
+        if len(self._thumbs) >= THUMB_CACHE:
+            self._thumbs.clear()
+        self._thumbs[key] = (image, thumb)  # the poster is kept so that a reloaded one is noticed
+        return thumb
 
     def sizeHint(self) -> QSize:  # noqa: N802
         count = max(1, len(self.summaries))
-        return QSize(int(PAD * 2 + count * (THUMB_W + GAP)), int(THUMB_H + 2 * PAD + 18))
+        return QSize(int(PAD * 2 + count * (THUMB_W + GAP)), int(THUMB_H + 2 * PAD + LABEL_H))
 
     def thumb_rect(self, index: int) -> QRectF:
         return QRectF(PAD + index * (THUMB_W + GAP), PAD, THUMB_W, THUMB_H)
@@ -57,20 +108,21 @@ class Filmstrip(TurnStrip):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-        painter.fillRect(self.rect(), palette.BACKGROUND)
+        exposed = QRectF(event.rect())
+        painter.fillRect(exposed, palette.BACKGROUND)
         small = QFont(self.font())
         small.setPointSizeF(7.5)
         painter.setFont(small)
         for index, summary in enumerate(self.summaries):
             rect = self.thumb_rect(index)
-            if not rect.intersects(QRectF(event.rect())):
+            if not QRectF(self._turn_rect(index)).intersects(exposed):
                 continue
             image = None
             if summary.poster_path:
                 path = self.resolve(summary.poster_path)
                 image = self.posters.get(path) if path else None
             if image is not None:
-                painter.drawImage(rect, image, cover_source(image.width(), image.height(), rect))
+                painter.drawImage(rect.topLeft(), self._thumbnail(path, image, rect))
             else:
                 color = palette.STATUS_COLORS[summary.status] if summary.status == CardStatus.START else (
                     palette.POSTER_EMPTY)

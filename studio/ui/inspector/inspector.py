@@ -79,6 +79,7 @@ class Inspector(QScrollArea):
         self.bookmark = QToolButton(body)
         self.bookmark.setCheckable(True)
         self.bookmark.setIcon(icon("bookmark"))
+        self._bookmark_shown = False
         self.bookmark.setToolTip("Bookmark this turn (B)")
         self.bookmark.toggled.connect(self._on_bookmark)
         self.editor = InstructionEditor(body)
@@ -172,10 +173,13 @@ class Inspector(QScrollArea):
             self.editor.set_instruction(node.instruction)
             self._loaded_raw = node.instruction.raw
         self.editor.setEnabled(not node.is_root)
-        self.bookmark.blockSignals(True)
-        self.bookmark.setChecked(node.bookmarked)
-        self.bookmark.setIcon(icon("bookmark-on" if node.bookmarked else "bookmark"))
-        self.bookmark.blockSignals(False)
+        # A new icon repaints the button (an SVG render): only when the bookmark changed.
+        if self.bookmark.isChecked() != node.bookmarked or self._bookmark_shown != node.bookmarked:
+            self._bookmark_shown = node.bookmarked
+            self.bookmark.blockSignals(True)
+            self.bookmark.setChecked(node.bookmarked)
+            self.bookmark.setIcon(icon("bookmark-on" if node.bookmarked else "bookmark"))
+            self.bookmark.blockSignals(False)
         if node.is_root:
             self._show_sections("Start", "Notes")
             self.start.set_tree(tree)
@@ -269,5 +273,6 @@ class Inspector(QScrollArea):
 
     def _on_bookmark(self, on: bool) -> None:
         self.bookmark.setIcon(icon("bookmark-on" if on else "bookmark"))
+        self._bookmark_shown = on
         if self.node_id:
             self.bookmark_toggled.emit(self.node_id, on)

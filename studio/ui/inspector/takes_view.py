@@ -101,6 +101,12 @@ class TakeTile(QFrame):
         elif take.error:
             self.player.view.set_image(None, take.error[:80])
 
+    def set_state(self, state: CharacterState | None) -> None:
+        """The state after this take changed (a take above it was re-rolled or chosen)."""
+        if state != self.state:
+            self.state = state
+            self.state_label.setText(state_line(self.take, state))
+
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
         self.fit_button_text()
@@ -198,13 +204,16 @@ class TakesView(QWidget):
         before = {tile.take.id for tile in self.tiles}
         self._key = key
         # Keep the tiles of takes that did not change: a new take adds one tile instead of
-        # rebuilding every player (and re-laying out the whole inspector).
-        reusable = {(tile.index, id(tile.take), tile.selected, tile.state): tile for tile in self.tiles}
+        # rebuilding every player (and re-laying out the whole inspector). A changed state
+        # (a take above this turn arrived) only rewrites the tile's state line.
+        reusable = {(tile.index, id(tile.take), tile.selected): tile for tile in self.tiles}
         tiles: list[TakeTile] = []
         for index, take in enumerate(takes):
             state = self.states.get(take.id)
-            tile = reusable.pop((index, id(take), take.id == selected_id, state), None)
-            if tile is None:
+            tile = reusable.pop((index, id(take), take.id == selected_id), None)
+            if tile is not None:
+                tile.set_state(state)
+            else:
                 tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row, state)
                 tile.chosen.connect(self.take_chosen.emit)
                 tile.focused.connect(self.take_focused.emit)
