@@ -18,6 +18,7 @@ import selectors
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
@@ -255,13 +256,14 @@ class ProcessHost:
                 self._process, self._conn, self._cancel, self._engine = None, None, None, None
 
 
-class _PipeListener:
-    """Sends what the engine reports to the parent. Progress is coalesced: a stage's first
-    and last steps always go, others at most every :data:`PROGRESS_INTERVAL_S` (a message
-    wakes the parent and becomes an event for the window, which redraws no faster)."""
+class ForwardingListener:
+    """Forwards what the engine reports to whoever runs the job (the engine process's pipe to
+    its parent, a cluster actor's message queue). Progress is coalesced: a stage's first and
+    last steps always go, others at most every :data:`PROGRESS_INTERVAL_S` (a message wakes the
+    parent and becomes an event for the window, which redraws no faster)."""
 
-    def __init__(self, conn: multiprocessing.connection.Connection, host: InProcessHost, engine: str) -> None:
-        self._conn = conn
+    def __init__(self, send: Callable[[Any], None], host: InProcessHost, engine: str) -> None:
+        self._send = send
         self._host = host
         self._engine = engine
         self._stage = ""
@@ -274,14 +276,13 @@ class _PipeListener:
         if not edge and now - self._sent_at < PROGRESS_INTERVAL_S:
             return
         self._stage, self._sent_at = stage, now
-        self._conn.send(StageProgress(stage, progress))
+        self._send(StageProgress(stage, progress))
 
     def loaded(self, seconds: float) -> None:
-        status = self._host.status()
-        self._conn.send(Loaded(self._engine, status.version, seconds))
+        self._send(Loaded(self._engine, self._host.status().version, seconds))
 
     def predicted(self, prediction: HostPrediction) -> None:
-        self._conn.send(Predicted(prediction))
+        self._send(Predicted(prediction))
 
 
 def child_main(conn: multiprocessing.connection.Connection, cancel: Event, source: str,
@@ -307,7 +308,7 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
             job = message.job
             answer: Any
             try:
-                answer = Done(host.execute(job, _PipeListener(conn, host, job.engine), cancel.is_set))
+                answer = Done(host.execute(job, ForwardingListener(conn.send, host, job.engine), cancel.is_set))
             except Cancelled:
                 answer = WasCancelled()
             except Exception as error:  # any engine error fails the job, never the process

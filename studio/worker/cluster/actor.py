@@ -22,17 +22,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
-from studio.core.progress import Cancelled, Progress
+from studio.core.progress import Cancelled
 from studio.engines.config import EngineConfig
 from studio.engines.registry import registry_from_source
 from studio.engines.requirements import Requirement, RequirementKind
 from studio.worker.engine_host import EngineStatus, InProcessHost
-from studio.worker.engine_process import Failed, Loaded, Predicted, StageProgress, WasCancelled
+from studio.worker.engine_process import Failed, ForwardingListener, WasCancelled
 from studio.worker.failures import describe_failure, release_gpu_memory
-from studio.worker.host_job import HostJob, HostPrediction, HostResult
+from studio.worker.host_job import HostJob, HostResult
 from studio.worker.thread_budget import thread_budget_environment
 
-PROGRESS_INTERVAL_S = 0.1
 """Least time between two progress messages of a stage: each one is an object in Ray's
 object store and a wake-up of the parent."""
 CHECKPOINTS_ENV = "KAMISHIBAI_CHECKPOINTS"
@@ -149,7 +148,7 @@ class EngineActor:
 
         def work() -> None:
             try:
-                result = self._host.execute(local, _QueueListener(messages, self._host, job.engine), cancelled)
+                result = self._host.execute(local, ForwardingListener(messages.put, self._host, job.engine), cancelled)
                 files = tuple(EncodedFile(f.path, (folder / f.path).read_bytes(), f.sha256) for f in result.files)
                 messages.put(Encoded(result, files, round(time.perf_counter() - start, 4),  # type: ignore[arg-type]
                                      pid=os.getpid()))
@@ -177,30 +176,3 @@ class EngineActor:
             with self._lock:
                 self._cancelled.discard(job.take_id)
             shutil.rmtree(folder, ignore_errors=True)
-
-
-class _QueueListener:
-    """What the engine reports, queued for the generator. Progress is coalesced: a stage's
-    first and last steps always go, others at most every :data:`PROGRESS_INTERVAL_S`."""
-
-    def __init__(self, messages: queue.Queue[Any], host: InProcessHost, engine: str) -> None:
-        self._messages = messages
-        self._host = host
-        self._engine = engine
-        self._stage = ""
-        self._sent_at = 0.0
-
-    def progress(self, stage: str, progress: Progress) -> None:
-        now = time.monotonic()
-        edge = (stage != self._stage or progress.step <= 0 or progress.step >= progress.total
-                or progress.preview is not None)
-        if not edge and now - self._sent_at < PROGRESS_INTERVAL_S:
-            return
-        self._stage, self._sent_at = stage, now
-        self._messages.put(StageProgress(stage, progress))
-
-    def loaded(self, seconds: float) -> None:
-        self._messages.put(Loaded(self._engine, self._host.status().version, seconds))
-
-    def predicted(self, prediction: HostPrediction) -> None:
-        self._messages.put(Predicted(prediction))
