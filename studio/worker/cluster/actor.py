@@ -32,8 +32,6 @@ from studio.worker.failures import describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostResult
 from studio.worker.thread_budget import thread_budget_environment
 
-"""Least time between two progress messages of a stage: each one is an object in Ray's
-object store and a wake-up of the parent."""
 CHECKPOINTS_ENV = "KAMISHIBAI_CHECKPOINTS"
 """Where a worker node keeps the checkpoints, when not at the path the parent uses."""
 
