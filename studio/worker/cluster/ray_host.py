@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from studio.core.progress import CancelCheck, Cancelled
 from studio.engines.config import EngineConfig
@@ -33,8 +33,19 @@ from studio.worker.engine_process import Failed, Loaded, Predicted, StageProgres
 from studio.worker.failures import Failure
 from studio.worker.host_job import HostJob, HostListener, HostResult, MediaFile
 
-if TYPE_CHECKING:
-    from studio.worker.cluster.backend import RayCluster
+
+class ActorSource(Protocol):
+    """What a host needs of its cluster (the backend's ``RayCluster``)."""
+
+    ray: Any
+    """The imported ``ray`` module."""
+
+    @property
+    def connected(self) -> bool: ...
+
+    def new_actor(self, config: EngineConfig) -> Any: ...
+
+    def refresh_resources(self) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +66,7 @@ class RayHost:
     :meth:`execute` and :meth:`wait_ready`; :meth:`status`, :meth:`view` and :attr:`pid`
     may be read from any thread."""
 
-    def __init__(self, cluster: RayCluster, index: int, registry: EngineRegistry, config: EngineConfig) -> None:
+    def __init__(self, cluster: ActorSource, index: int, registry: EngineRegistry, config: EngineConfig) -> None:
         self.cluster = cluster
         self.index = index
         self.registry = registry
