@@ -49,6 +49,13 @@ class EngineStatus:
     device: str
     version: str = ""
 
+    @classmethod
+    def holding(cls, engine: tuple[str, str] | None, device: str) -> EngineStatus:
+        """The status of a host holding ``engine`` (its name and version; None: nothing loaded)."""
+        if engine is None:
+            return cls(name=None, loaded=False, device=device)
+        return cls(name=engine[0], loaded=True, device=device, version=engine[1])
+
 
 class HostJobError(StudioError):
     """A job failed in the host; ``failure`` says how (out of memory included)."""

@@ -149,9 +149,7 @@ class ProcessHost:
     def status(self) -> EngineStatus:
         with self._lock:
             engine = self._engine
-        if engine is None:
-            return EngineStatus(name=None, loaded=False, device=self.device)
-        return EngineStatus(name=engine[0], loaded=True, device=self.device, version=engine[1])
+        return EngineStatus.holding(engine, self.device)
 
     def start(self) -> None:
         """Start the child now (else the first job does)."""

@@ -19,8 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-ATTENTION = ("auto", "cudnn", "flash", "efficient", "math")
-FP8_MIN_CAPABILITY = (8, 9)
+from studio.engines.catalog.animegamer import ATTENTION
 
 
 @contextmanager

@@ -96,9 +96,7 @@ class RayHost:
     def status(self) -> EngineStatus:
         with self._lock:
             engine = self._engine
-        if engine is None:
-            return EngineStatus(name=None, loaded=False, device=self.device)
-        return EngineStatus(name=engine[0], loaded=True, device=self.device, version=engine[1])
+        return EngineStatus.holding(engine, self.device)
 
     def view(self) -> ActorView:
         with self._lock:
