@@ -129,6 +129,40 @@ def test_the_compile_setting_compiles_and_uncompiles(engine: CustomXEngine) -> N
     assert not acceleration.is_compiled(engine._transformer)
 
 
+def test_the_engine_compiles_only_the_blocks_once_for_every_text_length(engine: CustomXEngine,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The conditional row's text length changes with each prompt: the compiled blocks must take
+    any length without compiling again (the inductor backend, slow on the CPU, is swapped for
+    the eager one; the tracing and its shape rules are the same)."""
+    from studio.engines.customx import engine as engine_module
+
+    monkeypatch.setitem(engine_module.COMPILE_OPTIONS, "backend", "eager")
+    transformer = engine._transformer
+    torch._dynamo.reset()
+    engine.accelerate(_settings(torch_compile=True))
+    compiled = {type(m).__name__ for m in transformer.modules() if getattr(m, "_compiled_call_impl", None)}
+    assert compiled == set(engine_module.COMPILED_BLOCKS), "the embedders and the token refiner stay eager"
+    torch.manual_seed(3)
+    x, views = torch.randn(1, 4, 3, 4, 6), torch.randn(1, 4, 4, 4, 6)
+    pooled, t = torch.randn(1, 16), torch.tensor([900.0])
+    graphs = []
+    try:
+        for length in (5, 7, 11):
+            text, mask = torch.randn(1, length, 32), torch.ones(1, length)
+            with torch.inference_mode():
+                out = transformer(x, t, text, mask, pooled, views, None)
+            graphs.append(torch._dynamo.utils.counters["stats"]["unique_graphs"])
+            acceleration.uncompile(transformer)
+            with torch.inference_mode():
+                eager = transformer(x, t, text, mask, pooled, views, None)
+            engine.accelerate(_settings(torch_compile=True))
+            torch.testing.assert_close(out, eager)
+    finally:
+        acceleration.uncompile(transformer)
+        torch._dynamo.reset()
+    assert graphs[0] > 0 and graphs == [graphs[0]] * 3, f"compiled again for a new text length: {graphs}"
+
+
 def test_the_mask_clips_latents_are_encoded_once_per_size(engine: CustomXEngine) -> None:
     calls = []
     encode = engine.encode_video
@@ -154,3 +188,11 @@ def test_presets_that_change_the_clip_say_so() -> None:
         values = CustomXSettings.from_values(preset.values)
         if values.fp8 or values.step_reuse != "none" or values.steps != 30:
             assert preset.changes_output, preset.name
+
+
+def test_the_fastest_preset_at_reference_quality_is_deepcache_with_compiled_blocks() -> None:
+    fastest = CustomXSettings.from_values(CustomXSettings.preset("deepcache").values)
+    assert fastest.step_reuse == "deepcache" and fastest.torch_compile and not fastest.vae_tiling
+    assert (fastest.steps, fastest.guidance, fastest.shift, fastest.fp8) == (30, 7.5, 13.0, False)
+    reference = CustomXSettings.from_values(CustomXSettings.preset("reference").values)
+    assert not reference.torch_compile, "Reference runs as released, with no compiler wait"
