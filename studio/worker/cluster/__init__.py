@@ -16,7 +16,7 @@ from studio.worker.cluster.spec import (
     ray_available,
     require_ray,
 )
-from studio.worker.cluster.status import ActorState, ActorView, ClusterStatus
+from studio.worker.cluster.status import ActorState, ActorView, ClusterStatus, ConnectionState
 
 __all__ = [
     "INSTALL_HINT",
@@ -24,6 +24,7 @@ __all__ = [
     "ActorView",
     "ClusterSpec",
     "ClusterStatus",
+    "ConnectionState",
     "RayMissingError",
     "parse_cluster",
     "ray_available",
