@@ -76,10 +76,10 @@ class ClusterStatusView(QWidget):
             self._timer.start()
         self.setVisible(True)
         if state == "failed":
-            hint = f"<br>{escape(status.hint)}" if status.hint else ""
-            self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{escape(status.summary())}</span>{hint}")
+            hint = f"<br>{escape(status.hint, quote=False)}" if status.hint else ""
+            self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{escape(status.summary(), quote=False)}</span>{hint}")
         else:
-            self.summary.setText(escape(status.summary()))
+            self.summary.setText(escape(status.summary(), quote=False))
         self.actors.setText("<br>".join(describe_actor(actor) for actor in status.actors))
         if state != self._connection:
             self._connection = state

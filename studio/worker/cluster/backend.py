@@ -3,13 +3,14 @@ imported once a cluster is chosen (``--cluster``, or the window's setting)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
 import math
 import os
 import socket
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -58,6 +59,20 @@ def probe_address(address: str, timeout_s: float) -> None:
         raise ConnectionError(f"nothing answered at {address}") from None
     except OSError as error:
         raise ConnectionError(f"nothing takes connections at {address} ({error.strerror or error})") from None
+
+
+_ray_thread: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _on_ray_thread(call: Callable[[], object]) -> None:
+    """Run ``call`` (``ray.init``) on one thread that lives as long as this process: Ray's
+    processes on this machine (its store, scheduler and workers) end when the thread that
+    started them ends (Linux's parent-death signal), so a short-lived thread (the one that
+    joins the cluster while the window goes on) must not start them."""
+    global _ray_thread
+    if _ray_thread is None:
+        _ray_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="kamishibai-ray")
+    _ray_thread.submit(call).result()
 
 
 @contextlib.contextmanager
@@ -117,11 +132,11 @@ class RayCluster:
                     raise StudioError(f"{failed}: {error}.", hint=UNREACHABLE_HINT) from None
             try:
                 if spec.local:
-                    ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
-                             object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet)
+                    _on_ray_thread(lambda: ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
+                                                    object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet))
                 else:
                     with _gcs_wait(spec.connect_timeout_s):
-                        ray.init(address=spec.address, **quiet)
+                        _on_ray_thread(lambda: ray.init(address=spec.address, **quiet))
             except (ConnectionError, RuntimeError, ValueError) as error:
                 waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
                 raise StudioError(f"{failed}{waited}: {error}", hint=UNREACHABLE_HINT) from None
