@@ -8,6 +8,7 @@ import contextlib
 import logging
 import math
 import os
+import queue
 import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -37,6 +38,9 @@ _connecting = threading.Lock()
 _started_here: str | None = None
 """The address (or ``local``) this process last called ``ray.init`` for: a later project
 that names another cluster leaves it first. None: Ray was started by someone else."""
+CONNECT_GRACE_S = 3.0
+"""Beyond the connection timeout, how long the studio waits for Ray to give up by itself
+(one attempt can take far longer at an address that takes connections but is not Ray)."""
 GCS_WAIT_ENV = "RAY_gcs_server_port_wait_time_s"
 """Ray's own budget (seconds, about one attempt each) for reaching a cluster's head."""
 UNREACHABLE_HINT = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
@@ -61,18 +65,44 @@ def probe_address(address: str, timeout_s: float) -> None:
         raise ConnectionError(f"nothing takes connections at {address} ({error.strerror or error})") from None
 
 
-_ray_thread: concurrent.futures.ThreadPoolExecutor | None = None
+class _RayThread:
+    """One thread, as long-lived as this process, that makes the calls that start Ray's
+    processes on this machine (``ray.init``): they end when the thread that started them
+    ends (Linux's parent-death signal), so a short-lived thread (the one that joins the
+    cluster while the window goes on) must not start them. A daemon: a call that never
+    returns (a head that takes connections but never answers) does not keep the process
+    from exiting."""
+
+    def __init__(self) -> None:
+        self._calls: queue.SimpleQueue[tuple[concurrent.futures.Future[object], Callable[[], object]]] = \
+            queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="kamishibai-ray", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            future, call = self._calls.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(call())
+            except BaseException as error:
+                future.set_exception(error)
+
+    def run(self, call: Callable[[], object], timeout: float | None) -> None:
+        """``call()`` on the thread; its error raised here; TimeoutError after ``timeout``."""
+        future: concurrent.futures.Future[object] = concurrent.futures.Future()
+        self._calls.put((future, call))
+        future.result(timeout)
 
 
-def _on_ray_thread(call: Callable[[], object]) -> None:
-    """Run ``call`` (``ray.init``) on one thread that lives as long as this process: Ray's
-    processes on this machine (its store, scheduler and workers) end when the thread that
-    started them ends (Linux's parent-death signal), so a short-lived thread (the one that
-    joins the cluster while the window goes on) must not start them."""
+_ray_thread: _RayThread | None = None
+
+
+def _on_ray_thread(call: Callable[[], object], timeout: float | None = None) -> None:
     global _ray_thread
     if _ray_thread is None:
-        _ray_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="kamishibai-ray")
-    _ray_thread.submit(call).result()
+        _ray_thread = _RayThread()
+    _ray_thread.run(call, timeout)
 
 
 @contextlib.contextmanager
@@ -121,8 +151,7 @@ class RayCluster:
         if ray.is_initialized():
             cluster = cls(spec, ray, owned=False)
         else:
-            quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE,
-                                     "logging_level": logging.ERROR if spec.local else logging.WARNING}
+            quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE, "logging_level": logging.ERROR}
             where = "this machine's cluster" if spec.address == AUTO else spec.address
             failed = f"Could not connect to the Ray cluster ({where})"
             if not spec.local:
@@ -130,13 +159,21 @@ class RayCluster:
                     probe_address(spec.address, spec.connect_timeout_s)
                 except ConnectionError as error:
                     raise StudioError(f"{failed}: {error}.", hint=UNREACHABLE_HINT) from None
+            def join() -> None:
+                if ray.is_initialized():  # a late answer to an attempt given up on
+                    ray.shutdown()
+                with _gcs_wait(spec.connect_timeout_s):
+                    ray.init(address=spec.address, **quiet)
+
             try:
                 if spec.local:
                     _on_ray_thread(lambda: ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
                                                     object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet))
                 else:
-                    with _gcs_wait(spec.connect_timeout_s):
-                        _on_ray_thread(lambda: ray.init(address=spec.address, **quiet))
+                    _on_ray_thread(join, timeout=spec.connect_timeout_s + CONNECT_GRACE_S)
+            except concurrent.futures.TimeoutError:
+                raise StudioError(f"{failed}: no Ray cluster answered within {spec.connect_timeout_s:g} s.",
+                                  hint=UNREACHABLE_HINT) from None
             except (ConnectionError, RuntimeError, ValueError) as error:
                 waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
                 raise StudioError(f"{failed}{waited}: {error}", hint=UNREACHABLE_HINT) from None
