@@ -75,11 +75,12 @@ class ClusterStatusView(QWidget):
         if not self._timer.isActive():
             self._timer.start()
         self.setVisible(True)
+        summary = escape(status.summary(), quote=False)
         if state == "failed":
             hint = f"<br>{escape(status.hint, quote=False)}" if status.hint else ""
-            self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{escape(status.summary(), quote=False)}</span>{hint}")
+            self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{summary}</span>{hint}")
         else:
-            self.summary.setText(escape(status.summary(), quote=False))
+            self.summary.setText(summary)
         self.actors.setText("<br>".join(describe_actor(actor) for actor in status.actors))
         if state != self._connection:
             self._connection = state
