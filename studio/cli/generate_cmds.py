@@ -138,6 +138,9 @@ def _cluster_options(p: argparse.ArgumentParser) -> None:
                    "Needs the cluster extra: pip install 'kamishibai-studio[cluster]' (see docs/CLUSTER.md)")
     p.add_argument("--actors", type=_actor_count, metavar="N",
                    help="with --cluster: how many engine actors (default: one per GPU of the cluster, else one)")
+    p.add_argument("--cluster-timeout", type=_seconds, metavar="SECONDS",
+                   help="with --cluster HOST:PORT or auto: give up joining the cluster after this long "
+                   "(default: 10); the queued jobs stay queued")
 
 
 def _actor_count(text: str) -> int:
@@ -150,16 +153,29 @@ def _actor_count(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most 3600 seconds, not {text}")
+    return value
+
+
 def _cluster_spec(args: argparse.Namespace) -> Any:
     """The cluster ``--cluster`` names (None without it), refused at once without Ray."""
     where = getattr(args, "cluster", None)
     if not where:
         if getattr(args, "actors", None) is not None:
             raise StudioError("--actors needs --cluster.", hint="e.g. --cluster local --actors 2.")
+        if getattr(args, "cluster_timeout", None) is not None:
+            raise StudioError("--cluster-timeout needs --cluster.", hint="e.g. --cluster 10.0.0.5:6379 "
+                              "--cluster-timeout 5.")
         return None
     from studio.worker.cluster import parse_cluster, require_ray
 
-    spec = parse_cluster(where, getattr(args, "actors", None))
+    spec = parse_cluster(where, getattr(args, "actors", None), getattr(args, "cluster_timeout", None))
     require_ray()
     return spec
 

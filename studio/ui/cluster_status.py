@@ -1,16 +1,21 @@
 """The cluster's GPUs and engine actors, under the queue (shown only on a cluster).
 
 It reads ``service.cluster_status()``, which is kept in memory by the worker threads: a
-refresh never waits on the cluster."""
+refresh never waits on the cluster. While the cluster is being joined (on a thread of its
+own) it says so, and if joining fails it says why in red: the queued jobs wait. Each change
+of the connection is also sent as :attr:`ClusterStatusView.notice`, for the status bar."""
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 REFRESH_MS = 1000
+CONNECTING_REFRESH_MS = 250
+FAILED_COLOUR = "#ff7a7a"
 STATE_COLOURS = {"running": "#7ad07a", "loading": "#e0c060", "restarting": "#ff7a7a", "starting": "#e0c060"}
 
 
@@ -26,6 +31,9 @@ def describe_actor(actor: Any) -> str:
 
 
 class ClusterStatusView(QWidget):
+    notice = Signal(str)
+    """The connection changed: "Connecting to the render farm…", joined, or why it failed."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.service: Any = None
@@ -41,11 +49,19 @@ class ClusterStatusView(QWidget):
         self._timer = QTimer(self)
         self._timer.setInterval(REFRESH_MS)
         self._timer.timeout.connect(self.refresh)
+        self._connection = ""
+        self._notice = ""
         self.setVisible(False)
 
     def set_service(self, service: Any) -> None:
         self.service = service
+        self._connection = ""
         self.refresh()
+
+    def announce(self) -> None:
+        """Send the current notice again (a window that starts listening after the first)."""
+        if self._notice:
+            self.notice.emit(self._notice)
 
     def refresh(self) -> None:
         status_of = getattr(self.service, "cluster_status", None)
@@ -54,8 +70,19 @@ class ClusterStatusView(QWidget):
             self._timer.stop()
             self.setVisible(False)
             return
+        state = str(getattr(getattr(status, "state", None), "value", "connected"))
+        self._timer.setInterval(CONNECTING_REFRESH_MS if state == "connecting" else REFRESH_MS)
         if not self._timer.isActive():
             self._timer.start()
         self.setVisible(True)
-        self.summary.setText(status.summary())
+        summary = escape(status.summary(), quote=False)
+        if state == "failed":
+            hint = f"<br>{escape(status.hint, quote=False)}" if status.hint else ""
+            self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{summary}</span>{hint}")
+        else:
+            self.summary.setText(summary)
         self.actors.setText("<br>".join(describe_actor(actor) for actor in status.actors))
+        if state != self._connection:
+            self._connection = state
+            self._notice = status.summary() if state != "connected" else f"Render farm connected: {status.summary()}"
+            self.notice.emit(self._notice)

@@ -304,6 +304,7 @@ class MainWindow(QMainWindow):
         self.cast_dock.setWidget(workspace.cast)
         workspace.error.connect(self.show_error)
         workspace.message.connect(self.show_message)
+        workspace.queue.cluster.notice.connect(self.show_message)  # connecting to the render farm, or why not
         workspace.history_changed.connect(self._update_history_actions)
         workspace.queue.activity_changed.connect(self._queue_activity)
         session.tracker.jobs_changed.connect(self._update_jobs_label)
@@ -322,6 +323,7 @@ class MainWindow(QMainWindow):
             self.show_message(session.service_error)
         else:
             self.show_message(f"Opened {project.name}")
+            workspace.queue.cluster.announce()
         self._arrange_docks()
         QTimer.singleShot(0, workspace.show_selection)
         QTimer.singleShot(120, workspace.show_selection)

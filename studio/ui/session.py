@@ -75,7 +75,7 @@ class ProjectSession(QObject):
             self.service = GenerationService(self.project, self.registry, devices=configs,
                                              default_engine=engine, auto_requeue=self.settings.auto_requeue,
                                              hosts=HostMode(self.services.engine_host), writer=self.writer,
-                                             cluster=self._cluster_spec())
+                                             cluster=self._cluster_spec(), connect_in_background=True)
         except StudioError as error:
             self.service_error = error.message
             self.bridge = DocumentBridge(self.project.document, self)
@@ -90,8 +90,9 @@ class ProjectSession(QObject):
         self.service.start()
 
     def _cluster_spec(self) -> Any:
-        """The Ray cluster the settings name (None: this machine's devices). Without Ray the
-        service refuses it with the install command, shown like any service error."""
+        """The Ray cluster the settings name (None: this machine's devices). The service joins
+        it on a thread of its own; without Ray, or at a wrong address, the cluster status
+        under the queue says why (with the install command), and queued jobs wait."""
         if not self.settings.cluster:
             return None
         from studio.worker.cluster import parse_cluster

@@ -23,29 +23,58 @@ log = logging.getLogger(__name__)
 
 
 class DevicePool:
-    def __init__(self, jobs: JobQueue, registry: EngineRegistry, workers: Sequence[DeviceWorker]) -> None:
+    def __init__(self, jobs: JobQueue, registry: EngineRegistry, workers: Sequence[DeviceWorker], *,
+                 expecting: bool = False) -> None:
         self.jobs = jobs
         self.registry = registry
         self.workers = list(workers)
         self.tasks: dict[str, TaskFunction] = {}
+        self.expecting = expecting
+        """Workers are still to come (a cluster being joined): queued jobs wait for them,
+        and the pool is not idle while any is queued. Guarded by the queue's ``cond``."""
+        self._started = False
+        self._reroll_selects = False
 
     # -- life cycle -------------------------------------------------------------------------
 
-
     def set_reroll_selects(self, on: bool) -> None:
         """Whether a re-roll of a turn with later turns selects its new take (default: no)."""
-        for worker in self.workers:
-            worker.runner.reroll_selects = bool(on)
+        with self.jobs.cond:
+            self._reroll_selects = bool(on)
+            for worker in self.workers:
+                worker.runner.reroll_selects = bool(on)
+
+    def add_workers(self, workers: Sequence[DeviceWorker]) -> None:
+        """The workers that were expected (a cluster's hosts, once it answers); they start
+        at once if the pool has started. With the queue's ``cond`` held."""
+        for worker in workers:
+            worker.runner.reroll_selects = self._reroll_selects
+        self.workers.extend(workers)
+        self.expecting = False
+        if self._started and not self.jobs.stopping:
+            self._start_threads()
+        self.jobs.cond.notify_all()
+
+    def give_up_expecting(self) -> None:
+        """No workers will come (joining the cluster failed): the queued jobs stay queued."""
+        with self.jobs.cond:
+            self.expecting = False
+            self.jobs.cond.notify_all()
 
     def start(self) -> None:
         with self.jobs.cond:
             self.jobs.stopping = False
-            for worker in self.workers:
-                if worker.thread is not None and worker.thread.is_alive():
-                    continue
-                worker.thread = threading.Thread(target=self._loop, args=(worker,), daemon=True,
-                                                 name=f"kamishibai-worker-{worker.index}-{worker.device}")
-                worker.thread.start()
+            self._started = True
+            self._start_threads()
+
+    def _start_threads(self) -> None:
+        """A thread for each worker without a live one. With the queue's ``cond`` held."""
+        for worker in self.workers:
+            if worker.thread is not None and worker.thread.is_alive():
+                continue
+            worker.thread = threading.Thread(target=self._loop, args=(worker,), daemon=True,
+                                             name=f"kamishibai-worker-{worker.index}-{worker.device}")
+            worker.thread.start()
 
     def stop(self, cancel_running: bool, interrupt_running: bool, timeout: float | None) -> bool:
         with self.jobs.cond:
@@ -86,8 +115,13 @@ class DevicePool:
 
     def idle(self) -> bool:
         """With the queue's ``cond`` held."""
-        return not self.running_ids() and (
-            self.jobs.paused or all(self._next_runnable(worker) is None for worker in self.workers))
+        if self.running_ids():
+            return False
+        if self.jobs.paused:
+            return True
+        if self.expecting:
+            return self.jobs.next_runnable(lambda job: True) is None
+        return all(self._next_runnable(worker) is None for worker in self.workers)
 
     def wait_idle(self, timeout: float | None) -> bool:
         with self.jobs.cond:
@@ -182,7 +216,7 @@ class DevicePool:
             raise
         if ended.status is JobStatus.DONE:
             event = JobEvent(EventKind.FINISHED, ended, step=PROGRESS_SCALE, total=PROGRESS_SCALE, eta_s=0.0,
-                             take_id=ended.take_id)
+                             take_id=ended.take_id, message=f"Ran on {outcome.ran_on}." if outcome.ran_on else "")
         elif ended.status is JobStatus.FAILED:
             event = JobEvent(EventKind.FAILED, ended, message=ended.error, hint=ended.hint, take_id=ended.take_id)
         elif ended.status is JobStatus.INTERRUPTED:

@@ -43,7 +43,8 @@ class JobEvent:
     a fixed scale and never go back; ``stage`` with ``stage_step``/``stage_total`` are the
     engine's own numbers for the current stage. ``eta_s`` is the estimated seconds left.
     predicted: ``deltas``, ``motion_level``, ``state`` (parent state plus deltas),
-    ``warnings`` and ``conditioning``. finished: ``take_id``. failed: ``message`` and
+    ``warnings`` and ``conditioning``. finished: ``take_id``, and in ``message`` where the
+    job ran when its host says more than its device (a cluster's actor). failed: ``message`` and
     ``hint``. cancelled: ``message``.
     """
 

@@ -70,6 +70,9 @@ class HostResult:
     poster: MediaFile
     engine_version: str
     timings: dict[str, float] = field(default_factory=dict)
+    ran_on: str = ""
+    """Where the job ran, when the host can say more than its device (a cluster's actor:
+    its number, process, node and Ray actor id)."""
 
     @property
     def files(self) -> tuple[MediaFile, MediaFile, MediaFile]:

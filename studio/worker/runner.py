@@ -61,6 +61,8 @@ class Outcome:
     out_of_memory: bool = False
     result: Any = None
     timings: dict[str, float] = field(default_factory=dict)
+    ran_on: str = ""
+    """A done job: where it ran, when its host says (see ``HostResult.ran_on``)."""
 
 
 def _seconds(start: float) -> float:
@@ -136,7 +138,7 @@ class GenerateRunner:
             self._commit(take, select=True, reroll=job.label == REROLL_LABEL)
             self.cache.put(take_id, prediction.representation, prediction.space)
             self.stage_times.record(job.engine, timings)
-            return Outcome(JobStatus.DONE, take_id=take_id, timings=timings)
+            return Outcome(JobStatus.DONE, take_id=take_id, timings=timings, ran_on=result.ran_on)
         except HostLostError as lost:
             remove_take_media(self.project, take_id)
             if not cancelled():

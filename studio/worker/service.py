@@ -34,6 +34,7 @@ from studio.worker.writer import Writer
 if TYPE_CHECKING:
     from studio.worker.cluster import ClusterSpec, ClusterStatus
     from studio.worker.cluster.backend import RayCluster
+    from studio.worker.cluster.connection import ClusterConnection
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,10 @@ class GenerationService:
     ``cluster``: run the engines on a Ray cluster instead, one worker per actor (see
     :mod:`studio.worker.cluster`); ``devices`` then only gives the checkpoints and dtype.
     Without Ray installed this raises :class:`~studio.worker.cluster.RayMissingError`.
+    ``connect_in_background``: join the cluster on a thread of its own, started by
+    :meth:`start` (the window's choice: it never waits on Ray). Jobs queue meanwhile and
+    start once the cluster's hosts exist; a failure (no Ray, a wrong address) shows in
+    :meth:`cluster_status`, and the queued jobs stay queued.
     """
 
     def __init__(
@@ -72,44 +77,75 @@ class GenerationService:
         hosts: HostMode = HostMode.PROCESS,
         writer: Writer | None = None,
         cluster: ClusterSpec | None = None,
+        connect_in_background: bool = False,
     ) -> None:
         self.project = project
         self.registry = registry
         configs = [d if isinstance(d, EngineConfig) else EngineConfig.parse(d) for d in (devices or [device])]
         self._cluster: RayCluster | None = None
+        self._connection: ClusterConnection | None = None
         cluster_hosts: list[Any] = []
-        if cluster is not None:
+        if cluster is not None and connect_in_background:  # the hosts come when the cluster answers
+            from studio.worker.cluster.connection import ClusterConnection
+
+            self._connection = ClusterConnection(cluster, self._cluster_ready,
+                                                 failed=lambda _error: self._pool.give_up_expecting())
+        elif cluster is not None:
             from studio.worker.cluster.backend import RayCluster
 
             self._cluster = RayCluster.connect(cluster)
             cluster_hosts = self._cluster.make_hosts(registry, configs[0], default_engine)
-            configs = [host.config for host in cluster_hosts]
         else:
             configs = share_cores(configs)
-        self.config = configs[0]
+        self._base_config = configs[0]
+        self.config = cluster_hosts[0].config if cluster_hosts else configs[0]
         self.device = self.config.describe()
-        self.devices = ([host.device for host in cluster_hosts] if self._cluster is not None
-                        else [config.describe() for config in configs])
         self.hosts = hosts
         self.writer = writer if writer is not None else Writer(project)
         self._bus = EventBus()
         self._unlisten = project.document.subscribe(lambda changes: self._bus.publish(DocumentChanged(changes)))
         self._queue = JobQueue(project, self.writer, self._bus)
-        stage_times = StageTimes()
-        cache = RepresentationCache()
-        workers: list[DeviceWorker] = []
-        for index, config in enumerate(configs):
-            host = cluster_hosts[index] if self._cluster is not None else make_host(hosts, registry, config)
-            runner = GenerateRunner(project, host, stage_times, cache, undoable_takes=undoable_takes)
-            workers.append(DeviceWorker(index, config, host, runner))
-        self._pool = DevicePool(self._queue, registry, workers)
+        self._stage_times = StageTimes()
+        self._cache = RepresentationCache()
+        self._undoable_takes = undoable_takes
+        if cluster is not None:
+            workers = self._workers([(host.config, host) for host in cluster_hosts])
+        else:
+            workers = self._workers([(config, make_host(hosts, registry, config)) for config in configs])
+        self.devices = [worker.host.device if cluster is not None else worker.config.describe() for worker in workers]
+        self._pool = DevicePool(self._queue, registry, workers, expecting=self._connection is not None)
         self._operations = Operations(project, registry, self._queue, self._pool, default_engine)
         self._queue.recover()
         if self._cluster is not None:  # actors start later, sized for the engines they will run
-            waiting = {job.engine for job in self._queue.jobs() if job.engine}
-            self._cluster.size_for(registry, {default_engine, *waiting})
+            self._size_actors(self._cluster)
         if auto_requeue:
             self.requeue_interrupted()
+
+    def _workers(self, hosts: Sequence[tuple[EngineConfig, Any]]) -> list[DeviceWorker]:
+        """A worker per (configuration, engine host)."""
+        return [DeviceWorker(index, config, host, GenerateRunner(self.project, host, self._stage_times, self._cache,
+                                                                 undoable_takes=self._undoable_takes))
+                for index, (config, host) in enumerate(hosts)]
+
+    def _size_actors(self, cluster: RayCluster) -> None:
+        waiting = {job.engine for job in self._queue.jobs() if job.engine}
+        cluster.size_for(self.registry, {self.default_engine, *waiting})
+
+    def _cluster_ready(self, cluster: RayCluster) -> bool:
+        """On the connection's thread: make the engine hosts and their workers, which take
+        the jobs queued meanwhile. False when the service stopped while connecting."""
+        hosts = cluster.make_hosts(self.registry, self._base_config, self.default_engine)
+        self._size_actors(cluster)
+        workers = self._workers([(host.config, host) for host in hosts])
+        with self._queue.cond:
+            if self._queue.stopping:
+                return False
+            self._cluster = cluster
+            self.config = hosts[0].config
+            self.device = self.config.describe()
+            self.devices = [host.device for host in hosts]
+            self._pool.add_workers(workers)
+        return True
 
     def set_reroll_selects(self, on: bool) -> None:
         """Whether a re-roll of a turn with later turns selects its new take (default: no)."""
@@ -126,8 +162,11 @@ class GenerationService:
     # -- life cycle -------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start a worker thread per device (idempotent)."""
+        """Start a worker thread per device (idempotent), and join the cluster when it is
+        joined in the background."""
         self._pool.start()
+        if self._connection is not None:
+            self._connection.start()
 
     def stop(self, cancel_running: bool = False, timeout: float | None = 30.0, *,
              interrupt_running: bool = False) -> bool:
@@ -203,8 +242,10 @@ class GenerationService:
         return self._queue.results.get(job_id)
 
     def engine_status(self) -> EngineStatus:
-        """The first device's engine (see :meth:`engine_statuses` for every device)."""
-        return self._pool.workers[0].host.status()
+        """The first device's engine (see :meth:`engine_statuses` for every device); none
+        while the cluster's hosts are still to come."""
+        workers = self._pool.workers
+        return workers[0].host.status() if workers else EngineStatus.holding(None, self.device)
 
     def engine_statuses(self) -> list[EngineStatus]:
         return [worker.host.status() for worker in self._pool.workers]
@@ -214,16 +255,24 @@ class GenerationService:
         return [getattr(worker.host, "pid", None) for worker in self._pool.workers]
 
     def cluster_status(self) -> ClusterStatus | None:
-        """The cluster's resources and each actor's state (None when not on a cluster).
-        In memory: safe to call from the window's thread."""
-        return self._cluster.status() if self._cluster is not None else None
+        """The cluster's resources and each actor's state, or how joining it goes (None
+        when not on a cluster). In memory: safe to call from the window's thread."""
+        if self._cluster is not None:
+            return self._cluster.status()
+        return self._connection.status() if self._connection is not None else None
+
+    def wait_connected(self, timeout: float | None = None) -> bool:
+        """Wait until joining the cluster in the background has ended (joined or failed;
+        :meth:`cluster_status` says which). True at once when there is nothing to join."""
+        return self._connection.join(timeout) if self._connection is not None else True
 
     def preload(self, engine: str) -> list[float]:
         """Load ``engine`` on every cluster actor now (before a timed run); the seconds each
         took. Nothing to do (an empty list) with local hosts, which load on first use."""
-        if self._cluster is None:
+        cluster = self._cluster
+        if cluster is None:
             return []
-        return [host.preload(engine) for host in self._cluster.hosts]
+        return [host.preload(engine) for host in cluster.hosts]
 
     def unload_engine(self) -> bool:
         """Unload every device's engine now if no job is running (to free GPU memory)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -136,19 +137,37 @@ def test_the_tree_renders_on_the_cluster_frame_for_frame_as_on_the_local_worker(
     assert_nothing_dangles(cluster_path)
 
 
-def test_a_killed_actor_s_job_goes_back_to_the_queue_and_every_job_finishes(ray_instance: None,
-                                                                           tmp_path: Path) -> None:
+RAN_ON = re.compile(r"actor (?P<index>\d+) \(pid (?P<pid>\d+) on [^,]+, Ray actor (?P<ray_id>\w+)\)")
+
+
+def _actor(text: str) -> tuple[int, int, str]:
+    """(actor number, process id, Ray actor id) from a job event's message."""
+    found = RAN_ON.search(text)
+    assert found, text
+    return int(found["index"]), int(found["pid"]), found["ray_id"]
+
+
+def test_a_killed_actor_s_job_goes_back_to_the_queue_and_another_process_finishes_it(ray_instance: None,
+                                                                                    tmp_path: Path) -> None:
+    """Every attempt is recorded: the job event that returns the killed job to the queue
+    names the lost actor's process, and each finished job's event names the actor process
+    that made its take. The retry must come from another process: the other actor (another
+    Ray actor id) when it is free first, which is what a 12-job tree gives, or else the
+    killed actor restarted by Ray (the same Ray actor id, a new process)."""
     path = filled_tree(tmp_path)
     project = Project.open(path)
     service = GenerationService(project, default_registry(), default_engine="sketch",
                                 cluster=ClusterSpec("local", actors=2))
     killed: dict[str, object] = {}
     requeued: list[JobEvent] = []
+    finished: dict[str, JobEvent] = {}
     lock = threading.Lock()
 
     def watch(event: JobEvent) -> None:
         if event.kind is EventKind.QUEUED and event.message:
             requeued.append(event)
+        if event.kind is EventKind.FINISHED:
+            finished[event.job_id] = event
         if event.kind is not EventKind.PROGRESS or event.stage != "decode" or event.stage_step < 2:
             return
         with lock:
@@ -171,17 +190,36 @@ def test_a_killed_actor_s_job_goes_back_to_the_queue_and_every_job_finishes(ray_
         assert killed, "no actor was caught mid-job"
         assert [e.job_id for e in requeued] == [killed["job"]]
         assert "was lost during decode" in requeued[0].message
+        lost_index, lost_pid, lost_ray_id = _actor(requeued[0].message)
+        assert (lost_index, lost_pid) == (killed["actor"], killed["pid"])
         assert all(service.job(j).status is JobStatus.DONE for j in jobs)
         assert service.job(str(killed["job"])).take_id != killed["take"]  # made again, as a new take
+
+        attempts = {job_id: _actor(event.message) for job_id, event in finished.items()}
+        assert attempts.keys() == set(jobs)
+        ray_ids = {index: ray_id for index, _pid, ray_id in attempts.values()}
+        assert len(ray_ids) == 2 and ray_ids[lost_index] == lost_ray_id  # two actors, each one Ray actor
+        retry_index, retry_pid, retry_ray_id = attempts[str(killed["job"])]
+        assert retry_pid != lost_pid  # never the process that was killed
         status = service.cluster_status()
         assert status is not None
-        actor = status.actors[int(str(killed["actor"]))]
-        assert actor.restarts == 1 and actor.pid != killed["pid"] and actor.state is ActorState.IDLE
+        restarted = status.actors[lost_index]
+        assert restarted.restarts == 1 and restarted.pid not in (None, lost_pid)
+        assert restarted.state is ActorState.IDLE
+        if retry_index != lost_index:  # the other actor took the job: another Ray actor, another process
+            assert retry_ray_id != lost_ray_id and retry_pid == status.actors[retry_index].pid
+        else:  # the killed actor, restarted by Ray: the same Ray actor in a new process
+            assert retry_ray_id == lost_ray_id and retry_pid == restarted.pid
+        print(f"the killed job's retry ran on {'another' if retry_index != lost_index else 'the restarted'} actor")
     finally:
         service.stop(cancel_running=True, timeout=30)
         project.close()
     assert not (path / "media" / "takes" / str(killed["take"])).exists()
     assert_nothing_dangles(path)
+    with Project.open(path, read_only=True) as reopened:  # every take's three files are on disk
+        for job_id in jobs:
+            take = reopened.tree.takes[finished[job_id].take_id]
+            assert all((path / file).is_file() for file in take.media_paths()), take.id
     assert len(selected_takes(path)) == 12
 
 

@@ -3,7 +3,8 @@
 
 Importing this package is light and never imports Ray: :mod:`studio.worker.cluster.spec`
 says what the user chose and whether Ray is installed; :mod:`~studio.worker.cluster.backend`
-(which imports Ray) is imported only when a cluster is used.
+(which imports Ray) is imported only when a cluster is used; the window joins a cluster
+through :mod:`~studio.worker.cluster.connection`, on a thread of its own.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from studio.worker.cluster.spec import (
     ray_available,
     require_ray,
 )
-from studio.worker.cluster.status import ActorState, ActorView, ClusterStatus
+from studio.worker.cluster.status import ActorState, ActorView, ClusterStatus, ConnectionState
 
 __all__ = [
     "INSTALL_HINT",
@@ -24,6 +25,7 @@ __all__ = [
     "ActorView",
     "ClusterSpec",
     "ClusterStatus",
+    "ConnectionState",
     "RayMissingError",
     "parse_cluster",
     "ray_available",

@@ -63,6 +63,8 @@ class ActorInfo:
     node: str
     gpu_ids: tuple[str, ...] = ()
     """The GPUs Ray gave this actor, as its node numbers them."""
+    actor_id: str = ""
+    """Ray's id for the actor: the same after Ray restarts its process (the pid changes)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -105,7 +107,8 @@ class EngineActor:
         context = ray.get_runtime_context()
         ids = context.get_accelerator_ids().get("GPU", [])
         node = str(cast(Any, ray.util).get_node_ip_address())
-        return ActorInfo(pid=os.getpid(), node=node, gpu_ids=tuple(str(i) for i in ids))
+        return ActorInfo(pid=os.getpid(), node=node, gpu_ids=tuple(str(i) for i in ids),
+                         actor_id=str(context.get_actor_id() or ""))
 
     def check(self, engine: str) -> list[Requirement]:
         """Every reason ``engine`` can't run here (checked on the actor's node, with its GPU)."""

@@ -3,10 +3,15 @@ imported once a cluster is chosen (``--cluster``, or the window's setting)."""
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import logging
+import math
 import os
+import queue
+import socket
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -28,6 +33,90 @@ soon as the parent has written them."""
 ACTOR_MAX_RESTARTS = 4
 """Ray restarts an actor whose process died this many times; then the host starts another."""
 NAMESPACE = "kamishibai"
+_connecting = threading.Lock()
+"""One ``ray.init`` at a time in this process (a project opened while another connects)."""
+_started_here: str | None = None
+"""The address (or ``local``) this process last called ``ray.init`` for: a later project
+that names another cluster leaves it first. None: Ray was started by someone else."""
+CONNECT_GRACE_S = 3.0
+"""Beyond the connection timeout, how long the studio waits for Ray to give up by itself
+(one attempt can take far longer at an address that takes connections but is not Ray)."""
+GCS_WAIT_ENV = "RAY_gcs_server_port_wait_time_s"
+"""Ray's own budget (seconds, about one attempt each) for reaching a cluster's head."""
+UNREACHABLE_HINT = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
+                    "or use local. Queued jobs stay queued.")
+
+
+def probe_address(address: str, timeout_s: float) -> None:
+    """Fail at once, with the reason, when nothing takes a connection at ``HOST:PORT``
+    (an unknown host, a closed port) rather than after Ray's retries. ``auto`` and
+    addresses without a port are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    host = host.strip("[]")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except socket.gaierror:
+        raise ConnectionError(f"no host named {host!r}") from None
+    except TimeoutError:
+        raise ConnectionError(f"nothing answered at {address}") from None
+    except OSError as error:
+        raise ConnectionError(f"nothing takes connections at {address} ({error.strerror or error})") from None
+
+
+class _RayThread:
+    """One thread, as long-lived as this process, that makes the calls that start Ray's
+    processes on this machine (``ray.init``): they end when the thread that started them
+    ends (Linux's parent-death signal), so a short-lived thread (the one that joins the
+    cluster while the window goes on) must not start them. A daemon: a call that never
+    returns (a head that takes connections but never answers) does not keep the process
+    from exiting."""
+
+    def __init__(self) -> None:
+        self._calls: queue.SimpleQueue[tuple[concurrent.futures.Future[object], Callable[[], object]]] = \
+            queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="kamishibai-ray", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            future, call = self._calls.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(call())
+            except BaseException as error:
+                future.set_exception(error)
+
+    def run(self, call: Callable[[], object], timeout: float | None) -> None:
+        """``call()`` on the thread; its error raised here; TimeoutError after ``timeout``."""
+        future: concurrent.futures.Future[object] = concurrent.futures.Future()
+        self._calls.put((future, call))
+        future.result(timeout)
+
+
+_ray_thread: _RayThread | None = None
+
+
+def _on_ray_thread(call: Callable[[], object], timeout: float | None = None) -> None:
+    global _ray_thread
+    if _ray_thread is None:
+        _ray_thread = _RayThread()
+    _ray_thread.run(call, timeout)
+
+
+@contextlib.contextmanager
+def _gcs_wait(timeout_s: float) -> Iterator[None]:
+    """Ray tries a cluster's head about once a second, 20 times; try for ``timeout_s``
+    instead (unless the environment already sets Ray's budget)."""
+    if GCS_WAIT_ENV in os.environ:
+        yield
+        return
+    os.environ[GCS_WAIT_ENV] = str(max(1, math.ceil(timeout_s)))
+    try:
+        yield
+    finally:
+        os.environ.pop(GCS_WAIT_ENV, None)
 
 
 class RayCluster:
@@ -46,25 +135,49 @@ class RayCluster:
 
     @classmethod
     def connect(cls, spec: ClusterSpec) -> RayCluster:
-        """Join the cluster ``spec`` names (or start a local instance). A process already
-        connected to Ray (a test, an earlier project in the window) keeps its connection."""
+        """Join the cluster ``spec`` names (or start a local instance), giving up after
+        ``spec.connect_timeout_s`` when joining. A process already connected to Ray (a test,
+        an earlier project in the window) keeps its connection."""
+        with _connecting:
+            return cls._connect(spec)
+
+    @classmethod
+    def _connect(cls, spec: ClusterSpec) -> RayCluster:
+        global _started_here
         ray = require_ray()
+        if ray.is_initialized() and _started_here not in (None, spec.address):
+            ray.shutdown()  # the instance this process joined for an earlier choice: not the one wanted now
+            _started_here = None
         if ray.is_initialized():
             cluster = cls(spec, ray, owned=False)
         else:
-            quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE,
-                                     "logging_level": logging.ERROR if spec.local else logging.WARNING}
+            quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE, "logging_level": logging.ERROR}
+            where = "this machine's cluster" if spec.address == AUTO else spec.address
+            failed = f"Could not connect to the Ray cluster ({where})"
+            if not spec.local:
+                try:
+                    probe_address(spec.address, spec.connect_timeout_s)
+                except ConnectionError as error:
+                    raise StudioError(f"{failed}: {error}.", hint=UNREACHABLE_HINT) from None
+            def join() -> None:
+                if ray.is_initialized():  # a late answer to an attempt given up on
+                    ray.shutdown()
+                with _gcs_wait(spec.connect_timeout_s):
+                    ray.init(address=spec.address, **quiet)
+
             try:
                 if spec.local:
-                    ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
-                             object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet)
+                    _on_ray_thread(lambda: ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
+                                                    object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet))
                 else:
-                    ray.init(address=spec.address, **quiet)
+                    _on_ray_thread(join, timeout=spec.connect_timeout_s + CONNECT_GRACE_S)
+            except concurrent.futures.TimeoutError:
+                raise StudioError(f"{failed}: no Ray cluster answered within {spec.connect_timeout_s:g} s.",
+                                  hint=UNREACHABLE_HINT) from None
             except (ConnectionError, RuntimeError, ValueError) as error:
-                where = "this machine's cluster" if spec.address == AUTO else spec.address
-                raise StudioError(f"Could not connect to the Ray cluster ({where}): {error}",
-                                  hint="Start one with `ray start --head` (docs/CLUSTER.md), or use --cluster local."
-                                  ) from None
+                waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
+                raise StudioError(f"{failed}{waited}: {error}", hint=UNREACHABLE_HINT) from None
+            _started_here = spec.address
             cluster = cls(spec, ray, owned=True)
         cluster.refresh_resources()
         return cluster
@@ -158,4 +271,6 @@ class RayCluster:
         for host in self.hosts:
             host.close()
         if self.owned and self.connected:
+            global _started_here
             self.ray.shutdown()
+            _started_here = None

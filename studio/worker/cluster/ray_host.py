@@ -266,10 +266,10 @@ class RayHost:
         with self._lock:
             self._engine = None
             self._state = ActorState.RESTARTING
-        where = f" on {self._info.node} (pid {self._info.pid})" if self._info else ""
-        message = f"The cluster's actor {self.index}{where} was lost during {stage}: {type(error).__name__}."
+        lost = self._ran_on(self._info.pid) if self._info else f"actor {self.index}"
+        message = f"The cluster's {lost} was lost during {stage}: {type(error).__name__}."
         log.warning("%s %s", message, error)
-        raise HostLostError(message, hint="The job went back to the queue; another actor runs it.")
+        raise HostLostError(message, hint="The job went back to the queue; the next free actor runs it.")
 
     def _commit_files(self, job: HostJob, encoded: Encoded, began: float) -> HostResult:
         """Write the actor's three files into the project (each atomically) and return the
@@ -290,7 +290,14 @@ class RayHost:
         timings[TIMING_KEYS[0]] = round(time.perf_counter() - began, 4)
         timings[TIMING_KEYS[1]] = encoded.actor_s
         return HostResult(prediction=result.prediction, representation=files[0], clip=files[1], poster=files[2],
-                          engine_version=result.engine_version, timings=timings)
+                          engine_version=result.engine_version, timings=timings, ran_on=self._ran_on(encoded.pid))
+
+    def _ran_on(self, pid: int) -> str:
+        """``actor 1 (pid 4242 on 10.0.0.3, Ray actor 5f0c…)``: the process that made a take."""
+        info = self._info
+        node = f" on {info.node}" if info and info.node else ""
+        ray_id = f", Ray actor {info.actor_id}" if info and info.actor_id else ""
+        return f"actor {self.index} (pid {pid}{node}{ray_id})"
 
     # -- life cycle ---------------------------------------------------------------------------
 

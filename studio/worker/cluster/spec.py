@@ -16,6 +16,9 @@ INSTALL_HINT = "pip install 'kamishibai-studio[cluster]'"
 
 LOCAL = "local"
 AUTO = "auto"
+CONNECT_TIMEOUT_S = 10.0
+"""How long joining a cluster may take before the studio says it can't (Ray's own wait is
+20 seconds, most of which a wrong address only delays the message)."""
 
 
 class RayMissingError(StudioError):
@@ -35,7 +38,8 @@ class ClusterSpec:
     of a cluster's head (``10.0.0.5:6379``). ``actors``: engine hosts to start (None: one per
     GPU of the cluster, or one when it has none). ``gpus_per_actor``: None gives each actor
     one GPU when the cluster has GPUs. ``cpus``: the CPUs a ``local`` instance offers (None:
-    every core of this machine).
+    every core of this machine). ``connect_timeout_s``: how long joining a cluster (not
+    ``local``) may take before it counts as unreachable.
     """
 
     address: str = LOCAL
@@ -43,6 +47,7 @@ class ClusterSpec:
     gpus_per_actor: float | None = None
     cpus_per_actor: float = 1.0
     cpus: int | None = None
+    connect_timeout_s: float = CONNECT_TIMEOUT_S
 
     def __post_init__(self) -> None:
         if not self.address.strip():
@@ -53,6 +58,9 @@ class ClusterSpec:
             raise StudioError(f"GPUs per actor can't be negative ({self.gpus_per_actor}).")
         if self.cpus_per_actor <= 0:
             raise StudioError(f"CPUs per actor must be more than 0, not {self.cpus_per_actor}.")
+        if not 0 < self.connect_timeout_s <= 3600:
+            raise StudioError(f"The cluster's connection timeout must be from 0 to 3600 seconds, "
+                              f"not {self.connect_timeout_s:g}.")
 
     @property
     def local(self) -> bool:
@@ -65,7 +73,7 @@ class ClusterSpec:
         return f"{where}, {count}"
 
 
-def parse_cluster(text: str, actors: int | None = None) -> ClusterSpec:
+def parse_cluster(text: str, actors: int | None = None, connect_timeout_s: float | None = None) -> ClusterSpec:
     """``local``, ``auto`` or an address (``ray://`` client addresses are refused: progress
     streams from the actors, which Ray's client mode does not carry)."""
     address = text.strip()
@@ -75,7 +83,9 @@ def parse_cluster(text: str, actors: int | None = None) -> ClusterSpec:
         raise StudioError(f"Ray client addresses ({address}) are not supported.",
                           hint="Run the studio on a machine of the cluster and use --cluster auto, or give the "
                           "head's GCS address (HOST:6379).")
-    return ClusterSpec(address=address, actors=actors)
+    if connect_timeout_s is None:
+        return ClusterSpec(address=address, actors=actors)
+    return ClusterSpec(address=address, actors=actors, connect_timeout_s=connect_timeout_s)
 
 
 def ray_available() -> bool:

@@ -9,6 +9,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 
+class ConnectionState(StrEnum):
+    CONNECTING = "connecting"
+    """Joining the cluster (or starting a local one), on a thread of its own: jobs wait."""
+    CONNECTED = "connected"
+    FAILED = "failed"
+    """Could not join; the queued jobs stay queued (``error`` says why)."""
+
+
 class ActorState(StrEnum):
     STARTING = "starting"
     IDLE = "idle"
@@ -40,8 +48,19 @@ class ClusterStatus:
     cpus: float
     gpus: float
     actors: tuple[ActorView, ...]
+    state: ConnectionState = ConnectionState.CONNECTED
+    error: str = ""
+    hint: str = ""
+
+    @classmethod
+    def unconnected(cls, address: str, state: ConnectionState, error: str = "", hint: str = "") -> ClusterStatus:
+        return cls(address=address, nodes=0, cpus=0.0, gpus=0.0, actors=(), state=state, error=error, hint=hint)
 
     def summary(self) -> str:
+        if self.state is ConnectionState.CONNECTING:
+            return f"Connecting to the render farm ({self.address})…"
+        if self.state is ConnectionState.FAILED:
+            return f"The render farm ({self.address}) is not connected: {self.error}"
         gpus = f"{self.gpus:g} GPU" + ("" if self.gpus == 1 else "s")
         busy = sum(a.state is ActorState.RUNNING for a in self.actors)
         nodes = f"{self.nodes} node" + ("" if self.nodes == 1 else "s")
