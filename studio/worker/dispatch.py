@@ -8,6 +8,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from studio.core.state import CharacterState
 from studio.engines.registry import EngineRegistry
@@ -22,9 +23,22 @@ from studio.worker.runner import Outcome, TaskFunction, run_task
 log = logging.getLogger(__name__)
 
 
+@dataclass(eq=False)
+class TaskSlot:
+    """The thread that runs tasks (exports) in this process when the devices are remote.
+
+    A cluster's workers stand for GPUs elsewhere: an export there would hold a GPU's slot
+    while it encodes here, and it would wait for ever while the cluster is being joined or
+    could not be. Guarded by the queue's ``cond``, like a worker."""
+
+    thread: threading.Thread | None = None
+    running_id: str | None = None
+    device: str = "this computer"
+
+
 class DevicePool:
     def __init__(self, jobs: JobQueue, registry: EngineRegistry, workers: Sequence[DeviceWorker], *,
-                 expecting: bool = False) -> None:
+                 expecting: bool = False, local_tasks: bool = False) -> None:
         self.jobs = jobs
         self.registry = registry
         self.workers = list(workers)
@@ -32,6 +46,8 @@ class DevicePool:
         self.expecting = expecting
         """Workers are still to come (a cluster being joined): queued jobs wait for them,
         and the pool is not idle while any is queued. Guarded by the queue's ``cond``."""
+        self.task_slot: TaskSlot | None = TaskSlot() if local_tasks else None
+        """Set: tasks run on its thread, not on the workers'."""
         self._started = False
         self._reroll_selects = False
 
@@ -69,6 +85,11 @@ class DevicePool:
 
     def _start_threads(self) -> None:
         """A thread for each worker without a live one. With the queue's ``cond`` held."""
+        slot = self.task_slot
+        if slot is not None and (slot.thread is None or not slot.thread.is_alive()):
+            slot.thread = threading.Thread(target=self._task_loop, args=(slot,), daemon=True,
+                                           name="kamishibai-tasks")
+            slot.thread.start()
         for worker in self.workers:
             if worker.thread is not None and worker.thread.is_alive():
                 continue
@@ -78,7 +99,10 @@ class DevicePool:
 
     def stop(self, cancel_running: bool, interrupt_running: bool, timeout: float | None) -> bool:
         with self.jobs.cond:
-            threads = [(worker, worker.thread) for worker in self.workers]
+            threads: list[tuple[DeviceWorker | TaskSlot, threading.Thread | None]] = [
+                (worker, worker.thread) for worker in self.workers]
+            if self.task_slot is not None:
+                threads.append((self.task_slot, self.task_slot.thread))
             self.jobs.stopping = True
             if cancel_running or interrupt_running:
                 for running_id in self.running_ids():
@@ -100,7 +124,10 @@ class DevicePool:
 
     @property
     def alive(self) -> bool:
-        return any(w.thread is not None and w.thread.is_alive() for w in self.workers)
+        slots: list[DeviceWorker | TaskSlot] = [*self.workers]
+        if self.task_slot is not None:
+            slots.append(self.task_slot)
+        return any(w.thread is not None and w.thread.is_alive() for w in slots)
 
     def running_ids(self) -> list[str]:
         """Jobs claimed by this process's devices (marked in the same step as the claim)."""
@@ -119,6 +146,8 @@ class DevicePool:
             return False
         if self.jobs.paused:
             return True
+        if self.task_slot is not None and self.jobs.next_runnable(_is_task) is not None:
+            return False
         if self.expecting:
             return self.jobs.next_runnable(lambda job: True) is None
         return all(self._next_runnable(worker) is None for worker in self.workers)
@@ -139,8 +168,12 @@ class DevicePool:
             return self.jobs.cond.wait_for(finished, timeout)
 
     def _next_runnable(self, worker: DeviceWorker) -> Job | None:
+        tasks_here = self.task_slot is None
+
         def fits(job: Job) -> bool:
-            return job.kind is JobKind.TASK or worker.can_run(self.registry, job.engine)
+            if job.kind is JobKind.TASK:
+                return tasks_here
+            return worker.can_run(self.registry, job.engine)
 
         return self.jobs.next_runnable(fits)
 
@@ -162,16 +195,33 @@ class DevicePool:
         finally:
             worker.host.close()  # the thread that used the engine lets it go
 
-    def _next_job(self, worker: DeviceWorker) -> Job | None:
-        """The next job this device can run, claimed (marked running); None when stopping.
+    def _task_loop(self, slot: TaskSlot) -> None:
+        while True:
+            job = self._next_job(slot)
+            if job is None:
+                return
+            try:
+                self._run_one(job, slot)
+            except BaseException:  # the thread never dies
+                log.exception("the task %s failed", job.id)
+                self._force_end(job, slot)
+
+    def _next_job(self, worker: DeviceWorker | TaskSlot) -> Job | None:
+        """The next job this device (or the task slot) can run, claimed (marked running);
+        None when stopping.
 
         The job is chosen under the queue's lock and claimed on the writer, without it."""
+        def runnable() -> Job | None:
+            if isinstance(worker, TaskSlot):
+                return self.jobs.next_runnable(_is_task)
+            return self._next_runnable(worker)
+
         while True:
             with self.jobs.cond:
                 while True:
                     if self.jobs.stopping:
                         return None
-                    job = None if self.jobs.paused else self._next_runnable(worker)
+                    job = None if self.jobs.paused else runnable()
                     if job is not None:
                         break
                     self.jobs.cond.wait()
@@ -187,7 +237,7 @@ class DevicePool:
                 worker.running_id = claimed.id
             return claimed
 
-    def _run_one(self, running: Job, worker: DeviceWorker) -> None:
+    def _run_one(self, running: Job, worker: DeviceWorker | TaskSlot) -> None:
         self.jobs.bus.publish(JobEvent(EventKind.STARTED, running))
         reporter = _JobReporter(self, running.id)
 
@@ -197,10 +247,11 @@ class DevicePool:
         if running.kind is JobKind.TASK:
             outcome = run_task(self.tasks[running.id], reporter, is_cancelled)
         else:
+            assert isinstance(worker, DeviceWorker)
             outcome = worker.runner.run(running, reporter, is_cancelled)
         self._end(running.id, outcome, worker)
 
-    def _end(self, job_id: str, outcome: Outcome, worker: DeviceWorker) -> None:
+    def _end(self, job_id: str, outcome: Outcome, worker: DeviceWorker | TaskSlot) -> None:
         if outcome.status is JobStatus.QUEUED:  # its host was lost: back to the queue
             try:
                 _job, events = self.jobs.put_back(job_id, outcome.message, outcome.hint)
@@ -228,12 +279,12 @@ class DevicePool:
         finally:
             self._free(worker, job_id)
 
-    def _free(self, worker: DeviceWorker, job_id: str) -> None:
+    def _free(self, worker: DeviceWorker | TaskSlot, job_id: str) -> None:
         with self.jobs.cond:
             worker.running_id = None
             self.jobs.release(job_id)
 
-    def _force_end(self, job: Job, worker: DeviceWorker) -> None:
+    def _force_end(self, job: Job, worker: DeviceWorker | TaskSlot) -> None:
         """Last resort after an unexpected error in the worker itself."""
         with self.jobs.cond:
             if worker.running_id != job.id:
@@ -264,6 +315,10 @@ class DevicePool:
             EventKind.PREDICTED, job, deltas=prediction.deltas, motion_level=prediction.motion_level, state=state,
             warnings=tuple(prediction.warnings), conditioning=dict(prediction.conditioning),
         ))
+
+
+def _is_task(job: Job) -> bool:
+    return job.kind is JobKind.TASK
 
 
 class _JobReporter:

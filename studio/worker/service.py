@@ -113,7 +113,8 @@ class GenerationService:
         else:
             workers = self._workers([(config, make_host(hosts, registry, config)) for config in configs])
         self.devices = [worker.host.device if cluster is not None else worker.config.describe() for worker in workers]
-        self._pool = DevicePool(self._queue, registry, workers, expecting=self._connection is not None)
+        self._pool = DevicePool(self._queue, registry, workers, expecting=self._connection is not None,
+                                local_tasks=cluster is not None)
         self._operations = Operations(project, registry, self._queue, self._pool, default_engine)
         self._queue.recover()
         if self._cluster is not None:  # actors start later, sized for the engines they will run

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from studio.core.instruction import Instruction
+from studio.core.progress import Progress
 from studio.engines.base import EngineConfig, EngineSettings, GenerationContext, Prediction
 from studio.storage import Project
 from studio.worker import EventKind, GenerationService, JobStatus
@@ -260,6 +261,36 @@ def test_joining_in_the_background_without_ray_keeps_jobs_queued_and_says_why(
         assert service.wait_idle(10)  # nothing can run, and nothing is lost
         assert service.job(job_id).status is JobStatus.QUEUED
         assert not service.engine_status().loaded
+    finally:
+        service.stop(timeout=10)
+    assert _job_states(project.path) == ["queued"]
+
+
+def test_tasks_run_here_while_the_render_farm_cannot_be_joined(project: Project,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """An export is work for this computer: it neither waits for the cluster's actors nor
+    stays queued for ever when the cluster can't be joined, while the generation jobs stay
+    queued for the cluster."""
+    monkeypatch.setitem(sys.modules, "ray", None)
+    registry = fake_registry(FakeScript(), "fake")
+    service = GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local"),
+                                connect_in_background=True)
+    ran_on: list[str] = []
+
+    def export(progress: Callable[[Progress], None], cancelled: Callable[[], bool]) -> None:
+        ran_on.append(threading.current_thread().name)
+        progress(Progress(1, 1))
+
+    try:
+        _, job_id = service.generate(project.tree.root_id, "walk")
+        task_id = service.submit_task("Export episode.mp4", export)
+        service.start()
+        assert service.wait_connected(30)
+        assert service.wait_jobs([task_id], 10)
+        assert service.job(task_id).status is JobStatus.DONE
+        assert ran_on == ["kamishibai-tasks"]
+        assert service.wait_idle(10)
+        assert service.job(job_id).status is JobStatus.QUEUED
     finally:
         service.stop(timeout=10)
     assert _job_states(project.path) == ["queued"]
