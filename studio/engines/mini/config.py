@@ -163,6 +163,11 @@ class TrainConfig:
     rendered_episodes: int = 0
     """Render only this many of the training episodes (0: all): a short lease spends less of
     itself on rendering. The episodes themselves (and the text cache) do not change."""
+    encoder_motion_loss: float = 0.0
+    """Weight of an auxiliary loss in the decoder stage: the motion and the motion level
+    classified from the mean of the representation's text tokens (a training-only linear
+    head), so that the representation carries the motion from the start instead of waiting
+    for the decoder to ask for it (0: off, as in the first leases)."""
     render_before_training: bool = False
     """Render every training clip before the first step (else the decoder starts on the clips
     already there while the rest arrive)."""

@@ -52,7 +52,7 @@ MOTION_NAMES: tuple[str, ...] = tuple(m.name for m in MOTIONS)
 LOCATION_NAMES: tuple[str, ...] = tuple(loc.name for loc in LOCATIONS)
 TIMES: tuple[str, ...] = TIMES_OF_DAY
 MAX_TRIES = 40
-DATA_VERSION = 1
+DATA_VERSION = 2
 """Bump when episodes are written differently (it is part of cached episode sets' names)."""
 
 
@@ -217,6 +217,108 @@ def _heldout_will(p: Parts, rng: random.Random) -> str:
         + _camera_tail(p) + "!"
 
 
+# A small grammar of further phrasings for training (DATA_VERSION 2): key aliases in any
+# order, and sentences whose verb form, adverb position, place preposition, time phrase,
+# fillers, punctuation and case are drawn at random. The held-out templates' own markers
+# stay out of it: no "will", no "Who:" / "Move:" / "Where:" / "Time of day:" keys, and no
+# sentence starts with the place, so that those phrasings remain unseen.
+_KEY_CHOICES: dict[str, tuple[str, ...]] = {
+    "character": ("Character", "Char", "Name", "character", "NAME"),
+    "motion": ("Motion", "Action", "motion", "ACTION"),
+    "adverb": ("Manner", "Adverb", "manner"),
+    "background": ("Background", "Place", "Location", "Scene", "BG", "location", "scene"),
+    "time": ("Time", "time", "TIME"),
+    "camera": ("Camera", "Cam", "Shot"),
+}
+_SUBJECTS = ("she", "he", "they")
+_PLACE_PREPOSITIONS = ("in the", "at the", "near the", "around the", "inside the", "in front of the", "at")
+_LEADS = ("", "", "", "Then", "Now", "Next,", "Suddenly,", "After that,", "Meanwhile,", "Later,", "So")
+_ENDS = (".", ".", "!", "", "...")
+
+
+def _composed_keys(p: Parts, rng: random.Random) -> str:
+    """Key-value fields under any of their aliases, in a random order, the adverb sometimes
+    a field of its own."""
+    split_adverb = bool(p.adverb) and rng.random() < 0.4
+    motion = p.motion if split_adverb else (
+        _join(p.adverb, p.motion) if rng.random() < 0.6 else _join(p.motion, p.adverb))
+    values = {"character": p.character, "motion": motion, "adverb": p.adverb if split_adverb else "",
+              "time": p.time, "camera": p.camera}
+    if p.location and p.time and rng.random() < 0.4:
+        values["background"] = _join(p.time, p.location) if rng.random() < 0.5 else f"{p.location} at {p.time}"
+        values["time"] = ""
+    else:
+        values["background"] = p.location
+    fields = [f"{rng.choice(_KEY_CHOICES[key])}{rng.choice((': ', ':', ' : '))}{value}"
+              for key, value in values.items() if value]
+    rng.shuffle(fields)
+    return rng.choice(("; ", ";", " ; ")).join(fields) + rng.choice((".", "", ";"))
+
+
+def _verb_phrase(p: Parts, rng: random.Random, who: str) -> str:
+    """Subject, verb form and adverb position."""
+    adverb_first = rng.random() < 0.5
+    adverb = p.adverb
+
+    def with_adverb(verb: str) -> str:
+        return _join(adverb, verb) if adverb_first else _join(verb, adverb)
+
+    form = rng.randrange(7)
+    if form == 0:
+        first, _, rest = p.motion.partition(" ")
+        verb = p.motion if who == "they" else ("is " + rest if first == "be" else _third_person(p.motion))
+        return _join(who, with_adverb(verb))
+    if form == 1:
+        return _join(who, rng.choice(("is going to", "starts to", "tries to", "begins to")), with_adverb(p.motion))
+    if form == 2:
+        return _join(rng.choice(("Make", "Have", "Let")), who if who not in _SUBJECTS else "her",
+                     with_adverb(p.motion))
+    if form == 3:
+        return _join(who, rng.choice(("should", "can", "has to", "would like to", "decides to")),
+                     with_adverb(p.motion))
+    if form == 4:  # an imperative, addressed to a named character
+        return with_adverb(p.motion) if who in _SUBJECTS else f"{who}, {with_adverb(p.motion)}"
+    if form == 5:
+        return _join(who, "wants to", with_adverb(p.motion))
+    return _join("Show", who if who not in _SUBJECTS else "her", with_adverb(_gerund(p.motion)))
+
+
+def _gerund(phrase: str) -> str:
+    """'run' -> 'running', 'wave hand' -> 'waving hand' (first word only)."""
+    first, _, rest = phrase.partition(" ")
+    if first.endswith("ie"):
+        verb = first[:-2] + "ying"
+    elif first.endswith("e") and not first.endswith(("ee", "ye", "oe")):
+        verb = first[:-1] + "ing"
+    elif len(first) > 2 and first[-1] in "bdgmnpt" and first[-2] in "aeiou" and first[-3] not in "aeiou":
+        verb = first + first[-1] + "ing"
+    else:
+        verb = first + "ing"
+    return f"{verb} {rest}".strip()
+
+
+def _composed_sentence(p: Parts, rng: random.Random) -> str:
+    """A free sentence: a filler, an optional fronted time phrase, the verb phrase, the place
+    (never fronted) and the time phrase after it, a camera note, punctuation and case."""
+    who = p.character or rng.choice(_SUBJECTS)
+    body = _verb_phrase(p, rng, who)
+    place = f"{rng.choice(_PLACE_PREPOSITIONS)} {p.location}" if p.location else ""
+    time = _time_phrase(p, rng)
+    front_time = bool(time) and rng.random() < 0.35
+    tail = _join(place, "" if front_time else time)
+    text = _join(f"{time.capitalize()}," if front_time else "", body if front_time else body[:1].upper() + body[1:],
+                 tail)
+    lead = rng.choice(_LEADS)
+    if lead:
+        text = _join(lead, text if text.startswith(who) and who not in _SUBJECTS else text[:1].lower() + text[1:])
+    if p.camera:
+        text += rng.choice((f", {p.camera} camera", f" ({p.camera})", f", camera {p.camera}"))
+    text += rng.choice(_ENDS)
+    if rng.random() < 0.15:
+        text = text.lower()
+    return " ".join(text.split())
+
+
 Template = Callable[[Parts, random.Random], str]
 
 TRAIN_TEMPLATES: dict[str, Template] = {
@@ -226,16 +328,19 @@ TRAIN_TEMPLATES: dict[str, Template] = {
     "free_present": _free_present,
     "free_let": _free_let,
     "free_wants": _free_wants,
+    "composed_keys": _composed_keys,
+    "composed_sentence": _composed_sentence,
 }
 HELDOUT_TEMPLATES: dict[str, Template] = {
     "fronted": _heldout_fronted,
     "who_where": lambda p, _r: _heldout_keys(p),
     "will": _heldout_will,
 }
-TEMPLATE_WEIGHTS: dict[str, float] = {"animegamer": 3.0}
-"""AnimeGamer's own format is the one users write most: it is drawn three times as often."""
+TEMPLATE_WEIGHTS: dict[str, float] = {"animegamer": 3.0, "composed_keys": 2.0, "composed_sentence": 4.0}
+"""AnimeGamer's own format is the one users write most: it is drawn three times as often; the
+two composed grammars, which vary the most, are drawn as often as six fixed templates."""
 
-STRUCTURED = frozenset({"animegamer", "reordered", "keyed", "who_where"})
+STRUCTURED = frozenset({"animegamer", "reordered", "keyed", "who_where", "composed_keys"})
 
 
 def templates(split: Split) -> dict[str, Template]:

@@ -41,7 +41,7 @@ from torch import nn
 
 from studio.engines.mini import weights
 from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
-from studio.engines.mini.data import Split, Turn, turn_labels
+from studio.engines.mini.data import MOTION_NAMES, Split, Turn, turn_labels
 from studio.engines.mini.dataset import (
     ClipFiller,
     ClipSet,
@@ -160,6 +160,7 @@ class Trainer:
         self.text: ClipSet | None = None
         self.eval: ClipSet | None = None
         self.encoder: ClipEncoder | None = None
+        self.encoder_aux: nn.Linear | None = None
         self.decoder: VideoDiT | None = None
         self.decoder_ema: EMA | None = None
         self.lm: MiniLM | None = None
@@ -188,7 +189,8 @@ class Trainer:
 
         parts: dict[str, nn.Module | None] = {
             "encoder": self.encoder, "decoder": self.decoder,
-            "decoder_ema": self.decoder_ema.module if self.decoder_ema else None, "lm": self.lm, "judge": self.judge}
+            "decoder_ema": self.decoder_ema.module if self.decoder_ema else None, "lm": self.lm, "judge": self.judge,
+            "encoder_aux": self.encoder_aux}
         for name, module in parts.items():
             if module is not None:
                 save_file({k: v.detach().float().cpu().contiguous() for k, v in module.state_dict().items()},
@@ -260,13 +262,16 @@ class Trainer:
         self.decoder = VideoDiT(cfg).to(self.device)
         self.lm = MiniLM(cfg).to(self.device)
         self.judge = Judge(cfg.judge).to(self.device)
+        if self.config.encoder_motion_loss > 0:
+            self.encoder_aux = nn.Linear(cfg.representation.dim, len(MOTION_NAMES) + 5).to(self.device)
         source = self.source
         if source is None:
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
             return
         if source == self.state_dir:
-            for name in ("encoder", "decoder", "lm", "judge"):
-                self._load_module(getattr(self, name), f"{name}.safetensors", source)
+            for name in ("encoder", "decoder", "lm", "judge", "encoder_aux"):
+                if getattr(self, name) is not None:
+                    self._load_module(getattr(self, name), f"{name}.safetensors", source)
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
             self._load_module(self.decoder_ema.module, "decoder_ema.safetensors", source)
             return
@@ -335,6 +340,7 @@ class Trainer:
         self.text_ids = torch.full((capacity, enc.max_text), self.vocab.id(PAD), dtype=torch.long, device=clip_device)
         self.text_valid = torch.zeros((capacity, enc.max_text), dtype=torch.bool, device=clip_device)
         self.levels = torch.zeros(capacity, dtype=torch.long, device=clip_device)
+        self.motions = torch.zeros(capacity, dtype=torch.long, device=clip_device)
         self.occupancy = torch.zeros((capacity, 196), dtype=torch.float32, device=clip_device)
         vocab = self.vocab
 
@@ -345,6 +351,7 @@ class Trainer:
             self.text_ids[row, :len(ids)] = torch.tensor(ids)
             self.text_valid[row, :len(ids)] = True
             self.levels[row] = turn.level
+            self.motions[row] = MOTION_NAMES.index(turn.motion)
             self.occupancy[row] = torch.tensor(turn.occupancy)
 
         self.filler = ClipFiller(capacity, video, clip_device, rendered=need_clips, on_turn=on_turn)
@@ -476,12 +483,26 @@ class Trainer:
             with self.autocast():
                 rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
                               clips[:, :, 0])
+                aux = self.encoder_motion_loss(rep, index, level)
                 rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
                 rep, level = decoder.drop(rep, level, keep)
-                return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
+                return flow_loss(forward, clips, level, rep, weight) + aux  # type: ignore[arg-type]
 
-        self._loop("decoder", stage, [*encoder.parameters(), *decoder.parameters()], step,
+        extra = list(self.encoder_aux.parameters()) if self.encoder_aux is not None else []
+        self._loop("decoder", stage, [*encoder.parameters(), *decoder.parameters(), *extra], step,
                    after=lambda: ema.update(decoder))
+
+    def encoder_motion_loss(self, rep: torch.Tensor, index: torch.Tensor, level: torch.Tensor) -> torch.Tensor:
+        """The auxiliary classification of the motion and its level from the mean of the
+        representation's text tokens (``encoder_motion_loss`` x the two cross-entropies)."""
+        if self.encoder_aux is None:
+            return torch.zeros((), device=rep.device)
+        text = rep[:, : self.config.model.representation.text_tokens].float().mean(dim=1)
+        logits = self.encoder_aux(text).float()
+        motions = self.motions[index].to(rep.device)
+        loss = F.cross_entropy(logits[:, : len(MOTION_NAMES)], motions) + \
+            F.cross_entropy(logits[:, len(MOTION_NAMES):], (level - 1).clamp(0, 4))
+        return self.config.encoder_motion_loss * loss
 
     def stage_judge(self) -> None:
         self.wait_for_data()

@@ -107,3 +107,33 @@ def test_jitter_range_keeps_the_sign_and_the_bounds(value: int, expected: tuple[
 def test_action_text_is_the_motion_part_or_the_free_text() -> None:
     assert action_text("Character: Qiqi; Motion: quickly run; Background: town.") == "quickly run"
     assert action_text("Qiqi dances in the park.") == "Qiqi dances in the park"
+
+
+def test_the_composed_grammars_vary_the_wording_and_keep_the_held_out_markers_out(maker: EpisodeMaker) -> None:
+    texts = [turn.text for index in range(60) for turn in maker.make(Split.TRAIN, index).turns
+             if turn.template.startswith("composed")]
+    assert len(texts) > 40
+    # many different shapes: the words that are not the turn's content differ from text to text
+    openings = {" ".join(text.split()[:2]).lower() for text in texts}
+    assert len(openings) > len(texts) // 3
+    for text in texts:
+        lowered = f" {text.lower()} "
+        assert " will " not in lowered, text
+        for key in ("who:", "move:", "where:", "time of day:"):
+            assert key not in lowered.replace(" :", ":"), text
+
+
+def test_composed_sentences_never_start_with_the_place(maker: EpisodeMaker) -> None:
+    from studio.engines.sketch.vocabulary import LOCATION_BY_NAME
+
+    checked = 0
+    for index in range(80):
+        for turn in maker.make(Split.TRAIN, index).turns:
+            if turn.template != "composed_sentence":
+                continue
+            first_clause = turn.text.lower().split(",")[0]
+            phrases = LOCATION_BY_NAME[turn.location].phrases
+            assert not any(first_clause.startswith(f"{prep} {phrase}") for phrase in phrases
+                           for prep in ("in the", "at the", "near the", "by the")), turn.text
+            checked += 1
+    assert checked > 20

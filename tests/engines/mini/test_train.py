@@ -68,3 +68,14 @@ def test_the_command_line_runs_chosen_stages(tmp_path: Path) -> None:
     assert set(state["stages"]) == set(STAGES)
     with pytest.raises(SystemExit):
         main(["--config", "tiny", "--out", str(tmp_path / "x"), "--stages", "nonsense"])
+
+
+def test_the_encoder_motion_loss_trains_a_head_kept_with_the_run_state(tmp_path: Path) -> None:
+    import dataclasses
+
+    assert CONFIG.encoder_motion_loss > 0, "the tiny config exercises the auxiliary loss"
+    run(CONFIG, tmp_path / "on", device="cpu", stages=("decoder",), log=lambda _m: None)
+    assert (tmp_path / "on" / "state" / "encoder_aux.safetensors").is_file()
+    off = dataclasses.replace(CONFIG, encoder_motion_loss=0.0)
+    run(off, tmp_path / "off", device="cpu", stages=("decoder",), log=lambda _m: None)
+    assert not (tmp_path / "off" / "state" / "encoder_aux.safetensors").exists()
