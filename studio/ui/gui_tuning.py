@@ -35,15 +35,17 @@ _lowered = threading.local()
 
 
 def lower_this_thread() -> bool:
-    """Make the calling thread background work, once: nicer by :data:`BACKGROUND_NICE` and,
-    on Linux, in the ``SCHED_IDLE`` class, as the engine processes are.
+    """Make the calling thread background work, once: nicer by :data:`BACKGROUND_NICE`.
 
     For the window's decoding threads (posters, clips, and the ffmpeg processes they start,
-    which inherit both). Without it, on two cores, that work and a generating engine take
-    both cores and the GUI thread, woken by its timer, waits in the run queue behind them
-    for 10 ms and more; a normal thread that wakes takes a core from an idle-class one at
-    once. On Linux a thread's priority is its own (the GUI thread keeps its); elsewhere
-    nothing changes. Returns whether the priority was lowered now."""
+    which inherit it). Without it, on two cores, that work and a generating engine take
+    both cores and the GUI thread, woken by its timer, waits in the run queue behind
+    threads of its own priority for 10 ms and more. Unlike the engine processes these
+    threads stay in the normal scheduling class: they share the GIL with the GUI thread,
+    and one that holds it must get a core at once when the GUI thread waits for it (an
+    idle-class thread would queue behind the engine). On Linux a thread's nice value is its
+    own (the GUI thread keeps its); elsewhere nothing changes. Returns whether the priority
+    was lowered now."""
     if getattr(_lowered, "done", False) or not sys.platform.startswith("linux"):
         return False
     _lowered.done = True
@@ -52,12 +54,6 @@ def lower_this_thread() -> bool:
         os.setpriority(os.PRIO_PROCESS, me, max(os.getpriority(os.PRIO_PROCESS, me), BACKGROUND_NICE))
     except OSError:
         return False
-    policy = getattr(os, "SCHED_IDLE", None)
-    if policy is not None:
-        try:
-            os.sched_setscheduler(me, policy, os.sched_param(0))
-        except OSError:
-            pass  # nicer is still something
     return True
 
 

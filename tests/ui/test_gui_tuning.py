@@ -38,7 +38,7 @@ def test_lower_this_thread_lowers_only_the_calling_thread_and_what_it_starts() -
     worker = threading.Thread(target=background)
     worker.start()
     worker.join(60)
-    expected = (max(ours[0], BACKGROUND_NICE), os.SCHED_IDLE)
+    expected = (max(ours[0], BACKGROUND_NICE), ours[1])  # nicer, same class (it shares the GIL)
     assert seen == {"first": True, "again": False, "thread": expected, "child": expected}
     assert _priority(threading.get_native_id()) == ours  # the GUI thread keeps its priority
 
@@ -65,4 +65,4 @@ def test_posters_are_decoded_on_a_lowered_thread(qtbot, tmp_path: Path) -> None:
     assert image is not None and image.width() == 324 and image.height() == 216
     (thread_id, priority), = where
     assert thread_id != threading.get_native_id()
-    assert priority[0] >= BACKGROUND_NICE and priority[1] == os.SCHED_IDLE
+    assert priority[0] >= BACKGROUND_NICE
