@@ -49,11 +49,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 QUEUE_HIDE_MS = 1500
+"""The queue stays this long after its last job ends (the user sees it finish), then hides."""
 QUEUE_SHOW_MS = 1
 """The queue dock comes out on a later turn of the event loop than the jobs that call it:
 showing it lays out and repaints the whole window (about 6 ms), which would otherwise add
 to the work of taking in the new jobs in one stretch of the GUI thread."""
-"""The queue stays this long after its last job ends (the user sees it finish), then hides."""
 
 
 class MainWindow(QMainWindow):

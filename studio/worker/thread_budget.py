@@ -69,9 +69,11 @@ def use_idle_scheduling(thread_id: int = 0) -> bool:
 
     A thread of the normal class that wakes up takes a core from an idle-class thread at
     once, and the kernel counts a core that runs only idle-class threads as free when it
-    places a waking thread. Within the window's own session that is what background work
-    should yield; against other programs the session's share of the cores is unchanged
-    (the kernel shares the cores between sessions first). Elsewhere nothing changes."""
+    places a waking thread. Within the window's own process group that is what background
+    work should yield. Where the kernel first shares the cores between sessions or apps
+    (Linux's autogroup, a desktop's per-app cgroups) other programs don't starve it any
+    more than before; on a machine without that grouping, normal-class work anywhere
+    comes first. Elsewhere nothing changes."""
     policy = getattr(os, "SCHED_IDLE", None)
     if policy is None or not hasattr(os, "sched_setscheduler"):
         return False
