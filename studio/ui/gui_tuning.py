@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import threading
 
 GUI_SWITCH_INTERVAL_S = 0.001
 """How long another thread may hold the GIL before the GUI thread gets it (default 5 ms).
@@ -25,6 +26,35 @@ def tune_for_gui() -> None:
     # Read by the engine processes (studio.worker.thread_budget): the name is spelled out
     # here so that the window doesn't import the worker package to start.
     os.environ.setdefault("KAMISHIBAI_ENGINE_NICE", str(ENGINE_NICE))
+
+
+BACKGROUND_NICE = ENGINE_NICE
+"""How much nicer the window's own background threads (decoding posters and clips) run."""
+
+_lowered = threading.local()
+
+
+def lower_this_thread() -> bool:
+    """Make the calling thread background work, once: nicer by :data:`BACKGROUND_NICE`.
+
+    For the window's decoding threads (posters, clips, and the ffmpeg processes they start,
+    which inherit it). Without it, on two cores, that work and a generating engine take
+    both cores and the GUI thread, woken by its timer, waits in the run queue behind
+    threads of its own priority for 10 ms and more. Unlike the engine processes these
+    threads stay in the normal scheduling class: they share the GIL with the GUI thread,
+    and one that holds it must get a core at once when the GUI thread waits for it (an
+    idle-class thread would queue behind the engine). On Linux a thread's nice value is its
+    own (the GUI thread keeps its); elsewhere nothing changes. Returns whether the priority
+    was lowered now."""
+    if getattr(_lowered, "done", False) or not sys.platform.startswith("linux"):
+        return False
+    _lowered.done = True
+    me = threading.get_native_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, me, max(os.getpriority(os.PRIO_PROCESS, me), BACKGROUND_NICE))
+    except OSError:
+        return False
+    return True
 
 
 def settle_heap() -> None:

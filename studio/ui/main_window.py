@@ -50,6 +50,10 @@ log = logging.getLogger(__name__)
 
 QUEUE_HIDE_MS = 1500
 """The queue stays this long after its last job ends (the user sees it finish), then hides."""
+QUEUE_SHOW_MS = 1
+"""The queue dock comes out on a later turn of the event loop than the jobs that call it:
+showing it lays out and repaints the whole window (about 6 ms), which would otherwise add
+to the work of taking in the new jobs in one stretch of the GUI thread."""
 
 
 class MainWindow(QMainWindow):
@@ -70,6 +74,10 @@ class MainWindow(QMainWindow):
         self._queue_hide_timer.setSingleShot(True)
         self._queue_hide_timer.setInterval(QUEUE_HIDE_MS)
         self._queue_hide_timer.timeout.connect(self._hide_idle_queue)
+        self._queue_show_timer = QTimer(self)
+        self._queue_show_timer.setSingleShot(True)
+        self._queue_show_timer.setInterval(QUEUE_SHOW_MS)
+        self._queue_show_timer.timeout.connect(self._show_busy_queue)
         self.sample_builder: SampleBuilder | None = None  # building the sample story, if it is
         self.sample_progress: QProgressDialog | None = None
         self.posters = PosterCache(self)
@@ -193,11 +201,16 @@ class MainWindow(QMainWindow):
         if has_jobs:
             self._queue_hide_timer.stop()
             if self.queue_dock.isHidden():
-                self.queue_dock.show()
-                self.queue_dock.raise_()
-                self._size_docks()
+                self._queue_show_timer.start()
         else:
+            self._queue_show_timer.stop()
             self._queue_hide_timer.start()
+
+    def _show_busy_queue(self) -> None:
+        if self.workspace is not None and self.workspace.queue.has_jobs and self.queue_dock.isHidden():
+            self.queue_dock.show()
+            self.queue_dock.raise_()
+            self._size_docks()
 
     def _hide_idle_queue(self) -> None:
         if self.workspace is not None and not self.workspace.queue.has_jobs and not self.queue_dock.isHidden():

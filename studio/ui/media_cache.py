@@ -15,6 +15,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QRunnable, QSize, QThreadPool, Signal
 from PySide6.QtGui import QImage
 
+from studio.ui.gui_tuning import lower_this_thread
+
 POSTER_SIZE = QSize(360, 216)
 """Posters are scaled to fit this at load (twice the card's poster box, for HiDPI)."""
 
@@ -31,6 +33,7 @@ class _Job(QRunnable):
         self.signals = signals
 
     def run(self) -> None:
+        lower_this_thread()  # background work: the GUI thread gets the cores first
         try:
             payload = self.work(self.path)
         except Exception:

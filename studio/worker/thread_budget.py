@@ -44,7 +44,11 @@ def lower_engine_priority() -> int:
     :data:`ENGINE_NICE_VARIABLE`), so that on a machine with few cores the window's
     thread gets the CPU first and stays responsive while an engine (and the ffmpeg
     encoders it starts, which inherit the priority) keep the cores busy. Headless runs
-    set nothing and keep the normal priority. Returns the increment applied."""
+    set nothing and keep the normal priority. Returns the increment applied.
+
+    On Linux the process also moves to the idle scheduling class (see
+    :func:`use_idle_scheduling`): a nicer process alone still keeps a core until its time
+    slice ends, and the window's thread, woken by its timer, waits in the run queue."""
     try:
         increment = int(os.environ.get(ENGINE_NICE_VARIABLE, "0"))
     except ValueError:
@@ -55,4 +59,26 @@ def lower_engine_priority() -> int:
         os.nice(increment)
     except OSError:
         return 0
+    use_idle_scheduling()
     return increment
+
+
+def use_idle_scheduling(thread_id: int = 0) -> bool:
+    """Put a thread (0: the calling one) in Linux's ``SCHED_IDLE`` class; threads and
+    processes it starts later inherit it. Returns whether it is there now.
+
+    A thread of the normal class that wakes up takes a core from an idle-class thread at
+    once, and the kernel counts a core that runs only idle-class threads as free when it
+    places a waking thread. Within the window's own process group that is what background
+    work should yield. Where the kernel first shares the cores between sessions or apps
+    (Linux's autogroup, a desktop's per-app cgroups) other programs don't starve it any
+    more than before; on a machine without that grouping, normal-class work anywhere
+    comes first. Elsewhere nothing changes."""
+    policy = getattr(os, "SCHED_IDLE", None)
+    if policy is None or not hasattr(os, "sched_setscheduler"):
+        return False
+    try:
+        os.sched_setscheduler(thread_id, policy, os.sched_param(0))
+    except OSError:
+        return False
+    return True

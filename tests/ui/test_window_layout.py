@@ -42,6 +42,27 @@ def _generate_all(window, qtbot) -> None:  # type: ignore[no-untyped-def]
                     timeout=10_000)
 
 
+def test_the_queue_comes_out_on_a_later_turn_and_not_for_jobs_already_gone(
+        make_window, sample_project: Path, qtbot) -> None:
+    """Showing the queue re-lays out the whole window: it is not added to the work of taking
+    in the jobs (it comes on a later turn of the event loop), and jobs that ended meanwhile
+    don't bring it out at all."""
+    window = make_window(sample_project)
+    _settle(qtbot)
+    queue = window.workspace.queue
+    assert window.queue_dock.isHidden()
+    queue.has_jobs = True
+    window._queue_activity(True)
+    assert window.queue_dock.isHidden()  # not in the same stretch of work
+    qtbot.waitUntil(lambda: not window.queue_dock.isHidden(), timeout=5000)
+    window.queue_dock.hide()
+    window._queue_activity(True)
+    queue.has_jobs = False
+    window._queue_activity(False)  # done before the dock came out
+    _settle(qtbot, 100)
+    assert window.queue_dock.isHidden()
+
+
 @pytest.mark.parametrize("width", [1024, 1280, 1600, 1920])
 def test_dock_widths_leave_the_canvas_half_the_window(width: int) -> None:
     for left_open in (False, True):

@@ -76,7 +76,9 @@ def test_engine_processes_started_by_the_window_run_nicer(tmp_path: Path, monkey
     node = new_id()
     project.apply(AddTurn(project.tree.root_id, "one", node_id=node))
     ours = os.getpriority(os.PRIO_PROCESS, 0)
+    our_policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
     seen: dict[str, int] = {}
+    policies: dict[str, int | None] = {}
     for label, value in (("window", "7"), ("headless", None)):
         if value is None:
             monkeypatch.delenv(ENGINE_NICE_VARIABLE, raising=False)
@@ -90,8 +92,12 @@ def test_engine_processes_started_by_the_window_run_nicer(tmp_path: Path, monkey
             pid = service.engine_pids()[0]
             assert pid is not None
             seen[label] = os.getpriority(os.PRIO_PROCESS, pid) - ours
+            policies[label] = os.sched_getscheduler(pid) if our_policy is not None else None
         finally:
             service.stop(cancel_running=True, timeout=20)
     project.close()
     assert seen == {"window": 7, "headless": 0}
     assert os.getpriority(os.PRIO_PROCESS, 0) == ours  # the parent keeps its priority
+    if hasattr(os, "SCHED_IDLE"):  # Linux: the window's engine yields a core at once
+        assert policies == {"window": os.SCHED_IDLE, "headless": our_policy}
+        assert os.sched_getscheduler(0) == our_policy
