@@ -230,14 +230,19 @@ def _deadline() -> float | None:
         raise ValueError(f"KAMISHIBAI_BENCH_DEADLINE={text!r} is not a number of seconds") from None
 
 
+REARM_SECONDS = 2.0
+
+
 class PartTimeoutError(Exception):
     """A part ran out of its time."""
 
 
 @contextmanager
 def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`PartTimeoutError` in this (main) thread after ``seconds``. Python runs the
-    signal handler between bytecodes, so a long kernel or compilation delays it a little."""
+    """Raise :class:`PartTimeoutError` in this (main) thread after ``seconds``, and again every
+    :data:`REARM_SECONDS` until the part has stopped: code that catches every exception (torch's
+    compiler does, around its compiler processes, and logs it as a failed compilation) can
+    swallow the first. Python runs the handler between bytecodes, so a long kernel delays it."""
     usable = seconds is not None and hasattr(signal, "setitimer") \
         and threading.current_thread() is threading.main_thread()
     if not usable:
@@ -249,7 +254,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         raise PartTimeoutError(f"{seconds:.0f} s")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01), REARM_SECONDS)
     try:
         yield
     finally:
@@ -379,12 +384,26 @@ def _play(engine: AnimeGamerEngine, settings: AnimeGamerSettings, turns: tuple[s
         _say(f"{label}: turn {index}{' (warm-up)' if not index else ''}: MLLM {mllm:.2f} s, decoder {decoder:.2f} s, "
              f"VAE {vae:.2f} s; peak {max(peaks.values()) / 1000**3:.1f} GB; "
              f"KV reused {prediction.conditioning['reused_tokens']} tokens")
+        if settings.compile and index in (0, len(turns) - 1):
+            _say(f"{label}: {_compiled_so_far()}")
         history.append(TurnContext(instruction=parse_instruction(text), state=CharacterState(),
                                    deltas=prediction.deltas, motion_level=prediction.motion_level,
                                    engine="animegamer", representation_space=space,
                                    representation=prediction.representation))
     times.peak = max(times.peaks.values())
     return times
+
+
+def _compiled_so_far() -> str:
+    """torch's compiler counters for this process (graphs compiled, graph breaks): more graphs
+    than the few shapes and cache states of a clip means recompiles (``TORCH_LOGS=recompiles``)."""
+    try:
+        from torch._dynamo.utils import counters
+    except ImportError:
+        return "no compiler counters in this torch"
+    stats = counters.get("stats", {})
+    return (f"compiled so far: {stats.get('unique_graphs', 0)} graphs, {sum(counters.get('graph_break', {}).values())} "
+            f"graph breaks, frames {dict(counters.get('frames', {}))}")
 
 
 def _results(name: str, times: TurnTimes, goal: bool = True, extra: str = "") -> list[BenchResult]:
