@@ -66,6 +66,7 @@ from studio.engines.base import GenerationContext, Prediction, TurnContext
 from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.catalog.animegamer import INFO, TEST_INFO, AnimeGamerSettings
 from studio.engines.config import DType, EngineConfig, Placement
+from studio.engines.info import Stage
 
 TITLE = "AnimeGamer on one GPU: seconds per turn and peak memory (full-size random weights)"
 GOAL_TURN_SECONDS = 5.5
@@ -436,11 +437,24 @@ def _relative(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a.float() - b.float()).norm() / b.float().norm().clamp_min(1e-12))
 
 
+def _unpark(engine: AnimeGamerEngine) -> torch.device:
+    """Put the transformer back on its GPU when the last clip parked it in RAM (the Reference
+    preset does, during the VAE): the single decoder passes below would otherwise run on the CPU."""
+    assert engine._decoder is not None
+    device = torch.device(engine._placement(Stage.DECODE).device)
+    parked = engine._hosts.get(id(engine._decoder))
+    if parked is not None:
+        parked.visit(device)
+    return device
+
+
 def _decoder_inputs(engine: AnimeGamerEngine) -> tuple[torch.Tensor, ...]:
-    """One CFG batch at 480 x 720 x 17 frames (random latents and condition, t = 500)."""
+    """One CFG batch at 480 x 720 x 17 frames (random latents and condition, t = 500), on the
+    transformer's GPU (brought back from RAM if it was parked)."""
     assert engine._decoder is not None and engine._size is not None
     size = engine._size
-    device = engine._decoder.device
+    device = _unpark(engine)
+    assert engine._decoder.device.type == device.type, (engine._decoder.device, device)
     generator = torch.Generator(device).manual_seed(1)
     height, width = (4, 6) if _tiny() else (60, 90)
     latents = torch.randn(2, 5 if not _tiny() else 3, size.decoder.in_channels, height, width, device=device,
@@ -459,8 +473,8 @@ def _decoder_pass(engine: AnimeGamerEngine, inputs: tuple[torch.Tensor, ...]) ->
 def _attention_table(engine: AnimeGamerEngine) -> tuple[list[BenchResult], torch.Tensor]:
     """One decoder pass per attention kernel; returns the rows and the ``auto`` output."""
     assert engine._decoder is not None
-    device = engine._decoder.device
     inputs = _decoder_inputs(engine)
+    device = engine._decoder.device
     default = _decoder_pass(engine, inputs)
     default_time = _median_seconds(lambda: _decoder_pass(engine, inputs))
     rows = [BenchResult("Decoder pass (CFG batch of 2), PyTorch's attention choice", default_time, "s",

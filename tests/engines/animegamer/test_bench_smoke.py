@@ -141,3 +141,22 @@ def test_random_weights_have_the_released_keys_shapes_and_dtypes_and_are_made_wh
         weights(folder / "qiqi" / "model.json")
     module.write_skeleton(tmp_path, TINY)
     assert layout.complete_characters(folder) == ["qiqi"]
+
+
+def test_the_single_decoder_passes_bring_a_parked_transformer_back_to_its_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a Reference clip the transformer lives in RAM; the attention table and the compile
+    check must not run a full-size pass there."""
+    from types import SimpleNamespace
+
+    from studio.engines.config import Placement
+
+    module = _bench(monkeypatch, "reference")
+    visits: list[torch.device] = []
+    decoder = object()
+    parked = SimpleNamespace(visit=visits.append)
+    engine = SimpleNamespace(_decoder=decoder, _hosts={id(decoder): parked},
+                             _placement=lambda stage: Placement("cuda:0"))
+    assert module._unpark(engine) == torch.device("cuda:0")
+    assert visits == [torch.device("cuda:0")]
+    engine = SimpleNamespace(_decoder=decoder, _hosts={}, _placement=lambda stage: Placement("cuda:0"))
+    assert module._unpark(engine) == torch.device("cuda:0") and len(visits) == 1
