@@ -339,7 +339,8 @@ def _t5_resident(enabled: bool, device: str) -> Iterator[object]:
 def _play(engine: AnimeGamerEngine, settings: AnimeGamerSettings, turns: tuple[str, ...], t5: object,
           space: str, label: str) -> TurnTimes:
     """Play ``turns`` as one branch; the first turn warms up and is not counted. Prints a
-    line per turn (and, in the warm-up turn, when its first and last denoising steps end)."""
+    line per turn (and, in the warm-up turn, when its first and last denoising steps end, and
+    after any step that took over 5 s: compilation shows where it happens)."""
     times = TurnTimes()
     history: list[TurnContext] = []
     if torch.cuda.is_available():
@@ -364,7 +365,8 @@ def _play(engine: AnimeGamerEngine, settings: AnimeGamerSettings, turns: tuple[s
             stamps.append(time.perf_counter())
             if progress.step == progress.total - 1:  # the last denoising step is done
                 peaks["decoder"] = _peak_since_reset()
-            if warm_up and progress.step in (1, progress.total - 1):
+            slow = len(stamps) > 1 and stamps[-1] - stamps[-2] > 5.0  # e.g. a recompile for a new batch size
+            if warm_up and (progress.step in (1, progress.total - 1) or slow):
                 _say(f"{label}: warm-up turn, denoising step {progress.step}/{progress.total - 1} done "
                      f"{stamps[-1] - predicted:.1f} s after the MLLM")
 
