@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +43,9 @@ from studio.engines.settings import EngineSettings, SettingsError
 log = logging.getLogger(__name__)
 
 LOAD_STEPS = 5
+
+TensorSource = Callable[[Path], Mapping[str, torch.Tensor]]
+"""One weights file of our layout -> its tensors by key (default: the safetensors file read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +83,12 @@ class _Options:
 class AnimeGamerEngine:
     """TencentARC's AnimeGamer on transformers, peft and diffusers (see the package docs)."""
 
-    def __init__(self, config: EngineConfig, info: EngineInfo = INFO) -> None:
+    def __init__(self, config: EngineConfig, info: EngineInfo = INFO, *, read: TensorSource | None = None) -> None:
+        """``read`` stands in for reading a weights file (the files must still be present); the
+        GPU benchmark passes random tensors made on the GPU, so that it needn't write 18 GB first."""
         self.config = config
         self.info = info
+        self._read: TensorSource = read or _read
         self.folder = layout.engine_folder(config.checkpoints)
         self._mllm: AnimeGamerMLLM | None = None
         self._decoder: AnimeGamerTransformer | None = None
@@ -169,11 +175,11 @@ class AnimeGamerEngine:
                 check_cancelled(cancelled)
                 mllm = AnimeGamerMLLM.empty(size.mllm)
                 home, dtype = self._home(Stage.PREDICT), self._dtype(Stage.PREDICT, "mllm")
-                mllm.fill(_read(files["base"]), device=home, dtype=dtype, where=str(files["base"]))
+                mllm.fill(self._read(files["base"]), device=home, dtype=dtype, where=str(files["base"]))
                 self._mllm = mllm
                 progress(Progress(2, LOAD_STEPS, "base language model"))
                 check_cancelled(cancelled)
-                mllm.fill(_read(files["mllm"]), device=home, dtype=dtype, where=str(files["mllm"]))
+                mllm.fill(self._read(files["mllm"]), device=home, dtype=dtype, where=str(files["mllm"]))
                 _complete(mllm.missing(), files["base"].parent.parent)
                 mllm.eval()
                 progress(Progress(3, LOAD_STEPS, f"{layout.DISPLAY[character]}'s MLLM"))
@@ -182,7 +188,7 @@ class AnimeGamerEngine:
                 progress(Progress(4, LOAD_STEPS, f"{layout.DISPLAY[character]}'s video decoder"))
                 check_cancelled(cancelled)
                 vae = empty_vae(size.vae)
-                fill_vae(vae, _read(files["vae"]), device=self._home(Stage.DECODE),
+                fill_vae(vae, self._read(files["vae"]), device=self._home(Stage.DECODE),
                          dtype=self._dtype(Stage.DECODE, "vae"), where=str(files["vae"]))
                 drop_encoder(vae)  # decoding never encodes
                 self._vae = vae.eval()
@@ -200,7 +206,7 @@ class AnimeGamerEngine:
 
     def _build_decoder(self, size: ModelSize, path: Path) -> AnimeGamerTransformer:
         decoder = AnimeGamerTransformer.empty(size.decoder)
-        decoder.fill(_read(path), device=self._home(Stage.DECODE), dtype=self._dtype(Stage.DECODE, "decoder"),
+        decoder.fill(self._read(path), device=self._home(Stage.DECODE), dtype=self._dtype(Stage.DECODE, "decoder"),
                      where=str(path))
         _complete(decoder.missing(), path)
         decoder.eval()
@@ -236,7 +242,7 @@ class AnimeGamerEngine:
             raise EngineLoadError(f"{layout.DISPLAY[character]}'s weights were converted at another size.")
         files = self._files(character)
         self._hosts.clear()
-        self._mllm.fill(_read(files["mllm"]), device=self._home(Stage.PREDICT),
+        self._mllm.fill(self._read(files["mllm"]), device=self._home(Stage.PREDICT),
                         dtype=self._dtype(Stage.PREDICT, "mllm"), where=str(files["mllm"]))
         self._decoder = self._build_decoder(size, files["decoder"])
         self._predictor.identity = character

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from studio.core.instruction import parse_instruction
 from studio.core.state import CharacterState
@@ -201,3 +202,30 @@ def test_without_weights_load_names_the_missing_files(tmp_path: Path) -> None:
     assert str(tmp_path / "animegamer" / "mistral" / "model.safetensors") in str(raised.value)
     assert "kamishibai checkpoints convert" in str(raised.value)
     assert not engine.loaded
+
+
+def test_a_tensor_source_stands_in_for_reading_the_files(tiny: Path) -> None:
+    """The ``read`` hook (the GPU benchmark's random weights) gets every weights file, and a
+    tensor it does not place is still an error naming it, as from a file."""
+    from safetensors.torch import load_file
+
+    read: list[str] = []
+
+    def recording(path: Path) -> dict[str, torch.Tensor]:
+        read.append(path.relative_to(tiny / "animegamer").as_posix())
+        return load_file(str(path))
+
+    engine = AnimeGamerEngine(EngineConfig(checkpoints=tiny), info=TEST_INFO, read=recording)
+    engine.load()
+    assert sorted(read) == ["mistral/model.safetensors", "qiqi/decoder.safetensors", "qiqi/mllm.safetensors",
+                            "vae/vae.safetensors"]
+    prediction = engine.predict(GenerationContext(), parse_instruction(QIQI[0]), _settings(), 3)
+    assert engine.decode(prediction, _settings(), 3).frames.shape == (9, 32, 48, 3)
+
+    def with_a_stray_key(path: Path) -> dict[str, torch.Tensor]:
+        return {**load_file(str(path)), "model.layers.0.mlp.stray.weight": torch.zeros(2, 2)}
+
+    stray = AnimeGamerEngine(EngineConfig(checkpoints=tiny), info=TEST_INFO, read=with_a_stray_key)
+    with pytest.raises(EngineLoadError, match="stray"):
+        stray.load()
+    assert not stray.loaded
