@@ -73,7 +73,8 @@ class AnimeGamerSettings(EngineSettings):
                 "compile": True, "fp8": True, "vae_autotune": True, "park_decoder": False},
                help="For watching speed: fewer steps, guidance on the first half only, diffusers' first-block "
                     "cache, FP8 transformer layers (torchao), compiled transformer blocks, autotuned VAE "
-                    "convolutions.", changes_output=True),
+                    "convolutions. The first clip after the engine loads waits for the compiler: more "
+                    "than 3 minutes on an H200; later clips reuse the compiled code.", changes_output=True),
     )
 
     character: str = setting("auto", label="Character", choices=CHARACTER_CHOICES,
