@@ -52,7 +52,7 @@ from studio.engines.mini.dataset import (
     to_float,
     write_text_cache,
 )
-from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
+from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
 from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
@@ -285,7 +285,7 @@ class Trainer:
                 state.update(weights.load_tensors(source / name))
         if state:
             # parts a newer config adds start as the module made them (zero-initialised no-ops)
-            added = {k: v for k, v in self.decoder.state_dict().items() if k.startswith("rep_grid.") and k not in state}
+            added = {k: v for k, v in self.decoder.state_dict().items() if k.startswith(ADDED_PARTS) and k not in state}
             weights.load_into(self.decoder, {**added, **{k: v.float() for k, v in state.items()}},
                               source / weights.DECODER)
         self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
