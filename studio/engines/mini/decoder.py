@@ -29,7 +29,6 @@ from torch import nn
 
 from studio.engines.mini.config import ModelConfig
 
-
 ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.")
 """Parameter prefixes of paths that later configs added (zero-initialised: a checkpoint
 made without them starts unchanged when they are switched on)."""

@@ -27,7 +27,7 @@ import torch.nn.functional as F  # noqa: N812
 
 from studio.engines.mini import weights
 from studio.engines.mini.config import DecoderConfig, ModelConfig, VideoSpec, from_dict, load_train_config, named_config
-from studio.engines.mini.data import MOTION_NAMES, Split, turn_labels
+from studio.engines.mini.data import Split, turn_labels
 from studio.engines.mini.dataset import EpisodePool, gather, to_float
 
 CHECKPOINT = Path(__file__).resolve().parents[3] / "checkpoints" / "mini"
@@ -111,7 +111,8 @@ def psnr(a: torch.Tensor, b: torch.Tensor, mask: torch.Tensor | None = None) -> 
     return float((-10 * torch.log10(mse.clamp(min=1e-10))).mean())
 
 
-def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: int) -> dict[str, Any]:
+def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int]
+        ) -> dict[str, Any]:
     from torch.utils.flop_counter import FlopCounterMode
 
     from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight, sample
@@ -193,17 +194,22 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
 
     result["ground_truth"] = score(gt)
     noise = torch.randn(gt.shape, generator=torch.Generator().manual_seed(1234))
-    for name, net in (("raw", model.eval()), ("ema", ema)):
-        started = time.monotonic()
-        made = []
-        with torch.no_grad():
-            for s in range(0, gt.shape[0], 32):
-                made.append(sample(net, held["reps"][s:s + 32], held["levels"][s:s + 32], noise[s:s + 32],
-                                   sample_steps))
-        result[name] = score(torch.cat(made)) | {"sample_seconds": round(time.monotonic() - started, 1)}
-        if name == "ema":
-            sheet = torch.cat([gt[:6, :, ::2], torch.cat(made)[:6, :, ::2]])
-            _save_sheet(sheet, out.with_suffix(".png"))
+    for steps_k in sample_steps:
+        for name, net in (("raw", model.eval()), ("ema", ema)):
+            started = time.monotonic()
+            made = []
+            with torch.no_grad():
+                for s in range(0, gt.shape[0], 32):
+                    made.append(sample(net, held["reps"][s:s + 32], held["levels"][s:s + 32], noise[s:s + 32],
+                                       steps_k))
+            key = name if steps_k == sample_steps[0] else f"{name}_{steps_k}"
+            result[key] = score(torch.cat(made)) | {"sample_seconds": round(time.monotonic() - started, 1)}
+            if name == "ema":
+                sheet = torch.cat([gt[:6, :, ::2], torch.cat(made)[:6, :, ::2]])
+                _save_sheet(sheet, out.with_name(f"{out.stem}_{steps_k}.png"))
+    from safetensors.torch import save_file
+
+    save_file({k: v.contiguous() for k, v in ema.state_dict().items()}, str(out.with_suffix(".safetensors")))
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps(result), flush=True)
     return result
@@ -216,6 +222,38 @@ def _save_sheet(clips: torch.Tensor, path: Path) -> None:
     b, _c, t, h, w = clips.shape
     grid = ((clips.clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(0, 3, 2, 4, 1).reshape(b * h, t * w, 3)
     Image.fromarray(grid.numpy()).save(path)
+
+
+def speed(config_name: str, steps: int, repeats: int) -> dict[str, float]:
+    """Seconds of one turn (predict + decode at ``steps``) with random weights of a training
+    config's model, on this machine's current thread count: the median of ``repeats`` after a
+    warm-up, and the decode alone."""
+    from studio.engines.mini.decoder import VideoDiT
+    from studio.engines.mini.lm import MiniLM
+    from studio.engines.mini.runtime import MiniRuntime, TurnQuery
+    from studio.engines.mini.tokenizer import Vocab
+
+    model = load_train_config(named_config(config_name)).model
+    vocab = Vocab.load(CHECKPOINT / weights.TOKENIZER)
+    model = dataclasses.replace(model, vocab_size=vocab.size)
+    torch.manual_seed(0)
+    cpu = torch.device("cpu")
+    runtime = MiniRuntime(model, vocab, MiniLM(model), VideoDiT(model), cpu, cpu)
+    query = TurnQuery("Qiqi waves happily at the school gate in the evening.", (50, 50, 50))
+    turns, decodes = [], []
+    for k in range(repeats + 1):
+        started = time.perf_counter()
+        output = runtime.predict([query])[0]
+        middle = time.perf_counter()
+        runtime.decode(output.representation[None], [output.level], [k], steps=steps)
+        ended = time.perf_counter()
+        if k > 0:
+            turns.append(ended - started)
+            decodes.append(ended - middle)
+    result = {"turn_s": sorted(turns)[len(turns) // 2], "decode_s": sorted(decodes)[len(decodes) // 2],
+              "threads": float(torch.get_num_threads())}
+    print(json.dumps({"config": config_name, "steps": steps, **result}), flush=True)
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -234,10 +272,16 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--tflops", type=float, default=20.0, help="training compute budget (forward + backward)")
     r.add_argument("--variant", default="{}", help="JSON: Variant fields, 'decoder' a dict of DecoderConfig fields")
     r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--sample-steps", type=int, default=4)
+    r.add_argument("--sample-steps", type=int, nargs="+", default=[4])
+    q = sub.add_parser("speed")
+    q.add_argument("--config", default="h200_lease5")
+    q.add_argument("--steps", type=int, default=4)
+    q.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    if args.command == "prepare":
+    if args.command == "speed":
+        speed(args.config, args.steps, args.repeats)
+    elif args.command == "prepare":
         prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
     else:
         fields = json.loads(args.variant)

@@ -189,7 +189,8 @@ def test_the_loss_space_weighs_noisy_samples_differently_and_unknown_spaces_are_
         losses[space] = float(flow_loss(dit, clip, level, rep, weight, generator=torch.Generator().manual_seed(3)))
     assert losses["velocity"] > losses["x"] > 0  # dividing by the noise left (< 1) can only raise the error
     torch.manual_seed(0)
-    odd = VideoDiT(dataclasses.replace(model_config, decoder=dataclasses.replace(model_config.decoder, loss_space="eps")))
+    odd_decoder = dataclasses.replace(model_config.decoder, loss_space="eps")
+    odd = VideoDiT(dataclasses.replace(model_config, decoder=odd_decoder))
     with pytest.raises(ValueError, match="loss_space 'eps'"):
         flow_loss(odd, clip, level, rep, weight)
 
