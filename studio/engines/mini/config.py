@@ -177,6 +177,9 @@ class TrainConfig:
     classified from the mean of the representation's text tokens (a training-only linear
     head), so that the representation carries the motion from the start instead of waiting
     for the decoder to ask for it (0: off, as in the first leases)."""
+    freeze_encoder: bool = False
+    """Keep the clip encoder fixed in the decoder stage (a lease that trains the decoder but
+    keeps the LM: the LM predicts the encoder's representations, so they must not move)."""
     render_before_training: bool = False
     """Render every training clip before the first step (else the decoder starts on the clips
     already there while the rest arrive)."""

@@ -473,7 +473,8 @@ class Trainer:
     def stage_decoder(self) -> None:
         assert self.encoder is not None and self.decoder is not None and self.decoder_ema is not None
         cfg, stage = self.config.model, self.config.decoder_stage
-        encoder, decoder, ema = self.encoder.train(), self.decoder.train(), self.decoder_ema
+        frozen = self.config.freeze_encoder
+        encoder, decoder, ema = self.encoder.train(not frozen), self.decoder.train(), self.decoder_ema
         forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
@@ -481,15 +482,17 @@ class Trainer:
             clips, level, weight = self.clip_batch(index)
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
-                rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
-                              clips[:, :, 0])
-                aux = self.encoder_motion_loss(rep, index, level)
+                with torch.no_grad() if frozen else nullcontext():
+                    rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
+                                  clips[:, :, 0])
+                aux = self.encoder_motion_loss(rep, index, level) if not frozen else torch.zeros((), device=rep.device)
                 rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
                 rep, level = decoder.drop(rep, level, keep)
                 return flow_loss(forward, clips, level, rep, weight) + aux  # type: ignore[arg-type]
 
-        extra = list(self.encoder_aux.parameters()) if self.encoder_aux is not None else []
-        self._loop("decoder", stage, [*encoder.parameters(), *decoder.parameters(), *extra], step,
+        extra = list(self.encoder_aux.parameters()) if self.encoder_aux is not None and not frozen else []
+        trained = [] if frozen else list(encoder.parameters())
+        self._loop("decoder", stage, [*trained, *decoder.parameters(), *extra], step,
                    after=lambda: ema.update(decoder))
 
     def encoder_motion_loss(self, rep: torch.Tensor, index: torch.Tensor, level: torch.Tensor) -> torch.Tensor:

@@ -98,3 +98,17 @@ def test_the_decoder_experiment_prepares_data_trains_to_a_flop_budget_and_scores
     for key in ("raw", "ema", "raw_2", "ema_2"):
         assert 0 <= result[key]["location"] <= 1 and 0 < result[key]["psnr"] < 100
     assert (tmp_path / "run.safetensors").is_file() and (tmp_path / "run_1.png").is_file()
+
+
+def test_a_frozen_encoder_keeps_the_representation_space_while_the_decoder_trains(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    run(CONFIG, tmp_path / "a", device="cpu", stages=("decoder",), export=first, log=lambda _m: None)
+    frozen = dataclasses.replace(CONFIG, freeze_encoder=True)
+    run(frozen, tmp_path / "b", device="cpu", stages=("decoder",), init=first, restart=("decoder",),
+        log=lambda _m: None)
+    exported = weights.load_tensors(first / weights.ENCODER)
+    kept = weights.load_tensors(tmp_path / "b" / "state" / "encoder.safetensors")
+    assert all(torch.equal(kept[k], v.float()) for k, v in exported.items())
+    decoder_before = weights.load_tensors(first / weights.DECODER)
+    decoder_after = weights.load_tensors(tmp_path / "b" / "state" / "decoder.safetensors")
+    assert any(not torch.equal(decoder_after[k].half(), v) for k, v in decoder_before.items())
