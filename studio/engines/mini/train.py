@@ -485,6 +485,8 @@ class Trainer:
                 with torch.no_grad() if frozen else nullcontext():
                     rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
                                   clips[:, :, 0])
+                if frozen:  # requires grad as a trained encoder's output does: the adaptation reuses the graph
+                    rep = rep.detach().requires_grad_(True)
                 aux = self.encoder_motion_loss(rep, index, level) if not frozen else torch.zeros((), device=rep.device)
                 rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
                 rep, level = decoder.drop(rep, level, keep)

@@ -104,8 +104,9 @@ def test_a_frozen_encoder_keeps_the_representation_space_while_the_decoder_train
     first = tmp_path / "first"
     run(CONFIG, tmp_path / "a", device="cpu", stages=("decoder",), export=first, log=lambda _m: None)
     frozen = dataclasses.replace(CONFIG, freeze_encoder=True)
-    run(frozen, tmp_path / "b", device="cpu", stages=("decoder",), init=first, restart=("decoder",),
-        log=lambda _m: None)
+    state = run(frozen, tmp_path / "b", device="cpu", stages=("decoder", "adapt"), init=first,
+                restart=("decoder", "adapt"), log=lambda _m: None)
+    assert state.stages["decoder"].done and state.stages["adapt"].done and not state.stages["lm"].done
     exported = weights.load_tensors(first / weights.ENCODER)
     kept = weights.load_tensors(tmp_path / "b" / "state" / "encoder.safetensors")
     assert all(torch.equal(kept[k], v.float()) for k, v in exported.items())
