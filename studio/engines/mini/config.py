@@ -92,6 +92,15 @@ class DecoderConfig:
     spatial_rep: bool = False
     """Add the representation's first-frame grid, resized to the token grid, to every
     time slice's tokens (a spatially aligned path beside adaLN and cross-attention)."""
+    text_cond: bool = False
+    """Also condition adaLN on the mean of the representation's text tokens alone (the motion
+    lives there; the pooled vector over all tokens dilutes it with the image grid)."""
+    refine: int = 0
+    """Channels of a small per-frame conv net that refines the per-token head's pixels across
+    patch borders, from those pixels and the noisy input (0: none, as the first leases)."""
+    loss_space: str = "velocity"
+    """``velocity``: the x-prediction error divided by the noise left (the rectified flow's
+    velocity loss); ``x``: the plain clean-clip error (more weight on noisy samples' layout)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +177,9 @@ class TrainConfig:
     classified from the mean of the representation's text tokens (a training-only linear
     head), so that the representation carries the motion from the start instead of waiting
     for the decoder to ask for it (0: off, as in the first leases)."""
+    freeze_encoder: bool = False
+    """Keep the clip encoder fixed in the decoder stage (a lease that trains the decoder but
+    keeps the LM: the LM predicts the encoder's representations, so they must not move)."""
     render_before_training: bool = False
     """Render every training clip before the first step (else the decoder starts on the clips
     already there while the rest arrive)."""

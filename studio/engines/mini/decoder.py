@@ -29,6 +29,10 @@ from torch import nn
 
 from studio.engines.mini.config import ModelConfig
 
+ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.")
+"""Parameter prefixes of paths that later configs added (zero-initialised: a checkpoint
+made without them starts unchanged when they are switched on)."""
+
 
 def _sincos(positions: torch.Tensor, dim: int) -> torch.Tensor:
     half = dim // 2
@@ -94,6 +98,14 @@ class VideoDiT(nn.Module):
             self.rep_grid = nn.Linear(rep.dim, hidden)
             nn.init.zeros_(self.rep_grid.weight)  # starts as a no-op: older weights keep working
             nn.init.zeros_(self.rep_grid.bias)
+        self.text_pool: nn.Sequential | None = None
+        if dec.text_cond:
+            self.text_pool = nn.Sequential(nn.Linear(rep.dim, hidden), nn.SiLU(), nn.Linear(hidden, hidden))
+        self.refiner: nn.Sequential | None = None
+        if dec.refine > 0:
+            self.refiner = nn.Sequential(nn.Conv2d(6, dec.refine, 3, padding=1), nn.GELU(),
+                                         nn.Conv2d(dec.refine, dec.refine, 3, padding=1), nn.GELU(),
+                                         nn.Conv2d(dec.refine, 3, 3, padding=1))
         self.adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 6 * hidden))
         self.blocks = nn.ModuleList(DiTBlock(hidden, dec.heads, dec.mlp_ratio) for _ in range(dec.layers))
         self.norm_out = nn.LayerNorm(hidden, elementwise_affine=False, eps=1e-6)
@@ -101,10 +113,15 @@ class VideoDiT(nn.Module):
         self.out_adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 2 * hidden))
         self.head = nn.Sequential(nn.Linear(hidden, dec.head_hidden), nn.GELU(approximate="tanh"),
                                   nn.Linear(dec.head_hidden, self.patch_dim))
-        for linear in (self.adaln[1], self.out_adaln[1]):
-            assert isinstance(linear, nn.Linear)
-            nn.init.zeros_(linear.weight)
-            nn.init.zeros_(linear.bias)
+        zeroed: list[nn.Module] = [self.adaln[1], self.out_adaln[1]]
+        if self.text_pool is not None:
+            zeroed.append(self.text_pool[2])
+        if self.refiner is not None:
+            zeroed.append(self.refiner[4])
+        for layer in zeroed:  # start as no-ops (the added paths leave a loaded decoder unchanged)
+            assert isinstance(layer, nn.Linear | nn.Conv2d) and layer.bias is not None
+            nn.init.zeros_(layer.weight)
+            nn.init.zeros_(layer.bias)
 
     # -- patches ------------------------------------------------------------------------------------
     def patchify(self, clip: torch.Tensor) -> torch.Tensor:
@@ -132,6 +149,8 @@ class VideoDiT(nn.Module):
         """(adaLN conditioning (B, hidden), cross-attention context (B, R, hidden))."""
         time = self.time_embed(self.time_proj(t * 1000.0).to(rep.dtype))
         cond = time + self.level_embed(level) + self.rep_pool(rep.mean(dim=1))
+        if self.text_pool is not None:
+            cond = cond + self.text_pool(rep[:, : self.config.representation.text_tokens].mean(dim=1))
         return cond, self.rep_context(rep)
 
     def spatial(self, rep: torch.Tensor) -> torch.Tensor:
@@ -159,7 +178,18 @@ class VideoDiT(nn.Module):
             x = block(x, modulation, context)
         shift, scale = (self.out_adaln(cond).unflatten(1, (2, -1)) + self.out_table).unbind(1)
         x = self.norm_out(x) * (1 + scale[:, None]) + shift[:, None]
-        return self.unpatchify(self.head(x))
+        out = self.unpatchify(self.head(x))
+        if self.refiner is not None:
+            out = out + self.refine(out, noisy)
+        return out
+
+    def refine(self, coarse: torch.Tensor, noisy: torch.Tensor) -> torch.Tensor:
+        """The conv refiner's correction, frame by frame (B, 3, T, H, W)."""
+        assert self.refiner is not None
+        b, c, t, h, w = coarse.shape
+        both = torch.cat([coarse, noisy.to(coarse.dtype)], dim=1).transpose(1, 2).reshape(b * t, 2 * c, h, w)
+        out: torch.Tensor = self.refiner(both)
+        return out.reshape(b, t, c, h, w).transpose(1, 2)
 
     def drop(self, rep: torch.Tensor, level: torch.Tensor, keep: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Replace the representation and level of the samples where ``keep`` is false by the
@@ -214,8 +244,11 @@ def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: tor
     tb = t[:, None, None, None, None]
     noisy = tb * clip + (1 - tb) * noise
     x_pred = model(noisy, t, level, rep)
-    scale = (1 - tb).clamp(min=dec.min_noise)
-    error = ((x_pred.float() - clip.float()) / scale) ** 2
+    error = (x_pred.float() - clip.float()) ** 2
+    if dec.loss_space == "velocity":
+        error = error / (1 - tb).clamp(min=dec.min_noise) ** 2
+    elif dec.loss_space != "x":
+        raise ValueError(f"unknown decoder loss_space {dec.loss_space!r} (velocity, x)")
     loss: torch.Tensor = (error * weight).mean() / weight.mean()
     return loss
 

@@ -52,7 +52,7 @@ from studio.engines.mini.dataset import (
     to_float,
     write_text_cache,
 )
-from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
+from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
 from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
@@ -285,7 +285,7 @@ class Trainer:
                 state.update(weights.load_tensors(source / name))
         if state:
             # parts a newer config adds start as the module made them (zero-initialised no-ops)
-            added = {k: v for k, v in self.decoder.state_dict().items() if k.startswith("rep_grid.") and k not in state}
+            added = {k: v for k, v in self.decoder.state_dict().items() if k.startswith(ADDED_PARTS) and k not in state}
             weights.load_into(self.decoder, {**added, **{k: v.float() for k, v in state.items()}},
                               source / weights.DECODER)
         self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
@@ -473,7 +473,8 @@ class Trainer:
     def stage_decoder(self) -> None:
         assert self.encoder is not None and self.decoder is not None and self.decoder_ema is not None
         cfg, stage = self.config.model, self.config.decoder_stage
-        encoder, decoder, ema = self.encoder.train(), self.decoder.train(), self.decoder_ema
+        frozen = self.config.freeze_encoder
+        encoder, decoder, ema = self.encoder.train(not frozen), self.decoder.train(), self.decoder_ema
         forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
@@ -481,15 +482,19 @@ class Trainer:
             clips, level, weight = self.clip_batch(index)
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
-                rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
-                              clips[:, :, 0])
-                aux = self.encoder_motion_loss(rep, index, level)
+                with torch.no_grad() if frozen else nullcontext():
+                    rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
+                                  clips[:, :, 0])
+                if frozen:  # requires grad as a trained encoder's output does: the adaptation reuses the graph
+                    rep = rep.detach().requires_grad_(True)
+                aux = self.encoder_motion_loss(rep, index, level) if not frozen else torch.zeros((), device=rep.device)
                 rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
                 rep, level = decoder.drop(rep, level, keep)
                 return flow_loss(forward, clips, level, rep, weight) + aux  # type: ignore[arg-type]
 
-        extra = list(self.encoder_aux.parameters()) if self.encoder_aux is not None else []
-        self._loop("decoder", stage, [*encoder.parameters(), *decoder.parameters(), *extra], step,
+        extra = list(self.encoder_aux.parameters()) if self.encoder_aux is not None and not frozen else []
+        trained = [] if frozen else list(encoder.parameters())
+        self._loop("decoder", stage, [*trained, *decoder.parameters(), *extra], step,
                    after=lambda: ema.update(decoder))
 
     def encoder_motion_loss(self, rep: torch.Tensor, index: torch.Tensor, level: torch.Tensor) -> torch.Tensor:

@@ -14,7 +14,7 @@ pytest.importorskip("diffusers")
 
 from studio.engines.mini.config import load_train_config, named_config  # noqa: E402
 from studio.engines.mini.data import EpisodeMaker, Split  # noqa: E402
-from studio.engines.mini.decoder import VideoDiT, flow_loss, flow_times, interpolate_weight, sample  # noqa: E402
+from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, flow_loss, flow_times, interpolate_weight, sample  # noqa: E402
 from studio.engines.mini.encoder import ClipEncoder  # noqa: E402
 from studio.engines.mini.judge import Judge, head_sizes  # noqa: E402
 from studio.engines.mini.lm import MiniLM, attention_mask, collate  # noqa: E402
@@ -147,6 +147,52 @@ def test_the_spatial_path_starts_as_a_no_op_and_then_carries_the_image_grid(mode
         assert torch.allclose(dit.spatial(changed), grid)
         changed[:, 8:] += 1.0
         assert not torch.allclose(dit(noisy, t, level, changed), dit(noisy, t, level, rep))
+
+
+@pytest.mark.parametrize("option", [{"text_cond": True}, {"refine": 8}, {"text_cond": True, "refine": 8}])
+def test_added_decoder_paths_start_as_no_ops_and_then_change_the_output(model_config, option) -> None:  # type: ignore[no-untyped-def]
+    torch.manual_seed(0)
+    grown = VideoDiT(dataclasses.replace(model_config, decoder=dataclasses.replace(model_config.decoder, **option)))
+    plain = VideoDiT(model_config).eval()
+    torch.nn.init.normal_(plain.adaln[1].weight, std=0.05)  # as if trained: the conditioning reaches the blocks
+    added = set(grown.state_dict()) - set(plain.state_dict())
+    assert added and all(k.startswith(ADDED_PARTS) for k in added)
+    grown.load_state_dict({**{k: v for k, v in grown.state_dict().items() if k in added}, **plain.state_dict()})
+    grown.eval()
+    video = model_config.video
+    noisy = torch.randn(2, 3, video.frames, video.height, video.width)
+    t, level, rep = torch.tensor([0.3, 0.6]), torch.tensor([2, 4]), torch.randn(2, 32, 64)
+    with torch.no_grad():
+        assert torch.allclose(grown(noisy, t, level, rep), plain(noisy, t, level, rep), atol=1e-5)
+        for name, parameter in grown.named_parameters():
+            if name in added:
+                torch.nn.init.normal_(parameter, std=0.1)
+        changed = rep.clone()
+        changed[:, :8] += 1.0  # the text tokens only: the text path (or the refiner's input) sees it
+        assert not torch.allclose(grown(noisy, t, level, changed), plain(noisy, t, level, changed), atol=1e-4)
+    grown.train()
+    loss = flow_loss(grown, noisy.clamp(-1, 1), level, rep, torch.ones(2, 1, 1, video.height, video.width))
+    loss.backward()
+    assert all(p.grad is not None for n, p in grown.named_parameters() if n in added)
+
+
+def test_the_loss_space_weighs_noisy_samples_differently_and_unknown_spaces_are_refused(model_config) -> None:  # type: ignore[no-untyped-def]
+    video = model_config.video
+    clip = torch.rand(2, 3, video.frames, video.height, video.width) * 2 - 1
+    rep, level = torch.randn(2, 32, 64), torch.tensor([1, 5])
+    weight = torch.ones(2, 1, 1, video.height, video.width)
+    losses = {}
+    for space in ("velocity", "x"):
+        torch.manual_seed(0)
+        dit = VideoDiT(dataclasses.replace(model_config, decoder=dataclasses.replace(model_config.decoder,
+                                                                                     loss_space=space)))
+        losses[space] = float(flow_loss(dit, clip, level, rep, weight, generator=torch.Generator().manual_seed(3)))
+    assert losses["velocity"] > losses["x"] > 0  # dividing by the noise left (< 1) can only raise the error
+    torch.manual_seed(0)
+    odd_decoder = dataclasses.replace(model_config.decoder, loss_space="eps")
+    odd = VideoDiT(dataclasses.replace(model_config, decoder=odd_decoder))
+    with pytest.raises(ValueError, match="loss_space 'eps'"):
+        flow_loss(odd, clip, level, rep, weight)
 
 
 def test_token_noise_touches_only_the_current_instruction(vocab: Vocab) -> None:

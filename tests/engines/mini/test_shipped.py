@@ -79,3 +79,28 @@ def test_play_prints_the_predicted_deltas_and_motion_level(tmp_path: Path,
     assert result["engine"] == "mini" and result["job_status"] == "done"
     assert set(result["deltas"]) == {"stamina", "social", "entertainment"}
     assert 1 <= result["motion_level"] <= 5
+
+
+def test_the_next_lease_config_starts_from_the_shipped_decoder_unchanged() -> None:
+    """The lease-6 config switches on decoder paths the shipped weights lack; they start as
+    no-ops, so its first step continues the shipped decoder rather than a different one."""
+    from studio.engines.mini.config import load_train_config, named_config
+    from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT
+
+    shipped_config = weights.model_config(weights.read_manifest(SHIPPED), SHIPPED)
+    nxt = load_train_config(named_config("h200_lease6")).model
+    assert nxt.decoder.text_cond and nxt.decoder.loss_space == "x"
+    assert (nxt.video, nxt.representation) == (shipped_config.video, shipped_config.representation)
+    state = {k: v.float() for name in (weights.DECODER, weights.DECODER_IO)
+             for k, v in weights.load_tensors(SHIPPED / name).items()}
+    old, new = VideoDiT(shipped_config).eval(), VideoDiT(nxt).eval()
+    weights.load_into(old, state, SHIPPED / weights.DECODER)
+    added = {k: v for k, v in new.state_dict().items() if k.startswith(ADDED_PARTS) and k not in state}
+    assert added, "the next lease adds a path"
+    weights.load_into(new, {**added, **state}, SHIPPED / weights.DECODER)
+    video = shipped_config.video
+    torch.manual_seed(0)
+    noisy = torch.randn(1, 3, video.frames, video.height, video.width)
+    t, level, rep = torch.tensor([0.4]), torch.tensor([3]), torch.randn(1, 32, 64)
+    with torch.no_grad():
+        assert torch.allclose(new(noisy, t, level, rep), old(noisy, t, level, rep), atol=1e-4)

@@ -3,6 +3,7 @@ its time budget resumes where it stopped, and the export is a checkpoint the eng
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -79,3 +80,36 @@ def test_the_encoder_motion_loss_trains_a_head_kept_with_the_run_state(tmp_path:
     off = dataclasses.replace(CONFIG, encoder_motion_loss=0.0)
     run(off, tmp_path / "off", device="cpu", stages=("decoder",), log=lambda _m: None)
     assert not (tmp_path / "off" / "state" / "encoder_aux.safetensors").exists()
+
+
+def test_the_decoder_experiment_prepares_data_trains_to_a_flop_budget_and_scores(tmp_path: Path) -> None:
+    from studio.engines.mini import experiment
+
+    data = tmp_path / "data.pt"
+    experiment.prepare(data, train_episodes=2, heldout_episodes=1, height=32, width=48, workers=1)
+    variant = experiment.Variant(decoder=dataclasses.replace(
+        experiment.DecoderConfig(), hidden=32, layers=1, heads=2, patch=8, tpatch=2, head_hidden=32, spatial_rep=True,
+        loss_space="x"), batch=2, warmup=1)
+    out = tmp_path / "run.json"
+    result = experiment.run(data, variant, 0.002, out, seed=0, sample_steps=[1, 2])
+    assert json.loads(out.read_text())["steps"] == result["steps"] >= 1
+    assert result["steps"] == max(1, int(0.002e12 / (result["step_gflops"] * 1e9)))
+    assert result["ground_truth"]["psnr"] == 100.0  # the reference against itself
+    for key in ("raw", "ema", "raw_2", "ema_2"):
+        assert 0 <= result[key]["location"] <= 1 and 0 < result[key]["psnr"] < 100
+    assert (tmp_path / "run.safetensors").is_file() and (tmp_path / "run_1.png").is_file()
+
+
+def test_a_frozen_encoder_keeps_the_representation_space_while_the_decoder_trains(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    run(CONFIG, tmp_path / "a", device="cpu", stages=("decoder",), export=first, log=lambda _m: None)
+    frozen = dataclasses.replace(CONFIG, freeze_encoder=True)
+    state = run(frozen, tmp_path / "b", device="cpu", stages=("decoder", "adapt"), init=first,
+                restart=("decoder", "adapt"), log=lambda _m: None)
+    assert state.stages["decoder"].done and state.stages["adapt"].done and not state.stages["lm"].done
+    exported = weights.load_tensors(first / weights.ENCODER)
+    kept = weights.load_tensors(tmp_path / "b" / "state" / "encoder.safetensors")
+    assert all(torch.equal(kept[k], v.float()) for k, v in exported.items())
+    decoder_before = weights.load_tensors(first / weights.DECODER)
+    decoder_after = weights.load_tensors(tmp_path / "b" / "state" / "decoder.safetensors")
+    assert any(not torch.equal(decoder_after[k].half(), v) for k, v in decoder_before.items())

@@ -1,0 +1,295 @@
+"""Decoder-only CPU experiments at reduced scale: ``python -m studio.engines.mini.experiment``.
+
+Two commands. ``prepare`` renders training and held-out episodes with the sketch world
+(the shipped configuration's data seeds), computes the shipped encoder's representation
+of every clip from its full-size first frame, downsamples the clips to the judge's input
+size (``--height`` x ``--width``, area) and stores everything in one ``.pt`` file.
+``run`` trains one decoder variant on that file to a fixed budget of training FLOPs
+(counted with ``torch.utils.flop_counter`` on the first step, so runs compare at equal
+compute whatever else the machine is doing), then samples the held-out turns and scores
+them: the shipped judge's motion / location / character / time accuracy and PSNR on the
+whole clip and on the character's region. The LM is out of the loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F  # noqa: N812
+
+from studio.engines.mini import weights
+from studio.engines.mini.config import DecoderConfig, ModelConfig, VideoSpec, from_dict, load_train_config, named_config
+from studio.engines.mini.data import Split, turn_labels
+from studio.engines.mini.dataset import EpisodePool, gather, to_float
+
+CHECKPOINT = Path(__file__).resolve().parents[3] / "checkpoints" / "mini"
+
+
+def prepare(out: Path, train_episodes: int, heldout_episodes: int, height: int, width: int, workers: int) -> None:
+    from studio.engines.mini.encoder import ClipEncoder
+    from studio.engines.mini.tokenizer import PAD, Vocab
+
+    config = load_train_config(named_config("h200_lease5"))
+    data, video = config.data, config.model.video
+    manifest = weights.read_manifest(CHECKPOINT)
+    model = weights.model_config(manifest, CHECKPOINT)
+    vocab = Vocab.load(CHECKPOINT / weights.TOKENIZER)
+    encoder = ClipEncoder(model).eval()
+    weights.load_into(encoder, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.ENCODER).items()},
+                      CHECKPOINT / weights.ENCODER)
+    pool = EpisodePool(workers)
+    result: dict[str, Any] = {"height": height, "width": width, "frames": video.frames}
+    for split, count in ((Split.TRAIN, train_episodes), (Split.HELDOUT, heldout_episodes)):
+        started = time.monotonic()
+        # held-out episodes come from a separate index range so they never overlap the lease's own evaluation set
+        indices = range(count) if split is Split.TRAIN else range(5000, 5000 + count)
+        clipset = gather(pool.episodes(data, video, split, indices, render=True), count, data.turns, video,
+                         torch.device("cpu"), rendered=True)
+        seconds = time.monotonic() - started
+        turns = clipset.table.turns
+        small, reps = [], []
+        with torch.no_grad():
+            for start in range(0, len(turns), 64):
+                clips = to_float(clipset.clips[start:start + 64])
+                ids = torch.full((clips.shape[0], model.encoder.max_text), vocab.id(PAD), dtype=torch.long)
+                valid = torch.zeros_like(ids, dtype=torch.bool)
+                for i, turn in enumerate(turns[start:start + 64]):
+                    tokens = vocab.encode(turn.action_text, model.encoder.max_text) or [vocab.id(PAD)]
+                    ids[i, :len(tokens)] = torch.tensor(tokens)
+                    valid[i, :len(tokens)] = True
+                reps.append(encoder(ids, valid, clips[:, :, 0]))
+                b, c, t, h, w = clips.shape
+                flat = clips.transpose(1, 2).reshape(b * t, c, h, w)
+                flat = F.interpolate(flat, size=(height, width), mode="area")
+                small.append(((flat.reshape(b, t, c, height, width) + 1) * 127.5).round().clamp(0, 255)
+                             .to(torch.uint8).permute(0, 1, 3, 4, 2))
+        result[split.value] = {
+            "clips": torch.cat(small), "reps": torch.cat(reps),
+            "levels": torch.tensor([t.level for t in turns]),
+            "labels": torch.tensor([turn_labels(t) for t in turns]),
+            "occupancy": torch.tensor([t.occupancy for t in turns], dtype=torch.float32),
+            "render_seconds": seconds,
+        }
+        print(f"{split.value}: {len(turns)} turns rendered in {seconds:.1f} s", flush=True)
+    pool.close()
+    torch.save(result, out)
+
+
+@dataclasses.dataclass
+class Variant:
+    """One decoder recipe: the decoder config and the training choices."""
+
+    decoder: DecoderConfig
+    batch: int = 8
+    lr: float = 4e-4
+    warmup: int = 50
+    ema: float = 0.99
+    frame_step: int = 2
+    """Train on every ``frame_step``-th frame (2: 9 of 17, exactly the frames the judge reads)."""
+
+
+def _model(variant: Variant, height: int, width: int, frames: int) -> ModelConfig:
+    return ModelConfig(video=VideoSpec(height=height, width=width, frames=frames), decoder=variant.decoder)
+
+
+def psnr(a: torch.Tensor, b: torch.Tensor, mask: torch.Tensor | None = None) -> float:
+    """Mean PSNR (dB) over clips in [-1, 1]; ``mask`` (B, 1, 1, H, W) restricts to a region."""
+    error = (a.float() - b.float()) ** 2 / 4.0
+    if mask is None:
+        mse = error.flatten(1).mean(1)
+    else:
+        m = mask.expand_as(error)
+        mse = (error * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
+    return float((-10 * torch.log10(mse.clamp(min=1e-10))).mean())
+
+
+def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int]
+        ) -> dict[str, Any]:
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight, sample
+    from studio.engines.mini.judge import HEADS, Judge
+
+    data = torch.load(data_path)
+    height, width = data["height"], data["width"]
+    frames = len(range(0, data["frames"], variant.frame_step))
+    config = _model(variant, height, width, frames)
+    train, held = data["train"], data["heldout"]
+    clips_u8 = train["clips"][:, :: variant.frame_step]
+    torch.manual_seed(seed)
+    model = VideoDiT(config)
+    ema = copy.deepcopy(model).eval().requires_grad_(False)
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=variant.lr, betas=(0.9, 0.99), weight_decay=0.01)
+    generator = torch.Generator().manual_seed(seed)
+    dec = config.decoder
+
+    def step_loss() -> torch.Tensor:
+        index = torch.randint(0, clips_u8.shape[0], (variant.batch,), generator=generator)
+        clips = to_float(clips_u8[index])
+        rep = train["reps"][index] + dec.rep_noise * torch.randn(train["reps"][index].shape, generator=generator)
+        level = train["levels"][index]
+        keep = torch.rand(variant.batch, generator=generator) >= dec.null_rate
+        rep, level = model.drop(rep, level, keep)
+        weight = interpolate_weight(train["occupancy"][index], height, width, dec.fg_weight)
+        return flow_loss(model, clips, level, rep, weight, generator=generator)
+
+    counter = FlopCounterMode(display=False)
+    with counter:
+        loss = step_loss()
+        loss.backward()  # type: ignore[no-untyped-call]
+    optimizer.zero_grad(set_to_none=True)
+    step_flops = counter.get_total_flops()
+    steps = max(1, int(tflops * 1e12 / step_flops))
+    started = time.monotonic()
+    losses: list[float] = []
+    for k in range(steps):
+        warm = min(1.0, (k + 1) / variant.warmup)
+        for group in optimizer.param_groups:
+            group["lr"] = variant.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * k / steps)))
+        loss = step_loss()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()  # type: ignore[no-untyped-call]
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        optimizer.step()
+        with torch.no_grad():
+            decay = min(variant.ema, (1 + k) / (10 + k))
+            torch._foreach_lerp_(list(ema.parameters()), [p.detach() for p in model.parameters()], 1 - decay)
+        losses.append(float(loss.detach()))
+        if (k + 1) % max(1, steps // 10) == 0:
+            recent = sum(losses[-50:]) / len(losses[-50:])
+            print(f"step {k + 1}/{steps} loss {recent:.4f} {time.monotonic() - started:.0f}s", flush=True)
+    train_seconds = time.monotonic() - started
+
+    judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
+    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
+                      CHECKPOINT / weights.JUDGE)
+    truth = held["labels"]
+    gt = to_float(held["clips"][:, :: variant.frame_step])
+    mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
+    result: dict[str, Any] = {"variant": json.loads(json.dumps(dataclasses.asdict(variant))), "steps": steps,
+                              "step_gflops": step_flops / 1e9, "train_seconds": round(train_seconds, 1),
+                              "final_loss": sum(losses[-50:]) / len(losses[-50:]),
+                              "params_m": sum(p.numel() for p in model.parameters()) / 1e6}
+
+    def score(clips: torch.Tensor) -> dict[str, float]:
+        with torch.no_grad():
+            logits = {h: [] for h in HEADS}  # type: dict[str, list[torch.Tensor]]
+            for s in range(0, clips.shape[0], 32):
+                reading = judge(clips[s:s + 32])
+                for h in HEADS:
+                    logits[h].append(reading.logits[h])
+        out = {h: float((torch.cat(logits[h]).argmax(1) == truth[:, i]).float().mean()) for i, h in enumerate(HEADS)}
+        out["psnr"] = psnr(clips, gt)
+        out["fg_psnr"] = psnr(clips, gt, mask)
+        return out
+
+    result["ground_truth"] = score(gt)
+    noise = torch.randn(gt.shape, generator=torch.Generator().manual_seed(1234))
+    for steps_k in sample_steps:
+        for name, net in (("raw", model.eval()), ("ema", ema)):
+            started = time.monotonic()
+            made = []
+            with torch.no_grad():
+                for s in range(0, gt.shape[0], 32):
+                    made.append(sample(net, held["reps"][s:s + 32], held["levels"][s:s + 32], noise[s:s + 32],
+                                       steps_k))
+            key = name if steps_k == sample_steps[0] else f"{name}_{steps_k}"
+            result[key] = score(torch.cat(made)) | {"sample_seconds": round(time.monotonic() - started, 1)}
+            if name == "ema":
+                sheet = torch.cat([gt[:6, :, ::2], torch.cat(made)[:6, :, ::2]])
+                _save_sheet(sheet, out.with_name(f"{out.stem}_{steps_k}.png"))
+    from safetensors.torch import save_file
+
+    save_file({k: v.contiguous() for k, v in ema.state_dict().items()}, str(out.with_suffix(".safetensors")))
+    out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result), flush=True)
+    return result
+
+
+def _save_sheet(clips: torch.Tensor, path: Path) -> None:
+    """Rows of clips (frames left to right) as a PNG."""
+    from PIL import Image
+
+    b, _c, t, h, w = clips.shape
+    grid = ((clips.clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(0, 3, 2, 4, 1).reshape(b * h, t * w, 3)
+    Image.fromarray(grid.numpy()).save(path)
+
+
+def speed(config_name: str, steps: int, repeats: int) -> dict[str, float]:
+    """Seconds of one turn (predict + decode at ``steps``) with random weights of a training
+    config's model, on this machine's current thread count: the median of ``repeats`` after a
+    warm-up, and the decode alone."""
+    from studio.engines.mini.decoder import VideoDiT
+    from studio.engines.mini.lm import MiniLM
+    from studio.engines.mini.runtime import MiniRuntime, TurnQuery
+    from studio.engines.mini.tokenizer import Vocab
+
+    model = load_train_config(named_config(config_name)).model
+    vocab = Vocab.load(CHECKPOINT / weights.TOKENIZER)
+    model = dataclasses.replace(model, vocab_size=vocab.size)
+    torch.manual_seed(0)
+    cpu = torch.device("cpu")
+    runtime = MiniRuntime(model, vocab, MiniLM(model), VideoDiT(model), cpu, cpu)
+    query = TurnQuery("Qiqi waves happily at the school gate in the evening.", (50, 50, 50))
+    turns, decodes = [], []
+    for k in range(repeats + 1):
+        started = time.perf_counter()
+        output = runtime.predict([query])[0]
+        middle = time.perf_counter()
+        runtime.decode(output.representation[None], [output.level], [k], steps=steps)
+        ended = time.perf_counter()
+        if k > 0:
+            turns.append(ended - started)
+            decodes.append(ended - middle)
+    result = {"turn_s": sorted(turns)[len(turns) // 2], "decode_s": sorted(decodes)[len(decodes) // 2],
+              "threads": float(torch.get_num_threads())}
+    print(json.dumps({"config": config_name, "steps": steps, **result}), flush=True)
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m studio.engines.mini.experiment")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--train", type=int, default=400)
+    p.add_argument("--heldout", type=int, default=40)
+    p.add_argument("--height", type=int, default=64)
+    p.add_argument("--width", type=int, default=96)
+    p.add_argument("--workers", type=int, default=2)
+    r = sub.add_parser("run")
+    r.add_argument("--data", type=Path, required=True)
+    r.add_argument("--out", type=Path, required=True)
+    r.add_argument("--tflops", type=float, default=20.0, help="training compute budget (forward + backward)")
+    r.add_argument("--variant", default="{}", help="JSON: Variant fields, 'decoder' a dict of DecoderConfig fields")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--sample-steps", type=int, nargs="+", default=[4])
+    q = sub.add_parser("speed")
+    q.add_argument("--config", default="h200_lease5")
+    q.add_argument("--steps", type=int, default=4)
+    q.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    if args.command == "speed":
+        speed(args.config, args.steps, args.repeats)
+    elif args.command == "prepare":
+        prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
+    else:
+        fields = json.loads(args.variant)
+        base = {"hidden": 128, "layers": 4, "heads": 4, "mlp_ratio": 3.0, "patch": 8, "tpatch": 2, "head_hidden": 256,
+                "spatial_rep": True}
+        decoder = from_dict(DecoderConfig, base | fields.pop("decoder", {}))
+        run(args.data, Variant(decoder=decoder, **fields), args.tflops, args.out, args.seed, args.sample_steps)
+
+
+if __name__ == "__main__":
+    main()
