@@ -31,6 +31,7 @@ from studio.engines.registry import EngineRegistry, registry_from_source
 from studio.worker.engine_host import EngineStatus, HostJobError, InProcessHost
 from studio.worker.failures import Failure, describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostListener, HostPrediction, HostResult
+from studio.worker.thread_budget import lower_engine_priority
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +162,8 @@ class ProcessHost:
             target=child_main, args=(child_end, cancel, self.registry.source, self.config),
             name=f"kamishibai-engine-{self.device}", daemon=True)
         process.start()
+        if process.pid is not None:
+            lower_engine_priority(process.pid)  # before it imports anything
         child_end.close()
         self._process, self._conn, self._cancel = process, parent_end, cancel
 
@@ -287,10 +290,9 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
                config: EngineConfig) -> None:
     """The engine process: serve jobs until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    from studio.worker.thread_budget import lower_engine_priority, thread_budget_environment
+    from studio.worker.thread_budget import thread_budget_environment
 
     os.environ.update(thread_budget_environment(config.threads))  # before an engine loads torch
-    lower_engine_priority()
     host = InProcessHost(registry_from_source(source), config)
     try:
         while True:

@@ -39,33 +39,39 @@ ENGINE_NICE_VARIABLE = "KAMISHIBAI_ENGINE_NICE"
 """Set by the window's process: the engine processes it starts run this much nicer."""
 
 
-def lower_engine_priority() -> int:
-    """In an engine process: lower its CPU priority as the window asked (see
-    :data:`ENGINE_NICE_VARIABLE`), so that on a machine with few cores the window's
-    thread gets the CPU first and stays responsive while an engine (and the ffmpeg
-    encoders it starts, which inherit the priority) keep the cores busy. Headless runs
-    set nothing and keep the normal priority. Returns the increment applied.
+def lower_engine_priority(pid: int) -> int:
+    """Lower an engine process's CPU priority as the window asked (see
+    :data:`ENGINE_NICE_VARIABLE`): ``pid`` runs that much nicer than this process, so that
+    on a machine with few cores the window's thread gets the CPU first and stays
+    responsive while an engine (and the ffmpeg encoders it starts, which inherit the
+    priority) keep the cores busy. Headless runs set nothing and keep the normal priority.
+    Returns the increment applied.
 
-    On Linux the process also moves to the idle scheduling class (see
-    :func:`use_idle_scheduling`): a nicer process alone still keeps a core until its time
-    slice ends, and the window's thread, woken by its timer, waits in the run queue."""
+    The parent calls it as soon as the process exists, not the engine process itself
+    once it runs: starting Python and importing the engines takes a few hundred
+    milliseconds of CPU, which would otherwise compete with the window at its own
+    priority just when a batch starts. On Linux the process also moves to the idle
+    scheduling class (see :func:`use_idle_scheduling`): a nicer process alone still keeps a
+    core until its time slice ends, and the window's thread, woken by its timer, waits in
+    the run queue."""
     try:
         increment = int(os.environ.get(ENGINE_NICE_VARIABLE, "0"))
     except ValueError:
         return 0
-    if increment <= 0 or not hasattr(os, "nice"):
+    if increment <= 0 or not hasattr(os, "setpriority"):
         return 0
     try:
-        os.nice(increment)
+        os.setpriority(os.PRIO_PROCESS, pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + increment))
     except OSError:
         return 0
-    use_idle_scheduling()
+    use_idle_scheduling(pid)
     return increment
 
 
 def use_idle_scheduling(thread_id: int = 0) -> bool:
-    """Put a thread (0: the calling one) in Linux's ``SCHED_IDLE`` class; threads and
-    processes it starts later inherit it. Returns whether it is there now.
+    """Put a thread (0: the calling one; a process's id names its main thread) in Linux's
+    ``SCHED_IDLE`` class; threads and processes it starts later inherit it. Returns
+    whether it is there now.
 
     A thread of the normal class that wakes up takes a core from an idle-class thread at
     once, and the kernel counts a core that runs only idle-class threads as free when it
