@@ -58,18 +58,18 @@ class Filmstrip(TurnStrip):
                 self.update(self._turn_rect(index))
 
     def set_current(self, index: int) -> None:
-        old = self.current
-        if index != old:
-            self.current = index
-            self.update(self._turn_rect(old))
-            self.update(self._turn_rect(index))
+        old, self.current = self.current, index
+        self._repaint_turns(old, index)
 
     def set_playing(self, index: int) -> None:
-        old = self.playing
-        if index != old:
-            self.playing = index
+        old, self.playing = self.playing, index
+        self._repaint_turns(old, index)
+
+    def _repaint_turns(self, old: int, new: int) -> None:
+        """Repaint the two turns whose outline moved (nothing if it stayed)."""
+        if new != old:
             self.update(self._turn_rect(old))
-            self.update(self._turn_rect(index))
+            self.update(self._turn_rect(new))
 
     def _turn_rect(self, index: int) -> QRect:
         """What a turn paints: its thumbnail with the outline around it and its label."""

@@ -22,7 +22,7 @@ from studio.engines.config import EngineConfig, Placement
 from studio.engines.registry import EngineRegistry
 from studio.worker.cluster.actor import EngineActor
 from studio.worker.cluster.ray_host import RayHost
-from studio.worker.cluster.spec import AUTO, ClusterSpec, require_ray
+from studio.worker.cluster.spec import ClusterSpec, require_ray
 from studio.worker.cluster.status import ClusterStatus
 
 log = logging.getLogger(__name__)
@@ -152,8 +152,7 @@ class RayCluster:
             cluster = cls(spec, ray, owned=False)
         else:
             quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE, "logging_level": logging.ERROR}
-            where = "this machine's cluster" if spec.address == AUTO else spec.address
-            failed = f"Could not connect to the Ray cluster ({where})"
+            failed = f"Could not connect to the Ray cluster ({spec.where})"
             if not spec.local:
                 try:
                     probe_address(spec.address, spec.connect_timeout_s)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from studio.core.errors import StudioError
-from studio.worker.cluster.spec import AUTO, ClusterSpec
+from studio.worker.cluster.spec import ClusterSpec
 from studio.worker.cluster.status import ClusterStatus, ConnectionState
 
 if TYPE_CHECKING:
@@ -44,10 +44,6 @@ class ClusterConnection:
         self._error: StudioError | None = None
         self._cluster: RayCluster | None = None
         self._thread: threading.Thread | None = None
-
-    @property
-    def address(self) -> str:
-        return "this machine's cluster" if self.spec.address == AUTO else self.spec.address
 
     @property
     def state(self) -> ConnectionState:
@@ -98,7 +94,7 @@ class ClusterConnection:
             return
         except Exception as error:  # anything else Ray raises while starting
             log.exception("could not connect to the cluster")
-            self._fail(StudioError(f"Could not connect to the Ray cluster ({self.address}): {error}",
+            self._fail(StudioError(f"Could not connect to the Ray cluster ({self.spec.where}): {error}",
                                    hint="See the log for details. Queued jobs stay queued."))
             return
         # Ray stays up for the next project, as after a project closes; no actor has started yet

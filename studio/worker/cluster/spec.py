@@ -66,6 +66,11 @@ class ClusterSpec:
     def local(self) -> bool:
         return self.address == LOCAL
 
+    @property
+    def where(self) -> str:
+        """The address for messages: ``auto`` reads as this machine's cluster."""
+        return "this machine's cluster" if self.address == AUTO else self.address
+
     def describe(self) -> str:
         where = "a Ray instance on this machine" if self.local else (
             "this machine's Ray cluster" if self.address == AUTO else f"the Ray cluster at {self.address}")
