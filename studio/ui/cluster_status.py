@@ -2,8 +2,9 @@
 
 It reads ``service.cluster_status()``, which is kept in memory by the worker threads: a
 refresh never waits on the cluster. While the cluster is being joined (on a thread of its
-own) it says so, and if joining fails it says why in red: the queued jobs wait. Each change
-of the connection is also sent as :attr:`ClusterStatusView.notice`, for the status bar."""
+own) it says so, and if joining fails it says why in red, with a "Connect again" button: the
+queued jobs wait. Each change of the connection is also sent as
+:attr:`ClusterStatusView.notice`, for the status bar."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 REFRESH_MS = 1000
 CONNECTING_REFRESH_MS = 250
@@ -33,6 +34,8 @@ def describe_actor(actor: Any) -> str:
 class ClusterStatusView(QWidget):
     notice = Signal(str)
     """The connection changed: "Connecting to the render farm…", joined, or why it failed."""
+    connect_again = Signal()
+    """The author asks to join again after a failure (Ray installed or the address fixed)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,9 +45,17 @@ class ClusterStatusView(QWidget):
         self.summary.setWordWrap(True)
         self.actors = QLabel(self)
         self.actors.setWordWrap(True)
+        self.retry = QPushButton("Connect again", self)
+        self.retry.setToolTip("Join the render farm again, at the address the settings give now")
+        self.retry.clicked.connect(self.connect_again.emit)
+        self.retry.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary)
+        retry_row = QHBoxLayout()
+        retry_row.addWidget(self.retry)
+        retry_row.addStretch(1)
+        layout.addLayout(retry_row)
         layout.addWidget(self.actors)
         self._timer = QTimer(self)
         self._timer.setInterval(REFRESH_MS)
@@ -81,6 +92,7 @@ class ClusterStatusView(QWidget):
             self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{summary}</span>{hint}")
         else:
             self.summary.setText(summary)
+        self.retry.setVisible(state == "failed")
         self.actors.setText("<br>".join(describe_actor(actor) for actor in status.actors))
         if state != self._connection:
             self._connection = state

@@ -318,6 +318,7 @@ class MainWindow(QMainWindow):
         workspace.error.connect(self.show_error)
         workspace.message.connect(self.show_message)
         workspace.queue.cluster.notice.connect(self.show_message)  # connecting to the render farm, or why not
+        workspace.queue.cluster.connect_again.connect(self._connect_again)
         workspace.history_changed.connect(self._update_history_actions)
         workspace.queue.activity_changed.connect(self._queue_activity)
         session.tracker.jobs_changed.connect(self._update_jobs_label)
@@ -418,6 +419,18 @@ class MainWindow(QMainWindow):
                 dock.show()
             self._docks_hidden_for_welcome = None
             self.queue_dock.raise_()
+
+    def _connect_again(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        try:
+            again = session.connect_again()
+        except StudioError as error:  # the settings' address can't be read
+            self.show_error(error)
+            return
+        if again and self.workspace is not None:
+            self.workspace.queue.cluster.refresh()
 
     def engine_config(self) -> EngineConfig:
         """How engines are set up here: the device setting and the checkpoints folders."""

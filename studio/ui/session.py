@@ -99,6 +99,14 @@ class ProjectSession(QObject):
 
         return parse_cluster(self.settings.cluster, self.settings.cluster_actors)
 
+    def connect_again(self) -> bool:
+        """Join the render farm again after joining failed, at the address the settings give
+        now (fixed there meanwhile, or Ray installed since). False: nothing to retry."""
+        if self.service is None:
+            return False
+        spec = self._cluster_spec()
+        return spec is not None and self.service.connect_again(spec)
+
     def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
         """Run ``operation`` on the writer thread; ``then(result)`` runs on the GUI thread
         after it (a StudioError goes to :attr:`error_handler` instead)."""

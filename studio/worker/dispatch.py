@@ -71,6 +71,12 @@ class DevicePool:
             self._start_threads()
         self.jobs.cond.notify_all()
 
+    def expect_workers(self) -> None:
+        """Workers are to come again (joining the cluster once more): queued jobs wait for them."""
+        with self.jobs.cond:
+            self.expecting = True
+            self.jobs.cond.notify_all()
+
     def give_up_expecting(self) -> None:
         """No workers will come (joining the cluster failed): the queued jobs stay queued."""
         with self.jobs.cond:

@@ -86,10 +86,7 @@ class GenerationService:
         self._connection: ClusterConnection | None = None
         cluster_hosts: list[Any] = []
         if cluster is not None and connect_in_background:  # the hosts come when the cluster answers
-            from studio.worker.cluster.connection import ClusterConnection
-
-            self._connection = ClusterConnection(cluster, self._cluster_ready,
-                                                 failed=lambda _error: self._pool.give_up_expecting())
+            self._connection = self._new_connection(cluster)
         elif cluster is not None:
             from studio.worker.cluster.backend import RayCluster
 
@@ -146,6 +143,30 @@ class GenerationService:
             self.device = self.config.describe()
             self.devices = [host.device for host in hosts]
             self._pool.add_workers(workers)
+        return True
+
+    def _new_connection(self, cluster: ClusterSpec) -> ClusterConnection:
+        from studio.worker.cluster.connection import ClusterConnection
+
+        return ClusterConnection(cluster, self._cluster_ready, failed=lambda _error: self._pool.give_up_expecting())
+
+    def connect_again(self, cluster: ClusterSpec | None = None) -> bool:
+        """Try joining the cluster again after an attempt failed: Ray installed since, the
+        cluster started, or its address fixed in the settings (``cluster``: the spec to use
+        now; default, the same one). The queued jobs start once it answers. False when there
+        is nothing to retry: not on a cluster, or still connecting, or connected."""
+        from studio.worker.cluster.status import ConnectionState
+
+        connection = self._connection
+        if connection is None or connection.state is not ConnectionState.FAILED:
+            return False
+        with self._queue.cond:
+            if self._queue.stopping:
+                return False
+        retry = self._new_connection(cluster if cluster is not None else connection.spec)
+        self._pool.expect_workers()
+        self._connection = retry  # read by cluster_status() on other threads: one assignment
+        retry.start()
         return True
 
     def set_reroll_selects(self, on: bool) -> None:

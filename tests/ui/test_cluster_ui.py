@@ -228,3 +228,32 @@ def test_a_render_farm_that_cannot_be_joined_is_said_plainly_and_the_jobs_stay_q
     assert [job.status for job in service.jobs()] == [JobStatus.QUEUED] * 4
     assert _job_rows(path) == ["queued"] * 4
     assert service.job(extra).status is JobStatus.QUEUED
+
+
+def test_connect_again_joins_the_render_farm_once_its_address_is_fixed(
+        qtbot, make_window, settings: StudioSettings, tmp_path: Path, no_ray_left: None) -> None:
+    pytest.importorskip("ray")
+    from PySide6.QtCore import Qt
+
+    path = _queued_project(tmp_path)
+    settings.cluster, settings.cluster_actors = f"127.0.0.1:{_closed_port()}", 1  # a typo'd port
+    window = make_window()
+    assert window.open_project(path), window.last_error
+    service = window.session.service
+    view = window.workspace.queue.cluster
+    qtbot.waitUntil(lambda: _state(window) == "failed", timeout=60_000)
+    qtbot.waitUntil(lambda: not view.retry.isHidden(), timeout=5000)  # offered only after a failure
+    assert service.connect_again() is True and service.wait_connected(60)  # the same address: fails again
+    assert _state(window) == "failed"
+    assert service.wait_idle(5) and _job_rows(path) == ["queued"] * 3
+
+    settings.cluster = "local"  # fixed in the settings; the button joins at the new address
+    qtbot.mouseClick(view.retry, Qt.MouseButton.LeftButton)
+    assert _state(window) == "connecting"
+    qtbot.waitUntil(lambda: view.retry.isHidden(), timeout=5000)
+    assert service.connect_again() is False  # nothing to retry while connecting
+    queued = [job.id for job in service.jobs()]
+    qtbot.waitUntil(lambda: all(service.job(j).finished for j in queued), timeout=240_000)
+    assert all(service.job(j).status is JobStatus.DONE for j in queued)
+    assert _state(window) == "connected" and view.retry.isHidden()
+    assert _job_rows(path) == ["done"] * 3

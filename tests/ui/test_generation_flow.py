@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from studio.ui.node_summary import CardStatus
 
@@ -16,11 +17,29 @@ def _done_takes(project, node_id: str) -> list:  # type: ignore[no-untyped-def]
     return [t for t in project.tree.takes_of(node_id) if t.status.value == "done"]
 
 
+def _press(window, qtbot, key: Qt.Key) -> None:  # type: ignore[no-untyped-def]
+    """A story-area key, pressed as a user does: in the active window, with the canvas focused.
+
+    Its shortcuts only fire there. An error box would have taken the activation: that fails
+    here with its message. Anything else that took it (the test platform hands activation to
+    any window shown, and to none when one hides) is undone first, so the key tests the window
+    and not the platform."""
+    assert window.last_error is None, window.last_error.message
+    if QApplication.activeWindow() is not window:
+        print("the window was not active; active:", QApplication.activeWindow(),
+              [type(w).__name__ for w in QApplication.topLevelWidgets() if w.isVisible()])
+        window.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+    view = window.workspace.view
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=5000)
+    qtbot.keyClick(view, key)
+
+
 def _write_turn(window, qtbot, character: str, motion: str, background: str, time: str = "day") -> None:  # type: ignore[no-untyped-def]
     """Enter on the selected card, fill the fields, Ctrl+Enter."""
     ws = window.workspace
-    ws.view.setFocus()
-    qtbot.keyClick(ws.view, Qt.Key.Key_Return)
+    _press(window, qtbot, Qt.Key.Key_Return)
     editor = ws.inspector.editor
     assert ws.inspector.draft_parent is not None
     for field, value in ((editor.character, character), (editor.motion, motion), (editor.background, background)):
@@ -57,8 +76,7 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
 
     # -- re-roll with R and compare the two takes side by side ----------------------------
     ws.select(first)
-    ws.view.setFocus()
-    qtbot.keyClick(ws.view, Qt.Key.Key_R)
+    _press(window, qtbot, Qt.Key.Key_R)
     qtbot.waitUntil(lambda: len(window.session.service.jobs(include_finished=True)) == 2)  # R queues a re-roll
     qtbot.waitUntil(lambda: len(_done_takes(project, first)) == 2, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 2, timeout=10_000)
@@ -94,8 +112,7 @@ def test_generate_reroll_compare_select_undo_delete(make_window, tmp_path: Path,
     asked: list[str] = []
     window.confirm = lambda title, text: asked.append(text) or True  # type: ignore[method-assign]
     ws.select(first)
-    ws.view.setFocus()
-    qtbot.keyClick(ws.view, Qt.Key.Key_Delete)
+    _press(window, qtbot, Qt.Key.Key_Delete)
     assert asked and "take" in asked[0]
     qtbot.waitUntil(lambda: set(ws.scene.cells) == {root} and set(ws.scene.cards) == {root})
     assert ws.current_id == root
