@@ -60,7 +60,8 @@ class ClusterStatus:
         if self.state is ConnectionState.CONNECTING:
             return f"Connecting to the render farm ({self.address})…"
         if self.state is ConnectionState.FAILED:
-            return f"The render farm ({self.address}) is not connected: {self.error}"
+            where = "" if self.address in self.error else f" ({self.address})"  # said once is enough
+            return f"The render farm{where} is not connected: {self.error}"
         gpus = f"{self.gpus:g} GPU" + ("" if self.gpus == 1 else "s")
         busy = sum(a.state is ActorState.RUNNING for a in self.actors)
         nodes = f"{self.nodes} node" + ("" if self.nodes == 1 else "s")
