@@ -12,6 +12,7 @@ from studio.core.commands import AddCastMember
 from studio.core.model import CastMember
 from studio.core.story import DialogueLine
 from studio.ui.node_summary import summarize
+from tests.ui.keys import press_story_key
 
 TIMEOUT_MS = 60_000
 
@@ -182,8 +183,7 @@ def test_a_reroll_keeps_the_selection_and_choosing_a_take_offers_to_reroll_later
     second = _generate(window, qtbot, first, "Character: Qiqi; Motion: wave")
     chosen = project.tree.node(first).selected_take_id
     ws.select(first)
-    ws.view.setFocus()
-    qtbot.keyClick(ws.view, Qt.Key.Key_R)
+    press_story_key(window, qtbot, Qt.Key.Key_R)
     qtbot.waitUntil(lambda: len(_done(project, first)) == 2, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 2)
     assert ws.current_id == first and project.tree.node(first).selected_take_id == chosen

@@ -6,34 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from studio.ui.node_summary import CardStatus
+from tests.ui.keys import press_story_key as _press
 
 TIMEOUT_MS = 60_000
 
 
 def _done_takes(project, node_id: str) -> list:  # type: ignore[no-untyped-def]
     return [t for t in project.tree.takes_of(node_id) if t.status.value == "done"]
-
-
-def _press(window, qtbot, key: Qt.Key) -> None:  # type: ignore[no-untyped-def]
-    """A story-area key, pressed as a user does: in the active window, with the canvas focused.
-
-    Its shortcuts only fire there. An error box would have taken the activation: that fails
-    here with its message. Anything else that took it (the test platform hands activation to
-    any window shown, and to none when one hides) is undone first, so the key tests the window
-    and not the platform."""
-    assert window.last_error is None, window.last_error.message
-    if QApplication.activeWindow() is not window:
-        print("the window was not active; active:", QApplication.activeWindow(),
-              [type(w).__name__ for w in QApplication.topLevelWidgets() if w.isVisible()])
-        window.activateWindow()
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
-    view = window.workspace.view
-    view.setFocus()
-    qtbot.waitUntil(view.hasFocus, timeout=5000)
-    qtbot.keyClick(view, key)
 
 
 def _write_turn(window, qtbot, character: str, motion: str, background: str, time: str = "day") -> None:  # type: ignore[no-untyped-def]
