@@ -94,6 +94,30 @@ class Variant:
     ema: float = 0.99
     frame_step: int = 2
     """Train on every ``frame_step``-th frame (2: 9 of 17, exactly the frames the judge reads)."""
+    oracle_motion: bool = False
+    """A diagnostic, not a recipe: replace the representation's text tokens (training and
+    held-out alike) by a fixed random code of the turn's motion class, so that the decoder is
+    told the motion as plainly as a label would (the old toy experiment's conditioning)."""
+
+
+def oracle_text(reps: torch.Tensor, motions: torch.Tensor, text_tokens: int, seed: int = 77) -> torch.Tensor:
+    """``reps`` with its first ``text_tokens`` tokens replaced by a per-motion random code
+    (RMS 1 per token, like the encoder's tokens); the same motion always gets the same code."""
+    classes = int(motions.max()) + 1
+    codes = torch.randn(classes, text_tokens, reps.shape[2], generator=torch.Generator().manual_seed(seed))
+    out = reps.clone()
+    out[:, :text_tokens] = codes[motions]
+    return out
+
+
+def frame_change(clips: torch.Tensor, mask: torch.Tensor | None = None) -> float:
+    """Mean absolute change between consecutive frames of clips (B, 3, T, H, W) in [-1, 1],
+    over the whole frame or inside ``mask`` (B, 1, 1, H, W)."""
+    change = (clips[:, :, 1:].float() - clips[:, :, :-1].float()).abs()
+    if mask is None:
+        return float(change.mean())
+    m = mask.expand_as(change).float()
+    return float((change * m).sum() / m.sum().clamp(min=1))
 
 
 def _model(variant: Variant, height: int, width: int, frames: int) -> ModelConfig:
@@ -123,6 +147,10 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     frames = len(range(0, data["frames"], variant.frame_step))
     config = _model(variant, height, width, frames)
     train, held = data["train"], data["heldout"]
+    if variant.oracle_motion:
+        text_tokens = config.representation.text_tokens
+        train = train | {"reps": oracle_text(train["reps"], train["labels"][:, 0], text_tokens)}
+        held = held | {"reps": oracle_text(held["reps"], held["labels"][:, 0], text_tokens)}
     clips_u8 = train["clips"][:, :: variant.frame_step]
     torch.manual_seed(seed)
     model = VideoDiT(config)
@@ -190,6 +218,8 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
         out = {h: float((torch.cat(logits[h]).argmax(1) == truth[:, i]).float().mean()) for i, h in enumerate(HEADS)}
         out["psnr"] = psnr(clips, gt)
         out["fg_psnr"] = psnr(clips, gt, mask)
+        out["change"] = frame_change(clips)
+        out["fg_change"] = frame_change(clips, mask)
         return out
 
     result["ground_truth"] = score(gt)
@@ -212,6 +242,134 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     save_file({k: v.contiguous() for k, v in ema.state_dict().items()}, str(out.with_suffix(".safetensors")))
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps(result), flush=True)
+    return result
+
+
+def linear_probe(train_x: torch.Tensor, train_y: torch.Tensor, test_x: torch.Tensor, test_y: torch.Tensor,
+                 l2: float = 1e-3, iterations: int = 200) -> float:
+    """Held-out accuracy of a multinomial logistic regression (standardised features, L2
+    penalty, L-BFGS) fitted on the training rows."""
+    mean, std = train_x.mean(0), train_x.std(0).clamp(min=1e-6)
+    a, b = (train_x - mean) / std, (test_x - mean) / std
+    classes = int(max(train_y.max(), test_y.max())) + 1
+    weight = torch.zeros(a.shape[1], classes, requires_grad=True)
+    bias = torch.zeros(classes, requires_grad=True)
+    optimizer = torch.optim.LBFGS([weight, bias], max_iter=iterations, line_search_fn="strong_wolfe")
+
+    def closure() -> torch.Tensor:
+        optimizer.zero_grad()
+        loss = F.cross_entropy(a @ weight + bias, train_y) + l2 * weight.pow(2).sum()
+        loss.backward()  # type: ignore[no-untyped-call]
+        return loss
+
+    optimizer.step(closure)  # type: ignore[no-untyped-call]
+    with torch.no_grad():
+        return float(((b @ weight + bias).argmax(1) == test_y).float().mean())
+
+
+def probe_table(train: dict[str, torch.Tensor], held: dict[str, torch.Tensor], text_tokens: int
+                ) -> dict[str, dict[str, float]]:
+    """Linear probes of what the decoder receives, per input path: the flattened
+    representation (cross-attention), its text and image tokens, the mean of all tokens (the
+    adaLN path), the mean of the text tokens (``text_cond`` and ``motion_path``), and the
+    motion level alone (the other adaLN input), for motion, location and character."""
+    def views(part: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        reps = part["reps"].float()
+        return {"flat": reps.flatten(1), "text tokens": reps[:, :text_tokens].flatten(1),
+                "image tokens": reps[:, text_tokens:].flatten(1), "mean of all tokens": reps.mean(1),
+                "mean of text tokens": reps[:, :text_tokens].mean(1),
+                "motion level": F.one_hot(part["levels"], 6).float()}
+
+    a, b = views(train), views(held)
+    table: dict[str, dict[str, float]] = {}
+    for name in a:
+        table[name] = {head: linear_probe(a[name], train["labels"][:, i], b[name], held["labels"][:, i])
+                       for i, head in enumerate(("motion", "location", "character"))}
+        print(name, table[name], flush=True)
+    return table
+
+
+def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Variant, steps: int) -> dict[str, Any]:
+    """Where the motion is lost: linear probes of the decoder's conditioning; then, with a
+    trained decoder (``weights_path``, an experiment run's EMA weights), how the judge reads
+    its clips against ground truth, ground truth frozen on its first frame and ground truth
+    averaged over time (is the confusion "a still picture" or "another motion"?), the
+    frame-to-frame change, and how much the clips move when the text tokens of another turn
+    are swapped in (does the decoder listen to the motion at all?)."""
+    from collections import Counter
+
+    from safetensors.torch import load_file
+
+    from studio.engines.mini.data import MOTION_NAMES
+    from studio.engines.mini.decoder import VideoDiT, interpolate_weight, sample
+    from studio.engines.mini.judge import Judge
+
+    data = torch.load(data_path)
+    train, held = data["train"], data["heldout"]
+    text_tokens = ModelConfig().representation.text_tokens
+    result: dict[str, Any] = {"probes": probe_table(train, held, text_tokens)}
+    if weights_path is not None:
+        height, width = data["height"], data["width"]
+        frames = len(range(0, data["frames"], variant.frame_step))
+        model = VideoDiT(_model(variant, height, width, frames)).eval()
+        model.load_state_dict(load_file(str(weights_path)))
+        judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
+        weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
+                          CHECKPOINT / weights.JUDGE)
+        reps = held["reps"]
+        if variant.oracle_motion:
+            reps = oracle_text(reps, held["labels"][:, 0], text_tokens)
+        truth = held["labels"][:, 0]
+        gt = to_float(held["clips"][:, :: variant.frame_step])
+        mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
+        noise = torch.randn(gt.shape, generator=torch.Generator().manual_seed(1234))
+        # a derangement: each turn gets the text tokens of a turn with another motion
+        order = torch.roll(torch.arange(len(truth)), 1)
+        for shift in range(1, len(truth)):
+            order = torch.roll(torch.arange(len(truth)), shift)
+            if bool((truth[order] != truth).all()):
+                break
+        swapped = reps.clone()
+        swapped[:, :text_tokens] = reps[order, :text_tokens]
+
+        def generate(r: torch.Tensor) -> torch.Tensor:
+            with torch.no_grad():
+                return torch.cat([sample(model, r[s:s + 32], held["levels"][s:s + 32], noise[s:s + 32], steps)
+                                  for s in range(0, len(r), 32)])
+
+        def motion_of(clips: torch.Tensor) -> torch.Tensor:
+            with torch.no_grad():
+                return torch.cat([judge(clips[s:s + 32]).logits["motion"].argmax(1) for s in range(0, len(clips), 32)])
+
+        made, made_swapped = generate(reps), generate(swapped)
+        still = gt[:, :, :1].expand_as(gt)
+        average = gt.mean(2, keepdim=True).expand_as(gt)
+        read = {name: motion_of(c) for name, c in (("ground truth", gt), ("ground truth, first frame held", still),
+                                                   ("ground truth, time average", average), ("generated", made),
+                                                   ("generated, text tokens swapped", made_swapped))}
+        frozen = read["ground truth, first frame held"]
+        judged: dict[str, Any] = {}
+        for name, r in read.items():
+            judged[name] = {"accuracy": float((r == truth).float().mean()),
+                            "same as on the frozen first frame": float((r == frozen).float().mean()),
+                            "distinct answers": len(set(r.tolist())),
+                            "most common": [(MOTION_NAMES[k], n) for k, n in Counter(r.tolist()).most_common(4)]}
+        judged["generated, text tokens swapped"]["reads the swapped-in motion"] = float(
+            (read["generated, text tokens swapped"] == truth[order]).float().mean())
+        first = {name: float((c - c[:, :, :1]).abs().mean()) for name, c in (("ground truth", gt), ("generated", made))}
+        result["generated"] = {
+            "judge motion": judged,
+            "frame change (whole / character region)": {
+                "ground truth": [frame_change(gt), frame_change(gt, mask)],
+                "generated": [frame_change(made), frame_change(made, mask)],
+                "two turns' ground-truth first frames": float((gt[:, :, 0] - gt[order, :, 0]).abs().mean())},
+            "distance from the first frame": first,
+            "swap text tokens: mean |change| of the clip": float((made - made_swapped).abs().mean()),
+            "swap text tokens: mean |change| in the character region": float(
+                ((made - made_swapped).abs() * mask).sum() / mask.expand_as(made).sum()),
+        }
+    out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result, indent=1), flush=True)
     return result
 
 
@@ -273,6 +431,12 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--variant", default="{}", help="JSON: Variant fields, 'decoder' a dict of DecoderConfig fields")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--sample-steps", type=int, nargs="+", default=[4])
+    d = sub.add_parser("diagnose")
+    d.add_argument("--data", type=Path, required=True)
+    d.add_argument("--out", type=Path, required=True)
+    d.add_argument("--weights", type=Path, help="an experiment run's EMA weights (.safetensors)")
+    d.add_argument("--variant", default="{}", help="the run's --variant")
+    d.add_argument("--steps", type=int, default=4)
     q = sub.add_parser("speed")
     q.add_argument("--config", default="h200_lease5")
     q.add_argument("--steps", type=int, default=4)
@@ -283,12 +447,19 @@ def main(argv: list[str] | None = None) -> None:
         speed(args.config, args.steps, args.repeats)
     elif args.command == "prepare":
         prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
+    elif args.command == "diagnose":
+        diagnose(args.data, args.out, args.weights, _variant(args.variant), args.steps)
     else:
-        fields = json.loads(args.variant)
-        base = {"hidden": 128, "layers": 4, "heads": 4, "mlp_ratio": 3.0, "patch": 8, "tpatch": 2, "head_hidden": 256,
-                "spatial_rep": True}
-        decoder = from_dict(DecoderConfig, base | fields.pop("decoder", {}))
-        run(args.data, Variant(decoder=decoder, **fields), args.tflops, args.out, args.seed, args.sample_steps)
+        run(args.data, _variant(args.variant), args.tflops, args.out, args.seed, args.sample_steps)
+
+
+def _variant(text: str) -> Variant:
+    """A Variant from the command line's JSON, on the reduced decoder the experiments share."""
+    fields = json.loads(text)
+    base = {"hidden": 128, "layers": 4, "heads": 4, "mlp_ratio": 3.0, "patch": 8, "tpatch": 2, "head_hidden": 256,
+            "spatial_rep": True}
+    decoder = from_dict(DecoderConfig, base | fields.pop("decoder", {}))
+    return Variant(decoder=decoder, **fields)
 
 
 if __name__ == "__main__":
