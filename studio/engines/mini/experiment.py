@@ -29,6 +29,7 @@ from studio.engines.mini import weights
 from studio.engines.mini.config import DecoderConfig, ModelConfig, VideoSpec, from_dict, load_train_config, named_config
 from studio.engines.mini.data import Split, turn_labels
 from studio.engines.mini.dataset import EpisodePool, gather, to_float
+from studio.engines.mini.latent import AutoencoderConfig
 
 CHECKPOINT = Path(__file__).resolve().parents[3] / "checkpoints" / "mini"
 
@@ -135,8 +136,8 @@ def psnr(a: torch.Tensor, b: torch.Tensor, mask: torch.Tensor | None = None) -> 
     return float((-10 * torch.log10(mse.clamp(min=1e-10))).mean())
 
 
-def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int]
-        ) -> dict[str, Any]:
+def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int],
+        nets: tuple[str, ...] = ("raw", "ema")) -> dict[str, Any]:
     from torch.utils.flop_counter import FlopCounterMode
 
     from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight, sample
@@ -226,6 +227,8 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     noise = torch.randn(gt.shape, generator=torch.Generator().manual_seed(1234))
     for steps_k in sample_steps:
         for name, net in (("raw", model.eval()), ("ema", ema)):
+            if name not in nets:
+                continue
             started = time.monotonic()
             made = []
             with torch.no_grad():
@@ -240,6 +243,80 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     from safetensors.torch import save_file
 
     save_file({k: v.contiguous() for k, v in ema.state_dict().items()}, str(out.with_suffix(".safetensors")))
+    out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result), flush=True)
+    return result
+
+
+def autoencoder(data_path: Path, out: Path, config: AutoencoderConfig, tflops: float, temporal: float,
+                batch: int = 8, lr: float = 1e-3, seed: int = 0, frame_step: int = 2) -> dict[str, Any]:
+    """Train the experimental latent autoencoder (:mod:`latent`) on the training clips to a
+    FLOP budget, then score its held-out reconstructions: PSNR (whole clip, character
+    region), the judge's readings (does the motion survive?) and the movement kept (frame
+    change and distance from the first frame, against ground truth)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from studio.engines.mini.decoder import interpolate_weight
+    from studio.engines.mini.judge import HEADS, Judge
+    from studio.engines.mini.latent import VideoAutoencoder, reconstruction_loss
+
+    data = torch.load(data_path)
+    height, width = data["height"], data["width"]
+    train, held = data["train"], data["heldout"]
+    clips_u8 = train["clips"][:, ::frame_step]
+    torch.manual_seed(seed)
+    model = VideoAutoencoder(config)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=0.01)
+    generator = torch.Generator().manual_seed(seed)
+
+    def step_loss() -> torch.Tensor:
+        index = torch.randint(0, clips_u8.shape[0], (batch,), generator=generator)
+        weight = interpolate_weight(train["occupancy"][index], height, width, 3.0)
+        return reconstruction_loss(model, to_float(clips_u8[index]), weight, temporal)
+
+    counter = FlopCounterMode(display=False)
+    with counter:
+        step_loss().backward()  # type: ignore[no-untyped-call]
+    optimizer.zero_grad(set_to_none=True)
+    steps = max(1, int(tflops * 1e12 / counter.get_total_flops()))
+    started = time.monotonic()
+    losses: list[float] = []
+    for k in range(steps):
+        for group in optimizer.param_groups:
+            group["lr"] = lr * min(1.0, (k + 1) / 50) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * k / steps)))
+        loss = step_loss()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()  # type: ignore[no-untyped-call]
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        losses.append(float(loss.detach()))
+        if (k + 1) % max(1, steps // 10) == 0:
+            print(f"step {k + 1}/{steps} loss {sum(losses[-50:]) / len(losses[-50:]):.4f} "
+                  f"{time.monotonic() - started:.0f}s", flush=True)
+    judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
+    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
+                      CHECKPOINT / weights.JUDGE)
+    gt = to_float(held["clips"][:, ::frame_step])
+    mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
+    model.eval()
+    with torch.no_grad():
+        made = torch.cat([model(gt[s:s + 16]) for s in range(0, len(gt), 16)]).clamp(-1, 1)
+        latent_shape = list(model.encode(gt[:1]).shape[1:])
+    result: dict[str, Any] = {"config": dataclasses.asdict(config), "temporal": temporal, "batch": batch,
+                              "steps": steps, "step_gflops": counter.get_total_flops() / 1e9,
+                              "params_m": sum(p.numel() for p in model.parameters()) / 1e6,
+                              "latent": latent_shape, "final_loss": sum(losses[-50:]) / len(losses[-50:])}
+    for name, clips in (("ground_truth", gt), ("reconstruction", made)):
+        with torch.no_grad():
+            readings = [judge(clips[s:s + 32]).logits for s in range(0, len(clips), 32)]
+        scores = {h: float((torch.cat([r[h] for r in readings]).argmax(1) == held["labels"][:, i]).float().mean())
+                  for i, h in enumerate(HEADS)}
+        result[name] = scores | {"psnr": psnr(clips, gt), "fg_psnr": psnr(clips, gt, mask),
+                                 "change": frame_change(clips), "fg_change": frame_change(clips, mask),
+                                 "from_first": float((clips - clips[:, :, :1]).abs().mean()),
+                                 "fg_from_first": float(((clips - clips[:, :, :1]).abs() * mask).sum()
+                                                        / mask.expand_as(clips).sum())}
+    _save_sheet(torch.cat([gt[:4, :, ::2], made[:4, :, ::2]]), out.with_name(f"{out.stem}.png"))
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps(result), flush=True)
     return result
@@ -289,7 +366,8 @@ def probe_table(train: dict[str, torch.Tensor], held: dict[str, torch.Tensor], t
     return table
 
 
-def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Variant, steps: int) -> dict[str, Any]:
+def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Variant, steps: int,
+             probes: bool = True) -> dict[str, Any]:
     """Where the motion is lost: linear probes of the decoder's conditioning; then, with a
     trained decoder (``weights_path``, an experiment run's EMA weights), how the judge reads
     its clips against ground truth, ground truth frozen on its first frame and ground truth
@@ -307,7 +385,7 @@ def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Var
     data = torch.load(data_path)
     train, held = data["train"], data["heldout"]
     text_tokens = ModelConfig().representation.text_tokens
-    result: dict[str, Any] = {"probes": probe_table(train, held, text_tokens)}
+    result: dict[str, Any] = {"probes": probe_table(train, held, text_tokens) if probes else {}}
     if weights_path is not None:
         height, width = data["height"], data["width"]
         frames = len(range(0, data["frames"], variant.frame_step))
@@ -431,12 +509,25 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--variant", default="{}", help="JSON: Variant fields, 'decoder' a dict of DecoderConfig fields")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--sample-steps", type=int, nargs="+", default=[4])
+    r.add_argument("--nets", nargs="+", default=["raw", "ema"], choices=["raw", "ema"],
+                   help="which weights to sample and score (sampling costs about 0.9 GFLOPs per clip and step)")
     d = sub.add_parser("diagnose")
     d.add_argument("--data", type=Path, required=True)
     d.add_argument("--out", type=Path, required=True)
     d.add_argument("--weights", type=Path, help="an experiment run's EMA weights (.safetensors)")
     d.add_argument("--variant", default="{}", help="the run's --variant")
     d.add_argument("--steps", type=int, default=4)
+    d.add_argument("--no-probes", action="store_true", help="only the trained decoder's part")
+    a = sub.add_parser("autoencoder")
+    a.add_argument("--data", type=Path, required=True)
+    a.add_argument("--out", type=Path, required=True)
+    a.add_argument("--space", type=int, default=4)
+    a.add_argument("--time", type=int, default=2)
+    a.add_argument("--channels", type=int, default=16)
+    a.add_argument("--width", type=int, default=64)
+    a.add_argument("--batch", type=int, default=8)
+    a.add_argument("--temporal", type=float, default=0.0)
+    a.add_argument("--tflops", type=float, default=4.0)
     q = sub.add_parser("speed")
     q.add_argument("--config", default="h200_lease5")
     q.add_argument("--steps", type=int, default=4)
@@ -447,10 +538,13 @@ def main(argv: list[str] | None = None) -> None:
         speed(args.config, args.steps, args.repeats)
     elif args.command == "prepare":
         prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
+    elif args.command == "autoencoder":
+        latent = AutoencoderConfig(args.space, args.time, args.channels, args.width)
+        autoencoder(args.data, args.out, latent, args.tflops, args.temporal, batch=args.batch)
     elif args.command == "diagnose":
-        diagnose(args.data, args.out, args.weights, _variant(args.variant), args.steps)
+        diagnose(args.data, args.out, args.weights, _variant(args.variant), args.steps, not args.no_probes)
     else:
-        run(args.data, _variant(args.variant), args.tflops, args.out, args.seed, args.sample_steps)
+        run(args.data, _variant(args.variant), args.tflops, args.out, args.seed, args.sample_steps, tuple(args.nets))
 
 
 def _variant(text: str) -> Variant:

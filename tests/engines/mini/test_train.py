@@ -104,6 +104,11 @@ def test_the_decoder_experiment_prepares_data_trains_to_a_flop_budget_and_scores
     judged = report["generated"]["judge motion"]
     assert judged["ground truth, first frame held"]["same as on the frozen first frame"] == 1.0
     assert report["generated"]["swap text tokens: mean |change| of the clip"] >= 0
+    small = experiment.AutoencoderConfig(space=4, time=2, channels=4, width=16)
+    latent = experiment.autoencoder(data, tmp_path / "ae.json", small, 0.001, temporal=1.0, batch=2)
+    assert latent["latent"] == [4, 5, 8, 12] and latent["steps"] >= 1
+    assert 0 < latent["reconstruction"]["psnr"] < 100 and latent["ground_truth"]["fg_from_first"] > 0
+    assert (tmp_path / "ae.png").is_file()
 
 
 def test_the_experiment_helpers_oracle_codes_probe_and_frame_change() -> None:
