@@ -123,6 +123,13 @@ def test_the_experiment_helpers_oracle_codes_probe_and_frame_change() -> None:
     assert experiment.frame_change(still) == 0.0
     still[:, :, 2:] = 1.0  # one step of 1.0 among four changes
     assert experiment.frame_change(still) == pytest.approx(0.25)
+    mask = torch.ones(2, 1, 1, 8, 8)
+    moving = torch.zeros(2, 3, 5, 8, 8)
+    moving[1, :, 1::2] = 1.0  # the second clip moves, the first does not
+    assert experiment.clip_movement(moving, mask).tolist() == [0.0, 1.0]
+    assert experiment.correlation(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 6.5])) > 0.99
+    coarse = experiment.blocks(torch.randn(1, 3, 2, 8, 8), 4)
+    assert torch.equal(coarse[..., :4, :4], coarse[..., :1, :1].expand(-1, -1, -1, 4, 4))
     generator = torch.Generator().manual_seed(0)
     labels = torch.randint(0, 3, (60,), generator=generator)
     features = torch.nn.functional.one_hot(labels, 3).float() + 0.1 * torch.randn(60, 3, generator=generator)
