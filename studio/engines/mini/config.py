@@ -101,6 +101,16 @@ class DecoderConfig:
     loss_space: str = "velocity"
     """``velocity``: the x-prediction error divided by the noise left (the rectified flow's
     velocity loss); ``x``: the plain clean-clip error (more weight on noisy samples' layout)."""
+    motion_path: str = ""
+    """A conditioning path from the mean of the representation's text tokens (where the encoder's
+    motion loss puts the motion) that differs from one time slice of tokens to the next, so the
+    decoder is told how each part of the clip should differ from the others: ``tokens`` adds a
+    per-slice vector to every token of that slice; ``adaln`` adds it to the adaLN conditioning of
+    that slice (per-frame modulation). ``""``: none (as the shipped weights). Zero-initialised."""
+    temporal_loss: float = 0.0
+    """Weight of an extra loss on the differences between consecutive frames (prediction against
+    clip, same pixel weights and noise-level weighting as the main loss): the frame-to-frame
+    change is a small share of a clip's pixels, so the plain loss barely asks for it (0: off)."""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from torch import nn
 
 from studio.engines.mini.config import ModelConfig
 
-ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.")
+ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.", "motion_path.")
 """Parameter prefixes of paths that later configs added (zero-initialised: a checkpoint
 made without them starts unchanged when they are switched on)."""
 
@@ -65,12 +65,14 @@ class DiTBlock(nn.Module):
         self.ff = FeedForward(hidden, inner_dim=int(hidden * mlp_ratio), activation_fn="gelu-approximate")
 
     def forward(self, x: torch.Tensor, modulation: torch.Tensor, context: torch.Tensor) -> torch.Tensor:
-        shift1, scale1, gate1, shift2, scale2, gate2 = (modulation + self.table).unbind(1)
-        h = self.norm1(x) * (1 + scale1[:, None]) + shift1[:, None]
-        x = x + gate1[:, None] * self.attn(h)
+        """``modulation`` (B, L, 6, hidden): L is 1 (one modulation for every token) or the
+        number of tokens (per-token modulation)."""
+        shift1, scale1, gate1, shift2, scale2, gate2 = (modulation + self.table).unbind(2)
+        h = self.norm1(x) * (1 + scale1) + shift1
+        x = x + gate1 * self.attn(h)
         x = x + self.cross(self.norm2(x), encoder_hidden_states=context)
-        h = self.norm3(x) * (1 + scale2[:, None]) + shift2[:, None]
-        out: torch.Tensor = x + gate2[:, None] * self.ff(h)
+        h = self.norm3(x) * (1 + scale2) + shift2
+        out: torch.Tensor = x + gate2 * self.ff(h)
         return out
 
 
@@ -101,6 +103,12 @@ class VideoDiT(nn.Module):
         self.text_pool: nn.Sequential | None = None
         if dec.text_cond:
             self.text_pool = nn.Sequential(nn.Linear(rep.dim, hidden), nn.SiLU(), nn.Linear(hidden, hidden))
+        if dec.motion_path not in ("", "tokens", "adaln"):
+            raise ValueError(f"unknown decoder motion_path {dec.motion_path!r} ('', tokens, adaln)")
+        self.motion_path: nn.Sequential | None = None
+        if dec.motion_path:
+            self.motion_path = nn.Sequential(nn.Linear(rep.dim, hidden), nn.SiLU(),
+                                             nn.Linear(hidden, self.grid[0] * hidden))
         self.refiner: nn.Sequential | None = None
         if dec.refine > 0:
             self.refiner = nn.Sequential(nn.Conv2d(6, dec.refine, 3, padding=1), nn.GELU(),
@@ -116,6 +124,8 @@ class VideoDiT(nn.Module):
         zeroed: list[nn.Module] = [self.adaln[1], self.out_adaln[1]]
         if self.text_pool is not None:
             zeroed.append(self.text_pool[2])
+        if self.motion_path is not None:
+            zeroed.append(self.motion_path[2])
         if self.refiner is not None:
             zeroed.append(self.refiner[4])
         for layer in zeroed:  # start as no-ops (the added paths leave a loaded decoder unchanged)
@@ -153,6 +163,14 @@ class VideoDiT(nn.Module):
             cond = cond + self.text_pool(rep[:, : self.config.representation.text_tokens].mean(dim=1))
         return cond, self.rep_context(rep)
 
+    def slice_offsets(self, rep: torch.Tensor) -> torch.Tensor:
+        """(B, time slices, hidden): the motion path's vector for each time slice of tokens, from
+        the mean of the representation's text tokens."""
+        assert self.motion_path is not None
+        text = rep[:, : self.config.representation.text_tokens].mean(dim=1)
+        out: torch.Tensor = self.motion_path(text).unflatten(1, (self.grid[0], -1))
+        return out
+
     def spatial(self, rep: torch.Tensor) -> torch.Tensor:
         """(B, 1, H'*W', hidden): the representation's image grid resized to the token grid
         (bilinear), projected, for every time slice alike."""
@@ -169,15 +187,28 @@ class VideoDiT(nn.Module):
         """Predict the clean clip from ``noisy`` (B, 3, T, H, W) at flow time ``t`` (B,) in [0, 1].
         ``level`` (B,) is 1..5 (0: none), ``rep`` (B, R, dim)."""
         cond, context = self.conditioning(t, level, rep)
+        gt, gh, gw = self.grid
         x = self.embed(self.patchify(noisy)) + self.position.to(noisy.dtype)
         if self.rep_grid is not None:
-            gt, gh, gw = self.grid
             x = (x.unflatten(1, (gt, gh * gw)) + self.spatial(rep).to(x.dtype)).flatten(1, 2)
-        modulation = self.adaln(cond).unflatten(1, (6, -1))
+        mode = self.config.decoder.motion_path
+        # conditioning per token group: (B, 1, hidden) for all tokens, or (B, slices, hidden)
+        groups = cond[:, None]
+        if mode:
+            offsets = self.slice_offsets(rep)
+            if mode == "tokens":
+                x = (x.unflatten(1, (gt, gh * gw)) + offsets[:, :, None].to(x.dtype)).flatten(1, 2)
+            else:
+                groups = groups + offsets
+        modulation = self.adaln(groups).unflatten(2, (6, -1))
+        out_modulation = self.out_adaln(groups).unflatten(2, (2, -1))
+        if groups.shape[1] > 1:  # one modulation per time slice -> per token
+            modulation = modulation.repeat_interleave(gh * gw, dim=1)
+            out_modulation = out_modulation.repeat_interleave(gh * gw, dim=1)
         for block in self.blocks:
             x = block(x, modulation, context)
-        shift, scale = (self.out_adaln(cond).unflatten(1, (2, -1)) + self.out_table).unbind(1)
-        x = self.norm_out(x) * (1 + scale[:, None]) + shift[:, None]
+        shift, scale = (out_modulation + self.out_table).unbind(2)
+        x = self.norm_out(x) * (1 + scale) + shift
         out = self.unpatchify(self.head(x))
         if self.refiner is not None:
             out = out + self.refine(out, noisy)
@@ -250,6 +281,12 @@ def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: tor
     elif dec.loss_space != "x":
         raise ValueError(f"unknown decoder loss_space {dec.loss_space!r} (velocity, x)")
     loss: torch.Tensor = (error * weight).mean() / weight.mean()
+    if dec.temporal_loss > 0:
+        predicted, target = x_pred.float().diff(dim=2), clip.float().diff(dim=2)
+        change_error = (predicted - target) ** 2
+        if dec.loss_space == "velocity":
+            change_error = change_error / (1 - tb).clamp(min=dec.min_noise) ** 2
+        loss = loss + dec.temporal_loss * (change_error * weight).mean() / weight.mean()
     return loss
 
 

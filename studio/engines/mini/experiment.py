@@ -29,6 +29,7 @@ from studio.engines.mini import weights
 from studio.engines.mini.config import DecoderConfig, ModelConfig, VideoSpec, from_dict, load_train_config, named_config
 from studio.engines.mini.data import Split, turn_labels
 from studio.engines.mini.dataset import EpisodePool, gather, to_float
+from studio.engines.mini.latent import AutoencoderConfig
 
 CHECKPOINT = Path(__file__).resolve().parents[3] / "checkpoints" / "mini"
 
@@ -94,6 +95,52 @@ class Variant:
     ema: float = 0.99
     frame_step: int = 2
     """Train on every ``frame_step``-th frame (2: 9 of 17, exactly the frames the judge reads)."""
+    oracle_motion: bool = False
+    """A diagnostic, not a recipe: replace the representation's text tokens (training and
+    held-out alike) by a fixed random code of the turn's motion class, so that the decoder is
+    told the motion as plainly as a label would (the old toy experiment's conditioning)."""
+
+
+def oracle_text(reps: torch.Tensor, motions: torch.Tensor, text_tokens: int, seed: int = 77) -> torch.Tensor:
+    """``reps`` with its first ``text_tokens`` tokens replaced by a per-motion random code
+    (RMS 1 per token, like the encoder's tokens); the same motion always gets the same code."""
+    classes = int(motions.max()) + 1
+    codes = torch.randn(classes, text_tokens, reps.shape[2], generator=torch.Generator().manual_seed(seed))
+    out = reps.clone()
+    out[:, :text_tokens] = codes[motions]
+    return out
+
+
+def blocks(clips: torch.Tensor, size: int) -> torch.Tensor:
+    """Clips (B, 3, T, H, W) with every frame averaged over ``size`` x ``size`` pixel blocks."""
+    b, c, t, h, w = clips.shape
+    flat = clips.transpose(1, 2).reshape(b * t, c, h, w)
+    flat = F.interpolate(F.avg_pool2d(flat, size), size=(h, w), mode="nearest")
+    return flat.reshape(b, t, c, h, w).transpose(1, 2)
+
+
+def clip_movement(clips: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """(B,) each clip's mean absolute frame-to-frame change inside its ``mask`` (the
+    character's region): how much that clip moves."""
+    change = (clips[:, :, 1:].float() - clips[:, :, :-1].float()).abs()
+    m = mask.expand_as(change).float()
+    return (change * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
+
+
+def correlation(a: torch.Tensor, b: torch.Tensor) -> float:
+    """Pearson correlation of two (B,) tensors."""
+    a, b = a.float() - a.float().mean(), b.float() - b.float().mean()
+    return float((a * b).sum() / (a.norm() * b.norm()).clamp(min=1e-12))
+
+
+def frame_change(clips: torch.Tensor, mask: torch.Tensor | None = None) -> float:
+    """Mean absolute change between consecutive frames of clips (B, 3, T, H, W) in [-1, 1],
+    over the whole frame or inside ``mask`` (B, 1, 1, H, W)."""
+    change = (clips[:, :, 1:].float() - clips[:, :, :-1].float()).abs()
+    if mask is None:
+        return float(change.mean())
+    m = mask.expand_as(change).float()
+    return float((change * m).sum() / m.sum().clamp(min=1))
 
 
 def _model(variant: Variant, height: int, width: int, frames: int) -> ModelConfig:
@@ -111,8 +158,8 @@ def psnr(a: torch.Tensor, b: torch.Tensor, mask: torch.Tensor | None = None) -> 
     return float((-10 * torch.log10(mse.clamp(min=1e-10))).mean())
 
 
-def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int]
-        ) -> dict[str, Any]:
+def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int],
+        nets: tuple[str, ...] = ("raw", "ema")) -> dict[str, Any]:
     from torch.utils.flop_counter import FlopCounterMode
 
     from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight, sample
@@ -123,6 +170,10 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     frames = len(range(0, data["frames"], variant.frame_step))
     config = _model(variant, height, width, frames)
     train, held = data["train"], data["heldout"]
+    if variant.oracle_motion:
+        text_tokens = config.representation.text_tokens
+        train = train | {"reps": oracle_text(train["reps"], train["labels"][:, 0], text_tokens)}
+        held = held | {"reps": oracle_text(held["reps"], held["labels"][:, 0], text_tokens)}
     clips_u8 = train["clips"][:, :: variant.frame_step]
     torch.manual_seed(seed)
     model = VideoDiT(config)
@@ -190,12 +241,16 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
         out = {h: float((torch.cat(logits[h]).argmax(1) == truth[:, i]).float().mean()) for i, h in enumerate(HEADS)}
         out["psnr"] = psnr(clips, gt)
         out["fg_psnr"] = psnr(clips, gt, mask)
+        out["change"] = frame_change(clips)
+        out["fg_change"] = frame_change(clips, mask)
         return out
 
     result["ground_truth"] = score(gt)
     noise = torch.randn(gt.shape, generator=torch.Generator().manual_seed(1234))
     for steps_k in sample_steps:
         for name, net in (("raw", model.eval()), ("ema", ema)):
+            if name not in nets:
+                continue
             started = time.monotonic()
             made = []
             with torch.no_grad():
@@ -212,6 +267,225 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     save_file({k: v.contiguous() for k, v in ema.state_dict().items()}, str(out.with_suffix(".safetensors")))
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps(result), flush=True)
+    return result
+
+
+def autoencoder(data_path: Path, out: Path, config: AutoencoderConfig, tflops: float, temporal: float,
+                batch: int = 8, lr: float = 1e-3, seed: int = 0, frame_step: int = 2) -> dict[str, Any]:
+    """Train the experimental latent autoencoder (:mod:`latent`) on the training clips to a
+    FLOP budget, then score its held-out reconstructions: PSNR (whole clip, character
+    region), the judge's readings (does the motion survive?) and the movement kept (frame
+    change and distance from the first frame, against ground truth)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from studio.engines.mini.decoder import interpolate_weight
+    from studio.engines.mini.judge import HEADS, Judge
+    from studio.engines.mini.latent import VideoAutoencoder, reconstruction_loss
+
+    data = torch.load(data_path)
+    height, width = data["height"], data["width"]
+    train, held = data["train"], data["heldout"]
+    clips_u8 = train["clips"][:, ::frame_step]
+    torch.manual_seed(seed)
+    model = VideoAutoencoder(config)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=0.01)
+    generator = torch.Generator().manual_seed(seed)
+
+    def step_loss() -> torch.Tensor:
+        index = torch.randint(0, clips_u8.shape[0], (batch,), generator=generator)
+        weight = interpolate_weight(train["occupancy"][index], height, width, 3.0)
+        return reconstruction_loss(model, to_float(clips_u8[index]), weight, temporal)
+
+    counter = FlopCounterMode(display=False)
+    with counter:
+        step_loss().backward()  # type: ignore[no-untyped-call]
+    optimizer.zero_grad(set_to_none=True)
+    steps = max(1, int(tflops * 1e12 / counter.get_total_flops()))
+    started = time.monotonic()
+    losses: list[float] = []
+    for k in range(steps):
+        for group in optimizer.param_groups:
+            group["lr"] = lr * min(1.0, (k + 1) / 50) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * k / steps)))
+        loss = step_loss()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()  # type: ignore[no-untyped-call]
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        losses.append(float(loss.detach()))
+        if (k + 1) % max(1, steps // 10) == 0:
+            print(f"step {k + 1}/{steps} loss {sum(losses[-50:]) / len(losses[-50:]):.4f} "
+                  f"{time.monotonic() - started:.0f}s", flush=True)
+    judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
+    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
+                      CHECKPOINT / weights.JUDGE)
+    gt = to_float(held["clips"][:, ::frame_step])
+    mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
+    model.eval()
+    with torch.no_grad():
+        made = torch.cat([model(gt[s:s + 16]) for s in range(0, len(gt), 16)]).clamp(-1, 1)
+        latent_shape = list(model.encode(gt[:1]).shape[1:])
+    result: dict[str, Any] = {"config": dataclasses.asdict(config), "temporal": temporal, "batch": batch,
+                              "steps": steps, "step_gflops": counter.get_total_flops() / 1e9,
+                              "params_m": sum(p.numel() for p in model.parameters()) / 1e6,
+                              "latent": latent_shape, "final_loss": sum(losses[-50:]) / len(losses[-50:])}
+    for name, clips in (("ground_truth", gt), ("reconstruction", made)):
+        with torch.no_grad():
+            readings = [judge(clips[s:s + 32]).logits for s in range(0, len(clips), 32)]
+        scores = {h: float((torch.cat([r[h] for r in readings]).argmax(1) == held["labels"][:, i]).float().mean())
+                  for i, h in enumerate(HEADS)}
+        result[name] = scores | {"psnr": psnr(clips, gt), "fg_psnr": psnr(clips, gt, mask),
+                                 "change": frame_change(clips), "fg_change": frame_change(clips, mask),
+                                 "from_first": float((clips - clips[:, :, :1]).abs().mean()),
+                                 "fg_from_first": float(((clips - clips[:, :, :1]).abs() * mask).sum()
+                                                        / mask.expand_as(clips).sum())}
+    _save_sheet(torch.cat([gt[:4, :, ::2], made[:4, :, ::2]]), out.with_name(f"{out.stem}.png"))
+    out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result), flush=True)
+    return result
+
+
+def linear_probe(train_x: torch.Tensor, train_y: torch.Tensor, test_x: torch.Tensor, test_y: torch.Tensor,
+                 l2: float = 1e-3, iterations: int = 200) -> float:
+    """Held-out accuracy of a multinomial logistic regression (standardised features, L2
+    penalty, L-BFGS) fitted on the training rows."""
+    mean, std = train_x.mean(0), train_x.std(0).clamp(min=1e-6)
+    a, b = (train_x - mean) / std, (test_x - mean) / std
+    classes = int(max(train_y.max(), test_y.max())) + 1
+    weight = torch.zeros(a.shape[1], classes, requires_grad=True)
+    bias = torch.zeros(classes, requires_grad=True)
+    optimizer = torch.optim.LBFGS([weight, bias], max_iter=iterations, line_search_fn="strong_wolfe")
+
+    def closure() -> torch.Tensor:
+        optimizer.zero_grad()
+        loss = F.cross_entropy(a @ weight + bias, train_y) + l2 * weight.pow(2).sum()
+        loss.backward()  # type: ignore[no-untyped-call]
+        return loss
+
+    optimizer.step(closure)  # type: ignore[no-untyped-call]
+    with torch.no_grad():
+        return float(((b @ weight + bias).argmax(1) == test_y).float().mean())
+
+
+def probe_table(train: dict[str, torch.Tensor], held: dict[str, torch.Tensor], text_tokens: int
+                ) -> dict[str, dict[str, float]]:
+    """Linear probes of what the decoder receives, per input path: the flattened
+    representation (cross-attention), its text and image tokens, the mean of all tokens (the
+    adaLN path), the mean of the text tokens (``text_cond`` and ``motion_path``), and the
+    motion level alone (the other adaLN input), for motion, location and character."""
+    def views(part: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        reps = part["reps"].float()
+        return {"flat": reps.flatten(1), "text tokens": reps[:, :text_tokens].flatten(1),
+                "image tokens": reps[:, text_tokens:].flatten(1), "mean of all tokens": reps.mean(1),
+                "mean of text tokens": reps[:, :text_tokens].mean(1),
+                "motion level": F.one_hot(part["levels"], 6).float()}
+
+    a, b = views(train), views(held)
+    table: dict[str, dict[str, float]] = {}
+    for name in a:
+        table[name] = {head: linear_probe(a[name], train["labels"][:, i], b[name], held["labels"][:, i])
+                       for i, head in enumerate(("motion", "location", "character"))}
+        print(name, table[name], flush=True)
+    return table
+
+
+def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Variant, steps: int,
+             probes: bool = True) -> dict[str, Any]:
+    """Where the motion is lost: linear probes of the decoder's conditioning; then, with a
+    trained decoder (``weights_path``, an experiment run's EMA weights), how the judge reads
+    its clips against ground truth, ground truth frozen on its first frame and ground truth
+    averaged over time (is the confusion "a still picture" or "another motion"?), the
+    frame-to-frame change, and how much the clips move when the text tokens of another turn
+    are swapped in (does the decoder listen to the motion at all?)."""
+    from collections import Counter
+
+    from safetensors.torch import load_file
+
+    from studio.engines.mini.data import MOTION_NAMES
+    from studio.engines.mini.decoder import VideoDiT, interpolate_weight, sample
+    from studio.engines.mini.judge import Judge
+
+    data = torch.load(data_path)
+    train, held = data["train"], data["heldout"]
+    text_tokens = ModelConfig().representation.text_tokens
+    result: dict[str, Any] = {"probes": probe_table(train, held, text_tokens) if probes else {}}
+    if weights_path is not None:
+        height, width = data["height"], data["width"]
+        frames = len(range(0, data["frames"], variant.frame_step))
+        model = VideoDiT(_model(variant, height, width, frames)).eval()
+        model.load_state_dict(load_file(str(weights_path)))
+        judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
+        weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
+                          CHECKPOINT / weights.JUDGE)
+        reps = held["reps"]
+        if variant.oracle_motion:
+            reps = oracle_text(reps, held["labels"][:, 0], text_tokens)
+        truth = held["labels"][:, 0]
+        gt = to_float(held["clips"][:, :: variant.frame_step])
+        mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
+        noise = torch.randn(gt.shape, generator=torch.Generator().manual_seed(1234))
+        # a derangement: each turn gets the text tokens of a turn with another motion
+        order = torch.roll(torch.arange(len(truth)), 1)
+        for shift in range(1, len(truth)):
+            order = torch.roll(torch.arange(len(truth)), shift)
+            if bool((truth[order] != truth).all()):
+                break
+        swapped = reps.clone()
+        swapped[:, :text_tokens] = reps[order, :text_tokens]
+
+        def generate(r: torch.Tensor) -> torch.Tensor:
+            with torch.no_grad():
+                return torch.cat([sample(model, r[s:s + 32], held["levels"][s:s + 32], noise[s:s + 32], steps)
+                                  for s in range(0, len(r), 32)])
+
+        def motion_of(clips: torch.Tensor) -> torch.Tensor:
+            with torch.no_grad():
+                return torch.cat([judge(clips[s:s + 32]).logits["motion"].argmax(1) for s in range(0, len(clips), 32)])
+
+        made, made_swapped = generate(reps), generate(swapped)
+        still = gt[:, :, :1].expand_as(gt)
+        average = gt.mean(2, keepdim=True).expand_as(gt)
+        # degraded ground truth: does the judge still read the motion from clips as coarse or
+        # as noisy as the generated ones? (their motion is intact, only the picture is worse)
+        noisy = (gt + 0.1 * torch.randn(gt.shape, generator=torch.Generator().manual_seed(5))).clamp(-1, 1)
+        read = {name: motion_of(c) for name, c in (("ground truth", gt), ("ground truth, first frame held", still),
+                                                   ("ground truth, time average", average),
+                                                   ("ground truth, 2 x 2 pixel blocks", blocks(gt, 2)),
+                                                   ("ground truth, 4 x 4 pixel blocks", blocks(gt, 4)),
+                                                   ("ground truth, 8 x 8 pixel blocks", blocks(gt, 8)),
+                                                   ("ground truth + noise 0.1 per frame", noisy),
+                                                   ("generated", made),
+                                                   ("generated, text tokens swapped", made_swapped))}
+        frozen = read["ground truth, first frame held"]
+        judged: dict[str, Any] = {}
+        for name, r in read.items():
+            judged[name] = {"accuracy": float((r == truth).float().mean()),
+                            "same as on the frozen first frame": float((r == frozen).float().mean()),
+                            "distinct answers": len(set(r.tolist())),
+                            "most common": [(MOTION_NAMES[k], n) for k, n in Counter(r.tolist()).most_common(4)]}
+        judged["generated, text tokens swapped"]["reads the swapped-in motion"] = float(
+            (read["generated, text tokens swapped"] == truth[order]).float().mean())
+        first = {name: float((c - c[:, :, :1]).abs().mean()) for name, c in (("ground truth", gt), ("generated", made))}
+        result["generated"] = {
+            "judge motion": judged,
+            "frame change (whole / character region)": {
+                "ground truth": [frame_change(gt), frame_change(gt, mask)],
+                "generated": [frame_change(made), frame_change(made, mask)],
+                "two turns' ground-truth first frames": float((gt[:, :, 0] - gt[order, :, 0]).abs().mean())},
+            "distance from the first frame": first,
+            # motions move by different amounts (run against sit): a decoder that follows the
+            # motion moves more where the ground truth does, even before the judge can tell
+            "movement follows ground truth (correlation over clips)": correlation(
+                clip_movement(made, mask), clip_movement(gt, mask)),
+            "swapped clips' movement follows the swapped-in motion's ground truth": correlation(
+                clip_movement(made_swapped, mask), clip_movement(gt[order], mask[order])),
+            "swapped clips' movement follows their own ground truth": correlation(
+                clip_movement(made_swapped, mask), clip_movement(gt, mask)),
+            "swap text tokens: mean |change| of the clip": float((made - made_swapped).abs().mean()),
+            "swap text tokens: mean |change| in the character region": float(
+                ((made - made_swapped).abs() * mask).sum() / mask.expand_as(made).sum()),
+        }
+    out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result, indent=1), flush=True)
     return result
 
 
@@ -273,6 +547,25 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--variant", default="{}", help="JSON: Variant fields, 'decoder' a dict of DecoderConfig fields")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--sample-steps", type=int, nargs="+", default=[4])
+    r.add_argument("--nets", nargs="+", default=["raw", "ema"], choices=["raw", "ema"],
+                   help="which weights to sample and score (sampling costs about 0.9 GFLOPs per clip and step)")
+    d = sub.add_parser("diagnose")
+    d.add_argument("--data", type=Path, required=True)
+    d.add_argument("--out", type=Path, required=True)
+    d.add_argument("--weights", type=Path, help="an experiment run's EMA weights (.safetensors)")
+    d.add_argument("--variant", default="{}", help="the run's --variant")
+    d.add_argument("--steps", type=int, default=4)
+    d.add_argument("--no-probes", action="store_true", help="only the trained decoder's part")
+    a = sub.add_parser("autoencoder")
+    a.add_argument("--data", type=Path, required=True)
+    a.add_argument("--out", type=Path, required=True)
+    a.add_argument("--space", type=int, default=4)
+    a.add_argument("--time", type=int, default=2)
+    a.add_argument("--channels", type=int, default=16)
+    a.add_argument("--width", type=int, default=64)
+    a.add_argument("--batch", type=int, default=8)
+    a.add_argument("--temporal", type=float, default=0.0)
+    a.add_argument("--tflops", type=float, default=4.0)
     q = sub.add_parser("speed")
     q.add_argument("--config", default="h200_lease5")
     q.add_argument("--steps", type=int, default=4)
@@ -283,12 +576,22 @@ def main(argv: list[str] | None = None) -> None:
         speed(args.config, args.steps, args.repeats)
     elif args.command == "prepare":
         prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
+    elif args.command == "autoencoder":
+        latent = AutoencoderConfig(args.space, args.time, args.channels, args.width)
+        autoencoder(args.data, args.out, latent, args.tflops, args.temporal, batch=args.batch)
+    elif args.command == "diagnose":
+        diagnose(args.data, args.out, args.weights, _variant(args.variant), args.steps, not args.no_probes)
     else:
-        fields = json.loads(args.variant)
-        base = {"hidden": 128, "layers": 4, "heads": 4, "mlp_ratio": 3.0, "patch": 8, "tpatch": 2, "head_hidden": 256,
-                "spatial_rep": True}
-        decoder = from_dict(DecoderConfig, base | fields.pop("decoder", {}))
-        run(args.data, Variant(decoder=decoder, **fields), args.tflops, args.out, args.seed, args.sample_steps)
+        run(args.data, _variant(args.variant), args.tflops, args.out, args.seed, args.sample_steps, tuple(args.nets))
+
+
+def _variant(text: str) -> Variant:
+    """A Variant from the command line's JSON, on the reduced decoder the experiments share."""
+    fields = json.loads(text)
+    base = {"hidden": 128, "layers": 4, "heads": 4, "mlp_ratio": 3.0, "patch": 8, "tpatch": 2, "head_hidden": 256,
+            "spatial_rep": True}
+    decoder = from_dict(DecoderConfig, base | fields.pop("decoder", {}))
+    return Variant(decoder=decoder, **fields)
 
 
 if __name__ == "__main__":

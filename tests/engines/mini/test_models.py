@@ -149,7 +149,8 @@ def test_the_spatial_path_starts_as_a_no_op_and_then_carries_the_image_grid(mode
         assert not torch.allclose(dit(noisy, t, level, changed), dit(noisy, t, level, rep))
 
 
-@pytest.mark.parametrize("option", [{"text_cond": True}, {"refine": 8}, {"text_cond": True, "refine": 8}])
+@pytest.mark.parametrize("option", [{"text_cond": True}, {"refine": 8}, {"text_cond": True, "refine": 8},
+                                    {"motion_path": "tokens"}, {"motion_path": "adaln"}])
 def test_added_decoder_paths_start_as_no_ops_and_then_change_the_output(model_config, option) -> None:  # type: ignore[no-untyped-def]
     torch.manual_seed(0)
     grown = VideoDiT(dataclasses.replace(model_config, decoder=dataclasses.replace(model_config.decoder, **option)))
@@ -174,6 +175,69 @@ def test_added_decoder_paths_start_as_no_ops_and_then_change_the_output(model_co
     loss = flow_loss(grown, noisy.clamp(-1, 1), level, rep, torch.ones(2, 1, 1, video.height, video.width))
     loss.backward()
     assert all(p.grad is not None for n, p in grown.named_parameters() if n in added)
+
+
+@pytest.mark.parametrize("mode", ["tokens", "adaln"])
+def test_the_motion_path_tells_time_slices_apart(model_config, mode) -> None:  # type: ignore[no-untyped-def]
+    """Once the motion path has weights (random here), what it adds to the prediction of a
+    still clip differs from one time slice to the next, and it follows the text tokens only."""
+    torch.manual_seed(0)
+    decoder = dataclasses.replace(model_config.decoder, motion_path=mode, tpatch=1)
+    dit = VideoDiT(dataclasses.replace(model_config, decoder=decoder)).eval()
+    video = model_config.video
+    still = torch.randn(1, 3, 1, video.height, video.width).expand(-1, -1, video.frames, -1, -1).contiguous()
+    t, level, rep = torch.tensor([0.5]), torch.tensor([3]), torch.randn(1, 32, 64)
+    assert dit.motion_path is not None and dit.grid[0] == video.frames
+    with torch.no_grad():
+        torch.nn.init.normal_(dit.adaln[1].weight, std=0.05)  # as if trained
+        torch.nn.init.normal_(dit.out_adaln[1].weight, std=0.05)
+        base = dit(still, t, level, rep)
+        for parameter in dit.motion_path.parameters():
+            torch.nn.init.normal_(parameter, std=0.2)
+        added = dit(still, t, level, rep) - base
+        per_frame = added.mean(dim=(1, 3, 4))[0]  # (frames,)
+        assert float(per_frame.std()) > 1e-3 and float(added.abs().mean()) > 1e-3
+        offsets = dit.slice_offsets(rep)
+        assert offsets.shape == (1, video.frames, decoder.hidden)
+        other = rep.clone()
+        other[:, :8] = torch.randn(1, 8, 64)
+        assert not torch.allclose(dit.slice_offsets(other), offsets)
+        image_only = rep.clone()
+        image_only[:, 8:] += 1.0
+        assert torch.allclose(dit.slice_offsets(image_only), offsets)  # only the text tokens feed it
+    with pytest.raises(ValueError, match="motion_path 'frames'"):
+        VideoDiT(dataclasses.replace(model_config, decoder=dataclasses.replace(decoder, motion_path="frames")))
+
+
+def test_the_temporal_loss_adds_the_error_of_the_frame_to_frame_change(model_config) -> None:  # type: ignore[no-untyped-def]
+    video = model_config.video
+    clip = torch.rand(2, 3, video.frames, video.height, video.width) * 2 - 1
+    rep, level = torch.randn(2, 32, 64), torch.tensor([1, 5])
+    weight = torch.ones(2, 1, 1, video.height, video.width)
+    losses = {}
+    for extra in (0.0, 1.0):
+        torch.manual_seed(0)
+        decoder = dataclasses.replace(model_config.decoder, loss_space="x", temporal_loss=extra)
+        dit = VideoDiT(dataclasses.replace(model_config, decoder=decoder))
+        with torch.no_grad():
+            losses[extra] = float(flow_loss(dit, clip, level, rep, weight, generator=torch.Generator().manual_seed(3)))
+    assert losses[1.0] > losses[0.0] > 0
+    # a still clip predicted still has no change error: the extra term is only about movement
+    torch.manual_seed(0)
+    decoder = dataclasses.replace(model_config.decoder, loss_space="x", temporal_loss=1.0)
+    dit = VideoDiT(dataclasses.replace(model_config, decoder=decoder))
+    with torch.no_grad():
+        for parameter in dit.parameters():
+            parameter.zero_()
+    still = torch.zeros(2, 3, video.frames, video.height, video.width)
+    moving = still.clone()
+    moving[:, :, 1::2] = 0.5
+    plain = dataclasses.replace(decoder, temporal_loss=0.0)
+    base = VideoDiT(dataclasses.replace(model_config, decoder=plain))
+    base.load_state_dict(dit.state_dict())
+    with torch.no_grad():
+        assert float(flow_loss(dit, still, level, rep, weight)) == 0.0
+        assert float(flow_loss(dit, moving, level, rep, weight)) > float(flow_loss(base, moving, level, rep, weight))
 
 
 def test_the_loss_space_weighs_noisy_samples_differently_and_unknown_spaces_are_refused(model_config) -> None:  # type: ignore[no-untyped-def]
@@ -211,3 +275,29 @@ def test_token_noise_touches_only_the_current_instruction(vocab: Vocab) -> None:
     assert torch.equal(noisy.ids[:, end:], batch.ids[:, end:])
     assert not torch.equal(noisy.ids[:, start:end], batch.ids[:, start:end])
     assert noisy_instruction(batch, vocab.id(INSTR), words, vocab.id(UNK), 0.0) is batch
+
+
+def test_the_latent_autoencoder_compresses_space_and_time_causally() -> None:
+    from studio.engines.mini.latent import AutoencoderConfig, VideoAutoencoder, reconstruction_loss
+
+    torch.manual_seed(0)
+    model = VideoAutoencoder(AutoencoderConfig(space=4, time=2, channels=4, width=16)).eval()
+    clip = torch.rand(2, 3, 9, 32, 48) * 2 - 1
+    with torch.no_grad():
+        latent = model.encode(clip)
+        assert latent.shape == (2, 4, 5, 8, 12)  # the first frame alone, then pairs: 9 -> 5
+        assert model(clip).shape == clip.shape
+        later = clip.clone()
+        later[:, :, 5:] = 0.0
+        changed = model.encode(later)
+        assert torch.allclose(changed[:, :, :3], latent[:, :, :3])  # a latent never sees later frames
+        assert not torch.allclose(changed[:, :, 3:], latent[:, :, 3:])
+    four = VideoAutoencoder(AutoencoderConfig(space=8, time=4, channels=4, width=16))
+    with torch.no_grad():
+        assert four.encode(torch.zeros(1, 3, 17, 32, 48)).shape == (1, 4, 5, 4, 6)  # as CogVideoX: 17 -> 5
+    with pytest.raises(ValueError, match="power of two"):
+        VideoAutoencoder(AutoencoderConfig(space=6))
+    weight = torch.ones(2, 1, 1, 32, 48)
+    with torch.no_grad():
+        assert float(reconstruction_loss(model, clip, weight, temporal=1.0)) > float(
+            reconstruction_loss(model, clip, weight))

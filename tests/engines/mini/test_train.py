@@ -98,6 +98,44 @@ def test_the_decoder_experiment_prepares_data_trains_to_a_flop_budget_and_scores
     for key in ("raw", "ema", "raw_2", "ema_2"):
         assert 0 <= result[key]["location"] <= 1 and 0 < result[key]["psnr"] < 100
     assert (tmp_path / "run.safetensors").is_file() and (tmp_path / "run_1.png").is_file()
+    assert result["ground_truth"]["change"] > 0 and "fg_change" in result["ema"]
+    report = experiment.diagnose(data, tmp_path / "diagnosis.json", tmp_path / "run.safetensors", variant, steps=1)
+    assert set(report["probes"]["mean of text tokens"]) == {"motion", "location", "character"}
+    judged = report["generated"]["judge motion"]
+    assert judged["ground truth, first frame held"]["same as on the frozen first frame"] == 1.0
+    assert report["generated"]["swap text tokens: mean |change| of the clip"] >= 0
+    small = experiment.AutoencoderConfig(space=4, time=2, channels=4, width=16)
+    latent = experiment.autoencoder(data, tmp_path / "ae.json", small, 0.001, temporal=1.0, batch=2)
+    assert latent["latent"] == [4, 5, 8, 12] and latent["steps"] >= 1
+    assert 0 < latent["reconstruction"]["psnr"] < 100 and latent["ground_truth"]["fg_from_first"] > 0
+    assert (tmp_path / "ae.png").is_file()
+
+
+def test_the_experiment_helpers_oracle_codes_probe_and_frame_change() -> None:
+    from studio.engines.mini import experiment
+
+    reps = torch.randn(6, 32, 64)
+    motions = torch.tensor([0, 1, 0, 2, 1, 0])
+    coded = experiment.oracle_text(reps, motions, 8)
+    assert torch.equal(coded[:, 8:], reps[:, 8:])  # the image tokens are kept
+    assert torch.equal(coded[0, :8], coded[2, :8]) and not torch.equal(coded[0, :8], coded[1, :8])
+    still = torch.zeros(2, 3, 5, 8, 8)
+    assert experiment.frame_change(still) == 0.0
+    still[:, :, 2:] = 1.0  # one step of 1.0 among four changes
+    assert experiment.frame_change(still) == pytest.approx(0.25)
+    mask = torch.ones(2, 1, 1, 8, 8)
+    moving = torch.zeros(2, 3, 5, 8, 8)
+    moving[1, :, 1::2] = 1.0  # the second clip moves, the first does not
+    assert experiment.clip_movement(moving, mask).tolist() == [0.0, 1.0]
+    assert experiment.correlation(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 6.5])) > 0.99
+    coarse = experiment.blocks(torch.randn(1, 3, 2, 8, 8), 4)
+    assert torch.equal(coarse[..., :4, :4], coarse[..., :1, :1].expand(-1, -1, -1, 4, 4))
+    generator = torch.Generator().manual_seed(0)
+    labels = torch.randint(0, 3, (60,), generator=generator)
+    features = torch.nn.functional.one_hot(labels, 3).float() + 0.1 * torch.randn(60, 3, generator=generator)
+    assert experiment.linear_probe(features[:40], labels[:40], features[40:], labels[40:]) == 1.0
+    noise = torch.randn(60, 3, generator=generator)
+    assert experiment.linear_probe(noise[:40], labels[:40], noise[40:], labels[40:]) < 0.8
 
 
 def test_a_frozen_encoder_keeps_the_representation_space_while_the_decoder_trains(tmp_path: Path) -> None:
