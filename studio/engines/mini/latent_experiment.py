@@ -1,0 +1,427 @@
+"""CPU experiment at reduced scale: does a small latent video autoencoder keep what the judge needs?
+
+``python -m studio.engines.mini.latent_experiment prepare --out DATA`` renders sketch-world
+episodes (the same file as ``experiment.py prepare``: clips of 17 frames area-downsampled to
+the judge's 64 x 96, held-out combinations and templates, the character's occupancy grid,
+labels). ``run --data DATA --out OUT.json --tflops N --variant JSON`` trains one autoencoder
+(``latent.VideoAutoencoder``) to a fixed budget of training FLOPs (forward + backward, counted
+by ``torch.utils.flop_counter`` on the first step, so runs compare at equal compute whatever
+else the machine is doing) and scores the held-out clips' reconstructions: PSNR on the whole
+clip and on the character's region, the shipped judge's accuracy on reconstructions against
+its accuracy on the ground truth at the same size, how much the reconstructions change from
+frame to frame against the ground truth, encode / decode seconds per clip on one thread, and
+parameters.
+
+Training reads random windows of ``crop_frames`` frames and ``crop_height`` x ``crop_width``
+pixels (the network is convolutional and causal, so a window is a valid shorter clip); half
+of the windows are placed on the character, so that its weighting has pixels to act on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F  # noqa: N812
+
+from studio.engines.mini.config import from_dict
+from studio.engines.mini.latent_ae import LatentConfig, VideoAutoencoder, parameter_count
+
+CHECKPOINT = Path(__file__).resolve().parents[3] / "checkpoints" / "mini"
+OCCUPANCY_GRID = 14
+
+
+@dataclasses.dataclass
+class Variant:
+    """One autoencoder recipe: its shape and its training loss."""
+
+    latent: LatentConfig = dataclasses.field(default_factory=LatentConfig)
+    batch: int = 8
+    lr: float = 2e-3
+    warmup: int = 30
+    loss: str = "l1"
+    """Per-pixel reconstruction loss: ``l1`` or ``l2``."""
+    temporal_weight: float = 0.0
+    """Weight of the same loss on frame-to-frame differences (reconstruction's against the clip's)."""
+    temporal_loss: str = ""
+    """Loss on the frame differences: ``l1``, ``l2`` or empty (the same as ``loss``)."""
+    fg_weight: float = 0.0
+    """Extra weight on the character's region (pixel weight 1 + fg_weight inside it)."""
+    latent_penalty: float = 1e-4
+    """L2 on the latent: keeps its scale bounded for a generator (instead of a KL term)."""
+    crop_frames: int = 9
+    crop_height: int = 32
+    crop_width: int = 48
+    on_character: float = 0.5
+    """Share of training windows centred on a cell the character occupies."""
+
+
+def variant_from_json(text: str) -> Variant:
+    fields = json.loads(text)
+    latent = from_dict(LatentConfig, fields.pop("latent", {}))
+    return Variant(latent=latent, **fields)
+
+
+def character_mask(occupancy: torch.Tensor, height: int, width: int) -> torch.Tensor:
+    """(B, 196) occupancy -> (B, 1, 1, H, W) in [0, 1]: the character's cells with a one-cell margin."""
+    grid = occupancy.reshape(-1, 1, OCCUPANCY_GRID, OCCUPANCY_GRID).float()
+    grid = F.max_pool2d(grid, 3, stride=1, padding=1)
+    return F.interpolate(grid, size=(height, width), mode="bilinear", align_corners=False).clamp(0, 1).unsqueeze(2)
+
+
+def to_float(clips: torch.Tensor) -> torch.Tensor:
+    """uint8 (B, T, H, W, 3) -> float (B, 3, T, H, W) in [-1, 1]."""
+    return clips.permute(0, 4, 1, 2, 3).float().div(127.5).sub(1.0)
+
+
+def psnr(a: torch.Tensor, b: torch.Tensor, mask: torch.Tensor | None = None) -> float:
+    """Mean PSNR (dB) over clips in [-1, 1]; ``mask`` (B, 1, 1, H, W) restricts to a region."""
+    error = (a.float() - b.float()) ** 2 / 4.0
+    if mask is None:
+        mse = error.flatten(1).mean(1)
+    else:
+        m = mask.expand_as(error)
+        mse = (error * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
+    return float((-10 * torch.log10(mse.clamp(min=1e-10))).mean())
+
+
+class Windows:
+    """Random training windows from uint8 clips (with the character's occupancy)."""
+
+    def __init__(self, clips: torch.Tensor, occupancy: torch.Tensor, variant: Variant, generator: torch.Generator
+                 ) -> None:
+        self.clips, self.occupancy, self.variant, self.generator = clips, occupancy, variant, generator
+        _n, frames, height, width, _c = clips.shape
+        self.frames = min(variant.crop_frames, frames)
+        self.height = min(variant.crop_height, height)
+        self.width = min(variant.crop_width, width)
+        self.align = variant.latent.spatial
+        self.full_mask = character_mask(occupancy, height, width)
+
+    def _start(self, size: int, window: int, centre: float | None) -> int:
+        slots = (size - window) // self.align
+        if centre is None:
+            return int(torch.randint(0, slots + 1, (1,), generator=self.generator)) * self.align
+        return int(min(max(round((centre - window / 2) / self.align), 0), slots)) * self.align
+
+    def batch(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """(clips (B, 3, T, h, w) in [-1, 1], character mask (B, 1, 1, h, w))."""
+        v, g = self.variant, self.generator
+        index = torch.randint(0, self.clips.shape[0], (v.batch,), generator=g)
+        _n, frames, height, width, _c = self.clips.shape
+        clips, masks = [], []
+        for i in index.tolist():
+            t0 = int(torch.randint(0, frames - self.frames + 1, (1,), generator=g))
+            cy = cx = None
+            cells = self.occupancy[i].reshape(OCCUPANCY_GRID, OCCUPANCY_GRID).nonzero()
+            if len(cells) and float(torch.rand(1, generator=g)) < v.on_character:
+                r, c = cells[int(torch.randint(0, len(cells), (1,), generator=g))].tolist()
+                cy, cx = (r + 0.5) * height / OCCUPANCY_GRID, (c + 0.5) * width / OCCUPANCY_GRID
+            y0 = self._start(height, self.height, cy)
+            x0 = self._start(width, self.width, cx)
+            clips.append(self.clips[i, t0:t0 + self.frames, y0:y0 + self.height, x0:x0 + self.width])
+            masks.append(self.full_mask[i, :, :, y0:y0 + self.height, x0:x0 + self.width])
+        return to_float(torch.stack(clips)), torch.stack(masks)
+
+
+def reconstruction_loss(variant: Variant, recon: torch.Tensor, clip: torch.Tensor, mask: torch.Tensor,
+                        latent: torch.Tensor) -> torch.Tensor:
+    """The recipe's loss: per-pixel (optionally character-weighted) error, optionally the same
+    error on frame differences, plus the latent's L2 penalty."""
+    weight = 1.0 + variant.fg_weight * mask
+
+    def error(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, kind: str) -> torch.Tensor:
+        e = (a - b).abs() if kind == "l1" else (a - b) ** 2
+        return (e * w).sum() / w.expand_as(e).sum()
+
+    loss = error(recon, clip, weight, variant.loss)
+    if variant.temporal_weight > 0:
+        kind = variant.temporal_loss or variant.loss
+        loss = loss + variant.temporal_weight * error(recon.diff(dim=2), clip.diff(dim=2), weight, kind)
+    return loss + variant.latent_penalty * latent.pow(2).mean()
+
+
+def frame_change(clips: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+    """Per clip: mean absolute change between consecutive frames (optionally inside ``mask``)."""
+    d = clips.diff(dim=2).abs()
+    if mask is None:
+        return d.flatten(1).mean(1)
+    m = mask.expand_as(d)
+    return (d * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
+
+
+def _median_seconds(fn: Any, repeats: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return sorted(times)[len(times) // 2]
+
+
+def speed(model: VideoAutoencoder, frames: int, height: int, width: int, repeats: int) -> dict[str, float]:
+    """Encode / decode seconds of one clip (batch 1, current thread count) and their forward GFLOPs."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    clip = torch.zeros(1, 3, frames, height, width)
+    with torch.no_grad():
+        latent = model.encode(clip)
+        counter = FlopCounterMode(display=False)
+        with counter:
+            model.encode(clip)
+        encode_flops = counter.get_total_flops()
+        counter = FlopCounterMode(display=False)
+        with counter:
+            model.decode(latent)
+        decode_flops = counter.get_total_flops()
+        return {"encode_s": round(_median_seconds(lambda: model.encode(clip), repeats), 4),
+                "decode_s": round(_median_seconds(lambda: model.decode(latent), repeats), 4),
+                "encode_gflops": round(encode_flops / 1e9, 3), "decode_gflops": round(decode_flops / 1e9, 3)}
+
+
+def load_judge() -> Any:
+    from studio.engines.mini import weights
+    from studio.engines.mini.judge import Judge
+
+    judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
+    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
+                      CHECKPOINT / weights.JUDGE)
+    return judge
+
+
+def judge_readings(judge: Any, clips: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The judge's predicted class per head for (N, 3, T, H, W) clips."""
+    from studio.engines.mini.judge import HEADS
+
+    out: dict[str, list[torch.Tensor]] = {h: [] for h in HEADS}
+    with torch.no_grad():
+        for s in range(0, clips.shape[0], 32):
+            reading = judge(clips[s:s + 32])
+            for h in HEADS:
+                out[h].append(reading.logits[h].argmax(1))
+    return {h: torch.cat(v) for h, v in out.items()}
+
+
+def accuracy(readings: dict[str, torch.Tensor], labels: torch.Tensor) -> dict[str, float]:
+    from studio.engines.mini.judge import HEADS
+
+    hits = {h: readings[h] == labels[:, i] for i, h in enumerate(HEADS)}
+    result = {h: round(float(v.float().mean()), 4) for h, v in hits.items()}
+    result["all_three"] = round(float((hits["motion"] & hits["location"] & hits["character"]).float().mean()), 4)
+    return result
+
+
+def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, speed_repeats: int = 5,
+        full_size: tuple[int, int] | None = (128, 192)) -> dict[str, Any]:
+    from torch.utils.flop_counter import FlopCounterMode
+
+    data = torch.load(data_path)
+    train, held = data["train"], data["heldout"]
+    torch.manual_seed(seed)
+    model = VideoAutoencoder(variant.latent)
+    params = list(model.parameters())
+    optimizer = torch.optim.AdamW(params, lr=variant.lr, betas=(0.9, 0.99), weight_decay=0.01)
+    windows = Windows(train["clips"], train["occupancy"], variant, torch.Generator().manual_seed(seed))
+
+    def step_loss() -> torch.Tensor:
+        clip, mask = windows.batch()
+        recon, latent = model(clip)
+        return reconstruction_loss(variant, recon, clip, mask, latent)
+
+    counter = FlopCounterMode(display=False)
+    with counter:
+        loss = step_loss()
+        loss.backward()  # type: ignore[no-untyped-call]
+    optimizer.zero_grad(set_to_none=True)
+    step_flops = counter.get_total_flops()
+    steps = max(1, int(tflops * 1e12 / step_flops))
+    started = time.monotonic()
+    losses: list[float] = []
+    for k in range(steps):
+        warm = min(1.0, (k + 1) / variant.warmup)
+        for group in optimizer.param_groups:
+            group["lr"] = variant.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * k / steps)))
+        loss = step_loss()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()  # type: ignore[no-untyped-call]
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        optimizer.step()
+        losses.append(float(loss.detach()))
+        if (k + 1) % max(1, steps // 10) == 0:
+            recent = sum(losses[-20:]) / len(losses[-20:])
+            print(f"step {k + 1}/{steps} loss {recent:.4f} {time.monotonic() - started:.0f}s", flush=True)
+    train_seconds = time.monotonic() - started
+    training = {"seed": seed, "tflops": tflops, "steps": steps, "step_gflops": round(step_flops / 1e9, 3),
+                "train_seconds": round(train_seconds, 1),
+                "final_loss": round(sum(losses[-20:]) / len(losses[-20:]), 5)}
+    return evaluate(model, variant, held, out, training, speed_repeats, full_size)
+
+
+def evaluate(model: VideoAutoencoder, variant: Variant, held: dict[str, torch.Tensor], out: Path,
+             training: dict[str, Any], speed_repeats: int = 5, full_size: tuple[int, int] | None = (128, 192)
+             ) -> dict[str, Any]:
+    """Score the held-out clips' reconstructions; write ``out`` (JSON), a sheet and the weights."""
+    model.eval()
+    gt = to_float(held["clips"])
+    _n, _c, frames, height, width = gt.shape
+    mask = character_mask(held["occupancy"], height, width) > 0.5
+    recon_parts, latents = [], []
+    with torch.no_grad():
+        for s in range(0, gt.shape[0], 10):
+            recon, latent = model(gt[s:s + 10])
+            recon_parts.append(recon.clamp(-1, 1))
+            latents.append(latent)
+    recon = torch.cat(recon_parts)
+    latent_all = torch.cat(latents)
+    judge = load_judge()
+    labels = held["labels"]
+    truth_reading, recon_reading = judge_readings(judge, gt), judge_readings(judge, recon)
+    change_gt, change_recon = frame_change(gt), frame_change(recon)
+    fg_change_gt, fg_change_recon = frame_change(gt, mask), frame_change(recon, mask)
+    result: dict[str, Any] = {
+        "variant": json.loads(json.dumps(dataclasses.asdict(variant))), **training,
+        "params_m": round(parameter_count(model) / 1e6, 4),
+        "encoder_params_m": round(parameter_count(model.encoder) / 1e6, 4),
+        "latent_shape": list(latent_all.shape[1:]), "clip_shape": list(gt.shape[1:]),
+        "compression": round(gt[0].numel() / latent_all[0].numel(), 2),
+        "latent_std": round(float(latent_all.std()), 4),
+        "heldout_clips": gt.shape[0],
+        "psnr": round(psnr(recon, gt), 3), "fg_psnr": round(psnr(recon, gt, mask.float()), 3),
+        "judge_truth": accuracy(truth_reading, labels), "judge_recon": accuracy(recon_reading, labels),
+        "judge_agreement": {h: round(float((truth_reading[h] == recon_reading[h]).float().mean()), 4)
+                            for h in truth_reading},
+        "frame_change": {"truth": round(float(change_gt.mean()), 5), "recon": round(float(change_recon.mean()), 5),
+                         "ratio": round(float(change_recon.mean() / change_gt.mean()), 4),
+                         "fg_truth": round(float(fg_change_gt.mean()), 5),
+                         "fg_recon": round(float(fg_change_recon.mean()), 5),
+                         "fg_ratio": round(float(fg_change_recon.mean() / fg_change_gt.mean()), 4)},
+    }
+    # frame-to-frame change inside a latent group (frames 4t+1..4t+4) against across groups
+    span = variant.latent.temporal
+    if span > 1 and frames > span:
+        # diff index d is the change from frame d to d + 1; it crosses into the next latent when d % span == 0
+        d_gt, d_rc = gt.diff(dim=2).abs(), recon.diff(dim=2).abs()
+        for name, keep in (("inside_group", False), ("across_groups", True)):
+            ds = [d for d in range(frames - 1) if (d % span == 0) == keep]
+            result["frame_change"][f"ratio_{name}"] = round(float(d_rc[:, :, ds].mean() / d_gt[:, :, ds].mean()), 4)
+    result["speed"] = speed(model, frames, height, width, speed_repeats) | {"threads": torch.get_num_threads()}
+    if full_size is not None and full_size[0] % variant.latent.spatial == 0:
+        result["speed_full_size"] = speed(model, 17, full_size[0], full_size[1], max(1, speed_repeats // 2))
+    _save_sheet(gt[:4], recon[:4], out.with_suffix(".png"))
+    out.write_text(json.dumps(result, indent=1))
+    from safetensors.torch import save_model
+
+    save_model(model, str(out.with_suffix(".safetensors")))  # diffusers' Downsample2D aliases its conv
+    print(json.dumps(result), flush=True)
+    return result
+
+
+def naive_codecs(clips: torch.Tensor, spatial: int, temporal: int) -> dict[str, torch.Tensor]:
+    """Untrained references for what the latent grid alone costs: area-downsampling by ``spatial``
+    then bilinear upsampling (``blur``), each latent group's frames replaced by their mean
+    (``hold``: frame 0 alone, then groups of ``temporal``), and both."""
+    b, c, t, h, w = clips.shape
+    flat = clips.transpose(1, 2).reshape(b * t, c, h, w)
+    small = F.interpolate(flat, size=(h // spatial, w // spatial), mode="area")
+    up = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+    blur = up.reshape(b, t, c, h, w).transpose(1, 2)
+
+    def hold(x: torch.Tensor) -> torch.Tensor:
+        groups = [x[:, :, :1]] + [x[:, :, s:s + temporal].mean(2, keepdim=True).expand(-1, -1, temporal, -1, -1)
+                                  for s in range(1, t, temporal)]
+        return torch.cat(groups, dim=2)[:, :, :t]
+
+    return {"blur": blur, "hold": hold(clips), "blur_hold": hold(blur)}
+
+
+def references(data_path: Path, out: Path, spatial: int, temporal: int) -> dict[str, Any]:
+    """Judge, PSNR and frame change of the naive codecs on the held-out clips (no training)."""
+    held = torch.load(data_path)["heldout"]
+    gt = to_float(held["clips"])
+    mask = character_mask(held["occupancy"], gt.shape[3], gt.shape[4]) > 0.5
+    judge = load_judge()
+    labels = held["labels"]
+    truth = judge_readings(judge, gt)
+    result: dict[str, Any] = {"spatial": spatial, "temporal": temporal, "judge_truth": accuracy(truth, labels)}
+    for name, clips in naive_codecs(gt, spatial, temporal).items():
+        reading = judge_readings(judge, clips)
+        result[name] = {"psnr": round(psnr(clips, gt), 3), "fg_psnr": round(psnr(clips, gt, mask.float()), 3),
+                        "judge": accuracy(reading, labels),
+                        "motion_agreement": round(float((reading["motion"] == truth["motion"]).float().mean()), 4),
+                        "frame_change_ratio": round(float(frame_change(clips).mean() / frame_change(gt).mean()), 4),
+                        "fg_frame_change_ratio": round(float(frame_change(clips, mask).mean()
+                                                             / frame_change(gt, mask).mean()), 4)}
+    out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result), flush=True)
+    return result
+
+
+def _save_sheet(truth: torch.Tensor, recon: torch.Tensor, path: Path) -> None:
+    """Pairs of rows (ground truth, reconstruction), every other frame left to right, as a PNG."""
+    from PIL import Image
+
+    rows = torch.stack([truth[:, :, ::2], recon[:, :, ::2]], dim=1).flatten(0, 1)
+    b, _c, t, h, w = rows.shape
+    grid = ((rows.clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(0, 3, 2, 4, 1).reshape(b * h, t * w, 3)
+    Image.fromarray(grid.numpy()).save(path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m studio.engines.mini.latent_experiment")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare", help="render the data file (the same as experiment.py prepare)")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--train", type=int, default=500)
+    p.add_argument("--heldout", type=int, default=50)
+    p.add_argument("--height", type=int, default=64)
+    p.add_argument("--width", type=int, default=96)
+    p.add_argument("--workers", type=int, default=1)
+    r = sub.add_parser("run")
+    r.add_argument("--data", type=Path, required=True)
+    r.add_argument("--out", type=Path, required=True)
+    r.add_argument("--tflops", type=float, default=8.0, help="training compute budget (forward + backward)")
+    r.add_argument("--variant", default="{}", help="JSON: Variant fields, 'latent' a dict of LatentConfig fields")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--speed-repeats", type=int, default=5)
+    r.add_argument("--no-full-size", action="store_true", help="skip timing the network at 128 x 192")
+    f = sub.add_parser("reference", help="naive codecs (area-down + up, group means) as untrained references")
+    f.add_argument("--data", type=Path, required=True)
+    f.add_argument("--out", type=Path, required=True)
+    f.add_argument("--spatial", type=int, default=4)
+    f.add_argument("--temporal", type=int, default=4)
+    e = sub.add_parser("score", help="score saved weights again (the run's evaluation, no training)")
+    e.add_argument("--data", type=Path, required=True)
+    e.add_argument("--weights", type=Path, required=True, help="a run's .safetensors (its .json gives the variant)")
+    e.add_argument("--out", type=Path, required=True)
+    e.add_argument("--speed-repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    if args.command == "prepare":
+        from studio.engines.mini.experiment import prepare
+
+        prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
+    elif args.command == "reference":
+        references(args.data, args.out, args.spatial, args.temporal)
+    elif args.command == "score":
+        from safetensors.torch import load_model
+
+        previous = json.loads(args.weights.with_suffix(".json").read_text())
+        variant = variant_from_json(json.dumps(previous["variant"]))
+        model = VideoAutoencoder(variant.latent)
+        load_model(model, str(args.weights))
+        training = {k: previous[k] for k in ("seed", "tflops", "steps", "step_gflops", "train_seconds", "final_loss")}
+        evaluate(model, variant, torch.load(args.data)["heldout"], args.out, training, args.speed_repeats)
+    else:
+        run(args.data, variant_from_json(args.variant), args.tflops, args.out, args.seed, args.speed_repeats,
+            None if args.no_full_size else (128, 192))
+
+
+if __name__ == "__main__":
+    main()
