@@ -17,10 +17,9 @@ import argparse
 import copy
 import dataclasses
 import json
-import math
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -29,14 +28,24 @@ from studio.engines.mini import weights
 from studio.engines.mini.config import DecoderConfig, ModelConfig, VideoSpec, from_dict, load_train_config, named_config
 from studio.engines.mini.data import Split, turn_labels
 from studio.engines.mini.dataset import EpisodePool, gather, to_float
-from studio.engines.mini.latent import AutoencoderConfig
+from studio.engines.mini.research import (
+    Budget,
+    accuracy,
+    frame_change,
+    frame_changes,
+    judge_readings,
+    load_judge,
+    psnr,
+    train_to_budget,
+)
 
 CHECKPOINT = Path(__file__).resolve().parents[3] / "checkpoints" / "mini"
 
 
-def prepare(out: Path, train_episodes: int, heldout_episodes: int, height: int, width: int, workers: int) -> None:
+def prepare(out: Path, train_episodes: int, heldout_episodes: int, height: int, width: int, workers: int,
+            with_reps: bool = True) -> None:
     from studio.engines.mini.encoder import ClipEncoder
-    from studio.engines.mini.tokenizer import PAD, Vocab
+    from studio.engines.mini.tokenizer import Vocab
 
     config = load_train_config(named_config("h200_lease5"))
     data, video = config.data, config.model.video
@@ -59,21 +68,20 @@ def prepare(out: Path, train_episodes: int, heldout_episodes: int, height: int, 
         small, reps = [], []
         with torch.no_grad():
             for start in range(0, len(turns), 64):
-                clips = to_float(clipset.clips[start:start + 64])
-                ids = torch.full((clips.shape[0], model.encoder.max_text), vocab.id(PAD), dtype=torch.long)
-                valid = torch.zeros_like(ids, dtype=torch.bool)
-                for i, turn in enumerate(turns[start:start + 64]):
-                    tokens = vocab.encode(turn.action_text, model.encoder.max_text) or [vocab.id(PAD)]
-                    ids[i, :len(tokens)] = torch.tensor(tokens)
-                    valid[i, :len(tokens)] = True
-                reps.append(encoder(ids, valid, clips[:, :, 0]))
-                b, c, t, h, w = clips.shape
-                flat = clips.transpose(1, 2).reshape(b * t, c, h, w)
-                flat = F.interpolate(flat, size=(height, width), mode="area")
-                small.append(((flat.reshape(b, t, c, height, width) + 1) * 127.5).round().clamp(0, 255)
-                             .to(torch.uint8).permute(0, 1, 3, 4, 2))
+                if (clipset.clips.shape[2], clipset.clips.shape[3]) == (height, width):
+                    small.append(clipset.clips[start:start + 64])  # already the size asked for
+                else:
+                    clips = to_float(clipset.clips[start:start + 64])
+                    b, c, t, h, w = clips.shape
+                    flat = F.interpolate(clips.transpose(1, 2).reshape(b * t, c, h, w), size=(height, width),
+                                         mode="area")
+                    small.append(((flat.reshape(b, t, c, height, width) + 1) * 127.5).round().clamp(0, 255)
+                                 .to(torch.uint8).permute(0, 1, 3, 4, 2))
+                if with_reps:
+                    reps.append(_representations(encoder, vocab, model, turns[start:start + 64],
+                                                 to_float(clipset.clips[start:start + 64])))
         result[split.value] = {
-            "clips": torch.cat(small), "reps": torch.cat(reps),
+            "clips": torch.cat(small), **({"reps": torch.cat(reps)} if with_reps else {}),
             "levels": torch.tensor([t.level for t in turns]),
             "labels": torch.tensor([turn_labels(t) for t in turns]),
             "occupancy": torch.tensor([t.occupancy for t in turns], dtype=torch.float32),
@@ -82,6 +90,20 @@ def prepare(out: Path, train_episodes: int, heldout_episodes: int, height: int, 
         print(f"{split.value}: {len(turns)} turns rendered in {seconds:.1f} s", flush=True)
     pool.close()
     torch.save(result, out)
+
+
+def _representations(encoder: Any, vocab: Any, model: ModelConfig, turns: list[Any], clips: torch.Tensor
+                     ) -> torch.Tensor:
+    """The shipped encoder's representation of each turn (its action text and first frame)."""
+    from studio.engines.mini.tokenizer import PAD
+
+    ids = torch.full((clips.shape[0], model.encoder.max_text), vocab.id(PAD), dtype=torch.long)
+    valid = torch.zeros_like(ids, dtype=torch.bool)
+    for i, turn in enumerate(turns):
+        tokens = vocab.encode(turn.action_text, model.encoder.max_text) or [vocab.id(PAD)]
+        ids[i, :len(tokens)] = torch.tensor(tokens)
+        valid[i, :len(tokens)] = True
+    return cast(torch.Tensor, encoder(ids, valid, clips[:, :, 0]))
 
 
 @dataclasses.dataclass
@@ -119,51 +141,19 @@ def blocks(clips: torch.Tensor, size: int) -> torch.Tensor:
     return flat.reshape(b, t, c, h, w).transpose(1, 2)
 
 
-def clip_movement(clips: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """(B,) each clip's mean absolute frame-to-frame change inside its ``mask`` (the
-    character's region): how much that clip moves."""
-    change = (clips[:, :, 1:].float() - clips[:, :, :-1].float()).abs()
-    m = mask.expand_as(change).float()
-    return (change * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
-
-
 def correlation(a: torch.Tensor, b: torch.Tensor) -> float:
     """Pearson correlation of two (B,) tensors."""
     a, b = a.float() - a.float().mean(), b.float() - b.float().mean()
     return float((a * b).sum() / (a.norm() * b.norm()).clamp(min=1e-12))
 
 
-def frame_change(clips: torch.Tensor, mask: torch.Tensor | None = None) -> float:
-    """Mean absolute change between consecutive frames of clips (B, 3, T, H, W) in [-1, 1],
-    over the whole frame or inside ``mask`` (B, 1, 1, H, W)."""
-    change = (clips[:, :, 1:].float() - clips[:, :, :-1].float()).abs()
-    if mask is None:
-        return float(change.mean())
-    m = mask.expand_as(change).float()
-    return float((change * m).sum() / m.sum().clamp(min=1))
-
-
 def _model(variant: Variant, height: int, width: int, frames: int) -> ModelConfig:
     return ModelConfig(video=VideoSpec(height=height, width=width, frames=frames), decoder=variant.decoder)
 
 
-def psnr(a: torch.Tensor, b: torch.Tensor, mask: torch.Tensor | None = None) -> float:
-    """Mean PSNR (dB) over clips in [-1, 1]; ``mask`` (B, 1, 1, H, W) restricts to a region."""
-    error = (a.float() - b.float()) ** 2 / 4.0
-    if mask is None:
-        mse = error.flatten(1).mean(1)
-    else:
-        m = mask.expand_as(error)
-        mse = (error * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
-    return float((-10 * torch.log10(mse.clamp(min=1e-10))).mean())
-
-
 def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int],
         nets: tuple[str, ...] = ("raw", "ema")) -> dict[str, Any]:
-    from torch.utils.flop_counter import FlopCounterMode
-
     from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight, sample
-    from studio.engines.mini.judge import HEADS, Judge
 
     data = torch.load(data_path)
     height, width = data["height"], data["width"]
@@ -193,52 +183,22 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
         weight = interpolate_weight(train["occupancy"][index], height, width, dec.fg_weight)
         return flow_loss(model, clips, level, rep, weight, generator=generator)
 
-    counter = FlopCounterMode(display=False)
-    with counter:
-        loss = step_loss()
-        loss.backward()  # type: ignore[no-untyped-call]
-    optimizer.zero_grad(set_to_none=True)
-    step_flops = counter.get_total_flops()
-    steps = max(1, int(tflops * 1e12 / step_flops))
-    started = time.monotonic()
-    losses: list[float] = []
-    for k in range(steps):
-        warm = min(1.0, (k + 1) / variant.warmup)
-        for group in optimizer.param_groups:
-            group["lr"] = variant.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * k / steps)))
-        loss = step_loss()
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()  # type: ignore[no-untyped-call]
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        optimizer.step()
+    def ema_update(k: int) -> None:
         with torch.no_grad():
             decay = min(variant.ema, (1 + k) / (10 + k))
             torch._foreach_lerp_(list(ema.parameters()), [p.detach() for p in model.parameters()], 1 - decay)
-        losses.append(float(loss.detach()))
-        if (k + 1) % max(1, steps // 10) == 0:
-            recent = sum(losses[-50:]) / len(losses[-50:])
-            print(f"step {k + 1}/{steps} loss {recent:.4f} {time.monotonic() - started:.0f}s", flush=True)
-    train_seconds = time.monotonic() - started
 
-    judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
-    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
-                      CHECKPOINT / weights.JUDGE)
+    log = train_to_budget(step_loss, params, optimizer, Budget(tflops=tflops), lr=variant.lr, warmup=variant.warmup,
+                          after_step=ema_update)
+    judge = load_judge()
     truth = held["labels"]
     gt = to_float(held["clips"][:, :: variant.frame_step])
     mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
-    result: dict[str, Any] = {"variant": json.loads(json.dumps(dataclasses.asdict(variant))), "steps": steps,
-                              "step_gflops": step_flops / 1e9, "train_seconds": round(train_seconds, 1),
-                              "final_loss": sum(losses[-50:]) / len(losses[-50:]),
-                              "params_m": sum(p.numel() for p in model.parameters()) / 1e6}
+    result: dict[str, Any] = {"variant": json.loads(json.dumps(dataclasses.asdict(variant))),
+                              **log.to_json(params_m=sum(p.numel() for p in model.parameters()) / 1e6)}
 
     def score(clips: torch.Tensor) -> dict[str, float]:
-        with torch.no_grad():
-            logits = {h: [] for h in HEADS}  # type: dict[str, list[torch.Tensor]]
-            for s in range(0, clips.shape[0], 32):
-                reading = judge(clips[s:s + 32])
-                for h in HEADS:
-                    logits[h].append(reading.logits[h])
-        out = {h: float((torch.cat(logits[h]).argmax(1) == truth[:, i]).float().mean()) for i, h in enumerate(HEADS)}
+        out: dict[str, float] = dict(accuracy(judge_readings(judge, clips), truth))
         out["psnr"] = psnr(clips, gt)
         out["fg_psnr"] = psnr(clips, gt, mask)
         out["change"] = frame_change(clips)
@@ -265,80 +225,6 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     from safetensors.torch import save_file
 
     save_file({k: v.contiguous() for k, v in ema.state_dict().items()}, str(out.with_suffix(".safetensors")))
-    out.write_text(json.dumps(result, indent=1))
-    print(json.dumps(result), flush=True)
-    return result
-
-
-def autoencoder(data_path: Path, out: Path, config: AutoencoderConfig, tflops: float, temporal: float,
-                batch: int = 8, lr: float = 1e-3, seed: int = 0, frame_step: int = 2) -> dict[str, Any]:
-    """Train the experimental latent autoencoder (:mod:`latent`) on the training clips to a
-    FLOP budget, then score its held-out reconstructions: PSNR (whole clip, character
-    region), the judge's readings (does the motion survive?) and the movement kept (frame
-    change and distance from the first frame, against ground truth)."""
-    from torch.utils.flop_counter import FlopCounterMode
-
-    from studio.engines.mini.decoder import interpolate_weight
-    from studio.engines.mini.judge import HEADS, Judge
-    from studio.engines.mini.latent import VideoAutoencoder, reconstruction_loss
-
-    data = torch.load(data_path)
-    height, width = data["height"], data["width"]
-    train, held = data["train"], data["heldout"]
-    clips_u8 = train["clips"][:, ::frame_step]
-    torch.manual_seed(seed)
-    model = VideoAutoencoder(config)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=0.01)
-    generator = torch.Generator().manual_seed(seed)
-
-    def step_loss() -> torch.Tensor:
-        index = torch.randint(0, clips_u8.shape[0], (batch,), generator=generator)
-        weight = interpolate_weight(train["occupancy"][index], height, width, 3.0)
-        return reconstruction_loss(model, to_float(clips_u8[index]), weight, temporal)
-
-    counter = FlopCounterMode(display=False)
-    with counter:
-        step_loss().backward()  # type: ignore[no-untyped-call]
-    optimizer.zero_grad(set_to_none=True)
-    steps = max(1, int(tflops * 1e12 / counter.get_total_flops()))
-    started = time.monotonic()
-    losses: list[float] = []
-    for k in range(steps):
-        for group in optimizer.param_groups:
-            group["lr"] = lr * min(1.0, (k + 1) / 50) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * k / steps)))
-        loss = step_loss()
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()  # type: ignore[no-untyped-call]
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        losses.append(float(loss.detach()))
-        if (k + 1) % max(1, steps // 10) == 0:
-            print(f"step {k + 1}/{steps} loss {sum(losses[-50:]) / len(losses[-50:]):.4f} "
-                  f"{time.monotonic() - started:.0f}s", flush=True)
-    judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
-    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
-                      CHECKPOINT / weights.JUDGE)
-    gt = to_float(held["clips"][:, ::frame_step])
-    mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
-    model.eval()
-    with torch.no_grad():
-        made = torch.cat([model(gt[s:s + 16]) for s in range(0, len(gt), 16)]).clamp(-1, 1)
-        latent_shape = list(model.encode(gt[:1]).shape[1:])
-    result: dict[str, Any] = {"config": dataclasses.asdict(config), "temporal": temporal, "batch": batch,
-                              "steps": steps, "step_gflops": counter.get_total_flops() / 1e9,
-                              "params_m": sum(p.numel() for p in model.parameters()) / 1e6,
-                              "latent": latent_shape, "final_loss": sum(losses[-50:]) / len(losses[-50:])}
-    for name, clips in (("ground_truth", gt), ("reconstruction", made)):
-        with torch.no_grad():
-            readings = [judge(clips[s:s + 32]).logits for s in range(0, len(clips), 32)]
-        scores = {h: float((torch.cat([r[h] for r in readings]).argmax(1) == held["labels"][:, i]).float().mean())
-                  for i, h in enumerate(HEADS)}
-        result[name] = scores | {"psnr": psnr(clips, gt), "fg_psnr": psnr(clips, gt, mask),
-                                 "change": frame_change(clips), "fg_change": frame_change(clips, mask),
-                                 "from_first": float((clips - clips[:, :, :1]).abs().mean()),
-                                 "fg_from_first": float(((clips - clips[:, :, :1]).abs() * mask).sum()
-                                                        / mask.expand_as(clips).sum())}
-    _save_sheet(torch.cat([gt[:4, :, ::2], made[:4, :, ::2]]), out.with_name(f"{out.stem}.png"))
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps(result), flush=True)
     return result
@@ -402,7 +288,6 @@ def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Var
 
     from studio.engines.mini.data import MOTION_NAMES
     from studio.engines.mini.decoder import VideoDiT, interpolate_weight, sample
-    from studio.engines.mini.judge import Judge
 
     data = torch.load(data_path)
     train, held = data["train"], data["heldout"]
@@ -413,9 +298,7 @@ def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Var
         frames = len(range(0, data["frames"], variant.frame_step))
         model = VideoDiT(_model(variant, height, width, frames)).eval()
         model.load_state_dict(load_file(str(weights_path)))
-        judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
-        weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
-                          CHECKPOINT / weights.JUDGE)
+        judge = load_judge()
         reps = held["reps"]
         if variant.oracle_motion:
             reps = oracle_text(reps, held["labels"][:, 0], text_tokens)
@@ -475,11 +358,11 @@ def diagnose(data_path: Path, out: Path, weights_path: Path | None, variant: Var
             # motions move by different amounts (run against sit): a decoder that follows the
             # motion moves more where the ground truth does, even before the judge can tell
             "movement follows ground truth (correlation over clips)": correlation(
-                clip_movement(made, mask), clip_movement(gt, mask)),
+                frame_changes(made, mask), frame_changes(gt, mask)),
             "swapped clips' movement follows the swapped-in motion's ground truth": correlation(
-                clip_movement(made_swapped, mask), clip_movement(gt[order], mask[order])),
+                frame_changes(made_swapped, mask), frame_changes(gt[order], mask[order])),
             "swapped clips' movement follows their own ground truth": correlation(
-                clip_movement(made_swapped, mask), clip_movement(gt, mask)),
+                frame_changes(made_swapped, mask), frame_changes(gt, mask)),
             "swap text tokens: mean |change| of the clip": float((made - made_swapped).abs().mean()),
             "swap text tokens: mean |change| in the character region": float(
                 ((made - made_swapped).abs() * mask).sum() / mask.expand_as(made).sum()),
@@ -556,16 +439,6 @@ def main(argv: list[str] | None = None) -> None:
     d.add_argument("--variant", default="{}", help="the run's --variant")
     d.add_argument("--steps", type=int, default=4)
     d.add_argument("--no-probes", action="store_true", help="only the trained decoder's part")
-    a = sub.add_parser("autoencoder")
-    a.add_argument("--data", type=Path, required=True)
-    a.add_argument("--out", type=Path, required=True)
-    a.add_argument("--space", type=int, default=4)
-    a.add_argument("--time", type=int, default=2)
-    a.add_argument("--channels", type=int, default=16)
-    a.add_argument("--width", type=int, default=64)
-    a.add_argument("--batch", type=int, default=8)
-    a.add_argument("--temporal", type=float, default=0.0)
-    a.add_argument("--tflops", type=float, default=4.0)
     q = sub.add_parser("speed")
     q.add_argument("--config", default="h200_lease5")
     q.add_argument("--steps", type=int, default=4)
@@ -576,9 +449,6 @@ def main(argv: list[str] | None = None) -> None:
         speed(args.config, args.steps, args.repeats)
     elif args.command == "prepare":
         prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
-    elif args.command == "autoencoder":
-        latent = AutoencoderConfig(args.space, args.time, args.channels, args.width)
-        autoencoder(args.data, args.out, latent, args.tflops, args.temporal, batch=args.batch)
     elif args.command == "diagnose":
         diagnose(args.data, args.out, args.weights, _variant(args.variant), args.steps, not args.no_probes)
     else:

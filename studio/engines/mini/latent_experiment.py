@@ -15,14 +15,19 @@ parameters.
 Training reads random windows of ``crop_frames`` frames and ``crop_height`` x ``crop_width``
 pixels (the network is convolutional and causal, so a window is a valid shorter clip); half
 of the windows are placed on the character, so that its weighting has pixels to act on.
+
+On a GPU lease (``--device cuda --minutes N``) the same run trains to a wall-clock budget in
+bf16 autocast with the clips on the GPU, saves its weights and progress every few minutes
+(``OUT.state.safetensors``, ``OUT.progress.json``) and resumes from them when started again;
+``prepare --height 128 --width 192 --no-reps`` renders full-size clips for it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -32,8 +37,17 @@ import torch.nn.functional as F  # noqa: N812
 
 from studio.engines.mini.config import from_dict
 from studio.engines.mini.latent_ae import LatentConfig, VideoAutoencoder, parameter_count
+from studio.engines.mini.research import (
+    Budget,
+    TrainingLog,
+    accuracy,
+    frame_changes,
+    judge_readings,
+    load_judge,
+    psnr,
+    train_to_budget,
+)
 
-CHECKPOINT = Path(__file__).resolve().parents[3] / "checkpoints" / "mini"
 OCCUPANCY_GRID = 14
 
 
@@ -80,17 +94,6 @@ def to_float(clips: torch.Tensor) -> torch.Tensor:
     return clips.permute(0, 4, 1, 2, 3).float().div(127.5).sub(1.0)
 
 
-def psnr(a: torch.Tensor, b: torch.Tensor, mask: torch.Tensor | None = None) -> float:
-    """Mean PSNR (dB) over clips in [-1, 1]; ``mask`` (B, 1, 1, H, W) restricts to a region."""
-    error = (a.float() - b.float()) ** 2 / 4.0
-    if mask is None:
-        mse = error.flatten(1).mean(1)
-    else:
-        m = mask.expand_as(error)
-        mse = (error * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
-    return float((-10 * torch.log10(mse.clamp(min=1e-10))).mean())
-
-
 class Windows:
     """Random training windows from uint8 clips (with the character's occupancy)."""
 
@@ -127,7 +130,7 @@ class Windows:
             x0 = self._start(width, self.width, cx)
             clips.append(self.clips[i, t0:t0 + self.frames, y0:y0 + self.height, x0:x0 + self.width])
             masks.append(self.full_mask[i, :, :, y0:y0 + self.height, x0:x0 + self.width])
-        return to_float(torch.stack(clips)), torch.stack(masks)
+        return to_float(torch.stack(clips)), torch.stack(masks).to(self.clips.device)
 
 
 def reconstruction_loss(variant: Variant, recon: torch.Tensor, clip: torch.Tensor, mask: torch.Tensor,
@@ -145,15 +148,6 @@ def reconstruction_loss(variant: Variant, recon: torch.Tensor, clip: torch.Tenso
         kind = variant.temporal_loss or variant.loss
         loss = loss + variant.temporal_weight * error(recon.diff(dim=2), clip.diff(dim=2), weight, kind)
     return loss + variant.latent_penalty * latent.pow(2).mean()
-
-
-def frame_change(clips: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
-    """Per clip: mean absolute change between consecutive frames (optionally inside ``mask``)."""
-    d = clips.diff(dim=2).abs()
-    if mask is None:
-        return d.flatten(1).mean(1)
-    m = mask.expand_as(d)
-    return (d * m).flatten(1).sum(1) / m.flatten(1).sum(1).clamp(min=1)
 
 
 def _median_seconds(fn: Any, repeats: int) -> float:
@@ -186,81 +180,50 @@ def speed(model: VideoAutoencoder, frames: int, height: int, width: int, repeats
                 "encode_gflops": round(encode_flops / 1e9, 3), "decode_gflops": round(decode_flops / 1e9, 3)}
 
 
-def load_judge() -> Any:
-    from studio.engines.mini import weights
-    from studio.engines.mini.judge import Judge
+def run(data_path: Path, variant: Variant, budget: Budget, out: Path, seed: int, speed_repeats: int = 5,
+        full_size: tuple[int, int] | None = (128, 192), device: str = "cpu", checkpoint_minutes: float = 3.0
+        ) -> dict[str, Any]:
+    """Train one autoencoder to ``budget`` (resuming from ``OUT.state.safetensors`` when a
+    previous call left one), then score it (:func:`evaluate`)."""
+    from safetensors.torch import load_model, save_model
 
-    judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
-    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
-                      CHECKPOINT / weights.JUDGE)
-    return judge
-
-
-def judge_readings(judge: Any, clips: torch.Tensor) -> dict[str, torch.Tensor]:
-    """The judge's predicted class per head for (N, 3, T, H, W) clips."""
-    from studio.engines.mini.judge import HEADS
-
-    out: dict[str, list[torch.Tensor]] = {h: [] for h in HEADS}
-    with torch.no_grad():
-        for s in range(0, clips.shape[0], 32):
-            reading = judge(clips[s:s + 32])
-            for h in HEADS:
-                out[h].append(reading.logits[h].argmax(1))
-    return {h: torch.cat(v) for h, v in out.items()}
-
-
-def accuracy(readings: dict[str, torch.Tensor], labels: torch.Tensor) -> dict[str, float]:
-    from studio.engines.mini.judge import HEADS
-
-    hits = {h: readings[h] == labels[:, i] for i, h in enumerate(HEADS)}
-    result = {h: round(float(v.float().mean()), 4) for h, v in hits.items()}
-    result["all_three"] = round(float((hits["motion"] & hits["location"] & hits["character"]).float().mean()), 4)
-    return result
-
-
-def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, speed_repeats: int = 5,
-        full_size: tuple[int, int] | None = (128, 192)) -> dict[str, Any]:
-    from torch.utils.flop_counter import FlopCounterMode
-
+    chosen = torch.device(device)
     data = torch.load(data_path)
     train, held = data["train"], data["heldout"]
     torch.manual_seed(seed)
-    model = VideoAutoencoder(variant.latent)
+    model = VideoAutoencoder(variant.latent).to(chosen)
+    state, progress_file = out.with_suffix(".state.safetensors"), out.with_suffix(".progress.json")
+    done = TrainingLog()
+    if state.is_file() and progress_file.is_file():
+        load_model(model, str(state), device=str(chosen))
+        done = TrainingLog(**json.loads(progress_file.read_text()))
+        print(f"resuming at step {done.steps} ({done.seconds:.0f} s trained)", flush=True)
     params = list(model.parameters())
-    optimizer = torch.optim.AdamW(params, lr=variant.lr, betas=(0.9, 0.99), weight_decay=0.01)
-    windows = Windows(train["clips"], train["occupancy"], variant, torch.Generator().manual_seed(seed))
+    optimizer = torch.optim.AdamW(params, lr=variant.lr, betas=(0.9, 0.99), weight_decay=0.01,
+                                  fused=chosen.type == "cuda")
+    generator = torch.Generator().manual_seed(seed * 1000 + done.steps)
+    windows = Windows(train["clips"].to(chosen), train["occupancy"], variant, generator)
+    autocast = (torch.autocast("cuda", dtype=torch.bfloat16) if chosen.type == "cuda"
+                else contextlib.nullcontext())
 
     def step_loss() -> torch.Tensor:
         clip, mask = windows.batch()
-        recon, latent = model(clip)
-        return reconstruction_loss(variant, recon, clip, mask, latent)
+        with autocast:
+            recon, latent = model(clip)
+        return reconstruction_loss(variant, recon.float(), clip, mask, latent.float())
 
-    counter = FlopCounterMode(display=False)
-    with counter:
-        loss = step_loss()
-        loss.backward()  # type: ignore[no-untyped-call]
-    optimizer.zero_grad(set_to_none=True)
-    step_flops = counter.get_total_flops()
-    steps = max(1, int(tflops * 1e12 / step_flops))
-    started = time.monotonic()
-    losses: list[float] = []
-    for k in range(steps):
-        warm = min(1.0, (k + 1) / variant.warmup)
-        for group in optimizer.param_groups:
-            group["lr"] = variant.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * k / steps)))
-        loss = step_loss()
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()  # type: ignore[no-untyped-call]
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        optimizer.step()
-        losses.append(float(loss.detach()))
-        if (k + 1) % max(1, steps // 10) == 0:
-            recent = sum(losses[-20:]) / len(losses[-20:])
-            print(f"step {k + 1}/{steps} loss {recent:.4f} {time.monotonic() - started:.0f}s", flush=True)
-    train_seconds = time.monotonic() - started
-    training = {"seed": seed, "tflops": tflops, "steps": steps, "step_gflops": round(step_flops / 1e9, 3),
-                "train_seconds": round(train_seconds, 1),
-                "final_loss": round(sum(losses[-20:]) / len(losses[-20:]), 5)}
+    def checkpoint(log: TrainingLog) -> None:
+        save_model(model, str(state))  # diffusers' Downsample2D aliases its conv
+        progress_file.write_text(json.dumps({"steps": log.steps, "seconds": log.seconds,
+                                             "step_gflops": log.step_gflops, "losses": log.losses[-50:]}))
+
+    log = train_to_budget(step_loss, params, optimizer, budget, lr=variant.lr, warmup=variant.warmup,
+                          start_step=done.steps, spent_seconds=done.seconds, checkpoint=checkpoint,
+                          checkpoint_minutes=checkpoint_minutes if chosen.type == "cuda" else 0.0,
+                          synchronize=(lambda: torch.cuda.synchronize(chosen)) if chosen.type == "cuda" else None)
+    log.losses = done.losses + log.losses
+    training = log.to_json(seed=seed, tflops=budget.tflops, minutes=budget.minutes, device=str(chosen),
+                           clips_seen=log.steps * variant.batch)
     return evaluate(model, variant, held, out, training, speed_repeats, full_size)
 
 
@@ -269,22 +232,23 @@ def evaluate(model: VideoAutoencoder, variant: Variant, held: dict[str, torch.Te
              ) -> dict[str, Any]:
     """Score the held-out clips' reconstructions; write ``out`` (JSON), a sheet and the weights."""
     model.eval()
+    device = next(model.parameters()).device
     gt = to_float(held["clips"])
     _n, _c, frames, height, width = gt.shape
     mask = character_mask(held["occupancy"], height, width) > 0.5
     recon_parts, latents = [], []
     with torch.no_grad():
         for s in range(0, gt.shape[0], 10):
-            recon, latent = model(gt[s:s + 10])
-            recon_parts.append(recon.clamp(-1, 1))
-            latents.append(latent)
+            recon, latent = model(gt[s:s + 10].to(device))
+            recon_parts.append(recon.clamp(-1, 1).float().cpu())
+            latents.append(latent.float().cpu())
     recon = torch.cat(recon_parts)
     latent_all = torch.cat(latents)
-    judge = load_judge()
+    judge = load_judge(device)
     labels = held["labels"]
     truth_reading, recon_reading = judge_readings(judge, gt), judge_readings(judge, recon)
-    change_gt, change_recon = frame_change(gt), frame_change(recon)
-    fg_change_gt, fg_change_recon = frame_change(gt, mask), frame_change(recon, mask)
+    change_gt, change_recon = frame_changes(gt), frame_changes(recon)
+    fg_change_gt, fg_change_recon = frame_changes(gt, mask), frame_changes(recon, mask)
     result: dict[str, Any] = {
         "variant": json.loads(json.dumps(dataclasses.asdict(variant))), **training,
         "params_m": round(parameter_count(model) / 1e6, 4),
@@ -311,6 +275,7 @@ def evaluate(model: VideoAutoencoder, variant: Variant, held: dict[str, torch.Te
         for name, keep in (("inside_group", False), ("across_groups", True)):
             ds = [d for d in range(frames - 1) if (d % span == 0) == keep]
             result["frame_change"][f"ratio_{name}"] = round(float(d_rc[:, :, ds].mean() / d_gt[:, :, ds].mean()), 4)
+    model = model.cpu()  # speed: one clip on this machine's CPU
     result["speed"] = speed(model, frames, height, width, speed_repeats) | {"threads": torch.get_num_threads()}
     if full_size is not None and full_size[0] % variant.latent.spatial == 0:
         result["speed_full_size"] = speed(model, 17, full_size[0], full_size[1], max(1, speed_repeats // 2))
@@ -355,9 +320,9 @@ def references(data_path: Path, out: Path, spatial: int, temporal: int) -> dict[
         result[name] = {"psnr": round(psnr(clips, gt), 3), "fg_psnr": round(psnr(clips, gt, mask.float()), 3),
                         "judge": accuracy(reading, labels),
                         "motion_agreement": round(float((reading["motion"] == truth["motion"]).float().mean()), 4),
-                        "frame_change_ratio": round(float(frame_change(clips).mean() / frame_change(gt).mean()), 4),
-                        "fg_frame_change_ratio": round(float(frame_change(clips, mask).mean()
-                                                             / frame_change(gt, mask).mean()), 4)}
+                        "frame_change_ratio": round(float(frame_changes(clips).mean() / frame_changes(gt).mean()), 4),
+                        "fg_frame_change_ratio": round(float(frame_changes(clips, mask).mean()
+                                                             / frame_changes(gt, mask).mean()), 4)}
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps(result), flush=True)
     return result
@@ -383,10 +348,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--height", type=int, default=64)
     p.add_argument("--width", type=int, default=96)
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--no-reps", action="store_true", help="skip the shipped encoder's representations")
     r = sub.add_parser("run")
     r.add_argument("--data", type=Path, required=True)
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--tflops", type=float, default=8.0, help="training compute budget (forward + backward)")
+    r.add_argument("--minutes", type=float, default=0.0, help="a wall-clock budget instead (a GPU lease)")
+    r.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (bf16 autocast on CUDA)")
+    r.add_argument("--checkpoint-minutes", type=float, default=3.0, help="on CUDA: save the state this often")
     r.add_argument("--variant", default="{}", help="JSON: Variant fields, 'latent' a dict of LatentConfig fields")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--speed-repeats", type=int, default=5)
@@ -401,12 +370,13 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("--weights", type=Path, required=True, help="a run's .safetensors (its .json gives the variant)")
     e.add_argument("--out", type=Path, required=True)
     e.add_argument("--speed-repeats", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads (1: comparable timings when shared)")
     args = parser.parse_args(argv)
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     if args.command == "prepare":
         from studio.engines.mini.experiment import prepare
 
-        prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers)
+        prepare(args.out, args.train, args.heldout, args.height, args.width, args.workers, with_reps=not args.no_reps)
     elif args.command == "reference":
         references(args.data, args.out, args.spatial, args.temporal)
     elif args.command == "score":
@@ -419,8 +389,9 @@ def main(argv: list[str] | None = None) -> None:
         training = {k: previous[k] for k in ("seed", "tflops", "steps", "step_gflops", "train_seconds", "final_loss")}
         evaluate(model, variant, torch.load(args.data)["heldout"], args.out, training, args.speed_repeats)
     else:
-        run(args.data, variant_from_json(args.variant), args.tflops, args.out, args.seed, args.speed_repeats,
-            None if args.no_full_size else (128, 192))
+        budget = Budget(minutes=args.minutes) if args.minutes > 0 else Budget(tflops=args.tflops)
+        run(args.data, variant_from_json(args.variant), budget, args.out, args.seed, args.speed_repeats,
+            None if args.no_full_size else (128, 192), device=args.device, checkpoint_minutes=args.checkpoint_minutes)
 
 
 if __name__ == "__main__":

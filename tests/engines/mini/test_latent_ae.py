@@ -103,3 +103,31 @@ def test_experiment_runs_at_toy_size(tmp_path: Path) -> None:
     assert set(result["judge_recon"]) >= {"motion", "location", "character", "all_three"}
     assert result["frame_change"]["ratio"] > 0 and result["speed"]["decode_s"] > 0
     assert out.with_suffix(".png").exists() and out.with_suffix(".safetensors").exists()
+
+
+def test_a_run_resumes_where_its_last_call_stopped(tmp_path: Path) -> None:
+    """A lease is cut into calls: a second call with a larger budget continues the first
+    call's weights and step count instead of starting again."""
+    generator = torch.Generator().manual_seed(1)
+
+    def split(count: int) -> dict[str, torch.Tensor]:
+        clips = torch.randint(0, 255, (count, 9, 16, 24, 3), dtype=torch.uint8, generator=generator)
+        occupancy = torch.zeros(count, 196)
+        labels = torch.zeros(count, 4, dtype=torch.long)
+        return {"clips": clips, "occupancy": occupancy, "labels": labels, "levels": torch.ones(count, dtype=torch.long)}
+
+    data = tmp_path / "data.pt"
+    torch.save({"height": 16, "width": 24, "frames": 9, "train": split(4), "heldout": split(2)}, data)
+    out = tmp_path / "run.json"
+    variant = json.dumps({"latent": {"channels": [8, 16], "latent_channels": 4, "groups": 4}, "batch": 2,
+                          "crop_frames": 5, "crop_height": 8, "crop_width": 12})
+    common = ["--data", str(data), "--out", str(out), "--variant", variant, "--speed-repeats", "1", "--no-full-size"]
+    main(["run", "--tflops", "0.0002", *common])
+    first = json.loads(out.read_text())
+    progress = json.loads(out.with_suffix(".progress.json").read_text())
+    assert progress["steps"] == first["steps"] >= 2
+    main(["run", "--tflops", "0.0004", *common])
+    second = json.loads(out.read_text())
+    # the budget counts the whole run: twice the FLOPs, twice the steps, half of them resumed
+    assert second["steps"] == 2 * first["steps"]
+    assert json.loads(out.with_suffix(".progress.json").read_text())["steps"] == second["steps"]

@@ -275,29 +275,3 @@ def test_token_noise_touches_only_the_current_instruction(vocab: Vocab) -> None:
     assert torch.equal(noisy.ids[:, end:], batch.ids[:, end:])
     assert not torch.equal(noisy.ids[:, start:end], batch.ids[:, start:end])
     assert noisy_instruction(batch, vocab.id(INSTR), words, vocab.id(UNK), 0.0) is batch
-
-
-def test_the_latent_autoencoder_compresses_space_and_time_causally() -> None:
-    from studio.engines.mini.latent import AutoencoderConfig, VideoAutoencoder, reconstruction_loss
-
-    torch.manual_seed(0)
-    model = VideoAutoencoder(AutoencoderConfig(space=4, time=2, channels=4, width=16)).eval()
-    clip = torch.rand(2, 3, 9, 32, 48) * 2 - 1
-    with torch.no_grad():
-        latent = model.encode(clip)
-        assert latent.shape == (2, 4, 5, 8, 12)  # the first frame alone, then pairs: 9 -> 5
-        assert model(clip).shape == clip.shape
-        later = clip.clone()
-        later[:, :, 5:] = 0.0
-        changed = model.encode(later)
-        assert torch.allclose(changed[:, :, :3], latent[:, :, :3])  # a latent never sees later frames
-        assert not torch.allclose(changed[:, :, 3:], latent[:, :, 3:])
-    four = VideoAutoencoder(AutoencoderConfig(space=8, time=4, channels=4, width=16))
-    with torch.no_grad():
-        assert four.encode(torch.zeros(1, 3, 17, 32, 48)).shape == (1, 4, 5, 4, 6)  # as CogVideoX: 17 -> 5
-    with pytest.raises(ValueError, match="power of two"):
-        VideoAutoencoder(AutoencoderConfig(space=6))
-    weight = torch.ones(2, 1, 1, 32, 48)
-    with torch.no_grad():
-        assert float(reconstruction_loss(model, clip, weight, temporal=1.0)) > float(
-            reconstruction_loss(model, clip, weight))
