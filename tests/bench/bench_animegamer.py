@@ -468,9 +468,6 @@ def _decoder_inputs(engine: AnimeGamerEngine) -> tuple[torch.Tensor, ...]:
 def _decoder_pass(engine: AnimeGamerEngine, inputs: tuple[torch.Tensor, ...]) -> torch.Tensor:
     assert engine._decoder is not None
     with torch.inference_mode():
-        parked = engine._hosts.get(id(engine._decoder))
-        if parked is not None:  # the Reference preset keeps the transformer in RAM between clips
-            parked.visit(inputs[0].device)
         out: torch.Tensor = engine._decoder(*inputs)
         return out
 

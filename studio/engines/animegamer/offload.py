@@ -4,6 +4,11 @@ Moving a 14 GB model with ``module.to("cuda")`` and back with ``module.to("cpu")
 from and to pageable memory, both ways, every turn. The weights never change, so the RAM
 copy is made once (pinned, so the upload runs at the bus's speed and asynchronously) and a
 visit only uploads; leaving points the parameters back at the RAM copy and frees the GPU's.
+
+Every copy is made in the parameters' own mode: weights loaded under ``torch.inference_mode``
+are inference tensors, and a parameter whose data is swapped for a normal tensor (a visit from
+code outside inference mode) fails at its next use ("Inference tensors do not track version
+counter"); the reverse holds for weights loaded normally.
 """
 
 from __future__ import annotations
@@ -20,13 +25,16 @@ class HostCopy:
     def __init__(self, module: nn.Module, *, pin: bool) -> None:
         self.module = module
         self._host: list[tuple[nn.Parameter, torch.Tensor]] = []
-        for parameter in module.parameters():
-            host = parameter.data if parameter.device.type == "cpu" else parameter.data.cpu()
-            if pin and not host.is_pinned():
-                host = host.pin_memory()
-            parameter.data = host
-            self._host.append((parameter, host))
-        move_buffers(module, torch.device("cpu"))
+        first = next(module.parameters(), None)
+        self._inference = bool(first is not None and first.is_inference())
+        with torch.inference_mode(self._inference):
+            for parameter in module.parameters():
+                host = parameter.data if parameter.device.type == "cpu" else parameter.data.cpu()
+                if pin and not host.is_pinned():
+                    host = host.pin_memory()
+                parameter.data = host
+                self._host.append((parameter, host))
+            move_buffers(module, torch.device("cpu"))
         self.device = torch.device("cpu")
 
     @property
@@ -36,15 +44,17 @@ class HostCopy:
     def visit(self, device: torch.device) -> None:
         if self.device == device:
             return
-        for parameter, host in self._host:
-            parameter.data = host.to(device, non_blocking=host.is_pinned())
-        move_buffers(self.module, device)
+        with torch.inference_mode(self._inference):
+            for parameter, host in self._host:
+                parameter.data = host.to(device, non_blocking=host.is_pinned())
+            move_buffers(self.module, device)
         self.device = device
 
     def leave(self) -> None:
         if self.device.type == "cpu":
             return
-        for parameter, host in self._host:
-            parameter.data = host
-        move_buffers(self.module, torch.device("cpu"))
+        with torch.inference_mode(self._inference):
+            for parameter, host in self._host:
+                parameter.data = host
+            move_buffers(self.module, torch.device("cpu"))
         self.device = torch.device("cpu")

@@ -68,13 +68,13 @@ class AnimeGamerSettings(EngineSettings):
         Preset("fast", "Fast (25 steps)", {**_REFERENCE, "steps": 25, "state_pass": "shared"},
                help="Half the denoising steps; the state continues from the representation's pass.",
                changes_output=True),
-        Preset("fastest", "Fastest (12 steps, guidance on 6, cached, FP8, compiled)",
+        Preset("fastest", "Fastest (12 steps, guidance on 6, cached, FP8)",
                {**_REFERENCE, "steps": 12, "guidance_steps": 6, "state_pass": "shared", "step_cache": "first_block",
-                "compile": True, "fp8": True, "vae_autotune": True, "park_decoder": False},
+                "fp8": True, "vae_autotune": True, "park_decoder": False},
                help="For watching speed: fewer steps, guidance on the first half only, diffusers' first-block "
-                    "cache, FP8 transformer layers (torchao), compiled transformer blocks, autotuned VAE "
-                    "convolutions. The first clip after the engine loads waits for the compiler: more "
-                    "than 3 minutes on an H200; later clips reuse the compiled code.", changes_output=True),
+                    "cache, FP8 transformer layers (torchao), autotuned VAE convolutions. Compile (advanced) "
+                    "is left off: with FP8 and the cache, the first clip waited for the compiler for more than "
+                    "9 minutes on an H200 machine.", changes_output=True),
     )
 
     character: str = setting("auto", label="Character", choices=CHARACTER_CHOICES,
@@ -114,7 +114,8 @@ class AnimeGamerSettings(EngineSettings):
                                    "pyramid attention broadcast, or FasterCache, which also reuses the unguided row "
                                    "and needs guidance on every step): faster, changes the clip.")
     compile: bool = setting(False, label="Compile", advanced=True,
-                            help="torch.compile the transformer blocks (first clip slower, the next ones faster).")
+                            help="torch.compile the transformer blocks: the first clip waits for the compiler "
+                                 "(minutes; more than 9 with FP8 and a step cache), the next ones run faster.")
     fp8: bool = setting(False, label="FP8 weights", advanced=True,
                         help="The transformer blocks' linear layers in FP8 with torchao, weights and activations "
                              "scaled per row (GPUs of compute capability 8.9 or newer; "
