@@ -167,6 +167,8 @@ def test_the_fastest_preset_asks_for_fp8_not_compile_and_reference_for_neither()
     assert fastest.fp8 and fastest.vae_autotune and fastest.step_cache == "first_block"
     assert not fastest.compile  # its first clip would wait minutes for the compiler (measured on an H200)
     assert not (reference.fp8 or reference.compile or fastest.park_decoder)
+    compiled = AnimeGamerSettings.from_values({}, preset="compiled")
+    assert compiled.compile and compiled.to_values() == {**reference.to_values(), "compile": True}
     assert reference.lean_vae and reference.park_decoder
 
 
