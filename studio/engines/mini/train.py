@@ -315,7 +315,7 @@ class Trainer:
             self._load_module(self.lm, weights.LM, source)
         self._load_module(self.judge, weights.JUDGE, source)
         same_canvas = self._init_canvas_fits(source)
-        if self.autoencoder is not None and same_canvas and "autoencoder" not in self.restart:
+        if self.autoencoder is not None and same_canvas:  # restarted, it trains on from these weights
             self._load_module(self.autoencoder.encoder, weights.LATENT_ENCODER, source)
             self._load_module(self.autoencoder.decoder, weights.LATENT_DECODER, source)
         state: dict[str, torch.Tensor] = {}
