@@ -571,7 +571,9 @@ class Trainer:
         assert self.autoencoder is not None and self.train is not None
         recipe, stage = self.config.autoencoder, self.config.autoencoder_stage
         model = self.autoencoder.train()
-        windows = Windows(self.train.clips, self.occupancy[: self.train.clips.shape[0]], recipe, stage.batch,
+        # the occupancy on the CPU (as in the lease that measured this autoencoder): picking a window's
+        # cell there costs no device synchronisation per clip
+        windows = Windows(self.train.clips, self.occupancy[: self.train.clips.shape[0]].cpu(), recipe, stage.batch,
                           latent.spatial)
 
         def step(generator: torch.Generator) -> torch.Tensor:

@@ -245,3 +245,12 @@ def test_the_runtime_refuses_a_latent_config_without_the_autoencoder() -> None:
     model = dataclasses.replace(TINY_LATENT, vocab_size=vocab.size)
     with pytest.raises(ValueError, match="autoencoder"):
         MiniRuntime(model, vocab, MiniLM(model), VideoDiT(model), CPU, CPU)
+
+
+def test_the_speed_and_throughput_probes_measure_a_latent_decoder() -> None:
+    from studio.engines.mini.bench import decoder_rate
+    from studio.engines.mini.experiment import speed
+
+    assert decoder_rate(load_train_config(named_config("tiny_latent")), CPU, batch=2, seconds=0.05,
+                        compile=False) > 0
+    assert speed("tiny_latent", steps=1, repeats=1)["decode_s"] > 0
