@@ -146,3 +146,11 @@ def test_a_pixel_model_skips_the_autoencoder_stage(tmp_path: Path) -> None:
     assert state.stages["autoencoder"].done and state.stages["autoencoder"].steps == 0
     assert any("stage autoencoder skipped" in line for line in lines)
     assert state.latent_scale is None and not (tmp_path / "run" / "state" / "autoencoder.safetensors").exists()
+
+
+def test_the_latent_scale_is_the_standard_deviation_of_the_whole_table() -> None:
+    from studio.engines.mini.train import _std
+
+    table = torch.randn(700, 4, 3, 2, 2, generator=torch.Generator().manual_seed(0)) * 0.3 + 0.2
+    assert _std(table, chunk=256) == pytest.approx(float(table.double().std()), rel=1e-9)
+    assert _std(table.bfloat16()) == pytest.approx(float(table.bfloat16().double().std()), rel=1e-6)
