@@ -49,6 +49,11 @@ CHECKPOINTS = (
     CheckpointFile("decoder_io.safetensors",
                    description="the video decoder's patch embedding, conditioning and pixel head (fp16, about 7 MB)"),
 )
+LATENT_DECODER = CheckpointFile(
+    "latent_decoder.safetensors",
+    description="the latent autoencoder's decoder: the video decoder's latents to pixels (fp16, a few MB; "
+                "only for a model whose config.json has a latent)")
+"""Also needed when config.json's model has a ``latent`` (weights.engine_files says the same)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +92,25 @@ class MiniSettings(EngineSettings):
 def check(config: EngineConfig) -> list[Requirement]:
     """Missing packages, missing or wrongly sized files, devices."""
     folder = config.engine_folder(NAME)
-    unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"), *check_files(folder, CHECKPOINTS, engine=NAME)]
-    unmet += _check_manifest(folder)
+    files = checkpoint_files(folder)
+    unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"), *check_files(folder, files, engine=NAME)]
+    unmet += _check_manifest(folder, files)
     unmet += check_devices(config, INFO.capabilities, engine=NAME)
     return unmet
 
 
-def _check_manifest(base: Path) -> list[Requirement]:
+def checkpoint_files(base: Path) -> tuple[CheckpointFile, ...]:
+    """The files the folder's model needs: :data:`CHECKPOINTS`, and the latent autoencoder's
+    decoder when its config.json describes a latent decoder."""
+    try:
+        model = json.loads((base / "config.json").read_text(encoding="utf-8")).get("model", {})
+        latent = isinstance(model, dict) and model.get("latent") is not None
+    except (OSError, ValueError, AttributeError):
+        latent = False  # a missing or unreadable config.json is reported on its own
+    return CHECKPOINTS + ((LATENT_DECODER,) if latent else ())
+
+
+def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKPOINTS) -> list[Requirement]:
     """Present files whose size differs from the one config.json lists (cheap: no hashing)."""
     manifest_path = base / "config.json"
     if not manifest_path.is_file():
@@ -104,7 +121,7 @@ def _check_manifest(base: Path) -> list[Requirement]:
         return [Requirement(RequirementKind.FILE, f"{manifest_path} can't be read.",
                             hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path))]
     unmet = []
-    for item in CHECKPOINTS[1:]:
+    for item in checkpoints[1:]:
         path = base / item.path
         expected = files.get(item.path, {}).get("bytes") if isinstance(files, dict) else None
         if path.is_file() and expected is not None and path.stat().st_size != expected:

@@ -47,11 +47,12 @@ def render_rate(config: TrainConfig, episodes: int) -> float:
 def decoder_rate(config: TrainConfig, device: torch.device, batch: int, seconds: float, compile: bool) -> float:
     model = VideoDiT(config.model).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=device.type == "cuda")
-    video, rep = config.model.video, config.model.representation
-    clips = torch.rand(batch, 3, video.frames, video.height, video.width, device=device) * 2 - 1
+    rep = config.model.representation
+    canvas = model.canvas  # pixels, or the latent of a latent decoder
+    clips = torch.rand(batch, *canvas, device=device) * 2 - 1
     reps = torch.randn(batch, rep.tokens, rep.dim, device=device)
     level = torch.randint(1, 6, (batch,), device=device)
-    weight = interpolate_weight(torch.rand(batch, 196, device=device), video.height, video.width, 3.0)
+    weight = interpolate_weight(torch.rand(batch, 196, device=device), canvas[2], canvas[3], 3.0)
     forward = torch.compile(model) if compile else model
 
     def step() -> None:

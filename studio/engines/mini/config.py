@@ -11,7 +11,8 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from types import UnionType
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 
@@ -124,6 +125,47 @@ class JudgeConfig:
 
 
 @dataclass(frozen=True)
+class LatentConfig:
+    """Shape of the latent video autoencoder (``latent_ae.VideoAutoencoder``).
+
+    ``channels[i]`` is the width at level ``i``; level 0 runs at ``1 / patch`` of the clip's
+    size and each further level halves it, so ``spatial = patch * 2 ** (len(channels) - 1)``.
+    """
+
+    channels: tuple[int, ...] = (32, 64)
+    patch: int = 2
+    """Pixels per side folded into channels before the first convolution."""
+    temporal: int = 4
+    """Frames per latent frame after the first (a power of two: 1, 2, 4, ...)."""
+    latent_channels: int = 16
+    blocks: int = 1
+    """ResNet blocks per level (encoder and decoder each)."""
+    temporal_blocks: int = 1
+    """(2+1)-D causal blocks after each temporal down-sampling (and before each up-sampling)."""
+    temporal_kernel: int = 3
+    groups: int = 8
+
+    def __post_init__(self) -> None:
+        if self.temporal < 1 or self.temporal & (self.temporal - 1):
+            raise ValueError(f"temporal factor must be a power of two, not {self.temporal}")
+        if any(c % self.groups for c in self.channels):
+            raise ValueError(f"channels {self.channels} must be multiples of groups {self.groups}")
+
+    @property
+    def spatial(self) -> int:
+        """Spatial down-sampling factor of the latent grid."""
+        return self.patch << (len(self.channels) - 1)
+
+    def latent_shape(self, frames: int, height: int, width: int) -> tuple[int, int, int, int]:
+        """(C, T, H, W) of the latent of a clip of this size."""
+        if (frames - 1) % self.temporal or height % self.spatial or width % self.spatial:
+            raise ValueError(f"a {frames} x {height} x {width} clip does not fit factors "
+                             f"{self.temporal} (time, 1 + k x factor frames) and {self.spatial} (space)")
+        return (self.latent_channels, 1 + (frames - 1) // self.temporal, height // self.spatial,
+                width // self.spatial)
+
+
+@dataclass(frozen=True)
 class ModelConfig:
     """Everything the engine needs to rebuild the networks (stored as config.json)."""
 
@@ -134,6 +176,19 @@ class ModelConfig:
     decoder: DecoderConfig = field(default_factory=DecoderConfig)
     judge: JudgeConfig = field(default_factory=JudgeConfig)
     vocab_size: int = 1024
+    latent: LatentConfig | None = None
+    """The decoder's canvas: ``None``, pixels (as the first leases); else the DiT works on this
+    autoencoder's latent and the autoencoder's decoder turns it into pixels."""
+    latent_scale: float = 1.0
+    """The latents' standard deviation over the training clips: the DiT sees ``latent /
+    latent_scale`` (about unit variance, as its noise), and its samples are multiplied back."""
+
+    def canvas(self) -> tuple[int, int, int, int]:
+        """(C, T, H, W) of what the decoder makes: the clip's pixels, or its latent."""
+        video = self.video
+        if self.latent is None:
+            return (3, video.frames, video.height, video.width)
+        return self.latent.latent_shape(video.frames, video.height, video.width)
 
 
 @dataclass(frozen=True)
@@ -167,11 +222,39 @@ class StageConfig:
 
 
 @dataclass(frozen=True)
+class AutoencoderTraining:
+    """The autoencoder stage's recipe beyond its :class:`StageConfig`: random training windows
+    (the network is convolutional and causal, so a window is a valid shorter clip; ``crop_frames``
+    is ``1 + temporal * k``, the crop a multiple of the latent's ``spatial``) and the loss (the
+    field names of ``latent_experiment.Variant``, which shares the windows and the loss)."""
+
+    crop_frames: int = 9
+    crop_height: int = 64
+    crop_width: int = 96
+    on_character: float = 0.5
+    """Share of windows centred on a cell the character occupies."""
+    loss: str = "l2"
+    """Per-pixel reconstruction loss: ``l1`` or ``l2``."""
+    fg_weight: float = 0.0
+    """Extra weight on the character's region (pixel weight 1 + fg_weight inside it)."""
+    temporal_weight: float = 0.0
+    """Weight of the same loss on frame-to-frame differences."""
+    temporal_loss: str = ""
+    latent_penalty: float = 1e-4
+    """L2 on the latent: keeps its scale bounded for the DiT (instead of a KL term)."""
+    encode_batch: int = 64
+    """Clips per batch when the training clips are encoded into the latent table."""
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     name: str = "mini"
     seed: int = 14
     model: ModelConfig = field(default_factory=ModelConfig)
     data: DataConfig = field(default_factory=DataConfig)
+    autoencoder_stage: StageConfig = field(default_factory=StageConfig)
+    """Trains ``model.latent``'s autoencoder (skipped when the model has no latent)."""
+    autoencoder: AutoencoderTraining = field(default_factory=AutoencoderTraining)
     decoder_stage: StageConfig = field(default_factory=StageConfig)
     lm_stage: StageConfig = field(default_factory=StageConfig)
     adapt_stage: StageConfig = field(default_factory=StageConfig)
@@ -198,21 +281,34 @@ class TrainConfig:
 T = TypeVar("T")
 
 
+def _nested_dataclass(hint: Any) -> type | None:
+    """The dataclass a field's type names, alone or in an optional (``X | None``), else None."""
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return hint
+    if get_origin(hint) in (Union, UnionType):
+        found = [a for a in get_args(hint) if isinstance(a, type) and dataclasses.is_dataclass(a)]
+        return found[0] if len(found) == 1 else None
+    return None
+
+
 def from_dict(cls: type[T], data: dict[str, Any]) -> T:
-    """A (nested) config dataclass from a dict; unknown keys are refused by name."""
+    """A (nested) config dataclass from a dict; unknown keys are refused by name. A dict for a
+    field whose type is a dataclass (also ``X | None``, default None) becomes that dataclass."""
     if not dataclasses.is_dataclass(cls):
         raise TypeError(f"{cls} is not a dataclass")
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = set(data) - set(fields)
     if unknown:
         raise ValueError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
+    hints = get_type_hints(cls)
     values: dict[str, Any] = {}
     for name, value in data.items():
         spec = fields[name]
         factory = spec.default_factory
         default = factory() if callable(factory) else spec.default
-        if dataclasses.is_dataclass(default) and isinstance(value, dict):
-            values[name] = from_dict(type(default), value)
+        nested = type(default) if dataclasses.is_dataclass(default) else _nested_dataclass(hints.get(name))
+        if nested is not None and isinstance(value, dict):
+            values[name] = from_dict(nested, value)
         elif isinstance(default, tuple) and isinstance(value, list):
             values[name] = tuple(value)
         else:

@@ -1,8 +1,10 @@
-"""The video decoder: a small adaLN DiT over pixel patches, built from diffusers components.
+"""The video decoder: a small adaLN DiT over pixel or latent patches, built from diffusers components.
 
-A clip (3 x T x H x W in [-1, 1]) is cut into space-time patches (``patch`` x ``patch``
-pixels x ``tpatch`` frames; 17 frames are padded to a multiple of ``tpatch`` by repeating
-the last), one token each, with fixed 3-D sin/cos positions. Every block is conditioned
+It works on a "canvas" (``ModelConfig.canvas``): the clip's pixels (3 x T x H x W in [-1, 1]),
+or, when the config has a ``latent``, the autoencoder's latent of the clip (divided by
+``latent_scale``; the runtime decodes it to pixels). The canvas is cut into space-time
+patches (``patch`` x ``patch`` cells x ``tpatch`` frames; 17 frames are padded to a multiple
+of ``tpatch`` by repeating the last), one token each, with fixed 3-D sin/cos positions. Every block is conditioned
 twice: adaLN modulation from (noise level + motion level + pooled representation), one
 shared projection plus a learned table per block (PixArt's adaLN-single), and
 cross-attention to the representation tokens. With ``spatial_rep`` the representation's
@@ -10,7 +12,7 @@ first-frame grid is also resized to the token grid and added to every time slice
 the image tokens describe the frame region by region, and a path that keeps that layout is
 learnt far sooner than one that must find it through attention. The network predicts the clean clip
 (x-prediction, as "Back to Basics" / JiT does for high-dimensional pixel patches); a small
-per-token MLP head turns a token back into its pixels.
+per-token MLP head turns a token back into its patch.
 
 Sampling follows the rectified flow from noise (t = 0) to the clip (t = 1) in a few Euler
 steps (:func:`sample`).
@@ -79,13 +81,15 @@ class DiTBlock(nn.Module):
 class VideoDiT(nn.Module):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
-        dec, rep, video = config.decoder, config.representation, config.video
+        dec, rep = config.decoder, config.representation
         self.config = config
-        if video.height % dec.patch or video.width % dec.patch:
-            raise ValueError(f"the clip size {video.height} x {video.width} is not a multiple of {dec.patch}")
-        self.padded_frames = math.ceil(video.frames / dec.tpatch) * dec.tpatch
-        self.grid = (self.padded_frames // dec.tpatch, video.height // dec.patch, video.width // dec.patch)
-        self.patch_dim = 3 * dec.tpatch * dec.patch * dec.patch
+        channels, frames, height, width = config.canvas()
+        if height % dec.patch or width % dec.patch:
+            what = "latent" if config.latent is not None else "clip"
+            raise ValueError(f"the {what} size {height} x {width} is not a multiple of {dec.patch}")
+        self.padded_frames = math.ceil(frames / dec.tpatch) * dec.tpatch
+        self.grid = (self.padded_frames // dec.tpatch, height // dec.patch, width // dec.patch)
+        self.patch_dim = channels * dec.tpatch * dec.patch * dec.patch
         hidden = dec.hidden
         self.embed = nn.Linear(self.patch_dim, hidden)
         self.register_buffer("position", positions_3d(self.grid, hidden), persistent=False)
@@ -111,9 +115,9 @@ class VideoDiT(nn.Module):
                                              nn.Linear(hidden, self.grid[0] * hidden))
         self.refiner: nn.Sequential | None = None
         if dec.refine > 0:
-            self.refiner = nn.Sequential(nn.Conv2d(6, dec.refine, 3, padding=1), nn.GELU(),
+            self.refiner = nn.Sequential(nn.Conv2d(2 * channels, dec.refine, 3, padding=1), nn.GELU(),
                                          nn.Conv2d(dec.refine, dec.refine, 3, padding=1), nn.GELU(),
-                                         nn.Conv2d(dec.refine, 3, 3, padding=1))
+                                         nn.Conv2d(dec.refine, channels, 3, padding=1))
         self.adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 6 * hidden))
         self.blocks = nn.ModuleList(DiTBlock(hidden, dec.heads, dec.mlp_ratio) for _ in range(dec.layers))
         self.norm_out = nn.LayerNorm(hidden, elementwise_affine=False, eps=1e-6)
@@ -133,9 +137,14 @@ class VideoDiT(nn.Module):
             nn.init.zeros_(layer.weight)
             nn.init.zeros_(layer.bias)
 
+    @property
+    def canvas(self) -> tuple[int, int, int, int]:
+        """(C, T, H, W) of what this decoder makes: pixels (3, frames, height, width) or the latent."""
+        return self.config.canvas()
+
     # -- patches ------------------------------------------------------------------------------------
     def patchify(self, clip: torch.Tensor) -> torch.Tensor:
-        """(B, 3, T, H, W) -> (B, N, patch_dim), padding T with the last frame."""
+        """(B, C, T, H, W) canvas -> (B, N, patch_dim), padding T with the last frame."""
         dec = self.config.decoder
         b, c, t, _h, _w = clip.shape
         if t < self.padded_frames:
@@ -146,12 +155,13 @@ class VideoDiT(nn.Module):
         return x.reshape(b, gt * gh * gw, self.patch_dim)
 
     def unpatchify(self, tokens: torch.Tensor) -> torch.Tensor:
-        dec, video = self.config.decoder, self.config.video
+        dec = self.config.decoder
+        channels, frames, _h, _w = self.canvas
         b = tokens.shape[0]
         gt, gh, gw = self.grid
-        x = tokens.reshape(b, gt, gh, gw, 3, dec.tpatch, dec.patch, dec.patch)
-        x = x.permute(0, 4, 1, 5, 2, 6, 3, 7).reshape(b, 3, gt * dec.tpatch, gh * dec.patch, gw * dec.patch)
-        return x[:, :, : video.frames]
+        x = tokens.reshape(b, gt, gh, gw, channels, dec.tpatch, dec.patch, dec.patch)
+        x = x.permute(0, 4, 1, 5, 2, 6, 3, 7).reshape(b, channels, gt * dec.tpatch, gh * dec.patch, gw * dec.patch)
+        return x[:, :, :frames]
 
     # -- network ------------------------------------------------------------------------------------
     def conditioning(self, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor
@@ -184,7 +194,7 @@ class VideoDiT(nn.Module):
         return tokens[:, None]
 
     def forward(self, noisy: torch.Tensor, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor) -> torch.Tensor:
-        """Predict the clean clip from ``noisy`` (B, 3, T, H, W) at flow time ``t`` (B,) in [0, 1].
+        """Predict the clean canvas from ``noisy`` (B, C, T, H, W) at flow time ``t`` (B,) in [0, 1].
         ``level`` (B,) is 1..5 (0: none), ``rep`` (B, R, dim)."""
         cond, context = self.conditioning(t, level, rep)
         gt, gh, gw = self.grid
@@ -215,7 +225,7 @@ class VideoDiT(nn.Module):
         return out
 
     def refine(self, coarse: torch.Tensor, noisy: torch.Tensor) -> torch.Tensor:
-        """The conv refiner's correction, frame by frame (B, 3, T, H, W)."""
+        """The conv refiner's correction, frame by frame (B, C, T, H, W)."""
         assert self.refiner is not None
         b, c, t, h, w = coarse.shape
         both = torch.cat([coarse, noisy.to(coarse.dtype)], dim=1).transpose(1, 2).reshape(b * t, 2 * c, h, w)
@@ -241,8 +251,9 @@ def flow_times(steps: int, shift: float = 3.0) -> list[float]:
 
 @torch.no_grad()
 def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch.Tensor, steps: int,
-           guidance: float = 1.0, on_step: object = None) -> torch.Tensor:
-    """Euler steps of the rectified flow from ``noise`` to a clip (B, 3, T, H, W) in [-1, 1].
+           guidance: float = 1.0, on_step: object = None, clamp: bool = True) -> torch.Tensor:
+    """Euler steps of the rectified flow from ``noise`` to a canvas (B, C, T, H, W): pixels
+    clamped to [-1, 1], or with ``clamp`` false a latent (unbounded, left as it is).
     ``on_step(k, x_pred)`` is called after each step (progress, cancel)."""
     times = flow_times(steps)
     z = noise
@@ -261,13 +272,14 @@ def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch
         z = z + (times[k + 1] - times[k]) * v
         if callable(on_step):
             on_step(k, x_pred)
-    return z.clamp(-1, 1)
+    return z.clamp(-1, 1) if clamp else z
 
 
 def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: torch.Tensor, weight: torch.Tensor,
               generator: torch.Generator | None = None) -> torch.Tensor:
-    """The x-prediction flow-matching loss (in velocity units) of a batch of clips in [-1, 1].
-    ``weight`` (B, 1, 1, H, W) weighs the pixels (the character's region more)."""
+    """The x-prediction flow-matching loss (in velocity units) of a batch of canvases (clips in
+    [-1, 1] or scaled latents). ``weight`` (B, 1, 1, H, W) weighs the canvas's cells (the
+    character's region more)."""
     dec = model.config.decoder
     b = clip.shape[0]
     t = torch.sigmoid(torch.randn(b, device=clip.device, generator=generator) * dec.t_std + dec.t_mean)
@@ -291,7 +303,8 @@ def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: tor
 
 
 def interpolate_weight(occupancy: torch.Tensor, height: int, width: int, extra: float) -> torch.Tensor:
-    """(B, 196) character occupancy of a 14 x 14 grid -> (B, 1, 1, H, W) pixel weights."""
+    """(B, 196) character occupancy of a 14 x 14 grid -> (B, 1, 1, H, W) weights at the canvas's
+    size (pixels, or the latent's grid)."""
     grid = occupancy.reshape(-1, 1, 14, 14).float()
     grid = F.max_pool2d(grid, 3, stride=1, padding=1)  # a margin around the path
     weight = F.interpolate(grid, size=(height, width), mode="bilinear", align_corners=False)

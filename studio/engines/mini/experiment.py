@@ -395,7 +395,12 @@ def speed(config_name: str, steps: int, repeats: int) -> dict[str, float]:
     model = dataclasses.replace(model, vocab_size=vocab.size)
     torch.manual_seed(0)
     cpu = torch.device("cpu")
-    runtime = MiniRuntime(model, vocab, MiniLM(model), VideoDiT(model), cpu, cpu)
+    latent_decoder = None
+    if model.latent is not None:  # a latent decoder's turn includes the autoencoder's decode
+        from studio.engines.mini.latent_ae import Decoder
+
+        latent_decoder = Decoder(model.latent)
+    runtime = MiniRuntime(model, vocab, MiniLM(model), VideoDiT(model), cpu, cpu, latent_decoder=latent_decoder)
     query = TurnQuery("Qiqi waves happily at the school gate in the evening.", (50, 50, 50))
     turns, decodes = [], []
     for k in range(repeats + 1):

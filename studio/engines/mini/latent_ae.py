@@ -1,7 +1,9 @@
 """A small causal video autoencoder: a latent space of our own for the mini decoder (issue 14).
 
-Not used by the engine yet; ``latent_experiment`` measures whether it keeps what the judge
-needs. The design follows CogVideoX's video VAE in its contract, not its size:
+The mini decoder's latent canvas when ``ModelConfig.latent`` is set (``train.py``'s
+``autoencoder`` stage trains it with :class:`Windows` and :func:`reconstruction_loss`, which
+``latent_experiment`` shares; that experiment measured whether it keeps what the judge
+needs). The design follows CogVideoX's video VAE in its contract, not its size:
 
 - **Causal in time.** A clip of ``1 + temporal * k`` frames becomes ``1 + k`` latent frames;
   latent frame ``t`` depends only on frames ``<= temporal * t`` (frame 0 alone makes latent 0,
@@ -23,53 +25,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import cast
+from typing import Protocol, cast
 
 import torch
 import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
+from studio.engines.mini.config import LatentConfig
+from studio.engines.mini.dataset import to_float
 
-@dataclass(frozen=True)
-class LatentConfig:
-    """Shape of the autoencoder.
+__all__ = ["OCCUPANCY_GRID", "LatentConfig", "LossRecipe", "VideoAutoencoder", "WindowRecipe", "Windows",
+           "character_mask", "parameter_count", "reconstruction_loss"]
 
-    ``channels[i]`` is the width at level ``i``; level 0 runs at ``1 / patch`` of the clip's
-    size and each further level halves it, so ``spatial = patch * 2 ** (len(channels) - 1)``.
-    """
-
-    channels: tuple[int, ...] = (32, 64)
-    patch: int = 2
-    """Pixels per side folded into channels before the first convolution."""
-    temporal: int = 4
-    """Frames per latent frame after the first (a power of two: 1, 2, 4, ...)."""
-    latent_channels: int = 16
-    blocks: int = 1
-    """ResNet blocks per level (encoder and decoder each)."""
-    temporal_blocks: int = 1
-    """(2+1)-D causal blocks after each temporal down-sampling (and before each up-sampling)."""
-    temporal_kernel: int = 3
-    groups: int = 8
-
-    def __post_init__(self) -> None:
-        if self.temporal < 1 or self.temporal & (self.temporal - 1):
-            raise ValueError(f"temporal factor must be a power of two, not {self.temporal}")
-        if any(c % self.groups for c in self.channels):
-            raise ValueError(f"channels {self.channels} must be multiples of groups {self.groups}")
-
-    @property
-    def spatial(self) -> int:
-        """Spatial down-sampling factor of the latent grid."""
-        return self.patch << (len(self.channels) - 1)
-
-    def latent_shape(self, frames: int, height: int, width: int) -> tuple[int, int, int, int]:
-        """(C, T, H, W) of the latent of a clip of this size."""
-        if (frames - 1) % self.temporal or height % self.spatial or width % self.spatial:
-            raise ValueError(f"a {frames} x {height} x {width} clip does not fit factors "
-                             f"{self.temporal} (time, 1 + k x factor frames) and {self.spatial} (space)")
-        return (self.latent_channels, 1 + (frames - 1) // self.temporal, height // self.spatial,
-                width // self.spatial)
+OCCUPANCY_GRID = 14
 
 
 def _per_frame(module: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> torch.Tensor:
@@ -250,3 +218,101 @@ class VideoAutoencoder(nn.Module):
 
 def parameter_count(module: nn.Module) -> int:
     return sum(p.numel() for p in module.parameters())
+
+
+# -- training windows and loss (the autoencoder stage and latent_experiment) -------------------------
+class WindowRecipe(Protocol):
+    """Where the training windows come from (``AutoencoderTraining``, ``latent_experiment.Variant``)."""
+
+    @property
+    def crop_frames(self) -> int: ...
+    @property
+    def crop_height(self) -> int: ...
+    @property
+    def crop_width(self) -> int: ...
+    @property
+    def on_character(self) -> float: ...
+
+
+class LossRecipe(Protocol):
+    """The reconstruction loss's knobs (``AutoencoderTraining``, ``latent_experiment.Variant``)."""
+
+    @property
+    def loss(self) -> str: ...
+    @property
+    def fg_weight(self) -> float: ...
+    @property
+    def temporal_weight(self) -> float: ...
+    @property
+    def temporal_loss(self) -> str: ...
+    @property
+    def latent_penalty(self) -> float: ...
+
+
+def character_mask(occupancy: torch.Tensor, height: int, width: int) -> torch.Tensor:
+    """(B, 196) occupancy -> (B, 1, 1, H, W) in [0, 1]: the character's cells with a one-cell margin."""
+    grid = occupancy.reshape(-1, 1, OCCUPANCY_GRID, OCCUPANCY_GRID).float()
+    grid = F.max_pool2d(grid, 3, stride=1, padding=1)
+    return F.interpolate(grid, size=(height, width), mode="bilinear", align_corners=False).clamp(0, 1).unsqueeze(2)
+
+
+class Windows:
+    """Random training windows of ``batch`` clips from uint8 clips (N, T, H, W, 3) with the
+    character's occupancy (N, 196); window corners on multiples of ``align`` (the latent's
+    spatial factor), so a window's latent is a crop of the whole clip's."""
+
+    def __init__(self, clips: torch.Tensor, occupancy: torch.Tensor, recipe: WindowRecipe, batch: int, align: int,
+                 generator: torch.Generator | None = None) -> None:
+        self.clips, self.occupancy, self.recipe, self.generator = clips, occupancy, recipe, generator
+        self.size = batch
+        _n, frames, height, width, _c = clips.shape
+        self.frames = min(recipe.crop_frames, frames)
+        self.height = min(recipe.crop_height, height)
+        self.width = min(recipe.crop_width, width)
+        self.align = align
+
+    def _start(self, size: int, window: int, centre: float | None, g: torch.Generator) -> int:
+        slots = (size - window) // self.align
+        if centre is None:
+            return int(torch.randint(0, slots + 1, (1,), generator=g)) * self.align
+        return int(min(max(round((centre - window / 2) / self.align), 0), slots)) * self.align
+
+    def batch(self, generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """(clips (B, 3, T, h, w) in [-1, 1], character mask (B, 1, 1, h, w)); ``generator``
+        instead of the one given at construction (the trainer's loop hands each step its own)."""
+        g = generator if generator is not None else self.generator
+        if g is None:
+            raise ValueError("Windows.batch needs a generator (none was given at construction)")
+        index = torch.randint(0, self.clips.shape[0], (self.size,), generator=g)
+        _n, frames, height, width, _c = self.clips.shape
+        clips, masks = [], []
+        for i in index.tolist():
+            t0 = int(torch.randint(0, frames - self.frames + 1, (1,), generator=g))
+            cy = cx = None
+            cells = self.occupancy[i].reshape(OCCUPANCY_GRID, OCCUPANCY_GRID).nonzero()
+            if len(cells) and float(torch.rand(1, generator=g)) < self.recipe.on_character:
+                r, c = cells[int(torch.randint(0, len(cells), (1,), generator=g))].tolist()
+                cy, cx = (r + 0.5) * height / OCCUPANCY_GRID, (c + 0.5) * width / OCCUPANCY_GRID
+            y0 = self._start(height, self.height, cy, g)
+            x0 = self._start(width, self.width, cx, g)
+            clips.append(self.clips[i, t0:t0 + self.frames, y0:y0 + self.height, x0:x0 + self.width])
+            mask = character_mask(self.occupancy[i:i + 1], height, width)  # one clip's: cheap at any set size
+            masks.append(mask[0, :, :, y0:y0 + self.height, x0:x0 + self.width])
+        return to_float(torch.stack(clips)), torch.stack(masks).to(self.clips.device)
+
+
+def reconstruction_loss(recipe: LossRecipe, recon: torch.Tensor, clip: torch.Tensor, mask: torch.Tensor,
+                        latent: torch.Tensor) -> torch.Tensor:
+    """The recipe's loss: per-pixel (optionally character-weighted) error, optionally the same
+    error on frame differences, plus the latent's L2 penalty."""
+    weight = 1.0 + recipe.fg_weight * mask
+
+    def error(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, kind: str) -> torch.Tensor:
+        e = (a - b).abs() if kind == "l1" else (a - b) ** 2
+        return (e * w).sum() / w.expand_as(e).sum()
+
+    loss = error(recon, clip, weight, recipe.loss)
+    if recipe.temporal_weight > 0:
+        kind = recipe.temporal_loss or recipe.loss
+        loss = loss + recipe.temporal_weight * error(recon.diff(dim=2), clip.diff(dim=2), weight, kind)
+    return loss + recipe.latent_penalty * latent.pow(2).mean()

@@ -35,8 +35,14 @@ from typing import Any
 import torch
 import torch.nn.functional as F  # noqa: N812
 
-from studio.engines.mini.config import from_dict
-from studio.engines.mini.latent_ae import LatentConfig, VideoAutoencoder, parameter_count
+from studio.engines.mini.config import LatentConfig, from_dict
+from studio.engines.mini.latent_ae import (
+    VideoAutoencoder,
+    Windows,
+    character_mask,
+    parameter_count,
+    reconstruction_loss,
+)
 from studio.engines.mini.research import (
     Budget,
     TrainingLog,
@@ -48,7 +54,7 @@ from studio.engines.mini.research import (
     train_to_budget,
 )
 
-OCCUPANCY_GRID = 14
+__all__ = ["Variant", "character_mask", "main", "reconstruction_loss", "run", "variant_from_json"]
 
 
 @dataclasses.dataclass
@@ -82,72 +88,9 @@ def variant_from_json(text: str) -> Variant:
     return Variant(latent=latent, **fields)
 
 
-def character_mask(occupancy: torch.Tensor, height: int, width: int) -> torch.Tensor:
-    """(B, 196) occupancy -> (B, 1, 1, H, W) in [0, 1]: the character's cells with a one-cell margin."""
-    grid = occupancy.reshape(-1, 1, OCCUPANCY_GRID, OCCUPANCY_GRID).float()
-    grid = F.max_pool2d(grid, 3, stride=1, padding=1)
-    return F.interpolate(grid, size=(height, width), mode="bilinear", align_corners=False).clamp(0, 1).unsqueeze(2)
-
-
 def to_float(clips: torch.Tensor) -> torch.Tensor:
     """uint8 (B, T, H, W, 3) -> float (B, 3, T, H, W) in [-1, 1]."""
     return clips.permute(0, 4, 1, 2, 3).float().div(127.5).sub(1.0)
-
-
-class Windows:
-    """Random training windows from uint8 clips (with the character's occupancy)."""
-
-    def __init__(self, clips: torch.Tensor, occupancy: torch.Tensor, variant: Variant, generator: torch.Generator
-                 ) -> None:
-        self.clips, self.occupancy, self.variant, self.generator = clips, occupancy, variant, generator
-        _n, frames, height, width, _c = clips.shape
-        self.frames = min(variant.crop_frames, frames)
-        self.height = min(variant.crop_height, height)
-        self.width = min(variant.crop_width, width)
-        self.align = variant.latent.spatial
-        self.full_mask = character_mask(occupancy, height, width)
-
-    def _start(self, size: int, window: int, centre: float | None) -> int:
-        slots = (size - window) // self.align
-        if centre is None:
-            return int(torch.randint(0, slots + 1, (1,), generator=self.generator)) * self.align
-        return int(min(max(round((centre - window / 2) / self.align), 0), slots)) * self.align
-
-    def batch(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """(clips (B, 3, T, h, w) in [-1, 1], character mask (B, 1, 1, h, w))."""
-        v, g = self.variant, self.generator
-        index = torch.randint(0, self.clips.shape[0], (v.batch,), generator=g)
-        _n, frames, height, width, _c = self.clips.shape
-        clips, masks = [], []
-        for i in index.tolist():
-            t0 = int(torch.randint(0, frames - self.frames + 1, (1,), generator=g))
-            cy = cx = None
-            cells = self.occupancy[i].reshape(OCCUPANCY_GRID, OCCUPANCY_GRID).nonzero()
-            if len(cells) and float(torch.rand(1, generator=g)) < v.on_character:
-                r, c = cells[int(torch.randint(0, len(cells), (1,), generator=g))].tolist()
-                cy, cx = (r + 0.5) * height / OCCUPANCY_GRID, (c + 0.5) * width / OCCUPANCY_GRID
-            y0 = self._start(height, self.height, cy)
-            x0 = self._start(width, self.width, cx)
-            clips.append(self.clips[i, t0:t0 + self.frames, y0:y0 + self.height, x0:x0 + self.width])
-            masks.append(self.full_mask[i, :, :, y0:y0 + self.height, x0:x0 + self.width])
-        return to_float(torch.stack(clips)), torch.stack(masks).to(self.clips.device)
-
-
-def reconstruction_loss(variant: Variant, recon: torch.Tensor, clip: torch.Tensor, mask: torch.Tensor,
-                        latent: torch.Tensor) -> torch.Tensor:
-    """The recipe's loss: per-pixel (optionally character-weighted) error, optionally the same
-    error on frame differences, plus the latent's L2 penalty."""
-    weight = 1.0 + variant.fg_weight * mask
-
-    def error(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, kind: str) -> torch.Tensor:
-        e = (a - b).abs() if kind == "l1" else (a - b) ** 2
-        return (e * w).sum() / w.expand_as(e).sum()
-
-    loss = error(recon, clip, weight, variant.loss)
-    if variant.temporal_weight > 0:
-        kind = variant.temporal_loss or variant.loss
-        loss = loss + variant.temporal_weight * error(recon.diff(dim=2), clip.diff(dim=2), weight, kind)
-    return loss + variant.latent_penalty * latent.pow(2).mean()
 
 
 def _median_seconds(fn: Any, repeats: int) -> float:
@@ -202,7 +145,8 @@ def run(data_path: Path, variant: Variant, budget: Budget, out: Path, seed: int,
     optimizer = torch.optim.AdamW(params, lr=variant.lr, betas=(0.9, 0.99), weight_decay=0.01,
                                   fused=chosen.type == "cuda")
     generator = torch.Generator().manual_seed(seed * 1000 + done.steps)
-    windows = Windows(train["clips"].to(chosen), train["occupancy"], variant, generator)
+    windows = Windows(train["clips"].to(chosen), train["occupancy"], variant, variant.batch, variant.latent.spatial,
+                      generator)
     autocast = (torch.autocast("cuda", dtype=torch.bfloat16) if chosen.type == "cuda"
                 else contextlib.nullcontext())
 

@@ -6,12 +6,14 @@ evaluation and by ``kamishibai eval mini`` (many turns at once).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
 
 from studio.core.progress import CancelCheck, check_cancelled, never_cancelled
 from studio.engines.mini import weights
@@ -47,15 +49,20 @@ StepHook = Callable[[int], None]
 
 class MiniRuntime:
     """The tokenizer, the LM and the decoder, on their devices. Weights stay in float32;
-    ``decoder_dtype`` below float32 runs the decoder under autocast (on a GPU)."""
+    ``decoder_dtype`` below float32 runs the decoder under autocast (on a GPU). With a latent
+    in the config, ``latent_decoder`` (the autoencoder's decoder half, on the decoder's device)
+    turns the DiT's latents into pixels."""
 
     def __init__(self, config: ModelConfig, vocab: Vocab, lm: MiniLM, decoder: VideoDiT,
                  lm_device: torch.device, decoder_device: torch.device,
-                 decoder_dtype: torch.dtype = torch.float32) -> None:
+                 decoder_dtype: torch.dtype = torch.float32, latent_decoder: nn.Module | None = None) -> None:
+        if (config.latent is None) != (latent_decoder is None):
+            raise ValueError("a latent config needs the autoencoder's decoder, a pixel config none")
         self.config = config
         self.vocab = vocab
         self.lm = lm.eval()
         self.decoder = decoder.eval()
+        self.latent_decoder = latent_decoder.eval() if latent_decoder is not None else None
         self.lm_device = lm_device
         self.decoder_device = decoder_device
         self.decoder_dtype = decoder_dtype
@@ -103,10 +110,24 @@ class MiniRuntime:
         weights.load_into(decoder, state, blocks_path)
         del state
         decoder = decoder.to(decoder_device)
-        runtime = cls(config, vocab, lm, decoder, lm_device, decoder_device, decoder_dtype)
+        latent_decoder = cls._load_latent_decoder(folder, manifest, config, decoder_device)
+        runtime = cls(config, vocab, lm, decoder, lm_device, decoder_device, decoder_dtype, latent_decoder)
         if step is not None:
             step(6)
         return runtime
+
+    @staticmethod
+    def _load_latent_decoder(folder: Path, manifest: Mapping[str, Any], config: ModelConfig,
+                             device: torch.device) -> nn.Module | None:
+        """The autoencoder's decoder half from ``latent_decoder.safetensors`` (None: a pixel decoder)."""
+        if config.latent is None:
+            return None
+        from studio.engines.mini.latent_ae import Decoder
+
+        path = weights.verify_file(folder, weights.LATENT_DECODER, manifest)
+        module = Decoder(config.latent)
+        weights.load_into(module, {k: v.float() for k, v in weights.load_tensors(path).items()}, path)
+        return module.to(device)
 
     # -- predict ----------------------------------------------------------------------------------
     def inputs(self, queries: Sequence[TurnQuery]) -> LMBatch:
@@ -155,15 +176,16 @@ class MiniRuntime:
 
     # -- decode -----------------------------------------------------------------------------------
     def noise(self, seeds: Sequence[int]) -> torch.Tensor:
-        video = self.config.video
-        shape = (3, video.frames, video.height, video.width)
+        """One seeded noise canvas per seed (pixels, or the latent's shape)."""
+        shape = self.decoder.canvas
         return torch.stack([torch.randn(shape, generator=torch.Generator().manual_seed(int(s))) for s in seeds])
 
     @torch.no_grad()
     def decode(self, representations: np.ndarray | torch.Tensor, levels: Sequence[int], seeds: Sequence[int], *,
                steps: int, guidance: float = 1.0, step: StepHook | None = None,
                cancelled: CancelCheck = never_cancelled) -> torch.Tensor:
-        """uint8 clips (B, T, H, W, 3) at the native size."""
+        """uint8 clips (B, T, H, W, 3) at the native size. A latent decoder samples the latent,
+        then the autoencoder's decoder makes its pixels (after the last step's hook)."""
         device = self.decoder_device
         rep = torch.as_tensor(np.asarray(representations) if not isinstance(representations, torch.Tensor)
                               else representations).to(device, torch.float32)
@@ -179,8 +201,11 @@ class MiniRuntime:
         check_cancelled(cancelled)
         lower = self.decoder_dtype != torch.float32 and device.type == "cuda"
         with torch.autocast(device.type, dtype=self.decoder_dtype, enabled=lower):
-            clip = sample(self.decoder, rep, level, noise, steps, guidance, on_step)
-        return to_uint8(clip)
+            canvas = sample(self.decoder, rep, level, noise, steps, guidance, on_step,
+                            clamp=self.latent_decoder is None)
+            if self.latent_decoder is not None:
+                canvas = self.latent_decoder(canvas * self.config.latent_scale)
+        return to_uint8(canvas)
 
 
 def to_uint8(clip: torch.Tensor) -> torch.Tensor:

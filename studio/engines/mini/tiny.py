@@ -14,19 +14,22 @@ from studio.engines.mini.data import EpisodeMaker, Split
 from studio.engines.mini.decoder import VideoDiT
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import Judge
+from studio.engines.mini.latent_ae import VideoAutoencoder
 from studio.engines.mini.lm import MiniLM
 from studio.engines.mini.tokenizer import corpus, train_tokenizer
 
 
-def write_tiny_checkpoint(folder: Path, seed: int = 0, episodes: int = 6) -> Path:
-    """Write ``folder`` (config.json, tokenizer.json and every weight file) and return it."""
-    config = load_train_config(named_config("tiny"))
+def write_tiny_checkpoint(folder: Path, seed: int = 0, episodes: int = 6, config_name: str = "tiny") -> Path:
+    """Write ``folder`` (config.json, tokenizer.json and every weight file) and return it;
+    ``config_name`` ``tiny_latent`` makes a latent decoder (with the autoencoder's files)."""
+    config = load_train_config(named_config(config_name))
     maker = EpisodeMaker(dataclasses.replace(config.data, turns=2), config.model.video)
     texts = [turn.text for i in range(episodes) for turn in maker.make(Split.TRAIN, i).turns]
     tokenizer = train_tokenizer(corpus(texts), config.model.vocab_size)
     model = dataclasses.replace(config.model, vocab_size=tokenizer.get_vocab_size())
     torch.manual_seed(seed)
+    autoencoder = VideoAutoencoder(model.latent) if model.latent is not None else None
     weights.save_checkpoint(folder, model, tokenizer.to_str(), lm=MiniLM(model), decoder=VideoDiT(model),
-                            encoder=ClipEncoder(model), judge=Judge(model.judge),
+                            encoder=ClipEncoder(model), judge=Judge(model.judge), autoencoder=autoencoder,
                             training={"note": "tiny random weights for tests"})
     return folder

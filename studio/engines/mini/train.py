@@ -2,6 +2,11 @@
 
 AnimeGamer's stages, each resumable:
 
+0. ``autoencoder``: only when the model has a ``latent``: the latent video autoencoder on
+   random windows of the training clips; every training clip is then encoded once into a
+   latent table, whose standard deviation becomes the model's ``latent_scale``, and the
+   decoder stages train the DiT on ``latent / latent_scale`` instead of pixels (skipped,
+   marked done, for a pixel decoder);
 1. ``decoder``: the clip encoder and the video decoder together, the decoder learning to
    make a clip from the encoder's representation of it (and the motion level);
 2. ``judge``: the evaluation classifier, on ground-truth sketch clips only (it never sees
@@ -55,12 +60,16 @@ from studio.engines.mini.dataset import (
 from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
+from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, reconstruction_loss
 from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
 from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
 
-STAGES = ("decoder", "judge", "lm", "adapt", "eval")
+STAGES = ("autoencoder", "decoder", "judge", "lm", "adapt", "eval")
+_SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5}
+"""Each stage's share of the random streams: the first stages' numbers, kept when the
+autoencoder stage came first, so that a pixel run draws what it drew before."""
 
 
 @dataclass
@@ -76,10 +85,13 @@ class RunState:
     stages: dict[str, StageState] = field(default_factory=lambda: {s: StageState() for s in STAGES})
     metrics: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
+    latent_scale: float | None = None
+    """The standard deviation of the trained autoencoder's latents over the training clips
+    (None: not measured yet, or no latent)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"stages": {k: vars(v) for k, v in self.stages.items()}, "metrics": self.metrics,
-                "history": self.history[-400:]}
+                "history": self.history[-400:], "latent_scale": self.latent_scale}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunState:
@@ -89,6 +101,8 @@ class RunState:
                 state.stages[name] = StageState(**values)
         state.metrics = dict(data.get("metrics", {}))
         state.history = list(data.get("history", []))
+        scale = data.get("latent_scale")
+        state.latent_scale = float(scale) if scale is not None else None
         return state
 
 
@@ -136,6 +150,10 @@ class Trainer:
     def __init__(self, config: TrainConfig, out: Path, device: torch.device, budget: Budget,
                  export: Path | None = None, init: Path | None = None, cache: Path | None = None,
                  log: Callable[[str], None] = print, restart: tuple[str, ...] = ()) -> None:
+        if config.model.latent is not None and not config.render_before_training:
+            raise ValueError("a latent decoder trains on a latent table of every training clip, encoded once "
+                             "after the autoencoder stage: set render_before_training to true in the config "
+                             "(clips rendered in the background would arrive unencoded)")
         self.config = config
         self.restart = restart  # stages trained again from their start after --init (lm: a new LM)
         self.cache = cache
@@ -165,6 +183,9 @@ class Trainer:
         self.decoder_ema: EMA | None = None
         self.lm: MiniLM | None = None
         self.judge: Judge | None = None
+        self.autoencoder: VideoAutoencoder | None = None
+        self.latents: torch.Tensor | None = None
+        """The latent table: every training clip's latent (bf16 on a GPU), made after the autoencoder stage."""
         self.last_checkpoint = time.monotonic()
         self.samples: torch.Tensor | None = None
         self.source: Path | None = None
@@ -190,10 +211,11 @@ class Trainer:
         parts: dict[str, nn.Module | None] = {
             "encoder": self.encoder, "decoder": self.decoder,
             "decoder_ema": self.decoder_ema.module if self.decoder_ema else None, "lm": self.lm, "judge": self.judge,
-            "encoder_aux": self.encoder_aux}
+            "encoder_aux": self.encoder_aux, "autoencoder": self.autoencoder}
         for name, module in parts.items():
             if module is not None:
-                save_file({k: v.detach().float().cpu().contiguous() for k, v in module.state_dict().items()},
+                # cloned: diffusers' Downsample2D (in the autoencoder) holds one conv under two names
+                save_file({k: v.detach().float().cpu().clone().contiguous() for k, v in module.state_dict().items()},
                           str(self.state_dir / f"{name}.safetensors"))
         (self.state_dir / "run.json").write_text(json.dumps(self.run.to_json(), indent=1, default=_plain))
         self.export()
@@ -206,7 +228,8 @@ class Trainer:
         training = {"config": to_dict(self.config), "run": self.run.to_json()}
         decoder = self.decoder_ema.module if self.decoder_ema else self.decoder
         weights.save_checkpoint(self.export_dir, self.config.model, self.vocab.tokenizer.to_str(), lm=self.lm,
-                                decoder=decoder, encoder=self.encoder, judge=self.judge, training=training)
+                                decoder=decoder, encoder=self.encoder, judge=self.judge, autoencoder=self.autoencoder,
+                                training=training)
         if self.samples is not None:
             save_sheet(self.samples, self.export_dir / "samples.png")
         self.log(f"exported to {self.export_dir}")
@@ -237,16 +260,26 @@ class Trainer:
             self.run.stages["eval"] = StageState()
             for name in self.restart:
                 self.run.stages[name] = StageState()
+            if "autoencoder" in self.restart:
+                self.run.latent_scale = None  # measured again on the new autoencoder's latents
             self.reopen()
             self.source = self.init
             self.log("starting from", folder=str(self.init), stages={k: v.steps for k, v in self.run.stages.items()})
         else:
             self.source = None
+        if self.run.latent_scale is not None:
+            self.set_latent_scale(self.run.latent_scale)
+
+    def set_latent_scale(self, scale: float) -> None:
+        """Keep the latents' scale in the run state and in the model config (the export's)."""
+        self.run.latent_scale = scale
+        self.config = dataclasses.replace(self.config, model=dataclasses.replace(self.config.model, latent_scale=scale))
 
     def reopen(self) -> None:
         """Stages that ended at a time cap the config has since raised go on training (the
         way a run continues over several GPU leases); the evaluation then runs again."""
-        configs = {"decoder": self.config.decoder_stage, "judge": self.config.judge_stage,
+        configs = {"autoencoder": self.config.autoencoder_stage, "decoder": self.config.decoder_stage,
+                   "judge": self.config.judge_stage,
                    "lm": self.config.lm_stage, "adapt": self.config.adapt_stage}
         for name, stage in configs.items():
             st = self.run.stages[name]
@@ -262,6 +295,8 @@ class Trainer:
         self.decoder = VideoDiT(cfg).to(self.device)
         self.lm = MiniLM(cfg).to(self.device)
         self.judge = Judge(cfg.judge).to(self.device)
+        if cfg.latent is not None:
+            self.autoencoder = VideoAutoencoder(cfg.latent).to(self.device)
         if self.config.encoder_motion_loss > 0:
             self.encoder_aux = nn.Linear(cfg.representation.dim, len(MOTION_NAMES) + 5).to(self.device)
         source = self.source
@@ -269,7 +304,7 @@ class Trainer:
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
             return
         if source == self.state_dir:
-            for name in ("encoder", "decoder", "lm", "judge", "encoder_aux"):
+            for name in ("encoder", "decoder", "lm", "judge", "encoder_aux", "autoencoder"):
                 if getattr(self, name) is not None:
                     self._load_module(getattr(self, name), f"{name}.safetensors", source)
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
@@ -279,9 +314,13 @@ class Trainer:
         if "lm" not in self.restart:
             self._load_module(self.lm, weights.LM, source)
         self._load_module(self.judge, weights.JUDGE, source)
+        same_canvas = self._init_canvas_fits(source)
+        if self.autoencoder is not None and same_canvas:  # restarted, it trains on from these weights
+            self._load_module(self.autoencoder.encoder, weights.LATENT_ENCODER, source)
+            self._load_module(self.autoencoder.decoder, weights.LATENT_DECODER, source)
         state: dict[str, torch.Tensor] = {}
         for name in (weights.DECODER, weights.DECODER_IO):
-            if (source / name).is_file():
+            if same_canvas and (source / name).is_file():
                 state.update(weights.load_tensors(source / name))
         if state:
             # parts a newer config adds start as the module made them (zero-initialised no-ops)
@@ -289,6 +328,21 @@ class Trainer:
             weights.load_into(self.decoder, {**added, **{k: v.float() for k, v in state.items()}},
                               source / weights.DECODER)
         self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
+
+    def _init_canvas_fits(self, source: Path) -> bool:
+        """Whether the ``--init`` checkpoint's decoder works on this config's canvas (the same
+        latent, or pixels in both). If not, its decoder and autoencoder are not loaded, and the
+        stages that train them must be restarted."""
+        theirs = weights.model_config(weights.read_manifest(source), source).latent
+        if theirs == self.config.model.latent:
+            return True
+        stale = [s for s in ("autoencoder", "decoder", "adapt")
+                 if s not in self.restart and (s != "autoencoder" or self.config.model.latent is not None)]
+        if stale:
+            raise ValueError(f"{source}'s decoder works on another canvas ({'a latent' if theirs else 'pixels'}) "
+                             f"than this config's: add {','.join(stale)} to --restart")
+        self.log("the decoder starts anew: the --init checkpoint's works on another canvas")
+        return False
 
     # -- data -----------------------------------------------------------------------------------------
     def text_episodes(self, pool: EpisodePool) -> ClipSet:
@@ -332,7 +386,7 @@ class Trainer:
                                          alt=True), data.eval_episodes, data.turns, video, torch.device("cpu"),
                            rendered=True, alt=True)
         self.log("held-out episodes ready", turns=len(self.eval.table), seconds=round(time.monotonic() - started, 1))
-        need_clips = not all(self.run.stages[s].done for s in ("decoder", "judge", "lm", "adapt"))
+        need_clips = not all(self.run.stages[s].done for s in ("autoencoder", "decoder", "judge", "lm", "adapt"))
         clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
         rendered = min(data.train_episodes, cfg.rendered_episodes or data.train_episodes)
         capacity = rendered * data.turns
@@ -410,12 +464,44 @@ class Trainer:
             self._compiled = torch.compile(self.decoder)  # type: ignore[assignment]
         return self._compiled  # type: ignore[return-value]
 
-    def clip_batch(self, index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def clip_batch(self, index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(the DiT's target canvases: clips in [-1, 1] or latents / latent_scale, the clips'
+        first frames (B, 3, H, W) for the clip encoder, levels, the canvas's cell weights)."""
         assert self.filler is not None
-        video, dec = self.config.model.video, self.config.model.decoder
-        clips = to_float(self.filler.clips[index].to(self.device, non_blocking=True))
-        weight = interpolate_weight(self.occupancy[index].to(self.device), video.height, video.width, dec.fg_weight)
-        return clips, self.levels[index].to(self.device), weight
+        model, dec = self.config.model, self.config.model.decoder
+        _c, _t, height, width = model.canvas()
+        if model.latent is None:
+            target = to_float(self.filler.clips[index].to(self.device, non_blocking=True))
+            first = target[:, :, 0]
+        else:
+            latents = self.latent_table()
+            target = latents[index.to(latents.device)].to(self.device).float() / model.latent_scale
+            first = to_float(self.filler.clips[index, :1].to(self.device, non_blocking=True))[:, :, 0]
+        weight = interpolate_weight(self.occupancy[index].to(self.device), height, width, dec.fg_weight)
+        return target, first, self.levels[index].to(self.device), weight
+
+    @torch.no_grad()
+    def latent_table(self) -> torch.Tensor:
+        """Every training clip's latent (encoded once per invocation, in batches); measures
+        ``latent_scale`` the first time after the autoencoder was trained."""
+        if self.latents is not None:
+            return self.latents
+        self.wait_for_data()
+        assert self.autoencoder is not None and self.train is not None
+        started = time.monotonic()
+        autoencoder = self.autoencoder.eval()
+        clips, size = self.train.clips, self.config.autoencoder.encode_batch
+        dtype = torch.bfloat16 if self.device.type == "cuda" else torch.float32
+        table = torch.empty((clips.shape[0], *self.config.model.canvas()), dtype=dtype, device=self.device)
+        for start in range(0, clips.shape[0], size):
+            with self.autocast():
+                table[start:start + size] = autoencoder.encode(to_float(clips[start:start + size].to(self.device)))
+        self.latents = table
+        if self.run.latent_scale is None:
+            self.set_latent_scale(_std(table))
+        self.log("latent table", clips=clips.shape[0], shape=tuple(table.shape[1:]),
+                 latent_scale=round(self.config.model.latent_scale, 4), seconds=round(time.monotonic() - started, 1))
+        return table
 
     # -- stages ---------------------------------------------------------------------------------------
     def _loop(self, name: str, stage: StageConfig, params: list[nn.Parameter],
@@ -426,7 +512,7 @@ class Trainer:
             return
         fused = self.device.type == "cuda"
         optimizer = torch.optim.AdamW(params, lr=stage.lr, betas=(0.9, 0.99), weight_decay=0.01, fused=fused)
-        generator = torch.Generator().manual_seed(self.config.seed * 1000 + STAGES.index(name) * 100 + st.steps)
+        generator = torch.Generator().manual_seed(self.config.seed * 1000 + _SEED_INDEX[name] * 100 + st.steps)
         started = time.monotonic()
         seconds_before = st.seconds
         cap = stage.minutes * 60 if stage.minutes > 0 else math.inf
@@ -470,21 +556,65 @@ class Trainer:
         """Seconds kept for saving, the evaluation and the export at the end of a run."""
         return 75.0 if self.device.type == "cuda" else 5.0
 
+    def stage_autoencoder(self) -> None:
+        """The latent autoencoder on random windows of the training clips (L2 and a small latent
+        penalty, ``config.autoencoder``); skipped, marked done, for a pixel decoder."""
+        st = self.run.stages["autoencoder"]
+        if st.done:
+            return
+        latent = self.config.model.latent
+        if latent is None:
+            st.done = True
+            self.log("stage autoencoder skipped: the model has no latent")
+            return
+        self.wait_for_data()
+        assert self.autoencoder is not None and self.train is not None
+        recipe, stage = self.config.autoencoder, self.config.autoencoder_stage
+        model = self.autoencoder.train()
+        # the occupancy on the CPU (as in the lease that measured this autoencoder): picking a window's
+        # cell there costs no device synchronisation per clip
+        windows = Windows(self.train.clips, self.occupancy[: self.train.clips.shape[0]].cpu(), recipe, stage.batch,
+                          latent.spatial)
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            clip, mask = windows.batch(generator)
+            clip, mask = clip.to(self.device), mask.to(self.device)
+            with self.autocast():
+                recon, code = model(clip)
+            return reconstruction_loss(recipe, recon.float(), clip, mask, code.float())
+
+        self._loop("autoencoder", stage, list(model.parameters()), step)
+        if st.done:  # a new latent space: its table and scale are made again
+            self.latents = None
+            self.run.latent_scale = None
+
+    def _waits_for_autoencoder(self, name: str) -> bool:
+        """A latent decoder's stage cannot start before the autoencoder is trained (its latents
+        would change under it)."""
+        if self.config.model.latent is None or self.run.stages["autoencoder"].done:
+            return False
+        self.log(f"stage {name} waits: the autoencoder stage is not done")
+        return True
+
     def stage_decoder(self) -> None:
         assert self.encoder is not None and self.decoder is not None and self.decoder_ema is not None
+        if self.run.stages["decoder"].done or self._waits_for_autoencoder("decoder"):
+            return
         cfg, stage = self.config.model, self.config.decoder_stage
+        if cfg.latent is not None:
+            self.latent_table()  # before the stage's clock starts
         frozen = self.config.freeze_encoder
         encoder, decoder, ema = self.encoder.train(not frozen), self.decoder.train(), self.decoder_ema
         forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
-            clips, level, weight = self.clip_batch(index)
+            clips, first, level, weight = self.clip_batch(index)
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
                 with torch.no_grad() if frozen else nullcontext():
                     rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
-                                  clips[:, :, 0])
+                                  first)
                 if frozen:  # requires grad as a trained encoder's output does: the adaptation reuses the graph
                     rep = rep.detach().requires_grad_(True)
                 aux = self.encoder_motion_loss(rep, index, level) if not frozen else torch.zeros((), device=rep.device)
@@ -650,9 +780,11 @@ class Trainer:
 
     def stage_adapt(self) -> None:
         assert self.decoder is not None and self.decoder_ema is not None
-        if self.run.stages["adapt"].done:
+        if self.run.stages["adapt"].done or self._waits_for_autoencoder("adapt"):
             return
         self.wait_for_data()
+        if self.config.model.latent is not None:
+            self.latent_table()
         predicted = self.lm_predictions()
         cfg, stage = self.config.model, self.config.adapt_stage
         if self.run.stages["adapt"].steps == 0:  # continue from the averaged stage-1 weights
@@ -663,7 +795,7 @@ class Trainer:
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
-            clips, level, weight = self.clip_batch(index)
+            clips, _first, level, weight = self.clip_batch(index)
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
                 # the representation requires grad as the encoder's did in stage 1, so that the
@@ -677,8 +809,10 @@ class Trainer:
     def runtime(self) -> MiniRuntime:
         assert self.lm is not None and self.decoder_ema is not None and self.vocab is not None
         assert isinstance(self.decoder_ema.module, VideoDiT)
+        latent_decoder = self.autoencoder.decoder if self.autoencoder is not None else None
         return MiniRuntime(self.config.model, self.vocab, self.lm, self.decoder_ema.module, self.device,
-                           self.device, torch.bfloat16 if self.device.type == "cuda" else torch.float32)
+                           self.device, torch.bfloat16 if self.device.type == "cuda" else torch.float32,
+                           latent_decoder)
 
     def stage_eval(self) -> None:
         from studio.engines.mini.evaluate import evaluate, markdown_table
@@ -727,6 +861,17 @@ def save_sheet(clips: torch.Tensor, path: Path, frames: tuple[int, ...] = (0, 4,
     Image.fromarray(np.concatenate(rows, axis=0)).save(path)
 
 
+def _std(table: torch.Tensor, chunk: int = 256) -> float:
+    """The standard deviation of every element of ``table``, in float64 over chunks of rows."""
+    total = squares = 0.0
+    for start in range(0, table.shape[0], chunk):
+        part = table[start:start + chunk].double()
+        total += float(part.sum())
+        squares += float((part * part).sum())
+    count = table.numel()
+    return math.sqrt(max(squares / count - (total / count) ** 2, 0.0) * count / max(count - 1, 1))
+
+
 def _short(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
@@ -760,7 +905,8 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
         pool.close()
         raise
     steps: dict[str, Callable[[], None]] = {
-        "decoder": trainer.stage_decoder, "judge": trainer.stage_judge, "lm": trainer.stage_lm,
+        "autoencoder": trainer.stage_autoencoder, "decoder": trainer.stage_decoder, "judge": trainer.stage_judge,
+        "lm": trainer.stage_lm,
         "adapt": trainer.stage_adapt, "eval": trainer.stage_eval}
     for name in STAGES:
         if name in stages and budget.left() > trainer.reserve() / 3:

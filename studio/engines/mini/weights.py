@@ -11,8 +11,13 @@ Layout (``checkpoints/mini/``)::
     lm.safetensors           the LM (engine: predict)
     decoder.safetensors      the DiT blocks (engine: decode)
     decoder_io.safetensors   the DiT's patch embedding, conditioning and pixel head (engine: decode)
+    latent_decoder.safetensors  the latent autoencoder's decoder (engine: decode; only when the
+                             config has a ``latent``: the DiT then makes latents, this makes pixels)
+    latent_encoder.safetensors  the latent autoencoder's encoder (training only)
     encoder.safetensors      the clip encoder (training only)
     judge.safetensors        the evaluation judge (``kamishibai eval mini`` only)
+
+Which files the engine needs depends on the config: :func:`engine_files`.
 """
 
 from __future__ import annotations
@@ -37,8 +42,18 @@ DECODER = "decoder.safetensors"
 DECODER_IO = "decoder_io.safetensors"
 ENCODER = "encoder.safetensors"
 JUDGE = "judge.safetensors"
+LATENT_DECODER = "latent_decoder.safetensors"
+LATENT_ENCODER = "latent_encoder.safetensors"
 ENGINE_FILES = (CONFIG, TOKENIZER, LM, DECODER, DECODER_IO)
+"""The engine's files for a pixel decoder (the shipped layout); see :func:`engine_files`."""
+WEIGHT_FILES = (LM, DECODER, DECODER_IO, LATENT_DECODER, LATENT_ENCODER, ENCODER, JUDGE)
 MAX_FILE_BYTES = 16_000_000
+
+
+def engine_files(config: ModelConfig) -> tuple[str, ...]:
+    """The files the engine loads for ``config``: a latent decoder also needs the autoencoder's
+    decoder half."""
+    return ENGINE_FILES + ((LATENT_DECODER,) if config.latent is not None else ())
 
 
 def sha256(path: Path) -> str:
@@ -66,9 +81,11 @@ def _save(path: Path, state: Mapping[str, torch.Tensor], dtype: torch.dtype) -> 
 
 def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, lm: nn.Module | None = None,
                     decoder: nn.Module | None = None, encoder: nn.Module | None = None,
-                    judge: nn.Module | None = None, training: Mapping[str, Any] | None = None,
-                    dtype: torch.dtype = torch.float16) -> dict[str, Any]:
-    """Write the parts given (fp16 by default) and a manifest of every file in the folder."""
+                    judge: nn.Module | None = None, autoencoder: nn.Module | None = None,
+                    training: Mapping[str, Any] | None = None, dtype: torch.dtype = torch.float16) -> dict[str, Any]:
+    """Write the parts given (fp16 by default) and a manifest of every file in the folder.
+    ``autoencoder`` (a ``latent_ae.VideoAutoencoder``) is written in two halves: its decoder,
+    which the engine loads, and its encoder, which only training needs."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / TOKENIZER).write_text(tokenizer_json, encoding="utf-8")
     if lm is not None:
@@ -81,14 +98,24 @@ def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, l
         _save(folder / ENCODER, encoder.state_dict(), dtype)
     if judge is not None:
         _save(folder / JUDGE, judge.state_dict(), dtype)
+    if autoencoder is not None:
+        _save(folder / LATENT_DECODER, _submodule(autoencoder, "decoder").state_dict(), dtype)
+        _save(folder / LATENT_ENCODER, _submodule(autoencoder, "encoder").state_dict(), dtype)
     files = {}
-    for name in (TOKENIZER, LM, DECODER, DECODER_IO, ENCODER, JUDGE):
+    for name in (TOKENIZER, *WEIGHT_FILES):
         path = folder / name
         if path.is_file():
             files[name] = {"bytes": path.stat().st_size, "sha256": sha256(path)}
     manifest = {"format": FORMAT, "model": to_dict(config), "files": files, "training": dict(training or {})}
     (folder / CONFIG).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
+
+
+def _submodule(module: nn.Module, name: str) -> nn.Module:
+    part = getattr(module, name, None)
+    if not isinstance(part, nn.Module):
+        raise TypeError(f"{type(module).__name__} has no {name} module (an autoencoder has encoder and decoder)")
+    return part
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
