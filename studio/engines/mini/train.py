@@ -218,6 +218,7 @@ class Trainer:
                 save_file({k: v.detach().float().cpu().clone().contiguous() for k, v in module.state_dict().items()},
                           str(self.state_dir / f"{name}.safetensors"))
         (self.state_dir / "run.json").write_text(json.dumps(self.run.to_json(), indent=1, default=_plain))
+        (self.state_dir / "identity.json").write_text(json.dumps(run_identity(self.config), indent=1, default=_plain))
         self.export()
         self.last_checkpoint = time.monotonic()
 
@@ -250,6 +251,7 @@ class Trainer:
         checkpoint of another machine's run), else a fresh start."""
         run_file = self.state_dir / "run.json"
         if run_file.is_file():
+            check_same_run(self.state_dir / "identity.json", self.config)
             self.run = RunState.from_json(json.loads(run_file.read_text()))
             self.reopen()
             self.source = self.state_dir
@@ -861,6 +863,31 @@ def save_sheet(clips: torch.Tensor, path: Path, frames: tuple[int, ...] = (0, 4,
     Image.fromarray(np.concatenate(rows, axis=0)).save(path)
 
 
+def run_identity(config: TrainConfig) -> dict[str, Any]:
+    """What a resumed run must share with the run in its folder: the seed, the data and the
+    model (not the stage caps, which a later lease may raise to train on, nor the latent scale,
+    which the run measures, nor the vocabulary size, which the tokenizer may stop short of)."""
+    model = to_dict(config.model)
+    for measured in ("latent_scale", "vocab_size"):  # the run sets these (a small corpus can stop the tokenizer short)
+        model.pop(measured, None)
+    return {"name": config.name, "seed": config.seed, "data": to_dict(config.data), "model": model}
+
+
+def check_same_run(path: Path, config: TrainConfig) -> None:
+    """Refuse to resume a run folder that holds a run of another config: its weights and
+    progress would be continued under the new config's name (``--init`` and ``--restart`` are
+    not read when a run folder is resumed)."""
+    if not path.is_file():
+        return  # a run saved before this check existed
+    stored = json.loads(path.read_text())
+    wanted = json.loads(json.dumps(run_identity(config), default=_plain))
+    differs = [key for key in ("seed", "data", "model") if stored.get(key) != wanted[key]]
+    if differs:
+        raise SystemExit(f"{path.parent.parent} holds a run of the config {stored.get('name', '?')!r}, which differs "
+                         f"from {config.name!r} in: {', '.join(differs)}. Give a fresh --out folder to start this "
+                         "one (with --init to continue that run's weights), or the same config to resume it.")
+
+
 def _std(table: torch.Tensor, chunk: int = 256) -> float:
     """The standard deviation of every element of ``table``, in float64 over chunks of rows."""
     total = squares = 0.0
@@ -909,8 +936,12 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
         "lm": trainer.stage_lm,
         "adapt": trainer.stage_adapt, "eval": trainer.stage_eval}
     for name in STAGES:
-        if name in stages and budget.left() > trainer.reserve() / 3:
+        if name not in stages:
+            continue
+        if budget.left() > trainer.reserve() / 3:
             steps[name]()
+        elif not trainer.run.stages[name].done:
+            trainer.log(f"stage {name} not started: this run's time is up", seconds_left=round(budget.left(), 1))
     trainer.wait_for_data()
     trainer.save_state()
     return trainer.run

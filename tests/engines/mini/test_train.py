@@ -26,7 +26,7 @@ def test_a_paused_run_resumes_and_exports_a_checkpoint_the_engine_loads(tmp_path
     lines: list[str] = []
     paused = run(CONFIG, out, device="cpu", minutes=0.01, export=export, cache=cache, log=lines.append)
     assert not paused.stages["decoder"].done, "a budget smaller than the reserve stops before training"
-    assert any("paused" in line for line in lines)
+    assert any("stage decoder not started: this run's time is up" in line for line in lines)
     assert (out / "state" / "run.json").is_file() and list(cache.glob("*.jsonl.gz"))
 
     lines.clear()
@@ -60,6 +60,17 @@ def test_a_paused_run_resumes_and_exports_a_checkpoint_the_engine_loads(tmp_path
     again = run(CONFIG, out, device="cpu", export=export, cache=cache, log=lines.append)
     assert {k: v.steps for k, v in again.stages.items()} == {k: v.steps for k, v in done.stages.items()}
     assert not any(line.split("] ", 1)[-1].startswith("stage decoder ") for line in lines)
+
+    # another config's run in the same folder is refused, naming what differs (it would otherwise
+    # continue this run's weights and skip its own --init and --restart)
+    other = dataclasses.replace(CONFIG, name="another", seed=CONFIG.seed + 1)
+    with pytest.raises(SystemExit, match="differs from 'another' in: seed. Give a fresh --out"):
+        run(other, out, device="cpu", export=export, cache=cache, log=lines.append)
+    lines.clear()
+    renamed = dataclasses.replace(CONFIG, name="the same run, other stage caps",
+                                  lm_stage=dataclasses.replace(CONFIG.lm_stage, minutes=5.0))
+    run(renamed, out, device="cpu", export=export, cache=cache, log=lines.append)  # a later lease's caps: resumed
+    assert any(line.split("] ", 1)[-1].startswith("resuming") for line in lines)
 
 
 def test_the_command_line_runs_chosen_stages(tmp_path: Path) -> None:
