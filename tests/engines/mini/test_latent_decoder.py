@@ -29,6 +29,7 @@ from studio.engines.mini.config import (  # noqa: E402
 from studio.engines.mini.decoder import VideoDiT, sample  # noqa: E402
 from studio.engines.mini.runtime import MiniRuntime  # noqa: E402
 from studio.engines.mini.tiny import write_tiny_checkpoint  # noqa: E402
+from tests.engines.mini.damage import alter_one_byte, truncate  # noqa: E402
 
 TINY = load_train_config(named_config("tiny")).model
 TINY_LATENT = load_train_config(named_config("tiny_latent")).model
@@ -168,7 +169,7 @@ def test_a_missing_latent_decoder_is_named_by_the_check_and_the_load(checkpoints
 
 def test_a_truncated_latent_decoder_is_refused_by_the_check_and_the_load(checkpoints: Path) -> None:
     path = checkpoints / "mini" / weights.LATENT_DECODER
-    path.write_bytes(path.read_bytes()[:-100])
+    truncate(path)
     unmet = catalog.check(EngineConfig(checkpoints=checkpoints))
     assert any(r.kind is RequirementKind.FILE and "latent_decoder.safetensors" in r.message and "expected" in r.message
                for r in unmet)
@@ -178,9 +179,7 @@ def test_a_truncated_latent_decoder_is_refused_by_the_check_and_the_load(checkpo
 
 def test_an_altered_latent_decoder_is_found_corrupt(checkpoints: Path) -> None:
     path = checkpoints / "mini" / weights.LATENT_DECODER
-    data = bytearray(path.read_bytes())
-    data[-10] ^= 0xFF  # same size, one weight changed
-    path.write_bytes(bytes(data))
+    alter_one_byte(path)
     with pytest.raises(EngineLoadError, match="latent_decoder.safetensors is corrupt"):
         _load(checkpoints / "mini")
 

@@ -17,6 +17,7 @@ from studio.engines.catalog.mini import check  # noqa: E402
 from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.engine import MiniEngine  # noqa: E402
 from studio.engines.mini.tiny import write_tiny_checkpoint  # noqa: E402
+from tests.engines.mini.damage import alter_one_byte, truncate  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_a_missing_weight_file_is_named(checkpoints: Path) -> None:
 
 def test_a_truncated_file_is_refused_by_the_check_and_the_load(checkpoints: Path) -> None:
     path = checkpoints / "mini" / weights.LM
-    path.write_bytes(path.read_bytes()[:-100])
+    truncate(path)
     unmet = check(EngineConfig(checkpoints=checkpoints))
     assert any(r.kind is RequirementKind.FILE and "lm.safetensors" in r.message and "expected" in r.message
                for r in unmet)
@@ -64,9 +65,7 @@ def test_a_truncated_file_is_refused_by_the_check_and_the_load(checkpoints: Path
 
 def test_an_altered_file_is_found_corrupt(checkpoints: Path) -> None:
     path = checkpoints / "mini" / weights.DECODER_IO
-    data = bytearray(path.read_bytes())
-    data[-10] ^= 0xFF  # same size, one weight changed
-    path.write_bytes(bytes(data))
+    alter_one_byte(path)
     with pytest.raises(EngineLoadError, match="decoder_io.safetensors is corrupt"):
         _load(checkpoints)
 
