@@ -25,7 +25,15 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 
 from studio.engines.mini import weights
-from studio.engines.mini.config import DecoderConfig, ModelConfig, VideoSpec, from_dict, load_train_config, named_config
+from studio.engines.mini.config import (
+    DecoderConfig,
+    LatentConfig,
+    ModelConfig,
+    VideoSpec,
+    from_dict,
+    load_train_config,
+    named_config,
+)
 from studio.engines.mini.data import Split, turn_labels
 from studio.engines.mini.dataset import EpisodePool, gather, to_float
 from studio.engines.mini.research import (
@@ -151,8 +159,59 @@ def _model(variant: Variant, height: int, width: int, frames: int) -> ModelConfi
     return ModelConfig(video=VideoSpec(height=height, width=width, frames=frames), decoder=variant.decoder)
 
 
+def load_autoencoder(path: Path, config: LatentConfig) -> Any:
+    """A ``VideoAutoencoder`` with the weights of a safetensors file (fp16 or fp32; a file saved
+    with ``save_model`` lacks the tensors it deduplicated: only aliases of the same module may be
+    missing), in float32, eval mode."""
+    from safetensors.torch import load_file
+
+    from studio.engines.mini.latent_ae import VideoAutoencoder
+
+    model = VideoAutoencoder(config).eval().requires_grad_(False)
+    tensors = {k: v.float() for k, v in load_file(str(path)).items()}
+    try:
+        missing, unexpected = model.load_state_dict(tensors, strict=False)
+    except RuntimeError as error:  # a tensor of another shape
+        raise ValueError(f"{path}: not a {config} autoencoder: {error}") from error
+    state = model.state_dict()
+    present = {v.untyped_storage().data_ptr() for k, v in state.items() if k in tensors}
+    aliased = [k for k in missing if state[k].untyped_storage().data_ptr() in present]
+    if unexpected or len(aliased) != len(missing):
+        raise ValueError(f"{path}: not a {config} autoencoder (missing {sorted(set(missing) - set(aliased))}, "
+                         f"unexpected {sorted(unexpected)})")
+    return model
+
+
+def latent_table(autoencoder: Any, clips_u8: torch.Tensor, cache: Path, batch: int = 8
+                 ) -> tuple[torch.Tensor, float]:
+    """Every clip's latent (N, C, T', H', W') from uint8 clips (N, T, H, W, 3), encoded once
+    (no grad, in batches) and kept in ``cache``; the seconds the encoding took (then or before)."""
+    if cache.exists():
+        saved = torch.load(cache)
+        print(f"latent table from {cache} (encoded in {saved['seconds']:.1f} s)", flush=True)
+        return saved["table"], float(saved["seconds"])
+    started = time.monotonic()
+    with torch.no_grad():
+        table = torch.cat([autoencoder.encode(to_float(clips_u8[s:s + batch])) for s in range(0, len(clips_u8), batch)])
+    seconds = time.monotonic() - started
+    torch.save({"table": table, "seconds": seconds}, cache)
+    print(f"latent table {tuple(table.shape)} encoded in {seconds:.1f} s -> {cache}", flush=True)
+    return table, seconds
+
+
+def _cache_path(data_path: Path, weights_path: Path, config: LatentConfig) -> Path:
+    """The latent table's file next to the data: named after the autoencoder's weights and config."""
+    import hashlib
+
+    digest = hashlib.sha256(weights_path.read_bytes() + json.dumps(dataclasses.asdict(config)).encode()).hexdigest()
+    return data_path.with_name(f"{data_path.stem}.latent-{digest[:12]}.pt")
+
+
 def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, sample_steps: list[int],
-        nets: tuple[str, ...] = ("raw", "ema")) -> dict[str, Any]:
+        nets: tuple[str, ...] = ("raw", "ema"), latent: tuple[Path, LatentConfig] | None = None) -> dict[str, Any]:
+    """Train ``variant`` to ``tflops`` and score its held-out samples. With ``latent`` (an
+    autoencoder's weights and config) the DiT works on the autoencoder's latent of the whole
+    clips (``frame_step`` 1) divided by their std, and its samples are decoded to pixels."""
     from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight, sample
 
     data = torch.load(data_path)
@@ -160,6 +219,14 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     frames = len(range(0, data["frames"], variant.frame_step))
     config = _model(variant, height, width, frames)
     train, held = data["train"], data["heldout"]
+    autoencoder, table, encode_seconds = None, None, 0.0
+    if latent is not None:
+        if variant.frame_step != 1:
+            raise ValueError("a latent run models every frame: use frame_step 1")
+        autoencoder = load_autoencoder(*latent)
+        table, encode_seconds = latent_table(autoencoder, train["clips"], _cache_path(data_path, *latent))
+        config = dataclasses.replace(config, latent=latent[1], latent_scale=float(table.std()))
+    _c, _t, canvas_h, canvas_w = config.canvas()
     if variant.oracle_motion:
         text_tokens = config.representation.text_tokens
         train = train | {"reps": oracle_text(train["reps"], train["labels"][:, 0], text_tokens)}
@@ -175,12 +242,12 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
 
     def step_loss() -> torch.Tensor:
         index = torch.randint(0, clips_u8.shape[0], (variant.batch,), generator=generator)
-        clips = to_float(clips_u8[index])
+        clips = to_float(clips_u8[index]) if table is None else table[index] / config.latent_scale
         rep = train["reps"][index] + dec.rep_noise * torch.randn(train["reps"][index].shape, generator=generator)
         level = train["levels"][index]
         keep = torch.rand(variant.batch, generator=generator) >= dec.null_rate
         rep, level = model.drop(rep, level, keep)
-        weight = interpolate_weight(train["occupancy"][index], height, width, dec.fg_weight)
+        weight = interpolate_weight(train["occupancy"][index], canvas_h, canvas_w, dec.fg_weight)
         return flow_loss(model, clips, level, rep, weight, generator=generator)
 
     def ema_update(k: int) -> None:
@@ -196,6 +263,15 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     mask = interpolate_weight(held["occupancy"], height, width, 1.0) > 1.5
     result: dict[str, Any] = {"variant": json.loads(json.dumps(dataclasses.asdict(variant))),
                               **log.to_json(params_m=sum(p.numel() for p in model.parameters()) / 1e6)}
+    if latent is not None:
+        result["latent"] = {"weights": str(latent[0]), "config": dataclasses.asdict(latent[1]),
+                            "canvas": list(config.canvas()), "latent_scale": config.latent_scale,
+                            "encode_seconds": round(encode_seconds, 1)}
+
+    def generate(net: VideoDiT, rep: torch.Tensor, level: torch.Tensor, z: torch.Tensor, steps: int) -> torch.Tensor:
+        """Clips in [-1, 1]: pixel samples, or latent samples decoded by the autoencoder."""
+        made = sample(net, rep, level, z, steps, clamp=autoencoder is None)
+        return made if autoencoder is None else autoencoder.decode(made * config.latent_scale).clamp(-1, 1)
 
     def score(clips: torch.Tensor) -> dict[str, float]:
         out: dict[str, float] = dict(accuracy(judge_readings(judge, clips), truth))
@@ -206,7 +282,7 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
         return out
 
     result["ground_truth"] = score(gt)
-    noise = torch.randn(gt.shape, generator=torch.Generator().manual_seed(1234))
+    noise = torch.randn((gt.shape[0], *config.canvas()), generator=torch.Generator().manual_seed(1234))
     for steps_k in sample_steps:
         for name, net in (("raw", model.eval()), ("ema", ema)):
             if name not in nets:
@@ -215,10 +291,15 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
             made = []
             with torch.no_grad():
                 for s in range(0, gt.shape[0], 32):
-                    made.append(sample(net, held["reps"][s:s + 32], held["levels"][s:s + 32], noise[s:s + 32],
-                                       steps_k))
+                    made.append(generate(net, held["reps"][s:s + 32], held["levels"][s:s + 32], noise[s:s + 32],
+                                         steps_k))
+            seconds = time.monotonic() - started
             key = name if steps_k == sample_steps[0] else f"{name}_{steps_k}"
-            result[key] = score(torch.cat(made)) | {"sample_seconds": round(time.monotonic() - started, 1)}
+            result[key] = score(torch.cat(made)) | {"sample_seconds": round(seconds, 1),
+                                                    "sample_seconds_per_clip": round(seconds / gt.shape[0], 3),
+                                                    "sample_gflops_per_clip": round(sample_flops(
+                                                        generate, net, held["reps"][:1], held["levels"][:1],
+                                                        noise[:1], steps_k) / 1e9, 2)}
             if name == "ema":
                 sheet = torch.cat([gt[:6, :, ::2], torch.cat(made)[:6, :, ::2]])
                 _save_sheet(sheet, out.with_name(f"{out.stem}_{steps_k}.png"))
@@ -228,6 +309,16 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps(result), flush=True)
     return result
+
+
+def sample_flops(make: Any, *args: Any) -> float:
+    """FLOPs of ``make(*args)`` (one clip's sampling, the autoencoder's decode included)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        make(*args)
+    return float(counter.get_total_flops())
 
 
 def linear_probe(train_x: torch.Tensor, train_y: torch.Tensor, test_x: torch.Tensor, test_y: torch.Tensor,
@@ -437,6 +528,8 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--sample-steps", type=int, nargs="+", default=[4])
     r.add_argument("--nets", nargs="+", default=["raw", "ema"], choices=["raw", "ema"],
                    help="which weights to sample and score (sampling costs about 0.9 GFLOPs per clip and step)")
+    r.add_argument("--latent", type=Path, help="an autoencoder's weights (.safetensors): the DiT works on its latent")
+    r.add_argument("--latent-config", default="{}", help="JSON: the autoencoder's LatentConfig fields")
     d = sub.add_parser("diagnose")
     d.add_argument("--data", type=Path, required=True)
     d.add_argument("--out", type=Path, required=True)
@@ -457,7 +550,9 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "diagnose":
         diagnose(args.data, args.out, args.weights, _variant(args.variant), args.steps, not args.no_probes)
     else:
-        run(args.data, _variant(args.variant), args.tflops, args.out, args.seed, args.sample_steps, tuple(args.nets))
+        latent = None if args.latent is None else (args.latent, from_dict(LatentConfig, json.loads(args.latent_config)))
+        run(args.data, _variant(args.variant), args.tflops, args.out, args.seed, args.sample_steps, tuple(args.nets),
+            latent)
 
 
 def _variant(text: str) -> Variant:

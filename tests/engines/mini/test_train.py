@@ -157,3 +157,65 @@ def test_a_frozen_encoder_keeps_the_representation_space_while_the_decoder_train
     decoder_before = weights.load_tensors(first / weights.DECODER)
     decoder_after = weights.load_tensors(tmp_path / "b" / "state" / "decoder.safetensors")
     assert any(not torch.equal(decoder_after[k].half(), v) for k, v in decoder_before.items())
+
+
+def test_the_decoder_experiment_trains_on_an_autoencoders_latent_and_decodes_its_samples(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from safetensors.torch import save_model
+
+    from studio.engines.mini import experiment, latent_ae
+    from studio.engines.mini.config import LatentConfig, ModelConfig
+
+    latent = LatentConfig(channels=(8, 8), patch=2, temporal=2, latent_channels=4, blocks=1, groups=4)
+    torch.manual_seed(0)
+    weights_path = tmp_path / "ae.fp16.safetensors"
+    save_model(latent_ae.VideoAutoencoder(latent).half(), str(weights_path))  # drops Downsample2D's alias
+    loaded = experiment.load_autoencoder(weights_path, latent)
+    assert next(loaded.parameters()).dtype == torch.float32
+    with pytest.raises(ValueError, match="not a"):
+        experiment.load_autoencoder(weights_path, dataclasses.replace(latent, latent_channels=8))
+
+    rep = ModelConfig().representation
+    generator = torch.Generator().manual_seed(0)
+
+    def part(n: int) -> dict[str, torch.Tensor]:
+        return {"clips": torch.randint(0, 256, (n, 17, 32, 48, 3), dtype=torch.uint8, generator=generator),
+                "reps": torch.randn(n, rep.tokens, rep.dim, generator=generator),
+                "levels": torch.randint(1, 6, (n,), generator=generator),
+                "labels": torch.zeros(n, 4, dtype=torch.long),
+                "occupancy": (torch.rand(n, 196, generator=generator) > 0.8).float()}
+
+    data = tmp_path / "data.pt"
+    torch.save({"height": 32, "width": 48, "frames": 17, "train": part(6), "heldout": part(3)}, data)
+    variant = experiment.Variant(decoder=dataclasses.replace(
+        experiment.DecoderConfig(), hidden=32, layers=1, heads=2, patch=2, tpatch=1, head_hidden=32, spatial_rep=True,
+        loss_space="x"), batch=2, warmup=1, frame_step=1)
+    decoded: list[tuple[int, ...]] = []
+    forward = latent_ae.Decoder.forward
+
+    def spy(self: latent_ae.Decoder, z: torch.Tensor) -> torch.Tensor:
+        decoded.append(tuple(z.shape))
+        return forward(self, z)
+
+    monkeypatch.setattr(latent_ae.Decoder, "forward", spy)
+    out = tmp_path / "latent.json"
+    result = experiment.run(data, variant, 0.001, out, seed=0, sample_steps=[1, 2], nets=("ema",),
+                            latent=(weights_path, latent))
+    canvas = [4, 9, 8, 12]  # 17 x 32 x 48 clips, 2x in time, 4x in space
+    assert result["latent"]["canvas"] == canvas and result["latent"]["latent_scale"] > 0
+    assert result["steps"] == max(1, int(0.001e12 / (result["step_gflops"] * 1e9)))
+    assert (3, *canvas) in decoded, "the held-out samples are latents the autoencoder decodes"
+    for key in ("ema", "ema_2"):
+        assert 0 < result[key]["psnr"] < 100 and result[key]["sample_gflops_per_clip"] > 0
+        assert "raw" not in result and result[key]["change"] >= 0
+    assert (tmp_path / "latent_1.png").is_file() and (tmp_path / "latent.safetensors").is_file()
+    caches = list(tmp_path.glob("data.latent-*.pt"))
+    assert len(caches) == 1 and torch.load(caches[0])["table"].shape == (6, *canvas)
+    capsys.readouterr()
+    again = experiment.run(data, variant, 0.001, tmp_path / "again.json", seed=0, sample_steps=[1], nets=("ema",),
+                           latent=(weights_path, latent))
+    assert "latent table from" in capsys.readouterr().out  # the second run reuses the encoded table
+    assert again["latent"]["latent_scale"] == result["latent"]["latent_scale"]
+    with pytest.raises(ValueError, match="frame_step 1"):
+        experiment.run(data, dataclasses.replace(variant, frame_step=2), 0.001, out, seed=0, sample_steps=[1],
+                       latent=(weights_path, latent))
