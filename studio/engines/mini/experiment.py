@@ -160,26 +160,18 @@ def _model(variant: Variant, height: int, width: int, frames: int) -> ModelConfi
 
 
 def load_autoencoder(path: Path, config: LatentConfig) -> Any:
-    """A ``VideoAutoencoder`` with the weights of a safetensors file (fp16 or fp32; a file saved
-    with ``save_model`` lacks the tensors it deduplicated: only aliases of the same module may be
-    missing), in float32, eval mode."""
-    from safetensors.torch import load_file
+    """A ``VideoAutoencoder`` with the weights of a safetensors file written by ``save_model``
+    (fp16 or fp32; the aliases it dropped are restored), in float32, eval mode."""
+    from safetensors.torch import load_model
 
     from studio.engines.mini.latent_ae import VideoAutoencoder
 
-    model = VideoAutoencoder(config).eval().requires_grad_(False)
-    tensors = {k: v.float() for k, v in load_file(str(path)).items()}
+    model = VideoAutoencoder(config)
     try:
-        missing, unexpected = model.load_state_dict(tensors, strict=False)
-    except RuntimeError as error:  # a tensor of another shape
+        load_model(model, str(path))
+    except RuntimeError as error:  # missing, unexpected or misshapen tensors
         raise ValueError(f"{path}: not a {config} autoencoder: {error}") from error
-    state = model.state_dict()
-    present = {v.untyped_storage().data_ptr() for k, v in state.items() if k in tensors}
-    aliased = [k for k in missing if state[k].untyped_storage().data_ptr() in present]
-    if unexpected or len(aliased) != len(missing):
-        raise ValueError(f"{path}: not a {config} autoencoder (missing {sorted(set(missing) - set(aliased))}, "
-                         f"unexpected {sorted(unexpected)})")
-    return model
+    return model.float().eval().requires_grad_(False)
 
 
 def latent_table(autoencoder: Any, clips_u8: torch.Tensor, cache: Path, batch: int = 8
@@ -190,9 +182,10 @@ def latent_table(autoencoder: Any, clips_u8: torch.Tensor, cache: Path, batch: i
         saved = torch.load(cache)
         print(f"latent table from {cache} (encoded in {saved['seconds']:.1f} s)", flush=True)
         return saved["table"], float(saved["seconds"])
+    from studio.engines.mini.latent_ae import encode_clips
+
     started = time.monotonic()
-    with torch.no_grad():
-        table = torch.cat([autoencoder.encode(to_float(clips_u8[s:s + batch])) for s in range(0, len(clips_u8), batch)])
+    table = encode_clips(autoencoder, clips_u8, batch)
     seconds = time.monotonic() - started
     torch.save({"table": table, "seconds": seconds}, cache)
     print(f"latent table {tuple(table.shape)} encoded in {seconds:.1f} s -> {cache}", flush=True)

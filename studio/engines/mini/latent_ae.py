@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Protocol, cast
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, Protocol, cast
 
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -214,6 +215,22 @@ class VideoAutoencoder(nn.Module):
         """(reconstruction, latent)."""
         latent = self.encode(clip)
         return self.decode(latent), latent
+
+
+@torch.no_grad()
+def encode_clips(autoencoder: VideoAutoencoder, clips_u8: torch.Tensor, batch: int, *,
+                 device: torch.device | None = None, dtype: torch.dtype = torch.float32,
+                 autocast: Callable[[], AbstractContextManager[Any]] = nullcontext) -> torch.Tensor:
+    """Every clip's latent (N, C, T', H', W') from uint8 clips (N, T, H, W, 3), encoded in
+    batches of ``batch`` on ``device`` (the autoencoder's by default), kept as ``dtype``."""
+    device = device or next(autoencoder.parameters()).device
+    n, frames, height, width, _c = clips_u8.shape
+    shape = autoencoder.config.latent_shape(frames, height, width)
+    table = torch.empty((n, *shape), dtype=dtype, device=device)
+    for start in range(0, n, batch):
+        with autocast():
+            table[start:start + batch] = autoencoder.encode(to_float(clips_u8[start:start + batch].to(device)))
+    return table
 
 
 def parameter_count(module: nn.Module) -> int:

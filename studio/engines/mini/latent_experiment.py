@@ -36,6 +36,7 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 
 from studio.engines.mini.config import LatentConfig, from_dict
+from studio.engines.mini.dataset import to_float
 from studio.engines.mini.latent_ae import (
     VideoAutoencoder,
     Windows,
@@ -86,11 +87,6 @@ def variant_from_json(text: str) -> Variant:
     fields = json.loads(text)
     latent = from_dict(LatentConfig, fields.pop("latent", {}))
     return Variant(latent=latent, **fields)
-
-
-def to_float(clips: torch.Tensor) -> torch.Tensor:
-    """uint8 (B, T, H, W, 3) -> float (B, 3, T, H, W) in [-1, 1]."""
-    return clips.permute(0, 4, 1, 2, 3).float().div(127.5).sub(1.0)
 
 
 def _median_seconds(fn: Any, repeats: int) -> float:

@@ -60,7 +60,7 @@ from studio.engines.mini.dataset import (
 from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
-from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, reconstruction_loss
+from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, encode_clips, reconstruction_loss
 from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
 from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
@@ -491,13 +491,10 @@ class Trainer:
         self.wait_for_data()
         assert self.autoencoder is not None and self.train is not None
         started = time.monotonic()
-        autoencoder = self.autoencoder.eval()
-        clips, size = self.train.clips, self.config.autoencoder.encode_batch
-        dtype = torch.bfloat16 if self.device.type == "cuda" else torch.float32
-        table = torch.empty((clips.shape[0], *self.config.model.canvas()), dtype=dtype, device=self.device)
-        for start in range(0, clips.shape[0], size):
-            with self.autocast():
-                table[start:start + size] = autoencoder.encode(to_float(clips[start:start + size].to(self.device)))
+        clips = self.train.clips
+        table = encode_clips(self.autoencoder.eval(), clips, self.config.autoencoder.encode_batch, device=self.device,
+                             dtype=torch.bfloat16 if self.device.type == "cuda" else torch.float32,
+                             autocast=self.autocast)
         self.latents = table
         if self.run.latent_scale is None:
             self.set_latent_scale(_std(table))
