@@ -199,12 +199,14 @@ def probe(path: Path) -> StreamInfo:
         tail = result.stderr.strip().splitlines()[-1:] or ["unknown error"]
         raise MediaError(f"{path} is not a readable video: {tail[0]}")
     info = parse_stream_report(result.stderr, result.stdout, path)
-    if info.frames < 1:
-        raise MediaError(f"{path} holds no frames.")
     declared = declared_frames(result.stderr, info.fps)
+    # A file cut before its first whole frame is still "cut short" when its header says it
+    # holds frames: the user learns the file was damaged, not that the clip was empty.
     if "partial file" in result.stderr or (declared is not None and info.frames + 1 < declared):
         of = f" of {declared}" if declared is not None else ""
         raise MediaError(f"{path} is cut short: only {info.frames}{of} frames can be read.")
+    if info.frames < 1:
+        raise MediaError(f"{path} holds no frames.")
     return info
 
 

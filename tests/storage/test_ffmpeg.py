@@ -72,6 +72,19 @@ def test_unreadable_and_missing_files_are_refused_clearly(tmp_path: Path) -> Non
         ffmpeg.probe(cut)
 
 
+@pytest.mark.parametrize("kept", [0.2, 0.5, 0.8])
+def test_a_clip_cut_anywhere_after_its_header_is_called_cut_short(tmp_path: Path, kept: float) -> None:
+    """Even a cut before the first whole frame: the header still says frames should be there,
+    so the user hears that the file is damaged, not that the clip is empty."""
+    good = tmp_path / "good.mp4"
+    media.write_clip(good, _frames(16, 96, 128), 8.0)
+    data = good.read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(data[: int(len(data) * kept)])
+    with pytest.raises(media.MediaError, match=r"is cut short: only \d+ of 16 frames"):
+        ffmpeg.probe(cut)
+
+
 def test_a_failed_encode_names_the_file_and_leaves_nothing(tmp_path: Path) -> None:
     target = tmp_path / "clip.mp4"
     with pytest.raises(media.MediaError, match="clip.mp4"):
