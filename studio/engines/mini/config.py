@@ -247,6 +247,19 @@ class AutoencoderTraining:
 
 
 @dataclass(frozen=True)
+class DistillTraining:
+    """The distillation stage's recipe beyond its :class:`StageConfig` (see :mod:`.distill`)."""
+
+    student_steps: int = 4
+    """The sampling steps the student learns to make (the engine's default is 4)."""
+    teacher_steps: int = 16
+    """The teacher's sampling steps; a multiple of ``student_steps``."""
+    guidance: float = 1.0
+    """The teacher's classifier-free guidance (1: none); the student learns it without the
+    unconditional pass, so guidance costs nothing at sampling time."""
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     name: str = "mini"
     seed: int = 14
@@ -259,6 +272,9 @@ class TrainConfig:
     lm_stage: StageConfig = field(default_factory=StageConfig)
     adapt_stage: StageConfig = field(default_factory=StageConfig)
     judge_stage: StageConfig = field(default_factory=StageConfig)
+    distill_stage: StageConfig = field(default_factory=lambda: StageConfig(steps=0))
+    """Few-step distillation of the adapted decoder (0 steps, the default: skipped)."""
+    distill: DistillTraining = field(default_factory=DistillTraining)
     checkpoint_minutes: float = 3.0
     eval_steps: int = 4
     compile: bool = False

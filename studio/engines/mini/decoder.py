@@ -249,6 +249,20 @@ def flow_times(steps: int, shift: float = 3.0) -> list[float]:
     return out
 
 
+def guided(model: nn.Module, null: VideoDiT, z: torch.Tensor, t: torch.Tensor, level: torch.Tensor,
+           rep: torch.Tensor, guidance: float) -> torch.Tensor:
+    """The clean-canvas prediction, with classifier-free guidance when ``guidance`` is not 1
+    (``null`` provides the learned null conditioning; ``model`` may be its compiled form)."""
+    if guidance == 1.0:
+        out: torch.Tensor = model(z, t, level, rep)
+        return out
+    null_rep, null_level = null.drop(rep, level, torch.zeros_like(level, dtype=torch.bool))
+    both = model(torch.cat([z, z]), torch.cat([t, t]), torch.cat([level, null_level]), torch.cat([rep, null_rep]))
+    cond, uncond = both.chunk(2)
+    mixed: torch.Tensor = uncond + guidance * (cond - uncond)
+    return mixed
+
+
 @torch.no_grad()
 def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch.Tensor, steps: int,
            guidance: float = 1.0, on_step: object = None, clamp: bool = True) -> torch.Tensor:
@@ -260,14 +274,7 @@ def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch
     x_pred = noise
     for k in range(steps):
         t = torch.full((z.shape[0],), times[k], device=z.device, dtype=z.dtype)
-        if guidance != 1.0:
-            null_rep, null_level = model.drop(rep, level, torch.zeros_like(level, dtype=torch.bool))
-            both = model(torch.cat([z, z]), torch.cat([t, t]), torch.cat([level, null_level]),
-                         torch.cat([rep, null_rep]))
-            cond, uncond = both.chunk(2)
-            x_pred = uncond + guidance * (cond - uncond)
-        else:
-            x_pred = model(z, t, level, rep)
+        x_pred = guided(model, model, z, t, level, rep, guidance)
         v = (x_pred - z) / max(1.0 - times[k], 1e-3)
         z = z + (times[k + 1] - times[k]) * v
         if callable(on_step):

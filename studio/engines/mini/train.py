@@ -14,7 +14,9 @@ AnimeGamer's stages, each resumable:
 3. ``lm``: the LM on the branches, predicting the state tokens and the encoder's
    representations (frozen encoder);
 4. ``adapt``: the decoder again, now on the LM's predicted representations;
-5. ``eval``: the held-out evaluation (``evaluate.py``).
+5. ``distill``: only when the config gives it steps: the decoder learns to make in a few
+   sampling steps what the adapted decoder makes in many (``distill.py``);
+6. ``eval``: the held-out evaluation (``evaluate.py``).
 
 Every random choice comes from the config's seeds. A run keeps its full state under
 ``RUN/state`` (fp32 weights and ``run.json``) and resumes from it; ``--export DIR``
@@ -66,8 +68,8 @@ from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
 
-STAGES = ("autoencoder", "decoder", "judge", "lm", "adapt", "eval")
-_SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5}
+STAGES = ("autoencoder", "decoder", "judge", "lm", "adapt", "distill", "eval")
+_SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5, "distill": 6}
 """Each stage's share of the random streams: the first stages' numbers, kept when the
 autoencoder stage came first, so that a pixel run draws what it drew before."""
 
@@ -262,6 +264,8 @@ class Trainer:
             self.run.stages["eval"] = StageState()
             for name in self.restart:
                 self.run.stages[name] = StageState()
+            if not self.run.stages["distill"].done:  # an interrupted distillation's teacher is not in the export
+                self.run.stages["distill"] = StageState()
             if "autoencoder" in self.restart:
                 self.run.latent_scale = None  # measured again on the new autoencoder's latents
             self.reopen()
@@ -282,13 +286,26 @@ class Trainer:
         way a run continues over several GPU leases); the evaluation then runs again."""
         configs = {"autoencoder": self.config.autoencoder_stage, "decoder": self.config.decoder_stage,
                    "judge": self.config.judge_stage,
-                   "lm": self.config.lm_stage, "adapt": self.config.adapt_stage}
+                   "lm": self.config.lm_stage, "adapt": self.config.adapt_stage,
+                   "distill": self.config.distill_stage}
         for name, stage in configs.items():
             st = self.run.stages[name]
             if st.done and st.steps < stage.steps and stage.minutes > 0 and st.seconds < stage.minutes * 60 - 5:
                 st.done = False
                 self.run.stages["eval"] = StageState()
                 self.log(f"stage {name} continues", minutes_done=round(st.seconds / 60, 2), cap=stage.minutes)
+        self.forget_stale_distillation()
+
+    def forget_stale_distillation(self) -> None:
+        """A distillation whose teacher trains on (or trains anew) starts again after it."""
+        teacher_moves = any(not self.run.stages[s].done for s in ("decoder", "adapt"))
+        if teacher_moves and self.run.stages["distill"].steps > 0:
+            self.run.stages["distill"] = StageState()
+            (self.state_dir / "distill_teacher.safetensors").unlink(missing_ok=True)
+            self.log("stage distill starts again after its teacher's training")
+
+    def distills(self) -> bool:
+        return self.config.distill_stage.steps > 0
 
     def build_modules(self) -> None:
         """The networks, with the weights of the run being resumed."""
@@ -388,7 +405,8 @@ class Trainer:
                                          alt=True), data.eval_episodes, data.turns, video, torch.device("cpu"),
                            rendered=True, alt=True)
         self.log("held-out episodes ready", turns=len(self.eval.table), seconds=round(time.monotonic() - started, 1))
-        need_clips = not all(self.run.stages[s].done for s in ("autoencoder", "decoder", "judge", "lm", "adapt"))
+        clip_stages = ["autoencoder", "decoder", "judge", "lm", "adapt"] + (["distill"] if self.distills() else [])
+        need_clips = not all(self.run.stages[s].done for s in clip_stages)
         clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
         rendered = min(data.train_episodes, cfg.rendered_episodes or data.train_episodes)
         capacity = rendered * data.turns
@@ -805,6 +823,63 @@ class Trainer:
 
         self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
 
+    def distill_teacher(self) -> VideoDiT:
+        """The frozen teacher: the adapted decoder's averaged weights when the distillation
+        starts, kept in the run's state folder so that a resumed run distils from the same one."""
+        assert self.decoder_ema is not None
+        path = self.state_dir / "distill_teacher.safetensors"
+        teacher = VideoDiT(self.config.model).to(self.device)
+        if self.run.stages["distill"].steps > 0 and path.is_file():
+            self._load_module(teacher, path.name, self.state_dir)
+        else:
+            from safetensors.torch import save_file
+
+            teacher.load_state_dict(self.decoder_ema.module.state_dict())
+            save_file({k: v.detach().float().cpu().contiguous() for k, v in teacher.state_dict().items()}, str(path))
+        return teacher.eval().requires_grad_(False)
+
+    def stage_distill(self) -> None:
+        """The decoder learns to make in ``distill.student_steps`` steps what the adapted decoder
+        makes in ``distill.teacher_steps`` (with its guidance), on the LM's predicted
+        representations (:mod:`.distill`). Skipped when the config gives it no steps."""
+        from studio.engines.mini.distill import distill_loss, teacher_trajectory
+
+        assert self.decoder is not None and self.decoder_ema is not None
+        if not self.distills() or self.run.stages["distill"].done or self._waits_for_autoencoder("distill"):
+            return
+        if not (self.run.stages["adapt"].done and self.run.stages["decoder"].done):
+            self.log("stage distill waits: its teacher (the decoder and adapt stages) is not trained yet")
+            return
+        self.wait_for_data()
+        recipe, stage, cfg = self.config.distill, self.config.distill_stage, self.config.model
+        predicted = self.lm_predictions()
+        teacher = self.distill_teacher()
+        if self.run.stages["distill"].steps == 0:  # the student starts as the teacher
+            self.decoder.load_state_dict(teacher.state_dict())
+            self.decoder_ema.module.load_state_dict(teacher.state_dict())
+        decoder, ema = self.decoder.train(), self.decoder_ema
+        ema.decay = stage.ema
+        forward = self.forward_decoder()
+        teacher_forward: nn.Module = teacher
+        if self.config.compile and self.device.type == "cuda":
+            teacher_forward = torch.compile(teacher)  # type: ignore[assignment]
+        channels, frames, height, width = cfg.canvas()
+        self.log("distilling", student_steps=recipe.student_steps, teacher_steps=recipe.teacher_steps,
+                 guidance=recipe.guidance)
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            index = self.batch_indices(generator, stage.batch)
+            level = self.levels[index].to(self.device)
+            rep = predicted[index.to(self.device)]
+            weight = interpolate_weight(self.occupancy[index].to(self.device), height, width, cfg.decoder.fg_weight)
+            noise = torch.randn((stage.batch, channels, frames, height, width), generator=generator).to(self.device)
+            with self.autocast():
+                path = teacher_trajectory(teacher_forward, teacher, rep, level, noise, recipe.student_steps,
+                                          recipe.teacher_steps, recipe.guidance)
+                return distill_loss(forward, path, rep.requires_grad_(True), level, weight)
+
+        self._loop("distill", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
+
     def runtime(self) -> MiniRuntime:
         assert self.lm is not None and self.decoder_ema is not None and self.vocab is not None
         assert isinstance(self.decoder_ema.module, VideoDiT)
@@ -931,7 +1006,7 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
     steps: dict[str, Callable[[], None]] = {
         "autoencoder": trainer.stage_autoencoder, "decoder": trainer.stage_decoder, "judge": trainer.stage_judge,
         "lm": trainer.stage_lm,
-        "adapt": trainer.stage_adapt, "eval": trainer.stage_eval}
+        "adapt": trainer.stage_adapt, "distill": trainer.stage_distill, "eval": trainer.stage_eval}
     for name in STAGES:
         if name not in stages:
             continue

@@ -34,10 +34,12 @@ def test_a_paused_run_resumes_and_exports_a_checkpoint_the_engine_loads(tmp_path
     assert any(line.split("] ", 1)[-1].startswith("resuming") for line in lines)
     assert any("text episodes from the cache" in line for line in lines)
     expected = {"decoder": CONFIG.decoder_stage.steps, "judge": CONFIG.judge_stage.steps,
-                "lm": CONFIG.lm_stage.steps, "adapt": CONFIG.adapt_stage.steps}
+                "lm": CONFIG.lm_stage.steps, "adapt": CONFIG.adapt_stage.steps, "distill": CONFIG.distill_stage.steps}
     for name, steps in expected.items():
         assert done.stages[name].done and done.stages[name].steps == steps
     assert done.stages["eval"].done and 0 <= done.metrics["level_accuracy"] <= 1
+    assert any("distilling student_steps=1 teacher_steps=2 guidance=2" in line for line in lines)
+    assert (out / "state" / "distill_teacher.safetensors").is_file()
 
     manifest = weights.read_manifest(export)
     assert set(weights.ENGINE_FILES[1:]) | {weights.ENCODER, weights.JUDGE} <= set(manifest["files"])

@@ -1,0 +1,140 @@
+"""Few-step distillation at toy size: the teacher's trajectory, the step targets, and a short
+training that brings the student's few steps measurably closer to the teacher's many."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("diffusers")
+from torch import nn  # noqa: E402
+
+from studio.engines.mini.config import load_train_config, named_config  # noqa: E402
+from studio.engines.mini.decoder import VideoDiT, flow_times, sample  # noqa: E402
+from studio.engines.mini.distill import distill_loss, step_target, teacher_trajectory  # noqa: E402
+from studio.engines.mini.train import run  # noqa: E402
+
+CONFIG = load_train_config(named_config("tiny"))
+MODEL = dataclasses.replace(CONFIG.model, vocab_size=300)
+
+
+def _teacher(seed: int = 0) -> VideoDiT:
+    """A tiny decoder whose prediction depends on its input (a fresh DiT's zero-initialised
+    output layers would predict zero whatever the noise, and every sampler would agree)."""
+    torch.manual_seed(seed)
+    model = VideoDiT(MODEL)
+    with torch.no_grad():
+        for parameter in model.parameters():
+            if not parameter.any():
+                parameter.normal_(0.0, 0.2)
+    return model.eval()
+
+
+def _conditions(batch: int, seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    generator = torch.Generator().manual_seed(seed)
+    rep_cfg = MODEL.representation
+    channels, frames, height, width = MODEL.canvas()
+    rep = torch.randn(batch, rep_cfg.tokens, rep_cfg.dim, generator=generator)
+    level = torch.randint(1, 6, (batch,), generator=generator)
+    noise = torch.randn(batch, channels, frames, height, width, generator=generator)
+    weight = torch.ones(batch, 1, 1, height, width)
+    return rep, level, noise, weight
+
+
+def test_the_teacher_times_nest_the_student_times_and_its_path_is_the_sampler() -> None:
+    assert flow_times(16)[::4] == pytest.approx(flow_times(4), abs=1e-12)
+    teacher = _teacher()
+    rep, level, noise, _ = _conditions(2, seed=1)
+    path = teacher_trajectory(teacher, teacher, rep, level, noise, student_steps=2, teacher_steps=6, guidance=2.0)
+    assert path.states.shape[0] == 3 and path.times == pytest.approx(tuple(flow_times(2)))
+    assert torch.equal(path.states[0], noise)
+    final = sample(teacher, rep, level, noise, 6, guidance=2.0, clamp=False)
+    assert torch.allclose(path.states[-1], final, atol=1e-5)
+    with pytest.raises(ValueError, match="multiple"):
+        teacher_trajectory(teacher, teacher, rep, level, noise, student_steps=4, teacher_steps=6)
+
+
+def test_the_step_target_lands_on_the_next_state() -> None:
+    start, end = torch.randn(3, 4), torch.randn(3, 4)
+    for a, b in ((0.0, 0.1), (0.4, 0.7), (0.7, 1.0)):
+        x = step_target(start, end, a, b)
+        reached = start + (b - a) * (x - start) / (1 - a)  # the sampler's Euler step
+        assert torch.allclose(reached, end, atol=1e-5)
+
+
+def test_the_loss_is_zero_on_the_students_own_path_and_not_on_a_finer_one() -> None:
+    teacher = _teacher()
+    rep, level, noise, weight = _conditions(2, seed=2)
+    own = teacher_trajectory(teacher, teacher, rep, level, noise, student_steps=2, teacher_steps=2)
+    finer = teacher_trajectory(teacher, teacher, rep, level, noise, student_steps=2, teacher_steps=8)
+    with torch.no_grad():
+        assert float(distill_loss(teacher, own, rep, level, weight)) < 1e-8
+        assert float(distill_loss(teacher, finer, rep, level, weight)) > 1e-3
+        assert float(distill_loss(teacher, finer, rep, level, weight, segments=[1])) > 0
+    with pytest.raises(ValueError, match="no segment"):
+        distill_loss(teacher, own, rep, level, weight, segments=[])
+
+
+class _Field(nn.Module):
+    """A per-pixel flow field, nonlinear in the canvas, the time and the level: its 2-step and
+    8-step samples differ, and a copy of it can learn the difference within a test's time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Conv3d(5, 32, 1), nn.Tanh(), nn.Conv3d(32, 32, 1), nn.Tanh(), nn.Conv3d(32, 3, 1))
+
+    def forward(self, z: torch.Tensor, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor) -> torch.Tensor:
+        b, _c, frames, height, width = z.shape
+        extra = torch.stack([t.to(z.dtype), level.to(z.dtype) / 5], dim=1)[:, :, None, None, None]
+        out: torch.Tensor = self.net(torch.cat([z, extra.expand(b, 2, frames, height, width)], dim=1)) * 2
+        return out
+
+
+def _field_conditions(batch: int, seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    generator = torch.Generator().manual_seed(seed)
+    return (torch.zeros(batch, 1, 1), torch.randint(1, 6, (batch,), generator=generator),
+            torch.randn(batch, 3, 2, 4, 4, generator=generator), torch.ones(batch, 1, 1, 4, 4))
+
+
+def test_training_brings_the_students_two_steps_closer_to_the_teachers_eight() -> None:
+    torch.manual_seed(0)
+    teacher = _Field().eval()
+    student = copy.deepcopy(teacher)
+    optimizer = torch.optim.Adam(student.parameters(), lr=3e-3)
+    rep, level, noise, _ = _field_conditions(64, seed=99)  # held out: never trained on
+    with torch.no_grad():
+        target = sample(teacher, rep, level, noise, 8, clamp=False)  # type: ignore[arg-type]
+
+    def gap() -> float:
+        with torch.no_grad():
+            return float(((sample(student, rep, level, noise, 2, clamp=False) - target) ** 2).mean())  # type: ignore[arg-type]
+
+    before = gap()
+    for step in range(80):
+        batch = _field_conditions(16, seed=step)
+        path = teacher_trajectory(teacher, teacher, batch[0], batch[1], batch[2], student_steps=2,  # type: ignore[arg-type]
+                                  teacher_steps=8)
+        loss = distill_loss(student, path, *batch[:2], batch[3])
+        optimizer.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        optimizer.step()
+    assert gap() < 0.25 * before, (before, gap())
+
+
+def test_a_teacher_that_trains_on_restarts_the_distillation(tmp_path: Path) -> None:
+    out, export, cache = tmp_path / "run", tmp_path / "ckpt" / "mini", tmp_path / "cache"
+    first = run(CONFIG, out, device="cpu", export=export, cache=cache, log=lambda _line: None)
+    assert first.stages["distill"].done and first.stages["distill"].steps == CONFIG.distill_stage.steps
+    lines: list[str] = []
+    again = run(CONFIG, tmp_path / "run2", device="cpu", init=export, cache=cache, restart=("adapt",),
+                stages=("adapt", "distill"), log=lines.append)
+    assert any("stage distill starts again after its teacher's training" in line for line in lines)
+    assert again.stages["adapt"].done and again.stages["distill"].done
+    # a config without distillation steps skips the stage and leaves the decoder as it was
+    plain = dataclasses.replace(CONFIG, distill_stage=dataclasses.replace(CONFIG.distill_stage, steps=0))
+    skipped = run(plain, tmp_path / "run3", device="cpu", cache=cache, stages=("distill",), log=lines.append)
+    assert skipped.stages["distill"].steps == 0 and not skipped.stages["distill"].done
