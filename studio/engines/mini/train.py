@@ -191,6 +191,8 @@ class Trainer:
         self.last_checkpoint = time.monotonic()
         self.samples: torch.Tensor | None = None
         self.source: Path | None = None
+        self.teacher_back = False
+        """A reopened decoder or adapt stage takes the distillation teacher's weights back."""
 
     # -- logging and state ----------------------------------------------------------------------------
     def log(self, message: str, **values: Any) -> None:
@@ -264,8 +266,12 @@ class Trainer:
             self.run.stages["eval"] = StageState()
             for name in self.restart:
                 self.run.stages[name] = StageState()
-            if not self.run.stages["distill"].done:  # an interrupted distillation's teacher is not in the export
+            distilled = self.run.stages["distill"]
+            if distilled.steps > 0 and (not distilled.done or set(self.restart) & {"autoencoder", "decoder", "adapt"}):
+                # an export keeps the student, not its teacher: the distillation starts again from it
                 self.run.stages["distill"] = StageState()
+                self.log("stage distill starts again: its teacher is not in the --init checkpoint; the exported "
+                         "(distilled) decoder takes its place")
             if "autoencoder" in self.restart:
                 self.run.latent_scale = None  # measured again on the new autoencoder's latents
             self.reopen()
@@ -288,21 +294,20 @@ class Trainer:
                    "judge": self.config.judge_stage,
                    "lm": self.config.lm_stage, "adapt": self.config.adapt_stage,
                    "distill": self.config.distill_stage}
+        reopened = set()
         for name, stage in configs.items():
             st = self.run.stages[name]
             if st.done and st.steps < stage.steps and stage.minutes > 0 and st.seconds < stage.minutes * 60 - 5:
                 st.done = False
+                reopened.add(name)
                 self.run.stages["eval"] = StageState()
                 self.log(f"stage {name} continues", minutes_done=round(st.seconds / 60, 2), cap=stage.minutes)
-        self.forget_stale_distillation()
-
-    def forget_stale_distillation(self) -> None:
-        """A distillation whose teacher trains on (or trains anew) starts again after it."""
-        teacher_moves = any(not self.run.stages[s].done for s in ("decoder", "adapt"))
-        if teacher_moves and self.run.stages["distill"].steps > 0:
+        if reopened & {"autoencoder", "decoder", "adapt"} and self.run.stages["distill"].steps > 0:
+            # the decoder and its average hold the student: the teacher's weights come back
+            # (build_modules) and train on, and the distillation starts again after them
             self.run.stages["distill"] = StageState()
-            (self.state_dir / "distill_teacher.safetensors").unlink(missing_ok=True)
-            self.log("stage distill starts again after its teacher's training")
+            self.teacher_back = True
+            self.log("stage distill starts again after its teacher trains on")
 
     def distills(self) -> bool:
         return self.config.distill_stage.steps > 0
@@ -328,6 +333,11 @@ class Trainer:
                     self._load_module(getattr(self, name), f"{name}.safetensors", source)
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
             self._load_module(self.decoder_ema.module, "decoder_ema.safetensors", source)
+            teacher = source / "distill_teacher.safetensors"
+            if self.teacher_back and teacher.is_file():
+                self._load_module(self.decoder, teacher.name, source)
+                self._load_module(self.decoder_ema.module, teacher.name, source)
+                teacher.unlink()
             return
         self._load_module(self.encoder, weights.ENCODER, source)
         if "lm" not in self.restart:
@@ -847,9 +857,9 @@ class Trainer:
         assert self.decoder is not None and self.decoder_ema is not None
         if not self.distills() or self.run.stages["distill"].done or self._waits_for_autoencoder("distill"):
             return
-        if not (self.run.stages["adapt"].done and self.run.stages["decoder"].done):
-            self.log("stage distill waits: its teacher (the decoder and adapt stages) is not trained yet")
-            return
+        unfinished = [s for s in ("decoder", "adapt") if not self.run.stages[s].done]
+        if unfinished:  # a run paused there (or a shipped checkpoint): training them again restarts this stage
+            self.log("the teacher is the decoder as it is", unfinished=",".join(unfinished))
         self.wait_for_data()
         recipe, stage, cfg = self.config.distill, self.config.distill_stage, self.config.model
         predicted = self.lm_predictions()

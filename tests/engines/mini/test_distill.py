@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,11 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("diffusers")
 from torch import nn  # noqa: E402
 
+from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.config import load_train_config, named_config  # noqa: E402
 from studio.engines.mini.decoder import VideoDiT, flow_times, sample  # noqa: E402
 from studio.engines.mini.distill import distill_loss, step_target, teacher_trajectory  # noqa: E402
-from studio.engines.mini.train import run  # noqa: E402
+from studio.engines.mini.train import Budget, Trainer, run  # noqa: E402
 
 CONFIG = load_train_config(named_config("tiny"))
 MODEL = dataclasses.replace(CONFIG.model, vocab_size=300)
@@ -126,14 +128,41 @@ def test_training_brings_the_students_two_steps_closer_to_the_teachers_eight() -
 
 
 def test_a_teacher_that_trains_on_restarts_the_distillation(tmp_path: Path) -> None:
+    from safetensors.torch import load_file
+
     out, export, cache = tmp_path / "run", tmp_path / "ckpt" / "mini", tmp_path / "cache"
     first = run(CONFIG, out, device="cpu", export=export, cache=cache, log=lambda _line: None)
     assert first.stages["distill"].done and first.stages["distill"].steps == CONFIG.distill_stage.steps
+    teacher_file = out / "state" / "distill_teacher.safetensors"
+    old_teacher = load_file(teacher_file)
+
+    # a later lease gives the adaptation more time: it trains on from the teacher's weights, not
+    # the student's, and the distillation starts again from the new teacher
     lines: list[str] = []
-    again = run(CONFIG, tmp_path / "run2", device="cpu", init=export, cache=cache, restart=("adapt",),
-                stages=("adapt", "distill"), log=lines.append)
-    assert any("stage distill starts again after its teacher's training" in line for line in lines)
-    assert again.stages["adapt"].done and again.stages["distill"].done
+    longer = dataclasses.replace(CONFIG, adapt_stage=dataclasses.replace(CONFIG.adapt_stage, steps=4, minutes=1.0))
+    shutil.copytree(out, tmp_path / "copy")  # the modules as the reopened run builds them
+    trainer = Trainer(longer, tmp_path / "copy", torch.device("cpu"), Budget(0), log=lines.append)
+    trainer.restore_state()
+    trainer.config = dataclasses.replace(trainer.config, model=weights.model_config(weights.read_manifest(export),
+                                                                                    export))
+    trainer.build_modules()
+    assert trainer.decoder is not None and trainer.decoder_ema is not None
+    for module in (trainer.decoder, trainer.decoder_ema.module):
+        assert all(torch.equal(v, old_teacher[k]) for k, v in module.state_dict().items())
+    again = run(longer, out, device="cpu", export=export, cache=cache, log=lines.append)
+    assert any("stage distill starts again after its teacher trains on" in line for line in lines)
+    assert again.stages["adapt"].steps == 4 and again.stages["distill"].done
+    assert again.stages["distill"].steps == CONFIG.distill_stage.steps
+    new_teacher = load_file(teacher_file)
+    assert any(not torch.equal(new_teacher[k], old_teacher[k]) for k in old_teacher)
+
+    # from an export, whose decoder is the student, a restarted adaptation distils again too
+    lines.clear()
+    restarted = run(CONFIG, tmp_path / "run2", device="cpu", init=export, cache=cache, restart=("adapt",),
+                    stages=("adapt", "distill"), log=lines.append)
+    assert any("stage distill starts again: its teacher is not in the --init checkpoint" in line for line in lines)
+    assert restarted.stages["adapt"].done and restarted.stages["distill"].done
+
     # a config without distillation steps skips the stage and leaves the decoder as it was
     plain = dataclasses.replace(CONFIG, distill_stage=dataclasses.replace(CONFIG.distill_stage, steps=0))
     skipped = run(plain, tmp_path / "run3", device="cpu", cache=cache, stages=("distill",), log=lines.append)
