@@ -19,7 +19,11 @@ this order; default all):
   diffusers' VAE decode;
 - ``fastest``: the Fastest preset (the 2.1 s clip, watching speed);
 - ``offload``: the Reference preset offloaded (weights in pinned RAM, visiting the GPU)
-  under a 16 GiB cap.
+  under a 16 GiB cap;
+- ``variants`` (only when named): candidates for the Fastest preset, each on a fresh engine,
+  so that one call measures which of the speed tools pay: :data:`FASTEST_VARIANTS`, or a JSON
+  object ``{"label": {setting: value, ...}}`` in ``KAMISHIBAI_BENCH_VARIANTS``, each applied
+  over the Fastest preset.
 
 Every stage prints a line (flushed) as it ends, so a run cut short still shows what it did.
 ``KAMISHIBAI_BENCH_PART_SECONDS`` limits each part (``240``, or per part:
@@ -84,7 +88,22 @@ TURNS = (
     "Character: Qiqi; Motion: gently lie down; Background: day grass.",
 )
 REPO = Path(__file__).resolve().parents[2]
-PARTS = ("reference", "resident", "compiled", "naive", "fastest", "offload")
+PARTS = ("reference", "resident", "compiled", "naive", "fastest", "offload", "variants")
+DEFAULT_PARTS = PARTS[:-1]
+"""What runs when ``KAMISHIBAI_BENCH_PARTS`` is not set (the variants only when asked for)."""
+
+FASTEST_VARIANTS: dict[str, dict[str, object]] = {
+    "12 steps, guidance on 6, eager": {"step_cache": "none", "fp8": False},
+    "12 steps, guidance on 6, first-block cache": {"fp8": False},
+    "12 steps, guidance on 6, FP8": {"step_cache": "none"},
+    "12 steps, guidance on 6, compiled": {"step_cache": "none", "fp8": False, "compile": True},
+    "8 steps, guidance on 4, compiled": {"steps": 8, "guidance_steps": 4, "step_cache": "none", "fp8": False,
+                                         "compile": True},
+    "8 steps, guidance on 4, FP8, compiled": {"steps": 8, "guidance_steps": 4, "step_cache": "none",
+                                              "compile": True},
+}
+"""Over the Fastest preset: which tool pays alone (FP8 and the cache run eager, where their
+own kernels cost time), and compiled with fewer steps."""
 
 
 def _tiny() -> bool:
@@ -192,7 +211,7 @@ def write_skeleton(checkpoints: Path, size: ModelSize) -> None:
 
 # -- parts, limits, deadline -------------------------------------------------------------------
 def _parts() -> tuple[str, ...]:
-    chosen = tuple(p.strip() for p in os.environ.get("KAMISHIBAI_BENCH_PARTS", ",".join(PARTS)).split(",")
+    chosen = tuple(p.strip() for p in os.environ.get("KAMISHIBAI_BENCH_PARTS", ",".join(DEFAULT_PARTS)).split(",")
                    if p.strip())
     unknown = set(chosen) - set(PARTS)
     if unknown:
@@ -742,9 +761,45 @@ def _part_offload(bench: _Bench) -> None:
             torch.cuda.set_per_process_memory_fraction(1.0, 0)
 
 
+def _variants() -> dict[str, dict[str, object]]:
+    text = os.environ.get("KAMISHIBAI_BENCH_VARIANTS", "").strip()
+    if not text:
+        return FASTEST_VARIANTS
+    try:
+        chosen = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"KAMISHIBAI_BENCH_VARIANTS is not JSON: {error}") from None
+    if not isinstance(chosen, dict) or not all(isinstance(v, dict) for v in chosen.values()):
+        raise ValueError('KAMISHIBAI_BENCH_VARIANTS must be an object {"label": {"setting": value, ...}}')
+    return chosen
+
+
+def _part_variants(bench: _Bench) -> None:
+    """Each variant on a fresh engine (FP8 and compilation change the model in place); a row as
+    each one ends, so a part cut short keeps the variants it measured."""
+    bench.drop_reference()
+    small: dict[str, object] = {"height": 32, "width": 48, "frames": 9, "fp8": False} if bench.tiny else {}
+    ours = bench.reference_times
+    for label, values in _variants().items():
+        settings = AnimeGamerSettings.from_values({**values, **small}, preset="fastest")
+        engine = bench.engine(bench.device, label=f"variant {label}")
+        try:
+            timed = _play(engine, settings, bench.turns, None, bench.space, f"variant {label}")
+        finally:
+            engine.unload()
+            speed.forget_compiled()
+            _free_gpu()
+        bench.add([BenchResult(f"Fastest candidate: {label}: clip", timed.turn, "s",
+                               goal=f"<= {GOAL_FAST_CLIP_SECONDS:.2f} s", met=timed.turn <= GOAL_FAST_CLIP_SECONDS,
+                               baseline=f"Reference: {ours.turn:.2f} s" if ours else "",
+                               ratio=ours.turn / timed.turn if ours and timed.turn else None,
+                               note=f"{timed.split()}; first clip ({_first_clip_work(settings)}) "
+                                    f"{timed.first_turn:.1f} s; peak {timed.peak / 1000**3:.1f} GB")])
+
+
 _PART_CODE: dict[str, Callable[[_Bench], None]] = {
     "reference": _part_reference, "resident": _part_resident, "compiled": _part_compiled, "naive": _part_naive,
-    "fastest": _part_fastest, "offload": _part_offload}
+    "fastest": _part_fastest, "offload": _part_offload, "variants": _part_variants}
 
 
 def _run_part(bench: _Bench, name: str, limit: float | None) -> None:

@@ -65,6 +65,26 @@ def test_the_animegamer_bench_runs_every_part_on_tiny_weights(monkeypatch: pytes
         assert line in printed, printed[-2000:]
 
 
+def test_the_fastest_variants_run_each_on_its_own_engine(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    module = _bench(monkeypatch, "variants")
+    monkeypatch.setenv("KAMISHIBAI_BENCH_VARIANTS", '{"two steps": {"steps": 2, "guidance_steps": 1}, '
+                                                    '"cached": {"step_cache": "first_block"}}')
+    results = module.run(quick=True)
+    assert [r.name for r in results if r.unit == "s"] == ["Fastest candidate: two steps: clip",
+                                                          "Fastest candidate: cached: clip"], results
+    assert all(r.value > 0 for r in results if r.unit == "s")
+    printed = capsys.readouterr().out
+    assert "variant two steps: warm-up turn, denoising step 1/2 done" in printed, printed[-2000:]
+    monkeypatch.setenv("KAMISHIBAI_BENCH_VARIANTS", "[1, 2]")
+    with pytest.raises(ValueError, match="must be an object"):
+        module._variants()
+    monkeypatch.delenv("KAMISHIBAI_BENCH_VARIANTS")
+    assert module._variants() == module.FASTEST_VARIANTS
+    monkeypatch.delenv("KAMISHIBAI_BENCH_PARTS")
+    assert "variants" not in module._parts()
+
+
 def test_parts_are_checked_and_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
     module = _bench(monkeypatch, "offload,reference")
     assert module._parts() == ("reference", "offload")
