@@ -108,7 +108,7 @@ def report_section(metrics: dict[str, Any], seconds: float) -> str:
     from studio.benchmarks import machine_description
 
     date = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    steps = ", ".join(f"{k} {v}" for k, v in metrics.get("training", {}).items() if k != "eval")
+    steps = ", ".join(f"{k} {v}" for k, v in metrics.get("training", {}).items() if k != "eval" and v)
     return "\n".join([
         f"<!-- bench:{REPORT_KEY} -->",
         "## Mini engine: held-out evaluation",
