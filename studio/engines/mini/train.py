@@ -882,7 +882,10 @@ class Trainer:
             level = self.levels[index].to(self.device)
             rep = predicted[index.to(self.device)]
             weight = interpolate_weight(self.occupancy[index].to(self.device), height, width, cfg.decoder.fg_weight)
-            noise = torch.randn((stage.batch, channels, frames, height, width), generator=generator).to(self.device)
+            shape = (stage.batch, channels, frames, height, width)
+            # on a GPU drawn there, as the flow loss draws its noise (a pixel canvas is 80 M values a batch)
+            noise = torch.randn(shape, device=self.device) if self.device.type == "cuda" else \
+                torch.randn(shape, generator=generator)
             with self.autocast():
                 path = teacher_trajectory(teacher_forward, teacher, rep, level, noise, recipe.student_steps,
                                           recipe.teacher_steps, recipe.guidance)
