@@ -82,7 +82,8 @@ class MiniSettings(EngineSettings):
                          help="Decoder steps per clip: each one costs about a tenth of a second on one core. "
                               "The shipped decoder is distilled for 4.")
     guidance: float = setting(1.0, label="Guidance", minimum=1.0, maximum=8.0, step=0.5, advanced=True,
-                              help="Classifier-free guidance; 1 turns it off. Above 1 each step costs twice.")
+                              help="Classifier-free guidance; 1 turns it off. Above 1 each step costs twice. "
+                                   "The shipped decoder was distilled with guidance 3 built in.")
     temperature: float = setting(0.0, label="State temperature", minimum=0.0, maximum=2.0, step=0.1, advanced=True,
                                  help="0 predicts the most likely motion level and deltas; higher values sample "
                                       "them, as the world's own seeded variation does.")
