@@ -710,24 +710,30 @@ def _part_naive(bench: _Bench) -> None:
     bench.add(rows)
 
 
-def _part_fastest(bench: _Bench) -> None:
-    bench.drop_reference()
-    # On the CPU: no FP8 (it needs a recent GPU).
-    settings = AnimeGamerSettings.from_values({"height": 32, "width": 48, "frames": 9, "fp8": False}
-                                              if bench.tiny else {}, preset="fastest")
-    engine = bench.engine(bench.device, label="fastest engine")
+def _fastest_row(bench: _Bench, name: str, label: str, values: Mapping[str, object]) -> BenchResult:
+    """Play ``values`` over the Fastest preset on a fresh engine (FP8 and compilation change the
+    model in place) and make its row. On the CPU: no FP8 (it needs a recent GPU)."""
+    small: dict[str, object] = {"height": 32, "width": 48, "frames": 9, "fp8": False} if bench.tiny else {}
+    settings = AnimeGamerSettings.from_values({**values, **small}, preset="fastest")
+    engine = bench.engine(bench.device, label=f"{label} engine")
     try:
-        fast = _play(engine, settings, bench.turns, None, bench.space, "fastest")
+        timed = _play(engine, settings, bench.turns, None, bench.space, label)
     finally:
         engine.unload()
+        speed.forget_compiled()
+        _free_gpu()
     ours = bench.reference_times
-    bench.add([BenchResult("Fastest preset: clip (MLLM + decoder + VAE)", fast.turn, "s",
-                           goal=f"<= {GOAL_FAST_CLIP_SECONDS:.2f} s (the clip's length)",
-                           met=fast.turn <= GOAL_FAST_CLIP_SECONDS,
-                           baseline=f"Reference: {ours.turn:.2f} s" if ours else "",
-                           ratio=ours.turn / fast.turn if ours and fast.turn else None,
-                           note=f"{fast.split()}; first clip ({_first_clip_work(settings)}) "
-                                f"{fast.first_turn:.1f} s; peak {fast.peak / 1000**3:.1f} GB; changes the output")])
+    return BenchResult(name, timed.turn, "s", goal=f"<= {GOAL_FAST_CLIP_SECONDS:.2f} s (the clip's length)",
+                       met=timed.turn <= GOAL_FAST_CLIP_SECONDS,
+                       baseline=f"Reference: {ours.turn:.2f} s" if ours else "",
+                       ratio=ours.turn / timed.turn if ours and timed.turn else None,
+                       note=f"{timed.split()}; first clip ({_first_clip_work(settings)}) {timed.first_turn:.1f} s; "
+                            f"peak {timed.peak / 1000**3:.1f} GB; changes the output")
+
+
+def _part_fastest(bench: _Bench) -> None:
+    bench.drop_reference()
+    bench.add([_fastest_row(bench, "Fastest preset: clip (MLLM + decoder + VAE)", "fastest", {})])
 
 
 def _first_clip_work(settings: AnimeGamerSettings) -> str:
@@ -775,26 +781,11 @@ def _variants() -> dict[str, dict[str, object]]:
 
 
 def _part_variants(bench: _Bench) -> None:
-    """Each variant on a fresh engine (FP8 and compilation change the model in place); a row as
-    each one ends, so a part cut short keeps the variants it measured."""
+    """Each variant on a fresh engine, a row as each one ends (a part cut short keeps the
+    variants it measured)."""
     bench.drop_reference()
-    small: dict[str, object] = {"height": 32, "width": 48, "frames": 9, "fp8": False} if bench.tiny else {}
-    ours = bench.reference_times
     for label, values in _variants().items():
-        settings = AnimeGamerSettings.from_values({**values, **small}, preset="fastest")
-        engine = bench.engine(bench.device, label=f"variant {label}")
-        try:
-            timed = _play(engine, settings, bench.turns, None, bench.space, f"variant {label}")
-        finally:
-            engine.unload()
-            speed.forget_compiled()
-            _free_gpu()
-        bench.add([BenchResult(f"Fastest candidate: {label}: clip", timed.turn, "s",
-                               goal=f"<= {GOAL_FAST_CLIP_SECONDS:.2f} s", met=timed.turn <= GOAL_FAST_CLIP_SECONDS,
-                               baseline=f"Reference: {ours.turn:.2f} s" if ours else "",
-                               ratio=ours.turn / timed.turn if ours and timed.turn else None,
-                               note=f"{timed.split()}; first clip ({_first_clip_work(settings)}) "
-                                    f"{timed.first_turn:.1f} s; peak {timed.peak / 1000**3:.1f} GB")])
+        bench.add([_fastest_row(bench, f"Fastest candidate: {label}: clip", f"variant {label}", values)])
 
 
 _PART_CODE: dict[str, Callable[[_Bench], None]] = {

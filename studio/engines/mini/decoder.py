@@ -263,6 +263,12 @@ def guided(model: nn.Module, null: VideoDiT, z: torch.Tensor, t: torch.Tensor, l
     return mixed
 
 
+def euler_step(z: torch.Tensor, x_pred: torch.Tensor, a: float, b: float) -> torch.Tensor:
+    """The rectified flow's Euler step from ``z`` at time ``a`` to time ``b``, given the
+    clean-canvas prediction ``x_pred`` (the velocity is ``(x_pred - z) / (1 - a)``)."""
+    return z + (b - a) * (x_pred - z) / max(1.0 - a, 1e-3)
+
+
 @torch.no_grad()
 def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch.Tensor, steps: int,
            guidance: float = 1.0, on_step: object = None, clamp: bool = True) -> torch.Tensor:
@@ -275,8 +281,7 @@ def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch
     for k in range(steps):
         t = torch.full((z.shape[0],), times[k], device=z.device, dtype=z.dtype)
         x_pred = guided(model, model, z, t, level, rep, guidance)
-        v = (x_pred - z) / max(1.0 - times[k], 1e-3)
-        z = z + (times[k + 1] - times[k]) * v
+        z = euler_step(z, x_pred, times[k], times[k + 1])
         if callable(on_step):
             on_step(k, x_pred)
     return z.clamp(-1, 1) if clamp else z

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from studio.engines.mini.decoder import VideoDiT, flow_times, guided
+from studio.engines.mini.decoder import VideoDiT, euler_step, flow_times, guided
 
 
 @dataclass(frozen=True)
@@ -51,16 +51,15 @@ def teacher_trajectory(teacher: nn.Module, null: VideoDiT, rep: torch.Tensor, le
     kept = [z]
     for k in range(teacher_steps):
         t = torch.full((z.shape[0],), times[k], device=z.device, dtype=z.dtype)
-        x_pred = guided(teacher, null, z, t, level, rep, guidance).to(z.dtype)
-        z = z + (times[k + 1] - times[k]) * (x_pred - z) / max(1.0 - times[k], 1e-3)
+        z = euler_step(z, guided(teacher, null, z, t, level, rep, guidance).to(z.dtype), times[k], times[k + 1])
         if (k + 1) % per == 0:
             kept.append(z)
     return Trajectory(torch.stack(kept), tuple(times[::per]))
 
 
 def step_target(start: torch.Tensor, end: torch.Tensor, a: float, b: float) -> torch.Tensor:
-    """The clean-canvas prediction whose Euler step from ``start`` at time ``a`` reaches ``end``
-    at time ``b`` (the sampler's step: ``z + (b - a) (x - z) / (1 - a)``)."""
+    """The clean-canvas prediction whose :func:`~.decoder.euler_step` from ``start`` at time
+    ``a`` reaches ``end`` at time ``b`` (that step solved for its prediction)."""
     return start + (end - start) * (max(1.0 - a, 1e-3) / (b - a))
 
 

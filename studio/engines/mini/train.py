@@ -210,17 +210,13 @@ class Trainer:
 
     def save_state(self) -> None:
         """Full fp32 state for resuming on this machine."""
-        from safetensors.torch import save_file
-
         parts: dict[str, nn.Module | None] = {
             "encoder": self.encoder, "decoder": self.decoder,
             "decoder_ema": self.decoder_ema.module if self.decoder_ema else None, "lm": self.lm, "judge": self.judge,
             "encoder_aux": self.encoder_aux, "autoencoder": self.autoencoder}
         for name, module in parts.items():
             if module is not None:
-                # cloned: diffusers' Downsample2D (in the autoencoder) holds one conv under two names
-                save_file({k: v.detach().float().cpu().clone().contiguous() for k, v in module.state_dict().items()},
-                          str(self.state_dir / f"{name}.safetensors"))
+                _save_module(module, self.state_dir / f"{name}.safetensors")
         (self.state_dir / "run.json").write_text(json.dumps(self.run.to_json(), indent=1, default=_plain))
         (self.state_dir / "identity.json").write_text(json.dumps(run_identity(self.config), indent=1, default=_plain))
         self.export()
@@ -842,10 +838,8 @@ class Trainer:
         if self.run.stages["distill"].steps > 0 and path.is_file():
             self._load_module(teacher, path.name, self.state_dir)
         else:
-            from safetensors.torch import save_file
-
             teacher.load_state_dict(self.decoder_ema.module.state_dict())
-            save_file({k: v.detach().float().cpu().contiguous() for k, v in teacher.state_dict().items()}, str(path))
+            _save_module(teacher, path)
         return teacher.eval().requires_grad_(False)
 
     def stage_distill(self) -> None:
@@ -946,6 +940,14 @@ def save_sheet(clips: torch.Tensor, path: Path, frames: tuple[int, ...] = (0, 4,
         picked = [clip[min(f, clip.shape[0] - 1)] for f in frames]
         rows.append(np.concatenate(picked, axis=1))
     Image.fromarray(np.concatenate(rows, axis=0)).save(path)
+
+
+def _save_module(module: nn.Module, path: Path) -> None:
+    """``module``'s weights as fp32 safetensors (cloned: diffusers' Downsample2D, in the
+    autoencoder, holds one conv under two names, which safetensors refuses to share)."""
+    from safetensors.torch import save_file
+
+    save_file({k: v.detach().float().cpu().clone().contiguous() for k, v in module.state_dict().items()}, str(path))
 
 
 def run_identity(config: TrainConfig) -> dict[str, Any]:

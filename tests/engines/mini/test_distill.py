@@ -16,7 +16,7 @@ from torch import nn  # noqa: E402
 
 from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.config import load_train_config, named_config  # noqa: E402
-from studio.engines.mini.decoder import VideoDiT, flow_times, sample  # noqa: E402
+from studio.engines.mini.decoder import VideoDiT, euler_step, flow_times, sample  # noqa: E402
 from studio.engines.mini.distill import distill_loss, step_target, teacher_trajectory  # noqa: E402
 from studio.engines.mini.train import Budget, Trainer, run  # noqa: E402
 
@@ -64,7 +64,7 @@ def test_the_step_target_lands_on_the_next_state() -> None:
     start, end = torch.randn(3, 4), torch.randn(3, 4)
     for a, b in ((0.0, 0.1), (0.4, 0.7), (0.7, 1.0)):
         x = step_target(start, end, a, b)
-        reached = start + (b - a) * (x - start) / (1 - a)  # the sampler's Euler step
+        reached = euler_step(start, x, a, b)  # the sampler's step
         assert torch.allclose(reached, end, atol=1e-5)
 
 
