@@ -122,6 +122,30 @@ class Budget:
         return self.seconds - self.elapsed()
 
 
+class StageClock:
+    """A stage's training time against its cap, across invocations.
+
+    The first step of each invocation is not counted: on a GPU it compiles the model (about a
+    minute for the decoder, more for the distillation's teacher and student), so a stage capped
+    at one minute would otherwise spend its whole minute compiling and train for a few steps."""
+
+    def __init__(self, seconds_before: float, now: Callable[[], float] = time.monotonic) -> None:
+        self.now = now
+        self.seconds_before = seconds_before
+        self.started = now()
+        self.first_step_seconds: float | None = None
+
+    def first_step_done(self) -> float:
+        """Mark the end of this invocation's first step; returns how long it took."""
+        if self.first_step_seconds is None:
+            self.first_step_seconds = self.now() - self.started
+        return self.first_step_seconds
+
+    def spent(self) -> float:
+        """Seconds of the stage so far, this invocation's first step left out."""
+        return self.seconds_before + self.now() - self.started - (self.first_step_seconds or 0.0)
+
+
 def schedule(stage: StageConfig, step: int, progress: float) -> float:
     """Linear warm-up (counted from where this invocation started: the optimiser's moments are
     new), then cosine down to a tenth over the stage's progress (steps or time)."""
@@ -163,6 +187,8 @@ class Trainer:
         self.filler: ClipFiller | None = None
         self.pool: EpisodePool | None = None
         self._compiled: nn.Module | None = None
+        self.paused: str | None = None
+        """The stage this invocation's budget paused; the stages after it wait for the next one."""
         self._examples: tuple[list[LMInput], torch.Tensor] | None = None
         self._aux_labels = torch.zeros(0, 4, dtype=torch.long)
         self.fill_error: BaseException | None = None
@@ -536,19 +562,20 @@ class Trainer:
         fused = self.device.type == "cuda"
         optimizer = torch.optim.AdamW(params, lr=stage.lr, betas=(0.9, 0.99), weight_decay=0.01, fused=fused)
         generator = torch.Generator().manual_seed(self.config.seed * 1000 + _SEED_INDEX[name] * 100 + st.steps)
-        started = time.monotonic()
-        seconds_before = st.seconds
+        clock = StageClock(st.seconds)
         cap = stage.minutes * 60 if stage.minutes > 0 else math.inf
         losses: list[float] = []
+        last_loss: torch.Tensor | None = None
         self.log(f"stage {name}", start_step=st.steps, steps=stage.steps)
         first = st.steps
         while st.steps < stage.steps:
-            spent = seconds_before + time.monotonic() - started
+            spent = clock.spent()
             if spent > cap:
                 self.log(f"stage {name} reached its time cap", minutes=stage.minutes)
                 break
             if self.budget.left() < self.reserve():
                 self.log(f"stage {name} paused: this run's time is up", step=st.steps)
+                self.paused = name
                 st.seconds = spent
                 self.save_state()
                 return
@@ -563,14 +590,20 @@ class Trainer:
             if after is not None:
                 after()
             st.steps += 1
-            losses.append(float(loss.detach()) if st.steps % stage.log_every == 0 else math.nan)
+            last_loss = loss.detach()
+            if st.steps == first + 1:
+                self.log(f"stage {name}: first step", seconds=round(clock.first_step_done(), 1),
+                         note="compiles on a GPU; not counted against the stage's minutes")
+            losses.append(float(last_loss) if st.steps % stage.log_every == 0 else math.nan)
             if st.steps % stage.log_every == 0:
                 st.loss = losses[-1]
-                rate = st.steps / max(1e-9, seconds_before + time.monotonic() - started)
+                rate = st.steps / max(1e-9, clock.spent())
                 lr = schedule(stage, st.steps - first, progress)
                 self.log(f"{name}", step=st.steps, loss=round(st.loss, 4), lr=f"{lr:.2e}", steps_per_s=round(rate, 2))
             self.maybe_checkpoint()
-        st.seconds = seconds_before + time.monotonic() - started
+        st.seconds = clock.spent()
+        if last_loss is not None:  # the last step's loss, also when the stage ends between log lines
+            st.loss = float(last_loss)
         st.done = True
         self.log(f"stage {name} done", steps=st.steps, seconds=round(st.seconds, 1), loss=st.loss)
         self.save_state()
@@ -1025,7 +1058,11 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
     for name in STAGES:
         if name not in stages:
             continue
-        if budget.left() > trainer.reserve() / 3:
+        if trainer.paused is not None:
+            # a later stage would train on (or evaluate) an unfinished earlier one
+            if not trainer.run.stages[name].done:
+                trainer.log(f"stage {name} not started: stage {trainer.paused} paused; the same command resumes")
+        elif budget.left() > trainer.reserve() / 3:
             steps[name]()
         elif not trainer.run.stages[name].done:
             trainer.log(f"stage {name} not started: this run's time is up", seconds_left=round(budget.left(), 1))

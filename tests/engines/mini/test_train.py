@@ -221,3 +221,66 @@ def test_the_decoder_experiment_trains_on_an_autoencoders_latent_and_decodes_its
     with pytest.raises(ValueError, match="frame_step 1"):
         experiment.run(data, dataclasses.replace(variant, frame_step=2), 0.001, out, seed=0, sample_steps=[1],
                        latent=(weights_path, latent))
+
+
+def test_a_stage_clock_leaves_each_invocations_first_step_out_of_the_cap() -> None:
+    """On a GPU the first step compiles (50-90 s): a one-minute stage must still train a minute."""
+    from studio.engines.mini.train import StageClock
+
+    now = [100.0]
+    clock = StageClock(seconds_before=30.0, now=lambda: now[0])
+    now[0] += 80.0  # the first step, compiling
+    assert clock.spent() == pytest.approx(110.0)  # before it is marked, everything counts
+    assert clock.first_step_done() == pytest.approx(80.0)
+    assert clock.spent() == pytest.approx(30.0)
+    now[0] += 45.0
+    assert clock.first_step_done() == pytest.approx(80.0)  # marked once per invocation
+    assert clock.spent() == pytest.approx(75.0)
+
+
+def test_a_stage_shorter_than_its_log_interval_records_its_last_loss(tmp_path: Path) -> None:
+    short = dataclasses.replace(CONFIG, judge_stage=dataclasses.replace(CONFIG.judge_stage, steps=2, log_every=1000))
+    state = run(short, tmp_path / "run", device="cpu", stages=("judge",), log=lambda _m: None)
+    judge = state.stages["judge"]
+    assert judge.done and judge.steps == 2
+    assert judge.loss == judge.loss and judge.loss > 0  # not NaN: the last step's loss
+
+
+def test_a_stage_paused_by_the_budget_holds_back_the_later_stages_and_the_evaluation(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lease's first call once evaluated a model whose adaptation had not run, marked the
+    evaluation done, and the second call, which adapted it, never evaluated the result."""
+    import math
+
+    from studio.engines.mini import train
+
+    out_of_time = [False]
+
+    class EndsAtTheLMStage:
+        def __init__(self, minutes: float) -> None:
+            self.minutes = minutes
+
+        def elapsed(self) -> float:
+            return 0.0
+
+        def left(self) -> float:
+            return 0.0 if out_of_time[0] else math.inf
+
+    lines: list[str] = []
+
+    def log(line: str) -> None:
+        lines.append(line)
+        if line.split("] ", 1)[-1].startswith("stage lm start_step"):
+            out_of_time[0] = True
+
+    monkeypatch.setattr(train, "Budget", EndsAtTheLMStage)
+    out = tmp_path / "run"
+    paused = run(CONFIG, out, device="cpu", log=log)
+    assert paused.stages["judge"].done and not paused.stages["lm"].done
+    assert not paused.stages["adapt"].done and not paused.stages["eval"].done and not paused.metrics
+    assert any("stage eval not started: stage lm paused" in line for line in lines)
+
+    monkeypatch.undo()
+    done = run(CONFIG, out, device="cpu", log=lines.append)
+    assert done.stages["lm"].done and done.stages["adapt"].done and done.stages["eval"].done
+    assert 0 <= done.metrics["level_accuracy"] <= 1
