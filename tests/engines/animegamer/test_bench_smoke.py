@@ -41,8 +41,8 @@ def _bench(monkeypatch: pytest.MonkeyPatch, parts: str) -> ModuleType:
 @pytest.mark.slow
 def test_the_animegamer_bench_runs_every_part_on_tiny_weights(monkeypatch: pytest.MonkeyPatch,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    """Every part end to end through the bench's code: the Fastest preset (compiled blocks and
-    the first-block cache; FP8 needs a GPU) and offloading (its code paths, on the CPU) included."""
+    """Every part end to end through the bench's code: the Fastest preset (compiled blocks, guidance
+    on the first half of the steps) and offloading (its code paths, on the CPU) included."""
     module = _bench(monkeypatch, ",".join(("reference", "resident", "compiled", "naive", "fastest", "offload")))
     results = module.run(quick=True)
     names = [r.name for r in results]
@@ -50,7 +50,8 @@ def test_the_animegamer_bench_runs_every_part_on_tiny_weights(monkeypatch: pytes
     for expected in ("Reference preset: turn (MLLM + decoder + VAE)", "Decoder pass, attention cudnn",
                      "VAE decode, lean decode", "Reference, transformer kept on the GPU during the VAE: turn "
                      "(MLLM + decoder + VAE)", "Reference, compiled transformer blocks: turn (MLLM + decoder + VAE)",
-                     "Decoder pass (CFG batch of 2), compiled blocks", "Fastest preset: clip (MLLM + decoder + VAE)",
+                     "Decoder pass (CFG batch of 2), compiled blocks",
+                     "Fastest preset (8 steps, guidance on 4, compiled): clip (MLLM + decoder + VAE)",
                      "Reference, offloaded, under a 16 GiB cap: turn"):
         assert expected in names, names
     assert any(name.startswith("Naive baseline") for name in names)
@@ -61,7 +62,7 @@ def test_the_animegamer_bench_runs_every_part_on_tiny_weights(monkeypatch: pytes
     assert naive.baseline.startswith("Reference: ") and naive.ratio is not None
     printed = capsys.readouterr().out
     for line in ("part fastest: ended", "offload: turn 2:", "reference engine: engine ready in",
-                 "fastest: warm-up turn, denoising step 1/12 done"):
+                 "fastest: warm-up turn, denoising step 1/8 done"):
         assert line in printed, printed[-2000:]
 
 
@@ -69,7 +70,7 @@ def test_the_fastest_variants_run_each_on_its_own_engine(monkeypatch: pytest.Mon
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     module = _bench(monkeypatch, "variants")
     monkeypatch.setenv("KAMISHIBAI_BENCH_VARIANTS", '{"two steps": {"steps": 2, "guidance_steps": 1}, '
-                                                    '"cached": {"step_cache": "first_block"}}')
+                                                    '"cached": {"step_cache": "first_block", "compile": false}}')
     results = module.run(quick=True)
     assert [r.name for r in results if r.unit == "s"] == ["Fastest candidate: two steps: clip",
                                                           "Fastest candidate: cached: clip"], results
@@ -83,6 +84,24 @@ def test_the_fastest_variants_run_each_on_its_own_engine(monkeypatch: pytest.Mon
     assert module._variants() == module.FASTEST_VARIANTS
     monkeypatch.delenv("KAMISHIBAI_BENCH_PARTS")
     assert "variants" not in module._parts()
+
+
+def test_each_default_variant_sets_what_its_label_says_over_the_fastest_preset(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from studio.engines.catalog.animegamer import AnimeGamerSettings
+
+    module = _bench(monkeypatch, "variants")
+    fastest = AnimeGamerSettings.from_values({}, preset="fastest")
+    assert module.FASTEST_VARIANTS
+    for label, values in module.FASTEST_VARIANTS.items():
+        assert {"steps", "guidance_steps", "step_cache", "fp8", "compile"} <= set(values), label
+        played = AnimeGamerSettings.from_values(values, preset="fastest")
+        assert played.to_values() != fastest.to_values(), f"{label} is the Fastest preset itself"
+        assert label.startswith(f"{played.steps} steps, guidance on {played.guidance_steps}, "), label
+        assert ("compiled" in label) == played.compile and ("eager" in label) == (not played.compile), label
+        assert ("FP8" in label) == played.fp8 and ("cache" in label) == (played.step_cache != "none"), label
+        assert not (played.compile and (played.fp8 or played.step_cache != "none")), (
+            f"{label}: its first clip would wait minutes for the compiler")
 
 
 def test_parts_are_checked_and_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
