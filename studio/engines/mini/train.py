@@ -516,19 +516,23 @@ class Trainer:
             self._compiled = torch.compile(self.decoder)  # type: ignore[assignment]
         return self._compiled  # type: ignore[return-value]
 
-    def clip_batch(self, index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    def clip_batch(self, index: torch.Tensor, first_frames: bool = True
+                   ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor, torch.Tensor]:
         """(the DiT's target canvases: clips in [-1, 1] or latents / latent_scale, the clips'
-        first frames (B, 3, H, W) for the clip encoder, levels, the canvas's cell weights)."""
+        first frames (B, 3, H, W) for the clip encoder (None when not asked for), levels, the
+        canvas's cell weights)."""
         assert self.filler is not None
         model, dec = self.config.model, self.config.model.decoder
         _c, _t, height, width = model.canvas()
+        first: torch.Tensor | None = None
         if model.latent is None:
             target = to_float(self.filler.clips[index].to(self.device, non_blocking=True))
             first = target[:, :, 0]
         else:
             latents = self.latent_table()
             target = latents[index.to(latents.device)].to(self.device).float() / model.latent_scale
-            first = to_float(self.filler.clips[index, :1].to(self.device, non_blocking=True))[:, :, 0]
+            if first_frames:
+                first = to_float(self.filler.clips[index, :1].to(self.device, non_blocking=True))[:, :, 0]
         weight = interpolate_weight(self.occupancy[index].to(self.device), height, width, dec.fg_weight)
         return target, first, self.levels[index].to(self.device), weight
 
@@ -660,17 +664,24 @@ class Trainer:
         if cfg.latent is not None:
             self.latent_table()  # before the stage's clock starts
         frozen = self.config.freeze_encoder
+        # a frozen encoder's representations are the same every epoch: with every clip rendered
+        # they are computed once (a GPU step then skips the encoder and the first frames' copy)
+        reps = self.representation_table()
         encoder, decoder, ema = self.encoder.train(not frozen), self.decoder.train(), self.decoder_ema
         forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
-            clips, first, level, weight = self.clip_batch(index)
+            clips, first, level, weight = self.clip_batch(index, first_frames=reps is None)
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
-                with torch.no_grad() if frozen else nullcontext():
-                    rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
-                                  first)
+                if reps is not None:
+                    rep = reps[index.to(reps.device)]
+                else:
+                    assert first is not None
+                    with torch.no_grad() if frozen else nullcontext():
+                        rep = encoder(self.text_ids[index].to(self.device), self.text_valid[index].to(self.device),
+                                      first)
                 if frozen:  # requires grad as a trained encoder's output does: the adaptation reuses the graph
                     rep = rep.detach().requires_grad_(True)
                 aux = self.encoder_motion_loss(rep, index, level) if not frozen else torch.zeros((), device=rep.device)
@@ -716,6 +727,15 @@ class Trainer:
                             for h in HEADS), torch.zeros((), device=self.device))
 
         self._loop("judge", stage, list(judge.parameters()), step)
+
+    def representation_table(self) -> torch.Tensor | None:
+        """A frozen encoder's representation of every training clip, once every clip is
+        rendered (None otherwise: the decoder stage then encodes each batch)."""
+        if not self.config.freeze_encoder or self.filling is not None:
+            return None
+        reps = self.encoder_targets()
+        self.log("representation table", clips=reps.shape[0], shape=tuple(reps.shape[1:]))
+        return reps
 
     @torch.no_grad()
     def encoder_targets(self) -> torch.Tensor:
@@ -851,7 +871,7 @@ class Trainer:
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
-            clips, _first, level, weight = self.clip_batch(index)
+            clips, _first, level, weight = self.clip_batch(index, first_frames=False)
             keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
             with self.autocast():
                 # the representation requires grad as the encoder's did in stage 1, so that the

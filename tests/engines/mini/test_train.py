@@ -284,3 +284,19 @@ def test_a_stage_paused_by_the_budget_holds_back_the_later_stages_and_the_evalua
     done = run(CONFIG, out, device="cpu", log=lines.append)
     assert done.stages["lm"].done and done.stages["adapt"].done and done.stages["eval"].done
     assert 0 <= done.metrics["level_accuracy"] <= 1
+
+
+def test_a_frozen_encoders_representation_table_trains_the_decoder_as_encoding_each_batch_did(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from studio.engines.mini import train
+
+    config = dataclasses.replace(CONFIG, freeze_encoder=True, render_before_training=True,
+                                 decoder_stage=dataclasses.replace(CONFIG.decoder_stage, steps=3, log_every=1))
+    lines: list[str] = []
+    from_table = run(config, tmp_path / "table", device="cpu", stages=("decoder",), log=lines.append)
+    assert any("representation table" in line for line in lines)
+
+    monkeypatch.setattr(train.Trainer, "representation_table", lambda self: None)
+    per_batch = run(config, tmp_path / "batch", device="cpu", stages=("decoder",), log=lambda _m: None)
+    assert from_table.stages["decoder"].steps == per_batch.stages["decoder"].steps == 3
+    assert from_table.stages["decoder"].loss == pytest.approx(per_batch.stages["decoder"].loss, rel=1e-5)
