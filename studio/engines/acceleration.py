@@ -132,12 +132,33 @@ def _rowwise_runs(device: Any, features_in: int, features_out: int, bias: bool) 
     return True
 
 
+def compile_problem(device: Any) -> str:
+    """Why ``torch.compile`` can't build kernels for ``device`` (a torch device), or "" when it
+    can. On a CUDA GPU its kernels are written in Triton, which PyTorch's Linux wheels bring
+    and others may not; without it the first clip would fail deep inside the compiler."""
+    if device.type != "cuda":
+        return ""
+    try:
+        from torch.utils._triton import has_triton
+    except ImportError:  # another PyTorch layout: let the compiler speak for itself
+        return ""
+    if has_triton():
+        return ""
+    return ("Compile needs Triton to build CUDA kernels, and this PyTorch installation has none (PyTorch's "
+            "Linux wheels bring it; elsewhere install a Triton build for this PyTorch).")
+
+
 def compile_blocks(model: Any, classes: tuple[str, ...] = (), **options: Any) -> int:
     """``torch.compile`` each sub-module whose class is named in ``classes`` (by default the
-    model's ``_repeated_blocks``, diffusers' list); returns how many were compiled."""
+    model's ``_repeated_blocks``, diffusers' list); returns how many were compiled. Raises
+    :class:`AccelerationError` when the model's device can't compile (:func:`compile_problem`)."""
     names = set(classes or getattr(model, "_repeated_blocks", ()))
     if not names:
         raise AccelerationError(f"{type(model).__name__} names no repeated blocks to compile.")
+    parameter = next(iter(model.parameters()), None)
+    problem = compile_problem(parameter.device) if parameter is not None else ""
+    if problem:
+        raise AccelerationError(problem)
     count = 0
     for module in model.modules():
         if type(module).__name__ in names:

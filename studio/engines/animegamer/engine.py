@@ -24,6 +24,7 @@ import torch
 from studio.core.instruction import Instruction
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.core.state import StateDeltas
+from studio.engines.acceleration import AccelerationError
 from studio.engines.animegamer import speed
 from studio.engines.animegamer.mllm import AnimeGamerMLLM, WeightsError
 from studio.engines.animegamer.offload import HostCopy
@@ -397,7 +398,11 @@ class AnimeGamerEngine:
             raise SettingsError("The decoder was quantised to FP8 for an earlier clip; reload the engine to run it "
                                 "without FP8.")
         if s.compile and not self._compiled:
-            speed.compile_blocks(model)
+            try:
+                speed.compile_blocks(model)
+            except AccelerationError as error:
+                raise SettingsError(f"{error} Turn Compile off (advanced settings), or choose the Reference or "
+                                    "Fast preset.") from None
             self._compiled = True
         if s.step_cache != "none":
             model.enable_cache(_cache_config(s.step_cache, lambda: self._current_timestep))

@@ -459,7 +459,10 @@ class CustomXEngine:
                               f"{transformer.device}.", hint="Choose the attention kernel auto.")
         acceleration.set_attention(transformer, s.attention)
         if s.torch_compile and not acceleration.is_compiled(transformer):
-            acceleration.compile_blocks(transformer, COMPILED_BLOCKS, **COMPILE_OPTIONS)
+            try:
+                acceleration.compile_blocks(transformer, COMPILED_BLOCKS, **COMPILE_OPTIONS)
+            except acceleration.AccelerationError as error:
+                raise EngineError(str(error), hint="Turn Compile off.") from None
         elif not s.torch_compile and acceleration.is_compiled(transformer):
             acceleration.uncompile(transformer)
 

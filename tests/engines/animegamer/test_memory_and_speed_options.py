@@ -219,3 +219,16 @@ def test_a_ram_copy_keeps_its_weights_usable_whatever_mode_moves_them(loaded_in_
     copy.leave()
     with torch.inference_mode():
         assert torch.equal(layer(x), expected)
+
+
+def test_compile_is_refused_with_the_reason_where_the_gpu_has_no_triton(engine: AnimeGamerEngine,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from studio.engines import acceleration
+
+    monkeypatch.setattr(acceleration, "compile_problem", lambda device: "Compile needs Triton (test).")
+    prediction = engine.predict(GenerationContext(), parse_instruction("Character: Qiqi; Motion: wave."),
+                                AnimeGamerSettings.from_values(SMALL), 1)
+    with pytest.raises(SettingsError, match=r"Compile needs Triton \(test\)\. Turn Compile off"):
+        engine.decode(prediction, AnimeGamerSettings.from_values({**SMALL, "compile": True}), 1)
+    assert not engine._compiled and not acceleration.is_compiled(engine._decoder.transformer)
+    assert engine.decode(prediction, AnimeGamerSettings.from_values(SMALL), 1).frames.shape == (9, 32, 48, 3)

@@ -196,3 +196,19 @@ def test_the_fastest_preset_at_reference_quality_is_deepcache_with_compiled_bloc
     assert (fastest.steps, fastest.guidance, fastest.shift, fastest.fp8) == (30, 7.5, 13.0, False)
     reference = CustomXSettings.from_values(CustomXSettings.preset("reference").values)
     assert not reference.torch_compile, "Reference runs as released, with no compiler wait"
+
+
+def test_compile_is_refused_with_the_reason_where_the_gpu_has_no_triton(engine: CustomXEngine,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch.utils._triton as triton_check
+
+    monkeypatch.setattr(triton_check, "has_triton", lambda: False)
+    problem = acceleration.compile_problem(torch.device("cuda"))
+    assert problem.startswith("Compile needs Triton to build CUDA kernels")
+    assert acceleration.compile_problem(torch.device("cpu")) == ""  # the CPU compiler needs no Triton
+    monkeypatch.setattr(acceleration, "compile_problem", lambda device: problem)  # as on such a GPU
+    with pytest.raises(EngineError, match="Compile needs Triton") as raised:
+        engine.accelerate(_settings(torch_compile=True))
+    assert raised.value.hint == "Turn Compile off."
+    assert not acceleration.is_compiled(engine._transformer)
+    engine.accelerate(_settings())  # the engine is left as it was, and runs without it
