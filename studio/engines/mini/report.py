@@ -21,7 +21,7 @@ from studio.engines.base import EngineConfig, EngineLoadError, GenerationContext
 from studio.engines.mini import weights
 from studio.engines.mini.config import DataConfig, TrainConfig, from_dict
 from studio.engines.mini.data import Split
-from studio.engines.mini.dataset import EpisodePool, gather
+from studio.engines.mini.dataset import ClipSet, EpisodePool, gather
 from studio.engines.mini.evaluate import evaluate, markdown_table, per_motion_table
 from studio.engines.mini.judge import Judge
 from studio.engines.mini.runtime import MiniRuntime
@@ -68,38 +68,58 @@ def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int =
     return out
 
 
-def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, seed: int | None = None,
-                   device: str = "cpu", threads: int | None = None, workers: int = 0,
-                   log: Callable[[str], None] = print) -> dict[str, Any]:
+@dataclasses.dataclass(frozen=True)
+class HeldOut:
+    """A checkpoint's model and judge, and freshly played held-out episodes to run them on."""
+
+    runtime: MiniRuntime
+    judge: Judge
+    evalset: ClipSet
+    seed: int
+    manifest: dict[str, Any]
+
+
+def load_held_out(checkpoints: Path, *, episodes: int, seed: int | None, device: torch.device, workers: int = 0,
+                  alt: bool = True, log: Callable[[str], None] = print) -> HeldOut:
+    """The model and judge of ``checkpoints/mini`` on ``device``, and ``episodes`` held-out
+    episodes drawn with ``seed`` (default: the training run's), with second ground-truth clips
+    when ``alt``."""
     folder = checkpoints / "mini"
     manifest = weights.read_manifest(folder)
-    chosen = torch.device(device)
-    if threads:
-        torch.set_num_threads(threads)
-    runtime = MiniRuntime.load(folder, chosen, chosen, torch.bfloat16 if chosen.type == "cuda" else torch.float32)
-    judge = load_judge(folder, manifest, chosen)
+    runtime = MiniRuntime.load(folder, device, device, torch.bfloat16 if device.type == "cuda" else torch.float32)
+    judge = load_judge(folder, manifest, device)
     data = data_config(manifest, episodes, seed, workers)
     video = runtime.config.video
     pool = EpisodePool(data.workers)
     try:
         started = time.perf_counter()
-        evalset = gather(pool.episodes(data, video, Split.HELDOUT, range(episodes), render=True, alt=True),
-                         episodes, data.turns, video, torch.device("cpu"), rendered=True, alt=True)
+        evalset = gather(pool.episodes(data, video, Split.HELDOUT, range(episodes), render=True, alt=alt),
+                         episodes, data.turns, video, torch.device("cpu"), rendered=True, alt=alt)
         log(f"played {episodes} held-out episodes ({len(evalset.table)} turns) in "
             f"{time.perf_counter() - started:.1f} s")
     finally:
         pool.close()
+    return HeldOut(runtime, judge, evalset, data.seed, manifest)
+
+
+def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, seed: int | None = None,
+                   device: str = "cpu", threads: int | None = None, workers: int = 0,
+                   log: Callable[[str], None] = print) -> dict[str, Any]:
+    chosen = torch.device(device)
+    if threads:
+        torch.set_num_threads(threads)
+    held = load_held_out(checkpoints, episodes=episodes, seed=seed, device=chosen, workers=workers, log=log)
     batch = 64 if chosen.type == "cuda" else 8
-    metrics = evaluate(runtime, judge, evalset, steps=steps, batch=batch, device=chosen, log=log)
+    metrics = evaluate(held.runtime, held.judge, held.evalset, steps=steps, batch=batch, device=chosen, log=log)
     metrics.pop("generated")
     if chosen.type == "cpu":
         speed = time_turn(checkpoints, steps, threads)
         metrics["cpu_seconds_per_turn"] = speed["studio"]
         metrics["cpu_note"] = (f"{int(speed['threads'])} thread(s), output 480 x 720; at the native 128 x 192: "
                                f"{speed['native']:.2f} s; median of 3 after a warm-up")
-    metrics["held_out_seed"] = data.seed
+    metrics["held_out_seed"] = held.seed
     metrics["episodes"] = episodes
-    metrics["training"] = {k: v.get("steps") for k, v in manifest.get("training", {}).get("run", {})
+    metrics["training"] = {k: v.get("steps") for k, v in held.manifest.get("training", {}).get("run", {})
                            .get("stages", {}).items()}
     return metrics
 

@@ -20,6 +20,7 @@ prints the numbers as JSON (DIR holds ``mini/``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,12 +29,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from studio.engines.mini import weights
-from studio.engines.mini.data import MOTION_NAMES, Split
-from studio.engines.mini.dataset import EpisodePool, gather
-from studio.engines.mini.evaluate import predict_episodes, read_clips
-from studio.engines.mini.report import data_config, load_judge
-from studio.engines.mini.runtime import MiniRuntime
+from studio.engines.mini.data import MOTION_NAMES
+from studio.engines.mini.evaluate import decode_turns, predict_episodes, read_clips
+from studio.engines.mini.report import load_held_out
 
 
 def partners(motions: Sequence[str]) -> list[int]:
@@ -54,45 +52,28 @@ def frame_change(clips: torch.Tensor) -> np.ndarray:
 
 def measure(checkpoints: Path, *, episodes: int = 40, steps: int = 4, guidance: float = 1.0,
             seed: int | None = None, batch: int = 8, log: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
-    folder = checkpoints / "mini"
-    manifest = weights.read_manifest(folder)
     cpu = torch.device("cpu")
-    runtime = MiniRuntime.load(folder, cpu, cpu, torch.float32)
-    judge = load_judge(folder, manifest, cpu)
-    data = data_config(manifest, episodes, seed, 0)
-    pool = EpisodePool(0)
-    try:
-        evalset = gather(pool.episodes(data, runtime.config.video, Split.HELDOUT, range(episodes), render=True),
-                         episodes, data.turns, runtime.config.video, cpu, rendered=True)
-    finally:
-        pool.close()
+    held = load_held_out(checkpoints, episodes=episodes, seed=seed, device=cpu, alt=False, log=log)
+    runtime, evalset = held.runtime, held.evalset
     turns = evalset.table.turns
     outputs = predict_episodes(runtime, evalset.table)
-    reps = np.stack([o.representation for o in outputs])
-    levels = [o.level for o in outputs]
     partner = partners([t.motion for t in turns])
     text_tokens = runtime.config.representation.text_tokens
-    swapped = reps.copy()
-    swapped[:, :text_tokens] = reps[partner, :text_tokens]
-    swapped_levels = [levels[j] for j in partner]
+    swapped = [dataclasses.replace(out, level=outputs[j].level, representation=np.concatenate(
+        [outputs[j].representation[:text_tokens], out.representation[text_tokens:]]))
+        for out, j in zip(outputs, partner, strict=True)]
     seeds = [t.seed for t in turns]
-
-    def decode(representations: np.ndarray, with_levels: list[int]) -> torch.Tensor:
-        clips = [runtime.decode(representations[s:s + batch], with_levels[s:s + batch], seeds[s:s + batch],
-                                steps=steps, guidance=guidance) for s in range(0, len(turns), batch)]
-        return torch.cat(clips)
-
-    own = decode(reps, levels)
+    own = decode_turns(runtime, outputs, seeds, steps=steps, batch=batch, guidance=guidance)
     log(f"decoded {len(turns)} clips with their own motion")
-    other = decode(swapped, swapped_levels)
+    other = decode_turns(runtime, swapped, seeds, steps=steps, batch=batch, guidance=guidance)
     log(f"decoded {len(turns)} clips with another turn's motion")
     truth_motion = np.array([MOTION_NAMES.index(t.motion) for t in turns])
-    read_own = read_clips(judge, own, cpu).predictions["motion"]
-    read_other = read_clips(judge, other, cpu).predictions["motion"]
+    read_own = read_clips(held.judge, own, cpu).predictions["motion"]
+    read_other = read_clips(held.judge, other, cpu).predictions["motion"]
     generated_change, truth_change = frame_change(own), frame_change(evalset.clips)
     correlation = float(np.corrcoef(generated_change, truth_change)[0, 1]) if len(turns) > 2 else float("nan")
     return {
-        "turns": len(turns), "steps": steps, "guidance": guidance, "held_out_seed": data.seed,
+        "turns": len(turns), "steps": steps, "guidance": guidance, "held_out_seed": held.seed,
         "swap_change": float((own.float() - other.float()).abs().mean() / 255.0),
         "frame_change_generated": float(generated_change.mean()),
         "frame_change_truth": float(truth_change.mean()),

@@ -568,7 +568,6 @@ class Trainer:
         generator = torch.Generator().manual_seed(self.config.seed * 1000 + _SEED_INDEX[name] * 100 + st.steps)
         clock = StageClock(st.seconds)
         cap = stage.minutes * 60 if stage.minutes > 0 else math.inf
-        losses: list[float] = []
         last_loss: torch.Tensor | None = None
         self.log(f"stage {name}", start_step=st.steps, steps=stage.steps)
         first = st.steps
@@ -598,9 +597,8 @@ class Trainer:
             if st.steps == first + 1:
                 self.log(f"stage {name}: first step", seconds=round(clock.first_step_done(), 1),
                          note="compiles on a GPU; not counted against the stage's minutes")
-            losses.append(float(last_loss) if st.steps % stage.log_every == 0 else math.nan)
             if st.steps % stage.log_every == 0:
-                st.loss = losses[-1]
+                st.loss = float(last_loss)
                 rate = st.steps / max(1e-9, clock.spent())
                 lr = schedule(stage, st.steps - first, progress)
                 self.log(f"{name}", step=st.steps, loss=round(st.loss, 4), lr=f"{lr:.2e}", steps_per_s=round(rate, 2))
