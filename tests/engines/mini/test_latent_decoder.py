@@ -99,6 +99,19 @@ def test_the_lease_config_round_trips_and_builds_the_planned_sizes() -> None:
     assert config.data == lease7.data
 
 
+def test_every_committed_config_loads_and_the_later_latent_leases_keep_lease_8s_model() -> None:
+    from studio.engines.mini.config import CONFIG_DIR
+
+    configs = {path.stem: load_train_config(path) for path in sorted(CONFIG_DIR.glob("*.json"))}
+    assert {"tiny", "h200", "h200_latent", "h200_latent3", "cpu_distill_latent"} <= set(configs)
+    for config in configs.values():
+        assert from_dict(TrainConfig, json.loads(json.dumps(to_dict(config)))) == config
+    # a lease continued with --init must build the same networks as the export it starts from
+    for name in ("h200_latent2", "h200_latent3", "cpu_distill_latent"):
+        assert configs[name].model == configs["h200_latent"].model, name
+    assert configs["cpu_distill_latent"].distill_stage.steps > 0
+
+
 def test_the_lease_checkpoint_files_stay_under_the_repository_limit(tmp_path: Path) -> None:
     from studio.engines.mini.latent_ae import VideoAutoencoder
     from studio.engines.mini.lm import MiniLM

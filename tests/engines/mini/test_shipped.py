@@ -86,13 +86,19 @@ def test_play_prints_the_predicted_deltas_and_motion_level(tmp_path: Path,
 
 def test_the_next_lease_config_continues_the_shipped_model_as_it_is() -> None:
     """The next lease's config builds exactly the shipped model, so ``--init checkpoints/mini``
-    loads every weight it trains and adds none (lease 6 added the text tokens' adaLN path)."""
+    loads every weight it trains and adds none, and its decoder stage has time left to train."""
     from studio.engines.mini.config import load_train_config, named_config
     from studio.engines.mini.decoder import VideoDiT
 
-    shipped_config = weights.model_config(weights.read_manifest(SHIPPED), SHIPPED)
-    nxt = load_train_config(named_config("h200_lease7")).model
-    assert dataclasses.replace(nxt, vocab_size=shipped_config.vocab_size) == shipped_config
+    manifest = weights.read_manifest(SHIPPED)
+    shipped_config = weights.model_config(manifest, SHIPPED)
+    nxt = load_train_config(named_config("h200_latent3"))
+    # the vocabulary size and the latents' scale are measured by a run, not set in a config
+    assert dataclasses.replace(nxt.model, vocab_size=shipped_config.vocab_size,
+                               latent_scale=shipped_config.latent_scale) == shipped_config
+    assert shipped_config.latent is not None and 0.1 < shipped_config.latent_scale < 1.0
     state = {k: v.float() for name in (weights.DECODER, weights.DECODER_IO)
              for k, v in weights.load_tensors(SHIPPED / name).items()}
-    assert set(VideoDiT(nxt).state_dict()) == set(state)
+    assert set(VideoDiT(nxt.model).state_dict()) == set(state)
+    decoder = manifest["training"]["run"]["stages"]["decoder"]
+    assert decoder["seconds"] < nxt.decoder_stage.minutes * 60 - 60
