@@ -10,7 +10,7 @@ Layout (``checkpoints/mini/``)::
     tokenizer.json           the LM's tokenizer (tokenizers)
     lm.safetensors           the LM (engine: predict)
     decoder.safetensors      the DiT blocks (engine: decode)
-    decoder_io.safetensors   the DiT's patch embedding, conditioning and pixel head (engine: decode)
+    decoder_io.safetensors   the DiT's patch embedding, conditioning and output head (engine: decode)
     latent_decoder.safetensors  the latent autoencoder's decoder (engine: decode; only when the
                              config has a ``latent``: the DiT then makes latents, this makes pixels)
     latent_encoder.safetensors  the latent autoencoder's encoder (training only)
