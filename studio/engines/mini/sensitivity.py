@@ -1,8 +1,9 @@
 """Does a checkpoint's decoder draw the motion it is asked for?
 
-The judge reads the motion of generated clips at chance while probes read it at 0.99 from the
-representation the decoder receives (docs/mini/TRAINING_LOG.md, "CPU experiments, motion").
-This measures, on held-out turns, how the decoder's clips answer its motion conditioning:
+The judge reads the motion of generated clips far less often than that of ground-truth ones,
+while probes read it at 0.99 from the representation the decoder receives
+(docs/mini/TRAINING_LOG.md, "CPU experiments, motion"). This measures, on held-out turns, how
+the decoder's clips answer its motion conditioning:
 
 - each turn is decoded twice with the same noise: with its own representation and level, and
   with the motion part of another turn's (the representation's text tokens and the motion level)
