@@ -80,10 +80,11 @@ class HeldOut:
 
 
 def load_held_out(checkpoints: Path, *, episodes: int, seed: int | None, device: torch.device, workers: int = 0,
-                  alt: bool = True, log: Callable[[str], None] = print) -> HeldOut:
+                  alt: bool = True, log: Callable[[str], None] = print, split: Split = Split.HELDOUT) -> HeldOut:
     """The model and judge of ``checkpoints/mini`` on ``device``, and ``episodes`` held-out
     episodes drawn with ``seed`` (default: the training run's), with second ground-truth clips
-    when ``alt``."""
+    when ``alt``. With ``split`` TRAIN and the training run's seed they are instead the first
+    episodes the decoder was trained on (a diagnosis: does it fit what it saw?)."""
     folder = checkpoints / "mini"
     manifest = weights.read_manifest(folder)
     runtime = MiniRuntime.load(folder, device, device, torch.bfloat16 if device.type == "cuda" else torch.float32)
@@ -93,9 +94,10 @@ def load_held_out(checkpoints: Path, *, episodes: int, seed: int | None, device:
     pool = EpisodePool(data.workers)
     try:
         started = time.perf_counter()
-        evalset = gather(pool.episodes(data, video, Split.HELDOUT, range(episodes), render=True, alt=alt),
+        evalset = gather(pool.episodes(data, video, split, range(episodes), render=True, alt=alt),
                          episodes, data.turns, video, torch.device("cpu"), rendered=True, alt=alt)
-        log(f"played {episodes} held-out episodes ({len(evalset.table)} turns) in "
+        which = "held-out" if split is Split.HELDOUT else "training"
+        log(f"played {episodes} {which} episodes ({len(evalset.table)} turns) in "
             f"{time.perf_counter() - started:.1f} s")
     finally:
         pool.close()
