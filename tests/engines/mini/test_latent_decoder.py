@@ -103,11 +103,11 @@ def test_every_committed_config_loads_and_the_later_latent_leases_keep_lease_8s_
     from studio.engines.mini.config import CONFIG_DIR
 
     configs = {path.stem: load_train_config(path) for path in sorted(CONFIG_DIR.glob("*.json"))}
-    assert {"tiny", "h200", "h200_latent", "h200_latent3", "cpu_distill_latent"} <= set(configs)
+    assert {"tiny", "h200", "h200_latent", "h200_latent3", "h200_latent4", "cpu_distill_latent"} <= set(configs)
     for config in configs.values():
         assert from_dict(TrainConfig, json.loads(json.dumps(to_dict(config)))) == config
     # a lease continued with --init must build the same networks as the export it starts from
-    for name in ("h200_latent2", "h200_latent3", "cpu_distill_latent"):
+    for name in ("h200_latent2", "h200_latent3", "h200_latent4", "cpu_distill_latent"):
         assert configs[name].model == configs["h200_latent"].model, name
     assert configs["cpu_distill_latent"].distill_stage.steps > 0
 
