@@ -23,7 +23,6 @@ Each row is the judge's motion / location / character / all-three accuracy.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
@@ -39,7 +38,7 @@ from studio.engines.mini.data import Split, Turn
 from studio.engines.mini.dataset import text_tensor, to_float
 from studio.engines.mini.evaluate import decode_turns, judge_metrics, predict_episodes, read_clips
 from studio.engines.mini.judge import Judge
-from studio.engines.mini.report import load_held_out
+from studio.engines.mini.report import load_held_out, measurement_parser
 from studio.engines.mini.runtime import MiniRuntime, to_uint8
 from studio.engines.mini.tokenizer import PAD
 
@@ -154,16 +153,10 @@ def diagnose(checkpoints: Path, *, split: Split = Split.HELDOUT, episodes: int =
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m studio.engines.mini.diagnose",
-                                     description="Where a mini checkpoint loses the motion, stage by stage.")
-    parser.add_argument("--checkpoints", type=Path, required=True, help="a folder holding mini/")
+    parser = measurement_parser("python -m studio.engines.mini.diagnose",
+                                "Where a mini checkpoint loses the motion, stage by stage.", episodes=20)
     parser.add_argument("--split", choices=[s.value for s in Split], default=Split.HELDOUT.value,
                         help="held-out episodes, or the first episodes the decoder was trained on")
-    parser.add_argument("--episodes", type=int, default=20, help="episodes (3 turns each)")
-    parser.add_argument("--steps", type=int, default=4)
-    parser.add_argument("--guidance", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, help="which episodes (default: the training run's data seed)")
-    parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     result = diagnose(args.checkpoints, split=Split(args.split), episodes=args.episodes, steps=args.steps,

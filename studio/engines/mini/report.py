@@ -7,6 +7,7 @@ engine as the studio runs it, and writes the table into docs/BENCHMARKS.md.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import datetime as _dt
 import statistics
@@ -102,6 +103,19 @@ def load_held_out(checkpoints: Path, *, episodes: int, seed: int | None, device:
     finally:
         pool.close()
     return HeldOut(runtime, judge, evalset, data.seed, manifest)
+
+
+def measurement_parser(prog: str, description: str, *, episodes: int) -> argparse.ArgumentParser:
+    """The options every checkpoint measurement takes (``python -m studio.engines.mini.*``):
+    the checkpoints, how many episodes, the sampler's steps and guidance, the seed, threads."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--checkpoints", type=Path, required=True, help="a folder holding mini/")
+    parser.add_argument("--episodes", type=int, default=episodes, help="episodes (3 turns each)")
+    parser.add_argument("--steps", type=int, default=4)
+    parser.add_argument("--guidance", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, help="which episodes (default: the training run's data seed)")
+    parser.add_argument("--threads", type=int, default=1)
+    return parser
 
 
 def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, seed: int | None = None,

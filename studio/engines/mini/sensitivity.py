@@ -20,7 +20,6 @@ prints the numbers as JSON (DIR holds ``mini/``).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
@@ -32,7 +31,7 @@ import torch
 
 from studio.engines.mini.data import MOTION_NAMES
 from studio.engines.mini.evaluate import decode_turns, predict_episodes, read_clips
-from studio.engines.mini.report import load_held_out
+from studio.engines.mini.report import load_held_out, measurement_parser
 
 
 def partners(motions: Sequence[str]) -> list[int]:
@@ -86,14 +85,8 @@ def measure(checkpoints: Path, *, episodes: int = 40, steps: int = 4, guidance: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m studio.engines.mini.sensitivity",
-                                     description="How a mini checkpoint's clips answer their motion conditioning.")
-    parser.add_argument("--checkpoints", type=Path, required=True, help="a folder holding mini/")
-    parser.add_argument("--episodes", type=int, default=40, help="held-out episodes (3 turns each)")
-    parser.add_argument("--steps", type=int, default=4)
-    parser.add_argument("--guidance", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's)")
-    parser.add_argument("--threads", type=int, default=1)
+    parser = measurement_parser("python -m studio.engines.mini.sensitivity",
+                                "How a mini checkpoint's clips answer their motion conditioning.", episodes=40)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     result = measure(args.checkpoints, episodes=args.episodes, steps=args.steps, guidance=args.guidance,
