@@ -54,7 +54,7 @@ def _load_optional(folder: Path, name: str, module: nn.Module, manifest: dict[st
     if name not in manifest.get("files", {}) or not (folder / name).is_file():
         return None
     path = weights.verify_file(folder, name, manifest)
-    weights.load_into(module, {k: v.float() for k, v in weights.load_tensors(path).items()}, path)
+    weights.load_float_into(module, path)
     return module.eval()
 
 

@@ -61,8 +61,7 @@ def prepare(out: Path, train_episodes: int, heldout_episodes: int, height: int, 
     model = weights.model_config(manifest, CHECKPOINT)
     vocab = Vocab.load(CHECKPOINT / weights.TOKENIZER)
     encoder = ClipEncoder(model).eval()
-    weights.load_into(encoder, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.ENCODER).items()},
-                      CHECKPOINT / weights.ENCODER)
+    weights.load_float_into(encoder, CHECKPOINT / weights.ENCODER)
     pool = EpisodePool(workers)
     result: dict[str, Any] = {"height": height, "width": width, "frames": video.frames}
     for split, count in ((Split.TRAIN, train_episodes), (Split.HELDOUT, heldout_episodes)):

@@ -33,7 +33,7 @@ REPORT_KEY = "mini"
 def load_judge(folder: Path, manifest: dict[str, Any], device: torch.device) -> Judge:
     path = weights.verify_file(folder, weights.JUDGE, manifest)
     judge = Judge(weights.model_config(manifest, folder).judge)
-    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(path).items()}, path)
+    weights.load_float_into(judge, path)
     return judge.to(device).eval()
 
 

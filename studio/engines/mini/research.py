@@ -147,8 +147,7 @@ def load_judge(device: torch.device | str = "cpu") -> Any:
     from studio.engines.mini.judge import Judge
 
     judge = Judge(weights.model_config(weights.read_manifest(CHECKPOINT), CHECKPOINT).judge).eval()
-    weights.load_into(judge, {k: v.float() for k, v in weights.load_tensors(CHECKPOINT / weights.JUDGE).items()},
-                      CHECKPOINT / weights.JUDGE)
+    weights.load_float_into(judge, CHECKPOINT / weights.JUDGE)
     return judge.to(device)
 
 

@@ -126,7 +126,7 @@ class MiniRuntime:
 
         path = weights.verify_file(folder, weights.LATENT_DECODER, manifest)
         module = Decoder(config.latent)
-        weights.load_into(module, {k: v.float() for k, v in weights.load_tensors(path).items()}, path)
+        weights.load_float_into(module, path)
         return module.to(device)
 
     # -- predict ----------------------------------------------------------------------------------

@@ -269,7 +269,7 @@ class Trainer:
         path = folder / name
         if not path.is_file():
             return False
-        weights.load_into(module, {k: v.float() for k, v in weights.load_tensors(path).items()}, path)
+        weights.load_float_into(module, path)
         return True
 
     def restore_state(self) -> None:

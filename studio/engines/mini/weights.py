@@ -169,6 +169,11 @@ def load_tensors(path: Path) -> dict[str, torch.Tensor]:
                               hint="Restore the file from the repository.") from None
 
 
+def load_float_into(module: nn.Module, path: Path) -> None:
+    """Load ``path`` (fp16 on disk) into ``module`` as float32 weights."""
+    load_into(module, {k: v.float() for k, v in load_tensors(path).items()}, path)
+
+
 def load_into(module: nn.Module, state: Mapping[str, torch.Tensor], path: Path) -> None:
     try:
         module.load_state_dict(dict(state), strict=True)
