@@ -175,13 +175,15 @@ class EMA:
 class Trainer:
     def __init__(self, config: TrainConfig, out: Path, device: torch.device, budget: Budget,
                  export: Path | None = None, init: Path | None = None, cache: Path | None = None,
-                 log: Callable[[str], None] = print, restart: tuple[str, ...] = ()) -> None:
+                 log: Callable[[str], None] = print, restart: tuple[str, ...] = (),
+                 stages: tuple[str, ...] = STAGES) -> None:
         if config.model.latent is not None and not config.render_before_training:
             raise ValueError("a latent decoder trains on a latent table of every training clip, encoded once "
                              "after the autoencoder stage: set render_before_training to true in the config "
                              "(clips rendered in the background would arrive unencoded)")
         self.config = config
         self.restart = restart  # stages trained again from their start after --init (lm: a new LM)
+        self.stages = stages  # the stages this invocation runs
         self.cache = cache
         self.filling: threading.Thread | None = None
         self.filler: ClipFiller | None = None
@@ -289,7 +291,8 @@ class Trainer:
             for name in self.restart:
                 self.run.stages[name] = StageState()
             distilled = self.run.stages["distill"]
-            if distilled.steps > 0 and (not distilled.done or set(self.restart) & {"autoencoder", "decoder", "adapt"}):
+            if distilled.steps > 0 and (not distilled.done or (set(self.restart) | self.teacher_trains_on())
+                                        & {"autoencoder", "decoder", "adapt"}):
                 # an export keeps the student, not its teacher: the distillation starts again from it
                 self.run.stages["distill"] = StageState()
                 self.log("stage distill starts again: its teacher is not in the --init checkpoint; the exported "
@@ -324,12 +327,21 @@ class Trainer:
                 reopened.add(name)
                 self.run.stages["eval"] = StageState()
                 self.log(f"stage {name} continues", minutes_done=round(st.seconds / 60, 2), cap=stage.minutes)
-        if reopened & {"autoencoder", "decoder", "adapt"} and self.run.stages["distill"].steps > 0:
+        if (reopened | self.teacher_trains_on()) & {"autoencoder", "decoder", "adapt"} \
+                and self.run.stages["distill"].steps > 0:
             # the decoder and its average hold the student: the teacher's weights come back
             # (build_modules) and train on, and the distillation starts again after them
             self.run.stages["distill"] = StageState()
+            self.run.stages["eval"] = StageState()
             self.teacher_back = True
             self.log("stage distill starts again after its teacher trains on")
+
+    def teacher_trains_on(self) -> set[str]:
+        """The stages before the distillation that this invocation trains further: unfinished
+        (a run paused there, or a checkpoint distilled from a decoder whose stage had time
+        left) and asked for. Their new weights make any earlier distillation stale."""
+        return {name for name in ("autoencoder", "decoder", "adapt")
+                if name in self.stages and not self.run.stages[name].done}
 
     def distills(self) -> bool:
         return self.config.distill_stage.steps > 0
@@ -1061,7 +1073,8 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
     if chosen.type == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
-    trainer = Trainer(config, out, chosen, budget, export=export, init=init, cache=cache, log=log, restart=restart)
+    trainer = Trainer(config, out, chosen, budget, export=export, init=init, cache=cache, log=log, restart=restart,
+                      stages=stages)
     try:
         trainer.restore_state()
         trainer.make_data(pool)

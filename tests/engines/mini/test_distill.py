@@ -167,3 +167,44 @@ def test_a_teacher_that_trains_on_restarts_the_distillation(tmp_path: Path) -> N
     plain = dataclasses.replace(CONFIG, distill_stage=dataclasses.replace(CONFIG.distill_stage, steps=0))
     skipped = run(plain, tmp_path / "run3", device="cpu", cache=cache, stages=("distill",), log=lines.append)
     assert skipped.stages["distill"].steps == 0 and not skipped.stages["distill"].done
+
+
+def test_a_distillation_of_an_unfinished_teacher_restarts_when_the_teacher_trains_on(tmp_path: Path) -> None:
+    """A checkpoint distilled while its adaptation was unfinished (``--stages distill`` after a
+    paused lease) distils again once the adaptation trains on, resumed or from its export."""
+    from safetensors.torch import load_file
+
+    out, export, cache = tmp_path / "run", tmp_path / "ckpt" / "mini", tmp_path / "cache"
+    before = ("autoencoder", "decoder", "judge", "lm")
+    run(CONFIG, out, device="cpu", export=export, cache=cache, stages=before, log=lambda _line: None)
+    lines: list[str] = []
+    early = run(CONFIG, out, device="cpu", export=export, cache=cache, stages=("distill",), log=lines.append)
+    assert any("the teacher is the decoder as it is" in line for line in lines)
+    assert early.stages["distill"].done and not early.stages["adapt"].done
+    old_teacher = load_file(out / "state" / "distill_teacher.safetensors")
+    shutil.copytree(export.parent, tmp_path / "early")
+
+    # asked only for the evaluation, the early student stands
+    lines.clear()
+    kept = run(CONFIG, out, device="cpu", export=export, cache=cache, stages=("eval",), log=lines.append)
+    assert kept.stages["distill"].done and not any("starts again" in line for line in lines)
+
+    # the adaptation trains on from the teacher, and the distillation follows it again
+    lines.clear()
+    trainer = Trainer(CONFIG, out, torch.device("cpu"), Budget(0), log=lines.append, stages=("adapt", "distill"))
+    trainer.restore_state()
+    assert trainer.run.stages["distill"].steps == 0 and trainer.teacher_back
+    resumed = run(CONFIG, out, device="cpu", export=export, cache=cache, stages=("adapt", "distill"),
+                  log=lines.append)
+    assert any("stage distill starts again after its teacher trains on" in line for line in lines)
+    assert resumed.stages["adapt"].done and resumed.stages["distill"].done
+    assert resumed.stages["distill"].steps == CONFIG.distill_stage.steps
+    new_teacher = load_file(out / "state" / "distill_teacher.safetensors")
+    assert any(not torch.equal(new_teacher[k], old_teacher[k]) for k in old_teacher)
+
+    # from the early export, the same: its distillation is not kept over a further adaptation
+    lines.clear()
+    again = run(CONFIG, tmp_path / "run2", device="cpu", init=tmp_path / "early" / "mini", cache=cache,
+                stages=("adapt", "distill"), log=lines.append)
+    assert any("stage distill starts again: its teacher is not in the --init checkpoint" in line for line in lines)
+    assert again.stages["adapt"].done and again.stages["distill"].done
