@@ -69,7 +69,7 @@ class MiniSettings(EngineSettings):
                help="Half the denoising steps: faster, blurrier clips."),
         Preset("quality", "Quality (8 steps)", {"steps": 8}, changes_output=True,
                help="Twice the denoising steps: about a second more a turn on one core; "
-                    "clips a little sharper, whose motion the evaluation reads a little more often."),
+                    "clips a little closer to the sketch world's (the same motions read right)."),
     )
 
     height: int = setting(480, label="Height", minimum=32, maximum=2160, step=8, unit="px",
