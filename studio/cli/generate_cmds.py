@@ -35,13 +35,15 @@ PLAY_PARENT_HELP = (
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "play", help="generate one turn now and print its node, take and state",
-        description="Add a turn with INSTRUCTION and generate its clip synchronously. "
-        f"--parent: {PLAY_PARENT_HELP}.",
+        "play", help="generate one turn (or several in a row) now and print its node, take and state",
+        description="Add a turn with INSTRUCTION and generate its clip synchronously; several "
+        "--instruction options add one turn each, in order, each continuing from the one before, and stop "
+        f"at the first that fails. --parent: {PLAY_PARENT_HELP}.",
     )
     p.add_argument("path", help="project folder")
-    p.add_argument("--instruction", "-i", required=True,
-                   help="the turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; Background: day town.'")
+    p.add_argument("--instruction", "-i", required=True, action="append",
+                   help="the turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; Background: day town.' "
+                        "(repeatable: one turn each; --json then prints a list)")
     p.add_argument("--parent", help=PLAY_PARENT_HELP)
     _engine_options(p)
     p.add_argument("--seed", type=_seed, help="random seed, 0 to 2147483647 (default: a new random one)")
@@ -287,6 +289,9 @@ def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
 def _job_result(project: Project, service: GenerationService, job_id: str) -> dict[str, Any]:
     job = service.job(job_id)
     out: dict[str, Any] = {"node": job.node_id, "job": job.id, "job_status": job.status.value}
+    node = project.tree.nodes.get(job.node_id) if job.node_id else None
+    if node is not None:
+        out["instruction"] = node.instruction.raw
     if job.take_id and job.take_id in project.tree.takes:
         out.update(_take_summary(project, job.take_id))
     if job.error:
@@ -338,21 +343,27 @@ def _discard_new_turn(project: Project, node_id: str) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
+    results: list[dict[str, Any]] = []
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
-        service = _service(project, args)
-        node_id, job_id = service.generate(parent, args.instruction, engine=args.engine, seed=args.seed,
-                                           settings=settings, priority=_top_priority(service))
-        _run_now(service, [job_id])
-        result = _job_result(project, service, job_id)
-        if result["job_status"] != "done":
-            result["kept"] = _discard_new_turn(project, node_id)
+        for instruction in args.instruction:
+            service = _service(project, args)  # one per turn: a run ends by stopping its service
+            node_id, job_id = service.generate(parent, instruction, engine=args.engine, seed=args.seed,
+                                               settings=settings, priority=_top_priority(service))
+            _run_now(service, [job_id])
+            result = _job_result(project, service, job_id)
+            results.append(result)
+            if result["job_status"] != "done":
+                result["kept"] = _discard_new_turn(project, node_id)
+                break  # the turns after it would continue a turn that is not there
+            parent = node_id
     if args.json:
-        print_json(result)
+        print_json(results[0] if len(args.instruction) == 1 else results)
     else:
-        _print_result(result)
-    _raise_on_failure([result])
+        for result in results:
+            _print_result(result)
+    _raise_on_failure(results)
     return 0
 
 

@@ -58,6 +58,25 @@ def test_play_extends_the_last_created_turn(folder: Path, fake_cli: FakeScript, 
         assert len(project.tree.children(nodes[0])) == 2
 
 
+def test_play_with_several_instructions_adds_one_turn_each_in_order(folder: Path, fake_cli: FakeScript,
+                                                                     capsys) -> None:
+    assert main(["play", str(folder), "-i", "first", "-i", "second", "-i", "third", "--seed", "4", "--json"]) == 0
+    results = _json_out(capsys)
+    assert isinstance(results, list) and [r["instruction"] for r in results] == ["first", "second", "third"]
+    assert all(r["job_status"] == "done" and r["seed"] == 4 for r in results)
+    assert fake_cli.order() == ["first", "second", "third"]
+    with Project.open(folder) as project:
+        assert [n.id for n in project.tree.path_to(results[-1]["node"])][1:] == [r["node"] for r in results]
+    # a failing turn stops the rest and is not kept; the turns before it stay
+    fake_cli.calls.clear()
+    assert main(["play", str(folder), "-i", "fourth", "-i", "oops [oom]", "-i", "never", "--json"]) == 2
+    out = _json_out(capsys)
+    assert [r["job_status"] for r in out] == ["done", "failed"] and fake_cli.order() == ["fourth", "oops [oom]"]
+    with Project.open(folder) as project:
+        texts = [n.instruction.raw for n in project.tree.path_to(out[0]["node"])][1:]
+        assert texts == ["first", "second", "third", "fourth"] and not project.tree.children(out[0]["node"])
+
+
 def test_play_leaves_the_rest_of_the_queue_alone(folder: Path, fake_cli: FakeScript, capsys) -> None:
     with Project.open(folder) as project:
         service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch",
