@@ -327,8 +327,13 @@ class Trainer:
                 reopened.add(name)
                 self.run.stages["eval"] = StageState()
                 self.log(f"stage {name} continues", minutes_done=round(st.seconds / 60, 2), cap=stage.minutes)
-        if (reopened | self.teacher_trains_on()) & {"autoencoder", "decoder", "adapt"} \
-                and self.run.stages["distill"].steps > 0:
+        trains_on = reopened | self.teacher_trains_on()
+        if trains_on & {"autoencoder", "decoder"} and self.run.stages["adapt"].steps > 0:
+            # the adaptation fine-tunes the decoder as it was: it runs again after the decoder
+            self.run.stages["adapt"] = StageState()
+            self.run.stages["eval"] = StageState()
+            self.log("stage adapt starts again after the decoder trains on")
+        if trains_on & {"autoencoder", "decoder", "adapt"} and self.run.stages["distill"].steps > 0:
             # the decoder and its average hold the student: the teacher's weights come back
             # (build_modules) and train on, and the distillation starts again after them
             self.run.stages["distill"] = StageState()

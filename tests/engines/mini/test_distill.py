@@ -202,6 +202,17 @@ def test_a_distillation_of_an_unfinished_teacher_restarts_when_the_teacher_train
     new_teacher = load_file(out / "state" / "distill_teacher.safetensors")
     assert any(not torch.equal(new_teacher[k], old_teacher[k]) for k in old_teacher)
 
+    # a decoder stage that trains on (here: its cap raised) makes both the adaptation and the
+    # distillation run again after it
+    lines.clear()
+    more = dataclasses.replace(CONFIG, decoder_stage=dataclasses.replace(
+        CONFIG.decoder_stage, steps=resumed.stages["decoder"].steps + 2, minutes=1.0))
+    redone = run(more, out, device="cpu", export=export, cache=cache, log=lines.append)
+    assert any("stage adapt starts again after the decoder trains on" in line for line in lines)
+    assert redone.stages["decoder"].steps == resumed.stages["decoder"].steps + 2
+    assert redone.stages["adapt"].steps == CONFIG.adapt_stage.steps and redone.stages["adapt"].done
+    assert redone.stages["distill"].steps == CONFIG.distill_stage.steps and redone.stages["eval"].done
+
     # from the early export, the same: its distillation is not kept over a further adaptation
     lines.clear()
     again = run(CONFIG, tmp_path / "run2", device="cpu", init=tmp_path / "early" / "mini", cache=cache,
