@@ -233,8 +233,9 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
                              default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts, cluster=cluster)
 
 
-def _run_now(service: GenerationService, job_ids: list[str]) -> None:
-    """Run ``job_ids`` ahead of the queue, then stop before anything else starts."""
+def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = True) -> None:
+    """Run ``job_ids`` ahead of the queue, then pause before anything else starts; ``stop``
+    also stops the worker (else the next call resumes it, with its engines still loaded)."""
     from studio.worker import JobEvent
 
     pending = set(job_ids)
@@ -251,6 +252,7 @@ def _run_now(service: GenerationService, job_ids: list[str]) -> None:
     if all(service.job(j).finished for j in job_ids):
         done.set()
     try:
+        service.resume()  # an earlier call paused it
         service.start()
         while not done.wait(0.2):
             if not service.running:
@@ -260,7 +262,8 @@ def _run_now(service: GenerationService, job_ids: list[str]) -> None:
         raise
     finally:
         unsubscribe()
-    service.stop(timeout=None)
+    if stop:
+        service.stop(timeout=None)
 
 
 def _top_priority(service: GenerationService) -> int:
@@ -347,24 +350,35 @@ def cmd_play(args: argparse.Namespace) -> int:
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
-        for instruction in args.instruction:
-            service = _service(project, args)  # one per turn: a run ends by stopping its service
-            node_id, job_id = service.generate(parent, instruction, engine=args.engine, seed=args.seed,
-                                               settings=settings, priority=_top_priority(service))
-            _run_now(service, [job_id])
-            result = _job_result(project, service, job_id)
-            results.append(result)
-            if result["job_status"] != "done":
-                result["kept"] = _discard_new_turn(project, node_id)
-                break  # the turns after it would continue a turn that is not there
-            parent = node_id
+        service = _service(project, args)
+        try:
+            for instruction in args.instruction:
+                node_id, job_id = service.generate(parent, instruction, engine=args.engine, seed=args.seed,
+                                                   settings=settings, priority=_top_priority(service))
+                _run_now(service, [job_id], stop=False)
+                result = _job_result(project, service, job_id)
+                results.append(result)
+                if result["job_status"] != "done":
+                    result["kept"] = _discard_new_turn(project, node_id)
+                    break  # the turns after it would continue a turn that is not there
+                parent = node_id
+        except BaseException:  # a refused instruction, or Ctrl+C: stop without waiting long
+            service.stop(cancel_running=True, timeout=30)
+            if results:
+                _show_played(args, results)  # the turns made before it stay, and say so
+            raise
+        service.stop(timeout=None)
+    _show_played(args, results)
+    _raise_on_failure(results)
+    return 0
+
+
+def _show_played(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
     if args.json:
         print_json(results[0] if len(args.instruction) == 1 else results)
     else:
         for result in results:
             _print_result(result)
-    _raise_on_failure(results)
-    return 0
 
 
 def cmd_reroll(args: argparse.Namespace) -> int:

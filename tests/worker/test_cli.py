@@ -64,7 +64,7 @@ def test_play_with_several_instructions_adds_one_turn_each_in_order(folder: Path
     results = _json_out(capsys)
     assert isinstance(results, list) and [r["instruction"] for r in results] == ["first", "second", "third"]
     assert all(r["job_status"] == "done" and r["seed"] == 4 for r in results)
-    assert fake_cli.order() == ["first", "second", "third"]
+    assert fake_cli.order() == ["first", "second", "third"] and fake_cli.loads == 1  # one engine load for all
     with Project.open(folder) as project:
         assert [n.id for n in project.tree.path_to(results[-1]["node"])][1:] == [r["node"] for r in results]
     # a failing turn stops the rest and is not kept; the turns before it stay
@@ -75,6 +75,11 @@ def test_play_with_several_instructions_adds_one_turn_each_in_order(folder: Path
     with Project.open(folder) as project:
         texts = [n.instruction.raw for n in project.tree.path_to(out[0]["node"])][1:]
         assert texts == ["first", "second", "third", "fourth"] and not project.tree.children(out[0]["node"])
+    # a refused instruction after a made turn: the error, and the made turn is reported and kept
+    assert main(["play", str(folder), "-i", "fifth", "-i", "", "--json"]) == 2
+    captured = capsys.readouterr()
+    [made] = json.loads(captured.out)
+    assert made["instruction"] == "fifth" and made["job_status"] == "done" and "empty" in captured.err
 
 
 def test_play_leaves_the_rest_of_the_queue_alone(folder: Path, fake_cli: FakeScript, capsys) -> None:
