@@ -328,6 +328,7 @@ class MainWindow(QMainWindow):
         self.settings.add_recent(project.path)
         self.setWindowTitle(f"{project.name} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
+        workspace.update_actions()  # the selection's own rules (the start: no re-roll, fork or delete)
         settle_heap()
         self._update_history_actions()
         self._update_jobs_label()

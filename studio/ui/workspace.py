@@ -74,6 +74,20 @@ def delete_prompt(turns_below: int, takes: int) -> str:
     return what + "\nYou can undo this with Ctrl+Z."
 
 
+def describe_written(asked: Path, written: list[Path]) -> str:
+    """What a finished export wrote, for the status bar: the file asked for, or, when the
+    export wrote others instead (a sheet's pages), how many and where."""
+    if not written or written == [asked]:
+        return str(asked)
+    if written[0] == asked:  # a video with its subtitles beside it
+        return f"{asked} (and {', '.join(path.name for path in written[1:])})"
+    if len(written) == 1:
+        return str(written[0])
+    folder = written[0].parent
+    where = f" in {folder}" if all(path.parent == folder for path in written) else ""
+    return f"{len(written)} files, {written[0].name} … {written[-1].name}{where}"
+
+
 def character_series(tree: StoryTree, branch: list[str]) -> dict[str, list[CharacterState]]:
     """The state at each turn of ``branch`` of every character acting in it (for the chart's
     per-character lines; cast members who never act there would only add flat lines at their
@@ -117,7 +131,8 @@ class Workspace(QWidget):
         self.branch: list[str] = []
         self._last_child: dict[str, str] = {}
         self._matches: list[str] = []
-        self._exports: dict[str, Path] = {}  # export job id -> the file it writes
+        # export job id -> the file asked for, and the files the job wrote (filled as it ends)
+        self._exports: dict[str, tuple[Path, list[Path]]] = {}
         self._match_index = -1
         self.closed = False
         self.compare_window: Any = None
@@ -179,6 +194,7 @@ class Workspace(QWidget):
         self.inspector.save_requested.connect(self.save_text)
         self.inspector.take_chosen.connect(self.choose_take)
         self.inspector.notes_changed.connect(lambda node, text: self.apply(SetNotes(node, text)))
+        self.inspector.instruction_edited.connect(self._keep_edited_instruction)
         self.inspector.bookmark_toggled.connect(lambda node, on: self.apply(SetBookmark(node, on)))
         self.inspector.draft_cancelled.connect(self._cancel_draft)
         self._connect_story_edits()
@@ -238,8 +254,9 @@ class Workspace(QWidget):
         if len(takes) < 2:
             self.message.emit("Compare needs two takes with a clip: re-roll this turn first.")
             return None
+        numbers = {take.id: index + 1 for index, take in enumerate(self.tree.takes_of(node.id))}
         window = CompareWindow(title, takes, node.selected_take_id, states, self.inspector.takes.clips, self._abs,
-                               self)
+                               self, numbers=numbers)
         window.take_chosen.connect(lambda take_id, n=node.id: self.choose_take(n, take_id))
         window.seed_locked.connect(self.lock_seed)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
@@ -389,7 +406,7 @@ class Workspace(QWidget):
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
         self.episode.chart.set_character_states(series)
-        self._update_actions()
+        self.update_actions()
 
     def _refresh_inspector(self) -> None:
         """The selected turn's inspector after a change (unless a draft is being written)."""
@@ -397,12 +414,15 @@ class Workspace(QWidget):
             return
         self.inspector.show_node(self.tree, self.current_id, keep_editor=True)
 
-    def _update_actions(self) -> None:
+    def update_actions(self) -> None:
+        """Turn actions only for a turn (the story's start has no clip to re-roll, fork or
+        delete); export only when the shown branch has a turn to export."""
         node = self.tree.nodes.get(self.current_id)
         is_turn = node is not None and not node.is_root
         a = self.studio_actions
         for action in (a.reroll, a.reroll_branch, a.fork, a.delete):
             action.setEnabled(is_turn)
+        a.export.setEnabled(any(n in self.tree.nodes and not self.tree.nodes[n].is_root for n in self.branch))
 
     def navigate(self, move: str) -> None:
         target = neighbour(self.tree, self.current_id, move, self._last_child)
@@ -454,7 +474,7 @@ class Workspace(QWidget):
         export = self._exports.pop(event.job.id, None)
         if export is not None:
             if event.kind is EventKind.FINISHED:
-                self.message.emit(f"Export finished: {export}")
+                self.message.emit(f"Export finished: {describe_written(*export)}")
             elif event.kind is EventKind.FAILED:
                 self.message.emit(f"Export failed: {event.message or 'see the queue'}")
             else:
@@ -530,6 +550,13 @@ class Workspace(QWidget):
             self.apply(AddTurn(draft, text, node_id=node_id), then=added)
         elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
             self.apply(EditInstruction(self.current_id, text))
+
+    def _keep_edited_instruction(self, node_id: str, text: str) -> None:
+        node = self.tree.nodes.get(node_id)
+        if node is None or node.instruction.raw == text:
+            return
+        self.apply(EditInstruction(node_id, text))
+        self.message.emit(f"Kept the edited instruction of turn {self.tree.depth(node_id)} (Undo takes it back).")
 
     def _queue_jobs(self, operation: Callable[[Any, str | None, dict[str, Any]], Any],
                     then: Callable[[Any], None]) -> None:
@@ -687,9 +714,16 @@ class Workspace(QWidget):
             except OSError as error:
                 raise StudioError(f"Could not create the folder {out.parent}: {error.strerror or error}") from None
             job = export_task(self.project, leaf, out, options, fmt)
-            job_id = str(service.submit_task(f"Export {out.name}", job, node_id=leaf))
+            written: list[Path] = []
+
+            def recorded(progress: Any, cancelled: Any) -> Any:
+                result = job(progress, cancelled)
+                written.extend(result.paths)  # a sheet's pages are NAME-01.png, NAME-02.png, ...
+                return result
+
+            job_id = str(service.submit_task(f"Export {out.name}", recorded, node_id=leaf))
             # Noted here, before the job's events can reach the window: its end says "Export finished".
-            exports[job_id] = out
+            exports[job_id] = (out, written)
             return job_id
 
         def queued(job_id: str) -> None:
@@ -701,6 +735,7 @@ class Workspace(QWidget):
 
     def close(self, policy: str = "keep") -> bool:
         self.inspector.commit_notes()
+        self.inspector.commit_instruction()
         self.closed = True
         self.view.closed = True
         self._refresh_timer.stop()

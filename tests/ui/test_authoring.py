@@ -258,6 +258,16 @@ def test_take_picker_fits_four_compare_window_plays_in_sync_and_seed_lock(make_w
     takes.lock_button.click()
     assert window.session.settings.locked_seed is None
     compare.close()
+    # five takes, four compared: each keeps the number the inspector gives it
+    again = ws.compare_takes()
+    assert again is not None and len(again.columns) == 4
+    order = [t.id for t in project.tree.takes_of(turn)]
+    shown = [order.index(column.take.id) + 1 for column in again.columns]
+    assert shown != [1, 2, 3, 4]
+    for number, column in zip(shown, again.columns, strict=True):
+        assert column.caption.text().startswith(f"<b>Take {number}</b>")
+        assert takes.tiles[number - 1].caption.text() == f"Take {number}"
+    again.close()
 
 
 def test_the_chart_shows_one_line_per_character(make_window, tmp_path, qtbot) -> None:

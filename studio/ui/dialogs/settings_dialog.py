@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -47,14 +49,22 @@ class SettingsDialog(QDialog):
             self.stack.addWidget(form)
             self.engine.addItem(info.label, info.name)
             self.engine.setItemData(self.engine.count() - 1, info.description, 3)  # 3: Qt.ToolTipRole
-        self.engine.currentIndexChanged.connect(self.stack.setCurrentIndex)
+        self.engine.currentIndexChanged.connect(self._show_engine)
         current = settings.engine
-        if current in self.forms:
-            self.engine.setCurrentIndex(list(self.forms).index(current))
+        self._show_engine(list(self.forms).index(current) if current in self.forms else 0)
+        self.engine.setCurrentIndex(self.stack.currentIndex())
+        # The longest engine form scrolls rather than set the dialog's height: the dialog fits
+        # a 1280 x 720 screen with its buttons in view.
+        scroll = QScrollArea(self)
+        scroll.setWidget(self.stack)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setMinimumHeight(160)
+        self.engine_scroll = scroll
         engines = QGroupBox("Engine settings", self)
         engine_layout = QVBoxLayout(engines)
         engine_layout.addWidget(self.engine)
-        engine_layout.addWidget(self.stack)
+        engine_layout.addWidget(scroll, 1)
         note = QLabel("New takes use these values; each take keeps the values it was made with.", engines)
         note.setObjectName("dimLabel")
         note.setWordWrap(True)
@@ -97,7 +107,8 @@ class SettingsDialog(QDialog):
         folder.addWidget(self.checkpoints, 1)
         folder.addWidget(browse)
         general.addRow("Checkpoints folder", folder)
-        self.hf_cache = QCheckBox(f"Also use weights already in the Hugging Face cache ({hf_hub_cache()})", self)
+        self.hf_cache = QCheckBox("Also use weights already in the Hugging Face cache", self)
+        self.hf_cache.setToolTip(f"The cache is {hf_hub_cache()}")
         self.hf_cache.setChecked(settings.use_hf_cache)
         general.addRow("", self.hf_cache)
 
@@ -106,9 +117,17 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(engines)
+        layout.addWidget(engines, 1)
         layout.addLayout(general)
         layout.addWidget(buttons)
+
+    def _show_engine(self, index: int) -> None:
+        """Show one engine's form, the stack sized to it (not to the longest form)."""
+        for position in range(self.stack.count()):
+            policy = QSizePolicy.Policy.Preferred if position == index else QSizePolicy.Policy.Ignored
+            self.stack.widget(position).setSizePolicy(policy, policy)
+        self.stack.setCurrentIndex(index)
+        self.stack.adjustSize()
 
     def _choose_checkpoints(self) -> None:
         start = self.checkpoints.text() or str(self.settings.checkpoint_dirs()[0])

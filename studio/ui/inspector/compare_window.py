@@ -4,7 +4,7 @@ it or to lock its seed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -78,7 +78,10 @@ class CompareWindow(QDialog):
     seed_locked = Signal(int)
 
     def __init__(self, title: str, takes: list[Take], selected_id: str | None, states: dict[str, CharacterState],
-                 clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None) -> None:
+                 clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None, *,
+                 numbers: Mapping[str, int] | None = None) -> None:
+        """``numbers``: each take's number as the inspector shows it (its place among all the
+        turn's takes, not only the compared ones); by default the place in ``takes``."""
         super().__init__(parent)
         self.setWindowTitle(f"Compare takes — {title}")
         self.setModal(False)
@@ -87,7 +90,7 @@ class CompareWindow(QDialog):
         grid = QGridLayout()
         grid.setSpacing(8)
         shown = takes[:MAX_COMPARED]
-        numbers = {take.id: index + 1 for index, take in enumerate(takes)}
+        numbers = numbers or {take.id: index + 1 for index, take in enumerate(takes)}
         for position, take in enumerate(shown):
             column = _Column(numbers.get(take.id, position + 1), take, states.get(take.id), take.id == selected_id,
                              clips, resolve(take.clip_path), self)

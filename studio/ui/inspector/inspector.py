@@ -52,6 +52,7 @@ class Inspector(QScrollArea):
     save_requested = Signal(str)
     take_chosen = Signal(str, str)  # node id, take id
     notes_changed = Signal(str, str)
+    instruction_edited = Signal(str, str)  # node id, the edited line kept when the inspector moved on
     bookmark_toggled = Signal(str, bool)
     draft_cancelled = Signal()
     instruction_fixed = Signal(str, str)  # node id, corrected instruction line
@@ -71,6 +72,7 @@ class Inspector(QScrollArea):
         older than the edit the writer has just made)."""
         self._details_take: str | None = None
         self._loaded_raw = ""
+        self._loaded_text = ""  # the editor's line as shown, before the user's edits
         body = QWidget(self)
         body.setObjectName("inspectorBody")
         self.title = QLabel("Nothing selected", body)
@@ -157,6 +159,8 @@ class Inspector(QScrollArea):
         self.commit_notes()
         self.story.commit_pending()
         changed_node = node_id != self.node_id
+        if changed_node or not keep_editor:
+            self.commit_instruction()
         self._tree = tree
         self.node_id = node_id
         self.draft_parent = None
@@ -172,6 +176,7 @@ class Inspector(QScrollArea):
         if changed_node or not keep_editor or node.instruction.raw != self._loaded_raw:
             self.editor.set_instruction(node.instruction)
             self._loaded_raw = node.instruction.raw
+            self._loaded_text = self.editor.text()
         self.editor.setEnabled(not node.is_root)
         # A new icon repaints the button (an SVG render): only when the bookmark changed.
         if self.bookmark.isChecked() != node.bookmarked or self._bookmark_shown != node.bookmarked:
@@ -270,6 +275,22 @@ class Inspector(QScrollArea):
             text = self.notes.toPlainText()
             if text != tree.nodes[self.node_id].notes:
                 self.notes_changed.emit(self.node_id, text)
+
+    def commit_instruction(self) -> None:
+        """Keep an edited instruction when the inspector moves on, as notes are kept, rather
+        than drop it: saved as "Save text" would, unless the turn's instruction changed under
+        the edit meanwhile (an undo, say: the document wins). Drafts of new turns are not
+        saved here (Esc or moving on cancels them)."""
+        tree = self._latest_tree()
+        node_id = self.node_id
+        if self.draft_parent is not None or not node_id or tree is None or node_id not in tree.nodes:
+            return
+        node = tree.nodes[node_id]
+        text = self.editor.text()
+        if node.is_root or not text.strip() or text == self._loaded_text or node.instruction.raw != self._loaded_raw:
+            return
+        self._loaded_text = text
+        self.instruction_edited.emit(node_id, text)
 
     def _on_bookmark(self, on: bool) -> None:
         self.bookmark.setIcon(icon("bookmark-on" if on else "bookmark"))
