@@ -123,9 +123,9 @@ class SettingsDialog(QDialog):
 
     def _show_engine(self, index: int) -> None:
         """Show one engine's form, the stack sized to it (not to the longest form)."""
-        for position in range(self.stack.count()):
+        for position, form in enumerate(self.forms.values()):
             policy = QSizePolicy.Policy.Preferred if position == index else QSizePolicy.Policy.Ignored
-            self.stack.widget(position).setSizePolicy(policy, policy)
+            form.setSizePolicy(policy, policy)
         self.stack.setCurrentIndex(index)
         self.stack.adjustSize()
 
