@@ -20,7 +20,7 @@ from studio.core.changes import ChangeSet, EntityKind
 from studio.core.commands import Command
 from studio.core.document import Document
 from studio.core.instruction import Instruction
-from studio.core.model import CastMember, Location, Node, Take, new_id, now_iso
+from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir
@@ -220,6 +220,7 @@ class Project:
             _check_structure(tree)
         except TreeError as error:
             raise ProjectFileError(f"{folder / DB_NAME} holds a broken story tree: {error}.") from None
+        problems.extend(_missing_clips(folder, tree))
         return tree, problems
 
     def close(self) -> None:
@@ -316,6 +317,19 @@ def _drop_unsafe_paths(folder: Path, take: Take, problems: list[str]) -> Take:
             problems.append(f"take {take.id} of node {take.node_id}: {error.message}")
             changes[field_name] = ""
     return replace(take, **changes) if changes else take  # type: ignore[arg-type]  # only the str path fields
+
+
+def _missing_clips(folder: Path, tree: StoryTree) -> list[str]:
+    """One line for the finished takes whose clip file is gone (a media folder copied
+    without, a file deleted by hand): the project opens, and the user learns which turns
+    to re-roll instead of finding players that wait forever."""
+    missing = [take for take in tree.takes.values()
+               if take.status is TakeStatus.DONE and take.clip_path and not (folder / take.clip_path).is_file()]
+    if not missing:
+        return []
+    first = missing[0]
+    return [f"{len(missing)} clip file(s) are missing, one of them turn {tree.depth(first.node_id)}'s "
+            f"({first.clip_path}): re-roll those turns to make them again"]
 
 
 def _check_structure(tree: StoryTree) -> None:

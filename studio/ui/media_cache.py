@@ -113,6 +113,10 @@ class _LoaderCache(QObject):
     def is_pending(self, path: str) -> bool:
         return path in self._pending
 
+    def is_broken(self, path: str) -> bool:
+        """Whether ``path`` failed to load (missing or unreadable): it is not tried again."""
+        return path in self._broken
+
     def _on_loaded(self, path: str, payload: object) -> None:
         self._pending.discard(path)
         if payload is None:

@@ -2,12 +2,13 @@
 
 A branch is a list of clips played back to back as one timeline. Clips are decoded by the
 shared :class:`ClipCache` off the GUI thread; until a clip has landed the timeline has
-a gap the player waits on (it shows "decoding…").
+a gap the player waits on (it shows "decoding…"). A clip that can't be read (its file
+missing or damaged) takes a second of the timeline that says so, and playback goes on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QSize, Qt, QTimer, Signal
@@ -28,9 +29,13 @@ def format_clock(seconds: float) -> str:
 @dataclass
 class _Segment:
     path: str
-    frames: list[QImage]
+    frames: Sequence[QImage | None]  # None: a stand-in frame for a clip that can't be read
     fps: float
     start: int
+
+
+MISSING_FRAMES, MISSING_FPS = 8, 8.0
+MISSING_TEXT = "clip missing or damaged: re-roll this turn"
 
 
 SCALED_CACHE_FRAMES = 256
@@ -174,9 +179,13 @@ class Player(QWidget):
         start = 0
         for path in self._paths:
             clip = self.clips.get(path)
-            if clip is None:
+            frames: Sequence[QImage | None]
+            if clip is not None:
+                frames, fps = clip
+            elif self.clips.is_broken(path):  # a stand-in keeps the clip numbers (the turns) in step
+                frames, fps = [None] * MISSING_FRAMES, MISSING_FPS
+            else:
                 break
-            frames, fps = clip
             segments.append(_Segment(path, frames, fps or 8.0, start))
             start += len(frames)
         self._segments = segments
@@ -305,7 +314,11 @@ class Player(QWidget):
             self.view.set_image(None, message)
             self.time_label.setText(format_clock(0.0))
             return
-        self.view.set_image(segment.frames[self._frame - segment.start])
+        image = segment.frames[self._frame - segment.start]
+        if image is None:
+            self.view.set_image(None, MISSING_TEXT)
+        else:
+            self.view.set_image(image)
         self.slider.blockSignals(True)
         self.slider.setValue(self._frame)
         self.slider.blockSignals(False)

@@ -83,6 +83,19 @@ def test_foreign_sqlite_refused(tmp_path: Path) -> None:
         Project.open(folder)
 
 
+def test_a_missing_clip_file_is_named_when_the_project_opens(tmp_path: Path) -> None:
+    path = make_project(tmp_path)
+    with Project.open(path) as project:
+        assert project.problems == []
+        clip = path / project.tree.takes["t1"].clip_path
+    clip.unlink()
+    with Project.open(path) as project:  # it opens, keeps the take, and says which turn to re-roll
+        assert project.tree.takes["t1"].clip_path == "media/takes/t1/clip.mp4"
+        assert len(project.problems) == 1
+        problem = project.problems[0]
+        assert problem.startswith("1 clip file(s) are missing") and "turn 1" in problem and "re-roll" in problem
+
+
 def test_not_a_project_folder(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(ProjectFileError, match="has no project.db"):

@@ -130,3 +130,31 @@ def test_settings_dialog_sets_what_new_takes_are_made_with(make_window, sample_p
     assert (take.settings["width"], take.settings["height"], take.settings["frames"]) == (192, 128, 5)
     assert take.settings["fps"] == 8.0 and take.settings["camera"] == "auto"  # the take stores every value used
     assert str(sample_project) in [str(Path(p)) for p in settings.recent_projects]
+
+
+def test_a_missing_clip_is_said_and_skipped_and_the_branch_plays_on(make_window, sample_project: Path, qtbot,
+                                                                     settings) -> None:
+    from studio.ui.player import MISSING_FRAMES, MISSING_TEXT
+
+    window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
+    turns = [n.id for n in tree.path_to(leaf.id) if not n.is_root]
+    second = tree.selected_take(turns[1])
+    assert second is not None
+    window.close_project("cancel")
+    (sample_project / second.clip_path).unlink()  # the second turn's clip is gone
+    window = make_window(sample_project)
+    assert "1 clip file(s) are missing" in window.status_label.text()
+    ws = window.workspace
+    ws.select(leaf.id)
+    player = ws.episode.player
+    frames = SMALL_SKETCH["frames"]
+    expected = (len(turns) - 1) * frames + MISSING_FRAMES  # a stand-in keeps every turn's place
+    qtbot.waitUntil(lambda: player.ready and player.frame_count == expected, timeout=20_000)
+    player.seek(frames + 1)  # inside the missing clip: it says so
+    assert player.view.image is None and player.view.message == MISSING_TEXT
+    assert ws.episode.strip.playing == 2, "its turn is highlighted"
+    player.loop_button.click()  # loop off: playback runs through the gap to the end
+    player.seek(frames + MISSING_FRAMES - 2)
+    window.actions_.play.trigger()
+    qtbot.waitUntil(lambda: not player.playing, timeout=10_000)
+    assert player.frame == player.frame_count - 1 and player.view.image is not None

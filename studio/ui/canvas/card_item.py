@@ -271,7 +271,8 @@ class CardItem(QGraphicsItem):
         if area != POSTER:  # zoomed out: the card's title says it, small text can't be read
             return
         label = "Start" if s.status == CardStatus.START else (
-            "" if s.status in (CardStatus.RUNNING, CardStatus.QUEUED) else "not generated yet")
+            "" if s.status in (CardStatus.RUNNING, CardStatus.QUEUED) else
+            "picture missing" if s.status == CardStatus.DONE else "not generated yet")
         painter.drawText(area, Qt.AlignmentFlag.AlignCenter, label)
 
     def _paint_status(self, painter: QPainter) -> None:
