@@ -227,10 +227,10 @@ class CastPanel(QWidget):
         title.setObjectName("sectionTitle")
         layout.addWidget(title)
         layout.addWidget(self.locations, 2)
-        row = QHBoxLayout()
-        row.addWidget(add_character)
-        row.addWidget(add_location)
-        layout.addLayout(row)
+        # one above the other: side by side they made the dock (and so the window) too wide
+        # for a 1280-pixel screen
+        for button in (add_character, add_location):
+            layout.addWidget(button)
         hint = QLabel("Double-click a name to use it in the instruction.", self)
         hint.setObjectName("dimLabel")
         hint.setWordWrap(True)

@@ -82,6 +82,7 @@ COLORS = {Scheme.DARK: DARK, Scheme.LIGHT: LIGHT}
 _ARROWS = {
     "up": "M1.8 6.8 L5 3.4 L8.2 6.8",
     "down": "M1.8 3.4 L5 6.8 L8.2 3.4",
+    "more": "M1.6 2.2 L4.4 5 L1.6 7.8 M5.6 2.2 L8.4 5 L5.6 7.8",  # a toolbar's overflow button
 }
 _CHECK = "M2 5.3 L4.1 7.4 L8 2.8"
 
@@ -127,7 +128,7 @@ def _stroke_svg(path: str, color: str, width: float) -> str:
 
 def theme_images(colors: Colors, folder: Path) -> dict[str, Path]:
     """The stylesheet's images as SVG files in ``folder`` (written once per colour):
-    ``arrow_up``, ``arrow_down`` and their ``_disabled`` versions, and ``check``."""
+    ``arrow_up``, ``arrow_down``, ``arrow_more`` and their ``_disabled`` versions, and ``check``."""
     folder.mkdir(parents=True, exist_ok=True)
     wanted = {f"arrow_{direction}{suffix}": (f"arrow-{direction}", _stroke_svg(path, color, 1.6), color)
               for direction, path in _ARROWS.items()

@@ -118,6 +118,28 @@ def test_spin_boxes_and_drop_downs_show_their_arrows(app: QApplication, qtbot, s
     assert _marks(combo.grab().toImage(), rect, base) >= 6, f"no drop-down arrow ({scheme})"
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_full_toolbar_shows_its_overflow_button(app: QApplication, qtbot, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMainWindow, QToolBar, QToolButton
+
+    theme.apply_theme(app, scheme)
+    colors = theme.COLORS[theme.Scheme(scheme)]
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    toolbar = QToolBar(window)
+    toolbar.setObjectName("mainToolbar")
+    window.addToolBar(toolbar)
+    for index in range(20):
+        toolbar.addAction(f"Action {index}")
+    window.resize(400, 120)
+    window.show()
+    qtbot.waitExposed(window)
+    button = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+    assert button is not None and button.isVisible()
+    image = toolbar.grab().toImage()
+    assert _marks(image, button.geometry(), QColor(colors.panel)) >= 6, f"no overflow arrow ({scheme})"
+
+
 def test_line_icons_take_the_schemes_colour_and_are_sharp_on_high_dpi(app: QApplication) -> None:
     def ink(scheme: str, ratio: float, mode: QIcon.Mode = QIcon.Mode.Normal) -> tuple[QColor, QImage]:
         theme.apply_theme(app, scheme)

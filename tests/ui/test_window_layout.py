@@ -95,6 +95,11 @@ def test_at_1280x720_the_canvas_keeps_half_the_window_and_the_queue_hides_when_i
     chart = ws.episode.chart
     legend = chart.legend_rects()
     assert legend[-1].right() <= chart.width() and legend[0].bottom() <= chart.plot_rect().top()
+    # View > Cast & world brings the collapsed dock back without widening the window
+    window.cast_dock.toggleViewAction().trigger()
+    _settle(qtbot)
+    assert window.cast_dock.isVisible() and window.width() == 1280
+    assert window.cast_dock.minimumSizeHint().width() <= 300
 
 
 def test_zoomed_out_cards_paint_their_poster_and_title(make_window, sample_project: Path, qtbot) -> None:
