@@ -41,16 +41,38 @@ def test_new_import_tree_info(tmp_path: Path, demo_file: Path) -> None:
     assert text.returncode == 0 and "sit on railing" in text.stdout
 
 
+LONG = "n" * 300
+
+
 @pytest.mark.parametrize("args,needle", [
     (("tree", "/nonexistent/story"), "No project"),
     (("info", "/dev/null"), "not a Kamishibai project"),
     (("import-demo", "/nonexistent.txt", "--project", "{tmp}/p"), "Can't read"),
+    (("new", ""), "has no name to give the project folder"),
+    (("new", "{tmp}/  "), "has no name to give the project folder"),
+    (("new", "{tmp}/ok", "--name", "a\nb"), "holds a line break"),
+    (("new", f"{{tmp}}/{LONG}"), "bytes long; a file or folder name may have at most 255"),
+    (("import-demo", "{demo}", "--project", f"{{tmp}}/{LONG}"), "too long for the file system"),
+    (("start-state", "{tmp}/none.kamishibai"), "required: stamina, social, entertainment"),
+    (("start-state", "{tmp}/none.kamishibai", "10", "20", "101"), "from 0 to 100, not 101"),
 ])
-def test_errors_exit_2_without_traceback(tmp_path: Path, args: tuple[str, ...], needle: str) -> None:
-    result = kamishibai(*(a.replace("{tmp}", str(tmp_path)) for a in args))
+def test_errors_exit_2_without_traceback(tmp_path: Path, demo_file: Path, args: tuple[str, ...],
+                                        needle: str) -> None:
+    result = kamishibai(*(a.replace("{tmp}", str(tmp_path)).replace("{demo}", str(demo_file)) for a in args))
     assert result.returncode == 2
     assert needle in result.stderr
-    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".kamishibai")], "nothing was created"
+
+
+def test_every_command_prints_its_help() -> None:
+    from studio.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    for name in commands:
+        result = kamishibai(name, "--help")
+        assert result.returncode == 0 and "usage: kamishibai" in result.stdout, (name, result.stderr[-300:])
 
 
 def test_malformed_demo_reports_line_numbers(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ message to stderr and exits with 2, never with a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Sequence
@@ -79,12 +80,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kamishibai: interrupted", file=sys.stderr)
         return 130
+    except OSError as error:
+        if error.errno != errno.ENAMETOOLONG or os.environ.get("KAMISHIBAI_DEBUG"):
+            return _internal_error(error)
+        name = os.fsdecode(error.filename) if error.filename is not None else "a path"
+        shown = name if len(name) <= 60 else f"{name[:30]}…{name[-20:]}"
+        print(f"kamishibai: error: a file or folder name in {shown} is too long for the file system (the usual "
+              "limit is 255 bytes a name).", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception as error:
         if os.environ.get("KAMISHIBAI_DEBUG"):
             raise
-        print(f"kamishibai: internal error: {type(error).__name__}: {error}\n"
-              "  (set KAMISHIBAI_DEBUG=1 to see the traceback)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal_error(error)
+
+
+def _internal_error(error: BaseException) -> int:
+    if os.environ.get("KAMISHIBAI_DEBUG"):
+        raise error
+    print(f"kamishibai: internal error: {type(error).__name__}: {error}\n"
+          "  (set KAMISHIBAI_DEBUG=1 to see the traceback)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 PATH_ARGUMENTS = frozenset({"path", "out", "file", "project", "bundle", "dest", "names"})

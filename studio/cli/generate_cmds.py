@@ -279,7 +279,8 @@ def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
         "seed": take.seed,
         "deltas": take.deltas.as_dict(),
         "motion_level": take.motion_level,
-        "state": project.tree.state_of(take.node_id).as_dict(),
+        # the state this take leads to (not the turn's, which follows its selected take)
+        "state": project.tree.state_before(take.node_id).apply(take.deltas).as_dict(),
         "clip": str(project.resolve(take.clip_path)) if take.clip_path else "",
         "poster": str(project.resolve(take.poster_path)) if take.poster_path else "",
         "representation": str(project.resolve(take.representation_path)) if take.representation_path else "",

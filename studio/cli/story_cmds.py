@@ -53,7 +53,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        description="Set the starting stamina, social and entertainment (0 to 100) of --character, "
                        "or of every character without a start of their own.")
     p.add_argument("path", help="project folder")
-    p.add_argument("values", nargs=3, type=_stat, metavar=("STAMINA", "SOCIAL", "ENTERTAINMENT"))
+    # three positionals, not one with nargs=3: argparse can't print a tuple metavar for a positional
+    for stat in ("stamina", "social", "entertainment"):
+        p.add_argument(stat, type=_stat, help=f"the starting {stat}, 0 to 100")
     p.add_argument("--character", default="", help="the cast member (default: everyone)")
     add_wait_option(p)
     p.set_defaults(handler=cmd_start_state)
@@ -175,7 +177,7 @@ def cmd_start_state(args: argparse.Namespace) -> int:
     from studio.core.state import CharacterState
 
     with open_project(args.path, wait=args.wait) as project:
-        state = CharacterState(*args.values)
+        state = CharacterState(args.stamina, args.social, args.entertainment)
         project.apply(SetStartState(args.character, state))
         who = printable(args.character) or "every character"
         print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")

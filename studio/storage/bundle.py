@@ -307,11 +307,12 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
         try:
             made: set[Path] = set()
             _unpack(archive, by_name[DB_NAME], staging.path, made)
-            problems: list[str] = []
             try:
                 with Project.open(staging.path, read_only=True) as peek:
+                    # its problems are not kept: the media are not unpacked yet (every clip
+                    # would read as missing), and the project opened at the end finds the
+                    # database's own problems again
                     wanted = _referenced(peek)
-                    problems.extend(peek.problems)
             except ProjectFileError as error:
                 raise BundleError(f"Refused the bundle {bundle.name}: its database: "
                                   f"{error.message.replace(str(staging.path), DB_NAME)}", hint=error.hint) from None
@@ -337,7 +338,6 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 lock.release()
             raise _unpack_error(error, bundle, dest, what) from None
     project = Project.open_locked(dest, lock)
-    project.problems.extend(problems)
     project.problems.extend(f"skipped {name}: no take, location or character uses it" for name in skipped)
     project.problems.extend(f"{name} is named by the project but is not in the bundle" for name in missing)
     return project

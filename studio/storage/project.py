@@ -45,6 +45,23 @@ MEDIA_DIR = "media"
 RESOLVE_CACHE_SIZE = 100_000
 
 
+MAX_NAME_CHARS = 200
+"""A project's display name (window titles, exports' title cards)."""
+NAME_MAX_BYTES = 255
+"""The longest file or folder name the usual file systems take (ext4, APFS, NTFS)."""
+
+
+def check_name_length(path: Path) -> None:
+    """Refuse a path with a part longer than the file system takes, by name, before the
+    operating system's bare "File name too long"."""
+    for part in path.parts:
+        size = len(os.fsencode(part))
+        if size > NAME_MAX_BYTES:
+            shown = part if len(part) <= 40 else f"{part[:20]}…{part[-12:]}"
+            raise ProjectFileError(f"The name {shown!r} is {size:,} bytes long; a file or folder name may have "
+                                   f"at most {NAME_MAX_BYTES}.", hint="Choose a shorter name.")
+
+
 def normalise_project_path(path: str | os.PathLike[str]) -> Path:
     """Accept the folder, the folder without its suffix, or its ``project.db``."""
     p = Path(path).expanduser()
@@ -91,8 +108,18 @@ class Project:
         """Make a new project folder, built beside its final place and renamed into it, so
         that a failure (a full disk) leaves nothing behind that looks like a project."""
         folder = Path(path).expanduser()
+        if not folder.name.strip() or not folder.name.removesuffix(PROJECT_SUFFIX).strip():
+            raise ProjectFileError(f"{str(path)!r} has no name to give the project folder.",
+                                   hint="Give a name, for example `kamishibai new my-story`.")
+        if name is not None and (not name.strip() or any(ord(c) < 32 or c == "\x7f" for c in name)):
+            raise ProjectFileError(f"The project name {name!r} is empty or holds a line break or control "
+                                   "character.", hint="Give a name of one line.")
+        if name is not None and len(name) > MAX_NAME_CHARS:
+            raise ProjectFileError(f"The project name is {len(name):,} characters long; the limit is "
+                                   f"{MAX_NAME_CHARS:,}.")
         if folder.suffix != PROJECT_SUFFIX:
             folder = folder.with_name(folder.name + PROJECT_SUFFIX)
+        check_name_length(folder)
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
             raise ProjectFileError(f"{folder} already exists and is not empty.",
                                    hint="Choose another name, or open it instead.")

@@ -156,6 +156,15 @@ def test_bundle_round_trip(tmp_path: Path) -> None:
     with import_bundle(bundle, tmp_path / "copy") as copy:
         assert set(copy.tree.nodes) >= {"n1"}
         assert copy.resolve(copy.tree.takes["t1"].clip_path).read_bytes() == b"not really a video"
+        assert copy.problems == [], "every clip came with the bundle"
+    # a bundle without a clip the project names: both the bundle and the project say so
+    with zipfile.ZipFile(bundle) as archive, zipfile.ZipFile(tmp_path / "thin.zip", "w") as thin:
+        for item in archive.infolist():
+            if not item.filename.endswith("clip.mp4"):
+                thin.writestr(item, archive.read(item))
+    with import_bundle(tmp_path / "thin.zip", tmp_path / "thin") as copy:
+        assert any("is named by the project but is not in the bundle" in p for p in copy.problems)
+        assert any(p.startswith("1 clip file(s) are missing") for p in copy.problems)
 
 
 @pytest.mark.parametrize("entry", ["../escape.txt", "/abs.txt", "media/../../escape.txt", "notes/other.txt"])

@@ -119,6 +119,11 @@ def test_reroll_and_reroll_branch(folder: Path, fake_cli: FakeScript, capsys) ->
     [result] = _json_out(capsys)
     assert result["node"] == b and result["seed"] == 3
     assert fake_cli.order() == ["b"]
+    with Project.open(folder) as project:  # the state printed is where this take leads, chosen or not
+        tree = project.tree
+        take = tree.takes[result["take"]]
+        assert result["state"] == tree.state_before(b).apply(take.deltas).as_dict()
+        assert take.deltas != tree.selected_take(b).deltas or tree.selected_take(b).id == take.id
     fake_cli.calls.clear()
     assert main(["reroll", str(folder), a, "--branch", "--json"]) == 0
     results = _json_out(capsys)
