@@ -292,6 +292,9 @@ class TrainConfig:
     render_before_training: bool = False
     """Render every training clip before the first step (else the decoder starts on the clips
     already there while the rest arrive)."""
+    int8_decoder_blocks: bool = False
+    """Export the decoder blocks' matrices as int8 with row scales (half the bytes of fp16:
+    room under the checkpoint's size cap for a larger decoder)."""
 
 
 T = TypeVar("T")

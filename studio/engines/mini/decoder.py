@@ -21,6 +21,7 @@ steps (:func:`sample`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -52,6 +53,19 @@ def positions_3d(grid: tuple[int, int, int], dim: int) -> torch.Tensor:
     dw = dim - dt - dh
     tt, hh, ww = torch.meshgrid(torch.arange(t), torch.arange(h), torch.arange(w), indexing="ij")
     return torch.cat([_sincos(tt.flatten(), dt), _sincos(hh.flatten(), dh), _sincos(ww.flatten(), dw)], dim=1)
+
+
+def block_count(state: Mapping[str, torch.Tensor]) -> int:
+    """How many DiT blocks a decoder state dict holds (``blocks.N.`` keys)."""
+    indices = {int(name.split(".")[1]) for name in state if name.startswith("blocks.")}
+    return max(indices) + 1 if indices else 0
+
+
+def _last_linear(module: nn.Module) -> nn.Linear:
+    layers = [m for m in module.modules() if isinstance(m, nn.Linear)]
+    if not layers:
+        raise TypeError(f"{type(module).__name__} has no linear layer")
+    return layers[-1]
 
 
 class DiTBlock(nn.Module):
@@ -136,6 +150,19 @@ class VideoDiT(nn.Module):
             assert isinstance(layer, nn.Linear | nn.Conv2d) and layer.bias is not None
             nn.init.zeros_(layer.weight)
             nn.init.zeros_(layer.bias)
+
+    def make_blocks_identity(self, indices: range) -> None:
+        """Blocks ``indices`` start as identities: their attention, cross-attention and MLP
+        outputs are zeroed, so a decoder grown deeper from a trained one (the new blocks
+        appended) first makes exactly what the trained one made, then learns to use them."""
+        for index in indices:
+            block = self.blocks[index]
+            assert isinstance(block, DiTBlock)
+            for part in (block.attn.to_out, block.cross.to_out, block.ff):
+                layer = _last_linear(part)
+                nn.init.zeros_(layer.weight)
+                if layer.bias is not None:
+                    nn.init.zeros_(layer.bias)
 
     @property
     def canvas(self) -> tuple[int, int, int, int]:

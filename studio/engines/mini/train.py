@@ -59,7 +59,7 @@ from studio.engines.mini.dataset import (
     to_float,
     write_text_cache,
 )
-from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, flow_loss, interpolate_weight
+from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, block_count, flow_loss, interpolate_weight
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
 from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, encode_clips, reconstruction_loss
@@ -258,7 +258,7 @@ class Trainer:
         decoder = self.decoder_ema.module if self.decoder_ema else self.decoder
         weights.save_checkpoint(self.export_dir, self.config.model, self.vocab.tokenizer.to_str(), lm=self.lm,
                                 decoder=decoder, encoder=self.encoder, judge=self.judge, autoencoder=self.autoencoder,
-                                training=training)
+                                training=training, int8_blocks=self.config.int8_decoder_blocks)
         if self.samples is not None:
             save_sheet(self.samples, self.export_dir / "samples.png")
         self.log(f"exported to {self.export_dir}")
@@ -391,10 +391,17 @@ class Trainer:
             if same_canvas and (source / name).is_file():
                 state.update(weights.load_tensors(source / name))
         if state:
-            # parts a newer config adds start as the module made them (zero-initialised no-ops)
-            added = {k: v for k, v in self.decoder.state_dict().items() if k.startswith(ADDED_PARTS) and k not in state}
+            # parts a newer config adds start as the module made them (zero-initialised no-ops),
+            # and so do the blocks of a deeper config (appended, then made identities)
+            theirs, ours = block_count(state), self.config.model.decoder.layers
+            grown = tuple(f"blocks.{index}." for index in range(theirs, ours))
+            added = {k: v for k, v in self.decoder.state_dict().items()
+                     if k.startswith(ADDED_PARTS + grown) and k not in state}
             weights.load_into(self.decoder, {**added, **{k: v.float() for k, v in state.items()}},
                               source / weights.DECODER)
+            if grown:
+                self.decoder.make_blocks_identity(range(theirs, ours))
+                self.log("decoder grown", blocks_before=theirs, blocks=ours)
         self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
 
     def _init_canvas_fits(self, source: Path) -> bool:

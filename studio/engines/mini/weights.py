@@ -18,6 +18,10 @@ Layout (``checkpoints/mini/``)::
     judge.safetensors        the evaluation judge (``kamishibai eval mini`` only)
 
 Which files the engine needs depends on the config: :func:`engine_files`.
+
+``decoder.safetensors`` may hold its large matrices as int8 with one float32 scale per row
+(``NAME`` int8 and ``NAME`` + :data:`INT8_SCALE`): half the bytes of fp16, so that a larger
+decoder still fits the checkpoint's size cap. Every reader here turns them back into floats.
 """
 
 from __future__ import annotations
@@ -48,6 +52,11 @@ ENGINE_FILES = (CONFIG, TOKENIZER, LM, DECODER, DECODER_IO)
 """The engine's files for a pixel decoder (the shipped layout); see :func:`engine_files`."""
 WEIGHT_FILES = (LM, DECODER, DECODER_IO, LATENT_DECODER, LATENT_ENCODER, ENCODER, JUDGE)
 MAX_FILE_BYTES = 16_000_000
+INT8_SCALE = ".int8_row_scale"
+"""The suffix of an int8 matrix's per-row scales (its float value is int8 x scale)."""
+INT8_MIN_ELEMENTS = 1024
+"""Only linear layers' weight matrices this large or larger become int8; biases, norms and
+modulation tables stay fp16 (few bytes, and sensitive)."""
 
 
 def engine_files(config: ModelConfig) -> tuple[str, ...]:
@@ -71,44 +80,96 @@ def split_decoder(state: Mapping[str, torch.Tensor]) -> tuple[dict[str, torch.Te
     return blocks, rest
 
 
-def _save(path: Path, state: Mapping[str, torch.Tensor], dtype: torch.dtype) -> None:
+def quantize_int8(state: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Every linear weight matrix of :data:`INT8_MIN_ELEMENTS` or more as symmetric int8 per
+    row (the row's largest magnitude maps to 127) plus its float32 row scales; the rest as given."""
+    out: dict[str, torch.Tensor] = {}
+    for name, value in state.items():
+        if (name.endswith(".weight") and value.is_floating_point() and value.ndim == 2
+                and value.numel() >= INT8_MIN_ELEMENTS):
+            matrix = value.detach().to("cpu", torch.float32)
+            scale = matrix.abs().amax(dim=1).clamp_min(1e-12) / 127
+            out[name] = torch.round(matrix / scale[:, None]).clamp(-127, 127).to(torch.int8)
+            out[name + INT8_SCALE] = scale
+        else:
+            out[name] = value
+    return out
+
+
+def dequantize_int8(state: Mapping[str, torch.Tensor], path: Path) -> dict[str, torch.Tensor]:
+    """``state`` with each int8 matrix and its scales turned back into one float32 tensor."""
+    scales = {name[:-len(INT8_SCALE)]: value for name, value in state.items() if name.endswith(INT8_SCALE)}
+    out: dict[str, torch.Tensor] = {}
+    for name, value in state.items():
+        if name.endswith(INT8_SCALE):
+            if name[:-len(INT8_SCALE)] not in state:
+                raise EngineLoadError(f"{path} holds row scales for a missing tensor {name[:-len(INT8_SCALE)]}.",
+                                      hint="Restore the file from the repository.")
+            continue
+        if value.dtype != torch.int8:
+            out[name] = value
+            continue
+        scale = scales.get(name)
+        if scale is None or value.ndim != 2 or tuple(scale.shape) != (value.shape[0],):
+            raise EngineLoadError(f"{path}: the int8 tensor {name} has no matching row scales.",
+                                  hint="Restore the file from the repository.")
+        out[name] = value.float() * scale.float()[:, None]
+    return out
+
+
+def save_tensors(path: Path, state: Mapping[str, torch.Tensor], dtype: torch.dtype, *, int8: bool = False) -> None:
     from safetensors.torch import save_file
 
-    tensors = {k: v.detach().to("cpu", dtype if v.is_floating_point() else v.dtype).contiguous()
-               for k, v in state.items()}
-    save_file(tensors, str(path), metadata={"format": FORMAT})
+    def stored(name: str, value: torch.Tensor) -> torch.Tensor:
+        keep = name.endswith(INT8_SCALE) or not value.is_floating_point()  # scales stay float32
+        return value.detach().to("cpu", value.dtype if keep else dtype).contiguous()
+
+    tensors = quantize_int8(state) if int8 else dict(state)
+    save_file({k: stored(k, v) for k, v in tensors.items()}, str(path), metadata={"format": FORMAT})
 
 
 def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, lm: nn.Module | None = None,
                     decoder: nn.Module | None = None, encoder: nn.Module | None = None,
                     judge: nn.Module | None = None, autoencoder: nn.Module | None = None,
-                    training: Mapping[str, Any] | None = None, dtype: torch.dtype = torch.float16) -> dict[str, Any]:
+                    training: Mapping[str, Any] | None = None, dtype: torch.dtype = torch.float16,
+                    int8_blocks: bool = False) -> dict[str, Any]:
     """Write the parts given (fp16 by default) and a manifest of every file in the folder.
+    ``int8_blocks``: the decoder blocks' matrices as int8 with row scales (half the bytes).
     ``autoencoder`` (a ``latent_ae.VideoAutoencoder``) is written in two halves: its decoder,
     which the engine loads, and its encoder, which only training needs."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / TOKENIZER).write_text(tokenizer_json, encoding="utf-8")
     if lm is not None:
-        _save(folder / LM, lm.state_dict(), dtype)
+        save_tensors(folder / LM, lm.state_dict(), dtype)
     if decoder is not None:
         blocks, rest = split_decoder(decoder.state_dict())
-        _save(folder / DECODER, blocks, dtype)
-        _save(folder / DECODER_IO, rest, dtype)
+        save_tensors(folder / DECODER, blocks, dtype, int8=int8_blocks)
+        save_tensors(folder / DECODER_IO, rest, dtype)
     if encoder is not None:
-        _save(folder / ENCODER, encoder.state_dict(), dtype)
+        save_tensors(folder / ENCODER, encoder.state_dict(), dtype)
     if judge is not None:
-        _save(folder / JUDGE, judge.state_dict(), dtype)
+        save_tensors(folder / JUDGE, judge.state_dict(), dtype)
     if autoencoder is not None:
-        _save(folder / LATENT_DECODER, _submodule(autoencoder, "decoder").state_dict(), dtype)
-        _save(folder / LATENT_ENCODER, _submodule(autoencoder, "encoder").state_dict(), dtype)
+        save_tensors(folder / LATENT_DECODER, _submodule(autoencoder, "decoder").state_dict(), dtype)
+        save_tensors(folder / LATENT_ENCODER, _submodule(autoencoder, "encoder").state_dict(), dtype)
+    manifest = {"format": FORMAT, "model": to_dict(config), "files": list_files(folder),
+                "training": dict(training or {})}
+    write_manifest(folder, manifest)
+    return manifest
+
+
+def list_files(folder: Path) -> dict[str, dict[str, Any]]:
+    """The manifest's file list: the size and SHA-256 of every checkpoint file present."""
     files = {}
     for name in (TOKENIZER, *WEIGHT_FILES):
         path = folder / name
         if path.is_file():
             files[name] = {"bytes": path.stat().st_size, "sha256": sha256(path)}
-    manifest = {"format": FORMAT, "model": to_dict(config), "files": files, "training": dict(training or {})}
+    return files
+
+
+def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
     (folder / CONFIG).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    return manifest
 
 
 def _submodule(module: nn.Module, name: str) -> nn.Module:
@@ -158,15 +219,16 @@ def verify_file(folder: Path, name: str, manifest: Mapping[str, Any], *, digest:
 
 
 def load_tensors(path: Path) -> dict[str, torch.Tensor]:
-    """The tensors of one safetensors file (never unpickles)."""
+    """The tensors of one safetensors file (never unpickles), int8 matrices as floats."""
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
     try:
-        return load_file(str(path))
+        state = load_file(str(path))
     except (SafetensorError, OSError, ValueError) as error:
         raise EngineLoadError(f"{path} is not a readable safetensors file: {error}.",
                               hint="Restore the file from the repository.") from None
+    return dequantize_int8(state, path)
 
 
 def load_float_into(module: nn.Module, path: Path) -> None:

@@ -124,6 +124,28 @@ def test_the_lease_checkpoint_files_stay_under_the_repository_limit(tmp_path: Pa
     assert all(entry["bytes"] < weights.MAX_FILE_BYTES for entry in manifest["files"].values())
 
 
+def test_the_grown_decoder_config_keeps_the_rest_and_its_checkpoint_fits_32_mib(tmp_path: Path) -> None:
+    from studio.engines.mini.encoder import ClipEncoder
+    from studio.engines.mini.judge import Judge
+    from studio.engines.mini.latent_ae import VideoAutoencoder
+    from studio.engines.mini.lm import MiniLM
+
+    grown, before = load_train_config(named_config("h200_latent5")), load_train_config(named_config("h200_latent4"))
+    assert grown.model.decoder == dataclasses.replace(before.model.decoder, layers=12)
+    assert dataclasses.replace(grown.model, decoder=before.model.decoder) == before.model
+    assert grown.int8_decoder_blocks and grown.data == before.data
+    model = grown.model
+    assert model.latent is not None
+    manifest = weights.save_checkpoint(tmp_path, model, "{}", lm=MiniLM(model), decoder=VideoDiT(model),
+                                       encoder=ClipEncoder(model), judge=Judge(model.judge),
+                                       autoencoder=VideoAutoencoder(model.latent), int8_blocks=True)
+    sizes = {name: entry["bytes"] for name, entry in manifest["files"].items()}
+    assert set(weights.WEIGHT_FILES) <= set(sizes)
+    assert max(sizes.values()) < weights.MAX_FILE_BYTES
+    total = sum(sizes.values()) + len(json.dumps(manifest)) + 100_000  # the config's training history grows
+    assert total <= 32 * 2**20, f"{total:,} bytes"
+
+
 # -- decoder -----------------------------------------------------------------------------------------
 def test_the_dit_works_on_the_latent_canvas() -> None:
     assert VideoDiT(TINY).canvas == (3, 5, 32, 48)  # pixels, as before
