@@ -82,8 +82,10 @@ def line_height(font: FontLike) -> int:
 
 def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_lines: int = 0) -> list[str]:
     """Greedy word wrap; words wider than a line are broken; the last line gets an ellipsis
-    when ``max_lines`` cuts the text."""
+    when ``max_lines`` cuts the text. A long run without spaces (Japanese, say) is broken by
+    bisection, so it costs a few measures of about a line each, not one per character."""
     lines: list[str] = []
+    full = False  # max_lines reached: the rest is cut anyway
     for paragraph in text.splitlines() or [""]:
         current = ""
         for word in paragraph.split():
@@ -93,14 +95,18 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
                 continue
             if current:
                 lines.append(current)
-            while measure(word) > max_width and len(word) > 1:
-                cut = len(word) - 1
-                while cut > 1 and measure(word[:cut]) > max_width:
-                    cut -= 1
+            while len(word) > 1 and not (full := bool(max_lines) and len(lines) > max_lines):
+                cut = _fitting_prefix(word, measure, max_width)
+                if cut >= len(word):
+                    break
                 lines.append(word[:cut])
                 word = word[cut:]
             current = word
+            if full:
+                break
         lines.append(current)
+        if full or (max_lines and len(lines) > max_lines):
+            break
     while lines and not lines[-1]:
         lines.pop()
     if max_lines and len(lines) > max_lines:
@@ -110,6 +116,24 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
             last = last[:-1]
         lines[-1] = last.rstrip() + "…"
     return lines
+
+
+def _fitting_prefix(word: str, measure: Callable[[str], float], max_width: float) -> int:
+    """The length of ``word``'s longest prefix that fits ``max_width`` (at least 1): doubled
+    until it no longer fits, then bisected."""
+    fits = 1
+    while fits < len(word) and measure(word[:min(2 * fits, len(word))]) <= max_width:
+        fits = min(2 * fits, len(word))
+    if fits >= len(word):
+        return len(word)
+    too_long = min(2 * fits, len(word))
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if measure(word[:middle]) <= max_width:
+            fits = middle
+        else:
+            too_long = middle
+    return fits
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,42 @@ def test_wrap_text() -> None:
     assert len(cut) == 2 and cut[-1].endswith("…")
 
 
+def test_a_long_run_without_spaces_wraps_in_few_measures() -> None:
+    """Japanese has no spaces: a narration is one "word" thousands of characters long. Each
+    line costs a few measures of about a line's length, not one measure per character."""
+    import random
+
+    calls: list[int] = []
+
+    def width(text: str) -> float:  # wide and narrow characters, as a real font has
+        calls.append(len(text))
+        return sum(2.0 if ord(c) > 0x3000 else 1.0 for c in text)
+
+    run = "キキは朝のパン屋へ走っていった。" * 250  # 4,000 characters, no space
+    lines = wrap_text(run, width, 60)
+    assert "".join(lines) == run and all(width(line) <= 60 for line in lines)
+    assert all(width(line) > 58 for line in lines[:-1]), "each line is filled"
+    calls.clear()
+    wrap_text(run, width, 60)
+    assert len(calls) < 20 * len(lines) and sum(calls) < 40 * len(run), (len(calls), sum(calls))
+    calls.clear()
+    assert len(wrap_text(run * 25, width, 60, max_lines=3)) == 3  # a 100,000-character title card
+    assert sum(calls) < len(run) * 25 + 20_000, "once whole, then only the first lines"
+
+    def reference(word: str, limit: int) -> list[str]:  # one character at a time
+        out: list[str] = []
+        while len(word) > limit:
+            out.append(word[:limit])
+            word = word[limit:]
+        return [*out, word]
+
+    generator = random.Random(4)
+    for _ in range(200):
+        word = "".join(generator.choice("abcdefgh") for _ in range(generator.randint(1, 60)))
+        limit = generator.randint(1, 12)
+        assert wrap_text(word, len, limit) == reference(word, limit), (word, limit)
+
+
 def test_srt_timestamp() -> None:
     assert srt_timestamp(0, Fraction(8)) == "00:00:00,000"
     assert srt_timestamp(8 * 3725 + 1, Fraction(8)) == "01:02:05,125"
