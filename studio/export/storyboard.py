@@ -197,43 +197,42 @@ LABEL_SCALE = 0.78
 
 
 def _set_column(blocks: list[TextBlock], box: Rect, size: float, measure: Measure,
-                limit: bool) -> tuple[list[PlacedLine], bool]:
-    """Lines of ``blocks`` in ``box`` at ``size``; whether they all fit. With ``limit`` the
-    text is cut (last line ellipsed) where the box ends."""
+                limit: bool) -> tuple[list[PlacedLine], int, float]:
+    """Lines of ``blocks`` in ``box`` at ``size``, how many of the blocks were placed (whole
+    ones, up to the first that does not fit) and where the next line would go. With
+    ``limit`` a last block that does not fit is cut where the box ends (its last line
+    ellipsed) and counts as placed."""
     placed: list[PlacedLine] = []
     top = box.y
-    fits = True
-    for block in blocks:
+    for count, block in enumerate(blocks):
         label_size = size * LABEL_SCALE
         if top + label_size * LINE > box.bottom:
-            fits = False
-            break
-        placed.append(PlacedLine(box.x, top, block.label, label_size, TextStyle.BOLD, block.label_colour))
-        top += label_size * LINE
-        room = int((box.bottom - top) // (size * LINE))
+            return placed, count, top
         style = block.style
 
         def width(text: str, style: TextStyle = style) -> float:
             return measure(text, size, style)
 
+        room = int((box.bottom - top - label_size * LINE) // (size * LINE))
         lines = wrap_text(block.text, width, box.w)
         if len(lines) > room:
-            fits = False
-            if not limit:
-                break
-            lines = wrap_text(block.text, width, box.w, max_lines=max(room, 0))
-            if room <= 0:
-                break
+            if not limit or room <= 0 or count < len(blocks) - 1:
+                return placed, count, top
+            lines = wrap_text(block.text, width, box.w, max_lines=room)
+        placed.append(PlacedLine(box.x, top, block.label, label_size, TextStyle.BOLD, block.label_colour))
+        top += label_size * LINE
         for line in lines:
             placed.append(PlacedLine(box.x, top, line, size, block.style, block.colour))
             top += size * LINE
         top += size * 0.55
-    return placed, fits
+    return placed, len(blocks), top
 
 
 def set_panel_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure) -> tuple[list[PlacedLine], float]:
     """Every line of the turn's text placed in ``columns`` at the largest size that fits
-    them all (one size for the whole panel); returns the lines and that size."""
+    them all (one size for the whole panel); returns the lines and that size. At the smallest
+    size, what the first column has no room for flows on into the next; only then is text
+    left out, and a last line says how many blocks (dialogue lines, fields) it left out."""
     heard, seen = turn_blocks(turn)
     heading = TextBlock("", turn_heading(turn), TextStyle.BOLD)
     two = [[*heard], [*seen]] if heard else [[*seen[:1]], [*seen[1:]]]
@@ -245,12 +244,22 @@ def set_panel_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure) -> t
         last = size <= MIN_TEXT_SIZE
         head_h = size * 1.15 * LINE
         lines.append(PlacedLine(columns[0].x, columns[0].y, heading.text, size * 1.15, TextStyle.BOLD, INK))
+        carried: list[TextBlock] = []
         for index, (box, blocks) in enumerate(zip(columns, groups, strict=True)):
             shifted = Rect(box.x, box.y + head_h + size * 0.3, box.w, box.h - head_h - size * 0.3) \
                 if index == 0 or len(columns) == 2 else box
-            placed, ok = _set_column(blocks, shifted, size, measure, limit=last)
+            final = index == len(columns) - 1
+            pending = [*carried, *blocks] if last else blocks
+            placed, count, top = _set_column(pending, shifted, size, measure, limit=last and final)
+            if last and final and count < len(pending):  # again, keeping a line for the note
+                shorter = Rect(shifted.x, shifted.y, shifted.w, shifted.h - size * LINE)
+                placed, count, top = _set_column(pending, shorter, size, measure, limit=True)
             lines.extend(placed)
-            fits = fits and ok
+            carried = pending[count:] if last else []
+            fits = fits and count == len(pending)
+            if last and final and carried:
+                note = f"… +{len(carried)} more line{'s' if len(carried) != 1 else ''}"
+                lines.append(PlacedLine(shifted.x, top, note, size, TextStyle.ITALIC, MUTED))
         if fits or last:
             return lines, size
         size = max(MIN_TEXT_SIZE, size - 0.5)

@@ -62,6 +62,25 @@ def test_pdf_holds_the_full_text_of_every_field(story: Fixture, tmp_path: Path) 
             assert expected in text, (panels, expected)
 
 
+@pytest.mark.parametrize("panels", [1, 3])
+def test_many_dialogue_lines_flow_into_the_next_column_and_a_cut_says_so(story: Fixture, tmp_path: Path,
+                                                                         panels: int) -> None:
+    first = story.nodes[0]
+    for index in range(1, 11):
+        story.project.apply(AddDialogueLine(first, "Qiqi", f"line number {index} of the long talk"))
+    out = tmp_path / f"talk-{panels}.pdf"
+    export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=panels))
+    text = _text(out)[0]
+    shown = [index for index in range(1, 11) if f"line number {index} of the long talk" in text]
+    if len(shown) < 10:  # no room even in the smallest type: the cut is said, never silent
+        assert shown == list(range(1, len(shown) + 1)) and f"+{10 - len(shown)} more line" in text, (panels, shown)
+    assert panels != 1 or shown == list(range(1, 11)), "a page of one panel has room for every line"
+    for _ in range(30):
+        story.project.apply(AddDialogueLine(first, "Mei", "and again, and again, and again, and again"))
+    export_branch(story.project, story.leaf, tmp_path / "cut.pdf", options=ExportOptions(panels_per_page=3))
+    assert "more lines" in _text(tmp_path / "cut.pdf")[0]
+
+
 def _page_png(pdf: Path, page: int, tmp_path: Path, dpi: int = 72) -> np.ndarray:
     prefix = tmp_path / f"{pdf.stem}-p{page}"
     subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
