@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
 from studio.core.errors import StudioError
+from studio.core.model import TakeStatus
 from studio.core.state import DELTA_SCALE
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -351,6 +352,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
+        _note_a_parent_without_take(project, parent)
         service = _service(project, args)
         try:
             for instruction in args.instruction:
@@ -372,6 +374,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     _show_played(args, results)
     _raise_on_failure(results)
     return 0
+
+
+def _note_a_parent_without_take(project: Project, parent: str) -> None:
+    """Continuing a turn that has no finished take (a `play` killed midway, turns imported and
+    not generated yet) works, but its own change of state is not there to build on: say so."""
+    tree = project.tree
+    node = tree.nodes[parent]
+    take = tree.selected_take(parent)
+    if node.is_root or (take is not None and take.status is TakeStatus.DONE):
+        return
+    print(f"kamishibai: note: the turn continued, {parent} ({node.instruction.raw[:50]!r}), has no finished "
+          "take: the new turn starts from the state before it. Generate it first to build on it "
+          f"(kamishibai fill, or kamishibai run-queue --requeue-interrupted), or pick another with --parent.",
+          file=sys.stderr)
 
 
 def _show_played(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:

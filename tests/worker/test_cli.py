@@ -226,3 +226,16 @@ def test_play_prints_the_change_in_points_as_the_window_shows_it(tmp_path: Path,
     for stat in ("stamina", "social", "entertainment"):
         change = getattr(after, stat) - getattr(before, stat)
         assert f"{stat} {getattr(after, stat)} ({change:+d})" in line, line
+
+
+def test_play_on_a_turn_without_a_take_says_so(folder: Path, fake_cli: FakeScript, capsys) -> None:
+    from studio.core import AddTurn
+
+    with Project.open(folder) as project:  # a turn whose generation never ran (a killed play)
+        project.apply(AddTurn(project.tree.root_id, "Qiqi runs", node_id="bare"))
+    assert main(["play", str(folder), "-i", "Qiqi dances", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "the turn continued, bare ('Qiqi runs'), has no finished take" in captured.err
+    assert json.loads(captured.out)["job_status"] == "done"
+    assert main(["play", str(folder), "-i", "Qiqi sleeps", "--json"]) == 0  # its parent has a take now
+    assert "no finished take" not in capsys.readouterr().err
