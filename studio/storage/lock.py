@@ -123,9 +123,10 @@ def _locked_message(folder: Path, holder: LockHolder | None, waited: float) -> P
 class WriterLock:
     """The held lock of one project folder; :meth:`release` (or process exit) frees it."""
 
-    def __init__(self, folder: Path, fd: int) -> None:
+    def __init__(self, folder: Path, fd: int, created: bool = False) -> None:
         self.folder = folder
         self._fd: int | None = fd
+        self.created = created  # the lock file was made by this acquire (the folder had none)
 
     @classmethod
     def acquire(cls, folder: Path, wait: float = 0.0,
@@ -142,6 +143,7 @@ class WriterLock:
                 raise ProjectLockedError(f"{folder} is already open for writing in this process.",
                                          hint="Close it first (or use the window that has it open).")
         path = folder / LOCK_NAME
+        created = not path.exists()
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
@@ -165,7 +167,7 @@ class WriterLock:
         except BaseException:
             os.close(fd)
             raise
-        lock = cls(folder, fd)
+        lock = cls(folder, fd, created)
         with _held_guard:
             _held[key] = lock
         return lock
@@ -183,10 +185,15 @@ class WriterLock:
             _held[folder.resolve()] = self
         self.folder = folder
 
-    def release(self) -> None:
+    def release(self, *, leave_no_trace: bool = False) -> None:
+        """Free the lock. ``leave_no_trace``: also remove the lock file if this lock made it
+        (a project refused as damaged keeps no new file)."""
         fd, self._fd = self._fd, None
         if fd is None:
             return
+        if leave_no_trace and self.created:
+            with contextlib.suppress(OSError):
+                (self.folder / LOCK_NAME).unlink()  # still held: nobody else is using it
         with _held_guard:
             for key, lock in list(_held.items()):
                 if lock is self:

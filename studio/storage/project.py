@@ -209,7 +209,7 @@ class Project:
                 raise
         except BaseException:
             if lock is not None:
-                lock.release()
+                lock.release(leave_no_trace=True)
             raise
         return cls(folder, database, tree, problems, lock)
 

@@ -66,10 +66,14 @@ def test_damaged_db_refused_untouched(tmp_path: Path, damage: str) -> None:
         db.write_bytes(b"\x13\x37" * 5000)
     else:
         db.write_bytes(b"")
+    for extra in path.iterdir():  # as copied from elsewhere: only the database and media
+        if extra.name not in ("project.db", "media"):
+            extra.unlink()
     before = digest(db)
     with pytest.raises(ProjectFileError, match="damaged|not a Kamishibai"):
         Project.open(path)
     assert digest(db) == before
+    assert sorted(p.name for p in path.iterdir()) == ["media", "project.db"], "a refused project gets no new file"
 
 
 def test_foreign_sqlite_refused(tmp_path: Path) -> None:
