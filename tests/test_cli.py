@@ -108,3 +108,18 @@ def test_sketch_sheet_writes_a_png_of_every_motion(tmp_path: Path) -> None:
         colours = sheet.convert("RGB").getcolors(1 << 20)
     assert width >= 8 * 120 and height >= (len(MOTIONS) // 8) * 120
     assert colours is not None and len(colours) > 500, "a real drawing, not a blank page"
+
+
+def test_say_refuses_a_position_outside_the_dialogue_and_an_empty_speaker(tmp_path: Path, demo_file: Path) -> None:
+    path = tmp_path / "story.kamishibai"
+    assert kamishibai("import-demo", str(demo_file), "--project", str(path)).returncode == 0
+    node = next(n["id"] for n in json.loads(kamishibai("tree", str(path), "--json").stdout)["nodes"] if n["parent"])
+    for args, needle in ((("--at", "0"), "N is from 1 to 1"), (("--at", "3"), "N is from 1 to 1"),
+                         (("--speaker", " "), "--speaker is empty")):
+        result = kamishibai("say", str(path), node, "Hello!", *args)
+        assert result.returncode == 2 and needle in result.stderr, result.stderr
+    assert kamishibai("say", str(path), node, "second", "--speaker", "Mei").returncode == 0
+    assert kamishibai("say", str(path), node, "first", "--at", "1", "--speaker", "Mei").returncode == 0
+    story = kamishibai("story", str(path), node, "--json")
+    lines = [line["text"] for line in json.loads(story.stdout)["dialogue"]]
+    assert lines == ["first", "second"]

@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
+from studio.core.errors import StudioError
 from studio.core.story import MAX_DURATION_S, StoryFields
 from studio.core.tree import StoryTree
 
@@ -112,7 +113,13 @@ def cmd_say(args: argparse.Namespace) -> int:
     with open_project(args.path, wait=args.wait) as project:
         node_id = resolve_node(project.tree, args.node)
         speaker = args.speaker if args.speaker is not None else project.tree.acting_character(node_id)
-        index = None if args.at is None else max(0, args.at - 1)
+        count = len(project.tree.nodes[node_id].story.dialogue)
+        if args.at is not None and not 1 <= args.at <= count + 1:
+            raise StudioError(f"--at {args.at}: the turn has {count} dialogue line(s), so N is from 1 to {count + 1} "
+                              f"({count + 1} appends).")
+        if args.speaker is not None and not args.speaker.strip():
+            raise StudioError("--speaker is empty: give a name (the default is the turn's character).")
+        index = None if args.at is None else args.at - 1
         project.apply(AddDialogueLine(node_id, speaker, args.text, index))
         _print_story(project.tree, node_id)
     return 0
