@@ -217,7 +217,7 @@ def test_queue_rows_say_what_each_job_does(make_window, sample_project: Path, qt
         assert header.sectionSize(column) >= ws.queue.list.sizeHintForColumn(column)
 
 
-@pytest.mark.parametrize("width", [300, 360, 480, 900])
+@pytest.mark.parametrize("width", [200, 240, 300, 360, 480, 900])
 def test_the_chart_drop_down_never_covers_the_legend(qtbot, width: int) -> None:
     """With the queue open at 1280x720 the chart is about 300 px wide: the view drop-down
     narrows (its text elides) instead of hiding Social and Fun."""
@@ -234,3 +234,6 @@ def test_the_chart_drop_down_never_covers_the_legend(qtbot, width: int) -> None:
     assert box.right() <= chart.width()
     if width >= 480:  # room for the whole drop-down
         assert box.width() == chart.mode_box.sizeHint().width()
+    # never cut to a stub: beside the legend it keeps room for its text, else it gets a row
+    assert box.width() >= min(chart.mode_box.sizeHint().width(), 120, width - 12)
+    assert chart.legend_rects()[0].bottom() <= chart.plot_rect().top()

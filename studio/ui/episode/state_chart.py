@@ -24,8 +24,10 @@ CHARACTER_COLORS = ("#ff9f6e", "#6ec6ff", "#c59bff", "#7ee08a", "#ffd36e", "#ff7
 ACTING = "acting"
 
 
-MODE_BOX_MIN_W = 72
-"""The view drop-down's narrowest width (a very narrow chart lets it cover the legend's end)."""
+MODE_BOX_MIN_W = 120
+"""The view drop-down's narrowest width beside the legend (its text still reads); with less
+room it gets a row of its own above the legend."""
+LEGEND_H = TOP - 8
 
 
 class StateChart(TurnStrip):
@@ -36,6 +38,7 @@ class StateChart(TurnStrip):
         self.mode = ACTING
         """``acting`` (three lines: the acting character's state) or a stat name (one line
         per character for that stat)."""
+        self.stacked = False  # the drop-down on its own row above the legend (a narrow chart)
         self.mode_box = QComboBox(self)
         self.mode_box.addItem("Acting character", ACTING)
         for stat in STAT_NAMES:
@@ -81,15 +84,20 @@ class StateChart(TurnStrip):
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
         hint = self.mode_box.sizeHint()
-        # A narrow chart narrows the drop-down (its text elides) before it would cover the legend.
-        room = self.width() - RIGHT - self.legend_rects()[-1].right() - 8
-        width = int(max(MODE_BOX_MIN_W, min(hint.width(), room)))
-        self.mode_box.setGeometry(int(self.width() - RIGHT - width), 0, width, hint.height())
+        # A narrow chart narrows the drop-down beside the legend; narrower still, the drop-down
+        # takes a row of its own above the legend rather than cover it or cut its text to a stub.
+        room = self.width() - RIGHT - self._legend_right() - 8
+        self.stacked = room < MODE_BOX_MIN_W
+        width = int(min(hint.width(), self.width() - RIGHT) if self.stacked else min(hint.width(), room))
+        self.mode_box.setGeometry(int(self.width() - RIGHT - width), 0, max(1, width), hint.height())
 
     # -- geometry --------------------------------------------------------------------------
 
     def plot_rect(self) -> QRectF:
-        top = max(TOP, self.mode_box.sizeHint().height() + 4.0)  # the legend and the view's drop-down above
+        if self.stacked:  # the drop-down's row, then the legend's
+            top = self.mode_box.sizeHint().height() + 2.0 + LEGEND_H + 6.0
+        else:
+            top = max(TOP, self.mode_box.sizeHint().height() + 4.0)  # the legend and the view's drop-down above
         return QRectF(LEFT, top, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - top - BOTTOM))
 
     def point_x(self, index: int, plot: QRectF | None = None) -> float:
@@ -187,11 +195,17 @@ class StateChart(TurnStrip):
         metrics = self.fontMetrics()
         rects = []
         x = LEFT
+        y = self.mode_box.sizeHint().height() + 2.0 if self.stacked else 3.0
         for stat in STAT_NAMES:
             width = 13 + metrics.horizontalAdvance(palette.STAT_LABELS[stat])
-            rects.append(QRectF(x, 3, width, TOP - 8))
+            rects.append(QRectF(x, y, width, LEGEND_H))
             x += width + 12
         return rects
+
+    def _legend_right(self) -> float:
+        metrics = self.fontMetrics()
+        widths = [13 + metrics.horizontalAdvance(palette.STAT_LABELS[stat]) for stat in STAT_NAMES]
+        return LEFT + sum(widths) + 12 * (len(widths) - 1)
 
     def _paint_legend(self, painter: QPainter, plot: QRectF) -> None:
         painter.setFont(self.font())
