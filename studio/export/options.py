@@ -34,13 +34,18 @@ class ExportFormat(StrEnum):
 
 def infer_format(out: Path, fmt: ExportFormat | str | None = None) -> ExportFormat:
     """The format asked for, or the one the file name's suffix says."""
+    suffix = out.suffix.lower().lstrip(".")
     if fmt is not None:
         try:
-            return ExportFormat(str(fmt).lower())
+            chosen = ExportFormat(str(fmt).lower())
         except ValueError:
             known = ", ".join(f.value for f in ExportFormat)
             raise ExportError(f"Unknown export format {fmt!r}.", hint=f"Formats: {known}.") from None
-    suffix = out.suffix.lower().lstrip(".")
+        if suffix in {f.value for f in ExportFormat} and suffix != chosen.value:
+            # an SRT in a file named .mp4 would fool every player that opens it
+            raise ExportError(f"The file name {out.name!r} says {suffix} but the format asked for is {chosen.value}.",
+                              hint=f"Name the file .{chosen.value}, or leave out the format.")
+        return chosen
     try:
         return ExportFormat(suffix)
     except ValueError:

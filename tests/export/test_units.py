@@ -126,3 +126,6 @@ def test_infer_format() -> None:
     assert infer_format(Path("a.bin"), "gif") == ExportFormat.GIF
     with pytest.raises(ExportError):
         infer_format(Path("a"))
+    assert infer_format(Path("a.mp4"), "MP4") == ExportFormat.MP4
+    with pytest.raises(ExportError, match="says mp4 but the format asked for is srt"):
+        infer_format(Path("a.mp4"), "srt")
