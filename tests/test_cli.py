@@ -123,3 +123,15 @@ def test_say_refuses_a_position_outside_the_dialogue_and_an_empty_speaker(tmp_pa
     story = kamishibai("story", str(path), node, "--json")
     lines = [line["text"] for line in json.loads(story.stdout)["dialogue"]]
     assert lines == ["first", "second"]
+
+
+def test_a_deep_tree_prints_without_endless_indentation(tmp_path: Path) -> None:
+    demo = tmp_path / "deep.txt"
+    demo.write_text("\n".join(f"Character: Qiqi; Motion: run; Background: town; {'word ' * 20}{i}"
+                              for i in range(60)) + "\n")
+    path = tmp_path / "deep.kamishibai"
+    assert kamishibai("import-demo", str(demo), "--project", str(path)).returncode == 0
+    lines = kamishibai("tree", str(path)).stdout.splitlines()
+    assert len(lines) == 61
+    assert max(len(line) - len(line.lstrip()) for line in lines) <= 64  # 32 levels of two spaces
+    assert lines[-1].lstrip().startswith("[60] ") and "…" in lines[-1]

@@ -145,6 +145,11 @@ def cmd_tree(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_INDENT = 32
+"""Deeper turns are indented no further but numbered (a story of thousands of turns in one
+branch would otherwise print mostly spaces)."""
+
+
 def _print_text_tree(tree: StoryTree) -> None:
     stack: list[tuple[str, int]] = [(tree.root_id, 0)]
     while stack:
@@ -152,10 +157,12 @@ def _print_text_tree(tree: StoryTree) -> None:
         node = tree.node(node_id)
         state = tree.state_of(node_id)
         takes = tree.takes_of(node_id)
-        text = printable(node.instruction.raw[:70]) or "(start)"
+        raw = node.instruction.raw
+        text = printable(raw[:70] + ("…" if len(raw) > 70 else "")) or "(start)"
         selected = tree.selected_take(node_id)
         flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
-        print(f"{'  ' * depth}{printable(node.id)}  {text}  "
+        indent = "  " * depth if depth <= MAX_INDENT else "  " * MAX_INDENT + f"[{depth}] "
+        print(f"{indent}{printable(node.id)}  {text}  "
               f"[st {state.stamina} so {state.social} en {state.entertainment}] {len(takes)} take(s){flags}")
         stack.extend((child, depth + 1) for child in reversed(tree.child_ids(node_id)))
 
