@@ -185,8 +185,21 @@ def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> 
 
 
 def _warnings(instruction: Instruction) -> list[str]:
-    """Characters the model has never seen are drawn as one it knows: say so."""
+    """What the model has never seen: characters (drawn as one it knows), and motions and
+    places outside the sketch world it learnt (read with that world's vocabulary; the clip may
+    show another)."""
+    from studio.engines.sketch.understanding import Reading, read_location, read_motion
+
+    warnings = []
     name = " ".join(instruction.character.split())
     if name and name.casefold() not in {c.casefold() for c in characters()}:
-        return [f"'{name}' is not a character the mini model knows; it draws one of its cast"]
-    return []
+        warnings.append(f"'{name}' is not a character the mini model knows; it draws one of its cast")
+    for read, what in ((read_motion, "motion"), (lambda i, r: read_location(i, r, ()), "place")):
+        reading = Reading()
+        read(instruction, reading)
+        for warning in reading.warnings:
+            words, found, nearest = warning.partition(" unknown, shown as ")
+            if found:
+                warnings.append(f"{words} is not a {what} the mini model learnt; the nearest it knows by name is "
+                                f"{nearest}, and the clip may show another")
+    return warnings

@@ -67,6 +67,19 @@ def test_one_turn_on_the_cpu_at_reduced_steps(engine: MiniEngine) -> None:
     assert not np.allclose(second.representation, alone.representation)
 
 
+def test_words_outside_what_the_model_learnt_are_warned_about(engine: MiniEngine) -> None:
+    settings = MiniSettings.from_values({"steps": 1, "height": 64, "width": 96, "frames": 5})
+    known = engine.predict(GenerationContext(), parse_instruction("Character: Qiqi; Motion: run; Background: town."),
+                           settings, 1)
+    assert known.warnings == ()
+    odd = engine.predict(GenerationContext(),
+                         parse_instruction("Character: Zed; Motion: juggle; Background: atlantis."), settings, 1)
+    text = " | ".join(odd.warnings)
+    assert "'Zed' is not a character the mini model knows" in text
+    assert "'juggle' is not a motion the mini model learnt" in text
+    assert "'atlantis' is not a place the mini model learnt" in text
+
+
 def test_play_prints_the_predicted_deltas_and_motion_level(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     from studio.cli import main
