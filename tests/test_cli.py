@@ -135,3 +135,14 @@ def test_a_deep_tree_prints_without_endless_indentation(tmp_path: Path) -> None:
     assert len(lines) == 61
     assert max(len(line) - len(line.lstrip()) for line in lines) <= 64  # 32 levels of two spaces
     assert lines[-1].lstrip().startswith("[60] ") and "…" in lines[-1]
+
+
+def test_import_demo_reads_standard_input(tmp_path: Path) -> None:
+    path = tmp_path / "piped.kamishibai"
+    lines = "Character: Qiqi; Motion: run; Background: town\nCharacter: Qiqi; Motion: jump; Background: park\n"
+    result = subprocess.run([sys.executable, "-m", "studio", "import-demo", "-", "--project", str(path)],
+                            input=lines, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "imported 2 turns" in result.stdout, result.stderr
+    bad = subprocess.run([sys.executable, "-m", "studio", "import-demo", "-", "--project", str(tmp_path / "bad")],
+                         input="Character: Qiqi; Motion: run\n", capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.startswith("kamishibai: error: standard input: 1 malformed line")

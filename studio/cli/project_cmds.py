@@ -18,7 +18,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(handler=cmd_new)
 
     p = sub.add_parser("import-demo", help="import an AnimeGamer game_demo file as one branch")
-    p.add_argument("file")
+    p.add_argument("file", help="the game_demo text file (- reads standard input)")
     p.add_argument("--project", required=True, help="project folder (created if missing)")
     p.add_argument("--parent", default="root", help="node to continue from (default: the story's start)")
     p.add_argument("--skip-bad", action="store_true", help="import the good lines, report the bad ones")
@@ -76,18 +76,18 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_import_demo(args: argparse.Namespace) -> int:
     from studio.composition import create_project
-    from studio.storage.demo_import import DemoImportError, import_story, read_demo
+    from studio.storage.demo_import import DemoImportError, demo_name, import_story, read_demo
     from studio.storage.project import normalise_project_path
 
     source = Path(args.file)
     story = read_demo(source)  # check the file before creating anything
     if story.problems and not args.skip_bad:
-        raise DemoImportError(source.name, story.problems)
+        raise DemoImportError(demo_name(source), story.problems)
     folder = normalise_project_path(args.project)
     project = open_project(str(folder), wait=args.wait) if folder.exists() else create_project(folder)
     with project:
         parent = resolve_node(project.tree, args.parent)
-        result = import_story(project, story, source.name, parent_id=parent, skip_bad=args.skip_bad)
+        result = import_story(project, story, demo_name(source), parent_id=parent, skip_bad=args.skip_bad)
         for number, reason in result.skipped:
             print(f"skipped line {number}: {printable(reason)}")
         for number, node_id in result.free_text:

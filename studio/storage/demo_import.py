@@ -22,6 +22,7 @@ import writes nothing) and one Undo step.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -221,24 +222,37 @@ def parse_demo_text(text: str) -> DemoStory:
     return DemoStory([b for b in branches if b.turns], problems)
 
 
+STDIN = "-"
+"""The file name that means standard input (``kamishibai import-demo - < story.txt``)."""
+
+
+def demo_name(path: Path) -> str:
+    return "standard input" if str(path) == STDIN else path.name
+
+
 def read_demo(path: Path) -> DemoStory:
-    """Read and parse a demo file: at most :data:`MAX_DEMO_BYTES`, whatever the file is."""
+    """Read and parse a demo file (``-``: standard input): at most :data:`MAX_DEMO_BYTES`,
+    whatever the file is."""
+    name = demo_name(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_DEMO_BYTES + 1)
+        if str(path) == STDIN:
+            data = sys.stdin.buffer.read(MAX_DEMO_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_DEMO_BYTES + 1)
     except IsADirectoryError:
         raise StudioError(f"Can't read {path}: it is a folder, not a game_demo file.") from None
     except OSError as error:
         raise StudioError(f"Can't read {path}: {error.strerror or error}.") from None
     if len(data) > MAX_DEMO_BYTES:
-        raise StudioError(f"{path.name} holds more than {MAX_DEMO_BYTES:,} bytes; "
+        raise StudioError(f"{name} holds more than {MAX_DEMO_BYTES:,} bytes; "
                           f"a game_demo file is at most {MAX_DEMO_BYTES:,} bytes.",
                           hint="Split it into several files and import them one by one.")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise DemoImportError(path.name, [(line, "not valid UTF-8 text")]) from None
+        raise DemoImportError(name, [(line, "not valid UTF-8 text")]) from None
     return parse_demo_text(text)
 
 
