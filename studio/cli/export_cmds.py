@@ -90,7 +90,7 @@ class _Bar:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from studio.export import CaptionMode, ExportOptions, export_branch
+    from studio.export import CaptionMode, ExportOptions, export_branch, stale_note, stale_turns
     from studio.export.options import PanelAspect
 
     options = ExportOptions(
@@ -108,8 +108,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             result = export_branch(project, leaf, Path(args.out), args.format, options, progress=bar)
         finally:
             bar.close()
+        note = stale_note(stale_turns(project.tree, leaf))
     if not result.paths:
         raise StudioError("The export wrote nothing.")
+    if note:
+        print(f"kamishibai: note: {note}.", file=sys.stderr)
     print(result.summary())
     for extra in result.paths[1:]:
         print(f"  also wrote {extra}")

@@ -119,6 +119,30 @@ def _clean_story(story: StoryFields) -> StoryFields:
         shot_notes=clean_text(story.shot_notes).strip())
 
 
+def stale_turns(tree: StoryTree, leaf_id: str) -> list[int]:
+    """The numbers of the branch's turns whose chosen take is stale (made before an earlier
+    turn changed): an export shows them as they are, and the caller says so."""
+    try:
+        path = tree.path_to(leaf_id)
+    except TreeError:
+        return []
+    numbers = []
+    for number, node in enumerate(path[1:], start=1):
+        take = tree.selected_take(node.id)
+        if take is not None and take.stale:
+            numbers.append(number)
+    return numbers
+
+
+def stale_note(numbers: list[int]) -> str:
+    """A sentence for :func:`stale_turns`' result ("" when there are none)."""
+    if not numbers:
+        return ""
+    shown = ", ".join(str(n) for n in numbers[:8]) + (f" and {len(numbers) - 8} more" if len(numbers) > 8 else "")
+    return (f"turn{'s' if len(numbers) > 1 else ''} {shown} use{'' if len(numbers) > 1 else 's'} a stale take (made "
+            "before an earlier turn changed); re-roll the branch for an episode that follows on")
+
+
 def collect_branch(project: Project, leaf_id: str) -> Branch:
     """The root-to-``leaf_id`` branch; raises :class:`ExportError` naming the first bad turn.
 

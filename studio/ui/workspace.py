@@ -727,7 +727,10 @@ class Workspace(QWidget):
             return job_id
 
         def queued(job_id: str) -> None:
-            self.message.emit(f"Exporting to {out}…")
+            from studio.export import stale_note, stale_turns
+
+            note = stale_note(stale_turns(self.tree, leaf))
+            self.message.emit(f"Exporting to {out}…" + (f" Note: {note}." if note else ""))
             if then is not None:
                 then(job_id)
 

@@ -53,3 +53,22 @@ def test_export_bad_input_exits_2(story: Fixture, tmp_path: Path, capsys: pytest
         main(["export", str(story.project.path), "--leaf", story.leaf, "--out", "x.mp4", "--size", "big"])
     assert exit_info.value.code == 2
     assert list(tmp_path.glob("x.*")) == []
+
+
+def test_export_notes_stale_takes(story: Fixture, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dataclasses import replace
+
+    from studio.core import AddTake, SelectTake
+
+    out = tmp_path / "fresh.mp4"
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(out), "-q"]) == 0
+    assert "stale" not in capsys.readouterr().err
+    first = story.nodes[0]
+    old = story.project.tree.selected_take(first)
+    assert old is not None
+    story.project.apply(AddTake(replace(old, id="other", seed=old.seed + 1)))
+    story.project.apply(SelectTake(first, "other"))  # the turns after it were made from the old take
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(tmp_path / "s.mp4"),
+                 "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "note: turns 2, 3 use a stale take" in err, err
