@@ -90,7 +90,8 @@ class _Bar:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from studio.export import CaptionMode, ExportOptions, export_branch, stale_note, stale_turns
+    from studio.export import CaptionMode, ExportOptions, collect_branch, export_branch, stale_note, stale_turns
+    from studio.export.glyphs import drawn_texts, glyph_note, missing_glyphs
     from studio.export.options import PanelAspect
 
     options = ExportOptions(
@@ -108,10 +109,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             result = export_branch(project, leaf, Path(args.out), args.format, options, progress=bar)
         finally:
             bar.close()
-        note = stale_note(stale_turns(project.tree, leaf))
+        notes = [stale_note(stale_turns(project.tree, leaf)),
+                 glyph_note(missing_glyphs(drawn_texts(collect_branch(project, leaf), options, result.format)))]
     if not result.paths:
         raise StudioError("The export wrote nothing.")
-    if note:
+    for note in filter(None, notes):
         print(f"kamishibai: note: {note}.", file=sys.stderr)
     print(result.summary())
     for extra in result.paths[1:]:

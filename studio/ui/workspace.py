@@ -706,14 +706,19 @@ class Workspace(QWidget):
         leaf = self.branch[-1] if self.branch else self.current_id
         exports = self._exports
 
+        glyphs: list[str] = []  # what the export's font can't draw, found on the writer thread
+
         def submit() -> str:
-            from studio.export import export_task
+            from studio.export import ExportOptions, collect_branch, export_task, infer_format
+            from studio.export.glyphs import drawn_texts, glyph_note, missing_glyphs
 
             try:
                 out.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise StudioError(f"Could not create the folder {out.parent}: {error.strerror or error}") from None
             job = export_task(self.project, leaf, out, options, fmt)
+            glyphs.append(glyph_note(missing_glyphs(drawn_texts(
+                collect_branch(self.project, leaf), options or ExportOptions(), infer_format(out, fmt)))))
             written: list[Path] = []
 
             def recorded(progress: Any, cancelled: Any) -> Any:
@@ -729,8 +734,8 @@ class Workspace(QWidget):
         def queued(job_id: str) -> None:
             from studio.export import stale_note, stale_turns
 
-            note = stale_note(stale_turns(self.tree, leaf))
-            self.message.emit(f"Exporting to {out}…" + (f" Note: {note}." if note else ""))
+            notes = [note for note in (stale_note(stale_turns(self.tree, leaf)), *glyphs) if note]
+            self.message.emit(f"Exporting to {out}…" + "".join(f" Note: {note}." for note in notes))
             if then is not None:
                 then(job_id)
 
