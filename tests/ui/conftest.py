@@ -98,3 +98,13 @@ def sample_project(tmp_path: Path) -> Iterator[Path]:
     path = project.path
     project.close()
     yield path
+
+
+def generate_first_branch(window, qtbot, timeout_ms: int = 120_000) -> str:  # type: ignore[no-untyped-def]
+    """Select the first branch's last turn, generate every turn of it, wait; its id."""
+    tree = window.session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    window.workspace.select(leaf, center=False)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=timeout_ms)
+    return str(leaf)

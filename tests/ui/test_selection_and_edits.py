@@ -9,6 +9,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize
 
+from .conftest import generate_first_branch
+
 JOB_TIMEOUT_MS = 120_000
 
 
@@ -82,10 +84,7 @@ def test_the_status_bar_names_what_a_sheet_export_wrote(make_window, sample_proj
 
     window = make_window(sample_project)
     ws = window.workspace
-    tree = window.session.project.tree
-    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
-    window.actions_.fill.trigger()
-    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    generate_first_branch(window, qtbot, JOB_TIMEOUT_MS)
     out = tmp_path / "out" / "sheet.png"
     queued: list[str] = []
     ws.queue_export(out, ExportOptions(), "png", then=queued.append)

@@ -11,6 +11,8 @@ from PySide6.QtGui import QColor
 
 from studio.ui.node_summary import CardStatus
 
+from .conftest import generate_first_branch
+
 JOB_TIMEOUT_MS = 120_000
 
 
@@ -27,9 +29,7 @@ def test_delete_asks_with_the_right_counts(make_window, sample_project: Path, qt
     ws = window.workspace
     tree = window.session.project.tree
     first = tree.child_ids(tree.root_id)[0]
-    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
-    window.actions_.fill.trigger()
-    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    generate_first_branch(window, qtbot, JOB_TIMEOUT_MS)
     tree = window.session.project.tree  # the snapshot with the new takes
     asked: list[str] = []
     ws.confirm = lambda title, text: asked.append(text) or False  # type: ignore[method-assign]
@@ -48,10 +48,7 @@ def test_player_shows_time_not_frames(make_window, sample_project: Path, qtbot) 
     assert format_clock(0) == "0:00.0" and format_clock(3.46) == "0:03.5" and format_clock(75) == "1:15.0"
     window = make_window(sample_project)
     ws = window.workspace
-    tree = window.session.project.tree
-    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
-    window.actions_.fill.trigger()
-    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    generate_first_branch(window, qtbot, JOB_TIMEOUT_MS)
     player = ws.episode.player
     qtbot.waitUntil(lambda: player.frame_count > 0 and player.ready, timeout=20_000)
     player.pause()
@@ -106,10 +103,7 @@ def test_export_dialog_names_the_branch_and_uses_the_exports_folder(make_window,
     window = make_window(sample_project)
     ws = window.workspace
     tree = window.session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    ws.select(leaf, center=False)
-    window.actions_.fill.trigger()
-    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    leaf = generate_first_branch(window, qtbot, JOB_TIMEOUT_MS)
     seen: list[ExportDialog] = []
 
     def fake_exec(dialog: ExportDialog) -> int:
@@ -145,9 +139,7 @@ def test_cast_list_shows_pictures_and_add_character_asks_for_more(make_window, s
     window = make_window(sample_project)
     ws = window.workspace
     tree = window.session.project.tree
-    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
-    window.actions_.fill.trigger()
-    qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    generate_first_branch(window, qtbot, JOB_TIMEOUT_MS)
     qtbot.waitUntil(lambda: ws.scene.status(tree.child_ids(tree.root_id)[0]) is CardStatus.DONE)
     ws.cast.refresh(window.session.project.tree)
     fallback = icon("person").pixmap(QSize(56, 40)).toImage()

@@ -21,13 +21,7 @@ from studio.engines.mini.decoder import VideoDiT, block_count  # noqa: E402
 from studio.engines.mini.engine import MiniEngine  # noqa: E402
 from studio.engines.mini.pack import main as pack_main  # noqa: E402
 from studio.engines.mini.pack import pack_int8_blocks  # noqa: E402
-from studio.engines.mini.tiny import write_tiny_checkpoint  # noqa: E402
 from studio.engines.mini.train import Budget, Trainer  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny") / "mini")
 
 
 def _randomised(model: VideoDiT, seed: int) -> VideoDiT:

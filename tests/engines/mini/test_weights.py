@@ -16,13 +16,7 @@ from studio.engines.base import EngineConfig, EngineLoadError, RequirementKind  
 from studio.engines.catalog.mini import check  # noqa: E402
 from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.engine import MiniEngine  # noqa: E402
-from studio.engines.mini.tiny import write_tiny_checkpoint  # noqa: E402
 from tests.engines.mini.damage import alter_one_byte, truncate  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny") / "mini")
 
 
 @pytest.fixture

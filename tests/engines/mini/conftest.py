@@ -1,0 +1,15 @@
+"""Shared fixtures of the mini engine's tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A checkpoint folder of the tiny config with random weights (written once per module)."""
+    from studio.engines.mini.tiny import write_tiny_checkpoint
+
+    return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny") / "mini")
