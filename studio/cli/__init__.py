@@ -89,8 +89,6 @@ def main(argv: Sequence[str] | None = None) -> int:
               "limit is 255 bytes a name).", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as error:
-        if os.environ.get("KAMISHIBAI_DEBUG"):
-            raise
         return _internal_error(error)
 
 

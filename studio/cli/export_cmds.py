@@ -90,8 +90,7 @@ class _Bar:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from studio.export import CaptionMode, ExportOptions, collect_branch, export_branch, stale_note, stale_turns
-    from studio.export.glyphs import drawn_texts, glyph_note, missing_glyphs
+    from studio.export import CaptionMode, ExportOptions, export_branch
     from studio.export.options import PanelAspect
 
     options = ExportOptions(
@@ -109,11 +108,9 @@ def cmd_export(args: argparse.Namespace) -> int:
             result = export_branch(project, leaf, Path(args.out), args.format, options, progress=bar)
         finally:
             bar.close()
-        notes = [stale_note(stale_turns(project.tree, leaf)),
-                 glyph_note(missing_glyphs(drawn_texts(collect_branch(project, leaf), options, result.format)))]
     if not result.paths:
         raise StudioError("The export wrote nothing.")
-    for note in filter(None, notes):
+    for note in result.notes:
         print(f"kamishibai: note: {note}.", file=sys.stderr)
     print(result.summary())
     for extra in result.paths[1:]:

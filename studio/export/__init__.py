@@ -10,7 +10,7 @@ inside the functions that need them, so importing this package is cheap.
 """
 
 from studio.export.api import ExportJob, export_branch, export_collected, export_task
-from studio.export.branch import Branch, Turn, collect_branch, stale_note, stale_turns
+from studio.export.branch import Branch, Turn, collect_branch
 from studio.export.errors import ExportError
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions, ExportResult, infer_format
 
@@ -28,6 +28,4 @@ __all__ = [
     "export_collected",
     "export_task",
     "infer_format",
-    "stale_note",
-    "stale_turns",
 ]

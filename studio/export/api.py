@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled, never_cancelled, no_progress
-from studio.export.branch import Branch, collect_branch
+from studio.export.branch import Branch, collect_branch, stale_note
 from studio.export.errors import ExportError, os_error
 from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format
 from studio.export.output import OutputFiles, check_destination, check_outside_project
@@ -69,8 +69,12 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
             raise os_error(error, out) from None
         except MediaError as error:  # ffmpeg failed on a clip or on the output
             raise ExportError(error.message, error.hint) from None
+    from studio.export.glyphs import drawn_texts, glyph_note, missing_glyphs  # the font's tables: only now
+
+    notes = (stale_note(branch), glyph_note(missing_glyphs(drawn_texts(branch, options, fmt))))
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
-                        seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages)
+                        seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,
+                        notes=tuple(note for note in notes if note))
 
 
 def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,

@@ -42,6 +42,8 @@ class Turn:
     """What happens, as a readable sentence (see :func:`studio.core.sentence.describe_action`)."""
     story: StoryFields = StoryFields()
     """Dialogue, narration, duration and shot notes (text cleaned like the instruction)."""
+    stale: bool = False
+    """The chosen take was made before an earlier turn changed."""
 
     @property
     def duration(self) -> float | None:
@@ -106,7 +108,7 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
                 action=clean_text(describe_action(node.instruction, character)).strip(),
-                story=_clean_story(node.story))
+                story=_clean_story(node.story), stale=take.stale)
 
 
 def _clean_story(story: StoryFields) -> StoryFields:
@@ -119,27 +121,20 @@ def _clean_story(story: StoryFields) -> StoryFields:
         shot_notes=clean_text(story.shot_notes).strip())
 
 
-def stale_turns(tree: StoryTree, leaf_id: str) -> list[int]:
-    """The numbers of the branch's turns whose chosen take is stale (made before an earlier
-    turn changed): an export shows them as they are, and the caller says so."""
-    try:
-        path = tree.path_to(leaf_id)
-    except TreeError:
-        return []
-    numbers = []
-    for number, node in enumerate(path[1:], start=1):
-        take = tree.selected_take(node.id)
-        if take is not None and take.stale:
-            numbers.append(number)
-    return numbers
+def first_few(items: list[str], separator: str, limit: int = 8) -> str:
+    """``items`` joined, the first ``limit`` of them and how many more."""
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return separator.join(items[:limit]) + more
 
 
-def stale_note(numbers: list[int]) -> str:
-    """A sentence for :func:`stale_turns`' result ("" when there are none)."""
+def stale_note(branch: Branch) -> str:
+    """A sentence naming the branch's turns whose chosen take is stale: an export shows
+    them as they are ("" when there are none)."""
+    numbers = [str(turn.number) for turn in branch.turns if turn.stale]
     if not numbers:
         return ""
-    shown = ", ".join(str(n) for n in numbers[:8]) + (f" and {len(numbers) - 8} more" if len(numbers) > 8 else "")
-    return (f"turn{'s' if len(numbers) > 1 else ''} {shown} use{'' if len(numbers) > 1 else 's'} a stale take (made "
+    many = len(numbers) > 1
+    return (f"turn{'s' if many else ''} {first_few(numbers, ', ')} use{'' if many else 's'} a stale take (made "
             "before an earlier turn changed); re-roll the branch for an episode that follows on")
 
 

@@ -85,7 +85,10 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
     when ``max_lines`` cuts the text. A long run without spaces (Japanese, say) is broken by
     bisection, so it costs a few measures of about a line each, not one per character."""
     lines: list[str] = []
-    full = False  # max_lines reached: the rest is cut anyway
+
+    def full() -> bool:  # past max_lines: the rest is cut anyway, so it is not measured
+        return bool(max_lines) and len(lines) > max_lines
+
     for paragraph in text.splitlines() or [""]:
         current = ""
         for word in paragraph.split():
@@ -95,17 +98,17 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
                 continue
             if current:
                 lines.append(current)
-            while len(word) > 1 and not (full := bool(max_lines) and len(lines) > max_lines):
+            while len(word) > 1 and not full():
                 cut = _fitting_prefix(word, measure, max_width)
                 if cut >= len(word):
                     break
                 lines.append(word[:cut])
                 word = word[cut:]
             current = word
-            if full:
+            if full():
                 break
         lines.append(current)
-        if full or (max_lines and len(lines) > max_lines):
+        if full():
             break
     while lines and not lines[-1]:
         lines.pop()

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
-from studio.export.branch import Branch
+from studio.export.branch import Branch, first_few
 from studio.export.drawing import font_file
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 
@@ -67,6 +67,5 @@ def glyph_note(missing: list[str]) -> str:
     """A sentence for :func:`missing_glyphs`' result ("" when none are missing)."""
     if not missing:
         return ""
-    shown = " ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
-    return (f"{len(missing)} character(s) of the text ({shown}) are not in the export's font and show as empty "
-            "boxes in titles, captions and sheets (subtitle and timeline files keep them)")
+    return (f"{len(missing)} character(s) of the text ({first_few(missing, ' ')}) are not in the export's font and "
+            "show as empty boxes in titles, captions and sheets (subtitle and timeline files keep them)")

@@ -149,6 +149,8 @@ class ExportResult:
     seconds: float
     turns: int
     pages: int = 0
+    notes: tuple[str, ...] = ()
+    """What the user should know of the result (stale takes shown, characters the font lacks)."""
 
     @property
     def path(self) -> Path:

@@ -131,8 +131,8 @@ class Workspace(QWidget):
         self.branch: list[str] = []
         self._last_child: dict[str, str] = {}
         self._matches: list[str] = []
-        # export job id -> the file asked for, and the files the job wrote (filled as it ends)
-        self._exports: dict[str, tuple[Path, list[Path]]] = {}
+        # export job id -> the file asked for, and the job's ExportResult (filled as it ends)
+        self._exports: dict[str, tuple[Path, list[Any]]] = {}
         self._match_index = -1
         self.closed = False
         self.compare_window: Any = None
@@ -474,7 +474,10 @@ class Workspace(QWidget):
         export = self._exports.pop(event.job.id, None)
         if export is not None:
             if event.kind is EventKind.FINISHED:
-                self.message.emit(f"Export finished: {describe_written(*export)}")
+                out, results = export
+                written = list(results[0].paths) if results else []
+                notes = "".join(f" Note: {note}." for note in (results[0].notes if results else ()))
+                self.message.emit(f"Export finished: {describe_written(out, written)}{notes}")
             elif event.kind is EventKind.FAILED:
                 self.message.emit(f"Export failed: {event.message or 'see the queue'}")
             else:
@@ -706,36 +709,27 @@ class Workspace(QWidget):
         leaf = self.branch[-1] if self.branch else self.current_id
         exports = self._exports
 
-        glyphs: list[str] = []  # what the export's font can't draw, found on the writer thread
-
         def submit() -> str:
-            from studio.export import ExportOptions, collect_branch, export_task, infer_format
-            from studio.export.glyphs import drawn_texts, glyph_note, missing_glyphs
+            from studio.export import export_task
 
             try:
                 out.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise StudioError(f"Could not create the folder {out.parent}: {error.strerror or error}") from None
             job = export_task(self.project, leaf, out, options, fmt)
-            glyphs.append(glyph_note(missing_glyphs(drawn_texts(
-                collect_branch(self.project, leaf), options or ExportOptions(), infer_format(out, fmt)))))
-            written: list[Path] = []
+            results: list[Any] = []
 
             def recorded(progress: Any, cancelled: Any) -> Any:
-                result = job(progress, cancelled)
-                written.extend(result.paths)  # a sheet's pages are NAME-01.png, NAME-02.png, ...
-                return result
+                results.append(job(progress, cancelled))  # what it wrote (a sheet: NAME-01.png, ...) and notes
+                return results[-1]
 
             job_id = str(service.submit_task(f"Export {out.name}", recorded, node_id=leaf))
             # Noted here, before the job's events can reach the window: its end says "Export finished".
-            exports[job_id] = (out, written)
+            exports[job_id] = (out, results)
             return job_id
 
         def queued(job_id: str) -> None:
-            from studio.export import stale_note, stale_turns
-
-            notes = [note for note in (stale_note(stale_turns(self.tree, leaf)), *glyphs) if note]
-            self.message.emit(f"Exporting to {out}…" + "".join(f" Note: {note}." for note in notes))
+            self.message.emit(f"Exporting to {out}…")
             if then is not None:
                 then(job_id)
 

@@ -194,12 +194,19 @@ def _warnings(instruction: Instruction) -> list[str]:
     name = " ".join(instruction.character.split())
     if name and name.casefold() not in {c.casefold() for c in characters()}:
         warnings.append(f"'{name}' is not a character the mini model knows; it draws one of its cast")
-    for read, what in ((read_motion, "motion"), (lambda i, r: read_location(i, r, ()), "place")):
+    reading = Reading()
+    if instruction.motion.strip():
+        read_motion(instruction, reading)  # it warns only when the words match none of the world's motions
+        if reading.warnings:
+            warnings.append(_unlearnt(instruction.motion, "motion", reading.motion.name))
+    if instruction.background.strip():
         reading = Reading()
-        read(instruction, reading)
-        for warning in reading.warnings:
-            words, found, nearest = warning.partition(" unknown, shown as ")
-            if found:
-                warnings.append(f"{words} is not a {what} the mini model learnt; the nearest it knows by name is "
-                                f"{nearest}, and the clip may show another")
+        read_location(instruction, reading, ())
+        if reading.warnings:
+            warnings.append(_unlearnt(instruction.background, "place", reading.location))
     return warnings
+
+
+def _unlearnt(words: str, what: str, nearest: str) -> str:
+    return (f"'{' '.join(words.split())[:40]}' is not a {what} the mini model learnt; the nearest it knows by name "
+            f"is '{nearest}', and the clip may show another")
