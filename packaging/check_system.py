@@ -29,7 +29,7 @@ from pathlib import Path
 DEFAULT_LIST = Path(__file__).resolve().with_name("system-packages.txt")
 NEEDS: dict[str, tuple[str, ...]] = {"setup": ("setup",), "run": ("setup", "run"), "test": ("setup", "run", "test")}
 PROBE_KINDS = ("lib", "bin", "py", "font")
-WHAT: dict[str, str] = {"setup": "to set up .venv", "run": "for Qt's window", "test": "for the tests"}
+WHAT: dict[str, str] = {"setup": "to set up .venv", "run": "to run the studio", "test": "for the tests"}
 LIBRARY_DIRS = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib")
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
@@ -43,7 +43,7 @@ class ListError(ValueError):
 class Requirement:
     need: str
     package: str
-    probe: str  # "lib:libGL.so.1", "bin:Xvfb", "py:ensurepip", "font:any"
+    probe: str  # "lib:libGL.so.1", "bin:Xvfb", "py:ensurepip", "font:any", "font:A.ttf,B.ttc" (one of these files)
 
     @property
     def kind(self) -> str:
@@ -54,9 +54,10 @@ class Requirement:
         return self.probe.split(":", 1)[1]
 
     def describe(self) -> str:
-        """``libxcb-icccm4 (libxcb-icccm.so.4, for Qt's window)``: the package, what was looked for, why."""
+        """``libxcb-icccm4 (libxcb-icccm.so.4, to run the studio)``: the package, what was looked for, why."""
+        fonts = "a font" if self.target == "any" else f"one of the fonts {self.target.replace(',', ', ')}"
         what = {"lib": self.target, "bin": f"the {self.target} command", "py": f"Python's {self.target} module",
-                "font": "a font"}[self.kind]
+                "font": fonts}[self.kind]
         return f"{self.package} ({what}, {WHAT[self.need]})"
 
 
@@ -121,13 +122,16 @@ def system_library_lookup() -> Callable[[str], bool]:
     return known.__contains__
 
 
-def any_font_installed() -> bool:
+def font_installed(target: str) -> bool:
+    """``any``: whether any TrueType/OpenType font is installed; else whether one of the
+    comma-separated font file names is."""
+    names = set(target.split(","))
     for folder in FONT_DIRS:
         root = Path(folder).expanduser()
         if not root.is_dir():
             continue
         for _dirpath, _dirs, files in os.walk(root):
-            if any(name.lower().endswith(FONT_SUFFIXES) for name in files):
+            if any(name.lower().endswith(FONT_SUFFIXES) if target == "any" else name in names for name in files):
                 return True
     return False
 
@@ -146,12 +150,12 @@ class Probes:
     has_library: Callable[[str], bool]
     has_program: Callable[[str], bool]
     has_module: Callable[[str], bool]
-    has_font: Callable[[], bool]
+    has_font: Callable[[str], bool]
 
     @classmethod
     def of_this_system(cls) -> Probes:
         return cls(system_library_lookup(), lambda name: shutil.which(name) is not None, _module_available,
-                   any_font_installed)
+                   font_installed)
 
     def present(self, requirement: Requirement) -> bool:
         kind, target = requirement.kind, requirement.target
@@ -161,7 +165,7 @@ class Probes:
             return self.has_program(target)
         if kind == "py":
             return self.has_module(target)
-        return self.has_font()
+        return self.has_font(target)
 
 
 def missing(requirements: Iterable[Requirement], need: str, probes: Probes) -> list[Requirement]:

@@ -69,9 +69,10 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
             raise os_error(error, out) from None
         except MediaError as error:  # ffmpeg failed on a clip or on the output
             raise ExportError(error.message, error.hint) from None
-    from studio.export.glyphs import drawn_texts, glyph_note, missing_glyphs  # the font's tables: only now
+    from studio.export.glyphs import drawn_texts, export_fonts, glyph_note, missing_glyphs  # fonts: only now
 
-    notes = (stale_note(branch), glyph_note(missing_glyphs(drawn_texts(branch, options, fmt))))
+    missing = missing_glyphs(drawn_texts(branch, options, fmt), export_fonts(fmt))
+    notes = (stale_note(branch), glyph_note(missing))
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,
                         notes=tuple(note for note in notes if note))

@@ -16,8 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
-
-FontLike = ImageFont.FreeTypeFont | ImageFont.ImageFont
+from studio.export.typeface import FontLike, Typeface, fallback_font_files
 
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -52,32 +51,34 @@ def font_file(bold: bool = False) -> Path | None:
     return None
 
 
-@functools.lru_cache(maxsize=64)
-def load_font(size: int, bold: bool = False) -> FontLike:
-    size = max(6, int(size))
-    path = font_file(bold) or font_file(False)
-    if path is not None:
-        try:
-            return ImageFont.truetype(str(path), size)
-        except OSError:
-            pass
+def italic_font_file() -> Path | None:
+    """DejaVu Sans Oblique when installed (narration), else None."""
+    return next((folder / "DejaVuSans-Oblique.ttf" for folder in FONT_DIRS
+                 if (folder / "DejaVuSans-Oblique.ttf").is_file()), None)
+
+
+def _load(path: Path, size: int) -> FontLike | None:
     try:
-        return ImageFont.load_default(size=size)
+        return ImageFont.truetype(str(path), size)
+    except OSError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def load_typeface(size: int, bold: bool = False, italic: bool = False) -> Typeface:
+    """The export's font at ``size`` pixels (bold or italic when installed, else regular),
+    with the machine's fallback fonts for the characters it lacks."""
+    size = max(6, int(size))
+    regular = font_file(False)
+    styled = italic_font_file() if italic else font_file(True) if bold else regular
+    for path in dict.fromkeys(path for path in (styled, regular) if path is not None):
+        font = _load(path, size)
+        if font is not None:
+            return Typeface(font, path, size, fallback_font_files())
+    try:
+        return Typeface(ImageFont.load_default(size=size), None, size)
     except TypeError:  # Pillow < 10.1
-        return ImageFont.load_default()
-
-
-def text_width(font: FontLike, text: str) -> float:
-    return float(font.getlength(text))
-
-
-def line_height(font: FontLike) -> int:
-    """Ascent + descent: room for descenders (g, y, p) on every line."""
-    if isinstance(font, ImageFont.FreeTypeFont):
-        ascent, descent = font.getmetrics()
-        return int(ascent + descent)
-    box = font.getbbox("Ag")
-    return int(box[3] - box[1]) + 2
+        return Typeface(ImageFont.load_default(), None, size)
 
 
 def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_lines: int = 0) -> list[str]:
@@ -173,31 +174,17 @@ def render_card(size: tuple[int, int], text: str) -> np.ndarray:
     draw = ImageDraw.Draw(image)
     size_px = max(12, height // 10)
     while True:
-        font = load_font(size_px, bold=True)
-        lines = wrap_text(text.strip(), functools.partial(text_width, font), width * 0.86, max_lines=4)
-        if len(lines) <= 1 or size_px <= 12 or len(lines) * line_height(font) <= height * 0.8:
+        face = load_typeface(size_px, bold=True)
+        lines = wrap_text(text.strip(), face.width, width * 0.86, max_lines=4)
+        if len(lines) <= 1 or size_px <= 12 or len(lines) * face.line_height() <= height * 0.8:
             break
         size_px = int(size_px * 0.85)
-    step = int(line_height(font) * 1.15)
+    step = int(face.line_height() * 1.15)
     y = (height - step * len(lines)) // 2
     for line in lines:
-        x = (width - text_width(font, line)) / 2
-        draw.text((x, y), line, font=font, fill=TEXT)
+        face.draw(draw, ((width - face.width(line)) / 2, y), line, TEXT)
         y += step
     return np.asarray(image, dtype=np.uint8)
-
-
-@functools.lru_cache(maxsize=16)
-def load_italic_font(size: int) -> FontLike:
-    """DejaVu Sans Oblique when installed (narration), else the regular font."""
-    for folder in FONT_DIRS:
-        candidate = folder / "DejaVuSans-Oblique.ttf"
-        if candidate.is_file():
-            try:
-                return ImageFont.truetype(str(candidate), max(6, int(size)))
-            except OSError:
-                break
-    return load_font(size)
 
 
 def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Patch | None:
@@ -206,35 +193,34 @@ def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Pat
     if not text:
         return None
     width, height = size
-    font = load_italic_font(max(10, height // 24)) if italic else load_font(max(10, height // 24))
+    face = load_typeface(max(10, height // 24), italic=italic)
     pad = max(4, height // 60)
-    lines = wrap_text(text, lambda s: text_width(font, s), width * 0.92 - 2 * pad, max_lines=3)
-    step = line_height(font)
+    lines = wrap_text(text, face.width, width * 0.92 - 2 * pad, max_lines=3)
+    step = face.line_height()
     band_h = step * len(lines) + 2 * pad
     image = Image.new("RGBA", (width, band_h), (*PANEL, 170))
     draw = ImageDraw.Draw(image)
     for row, line in enumerate(lines):
-        x = (width - text_width(font, line)) / 2
-        draw.text((x, pad + row * step), line, font=font, fill=(*TEXT, 255))
+        face.draw(draw, ((width - face.width(line)) / 2, pad + row * step), line, (*TEXT, 255))
     margin = max(2, height // 40)
     return _patch_from(image, 0, max(0, height - band_h - margin))
 
 
 def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], state: CharacterState,
-                    font: FontLike, deltas: StateDeltas | None = None, text_fill: tuple[int, ...] = TEXT,
+                    face: Typeface, deltas: StateDeltas | None = None, text_fill: tuple[int, ...] = TEXT,
                     track_fill: tuple[int, ...] = (70, 70, 80)) -> None:
     """Three labelled bars (stamina, social, entertainment) with their values, inside ``box``."""
     left, top, right, bottom = box
     rows = len(STAT_NAMES)
     row_h = (bottom - top) / rows
-    label_w = max(text_width(font, f"{STAT_LABELS[name]} ") for name in STAT_NAMES)
-    value_w = text_width(font, " 100 (+25)") if deltas is not None else text_width(font, " 100")
+    label_w = max(face.width(f"{STAT_LABELS[name]} ") for name in STAT_NAMES)
+    value_w = face.width(" 100 (+25)" if deltas is not None else " 100")
     bar_left, bar_right = left + label_w, right - value_w
-    bar_h = max(3.0, min(row_h * 0.45, line_height(font) * 0.7))
+    bar_h = max(3.0, min(row_h * 0.45, face.line_height() * 0.7))
     for row, name in enumerate(STAT_NAMES):
         cy = top + row_h * (row + 0.5)
         value = getattr(state, name)
-        draw.text((left, cy), STAT_LABELS[name], font=font, fill=text_fill, anchor="lm")
+        face.draw(draw, (left, cy), STAT_LABELS[name], text_fill, anchor="lm")
         if bar_right - bar_left >= 4:
             draw.rectangle((bar_left, cy - bar_h / 2, bar_right, cy + bar_h / 2), fill=track_fill)
             filled = bar_left + (bar_right - bar_left) * value / STATE_MAX
@@ -244,25 +230,25 @@ def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, f
         if deltas is not None:
             change = 5 * getattr(deltas, name)
             label += f" ({change:+d})" if change else ""
-        draw.text((right, cy), label, font=font, fill=text_fill, anchor="rm")
+        face.draw(draw, (right, cy), label, text_fill, anchor="rm")
 
 
 def state_patch(size: tuple[int, int], state: CharacterState, character: str = "") -> Patch:
     """The state panel for the top-left corner of the frame, as AnimeGamer's demo shows it,
     headed by whose state it is."""
     width, height = size
-    font = load_font(max(9, height // 30))
+    face = load_typeface(max(9, height // 30))
     pad = max(3, height // 80)
     panel_w = max(120, int(width * 0.34))
-    heading = int(line_height(font) * 1.2) if character else 0
-    panel_h = int(line_height(font) * 1.25 * len(STAT_NAMES) + 2 * pad) + heading
+    heading = int(face.line_height() * 1.2) if character else 0
+    panel_h = int(face.line_height() * 1.25 * len(STAT_NAMES) + 2 * pad) + heading
     image = Image.new("RGBA", (panel_w, panel_h), (*PANEL, 160))
     draw = ImageDraw.Draw(image)
     if character:
-        bold = load_font(max(9, height // 30), bold=True)
-        name = wrap_text(character, functools.partial(text_width, bold), panel_w - 2 * pad, max_lines=1)
-        draw.text((pad, pad), name[0] if name else "", font=bold, fill=TEXT)
-    draw_state_bars(draw, (pad, pad + heading, panel_w - pad, panel_h - pad), state, font)
+        bold = load_typeface(max(9, height // 30), bold=True)
+        name = wrap_text(character, bold.width, panel_w - 2 * pad, max_lines=1)
+        bold.draw(draw, (pad, pad), name[0] if name else "", TEXT)
+    draw_state_bars(draw, (pad, pad + heading, panel_w - pad, panel_h - pad), state, face)
     margin = max(2, height // 60)
     return _patch_from(image, margin, margin)
 

@@ -1,48 +1,43 @@
-"""Which characters of an export's text its font can't draw.
+"""Which characters of an export's text none of its fonts can draw.
 
-Titles, captions and sheets are drawn with one TrueType font (DejaVu Sans where the machine
-has it). Japanese, Chinese, Korean and emoji are not in it and come out as empty boxes: an
-export says so, naming a few of them, rather than leave the user to find the boxes.
+Titles, captions and sheets are drawn with one font (DejaVu Sans where the machine has it)
+and the fallback fonts the machine has for what it lacks (:mod:`studio.export.typeface`).
+Characters none of them holds (emoji, say, or Japanese on a machine without a CJK font)
+come out as empty boxes: an export says so, naming a few of them, rather than leave the
+user to find the boxes.
 """
 
 from __future__ import annotations
 
-import functools
-import unicodedata
-from collections.abc import Iterable
+from collections.abc import Sequence
 from pathlib import Path
 
 from studio.export.branch import Branch, first_few
 from studio.export.drawing import font_file
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
+from studio.export.typeface import coverage, fallback_font_files, missing_characters
 
 
-@functools.lru_cache(maxsize=4)
-def _covered(path: Path) -> frozenset[int]:
-    """The code points ``path``'s character map holds (empty if it can't be read)."""
-    from reportlab.pdfbase.ttfonts import TTFontFile
+def export_fonts(fmt: ExportFormat) -> tuple[Path, ...]:
+    """The font files an export in ``fmt`` draws with, fallbacks after the regular font
+    (a PDF only those reportlab can embed); none when the machine has no TrueType font."""
+    if fmt is ExportFormat.PDF:
+        from studio.export.sheet_pdf import pdf_fonts
 
-    try:
-        return frozenset(TTFontFile(str(path)).charToGlyph)
-    except Exception:  # a font reportlab can't parse: no claim either way
-        return frozenset()
+        return pdf_fonts().files
+    regular = font_file(False)
+    return (regular, *fallback_font_files()) if regular is not None else ()
 
 
-def missing_glyphs(texts: Iterable[str], font: Path | None = None) -> list[str]:
-    """The distinct characters of ``texts`` that ``font`` (the export's regular font by
-    default) has no glyph for, in the order met; spaces and control characters aside."""
-    path = font or font_file(False)
-    if path is None:
+def missing_glyphs(texts: Sequence[str], fonts: Sequence[Path] | None = None) -> list[str]:
+    """The distinct characters of ``texts`` that no font of ``fonts`` (by default those of a
+    video export) has a glyph for, in the order met; spaces and control characters aside.
+    Empty when the regular font's character map can't be read: no claim either way."""
+    fonts = export_fonts(ExportFormat.MP4) if fonts is None else fonts
+    covers = [coverage(path) for path in fonts]
+    if not covers or not covers[0]:
         return []
-    covered = _covered(path)
-    if not covered:
-        return []
-    missing: dict[str, None] = {}
-    for text in texts:
-        for char in text:
-            if ord(char) not in covered and not char.isspace() and unicodedata.category(char)[0] != "C":
-                missing[char] = None
-    return list(missing)
+    return missing_characters(texts, covers)
 
 
 def drawn_texts(branch: Branch, options: ExportOptions, fmt: ExportFormat) -> list[str]:
@@ -67,5 +62,6 @@ def glyph_note(missing: list[str]) -> str:
     """A sentence for :func:`missing_glyphs`' result ("" when none are missing)."""
     if not missing:
         return ""
-    return (f"{len(missing)} character(s) of the text ({first_few(missing, ' ')}) are not in the export's font and "
-            "show as empty boxes in titles, captions and sheets (subtitle and timeline files keep them)")
+    return (f"{len(missing)} character(s) of the text ({first_few(missing, ' ')}) are in none of the export's fonts "
+            "and show as empty boxes in titles, captions and sheets (subtitle and timeline files keep them); "
+            "install a font that has them (for Japanese, Chinese and Korean: Noto Sans CJK or Droid Sans Fallback)")

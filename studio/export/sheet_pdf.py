@@ -3,37 +3,71 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
-from studio.export.drawing import FONT_DIRS, fit_image, font_file
+from studio.export.drawing import fit_image, font_file, italic_font_file
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
+from studio.export.typeface import coverage, fallback_font_files, split_runs
 
 PICTURE_DPI = 150
 
 
-@functools.lru_cache(maxsize=1)
-def pdf_fonts() -> dict[TextStyle, str]:
-    """Font names per style: DejaVu when found (it covers far more than Latin-1), else Helvetica."""
+@dataclass(frozen=True)
+class PdfFonts:
+    """The sheet's registered font names per style, and the fallback fonts (CJK) that
+    reportlab could embed, with the code points each covers."""
+
+    styles: dict[TextStyle, str]
+    files: tuple[Path, ...] = ()
+    covers: tuple[frozenset[int], ...] = ()
+    fallbacks: tuple[str, ...] = ()
+
+    def runs(self, text: str, style: TextStyle) -> list[tuple[str, str]]:
+        """``text`` as (font name, run) pairs; one run in the style's font when it covers all."""
+        if not self.fallbacks or all(ord(char) in self.covers[0] for char in text):
+            return [(self.styles[style], text)]
+        names = (self.styles[style], *self.fallbacks)
+        return [(names[index], run) for index, run in split_runs(text, self.covers)]
+
+
+def _register(name: str, path: Path) -> bool:
+    """Register ``path`` (the first font of a collection) with reportlab: False for fonts it
+    can't embed (PostScript outlines, as Noto Sans CJK's, or damaged files)."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
+    try:
+        pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=0))
+    except Exception:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1)
+def pdf_fonts() -> PdfFonts:
+    """DejaVu when found (it covers far more than Latin-1), else Helvetica; then the
+    machine's fallback fonts that reportlab can embed."""
     builtin = {TextStyle.REGULAR: "Helvetica", TextStyle.BOLD: "Helvetica-Bold", TextStyle.ITALIC: "Helvetica-Oblique"}
     regular, bold = font_file(False), font_file(True)
     if regular is None:
-        return builtin
-    italic = next((folder / "DejaVuSans-Oblique.ttf" for folder in FONT_DIRS
-                   if (folder / "DejaVuSans-Oblique.ttf").is_file()), regular)
-    try:
-        pdfmetrics.registerFont(TTFont("KamishibaiSans", str(regular)))
-        pdfmetrics.registerFont(TTFont("KamishibaiSans-Bold", str(bold or regular)))
-        pdfmetrics.registerFont(TTFont("KamishibaiSans-Italic", str(italic)))
-    except Exception:  # any font trouble: fall back to the built-in fonts
-        return builtin
-    return {TextStyle.REGULAR: "KamishibaiSans", TextStyle.BOLD: "KamishibaiSans-Bold",
-            TextStyle.ITALIC: "KamishibaiSans-Italic"}
+        return PdfFonts(builtin)
+    styles = {TextStyle.REGULAR: "KamishibaiSans", TextStyle.BOLD: "KamishibaiSans-Bold",
+              TextStyle.ITALIC: "KamishibaiSans-Italic"}
+    files = {styles[TextStyle.REGULAR]: regular, styles[TextStyle.BOLD]: bold or regular,
+             styles[TextStyle.ITALIC]: italic_font_file() or regular}
+    if not all(_register(name, path) for name, path in files.items()):
+        return PdfFonts(builtin)  # any trouble with the export's own font: the built-in fonts
+    used, names = [regular], list[str]()
+    for path in fallback_font_files():
+        name = f"KamishibaiFallback-{len(names) + 1}"
+        if _register(name, path):
+            used.append(path)
+            names.append(name)
+    return PdfFonts(styles, tuple(used), tuple(coverage(path) for path in used), tuple(names))
 
 
 def _rgb(colour: Colour) -> tuple[float, float, float]:
@@ -58,18 +92,19 @@ class PdfSheet:
     def width(self, text: str, size: float, style: TextStyle) -> float:
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
-        return float(stringWidth(text, self.fonts[style], size))
+        return float(sum(stringWidth(run, font, size) for font, run in self.fonts.runs(text, style)))
 
     def text(self, x: float, top: float, text: str, size: float, style: TextStyle, colour: Colour,
              align: str = "left") -> None:
         c = self.canvas
         c.setFillColorRGB(*_rgb(colour))
-        c.setFont(self.fonts[style], size)
         baseline = self.y(top + size * 0.95)
         if align == "right":
-            c.drawRightString(x, baseline, text)
-        else:
-            c.drawString(x, baseline, text)
+            x -= self.width(text, size, style)
+        for font, run in self.fonts.runs(text, style):
+            c.setFont(font, size)
+            c.drawString(x, baseline, run)
+            x += c.stringWidth(run, font, size)
 
     def rect(self, box: Rect, stroke: Colour | None, fill: Colour | None) -> None:
         c = self.canvas

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from studio.export.drawing import FontLike, fit_image, load_font, load_italic_font, text_width
+from studio.export.drawing import fit_image, load_typeface
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
+from studio.export.typeface import Typeface
 
 DPI = 150
 
@@ -30,19 +31,16 @@ class PngPage:
     def px(self, value: float) -> int:
         return round(value * self.scale)
 
-    def font(self, size: float, style: TextStyle) -> FontLike:
-        pixels = self.px(size)
-        if style is TextStyle.ITALIC:
-            return load_italic_font(pixels)
-        return load_font(pixels, bold=style is TextStyle.BOLD)
+    def face(self, size: float, style: TextStyle) -> Typeface:
+        return load_typeface(self.px(size), bold=style is TextStyle.BOLD, italic=style is TextStyle.ITALIC)
 
     def width(self, text: str, size: float, style: TextStyle) -> float:
-        return text_width(self.font(size, style), text) / self.scale
+        return self.face(size, style).width(text) / self.scale
 
     def text(self, x: float, top: float, text: str, size: float, style: TextStyle, colour: Colour,
              align: str = "left") -> None:
-        self.draw.text((self.px(x), self.px(top)), text, font=self.font(size, style), fill=colour,
-                       anchor="ra" if align == "right" else "la")
+        self.face(size, style).draw(self.draw, (self.px(x), self.px(top)), text, colour,
+                                    anchor="ra" if align == "right" else "la")
 
     def rect(self, box: Rect, stroke: Colour | None, fill: Colour | None) -> None:
         self.draw.rectangle((self.px(box.x), self.px(box.y), self.px(box.right), self.px(box.bottom)),

@@ -74,20 +74,21 @@ def test_export_notes_stale_takes(story: Fixture, tmp_path: Path, capsys: pytest
     assert "note: turns 2, 3 use a stale take" in err, err
 
 
-def test_export_names_characters_its_font_cannot_draw(story: Fixture, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_names_characters_its_fonts_cannot_draw(story: Fixture, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     from studio.export.drawing import font_file
     from studio.export.glyphs import missing_glyphs
 
-    if font_file(False) is None:
+    regular = font_file(False)
+    if regular is None:
         pytest.skip("no TrueType font on this machine")
     assert missing_glyphs(["Qiqi runs, café — 50 % «vite»"]) == []
-    assert missing_glyphs(["おわり 🍞 おわり"]) == ["お", "わ", "り", "🍞"]
+    assert missing_glyphs(["おわり 🍞 おわり"], [regular]) == ["お", "わ", "り", "🍞"]
     leaf = story.leaf
     args = ["export", str(story.project.path), "--leaf", leaf, "-q"]
     assert main([*args, "--out", str(tmp_path / "a.mp4"), "--title", "Hi"]) == 0
-    assert "not in the export's font" not in capsys.readouterr().err
-    assert main([*args, "--out", str(tmp_path / "b.mp4"), "--end-card", "おわり"]) == 0
-    assert "3 character(s) of the text (お わ り) are not in the export's font" in capsys.readouterr().err
-    assert main([*args, "--out", str(tmp_path / "c.srt"), "--end-card", "おわり"]) == 0  # subtitles keep the text
-    assert "not in the export's font" not in capsys.readouterr().err
+    assert "none of the export's fonts" not in capsys.readouterr().err
+    assert main([*args, "--out", str(tmp_path / "b.mp4"), "--end-card", "🍞 🍙"]) == 0
+    assert "2 character(s) of the text (🍞 🍙) are in none of the export's fonts" in capsys.readouterr().err
+    assert main([*args, "--out", str(tmp_path / "c.srt"), "--end-card", "🍞"]) == 0  # subtitles keep the text
+    assert "none of the export's fonts" not in capsys.readouterr().err

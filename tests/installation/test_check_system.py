@@ -18,10 +18,11 @@ FAKE_SONAME = "libkamishibai-fake.so.0"
 
 
 def probes(check_system: ModuleType, missing_libs: set[str] = frozenset(), missing_bins: set[str] = frozenset(),
-           font: bool = True):  # type: ignore[no-untyped-def]
+           font: bool = True, cjk_font: bool = True):  # type: ignore[no-untyped-def]
     return check_system.Probes(has_library=lambda name: name not in missing_libs,
                                has_program=lambda name: name not in missing_bins,
-                               has_module=lambda name: True, has_font=lambda: font)
+                               has_module=lambda name: True,
+                               has_font=lambda target: font and (cjk_font or target == "any"))
 
 
 def host(check_system: ModuleType, *, root: bool = False, sudo: bool = True, apt: bool = True,
@@ -107,7 +108,22 @@ def test_missing_follows_the_need(check_system: ModuleType, requirements) -> Non
     assert check_system.missing(requirements, "setup", fake) == []
     assert check_system.missing(requirements, "test", probes(check_system)) == []
     nofont = check_system.missing(requirements, "run", probes(check_system, font=False))
-    assert [r.package for r in nofont] == ["fonts-dejavu-core"]
+    assert [r.package for r in nofont] == ["fonts-dejavu-core", "fonts-droid-fallback"]
+    no_cjk = check_system.missing(requirements, "run", probes(check_system, cjk_font=False))
+    assert [r.describe() for r in no_cjk] == [
+        "fonts-droid-fallback (one of the fonts DroidSansFallbackFull.ttf, NotoSansCJK-Regular.ttc, "
+        "NotoSansCJKjp-Regular.otf, wqy-microhei.ttc, wqy-zenhei.ttc, to run the studio)"]
+
+
+def test_a_font_probe_finds_font_files_by_name(check_system: ModuleType, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    monkeypatch.setattr(check_system, "FONT_DIRS", (str(tmp_path),))
+    assert not check_system.font_installed("any")
+    (tmp_path / "deep" / "er" / "wqy-microhei.ttc").write_bytes(b"")
+    assert check_system.font_installed("any")
+    assert check_system.font_installed("DroidSansFallbackFull.ttf,wqy-microhei.ttc")
+    assert not check_system.font_installed("DroidSansFallbackFull.ttf")
 
 
 def test_nothing_missing_does_nothing(check_system: ModuleType, requirements) -> None:  # type: ignore[no-untyped-def]
@@ -217,7 +233,7 @@ def test_make_stops_before_installing_or_running_anything(target: str, tmp_path:
                              f"SYSTEM_PACKAGES={packages}"], stdin=subprocess.DEVNULL, capture_output=True,
                             text=True, env=env, timeout=120)
     assert result.returncode != 0
-    assert f"{FAKE} ({FAKE_SONAME}, for Qt's window)" in result.stderr
+    assert f"{FAKE} ({FAKE_SONAME}, to run the studio)" in result.stderr
     assert re.search(rf"apt-get install -y --no-install-recommends [\w .+-]*{FAKE}", result.stderr), result.stderr
     assert f"make {target} YES=1" in result.stderr
     assert not venv.exists(), "make went on to create the venv"

@@ -1,0 +1,170 @@
+"""Fonts for drawn text: the export's own font first, then fallback fonts for what it lacks.
+
+Titles, captions, the state panel and storyboard sheets are drawn with DejaVu Sans (or
+Arial), which has no Japanese, Chinese or Korean. A branch written in Japanese would come
+out as empty boxes, so text is split into runs, each drawn with the first font of the
+chain whose character map holds its characters: the export's font, then the CJK fonts the
+machine has (Droid Sans Fallback and Noto Sans CJK on Linux, Hiragino on macOS, Yu Gothic
+and Meiryo on Windows...). Text the export's font covers is drawn exactly as before, in
+one call.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+FontLike = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+#: Fallback font files, best first: broad CJK fonts, then per-language ones, then symbols.
+FALLBACK_FONT_NAMES = (
+    "DroidSansFallbackFull.ttf", "DroidSansFallback.ttf",
+    "NotoSansCJK-Regular.ttc", "NotoSansCJKjp-Regular.otf", "NotoSansJP-Regular.otf", "NotoSansJP-Regular.ttf",
+    "NotoSansCJKsc-Regular.otf", "NotoSansCJKkr-Regular.otf",
+    "wqy-microhei.ttc", "wqy-zenhei.ttc", "ipagp.ttf", "ipag.ttf", "fonts-japanese-gothic.ttf",
+    "ヒラギノ角ゴシック W3.ttc", "Hiragino Sans GB.ttc", "PingFang.ttc", "AppleSDGothicNeo.ttc",
+    "Arial Unicode.ttf",
+    "YuGothR.ttc", "YuGothM.ttc", "meiryo.ttc", "msgothic.ttc", "msyh.ttc", "malgun.ttf",
+    "NotoSansSymbols2-Regular.ttf", "seguisym.ttf",
+)
+
+
+def font_dirs() -> tuple[Path, ...]:
+    """Where fonts are looked for: the system's folders and the user's own."""
+    home = Path.home()
+    windows = Path(os.environ.get("WINDIR", "C:/Windows")) / "Fonts"
+    return (
+        Path("/usr/share/fonts"), Path("/usr/local/share/fonts"),
+        home / ".local/share/fonts", home / ".fonts",
+        Path("/System/Library/Fonts"), Path("/System/Library/Fonts/Supplemental"), Path("/Library/Fonts"),
+        home / "Library/Fonts",
+        windows, home / "AppData/Local/Microsoft/Windows/Fonts",
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def fallback_font_files() -> tuple[Path, ...]:
+    """The fallback fonts this machine has, in :data:`FALLBACK_FONT_NAMES`' order.
+
+    The Linux folders are searched with their subfolders (fonts live in per-package
+    folders there); one walk, cached for the process."""
+    found: dict[str, Path] = {}
+    wanted = set(FALLBACK_FONT_NAMES)
+    for folder in font_dirs():
+        if not folder.is_dir():
+            continue
+        for root, _dirs, files in os.walk(folder):
+            for name in wanted.intersection(files):
+                found.setdefault(name, Path(root) / name)
+    return tuple(found[name] for name in FALLBACK_FONT_NAMES if name in found)
+
+
+@functools.lru_cache(maxsize=32)
+def coverage(path: Path) -> frozenset[int]:
+    """The code points ``path``'s character map holds (the first font of a collection);
+    empty when the file can't be read."""
+    from fontTools.ttLib import TTFont  # the font tables: only when a font is needed
+
+    try:
+        with TTFont(str(path), fontNumber=0, lazy=True) as font:
+            return frozenset(font.getBestCmap() or {})
+    except Exception:  # a damaged or foreign file is no fallback; it claims nothing
+        return frozenset()
+
+
+def _joins_previous(char: str) -> bool:
+    """Spaces, controls and combining marks stay in the run before them (a space between
+    two Japanese words does not switch fonts twice)."""
+    return char.isspace() or unicodedata.category(char)[0] in ("C", "M")
+
+
+def split_runs(text: str, covers: Sequence[frozenset[int]]) -> list[tuple[int, str]]:
+    """``text`` as (font index, run) pairs: each character in the first font that covers it
+    (index 0 when none does, which draws the primary font's empty box)."""
+    runs: list[tuple[int, str]] = []
+    for char in text:
+        if runs and _joins_previous(char):
+            index = runs[-1][0]
+        else:
+            code = ord(char)
+            index = next((i for i, cover in enumerate(covers) if code in cover), 0)
+        if runs and runs[-1][0] == index:
+            runs[-1] = (index, runs[-1][1] + char)
+        else:
+            runs.append((index, char))
+    return runs
+
+
+def missing_characters(texts: Sequence[str], covers: Sequence[frozenset[int]]) -> list[str]:
+    """The distinct characters of ``texts`` no font of ``covers`` holds, in the order met;
+    spaces, controls and combining marks aside."""
+    missing: dict[str, None] = {}
+    for text in texts:
+        for char in text:
+            if not _joins_previous(char) and not any(ord(char) in cover for cover in covers):
+                missing[char] = None
+    return list(missing)
+
+
+class Typeface:
+    """A font at one size with its fallbacks: measures and draws text run by run.
+
+    The primary font sets the line height and the baseline; fallback fonts load on first
+    use. A primary font whose character map can't be read (Pillow's built-in font) is
+    taken to cover everything, so it is used alone."""
+
+    def __init__(self, primary: FontLike, primary_path: Path | None, size: int,
+                 fallbacks: Sequence[Path] = ()) -> None:
+        self.primary = primary
+        self.size = size
+        primary_cover = coverage(primary_path) if primary_path is not None else frozenset()
+        self.fallbacks = tuple(fallbacks) if primary_cover else ()
+        self.covers = (primary_cover, *(coverage(path) for path in self.fallbacks))
+        self._fonts: dict[int, FontLike] = {0: primary}
+
+    def font(self, index: int) -> FontLike:
+        if index not in self._fonts:
+            try:
+                self._fonts[index] = ImageFont.truetype(str(self.fallbacks[index - 1]), self.size)
+            except OSError:  # unreadable after all: its characters get the primary's boxes
+                self._fonts[index] = self.primary
+        return self._fonts[index]
+
+    def runs(self, text: str) -> list[tuple[FontLike, str]]:
+        if not self.fallbacks or all(ord(char) in self.covers[0] or _joins_previous(char) for char in text):
+            return [(self.primary, text)]
+        return [(self.font(index), run) for index, run in split_runs(text, self.covers)]
+
+    def width(self, text: str) -> float:
+        return float(sum(font.getlength(run) for font, run in self.runs(text)))
+
+    def line_height(self) -> int:
+        """Ascent + descent: room for descenders (g, y, p) on every line."""
+        if isinstance(self.primary, ImageFont.FreeTypeFont):
+            ascent, descent = self.primary.getmetrics()
+            return int(ascent + descent)
+        box = self.primary.getbbox("Ag")
+        return int(box[3] - box[1]) + 2
+
+    def draw(self, draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
+             fill: tuple[int, ...] | str, anchor: str = "la") -> None:
+        """Draw ``text`` as Pillow's ``draw.text`` would, for the anchors ``l``/``m``/``r``
+        across and ``a`` (top) or ``m`` (middle) down, with each run in its own font on
+        the primary font's baseline."""
+        runs = self.runs(text)
+        if (len(runs) == 1 and runs[0][0] is self.primary) or not isinstance(self.primary, ImageFont.FreeTypeFont):
+            draw.text(xy, text, font=self.primary, fill=fill, anchor=anchor)
+            return
+        x, y = xy
+        width = sum(font.getlength(run) for font, run in runs)
+        x -= {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
+        ascent, descent = self.primary.getmetrics()
+        baseline = y + (ascent if anchor[1] == "a" else (ascent - descent) / 2)
+        for font, run in runs:
+            draw.text((x, baseline), run, font=font, fill=fill, anchor="ls")
+            x += font.getlength(run)

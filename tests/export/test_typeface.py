@@ -1,0 +1,106 @@
+"""Fallback fonts in exports: Japanese (and the other scripts DejaVu lacks) drawn with the
+machine's CJK font in cards, captions, PNG and PDF sheets, and named when no font has them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from studio.cli import main
+from studio.core import AddDialogueLine, SetNarration
+from studio.export import ExportOptions, export_branch
+from studio.export.drawing import font_file, load_typeface, render_card
+from studio.export.typeface import Typeface, coverage, fallback_font_files, missing_characters, split_runs
+
+from .helpers import Fixture
+
+LATIN = frozenset(range(0x20, 0x250))
+KANA = frozenset(range(0x3040, 0x3100))
+
+
+def test_runs_split_where_the_font_changes_and_spaces_stay_put() -> None:
+    covers = [LATIN, KANA]
+    assert split_runs("Qiqi", covers) == [(0, "Qiqi")]
+    assert split_runs("Qiqi は ok", covers) == [(0, "Qiqi "), (1, "は "), (0, "ok")]
+    assert split_runs("a\u0301か\u3099", covers) == [(0, "a\u0301"), (1, "か\u3099")]  # marks follow their letter
+    assert split_runs("桜", covers) == [(0, "桜")]  # nobody has it: the primary's box
+    assert missing_characters(["Qiqi は 桜 桜 🍞"], covers) == ["桜", "🍞"]
+    assert split_runs("", covers) == []
+
+
+def _fallback() -> Path:
+    if font_file(False) is None:
+        pytest.skip("no TrueType font on this machine")
+    cjk = [path for path in fallback_font_files() if ord("桜") in coverage(path)]
+    if not cjk:
+        pytest.skip("no CJK font on this machine (packaging/system-packages.txt lists one)")
+    return cjk[0]
+
+
+def _drawn(face: Typeface, text: str, anchor: str = "la") -> np.ndarray:
+    image = Image.new("L", (700, 80), 0)
+    face.draw(ImageDraw.Draw(image), (600 if anchor[0] != "l" else 10, 40 if anchor[1] == "m" else 10), text, 255,
+              anchor=anchor)
+    return np.asarray(image)
+
+
+def test_japanese_is_drawn_with_the_fallback_font_not_as_boxes() -> None:
+    _fallback()
+    face = load_typeface(32)
+    alone = Typeface(face.primary, Path(face.primary.path), 32)  # the export's font without fallbacks
+    # Without a fallback every kanji is the same empty box; with one, different kanji differ.
+    assert np.array_equal(_drawn(alone, "桜"), _drawn(alone, "夢"))
+    assert not np.array_equal(_drawn(face, "桜"), _drawn(face, "夢"))
+    assert _drawn(face, "桜").sum() > 0
+    # Latin text is drawn exactly as by the export's font alone.
+    assert np.array_equal(_drawn(face, "Qiqi waves", "lm"), _drawn(alone, "Qiqi waves", "lm"))
+    # A mixed line measures as its runs, and its right anchor ends where asked.
+    mixed = "Qiqi は 桜 を見る, ok"
+    assert face.width(mixed) == pytest.approx(sum(font.getlength(run) for font, run in face.runs(mixed)))
+    assert [run for _font, run in face.runs(mixed)] == ["Qiqi ", "は 桜 を見る", ", ok"]
+    columns = np.flatnonzero(_drawn(face, mixed, "rm").any(axis=0))
+    assert 590 <= columns.max() <= 600 and abs(columns.min() - (600 - face.width(mixed))) <= 6
+    rows = np.flatnonzero(_drawn(face, mixed, "rm").any(axis=1))
+    assert abs((rows.min() + rows.max()) / 2 - 40) <= 6  # "m": centred on y
+
+
+def test_title_card_in_japanese_differs_by_text() -> None:
+    _fallback()
+    a, b = render_card((320, 180), "桜の木の下で"), render_card((320, 180), "夢の終わりに")
+    assert not np.array_equal(a, b)
+    assert a.shape == (180, 320, 3)
+
+
+def test_exports_draw_japanese_and_name_only_what_no_font_has(story: Fixture, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    _fallback()
+    pypdf = pytest.importorskip("pypdf")
+    first = story.nodes[0]
+    story.project.apply(SetNarration(first, "桜の木の下で、キキは空を見上げた。"))
+    story.project.apply(AddDialogueLine(first, "キキ", "行ってきます!"))
+    pdf = tmp_path / "board.pdf"
+    result = export_branch(story.project, story.leaf, pdf, options=ExportOptions(panels_per_page=3))
+    assert not any("none of the export's fonts" in note for note in result.notes), result.notes
+    text = " ".join(page.extract_text() for page in pypdf.PdfReader(str(pdf)).pages)
+    assert "桜の木の下で" in text and "行ってきます" in text
+    fonts = {str(font) for page in pypdf.PdfReader(str(pdf)).pages
+             for font in page["/Resources"]["/Font"].values()
+             for font in [font.get_object()["/BaseFont"]]}
+    assert any("Fallback" in name or "Droid" in name or "CJK" in name for name in fonts), fonts
+    png = tmp_path / "board.png"
+    export_branch(story.project, story.leaf, png, options=ExportOptions(panels_per_page=3))
+    assert png.is_file()
+    args = ["export", str(story.project.path), "--leaf", story.leaf, "-q"]
+    assert main([*args, "--out", str(tmp_path / "a.mp4"), "--end-card", "おわり 🍞"]) == 0
+    err = capsys.readouterr().err
+    assert "1 character(s) of the text (🍞) are in none of the export's fonts" in err, err
+
+
+def test_a_damaged_font_file_claims_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "DroidSansFallbackFull.ttf"
+    bad.write_bytes(b"\x00\x01\x00\x00" + b"not a font" * 50)
+    assert coverage(bad) == frozenset()
+    assert split_runs("桜 ok", [LATIN, coverage(bad)]) == [(0, "桜 ok")]
