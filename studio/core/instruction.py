@@ -159,7 +159,40 @@ def validate_instruction_text(text: str) -> str:
                 f"The instruction holds a control character ({name}) at character {position}.",
                 hint="An instruction is one line of plain text; remove line breaks and control characters.",
             )
+    _check_repeated_fields(text)
     return text
+
+
+def _fields(text: str) -> list[tuple[str, str, str]]:
+    """The known ``Key: value`` fields of ``text`` in order: (field name, key as written, value)."""
+    found = []
+    for part in _SPLIT_RE.split(text):
+        match = _FIELD_RE.match(part)
+        if match:
+            key = " ".join(match.group(1).lower().split())
+            if key in KEY_ALIASES:
+                found.append((KEY_ALIASES[key], match.group(1).strip(), _clean(match.group(2))))
+    return found
+
+
+def _check_repeated_fields(text: str) -> None:
+    """A turn has one character, one motion, one place...: a field given twice is refused
+    rather than one of the two silently dropped."""
+    seen: dict[str, tuple[str, str]] = {}
+    for name, key, value in _fields(text):
+        if not value:
+            continue
+        if name in seen:
+            first_key, first = seen[name]
+            what = _FIELD_WORDS.get(name, name)
+            raise InstructionError(
+                f"The instruction gives its {what} twice ('{first_key}: {first}' and '{key}: {value}').",
+                hint=f"Keep one; a turn has one {what}"
+                     + (" (another character can speak in the turn's dialogue)." if name == "character" else "."))
+        seen[name] = (key, value)
+
+
+_FIELD_WORDS = {"background": "place", "time": "time of day", "adverb": "manner"}
 
 
 _CONTROL_NAMES = {"\x00": "NUL", "\x07": "BEL", "\x08": "backspace", "\n": "a line break", "\r": "a line break",
@@ -217,12 +250,10 @@ def parse_instruction(text: str) -> Instruction:
         if match:
             key = " ".join(match.group(1).lower().split())
         if match and key in KEY_ALIASES:
-            name = KEY_ALIASES[key]
+            # A field given twice (refused for new text, see validate_instruction_text): the later wins.
             value = _clean(match.group(2))
-            if name in values:
-                values[name] = f"{values[name]} {value}".strip()
-            else:
-                values[name] = value
+            if value or KEY_ALIASES[key] not in values:
+                values[KEY_ALIASES[key]] = value
         elif match and len(key.split()) <= 2:
             extra.append((key, _clean(match.group(2))))
         else:

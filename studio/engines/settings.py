@@ -205,6 +205,8 @@ class EngineSettings:
 
 
 SettingsType = TypeVar("SettingsType", bound=EngineSettings)
+#: The conventional clip-size settings: whole pixels, and even (H.264's 4:2:0 colour needs it).
+FRAME_SIZE_SETTINGS = frozenset({"height", "width"})
 
 
 def _coerce(engine: str, spec: SettingSpec, value: Any) -> Any:
@@ -233,6 +235,10 @@ def _coerce(engine: str, spec: SettingSpec, value: Any) -> Any:
         shown = int(number) if spec.kind is SettingKind.INT else number
         raise SettingsError(f"{where} must be {spec.describe_range()}, got {shown:g}.",
                             hint=f"The default is {spec.default:g}.")
+    if spec.name in FRAME_SIZE_SETTINGS and spec.kind is SettingKind.INT and int(number) % 2:
+        raise SettingsError(f"{where} must be an even number of pixels, got {int(number)}.",
+                            hint="Video files store colour at half resolution, so clip sizes are even; "
+                                 f"use {int(number) - 1} or {int(number) + 1}.")
     return int(number) if spec.kind is SettingKind.INT else float(number)
 
 

@@ -61,9 +61,13 @@ def parse_devices(spec: str | Sequence[str], *, checkpoints: object = None, dtyp
     """``cpu,cuda:0,cuda:1`` (or ``cpu,cpu``: two CPU workers) as one configuration per
     worker. A worker's placement per stage is written ``predict=cuda:0;decode=cuda:1``."""
     parts = [spec] if isinstance(spec, str) else list(spec)
-    items = [item.strip() for part in parts for item in part.split(",") if item.strip()]
-    if not items:
+    items = [item.strip() for part in parts for item in part.split(",")]
+    if not any(items):
         raise StudioError("No devices given.", hint="Use e.g. --devices cpu or --devices cuda:0,cuda:1.")
+    if not all(items):
+        shown = ",".join(parts)
+        raise StudioError(f"An empty entry in the device list {shown!r}.",
+                          hint="Separate devices with one comma each, e.g. cpu,cpu or cuda:0,cuda:1.")
     configs = []
     for item in items:
         placement = item.replace(";", ",")

@@ -101,3 +101,14 @@ def test_time_note_is_empty_for_drawn_times_and_plain_for_unknown_words():
     assert [time_note(t) for t in ("day", "sunset", "night", "")] == ["", "", "", ""]
     assert "not a time of day" in time_note("teatime") and time_shown("teatime") == ""
     assert all(time_shown(t) for t in TIME_CHOICES)
+
+
+def test_a_field_given_twice_is_refused_by_name_and_read_as_the_later():
+    with pytest.raises(InstructionError, match=r"gives its character twice \('Character: Qiqi' and 'who: Mei'\)"):
+        validate_instruction_text("Character: Qiqi; Motion: wave; who: Mei")
+    with pytest.raises(InstructionError, match="gives its place twice") as raised:
+        validate_instruction_text("Background: town; Motion: run; Place: beach")
+    assert "a turn has one place." in (raised.value.hint or "")
+    validate_instruction_text("Character: Qiqi; Motion: ; Motion: run; Background: night town; Time: night")
+    assert parse_instruction("Character: Qiqi; Character: Mei").character == "Mei"  # text stored before the check
+    assert parse_instruction("Motion: run; Motion: ").motion == "run"

@@ -68,6 +68,7 @@ def test_registry_can_create_it() -> None:
     ({"height": 10}, "from 32 to 2160"), ({"width": 5000}, "from 32 to 2160"),
     ({"frames": 0}, "from 1 to 240"), ({"frames": 241}, "from 1 to 240"), ({"frames": "many"}, "whole"),
     ({"height": 100.5}, "whole"), ({"fps": 0}, "fps"), ({"fps": "fast"}, "fps"), ({"camera": "dutch"}, "camera"),
+    ({"width": 721}, "even number of pixels, got 721"), ({"height": 99}, "even number of pixels"),
 ])
 def test_bad_settings_raise_clear_errors(engine, settings, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(SettingsError, match=message):

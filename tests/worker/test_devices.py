@@ -30,8 +30,11 @@ def test_parse_devices() -> None:
     (split,) = parse_devices("predict=cuda:0;decode=cuda:1")
     assert split.place(Stage.PREDICT).device == "cuda:0"
     assert "decode=cuda:1" in split.describe()
-    with pytest.raises(StudioError):
+    with pytest.raises(StudioError, match="No devices given"):
         parse_devices(" , ")
+    for spec in ("cpu,,cpu", "cpu,", ",cuda:0"):
+        with pytest.raises(StudioError, match="An empty entry in the device list"):
+            parse_devices(spec)
 
 
 def _gpu_only(script: FakeScript) -> EngineInfo:
