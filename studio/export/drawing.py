@@ -74,7 +74,7 @@ def load_typeface(size: int, bold: bool = False, italic: bool = False) -> Typefa
     for path in dict.fromkeys(path for path in (styled, regular) if path is not None):
         font = _load(path, size)
         if font is not None:
-            return Typeface(font, path, size, fallback_font_files())
+            return Typeface(font, path, size, fallback_font_files(), embolden=bold)
     try:
         return Typeface(ImageFont.load_default(size=size), None, size)
     except TypeError:  # Pillow < 10.1

@@ -119,9 +119,12 @@ class Typeface:
     taken to cover everything, so it is used alone."""
 
     def __init__(self, primary: FontLike, primary_path: Path | None, size: int,
-                 fallbacks: Sequence[Path] = ()) -> None:
+                 fallbacks: Sequence[Path] = (), *, embolden: bool = False) -> None:
         self.primary = primary
         self.size = size
+        #: Fallback fonts rarely come in bold: their runs in a bold typeface get a thin outline
+        #: in the text's own colour, so a Japanese title does not look lighter than its Latin.
+        self.embolden = embolden
         primary_cover = coverage(primary_path) if primary_path is not None else frozenset()
         self.fallbacks = tuple(fallbacks) if primary_cover else ()
         self.covers = (primary_cover, *(coverage(path) for path in self.fallbacks))
@@ -165,6 +168,8 @@ class Typeface:
         x -= {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
         ascent, descent = self.primary.getmetrics()
         baseline = y + (ascent if anchor[1] == "a" else (ascent - descent) / 2)
+        stroke = round(self.size / 40) if self.embolden else 0  # none below 20 px: it would blot small kanji
         for font, run in runs:
-            draw.text((x, baseline), run, font=font, fill=fill, anchor="ls")
+            width = stroke if font is not self.primary else 0
+            draw.text((x, baseline), run, font=font, fill=fill, anchor="ls", stroke_width=width, stroke_fill=fill)
             x += font.getlength(run)

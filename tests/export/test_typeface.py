@@ -104,3 +104,10 @@ def test_a_damaged_font_file_claims_nothing(tmp_path: Path) -> None:
     bad.write_bytes(b"\x00\x01\x00\x00" + b"not a font" * 50)
     assert coverage(bad) == frozenset()
     assert split_runs("桜 ok", [LATIN, coverage(bad)]) == [(0, "桜 ok")]
+
+
+def test_fallback_runs_in_a_bold_typeface_are_emboldened() -> None:
+    _fallback()
+    regular, bold = load_typeface(48), load_typeface(48, bold=True)
+    assert bold.embolden and not regular.embolden
+    assert _drawn(bold, "桜の木").sum() > 1.1 * _drawn(regular, "桜の木").sum()
