@@ -346,8 +346,24 @@ def _discard_new_turn(project: Project, node_id: str) -> str:
     return " (The new turn was not kept.)"
 
 
+def _check_instructions(texts: Sequence[str]) -> None:
+    """Refuse a wrongly written instruction before any turn is generated, naming which one
+    (re-running the corrected command would otherwise add the turns before it again)."""
+    from studio.core.instruction import InstructionError, validate_instruction_text
+
+    for number, text in enumerate(texts, start=1):
+        try:
+            validate_instruction_text(text)
+        except InstructionError as error:
+            if len(texts) == 1:
+                raise
+            raise InstructionError(f"Instruction {number} of {len(texts)}: {error.message} Nothing was generated.",
+                                   hint=error.hint) from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
+    _check_instructions(args.instruction)
     results: list[dict[str, Any]] = []
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree

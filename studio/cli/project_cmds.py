@@ -93,7 +93,8 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
         for number, node_id in result.free_text:
             print(f"line {number}: free text (no field names), turn {node_id}")
         branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
-        print(f"imported {len(result.node_ids)} turns{branches} into {printable(str(project.path))}")
+        turns = f"{len(result.node_ids)} turn{'s' if len(result.node_ids) != 1 else ''}"
+        print(f"imported {turns}{branches} into {printable(str(project.path))}")
         if not args.generate:
             return 0
         from studio.cli.generate_cmds import _service, fill_branches, run_until_idle

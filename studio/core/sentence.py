@@ -27,7 +27,10 @@ _TIME_PHRASES = {"day": "by day", "sunset": "at sunset", "night": "at night", "d
 
 
 def third_person(verb: str) -> str:
-    """``sit`` -> ``sits``, ``fly`` -> ``flies``, ``watch`` -> ``watches``, ``go`` -> ``goes``."""
+    """``sit`` -> ``sits``, ``fly`` -> ``flies``, ``watch`` -> ``watches``, ``go`` -> ``goes``; a
+    verb not in Latin letters (``手を振る``) is left as it is."""
+    if not verb.isascii() or not verb[-1:].isalpha():
+        return verb
     lower = verb.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]

@@ -116,7 +116,16 @@ class EngineConfig:
         ``checkpoints``: one folder, or several looked in in order."""
         default = Placement()
         per_stage: dict[Stage, Placement] = {}
-        for part in (p.strip() for p in (spec or "cpu").split(",") if p.strip()):
+        parts = [p.strip() for p in (spec or "cpu").split(",")]
+        if len(parts) > 1 and not all(parts):
+            raise ConfigError(f"An empty entry in the device {spec!r}.",
+                              hint="Separate a worker's stages with one comma, e.g. predict=cuda:0,decode=cuda:1.")
+        bare = [part for part in parts if part and "=" not in part]
+        if len(bare) > 1:
+            raise ConfigError(f"{spec!r} names {len(bare)} devices for one worker.",
+                              hint="One device (cuda:0), or one per stage (predict=cpu,decode=cuda:0); "
+                                   "several workers are --devices cpu,cuda:0.")
+        for part in (p for p in parts if p):
             if "=" in part:
                 name, _, where = part.partition("=")
                 try:

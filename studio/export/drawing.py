@@ -100,7 +100,7 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
             if current:
                 lines.append(current)
             while len(word) > 1 and not full():
-                cut = _fitting_prefix(word, measure, max_width)
+                cut = _line_break_before(word, _fitting_prefix(word, measure, max_width))
                 if cut >= len(word):
                     break
                 lines.append(word[:cut])
@@ -120,6 +120,23 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
             last = last[:-1]
         lines[-1] = last.rstrip() + "…"
     return lines
+
+
+#: Characters a Japanese or Chinese line must not start with (closing punctuation, small kana,
+#: the long-vowel mark) or end with (opening brackets): the line-breaking rules (kinsoku).
+NO_LINE_START = frozenset("、。，．,.:;!?！？）)]｝」』】〕〉》〙〗ー…‥・ゝゞヽヾ々"
+                          "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ")
+NO_LINE_END = frozenset("（([｛「『【〔〈《〘〖")
+
+
+def _line_break_before(word: str, cut: int) -> int:
+    """Where to break ``word`` at or before ``cut`` so that neither line breaks the line-breaking
+    rules: the characters that may not start a line go back up with the one before them. When
+    the whole line would go, it breaks at ``cut`` after all."""
+    moved = cut
+    while 1 < moved < len(word) and (word[moved] in NO_LINE_START or word[moved - 1] in NO_LINE_END):
+        moved -= 1
+    return moved if moved > 1 else cut
 
 
 def _fitting_prefix(word: str, measure: Callable[[str], float], max_width: float) -> int:

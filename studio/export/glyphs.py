@@ -64,4 +64,5 @@ def glyph_note(missing: list[str]) -> str:
         return ""
     return (f"{len(missing)} character(s) of the text ({first_few(missing, ' ')}) are in none of the export's fonts "
             "and show as empty boxes in titles, captions and sheets (subtitle and timeline files keep them); "
-            "install a font that has them (for Japanese, Chinese and Korean: Noto Sans CJK or Droid Sans Fallback)")
+            "install a font that has them (Japanese and Chinese: Droid Sans Fallback or Noto Sans CJK; "
+            "Korean: Noto Sans CJK or Nanum Gothic)")

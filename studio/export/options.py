@@ -157,11 +157,12 @@ class ExportResult:
         return self.paths[0]
 
     def summary(self) -> str:
+        turns = f"{self.turns} turn{'s' if self.turns != 1 else ''}"
         if self.format.is_sheet:
             files = f" in {len(self.paths)} files" if len(self.paths) > 1 else ""
             pages = f"{self.pages} page{'s' if self.pages != 1 else ''}"
-            return f"{self.path}: {self.turns} turns on {pages}{files}; rendered in {self.seconds:.1f} s"
+            return f"{self.path}: {turns} on {pages}{files}; rendered in {self.seconds:.1f} s"
         how = "stream copy (no re-encoding)" if self.used_stream_copy else (
             "re-encoded" if self.format.is_video else "written")
-        return (f"{self.path}: {self.turns} turns, {self.duration:.2f} s, {self.frames} frames; "
+        return (f"{self.path}: {turns}, {self.duration:.2f} s, {self.frames} frames; "
                 f"{how} in {self.seconds:.1f} s")

@@ -150,6 +150,12 @@ class TextBlock:
     label_colour: Colour = MUTED
 
 
+def fit_line(text: str, measure: Callable[[str], float], width: float) -> str:
+    """``text`` on one line of ``width``: whole when it fits, else cut with "…"."""
+    lines = wrap_text(" ".join(text.split()), measure, width, max_lines=1)
+    return lines[0] if lines else ""
+
+
 def turn_heading(turn: Turn) -> str:
     parts = [f"Turn {turn.number}"]
     if turn.character:
@@ -196,6 +202,11 @@ LINE = 1.28
 LABEL_SCALE = 0.78
 
 
+def measuring(measure: Measure, size: float, style: TextStyle) -> Callable[[str], float]:
+    """``measure`` at one size and style, as the wrapping functions take it."""
+    return lambda text: measure(text, size, style)
+
+
 def _set_column(blocks: list[TextBlock], box: Rect, size: float, measure: Measure,
                 limit: bool) -> tuple[list[PlacedLine], int, float]:
     """Lines of ``blocks`` in ``box`` at ``size``, how many of the blocks were placed (whole
@@ -219,7 +230,8 @@ def _set_column(blocks: list[TextBlock], box: Rect, size: float, measure: Measur
             if not limit or room <= 0 or count < len(blocks) - 1:
                 return placed, count, top
             lines = wrap_text(block.text, width, box.w, max_lines=room)
-        placed.append(PlacedLine(box.x, top, block.label, label_size, TextStyle.BOLD, block.label_colour))
+        label = fit_line(block.label, measuring(measure, label_size, TextStyle.BOLD), box.w)
+        placed.append(PlacedLine(box.x, top, label, label_size, TextStyle.BOLD, block.label_colour))
         top += label_size * LINE
         for line in lines:
             placed.append(PlacedLine(box.x, top, line, size, block.style, block.colour))
@@ -243,7 +255,9 @@ def set_panel_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure) -> t
         fits = True
         last = size <= MIN_TEXT_SIZE
         head_h = size * 1.15 * LINE
-        lines.append(PlacedLine(columns[0].x, columns[0].y, heading.text, size * 1.15, TextStyle.BOLD, INK))
+        head_w = columns[-1].right - columns[0].x
+        shown = fit_line(heading.text, measuring(measure, size * 1.15, TextStyle.BOLD), head_w)
+        lines.append(PlacedLine(columns[0].x, columns[0].y, shown, size * 1.15, TextStyle.BOLD, INK))
         carried: list[TextBlock] = []
         for index, (box, blocks) in enumerate(zip(columns, groups, strict=True)):
             shifted = Rect(box.x, box.y + head_h + size * 0.3, box.w, box.h - head_h - size * 0.3) \
@@ -283,16 +297,23 @@ def branch_title(branch: Branch) -> str:
 def draw_page(canvas: SheetCanvas, layout: StoryboardLayout, branch: Branch, title: str, page: int, pages: int,
               turns: list[Turn], pictures: list[Image.Image]) -> None:
     width, height = layout.page
-    canvas.text(MARGIN, MARGIN, title, TITLE_SIZE, TextStyle.BOLD, INK)
-    subtitle = wrap_text(f"{branch_title(branch)} · {len(branch.turns)} turns",
-                         lambda s: canvas.width(s, SMALL_SIZE + 1, TextStyle.REGULAR), width - 2 * MARGIN,
-                         max_lines=1)
-    canvas.text(MARGIN, MARGIN + TITLE_SIZE * 1.4, subtitle[0] if subtitle else "", SMALL_SIZE + 1,
-                TextStyle.REGULAR, MUTED)
+
+    def fit(text: str, size: float, style: TextStyle, room: float) -> str:
+        return fit_line(text, lambda t: canvas.width(t, size, style), room)
+
+    canvas.text(MARGIN, MARGIN, fit(title, TITLE_SIZE, TextStyle.BOLD, width - 2 * MARGIN), TITLE_SIZE,
+                TextStyle.BOLD, INK)
+    turns_word = "turn" if len(branch.turns) == 1 else "turns"
+    subtitle = fit(f"{branch_title(branch)} · {len(branch.turns)} {turns_word}", SMALL_SIZE + 1, TextStyle.REGULAR,
+                   width - 2 * MARGIN)
+    canvas.text(MARGIN, MARGIN + TITLE_SIZE * 1.4, subtitle, SMALL_SIZE + 1, TextStyle.REGULAR, MUTED)
     footer_top = height - MARGIN - SMALL_SIZE
-    canvas.text(MARGIN, footer_top, branch.project_name, SMALL_SIZE, TextStyle.REGULAR, MUTED)
-    canvas.text(width - MARGIN, footer_top, page_label(page, pages), SMALL_SIZE, TextStyle.REGULAR, MUTED,
-                align="right")
+    label = page_label(page, pages)
+    label_w = canvas.width(label, SMALL_SIZE, TextStyle.REGULAR)
+    canvas.text(MARGIN, footer_top, fit(branch.project_name, SMALL_SIZE, TextStyle.REGULAR,
+                                        width - 2 * MARGIN - label_w - 3 * SMALL_SIZE),
+                SMALL_SIZE, TextStyle.REGULAR, MUTED)
+    canvas.text(width - MARGIN, footer_top, label, SMALL_SIZE, TextStyle.REGULAR, MUTED, align="right")
     for slot, (turn, picture) in enumerate(zip(turns, pictures, strict=True)):
         box = layout.panel(slot)
         canvas.rect(box.picture, None, PANEL_BACK)

@@ -21,12 +21,15 @@ from PIL import ImageDraw, ImageFont
 
 FontLike = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-#: Fallback font files, best first: broad CJK fonts, then per-language ones, then symbols.
+#: Fallback font files, best first: broad CJK fonts, then per-language ones, then symbols. Each
+#: character takes the first that has it (Droid Sans Fallback, say, has no Hangul: Korean then
+#: comes from Nanum or Noto when installed).
 FALLBACK_FONT_NAMES = (
     "DroidSansFallbackFull.ttf", "DroidSansFallback.ttf",
     "NotoSansCJK-Regular.ttc", "NotoSansCJKjp-Regular.otf", "NotoSansJP-Regular.otf", "NotoSansJP-Regular.ttf",
     "NotoSansCJKsc-Regular.otf", "NotoSansCJKkr-Regular.otf",
     "wqy-microhei.ttc", "wqy-zenhei.ttc", "ipagp.ttf", "ipag.ttf", "fonts-japanese-gothic.ttf",
+    "NanumGothic.ttf", "NanumBarunGothic.ttf", "NotoSansKR-Regular.otf", "NotoSansKR-Regular.ttf", "UnDotum.ttf",
     "ヒラギノ角ゴシック W3.ttc", "Hiragino Sans GB.ttc", "PingFang.ttc", "AppleSDGothicNeo.ttc",
     "Arial Unicode.ttf",
     "YuGothR.ttc", "YuGothM.ttc", "meiryo.ttc", "msgothic.ttc", "msyh.ttc", "malgun.ttf",

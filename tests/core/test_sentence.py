@@ -35,6 +35,7 @@ def test_a_turn_without_a_character_borrows_the_acting_one() -> None:
 
 
 @pytest.mark.parametrize(("verb", "third"), [("sit", "sits"), ("fly", "flies"), ("play", "plays"),
-                                             ("watch", "watches"), ("go", "goes"), ("have", "has"), ("kiss", "kisses")])
+                                             ("watch", "watches"), ("go", "goes"), ("have", "has"), ("kiss", "kisses"),
+                                             ("手を振る", "手を振る"), ("跳ぶ", "跳ぶ"), ("", "")])
 def test_third_person(verb: str, third: str) -> None:
     assert third_person(verb) == third

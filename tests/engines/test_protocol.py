@@ -106,6 +106,12 @@ def test_config_parses_devices_per_stage() -> None:
         EngineConfig.parse("cpu", dtype="int3")
     with pytest.raises(ConfigError, match="at least 1"):
         EngineConfig.parse("cpu", threads=0)
+    for spec in ("cpu,,cpu", ",cpu", "predict=cpu,,decode=cpu", "cpu,"):
+        with pytest.raises(ConfigError, match="An empty entry in the device"):
+            EngineConfig.parse(spec)
+    with pytest.raises(ConfigError, match="names 2 devices for one worker"):
+        EngineConfig.parse("cpu,cuda:0")
+    assert EngineConfig.parse(" predict=cpu , decode=cpu ").describe() == "cpu"
 
 
 def test_cpu_engines_stay_on_the_cpu_and_gpu_engines_keep_their_placement() -> None:

@@ -14,7 +14,7 @@ from PIL import Image
 from studio.core import AddDialogueLine, SetDuration, SetNarration, SetShotNotes
 from studio.export import ExportFormat, ExportOptions, export_branch
 from studio.export.options import PanelAspect
-from studio.export.storyboard import WIDE, StoryboardLayout
+from studio.export.storyboard import WIDE, Colour, StoryboardLayout, TextStyle
 
 from .helpers import Fixture, build
 
@@ -150,3 +150,38 @@ def test_many_turns_fill_many_pages(tmp_path: Path) -> None:
         assert "Page 3 of 3" in pages[2]
     finally:
         fixture.project.close()
+
+
+@pytest.mark.parametrize("panels", [1, 2, 3])
+def test_long_titles_headings_and_names_stay_on_the_page(story: Fixture, panels: int) -> None:
+    """The sheet's title, a turn's heading (a long character name) and the footer's project name
+    are cut with "…" where they would run off the page or into the page number."""
+    from dataclasses import replace
+
+    from studio.export.branch import collect_branch
+    from studio.export.sheet_png import PngPage
+    from studio.export.storyboard import MARGIN, draw_page
+
+    branch = collect_branch(story.project, story.leaf)
+    long_name = "Princess Kaguya of the Bamboo Forest and the Moon Palace " * 3
+    turns = [replace(turn, character=long_name) for turn in branch.turns[:panels]]
+    branch = replace(branch, project_name="寿限無寿限無五劫の擦り切れ海砂利水魚" * 4)
+    layout = StoryboardLayout(panels, 9 / 16)
+    drawn: list[tuple[float, str, float, str]] = []
+
+    class Recording(PngPage):
+        def text(self, x: float, top: float, text: str, size: float, style: TextStyle, colour: Colour,
+                 align: str = "left") -> None:
+            drawn.append((x, text, self.width(text, size, style), align))
+
+    canvas = Recording(layout, dpi=72)
+    pictures = [Image.new("RGB", (96, 54), "grey")] * len(turns)
+    draw_page(canvas, layout, branch, "A very long storyboard title " * 6, 1, 1, turns, pictures)
+    width = layout.page[0]
+    for x, text, w, align in drawn:
+        left, right = (x - w, x) if align == "right" else (x, x + w)
+        assert left >= MARGIN - 0.5 and right <= width - MARGIN + 0.5, (text, left, right)
+    footer = [(x, w) for x, text, w, _ in drawn if text.startswith("寿限無")]
+    label = [(x, w) for x, text, w, _ in drawn if text == "Page 1 of 1"]
+    assert footer and label and footer[0][0] + footer[0][1] < label[0][0] - label[0][1]
+    assert any(text.startswith("Turn 1 · Princess") and text.endswith("…") for _, text, _, _ in drawn)

@@ -75,11 +75,15 @@ def test_play_with_several_instructions_adds_one_turn_each_in_order(folder: Path
     with Project.open(folder) as project:
         texts = [n.instruction.raw for n in project.tree.path_to(out[0]["node"])][1:]
         assert texts == ["first", "second", "third", "fourth"] and not project.tree.children(out[0]["node"])
-    # a refused instruction after a made turn: the error, and the made turn is reported and kept
-    assert main(["play", str(folder), "-i", "fifth", "-i", "", "--json"]) == 2
-    captured = capsys.readouterr()
-    [made] = json.loads(captured.out)
-    assert made["instruction"] == "fifth" and made["job_status"] == "done" and "empty" in captured.err
+    # a wrongly written instruction is refused before any turn is generated
+    fake_cli.calls.clear()
+    for bad in ("", "Character: Qiqi; Character: Mei"):
+        assert main(["play", str(folder), "-i", "fifth", "-i", bad, "--json"]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and "Instruction 2 of 2: The instruction" in captured.err
+        assert "Nothing was generated." in captured.err and fake_cli.order() == []
+    with Project.open(folder) as project:
+        assert not project.tree.children(out[0]["node"])
 
 
 def test_play_leaves_the_rest_of_the_queue_alone(folder: Path, fake_cli: FakeScript, capsys) -> None:
