@@ -102,8 +102,19 @@ class PdfSheet:
         if align == "right":
             x -= self.width(text, size, style)
         for font, run in self.fonts.runs(text, style):
-            c.setFont(font, size)
-            c.drawString(x, baseline, run)
+            if style is TextStyle.BOLD and font in self.fonts.fallbacks:
+                # No bold fallback font: fill and stroke the outlines, as the PNG and video do.
+                words = c.beginText(x, baseline)
+                words.setFont(font, size)
+                words.setTextRenderMode(2)
+                c.setStrokeColorRGB(*_rgb(colour))
+                c.setLineWidth(size / 20)
+                words.textOut(run)
+                words.setTextRenderMode(0)  # the mode outlives the text object: back to plain fill
+                c.drawText(words)
+            else:
+                c.setFont(font, size)
+                c.drawString(x, baseline, run)
             x += c.stringWidth(run, font, size)
 
     def rect(self, box: Rect, stroke: Colour | None, fill: Colour | None) -> None:

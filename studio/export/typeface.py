@@ -173,6 +173,6 @@ class Typeface:
         baseline = y + (ascent if anchor[1] == "a" else (ascent - descent) / 2)
         stroke = round(self.size / 40) if self.embolden else 0  # none below 20 px: it would blot small kanji
         for font, run in runs:
-            width = stroke if font is not self.primary else 0
-            draw.text((x, baseline), run, font=font, fill=fill, anchor="ls", stroke_width=width, stroke_fill=fill)
+            outline = stroke if font is not self.primary else 0
+            draw.text((x, baseline), run, font=font, fill=fill, anchor="ls", stroke_width=outline, stroke_fill=fill)
             x += font.getlength(run)

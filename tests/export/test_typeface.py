@@ -90,6 +90,8 @@ def test_exports_draw_japanese_and_name_only_what_no_font_has(story: Fixture, tm
              for font in page["/Resources"]["/Font"].values()
              for font in [font.get_object()["/BaseFont"]]}
     assert any("Fallback" in name or "Droid" in name or "CJK" in name for name in fonts), fonts
+    pages = pypdf.PdfReader(str(pdf)).pages
+    assert b" 2 Tr" in b"".join(page.get_contents().get_data() for page in pages)  # bold Japanese: outlined
     png = tmp_path / "board.png"
     export_branch(story.project, story.leaf, png, options=ExportOptions(panels_per_page=3))
     assert png.is_file()
