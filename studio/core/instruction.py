@@ -190,6 +190,14 @@ def _check_repeated_fields(text: str) -> None:
                 hint=f"Keep one; a turn has one {what}"
                      + (" (another character can speak in the turn's dialogue)." if name == "character" else "."))
         seen[name] = (key, value)
+    if "time" in seen and "background" in seen:
+        said, _place = _split_time(seen["background"][1])
+        time_key, time = seen["time"]
+        if said and time_shown(said) != time_shown(time):
+            raise InstructionError(
+                f"The instruction gives two times of day: '{said}' in '{seen['background'][0]}: "
+                f"{seen['background'][1]}' and '{time_key}: {time}'.",
+                hint="Keep one of them.")
 
 
 _FIELD_WORDS = {"background": "place", "time": "time of day", "adverb": "manner"}

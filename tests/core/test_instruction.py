@@ -112,3 +112,11 @@ def test_a_field_given_twice_is_refused_by_name_and_read_as_the_later():
     validate_instruction_text("Character: Qiqi; Motion: ; Motion: run; Background: night town; Time: night")
     assert parse_instruction("Character: Qiqi; Character: Mei").character == "Mei"  # text stored before the check
     assert parse_instruction("Motion: run; Motion: ").motion == "run"
+
+
+def test_two_times_of_day_are_refused_unless_they_agree():
+    with pytest.raises(InstructionError, match=r"two times of day: 'day' in 'Background: day town' and 'Time: night'"):
+        validate_instruction_text("Character: Qiqi; Background: day town; Time: night")
+    validate_instruction_text("Background: night town; Time: night")
+    validate_instruction_text("Background: sunset beach; Time: dusk")  # both drawn as sunset
+    validate_instruction_text("Background: town; Time: night")
