@@ -38,6 +38,18 @@ KEY_ALIASES: dict[str, str] = {
     "shot": "camera",
     "adverb": "adverb",
     "manner": "adverb",
+    # Japanese field names, for authors who write their instructions in Japanese
+    "キャラクター": "character",
+    "キャラ": "character",
+    "人物": "character",
+    "動作": "motion",
+    "動き": "motion",
+    "モーション": "motion",
+    "背景": "background",
+    "場所": "background",
+    "時間帯": "time",
+    "時間": "time",
+    "カメラ": "camera",
 }
 
 TIME_WORDS: dict[str, str] = {
@@ -93,7 +105,8 @@ KNOWN_ADVERBS: frozenset[str] = frozenset(
 )
 
 _LINK_WORDS = frozenset({"in", "at", "on", "during", "by", "the", "of"})
-_FIELD_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]{0,20}?)\s*[:：]\s*(.*)$", re.DOTALL)
+_JAPANESE_KEYS = "|".join(sorted((key for key in KEY_ALIASES if not key.isascii()), key=len, reverse=True))
+_FIELD_RE = re.compile(rf"^\s*([A-Za-z][A-Za-z ]{{0,20}}?|{_JAPANESE_KEYS})\s*[:：]\s*(.*)$", re.DOTALL)
 _SPLIT_RE = re.compile(r"[;；\n]")
 
 

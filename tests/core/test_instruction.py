@@ -120,3 +120,13 @@ def test_two_times_of_day_are_refused_unless_they_agree():
     validate_instruction_text("Background: night town; Time: night")
     validate_instruction_text("Background: sunset beach; Time: dusk")  # both drawn as sunset
     validate_instruction_text("Background: town; Time: night")
+
+
+def test_japanese_field_names():
+    ins = parse_instruction("キャラクター：美咲；動作：手を振る；背景：夜の街；カメラ: orbit")
+    assert (ins.character, ins.motion, ins.background, ins.camera, ins.free_text) == (
+        "美咲", "手を振る", "夜の街", "orbit", "")
+    assert parse_instruction("人物: Qiqi; Motion: wave; 時間帯: night").time_of_day == "night"
+    assert parse_instruction("彼女は言った：こんにちは").free_text == "彼女は言った：こんにちは"  # not a field name
+    with pytest.raises(InstructionError, match="gives its character twice"):
+        validate_instruction_text("キャラクター: 美咲; Character: Mei")

@@ -68,7 +68,7 @@ class MiniSettings(EngineSettings):
         Preset("fast", "Fast (2 steps)", {"steps": 2}, changes_output=True,
                help="Half the denoising steps: faster, blurrier clips."),
         Preset("quality", "Quality (8 steps)", {"steps": 8}, changes_output=True,
-               help="Twice the denoising steps: about a second more a turn on one core; "
+               help="Twice the denoising steps: about a second and a half more a turn on one core; "
                     "clips a little closer to the sketch world's (the same motions read right)."),
     )
 
@@ -81,7 +81,7 @@ class MiniSettings(EngineSettings):
     fps: float = setting(8.0, label="Frames per second", minimum=1.0, maximum=60.0, step=1.0, unit="fps",
                          help="Playback speed of the clip.")
     steps: int = setting(4, label="Denoising steps", minimum=1, maximum=16,
-                         help="Decoder steps per clip: each one costs about a quarter of a second on one core. "
+                         help="Decoder steps per clip: each one costs about 0.4 s on one core. "
                               "The shipped decoder is distilled for 4.")
     guidance: float = setting(1.0, label="Guidance", minimum=1.0, maximum=8.0, step=0.5, advanced=True,
                               help="Classifier-free guidance; 1 turns it off. Above 1 each step costs twice. "
