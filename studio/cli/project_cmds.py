@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
+from studio.core.sentence import plural
 from studio.core.tree import StoryTree
 
 
@@ -93,8 +94,7 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
         for number, node_id in result.free_text:
             print(f"line {number}: free text (no field names), turn {node_id}")
         branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
-        turns = f"{len(result.node_ids)} turn{'s' if len(result.node_ids) != 1 else ''}"
-        print(f"imported {turns}{branches} into {printable(str(project.path))}")
+        print(f"imported {plural(len(result.node_ids), 'turn')}{branches} into {printable(str(project.path))}")
         if not args.generate:
             return 0
         from studio.cli.generate_cmds import _service, fill_branches, run_until_idle

@@ -176,16 +176,18 @@ def validate_instruction_text(text: str) -> str:
     return text
 
 
+def _field(part: str) -> tuple[str, str, str] | None:
+    """A ``Key: value`` part as (key in lower case, key as written, value); None for text."""
+    match = _FIELD_RE.match(part)
+    if match is None:
+        return None
+    return " ".join(match.group(1).lower().split()), match.group(1).strip(), _clean(match.group(2))
+
+
 def _fields(text: str) -> list[tuple[str, str, str]]:
-    """The known ``Key: value`` fields of ``text`` in order: (field name, key as written, value)."""
-    found = []
-    for part in _SPLIT_RE.split(text):
-        match = _FIELD_RE.match(part)
-        if match:
-            key = " ".join(match.group(1).lower().split())
-            if key in KEY_ALIASES:
-                found.append((KEY_ALIASES[key], match.group(1).strip(), _clean(match.group(2))))
-    return found
+    """The known fields of ``text`` in order: (field name, key as written, value)."""
+    fields = (_field(part) for part in _SPLIT_RE.split(text))
+    return [(KEY_ALIASES[key], written, value) for key, written, value in filter(None, fields) if key in KEY_ALIASES]
 
 
 def _check_repeated_fields(text: str) -> None:
@@ -266,17 +268,14 @@ def parse_instruction(text: str) -> Instruction:
     for part in _SPLIT_RE.split(raw):
         if not part.strip():
             continue
-        match = _FIELD_RE.match(part)
-        key = ""
-        if match:
-            key = " ".join(match.group(1).lower().split())
-        if match and key in KEY_ALIASES:
+        field = _field(part)
+        if field and field[0] in KEY_ALIASES:
             # A field given twice (refused for new text, see validate_instruction_text): the later wins.
-            value = _clean(match.group(2))
-            if value or KEY_ALIASES[key] not in values:
-                values[KEY_ALIASES[key]] = value
-        elif match and len(key.split()) <= 2:
-            extra.append((key, _clean(match.group(2))))
+            name, value = KEY_ALIASES[field[0]], field[2]
+            if value or name not in values:
+                values[name] = value
+        elif field and len(field[0].split()) <= 2:
+            extra.append((field[0], field[2]))
         else:
             cleaned = _clean(part)
             if cleaned:

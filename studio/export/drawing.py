@@ -122,6 +122,12 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
     return lines
 
 
+def fit_line(text: str, measure: Callable[[str], float], width: float) -> str:
+    """``text`` on one line of ``width``: whole when it fits, else cut with "…"."""
+    lines = wrap_text(" ".join(text.split()), measure, width, max_lines=1)
+    return lines[0] if lines else ""
+
+
 #: Characters a Japanese or Chinese line must not start with (closing punctuation, small kana,
 #: the long-vowel mark) or end with (opening brackets): the line-breaking rules (kinsoku).
 NO_LINE_START = frozenset("、。，．,.:;!?！？）)]｝」』】〕〉》〙〗ー…‥・ゝゞヽヾ々"
@@ -263,8 +269,7 @@ def state_patch(size: tuple[int, int], state: CharacterState, character: str = "
     draw = ImageDraw.Draw(image)
     if character:
         bold = load_typeface(max(9, height // 30), bold=True)
-        name = wrap_text(character, bold.width, panel_w - 2 * pad, max_lines=1)
-        bold.draw(draw, (pad, pad), name[0] if name else "", TEXT)
+        bold.draw(draw, (pad, pad), fit_line(character, bold.width, panel_w - 2 * pad), TEXT)
     draw_state_bars(draw, (pad, pad + heading, panel_w - pad, panel_h - pad), state, face)
     margin = max(2, height // 60)
     return _patch_from(image, margin, margin)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from studio.core.sentence import plural
 from studio.export.errors import ExportError
 
 
@@ -157,10 +158,10 @@ class ExportResult:
         return self.paths[0]
 
     def summary(self) -> str:
-        turns = f"{self.turns} turn{'s' if self.turns != 1 else ''}"
+        turns = plural(self.turns, "turn")
         if self.format.is_sheet:
             files = f" in {len(self.paths)} files" if len(self.paths) > 1 else ""
-            pages = f"{self.pages} page{'s' if self.pages != 1 else ''}"
+            pages = plural(self.pages, "page")
             return f"{self.path}: {turns} on {pages}{files}; rendered in {self.seconds:.1f} s"
         how = "stream copy (no re-encoding)" if self.used_stream_copy else (
             "re-encoded" if self.format.is_video else "written")

@@ -21,9 +21,10 @@ from typing import Protocol
 
 from PIL import Image
 
+from studio.core.sentence import plural
 from studio.core.state import STAT_NAMES
 from studio.export.branch import Branch, Turn
-from studio.export.drawing import STAT_LABELS, wrap_text
+from studio.export.drawing import STAT_LABELS, fit_line, wrap_text
 
 A4_LANDSCAPE = (841.89, 595.28)
 A4_PORTRAIT = (595.28, 841.89)
@@ -148,12 +149,6 @@ class TextBlock:
     style: TextStyle = TextStyle.REGULAR
     colour: Colour = INK
     label_colour: Colour = MUTED
-
-
-def fit_line(text: str, measure: Callable[[str], float], width: float) -> str:
-    """``text`` on one line of ``width``: whole when it fits, else cut with "…"."""
-    lines = wrap_text(" ".join(text.split()), measure, width, max_lines=1)
-    return lines[0] if lines else ""
 
 
 def turn_heading(turn: Turn) -> str:
@@ -303,9 +298,8 @@ def draw_page(canvas: SheetCanvas, layout: StoryboardLayout, branch: Branch, tit
 
     canvas.text(MARGIN, MARGIN, fit(title, TITLE_SIZE, TextStyle.BOLD, width - 2 * MARGIN), TITLE_SIZE,
                 TextStyle.BOLD, INK)
-    turns_word = "turn" if len(branch.turns) == 1 else "turns"
-    subtitle = fit(f"{branch_title(branch)} · {len(branch.turns)} {turns_word}", SMALL_SIZE + 1, TextStyle.REGULAR,
-                   width - 2 * MARGIN)
+    subtitle = fit(f"{branch_title(branch)} · {plural(len(branch.turns), 'turn')}", SMALL_SIZE + 1,
+                   TextStyle.REGULAR, width - 2 * MARGIN)
     canvas.text(MARGIN, MARGIN + TITLE_SIZE * 1.4, subtitle, SMALL_SIZE + 1, TextStyle.REGULAR, MUTED)
     footer_top = height - MARGIN - SMALL_SIZE
     label = page_label(page, pages)

@@ -34,6 +34,7 @@ from studio.core.commands import (
 )
 from studio.core.errors import StudioError
 from studio.core.model import Take, new_id
+from studio.core.sentence import plural
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.tree import StoryTree
 from studio.ui.canvas.tree_scene import TreeScene
@@ -60,10 +61,6 @@ Confirm = Callable[[str, str], bool]
 
 VOCABULARY_DELAY_MS = 800
 """Load autocomplete words this long after a project opens."""
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
 
 def delete_prompt(turns_below: int, takes: int) -> str:
     """The question asked before a delete, counts in words ("its 1 take", "the 2 turns below it")."""

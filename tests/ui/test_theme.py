@@ -86,12 +86,22 @@ def test_a_desktop_switch_restyles_the_running_app(app: QApplication, monkeypatc
     view.close()
 
 
+def _themed(app: QApplication, scheme: str) -> theme.Colors:
+    theme.apply_theme(app, scheme)
+    return theme.COLORS[theme.Scheme(scheme)]
+
+
+def _show(qtbot, widget: QWidget, width: int, height: int) -> None:  # type: ignore[no-untyped-def]
+    qtbot.addWidget(widget)
+    widget.resize(width, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_spin_boxes_and_drop_downs_show_their_arrows(app: QApplication, qtbot, scheme: str) -> None:  # type: ignore[no-untyped-def]
-    theme.apply_theme(app, scheme)
-    colors = theme.COLORS[theme.Scheme(scheme)]
+    colors = _themed(app, scheme)
     holder = QWidget()
-    qtbot.addWidget(holder)
     spin, double, combo = QSpinBox(holder), QDoubleSpinBox(holder), QComboBox(holder)
     spin.setRange(0, 100)
     spin.setValue(50)
@@ -99,9 +109,7 @@ def test_spin_boxes_and_drop_downs_show_their_arrows(app: QApplication, qtbot, s
     combo.addItems(["cpu", "cuda"])
     for index, widget in enumerate((spin, double, combo)):
         widget.setGeometry(10, 10 + index * 40, 160, 30)
-    holder.resize(200, 140)
-    holder.show()
-    qtbot.waitExposed(holder)
+    _show(qtbot, holder, 200, 140)
     base = QColor(colors.base)
     for box in (spin, double):
         option = QStyleOptionSpinBox()
@@ -122,18 +130,14 @@ def test_spin_boxes_and_drop_downs_show_their_arrows(app: QApplication, qtbot, s
 def test_a_full_toolbar_shows_its_overflow_button(app: QApplication, qtbot, scheme: str) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QMainWindow, QToolBar, QToolButton
 
-    theme.apply_theme(app, scheme)
-    colors = theme.COLORS[theme.Scheme(scheme)]
+    colors = _themed(app, scheme)
     window = QMainWindow()
-    qtbot.addWidget(window)
     toolbar = QToolBar(window)
     toolbar.setObjectName("mainToolbar")
     window.addToolBar(toolbar)
     for index in range(20):
         toolbar.addAction(f"Action {index}")
-    window.resize(400, 120)
-    window.show()
-    qtbot.waitExposed(window)
+    _show(qtbot, window, 400, 120)
     button = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
     assert button is not None and button.isVisible()
     image = toolbar.grab().toImage()
