@@ -260,6 +260,23 @@ class DistillTraining:
 
 
 @dataclass(frozen=True)
+class CriticTraining:
+    """The motion critic (:mod:`.critic`): a small classifier of the motion on the decoder's
+    canvas, trained in the ``critic`` stage, then a term in the decoder's stages' loss."""
+
+    widths: tuple[int, ...] = (48, 64, 96, 128)
+    """Channels of its 3-D convolution levels (the second halves the space, the later ones
+    halve time and space)."""
+    noise: float = 0.3
+    """Most Gaussian noise mixed into a canvas while the critic trains (a share, uniform per clip)."""
+    balance: float = 0.0
+    """The critic term's gradient on the decoder's prediction, as a multiple of the squared
+    error's (0: no critic term)."""
+    feature_weight: float = 1.0
+    """Weight of the feature match beside the motion's cross-entropy inside the critic term."""
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     name: str = "mini"
     seed: int = 14
@@ -275,8 +292,13 @@ class TrainConfig:
     distill_stage: StageConfig = field(default_factory=lambda: StageConfig(steps=0))
     """Few-step distillation of the adapted decoder (0 steps, the default: skipped)."""
     distill: DistillTraining = field(default_factory=DistillTraining)
+    critic_stage: StageConfig = field(default_factory=lambda: StageConfig(steps=0))
+    """Trains the motion critic (0 steps, the default: skipped, and no critic term)."""
+    critic: CriticTraining = field(default_factory=CriticTraining)
     checkpoint_minutes: float = 3.0
     eval_steps: int = 4
+    eval_guidance: float = 1.0
+    """Classifier-free guidance of the evaluation's sampler (1: none, as the engine's default)."""
     compile: bool = False
     rendered_episodes: int = 0
     """Render only this many of the training episodes (0: all): a short lease spends less of

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -31,6 +32,9 @@ from diffusers.models.embeddings import TimestepEmbedding, Timesteps
 from torch import nn
 
 from studio.engines.mini.config import ModelConfig
+
+if TYPE_CHECKING:
+    from studio.engines.mini.critic import CriticTerm
 
 ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.", "motion_path.")
 """Parameter prefixes of paths that later configs added (zero-initialised: a checkpoint
@@ -315,10 +319,11 @@ def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch
 
 
 def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: torch.Tensor, weight: torch.Tensor,
-              generator: torch.Generator | None = None) -> torch.Tensor:
+              generator: torch.Generator | None = None, critic: CriticTerm | None = None) -> torch.Tensor:
     """The x-prediction flow-matching loss (in velocity units) of a batch of canvases (clips in
     [-1, 1] or scaled latents). ``weight`` (B, 1, 1, H, W) weighs the canvas's cells (the
-    character's region more)."""
+    character's region more). With ``critic`` (and a config balance above 0), the motion
+    critic's term on the prediction is added (:mod:`.critic`)."""
     dec = model.config.decoder
     b = clip.shape[0]
     t = torch.sigmoid(torch.randn(b, device=clip.device, generator=generator) * dec.t_std + dec.t_mean)
@@ -338,6 +343,10 @@ def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: tor
         if dec.loss_space == "velocity":
             change_error = change_error / (1 - tb).clamp(min=dec.min_noise) ** 2
         loss = loss + dec.temporal_loss * (change_error * weight).mean() / weight.mean()
+    if critic is not None and critic.recipe.balance > 0:
+        from studio.engines.mini.critic import balanced
+
+        loss = balanced(loss, critic.loss(x_pred, clip, t), x_pred, critic.recipe.balance)
     return loss
 
 

@@ -183,7 +183,7 @@ def decode_turns(runtime: MiniRuntime, outputs: Sequence[TurnOutput], seeds: Seq
 
 
 def evaluate(runtime: MiniRuntime, judge: Judge, evalset: ClipSet, *, steps: int, batch: int,
-             device: torch.device, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+             device: torch.device, log: Callable[[str], None] | None = None, guidance: float = 1.0) -> dict[str, Any]:
     """Every metric on ``evalset`` (held-out episodes with ground-truth and second ground-truth clips)."""
     table = evalset.table
     started = time.perf_counter()
@@ -191,7 +191,8 @@ def evaluate(runtime: MiniRuntime, judge: Judge, evalset: ClipSet, *, steps: int
     predict_seconds = time.perf_counter() - started
     metrics: dict[str, Any] = state_metrics(table.turns, outputs)
     started = time.perf_counter()
-    generated = decode_turns(runtime, outputs, [t.seed for t in table.turns], steps=steps, batch=batch)
+    generated = decode_turns(runtime, outputs, [t.seed for t in table.turns], steps=steps, batch=batch,
+                             guidance=guidance)
     decode_seconds = time.perf_counter() - started
     if log is not None:
         log(f"decoded {len(outputs)} clips in {decode_seconds:.1f} s")
@@ -208,6 +209,8 @@ def evaluate(runtime: MiniRuntime, judge: Judge, evalset: ClipSet, *, steps: int
     metrics.update({f"consistency_{k}": v for k, v in consistency(gen, table).items()})
     metrics.update({f"consistency_gt_{k}": v for k, v in consistency(truth, table).items()})
     metrics["steps"] = steps
+    if guidance != 1.0:
+        metrics["guidance"] = guidance
     metrics["predict_seconds_per_turn_batched"] = predict_seconds / max(1, len(outputs))
     metrics["decode_seconds_per_turn_batched"] = decode_seconds / max(1, len(outputs))
     metrics["generated"] = generated

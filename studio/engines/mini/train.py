@@ -7,6 +7,9 @@ AnimeGamer's stages, each resumable:
    latent table, whose standard deviation becomes the model's ``latent_scale``, and the
    decoder stages train the DiT on ``latent / latent_scale`` instead of pixels (skipped,
    marked done, for a pixel decoder);
+   ``critic``: only when the config gives it steps: the motion critic (:mod:`.critic`) on
+   the training clips' latents, a training signal for the decoder stages (never shipped:
+   a run started from an exported checkpoint trains it again, in about a minute);
 1. ``decoder``: the clip encoder and the video decoder together, the decoder learning to
    make a clip from the encoder's representation of it (and the motion level);
 2. ``judge``: the evaluation classifier, on ground-truth sketch clips only (it never sees
@@ -48,6 +51,9 @@ from torch import nn
 
 from studio.engines.mini import weights
 from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
+from studio.engines.mini.critic import CriticTerm, MotionCritic
+from studio.engines.mini.critic import accuracy as critic_accuracy
+from studio.engines.mini.critic import training_loss as critic_training_loss
 from studio.engines.mini.data import MOTION_NAMES, Split, Turn, turn_labels
 from studio.engines.mini.dataset import (
     ClipFiller,
@@ -68,8 +74,8 @@ from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
 
-STAGES = ("autoencoder", "decoder", "judge", "lm", "adapt", "distill", "eval")
-_SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5, "distill": 6}
+STAGES = ("autoencoder", "critic", "decoder", "judge", "lm", "adapt", "distill", "eval")
+_SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5, "distill": 6, "critic": 7}
 """Each stage's share of the random streams: the first stages' numbers, kept when the
 autoencoder stage came first, so that a pixel run draws what it drew before."""
 
@@ -214,6 +220,7 @@ class Trainer:
         self.lm: MiniLM | None = None
         self.judge: Judge | None = None
         self.autoencoder: VideoAutoencoder | None = None
+        self.critic: MotionCritic | None = None
         self.latents: torch.Tensor | None = None
         """The latent table: every training clip's latent (bf16 on a GPU), made after the autoencoder stage."""
         self.last_checkpoint = time.monotonic()
@@ -241,7 +248,7 @@ class Trainer:
         parts: dict[str, nn.Module | None] = {
             "encoder": self.encoder, "decoder": self.decoder,
             "decoder_ema": self.decoder_ema.module if self.decoder_ema else None, "lm": self.lm, "judge": self.judge,
-            "encoder_aux": self.encoder_aux, "autoencoder": self.autoencoder}
+            "encoder_aux": self.encoder_aux, "autoencoder": self.autoencoder, "critic": self.critic}
         for name, module in parts.items():
             if module is not None:
                 _save_module(module, self.state_dir / f"{name}.safetensors")
@@ -288,6 +295,7 @@ class Trainer:
             manifest = weights.read_manifest(self.init)
             self.run = RunState.from_json(manifest.get("training", {}).get("run", {}))
             self.run.stages["eval"] = StageState()
+            self.run.stages["critic"] = StageState()  # never exported: trained again
             for name in self.restart:
                 self.run.stages[name] = StageState()
             distilled = self.run.stages["distill"]
@@ -362,12 +370,14 @@ class Trainer:
             self.autoencoder = VideoAutoencoder(cfg.latent).to(self.device)
         if self.config.encoder_motion_loss > 0:
             self.encoder_aux = nn.Linear(cfg.representation.dim, len(MOTION_NAMES) + 5).to(self.device)
+        if self.config.critic_stage.steps > 0:
+            self.critic = MotionCritic(cfg.canvas()[0], self.config.critic.widths, len(MOTION_NAMES)).to(self.device)
         source = self.source
         if source is None:
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
             return
         if source == self.state_dir:
-            for name in ("encoder", "decoder", "lm", "judge", "encoder_aux", "autoencoder"):
+            for name in ("encoder", "decoder", "lm", "judge", "encoder_aux", "autoencoder", "critic"):
                 if getattr(self, name) is not None:
                     self._load_module(getattr(self, name), f"{name}.safetensors", source)
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
@@ -461,7 +471,8 @@ class Trainer:
                                          alt=True), data.eval_episodes, data.turns, video, torch.device("cpu"),
                            rendered=True, alt=True)
         self.log("held-out episodes ready", turns=len(self.eval.table), seconds=round(time.monotonic() - started, 1))
-        clip_stages = ["autoencoder", "decoder", "judge", "lm", "adapt"] + (["distill"] if self.distills() else [])
+        clip_stages = ["autoencoder", "critic", "decoder", "judge", "lm", "adapt"]
+        clip_stages += ["distill"] if self.distills() else []
         need_clips = not all(self.run.stages[s].done for s in clip_stages)
         clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
         rendered = min(data.train_episodes, cfg.rendered_episodes or data.train_episodes)
@@ -678,6 +689,53 @@ class Trainer:
         self.log(f"stage {name} waits: the autoencoder stage is not done")
         return True
 
+    def stage_critic(self) -> None:
+        """The motion critic on the training clips' latents (skipped, marked done, when the
+        config gives it no steps); its accuracy on the held-out clips is logged."""
+        st = self.run.stages["critic"]
+        if st.done or self._waits_for_autoencoder("critic"):
+            return
+        if self.critic is None:
+            st.done = True
+            self.log("stage critic skipped: the config gives it no steps")
+            return
+        if self.config.model.latent is None:
+            raise ValueError("the motion critic reads the decoder's latent canvas: this config's decoder makes pixels")
+        table = self.latent_table()
+        scale = self.config.model.latent_scale
+        critic, recipe, stage = self.critic.train(), self.config.critic, self.config.critic_stage
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            index = self.batch_indices(generator, stage.batch)
+            canvas = table[index.to(table.device)].to(self.device).float() / scale
+            with self.autocast():
+                return critic_training_loss(critic, canvas, self.motions[index].to(self.device), recipe.noise,
+                                            generator)
+
+        self._loop("critic", stage, list(critic.parameters()), step)
+        critic.eval().requires_grad_(False)
+        if st.done:
+            self.log("critic", heldout_motion_accuracy=round(self.critic_heldout_accuracy(), 3))
+
+    @torch.no_grad()
+    def critic_heldout_accuracy(self) -> float:
+        """The trained critic's motion accuracy on the held-out clips' latents."""
+        assert self.critic is not None and self.autoencoder is not None and self.eval is not None
+        latents = encode_clips(self.autoencoder.eval(), self.eval.clips, self.config.autoencoder.encode_batch,
+                               device=self.device, autocast=self.autocast)
+        motions = torch.tensor([MOTION_NAMES.index(t.motion) for t in self.eval.table.turns], device=self.device)
+        with self.autocast():
+            return critic_accuracy(self.critic.eval(), latents.float() / self.config.model.latent_scale, motions)
+
+    def critic_term(self, index: torch.Tensor, keep: torch.Tensor) -> CriticTerm | None:
+        """The critic's term for a decoder batch (None without a trained critic or a balance)."""
+        if self.critic is None or self.config.critic.balance <= 0:
+            return None
+        if not self.run.stages["critic"].done:
+            raise RuntimeError("the decoder's critic term needs the critic stage done first (--stages critic,...)")
+        self.critic.eval().requires_grad_(False)
+        return CriticTerm(self.critic, self.motions[index].to(self.device), keep, self.config.critic)
+
     def stage_decoder(self) -> None:
         assert self.encoder is not None and self.decoder is not None and self.decoder_ema is not None
         if self.run.stages["decoder"].done or self._waits_for_autoencoder("decoder"):
@@ -709,7 +767,8 @@ class Trainer:
                 aux = self.encoder_motion_loss(rep, index, level) if not frozen else torch.zeros((), device=rep.device)
                 rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
                 rep, level = decoder.drop(rep, level, keep)
-                return flow_loss(forward, clips, level, rep, weight) + aux  # type: ignore[arg-type]
+                return flow_loss(forward, clips, level, rep, weight,  # type: ignore[arg-type]
+                                 critic=self.critic_term(index, keep)) + aux
 
         extra = list(self.encoder_aux.parameters()) if self.encoder_aux is not None and not frozen else []
         trained = [] if frozen else list(encoder.parameters())
@@ -900,7 +959,8 @@ class Trainer:
                 # compiled decoder's graph is reused instead of compiled again
                 rep = predicted[index.to(self.device)].requires_grad_(True)
                 rep, level = decoder.drop(rep, level, keep)
-                return flow_loss(forward, clips, level, rep, weight)  # type: ignore[arg-type]
+                return flow_loss(forward, clips, level, rep, weight,  # type: ignore[arg-type]
+                                 critic=self.critic_term(index, keep))
 
         self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
 
@@ -978,7 +1038,7 @@ class Trainer:
         started = time.monotonic()
         batch = 64 if self.device.type == "cuda" else 4
         metrics = evaluate(self.runtime(), self.judge, self.eval, steps=self.config.eval_steps, batch=batch,
-                           device=self.device, log=self.log)
+                           device=self.device, log=self.log, guidance=self.config.eval_guidance)
         generated = metrics.pop("generated")
         self.samples = torch.stack([generated[:8], self.eval.clips[:8]], dim=1).flatten(0, 1)
         metrics.update(self.gpu_speed() if self.device.type == "cuda" else {})
@@ -1095,7 +1155,8 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
         pool.close()
         raise
     steps: dict[str, Callable[[], None]] = {
-        "autoencoder": trainer.stage_autoencoder, "decoder": trainer.stage_decoder, "judge": trainer.stage_judge,
+        "autoencoder": trainer.stage_autoencoder, "critic": trainer.stage_critic, "decoder": trainer.stage_decoder,
+        "judge": trainer.stage_judge,
         "lm": trainer.stage_lm,
         "adapt": trainer.stage_adapt, "distill": trainer.stage_distill, "eval": trainer.stage_eval}
     for name in STAGES:

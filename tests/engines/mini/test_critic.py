@@ -1,0 +1,116 @@
+"""The motion critic (a training signal for the decoder): its network, its own loss, the term
+it adds to the decoder's loss and how that term is weighed, and the training command's
+``critic`` stage at toy size on the CPU."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("diffusers")
+
+from studio.engines.mini.config import CriticTraining, StageConfig, load_train_config, named_config  # noqa: E402
+from studio.engines.mini.critic import CriticTerm, MotionCritic, accuracy, balanced, training_loss  # noqa: E402
+from studio.engines.mini.train import run  # noqa: E402
+
+CONFIG = load_train_config(named_config("tiny_latent"))
+
+
+def _critic(classes: int = 3) -> MotionCritic:
+    torch.manual_seed(0)
+    return MotionCritic(4, (8, 8, 16), classes)
+
+
+def test_the_critic_reads_a_canvas_into_logits_and_one_feature_map_per_level() -> None:
+    logits, features = _critic(5)(torch.randn(2, 4, 5, 8, 12))
+    assert logits.shape == (2, 5)
+    assert [tuple(f.shape[1:]) for f in features] == [(8, 5, 8, 12), (8, 5, 4, 6), (16, 3, 2, 3)]
+    with pytest.raises(ValueError, match="two widths"):
+        MotionCritic(4, (8,), 3)
+
+
+def test_the_critic_learns_motions_that_differ_in_how_the_canvas_changes_over_time() -> None:
+    """Three "motions" with the same mean picture: still, moving right, moving left."""
+    generator = torch.Generator().manual_seed(1)
+    base = torch.randn(60, 4, 5, 8, 12, generator=generator)
+    motions = torch.arange(60) % 3
+    shift = torch.tensor([0, 1, -1])[motions]
+    canvas = torch.stack([torch.stack([torch.roll(c[:, k], int(s) * k, dims=2) for k in range(5)], dim=1)
+                          for c, s in zip(base, shift, strict=True)])
+    critic = _critic()
+    before = accuracy(critic, canvas, motions)
+    optimizer = torch.optim.AdamW(critic.parameters(), lr=3e-3)
+    for _ in range(60):
+        loss = training_loss(critic, canvas, motions, noise=0.2, generator=generator)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    after = accuracy(critic, canvas, motions, batch=16)
+    assert after >= 0.9 > before + 0.2
+
+
+def test_the_term_asks_only_the_kept_clips_for_their_motion_and_matches_features_by_flow_time() -> None:
+    critic = _critic().requires_grad_(False)
+    target = torch.randn(4, 4, 5, 8, 12)
+    motions = torch.tensor([0, 1, 2, 0])
+    none_kept = CriticTerm(critic, motions, torch.zeros(4, dtype=torch.bool), CriticTraining(feature_weight=0.0))
+    assert float(none_kept.loss(torch.randn(4, 4, 5, 8, 12), target, torch.ones(4))) == 0.0
+    matched = CriticTerm(critic, motions, torch.zeros(4, dtype=torch.bool), CriticTraining(feature_weight=1.0))
+    assert float(matched.loss(target.clone(), target, torch.ones(4))) == pytest.approx(0.0, abs=1e-6)
+    other = target + torch.randn(4, 4, 5, 8, 12)
+    assert float(matched.loss(other, target, torch.zeros(4))) == 0.0, "at pure noise no feature is asked for"
+    assert float(matched.loss(other, target, torch.ones(4))) > 0.01
+    kept = CriticTerm(critic, motions, torch.ones(4, dtype=torch.bool), CriticTraining(feature_weight=0.0))
+    assert float(kept.loss(other, target, torch.ones(4))) > 0.5
+
+
+def test_the_balanced_term_has_the_asked_share_of_the_gradient_on_the_prediction() -> None:
+    prediction = torch.randn(3, 4, 5, 8, 12, requires_grad=True)
+    target = torch.randn(3, 4, 5, 8, 12)
+    reconstruction = ((prediction - target) ** 2).mean()
+    term = 1000.0 * (prediction ** 3).mean()
+    both = balanced(reconstruction, term, prediction, 0.5)
+    (total,) = torch.autograd.grad(both, prediction, retain_graph=True)
+    (mine,) = torch.autograd.grad(reconstruction, prediction, retain_graph=True)
+    extra = total - mine
+    assert float(extra.norm() / mine.norm()) == pytest.approx(0.5, rel=1e-4)
+
+
+def _with_critic(balance: float) -> object:
+    return dataclasses.replace(CONFIG, critic_stage=StageConfig(steps=3, batch=2, lr=1e-3, warmup=1, log_every=1),
+                               critic=CriticTraining(widths=(8, 8, 8), balance=balance))
+
+
+def test_the_critic_stage_trains_before_the_decoder_whose_loss_then_carries_its_term(tmp_path: Path) -> None:
+    lines: list[str] = []
+    stages = ("autoencoder", "critic", "decoder")
+    state = run(_with_critic(0.5), tmp_path / "run", device="cpu", stages=stages, export=tmp_path / "export",
+                log=lines.append)
+    assert state.stages["critic"].done and state.stages["critic"].steps == 3
+    assert any("heldout_motion_accuracy=" in line for line in lines)
+    assert (tmp_path / "run" / "state" / "critic.safetensors").is_file()
+    plain = run(_with_critic(0.0), tmp_path / "plain", device="cpu", stages=stages, log=lambda _m: None)
+    assert state.stages["decoder"].loss != pytest.approx(plain.stages["decoder"].loss, rel=1e-6)
+
+    # the critic is not exported: a run from the export trains it again before the decoder's term needs it
+    lines.clear()
+    again = run(_with_critic(0.5), tmp_path / "again", device="cpu", stages=("critic", "decoder"),
+                init=tmp_path / "export", restart=("decoder",), log=lines.append)
+    assert again.stages["critic"].steps == 3 and again.stages["decoder"].done
+    assert not (tmp_path / "export" / "critic.safetensors").exists()
+
+
+def test_a_config_without_critic_steps_skips_the_stage_and_the_term(tmp_path: Path) -> None:
+    lines: list[str] = []
+    state = run(CONFIG, tmp_path / "run", device="cpu", stages=("autoencoder", "critic"), log=lines.append)
+    assert state.stages["critic"].done and state.stages["critic"].steps == 0
+    assert any("stage critic skipped" in line for line in lines)
+
+
+def test_the_decoder_term_refuses_to_run_before_the_critic_is_trained(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="critic stage done first"):
+        run(_with_critic(0.5), tmp_path / "run", device="cpu", stages=("autoencoder", "decoder"),
+            log=lambda _m: None)
