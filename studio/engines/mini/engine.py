@@ -40,7 +40,7 @@ from studio.engines.base import (
 from studio.engines.catalog.mini import INFO, NAME, VERSION, MiniSettings
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import characters
-from studio.engines.mini.runtime import PREDICT_STEPS, MiniRuntime, TurnQuery
+from studio.engines.mini.runtime import PREDICT_STEPS, MiniRuntime, TurnQuery, default_decoder_dtype
 from studio.engines.mini.sequence import PastTurn
 
 if INFO.capabilities.representation.space != REP_SPACE:  # the catalogue and the model must agree
@@ -76,7 +76,7 @@ class MiniEngine:
     def _dtype(self, device: torch.device) -> torch.dtype:
         chosen = self.config.dtype
         if chosen is DType.AUTO:
-            return torch.bfloat16 if device.type == "cuda" else torch.float32
+            return default_decoder_dtype(device)
         return {DType.FLOAT32: torch.float32, DType.FLOAT16: torch.float16, DType.BFLOAT16: torch.bfloat16}[chosen]
 
     def load(self, progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> None:

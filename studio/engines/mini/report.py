@@ -25,7 +25,7 @@ from studio.engines.mini.data import Split
 from studio.engines.mini.dataset import ClipSet, EpisodePool, gather
 from studio.engines.mini.evaluate import evaluate, markdown_table, per_motion_table
 from studio.engines.mini.judge import Judge
-from studio.engines.mini.runtime import MiniRuntime
+from studio.engines.mini.runtime import MiniRuntime, default_decoder_dtype
 
 REPORT_KEY = "mini"
 
@@ -88,7 +88,7 @@ def load_held_out(checkpoints: Path, *, episodes: int, seed: int | None, device:
     episodes the decoder was trained on (a diagnosis: does it fit what it saw?)."""
     folder = checkpoints / "mini"
     manifest = weights.read_manifest(folder)
-    runtime = MiniRuntime.load(folder, device, device, torch.bfloat16 if device.type == "cuda" else torch.float32)
+    runtime = MiniRuntime.load(folder, device, device, default_decoder_dtype(device))
     judge = load_judge(folder, manifest, device)
     data = data_config(manifest, episodes, seed, workers)
     video = runtime.config.video
@@ -131,8 +131,9 @@ def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, see
     if chosen.type == "cpu":
         speed = time_turn(checkpoints, steps, threads)
         metrics["cpu_seconds_per_turn"] = speed["studio"]
-        metrics["cpu_note"] = (f"{int(speed['threads'])} thread(s), output 480 x 720; at the native 128 x 192: "
-                               f"{speed['native']:.2f} s; median of 3 after a warm-up")
+        compute = str(held.runtime.decoder_dtype).removeprefix("torch.")
+        metrics["cpu_note"] = (f"{int(speed['threads'])} thread(s), the decoder in {compute}, output 480 x 720; at "
+                               f"the native 128 x 192: {speed['native']:.2f} s; median of 3 after a warm-up")
     metrics["held_out_seed"] = held.seed
     metrics["episodes"] = episodes
     metrics["training"] = {k: v.get("steps") for k, v in held.manifest.get("training", {}).get("run", {})

@@ -47,9 +47,39 @@ class TurnOutput:
 StepHook = Callable[[int], None]
 
 
+def cpu_has_native_bfloat16() -> bool:
+    """Whether this CPU computes bfloat16 in hardware (x86's AVX-512 BF16 or AMX). There, the
+    decoder under bfloat16 autocast runs a turn about 1.5 times as fast as in float32, its frames
+    within about half a level of 255 of float32's; elsewhere bfloat16 is emulated and slower."""
+    for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"):
+        probe = getattr(torch.cpu, name, None)
+        try:
+            if callable(probe) and probe():
+                return True
+        except RuntimeError:
+            continue
+    return False
+
+
+def default_decoder_dtype(device: torch.device) -> torch.dtype:
+    """The decoder's compute type when the user has not chosen one: bfloat16 on a GPU and on a
+    CPU that computes it in hardware, else float32."""
+    if device.type == "cuda" or (device.type == "cpu" and cpu_has_native_bfloat16()):
+        return torch.bfloat16
+    return torch.float32
+
+
+def autocasts(device: torch.device, dtype: torch.dtype) -> bool:
+    """Whether the decoder runs under autocast for ``dtype`` on ``device``: any lower type on a
+    GPU, bfloat16 on a CPU (float16 on a CPU stays float32: PyTorch's CPU float16 is slow)."""
+    if dtype == torch.float32:
+        return False
+    return device.type == "cuda" or (device.type == "cpu" and dtype == torch.bfloat16)
+
+
 class MiniRuntime:
     """The tokenizer, the LM and the decoder, on their devices. Weights stay in float32;
-    ``decoder_dtype`` below float32 runs the decoder under autocast (on a GPU). With a latent
+    ``decoder_dtype`` below float32 runs the decoder under autocast (:func:`autocasts`). With a latent
     in the config, ``latent_decoder`` (the autoencoder's decoder half, on the decoder's device)
     turns the DiT's latents into pixels."""
 
@@ -199,7 +229,7 @@ class MiniRuntime:
                 check_cancelled(cancelled)
 
         check_cancelled(cancelled)
-        lower = self.decoder_dtype != torch.float32 and device.type == "cuda"
+        lower = autocasts(device, self.decoder_dtype)
         with torch.autocast(device.type, dtype=self.decoder_dtype, enabled=lower):
             canvas = sample(self.decoder, rep, level, noise, steps, guidance, on_step,
                             clamp=self.latent_decoder is None)
