@@ -46,7 +46,9 @@ CHECKPOINTS = (
     CheckpointFile("config.json", description="model config and the list of weight files with their sizes"),
     CheckpointFile("tokenizer.json", description="the LM's tokenizer (about 60 KB)"),
     CheckpointFile("lm.safetensors", description="the LM: state tokens and representation (fp16, about 7 MB)"),
-    CheckpointFile("decoder.safetensors", description="the video decoder's transformer blocks (fp16, about 15 MB)"),
+    CheckpointFile("decoder.safetensors",
+                   description="the video decoder's transformer blocks (int8 matrices with a scale per row, the rest "
+                               "fp16; about 11 MB)"),
     CheckpointFile("decoder_io.safetensors",
                    description="the video decoder's patch embedding, conditioning and output head (fp16, 2-7 MB)"),
 )
@@ -68,7 +70,7 @@ class MiniSettings(EngineSettings):
         Preset("fast", "Fast (2 steps)", {"steps": 2}, changes_output=True,
                help="Half the denoising steps: faster, blurrier clips."),
         Preset("quality", "Quality (8 steps)", {"steps": 8}, changes_output=True,
-               help="Twice the denoising steps: about a second and a half more a turn on one core; "
+               help="Twice the denoising steps: about one to one and a half seconds more a turn on one core; "
                     "clips a little closer to the sketch world's (the same motions read right)."),
     )
 
@@ -81,7 +83,8 @@ class MiniSettings(EngineSettings):
     fps: float = setting(8.0, label="Frames per second", minimum=1.0, maximum=60.0, step=1.0, unit="fps",
                          help="Playback speed of the clip.")
     steps: int = setting(4, label="Denoising steps", minimum=1, maximum=16,
-                         help="Decoder steps per clip: each one costs about 0.4 s on one core. "
+                         help="Decoder steps per clip: each one costs about 0.4 s on one core (about 0.25 s on a CPU "
+                              "that computes bfloat16 in hardware). "
                               "The shipped decoder is distilled for 4.")
     guidance: float = setting(1.0, label="Guidance", minimum=1.0, maximum=8.0, step=0.5, advanced=True,
                               help="Classifier-free guidance; 1 turns it off. Above 1 each step costs twice. "
@@ -147,7 +150,7 @@ INFO = EngineInfo(
     label="Mini (built-in model)",
     description="Our own small model of AnimeGamer's design (a tiny transformers LM that predicts the state tokens "
                 "and the clip's representation, and a small diffusers video decoder), trained on the sketch world. "
-                "Runs on any CPU in about a second per turn; knows the default cast and the sketch world's places.",
+                "Runs on any CPU in one to two seconds per turn; knows the default cast and the sketch world's places.",
     capabilities=EngineCapabilities(
         devices=(DeviceKind.CPU, DeviceKind.CUDA),
         memory={Stage.PREDICT: StageNeeds(device_bytes=96 * MIB, host_bytes=96 * MIB),
