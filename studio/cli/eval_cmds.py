@@ -30,9 +30,30 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.set_defaults(handler=cmd_eval)
 
 
+def _check_device(text: str) -> str:
+    """``cpu``, ``cuda`` or ``cuda:N`` that this machine has, before any episode is played."""
+    from studio.engines.config import DeviceKind, Placement
+
+    placement = Placement(device=text.strip().lower() or "cpu")  # refuses an unknown device by name
+    if placement.kind is DeviceKind.CUDA:
+        import torch
+
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if placement.index is not None and placement.index >= count:
+            seen = f"{count} CUDA device(s)" if count else "no CUDA device"
+            raise StudioError(f"--device {text}: torch sees {seen} on this machine.",
+                              hint="Use --device cpu" + (f" or cuda:0 to cuda:{count - 1}." if count else "."))
+    return placement.device
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.episodes < 1 or args.steps < 1:
         raise StudioError("--episodes and --steps must be at least 1.")
+    if args.threads is not None and args.threads < 1:
+        raise StudioError("--threads must be at least 1.", hint="Leave it out to use all cores but one.")
+    if args.report is not None and args.report.exists() and not args.report.is_file():
+        raise StudioError(f"--report {args.report} is not a file.", hint="Name a Markdown file, e.g. BENCHMARKS.md.")
+    device = _check_device(args.device)
     from studio.composition import default_checkpoints, default_registry
 
     registry = default_registry()
@@ -47,7 +68,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(message, flush=True)
 
     metrics = run_evaluation(args.checkpoints or default_checkpoints(), episodes=args.episodes, steps=args.steps,
-                             seed=args.seed, device=args.device, threads=args.threads, log=echo)
+                             seed=args.seed, device=device, threads=args.threads, log=echo)
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps(metrics, indent=1, default=str))

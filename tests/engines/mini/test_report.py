@@ -27,3 +27,28 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     assert any(line.startswith("played 1 held-out episodes (3 turns)") for line in lines)
     section = report_section(metrics, 1.0)
     assert section.startswith("<!-- bench:mini -->") and "judge: motion" in section
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--threads", "0"], "--threads must be at least 1"),
+    (["--threads", "-2"], "--threads must be at least 1"),
+    (["--device", "tpu"], "Unknown device 'tpu'"),
+    (["--device", "cuda:99"], "--device cuda:99: torch sees"),
+    (["--episodes", "0"], "--episodes and --steps must be at least 1"),
+])
+def test_the_command_refuses_bad_options_before_playing_anything(
+        options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studio.cli import main
+
+    report = tmp_path / "BENCHMARKS.md"
+    assert main(["eval", "mini", "--report", str(report), *options]) != 0
+    assert message in capsys.readouterr().err
+    assert not report.exists()
+
+
+def test_a_report_path_that_is_a_folder_is_refused_before_playing_anything(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studio.cli import main
+
+    assert main(["eval", "mini", "--report", str(tmp_path), "--episodes", "1"]) != 0
+    assert "is not a file" in capsys.readouterr().err
