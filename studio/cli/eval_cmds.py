@@ -32,7 +32,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 def _check_device(text: str) -> str:
     """``cpu``, ``cuda`` or ``cuda:N`` that this machine has, before any episode is played."""
-    from studio.engines.config import DeviceKind, Placement
+    from studio.engines.capabilities import DeviceKind
+    from studio.engines.config import Placement
 
     placement = Placement(device=text.strip().lower() or "cpu")  # refuses an unknown device by name
     if placement.kind is DeviceKind.CUDA:
