@@ -274,6 +274,8 @@ class CriticTraining:
     error's (0: no critic term)."""
     feature_weight: float = 1.0
     """Weight of the feature match beside the motion's cross-entropy inside the critic term."""
+    in_distill: bool = False
+    """Also add the term in the distillation stage (the teacher's final canvas as the clip)."""
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,15 @@ representations and levels); the student starts from the teacher's weights.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
 
 from studio.engines.mini.decoder import VideoDiT, euler_step, flow_times, guided
+
+if TYPE_CHECKING:
+    from studio.engines.mini.critic import CriticTerm
 
 
 @dataclass(frozen=True)
@@ -64,10 +68,13 @@ def step_target(start: torch.Tensor, end: torch.Tensor, a: float, b: float) -> t
 
 
 def distill_loss(student: nn.Module, trajectory: Trajectory, rep: torch.Tensor, level: torch.Tensor,
-                 weight: torch.Tensor, segments: list[int] | None = None) -> torch.Tensor:
+                 weight: torch.Tensor, segments: list[int] | None = None,
+                 critic: CriticTerm | None = None) -> torch.Tensor:
     """Mean over the chosen ``segments`` (default all) of the weighted squared error between the
     student's prediction at a boundary and the target that steps it onto the teacher's next
-    boundary. ``weight`` (B, 1, 1, H, W) weighs the canvas's cells, as the flow loss does."""
+    boundary. ``weight`` (B, 1, 1, H, W) weighs the canvas's cells, as the flow loss does. With
+    ``critic`` (and a balance above 0) each segment also gets the motion critic's term, the
+    teacher's final canvas standing for the clip (:mod:`.critic`)."""
     chosen = list(range(trajectory.segments)) if segments is None else segments
     if not chosen:
         raise ValueError("no segment to distill")
@@ -78,5 +85,10 @@ def distill_loss(student: nn.Module, trajectory: Trajectory, rep: torch.Tensor, 
         t = torch.full((start.shape[0],), a, device=start.device, dtype=start.dtype)
         x_pred = student(start, t, level, rep)
         target = step_target(start.float(), end.float(), a, b)
-        total = total + ((x_pred.float() - target) ** 2 * weight).mean() / weight.mean()
+        error = ((x_pred.float() - target) ** 2 * weight).mean() / weight.mean()
+        if critic is not None and critic.recipe.balance > 0:
+            from studio.engines.mini.critic import balanced
+
+            error = balanced(error, critic.loss(x_pred, trajectory.states[-1], t), x_pred, critic.recipe.balance)
+        total = total + error
     return total / len(chosen)

@@ -1018,7 +1018,10 @@ class Trainer:
             with self.autocast():
                 path = teacher_trajectory(teacher_forward, teacher, rep, level, noise, recipe.student_steps,
                                           recipe.teacher_steps, recipe.guidance)
-                return distill_loss(forward, path, rep.requires_grad_(True), level, weight)
+                critic = None
+                if self.config.critic.in_distill:
+                    critic = self.critic_term(index, torch.ones_like(level, dtype=torch.bool))
+                return distill_loss(forward, path, rep.requires_grad_(True), level, weight, critic=critic)
 
         self._loop("distill", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
 

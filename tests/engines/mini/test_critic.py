@@ -12,7 +12,14 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("diffusers")
 
-from studio.engines.mini.config import CriticTraining, StageConfig, load_train_config, named_config  # noqa: E402
+from studio.engines.mini.config import (  # noqa: E402
+    CriticTraining,
+    DistillTraining,
+    StageConfig,
+    TrainConfig,
+    load_train_config,
+    named_config,
+)
 from studio.engines.mini.critic import CriticTerm, MotionCritic, accuracy, balanced, training_loss  # noqa: E402
 from studio.engines.mini.train import run  # noqa: E402
 
@@ -79,7 +86,7 @@ def test_the_balanced_term_has_the_asked_share_of_the_gradient_on_the_prediction
     assert float(extra.norm() / mine.norm()) == pytest.approx(0.5, rel=1e-4)
 
 
-def _with_critic(balance: float) -> object:
+def _with_critic(balance: float) -> TrainConfig:
     return dataclasses.replace(CONFIG, critic_stage=StageConfig(steps=3, batch=2, lr=1e-3, warmup=1, log_every=1),
                                critic=CriticTraining(widths=(8, 8, 8), balance=balance))
 
@@ -114,3 +121,19 @@ def test_the_decoder_term_refuses_to_run_before_the_critic_is_trained(tmp_path: 
     with pytest.raises(RuntimeError, match="critic stage done first"):
         run(_with_critic(0.5), tmp_path / "run", device="cpu", stages=("autoencoder", "decoder"),
             log=lambda _m: None)
+
+
+def test_the_distillation_carries_the_term_when_asked(tmp_path: Path) -> None:
+    def config(in_distill: bool) -> TrainConfig:
+        base = _with_critic(0.5)
+        return dataclasses.replace(
+            base, critic=dataclasses.replace(base.critic, in_distill=in_distill),
+            distill_stage=StageConfig(steps=2, batch=2, lr=1e-3, warmup=1, log_every=1),
+            distill=DistillTraining(student_steps=1, teacher_steps=2, guidance=1.0))
+
+    stages = ("autoencoder", "critic", "decoder", "judge", "lm", "adapt", "distill")
+    asked = run(config(True), tmp_path / "asked", device="cpu", stages=stages, log=lambda _m: None)
+    plain = run(config(False), tmp_path / "plain", device="cpu", stages=stages, log=lambda _m: None)
+    assert asked.stages["distill"].done and plain.stages["distill"].done
+    assert asked.stages["adapt"].loss == pytest.approx(plain.stages["adapt"].loss, rel=1e-6), "the same until then"
+    assert asked.stages["distill"].loss != pytest.approx(plain.stages["distill"].loss, rel=1e-6)
