@@ -540,7 +540,17 @@ class Trainer:
             if self.fill_error is not None:
                 raise self.fill_error
             time.sleep(0.2)
-        return torch.randint(0, self.rows(), (size,), generator=generator).to(self.filler.clips.device)
+        return self.upload(torch.randint(0, self.rows(), (size,), generator=generator), self.filler.clips.device)
+
+    def upload(self, tensor: torch.Tensor, device: torch.device | None = None) -> torch.Tensor:
+        """``tensor`` (drawn on the CPU, from the stage's seeded generator) on ``device`` (the
+        trainer's by default). Onto a GPU it goes through pinned memory without waiting: a plain
+        copy from the CPU waits for all the GPU's queued work, so a step would not be queued while
+        the one before runs."""
+        target = device or self.device
+        if target.type == "cuda" and tensor.device.type == "cpu":
+            return tensor.pin_memory().to(target, non_blocking=True)
+        return tensor.to(target)
 
     def forward_decoder(self) -> nn.Module:
         """The decoder as the training loss calls it: compiled on a GPU when the config asks."""
@@ -753,7 +763,7 @@ class Trainer:
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
             clips, first, level, weight = self.clip_batch(index, first_frames=reps is None)
-            keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
+            keep = self.upload(torch.rand(stage.batch, generator=generator)) >= cfg.decoder.null_rate
             with self.autocast():
                 if reps is not None:
                     rep = reps[index.to(reps.device)]
@@ -953,7 +963,7 @@ class Trainer:
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
             clips, _first, level, weight = self.clip_batch(index, first_frames=False)
-            keep = torch.rand(stage.batch, generator=generator).to(self.device) >= cfg.decoder.null_rate
+            keep = self.upload(torch.rand(stage.batch, generator=generator)) >= cfg.decoder.null_rate
             with self.autocast():
                 # the representation requires grad as the encoder's did in stage 1, so that the
                 # compiled decoder's graph is reused instead of compiled again

@@ -137,3 +137,4 @@ def test_the_distillation_carries_the_term_when_asked(tmp_path: Path) -> None:
     assert asked.stages["distill"].done and plain.stages["distill"].done
     assert asked.stages["adapt"].loss == pytest.approx(plain.stages["adapt"].loss, rel=1e-6), "the same until then"
     assert asked.stages["distill"].loss != pytest.approx(plain.stages["distill"].loss, rel=1e-6)
+

@@ -300,3 +300,14 @@ def test_a_frozen_encoders_representation_table_trains_the_decoder_as_encoding_e
     per_batch = run(config, tmp_path / "batch", device="cpu", stages=("decoder",), log=lambda _m: None)
     assert from_table.stages["decoder"].steps == per_batch.stages["decoder"].steps == 3
     assert from_table.stages["decoder"].loss == pytest.approx(per_batch.stages["decoder"].loss, rel=1e-5)
+
+
+def test_uploads_keep_the_drawn_values_on_the_cpu_and_on_a_gpu(tmp_path: Path) -> None:
+    from studio.engines.mini.train import Budget, Trainer
+
+    drawn = torch.rand(5, generator=torch.Generator().manual_seed(3))
+    trainer = Trainer(CONFIG, tmp_path / "run", torch.device("cpu"), Budget(0), log=lambda _m: None)
+    assert torch.equal(trainer.upload(drawn), drawn)
+    if torch.cuda.is_available():
+        gpu = Trainer(CONFIG, tmp_path / "gpu", torch.device("cuda"), Budget(0), log=lambda _m: None)
+        assert torch.equal(gpu.upload(drawn).cpu(), drawn)
