@@ -471,8 +471,9 @@ class Trainer:
                                          alt=True), data.eval_episodes, data.turns, video, torch.device("cpu"),
                            rendered=True, alt=True)
         self.log("held-out episodes ready", turns=len(self.eval.table), seconds=round(time.monotonic() - started, 1))
-        clip_stages = ["autoencoder", "critic", "decoder", "judge", "lm", "adapt"]
+        clip_stages = ["autoencoder", "decoder", "judge", "lm", "adapt"]
         clip_stages += ["distill"] if self.distills() else []
+        clip_stages += ["critic"] if "critic" in self.stages else []  # never exported: undone after --init
         need_clips = not all(self.run.stages[s].done for s in clip_stages)
         clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
         rendered = min(data.train_episodes, cfg.rendered_episodes or data.train_episodes)
