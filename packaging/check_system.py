@@ -55,7 +55,9 @@ class Requirement:
 
     def describe(self) -> str:
         """``libxcb-icccm4 (libxcb-icccm.so.4, to run the studio)``: the package, what was looked for, why."""
-        fonts = "a font" if self.target == "any" else f"one of the fonts {self.target.replace(',', ', ')}"
+        names = self.target.split(",")
+        fonts = ("a font" if self.target == "any" else
+                 f"the font {names[0]}" if len(names) == 1 else f"one of the fonts {', '.join(names)}")
         what = {"lib": self.target, "bin": f"the {self.target} command", "py": f"Python's {self.target} module",
                 "font": fonts}[self.kind]
         return f"{self.package} ({what}, {WHAT[self.need]})"

@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
-from studio.export.typeface import FontLike, Typeface, fallback_font_files
+from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -57,7 +57,7 @@ def italic_font_file() -> Path | None:
                  if (folder / "DejaVuSans-Oblique.ttf").is_file()), None)
 
 
-def _load(path: Path, size: int) -> FontLike | None:
+def _load(path: Path, size: int) -> PlainFont | None:
     try:
         return ImageFont.truetype(str(path), size)
     except OSError:

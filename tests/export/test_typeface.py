@@ -1,5 +1,6 @@
 """Fallback fonts in exports: Japanese (and the other scripts DejaVu lacks) drawn with the
-machine's CJK font in cards, captions, PNG and PDF sheets, and named when no font has them."""
+machine's CJK font in cards, captions, PNG and PDF sheets, emoji in colour from a colour emoji
+font (not in PDF sheets), and characters named when no font has them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,15 @@ from studio.cli import main
 from studio.core import AddDialogueLine, SetNarration
 from studio.export import ExportOptions, export_branch
 from studio.export.drawing import font_file, load_typeface, render_card
-from studio.export.typeface import Typeface, coverage, fallback_font_files, missing_characters, split_runs
+from studio.export.typeface import (
+    BitmapFont,
+    Typeface,
+    coverage,
+    fallback_font_files,
+    is_colour_font,
+    missing_characters,
+    split_runs,
+)
 
 from .helpers import Fixture
 
@@ -96,9 +105,9 @@ def test_exports_draw_japanese_and_name_only_what_no_font_has(story: Fixture, tm
     export_branch(story.project, story.leaf, png, options=ExportOptions(panels_per_page=3))
     assert png.is_file()
     args = ["export", str(story.project.path), "--leaf", story.leaf, "-q"]
-    assert main([*args, "--out", str(tmp_path / "a.mp4"), "--end-card", "おわり 🍞"]) == 0
-    err = capsys.readouterr().err
-    assert "1 character(s) of the text (🍞) are in none of the export's fonts" in err, err
+    assert main([*args, "--out", str(tmp_path / "a.mp4"), "--end-card", "おわり \U00013000"]) == 0
+    err = capsys.readouterr().err  # an Egyptian hieroglyph: no font of this list has one
+    assert "1 character(s) of the text (\U00013000) are in none of the export's fonts" in err, err
 
 
 def test_a_damaged_font_file_claims_nothing(tmp_path: Path) -> None:
@@ -113,3 +122,73 @@ def test_fallback_runs_in_a_bold_typeface_are_emboldened() -> None:
     regular, bold = load_typeface(48), load_typeface(48, bold=True)
     assert bold.embolden and not regular.embolden
     assert _drawn(bold, "桜の木").sum() > 1.1 * _drawn(regular, "桜の木").sum()
+
+
+EMOJI = frozenset({0x1F359, 0x1F60A, 0x2728, 0x20})
+
+
+def test_pictographs_prefer_a_colour_font_and_the_spaces_after_them_the_text_font() -> None:
+    covers = [LATIN | {0x1F60A}, KANA, EMOJI]
+    assert split_runs("ok 😊 ok", covers) == [(0, "ok 😊 ok")]  # no colour font: the text font's emoticon
+    assert split_runs("ok 😊 ok", covers, colour=[2]) == [(0, "ok "), (2, "😊"), (0, " ok")]
+    assert split_runs("✨🍙 は", covers, colour=[2]) == [(2, "✨🍙"), (0, " "), (1, "は")]
+    sun = frozenset({0x2600})
+    assert split_runs("a ☀ b", [LATIN | sun, EMOJI | sun], colour=[1]) == [(0, "a ☀ b")]  # text style
+    assert split_runs("a ☀\ufe0f b", [LATIN | sun, EMOJI | sun], colour=[1]) == [(0, "a "), (1, "☀\ufe0f"), (0, " b")]
+
+
+def _colour_font() -> Path:
+    if font_file(False) is None:
+        pytest.skip("no TrueType font on this machine")
+    found = [path for path in fallback_font_files() if is_colour_font(path)]
+    if not found:
+        pytest.skip("no colour emoji font on this machine (packaging/system-packages.txt lists one)")
+    return found[0]
+
+
+def _colourful(pixels: np.ndarray) -> int:
+    """How many pixels are clearly coloured (not grey)."""
+    rgb = pixels[..., :3].astype(int)
+    return int(((rgb.max(axis=-1) - rgb.min(axis=-1)) > 60).sum())
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA"])
+def test_emoji_are_drawn_in_colour_at_the_texts_size(mode: str) -> None:
+    _colour_font()
+    face = load_typeface(40)
+    assert [type(font) for font, _run in face.runs("rice 🍎")][-1] is BitmapFont
+    alone = Typeface(face.primary, Path(face.primary.path), 40)
+    canvas = Image.new(mode, (300, 80), (20, 20, 20, 255) if mode == "RGBA" else (20, 20, 20))
+    face.draw(ImageDraw.Draw(canvas), (10, 10), "rice 🍎", (230, 230, 230))
+    plain = Image.new(mode, canvas.size, (20, 20, 20, 255) if mode == "RGBA" else (20, 20, 20))
+    alone.draw(ImageDraw.Draw(plain), (10, 10), "rice 🍎", (230, 230, 230))
+    assert _colourful(np.asarray(canvas)) > 200 and _colourful(np.asarray(plain)) == 0
+    # about one and a quarter em wide, in the line's height, after the word
+    width = face.width("🍎")
+    assert 0.9 * 40 < width < 1.6 * 40
+    rgb = np.asarray(canvas)[..., :3].astype(int)
+    coloured = np.argwhere(rgb.max(axis=-1) - rgb.min(axis=-1) > 60)
+    assert coloured[:, 1].min() >= 10 + face.width("rice ") - 2
+    assert coloured[:, 0].min() >= 8 and coloured[:, 0].max() <= 10 + face.line_height() + 2
+
+
+def test_an_emoji_at_the_edge_is_clipped_not_an_error() -> None:
+    _colour_font()
+    face = load_typeface(30)
+    canvas = Image.new("RGB", (40, 30), (0, 0, 0))
+    face.draw(ImageDraw.Draw(canvas), (-20, -10), "🍎", (255, 255, 255))
+    face.draw(ImageDraw.Draw(canvas), (35, 25), "🍎", (255, 255, 255))
+    face.draw(ImageDraw.Draw(canvas), (500, 500), "🍎", (255, 255, 255))
+    assert _colourful(np.asarray(canvas)) > 0
+
+
+def test_a_pdf_sheet_leaves_colour_fonts_out_and_names_the_emoji(tmp_path: Path) -> None:
+    from studio.export.glyphs import export_fonts, glyph_note, missing_glyphs
+    from studio.export.options import ExportFormat
+
+    emoji = _colour_font()
+    assert emoji in export_fonts(ExportFormat.MP4) and emoji not in export_fonts(ExportFormat.PDF)
+    assert missing_glyphs(["ok 🍎"]) == []
+    missing = missing_glyphs(["ok 🍎"], export_fonts(ExportFormat.PDF))
+    assert missing == ["🍎"] and "Noto Color Emoji" in glyph_note(missing)
+    assert BitmapFont.load(tmp_path / "nothing.ttf", 20) is None
