@@ -202,6 +202,8 @@ class Typeface:
         self.covers = (primary_cover, *(coverage(path) for path in self.fallbacks))
         self.colour = tuple(i + 1 for i, path in enumerate(self.fallbacks) if is_colour_font(path))
         self._fonts: dict[int, FontLike] = {0: primary}
+        #: Colour fonts of outlines in layers (Segoe UI Emoji): drawn by Pillow in their colours
+        self._layered: set[int] = set()
 
     def font(self, index: int) -> FontLike:
         if index not in self._fonts:
@@ -213,6 +215,8 @@ class Typeface:
                 loaded = BitmapFont.load(path, self.size)
             # unreadable after all: its characters get the primary's boxes
             self._fonts[index] = loaded if loaded is not None else self.primary
+            if loaded is not None and index in self.colour:
+                self._layered.add(id(loaded))
         return self._fonts[index]
 
     def runs(self, text: str) -> list[tuple[FontLike, str]]:
@@ -251,6 +255,9 @@ class Typeface:
         for font, run in runs:
             if isinstance(font, BitmapFont):
                 _paste(draw, font.render(run), (x, baseline - font.ascent()))
+            elif id(font) in self._layered:
+                draw.text((x, baseline), run, font=font, fill=fill, anchor="ls",
+                          embedded_color=draw.mode in ("RGB", "RGBA"))
             else:
                 outline = stroke if font is not self.primary else 0
                 draw.text((x, baseline), run, font=font, fill=fill, anchor="ls", stroke_width=outline,

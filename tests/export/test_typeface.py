@@ -192,3 +192,22 @@ def test_a_pdf_sheet_leaves_colour_fonts_out_and_names_the_emoji(tmp_path: Path)
     missing = missing_glyphs(["ok 🍎"], export_fonts(ExportFormat.PDF))
     assert missing == ["🍎"] and "Noto Color Emoji" in glyph_note(missing)
     assert BitmapFont.load(tmp_path / "nothing.ttf", 20) is None
+
+
+def test_a_colour_font_of_outlines_is_drawn_through_pillows_colour_layers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Segoe UI Emoji's kind (layered outlines, any size): loaded as a plain font and drawn with
+    Pillow's embedded colours where the picture has colour (a grey one gets plain glyphs)."""
+    from studio.export import typeface
+
+    regular = font_file(False)
+    if regular is None:
+        pytest.skip("no TrueType font on this machine")
+    primary = load_typeface(30).primary
+    monkeypatch.setattr(typeface, "is_colour_font", lambda _path: True)
+    face = Typeface(primary, Path(primary.path), 30, [regular])  # a stand-in "colour" font with outlines
+    face.covers = (frozenset(), face.covers[1])  # the primary claims nothing: every run is the fallback's
+    assert face.colour == (1,)
+    for mode in ("RGB", "L"):
+        canvas = Image.new(mode, (200, 50), 0)
+        face.draw(ImageDraw.Draw(canvas), (5, 5), "ok 😊", 255 if mode == "L" else (255, 255, 255))
+        assert np.asarray(canvas).sum() > 0
