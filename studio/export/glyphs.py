@@ -2,8 +2,8 @@
 
 Titles, captions and sheets are drawn with one font (DejaVu Sans where the machine has it)
 and the fallback fonts the machine has for what it lacks (:mod:`studio.export.typeface`).
-Characters none of them holds (emoji without a colour emoji font, or in a PDF; Japanese on a
-machine without a CJK font)
+Characters none of them holds (emoji without a colour emoji font, or Japanese on a machine
+without a CJK font)
 come out as empty boxes: an export says so, naming a few of them, rather than leave the
 user to find the boxes.
 """
@@ -21,7 +21,8 @@ from studio.export.typeface import coverage, fallback_font_files, missing_charac
 
 def export_fonts(fmt: ExportFormat) -> tuple[Path, ...]:
     """The font files an export in ``fmt`` draws with, fallbacks after the regular font
-    (a PDF only those reportlab can embed); none when the machine has no TrueType font."""
+    (a PDF those reportlab can embed, and colour emoji fonts, drawn there as pictures); none
+    when the machine has no TrueType font."""
     if fmt is ExportFormat.PDF:
         from studio.export.sheet_pdf import pdf_fonts
 
@@ -66,5 +67,4 @@ def glyph_note(missing: list[str]) -> str:
     return (f"{len(missing)} character(s) of the text ({first_few(missing, ' ')}) are in none of the export's fonts "
             "and show as empty boxes in titles, captions and sheets (subtitle and timeline files keep them); "
             "install a font that has them (Japanese and Chinese: Droid Sans Fallback or Noto Sans CJK; "
-            "Korean: Noto Sans CJK or Nanum Gothic; emoji: Noto Color Emoji, drawn in videos and PNG sheets, "
-            "while a PDF sheet can't embed colour emoji)")
+            "Korean: Noto Sans CJK or Nanum Gothic; emoji: Noto Color Emoji)")

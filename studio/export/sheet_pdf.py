@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,7 @@ from PIL import Image
 
 from studio.export.drawing import fit_image, font_file, italic_font_file
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
-from studio.export.typeface import coverage, fallback_font_files, split_runs
+from studio.export.typeface import BitmapFont, coverage, fallback_font_files, is_colour_font, split_runs
 
 PICTURE_DPI = 150
 
@@ -19,19 +19,22 @@ PICTURE_DPI = 150
 @dataclass(frozen=True)
 class PdfFonts:
     """The sheet's registered font names per style, and the fallback fonts (CJK) that
-    reportlab could embed, with the code points each covers."""
+    reportlab could embed, with the code points each covers. Colour emoji fonts can't be
+    embedded: their runs are drawn as pictures (``pictures``: fallback name -> font file)."""
 
     styles: dict[TextStyle, str]
     files: tuple[Path, ...] = ()
     covers: tuple[frozenset[int], ...] = ()
     fallbacks: tuple[str, ...] = ()
+    pictures: dict[str, Path] = field(default_factory=dict)
 
     def runs(self, text: str, style: TextStyle) -> list[tuple[str, str]]:
         """``text`` as (font name, run) pairs; one run in the style's font when it covers all."""
-        if not self.fallbacks or all(ord(char) in self.covers[0] for char in text):
+        colour = [index + 1 for index, name in enumerate(self.fallbacks) if name in self.pictures]
+        if not self.fallbacks or (not colour and all(ord(char) in self.covers[0] for char in text)):
             return [(self.styles[style], text)]
         names = (self.styles[style], *self.fallbacks)
-        return [(names[index], run) for index, run in split_runs(text, self.covers)]
+        return [(names[index], run) for index, run in split_runs(text, self.covers, colour)]
 
 
 def _register(name: str, path: Path) -> bool:
@@ -61,13 +64,22 @@ def pdf_fonts() -> PdfFonts:
              styles[TextStyle.ITALIC]: italic_font_file() or regular}
     if not all(_register(name, path) for name, path in files.items()):
         return PdfFonts(builtin)  # any trouble with the export's own font: the built-in fonts
-    used, names = [regular], list[str]()
+    used, names, pictures = [regular], list[str](), dict[str, Path]()
     for path in fallback_font_files():
         name = f"KamishibaiFallback-{len(names) + 1}"
-        if _register(name, path):
-            used.append(path)
-            names.append(name)
-    return PdfFonts(styles, tuple(used), tuple(coverage(path) for path in used), tuple(names))
+        if is_colour_font(path):  # drawn as pictures: a PDF font can't carry the colours
+            pictures[name] = path
+        elif not _register(name, path):
+            continue
+        used.append(path)
+        names.append(name)
+    return PdfFonts(styles, tuple(used), tuple(coverage(path) for path in used), tuple(names), pictures)
+
+
+@functools.lru_cache(maxsize=16)
+def _picture_font(path: Path, size: float) -> BitmapFont | None:
+    """A colour font at ``size`` points, measured and rendered at the sheet's picture resolution."""
+    return BitmapFont.load(path, size * PICTURE_DPI / 72)
 
 
 def _rgb(colour: Colour) -> tuple[float, float, float]:
@@ -89,10 +101,16 @@ class PdfSheet:
         """Top-left y (down) to PDF y (up)."""
         return self.height - top
 
-    def width(self, text: str, size: float, style: TextStyle) -> float:
+    def run_width(self, font: str, run: str, size: float) -> float:
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
-        return float(sum(stringWidth(run, font, size) for font, run in self.fonts.runs(text, style)))
+        if font in self.fonts.pictures:
+            picture = _picture_font(self.fonts.pictures[font], size)
+            return picture.getlength(run) * 72 / PICTURE_DPI if picture is not None else 0.0
+        return float(stringWidth(run, font, size))
+
+    def width(self, text: str, size: float, style: TextStyle) -> float:
+        return float(sum(self.run_width(font, run, size) for font, run in self.fonts.runs(text, style)))
 
     def text(self, x: float, top: float, text: str, size: float, style: TextStyle, colour: Colour,
              align: str = "left") -> None:
@@ -102,7 +120,9 @@ class PdfSheet:
         if align == "right":
             x -= self.width(text, size, style)
         for font, run in self.fonts.runs(text, style):
-            if style is TextStyle.BOLD and font in self.fonts.fallbacks:
+            if font in self.fonts.pictures:
+                self.picture(x, baseline, run, font, size)
+            elif style is TextStyle.BOLD and font in self.fonts.fallbacks:
                 # No bold fallback font: fill and stroke the outlines, as the PNG and video do.
                 words = c.beginText(x, baseline)
                 words.setFont(font, size)
@@ -115,7 +135,20 @@ class PdfSheet:
             else:
                 c.setFont(font, size)
                 c.drawString(x, baseline, run)
-            x += c.stringWidth(run, font, size)
+            x += self.run_width(font, run, size)
+
+    def picture(self, x: float, baseline: float, run: str, font: str, size: float) -> None:
+        """A colour font's run as a picture standing on ``baseline``."""
+        from reportlab.lib.utils import ImageReader
+
+        face = _picture_font(self.fonts.pictures[font], size)
+        if face is None:
+            return
+        picture = face.render(run)
+        points = 72 / PICTURE_DPI
+        width, height = picture.width * points, picture.height * points
+        self.canvas.drawImage(ImageReader(picture), x, baseline + face.ascent() * points - height, width=width,
+                              height=height, mask="auto")
 
     def rect(self, box: Rect, stroke: Colour | None, fill: Colour | None) -> None:
         c = self.canvas

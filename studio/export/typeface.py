@@ -32,12 +32,12 @@ class BitmapFont:
     """A colour bitmap font at one of its fixed sizes, scaled to ``size`` pixels: measures as
     a font of that size does, and renders runs in colour for :meth:`Typeface.draw` to paste."""
 
-    def __init__(self, font: ImageFont.FreeTypeFont, strike: int, size: int) -> None:
+    def __init__(self, font: ImageFont.FreeTypeFont, strike: int, size: float) -> None:
         self.font = font
         self.scale = size / strike
 
     @classmethod
-    def load(cls, path: Path, size: int) -> BitmapFont | None:
+    def load(cls, path: Path, size: float) -> BitmapFont | None:
         for strike in BITMAP_STRIKES:
             try:
                 return cls(ImageFont.truetype(str(path), strike), strike, size)

@@ -182,15 +182,30 @@ def test_an_emoji_at_the_edge_is_clipped_not_an_error() -> None:
     assert _colourful(np.asarray(canvas)) > 0
 
 
-def test_a_pdf_sheet_leaves_colour_fonts_out_and_names_the_emoji(tmp_path: Path) -> None:
-    from studio.export.glyphs import export_fonts, glyph_note, missing_glyphs
+def test_a_pdf_sheet_draws_emoji_as_pictures(story: Fixture, tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    from studio.export.glyphs import export_fonts, missing_glyphs
     from studio.export.options import ExportFormat
 
     emoji = _colour_font()
-    assert emoji in export_fonts(ExportFormat.MP4) and emoji not in export_fonts(ExportFormat.PDF)
-    assert missing_glyphs(["ok 🍎"]) == []
-    missing = missing_glyphs(["ok 🍎"], export_fonts(ExportFormat.PDF))
-    assert missing == ["🍎"] and "Noto Color Emoji" in glyph_note(missing)
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("needs poppler-utils (pdftoppm)")
+    assert emoji in export_fonts(ExportFormat.PDF) and emoji in export_fonts(ExportFormat.MP4)
+    assert missing_glyphs(["ok 🍎"], export_fonts(ExportFormat.PDF)) == []
+
+    def title_band(title: str, name: str) -> np.ndarray:
+        pdf = tmp_path / f"{name}.pdf"
+        result = export_branch(story.project, story.leaf, pdf, options=ExportOptions(panels_per_page=3, title=title))
+        assert not any("none of the export's fonts" in note for note in result.notes), result.notes
+        subprocess.run(["pdftoppm", "-png", "-r", "72", "-f", "1", "-l", "1", str(pdf), str(tmp_path / name)],
+                       check=True, capture_output=True, timeout=60)
+        page = np.asarray(Image.open(next(tmp_path.glob(f"{name}*.png"))).convert("RGB"))
+        return page[: page.shape[0] // 12]
+
+    assert _colourful(title_band("Apples 🍎🍎", "with")) > 20
+    assert _colourful(title_band("Apples", "without")) == 0
     assert BitmapFont.load(tmp_path / "nothing.ttf", 20) is None
 
 
