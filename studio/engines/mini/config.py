@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import UnionType
@@ -363,9 +364,55 @@ def to_dict(config: Any) -> dict[str, Any]:
     return dataclasses.asdict(config)
 
 
-def load_train_config(path: str | Path) -> TrainConfig:
+def load_train_config(path: str | Path, overrides: Sequence[str] = ()) -> TrainConfig:
+    """The config in ``path``, with ``overrides`` (``critic.balance=1.0``, ``data.workers=8``:
+    dotted field names, JSON values, a bare word taken as a string) applied on top, so that a
+    variant of a recipe can run beside it without a config file of its own."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return from_dict(TrainConfig, data)
+    for override in overrides:
+        _apply_override(data, override)
+    config = from_dict(TrainConfig, data)
+    for override in overrides:
+        _check_override_type(config, override.partition("=")[0])
+    return config
+
+
+def _check_override_type(config: TrainConfig, key: str) -> None:
+    """An overridden field must hold what its default holds (a number for a number...)."""
+    default: Any = TrainConfig()
+    value: Any = config
+    for name in key.split("."):
+        default, value = getattr(default, name.strip(), None), getattr(value, name.strip())
+    if dataclasses.is_dataclass(default):
+        if not dataclasses.is_dataclass(value):
+            raise ValueError(f"{key} is a group of fields: set one of them (e.g. {key}.FIELD=VALUE)")
+        return
+    if default is None:
+        return
+    expected = type(default)
+    fits = isinstance(value, expected) or (expected is float and isinstance(value, int))
+    if isinstance(value, bool) and expected is not bool:
+        fits = False
+    if not fits:
+        raise ValueError(f"{key} takes a {expected.__name__}, not {value!r}")
+
+
+def _apply_override(data: dict[str, Any], override: str) -> None:
+    key, sep, text = override.partition("=")
+    names = [name.strip() for name in key.split(".")]
+    if not sep or not all(names):
+        raise ValueError(f"a config override is written FIELD=VALUE (e.g. critic.balance=1.0), not {override!r}")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = text
+    place = data
+    for name in names[:-1]:
+        nested = place.setdefault(name, {})
+        if not isinstance(nested, dict):
+            raise ValueError(f"{key}: {name} is a value, not a group of fields")
+        place = nested
+    place[names[-1]] = value
 
 
 def named_config(name: str) -> Path:

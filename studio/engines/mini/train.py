@@ -1209,9 +1209,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--restart", default="", help="with --init: stages to train again from their start "
                         "(the LM among them is then built anew)")
     parser.add_argument("--only-cache", action="store_true", help="write the episode cache and stop")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="change one config field (dotted, e.g. critic.balance=1.0; repeatable): a variant "
+                        "to run beside the recipe (give it its own --out)")
     args = parser.parse_args(argv)
     path = Path(args.config) if args.config.endswith(".json") else named_config(args.config)
-    config = load_train_config(path)
+    try:
+        config = load_train_config(path, args.set)
+    except ValueError as error:
+        raise SystemExit(f"--set: {error}") from None
     if args.only_cache:
         if args.cache is None:
             raise SystemExit("--only-cache needs --cache")

@@ -311,3 +311,22 @@ def test_uploads_keep_the_drawn_values_on_the_cpu_and_on_a_gpu(tmp_path: Path) -
     if torch.cuda.is_available():
         gpu = Trainer(CONFIG, tmp_path / "gpu", torch.device("cuda"), Budget(0), log=lambda _m: None)
         assert torch.equal(gpu.upload(drawn).cpu(), drawn)
+
+
+def test_set_changes_config_fields_for_a_variant_and_refuses_what_does_not_fit(tmp_path: Path) -> None:
+    from studio.engines.mini.config import load_train_config, named_config
+
+    path = named_config("h200_latent6")
+    variant = load_train_config(path, ["critic.balance=1.0", "critic.in_distill=true", "data.workers=8",
+                                       "critic.widths=[32, 32, 64]", "decoder_stage.minutes=30"])
+    base = load_train_config(path)
+    assert (variant.critic.balance, variant.critic.in_distill, variant.data.workers) == (1.0, True, 8)
+    assert variant.critic.widths == (32, 32, 64) and variant.decoder_stage.minutes == 30
+    assert dataclasses.replace(variant, critic=base.critic, data=base.data, decoder_stage=base.decoder_stage) == base
+    for bad, message in (("critic.balance=abc", "takes a float"), ("critic.nope=1", "no field"),
+                         ("critic=3", "group of fields"), ("noequals", "FIELD=VALUE"),
+                         ("critic.in_distill=1", "takes a bool"), ("seed.x=1", "a value, not a group")):
+        with pytest.raises(ValueError, match=message):
+            load_train_config(path, [bad])
+    with pytest.raises(SystemExit, match="--set: critic.balance takes a float"):
+        main(["--config", "h200_latent6", "--out", str(tmp_path / "run"), "--set", "critic.balance=abc"])
