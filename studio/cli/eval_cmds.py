@@ -30,23 +30,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.set_defaults(handler=cmd_eval)
 
 
-def _check_device(text: str) -> str:
-    """``cpu``, ``cuda`` or ``cuda:N`` that this machine has, before any episode is played."""
-    from studio.engines.capabilities import DeviceKind
-    from studio.engines.config import Placement
-
-    placement = Placement(device=text.strip().lower() or "cpu")  # refuses an unknown device by name
-    if placement.kind is DeviceKind.CUDA:
-        import torch
-
-        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
-        if placement.index is not None and placement.index >= count:
-            seen = f"{count} CUDA device(s)" if count else "no CUDA device"
-            raise StudioError(f"--device {text}: torch sees {seen} on this machine.",
-                              hint="Use --device cpu" + (f" or cuda:0 to cuda:{count - 1}." if count else "."))
-    return placement.device
-
-
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.episodes < 1 or args.steps < 1:
         raise StudioError("--episodes and --steps must be at least 1.")
@@ -54,13 +37,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise StudioError("--threads must be at least 1.", hint="Leave it out to use all cores but one.")
     if args.report is not None and args.report.exists() and not args.report.is_file():
         raise StudioError(f"--report {args.report} is not a file.", hint="Name a Markdown file, e.g. BENCHMARKS.md.")
-    device = _check_device(args.device)
     from studio.composition import default_checkpoints, default_registry
+    from studio.engines.config import EngineConfig, Placement
+    from studio.engines.requirements import RequirementKind
 
+    device = Placement(device=args.device.strip().lower() or "cpu").device  # one device; an unknown one is refused
     registry = default_registry()
-    unmet = [r for r in registry.check(args.engine) if r.kind.value == "package"]
+    unmet = [r for r in registry.check(args.engine, EngineConfig.parse(device))
+             if r.kind in (RequirementKind.PACKAGE, RequirementKind.DEVICE)]  # the weights: --checkpoints, read later
     if unmet:
-        raise StudioError(str(unmet[0]))
+        raise StudioError(unmet[0].message, hint=unmet[0].hint)
     from studio.engines.mini.report import run_evaluation, write_report
 
     started = time.perf_counter()

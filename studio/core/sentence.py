@@ -14,6 +14,7 @@ def plural(count: int, word: str) -> str:
     """``1 turn``, ``3 turns``: a count and a regular noun."""
     return f"{count} {word}{'' if count == 1 else 's'}"
 
+
 _IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes"}
 _PREPOSITIONS = frozenset({"on", "in", "at", "to", "into", "onto", "under", "over", "by", "with", "from", "through",
                            "across", "along", "around", "near", "behind", "beside", "toward", "towards", "off",

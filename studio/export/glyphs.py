@@ -3,9 +3,8 @@
 Titles, captions and sheets are drawn with one font (DejaVu Sans where the machine has it)
 and the fallback fonts the machine has for what it lacks (:mod:`studio.export.typeface`).
 Characters none of them holds (emoji without a colour emoji font, or Japanese on a machine
-without a CJK font)
-come out as empty boxes: an export says so, naming a few of them, rather than leave the
-user to find the boxes.
+without a CJK font) come out as empty boxes: an export says so, naming a few of them, rather
+than leave the user to find the boxes.
 """
 
 from __future__ import annotations

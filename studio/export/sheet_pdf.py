@@ -11,7 +11,7 @@ from PIL import Image
 
 from studio.export.drawing import fit_image, font_file, italic_font_file
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
-from studio.export.typeface import BitmapFont, coverage, fallback_font_files, is_colour_font, split_runs
+from studio.export.typeface import ColourFont, coverage, fallback_font_files, is_colour_font, split_runs
 
 PICTURE_DPI = 150
 
@@ -28,13 +28,17 @@ class PdfFonts:
     fallbacks: tuple[str, ...] = ()
     pictures: dict[str, Path] = field(default_factory=dict)
 
+    @functools.cached_property
+    def colour(self) -> tuple[int, ...]:
+        """The indices (in ``covers``) of the fonts drawn as pictures."""
+        return tuple(index + 1 for index, name in enumerate(self.fallbacks) if name in self.pictures)
+
     def runs(self, text: str, style: TextStyle) -> list[tuple[str, str]]:
         """``text`` as (font name, run) pairs; one run in the style's font when it covers all."""
-        colour = [index + 1 for index, name in enumerate(self.fallbacks) if name in self.pictures]
-        if not self.fallbacks or (not colour and all(ord(char) in self.covers[0] for char in text)):
+        if not self.fallbacks or (not self.colour and all(ord(char) in self.covers[0] for char in text)):
             return [(self.styles[style], text)]
         names = (self.styles[style], *self.fallbacks)
-        return [(names[index], run) for index, run in split_runs(text, self.covers, colour)]
+        return [(names[index], run) for index, run in split_runs(text, self.covers, self.colour)]
 
 
 def _register(name: str, path: Path) -> bool:
@@ -77,9 +81,9 @@ def pdf_fonts() -> PdfFonts:
 
 
 @functools.lru_cache(maxsize=16)
-def _picture_font(path: Path, size: float) -> BitmapFont | None:
+def _picture_font(path: Path, size: float) -> ColourFont | None:
     """A colour font at ``size`` points, measured and rendered at the sheet's picture resolution."""
-    return BitmapFont.load(path, size * PICTURE_DPI / 72)
+    return ColourFont.load(path, size * PICTURE_DPI / 72)
 
 
 def _rgb(colour: Colour) -> tuple[float, float, float]:

@@ -8,9 +8,9 @@ machine has (Droid Sans Fallback and Noto Sans CJK on Linux, Hiragino on macOS, 
 and Meiryo on Windows...), then a colour emoji font. Text the export's font covers is drawn
 exactly as before, in one call.
 
-Colour emoji fonts (Noto Color Emoji, Apple Color Emoji) hold bitmaps at a few fixed sizes
-only: their runs are drawn at such a size, in colour, and scaled to the text's
-(:class:`BitmapFont`).
+Colour emoji fonts (Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji) are drawn as
+pictures: each run at one of the font's own sizes (bitmap fonts hold only a few), in colour,
+scaled to the text's and laid over the image (:class:`ColourFont`).
 """
 
 from __future__ import annotations
@@ -28,16 +28,17 @@ from PIL import Image, ImageDraw, ImageFont
 BITMAP_STRIKES = (160, 136, 109, 96, 64, 48, 40, 32, 20)
 
 
-class BitmapFont:
-    """A colour bitmap font at one of its fixed sizes, scaled to ``size`` pixels: measures as
-    a font of that size does, and renders runs in colour for :meth:`Typeface.draw` to paste."""
+class ColourFont:
+    """A colour font at one of its own sizes, scaled to ``size`` pixels: measures as a font of
+    that size does, and renders runs in colour as pictures (for :meth:`Typeface.draw` to lay
+    over the image, and for PDF sheets)."""
 
     def __init__(self, font: ImageFont.FreeTypeFont, strike: int, size: float) -> None:
         self.font = font
         self.scale = size / strike
 
     @classmethod
-    def load(cls, path: Path, size: float) -> BitmapFont | None:
+    def load(cls, path: Path, size: float) -> ColourFont | None:
         for strike in BITMAP_STRIKES:
             try:
                 return cls(ImageFont.truetype(str(path), strike), strike, size)
@@ -62,7 +63,7 @@ class BitmapFont:
 
 
 PlainFont = ImageFont.FreeTypeFont | ImageFont.ImageFont
-FontLike = PlainFont | BitmapFont
+FontLike = PlainFont | ColourFont
 
 #: Fallback font files, best first: broad CJK fonts, then per-language ones, then symbols. Each
 #: character takes the first that has it (Droid Sans Fallback, say, has no Hangul: Korean then
@@ -112,28 +113,26 @@ def fallback_font_files() -> tuple[Path, ...]:
 
 
 @functools.lru_cache(maxsize=32)
-def coverage(path: Path) -> frozenset[int]:
-    """The code points ``path``'s character map holds (the first font of a collection);
-    empty when the file can't be read."""
+def _read_font(path: Path) -> tuple[frozenset[int], bool]:
+    """(the code points ``path``'s character map holds, whether it draws in colour), of the
+    first font of a collection; nothing when the file can't be read."""
     from fontTools.ttLib import TTFont  # the font tables: only when a font is needed
 
     try:
         with TTFont(str(path), fontNumber=0, lazy=True) as font:
-            return frozenset(font.getBestCmap() or {})
+            return frozenset(font.getBestCmap() or {}), any(table in font for table in ("CBDT", "sbix", "COLR"))
     except Exception:  # a damaged or foreign file is no fallback; it claims nothing
-        return frozenset()
+        return frozenset(), False
 
 
-@functools.lru_cache(maxsize=32)
+def coverage(path: Path) -> frozenset[int]:
+    """The code points ``path``'s character map holds (empty when the file can't be read)."""
+    return _read_font(path)[0]
+
+
 def is_colour_font(path: Path) -> bool:
     """Whether ``path`` draws its glyphs in colour (bitmap or layered emoji tables)."""
-    from fontTools.ttLib import TTFont
-
-    try:
-        with TTFont(str(path), fontNumber=0, lazy=True) as font:
-            return any(table in font for table in ("CBDT", "sbix", "COLR"))
-    except Exception:
-        return False
+    return _read_font(path)[1]
 
 
 EMOJI_STYLE = "\ufe0f"
@@ -202,21 +201,20 @@ class Typeface:
         self.covers = (primary_cover, *(coverage(path) for path in self.fallbacks))
         self.colour = tuple(i + 1 for i, path in enumerate(self.fallbacks) if is_colour_font(path))
         self._fonts: dict[int, FontLike] = {0: primary}
-        #: Colour fonts of outlines in layers (Segoe UI Emoji): drawn by Pillow in their colours
-        self._layered: set[int] = set()
 
     def font(self, index: int) -> FontLike:
         if index not in self._fonts:
             path = self.fallbacks[index - 1]
             loaded: FontLike | None
-            try:
-                loaded = ImageFont.truetype(str(path), self.size)
-            except OSError:  # a colour bitmap font refuses other sizes than its own
-                loaded = BitmapFont.load(path, self.size)
+            if index in self.colour:
+                loaded = ColourFont.load(path, self.size)
+            else:
+                try:
+                    loaded = ImageFont.truetype(str(path), self.size)
+                except OSError:
+                    loaded = None
             # unreadable after all: its characters get the primary's boxes
             self._fonts[index] = loaded if loaded is not None else self.primary
-            if loaded is not None and index in self.colour:
-                self._layered.add(id(loaded))
         return self._fonts[index]
 
     def runs(self, text: str) -> list[tuple[FontLike, str]]:
@@ -253,11 +251,8 @@ class Typeface:
         baseline = y + (ascent if anchor[1] == "a" else (ascent - descent) / 2)
         stroke = round(self.size / 40) if self.embolden else 0  # none below 20 px: it would blot small kanji
         for font, run in runs:
-            if isinstance(font, BitmapFont):
+            if isinstance(font, ColourFont):
                 _paste(draw, font.render(run), (x, baseline - font.ascent()))
-            elif id(font) in self._layered:
-                draw.text((x, baseline), run, font=font, fill=fill, anchor="ls",
-                          embedded_color=draw.mode in ("RGB", "RGBA"))
             else:
                 outline = stroke if font is not self.primary else 0
                 draw.text((x, baseline), run, font=font, fill=fill, anchor="ls", stroke_width=outline,

@@ -15,7 +15,7 @@ from studio.core import AddDialogueLine, SetNarration
 from studio.export import ExportOptions, export_branch
 from studio.export.drawing import font_file, load_typeface, render_card
 from studio.export.typeface import (
-    BitmapFont,
+    ColourFont,
     Typeface,
     coverage,
     fallback_font_files,
@@ -156,7 +156,7 @@ def _colourful(pixels: np.ndarray) -> int:
 def test_emoji_are_drawn_in_colour_at_the_texts_size(mode: str) -> None:
     _colour_font()
     face = load_typeface(40)
-    assert [type(font) for font, _run in face.runs("rice 🍎")][-1] is BitmapFont
+    assert [type(font) for font, _run in face.runs("rice 🍎")][-1] is ColourFont
     alone = Typeface(face.primary, Path(face.primary.path), 40)
     canvas = Image.new(mode, (300, 80), (20, 20, 20, 255) if mode == "RGBA" else (20, 20, 20))
     face.draw(ImageDraw.Draw(canvas), (10, 10), "rice 🍎", (230, 230, 230))
@@ -206,12 +206,12 @@ def test_a_pdf_sheet_draws_emoji_as_pictures(story: Fixture, tmp_path: Path) -> 
 
     assert _colourful(title_band("Apples 🍎🍎", "with")) > 20
     assert _colourful(title_band("Apples", "without")) == 0
-    assert BitmapFont.load(tmp_path / "nothing.ttf", 20) is None
+    assert ColourFont.load(tmp_path / "nothing.ttf", 20) is None
 
 
-def test_a_colour_font_of_outlines_is_drawn_through_pillows_colour_layers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Segoe UI Emoji's kind (layered outlines, any size): loaded as a plain font and drawn with
-    Pillow's embedded colours where the picture has colour (a grey one gets plain glyphs)."""
+def test_a_colour_font_of_outlines_is_drawn_as_a_picture_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Segoe UI Emoji's kind (layered outlines, any size) goes the same way as a bitmap font:
+    rendered in its colours at one of the sizes tried, scaled, laid over colour and grey images."""
     from studio.export import typeface
 
     regular = font_file(False)

@@ -113,6 +113,14 @@ class CriticTerm:
             matched = matched + (error * t.float()).mean() / theirs.float().pow(2).mean().clamp(min=1e-6)
         return motion + self.recipe.feature_weight * matched / len(features)
 
+    def added_to(self, reconstruction: torch.Tensor, prediction: torch.Tensor, target: torch.Tensor,
+                 t: torch.Tensor) -> torch.Tensor:
+        """``reconstruction`` (a loss on ``prediction``) with this term added, weighed by
+        :func:`balanced` (unchanged when the recipe's balance is 0)."""
+        if self.recipe.balance <= 0:
+            return reconstruction
+        return balanced(reconstruction, self.loss(prediction, target, t), prediction, self.recipe.balance)
+
 
 def balanced(reconstruction: torch.Tensor, term: torch.Tensor, prediction: torch.Tensor, balance: float,
              most: float = 1e4) -> torch.Tensor:

@@ -343,10 +343,8 @@ def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: tor
         if dec.loss_space == "velocity":
             change_error = change_error / (1 - tb).clamp(min=dec.min_noise) ** 2
         loss = loss + dec.temporal_loss * (change_error * weight).mean() / weight.mean()
-    if critic is not None and critic.recipe.balance > 0:
-        from studio.engines.mini.critic import balanced
-
-        loss = balanced(loss, critic.loss(x_pred, clip, t), x_pred, critic.recipe.balance)
+    if critic is not None:
+        loss = critic.added_to(loss, x_pred, clip, t)
     return loss
 
 

@@ -86,9 +86,7 @@ def distill_loss(student: nn.Module, trajectory: Trajectory, rep: torch.Tensor, 
         x_pred = student(start, t, level, rep)
         target = step_target(start.float(), end.float(), a, b)
         error = ((x_pred.float() - target) ** 2 * weight).mean() / weight.mean()
-        if critic is not None and critic.recipe.balance > 0:
-            from studio.engines.mini.critic import balanced
-
-            error = balanced(error, critic.loss(x_pred, trajectory.states[-1], t), x_pred, critic.recipe.balance)
+        if critic is not None:
+            error = critic.added_to(error, x_pred, trajectory.states[-1], t)
         total = total + error
     return total / len(chosen)

@@ -33,7 +33,7 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     (["--threads", "0"], "--threads must be at least 1"),
     (["--threads", "-2"], "--threads must be at least 1"),
     (["--device", "tpu"], "Unknown device 'tpu'"),
-    (["--device", "cuda:99"], "--device cuda:99: torch sees"),
+    (["--device", "cuda:99"], "placed on cuda:99, but this machine has"),
     (["--episodes", "0"], "--episodes and --steps must be at least 1"),
 ])
 def test_the_command_refuses_bad_options_before_playing_anything(
