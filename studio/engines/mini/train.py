@@ -1102,11 +1102,14 @@ def _save_module(module: nn.Module, path: Path) -> None:
 def run_identity(config: TrainConfig) -> dict[str, Any]:
     """What a resumed run must share with the run in its folder: the seed, the data and the
     model (not the stage caps, which a later lease may raise to train on, nor the latent scale,
-    which the run measures, nor the vocabulary size, which the tokenizer may stop short of)."""
+    which the run measures, nor the vocabulary size, which the tokenizer may stop short of, nor
+    the number of processes that render, which changes how fast the same clips come, not which)."""
     model = to_dict(config.model)
     for measured in ("latent_scale", "vocab_size"):  # the run sets these (a small corpus can stop the tokenizer short)
         model.pop(measured, None)
-    return {"name": config.name, "seed": config.seed, "data": to_dict(config.data), "model": model}
+    data = to_dict(config.data)
+    data.pop("workers", None)
+    return {"name": config.name, "seed": config.seed, "data": data, "model": model}
 
 
 def check_same_run(path: Path, config: TrainConfig) -> None:

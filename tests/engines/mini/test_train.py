@@ -70,8 +70,10 @@ def test_a_paused_run_resumes_and_exports_a_checkpoint_the_engine_loads(tmp_path
         run(other, out, device="cpu", export=export, cache=cache, log=lines.append)
     lines.clear()
     renamed = dataclasses.replace(CONFIG, name="the same run, other stage caps",
-                                  lm_stage=dataclasses.replace(CONFIG.lm_stage, minutes=5.0))
-    run(renamed, out, device="cpu", export=export, cache=cache, log=lines.append)  # a later lease's caps: resumed
+                                  lm_stage=dataclasses.replace(CONFIG.lm_stage, minutes=5.0),
+                                  data=dataclasses.replace(CONFIG.data, workers=CONFIG.data.workers + 3))
+    # a later lease's caps and another machine's render processes: resumed
+    run(renamed, out, device="cpu", export=export, cache=cache, log=lines.append)
     assert any(line.split("] ", 1)[-1].startswith("resuming") for line in lines)
 
 
