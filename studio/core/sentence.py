@@ -32,6 +32,25 @@ _TIME_PHRASES = {"day": "by day", "sunset": "at sunset", "night": "at night", "d
                  "afternoon": "in the afternoon", "noon": "at noon", "midnight": "at midnight", "dusk": "at dusk"}
 
 
+_COORDINATORS = frozenset({"and", "or", "then", "while"})
+_ACTION_VERBS = frozenset((
+    "sit", "stand", "walk", "run", "jump", "hop", "skip", "dance", "sing", "hum", "read", "write", "draw", "eat",
+    "sip", "cook", "bake", "wave", "smile", "laugh", "giggle", "cry", "weep", "sob", "look", "glance", "stare",
+    "watch", "listen", "hear", "turn", "spin", "twirl", "nod", "shake", "bow", "kneel", "lie", "rest", "sleep",
+    "nap", "wake", "yawn", "stretch", "talk", "speak", "chat", "whisper", "shout", "yell", "answer", "hug", "kiss",
+    "hold", "carry", "lift", "throw", "catch", "kick", "punch", "push", "pull", "grab", "pick", "take", "give",
+    "put", "open", "close", "fly", "float", "fall", "slip", "climb", "ride", "swim", "dive", "sneak", "hide", "seek",
+    "chase", "follow", "lead", "wait", "stop", "start", "leave", "come", "go", "return", "enter", "arrive", "play",
+    "practice", "pray", "think", "wonder", "sigh", "shiver", "tremble", "sulk", "pout", "blush", "clap", "cheer",
+    "celebrate", "sweep", "clean", "wash", "wear", "search", "find", "meet", "greet", "thank", "apologize",
+    "apologise", "smell", "taste", "touch", "feed", "pour", "lean", "sneeze", "breathe", "blink", "wink", "frown",
+    "grin", "scream", "gasp",
+))
+"""Verbs a motion often joins with "and" ("sit and read a book"): the word after a
+coordinator is conjugated only when it is one of these, so that "eat bread and butter" keeps
+its noun (words as often bare nouns, "water", "paint", "drink", are left out)."""
+
+
 def third_person(verb: str) -> str:
     """``sit`` -> ``sits``, ``fly`` -> ``flies``, ``watch`` -> ``watches``, ``go`` -> ``goes``; a
     verb not in Latin letters (``手を振る``) is left as it is."""
@@ -57,6 +76,19 @@ def _with_articles(words: list[str]) -> list[str]:
                 and following.lower() not in _PREPOSITIONS and not following[0].isupper()
                 and not following[0].isdigit()):
             out.append("the")
+    return out
+
+
+def _conjugated(words: list[str]) -> list[str]:
+    """The motion's verbs in the third person: its first word, and an action verb right after
+    "and", "or", "then" or "while" ("sit and read a book" -> "sits and reads a book")."""
+    out = list(words)
+    out[0] = third_person(out[0])
+    for index in range(1, len(out)):
+        before = out[index - 1].lower().strip(",")
+        word = out[index]
+        if before in _COORDINATORS and word.lower() in _ACTION_VERBS:
+            out[index] = third_person(word)
     return out
 
 
@@ -93,7 +125,7 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
     if motion:
         words = _with_articles(motion)
         if who:
-            words[0] = third_person(words[0])
+            words = _conjugated(words)
             parts.append(who)
         if instruction.adverb:
             parts.append(instruction.adverb)

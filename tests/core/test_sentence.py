@@ -21,6 +21,14 @@ from studio.core.sentence import describe_action, third_person
     ("Character: Mei; Background: park", "Mei is in the park."),
     ("Character: Mei; Motion: wave to Qiqi; Background: day street; she smiles",
      "Mei waves to Qiqi in the street, by day. She smiles."),
+    # joined verbs are conjugated too; a noun after "and" is left alone
+    ("Character: Qiqi; Motion: sit and read a book; Background: night library.",
+     "Qiqi sits and reads a book in the library, at night."),
+    ("Character: Kai; Motion: stand up, then stretch and yawn; Background: bedroom",
+     "Kai stands up, then stretches and yawns in the bedroom."),
+    ("Character: Yuzu; Motion: eat bread and butter; Background: bakery", "Yuzu eats bread and butter in the bakery."),
+    ("Character: Yuzu; Motion: hold a cup and a book", "Yuzu holds a cup and a book."),
+    ("Character: Kai; Motion: drink tea and water", "Kai drinks tea and water."),
 ])
 def test_sentences_read_like_prose(text: str, sentence: str) -> None:
     result = describe_action(parse_instruction(text))
