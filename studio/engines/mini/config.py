@@ -320,6 +320,9 @@ class TrainConfig:
     int8_decoder_blocks: bool = False
     """Export the decoder blocks' matrices as int8 with row scales (half the bytes of fp16:
     room under the checkpoint's size cap for a larger decoder)."""
+    int8_lm: bool = False
+    """Export the LM's matrices as int8 too (its file from 6.5 to 3.3 MB at the shipped size;
+    the state measures on 600 held-out turns of two seeds the same within one turn)."""
 
 
 T = TypeVar("T")

@@ -265,7 +265,8 @@ class Trainer:
         decoder = self.decoder_ema.module if self.decoder_ema else self.decoder
         weights.save_checkpoint(self.export_dir, self.config.model, self.vocab.tokenizer.to_str(), lm=self.lm,
                                 decoder=decoder, encoder=self.encoder, judge=self.judge, autoencoder=self.autoencoder,
-                                training=training, int8_blocks=self.config.int8_decoder_blocks)
+                                training=training, int8_blocks=self.config.int8_decoder_blocks,
+                                int8_lm=self.config.int8_lm)
         if self.samples is not None:
             save_sheet(self.samples, self.export_dir / "samples.png")
         self.log(f"exported to {self.export_dir}")

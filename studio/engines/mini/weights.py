@@ -132,15 +132,16 @@ def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, l
                     decoder: nn.Module | None = None, encoder: nn.Module | None = None,
                     judge: nn.Module | None = None, autoencoder: nn.Module | None = None,
                     training: Mapping[str, Any] | None = None, dtype: torch.dtype = torch.float16,
-                    int8_blocks: bool = False) -> dict[str, Any]:
+                    int8_blocks: bool = False, int8_lm: bool = False) -> dict[str, Any]:
     """Write the parts given (fp16 by default) and a manifest of every file in the folder.
-    ``int8_blocks``: the decoder blocks' matrices as int8 with row scales (half the bytes).
+    ``int8_blocks`` / ``int8_lm``: the decoder blocks' / the LM's matrices as int8 with row
+    scales (half the bytes).
     ``autoencoder`` (a ``latent_ae.VideoAutoencoder``) is written in two halves: its decoder,
     which the engine loads, and its encoder, which only training needs."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / TOKENIZER).write_text(tokenizer_json, encoding="utf-8")
     if lm is not None:
-        save_tensors(folder / LM, lm.state_dict(), dtype)
+        save_tensors(folder / LM, lm.state_dict(), dtype, int8=int8_lm)
     if decoder is not None:
         blocks, rest = split_decoder(decoder.state_dict())
         save_tensors(folder / DECODER, blocks, dtype, int8=int8_blocks)

@@ -86,6 +86,35 @@ def test_a_packed_checkpoint_is_smaller_still_verifies_and_makes_nearly_the_same
     assert difference < 2.0, f"mean pixel difference {difference:.2f} of 255"
 
 
+def test_an_int8_lm_predicts_what_the_fp16_one_does(tiny: Path, tmp_path: Path) -> None:
+    from studio.core.instruction import parse_instruction
+    from studio.engines.catalog.mini import MiniSettings
+    from studio.engines.context import GenerationContext
+
+    packed = tmp_path / "packed"
+    shutil.copytree(tiny, packed / "mini")
+    folder = packed / "mini"
+    lm_before, blocks_before = ((folder / name).stat().st_size for name in (weights.LM, weights.DECODER))
+    assert pack_main([str(folder), "--lm"]) == 0
+    assert (folder / weights.LM).stat().st_size < lm_before * 0.75
+    assert (folder / weights.DECODER).stat().st_size < blocks_before * 0.75, "--lm packs the blocks too"
+    manifest = weights.read_manifest(folder)
+    weights.verify_file(folder, weights.LM, manifest)
+    assert pack_main([str(folder), "--lm"]) == 0 and not list(folder.glob("*.partial"))
+
+    settings = MiniSettings.from_values({"steps": 1, "height": 64, "width": 96, "frames": 5})
+    predictions = []
+    for checkpoints in (tiny.parent, packed):
+        engine = MiniEngine(EngineConfig(checkpoints=checkpoints, threads=1))
+        engine.load()
+        predictions.append(engine.predict(GenerationContext(), parse_instruction("Character: Qiqi; Motion: run."),
+                                          settings, 7))
+    plain, small = predictions
+    assert (small.deltas, small.motion_level) == (plain.deltas, plain.motion_level)
+    change = abs(small.representation - plain.representation).max()
+    assert 0 < change < 0.1 * abs(plain.representation).max(), "a real quantisation, and a small one"
+
+
 def test_an_int8_matrix_without_its_scales_is_refused_by_name(tiny: Path, tmp_path: Path) -> None:
     from safetensors.torch import save_file
 

@@ -146,6 +146,29 @@ def test_the_grown_decoder_config_keeps_the_rest_and_its_checkpoint_fits_32_mib(
     assert total <= 32 * 2**20, f"{total:,} bytes"
 
 
+def test_the_16_block_config_grows_lease_13s_decoder_and_its_int8_checkpoint_fits_32_mb(tmp_path: Path) -> None:
+    from studio.engines.mini.encoder import ClipEncoder
+    from studio.engines.mini.judge import Judge
+    from studio.engines.mini.latent_ae import VideoAutoencoder
+    from studio.engines.mini.lm import MiniLM
+
+    grown, before = load_train_config(named_config("h200_latent8")), load_train_config(named_config("h200_latent7"))
+    assert grown.model.decoder == dataclasses.replace(before.model.decoder, layers=16)
+    assert dataclasses.replace(grown.model, decoder=before.model.decoder) == before.model
+    assert grown.data == before.data and grown.int8_decoder_blocks and grown.int8_lm and not before.int8_lm
+    model = grown.model
+    assert model.latent is not None
+    manifest = weights.save_checkpoint(tmp_path, model, "{}", lm=MiniLM(model), decoder=VideoDiT(model),
+                                       encoder=ClipEncoder(model), judge=Judge(model.judge),
+                                       autoencoder=VideoAutoencoder(model.latent), int8_blocks=True, int8_lm=True)
+    sizes = {name: entry["bytes"] for name, entry in manifest["files"].items()}
+    assert max(sizes.values()) < weights.MAX_FILE_BYTES, sizes
+    total = sum(sizes.values()) + len(json.dumps(manifest)) + 100_000  # the config's training history grows
+    assert total <= 32_000_000, f"{total:,} bytes"
+    fp16_lm = weights.save_checkpoint(tmp_path / "fp16", model, "{}", lm=MiniLM(model))["files"][weights.LM]["bytes"]
+    assert total + fp16_lm - sizes[weights.LM] > 32 * 2**20, "without the int8 LM it would not fit"
+
+
 # -- decoder -----------------------------------------------------------------------------------------
 def test_the_dit_works_on_the_latent_canvas() -> None:
     assert VideoDiT(TINY).canvas == (3, 5, 32, 48)  # pixels, as before
