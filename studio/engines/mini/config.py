@@ -98,8 +98,10 @@ class DecoderConfig:
     """Also condition adaLN on the mean of the representation's text tokens alone (the motion
     lives there; the pooled vector over all tokens dilutes it with the image grid)."""
     refine: int = 0
-    """Channels of a small per-frame conv net that refines the per-token head's pixels across
-    patch borders, from those pixels and the noisy input (0: none, as the first leases)."""
+    """Channels of a small per-frame conv net that refines the per-token head's output across
+    patch borders, from that output, the noisy input and the flow time (0: none, as the
+    shipped decoders). On the shipped latent it is cheap (64 channels: 0.45 GFLOP a forward, 3 %
+    of the 12-block DiT's 16.7) and sees every latent cell, where a token covers 2 x 2 of them."""
     loss_space: str = "velocity"
     """``velocity``: the x-prediction error divided by the noise left (the rectified flow's
     velocity loss); ``x``: the plain clean-clip error (more weight on noisy samples' layout)."""

@@ -133,7 +133,8 @@ class VideoDiT(nn.Module):
                                              nn.Linear(hidden, self.grid[0] * hidden))
         self.refiner: nn.Sequential | None = None
         if dec.refine > 0:
-            self.refiner = nn.Sequential(nn.Conv2d(2 * channels, dec.refine, 3, padding=1), nn.GELU(),
+            # its input: the head's canvas, the noisy canvas and the flow time as a constant plane
+            self.refiner = nn.Sequential(nn.Conv2d(2 * channels + 1, dec.refine, 3, padding=1), nn.GELU(),
                                          nn.Conv2d(dec.refine, dec.refine, 3, padding=1), nn.GELU(),
                                          nn.Conv2d(dec.refine, channels, 3, padding=1))
         self.adaln = nn.Sequential(nn.SiLU(), nn.Linear(hidden, 6 * hidden))
@@ -252,16 +253,19 @@ class VideoDiT(nn.Module):
         x = self.norm_out(x) * (1 + scale) + shift
         out = self.unpatchify(self.head(x))
         if self.refiner is not None:
-            out = out + self.refine(out, noisy)
+            out = out + self.refine(out, noisy, t)
         return out
 
-    def refine(self, coarse: torch.Tensor, noisy: torch.Tensor) -> torch.Tensor:
-        """The conv refiner's correction, frame by frame (B, C, T, H, W)."""
+    def refine(self, coarse: torch.Tensor, noisy: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        """The conv refiner's correction, frame by frame (B, C, T, H, W). It is told the flow
+        time ``t`` (B,): near noise the noisy canvas holds nothing to sharpen from, near the
+        clip it holds the detail a patch-sized token loses."""
         assert self.refiner is not None
-        b, c, t, h, w = coarse.shape
-        both = torch.cat([coarse, noisy.to(coarse.dtype)], dim=1).transpose(1, 2).reshape(b * t, 2 * c, h, w)
-        out: torch.Tensor = self.refiner(both)
-        return out.reshape(b, t, c, h, w).transpose(1, 2)
+        b, c, frames, h, w = coarse.shape
+        time = t.to(coarse.dtype)[:, None, None, None, None].expand(b, 1, frames, h, w)
+        inputs = torch.cat([coarse, noisy.to(coarse.dtype), time], dim=1)
+        out: torch.Tensor = self.refiner(inputs.transpose(1, 2).reshape(b * frames, 2 * c + 1, h, w))
+        return out.reshape(b, frames, c, h, w).transpose(1, 2)
 
     def drop(self, rep: torch.Tensor, level: torch.Tensor, keep: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Replace the representation and level of the samples where ``keep`` is false by the

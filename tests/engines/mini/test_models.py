@@ -171,6 +171,10 @@ def test_added_decoder_paths_start_as_no_ops_and_then_change_the_output(model_co
         changed = rep.clone()
         changed[:, :8] += 1.0  # the text tokens only: the text path (or the refiner's input) sees it
         assert not torch.allclose(grown(noisy, t, level, changed), plain(noisy, t, level, changed), atol=1e-4)
+        if grown.refiner is not None:  # it is told the flow time
+            coarse = torch.randn_like(noisy)
+            assert not torch.allclose(grown.refine(coarse, noisy, torch.tensor([0.1, 0.1])),
+                                      grown.refine(coarse, noisy, torch.tensor([0.9, 0.9])), atol=1e-4)
     grown.train()
     loss = flow_loss(grown, noisy.clamp(-1, 1), level, rep, torch.ones(2, 1, 1, video.height, video.width))
     loss.backward()
