@@ -20,6 +20,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("engine", choices=EVALUATED)
     p.add_argument("--episodes", type=int, default=40, help="held-out episodes (3 turns each; default 40)")
     p.add_argument("--steps", type=int, default=4, help="denoising steps (default 4, the engine's default)")
+    p.add_argument("--candidates", type=int, default=1,
+                   help="clips sampled per turn, the motion critic keeping one (default 1, the engine's default)")
     p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
     p.add_argument("--checkpoints", type=Path, help="checkpoints folder (default: the app's)")
     p.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
@@ -31,8 +33,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    if args.episodes < 1 or args.steps < 1:
-        raise StudioError("--episodes and --steps must be at least 1.")
+    if args.episodes < 1 or args.steps < 1 or not 1 <= args.candidates <= 8:
+        raise StudioError("--episodes and --steps must be at least 1, --candidates from 1 to 8.")
     if args.threads is not None and args.threads < 1:
         raise StudioError("--threads must be at least 1.", hint="Leave it out to use all cores but one.")
     if args.report is not None and args.report.exists() and not args.report.is_file():
@@ -55,7 +57,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(message, flush=True)
 
     metrics = run_evaluation(args.checkpoints or default_checkpoints(), episodes=args.episodes, steps=args.steps,
-                             seed=args.seed, device=device, threads=args.threads, log=echo)
+                             seed=args.seed, device=device, threads=args.threads, candidates=args.candidates,
+                             log=echo)
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps(metrics, indent=1, default=str))

@@ -52,6 +52,11 @@ CHECKPOINTS = (
     CheckpointFile("decoder_io.safetensors",
                    description="the video decoder's patch embedding, conditioning and output head (fp16, 2-7 MB)"),
 )
+CRITIC = CheckpointFile(
+    "critic.safetensors",
+    description="the motion critic: picks the best of several candidate clips (fp16, about 1.2 MB; only for a "
+                "model whose config.json lists a critic, as the shipped one)")
+"""Also needed when config.json's model lists ``critic`` widths (weights.engine_files says the same)."""
 LATENT_DECODER = CheckpointFile(
     "latent_decoder.safetensors",
     description="the latent autoencoder's decoder: the video decoder's latents to pixels (fp16, about 3 MB; "
@@ -72,6 +77,9 @@ class MiniSettings(EngineSettings):
         Preset("quality", "Quality (8 steps)", {"steps": 8}, changes_output=True,
                help="Twice the denoising steps: about one to one and a half seconds more a turn on one core; "
                     "clips a little closer to the sketch world's (the same motions read right)."),
+        Preset("best_motion", "Best of 4 (slower)", {"candidates": 4}, changes_output=True,
+               help="Four clips per turn, the one whose motion best matches the instruction kept: more motions "
+                    "read right, about four times the decoding time."),
     )
 
     height: int = setting(480, label="Height", minimum=32, maximum=2160, step=8, unit="px",
@@ -94,6 +102,10 @@ class MiniSettings(EngineSettings):
                                       "them, as the world's own seeded variation does.")
     history_window: int = setting(2, label="History", minimum=0, maximum=2,
                                   help="Earlier turns of the branch the model reads.")
+    candidates: int = setting(1, label="Candidates", minimum=1, maximum=8, advanced=True,
+                              help="Clips sampled per turn; the model's motion critic keeps the one whose motion "
+                                   "best matches the instruction. Each extra candidate costs about as much as the "
+                                   "first (the denoising steps run once per candidate).")
 
 
 def check(config: EngineConfig) -> list[Requirement]:
@@ -107,14 +119,15 @@ def check(config: EngineConfig) -> list[Requirement]:
 
 
 def checkpoint_files(base: Path) -> tuple[CheckpointFile, ...]:
-    """The files the folder's model needs: :data:`CHECKPOINTS`, and the latent autoencoder's
-    decoder when its config.json describes a latent decoder."""
+    """The files the folder's model needs: :data:`CHECKPOINTS`, the latent autoencoder's
+    decoder when its config.json describes a latent decoder, and the motion critic when it lists one."""
     try:
         model = json.loads((base / "config.json").read_text(encoding="utf-8")).get("model", {})
         latent = isinstance(model, dict) and model.get("latent") is not None
+        critic = isinstance(model, dict) and bool(model.get("critic"))
     except (OSError, ValueError, AttributeError):
-        latent = False  # a missing or unreadable config.json is reported on its own
-    return CHECKPOINTS + ((LATENT_DECODER,) if latent else ())
+        latent = critic = False  # a missing or unreadable config.json is reported on its own
+    return CHECKPOINTS + ((LATENT_DECODER,) if latent else ()) + ((CRITIC,) if critic else ())
 
 
 def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKPOINTS) -> list[Requirement]:

@@ -185,6 +185,10 @@ class ModelConfig:
     latent_scale: float = 1.0
     """The latents' standard deviation over the training clips: the DiT sees ``latent /
     latent_scale`` (about unit variance, as its noise), and its samples are multiplied back."""
+    critic: tuple[int, ...] = ()
+    """The motion critic's widths when the checkpoint ships one (``critic.safetensors``; empty:
+    none). The engine then samples several candidate clips on request and keeps the one whose
+    motion, as the critic reads it, best matches the motion the LM predicted."""
 
     def canvas(self) -> tuple[int, int, int, int]:
         """(C, T, H, W) of what the decoder makes: the clip's pixels, or its latent."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -142,6 +143,8 @@ class MiniEngine:
                               cancelled=cancelled)[0]
         conditioning: dict[str, Any] = {"engine": NAME, "engine_version": VERSION, "level": out.level,
                                         "history_used": len(history)}
+        if out.motions:  # what the decoder's candidates are judged against
+            conditioning["motions"] = {name: probability for name, probability in out.motions}
         return Prediction(deltas=StateDeltas(*out.deltas), motion_level=out.level,
                           representation=out.representation.astype(np.float32),
                           warnings=tuple(_warnings(instruction)), conditioning=conditioning)
@@ -164,11 +167,28 @@ class MiniEngine:
         def step(k: int) -> None:
             progress(Progress(k, total, f"denoising {k}/{options.steps}"))
 
+        motions = predicted_motions(prediction)
         frames = runtime.decode(rep[None], [prediction.motion_level], [int(seed)], steps=options.steps,
-                                guidance=options.guidance, step=step, cancelled=cancelled)[0]
+                                guidance=options.guidance, candidates=options.candidates,
+                                motions=[motions] if motions else None, step=step, cancelled=cancelled)[0]
         out = resize_frames(frames, options.frames, options.height, options.width)
         progress(Progress(total, total, "decoded"))
         return Clip(frames=out, fps=options.fps)
+
+
+def predicted_motions(prediction: Prediction) -> tuple[tuple[str, float], ...]:
+    """The LM's likely motions from the prediction's conditioning (``motions``: name ->
+    probability), keeping only well-formed entries; empty when there are none (a prediction
+    of another version, or edited by hand), and the decoder then keeps its first candidate."""
+    found = prediction.conditioning.get("motions") if isinstance(prediction.conditioning, Mapping) else None
+    if not isinstance(found, Mapping):
+        return ()
+    out = []
+    for name, probability in found.items():
+        if isinstance(name, str) and isinstance(probability, (int, float)) and not isinstance(probability, bool) \
+                and np.isfinite(probability) and probability > 0:
+            out.append((name, float(probability)))
+    return tuple(out)
 
 
 def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> np.ndarray:

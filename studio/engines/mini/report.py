@@ -45,7 +45,8 @@ def data_config(manifest: dict[str, Any], episodes: int, seed: int | None, worke
                                workers=workers)
 
 
-def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int = 3) -> dict[str, float]:
+def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int = 3,
+              candidates: int = 1) -> dict[str, float]:
     """Seconds of one turn (predict + decode) through the engine at the studio's size and at
     the native size: the median of ``repeats`` after a warm-up."""
     from studio.core.instruction import parse_instruction
@@ -56,7 +57,8 @@ def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int =
     engine.load()
     instruction = parse_instruction("Character: Qiqi; Motion: quickly run; Background: day town.")
     out: dict[str, float] = {"threads": float(engine.threads)}
-    for name, values in (("studio", {"steps": steps}), ("native", {"steps": steps, "height": 128, "width": 192})):
+    for name, values in (("studio", {"steps": steps, "candidates": candidates}),
+                         ("native", {"steps": steps, "candidates": candidates, "height": 128, "width": 192})):
         settings = MiniSettings.from_values(values)
         times = []
         for seed in range(repeats + 1):
@@ -119,17 +121,18 @@ def measurement_parser(prog: str, description: str, *, episodes: int) -> argpars
 
 
 def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, seed: int | None = None,
-                   device: str = "cpu", threads: int | None = None, workers: int = 0,
+                   device: str = "cpu", threads: int | None = None, workers: int = 0, candidates: int = 1,
                    log: Callable[[str], None] = print) -> dict[str, Any]:
     chosen = torch.device(device)
     if threads:
         torch.set_num_threads(threads)
     held = load_held_out(checkpoints, episodes=episodes, seed=seed, device=chosen, workers=workers, log=log)
     batch = 64 if chosen.type == "cuda" else 8
-    metrics = evaluate(held.runtime, held.judge, held.evalset, steps=steps, batch=batch, device=chosen, log=log)
+    metrics = evaluate(held.runtime, held.judge, held.evalset, steps=steps, batch=batch, device=chosen, log=log,
+                       candidates=candidates)
     metrics.pop("generated")
     if chosen.type == "cpu":
-        speed = time_turn(checkpoints, steps, threads)
+        speed = time_turn(checkpoints, steps, threads, candidates=int(metrics["candidates"]))
         metrics["cpu_seconds_per_turn"] = speed["studio"]
         compute = str(held.runtime.decoder_dtype).removeprefix("torch.")
         metrics["cpu_note"] = (f"{int(speed['threads'])} thread(s), the decoder in {compute}, output 480 x 720; at "
@@ -152,7 +155,8 @@ def report_section(metrics: dict[str, Any], seconds: float) -> str:
         "",
         f"Measured {date} on {machine_description()} ({seconds:.0f} s). Re-run with `kamishibai eval mini` "
         f"(this run: {int(metrics['episodes'])} held-out episodes, {int(metrics['turns'])} turns, held-out seed "
-        f"{metrics['held_out_seed']}, {metrics['steps']} denoising steps; training steps per stage: {steps}).",
+        f"{metrics['held_out_seed']}, {metrics['steps']} denoising steps{_candidates(metrics)}; training steps per "
+        f"stage: {steps}).",
         "Held out: every (character, motion, location) combination and instruction template of these turns was "
         "never trained on. Deltas are scored against the sketch world's rule without its seeded variation.",
         "",
@@ -165,6 +169,11 @@ def report_section(metrics: dict[str, Any], seconds: float) -> str:
         "</details>",
         f"<!-- /bench:{REPORT_KEY} -->",
     ])
+
+
+def _candidates(metrics: dict[str, Any]) -> str:
+    count = int(metrics.get("candidates", 1))
+    return f", {count} candidates per turn kept by the motion critic" if count > 1 else ""
 
 
 def write_report(report: Path, metrics: dict[str, Any], seconds: float) -> None:

@@ -18,6 +18,8 @@ from torch import nn
 from studio.core.progress import CancelCheck, check_cancelled, never_cancelled
 from studio.engines.mini import weights
 from studio.engines.mini.config import ModelConfig
+from studio.engines.mini.critic import MotionCritic
+from studio.engines.mini.data import MOTION_NAMES
 from studio.engines.mini.decoder import VideoDiT, sample
 from studio.engines.mini.lm import LMBatch, MiniLM, collate
 from studio.engines.mini.sequence import FIELD_INDEX, PastTurn, build_input, value_order
@@ -42,6 +44,14 @@ class TurnOutput:
     deltas: tuple[int, int, int]
     """(stamina, social, entertainment)"""
     representation: np.ndarray
+    motions: tuple[tuple[str, float], ...] = ()
+    """The motions the LM's auxiliary head reads in the instruction, most likely first, with
+    their probabilities (:data:`MOTION_CHOICES` at most, each at least :data:`MOTION_FLOOR`;
+    empty for an LM without that head). The decoder's candidates are judged against them."""
+
+
+MOTION_CHOICES = 5
+MOTION_FLOOR = 0.01
 
 
 StepHook = Callable[[int], None]
@@ -81,11 +91,13 @@ class MiniRuntime:
     """The tokenizer, the LM and the decoder, on their devices. Weights stay in float32;
     ``decoder_dtype`` below float32 runs the decoder under autocast (:func:`autocasts`). With a latent
     in the config, ``latent_decoder`` (the autoencoder's decoder half, on the decoder's device)
-    turns the DiT's latents into pixels."""
+    turns the DiT's latents into pixels. With a ``critic`` (the motion critic, when the config
+    lists one), :meth:`decode` can sample several candidates of a clip and keep one."""
 
     def __init__(self, config: ModelConfig, vocab: Vocab, lm: MiniLM, decoder: VideoDiT,
                  lm_device: torch.device, decoder_device: torch.device,
-                 decoder_dtype: torch.dtype = torch.float32, latent_decoder: nn.Module | None = None) -> None:
+                 decoder_dtype: torch.dtype = torch.float32, latent_decoder: nn.Module | None = None,
+                 critic: MotionCritic | None = None) -> None:
         if (config.latent is None) != (latent_decoder is None):
             raise ValueError("a latent config needs the autoencoder's decoder, a pixel config none")
         self.config = config
@@ -96,6 +108,7 @@ class MiniRuntime:
         self.lm_device = lm_device
         self.decoder_device = decoder_device
         self.decoder_dtype = decoder_dtype
+        self.critic = critic.eval() if critic is not None else None
 
     # -- loading ----------------------------------------------------------------------------------
     @staticmethod
@@ -141,7 +154,8 @@ class MiniRuntime:
         del state
         decoder = decoder.to(decoder_device)
         latent_decoder = cls._load_latent_decoder(folder, manifest, config, decoder_device)
-        runtime = cls(config, vocab, lm, decoder, lm_device, decoder_device, decoder_dtype, latent_decoder)
+        critic = cls._load_critic(folder, manifest, config, decoder_device)
+        runtime = cls(config, vocab, lm, decoder, lm_device, decoder_device, decoder_dtype, latent_decoder, critic)
         if step is not None:
             step(6)
         return runtime
@@ -156,6 +170,22 @@ class MiniRuntime:
 
         path = weights.verify_file(folder, weights.LATENT_DECODER, manifest)
         module = Decoder(config.latent)
+        weights.load_float_into(module, path)
+        return module.to(device)
+
+    @staticmethod
+    def _load_critic(folder: Path, manifest: Mapping[str, Any], config: ModelConfig,
+                     device: torch.device) -> MotionCritic | None:
+        """The motion critic from ``critic.safetensors`` (None when the config lists none)."""
+        if not config.critic:
+            return None
+        path = weights.verify_file(folder, weights.CRITIC, manifest)
+        try:
+            module = MotionCritic(config.canvas()[0], config.critic, len(MOTION_NAMES))
+        except ValueError as error:
+            from studio.engines.base import EngineLoadError
+
+            raise EngineLoadError(f"{folder / weights.CONFIG} lists a critic that can't be built: {error}.") from None
         weights.load_float_into(module, path)
         return module.to(device)
 
@@ -177,9 +207,12 @@ class MiniRuntime:
         allowed = [torch.tensor(self.vocab.level_ids())] + [torch.tensor(self.vocab.delta_ids())] * 3
         rows = torch.arange(len(queries), device=self.lm_device)
         chosen: list[list[int]] = []
+        motions: list[tuple[tuple[str, float], ...]] = [()] * len(queries)
         for k in range(4):
             check_cancelled(cancelled)
-            logits, _ = self.lm(batch)
+            logits, _, aux = self.lm.forward_all(batch)
+            if k == 0 and aux:  # read at the level's marker: the value tokens after it do not change it
+                motions = [likely_motions(row) for row in torch.softmax(aux[0].float(), dim=-1).cpu()]
             options = logits[:, k, allowed[k].to(self.lm_device)].float().cpu()
             if temperature > 0:
                 pick = torch.multinomial(torch.softmax(options / temperature, dim=-1), 1, generator=generator)[:, 0]
@@ -201,7 +234,7 @@ class MiniRuntime:
             by_field = {name: decode_delta(self.vocab, chosen[1 + i][b]) for i, name in enumerate(order)}
             deltas = tuple(by_field[name] for name in sorted(FIELD_INDEX, key=FIELD_INDEX.__getitem__))
             outputs.append(TurnOutput(decode_level(self.vocab, chosen[0][b]), (deltas[0], deltas[1], deltas[2]),
-                                      reps[b].astype(np.float32)))
+                                      reps[b].astype(np.float32), motions[b]))
         return outputs
 
     # -- decode -----------------------------------------------------------------------------------
@@ -212,15 +245,25 @@ class MiniRuntime:
 
     @torch.no_grad()
     def decode(self, representations: np.ndarray | torch.Tensor, levels: Sequence[int], seeds: Sequence[int], *,
-               steps: int, guidance: float = 1.0, step: StepHook | None = None,
+               steps: int, guidance: float = 1.0, candidates: int = 1,
+               motions: Sequence[Sequence[tuple[str, float]]] | None = None, step: StepHook | None = None,
                cancelled: CancelCheck = never_cancelled) -> torch.Tensor:
         """uint8 clips (B, T, H, W, 3) at the native size. A latent decoder samples the latent,
-        then the autoencoder's decoder makes its pixels (after the last step's hook)."""
+        then the autoencoder's decoder makes its pixels (after the last step's hook).
+
+        With ``candidates`` above 1, a critic and each clip's ``motions`` (:attr:`TurnOutput.motions`),
+        each clip is sampled that many times (from :func:`candidate_seeds`, the first its own
+        seed) and the candidate whose motion the critic reads most like ``motions`` is kept
+        (:meth:`pick`); clips without motions keep their first candidate. Otherwise, and with
+        ``candidates`` 1, one sample per clip, as before."""
         device = self.decoder_device
         rep = torch.as_tensor(np.asarray(representations) if not isinstance(representations, torch.Tensor)
                               else representations).to(device, torch.float32)
         level = torch.tensor(list(levels), dtype=torch.long, device=device)
-        noise = self.noise(seeds).to(device)
+        count = candidates if candidates > 1 and self.critic is not None and motions is not None else 1
+        if count > 1:
+            rep, level = rep.repeat(count, *([1] * (rep.ndim - 1))), level.repeat(count)
+        noise = self.noise(candidate_seeds(seeds, count)).to(device)
 
         def on_step(k: int, _x: torch.Tensor) -> None:
             if step is not None:
@@ -233,9 +276,57 @@ class MiniRuntime:
         with torch.autocast(device.type, dtype=self.decoder_dtype, enabled=lower):
             canvas = sample(self.decoder, rep, level, noise, steps, guidance, on_step,
                             clamp=self.latent_decoder is None)
+            if count > 1:
+                assert motions is not None
+                canvas = canvas[self.pick(canvas, motions, count)]
             if self.latent_decoder is not None:
                 canvas = self.latent_decoder(canvas * self.config.latent_scale)
         return to_uint8(canvas)
+
+    @torch.no_grad()
+    def motion_scores(self, canvases: torch.Tensor, motions: Sequence[Sequence[tuple[str, float]]]) -> torch.Tensor:
+        """(N,) how well the critic's reading of each canvas matches its row of ``motions``: the
+        expected log-probability, under ``motions`` (renormalised), of the motion the critic reads."""
+        if self.critic is None:
+            raise RuntimeError("this checkpoint has no motion critic")
+        target = torch.zeros(len(motions), len(MOTION_NAMES))
+        for row, wanted in enumerate(motions):
+            for name, probability in wanted:
+                if name in MOTION_NAMES:
+                    target[row, MOTION_NAMES.index(name)] = float(probability)
+        target = target / target.sum(dim=1, keepdim=True).clamp(min=1e-12)
+        with torch.autocast(canvases.device.type, enabled=False):
+            logits, _features = self.critic(canvases.float())
+        read = torch.log_softmax(logits.float(), dim=-1).cpu()
+        return (target * read).sum(dim=1)
+
+    def pick(self, canvases: torch.Tensor, motions: Sequence[Sequence[tuple[str, float]]], count: int) -> torch.Tensor:
+        """Rows of ``canvases`` (``count`` candidates of B clips, candidate-major) to keep, one per
+        clip: its best-scored candidate, or its first when it has no motions."""
+        clips = len(motions)
+        repeated = [m for _ in range(count) for m in motions]
+        scores = self.motion_scores(canvases, repeated).view(count, clips)
+        best = scores.argmax(dim=0)
+        best = torch.where(torch.tensor([bool(m) for m in motions]), best, torch.zeros_like(best))
+        return best * clips + torch.arange(clips)
+
+
+def candidate_seeds(seeds: Sequence[int], count: int) -> list[int]:
+    """The noise seeds of ``count`` candidates of each clip, candidate-major: the first
+    candidates are the clips' own seeds (one candidate decodes as before), the others derived."""
+    return [int(s) if k == 0 else (int(s) + k * CANDIDATE_SEED_STRIDE) % 2**63 for k in range(count) for s in seeds]
+
+
+CANDIDATE_SEED_STRIDE = 0x9E3779B97F4A7C15 % 2**61
+"""An odd stride far from small seeds: a clip's later candidates don't reuse a neighbour's seed."""
+
+
+def likely_motions(probabilities: torch.Tensor) -> tuple[tuple[str, float], ...]:
+    """The :data:`MOTION_CHOICES` most likely motions of one row of the LM's motion head, each
+    at least :data:`MOTION_FLOOR`, rounded to 4 decimals (kept in the take's JSON)."""
+    top = torch.topk(probabilities, min(MOTION_CHOICES, probabilities.numel()))
+    return tuple((MOTION_NAMES[int(i)], round(float(p), 4)) for p, i in zip(top.values, top.indices, strict=True)
+                 if float(p) >= MOTION_FLOOR)
 
 
 def to_uint8(clip: torch.Tensor) -> torch.Tensor:

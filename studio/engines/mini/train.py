@@ -263,9 +263,12 @@ class Trainer:
             return
         training = {"config": to_dict(self.config), "run": self.run.to_json()}
         decoder = self.decoder_ema.module if self.decoder_ema else self.decoder
-        weights.save_checkpoint(self.export_dir, self.config.model, self.vocab.tokenizer.to_str(), lm=self.lm,
+        model, critic = self.config.model, None
+        if self.critic is not None and self.run.stages["critic"].done:  # the engine picks candidates with it
+            model, critic = dataclasses.replace(model, critic=tuple(self.config.critic.widths)), self.critic
+        weights.save_checkpoint(self.export_dir, model, self.vocab.tokenizer.to_str(), lm=self.lm,
                                 decoder=decoder, encoder=self.encoder, judge=self.judge, autoencoder=self.autoencoder,
-                                training=training, int8_blocks=self.config.int8_decoder_blocks,
+                                critic=critic, training=training, int8_blocks=self.config.int8_decoder_blocks,
                                 int8_lm=self.config.int8_lm)
         if self.samples is not None:
             save_sheet(self.samples, self.export_dir / "samples.png")
@@ -1106,7 +1109,8 @@ def run_identity(config: TrainConfig) -> dict[str, Any]:
     which the run measures, nor the vocabulary size, which the tokenizer may stop short of, nor
     the number of processes that render, which changes how fast the same clips come, not which)."""
     model = to_dict(config.model)
-    for measured in ("latent_scale", "vocab_size"):  # the run sets these (a small corpus can stop the tokenizer short)
+    # the run sets these (a small corpus can stop the tokenizer short; the critic is listed when it is exported)
+    for measured in ("latent_scale", "vocab_size", "critic"):
         model.pop(measured, None)
     data = to_dict(config.data)
     data.pop("workers", None)

@@ -16,6 +16,8 @@ Layout (``checkpoints/mini/``)::
     latent_encoder.safetensors  the latent autoencoder's encoder (training only)
     encoder.safetensors      the clip encoder (training only)
     judge.safetensors        the evaluation judge (``kamishibai eval mini`` only)
+    critic.safetensors       the motion critic (engine: decode, to pick among candidate clips;
+                             only when the config lists its widths in ``critic``)
 
 Which files the engine needs depends on the config: :func:`engine_files`.
 
@@ -48,9 +50,10 @@ ENCODER = "encoder.safetensors"
 JUDGE = "judge.safetensors"
 LATENT_DECODER = "latent_decoder.safetensors"
 LATENT_ENCODER = "latent_encoder.safetensors"
+CRITIC = "critic.safetensors"
 ENGINE_FILES = (CONFIG, TOKENIZER, LM, DECODER, DECODER_IO)
 """The engine's files for a pixel decoder (the shipped layout); see :func:`engine_files`."""
-WEIGHT_FILES = (LM, DECODER, DECODER_IO, LATENT_DECODER, LATENT_ENCODER, ENCODER, JUDGE)
+WEIGHT_FILES = (LM, DECODER, DECODER_IO, LATENT_DECODER, LATENT_ENCODER, ENCODER, JUDGE, CRITIC)
 MAX_FILE_BYTES = 16_000_000
 INT8_SCALE = ".int8_row_scale"
 """The suffix of an int8 matrix's per-row scales (its float value is int8 x scale)."""
@@ -61,8 +64,9 @@ modulation tables stay fp16 (few bytes, and sensitive)."""
 
 def engine_files(config: ModelConfig) -> tuple[str, ...]:
     """The files the engine loads for ``config``: a latent decoder also needs the autoencoder's
-    decoder half."""
-    return ENGINE_FILES + ((LATENT_DECODER,) if config.latent is not None else ())
+    decoder half, and a config that lists a critic its weights."""
+    latent = (LATENT_DECODER,) if config.latent is not None else ()
+    return ENGINE_FILES + latent + ((CRITIC,) if config.critic else ())
 
 
 def sha256(path: Path) -> str:
@@ -131,13 +135,15 @@ def save_tensors(path: Path, state: Mapping[str, torch.Tensor], dtype: torch.dty
 def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, lm: nn.Module | None = None,
                     decoder: nn.Module | None = None, encoder: nn.Module | None = None,
                     judge: nn.Module | None = None, autoencoder: nn.Module | None = None,
-                    training: Mapping[str, Any] | None = None, dtype: torch.dtype = torch.float16,
+                    critic: nn.Module | None = None, training: Mapping[str, Any] | None = None,
+                    dtype: torch.dtype = torch.float16,
                     int8_blocks: bool = False, int8_lm: bool = False) -> dict[str, Any]:
     """Write the parts given (fp16 by default) and a manifest of every file in the folder.
     ``int8_blocks`` / ``int8_lm``: the decoder blocks' / the LM's matrices as int8 with row
     scales (half the bytes).
     ``autoencoder`` (a ``latent_ae.VideoAutoencoder``) is written in two halves: its decoder,
-    which the engine loads, and its encoder, which only training needs."""
+    which the engine loads, and its encoder, which only training needs. ``critic`` (the motion
+    critic) is written only with ``config.critic`` listing its widths, which the engine reads."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / TOKENIZER).write_text(tokenizer_json, encoding="utf-8")
     if lm is not None:
@@ -153,6 +159,12 @@ def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, l
     if autoencoder is not None:
         save_tensors(folder / LATENT_DECODER, _submodule(autoencoder, "decoder").state_dict(), dtype)
         save_tensors(folder / LATENT_ENCODER, _submodule(autoencoder, "encoder").state_dict(), dtype)
+    if critic is not None:
+        if not config.critic:
+            raise ValueError("a critic is saved with config.critic set to its widths (the engine rebuilds it)")
+        save_tensors(folder / CRITIC, critic.state_dict(), dtype)
+    elif not config.critic and (folder / CRITIC).is_file():
+        (folder / CRITIC).unlink()  # an earlier export's, which this config no longer lists
     manifest = {"format": FORMAT, "model": to_dict(config), "files": list_files(folder),
                 "training": dict(training or {})}
     write_manifest(folder, manifest)

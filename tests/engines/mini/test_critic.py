@@ -12,6 +12,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("diffusers")
 
+from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.config import (  # noqa: E402
     CriticTraining,
     DistillTraining,
@@ -21,6 +22,7 @@ from studio.engines.mini.config import (  # noqa: E402
     named_config,
 )
 from studio.engines.mini.critic import CriticTerm, MotionCritic, accuracy, balanced, training_loss  # noqa: E402
+from studio.engines.mini.runtime import MiniRuntime  # noqa: E402
 from studio.engines.mini.train import run  # noqa: E402
 
 CONFIG = load_train_config(named_config("tiny_latent"))
@@ -102,12 +104,24 @@ def test_the_critic_stage_trains_before_the_decoder_whose_loss_then_carries_its_
     plain = run(_with_critic(0.0), tmp_path / "plain", device="cpu", stages=stages, log=lambda _m: None)
     assert state.stages["decoder"].loss != pytest.approx(plain.stages["decoder"].loss, rel=1e-6)
 
-    # the critic is not exported: a run from the export trains it again before the decoder's term needs it
+    # the export carries the critic for the engine (which picks candidates with it), listed in its config
+    manifest = weights.read_manifest(tmp_path / "export")
+    assert manifest["model"]["critic"] == [8, 8, 8] and weights.CRITIC in manifest["files"]
+    runtime = MiniRuntime.load(tmp_path / "export", torch.device("cpu"), torch.device("cpu"))
+    assert runtime.critic is not None
+    exported = weights.load_tensors(tmp_path / "export" / weights.CRITIC)
+    trained = weights.load_tensors(tmp_path / "run" / "state" / "critic.safetensors")  # the run's, in float32
+    loaded = runtime.critic.state_dict()
+    assert set(exported) == set(trained) == set(loaded)
+    for name, value in trained.items():
+        assert torch.allclose(exported[name].float(), value, rtol=1e-3, atol=1e-3), name
+        assert torch.equal(loaded[name], exported[name].float()), name
+
+    # a run from the export trains the critic again before the decoder's term needs it
     lines.clear()
     again = run(_with_critic(0.5), tmp_path / "again", device="cpu", stages=("critic", "decoder"),
                 init=tmp_path / "export", restart=("decoder",), log=lines.append)
     assert again.stages["critic"].steps == 3 and again.stages["decoder"].done
-    assert not (tmp_path / "export" / "critic.safetensors").exists()
 
 
 def test_a_config_without_critic_steps_skips_the_stage_and_the_term(tmp_path: Path) -> None:

@@ -125,6 +125,8 @@ def test_the_lease_checkpoint_files_stay_under_the_repository_limit(tmp_path: Pa
 
 
 def test_the_grown_decoder_config_keeps_the_rest_and_its_checkpoint_fits_32_mib(tmp_path: Path) -> None:
+    from studio.engines.mini.critic import MotionCritic
+    from studio.engines.mini.data import MOTION_NAMES
     from studio.engines.mini.encoder import ClipEncoder
     from studio.engines.mini.judge import Judge
     from studio.engines.mini.latent_ae import VideoAutoencoder
@@ -134,11 +136,12 @@ def test_the_grown_decoder_config_keeps_the_rest_and_its_checkpoint_fits_32_mib(
     assert grown.model.decoder == dataclasses.replace(before.model.decoder, layers=12)
     assert dataclasses.replace(grown.model, decoder=before.model.decoder) == before.model
     assert grown.int8_decoder_blocks and grown.data == before.data
-    model = grown.model
+    model = dataclasses.replace(grown.model, critic=(48, 64, 96, 128))  # as shipped, with its motion critic
     assert model.latent is not None
+    critic = MotionCritic(model.canvas()[0], model.critic, len(MOTION_NAMES))
     manifest = weights.save_checkpoint(tmp_path, model, "{}", lm=MiniLM(model), decoder=VideoDiT(model),
                                        encoder=ClipEncoder(model), judge=Judge(model.judge),
-                                       autoencoder=VideoAutoencoder(model.latent), int8_blocks=True)
+                                       autoencoder=VideoAutoencoder(model.latent), critic=critic, int8_blocks=True)
     sizes = {name: entry["bytes"] for name, entry in manifest["files"].items()}
     assert set(weights.WEIGHT_FILES) <= set(sizes)
     assert max(sizes.values()) < weights.MAX_FILE_BYTES
@@ -147,6 +150,8 @@ def test_the_grown_decoder_config_keeps_the_rest_and_its_checkpoint_fits_32_mib(
 
 
 def test_the_16_block_config_grows_lease_13s_decoder_and_its_int8_checkpoint_fits_32_mb(tmp_path: Path) -> None:
+    from studio.engines.mini.critic import MotionCritic
+    from studio.engines.mini.data import MOTION_NAMES
     from studio.engines.mini.encoder import ClipEncoder
     from studio.engines.mini.judge import Judge
     from studio.engines.mini.latent_ae import VideoAutoencoder
@@ -156,11 +161,14 @@ def test_the_16_block_config_grows_lease_13s_decoder_and_its_int8_checkpoint_fit
     assert grown.model.decoder == dataclasses.replace(before.model.decoder, layers=16)
     assert dataclasses.replace(grown.model, decoder=before.model.decoder) == before.model
     assert grown.data == before.data and grown.int8_decoder_blocks and grown.int8_lm and not before.int8_lm
-    model = grown.model
+    model = dataclasses.replace(grown.model, critic=grown.critic.widths)  # the export lists its critic
     assert model.latent is not None
+    critic = MotionCritic(model.canvas()[0], model.critic, len(MOTION_NAMES))
     manifest = weights.save_checkpoint(tmp_path, model, "{}", lm=MiniLM(model), decoder=VideoDiT(model),
                                        encoder=ClipEncoder(model), judge=Judge(model.judge),
-                                       autoencoder=VideoAutoencoder(model.latent), int8_blocks=True, int8_lm=True)
+                                       autoencoder=VideoAutoencoder(model.latent), critic=critic,
+                                       int8_blocks=True, int8_lm=True)
+    assert weights.CRITIC in manifest["files"]
     sizes = {name: entry["bytes"] for name, entry in manifest["files"].items()}
     assert max(sizes.values()) < weights.MAX_FILE_BYTES, sizes
     total = sum(sizes.values()) + len(json.dumps(manifest)) + 100_000  # the config's training history grows

@@ -18,8 +18,9 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     if not (CHECKPOINTS / "mini" / "config.json").is_file():
         pytest.skip("no shipped mini checkpoint")
     lines: list[str] = []
-    metrics = run_evaluation(CHECKPOINTS, episodes=1, steps=1, threads=1, workers=1, log=lines.append)
+    metrics = run_evaluation(CHECKPOINTS, episodes=1, steps=1, threads=1, workers=1, candidates=2, log=lines.append)
     assert metrics["turns"] == 3 and metrics["episodes"] == 1 and metrics["steps"] == 1
+    assert metrics["candidates"] == 2  # the shipped checkpoint has its motion critic
     assert metrics["held_out_seed"] == 14  # the training run's evaluation set, from the manifest
     assert metrics["training"]["decoder"] > 0 and metrics["cpu_seconds_per_turn"] > 0
     for key in ("acc_s_stamina", "level_accuracy", "judge_motion", "judge_location", "ceiling_motion"):
@@ -27,6 +28,7 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     assert any(line.startswith("played 1 held-out episodes (3 turns)") for line in lines)
     section = report_section(metrics, 1.0)
     assert section.startswith("<!-- bench:mini -->") and "judge: motion" in section
+    assert "2 candidates per turn kept by the motion critic" in section and "1 steps, best of 2)" in section
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -35,6 +37,8 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     (["--device", "tpu"], "Unknown device 'tpu'"),
     (["--device", "cuda:99"], "placed on cuda:99, but this machine has"),
     (["--episodes", "0"], "--episodes and --steps must be at least 1"),
+    (["--candidates", "0"], "--candidates from 1 to 8"),
+    (["--candidates", "9"], "--candidates from 1 to 8"),
 ])
 def test_the_command_refuses_bad_options_before_playing_anything(
         options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

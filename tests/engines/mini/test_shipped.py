@@ -106,9 +106,11 @@ def test_the_next_lease_config_continues_the_shipped_model_as_it_is() -> None:
     manifest = weights.read_manifest(SHIPPED)
     shipped_config = weights.model_config(manifest, SHIPPED)
     nxt = load_train_config(named_config("h200_latent7"))
-    # the vocabulary size and the latents' scale are measured by a run, not set in a config
+    # the vocabulary size and the latents' scale are measured by a run, not set in a config; the
+    # critic's widths are listed by the export that carries it (the config's critic recipe has them)
+    assert shipped_config.critic == nxt.critic.widths
     assert dataclasses.replace(nxt.model, vocab_size=shipped_config.vocab_size,
-                               latent_scale=shipped_config.latent_scale) == shipped_config
+                               latent_scale=shipped_config.latent_scale, critic=nxt.critic.widths) == shipped_config
     assert shipped_config.latent is not None and 0.1 < shipped_config.latent_scale < 1.0
     state = {k: v.float() for name in (weights.DECODER, weights.DECODER_IO)
              for k, v in weights.load_tensors(SHIPPED / name).items()}
