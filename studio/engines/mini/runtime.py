@@ -260,7 +260,10 @@ class MiniRuntime:
         rep = torch.as_tensor(np.asarray(representations) if not isinstance(representations, torch.Tensor)
                               else representations).to(device, torch.float32)
         level = torch.tensor(list(levels), dtype=torch.long, device=device)
-        count = candidates if candidates > 1 and self.critic is not None and motions is not None else 1
+        if motions is not None and len(motions) != len(seeds):
+            raise ValueError(f"{len(motions)} rows of motions for {len(seeds)} clips")
+        judged = motions is not None and any(motions)  # a clip without motions keeps its first candidate
+        count = candidates if candidates > 1 and self.critic is not None and judged else 1
         if count > 1:
             rep, level = rep.repeat(count, *([1] * (rep.ndim - 1))), level.repeat(count)
         noise = self.noise(candidate_seeds(seeds, count)).to(device)

@@ -69,6 +69,9 @@ def test_one_candidate_decodes_as_before_and_the_first_candidate_is_the_clip_s_o
     assert torch.equal(runtime.decode(rep, [level], [21], steps=2, candidates=1, motions=[motions]), plain)
     assert torch.equal(runtime.decode(rep, [level], [21], steps=2, candidates=3, motions=None), plain), \
         "without motions to judge against there is nothing to pick by"
+    assert torch.equal(runtime.decode(rep, [level], [21], steps=2, candidates=3, motions=[()]), plain)
+    with pytest.raises(ValueError, match="2 rows of motions for 1 clips"):
+        runtime.decode(rep, [level], [21], steps=2, candidates=3, motions=[motions, motions])
     seeds = candidate_seeds([21, 5], 3)
     assert seeds[:2] == [21, 5] and len(set(seeds)) == 6
 
