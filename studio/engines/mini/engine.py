@@ -143,6 +143,7 @@ class MiniEngine:
                               cancelled=cancelled)[0]
         conditioning: dict[str, Any] = {"engine": NAME, "engine_version": VERSION, "level": out.level,
                                         "history_used": len(history)}
+        conditioning.update(out.reading)  # what the model understood (the studio's chips; a sketch turn continues it)
         if out.motions:  # what the decoder's candidates are judged against
             conditioning["motions"] = {name: probability for name, probability in out.motions}
         return Prediction(deltas=StateDeltas(*out.deltas), motion_level=out.level,

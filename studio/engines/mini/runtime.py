@@ -19,7 +19,7 @@ from studio.core.progress import CancelCheck, check_cancelled, never_cancelled
 from studio.engines.mini import weights
 from studio.engines.mini.config import ModelConfig
 from studio.engines.mini.critic import MotionCritic
-from studio.engines.mini.data import MOTION_NAMES
+from studio.engines.mini.data import LOCATION_NAMES, MOTION_NAMES, TIMES, characters
 from studio.engines.mini.decoder import VideoDiT, sample
 from studio.engines.mini.lm import LMBatch, MiniLM, collate
 from studio.engines.mini.sequence import FIELD_INDEX, PastTurn, build_input, value_order
@@ -48,8 +48,14 @@ class TurnOutput:
     """The motions the LM's auxiliary head reads in the instruction, most likely first, with
     their probabilities (:data:`MOTION_CHOICES` at most, each at least :data:`MOTION_FLOOR`;
     empty for an LM without that head). The decoder's candidates are judged against them."""
+    reading: tuple[tuple[str, str], ...] = ()
+    """The most likely motion, place, character and time of day by the LM's auxiliary heads,
+    under the sketch engine's conditioning keys (``motion``, ``location``, ``character``,
+    ``time_of_day``): what the model understood the instruction to ask for (empty without the heads)."""
 
 
+READING_KEYS = ("motion", "location", "character", "time_of_day")
+"""The keys of :attr:`TurnOutput.reading`, in the order of the LM's auxiliary heads."""
 MOTION_CHOICES = 5
 MOTION_FLOOR = 0.01
 
@@ -208,11 +214,13 @@ class MiniRuntime:
         rows = torch.arange(len(queries), device=self.lm_device)
         chosen: list[list[int]] = []
         motions: list[tuple[tuple[str, float], ...]] = [()] * len(queries)
+        readings: list[tuple[tuple[str, str], ...]] = [()] * len(queries)
         for k in range(4):
             check_cancelled(cancelled)
             logits, _, aux = self.lm.forward_all(batch)
             if k == 0 and aux:  # read at the level's marker: the value tokens after it do not change it
                 motions = [likely_motions(row) for row in torch.softmax(aux[0].float(), dim=-1).cpu()]
+                readings = read_heads(aux)
             options = logits[:, k, allowed[k].to(self.lm_device)].float().cpu()
             if temperature > 0:
                 pick = torch.multinomial(torch.softmax(options / temperature, dim=-1), 1, generator=generator)[:, 0]
@@ -234,7 +242,7 @@ class MiniRuntime:
             by_field = {name: decode_delta(self.vocab, chosen[1 + i][b]) for i, name in enumerate(order)}
             deltas = tuple(by_field[name] for name in sorted(FIELD_INDEX, key=FIELD_INDEX.__getitem__))
             outputs.append(TurnOutput(decode_level(self.vocab, chosen[0][b]), (deltas[0], deltas[1], deltas[2]),
-                                      reps[b].astype(np.float32), motions[b]))
+                                      reps[b].astype(np.float32), motions[b], readings[b]))
         return outputs
 
     # -- decode -----------------------------------------------------------------------------------
@@ -322,6 +330,14 @@ def candidate_seeds(seeds: Sequence[int], count: int) -> list[int]:
 
 CANDIDATE_SEED_STRIDE = 0x9E3779B97F4A7C15 % 2**61
 """An odd stride far from small seeds: a clip's later candidates don't reuse a neighbour's seed."""
+
+
+def read_heads(aux: Sequence[torch.Tensor]) -> list[tuple[tuple[str, str], ...]]:
+    """Each row's most likely class of every auxiliary head, named, as ``(key, name)`` pairs."""
+    names = (MOTION_NAMES, LOCATION_NAMES, characters(), TIMES)
+    picks = [logits.float().argmax(dim=-1).cpu().tolist() for logits in aux]
+    return [tuple((key, options[pick[row]]) for key, options, pick in zip(READING_KEYS, names, picks, strict=True))
+            for row in range(len(picks[0]) if picks else 0)]
 
 
 def likely_motions(probabilities: torch.Tensor) -> tuple[tuple[str, float], ...]:

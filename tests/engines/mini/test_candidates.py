@@ -19,7 +19,7 @@ from studio.engines.base import EngineConfig, EngineLoadError, GenerationContext
 from studio.engines.catalog import mini as catalog  # noqa: E402
 from studio.engines.catalog.mini import MiniSettings  # noqa: E402
 from studio.engines.mini import weights  # noqa: E402
-from studio.engines.mini.data import MOTION_NAMES  # noqa: E402
+from studio.engines.mini.data import LOCATION_NAMES, MOTION_NAMES, TIMES, characters  # noqa: E402
 from studio.engines.mini.decoder import sample  # noqa: E402
 from studio.engines.mini.engine import MiniEngine, predicted_motions  # noqa: E402
 from studio.engines.mini.runtime import (  # noqa: E402
@@ -118,6 +118,11 @@ def test_the_engine_carries_the_motions_from_predict_to_decode(judged: Path) -> 
     prediction = engine.predict(GenerationContext(), instruction, one, 3)
     motions = prediction.conditioning["motions"]
     assert isinstance(motions, dict) and motions and set(motions) <= set(MOTION_NAMES)
+    # what the model understood, under the sketch engine's keys (the studio's chips read them)
+    understood = {key: prediction.conditioning[key] for key in ("motion", "location", "character", "time_of_day")}
+    assert understood["motion"] == next(iter(motions)), "the most likely motion"
+    assert understood["location"] in LOCATION_NAMES and understood["character"] in characters()
+    assert understood["time_of_day"] in TIMES
     json.dumps(prediction.conditioning)  # kept in the take as JSON
     assert predicted_motions(prediction) == tuple(motions.items())
     first = engine.decode(prediction, one, 3).frames

@@ -67,6 +67,32 @@ def test_one_turn_on_the_cpu_at_reduced_steps(engine: MiniEngine) -> None:
     assert not np.allclose(second.representation, alone.representation)
 
 
+def test_the_prediction_says_what_the_model_understood_and_a_sketch_turn_continues_it(engine: MiniEngine) -> None:
+    from studio.core.model import Take
+    from studio.engines.sketch.engine import SketchEngine
+    from studio.ui.inspector.understanding import understanding_chips
+
+    settings = MiniSettings.from_values({"steps": 1, "height": 128, "width": 192})
+    instruction = parse_instruction("Character: Yuzu; Motion: wave; Background: park; Time: sunset.")
+    prediction = engine.predict(GenerationContext(), instruction, settings, 3)
+    read = prediction.conditioning
+    assert (read["motion"], read["location"], read["character"], read["time_of_day"]) == \
+        ("wave", "park", "Yuzu", "sunset")
+    assert next(iter(read["motions"])) == "wave"
+    take = Take(id="t", node_id="n", engine="mini", motion_level=prediction.motion_level, conditioning=read)
+    texts = [chip.text for chip in understanding_chips(instruction, take)]
+    assert "motion: wave" in texts and "place: park" in texts and "character: Yuzu" in texts
+    # a sketch turn that names only its motion stays where the mini turn was, with its character
+    turn = TurnContext(instruction=instruction, state=GenerationContext().state, deltas=prediction.deltas,
+                       motion_level=prediction.motion_level, engine="mini", conditioning=read)
+    sketch = SketchEngine()
+    sketch.load()
+    after = sketch.predict(GenerationContext(history=(turn,)), parse_instruction("Motion: jump."),
+                           sketch.info.settings(), 5)
+    assert (after.conditioning["location"], after.conditioning["character"], after.conditioning["time_of_day"]) == \
+        ("park", "Yuzu", "sunset")
+
+
 def test_words_outside_what_the_model_learnt_are_warned_about(engine: MiniEngine) -> None:
     settings = MiniSettings.from_values({"steps": 1, "height": 64, "width": 96, "frames": 5})
     known = engine.predict(GenerationContext(), parse_instruction("Character: Qiqi; Motion: run; Background: town."),
