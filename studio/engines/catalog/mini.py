@@ -54,9 +54,9 @@ CHECKPOINTS = (
 )
 CRITIC = CheckpointFile(
     "critic.safetensors",
-    description="the motion critic: picks the best of several candidate clips (fp16, about 1.2 MB; only for a "
-                "model whose config.json lists a critic, as the shipped one)")
-"""Also needed when config.json's model lists ``critic`` widths (weights.engine_files says the same)."""
+    description="the motion critic: picks the best of several candidate clips (fp16, about 1.2 MB; optional: "
+                "without it each turn makes one candidate)")
+"""Optional: when present, checked against config.json's size like the others."""
 LATENT_DECODER = CheckpointFile(
     "latent_decoder.safetensors",
     description="the latent autoencoder's decoder: the video decoder's latents to pixels (fp16, about 3 MB; "
@@ -113,21 +113,20 @@ def check(config: EngineConfig) -> list[Requirement]:
     folder = config.engine_folder(NAME)
     files = checkpoint_files(folder)
     unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"), *check_files(folder, files, engine=NAME)]
-    unmet += _check_manifest(folder, files)
+    unmet += _check_manifest(folder, files + ((CRITIC,) if (folder / CRITIC.path).is_file() else ()))
     unmet += check_devices(config, INFO.capabilities, engine=NAME)
     return unmet
 
 
 def checkpoint_files(base: Path) -> tuple[CheckpointFile, ...]:
-    """The files the folder's model needs: :data:`CHECKPOINTS`, the latent autoencoder's
-    decoder when its config.json describes a latent decoder, and the motion critic when it lists one."""
+    """The files the folder's model needs: :data:`CHECKPOINTS`, and the latent autoencoder's
+    decoder when its config.json describes a latent decoder (the motion critic is optional)."""
     try:
         model = json.loads((base / "config.json").read_text(encoding="utf-8")).get("model", {})
         latent = isinstance(model, dict) and model.get("latent") is not None
-        critic = isinstance(model, dict) and bool(model.get("critic"))
     except (OSError, ValueError, AttributeError):
-        latent = critic = False  # a missing or unreadable config.json is reported on its own
-    return CHECKPOINTS + ((LATENT_DECODER,) if latent else ()) + ((CRITIC,) if critic else ())
+        latent = False  # a missing or unreadable config.json is reported on its own
+    return CHECKPOINTS + ((LATENT_DECODER,) if latent else ())
 
 
 def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKPOINTS) -> list[Requirement]:

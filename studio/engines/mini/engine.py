@@ -39,6 +39,7 @@ from studio.engines.base import (
     no_progress,
 )
 from studio.engines.catalog.mini import INFO, NAME, VERSION, MiniSettings
+from studio.engines.mini import weights
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import characters
 from studio.engines.mini.runtime import PREDICT_STEPS, MiniRuntime, TurnQuery, default_decoder_dtype
@@ -146,9 +147,17 @@ class MiniEngine:
         conditioning.update(out.reading)  # what the model understood (the studio's chips; a sketch turn continues it)
         if out.motions:  # what the decoder's candidates are judged against
             conditioning["motions"] = {name: probability for name, probability in out.motions}
+        warnings = _warnings(instruction)
+        unread = runtime.vocab.unread(instruction.raw, runtime.config.lm.max_instruction)
+        if unread:
+            warnings.append(f"the mini model reads the first {runtime.config.lm.max_instruction} tokens of an "
+                            f"instruction; it did not read '{_excerpt(unread)}' (shorten it, or put the motion first)")
+        if options.candidates > 1 and runtime.critic is None:
+            warnings.append(f"the motion critic ({weights.CRITIC}) is not in the checkpoint folder, so one candidate "
+                            f"was made, not {options.candidates}")
         return Prediction(deltas=StateDeltas(*out.deltas), motion_level=out.level,
                           representation=out.representation.astype(np.float32),
-                          warnings=tuple(_warnings(instruction)), conditioning=conditioning)
+                          warnings=tuple(warnings), conditioning=conditioning)
 
     # decode ---------------------------------------------------------------------------------------
     def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
@@ -209,7 +218,7 @@ def _warnings(instruction: Instruction) -> list[str]:
     """What the model has never seen: characters (drawn as one it knows), and motions and
     places outside the sketch world it learnt (read with that world's vocabulary; the clip may
     show another)."""
-    from studio.engines.sketch.understanding import Reading, read_location, read_motion
+    from studio.engines.sketch.understanding import Reading, read_instruction, read_location, read_motion
 
     warnings = []
     name = " ".join(instruction.character.split())
@@ -220,12 +229,19 @@ def _warnings(instruction: Instruction) -> list[str]:
         read_motion(instruction, reading)  # it warns only when the words match none of the world's motions
         if reading.warnings:
             warnings.append(_unlearnt(instruction.motion, "motion", reading.motion.name))
+    elif any(w.startswith("no motion") for w in read_instruction(instruction, []).warnings):
+        warnings.append("no motion the mini model knows by name in this instruction; it chooses one itself")
     if instruction.background.strip():
         reading = Reading()
         read_location(instruction, reading, ())
         if reading.warnings:
             warnings.append(_unlearnt(instruction.background, "place", reading.location))
     return warnings
+
+
+def _excerpt(text: str, most: int = 40) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= most else words[:most - 1] + "…"
 
 
 def _unlearnt(words: str, what: str, nearest: str) -> str:

@@ -182,8 +182,9 @@ class MiniRuntime:
     @staticmethod
     def _load_critic(folder: Path, manifest: Mapping[str, Any], config: ModelConfig,
                      device: torch.device) -> MotionCritic | None:
-        """The motion critic from ``critic.safetensors`` (None when the config lists none)."""
-        if not config.critic:
+        """The motion critic from ``critic.safetensors``: None when the config lists none or the
+        file is absent (it is optional: one candidate per turn then); refused when damaged."""
+        if not config.critic or not (folder / weights.CRITIC).is_file():
             return None
         path = weights.verify_file(folder, weights.CRITIC, manifest)
         try:

@@ -17,7 +17,8 @@ Layout (``checkpoints/mini/``)::
     encoder.safetensors      the clip encoder (training only)
     judge.safetensors        the evaluation judge (``kamishibai eval mini`` only)
     critic.safetensors       the motion critic (engine: decode, to pick among candidate clips;
-                             only when the config lists its widths in ``critic``)
+                             optional: listed by the config's ``critic`` widths; without it the
+                             engine makes one candidate per turn)
 
 Which files the engine needs depends on the config: :func:`engine_files`.
 
@@ -63,10 +64,9 @@ modulation tables stay fp16 (few bytes, and sensitive)."""
 
 
 def engine_files(config: ModelConfig) -> tuple[str, ...]:
-    """The files the engine loads for ``config``: a latent decoder also needs the autoencoder's
-    decoder half, and a config that lists a critic its weights."""
-    latent = (LATENT_DECODER,) if config.latent is not None else ()
-    return ENGINE_FILES + latent + ((CRITIC,) if config.critic else ())
+    """The files the engine needs for ``config``: a latent decoder also needs the autoencoder's
+    decoder half. (The motion critic, which a config may list, is optional: :data:`CRITIC`.)"""
+    return ENGINE_FILES + ((LATENT_DECODER,) if config.latent is not None else ())
 
 
 def sha256(path: Path) -> str:

@@ -93,6 +93,19 @@ def test_the_prediction_says_what_the_model_understood_and_a_sketch_turn_continu
         ("park", "Yuzu", "sunset")
 
 
+def test_text_the_model_does_not_read_is_warned_about(engine: MiniEngine) -> None:
+    settings = MiniSettings.from_values({"steps": 1})
+    long = parse_instruction("Character: Qiqi; Background: a quiet park in the late afternoon with cherry trees, a "
+                             "small pond, some ducks and old benches near the fountain; Motion: run.")
+    warned = engine.predict(GenerationContext(), long, settings, 7).warnings
+    assert any("reads the first 40 tokens" in w and "Motion: run." in w for w in warned), warned
+    short = parse_instruction("Character: Qiqi; Motion: run; Background: park.")
+    assert not engine.predict(GenerationContext(), short, settings, 7).warnings
+    for text in ("Character: Qiqi", "チーチーが公園で走る"):
+        warned = engine.predict(GenerationContext(), parse_instruction(text), settings, 7).warnings
+        assert any("no motion the mini model knows" in w for w in warned), (text, warned)
+
+
 def test_words_outside_what_the_model_learnt_are_warned_about(engine: MiniEngine) -> None:
     settings = MiniSettings.from_values({"steps": 1, "height": 64, "width": 96, "frames": 5})
     known = engine.predict(GenerationContext(), parse_instruction("Character: Qiqi; Motion: run; Background: town."),
