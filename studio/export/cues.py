@@ -55,12 +55,13 @@ def turn_cues(turn: Turn) -> list[Cue]:
 
 
 def split_span(cues: list[Cue], start: int, end: int) -> list[TimedCue]:
-    """Share frames ``start..end`` among ``cues`` by length; a cue gets at least one frame
-    while there are frames to give (cues beyond that are dropped)."""
+    """Share frames ``start..end`` among ``cues`` by length; every cue gets at least one frame.
+    With more cues than frames, neighbouring cues share one (:func:`merged`), so no line is lost."""
     frames = end - start
     if not cues or frames <= 0:
         return []
-    cues = cues[:frames]
+    if len(cues) > frames:
+        cues = [merged(cues[len(cues) * k // frames:len(cues) * (k + 1) // frames]) for k in range(frames)]
     weights = [max(MIN_CUE_WEIGHT, len(cue.shown)) for cue in cues]
     total = sum(weights)
     timed: list[TimedCue] = []
@@ -74,3 +75,15 @@ def split_span(cues: list[Cue], start: int, end: int) -> list[TimedCue]:
         timed.append(TimedCue(cue, at, stop))
         at = stop
     return timed
+
+
+MERGED_SEPARATOR = " / "
+
+
+def merged(cues: list[Cue]) -> Cue:
+    """One cue showing ``cues`` in order (``Qiqi: Hi! / Yuzu: Hello.``): narration when all of
+    them are, else dialogue (the speakers stay in the text)."""
+    if len(cues) == 1:
+        return cues[0]
+    kind = CueKind.NARRATION if all(c.kind is CueKind.NARRATION for c in cues) else CueKind.DIALOGUE
+    return Cue(kind, MERGED_SEPARATOR.join(c.shown for c in cues))

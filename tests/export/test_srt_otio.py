@@ -148,3 +148,32 @@ def test_otio_holds_a_long_turn_and_marks_every_cue(story: Fixture, tmp_path: Pa
                        ("Qiqi gently waves 3 in the town, by day.", "action")]
     assert [list(line) for line in clips[0].metadata["kamishibai"]["dialogue"]] == [["Qiqi", "I'm late!"],
                                                            ["Mei", "Good luck on your first delivery, Qiqi!"]]
+
+
+def test_more_lines_than_a_turn_has_frames_share_cues_and_none_is_lost(story: Fixture, tmp_path: Path) -> None:
+    first = story.nodes[0]
+    lines = [f"line number {k}" for k in range(1, story.frames[0] + 4)]  # three more lines than frames
+    for k, text in enumerate(lines):
+        story.project.apply(AddDialogueLine(first, "Qiqi" if k % 2 else "Mei", text))
+    srt = export_branch(story.project, story.leaf, tmp_path / "many.srt")
+    entries = parse_srt(srt.path.read_text(encoding="utf-8"))
+    turn = entries[:story.frames[0]]  # one cue a frame in the first turn, then the other turns' actions
+    shown = " / ".join(text for _, _, text in turn)
+    assert [part.split(": ", 1)[1] for part in shown.split(" / ")] == lines, "every line, in order"
+    for (_, end, _), (start, _, _) in itertools.pairwise(turn):
+        assert end == pytest.approx(start)
+    assert turn[-1][1] == pytest.approx(story.frames[0] / FPS)
+    assert entries[story.frames[0]][2] == "Qiqi gently waves 2 in the town, by day."
+
+
+def test_split_span_gives_every_cue_a_frame_and_merges_only_when_it_must() -> None:
+    from studio.export.cues import Cue, CueKind, split_span
+
+    cues = [Cue(CueKind.DIALOGUE, f"line {k}", "Qiqi") for k in range(5)]
+    assert [t.cue for t in split_span(cues, 10, 20)] == cues
+    timed = split_span(cues, 10, 12)
+    assert [(t.start, t.end) for t in timed] == [(10, 11), (11, 12)]
+    assert [t.cue.text for t in timed] == ["Qiqi: line 0 / Qiqi: line 1", "Qiqi: line 2 / Qiqi: line 3 / Qiqi: line 4"]
+    narration = [Cue(CueKind.NARRATION, "a"), Cue(CueKind.NARRATION, "b")]
+    assert split_span(narration, 0, 1)[0].cue == Cue(CueKind.NARRATION, "a / b")
+    assert split_span(cues, 3, 3) == []
