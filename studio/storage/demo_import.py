@@ -75,9 +75,10 @@ class DemoTurn(NamedTuple):
 
 @dataclass
 class DemoBranch:
-    """Turns of one branch; ``after`` is the turn of the first branch it continues from."""
+    """Turns of one branch; ``after`` is the turn of the first branch it continues from
+    (``None``: its marker was malformed, and its turns are reported, not imported)."""
 
-    after: int
+    after: int | None
     line_number: int
     turns: list[DemoTurn] = field(default_factory=list)
 
@@ -193,8 +194,8 @@ def parse_demo_text(text: str) -> DemoStory:
             after = marker.group(1)
             if not after.isdigit():
                 problems.append((number, f"'## branch after' needs a turn number, got {after!r}"))
-                continue
-            branches.append(DemoBranch(after=int(after), line_number=number))
+            # a malformed marker still starts a branch: its turns must not join the branch above
+            branches.append(DemoBranch(after=int(after) if after.isdigit() else None, line_number=number))
             continue
         if not line or line.startswith("#"):
             continue
@@ -213,7 +214,7 @@ def parse_demo_text(text: str) -> DemoStory:
             turns.append(turn)
     main_length = len(main.turns)
     for branch in branches[1:]:
-        if branch.after > main_length:
+        if branch.after is not None and branch.after > main_length:
             problems.append((branch.line_number,
                              f"'## branch after {branch.after}': the first branch has {main_length} turn(s)"))
     problems.sort()
@@ -306,7 +307,7 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
     for index, branch in enumerate(story.branches):
         if index == 0 or branch.after == 0:
             parent = start
-        elif branch.after <= len(main):
+        elif branch.after is not None and branch.after <= len(main):
             parent = main[branch.after - 1]
         else:  # its marker is reported as a problem (only reached with skip_bad): say what it held
             skipped.extend((turn.number, f"its branch (line {branch.line_number}) was skipped")

@@ -134,3 +134,22 @@ def test_bad_branch_markers_reported(project: Project, tmp_path: Path) -> None:
         import_demo(project, demo)
     assert [n for n, _ in caught.value.problems] == [2, 4]
     assert "first branch has 1 turn" in str(caught.value)
+
+
+def test_turns_under_a_malformed_marker_are_skipped_with_that_marker_not_added_to_the_branch_above(
+        project: Project, tmp_path: Path) -> None:
+    demo = tmp_path / "after_a_bad_marker.txt"
+    demo.write_text(
+        "Character: Qiqi; Motion: run; Background: day park.\n"
+        "## branch after 1\n"
+        "Character: Yuzu; Motion: wave; Background: day park.\n"
+        "## branch after -1\n"
+        "Character: Mei; Motion: jump; Background: day grass.\n"
+    )
+    with pytest.raises(DemoImportError) as caught:
+        import_demo(project, demo)
+    assert [n for n, _ in caught.value.problems] == [4]
+    result = import_demo(project, demo, skip_bad=True)
+    assert len(result.node_ids) == 2
+    assert (5, "its branch (line 4) was skipped") in result.skipped
+    assert {project.tree.node(n).instruction.character for n in result.node_ids} == {"Qiqi", "Yuzu"}
