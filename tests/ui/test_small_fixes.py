@@ -166,3 +166,25 @@ def test_cast_list_shows_pictures_and_add_character_asks_for_more(make_window, s
     window.actions_.undo.trigger()  # one undo step removes both
     window.session.settle()
     assert all(m.name != "Mei" for m in window.session.project.tree.cast.values())
+
+
+def test_export_dialog_path_survives_format_changes_and_an_empty_field_disables_export(qtbot,
+                                                                                       tmp_path: Path) -> None:
+    from studio.ui.dialogs.export_dialog import ExportDialog
+
+    dialog = ExportDialog(tmp_path / "story exports" / "Qiqi.mp4", "Qiqi")
+    qtbot.addWidget(dialog)
+    dialog.format.setCurrentText("webm")
+    assert dialog.path.text() == str(tmp_path / "story exports" / "Qiqi.webm")
+    dialog.path.setText(str(tmp_path / "episode v1.2 final"))
+    dialog.format.setCurrentText("srt")
+    assert dialog.path.text() == str(tmp_path / "episode v1.2 final.srt"), "a dot in the name is kept"
+    dialog.path.setText(str(tmp_path))  # an existing folder: the file goes inside it
+    dialog.format.setCurrentText("otio")
+    assert dialog.choices().out == tmp_path / "Qiqi.otio"
+    dialog.path.setText("")
+    assert not dialog.export_button.isEnabled()
+    dialog.format.setCurrentText("mp4")  # no exception, and the field stays empty
+    assert dialog.path.text() == "" and not dialog.export_button.isEnabled()
+    dialog.path.setText(str(tmp_path / "x.mp4"))
+    assert dialog.export_button.isEnabled()

@@ -55,6 +55,14 @@ class ExportChoices:
                              panel_aspect=PanelAspect(self.aspect), title=self.title)
 
 
+def with_format(path: Path, fmt: str) -> Path:
+    """``path`` ending in ``.fmt``: a known format's suffix is replaced, any other dot in the name
+    kept ("episode v1.2" -> "episode v1.2.mp4")."""
+    if path.suffix.lstrip(".").lower() in FORMATS:
+        return path.with_suffix(f".{fmt}")
+    return path.with_name(f"{path.name}.{fmt}")
+
+
 def safe_file_name(name: str) -> str:
     """``name`` without the characters file systems refuse ("Qiqi: day 1" -> "Qiqi - day 1")."""
     cleaned = "".join(" -" if c in ':/\\' else ("_" if c in '*?"<>|' or ord(c) < 32 else c) for c in name)
@@ -86,7 +94,9 @@ class ExportDialog(QDialog):
         self.branch_label.setObjectName("exportBranch")
         self.branch_label.setWordWrap(True)
         self.branch_label.setVisible(branch is not None)
+        self.default_stem = default_out.stem or "episode"
         self.path = QLineEdit(str(default_out), self)
+        self.path.setPlaceholderText("the file to write, e.g. ~/Videos/episode.mp4")
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._browse)
         self.format = QComboBox(self)
@@ -147,7 +157,9 @@ class ExportDialog(QDialog):
         form.addRow("Panel shape", self.aspect)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
                                    parent=self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        self.export_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.export_button.setText("Export")
+        self.path.textChanged.connect(self._path_changed)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -163,9 +175,21 @@ class ExportDialog(QDialog):
         if path:
             self.path.setText(path)
 
+    def _path_changed(self, text: str) -> None:
+        self.export_button.setEnabled(bool(text.strip()))
+        self.export_button.setToolTip("" if text.strip() else "Choose the file to write first.")
+
     def _format_changed(self, fmt: str) -> None:
-        path = Path(self.path.text())
-        self.path.setText(str(path.with_suffix(f".{fmt}")))
+        text = self.path.text().strip()
+        if text:
+            self.path.setText(str(with_format(self.target(text), fmt)))
+
+    def target(self, text: str) -> Path:
+        """The file the path field names: an existing folder gets a file of the default name in it."""
+        path = Path(text).expanduser()
+        if path.is_dir():
+            return path / f"{self.default_stem}.{self.format.currentText()}"
+        return path
 
     def _keep_size(self, on: bool) -> None:
         self.width_box.setEnabled(not on)
@@ -174,7 +198,7 @@ class ExportDialog(QDialog):
     def choices(self) -> ExportChoices:
         fps = self.fps.value()
         return ExportChoices(
-            out=Path(self.path.text()).expanduser(),
+            out=self.target(self.path.text().strip()),
             fmt=self.format.currentText(),
             size=None if self.keep_size.isChecked() else (self.width_box.value(), self.height_box.value()),
             fps=fps or None,
