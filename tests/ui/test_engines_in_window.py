@@ -145,3 +145,23 @@ def test_opening_a_project_imports_no_engine_package(tmp_path: Path, sample_proj
     assert report["engines"] == [], report
     assert report["heavy"] == [], report
     assert report["words"] > 100  # the sketch engine's words arrived from its catalogue entry
+
+
+def test_the_preset_box_shows_the_chosen_preset_not_one_that_restates_the_defaults(qtbot) -> None:
+    from studio.engines.catalog.mini import MiniSettings
+    from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
+
+    form = EngineSettingsForm(MiniSettings)
+    qtbot.addWidget(form)
+    labels = [form.presets.itemText(i) for i in range(form.presets.count())]
+    assert form.presets.currentText().startswith("Studio")
+    best = next(i for i, label in enumerate(labels) if label.startswith("Best of 4"))
+    form.presets.setCurrentIndex(best)
+    form.presets.activated.emit(best)
+    assert form.values()["candidates"] == 4 and form.presets.currentText().startswith("Best of 4")
+    form.load({"steps": 2})
+    assert form.presets.currentText().startswith("Fast")
+    form.load({"candidates": 4})  # reopened with the preset's values saved
+    assert form.presets.currentText().startswith("Best of 4")
+    form.load({"width": 640, "height": 360})
+    assert form.presets.currentText() == "Custom"

@@ -187,11 +187,22 @@ class EngineSettingsForm(QWidget):
         self.changed.emit()
 
     def _match_preset(self) -> None:
-        """Show the preset whose values the form holds, else Custom."""
+        """Show a preset whose values the form holds, else Custom: the one shown if it still
+        holds (the user's choice), else the one that changes most from the defaults (a size
+        preset that only restates the defaults does not hide "Best of 4")."""
         current = self.values()
-        for index in range(1, self.presets.count()):
+        defaults = self.settings_type().to_values()
+
+        def holds(index: int) -> bool:
             preset = self.settings_type.preset(str(self.presets.itemData(index)))
-            if all(current.get(k) == v for k, v in preset.values.items()):
-                self.presets.setCurrentIndex(index)
-                return
-        self.presets.setCurrentIndex(0)
+            return all(current.get(k) == v for k, v in preset.values.items())
+
+        def changes(index: int) -> int:
+            preset = self.settings_type.preset(str(self.presets.itemData(index)))
+            return sum(defaults.get(k) != v for k, v in preset.values.items())
+
+        shown = self.presets.currentIndex()
+        if shown > 0 and holds(shown):
+            return
+        matching = [index for index in range(1, self.presets.count()) if holds(index)]
+        self.presets.setCurrentIndex(max(matching, key=changes) if matching else 0)
