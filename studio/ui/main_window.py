@@ -363,6 +363,7 @@ class MainWindow(QMainWindow):
                 self._finish_then(then)
             return False  # else handled by closeEvent's wait loop
         workspace = self.workspace
+        name = workspace.project.name
         self.workspace = None
         self.session = None
         for dock in (self.inspector_dock, self.queue_dock, self.cast_dock):
@@ -372,6 +373,8 @@ class MainWindow(QMainWindow):
         self.show_welcome()
         self._set_project_actions_enabled(False)
         self.setWindowTitle("Kamishibai Studio")
+        self.show_message(f"Closed {name}")  # not the closed project's last message
+        self._update_jobs_label()
         return True
 
     # -- the welcome page and the sample ------------------------------------------------------

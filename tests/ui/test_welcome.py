@@ -30,7 +30,9 @@ def test_the_first_run_shows_the_welcome_page_then_the_last_project(make_window,
     fresh.add_recent(sample_project)
     open_initial(window, None)  # the next start
     assert window.workspace is not None and window.session.path == sample_project
+    name = window.session.project.name
     window.close_project("cancel")
+    assert window.status_label.text() == f"Closed {name}" and window.jobs_label.text() == ""
     gone = StudioSettings.at(tmp_path / "gone.ini")  # the only recent project was deleted: welcome again
     gone.mark_first_run_done()
     gone.add_recent(tmp_path / "gone.kamishibai")
