@@ -53,6 +53,7 @@ from studio.ui.search_bar import SearchBar, find_matches
 from studio.ui.session import ProjectSession
 from studio.ui.window_actions import StudioActions
 from studio.worker.events import EventKind, JobEvent
+from studio.worker.runner import CANCELLED_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -486,6 +487,9 @@ class Workspace(QWidget):
             self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
         elif event.kind is EventKind.FINISHED:
             self.message.emit("Take ready.")
+        elif event.kind is EventKind.CANCELLED:  # by the user, or its turn was deleted (or undone)
+            message = event.message if event.message and event.message != CANCELLED_MESSAGE else ""
+            self.message.emit(f"Generation cancelled{': ' + message if message else '.'}")
 
     # -- turn commands -----------------------------------------------------------------------
 

@@ -188,3 +188,16 @@ def test_export_dialog_path_survives_format_changes_and_an_empty_field_disables_
     assert dialog.path.text() == "" and not dialog.export_button.isEnabled()
     dialog.path.setText(str(tmp_path / "x.mp4"))
     assert dialog.export_button.isEnabled()
+
+
+def test_a_cancelled_generation_says_so_and_why(make_window, sample_project: Path, qtbot) -> None:
+    from studio.core.jobs import Job, JobKind
+    from studio.worker.events import EventKind, JobEvent
+    from studio.worker.runner import CANCELLED_MESSAGE, NODE_DELETED_MESSAGE
+
+    window = make_window(sample_project)
+    job = Job(id="job1", kind=JobKind.GENERATE, node_id="gone", engine="sketch", seed=1)
+    window.workspace._on_job_finished(JobEvent(EventKind.CANCELLED, job, message=NODE_DELETED_MESSAGE))
+    assert window.status_label.text() == f"Generation cancelled: {NODE_DELETED_MESSAGE}"
+    window.workspace._on_job_finished(JobEvent(EventKind.CANCELLED, job, message=CANCELLED_MESSAGE))
+    assert window.status_label.text() == "Generation cancelled."
