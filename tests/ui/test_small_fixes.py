@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from studio.ui.node_summary import CardStatus
@@ -201,3 +202,17 @@ def test_a_cancelled_generation_says_so_and_why(make_window, sample_project: Pat
     assert window.status_label.text() == f"Generation cancelled: {NODE_DELETED_MESSAGE}"
     window.workspace._on_job_finished(JobEvent(EventKind.CANCELLED, job, message=CANCELLED_MESSAGE))
     assert window.status_label.text() == "Generation cancelled."
+
+
+def test_the_instruction_preview_shows_words_as_written_and_cuts_a_long_line(qtbot) -> None:
+    from studio.ui.inspector.instruction_editor import PREVIEW_CHARS, InstructionEditor
+
+    editor = InstructionEditor()
+    qtbot.addWidget(editor)
+    assert not editor.save_button.isEnabled() and not editor.generate_button.isEnabled()
+    editor.set_text("Character: Qiqi; Motion: wave <b>hello</b>; Background: park.")
+    assert editor.preview.textFormat() is Qt.TextFormat.PlainText and "<b>hello</b>" in editor.preview.text()
+    assert editor.save_button.isEnabled() and editor.generate_button.isEnabled()
+    editor.set_text("Qiqi runs " * 300)
+    assert len(editor.preview.text()) < PREVIEW_CHARS + 40 and "(3,000 characters)" in editor.preview.text()
+    assert len(editor.text()) >= 2_900, "the fields keep all of it"

@@ -49,6 +49,9 @@ def _completer(words: list[str], parent: QWidget) -> QCompleter:
     return completer
 
 
+PREVIEW_CHARS = 300
+"""The preview shows this much of a long line (the fields hold all of it)."""
+
 class InstructionEditor(QWidget):
     generate_requested = Signal(str)
     save_requested = Signal(str)
@@ -185,8 +188,15 @@ class InstructionEditor(QWidget):
 
     def _update_preview(self) -> None:
         text = self.text()
-        self.preview.setText(text or "<i>Fill in the fields: the line appears here.</i>")
+        if text:  # the author's words as they are (never read as markup), a long line cut short
+            self.preview.setTextFormat(Qt.TextFormat.PlainText)
+            shown = text if len(text) <= PREVIEW_CHARS else f"{text[:PREVIEW_CHARS]}… ({len(text):,} characters)"
+            self.preview.setText(shown)
+        else:
+            self.preview.setTextFormat(Qt.TextFormat.RichText)
+            self.preview.setText("<i>Fill in the fields: the line appears here.</i>")
         self.generate_button.setEnabled(bool(text.strip()))
+        self.save_button.setEnabled(bool(text.strip()))
 
     def _generate(self) -> None:
         text = self.text()
