@@ -216,3 +216,32 @@ def test_the_instruction_preview_shows_words_as_written_and_cuts_a_long_line(qtb
     editor.set_text("Qiqi runs " * 300)
     assert len(editor.preview.text()) < PREVIEW_CHARS + 40 and "(3,000 characters)" in editor.preview.text()
     assert len(editor.text()) >= 2_900, "the fields keep all of it"
+
+
+def test_exporting_over_an_existing_file_asks_first(make_window, sample_project: Path, qtbot, monkeypatch,
+                                                    tmp_path: Path) -> None:
+    from studio.ui.dialogs.export_dialog import ExportDialog, existing_export
+
+    window = make_window(sample_project)
+    target = tmp_path / "episode.srt"
+    target.write_text("an earlier export")
+    queued: list[Path] = []
+    asked: list[str] = []
+    answer = [False]
+
+    def fake_exec(dialog: ExportDialog) -> int:
+        dialog.path.setText(str(target))
+        dialog.format.setCurrentText("srt")
+        return ExportDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ExportDialog, "exec", fake_exec)
+    monkeypatch.setattr(window.workspace, "queue_export", lambda out, *_a, **_k: queued.append(out))
+    monkeypatch.setattr(window, "confirm", lambda _title, text: asked.append(text) or answer[0])
+    window.actions_.export.trigger()
+    assert asked and "episode.srt already exists" in asked[0] and queued == []
+    answer[0] = True
+    window.actions_.export.trigger()
+    assert queued == [target]
+    assert existing_export(tmp_path / "new.mp4", "mp4") is None
+    (tmp_path / "sheet-01.png").write_bytes(b"")
+    assert existing_export(tmp_path / "sheet.png", "png") == tmp_path / "sheet-01.png"
