@@ -6,6 +6,8 @@ whether they are installed, it does not import them).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,7 +132,8 @@ def checkpoint_files(base: Path) -> tuple[CheckpointFile, ...]:
 
 
 def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKPOINTS) -> list[Requirement]:
-    """Present files whose size differs from the one config.json lists (cheap: no hashing)."""
+    """Present files whose size or SHA-256 differs from the one config.json lists (each file
+    hashed once per version of it)."""
     manifest_path = base / "config.json"
     if not manifest_path.is_file():
         return []
@@ -142,13 +145,31 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
     unmet = []
     for item in checkpoints[1:]:
         path = base / item.path
-        expected = files.get(item.path, {}).get("bytes") if isinstance(files, dict) else None
-        if path.is_file() and expected is not None and path.stat().st_size != expected:
+        listed = files.get(item.path, {}) if isinstance(files, dict) else {}
+        expected = listed.get("bytes") if isinstance(listed, dict) else None
+        if not path.is_file() or expected is None:
+            continue
+        size = path.stat().st_size
+        if size != expected:
             unmet.append(Requirement(
-                RequirementKind.FILE, f"{path} is {path.stat().st_size:,} bytes, expected {expected:,} "
-                                      "(incomplete copy?).",
+                RequirementKind.FILE, f"{path} is {size:,} bytes, expected {expected:,} (incomplete copy?).",
+                hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))
+        elif isinstance(listed.get("sha256"), str) and _digest(path, size, path.stat().st_mtime_ns) != listed["sha256"]:
+            unmet.append(Requirement(
+                RequirementKind.FILE, f"{path} is corrupt: its SHA-256 does not match {manifest_path}.",
                 hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))
     return unmet
+
+
+@functools.lru_cache(maxsize=64)
+def _digest(path: Path, size: int, mtime_ns: int) -> str:
+    """SHA-256 of a checkpoint file, computed once per version of it (its size and time: about
+    60 ms for the whole shipped folder)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def vocabulary() -> EngineVocabulary:

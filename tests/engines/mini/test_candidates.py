@@ -147,6 +147,8 @@ def test_a_damaged_critic_is_refused_by_name_and_a_missing_one_leaves_one_candid
     (copy / weights.CRITIC).write_bytes(good[:-8] + b"\0" * 8)
     with pytest.raises(EngineLoadError, match="critic.safetensors is corrupt"):
         MiniRuntime.load(copy, CPU, CPU)
+    assert any("critic.safetensors is corrupt: its SHA-256" in item.message
+               for item in catalog.check(EngineConfig(checkpoints=tmp_path))), "the check (and doctor) name it too"
     (copy / weights.CRITIC).write_bytes(good[:-8])
     assert any("critic.safetensors is" in item.message and "expected" in item.message
                for item in catalog.check(EngineConfig(checkpoints=tmp_path))), "a short copy is named"
