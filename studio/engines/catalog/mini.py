@@ -7,7 +7,6 @@ whether they are installed, it does not import them).
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from studio.engines.requirements import (
     check_devices,
     check_files,
     check_packages,
+    file_sha256,
 )
 from studio.engines.settings import EngineSettings, Preset, setting
 
@@ -165,11 +165,7 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
 def _digest(path: Path, size: int, mtime_ns: int) -> str:
     """SHA-256 of a checkpoint file, computed once per version of it (its size and time: about
     60 ms for the whole shipped folder)."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+    return file_sha256(path)
 
 
 def vocabulary() -> EngineVocabulary:

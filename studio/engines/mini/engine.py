@@ -240,10 +240,10 @@ def _warnings(instruction: Instruction) -> list[str]:
 
 
 def _excerpt(text: str, most: int = 40) -> str:
-    words = " ".join(text.split())
-    return words if len(words) <= most else words[:most - 1] + "…"
+    """The first ``most`` characters of ``text``, its spaces collapsed (for a warning)."""
+    return " ".join(text.split())[:most]
 
 
 def _unlearnt(words: str, what: str, nearest: str) -> str:
-    return (f"'{' '.join(words.split())[:40]}' is not a {what} the mini model learnt; the nearest it knows by name "
+    return (f"'{_excerpt(words)}' is not a {what} the mini model learnt; the nearest it knows by name "
             f"is '{nearest}', and the clip may show another")

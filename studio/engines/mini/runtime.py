@@ -314,13 +314,12 @@ class MiniRuntime:
 
     def pick(self, canvases: torch.Tensor, motions: Sequence[Sequence[tuple[str, float]]], count: int) -> torch.Tensor:
         """Rows of ``canvases`` (``count`` candidates of B clips, candidate-major) to keep, one per
-        clip: its best-scored candidate, or its first when it has no motions."""
+        clip: its best-scored candidate, or its first when it has no motions (all its scores are
+        0, and argmax gives the first of equal maxima)."""
         clips = len(motions)
         repeated = [m for _ in range(count) for m in motions]
         scores = self.motion_scores(canvases, repeated).view(count, clips)
-        best = scores.argmax(dim=0)
-        best = torch.where(torch.tensor([bool(m) for m in motions]), best, torch.zeros_like(best))
-        return best * clips + torch.arange(clips)
+        return scores.argmax(dim=0) * clips + torch.arange(clips)
 
 
 def candidate_seeds(seeds: Sequence[int], count: int) -> list[int]:

@@ -86,9 +86,9 @@ class Vocab:
     def unread(self, text: str, limit: int) -> str:
         """The end of ``text`` that :meth:`encode` with ``limit`` leaves out ('' when it reads all)."""
         encoding = self.tokenizer.encode(text, add_special_tokens=False)
-        if len(encoding.ids) <= limit or limit < 1:
-            return "" if len(encoding.ids) <= limit else text
-        return text[encoding.offsets[limit - 1][1]:].strip()
+        if len(encoding.ids) <= limit:
+            return ""
+        return text[encoding.offsets[limit - 1][1]:].strip() if limit > 0 else text
 
     def level_ids(self) -> list[int]:
         return [self.id(t) for t in LEVEL_TOKENS]

@@ -29,7 +29,6 @@ decoder still fits the checkpoint's size cap. Every reader here turns them back 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -40,6 +39,7 @@ from torch import nn
 
 from studio.engines.base import EngineLoadError
 from studio.engines.mini.config import ModelConfig, from_dict, to_dict
+from studio.engines.requirements import file_sha256
 
 FORMAT = "kamishibai-mini/1"
 CONFIG = "config.json"
@@ -70,11 +70,7 @@ def engine_files(config: ModelConfig) -> tuple[str, ...]:
 
 
 def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+    return file_sha256(path)
 
 
 def split_decoder(state: Mapping[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:

@@ -52,6 +52,7 @@ def _completer(words: list[str], parent: QWidget) -> QCompleter:
 PREVIEW_CHARS = 300
 """The preview shows this much of a long line (the fields hold all of it)."""
 
+
 class InstructionEditor(QWidget):
     generate_requested = Signal(str)
     save_requested = Signal(str)
