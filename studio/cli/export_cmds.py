@@ -55,6 +55,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="storyboard panel shape: the clip's own (default) or 16:9")
     p.add_argument("--crf", type=int, help="encoder quality, lower is better (default 18 H.264, 32 VP9)")
     p.add_argument("--reencode", action="store_true", help="never join clips by stream copy")
+    p.add_argument("--force", "-f", action="store_true", help="replace files that already exist")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_export)
 
@@ -90,8 +91,13 @@ class _Bar:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from studio.export import CaptionMode, ExportOptions, export_branch
+    from studio.export import CaptionMode, ExportError, ExportOptions, existing_output, export_branch
     from studio.export.options import PanelAspect
+
+    existing = existing_output(Path(args.out), args.format, args.captions)
+    if existing is not None and not args.force:
+        raise ExportError(f"{existing} already exists; the export would replace it.",
+                          hint="Pass --force to replace it, or choose another --out.")
 
     options = ExportOptions(
         size=args.size, fps=args.fps, crossfade=args.crossfade,

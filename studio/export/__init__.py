@@ -12,7 +12,14 @@ inside the functions that need them, so importing this package is cheap.
 from studio.export.api import ExportJob, export_branch, export_collected, export_task
 from studio.export.branch import Branch, Turn, collect_branch
 from studio.export.errors import ExportError
-from studio.export.options import CaptionMode, ExportFormat, ExportOptions, ExportResult, infer_format
+from studio.export.options import (
+    CaptionMode,
+    ExportFormat,
+    ExportOptions,
+    ExportResult,
+    existing_output,
+    infer_format,
+)
 
 __all__ = [
     "Branch",
@@ -24,6 +31,7 @@ __all__ = [
     "ExportResult",
     "Turn",
     "collect_branch",
+    "existing_output",
     "export_branch",
     "export_collected",
     "export_task",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from glob import escape as glob_escape
 from pathlib import Path
 
 from studio.core.sentence import plural
@@ -61,6 +62,21 @@ class CaptionMode(StrEnum):
     NONE = "none"
     BURN = "burn"
     SRT = "srt"
+
+
+def existing_output(out: Path, fmt: ExportFormat | str | None = None,
+                    captions: CaptionMode | str = CaptionMode.NONE) -> Path | None:
+    """A file that an export to ``out`` would replace, or None: the file itself, a PNG sheet's
+    numbered pages (``NAME-01.png``, ...) or a video's SRT captions beside it."""
+    chosen = infer_format(out, fmt)
+    if out.is_file():
+        return out
+    if chosen is ExportFormat.PNG:
+        return next(iter(sorted(out.parent.glob(f"{glob_escape(out.stem)}-[0-9][0-9]*.png"))), None)
+    sidecar = out.with_suffix(".srt")
+    if chosen.is_video and CaptionMode(captions) is CaptionMode.SRT and sidecar.is_file():
+        return sidecar
+    return None
 
 
 class PanelAspect(StrEnum):

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from studio.core.errors import StudioError
 from studio.storage import Project
 from studio.ui.dialogs.cheat_sheet import CheatSheet
-from studio.ui.dialogs.export_dialog import ExportDialog, existing_export, safe_file_name
+from studio.ui.dialogs.export_dialog import ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.engine_picker import EnginePicker
 from studio.ui.engine_status import engine_availability
@@ -572,12 +572,14 @@ class MainWindow(QMainWindow):
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         choices = dialog.choices()
+        from studio.export import existing_output
+
         try:
             options = choices.options()
+            existing = existing_output(choices.out, choices.fmt, choices.captions)
         except StudioError as error:
             self.show_error(error)
             return
-        existing = existing_export(choices.out, choices.fmt)
         if existing is not None and not self.confirm(
                 "Replace the export?", f"{existing.name} already exists in {existing.parent}. Replace it?"):
             return

@@ -94,3 +94,27 @@ def test_export_names_characters_its_fonts_cannot_draw(story: Fixture, tmp_path:
     assert "2 character(s) of the text (\U00013000 \U00013001) are in none of the export's fonts" in err
     assert main([*args, "--out", str(tmp_path / "c.srt"), "--end-card", "🍞"]) == 0  # subtitles keep the text
     assert "none of the export's fonts" not in capsys.readouterr().err
+
+
+def test_export_asks_for_force_before_replacing(story: Fixture, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "episode.srt"
+    out.write_text("an earlier export")
+    args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(out), "-q"]
+    assert main(args) == 2
+    assert "episode.srt already exists" in capsys.readouterr().err
+    assert out.read_text() == "an earlier export", "nothing was written"
+    assert main([*args, "--force"]) == 0
+    assert "-->" in out.read_text()
+
+    sheet = tmp_path / "board.png"
+    (tmp_path / "board-01.png").write_bytes(b"an earlier page")
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(sheet), "-q"]) == 2
+    assert "board-01.png already exists" in capsys.readouterr().err
+
+    video = tmp_path / "episode.mp4"
+    (tmp_path / "episode.srt").write_text("captions kept")
+    video_args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(video), "-q"]
+    assert main([*video_args, "--captions", "srt"]) == 2, "its captions file would be replaced"
+    assert main(video_args) == 0, "without SRT captions nothing is replaced"
+    assert (tmp_path / "episode.srt").read_text() == "captions kept"

@@ -220,7 +220,7 @@ def test_the_instruction_preview_shows_words_as_written_and_cuts_a_long_line(qtb
 
 def test_exporting_over_an_existing_file_asks_first(make_window, sample_project: Path, qtbot, monkeypatch,
                                                     tmp_path: Path) -> None:
-    from studio.ui.dialogs.export_dialog import ExportDialog, existing_export
+    from studio.ui.dialogs.export_dialog import ExportDialog
 
     window = make_window(sample_project)
     target = tmp_path / "episode.srt"
@@ -242,6 +242,3 @@ def test_exporting_over_an_existing_file_asks_first(make_window, sample_project:
     answer[0] = True
     window.actions_.export.trigger()
     assert queued == [target]
-    assert existing_export(tmp_path / "new.mp4", "mp4") is None
-    (tmp_path / "sheet-01.png").write_bytes(b"")
-    assert existing_export(tmp_path / "sheet.png", "png") == tmp_path / "sheet-01.png"

@@ -7,7 +7,6 @@ export on the worker with ``service.submit_task`` so the GUI never waits on ffmp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from glob import escape as glob_escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,15 +53,6 @@ class ExportChoices:
         return ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade,
                              captions=CaptionMode(self.captions), overlay=self.overlay, panels_per_page=self.panels,
                              panel_aspect=PanelAspect(self.aspect), title=self.title)
-
-
-def existing_export(out: Path, fmt: str) -> Path | None:
-    """A file the export to ``out`` would replace (a PNG sheet writes NAME-01.png, ...), or None."""
-    if out.is_file():
-        return out
-    if fmt == "png":
-        return next(iter(sorted(out.parent.glob(f"{glob_escape(out.stem)}-[0-9][0-9]*.png"))), None)
-    return None
 
 
 def with_format(path: Path, fmt: str) -> Path:
