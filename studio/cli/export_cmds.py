@@ -91,13 +91,8 @@ class _Bar:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from studio.export import CaptionMode, ExportError, ExportOptions, existing_output, export_branch
+    from studio.export import CaptionMode, ExportOptions, export_branch
     from studio.export.options import PanelAspect
-
-    existing = existing_output(Path(args.out), args.format, args.captions)
-    if existing is not None and not args.force:
-        raise ExportError(f"{existing} already exists; the export would replace it.",
-                          hint="Pass --force to replace it, or choose another --out.")
 
     options = ExportOptions(
         size=args.size, fps=args.fps, crossfade=args.crossfade,
@@ -110,6 +105,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     bar = _Bar(enabled=not args.quiet)
     with open_for_reading(args.path) as project:
         leaf = resolve_node(project.tree, args.leaf)
+        _refuse_to_replace(Path(args.out), args, project.path)
         try:
             result = export_branch(project, leaf, Path(args.out), args.format, options, progress=bar)
         finally:
@@ -122,3 +118,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     for extra in result.paths[1:]:
         print(f"  also wrote {extra}")
     return 0
+
+
+def _refuse_to_replace(out: Path, args: argparse.Namespace, project: Path) -> None:
+    """Without --force, an export that would replace files stops before it starts."""
+    from studio.export import ExportError, describe_files, existing_outputs
+    from studio.export.output import check_outside_project
+
+    check_outside_project(out, project)  # --force can't make that one right: say it first
+    existing = existing_outputs(out, args.format, args.captions)
+    if existing and not args.force:
+        one = len(existing) == 1
+        raise ExportError(f"{describe_files(existing)} already {'exists' if one else 'exist'} in {out.parent}; "
+                          f"the export would replace {'it' if one else 'them'}.",
+                          hint="Pass --force to replace, or choose another --out.")

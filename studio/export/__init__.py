@@ -17,7 +17,8 @@ from studio.export.options import (
     ExportFormat,
     ExportOptions,
     ExportResult,
-    existing_output,
+    describe_files,
+    existing_outputs,
     infer_format,
 )
 
@@ -31,7 +32,8 @@ __all__ = [
     "ExportResult",
     "Turn",
     "collect_branch",
-    "existing_output",
+    "describe_files",
+    "existing_outputs",
     "export_branch",
     "export_collected",
     "export_task",

@@ -3,6 +3,7 @@ out (:class:`ExportResult`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from glob import escape as glob_escape
@@ -64,19 +65,35 @@ class CaptionMode(StrEnum):
     SRT = "srt"
 
 
-def existing_output(out: Path, fmt: ExportFormat | str | None = None,
-                    captions: CaptionMode | str = CaptionMode.NONE) -> Path | None:
-    """A file that an export to ``out`` would replace, or None: the file itself, a PNG sheet's
-    numbered pages (``NAME-01.png``, ...) or a video's SRT captions beside it."""
+def png_sheet_pages(out: Path) -> list[Path]:
+    """The numbered pages of a PNG sheet named ``out`` now on disk (``NAME-01.png``, ...)."""
+    pattern = re.compile(re.escape(out.stem) + r"-\d{2,}\.png")
+    return sorted(path for path in out.parent.glob(f"{glob_escape(out.stem)}-*.png") if pattern.fullmatch(path.name))
+
+
+def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,
+                     captions: CaptionMode | str = CaptionMode.NONE) -> list[Path]:
+    """The files that an export to ``out`` would replace: the file itself, a PNG sheet's
+    numbered pages (all of them: a sheet of fewer pages removes the rest, see
+    :meth:`OutputFiles.supersede <studio.export.output.OutputFiles.supersede>`) and a video's
+    SRT captions beside it."""
     chosen = infer_format(out, fmt)
-    if out.is_file():
-        return out
+    found = [out] if out.is_file() else []
     if chosen is ExportFormat.PNG:
-        return next(iter(sorted(out.parent.glob(f"{glob_escape(out.stem)}-[0-9][0-9]*.png"))), None)
+        found += png_sheet_pages(out)
     sidecar = out.with_suffix(".srt")
     if chosen.is_video and CaptionMode(captions) is CaptionMode.SRT and sidecar.is_file():
-        return sidecar
-    return None
+        found.append(sidecar)
+    return found
+
+
+def describe_files(paths: list[Path]) -> str:
+    """File names for a sentence: ``ep.mp4``, ``ep.mp4 and ep.srt``, ``board-01.png ... board-05.png
+    (5 files)``."""
+    names = [path.name for path in paths]
+    if len(names) <= 2:
+        return " and ".join(names)
+    return f"{names[0]} \u2026 {names[-1]} ({plural(len(names), 'file')})"
 
 
 class PanelAspect(StrEnum):

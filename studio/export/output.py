@@ -48,6 +48,7 @@ class OutputFiles:
         self.work: Path | None = None
         self._staging: StagingDir | None = None
         self._pending: list[tuple[Path, Path]] = []
+        self._superseded: list[Path] = []
 
     def __enter__(self) -> OutputFiles:
         check_destination(self.out)
@@ -82,6 +83,11 @@ class OutputFiles:
         self._pending.append((tmp, final))
         return tmp
 
+    def supersede(self, paths: list[Path]) -> None:
+        """Files of an earlier export that :meth:`commit` removes once the new ones are in place
+        (a PNG sheet's pages past the new last page); files it writes are left to it."""
+        self._superseded += paths
+
     def commit(self) -> tuple[Path, ...]:
         """Move every finished file to its final name; on failure, none is left half-there."""
         done: list[Path] = []
@@ -104,5 +110,10 @@ class OutputFiles:
                 with contextlib.suppress(OSError):
                     path.unlink()
             raise
+        finals = [final for _, final in self._pending]
+        for path in self._superseded:
+            if path not in finals:
+                with contextlib.suppress(OSError):
+                    path.unlink()
         fsync_dir(self.out.parent)
-        return tuple(final for _, final in self._pending)
+        return tuple(finals)

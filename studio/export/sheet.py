@@ -10,7 +10,7 @@ from PIL import Image
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch, Turn
 from studio.export.errors import ExportError
-from studio.export.options import ExportFormat, ExportOptions, PanelAspect
+from studio.export.options import ExportFormat, ExportOptions, PanelAspect, existing_outputs
 from studio.export.output import OutputFiles
 from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, sheet_title
 
@@ -38,6 +38,7 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
         from studio.export.sheet_png import png_page_paths
 
         targets = [files.temp_for(path) for path in png_page_paths(out, pages)]
+        files.supersede(existing_outputs(out, ExportFormat.PNG))  # an earlier sheet's pages past the last
     for page in range(pages):
         check_cancelled(cancelled)
         progress(Progress(page, pages, f"page {page + 1} of {pages}"))

@@ -572,16 +572,18 @@ class MainWindow(QMainWindow):
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         choices = dialog.choices()
-        from studio.export import existing_output
+        from studio.export import describe_files, existing_outputs
 
         try:
             options = choices.options()
-            existing = existing_output(choices.out, choices.fmt, choices.captions)
+            existing = existing_outputs(choices.out, choices.fmt, choices.captions)
         except StudioError as error:
             self.show_error(error)
             return
-        if existing is not None and not self.confirm(
-                "Replace the export?", f"{existing.name} already exists in {existing.parent}. Replace it?"):
+        one = len(existing) == 1
+        if existing and not self.confirm(
+                "Replace the export?", f"{describe_files(existing)} already {'exists' if one else 'exist'} in "
+                                       f"{existing[0].parent}. Replace {'it' if one else 'them'}?"):
             return
         workspace.queue_export(choices.out, options, choices.fmt)
 

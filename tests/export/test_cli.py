@@ -108,13 +108,23 @@ def test_export_asks_for_force_before_replacing(story: Fixture, tmp_path: Path,
     assert "-->" in out.read_text()
 
     sheet = tmp_path / "board.png"
-    (tmp_path / "board-01.png").write_bytes(b"an earlier page")
-    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(sheet), "-q"]) == 2
-    assert "board-01.png already exists" in capsys.readouterr().err
+    earlier = [tmp_path / f"board-{page:02d}.png" for page in range(1, 6)]  # an earlier sheet of 5 pages
+    for page in earlier:
+        page.write_bytes(b"an earlier page")
+    (tmp_path / "board-notes.png").write_bytes(b"not a page")
+    sheet_args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(sheet), "-q"]
+    assert main(sheet_args) == 2
+    assert "board-01.png \u2026 board-05.png (5 files) already exist" in capsys.readouterr().err
+    assert main([*sheet_args, "--panels", "3", "--force"]) == 0  # 3 turns: one page, board.png itself
+    assert sheet.is_file() and not any(page.exists() for page in earlier), "no page of the old sheet is left"
+    assert (tmp_path / "board-notes.png").read_bytes() == b"not a page"
 
     video = tmp_path / "episode.mp4"
     (tmp_path / "episode.srt").write_text("captions kept")
     video_args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(video), "-q"]
     assert main([*video_args, "--captions", "srt"]) == 2, "its captions file would be replaced"
+    assert "episode.srt already exists" in capsys.readouterr().err
     assert main(video_args) == 0, "without SRT captions nothing is replaced"
     assert (tmp_path / "episode.srt").read_text() == "captions kept"
+    assert main([*video_args, "--captions", "srt"]) == 2
+    assert "episode.mp4 and episode.srt already exist" in capsys.readouterr().err
