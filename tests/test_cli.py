@@ -108,6 +108,10 @@ def test_sketch_sheet_writes_a_png_of_every_motion(tmp_path: Path) -> None:
         colours = sheet.convert("RGB").getcolors(1 << 20)
     assert width >= 8 * 120 and height >= (len(MOTIONS) // 8) * 120
     assert colours is not None and len(colours) > 500, "a real drawing, not a blank page"
+    assert [p.name for p in tmp_path.iterdir()] == ["motions.png"], "no partial file is left"
+    (tmp_path / "notes.txt").write_text("a file, not a folder")
+    refused = kamishibai("sketch-sheet", str(tmp_path / "notes.txt" / "motions.png"))
+    assert refused.returncode == 2 and "Can't write" in refused.stderr and "internal error" not in refused.stderr
 
 
 def test_say_refuses_a_position_outside_the_dialogue_and_an_empty_speaker(tmp_path: Path, demo_file: Path) -> None:

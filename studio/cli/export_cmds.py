@@ -105,9 +105,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     bar = _Bar(enabled=not args.quiet)
     with open_for_reading(args.path) as project:
         leaf = resolve_node(project.tree, args.leaf)
-        _refuse_to_replace(Path(args.out), args, project.path)
+        out = Path(args.out).expanduser()
+        _refuse_to_replace(out, args, project.path)
         try:
-            result = export_branch(project, leaf, Path(args.out), args.format, options, progress=bar)
+            result = export_branch(project, leaf, out, args.format, options, progress=bar)
         finally:
             bar.close()
     if not result.paths:

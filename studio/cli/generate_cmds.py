@@ -370,21 +370,26 @@ def cmd_play(args: argparse.Namespace) -> int:
         parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
         _note_a_parent_without_take(project, parent)
         service = _service(project, args)
+        unfinished: str | None = None  # the turn being generated, until its clip is made
         try:
             for instruction in args.instruction:
                 node_id, job_id = service.generate(parent, instruction, engine=args.engine, seed=args.seed,
                                                    settings=settings, priority=_top_priority(service))
+                unfinished = node_id
                 _run_now(service, [job_id], stop=False)
                 result = _job_result(project, service, job_id)
                 results.append(result)
                 if result["job_status"] != "done":
                     result["kept"] = _discard_new_turn(project, node_id)
                     break  # the turns after it would continue a turn that is not there
-                parent = node_id
+                parent, unfinished = node_id, None
         except BaseException:  # a refused instruction, or Ctrl+C: stop without waiting long
             service.stop(cancel_running=True, timeout=30)
             if results:
                 _show_played(args, results)  # the turns made before it stay, and say so
+            if unfinished is not None:  # an interrupted turn is not kept, as a failed one is not
+                print(f"kamishibai: the turn being generated was stopped.{_discard_new_turn(project, unfinished)}",
+                      file=sys.stderr)
             raise
         service.stop(timeout=None)
     _show_played(args, results)

@@ -207,8 +207,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_sketch_sheet(args: argparse.Namespace) -> int:
     from studio.engines.sketch import render_contact_sheet
+    from studio.export.errors import os_error
 
-    print(render_contact_sheet(Path(args.out)))
+    out = Path(args.out).expanduser()
+    try:
+        print(render_contact_sheet(out))
+    except OSError as error:  # a read-only folder, a full disk, a file where a folder should be
+        raise os_error(error, out) from None
     return 0
 
 

@@ -3,10 +3,8 @@ out (:class:`ExportResult`)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import StrEnum
-from glob import escape as glob_escape
 from pathlib import Path
 
 from studio.core.sentence import plural
@@ -66,9 +64,19 @@ class CaptionMode(StrEnum):
 
 
 def png_sheet_pages(out: Path) -> list[Path]:
-    """The numbered pages of a PNG sheet named ``out`` now on disk (``NAME-01.png``, ...)."""
-    pattern = re.compile(re.escape(out.stem) + r"-\d{2,}\.png")
-    return sorted(path for path in out.parent.glob(f"{glob_escape(out.stem)}-*.png") if pattern.fullmatch(path.name))
+    """The numbered pages of a PNG sheet named ``out`` now on disk: ``NAME-01.png``,
+    ``NAME-02.png``... in an unbroken run from the first (named as
+    :func:`~studio.export.sheet_png.png_page_paths` names them, ``out``'s own suffix kept), so
+    that ``NAME-2024.png`` beside them is never taken for a page."""
+    suffix = out.suffix or ".png"
+    found: list[Path] = []
+    for width in (2, 3, 4):  # two digits up to page 99, three up to 999...
+        page = 1
+        while (path := out.with_name(f"{out.stem}-{page:0{width}d}{suffix}")).is_file():
+            if path not in found:
+                found.append(path)
+            page += 1
+    return found
 
 
 def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,

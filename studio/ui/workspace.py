@@ -63,12 +63,21 @@ Confirm = Callable[[str, str], bool]
 VOCABULARY_DELAY_MS = 800
 """Load autocomplete words this long after a project opens."""
 
-def delete_prompt(turns_below: int, takes: int) -> str:
-    """The question asked before a delete, counts in words ("its 1 take", "the 2 turns below it")."""
+def delete_prompt(turns_below: int, takes: int, generating: int = 0) -> str:
+    """The question asked before a delete, counts in words ("its 1 take", "the 2 turns below it"),
+    and what undo can't bring back: generations under way there are cancelled."""
+    with_takes = f", with {plural(takes, 'take')}" if takes else ""
     if turns_below:
-        what = f"Delete this turn and the {plural(turns_below, 'turn')} below it, with {plural(takes, 'take')}?"
-    else:
+        what = f"Delete this turn and the {plural(turns_below, 'turn')} below it{with_takes}?"
+    elif takes:
         what = f"Delete this turn and its {plural(takes, 'take')}?"
+    else:
+        what = "Delete this turn?"
+    if generating:
+        what += (f"\n{plural(generating, 'generation')} queued or under way there "
+                 f"{'is' if generating == 1 else 'are'} cancelled; undo brings the turns back, not "
+                 f"{'it' if generating == 1 else 'them'}.")
+        return what
     return what + "\nYou can undo this with Ctrl+Z."
 
 
@@ -614,7 +623,10 @@ class Workspace(QWidget):
             return
         subtree = [node, *tree.descendants(node.id)]
         takes = sum(len(tree.takes_of(n.id)) for n in subtree)
-        if takes and not self.confirm("Delete turns", delete_prompt(len(subtree) - 1, takes)):
+        ids = {n.id for n in subtree}
+        generating = sum(1 for job in self.session.active_jobs() if job.node_id in ids)
+        if (takes or generating) and not self.confirm(
+                "Delete turns", delete_prompt(len(subtree) - 1, takes, generating)):
             return
         parent = node.parent_id
         self.apply(DeleteSubtree(node.id), then=lambda _changes: self.select(parent) if parent else None)

@@ -96,7 +96,7 @@ def test_export_names_characters_its_fonts_cannot_draw(story: Fixture, tmp_path:
     assert "none of the export's fonts" not in capsys.readouterr().err
 
 
-def test_export_asks_for_force_before_replacing(story: Fixture, tmp_path: Path,
+def test_export_asks_for_force_before_replacing(story: Fixture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "episode.srt"
     out.write_text("an earlier export")
@@ -112,12 +112,18 @@ def test_export_asks_for_force_before_replacing(story: Fixture, tmp_path: Path,
     for page in earlier:
         page.write_bytes(b"an earlier page")
     (tmp_path / "board-notes.png").write_bytes(b"not a page")
+    (tmp_path / "board-2024.png").write_bytes(b"a photo, not page 2,024")
     sheet_args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(sheet), "-q"]
     assert main(sheet_args) == 2
     assert "board-01.png \u2026 board-05.png (5 files) already exist" in capsys.readouterr().err
     assert main([*sheet_args, "--panels", "3", "--force"]) == 0  # 3 turns: one page, board.png itself
     assert sheet.is_file() and not any(page.exists() for page in earlier), "no page of the old sheet is left"
     assert (tmp_path / "board-notes.png").read_bytes() == b"not a page"
+    assert (tmp_path / "board-2024.png").read_bytes() == b"a photo, not page 2,024"
+    upper = tmp_path / "Upper.PNG"  # pages keep the name's own suffix: Upper-01.PNG
+    (tmp_path / "Upper-01.PNG").write_bytes(b"an earlier page")
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", str(upper), "-q"]) == 2
+    assert "Upper-01.PNG already exists" in capsys.readouterr().err
 
     video = tmp_path / "episode.mp4"
     (tmp_path / "episode.srt").write_text("captions kept")
@@ -128,3 +134,7 @@ def test_export_asks_for_force_before_replacing(story: Fixture, tmp_path: Path,
     assert (tmp_path / "episode.srt").read_text() == "captions kept"
     assert main([*video_args, "--captions", "srt"]) == 2
     assert "episode.mp4 and episode.srt already exist" in capsys.readouterr().err
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # "~/episode.srt" is the file above
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", "~/episode.srt", "-q"]) == 2
+    assert "episode.srt already exists" in capsys.readouterr().err

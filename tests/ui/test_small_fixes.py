@@ -23,6 +23,29 @@ def test_delete_prompt_counts_in_words() -> None:
     assert delete_prompt(0, 1).startswith("Delete this turn and its 1 take?")
     assert delete_prompt(3, 7).startswith("Delete this turn and the 3 turns below it, with 7 takes?")
     assert "(s)" not in delete_prompt(1, 2)
+    assert delete_prompt(0, 0, 1).startswith("Delete this turn?\n1 generation queued or under way there is cancelled")
+    assert delete_prompt(2, 0, 3).startswith("Delete this turn and the 2 turns below it?\n3 generations")
+
+
+def test_delete_of_a_turn_being_generated_asks_first(make_window, sample_project: Path, qtbot) -> None:
+    """A turn with no take yet but a generation queued for it: deleting it cancels that job,
+    which undo does not bring back, so the user is asked."""
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    assert not tree.takes_of(leaf)
+    ws.select(leaf, center=False)
+    assert window.session.service is not None
+    window.session.service.pause()  # the job stays queued until the question is answered
+    ws.generate_current()
+    qtbot.waitUntil(lambda: any(j.node_id == leaf for j in window.session.active_jobs()), timeout=20_000)
+    asked: list[str] = []
+    ws.confirm = lambda title, text: asked.append(text) or False  # type: ignore[method-assign]
+    ws.delete_current()
+    assert asked and "generation queued or under way there is cancelled" in asked[0], asked
+    assert leaf in window.session.project.tree.nodes  # the user said no
+    window.session.service.resume()
 
 
 def test_delete_asks_with_the_right_counts(make_window, sample_project: Path, qtbot) -> None:

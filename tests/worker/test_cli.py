@@ -243,3 +243,25 @@ def test_play_on_a_turn_without_a_take_says_so(folder: Path, fake_cli: FakeScrip
     assert json.loads(captured.out)["job_status"] == "done"
     assert main(["play", str(folder), "-i", "Qiqi sleeps", "--json"]) == 0  # its parent has a take now
     assert "no finished take" not in capsys.readouterr().err
+
+
+def test_play_interrupted_keeps_the_turns_it_finished_and_not_the_one_it_stopped(
+        folder: Path, fake_cli: FakeScript, capsys, monkeypatch) -> None:
+    import studio.cli.generate_cmds as generate_cmds
+
+    real_run_now = generate_cmds._run_now
+    calls = []
+
+    def interrupted_on_the_second(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # Ctrl+C while the second turn is being generated
+        return real_run_now(*args, **kwargs)
+
+    monkeypatch.setattr(generate_cmds, "_run_now", interrupted_on_the_second)
+    assert main(["play", str(folder), "-i", "first", "-i", "second", "-i", "third"]) == 130
+    err = capsys.readouterr().err
+    assert "the turn being generated was stopped. (The new turn was not kept.)" in err, err
+    with Project.open(folder) as project:
+        turns = [n for n in project.tree.nodes.values() if n.id != project.tree.root_id]
+        assert [n.instruction.raw for n in turns] == ["first"]

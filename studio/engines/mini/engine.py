@@ -147,7 +147,7 @@ class MiniEngine:
         conditioning.update(out.reading)  # what the model understood (the studio's chips; a sketch turn continues it)
         if out.motions:  # what the decoder's candidates are judged against
             conditioning["motions"] = {name: probability for name, probability in out.motions}
-        warnings = _warnings(instruction)
+        warnings = _warnings(instruction, dict(out.reading))
         unread = runtime.vocab.unread(instruction.raw, runtime.config.lm.max_instruction)
         if unread:
             warnings.append(f"the mini model reads the first {runtime.config.lm.max_instruction} tokens of an "
@@ -214,10 +214,11 @@ def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> 
     return np.ascontiguousarray(chosen.numpy())
 
 
-def _warnings(instruction: Instruction) -> list[str]:
+def _warnings(instruction: Instruction, understood: Mapping[str, Any]) -> list[str]:
     """What the model has never seen: characters (drawn as one it knows), and motions and
-    places outside the sketch world it learnt (read with that world's vocabulary; the clip may
-    show another)."""
+    places outside the sketch world it learnt (found with that world's vocabulary). A warning
+    names what the model itself read there (``understood``: its auxiliary heads' readings, the
+    studio's chips) when it has one, else the nearest word the world knows by name."""
     from studio.engines.sketch.understanding import Reading, read_instruction, read_location, read_motion
 
     warnings = []
@@ -228,14 +229,14 @@ def _warnings(instruction: Instruction) -> list[str]:
     if instruction.motion.strip():
         read_motion(instruction, reading)  # it warns only when the words match none of the world's motions
         if reading.warnings:
-            warnings.append(_unlearnt(instruction.motion, "motion", reading.motion.name))
+            warnings.append(_unlearnt(instruction.motion, "motion", understood.get("motion"), reading.motion.name))
     elif any(w.startswith("no motion") for w in read_instruction(instruction, []).warnings):
         warnings.append("no motion the mini model knows by name in this instruction; it chooses one itself")
     if instruction.background.strip():
         reading = Reading()
         read_location(instruction, reading, ())
         if reading.warnings:
-            warnings.append(_unlearnt(instruction.background, "place", reading.location))
+            warnings.append(_unlearnt(instruction.background, "place", understood.get("location"), reading.location))
     return warnings
 
 
@@ -244,6 +245,8 @@ def _excerpt(text: str, most: int = 40) -> str:
     return " ".join(text.split())[:most]
 
 
-def _unlearnt(words: str, what: str, nearest: str) -> str:
+def _unlearnt(words: str, what: str, read_as: object, nearest: str) -> str:
+    if isinstance(read_as, str) and read_as:
+        return f"'{_excerpt(words)}' is not a {what} the mini model learnt; it read it as '{read_as}'"
     return (f"'{_excerpt(words)}' is not a {what} the mini model learnt; the nearest it knows by name "
             f"is '{nearest}', and the clip may show another")

@@ -84,11 +84,13 @@ class Vocab:
         return list(self.tokenizer.encode(text, add_special_tokens=False).ids[:limit])
 
     def unread(self, text: str, limit: int) -> str:
-        """The end of ``text`` that :meth:`encode` with ``limit`` leaves out ('' when it reads all)."""
+        """The end of ``text`` that :meth:`encode` with ``limit`` leaves out: '' when it reads all
+        of it, or all but punctuation (a closing full stop carries nothing the model uses)."""
         encoding = self.tokenizer.encode(text, add_special_tokens=False)
         if len(encoding.ids) <= limit:
             return ""
-        return text[encoding.offsets[limit - 1][1]:].strip() if limit > 0 else text
+        rest = text[encoding.offsets[limit - 1][1]:].strip() if limit > 0 else text
+        return rest if any(c.isalnum() for c in rest) else ""
 
     def level_ids(self) -> list[int]:
         return [self.id(t) for t in LEVEL_TOKENS]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -69,5 +70,10 @@ def render_contact_sheet(out_path: Path, size: tuple[int, int] = (120, 180)) -> 
         draw.text((x + 4, y + height + 2), f"{motion.name} ({who})", fill=(60, 50, 60), font=font)
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    sheet.save(out_path)
+    partial = out_path.with_name(f".{out_path.name}.partial")
+    try:  # a full disk or a kill leaves the earlier sheet, never half a new one
+        sheet.save(partial, format="PNG")
+        os.replace(partial, out_path)
+    finally:
+        partial.unlink(missing_ok=True)
     return out_path

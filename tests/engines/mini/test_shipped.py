@@ -106,6 +106,26 @@ def test_text_the_model_does_not_read_is_warned_about(engine: MiniEngine) -> Non
         assert any("no motion the mini model knows" in w for w in warned), (text, warned)
 
 
+def test_a_closing_full_stop_past_the_limit_is_not_warned_about(engine: MiniEngine) -> None:
+    """The editor ends every instruction with a full stop; when that alone falls past what the
+    model reads, nothing the user wrote was left out."""
+    assert engine._runtime is not None
+    vocab, limit = engine._runtime.vocab, engine._runtime.config.lm.max_instruction
+
+    def tokens(text: str) -> int:
+        return len(vocab.tokenizer.encode(text, add_special_tokens=False).ids)
+
+    text = "Character: Qiqi; Motion: walk"
+    while tokens(text + " slowly") <= limit:
+        text += " slowly"
+    assert tokens(text) == limit and tokens(text + ".") == limit + 1
+    settings = MiniSettings.from_values({"steps": 1, "height": 64, "width": 96, "frames": 5})
+    assert not [w for w in engine.predict(GenerationContext(), parse_instruction(text + "."), settings, 7).warnings
+                if "tokens" in w]
+    warned = engine.predict(GenerationContext(), parse_instruction(text + " home."), settings, 7).warnings
+    assert any("did not read 'home.'" in w for w in warned), warned
+
+
 def test_words_outside_what_the_model_learnt_are_warned_about(engine: MiniEngine) -> None:
     settings = MiniSettings.from_values({"steps": 1, "height": 64, "width": 96, "frames": 5})
     known = engine.predict(GenerationContext(), parse_instruction("Character: Qiqi; Motion: run; Background: town."),
@@ -117,6 +137,9 @@ def test_words_outside_what_the_model_learnt_are_warned_about(engine: MiniEngine
     assert "'Zed' is not a character the mini model knows" in text
     assert "'juggle' is not a motion the mini model learnt" in text
     assert "'atlantis' is not a place the mini model learnt" in text
+    # each names what the model read there, which the studio's chips show
+    assert f"'juggle' is not a motion the mini model learnt; it read it as '{odd.conditioning['motion']}'" in text
+    assert f"it read it as '{odd.conditioning['location']}'" in text
 
 
 def test_play_prints_the_predicted_deltas_and_motion_level(tmp_path: Path,
