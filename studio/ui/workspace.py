@@ -282,16 +282,15 @@ class Workspace(QWidget):
                                                for _ in range(count)],
             lambda jobs: self.message.emit(f"Re-rolling ×{len(jobs)}…"))
 
-    def stale_if_chosen(self, node_id: str, take_id: str) -> int:
-        """How many later turns would become stale if ``take_id`` were chosen for ``node_id``."""
+    def stale_if_chosen(self, node_id: str, take_id: str) -> set[str]:
+        """The later turns that would become stale if ``take_id`` were chosen for ``node_id``."""
         try:
             patch = SelectTake(node_id, take_id).build(self.tree)
         except StudioError:
-            return 0
-        nodes = {entity.node_id for (kind, _id), entity in patch.items()
-                 if kind is EntityKind.TAKE and isinstance(entity, Take) and entity.stale
-                 and not self.tree.takes[entity.id].stale}
-        return len(nodes)
+            return set()
+        return {entity.node_id for (kind, _id), entity in patch.items()
+                if kind is EntityKind.TAKE and isinstance(entity, Take) and entity.stale
+                and not self.tree.takes[entity.id].stale}
 
     def ask_stale(self, count: int) -> str | None:
         """'use', 'reroll' (use it and re-roll the later turns) or None (keep the current take);
@@ -635,17 +634,19 @@ class Workspace(QWidget):
         """Use another take; say how many later turns become stale and offer to re-roll them."""
         if not node_id or node_id not in self.tree.nodes:
             return
-        stale = self.stale_if_chosen(node_id, take_id)
+        stale_turns = self.stale_if_chosen(node_id, take_id)
+        stale = len(stale_turns)
         answer = self.ask_stale(stale) if stale else "use"
         if answer is None:
             return
 
         def chosen(_changes: ChangeSet) -> None:
-            if answer == "reroll":
+            if answer == "reroll":  # the stale turns only: a turn below them that has no take stays so
                 children = list(self.tree.child_ids(node_id))
                 self._queue_jobs(
-                    lambda service, engine, settings: [job for child in children for job in
-                                                       service.reroll_branch(child, engine=engine, settings=settings)],
+                    lambda service, engine, settings: [
+                        job for child in children
+                        for job in service.reroll_branch(child, engine=engine, settings=settings, only=stale_turns)],
                     lambda jobs: self.message.emit(
                         f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…"))
             elif stale:

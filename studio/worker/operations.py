@@ -8,7 +8,7 @@ reads are read from the tree as it is at that moment.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -65,17 +65,21 @@ class Operations:
         return job.id
 
     def reroll_branch(self, node_id: str, *, engine: str | None, seed: int | None,
-                      settings: Mapping[str, Any] | None, priority: int) -> list[str]:
+                      settings: Mapping[str, Any] | None, priority: int,
+                      only: Collection[str] | None = None) -> list[str]:
         tree = self.project.tree  # a snapshot: the turns as they are now
         start = _node(tree, node_id)
         nodes = [start, *tree.descendants(start.id)]
         if start.is_root:
             nodes = nodes[1:]
-        job_of: dict[str, str] = {}
+        job_of: dict[str, str | None] = {}
         jobs: list[Job] = []
         for node in nodes:
-            engine_name, job_settings = self.engine_for(tree, node, engine, settings)
             depends = job_of.get(node.parent_id or "")
+            if only is not None and node.id not in only:
+                job_of[node.id] = depends  # a turn left alone: its children wait for the one above it
+                continue
+            engine_name, job_settings = self.engine_for(tree, node, engine, settings)
             job = self._new_job(node.id, engine_name, seed, job_settings, priority, "Re-roll branch", depends)
             job_of[node.id] = job.id
             jobs.append(job)

@@ -11,7 +11,7 @@ child process unless the in-process host is chosen). Readers get snapshots: the 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from studio.engines.base import EngineConfig, Requirement
@@ -332,15 +332,17 @@ class GenerationService:
         return self._operations.reroll(node_id, engine=engine, seed=seed, settings=settings, priority=priority)
 
     def reroll_branch(self, node_id: str, *, engine: str | None = None, seed: int | None = None,
-                      settings: Mapping[str, Any] | None = None, priority: int = 0) -> list[str]:
-        """Re-roll ``node_id`` and every turn below it, parent before child.
+                      settings: Mapping[str, Any] | None = None, priority: int = 0,
+                      only: Collection[str] | None = None) -> list[str]:
+        """Re-roll ``node_id`` and every turn below it, parent before child (with ``only``:
+        just those of these turns, such as the ones a new take made stale).
 
-        Each child's job waits for its parent's job and is generated from the parent's new
-        take (the context is built when the job starts). From the story's start, every
-        turn is re-rolled.
+        Each child's job waits for its parent's job (or the nearest re-rolled turn above it)
+        and is generated from the parent's new take (the context is built when the job
+        starts). From the story's start, every turn is re-rolled.
         """
         return self._operations.reroll_branch(node_id, engine=engine, seed=seed, settings=settings,
-                                              priority=priority)
+                                              priority=priority, only=only)
 
     def fill(self, leaf_id: str, *, engine: str | None = None, settings: Mapping[str, Any] | None = None,
              priority: int = 0) -> list[str]:

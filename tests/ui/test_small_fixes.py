@@ -265,3 +265,32 @@ def test_exporting_over_an_existing_file_asks_first(make_window, sample_project:
     answer[0] = True
     window.actions_.export.trigger()
     assert queued == [target]
+
+
+def test_use_and_reroll_regenerates_only_the_turns_it_made_stale(make_window, sample_project: Path, qtbot) -> None:
+    """The sample's second branch has no takes: choosing another take above it makes nothing
+    there stale, so "Use and re-roll N" queues exactly the N stale turns."""
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    generate_first_branch(window, qtbot, JOB_TIMEOUT_MS)
+    tree = session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    ws.select(first, center=False)
+    ws.reroll()
+    qtbot.waitUntil(lambda: len(session.project.tree.takes_of(first)) == 2 and not session.active_jobs(),
+                    timeout=JOB_TIMEOUT_MS)
+    tree = session.project.tree
+    other = next(t for t in tree.takes_of(first) if t.id != tree.node(first).selected_take_id)
+    with_takes = {n.id for n in tree.descendants(first) if tree.takes_of(n.id)}
+    without = {n.id for n in tree.descendants(first)} - with_takes
+    assert with_takes and without, "the sample has turns of both kinds below the first"
+    asked: list[int] = []
+    window.ask_stale = lambda count: asked.append(count) or "reroll"  # type: ignore[method-assign]
+    assert session.service is not None
+    session.service.pause()  # look at the queue before it runs
+    ws.choose_take(first, other.id)
+    session.settle()
+    qtbot.waitUntil(lambda: bool(session.active_jobs()), timeout=10_000)
+    queued = {job.node_id for job in session.active_jobs()}
+    assert asked == [len(with_takes)] and queued == with_takes, (asked, len(queued), len(with_takes))
+    session.service.resume()
