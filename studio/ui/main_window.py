@@ -278,6 +278,12 @@ class MainWindow(QMainWindow):
 
     def open_project(self, path: Path) -> bool:
         """Open ``path``; a project that can't be opened leaves the current one open."""
+        if self._finishing:  # another project opens (or the window closes) once the queue is done
+            self.show_message("Still finishing the queued jobs; open it again when they are done.")
+            return False
+        if self.session is not None and _same_folder(self.session.project.path, path):
+            self.show_message(f"{self.session.project.name} is already open.")
+            return True
         try:
             project = Project.open(path)
         except StudioError as error:
@@ -403,7 +409,7 @@ class MainWindow(QMainWindow):
         page.new_project_requested.connect(self.ask_new_project)
         page.open_project_requested.connect(self.ask_open_project)
         page.sample_requested.connect(self.open_sample)
-        page.recent_requested.connect(self.open_project)
+        page.recent_requested.connect(self.open_recent)
         page.checkpoints_requested.connect(self.show_checkpoints_folder)
         self.welcome = page
         self.setCentralWidget(page)
@@ -555,13 +561,24 @@ class MainWindow(QMainWindow):
             self.open_project(Path(path))
 
     def _fill_recent(self) -> None:
+        """The recent projects that are still there (as the welcome page lists them)."""
         self.recent_menu.clear()
-        for path in self.settings.recent_projects:
+        present = [path for path in self.settings.recent_projects if Path(path).is_dir()]
+        for path in present:
             action = self.recent_menu.addAction(Path(path).name)
             action.setToolTip(path)
-            action.triggered.connect(lambda _c=False, p=path: self.open_project(Path(p)))
-        if not self.settings.recent_projects:
+            action.triggered.connect(lambda _c=False, p=path: self.open_recent(Path(p)))
+        if not present:
             self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def open_recent(self, path: Path) -> bool:
+        """Open a recent project; one moved or deleted since is said so and leaves the list."""
+        if not path.is_dir():
+            self.settings.remove_recent(path)
+            self.show_error(StudioError(f"{path.name} is no longer at {path.parent}: it was moved or deleted.",
+                                        hint="Open it where it is now with File > Open project…"))
+            return False
+        return self.open_project(path)
 
     def ask_export(self) -> None:
         workspace = self.workspace
@@ -590,9 +607,12 @@ class MainWindow(QMainWindow):
     def ask_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self.registry, self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            before = (self.settings.device, self.settings.checkpoints_folder)
             dialog.save()
             self.apply_settings()
-            self.show_message("Settings saved.")
+            later = self.session is not None and before != (self.settings.device, self.settings.checkpoints_folder)
+            self.show_message("Settings saved; the device and the checkpoints folder apply to the next project "
+                              "you open." if later else "Settings saved.")
 
     def apply_settings(self) -> None:
         """What takes effect at once: the appearance, and the welcome page's facts."""
@@ -722,3 +742,11 @@ class MainWindow(QMainWindow):
 
 def app_icon() -> QIcon:
     return icon("kamishibai")
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    """Whether two project paths name the same folder (links and relative paths resolved)."""
+    try:
+        return a.expanduser().resolve() == b.expanduser().resolve()
+    except OSError:
+        return False

@@ -205,6 +205,10 @@ class StudioSettings:
         self.q.setValue("projects/recent", items)
         self.q.sync()
 
+    def remove_recent(self, path: Path) -> None:
+        self.q.setValue("projects/recent", [p for p in self.recent_projects if p != str(path)])
+        self.q.sync()
+
     @property
     def first_run_done(self) -> bool:
         return _bool(self.q.value("app/first_run_done"), False)

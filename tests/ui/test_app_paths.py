@@ -90,3 +90,20 @@ def test_the_settings_dialog_saves_appearance_and_weights(qtbot, settings: Studi
     assert settings.appearance == "light"
     assert settings.checkpoint_dirs() == [tmp_path / "weights"]
     assert not settings.use_hf_cache
+
+
+def test_no_engine_form_scrolls_sideways_in_the_settings_dialog(qtbot, settings: StudioSettings,
+                                                                qapp) -> None:  # type: ignore[no-untyped-def]
+    from studio.composition import default_registry
+    from studio.ui.dialogs.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(settings, default_registry())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for index in range(dialog.engine.count()):
+        dialog.engine.setCurrentIndex(index)
+        qtbot.wait(20)
+        bar = dialog.engine_scroll.horizontalScrollBar()
+        assert bar.maximum() == 0, (dialog.engine.itemText(index), bar.maximum())
+    assert dialog.width() <= 1280

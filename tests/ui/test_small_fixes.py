@@ -294,3 +294,29 @@ def test_use_and_reroll_regenerates_only_the_turns_it_made_stale(make_window, sa
     queued = {job.node_id for job in session.active_jobs()}
     assert asked == [len(with_takes)] and queued == with_takes, (asked, len(queued), len(with_takes))
     session.service.resume()
+
+
+def test_opening_the_open_project_again_keeps_it(make_window, sample_project: Path, qtbot) -> None:
+    window = make_window(sample_project)
+    session = window.session
+    messages: list[str] = []
+    window.show_error = lambda error: messages.append(f"error: {error}")  # type: ignore[method-assign]
+    window.show_message = lambda text: messages.append(text)  # type: ignore[method-assign]
+    assert window.open_project(sample_project.parent / "." / sample_project.name)
+    assert window.session is session and messages == [f"{session.project.name} is already open."], messages
+
+
+def test_a_recent_project_moved_away_is_said_so_and_leaves_the_list(make_window, sample_project: Path,
+                                                                     tmp_path: Path, qtbot) -> None:
+    window = make_window()
+    gone = tmp_path / "gone.kamishibai"
+    window.settings.add_recent(gone)
+    window.settings.add_recent(sample_project)
+    window._fill_recent()
+    names = [a.text() for a in window.recent_menu.actions()]
+    assert sample_project.name in names and "gone.kamishibai" not in names, names
+    errors: list[str] = []
+    window.show_error = lambda error: errors.append(str(error))  # type: ignore[method-assign]
+    assert not window.open_recent(gone)
+    assert errors and "moved or deleted" in errors[0] and "kamishibai new" not in errors[0]
+    assert str(gone) not in window.settings.recent_projects

@@ -60,6 +60,9 @@ class SettingsDialog(QDialog):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setMinimumHeight(160)
+        # ...but it is as wide as the widest form, so that no form scrolls sideways
+        widest = max((form.sizeHint().width() for form in self.forms.values()), default=0)
+        scroll.setMinimumWidth(min(900, widest + scroll.verticalScrollBar().sizeHint().width() + 4))
         self.engine_scroll = scroll
         engines = QGroupBox("Engine settings", self)
         engine_layout = QVBoxLayout(engines)
@@ -88,7 +91,8 @@ class SettingsDialog(QDialog):
         general.addRow("Render farm", self.cluster)
         general.addRow("", self.auto_requeue)
         general.addRow("", self.reroll_selects)
-        device_note = QLabel("Device changes apply to the next project you open.", self)
+        device_note = QLabel("The device and the checkpoints folder apply to the next project you open.", self)
+        device_note.setWordWrap(True)
         device_note.setObjectName("dimLabel")
         general.addRow("", device_note)
         self.appearance = QComboBox(self)
