@@ -78,7 +78,8 @@ def cancel_dependents(ended: Job, jobs: Jobs) -> list[Job]:
                 continue
             if job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
                 continue
-            message = f"Cancelled because job {parent.id}, which it continues from, was {parent.status.value}."
+            message = (f"Cancelled: the turn it continues from was not generated (that job was "
+                       f"{parent.status.value}).")
             cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error=message)
             seen.add(job.id)
             out.append(cancelled)

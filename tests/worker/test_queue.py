@@ -87,6 +87,19 @@ def test_cancel_queued_job(project, make_service, script: FakeScript, recorder: 
     assert not service.cancel(b)
 
 
+def test_cancelling_a_job_cancels_the_turns_that_continue_from_it(project, make_service) -> None:
+    service = make_service(start=False)
+    node_a, a = service.generate(project.tree.root_id, "a")
+    _node_b, b = service.generate(node_a, "b")
+    jobs = service.reroll_branch(node_a)
+    assert service.cancel(jobs[0])
+    follower = service.job(jobs[1])
+    assert follower.status is JobStatus.CANCELLED
+    assert follower.error == "Cancelled: the turn it continues from was not generated (that job was cancelled)."
+    assert jobs[0] not in follower.error, "no internal id in a message the user reads"
+    assert service.cancel(a) and service.cancel(b)
+
+
 def test_cancel_running_job_within_one_step(project, make_service, script: FakeScript, recorder: Recorder) -> None:
     script.predict_steps = 2
     script.decode_steps = 200
