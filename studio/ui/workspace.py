@@ -143,6 +143,7 @@ class Workspace(QWidget):
         self._match_index = -1
         self.closed = False
         self.compare_window: Any = None
+        self.compare_node = ""  # the turn the compare window shows
         self.ask_stale_hook: Callable[[int], str | None] | None = None
 
         self.scene = TreeScene(self.document, self.project.resolve, session.tracker, posters, clips, self)
@@ -265,12 +266,18 @@ class Workspace(QWidget):
         window = CompareWindow(title, takes, node.selected_take_id, states, self.inspector.takes.clips, self._abs,
                                self, numbers=numbers)
         window.take_chosen.connect(lambda take_id, n=node.id: self.choose_take(n, take_id))
+        window.destroyed.connect(lambda _o=None, w=window: self._forget_compare(w))
+        self.compare_node = node.id
         window.seed_locked.connect(self.lock_seed)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         window.show()
         window.play()
         self.compare_window = window
         return window
+
+    def _forget_compare(self, window: Any) -> None:
+        if self.compare_window is window:
+            self.compare_window, self.compare_node = None, ""
 
     def reroll_many(self, count: int) -> None:
         """Queue ``count`` new takes of the selected turn, each with its own seed."""
@@ -462,6 +469,9 @@ class Workspace(QWidget):
             self.select(fallback, center=False)
         else:
             self._refresh_timer.start()
+        compared = self.tree.nodes.get(self.compare_node)
+        if self.compare_window is not None and compared is not None:
+            self.compare_window.set_selected(compared.selected_take_id)
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
             self.cast.refresh(self.tree)
             self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))

@@ -237,6 +237,19 @@ def test_take_picker_fits_four_compare_window_plays_in_sync_and_seed_lock(make_w
     compare.seek(1)
     assert compare.frames() == [1, 1, 1, 1]
     assert "seed" in compare.columns[0].facts.text()
+    # choosing a take there (or undoing it) moves the window's "selected" with the turn's
+    chosen = project.tree.node(turn).selected_take_id
+    was = next(c for c in compare.columns if c.take.id == chosen)
+    other = next(c for c in compare.columns if c.take.id != chosen)
+    assert "selected" in was.caption.text() and not was.use_button.isEnabled()
+    other.use_button.click()
+    window.session.settle()
+    qtbot.waitUntil(lambda: "selected" in other.caption.text())
+    assert not other.use_button.isEnabled() and was.use_button.isEnabled() and "selected" not in was.caption.text()
+    ws.undo()
+    window.session.settle()
+    qtbot.waitUntil(lambda: "selected" in was.caption.text())
+    assert other.use_button.isEnabled()
 
     seed = compare.columns[2].take.seed
     compare.columns[2].lock_button.click()

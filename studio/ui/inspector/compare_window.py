@@ -43,7 +43,7 @@ class _Column(QFrame):
                  path: str, parent: QWidget) -> None:
         super().__init__(parent)
         self.take = take
-        self.setObjectName("takeTileSelected" if selected else "takeTile")
+        self.number = number
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(clips, self, compact=True)
         self.player.play_button.hide()
@@ -52,13 +52,11 @@ class _Column(QFrame):
         self.player.loop = False
         if path:
             self.player.set_clips([path])
-        stale = " · stale" if take.stale else ""
-        self.caption = QLabel(f"<b>Take {number}</b>{' · selected' if selected else ''}{stale}", self)
+        self.caption = QLabel(self)
         self.facts = QLabel(f"{state_line(take, state)}<br>seed {take.seed} · {take.engine}", self)
         self.facts.setObjectName("dimLabel")
         self.facts.setWordWrap(True)
-        self.use_button = QPushButton("✓ Selected" if selected else "Use this take", self)
-        self.use_button.setEnabled(not selected)
+        self.use_button = QPushButton(self)
         self.lock_button = QPushButton(f"Lock seed {take.seed}", self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -69,6 +67,16 @@ class _Column(QFrame):
         buttons.addWidget(self.use_button)
         buttons.addWidget(self.lock_button)
         layout.addLayout(buttons)
+        self.set_selected(selected)
+
+    def set_selected(self, selected: bool) -> None:
+        stale = " · stale" if self.take.stale else ""
+        self.caption.setText(f"<b>Take {self.number}</b>{' · selected' if selected else ''}{stale}")
+        self.use_button.setText("✓ Selected" if selected else "Use this take")
+        self.use_button.setEnabled(not selected)
+        self.setObjectName("takeTileSelected" if selected else "takeTile")
+        self.style().unpolish(self)  # the style sheet's frame follows the object name
+        self.style().polish(self)
 
 
 class CompareWindow(QDialog):
@@ -123,6 +131,11 @@ class CompareWindow(QDialog):
         self._update_range()
         self.resize(380 * min(2, max(1, len(shown))) if len(shown) == 4 else 330 * max(1, len(shown)),
                     640 if len(shown) == 4 else 380)
+
+    def set_selected(self, take_id: str | None) -> None:
+        """Follow the turn's selected take (chosen here, elsewhere, or undone)."""
+        for column in self.columns:
+            column.set_selected(column.take.id == take_id)
 
     @property
     def frame_count(self) -> int:
