@@ -1,7 +1,8 @@
 """An OpenTimelineIO timeline of the branch, for finishing the episode in an editor.
 
-Clips reference the take files by absolute ``file://`` URL with source ranges at each
-clip's own frame rate. A dissolve becomes an OTIO transition centred on the cut point;
+Clips reference the take files by absolute ``file://`` URL (each file's available range at
+its own frame rate); the source ranges are counted in the episode's output frames, so that
+every cut falls on the exported video's frame at any output rate. A dissolve becomes an OTIO transition centred on the cut point;
 the clips around it are trimmed to the cut and the transition uses the trimmed frames
 as handles, so the timeline's duration equals the exported video's. A turn whose
 duration is longer than its clip is followed by a freeze frame of its last frame.
@@ -11,13 +12,12 @@ at the frames where the video shows it as a caption.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.export.branch import Branch
 from studio.export.cues import CueKind, split_span, turn_cues
-from studio.export.timeline import Timeline
+from studio.export.timeline import Timeline, output_frames
 from studio.storage.ffmpeg import StreamInfo
 
 if TYPE_CHECKING:
@@ -25,10 +25,6 @@ if TYPE_CHECKING:
 
 
 MARKER_COLOURS = {CueKind.DIALOGUE: "GREEN", CueKind.NARRATION: "PURPLE", CueKind.ACTION: "BLUE"}
-
-
-def _to_source_frames(frames: int, fps: Fraction, source_fps: Fraction) -> int:
-    return round(Fraction(frames) * source_fps / fps)
 
 
 def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
@@ -51,9 +47,14 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                 name="Dissolve", transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve,
                 in_offset=otio.opentime.RationalTime(before, rate), out_offset=otio.opentime.RationalTime(after, rate),
             ))
+        # Ranges are counted in the episode's output frames (the clip's own rate for its length
+        # on disk): the cuts then fall exactly where the video's do, at any --fps. Rounding each
+        # clip to its own frames instead let the timeline drift from the video turn by turn.
         clip_rate = float(info.fps)
-        head = _to_source_frames(span.head_trim, timeline.fps, info.fps)
-        shown = _to_source_frames(span.shown_to - span.shown_from, timeline.fps, info.fps)
+        clip_frames = output_frames(info.frames, info.fps, timeline.fps)
+        head = min(span.head_trim, clip_frames - 1)
+        shown = span.shown_to - span.shown_from
+        played = min(shown, clip_frames - head)
         metadata: dict[str, Any] = {"kamishibai": {
             "turn": turn.number, "node_id": turn.node_id, "take_id": turn.take_id,
             "instruction": turn.instruction, "action": turn.action, "character": turn.character,
@@ -62,14 +63,12 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
             "narration": turn.story.narration, "shot_notes": turn.story.shot_notes,
         }}
         url = Path(turn.clip).resolve().as_uri()
-        head = min(head, info.frames - 1)
-        played = min(shown, info.frames - head)
         track.append(otio.schema.Clip(
             name=f"Turn {turn.number}",
             media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(info.frames,
                                                                                                   clip_rate)),
-            source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(head, clip_rate),
-                                                 otio.opentime.RationalTime(played, clip_rate)),
+            source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(head, rate),
+                                                 otio.opentime.RationalTime(played, rate)),
             metadata=metadata,
         ))
         if shown > played:  # the turn lasts longer than its clip: hold the last frame
@@ -78,7 +77,7 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                 media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(
                     info.frames, clip_rate)),
                 source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(info.frames - 1, clip_rate),
-                                                     otio.opentime.RationalTime(shown - played, clip_rate)),
+                                                     otio.opentime.RationalTime(shown - played, rate)),
                 effects=[otio.schema.FreezeFrame()],
                 metadata={"kamishibai": {"turn": turn.number, "hold": True}},
             ))

@@ -177,3 +177,27 @@ def test_split_span_gives_every_cue_a_frame_and_merges_only_when_it_must() -> No
     narration = [Cue(CueKind.NARRATION, "a"), Cue(CueKind.NARRATION, "b")]
     assert split_span(narration, 0, 1)[0].cue == Cue(CueKind.NARRATION, "a / b")
     assert split_span(cues, 3, 3) == []
+
+
+@pytest.mark.parametrize("fps", [30.0, 10.0, 12.0])
+def test_otio_cuts_where_the_video_cuts_at_another_frame_rate(story: Fixture, tmp_path: Path, fps: float) -> None:
+    """At an output rate other than the clips' own, each clip's range is counted in output
+    frames, so rounding can't add up: the timeline is as long as the video and every clip
+    starts where its caption (the video's cut) does."""
+    _with_story(story)  # a held turn and captions
+    options = ExportOptions(fps=fps, crossfade=0.25)
+    video = export_branch(story.project, story.leaf, tmp_path / "v.mp4", options=options)
+    export_branch(story.project, story.leaf, tmp_path / "v.otio", options=options)
+    track = otio.adapters.read_from_file(str(tmp_path / "v.otio")).tracks[0]
+    assert track.duration().to_seconds() == pytest.approx(video.duration, abs=1e-6)
+    assert track.duration().to_seconds() == pytest.approx(container_duration(tmp_path / "v.mp4"), abs=0.05)
+    firsts: dict[int, float] = {}
+    for marker in track.markers:
+        turn = marker.metadata["kamishibai"]["turn"]
+        firsts.setdefault(turn, marker.marked_range.start_time.to_seconds())
+    for clip in clips_of(track):
+        data = clip.metadata["kamishibai"]
+        if data.get("hold"):
+            continue
+        start = track.range_of_child(clip).start_time.to_seconds()
+        assert start == pytest.approx(firsts[data["turn"]], abs=1e-6), (data["turn"], start, firsts)
