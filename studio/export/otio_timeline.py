@@ -2,10 +2,11 @@
 
 Clips reference the take files by absolute ``file://`` URL (each file's available range at
 its own frame rate); the source ranges are counted in the episode's output frames, so that
-every cut falls on the exported video's frame at any output rate. A dissolve becomes an OTIO transition centred on the cut point;
-the clips around it are trimmed to the cut and the transition uses the trimmed frames
-as handles, so the timeline's duration equals the exported video's. A turn whose
-duration is longer than its clip is followed by a freeze frame of its last frame.
+every cut falls on the exported video's frame at any output rate. A dissolve becomes an
+OTIO transition centred on the cut point; the clips around it are trimmed to the cut and
+the transition uses the trimmed frames as handles, so the timeline's duration equals the
+exported video's. A turn whose duration is longer than its clip is followed by a freeze
+frame of its last frame.
 Every cue (narration, dialogue line, or the action's sentence) is a marker on the track,
 at the frames where the video shows it as a caption.
 """

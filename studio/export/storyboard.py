@@ -238,40 +238,59 @@ def _set_column(blocks: list[TextBlock], box: Rect, size: float, measure: Measur
 def set_panel_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure) -> tuple[list[PlacedLine], float]:
     """Every line of the turn's text placed in ``columns`` at the largest size that fits
     them all (one size for the whole panel); returns the lines and that size. At the smallest
-    size, what the first column has no room for flows on into the next; only then is text
-    left out, and a last line says how many blocks (dialogue lines, fields) it left out."""
+    size, what the first column has no room for flows on into the next. Only then is text left
+    out, dialogue lines first (from the last, with a line saying how many), so that the
+    narration, the action, the shot notes and the state stay; if even they don't fit, a last
+    line says how many blocks were left out."""
     heard, seen = turn_blocks(turn)
+    size = MAX_TEXT_SIZE
+    while size > MIN_TEXT_SIZE:
+        lines, left_out = _panel_lines(columns, turn, heard, seen, size, measure, flow=False)
+        if not left_out:
+            return lines, size
+        size = max(MIN_TEXT_SIZE, size - 0.5)
+    lines, left_out = _panel_lines(columns, turn, heard, seen, size, measure, flow=True)
+    spoken = len(turn.story.dialogue)
+    for keep in range(spoken - 1, -1, -1) if left_out else ():
+        note = TextBlock("", f"\u2026 +{plural(spoken - keep, 'more dialogue line')}", TextStyle.ITALIC, MUTED)
+        trimmed = [*heard[:keep], note, *heard[spoken:]]  # the narration, after the dialogue, stays
+        fewer, missing = _panel_lines(columns, turn, trimmed, seen, size, measure, flow=True)
+        if not missing:
+            return fewer, size
+    return lines, size
+
+
+def _panel_lines(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen: list[TextBlock], size: float,
+                 measure: Measure, flow: bool) -> tuple[list[PlacedLine], int]:
+    """The panel's lines at ``size`` and how many blocks had no room. With ``flow`` (the
+    smallest size) a column's overflow goes on in the next, and what the last has no room for
+    is cut, with a note of how many blocks that left out."""
     heading = TextBlock("", turn_heading(turn), TextStyle.BOLD)
     two = [[*heard], [*seen]] if heard else [[*seen[:1]], [*seen[1:]]]
     groups = two if len(columns) == 2 else [[*heard, *seen]]
-    size = MAX_TEXT_SIZE
-    while True:
-        lines: list[PlacedLine] = []
-        fits = True
-        last = size <= MIN_TEXT_SIZE
-        head_h = size * 1.15 * LINE
-        head_w = columns[-1].right - columns[0].x
-        shown = fit_line(heading.text, measuring(measure, size * 1.15, TextStyle.BOLD), head_w)
-        lines.append(PlacedLine(columns[0].x, columns[0].y, shown, size * 1.15, TextStyle.BOLD, INK))
-        carried: list[TextBlock] = []
-        for index, (box, blocks) in enumerate(zip(columns, groups, strict=True)):
-            shifted = Rect(box.x, box.y + head_h + size * 0.3, box.w, box.h - head_h - size * 0.3) \
-                if index == 0 or len(columns) == 2 else box
-            final = index == len(columns) - 1
-            pending = [*carried, *blocks] if last else blocks
-            placed, count, top = _set_column(pending, shifted, size, measure, limit=last and final)
-            if last and final and count < len(pending):  # again, keeping a line for the note
-                shorter = Rect(shifted.x, shifted.y, shifted.w, shifted.h - size * LINE)
-                placed, count, top = _set_column(pending, shorter, size, measure, limit=True)
-            lines.extend(placed)
-            carried = pending[count:] if last else []
-            fits = fits and count == len(pending)
-            if last and final and carried:
-                note = f"… +{len(carried)} more line{'s' if len(carried) != 1 else ''}"
-                lines.append(PlacedLine(shifted.x, top, note, size, TextStyle.ITALIC, MUTED))
-        if fits or last:
-            return lines, size
-        size = max(MIN_TEXT_SIZE, size - 0.5)
+    head_h = size * 1.15 * LINE
+    head_w = columns[-1].right - columns[0].x
+    shown = fit_line(heading.text, measuring(measure, size * 1.15, TextStyle.BOLD), head_w)
+    lines = [PlacedLine(columns[0].x, columns[0].y, shown, size * 1.15, TextStyle.BOLD, INK)]
+    carried: list[TextBlock] = []
+    left_out = 0
+    for index, (box, blocks) in enumerate(zip(columns, groups, strict=True)):
+        shifted = Rect(box.x, box.y + head_h + size * 0.3, box.w, box.h - head_h - size * 0.3) \
+            if index == 0 or len(columns) == 2 else box
+        final = index == len(columns) - 1
+        pending = [*carried, *blocks] if flow else blocks
+        placed, count, top = _set_column(pending, shifted, size, measure, limit=flow and final)
+        if flow and final and count < len(pending):  # again, keeping a line for the note
+            shorter = Rect(shifted.x, shifted.y, shifted.w, shifted.h - size * LINE)
+            placed, count, top = _set_column(pending, shorter, size, measure, limit=True)
+        lines.extend(placed)
+        carried = pending[count:] if flow else []
+        left_out += 0 if flow else len(pending) - count
+        if flow and final and carried:
+            left_out = len(carried)
+            note = f"\u2026 +{len(carried)} more line{'s' if len(carried) != 1 else ''}"
+            lines.append(PlacedLine(shifted.x, top, note, size, TextStyle.ITALIC, MUTED))
+    return lines, left_out
 
 
 def page_label(page: int, pages: int) -> str:

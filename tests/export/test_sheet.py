@@ -73,12 +73,20 @@ def test_many_dialogue_lines_flow_into_the_next_column_and_a_cut_says_so(story: 
     text = _text(out)[0]
     shown = [index for index in range(1, 11) if f"line number {index} of the long talk" in text]
     if len(shown) < 10:  # no room even in the smallest type: the cut is said, never silent
-        assert shown == list(range(1, len(shown) + 1)) and f"+{10 - len(shown)} more line" in text, (panels, shown)
+        assert shown == list(range(1, len(shown) + 1)), (panels, shown)
+        assert f"+{10 - len(shown)} more dialogue line" in text, (panels, shown)
     assert panels != 1 or shown == list(range(1, 11)), "a page of one panel has room for every line"
+    story.project.apply(SetNarration(first, "The town wakes up."))
+    story.project.apply(SetShotNotes(first, "Wide shot, slow pan."))
     for _ in range(30):
         story.project.apply(AddDialogueLine(first, "Mei", "and again, and again, and again, and again"))
-    export_branch(story.project, story.leaf, tmp_path / "cut.pdf", options=ExportOptions(panels_per_page=3))
-    assert "more lines" in _text(tmp_path / "cut.pdf")[0]
+    for count in (1, 2, 3):  # dialogue is cut first: the narration, action, notes and state stay
+        export_branch(story.project, story.leaf, tmp_path / f"cut{count}.pdf",
+                      options=ExportOptions(panels_per_page=count))
+        text = _text(tmp_path / f"cut{count}.pdf")[0]
+        assert "more dialogue lines" in text, count
+        for kept in ("The town wakes up.", "Wide shot, slow pan.", "ACTION", "STATE"):
+            assert kept in text, (count, kept)
 
 
 def _page_png(pdf: Path, page: int, tmp_path: Path, dpi: int = 72) -> np.ndarray:
