@@ -11,7 +11,7 @@ import numpy as np
 
 from studio.export.branch import Branch
 from studio.export.cues import CueKind, split_span, turn_cues
-from studio.export.drawing import Patch, caption_patch, render_card, state_patch
+from studio.export.drawing import Patch, caption_layout, caption_patch, render_card, state_patch
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
 from studio.export.timeline import Timeline
@@ -64,6 +64,21 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
                 owner[start:end] = len(groups)
                 groups.append(patches)
     return owner, groups
+
+
+def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
+    """A note naming the turns whose burned caption had no room even in the smallest type
+    (its last line ends in an ellipsis; the SRT keeps the whole text), or ''."""
+    if options.captions != CaptionMode.BURN:
+        return ""
+    cut = [turn.number for span, turn in zip(timeline.turns, branch.turns, strict=True)
+           if any(caption_layout(size, " ".join(t.cue.shown.split()), t.cue.kind is CueKind.NARRATION)[2]
+                  for t in split_span(turn_cues(turn), span.shown_from, span.shown_to) if t.cue.shown.strip())]
+    if not cut:
+        return ""
+    turns = ", ".join(str(number) for number in cut)
+    return (f"the caption of turn{'s' if len(cut) > 1 else ''} {turns} was too long for the frame and ends in "
+            f"'\u2026' (a larger --size, or captions as SRT, keeps all of it)")
 
 
 def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, size: tuple[int, int],

@@ -210,15 +210,33 @@ def render_card(size: tuple[int, int], text: str) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8)
 
 
+CAPTION_LINES = 3
+
+
+def caption_layout(size: tuple[int, int], text: str, italic: bool = False) -> tuple[Typeface, list[str], bool]:
+    """The typeface and lines of a burned caption: at most :data:`CAPTION_LINES` lines, in a
+    smaller type (down to two thirds) when the text needs it; True when even that size
+    could not hold it and the last line was cut."""
+    width, height = size
+    pad = max(4, height // 60)
+    room = width * 0.92 - 2 * pad
+    largest = max(10, height // 24)
+    for points in range(largest, max(10, largest * 2 // 3) - 1, -1):
+        face = load_typeface(points, italic=italic)
+        lines = wrap_text(text, face.width, room)
+        if len(lines) <= CAPTION_LINES:
+            return face, lines, False
+    return face, wrap_text(text, face.width, room, max_lines=CAPTION_LINES), True
+
+
 def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Patch | None:
     """A caption at the bottom of the frame on a translucent band (None for no text)."""
     text = " ".join(text.split())
     if not text:
         return None
     width, height = size
-    face = load_typeface(max(10, height // 24), italic=italic)
+    face, lines, _cut = caption_layout(size, text, italic)
     pad = max(4, height // 60)
-    lines = wrap_text(text, face.width, width * 0.92 - 2 * pad, max_lines=3)
     step = face.line_height()
     band_h = step * len(lines) + 2 * pad
     image = Image.new("RGBA", (width, band_h), (*PANEL, 170))

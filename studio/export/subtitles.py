@@ -5,6 +5,7 @@ among its cues as :mod:`studio.export.cues` says."""
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,9 +22,15 @@ def srt_timestamp(frame: int, fps: Fraction) -> str:
     return f"{hours:02d}:{minutes:02d}:{seconds:02d},{millis:03d}"
 
 
+SRT_LINE = 42
+"""Characters a subtitle line holds by convention (broadcast and streaming style guides)."""
+
+
 def srt_cue_text(cue: Cue) -> str:
     text = " ".join(cue.shown.split())
     text = text.replace("<", "‹").replace(">", "›")  # players read tags in SRT text
+    # wrapped here, as the burned captions are: players show an SRT line as it is written
+    text = "\n".join(textwrap.wrap(text, SRT_LINE, break_long_words=False, break_on_hyphens=False)) or text
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text
 
 

@@ -90,16 +90,21 @@ def plan_timeline(clip_frames: list[int], fps: Fraction, crossfade: float = 0.0,
     if crossfade > 0 and fade == 0:
         fade = 1  # asked for a dissolve: give it at least one frame
     count = len(clip_frames)
-    for index, frames in enumerate(clip_frames):
-        needed = fade * ((index > 0) + (index < count - 1))
-        if needed > frames:
-            shortest = min(clip_frames) / float(fps)
-            raise ExportError(
-                f"A crossfade of {crossfade:g} s is too long for clips of {shortest:.2f} s.",
-                hint=f"Use at most {shortest / 2:.2f} s (half the shortest clip).",
-            )
-    title = seconds_to_frames(title_seconds, fps) if title_seconds > 0 else 0
-    end = seconds_to_frames(end_seconds, fps) if end_seconds > 0 else 0
+    sides = [(index > 0) + (index < count - 1) for index in range(count)]
+    if any(fade * side > frames for side, frames in zip(sides, clip_frames, strict=True)):
+        # the longest dissolve every turn has room for, in whole frames
+        room = min(frames // side for side, frames in zip(sides, clip_frames, strict=True) if side)
+        short = min((i for i in range(count) if sides[i]), key=lambda i: clip_frames[i] // sides[i])
+        length = f"turn {short + 1} lasts {clip_frames[short] / float(fps):.2f} s ({clip_frames[short]} " \
+                 f"frame{'s' if clip_frames[short] != 1 else ''} at {float(fps):g} fps)"
+        if room == 0:
+            raise ExportError(f"No crossfade fits: {length}.",
+                              hint="Export without a crossfade, or make that turn longer.")
+        raise ExportError(f"A crossfade of {crossfade:g} s is too long: {length}.",
+                          hint=f"Use at most {room / float(fps):.2f} s.")
+    # a card that was asked for shows for at least one frame, however short its duration
+    title = max(1, seconds_to_frames(title_seconds, fps)) if title_seconds > 0 else 0
+    end = max(1, seconds_to_frames(end_seconds, fps)) if end_seconds > 0 else 0
     before, after = fade // 2, fade - fade // 2
     spans: list[TurnSpan] = []
     start = title

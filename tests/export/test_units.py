@@ -38,6 +38,20 @@ def test_timeline_refuses_a_dissolve_longer_than_the_clips() -> None:
         plan_timeline([6, 4, 6], Fraction(8), crossfade=0.375)
     plan_timeline([6, 4, 6], Fraction(8), crossfade=0.25)
     plan_timeline([3, 3], Fraction(8), crossfade=0.375)  # two clips: one dissolve each
+    with pytest.raises(ExportError) as refused:  # the hint gives a length that works
+        plan_timeline([6, 4, 6], Fraction(8), crossfade=0.375)
+    assert "turn 2 lasts 0.50 s (4 frames at 8 fps)" in refused.value.message
+    assert refused.value.hint == "Use at most 0.25 s."
+    plan_timeline([6, 4, 6], Fraction(8), crossfade=0.25)
+    with pytest.raises(ExportError) as none_fits:  # a turn of one frame has room for no dissolve at all
+        plan_timeline([6, 1, 6], Fraction(8), crossfade=0.01)
+    assert none_fits.value.message == "No crossfade fits: turn 2 lasts 0.12 s (1 frame at 8 fps)."
+
+
+def test_a_card_shorter_than_a_frame_still_shows_for_one() -> None:
+    timeline = plan_timeline([6, 6], Fraction(8), title_seconds=0.01, end_seconds=0.05)
+    assert (timeline.title_frames, timeline.end_frames) == (1, 1)
+    assert plan_timeline([6], Fraction(8)).title_frames == 0
 
 
 def test_output_frames_and_resample() -> None:

@@ -241,3 +241,26 @@ def test_burned_captions_change_with_each_dialogue_line(story: Fixture, tmp_path
         return float(np.abs(band[a] - band[b]).mean())
 
     assert change(0, 23) > 5 * max(1.0, change(0, 10)), "the second line replaces the first, late in the turn"
+
+
+def test_a_long_caption_takes_smaller_type_before_it_is_cut_and_a_cut_is_said(story: Fixture, tmp_path: Path) -> None:
+    from studio.export.drawing import CAPTION_LINES, caption_layout, wrap_text
+
+    size = (720, 480)
+    words = "a caption that goes on and on across the frame"
+    largest, *_ = caption_layout(size, "short")
+    text = words
+    while len(wrap_text(text, largest.width, size[0] * 0.92 - 2 * 8)) <= CAPTION_LINES:
+        text += " and on"  # until the largest type needs a fourth line
+    face, lines, cut = caption_layout(size, text)
+    assert not cut and len(lines) <= CAPTION_LINES and face.size < largest.size, "smaller type, nothing cut"
+    face, lines, cut = caption_layout(size, " ".join([words] * 12))
+    assert cut and len(lines) == CAPTION_LINES and lines[-1].endswith("\u2026")
+
+    story.project.apply(AddDialogueLine(story.nodes[1], "Qiqi", " ".join([words] * 12)))
+    result = export_branch(story.project, story.leaf, tmp_path / "cut.mp4",
+                           options=ExportOptions(captions=CaptionMode.BURN, size=(160, 120)))
+    assert any("caption of turn 2 was too long" in note for note in result.notes), result.notes
+    calm = export_branch(story.project, story.leaf, tmp_path / "srt.mp4",
+                         options=ExportOptions(captions=CaptionMode.SRT))
+    assert not any("caption" in note for note in calm.notes)
