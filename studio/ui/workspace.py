@@ -36,6 +36,7 @@ from studio.core.errors import StudioError
 from studio.core.model import Take, new_id
 from studio.core.sentence import plural
 from studio.core.state import CharacterState, StateScope, character_key
+from studio.core.story import StoryFields
 from studio.core.tree import StoryTree
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
@@ -634,7 +635,8 @@ class Workspace(QWidget):
         takes = sum(len(tree.takes_of(n.id)) for n in subtree)
         ids = {n.id for n in subtree}
         generating = sum(1 for job in self.session.active_jobs() if job.node_id in ids)
-        if (takes or generating) and not self.confirm(
+        written = any(n.story != StoryFields() for n in subtree)  # dialogue, narration, notes
+        if (takes or generating or written or len(subtree) > 1) and not self.confirm(
                 "Delete turns", delete_prompt(len(subtree) - 1, takes, generating)):
             return
         parent = node.parent_id

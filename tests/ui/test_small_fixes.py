@@ -320,3 +320,26 @@ def test_a_recent_project_moved_away_is_said_so_and_leaves_the_list(make_window,
     assert not window.open_recent(gone)
     assert errors and "moved or deleted" in errors[0] and "kamishibai new" not in errors[0]
     assert str(gone) not in window.settings.recent_projects
+
+
+def test_delete_asks_for_turns_below_or_written_text_even_without_takes(make_window, sample_project: Path,
+                                                                        qtbot) -> None:
+    from studio.core import SetNarration
+
+    window = make_window(sample_project)
+    ws, project = window.workspace, window.session.project
+    tree = project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    assert not any(tree.takes_of(n.id) for n in [tree.node(first), *tree.descendants(first)])
+    asked: list[str] = []
+    ws.confirm = lambda title, text: asked.append(text) or False  # type: ignore[method-assign]
+    ws.select(first, center=False)
+    ws.delete_current()
+    assert asked and asked[0].startswith("Delete this turn and the ") and first in project.tree.nodes
+    leaf = tree.leaves_under(tree.root_id)[0].id  # no take, nothing below, but written text
+    project.apply(SetNarration(leaf, "The town wakes up."))
+    window.session.settle()
+    ws.select(leaf, center=False)
+    asked.clear()
+    ws.delete_current()
+    assert asked == ["Delete this turn?\nYou can undo this with Ctrl+Z."] and leaf in project.tree.nodes
