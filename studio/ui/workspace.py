@@ -136,6 +136,7 @@ class Workspace(QWidget):
         self.studio_actions = actions
         self.confirm = confirm
         self.current_id: str = self.project.tree.root_id
+        self.previous_id: str = self.current_id
         self.branch: list[str] = []
         self._last_child: dict[str, str] = {}
         self._matches: list[str] = []
@@ -392,6 +393,8 @@ class Workspace(QWidget):
         node = self.tree.nodes[node_id]
         if node.parent_id is not None:
             self._last_child[node.parent_id] = node_id
+        if node_id != self.current_id:
+            self.previous_id = self.current_id  # where an undone fork or new turn goes back to
         self.current_id = node_id
         self._refresh_selection_views(show_inspector=True)
         if center:
@@ -467,6 +470,11 @@ class Workspace(QWidget):
                             self.tree.root_id)
             ancestors = self.branch[: self.branch.index(self.current_id)] if self.current_id in self.branch else []
             fallback = next((n for n in reversed(ancestors) if n in self.tree.nodes), fallback)
+            parent = ancestors[-1] if ancestors else None
+            previous = self.tree.nodes.get(self.previous_id)
+            if previous is not None and self.previous_id not in removed and parent is not None \
+                    and parent in (previous.id, previous.parent_id):
+                fallback = previous.id  # the turn selected before: a fork's original, a new turn's parent
             self.select(fallback, center=False)
         else:
             self._refresh_timer.start()

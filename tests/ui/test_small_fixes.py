@@ -343,3 +343,20 @@ def test_delete_asks_for_turns_below_or_written_text_even_without_takes(make_win
     asked.clear()
     ws.delete_current()
     assert asked == ["Delete this turn?\nYou can undo this with Ctrl+Z."] and leaf in project.tree.nodes
+
+
+def test_undoing_a_fork_goes_back_to_the_turn_it_was_forked_from(make_window, sample_project: Path, qtbot) -> None:
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    ws.select(first, center=False)
+    ws.fork()
+    session.settle()
+    qtbot.waitUntil(lambda: ws.current_id not in (first, tree.root_id))
+    fork = ws.current_id
+    assert session.project.tree.node(fork).parent_id == tree.root_id
+    ws.undo()
+    session.settle()
+    qtbot.waitUntil(lambda: fork not in session.project.tree.nodes)
+    assert ws.current_id == first
