@@ -360,3 +360,98 @@ def test_undoing_a_fork_goes_back_to_the_turn_it_was_forked_from(make_window, sa
     session.settle()
     qtbot.waitUntil(lambda: fork not in session.project.tree.nodes)
     assert ws.current_id == first
+
+
+def test_undo_while_the_narration_box_has_focus_shows_the_undone_text_and_keeps_it(make_window,
+                                                                                   sample_project: Path,
+                                                                                   qtbot) -> None:
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    turn = tree.child_ids(tree.root_id)[0]
+    ws.select(turn)
+    story = ws.inspector.story
+    original = tree.node(turn).story.narration
+    story.narration.setFocus()
+    qtbot.waitUntil(story.narration.hasFocus)
+    qtbot.keyClicks(story.narration, "Night falls. ")
+    qtbot.waitUntil(lambda: session.project.tree.node(turn).story.narration != original, timeout=5000)
+    qtbot.waitUntil(window.actions_.undo.isEnabled, timeout=5000)
+    window.actions_.undo.trigger()
+    session.settle()
+    qtbot.waitUntil(lambda: story.narration.toPlainText().strip() == original, timeout=5000)
+    story.shot_notes.setFocus()  # leaving the box saves nothing over the undo
+    qtbot.wait(50)
+    session.settle()
+    assert session.project.tree.node(turn).story.narration == original
+    assert window.actions_.redo.isEnabled(), "the undone edit can still be redone"
+    story.narration.setFocus()
+    qtbot.waitUntil(story.narration.hasFocus)
+    window.actions_.redo.trigger()
+    session.settle()
+    qtbot.waitUntil(lambda: story.narration.toPlainText().startswith("Night falls."), timeout=5000)
+
+
+def test_story_fields_hold_no_more_than_a_turn_accepts(make_window, sample_project: Path, qtbot) -> None:
+    from studio.core.story import MAX_LINE_CHARS, MAX_NOTES_CHARS
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    turn = tree.child_ids(tree.root_id)[0]
+    ws.select(turn)
+    story = ws.inspector.story
+    row = story.add_dialogue_line()
+    row.text.setText("x" * (MAX_LINE_CHARS + 5))
+    assert len(row.text.text()) == MAX_LINE_CHARS
+    story.shot_notes.setPlainText("n" * (MAX_NOTES_CHARS + 50))
+    assert len(story.shot_notes.toPlainText()) == MAX_NOTES_CHARS
+    errors: list[str] = []
+    window.show_error = lambda error: errors.append(str(error))  # type: ignore[method-assign]
+    row.line_edited.emit()
+    story.commit_pending()
+    session.settle()
+    qtbot.waitUntil(lambda: len(session.project.tree.node(turn).story.shot_notes) == MAX_NOTES_CHARS, timeout=5000)
+    assert any(line.text == "x" * MAX_LINE_CHARS for line in session.project.tree.node(turn).story.dialogue)
+    assert errors == []
+
+
+def test_every_word_a_chip_offers_changes_the_instruction(make_window, sample_project: Path, qtbot) -> None:
+    from studio.ui.inspector.chips_view import replace_field
+    from studio.ui.inspector.understanding import ChipField
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    turn = tree.child_ids(tree.root_id)[0]  # "quickly fly on broomstick": its chip reads it without the adverb
+    ws.select(turn)
+    ws.inspector.editor.generate_button.click()
+    qtbot.waitUntil(lambda: session.project.tree.selected_take(turn) is not None, timeout=JOB_TIMEOUT_MS)
+    session.settle()
+    chips = ws.inspector.chips
+    qtbot.waitUntil(lambda: any(c.field is ChipField.MOTION for c in chips.chips), timeout=5000)
+    motion = next(c for c in chips.chips if c.field is ChipField.MOTION)
+    qtbot.waitUntil(lambda: any(a.data() for a in chips.menu_for(motion).actions()), timeout=10_000)  # the words
+    instruction = chips.instruction
+    for chip in chips.chips:
+        for action in (a for a in chips.menu_for(chip).actions() if a.data()):
+            assert replace_field(instruction, chip.field, action.data()) != instruction.raw, (chip.text, action.data())
+
+
+def test_names_show_as_written_in_the_start_inspector(make_window, sample_project: Path, qtbot) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    from studio.core.commands import AddCastMember
+    from studio.core.model import CastMember
+
+    window = make_window(sample_project)
+    session = window.session
+    name = "<i>Kid</i> <b>X</b> & Co"
+    session.project.apply(AddCastMember(CastMember(id="kid", name=name)))
+    session.settle()
+    window.workspace.select(session.project.tree.root_id)
+    start = window.workspace.inspector.start
+    qtbot.waitUntil(lambda: "&lt;i&gt;Kid&lt;/i&gt;" in start.summary.text(), timeout=5000)
+    rows = [w for w in start.grid_host.findChildren(QLabel) if w.text() == name]
+    assert rows and rows[0].textFormat() == Qt.TextFormat.PlainText

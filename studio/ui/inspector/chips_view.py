@@ -118,7 +118,9 @@ class ChipsView(QWidget):
     def menu_for(self, chip: Chip) -> QMenu:
         """The words the engine knows for the chip's field, closest to the author's first."""
         menu = QMenu(self)
-        choices = [w for w in choices_for(chip.field, self.vocabulary) if w.lower() != chip.word.lower()]
+        # a word the instruction already says (its adverb kept) would change nothing: not offered
+        choices = [w for w in choices_for(chip.field, self.vocabulary) if w.lower() != chip.word.lower()
+                   and replace_field(self.instruction, chip.field, w) != self.instruction.raw]
         shown_as = _QUOTED.findall(chip.text)[1:2] if chip.warning else []
         words = suggestions(chip.word, [*(w for w in shown_as if w in choices), *choices])
         if not words:

@@ -5,7 +5,9 @@ A change becomes the document's undoable "Set start state" command (see the work
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope
@@ -43,8 +45,9 @@ class StartPanel(QWidget):
             return
         self._shown = key
         self.states = states
-        cast = ", ".join(m.name for m in tree.cast.values()) or "no characters yet (add them in the Cast panel)"
-        places = ", ".join(loc.name for loc in tree.locations.values()) or "the engine's own places"
+        # names are the author's text, shown as written (the summary itself is rich text)
+        cast = ", ".join(escape(m.name) for m in tree.cast.values()) or "no characters yet (add them in the Cast panel)"
+        places = ", ".join(escape(loc.name) for loc in tree.locations.values()) or "the engine's own places"
         scope = ("one state runs down each branch whatever character acts" if shared
                  else "each character has their own state; a turn changes its acting character's")
         self.summary.setText(f"<b>Cast:</b> {cast}<br><b>Places:</b> {places}<br>"
@@ -60,7 +63,9 @@ class StartPanel(QWidget):
             label.setObjectName("dimLabel")
             self.grid.addWidget(label, 0, column)
         for row, name in enumerate(names, start=1):
-            self.grid.addWidget(QLabel(name or "Everyone", self.grid_host), row, 0)
+            who = QLabel(name or "Everyone", self.grid_host)
+            who.setTextFormat(Qt.TextFormat.PlainText)
+            self.grid.addWidget(who, row, 0)
             spins: dict[str, QSpinBox] = {}
             for column, stat in enumerate(STAT_NAMES, start=1):
                 spin = QSpinBox(self.grid_host)

@@ -21,16 +21,43 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.story import MAX_DURATION_S, DialogueLine, StoryFields
+from studio.core.story import (
+    MAX_DURATION_S,
+    MAX_LINE_CHARS,
+    MAX_NARRATION_CHARS,
+    MAX_NOTES_CHARS,
+    MAX_SPEAKER_CHARS,
+    DialogueLine,
+    StoryFields,
+)
 
 TEXT_DEBOUNCE_MS = 700
 CLIP_LENGTH = "clip length"
 
 
 class _FocusOutText(QPlainTextEdit):
-    """A plain text box that says when it loses focus (to commit what was typed)."""
+    """A plain text box that says when it loses focus (to commit what was typed) and holds at
+    most ``limit`` characters (what the document accepts: more would be refused when saved,
+    and lost when the author moves on)."""
 
     left = Signal()
+
+    def __init__(self, limit: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.limit = limit
+        self.textChanged.connect(self._keep_to_limit)
+
+    def _keep_to_limit(self) -> None:
+        text = self.toPlainText()
+        if len(text) > self.limit:
+            cursor = self.textCursor()
+            position = min(cursor.position(), self.limit)
+            self.blockSignals(True)
+            self.setPlainText(text[: self.limit])
+            self.blockSignals(False)
+            cursor = self.textCursor()
+            cursor.setPosition(position)
+            self.setTextCursor(cursor)
 
     def focusOutEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().focusOutEvent(event)
@@ -52,6 +79,7 @@ class DialogueRow(QWidget):
         self.speaker.setToolTip("Who speaks (leave empty for a voice off screen)")
         self.speaker.setMinimumContentsLength(6)
         self.text = QLineEdit(line.text, self)
+        self.text.setMaxLength(MAX_LINE_CHARS)  # what a line may hold: longer would be refused, and lost
         self.text.setPlaceholderText("What they say")
         self.text.setCursorPosition(0)  # a long line shows its beginning, not its end
         self.remove = QToolButton(self)
@@ -67,6 +95,7 @@ class DialogueRow(QWidget):
         self.speaker.activated.connect(self._edited)
         line_edit = self.speaker.lineEdit()
         if line_edit is not None:
+            line_edit.setMaxLength(MAX_SPEAKER_CHARS)
             line_edit.editingFinished.connect(self._edited)
         self.remove.clicked.connect(self._remove)
 
@@ -91,6 +120,7 @@ class StoryEditor(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.story = StoryFields()
+        self._sent: dict[str, object] = {}  # what each field last committed (its own edit coming back)
         self.speakers: list[str] = []
         self.default_speaker = ""
         self.rows: list[DialogueRow] = []
@@ -99,7 +129,7 @@ class StoryEditor(QWidget):
         self._lines_box.setSpacing(3)
         self.add_line = QPushButton("Add a line", self)
         self.add_line.setToolTip("Add a line of dialogue")
-        self.narration = _FocusOutText(self)
+        self.narration = _FocusOutText(MAX_NARRATION_CHARS, self)
         self.narration.setPlaceholderText("What the narrator says over this turn")
         self.narration.setFixedHeight(54)
         self.duration = QDoubleSpinBox(self)
@@ -110,7 +140,7 @@ class StoryEditor(QWidget):
         self.duration.setSpecialValueText(CLIP_LENGTH)
         self.duration.setToolTip("How long the turn lasts in the episode: the clip is held on its last frame or "
                                  "trimmed. 'clip length' keeps the clip as it is.")
-        self.shot_notes = _FocusOutText(self)
+        self.shot_notes = _FocusOutText(MAX_NOTES_CHARS, self)
         self.shot_notes.setPlaceholderText("Notes for the shot (framing, sound, cut)")
         self.shot_notes.setFixedHeight(54)
 
@@ -146,18 +176,31 @@ class StoryEditor(QWidget):
 
     def set_story(self, story: StoryFields, speakers: list[str], default_speaker: str, *,
                   reset: bool = False) -> None:
-        """Show ``story``; fields the author is typing in are left alone (``reset``: another turn)."""
+        """Show ``story``; fields the author is typing in are left alone (``reset``: another turn),
+        unless the story changed there from elsewhere (an undo, a redo): then the field shows it,
+        and what was typed since is not saved over it."""
         self.speakers = list(speakers)
         self.default_speaker = default_speaker
+        if reset:
+            self._sent = {}
         if reset or self.dialogue() != story.dialogue:
             self._set_rows(story.dialogue)
         self.story = story
-        for box, value in ((self.narration, story.narration), (self.shot_notes, story.shot_notes)):
-            if box.toPlainText().strip() != value and (reset or not box.hasFocus()):
+        for box, name, timer in ((self.narration, "narration", self._narration_timer),
+                                 (self.shot_notes, "shot_notes", self._notes_timer)):
+            value, shown = getattr(story, name), box.toPlainText().strip()
+            # the box holds what it last saved, and the turn now holds something else: an undo
+            elsewhere = name in self._sent and shown == self._sent[name] != value
+            if shown != value and (reset or not box.hasFocus() or elsewhere):
+                timer.stop()
                 box.blockSignals(True)
                 box.setPlainText(value)
                 box.blockSignals(False)
-        if reset or not self.duration.hasFocus():
+                if elsewhere:
+                    self._sent[name] = value  # it shows the turn's text again: a redo can follow
+        typed = None if self.duration.value() <= 0.0 else round(self.duration.value(), 3)
+        elsewhere = "duration" in self._sent and typed == self._sent["duration"] != story.duration
+        if reset or not self.duration.hasFocus() or elsewhere:
             self.duration.blockSignals(True)
             self.duration.setValue(story.duration or 0.0)
             self.duration.blockSignals(False)
@@ -202,6 +245,9 @@ class StoryEditor(QWidget):
 
     def _commit_text(self, box: QPlainTextEdit, name: str) -> None:
         value = box.toPlainText().strip()
+        if value == getattr(self.story, name):
+            return  # nothing new (leaving a box, or an undo shown in it, saves nothing)
+        self._sent[name] = value
         if name == "narration":
             self._narration_timer.stop()
             self.narration_changed.emit(value)
@@ -211,7 +257,9 @@ class StoryEditor(QWidget):
 
     def _commit_duration(self) -> None:
         value = self.duration.value()
-        self.duration_changed.emit(None if value <= 0.0 else round(value, 3))
+        duration = None if value <= 0.0 else round(value, 3)
+        self._sent["duration"] = duration
+        self.duration_changed.emit(duration)
 
     def commit_pending(self) -> None:
         """Commit text still waiting for its debounce (before the selection changes)."""
