@@ -144,7 +144,8 @@ class EngineSettings:
 
     @classmethod
     def _known_hint(cls) -> str:
-        return "Its settings: " + ", ".join(s.name for s in cls.schema()) + "."
+        presets = f"; or preset=NAME, one of {', '.join(p.name for p in cls.PRESETS)}" if cls.PRESETS else ""
+        return "Its settings: " + ", ".join(s.name for s in cls.schema()) + presets + "."
 
     @classmethod
     def preset(cls, name: str) -> Preset:
@@ -164,6 +165,7 @@ class EngineSettings:
                     ignore_unknown: bool = False) -> Self:
         """Validated settings: the engine's defaults, then ``preset``, then ``values``.
 
+        A ``preset`` entry among ``values`` names a preset too (``--setting preset=NAME``).
         Unknown names are refused (``ignore_unknown`` drops them instead: for values stored
         by an older version). Numbers given as text are read; nothing else is guessed.
         """
@@ -171,6 +173,9 @@ class EngineSettings:
             values = {}
         if not isinstance(values, Mapping):
             raise SettingsError(f"{cls.ENGINE} settings must be name/value pairs, got {type(values).__name__}.")
+        if "preset" in values and "preset" not in {s.name for s in cls.schema()}:
+            values = dict(values)
+            preset = str(values.pop("preset") or preset)
         merged: dict[str, Any] = {}
         if preset:
             merged.update(cls.preset(preset).values)

@@ -75,6 +75,13 @@ def test_presets_apply_under_the_users_values() -> None:
     with pytest.raises(SettingsError, match="no preset 'turbo'"):
         ToySettings.from_values({}, preset="turbo")
     assert ToySettings.preset("fast").changes_output
+    # a preset named among the values, as `--setting preset=fast` gives it
+    named = ToySettings.from_values({"preset": "fast", "guidance": 3})
+    assert (named.steps, named.sampler, named.guidance) == (4, "Euler", 3.0)
+    with pytest.raises(SettingsError, match="no preset 'turbo'"):
+        ToySettings.from_values({"preset": "turbo"})
+    with pytest.raises(SettingsError, match="or preset=NAME, one of fast"):
+        ToySettings.from_values({"stpes": 3})
 
 
 def test_coerce_accepts_its_own_class_or_a_mapping_only() -> None:
