@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -148,10 +149,11 @@ class MiniEngine:
         if out.motions:  # what the decoder's candidates are judged against
             conditioning["motions"] = {name: probability for name, probability in out.motions}
         warnings = _warnings(instruction, dict(out.reading))
-        unread = runtime.vocab.unread(instruction.raw, runtime.config.lm.max_instruction)
+        unread = _unread_warning(instruction, runtime.vocab.unread_from(instruction.raw,
+                                                                      runtime.config.lm.max_instruction),
+                                 runtime.config.lm.max_instruction)
         if unread:
-            warnings.append(f"the mini model reads the first {runtime.config.lm.max_instruction} tokens of an "
-                            f"instruction; it did not read '{_excerpt(unread)}' (shorten it, or put the motion first)")
+            warnings.append(unread)
         if options.candidates > 1 and runtime.critic is None:
             warnings.append(f"the motion critic ({weights.CRITIC}) is not in the checkpoint folder, so one candidate "
                             f"was made, not {options.candidates}")
@@ -238,6 +240,37 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any]) -> list[s
         if reading.warnings:
             warnings.append(_unlearnt(instruction.background, "place", understood.get("location"), reading.location))
     return warnings
+
+
+def _unread_warning(instruction: Instruction, start: int | None, limit: int) -> str:
+    """What the model did not read of ``instruction`` (from ``start`` on), naming the fields
+    that lie there, or ''."""
+    if start is None:
+        return ""
+    raw = instruction.raw
+    rest = raw[start:]
+    fields = [label for label, value in (("Character", instruction.character), ("Motion", instruction.motion),
+                                         ("Background", instruction.background), ("Time", instruction.time_of_day))
+              if value.strip() and _last_end(raw, value) > start]
+    words = len(rest.split())
+    excerpt = _excerpt(rest)
+    more = "\u2026" if len(" ".join(rest.split())) > len(excerpt) else ""
+    named = " and ".join([", ".join(fields[:-1]), fields[-1]] if len(fields) > 1 else fields)
+    missed = f"; the {named} {'was' if len(fields) == 1 else 'were'} not read in full" if fields else ""
+    # moving the motion forward helps only when something else comes before it
+    first = raw.lower().find(instruction.motion.split()[0].lower()) if instruction.motion.split() else -1
+    others = [raw.lower().find(v.split()[0].lower()) for v in (instruction.character, instruction.background,
+                                                               instruction.time_of_day) if v.split()]
+    late = "Motion" in fields and any(0 <= at < first for at in others)
+    advice = "shorten it, or put the motion first" if late else "shorten it"
+    return (f"the mini model reads the first {limit} tokens of an instruction; it did not read the last "
+            f"{words} word{'s' if words != 1 else ''}, from '{excerpt}{more}'{missed} ({advice})")
+
+
+def _last_end(text: str, words: str) -> int:
+    """Where the last place ``text`` says ``words`` (any spacing, any case) ends; -1 if nowhere."""
+    pattern = r"\s+".join(re.escape(word) for word in words.split())
+    return max((match.end() for match in re.finditer(pattern, text, re.IGNORECASE)), default=-1)
 
 
 def _excerpt(text: str, most: int = 40) -> str:

@@ -83,14 +83,19 @@ class Vocab:
     def encode(self, text: str, limit: int) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False).ids[:limit])
 
-    def unread(self, text: str, limit: int) -> str:
-        """The end of ``text`` that :meth:`encode` with ``limit`` leaves out: '' when it reads all
-        of it, or all but punctuation (a closing full stop carries nothing the model uses)."""
+    def unread_from(self, text: str, limit: int) -> int | None:
+        """Where the part of ``text`` that :meth:`encode` with ``limit`` leaves out starts, moved
+        back to the start of a word cut in two; None when it reads all of it, or all but
+        punctuation (a closing full stop carries nothing the model uses)."""
         encoding = self.tokenizer.encode(text, add_special_tokens=False)
         if len(encoding.ids) <= limit:
-            return ""
-        rest = text[encoding.offsets[limit - 1][1]:].strip() if limit > 0 else text
-        return rest if any(c.isalnum() for c in rest) else ""
+            return None
+        cut = encoding.offsets[limit - 1][1] if limit > 0 else 0
+        if not any(c.isalnum() for c in text[cut:]):
+            return None
+        while 0 < cut < len(text) and text[cut].isalnum() and text[cut - 1].isalnum():
+            cut -= 1
+        return cut
 
     def level_ids(self) -> list[int]:
         return [self.id(t) for t in LEVEL_TOKENS]

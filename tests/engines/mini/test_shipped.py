@@ -98,7 +98,14 @@ def test_text_the_model_does_not_read_is_warned_about(engine: MiniEngine) -> Non
     long = parse_instruction("Character: Qiqi; Background: a quiet park in the late afternoon with cherry trees, a "
                              "small pond, some ducks and old benches near the fountain; Motion: run.")
     warned = engine.predict(GenerationContext(), long, settings, 7).warnings
-    assert any("reads the first 40 tokens" in w and "Motion: run." in w for w in warned), warned
+    assert any("reads the first 40 tokens" in w and "the Motion was not read in full" in w
+               and "put the motion first" in w for w in warned), warned
+    quote = next(w for w in warned if "tokens" in w).split("from '")[1]
+    assert any(quote.startswith(word) for word in long.raw.split()), quote  # on a word of the text
+    wordy = parse_instruction("Character: Qiqi; Motion: run; Background: " + "a very long and winding road " * 12)
+    warned = engine.predict(GenerationContext(), wordy, settings, 7).warnings
+    note = next(w for w in warned if "tokens" in w)
+    assert "the Background was not read in full" in note and "put the motion first" not in note, note
     short = parse_instruction("Character: Qiqi; Motion: run; Background: park.")
     assert not engine.predict(GenerationContext(), short, settings, 7).warnings
     for text in ("Character: Qiqi", "チーチーが公園で走る"):
@@ -123,7 +130,8 @@ def test_a_closing_full_stop_past_the_limit_is_not_warned_about(engine: MiniEngi
     assert not [w for w in engine.predict(GenerationContext(), parse_instruction(text + "."), settings, 7).warnings
                 if "tokens" in w]
     warned = engine.predict(GenerationContext(), parse_instruction(text + " home."), settings, 7).warnings
-    assert any("did not read 'home.'" in w for w in warned), warned
+    assert any("did not read the last 1 word, from 'home.'; the Motion was not read in full (shorten it, or put "
+               "the motion first)" in w for w in warned), warned
 
 
 def test_words_outside_what_the_model_learnt_are_warned_about(engine: MiniEngine) -> None:
