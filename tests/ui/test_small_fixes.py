@@ -362,15 +362,20 @@ def test_undoing_a_fork_goes_back_to_the_turn_it_was_forked_from(make_window, sa
     assert ws.current_id == first
 
 
+def _first_turns_story(make_window, sample_project: Path):  # type: ignore[no-untyped-def]
+    """The sample's window with its first turn selected: (window, session, turn, story editor)."""
+    window = make_window(sample_project)
+    session = window.session
+    turn = session.project.tree.child_ids(session.project.tree.root_id)[0]
+    window.workspace.select(turn)
+    return window, session, turn, window.workspace.inspector.story
+
+
 def test_undo_while_the_narration_box_has_focus_shows_the_undone_text_and_keeps_it(make_window,
                                                                                    sample_project: Path,
                                                                                    qtbot) -> None:
-    window = make_window(sample_project)
-    ws, session = window.workspace, window.session
+    window, session, turn, story = _first_turns_story(make_window, sample_project)
     tree = session.project.tree
-    turn = tree.child_ids(tree.root_id)[0]
-    ws.select(turn)
-    story = ws.inspector.story
     original = tree.node(turn).story.narration
     story.narration.setFocus()
     qtbot.waitUntil(story.narration.hasFocus)
@@ -395,12 +400,7 @@ def test_undo_while_the_narration_box_has_focus_shows_the_undone_text_and_keeps_
 def test_story_fields_hold_no_more_than_a_turn_accepts(make_window, sample_project: Path, qtbot) -> None:
     from studio.core.story import MAX_LINE_CHARS, MAX_NOTES_CHARS
 
-    window = make_window(sample_project)
-    ws, session = window.workspace, window.session
-    tree = session.project.tree
-    turn = tree.child_ids(tree.root_id)[0]
-    ws.select(turn)
-    story = ws.inspector.story
+    window, session, turn, story = _first_turns_story(make_window, sample_project)
     row = story.add_dialogue_line()
     row.text.setText("x" * (MAX_LINE_CHARS + 5))
     assert len(row.text.text()) == MAX_LINE_CHARS
