@@ -7,7 +7,6 @@ the right size, Python packages, a device of a supported kind with enough free m
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -134,12 +133,3 @@ def check_cuda_placement(config: EngineConfig, capabilities: EngineCapabilities,
                                  "driver).", hint=gpu_hint))
     unmet.extend(check_devices(config, capabilities, engine=engine))
     return unmet
-
-
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file, read in 1 MiB pieces (a checkpoint's manifest lists them)."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()

@@ -72,7 +72,7 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
     if options.captions != CaptionMode.BURN:
         return ""
     cut = [turn.number for span, turn in zip(timeline.turns, branch.turns, strict=True)
-           if any(caption_layout(size, " ".join(t.cue.shown.split()), t.cue.kind is CueKind.NARRATION)[2]
+           if any(caption_layout(size, t.cue.shown, t.cue.kind is CueKind.NARRATION)[2]
                   for t in split_span(turn_cues(turn), span.shown_from, span.shown_to) if t.cue.shown.strip())]
     if not cut:
         return ""

@@ -213,10 +213,13 @@ def render_card(size: tuple[int, int], text: str) -> np.ndarray:
 CAPTION_LINES = 3
 
 
-def caption_layout(size: tuple[int, int], text: str, italic: bool = False) -> tuple[Typeface, list[str], bool]:
-    """The typeface and lines of a burned caption: at most :data:`CAPTION_LINES` lines, in a
-    smaller type (down to two thirds) when the text needs it; True when even that size
-    could not hold it and the last line was cut."""
+@functools.lru_cache(maxsize=256)
+def caption_layout(size: tuple[int, int], text: str, italic: bool = False) -> tuple[Typeface, tuple[str, ...], bool]:
+    """The typeface and lines of a burned caption (its spaces collapsed): at most
+    :data:`CAPTION_LINES` lines, in a smaller type (down to two thirds) when the text needs it;
+    True when even that size could not hold it and the last line was cut. Cached: the export
+    lays out each cue once for its frames and asks again for its notes."""
+    text = " ".join(text.split())
     width, height = size
     pad = max(4, height // 60)
     room = width * 0.92 - 2 * pad
@@ -225,14 +228,13 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False) -> tu
         face = load_typeface(points, italic=italic)
         lines = wrap_text(text, face.width, room)
         if len(lines) <= CAPTION_LINES:
-            return face, lines, False
-    return face, wrap_text(text, face.width, room, max_lines=CAPTION_LINES), True
+            return face, tuple(lines), False
+    return face, tuple(wrap_text(text, face.width, room, max_lines=CAPTION_LINES)), True
 
 
 def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Patch | None:
     """A caption at the bottom of the frame on a translucent band (None for no text)."""
-    text = " ".join(text.split())
-    if not text:
+    if not text.split():
         return None
     width, height = size
     face, lines, _cut = caption_layout(size, text, italic)

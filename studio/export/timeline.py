@@ -92,9 +92,9 @@ def plan_timeline(clip_frames: list[int], fps: Fraction, crossfade: float = 0.0,
     count = len(clip_frames)
     sides = [(index > 0) + (index < count - 1) for index in range(count)]
     if any(fade * side > frames for side, frames in zip(sides, clip_frames, strict=True)):
-        # the longest dissolve every turn has room for, in whole frames
-        room = min(frames // side for side, frames in zip(sides, clip_frames, strict=True) if side)
+        # the turn with the least room for a dissolve sets the longest one that fits (whole frames)
         short = min((i for i in range(count) if sides[i]), key=lambda i: clip_frames[i] // sides[i])
+        room = clip_frames[short] // sides[short]
         length = f"turn {short + 1} lasts {clip_frames[short] / float(fps):.2f} s ({clip_frames[short]} " \
                  f"frame{'s' if clip_frames[short] != 1 else ''} at {float(fps):g} fps)"
         if room == 0:

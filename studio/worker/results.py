@@ -6,7 +6,6 @@ a crash leaves at most a folder that no row names; :func:`remove_take_media` cle
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from collections.abc import Callable, Mapping
@@ -16,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from studio.core.digest import file_sha256
 from studio.engines.base import Clip, Prediction
 from studio.storage import media
 from studio.storage.paths import UnsafePathError
@@ -82,14 +82,6 @@ def write_media_files(
     report(3, 3)
     representation, clip_file, poster = (describe_file(root, path) for path in paths)
     return representation, clip_file, poster
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def describe_file(root: Path, relative: str) -> MediaFile:

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.core.digest import file_sha256
 from studio.engines.catalog import sketch as sketch_catalog
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
@@ -30,7 +31,6 @@ from studio.engines.requirements import (
     check_devices,
     check_files,
     check_packages,
-    file_sha256,
 )
 from studio.engines.settings import EngineSettings, Preset, setting
 

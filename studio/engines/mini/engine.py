@@ -247,35 +247,35 @@ def _unread_warning(instruction: Instruction, start: int | None, limit: int) -> 
     that lie there, or ''."""
     if start is None:
         return ""
-    raw = instruction.raw
-    rest = raw[start:]
-    fields = [label for label, value in (("Character", instruction.character), ("Motion", instruction.motion),
-                                         ("Background", instruction.background), ("Time", instruction.time_of_day))
-              if value.strip() and _last_end(raw, value) > start]
+    raw, rest = instruction.raw, instruction.raw[start:]
+    said = {label: _last_said(raw, value) for label, value in (
+        ("Character", instruction.character), ("Motion", instruction.motion),
+        ("Background", instruction.background), ("Time", instruction.time_of_day))}
+    spans = {label: found.span() for label, found in said.items() if found is not None}
+    fields = [label for label, (_at, end) in spans.items() if end > start]
     words = len(rest.split())
-    excerpt = _excerpt(rest)
-    more = "\u2026" if len(" ".join(rest.split())) > len(excerpt) else ""
     named = " and ".join([", ".join(fields[:-1]), fields[-1]] if len(fields) > 1 else fields)
     missed = f"; the {named} {'was' if len(fields) == 1 else 'were'} not read in full" if fields else ""
     # moving the motion forward helps only when something else comes before it
-    first = raw.lower().find(instruction.motion.split()[0].lower()) if instruction.motion.split() else -1
-    others = [raw.lower().find(v.split()[0].lower()) for v in (instruction.character, instruction.background,
-                                                               instruction.time_of_day) if v.split()]
-    late = "Motion" in fields and any(0 <= at < first for at in others)
+    late = "Motion" in fields and any(at < spans["Motion"][0] for label, (at, _end) in spans.items()
+                                      if label != "Motion")
     advice = "shorten it, or put the motion first" if late else "shorten it"
     return (f"the mini model reads the first {limit} tokens of an instruction; it did not read the last "
-            f"{words} word{'s' if words != 1 else ''}, from '{excerpt}{more}'{missed} ({advice})")
+            f"{words} word{'s' if words != 1 else ''}, from '{_excerpt(rest)}'{missed} ({advice})")
 
 
-def _last_end(text: str, words: str) -> int:
-    """Where the last place ``text`` says ``words`` (any spacing, any case) ends; -1 if nowhere."""
+def _last_said(text: str, words: str) -> re.Match[str] | None:
+    """The last place ``text`` says ``words`` (any spacing, any case), or None."""
+    if not words.split():
+        return None
     pattern = r"\s+".join(re.escape(word) for word in words.split())
-    return max((match.end() for match in re.finditer(pattern, text, re.IGNORECASE)), default=-1)
+    return next(reversed(list(re.finditer(pattern, text, re.IGNORECASE))), None)
 
 
 def _excerpt(text: str, most: int = 40) -> str:
-    """The first ``most`` characters of ``text``, its spaces collapsed (for a warning)."""
-    return " ".join(text.split())[:most]
+    """The first ``most`` characters of ``text``, its spaces collapsed, '…' where it was cut."""
+    words = " ".join(text.split())
+    return words if len(words) <= most else words[:most - 1] + "\u2026"
 
 
 def _unlearnt(words: str, what: str, read_as: object, nearest: str) -> str:

@@ -37,9 +37,9 @@ from typing import Any
 import torch
 from torch import nn
 
+from studio.core.digest import file_sha256
 from studio.engines.base import EngineLoadError
 from studio.engines.mini.config import ModelConfig, from_dict, to_dict
-from studio.engines.requirements import file_sha256
 
 FORMAT = "kamishibai-mini/1"
 CONFIG = "config.json"
