@@ -15,6 +15,7 @@ from pathlib import Path
 
 from studio.export.errors import ExportError, os_error
 from studio.storage.atomic import fsync_dir
+from studio.storage.project import enclosing_project
 from studio.storage.staging import StagingDir, sweep
 
 
@@ -29,15 +30,20 @@ def check_destination(out: Path) -> None:
 
 
 def check_outside_project(out: Path, project: Path) -> None:
-    """Refuse a destination inside the project folder (links followed): an export must
-    never replace the database or a take's clip, nor add files the project doesn't know.
-    Other files an export writes (an SRT, further sheet pages) go next to ``out``."""
+    """Refuse a destination inside the project folder, or inside any other project
+    folder (links followed): an export must never replace a database or a take's clip,
+    nor add files a project doesn't know. Other files an export writes (an SRT, further
+    sheet pages) go next to ``out``."""
     root = project.resolve()
     landing = out.parent.resolve() / out.name
     for candidate in (landing, landing.resolve()):
         if candidate == root or root in candidate.parents:
             raise ExportError(f"Can't write {out}: it is inside the project folder {project}.",
                               hint="Export to a folder outside the project (exports never write into it).")
+    outer = enclosing_project(landing)
+    if outer is not None:
+        raise ExportError(f"Can't write {out}: it is inside the project folder {outer}.",
+                          hint="Export to a folder outside every project (exports never write into one).")
 
 
 class OutputFiles:

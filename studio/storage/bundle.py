@@ -4,8 +4,9 @@ Import treats the bundle as hostile. Before anything is unpacked, every entry is
 a known place in the layout, no way out of the target folder (absolute paths, ``..``,
 drive letters, symlinks), names and depths a file system can hold, no entry twice, no
 file that is also a folder, only the compression methods we write, no encryption, and
-limits on the total size, on the compression ratio (a zip bomb) and against the free
-space. The database is unpacked first and checked like any project we open (its schema
+limits on each entry's size, on the total size and against the free space (a zip bomb:
+the declared sizes are checked first, and no entry is unpacked past its declared size).
+The database is unpacked first and checked like any project we open (its schema
 included); then only the media files it names are unpacked. Every file and folder is
 fsynced before the finished folder is renamed into place, and a failure leaves nothing.
 """
@@ -28,19 +29,21 @@ from studio.storage.atomic import atomic_path, fsync_dir
 from studio.storage.errors import ProjectFileError, describe_os_error
 from studio.storage.lock import WriterLock
 from studio.storage.paths import UnsafePathError, check_relative
-from studio.storage.project import DB_NAME, MEDIA_DIR, PROJECT_SUFFIX, Project
+from studio.storage.project import DB_NAME, MEDIA_DIR, PROJECT_SUFFIX, Project, refuse_inside_project
 from studio.storage.staging import StagingDir, sweep
 
 MANIFEST = "kamishibai-bundle.json"
 MAX_BUNDLE_BYTES = 64 * 1024**3
 """Most a bundle may unpack to."""
 MAX_ENTRIES = 1_000_000
-MAX_RATIO = 100
-"""Most an entry may be compressed (unpacked size / packed size). Clips and posters are
-stored as they are, and a project database deflates about 3 to 10 times; a bomb of zeros
-deflates about 1000 times."""
-RATIO_FREE_BYTES = 1024 * 1024
-"""Entries smaller than this are not held to the ratio (tiny files compress oddly)."""
+MAX_ENTRY_BYTES = 16 * 1024**3
+"""Most one entry may unpack to.
+
+Zip bombs are stopped by sizes, not by how well an entry compresses: every entry declares
+its size, the declared sizes are held to this and to :data:`MAX_BUNDLE_BYTES` (and to the
+free space) before anything is unpacked, and unpacking stops at the declared size (an
+entry that holds more is damaged). A database of repeated text deflates a hundred times
+or more, and must unpack like anything else the studio writes."""
 MAX_NAME_BYTES = 255
 MAX_PATH_CHARS = 1024
 MAX_DEPTH = 16
@@ -84,18 +87,46 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     if not out.parent.is_dir():
         raise BundleError(f"The folder {out.parent} does not exist.", hint="Create it or choose another folder.")
     try:
+        media = _media_files(project.path)  # refused before anything is written
         with atomic_path(out) as part, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(MANIFEST, json.dumps({"app": "kamishibai-studio", "version": __version__,
                                                    "name": project.name}))
             with archive.open(DB_NAME, "w", force_zip64=True) as db_entry:
                 _write_snapshot(project, db_entry, out.parent)
-            media = project.path / MEDIA_DIR
-            for file in sorted(media.rglob("*")):
-                if file.is_file() and not file.is_symlink() and ".part" not in file.name:
-                    archive.write(file, file.relative_to(project.path).as_posix(), zipfile.ZIP_STORED)
+            for file in media:
+                archive.write(file, file.relative_to(project.path).as_posix(), zipfile.ZIP_STORED)
     except OSError as error:
         raise describe_os_error(error, out.parent, f"write the bundle {out}") from None
     return out
+
+
+def _media_files(root: Path) -> list[Path]:
+    """The plain files under ``root/media``, never through a link: a linked file is left
+    out, a linked folder that leads inside the project too (its files are packed from
+    their real place), and one that leads outside refuses the bundle, which must hold
+    the project and nothing of the disk around it."""
+    media = root / MEDIA_DIR
+    if media.is_symlink():
+        raise _linked_media(root, media, "Make media/ a real folder inside the project")
+    if not media.is_dir():
+        return []
+    base = root.resolve()
+    files: list[Path] = []
+    for folder, dirs, names in os.walk(media):  # never descends into linked folders
+        here = Path(folder)
+        for name in dirs:
+            target = (here / name).resolve()
+            if (here / name).is_symlink() and target != base and base not in target.parents:
+                raise _linked_media(root, here / name, "Replace the link with a real folder (move its files in)")
+        files.extend(here / name for name in names
+                     if ".part" not in name and stat.S_ISREG(os.lstat(here / name).st_mode))
+    return sorted(files)
+
+
+def _linked_media(root: Path, link: Path, cure: str) -> BundleError:
+    return BundleError(f"Can't bundle {root}: its media folder {link.relative_to(root).as_posix()} is a link to "
+                       f"{link.resolve()}; a bundle holds only the project's own files.",
+                       hint=f"Nothing was written. {cure}, then bundle again.")
 
 
 def _write_snapshot(project: Project, target: object, scratch_parent: Path) -> None:
@@ -160,10 +191,9 @@ def _check_entry(bundle: Path, info: zipfile.ZipInfo) -> PurePosixPath | None:
         return None
     if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
         raise _refuse(bundle, f"entry {shown!r} is damaged (stored, yet its sizes differ)")
-    if info.file_size > RATIO_FREE_BYTES and info.file_size > MAX_RATIO * max(1, info.compress_size):
-        raise _refuse(bundle, f"entry {shown!r} is compressed {info.file_size // max(1, info.compress_size):,} "
-                      f"times ({info.compress_size:,} bytes unpack to {info.file_size:,}); "
-                      f"the limit is {MAX_RATIO} times")
+    if info.file_size > MAX_ENTRY_BYTES:
+        raise _refuse(bundle, f"entry {shown!r} would unpack to {info.file_size:,} bytes; "
+                      f"the limit is {MAX_ENTRY_BYTES / 1024**3:g} GiB an entry")
     return rel
 
 
@@ -211,7 +241,7 @@ def _read_entries(bundle: Path, archive: zipfile.ZipFile) -> list[_Entry]:
         raise BundleError(f"{bundle} is not a Kamishibai bundle (no {DB_NAME}).")
     total = sum(e.info.file_size for e in entries)
     if total > MAX_BUNDLE_BYTES:
-        raise _refuse(bundle, f"it would unpack to {total:,} bytes; the limit is {MAX_BUNDLE_BYTES // 1024**3} GiB")
+        raise _refuse(bundle, f"it would unpack to {total:,} bytes; the limit is {MAX_BUNDLE_BYTES / 1024**3:g} GiB")
     return entries
 
 
@@ -247,7 +277,9 @@ def _unpack(archive: zipfile.ZipFile, entry: _Entry, root: Path, made: set[Path]
     with archive.open(entry.info) as source, open(target, "xb") as sink:
         while chunk := source.read(1024 * 1024):
             written += len(chunk)
-            if written > entry.info.file_size:  # zipfile stops at the declared size; belt and braces
+            # zipfile stops at the declared size (the caps were checked against it) and
+            # then checks the CRC; belt and braces, as the caps rest on this
+            if written > entry.info.file_size:
                 raise zipfile.BadZipFile(f"{entry.rel} holds more than it declares")
             sink.write(chunk)
         sink.flush()
@@ -289,6 +321,7 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
     dest = dest if dest.suffix == PROJECT_SUFFIX else dest.with_name(dest.name + PROJECT_SUFFIX)
     if dest.exists():
         raise BundleError(f"{dest} already exists.", hint="Choose another destination.")
+    refuse_inside_project(dest, f"unpack {bundle.name}")
     with _open_archive(bundle) as archive:
         entries = _read_entries(bundle, archive)
         by_name = {e.rel.as_posix(): e for e in entries}

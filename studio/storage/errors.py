@@ -97,6 +97,28 @@ def read_only_error(folder: Path, what: str) -> ProjectReadOnlyError:
     )
 
 
+def pending_wal(folder: Path) -> Path | None:
+    """The database's ``-wal`` file when it holds changes not yet written into the
+    database and there is no ``-shm`` file: SQLite can only read those changes by making
+    the ``-shm`` file, which a read-only folder forbids, so no command can read the project
+    there (None otherwise)."""
+    wal = folder / "project.db-wal"
+    try:
+        pending = wal.stat().st_size > 0 and not (folder / "project.db-shm").exists()
+    except OSError:
+        return None
+    return wal if pending and not folder_writable(folder) else None
+
+
+def pending_wal_error(folder: Path, wal: Path, what: str) -> ProjectReadOnlyError:
+    return ProjectReadOnlyError(
+        f"Can't {what}: the project has changes not yet written into project.db (in {wal.name}), and reading "
+        f"them needs a writable folder; the project folder {folder} is read-only.",
+        hint="Copy the project folder to a place you can write to and open the copy there (or make this "
+        "folder writable). Nothing was changed.",
+    )
+
+
 def classify_errno(number: int | None) -> Problem:
     if number in FULL_ERRNOS:
         return Problem.FULL
@@ -144,7 +166,9 @@ def describe_sqlite_error(error: sqlite3.Error, folder: Path, what: str) -> Proj
     if problem is Problem.FULL:
         return full_error(folder, what)
     if problem is Problem.READ_ONLY:
-        return read_only_error(folder, what)
+        wal = pending_wal(folder)
+        # not even reading works here: don't say that it does
+        return pending_wal_error(folder, wal, what) if wal is not None else read_only_error(folder, what)
     if problem is Problem.DAMAGED:
         return ProjectDamagedError(f"Can't {what}: {db} is damaged ({error}).", hint=RESTORE_HINT)
     if problem is Problem.BUSY:

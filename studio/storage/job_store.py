@@ -31,6 +31,7 @@ from studio.core.errors import StudioError
 from studio.core.jobs import Job, JobKind, JobStatus
 from studio.core.model import now_iso
 from studio.storage.database import Database
+from studio.storage.paths import UnsafePathError, check_name
 
 _COLUMNS = (
     "id", "kind", "node_id", "engine", "seed", "settings", "priority", "status", "sequence", "created_at",
@@ -129,6 +130,17 @@ def job_from_row(row: Mapping[str, Any]) -> Job:
     )
 
 
+def _unsafe_take_id(take_id: object) -> str:
+    """Why a job row's take id can't name a media folder ("" when it can, or is empty)."""
+    if take_id in (None, ""):
+        return ""
+    try:
+        check_name(take_id, "take id")
+    except UnsafePathError as error:
+        return f"{error.message} Nothing was removed for it."
+    return ""
+
+
 @dataclass(frozen=True)
 class Recovered:
     """What :meth:`JobStore.recover` did: jobs settled from their committed take, and jobs
@@ -136,6 +148,9 @@ class Recovered:
 
     settled: tuple[Job, ...]
     interrupted: tuple[Job, ...]
+    problems: tuple[str, ...] = ()
+    """Jobs whose take id is not a plain name (a crafted or damaged row): nothing was
+    removed for them."""
 
 
 class JobStore:
@@ -158,8 +173,8 @@ class JobStore:
         for row in rows:
             try:
                 jobs.append(job_from_row(row))
-            except (ValueError, KeyError, TypeError):
-                continue  # a row from a newer version: leave it alone
+            except (ValueError, KeyError, TypeError, RecursionError):
+                continue  # a row from a newer version (or damaged): leave it alone
         return jobs
 
     def abandoned_ids(self) -> set[str]:
@@ -212,10 +227,13 @@ class JobStore:
         row exists was finished by its process (which died before saying so) and becomes
         done or failed; any other becomes ``interrupted``, and ``remove_media(take_id)`` is
         called for its half-written folder while the transaction still keeps every other
-        writer from committing a row that names it.
+        writer from committing a row that names it. A take id that is not one plain name
+        (``.``, ``..``, a path) would name another folder: nothing is removed for it, and
+        the job's error and :attr:`Recovered.problems` say so.
         """
         settled: list[Job] = []
         interrupted: list[Job] = []
+        problems: list[str] = []
         with self.database.transaction() as conn:
             rows = conn.execute("SELECT * FROM jobs WHERE status='running'").fetchall()
             for row in rows:
@@ -229,14 +247,17 @@ class JobStore:
                     conn.execute("UPDATE jobs SET status=?, owner='', error=?, finished_at=? WHERE id=?",
                                  (status, take["error"] or "", row["finished_at"] or now_iso(), row["id"]))
                 else:
+                    unsafe = _unsafe_take_id(row["take_id"])
+                    if unsafe:
+                        problems.append(f"job {row['id']}: {unsafe}")
                     conn.execute("UPDATE jobs SET status='interrupted', owner='', error=? WHERE id=?",
-                                 (INTERRUPTED_MESSAGE, row["id"]))
-                    if row["take_id"] and remove_media is not None:
+                                 (f"{INTERRUPTED_MESSAGE} {unsafe}" if unsafe else INTERRUPTED_MESSAGE, row["id"]))
+                    if row["take_id"] and not unsafe and remove_media is not None:
                         remove_media(row["take_id"])
                 updated = conn.execute("SELECT * FROM jobs WHERE id=?", (row["id"],)).fetchone()
-                with contextlib.suppress(ValueError, KeyError, TypeError):
+                with contextlib.suppress(ValueError, KeyError, TypeError, RecursionError):
                     (settled if take is not None else interrupted).append(job_from_row(updated))
-        return Recovered(tuple(settled), tuple(interrupted))
+        return Recovered(tuple(settled), tuple(interrupted), tuple(problems))
 
     def delete_finished(self) -> int:
         with self.database.transaction() as conn:

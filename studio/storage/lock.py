@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import socket
+import stat
 import sys
 import threading
 import time
@@ -29,6 +30,9 @@ from studio.storage.errors import ProjectFileError, describe_os_error
 
 LOCK_NAME = "writer.lock"
 _POLL_S = 0.1
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+"""Opening a FIFO planted as the lock file must not hang."""
 
 try:
     import fcntl
@@ -120,6 +124,34 @@ def _locked_message(folder: Path, holder: LockHolder | None, waited: float) -> P
     )
 
 
+def _not_a_lock_file(folder: Path, path: Path, what: str) -> ProjectFileError:
+    return ProjectFileError(
+        f"Can't open {folder} for writing: its lock file {path.name} is {what}, not a plain file.",
+        hint=f"{path.name} is only a lock (it holds no work): remove it ({path}), then try again. "
+        "Nothing was changed.")
+
+
+def _open_lock_file(folder: Path, path: Path) -> int:
+    """Open (or create) the lock file without following a symbolic link: the lock file is
+    written to (truncated, then who holds it), so a link planted in a project (a bundle, a
+    shared folder) must never lead that write to a file elsewhere."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _NONBLOCK, 0o644)
+    except OSError as error:
+        if path.is_symlink():  # ELOOP (Linux, macOS) or EMLINK (FreeBSD) from O_NOFOLLOW
+            raise _not_a_lock_file(folder, path, "a symbolic link") from None
+        raise describe_os_error(error, folder, "open the project for writing") from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as error:
+        os.close(fd)
+        raise describe_os_error(error, folder, "open the project for writing") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _not_a_lock_file(folder, path, "a folder, device or pipe")
+    return fd
+
+
 class WriterLock:
     """The held lock of one project folder; :meth:`release` (or process exit) frees it."""
 
@@ -143,11 +175,8 @@ class WriterLock:
                 raise ProjectLockedError(f"{folder} is already open for writing in this process.",
                                          hint="Close it first (or use the window that has it open).")
         path = folder / LOCK_NAME
-        created = not path.exists()
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as error:
-            raise describe_os_error(error, folder, "open the project for writing") from None
+        created = not path.exists() and not path.is_symlink()
+        fd = _open_lock_file(folder, path)
         try:
             start = time.monotonic()
             told = False
@@ -206,7 +235,7 @@ class WriterLock:
 def holder_of(folder: Path) -> LockHolder | None:
     """Who holds ``folder`` for writing now (None if nobody, or if it can't be told)."""
     try:
-        fd = os.open(folder / LOCK_NAME, os.O_RDONLY)
+        fd = os.open(folder / LOCK_NAME, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
     except OSError:
         return None
     try:

@@ -24,6 +24,20 @@ def check_relative(rel: str) -> PurePosixPath:
     return posix
 
 
+def check_name(name: object, what: str = "id") -> str:
+    """Refuse ``name`` unless it is one plain file or folder name, safe to use as a path
+    component: not empty, not ``.`` or ``..``, no separator, no NUL or control character.
+
+    Ids read from a project file (a take id in the ``jobs`` table) become folder names;
+    ``media/takes/.`` is the whole takes folder, so a crafted id must never get that far.
+    """
+    if (not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\\" in name
+            or any(ord(c) < 32 or c == "\x7f" for c in name) or PureWindowsPath(name).drive):
+        raise UnsafePathError(f"Refused the {what} {name!r}: it is not a plain name (it can't name a folder "
+                              "of its own).")
+    return name
+
+
 def resolve_inside(root: Path, rel: str) -> Path:
     """``root / rel`` after checking it stays inside ``root`` (symlinks resolved too)."""
     posix = check_relative(rel)

@@ -35,7 +35,7 @@ from studio.storage.errors import (
     read_only_error,
 )
 from studio.storage.lock import LockHolder, WriterLock
-from studio.storage.paths import UnsafePathError, resolve_inside
+from studio.storage.paths import UnsafePathError, check_name, resolve_inside
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES
 from studio.storage.staging import StagingDir, sweep
 
@@ -60,6 +60,31 @@ def check_name_length(path: Path) -> None:
             shown = part if len(part) <= 40 else f"{part[:20]}…{part[-12:]}"
             raise ProjectFileError(f"The name {shown!r} is {size:,} bytes long; a file or folder name may have "
                                    f"at most {NAME_MAX_BYTES}.", hint="Choose a shorter name.")
+
+
+def is_project_folder(path: Path) -> bool:
+    """A folder that holds a project database (what :meth:`Project.open` takes)."""
+    return path.is_dir() and (path / DB_NAME).is_file()
+
+
+def enclosing_project(path: Path) -> Path | None:
+    """The project folder ``path`` would lie inside (itself excluded; links followed),
+    or None. A project must never be made inside another: the outer one's media folder
+    would hold files it knows nothing of, and the inner one's exports could write into it."""
+    here = Path(os.path.abspath(path.expanduser()))
+    for candidate in (here, here.resolve()):
+        for ancestor in candidate.parents:
+            if is_project_folder(ancestor):
+                return ancestor
+    return None
+
+
+def refuse_inside_project(path: Path, what: str) -> None:
+    """Refuse to ``what`` at ``path`` when it is inside an existing project folder."""
+    outer = enclosing_project(path)
+    if outer is not None:
+        raise ProjectFileError(f"Can't {what} at {path}: it is inside the project folder {outer}.",
+                               hint="Choose a place outside every project folder (projects can't be nested).")
 
 
 def normalise_project_path(path: str | os.PathLike[str]) -> Path:
@@ -96,17 +121,11 @@ class Project:
 
     # -- life cycle ---------------------------------------------------------------------
 
-    @classmethod
-    def create(
-        cls,
-        path: str | os.PathLike[str],
-        name: str | None = None,
-        cast: Iterable[CastMember] = (),
-        locations: Iterable[Location] = (),
-        start_state: CharacterState | None = None,
-    ) -> Project:
-        """Make a new project folder, built beside its final place and renamed into it, so
-        that a failure (a full disk) leaves nothing behind that looks like a project."""
+    @staticmethod
+    def new_folder(path: str | os.PathLike[str], name: str | None = None) -> Path:
+        """The folder :meth:`create` would make for ``path`` and ``name``, after the checks it
+        makes first (a name, a free place outside every project); the window asks this before
+        it closes the open project for a new one."""
         folder = Path(path).expanduser()
         if not folder.name.strip() or not folder.name.removesuffix(PROJECT_SUFFIX).strip():
             raise ProjectFileError(f"{str(path)!r} has no name to give the project folder.",
@@ -120,9 +139,24 @@ class Project:
         if folder.suffix != PROJECT_SUFFIX:
             folder = folder.with_name(folder.name + PROJECT_SUFFIX)
         check_name_length(folder)
+        refuse_inside_project(folder, "create a project")
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
             raise ProjectFileError(f"{folder} already exists and is not empty.",
                                    hint="Choose another name, or open it instead.")
+        return folder
+
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        name: str | None = None,
+        cast: Iterable[CastMember] = (),
+        locations: Iterable[Location] = (),
+        start_state: CharacterState | None = None,
+    ) -> Project:
+        """Make a new project folder, built beside its final place and renamed into it, so
+        that a failure (a full disk) leaves nothing behind that looks like a project."""
+        folder = cls.new_folder(path, name)
         what = f"create the project {folder}"
         try:
             folder.parent.mkdir(parents=True, exist_ok=True)
@@ -226,7 +260,7 @@ class Project:
                 for kind, table in TABLES.items():
                     columns, build = FROM_VALUES[kind]
                     entities.extend(map(build, database.values(table, columns, COLUMN_FALLBACKS.get(table))))
-        except (ValueError, TypeError, KeyError) as error:
+        except (ValueError, TypeError, KeyError, RecursionError) as error:
             raise ProjectFileError(f"{folder / DB_NAME} holds a row that can't be read: {error}.") from None
         finally:
             if collecting:
@@ -299,8 +333,10 @@ class Project:
         return resolved
 
     def take_media_dir(self, take_id: str) -> str:
-        """Relative folder for a take's files."""
-        return f"{MEDIA_DIR}/takes/{take_id}"
+        """Relative folder for a take's files; raises :class:`UnsafePathError` for an id
+        that is not one plain name (``.``, ``..``, a separator), which would name another
+        folder."""
+        return f"{MEDIA_DIR}/takes/{check_name(take_id, 'take id')}"
 
     @contextlib.contextmanager
     def writing(self, rel: str) -> Iterator[Path]:

@@ -9,19 +9,88 @@ from typing import Any
 from studio.core.changes import EntityKind
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus
-from studio.core.state import CharacterState, StateDeltas, StateScope
+from studio.core.state import STAT_NAMES, CharacterState, StateDeltas, StateScope
 from studio.core.story import DialogueLine, StoryFields
 
 _INSTRUCTION_FIELDS = ("character", "motion", "adverb", "background", "time_of_day", "camera", "free_text")
 
 
 _EMPTY_JSON: dict[str, Any] = {"{}": dict, "[]": list, "": dict}
+MAX_JSON_DEPTH = 64
+"""Deepest nesting a JSON value in a row may have (the studio writes two or three levels);
+deeper would overflow the stack of whatever walks it later."""
 
 
-def _loads(text: str) -> Any:
-    """json.loads with a fast path for the empty values most rows hold."""
-    empty = _EMPTY_JSON.get(text)
-    return empty() if empty is not None else json.loads(text)
+class RowValueError(ValueError):
+    """A value in a row that is not what the studio writes there (the project's loader
+    reports it as "holds a row that can't be read: ...")."""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:45] + "..." + text[-10:]
+
+
+def _loads(text: Any, what: str = "a JSON value", shape: type = object) -> Any:
+    """``text`` parsed (with a fast path for the empty values most rows hold), refused
+    with :class:`RowValueError` unless it is JSON of ``shape`` (dict or list) no deeper
+    than :data:`MAX_JSON_DEPTH`."""
+    empty = _EMPTY_JSON.get(text) if isinstance(text, str) else None
+    if empty is not None:  # an empty value of either kind is empty of the shape asked for
+        return shape() if shape is dict or shape is list else empty()
+    else:
+        if not isinstance(text, str):
+            raise RowValueError(f"{what} is {_shown(text)}, not JSON text")
+        try:
+            value = json.loads(text)
+        except RecursionError:
+            raise RowValueError(f"{what} is nested too deeply") from None
+        except ValueError as error:
+            raise RowValueError(f"{what} is not valid JSON ({error})") from None
+        _check_depth(value, what)
+    if shape is not object and not isinstance(value, shape):
+        kind = "an object" if shape is dict else "a list"
+        raise RowValueError(f"{what} must be {kind}, not {_shown(value)}")
+    return value
+
+
+def _check_depth(value: Any, what: str) -> None:
+    if not isinstance(value, dict | list):
+        return
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise RowValueError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+
+
+def _state(value: Any, what: str) -> CharacterState:
+    """A character state from its JSON object: only the three stats, each an integer."""
+    if not isinstance(value, dict):
+        raise RowValueError(f"{what} must be an object of {', '.join(STAT_NAMES)}, not {_shown(value)}")
+    for name, number in value.items():
+        if name not in STAT_NAMES:
+            raise RowValueError(f"{what} has an unknown stat {_shown(name)} (known: {', '.join(STAT_NAMES)})")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise RowValueError(f"{what}: {name} must be an integer, not {_shown(number)}")
+    return CharacterState(**value)
+
+
+def _pairs(value: list[Any], what: str) -> list[tuple[str, str]]:
+    """A list of two-item lists (dialogue lines, an instruction's extra fields)."""
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise RowValueError(f"{what} must be a list of [name, text] pairs, not one of {_shown(item)}")
+    return [(str(a), str(b)) for a, b in value]
+
+
+def _texts(value: list[Any], what: str) -> tuple[str, ...]:
+    for item in value:
+        if not isinstance(item, str):
+            raise RowValueError(f"{what} must be a list of texts, not one of {_shown(item)}")
+    return tuple(value)
 
 
 def _dumps(value: Any) -> str:
@@ -70,25 +139,34 @@ e.g. on a read-only disk): the values the migration that adds them gives old row
 _NO_STORY = StoryFields()
 
 
-def _story(dialogue: str, narration: str, duration: float | None, shot_notes: str) -> StoryFields:
+def _story(node_id: str, dialogue: str, narration: str, duration: float | None, shot_notes: str) -> StoryFields:
     if dialogue == "[]" and not narration and duration is None and not shot_notes:
         return _NO_STORY  # most turns: no parsing on the hot path
-    lines = tuple(DialogueLine(str(speaker), str(text)) for speaker, text in _loads(dialogue))
+    what = f"node {node_id}'s dialogue"
+    lines = tuple(DialogueLine(speaker, text) for speaker, text in _pairs(_loads(dialogue, what, list), what))
     return StoryFields(lines, narration, None if duration is None else float(duration), shot_notes)
 
 
+def _start_states(node_id: str, text: str) -> dict[str, CharacterState]:
+    states = _loads(text, f"node {node_id}'s start_states", dict)
+    return {str(name): _state(state, f"node {node_id}'s start state of {_shown(name)}")
+            for name, state in states.items()}
+
+
 def node_from_values(v: tuple[Any, ...]) -> Node:
-    """A node from a row selected with ``NODE_COLUMNS`` (positional: opening is hot)."""
-    extra_pairs = _loads(v[10])
+    """A node from a row selected with ``NODE_COLUMNS`` (positional: opening is hot).
+
+    JSON columns are checked for the shape the studio writes (:class:`RowValueError`)."""
+    extra_pairs = _loads(v[10], f"node {v[0]}'s extra", list)
     return Node(
         v[0], v[1],
         Instruction(v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-                    tuple((str(k), str(x)) for k, x in extra_pairs) if extra_pairs else ()),
+                    tuple(_pairs(extra_pairs, f"node {v[0]}'s extra")) if extra_pairs else ()),
         v[11], v[12], bool(v[13]), v[14],
-        CharacterState(**json.loads(v[15])) if v[15] else None,
+        _state(_loads(v[15], f"node {v[0]}'s start_state"), f"node {v[0]}'s start_state") if v[15] else None,
         v[16],
-        _story(v[17], v[18], v[19], v[20]),
-        {str(k): CharacterState(**x) for k, x in _loads(v[21]).items()} if v[21] != "{}" else {},
+        _story(v[0], v[17], v[18], v[19], v[20]),
+        _start_states(v[0], v[21]) if v[21] != "{}" else {},
         StateScope(v[22]),
     )
 
@@ -128,10 +206,12 @@ TAKE_COLUMNS = ("id", "node_id", "engine", "engine_version", "settings", "seed",
 
 def take_from_values(v: tuple[Any, ...]) -> Take:
     """A take from a row selected with ``TAKE_COLUMNS``."""
+    what = f"take {v[0]}'s"
     return Take(
-        v[0], v[1], v[2], v[3], _loads(v[4]), v[5], StateDeltas(v[6], v[7], v[8]), v[9], v[10], v[11], v[12],
-        _loads(v[13]), TakeStatus(v[14]), v[15], tuple(_loads(v[16])), bool(v[17]), v[18], v[19], _loads(v[20]),
-        v[21],
+        v[0], v[1], v[2], v[3], _loads(v[4], f"{what} settings", dict), v[5], StateDeltas(v[6], v[7], v[8]), v[9],
+        v[10], v[11], v[12], _loads(v[13], f"{what} timings", dict), TakeStatus(v[14]), v[15],
+        _texts(_loads(v[16], f"{what} warnings", list), f"{what} warnings"), bool(v[17]), v[18], v[19],
+        _loads(v[20], f"{what} conditioning", dict), v[21],
     )
 
 
@@ -148,7 +228,9 @@ CAST_COLUMNS = ("id", "name", "params", "reference_images")
 
 
 def cast_from_values(v: tuple[Any, ...]) -> CastMember:
-    return CastMember(v[0], v[1], _loads(v[2]), tuple(_loads(v[3])))
+    what = f"character {v[0]}'s"
+    return CastMember(v[0], v[1], _loads(v[2], f"{what} params", dict),
+                      _texts(_loads(v[3], f"{what} reference_images", list), f"{what} reference_images"))
 
 
 def location_row(location: Location) -> dict[str, Any]:
@@ -165,7 +247,7 @@ LOCATION_COLUMNS = ("id", "name", "kind", "params", "image_path")
 
 
 def location_from_values(v: tuple[Any, ...]) -> Location:
-    return Location(v[0], v[1], v[2], _loads(v[3]), v[4])
+    return Location(v[0], v[1], v[2], _loads(v[3], f"location {v[0]}'s params", dict), v[4])
 
 
 TABLES: dict[EntityKind, str] = {

@@ -10,6 +10,7 @@ Rules (threads):
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -25,6 +26,8 @@ from studio.worker.events import EventKind, JobEvent
 from studio.worker.jobs import Job, JobKind, JobStatus, display_order, run_order_key
 from studio.worker.results import remove_take_media
 from studio.worker.writer import Writer
+
+log = logging.getLogger(__name__)
 
 MAX_HOST_LOSSES = 3
 """A job whose host dies under it this many times fails rather than going back again."""
@@ -84,7 +87,10 @@ class JobQueue:
 
     def _recover(self) -> list[JobEvent]:
         if not self.project.read_only:
-            self._store.recover(lambda take_id: remove_take_media(self.project, take_id))
+            recovered = self._store.recover(lambda take_id: remove_take_media(self.project, take_id))
+            for problem in recovered.problems:
+                log.warning("job recovery: %s", problem)
+            self.project.problems.extend(recovered.problems)
         with self.cond:
             self._jobs = {job.id: job for job in self._store.load()}
             self._sequence = max((job.sequence for job in self._jobs.values()), default=0)

@@ -10,17 +10,22 @@ import json
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
 
 from studio.core.digest import file_sha256
+from studio.core.errors import StudioError
 from studio.engines.base import Clip, Prediction
 from studio.storage import media
-from studio.storage.paths import UnsafePathError
+from studio.storage.paths import UnsafePathError, resolve_inside
 from studio.storage.project import Project
 from studio.worker.host_job import MediaFile
+
+
+class MediaFolderOutsideError(StudioError):
+    """The project's media folder (or a folder below it) is a link that leads outside it."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,7 @@ def write_media_files(
     """Write representation, clip and poster into ``root / folder`` (each atomically) and
     return them relative to ``root`` with their sizes and checksums. Runs in the engine
     host, which may be a child process that knows nothing of the project but its folder."""
+    check_media_folder(root, folder)
     report = step or (lambda done, total: None)
     names = (media.REPRESENTATION_NAME, media.CLIP_NAME, media.POSTER_NAME)
     paths = [f"{folder}/{name}" for name in names]
@@ -82,6 +88,27 @@ def write_media_files(
     report(3, 3)
     representation, clip_file, poster = (describe_file(root, path) for path in paths)
     return representation, clip_file, poster
+
+
+def check_media_folder(root: Path, folder: str) -> Path:
+    """``root / folder`` resolved, refused before anything is written when it leads
+    outside the project (``media`` or ``media/takes`` replaced by a link elsewhere)."""
+    try:
+        return resolve_inside(root, folder)
+    except UnsafePathError:
+        pass
+    link, place = root / folder, root
+    for part in PurePosixPath(folder).parts:  # name the link the user has to replace
+        place = place / part
+        if place.is_symlink():
+            link = place
+            break
+    shown = link.relative_to(root).as_posix()
+    raise MediaFolderOutsideError(
+        f"Can't write the take's files: the project's media folder {shown} points outside the project "
+        f"({link} leads to {link.resolve()}).",
+        hint=f"Nothing was written. Replace {link} with a real folder inside the project (move what it holds "
+        "into the project first), then generate again.")
 
 
 def describe_file(root: Path, relative: str) -> MediaFile:
@@ -105,7 +132,10 @@ def verify_media(project: Project, files: tuple[MediaFile, ...]) -> str:
 
 
 def remove_take_media(project: Project, take_id: str) -> None:
-    """Remove a take's folder (a failed, cancelled or interrupted job's leftovers)."""
+    """Remove a take's folder (a failed, cancelled or interrupted job's leftovers).
+
+    Nothing is removed for an id that is not one plain name (``.`` would be every take's
+    folder) or a folder that resolves outside the project."""
     try:
         folder = project.resolve(project.take_media_dir(take_id))
     except UnsafePathError:

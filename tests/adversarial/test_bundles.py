@@ -158,13 +158,43 @@ def test_broken_bundles_are_refused_with_a_message(source: tuple[Path, Path], tm
     _unbundle_refused(make(source[1], tmp_path), tmp_path, needle)
 
 
-def test_a_zip_bomb_is_refused_and_unused_files_are_not_unpacked(source: tuple[Path, Path], tmp_path: Path) -> None:
-    """Item 22: a small bundle that unpacks to far more (a file no take uses)."""
-    info = zipfile.ZipInfo("media/junk.bin")
+def _set_declared_size(data: bytes, name: str, size: int) -> bytes:
+    """``name``'s uncompressed size in its local and central headers set to ``size`` (a lie)."""
+    raw = bytearray(data)
+    encoded = name.encode()
+    for signature, size_at, name_len_at, name_at in ((b"PK\x03\x04", 22, 26, 30), (b"PK\x01\x02", 24, 28, 46)):
+        start = 0
+        while (start := raw.find(signature, start)) >= 0:
+            length = struct.unpack_from("<H", raw, start + name_len_at)[0]
+            if bytes(raw[start + name_at:start + name_at + length]) == encoded:
+                struct.pack_into("<I", raw, start + size_at, size)
+            start += 4
+    return bytes(raw)
+
+
+def test_zip_bombs_are_refused_by_size_and_unused_files_are_not_unpacked(
+        source: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 22: a small bundle that unpacks to far more. Refused by the declared sizes
+    (an entry, the total) before anything is unpacked, and an entry that holds more than
+    it declares is damaged: unpacking stops at the declared size."""
+    from studio.storage import bundle as bundles
+
+    info = zipfile.ZipInfo("project.db")
     info.compress_type = zipfile.ZIP_DEFLATED
-    bomb = _rewrite(source[1], tmp_path / "bomb.zip", extra=[(info, b"\0" * (48 * 1024 * 1024))])
+    bomb = _rewrite(source[1], tmp_path / "bomb.zip", drop=lambda name: name == "project.db",
+                    extra=[(info, b"\0" * (48 * 1024 * 1024))])
     assert bomb.stat().st_size < source[1].stat().st_size + 200_000
-    _unbundle_refused(bomb, tmp_path, "compressed")
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    for cap in ("MAX_ENTRY_BYTES", "MAX_BUNDLE_BYTES"):
+        with monkeypatch.context() as patch:
+            patch.setattr(bundles, cap, 32 * 1024 * 1024)
+            with pytest.raises(bundles.BundleError, match="would unpack to .* the limit is 0.03125 GiB"):
+                bundles.import_bundle(bomb, dest / "copy")
+        assert list(dest.iterdir()) == []
+    liar = tmp_path / "liar.zip"  # says 1 MB, holds 48 MB
+    liar.write_bytes(_set_declared_size(bomb.read_bytes(), "project.db", 1024 * 1024))
+    _unbundle_refused(liar, tmp_path, "is damaged")
 
     unused = _rewrite(source[1], tmp_path / "unused.zip", extra=[("media/unused/notes.txt", b"hello")])
     done = kamishibai("unbundle", str(unused), str(tmp_path / "copy"))
@@ -301,3 +331,57 @@ def test_unbundle_onto_a_full_disk_or_a_read_only_folder(source: tuple[Path, Pat
     for result in (full, read_only):
         assert "damaged" not in result.stderr and "Restore" not in result.stderr
     assert report.listing[str(small)] == {} and report.listing[str(ro)] == {}
+
+
+def test_a_bundle_of_a_highly_compressible_database_unpacks(tmp_path: Path) -> None:
+    """A project.db of repeated text (2 MB deflating 100 times and more) tripped the old
+    compression-ratio limit: the studio refused a bundle it had made itself."""
+    import sqlite3
+
+    path = new_project(tmp_path / "talky")
+    play(path)
+    conn = sqlite3.connect(path / "project.db", isolation_level=None)
+    line = '["Qiqi", "' + "la" * 500 + '"]'
+    conn.execute("UPDATE nodes SET dialogue=? WHERE parent_id IS NOT NULL", ("[" + ",".join([line] * 2000) + "]",))
+    conn.close()
+    done = kamishibai("bundle", str(path), str(tmp_path / "talky.zip"))
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(tmp_path / "talky.zip") as archive:
+        db = archive.getinfo("project.db")
+        assert db.file_size > 2_000_000 and db.file_size > 100 * db.compress_size
+    done = kamishibai("unbundle", str(tmp_path / "talky.zip"), str(tmp_path / "copy"))
+    assert done.returncode == 0, done.stderr
+    assert kamishibai("tree", str(tmp_path / "copy.kamishibai")).returncode == 0
+
+
+@pytest.mark.parametrize("linked", ["media", "media/takes", "media/takes/sub"])
+def test_bundle_never_packs_files_from_outside_through_a_linked_folder(tmp_path: Path, linked: str) -> None:
+    """A media folder (or one below it) linked outside the project was packed whole."""
+    import shutil
+
+    path = new_project(tmp_path / "linked")
+    play(path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not the project's")
+    folder = path / linked
+    if folder.exists():
+        shutil.copytree(folder, outside, dirs_exist_ok=True)
+        shutil.rmtree(folder)
+    folder.symlink_to(outside, target_is_directory=True)
+    done = kamishibai("bundle", str(path), str(tmp_path / "linked.zip"))
+    assert done.returncode == 2, done.stdout
+    assert f"media folder {linked} is a link to" in done.stderr, done.stderr
+    assert not (tmp_path / "linked.zip").exists()
+
+
+def test_bundle_skips_a_linked_folder_that_stays_inside(tmp_path: Path) -> None:
+    path = new_project(tmp_path / "alias")
+    play(path)
+    (path / "media" / "alias").symlink_to(path / "media" / "takes", target_is_directory=True)
+    done = kamishibai("bundle", str(path), str(tmp_path / "alias.zip"))
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(tmp_path / "alias.zip") as archive:
+        names = archive.namelist()
+    assert not any(name.startswith("media/alias") for name in names)
+    assert any(name.endswith("clip.mp4") for name in names)

@@ -114,3 +114,57 @@ def test_a_newer_project_is_refused_without_creating_files(tmp_path: Path) -> No
         refused = kamishibai(*args)
         assert refused.returncode == 2 and "newer Kamishibai Studio" in refused.stderr
     assert sorted(p.name for p in path.iterdir()) == before
+
+
+def _clips(project: Path) -> list[Path]:
+    return sorted((project / "media" / "takes").glob("*/clip.mp4"))
+
+
+@pytest.mark.parametrize("take_id", [".", "..", "../..", "a/../.."])
+def test_a_job_row_whose_take_id_is_not_a_plain_name_deletes_nothing(tmp_path: Path, take_id: str) -> None:
+    """A running job row with take id '.' made recovery remove media/takes (every clip)."""
+    path = new_project(tmp_path / "p")
+    turn = play(path)
+    clips = _clips(path)
+    assert clips
+    _edit_db(path / "project.db", "INSERT INTO jobs(id, node_id, engine, status, take_id, owner) "
+             f"VALUES ('x', '{turn['node']}', 'sketch', 'running', '{take_id}', '')")
+    play(path)
+    assert all(clip.is_file() for clip in clips), "recovery removed clips it does not own"
+    conn = sqlite3.connect(path / "project.db")
+    status, error = conn.execute("SELECT status, error FROM jobs WHERE id='x'").fetchone()
+    conn.close()
+    assert status == "interrupted" and "not a plain name" in error and "Nothing was removed" in error
+
+
+BAD_ROWS = {
+    "start_states a list": "UPDATE nodes SET start_states='[1]' WHERE parent_id IS NULL",
+    "start_state text stat": "UPDATE nodes SET start_state='{\"stamina\":\"abc\",\"social\":1,\"entertainment\":2}' "
+                             "WHERE parent_id IS NULL",
+    "start_state unknown stat": "UPDATE nodes SET start_state='{\"luck\":3}' WHERE parent_id IS NULL",
+    "dialogue not pairs": "UPDATE nodes SET dialogue='[1, 2]' WHERE parent_id IS NOT NULL",
+    "settings nested 100000 deep": "UPDATE takes SET settings=(SELECT printf('%.*c', 100000, '['))",
+    "settings valid but deep": "UPDATE takes SET settings='{\"a\":' || (SELECT printf('%.*c', 500, '[')) || "
+                               "(SELECT printf('%.*c', 500, ']')) || '}'",
+    "warnings an object": "UPDATE takes SET warnings='{\"a\":1}'",
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_ROWS))
+def test_rows_of_the_wrong_shape_are_refused_clearly(bundled: tuple[Path, Path], tmp_path: Path, case: str) -> None:
+    """tree, info and unbundle said "internal error" (AttributeError, TypeError,
+    RecursionError) for rows of the wrong JSON shape; `tree` printed half the tree first."""
+    import shutil
+
+    path = tmp_path / "copy.kamishibai"
+    shutil.copytree(bundled[0], path)
+    _edit_db(path / "project.db", BAD_ROWS[case])
+    for command in ("tree", "info"):
+        done = kamishibai(command, str(path))
+        assert done.returncode == 2, done.stdout
+        assert "holds a row that can't be read" in done.stderr, done.stderr
+        assert done.stdout == ""
+    _rebundle(bundled[1], tmp_path / "bad.zip", BAD_ROWS[case], tmp_path)
+    done = kamishibai("unbundle", str(tmp_path / "bad.zip"), str(tmp_path / "out"))
+    assert done.returncode == 2 and "holds a row that can't be read" in done.stderr, done.stderr
+    assert not (tmp_path / "out.kamishibai").exists()

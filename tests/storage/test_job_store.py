@@ -146,3 +146,28 @@ def test_the_queued_jobs_of_a_v010_project_read_the_same_before_and_after_its_up
         running = replace(queued[0], status=JobStatus.RUNNING, take_id="newtake")
         assert store.claim(running) is True
         assert store.get(queued[0].id) == replace(running, started_at=queued[0].started_at)
+
+
+@pytest.mark.parametrize("take_id", [".", "..", "../x", "a/b", "a\\b", "\x00"])
+def test_recover_removes_nothing_for_a_take_id_that_is_not_a_plain_name(project_path: Path, take_id: str) -> None:
+    """A job row with take id '.' made recovery remove media/takes/., every take's files."""
+    from studio.storage.paths import UnsafePathError
+    from studio.worker.results import remove_take_media
+
+    keep = project_path / "media" / "takes" / "t1" / "clip.mp4"
+    keep.parent.mkdir(parents=True)
+    keep.write_bytes(b"clip")
+    removed: list[str] = []
+    with Project.open(project_path) as project:
+        with pytest.raises(UnsafePathError, match="not a plain name"):
+            project.take_media_dir(take_id)
+        remove_take_media(project, take_id)
+        store = JobStore(project.database)
+        store.save(_job(1, status=JobStatus.RUNNING, take_id=take_id), owner="elsewhere.invalid:1")
+        recovered = store.recover(removed.append)
+        assert removed == []
+        assert [job.id for job in recovered.interrupted] == ["job001"]
+        assert len(recovered.problems) == 1 and "not a plain name" in recovered.problems[0]
+        job = store.get("job001")
+        assert job is not None and job.status is JobStatus.INTERRUPTED and "Nothing was removed" in job.error
+    assert keep.read_bytes() == b"clip"

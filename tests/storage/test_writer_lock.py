@@ -98,3 +98,28 @@ def test_the_lock_file_is_never_removed(tmp_path: Path) -> None:
     lock.release()
     lock.release()  # idempotent
     assert (project.path / LOCK_NAME).is_file()
+
+
+@pytest.mark.parametrize("kind", ["link to a file", "dangling link", "fifo"])
+def test_a_planted_lock_file_is_refused_and_nothing_outside_is_written(tmp_path: Path, kind: str) -> None:
+    """A writer.lock symlink made opening for writing truncate (and write) its target."""
+    Project.create(tmp_path / "story").close()
+    folder = tmp_path / "story.kamishibai"
+    victim = tmp_path / "victim.txt"
+    lock = folder / LOCK_NAME
+    lock.unlink()
+    if kind == "link to a file":
+        victim.write_text("precious")
+        lock.symlink_to(victim)
+    elif kind == "dangling link":
+        lock.symlink_to(victim)
+    else:
+        os.mkfifo(lock)
+    with pytest.raises(ProjectFileError, match="lock file writer.lock is (a symbolic link|a folder, device or pipe)"):
+        Project.open(folder)
+    if kind == "link to a file":
+        assert victim.read_text() == "precious"
+    else:
+        assert not victim.exists()
+    assert holder_of(folder) is None
+    Project.open(folder, read_only=True).close()  # reading needs no lock

@@ -7,6 +7,7 @@ import json
 import time
 
 import numpy as np
+import pytest
 
 from studio.core.commands import AddLocation, DeleteSubtree
 from studio.core.model import Location, TakeStatus
@@ -404,3 +405,38 @@ def test_wait_idle_times_out_when_not_started(project, make_service) -> None:
     started = time.monotonic()
     assert not service.wait_idle(0.1)
     assert time.monotonic() - started < 2
+
+
+def test_a_media_folder_linked_outside_is_refused_before_anything_is_written(project, make_service,
+                                                                            tmp_path) -> None:
+    """A symlinked media/takes made generation write the clip files outside the project,
+    then refuse with "the engine host named a file outside the project... Retry", leaving
+    them there."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    takes = project.path / "media" / "takes"
+    if takes.exists():
+        takes.rmdir()
+    takes.symlink_to(outside, target_is_directory=True)
+    service = make_service()
+    _, job_id = service.generate(project.tree.root_id, "Character: Qiqi; Motion: wave", seed=1, settings={"frames": 3})
+    assert service.wait_jobs([job_id], 20)
+    job = service.job(job_id)
+    assert job.status is JobStatus.FAILED
+    assert "media folder media/takes points outside the project" in job.error, job.error
+    assert "Retry" not in job.error + job.hint and "real folder" in job.hint
+    assert list(outside.rglob("*")) == [], "files were written outside the project"
+    assert not project.tree.takes or all(t.status is TakeStatus.FAILED for t in project.tree.takes.values())
+
+
+def test_write_media_files_refuses_a_linked_take_folder(tmp_path) -> None:
+    from studio.worker.results import MediaFolderOutsideError, write_media_files
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    root = tmp_path / "p"
+    (root / "media").mkdir(parents=True)
+    (root / "media" / "takes").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(MediaFolderOutsideError, match="points outside the project"):
+        write_media_files(root, "media/takes/abc", None, None)  # type: ignore[arg-type]  # refused first
+    assert list(outside.iterdir()) == []
