@@ -150,3 +150,68 @@ def test_import_demo_reads_standard_input(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "studio", "import-demo", "-", "--project", str(tmp_path / "bad")],
                          input="Character: Qiqi; Motion: run\n", capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("kamishibai: error: standard input: 1 malformed line")
+
+
+def test_start_state_refuses_a_character_the_story_does_not_know(tmp_path: Path) -> None:
+    from studio.storage import Project
+
+    path = tmp_path / "cast.kamishibai"
+    assert kamishibai("new", str(tmp_path / "cast")).returncode == 0  # the default cast: Qiqi, Yuzu...
+    demo = tmp_path / "mei.txt"
+    demo.write_text("Character: Mei; Motion: run; Background: town\n")
+    assert kamishibai("import-demo", str(demo), "--project", str(path)).returncode == 0
+
+    def starts() -> dict[str, tuple[int, int, int]]:
+        with Project.open(path, read_only=True) as project:
+            return {name: (s.stamina, s.social, s.entertainment)
+                    for name, s in project.tree.root.start_states.items()}
+
+    for name, needle in (("Nobody", "'Nobody' is not a character of this story (characters: Aoi, Mei, Qiqi, "),
+                         ("Qiqqi", "Did you mean Qiqi?")):
+        refused = kamishibai("start-state", str(path), "--character", name, "90", "10", "20")
+        assert refused.returncode == 2, refused.stdout
+        assert needle in refused.stderr and "--new" in refused.stderr, refused.stderr
+        assert "starts at" not in refused.stdout
+    assert starts() == {}, "a refused name changes nothing"
+    for name, shown in (("qiqi ", "Qiqi"), ("Mei", "Mei")):  # the cast, and a character a turn acts with
+        done = kamishibai("start-state", str(path), "--character", name, "90", "10", "20")
+        assert done.returncode == 0 and done.stdout.startswith(f"{shown} starts at stamina 90"), done.stderr
+    new = kamishibai("start-state", str(path), "--character", "Hana", "--new", "70", "60", "50")
+    assert new.returncode == 0, new.stderr
+    again = kamishibai("start-state", str(path), "--character", "hana", "71", "60", "50")  # now she has a start
+    assert again.returncode == 0 and again.stdout.startswith("Hana starts at stamina 71"), again.stderr
+    assert starts() == {"Qiqi": (90, 10, 20), "Mei": (90, 10, 20), "Hana": (71, 60, 50)}
+    assert kamishibai("start-state", str(path), "55", "50", "50").returncode == 0, "everyone: no name to check"
+
+
+def test_new_and_unbundle_refuse_a_destination_inside_a_project(tmp_path: Path) -> None:
+    """`new s1.kamishibai/inner` and `unbundle b.zip s1.kamishibai/media/nested` made a
+    project inside another, whose exports could then write into the outer one's media."""
+    assert kamishibai("new", str(tmp_path / "s1")).returncode == 0
+    outer = tmp_path / "s1.kamishibai"
+    assert kamishibai("bundle", str(outer), str(tmp_path / "b.zip")).returncode == 0
+    for args in (("new", str(outer / "inner")), ("unbundle", str(tmp_path / "b.zip"), str(outer / "media" / "nested"))):
+        done = kamishibai(*args)
+        assert done.returncode == 2, done.stdout
+        assert "inside the project folder" in done.stderr and str(outer) in done.stderr, done.stderr
+        assert "internal error" not in done.stderr
+    assert not any("inner" in p.name for p in outer.iterdir())
+    assert list((outer / "media").iterdir()) == []
+
+
+def test_an_export_never_writes_inside_another_project(tmp_path: Path) -> None:
+    from studio.export.errors import ExportError
+    from studio.export.output import check_outside_project
+    from studio.storage import Project
+
+    Project.create(tmp_path / "outer").close()
+    Project.create(tmp_path / "other").close()
+    outer = tmp_path / "outer.kamishibai"
+    inner = outer / "media" / "inner.kamishibai"  # made by hand (or by an older version)
+    inner.mkdir()
+    (inner / "project.db").write_bytes((tmp_path / "other.kamishibai" / "project.db").read_bytes())
+    with pytest.raises(ExportError, match=f"inside the project folder {outer}"):
+        check_outside_project(outer / "media" / "takes" / "x.mp4", inner)
+    with pytest.raises(ExportError, match="inside the project folder"):
+        check_outside_project(outer / "out.mp4", tmp_path / "other.kamishibai")
+    check_outside_project(tmp_path / "out.mp4", inner)

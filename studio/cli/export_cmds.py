@@ -41,9 +41,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--fps", type=float, help="output frame rate (default: the clips' rate)")
     p.add_argument("--crossfade", type=float, default=0.0, metavar="S", help="dissolve between turns, seconds")
     p.add_argument("--title", default="", metavar="TEXT", help="title card text")
-    p.add_argument("--title-duration", type=float, default=2.0, metavar="S")
+    p.add_argument("--title-duration", type=float, metavar="S", help="seconds the title card shows (default 2)")
     p.add_argument("--end-card", default="", metavar="TEXT", help="end card text")
-    p.add_argument("--end-card-duration", type=float, default=2.0, metavar="S")
+    p.add_argument("--end-card-duration", type=float, metavar="S", help="seconds the end card shows (default 2)")
     p.add_argument("--captions", choices=CAPTIONS, default="none",
                    help="each turn's dialogue and narration (else a sentence saying what happens): burned into "
                    "the video, or an .srt next to it")
@@ -53,7 +53,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "beside each panel; the default)")
     p.add_argument("--aspect", choices=("clip", "16:9"), default="clip",
                    help="storyboard panel shape: the clip's own (default) or 16:9")
-    p.add_argument("--crf", type=int, help="encoder quality, lower is better (default 18 H.264, 32 VP9)")
+    p.add_argument("--crf", type=int, help="mp4/webm quality, lower is better: H.264 0..51 (default 18), VP9 0..63 "
+                   "(default 32); given, the video is always re-encoded")
     p.add_argument("--reencode", action="store_true", help="never join clips by stream copy")
     p.add_argument("--force", "-f", action="store_true", help="replace files that already exist")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -92,20 +93,25 @@ class _Bar:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from studio.export import CaptionMode, ExportOptions, export_branch
-    from studio.export.options import PanelAspect
+    from studio.export.encoding import check_options
+    from studio.export.options import PanelAspect, infer_format
 
+    default = ExportOptions()
     options = ExportOptions(
         size=args.size, fps=args.fps, crossfade=args.crossfade,
-        title=args.title, title_duration=args.title_duration,
-        end_card=args.end_card, end_card_duration=args.end_card_duration,
+        title=args.title, title_duration=_card_duration(args.title, args.title_duration, "title",
+                                                        default.title_duration),
+        end_card=args.end_card, end_card_duration=_card_duration(args.end_card, args.end_card_duration, "end-card",
+                                                                 default.end_card_duration),
         captions=CaptionMode(args.captions), overlay=args.overlay, crf=args.crf,
         panels_per_page=args.panels, panel_aspect=PanelAspect(args.aspect),
         stream_copy=not args.reencode,
     )
+    out = Path(args.out).expanduser()
+    check_options(infer_format(out, args.format), options)  # before --force could matter
     bar = _Bar(enabled=not args.quiet)
     with open_for_reading(args.path) as project:
         leaf = resolve_node(project.tree, args.leaf)
-        out = Path(args.out).expanduser()
         _refuse_to_replace(out, args, project.path)
         try:
             result = export_branch(project, leaf, out, args.format, options, progress=bar)
@@ -119,6 +125,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     for extra in result.paths[1:]:
         print(f"  also wrote {extra}")
     return 0
+
+
+def _card_duration(text: str, seconds: float | None, option: str, default: float) -> float:
+    """``--OPTION-duration``, refused without the card it times (it would do nothing)."""
+    if seconds is None:
+        return default
+    if not text.strip():
+        raise StudioError(f"--{option}-duration was given without --{option}: there is no {option.replace('-', ' ')} "
+                          "to time.", hint=f"Add --{option} TEXT, or leave out --{option}-duration.")
+    return seconds
 
 
 def _refuse_to_replace(out: Path, args: argparse.Namespace, project: Path) -> None:

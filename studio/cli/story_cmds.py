@@ -57,7 +57,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     # three positionals, not one with nargs=3: argparse can't print a tuple metavar for a positional
     for stat in ("stamina", "social", "entertainment"):
         p.add_argument(stat, type=_stat, help=f"the starting {stat}, 0 to 100")
-    p.add_argument("--character", default="", help="the cast member (default: everyone)")
+    p.add_argument("--character", default="", help="the cast member (default: everyone); a name the story doesn't "
+                   "know is refused, with the closest names")
+    p.add_argument("--new", action="store_true",
+                   help="--character is someone the story doesn't know yet (no cast member, turn or start state "
+                   "names them): set their start anyway")
     add_wait_option(p)
     p.set_defaults(handler=cmd_start_state)
 
@@ -179,14 +183,62 @@ def _stat(text: str) -> int:
     return value
 
 
+def story_characters(tree: StoryTree) -> dict[str, str]:
+    """Every character the project knows, by :func:`~studio.core.state.character_key`: its cast
+    members, the characters its turns act with, those with a start state of their own, and
+    the characters the built-in engines draw (the default cast a new project starts with)."""
+    from studio.composition import default_cast_and_world
+    from studio.core.state import character_key
+
+    names = [member.name for member in tree.cast.values()]
+    names += [tree.acting_character(node.id) for node in tree.nodes.values() if not node.is_root]
+    names += list(tree.root.start_states)
+    names += [member.name for member in default_cast_and_world()[0]]
+    known: dict[str, str] = {}
+    for name in names:
+        shown = " ".join(name.split())
+        if shown:
+            known.setdefault(character_key(shown), shown)
+    return known
+
+
+def _start_state_character(tree: StoryTree, name: str, new: bool) -> str:
+    """The character ``--character NAME`` means, as the story spells it (``""``: everyone).
+
+    A start state for a name nobody acts with changes nothing anyone sees, so a name the
+    story doesn't know is refused, with the closest names, unless ``--new`` says it is meant."""
+    import difflib
+
+    from studio.core.state import character_key
+
+    shown = " ".join(name.split())
+    if not shown:
+        return ""
+    known = story_characters(tree)
+    spelled = known.get(character_key(shown))
+    if spelled is not None:
+        return spelled
+    if new:
+        return shown
+    close = difflib.get_close_matches(character_key(shown), list(known), n=3, cutoff=0.6)
+    guess = f"Did you mean {' or '.join(known[key] for key in close)}? " if close else ""
+    everyone = ", ".join(sorted(known.values(), key=character_key)) or "none yet"
+    raise StudioError(f"'{printable(shown)}' is not a character of this story (characters: {printable(everyone)}).",
+                      hint=f"{guess}Pass --new to set the start of a character who has not appeared yet.")
+
+
 def cmd_start_state(args: argparse.Namespace) -> int:
     from studio.core.commands import SetStartState
     from studio.core.state import CharacterState
 
     with open_project(args.path, wait=args.wait) as project:
+        if args.new and not args.character.strip():
+            raise StudioError("--new needs --character NAME: it sets the start of a character the story doesn't "
+                              "know yet.")
+        character = _start_state_character(project.tree, args.character, args.new)
         state = CharacterState(args.stamina, args.social, args.entertainment)
-        project.apply(SetStartState(args.character, state))
-        who = printable(args.character) or "every character"
+        project.apply(SetStartState(character, state))
+        who = printable(character) or "every character"
         print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")
     return 0
 

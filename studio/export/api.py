@@ -10,6 +10,7 @@ from pathlib import Path
 
 from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.export.branch import Branch, collect_branch, stale_note
+from studio.export.encoding import check_options
 from studio.export.errors import ExportError, os_error
 from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format
 from studio.export.output import OutputFiles, check_destination, check_outside_project
@@ -28,11 +29,13 @@ def export_task(project: Project, leaf_id: str, out: str | os.PathLike[str], opt
 
     Everything the job needs is read from the project here, on the calling thread; the job
     itself only reads media files and writes the export, so it may run on any thread.
-    Bad branches and bad destinations raise :class:`ExportError` right away.
+    Bad branches, bad destinations and options the format can't honour raise
+    :class:`ExportError` right away.
     """
     out_path = Path(out).expanduser().absolute()
     chosen = infer_format(out_path, fmt)
     opts = options or ExportOptions()
+    check_options(chosen, opts)
     check_destination(out_path)
     check_outside_project(out_path, project.path)
     branch = collect_branch(project, leaf_id)
@@ -59,6 +62,7 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
                      cancelled: CancelCheck = never_cancelled) -> ExportResult:
     """Export an already collected branch (see :func:`studio.export.branch.collect_branch`)."""
     started = time.perf_counter()
+    check_options(fmt, options)
     check_cancelled(cancelled)
     with OutputFiles(out) as files:
         try:

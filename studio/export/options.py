@@ -124,6 +124,7 @@ class ExportOptions:
     size: tuple[int, int] | None = None
     """Output (width, height); clips of another size are scaled to fit and letterboxed."""
     fps: float | None = None
+    """Output frame rate (a GIF's at most 50: see :data:`studio.export.encoding.MAX_GIF_FPS`)."""
     crossfade: float = 0.0
     """Seconds of dissolve between consecutive turns (cards are joined with hard cuts)."""
     title: str = ""
@@ -141,7 +142,8 @@ class ExportOptions:
     sheet_title: str = ""
     """Heading of each sheet page (default: the title card text, else the project's name)."""
     crf: int | None = None
-    """Encoder quality (lower is better); None: 18 for H.264, 32 for VP9."""
+    """Encoder quality (lower is better; H.264 0..51, VP9 0..63, no other format takes one);
+    None: 18 for H.264, 32 for VP9. Given, it forces re-encoding."""
     stream_copy: bool = True
     """Allow joining the clips without re-encoding when nothing asks for new pixels."""
 
@@ -157,16 +159,19 @@ class ExportOptions:
                     16 <= width <= MAX_SIZE and 16 <= height <= MAX_SIZE):
                 raise ExportError(f"Output size {width}x{height} is outside 16..{MAX_SIZE} pixels.")
         if self.fps is not None and not 0 < self.fps <= MAX_FPS:
-            raise ExportError(f"Frame rate {self.fps} is outside 0..{MAX_FPS:g} fps.")
+            raise ExportError(f"Frame rate {self.fps:g} fps is out of range; give more than 0 and at most "
+                              f"{MAX_FPS:g} fps.")
         if not 0 <= self.crossfade <= 10:
             raise ExportError(f"Crossfade {self.crossfade} s is outside 0..10 s.")
         for name, seconds in (("title card", self.title_duration), ("end card", self.end_card_duration)):
             if not 0 < seconds <= MAX_CARD_SECONDS:
-                raise ExportError(f"The {name} lasts {seconds} s; give 0..{MAX_CARD_SECONDS:g} s.")
+                raise ExportError(f"The {name} lasts {seconds:g} s; give more than 0 and at most "
+                                  f"{MAX_CARD_SECONDS:g} s.")
         if self.panels_per_page not in (1, 2, 3):
             raise ExportError(f"A storyboard page holds 1, 2 or 3 panels, not {self.panels_per_page!r}.")
-        if self.crf is not None and not 0 <= self.crf <= 63:
-            raise ExportError(f"Quality (CRF) {self.crf} is outside 0..63.")
+        # each encoder's own range is checked with the format (studio.export.encoding.check_options)
+        if self.crf is not None and self.crf < 0:
+            raise ExportError(f"Quality (CRF) {self.crf} is below 0.", hint="0 is the best; lower is better.")
 
     @property
     def has_cards(self) -> bool:

@@ -104,4 +104,6 @@ def write_otio(path: Path, branch: Branch, infos: list[StreamInfo], timeline: Ti
                title: str = "", end_card: str = "") -> None:
     import opentimelineio as otio
 
-    otio.adapters.write_to_file(build_otio(branch, infos, timeline, name, title, end_card), str(path))
+    # the adapter named, not guessed from the suffix: any file name will do
+    otio.adapters.write_to_file(build_otio(branch, infos, timeline, name, title, end_card), str(path),
+                                adapter_name="otio_json")

@@ -15,7 +15,7 @@ from pathlib import Path
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.compose import episode_frames
-from studio.export.encoding import check_frame_size, encoder_args
+from studio.export.encoding import check_frame_rate, check_frame_size, encoder_args
 from studio.export.errors import ExportError
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.export.output import OutputFiles
@@ -42,6 +42,8 @@ def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: Episode
     """Why the clips can't simply be joined (None: they can)."""
     if not options.stream_copy:
         return "re-encoding was asked for"
+    if options.crf is not None:
+        return "a quality (CRF) was asked for"
     if fmt not in CONTAINER_CODECS:
         return f"{fmt.value} is always encoded"
     if options.needs_new_pixels:
@@ -113,7 +115,8 @@ def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options
     title = options.title.strip() or branch.project_name
     frames = episode_frames(branch, plan.infos, plan.timeline, plan.size, options)
     check_frame_size(fmt, plan.size)
-    output = encoder_args(fmt, options.crf)
+    check_frame_rate(fmt, plan.fps, from_clips=options.fps is None)
+    output = encoder_args(fmt, options.crf, plan.fps, total)
     title = "" if fmt == ExportFormat.GIF else title
     with FrameEncoder(target, plan.size, plan.fps, output, title) as encoder, contextlib.closing(frames):
         for index, frame in enumerate(frames):

@@ -145,3 +145,15 @@ def stored_content(project_path: Path) -> tuple[list[tuple[str, list[tuple[objec
     media = {str(p.relative_to(project_path)): hashlib.sha256(p.read_bytes()).hexdigest()
              for p in sorted((project_path / "media").rglob("*")) if p.is_file()}
     return rows, media
+
+
+def gif_delays(path: Path) -> list[int]:
+    """Each frame's delay in a GIF, in centiseconds (as stored: Pillow reports milliseconds)."""
+    from PIL import Image
+
+    delays: list[int] = []
+    with Image.open(path) as image:
+        for index in range(getattr(image, "n_frames", 1)):
+            image.seek(index)
+            delays.append(round(image.info["duration"] / 10))
+    return delays

@@ -138,3 +138,43 @@ def test_export_asks_for_force_before_replacing(story: Fixture, tmp_path: Path, 
     monkeypatch.setenv("HOME", str(tmp_path))  # "~/episode.srt" is the file above
     assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", "~/episode.srt", "-q"]) == 2
     assert "episode.srt already exists" in capsys.readouterr().err
+
+
+def test_card_durations_need_their_cards_and_a_range_that_holds_them(story: Fixture, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cards.mp4"
+    args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(out), "-q"]
+    for extra, needle in (
+            (["--title-duration", "3"], "--title-duration was given without --title: there is no title to time"),
+            (["--title", "  ", "--title-duration", "3"], "--title-duration was given without --title"),
+            (["--end-card-duration", "1"], "--end-card-duration was given without --end-card"),
+            (["--title", "Hi", "--end-card-duration", "1"], "--end-card-duration was given without --end-card"),
+            (["--title", "Hi", "--title-duration", "0"], "The title card lasts 0 s; give more than 0 and at most 60 s"),
+            (["--end-card", "Bye", "--end-card-duration", "61"],
+             "The end card lasts 61 s; give more than 0 and at most 60 s"),
+    ):
+        assert main([*args, *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert needle in err, err
+        assert not out.exists()
+    assert main([*args, "--title", "Hi", "--title-duration", "1", "--end-card", "Bye"]) == 0
+    assert video_facts(out).frames == sum(story.frames) + 1 * int(FPS) + 2 * int(FPS), "1 s title, 2 s end card"
+
+
+def test_export_refuses_options_its_format_ignores_before_anything_else(story: Fixture, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "episode.gif"
+    out.write_bytes(b"an earlier export")
+    args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(out), "-q"]
+    for extra, needle in ((["--crf", "20"], "A quality (CRF) applies only to mp4 and webm videos, not to gif"),
+                          (["--fps", "60"], "60 fps is too fast for a GIF"),
+                          (["--format", "mp4", "--out", str(tmp_path / "episode"), "--crf", "63"],
+                           "Quality (CRF) 63 is outside H.264's 0..51")):
+        assert main([*args, *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert needle in err and "already exists" not in err, err
+    assert out.read_bytes() == b"an earlier export"
+    assert not (tmp_path / "episode").exists()
+    assert main([*args, "--format", "mp4", "--out", str(tmp_path / "episode"), "--crf", "30"]) == 0
+    assert "re-encoded" in capsys.readouterr().out, "--crf re-encodes a branch that stream copy could join"
+    assert video_facts(tmp_path / "episode").codec == "h264"

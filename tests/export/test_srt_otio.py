@@ -202,3 +202,20 @@ def test_otio_cuts_where_the_video_cuts_at_another_frame_rate(story: Fixture, tm
             continue
         start = track.range_of_child(clip).start_time.to_seconds()
         assert start == pytest.approx(firsts[data["turn"]], abs=1e-6), (data["turn"], start, firsts)
+
+
+def test_srt_shows_angle_brackets_as_look_alikes_and_otio_keeps_them(story: Fixture, tmp_path: Path) -> None:
+    """SRT has no escape for < and >: players read <b>, <i> and <font> in a cue as tags (and
+    &lt; shows as itself in many), so a line that says "<b>" would turn bold. The SRT shows
+    look-alikes; the OTIO markers, plain JSON, keep the text as written."""
+    first = story.nodes[0]
+    line = "<b>not bold</b> & 1 < 2 > 0"
+    story.project.apply(SetNarration(first, "<i>Quietly</i>"))
+    story.project.apply(AddDialogueLine(first, "Qiqi", line))
+    srt = export_branch(story.project, story.leaf, tmp_path / "tags.srt")
+    entries = [text for _, _, text in parse_srt(srt.path.read_text(encoding="utf-8"))]
+    assert entries[:2] == ["<i>\u2039i\u203aQuietly\u2039/i\u203a</i>",
+                           "Qiqi: \u2039b\u203anot bold\u2039/b\u203a & 1 \u2039 2 \u203a 0"]
+    assert all("<" not in text.removeprefix("<i>").removesuffix("</i>") for text in entries)
+    timeline = otio.adapters.read_from_file(str(export_branch(story.project, story.leaf, tmp_path / "tags.otio").path))
+    assert [m.name for m in timeline.tracks[0].markers][:2] == ["<i>Quietly</i>", f"Qiqi: {line}"]

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
+import opentimelineio as otio
 import pytest
 
 from studio.core import AddDialogueLine, SetDuration
-from studio.export import CaptionMode, ExportFormat, ExportOptions, export_branch
+from studio.export import CaptionMode, ExportError, ExportFormat, ExportOptions, export_branch
 
-from .helpers import FPS, SIZE, Fixture, build, close_to, container_duration, decode, video_facts
+from .helpers import FPS, SIZE, Fixture, build, close_to, container_duration, decode, gif_delays, video_facts
 
 
 def clip_starts(fixture: Fixture, offset: int = 0) -> list[int]:
@@ -264,3 +266,86 @@ def test_a_long_caption_takes_smaller_type_before_it_is_cut_and_a_cut_is_said(st
     calm = export_branch(story.project, story.leaf, tmp_path / "srt.mp4",
                          options=ExportOptions(captions=CaptionMode.SRT))
     assert not any("caption" in note for note in calm.notes)
+
+
+@pytest.mark.parametrize("fps", [None, 30.0, 40.0, 50.0], ids=["clips-8", "30", "40", "50"])
+def test_gif_frame_delays_add_up_to_its_duration(story: Fixture, tmp_path: Path, fps: float | None) -> None:
+    """GIF delays are whole centiseconds: at 8 fps (12.5 cs a frame) or 30 fps they alternate,
+    and the last frame's delay must close the sum on the reported duration."""
+    out = tmp_path / "timed.gif"
+    result = export_branch(story.project, story.leaf, out, options=ExportOptions(fps=fps))
+    delays = gif_delays(out)
+    assert len(delays) == result.frames == video_facts(out).frames
+    assert min(delays) >= 2, "players slow a delay of 0 or 1 cs down to 10 cs"
+    assert sum(delays) == round(result.duration * 100), delays
+
+
+@pytest.mark.parametrize("fps", [50.5, 60.0, 100.0, 240.0])
+def test_gif_faster_than_50_fps_is_refused(story: Fixture, tmp_path: Path, fps: float) -> None:
+    out = tmp_path / "fast.gif"
+    with pytest.raises(ExportError, match="too fast for a GIF") as refused:
+        export_branch(story.project, story.leaf, out, options=ExportOptions(fps=fps))
+    assert "50 fps or less" in refused.value.hint
+    assert list(tmp_path.iterdir()) == [story.project.path]
+    assert export_branch(story.project, story.leaf, tmp_path / "fast.mp4", options=ExportOptions(fps=fps)).frames
+
+
+def test_gif_of_clips_faster_than_50_fps_needs_a_slower_rate(tmp_path: Path) -> None:
+    fixture = build(tmp_path, turns=2, fps=60)
+    try:
+        with pytest.raises(ExportError, match="clips run at 60 fps, which is too fast for a GIF"):
+            export_branch(fixture.project, fixture.leaf, tmp_path / "clips.gif")
+        assert not (tmp_path / "clips.gif").exists()
+        result = export_branch(fixture.project, fixture.leaf, tmp_path / "clips.gif", options=ExportOptions(fps=30))
+        assert sum(gif_delays(result.path)) == round(result.duration * 100)
+    finally:
+        fixture.project.close()
+
+
+def test_crf_forces_reencoding_and_is_checked_per_format(story: Fixture, tmp_path: Path) -> None:
+    copied = export_branch(story.project, story.leaf, tmp_path / "copy.mp4")
+    assert copied.used_stream_copy
+    best = export_branch(story.project, story.leaf, tmp_path / "best.mp4", options=ExportOptions(crf=0))
+    worst = export_branch(story.project, story.leaf, tmp_path / "worst.mp4", options=ExportOptions(crf=51))
+    assert not best.used_stream_copy and not worst.used_stream_copy
+    assert video_facts(best.path).codec == video_facts(worst.path).codec == "h264"
+    assert best.path.stat().st_size > worst.path.stat().st_size, "the quality asked for is the one used"
+    assert copied.path.read_bytes() != worst.path.read_bytes()
+    vp9 = export_branch(story.project, story.leaf, tmp_path / "worst.webm", options=ExportOptions(crf=63))
+    assert video_facts(vp9.path).codec == "vp9"
+    refusals = [("a.mp4", 52, "outside H.264's 0..51"), ("b.mp4", 63, "outside H.264's 0..51"),
+                ("c.webm", 64, "outside VP9's 0..63"), ("d.mp4", -1, "below 0")]
+    refusals += [(f"e.{fmt}", 20, f"applies only to mp4 and webm videos, not to {fmt}")
+                 for fmt in ("gif", "pdf", "png", "srt", "otio")]
+    for name, crf, needle in refusals:
+        with pytest.raises(ExportError, match=re.escape(needle)):
+            export_branch(story.project, story.leaf, tmp_path / name, options=ExportOptions(crf=crf))
+        assert not (tmp_path / name).exists()
+
+
+def _read_back(path: Path, fmt: str) -> str:
+    """What ``path`` holds, read by content alone (the name has no suffix to go by)."""
+    head = path.read_bytes()[:8]
+    if fmt in ("mp4", "webm", "gif"):
+        return video_facts(path).codec
+    if fmt == "pdf":
+        return "pdf" if head.startswith(b"%PDF-") else repr(head)
+    if fmt == "png":
+        return "png" if head == b"\x89PNG\r\n\x1a\n" else repr(head)
+    if fmt == "srt":
+        return "srt" if path.read_text(encoding="utf-8").startswith("1\n00:00:00,000 --> ") else repr(head)
+    timeline = otio.adapters.read_from_file(str(path), adapter_name="otio_json")
+    return f"otio with {len(timeline.tracks[0])} clips"
+
+
+@pytest.mark.parametrize("fmt,options,expected", [
+    ("mp4", ExportOptions(), "h264"), ("mp4", ExportOptions(stream_copy=False), "h264"),
+    ("webm", ExportOptions(), "vp9"), ("gif", ExportOptions(), "gif"), ("pdf", ExportOptions(), "pdf"),
+    ("png", ExportOptions(), "png"), ("srt", ExportOptions(), "srt"), ("otio", ExportOptions(), "otio with 3 clips"),
+], ids=["mp4-copy", "mp4-encoded", "webm", "gif", "pdf", "png", "srt", "otio"])
+def test_every_format_writes_to_a_name_without_suffix(story: Fixture, tmp_path: Path, fmt: str,
+                                                      options: ExportOptions, expected: str) -> None:
+    out = tmp_path / "episode"
+    result = export_branch(story.project, story.leaf, out, fmt=fmt, options=options)
+    assert result.paths == (out,)
+    assert _read_back(out, fmt) == expected
