@@ -297,6 +297,11 @@ class MainWindow(QMainWindow):
         return True
 
     def new_project(self, path: Path, name: str | None = None) -> bool:
+        try:
+            Project.new_folder(path, name)  # a project that can't be made leaves the current one open
+        except StudioError as error:
+            self.show_error(error)
+            return False
         if not self.close_project(then=lambda: self.new_project(path, name)):
             return False  # cancelled, or created once the queued jobs are finished
         try:

@@ -277,6 +277,19 @@ class Workspace(QWidget):
         self.compare_window = window
         return window
 
+    def _follow_compared(self) -> None:
+        """The compare window shows the compared turn's chosen take; it closes, saying so,
+        when that turn or one of its takes is gone (deleted, or its re-roll undone)."""
+        window = self.compare_window
+        if window is None:
+            return
+        compared = self.tree.nodes.get(self.compare_node)
+        if compared is None or any(column.take.id not in self.tree.takes for column in window.columns):
+            window.close()
+            self.message.emit("The compare window closed: the turn or a take it compared is gone.")
+            return
+        window.set_selected(compared.selected_take_id)
+
     def _forget_compare(self, window: Any) -> None:
         if self.compare_window is window:
             self.compare_window, self.compare_node = None, ""
@@ -478,9 +491,7 @@ class Workspace(QWidget):
             self.select(fallback, center=False)
         else:
             self._refresh_timer.start()
-        compared = self.tree.nodes.get(self.compare_node)
-        if self.compare_window is not None and compared is not None:
-            self.compare_window.set_selected(compared.selected_take_id)
+        self._follow_compared()
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
             self.cast.refresh(self.tree)
             self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))
@@ -621,6 +632,7 @@ class Workspace(QWidget):
                                            else "Every turn of this branch has a take."))
 
     def fork(self) -> None:
+        self.inspector.commit_edits()  # a line being typed is part of the turn the fork copies
         new_node = new_id()
 
         def forked(_changes: ChangeSet) -> None:
@@ -675,10 +687,24 @@ class Workspace(QWidget):
         self.apply(SelectTake(node_id, take_id), then=chosen)
 
     def undo(self) -> None:
-        self.submit(self.project.undo, lambda changes: self.message.emit(changes.label) if changes else None)
+        self.submit(self.project.undo, self._show_history_step)
 
     def redo(self) -> None:
-        self.submit(self.project.redo, lambda changes: self.message.emit(changes.label) if changes else None)
+        self.submit(self.project.redo, self._show_history_step)
+
+    def _show_history_step(self, changes: ChangeSet | None) -> None:
+        """Say what an undo or redo did and select where it happened: the highest turn it brought
+        back (a deleted turn, a new turn redone), else the one turn it changed."""
+        if not changes:
+            return
+        self.message.emit(changes.label)
+        tree = self.tree
+        added = [n for n in changes.added.get(EntityKind.NODE, frozenset()) if n in tree.nodes]
+        changed = [n for n in changes.changed.get(EntityKind.NODE, frozenset()) if n in tree.nodes]
+        if added:
+            self.select(min(added, key=lambda n: (tree.depth(n), n)))
+        elif len(changed) == 1 and changed[0] != self.current_id:
+            self.select(changed[0])
 
     def play(self) -> None:
         self.episode.play_branch()
@@ -770,7 +796,7 @@ class Workspace(QWidget):
         self.submit(submit, queued)
 
     def close(self, policy: str = "keep") -> bool:
-        self.inspector.commit_notes()
+        self.inspector.commit_edits()
         self.inspector.commit_instruction()
         self.closed = True
         self.view.closed = True

@@ -125,3 +125,71 @@ def test_the_settings_dialog_fits_a_small_screen(settings, registry, qtbot) -> N
     dialog.resize(QSize(900, 640))
     qtbot.waitUntil(lambda: dialog.height() <= 700)
     assert dialog.engine_scroll.isVisible()
+
+
+def test_undo_and_redo_select_the_turn_they_bring_back_or_change(make_window, sample_project: Path,
+                                                                 qtbot) -> None:
+    from studio.core.commands import SetNarration
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    second = tree.child_ids(first)[0]
+    ws.select(second, center=False)
+    window.confirm = lambda title, text: True  # type: ignore[method-assign]
+    ws.confirm = lambda title, text: True  # type: ignore[method-assign]
+    ws.delete_current()
+    session.settle()
+    qtbot.waitUntil(lambda: second not in session.project.tree.nodes, timeout=5000)
+    assert ws.current_id == first
+    ws.undo()
+    session.settle()
+    qtbot.waitUntil(lambda: second in session.project.tree.nodes, timeout=5000)
+    qtbot.waitUntil(lambda: ws.current_id == second, timeout=5000)  # the deleted turn, back
+    ws.select(first, center=False)
+    session.project.apply(SetNarration(second, "Rain, at last."))
+    session.settle()
+    ws.undo()
+    session.settle()
+    qtbot.waitUntil(lambda: ws.current_id == second, timeout=5000)  # where the undone edit was
+    assert session.project.tree.node(second).story.narration != "Rain, at last."
+
+
+def test_the_compare_window_closes_when_its_turn_is_deleted(make_window, sample_project: Path, qtbot) -> None:
+    import shiboken6
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    ws.select(leaf, center=False)
+    ws.reroll(leaf)
+    ws.reroll(leaf)
+    qtbot.waitUntil(lambda: len([t for t in session.project.tree.takes_of(leaf) if t.clip_path]) >= 2,
+                    timeout=JOB_TIMEOUT_MS)
+    session.settle()
+    compare = ws.compare_takes()
+    assert compare is not None and compare.isVisible()
+    messages: list[str] = []
+    ws.message.connect(messages.append)
+    ws.confirm = lambda title, text: True  # type: ignore[method-assign]
+    ws.delete_current()
+    session.settle()
+    qtbot.waitUntil(lambda: leaf not in session.project.tree.nodes, timeout=5000)
+    qtbot.waitUntil(lambda: ws.compare_window is None, timeout=5000)
+    assert not shiboken6.isValid(compare) or not compare.isVisible()
+    assert any("compare window closed" in m for m in messages)
+
+
+def test_a_new_project_that_cant_be_made_leaves_the_open_one_open(make_window, sample_project: Path,
+                                                                  tmp_path: Path) -> None:
+    window = make_window(sample_project)
+    taken = tmp_path / "taken.kamishibai"
+    taken.mkdir()
+    (taken / "notes.txt").write_text("someone's files")
+    assert not window.new_project(taken, "Taken")
+    assert "already exists and is not empty" in str(window.last_error)
+    assert window.session is not None and window.session.project.path == sample_project
+    assert window.windowTitle().endswith("— Kamishibai Studio") and window.workspace is not None
+    assert (taken / "notes.txt").read_text() == "someone's files"

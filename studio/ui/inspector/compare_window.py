@@ -94,6 +94,7 @@ class CompareWindow(QDialog):
         self.setWindowTitle(f"Compare takes — {title}")
         self.setModal(False)
         self.frame = 0
+        self._wants_play = False  # asked to play before a clip was loaded: it starts with the first
         self.columns: list[_Column] = []
         grid = QGridLayout()
         grid.setSpacing(8)
@@ -147,6 +148,8 @@ class CompareWindow(QDialog):
 
     def _on_clip_ready(self, _path: str) -> None:
         self._update_range()
+        if self._wants_play:
+            self.play()
 
     def _update_range(self) -> None:
         self.slider.blockSignals(True)
@@ -169,11 +172,13 @@ class CompareWindow(QDialog):
         self.position.setText(f"{self.frame / self.fps:.2f} s")
 
     def play(self) -> None:
+        self._wants_play = not self.frame_count
         if self.frame_count:
             self._timer.start()
             self.play_button.setText("Pause")
 
     def pause(self) -> None:
+        self._wants_play = False
         self._timer.stop()
         self.play_button.setText("Play")
 

@@ -73,6 +73,10 @@ class Inspector(QScrollArea):
         self._details_take: str | None = None
         self._loaded_raw = ""
         self._loaded_text = ""  # the editor's line as shown, before the user's edits
+        self._notes_shown = ""  # the turn's notes as the box last showed or saved them: typed when it differs
+        self._story_node: str | None = None
+        """The turn whose story fields the story editor shows: its edits go there, even when they
+        arrive (a line's editing finished as the rows are rebuilt) after the selection moved on."""
         body = QWidget(self)
         body.setObjectName("inspectorBody")
         self.title = QLabel("Nothing selected", body)
@@ -138,8 +142,8 @@ class Inspector(QScrollArea):
         self.start.start_state_changed.connect(self.start_state_changed.emit)
 
     def _story_edit(self, name: str, signal: SignalInstance, value: object) -> None:
-        """Pass a story field on, unless the turn already holds that value."""
-        tree, node_id = self._latest_tree(), self.node_id
+        """Pass a story field on to the turn the editor shows, unless it already holds that value."""
+        tree, node_id = self._latest_tree(), self._story_node
         if node_id and tree is not None and node_id in tree.nodes and getattr(tree.nodes[node_id].story, name) != value:
             signal.emit(node_id, value)
 
@@ -156,8 +160,7 @@ class Inspector(QScrollArea):
 
     def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
         """Show ``node_id`` of the snapshot ``tree``."""
-        self.commit_notes()
-        self.story.commit_pending()
+        self.commit_edits(moving_on=node_id != self.node_id)
         changed_node = node_id != self.node_id
         if changed_node or not keep_editor:
             self.commit_instruction()
@@ -191,7 +194,9 @@ class Inspector(QScrollArea):
         else:
             self._show_sections("Instruction", "Understood", "Takes", "Story", "State", "Take", "Notes")
             speakers = [m.name for m in tree.cast.values() if m.name.strip()]
-            self.story.set_story(node.story, speakers, tree.acting_character(node_id), reset=changed_node)
+            self.story.set_story(node.story, speakers, tree.acting_character(node_id),
+                                 reset=changed_node or node_id != self._story_node)
+            self._story_node = node_id
         takes = tree.takes_of(node_id)
         before = tree.state_before(node_id) if not node.is_root else None
         states = {t.id: before.apply(t.deltas) for t in takes if before is not None and t.status.value == "done"}
@@ -208,11 +213,11 @@ class Inspector(QScrollArea):
             self.notes.blockSignals(True)
             self.notes.setPlainText(node.notes)
             self.notes.blockSignals(False)
+        self._notes_shown = node.notes
 
     def show_draft(self, tree: StoryTree, parent_id: str) -> None:
         """A new turn under ``parent_id``: prefill the character and place from the parent."""
-        self.commit_notes()
-        self.story.commit_pending()
+        self.commit_edits()
         self._tree = tree
         self.node_id = None
         self.draft_parent = parent_id
@@ -268,12 +273,23 @@ class Inspector(QScrollArea):
     def _latest_tree(self) -> StoryTree | None:
         return self.tree_source() if self.tree_source is not None else self._tree
 
+    def commit_edits(self, moving_on: bool = True) -> None:
+        """Save the notes and story fields typed and not saved yet: before the selection moves,
+        a fork copies the turn, or the project closes (``moving_on``: a dialogue line or a
+        duration being typed too; a refresh of the same turn leaves them to be finished)."""
+        self.commit_notes()
+        self.story.commit_pending(unfinished=moving_on)
+
     def commit_notes(self) -> None:
+        """Save what was typed in the notes box. Only typing counts: when the turn's notes
+        changed under the box (an undo, a redo), the document wins and the box is about to
+        show it."""
         self._notes_timer.stop()
         tree = self._latest_tree()
         if self.node_id and tree is not None and self.node_id in tree.nodes:
             text = self.notes.toPlainText()
-            if text != tree.nodes[self.node_id].notes:
+            if text != self._notes_shown and text != tree.nodes[self.node_id].notes:
+                self._notes_shown = text
                 self.notes_changed.emit(self.node_id, text)
 
     def commit_instruction(self) -> None:

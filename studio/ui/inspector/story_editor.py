@@ -121,6 +121,7 @@ class StoryEditor(QWidget):
         super().__init__(parent)
         self.story = StoryFields()
         self._sent: dict[str, object] = {}  # what each field last committed (its own edit coming back)
+        self._duration_shown = 0.0  # the duration box's value as set or last committed: typed when it differs
         self.speakers: list[str] = []
         self.default_speaker = ""
         self.rows: list[DialogueRow] = []
@@ -183,7 +184,9 @@ class StoryEditor(QWidget):
         self.default_speaker = default_speaker
         if reset:
             self._sent = {}
-        if reset or self.dialogue() != story.dialogue:
+        # The rows are rebuilt for another turn, or when the turn's lines changed from elsewhere
+        # (an undo), not for a line being typed (the document has not changed under it).
+        if reset or (story.dialogue != self.story.dialogue and story.dialogue != self.dialogue()):
             self._set_rows(story.dialogue)
         self.story = story
         for box, name, timer in ((self.narration, "narration", self._narration_timer),
@@ -198,12 +201,13 @@ class StoryEditor(QWidget):
                 box.blockSignals(False)
                 if elsewhere:
                     self._sent[name] = value  # it shows the turn's text again: a redo can follow
-        typed = None if self.duration.value() <= 0.0 else round(self.duration.value(), 3)
+        typed = self._typed_duration()
         elsewhere = "duration" in self._sent and typed == self._sent["duration"] != story.duration
         if reset or not self.duration.hasFocus() or elsewhere:
             self.duration.blockSignals(True)
             self.duration.setValue(story.duration or 0.0)
             self.duration.blockSignals(False)
+            self._duration_shown = self.duration.value()  # shown to one decimal: 3.25 s shows as 3.2
 
     def _set_rows(self, lines: tuple[DialogueLine, ...]) -> None:
         for row in self.rows:
@@ -255,15 +259,30 @@ class StoryEditor(QWidget):
             self._notes_timer.stop()
             self.shot_notes_changed.emit(value)
 
-    def _commit_duration(self) -> None:
+    def _typed_duration(self) -> float | None:
         value = self.duration.value()
-        duration = None if value <= 0.0 else round(value, 3)
+        return None if value <= 0.0 else round(value, 3)
+
+    def _commit_duration(self) -> None:
+        """Save a duration the author changed (leaving the box unchanged keeps the turn's own,
+        which may have more decimals than the box shows)."""
+        if self.duration.value() == self._duration_shown:
+            return
+        self._duration_shown = self.duration.value()
+        duration = self._typed_duration()
         self._sent["duration"] = duration
         self.duration_changed.emit(duration)
 
-    def commit_pending(self) -> None:
-        """Commit text still waiting for its debounce (before the selection changes)."""
+    def commit_pending(self, unfinished: bool = True) -> None:
+        """Commit text waiting for its debounce and, with ``unfinished``, a dialogue line and a
+        duration being typed (before the selection changes: a toolbar button or a menu takes
+        no focus, so no field has said that its editing finished)."""
         if self._narration_timer.isActive():
             self._commit_text(self.narration, "narration")
         if self._notes_timer.isActive():
             self._commit_text(self.shot_notes, "shot_notes")
+        if not unfinished:
+            return
+        if self.dialogue() != self.story.dialogue:
+            self._commit_dialogue()
+        self._commit_duration()
