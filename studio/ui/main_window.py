@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -68,6 +69,8 @@ class MainWindow(QMainWindow):
         self.workspace: Workspace | None = None
         self.last_error: StudioError | None = None
         self._finishing = False
+        self._stop_waiting: Callable[[], None] | None = None
+        """Drops the pending "finish the queue, then ..." (its project was closed another way)."""
         self.welcome: WelcomePage | None = None
         self._docks_hidden_for_welcome: list[QDockWidget] | None = None
         self._queue_hide_timer = QTimer(self)
@@ -289,10 +292,9 @@ class MainWindow(QMainWindow):
         except StudioError as error:
             self.show_error(error)
             return False
-        if not self.close_project(then=lambda: self._install(project)):
-            if not self._finishing:  # the user chose to keep the current one (running jobs)
-                project.close()
-            return False  # else opened once the queued jobs are finished
+        if not self.close_project(then=lambda: self.open_project(path)):
+            project.close()  # kept the current one, or opened again once its queue is finished
+            return False
         self._install(project)
         return True
 
@@ -373,10 +375,13 @@ class MainWindow(QMainWindow):
             if then is not None:
                 self._finish_then(then)
             return False  # else handled by closeEvent's wait loop
+        dropped = self._stop_finishing()
         workspace = self.workspace
         name = workspace.project.name
         self.workspace = None
         self.session = None
+        with contextlib.suppress(RuntimeError):  # its jobs' last words ("cancelled") are not the news now
+            workspace.message.disconnect(self.show_message)
         for dock in (self.inspector_dock, self.queue_dock, self.cast_dock):
             dock.setWidget(QWidget())
         workspace.close(policy)
@@ -384,7 +389,7 @@ class MainWindow(QMainWindow):
         self.show_welcome()
         self._set_project_actions_enabled(False)
         self.setWindowTitle("Kamishibai Studio")
-        self.show_message(f"Closed {name}")  # not the closed project's last message
+        self.show_message(f"Closed {name}" + (" (what was to follow its queue is dropped)" if dropped else ""))
         self._update_jobs_label()
         return True
 
@@ -691,15 +696,13 @@ class MainWindow(QMainWindow):
     # -- closing -----------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if self._finishing:
-            event.ignore()
-            return
+        finishing = self._finishing  # closing again while the queue finishes: keep, cancel or go on waiting
         if self.sample_builder is not None:  # building the sample: stop, leave nothing half-made
             self.sample_builder.cancel()
             self.sample_builder = None
         if self.session is not None and self.session.active_jobs():
             choice = self.ask_close_policy(len(self.session.active_jobs()))
-            if choice is None:
+            if choice is None or (choice == "finish" and finishing):
                 event.ignore()
                 return
             if choice == "finish":
@@ -722,6 +725,7 @@ class MainWindow(QMainWindow):
 
         Told by the job events (the tracker), not by polling."""
         session = self.session
+        self._stop_finishing()
         self._finishing = True
         self.show_message(message)
         if session is None:
@@ -729,20 +733,38 @@ class MainWindow(QMainWindow):
             action()
             return
 
+        connected = [True]
+
+        def stop() -> None:
+            if connected.pop() if connected else False:
+                with contextlib.suppress(RuntimeError, TypeError):  # the tracker is gone
+                    session.tracker.jobs_changed.disconnect(check)
+
         def check() -> None:
             if self.session is not session or session.tracker.active_count():
                 return
-            session.tracker.jobs_changed.disconnect(check)
+            stop()
 
             def finish() -> None:  # after the event that emptied the queue is handled
-                self._finishing = False
+                if self._stop_waiting is not stop:
+                    return  # dropped meanwhile (the project was closed another way)
+                self._stop_finishing()
                 self.close_project("keep")
                 action()
 
             QTimer.singleShot(0, finish)
 
+        self._stop_waiting = stop
         session.tracker.jobs_changed.connect(check)
         check()
+
+    def _stop_finishing(self) -> bool:
+        """Drop a pending "finish the queue, then ..." (True if there was one)."""
+        stop, self._stop_waiting = self._stop_waiting, None
+        waiting, self._finishing = self._finishing, False
+        if stop is not None:
+            stop()
+        return waiting
 
 
 def app_icon() -> QIcon:

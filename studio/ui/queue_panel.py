@@ -52,6 +52,9 @@ class QueuePanel(QWidget):
         sets it); without it, queue operations run on the calling thread."""
         self.tracker = tracker
         self.describe_job = describe_job
+        self.on_retry: Callable[[str, str], None] | None = None
+        """Told (old job id, new job id) on the writer thread as soon as a job is retried, before
+        the new job's events can reach the window (the workspace follows its exports so)."""
         self.has_jobs = False
         self._items: dict[str, QTreeWidgetItem] = {}
         self._rows: dict[str, tuple[str, str, str, str, str]] = {}
@@ -302,7 +305,13 @@ class QueuePanel(QWidget):
             self.tracker.forget(job_id)
             self.select_job(new_id)
 
-        self._run(lambda: service.retry(job_id, same_seed=interrupted), retried)
+        def retry() -> str:
+            new_id = str(service.retry(job_id, same_seed=interrupted))
+            if self.on_retry is not None:
+                self.on_retry(job_id, new_id)
+            return new_id
+
+        self._run(retry, retried)
 
     def clear_finished(self) -> None:
         service = self.service

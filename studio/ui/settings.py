@@ -44,6 +44,11 @@ def _standard_qsettings(paths: AppPaths) -> QSettings:
     return q
 
 
+def _recent_key(path: str) -> str:
+    """A recent project's path as stored: absolute, ``~`` and links resolved."""
+    return str(Path(path).expanduser().resolve())
+
+
 class StudioSettings:
     def __init__(self, qsettings: QSettings | None = None, paths: AppPaths | None = None) -> None:
         self.paths = paths or AppPaths.standard()
@@ -200,13 +205,17 @@ class StudioSettings:
         return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
 
     def add_recent(self, path: Path) -> None:
-        entry = str(path)
-        items = [entry, *(p for p in self.recent_projects if p != entry)][:MAX_RECENT]
-        self.q.setValue("projects/recent", items)
+        """Put ``path`` first, once: stored absolute and resolved, so that the same project
+        opened as ``s.kamishibai``, ``./s`` or through ``..`` is one entry, valid from any
+        working folder."""
+        entry = _recent_key(str(path))
+        items = [entry, *(p for p in self.recent_projects if _recent_key(p) != entry)]
+        self.q.setValue("projects/recent", list(dict.fromkeys(items))[:MAX_RECENT])
         self.q.sync()
 
     def remove_recent(self, path: Path) -> None:
-        self.q.setValue("projects/recent", [p for p in self.recent_projects if p != str(path)])
+        gone = _recent_key(str(path))
+        self.q.setValue("projects/recent", [p for p in self.recent_projects if _recent_key(p) != gone])
         self.q.sync()
 
     @property

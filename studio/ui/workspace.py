@@ -156,6 +156,7 @@ class Workspace(QWidget):
         self.inspector = Inspector(clips, self._abs)
         self.inspector.tree_source = lambda: self.tree
         self.queue = QueuePanel(session.tracker, self.describe_job)
+        self.queue.on_retry = self._follow_retried_export
         self.queue.set_service(session.service)
         self.queue.submit = self.submit
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
@@ -506,9 +507,17 @@ class Workspace(QWidget):
         if set(self.branch) & set(node_ids):
             self._refresh_timer.start()
 
-    def _on_job_finished(self, event: JobEvent) -> None:
-        export = self._exports.pop(event.job.id, None)
+    def _follow_retried_export(self, old_id: str, new_id: str) -> None:
+        """A retried export ends as its first try would have ("Export finished: ...")."""
+        export = self._exports.pop(old_id, None)
         if export is not None:
+            self._exports[new_id] = export
+
+    def _on_job_finished(self, event: JobEvent) -> None:
+        export = self._exports.get(event.job.id)
+        if export is not None:
+            if event.kind is not EventKind.FAILED:  # a failed export is kept for a retry
+                del self._exports[event.job.id]
             if event.kind is EventKind.FINISHED:
                 out, results = export
                 written = list(results[0].paths) if results else []
@@ -771,7 +780,9 @@ class Workspace(QWidget):
 
         def submit() -> str:
             from studio.export import export_task
+            from studio.export.output import check_outside_project
 
+            check_outside_project(out.expanduser().absolute(), self.project.path)  # before any folder is made
             try:
                 out.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:

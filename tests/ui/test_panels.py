@@ -190,3 +190,124 @@ def test_finish_them_when_opening_another_project_finishes_then_opens(make_windo
     assert window.session.path.name == "other.kamishibai"
     with Project.open(sample_project) as project:
         assert len([t for t in project.tree.takes_of(first) if t.status.value == "done"]) >= 1
+
+
+def test_closing_the_project_while_its_queue_finishes_drops_what_was_to_follow(make_window, sample_project: Path,
+                                                                               tmp_path: Path, qtbot) -> None:
+    """"Finish them" for opening another project, then Close project with "Cancel them": the
+    window is free again (it opens projects, and closes)."""
+    from studio.storage import Project
+
+    other = tmp_path / "other"
+    Project.create(other).close()
+    window = make_window(sample_project)
+    service = window.session.service
+    tree = window.session.project.tree
+    window.workspace.select(tree.child_ids(tree.root_id)[0])
+    service.pause()
+    window.actions_.reroll.trigger()
+    window.ask_close_policy = lambda count: "finish"  # type: ignore[method-assign]
+    assert window.open_project(other.with_suffix(".kamishibai")) is False
+    window.ask_close_policy = lambda count: "cancel"  # type: ignore[method-assign]
+    window.actions_.close_project.trigger()
+    assert window.session is None
+    assert window.status_label.text().startswith("Closed ")
+    qtbot.wait(200)
+    assert window.session is None, "the dropped open does not happen later"
+    assert window.open_project(other.with_suffix(".kamishibai")), window.last_error
+    assert window.session is not None and window.session.path.name == "other.kamishibai"
+    window.close()
+    assert not window.isVisible()
+
+
+def test_closing_the_window_while_its_queue_finishes_asks_again(make_window, sample_project: Path, qtbot) -> None:
+    window = make_window(sample_project)
+    service = window.session.service
+    tree = window.session.project.tree
+    window.workspace.select(tree.child_ids(tree.root_id)[0])
+    service.pause()
+    window.actions_.reroll.trigger()
+    window.ask_close_policy = lambda count: "finish"  # type: ignore[method-assign]
+    window.close()
+    assert window.isVisible() and window._finishing  # waiting for the queue
+    asked: list[int] = []
+    window.ask_close_policy = lambda count: asked.append(count) or "cancel"  # type: ignore[method-assign]
+    window.close()
+    assert asked == [1] and not window.isVisible() and window.session is None
+
+
+def test_the_export_dialog_gives_the_file_its_formats_suffix(qtbot, tmp_path: Path) -> None:
+    dialog = ExportDialog(tmp_path / "episode.mp4", "My story")
+    qtbot.addWidget(dialog)
+    dialog.path.setText(str(tmp_path / "noext" / "episode"))
+    assert dialog.choices().out == tmp_path / "noext" / "episode.mp4"
+    dialog.path.setText(str(tmp_path / "new folder") + "/")  # a folder still to be made
+    assert dialog.choices().out.parent == tmp_path / "new folder" and dialog.choices().out.suffix == ".mp4"
+    dialog.path.setText(str(tmp_path / "take v1.2"))
+    assert dialog.choices().out.name == "take v1.2.mp4"
+    dialog.format.setCurrentText("gif")
+    assert dialog.choices().out.name == "take v1.2.gif"
+
+
+def test_recent_projects_hold_each_project_once_as_an_absolute_path(settings, tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    project = tmp_path / "work" / "s.kamishibai"
+    project.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "work")
+    for given in (Path("s.kamishibai"), Path("./s.kamishibai"), tmp_path / "work" / ".." / "work" / "s.kamishibai"):
+        settings.add_recent(given)
+    assert settings.recent_projects == [str(project.resolve())]
+    settings.remove_recent(Path("s.kamishibai"))
+    assert settings.recent_projects == []
+
+
+def test_a_refused_export_makes_no_folder_inside_the_project(make_window, sample_project: Path, qtbot) -> None:
+    from studio.export import ExportOptions
+
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    ws.select(tree.leaves_under(tree.root_id)[0].id, center=False)
+    errors: list[str] = []
+    ws.error.connect(lambda error: errors.append(str(error)))
+    window.show_error = lambda error: errors.append(str(error))  # type: ignore[method-assign]
+    ws.queue_export(sample_project / "inside" / "ep.mp4", ExportOptions(), "mp4")
+    window.session.settle()
+    qtbot.waitUntil(lambda: bool(errors), timeout=10_000)
+    assert "inside the project" in errors[0]
+    assert not (sample_project / "inside").exists()
+
+
+def test_a_retried_export_says_where_it_wrote(make_window, sample_project: Path, tmp_path: Path, qtbot) -> None:
+    from studio.export import ExportOptions
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    ws.select(leaf, center=False)
+    window.actions_.fill.trigger()
+    qtbot.waitUntil(lambda: not session.active_jobs(), timeout=120_000)
+    session.settle()
+    session.service.pause()
+    folder = tmp_path / "X"
+    ids: list[str] = []
+    ws.queue_export(folder / "ep.mp4", ExportOptions(), "mp4", then=ids.append)
+    session.settle()
+    qtbot.waitUntil(lambda: bool(ids), timeout=10_000)
+    folder.rmdir()
+    folder.write_text("a file where the folder was")  # the export fails
+    messages: list[str] = []
+    ws.message.connect(messages.append)
+    session.service.resume()
+    qtbot.waitUntil(lambda: any(m.startswith("Export failed") for m in messages), timeout=15_000)
+    folder.unlink()
+    folder.mkdir()
+    ws.queue.refresh()
+    ws.queue.select_job(ids[0])
+    assert ws.queue.selected_job_id() == ids[0]
+    ws.queue.retry_selected()
+    session.settle()
+    qtbot.waitUntil(lambda: any(m.startswith("Export finished") for m in messages), timeout=30_000)
+    assert (folder / "ep.mp4").is_file()
+    assert "Take ready." not in messages

@@ -6,6 +6,7 @@ export on the worker with ``service.submit_task`` so the GUI never waits on ffmp
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -185,11 +186,12 @@ class ExportDialog(QDialog):
             self.path.setText(str(with_format(self.target(text), fmt)))
 
     def target(self, text: str) -> Path:
-        """The file the path field names: an existing folder gets a file of the default name in it."""
-        path = Path(text).expanduser()
-        if path.is_dir():
-            return path / f"{self.default_stem}.{self.format.currentText()}"
-        return path
+        """The file the path field names, with the chosen format's suffix: a folder (one that
+        exists, or a name ending in a slash) gets a file of the default name in it."""
+        path, fmt = Path(text).expanduser(), self.format.currentText()
+        if path.is_dir() or text.endswith(("/", os.sep)):
+            return path / f"{self.default_stem}.{fmt}"
+        return path if path.suffix.lower() == f".{fmt}" else with_format(path, fmt)
 
     def _keep_size(self, on: bool) -> None:
         self.width_box.setEnabled(not on)
