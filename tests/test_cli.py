@@ -215,3 +215,69 @@ def test_an_export_never_writes_inside_another_project(tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="inside the project folder"):
         check_outside_project(outer / "out.mp4", tmp_path / "other.kamishibai")
     check_outside_project(tmp_path / "out.mp4", inner)
+
+
+def _mismatched_mini(folder: Path) -> Path:
+    """A checkpoints folder whose mini config says one decoder block more than its weights have."""
+    import shutil
+
+    from studio.composition import default_checkpoints
+
+    shutil.copytree(default_checkpoints() / "mini", folder / "mini")
+    config = folder / "mini" / "config.json"
+    manifest = json.loads(config.read_text(encoding="utf-8"))
+    manifest["model"]["decoder"]["layers"] += 1
+    config.write_text(json.dumps(manifest), encoding="utf-8")
+    return folder
+
+
+def _run_with(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **env})
+
+
+def _xdg(tmp_path: Path) -> dict[str, str]:
+    return {f"XDG_{kind}_HOME": str(tmp_path / kind.lower()) for kind in ("CONFIG", "DATA", "CACHE")}
+
+
+def test_generating_commands_use_the_checkpoints_folder_of_the_settings_or_the_option(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    env = _xdg(tmp_path)
+    broken = _mismatched_mini(tmp_path / "weights")
+    for command in ("play", "reroll", "fill", "run-queue", "doctor"):
+        assert "--checkpoints" in _run_with(env, command, "--help").stdout, command
+    settings = tmp_path / "config" / "Kamishibai" / "Kamishibai Studio" / "settings.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(f"[weights]\ncheckpoints={broken}\n", encoding="utf-8")
+    doctor = _run_with(env, "doctor", "--json")
+    assert json.loads(doctor.stdout)["checkpoints"] == str(broken), doctor.stdout
+    assert _run_with(env, "new", str(tmp_path / "p")).returncode == 0
+    played = _run_with(env, "play", str(tmp_path / "p"), "--engine", "mini", "-i", "Motion: wave.")
+    assert played.returncode != 0 and "does not fit the model in its config.json" in played.stdout + played.stderr
+    settings.unlink()  # the app's own folder again, unless --checkpoints names another
+    other = _xdg(tmp_path / "other")
+    played = _run_with(other, "play", str(tmp_path / "p"), "--engine", "mini", "--checkpoints", str(broken),
+                       "-i", "Motion: wave.")
+    assert played.returncode != 0 and "does not fit the model in its config.json" in played.stdout + played.stderr
+
+
+def test_a_failed_play_reports_no_node_state_or_motion_for_the_turn_it_did_not_keep(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    env = _xdg(tmp_path)
+    broken = _mismatched_mini(tmp_path / "weights")
+    project = str(tmp_path / "p")
+    assert _run_with(env, "new", project).returncode == 0
+    args = ("play", project, "--engine", "mini", "--checkpoints", str(broken), "--seed", "1", "-i", "Motion: wave.")
+    played = _run_with(env, *args, "--json")
+    assert played.returncode == 2, played.stderr
+    result = json.loads(played.stdout)
+    assert result["kept"] is False and result["job_status"] == "failed"
+    assert not {"node", "take", "state", "deltas", "motion_level", "clip"} & set(result), result
+    assert "does not fit" in result["error"]
+    printed = _run_with(env, *args)
+    assert "turn not kept (failed)" in printed.stdout and "state" not in printed.stdout, printed.stdout
+    assert "node " not in printed.stdout and "(The new turn was not kept.)" in printed.stderr, printed.stderr
+    tree = _run_with(env, "tree", project, "--json")
+    assert tree.returncode == 0 and "Motion: wave" not in tree.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from studio.core.errors import StudioError
@@ -88,3 +89,25 @@ def printable(text: str) -> str:
 def print_json(value: Any) -> None:
     json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def add_checkpoints_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--checkpoints", type=Path, metavar="DIR",
+                        help="checkpoints folder (default: the one chosen in the window's Settings, else "
+                        "checkpoints/ beside the app, then checkpoints/ in the data folder)")
+
+
+def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
+    """Where engines look for weights: ``chosen`` (``--checkpoints``), else the folders the window
+    uses (*Settings › Checkpoints folder*, else ``checkpoints/`` beside the app, then in the data
+    folder). Those are read by the window's own settings code, so that the two never disagree;
+    it needs only QtCore (no display), and without Qt the app's folder is used."""
+    if chosen:
+        return [Path(chosen).expanduser()]
+    from studio.composition import default_checkpoints
+
+    try:
+        from studio.ui.settings import StudioSettings
+    except ImportError:  # an install without Qt: the command line still runs
+        return [default_checkpoints()]
+    return StudioSettings().checkpoint_dirs() or [default_checkpoints()]

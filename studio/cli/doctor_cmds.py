@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from studio.cli.common import add_checkpoints_option, checkpoint_dirs
+
 EXIT_CANT_RUN = 1
 
 
@@ -13,7 +15,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--device", default="cpu",
                    help="placement to check engines with: cpu, cuda:N, predict=cuda:0,decode=cuda:1, cuda:0+offload")
-    p.add_argument("--checkpoints", default=None, help="checkpoints folder (default: checkpoints/ beside the app)")
+    add_checkpoints_option(p)
     p.set_defaults(handler=cmd_doctor)
 
 
@@ -22,8 +24,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from studio.doctor import collect_report, format_report
     from studio.engines.config import EngineConfig
 
-    checkpoints = args.checkpoints or composition.default_checkpoints()
-    config = EngineConfig.parse(args.device, checkpoints=checkpoints)
+    config = EngineConfig.parse(args.device, checkpoints=checkpoint_dirs(args.checkpoints))
     report = collect_report(composition.default_registry(), config)
     if args.json:
         print(json.dumps(report.to_json(), indent=1))

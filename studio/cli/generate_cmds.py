@@ -15,7 +15,16 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
+from studio.cli.common import (
+    add_checkpoints_option,
+    add_wait_option,
+    checkpoint_dirs,
+    open_for_reading,
+    open_project,
+    print_json,
+    printable,
+    resolve_node,
+)
 from studio.core.errors import StudioError
 from studio.core.model import TakeStatus
 from studio.core.state import DELTA_SCALE
@@ -93,6 +102,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="first queue again the jobs a crash or a stop interrupted")
     p.add_argument("--device", default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload")
+    add_checkpoints_option(p)
     _devices_options(p)
     _cluster_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -120,6 +130,7 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
                    "(default: cpu; CPU-only engines always run on the CPU)")
+    add_checkpoints_option(p)
     _devices_options(p)
 
 
@@ -218,15 +229,15 @@ def last_created_node(tree: StoryTree) -> str:
 
 
 def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = False) -> GenerationService:
-    from studio.composition import DEFAULT_ENGINE, default_checkpoints, default_registry
+    from studio.composition import DEFAULT_ENGINE, default_registry
     from studio.engines.config import EngineConfig
     from studio.worker import GenerationService, HostMode
     from studio.worker.device_worker import parse_devices
 
     devices = parse_devices(args.devices) if getattr(args, "devices", None) else None
     hosts = HostMode(getattr(args, "engine_host", None) or "process")
-    # engines with weights find them beside the app, whatever the working folder
-    config = EngineConfig.parse(args.device, checkpoints=default_checkpoints())
+    # engines with weights find them where the window does (whatever the working folder), or in --checkpoints
+    config = EngineConfig.parse(args.device, checkpoints=checkpoint_dirs(getattr(args, "checkpoints", None)))
     cluster = _cluster_spec(args)
     if cluster is not None:
         print(f"kamishibai: engines run on {cluster.describe()}", file=sys.stderr)
@@ -309,8 +320,11 @@ def _job_result(project: Project, service: GenerationService, job_id: str) -> di
 def _print_result(result: dict[str, Any]) -> None:
     state = result.get("state", {})
     deltas = result.get("deltas", {})
-    print(f"node {result['node']}  take {result.get('take', '-')}  {result['job_status']}"
-          + (f"  seed {result['seed']}" if "seed" in result else ""))
+    seed = f"  seed {result['seed']}" if "seed" in result else ""
+    if "node" not in result:  # a turn `play` did not keep: nothing of it is in the project
+        print(f"turn not kept ({result['job_status']}){seed}  {printable(result.get('instruction', ''))[:60]}")
+    else:
+        print(f"node {result['node']}  take {result.get('take', '-')}  {result['job_status']}{seed}")
     if state:
         # the change in points, as the window and the exports show it (--json keeps the engine's steps)
         print("  state  " + "  ".join(f"{k} {v} ({deltas.get(k, 0) * DELTA_SCALE:+d})" for k, v in state.items())
@@ -329,8 +343,30 @@ def _raise_on_failure(results: list[dict[str, Any]]) -> None:
         return
     first = failed[0]
     prefix = "" if len(results) == 1 else f"{len(failed)} of {len(results)} turns were not generated. "
-    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}") + first.get("kept", ""),
+    if first.get("kept") is False:
+        note = " (The new turn was not kept.)"
+    else:
+        note = f" ({first['not_removed']})" if first.get("not_removed") else ""
+    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}") + note,
                       hint=first.get("hint", ""))
+
+
+_NOT_KEPT_KEYS = ("node", "take", "status", "deltas", "motion_level", "state", "clip", "poster", "representation",
+                  "timings")
+"""What a `play` result says of its turn and take, dropped when the turn is not kept."""
+
+
+def _drop_failed_turn(project: Project, result: dict[str, Any], node_id: str) -> None:
+    """Remove a turn `play` failed to generate, and from ``result`` everything that would
+    describe it as made (its node, take, state and motion level); ``kept`` says which it is."""
+    note = _discard_new_turn(project, node_id)
+    kept = node_id in project.tree.nodes
+    result["kept"] = kept
+    if kept:
+        result["not_removed"] = note.strip().strip("()")
+        return
+    for key in _NOT_KEPT_KEYS:
+        result.pop(key, None)
 
 
 def _discard_new_turn(project: Project, node_id: str) -> str:
@@ -380,8 +416,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                 result = _job_result(project, service, job_id)
                 results.append(result)
                 if result["job_status"] != "done":
-                    result["kept"] = _discard_new_turn(project, node_id)
-                    break  # the turns after it would continue a turn that is not there
+                    _drop_failed_turn(project, result, node_id)
+                    break
+                result["kept"] = True  # the turns after it would continue a turn that is not there
                 parent, unfinished = node_id, None
         except BaseException:  # a refused instruction, or Ctrl+C: stop without waiting long
             service.stop(cancel_running=True, timeout=30)

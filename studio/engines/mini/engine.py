@@ -19,7 +19,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F  # noqa: N812
 
-from studio.core.instruction import Instruction
+from studio.core.instruction import KEY_ALIASES, Instruction, time_shown
+from studio.core.model import CastMember
 from studio.core.state import StateDeltas
 from studio.engines.base import (
     CancelCheck,
@@ -40,9 +41,11 @@ from studio.engines.base import (
     no_progress,
 )
 from studio.engines.catalog.mini import INFO, NAME, VERSION, MiniSettings
+from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
 from studio.engines.mini import weights
+from studio.engines.mini.completion import Completion, complete
 from studio.engines.mini.config import REP_SPACE
-from studio.engines.mini.data import characters
+from studio.engines.mini.data import LOCATION_NAMES, characters
 from studio.engines.mini.runtime import PREDICT_STEPS, MiniRuntime, TurnQuery, default_decoder_dtype
 from studio.engines.mini.sequence import PastTurn
 
@@ -127,15 +130,18 @@ class MiniEngine:
         runtime = self._ready()
         spec = INFO.capabilities.representation
         window = min(options.history_window, runtime.config.lm.history)
+        cast = [member.name for member in context.cast if isinstance(member, CastMember) and member.name.strip()]
         history = []
         for turn in context.history[-window:] if window else ():
             own = turn.representation_space == spec.space and turn.representation is not None \
                 and tuple(turn.representation.shape) == spec.shape
-            history.append(PastTurn(text=turn.instruction.raw, level=turn.motion_level,
+            past = complete(turn.instruction, turn_setting(turn), cast).text  # as it was read (or as it was meant)
+            history.append(PastTurn(text=past, level=turn.motion_level,
                                     deltas=(turn.deltas.stamina, turn.deltas.social, turn.deltas.entertainment),
                                     representation=np.asarray(turn.representation, dtype=np.float32) if own else None))
         state = context.state
-        query = TurnQuery(text=instruction.raw, state=(state.stamina, state.social, state.entertainment),
+        completion = complete(instruction, branch_setting(context.history), cast)
+        query = TurnQuery(text=completion.text, state=(state.stamina, state.social, state.entertainment),
                           history=tuple(history))
 
         def step(k: int) -> None:
@@ -148,9 +154,12 @@ class MiniEngine:
         conditioning.update(out.reading)  # what the model understood (the studio's chips; a sketch turn continues it)
         if out.motions:  # what the decoder's candidates are judged against
             conditioning["motions"] = {name: probability for name, probability in out.motions}
+        if completion.filled.as_dict():  # what the turn continued from the branch (the next turns continue it)
+            conditioning[CONTINUED_KEY] = completion.filled.as_dict()
         warnings = _warnings(instruction, dict(out.reading))
-        unread = _unread_warning(instruction, runtime.vocab.unread_from(instruction.raw,
-                                                                      runtime.config.lm.max_instruction),
+        warnings += _misread_warnings(completion, dict(out.reading))
+        unread = _unread_warning(instruction, completion, runtime.vocab.unread_from(completion.text,
+                                                                                  runtime.config.lm.max_instruction),
                                  runtime.config.lm.max_instruction)
         if unread:
             warnings.append(unread)
@@ -242,34 +251,108 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any]) -> list[s
     return warnings
 
 
-def _unread_warning(instruction: Instruction, start: int | None, limit: int) -> str:
-    """What the model did not read of ``instruction`` (from ``start`` on), naming the fields
-    that lie there, or ''."""
+def _unread_warning(instruction: Instruction, completion: Completion, start: int | None, limit: int) -> str:
+    """What the model did not read of the text it was given (``completion.text``, from ``start``
+    on), naming the fields of ``instruction`` that lie there, or ''."""
     if start is None:
         return ""
-    raw, rest = instruction.raw, instruction.raw[start:]
-    said = {label: _last_said(raw, value) for label, value in (
-        ("Character", instruction.character), ("Motion", instruction.motion),
-        ("Background", instruction.background), ("Time", instruction.time_of_day))}
-    spans = {label: found.span() for label, found in said.items() if found is not None}
+    head = f"the mini model reads the first {limit} tokens of an instruction"
+    if start >= completion.base_length:  # only what was added from the branch
+        added = [label for label, name in _LABELS if getattr(completion.filled, name, "")]
+        return (f"{head}; the {_listed(added).lower()} that this turn continues from the earlier turns did not fit "
+                "after its text (shorten it, or name them in it)")
+    rest = instruction.raw[start:]
+    spans = _field_spans(instruction)
     fields = [label for label, (_at, end) in spans.items() if end > start]
     words = len(rest.split())
-    named = " and ".join([", ".join(fields[:-1]), fields[-1]] if len(fields) > 1 else fields)
-    missed = f"; the {named} {'was' if len(fields) == 1 else 'were'} not read in full" if fields else ""
+    missed = f"; the {_listed(fields)} {'was' if len(fields) == 1 else 'were'} not read in full" if fields else ""
     # moving the motion forward helps only when something else comes before it
     late = "Motion" in fields and any(at < spans["Motion"][0] for label, (at, _end) in spans.items()
                                       if label != "Motion")
     advice = "shorten it, or put the motion first" if late else "shorten it"
-    return (f"the mini model reads the first {limit} tokens of an instruction; it did not read the last "
-            f"{words} word{'s' if words != 1 else ''}, from '{_excerpt(rest)}'{missed} ({advice})")
+    return (f"{head}; it did not read the last {words} word{'s' if words != 1 else ''}, from "
+            f"'{_excerpt(rest)}'{missed} ({advice})")
 
 
-def _last_said(text: str, words: str) -> re.Match[str] | None:
-    """The last place ``text`` says ``words`` (any spacing, any case), or None."""
+_LABELS = (("Character", "character"), ("Background", "location"), ("Time", "time_of_day"))
+_SPAN_LABELS = {"character": "Character", "motion": "Motion", "background": "Background", "time": "Time"}
+_KEY_RE = re.compile(r"\s*([^:：;；\n]{1,24}?)\s*[:：]\s*")
+
+
+def _listed(labels: list[str]) -> str:
+    """'Character', 'Character and Motion', 'Character, Motion and Background'."""
+    return " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels)
+
+
+def _field_spans(instruction: Instruction) -> dict[str, tuple[int, int]]:
+    """Where ``instruction.raw`` states its character, motion, background and time of day, as
+    (start, end) by label: a ``Key: value`` field's own value where it has one (the time inside
+    the background when it is said there), else the first place the parsed value appears as
+    whole words; a field it does not state is left out."""
+    raw = instruction.raw
+    spans: dict[str, tuple[int, int]] = {}
+    at = 0
+    for part in re.split(r"[;；\n]", raw):
+        key = _KEY_RE.match(part)
+        label = _SPAN_LABELS.get(KEY_ALIASES.get(" ".join(key.group(1).lower().split()), "")) if key else None
+        if key is not None and label is not None and label not in spans:
+            value = part[key.end():].rstrip().rstrip(".。").rstrip()
+            if value:
+                spans[label] = (at + key.end(), at + key.end() + len(value))
+        at += len(part) + 1
+    values = {"Character": instruction.character, "Motion": instruction.motion,
+              "Background": instruction.background, "Time": instruction.time_of_day}
+    for label, value in values.items():
+        if label in spans:
+            continue
+        inside = spans.get("Background", (0, len(raw))) if label == "Time" else (0, len(raw))
+        found = _first_said(raw, value, *inside) or (_first_said(raw, value, 0, len(raw)) if label == "Time" else None)
+        if found is not None:
+            spans[label] = found
+    return spans
+
+
+def _first_said(text: str, words: str, start: int, end: int) -> tuple[int, int] | None:
+    """The first place ``text[start:end]`` says ``words`` as whole words (any spacing, any case)."""
     if not words.split():
         return None
-    pattern = r"\s+".join(re.escape(word) for word in words.split())
-    return next(reversed(list(re.finditer(pattern, text, re.IGNORECASE))), None)
+    pattern = r"(?<!\w)" + r"\s+".join(re.escape(word) for word in words.split()) + r"(?!\w)"
+    found = re.compile(pattern, re.IGNORECASE).search(text, start, end)
+    return found.span() if found is not None else None
+
+
+def _misread_warnings(completion: Completion, understood: Mapping[str, Any]) -> list[str]:
+    """Where the model's reading of the character, place or time differs from what the turn names
+    (or continues from the earlier turns): another name or place in the free text can pull the
+    reading away from the fields. Only names and places the model knows are compared; the others
+    are warned about in :func:`_warnings`."""
+    expected, warnings = completion.setting, []
+    known = {name.casefold() for name in characters()}
+
+    def said(field: str, value: str) -> str:
+        return f"the turn names '{value}'" if getattr(completion.own, field) \
+            else f"the turn continues '{value}' from the earlier turns"
+
+    def read(key: str) -> str:
+        value = understood.get(key)
+        return value if isinstance(value, str) else ""
+
+    if expected.character.casefold() in known and read("character") \
+            and read("character").casefold() != expected.character.casefold():
+        warnings.append(f"the mini model read the character as '{read('character')}', though "
+                        f"{said('character', expected.character)}; another name in the text can mislead it: "
+                        "leave it out, or re-roll")
+    places = {name.casefold(): name for name in LOCATION_NAMES}  # a place named as the model names it
+    place = places.get(expected.location.casefold(), "")
+    if place and read("location") and read("location") != place:
+        warnings.append(f"the mini model read the place as '{read('location')}', though {said('location', place)}; "
+                        "another place in the text can mislead it: leave it out, or re-roll")
+    time = time_shown(expected.time_of_day)
+    if time and read("time_of_day") and read("time_of_day") != time:
+        warnings.append(f"the mini model read the time of day as '{read('time_of_day')}', though "
+                        f"{said('time_of_day', expected.time_of_day)}; another time in the text can mislead it: "
+                        "leave it out, or re-roll")
+    return warnings
 
 
 def _excerpt(text: str, most: int = 40) -> str:

@@ -248,6 +248,27 @@ def load_float_into(module: nn.Module, path: Path) -> None:
 def load_into(module: nn.Module, state: Mapping[str, torch.Tensor], path: Path) -> None:
     try:
         module.load_state_dict(dict(state), strict=True)
-    except RuntimeError as error:
-        first = str(error).splitlines()[0]
-        raise EngineLoadError(f"{path} does not fit the model in its config.json: {first}") from None
+    except RuntimeError:
+        details = state_mismatch({k: tuple(v.shape) for k, v in module.state_dict().items()},
+                                 {k: tuple(v.shape) for k, v in state.items()})
+        raise EngineLoadError(f"{path} does not fit the model in its config.json: {details or 'the weights differ'}.",
+                              hint="Keep the config.json that came with these weights (or restore checkpoints/mini/ "
+                                   "from the repository).") from None
+
+
+def state_mismatch(expected: Mapping[str, tuple[int, ...]], found: Mapping[str, tuple[int, ...]],
+                   most: int = 3) -> str:
+    """A short account of how the tensors ``found`` (name -> shape) differ from those a model
+    ``expected``: a few missing and unexpected names and shape mismatches, with their counts
+    ('' when they agree). A full state-dict error lists every layer, too long to read."""
+    missing = [k for k in expected if k not in found]
+    unexpected = [k for k in found if k not in expected]
+    shapes = [f"{k} is {list(found[k])}, not {list(expected[k])}" for k in expected
+              if k in found and tuple(found[k]) != tuple(expected[k])]
+
+    def part(what: str, items: list[str]) -> str:
+        shown = ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
+        return f"{len(items)} {what} ({shown})"
+
+    return "; ".join(part(what, items) for what, items in (
+        ("missing tensors", missing), ("unexpected tensors", unexpected), ("shape mismatches", shapes)) if items)

@@ -98,7 +98,7 @@ def test_text_the_model_does_not_read_is_warned_about(engine: MiniEngine) -> Non
     long = parse_instruction("Character: Qiqi; Background: a quiet park in the late afternoon with cherry trees, a "
                              "small pond, some ducks and old benches near the fountain; Motion: run.")
     warned = engine.predict(GenerationContext(), long, settings, 7).warnings
-    assert any("reads the first 40 tokens" in w and "the Motion was not read in full" in w
+    assert any("reads the first 40 tokens" in w and "the Background and Motion were not read in full" in w
                and "put the motion first" in w for w in warned), warned
     quote = next(w for w in warned if "tokens" in w).split("from '")[1]
     assert any(quote.startswith(word) for word in long.raw.split()), quote  # on a word of the text

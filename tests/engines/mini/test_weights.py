@@ -95,3 +95,19 @@ def test_the_intact_checkpoint_loads_and_makes_a_turn(checkpoints: Path) -> None
     clip = engine.decode(prediction, settings, 3)
     assert clip.frames.shape == (5, 64, 96, 3)
     assert prediction.representation.shape == (32, 64)
+
+
+def test_weights_that_do_not_fit_the_config_are_explained_in_a_few_names(checkpoints: Path) -> None:
+    import json
+
+    config = checkpoints / "mini" / weights.CONFIG
+    manifest = json.loads(config.read_text(encoding="utf-8"))
+    manifest["model"]["decoder"]["layers"] += 1  # the weights have one block fewer than the config says
+    config.write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(EngineLoadError) as raised:
+        _load(checkpoints)
+    message = str(raised.value)
+    assert "does not fit the model in its config.json" in message and "missing tensors (" in message, message
+    assert "blocks." in message and len(message) < 800, message  # names a few, not every layer
+    assert weights.state_mismatch({"a": (2,)}, {"a": (3,), "b": (1,)}) == \
+        "1 unexpected tensors (b); 1 shape mismatches (a is [3], not [2])"
