@@ -546,7 +546,8 @@ class MainWindow(QMainWindow):
         box = QMessageBox(self)
         box.setWindowTitle("Jobs in the queue")
         box.setText(f"{count} generation job(s) are queued or running.")
-        box.setInformativeText("Finish them before closing, cancel them, or keep them queued for next time?")
+        box.setInformativeText("Finish them before closing, cancel them, or keep them queued for next time? "
+                               "(Kept, a running one stops now and can run again with its seed.)")
         finish = box.addButton("Finish them", QMessageBox.ButtonRole.AcceptRole)
         cancel = box.addButton("Cancel them", QMessageBox.ButtonRole.DestructiveRole)
         keep = box.addButton("Keep for next time", QMessageBox.ButtonRole.ActionRole)

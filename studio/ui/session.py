@@ -170,7 +170,9 @@ class ProjectSession(QObject):
         return [j for j in self.service.jobs() if j.status in (JobStatus.QUEUED, JobStatus.RUNNING)]
 
     def close(self, policy: str = "keep") -> None:
-        """Stop the worker: ``cancel`` cancels every job; ``keep`` leaves queued jobs queued."""
+        """Stop the worker: ``cancel`` cancels every job; ``keep`` leaves queued jobs queued and
+        stops a running one within one engine step, as interrupted (it runs again with its seed:
+        Retry, or the auto re-queue setting), rather than hold the window until it ends."""
         if self.service is not None:
             if policy == "cancel":
                 for job in self.active_jobs():
@@ -180,7 +182,7 @@ class ProjectSession(QObject):
                         pass
             else:
                 self.service.pause()
-            self.service.stop(cancel_running=policy == "cancel", timeout=15)
+            self.service.stop(cancel_running=policy == "cancel", interrupt_running=policy != "cancel", timeout=15)
         else:
             self.writer.stop()
         if self.events is not None:

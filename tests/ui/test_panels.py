@@ -311,3 +311,23 @@ def test_a_retried_export_says_where_it_wrote(make_window, sample_project: Path,
     qtbot.waitUntil(lambda: any(m.startswith("Export finished") for m in messages), timeout=30_000)
     assert (folder / "ep.mp4").is_file()
     assert "Take ready." not in messages
+
+
+def test_keeping_the_queue_stops_a_running_job_as_interrupted_without_waiting_for_it(
+        make_window, settings, sample_project: Path, qtbot) -> None:
+    """"Keep for next time" with a long job running: the project closes within an engine step
+    (it held the window up to 15 s), and the job is left interrupted, to run again with its seed."""
+    import sqlite3
+
+    settings.set_engine_values("sketch", {"frames": 240, "width": 1280, "height": 720})  # a job of many seconds
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = window.session.project.tree
+    first = tree.child_ids(tree.root_id)[0]
+    ws.select(first, center=False)
+    ws.reroll(first)
+    qtbot.waitUntil(lambda: any(j.status.value == "running" for j in window.session.active_jobs()), timeout=30_000)
+    assert window.close_project("keep")
+    with sqlite3.connect(sample_project / "project.db") as db:
+        statuses = [row[0] for row in db.execute("select status from jobs")]
+    assert "interrupted" in statuses and "running" not in statuses and "done" not in statuses
