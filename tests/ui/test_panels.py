@@ -192,6 +192,16 @@ def test_finish_them_when_opening_another_project_finishes_then_opens(make_windo
         assert len([t for t in project.tree.takes_of(first) if t.status.value == "done"]) >= 1
 
 
+def _window_with_a_queued_reroll(make_window, sample_project: Path):  # type: ignore[no-untyped-def]
+    """The sample's window with a re-roll of its first turn queued and the service paused."""
+    window = make_window(sample_project)
+    tree = window.session.project.tree
+    window.workspace.select(tree.child_ids(tree.root_id)[0])
+    window.session.service.pause()
+    window.actions_.reroll.trigger()
+    return window
+
+
 def test_closing_the_project_while_its_queue_finishes_drops_what_was_to_follow(make_window, sample_project: Path,
                                                                                tmp_path: Path, qtbot) -> None:
     """"Finish them" for opening another project, then Close project with "Cancel them": the
@@ -200,12 +210,7 @@ def test_closing_the_project_while_its_queue_finishes_drops_what_was_to_follow(m
 
     other = tmp_path / "other"
     Project.create(other).close()
-    window = make_window(sample_project)
-    service = window.session.service
-    tree = window.session.project.tree
-    window.workspace.select(tree.child_ids(tree.root_id)[0])
-    service.pause()
-    window.actions_.reroll.trigger()
+    window = _window_with_a_queued_reroll(make_window, sample_project)
     window.ask_close_policy = lambda count: "finish"  # type: ignore[method-assign]
     assert window.open_project(other.with_suffix(".kamishibai")) is False
     window.ask_close_policy = lambda count: "cancel"  # type: ignore[method-assign]
@@ -221,12 +226,7 @@ def test_closing_the_project_while_its_queue_finishes_drops_what_was_to_follow(m
 
 
 def test_closing_the_window_while_its_queue_finishes_asks_again(make_window, sample_project: Path, qtbot) -> None:
-    window = make_window(sample_project)
-    service = window.session.service
-    tree = window.session.project.tree
-    window.workspace.select(tree.child_ids(tree.root_id)[0])
-    service.pause()
-    window.actions_.reroll.trigger()
+    window = _window_with_a_queued_reroll(make_window, sample_project)
     window.ask_close_policy = lambda count: "finish"  # type: ignore[method-assign]
     window.close()
     assert window.isVisible() and window._finishing  # waiting for the queue
