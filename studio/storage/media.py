@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +41,11 @@ MAX_CLIP_DECODED_BYTES = 2 * 1024**3
 
 
 def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, preset: str = "veryfast",
-               threads: int = 1) -> None:
+               threads: int = 1, encoded: Callable[[int], None] | None = None) -> None:
     """Encode a take's clip (not atomic: see :func:`write_clip`). One thread: each
-    device's engine host encodes its own clips, so the cores are shared by devices."""
-    ffmpeg.encode_mp4(path, frames, fps, crf, preset, threads)
+    device's engine host encodes its own clips, so the cores are shared by devices.
+    ``encoded(n)``: see :func:`studio.storage.ffmpeg.encode_mp4`."""
+    ffmpeg.encode_mp4(path, frames, fps, crf, preset, threads, encoded)
 
 
 @contextlib.contextmanager
@@ -61,9 +62,10 @@ def writing_media(path: Path) -> Iterator[Path]:
         raise describe_os_error(error, path.parent, f"write {path.name}") from None
 
 
-def write_clip(path: Path, frames: np.ndarray, fps: float) -> None:
+def write_clip(path: Path, frames: np.ndarray, fps: float, encoded: Callable[[int], None] | None = None) -> None:
+    """The take's clip, atomically; ``encoded(n)`` as its n-th frame is encoded (progress)."""
     with writing_media(path) as tmp:
-        encode_mp4(tmp, frames, fps)
+        encode_mp4(tmp, frames, fps, encoded=encoded)
 
 
 def write_poster(path: Path, frame: np.ndarray) -> None:

@@ -1,9 +1,16 @@
 """Job progress on one monotone scale, and the estimated time left.
 
 An engine reports each stage on its own scale (prediction steps, then decoding steps that
-start again from 0). The tracker maps them onto one scale for the whole job with stage
-weights learned from earlier jobs of the same engine, so the bar never goes back, and
-estimates the time left from both the elapsed time and earlier jobs' durations.
+start again from 0). The tracker estimates the time the job has left: the current stage
+from its own pace (its steps so far, when it has reported any), the stages still to come
+from earlier jobs of the same engine, scaled by how much longer or shorter this job's
+stages have been than theirs (a clip four times as large takes four times as long to
+draw *and* to encode). The bar shows the share of the job's estimated duration that has
+passed, so it moves with the work and agrees with the time left; it never goes back.
+
+When nothing tells how long the current stage will take (a first job that hasn't reported
+a step yet, or a stage that has run past its estimate without reporting one), the time
+left is unknown (None) rather than a guess that reaches 0 s while work remains.
 """
 
 from __future__ import annotations
@@ -17,9 +24,15 @@ PROGRESS_SCALE = 1000
 """``step``/``total`` of job events: ``total`` is always this, ``step`` only grows."""
 
 STAGES: tuple[str, ...] = ("predict", "decode", "write")
-DEFAULT_SECONDS: Mapping[str, float] = {"predict": 0.2, "decode": 0.7, "write": 0.1}
+DEFAULT_SECONDS: Mapping[str, float] = {"predict": 0.1, "decode": 0.6, "write": 0.3}
+"""Stage costs until an engine's job was timed: only their ratios matter (the job's own
+pace scales them), and writing the clip costs about a third of drawing it."""
 DEFAULT_LOAD_SECONDS = 1.0
-"""Weight of loading an engine in a job's bar until a load was timed."""
+"""Expected seconds of loading an engine until a load was timed."""
+MIN_ETA_S = 1.0
+"""The least time left shown while the job runs: "0 s left" only when it has ended."""
+ETA_CHANGE_S = 0.5
+"""A change of the time left worth an event of its own (the bar not having moved)."""
 
 
 class StageTimes:
@@ -63,32 +76,47 @@ class ProgressUpdate:
     message: str = ""
 
 
-class ProgressTracker:
-    """Monotone progress and a non-increasing ETA for one job.
+@dataclass(slots=True)
+class _Stage:
+    expected_s: float
+    began: float | None = None
+    ended: float | None = None
+    within: float = 0.0
+    steps: int = 0
+    """Reports with a step past 0: a pace is known once one arrives."""
 
-    ``stages`` lists the job's stages with their weights; for a generate job they come
-    from :class:`StageTimes` (or defaults when the engine hasn't run yet).
+
+class ProgressTracker:
+    """Monotone progress and an estimated time left for one job.
+
+    ``weights`` are the job's stages in order with their expected seconds; for a generate
+    job they come from :class:`StageTimes` (``expected_total_s`` set: earlier jobs were
+    timed) or :data:`DEFAULT_SECONDS` (None: only their ratios are trusted).
     """
 
     def __init__(self, weights: Mapping[str, float], expected_total_s: float | None = None) -> None:
-        total = sum(max(w, 0.0) for w in weights.values()) or 1.0
-        self._starts: dict[str, float] = {}
-        self._widths: dict[str, float] = {}
-        acc = 0.0
-        for stage, weight in weights.items():
-            width = max(weight, 0.0) / total
-            self._starts[stage] = acc
-            self._widths[stage] = width
-            acc += width
-        self._expected = expected_total_s
+        self._stages = {name: _Stage(max(seconds, 0.0)) for name, seconds in weights.items()}
+        self._order = list(self._stages)
+        self._timed = expected_total_s is not None
+        staged = {name: seconds for name, seconds in weights.items() if name != "load"}
+        self._largest = max(staged, key=lambda name: staged[name]) if staged else ""
+        """The stage expected to cost the most (without timed jobs, its pace sets the scale)."""
         self._began = time.perf_counter()
+        self._last = self._began
+        """When the last report came (or loading ended): a stage that starts with a step
+        past 0 (its first frame drawn) began there, when the stage before it ended."""
+        self._current = ""
         self._fraction = 0.0
         self._eta: float | None = None
+        self._shown_eta: float | None = None
+        """The time left of the last update returned (small changes add up to one)."""
+        self._shown_place: tuple[str, int, int] = ("", 0, 0)
+        """The stage and step of the last update returned: each new step is told."""
 
     @classmethod
     def for_engine(cls, times: StageTimes, engine: str, *, loading: bool = False) -> ProgressTracker:
         """Stages weighted by earlier jobs of ``engine``; ``loading``: the engine is loaded
-        first, and the bar shows it (the ETA starts when loading ends)."""
+        first, and the bar shows it."""
         expected = times.expected(engine)
         seconds = expected or dict(DEFAULT_SECONDS)
         if loading:
@@ -104,36 +132,117 @@ class ProgressTracker:
         return self._eta
 
     def restart_clock(self) -> None:
-        """Start timing now (after the engine was loaded, which earlier jobs didn't pay)."""
-        self._began = time.perf_counter()
+        """Loading ended (the engine was loaded, or already was): the stages that follow
+        are timed from now."""
+        self._last = time.perf_counter()
+        load = self._stages.get("load")
+        if load is not None and load.ended is None:
+            load.ended = self._last
+            load.within = 1.0
+        if self._current == "load":
+            self._current = ""
 
     def update(self, stage: str, step: int, total: int, message: str = "") -> ProgressUpdate | None:
         """Record ``step`` of ``total`` in ``stage``; None if nothing visible changed."""
-        start = self._starts.get(stage, self._fraction)
-        width = self._widths.get(stage, 0.0)
+        now = time.perf_counter()
+        if stage not in self._stages:  # a stage no estimate knows of: it costs what it takes
+            self._stages[stage] = _Stage(0.0)
+            self._order.append(stage)
+        self._enter(stage, self._last)
+        self._last = now
+        current = self._stages[stage]
         within = min(max(step / total, 0.0), 1.0) if total > 0 else 0.0
-        fraction = min(max(start + width * within, self._fraction), 1.0)
-        advanced = fraction > self._fraction
-        self._fraction = fraction
-        eta = self._estimate()
-        if eta is not None:
-            eta = eta if self._eta is None else min(eta, self._eta)
-        changed = advanced or (eta is not None and self._eta is None)
-        self._eta = eta
-        if not changed or eta is None:
+        if within > current.within:
+            current.within = within
+            current.steps += 1
+        left = self._time_left(now)
+        old_fraction = self._fraction
+        if left is not None:
+            elapsed = now - self._began
+            passed = elapsed / (elapsed + left) if elapsed + left > 0 else 0.0
+            self._fraction = min(max(passed, self._fraction), 1.0)
+            left = max(left, MIN_ETA_S)
+        self._eta = left
+        moved = int(self._fraction * PROGRESS_SCALE) > int(old_fraction * PROGRESS_SCALE)
+        place = (stage, step, total)
+        if not moved and place == self._shown_place and not _eta_changed(self._shown_eta, left):
             return None
+        self._shown_eta, self._shown_place = left, place
         return ProgressUpdate(
-            step=int(self._fraction * PROGRESS_SCALE), total=PROGRESS_SCALE, eta_s=eta,
+            step=int(self._fraction * PROGRESS_SCALE), total=PROGRESS_SCALE, eta_s=left,
             stage=stage, stage_step=step, stage_total=total, message=message,
         )
 
-    def _estimate(self) -> float | None:
-        f = self._fraction
-        elapsed = time.perf_counter() - self._began
-        prior = None if self._expected is None else max(self._expected - elapsed, 0.0)
-        if f <= 0.0:
-            return prior
-        extrapolated = elapsed * (1.0 - f) / f
-        if prior is None:
-            return extrapolated
-        return (1.0 - f) * prior + f * extrapolated
+    def _enter(self, stage: str, now: float) -> None:
+        """``stage`` runs from ``now`` on: the stages before it ended then."""
+        if stage == self._current:
+            return
+        upto = self._order.index(stage) if stage in self._order else len(self._order)
+        for name in self._order[:upto]:
+            done = self._stages[name]
+            if done.ended is None:
+                done.ended = now
+                done.within = 1.0
+        if stage:
+            self._stages[stage].began = now
+        self._current = stage
+
+    def _scale(self, now: float) -> float | None:
+        """How much longer this job's stages take than expected: the time they ran over the
+        time expected for the part of them done, stages not begun counting as expected (a
+        tiny first stage, a prediction of a few milliseconds, says little of the decoding
+        to come). None when no earlier job was timed and the stage expected to cost the
+        most hasn't reported a step. Loading doesn't say how large the job is; the other
+        stages all grow with it."""
+        staged = {name: stage for name, stage in self._stages.items() if name != "load" and stage.expected_s > 0}
+        if not staged:
+            return 1.0
+        largest = self._stages.get(self._largest)
+        if not self._timed and (largest is None or not largest.steps):
+            return None
+        actual = expected = 0.0
+        for stage in staged.values():
+            if stage.began is None:
+                actual += stage.expected_s
+                expected += stage.expected_s
+                continue
+            actual += (stage.ended if stage.ended is not None else now) - stage.began
+            expected += stage.expected_s * stage.within
+            if stage.ended is None:  # the part still to do, as expected
+                actual += stage.expected_s * (1.0 - stage.within)
+                expected += stage.expected_s * (1.0 - stage.within)
+        return actual / expected if expected > 0 and actual > 0 else 1.0
+
+    def _time_left(self, now: float) -> float | None:
+        """Seconds the job still needs, or None when they can't be told yet."""
+        scale = self._scale(now)
+        left = 0.0
+        for name, stage in self._stages.items():
+            if stage.ended is not None:
+                continue
+            factor = 1.0 if name == "load" else scale  # its own estimate: not the job's size
+            if stage.began is None:  # still to come
+                if factor is None:
+                    return None
+                left += stage.expected_s * factor
+                continue
+            ran = now - stage.began
+            planned = None if factor is None else stage.expected_s * factor - ran
+            if not self._timed and name == self._largest:
+                planned = None  # it measures the job's scale: only its own pace tells its length
+            if stage.steps:  # its own pace, trusted as it covers more of the stage
+                paced = ran * (1.0 - stage.within) / stage.within
+                if planned is not None and planned > 0:
+                    paced = stage.within * paced + (1.0 - stage.within) * planned
+                left += paced
+            elif planned is not None and planned > 0:
+                left += planned
+            else:  # past its estimate with no step to go by: unknown
+                return None
+        return left
+
+
+def _eta_changed(old: float | None, new: float | None) -> bool:
+    if old is None or new is None:
+        return (old is None) != (new is None)
+    return abs(new - old) >= ETA_CHANGE_S

@@ -60,7 +60,8 @@ def write_take_media(
     metadata: Mapping[str, Any] | None = None,
     step: Callable[[int, int], None] | None = None,
 ) -> TakeFiles:
-    """Write the three files; ``step(done, 3)`` after each so the bar can move."""
+    """Write the three files, calling ``step(done, total)`` as they are written (see
+    :func:`write_media_files`)."""
     written = write_media_files(project.path, project.take_media_dir(take_id), prediction, clip, metadata, step)
     return TakeFiles(*(file.path for file in written))
 
@@ -80,14 +81,21 @@ def write_media_files(
     report = step or (lambda done, total: None)
     names = (media.REPRESENTATION_NAME, media.CLIP_NAME, media.POSTER_NAME)
     paths = [f"{folder}/{name}" for name in names]
+    frames = len(clip.frames)
+    total = frames + POSTER_FRAMES
     media.write_representation(root / paths[0], prediction.representation, metadata)
-    report(1, 3)
-    media.write_clip(root / paths[1], clip.frames, clip.fps)
-    report(2, 3)
+    report(0, total)
+    media.write_clip(root / paths[1], clip.frames, clip.fps, lambda done: report(done, total))
     media.write_poster(root / paths[2], poster_frame(clip.frames))
-    report(3, 3)
+    report(total, total)
     representation, clip_file, poster = (describe_file(root, path) for path in paths)
     return representation, clip_file, poster
+
+
+POSTER_FRAMES = 8
+"""What saving the poster (one full-size PNG) costs, in clip frames encoded: writing is
+reported in these units, so the bar moves with the encoder instead of jumping once per
+file (the clip is nearly all of the write; the representation is a few kilobytes)."""
 
 
 def check_media_folder(root: Path, folder: str) -> Path:

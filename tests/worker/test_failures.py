@@ -96,7 +96,7 @@ def test_broken_subscriber_and_write_errors_do_not_kill_the_worker(project, make
 
     service.subscribe(broken)
 
-    def disk_full(path, frames, fps):  # type: ignore[no-untyped-def]
+    def disk_full(path, frames, fps, encoded):  # type: ignore[no-untyped-def]
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(results.media, "write_clip", disk_full)

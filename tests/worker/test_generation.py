@@ -281,11 +281,12 @@ def test_progress_is_monotone_with_an_eta(project, make_service, script: FakeScr
         progress = recorder.of("progress", job_id)
         assert len(progress) >= script.predict_steps + script.decode_steps
         steps = [e.step for e in progress]
-        assert steps == sorted(steps) and len(set(steps)) == len(steps)
+        assert steps == sorted(steps)
         assert all(e.total == PROGRESS_SCALE for e in progress)
-        assert all(e.eta_s is not None and e.eta_s >= 0 for e in progress)
-        etas = [e.eta_s for e in progress]
-        assert etas == sorted(etas, reverse=True)
+        assert all(e.eta_s is None or e.eta_s >= 1.0 for e in progress)  # never "0 s left" while running
+        # once the job's pace is known (its decoding reported a step) the ETA is told
+        decoding = [e for e in progress if e.stage == "write" or (e.stage == "decode" and e.stage_step > 0)]
+        assert all(e.eta_s is not None for e in decoding)
         loaded_here = {"load"} if job_id == first else set()  # the first job loads the engine, with progress
         assert {e.stage for e in progress} == {"predict", "decode", "write"} | loaded_here
         finished = recorder.of("finished", job_id)[0]

@@ -151,7 +151,7 @@ CHILD = textwrap.dedent("""
     path, mode = sys.argv[1], sys.argv[2]
     script = FakeScript(decode_steps=100000, step_sleep=0.01) if mode == "decode" else FakeScript()
 
-    def slow_clip(target, frames, fps):
+    def slow_clip(target, frames, fps, encoded):
         with atomic_path(target) as tmp:
             tmp.write_bytes(b"half an mp4")
             print("WRITING", flush=True)
