@@ -95,6 +95,8 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
             print(f"line {number}: free text (no field names), turn {node_id}")
         branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
         print(f"imported {plural(len(result.node_ids), 'turn')}{branches} into {printable(str(project.path))}")
+        if result.new_cast:
+            print(f"added to the cast: {printable(', '.join(result.new_cast))}")
         if not args.generate:
             return 0
         from studio.cli.generate_cmds import _service, fill_branches, run_until_idle

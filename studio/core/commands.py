@@ -287,14 +287,28 @@ class SetNotes(Command):
         return {(EntityKind.NODE, node.id): replace(node, notes=self.notes)}
 
 
+NAME_SYNTAX = (";", ":")
+"""What an instruction puts between and after its field names: a cast name can't hold them."""
+
+
 @dataclass(frozen=True)
 class AddCastMember(Command):
     member: CastMember
     label: ClassVar[str] = "Add character"
 
     def build(self, tree: StoryTree) -> Patch:
-        if any(m.name.lower() == self.member.name.lower() for m in tree.cast.values()):
-            raise CommandError(f"A character named {self.member.name!r} already exists.")
+        name = self.member.name
+        if not name.strip():
+            raise CommandError("A character needs a name.")
+        if any(c in name for c in NAME_SYNTAX):
+            raise CommandError(f"The name {name!r} holds {' or '.join(repr(c) for c in NAME_SYNTAX if c in name)}, "
+                               "which instructions use between fields: a turn could never name it.",
+                               hint="Leave out ; and : (e.g. 'Mei Run' for 'Mei; Run').")
+        key = character_key(name)  # as start states and turns compare names: "STRASSE" is Straße
+        same = next((m.name for m in tree.cast.values() if character_key(m.name) == key), None)
+        if same is not None:
+            shown = f"{name!r}" if same == name else f"{same!r} (the same name as {name!r}, whatever the case)"
+            raise CommandError(f"A character named {shown} already exists.")
         return {(EntityKind.CAST, self.member.id): self.member}
 
 

@@ -24,11 +24,12 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
-from studio.core.changes import EntityKey, EntityKind, Patch
+from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.commands import Command, CommandError
 from studio.core.errors import StudioError
 from studio.core.instruction import (
@@ -38,7 +39,8 @@ from studio.core.instruction import (
     parse_instruction,
     validate_instruction_text,
 )
-from studio.core.model import Node, new_id, now_iso
+from studio.core.model import CastMember, Node, new_id, now_iso
+from studio.core.state import character_key
 from studio.core.story import StoryFieldError, StoryFields, check_dialogue_line, check_duration, check_story
 from studio.core.tree import StoryTree
 from studio.storage.project import Project
@@ -102,6 +104,8 @@ class DemoImportResult:
     skipped: list[tuple[int, str]]
     free_text: list[tuple[int, str]] = field(default_factory=list)
     """(line number, node id) of every turn read as free text."""
+    new_cast: list[str] = field(default_factory=list)
+    """Characters the file names that the story's cast did not have (added to it)."""
 
 
 def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> DemoTurn | None:
@@ -262,14 +266,16 @@ class ImportTurns(Command):
     """Many new turns as one edit: ``turns`` are (node id, parent id, text), parents first.
 
     Each new turn goes after the siblings its parent already has; ``stories`` gives some of
-    them (by node id) their story fields."""
+    them (by node id) their story fields. A character the turns name that the cast lacks
+    joins the cast in the same edit (so it can be picked, given a start state and completed
+    in the editor like any other)."""
 
     turns: tuple[tuple[str, str, str], ...]
     stories: tuple[tuple[str, StoryFields], ...] = ()
     label: ClassVar[str] = "Import turns"
 
     def build(self, tree: StoryTree) -> Patch:
-        patch: dict[EntityKey, Node] = {}
+        patch: dict[EntityKey, Entity] = {}
         added: Counter[str] = Counter()
         created = now_iso()
         stories = dict(self.stories)
@@ -287,7 +293,23 @@ class ImportTurns(Command):
                                                       instruction=parse_instruction(text), position=position,
                                                       created_at=created,
                                                       story=check_story(stories.get(node_id, StoryFields())))
+        nodes = [entity for entity in patch.values() if isinstance(entity, Node)]
+        for name in new_characters(tree, (node.instruction.character for node in nodes)):
+            member = CastMember(id=new_id(), name=name)
+            patch[(EntityKind.CAST, member.id)] = member
         return patch
+
+
+def new_characters(tree: StoryTree, names: Iterable[str]) -> list[str]:
+    """``names`` the cast of ``tree`` lacks (compared as names are: case and spacing aside),
+    each once, in order, as first written."""
+    known = {character_key(m.name) for m in tree.cast.values()}
+    found: dict[str, str] = {}
+    for name in names:
+        shown = " ".join(name.split())
+        if shown and character_key(shown) not in known:
+            found.setdefault(character_key(shown), shown)
+    return list(found.values())
 
 
 def import_story(project: Project, story: DemoStory, name: str, parent_id: str | None = None,
@@ -325,8 +347,9 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
                 main.append(node_id)
             parent = node_id
         leaves.append(parent)
+    new_cast = new_characters(project.tree, (parse_instruction(text).character for _n, _p, text in turns))
     project.apply(ImportTurns(tuple(turns), tuple(stories)))
-    return DemoImportResult(node_ids, leaves, sorted(skipped), free_text)
+    return DemoImportResult(node_ids, leaves, sorted(skipped), free_text, new_cast)
 
 
 def import_demo(project: Project, path: Path, parent_id: str | None = None, skip_bad: bool = False) -> DemoImportResult:

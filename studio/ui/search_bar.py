@@ -6,17 +6,26 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
+from studio.core.model import Node
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
 
 
+def searched_text(node: Node) -> str:
+    """What Find looks in: the instruction, the notes and the story fields (narration, shot
+    notes, dialogue with its speakers), casefolded."""
+    story = node.story
+    parts = [node.instruction.raw, node.notes, story.narration, story.shot_notes,
+             *(f"{line.speaker}: {line.text}" for line in story.dialogue)]
+    return "\n".join(parts).casefold()
+
+
 def find_matches(tree: StoryTree, query: str, order: list[str]) -> list[str]:
-    """Node ids whose instruction (or notes) contain ``query``, in ``order`` (layout order)."""
-    needle = query.strip().lower()
+    """Node ids whose text (:func:`searched_text`) contains ``query``, in ``order`` (layout order)."""
+    needle = query.strip().casefold()
     if not needle:
         return []
-    return [node_id for node_id in order if node_id in tree.nodes and (
-        needle in tree.nodes[node_id].instruction.raw.lower() or needle in tree.nodes[node_id].notes.lower())]
+    return [node_id for node_id in order if node_id in tree.nodes and needle in searched_text(tree.nodes[node_id])]
 
 
 class SearchBar(QWidget):
@@ -28,7 +37,7 @@ class SearchBar(QWidget):
         super().__init__(parent)
         self.setObjectName("searchBar")
         self.edit = QLineEdit(self)
-        self.edit.setPlaceholderText("Find in instructions and notes…")
+        self.edit.setPlaceholderText("Find in instructions, notes, narration and dialogue…")
         self.edit.setClearButtonEnabled(True)
         self.edit.textChanged.connect(self.query_changed.emit)
         self.count = QLabel("", self)

@@ -116,3 +116,23 @@ def test_change_outside_history_ends_it(doc: Document) -> None:
     doc.apply(AddTake(take("a", "a1", raw="a")), undoable=False)
     assert doc.undo() is None, "undoing AddTurn now would orphan the take"
     assert "a1" in doc.tree.takes
+
+
+def test_a_cast_name_is_one_name_whatever_its_case_and_holds_no_field_syntax(doc: Document) -> None:
+    """Start states and turns compare names casefolded: "STRASSE" is Straße, so adding it would
+    have given two characters one start state (the first one's lost)."""
+    from studio.core.commands import AddCastMember, SetStartState
+    from studio.core.model import CastMember
+    from studio.core.state import CharacterState
+
+    doc.apply(AddCastMember(CastMember(id="s1", name="Straße")))
+    doc.apply(SetStartState("Straße", CharacterState(11, 11, 11)))
+    with pytest.raises(CommandError, match="already exists"):
+        doc.apply(AddCastMember(CastMember(id="s2", name="STRASSE")))
+    with pytest.raises(CommandError, match="already exists"):
+        doc.apply(AddCastMember(CastMember(id="s3", name="  straße ")))
+    assert [m.name for m in doc.tree.cast.values()] == ["Straße"]
+    assert doc.tree.start_state_of("Straße") == CharacterState(11, 11, 11)
+    for bad in ("Mei; Motion: run", "Dr: Who"):
+        with pytest.raises(CommandError, match="instructions use between fields"):
+            doc.apply(AddCastMember(CastMember(id="x", name=bad)))

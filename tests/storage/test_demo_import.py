@@ -153,3 +153,20 @@ def test_turns_under_a_malformed_marker_are_skipped_with_that_marker_not_added_t
     assert len(result.node_ids) == 2
     assert (5, "its branch (line 4) was skipped") in result.skipped
     assert {project.tree.node(n).instruction.character for n in result.node_ids} == {"Qiqi", "Yuzu"}
+
+
+def test_characters_the_cast_lacks_join_it_in_the_same_undoable_edit(project: Project, tmp_path: Path) -> None:
+    from studio.core.commands import AddCastMember
+    from studio.core.model import CastMember
+
+    project.apply(AddCastMember(CastMember(id="q", name="Qiqi")))
+    demo = tmp_path / "demo.txt"
+    demo.write_text("Character: 美咲; Motion: wave; Background: day town.\n"
+                    "Character: Mei; Motion: juggle; Background: night moon.\n"
+                    "Character: mei ; Motion: sit; Background: night moon.\n"
+                    "Character: QIQI; Motion: run; Background: day town.\n", encoding="utf-8")
+    result = import_demo(project, demo)
+    assert result.new_cast == ["美咲", "Mei"]
+    assert sorted(m.name for m in project.tree.cast.values()) == sorted(["Qiqi", "美咲", "Mei"])
+    project.undo()
+    assert [m.name for m in project.tree.cast.values()] == ["Qiqi"] and len(project.tree.nodes) == 1

@@ -331,3 +331,21 @@ def test_keeping_the_queue_stops_a_running_job_as_interrupted_without_waiting_fo
     with sqlite3.connect(sample_project / "project.db") as db:
         statuses = [row[0] for row in db.execute("select status from jobs")]
     assert "interrupted" in statuses and "running" not in statuses and "done" not in statuses
+
+
+def test_find_looks_in_the_story_fields_too() -> None:
+    from studio.core.instruction import parse_instruction
+    from studio.core.model import Node
+    from studio.core.story import DialogueLine, StoryFields
+    from studio.core.tree import StoryTree
+    from studio.ui.search_bar import find_matches
+
+    root = Node(id="root", parent_id=None, instruction=parse_instruction(""))
+    told = Node(id="a", parent_id="root", instruction=parse_instruction("Character: Qiqi; Motion: run"),
+                story=StoryFields((DialogueLine("Yuzu", "こんにちは, Straße!"),), "The bell rings.", None,
+                                  "wide shot of the harbour"))
+    tree = StoryTree.from_entities([root, told])
+    order = ["root", "a"]
+    for query in ("HARBOUR", "bell rings", "こんにちは", "STRASSE", "yuzu:", "qiqi"):
+        assert find_matches(tree, query, order) == ["a"], query
+    assert find_matches(tree, "volcano", order) == []
