@@ -256,6 +256,8 @@ class MainWindow(QMainWindow):
         c(a.go_child, ws(lambda w: w.navigate("child")))
         c(a.go_prev_sibling, ws(lambda w: w.navigate("prev")))
         c(a.go_next_sibling, ws(lambda w: w.navigate("next")))
+        c(a.next_bookmark, ws(lambda w: w.step_bookmark(1)))
+        c(a.previous_bookmark, ws(lambda w: w.step_bookmark(-1)))
         c(a.play, ws(lambda w: w.play()))
         c(a.zoom_in, ws(lambda w: w.view.zoom_in()))
         c(a.zoom_out, ws(lambda w: w.view.zoom_out()))

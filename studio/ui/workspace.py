@@ -726,14 +726,33 @@ class Workspace(QWidget):
             self._on_query(self.search.edit.text())
 
     def _on_query(self, text: str) -> None:
-        order = sorted(self.scene.cells, key=lambda n: (self.scene.cells[n].row, self.scene.cells[n].depth))
-        self._matches = find_matches(self.tree, text, order)
+        self._matches = find_matches(self.tree, text, self.layout_order())
         self.scene.set_search_hits(self._matches)
         self._match_index = -1
         if self._matches:
             self.step_match(1)
         else:
             self.search.set_count(-1, 0)
+
+    def layout_order(self) -> list[str]:
+        """The tree's turns as the canvas lays them out: row by row, each from the left."""
+        cells = self.scene.cells
+        return sorted(cells, key=lambda n: (cells[n].row, cells[n].depth))
+
+    def step_bookmark(self, delta: int) -> None:
+        """Select the next (``delta`` 1) or previous (-1) bookmarked turn in layout order,
+        from the selected turn, round the end."""
+        order = self.layout_order()
+        marked = [n for n in order if n in self.tree.nodes and self.tree.nodes[n].bookmarked]
+        if not marked:
+            self.message.emit("No turn is bookmarked: B bookmarks the selected turn.")
+            return
+        here = order.index(self.current_id) if self.current_id in order else -1
+        places = [order.index(n) for n in marked]
+        after = [i for i, place in enumerate(places) if (place > here if delta > 0 else place < here)]
+        index = (after[0] if delta > 0 else after[-1]) if after else (0 if delta > 0 else len(marked) - 1)
+        self.select(marked[index])
+        self.message.emit(f"Bookmark {index + 1} of {len(marked)}")
 
     def step_match(self, delta: int) -> None:
         if not self._matches:

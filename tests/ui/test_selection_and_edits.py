@@ -193,3 +193,28 @@ def test_a_new_project_that_cant_be_made_leaves_the_open_one_open(make_window, s
     assert window.session is not None and window.session.project.path == sample_project
     assert window.windowTitle().endswith("— Kamishibai Studio") and window.workspace is not None
     assert (taken / "notes.txt").read_text() == "someone's files"
+
+
+def test_f2_steps_through_the_bookmarked_turns(make_window, sample_project: Path, qtbot) -> None:
+    from studio.core.commands import SetBookmark
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    messages: list[str] = []
+    ws.message.connect(messages.append)
+    window.actions_.next_bookmark.trigger()
+    assert messages[-1].startswith("No turn is bookmarked")
+    order = [n for n in ws.layout_order() if not session.project.tree.nodes[n].is_root]
+    marked = [order[1], order[-1]]
+    for node_id in marked:
+        session.project.apply(SetBookmark(node_id, True))
+    session.settle()
+    qtbot.waitUntil(lambda: all(ws.tree.nodes[n].bookmarked for n in marked), timeout=5000)
+    ws.select(session.project.tree.root_id, center=False)
+    seen = []
+    for _ in range(3):
+        window.actions_.next_bookmark.trigger()
+        seen.append(ws.current_id)
+    assert seen == [marked[0], marked[1], marked[0]]  # round the end
+    window.actions_.previous_bookmark.trigger()
+    assert ws.current_id == marked[1] and messages[-1] == "Bookmark 2 of 2"
