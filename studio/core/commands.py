@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.errors import StudioError
-from studio.core.instruction import parse_instruction, validate_instruction_text
+from studio.core.instruction import parse_instruction, validate_instruction_text, with_field
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
@@ -297,19 +297,87 @@ class AddCastMember(Command):
     label: ClassVar[str] = "Add character"
 
     def build(self, tree: StoryTree) -> Patch:
-        name = self.member.name
-        if not name.strip():
-            raise CommandError("A character needs a name.")
-        if any(c in name for c in NAME_SYNTAX):
-            raise CommandError(f"The name {name!r} holds {' or '.join(repr(c) for c in NAME_SYNTAX if c in name)}, "
-                               "which instructions use between fields: a turn could never name it.",
-                               hint="Leave out ; and : (e.g. 'Mei Run' for 'Mei; Run').")
-        key = character_key(name)  # as start states and turns compare names: "STRASSE" is Straße
-        same = next((m.name for m in tree.cast.values() if character_key(m.name) == key), None)
-        if same is not None:
-            shown = f"{name!r}" if same == name else f"{same!r} (the same name as {name!r}, whatever the case)"
-            raise CommandError(f"A character named {shown} already exists.")
+        _check_cast_name(tree, self.member.name)
         return {(EntityKind.CAST, self.member.id): self.member}
+
+
+def _check_cast_name(tree: StoryTree, name: str, member_id: str = "") -> None:
+    """A cast name must be one no other member has (case and spacing aside, as start states
+    and turns compare names) and hold none of the instruction's field syntax."""
+    if not name.strip():
+        raise CommandError("A character needs a name.")
+    if any(c in name for c in NAME_SYNTAX):
+        raise CommandError(f"The name {name!r} holds {' or '.join(repr(c) for c in NAME_SYNTAX if c in name)}, "
+                           "which instructions use between fields: a turn could never name it.",
+                           hint="Leave out ; and : (e.g. 'Mei Run' for 'Mei; Run').")
+    key = character_key(name)  # "STRASSE" is Straße
+    same = next((m.name for m in tree.cast.values() if character_key(m.name) == key and m.id != member_id), None)
+    if same is not None:
+        shown = f"{name!r}" if same == name else f"{same!r} (the same name as {name!r}, whatever the case)"
+        raise CommandError(f"A character named {shown} already exists.")
+
+
+def _cast_member(tree: StoryTree, member_id: str) -> CastMember:
+    member = tree.cast.get(member_id)
+    if member is None:
+        raise CommandError(f"No character with id {member_id!r}.")
+    return member
+
+
+def turns_naming(tree: StoryTree, name: str) -> list[Node]:
+    """The turns whose Character field names ``name`` (case and spacing aside)."""
+    key = character_key(name)
+    return [n for n in tree.nodes.values() if not n.is_root and n.instruction.character
+            and character_key(n.instruction.character) == key]
+
+
+@dataclass(frozen=True)
+class RemoveCastMember(Command):
+    """Take a character out of the cast, with its start state; the turns that name it keep
+    their text (they act as a character the cast does not know)."""
+
+    member_id: str
+    label: ClassVar[str] = "Remove character"
+
+    def build(self, tree: StoryTree) -> Patch:
+        member = _cast_member(tree, self.member_id)
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.CAST, member.id): None}
+        root, key = tree.root, character_key(member.name)
+        starts = {n: s for n, s in root.start_states.items() if character_key(n) != key}
+        if starts != root.start_states:
+            patch[(EntityKind.NODE, root.id)] = replace(root, start_states=starts)
+        return patch
+
+
+@dataclass(frozen=True)
+class RenameCastMember(Command):
+    """Rename a character: its cast entry, its start state and the Character field of every
+    turn that names it (those turns' takes become stale, as after any instruction edit)."""
+
+    member_id: str
+    name: str
+    label: ClassVar[str] = "Rename character"
+
+    def build(self, tree: StoryTree) -> Patch:
+        member = _cast_member(tree, self.member_id)
+        name = " ".join(self.name.split())
+        _check_cast_name(tree, name, member.id)
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.CAST, member.id): replace(member, name=name)}
+        if name == member.name:
+            return patch
+        root, key = tree.root, character_key(member.name)
+        starts = {(name if character_key(n) == key else n): s for n, s in root.start_states.items()}
+        if starts != root.start_states:
+            patch[(EntityKind.NODE, root.id)] = replace(root, start_states=starts)
+        updated = {}
+        for node in turns_naming(tree, member.name):
+            text = with_field(node.instruction.raw, "character", name)
+            validate_instruction_text(text)
+            updated[node.id] = replace(node, instruction=parse_instruction(text))
+            patch[(EntityKind.NODE, node.id)] = updated[node.id]
+        if updated:
+            _with_takes(patch, restale(tree, tree.root_id, updated))
+        return patch
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -38,7 +39,16 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.changes import EntityKind, Patch
-from studio.core.commands import AddCastMember, AddLocation, Command, CommandError, SetStartState
+from studio.core.commands import (
+    AddCastMember,
+    AddLocation,
+    Command,
+    CommandError,
+    RemoveCastMember,
+    RenameCastMember,
+    SetStartState,
+    turns_naming,
+)
 from studio.core.errors import StudioError
 from studio.core.model import CastMember, Location, new_id
 from studio.core.state import STATE_MAX, STATE_START, CharacterState
@@ -199,6 +209,12 @@ class CastPanel(QWidget):
             widget.setIconSize(THUMB)
             widget.setAlternatingRowColors(False)
         self.characters.itemDoubleClicked.connect(lambda item: self.character_used.emit(item.text()))
+        self.characters.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.characters.customContextMenuRequested.connect(self._character_menu)
+        self._tree: StoryTree | None = None
+        self.confirm: Callable[[str, str], bool] = lambda _title, _text: True
+        """Asks before a change that reaches turns (the workspace sets its own question box)."""
+        self.ask_name: Callable[[str], str | None] = self._ask_new_name
         self.locations.itemDoubleClicked.connect(lambda item: self.location_used.emit(item.text()))
         self._members: dict[str, CastMember] = {}
         self.characters.currentItemChanged.connect(lambda *_: self._show_views())
@@ -245,6 +261,7 @@ class CastPanel(QWidget):
             return None
 
     def refresh(self, tree: StoryTree) -> None:
+        self._tree = tree
         acting, places = pictures_from_takes(tree)
         current = self.characters.currentItem()
         selected = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
@@ -344,6 +361,67 @@ class CastPanel(QWidget):
         label = (name or source.stem.replace("_", " ").replace("-", " ")).strip()
         self._apply(AddLocation(Location(id=new_id(), name=label, kind="scene" if video else "image",
                                          image_path=rel)))
+
+    # -- editing ----------------------------------------------------------------------------
+
+    def keyPressEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.characters.hasFocus():
+            self.remove_selected()
+            return
+        super().keyPressEvent(event)
+
+    def _character_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
+        if self.selected_member() is None:
+            return
+        menu = QMenu(self)
+        menu.addAction("Rename…", self.rename_selected)
+        menu.addAction("Reference views…", self._ask_views)
+        menu.addSeparator()
+        menu.addAction("Remove from the cast", self.remove_selected)
+        menu.exec(self.characters.viewport().mapToGlobal(pos))
+
+    def _named_by(self, name: str) -> int:
+        return len(turns_naming(self._tree, name)) if self._tree is not None else 0
+
+    def remove_selected(self) -> None:
+        """Remove the selected character (its start state with it); asks when turns name it."""
+        member = self.selected_member()
+        if member is None:
+            return
+        count = self._named_by(member.name)
+        if count and not self.confirm("Remove character", f"Remove {member.name} from the cast?\n"
+                                      f"{count} turn{'s' if count != 1 else ''} name{'s' if count == 1 else ''} "
+                                      f"{member.name} and keep{'s' if count == 1 else ''} the text. "
+                                      "You can undo this with Ctrl+Z."):
+            return
+        self._run(RemoveCastMember(member.id))
+
+    def rename_selected(self) -> None:
+        """Rename the selected character, in its start state and in the turns that name it."""
+        member = self.selected_member()
+        if member is None:
+            return
+        name = self.ask_name(member.name)
+        if name is None or " ".join(name.split()) == member.name:
+            return
+        count = self._named_by(member.name)
+        if count and not self.confirm("Rename character", f"Rename {member.name} to {' '.join(name.split())}?\n"
+                                      f"{count} turn{'s' if count != 1 else ''} name{'s' if count == 1 else ''} "
+                                      f"{member.name}: {'their' if count != 1 else 'its'} Character field "
+                                      f"changes too, and {'their' if count != 1 else 'its'} takes are marked "
+                                      "out of date. You can undo this with Ctrl+Z."):
+            return
+        self._run(RenameCastMember(member.id, name))
+
+    def _ask_new_name(self, current: str) -> str | None:
+        name, ok = QInputDialog.getText(self, "Rename character", "New name:", QLineEdit.EchoMode.Normal, current)
+        return name if ok else None
+
+    def _run(self, command: Command) -> None:
+        try:
+            self._apply(command)
+        except StudioError as error:
+            self.error.emit(error)
 
     def _ask_character(self) -> None:
         dialog = CharacterDialog(self)

@@ -160,6 +160,7 @@ class Workspace(QWidget):
         self.queue.set_service(session.service)
         self.queue.submit = self.submit
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
+        self.cast.confirm = lambda title, text: self.confirm(title, text)
 
         canvas_area = QWidget(self)
         canvas_layout = QVBoxLayout(canvas_area)

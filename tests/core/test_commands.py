@@ -136,3 +136,45 @@ def test_a_cast_name_is_one_name_whatever_its_case_and_holds_no_field_syntax(doc
     for bad in ("Mei; Motion: run", "Dr: Who"):
         with pytest.raises(CommandError, match="instructions use between fields"):
             doc.apply(AddCastMember(CastMember(id="x", name=bad)))
+
+
+def test_renaming_a_character_follows_it_into_its_start_state_and_turns_and_undoes(doc: Document) -> None:
+    from studio.core.commands import AddCastMember, RenameCastMember, SetStartState
+    from studio.core.model import CastMember
+    from studio.core.state import CharacterState
+
+    doc.apply(AddCastMember(CastMember(id="m", name="Mei")))
+    doc.apply(AddCastMember(CastMember(id="q", name="Qiqi")))
+    doc.apply(SetStartState("Mei", CharacterState(70, 20, 30)))
+    doc.apply(AddTurn("root", "Character: mei ; Motion: wave; Background: day town; she smiles", node_id="a"))
+    doc.apply(AddTake(take("a", "a1", raw="Character: mei ; Motion: wave; Background: day town; she smiles")))
+    doc.apply(AddTurn("a", "Character: Qiqi; Motion: run", node_id="b"))
+    before = doc.tree
+    doc.apply(RenameCastMember("m", "May"))
+    tree = doc.tree
+    assert tree.cast["m"].name == "May"
+    assert tree.node("a").instruction.raw == "Character: May; Motion: wave; Background: day town; she smiles"
+    assert tree.node("b").instruction.raw == "Character: Qiqi; Motion: run"
+    assert tree.start_state_of("May") == CharacterState(70, 20, 30) and "Mei" not in tree.root.start_states
+    assert tree.takes["a1"].stale, "a take made for the old text is out of date"
+    with pytest.raises(CommandError, match="already exists"):
+        doc.apply(RenameCastMember("m", "QIQI"))
+    doc.undo()
+    assert doc.tree.cast == before.cast and doc.tree.node("a") == before.node("a")
+    assert not doc.tree.takes["a1"].stale
+
+
+def test_removing_a_character_takes_its_start_state_and_leaves_its_turns(doc: Document) -> None:
+    from studio.core.commands import AddCastMember, RemoveCastMember, SetStartState, turns_naming
+    from studio.core.model import CastMember
+    from studio.core.state import CharacterState
+
+    doc.apply(AddCastMember(CastMember(id="m", name="Mei")))
+    doc.apply(SetStartState("Mei", CharacterState(70, 20, 30)))
+    doc.apply(AddTurn("root", "Character: Mei; Motion: wave", node_id="a"))
+    assert [n.id for n in turns_naming(doc.tree, "MEI")] == ["a"]
+    doc.apply(RemoveCastMember("m"))
+    assert "m" not in doc.tree.cast and not doc.tree.root.start_states
+    assert doc.tree.node("a").instruction.character == "Mei"
+    doc.undo()
+    assert doc.tree.cast["m"].name == "Mei" and doc.tree.start_state_of("Mei") == CharacterState(70, 20, 30)

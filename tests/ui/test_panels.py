@@ -349,3 +349,41 @@ def test_find_looks_in_the_story_fields_too() -> None:
     for query in ("HARBOUR", "bell rings", "こんにちは", "STRASSE", "yuzu:", "qiqi"):
         assert find_matches(tree, query, order) == ["a"], query
     assert find_matches(tree, "volcano", order) == []
+
+
+def test_the_cast_panel_renames_and_removes_characters_with_undo(make_window, sample_project: Path,
+                                                                 qtbot) -> None:
+    from PySide6.QtCore import Qt
+
+    from studio.core.commands import turns_naming
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    panel = ws.cast
+    named = {m.name: m.id for m in session.project.tree.cast.values()}
+    acting = next(name for name in named if turns_naming(session.project.tree, name))
+    turns = [n.id for n in turns_naming(session.project.tree, acting)]
+    asked: list[str] = []
+    ws.confirm = lambda title, text: asked.append(text) or True  # type: ignore[method-assign]
+    panel.select_character(acting)
+    panel.ask_name = lambda current: "Hoshi"  # type: ignore[method-assign]
+    panel.rename_selected()
+    session.settle()
+    qtbot.waitUntil(lambda: session.project.tree.cast[named[acting]].name == "Hoshi", timeout=5000)
+    assert asked and f"{len(turns)} turn" in asked[0]
+    assert all(session.project.tree.node(n).instruction.character == "Hoshi" for n in turns)
+    qtbot.waitUntil(lambda: any(panel.characters.item(i).text() == "Hoshi" for i in range(panel.characters.count())))
+    ws.undo()
+    session.settle()
+    qtbot.waitUntil(lambda: session.project.tree.cast[named[acting]].name == acting, timeout=5000)
+    assert all(session.project.tree.node(n).instruction.character == acting for n in turns)
+    panel.add_character("Extra")
+    session.settle()
+    qtbot.waitUntil(lambda: any(m.name == "Extra" for m in session.project.tree.cast.values()), timeout=5000)
+    asked.clear()
+    panel.select_character("Extra")
+    panel.characters.setFocus()
+    qtbot.keyClick(panel.characters, Qt.Key.Key_Delete)
+    session.settle()
+    qtbot.waitUntil(lambda: all(m.name != "Extra" for m in session.project.tree.cast.values()), timeout=5000)
+    assert asked == [], "nothing names it: no question"
