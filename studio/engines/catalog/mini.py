@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,8 +117,50 @@ def check(config: EngineConfig) -> list[Requirement]:
     files = checkpoint_files(folder)
     unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"), *check_files(folder, files, engine=NAME)]
     unmet += _check_manifest(folder, files + ((CRITIC,) if (folder / CRITIC.path).is_file() else ()))
+    if not unmet:
+        unmet += _check_depths(folder)
     unmet += check_devices(config, INFO.capabilities, engine=NAME)
     return unmet
+
+
+DEPTHS = (("decoder.safetensors", "decoder", re.compile(r"^blocks\.(\d+)\.")),
+          ("lm.safetensors", "lm", re.compile(r"^backbone\.layers\.(\d+)\.")))
+"""Weight files, the config section whose ``layers`` they hold, and how their keys number them."""
+
+
+def _check_depths(base: Path) -> list[Requirement]:
+    """config.json's layer counts against the layers the weight files hold (read from the
+    safetensors headers, a few kilobytes): a config edited or taken from another model
+    would otherwise pass every check and fail only when a turn loads it."""
+    try:
+        model = json.loads((base / "config.json").read_text(encoding="utf-8")).get("model", {})
+    except (OSError, ValueError, AttributeError):
+        return []  # reported by the manifest's check
+    unmet = []
+    for name, section, pattern in DEPTHS:
+        wanted = model.get(section, {}).get("layers") if isinstance(model.get(section), dict) else None
+        held = _layers_in(base / name, pattern)
+        if isinstance(wanted, int) and held is not None and held != wanted:
+            unmet.append(Requirement(
+                RequirementKind.FILE, f"{base / name} holds {held} layers, but {base / 'config.json'} describes "
+                f"{wanted} ({section}.layers): the weights and the config are from different models.",
+                hint="Restore checkpoints/mini/ from the repository (config.json and the weights together).",
+                path=str(base / name)))
+    return unmet
+
+
+def _layers_in(path: Path, pattern: re.Pattern[str]) -> int | None:
+    """How many layers the safetensors file's keys number (None when it can't be read)."""
+    try:
+        with path.open("rb") as file:
+            size = int.from_bytes(file.read(8), "little")
+            if not 0 < size <= 16 * MIB:
+                return None
+            keys = json.loads(file.read(size))
+    except (OSError, ValueError):
+        return None
+    found = {int(match.group(1)) for key in keys if (match := pattern.match(key))}
+    return max(found) + 1 if found else None
 
 
 def checkpoint_files(base: Path) -> tuple[CheckpointFile, ...]:

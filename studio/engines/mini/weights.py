@@ -266,9 +266,10 @@ def state_mismatch(expected: Mapping[str, tuple[int, ...]], found: Mapping[str, 
     shapes = [f"{k} is {list(found[k])}, not {list(expected[k])}" for k in expected
               if k in found and tuple(found[k]) != tuple(expected[k])]
 
-    def part(what: str, items: list[str]) -> str:
+    def part(one: str, many: str, items: list[str]) -> str:
         shown = ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
-        return f"{len(items)} {what} ({shown})"
+        return f"{len(items)} {one if len(items) == 1 else many} ({shown})"
 
-    return "; ".join(part(what, items) for what, items in (
-        ("missing tensors", missing), ("unexpected tensors", unexpected), ("shape mismatches", shapes)) if items)
+    return "; ".join(part(one, many, items) for one, many, items in (
+        ("missing tensor", "missing tensors", missing), ("unexpected tensor", "unexpected tensors", unexpected),
+        ("shape mismatch", "shape mismatches", shapes)) if items)

@@ -110,4 +110,6 @@ def test_weights_that_do_not_fit_the_config_are_explained_in_a_few_names(checkpo
     assert "does not fit the model in its config.json" in message and "missing tensors (" in message, message
     assert "blocks." in message and len(message) < 800, message  # names a few, not every layer
     assert weights.state_mismatch({"a": (2,)}, {"a": (3,), "b": (1,)}) == \
-        "1 unexpected tensors (b); 1 shape mismatches (a is [3], not [2])"
+        "1 unexpected tensor (b); 1 shape mismatch (a is [3], not [2])"
+    told = [item.message for item in check(EngineConfig(checkpoints=checkpoints))]
+    assert any("layers, but" in m and "decoder.layers" in m for m in told), told  # doctor says so before a turn
