@@ -218,7 +218,8 @@ def test_an_export_never_writes_inside_another_project(tmp_path: Path) -> None:
 
 
 def _mismatched_mini(folder: Path) -> Path:
-    """A checkpoints folder whose mini config says one decoder block more than its weights have."""
+    """A checkpoints folder whose mini config gives the decoder's feed-forward layers another width
+    than its weights have (a mismatch only loading finds: doctor compares the layer counts)."""
     import shutil
 
     from studio.composition import default_checkpoints
@@ -226,7 +227,7 @@ def _mismatched_mini(folder: Path) -> Path:
     shutil.copytree(default_checkpoints() / "mini", folder / "mini")
     config = folder / "mini" / "config.json"
     manifest = json.loads(config.read_text(encoding="utf-8"))
-    manifest["model"]["decoder"]["layers"] += 1
+    manifest["model"]["decoder"]["mlp_ratio"] += 1.0
     config.write_text(json.dumps(manifest), encoding="utf-8")
     return folder
 
