@@ -282,3 +282,15 @@ def test_a_failed_play_reports_no_node_state_or_motion_for_the_turn_it_did_not_k
     assert "node " not in printed.stdout and "(The new turn was not kept.)" in printed.stderr, printed.stderr
     tree = _run_with(env, "tree", project, "--json")
     assert tree.returncode == 0 and "Motion: wave" not in tree.stdout
+
+
+def test_eval_uses_the_checkpoints_folder_of_the_settings(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    env = _xdg(tmp_path)
+    empty = tmp_path / "no weights here"
+    empty.mkdir()
+    settings = tmp_path / "config" / "Kamishibai" / "Kamishibai Studio" / "settings.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(f"[weights]\ncheckpoints={empty}\n", encoding="utf-8")
+    evaluated = _run_with(env, "eval", "mini", "--episodes", "1", "--no-report")
+    assert evaluated.returncode == 2 and f"{empty}/mini/config.json" in evaluated.stderr, evaluated.stderr

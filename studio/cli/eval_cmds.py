@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+from studio.cli.common import add_checkpoints_option, checkpoint_dirs
 from studio.core.errors import StudioError
 
 EVALUATED = ("mini",)
@@ -23,7 +24,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--candidates", type=int, default=1,
                    help="clips sampled per turn, the motion critic keeping one (default 1, the engine's default)")
     p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
-    p.add_argument("--checkpoints", type=Path, help="checkpoints folder (default: the app's)")
+    add_checkpoints_option(p)
     p.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
     p.add_argument("--threads", type=int, help="CPU threads (default: all cores but one)")
     p.add_argument("--report", type=Path, help="the benchmarks file to update (default: docs/BENCHMARKS.md)")
@@ -39,7 +40,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise StudioError("--threads must be at least 1.", hint="Leave it out to use all cores but one.")
     if args.report is not None and args.report.exists() and not args.report.is_file():
         raise StudioError(f"--report {args.report} is not a file.", hint="Name a Markdown file, e.g. BENCHMARKS.md.")
-    from studio.composition import default_checkpoints, default_registry
+    from studio.composition import default_registry
     from studio.engines.config import EngineConfig, Placement
     from studio.engines.requirements import RequirementKind
 
@@ -56,7 +57,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if not args.json:
             print(message, flush=True)
 
-    metrics = run_evaluation(args.checkpoints or default_checkpoints(), episodes=args.episodes, steps=args.steps,
+    folders = checkpoint_dirs(args.checkpoints)  # the one that holds the model, else the first
+    folder = next((f for f in folders if (f / "mini" / "config.json").is_file()), folders[0])
+    metrics = run_evaluation(folder, episodes=args.episodes, steps=args.steps,
                              seed=args.seed, device=device, threads=args.threads, candidates=args.candidates,
                              log=echo)
     seconds = time.perf_counter() - started

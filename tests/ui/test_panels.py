@@ -387,3 +387,13 @@ def test_the_cast_panel_renames_and_removes_characters_with_undo(make_window, sa
     session.settle()
     qtbot.waitUntil(lambda: all(m.name != "Extra" for m in session.project.tree.cast.values()), timeout=5000)
     assert asked == [], "nothing names it: no question"
+
+
+def test_the_export_dialog_offers_a_gif_no_more_than_50_fps(qtbot, tmp_path: Path) -> None:
+    dialog = ExportDialog(tmp_path / "episode.gif", "My story")
+    qtbot.addWidget(dialog)
+    assert dialog.format.currentText() == "gif" and dialog.fps.maximum() == 50
+    dialog.fps.setValue(240)
+    assert dialog.choices().fps == 50
+    dialog.format.setCurrentText("mp4")
+    assert dialog.fps.maximum() == 240

@@ -56,6 +56,10 @@ class ExportChoices:
                              panel_aspect=PanelAspect(self.aspect), title=self.title)
 
 
+MAX_DIALOG_FPS = 240
+"""The highest frame rate the dialog offers (a GIF's is lower)."""
+
+
 def with_format(path: Path, fmt: str) -> Path:
     """``path`` ending in ``.fmt``: a known format's suffix is replaced, any other dot in the name
     kept ("episode v1.2" -> "episode v1.2.mp4")."""
@@ -116,7 +120,7 @@ class ExportDialog(QDialog):
         self.height_box.setPrefix("height ")
         self.height_box.setSuffix(" px")
         self.fps = QDoubleSpinBox(self)
-        self.fps.setRange(0, 240)
+        self.fps.setRange(0, MAX_DIALOG_FPS)
         self.fps.setSpecialValueText("clips' own")
         self.fps.setValue(0)
         self.crossfade = QDoubleSpinBox(self)
@@ -184,6 +188,9 @@ class ExportDialog(QDialog):
         text = self.path.text().strip()
         if text:
             self.path.setText(str(with_format(self.target(text), fmt)))
+        from studio.export.encoding import MAX_GIF_FPS  # a GIF's frame delays are whole hundredths
+
+        self.fps.setMaximum(MAX_GIF_FPS if fmt == "gif" else MAX_DIALOG_FPS)
 
     def target(self, text: str) -> Path:
         """The file the path field names, with the chosen format's suffix: a folder (one that
