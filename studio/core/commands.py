@@ -4,12 +4,13 @@ persists it and keeps the reverse patch for undo.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.errors import StudioError
-from studio.core.instruction import parse_instruction, validate_instruction_text, with_field
+from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
@@ -287,8 +288,21 @@ class SetNotes(Command):
         return {(EntityKind.NODE, node.id): replace(node, notes=self.notes)}
 
 
-NAME_SYNTAX = (";", ":")
-"""What an instruction puts between and after its field names: a cast name can't hold them."""
+NAME_SYNTAX = (";", ":", "；", "：")
+"""What an instruction puts between and after its field names (full-width forms too): a cast
+name can't hold them."""
+
+
+def cast_name_problem(name: str) -> str:
+    """Why ``name`` can't be a cast member's name ('' when it can): empty, or holding the
+    instruction's field syntax (a turn could never name it)."""
+    if not name.strip():
+        return "A character needs a name."
+    held = [c for c in NAME_SYNTAX if c in name] + (["a line break"] if "\n" in name else [])
+    if held:
+        return (f"The name {name!r} holds {' or '.join(repr(c) if len(c) == 1 else c for c in held)}, "
+                "which instructions use between fields: a turn could never name it.")
+    return ""
 
 
 @dataclass(frozen=True)
@@ -304,12 +318,9 @@ class AddCastMember(Command):
 def _check_cast_name(tree: StoryTree, name: str, member_id: str = "") -> None:
     """A cast name must be one no other member has (case and spacing aside, as start states
     and turns compare names) and hold none of the instruction's field syntax."""
-    if not name.strip():
-        raise CommandError("A character needs a name.")
-    if any(c in name for c in NAME_SYNTAX):
-        raise CommandError(f"The name {name!r} holds {' or '.join(repr(c) for c in NAME_SYNTAX if c in name)}, "
-                           "which instructions use between fields: a turn could never name it.",
-                           hint="Leave out ; and : (e.g. 'Mei Run' for 'Mei; Run').")
+    problem = cast_name_problem(name)
+    if problem:
+        raise CommandError(problem, hint="Leave out ; and : (e.g. 'Mei Run' for 'Mei; Run').")
     key = character_key(name)  # "STRASSE" is Straße
     same = next((m.name for m in tree.cast.values() if character_key(m.name) == key and m.id != member_id), None)
     if same is not None:
@@ -324,17 +335,26 @@ def _cast_member(tree: StoryTree, member_id: str) -> CastMember:
     return member
 
 
+def name_pattern(name: str) -> re.Pattern[str]:
+    """``name`` as whole words, any case and spacing ("Mei" in "Mei's bread", not in "Meiko")."""
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?!\w)", re.IGNORECASE)
+
+
 def turns_naming(tree: StoryTree, name: str) -> list[Node]:
-    """The turns whose Character field names ``name`` (case and spacing aside)."""
-    key = character_key(name)
-    return [n for n in tree.nodes.values() if not n.is_root and n.instruction.character
-            and character_key(n.instruction.character) == key]
+    """The turns whose instruction names ``name``: in its Character field or in its text (case
+    and spacing aside, whole words)."""
+    if not name.split():
+        return []
+    key, pattern = character_key(name), name_pattern(name)
+    return [n for n in tree.nodes.values() if not n.is_root and (
+        character_key(n.instruction.character) == key or pattern.search(n.instruction.raw))]
 
 
 @dataclass(frozen=True)
 class RemoveCastMember(Command):
     """Take a character out of the cast, with its start state; the turns that name it keep
-    their text (they act as a character the cast does not know)."""
+    their text (a Character field names a character the cast does not know; a turn that
+    names it only in its free text is then played by the character of the turn before)."""
 
     member_id: str
     label: ClassVar[str] = "Remove character"
@@ -351,8 +371,10 @@ class RemoveCastMember(Command):
 
 @dataclass(frozen=True)
 class RenameCastMember(Command):
-    """Rename a character: its cast entry, its start state and the Character field of every
-    turn that names it (those turns' takes become stale, as after any instruction edit)."""
+    """Rename a character everywhere the story names it: its cast entry, its start state, every
+    turn's instruction that names it (the Character field and the free text, as whole words;
+    those turns' takes become stale, as after any instruction edit) and the dialogue lines it
+    speaks."""
 
     member_id: str
     name: str
@@ -365,16 +387,29 @@ class RenameCastMember(Command):
         patch: dict[EntityKey, Entity | None] = {(EntityKind.CAST, member.id): replace(member, name=name)}
         if name == member.name:
             return patch
-        root, key = tree.root, character_key(member.name)
-        starts = {(name if character_key(n) == key else n): s for n, s in root.start_states.items()}
+        root, old, new = tree.root, character_key(member.name), character_key(name)
+        if new != old and any(character_key(n) == new for n in root.start_states):
+            raise CommandError(f"{name!r} already has a start state of its own; renaming {member.name!r} to it "
+                               "would give one character two.",
+                               hint=f"Choose another name, or set {name}'s start state on the Start card first.")
+        starts = {(name if character_key(n) == old else n): s for n, s in root.start_states.items()}
         if starts != root.start_states:
             patch[(EntityKind.NODE, root.id)] = replace(root, start_states=starts)
-        updated = {}
-        for node in turns_naming(tree, member.name):
-            text = with_field(node.instruction.raw, "character", name)
-            validate_instruction_text(text)
-            updated[node.id] = replace(node, instruction=parse_instruction(text))
-            patch[(EntityKind.NODE, node.id)] = updated[node.id]
+        pattern = name_pattern(member.name)
+        naming = {n.id for n in turns_naming(tree, member.name)}
+        updated: dict[str, Node] = {}
+        for node in tree.nodes.values():
+            changed = node
+            if node.id in naming:
+                text = pattern.sub(lambda _found: name, node.instruction.raw)
+                validate_instruction_text(text)
+                changed = updated[node.id] = replace(node, instruction=parse_instruction(text))
+            lines = tuple(replace(line, speaker=name) if character_key(line.speaker) == old else line
+                          for line in node.story.dialogue)
+            if lines != node.story.dialogue:
+                changed = replace(changed, story=replace(node.story, dialogue=lines))
+            if changed is not node:
+                patch[(EntityKind.NODE, node.id)] = changed
         if updated:
             _with_takes(patch, restale(tree, tree.root_id, updated))
         return patch

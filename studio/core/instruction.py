@@ -190,19 +190,6 @@ def _fields(text: str) -> list[tuple[str, str, str]]:
     return [(KEY_ALIASES[key], written, value) for key, written, value in filter(None, fields) if key in KEY_ALIASES]
 
 
-def with_field(text: str, name: str, value: str) -> str:
-    """``text`` with the value of its field ``name`` (``character``, ``motion``...) replaced by
-    ``value``, everything else kept as written; ``text`` itself when it has no such field."""
-    parts = re.split(r"([;；\n])", text)  # the separators kept, to put the line back as it was
-    for index in range(0, len(parts), 2):
-        found = _field(parts[index])
-        if found is not None and KEY_ALIASES.get(found[0]) == name:
-            lead = parts[index][: len(parts[index]) - len(parts[index].lstrip())]
-            parts[index] = f"{lead}{found[1]}: {value}"
-            return "".join(parts)
-    return text
-
-
 def _check_repeated_fields(text: str) -> None:
     """A turn has one character, one motion, one place...: a field given twice is refused
     rather than one of the two silently dropped."""

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import ClassVar, NamedTuple
 
 from studio.core.changes import Entity, EntityKey, EntityKind, Patch
-from studio.core.commands import Command, CommandError
+from studio.core.commands import Command, CommandError, cast_name_problem
 from studio.core.errors import StudioError
 from studio.core.instruction import (
     KEY_ALIASES,
@@ -302,12 +302,13 @@ class ImportTurns(Command):
 
 def new_characters(tree: StoryTree, names: Iterable[str]) -> list[str]:
     """``names`` the cast of ``tree`` lacks (compared as names are: case and spacing aside),
-    each once, in order, as first written."""
+    each once, in order, as first written; a name the cast refuses (one holding the
+    instruction's field syntax) is left out."""
     known = {character_key(m.name) for m in tree.cast.values()}
     found: dict[str, str] = {}
     for name in names:
         shown = " ".join(name.split())
-        if shown and character_key(shown) not in known:
+        if shown and character_key(shown) not in known and not cast_name_problem(shown):
             found.setdefault(character_key(shown), shown)
     return list(found.values())
 

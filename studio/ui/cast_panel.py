@@ -391,8 +391,9 @@ class CastPanel(QWidget):
         count = self._named_by(member.name)
         if count and not self.confirm("Remove character", f"Remove {member.name} from the cast?\n"
                                       f"{count} turn{'s' if count != 1 else ''} name{'s' if count == 1 else ''} "
-                                      f"{member.name} and keep{'s' if count == 1 else ''} the text. "
-                                      "You can undo this with Ctrl+Z."):
+                                      f"{member.name} and keep{'s' if count == 1 else ''} the text (a turn "
+                                      f"that names {member.name} only in its text is then played by the "
+                                      "character before it). You can undo this with Ctrl+Z."):
             return
         self._run(RemoveCastMember(member.id))
 
@@ -407,9 +408,9 @@ class CastPanel(QWidget):
         count = self._named_by(member.name)
         if count and not self.confirm("Rename character", f"Rename {member.name} to {' '.join(name.split())}?\n"
                                       f"{count} turn{'s' if count != 1 else ''} name{'s' if count == 1 else ''} "
-                                      f"{member.name}: {'their' if count != 1 else 'its'} Character field "
+                                      f"{member.name}: {'their' if count != 1 else 'its'} instruction "
                                       f"changes too, and {'their' if count != 1 else 'its'} takes are marked "
-                                      "out of date. You can undo this with Ctrl+Z."):
+                                      "out of date; the lines it speaks follow. You can undo this with Ctrl+Z."):
             return
         self._run(RenameCastMember(member.id, name))
 

@@ -153,7 +153,7 @@ def test_renaming_a_character_follows_it_into_its_start_state_and_turns_and_undo
     doc.apply(RenameCastMember("m", "May"))
     tree = doc.tree
     assert tree.cast["m"].name == "May"
-    assert tree.node("a").instruction.raw == "Character: May; Motion: wave; Background: day town; she smiles"
+    assert tree.node("a").instruction.raw == "Character: May ; Motion: wave; Background: day town; she smiles"
     assert tree.node("b").instruction.raw == "Character: Qiqi; Motion: run"
     assert tree.start_state_of("May") == CharacterState(70, 20, 30) and "Mei" not in tree.root.start_states
     assert tree.takes["a1"].stale, "a take made for the old text is out of date"
@@ -178,3 +178,29 @@ def test_removing_a_character_takes_its_start_state_and_leaves_its_turns(doc: Do
     assert doc.tree.node("a").instruction.character == "Mei"
     doc.undo()
     assert doc.tree.cast["m"].name == "Mei" and doc.tree.start_state_of("Mei") == CharacterState(70, 20, 30)
+
+
+def test_a_rename_reaches_the_free_text_and_the_lines_the_character_speaks(doc: Document) -> None:
+    from studio.core.commands import AddCastMember, RenameCastMember, SetDialogue, SetStartState, turns_naming
+    from studio.core.model import CastMember
+    from studio.core.state import CharacterState
+    from studio.core.story import DialogueLine
+
+    doc.apply(AddCastMember(CastMember(id="y", name="Yuzu")))
+    doc.apply(AddTurn("root", "Yuzu eats bread slowly in the bakery at night", node_id="a"))
+    doc.apply(AddTurn("a", "Character: Qiqi; Motion: wave; Yuzuki waves back", node_id="b"))
+    doc.apply(SetDialogue("b", (DialogueLine("Yuzu", "There you are!"), DialogueLine("Qiqi", "Yuzu!"))))
+    assert [n.id for n in turns_naming(doc.tree, "Yuzu")] == ["a"], "whole words: not Yuzuki"
+    doc.apply(RenameCastMember("y", "Mika"))
+    tree = doc.tree
+    assert tree.node("a").instruction.raw == "Mika eats bread slowly in the bakery at night"
+    assert tree.node("b").instruction.raw == "Character: Qiqi; Motion: wave; Yuzuki waves back"
+    assert [line.speaker for line in tree.node("b").story.dialogue] == ["Mika", "Qiqi"]
+    assert tree.acting_character("a") == "Mika"
+    doc.apply(SetStartState("Hana", CharacterState(5, 5, 5)))  # a character still to come
+    doc.apply(SetStartState("Mika", CharacterState(90, 90, 90)))
+    with pytest.raises(CommandError, match="already has a start state of its own"):
+        doc.apply(RenameCastMember("y", "hana"))
+    for bad in ("Mei；Lin", "Dr：Who"):
+        with pytest.raises(CommandError, match="instructions use between fields"):
+            doc.apply(RenameCastMember("y", bad))

@@ -164,7 +164,8 @@ def test_characters_the_cast_lacks_join_it_in_the_same_undoable_edit(project: Pr
     demo.write_text("Character: 美咲; Motion: wave; Background: day town.\n"
                     "Character: Mei; Motion: juggle; Background: night moon.\n"
                     "Character: mei ; Motion: sit; Background: night moon.\n"
-                    "Character: QIQI; Motion: run; Background: day town.\n", encoding="utf-8")
+                    "Character: QIQI; Motion: run; Background: day town.\n"
+                    "Character: Dr: Who; Motion: run; Background: day town.\n", encoding="utf-8")
     result = import_demo(project, demo)
     assert result.new_cast == ["美咲", "Mei"]
     assert sorted(m.name for m in project.tree.cast.values()) == sorted(["Qiqi", "美咲", "Mei"])

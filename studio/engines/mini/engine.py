@@ -156,7 +156,7 @@ class MiniEngine:
             conditioning["motions"] = {name: probability for name, probability in out.motions}
         if completion.filled.as_dict():  # what the turn continued from the branch (the next turns continue it)
             conditioning[CONTINUED_KEY] = completion.filled.as_dict()
-        warnings = _warnings(instruction, dict(out.reading))
+        warnings = _warnings(instruction, dict(out.reading), completion.filled.character)
         warnings += _misread_warnings(completion, dict(out.reading))
         unread = _unread_warning(instruction, completion, runtime.vocab.unread_from(completion.text,
                                                                                   runtime.config.lm.max_instruction),
@@ -225,17 +225,19 @@ def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> 
     return np.ascontiguousarray(chosen.numpy())
 
 
-def _warnings(instruction: Instruction, understood: Mapping[str, Any]) -> list[str]:
-    """What the model has never seen: characters (drawn as one it knows), and motions and
-    places outside the sketch world it learnt (found with that world's vocabulary). A warning
-    names what the model itself read there (``understood``: its auxiliary heads' readings, the
+def _warnings(instruction: Instruction, understood: Mapping[str, Any], continued: str = "") -> list[str]:
+    """What the model has never seen: characters (drawn as one it knows; ``continued``: the
+    character the turn continues from the branch, when it names none), and motions and places
+    outside the sketch world it learnt (found with that world's vocabulary). A warning names
+    what the model itself read there (``understood``: its auxiliary heads' readings, the
     studio's chips) when it has one, else the nearest word the world knows by name."""
     from studio.engines.sketch.understanding import Reading, read_instruction, read_location, read_motion
 
     warnings = []
-    name = " ".join(instruction.character.split())
+    name = " ".join(instruction.character.split()) or " ".join(continued.split())
     if name and name.casefold() not in {c.casefold() for c in characters()}:
-        warnings.append(f"'{name}' is not a character the mini model knows; it draws one of its cast")
+        whose = "" if instruction.character.strip() else " (this turn continues it from the earlier turns)"
+        warnings.append(f"'{name}' is not a character the mini model knows{whose}; it draws one of its cast")
     reading = Reading()
     if instruction.motion.strip():
         read_motion(instruction, reading)  # it warns only when the words match none of the world's motions

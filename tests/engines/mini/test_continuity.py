@@ -95,3 +95,12 @@ def test_only_the_fields_past_the_token_limit_are_named_as_unread(engine: MiniEn
         "along with her today, and everyone in the park waves back at Qiqi and at the park")
     note = next(w for w in engine.predict(GenerationContext(), instruction, SETTINGS, 1).warnings if "tokens" in w)
     assert "not read in full" not in note and note.endswith("(shorten it)"), note
+
+
+def test_a_character_the_model_does_not_know_is_warned_about_when_continued_too(engine: MiniEngine) -> None:
+    sketch = SketchEngine()
+    sketch.load()
+    made = _play([(sketch, "Character: Hana; Motion: run; Background: day town."), (engine, "Motion: jump.")])
+    assert made[1].conditioning[CONTINUED_KEY]["character"] == "Hana"
+    assert any("'Hana' is not a character the mini model knows (this turn continues it" in w
+               for w in made[1].warnings), made[1].warnings
