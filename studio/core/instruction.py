@@ -190,6 +190,23 @@ def _fields(text: str) -> list[tuple[str, str, str]]:
     return [(KEY_ALIASES[key], written, value) for key, written, value in filter(None, fields) if key in KEY_ALIASES]
 
 
+def field_spans(text: str) -> dict[str, tuple[int, int]]:
+    """Where ``text`` states each of its fields' values: field name (``character``, ``motion``,
+    ``background``, ``time``...) -> (start, end) of the first non-empty value, its closing full
+    stop left out."""
+    spans: dict[str, tuple[int, int]] = {}
+    at = 0
+    for part in _SPLIT_RE.split(text):  # one-character separators
+        match = _FIELD_RE.match(part)
+        name = KEY_ALIASES.get(" ".join(match.group(1).lower().split())) if match else None
+        if match is not None and name is not None and name not in spans:
+            value = match.group(2).rstrip().rstrip(".。").rstrip()
+            if value:
+                spans[name] = (at + match.start(2), at + match.start(2) + len(value))
+        at += len(part) + 1
+    return spans
+
+
 def _check_repeated_fields(text: str) -> None:
     """A turn has one character, one motion, one place...: a field given twice is refused
     rather than one of the two silently dropped."""

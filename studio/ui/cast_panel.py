@@ -380,37 +380,35 @@ class CastPanel(QWidget):
         menu.addAction("Remove from the cast", self.remove_selected)
         menu.exec(self.characters.viewport().mapToGlobal(pos))
 
-    def _named_by(self, name: str) -> int:
-        return len(turns_naming(self._tree, name)) if self._tree is not None else 0
+    def _named_by(self, name: str) -> str:
+        """'3 turns name Mei' ('' when no turn does)."""
+        count = len(turns_naming(self._tree, name)) if self._tree is not None else 0
+        return f"{count} turns name {name}" if count > 1 else f"1 turn names {name}" if count else ""
 
     def remove_selected(self) -> None:
         """Remove the selected character (its start state with it); asks when turns name it."""
         member = self.selected_member()
         if member is None:
             return
-        count = self._named_by(member.name)
-        if count and not self.confirm("Remove character", f"Remove {member.name} from the cast?\n"
-                                      f"{count} turn{'s' if count != 1 else ''} name{'s' if count == 1 else ''} "
-                                      f"{member.name} and keep{'s' if count == 1 else ''} the text (a turn "
-                                      f"that names {member.name} only in its text is then played by the "
-                                      "character before it). You can undo this with Ctrl+Z."):
+        named = self._named_by(member.name)
+        if named and not self.confirm("Remove character", f"Remove {member.name} from the cast?\n{named}, and "
+                                      f"keep the text (a turn that names {member.name} only in its text is then "
+                                      "played by the character before it). You can undo this with Ctrl+Z."):
             return
         self._run(RemoveCastMember(member.id))
 
     def rename_selected(self) -> None:
-        """Rename the selected character, in its start state and in the turns that name it."""
+        """Rename the selected character, in its start state, the turns that name it and its lines."""
         member = self.selected_member()
         if member is None:
             return
         name = self.ask_name(member.name)
         if name is None or " ".join(name.split()) == member.name:
             return
-        count = self._named_by(member.name)
-        if count and not self.confirm("Rename character", f"Rename {member.name} to {' '.join(name.split())}?\n"
-                                      f"{count} turn{'s' if count != 1 else ''} name{'s' if count == 1 else ''} "
-                                      f"{member.name}: {'their' if count != 1 else 'its'} instruction "
-                                      f"changes too, and {'their' if count != 1 else 'its'} takes are marked "
-                                      "out of date; the lines it speaks follow. You can undo this with Ctrl+Z."):
+        named = self._named_by(member.name)
+        if named and not self.confirm("Rename character", f"Rename {member.name} to {' '.join(name.split())}?\n"
+                                      f"{named}: those instructions change too, and their takes are marked out "
+                                      "of date; the lines it speaks follow. You can undo this with Ctrl+Z."):
             return
         self._run(RenameCastMember(member.id, name))
 

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F  # noqa: N812
 
-from studio.core.instruction import KEY_ALIASES, Instruction, time_shown
+from studio.core.instruction import Instruction, field_spans, time_shown
 from studio.core.model import CastMember
 from studio.core.state import StateDeltas
 from studio.engines.base import (
@@ -278,7 +278,6 @@ def _unread_warning(instruction: Instruction, completion: Completion, start: int
 
 _LABELS = (("Character", "character"), ("Background", "location"), ("Time", "time_of_day"))
 _SPAN_LABELS = {"character": "Character", "motion": "Motion", "background": "Background", "time": "Time"}
-_KEY_RE = re.compile(r"\s*([^:：;；\n]{1,24}?)\s*[:：]\s*")
 
 
 def _listed(labels: list[str]) -> str:
@@ -292,16 +291,7 @@ def _field_spans(instruction: Instruction) -> dict[str, tuple[int, int]]:
     the background when it is said there), else the first place the parsed value appears as
     whole words; a field it does not state is left out."""
     raw = instruction.raw
-    spans: dict[str, tuple[int, int]] = {}
-    at = 0
-    for part in re.split(r"[;；\n]", raw):
-        key = _KEY_RE.match(part)
-        label = _SPAN_LABELS.get(KEY_ALIASES.get(" ".join(key.group(1).lower().split()), "")) if key else None
-        if key is not None and label is not None and label not in spans:
-            value = part[key.end():].rstrip().rstrip(".。").rstrip()
-            if value:
-                spans[label] = (at + key.end(), at + key.end() + len(value))
-        at += len(part) + 1
+    spans = {_SPAN_LABELS[name]: span for name, span in field_spans(raw).items() if name in _SPAN_LABELS}
     values = {"Character": instruction.character, "Motion": instruction.motion,
               "Background": instruction.background, "Time": instruction.time_of_day}
     for label, value in values.items():
