@@ -417,8 +417,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 results.append(result)
                 if result["job_status"] != "done":
                     _drop_failed_turn(project, result, node_id)
-                    break
-                result["kept"] = True  # the turns after it would continue a turn that is not there
+                    break  # the turns after it would continue a turn that is not there
+                result["kept"] = True
                 parent, unfinished = node_id, None
         except BaseException:  # a refused instruction, or Ctrl+C: stop without waiting long
             service.stop(cancel_running=True, timeout=30)

@@ -748,12 +748,14 @@ class Workspace(QWidget):
         if not marked:
             self.message.emit("No turn is bookmarked: B bookmarks the selected turn.")
             return
-        here = order.index(self.current_id) if self.current_id in order else -1
-        places = [order.index(n) for n in marked]
-        after = [i for i, place in enumerate(places) if (place > here if delta > 0 else place < here)]
-        index = (after[0] if delta > 0 else after[-1]) if after else (0 if delta > 0 else len(marked) - 1)
-        self.select(marked[index])
-        self.message.emit(f"Bookmark {index + 1} of {len(marked)}")
+        place = {node_id: index for index, node_id in enumerate(order)}
+        here = place.get(self.current_id, -1)
+        if delta > 0:
+            target = next((n for n in marked if place[n] > here), marked[0])
+        else:
+            target = next((n for n in reversed(marked) if place[n] < here), marked[-1])
+        self.select(target)
+        self.message.emit(f"Bookmark {marked.index(target) + 1} of {len(marked)}")
 
     def step_match(self, delta: int) -> None:
         if not self._matches:
