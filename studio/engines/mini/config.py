@@ -115,6 +115,18 @@ class DecoderConfig:
     """Weight of an extra loss on the differences between consecutive frames (prediction against
     clip, same pixel weights and noise-level weighting as the main loss): the frame-to-frame
     change is a small share of a clip's pixels, so the plain loss barely asks for it (0: off)."""
+    kind: str = "dit"
+    """The network: ``dit`` (:class:`.decoder.VideoDiT`, the fields above) or ``unet``
+    (:class:`.unet.VideoUNet`: convolutions at the latent's own resolution, space-time attention
+    at the coarser levels; ``widths``, ``attn_levels`` and ``mid_blocks`` below, ``hidden`` the
+    conditioning's width, ``heads`` and ``mlp_ratio`` its attention blocks')."""
+    widths: tuple[int, ...] = (96, 192, 256)
+    """The U-Net's channels per level; each level after the first halves the space."""
+    attn_levels: int = 2
+    """How many of the U-Net's coarsest levels also have a space-time transformer block (down
+    and up)."""
+    mid_blocks: int = 1
+    """Transformer blocks in the U-Net's middle, at its coarsest level."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -39,6 +39,19 @@ if TYPE_CHECKING:
 ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.", "motion_path.")
 """Parameter prefixes of paths that later configs added (zero-initialised: a checkpoint
 made without them starts unchanged when they are switched on)."""
+
+
+class Decoder(Protocol):
+    """What the sampler, the losses and the trainer need of a decoder network (the DiT here,
+    or :class:`.unet.VideoUNet`)."""
+
+    config: ModelConfig
+
+    def __call__(self, noisy: torch.Tensor, t: torch.Tensor, level: torch.Tensor, rep: torch.Tensor) -> torch.Tensor:
+        ...
+
+    def drop(self, rep: torch.Tensor, level: torch.Tensor, keep: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        ...
 
 
 def _sincos(positions: torch.Tensor, dim: int) -> torch.Tensor:
@@ -270,8 +283,15 @@ class VideoDiT(nn.Module):
     def drop(self, rep: torch.Tensor, level: torch.Tensor, keep: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Replace the representation and level of the samples where ``keep`` is false by the
         learned null ones (classifier-free guidance)."""
-        rep = torch.where(keep[:, None, None], rep, self.null_rep.to(rep.dtype)[None])
-        return rep, torch.where(keep, level, torch.zeros_like(level))
+        return drop_conditioning(self.null_rep, rep, level, keep)
+
+
+def drop_conditioning(null_rep: torch.Tensor, rep: torch.Tensor, level: torch.Tensor, keep: torch.Tensor
+                      ) -> tuple[torch.Tensor, torch.Tensor]:
+    """``rep`` and ``level`` with the samples where ``keep`` is false replaced by the null
+    representation and level 0 (what a decoder's ``drop`` does)."""
+    rep = torch.where(keep[:, None, None], rep, null_rep.to(rep.dtype)[None])
+    return rep, torch.where(keep, level, torch.zeros_like(level))
 
 
 def flow_times(steps: int, shift: float = 3.0) -> list[float]:
@@ -284,7 +304,7 @@ def flow_times(steps: int, shift: float = 3.0) -> list[float]:
     return out
 
 
-def guided(model: nn.Module, null: VideoDiT, z: torch.Tensor, t: torch.Tensor, level: torch.Tensor,
+def guided(model: nn.Module | Decoder, null: Decoder, z: torch.Tensor, t: torch.Tensor, level: torch.Tensor,
            rep: torch.Tensor, guidance: float) -> torch.Tensor:
     """The clean-canvas prediction, with classifier-free guidance when ``guidance`` is not 1
     (``null`` provides the learned null conditioning; ``model`` may be its compiled form)."""
@@ -305,7 +325,7 @@ def euler_step(z: torch.Tensor, x_pred: torch.Tensor, a: float, b: float) -> tor
 
 
 @torch.no_grad()
-def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch.Tensor, steps: int,
+def sample(model: Decoder, rep: torch.Tensor, level: torch.Tensor, noise: torch.Tensor, steps: int,
            guidance: float = 1.0, on_step: object = None, clamp: bool = True) -> torch.Tensor:
     """Euler steps of the rectified flow from ``noise`` to a canvas (B, C, T, H, W): pixels
     clamped to [-1, 1], or with ``clamp`` false a latent (unbounded, left as it is).
@@ -322,7 +342,7 @@ def sample(model: VideoDiT, rep: torch.Tensor, level: torch.Tensor, noise: torch
     return z.clamp(-1, 1) if clamp else z
 
 
-def flow_loss(model: VideoDiT, clip: torch.Tensor, level: torch.Tensor, rep: torch.Tensor, weight: torch.Tensor,
+def flow_loss(model: Decoder, clip: torch.Tensor, level: torch.Tensor, rep: torch.Tensor, weight: torch.Tensor,
               generator: torch.Generator | None = None, critic: CriticTerm | None = None) -> torch.Tensor:
     """The x-prediction flow-matching loss (in velocity units) of a batch of canvases (clips in
     [-1, 1] or scaled latents). ``weight`` (B, 1, 1, H, W) weighs the canvas's cells (the

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import torch
 from torch import nn
 
-from studio.engines.mini.decoder import VideoDiT, euler_step, flow_times, guided
+from studio.engines.mini.decoder import Decoder, euler_step, flow_times, guided
 
 if TYPE_CHECKING:
     from studio.engines.mini.critic import CriticTerm
@@ -43,7 +43,7 @@ class Trajectory:
 
 
 @torch.no_grad()
-def teacher_trajectory(teacher: nn.Module, null: VideoDiT, rep: torch.Tensor, level: torch.Tensor,
+def teacher_trajectory(teacher: nn.Module, null: Decoder, rep: torch.Tensor, level: torch.Tensor,
                        noise: torch.Tensor, student_steps: int, teacher_steps: int,
                        guidance: float = 1.0) -> Trajectory:
     """Run the teacher's Euler sampler from ``noise`` and keep its states at the student's times."""

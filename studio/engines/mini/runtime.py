@@ -20,7 +20,8 @@ from studio.engines.mini import weights
 from studio.engines.mini.config import ModelConfig
 from studio.engines.mini.critic import MotionCritic
 from studio.engines.mini.data import LOCATION_NAMES, MOTION_NAMES, TIMES, characters
-from studio.engines.mini.decoder import VideoDiT, sample
+from studio.engines.mini.decoder import sample
+from studio.engines.mini.decoders import DecoderNet, build_decoder
 from studio.engines.mini.lm import LMBatch, MiniLM, collate
 from studio.engines.mini.sequence import FIELD_INDEX, PastTurn, build_input, value_order
 from studio.engines.mini.tokenizer import PAD, Vocab, decode_delta, decode_level
@@ -100,7 +101,7 @@ class MiniRuntime:
     turns the DiT's latents into pixels. With a ``critic`` (the motion critic, when the config
     lists one), :meth:`decode` can sample several candidates of a clip and keep one."""
 
-    def __init__(self, config: ModelConfig, vocab: Vocab, lm: MiniLM, decoder: VideoDiT,
+    def __init__(self, config: ModelConfig, vocab: Vocab, lm: MiniLM, decoder: DecoderNet,
                  lm_device: torch.device, decoder_device: torch.device,
                  decoder_dtype: torch.dtype = torch.float32, latent_decoder: nn.Module | None = None,
                  critic: MotionCritic | None = None) -> None:
@@ -155,7 +156,7 @@ class MiniRuntime:
         io_path = weights.verify_file(folder, weights.DECODER_IO, manifest)
         state = {**weights.load_tensors(blocks_path), **weights.load_tensors(io_path)}
         done(5)
-        decoder = VideoDiT(config)
+        decoder = build_decoder(config)
         weights.load_into(decoder, state, blocks_path)
         del state
         decoder = decoder.to(decoder_device)

@@ -66,6 +66,7 @@ from studio.engines.mini.dataset import (
     write_text_cache,
 )
 from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, block_count, flow_loss, interpolate_weight
+from studio.engines.mini.decoders import DecoderNet, build_decoder
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
 from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, encode_clips, reconstruction_loss
@@ -73,6 +74,7 @@ from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instructi
 from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
+from studio.engines.mini.unet import VideoUNet
 
 STAGES = ("autoencoder", "critic", "decoder", "judge", "lm", "adapt", "distill", "eval")
 _SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5, "distill": 6, "critic": 7}
@@ -215,7 +217,7 @@ class Trainer:
         self.eval: ClipSet | None = None
         self.encoder: ClipEncoder | None = None
         self.encoder_aux: nn.Linear | None = None
-        self.decoder: VideoDiT | None = None
+        self.decoder: DecoderNet | None = None
         self.decoder_ema: EMA | None = None
         self.lm: MiniLM | None = None
         self.judge: Judge | None = None
@@ -367,7 +369,7 @@ class Trainer:
         """The networks, with the weights of the run being resumed."""
         cfg = self.config.model
         self.encoder = ClipEncoder(cfg).to(self.device)
-        self.decoder = VideoDiT(cfg).to(self.device)
+        self.decoder = build_decoder(cfg).to(self.device)
         self.lm = MiniLM(cfg).to(self.device)
         self.judge = Judge(cfg.judge).to(self.device)
         if cfg.latent is not None:
@@ -402,9 +404,11 @@ class Trainer:
             self._load_module(self.autoencoder.decoder, weights.LATENT_DECODER, source)
         state: dict[str, torch.Tensor] = {}
         for name in (weights.DECODER, weights.DECODER_IO):
-            if same_canvas and (source / name).is_file():
+            if same_canvas and self._init_decoder_fits(source) and (source / name).is_file():
                 state.update(weights.load_tensors(source / name))
-        if state:
+        if state and isinstance(self.decoder, VideoUNet):
+            weights.load_into(self.decoder, {k: v.float() for k, v in state.items()}, source / weights.DECODER)
+        elif state:
             # parts a newer config adds start as the module made them (zero-initialised no-ops),
             # and so do the blocks of a deeper config (appended, then made identities)
             theirs, ours = block_count(state), self.config.model.decoder.layers
@@ -414,9 +418,23 @@ class Trainer:
             weights.load_into(self.decoder, {**added, **{k: v.float() for k, v in state.items()}},
                               source / weights.DECODER)
             if grown:
+                assert isinstance(self.decoder, VideoDiT)
                 self.decoder.make_blocks_identity(range(theirs, ours))
                 self.log("decoder grown", blocks_before=theirs, blocks=ours)
         self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
+
+    def _init_decoder_fits(self, source: Path) -> bool:
+        """Whether the ``--init`` checkpoint's decoder is of this config's kind (a DiT's weights
+        don't fit a U-Net). If not, it is not loaded, and its stages must be restarted."""
+        theirs = weights.model_config(weights.read_manifest(source), source).decoder.kind
+        if theirs == self.config.model.decoder.kind:
+            return True
+        stale = [s for s in ("decoder", "adapt") if s not in self.restart]
+        if stale:
+            raise ValueError(f"{source}'s decoder is a {theirs}, this config's a {self.config.model.decoder.kind}: "
+                             f"add {','.join(stale)} to --restart")
+        self.log("the decoder starts anew: the --init checkpoint's is of another kind", kind=theirs)
+        return False
 
     def _init_canvas_fits(self, source: Path) -> bool:
         """Whether the ``--init`` checkpoint's decoder works on this config's canvas (the same
@@ -979,12 +997,12 @@ class Trainer:
 
         self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
 
-    def distill_teacher(self) -> VideoDiT:
+    def distill_teacher(self) -> DecoderNet:
         """The frozen teacher: the adapted decoder's averaged weights when the distillation
         starts, kept in the run's state folder so that a resumed run distils from the same one."""
         assert self.decoder_ema is not None
         path = self.state_dir / "distill_teacher.safetensors"
-        teacher = VideoDiT(self.config.model).to(self.device)
+        teacher = build_decoder(self.config.model).to(self.device)
         if self.run.stages["distill"].steps > 0 and path.is_file():
             self._load_module(teacher, path.name, self.state_dir)
         else:
@@ -1042,7 +1060,7 @@ class Trainer:
 
     def runtime(self) -> MiniRuntime:
         assert self.lm is not None and self.decoder_ema is not None and self.vocab is not None
-        assert isinstance(self.decoder_ema.module, VideoDiT)
+        assert isinstance(self.decoder_ema.module, VideoDiT | VideoUNet)
         latent_decoder = self.autoencoder.decoder if self.autoencoder is not None else None
         return MiniRuntime(self.config.model, self.vocab, self.lm, self.decoder_ema.module, self.device,
                            self.device, torch.bfloat16 if self.device.type == "cuda" else torch.float32,

@@ -73,23 +73,32 @@ def sha256(path: Path) -> str:
     return file_sha256(path)
 
 
-def split_decoder(state: Mapping[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+BLOCK_PREFIXES = {"dit": ("blocks.",), "unet": ("down.", "downsample.", "mid.", "up.", "upsample.")}
+"""Per decoder kind, the parameter prefixes of its bulk (:data:`DECODER`, int8 when asked);
+the rest (embeddings, conditioning, input and output layers) goes to :data:`DECODER_IO`."""
+
+
+def split_decoder(state: Mapping[str, torch.Tensor], kind: str = "dit"
+                  ) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
     """(the blocks, everything else): two files, each under the size cap."""
-    blocks = {k: v for k, v in state.items() if k.startswith("blocks.")}
-    rest = {k: v for k, v in state.items() if not k.startswith("blocks.")}
+    prefixes = BLOCK_PREFIXES[kind]
+    blocks = {k: v for k, v in state.items() if k.startswith(prefixes)}
+    rest = {k: v for k, v in state.items() if not k.startswith(prefixes)}
     return blocks, rest
 
 
 def quantize_int8(state: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """Every linear weight matrix of :data:`INT8_MIN_ELEMENTS` or more as symmetric int8 per
-    row (the row's largest magnitude maps to 127) plus its float32 row scales; the rest as given."""
+    """Every linear or convolution weight of :data:`INT8_MIN_ELEMENTS` or more as symmetric
+    int8 per row (output channel; the row's largest magnitude maps to 127) plus its float32 row
+    scales; the rest as given."""
     out: dict[str, torch.Tensor] = {}
     for name, value in state.items():
-        if (name.endswith(".weight") and value.is_floating_point() and value.ndim == 2
+        if (name.endswith(".weight") and value.is_floating_point() and value.ndim >= 2
                 and value.numel() >= INT8_MIN_ELEMENTS):
             matrix = value.detach().to("cpu", torch.float32)
-            scale = matrix.abs().amax(dim=1).clamp_min(1e-12) / 127
-            out[name] = torch.round(matrix / scale[:, None]).clamp(-127, 127).to(torch.int8)
+            scale = matrix.flatten(1).abs().amax(dim=1).clamp_min(1e-12) / 127
+            rows = scale.reshape(-1, *([1] * (matrix.ndim - 1)))
+            out[name] = torch.round(matrix / rows).clamp(-127, 127).to(torch.int8)
             out[name + INT8_SCALE] = scale
         else:
             out[name] = value
@@ -110,10 +119,10 @@ def dequantize_int8(state: Mapping[str, torch.Tensor], path: Path) -> dict[str, 
             out[name] = value
             continue
         scale = scales.get(name)
-        if scale is None or value.ndim != 2 or tuple(scale.shape) != (value.shape[0],):
+        if scale is None or value.ndim < 2 or tuple(scale.shape) != (value.shape[0],):
             raise EngineLoadError(f"{path}: the int8 tensor {name} has no matching row scales.",
                                   hint="Restore the file from the repository.")
-        out[name] = value.float() * scale.float()[:, None]
+        out[name] = value.float() * scale.float().reshape(-1, *([1] * (value.ndim - 1)))
     return out
 
 
@@ -145,7 +154,7 @@ def save_checkpoint(folder: Path, config: ModelConfig, tokenizer_json: str, *, l
     if lm is not None:
         save_tensors(folder / LM, lm.state_dict(), dtype, int8=int8_lm)
     if decoder is not None:
-        blocks, rest = split_decoder(decoder.state_dict())
+        blocks, rest = split_decoder(decoder.state_dict(), config.decoder.kind)
         save_tensors(folder / DECODER, blocks, dtype, int8=int8_blocks)
         save_tensors(folder / DECODER_IO, rest, dtype)
     if encoder is not None:
