@@ -559,7 +559,8 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(target)
         if node is None:
             return
-        if node.instruction.raw != text:
+        # the editor rebuilds a line in its own form: unchanged from what it showed is a re-roll
+        if node.instruction.raw != text and not self.inspector.shows_unedited(target, text):
             self.apply(EditInstruction(target, text), then=lambda _changes: self.reroll(target))
         else:
             self.reroll(target)

@@ -292,6 +292,11 @@ class Inspector(QScrollArea):
                 self._notes_shown = text
                 self.notes_changed.emit(self.node_id, text)
 
+    def shows_unedited(self, node_id: str, text: str) -> bool:
+        """Whether ``text`` is the editor's line for turn ``node_id`` as it was shown, before any
+        edit (the editor writes a turn's text in its own form, which may differ from the stored one)."""
+        return node_id == self.node_id and self.draft_parent is None and text == self._loaded_text
+
     def commit_instruction(self) -> None:
         """Keep an edited instruction when the inspector moves on, as notes are kept, rather
         than drop it: saved as "Save text" would, unless the turn's instruction changed under
