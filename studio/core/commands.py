@@ -133,17 +133,19 @@ class AddTurn(Command):
 
 @dataclass(frozen=True)
 class Fork(Command):
-    """A copy of a turn's instruction as a new alternative right after it (no takes)."""
+    """A copy of a turn's instruction as a new alternative right after it (no takes); with
+    ``text``, the alternative gets that instruction instead (a line typed but not saved)."""
 
     node_id: str
     new_node_id: str = ""
+    text: str = ""
     label: ClassVar[str] = "Fork turn"
 
     def build(self, tree: StoryTree) -> Patch:
         node = _turn(tree, self.node_id, "forked")
         assert node.parent_id is not None
         index = tree.child_ids(node.parent_id).index(node.id) + 1
-        patch = dict(AddTurn(node.parent_id, node.instruction.raw, self.new_node_id, index).build(tree))
+        patch = dict(AddTurn(node.parent_id, self.text or node.instruction.raw, self.new_node_id, index).build(tree))
         if not node.story.is_empty:  # the alternative starts from the same dialogue and timing
             for key, entity in patch.items():
                 if isinstance(entity, Node) and key[1] not in tree.nodes:

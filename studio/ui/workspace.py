@@ -643,14 +643,15 @@ class Workspace(QWidget):
                                            else "Every turn of this branch has a take."))
 
     def fork(self) -> None:
-        self.inspector.commit_edits()  # a line being typed is part of the turn the fork copies
+        self.inspector.commit_edits()  # notes and story fields being typed are part of the turn the fork copies
+        typed = self.inspector.take_typed_instruction(self.current_id)  # the fork's, not the original's
         new_node = new_id()
 
         def forked(_changes: ChangeSet) -> None:
             self.select(new_node)
             self.inspector.editor.focus_first_field()
 
-        self.apply(Fork(self.current_id, new_node_id=new_node), then=forked)
+        self.apply(Fork(self.current_id, new_node_id=new_node, text=typed), then=forked)
 
     def toggle_bookmark(self) -> None:
         node = self.tree.nodes.get(self.current_id)

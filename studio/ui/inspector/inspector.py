@@ -297,6 +297,15 @@ class Inspector(QScrollArea):
         edit (the editor writes a turn's text in its own form, which may differ from the stored one)."""
         return node_id == self.node_id and self.draft_parent is None and text == self._loaded_text
 
+    def take_typed_instruction(self, node_id: str) -> str:
+        """The instruction line typed for turn ``node_id`` and not saved ('' if none): handed to
+        the caller (a fork carries it), so moving on no longer saves it into the turn."""
+        text = self.editor.text()
+        if node_id != self.node_id or self.draft_parent is not None or not text.strip() or text == self._loaded_text:
+            return ""
+        self._loaded_text = text
+        return text
+
     def commit_instruction(self) -> None:
         """Keep an edited instruction when the inspector moves on, as notes are kept, rather
         than drop it: saved as "Save text" would, unless the turn's instruction changed under
