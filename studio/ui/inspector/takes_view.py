@@ -271,8 +271,11 @@ class TakesView(QWidget):
     def _on_lock(self, on: bool) -> None:
         seed: int | None = None
         if on:
-            chosen = self.focused_take or next((t.take.id for t in self.tiles if t.selected), None)
-            take = next((t.take for t in self.tiles if t.take.id == chosen), None)
+            shown = {t.take.id: t.take for t in self.tiles}
+            # a take focused on another turn is not among these tiles: this turn's chosen take then
+            chosen = self.focused_take if self.focused_take in shown else \
+                next((t.take.id for t in self.tiles if t.selected), None)
+            take = shown.get(chosen) if chosen is not None else None
             if take is None:
                 self.lock_button.blockSignals(True)
                 self.lock_button.setChecked(False)
