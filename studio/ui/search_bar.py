@@ -80,6 +80,8 @@ class SearchBar(QWidget):
             self.count.setText("")
         elif total == 0:
             self.count.setText("no matches")
+        elif index < 0:  # the selected turn is not one of them (Enter goes to the first)
+            self.count.setText(f"{total} match" if total == 1 else f"{total} matches")
         else:
             self.count.setText(f"{index + 1} of {total}")
 

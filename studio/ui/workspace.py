@@ -498,7 +498,7 @@ class Workspace(QWidget):
             self.cast.refresh(self.tree)
             self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))
         if self.search.isVisible() and self.search.edit.text():
-            self._on_query(self.search.edit.text())
+            self._refresh_matches(self.search.edit.text())
         self.history_changed.emit()
 
     def _on_job_nodes(self, node_ids: set[str]) -> None:
@@ -736,6 +736,16 @@ class Workspace(QWidget):
             self.step_match(1)
         else:
             self.search.set_count(-1, 0)
+
+    def _refresh_matches(self, text: str) -> None:
+        """The matches again after an edit, keeping the selection and its place among them (a new
+        query jumps to the first match; a saved note or a finished take must not)."""
+        current = self._matches[self._match_index] if 0 <= self._match_index < len(self._matches) else None
+        self._matches = find_matches(self.tree, text, self.layout_order())
+        self.scene.set_search_hits(self._matches)
+        here = current if current in self._matches else self.current_id
+        self._match_index = self._matches.index(here) if here in self._matches else -1
+        self.search.set_count(self._match_index, len(self._matches))
 
     def layout_order(self) -> list[str]:
         """The tree's turns as the canvas lays them out: row by row, each from the left."""
