@@ -212,6 +212,9 @@ class CastPanel(QWidget):
         self.characters.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.characters.customContextMenuRequested.connect(self._character_menu)
         self._tree: StoryTree | None = None
+        self.tree_source: Callable[[], StoryTree | None] = lambda: self._tree
+        """The document as it is now (the workspace sets it): the panel is redrawn only when the cast
+        or the places change, so a question about the turns must not read the tree of that redraw."""
         self.confirm: Callable[[str, str], bool] = lambda _title, _text: True
         """Asks before a change that reaches turns (the workspace sets its own question box)."""
         self.ask_name: Callable[[str], str | None] = self._ask_new_name
@@ -382,7 +385,8 @@ class CastPanel(QWidget):
 
     def _named_by(self, name: str) -> str:
         """'3 turns name Mei' ('' when no turn does)."""
-        count = len(turns_naming(self._tree, name)) if self._tree is not None else 0
+        tree = self.tree_source()
+        count = len(turns_naming(tree, name)) if tree is not None else 0
         return f"{count} turns name {name}" if count > 1 else f"1 turn names {name}" if count else ""
 
     def remove_selected(self) -> None:

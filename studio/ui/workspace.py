@@ -23,6 +23,7 @@ from studio.core.commands import (
     DeleteSubtree,
     EditInstruction,
     Fork,
+    MoveAmongSiblings,
     SelectTake,
     SetBookmark,
     SetDialogue,
@@ -161,6 +162,7 @@ class Workspace(QWidget):
         self.queue.submit = self.submit
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
         self.cast.confirm = lambda title, text: self.confirm(title, text)
+        self.cast.tree_source = lambda: self.tree
 
         canvas_area = QWidget(self)
         canvas_layout = QVBoxLayout(canvas_area)
@@ -448,12 +450,16 @@ class Workspace(QWidget):
 
     def update_actions(self) -> None:
         """Turn actions only for a turn (the story's start has no clip to re-roll, fork or
-        delete); export only when the shown branch has a turn to export."""
+        delete); moving an alternative up or down only where one is above or below it; export
+        only when the shown branch has a turn to export."""
         node = self.tree.nodes.get(self.current_id)
         is_turn = node is not None and not node.is_root
         a = self.studio_actions
         for action in (a.reroll, a.reroll_branch, a.fork, a.delete):
             action.setEnabled(is_turn)
+        index, count = self.sibling_index(self.current_id)
+        a.move_up.setEnabled(index > 0)
+        a.move_down.setEnabled(index + 1 < count)
         a.export.setEnabled(any(n in self.tree.nodes and not self.tree.nodes[n].is_root for n in self.branch))
 
     def navigate(self, move: str) -> None:
@@ -469,7 +475,8 @@ class Workspace(QWidget):
         self.select(node_id, center=False)
         menu = QMenu(self)
         a = self.studio_actions
-        for action in (a.new_turn, a.reroll, a.reroll_branch, a.fork, a.fill, a.bookmark, a.export, a.delete):
+        for action in (a.new_turn, a.reroll, a.reroll_branch, a.fork, a.move_up, a.move_down, a.fill, a.bookmark,
+                       a.export, a.delete):
             menu.addAction(action)
         menu.popup(pos)
 
@@ -652,6 +659,24 @@ class Workspace(QWidget):
             self.inspector.editor.focus_first_field()
 
         self.apply(Fork(self.current_id, new_node_id=new_node, text=typed), then=forked)
+
+    def sibling_index(self, node_id: str) -> tuple[int, int]:
+        """Where a turn stands among its parent's alternatives, top first, and how many there are
+        ((0, 0) for the start or an unknown id)."""
+        node = self.tree.nodes.get(node_id)
+        if node is None or node.parent_id is None:
+            return 0, 0
+        siblings = self.tree.child_ids(node.parent_id)
+        return siblings.index(node_id), len(siblings)
+
+    def move_alternative(self, step: int) -> None:
+        """Move the selected turn up (``step`` -1) or down (1) among its alternatives (undoable);
+        it stays selected and in view."""
+        node_id = self.current_id
+        index, count = self.sibling_index(node_id)
+        if not 0 <= index + step < count:
+            return
+        self.apply(MoveAmongSiblings(node_id, index + step), then=lambda _changes: self.select(node_id))
 
     def toggle_bookmark(self) -> None:
         node = self.tree.nodes.get(self.current_id)
