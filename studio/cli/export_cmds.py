@@ -92,9 +92,10 @@ class _Bar:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from studio.export import CaptionMode, ExportOptions, export_branch
+    from studio.core.progress import never_cancelled
+    from studio.export import CaptionMode, ExportOptions, export_task
     from studio.export.encoding import check_options
-    from studio.export.options import PanelAspect, infer_format
+    from studio.export.options import PanelAspect, infer_format, sheet_page_count
 
     default = ExportOptions()
     options = ExportOptions(
@@ -112,9 +113,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     bar = _Bar(enabled=not args.quiet)
     with open_for_reading(args.path) as project:
         leaf = resolve_node(project.tree, args.leaf)
-        _refuse_to_replace(out, args, project.path)
+        # the branch, the folder and the project folder are checked first: --force can't make those right
+        job = export_task(project, leaf, out, options, args.format)
+        turns = len(project.tree.path_to(leaf)) - 1  # the branch's turns, as collect_branch counts them
+        _refuse_to_replace(out, args, sheet_page_count(turns, options.panels_per_page))
         try:
-            result = export_branch(project, leaf, out, args.format, options, progress=bar)
+            result = job(bar, never_cancelled)
         finally:
             bar.close()
     if not result.paths:
@@ -137,15 +141,16 @@ def _card_duration(text: str, seconds: float | None, option: str, default: float
     return seconds
 
 
-def _refuse_to_replace(out: Path, args: argparse.Namespace, project: Path) -> None:
-    """Without --force, an export that would replace files stops before it starts."""
+def _refuse_to_replace(out: Path, args: argparse.Namespace, pages: int) -> None:
+    """Without --force, an export that would replace or remove files stops before it starts.
+    ``pages``: the sheet's page count, which says which numbered PNG pages the export writes."""
     from studio.export import ExportError, describe_files, existing_outputs
-    from studio.export.output import check_outside_project
+    from studio.export.options import list_files
 
-    check_outside_project(out, project)  # --force can't make that one right: say it first
-    existing = existing_outputs(out, args.format, args.captions)
+    existing = existing_outputs(out, args.format, args.captions, pages=pages)
     if existing and not args.force:
         one = len(existing) == 1
+        listed = f": {list_files(existing)}" if len(existing) > 2 else ""  # describe_files names one or two
         raise ExportError(f"{describe_files(existing)} already {'exists' if one else 'exist'} in {out.parent}; "
-                          f"the export would replace {'it' if one else 'them'}.",
+                          f"the export would replace or remove {'it' if one else 'them'}{listed}.",
                           hint="Pass --force to replace, or choose another --out.")

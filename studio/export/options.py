@@ -79,16 +79,45 @@ def png_sheet_pages(out: Path) -> list[Path]:
     return found
 
 
+def sheet_page_count(turns: int, panels_per_page: int) -> int:
+    """The pages of a storyboard sheet of ``turns`` turns, counted as the sheet writer counts
+    them (:meth:`StoryboardLayout.pages <studio.export.storyboard.StoryboardLayout.pages>`; the
+    panels' shape changes no count), so that the files a PNG sheet will write are known before
+    anything is rendered."""
+    from studio.export.storyboard import WIDE, StoryboardLayout  # Pillow: only when asked
+
+    return StoryboardLayout(panels_per_page, WIDE).pages(turns)
+
+
+def png_sheet_files(out: Path, pages: int) -> list[Path]:
+    """The files a PNG sheet of ``pages`` pages named ``out`` writes (``out`` itself for one page)."""
+    from studio.export.sheet_png import png_page_paths  # Pillow: only when asked
+
+    return png_page_paths(out, pages)
+
+
+def superseded_sheet_pages(out: Path) -> list[Path]:
+    """An earlier PNG sheet named ``out`` now on disk, ``out`` itself (one page) and its numbered
+    pages: a new sheet removes those it doesn't write again (see
+    :meth:`OutputFiles.supersede <studio.export.output.OutputFiles.supersede>`)."""
+    return ([out] if out.is_file() else []) + png_sheet_pages(out)
+
+
 def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,
-                     captions: CaptionMode | str = CaptionMode.NONE) -> list[Path]:
-    """The files that an export to ``out`` would replace: the file itself, a PNG sheet's
-    numbered pages (all of them: a sheet of fewer pages removes the rest, see
-    :meth:`OutputFiles.supersede <studio.export.output.OutputFiles.supersede>`) and a video's
-    SRT captions beside it."""
+                     captions: CaptionMode | str = CaptionMode.NONE, *, pages: int | None = None) -> list[Path]:
+    """The files now on disk that an export to ``out`` would replace or remove: the file itself,
+    a PNG sheet's pages (each one it writes, ``pages`` of them, see :func:`sheet_page_count`,
+    and every page of an earlier sheet it supersedes) and a video's SRT captions beside it.
+
+    ``pages`` is needed for a PNG sheet: a later page (``NAME-02.png``) may be there without
+    the first, and only the count says whether this export writes it."""
     chosen = infer_format(out, fmt)
-    found = [out] if out.is_file() else []
     if chosen is ExportFormat.PNG:
-        found += png_sheet_pages(out)
+        if pages is None:
+            raise ValueError("existing_outputs needs the page count of a PNG sheet")
+        written = [path for path in png_sheet_files(out, pages) if path.is_file()]
+        return sorted(set(written + superseded_sheet_pages(out)), key=lambda path: path.name)  # pages in order
+    found = [out] if out.is_file() else []
     sidecar = out.with_suffix(".srt")
     if chosen.is_video and CaptionMode(captions) is CaptionMode.SRT and sidecar.is_file():
         found.append(sidecar)
@@ -102,6 +131,14 @@ def describe_files(paths: list[Path]) -> str:
     if len(names) <= 2:
         return " and ".join(names)
     return f"{names[0]} \u2026 {names[-1]} ({plural(len(names), 'file')})"
+
+
+def list_files(paths: list[Path], limit: int = 10) -> str:
+    """Each file's name, the first ``limit`` of them and how many more: where
+    :func:`describe_files` gives only a range, what a confirmation lists."""
+    names = [path.name for path in paths]
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
 
 
 class PanelAspect(StrEnum):

@@ -10,7 +10,14 @@ from PIL import Image
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch, Turn
 from studio.export.errors import ExportError
-from studio.export.options import ExportFormat, ExportOptions, PanelAspect, existing_outputs
+from studio.export.options import (
+    ExportFormat,
+    ExportOptions,
+    PanelAspect,
+    png_sheet_files,
+    sheet_page_count,
+    superseded_sheet_pages,
+)
 from studio.export.output import OutputFiles
 from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, sheet_title
 
@@ -26,7 +33,7 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
     first = poster_image(turns[0])
     aspect = WIDE if options.panel_aspect is PanelAspect.WIDE else first.height / first.width
     layout = StoryboardLayout(options.panels_per_page, aspect)
-    pages = layout.pages(len(turns))
+    pages = sheet_page_count(len(turns), options.panels_per_page)  # as the replace check counts them
     title = sheet_title(branch, options.sheet_title or options.title)
     pdf = None
     if fmt == ExportFormat.PDF:
@@ -35,10 +42,9 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
         pdf = PdfSheet(files.temp_for(out), layout, title)
         targets: list[Path] = []
     else:
-        from studio.export.sheet_png import png_page_paths
-
-        targets = [files.temp_for(path) for path in png_page_paths(out, pages)]
-        files.supersede(existing_outputs(out, ExportFormat.PNG))  # an earlier sheet's pages past the last
+        # the files that existing_outputs (the replace check) names, computed the same way
+        targets = [files.temp_for(path) for path in png_sheet_files(out, pages)]
+        files.supersede(superseded_sheet_pages(out))  # an earlier sheet's pages past the last
     for page in range(pages):
         check_cancelled(cancelled)
         progress(Progress(page, pages, f"page {page + 1} of {pages}"))

@@ -250,6 +250,8 @@ class MainWindow(QMainWindow):
         c(a.reroll_branch, ws(lambda w: w.reroll_branch()))
         c(a.fill, ws(lambda w: w.fill_branch()))
         c(a.fork, ws(lambda w: w.fork()))
+        c(a.move_up, ws(lambda w: w.move_alternative(-1)))
+        c(a.move_down, ws(lambda w: w.move_alternative(1)))
         c(a.bookmark, ws(lambda w: w.toggle_bookmark()))
         c(a.delete, ws(lambda w: w.delete_current()))
         c(a.go_parent, ws(lambda w: w.navigate("parent")))
@@ -603,17 +605,22 @@ class MainWindow(QMainWindow):
             return
         choices = dialog.choices()
         from studio.export import describe_files, existing_outputs
+        from studio.export.options import list_files, sheet_page_count
 
         try:
             options = choices.options()
-            existing = existing_outputs(choices.out, choices.fmt, choices.captions)
+            # a PNG sheet's page count (from the branch's turns) says which numbered pages it writes
+            pages = sheet_page_count(workspace.branch_facts().last_turn, options.panels_per_page)
+            existing = existing_outputs(choices.out, choices.fmt, choices.captions, pages=pages)
         except StudioError as error:
             self.show_error(error)
             return
         one = len(existing) == 1
+        listed = f"\n\n{list_files(existing)}" if len(existing) > 2 else ""  # describe_files names one or two
         if existing and not self.confirm(
                 "Replace the export?", f"{describe_files(existing)} already {'exists' if one else 'exist'} in "
-                                       f"{existing[0].parent}. Replace {'it' if one else 'them'}?"):
+                                       f"{existing[0].parent}; the export would replace or remove "
+                                       f"{'it' if one else 'them'}.{listed}\n\nReplace {'it' if one else 'them'}?"):
             return
         workspace.queue_export(choices.out, options, choices.fmt)
 

@@ -178,3 +178,44 @@ def test_export_refuses_options_its_format_ignores_before_anything_else(story: F
     assert main([*args, "--format", "mp4", "--out", str(tmp_path / "episode"), "--crf", "30"]) == 0
     assert "re-encoded" in capsys.readouterr().out, "--crf re-encodes a branch that stream copy could join"
     assert video_facts(tmp_path / "episode").codec == "h264"
+
+
+@pytest.mark.parametrize("panels", [1, 2])
+def test_export_refuses_to_replace_a_later_png_page_without_force(story: Fixture, tmp_path: Path, panels: int,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """QA's case: the folder holds the last page of another export (board-02.png or board-03.png)
+    but no board-01.png; the 3-turn sheet writes that page, so it asks for --force."""
+    pages = 3 if panels == 1 else 2
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    stray = folder / f"board-{pages:02d}.png"
+    stray.write_bytes(b"the last page of a different, earlier export")
+    args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(folder / "board.png"),
+            "--panels", str(panels), "-q"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"board-{pages:02d}.png already exists" in err and "--force" in err, err
+    assert stray.read_bytes() == b"the last page of a different, earlier export", "untouched"
+    assert sorted(path.name for path in folder.iterdir()) == [stray.name], "nothing else was written"
+    assert main([*args, "--force"]) == 0
+    assert stray.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "replaced by this export's page"
+    assert sorted(path.name for path in folder.iterdir()) == [f"board-{page:02d}.png" for page in
+                                                                range(1, pages + 1)]
+
+
+def test_export_lists_an_earlier_sheets_pages_it_would_replace_or_remove(story: Fixture, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    earlier = [folder / f"board-{page:02d}.png" for page in range(1, 5)]  # 4 pages; this sheet has 2
+    for page in earlier:
+        page.write_bytes(b"an earlier page")
+    args = ["export", str(story.project.path), "--leaf", story.leaf, "--out", str(folder / "board.png"),
+            "--panels", "2", "-q"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert ("board-01.png \u2026 board-04.png (4 files) already exist" in err
+            and "replace or remove them: board-01.png, board-02.png, board-03.png, board-04.png" in err), err
+    assert all(page.read_bytes() == b"an earlier page" for page in earlier)
+    assert main([*args, "--force"]) == 0
+    assert sorted(path.name for path in folder.iterdir()) == ["board-01.png", "board-02.png"]
