@@ -64,17 +64,27 @@ def _load(path: Path, size: int) -> PlainFont | None:
         return None
 
 
+def styled_font_files(bold: bool = False, italic: bool = False) -> tuple[Path, ...]:
+    """The style's font (bold or italic when installed), then the regular font: a styled font
+    often lacks scripts the regular one has (DejaVu Sans Oblique has no Arabic, DejaVu Sans
+    Bold no Runic), so its typeface falls back to the regular font before the machine's
+    fallback fonts. Empty when the machine has no TrueType font."""
+    regular = font_file(False)
+    styled = italic_font_file() if italic else font_file(True) if bold else regular
+    return tuple(dict.fromkeys(path for path in (styled, regular) if path is not None))
+
+
 @functools.lru_cache(maxsize=64)
 def load_typeface(size: int, bold: bool = False, italic: bool = False) -> Typeface:
     """The export's font at ``size`` pixels (bold or italic when installed, else regular),
-    with the machine's fallback fonts for the characters it lacks."""
+    falling back to the regular font, then the machine's fallback fonts, for the characters
+    it lacks (:func:`styled_font_files`)."""
     size = max(6, int(size))
-    regular = font_file(False)
-    styled = italic_font_file() if italic else font_file(True) if bold else regular
-    for path in dict.fromkeys(path for path in (styled, regular) if path is not None):
+    chain = styled_font_files(bold, italic)
+    for at, path in enumerate(chain):
         font = _load(path, size)
         if font is not None:
-            return Typeface(font, path, size, fallback_font_files(), embolden=bold)
+            return Typeface(font, path, size, (*chain[at + 1:], *fallback_font_files()), embolden=bold)
     try:
         return Typeface(ImageFont.load_default(size=size), None, size)
     except TypeError:  # Pillow < 10.1

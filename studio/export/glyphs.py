@@ -13,9 +13,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from studio.export.branch import Branch, first_few
-from studio.export.drawing import font_file
+from studio.export.drawing import font_file, italic_font_file
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.export.typeface import coverage, fallback_font_files, missing_characters
+
+
+class Italic(str):
+    """A text drawn in italics (narration, in burned captions and sheets). :func:`drawn_texts`
+    marks these, as :func:`missing_glyphs` gets all texts in one list, so that they are checked
+    against the italic typeface's fonts, which begin with a font of fewer characters."""
+
+    __slots__ = ()
 
 
 def export_fonts(fmt: ExportFormat) -> tuple[Path, ...]:
@@ -30,15 +38,32 @@ def export_fonts(fmt: ExportFormat) -> tuple[Path, ...]:
     return (regular, *fallback_font_files()) if regular is not None else ()
 
 
-def missing_glyphs(texts: Sequence[str], fonts: Sequence[Path] | None = None) -> list[str]:
+def italic_fonts(fonts: Sequence[Path]) -> tuple[Path, ...]:
+    """The fonts italic text is drawn with, given the regular ones: the italic font first, then
+    ``fonts`` (as :func:`studio.export.drawing.load_typeface` chains them)."""
+    italic = italic_font_file()
+    return tuple(dict.fromkeys((italic, *fonts))) if italic is not None and fonts else tuple(fonts)
+
+
+def missing_glyphs(texts: Sequence[str], fonts: Sequence[Path] | None = None,
+                   italic: Sequence[Path] | None = None) -> list[str]:
     """The distinct characters of ``texts`` that no font of ``fonts`` (by default those of a
     video export) has a glyph for, in the order met; spaces and control characters aside.
+    :class:`Italic` texts are checked against ``italic`` (by default :func:`italic_fonts`).
     Empty when the regular font's character map can't be read: no claim either way."""
     fonts = export_fonts(ExportFormat.MP4) if fonts is None else fonts
     covers = [coverage(path) for path in fonts]
     if not covers or not covers[0]:
         return []
-    return missing_characters(texts, covers)
+    italic_covers = covers
+    if any(isinstance(text, Italic) for text in texts):
+        italic_covers = [coverage(path) for path in (italic_fonts(fonts) if italic is None else italic)]
+        # an italic font whose map can't be read is drawn alone: its texts are judged as the regular's
+        italic_covers = italic_covers if italic_covers and italic_covers[0] else covers
+    missing: dict[str, None] = {}
+    for text in texts:
+        missing.update(dict.fromkeys(missing_characters([text], italic_covers if isinstance(text, Italic) else covers)))
+    return list(missing)
 
 
 def drawn_texts(branch: Branch, options: ExportOptions, fmt: ExportFormat) -> list[str]:
@@ -50,7 +75,7 @@ def drawn_texts(branch: Branch, options: ExportOptions, fmt: ExportFormat) -> li
     texts = [options.title, options.end_card] + ([options.sheet_title, branch.project_name] if sheet else [])
     for turn in branch.turns:
         if sheet or options.captions is CaptionMode.BURN:
-            texts += [turn.instruction, turn.action, turn.story.narration]
+            texts += [turn.instruction, turn.action, Italic(turn.story.narration)]
             texts += [f"{line.speaker} {line.text}" for line in turn.story.dialogue]
         if sheet:
             texts += [turn.character, turn.story.shot_notes]

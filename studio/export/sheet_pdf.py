@@ -20,25 +20,42 @@ PICTURE_DPI = 150
 class PdfFonts:
     """The sheet's registered font names per style, and the fallback fonts (CJK) that
     reportlab could embed, with the code points each covers. Colour emoji fonts can't be
-    embedded: their runs are drawn as pictures (``pictures``: fallback name -> font file)."""
+    embedded: their runs are drawn as pictures (``pictures``: fallback name -> font file).
+
+    ``own`` holds the character map of each style's font that is a file of its own (DejaVu
+    Sans Oblique, Bold): a styled font often lacks scripts the regular one has (the Oblique
+    has no Arabic), so that style falls back to the regular font before the fallback fonts,
+    as :func:`studio.export.drawing.load_typeface` does."""
 
     styles: dict[TextStyle, str]
     files: tuple[Path, ...] = ()
     covers: tuple[frozenset[int], ...] = ()
     fallbacks: tuple[str, ...] = ()
     pictures: dict[str, Path] = field(default_factory=dict)
+    own: dict[TextStyle, frozenset[int]] = field(default_factory=dict)
 
     @functools.cached_property
     def colour(self) -> tuple[int, ...]:
         """The indices (in ``covers``) of the fonts drawn as pictures."""
         return tuple(index + 1 for index, name in enumerate(self.fallbacks) if name in self.pictures)
 
+    def chain(self, style: TextStyle) -> tuple[tuple[str, ...], tuple[frozenset[int], ...], tuple[int, ...]]:
+        """The font names ``style``'s text is drawn with, in the order tried, their character
+        maps and the indices of those drawn as pictures: the style's font, the regular font
+        when the style has a font of its own, then the fallback fonts. A style font whose
+        map can't be read is taken to cover what the regular font does."""
+        own = self.own.get(style)
+        if not own or not self.covers:
+            return (self.styles[style], *self.fallbacks), self.covers, self.colour
+        return ((self.styles[style], self.styles[TextStyle.REGULAR], *self.fallbacks), (own, *self.covers),
+                tuple(index + 1 for index in self.colour))
+
     def runs(self, text: str, style: TextStyle) -> list[tuple[str, str]]:
         """``text`` as (font name, run) pairs; one run in the style's font when it covers all."""
-        if not self.fallbacks or (not self.colour and all(ord(char) in self.covers[0] for char in text)):
-            return [(self.styles[style], text)]
-        names = (self.styles[style], *self.fallbacks)
-        return [(names[index], run) for index, run in split_runs(text, self.covers, self.colour)]
+        names, covers, colour = self.chain(style)
+        if len(names) == 1 or (not colour and all(ord(char) in covers[0] for char in text)):
+            return [(names[0], text)]
+        return [(names[index], run) for index, run in split_runs(text, covers, colour)]
 
 
 def _register(name: str, path: Path) -> bool:
@@ -64,10 +81,11 @@ def pdf_fonts() -> PdfFonts:
         return PdfFonts(builtin)
     styles = {TextStyle.REGULAR: "KamishibaiSans", TextStyle.BOLD: "KamishibaiSans-Bold",
               TextStyle.ITALIC: "KamishibaiSans-Italic"}
-    files = {styles[TextStyle.REGULAR]: regular, styles[TextStyle.BOLD]: bold or regular,
-             styles[TextStyle.ITALIC]: italic_font_file() or regular}
-    if not all(_register(name, path) for name, path in files.items()):
+    faces = {TextStyle.REGULAR: regular, TextStyle.BOLD: bold or regular,
+             TextStyle.ITALIC: italic_font_file() or regular}
+    if not all(_register(styles[style], path) for style, path in faces.items()):
         return PdfFonts(builtin)  # any trouble with the export's own font: the built-in fonts
+    own = {style: coverage(path) for style, path in faces.items() if path != regular}
     used, names, pictures = [regular], list[str](), dict[str, Path]()
     for path in fallback_font_files():
         name = f"KamishibaiFallback-{len(names) + 1}"
@@ -77,7 +95,7 @@ def pdf_fonts() -> PdfFonts:
             continue
         used.append(path)
         names.append(name)
-    return PdfFonts(styles, tuple(used), tuple(coverage(path) for path in used), tuple(names), pictures)
+    return PdfFonts(styles, tuple(used), tuple(coverage(path) for path in used), tuple(names), pictures, own)
 
 
 @functools.lru_cache(maxsize=16)
@@ -126,8 +144,9 @@ class PdfSheet:
         for font, run in self.fonts.runs(text, style):
             if font in self.fonts.pictures:
                 self.picture(x, baseline, run, font, size)
-            elif style is TextStyle.BOLD and font in self.fonts.fallbacks:
-                # No bold fallback font: fill and stroke the outlines, as the PNG and video do.
+            elif style is TextStyle.BOLD and font != self.fonts.styles[style]:
+                # Not the bold font (the regular or a fallback font): fill and stroke the outlines,
+                # as the PNG and video do.
                 words = c.beginText(x, baseline)
                 words.setFont(font, size)
                 words.setTextRenderMode(2)

@@ -226,3 +226,58 @@ def test_a_colour_font_of_outlines_is_drawn_as_a_picture_too(monkeypatch: pytest
         canvas = Image.new(mode, (200, 50), 0)
         face.draw(ImageDraw.Draw(canvas), (5, 5), "ok 😊", 255 if mode == "L" else (255, 255, 255))
         assert np.asarray(canvas).sum() > 0
+
+
+def _only_in_regular() -> tuple[Path, Path, str, str]:
+    """The regular and italic fonts, and two letters only the regular font of the chain has
+    (DejaVu Sans has Arabic, its Oblique none): the italic face's fallback is what draws them."""
+    from studio.export.drawing import italic_font_file
+
+    regular, italic = font_file(False), italic_font_file()
+    if regular is None or italic is None or regular == italic:
+        pytest.skip("needs a regular and an italic TrueType font (DejaVu Sans and its Oblique)")
+    others = frozenset().union(*(coverage(path) for path in fallback_font_files()))
+    letters = [chr(code) for code in sorted(coverage(regular) - coverage(italic) - others)
+               if chr(code).isalpha()]
+    if len(letters) < 2:
+        pytest.skip("the italic font has every letter the regular one has")
+    return regular, italic, letters[0], letters[1]
+
+
+def test_italic_narration_falls_back_to_the_regular_font_not_boxes() -> None:
+    from studio.export.drawing import caption_patch
+
+    regular, italic, one, other = _only_in_regular()
+    face = load_typeface(32, italic=True)
+    assert [Path(getattr(font, "path", "")) for font, _run in face.runs(f"Qiqi {one}{other}")] == [italic, regular]
+    alone = Typeface(face.primary, italic, 32)  # the italic font by itself: the same box for both
+    assert np.array_equal(_drawn(alone, one), _drawn(alone, other))
+    assert not np.array_equal(_drawn(face, one), _drawn(face, other))
+    # a burned narration caption, drawn in italics
+    first = caption_patch((640, 360), f"Qiqi {one}", italic=True)
+    second = caption_patch((640, 360), f"Qiqi {other}", italic=True)
+    assert first is not None and second is not None
+    assert not np.array_equal(first.rgba, second.rgba)
+    if any(ord("桜") in coverage(path) for path in fallback_font_files()):  # CJK still after the regular font
+        assert [run for _font, run in face.runs(f"{one} 桜")] == [f"{one} ", "桜"]
+        assert not np.array_equal(_drawn(face, "桜"), _drawn(face, "夢"))
+
+
+def test_missing_glyphs_checks_italic_text_against_the_italic_fonts(story: Fixture) -> None:
+    from studio.export.branch import collect_branch
+    from studio.export.glyphs import Italic, drawn_texts, missing_glyphs
+    from studio.export.options import CaptionMode, ExportFormat
+
+    regular, italic, one, _other = _only_in_regular()
+    # drawn by the italic face through its fallback to the regular font: nothing missing
+    assert missing_glyphs([Italic(f"Qiqi {one}")]) == []
+    # an italic face without the regular font: only the italic text misses it
+    assert missing_glyphs([f"ok {one}"], [regular], [italic]) == []
+    assert missing_glyphs([f"ok {one}", Italic(f"ok {one} \U00013000")], [regular], [italic]) == [one, "\U00013000"]
+    # narration is the italic text of captions and sheets
+    story.project.apply(SetNarration(story.nodes[0], f"Qiqi {one}"))
+    branch = collect_branch(story.project, story.leaf)
+    burned = ExportOptions(captions=CaptionMode.BURN)
+    for fmt, options in ((ExportFormat.MP4, burned), (ExportFormat.PNG, ExportOptions())):
+        texts = drawn_texts(branch, options, fmt)
+        assert [text for text in texts if isinstance(text, Italic)] == [turn.story.narration for turn in branch.turns]
