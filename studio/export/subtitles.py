@@ -5,12 +5,14 @@ among its cues as :mod:`studio.export.cues` says."""
 
 from __future__ import annotations
 
-import textwrap
+import itertools
+import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
 from studio.export.branch import Branch
 from studio.export.cues import Cue, CueKind, split_span, turn_cues
+from studio.export.drawing import NO_LINE_END, NO_LINE_START
 from studio.export.timeline import Timeline
 
 
@@ -23,14 +25,58 @@ def srt_timestamp(frame: int, fps: Fraction) -> str:
 
 
 SRT_LINE = 42
-"""Characters a subtitle line holds by convention (broadcast and streaming style guides)."""
+"""Columns a subtitle line holds by convention (broadcast and streaming style guides): a
+Latin character takes one, a Japanese, Chinese or Korean one two."""
+
+
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in "WF"
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes: two for East Asian wide and full-width characters, none
+    for combining marks, one for the rest."""
+    return sum(0 if unicodedata.combining(char) else 2 if _wide(char) else 1 for char in text)
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` (no spaces) cut where a line may break inside it: next to a wide character
+    (Japanese and Chinese have no spaces), but not inside a Latin word, not before a
+    combining mark or closing punctuation, nor after opening punctuation (basic kinsoku)."""
+    pieces = [word[:1]]
+    for before, char in itertools.pairwise(word):
+        if ((_wide(before) or _wide(char)) and not unicodedata.combining(char)
+                and char not in NO_LINE_START and before not in NO_LINE_END):
+            pieces.append(char)
+        else:
+            pieces[-1] += char
+    return pieces
+
+
+def wrap_columns(text: str, width: int = SRT_LINE) -> list[str]:
+    """Greedy wrap of single-spaced ``text`` into lines of at most ``width`` columns
+    (:func:`display_width`), at spaces and between wide characters; a Latin word longer than
+    a line keeps a line of its own, unbroken. Lines joined with their spaces (or nothing,
+    where a break fell between wide characters) give ``text`` back."""
+    lines: list[str] = []
+    current, used = "", 0
+    for word in text.split(" "):
+        for at, piece in enumerate(_pieces(word)):
+            gap = " " if at == 0 and current else ""
+            needed = display_width(piece)
+            if current and used + len(gap) + needed > width:
+                lines.append(current)
+                current, used, gap = "", 0, ""
+            current += gap + piece
+            used += len(gap) + needed
+    return [*lines, current] if current else lines
 
 
 def srt_cue_text(cue: Cue) -> str:
     text = " ".join(cue.shown.split())
     text = text.replace("<", "‹").replace(">", "›")  # players read tags in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
-    text = "\n".join(textwrap.wrap(text, SRT_LINE, break_long_words=False, break_on_hyphens=False)) or text
+    text = "\n".join(wrap_columns(text)) or text
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text
 
 

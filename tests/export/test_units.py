@@ -160,3 +160,33 @@ def test_infer_format() -> None:
     assert infer_format(Path("a.mp4"), "MP4") == ExportFormat.MP4
     with pytest.raises(ExportError, match="says mp4 but the format asked for is srt"):
         infer_format(Path("a.mp4"), "srt")
+
+
+def test_srt_wraps_japanese_by_display_width_and_keeps_latin_words_whole() -> None:
+    import textwrap
+
+    from studio.export.cues import Cue, CueKind
+    from studio.export.subtitles import SRT_LINE, display_width, srt_cue_text, wrap_columns
+
+    japanese = ("桜の木の下で、キキは空を見上げた。「今日はいい天気だね！」と彼女は言った。"
+                "そして、ゆっくりと丘を登り始めた。")
+    lines = srt_cue_text(Cue(CueKind.DIALOGUE, japanese)).split("\n")
+    assert len(lines) > 1 and "".join(lines) == japanese
+    assert all(display_width(line) <= SRT_LINE for line in lines)
+    assert max(display_width(line) for line in lines) >= SRT_LINE - 2  # filled, not cut short
+    assert not any(line[0] in "。、」）！？" for line in lines)
+    narration = srt_cue_text(Cue(CueKind.NARRATION, japanese))
+    assert narration.startswith("<i>") and narration.endswith("</i>") and "\n" in narration
+    # closing punctuation goes up with the character before it
+    assert wrap_columns("あ" * 20 + "。」", 42) == ["あ" * 19, "あ。」"]
+    # mixed: Latin words stay whole, breaks fall at spaces or next to Japanese
+    mixed = "Qiqiは東京タワーの前でphotographを撮った。Then she said: 今日は楽しかったね、本当にありがとう！"
+    lines = wrap_columns(mixed)
+    assert all(display_width(line) <= SRT_LINE for line in lines)
+    assert len(lines) > 1 and "".join(lines).replace(" ", "") == mixed.replace(" ", "")
+    for word in ("Qiqi", "photograph", "Then", "she", "said:"):  # each whole, on one line
+        assert sum(word in line for line in lines) == 1
+    # Latin text wraps as before, a word longer than a line on a line of its own
+    latin = "Qiqi climbs the long hill behind the bakery and waves at the " + "x" * 50 + " train as it goes by"
+    assert wrap_columns(latin) == textwrap.wrap(latin, SRT_LINE, break_long_words=False, break_on_hyphens=False)
+    assert display_width("ｶﾞ") == 2 and display_width("か\u3099") == 2 and display_width("ＡＢ") == 4
