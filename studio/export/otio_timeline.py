@@ -5,20 +5,31 @@ its own frame rate); the source ranges are counted in the episode's output frame
 every cut falls on the exported video's frame at any output rate. A dissolve becomes an
 OTIO transition centred on the cut point; the clips around it are trimmed to the cut and
 the transition uses the trimmed frames as handles, so the timeline's duration equals the
-exported video's. A turn whose duration is longer than its clip is followed by a freeze
-frame of its last frame.
+exported video's. A side of a dissolve is shortened to the media its clip has beyond the
+cut (a still, or a clip shorter than half the dissolve, has less head than the dissolve
+wants), and a dissolve left with no frames on either side is a cut: editors refuse a
+transition that reaches outside a clip's media. A turn whose duration is longer than its
+clip is followed by a freeze frame of its last frame.
+A clip's source range holds only the output frames that lie wholly within its media: at
+another rate its last output frame can reach past the end of the media by a fraction of a
+frame (a one-frame still at 8 fps lasts 0.125 s, its 4 output frames at 30 fps 0.133 s), and
+editors flag a clip that runs past its media. That frame joins the freeze frame (above the
+clip's own rate the video, too, shows the clip's last frame there), so every cut stays where
+the video's is.
 Every cue (narration, dialogue line, or the action's sentence) is a marker on the track,
 at the frames where the video shows it as a caption.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import floor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.export.branch import Branch
 from studio.export.cues import CueKind, split_span, turn_cues
-from studio.export.timeline import Timeline, output_frames
+from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import StreamInfo
 
 if TYPE_CHECKING:
@@ -42,20 +53,32 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
         track.append(otio.schema.Gap(name=f"Title card: {title}", source_range=span_of(timeline.title_frames, rate),
                                      metadata={"kamishibai": {"card": "title", "text": title}}))
     before, after = timeline.crossfade // 2, timeline.crossfade - timeline.crossfade // 2
+    tail: int | None = None
+    """Output frames of media after the last clip's source range (None: a freeze frame, which
+    holds its one frame through any dissolve)."""
     for span, turn, info in zip(timeline.turns, branch.turns, infos, strict=True):
-        if span.index > 0 and timeline.crossfade:
-            track.append(otio.schema.Transition(
-                name="Dissolve", transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve,
-                in_offset=otio.opentime.RationalTime(before, rate), out_offset=otio.opentime.RationalTime(after, rate),
-            ))
         # Ranges are counted in the episode's output frames (the clip's own rate for its length
         # on disk): the cuts then fall exactly where the video's do, at any --fps. Rounding each
         # clip to its own frames instead let the timeline drift from the video turn by turn.
+        # The cuts are the video's (the Timeline's shown_from and shown_to): only the split of a
+        # turn's frames between its clip and its freeze frame is decided here. The clip plays the
+        # output frames that lie wholly in its media (the Timeline's output_frames rounds, so its
+        # last one can end past the media, by less than a frame); the rest is its last frame, held.
         clip_rate = float(info.fps)
-        clip_frames = output_frames(info.frames, info.fps, timeline.fps)
-        head = min(span.head_trim, clip_frames - 1)
+        whole = media_after(info, 0, timeline.fps)  # 0: the clip is shorter than one output frame
+        head = min(span.head_trim, max(whole - 1, 0))  # the clip starts at 0: all of its head is media
         shown = span.shown_to - span.shown_from
-        played = min(shown, clip_frames - head)
+        played = min(shown, whole - head)
+        if span.index > 0 and timeline.crossfade:
+            # in_offset plays the incoming clip's media before its source range, out_offset the
+            # outgoing clip's after its own: each side keeps only the frames that exist
+            into, out_of = min(before, head), after if tail is None else min(after, tail)
+            if into or out_of:  # else a cut
+                track.append(otio.schema.Transition(
+                    name="Dissolve", transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve,
+                    in_offset=otio.opentime.RationalTime(into, rate),
+                    out_offset=otio.opentime.RationalTime(out_of, rate),
+                ))
         metadata: dict[str, Any] = {"kamishibai": {
             "turn": turn.number, "node_id": turn.node_id, "take_id": turn.take_id,
             "instruction": turn.instruction, "action": turn.action, "character": turn.character,
@@ -64,24 +87,29 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
             "narration": turn.story.narration, "shot_notes": turn.story.shot_notes,
         }}
         url = Path(turn.clip).resolve().as_uri()
-        track.append(otio.schema.Clip(
-            name=f"Turn {turn.number}",
-            media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(info.frames,
-                                                                                                  clip_rate)),
-            source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(head, rate),
-                                                 otio.opentime.RationalTime(played, rate)),
-            metadata=metadata,
-        ))
-        if shown > played:  # the turn lasts longer than its clip: hold the last frame
+        if whole:
             track.append(otio.schema.Clip(
-                name=f"Turn {turn.number} (hold)",
+                name=f"Turn {turn.number}",
+                media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(
+                    info.frames, clip_rate)),
+                source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(head, rate),
+                                                     otio.opentime.RationalTime(played, rate)),
+                metadata=metadata,
+            ))
+            tail = media_after(info, head + played, timeline.fps)
+        else:  # no whole output frame to play: the turn is its clip's last frame, frozen
+            metadata["kamishibai"]["hold"] = True
+        if shown > played or not whole:  # the turn outlasts its clip's whole frames: hold the last one
+            track.append(otio.schema.Clip(
+                name=f"Turn {turn.number} (hold)" if whole else f"Turn {turn.number}",
                 media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(
                     info.frames, clip_rate)),
                 source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(info.frames - 1, clip_rate),
                                                      otio.opentime.RationalTime(shown - played, rate)),
                 effects=[otio.schema.FreezeFrame()],
-                metadata={"kamishibai": {"turn": turn.number, "hold": True}},
+                metadata={"kamishibai": {"turn": turn.number, "hold": True}} if whole else metadata,
             ))
+            tail = None
         for timed in split_span(turn_cues(turn), span.shown_from, span.shown_to):
             track.markers.append(otio.schema.Marker(
                 name=timed.cue.shown,
@@ -98,6 +126,11 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                                                                       "project": branch.project_name}})
     result.tracks.append(track)
     return result
+
+
+def media_after(info: StreamInfo, end: int, fps: Fraction) -> int:
+    """Whole output frames (at ``fps``) of ``info``'s clip after its first ``end`` output frames."""
+    return max(0, floor(Fraction(info.frames) * fps / info.fps) - end)
 
 
 def write_otio(path: Path, branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
