@@ -5,8 +5,9 @@ title, page numbers.
 Layouts: 1 per page (landscape: a large panel, its text in two columns below), 2 per
 page (landscape: two columns, text below each panel) and 3 per page (portrait: three
 rows, text beside each panel, as a shooting script). Panels are 16:9 or the clip's own
-shape. Text is never cut: the font shrinks (down to :data:`MIN_TEXT_SIZE`) until all of
-a panel's text fits; only beyond that is the last line ellipsed.
+shape. The font shrinks (down to :data:`MIN_TEXT_SIZE`) until all of a panel's text fits;
+then text flows on into the panel's second column; only beyond that is text left out,
+dialogue lines first, then the end of the narration (see :func:`set_panel_text`).
 
 Everything is measured in points from the page's top-left corner and drawn through a
 :class:`SheetCanvas`, so the PDF and the PNG renderers draw the same page.
@@ -195,6 +196,9 @@ class PlacedLine:
 Measure = Callable[[str, float, TextStyle], float]
 LINE = 1.28
 LABEL_SCALE = 0.78
+BLOCK_GAP = 0.55
+"""Space after a block, in text sizes."""
+_EPSILON = 1e-6
 
 
 def measuring(measure: Measure, size: float, style: TextStyle) -> Callable[[str], float]:
@@ -202,95 +206,208 @@ def measuring(measure: Measure, size: float, style: TextStyle) -> Callable[[str]
     return lambda text: measure(text, size, style)
 
 
-def _set_column(blocks: list[TextBlock], box: Rect, size: float, measure: Measure,
-                limit: bool) -> tuple[list[PlacedLine], int, float]:
-    """Lines of ``blocks`` in ``box`` at ``size``, how many of the blocks were placed (whole
-    ones, up to the first that does not fit) and where the next line would go. With
-    ``limit`` a last block that does not fit is cut where the box ends (its last line
-    ellipsed) and counts as placed."""
+@dataclass(frozen=True)
+class _Piece:
+    """A block wrapped at one size and width: its label as shown (none when empty) and its lines."""
+
+    block: TextBlock
+    label: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Flowed:
+    lines: list[PlacedLine]
+    left_out: int
+    """Text lines that had no room (a block left out whole counts at least one)."""
+    top: float
+    """Where the next line would go in the last box it reached."""
+
+
+def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> _Flowed:
+    """``pieces`` placed one after the other down ``boxes``, a box's overflow going on at the
+    top of the next. A block's label goes only where its first line fits under it. With
+    ``whole`` a block is never split between boxes (it starts in the next box instead)."""
+    label_size = size * LABEL_SCALE
+    label_h, line_h = label_size * LINE, size * LINE
     placed: list[PlacedLine] = []
-    top = box.y
-    for count, block in enumerate(blocks):
-        label_size = size * LABEL_SCALE
-        if top + label_size * LINE > box.bottom:
-            return placed, count, top
-        style = block.style
+    column, top = 0, boxes[0].y
+    for index, piece in enumerate(pieces):
+        block, lines = piece.block, piece.lines
+        head = label_h if piece.label else 0.0
+        done, started = 0, False
+        while True:
+            box = boxes[column]
+            if whole and not started:
+                need = head + line_h * len(lines)
+            else:
+                need = (0.0 if started else head) + (line_h if done < len(lines) else 0.0)
+            if top + need > box.bottom + _EPSILON:
+                if column + 1 == len(boxes):
+                    rest = (len(lines) - done) if started else max(1, len(lines))
+                    rest += sum(max(1, len(later.lines)) for later in pieces[index + 1:])
+                    return _Flowed(placed, rest, top)
+                column += 1
+                top = boxes[column].y
+                continue
+            if not started:
+                started = True
+                if piece.label:
+                    placed.append(PlacedLine(box.x, top, piece.label, label_size, TextStyle.BOLD,
+                                             block.label_colour))
+                    top += label_h
+            while done < len(lines) and top + line_h <= box.bottom + _EPSILON:
+                placed.append(PlacedLine(box.x, top, lines[done], size, block.style, block.colour))
+                top += line_h
+                done += 1
+            if done == len(lines):
+                break
+        top += size * BLOCK_GAP
+    return _Flowed(placed, 0, top)
 
-        def width(text: str, style: TextStyle = style) -> float:
-            return measure(text, size, style)
 
-        room = int((box.bottom - top - label_size * LINE) // (size * LINE))
-        lines = wrap_text(block.text, width, box.w)
-        if len(lines) > room:
-            if not limit or room <= 0 or count < len(blocks) - 1:
-                return placed, count, top
-            lines = wrap_text(block.text, width, box.w, max_lines=room)
-        label = fit_line(block.label, measuring(measure, label_size, TextStyle.BOLD), box.w)
-        placed.append(PlacedLine(box.x, top, label, label_size, TextStyle.BOLD, block.label_colour))
-        top += label_size * LINE
-        for line in lines:
-            placed.append(PlacedLine(box.x, top, line, size, block.style, block.colour))
-            top += size * LINE
-        top += size * 0.55
-    return placed, len(blocks), top
+def _wrap(block: TextBlock, size: float, measure: Measure, width: float, max_lines: int = 0) -> _Piece:
+    """``block`` wrapped to ``width`` (with ``max_lines``, only that far: see :func:`wrap_text`)."""
+    label = fit_line(block.label, measuring(measure, size * LABEL_SCALE, TextStyle.BOLD), width) if block.label else ""
+    lines = wrap_text(block.text, measuring(measure, size, block.style), width, max_lines=max_lines)
+    return _Piece(block, label, tuple(lines))
+
+
+def _shortened(piece: _Piece, keep: int, size: float, measure: Measure, width: float) -> _Piece:
+    """``piece`` cut to its first ``keep`` lines (at least one), the last ending in "…"."""
+    if keep >= len(piece.lines):
+        return piece
+    keep = max(1, keep)
+    width_of = measuring(measure, size, piece.block.style)
+    last = piece.lines[keep - 1]
+    while last and width_of(last + "\u2026") > width:
+        last = last[:-1]
+    return _Piece(piece.block, piece.label, (*piece.lines[:keep - 1], last.rstrip() + "\u2026"))
+
+
+@dataclass(frozen=True)
+class _Panel:
+    """The turn's text at one size: the heading and the boxes the blocks go in."""
+
+    heading: PlacedLine
+    boxes: list[Rect]
+    width: float
+
+
+def _panel(columns: tuple[Rect, ...], turn: Turn, size: float, measure: Measure) -> _Panel:
+    """The heading over all of ``columns`` and the boxes under it (every column of two, as the
+    heading spans both; the first of one)."""
+    head_size = size * 1.15
+    head_h = head_size * LINE + size * 0.3
+    heading = fit_line(turn_heading(turn), measuring(measure, head_size, TextStyle.BOLD),
+                       columns[-1].right - columns[0].x)
+    boxes = [Rect(box.x, box.y + head_h, box.w, box.h - head_h) if index == 0 or len(columns) == 2 else box
+             for index, box in enumerate(columns)]
+    return _Panel(PlacedLine(columns[0].x, columns[0].y, heading, head_size, TextStyle.BOLD, INK), boxes,
+                  min(box.w for box in columns))
 
 
 def set_panel_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure) -> tuple[list[PlacedLine], float]:
     """Every line of the turn's text placed in ``columns`` at the largest size that fits
-    them all (one size for the whole panel); returns the lines and that size. At the smallest
-    size, what the first column has no room for flows on into the next. Only then is text left
-    out, dialogue lines first (from the last, with a line saying how many), so that the
-    narration, the action, the shot notes and the state stay; if even they don't fit, a last
-    line says how many blocks were left out."""
+    them all (one size for the whole panel); returns the lines and that size.
+
+    With two columns the dialogue and narration go in the first, the action, shot notes and
+    state in the second. At the smallest size what still has no room flows, in order, from
+    the first column on into the next, a block split between them where needed. Only then is
+    text left out: first dialogue lines (from the last, a line saying how many more there
+    were), then the end of the narration (its last line ending in "…"). The action, shot
+    notes and state stay whole; were even they too long, the longest block is cut (with "…"),
+    never a whole block left out."""
     heard, seen = turn_blocks(turn)
     size = MAX_TEXT_SIZE
-    while size > MIN_TEXT_SIZE:
-        lines, left_out = _panel_lines(columns, turn, heard, seen, size, measure, flow=False)
-        if not left_out:
+    while True:
+        lines = _grouped(columns, turn, heard, seen, size, measure)
+        if lines is not None:
             return lines, size
+        if size <= MIN_TEXT_SIZE:
+            break
         size = max(MIN_TEXT_SIZE, size - 0.5)
-    lines, left_out = _panel_lines(columns, turn, heard, seen, size, measure, flow=True)
+    return _fitted(columns, turn, heard, seen, size, measure), size
+
+
+def _grouped(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen: list[TextBlock], size: float,
+             measure: Measure) -> list[PlacedLine] | None:
+    """The panel's lines at ``size``, each column holding its own blocks whole (two columns:
+    what is heard, then what is seen), or None when they don't all fit."""
+    panel = _panel(columns, turn, size, measure)
+    groups = ([heard, seen] if heard else [seen[:1], seen[1:]]) if len(columns) == 2 else [[*heard, *seen]]
+    label_h, line_h = size * LABEL_SCALE * LINE, size * LINE
+    lines = [panel.heading]
+    for box, blocks in zip(panel.boxes, groups, strict=True):
+        pieces, used = [], 0.0
+        for block in blocks:  # each wrapped only as far as the room left (a line to spare): a long
+            room = int((box.h - used - (label_h if block.label else 0.0)) // line_h)  # text costs no more
+            if room < -1:
+                return None
+            piece = _wrap(block, size, measure, panel.width, max_lines=room + 2)
+            if len(piece.lines) >= room + 2:
+                return None
+            pieces.append(piece)
+            used += (label_h if piece.label else 0.0) + line_h * len(piece.lines) + size * BLOCK_GAP
+        flowed = _flow(pieces, [box], size, whole=True)
+        if flowed.left_out:
+            return None
+        lines.extend(flowed.lines)
+    return lines
+
+
+def _fitted(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen: list[TextBlock], size: float,
+            measure: Measure) -> list[PlacedLine]:
+    """The panel's text at ``size`` flowing through all the columns, cut as
+    :func:`set_panel_text` tells when it has no room."""
+    panel = _panel(columns, turn, size, measure)
+
+    def wrap(block: TextBlock) -> _Piece:
+        return _wrap(block, size, measure, panel.width)
+
+    def fits(pieces: list[_Piece]) -> list[PlacedLine] | None:
+        flowed = _flow(pieces, panel.boxes, size, whole=False)
+        return None if flowed.left_out else [panel.heading, *flowed.lines]
+
     spoken = len(turn.story.dialogue)
-    for keep in range(spoken - 1, -1, -1) if left_out else ():
-        note = TextBlock("", f"\u2026 +{plural(spoken - keep, 'more dialogue line')}", TextStyle.ITALIC, MUTED)
-        trimmed = [*heard[:keep], note, *heard[spoken:]]  # the narration, after the dialogue, stays
-        fewer, missing = _panel_lines(columns, turn, trimmed, seen, size, measure, flow=True)
-        if not missing:
-            return fewer, size
-    return lines, size
+    dialogue = [wrap(block) for block in heard[:spoken]]
+    narration = [wrap(block) for block in heard[spoken:]]
+    rest = [wrap(block) for block in seen]
+    lines = fits([*dialogue, *narration, *rest])
+    if lines is not None:
+        return lines
+    note: list[_Piece] = []
+    for keep in range(spoken - 1, -1, -1):  # dialogue lines go first, from the last
+        note = [wrap(TextBlock("", f"\u2026 +{plural(spoken - keep, 'more dialogue line')}", TextStyle.ITALIC,
+                               MUTED))]
+        lines = fits([*dialogue[:keep], *note, *narration, *rest])
+        if lines is not None:
+            return lines
+    for at, piece in enumerate(narration):  # then the end of the narration
+        keep = next((keep for keep in range(len(piece.lines) - 1, 0, -1)  # (the "…" keeps a line one line)
+                     if fits([*note, _Piece(piece.block, piece.label, piece.lines[:keep]), *rest]) is not None), 1)
+        narration[at] = _shortened(piece, keep, size, measure, panel.width)
+    pieces = [*note, *narration, *rest]
+    while (lines := fits(pieces)) is None:  # a panel too small even for those: the longest block is cut
+        longest = max(range(len(pieces)), key=lambda at: len(pieces[at].lines))
+        if len(pieces[longest].lines) <= 1:
+            return _cut_off(panel, pieces, size, measure)
+        pieces[longest] = _shortened(pieces[longest], len(pieces[longest].lines) - 1, size, measure,
+                                     panel.width)
+    return lines
 
 
-def _panel_lines(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen: list[TextBlock], size: float,
-                 measure: Measure, flow: bool) -> tuple[list[PlacedLine], int]:
-    """The panel's lines at ``size`` and how many blocks had no room. With ``flow`` (the
-    smallest size) a column's overflow goes on in the next, and what the last has no room for
-    is cut, with a note of how many blocks that left out."""
-    heading = TextBlock("", turn_heading(turn), TextStyle.BOLD)
-    two = [[*heard], [*seen]] if heard else [[*seen[:1]], [*seen[1:]]]
-    groups = two if len(columns) == 2 else [[*heard, *seen]]
-    head_h = size * 1.15 * LINE
-    head_w = columns[-1].right - columns[0].x
-    shown = fit_line(heading.text, measuring(measure, size * 1.15, TextStyle.BOLD), head_w)
-    lines = [PlacedLine(columns[0].x, columns[0].y, shown, size * 1.15, TextStyle.BOLD, INK)]
-    carried: list[TextBlock] = []
-    left_out = 0
-    for index, (box, blocks) in enumerate(zip(columns, groups, strict=True)):
-        shifted = Rect(box.x, box.y + head_h + size * 0.3, box.w, box.h - head_h - size * 0.3) \
-            if index == 0 or len(columns) == 2 else box
-        final = index == len(columns) - 1
-        pending = [*carried, *blocks] if flow else blocks
-        placed, count, top = _set_column(pending, shifted, size, measure, limit=flow and final)
-        if flow and final and count < len(pending):  # again, keeping a line for the note
-            shorter = Rect(shifted.x, shifted.y, shifted.w, shifted.h - size * LINE)
-            placed, count, top = _set_column(pending, shorter, size, measure, limit=True)
-        lines.extend(placed)
-        carried = pending[count:] if flow else []
-        left_out += 0 if flow else len(pending) - count
-        if flow and final and carried:
-            left_out = len(carried)
-            note = f"\u2026 +{len(carried)} more line{'s' if len(carried) != 1 else ''}"
-            lines.append(PlacedLine(shifted.x, top, note, size, TextStyle.ITALIC, MUTED))
-    return lines, left_out
+def _cut_off(panel: _Panel, pieces: list[_Piece], size: float, measure: Measure) -> list[PlacedLine]:
+    """What fits of ``pieces``, a last line (kept free for it) saying how many lines it left out."""
+    boxes = [*panel.boxes[:-1], Rect(panel.boxes[-1].x, panel.boxes[-1].y, panel.boxes[-1].w,
+                                     panel.boxes[-1].h - size * LINE)]
+    flowed = _flow(pieces, boxes, size, whole=False)
+    lines = [panel.heading, *flowed.lines]
+    if flowed.left_out:  # (the flow ran out in the last box, so its line goes there)
+        note = fit_line(f"\u2026 +{plural(flowed.left_out, 'more line')}",
+                        measuring(measure, size, TextStyle.ITALIC), boxes[-1].w)
+        lines.append(PlacedLine(boxes[-1].x, min(flowed.top, boxes[-1].bottom), note, size, TextStyle.ITALIC, MUTED))
+    return lines
 
 
 def page_label(page: int, pages: int) -> str:
