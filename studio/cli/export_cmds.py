@@ -15,6 +15,23 @@ FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
 CAPTIONS = ("none", "burn", "srt")
 
 
+GIVEN_FIELDS = {
+    "size": "size", "fps": "fps", "crossfade": "crossfade", "title_duration": "title_duration",
+    "end_card_duration": "end_card_duration", "overlay": "overlay", "stream_copy": "reencode",
+    "panels_per_page": "panels", "panel_aspect": "aspect",
+}
+"""ExportOptions fields and the arguments that set them, each None (or False) unless given on
+the command line, so that a default never counts as asked for. --title and --end-card count
+when they hold text, --captions when it asks for captions, --crf always (see
+:func:`studio.export.encoding.check_options`)."""
+
+
+def _given(value: object) -> bool:
+    """Whether an argument of :data:`GIVEN_FIELDS` was on the command line (``--crossfade 0``
+    was: 0.0 == False, so this asks for identity)."""
+    return value is not None and value is not False
+
+
 def _pair(text: str, what: str, example: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not match:
@@ -39,7 +56,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--format", choices=FORMATS, help="default: from the --out suffix")
     p.add_argument("--size", type=_size, metavar="WxH", help="output size (default: the clips' size)")
     p.add_argument("--fps", type=float, help="output frame rate (default: the clips' rate)")
-    p.add_argument("--crossfade", type=float, default=0.0, metavar="S", help="dissolve between turns, seconds")
+    p.add_argument("--crossfade", type=float, metavar="S", help="dissolve between turns, seconds (default 0: cuts)")
     p.add_argument("--title", default="", metavar="TEXT", help="title card text")
     p.add_argument("--title-duration", type=float, metavar="S", help="seconds the title card shows (default 2)")
     p.add_argument("--end-card", default="", metavar="TEXT", help="end card text")
@@ -48,10 +65,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="each turn's dialogue and narration (else a sentence saying what happens): burned into "
                    "the video, or an .srt next to it")
     p.add_argument("--overlay", action="store_true", help="draw the stamina/social/entertainment bars")
-    p.add_argument("--panels", type=int, choices=(1, 2, 3), default=3,
+    p.add_argument("--panels", type=int, choices=(1, 2, 3),
                    help="storyboard panels per page: 1 (large, landscape), 2 (landscape) or 3 (portrait, text "
                    "beside each panel; the default)")
-    p.add_argument("--aspect", choices=("clip", "16:9"), default="clip",
+    p.add_argument("--aspect", choices=("clip", "16:9"),
                    help="storyboard panel shape: the clip's own (default) or 16:9")
     p.add_argument("--crf", type=int, help="mp4/webm quality, lower is better: H.264 0..51 (default 18), VP9 0..63 "
                    "(default 32); given, the video is always re-encoded")
@@ -99,17 +116,21 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     default = ExportOptions()
     options = ExportOptions(
-        size=args.size, fps=args.fps, crossfade=args.crossfade,
+        size=args.size, fps=args.fps, crossfade=default.crossfade if args.crossfade is None else args.crossfade,
         title=args.title, title_duration=_card_duration(args.title, args.title_duration, "title",
                                                         default.title_duration),
         end_card=args.end_card, end_card_duration=_card_duration(args.end_card, args.end_card_duration, "end-card",
                                                                  default.end_card_duration),
         captions=CaptionMode(args.captions), overlay=args.overlay, crf=args.crf,
-        panels_per_page=args.panels, panel_aspect=PanelAspect(args.aspect),
+        panels_per_page=default.panels_per_page if args.panels is None else args.panels,
+        panel_aspect=default.panel_aspect if args.aspect is None else PanelAspect(args.aspect),
         stream_copy=not args.reencode,
     )
     out = Path(args.out).expanduser()
-    check_options(infer_format(out, args.format), options)  # before --force could matter
+    # an option given on the command line is refused where the format can't honour it, even at
+    # its default value (the defaults themselves, None here, pass for every format)
+    given = [name for name, arg in GIVEN_FIELDS.items() if _given(getattr(args, arg))]
+    check_options(infer_format(out, args.format), options, given)  # before --force could matter
     bar = _Bar(enabled=not args.quiet)
     with open_for_reading(args.path) as project:
         leaf = resolve_node(project.tree, args.leaf)

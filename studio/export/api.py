@@ -76,29 +76,29 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
     from studio.export.glyphs import drawn_texts, export_fonts, glyph_note, missing_glyphs  # fonts: only now
 
     missing = missing_glyphs(drawn_texts(branch, options, fmt), export_fonts(fmt))
-    notes = (stale_note(branch), glyph_note(missing), cut)
+    notes = (stale_note(branch), glyph_note(missing), *cut)
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,
                         notes=tuple(note for note in notes if note))
 
 
 def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,
-           progress: ProgressCallback, cancelled: CancelCheck) -> tuple[int, float, bool, int, str]:
-    """Write the export into ``files``; returns (frames, duration, used stream copy, pages, a
-    note of burned captions cut short or '')."""
+           progress: ProgressCallback, cancelled: CancelCheck) -> tuple[int, float, bool, int, list[str]]:
+    """Write the export into ``files``; returns (frames, duration, used stream copy, pages, notes
+    of the cards' and burned captions' texts cut short)."""
     if fmt.is_sheet:
         from studio.export.sheet import export_sheet
 
         sheet = export_sheet(branch, out, fmt, options, files, progress, cancelled)
-        return 0, 0.0, False, sheet.pages, ""
+        return 0, 0.0, False, sheet.pages, []
     plan = plan_episode(branch, options, progress, cancelled)
     timeline = plan.timeline
     if fmt.is_video:
-        from studio.export.compose import cut_captions_note
+        from studio.export.compose import cut_captions_note, cut_cards_notes
         from studio.export.video import export_video
 
         made = export_video(branch, plan, out, fmt, options, files, progress, cancelled)
-        cut = cut_captions_note(branch, timeline, plan.size, options)
+        cut = [*cut_cards_notes(plan.size, options), cut_captions_note(branch, timeline, plan.size, options)]
         return made.frames, made.duration, made.used_stream_copy, 0, cut
     if fmt == ExportFormat.SRT:
         from studio.export.subtitles import write_srt
@@ -112,4 +112,4 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
                    options.end_card.strip())
     else:  # pragma: no cover - every ExportFormat is handled above
         raise ExportError(f"Unsupported export format {fmt}.")
-    return timeline.total_frames, timeline.duration, False, 0, ""
+    return timeline.total_frames, timeline.duration, False, 0, []

@@ -11,7 +11,15 @@ import numpy as np
 
 from studio.export.branch import Branch
 from studio.export.cues import CueKind, split_span, turn_cues
-from studio.export.drawing import Patch, caption_layout, caption_patch, render_card, state_patch
+from studio.export.drawing import (
+    CARD_LINES,
+    Patch,
+    caption_layout,
+    caption_patch,
+    card_layout,
+    render_card,
+    state_patch,
+)
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
 from studio.export.timeline import Timeline
@@ -79,6 +87,18 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
     turns = ", ".join(str(number) for number in cut)
     return (f"the caption of turn{'s' if len(cut) > 1 else ''} {turns} was too long for the frame and ends in "
             f"'\u2026' (a larger --size, or captions as SRT, keeps all of it)")
+
+
+def cut_cards_notes(size: tuple[int, int], options: ExportOptions) -> list[str]:
+    """A note for each title or end card whose text had no room on the card (its last line
+    ends in an ellipsis; subtitle and timeline files keep the whole text)."""
+    notes = []
+    for text, name, flag in ((options.title, "title card", "--title"), (options.end_card, "end card", "--end-card")):
+        if text.strip() and card_layout(size, text)[2]:
+            lines = ("one line", "two lines", "three lines", "four lines")[CARD_LINES - 1]
+            notes.append(f"the {name}'s text was too long for its {lines} and ends in '\u2026' "
+                         f"(a shorter {flag} shows all of it)")
+    return notes
 
 
 def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, size: tuple[int, int],

@@ -197,21 +197,38 @@ def _patch_from(image: Image.Image, x: int, y: int) -> Patch:
     return Patch(x, y, np.asarray(image.convert("RGBA"), dtype=np.uint8))
 
 
+CARD_LINES = 4
+
+
+@functools.lru_cache(maxsize=16)
+def card_layout(size: tuple[int, int], text: str) -> tuple[Typeface, tuple[str, ...], bool]:
+    """The typeface and lines of a title or end card: at most :data:`CARD_LINES` lines; True
+    when the text needed more and the last line was cut (it ends in an ellipsis). Cached: the
+    export lays out each card once for its frames and asks again for its notes."""
+    width, height = size
+    text, room = text.strip(), width * 0.86
+    size_px = max(12, height // 10)
+    while True:
+        face = load_typeface(size_px, bold=True)
+        lines = wrap_text(text, face.width, room, max_lines=CARD_LINES)
+        if len(lines) <= 1 or size_px <= 12 or len(lines) * face.line_height() <= height * 0.8:
+            break
+        size_px = int(size_px * 0.85)
+    # one line more than the card holds is enough to tell (the rest is not measured)
+    cut = len(lines) == CARD_LINES and len(wrap_text(text, face.width, room, max_lines=CARD_LINES + 1)) > CARD_LINES
+    return face, tuple(lines), cut
+
+
 def render_card(size: tuple[int, int], text: str) -> np.ndarray:
-    """A title or end card: centred, wrapped text on a dark gradient. Returns H x W x 3."""
+    """A title or end card: centred, wrapped text on a dark gradient (see :func:`card_layout`).
+    Returns H x W x 3."""
     width, height = size
     ramp = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None, None]
     top, bottom = np.array(CARD_TOP, np.float32), np.array(CARD_BOTTOM, np.float32)
     frame = np.broadcast_to(top * (1 - ramp) + bottom * ramp, (height, width, 3)).astype(np.uint8)
     image = Image.fromarray(np.ascontiguousarray(frame))
     draw = ImageDraw.Draw(image)
-    size_px = max(12, height // 10)
-    while True:
-        face = load_typeface(size_px, bold=True)
-        lines = wrap_text(text.strip(), face.width, width * 0.86, max_lines=4)
-        if len(lines) <= 1 or size_px <= 12 or len(lines) * face.line_height() <= height * 0.8:
-            break
-        size_px = int(size_px * 0.85)
+    face, lines, _cut = card_layout(size, text)
     step = int(face.line_height() * 1.15)
     y = (height - step * len(lines)) // 2
     for line in lines:

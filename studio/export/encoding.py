@@ -4,11 +4,12 @@ is driven by :mod:`studio.storage.ffmpeg`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 
 from studio.export.errors import ExportError
-from studio.export.options import ExportFormat, ExportOptions
+from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.storage.ffmpeg import h264_args
 
 H264_CRF = 18
@@ -35,9 +36,103 @@ CRF_RANGES: dict[ExportFormat, CrfRange] = {
 """The formats whose encoder takes a quality (CRF), and the values it accepts."""
 
 
-def check_options(fmt: ExportFormat, options: ExportOptions) -> None:
-    """Refuse what ``fmt`` can't honour, rather than ignore it: a quality (CRF) for a format
-    without one or outside its encoder's range, a frame rate a GIF can't play."""
+VIDEO_FORMATS = frozenset(f for f in ExportFormat if f.is_video)
+SHEET_FORMATS = frozenset(f for f in ExportFormat if f.is_sheet)
+TIMED_FORMATS = VIDEO_FORMATS | {ExportFormat.SRT, ExportFormat.OTIO}
+"""The formats laid out on the episode's timeline: the SRT and the OTIO timeline follow the
+video's frame rate, crossfades and cards, so that they match a video made with the same options."""
+
+
+@dataclass(frozen=True)
+class OptionUse:
+    """An :class:`ExportOptions` field, the formats that honour it, and how a user names it."""
+
+    field: str
+    flag: str
+    """The CLI's option ('' for one only the API sets)."""
+    what: str
+    formats: frozenset[ExportFormat]
+
+    def asked(self, options: ExportOptions, given: Collection[str] = ()) -> bool:
+        """Whether ``options`` ask for this: a value other than the default, or (``given``: the
+        fields a front end knows the user set) any value the user set."""
+        value, default = getattr(options, self.field), _DEFAULTS[self.field]
+        if isinstance(value, str) and isinstance(default, str):
+            value, default = value.strip(), default.strip()  # blank text: no card, no heading
+        return self.field in given or value != default
+
+
+_DEFAULTS = {field.name: field.default for field in fields(ExportOptions)}
+
+OPTION_USES = (
+    OptionUse("size", "--size", "the output size", VIDEO_FORMATS),
+    OptionUse("fps", "--fps", "the frame rate", TIMED_FORMATS),
+    OptionUse("crossfade", "--crossfade", "a dissolve between turns", TIMED_FORMATS),
+    OptionUse("title_duration", "--title-duration", "how long the title card shows", TIMED_FORMATS),
+    OptionUse("end_card", "--end-card", "the end card", TIMED_FORMATS),
+    OptionUse("end_card_duration", "--end-card-duration", "how long the end card shows", TIMED_FORMATS),
+    OptionUse("overlay", "--overlay", "the stamina, social and fun bars", VIDEO_FORMATS),
+    OptionUse("stream_copy", "--reencode", "never join clips by stream copy", VIDEO_FORMATS),
+    OptionUse("panels_per_page", "--panels", "storyboard panels per page", SHEET_FORMATS),
+    OptionUse("panel_aspect", "--aspect", "the storyboard panels' shape", SHEET_FORMATS),
+    OptionUse("sheet_title", "", "the sheet title", SHEET_FORMATS),
+)
+"""Each option that only some formats honour (the title is every format's: a video's or a
+timeline's title card, a sheet's heading; captions and the quality are checked on their own)."""
+
+CAPTION_USES = {
+    CaptionMode.BURN: OptionUse("captions", "--captions burn", "captions drawn into the frames", VIDEO_FORMATS),
+    CaptionMode.SRT: OptionUse("captions", "--captions srt", "an .srt beside the video", VIDEO_FORMATS),
+}
+
+
+_KINDS = {VIDEO_FORMATS: "video exports", SHEET_FORMATS: "storyboard sheets",
+          TIMED_FORMATS: "videos, subtitles and timelines"}
+
+
+def _described(formats: frozenset[ExportFormat]) -> str:
+    """``video exports (mp4, webm, gif)``: the formats, and what they are."""
+    names = ", ".join(f.value for f in ExportFormat if f in formats)
+    return f"{_KINDS[formats]} ({names})" if formats in _KINDS else names
+
+
+def _refuse(use: OptionUse, fmt: ExportFormat) -> ExportError:
+    named = f"{use.flag} ({use.what})" if use.flag else use.what[:1].upper() + use.what[1:]
+    hint = (f"Leave out {use.flag.split()[0]} for {fmt.value}." if use.flag
+            else f"Leave the {use.what.removeprefix('the ')} out for {fmt.value}.")
+    if use.field == "captions" and fmt is ExportFormat.SRT:
+        hint += " An srt export is the captions: its cues are what --captions srt writes beside a video."
+    elif use.field == "captions" and fmt is ExportFormat.OTIO:
+        hint += " For the captions as subtitles, export as srt too."
+    return ExportError(f"{named} applies only to {_described(use.formats)}, not to {fmt.value}.", hint=hint)
+
+
+def for_format(options: ExportOptions, fmt: ExportFormat) -> ExportOptions:
+    """``options`` with each field ``fmt`` can't use back at its default: what a form that keeps
+    every control's value across a change of format sends (a crossfade set for a video, then a
+    PDF chosen, is not a request :func:`check_options` should refuse)."""
+    unused = {use.field: _DEFAULTS[use.field] for use in OPTION_USES if fmt not in use.formats}
+    captions = CAPTION_USES.get(options.captions)
+    srt_as_srt = options.captions is CaptionMode.SRT and fmt is ExportFormat.SRT  # the export is the captions
+    if captions is not None and fmt not in captions.formats and not srt_as_srt:
+        unused["captions"] = CaptionMode.NONE
+    return replace(options, **unused)
+
+
+def check_options(fmt: ExportFormat, options: ExportOptions, given: Collection[str] = ()) -> None:
+    """Refuse what ``fmt`` can't honour, rather than ignore it: an option the format has no
+    use for (:data:`OPTION_USES`; ``given`` names the :class:`ExportOptions` fields the user
+    set, so that one set to its default value is refused too, as the CLI does for an option
+    given on its command line), captions it can't carry, a quality (CRF) for a format without
+    one or outside its encoder's range, a frame rate a GIF can't play. Default options pass
+    for every format."""
+    for use in OPTION_USES:
+        if fmt not in use.formats and use.asked(options, given):
+            raise _refuse(use, fmt)
+    captions = CAPTION_USES.get(options.captions)
+    srt_as_srt = options.captions is CaptionMode.SRT and fmt is ExportFormat.SRT  # the export is the captions
+    if captions is not None and fmt not in captions.formats and not srt_as_srt:
+        raise _refuse(captions, fmt)
     if options.crf is not None:
         crf = CRF_RANGES.get(fmt)
         if crf is None:

@@ -14,6 +14,13 @@ class ExportError(StudioError):
     """An export that can't be made: a bad branch, bad options, or a destination we can't write."""
 
 
+def as_sentence(text: str) -> str:
+    """``text`` ending in a full stop, unless it ends in one already (or in ``!``, ``?`` or an
+    ellipsis): for a message quoted at the end of another ("... can't be read: {message}")."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "\u2026")) else f"{text}."
+
+
 def disk_full_error(target: Path) -> ExportError:
     return ExportError(
         f"The disk is full (or a file size limit was reached) while writing {target}.",

@@ -6,6 +6,7 @@ among its cues as :mod:`studio.export.cues` says."""
 from __future__ import annotations
 
 import itertools
+import re
 import unicodedata
 from fractions import Fraction
 from pathlib import Path
@@ -72,11 +73,24 @@ def wrap_columns(text: str, width: int = SRT_LINE) -> list[str]:
     return [*lines, current] if current else lines
 
 
+LOOK_ALIKES = str.maketrans({"<": "\u2039", ">": "\u203a", "{": "\u2774", "}": "\u2775"})
+"""SRT has no escapes, and players read markup in its text: ``<b>``, ``<i>`` and ``<font>``
+tags, ASS override blocks (``{\\an8}`` moves a cue to the top, ``{\\i1}`` turns it italic,
+libass hides any ``{...}``) and MicroDVD tags (``{y:i}``). The brackets become look-alikes
+(‹ › ❴ ❵), so what was typed shows and does nothing."""
+
+WORD_JOINER = "\u2060"
+ASS_ESCAPES = re.compile(r"(?<=\\)(?=[Nnh])")
+"""``\\N``, ``\\n`` and ``\\h``: line breaks and a hard space to players that render SRT
+with libass; an invisible word joiner after the backslash keeps them as typed."""
+
+
 def srt_cue_text(cue: Cue) -> str:
     text = " ".join(cue.shown.split())
-    text = text.replace("<", "‹").replace(">", "›")  # players read tags in SRT text
+    text = text.translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
     text = "\n".join(wrap_columns(text)) or text
+    text = ASS_ESCAPES.sub(WORD_JOINER, text)  # after wrapping: the joiner takes no column
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text
 
 

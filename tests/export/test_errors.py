@@ -77,6 +77,25 @@ def test_unreadable_clip_names_the_node(story: Fixture, tmp_path: Path) -> None:
     assert leftovers(tmp_path) == []
 
 
+def test_a_cut_short_clip_in_a_png_sheet_is_one_sentence(story: Fixture, tmp_path: Path) -> None:
+    """QA: without its poster, a sheet reads the clip's first frame; a clip cut short said
+    "... frames can be read.." (the reader's sentence, then the sheet's period)."""
+    take = story.project.tree.selected_take(story.nodes[1])
+    assert take is not None
+    assert take.poster_path
+    story.project.resolve(take.poster_path).unlink()
+    clip = story.project.resolve(take.clip_path)
+    data = clip.read_bytes()
+    clip.write_bytes(data[: len(data) * 2 // 3])
+    for name in ("e.png", "e.pdf"):
+        with pytest.raises(ExportError, match=story.nodes[1]) as info:
+            export_branch(story.project, story.leaf, tmp_path / name)
+        message = info.value.message
+        assert "is cut short" in message and message.endswith("can be read."), message
+        assert ".." not in message, message
+    assert leftovers(tmp_path) == []
+
+
 def test_bad_options_and_names(story: Fixture, tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="format"):
         export_branch(story.project, story.leaf, tmp_path / "e.doc")

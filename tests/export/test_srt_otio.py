@@ -219,3 +219,24 @@ def test_srt_shows_angle_brackets_as_look_alikes_and_otio_keeps_them(story: Fixt
     assert all("<" not in text.removeprefix("<i>").removesuffix("</i>") for text in entries)
     timeline = otio.adapters.read_from_file(str(export_branch(story.project, story.leaf, tmp_path / "tags.otio").path))
     assert [m.name for m in timeline.tracks[0].markers][:2] == ["<i>Quietly</i>", f"Qiqi: {line}"]
+
+
+def test_srt_neutralises_subtitle_override_tags_and_otio_keeps_them(story: Fixture, tmp_path: Path) -> None:
+    """Players obey ASS override blocks in SRT text ({\\an8} moves a cue to the top, {\\i1}
+    turns it italic, and libass hides any {...} block) and read \\N as a line break: the SRT
+    shows the braces as look-alikes and breaks \\N up with an invisible word joiner, so the
+    text typed stays visible and does nothing. The OTIO markers keep it as written."""
+    first = story.nodes[0]
+    line = r"{\an8}Hi {\i1}now{\i0} {y:i} C:\New"  # {y:i}: a MicroDVD tag some players read
+    story.project.apply(SetNarration(first, r"{\b1}Loud{\b0}"))
+    story.project.apply(AddDialogueLine(first, "Qiqi", line))
+    srt = export_branch(story.project, story.leaf, tmp_path / "tags.srt")
+    entries = [text for _, _, text in parse_srt(srt.path.read_text(encoding="utf-8"))]
+    assert entries[:2] == ["<i>\u2774\\b1\u2775Loud\u2774\\b0\u2775</i>",
+                           "Qiqi: \u2774\\an8\u2775Hi \u2774\\i1\u2775now\u2774\\i0\u2775 \u2774y:i\u2775 "
+                           "C:\\\u2060New"]
+    assert not any(brace in text for text in entries for brace in "{}")
+    visible = [text.replace("\u2060", "").replace("\u2774", "{").replace("\u2775", "}") for text in entries[:2]]
+    assert visible == [r"<i>{\b1}Loud{\b0}</i>", f"Qiqi: {line}"], "every character typed still shows"
+    timeline = otio.adapters.read_from_file(str(export_branch(story.project, story.leaf, tmp_path / "tags.otio").path))
+    assert [m.name for m in timeline.tracks[0].markers][:2] == [r"{\b1}Loud{\b0}", f"Qiqi: {line}"]

@@ -349,3 +349,37 @@ def test_every_format_writes_to_a_name_without_suffix(story: Fixture, tmp_path: 
     result = export_branch(story.project, story.leaf, out, fmt=fmt, options=options)
     assert result.paths == (out,)
     assert _read_back(out, fmt) == expected
+
+
+def test_a_card_too_long_for_its_lines_is_cut_and_the_cut_is_said(story: Fixture, tmp_path: Path) -> None:
+    """A title or end card holds four lines; a longer text ends in an ellipsis, as a burned
+    caption does, and the result says so as it does for captions."""
+    from studio.export.drawing import CARD_LINES, card_layout
+
+    size = (160, 120)
+    long = " ".join(["a title that goes on and on"] * 12)
+    _face, lines, cut = card_layout(size, long)
+    assert cut and len(lines) == CARD_LINES and lines[-1].endswith("\u2026")
+    _face, lines, cut = card_layout(size, "A day in town")
+    assert not cut and lines == ("A day in town",)
+    _face, _lines, cut = card_layout(size, "The end\u2026")
+    assert not cut, "an ellipsis the user typed is no cut"
+
+    result = export_branch(story.project, story.leaf, tmp_path / "long.mp4",
+                           options=ExportOptions(title=long, end_card="The end", size=size))
+    notes = [note for note in result.notes if "card" in note]
+    assert notes == ["the title card's text was too long for its four lines and ends in '\u2026' "
+                     "(a shorter --title shows all of it)"], result.notes
+    both = export_branch(story.project, story.leaf, tmp_path / "both.gif",
+                         options=ExportOptions(title=long, end_card=long, size=size))
+    assert [note for note in both.notes if "card" in note] == [
+        "the title card's text was too long for its four lines and ends in '\u2026' "
+        "(a shorter --title shows all of it)",
+        "the end card's text was too long for its four lines and ends in '\u2026' "
+        "(a shorter --end-card shows all of it)"], both.notes
+    calm = export_branch(story.project, story.leaf, tmp_path / "calm.mp4",
+                         options=ExportOptions(title="A day in town", end_card="The end", size=size))
+    assert not any("card" in note for note in calm.notes), calm.notes
+    # subtitle and timeline files keep the card's text whole: nothing is cut, nothing said
+    kept = export_branch(story.project, story.leaf, tmp_path / "kept.otio", options=ExportOptions(title=long))
+    assert not any("card" in note for note in kept.notes), kept.notes

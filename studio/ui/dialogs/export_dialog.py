@@ -48,12 +48,16 @@ class ExportChoices:
     title: str
 
     def options(self) -> ExportOptions:
-        from studio.export import CaptionMode, ExportOptions
+        """The export's options: the controls that the chosen format can't use are left out (the
+        form keeps their values when the format changes)."""
+        from studio.export import CaptionMode, ExportFormat, ExportOptions
+        from studio.export.encoding import for_format
         from studio.export.options import PanelAspect
 
-        return ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade,
-                             captions=CaptionMode(self.captions), overlay=self.overlay, panels_per_page=self.panels,
-                             panel_aspect=PanelAspect(self.aspect), title=self.title)
+        chosen = ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade,
+                               captions=CaptionMode(self.captions), overlay=self.overlay,
+                               panels_per_page=self.panels, panel_aspect=PanelAspect(self.aspect), title=self.title)
+        return for_format(chosen, ExportFormat(self.fmt))
 
 
 MAX_DIALOG_FPS = 240
