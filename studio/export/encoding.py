@@ -7,6 +7,7 @@ import math
 from collections.abc import Collection
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from typing import Any
 
 from studio.export.errors import ExportError
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
@@ -111,7 +112,7 @@ def for_format(options: ExportOptions, fmt: ExportFormat) -> ExportOptions:
     """``options`` with each field ``fmt`` can't use back at its default: what a form that keeps
     every control's value across a change of format sends (a crossfade set for a video, then a
     PDF chosen, is not a request :func:`check_options` should refuse)."""
-    unused = {use.field: _DEFAULTS[use.field] for use in OPTION_USES if fmt not in use.formats}
+    unused: dict[str, Any] = {use.field: _DEFAULTS[use.field] for use in OPTION_USES if fmt not in use.formats}
     captions = CAPTION_USES.get(options.captions)
     srt_as_srt = options.captions is CaptionMode.SRT and fmt is ExportFormat.SRT  # the export is the captions
     if captions is not None and fmt not in captions.formats and not srt_as_srt:
