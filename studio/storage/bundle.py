@@ -4,8 +4,9 @@ Import treats the bundle as hostile. Before anything is unpacked, every entry is
 a known place in the layout, no way out of the target folder (absolute paths, ``..``,
 drive letters, symlinks), names and depths a file system can hold, no entry twice, no
 file that is also a folder, only the compression methods we write, no encryption, and
-limits on each entry's size, on the total size and against the free space (a zip bomb:
-the declared sizes are checked first, and no entry is unpacked past its declared size).
+limits on each entry's size, on the total size and against the free space, on how much an
+entry may be compressed and on a representation's size (a zip bomb: the declared sizes are
+checked first, and no entry is unpacked past its declared size).
 The database is unpacked first and checked like any project we open (its schema
 included); then only the media files it names are unpacked. Every file and folder is
 fsynced before the finished folder is renamed into place, and a failure leaves nothing.
@@ -26,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from studio import __version__
 from studio.core.errors import StudioError
 from studio.storage.atomic import atomic_path, fsync_dir
-from studio.storage.errors import ProjectFileError, describe_os_error
+from studio.storage.errors import ProjectDamagedError, ProjectFileError, describe_os_error
 from studio.storage.lock import WriterLock
 from studio.storage.paths import UnsafePathError, check_relative
 from studio.storage.project import DB_NAME, MEDIA_DIR, PROJECT_SUFFIX, Project, refuse_inside_project
@@ -39,11 +40,19 @@ MAX_ENTRIES = 1_000_000
 MAX_ENTRY_BYTES = 16 * 1024**3
 """Most one entry may unpack to.
 
-Zip bombs are stopped by sizes, not by how well an entry compresses: every entry declares
-its size, the declared sizes are held to this and to :data:`MAX_BUNDLE_BYTES` (and to the
-free space) before anything is unpacked, and unpacking stops at the declared size (an
-entry that holds more is damaged). A database of repeated text deflates a hundred times
-or more, and must unpack like anything else the studio writes."""
+Every entry declares its size; the declared sizes are held to this, to
+:data:`MAX_BUNDLE_BYTES`, to the free space and to :data:`MAX_RATIO` before anything is
+unpacked, and unpacking stops at the declared size (an entry that holds more is damaged)."""
+MAX_RATIO = 100
+"""Most an entry may be compressed: a larger declared size than this many times its
+compressed size is a zip bomb (checked only from :data:`RATIO_FLOOR_BYTES` up)."""
+RATIO_FLOOR_BYTES = 1024 * 1024
+"""Entries that unpack to less than this are not held to :data:`MAX_RATIO`: small JSON or
+text (the manifest, say) can shrink a hundredfold, and unpacks to little whatever it holds."""
+DB_RATIO_FLOOR_BYTES = 256 * 1024 * 1024
+""":data:`RATIO_FLOOR_BYTES` for the database: the studio deflates it itself, and a story of
+repeated lines deflates a hundred times and more (a bundle the studio made must unpack);
+a database that large is held to the ratio (a real one is mostly media paths and text)."""
 MAX_NAME_BYTES = 255
 MAX_PATH_CHARS = 1024
 MAX_DEPTH = 16
@@ -159,7 +168,7 @@ def _refuse(bundle: Path, reason: str) -> BundleError:
                        hint="Nothing was unpacked. Ask for the bundle again, or make it with `kamishibai bundle`.")
 
 
-def _check_entry(bundle: Path, info: zipfile.ZipInfo) -> PurePosixPath | None:
+def _check_entry(bundle: Path, info: zipfile.ZipInfo, bundle_size: int) -> PurePosixPath | None:
     """The entry's relative path (None for a folder entry), or a refusal that says why."""
     name = info.filename
     shown = name if len(name) <= 80 else name[:60] + "..." + name[-12:]
@@ -194,7 +203,25 @@ def _check_entry(bundle: Path, info: zipfile.ZipInfo) -> PurePosixPath | None:
     if info.file_size > MAX_ENTRY_BYTES:
         raise _refuse(bundle, f"entry {shown!r} would unpack to {info.file_size:,} bytes; "
                       f"the limit is {MAX_ENTRY_BYTES / 1024**3:g} GiB an entry")
+    if info.header_offset + info.compress_size > bundle_size:
+        raise _refuse(bundle, f"entry {shown!r} is damaged (it says it holds {info.compress_size:,} compressed "
+                      f"bytes; the bundle has {bundle_size:,} bytes)")
+    floor = DB_RATIO_FLOOR_BYTES if name == DB_NAME else RATIO_FLOOR_BYTES
+    if info.file_size >= floor and info.file_size > MAX_RATIO * info.compress_size:
+        ratio = info.file_size / max(info.compress_size, 1)
+        raise _refuse(bundle, f"entry {shown!r} is compressed {ratio:,.0f} times ({info.compress_size:,} bytes "
+                      f"that would unpack to {info.file_size:,}); the limit is {MAX_RATIO} times (a zip bomb?)")
+    if rel.suffix == ".safetensors":
+        _check_representation_size(bundle, rel, info)
     return rel
+
+
+def _check_representation_size(bundle: Path, rel: PurePosixPath, info: zipfile.ZipInfo) -> None:
+    from studio.storage import media
+
+    if info.file_size > media.MAX_REPRESENTATION_BYTES:
+        raise _refuse(bundle, f"the representation {rel.as_posix()!r} would unpack to {info.file_size:,} bytes; "
+                      f"the limit is {media.MAX_REPRESENTATION_BYTES / 1024**2:g} MB")
 
 
 def _check_layout(bundle: Path, entries: list[_Entry], folders: set[PurePosixPath]) -> None:
@@ -230,8 +257,12 @@ def _read_entries(bundle: Path, archive: zipfile.ZipFile) -> list[_Entry]:
         raise _refuse(bundle, f"it holds {len(infos):,} entries; the limit is {MAX_ENTRIES:,}")
     entries: list[_Entry] = []
     folders: set[PurePosixPath] = set()
+    try:
+        bundle_size = os.fstat(archive.fp.fileno()).st_size if archive.fp is not None else bundle.stat().st_size
+    except OSError as error:
+        raise BundleError(f"{bundle} is not a readable bundle: {error.strerror or error}.") from None
     for info in infos:
-        rel = _check_entry(bundle, info)
+        rel = _check_entry(bundle, info, bundle_size)
         if rel is None:
             folders.add(check_relative(info.filename.rstrip("/")))
         else:
@@ -274,14 +305,21 @@ def _unpack(archive: zipfile.ZipFile, entry: _Entry, root: Path, made: set[Path]
     folder = _mkdirs(root, entry.rel, made)
     target = folder / entry.rel.name
     written = 0
+    name = entry.rel.as_posix()
     with archive.open(entry.info) as source, open(target, "xb") as sink:
-        while chunk := source.read(1024 * 1024):
-            written += len(chunk)
-            # zipfile stops at the declared size (the caps were checked against it) and
-            # then checks the CRC; belt and braces, as the caps rest on this
-            if written > entry.info.file_size:
-                raise zipfile.BadZipFile(f"{entry.rel} holds more than it declares")
-            sink.write(chunk)
+        try:
+            while chunk := source.read(1024 * 1024):
+                written += len(chunk)
+                # zipfile stops at the declared size (the caps were checked against it) and
+                # then checks the CRC; belt and braces, as the caps rest on this
+                if written > entry.info.file_size:
+                    raise zipfile.BadZipFile(f"entry {name!r} holds more than the {entry.info.file_size:,} bytes "
+                                             "it declares")
+                sink.write(chunk)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+            if name in str(error):
+                raise
+            raise zipfile.BadZipFile(f"entry {name!r}: {error}") from None
         sink.flush()
         os.fsync(sink.fileno())
 
@@ -310,6 +348,14 @@ def _referenced(project: Project) -> set[str]:
     for member in tree.cast.values():
         paths.update(str(p) for p in member.reference_images if p)
     return {PurePosixPath(p).as_posix() for p in paths}
+
+
+def _check_representations(bundle: Path, project: Project, by_name: dict[str, _Entry]) -> None:
+    """The representations the database names (whatever their names) are held to their limit."""
+    for take in project.tree.takes.values():
+        entry = by_name.get(PurePosixPath(take.representation_path).as_posix()) if take.representation_path else None
+        if entry is not None:
+            _check_representation_size(bundle, entry.rel, entry.info)
 
 
 def import_bundle(bundle: Path, dest: Path) -> Project:
@@ -346,9 +392,15 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                     # would read as missing), and the project opened at the end finds the
                     # database's own problems again
                     wanted = _referenced(peek)
+                    _check_representations(bundle, peek, by_name)
             except ProjectFileError as error:
-                raise BundleError(f"Refused the bundle {bundle.name}: its database: "
-                                  f"{error.message.replace(str(staging.path), DB_NAME)}", hint=error.hint) from None
+                hint = error.hint
+                if isinstance(error, ProjectDamagedError):  # there is no project here to restore
+                    hint = ("Nothing was unpacked. Make the bundle again from the project (or from one of its "
+                            "backups, project.db.bak-*).")
+                message = error.message.replace(str(staging.path / DB_NAME), DB_NAME).replace(str(staging.path),
+                                                                                             DB_NAME)
+                raise BundleError(f"Refused the bundle {bundle.name}: its database: {message}", hint=hint) from None
             media = [e for name, e in by_name.items() if name in wanted]
             skipped = sorted(name for name, e in by_name.items() if name not in wanted and name != DB_NAME
                              and name != MANIFEST)

@@ -10,6 +10,8 @@ project is left exactly as it was.
 from __future__ import annotations
 
 import contextlib
+import errno
+import logging
 import os
 import sqlite3
 import threading
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["Database", "DatabaseFacts", "ForeignSchemaError", "ProjectFileError", "inspect_database", "read_version"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+log = logging.getLogger(__name__)
 
 
 class ForeignSchemaError(ProjectFileError):
@@ -171,9 +174,28 @@ def read_version(db_path: Path) -> int:
     return inspect_database(db_path).version
 
 
-def _backup(db_path: Path, version: int) -> None:
-    """A consistent copy (SQLite's backup API: the WAL included) as ``project.db.bak-vN``."""
-    target = db_path.with_name(f"{db_path.name}.bak-v{version}")
+MAX_BACKUPS_PER_VERSION = 1000
+"""How many ``project.db.bak-vN``, ``.1``, ``.2``... names are tried before giving up."""
+
+
+def backup_name(db_path: Path, version: int) -> Path:
+    """The first free backup name: ``project.db.bak-vN``, else ``project.db.bak-vN.1``, ``.2``...
+    An existing backup (an earlier upgrade's, or a file the user keeps there) is never replaced."""
+    base = f"{db_path.name}.bak-v{version}"
+    for number in range(MAX_BACKUPS_PER_VERSION):
+        target = db_path.with_name(base if number == 0 else f"{base}.{number}")
+        if not os.path.lexists(target):
+            return target
+    raise ProjectFileError(f"Can't back up {db_path} before upgrading it: {base} and {MAX_BACKUPS_PER_VERSION - 1} "
+                           "numbered backups beside it already exist.",
+                           hint=f"Move the {base}* files you don't need elsewhere, then try again. "
+                           "Nothing was changed.")
+
+
+def _backup(db_path: Path, version: int) -> Path:
+    """A consistent copy (SQLite's backup API: the WAL included) under :func:`backup_name`;
+    returns where it was written."""
+    target = backup_name(db_path, version)
     part = target.with_name(f".{target.name}.part")
     try:
         source = connect_read_only(db_path)
@@ -187,7 +209,7 @@ def _backup(db_path: Path, version: int) -> None:
             source.close()
         with open(part, "rb+") as handle:
             os.fsync(handle.fileno())
-        os.replace(part, target)
+        _place(part, target)
     except (OSError, sqlite3.Error) as error:
         with contextlib.suppress(OSError):
             part.unlink()
@@ -195,6 +217,31 @@ def _backup(db_path: Path, version: int) -> None:
         if isinstance(error, OSError):
             raise describe_os_error(error, db_path.parent, what) from None
         raise describe_sqlite_error(error, db_path.parent, what) from None
+    default = f"{db_path.name}.bak-v{version}"
+    if target.name == default:
+        log.info("%s: backed up as %s before upgrading it from schema %d", db_path, target.name, version)
+    else:  # the user may look for the usual name: say where this copy went
+        log.warning("kamishibai: upgrading %s from schema %d: the existing %s was kept, and the database as it "
+                    "was is backed up as %s", db_path, version, default, target.name)
+    return target
+
+
+def _place(part: Path, target: Path) -> None:
+    """Rename ``part`` to ``target`` without ever replacing a file there: a hard link fails
+    if ``target`` appeared meanwhile (the rename would overwrite it); where links are not
+    supported, a rename after a last look."""
+    try:
+        os.link(part, target)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, f"{target.name} appeared while it was being written", str(target)) \
+            from None
+    except OSError:  # no hard links on this file system
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, f"{target.name} appeared while it was being written",
+                                  str(target)) from None
+        os.replace(part, target)
+        return
+    os.unlink(part)
 
 
 class Database:
@@ -208,6 +255,8 @@ class Database:
         self.path = path
         self.folder = path.parent
         self.read_only = read_only or immutable
+        self.backup: Path | None = None
+        """The copy made before this opening upgraded the schema (None: no upgrade)."""
         self.lock = threading.RLock()
         try:
             if self.read_only:
@@ -254,8 +303,9 @@ class Database:
     def open(cls, path: Path, *, read_only: bool = False) -> Database:
         """Check ``path`` (see :func:`inspect_database`), then open it.
 
-        For writing, an older schema is first backed up (``project.db.bak-vN``) and then
-        upgraded in one transaction. For reading, an older schema is read as it is; when
+        For writing, an older schema is first backed up (``project.db.bak-vN``, or the first
+        free ``project.db.bak-vN.1``, ``.2``...: :attr:`backup` says which) and then upgraded
+        in one transaction. For reading, an older schema is read as it is; when
         SQLite can't make its shared-memory file (a read-only folder, a full disk) and no
         other process has the database open, the file is read as immutable.
         """
@@ -270,9 +320,9 @@ class Database:
                 if not wal_was_empty:
                     raise
                 return cls(path, immutable=True)
-        if facts.version < schema_version():
-            _backup(path, facts.version)
+        backup = _backup(path, facts.version) if facts.version < schema_version() else None
         database = cls(path)
+        database.backup = backup
         try:
             if facts.version < schema_version():
                 with database.transaction():

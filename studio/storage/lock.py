@@ -14,6 +14,7 @@ holds the lock (command, pid, host, since when), only to say so in messages.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import socket
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from studio.storage.errors import ProjectFileError, describe_os_error
+from studio.storage.errors import Problem, ProjectFileError, classify_errno, describe_os_error
 
 LOCK_NAME = "writer.lock"
 _POLL_S = 0.1
@@ -125,10 +126,21 @@ def _locked_message(folder: Path, holder: LockHolder | None, waited: float) -> P
 
 
 def _not_a_lock_file(folder: Path, path: Path, what: str) -> ProjectFileError:
+    cure = (f"remove the folder {path} (move out anything you keep in it first)" if what == "a folder"
+            else f"remove it ({path})")
     return ProjectFileError(
         f"Can't open {folder} for writing: its lock file {path.name} is {what}, not a plain file.",
-        hint=f"{path.name} is only a lock (it holds no work): remove it ({path}), then try again. "
-        "Nothing was changed.")
+        hint=f"{path.name} is only a lock (it holds no work): {cure}, then try again. Nothing was changed.")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a plain file"
 
 
 def _open_lock_file(folder: Path, path: Path) -> int:
@@ -140,6 +152,13 @@ def _open_lock_file(folder: Path, path: Path) -> int:
     except OSError as error:
         if path.is_symlink():  # ELOOP (Linux, macOS) or EMLINK (FreeBSD) from O_NOFOLLOW
             raise _not_a_lock_file(folder, path, "a symbolic link") from None
+        if error.errno == errno.EISDIR or path.is_dir():  # a folder can't be opened for writing
+            raise _not_a_lock_file(folder, path, "a folder") from None
+        if classify_errno(error.errno) is Problem.OTHER:  # name the file, as the errno alone does not
+            raise ProjectFileError(f"Can't open {folder} for writing: its lock file {path} can't be opened "
+                                   f"({error.strerror or error}).",
+                                   hint="Check that file (it is only a lock, and holds no work), then try again. "
+                                   "Nothing was changed.") from None
         raise describe_os_error(error, folder, "open the project for writing") from None
     try:
         mode = os.fstat(fd).st_mode
@@ -148,7 +167,7 @@ def _open_lock_file(folder: Path, path: Path) -> int:
         raise describe_os_error(error, folder, "open the project for writing") from None
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise _not_a_lock_file(folder, path, "a folder, device or pipe")
+        raise _not_a_lock_file(folder, path, _kind(mode))
     return fd
 
 

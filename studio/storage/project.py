@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import gc
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
@@ -26,6 +27,7 @@ from studio.core.tree import StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir
 from studio.storage.database import Database, inspect_database
 from studio.storage.errors import (
+    RESTORE_HINT,
     DiskFullError,
     ProjectDamagedError,
     ProjectFileError,
@@ -36,7 +38,7 @@ from studio.storage.errors import (
 )
 from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, check_name, resolve_inside
-from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES
+from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values
 from studio.storage.staging import StagingDir, sweep
 
 PROJECT_SUFFIX = ".kamishibai"
@@ -259,9 +261,14 @@ class Project:
             with database.snapshot():  # one moment: a writer may commit between tables
                 for kind, table in TABLES.items():
                     columns, build = FROM_VALUES[kind]
-                    entities.extend(map(build, database.values(table, columns, COLUMN_FALLBACKS.get(table))))
+                    rows = database.values(table, columns, COLUMN_FALLBACKS.get(table))
+                    if kind is EntityKind.NODE:  # a bad duration is a problem, not a refusal
+                        entities.extend(map(node_from_values, rows, itertools.repeat(problems)))
+                    else:
+                        entities.extend(map(build, rows))
         except (ValueError, TypeError, KeyError, RecursionError) as error:
-            raise ProjectFileError(f"{folder / DB_NAME} holds a row that can't be read: {error}.") from None
+            raise ProjectDamagedError(f"{folder / DB_NAME} holds a row that can't be read: {error}.",
+                                      hint=RESTORE_HINT) from None
         finally:
             if collecting:
                 gc.enable()
@@ -280,7 +287,8 @@ class Project:
             tree = StoryTree.from_entities(checked)
             _check_structure(tree)
         except TreeError as error:
-            raise ProjectFileError(f"{folder / DB_NAME} holds a broken story tree: {error}.") from None
+            raise ProjectDamagedError(f"{folder / DB_NAME} holds a broken story tree: {error}.",
+                                      hint=RESTORE_HINT) from None
         problems.extend(_missing_clips(folder, tree))
         return tree, problems
 

@@ -10,7 +10,14 @@ from studio.core.changes import EntityKind
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus
 from studio.core.state import STAT_NAMES, CharacterState, StateDeltas, StateScope
-from studio.core.story import DialogueLine, StoryFields
+from studio.core.story import (
+    MAX_DURATION_S,
+    MIN_DURATION_S,
+    DialogueLine,
+    StoryFieldError,
+    StoryFields,
+    check_duration,
+)
 
 _INSTRUCTION_FIELDS = ("character", "motion", "adverb", "background", "time_of_day", "camera", "free_text")
 
@@ -139,12 +146,31 @@ e.g. on a read-only disk): the values the migration that adds them gives old row
 _NO_STORY = StoryFields()
 
 
-def _story(node_id: str, dialogue: str, narration: str, duration: float | None, shot_notes: str) -> StoryFields:
+def _duration(node_id: str, value: Any, problems: list[str] | None) -> float | None:
+    """A stored duration held to the rule the editor applies when one is set
+    (:func:`~studio.core.story.check_duration`). One that breaks it (not a number, NaN,
+    infinite, out of range: written by another program) reads as unset, the clip's own
+    length, and is listed in ``problems``: the turn and the rest of its row lose nothing
+    that could be used, and the project stays usable."""
+    try:
+        check_duration(value)
+    except StoryFieldError:
+        if problems is not None:
+            problems.append(f"node {node_id}'s stored duration {_shown(value)} is not {MIN_DURATION_S:g} to "
+                            f"{MAX_DURATION_S:g} seconds: the turn lasts as long as its clip until a duration "
+                            "is set again")
+        return None
+    return float(value)
+
+
+def _story(node_id: str, dialogue: str, narration: str, duration: Any, shot_notes: str,
+           problems: list[str] | None = None) -> StoryFields:
     if dialogue == "[]" and not narration and duration is None and not shot_notes:
         return _NO_STORY  # most turns: no parsing on the hot path
     what = f"node {node_id}'s dialogue"
     lines = tuple(DialogueLine(speaker, text) for speaker, text in _pairs(_loads(dialogue, what, list), what))
-    return StoryFields(lines, narration, None if duration is None else float(duration), shot_notes)
+    seconds = None if duration is None else _duration(node_id, duration, problems)
+    return StoryFields(lines, narration, seconds, shot_notes)
 
 
 def _start_states(node_id: str, text: str) -> dict[str, CharacterState]:
@@ -153,10 +179,11 @@ def _start_states(node_id: str, text: str) -> dict[str, CharacterState]:
             for name, state in states.items()}
 
 
-def node_from_values(v: tuple[Any, ...]) -> Node:
+def node_from_values(v: tuple[Any, ...], problems: list[str] | None = None) -> Node:
     """A node from a row selected with ``NODE_COLUMNS`` (positional: opening is hot).
 
-    JSON columns are checked for the shape the studio writes (:class:`RowValueError`)."""
+    JSON columns are checked for the shape the studio writes (:class:`RowValueError`). A
+    duration that breaks the editor's rule reads as unset and is told in ``problems``."""
     extra_pairs = _loads(v[10], f"node {v[0]}'s extra", list)
     return Node(
         v[0], v[1],
@@ -165,7 +192,7 @@ def node_from_values(v: tuple[Any, ...]) -> Node:
         v[11], v[12], bool(v[13]), v[14],
         _state(_loads(v[15], f"node {v[0]}'s start_state"), f"node {v[0]}'s start_state") if v[15] else None,
         v[16],
-        _story(v[0], v[17], v[18], v[19], v[20]),
+        _story(v[0], v[17], v[18], v[19], v[20], problems),
         _start_states(v[0], v[21]) if v[21] != "{}" else {},
         StateScope(v[22]),
     )

@@ -76,6 +76,27 @@ def test_damaged_db_refused_untouched(tmp_path: Path, damage: str) -> None:
     assert sorted(p.name for p in path.iterdir()) == ["media", "project.db"], "a refused project gets no new file"
 
 
+@pytest.mark.parametrize("sql", [
+    "UPDATE nodes SET dialogue='[{\"speaker\": \"Qiqi\", \"text\": \"hi\"}]' WHERE id='n1'",  # objects, not pairs
+    "UPDATE takes SET warnings='{\"a\": 1}'",
+    "UPDATE nodes SET parent_id='gone' WHERE id='n1'",  # a broken tree
+])
+def test_an_unreadable_row_suggests_restoring_a_backup(tmp_path: Path, sql: str) -> None:
+    """QA: the message named the row well but had no hint, unlike the other damage messages."""
+    from studio.storage.errors import RESTORE_HINT, ProjectDamagedError
+
+    path = make_project(tmp_path)
+    conn = sqlite3.connect(path / "project.db")
+    conn.execute("PRAGMA foreign_keys=OFF")
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    for read_only in (True, False):
+        with pytest.raises(ProjectDamagedError, match="holds a (row that can't be read|broken story tree)") as raised:
+            Project.open(path, read_only=read_only)
+        assert raised.value.hint == RESTORE_HINT
+
+
 def test_foreign_sqlite_refused(tmp_path: Path) -> None:
     folder = tmp_path / "foreign.kamishibai"
     folder.mkdir()

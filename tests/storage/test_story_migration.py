@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import zipfile
 from pathlib import Path
+
+import pytest
 
 from studio.core import AddDialogueLine, CharacterState, DialogueLine, SetDuration, SetStartState, StateScope
 from studio.core.commands import SetNarration, SetShotNotes
@@ -90,3 +93,31 @@ def test_story_fields_and_start_states_survive_reopening(tmp_path: Path) -> None
         assert again.tree.node("a").story.dialogue == (DialogueLine("Qiqi", "Ça va? 「はい」"),)
         assert dict(again.tree.root.start_states) == {"Mei": CharacterState(5, 6, 7)}
         assert again.tree.state_scope is StateScope.CHARACTER
+
+
+def test_an_upgrade_never_overwrites_an_existing_backup(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """QA: upgrading a schema-2 project replaced a project.db.bak-v2 already there."""
+    path = _unpack(tmp_path)
+    mine = b"my own notes, not a database"
+    (path / "project.db.bak-v2").write_bytes(mine)
+    (path / "project.db.bak-v2.1").symlink_to(tmp_path / "nowhere")  # taken too, even dangling
+    before = (path / "project.db").read_bytes()
+    with caplog.at_level(logging.INFO, logger="studio.storage.database"), Project.open(path) as project:
+        assert project.database.backup == path / "project.db.bak-v2.2"
+    assert (path / "project.db.bak-v2").read_bytes() == mine
+    assert not (tmp_path / "nowhere").exists()
+    assert (path / "project.db.bak-v2.2").read_bytes()[:16] == b"SQLite format 3\x00"
+    assert read_version(path / "project.db.bak-v2.2") == 2
+    assert len(before) > 0 and read_version(path / "project.db") == schema_version()
+    said = [r for r in caplog.records if "project.db.bak-v2.2" in r.getMessage()]
+    assert said and said[0].levelno == logging.WARNING and "project.db.bak-v2 was kept" in said[0].getMessage()
+    assert not list(path.glob(".*.part"))
+
+
+def test_an_upgrade_without_a_backup_there_writes_the_usual_name(tmp_path: Path) -> None:
+    path = _unpack(tmp_path)
+    with Project.open(path) as project:
+        assert project.database.backup == path / "project.db.bak-v2"
+    with Project.open(path) as again:  # nothing to upgrade: no new backup
+        assert again.database.backup is None
+    assert sorted(p.name for p in path.glob("project.db.bak-*")) == ["project.db.bak-v2"]

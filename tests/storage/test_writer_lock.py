@@ -115,7 +115,7 @@ def test_a_planted_lock_file_is_refused_and_nothing_outside_is_written(tmp_path:
         lock.symlink_to(victim)
     else:
         os.mkfifo(lock)
-    with pytest.raises(ProjectFileError, match="lock file writer.lock is (a symbolic link|a folder, device or pipe)"):
+    with pytest.raises(ProjectFileError, match="lock file writer.lock is (a symbolic link|a pipe)"):
         Project.open(folder)
     if kind == "link to a file":
         assert victim.read_text() == "precious"
@@ -123,3 +123,19 @@ def test_a_planted_lock_file_is_refused_and_nothing_outside_is_written(tmp_path:
         assert not victim.exists()
     assert holder_of(folder) is None
     Project.open(folder, read_only=True).close()  # reading needs no lock
+
+
+def test_a_folder_in_place_of_the_lock_file_is_named_with_the_cure(tmp_path: Path) -> None:
+    """QA: "Can't open the project for writing: Is a directory." named neither the path nor a fix."""
+    Project.create(tmp_path / "story").close()
+    folder = tmp_path / "story.kamishibai"
+    lock = folder / LOCK_NAME
+    lock.unlink()
+    lock.mkdir()
+    with pytest.raises(ProjectFileError) as raised:
+        Project.open(folder)
+    assert f"lock file {LOCK_NAME} is a folder" in raised.value.message
+    assert str(folder) in raised.value.message
+    assert f"remove the folder {lock}" in raised.value.hint and "try again" in raised.value.hint
+    lock.rmdir()
+    Project.open(folder).close()
