@@ -50,6 +50,19 @@ def open_for_reading(path: str) -> Project:
     return Project.open(path, read_only=True)
 
 
+def refuse_nameless_project(path: str | Path) -> None:
+    """Refuse a new project's path whose name, ``.kamishibai`` aside, is only dots and spaces
+    (``..``, ``...``, ``..kamishibai``): it names no folder of its own, and would make a
+    hidden ``...kamishibai`` folder. ``''`` and ``.`` are refused (as here) by the project's own
+    checks; this catches the rest, with the same message."""
+    from studio.storage.project import PROJECT_SUFFIX
+
+    name = Path(path).expanduser().name
+    if not name.removesuffix(PROJECT_SUFFIX).replace(".", "").strip():
+        raise StudioError(f"{str(path)!r} has no name to give the project folder.",
+                          hint="Give a name, for example `kamishibai new my-story`.")
+
+
 def resolve_node(tree: StoryTree, ref: str) -> str:
     """A node id, a unique id prefix, or 'root'."""
     if ref in ("root", "start"):

@@ -3,13 +3,54 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
+from studio.cli.common import (
+    add_wait_option,
+    open_for_reading,
+    open_project,
+    print_json,
+    printable,
+    refuse_nameless_project,
+    resolve_node,
+)
 from studio.core.sentence import plural
+from studio.core.story import MAX_DURATION_S, MIN_DURATION_S
 from studio.core.tree import StoryTree
+
+if TYPE_CHECKING:
+    from studio.storage import Project
+
+IMPORT_DEMO_FORMAT = f"""\
+Import an AnimeGamer game_demo file into a project: one turn per line, continuing from
+--parent (default: the story's start).
+
+Lines:
+  Character: Qiqi; Motion: gently sit on railing; Background: day town.
+                        a turn: Character, Motion and Background are needed, none
+                        empty (Time: and Camera: may be added)
+  Qiqi eats bread slowly in the bakery at night
+                        a line without field names: a free-text turn
+  # ...                 a comment; blank lines are skipped too
+
+Our extensions (AnimeGamer's files hold neither):
+  ## branch after N     the lines below it (up to the next marker) are another branch
+                        that continues from turn N of the file's first branch (the
+                        turns above the first marker); 0 continues from --parent
+                        itself. N is at most the first branch's number of turns
+  > NAME: text          a dialogue line of the turn above, said by NAME (several
+                        lines are kept in order)
+  > narration: text     the narrator's words for the turn above (more lines add to it)
+  > duration: SECONDS   how long the turn above lasts in the episode ({MIN_DURATION_S:g} to
+                        {MAX_DURATION_S:g} seconds: "3" or "3.5s")
+  > notes: text         shot notes for the turn above (more lines add to them)
+
+A malformed line is reported by its line number and nothing is imported (--skip-bad
+imports the good lines). The import is one edit: all of it is written or none, and one
+Undo takes it back. resources/samples/first_story.txt is an example."""
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,9 +59,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--name", help="the story's title (default: the folder name)")
     p.set_defaults(handler=cmd_new)
 
-    p = sub.add_parser("import-demo", help="import an AnimeGamer game_demo file as one branch")
+    p = sub.add_parser("import-demo", help="import an AnimeGamer game_demo file (its turns, branches and story "
+                       "lines)", description=IMPORT_DEMO_FORMAT, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", help="the game_demo text file (- reads standard input)")
-    p.add_argument("--project", required=True, help="project folder (created if missing)")
+    p.add_argument("--project", required=True,
+                   help="project folder; created, as `kamishibai new` does, if missing or an empty folder")
     p.add_argument("--parent", default="root", help="node to continue from (default: the story's start)")
     p.add_argument("--skip-bad", action="store_true", help="import the good lines, report the bad ones")
     p.add_argument("--generate", action="store_true",
@@ -62,21 +105,39 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--no-generate", action="store_true", help="only the turns, no takes")
     p.set_defaults(handler=cmd_sample)
 
-    p = sub.add_parser("sketch-sheet", help="render every sketch-engine motion into one PNG")
-    p.add_argument("out")
+    p = sub.add_parser("sketch-sheet", help="render every sketch-engine motion into one PNG",
+                       description="Render one frame of every motion the sketch engine knows into a labelled "
+                       "grid. OUT must end in .png, in a folder that exists outside every project folder.")
+    p.add_argument("out", help="the .png file to write")
+    p.add_argument("--force", "-f", action="store_true", help="replace OUT if it exists")
     p.set_defaults(handler=cmd_sketch_sheet)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from studio.composition import create_project
-
-    with create_project(args.path, name=args.name) as project:
+    with new_project(args.path, name=args.name) as project:
         print(project.path)
     return 0
 
 
-def cmd_import_demo(args: argparse.Namespace) -> int:
+def new_project(path: str | os.PathLike[str], name: str | None = None) -> Project:
+    """A new project at ``path``, as ``kamishibai new`` makes it (``path`` may be an empty folder)."""
     from studio.composition import create_project
+
+    refuse_nameless_project(os.fspath(path))
+    return create_project(path, name=name)
+
+
+def _missing_or_empty(folder: Path) -> bool:
+    """Nothing at ``folder``, or an empty folder: where ``new`` makes a project."""
+    if not folder.exists() and not folder.is_symlink():
+        return True
+    try:
+        return folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir())
+    except OSError:  # unreadable: opening it says what is wrong
+        return False
+
+
+def cmd_import_demo(args: argparse.Namespace) -> int:
     from studio.storage.demo_import import DemoImportError, demo_name, import_story, read_demo
     from studio.storage.project import normalise_project_path
 
@@ -85,7 +146,7 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
     if story.problems and not args.skip_bad:
         raise DemoImportError(demo_name(source), story.problems)
     folder = normalise_project_path(args.project)
-    project = open_project(str(folder), wait=args.wait) if folder.exists() else create_project(folder)
+    project = new_project(folder) if _missing_or_empty(folder) else open_project(str(folder), wait=args.wait)
     with project:
         parent = resolve_node(project.tree, args.parent)
         result = import_story(project, story, demo_name(source), parent_id=parent, skip_bad=args.skip_bad)
@@ -194,6 +255,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 def cmd_unbundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import import_bundle
 
+    refuse_nameless_project(args.dest)
     with import_bundle(Path(args.bundle), Path(args.dest)) as project:
         print(project.path)
         for problem in project.problems:
@@ -212,11 +274,39 @@ def cmd_sketch_sheet(args: argparse.Namespace) -> int:
     from studio.export.errors import os_error
 
     out = Path(args.out).expanduser()
-    try:
+    _check_sheet_destination(out, force=args.force)
+    try:  # written beside OUT and renamed into place: a kill or a full disk leaves no half sheet
         print(render_contact_sheet(out))
     except OSError as error:  # a read-only folder, a full disk, a file where a folder should be
         raise os_error(error, out) from None
     return 0
+
+
+def _check_sheet_destination(out: Path, *, force: bool) -> None:
+    """The output policy of ``export``, for a sheet written without a project: never inside a
+    project folder (nor inside a folder named like one), only in a folder that exists, only a
+    ``.png`` name, and an existing file replaced only with ``--force``."""
+    from studio.export import ExportError
+    from studio.export.output import check_destination, check_outside_project
+    from studio.storage.project import PROJECT_SUFFIX, enclosing_project
+
+    here = Path(os.path.abspath(out))
+    named = [folder for path in (here, here.parent.resolve() / here.name) for folder in path.parents
+             if folder.suffix == PROJECT_SUFFIX]
+    project = named[0] if named else enclosing_project(out)
+    if project is not None:
+        try:
+            check_outside_project(out, project)
+        except ExportError as error:
+            raise ExportError(error.message, hint="Write the sheet to a folder outside every project folder "
+                              "(a project holds only what the studio writes).") from None
+    check_destination(out)
+    if out.suffix.lower() != ".png":
+        raise ExportError(f"Can't write {out}: a sketch sheet is a PNG image, so the file name must end in .png.",
+                          hint=f"Choose a name ending in .png, for example {out.stem or 'motions'}.png.")
+    if (out.exists() or out.is_symlink()) and not force:
+        raise ExportError(f"{out} already exists; the sketch sheet would replace it.",
+                          hint="Pass --force to replace it, or choose another file name.")
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
@@ -224,6 +314,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
     from studio.composition import DEFAULT_ENGINE, create_sample_project, default_registry
     from studio.worker import GenerationService
 
+    refuse_nameless_project(args.path)
     with create_sample_project(args.path) as project:
         if args.no_generate:
             print(project.path)

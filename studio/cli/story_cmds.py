@@ -57,8 +57,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     # three positionals, not one with nargs=3: argparse can't print a tuple metavar for a positional
     for stat in ("stamina", "social", "entertainment"):
         p.add_argument(stat, type=_stat, help=f"the starting {stat}, 0 to 100")
-    p.add_argument("--character", default="", help="the cast member (default: everyone); a name the story doesn't "
-                   "know is refused, with the closest names")
+    p.add_argument("--character", help="the cast member (default: everyone); a name the story doesn't "
+                   "know is refused, with the closest names, and so is an empty one")
     p.add_argument("--new", action="store_true",
                    help="--character is someone the story doesn't know yet (no cast member, turn or start state "
                    "names them): set their start anyway")
@@ -231,11 +231,14 @@ def cmd_start_state(args: argparse.Namespace) -> int:
     from studio.core.commands import SetStartState
     from studio.core.state import CharacterState
 
+    if args.character is not None and not args.character.strip():  # "" would mean everyone: say so, as say does
+        raise StudioError("--character is empty: give a name, or leave --character out to set every character's "
+                          "start.")
+    if args.new and args.character is None:
+        raise StudioError("--new needs --character NAME: it sets the start of a character the story doesn't "
+                          "know yet.")
     with open_project(args.path, wait=args.wait) as project:
-        if args.new and not args.character.strip():
-            raise StudioError("--new needs --character NAME: it sets the start of a character the story doesn't "
-                              "know yet.")
-        character = _start_state_character(project.tree, args.character, args.new)
+        character = _start_state_character(project.tree, args.character or "", args.new)
         state = CharacterState(args.stamina, args.social, args.entertainment)
         project.apply(SetStartState(character, state))
         who = printable(character) or "every character"
