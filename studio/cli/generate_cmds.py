@@ -96,7 +96,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     p = sub.add_parser("run-queue", help="run every queued job headless (progress bar on stderr)",
                        description="Work through the project's queue until nothing is left to run. "
-                       "Exit status 0 when every job succeeded, 1 when some failed or wait for an interrupted job.")
+                       "Exit status 0 when every job succeeded, 1 when some failed or some are left waiting (for "
+                       "an interrupted job, or for an engine this machine can't run: those stay queued). Jobs that "
+                       "could never start (an unknown engine, jobs that wait for one another) fail.")
     p.add_argument("path", help="project folder")
     p.add_argument("--requeue-interrupted", action="store_true",
                    help="first queue again the jobs a crash or a stop interrupted")
@@ -241,8 +243,10 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
     cluster = _cluster_spec(args)
     if cluster is not None:
         print(f"kamishibai: engines run on {cluster.describe()}", file=sys.stderr)
-    return GenerationService(project, default_registry(), device=config, devices=devices,
-                             default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts, cluster=cluster)
+    service = GenerationService(project, default_registry(), device=config, devices=devices,
+                                default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts, cluster=cluster)
+    _report_settled_at_start(service)
+    return service
 
 
 def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = True) -> None:
@@ -480,15 +484,21 @@ def cmd_reroll(args: argparse.Namespace) -> int:
 
 
 def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str, Any]:
+    from studio.worker.jobs import settings_problem
+
     node = tree.nodes.get(job.node_id or "")
-    return {
+    unreadable = settings_problem(job)  # a row another program wrote: shown, not a crash
+    out = {
         "id": job.id, "kind": job.kind.value, "status": "blocked" if blocker is not None else job.status.value,
         "priority": job.priority, "node": job.node_id, "instruction": node.instruction.raw if node else "",
-        "engine": job.engine, "seed": job.seed, "settings": dict(job.settings), "label": job.label,
-        "depends_on": job.depends_on, "blocked_by": blocker.id if blocker is not None else None,
+        "engine": job.engine, "seed": job.seed, "settings": None if unreadable else dict(job.settings),
+        "label": job.label, "depends_on": job.depends_on, "blocked_by": blocker.id if blocker is not None else None,
         "take": job.take_id, "created_at": job.created_at, "started_at": job.started_at,
         "finished_at": job.finished_at, "error": job.error, "hint": job.hint,
     }
+    if unreadable:
+        out["settings_unreadable"] = unreadable
+    return out
 
 
 def _read_queue(project: Project):  # type: ignore[no-untyped-def]
@@ -529,29 +539,95 @@ def cmd_queue(args: argparse.Namespace) -> int:
             text = job["error"]
         else:
             text = job["instruction"]
+            if job.get("settings_unreadable"):
+                text = f"[settings unreadable] {text}"
         print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {printable(job['engine'] or '-'):<8}  "
               f"{job['seed']:>10}  {job['node'] or '-':<10}  {printable(text[:60])}")
     return 0
 
 
-def _blocked_message(service, path: str) -> str:  # type: ignore[no-untyped-def]
-    """Why queued jobs did not run (they wait for interrupted ones); "" if none did."""
+def _waiting_messages(service: GenerationService, path: str) -> list[str]:
+    """Why the jobs still queued did not run, one message per cause ([] if none is left):
+    they wait for interrupted jobs, their engine can't run here (they stay queued for a
+    machine that can run it), or they wait for such a job."""
     from studio.worker import JobStatus
+    from studio.worker.operations import cannot_run
     from studio.worker.queue import blocked_by
 
     jobs = {job.id: job for job in service.jobs()}
+    queued = [job for job in jobs.values() if job.status is JobStatus.QUEUED]
+    if not queued:
+        return []
+    unrunnable = service.unrunnable_engines()
     blockers: dict[str, list[str]] = {}
-    for job in jobs.values():
-        if job.status is JobStatus.QUEUED:
-            blocker = blocked_by(job, jobs)
-            if blocker is not None:
-                blockers.setdefault(blocker.id, []).append(job.id)
-    if not blockers:
-        return ""
-    count = sum(len(v) for v in blockers.values())
-    return (f"{count} job(s) wait for interrupted job(s) {', '.join(sorted(blockers))} and did not run.\n"
-            f"  hint: run `kamishibai run-queue {path} --requeue-interrupted` to run them all, "
-            "or cancel the interrupted job(s) in the studio.")
+    by_engine: dict[str, tuple[list[str], list[str]]] = {}  # engine: (its jobs, jobs waiting for them)
+    others: list[str] = []
+    for job in queued:
+        blocker = blocked_by(job, jobs)
+        if blocker is not None:
+            blockers.setdefault(blocker.id, []).append(job.id)
+            continue
+        if job.engine in unrunnable:
+            by_engine.setdefault(job.engine, ([], []))[0].append(job.id)
+            continue
+        above = _unrunnable_above(job, jobs, unrunnable)
+        if above is not None:
+            by_engine.setdefault(above.engine, ([], []))[1].append(job.id)
+        else:
+            others.append(job.id)
+    messages = []
+    if blockers:
+        count = sum(len(v) for v in blockers.values())
+        messages.append(f"{count} job(s) wait for interrupted job(s) {', '.join(sorted(blockers))} and did not "
+                        f"run.\n  hint: run `kamishibai run-queue {path} --requeue-interrupted` to run them all, "
+                        "or cancel the interrupted job(s) in the studio.")
+    for engine, (own, after) in by_engine.items():
+        message, hint = cannot_run(engine, unrunnable[engine])
+        waiting = f"; {len(after)} more wait for them ({_ids(after)})" if after else ""
+        count = len(own) + len(after)
+        messages.append(f"{count} job(s) wait: {message}\n  job(s) {_ids(own)}{waiting}; they stay queued.\n"
+                        f"  hint: {hint} Or run `kamishibai run-queue {path}` on a machine that can run the "
+                        f"{engine} engine (`kamishibai doctor` says), or cancel them in the studio.")
+    if others:
+        messages.append(f"{len(others)} job(s) are still queued and did not run: {_ids(others)}.")
+    return messages
+
+
+def _unrunnable_above(job: Job, jobs: dict[str, Job], unrunnable: dict[str, Any]) -> Job | None:
+    """The queued job that ``job`` waits for (directly or through queued jobs) whose engine
+    can't run here, if any."""
+    from studio.worker import JobStatus
+
+    seen = {job.id}
+    current = job
+    while current.depends_on and current.depends_on not in seen:
+        parent = jobs.get(current.depends_on)
+        if parent is None or parent.status is not JobStatus.QUEUED:
+            return None
+        if parent.engine in unrunnable:
+            return parent
+        seen.add(parent.id)
+        current = parent
+    return None
+
+
+def _ids(job_ids: Sequence[str], shown: int = 8) -> str:
+    more = f" and {len(job_ids) - shown} more" if len(job_ids) > shown else ""
+    return ", ".join(job_ids[:shown]) + more
+
+
+def _report_settled_at_start(service: GenerationService) -> None:
+    """Say (on stderr) which jobs the service failed when it opened the queue, because they
+    could never start, and which it cancelled with them."""
+    failed = service.failed_at_start()
+    for job in failed:
+        print(f"kamishibai: job {job.id} (node {job.node_id}) failed: {printable(job.error)}", file=sys.stderr)
+        if job.hint:
+            print(f"  hint: {printable(job.hint)}", file=sys.stderr)
+    cancelled = service.cancelled_at_start()
+    if cancelled:
+        print(f"kamishibai: {len(cancelled)} job(s) waiting for a failed or cancelled job were cancelled: "
+              f"{_ids([job.id for job in cancelled])}.", file=sys.stderr)
 
 
 def fill_branches(service: GenerationService, tree: StoryTree, leaf_ids: Sequence[str], engine: str | None = None,
@@ -593,19 +669,21 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
         if not waiting:
             print("nothing to run" + (f" ({len(interrupted)} interrupted job(s): use --requeue-interrupted)"
                                       if interrupted else ""), file=sys.stderr)
-            return 0
+            return 1 if service.failed_at_start() else 0
         return run_until_idle(project, service, args.path, quiet=args.quiet)
 
 
 def run_until_idle(project: Project, service: GenerationService, path: str, *, quiet: bool = False) -> int:
-    """Work through the queue with a progress bar on stderr; 1 when a job failed or jobs
-    wait for an interrupted one, else 0."""
+    """Work through the queue with a progress bar on stderr; 1 when a job failed (jobs
+    that could never start fail when the queue is opened) or jobs are left waiting (for an
+    interrupted job, or for an engine that can't run here), else 0."""
     from tqdm import tqdm
 
     from studio.worker import EventKind, JobEvent, JobStatus
 
+    # the jobs that could never start failed when the service opened the queue (reported then)
+    counts = {"done": 0, "failed": len(service.failed_at_start()), "cancelled": len(service.cancelled_at_start())}
     waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
-    counts = {"done": 0, "failed": 0, "cancelled": 0}
     bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=quiet, dynamic_ncols=True)
     lock = threading.Lock()
 
@@ -635,10 +713,10 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
         service.stop(interrupt_running=True, timeout=60)
         bar.close()
         raise
+    left = _waiting_messages(service, path)  # before stopping: a cluster's hosts answer the checks
     service.stop(timeout=None)
     bar.close()
-    blocked = _blocked_message(service, path)
     print(f"{counts['done']} done, {counts['failed']} failed, {counts['cancelled']} cancelled", file=sys.stderr)
-    if blocked:
-        print(f"kamishibai: {blocked}", file=sys.stderr)
-    return 1 if counts["failed"] or blocked else 0
+    for message in left:
+        print(f"kamishibai: {message}", file=sys.stderr)
+    return 1 if counts["failed"] or left else 0

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from studio.core.errors import StudioError
 from studio.engines.base import EngineConfig
 from studio.engines.registry import EngineRegistry
+from studio.engines.requirements import Requirement, RequirementKind
 from studio.worker.engine_host import Host, HostMode, InProcessHost
 from studio.worker.runner import GenerateRunner
 
@@ -39,6 +40,15 @@ class DeviceWorker:
                                               else registry.check(engine, self.config))
             self.fits[engine] = fit
         return fit
+
+    def unmet(self, registry: EngineRegistry, engine: str) -> list[Requirement]:
+        """Every reason ``engine`` can't run here ([] when it can)."""
+        if engine not in registry:
+            known = ", ".join(registry.names()) or "none"
+            return [Requirement(RequirementKind.CONFIG, f"Unknown engine {engine!r}.",
+                                hint=f"Available engines: {known}.")]
+        check = getattr(self.host, "check", None)
+        return list(check(engine)) if check is not None else registry.check(engine, self.config)
 
     def wait_ready(self, stopping: Callable[[], bool]) -> bool:
         """Before taking a job: wait for a host that is coming back (a cluster actor being

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from studio.core.state import CharacterState
 from studio.engines.registry import EngineRegistry
+from studio.engines.requirements import Requirement
 from studio.worker.device_worker import DeviceWorker
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.host_job import HostPrediction
@@ -138,6 +139,21 @@ class DevicePool:
     def running_ids(self) -> list[str]:
         """Jobs claimed by this process's devices (marked in the same step as the claim)."""
         return list(self.jobs.running)
+
+    def unmet(self, engine: str) -> list[Requirement]:
+        """Why no device here can run ``engine`` (the first device's reasons); [] when one
+        can, or while the devices are still to come (a cluster being joined)."""
+        with self.jobs.cond:
+            workers = list(self.workers)
+            if self.expecting or not workers:
+                return []
+        first: list[Requirement] = []
+        for worker in workers:
+            reasons = worker.unmet(self.registry, engine)
+            if not reasons:
+                return []
+            first = first or reasons
+        return first
 
     def forget_fits(self) -> None:
         """Weights may have arrived since engines were last checked."""

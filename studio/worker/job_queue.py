@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -51,6 +51,9 @@ class JobQueue:
         self.results: dict[str, Any] = {}
         self.host_losses: dict[str, int] = {}
         """How often each job's host was lost under it (see :meth:`put_back`)."""
+        self.settled_at_start: list[Job] = []
+        """The jobs :meth:`recover` failed because they could never start, and those it
+        cancelled because they waited for a failed or cancelled job."""
 
     # -- reading (any thread, no lock) ------------------------------------------------------
 
@@ -81,11 +84,13 @@ class JobQueue:
 
     # -- start-up ---------------------------------------------------------------------------
 
-    def recover(self) -> None:
-        """Settle the jobs of a dead process from the database (see :meth:`JobStore.recover`)."""
-        self.publish(self.writer.call(self._recover))
+    def recover(self, engines: Collection[str] | None = None) -> None:
+        """Settle the jobs of a dead process from the database (see :meth:`JobStore.recover`),
+        and fail the waiting jobs that could never start (see :func:`queue.never_runnable`;
+        ``engines``: the engine names the studio has), with the jobs that wait for them."""
+        self.publish(self.writer.call(lambda: self._recover(engines)))
 
-    def _recover(self) -> list[JobEvent]:
+    def _recover(self, engines: Collection[str] | None) -> list[JobEvent]:
         if not self.project.read_only:
             recovered = self._store.recover(lambda take_id: remove_take_media(self.project, take_id))
             for problem in recovered.problems:
@@ -94,17 +99,40 @@ class JobQueue:
         with self.cond:
             self._jobs = {job.id: job for job in self._store.load()}
             self._sequence = max((job.sequence for job in self._jobs.values()), default=0)
-            events = self._cascade_all() if not self.project.read_only else []
+            events = self._fail_never_runnable(engines) if not self.project.read_only else []
+            for job in self._jobs.values():  # a retry or a run reads them as names with values
+                if not isinstance(job.settings, Mapping):
+                    self._jobs[job.id] = replace(job, settings={})
+            events = self._cascade_all(events) if not self.project.read_only else []
             self._publish_table()
         return events
 
-    def _cascade_all(self) -> list[JobEvent]:
+    def _fail_never_runnable(self, engines: Collection[str] | None) -> list[JobEvent]:
+        """Fail (in memory) the waiting jobs that could never start: otherwise they would
+        stay queued for ever, and a queue run would end as if it had nothing to do."""
         events: list[JobEvent] = []
+        failures = queue.never_runnable(self._jobs, engines)
+        for job_id in sorted(failures, key=lambda j: run_order_key(self._jobs[j])):
+            message, hint = failures[job_id]
+            job = self._jobs[job_id]
+            failed = replace(job, status=JobStatus.FAILED, finished_at=now_iso(), error=message, hint=hint,
+                             take_id="", settings=job.settings if isinstance(job.settings, Mapping) else {})
+            self._jobs[job_id] = failed
+            events.append(JobEvent(EventKind.FAILED, failed, message=message, hint=hint))
+            log.info("job %s failed: %s", job_id, message)
+            self.project.problems.append(f"job {job_id} failed: {message}")
+        return events
+
+    def _cascade_all(self, failed: list[JobEvent]) -> list[JobEvent]:
+        """``failed`` and the jobs cancelled because they wait for a failed or cancelled
+        job, stored."""
+        events = list(failed)
         for job in list(self._jobs.values()):
             if job.status in (JobStatus.FAILED, JobStatus.CANCELLED):
                 events.extend(self._dependents_cancelled(job))
         if events:
             self._store.save_all(e.job for e in events)
+        self.settled_at_start = [e.job for e in events]
         return events
 
     # -- changes (each one runs on the writer thread) ---------------------------------------
@@ -278,6 +306,7 @@ class JobQueue:
                     final, text = JobStatus.INTERRUPTED, INTERRUPTED_MESSAGE
                 ended = replace(
                     current, status=final, finished_at=now_iso(), error=text, hint=hint, take_id=take_id,
+                    settings=current.settings if isinstance(current.settings, Mapping) else {},
                     progress=1.0 if final is JobStatus.DONE else current.progress,
                     eta_s=0.0 if final is JobStatus.DONE else None,
                 )

@@ -6,7 +6,8 @@ reads and writes them); they are re-exported here for the worker's callers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
 
 from studio.core.jobs import SEED_LIMIT, Job, JobKind, JobStatus, check_seed, new_seed
 
@@ -19,6 +20,7 @@ __all__ = [
     "display_order",
     "new_seed",
     "run_order_key",
+    "settings_problem",
 ]
 
 
@@ -44,3 +46,17 @@ def display_order(jobs: Iterable[Job]) -> list[Job]:
         return (rank[job.status], 0, job.sequence)
 
     return sorted(jobs, key=key)
+
+
+def settings_problem(job: Job) -> str:
+    """Why ``job``'s stored settings can't be used ("" when they are names with values):
+    a row written by another program may hold any JSON there, such as a list."""
+    if isinstance(job.settings, Mapping):
+        return ""
+    try:
+        shown = json.dumps(job.settings, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        shown = repr(job.settings)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return f"stored settings are {shown}, not an object"

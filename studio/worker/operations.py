@@ -129,9 +129,11 @@ class Operations:
             return self.submit_task(old.label, fn, old.node_id, old.priority)
         if old.node_id is None or old.node_id not in self.project.tree.nodes:
             raise StudioError(f"Job {job_id} can't be retried: its turn was deleted.")
+        engine = self.engine_name(old.engine)  # refused now, not queued to wait for ever
         chosen = seed if seed is not None else (old.seed if same_seed else None)
-        job = replace(self._new_job(old.node_id, old.engine, chosen, dict(old.settings), old.priority,
-                                    old.label or "Retry"), retry_of=old.id)
+        settings = dict(old.settings) if isinstance(old.settings, Mapping) else {}  # unreadable: the defaults
+        job = replace(self._new_job(old.node_id, engine, chosen, settings, old.priority, old.label or "Retry"),
+                      retry_of=old.id)
         replaced: list[Job] = []
         if old.status is JobStatus.INTERRUPTED:
             replaced.append(replace(old, status=JobStatus.CANCELLED, finished_at=now_iso(),
@@ -153,9 +155,8 @@ class Operations:
             if not unmet:
                 break
         if unmet:
-            more = f" (and {len(unmet) - 1} more reason(s))" if len(unmet) > 1 else ""
-            raise EngineError(f"The {name} engine can't run here: {unmet[0].message}{more}",
-                              hint=unmet[0].hint or "Run `kamishibai doctor` for every reason.")
+            message, hint = cannot_run(name, unmet)
+            raise EngineError(message, hint=hint)
         return name
 
     def settings_for(self, engine: str, settings: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -186,6 +187,13 @@ class Operations:
             seed=new_seed() if seed is None else int(seed), settings=settings, priority=int(priority),
             created_at=now_iso(), depends_on=depends_on, label=label,
         )
+
+
+def cannot_run(name: str, unmet: Sequence[Requirement]) -> tuple[str, str]:
+    """The message and hint that say engine ``name`` can't run here, from its unmet requirements."""
+    more = f" (and {len(unmet) - 1} more reason(s))" if len(unmet) > 1 else ""
+    return (f"The {name} engine can't run here: {unmet[0].message}{more}",
+            unmet[0].hint or "Run `kamishibai doctor` for every reason.")
 
 
 def _node(tree: StoryTree, node_id: str) -> Node:

@@ -6,12 +6,12 @@ The service calls them under its lock and stores what they return.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from enum import Enum
 
 from studio.core.model import now_iso
-from studio.worker.jobs import Job, JobStatus, run_order_key
+from studio.worker.jobs import Job, JobKind, JobStatus, run_order_key, settings_problem
 
 Jobs = Mapping[str, Job]
 
@@ -51,6 +51,57 @@ def blocked_by(job: Job, jobs: Jobs) -> Job | None:
         seen.add(parent.id)
         current = parent
     return None
+
+
+WAITING = (JobStatus.QUEUED, JobStatus.INTERRUPTED)
+"""Jobs that have not started (an interrupted one starts again once it is queued again)."""
+
+
+def dependency_loops(jobs: Jobs) -> dict[str, tuple[str, ...]]:
+    """Each waiting job that depends on itself, directly or through other waiting jobs,
+    with its loop: its own id, then the ids along ``depends_on`` until it comes back.
+    Such a job could never start (only a crafted or damaged project has one)."""
+    waiting = {job_id: job for job_id, job in jobs.items() if job.status in WAITING}
+    loops: dict[str, tuple[str, ...]] = {}
+    visited: set[str] = set()
+    for start in waiting:
+        path: list[str] = []
+        at: dict[str, int] = {}
+        current: str | None = start
+        while current is not None and current in waiting and current not in visited:
+            visited.add(current)
+            at[current] = len(path)
+            path.append(current)
+            current = waiting[current].depends_on
+        if current is not None and current in at:  # back to a job of this walk: a loop
+            loop = path[at[current]:]
+            for index, job_id in enumerate(loop):
+                loops[job_id] = (*loop[index:], *loop[:index])
+    return loops
+
+
+def never_runnable(jobs: Jobs, engines: Collection[str] | None = None) -> dict[str, tuple[str, str]]:
+    """The waiting generate jobs that could never start, each with (message, hint): stored
+    settings that are not names with values, a loop of jobs waiting for one another, or
+    (when ``engines`` lists the known ones) an engine the studio does not have."""
+    out: dict[str, tuple[str, str]] = {}
+    loops = dependency_loops(jobs)
+    for job in jobs.values():
+        if job.kind is not JobKind.GENERATE or job.status not in WAITING:
+            continue
+        unreadable = settings_problem(job)
+        if engines is not None and job.engine not in engines:
+            known = ", ".join(sorted(engines)) or "none"
+            out[job.id] = (f"Unknown engine {job.engine!r}: this version of the studio has no such engine.",
+                           f"Available engines: {known}. Re-roll the turn with one of them.")
+        elif job.id in loops:
+            shown = " → ".join((*loops[job.id], job.id))
+            out[job.id] = (f"The job depends on itself ({shown}), so it could never start.",
+                           "Re-roll the turn to queue it again.")
+        elif unreadable:
+            out[job.id] = (f"The job's settings can't be read: {unreadable}.",
+                           "Retry it to run it with the engine's default settings.")
+    return out
 
 
 def queued_in_order(jobs: Jobs, *, without: str = "") -> list[Job]:

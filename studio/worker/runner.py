@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from studio.core.commands import AddRerolledTake, AddTake, CommandError, reroll_keeps_selection
+from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
 from studio.core.state import CharacterState
@@ -26,7 +27,7 @@ from studio.worker.context import NodeGone, RepresentationCache, build_context
 from studio.worker.engine_host import Host, HostJobError, HostLostError
 from studio.worker.failures import describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostPrediction
-from studio.worker.jobs import Job, JobStatus
+from studio.worker.jobs import Job, JobStatus, settings_problem
 from studio.worker.progress import ProgressTracker, ProgressUpdate, StageTimes
 from studio.worker.results import jsonable, remove_take_media, verify_media
 
@@ -95,7 +96,8 @@ class GenerateRunner:
         node_id, take_id = job.node_id, job.take_id
         tracker = ProgressTracker.for_engine(self.stage_times, job.engine, loading=self.host.needs_load(job.engine))
         timings: dict[str, float] = {}
-        used: dict[str, Any] = dict(job.settings)
+        readable = isinstance(job.settings, Mapping)
+        used: dict[str, Any] = dict(job.settings) if readable else {}
         parent_take_id = ""
         instruction_raw = ""
         engine_version = ""
@@ -104,6 +106,9 @@ class GenerateRunner:
             return is_cancelled() or not self._node_exists(node_id)
 
         try:
+            if not readable:  # a row another program wrote: fail it with the reason
+                raise StudioError(f"The job's settings can't be read: {settings_problem(job)}.",
+                                  hint="Retry it to run it with the engine's default settings.")
             info = self.host.registry.info(job.engine)
             settings, ignored = job_settings(info, job.settings)
             used = settings.to_values()

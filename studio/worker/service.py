@@ -24,7 +24,7 @@ from studio.worker.engine_host import EngineStatus, HostMode
 from studio.worker.event_bus import EventBus, EventCallback, EventStream, only_jobs
 from studio.worker.events import DocumentChanged, JobEvent
 from studio.worker.job_queue import JobQueue
-from studio.worker.jobs import Job
+from studio.worker.jobs import Job, JobKind, JobStatus
 from studio.worker.operations import Operations
 from studio.worker.progress import StageTimes
 from studio.worker.runner import GenerateRunner, TaskFunction
@@ -113,7 +113,7 @@ class GenerationService:
         self._pool = DevicePool(self._queue, registry, workers, expecting=self._connection is not None,
                                 local_tasks=cluster is not None)
         self._operations = Operations(project, registry, self._queue, self._pool, default_engine)
-        self._queue.recover()
+        self._queue.recover(registry.names())
         if self._cluster is not None:  # actors start later, sized for the engines they will run
             self._size_actors(self._cluster)
         if auto_requeue:
@@ -313,6 +313,33 @@ class GenerationService:
     def wait_jobs(self, job_ids: Iterable[str], timeout: float | None = None) -> bool:
         """Wait until every job in ``job_ids`` is done, failed or cancelled."""
         return self._pool.wait_jobs(job_ids, timeout)
+
+    def failed_at_start(self) -> list[Job]:
+        """The waiting jobs failed when the service opened the queue, because they could
+        never start: an engine the studio does not have, a job that depends on itself
+        (through others), stored settings that are not names with values. Each job's
+        ``error`` says which (the project's ``problems`` too)."""
+        return [job for job in self._queue.settled_at_start if job.status is JobStatus.FAILED]
+
+    def cancelled_at_start(self) -> list[Job]:
+        """The waiting jobs cancelled when the service opened the queue, because the job
+        they wait for had failed or was cancelled."""
+        return [job for job in self._queue.settled_at_start if job.status is JobStatus.CANCELLED]
+
+    def unrunnable_engines(self, engines: Iterable[str] | None = None) -> dict[str, list[Requirement]]:
+        """Every engine of ``engines`` (default: those of the queued jobs) that no device of
+        this service can run, with the reasons (a missing weight file, no CUDA device...).
+        Their jobs stay queued, for a machine that can run them; :meth:`wait_idle` does not
+        wait for them."""
+        if engines is None:
+            engines = [job.engine for job in self._queue.jobs() if job.status is JobStatus.QUEUED
+                       and job.kind is JobKind.GENERATE]
+        out: dict[str, list[Requirement]] = {}
+        for name in dict.fromkeys(engines):
+            reasons = self._pool.unmet(name)
+            if reasons:
+                out[name] = reasons
+        return out
 
     def check_engine(self, name: str) -> list[Requirement]:
         """Every reason ``name`` can't run with this service's configuration."""
