@@ -107,6 +107,21 @@ def job_row(job: Job, owner: str = "") -> dict[str, Any]:
     }
 
 
+class UnreadableSettings(str):
+    """A job row's settings text that is not JSON (written by another program, or damaged):
+    kept as it is, so that the job is listed and failed with the reason, not skipped while it
+    stays queued in the database."""
+
+    __slots__ = ()
+
+
+def _settings(text: str | None) -> Any:
+    try:
+        return json.loads(text or "{}")
+    except (ValueError, RecursionError):
+        return UnreadableSettings(text or "")
+
+
 def job_from_row(row: Mapping[str, Any]) -> Job:
     return Job(
         id=row["id"],
@@ -114,7 +129,7 @@ def job_from_row(row: Mapping[str, Any]) -> Job:
         node_id=row["node_id"],
         engine=row["engine"],
         seed=int(row["seed"]),
-        settings=json.loads(row["settings"] or "{}"),
+        settings=_settings(row["settings"]),
         priority=int(row["priority"]),
         status=JobStatus(row["status"]),
         sequence=int(row["sequence"]),

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Mapping
 
 from studio.core.jobs import SEED_LIMIT, Job, JobKind, JobStatus, check_seed, new_seed
+from studio.storage.job_store import UnreadableSettings
 
 __all__ = [
     "SEED_LIMIT",
@@ -53,6 +54,9 @@ def settings_problem(job: Job) -> str:
     a row written by another program may hold any JSON there, such as a list."""
     if isinstance(job.settings, Mapping):
         return ""
+    if isinstance(job.settings, UnreadableSettings):
+        text = str(job.settings)
+        return f"stored settings are not JSON ({text[:57] + '...' if len(text) > 60 else text})"
     try:
         shown = json.dumps(job.settings, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):

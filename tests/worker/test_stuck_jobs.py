@@ -249,3 +249,14 @@ def test_the_runner_fails_a_job_whose_settings_are_not_an_object(project: Projec
     outcome = runner.run(job, Reporter(), lambda: False)
     assert outcome.status is JobStatus.FAILED
     assert outcome.message == "The job's settings can't be read: stored settings are [1,2], not an object."
+
+
+def test_a_job_whose_settings_are_not_json_is_listed_and_failed_not_skipped(folder: Path, cli: FakeScript,
+                                                                             capsys: Capture) -> None:
+    _insert(folder, "jbad", settings="{frames: 9", sequence=1)
+    assert main(["queue", str(folder), "--json"]) == 0
+    listed = {job["id"]: job for job in json.loads(capsys.readouterr().out)}
+    assert listed["jbad"]["settings_unreadable"] == "stored settings are not JSON ({frames: 9)"
+    assert main(["run-queue", str(folder), "--quiet"]) == 1
+    assert "stored settings are not JSON ({frames: 9)" in capsys.readouterr().err
+    assert _rows(folder)["jbad"][0] == "failed"
