@@ -142,10 +142,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             result = job(bar, never_cancelled)
         finally:
             bar.close()
+        read_with = list(project.problems)  # such as a stored duration out of range, read as unset
     if not result.paths:
         raise StudioError("The export wrote nothing.")
     for note in result.notes:
         print(f"kamishibai: note: {note}.", file=sys.stderr)
+    if read_with:
+        more = f" (and {len(read_with) - 1} more: `kamishibai info` lists them)" if len(read_with) > 1 else ""
+        print(f"kamishibai: note: the project was read with a problem: {read_with[0].rstrip('.')}{more}.",
+              file=sys.stderr)
     print(result.summary())
     for extra in result.paths[1:]:
         print(f"  also wrote {extra}")

@@ -102,5 +102,6 @@ def test_export_and_info_of_a_bad_stored_duration(tmp_path: Path, value: str) ->
     said = re.search(r"([\d.,]+) s\b", done.stdout)  # "...: 1 turn, 0.38 s, 3 frames; ..."
     assert said is not None, done.stdout
     assert 0 < float(said.group(1).replace(",", "")) < 5  # the clip's own length (3 frames)
+    assert f"note: the project was read with a problem: node {node}" in done.stderr  # not silently
     info = _cli("info", str(folder), "--json")
     assert any(f"{node}'s stored duration" in p for p in json.loads(info.stdout)["problems"]), info.stdout
