@@ -33,10 +33,20 @@ class UndoStack:
         self.done: list[UndoEntry] = []
         self.undone: list[UndoEntry] = []
 
-    def push(self, entry: UndoEntry) -> None:
+    def push(self, entry: UndoEntry, *, independent: bool = False) -> None:
+        """Add ``entry``. ``independent``: a change the user didn't make now (a finished
+        generation's take) keeps what could be redone when it touches none of the entities
+        those entries touch: patches are snapshots of entities, so disjoint ones give the same
+        story in either order, and a take arriving in the background must not take away the
+        user's redo."""
         self.done.append(entry)
         del self.done[: -self.limit]
-        self.undone.clear()
+        if not (independent and self._disjoint_from_undone(entry)):
+            self.undone.clear()
+
+    def _disjoint_from_undone(self, entry: UndoEntry) -> bool:
+        touched = entry.forward.keys() | entry.reverse.keys()
+        return all(touched.isdisjoint(undone.forward.keys() | undone.reverse.keys()) for undone in self.undone)
 
     @property
     def undo_label(self) -> str | None:
@@ -95,8 +105,10 @@ class Document:
             listener(changes)
         return reverse, changes
 
-    def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
-        return self.change(lambda: self._apply(command, undoable))
+    def apply(self, command: Command, *, undoable: bool = True, background: bool = False) -> ChangeSet:
+        """Apply ``command`` as one change. ``background``: not the user's edit of this moment
+        (a finished generation), which leaves the redo history where it is independent of it."""
+        return self.change(lambda: self._apply(command, undoable, background))
 
     def undo(self) -> ChangeSet | None:
         return self.change(self._undo)
@@ -104,12 +116,12 @@ class Document:
     def redo(self) -> ChangeSet | None:
         return self.change(self._redo)
 
-    def _apply(self, command: Command, undoable: bool) -> ChangeSet:
+    def _apply(self, command: Command, undoable: bool, background: bool = False) -> ChangeSet:
         with self._changing:
             patch = dict(command.build(self.tree))
             reverse, changes = self._commit(patch, command.label)
             if undoable and patch:
-                self.history.push(UndoEntry(command.label, patch, reverse))
+                self.history.push(UndoEntry(command.label, patch, reverse), independent=background)
             elif patch:
                 # Undo entries hold snapshots; one taken before this change could restore
                 # a state that no longer fits, so a change outside the history ends it.

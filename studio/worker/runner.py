@@ -207,9 +207,10 @@ class GenerateRunner:
                 raise NodeGone(take.node_id)
             if reroll:
                 keep = not self.reroll_selects and reroll_keeps_selection(document.tree, take.node_id)
-                document.apply(AddRerolledTake(take, select=select and not keep), undoable=self.undoable_takes)
+                document.apply(AddRerolledTake(take, select=select and not keep), undoable=self.undoable_takes,
+                               background=True)
                 return
-            document.apply(AddTake(take, select=select), undoable=self.undoable_takes)
+            document.apply(AddTake(take, select=select), undoable=self.undoable_takes, background=True)
 
         document.change(change)
 
