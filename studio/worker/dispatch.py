@@ -252,6 +252,7 @@ class DevicePool:
             except ClaimRefusedError as failure:
                 log.exception("could not start job %s", job.id)
                 self.jobs.bus.publish(JobEvent(EventKind.FAILED, failure.job, message=failure.job.error))
+                self.jobs.publish(failure.cascade)
                 continue
             if claimed is None:
                 continue

@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 MAX_HOST_LOSSES = 3
 """A job whose host dies under it this many times fails rather than going back again."""
 
+RETRYABLE = (JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.INTERRUPTED)
+"""The jobs that can be retried (as a new job)."""
+
 
 class JobQueue:
     def __init__(self, project: Project, writer: Writer, bus: EventBus) -> None:
@@ -103,8 +106,36 @@ class JobQueue:
             for job in self._jobs.values():  # a retry or a run reads them as names with values
                 if not isinstance(job.settings, Mapping):
                     self._jobs[job.id] = replace(job, settings={})
-            events = self._cascade_all(events) if not self.project.read_only else []
+            events = self._cascade_all([*events, *self._follow_retries()]) if not self.project.read_only else []
             self._publish_table()
+        return events
+
+    def _follow_retries(self) -> list[JobEvent]:
+        """Point (in memory) each waiting job whose job failed or was cancelled but was then
+        retried at that retry (the newest, following retries of retries). Projects written
+        before a retry moved the waiting jobs itself have such jobs: they would be cancelled
+        with a turn that is being generated again."""
+        retries: dict[str, Job] = {}
+        for job in sorted(self._jobs.values(), key=lambda j: j.sequence):
+            if job.retry_of:
+                retries[job.retry_of] = job  # the newest retry wins
+        events: list[JobEvent] = []
+        for job in list(self._jobs.values()):
+            parent = self._jobs.get(job.depends_on or "")
+            if job.status not in queue.WAITING or parent is None or parent.id not in retries \
+                    or parent.status not in (JobStatus.FAILED, JobStatus.CANCELLED):
+                continue
+            target, seen = parent, {job.id}
+            while target.id in retries and target.status in (JobStatus.FAILED, JobStatus.CANCELLED) \
+                    and target.id not in seen:
+                seen.add(target.id)
+                target = retries[target.id]
+            if target.id in seen:  # a loop of retries (a crafted project): left to be cancelled
+                continue
+            moved = replace(job, depends_on=target.id)
+            self._jobs[job.id] = moved
+            events.append(JobEvent(EventKind.UPDATED, moved))
+            log.info("job %s now waits for job %s, the retry of job %s", job.id, target.id, parent.id)
         return events
 
     def _fail_never_runnable(self, engines: Collection[str] | None) -> list[JobEvent]:
@@ -215,6 +246,33 @@ class JobQueue:
 
         self.bus.publish(JobEvent(EventKind.UPDATED, self.writer.call(operation)))
 
+    def enqueue_retry(self, job: Job, old_id: str) -> tuple[Job, list[Job]]:
+        """Queue ``job``, the retry of job ``old_id``, in one writer operation and one
+        transaction: an interrupted ``old_id`` is cancelled (replaced), and every job that
+        waited for it now waits for ``job``, so a chain resumes in order. Returns the stored
+        job and the waiting jobs moved to it."""
+        def operation() -> tuple[Job, list[Job]]:
+            with self.cond:
+                old = self._jobs.get(old_id)
+                if old is None or old.status not in RETRYABLE:
+                    state = "no longer in the queue" if old is None else old.status.value
+                    raise StudioError(f"Job {old_id} is {state}; only failed, cancelled or interrupted jobs "
+                                      "can be retried.")
+                self._sequence += 1
+                new = replace(job, sequence=self._sequence, status=JobStatus.QUEUED, retry_of=old.id)
+                changed = [new]
+                if old.status is JobStatus.INTERRUPTED:
+                    changed.append(replace(old, status=JobStatus.CANCELLED, finished_at=now_iso(),
+                                           error=f"Replaced by job {new.id}.", take_id=""))
+                moved = [replace(j, depends_on=new.id) for j in self._jobs.values()
+                         if j.depends_on == old.id and j.status in queue.WAITING and j.id != new.id]
+                self._save([*changed, *moved])
+            return new, moved
+
+        new, moved = self.writer.call(operation)
+        self.publish([JobEvent(EventKind.QUEUED, new), *(JobEvent(EventKind.UPDATED, j) for j in moved)])
+        return new, moved
+
     def requeue_interrupted(self) -> list[Job]:
         def operation() -> list[Job]:
             with self.cond:
@@ -276,8 +334,10 @@ class JobQueue:
                     failed = replace(current, status=JobStatus.FAILED, finished_at=now_iso(),
                                      error=f"The job could not be started: {error}")
                     self._jobs[job.id] = failed
+                    cascade = self._dependents_cancelled(failed)  # in memory, as the failure
                     self._publish_table()
-                    raise ClaimRefusedError(failed) from error
+                    self.cond.notify_all()
+                    raise ClaimRefusedError(failed, cascade) from error
                 if not claimed:
                     fresh = self._store.get(job.id)
                     if fresh is None:
@@ -378,9 +438,11 @@ class JobQueue:
 class ClaimRefusedError(Exception):
     """The database refused to start the job; it was marked failed."""
 
-    def __init__(self, job: Job) -> None:
+    def __init__(self, job: Job, cascade: list[JobEvent] | None = None) -> None:
         super().__init__(job.error)
         self.job = job
+        self.cascade = list(cascade or [])
+        """The jobs cancelled because they waited for it."""
 
 
 def _new_take_id(job: Job) -> str:

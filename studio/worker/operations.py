@@ -21,7 +21,7 @@ from studio.engines.registry import EngineRegistry
 from studio.storage.job_store import check_settings
 from studio.storage.project import Project
 from studio.worker.dispatch import DevicePool
-from studio.worker.job_queue import JobQueue
+from studio.worker.job_queue import RETRYABLE, JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, new_seed
 from studio.worker.runner import REROLL_LABEL, TaskFunction
 
@@ -119,7 +119,7 @@ class Operations:
 
     def retry(self, job_id: str, seed: int | None, same_seed: bool) -> str:
         old = self.jobs.job(job_id)
-        if old.status not in (JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.INTERRUPTED):
+        if old.status not in RETRYABLE:
             raise StudioError(f"Job {job_id} is {old.status.value}; only failed, cancelled or interrupted jobs "
                               "can be retried.")
         if old.kind is JobKind.TASK:
@@ -132,14 +132,14 @@ class Operations:
         engine = self.engine_name(old.engine)  # refused now, not queued to wait for ever
         chosen = seed if seed is not None else (old.seed if same_seed else None)
         settings = dict(old.settings) if isinstance(old.settings, Mapping) else {}  # unreadable: the defaults
-        job = replace(self._new_job(old.node_id, engine, chosen, settings, old.priority, old.label or "Retry"),
-                      retry_of=old.id)
-        replaced: list[Job] = []
-        if old.status is JobStatus.INTERRUPTED:
-            replaced.append(replace(old, status=JobStatus.CANCELLED, finished_at=now_iso(),
-                                    error=f"Replaced by job {job.id}."))
-        self._enqueue([job], also_save=replaced)
-        return job.id
+        # it keeps its place in a chain: after the job it waited for, if that one is still to run
+        parent = self.jobs.get(old.depends_on) if old.depends_on else None
+        depends_on = parent.id if parent is not None and not parent.finished else None
+        job = replace(self._new_job(old.node_id, engine, chosen, settings, old.priority, old.label or "Retry",
+                                    depends_on), retry_of=old.id)
+        # the jobs that waited for the old one wait for this one (an interrupted one is replaced)
+        self.pool.forget_fits()
+        return self.jobs.enqueue_retry(job, old.id)[0].id
 
     # -- engines and settings ---------------------------------------------------------------
 

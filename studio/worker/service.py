@@ -27,6 +27,7 @@ from studio.worker.job_queue import JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus
 from studio.worker.operations import Operations
 from studio.worker.progress import StageTimes
+from studio.worker.queue import blocked_by
 from studio.worker.runner import GenerateRunner, TaskFunction
 from studio.worker.thread_budget import share_cores
 from studio.worker.writer import Writer
@@ -259,6 +260,24 @@ class GenerationService:
     def job(self, job_id: str) -> Job:
         return self._queue.job(job_id)
 
+    def blocked(self) -> dict[str, Job]:
+        """Each queued job that waits for an interrupted job (directly or through other
+        queued jobs), with that interrupted job: it won't run until that one is retried,
+        queued again (:meth:`requeue_interrupted`) or cancelled. The CLI's ``queue`` lists
+        these as *blocked*. From the last published queue (never waits)."""
+        jobs = {job.id: job for job in self._queue.jobs()}
+        out: dict[str, Job] = {}
+        for job in jobs.values():
+            blocker = blocked_by(job, jobs) if job.status is JobStatus.QUEUED else None
+            if blocker is not None:
+                out[job.id] = blocker
+        return out
+
+    def blocked_by(self, job_id: str) -> Job | None:
+        """The interrupted job that queued job ``job_id`` waits for (see :meth:`blocked`);
+        None when nothing blocks it."""
+        return self.blocked().get(job_id)
+
     def task_result(self, job_id: str) -> Any:
         """What a finished task's function returned (None for generate jobs)."""
         return self._queue.results.get(job_id)
@@ -387,7 +406,12 @@ class GenerationService:
 
     def retry(self, job_id: str, *, seed: int | None = None, same_seed: bool = False) -> str:
         """Queue a failed, cancelled or interrupted job again as a new job (same node,
-        engine and settings; a new seed unless ``seed`` or ``same_seed`` says otherwise)."""
+        engine and settings; a new seed unless ``seed`` or ``same_seed`` says otherwise).
+
+        The jobs that waited for it (the rest of a chain) wait for the new job instead, and
+        an interrupted job is marked cancelled (replaced), in one transaction: the chain
+        resumes in order. The new job waits for the job the old one waited for, if that one
+        has yet to run."""
         return self._operations.retry(job_id, seed, same_seed)
 
     # -- changing the queue -------------------------------------------------------------
