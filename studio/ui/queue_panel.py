@@ -120,11 +120,31 @@ class QueuePanel(QWidget):
         finished = [j for j in jobs if j.finished][-MAX_FINISHED_SHOWN:]
         return active + list(reversed(finished))
 
-    def _row(self, job: Any) -> tuple[str, str, str, str, str]:
-        """What a job's line shows: label, status, progress, the tooltip and the status icon."""
+    def _waits(self, running: bool) -> dict[str, str]:
+        """Why queued jobs can't run now, by job id: those waiting for an interrupted job
+        (*blocked*), and, while nothing runs, those whose engine this machine can't run (they
+        stay queued for a machine that can)."""
+        if self.service is None:
+            return {}
+        out = {job_id: f"Waits for the interrupted job \u201c{self.describe_job(blocker)}\u201d: retry it or "
+                       "cancel it." for job_id, blocker in self.service.blocked().items()}
+        if not running:
+            unrunnable = self.service.unrunnable_engines()
+            for job in self.service.jobs():
+                reasons = unrunnable.get(job.engine)
+                if reasons and kind_name(job.status) == "queued" and job.id not in out:
+                    out[job.id] = (f"Waits: the {job.engine} engine can't run here ({reasons[0]}). Run the queue "
+                                   "on a machine that can, or cancel it.")
+        return out
+
+    def _row(self, job: Any, waits: str = "") -> tuple[str, str, str, str, str]:
+        """What a job's line shows: label, status, progress, the tooltip and the status icon.
+        ``waits``: why a queued job can't run now (its status then reads *blocked*)."""
         status = kind_name(job.status)
         label = self.describe_job(job)
         progress = ""
+        if status == "queued" and waits:
+            return label, "blocked", "", waits, "pause"
         view = self.tracker.job(job.id)
         if status == "running":
             fraction = view.fraction if view else job.progress
@@ -171,10 +191,13 @@ class QueuePanel(QWidget):
                     continue
             position += 1
         grow: set[int] = set()
+        waits = self._waits(any(kind_name(job.status) == "running" for job in jobs))
+        blocked = 0
         for job in jobs:
-            row = self._row(job)
+            row = self._row(job, waits.get(job.id, ""))
             label, status, progress, tip, icon_name = row
             queued += status == "queued"
+            blocked += status == "blocked"
             running += status == "running"
             attention += status == "interrupted" or (status == "failed" and self.tracker.job(job.id) is not None)
             item = self._items[job.id]
@@ -194,9 +217,10 @@ class QueuePanel(QWidget):
                 item.setSelected(job.id == selected)
         self.list.blockSignals(False)
         self._fit_columns(grow, jobs)
-        self.summary.setText(f"{running} running · {queued} queued" if running or queued else "Queue empty")
+        counts = [f"{running} running", f"{queued} queued"] + ([f"{blocked} blocked"] if blocked else [])
+        self.summary.setText(" · ".join(counts) if running or queued or blocked else "Queue empty")
         self._update_buttons()
-        has_jobs = bool(queued or running or attention)
+        has_jobs = bool(queued or running or attention or blocked)
         if has_jobs != self.has_jobs:
             self.has_jobs = has_jobs
             self.activity_changed.emit(has_jobs)

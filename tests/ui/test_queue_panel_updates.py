@@ -41,6 +41,12 @@ class StubService:
     def job(self, job_id: str) -> StubJob:
         return next(j for j in self.queue if j.id == job_id)
 
+    def blocked(self) -> dict[str, StubJob]:
+        return {}
+
+    def unrunnable_engines(self) -> dict[str, list[str]]:
+        return {}
+
 
 def _lines(panel: QueuePanel) -> list[tuple[str, str, str]]:
     items = [panel.list.topLevelItem(i) for i in range(panel.list.topLevelItemCount())]
