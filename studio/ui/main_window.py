@@ -245,7 +245,7 @@ class MainWindow(QMainWindow):
         c(a.find_next, ws(lambda w: w.step_match(1)))
         c(a.find_previous, ws(lambda w: w.step_match(-1)))
         c(a.new_turn, ws(lambda w: w.start_new_turn()))
-        c(a.generate, ws(lambda w: w.generate_current()))
+        c(a.generate, ws(self._generate))
         c(a.reroll, ws(lambda w: w.reroll()))
         c(a.reroll_branch, ws(lambda w: w.reroll_branch()))
         c(a.fill, ws(lambda w: w.fill_branch()))
@@ -264,6 +264,18 @@ class MainWindow(QMainWindow):
         c(a.zoom_in, ws(lambda w: w.view.zoom_in()))
         c(a.zoom_out, ws(lambda w: w.view.zoom_out()))
         c(a.fit, ws(lambda w: w.view.fit_all()))
+
+    @staticmethod
+    def _generate(workspace: Workspace) -> None:
+        """Ctrl+Enter: generate what the editor holds. Pressed in the editor on a turn, the
+        focus then goes back to the tree, as it does once a new turn's draft is generated."""
+        editor = workspace.inspector.editor
+        focus = QApplication.focusWidget()
+        from_editor = focus is not None and (focus is editor or editor.isAncestorOf(focus))
+        on_turn = workspace.inspector.draft_parent is None and bool(editor.text().strip())
+        workspace.generate_current()
+        if from_editor and on_turn and not workspace.closed:
+            workspace.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _in_workspace(self, fn: Callable[[Workspace], object]) -> Callable[[], None]:
         def run() -> None:
@@ -337,12 +349,15 @@ class MainWindow(QMainWindow):
         workspace.queue.cluster.notice.connect(self.show_message)  # connecting to the render farm, or why not
         workspace.queue.cluster.connect_again.connect(self._connect_again)
         workspace.history_changed.connect(self._update_history_actions)
+        workspace.inspector.focus_tree_requested.connect(
+            lambda: workspace.view.setFocus(Qt.FocusReason.OtherFocusReason) if not workspace.closed else None)
         workspace.queue.activity_changed.connect(self._queue_activity)
         session.tracker.jobs_changed.connect(self._update_jobs_label)
         session.tracker.engine_may_change.connect(self.engine_picker.refresh_status)
         self.engine_picker.set_engines(session.registry, session.engine, self.engine_config())
         self.engine_picker.set_service(session.service, self.settings.device)
         self.settings.add_recent(project.path)
+        self._restore_selection(workspace)
         self.setWindowTitle(f"{project.name} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
         workspace.update_actions()  # the selection's own rules (the start: no re-roll, fork or delete)
@@ -360,6 +375,19 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, workspace.show_selection)
         QTimer.singleShot(120, workspace.show_selection)
         workspace.view.setFocus()
+
+    def _restore_selection(self, workspace: Workspace) -> None:
+        """Select the turn that was selected when the project was last closed, if it is still
+        there (else the project opens at its start); the view opens around it."""
+        node_id = self.settings.last_selected(workspace.project.path)
+        if node_id and node_id != workspace.current_id and node_id in workspace.tree.nodes:
+            workspace.select(node_id, center=False)  # show_selection centres on it once laid out
+
+    def _remember_selection(self, workspace: Workspace) -> None:
+        try:
+            self.settings.set_last_selected(workspace.project.path, workspace.current_id)
+        except OSError as error:  # the project's path can't be resolved: nothing to remember it by
+            log.warning("could not remember the selected turn: %s", error)
 
     def close_project(self, policy: str | None = None, then: Callable[[], object] | None = None) -> bool:
         """Close the open project; asks what to do with queued jobs unless ``policy`` is given.
@@ -382,6 +410,7 @@ class MainWindow(QMainWindow):
         dropped = self._stop_finishing()
         workspace = self.workspace
         name = workspace.project.name
+        self._remember_selection(workspace)
         self.workspace = None
         self.session = None
         with contextlib.suppress(RuntimeError):  # its jobs' last words ("cancelled") are not the news now

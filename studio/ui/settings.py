@@ -19,6 +19,8 @@ from PySide6.QtCore import QSettings
 from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
 
 MAX_RECENT = 8
+MAX_PLACES = 50
+"""Projects whose last selected turn is remembered (the most recently closed ones)."""
 APPEARANCES = ("system", "light", "dark")
 
 
@@ -216,6 +218,34 @@ class StudioSettings:
     def remove_recent(self, path: Path) -> None:
         gone = _recent_key(str(path))
         self.q.setValue("projects/recent", [p for p in self.recent_projects if _recent_key(p) != gone])
+        self.q.sync()
+
+    def _places(self) -> list[tuple[str, str]]:
+        """(project path as :func:`_recent_key` writes it, node id), most recent first."""
+        raw = self.q.value("projects/last_selected", "")
+        try:
+            value = json.loads(str(raw)) if raw else []
+        except ValueError:
+            return []
+        if not isinstance(value, list):
+            return []
+        return [(str(item[0]), str(item[1])) for item in value
+                if isinstance(item, list) and len(item) == 2 and all(isinstance(part, str) for part in item)]
+
+    def last_selected(self, path: Path) -> str | None:
+        """The turn selected when the project at ``path`` was last closed (None: not known).
+
+        Kept here rather than in the project: it is where this user was, not part of the
+        story, and a project opened read-only (or shared) is not written to for it."""
+        key = _recent_key(str(path))
+        return next((node for project, node in self._places() if project == key), None)
+
+    def set_last_selected(self, path: Path, node_id: str) -> None:
+        """Remember ``node_id`` as the project's selected turn; the :data:`MAX_PLACES` most
+        recently closed projects are kept."""
+        key = _recent_key(str(path))
+        places = [(key, node_id), *((p, n) for p, n in self._places() if p != key)][:MAX_PLACES]
+        self.q.setValue("projects/last_selected", json.dumps([list(place) for place in places]))
         self.q.sync()
 
     @property

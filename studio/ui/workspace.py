@@ -8,10 +8,11 @@ redrawn from the change sets the document bridge delivers, never by polling.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QVBoxLayout, QWidget
@@ -60,6 +61,20 @@ from studio.worker.runner import CANCELLED_MESSAGE
 log = logging.getLogger(__name__)
 
 Confirm = Callable[[str, str], bool]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_TURN_GONE = object()
+"""What a writer operation on a turn returns, instead of running, when the turn is gone."""
+
+
+def turn_action(method: Callable[Concatenate[Workspace, P], R]) -> Callable[Concatenate[Workspace, P], R | None]:
+    """A user action on the selected turn (a key, a menu entry, a button): see :meth:`Workspace.on_turn`."""
+    @functools.wraps(method)
+    def run(self: Workspace, /, *args: P.args, **kwargs: P.kwargs) -> R | None:
+        return self.on_turn(self.current_id, lambda: method(self, *args, **kwargs))
+
+    return run
 
 
 VOCABULARY_DELAY_MS = 800
@@ -148,6 +163,7 @@ class Workspace(QWidget):
         self.compare_window: Any = None
         self.compare_node = ""  # the turn the compare window shows
         self.ask_stale_hook: Callable[[int], str | None] | None = None
+        self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
 
         self.scene = TreeScene(self.document, self.project.resolve, session.tracker, posters, clips, self)
         self.view = TreeView(self.scene, self)
@@ -254,6 +270,7 @@ class Workspace(QWidget):
         self.inspector.takes.set_locked_seed(seed)
         self.message.emit(f"Seed {seed} locked: re-rolls use it." if seed is not None else "Seed unlocked.")
 
+    @turn_action
     def compare_takes(self) -> Any:
         """Open the compare window on the selected turn's takes (2 to 4 of them)."""
         from studio.ui.inspector.compare_window import CompareWindow, takes_to_compare
@@ -282,8 +299,9 @@ class Workspace(QWidget):
         return window
 
     def _follow_compared(self) -> None:
-        """The compare window shows the compared turn's chosen take; it closes, saying so,
-        when that turn or one of its takes is gone (deleted, or its re-roll undone)."""
+        """The compare window shows the compared turn's chosen take and the takes finished
+        since it opened; it closes, saying so, when that turn or one of its takes is gone
+        (deleted, or its re-roll undone)."""
         window = self.compare_window
         if window is None:
             return
@@ -292,12 +310,13 @@ class Workspace(QWidget):
             window.close()
             self.message.emit("The compare window closed: the turn or a take it compared is gone.")
             return
-        window.set_selected(compared.selected_take_id)
+        window.follow(self.tree, compared.id)  # a take finished since joins; the chosen one is marked
 
     def _forget_compare(self, window: Any) -> None:
         if self.compare_window is window:
             self.compare_window, self.compare_node = None, ""
 
+    @turn_action
     def reroll_many(self, count: int) -> None:
         """Queue ``count`` new takes of the selected turn, each with its own seed."""
         target = self.current_id
@@ -367,6 +386,24 @@ class Workspace(QWidget):
             self.error.emit(error)
             return None
 
+    def on_turn(self, node_id: str, action: Callable[[], R]) -> R | None:
+        """Run ``action``, a user action on turn ``node_id``, unless that turn is gone; what
+        it submits to the writer is skipped there, as quietly, if the turn is gone by then.
+
+        A change (a delete, an undo) is in the latest tree as soon as the writer has made it,
+        but the window hears of it up to ``COALESCE_MS`` later, and one submitted just before
+        (a key pressed right after Delete) is made after the action reads the tree: until
+        then, the selection may name a turn that no longer exists. An action on it does
+        nothing (the window is about to select another turn); it is not an error."""
+        if self.closed or node_id not in self.tree.nodes:
+            log.debug("ignored an action on the deleted turn %s", node_id)
+            return None
+        outer, self._acting_on = self._acting_on, node_id
+        try:
+            return action()
+        finally:
+            self._acting_on = outer
+
     def gone(self) -> bool:
         """Closed, or its Qt object already deleted: results still on their way are dropped."""
         import shiboken6
@@ -376,25 +413,26 @@ class Workspace(QWidget):
     def apply(self, command: Command, then: Callable[[ChangeSet], None] | None = None) -> None:
         """Submit ``command`` to the writer; ``then(changes)`` runs here once it is made
         (a refused command shows its error instead)."""
-        def done(changes: ChangeSet) -> None:
-            if self.gone():  # the result of an edit made just before the window closed
-                return
-            self.history_changed.emit()
-            if then is not None:
-                then(changes)
-
-        self.session.submit(lambda: self.project.apply(command), done)
+        self.submit(lambda: self.project.apply(command), then)
 
     def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
-        """Run ``operation`` (a document command with its jobs) on the writer."""
+        """Run ``operation`` (a document command with its jobs) on the writer. Submitted by an
+        action on a turn (see :meth:`on_turn`), it is skipped there if that turn is gone."""
+        turn = self._acting_on
+
+        def run() -> Any:
+            if turn is not None and turn not in self.project.tree.nodes:  # the writer's tree: the latest
+                return _TURN_GONE
+            return operation()
+
         def done(result: Any) -> None:
-            if self.gone():
+            if self.gone() or result is _TURN_GONE:  # the window closed just after, or the turn went
                 return
             self.history_changed.emit()
             if then is not None:
                 then(result)
 
-        self.session.submit(operation, done)
+        self.session.submit(run, done)
 
     def settings_for_jobs(self) -> dict[str, Any]:
         return self.session.job_settings()
@@ -548,6 +586,7 @@ class Workspace(QWidget):
 
     # -- turn commands -----------------------------------------------------------------------
 
+    @turn_action
     def start_new_turn(self) -> None:
         """Enter: a draft under the selected turn; the instruction editor takes focus."""
         self.inspector.show_draft(self.tree, self.current_id)
@@ -560,6 +599,9 @@ class Workspace(QWidget):
 
     def generate_text(self, target: str, text: str) -> None:
         """Generate from the editor: a draft becomes a new turn; an edited turn is updated."""
+        self.on_turn(target, lambda: self._generate_text(target, text))
+
+    def _generate_text(self, target: str, text: str) -> None:
         if self.inspector.draft_parent == target:
             self._generate_new(target, text)
             return
@@ -568,6 +610,7 @@ class Workspace(QWidget):
             return
         # the editor rebuilds a line in its own form: unchanged from what it showed is a re-roll
         if node.instruction.raw != text and not self.inspector.shows_unedited(target, text):
+            self.inspector.note_saved(target, text)
             self.apply(EditInstruction(target, text), then=lambda _changes: self.reroll(target))
         else:
             self.reroll(target)
@@ -591,6 +634,7 @@ class Workspace(QWidget):
 
         self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made)
 
+    @turn_action
     def generate_current(self) -> None:
         """Ctrl+Enter outside the editor: generate what the editor holds."""
         text = self.inspector.editor.text()
@@ -598,6 +642,7 @@ class Workspace(QWidget):
         if text.strip():
             self.generate_text(target, text)
 
+    @turn_action
     def save_text(self, text: str) -> None:
         draft = self.inspector.draft_parent
         if draft is not None:
@@ -609,6 +654,7 @@ class Workspace(QWidget):
 
             self.apply(AddTurn(draft, text, node_id=node_id), then=added)
         elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
+            self.inspector.note_saved(self.current_id, text)
             self.apply(EditInstruction(self.current_id, text))
 
     def _keep_edited_instruction(self, node_id: str, text: str) -> None:
@@ -629,11 +675,12 @@ class Workspace(QWidget):
     def reroll(self, node_id: str | None = None) -> None:
         target = node_id or self.current_id
         seed = self.session.settings.locked_seed
-        self._queue_jobs(
+        self.on_turn(target, lambda: self._queue_jobs(
             lambda service, engine, settings: service.reroll(target, engine=engine, seed=seed, settings=settings),
             lambda _job: self.message.emit("Re-rolling…" if seed is None
-                                           else f"Re-rolling with the locked seed {seed}…"))
+                                           else f"Re-rolling with the locked seed {seed}…")))
 
+    @turn_action
     def reroll_branch(self) -> None:
         target = self.current_id
         self._queue_jobs(
@@ -644,11 +691,12 @@ class Workspace(QWidget):
         if not self.branch:
             return
         leaf = self.branch[-1]
-        self._queue_jobs(
+        self.on_turn(leaf, lambda: self._queue_jobs(
             lambda service, engine, settings: service.fill(leaf, engine=engine, settings=settings),
             lambda jobs: self.message.emit(f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
-                                           else "Every turn of this branch has a take."))
+                                           else "Every turn of this branch has a take.")))
 
+    @turn_action
     def fork(self) -> None:
         self.inspector.commit_edits()  # notes and story fields being typed are part of the turn the fork copies
         typed = self.inspector.take_typed_instruction(self.current_id)  # the fork's, not the original's
@@ -669,6 +717,7 @@ class Workspace(QWidget):
         siblings = self.tree.child_ids(node.parent_id)
         return siblings.index(node_id), len(siblings)
 
+    @turn_action
     def move_alternative(self, step: int) -> None:
         """Move the selected turn up (``step`` -1) or down (1) among its alternatives (undoable);
         it stays selected and in view."""
@@ -678,11 +727,13 @@ class Workspace(QWidget):
             return
         self.apply(MoveAmongSiblings(node_id, index + step), then=lambda _changes: self.select(node_id))
 
+    @turn_action
     def toggle_bookmark(self) -> None:
         node = self.tree.nodes.get(self.current_id)
         if node is not None:
             self.apply(SetBookmark(node.id, not node.bookmarked))
 
+    @turn_action
     def delete_current(self) -> None:
         tree = self.tree
         node = tree.nodes.get(self.current_id)
@@ -701,8 +752,9 @@ class Workspace(QWidget):
 
     def choose_take(self, node_id: str, take_id: str) -> None:
         """Use another take; say how many later turns become stale and offer to re-roll them."""
-        if not node_id or node_id not in self.tree.nodes:
-            return
+        self.on_turn(node_id, lambda: self._choose_take(node_id, take_id))
+
+    def _choose_take(self, node_id: str, take_id: str) -> None:
         stale_turns = self.stale_if_chosen(node_id, take_id)
         stale = len(stale_turns)
         answer = self.ask_stale(stale) if stale else "use"

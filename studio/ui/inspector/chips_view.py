@@ -93,8 +93,9 @@ class ChipsView(QWidget):
         self._key = key
         self.instruction = instruction
         self.chips = understanding_chips(instruction, take)
-        for button in self.buttons:
-            button.setParent(None)
+        for button in self.buttons:  # hidden, not unparented: one added in this pass of the event
+            self._flow.removeWidget(button)  # loop has a show queued, and would show as a window
+            button.hide()
             button.deleteLater()
         self.buttons = []
         for chip in self.chips:

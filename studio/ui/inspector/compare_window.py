@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.model import Take
 from studio.core.state import CharacterState
+from studio.core.tree import StoryTree
 from studio.ui.inspector.takes_view import state_line
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player
@@ -95,19 +96,11 @@ class CompareWindow(QDialog):
         self.setModal(False)
         self.frame = 0
         self._wants_play = False  # asked to play before a clip was loaded: it starts with the first
+        self._clips = clips
+        self._resolve = resolve
         self.columns: list[_Column] = []
-        grid = QGridLayout()
-        grid.setSpacing(8)
-        shown = takes[:MAX_COMPARED]
-        numbers = numbers or {take.id: index + 1 for index, take in enumerate(takes)}
-        for position, take in enumerate(shown):
-            column = _Column(numbers.get(take.id, position + 1), take, states.get(take.id), take.id == selected_id,
-                             clips, resolve(take.clip_path), self)
-            column.use_button.clicked.connect(lambda _c=False, t=take.id: self.take_chosen.emit(t))
-            column.lock_button.clicked.connect(lambda _c=False, s=take.seed: self.seed_locked.emit(s))
-            grid.addWidget(column, position // 2 if len(shown) == 4 else 0,
-                           position % 2 if len(shown) == 4 else position)
-            self.columns.append(column)
+        self.grid = QGridLayout()
+        self.grid.setSpacing(8)
         self.play_button = QPushButton("Play", self)
         self.play_button.setObjectName("primaryButton")
         self.play_button.clicked.connect(self.toggle)
@@ -120,18 +113,62 @@ class CompareWindow(QDialog):
         controls.addWidget(self.slider, 1)
         controls.addWidget(self.position)
         layout = QVBoxLayout(self)
-        layout.addLayout(grid, 1)
+        layout.addLayout(self.grid, 1)
         layout.addLayout(controls)
-        fps = next((float(t.settings.get("fps", 0) or 0) for t in shown if t.settings.get("fps")), DEFAULT_FPS)
-        self.fps = fps if fps > 0 else DEFAULT_FPS
+        self.fps = DEFAULT_FPS
         self._timer = QTimer(self)
-        self._timer.setInterval(max(10, int(1000 / self.fps)))
         self._timer.timeout.connect(self._tick)
         # A bound method: Qt drops the connection when this window is deleted (the cache lives on).
         clips.ready.connect(self._on_clip_ready)
+        self._build_columns(takes, selected_id, states, numbers)
+        shown = len(self.columns)
+        self.resize(380 * min(2, max(1, shown)) if shown == 4 else 330 * max(1, shown), 640 if shown == 4 else 380)
+
+    def _build_columns(self, takes: list[Take], selected_id: str | None, states: Mapping[str, CharacterState],
+                       numbers: Mapping[str, int] | None) -> None:
+        for column in self.columns:
+            column.player.pause()
+            self.grid.removeWidget(column)
+            column.hide()
+            column.deleteLater()
+        self.columns = []
+        shown = takes[:MAX_COMPARED]
+        numbers = numbers or {take.id: index + 1 for index, take in enumerate(takes)}
+        for position, take in enumerate(shown):
+            column = _Column(numbers.get(take.id, position + 1), take, states.get(take.id), take.id == selected_id,
+                             self._clips, self._resolve(take.clip_path), self)
+            column.use_button.clicked.connect(lambda _c=False, t=take.id: self.take_chosen.emit(t))
+            column.lock_button.clicked.connect(lambda _c=False, s=take.seed: self.seed_locked.emit(s))
+            self.grid.addWidget(column, position // 2 if len(shown) == 4 else 0,
+                                position % 2 if len(shown) == 4 else position)
+            self.columns.append(column)
+        fps = next((float(t.settings.get("fps", 0) or 0) for t in shown if t.settings.get("fps")), DEFAULT_FPS)
+        self.fps = fps if fps > 0 else DEFAULT_FPS
+        self._timer.setInterval(max(10, int(1000 / self.fps)))
         self._update_range()
-        self.resize(380 * min(2, max(1, len(shown))) if len(shown) == 4 else 330 * max(1, len(shown)),
-                    640 if len(shown) == 4 else 380)
+
+    def follow(self, tree: StoryTree, node_id: str) -> None:
+        """Show what the window would show if opened now on turn ``node_id`` of ``tree``: a
+        take finished since (a re-roll) joins the others, and the selected take is marked.
+        The clock keeps its place and keeps playing."""
+        node = tree.nodes.get(node_id)
+        if node is None:
+            return
+        all_takes = tree.takes_of(node_id)
+        takes = takes_to_compare(all_takes, node.selected_take_id)
+        if [t.id for t in takes] == [c.take.id for c in self.columns]:
+            for take, column in zip(takes, self.columns, strict=True):
+                column.take = take  # marked stale since, say: its caption says so below
+        else:
+            before = tree.state_before(node_id)
+            states = {t.id: before.apply(t.deltas) for t in takes}
+            numbers = {take.id: index + 1 for index, take in enumerate(all_takes)}
+            playing = self.playing or self._wants_play
+            self._build_columns(takes, node.selected_take_id, states, numbers)
+            self.resize(self.size().expandedTo(self.sizeHint()))
+            if playing:
+                self.play()
+        self.set_selected(node.selected_take_id)
 
     def set_selected(self, take_id: str | None) -> None:
         """Follow the turn's selected take (chosen here, elsewhere, or undone)."""

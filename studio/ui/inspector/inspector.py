@@ -55,6 +55,9 @@ class Inspector(QScrollArea):
     instruction_edited = Signal(str, str)  # node id, the edited line kept when the inspector moved on
     bookmark_toggled = Signal(str, bool)
     draft_cancelled = Signal()
+    focus_tree_requested = Signal()
+    """The instruction editor is done with the keyboard (Esc on a turn, or Ctrl+Enter
+    generated it): the focus goes back to the tree."""
     instruction_fixed = Signal(str, str)  # node id, corrected instruction line
     dialogue_changed = Signal(str, object)  # node id, tuple[DialogueLine, ...]
     narration_changed = Signal(str, str)
@@ -73,6 +76,9 @@ class Inspector(QScrollArea):
         self._details_take: str | None = None
         self._loaded_raw = ""
         self._loaded_text = ""  # the editor's line as shown, before the user's edits
+        self._saved_text: str | None = None
+        """The line Save text or Generate sent to the document and the editor still shows: saved,
+        not typed. Until the turn is shown again it may be undone (the document then wins)."""
         self._notes_shown = ""  # the turn's notes as the box last showed or saved them: typed when it differs
         self._story_node: str | None = None
         """The turn whose story fields the story editor shows: its edits go there, even when they
@@ -131,7 +137,7 @@ class Inspector(QScrollArea):
 
         self.editor.generate_requested.connect(self._on_generate)
         self.editor.save_requested.connect(self.save_requested.emit)
-        self.editor.cancel_requested.connect(self.draft_cancelled.emit)
+        self.editor.cancel_requested.connect(self._on_cancel)
         self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
         self.takes.take_focused.connect(self._focus_take)
         self.chips.fix_requested.connect(lambda text: self.instruction_fixed.emit(self.node_id or "", text))
@@ -176,10 +182,14 @@ class Inspector(QScrollArea):
             self.title.setText(f"Turn {depth}")
             self.editor.set_mode("Edit this turn's instruction; Generate makes a new take (Ctrl+Enter).",
                                  can_save=True)
-        if changed_node or not keep_editor or node.instruction.raw != self._loaded_raw:
+        # The editor shows the turn again when it changed, or when it shows a line it saved: the
+        # turn now holds that line, or an undo (made before the save was shown) took it back.
+        saved = self._saved_text is not None and self.editor.text() == self._saved_text
+        if changed_node or not keep_editor or node.instruction.raw != self._loaded_raw or saved:
             self.editor.set_instruction(node.instruction)
             self._loaded_raw = node.instruction.raw
             self._loaded_text = self.editor.text()
+            self._saved_text = None
         self.editor.setEnabled(not node.is_root)
         # A new icon repaints the button (an SVG render): only when the bookmark changed.
         if self.bookmark.isChecked() != node.bookmarked or self._bookmark_shown != node.bookmarked:
@@ -221,6 +231,7 @@ class Inspector(QScrollArea):
         self._tree = tree
         self.node_id = None
         self.draft_parent = parent_id
+        self._saved_text = None
         parent = tree.node(parent_id)
         depth = tree.depth(parent_id) + 1
         self.title.setText(f"New turn {depth}")
@@ -266,9 +277,19 @@ class Inspector(QScrollArea):
     # -- edits -------------------------------------------------------------------------------
 
     def _on_generate(self, text: str) -> None:
-        target = self.draft_parent or self.node_id
+        target, draft = self.draft_parent or self.node_id, self.draft_parent is not None
         if target:
             self.generate_requested.emit(target, text)
+            if not draft:  # a draft's new turn takes the focus to the tree once it is made
+                self.focus_tree_requested.emit()
+
+    def _on_cancel(self) -> None:
+        """Esc in the editor: a draft is dropped; on a turn, the focus goes back to the tree
+        (what was typed stays, kept as moving on keeps it)."""
+        if self.draft_parent is not None:
+            self.draft_cancelled.emit()
+        else:
+            self.focus_tree_requested.emit()
 
     def _latest_tree(self) -> StoryTree | None:
         return self.tree_source() if self.tree_source is not None else self._tree
@@ -292,6 +313,13 @@ class Inspector(QScrollArea):
                 self._notes_shown = text
                 self.notes_changed.emit(self.node_id, text)
 
+    def note_saved(self, node_id: str, text: str) -> None:
+        """``text``, the editor's line for turn ``node_id``, was sent to the document (Save text,
+        Generate): saved, no longer the user's typing. The next time the turn is shown, the
+        editor shows what the turn holds then: that line, or the line an undo brought back."""
+        if node_id == self.node_id and self.draft_parent is None:
+            self._saved_text = text
+
     def shows_unedited(self, node_id: str, text: str) -> bool:
         """Whether ``text`` is the editor's line for turn ``node_id`` as it was shown, before any
         edit (the editor writes a turn's text in its own form, which may differ from the stored one)."""
@@ -301,7 +329,8 @@ class Inspector(QScrollArea):
         """The instruction line typed for turn ``node_id`` and not saved ('' if none): handed to
         the caller (a fork carries it), so moving on no longer saves it into the turn."""
         text = self.editor.text()
-        if node_id != self.node_id or self.draft_parent is not None or not text.strip() or text == self._loaded_text:
+        if node_id != self.node_id or self.draft_parent is not None or not text.strip() or text == self._loaded_text \
+                or text == self._saved_text:
             return ""
         self._loaded_text = text
         return text
@@ -317,7 +346,8 @@ class Inspector(QScrollArea):
             return
         node = tree.nodes[node_id]
         text = self.editor.text()
-        if node.is_root or not text.strip() or text == self._loaded_text or node.instruction.raw != self._loaded_raw:
+        if node.is_root or not text.strip() or text in (self._loaded_text, self._saved_text) \
+                or node.instruction.raw != self._loaded_raw:
             return
         self._loaded_text = text
         self.instruction_edited.emit(node_id, text)

@@ -116,8 +116,9 @@ class InstructionEditor(QWidget):
         self._update_preview()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        """Ctrl+Enter generates, Esc cancels a draft. (The window's Generate action owns
-        Ctrl+Enter as a shortcut; this catches it when the shortcut can't fire.)"""
+        """Ctrl+Enter generates; Esc cancels a draft, or on a turn hands the keyboard back to
+        the tree. (The window's Generate action owns Ctrl+Enter as a shortcut; this catches
+        it when the shortcut can't fire.)"""
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
                 event.modifiers() & Qt.KeyboardModifier.ControlModifier):
             self._generate()

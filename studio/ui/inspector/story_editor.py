@@ -211,8 +211,7 @@ class StoryEditor(QWidget):
 
     def _set_rows(self, lines: tuple[DialogueLine, ...]) -> None:
         for row in self.rows:
-            row.setParent(None)
-            row.deleteLater()
+            self._drop_row(row)
         self.rows = []
         for line in lines:
             self._append_row(line)
@@ -236,9 +235,16 @@ class StoryEditor(QWidget):
     def _remove_row(self, row: DialogueRow) -> None:
         if row in self.rows:
             self.rows.remove(row)
-            row.setParent(None)
-            row.deleteLater()
+            self._drop_row(row)
         self._commit_dialogue()
+
+    def _drop_row(self, row: DialogueRow) -> None:
+        """Take ``row`` out, hidden, and delete it later. It stays parented: a row added in this
+        pass of the event loop has a show queued (the layout's), and a row without a parent
+        would show as a window of its own (taking the activation, and the shortcuts with it)."""
+        self._lines_box.removeWidget(row)
+        row.hide()  # hidden on purpose: the queued show leaves it hidden
+        row.deleteLater()
 
     def dialogue(self) -> tuple[DialogueLine, ...]:
         """The lines with text (an empty line being written is not part of the story yet)."""
