@@ -106,6 +106,7 @@ class Inspector(QScrollArea):
         self.details.setObjectName("details")
         self.notes = QPlainTextEdit(body)
         self.notes.setPlaceholderText("Notes for this turn…")
+        self.notes.setTabChangesFocus(True)  # Tab moves on, as in every other field
         self.notes.setFixedHeight(70)
         self._notes_timer = QTimer(self)
         self._notes_timer.setSingleShot(True)

@@ -45,6 +45,7 @@ class _FocusOutText(QPlainTextEdit):
     def __init__(self, limit: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.limit = limit
+        self.setTabChangesFocus(True)  # Tab moves on, as in every other field: a keyboard way out
         self.textChanged.connect(self._keep_to_limit)
 
     def _keep_to_limit(self) -> None:
