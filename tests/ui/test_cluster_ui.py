@@ -69,6 +69,12 @@ class _Service:
     def jobs(self, include_finished: bool = False) -> list[object]:
         return []
 
+    def blocked(self) -> dict[str, object]:
+        return {}
+
+    def unrunnable_engines(self) -> dict[str, list[object]]:
+        return {}
+
 
 def test_the_queue_panel_shows_the_cluster_s_gpus_and_actors(qtbot) -> None:
     from studio.ui.job_tracker import JobTracker
