@@ -225,7 +225,12 @@ class SelectTake(Command):
 
 @dataclass(frozen=True)
 class AddTake(Command):
-    """Store a finished (or failed) generation; a done take becomes the selected one."""
+    """Store a finished (or failed) generation; a done take becomes the selected one.
+
+    A take made from an instruction the turn no longer holds (its edit was undone, or the
+    text changed again while it was generated) is kept beside the chosen take instead of
+    replacing it: it would show a clip of words the turn doesn't say.
+    """
 
     take: Take
     select: bool = True
@@ -240,11 +245,20 @@ class AddTake(Command):
         # A new take is fresh only if it was made from the parent's current selection.
         overrides = {take.id: take}
         node_overrides: dict[str, Node] = {}
-        if self.select and take.status == TakeStatus.DONE:
+        if self.select and take.status == TakeStatus.DONE and not _outdated_by_text(tree, node, take):
             node_overrides[node.id] = replace(node, selected_take_id=take.id)
             patch[(EntityKind.NODE, node.id)] = node_overrides[node.id]
         _with_takes(patch, restale(tree, node.id, node_overrides, overrides))
         return patch
+
+
+def _outdated_by_text(tree: StoryTree, node: Node, take: Take) -> bool:
+    """Whether ``take`` was made from other words than the turn's while the turn has a
+    chosen finished take to keep."""
+    if not take.instruction_raw or take.instruction_raw == node.instruction.raw:
+        return False
+    chosen = tree.takes.get(node.selected_take_id or "")
+    return chosen is not None and chosen.status == TakeStatus.DONE
 
 
 @dataclass(frozen=True)
@@ -252,6 +266,14 @@ class AddRerolledTake(AddTake):
     """A new take of a turn that already had one ("Undo Re-roll" in the Edit menu)."""
 
     label: ClassVar[str] = "Re-roll"
+
+
+@dataclass(frozen=True)
+class AddBranchRerollTake(AddTake):
+    """A turn's new take from a branch re-roll ("Undo Re-roll branch"): each turn of the
+    branch is one entry, so the author can step back through the branch turn by turn."""
+
+    label: ClassVar[str] = "Re-roll branch"
 
 
 def reroll_keeps_selection(tree: StoryTree, node_id: str) -> bool:

@@ -23,7 +23,7 @@ from studio.storage.project import Project
 from studio.worker.dispatch import DevicePool
 from studio.worker.job_queue import RETRYABLE, JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, new_seed
-from studio.worker.runner import REROLL_LABEL, TaskFunction
+from studio.worker.runner import REROLL_BRANCH_LABEL, REROLL_LABEL, TaskFunction
 
 
 class Operations:
@@ -80,7 +80,7 @@ class Operations:
                 job_of[node.id] = depends  # a turn left alone: its children wait for the one above it
                 continue
             engine_name, job_settings = self.engine_for(tree, node, engine, settings)
-            job = self._new_job(node.id, engine_name, seed, job_settings, priority, "Re-roll branch", depends)
+            job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_BRANCH_LABEL, depends)
             job_of[node.id] = job.id
             jobs.append(job)
         self._enqueue(jobs)

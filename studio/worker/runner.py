@@ -16,7 +16,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from studio.core.commands import AddRerolledTake, AddTake, CommandError, reroll_keeps_selection
+from studio.core.commands import (
+    AddBranchRerollTake,
+    AddRerolledTake,
+    AddTake,
+    CommandError,
+    reroll_keeps_selection,
+)
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
@@ -43,6 +49,8 @@ TaskFunction = Callable[[Callable[[Progress], None], Callable[[], bool]], Any]
 
 REROLL_LABEL = "Re-roll"
 """The label of a single turn's re-roll job (a branch re-roll selects as it goes)."""
+REROLL_BRANCH_LABEL = "Re-roll branch"
+"""The label of each job of a branch re-roll (its takes' undo entries say so)."""
 
 
 class Reporter(Protocol):
@@ -140,7 +148,7 @@ class GenerateRunner:
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw,
                 conditioning=prediction.conditioning, created_at=now_iso(),
             )
-            self._commit(take, select=True, reroll=job.label == REROLL_LABEL)
+            self._commit(take, select=True, label=job.label)
             self.cache.put(take_id, prediction.representation, prediction.space)
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings, ran_on=result.ran_on)
@@ -179,7 +187,7 @@ class GenerateRunner:
             )
             recorded = ""
             try:
-                self._commit(failed, select=False)
+                self._commit(failed, select=False, label=job.label)
                 recorded = take_id
             except NodeGone:
                 return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE, timings=timings)
@@ -196,21 +204,24 @@ class GenerateRunner:
         spec = self.host.registry.info(take.engine).capabilities.representation
         return spec.space if tuple(getattr(array, "shape", ())) == tuple(spec.shape) else ""
 
-    def _commit(self, take: Take, *, select: bool, reroll: bool = False) -> None:
+    def _commit(self, take: Take, *, select: bool, label: str = "") -> None:
         """Add the take, unless its node was deleted meanwhile (checked and applied as one
-        change, on the writer). A re-roll of a turn with later turns keeps the chosen take
-        unless ``reroll_selects``."""
+        change, on the writer). A re-roll (job ``label``) of a turn with later turns keeps
+        the chosen take unless ``reroll_selects``; its undo entry names what made it."""
         document = self.project.document
 
         def change() -> None:
             if take.node_id not in document.tree.nodes:
                 raise NodeGone(take.node_id)
-            if reroll:
+            command: AddTake
+            if label == REROLL_LABEL:
                 keep = not self.reroll_selects and reroll_keeps_selection(document.tree, take.node_id)
-                document.apply(AddRerolledTake(take, select=select and not keep), undoable=self.undoable_takes,
-                               background=True)
-                return
-            document.apply(AddTake(take, select=select), undoable=self.undoable_takes, background=True)
+                command = AddRerolledTake(take, select=select and not keep)
+            elif label == REROLL_BRANCH_LABEL:
+                command = AddBranchRerollTake(take, select=select)
+            else:
+                command = AddTake(take, select=select)
+            document.apply(command, undoable=self.undoable_takes, background=True)
 
         document.change(change)
 

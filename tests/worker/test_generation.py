@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from studio.core.commands import AddLocation, DeleteSubtree
+from studio.core.commands import AddLocation, DeleteSubtree, EditInstruction
 from studio.core.model import Location, TakeStatus
 from studio.storage.media import probe, read_representation
 from studio.worker import EventKind, JobStatus
@@ -190,6 +190,39 @@ def test_reroll_branch_regenerates_descendants_parent_first(project, make_servic
     for untouched in (a, d, other):
         assert project.tree.node(untouched).selected_take_id == before[untouched]
         assert len(project.tree.takes_of(untouched)) == 1
+
+
+def test_reroll_branch_takes_undo_as_re_roll_branch(project, make_service) -> None:
+    service = make_service()
+    a, _ja = service.generate(project.tree.root_id, "a")
+    b, _jb = service.generate(a, "b")
+    assert service.wait_idle(20)
+    jobs = service.reroll_branch(a)
+    assert service.wait_jobs(jobs, 20)
+    assert project.document.history.undo_label == "Re-roll branch"
+    project.undo()
+    assert project.tree.node(b).selected_take_id != service.job(jobs[1]).take_id
+    assert project.document.history.undo_label == "Re-roll branch", "one entry a turn"
+
+
+def test_take_of_an_undone_instruction_edit_does_not_replace_the_chosen_take(
+        project, make_service, script: FakeScript) -> None:
+    """Edit a turn's words, re-roll it, undo the edit while the job runs: the take made from
+    the undone words is kept, stale, beside the chosen take, which stays chosen."""
+    service = make_service()
+    node_id, j1 = service.generate(project.tree.root_id, "wave")
+    assert service.wait_jobs([j1], 10)
+    chosen = project.tree.node(node_id).selected_take_id
+    project.apply(EditInstruction(node_id, "run [block]"))
+    job_id = service.reroll(node_id)
+    assert script.started.wait(5)
+    project.undo()
+    assert project.tree.node(node_id).instruction.raw == "wave"
+    script.release.set()
+    assert service.wait_jobs([job_id], 10)
+    made = project.tree.takes[service.job(job_id).take_id]
+    assert made.instruction_raw == "run [block]" and made.stale
+    assert project.tree.node(node_id).selected_take_id == chosen
 
 
 def test_reroll_branch_builds_context_when_the_job_starts(project, make_service, script: FakeScript) -> None:
