@@ -50,19 +50,6 @@ def open_for_reading(path: str) -> Project:
     return Project.open(path, read_only=True)
 
 
-def refuse_nameless_project(path: str | Path) -> None:
-    """Refuse a new project's path whose name, ``.kamishibai`` aside, is only dots and spaces
-    (``..``, ``...``, ``..kamishibai``): it names no folder of its own, and would make a
-    hidden ``...kamishibai`` folder. ``''`` and ``.`` are refused (as here) by the project's own
-    checks; this catches the rest, with the same message."""
-    from studio.storage.project import PROJECT_SUFFIX
-
-    name = Path(path).expanduser().name
-    if not name.removesuffix(PROJECT_SUFFIX).replace(".", "").strip():
-        raise StudioError(f"{str(path)!r} has no name to give the project folder.",
-                          hint="Give a name, for example `kamishibai new my-story`.")
-
-
 def resolve_node(tree: StoryTree, ref: str) -> str:
     """A node id, a unique id prefix, or 'root'."""
     if ref in ("root", "start"):
@@ -76,6 +63,22 @@ def resolve_node(tree: StoryTree, ref: str) -> str:
         raise StudioError(f"No node {printable(ref)!r} in this project.",
                           hint="`kamishibai tree PATH` lists the node ids.")
     raise StudioError(f"{ref!r} matches {len(matches)} nodes; give more characters of the id.")
+
+
+def refuse_control_characters(text: str, option: str, *, line_breaks: bool = False) -> None:
+    """Refuse free text given with ``option`` (drawn on frames, written into subtitles,
+    timelines or the project) that holds a control character: C0 (U+0000..U+001F, tab
+    included), DEL or C1 (U+007F..U+009F), named by its code point and position. With
+    ``line_breaks``, ``\\n`` is allowed (it starts a new line where the text is drawn)."""
+    for position, char in enumerate(text, start=1):
+        code = ord(char)
+        if char == "\n" and line_breaks:
+            continue
+        if code < 0x20 or 0x7F <= code < 0xA0:
+            allowed = ("line breaks (\\n) are the only control characters it may hold" if line_breaks
+                       else "it is one line of plain text")
+            raise StudioError(f"{option} holds a control character (U+{code:04X}) at character {position}.",
+                              hint=f"Remove it: {allowed}.")
 
 
 _SHOWN_CONTROLS = {"\n": "⏎", "\t": " ", "\r": "⏎"}

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli.common import open_for_reading, resolve_node
+from studio.cli.common import open_for_reading, refuse_control_characters, resolve_node
 from studio.core.errors import StudioError
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
@@ -57,9 +57,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--size", type=_size, metavar="WxH", help="output size (default: the clips' size)")
     p.add_argument("--fps", type=float, help="output frame rate (default: the clips' rate)")
     p.add_argument("--crossfade", type=float, metavar="S", help="dissolve between turns, seconds (default 0: cuts)")
-    p.add_argument("--title", default="", metavar="TEXT", help="title card text")
+    p.add_argument("--title", default="", metavar="TEXT",
+                   help="title card text (a line break starts a new line on the card; other control characters "
+                   "are refused)")
     p.add_argument("--title-duration", type=float, metavar="S", help="seconds the title card shows (default 2)")
-    p.add_argument("--end-card", default="", metavar="TEXT", help="end card text")
+    p.add_argument("--end-card", default="", metavar="TEXT",
+                   help="end card text (a line break starts a new line on the card; other control characters "
+                   "are refused)")
     p.add_argument("--end-card-duration", type=float, metavar="S", help="seconds the end card shows (default 2)")
     p.add_argument("--captions", choices=CAPTIONS, default="none",
                    help="each turn's dialogue and narration (else a sentence saying what happens): burned into "
@@ -114,6 +118,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from studio.export.encoding import check_options
     from studio.export.options import PanelAspect, infer_format, sheet_page_count
 
+    # the cards' text is drawn on frames and written into timelines: lines of plain text only
+    refuse_control_characters(args.title, "--title", line_breaks=True)
+    refuse_control_characters(args.end_card, "--end-card", line_breaks=True)
     default = ExportOptions()
     options = ExportOptions(
         size=args.size, fps=args.fps, crossfade=default.crossfade if args.crossfade is None else args.crossfade,

@@ -69,7 +69,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     _engine_options(p)
     p.add_argument("--seed", type=_seed,
                    help="random seed for every new take, 0 to 2147483647 (default: new random seeds)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true",
+                   help="machine-readable output: a list, one entry per turn re-rolled, each with the keys "
+                   "`play --json` prints for a turn")
     add_wait_option(p)
     p.set_defaults(handler=cmd_reroll)
 
@@ -286,9 +288,15 @@ def _top_priority(service: GenerationService) -> int:
     return max((j.priority for j in service.jobs()), default=0) + 1
 
 
+_MADE_KEYS = ("deltas", "motion_level", "state", "clip", "poster", "representation")
+"""What a result says a finished take made: the predicted change of state (its deltas, the
+state it leads to), its motion level and its files. A take that did not finish predicted
+nothing, so a result leaves them out rather than print zeros as a prediction."""
+
+
 def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
     take = project.tree.takes[take_id]
-    return {
+    out = {
         "take": take.id,
         "status": take.status.value,
         "engine": take.engine,
@@ -304,9 +312,16 @@ def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
         "warnings": list(take.warnings),
         "timings": dict(take.timings),
     }
+    if take.status is not TakeStatus.DONE:
+        for key in _MADE_KEYS:
+            del out[key]
+    return out
 
 
 def _job_result(project: Project, service: GenerationService, job_id: str) -> dict[str, Any]:
+    """One turn's result, the same for `play` and `reroll` (``--json`` prints it): its node,
+    job and take, what the take predicted (when it finished), and ``error``/``hint`` when it
+    did not. The command adds ``kept``: whether the turn is in the project afterwards."""
     job = service.job(job_id)
     out: dict[str, Any] = {"node": job.node_id, "job": job.id, "job_status": job.status.value}
     node = project.tree.nodes.get(job.node_id) if job.node_id else None
@@ -474,8 +489,10 @@ def cmd_reroll(args: argparse.Namespace) -> int:
                                       priority=priority)]
         _run_now(service, job_ids)
         results = [_job_result(project, service, job_id) for job_id in job_ids]
+        for result in results:  # a re-roll adds a take and never removes its turn (a failed take stays listed)
+            result["kept"] = result["node"] in project.tree.nodes
     if args.json:
-        print_json(results)
+        print_json(results)  # a list, one result per turn re-rolled, with or without --branch
     else:
         for result in results:
             _print_result(result)

@@ -14,7 +14,6 @@ from studio.cli.common import (
     open_project,
     print_json,
     printable,
-    refuse_nameless_project,
     resolve_node,
 )
 from studio.core.sentence import plural
@@ -123,8 +122,7 @@ def new_project(path: str | os.PathLike[str], name: str | None = None) -> Projec
     """A new project at ``path``, as ``kamishibai new`` makes it (``path`` may be an empty folder)."""
     from studio.composition import create_project
 
-    refuse_nameless_project(os.fspath(path))
-    return create_project(path, name=name)
+    return create_project(path, name=name)  # the storage layer refuses a path that names no folder
 
 
 def _missing_or_empty(folder: Path) -> bool:
@@ -255,7 +253,6 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 def cmd_unbundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import import_bundle
 
-    refuse_nameless_project(args.dest)
     with import_bundle(Path(args.bundle), Path(args.dest)) as project:
         print(project.path)
         for problem in project.problems:
@@ -314,7 +311,6 @@ def cmd_sample(args: argparse.Namespace) -> int:
     from studio.composition import DEFAULT_ENGINE, create_sample_project, default_registry
     from studio.worker import GenerationService
 
-    refuse_nameless_project(args.path)
     with create_sample_project(args.path) as project:
         if args.no_generate:
             print(project.path)

@@ -10,7 +10,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from studio.cli.common import add_wait_option, open_for_reading, open_project, print_json, printable, resolve_node
+from studio.cli.common import (
+    add_wait_option,
+    open_for_reading,
+    open_project,
+    print_json,
+    printable,
+    refuse_control_characters,
+    resolve_node,
+)
 from studio.core.errors import StudioError
 from studio.core.story import MAX_DURATION_S, StoryFields
 from studio.core.tree import StoryTree
@@ -234,6 +242,8 @@ def cmd_start_state(args: argparse.Namespace) -> int:
     if args.character is not None and not args.character.strip():  # "" would mean everyone: say so, as say does
         raise StudioError("--character is empty: give a name, or leave --character out to set every character's "
                           "start.")
+    if args.character is not None:  # a name drawn on sheets and overlays, and stored in the project
+        refuse_control_characters(args.character, "--character")
     if args.new and args.character is None:
         raise StudioError("--new needs --character NAME: it sets the start of a character the story doesn't "
                           "know yet.")

@@ -27,10 +27,23 @@ from pathlib import Path, PurePosixPath
 from studio import __version__
 from studio.core.errors import StudioError
 from studio.storage.atomic import atomic_path, fsync_dir
-from studio.storage.errors import ProjectDamagedError, ProjectFileError, describe_os_error
+from studio.storage.errors import (
+    ProjectDamagedError,
+    ProjectFileError,
+    describe_os_error,
+    make_destination_folder,
+    unwritable_folder_error,
+)
 from studio.storage.lock import WriterLock
 from studio.storage.paths import UnsafePathError, check_relative
-from studio.storage.project import DB_NAME, MEDIA_DIR, PROJECT_SUFFIX, Project, refuse_inside_project
+from studio.storage.project import (
+    DB_NAME,
+    MEDIA_DIR,
+    PROJECT_SUFFIX,
+    Project,
+    check_project_folder_name,
+    refuse_inside_project,
+)
 from studio.storage.staging import StagingDir, sweep
 
 MANIFEST = "kamishibai-bundle.json"
@@ -363,7 +376,12 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
 
     Files the database does not name are not unpacked; they are listed, with anything
     else worth knowing, in the returned project's ``problems``.
+
+    The destination is checked in the order that names the real cause: a name for the
+    folder, a free place outside every project, a bundle worth unpacking, a folder that can
+    be made and written (a work folder is made there first), and only then the free space.
     """
+    check_project_folder_name(dest)
     dest = dest if dest.suffix == PROJECT_SUFFIX else dest.with_name(dest.name + PROJECT_SUFFIX)
     if dest.exists():
         raise BundleError(f"{dest} already exists.", hint="Choose another destination.")
@@ -372,18 +390,15 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
         entries = _read_entries(bundle, archive)
         by_name = {e.rel.as_posix(): e for e in entries}
         what = f"unpack {bundle.name} into {dest}"
-        try:
-            dest.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise describe_os_error(error, dest.parent, what) from None
+        make_destination_folder(dest.parent, what)
         sweep(dest.parent, lambda name: name.startswith(".") and ".import-" in name)
-        _check_space(dest, by_name[DB_NAME].info.file_size)
-        try:
+        try:  # before the free space: a folder nothing can be written in (/proc) has none either
             staging = StagingDir(dest.parent, f".{dest.name}.import-")
         except OSError as error:
-            raise describe_os_error(error, dest.parent, what) from None
+            raise unwritable_folder_error(error, dest.parent, what) from None
         lock: WriterLock | None = None
         try:
+            _check_space(dest, by_name[DB_NAME].info.file_size)
             made: set[Path] = set()
             _unpack(archive, by_name[DB_NAME], staging.path, made)
             try:

@@ -97,6 +97,48 @@ def read_only_error(folder: Path, what: str) -> ProjectReadOnlyError:
     )
 
 
+_UNWRITABLE_REASONS = {
+    errno.EROFS: "it is on a read-only disk",
+    errno.EACCES: "permission denied: it is read-only for this user",
+    errno.EPERM: "the system does not permit new files there",
+}
+
+
+def unwritable_folder_error(error: OSError, folder: Path, what: str) -> ProjectFileError:
+    """What to say when nothing can be made in ``folder``, a destination's folder that exists
+    (a new project's, an unpacked bundle's): it can't be written, and why, rather than the
+    bare error of the first file tried there, or a free-space figure that a folder such as
+    ``/proc`` (where every new name is "No such file or directory") only seems to lack."""
+    problem = classify_errno(error.errno)
+    if problem is Problem.FULL:
+        return full_error(folder, what)
+    reason = _UNWRITABLE_REASONS.get(error.errno or 0) or (
+        f"new files and folders can't be made there: {error.strerror or error}")
+    kind = ProjectReadOnlyError if problem is Problem.READ_ONLY else ProjectFileError
+    return kind(f"Can't {what}: the folder {folder} can't be written ({reason}).",
+                hint="Nothing was written. Choose a folder you can write to.")
+
+
+def make_destination_folder(folder: Path, what: str) -> None:
+    """Create ``folder`` (and the folders above it) for a destination, or say truthfully why
+    it can't be: the nearest folder that exists can't be written, or a file (or a broken
+    link) is in the way."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    except OSError as error:
+        failure = error
+    if failure.errno == errno.ENAMETOOLONG:
+        raise describe_os_error(failure, folder, what) from None
+    existing = next((p for p in (folder, *folder.parents) if os.path.lexists(p)), None)
+    if existing is not None and not existing.is_dir():
+        raise ProjectFileError(f"Can't {what}: {existing} is not a folder.",
+                               hint="Nothing was written. Choose another place.") from None
+    if existing is None or existing == folder:  # nothing above it to blame
+        raise describe_os_error(failure, folder, what) from None
+    raise unwritable_folder_error(failure, existing, what) from None
+
+
 def pending_wal(folder: Path) -> Path | None:
     """The database's ``-wal`` file when it holds changes not yet written into the
     database and there is no ``-shm`` file: SQLite can only read those changes by making

@@ -34,7 +34,9 @@ from studio.storage.errors import (
     ProjectReadOnlyError,
     describe_os_error,
     full_error,
+    make_destination_folder,
     read_only_error,
+    unwritable_folder_error,
 )
 from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, check_name, resolve_inside
@@ -62,6 +64,36 @@ def check_name_length(path: Path) -> None:
             shown = part if len(part) <= 40 else f"{part[:20]}…{part[-12:]}"
             raise ProjectFileError(f"The name {shown!r} is {size:,} bytes long; a file or folder name may have "
                                    f"at most {NAME_MAX_BYTES}.", hint="Choose a shorter name.")
+
+
+def check_project_folder_name(path: str | os.PathLike[str]) -> None:
+    """Refuse a new project's path whose last name gives the folder no name of its own: empty,
+    blank, or only dots and spaces once ``.kamishibai`` is set aside (``''``, ``.``, ``..``,
+    ``...``, ``..kamishibai``, ``x/..``). Such a path names the folder it is in (or its
+    parent), or would make a hidden ``...kamishibai`` folder. Every way of making a project
+    asks this (the window's New Project, ``kamishibai new``, ``sample``, ``import-demo`` and
+    ``unbundle``), so that all of them refuse the same names with the same message."""
+    name = Path(path).expanduser().name
+    if not name.removesuffix(PROJECT_SUFFIX).replace(".", "").strip():
+        raise ProjectFileError(f"{os.fspath(path)!r} has no name to give the project folder.",
+                               hint="Give a name, for example `kamishibai new my-story`.")
+
+
+def check_project_name(name: str) -> None:
+    """Refuse a project's display name (window titles, the sheets' footer, exports' titles)
+    that is empty, holds a line break or another control character (C0, DEL or C1, named by
+    its code point), or is longer than :data:`MAX_NAME_CHARS`."""
+    if not name.strip():
+        raise ProjectFileError("The project name is empty.", hint="Give a name of one line.")
+    for position, char in enumerate(name, start=1):
+        code = ord(char)
+        if code < 0x20 or 0x7F <= code < 0xA0:
+            what = "a line break" if char in "\n\r" else "a control character"
+            raise ProjectFileError(f"The project name {name!r} holds {what} (U+{code:04X}) at character {position}.",
+                                   hint="Give a name of one line, without control characters.")
+    if len(name) > MAX_NAME_CHARS:
+        raise ProjectFileError(f"The project name is {len(name):,} characters long; the limit is "
+                               f"{MAX_NAME_CHARS:,}.")
 
 
 def is_project_folder(path: Path) -> bool:
@@ -128,16 +160,10 @@ class Project:
         """The folder :meth:`create` would make for ``path`` and ``name``, after the checks it
         makes first (a name, a free place outside every project); the window asks this before
         it closes the open project for a new one."""
+        check_project_folder_name(path)
+        if name is not None:
+            check_project_name(name)
         folder = Path(path).expanduser()
-        if not folder.name.strip() or not folder.name.removesuffix(PROJECT_SUFFIX).strip():
-            raise ProjectFileError(f"{str(path)!r} has no name to give the project folder.",
-                                   hint="Give a name, for example `kamishibai new my-story`.")
-        if name is not None and (not name.strip() or any(ord(c) < 32 or c == "\x7f" for c in name)):
-            raise ProjectFileError(f"The project name {name!r} is empty or holds a line break or control "
-                                   "character.", hint="Give a name of one line.")
-        if name is not None and len(name) > MAX_NAME_CHARS:
-            raise ProjectFileError(f"The project name is {len(name):,} characters long; the limit is "
-                                   f"{MAX_NAME_CHARS:,}.")
         if folder.suffix != PROJECT_SUFFIX:
             folder = folder.with_name(folder.name + PROJECT_SUFFIX)
         check_name_length(folder)
@@ -160,12 +186,12 @@ class Project:
         that a failure (a full disk) leaves nothing behind that looks like a project."""
         folder = cls.new_folder(path, name)
         what = f"create the project {folder}"
+        make_destination_folder(folder.parent, what)
+        sweep(folder.parent, lambda entry: entry.startswith(f".{folder.name}.new-"))
         try:
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            sweep(folder.parent, lambda entry: entry.startswith(f".{folder.name}.new-"))
             staging = StagingDir(folder.parent, f".{folder.name}.new-")
         except OSError as error:
-            raise describe_os_error(error, folder.parent, what) from None
+            raise unwritable_folder_error(error, folder.parent, what) from None
         lock: WriterLock | None = None
         try:
             lock = WriterLock.acquire(staging.path)
