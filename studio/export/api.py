@@ -15,6 +15,7 @@ from studio.export.errors import ExportError, os_error
 from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format
 from studio.export.output import OutputFiles, check_destination, check_outside_project
 from studio.export.plan import plan_episode
+from studio.export.termination import cleaned_up_on_termination
 from studio.storage import Project
 from studio.storage.ffmpeg import MediaError
 
@@ -60,11 +61,14 @@ def export_branch(project: Project, leaf_id: str, out: str | os.PathLike[str], f
 def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
                      progress: ProgressCallback = no_progress,
                      cancelled: CancelCheck = never_cancelled) -> ExportResult:
-    """Export an already collected branch (see :func:`studio.export.branch.collect_branch`)."""
+    """Export an already collected branch (see :func:`studio.export.branch.collect_branch`).
+
+    On the main thread, SIGTERM and SIGHUP end the process only once the export has cleaned
+    up (:func:`~studio.export.termination.cleaned_up_on_termination`)."""
     started = time.perf_counter()
     check_options(fmt, options)
     check_cancelled(cancelled)
-    with OutputFiles(out) as files:
+    with cleaned_up_on_termination(), OutputFiles(out) as files:
         try:
             frames, duration, copied, pages, cut = _write(branch, out, fmt, options, files, progress, cancelled)
             check_cancelled(cancelled)

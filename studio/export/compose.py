@@ -20,6 +20,7 @@ from studio.export.drawing import (
     render_card,
     state_patch,
 )
+from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
 from studio.export.timeline import Timeline
@@ -123,7 +124,7 @@ def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, 
     last = len(timeline.turns) - 1
     sources = [functools.partial(decode_frames, turn.clip, size, info.size)
                for turn, info in zip(branch.turns, infos, strict=True)]
-    with Prefetcher(sources) as ahead:
+    with Prefetcher(sources, depth=prefetch_depth(size)) as ahead:
         for span, info in zip(timeline.turns, infos, strict=True):
             clip = ahead.clip()
             frames = resample(clip, info.fps, timeline.fps, span.frames)

@@ -7,9 +7,11 @@ import math
 from collections.abc import Collection
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from studio.export.errors import ExportError
+from studio.export.memory import check_memory
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.storage.ffmpeg import h264_args
 
@@ -125,8 +127,9 @@ def check_options(fmt: ExportFormat, options: ExportOptions, given: Collection[s
     use for (:data:`OPTION_USES`; ``given`` names the :class:`ExportOptions` fields the user
     set, so that one set to its default value is refused too, as the CLI does for an option
     given on its command line), captions it can't carry, a quality (CRF) for a format without
-    one or outside its encoder's range, a frame rate a GIF can't play. Default options pass
-    for every format."""
+    one or outside its encoder's range, a frame rate a GIF can't play, a video size this
+    machine has not the memory to encode (:func:`~studio.export.memory.check_memory`).
+    Default options pass for every format."""
     for use in OPTION_USES:
         if fmt not in use.formats and use.asked(options, given):
             raise _refuse(use, fmt)
@@ -146,6 +149,14 @@ def check_options(fmt: ExportFormat, options: ExportOptions, given: Collection[s
                               hint=f"Lower is better; {crf.default} is the default.")
     if options.fps is not None:
         check_frame_rate(fmt, options.fps)
+    if options.size is not None and fmt in VIDEO_FORMATS and not _may_join(fmt, options):
+        check_memory(fmt, options.size)  # again with the clips' size, when none is asked (video.encode_episode)
+
+
+def _may_join(fmt: ExportFormat, options: ExportOptions) -> bool:
+    """Whether the clips may be joined by stream copy, which composes no frames (the clips
+    decide: see :func:`studio.export.video.stream_copy_refusal`)."""
+    return fmt in CRF_RANGES and options.stream_copy and options.crf is None and not options.needs_new_pixels
 
 
 def check_frame_rate(fmt: ExportFormat, fps: float | Fraction, from_clips: bool = False) -> None:
@@ -182,10 +193,35 @@ def encoder_args(fmt: ExportFormat, crf: int | None, fps: Fraction, frames: int)
         return ["-c:v", "libvpx-vp9", "-crf", str(VP9_CRF if crf is None else crf), "-b:v", "0",
                 "-pix_fmt", "yuv420p", "-row-mt", "1", "-deadline", "good", "-cpu-used", "5", "-f", "webm"]
     if fmt == ExportFormat.GIF:
-        return ["-filter_complex", "split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=bayer:"
-                "bayer_scale=4:diff_mode=rectangle", "-loop", "0",
-                "-final_delay", str(gif_final_delay(frames, fps)), "-f", "gif"]
+        raise ValueError("a GIF is encoded in two passes: see gif_palette_args and gif_args")
     raise ExportError(f"{fmt.value} is not a video format.")
+
+
+GIF_PALETTE = "palettegen=stats_mode=full"
+"""One palette for the whole GIF, from every frame's colours (the frames keep their colours
+from one frame to the next, and a still picture does not shimmer)."""
+GIF_DITHER = "paletteuse=dither=bayer:bayer_scale=4:diff_mode=rectangle"
+
+
+def gif_palette_args() -> list[str]:
+    """ffmpeg's output options for a GIF's first pass: the frames in, its palette out (a PNG of
+    16 x 16 colours). ffmpeg keeps only the colour statistics, never the frames."""
+    return ["-vf", GIF_PALETTE, "-c:v", "png", "-f", "image2", "-update", "1"]
+
+
+def gif_args(palette: Path, fps: Fraction, frames: int) -> list[str]:
+    """ffmpeg's output options for a GIF's second pass: ``frames`` frames at ``fps`` mapped to
+    the colours of ``palette`` (made by :func:`gif_palette_args`), one frame at a time."""
+    return ["-filter_complex", f"movie=filename={filter_quoted(str(palette))}[palette];[0:v][palette]{GIF_DITHER}",
+            "-loop", "0", "-final_delay", str(gif_final_delay(frames, fps)), "-f", "gif"]
+
+
+def filter_quoted(value: str) -> str:
+    """``value`` as one option value in an ffmpeg filter graph, whatever it holds: quoted for
+    the filter's options (``'`` ends a quote: written ``'\\''``), then each character the
+    graph's parser reads (``\\ ' [ ] , ;``) escaped with a backslash."""
+    quoted = "'" + value.replace("'", "'\\''") + "'"
+    return "".join(f"\\{char}" if char in "\\'[],;" else char for char in quoted)
 
 
 def check_frame_size(fmt: ExportFormat, size: tuple[int, int]) -> None:

@@ -194,7 +194,8 @@ class ExportOptions:
             width, height = self.size
             if not (isinstance(width, int) and isinstance(height, int)) or not (
                     16 <= width <= MAX_SIZE and 16 <= height <= MAX_SIZE):
-                raise ExportError(f"Output size {width}x{height} is outside 16..{MAX_SIZE} pixels.")
+                raise ExportError(f"Output size {width}x{height} is outside 16..{MAX_SIZE} pixels.",
+                                  hint=f"Give a width and height from 16 to {MAX_SIZE} (1920x1080 is full HD).")
         if self.fps is not None and not 0 < self.fps <= MAX_FPS:
             raise ExportError(f"Frame rate {self.fps:g} fps is out of range; give more than 0 and at most "
                               f"{MAX_FPS:g} fps.")

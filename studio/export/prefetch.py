@@ -2,7 +2,8 @@
 
 Each clip is decoded by its own short ffmpeg run; run one after the other on the encoding
 thread, the encoder would sit idle during every start-up. A background thread decodes
-ahead into a bounded queue instead (a few dozen frames, so memory stays small).
+ahead into a bounded queue instead (a few dozen frames, fewer when they are large: see
+:func:`studio.export.memory.prefetch_depth`).
 """
 
 from __future__ import annotations

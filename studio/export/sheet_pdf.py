@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,14 @@ from PIL import Image
 from studio.export.bidi_text import visual_line
 from studio.export.drawing import fit_image, font_file, italic_font_file
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
-from studio.export.typeface import ColourFont, coverage, fallback_font_files, is_colour_font, split_runs
+from studio.export.typeface import (
+    ColourFont,
+    coverage,
+    fallback_font_files,
+    is_colour_font,
+    marks_before_letters,
+    split_runs,
+)
 
 PICTURE_DPI = 150
 
@@ -57,29 +63,7 @@ class PdfFonts:
         names, covers, colour = self.chain(style)
         if len(names) == 1 or (not colour and all(ord(char) in covers[0] for char in text)):
             return [(names[0], text)]
-        return [(names[index], run) for index, run in _marks_before_letters(split_runs(text, covers, colour), covers)]
-
-
-def _marks_before_letters(runs: list[tuple[int, str]], covers: tuple[frozenset[int], ...]) -> list[tuple[int, str]]:
-    """``runs`` with the combining marks that end a run moved to the next run when that one
-    starts with a right-to-left letter and its font has them and the run's font does not.
-
-    In a line in visual order (:func:`~studio.export.bidi_text.visual_line`) a Hebrew point
-    or an Arabic vowel sign stands before its letter, so it may end the run before, in
-    another font: the italic's space before an Arabic word, say (DejaVu Sans Oblique has no
-    Arabic), where it would be an empty box."""
-    fixed = list(runs)
-    for at in range(len(fixed) - 1):
-        (index, run), (after, following) = fixed[at], fixed[at + 1]
-        if unicodedata.bidirectional(following[0]) not in ("R", "AL"):
-            continue
-        cut = len(run)
-        while (cut > 0 and unicodedata.bidirectional(run[cut - 1]) == "NSM"
-               and ord(run[cut - 1]) not in covers[index] and ord(run[cut - 1]) in covers[after]):
-            cut -= 1
-        if 0 < cut < len(run):
-            fixed[at], fixed[at + 1] = (index, run[:cut]), (after, run[cut:] + following)
-    return fixed
+        return [(names[index], run) for index, run in marks_before_letters(split_runs(text, covers, colour), covers)]
 
 
 def _register(name: str, path: Path) -> bool:

@@ -15,10 +15,12 @@ scaled to the text's and laid over the image (:class:`ColourFont`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -171,6 +173,32 @@ def split_runs(text: str, covers: Sequence[frozenset[int]], colour: Sequence[int
     return runs
 
 
+def marks_before_letters(runs: list[tuple[int, str]], covers: Sequence[frozenset[int]]) -> list[tuple[int, str]]:
+    """``runs`` with the combining marks that end a run moved to the next run when that one
+    starts with a right-to-left letter and its font has them and the run's font does not.
+
+    In a line in visual order (:func:`~studio.export.bidi_text.visual_line`) a Hebrew point
+    or an Arabic vowel sign stands before its letter, so it may end the run before, in
+    another font: the italic's space before an Arabic word, say (DejaVu Sans Oblique has no
+    Arabic), where it would be an empty box."""
+    fixed = list(runs)
+    for at in range(len(fixed) - 1):
+        (index, run), (after, following) = fixed[at], fixed[at + 1]
+        if unicodedata.bidirectional(following[0]) not in ("R", "AL"):
+            continue
+        cut = len(run)
+        while (cut > 0 and unicodedata.bidirectional(run[cut - 1]) == "NSM"
+               and ord(run[cut - 1]) not in covers[index] and ord(run[cut - 1]) in covers[after]):
+            cut -= 1
+        if 0 < cut < len(run):
+            fixed[at], fixed[at + 1] = (index, run[:cut]), (after, run[cut:] + following)
+    return fixed
+
+
+def _right_to_left(text: str) -> bool:
+    return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
+
+
 def missing_characters(texts: Sequence[str], covers: Sequence[frozenset[int]]) -> list[str]:
     """The distinct characters of ``texts`` no font of ``covers`` holds, in the order met;
     spaces, controls and combining marks aside."""
@@ -182,12 +210,33 @@ def missing_characters(texts: Sequence[str], covers: Sequence[frozenset[int]]) -
     return list(missing)
 
 
+@dataclass(frozen=True)
+class PlacedRun:
+    """One run of a line as it is drawn: ``text`` in ``font`` (``index`` in the typeface's
+    chain: 0 is the primary font), ``x`` pixels from the line's left edge, ``width`` wide."""
+
+    index: int
+    font: FontLike
+    text: str
+    x: float
+    width: float
+
+
 class Typeface:
     """A font at one size with its fallbacks: measures and draws text run by run.
 
     The primary font sets the line height and the baseline; fallback fonts load on first
     use. A primary font whose character map can't be read (Pillow's built-in font) is
-    taken to cover everything, so it is used alone."""
+    taken to cover everything, so it is used alone.
+
+    A line that needs the bidirectional algorithm (Arabic, Hebrew) and more than one font
+    can't be drawn run by run in logical order: Pillow (libraqm) orders the characters of one
+    call only, so "مرحبا 東京 سلام" came out with مرحبا on the left. Such a line is put in
+    visual order first, as a whole (:func:`~studio.export.bidi_text.visual_line`: Arabic
+    joined, right-to-left runs reversed, the direction from the first strong letter, as
+    PDF sheets do), then split into runs that are drawn left to right, those holding
+    right-to-left letters in Pillow's basic layout, which draws characters as given
+    (:meth:`layout`). A line in one font is drawn by Pillow in one call, as before."""
 
     def __init__(self, primary: PlainFont, primary_path: Path | None, size: int,
                  fallbacks: Sequence[Path] = (), *, embolden: bool = False) -> None:
@@ -201,6 +250,7 @@ class Typeface:
         self.covers = (primary_cover, *(coverage(path) for path in self.fallbacks))
         self.colour = tuple(i + 1 for i, path in enumerate(self.fallbacks) if is_colour_font(path))
         self._fonts: dict[int, FontLike] = {0: primary}
+        self._as_given: dict[int, FontLike] = {}
 
     def font(self, index: int) -> FontLike:
         if index not in self._fonts:
@@ -217,15 +267,57 @@ class Typeface:
             self._fonts[index] = loaded if loaded is not None else self.primary
         return self._fonts[index]
 
-    def runs(self, text: str) -> list[tuple[FontLike, str]]:
+    def _split(self, text: str) -> list[tuple[int, str]]:
+        """``text`` as (font index, run) pairs: one run in the primary font when it covers all."""
         pictures = bool(self.colour) and (EMOJI_STYLE in text or any(ord(char) >= PICTOGRAPHS for char in text))
         if not self.fallbacks or (not pictures and all(ord(char) in self.covers[0] or _joins_previous(char)
                                                        for char in text)):
-            return [(self.primary, text)]
-        return [(self.font(index), run) for index, run in split_runs(text, self.covers, self.colour)]
+            return [(0, text)]
+        return split_runs(text, self.covers, self.colour)
+
+    def runs(self, text: str) -> list[tuple[FontLike, str]]:
+        """``text`` (logical order) as (font, run) pairs, in logical order."""
+        return [(self.font(index), run) for index, run in self._split(text)]
+
+    def _font_as_given(self, index: int) -> FontLike:
+        """The chain's font ``index`` drawing characters in the order given, without
+        reordering or shaping them (Pillow's basic layout), for a line already in visual order."""
+        if index not in self._as_given:
+            font = self.font(index)
+            if isinstance(font, ImageFont.FreeTypeFont) and font.layout_engine != ImageFont.Layout.BASIC:
+                # not font_variant(): it takes Layout.BASIC (0) for "keep the engine"
+                with contextlib.suppress(OSError, TypeError):
+                    font = ImageFont.FreeTypeFont(font.path, font.size, font.index, font.encoding,
+                                                  layout_engine=ImageFont.Layout.BASIC)
+            self._as_given[index] = font
+        return self._as_given[index]
+
+    def _visual_runs(self, text: str) -> list[tuple[int, FontLike, str]]:
+        """(font index, font, run) in the order drawn, left to right."""
+        split = self._split(text)
+        if len(split) > 1:
+            from studio.export.bidi_text import needs_bidi, visual_line  # python-bidi: only for such text
+
+            if needs_bidi(text):
+                line = visual_line(text, self.covers)
+                return [(index, self._font_as_given(index) if _right_to_left(run) else self.font(index), run)
+                        for index, run in marks_before_letters(split_runs(line, self.covers, self.colour),
+                                                               self.covers)]
+        return [(index, self.font(index), run) for index, run in split]
+
+    def layout(self, text: str) -> list[PlacedRun]:
+        """One line (logical order) as it is drawn: its runs left to right, each with its font
+        and its offset from the line's left edge."""
+        placed: list[PlacedRun] = []
+        x = 0.0
+        for index, font, run in self._visual_runs(text):
+            width = float(font.getlength(run))
+            placed.append(PlacedRun(index, font, run, x, width))
+            x += width
+        return placed
 
     def width(self, text: str) -> float:
-        return float(sum(font.getlength(run) for font, run in self.runs(text)))
+        return float(sum(run.width for run in self.layout(text)))
 
     def line_height(self) -> int:
         """Ascent + descent: room for descenders (g, y, p) on every line."""
@@ -240,24 +332,24 @@ class Typeface:
         """Draw ``text`` as Pillow's ``draw.text`` would, for the anchors ``l``/``m``/``r``
         across and ``a`` (top) or ``m`` (middle) down, with each run in its own font on
         the primary font's baseline."""
-        runs = self.runs(text)
-        if (len(runs) == 1 and runs[0][0] is self.primary) or not isinstance(self.primary, ImageFont.FreeTypeFont):
+        placed = self.layout(text)
+        if (len(placed) == 1 and placed[0].font is self.primary) or not isinstance(self.primary,
+                                                                                   ImageFont.FreeTypeFont):
             draw.text(xy, text, font=self.primary, fill=fill, anchor=anchor)
             return
         x, y = xy
-        width = sum(font.getlength(run) for font, run in runs)
+        width = sum(run.width for run in placed)
         x -= {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
         ascent, descent = self.primary.getmetrics()
         baseline = y + (ascent if anchor[1] == "a" else (ascent - descent) / 2)
         stroke = round(self.size / 40) if self.embolden else 0  # none below 20 px: it would blot small kanji
-        for font, run in runs:
-            if isinstance(font, ColourFont):
-                _paste(draw, font.render(run), (x, baseline - font.ascent()))
+        for run in placed:
+            if isinstance(run.font, ColourFont):
+                _paste(draw, run.font.render(run.text), (x + run.x, baseline - run.font.ascent()))
             else:
-                outline = stroke if font is not self.primary else 0
-                draw.text((x, baseline), run, font=font, fill=fill, anchor="ls", stroke_width=outline,
-                          stroke_fill=fill)
-            x += font.getlength(run)
+                outline = stroke if self.font(run.index) is not self.primary else 0
+                draw.text((x + run.x, baseline), run.text, font=run.font, fill=fill, anchor="ls",
+                          stroke_width=outline, stroke_fill=fill)
 
 
 def _paste(draw: ImageDraw.ImageDraw, picture: Image.Image, xy: tuple[float, float]) -> None:

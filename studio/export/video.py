@@ -15,8 +15,9 @@ from pathlib import Path
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.compose import episode_frames
-from studio.export.encoding import check_frame_rate, check_frame_size, encoder_args
+from studio.export.encoding import check_frame_rate, check_frame_size, encoder_args, gif_args, gif_palette_args
 from studio.export.errors import ExportError
+from studio.export.memory import check_memory
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.export.output import OutputFiles
 from studio.export.plan import EpisodePlan, retimed_turns
@@ -110,21 +111,50 @@ def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, ta
 
 
 def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options: ExportOptions, target: Path,
-                   progress: ProgressCallback, cancelled: CancelCheck) -> None:
-    total = plan.timeline.total_frames
-    title = options.title.strip() or branch.project_name
-    frames = episode_frames(branch, plan.infos, plan.timeline, plan.size, options)
+                   files: OutputFiles, progress: ProgressCallback, cancelled: CancelCheck) -> None:
+    """Compose the episode's frames and encode them; a GIF in two passes (:func:`encode_gif`)."""
     check_frame_size(fmt, plan.size)
     check_frame_rate(fmt, plan.fps, from_clips=options.fps is None)
-    output = encoder_args(fmt, options.crf, plan.fps, total)
-    title = "" if fmt == ExportFormat.GIF else title
+    check_memory(fmt, plan.size, asked=options.size is not None)
+    if fmt == ExportFormat.GIF:
+        encode_gif(branch, plan, options, target, files, progress, cancelled)
+        return
+    title = options.title.strip() or branch.project_name
+    output = encoder_args(fmt, options.crf, plan.fps, plan.timeline.total_frames)
+    encode_frames(branch, plan, options, target, output, title, progress, cancelled, f"encoding {fmt.value}")
+
+
+def encode_gif(branch: Branch, plan: EpisodePlan, options: ExportOptions, target: Path, files: OutputFiles,
+               progress: ProgressCallback, cancelled: CancelCheck) -> None:
+    """A GIF with one palette made for all its frames, in two passes over the frames: the
+    first makes the palette from every frame's colours, the second maps each frame to it.
+
+    One pass (``split``, ``palettegen``, ``paletteuse`` in one filter graph) needs every
+    frame at hand before the palette is known: ffmpeg held them all, 4 bytes a pixel, and a
+    large GIF was killed for memory. Two passes hold one frame at a time and write the
+    same file; the frames are composed twice, which costs less than encoding them."""
+    palette = files.scratch("palette.png")
+    encode_frames(branch, plan, options, palette, gif_palette_args(), "", progress, cancelled,
+                  "encoding gif: choosing the colours (pass 1 of 2)", passes=(0, 2))
+    encode_frames(branch, plan, options, target, gif_args(palette, plan.fps, plan.timeline.total_frames), "",
+                  progress, cancelled, "encoding gif: pass 2 of 2", passes=(1, 2))
+
+
+def encode_frames(branch: Branch, plan: EpisodePlan, options: ExportOptions, target: Path, output: list[str],
+                  title: str, progress: ProgressCallback, cancelled: CancelCheck, what: str,
+                  passes: tuple[int, int] = (0, 1)) -> None:
+    """Compose the episode's frames and pipe them into ffmpeg, which writes ``target`` with the
+    ``output`` options. ``passes``: (this pass, of how many), for the progress."""
+    frames = episode_frames(branch, plan.infos, plan.timeline, plan.size, options)
+    count = plan.timeline.total_frames
+    done, total = passes[0] * count, passes[1] * count
     with FrameEncoder(target, plan.size, plan.fps, output, title) as encoder, contextlib.closing(frames):
         for index, frame in enumerate(frames):
             check_cancelled(cancelled)
             encoder.write(frame)
             if index % PROGRESS_EVERY == 0:
-                progress(Progress(index, total, f"encoding {fmt.value}"))
-        progress(Progress(total, total, f"encoding {fmt.value}: finishing"))
+                progress(Progress(done + index, total, what))
+        progress(Progress(done + count, total, f"{what.split(':')[0]}: finishing"))
         encoder.finish()
 
 
@@ -137,7 +167,7 @@ def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat
         join_by_stream_copy(branch, plan, fmt, target, files, progress, cancelled)
     else:
         progress(Progress(0, plan.timeline.total_frames, f"encoding {fmt.value}: re-encoding, {refusal}"))
-        encode_episode(branch, plan, fmt, options, target, progress, cancelled)
+        encode_episode(branch, plan, fmt, options, target, files, progress, cancelled)
     if options.captions == CaptionMode.SRT:
         write_srt(files.temp_for(out.with_suffix(".srt")), branch, plan.timeline)
     return VideoMade(plan.timeline.total_frames, plan.timeline.duration, refusal is None)
