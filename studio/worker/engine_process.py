@@ -10,6 +10,7 @@ child. The pipe only ever carries pickles between this parent and its own child.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -18,7 +19,7 @@ import selectors
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
@@ -161,7 +162,8 @@ class ProcessHost:
         process = self._context.Process(
             target=child_main, args=(child_end, cancel, self.registry.source, self.config),
             name=f"kamishibai-engine-{self.device}", daemon=True)
-        process.start()
+        with _interrupts_held():
+            process.start()
         if process.pid is not None:
             lower_engine_priority(process.pid)  # before it imports anything
         child_end.close()
@@ -286,10 +288,31 @@ class ForwardingListener:
         self._send(Predicted(prediction))
 
 
+_HELD_SIGNALS = frozenset({signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else frozenset()
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Block SIGINT in this thread while the engine process is started: the child inherits
+    the mask, so a Ctrl-C while it imports (a second or more, before :func:`child_main`
+    can ignore it) waits instead of killing it with a KeyboardInterrupt, which failed the
+    job as if the engine had crashed. The parent gets a Ctrl-C held here once it ends."""
+    if not _HELD_SIGNALS:
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def child_main(conn: multiprocessing.connection.Connection, cancel: Event, source: str,
                config: EngineConfig) -> None:
     """The engine process: serve jobs until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if _HELD_SIGNALS:  # started with SIGINT blocked (a Ctrl-C pending meanwhile is dropped by SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
     from studio.worker.thread_budget import thread_budget_environment
 
     os.environ.update(thread_budget_environment(config.threads))  # before an engine loads torch

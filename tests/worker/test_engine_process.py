@@ -140,3 +140,27 @@ def test_a_registry_without_a_source_cannot_use_engine_processes(project: Projec
         GenerationService(project, EngineRegistry(), hosts=HostMode.PROCESS)
 
 
+
+
+def test_a_ctrl_c_while_the_engine_process_starts_does_not_kill_it(project: Project) -> None:
+    """A terminal's Ctrl-C reaches the engine process too. Before it ignored SIGINT (the first
+    thing it does once its modules are imported) one killed it with a KeyboardInterrupt,
+    and its job failed as a crash; it now starts with SIGINT blocked."""
+    from studio.engines.config import EngineConfig
+    from studio.worker.engine_process import ProcessHost
+
+    host = ProcessHost(registry(), EngineConfig())
+    try:
+        host.start()
+        pid = host.pid
+        assert pid is not None
+        until = time.monotonic() + 1.5  # the child's start-up (spawn, imports) and a little after
+        while time.monotonic() < until:
+            os.kill(pid, signal.SIGINT)
+            time.sleep(0.005)
+        time.sleep(0.5)
+        assert host.pid == pid, "the engine process died of the Ctrl-C"
+    finally:
+        host.close()
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set()), "the parent's mask is restored"
+
