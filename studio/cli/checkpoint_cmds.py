@@ -90,15 +90,45 @@ def cmd_convert(args: argparse.Namespace) -> int:
 def cmd_convert_customx(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from studio.engines.customx.convert import ReleasedFiles, convert_release
+    from studio.core.errors import StudioError
+
+    _check_customx_sources(args)  # before anything is imported or written
+    from studio.engines.customx.convert import ConversionError, ReleasedFiles, convert_release
 
     files = ReleasedFiles(Path(args.transformer), Path(args.lora) if args.lora else None, Path(args.vae),
                           Path(args.llava), Path(args.clip))
-    report = convert_release(files, _checkpoints(args.checkpoints), lora_scale=args.lora_scale,
-                             log=lambda line: print(line, flush=True))
+    try:
+        report = convert_release(files, _checkpoints(args.checkpoints), lora_scale=args.lora_scale,
+                                 log=lambda line: print(line, flush=True))
+    except ConversionError as error:
+        raise StudioError(f"The CustomX conversion stopped: {error}",
+                          hint="checkpoints/customx/ has no model.json, so the engine does not use it; fix the "
+                          "input and convert again.") from None
     print(f"Converted CustomX: {report.placed} tensors placed, LoRA merged into {report.lora_modules} layers, "
           f"{len(report.dropped)} unused tensors dropped, {len(report.written)} files written.")
     return 0
+
+
+def _check_customx_sources(args: argparse.Namespace) -> None:
+    """Refuse a released file or folder that is not there, naming its option, before the
+    conversion makes any folder (it used to stop with an internal error after making one)."""
+    from pathlib import Path
+
+    from studio.core.errors import StudioError
+
+    wanted = [("--transformer", args.transformer, "file"), ("--lora", args.lora, "file"), ("--vae", args.vae, "file"),
+              ("--llava", args.llava, "folder"), ("--clip", args.clip, "folder")]
+    for option, value, kind in wanted:
+        if value is None:
+            continue
+        path = Path(value)
+        if kind == "file" and not path.is_file():
+            raise StudioError(f"{option} {value}: no such file.", hint="Nothing was written. Give the released "
+                              "file's path (`kamishibai checkpoints convert-customx --help` lists them).")
+        if kind == "folder" and not (path / "tokenizer.json").is_file():
+            reason = "it holds no tokenizer.json" if path.is_dir() else "no such folder"
+            raise StudioError(f"{option} {value}: {reason}.", hint="Nothing was written. Give the released model's "
+                              "folder (`kamishibai checkpoints convert-customx --help` names it).")
 
 
 def cmd_doctor_customx(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "eval", help="evaluate an engine on held-out episodes and write docs/BENCHMARKS.md",
         description="Play held-out episodes in the sketch world, run the engine and a judge over them, and print "
         "the goals table (state accuracy, instruction following, visual quality, consistency, speed).")
-    p.add_argument("engine", choices=EVALUATED)
+    p.add_argument("engine", choices=EVALUATED, help="the engine to evaluate (only mini has held-out episodes)")
     p.add_argument("--episodes", type=int, default=40, help="held-out episodes (3 turns each; default 40)")
     p.add_argument("--steps", type=int, default=4, help="denoising steps (default 4, the engine's default)")
     p.add_argument("--candidates", type=int, default=1,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 import threading
 from collections.abc import Sequence
@@ -85,7 +86,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     _engine_options(p)
     p.add_argument("--run", action="store_true", help="generate the queue now, with a progress bar on stderr")
     _cluster_options(p)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="machine-readable output (the queued jobs)")
     add_wait_option(p)
     p.set_defaults(handler=cmd_fill)
@@ -100,16 +101,19 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        description="Work through the project's queue until nothing is left to run. "
                        "Exit status 0 when every job succeeded, 1 when some failed or some are left waiting (for "
                        "an interrupted job, or for an engine this machine can't run: those stay queued). Jobs that "
-                       "could never start (an unknown engine, jobs that wait for one another) fail.")
+                       "could never start (an unknown engine, jobs that wait for one another) fail. Ctrl+C stops it "
+                       "(exit status 130): the job it was running is interrupted and keeps no take, the others stay "
+                       "queued, and the message names the command that goes on.")
     p.add_argument("path", help="project folder")
     p.add_argument("--requeue-interrupted", action="store_true",
                    help="first queue again the jobs a crash or a stop interrupted")
     p.add_argument("--device", default="cpu",
-                   help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload")
+                   help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
+                   "(default: cpu; CPU-only engines always run on the CPU)")
     add_checkpoints_option(p)
     _devices_options(p)
     _cluster_options(p)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_wait_option(p)
     p.set_defaults(handler=cmd_run_queue)
 
@@ -610,6 +614,27 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
     return messages
 
 
+def say_what_is_left(service: GenerationService, path: str, *, done: int | None = None) -> None:
+    """After Ctrl+C stopped a run of the queue: what it finished, which jobs it interrupted
+    (their takes are not kept) and stay queued, and the command that goes on (on stderr)."""
+    from studio.worker import JobStatus
+
+    left = service.jobs()
+    interrupted = [job.id for job in left if job.status is JobStatus.INTERRUPTED]
+    queued = [job.id for job in left if job.status is JobStatus.QUEUED]
+    finished = f"{done} done; " if done is not None else ""
+    if not interrupted and not queued:
+        return
+    parts = []
+    if interrupted:
+        parts.append(f"job(s) {_ids(interrupted)} interrupted (no take kept)")
+    if queued:
+        parts.append(f"{len(queued)} job(s) still queued")
+    go_on = f"kamishibai run-queue {shlex.quote(printable(path))}" + (" --requeue-interrupted" if interrupted else "")
+    print(f"kamishibai: stopped: {finished}{' and '.join(parts)}.\n  hint: `{go_on}` goes on from there.",
+          file=sys.stderr)
+
+
 def _unrunnable_above(job: Job, jobs: dict[str, Job], unrunnable: dict[str, Any]) -> Job | None:
     """The queued job that ``job`` waits for (directly or through queued jobs) whose engine
     can't run here, if any."""
@@ -729,6 +754,7 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
     except KeyboardInterrupt:
         service.stop(interrupt_running=True, timeout=60)
         bar.close()
+        say_what_is_left(service, path, done=counts["done"])
         raise
     left = _waiting_messages(service, path)  # before stopping: a cluster's hosts answer the checks
     service.stop(timeout=None)

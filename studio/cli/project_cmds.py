@@ -53,8 +53,10 @@ Undo takes it back. resources/samples/first_story.txt is an example."""
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("new", help="create a project folder NAME.kamishibai")
-    p.add_argument("path")
+    p = sub.add_parser("new", help="create a project folder NAME.kamishibai",
+                       description="Create an empty project: the folder NAME.kamishibai (the suffix is added when "
+                       "PATH lacks it), with the folders above it if they are missing.")
+    p.add_argument("path", help="the project folder to create (NAME or NAME.kamishibai)")
     p.add_argument("--name", help="the story's title (default: the folder name)")
     p.set_defaults(handler=cmd_new)
 
@@ -69,29 +71,38 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="then generate every imported turn at once (a demo file in, every turn's clip out)")
     p.add_argument("--engine", help="engine for --generate (default: sketch)")
     p.add_argument("--device", default="cpu", help="where --generate runs engines (as run-queue --device)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar for --generate")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar for --generate")
     add_wait_option(p)
     p.set_defaults(handler=cmd_import_demo)
 
-    p = sub.add_parser("tree", help="print the story tree")
-    p.add_argument("path")
+    p = sub.add_parser("tree", help="print the story tree",
+                       description="Print every turn, indented under the one it continues: its node id, "
+                       "instruction, the state it leads to and its number of takes. Only reads the project.")
+    p.add_argument("path", help="project folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_tree)
 
-    p = sub.add_parser("info", help="print a project's summary")
-    p.add_argument("path")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("info", help="print a project's summary",
+                       description="Print a project's name, schema version, turns, takes, branches, cast, "
+                       "locations, size and the problems found in it. Only reads the project.")
+    p.add_argument("path", help="project folder")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_info)
 
-    p = sub.add_parser("bundle", help="pack a project into one .zip file")
-    p.add_argument("path")
+    p = sub.add_parser("bundle", help="pack a project into one .zip file",
+                       description="Pack the project (a consistent copy of its database and its media) into one "
+                       ".zip file, outside the project folder. Only reads the project.")
+    p.add_argument("path", help="project folder")
     p.add_argument("out", help="the .zip file to write (.zip is appended if the name lacks it)")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.set_defaults(handler=cmd_bundle)
 
-    p = sub.add_parser("unbundle", help="unpack a .zip bundle into a new project folder")
-    p.add_argument("bundle")
-    p.add_argument("dest")
+    p = sub.add_parser("unbundle", help="unpack a .zip bundle into a new project folder",
+                       description="Unpack a bundle made by `kamishibai bundle` into a new project folder. The "
+                       "bundle is treated as untrusted: it is checked before anything is unpacked, and only the "
+                       "media files its database names are unpacked.")
+    p.add_argument("bundle", help="the .zip file to unpack")
+    p.add_argument("dest", help="the new project folder (NAME or NAME.kamishibai; it must not exist)")
     p.set_defaults(handler=cmd_unbundle)
 
     p = sub.add_parser("bench", help="run benchmarks and update docs/BENCHMARKS.md")
@@ -99,8 +110,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--quick", action="store_true", help="small sizes, nothing written")
     p.set_defaults(handler=cmd_bench)
 
-    p = sub.add_parser("sample", help="build the sample project (two branches) and generate its turns")
-    p.add_argument("path")
+    p = sub.add_parser("sample", help="build the sample project (two branches) and generate its turns",
+                       description="Build the sample story, Qiqi's first delivery (two branches, with dialogue "
+                       "and narration), in a new project folder and generate its clips with the sketch engine.")
+    p.add_argument("path", help="the project folder to create (NAME or NAME.kamishibai)")
     p.add_argument("--no-generate", action="store_true", help="only the turns, no takes")
     p.set_defaults(handler=cmd_sample)
 
@@ -322,6 +335,12 @@ def cmd_sample(args: argparse.Namespace) -> int:
             for leaf in tree.leaves_under(tree.root_id):
                 service.fill(leaf.id)
             service.wait_idle()
+        except KeyboardInterrupt:  # the turns made so far stay; say how to generate the others
+            from studio.cli.generate_cmds import say_what_is_left
+
+            service.stop(interrupt_running=True, timeout=60)
+            say_what_is_left(service, str(project.path))
+            raise
         finally:
             service.stop()
         failed = [job for job in service.jobs(include_finished=True) if job.status.value == "failed"]

@@ -77,7 +77,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        description="'character' (new projects): a turn changes its acting character's state. "
                        "'branch' (projects made before per-character state): one state runs down the branch.")
     p.add_argument("path", help="project folder")
-    p.add_argument("scope", choices=("character", "branch"))
+    p.add_argument("scope", choices=("character", "branch"),
+                   help="character: a turn changes its acting character's state; branch: one state per branch")
     add_wait_option(p)
     p.set_defaults(handler=cmd_state_scope)
 

@@ -118,8 +118,23 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
             for file in media:
                 archive.write(file, file.relative_to(project.path).as_posix(), zipfile.ZIP_STORED)
     except OSError as error:
-        raise describe_os_error(error, out.parent, f"write the bundle {out}") from None
+        raise _bundle_write_error(error, project.path, out) from None
     return out
+
+
+def _bundle_write_error(error: OSError, project_folder: Path, out: Path) -> ProjectFileError:
+    """What to say when writing the bundle ``out`` failed: a project file that could not be
+    read is named as such; a file that could not be made in the bundle's folder says that
+    folder can't be written (why: read-only, permission, a folder such as ``/proc``), never
+    that it is a read-only *project* folder; anything else as :func:`describe_os_error`."""
+    what = f"write the bundle {out}"
+    where = Path(os.fsdecode(error.filename)) if error.filename is not None else None
+    if where is not None and _is_inside(where, project_folder):
+        return ProjectFileError(f"Can't {what}: the project file {where} can't be read "
+                                f"({error.strerror or error}).", hint="Nothing was written.")
+    if where is not None and where.parent == out.parent and error.errno != errno.ENAMETOOLONG:
+        return unwritable_folder_error(error, out.parent, what)
+    return describe_os_error(error, out.parent, what)
 
 
 def _media_files(root: Path) -> list[Path]:
