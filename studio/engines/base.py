@@ -82,10 +82,18 @@ __all__ = [
     "StageNeeds",
     "TurnContext",
     "check_cancelled",
+    "generator_seed",
     "never_cancelled",
     "no_progress",
     "setting",
 ]
+
+
+def generator_seed(seed: int) -> int:
+    """``seed`` as a torch generator takes it: any whole number, wrapped into 0 .. 2**64 - 1
+    (``manual_seed`` refuses others with an overflow error; it already reads -1 as 2**64 - 1,
+    so every seed it accepted keeps its noise)."""
+    return int(seed) % 2**64
 
 
 class EngineError(StudioError):

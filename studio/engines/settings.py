@@ -237,8 +237,13 @@ def _coerce(engine: str, spec: SettingSpec, value: Any) -> Any:
         return value
     number = _number(where, spec, value)
     if (spec.minimum is not None and number < spec.minimum) or (spec.maximum is not None and number > spec.maximum):
-        shown = int(number) if spec.kind is SettingKind.INT else number
-        raise SettingsError(f"{where} must be {spec.describe_range()}, got {shown:g}.",
+        if spec.kind is SettingKind.INT:
+            shown = _shown(value if isinstance(value, int) else int(number))  # float(10**30) is not 10**30
+        else:
+            shown = f"{number:g}"
+            if float(shown) in (spec.minimum, spec.maximum):
+                shown = repr(number)  # 2.0000001 is not "2", the limit itself
+        raise SettingsError(f"{where} must be {spec.describe_range()}, got {shown}.",
                             hint=f"The default is {spec.default:g}.")
     if spec.name in FRAME_SIZE_SETTINGS and spec.kind is SettingKind.INT and int(number) % 2:
         raise SettingsError(f"{where} must be an even number of pixels, got {int(number)}.",
@@ -254,8 +259,15 @@ def _number(where: str, spec: SettingSpec, value: Any) -> float:
         raise SettingsError(f"{where} must be {wanted}, got {value!r}.")
     try:
         number = float(value)
-    except ValueError:
-        raise SettingsError(f"{where} must be {wanted}, got {value!r}.") from None
+    except (ValueError, OverflowError):  # OverflowError: a whole number of hundreds of digits
+        hint = f"It is {spec.describe_range()}." if spec.describe_range() else ""
+        raise SettingsError(f"{where} must be {wanted}, got {_shown(value)}.", hint=hint) from None
     if not math.isfinite(number) or (whole and number != int(number)):
-        raise SettingsError(f"{where} must be {wanted}, got {value!r}.")
+        raise SettingsError(f"{where} must be {wanted}, got {_shown(value)}.")
     return number
+
+
+def _shown(value: Any, most: int = 40) -> str:
+    """``value`` as a message shows it: its repr, cut short when it is longer than ``most``."""
+    text = str(value) if isinstance(value, int) else repr(value)
+    return text if len(text) <= most else f"{text[:20]}... ({len(text):,} characters)"

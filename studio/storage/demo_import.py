@@ -50,6 +50,11 @@ MAX_DEMO_BYTES = 10 * 1024 * 1024
 _BRANCH_RE = re.compile(r"^##\s*branch\s+after\s+(\S+)\s*$", re.IGNORECASE)
 _STORY_RE = re.compile(r"^>\s*([^:：]{1,60}?)\s*[:：]\s*(.*)$")
 _WORD_RE = re.compile(r"\w")
+_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
+"""Where a line ends, as Python's text files (and AnimeGamer's reader) see it: not at the
+other characters ``str.splitlines`` also splits on (form feed, U+2028 ...), so that the line
+numbers in reports are the ones an editor shows."""
+_UNICODE_BREAKS = {"\u2028": "U+2028, a line separator", "\u2029": "U+2029, a paragraph separator"}
 
 
 class DemoImportError(StudioError):
@@ -118,6 +123,11 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> Demo
     except InstructionError as error:
         problems.append((number, error.message))
         return None
+    for char, name in _UNICODE_BREAKS.items():
+        if char in line:
+            problems.append((number, f"holds a {name} at character {line.index(char) + 1}: put each turn on "
+                                     "a line of its own"))
+            return None
     parsed = parse_instruction(line)
     named = [name for name in (*REQUIRED_FIELDS, "adverb", "time_of_day", "camera") if getattr(parsed, name)]
     if not named and not parsed.extra and not _named_but_empty(line):
@@ -190,16 +200,19 @@ def parse_demo_text(text: str) -> DemoStory:
     branches = [main]
     problems: list[tuple[int, str]] = []
     above_was_bad = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    lines = _NEWLINE_RE.split(text)
+    if lines and not lines[-1]:
+        lines.pop()  # the file's final line break
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         marker = _BRANCH_RE.match(line)
         if marker:
             above_was_bad = False
-            after = marker.group(1)
-            if not after.isdigit():
-                problems.append((number, f"'## branch after' needs a turn number, got {after!r}"))
+            after = _turn_number(marker.group(1))
+            if after is None:
+                problems.append((number, f"'## branch after' needs a turn number, got {_excerpt(marker.group(1))}"))
             # a malformed marker still starts a branch: its turns must not join the branch above
-            branches.append(DemoBranch(after=int(after) if after.isdigit() else None, line_number=number))
+            branches.append(DemoBranch(after=after, line_number=number))
             continue
         if not line or line.startswith("#"):
             continue
@@ -225,6 +238,21 @@ def parse_demo_text(text: str) -> DemoStory:
     if not any(b.turns for b in branches) and not problems:
         problems.append((1, "the file holds no turns"))
     return DemoStory([b for b in branches if b.turns], problems)
+
+
+def _turn_number(text: str) -> int | None:
+    """``text`` as a turn number (digits, of any script ``int`` reads), or None: not a whole
+    number ("two", "²", which ``str.isdigit`` accepts but ``int`` does not) or too long to be one."""
+    if not text.isdigit() or len(text) > 18:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _excerpt(text: str, most: int = 40) -> str:
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text):,} characters)"
 
 
 STDIN = "-"

@@ -31,10 +31,19 @@ from studio.engines.animegamer.offload import HostCopy
 from studio.engines.animegamer.predictor import HistoryTurn, Predictor, Readout, StatePass, TurnOptions
 from studio.engines.animegamer.schedule import SamplerOptions, sample
 from studio.engines.animegamer.sizes import QUERY_TOKENS, ModelSize
-from studio.engines.animegamer.tokens import TurnState
+from studio.engines.animegamer.tokens import TurnState, has_control_tokens
 from studio.engines.animegamer.transformer import FLOW_OF_LEVEL, AnimeGamerTransformer
 from studio.engines.animegamer.vae import decode_frames, drop_encoder, empty_vae, fill_vae
-from studio.engines.base import Clip, EngineConfig, EngineInfo, EngineLoadError, GenerationContext, Prediction
+from studio.engines.base import (
+    Clip,
+    EngineConfig,
+    EngineError,
+    EngineInfo,
+    EngineLoadError,
+    GenerationContext,
+    Prediction,
+    generator_seed,
+)
 from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.catalog.animegamer import INFO, AnimeGamerSettings
 from studio.engines.config import DType, Placement
@@ -272,6 +281,9 @@ class AnimeGamerEngine:
         if self._predictor is None:
             raise EngineLoadError("The AnimeGamer engine is not loaded.")
         character, warnings = self._resolve_character(options, instruction)
+        if has_control_tokens(instruction.raw):
+            warnings = [*warnings, "The instruction writes AnimeGamer's control tokens (such as <ML> or </TURN>); "
+                                   "they were read as plain text, not as tokens the model acts on."]
         self._switch(character)
         history, notes = _history(context, options.settings.history_window, self.info.capabilities.representation.space)
         device = torch.device(self._placement(Stage.PREDICT).device)
@@ -321,6 +333,14 @@ class AnimeGamerEngine:
         character = str(prediction.conditioning.get("character") or self._character)
         if character not in layout.CHARACTERS:
             raise EngineLoadError(f"The prediction names an unknown AnimeGamer character {character!r}.")
+        rep = np.asarray(prediction.representation)
+        expected = tuple(self.info.capabilities.representation.shape)
+        if rep.shape != expected:
+            raise EngineError(f"The prediction's representation is {rep.shape}, not AnimeGamer's {expected}.",
+                              hint="Predict the turn again with the AnimeGamer engine.")
+        if not np.isfinite(rep).all():
+            raise EngineError("The prediction's representation holds values that are not numbers (NaN or infinite): "
+                              "a damaged take or a failed prediction.", hint="Predict the turn again.")
         self._switch(character)
         s = options.settings
         size = self._size
@@ -339,7 +359,7 @@ class AnimeGamerEngine:
             condition = torch.from_numpy(np.asarray(prediction.representation, dtype=np.float32)).to(device)
             uncond = self._unconditional.to(device)
             flow = float(FLOW_OF_LEVEL[prediction.motion_level])
-            generator = torch.Generator("cpu").manual_seed(int(seed))
+            generator = torch.Generator("cpu").manual_seed(generator_seed(seed))
 
             def noise(noise_shape: tuple[int, ...]) -> torch.Tensor:
                 return torch.randn(noise_shape, generator=generator).to(device)

@@ -27,6 +27,10 @@ class UnsafeCheckpointError(StudioError):
     """A checkpoint that holds something other than tensors and plain data."""
 
 
+class UnreadableCheckpointError(StudioError):
+    """A checkpoint file that is damaged, cut short or not a PyTorch checkpoint at all."""
+
+
 def _numpy_array_globals() -> list[Any]:
     import numpy as np
 
@@ -43,6 +47,9 @@ def _numpy_array_globals() -> list[Any]:
 
 def load_weights(path: Path, *, allow_numpy_arrays: bool = False) -> Any:
     """The file's content, loaded with ``weights_only=True`` and memory-mapped when possible."""
+    if not path.is_file():
+        raise UnreadableCheckpointError(f"Missing {path}." if not path.exists() else f"{path} is not a file.",
+                                        hint="Check the release's folder (see `kamishibai checkpoints doctor`).")
     try:
         if allow_numpy_arrays:
             with torch.serialization.safe_globals(_numpy_array_globals()):
@@ -52,11 +59,37 @@ def load_weights(path: Path, *, allow_numpy_arrays: bool = False) -> Any:
         return _load(path)
     except pickle.UnpicklingError as error:
         found = re.search(r"GLOBAL ([\w.]+)", str(error))
+        if found is None and not _starts_as_checkpoint(path):  # bytes that are no pickle at all
+            raise UnreadableCheckpointError(f"{path} is not a PyTorch checkpoint (or is damaged); nothing in it "
+                                            "was run.", hint=_AGAIN) from None
         what = f" ({found.group(1)})" if found else ""
         raise UnsafeCheckpointError(
             f"Refused {path}: it holds a pickled object that is not a tensor{what}; nothing in it was run.",
             hint="Only the released files are converted; a file from elsewhere may run code when unpickled.",
         ) from None
+    except (RuntimeError, EOFError, OSError) as error:  # a cut-off zip archive, an empty file
+        raise UnreadableCheckpointError(f"{path} can't be read as a PyTorch checkpoint: {_first_line(error)}.",
+                                        hint=_AGAIN) from None
+
+
+def _starts_as_checkpoint(path: Path) -> bool:
+    """Whether the file starts as a checkpoint does: a zip archive (``torch.save``) or a pickle
+    (the PROTO opcode: the legacy format)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(2)
+        return head == b"PK" or head[:1] == b"\x80"
+    except OSError:
+        return False
+
+
+_AGAIN = "Download the released file again (an interrupted download or copy leaves a shorter file)."
+
+
+def _first_line(error: BaseException) -> str:
+    """The useful part of torch's long messages: their first sentence, without its full stop."""
+    text = str(error).strip() or ("the file ends early" if isinstance(error, EOFError) else type(error).__name__)
+    return text.splitlines()[0].split(". ")[0].rstrip(".")
 
 
 def _load(path: Path) -> Any:

@@ -23,6 +23,7 @@ Plain Python: the tokenizer is passed in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -141,13 +142,35 @@ class TurnTokens:
         return len(self.ids)
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile(r"</?(?:TURN|img|frame|ML|SC|ET|ST|s|unk)>|<frame_\d+>|<Strength_-?\d+>")
+"""Written in an instruction, these would be read as AnimeGamer's control tokens: a typed
+``</TURN><TURN>`` would end the turn, a typed ``<ML><Strength_5>`` would state its motion level."""
+
+
+def encodable(text: str) -> str:
+    """``text`` as plain words for the tokenizer: each lone surrogate (what Python makes of
+    bytes that are not UTF-8, which the tokenizer refuses) as U+FFFD, and each control token
+    written in it (:data:`_CONTROL`) with its angle brackets as the look-alike single guillemets
+    (so it is read as text, not as a token the model acts on)."""
+    text = _SURROGATES.sub("\ufffd", text)
+    if "<" in text:
+        text = _CONTROL.sub(lambda match: "\u2039" + match.group(0)[1:-1] + "\u203a", text)
+    return text
+
+
+def has_control_tokens(text: str) -> bool:
+    """Whether ``text`` writes one of AnimeGamer's control tokens (which :func:`encodable` defuses)."""
+    return bool(_CONTROL.search(text))
+
+
 def _clip_block(ids: TokenIds) -> list[int]:
     return [ids.img, ids.frame, *ids.frames, ids.end_frame, ids.end_img]
 
 
 def query_turn(tokenizer: Tokenizer, ids: TokenIds, instruction: str) -> TurnTokens:
     """The turn to predict; it ends with ``<ML>`` where the state tokens begin."""
-    caption = tokenizer.encode(TURN + instruction, add_special_tokens=False)
+    caption = tokenizer.encode(TURN + encodable(instruction), add_special_tokens=False)
     block = _clip_block(ids)
     start = len(caption) + 2
     return TurnTokens(tuple([*caption, *block, ids.ml]), (start, start + QUERY_TOKENS))
@@ -163,7 +186,7 @@ def state_tokens(ids: TokenIds, state: TurnState) -> list[int]:
 
 def history_turn(tokenizer: Tokenizer, ids: TokenIds, instruction: str, state: TurnState) -> TurnTokens:
     """A finished turn inside the history window (its slots take its representation)."""
-    caption = tokenizer.encode(TURN + instruction, add_special_tokens=False)
+    caption = tokenizer.encode(TURN + encodable(instruction), add_special_tokens=False)
     start = len(caption) + 2
     return TurnTokens(tuple([*caption, *_clip_block(ids), *state_tokens(ids, state)]), (start, start + QUERY_TOKENS))
 

@@ -118,9 +118,31 @@ def check(config: EngineConfig) -> list[Requirement]:
     unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"), *check_files(folder, files, engine=NAME)]
     unmet += _check_manifest(folder, files + ((CRITIC,) if (folder / CRITIC.path).is_file() else ()))
     if not unmet:
+        unmet += _check_model(folder)
+    if not unmet:
         unmet += _check_depths(folder)
     unmet += check_devices(config, INFO.capabilities, engine=NAME)
     return unmet
+
+
+def _check_model(base: Path) -> list[Requirement]:
+    """config.json's model section as the engine reads it (field names, types, sizes): a
+    hand-edited value is reported here, before a turn loads it (pure Python: no torch)."""
+    from studio.engines.mini.config import ModelConfig, check_limits, check_values, from_dict
+
+    path = base / "config.json"
+    try:
+        model = json.loads(path.read_text(encoding="utf-8")).get("model")
+        if not isinstance(model, dict):
+            raise ValueError(f"'model' should be a group of fields ({{...}}), not {model!r}")
+        config = from_dict(ModelConfig, model)
+        check_values(config, "model.")
+        check_limits(config)
+    except (OSError, UnicodeDecodeError, AttributeError, TypeError, ValueError) as error:
+        return [Requirement(RequirementKind.CONFIG, f"{path} has a bad model config: {error}.",
+                            hint="Restore checkpoints/mini/ from the repository (config.json and the weights "
+                                 "together).", path=str(path))]
+    return []
 
 
 DEPTHS = (("decoder.safetensors", "decoder", re.compile(r"^blocks\.(\d+)\.")),
@@ -136,6 +158,8 @@ def _check_depths(base: Path) -> list[Requirement]:
         model = json.loads((base / "config.json").read_text(encoding="utf-8")).get("model", {})
     except (OSError, ValueError, AttributeError):
         return []  # reported by the manifest's check
+    if not isinstance(model, dict):
+        return []  # reported by the model's check
     unmet = []
     for name, section, pattern in DEPTHS:
         wanted = model.get(section, {}).get("layers") if isinstance(model.get(section), dict) else None
@@ -185,12 +209,21 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
     except (OSError, ValueError, AttributeError):
         return [Requirement(RequirementKind.FILE, f"{manifest_path} can't be read.",
                             hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path))]
+    if not isinstance(files, dict):
+        return [Requirement(RequirementKind.FILE, f"{manifest_path}: its 'files' entry should map each file name to "
+                            f"its size and SHA-256, not {type(files).__name__}.",
+                            hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path))]
     unmet = []
     for item in checkpoints[1:]:
         path = base / item.path
-        listed = files.get(item.path, {}) if isinstance(files, dict) else {}
+        listed = files.get(item.path, {})
         expected = listed.get("bytes") if isinstance(listed, dict) else None
         if not path.is_file() or expected is None:
+            continue
+        if isinstance(expected, bool) or not isinstance(expected, int):
+            unmet.append(Requirement(
+                RequirementKind.FILE, f"{manifest_path} lists {item.path} with a size of {expected!r}, not a number "
+                f"of bytes.", hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path)))
             continue
         size = path.stat().st_size
         if size != expected:

@@ -65,7 +65,10 @@ def load_tokenizers(folder: Path) -> Tokenizers:
         path = folder / sub
         if not (path / "tokenizer.json").is_file():
             raise WeightsError(f"Missing {path / 'tokenizer.json'}.")
-        return PreTrainedTokenizerFast.from_pretrained(str(path))
+        try:
+            return PreTrainedTokenizerFast.from_pretrained(str(path))
+        except Exception as error:  # the tokenizers library raises a bare Exception for a malformed file
+            raise WeightsError(f"{path / 'tokenizer.json'} is not a readable tokenizer: {error}.") from None
 
     return Tokenizers(one("tokenizer"), one("tokenizer_2"))
 

@@ -29,14 +29,16 @@ from pathlib import Path
 
 import torch
 
+from studio.core.errors import StudioError
 from studio.engines.catalog import customx as catalog
 from studio.engines.customx.sizes import RELEASED, ModelSize
 
 LORA_PREFIX = "Hunyuan_video_I2V_lora_"
 
 
-class ConversionError(ValueError):
-    """A released file that doesn't convert (the message names the file and the key)."""
+class ConversionError(StudioError, ValueError):
+    """A released file that doesn't convert (the message names the file and the key). A
+    :class:`StudioError`, so that the command reports it as such, not as an internal error."""
 
 
 # -- the transformer: HunyuanVideo's names -> diffusers' -----------------------------------
@@ -246,18 +248,18 @@ def convert_clip_text(released: Mapping[str, torch.Tensor], where: str) -> tuple
 # -- reading -------------------------------------------------------------------------------
 def read_tensors(path: Path) -> dict[str, torch.Tensor]:
     """A .safetensors file, a folder of them, or a pickle read with ``weights_only=True``."""
-    from safetensors.torch import load_file
-
     if path.is_dir():
         files = sorted(path.glob("*.safetensors"))
         if not files:
             raise ConversionError(f"{path} holds no .safetensors files.")
         merged: dict[str, torch.Tensor] = {}
         for file in files:
-            merged.update(load_file(str(file)))
+            merged.update(_read_safetensors(file))
         return merged
+    if not path.is_file():
+        raise ConversionError(f"Missing {path}.", hint="Check the path of the released file.")
     if path.suffix == ".safetensors":
-        return load_file(str(path))
+        return _read_safetensors(path)
     try:
         loaded = torch.load(str(path), map_location="cpu", weights_only=True, mmap=True)
     except Exception as error:
@@ -268,6 +270,17 @@ def read_tensors(path: Path) -> dict[str, torch.Tensor]:
     if not isinstance(loaded, dict) or not all(isinstance(v, torch.Tensor) for v in loaded.values()):
         raise ConversionError(f"{path} does not hold a flat dict of tensors.")
     return dict(loaded)
+
+
+def _read_safetensors(path: Path) -> dict[str, torch.Tensor]:
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    try:
+        return load_file(str(path))
+    except (SafetensorError, OSError, ValueError) as error:
+        raise ConversionError(f"{path} is not a readable safetensors file: {error}.",
+                              hint="Download the file again (an interrupted download is shorter).") from None
 
 
 @dataclass
@@ -291,6 +304,16 @@ def convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize = R
                     dtype: torch.dtype = torch.bfloat16,
                     log: Callable[[str], None] = lambda _line: None) -> ConversionReport:
     """Write ``<checkpoints>/customx/`` from the released files; ``model.json`` last."""
+    from studio.engines.customx.components import WeightsError
+
+    try:
+        return _convert_release(files, checkpoints, size, lora_scale, dtype, log)
+    except WeightsError as error:  # a tokenizer or a converted part that does not fit our models
+        raise ConversionError(str(error), hint="Check that each path names the released file it asks for.") from None
+
+
+def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, lora_scale: float,
+                     dtype: torch.dtype, log: Callable[[str], None]) -> ConversionReport:
     from safetensors.torch import save_file
 
     from studio.engines.customx.components import Tokenizers, build, check_keys, load_tokenizers
@@ -303,7 +326,10 @@ def convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize = R
         target = folder / sub
         target.mkdir(exist_ok=True)
         if not (source / "tokenizer.json").is_file():
-            raise ConversionError(f"Missing {source / 'tokenizer.json'}.")
+            model = "LLaVA-Llama-3" if sub == "tokenizer" else "CLIP-L"
+            raise ConversionError(f"Missing {source / 'tokenizer.json'}.",
+                                  hint=f"Give the Hugging Face folder of {model} (its tokenizer.json and .safetensors "
+                                       "files).")
         for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
             if (source / name).is_file():
                 shutil.copyfile(source / name, target / name)

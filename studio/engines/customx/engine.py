@@ -34,6 +34,7 @@ from studio.engines.base import (
     EngineLoadError,
     GenerationContext,
     Prediction,
+    generator_seed,
 )
 from studio.engines.catalog import customx as catalog
 from studio.engines.catalog.customx import INFO, CustomXSettings
@@ -279,6 +280,7 @@ class CustomXEngine:
     def encode_text(self, sentence: str, views: np.ndarray, guided: bool) -> Encoded:
         """The LLaVA states (unconditional row first when ``guided``) and CLIP's pooled output."""
         size, tokenizers = self._require()
+        sentence = sentence.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate, which tokenizers refuse
         text = size.text
         crop = text.crop_start or prompt.crop_start(tokenizers.llava)
         build_args: dict[str, Any] = {"max_length": text.max_length, "image_tokens": text.image_tokens, "crop": crop}
@@ -371,7 +373,7 @@ class CustomXEngine:
             latent_frames = (s.frames - 1) // size.vae.temporal + 1
             shape = (1, size.vae.latent_channels, latent_frames, s.height // size.vae.spatial,
                      s.width // size.vae.spatial)
-            generator = torch.Generator("cpu").manual_seed(int(seed))
+            generator = torch.Generator("cpu").manual_seed(generator_seed(seed))
             noise = torch.randn(shape, generator=generator).to(device)
             rows = 2 if guided else 1
             text, mask = encoded.text.to(device), encoded.mask.to(device)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -379,6 +380,85 @@ def from_dict(cls: type[T], data: dict[str, Any]) -> T:
         else:
             values[name] = value
     return cls(**values)
+
+
+def check_values(config: Any, where: str = "") -> None:
+    """Refuse, by dotted field name, a value of ``config`` (a nested config dataclass, as
+    :func:`from_dict` makes it from a hand-edited JSON file) that its field's type does not allow:
+    a whole number that is text, a fraction, a boolean or below 0; a number that is not finite;
+    a group of fields that is not one; a tuple of the wrong length or items. A model built from
+    such a value would fail deep inside torch with a message that names neither field nor file."""
+    hints = get_type_hints(type(config))
+    for spec in dataclasses.fields(config):
+        _check_value(getattr(config, spec.name), hints[spec.name], f"{where}{spec.name}")
+
+
+MAX_DEPTH = 256
+"""Most layers or blocks a network of the mini config may stack (the shipped ones have 12 at most):
+a config edited to millions would take minutes to build before its weights could be compared."""
+MAX_CANVAS = 1 << 24
+"""Most frames x height x width of the clips a mini model makes (40 times the shipped 17 x 128 x 192)."""
+DEPTH_FIELDS = (("encoder", "text_layers"), ("lm", "layers"), ("decoder", "layers"), ("decoder", "mid_blocks"),
+                ("decoder", "attn_levels"), ("latent", "blocks"), ("latent", "temporal_blocks"))
+
+
+def check_limits(config: ModelConfig) -> None:
+    """Refuse sizes no mini model has (see :data:`MAX_DEPTH`, :data:`MAX_CANVAS`), after :func:`check_values`."""
+    for group, name in DEPTH_FIELDS:
+        part = getattr(config, group)
+        value = getattr(part, name) if part is not None else 0
+        if value > MAX_DEPTH:
+            raise ValueError(f"model.{group}.{name} is {value:,}; a mini model has at most {MAX_DEPTH}")
+    for group in ("encoder", "decoder", "judge", "latent"):
+        part = getattr(config, group)
+        for name in ("channels", "widths"):
+            value = getattr(part, name, ()) if part is not None else ()
+            if len(value) > MAX_DEPTH:
+                raise ValueError(f"model.{group}.{name} lists {len(value):,} levels; at most {MAX_DEPTH}")
+    video = config.video
+    if video.frames * video.height * video.width > MAX_CANVAS or min(video.frames, video.height, video.width) < 1:
+        raise ValueError(f"model.video is {video.frames} frames of {video.height} x {video.width} pixels; a mini "
+                         f"model makes 1 to {MAX_CANVAS:,} frames x height x width")
+
+
+def _check_value(value: Any, hint: Any, where: str) -> None:
+    origin = get_origin(hint)
+    if origin in (Union, UnionType):
+        options = [a for a in get_args(hint) if a is not type(None)]
+        if value is None and len(options) < len(get_args(hint)):
+            return
+        if len(options) == 1:
+            _check_value(value, options[0], where)
+        return
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if not isinstance(value, hint):
+            raise ValueError(f"{where} should be a group of fields ({{...}}), not {value!r}")
+        check_values(value, where + ".")
+        return
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            raise ValueError(f"{where} should be a list, not {value!r}")
+        args = get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            items = [args[0]] * len(value)
+        elif len(value) != len(args):
+            raise ValueError(f"{where} should hold {len(args)} values, not {len(value)} ({list(value)})")
+        else:
+            items = list(args)
+        for index, (item, item_hint) in enumerate(zip(value, items, strict=True)):
+            _check_value(item, item_hint, f"{where}[{index}]")
+        return
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{where} should be true or false, not {value!r}")
+    elif hint is int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{where} should be a whole number, 0 or more, not {value!r}")
+    elif hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"{where} should be a finite number, not {value!r}")
+    elif hint is str and not isinstance(value, str):
+        raise ValueError(f"{where} should be text, not {value!r}")
 
 
 def to_dict(config: Any) -> dict[str, Any]:

@@ -58,6 +58,15 @@ def default_threads() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def usable_threads(requested: int | None) -> int:
+    """``requested`` CPU threads (None or below 1: :func:`default_threads`), at most the cores this
+    process may run on: more never helps, and far more (``--threads 100000``) makes OpenMP fail to
+    create its threads and abort the process."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    wanted = requested if requested is not None and requested >= 1 else default_threads()
+    return max(1, min(wanted, cores))
+
+
 class MiniEngine:
     info = INFO
     name = NAME
@@ -65,7 +74,7 @@ class MiniEngine:
 
     def __init__(self, config: EngineConfig | None = None) -> None:
         self.config = config if config is not None else EngineConfig()
-        self.threads = self.config.threads or default_threads()
+        self.threads = usable_threads(self.config.threads)
         self._runtime: MiniRuntime | None = None
 
     @property
@@ -180,8 +189,13 @@ class MiniEngine:
         runtime = self._ready()
         spec = INFO.capabilities.representation
         rep = np.asarray(prediction.representation, dtype=np.float32)
-        if rep.shape != spec.shape or not np.isfinite(rep).all():
+        if rep.shape != spec.shape:
             raise EngineError(f"The prediction's representation is {rep.shape}, not the mini engine's {spec.shape}.",
+                              hint="Predict the turn again with the mini engine.")
+        if not np.isfinite(rep).all():
+            bad = int(rep.size - np.isfinite(rep).sum())
+            raise EngineError(f"The prediction's representation holds {bad:,} value(s) that are not numbers (NaN or "
+                              "infinite): a damaged take or a failed prediction.",
                               hint="Predict the turn again with the mini engine.")
         total = options.steps + 1
 

@@ -125,7 +125,9 @@ def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, see
                    log: Callable[[str], None] = print) -> dict[str, Any]:
     chosen = torch.device(device)
     if threads:
-        torch.set_num_threads(threads)
+        from studio.engines.mini.engine import usable_threads
+
+        torch.set_num_threads(usable_threads(threads))
     held = load_held_out(checkpoints, episodes=episodes, seed=seed, device=chosen, workers=workers, log=log)
     batch = 64 if chosen.type == "cuda" else 8
     metrics = evaluate(held.runtime, held.judge, held.evalset, steps=steps, batch=batch, device=chosen, log=log,

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
 from torch import nn
 
 from studio.core.progress import CancelCheck, check_cancelled, never_cancelled
+from studio.engines.base import EngineLoadError, generator_seed
 from studio.engines.mini import weights
 from studio.engines.mini.config import ModelConfig
 from studio.engines.mini.critic import MotionCritic
@@ -94,6 +95,48 @@ def autocasts(device: torch.device, dtype: torch.dtype) -> bool:
     return device.type == "cuda" or (device.type == "cpu" and dtype == torch.bfloat16)
 
 
+def load_vocab(path: Path) -> Vocab:
+    """The tokenizer in ``path``, with every special token the model's sequences use."""
+    try:
+        vocab = Vocab.load(path)
+        vocab.special_ids()
+    except KeyError as error:  # a tokenizer without one of our special tokens
+        raise EngineLoadError(f"{path} is not the mini model's tokenizer: {error.args[0]}.",
+                              hint=weights.RESTORE) from None
+    except Exception as error:  # the tokenizers library raises a bare Exception for a bad file
+        raise EngineLoadError(f"{path} is not a readable tokenizer file: {error}.", hint=weights.RESTORE) from None
+    return vocab
+
+
+_M = TypeVar("_M", bound=nn.Module)
+
+
+def build_checked(build: Callable[[], _M], state: Mapping[str, torch.Tensor], path: Path, folder: Path) -> _M:
+    """``build()``, the network config.json describes, once its tensor shapes are known to fit
+    the weights in ``path`` (``state``): a shell on the meta device is compared first, so that a
+    config edited to absurd sizes is refused before any memory is taken, and a config no network
+    can be built from is reported with the file, not as an error from deep inside torch."""
+    config_path = folder / weights.CONFIG
+    try:
+        with torch.device("meta"):
+            shell = build()
+    except Exception as error:
+        raise EngineLoadError(f"{config_path} describes a network that can't be built: {str(error).rstrip('.')}.",
+                              hint=weights.RESTORE) from None
+    details = weights.state_mismatch({k: tuple(v.shape) for k, v in shell.state_dict().items()},
+                                     {k: tuple(v.shape) for k, v in state.items()})
+    del shell
+    if details:
+        raise EngineLoadError(f"{path} does not fit the model in its config.json: {details}.",
+                              hint="Keep the config.json that came with these weights (or restore checkpoints/mini/ "
+                                   "from the repository).")
+    try:
+        return build()
+    except Exception as error:
+        raise EngineLoadError(f"{config_path} describes a network that can't be built: {str(error).rstrip('.')}.",
+                              hint=weights.RESTORE) from None
+
+
 class MiniRuntime:
     """The tokenizer, the LM and the decoder, on their devices. Weights stay in float32;
     ``decoder_dtype`` below float32 runs the decoder under autocast (:func:`autocasts`). With a latent
@@ -137,17 +180,15 @@ class MiniRuntime:
         manifest = weights.read_manifest(folder)
         config = weights.model_config(manifest, folder)
         done(1)
-        vocab = Vocab.load(weights.verify_file(folder, weights.TOKENIZER, manifest))
+        vocab = load_vocab(weights.verify_file(folder, weights.TOKENIZER, manifest))
         if vocab.size != config.vocab_size:
-            from studio.engines.base import EngineLoadError
-
             raise EngineLoadError(f"{folder / weights.TOKENIZER} has {vocab.size} entries; the model was built "
-                                  f"for {config.vocab_size}.")
+                                  f"for {config.vocab_size}.", hint=weights.RESTORE)
         done(2)
         lm_path = weights.verify_file(folder, weights.LM, manifest)
         lm_state = weights.load_tensors(lm_path)
         done(3)
-        lm = MiniLM(config)
+        lm = build_checked(lambda: MiniLM(config), lm_state, lm_path, folder)
         weights.load_into(lm, lm_state, lm_path)
         del lm_state
         lm = lm.to(lm_device)
@@ -156,7 +197,7 @@ class MiniRuntime:
         io_path = weights.verify_file(folder, weights.DECODER_IO, manifest)
         state = {**weights.load_tensors(blocks_path), **weights.load_tensors(io_path)}
         done(5)
-        decoder = build_decoder(config)
+        decoder = build_checked(lambda: build_decoder(config), state, blocks_path, folder)
         weights.load_into(decoder, state, blocks_path)
         del state
         decoder = decoder.to(decoder_device)
@@ -176,7 +217,8 @@ class MiniRuntime:
         from studio.engines.mini.latent_ae import Decoder
 
         path = weights.verify_file(folder, weights.LATENT_DECODER, manifest)
-        module = Decoder(config.latent)
+        latent = config.latent
+        module = build_checked(lambda: Decoder(latent), weights.load_tensors(path), path, folder)
         weights.load_float_into(module, path)
         return module.to(device)
 
@@ -190,10 +232,9 @@ class MiniRuntime:
         path = weights.verify_file(folder, weights.CRITIC, manifest)
         try:
             module = MotionCritic(config.canvas()[0], config.critic, len(MOTION_NAMES))
-        except ValueError as error:
-            from studio.engines.base import EngineLoadError
-
-            raise EngineLoadError(f"{folder / weights.CONFIG} lists a critic that can't be built: {error}.") from None
+        except (ValueError, TypeError, RuntimeError, ZeroDivisionError) as error:
+            raise EngineLoadError(f"{folder / weights.CONFIG} lists a critic that can't be built: {error}.",
+                                  hint=weights.RESTORE) from None
         weights.load_float_into(module, path)
         return module.to(device)
 
@@ -211,7 +252,7 @@ class MiniRuntime:
         """The motion level, the deltas and the representation of each turn: the value tokens
         one after another (greedy, or sampled at ``temperature``), then the query block."""
         batch = self.inputs(queries).to(self.lm_device)
-        generator = torch.Generator().manual_seed(seed)
+        generator = torch.Generator().manual_seed(generator_seed(seed))
         allowed = [torch.tensor(self.vocab.level_ids())] + [torch.tensor(self.vocab.delta_ids())] * 3
         rows = torch.arange(len(queries), device=self.lm_device)
         chosen: list[list[int]] = []
@@ -251,7 +292,8 @@ class MiniRuntime:
     def noise(self, seeds: Sequence[int]) -> torch.Tensor:
         """One seeded noise canvas per seed (pixels, or the latent's shape)."""
         shape = self.decoder.canvas
-        return torch.stack([torch.randn(shape, generator=torch.Generator().manual_seed(int(s))) for s in seeds])
+        return torch.stack([torch.randn(shape, generator=torch.Generator().manual_seed(generator_seed(s)))
+                            for s in seeds])
 
     @torch.no_grad()
     def decode(self, representations: np.ndarray | torch.Tensor, levels: Sequence[int], seeds: Sequence[int], *,

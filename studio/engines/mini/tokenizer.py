@@ -11,6 +11,7 @@ representation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -81,13 +82,13 @@ class Vocab:
         return int(self.tokenizer.get_vocab_size())
 
     def encode(self, text: str, limit: int) -> list[int]:
-        return list(self.tokenizer.encode(text, add_special_tokens=False).ids[:limit])
+        return list(self.tokenizer.encode(_encodable(text), add_special_tokens=False).ids[:limit])
 
     def unread_from(self, text: str, limit: int) -> int | None:
         """Where the part of ``text`` that :meth:`encode` with ``limit`` leaves out starts, moved
         back to the start of a word cut in two; None when it reads all of it, or all but
         punctuation (a closing full stop carries nothing the model uses)."""
-        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        encoding = self.tokenizer.encode(_encodable(text), add_special_tokens=False)
         if len(encoding.ids) <= limit:
             return None
         cut = encoding.offsets[limit - 1][1] if limit > 0 else 0
@@ -111,6 +112,24 @@ class Vocab:
 
     def delta_id(self, delta: int) -> int:
         return self.id(f"<d{max(DELTA_MIN, min(DELTA_MAX, delta)):+d}>")
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_SPECIAL = re.compile("|".join(re.escape(token) for token in sorted(SPECIAL_TOKENS, key=len, reverse=True)))
+"""Written in an instruction, these would be read as the sequence's own tokens: a typed ``<q>``
+would become a query slot, a typed ``<ML><L5>`` a motion level."""
+
+
+def _encodable(text: str) -> str:
+    """``text`` as plain words for the tokenizer: each lone surrogate (what Python makes of bytes
+    that are not UTF-8, which the tokenizer refuses) as U+FFFD, and each special token written
+    in it with its angle brackets as the look-alike single guillemets (read as text, not as a
+    token of the sequence). One character for one keeps the offsets :meth:`Vocab.unread_from`
+    reports."""
+    text = _SURROGATES.sub("\ufffd", text)
+    if "<" in text:
+        text = _SPECIAL.sub(lambda match: "\u2039" + match.group(0)[1:-1] + "\u203a", text)
+    return text
 
 
 def decode_level(vocab: Vocab, token_id: int) -> int:

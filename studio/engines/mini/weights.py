@@ -39,7 +39,7 @@ from torch import nn
 
 from studio.core.digest import file_sha256
 from studio.engines.base import EngineLoadError
-from studio.engines.mini.config import ModelConfig, from_dict, to_dict
+from studio.engines.mini.config import ModelConfig, check_limits, check_values, from_dict, to_dict
 
 FORMAT = "kamishibai-mini/1"
 CONFIG = "config.json"
@@ -58,6 +58,8 @@ WEIGHT_FILES = (LM, DECODER, DECODER_IO, LATENT_DECODER, LATENT_ENCODER, ENCODER
 MAX_FILE_BYTES = 16_000_000
 INT8_SCALE = ".int8_row_scale"
 """The suffix of an int8 matrix's per-row scales (its float value is int8 x scale)."""
+RESTORE = "Restore checkpoints/mini/ from the repository (config.json and the weights together)."
+"""What to do about a damaged or mismatched checkpoint folder."""
 INT8_MIN_ELEMENTS = 1024
 """Only linear layers' weight matrices this large or larger become int8; biases, norms and
 modulation tables stay fp16 (few bytes, and sensitive)."""
@@ -205,30 +207,44 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise EngineLoadError(f"{path} can't be read: {error}.") from None
+        raise EngineLoadError(f"{path} can't be read: {error}.", hint=RESTORE) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise EngineLoadError(f"{path} is not a mini checkpoint config (format {FORMAT}).")
+        raise EngineLoadError(f"{path} is not a mini checkpoint config (format {FORMAT}).", hint=RESTORE)
+    if not isinstance(manifest.get("files", {}), dict):
+        raise EngineLoadError(f"{path}: its 'files' entry should map each file name to its size and SHA-256, "
+                              f"not {type(manifest['files']).__name__}.", hint=RESTORE)
     return manifest
 
 
 def model_config(manifest: Mapping[str, Any], folder: Path) -> ModelConfig:
     try:
-        return from_dict(ModelConfig, dict(manifest["model"]))
+        model = manifest["model"]
+        if not isinstance(model, dict):
+            raise ValueError(f"'model' should be a group of fields ({{...}}), not {model!r}")
+        config = from_dict(ModelConfig, model)
+        check_values(config, "model.")
+        check_limits(config)
     except (KeyError, TypeError, ValueError) as error:
-        raise EngineLoadError(f"{folder / CONFIG} has a bad model config: {error}.") from None
+        raise EngineLoadError(f"{folder / CONFIG} has a bad model config: {error}.", hint=RESTORE) from None
+    return config
 
 
 def verify_file(folder: Path, name: str, manifest: Mapping[str, Any], *, digest: bool = True) -> Path:
     """``folder/name`` if it is there and matches the manifest (size, and SHA-256 when ``digest``)."""
     path = folder / name
-    expected = manifest.get("files", {}).get(name)
+    files = manifest.get("files", {})
+    expected = files.get(name) if isinstance(files, Mapping) else None
     if not path.is_file():
         raise EngineLoadError(f"Missing {path}.", hint="Restore checkpoints/mini/ from the repository.")
     if not isinstance(expected, dict):
-        raise EngineLoadError(f"{path} is not listed in {folder / CONFIG}.")
+        raise EngineLoadError(f"{path} is not listed in {folder / CONFIG}.", hint=RESTORE)
+    listed = expected.get("bytes")
+    unlisted_digest = digest and not isinstance(expected.get("sha256"), str)
+    if isinstance(listed, bool) or not isinstance(listed, int) or unlisted_digest:
+        raise EngineLoadError(f"{folder / CONFIG} lists {name} without its size in bytes and SHA-256.", hint=RESTORE)
     size = path.stat().st_size
-    if size != expected.get("bytes"):
-        raise EngineLoadError(f"{path} is {size:,} bytes, expected {expected.get('bytes'):,} (incomplete copy?).",
+    if size != listed:
+        raise EngineLoadError(f"{path} is {size:,} bytes, expected {listed:,} (incomplete copy?).",
                               hint="Restore the file from the repository.")
     if digest and sha256(path) != expected.get("sha256"):
         raise EngineLoadError(f"{path} is corrupt: its SHA-256 does not match {folder / CONFIG}.",

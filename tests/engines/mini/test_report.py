@@ -36,7 +36,9 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     (["--threads", "-2"], "--threads must be at least 1"),
     (["--device", "tpu"], "Unknown device 'tpu'"),
     (["--device", "cuda:99"], "placed on cuda:99, but this machine has"),
-    (["--episodes", "0"], "--episodes and --steps must be at least 1"),
+    (["--episodes", "0"], "--episodes must be at least 1"),
+    (["--steps", "0"], "--steps from 1 to 64"),
+    (["--steps", "100000"], "--steps from 1 to 64"),
     (["--candidates", "0"], "--candidates from 1 to 8"),
     (["--candidates", "9"], "--candidates from 1 to 8"),
 ])
