@@ -101,9 +101,9 @@ def cmd_convert_customx(args: argparse.Namespace) -> int:
         report = convert_release(files, _checkpoints(args.checkpoints), lora_scale=args.lora_scale,
                                  log=lambda line: print(line, flush=True))
     except ConversionError as error:
-        raise StudioError(f"The CustomX conversion stopped: {error}",
-                          hint="checkpoints/customx/ has no model.json, so the engine does not use it; fix the "
-                          "input and convert again.") from None
+        hint = "checkpoints/customx/ has no model.json, so the engine does not use it; fix the input and convert again."
+        raise StudioError(f"The CustomX conversion stopped: {error.message}",
+                          hint=f"{error.hint} {hint}" if error.hint else hint) from None
     print(f"Converted CustomX: {report.placed} tensors placed, LoRA merged into {report.lora_modules} layers, "
           f"{len(report.dropped)} unused tensors dropped, {len(report.written)} files written.")
     return 0

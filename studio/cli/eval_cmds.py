@@ -12,6 +12,10 @@ from studio.core.errors import StudioError
 
 EVALUATED = ("mini",)
 
+MAX_EVAL_STEPS = 64
+"""More steps than the engine's own setting allows (16), for studying the sampler; far more
+would only run for hours."""
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
@@ -20,7 +24,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "the goals table (state accuracy, instruction following, visual quality, consistency, speed).")
     p.add_argument("engine", choices=EVALUATED, help="the engine to evaluate (only mini has held-out episodes)")
     p.add_argument("--episodes", type=int, default=40, help="held-out episodes (3 turns each; default 40)")
-    p.add_argument("--steps", type=int, default=4, help="denoising steps (default 4, the engine's default)")
+    p.add_argument("--steps", type=int, default=4,
+                   help="denoising steps, 1 to 64 (default 4, the engine's default; the engine's setting allows 16)")
     p.add_argument("--candidates", type=int, default=1,
                    help="clips sampled per turn, the motion critic keeping one (default 1, the engine's default)")
     p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
@@ -34,8 +39,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    if args.episodes < 1 or args.steps < 1 or not 1 <= args.candidates <= 8:
-        raise StudioError("--episodes and --steps must be at least 1, --candidates from 1 to 8.")
+    if args.episodes < 1 or not 1 <= args.steps <= MAX_EVAL_STEPS or not 1 <= args.candidates <= 8:
+        raise StudioError(f"--episodes must be at least 1, --steps from 1 to {MAX_EVAL_STEPS}, "
+                          "--candidates from 1 to 8.")
     if args.threads is not None and args.threads < 1:
         raise StudioError("--threads must be at least 1.", hint="Leave it out to use all cores but one.")
     if args.report is not None and args.report.exists() and not args.report.is_file():
