@@ -23,7 +23,7 @@ def job_title(job: Any, tree: StoryTree) -> str:
         return label
     node = tree.nodes.get(node_id)
     if node is None:
-        return f"{label} · (deleted turn)"
+        return f"{_VERBS.get(label, label)} · (deleted turn)"
     if node.is_root:
         return label
     verb = _VERBS.get(label, label)

@@ -105,6 +105,11 @@ class QueuePanel(QWidget):
         tracker.jobs_changed.connect(self._timer.start)
         self._update_buttons()
 
+    def document_changed(self) -> None:
+        """Turns were edited, added or removed: the lines name them again (a deleted turn's
+        job says so, an edited one's says what it does now), a moment later."""
+        self._timer.start()
+
     def set_service(self, service: Any) -> None:
         self.service = service
         self.cluster.set_service(service)
@@ -275,8 +280,9 @@ class QueuePanel(QWidget):
         job = self._selected_job()
         status = kind_name(job.status) if job is not None else ""
         self.cancel_button.setEnabled(status in ("queued", "running", "interrupted"))
-        self.up_button.setEnabled(status == "queued")
-        self.down_button.setEnabled(status == "queued")
+        place, queued = self._run_order_place(job.id) if job is not None and status == "queued" else (-1, 0)
+        self.up_button.setEnabled(place > 0)  # the first to run can't run earlier, the last later
+        self.down_button.setEnabled(0 <= place < queued - 1)
         self.retry_button.setEnabled(status in ("failed", "cancelled", "interrupted"))
 
     # -- operations ----------------------------------------------------------------------
@@ -307,12 +313,21 @@ class QueuePanel(QWidget):
         if job_id and service is not None:
             self._run(lambda: service.cancel(job_id))
 
+    def _queued_in_run_order(self) -> list[str]:
+        service = self.service
+        return [] if service is None else [j.id for j in service.jobs() if kind_name(j.status) == "queued"]
+
+    def _run_order_place(self, job_id: str) -> tuple[int, int]:
+        """The queued job's place in the run order (-1 when it isn't queued) and how many are."""
+        queued = self._queued_in_run_order()
+        return (queued.index(job_id) if job_id in queued else -1), len(queued)
+
     def move_selected(self, delta: int) -> None:
         job_id = self.selected_job_id()
         service = self.service
         if not job_id or service is None:
             return
-        queued = [j.id for j in service.jobs() if kind_name(j.status) == "queued"]
+        queued = self._queued_in_run_order()
         if job_id in queued:
             index = max(0, queued.index(job_id) + delta)
             self._run(lambda: service.move(job_id, index), lambda _result: self.select_job(job_id))

@@ -35,7 +35,7 @@ from studio.core.commands import (
     SetStartState,
 )
 from studio.core.errors import StudioError
-from studio.core.model import Take, new_id
+from studio.core.model import Take, TakeStatus, new_id
 from studio.core.sentence import plural
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import StoryFields
@@ -134,6 +134,11 @@ def character_series(tree: StoryTree, branch: list[str]) -> dict[str, list[Chara
         for name in names:
             series[name].append(table.get(character_key(name)) or tree.start_state_of(name))
     return series
+
+
+def _finished(take: Take | None) -> bool:
+    """Whether a turn's chosen take has a clip an export can use."""
+    return take is not None and take.status is TakeStatus.DONE and bool(take.clip_path)
 
 
 class Workspace(QWidget):
@@ -539,6 +544,8 @@ class Workspace(QWidget):
         else:
             self._refresh_timer.start()
         self._follow_compared()
+        if changes.ids(EntityKind.NODE):
+            self.queue.document_changed()  # its lines name turns by number and action
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
             self.cast.refresh(self.tree)
             self.inspector.set_vocabulary(collect_vocabulary(self.tree, self.session.engine_vocabulary()))
@@ -875,7 +882,7 @@ class Workspace(QWidget):
 
         tree = self.tree
         turns = [n for n in self.branch if n in tree.nodes and not tree.nodes[n].is_root]
-        generated = sum(1 for n in turns if tree.selected_take(n) is not None)
+        generated = sum(1 for n in turns if _finished(tree.selected_take(n)))  # what the export can use
         ending = describe_action(tree.nodes[turns[-1]].instruction) if turns else ""
         return BranchFacts(len(turns), generated, excerpt_of(ending, 70))
 

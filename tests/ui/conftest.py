@@ -100,6 +100,22 @@ def sample_project(tmp_path: Path) -> Iterator[Path]:
     yield path
 
 
+def open_export_dialog(window, monkeypatch):  # type: ignore[no-untyped-def]
+    """Ctrl+E's dialog, opened and left open (its exec answers Cancel) for the test to read."""
+    from studio.ui.dialogs.export_dialog import ExportDialog
+
+    seen: list[ExportDialog] = []
+
+    def fake_exec(dialog: ExportDialog) -> int:
+        seen.append(dialog)
+        return ExportDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ExportDialog, "exec", fake_exec)
+    window.actions_.export.trigger()
+    assert seen, "the export dialog did not open"
+    return seen[-1]
+
+
 def generate_first_branch(window, qtbot, timeout_ms: int = 120_000) -> str:  # type: ignore[no-untyped-def]
     """Select the first branch's last turn, generate every turn of it, wait; its id."""
     tree = window.session.project.tree

@@ -120,11 +120,15 @@ def test_cancel_a_queued_job_from_the_queue_panel(make_window, sample_project: P
     qtbot.waitUntil(lambda: service.job(last.id).status.value == "cancelled")
     # reorder: the new last job moves up one place
     still = [j.id for j in service.jobs() if j.status.value == "queued"]
-    ws.queue.select_job(still[-1])
+    ws.queue.select_job(still[0])  # the next to run can't run earlier
+    assert not ws.queue.up_button.isEnabled() and ws.queue.down_button.isEnabled()
+    ws.queue.select_job(still[-1])  # nor the last later
+    assert ws.queue.up_button.isEnabled() and not ws.queue.down_button.isEnabled()
     qtbot.mouseClick(ws.queue.up_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: [j.id for j in service.jobs() if j.status.value == "queued"].index(still[-1])
                     == len(still) - 2)
     assert ws.queue.selected_job_id() == still[-1]  # the moved job stays selected
+    qtbot.waitUntil(ws.queue.down_button.isEnabled)  # no longer the last
     qtbot.waitUntil(lambda: ws.queue.summary.text() == "0 running · 4 queued")
 
 

@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor
 
 from studio.ui.node_summary import CardStatus
 
-from .conftest import generate_first_branch
+from .conftest import generate_first_branch, open_export_dialog
 
 JOB_TIMEOUT_MS = 120_000
 
@@ -122,21 +122,12 @@ def test_take_tile_has_no_empty_badge(make_window, sample_project: Path, qtbot) 
 def test_export_dialog_names_the_branch_and_uses_the_exports_folder(make_window, sample_project: Path, qtbot,
                                                                     monkeypatch) -> None:
     from studio.export import ExportOptions
-    from studio.ui.dialogs.export_dialog import ExportDialog
 
     window = make_window(sample_project)
     ws = window.workspace
     tree = window.session.project.tree
     leaf = generate_first_branch(window, qtbot, JOB_TIMEOUT_MS)
-    seen: list[ExportDialog] = []
-
-    def fake_exec(dialog: ExportDialog) -> int:
-        seen.append(dialog)
-        return ExportDialog.DialogCode.Rejected
-
-    monkeypatch.setattr(ExportDialog, "exec", fake_exec)
-    window.actions_.export.trigger()
-    dialog = seen[0]
+    dialog = open_export_dialog(window, monkeypatch)
     out = dialog.choices().out
     project_path = window.session.project.path
     assert out.parent == project_path.parent / f"{project_path.stem} exports" and out.suffix == ".mp4"

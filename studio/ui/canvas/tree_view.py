@@ -7,8 +7,8 @@ whether or not the window-level shortcut fires (e.g. in an inactive test window)
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QWheelEvent
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
 
 from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE
@@ -201,6 +201,21 @@ class TreeView(QGraphicsView):
             event.accept()
             return
         super().wheelEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        """The menu key (or Shift+F10) opens the selected turn's menu beside its card; the
+        mouse's right click opens the menu of the card under it (the cards' own handler)."""
+        current = self.tree_scene.current_id
+        if event.reason() != QContextMenuEvent.Reason.Keyboard or current is None:
+            super().contextMenuEvent(event)
+            return
+        event.accept()
+        cell = self.tree_scene.cells.get(current)
+        if cell is None:
+            return
+        self.center_on_node(current)
+        corner = self.mapFromScene(QPointF(cell.x + CARD_W * 0.5, cell.y + CARD_H * 0.5))
+        self.tree_scene.node_context_menu.emit(current, self.viewport().mapToGlobal(corner))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key = Qt.Key(event.key())

@@ -86,12 +86,22 @@ class BranchFacts:
     generated: int  # turns with a take
     ending: str  # the last turn, as a sentence
 
+    @property
+    def missing(self) -> int:
+        """Turns without a finished take: an export needs every turn's clip, so it can't run."""
+        return max(0, self.last_turn - self.generated)
+
     def text(self) -> str:
         turns = f"{self.last_turn} turn{'s' if self.last_turn != 1 else ''}"
-        missing = self.last_turn - self.generated
-        state = "all generated" if not missing else f"{missing} not generated yet (left out)"
+        missing = self.missing
+        if not missing:
+            state = "all generated."
+        else:
+            state = (f"{missing} not generated yet: the export needs every turn's clip. Generate "
+                     f"{'it' if missing == 1 else 'them'} first (Turn › Generate missing turns of the branch, "
+                     "Ctrl+Shift+G).")
         ending = f": “{self.ending}”" if self.ending else ""
-        return f"The branch ending at turn {self.last_turn}{ending}\n{turns}, {state}."
+        return f"The branch ending at turn {self.last_turn}{ending}\n{turns}, {state}"
 
 
 class ExportDialog(QDialog):
@@ -103,6 +113,8 @@ class ExportDialog(QDialog):
         self.branch_label.setObjectName("exportBranch")
         self.branch_label.setWordWrap(True)
         self.branch_label.setVisible(branch is not None)
+        self.missing = branch.missing if branch is not None else 0
+        """Turns of the branch without a finished take: while there are any, Export stays off."""
         self.default_stem = default_out.stem or "episode"
         self.path = QLineEdit(str(default_out), self)
         self.path.setPlaceholderText("the file to write, e.g. ~/Videos/episode.mp4")
@@ -169,6 +181,7 @@ class ExportDialog(QDialog):
         self.export_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.export_button.setText("Export")
         self.path.textChanged.connect(self._path_changed)
+        self._path_changed(self.path.text())
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -185,6 +198,10 @@ class ExportDialog(QDialog):
             self.path.setText(path)
 
     def _path_changed(self, text: str) -> None:
+        if self.missing:
+            self.export_button.setEnabled(False)
+            self.export_button.setToolTip("Generate every turn of the branch first (Ctrl+Shift+G).")
+            return
         self.export_button.setEnabled(bool(text.strip()))
         self.export_button.setToolTip("" if text.strip() else "Choose the file to write first.")
 
