@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal, SignalInstance
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -27,6 +28,7 @@ from studio.ui.inspector.take_details import take_details_html
 from studio.ui.inspector.takes_view import TakesView
 from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.media_cache import ClipCache
+from studio.ui.tab_order import tab_target
 
 NOTES_DEBOUNCE_MS = 800
 
@@ -147,6 +149,21 @@ class Inspector(QScrollArea):
         self.story.duration_changed.connect(lambda v: self._story_edit("duration", self.duration_changed, v))
         self.story.shot_notes_changed.connect(lambda v: self._story_edit("shot_notes", self.shot_notes_changed, v))
         self.start.start_state_changed.connect(self.start_state_changed.emit)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 - Qt's name
+        """Tab walks the inspector top to bottom, the chips, take tiles and dialogue lines
+        made for the shown turn included (Qt's own chain puts them after every dock)."""
+        body, focus = self.widget(), QApplication.focusWidget()
+        if body is None or focus is None or not body.isAncestorOf(focus):
+            return super().focusNextPrevChild(next)
+        target = tab_target(self, body, focus, next)
+        if target is None:
+            return super().focusNextPrevChild(next)
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        target.setFocus(reason)
+        if self.isAncestorOf(target):
+            self.ensureWidgetVisible(target)
+        return True
 
     def _story_edit(self, name: str, signal: SignalInstance, value: object) -> None:
         """Pass a story field on to the turn the editor shows, unless it already holds that value."""

@@ -1,0 +1,74 @@
+"""Tab follows what the eye reads in a panel whose widgets change with what it shows.
+
+Widgets made after a panel was built (chips, take tiles, dialogue lines) join Qt's focus
+chain at the end of the window, so Tab reached them only after every dock. Re-ordering
+Qt's chain each time a turn is shown (``QWidget.setTabOrder``) left it broken once those
+widgets were deleted, and the window crashed; so the chain is left alone and the panel
+answers Tab itself: :func:`tab_target` picks the next widget in layout order, and past the
+panel's ends the first widget outside it in Qt's own chain.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLayout, QScrollArea, QWidget
+
+MAX_CHAIN_STEPS = 2000
+"""How far along Qt's chain to look for a widget outside the panel (a window has far fewer)."""
+
+
+def _tab_focus(widget: QWidget) -> bool:
+    return bool(widget.focusPolicy() & Qt.FocusPolicy.TabFocus)
+
+
+def _reachable(widget: QWidget) -> bool:
+    return _tab_focus(widget) and widget.isVisible() and widget.isEnabled()
+
+
+def widgets_in_reading_order(root: QWidget) -> list[QWidget]:
+    """The widgets under ``root`` that Tab can reach, in the order their layouts place them
+    (a scroll area's contents after the area itself), hidden ones included."""
+    found: list[QWidget] = []
+
+    def visit_layout(layout: QLayout) -> None:
+        for index in range(layout.count()):
+            item = layout.itemAt(index)
+            if item is None:
+                continue
+            if (widget := item.widget()) is not None:
+                visit_widget(widget)
+            elif (inner := item.layout()) is not None:
+                visit_layout(inner)
+
+    def visit_widget(widget: QWidget) -> None:
+        if _tab_focus(widget):
+            found.append(widget)
+        if isinstance(widget, QScrollArea):
+            if (content := widget.widget()) is not None:
+                visit_widget(content)
+        elif (layout := widget.layout()) is not None:
+            visit_layout(layout)
+
+    if (layout := root.layout()) is not None:
+        visit_layout(layout)
+    return found
+
+
+def tab_target(panel: QWidget, body: QWidget, focus: QWidget, forward: bool) -> QWidget | None:
+    """Where Tab (``forward``) or Shift+Tab goes from ``focus`` inside ``panel``, whose
+    widgets ``body`` lays out: the next reachable widget in reading order, else the first
+    reachable one outside ``panel`` along Qt's chain; None when there is none."""
+    order = [w for w in widgets_in_reading_order(body) if _reachable(w)]
+    places = [i for i, w in enumerate(order) if w is focus or w.isAncestorOf(focus)]
+    if places:
+        step = places[-1] + (1 if forward else -1)  # the innermost entry holding the focus
+        if 0 <= step < len(order):
+            return order[step]
+    widget = focus
+    for _ in range(MAX_CHAIN_STEPS):
+        widget = widget.nextInFocusChain() if forward else widget.previousInFocusChain()
+        if widget is focus:
+            return None
+        if widget is not panel and not panel.isAncestorOf(widget) and _reachable(widget):
+            return widget
+    return None
