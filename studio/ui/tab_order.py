@@ -64,10 +64,12 @@ def tab_target(panel: QWidget, body: QWidget, focus: QWidget, forward: bool) -> 
         step = places[-1] + (1 if forward else -1)  # the innermost entry holding the focus
         if 0 <= step < len(order):
             return order[step]
-    widget = focus
+    widget: QWidget | None = focus
     for _ in range(MAX_CHAIN_STEPS):
+        if widget is None:
+            return None
         widget = widget.nextInFocusChain() if forward else widget.previousInFocusChain()
-        if widget is focus:
+        if widget is None or widget is focus:
             return None
         if widget is not panel and not panel.isAncestorOf(widget) and _reachable(widget):
             return widget
