@@ -648,6 +648,9 @@ class Workspace(QWidget):
         target = self.inspector.draft_parent or self.current_id
         if text.strip():
             self.generate_text(target, text)
+        else:
+            self.message.emit("Nothing to generate: describe the turn in the instruction box first "
+                              "(Enter starts a new turn).")
 
     @turn_action
     def save_text(self, text: str) -> None:

@@ -98,3 +98,18 @@ def test_escape_still_drops_a_draft(make_window, sample_project: Path, qtbot) ->
     qtbot.waitUntil(ws.view.hasFocus, timeout=5000)
     assert ws.inspector.draft_parent is None and ws.inspector.node_id == first
     assert len(window.session.project.tree.nodes) == nodes
+
+
+def test_generate_with_nothing_typed_says_what_to_do(make_window, sample_project: Path, qtbot) -> None:
+    """Ctrl+Enter at the Start (where a first turn is typed) with an empty editor did nothing."""
+    window = make_window(sample_project)
+    ws = window.workspace
+    messages: list[str] = []
+    ws.message.connect(messages.append)
+    ws.select(ws.tree.root_id)
+    qtbot.waitUntil(lambda: ws.inspector.node_id == ws.tree.root_id, timeout=5000)
+    assert not ws.inspector.editor.text().strip()
+    before = len(window.session.service.jobs())
+    window.actions_.generate.trigger()
+    assert any("Nothing to generate" in m for m in messages), messages
+    assert len(window.session.service.jobs()) == before
