@@ -39,17 +39,23 @@ def _leaf_without_takes(window) -> str:  # type: ignore[no-untyped-def]
     return str(leaf)
 
 
+def _tree_focused_on_a_leaf(make_window, sample_project: Path, qtbot):  # type: ignore[no-untyped-def]
+    """The window (and its error list) with a leaf without takes selected, the tree focused."""
+    window, errors = _quiet_window(make_window, sample_project)
+    leaf = _leaf_without_takes(window)
+    window.workspace.select(leaf)
+    _settle(window, qtbot)
+    window.workspace.view.setFocus()
+    return window, errors, leaf
+
+
 @pytest.mark.parametrize("key", [Key.Key_Return, Key.Key_F, Key.Key_R, Key.Key_B])
 def test_key_after_the_delete_is_made_before_the_window_hears_of_it(make_window, sample_project: Path, qtbot,
                                                                        key: Qt.Key) -> None:
     """The writer has deleted the turn (the latest tree lacks it), its change set is still on
     its way (up to COALESCE_MS): the selection names a turn that is gone."""
-    window, errors = _quiet_window(make_window, sample_project)
+    window, errors, leaf = _tree_focused_on_a_leaf(make_window, sample_project, qtbot)
     ws, project = window.workspace, window.session.project
-    leaf = _leaf_without_takes(window)
-    ws.select(leaf)
-    _settle(window, qtbot)
-    ws.view.setFocus()
     project.apply(DeleteSubtree(leaf))  # made on the writer now; the window hears of it later
     assert leaf not in project.tree.nodes and ws.current_id == leaf
     qtbot.keyClick(ws.view, key)  # an uncaught TreeError fails the test (pytest-qt)
@@ -64,12 +70,8 @@ def test_key_queued_behind_the_delete_on_the_writer(make_window, sample_project:
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Delete and the next key in one breath: the key's command reaches the writer after the
     delete it followed, on a turn that is gone by then."""
-    window, errors = _quiet_window(make_window, sample_project)
+    window, errors, leaf = _tree_focused_on_a_leaf(make_window, sample_project, qtbot)
     ws, project = window.workspace, window.session.project
-    leaf = _leaf_without_takes(window)
-    ws.select(leaf)
-    _settle(window, qtbot)
-    ws.view.setFocus()
     hold = threading.Event()
     safety = threading.Timer(10, hold.set)  # never a deadlock, whatever waits for the writer
     safety.start()

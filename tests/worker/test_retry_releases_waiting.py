@@ -109,23 +109,37 @@ def test_retrying_the_interrupted_job_runs_the_whole_chain_in_order(tmp_path: Pa
         project.close()
 
 
+def _retry_and_close(folder: Path, script: FakeScript, job_id: str, left_waiting: str | None = None) -> str:
+    """Retry ``job_id`` (same seed) and close the project before it runs; ``left_waiting``
+    is pointed back at the replaced job, as an older version's retry left it."""
+    with Project.open(folder) as project:
+        service = _service(project, script)
+        again = service.retry(job_id, same_seed=True)
+        assert service.stop()
+        if left_waiting is not None:
+            with project.database.transaction() as conn:
+                conn.execute("UPDATE jobs SET depends_on=? WHERE id=?", (job_id, left_waiting))
+    return str(again)
+
+
+def _run_to_the_end(service: GenerationService, job_ids: list[str]) -> None:
+    service.start()
+    assert service.wait_jobs(job_ids, 20)
+    assert [service.job(j).status for j in job_ids] == [JobStatus.DONE] * len(job_ids)
+    service.stop()
+
+
 def test_a_retry_kept_for_next_time_still_runs_the_chain(tmp_path: Path) -> None:
     """Retried, then closed before it ran: the reopened queue runs the chain, it does not
     cancel the jobs that waited for the replaced one."""
     script = FakeScript()
     folder, _nodes, (first, second, third) = _interrupted_chain(tmp_path / "story", script)
-    with Project.open(folder) as project:
-        service = _service(project, script)
-        again = service.retry(first, same_seed=True)
-        assert service.stop()
+    again = _retry_and_close(folder, script, first)
     with Project.open(folder) as project:
         service = _service(project, script)
         assert service.cancelled_at_start() == []
         assert {j.id for j in service.jobs()} == {again, second, third}
-        service.start()
-        assert service.wait_jobs([again, second, third], 20)
-        assert [service.job(j).status for j in (again, second, third)] == [JobStatus.DONE] * 3
-        service.stop()
+        _run_to_the_end(service, [again, second, third])
     assert script.order("decode") == TEXTS
 
 
@@ -134,20 +148,12 @@ def test_a_job_waiting_on_a_retried_failed_job_follows_the_retry(tmp_path: Path)
     and the jobs that waited for it still name it. Opening it points them at the retry."""
     script = FakeScript()
     folder, _nodes, (first, second, third) = _interrupted_chain(tmp_path / "story", script)
-    with Project.open(folder) as project:
-        service = _service(project, script)
-        again = service.retry(first, same_seed=True)
-        assert service.stop()
-        with project.database.transaction() as conn:  # what the old retry left
-            conn.execute("UPDATE jobs SET depends_on=? WHERE id=?", (first, second))
+    again = _retry_and_close(folder, script, first, left_waiting=second)
     with Project.open(folder) as project:
         service = _service(project, script)
         assert service.cancelled_at_start() == []
         assert service.job(second).depends_on == again
-        service.start()
-        assert service.wait_jobs([again, second, third], 20)
-        assert [service.job(j).status for j in (again, second, third)] == [JobStatus.DONE] * 3
-        service.stop()
+        _run_to_the_end(service, [again, second, third])
     assert _stored(folder)[second].depends_on == again
 
 

@@ -25,12 +25,6 @@ from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.engine import MiniEngine  # noqa: E402
 
 
-@pytest.fixture
-def checkpoints(tiny: Path, tmp_path: Path) -> Path:
-    shutil.copytree(tiny, tmp_path / "mini")
-    return tmp_path
-
-
 def _edit(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], None]:
     def edit(folder: Path) -> None:
         path = folder / weights.CONFIG

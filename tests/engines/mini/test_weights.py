@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pickle
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,6 @@ from studio.engines.catalog.mini import check  # noqa: E402
 from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.engine import MiniEngine  # noqa: E402
 from tests.engines.mini.damage import alter_one_byte, truncate  # noqa: E402
-
-
-@pytest.fixture
-def checkpoints(tiny: Path, tmp_path: Path) -> Path:
-    shutil.copytree(tiny, tmp_path / "mini")
-    return tmp_path
 
 
 def _load(checkpoints: Path) -> MiniEngine:
