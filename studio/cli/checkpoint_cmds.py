@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 
 EXIT_NOT_READY = 1
@@ -45,7 +46,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     doctor.add_argument("--engine", default="animegamer", choices=("animegamer", "customx"),
                         help="whose files to list (default: animegamer)")
     doctor.add_argument("--checkpoints", default=None, help="checkpoints folder (default: checkpoints/ beside the app)")
-    doctor.add_argument("--source", default=None, help="also list the release files under this checkpoints/ folder")
+    doctor.add_argument("--source", default=None,
+                        help="also list the release files under this folder (AnimeGamer: the release's "
+                             "checkpoints/; CustomX: where its downloads were unpacked, searched 5 folders deep)")
     doctor.add_argument("--json", action="store_true", help="print the report as JSON")
     doctor.set_defaults(handler=cmd_doctor)
 
@@ -134,6 +137,7 @@ def _check_customx_sources(args: argparse.Namespace) -> None:
 def cmd_doctor_customx(args: argparse.Namespace) -> int:
     from studio.engines.catalog import customx as catalog
 
+    release = _customx_release(args.source, args.checkpoints) if args.source else None  # a bad --source first
     folder = _checkpoints(args.checkpoints) / catalog.NAME
     rows = []
     ok = True
@@ -147,10 +151,42 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{'ok ' if present else 'NO '} {path}  ({size}) - {item.description}")
     if args.json:
-        print(json.dumps({"engine": catalog.NAME, "files": rows, "ok": ok}, indent=1))
-    elif not ok:
+        extra = {} if release is None else {"release": release[0], "convert_command": release[1]}
+        print(json.dumps({"engine": catalog.NAME, "files": rows, "ok": ok} | extra, indent=1))
+        return 0 if ok else EXIT_NOT_READY
+    if release is not None:
+        print(f"Release files under {args.source}:")
+        for part in release[0]:
+            where = part["path"] if part["path"] else f"not found (looked for {part['wanted']})"
+            label = "found  " if part["path"] else ("MISSING" if part["required"] else "absent ")
+            print(f"  {label} {part['option']} {where} - {part['description']}")
+        if release[1]:
+            print("Convert them with:\n  " + shlex.join(release[1]))
+    if not ok and not (release and release[1]):
         print("Convert the released weights: kamishibai checkpoints convert-customx --help")
     return 0 if ok else EXIT_NOT_READY
+
+
+def _customx_release(source: str, checkpoints: str | None) -> tuple[list[dict[str, object]], list[str] | None]:
+    """The release parts found under ``source`` (as JSON-ready rows) and the convert command
+    (writing into ``checkpoints`` when one was given)."""
+    from pathlib import Path
+
+    from studio.core.errors import StudioError
+    from studio.engines.customx.release import convert_command, find_release
+
+    try:
+        found = find_release(Path(source))
+    except NotADirectoryError:
+        raise StudioError(f"--source {source}: no such folder.",
+                          hint="Give the folder the CustomX downloads were unpacked into.") from None
+    rows: list[dict[str, object]] = [
+        {"option": item.part.option, "description": item.part.description, "wanted": item.part.wanted,
+         "required": item.part.required, "path": str(item.path) if item.path else None} for item in found]
+    command = convert_command(found)
+    if command is not None and checkpoints:
+        command += ["--checkpoints", checkpoints]
+    return rows, command
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
