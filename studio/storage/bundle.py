@@ -44,7 +44,7 @@ from studio.storage.project import (
     check_project_folder_name,
     refuse_inside_project,
 )
-from studio.storage.staging import StagingDir, sweep
+from studio.storage.staging import StagingDir, staging_prefix, sweep
 
 MANIFEST = "kamishibai-bundle.json"
 MAX_BUNDLE_BYTES = 64 * 1024**3
@@ -408,7 +408,7 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
         make_destination_folder(dest.parent, what)
         sweep(dest.parent, lambda name: name.startswith(".") and ".import-" in name)
         try:  # before the free space: a folder nothing can be written in (/proc) has none either
-            staging = StagingDir(dest.parent, f".{dest.name}.import-")
+            staging = StagingDir(dest.parent, staging_prefix(dest.name, "import"))
         except OSError as error:
             raise unwritable_folder_error(error, dest.parent, what) from None
         lock: WriterLock | None = None

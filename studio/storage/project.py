@@ -41,7 +41,7 @@ from studio.storage.errors import (
 from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, check_name, resolve_inside
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values
-from studio.storage.staging import StagingDir, sweep
+from studio.storage.staging import StagingDir, staging_prefix, sweep
 
 PROJECT_SUFFIX = ".kamishibai"
 DB_NAME = "project.db"
@@ -94,6 +94,22 @@ def check_project_name(name: str) -> None:
     if len(name) > MAX_NAME_CHARS:
         raise ProjectFileError(f"The project name is {len(name):,} characters long; the limit is "
                                f"{MAX_NAME_CHARS:,}.")
+
+
+def name_from_text(text: str) -> str:
+    """A display name made from ``text`` that :func:`check_project_name` accepts: control
+    characters (a folder may be named with a line break or an escape; a foreign file may store
+    one) become spaces, runs of white space one space, and the length is cut to
+    :data:`MAX_NAME_CHARS`. Used for a folder's name and for a stored name that fails the check,
+    so that window titles, sheets and exports never carry a terminal escape or a broken line."""
+    cleaned = "".join(" " if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 else c for c in text)
+    cleaned = " ".join(cleaned.split())[:MAX_NAME_CHARS].strip()
+    return cleaned or "Untitled"
+
+
+def name_from_folder(folder: Path) -> str:
+    """The display name a project gets from its folder (undecodable bytes replaced)."""
+    return name_from_text(folder.stem.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
 
 
 def is_project_folder(path: Path) -> bool:
@@ -187,15 +203,16 @@ class Project:
         folder = cls.new_folder(path, name)
         what = f"create the project {folder}"
         make_destination_folder(folder.parent, what)
-        sweep(folder.parent, lambda entry: entry.startswith(f".{folder.name}.new-"))
+        prefix = staging_prefix(folder.name, "new")
+        sweep(folder.parent, lambda entry: entry.startswith(prefix))
         try:
-            staging = StagingDir(folder.parent, f".{folder.name}.new-")
+            staging = StagingDir(folder.parent, prefix)
         except OSError as error:
             raise unwritable_folder_error(error, folder.parent, what) from None
         lock: WriterLock | None = None
         try:
             lock = WriterLock.acquire(staging.path)
-            title = name or folder.stem.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            title = name or name_from_folder(folder)
             root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""),
                         start_state=start_state or CharacterState(), created_at=now_iso())
             patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}
@@ -340,7 +357,14 @@ class Project:
 
     @property
     def name(self) -> str:
-        return self.database.meta().get("name", self.path.stem)
+        stored = self.database.meta().get("name")
+        if not isinstance(stored, str):
+            return name_from_folder(self.path)
+        try:
+            check_project_name(stored)
+        except ProjectFileError:  # a foreign or hand-edited file; the stored value is left as it is
+            return name_from_text(stored)
+        return stored
 
     def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
         return self.document.apply(command, undoable=undoable)
@@ -388,7 +412,7 @@ class Project:
         size = sum(f.stat().st_size for f in self.path.rglob("*") if f.is_file())
         return {
             "path": str(self.path),
-            "name": meta.get("name", ""),
+            "name": self.name,
             "schema_version": int(meta.get("schema_version", 0)),
             "created_at": meta.get("created_at", ""),
             "created_by": meta.get("created_by", ""),

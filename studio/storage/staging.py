@@ -96,6 +96,14 @@ def _abandoned(folder: Path, now: float) -> bool:
         os.close(fd)
 
 
+def staging_prefix(name: str, purpose: str) -> str:
+    """The hidden work folder's prefix for making ``name`` beside it: ``.<name>.<purpose>-``,
+    the name cut to 40 characters so that a name near the file system's limit of 255 bytes
+    still leaves room for the prefix and the random tail (it used to fail as "can't be
+    written: File name too long")."""
+    return f".{name[:40]}.{purpose}-"
+
+
 def sweep(parent: Path, match: Callable[[str], bool]) -> list[Path]:
     """Remove the work folders in ``parent`` whose name ``match``-es and whose process is gone.
 
