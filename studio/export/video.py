@@ -166,7 +166,8 @@ def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat
         progress(Progress(0, plan.timeline.total_frames, "joining clips (stream copy)"))
         join_by_stream_copy(branch, plan, fmt, target, files, progress, cancelled)
     else:
-        progress(Progress(0, plan.timeline.total_frames, f"encoding {fmt.value}: re-encoding, {refusal}"))
+        passes = 2 if fmt == ExportFormat.GIF else 1  # the same total as encode_frames reports
+        progress(Progress(0, passes * plan.timeline.total_frames, f"encoding {fmt.value}: re-encoding, {refusal}"))
         encode_episode(branch, plan, fmt, options, target, files, progress, cancelled)
     if options.captions == CaptionMode.SRT:
         write_srt(files.temp_for(out.with_suffix(".srt")), branch, plan.timeline)

@@ -159,3 +159,19 @@ def test_a_size_past_the_largest_is_refused_with_the_range() -> None:
     with pytest.raises(ExportError, match=f"outside 16..{MAX_SIZE} pixels") as refused:
         ExportOptions(size=(MAX_SIZE + 2, 1080))
     assert "1920x1080" in str(refused.value)
+
+
+def test_a_gifs_progress_keeps_one_total_over_both_passes(tmp_path: Path) -> None:
+    """The bar's total is both passes' frames from the first report on (it was one pass's in
+    the first report, then doubled, so the bar jumped back), and the count never goes back."""
+    fixture = build(tmp_path, turns=2, frames=[30, 30])
+    reports: list[tuple[int, int, str]] = []
+    try:
+        export_branch(fixture.project, fixture.leaf, tmp_path / "out.gif",
+                      progress=lambda p: reports.append((p.step, p.total, p.message)))
+    finally:
+        fixture.project.close()
+    encoding = [r for r in reports if r[2].startswith("encoding gif")]
+    assert {total for _, total, _ in encoding} == {120}
+    assert [done for done, _, _ in encoding] == sorted(done for done, _, _ in encoding)
+    assert encoding[-1][0] == 120 and any("pass 2 of 2" in what for _, _, what in encoding)
