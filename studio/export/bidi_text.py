@@ -71,6 +71,27 @@ def needs_bidi(text: str) -> bool:
                                       for char in text)
 
 
+_ISOLATE_OPENERS = frozenset({"LRI", "RLI", "FSI"})
+
+
+def starts_right_to_left(text: str) -> bool:
+    """Whether ``text``'s paragraph direction is right to left: its first strong letter, not
+    counting what isolates hold, is Arabic or Hebrew (rules P2 and P3 of the Unicode
+    Bidirectional Algorithm, by which each line is reordered). Such a line is aligned right."""
+    if text.isascii():
+        return False
+    depth = 0
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in _ISOLATE_OPENERS:
+            depth += 1
+        elif kind == "PDI":
+            depth = max(0, depth - 1)
+        elif depth == 0 and kind in ("L", "R", "AL"):
+            return kind != "L"
+    return False
+
+
 @functools.cache
 def _reshaper() -> Any:
     import arabic_reshaper  # type: ignore[import-untyped]

@@ -24,6 +24,7 @@ from PIL import Image
 
 from studio.core.sentence import plural
 from studio.core.state import STAT_NAMES
+from studio.export.bidi_text import starts_right_to_left
 from studio.export.branch import Branch, Turn
 from studio.export.drawing import STAT_LABELS, fit_line, wrap_text
 
@@ -191,6 +192,16 @@ class PlacedLine:
     size: float
     style: TextStyle
     colour: Colour
+    align: str = "left"
+    """"right": ``x`` is the line's right end (a right-to-left line, :func:`placed_line`)."""
+
+
+def placed_line(box: Rect, top: float, text: str, size: float, style: TextStyle, colour: Colour) -> PlacedLine:
+    """A line of text in ``box``: from its left edge, or from its right edge when the line
+    reads right to left (Arabic, Hebrew), as a reader of that script expects."""
+    if starts_right_to_left(text):
+        return PlacedLine(box.right, top, text, size, style, colour, "right")
+    return PlacedLine(box.x, top, text, size, style, colour)
 
 
 Measure = Callable[[str, float, TextStyle], float]
@@ -257,7 +268,7 @@ def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> 
                                              block.label_colour))
                     top += label_h
             while done < len(lines) and top + line_h <= box.bottom + _EPSILON:
-                placed.append(PlacedLine(box.x, top, lines[done], size, block.style, block.colour))
+                placed.append(placed_line(box, top, lines[done], size, block.style, block.colour))
                 top += line_h
                 done += 1
             if done == len(lines):
@@ -432,8 +443,9 @@ def draw_page(canvas: SheetCanvas, layout: StoryboardLayout, branch: Branch, tit
     def fit(text: str, size: float, style: TextStyle, room: float) -> str:
         return fit_line(text, lambda t: canvas.width(t, size, style), room)
 
-    canvas.text(MARGIN, MARGIN, fit(title, TITLE_SIZE, TextStyle.BOLD, width - 2 * MARGIN), TITLE_SIZE,
-                TextStyle.BOLD, INK)
+    heading = placed_line(Rect(MARGIN, MARGIN, width - 2 * MARGIN, TITLE_SIZE), MARGIN,
+                          fit(title, TITLE_SIZE, TextStyle.BOLD, width - 2 * MARGIN), TITLE_SIZE, TextStyle.BOLD, INK)
+    canvas.text(heading.x, heading.top, heading.text, heading.size, heading.style, heading.colour, align=heading.align)
     subtitle = fit(f"{branch_title(branch)} · {plural(len(branch.turns), 'turn')}", SMALL_SIZE + 1,
                    TextStyle.REGULAR, width - 2 * MARGIN)
     canvas.text(MARGIN, MARGIN + TITLE_SIZE * 1.4, subtitle, SMALL_SIZE + 1, TextStyle.REGULAR, MUTED)
@@ -451,4 +463,4 @@ def draw_page(canvas: SheetCanvas, layout: StoryboardLayout, branch: Branch, tit
         canvas.rect(box.picture, INK, None)
         lines, _size = set_panel_text(box.text, turn, canvas.width)
         for line in lines:
-            canvas.text(line.x, line.top, line.text, line.size, line.style, line.colour)
+            canvas.text(line.x, line.top, line.text, line.size, line.style, line.colour, align=line.align)

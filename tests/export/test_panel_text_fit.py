@@ -69,13 +69,19 @@ class Block:
     column: int
 
 
+def column_of(line: PlacedLine, columns: tuple[Rect, ...]) -> int:
+    """The column a line is placed in: by its left edge, or its right edge for a right-aligned line."""
+    return next(index for index, box in enumerate(columns)
+                if abs((box.right if line.align == "right" else box.x) - line.x) < EPS)
+
+
 def read_blocks(lines: list[PlacedLine], columns: tuple[Rect, ...]) -> tuple[str, list[Block]]:
     """The heading and the blocks of a panel's placed lines: a bold label starts a block (its
     lines follow, in this column or the next), a muted italic "… +N" line is a note."""
     heading, *rest = lines
     blocks: list[Block] = []
     for line in rest:
-        column = next(index for index, box in enumerate(columns) if abs(box.x - line.x) < EPS)
+        column = column_of(line, columns)
         if line.style is TextStyle.BOLD and not line.text:
             continue
         if line.style is TextStyle.BOLD:
@@ -95,10 +101,11 @@ def assert_inside(lines: list[PlacedLine], columns: tuple[Rect, ...], measure: M
     assert heading.top >= columns[0].y - EPS
     last_bottom = dict.fromkeys(range(len(columns)), heading.top + heading.size * LINE)  # it spans the columns
     for line in rest:
-        column = next(index for index, box in enumerate(columns) if abs(box.x - line.x) < EPS)
+        column = column_of(line, columns)
         box = columns[column]
         width = measure(line.text, line.size, line.style)
-        assert line.x + width <= box.right + EPS, (line.text, width, box.w)
+        left = line.x - width if line.align == "right" else line.x
+        assert box.x - EPS <= left and left + width <= box.right + EPS, (line.text, width, box.w)
         assert line.top >= box.y - EPS and line.top + line.size * LINE <= box.bottom + EPS, (line.text, line.top)
         assert line.top >= last_bottom.get(column, box.y) - EPS, f"{line.text!r} overlaps the line above"
         last_bottom[column] = line.top + line.size * LINE
