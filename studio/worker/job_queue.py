@@ -248,10 +248,11 @@ class JobQueue:
 
     def enqueue_retry(self, job: Job, old_id: str) -> tuple[Job, list[Job]]:
         """Queue ``job``, the retry of job ``old_id``, in one writer operation and one
-        transaction: an interrupted ``old_id`` is cancelled (replaced), and every job that
-        waited for it now waits for ``job``, so a chain resumes in order. Returns the stored
-        job and the waiting jobs moved to it."""
-        def operation() -> tuple[Job, list[Job]]:
+        transaction: an interrupted ``old_id`` is cancelled (replaced), every job that
+        waited for it now waits for ``job``, and the jobs its end cancelled are queued again
+        after ``job`` (:func:`~studio.worker.queue.revived_dependents`), so a chain resumes in
+        order. Returns the stored job and the waiting jobs moved to it."""
+        def operation() -> tuple[Job, list[Job], list[Job]]:
             with self.cond:
                 old = self._jobs.get(old_id)
                 if old is None or old.status not in RETRYABLE:
@@ -266,11 +267,15 @@ class JobQueue:
                                            error=f"Replaced by job {new.id}.", take_id=""))
                 moved = [replace(j, depends_on=new.id) for j in self._jobs.values()
                          if j.depends_on == old.id and j.status in queue.WAITING and j.id != new.id]
-                self._save([*changed, *moved])
-            return new, moved
+                revived = queue.revived_dependents(old, new, self._jobs, self._sequence,
+                                                   lambda node_id: node_id in self.project.tree.nodes)
+                self._sequence += len(revived)
+                self._save([*changed, *moved, *revived])
+            return new, moved, revived
 
-        new, moved = self.writer.call(operation)
-        self.publish([JobEvent(EventKind.QUEUED, new), *(JobEvent(EventKind.UPDATED, j) for j in moved)])
+        new, moved, revived = self.writer.call(operation)
+        self.publish([JobEvent(EventKind.QUEUED, new), *(JobEvent(EventKind.UPDATED, j) for j in moved),
+                      *(JobEvent(EventKind.QUEUED, j) for j in revived)])
         return new, moved
 
     def requeue_interrupted(self) -> list[Job]:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from enum import Enum
 
-from studio.core.model import now_iso
+from studio.core.model import new_id, now_iso
 from studio.worker.jobs import Job, JobKind, JobStatus, run_order_key, settings_problem
 
 Jobs = Mapping[str, Job]
@@ -117,6 +117,11 @@ def next_runnable(jobs: Jobs, fits: Callable[[Job], bool] | None = None) -> Job 
     return None
 
 
+CASCADE_CANCEL = "Cancelled: the turn it continues from was not generated"
+"""How a job cancelled by :func:`cancel_dependents` begins its error: :func:`revived_dependents`
+brings back those, not a job the user cancelled."""
+
+
 def cancel_dependents(ended: Job, jobs: Jobs) -> list[Job]:
     """Cancelled copies of every waiting job that continues from ``ended``, transitively."""
     out: list[Job] = []
@@ -129,12 +134,36 @@ def cancel_dependents(ended: Job, jobs: Jobs) -> list[Job]:
                 continue
             if job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
                 continue
-            message = (f"Cancelled: the turn it continues from was not generated (that job was "
-                       f"{parent.status.value}).")
+            message = f"{CASCADE_CANCEL} (that job was {parent.status.value})."
             cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error=message)
             seen.add(job.id)
             out.append(cancelled)
             pending.append(cancelled)
+    return out
+
+
+def revived_dependents(old: Job, new: Job, jobs: Jobs, sequence: int,
+                       exists: Callable[[str], bool]) -> list[Job]:
+    """New queued copies of the jobs :func:`cancel_dependents` cancelled after ``old`` ended,
+    transitively, each waiting for the copy of the job it waited for, the first ones for
+    ``new`` (``old``'s retry): retrying a job whose cancel or failure cut a chain short runs
+    the rest of the chain again. Each keeps its seed (it never ran) and its place by priority;
+    ``sequence`` is the last one given out. A copy is made only of a job whose turn still
+    ``exists``."""
+    out: list[Job] = []
+    pending = [(old.id, new.id)]
+    while pending:
+        parent_id, copy_id = pending.pop(0)
+        for job in sorted(jobs.values(), key=lambda j: j.sequence):
+            if (job.depends_on != parent_id or job.status is not JobStatus.CANCELLED
+                    or not job.error.startswith(CASCADE_CANCEL) or job.node_id is None or not exists(job.node_id)):
+                continue
+            sequence += 1
+            copy = replace(job, id=new_id(), status=JobStatus.QUEUED, sequence=sequence, created_at=now_iso(),
+                           started_at="", finished_at="", error="", hint="", take_id="", depends_on=copy_id,
+                           retry_of=job.id, progress=0.0, eta_s=None)
+            out.append(copy)
+            pending.append((job.id, copy.id))
     return out
 
 

@@ -410,8 +410,9 @@ class GenerationService:
 
         The jobs that waited for it (the rest of a chain) wait for the new job instead, and
         an interrupted job is marked cancelled (replaced), in one transaction: the chain
-        resumes in order. The new job waits for the job the old one waited for, if that one
-        has yet to run."""
+        resumes in order. The jobs its cancel or failure cancelled are queued again after it
+        (with their own seeds); a job the user cancelled is not. The new job waits for the job
+        the old one waited for, if that one has yet to run."""
         return self._operations.retry(job_id, seed, same_seed)
 
     # -- changing the queue -------------------------------------------------------------
