@@ -50,9 +50,13 @@ def open_for_reading(path: str) -> Project:
     return Project.open(path, read_only=True)
 
 
+ROOT_NAMES = frozenset({"root", "start"})
+"""What a node argument may say for the story's start, whatever its id."""
+
+
 def resolve_node(tree: StoryTree, ref: str) -> str:
     """A node id, a unique id prefix, or 'root'."""
-    if ref in ("root", "start"):
+    if ref in ROOT_NAMES:
         return tree.root_id
     if ref in tree.nodes:
         return ref

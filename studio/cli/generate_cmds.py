@@ -255,6 +255,24 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
     return service
 
 
+def check_engine_here(engine: str | None, device: str) -> None:
+    """Refuse, before anything is written, an unknown engine, an unknown device or an engine
+    that can't run on ``device`` here, with the messages a queued job would get."""
+    from studio.composition import DEFAULT_ENGINE, default_registry
+    from studio.engines.base import EngineError
+    from studio.engines.config import EngineConfig
+    from studio.worker.operations import cannot_run
+
+    config = EngineConfig.parse(device, checkpoints=checkpoint_dirs(None))
+    registry = default_registry()
+    name = engine or DEFAULT_ENGINE
+    registry.info(name)  # an unknown engine, with the names of the known ones
+    unmet = registry.check(name, config)
+    if unmet:
+        message, hint = cannot_run(name, unmet)
+        raise EngineError(message, hint=hint)
+
+
 def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = True) -> None:
     """Run ``job_ids`` ahead of the queue, then pause before anything else starts; ``stop``
     also stops the worker (else the next call resumes it, with its engines still loaded)."""

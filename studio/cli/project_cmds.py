@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import (
+    ROOT_NAMES,
     add_wait_option,
     open_for_reading,
     open_project,
@@ -16,6 +17,7 @@ from studio.cli.common import (
     printable,
     resolve_node,
 )
+from studio.core.errors import StudioError
 from studio.core.sentence import plural
 from studio.core.story import MAX_DURATION_S, MIN_DURATION_S
 from studio.core.tree import StoryTree
@@ -70,7 +72,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--generate", action="store_true",
                    help="then generate every imported turn at once (a demo file in, every turn's clip out)")
     p.add_argument("--engine", help="engine for --generate (default: sketch)")
-    p.add_argument("--device", default="cpu", help="where --generate runs engines (as run-queue --device)")
+    p.add_argument("--device", help="where --generate runs engines (as run-queue --device; default: cpu)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar for --generate")
     add_wait_option(p)
     p.set_defaults(handler=cmd_import_demo)
@@ -153,11 +155,17 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
     from studio.storage.project import normalise_project_path
 
     source = Path(args.file)
+    _check_generate_options(args)  # before the import: a bad engine must not leave the turns imported
     story = read_demo(source)  # check the file before creating anything
     if story.problems and not args.skip_bad:
         raise DemoImportError(demo_name(source), story.problems)
     folder = normalise_project_path(args.project)
-    project = new_project(folder) if _missing_or_empty(folder) else open_project(str(folder), wait=args.wait)
+    create = _missing_or_empty(folder)
+    if create and args.parent not in ROOT_NAMES:  # a new project has no turn but its start
+        raise StudioError(f"--parent {printable(args.parent)!r}: there is no project at {printable(str(folder))} "
+                          "yet; a new project has no turn but the story's start.",
+                          hint="Leave --parent out (or give 'root') to import into a new project.")
+    project = new_project(folder) if create else open_project(str(folder), wait=args.wait)
     with project:
         parent = resolve_node(project.tree, args.parent)
         result = import_story(project, story, demo_name(source), parent_id=parent, skip_bad=args.skip_bad)
@@ -165,7 +173,9 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
             print(f"skipped line {number}: {printable(reason)}")
         for number, node_id in result.free_text:
             print(f"line {number}: free text (no field names), turn {node_id}")
-        branches = f" in {len(result.leaves)} branches" if len(result.leaves) > 1 else ""
+        # a file's branch that continues from the first branch's last turn makes no new branch
+        ends = [leaf for leaf in dict.fromkeys(result.leaves) if not project.tree.child_ids(leaf)]
+        branches = f" in {len(ends)} branches" if len(ends) > 1 else ""
         print(f"imported {plural(len(result.node_ids), 'turn')}{branches} into {printable(str(project.path))}")
         if result.new_cast:
             print(f"added to the cast: {printable(', '.join(result.new_cast))}")
@@ -173,10 +183,27 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
             return 0
         from studio.cli.generate_cmds import _service, fill_branches, run_until_idle
 
+        args.device = args.device or "cpu"
         service = _service(project, args)
         queued = fill_branches(service, project.tree, result.leaves, engine=args.engine)
         print(f"generating {len(queued)} turn(s)")
         return run_until_idle(project, service, str(project.path), quiet=args.quiet)
+
+
+def _check_generate_options(args: argparse.Namespace) -> None:
+    """Refuse ``--engine`` and ``--device`` without ``--generate`` (they would do nothing), and
+    with it an engine or device that can't generate here, before anything is imported: the
+    import would stay, and running the corrected command again would import every turn twice."""
+    given = [option for option, value in (("--engine", args.engine), ("--device", args.device)) if value is not None]
+    if not args.generate:
+        if given:
+            raise StudioError(f"{' and '.join(given)} only appl{'ies' if len(given) == 1 else 'y'} with --generate.",
+                              hint="Add --generate to make the imported turns' clips, or leave "
+                              f"{' and '.join(given)} out.")
+        return
+    from studio.cli.generate_cmds import check_engine_here
+
+    check_engine_here(args.engine, args.device or "cpu")
 
 
 def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dict[str, Any]:
@@ -191,7 +218,8 @@ def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dic
         "state": tree.state_of(node.id).as_dict(),
         "bookmarked": node.bookmarked,
         "notes": node.notes,
-        "story": {"dialogue": [[line.speaker, line.text] for line in node.story.dialogue],
+        # each line as `story --json` prints it (an object, not a pair): one shape for both commands
+        "story": {"dialogue": [{"speaker": line.speaker, "text": line.text} for line in node.story.dialogue],
                   "narration": node.story.narration, "duration": node.story.duration,
                   "shot_notes": node.story.shot_notes},
         "selected_take": node.selected_take_id,
@@ -256,10 +284,15 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:
-    from studio.storage.bundle import export_bundle
+    from studio.storage.bundle import export_bundle, folder_given_error
 
     with open_for_reading(args.path) as project:
-        print(export_bundle(project, Path(args.out), overwrite=args.force))
+        out = Path(args.out)
+        if args.out and out.is_dir():  # into the folder, as cp does: `bundle P backups` writes backups/P.zip
+            out = out / f"{project.path.stem or 'story'}.zip"
+        elif not args.out or args.out.endswith(("/", os.sep)):  # '' or `missing/`: no file named
+            raise folder_given_error(out, project)
+        print(export_bundle(project, out, overwrite=args.force))
     return 0
 
 

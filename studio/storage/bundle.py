@@ -98,6 +98,8 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     An existing file is replaced only with ``overwrite``; a destination inside the
     project folder is refused (the bundle would swallow itself, or replace a project file).
     """
+    if out.name in ("", ".", "..") or out.is_dir():  # ".." would become a hidden "...zip" file
+        raise folder_given_error(out, project)
     out = bundle_path(out)
     if _is_inside(out, project.path):
         raise BundleError(f"Can't write the bundle {out}: it is inside the project folder {project.path}.",
@@ -120,6 +122,16 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     except OSError as error:
         raise _bundle_write_error(error, project.path, out) from None
     return out
+
+
+def folder_given_error(out: Path, project: Project) -> BundleError:
+    """The refusal of a bundle's destination ``out`` that names a folder (``.``, ``..``, ``/``,
+    ``backups/``), not the file to write: the hint names a file in that folder."""
+    example = Path(os.path.normpath(out)) / f"{project.path.stem or 'story'}.zip"
+    shown = os.fspath(out) or "''"
+    return BundleError(f"Can't write the bundle to {shown}: it names a folder, not the .zip file to write"
+                       f"{'' if out.is_dir() else ', and there is no such folder'}.",
+                       hint=f"Give the file's name, for example {example}.")
 
 
 def _bundle_write_error(error: OSError, project_folder: Path, out: Path) -> ProjectFileError:

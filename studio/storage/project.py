@@ -184,7 +184,11 @@ class Project:
             folder = folder.with_name(folder.name + PROJECT_SUFFIX)
         check_name_length(folder)
         refuse_inside_project(folder, "create a project")
-        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+            what = "a link that leads nowhere" if not folder.exists() else "a file, not a folder"
+            raise ProjectFileError(f"{folder} already exists and is {what}; a project is a folder.",
+                                   hint="Choose another name, or move that file away.")
+        if folder.exists() and any(folder.iterdir()):
             raise ProjectFileError(f"{folder} already exists and is not empty.",
                                    hint="Choose another name, or open it instead.")
         return folder

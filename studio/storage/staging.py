@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import time
 import uuid
@@ -30,13 +31,19 @@ LEGACY_MIN_AGE_S = 3600.0
 between creating it and locking it) is removed only when it is at least this old."""
 
 
+TAIL_CHARS = 10
+"""The random hex tail that ends every work folder's name."""
+_WORK_NAME_RE = re.compile(rf"\..*-[0-9a-f]{{{TAIL_CHARS}}}", re.DOTALL)
+"""A name a :class:`StagingDir` could have: hidden, and ending in a prefix's ``-`` and the tail."""
+
+
 class StagingDir:
     """A hidden work folder ``parent/<prefix><random>`` owned by this process."""
 
     def __init__(self, parent: Path, prefix: str) -> None:
         self.parent = parent
         self.prefix = prefix
-        self.path = parent / f"{prefix}{uuid.uuid4().hex[:10]}"
+        self.path = parent / f"{prefix}{uuid.uuid4().hex[:TAIL_CHARS]}"
         os.mkdir(self.path)  # the usual mode (0777 minus the umask), unlike mkdtemp's 0700
         self._owner: int | None = None
         try:
@@ -107,6 +114,9 @@ def staging_prefix(name: str, purpose: str) -> str:
 def sweep(parent: Path, match: Callable[[str], bool]) -> list[Path]:
     """Remove the work folders in ``parent`` whose name ``match``-es and whose process is gone.
 
+    Only names a :class:`StagingDir` could have are considered, whatever ``match`` says: they
+    end in its random tail, so that a folder of the user's own that merely resembles one
+    (``.holiday.import-photos`` beside an unpacked bundle) is never removed.
     Returns what was removed. Never raises: cleaning is a courtesy, not a condition."""
     removed: list[Path] = []
     now = time.time()
@@ -115,7 +125,7 @@ def sweep(parent: Path, match: Callable[[str], bool]) -> list[Path]:
     except OSError:
         return removed
     for entry in entries:
-        if not match(entry.name):
+        if not match(entry.name) or not _WORK_NAME_RE.fullmatch(entry.name):
             continue
         try:
             if not entry.is_dir(follow_symlinks=False):
