@@ -22,12 +22,14 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.errors import StudioError
+from studio.core.jobs import JobKind
 from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
 from studio.ui.job_tracker import JobTracker, kind_name
 from studio.ui.toolbutton import tool_button
 
 REFRESH_MS = 120
+RETRY_TIP = "Retry the selected failed job"
 MAX_FINISHED_SHOWN = 100
 
 
@@ -55,6 +57,9 @@ class QueuePanel(QWidget):
         self.on_retry: Callable[[str, str], None] | None = None
         """Told (old job id, new job id) on the writer thread as soon as a job is retried, before
         the new job's events can reach the window (the workspace follows its exports so)."""
+        self.turn_exists: Callable[[str], bool] = lambda _node_id: True
+        """Whether a turn is in the story now (the workspace sets it): a generation job whose turn
+        was deleted can't be retried until an undo brings the turn back."""
         self.has_jobs = False
         self._items: dict[str, QTreeWidgetItem] = {}
         self._rows: dict[str, tuple[str, str, str, str, str]] = {}
@@ -81,7 +86,7 @@ class QueuePanel(QWidget):
         self.cancel_button = tool_button(icon("cancel"), "Cancel the selected job", self.cancel_selected, self)
         self.up_button = tool_button(icon("up"), "Run earlier", lambda: self.move_selected(-1), self)
         self.down_button = tool_button(icon("down"), "Run later", lambda: self.move_selected(1), self)
-        self.retry_button = tool_button(icon("retry"), "Retry the selected failed job", self.retry_selected, self)
+        self.retry_button = tool_button(icon("retry"), RETRY_TIP, self.retry_selected, self)
         self.clear_button = tool_button(icon("delete"), "Forget finished jobs", self.clear_finished, self)
         self.summary = QLabel("Queue empty", self)
         self.summary.setObjectName("dimLabel")
@@ -283,7 +288,11 @@ class QueuePanel(QWidget):
         place, queued = self._run_order_place(job.id) if job is not None and status == "queued" else (-1, 0)
         self.up_button.setEnabled(place > 0)  # the first to run can't run earlier, the last later
         self.down_button.setEnabled(0 <= place < queued - 1)
-        self.retry_button.setEnabled(status in ("failed", "cancelled", "interrupted"))
+        retryable = status in ("failed", "cancelled", "interrupted")
+        turn_gone = retryable and job.kind is not JobKind.TASK and not (job.node_id and self.turn_exists(job.node_id))
+        self.retry_button.setEnabled(retryable and not turn_gone)
+        self.retry_button.setToolTip("Its turn was deleted: undo the delete (Ctrl+Z) to retry it" if turn_gone
+                                     else RETRY_TIP)
 
     # -- operations ----------------------------------------------------------------------
 

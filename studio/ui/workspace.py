@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -66,6 +67,13 @@ R = TypeVar("R")
 
 _TURN_GONE = object()
 """What a writer operation on a turn returns, instead of running, when the turn is gone."""
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """What a writer operation returns when the document refused it (see :meth:`Workspace.submit`)."""
+
+    error: StudioError
 
 
 def turn_action(method: Callable[Concatenate[Workspace, P], R]) -> Callable[Concatenate[Workspace, P], R | None]:
@@ -165,8 +173,8 @@ class Workspace(QWidget):
         self._exports: dict[str, tuple[Path, list[Any]]] = {}
         self._match_index = -1
         self.closed = False
-        self.compare_window: Any = None
-        self.compare_node = ""  # the turn the compare window shows
+        self._compare_windows: dict[str, Any] = {}
+        """The open compare windows by the turn each compares, the one opened or raised last at the end."""
         self.ask_stale_hook: Callable[[int], str | None] | None = None
         self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
 
@@ -181,6 +189,7 @@ class Workspace(QWidget):
         self.queue.on_retry = self._follow_retried_export
         self.queue.set_service(session.service)
         self.queue.submit = self.submit
+        self.queue.turn_exists = lambda node_id: node_id in self.tree.nodes
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
         self.cast.confirm = lambda title, text: self.confirm(title, text)
         self.cast.tree_source = lambda: self.tree
@@ -290,36 +299,55 @@ class Workspace(QWidget):
         if len(takes) < 2:
             self.message.emit("Compare needs two takes with a clip: re-roll this turn first.")
             return None
+        open_already = self._compare_windows.pop(node.id, None)
+        if open_already is not None:  # one window per turn: Compare again brings it to the front
+            self._compare_windows[node.id] = open_already
+            open_already.follow(self.tree, node.id)
+            open_already.show()
+            open_already.raise_()
+            open_already.activateWindow()
+            return open_already
         numbers = {take.id: index + 1 for index, take in enumerate(self.tree.takes_of(node.id))}
         window = CompareWindow(title, takes, node.selected_take_id, states, self.inspector.takes.clips, self._abs,
                                self, numbers=numbers)
         window.take_chosen.connect(lambda take_id, n=node.id: self.choose_take(n, take_id))
         window.destroyed.connect(lambda _o=None, w=window: self._forget_compare(w))
-        self.compare_node = node.id
         window.seed_locked.connect(self.lock_seed)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self._compare_windows[node.id] = window
         window.show()
         window.play()
-        self.compare_window = window
         return window
 
+    @property
+    def compare_window(self) -> Any:
+        """The compare window opened (or brought to the front) last, None when none is open."""
+        return next(reversed(self._compare_windows.values()), None)
+
+    @property
+    def compare_node(self) -> str:
+        """The turn :attr:`compare_window` compares ("" when none is open)."""
+        return next(reversed(self._compare_windows), "")
+
     def _follow_compared(self) -> None:
-        """The compare window shows the compared turn's chosen take and the takes finished
-        since it opened; it closes, saying so, when that turn or one of its takes is gone
-        (deleted, or its re-roll undone)."""
-        window = self.compare_window
-        if window is None:
-            return
-        compared = self.tree.nodes.get(self.compare_node)
-        if compared is None or any(column.take.id not in self.tree.takes for column in window.columns):
-            window.close()
+        """Each compare window shows its turn's chosen take and the takes finished since it
+        opened; it closes, saying so, when that turn or one of its takes is gone (deleted, or
+        its re-roll undone). Every open window follows, not only the one opened last."""
+        closed = False
+        for node_id, window in list(self._compare_windows.items()):
+            compared = self.tree.nodes.get(node_id)
+            if compared is None or any(column.take.id not in self.tree.takes for column in window.columns):
+                self._forget_compare(window)
+                window.close()
+                closed = True
+                continue
+            window.follow(self.tree, compared.id)  # a take finished since joins; the chosen one is marked
+        if closed:
             self.message.emit("The compare window closed: the turn or a take it compared is gone.")
-            return
-        window.follow(self.tree, compared.id)  # a take finished since joins; the chosen one is marked
 
     def _forget_compare(self, window: Any) -> None:
-        if self.compare_window is window:
-            self.compare_window, self.compare_node = None, ""
+        for node_id in [n for n, w in self._compare_windows.items() if w is window]:
+            del self._compare_windows[node_id]
 
     @turn_action
     def reroll_many(self, count: int) -> None:
@@ -415,23 +443,36 @@ class Workspace(QWidget):
 
         return self.closed or not shiboken6.isValid(self)
 
-    def apply(self, command: Command, then: Callable[[ChangeSet], None] | None = None) -> None:
+    def apply(self, command: Command, then: Callable[[ChangeSet], None] | None = None,
+              refused: Callable[[], None] | None = None) -> None:
         """Submit ``command`` to the writer; ``then(changes)`` runs here once it is made
-        (a refused command shows its error instead)."""
-        self.submit(lambda: self.project.apply(command), then)
+        (a refused command shows its error instead, after ``refused()``)."""
+        self.submit(lambda: self.project.apply(command), then, refused)
 
-    def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
+    def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None,
+               refused: Callable[[], None] | None = None) -> None:
         """Run ``operation`` (a document command with its jobs) on the writer. Submitted by an
-        action on a turn (see :meth:`on_turn`), it is skipped there if that turn is gone."""
+        action on a turn (see :meth:`on_turn`), it is skipped there if that turn is gone.
+        ``refused()`` runs here when it raises a StudioError (which is shown as ever)."""
         turn = self._acting_on
 
         def run() -> Any:
             if turn is not None and turn not in self.project.tree.nodes:  # the writer's tree: the latest
                 return _TURN_GONE
-            return operation()
+            if refused is None:
+                return operation()
+            try:
+                return operation()
+            except StudioError as error:
+                return _Refused(error)
 
         def done(result: Any) -> None:
             if self.gone() or result is _TURN_GONE:  # the window closed just after, or the turn went
+                return
+            if isinstance(result, _Refused):
+                if refused is not None:
+                    refused()
+                self.error.emit(result.error)
                 return
             self.history_changed.emit()
             if then is not None:
@@ -617,8 +658,7 @@ class Workspace(QWidget):
             return
         # the editor rebuilds a line in its own form: unchanged from what it showed is a re-roll
         if node.instruction.raw != text and not self.inspector.shows_unedited(target, text):
-            self.inspector.note_saved(target, text)
-            self.apply(EditInstruction(target, text), then=lambda _changes: self.reroll(target))
+            self._save_instruction(target, text, then=lambda _changes: self.reroll(target))
         else:
             self.reroll(target)
 
@@ -664,8 +704,15 @@ class Workspace(QWidget):
 
             self.apply(AddTurn(draft, text, node_id=node_id), then=added)
         elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
-            self.inspector.note_saved(self.current_id, text)
-            self.apply(EditInstruction(self.current_id, text))
+            self._save_instruction(self.current_id, text)
+
+    def _save_instruction(self, node_id: str, text: str, then: Callable[[ChangeSet], None] | None = None) -> None:
+        """The editor's line becomes the turn's instruction (Save text, Generate). Refused (too
+        long, a field given twice), it stays in the editor as typing the user is to fix: a later
+        redraw of the turn must not put the stored line back over it."""
+        self.inspector.note_saved(node_id, text)
+        self.apply(EditInstruction(node_id, text), then=then,
+                   refused=lambda: self.inspector.save_refused(node_id, text))
 
     def _keep_edited_instruction(self, node_id: str, text: str) -> None:
         node = self.tree.nodes.get(node_id)

@@ -81,6 +81,9 @@ class Inspector(QScrollArea):
         self._saved_text: str | None = None
         """The line Save text or Generate sent to the document and the editor still shows: saved,
         not typed. Until the turn is shown again it may be undone (the document then wins)."""
+        self._refused_text: str | None = None
+        """The line the document refused to save (too long, say), still in the editor to be fixed:
+        moving on does not send it again."""
         self._notes_shown = ""  # the turn's notes as the box last showed or saved them: typed when it differs
         self._story_node: str | None = None
         """The turn whose story fields the story editor shows: its edits go there, even when they
@@ -208,6 +211,7 @@ class Inspector(QScrollArea):
             self._loaded_raw = node.instruction.raw
             self._loaded_text = self.editor.text()
             self._saved_text = None
+            self._refused_text = None
         self.editor.setEnabled(not node.is_root)
         # A new icon repaints the button (an SVG render): only when the bookmark changed.
         if self.bookmark.isChecked() != node.bookmarked or self._bookmark_shown != node.bookmarked:
@@ -250,6 +254,7 @@ class Inspector(QScrollArea):
         self.node_id = None
         self.draft_parent = parent_id
         self._saved_text = None
+        self._refused_text = None
         parent = tree.node(parent_id)
         depth = tree.depth(parent_id) + 1
         self.title.setText(f"New turn {depth}")
@@ -338,6 +343,14 @@ class Inspector(QScrollArea):
         if node_id == self.node_id and self.draft_parent is None:
             self._saved_text = text
 
+    def save_refused(self, node_id: str, text: str) -> None:
+        """The document refused ``text``, sent by :meth:`note_saved`: the editor's line is the
+        user's typing again (kept through redraws of the turn until it is fixed or the turn
+        is left), not a saved one."""
+        if node_id == self.node_id and self.draft_parent is None and self._saved_text == text:
+            self._saved_text = None
+            self._refused_text = text
+
     def shows_unedited(self, node_id: str, text: str) -> bool:
         """Whether ``text`` is the editor's line for turn ``node_id`` as it was shown, before any
         edit (the editor writes a turn's text in its own form, which may differ from the stored one)."""
@@ -364,7 +377,7 @@ class Inspector(QScrollArea):
             return
         node = tree.nodes[node_id]
         text = self.editor.text()
-        if node.is_root or not text.strip() or text in (self._loaded_text, self._saved_text) \
+        if node.is_root or not text.strip() or text in (self._loaded_text, self._saved_text, self._refused_text) \
                 or node.instruction.raw != self._loaded_raw:
             return
         self._loaded_text = text

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -27,6 +28,7 @@ from studio.core.state import CharacterState
 from studio.ui import palette
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player
+from studio.ui.tab_order import widgets_in_reading_order
 
 MIN_TILE_W = 72
 """Narrow enough that four tiles fit side by side in the inspector's smallest width."""
@@ -202,6 +204,7 @@ class TakesView(QWidget):
         if key == self._key:
             return
         before = {tile.take.id for tile in self.tiles}
+        focused = self._focused_tile()
         self._key = key
         # Keep the tiles of takes that did not change: a new take adds one tile instead of
         # rebuilding every player (and re-laying out the whole inspector). A changed state
@@ -218,6 +221,8 @@ class TakesView(QWidget):
                 tile.chosen.connect(self.take_chosen.emit)
                 tile.focused.connect(self.take_focused.emit)
             tiles.append(tile)
+        if focused is not None and focused[0] in reusable.values():
+            self._keep_focus(focused, tiles)  # before its tile goes: the focus would go with it
         for tile in reusable.values():
             tile.player.pause()
             tile.deleteLater()
@@ -234,6 +239,30 @@ class TakesView(QWidget):
         target = new[-1] if new and before else next((t for t in self.tiles if t.take.id == selected_id), None)
         if target is not None:
             self.scroll_to(target)
+
+    def _focused_tile(self) -> tuple[TakeTile, QWidget] | None:
+        """The tile holding the keyboard focus and the widget in it that has it, if any."""
+        focus = QApplication.focusWidget()
+        if focus is None:
+            return None
+        return next(((tile, focus) for tile in self.tiles if tile.isAncestorOf(focus)), None)
+
+    def _keep_focus(self, focused: tuple[TakeTile, QWidget], tiles: list[TakeTile]) -> None:
+        """A tile that had the focus is being replaced (its take was chosen, say, with the
+        keyboard): the focus goes to the same take's new tile, on the same control where it
+        can (a chosen take's button is off: its player's, then), else on to the next control."""
+        old, widget = focused
+        new = next((tile for tile in tiles if tile.take.id == old.take.id), None)
+        if new is None:
+            target: QWidget | None = self.compare_button if self.compare_button.isEnabled() else self.lock_button
+        else:
+            old_controls = [w for w in widgets_in_reading_order(old) if w is widget or w.isAncestorOf(widget)]
+            controls = widgets_in_reading_order(new)
+            usable = [w for w in controls if w.isEnabled() and w.isVisibleTo(new)]
+            same = controls[widgets_in_reading_order(old).index(old_controls[-1])] if old_controls else None
+            target = same if same in usable else (usable[-1] if usable else None)
+        if target is not None:
+            target.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def scroll_to(self, tile: TakeTile) -> None:
         """Bring ``tile`` into view, now and again once the row is laid out (a new tile has
