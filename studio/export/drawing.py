@@ -8,6 +8,7 @@ state overlay costs a few array operations per frame.
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
+from studio.export.graphemes import cluster_starts
 from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
 FONT_DIRS = (
@@ -146,13 +148,21 @@ NO_LINE_END = frozenset("（([｛「『【〔〈《〘〖")
 
 
 def _line_break_before(word: str, cut: int) -> int:
-    """Where to break ``word`` at or before ``cut`` so that neither line breaks the line-breaking
-    rules: the characters that may not start a line go back up with the one before them. When
-    the whole line would go, it breaks at ``cut`` after all."""
-    moved = cut
-    while 1 < moved < len(word) and (word[moved] in NO_LINE_START or word[moved - 1] in NO_LINE_END):
-        moved -= 1
-    return moved if moved > 1 else cut
+    """Where to break ``word`` at or before ``cut``: between two characters as a reader sees them
+    (never inside an emoji sequence nor before a combining mark: see :mod:`studio.export.graphemes`),
+    and so that neither line breaks the line-breaking rules: the characters that may not start a
+    line go back up with the one before them. When the whole line would go, it breaks at the last
+    break before ``cut`` after all; a first character wider than the line keeps a line of its own."""
+    if cut >= len(word):
+        return len(word)
+    starts = cluster_starts(word)
+    fitting = bisect_right(starts, cut) - 1  # the last break at or before cut
+    if fitting < 0:
+        return starts[0] if starts else len(word)
+    index = fitting
+    while index > 0 and (word[starts[index]] in NO_LINE_START or word[starts[index] - 1] in NO_LINE_END):
+        index -= 1
+    return starts[index] if index > 0 else starts[fitting]
 
 
 def _fitting_prefix(word: str, measure: Callable[[str], float], max_width: float) -> int:

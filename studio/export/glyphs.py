@@ -75,8 +75,12 @@ def drawn_texts(branch: Branch, options: ExportOptions, fmt: ExportFormat) -> li
     texts = [options.title, options.end_card] + ([options.sheet_title, branch.project_name] if sheet else [])
     for turn in branch.turns:
         if sheet or options.captions is CaptionMode.BURN:
-            texts += [turn.instruction, turn.action, Italic(turn.story.narration)]
-            texts += [f"{line.speaker} {line.text}" for line in turn.story.dialogue]
+            texts += [Italic(turn.story.narration), *(f"{line.speaker} {line.text}" for line in turn.story.dialogue)]
+            # the action's sentence, else the instruction (a sheet's ACTION, the caption of a turn
+            # with nothing to say: see studio.export.cues.turn_cues); never both, as neither draws both
+            spoken = turn.story.narration or any(line.text for line in turn.story.dialogue)
+            if sheet or not spoken:
+                texts.append(turn.action or turn.instruction)
         if sheet:
             texts += [turn.character, turn.story.shot_notes]
         elif options.overlay:

@@ -149,6 +149,10 @@ class PanelAspect(StrEnum):
 
 
 MAX_SIZE = 8192
+MIN_FPS = 0.01
+"""A frame every 100 s. Below it no rate is exact to a thousandth (the rate is kept as a fraction
+of denominator at most 1000, see :func:`studio.storage.ffmpeg.exact_fps`): 0.005 fps became 0,
+and the export ended in "internal error: ZeroDivisionError"."""
 MAX_FPS = 240.0
 MAX_CARD_SECONDS = 60.0
 
@@ -196,9 +200,9 @@ class ExportOptions:
                     16 <= width <= MAX_SIZE and 16 <= height <= MAX_SIZE):
                 raise ExportError(f"Output size {width}x{height} is outside 16..{MAX_SIZE} pixels.",
                                   hint=f"Give a width and height from 16 to {MAX_SIZE} (1920x1080 is full HD).")
-        if self.fps is not None and not 0 < self.fps <= MAX_FPS:
-            raise ExportError(f"Frame rate {self.fps:g} fps is out of range; give more than 0 and at most "
-                              f"{MAX_FPS:g} fps.")
+        if self.fps is not None and not MIN_FPS <= self.fps <= MAX_FPS:
+            raise ExportError(f"Frame rate {self.fps:g} fps is out of range; give at least {MIN_FPS:g} (a frame "
+                              f"every {1 / MIN_FPS:g} s) and at most {MAX_FPS:g} fps.")
         if not 0 <= self.crossfade <= 10:
             raise ExportError(f"Crossfade {self.crossfade} s is outside 0..10 s.")
         for name, seconds in (("title card", self.title_duration), ("end card", self.end_card_duration)):

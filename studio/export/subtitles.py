@@ -14,6 +14,7 @@ from pathlib import Path
 from studio.export.branch import Branch
 from studio.export.cues import Cue, CueKind, split_span, turn_cues
 from studio.export.drawing import NO_LINE_END, NO_LINE_START
+from studio.export.graphemes import grapheme_clusters
 from studio.export.timeline import Timeline
 
 
@@ -42,15 +43,18 @@ def display_width(text: str) -> int:
 
 def _pieces(word: str) -> list[str]:
     """``word`` (no spaces) cut where a line may break inside it: next to a wide character
-    (Japanese and Chinese have no spaces), but not inside a Latin word, not before a
-    combining mark or closing punctuation, nor after opening punctuation (basic kinsoku)."""
-    pieces = [word[:1]]
-    for before, char in itertools.pairwise(word):
-        if ((_wide(before) or _wide(char)) and not unicodedata.combining(char)
-                and char not in NO_LINE_START and before not in NO_LINE_END):
-            pieces.append(char)
+    (Japanese and Chinese have no spaces), but not inside a Latin word, never inside a
+    character as a reader sees it (a letter and its combining marks, an emoji with its
+    variation selector, skin tone or joined emoji: :mod:`studio.export.graphemes`), not
+    before closing punctuation, nor after opening punctuation (basic kinsoku)."""
+    clusters = grapheme_clusters(word)
+    pieces = clusters[:1] or [""]
+    for before, cluster in itertools.pairwise(clusters):
+        if ((_wide(before[0]) or _wide(cluster[0]))
+                and cluster[0] not in NO_LINE_START and before[-1] not in NO_LINE_END):
+            pieces.append(cluster)
         else:
-            pieces[-1] += char
+            pieces[-1] += cluster
     return pieces
 
 

@@ -21,7 +21,7 @@ from studio.export import ExportOptions, export_branch
 from studio.export.bidi_text import needs_bidi, visual_line
 from studio.export.drawing import font_file
 from studio.export.sheet_pdf import PdfFonts, PdfSheet, pdf_fonts
-from studio.export.storyboard import TextStyle
+from studio.export.storyboard import Colour, TextStyle
 
 from .helpers import Fixture
 
@@ -163,9 +163,11 @@ def _export(story: Fixture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     placed: dict[str, tuple[float, ...]] = {}
     draw = PdfSheet.text
 
-    def spy(sheet: PdfSheet, x: float, top: float, text: str, size: float, *args: object, **kwargs: object) -> None:
-        placed.setdefault(text, (x, top, size))
-        draw(sheet, x, top, text, size, *args, **kwargs)  # type: ignore[arg-type]
+    def spy(sheet: PdfSheet, x: float, top: float, text: str, size: float, style: TextStyle, colour: Colour,
+            align: str = "left") -> None:
+        left = x - sheet.width(text, size, style) if align == "right" else x  # a right-to-left line: its right end
+        placed.setdefault(text, (left, top, size))
+        draw(sheet, x, top, text, size, style, colour, align=align)
 
     monkeypatch.setattr(PdfSheet, "text", spy)
     pdf = tmp_path / "rtl.pdf"

@@ -1,0 +1,31 @@
+"""Where text may be cut: between the characters a reader sees, never inside one.
+
+A character on screen can be several code points: a letter and its combining marks (``か``
+and the combining dakuten ``\\u3099``), an emoji and its variation selector (``☕️``) or skin
+tone (``👍🏽``), emoji joined by zero-width joiners (``👨‍👩‍👧``), a flag (two regional
+indicators), a keycap (``1️⃣``), a subdivision flag's tag characters. Line wrapping that cut
+between them drew half an emoji at a line's end and a dotted circle, or a lone skin tone,
+at the next line's start. :func:`grapheme_clusters` groups them as Unicode's extended
+grapheme clusters (UAX #29), by the ``regex`` module.
+"""
+
+from __future__ import annotations
+
+
+def grapheme_clusters(text: str) -> list[str]:
+    """``text`` as the characters a reader sees, in order (joined, they give ``text`` back):
+    the ``regex`` module's extended grapheme clusters (``\\X``)."""
+    import regex  # type: ignore[import-untyped]
+
+    return list(regex.findall(r"\X", text))
+
+
+def cluster_starts(text: str) -> list[int]:
+    """The offsets in ``text`` where a character after the first begins: where it may be cut."""
+    starts: list[int] = []
+    at = 0
+    for cluster in grapheme_clusters(text):
+        if at:
+            starts.append(at)
+        at += len(cluster)
+    return starts
