@@ -242,8 +242,8 @@ class MainWindow(QMainWindow):
         c(a.undo, ws(lambda w: w.undo()))
         c(a.redo, ws(lambda w: w.redo()))
         c(a.find, ws(lambda w: w.open_search()))
-        c(a.find_next, ws(lambda w: w.step_match(1)))
-        c(a.find_previous, ws(lambda w: w.step_match(-1)))
+        c(a.find_next, ws(lambda w: w.find_step(1)))
+        c(a.find_previous, ws(lambda w: w.find_step(-1)))
         c(a.new_turn, ws(lambda w: w.start_new_turn()))
         c(a.generate, ws(self._generate))
         c(a.reroll, ws(lambda w: w.reroll()))
@@ -421,6 +421,7 @@ class MainWindow(QMainWindow):
         workspace.deleteLater()
         self.show_welcome()
         self._set_project_actions_enabled(False)
+        self._update_history_actions()  # plain "Undo" / "Redo": no project's edits to name
         self.setWindowTitle("Kamishibai Studio")
         self.show_message(f"Closed {name}" + (" (what was to follow its queue is dropped)" if dropped else ""))
         self._update_jobs_label()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QShortcut
 from PySide6.QtWidgets import QMenu, QSplitter, QVBoxLayout, QWidget
 
 from studio.core.changes import ChangeSet, EntityKind
@@ -144,6 +145,19 @@ def character_series(tree: StoryTree, branch: list[str]) -> dict[str, list[Chara
     return series
 
 
+GENERATE_OFF_TIP = ("Nothing to generate at the start of the story: select a turn, or press Enter to write "
+                    "a new one")
+PLAY_OFF_TIP = "Nothing to play yet: no turn of this branch has a clip (Generate makes one)"
+FILL_OFF_TIP = "Nothing missing: every turn of this branch has a take or one on its way"
+FILL_NO_TURN_TIP = "This branch has no turns yet: select the start and press Enter to write one"
+
+
+def _enable(action: QAction, on: bool, off_tip: str) -> None:
+    """Turn ``action`` on or off; off, its tooltip says why (on, it is the action's name again)."""
+    action.setEnabled(on)
+    action.setToolTip("" if on else off_tip)
+
+
 def _finished(take: Take | None) -> bool:
     """Whether a turn's chosen take has a clip an export can use."""
     return take is not None and take.status is TakeStatus.DONE and bool(take.clip_path)
@@ -212,6 +226,15 @@ class Workspace(QWidget):
         layout.addWidget(splitter)
         for action in actions.local:
             self.addAction(action)
+        # Ctrl+Enter in the story area while Generate is off (the start is selected) still
+        # answers, in the status bar, with why. On only while the action is off: never ambiguous.
+        self._generate_off_keys: list[QShortcut] = []
+        for keys in actions.generate.shortcuts():
+            shortcut = QShortcut(keys, self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.setEnabled(False)
+            shortcut.activated.connect(lambda: self.message.emit(f"{GENERATE_OFF_TIP}."))
+            self._generate_off_keys.append(shortcut)
 
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
@@ -534,17 +557,34 @@ class Workspace(QWidget):
 
     def update_actions(self) -> None:
         """Turn actions only for a turn (the story's start has no clip to re-roll, fork or
-        delete); moving an alternative up or down only where one is above or below it; export
-        only when the shown branch has a turn to export."""
+        delete, nor an instruction to generate unless a new turn is being written under it);
+        moving an alternative up or down only where one is above or below it; export only
+        when the shown branch has a turn to export; Play only when it has a clip to play.
+        An action that is off says why in its tooltip."""
         node = self.tree.nodes.get(self.current_id)
         is_turn = node is not None and not node.is_root
         a = self.studio_actions
         for action in (a.reroll, a.reroll_branch, a.fork, a.delete):
             action.setEnabled(is_turn)
+        can_generate = is_turn or self.inspector.draft_parent is not None
+        _enable(a.generate, can_generate, GENERATE_OFF_TIP)
+        for shortcut in self._generate_off_keys:
+            shortcut.setEnabled(not can_generate)
+        _enable(a.play, bool(self.episode.player.paths), PLAY_OFF_TIP)
+        turns = [n for n in self.branch if n in self.tree.nodes and not self.tree.nodes[n].is_root]
+        _enable(a.fill, any(self._missing(n) for n in turns), FILL_OFF_TIP if turns else FILL_NO_TURN_TIP)
         index, count = self.sibling_index(self.current_id)
         a.move_up.setEnabled(index > 0)
         a.move_down.setEnabled(index + 1 < count)
         a.export.setEnabled(any(n in self.tree.nodes and not self.tree.nodes[n].is_root for n in self.branch))
+
+    def _missing(self, node_id: str) -> bool:
+        """Whether "Generate missing turns" would queue ``node_id``: no finished take, and no
+        generation queued or running for it."""
+        if any(take.status is TakeStatus.DONE for take in self.tree.takes_of(node_id)):
+            return False
+        job = self.session.tracker.for_node(node_id)
+        return job is None or job.status not in ("queued", "running")
 
     def navigate(self, move: str) -> None:
         target = neighbour(self.tree, self.current_id, move, self._last_child)
@@ -638,6 +678,7 @@ class Workspace(QWidget):
     def start_new_turn(self) -> None:
         """Enter: a draft under the selected turn; the instruction editor takes focus."""
         self.inspector.show_draft(self.tree, self.current_id)
+        self.update_actions()  # a draft under the start can be generated
         self.message.emit("New turn: describe it, then Generate (Ctrl+Enter).")
 
     def _cancel_draft(self) -> None:
@@ -866,10 +907,29 @@ class Workspace(QWidget):
         self._matches = find_matches(self.tree, text, self.layout_order())
         self.scene.set_search_hits(self._matches)
         self._match_index = -1
-        if self._matches:
-            self.step_match(1)
+        if self._matches:  # a new query goes to its first match
+            self._match_index = 0
+            self.search.set_count(0, len(self._matches))
+            self.select(self._matches[0])
         else:
             self.search.set_count(-1, 0)
+
+    def find_step(self, delta: int) -> None:
+        """F3 / Shift+F3, as in text editors and browsers: the next (``delta`` 1) or previous
+        (-1) match of the search. With the search bar closed, it opens again on its last
+        query (the keyboard stays where it was) and goes to the match after (before) the
+        selected turn; with no query yet, it opens for one to be typed."""
+        text = self.search.edit.text()
+        if not text.strip():
+            self.open_search()
+            return
+        if self.search.isHidden():
+            self.search.show()
+            self._refresh_matches(text)
+        if not self._matches:
+            self.message.emit(f"No matches for “{text.strip()}”.")
+            return
+        self.step_match(delta)
 
     def _refresh_matches(self, text: str) -> None:
         """The matches again after an edit, keeping the selection and its place among them (a new
@@ -904,11 +964,21 @@ class Workspace(QWidget):
         self.message.emit(f"Bookmark {marked.index(target) + 1} of {len(marked)}")
 
     def step_match(self, delta: int) -> None:
+        """Go to the match after (``delta`` 1) or before (-1) the selected turn, in layout
+        order, round the end (from a selected turn that is no match: the nearest one that way)."""
         if not self._matches:
             return
-        self._match_index = (self._match_index + delta) % len(self._matches)
-        self.search.set_count(self._match_index, len(self._matches))
-        self.select(self._matches[self._match_index])
+        if self.current_id in self._matches:
+            index = (self._matches.index(self.current_id) + delta) % len(self._matches)
+        else:
+            place = {node_id: i for i, node_id in enumerate(self.layout_order())}
+            here = place.get(self.current_id, -1)
+            ahead = [i for i, n in enumerate(self._matches) if place.get(n, -1) > here]
+            behind = [i for i, n in enumerate(self._matches) if place.get(n, -1) < here]
+            index = (ahead[0] if ahead else 0) if delta > 0 else (behind[-1] if behind else len(self._matches) - 1)
+        self._match_index = index
+        self.search.set_count(index, len(self._matches))
+        self.select(self._matches[index])
 
     @property
     def matches(self) -> list[str]:
