@@ -46,7 +46,7 @@ Our extensions (AnimeGamer's files hold neither):
                         lines are kept in order)
   > narration: text     the narrator's words for the turn above (more lines add to it)
   > duration: SECONDS   how long the turn above lasts in the episode ({MIN_DURATION_S:g} to
-                        {MAX_DURATION_S:g} seconds: "3" or "3.5s")
+                        {MAX_DURATION_S:g} seconds: "3" or "3.5s"; one a turn)
   > notes: text         shot notes for the turn above (more lines add to them)
 
 A malformed line is reported by its line number and nothing is imported (--skip-bad
@@ -206,7 +206,11 @@ def _check_generate_options(args: argparse.Namespace) -> None:
     check_engine_here(args.engine, args.device or "cpu")
 
 
-def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dict[str, Any]:
+def node_summary(tree: StoryTree, node_id: str, depth: int | None = None,
+                 project: Project | None = None) -> dict[str, Any]:
+    """One turn as ``tree --json`` prints it; with ``project``, each take's ``clip`` is an
+    absolute path, as ``play --json`` and ``reroll --json`` give it (else as stored: relative
+    to the project folder)."""
     node = tree.node(node_id)
     return {
         "id": node.id,
@@ -226,12 +230,24 @@ def node_summary(tree: StoryTree, node_id: str, depth: int | None = None) -> dic
         "takes": [
             {
                 "id": t.id, "engine": t.engine, "seed": t.seed, "status": t.status.value, "stale": t.stale,
-                "deltas": t.deltas.as_dict(), "motion_level": t.motion_level, "clip": t.clip_path,
+                "deltas": t.deltas.as_dict(), "motion_level": t.motion_level, "clip": _media_path(project, t.clip_path),
                 "warnings": list(t.warnings), "error": t.error,
             }
             for t in tree.takes_of(node.id)
         ],
     }
+
+
+def _media_path(project: Project | None, rel: str) -> str:
+    """A take's stored file as scripts can use it from anywhere: absolute ('' for none)."""
+    if not rel or project is None:
+        return rel
+    from studio.storage import UnsafePathError
+
+    try:
+        return str(project.resolve(rel))
+    except UnsafePathError:  # a link changed since the project was opened: never name a path outside it
+        return ""
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
@@ -242,7 +258,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
             from studio.cli.generate_cmds import node_depths
 
             depths = node_depths(tree)
-            print_json({"root": tree.root_id, "nodes": [node_summary(tree, n.id, depths[n.id]) for n in order]})
+            nodes = [node_summary(tree, n.id, depths[n.id], project) for n in order]
+            print_json({"root": tree.root_id, "nodes": nodes})
             return 0
         _print_text_tree(tree)
     return 0

@@ -48,7 +48,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "notes. With options, change them in one edit.")
     p.add_argument("path", help="project folder")
     p.add_argument("node", help="node id or unique id prefix")
-    p.add_argument("--duration", type=_duration, metavar="SECONDS|clip",
+    p.add_argument("--duration", metavar="SECONDS|clip",
                    help=f"how long the turn lasts in the episode (0.1 to {MAX_DURATION_S:g} s; the clip is held on "
                    "its last frame or trimmed); 'clip' for the clip's own length")
     p.add_argument("--narration", help="the narrator's words ('' clears them)")
@@ -83,17 +83,18 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(handler=cmd_state_scope)
 
 
-_CLIP = "clip"
+def _duration(text: str) -> float | None:
+    """``--duration``: seconds (``3``, ``3.5``, ``3.5s``), read strictly (``3ss``, ``1e309`` and
+    ``inf`` are refused with what was written), or ``clip`` (None: the clip's own length).
+    Refused as every bad value of a story field is: a message, exit status 2."""
+    from studio.core.story import StoryFieldError, parse_duration
 
-
-def _duration(text: str) -> float | str:
     if text.strip().lower() in ("clip", "auto", "none"):
-        return _CLIP
+        return None
     try:
-        value = float(text.rstrip("s"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 3.5) or 'clip', not {text!r}") from None
-    return value
+        return parse_duration(text, alternatives=", or 'clip' (the clip's own length)")
+    except StoryFieldError as error:
+        raise StoryFieldError(f"--duration: {error.message}", hint=error.hint) from None
 
 
 def story_dict(tree: StoryTree, node_id: str) -> dict[str, Any]:
@@ -154,8 +155,8 @@ def cmd_story(args: argparse.Namespace) -> int:
     from studio.core.commands import SetStory
 
     changes: dict[str, Any] = {}
-    if args.duration is not None:
-        changes["duration"] = None if args.duration == _CLIP else args.duration
+    if args.duration is not None:  # checked before the project is opened
+        changes["duration"] = _duration(args.duration)
     if args.narration is not None:
         changes["narration"] = args.narration
     if args.notes is not None:

@@ -14,6 +14,7 @@ from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
+from studio.core.text import describe_character, first_control
 from studio.core.tree import StoryTree, TreeError
 
 
@@ -322,6 +323,11 @@ def cast_name_problem(name: str) -> str:
     instruction's field syntax (a turn could never name it)."""
     if not name.strip():
         return "A character needs a name."
+    control = first_control(name.replace("\n", " "))  # a line break is named below, with the field syntax
+    if control is not None:  # an instruction can't hold one: no turn could name the character
+        position, char = control
+        return (f"The name {name!r} holds a control character ({describe_character(char)}) at character "
+                f"{position}: an instruction can't hold one, so a turn could never name it.")
     held = [c for c in NAME_SYNTAX if c in name] + (["a line break"] if "\n" in name else [])
     if held:
         return (f"The name {name!r} holds {' or '.join(repr(c) if len(c) == 1 else c for c in held)}, "
@@ -344,7 +350,7 @@ def _check_cast_name(tree: StoryTree, name: str, member_id: str = "") -> None:
     and turns compare names) and hold none of the instruction's field syntax."""
     problem = cast_name_problem(name)
     if problem:
-        raise CommandError(problem, hint="Leave out ; and : (e.g. 'Mei Run' for 'Mei; Run').")
+        raise CommandError(problem, hint="Leave out control characters, ; and : (e.g. 'Mei Run' for 'Mei; Run').")
     key = character_key(name)  # "STRASSE" is Straße
     same = next((m.name for m in tree.cast.values() if character_key(m.name) == key and m.id != member_id), None)
     if same is not None:
@@ -457,7 +463,7 @@ class AddLocation(Command):
 
 def _with_story(tree: StoryTree, node_id: str, story: StoryFields) -> Patch:
     node = _turn(tree, node_id, "given story fields")
-    checked = check_story(story)
+    checked = check_story(story, kept=node.story)  # what the edit leaves as it was is not checked again
     if checked == node.story:
         return {}
     return {(EntityKind.NODE, node.id): replace(node, story=checked)}

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from studio.core.errors import StudioError
+from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control
 
 MAX_INSTRUCTION_CHARS = 2000
 """Longest instruction a node accepts. AnimeGamer's own lines are under 100 characters."""
@@ -166,11 +167,16 @@ def validate_instruction_text(text: str) -> str:
                 f"The instruction is not valid UTF-8 text (a bad byte at character {position}).",
                 hint="Check the text's encoding; instructions are UTF-8.",
             )
-        if (code < 0x20 and char != "\t") or 0x7F <= code < 0xA0:
-            name = _CONTROL_NAMES.get(char, f"U+{code:04X}")
+        if is_control(char):  # the tab too: README promises one line of plain text
             raise InstructionError(
-                f"The instruction holds a control character ({name}) at character {position}.",
-                hint="An instruction is one line of plain text; remove line breaks and control characters.",
+                f"The instruction holds a control character ({describe_character(char)}) at character {position}.",
+                hint="An instruction is one line of plain text; remove line breaks, tabs and other control "
+                     "characters (a space separates words).",
+            )
+        if char in UNICODE_LINE_BREAKS:  # one line, as the demo reader and the window see it
+            raise InstructionError(
+                f"The instruction holds a line break ({describe_character(char)}) at character {position}.",
+                hint="An instruction is one line of plain text; put each turn on a line of its own.",
             )
     _check_repeated_fields(text)
     return text
@@ -233,10 +239,6 @@ def _check_repeated_fields(text: str) -> None:
 
 
 _FIELD_WORDS = {"background": "place", "time": "time of day", "adverb": "manner"}
-
-
-_CONTROL_NAMES = {"\x00": "NUL", "\x07": "BEL", "\x08": "backspace", "\n": "a line break", "\r": "a line break",
-                  "\x1b": "ESC", "\x7f": "DEL", "\x0b": "a line break", "\x0c": "a page break"}
 
 
 def _split_adverb(motion: str) -> tuple[str, str]:

@@ -9,9 +9,11 @@ what an engine generates, so editing them marks no take stale.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
 from studio.core.errors import StudioError
+from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control
 
 MAX_SPEAKER_CHARS = 60
 MAX_LINE_CHARS = 1000
@@ -64,15 +66,22 @@ class StoryFields:
 def _check_text(value: str, what: str, limit: int, *, multiline: bool) -> str:
     if not isinstance(value, str):
         raise StoryFieldError(f"The {what} must be text, not {type(value).__name__}.")
+    plural = what.endswith("notes")  # "the shot notes hold", "the narration holds"
     if len(value) > limit:
-        raise StoryFieldError(f"The {what} is {len(value):,} characters long; the limit is {limit:,}.")
+        raise StoryFieldError(f"The {what} {'are' if plural else 'is'} {len(value):,} characters long; "
+                              f"the limit is {limit:,}.")
     for position, char in enumerate(value, start=1):
-        code = ord(char)
         if char == "\n" and multiline:
             continue
-        if (code < 0x20 and char != "\t") or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000:
-            raise StoryFieldError(f"The {what} holds a control character (U+{code:04X}) at character {position}.",
-                                  hint="Remove it; line breaks are allowed in narration and notes only.")
+        if is_control(char) or 0xD800 <= ord(char) < 0xE000:  # tabs too: the README promises it
+            raise StoryFieldError(
+                f"The {what} {'hold' if plural else 'holds'} a control character ({describe_character(char)}) "
+                f"at character {position}.",
+                hint="Remove it (a space separates words); line breaks are allowed in narration and notes only.")
+        if char in UNICODE_LINE_BREAKS and not multiline:
+            raise StoryFieldError(
+                f"The {what} {'hold' if plural else 'holds'} a line break ({describe_character(char)}) "
+                f"at character {position}.", hint="A speaker's name and a dialogue line are one line each.")
     return value.strip()
 
 
@@ -88,21 +97,62 @@ def check_dialogue_line(speaker: str, text: str) -> DialogueLine:
 def check_duration(seconds: float | None) -> float | None:
     if seconds is None:
         return None
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
         raise StoryFieldError(f"A duration is a number of seconds, not {seconds!r}.")
+    if not math.isfinite(seconds):
+        raise StoryFieldError(f"A duration is a finite number of seconds ({MIN_DURATION_S:g} to {MAX_DURATION_S:g}), "
+                              f"not {seconds!r}.", hint=_DURATION_HINT)
     if not MIN_DURATION_S <= seconds <= MAX_DURATION_S:
         raise StoryFieldError(f"A duration of {seconds:g} s is outside {MIN_DURATION_S:g}..{MAX_DURATION_S:g} s.",
-                              hint="Give the seconds the turn should last, or 'clip' for the clip's own length.")
+                              hint=_DURATION_HINT)
     return round(float(seconds), 3)
 
 
-def check_story(story: StoryFields) -> StoryFields:
-    """``story`` cleaned (text stripped), or :class:`StoryFieldError`."""
+_DURATION_HINT = "Give the seconds the turn should last, or 'clip' for the clip's own length."
+_DURATION_RE = re.compile(r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))[ ]*(?:s|sec|secs|seconds?)?", re.IGNORECASE)
+
+
+def parse_duration(text: str, *, alternatives: str = "") -> float:
+    """Seconds written as a person writes them (``3``, ``3.5``, ``3.5s``, ``3.5 s``, ``2 seconds``),
+    checked as :func:`check_duration` checks them; anything else (``3ss``, ``1e3``, ``inf``,
+    ``1_0``, digits of other scripts) is a :class:`StoryFieldError` quoting what was written;
+    ``alternatives`` (``", or 'clip'"``) names what else the caller takes."""
+    written = text.strip()
+    shown = repr(written) if len(written) <= 40 else f"{written[:40]!r}... ({len(written):,} characters)"
+    match = _DURATION_RE.fullmatch(written)
+    if match is None:
+        raise StoryFieldError(f"A duration is a number of seconds such as 3, 3.5 or 3.5s{alternatives}, not {shown}.",
+                              hint=_DURATION_HINT)
+    number = match.group(1)
+    seconds = float(number)  # 400 nines read as inf: say the number as written
+    if not MIN_DURATION_S <= seconds <= MAX_DURATION_S:
+        said = number if len(number) <= 20 else f"{number[:20]}... ({len(number):,} digits)"
+        raise StoryFieldError(f"A duration of {said} s is outside {MIN_DURATION_S:g}..{MAX_DURATION_S:g} s.",
+                              hint=_DURATION_HINT)
+    result = check_duration(seconds)
+    assert result is not None
+    return result
+
+
+def check_story(story: StoryFields, kept: StoryFields | None = None) -> StoryFields:
+    """``story`` cleaned (text stripped), or :class:`StoryFieldError`.
+
+    What ``story`` has as ``kept`` has it (the turn's fields before an edit) is taken as it
+    is: text stored by an older version or another program (a tab in its narration, say)
+    does not stop an edit of the turn's other fields; only the fields the edit changes are
+    checked."""
     if len(story.dialogue) > MAX_DIALOGUE_LINES:
         raise StoryFieldError(f"A turn holds at most {MAX_DIALOGUE_LINES} dialogue lines, not {len(story.dialogue)}.")
+
+    def same(name: str) -> bool:
+        return kept is not None and getattr(story, name) == getattr(kept, name)
+
     return StoryFields(
-        dialogue=tuple(check_dialogue_line(line.speaker, line.text) for line in story.dialogue),
-        narration=_check_text(story.narration, "narration", MAX_NARRATION_CHARS, multiline=True),
-        duration=check_duration(story.duration),
-        shot_notes=_check_text(story.shot_notes, "shot notes", MAX_NOTES_CHARS, multiline=True),
+        dialogue=tuple(line if kept is not None and line in kept.dialogue
+                       else check_dialogue_line(line.speaker, line.text) for line in story.dialogue),
+        narration=(story.narration if same("narration")
+                   else _check_text(story.narration, "narration", MAX_NARRATION_CHARS, multiline=True)),
+        duration=story.duration if same("duration") else check_duration(story.duration),
+        shot_notes=(story.shot_notes if same("shot_notes")
+                    else _check_text(story.shot_notes, "shot notes", MAX_NOTES_CHARS, multiline=True)),
     )

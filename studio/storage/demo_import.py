@@ -41,7 +41,7 @@ from studio.core.instruction import (
 )
 from studio.core.model import CastMember, Node, new_id, now_iso
 from studio.core.state import character_key
-from studio.core.story import StoryFieldError, StoryFields, check_dialogue_line, check_duration, check_story
+from studio.core.story import StoryFieldError, StoryFields, check_dialogue_line, check_story, parse_duration
 from studio.core.tree import StoryTree
 from studio.storage.project import Project
 
@@ -78,6 +78,8 @@ class DemoTurn(NamedTuple):
     story: StoryFields = StoryFields()
     free_text: bool = False
     """The line named no fields: the engine reads it as free text."""
+    duration_line: int = 0
+    """The line of its ``> duration:`` (0: none yet)."""
 
 
 @dataclass
@@ -178,18 +180,22 @@ def _story_line(number: int, line: str, turn: DemoTurn | None,
             case "narration" | "narrator":
                 story = replace(story, narration=f"{story.narration} {value}".strip())
             case "duration":
-                try:
-                    seconds = float(value.rstrip("s").strip())
-                except ValueError:
-                    raise StoryFieldError(f"a duration is a number of seconds, not {value!r}") from None
-                story = replace(story, duration=check_duration(seconds))
+                if turn.duration_line:  # a second one would silently replace the first
+                    first = f"{story.duration:g} s" if story.duration is not None else "one"
+                    raise StoryFieldError(f"a second '> duration:' for the turn of line {turn.number} (line "
+                                          f"{turn.duration_line} gave {first}): give a turn one duration")
+                story = replace(story, duration=parse_duration(value))  # strict: "3ss" and "1e309" are refused
+                turn = turn._replace(duration_line=number)
             case "notes" | "shot notes" | "shot":
                 story = replace(story, shot_notes=f"{story.shot_notes}\n{value}".strip())
             case _:
                 story = story.with_line(check_dialogue_line(key, value))
         story = check_story(story)
     except StoryFieldError as error:
-        problems.append((number, error.message))
+        message = error.message
+        if message.startswith("A duration"):  # as the file's other problems read: "line 4: a duration ..."
+            message = "a" + message[1:]
+        problems.append((number, message))
         return None
     return turn._replace(story=story)
 

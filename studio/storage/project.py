@@ -23,6 +23,7 @@ from studio.core.document import Document
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
+from studio.core.text import is_control
 from studio.core.tree import StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir
 from studio.storage.database import Database, inspect_database
@@ -87,7 +88,7 @@ def check_project_name(name: str) -> None:
         raise ProjectFileError("The project name is empty.", hint="Give a name of one line.")
     for position, char in enumerate(name, start=1):
         code = ord(char)
-        if code < 0x20 or 0x7F <= code < 0xA0:
+        if is_control(char):
             what = "a line break" if char in "\n\r" else "a control character"
             raise ProjectFileError(f"The project name {name!r} holds {what} (U+{code:04X}) at character {position}.",
                                    hint="Give a name of one line, without control characters.")
@@ -102,7 +103,7 @@ def name_from_text(text: str) -> str:
     one) become spaces, runs of white space one space, and the length is cut to
     :data:`MAX_NAME_CHARS`. Used for a folder's name and for a stored name that fails the check,
     so that window titles, sheets and exports never carry a terminal escape or a broken line."""
-    cleaned = "".join(" " if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 else c for c in text)
+    cleaned = "".join(" " if is_control(c) else c for c in text)
     cleaned = " ".join(cleaned.split())[:MAX_NAME_CHARS].strip()
     return cleaned or "Untitled"
 

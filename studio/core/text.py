@@ -1,0 +1,40 @@
+"""Checks shared by every field a user types: which characters text may hold.
+
+An instruction, a dialogue line or a speaker's name is one line of plain text; narration
+and shot notes may also hold line breaks (``\\n``). Nothing else below U+0020 (the tab
+included), DEL or the C1 controls (U+007F..U+009F) is accepted: they are invisible on a
+card, break subtitles and timelines, and can rewrite a terminal when printed.
+"""
+
+from __future__ import annotations
+
+CONTROL_NAMES: dict[str, str] = {
+    "\x00": "NUL", "\x07": "BEL", "\x08": "a backspace", "\t": "a tab", "\n": "a line break",
+    "\x0b": "a vertical tab", "\x0c": "a page break", "\r": "a carriage return", "\x1b": "ESC", "\x7f": "DEL",
+    "\x85": "a next-line control", "\u2028": "a line separator", "\u2029": "a paragraph separator",
+}
+
+UNICODE_LINE_BREAKS = frozenset("\u2028\u2029")
+"""Not control characters, but line breaks wherever text is laid out (Qt, browsers, JSON
+readers): a one-line field refuses them too."""
+
+
+def is_control(char: str) -> bool:
+    """Whether ``char`` is a C0 control (tab and line breaks included), DEL or a C1 control."""
+    code = ord(char)
+    return code < 0x20 or 0x7F <= code < 0xA0
+
+
+def describe_character(char: str) -> str:
+    """``U+0009, a tab``: the code point, and a name where it has a well-known one."""
+    name = CONTROL_NAMES.get(char)
+    return f"U+{ord(char):04X}, {name}" if name else f"U+{ord(char):04X}"
+
+
+def first_control(text: str, *, line_breaks: bool = False) -> tuple[int, str] | None:
+    """The first control character of ``text`` as (position from 1, character), or None.
+    With ``line_breaks``, ``\\n`` is allowed."""
+    for position, char in enumerate(text, start=1):
+        if is_control(char) and not (line_breaks and char == "\n"):
+            return position, char
+    return None
