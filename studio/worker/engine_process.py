@@ -144,19 +144,26 @@ class ProcessHost:
         process = self._process
         return process.pid if process is not None and process.is_alive() else None
 
-    def needs_load(self, name: str) -> bool:
+    def _held(self) -> tuple[str, str] | None:
+        """The engine the child holds: none once the child is gone (killed while idle, by the
+        user or the kernel's out-of-memory killer), whatever it had loaded."""
         with self._lock:
-            return self._engine is None or self._engine[0] != name or self._process is None
+            engine, process = self._engine, self._process
+        return engine if process is not None and process.is_alive() else None
+
+    def needs_load(self, name: str) -> bool:
+        engine = self._held()
+        return engine is None or engine[0] != name
 
     def status(self) -> EngineStatus:
-        with self._lock:
-            engine = self._engine
-        return EngineStatus.holding(engine, self.device)
+        return EngineStatus.holding(self._held(), self.device)
 
     def start(self) -> None:
         """Start the child now (else the first job does)."""
         if self._process is not None and self._process.is_alive():
             return
+        if self._process is not None:  # it died between jobs: what it had loaded went with it
+            self._forget()
         parent_end, child_end = self._context.Pipe(duplex=True)
         cancel = self._context.Event()
         process = self._context.Process(

@@ -27,13 +27,24 @@ class Failure:
     out_of_memory: bool = False
 
 
+CPU_OOM_HINT = (
+    "Try a smaller size or fewer frames, switch to a lighter engine, "
+    "or close other applications to free memory."
+)
+CPU_OUT_OF_MEMORY = ("DefaultCPUAllocator: can't allocate memory", "Cannot allocate memory")
+"""How torch's CPU allocator words a failed allocation (a RuntimeError, not a MemoryError)."""
+
+
 def is_out_of_memory(error: BaseException) -> bool:
     for cls in type(error).__mro__:
         if cls.__name__ == "OutOfMemoryError":
             return True
+    if isinstance(error, MemoryError):  # numpy's "Unable to allocate 3.1 GiB for an array ...", a bare one
+        return True
     text = str(error)
-    return isinstance(error, RuntimeError | MemoryError) and (
+    return isinstance(error, RuntimeError) and (
         "CUDA out of memory" in text or ("out of memory" in text.lower() and "cuda" in text.lower())
+        or any(words in text for words in CPU_OUT_OF_MEMORY)
     )
 
 
@@ -43,7 +54,9 @@ def describe_failure(error: BaseException, engine: str = "", device: str = "") -
         where = f" on {device}" if device else ""
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
         detail = f" ({first_line[:200]})" if first_line else ""
-        return Failure(f"The engine {engine!r} ran out of memory{where}{detail}.", OOM_HINT, out_of_memory=True)
+        on_gpu = "cuda" in device.lower() or "cuda" in str(error).lower() or type(error).__name__ == "OutOfMemoryError"
+        return Failure(f"The engine {engine!r} ran out of memory{where}{detail}.",
+                       OOM_HINT if on_gpu else CPU_OOM_HINT, out_of_memory=True)
     if isinstance(error, StudioError):
         return Failure(error.message, error.hint)
     return Failure(str(error).strip() or f"The engine failed with {type(error).__name__}.")

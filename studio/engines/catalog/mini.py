@@ -40,6 +40,8 @@ VERSION = "0.2.0"
 """Bump when the model or its weights change: takes record the version that made them
 (0.2: the decoder on a latent of our own, lease 9)."""
 
+MANIFEST_FORMAT = "kamishibai-mini/1"
+"""config.json's ``format``: the engine loads no other (``weights.FORMAT`` is this one)."""
 REPRESENTATION = RepresentationSpec(space="mini/32x64-v1", shape=(32, 64), dtype="float32")
 PACKAGES = ("torch", "transformers", "diffusers", "tokenizers", "safetensors")
 NATIVE_SIZE = (128, 192)
@@ -214,12 +216,29 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
                             f"its size and SHA-256, not {type(files).__name__}.",
                             hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path))]
     unmet = []
+    manifest_format = _manifest_format(manifest_path)
+    if manifest_format != MANIFEST_FORMAT:  # the engine refuses to load any other (weights.read_manifest)
+        unmet.append(Requirement(
+            RequirementKind.FILE, f"{manifest_path} is not a mini checkpoint config: its format is "
+            f"{manifest_format!r}, not {MANIFEST_FORMAT!r}.",
+            hint="Restore checkpoints/mini/ from the repository (config.json and the weights together).",
+            path=str(manifest_path)))
     for item in checkpoints[1:]:
         path = base / item.path
-        listed = files.get(item.path, {})
-        expected = listed.get("bytes") if isinstance(listed, dict) else None
-        if not path.is_file() or expected is None:
+        listed = files.get(item.path)
+        if not path.is_file():
             continue
+        if not isinstance(listed, dict) or not isinstance(listed.get("sha256"), str) or "bytes" not in listed:
+            # the engine loads only files the manifest lists with their size and SHA-256 (weights.verify_file)
+            what = (f"does not list {item.path}" if not isinstance(listed, dict)
+                    else f"lists {item.path} without its size in bytes and SHA-256")
+            unmet.append(Requirement(
+                RequirementKind.FILE, f"{manifest_path} {what}: the engine can't check the file, and refuses to "
+                "load it.",
+                hint="Restore checkpoints/mini/ from the repository (config.json and the weights together).",
+                path=str(manifest_path)))
+            continue
+        expected = listed.get("bytes")
         if isinstance(expected, bool) or not isinstance(expected, int):
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{manifest_path} lists {item.path} with a size of {expected!r}, not a number "
@@ -235,6 +254,14 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
                 RequirementKind.FILE, f"{path} is corrupt: its SHA-256 does not match {manifest_path}.",
                 hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))
     return unmet
+
+
+def _manifest_format(path: Path) -> object:
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return manifest.get("format") if isinstance(manifest, dict) else None
 
 
 @functools.lru_cache(maxsize=64)

@@ -39,9 +39,10 @@ from torch import nn
 
 from studio.core.digest import file_sha256
 from studio.engines.base import EngineLoadError
+from studio.engines.catalog.mini import MANIFEST_FORMAT
 from studio.engines.mini.config import ModelConfig, check_limits, check_values, from_dict, to_dict
 
-FORMAT = "kamishibai-mini/1"
+FORMAT = MANIFEST_FORMAT
 CONFIG = "config.json"
 TOKENIZER = "tokenizer.json"
 LM = "lm.safetensors"
