@@ -51,7 +51,8 @@ class Operations:
         job_settings = self.settings_for(engine_name, settings)
         check_seed(seed)  # everything is checked before the turn is added
         node_id = new_id()
-        job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate")
+        job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate",
+                            self._continues_after(self.project.tree, parent_id))
         self._enqueue([job], before=lambda: self.project.apply(AddTurn(parent_id, text, node_id=node_id)))
         return node_id, job.id
 
@@ -60,7 +61,8 @@ class Operations:
         tree = self.project.tree
         node = _turn(tree, node_id)
         engine_name, job_settings = self.engine_for(tree, node, engine, settings)
-        job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_LABEL)
+        job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_LABEL,
+                            self._continues_after(tree, node.parent_id))
         self._enqueue([job])
         return job.id
 
@@ -72,7 +74,7 @@ class Operations:
         nodes = [start, *tree.descendants(start.id)]
         if start.is_root:
             nodes = nodes[1:]
-        job_of: dict[str, str | None] = {}
+        job_of: dict[str, str | None] = {start.parent_id or "": self._continues_after(tree, start.parent_id)}
         jobs: list[Job] = []
         for node in nodes:
             depends = job_of.get(node.parent_id or "")
@@ -178,6 +180,19 @@ class Operations:
             used = self.registry.info(name).settings.from_values(current.settings, ignore_unknown=True)
             return name, check_settings(used.overrides())
         return name, {}
+
+    def _continues_after(self, tree: StoryTree, parent_id: str | None) -> str | None:
+        """The job a turn under ``parent_id`` waits for: a turn continues from the clip and state
+        of the turn above it, so while that turn has no finished take and one is queued or being
+        made, the new job waits for it (and is cancelled if it fails; retrying it brings this one
+        back). None at the story's start, or when the turn above has a take to continue from."""
+        if parent_id is None or parent_id == tree.root_id or parent_id not in tree.nodes:
+            return None
+        if any(take.status is TakeStatus.DONE for take in tree.takes_of(parent_id)):
+            return None
+        active = [job for job in self.jobs.jobs() if job.kind is JobKind.GENERATE and job.node_id == parent_id
+                  and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)]  # not an interrupted one: it may never run
+        return max(active, key=lambda job: job.sequence).id if active else None
 
     def _new_job(self, node_id: str, engine: str, seed: int | None, settings: dict[str, Any], priority: int,
                  label: str, depends_on: str | None = None) -> Job:
