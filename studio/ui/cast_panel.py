@@ -54,6 +54,7 @@ from studio.core.model import CastMember, Location, new_id
 from studio.core.state import STATE_MAX, STATE_START, CharacterState
 from studio.core.tree import StoryTree
 from studio.ui.dialogs.reference_views import (
+    VIEWS,
     ReferenceViewsDialog,
     ViewsEditor,
     ViewStrip,
@@ -137,11 +138,20 @@ def pictures_from_takes(tree: StoryTree) -> tuple[dict[str, str], dict[str, str]
 
 
 class CharacterDialog(QDialog):
-    """Name, look, reference images and start state of a new character."""
+    """Name, look, reference images and start state of a new character.
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    ``add`` (when given) adds the character when Add is pressed; one it refuses (a view that
+    is not a readable picture, say) keeps the dialog open with what was entered and says why."""
+
+    def __init__(self, parent: QWidget | None = None,
+                 add: Callable[[CharacterDialog], None] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Add character")
+        self._add = add
+        self.error = QLabel("", self)
+        self.error.setObjectName("errorLabel")
+        self.error.setWordWrap(True)
+        self.error.hide()
         self.name = QLineEdit(self)
         self.name.setPlaceholderText("the name used in instructions, e.g. Mei")
         self.look = {key: QLineEdit(self) for key, _label, _hint in LOOK_FIELDS}
@@ -165,6 +175,7 @@ class CharacterDialog(QDialog):
             start_row.addWidget(QLabel(label, self))
             start_row.addWidget(self.start[stat])
         form.addRow("Starts with", start_row)
+        form.addRow(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
                                    parent=self)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Add")
@@ -182,6 +193,13 @@ class CharacterDialog(QDialog):
             self.name.setFocus()
             self.name.setPlaceholderText("a character needs a name")
             return
+        if self._add is not None:
+            try:
+                self._add(self)
+            except StudioError as error:
+                self.error.setText(f"{error.message}\n{error.hint}" if error.hint else error.message)
+                self.error.show()
+                return
         self.accept()
 
     def params(self) -> dict[str, str]:
@@ -328,7 +346,12 @@ class CastPanel(QWidget):
                 shutil.copyfile(source, named)
             except OSError as error:
                 raise StudioError(f"Can't read {source}: {error.strerror or error}.") from None
-            return self._import_image(named, "characters")
+            try:
+                return self._import_image(named, "characters")
+            except StudioError as error:  # it names the copy made here: name the user's file instead
+                message = error.message.replace(str(named), str(source)).replace(named.name, source.name)
+                raise StudioError(f"The {VIEWS[index]} view: {message[:1].lower()}{message[1:]}",
+                                  hint=error.hint or f"Choose another picture for the {VIEWS[index]} view.") from None
 
     def add_character(self, name: str, images: Sequence[Path | None] | None = None,
                       params: dict[str, str] | None = None, start: CharacterState | None = None) -> None:
@@ -427,19 +450,17 @@ class CastPanel(QWidget):
             self.error.emit(error)
 
     def _ask_character(self) -> None:
-        dialog = CharacterDialog(self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        try:
-            self.add_character(dialog.name.text(), dialog.images, dialog.params(), dialog.start_state())
-        except StudioError as error:
-            self.error.emit(error)
+        dialog = CharacterDialog(self, add=lambda d: self.add_character(d.name.text(), d.images, d.params(),
+                                                                        d.start_state()))
+        dialog.exec()  # Add adds it; a refusal is said in the dialog, which keeps what was entered
 
     def _ask_views(self) -> None:
         member = self.selected_member()
         if member is None:
             return
-        dialog = ReferenceViewsDialog(member.name, [self._path(rel) for rel in member.reference_images], self)
+        # each stored view in its own slot, as the panel shows them (a character with only its
+        # back and right views must not offer them as its front and left)
+        dialog = ReferenceViewsDialog(member.name, self._placed(member), self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         try:

@@ -620,6 +620,8 @@ class MainWindow(QMainWindow):
         """Open a recent project; one moved or deleted since is said so and leaves the list."""
         if not path.is_dir():
             self.settings.remove_recent(path)
+            if self.welcome is not None:  # the page listed it: it lists what is left
+                self.show_welcome()
             self.show_error(StudioError(f"{path.name} is no longer at {path.parent}: it was moved or deleted.",
                                         hint="Open it where it is now with File > Open project…"))
             return False

@@ -22,7 +22,7 @@ def test_a_new_turn_waits_for_the_job_of_the_turn_above(project, make_service, s
     service = make_service(start=False)
     a = _turn(project, project.tree.root_id, TEXT_A)
     job_a = service.reroll(a)
-    b, job_b = service.generate(a, TEXT_B, priority=10)  # ahead of A's job in the queue
+    _b, job_b = service.generate(a, TEXT_B, priority=10)  # ahead of A's job in the queue
     assert service.job(job_b).depends_on == job_a
     service.start()
     assert service.wait_jobs([job_a, job_b], 20)

@@ -142,6 +142,8 @@ class EngineSettingsForm(QWidget):
         except StudioError as error:
             self._show_error(f"Saved settings were refused and reset: {error.message}")
             chosen = self.settings_type()
+        else:
+            self.error.hide()  # the values shown now are valid: an earlier edit's complaint no longer holds
         self._loading = True
         for name, value in chosen.to_values().items():
             _set(self.editors[name], value)

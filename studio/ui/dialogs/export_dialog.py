@@ -190,6 +190,7 @@ class ExportDialog(QDialog):
         suffix = default_out.suffix.lstrip(".")
         if suffix in FORMATS:
             self.format.setCurrentText(suffix)
+        self._enable_for(self.format.currentText())
 
     def _browse(self) -> None:
         fmt = self.format.currentText()
@@ -212,6 +213,28 @@ class ExportDialog(QDialog):
         from studio.export.encoding import MAX_GIF_FPS  # a GIF's frame delays are whole hundredths
 
         self.fps.setMaximum(MAX_GIF_FPS if fmt == "gif" else MAX_DIALOG_FPS)
+        self._enable_for(fmt)
+
+    def _enable_for(self, fmt: str) -> None:
+        """Only the controls ``fmt`` uses are on; the others keep their values for a format that
+        uses them, and say which formats do (the export leaves them out: see
+        :meth:`ExportChoices.options`)."""
+        from studio.export import ExportFormat
+        from studio.export.encoding import CAPTION_USES, OPTION_USES
+
+        uses = {use.field: use.formats for use in OPTION_USES}
+        uses["captions"] = frozenset().union(*(use.formats for use in CAPTION_USES.values()))
+        chosen = ExportFormat(fmt)
+        for field, widgets in (("size", (self.keep_size,)), ("fps", (self.fps,)), ("crossfade", (self.crossfade,)),
+                               ("captions", (self.captions,)), ("overlay", (self.overlay,)),
+                               ("panels_per_page", (self.panels,)), ("panel_aspect", (self.aspect,))):
+            formats = uses[field]
+            on = chosen in formats
+            names = ", ".join(f.value for f in ExportFormat if f in formats)
+            for widget in widgets:
+                widget.setEnabled(on)
+                widget.setToolTip("" if on else f"Not used by {fmt}: only by {names}.")
+        self._keep_size(self.keep_size.isChecked())
 
     def target(self, text: str) -> Path:
         """The file the path field names, with the chosen format's suffix: a folder (one that
@@ -222,8 +245,11 @@ class ExportDialog(QDialog):
         return path if path.suffix.lower() == f".{fmt}" else with_format(path, fmt)
 
     def _keep_size(self, on: bool) -> None:
-        self.width_box.setEnabled(not on)
-        self.height_box.setEnabled(not on)
+        sized = self.keep_size.isEnabled()  # off for a format with no size of its own (a sheet, subtitles)
+        self.width_box.setEnabled(sized and not on)
+        self.height_box.setEnabled(sized and not on)
+        for box in (self.width_box, self.height_box):
+            box.setToolTip(self.keep_size.toolTip())
 
     def choices(self) -> ExportChoices:
         fps = self.fps.value()
