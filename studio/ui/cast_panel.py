@@ -460,13 +460,9 @@ class CastPanel(QWidget):
             return
         # each stored view in its own slot, as the panel shows them (a character with only its
         # back and right views must not offer them as its front and left)
-        dialog = ReferenceViewsDialog(member.name, self._placed(member), self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        try:
-            self.set_views(member.id, dialog.chosen())
-        except StudioError as error:
-            self.error.emit(error)
+        dialog = ReferenceViewsDialog(member.name, self._placed(member), self,
+                                      apply=lambda d: self.set_views(member.id, d.chosen()))
+        dialog.exec()  # OK stores the views; a refusal is said in the dialog, which keeps the views chosen
 
     def _ask_location(self) -> None:
         file, _ = QFileDialog.getOpenFileName(self, "Background image or scene video", "", LOCATION_FILTER)

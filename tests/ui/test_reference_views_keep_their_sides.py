@@ -15,6 +15,8 @@ def _picture(path: Path, color: tuple[int, int, int]) -> Path:
 
 def test_the_views_dialog_shows_back_and_right_on_their_sides_and_adding_front_keeps_them(
         make_window, sample_project: Path, qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QDialogButtonBox
+
     from studio.ui.dialogs.reference_views import ReferenceViewsDialog
 
     window = make_window(sample_project)
@@ -33,7 +35,8 @@ def test_the_views_dialog_shows_back_and_right_on_their_sides_and_adding_front_k
         shown.append([path.name[:10] if path is not None else None for path in dialog.chosen()])
         dialog.editor.strip.ask_file = lambda parent, title: str(front)
         dialog.editor.strip.choose_buttons[0].click()  # the front view
-        return ReferenceViewsDialog.DialogCode.Accepted
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
+        return dialog.result()
 
     monkeypatch.setattr(ReferenceViewsDialog, "exec", add_front)
     cast.views_button.click()

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.errors import StudioError
+
 VIEWS: tuple[str, ...] = ("front", "left", "back", "right")
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp *.bmp)"
 PICTURE = QSize(72, 96)
@@ -196,22 +198,42 @@ class ViewsEditor(QWidget):
 
 
 class ReferenceViewsDialog(QDialog):
-    """Change the reference views of an existing character."""
+    """Change the reference views of an existing character.
 
-    def __init__(self, name: str, current: Sequence[Path | None], parent: QWidget | None = None) -> None:
+    ``apply`` (when given) stores the views when OK is pressed; one it refuses (a picture that
+    can't be read, say) keeps the dialog open with the views chosen and says why."""
+
+    def __init__(self, name: str, current: Sequence[Path | None], parent: QWidget | None = None,
+                 apply: Callable[[ReferenceViewsDialog], None] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Reference views of {name}")
+        self._apply = apply
         self.editor = ViewsEditor(self)
         self.editor.strip.set_views(current)
+        self.error = QLabel("", self)
+        self.error.setObjectName("errorLabel")
+        self.error.setWordWrap(True)
+        self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
                                    parent=self)
-        buttons.accepted.connect(self.accept)
+        buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"Add {name}'s front, left, back and right views. CustomX animates a character "
                                 f"from all four; other engines use the first.", self))
         layout.addWidget(self.editor)
+        layout.addWidget(self.error)
         layout.addWidget(buttons)
+
+    def _accept(self) -> None:
+        if self._apply is not None:
+            try:
+                self._apply(self)
+            except StudioError as error:
+                self.error.setText(f"{error.message}\n{error.hint}" if error.hint else error.message)
+                self.error.show()
+                return
+        self.accept()
 
     def chosen(self) -> list[Path | None]:
         """The four slots, front, left, back, right (None where no view was given)."""
