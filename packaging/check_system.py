@@ -129,7 +129,10 @@ def font_installed(target: str) -> bool:
     comma-separated font file names is."""
     names = set(target.split(","))
     for folder in FONT_DIRS:
-        root = Path(folder).expanduser()
+        try:
+            root = Path(folder).expanduser()
+        except RuntimeError:  # no HOME and a user the system doesn't know (a container's --user 1234)
+            continue
         if not root.is_dir():
             continue
         for _dirpath, _dirs, files in os.walk(root):
@@ -299,6 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         requirements = read_requirements(args.list)
     except (OSError, ListError) as error:
         print(f"check_system: {error}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as error:
+        print(f"check_system: {args.list} is not UTF-8 text ({error.reason} at byte {error.start})", file=sys.stderr)
         return 2
     return ensure(args.need, requirements, yes=args.yes, again=args.again)
 

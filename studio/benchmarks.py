@@ -13,6 +13,8 @@ import importlib.util
 import os
 import platform
 import re
+import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -20,6 +22,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+
+from studio.core.errors import StudioError
+
+REPORT_ONLY = {"mini": "kamishibai eval mini"}
+"""Sections of the report that another command writes, not ``kamishibai bench``."""
 
 
 @dataclass(frozen=True)
@@ -36,12 +43,55 @@ class BenchResult:
     note: str = ""
 
 
+def _cores() -> str:
+    """``16 cores``, or ``2 of 16 cores`` when this process may use only some of them
+    (taskset, a container's cpuset): the benchmarks ran on the cores they were given."""
+    total = os.cpu_count()
+    usable: int | None = total
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        pass
+    if total and usable and usable < total:
+        return f"{usable} of {total} cores"
+    return f"{total} cores"
+
+
+def _gpus() -> str:
+    """``2 NVIDIA H200 (143771 MiB, driver 580.1)``, from ``nvidia-smi`` ("" without an
+    NVIDIA GPU); only the GPUs ``CUDA_VISIBLE_DEVICES`` leaves to the benchmarks."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return ""
+    try:
+        done = subprocess.run([smi, "--query-gpu=index,name,memory.total,driver_version",
+                               "--format=csv,noheader,nounits"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if done.returncode != 0:
+        return ""
+    rows = [[field.strip() for field in line.split(",")] for line in done.stdout.splitlines() if line.strip()]
+    rows = [row for row in rows if len(row) == 4]
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        wanted = [item.strip() for item in visible.split(",") if item.strip()]
+        if all(item.isdigit() for item in wanted):
+            rows = [row for row in rows if row[0] in wanted]
+    if not rows:
+        return ""
+    kinds: dict[tuple[str, str, str], int] = {}
+    for _index, name, memory, driver in rows:
+        kinds[(name, memory, driver)] = kinds.get((name, memory, driver), 0) + 1
+    return ", ".join(f"{count} {name} ({memory} MiB, driver {driver})"
+                     for (name, memory, driver), count in kinds.items())
+
+
 def machine_description() -> str:
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
+                cpu = " ".join(line.split(":", 1)[1].split())
                 break
     except OSError:
         pass
@@ -52,8 +102,10 @@ def machine_description() -> str:
                 mem = f", {int(line.split()[1]) / 1024 / 1024:.0f} GiB RAM"
     except OSError:
         pass
+    gpus = _gpus()
+    gpus = f", {gpus}" if gpus else ""
     system = f"{platform.system()} {platform.release()}"
-    return f"{cpu}, {os.cpu_count()} cores{mem}, {system}, Python {platform.python_version()}"
+    return f"{cpu}, {_cores()}{mem}{gpus}, {system}, Python {platform.python_version()}"
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
@@ -115,36 +167,136 @@ def format_section(key: str, title: str, results: list[BenchResult], seconds: fl
     return "\n".join(lines)
 
 
+def _markers(key: str) -> tuple[str, str]:
+    return f"<!-- bench:{key} -->", f"<!-- /bench:{key} -->"
+
+
+def _section_span(text: str, key: str, report: Path) -> tuple[int, int] | None:
+    """Where ``key``'s section (its markers included) is in ``text``; None when it has none.
+    A section whose markers were edited by hand (one missing, doubled, out of order, or
+    another section's marker between them) is refused rather than guessed at: replacing
+    it could take the report's other sections with it."""
+    begin, end = _markers(key)
+    starts, ends = text.count(begin), text.count(end)
+    if starts == ends == 0:
+        return None
+    fix = (f"Fix the file by hand: each section starts with a line `{begin}` and ends with a line `{end}` "
+           "(or delete both lines and what is between them to start the section afresh).")
+    if starts != 1 or ends != 1:
+        raise StudioError(f"{report} has {starts} `{begin}` and {ends} `{end}` marker(s), not one of each: "
+                          f"its {key} section can't be replaced without risking the rest of the file.", hint=fix)
+    first, last = text.index(begin), text.index(end) + len(end)
+    if last < first:
+        raise StudioError(f"{report}: `{end}` comes before `{begin}`.", hint=fix)
+    inner = text[first + len(begin):last - len(end)]
+    stray = re.search(r"<!-- /?bench:[^>]*-->", inner)
+    if stray:
+        raise StudioError(f"{report}: the {key} section holds another section's marker ({stray.group(0)}): "
+                          "replacing it would remove that section too.", hint=fix)
+    return first, last
+
+
+def _read_report(report: Path) -> str:
+    try:
+        return report.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise StudioError(f"{report} is not UTF-8 text ({error.reason} at byte {error.start}).",
+                          hint="Save it as UTF-8, or name another report file.") from None
+
+
+def check_report(report: Path, keys: list[str]) -> None:
+    """Refuse, before any benchmark runs, a report that could not be updated afterwards: not a
+    file, not writable, not UTF-8, or a section whose markers were edited by hand."""
+    if report.exists():
+        if not report.is_file():
+            raise StudioError(f"The benchmarks report {report} is not a file.")
+        text = _read_report(report)
+        for key in keys:
+            _section_span(text, key, report)
+        if not os.access(report, os.W_OK):
+            raise StudioError(f"The benchmarks report {report} can't be written (permission denied); nothing was run.",
+                              hint="Make it writable, or run with --quick to print the figures only.")
+        return
+    folder = report.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise StudioError(f"The benchmarks report {report} can't be created ({folder} is not a writable folder); "
+                          "nothing was run.", hint="Run with --quick to print the figures only.")
+
+
 def update_report(report: Path, key: str, section: str) -> None:
-    text = report.read_text() if report.exists() else (
+    text = _read_report(report) if report.exists() else (
         "# Benchmarks\n\nFigures from `kamishibai bench`. Each section names the machine it ran on.\n"
     )
-    pattern = re.compile(rf"<!-- bench:{re.escape(key)} -->.*?<!-- /bench:{re.escape(key)} -->", re.DOTALL)
-    text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip() + "\n\n" + section + "\n"
+    span = _section_span(text, key, report)
+    text = text[:span[0]] + section + text[span[1]:] if span else text.rstrip() + "\n\n" + section + "\n"
     report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text(text)
+    _write_atomically(report, text)
+
+
+def _write_atomically(report: Path, text: str) -> None:
+    """Replace ``report`` whole or not at all (an interrupted run never leaves half a file);
+    in place where its folder takes no new file but the file itself may be written."""
+    from studio.storage.atomic import atomic_path
+
+    if report.exists() and not os.access(report.parent, os.W_OK | os.X_OK):
+        report.write_text(text, encoding="utf-8")
+        return
+    mode = report.stat().st_mode & 0o7777 if report.exists() else None
+    with atomic_path(report) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+        if mode is not None:
+            os.chmod(tmp, mode)
+
+
+def _chosen(names: list[str], available: dict[str, Path]) -> list[str]:
+    """The benchmarks ``names`` ask for, in order and once each (``bench_sketch.py`` and
+    ``tests/bench/bench_sketch.py``, as a shell completes them, name ``sketch``)."""
+    chosen: list[str] = []
+    for name in names:
+        key = Path(name).name.removesuffix(".py").removeprefix("bench_")
+        if key not in chosen:
+            chosen.append(key)
+    unknown = [key for key in chosen if key not in available]
+    if unknown:
+        elsewhere = [f"{key} is measured by `{REPORT_ONLY[key]}`" for key in unknown if key in REPORT_ONLY]
+        raise StudioError(f"Unknown benchmark(s): {', '.join(unknown)}. Available: {', '.join(available)}."
+                          + (f" ({'; '.join(elsewhere)}.)" if elsewhere else ""),
+                          hint="`kamishibai bench` alone runs them all.")
+    return chosen
 
 
 def run_benchmarks(names: list[str], quick: bool = False, report: Path | None = None,
                    echo: Callable[[str], None] = print) -> int:
+    """Run ``names`` (all without), writing each one's section as soon as it ends. Bad names
+    and a report that could not be updated are refused (:class:`StudioError`) before anything
+    runs. Interrupted (Ctrl+C), the sections already written stay, and it says which."""
     bench_dir = find_bench_dir()
     report = report or bench_dir.parent.parent / "docs" / "BENCHMARKS.md"
     available = {p.stem.removeprefix("bench_"): p for p in sorted(bench_dir.glob("bench_*.py"))}
-    chosen = names or list(available)
-    unknown = [n for n in chosen if n not in available]
-    if unknown:
-        echo(f"unknown benchmark(s): {', '.join(unknown)}; available: {', '.join(available)}")
-        return 2
+    chosen = _chosen(names, available) if names else list(available)
+    if not quick:
+        check_report(report, chosen)
+    written: list[str] = []
     for key in chosen:
-        module = _load(available[key])
-        echo(f"== {key}: {module.TITLE}")
-        start = time.perf_counter()
-        results: list[BenchResult] = module.run(quick)
-        elapsed = time.perf_counter() - start
+        try:
+            module = _load(available[key])
+            echo(f"== {key}: {module.TITLE}")
+            start = time.perf_counter()
+            results: list[BenchResult] = module.run(quick)
+            elapsed = time.perf_counter() - start
+        except KeyboardInterrupt:
+            left = chosen[chosen.index(key):]
+            echo(f"interrupted during {key}: "
+                 + (f"wrote {', '.join(written)} to {report}; " if written else "nothing was written; ")
+                 + f"not measured: {', '.join(left)} (run `kamishibai bench {' '.join(left)}`)")
+            raise
         for r in results:
             echo(f"   {r.name}: {r.value:.4g} {r.unit}  {r.goal}  {'' if r.ratio is None else f'{r.ratio:.2f}x'}")
         if not quick:
             update_report(report, key, format_section(key, module.TITLE, results, elapsed))
+            written.append(key)
     if not quick:
         echo(f"wrote {report}")
     return 0

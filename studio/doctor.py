@@ -80,28 +80,49 @@ def _python() -> Component:
                      "" if ok else f"Kamishibai Studio needs Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer.")
 
 
-def _torch(gpus: list[DeviceInfo]) -> Component:
+def _torch_and_gpus() -> tuple[Component, list[DeviceInfo]]:
+    """torch's line and the GPUs it sees. A torch that is installed but does not import (a
+    CUDA library missing, a broken wheel) is a NO line saying why, never a crash of the doctor."""
     if importlib.util.find_spec("torch") is None:
         return Component("torch", True, "not installed (the sketch engine needs none)",
-                         "Engines with trained models need it: pip install 'kamishibai-studio[engines]'.")
-    version = importlib.metadata.version("torch")
+                         "Engines with trained models need it: pip install 'kamishibai-studio[engines]'."), []
+    try:
+        version = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown version"
+    try:
+        gpus = devices.cuda_devices()
+    except Exception as error:  # ImportError, OSError (libcudnn...), a CUDA runtime error
+        first = (str(error).strip().splitlines() or [""])[0][:300]
+        return Component("torch", False, f"{version}, does not work: {type(error).__name__}: {first}",
+                         "Reinstall it: pip install --force-reinstall torch (the README says which build), "
+                         "or uninstall it to run the sketch engine only."), []
     cuda = f"CUDA: {len(gpus)} GPU(s)" if gpus else "CUDA: not available"
-    return Component("torch", True, f"{version}, {cuda}")
+    return Component("torch", True, f"{version}, {cuda}"), gpus
 
 
 def _ffmpeg() -> Component:
+    chosen = os.environ.get("IMAGEIO_FFMPEG_EXE", "")
+    fix = (f"IMAGEIO_FFMPEG_EXE={chosen} names it: point it at a working ffmpeg, or unset it to use "
+           "imageio-ffmpeg's own." if chosen else "Reinstall it: pip install --force-reinstall imageio-ffmpeg.")
     try:
         from studio.storage.media import ffmpeg_exe
 
         exe = ffmpeg_exe()
     except Exception as error:  # a missing or broken imageio-ffmpeg
-        return Component("ffmpeg", False, f"not found ({type(error).__name__}: {error})",
-                         "Reinstall the studio: pip install --force-reinstall imageio-ffmpeg.")
+        return Component("ffmpeg", False, f"not found ({type(error).__name__}: {error})", fix)
     try:
-        first = subprocess.run([exe, "-version"], capture_output=True, text=True, timeout=20).stdout.splitlines()
+        done = subprocess.run([exe, "-version"], capture_output=True, text=True, errors="replace", timeout=20)
     except (OSError, subprocess.SubprocessError) as error:
-        return Component("ffmpeg", False, f"{exe} does not run: {error}", "Reinstall imageio-ffmpeg.")
-    version = first[0].split(" ")[2] if first and len(first[0].split(" ")) > 2 else "unknown version"
+        return Component("ffmpeg", False, f"{exe} does not run: {error}", fix)
+    first = done.stdout.splitlines()[0] if done.stdout.strip() else ""
+    words = first.split(" ")
+    if done.returncode != 0 or words[:2] != ["ffmpeg", "version"]:
+        said = [line.strip() for line in (done.stderr + "\n" + done.stdout).splitlines() if line.strip()]
+        why = f"exit status {done.returncode}" if done.returncode != 0 else "it does not print ffmpeg's version"
+        return Component("ffmpeg", False, f"{exe} does not work ({why}" + (f": {said[-1][:300]}" if said else "")
+                         + ")", fix)
+    version = words[2] if len(words) > 2 else "unknown version"
     return Component("ffmpeg", True, f"{version} ({exe})")
 
 
@@ -157,8 +178,8 @@ def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[Engi
 
 
 def collect_report(registry: EngineRegistry, config: EngineConfig) -> DoctorReport:
-    gpus = devices.cuda_devices()
-    components = (_python(), _torch(gpus), _ffmpeg(), _qt())
+    torch, gpus = _torch_and_gpus()
+    components = (_python(), torch, _ffmpeg(), _qt())
     return DoctorReport(version=__version__, components=components, gpus=tuple(gpus), placement=config.describe(),
                         checkpoints=str(config.checkpoints), engines=engine_reports(registry, config))
 

@@ -22,7 +22,7 @@ from studio.engines.config import EngineConfig, Placement
 from studio.engines.registry import EngineRegistry
 from studio.worker.cluster.actor import EngineActor
 from studio.worker.cluster.ray_host import RayHost
-from studio.worker.cluster.spec import ClusterSpec, require_ray
+from studio.worker.cluster.spec import ClusterSpec, address_problem, require_ray
 from studio.worker.cluster.status import ClusterStatus
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,10 @@ class RayCluster:
         else:
             quiet: dict[str, Any] = {"log_to_driver": False, "namespace": NAMESPACE, "logging_level": logging.ERROR}
             failed = f"Could not connect to the Ray cluster ({spec.where})"
+            problem = address_problem(spec.address)
+            if problem:
+                raise StudioError(f"{spec.address!r} is not a Ray cluster's address: {problem}.",
+                                  hint=UNREACHABLE_HINT)
             if not spec.local:
                 try:
                     probe_address(spec.address, spec.connect_timeout_s)

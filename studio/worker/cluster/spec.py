@@ -93,6 +93,28 @@ def parse_cluster(text: str, actors: int | None = None, connect_timeout_s: float
     return ClusterSpec(address=address, actors=actors, connect_timeout_s=connect_timeout_s)
 
 
+def address_problem(address: str) -> str:
+    """What is wrong with a cluster's address ("" for ``local``, ``auto`` and a usable
+    ``HOST:PORT``; IPv6 hosts in brackets, ``[::1]:6379``). Checked before Ray sees it: Ray
+    reads a wrong one as an address at another host, or waits for it until it gives up."""
+    if address in (LOCAL, AUTO):
+        return ""
+    if "://" in address:
+        return "write the head's HOST:PORT without a scheme such as http://"
+    host, sep, port = address.rpartition(":")
+    if not sep:
+        return "it has no port (write HOST:PORT, e.g. 10.0.0.5:6379)"
+    if not host or host == "[]":
+        return "it has no host before the port (write HOST:PORT, e.g. 10.0.0.5:6379)"
+    if ":" in host and not (host.startswith("[") and host.endswith("]")):
+        return "an IPv6 host goes in brackets ([::1]:6379)"
+    if any(c.isspace() or c in "/@?#" for c in host):
+        return f"{host!r} is not a host name or IP address"
+    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
+        return f"the port must be a number from 1 to 65535, not {port!r}"
+    return ""
+
+
 def ray_available() -> bool:
     """Whether ``import ray`` would find Ray (without importing it)."""
     if "ray" in sys.modules:

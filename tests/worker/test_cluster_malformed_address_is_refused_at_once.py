@@ -1,0 +1,70 @@
+"""A cluster address that is not HOST:PORT (no port, no host, a port out of range, a URL,
+an IPv6 host without brackets) used to reach Ray, which read it as another host (its
+message named the node's own IP), said "no Ray cluster answered" after the whole timeout
+(port -1), or raised its own ValueError. It is refused at once, before Ray sees it, saying
+what is wrong with it; the queued jobs stay queued."""
+
+from __future__ import annotations
+
+import sys
+import time
+from types import ModuleType
+
+import pytest
+
+from studio.core.errors import StudioError
+from studio.worker.cluster import parse_cluster
+from studio.worker.cluster.spec import address_problem
+
+
+@pytest.mark.parametrize(("address", "said"), [
+    ("10.0.0.5", "it has no port"),
+    (":6379", "no host before the port"),
+    ("head:", "from 1 to 65535, not ''"),
+    ("head:-1", "from 1 to 65535, not '-1'"),
+    ("head:0", "from 1 to 65535, not '0'"),
+    ("head:99999", "from 1 to 65535, not '99999'"),
+    ("head:６３７９", "from 1 to 65535"),  # full-width digits
+    ("http://head:6379", "without a scheme"),
+    ("::1:6379", "IPv6 host goes in brackets"),
+    ("my head:6379", "is not a host name"),
+])
+def test_what_is_wrong_with_an_address(address: str, said: str) -> None:
+    assert said in address_problem(address)
+
+
+@pytest.mark.parametrize("address", ["local", "auto", "10.0.0.5:6379", "head.example:6379", "[::1]:6379"])
+def test_good_addresses_pass(address: str) -> None:
+    assert address_problem(address) == ""
+
+
+class _FakeRay(ModuleType):
+    """Ray as far as joining goes: any attempt to join is a failure of this test."""
+
+    def __init__(self) -> None:
+        super().__init__("ray")
+        self.inits: list[object] = []
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, *args: object, **kwargs: object) -> None:
+        self.inits.append(kwargs.get("address"))
+        time.sleep(5)
+        raise ConnectionError("Ray was asked")
+
+
+@pytest.mark.parametrize("address", ["head:-1", "10.0.0.5", "head:99999", ":6379"])
+def test_joining_a_malformed_address_fails_at_once_without_asking_ray(address: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from studio.worker.cluster.backend import RayCluster
+
+    fake = _FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    spec = parse_cluster(address, connect_timeout_s=1)
+    started = time.perf_counter()
+    with pytest.raises(StudioError, match="is not a Ray cluster's address") as caught:
+        RayCluster.connect(spec)
+    assert time.perf_counter() - started < 1.0
+    assert fake.inits == []
+    assert address in caught.value.message
