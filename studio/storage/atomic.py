@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,14 @@ def fsync_dir(folder: Path) -> None:
 def temp_path_for(target: Path) -> Path:
     """A hidden sibling of ``target`` with the same suffix (encoders pick formats by it)."""
     return target.with_name(f".{target.stem}.{uuid.uuid4().hex[:8]}.part{target.suffix}")
+
+
+_TEMP_NAME_RE = re.compile(r"\..*\.[0-9a-f]{8}\.part(\.[^./]*)?", re.DOTALL)
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether ``name`` is one :func:`temp_path_for` makes (hidden, with ``.XXXXXXXX.part``)."""
+    return _TEMP_NAME_RE.fullmatch(name) is not None
 
 
 @contextlib.contextmanager

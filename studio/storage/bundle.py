@@ -111,12 +111,17 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     if not out.parent.is_dir():
         raise BundleError(f"The folder {out.parent} does not exist.", hint="Create it or choose another folder.")
     try:
-        media = _media_files(project.path)  # refused before anything is written
+        _media_files(project.path)  # refused before anything is written
         with atomic_path(out) as part, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(MANIFEST, json.dumps({"app": "kamishibai-studio", "version": __version__,
                                                    "name": project.name}))
             with archive.open(DB_NAME, "w", force_zip64=True) as db_entry:
                 _write_snapshot(project, db_entry, out.parent)
+            # Listed after the snapshot: another process (the window) may have committed a
+            # take meanwhile, and its files are written before its row, so every take in the
+            # snapshot has its files in this list (a take committed later only adds files
+            # that unbundling skips).
+            media = _media_files(project.path)
             for file in media:
                 archive.write(file, file.relative_to(project.path).as_posix(), zipfile.ZIP_STORED)
     except OSError as error:

@@ -39,7 +39,8 @@ from studio.storage.schema_check import compare, run_script
 if TYPE_CHECKING:
     import sqlite_utils
 
-__all__ = ["Database", "DatabaseFacts", "ForeignSchemaError", "ProjectFileError", "inspect_database", "read_version"]
+__all__ = ["Database", "DatabaseFacts", "ForeignSchemaError", "ProjectFileError", "UnfinishedChangeError",
+           "inspect_database", "read_version"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 log = logging.getLogger(__name__)
@@ -47,6 +48,12 @@ log = logging.getLogger(__name__)
 
 class ForeignSchemaError(ProjectFileError):
     """The database holds schema objects (triggers, views, tables, columns) we did not create."""
+
+
+class UnfinishedChangeError(ProjectFileError):
+    """A program stopped in the middle of a change in rollback-journal mode, leaving a hot
+    ``project.db-journal``: SQLite undoes it on the next connection that may write, and no
+    read-only connection can read the file until then. Nothing is damaged."""
 
 
 def sqlite_uri(path: Path, **params: str) -> str:
@@ -67,6 +74,49 @@ def _wal_empty(db_path: Path) -> bool:
         return True
     except OSError:
         return False
+
+
+JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")
+"""The first bytes of a rollback journal that still holds a change to undo (SQLite zeroes or
+deletes the journal once its transaction is committed or rolled back)."""
+
+
+def journal_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + "-journal")
+
+
+def _hot_journal(db_path: Path) -> bool:
+    """Whether ``project.db-journal`` holds a change that a stopped program did not finish
+    (in rollback-journal mode: the database file may then hold half of it)."""
+    try:
+        with open(journal_path(db_path), "rb") as handle:
+            return handle.read(len(JOURNAL_MAGIC)) == JOURNAL_MAGIC
+    except OSError:
+        return False
+
+
+def _unfinished_change(db_path: Path) -> UnfinishedChangeError:
+    return UnfinishedChangeError(
+        f"Can't read {db_path} yet: a program stopped in the middle of changing it, and its unfinished "
+        f"change (in {journal_path(db_path).name}) must be undone first, which needs the project opened "
+        "for writing.",
+        hint="Open the project once in the studio, or with a command that changes it: the unfinished change is "
+        "undone and the project is as it was last saved. On a read-only disk, copy the project folder (with "
+        f"{journal_path(db_path).name}) to a place you can write to and open the copy. Nothing was changed.")
+
+
+def _finish_journal(db_path: Path) -> None:
+    """Let SQLite undo a hot journal's unfinished change (any connection that may write does
+    so on its first read); the caller holds the writer lock. Reading the file before that
+    would see the half-written change (as damage, or worse, as data)."""
+    try:
+        conn = sqlite3.connect(sqlite_uri(db_path), uri=True, isolation_level=None)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error as error:
+        raise describe_sqlite_error(error, db_path.parent, f"open {db_path}") from None
 
 
 def connect_read_only(db_path: Path, *, immutable: bool = False) -> sqlite3.Connection:
@@ -141,7 +191,9 @@ def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
     ``integrity=False`` skips the (slow) integrity check.
     """
     _check_header(db_path)
-    immutable = _wal_empty(db_path)
+    # A hot journal must be read through (an immutable read would take the half-written
+    # pages for the project): a read-only connection then refuses, and says so.
+    immutable = _wal_empty(db_path) and not _hot_journal(db_path)
     try:
         conn = connect_read_only(db_path, immutable=immutable)
     except sqlite3.Error as error:
@@ -151,6 +203,8 @@ def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
             facts = _facts(conn, db_path)
             check = _quick_check(conn) if integrity else "ok"
         except sqlite3.Error as error:
+            if getattr(error, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
+                raise _unfinished_change(db_path) from None
             if classify_sqlite(error, db_path.parent) is Problem.DAMAGED:
                 raise ProjectDamagedError(f"{db_path} is damaged or is not a Kamishibai project ({error}).",
                                           hint=RESTORE_HINT) from None
@@ -308,7 +362,16 @@ class Database:
         in one transaction. For reading, an older schema is read as it is; when
         SQLite can't make its shared-memory file (a read-only folder, a full disk) and no
         other process has the database open, the file is read as immutable.
+
+        For writing (the caller holds the writer lock), a change that a stopped program left
+        unfinished in a rollback journal is undone first, as SQLite does on any writing
+        connection; for reading, such a file is refused (:class:`UnfinishedChangeError`).
         """
+        if not read_only and _hot_journal(path):
+            _check_header(path)
+            _finish_journal(path)
+            log.warning("kamishibai: %s: a change that a stopped program left unfinished (in %s) was undone; the "
+                        "project is as it was last saved", path, journal_path(path).name)
         facts = inspect_database(path)
         if read_only:
             wal_was_empty = _wal_empty(path)

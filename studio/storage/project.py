@@ -10,7 +10,10 @@ import contextlib
 import errno
 import gc
 import itertools
+import logging
 import os
+import stat
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -25,8 +28,8 @@ from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_
 from studio.core.state import CharacterState
 from studio.core.text import is_control
 from studio.core.tree import StoryTree, TreeError
-from studio.storage.atomic import atomic_path, fsync_dir
-from studio.storage.database import Database, inspect_database
+from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
+from studio.storage.database import Database, UnfinishedChangeError, inspect_database
 from studio.storage.errors import (
     RESTORE_HINT,
     DiskFullError,
@@ -49,6 +52,17 @@ DB_NAME = "project.db"
 MEDIA_DIR = "media"
 RESOLVE_CACHE_SIZE = 100_000
 
+Withheld = dict[tuple[EntityKind, str], dict[str, str]]
+"""Stored paths the loaded tree was given empty (they lead outside the project), by entity."""
+
+
+PARTIAL_MIN_AGE_S = 300.0
+"""A media file's temporary ``.NAME.XXXXXXXX.part`` twin (see :func:`atomic_path`) left this
+long unchanged was abandoned by a process that died writing it: opening the project for
+writing removes it. A younger one may still be written by an encoder that outlives its
+killed parent for a while."""
+
+log = logging.getLogger(__name__)
 
 MAX_NAME_CHARS = 200
 """A project's display name (window titles, exports' title cards)."""
@@ -158,13 +172,31 @@ class Project:
     """
 
     def __init__(self, path: Path, database: Database, tree: StoryTree, problems: list[str],
-                 lock: WriterLock | None = None) -> None:
+                 lock: WriterLock | None = None, withheld: Withheld | None = None) -> None:
         self.path = path
         self.database = database
-        self.document = Document(tree, persist=database.write_patch)
+        self._withheld: Withheld = dict(withheld or {})
+        self.document = Document(tree, persist=self._persist)
         self.problems = problems
         self._resolved: dict[str, Path] = {}
         self._lock = lock
+
+    def _persist(self, patch: Any) -> None:
+        """Write ``patch``, with every path the tree was given empty because it led outside
+        the project (:func:`_drop_unsafe_paths`) written back as it was stored. The refusal
+        is only for this opening (a media folder linked elsewhere for a while): an edit that
+        rewrites the row (marking a take stale, say) must not erase the path for good."""
+        if self._withheld:
+            restored = dict(patch)
+            for key, entity in patch.items():
+                stored = self._withheld.get(key)
+                if entity is None or not stored:
+                    continue
+                kept = {name: value for name, value in stored.items() if getattr(entity, name, None) == ""}
+                if kept:
+                    restored[key] = replace(entity, **kept)
+            patch = restored
+        self.database.write_patch(patch)
 
     @property
     def read_only(self) -> bool:
@@ -275,7 +307,8 @@ class Project:
             # Refuse a project that is not ours to write (newer, foreign) before the lock
             # file is made in it: a refused project is left exactly as it was.
             # Damage is judged later, under the lock (nobody can be writing then).
-            with contextlib.suppress(ProjectDamagedError):
+            # An unfinished change (a hot journal) is undone there too, under the lock.
+            with contextlib.suppress(ProjectDamagedError, UnfinishedChangeError):
                 inspect_database(folder / DB_NAME, integrity=False)
         lock = None if read_only else WriterLock.acquire(folder, wait, on_wait)
         return cls.open_locked(folder, lock)
@@ -287,7 +320,7 @@ class Project:
         try:
             database = Database.open(folder / DB_NAME, read_only=lock is None)
             try:
-                tree, problems = cls._load(folder, database)
+                tree, problems, withheld = cls._load(folder, database)
             except BaseException:
                 database.close()
                 raise
@@ -295,11 +328,14 @@ class Project:
             if lock is not None:
                 lock.release(leave_no_trace=True)
             raise
-        return cls(folder, database, tree, problems, lock)
+        if lock is not None:  # nobody else writes the project's files now
+            problems.extend(_remove_partial_media(folder))
+        return cls(folder, database, tree, problems, lock, withheld)
 
     @staticmethod
-    def _load(folder: Path, database: Database) -> tuple[StoryTree, list[str]]:
+    def _load(folder: Path, database: Database) -> tuple[StoryTree, list[str], Withheld]:
         problems: list[str] = []
+        withheld: Withheld = {}
         entities: list[Any] = []
         # Rows become acyclic value objects: the cyclic collector would only walk the
         # growing heap again and again while they are built (a third of the load time).
@@ -323,12 +359,13 @@ class Project:
         checked: list[Any] = []
         for entity in entities:
             if isinstance(entity, Take) and (entity.clip_path or entity.poster_path or entity.representation_path):
-                entity = _drop_unsafe_paths(folder, entity, problems)
+                entity = _drop_unsafe_paths(folder, entity, problems, withheld)
             elif isinstance(entity, Location) and entity.image_path:
                 try:
                     resolve_inside(folder, entity.image_path)
                 except UnsafePathError as error:
                     problems.append(f"location {entity.name!r}: {error.message}")
+                    withheld[(EntityKind.LOCATION, entity.id)] = {"image_path": entity.image_path}
                     entity = replace(entity, image_path="")
             checked.append(entity)
         try:
@@ -338,7 +375,7 @@ class Project:
             raise ProjectDamagedError(f"{folder / DB_NAME} holds a broken story tree: {error}.",
                                       hint=RESTORE_HINT) from None
         problems.extend(_missing_clips(folder, tree))
-        return tree, problems
+        return tree, problems, withheld
 
     def close(self) -> None:
         """Close the database, then let other writers in (idempotent)."""
@@ -414,7 +451,7 @@ class Project:
     def info(self) -> dict[str, Any]:
         meta = self.database.meta()
         tree = self.tree
-        size = sum(f.stat().st_size for f in self.path.rglob("*") if f.is_file())
+        size = _folder_size(self.path)
         return {
             "path": str(self.path),
             "name": self.name,
@@ -431,7 +468,9 @@ class Project:
         }
 
 
-def _drop_unsafe_paths(folder: Path, take: Take, problems: list[str]) -> Take:
+def _drop_unsafe_paths(folder: Path, take: Take, problems: list[str], withheld: Withheld) -> Take:
+    """``take`` with each media path that leads outside the project emptied (and a problem
+    said); the stored paths go to ``withheld``, so that writing the take keeps them."""
     changes: dict[str, str] = {}
     for field_name in ("representation_path", "clip_path", "poster_path"):
         rel = getattr(take, field_name)
@@ -442,7 +481,54 @@ def _drop_unsafe_paths(folder: Path, take: Take, problems: list[str]) -> Take:
         except UnsafePathError as error:
             problems.append(f"take {take.id} of node {take.node_id}: {error.message}")
             changes[field_name] = ""
+    if changes:
+        withheld[(EntityKind.TAKE, take.id)] = {name: getattr(take, name) for name in changes}
     return replace(take, **changes) if changes else take  # type: ignore[arg-type]  # only the str path fields
+
+
+def _folder_size(folder: Path) -> int:
+    """The bytes of the plain files inside ``folder``: a link is not followed (what it leads
+    to, a file or a folder elsewhere, is not the project's), and a file that goes away
+    while it is counted (a writer's temporary file, renamed meanwhile) is not counted."""
+    size = 0
+    for here, _dirs, names in os.walk(folder):  # never descends into linked folders
+        for name in names:
+            try:
+                info = os.lstat(os.path.join(here, name))
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                size += info.st_size
+    return size
+
+
+def _remove_partial_media(folder: Path) -> list[str]:
+    """Remove the half-written temporary files that processes killed while writing media (an
+    imported picture or scene clip, a take's file) left under ``media/``: nothing names
+    them, they are never finished, and they can be large. Links are neither followed nor
+    removed. Returns one line saying what was removed (none when nothing was)."""
+    now = time.time()
+    count = size = 0
+    for here, _dirs, names in os.walk(folder / MEDIA_DIR):  # never descends into linked folders
+        for name in names:
+            if not is_temp_name(name):
+                continue
+            path = Path(here) / name
+            try:
+                info = os.lstat(path)
+                if not stat.S_ISREG(info.st_mode) or now - info.st_mtime < PARTIAL_MIN_AGE_S:
+                    continue
+                path.unlink()
+            except OSError:
+                continue  # a courtesy: a file that can't be removed stays
+            count += 1
+            size += info.st_size
+    if not count:
+        return []
+    line = (f"removed {count} half-written media file(s) ({size / 1e6:,.1f} MB) that a stopped import or "
+            "generation left in media/")
+    log.warning("kamishibai: %s: %s", folder, line)
+    return [line]
 
 
 def _missing_clips(folder: Path, tree: StoryTree) -> list[str]:
