@@ -35,6 +35,8 @@ class _Segment:
 
 
 MISSING_FRAMES, MISSING_FPS = 8, 8.0
+_UNSHOWN = -2
+"""The clip shown is not announced yet (a new timeline): the next one shown is, even clip 0."""
 MISSING_TEXT = "clip missing or damaged: re-roll this turn"
 
 
@@ -104,8 +106,11 @@ class Player(QWidget):
         self.clips = clips
         self._paths: list[str] = []
         self._segments: list[_Segment] = []
+        self._held: dict[str, tuple[Sequence[QImage], float]] = {}
+        """The decoded clips of this timeline, kept here: the shared cache holds fewer clips
+        than a long branch has, and would drop the first ones while the last ones load."""
         self._frame = 0
-        self._segment_index = -1
+        self._segment_index = _UNSHOWN
         self._cue: int | None = None
         self.loop = True
         self.view = FrameView(self)
@@ -164,8 +169,10 @@ class Player(QWidget):
             return
         self.pause()
         self._paths = list(paths)
+        self._held = {path: clip for path, clip in self._held.items() if path in self._paths}
         self._frame = 0
-        self._segment_index = -1
+        self._cue = None
+        self._segment_index = _UNSHOWN  # the new timeline's clip is announced, even if its number is the same
         self._rebuild()
         if autoplay:
             self.play()
@@ -178,9 +185,10 @@ class Player(QWidget):
         segments: list[_Segment] = []
         start = 0
         for path in self._paths:
-            clip = self.clips.get(path)
+            clip = self._held.get(path) or self.clips.get(path)
             frames: Sequence[QImage | None]
             if clip is not None:
+                self._held[path] = clip
                 frames, fps = clip
             elif self.clips.is_broken(path):  # a stand-in keeps the clip numbers (the turns) in step
                 frames, fps = [None] * MISSING_FRAMES, MISSING_FPS
@@ -213,12 +221,18 @@ class Player(QWidget):
 
     def _on_clip_ready(self, path: str) -> None:
         if path in self._paths and not self.ready:
+            clip = self.clips.peek(path)  # just loaded: hold it before a later load pushes it out
+            if isinstance(clip, tuple):
+                self._held[path] = clip
             self._rebuild()
 
     # -- transport ------------------------------------------------------------------------
 
-    def play(self) -> None:
-        self._cue = None
+    def play(self, *, from_segment: int | None = None) -> None:
+        """Play on from the frame shown; ``from_segment``: from that clip's first frame, once
+        it has loaded (a clip of a long branch may still be decoding)."""
+        self._cue = from_segment
+        self._apply_cue()
         if not self._paths:
             return
         if self.ready and self._frame >= self.frame_count - 1 and not self.loop:
@@ -293,8 +307,8 @@ class Player(QWidget):
         return None
 
     def _tick(self) -> None:
-        if not self._segments:
-            return  # still decoding: keep waiting
+        if not self._segments or self._cue is not None:
+            return  # still decoding (the clip to start from, say): keep waiting
         nxt = self._frame + 1
         if nxt >= self.frame_count:
             if not self.ready:
@@ -313,6 +327,9 @@ class Player(QWidget):
             message = "decoding…" if self._paths else "no clip"
             self.view.set_image(None, message)
             self.time_label.setText(format_clock(0.0))
+            if self._segment_index != -1:  # no clip shows: the views marking the playing turn clear it
+                self._segment_index = -1
+                self.segment_changed.emit(-1)
             return
         image = segment.frames[self._frame - segment.start]
         if image is None:

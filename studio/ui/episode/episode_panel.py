@@ -90,9 +90,7 @@ class EpisodePanel(QWidget):
             self.turn_selected.emit(self.branch[index])
 
     def _play_from(self, index: int) -> None:
-        if index in self._clip_turns:
-            self.player.seek_segment(self._clip_turns.index(index))
-        self.player.play()
+        self.player.play(from_segment=self._clip_turns.index(index) if index in self._clip_turns else None)
 
     def play_branch(self) -> None:
         """Play every generated turn of the branch back to back (Space toggles)."""

@@ -189,12 +189,14 @@ class StoryEditor(QWidget):
         # (an undo), not for a line being typed (the document has not changed under it).
         if reset or (story.dialogue != self.story.dialogue and story.dialogue != self.dialogue()):
             self._set_rows(story.dialogue)
-        self.story = story
+        old, self.story = self.story, story
         for box, name, timer in ((self.narration, "narration", self._narration_timer),
                                  (self.shot_notes, "shot_notes", self._notes_timer)):
             value, shown = getattr(story, name), box.toPlainText().strip()
-            # the box holds what it last saved, and the turn now holds something else: an undo
-            elsewhere = name in self._sent and shown == self._sent[name] != value
+            # the box holds what it last saved, or the turn's text as it showed it (nothing was
+            # typed since), and the turn now holds something else: an undo, a redo
+            elsewhere = (shown == self._sent[name] if name in self._sent else shown == getattr(old, name)) \
+                and shown != value
             if shown != value and (reset or not box.hasFocus() or elsewhere):
                 timer.stop()
                 box.blockSignals(True)
@@ -203,7 +205,10 @@ class StoryEditor(QWidget):
                 if elsewhere:
                     self._sent[name] = value  # it shows the turn's text again: a redo can follow
         typed = self._typed_duration()
-        elsewhere = "duration" in self._sent and typed == self._sent["duration"] != story.duration
+        if "duration" in self._sent:  # what it last saved, and the turn holds something else
+            elsewhere = typed == self._sent["duration"] != story.duration
+        else:  # nothing typed since the turn was shown, and the turn changed
+            elsewhere = self.duration.value() == self._duration_shown and story.duration != old.duration
         if reset or not self.duration.hasFocus() or elsewhere:
             self.duration.blockSignals(True)
             self.duration.setValue(story.duration or 0.0)
