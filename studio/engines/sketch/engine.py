@@ -73,6 +73,23 @@ def _seeded(seed: int, *parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+def _first_named(text: str, members: tuple[CastMember, ...]) -> str:
+    """The member ``text`` names first ("Aoi waves at Qiqi" -> Aoi), as the story tree reads
+    a turn's acting character; '' when none is named."""
+    words = tokenise(text)
+    first: dict[str, int] = {}
+    for i, word in enumerate(words):
+        first.setdefault(word, i)
+    best, best_at = "", len(words)
+    for member in members:
+        keys = set(tokenise(member.name)) if member.name else set()
+        if keys and keys <= first.keys():
+            at = min(first[k] for k in keys)
+            if at < best_at:
+                best, best_at = member.name, at
+    return best
+
+
 def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | None:
     key = name.strip().casefold()
     for member in members:
@@ -188,11 +205,8 @@ class SketchEngine:
         defaults = load_default_cast()
         name = reading.character
         if not name:
-            words = set(tokenise(instruction.free_text[:MAX_ANALYSED_CHARS]))
-            for member in (*cast, *defaults):
-                if member.name and set(tokenise(member.name)) and set(tokenise(member.name)) <= words:
-                    name = member.name
-                    break
+            text = instruction.free_text[:MAX_ANALYSED_CHARS]
+            name = _first_named(text, cast) or _first_named(text, defaults)  # the project's cast first
         if not name:
             name = str(prev.get("character") or "") or (cast[0].name if cast else defaults[0].name)
         found = _find_member(name, cast) or _find_member(name, defaults)

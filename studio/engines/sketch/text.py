@@ -17,6 +17,7 @@ MAX_ANALYSED_CHARS = 400
 
 IRREGULAR: dict[str, str] = {
     "flew": "fly", "flown": "fly", "ran": "run", "lay": "lie", "lain": "lie", "lying": "lie",
+    "lays": "lie", "laid": "lie", "laying": "lie",  # "lay down" is read as "lie down", so are its forms
     "sat": "sit", "ate": "eat", "eaten": "eat", "drank": "drink", "drunk": "drink", "swam": "swim",
     "swum": "swim", "fell": "fall", "fallen": "fall", "sang": "sing", "sung": "sing", "threw": "throw",
     "thrown": "throw", "caught": "catch", "wrote": "write", "written": "write", "slept": "sleep",

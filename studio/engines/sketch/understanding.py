@@ -12,6 +12,7 @@ so the user sees exactly what was substituted. Nothing here raises on bad text.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -40,6 +41,11 @@ INTENSIFIERS = frozenset({"very", "really", "super", "extremely", "so"})
 CAMERA_CUE_WORDS = frozenset({"camera", "shot", "cam", "view"})
 UNAMBIGUOUS_CAMERA = frozenset({"zoom", "orbit", "pan", "panning", "tracking", "closeup"})
 NEAREST_CUTOFF = 0.55
+NEGATORS = frozenset({"not", "never", "no", "without", "cannot", "dont", "doesnt", "didnt", "isnt", "wont", "cant",
+                      "arent", "wasnt", "werent", "aint", "shouldnt", "wouldnt", "couldnt", "mustnt", "neither", "nor"})
+"""Words that say a motion is not done ("doesn't run"); words ending in "n't" count too."""
+_CLAUSE_RE = re.compile(r"[,.;:!?…()\[\]]|\b(?:but|instead|then|rather|yet)\b")
+"""Where a negation stops: punctuation, or a word that turns to the next clause."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,10 +172,50 @@ def _find_adverb(tokens: list[str]) -> tuple[str, int]:
     return "", 0
 
 
+def _is_negator(token: str) -> bool:
+    return token in NEGATORS or token.endswith("n't")
+
+
+def split_negated(text: str) -> tuple[str, str]:
+    """(text with negated words left out, the negated words): "doesn't run, she sits" ->
+    ("she sits", "doesn't run"). A negation runs to the end of its clause."""
+    kept: list[str] = []
+    negated: list[str] = []
+    for clause in _CLAUSE_RE.split(text.replace("\u2019", "'").replace("\u02bc", "'")):
+        tokens = tokenise(clause)
+        for i, tok in enumerate(tokens):
+            if _is_negator(tok):
+                negated += tokens[i:]
+                break
+            kept.append(tok)
+        kept.append(".")
+    return " ".join(kept), " ".join(negated)
+
+
+def _read_negated(text: str, reading: Reading) -> bool:
+    """Read a text that negates a motion ("doesn't run, she sits" -> sit; "never runs" -> idle,
+    with a warning); False (nothing read) when no motion is negated."""
+    kept, negated = split_negated(text)
+    if not negated or best_match(_content(negated), _MOTION_PHRASES) is None:
+        return False
+    match = best_match(_content(kept), _MOTION_PHRASES)
+    if match is not None:
+        reading.motion = MOTION_BY_NAME[match.name]
+        return True
+    words = negated.split()
+    shown = next((" ".join(words[:n]) for n in range(1, len(words) + 1)
+                  if best_match(_content(" ".join(words[:n])), _MOTION_PHRASES) is not None), negated)
+    reading.motion = IDLE
+    reading.warnings.append(f"'{_quote(shown)}' is a motion not done, shown as 'idle'")
+    return True
+
+
 def read_motion(instr: Instruction, reading: Reading) -> None:
     motion_text, _ = normalise(instr.motion)
     free_text, _ = normalise(instr.free_text)
     if motion_text.strip():
+        if _read_negated(motion_text, reading):
+            return
         words = _content(motion_text)
         match = best_match(words, _MOTION_PHRASES)
         if match is not None:
@@ -184,6 +230,8 @@ def read_motion(instr: Instruction, reading: Reading) -> None:
         reading.warnings.append(f"'{_quote(shown)}' unknown, shown as '{reading.motion.name}'")
         return
     if free_text.strip():
+        if _read_negated(free_text, reading):
+            return
         words = _content(free_text)
         match = best_match(words, _MOTION_PHRASES)
         if match is not None:
