@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -126,8 +130,30 @@ def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
         return [Path(chosen).expanduser()]
     from studio.composition import default_checkpoints
 
+    with ctrl_c_deferred():  # a KeyboardInterrupt inside PySide6's first import aborts Python (core dump)
+        try:
+            from studio.ui.settings import StudioSettings
+        except ImportError:  # an install without Qt: the command line still runs
+            return [default_checkpoints()]
+        return StudioSettings().checkpoint_dirs() or [default_checkpoints()]
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred() -> Iterator[None]:
+    """Within the block, a Ctrl+C (SIGINT) is noted rather than raised; KeyboardInterrupt is
+    raised once the block is done. For code that must not be cut short by one: a
+    KeyboardInterrupt raised while shiboken6 (PySide6) initialises is a fatal Python error
+    ("libshiboken/signature: could not initialize part 2") that aborts the process. Off the
+    main thread, or where SIGINT has a handler other than Python's own, this does nothing."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
     try:
-        from studio.ui.settings import StudioSettings
-    except ImportError:  # an install without Qt: the command line still runs
-        return [default_checkpoints()]
-    return StudioSettings().checkpoint_dirs() or [default_checkpoints()]
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt

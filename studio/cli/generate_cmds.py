@@ -509,17 +509,44 @@ def cmd_reroll(args: argparse.Namespace) -> int:
         else:
             job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
                                       priority=priority)]
-        _run_now(service, job_ids)
-        results = [_job_result(project, service, job_id) for job_id in job_ids]
-        for result in results:  # a re-roll adds a take and never removes its turn (a failed take stays listed)
-            result["kept"] = result["node"] in project.tree.nodes
+        try:
+            _run_now(service, job_ids)
+        except KeyboardInterrupt:  # the takes made before it stay: say which, as `play` does
+            results = _rerolled(project, service, job_ids)
+            _show_rerolled(args, results)
+            _say_reroll_stopped(args, results)
+            raise
+        results = _rerolled(project, service, job_ids)
+    _show_rerolled(args, results)
+    _raise_on_failure(results)
+    return 0
+
+
+def _rerolled(project: Project, service: GenerationService, job_ids: list[str]) -> list[dict[str, Any]]:
+    results = [_job_result(project, service, job_id) for job_id in job_ids]
+    for result in results:  # a re-roll adds a take and never removes its turn (a failed take stays listed)
+        result["kept"] = result["node"] in project.tree.nodes
+    return results
+
+
+def _show_rerolled(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
     if args.json:
         print_json(results)  # a list, one result per turn re-rolled, with or without --branch
     else:
         for result in results:
             _print_result(result)
-    _raise_on_failure(results)
-    return 0
+
+
+def _say_reroll_stopped(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
+    """After Ctrl+C stopped a re-roll: how many new takes it made, and the command that goes on."""
+    done = sum(1 for result in results if result["job_status"] == "done")
+    left = [result["node"] for result in results if result["job_status"] != "done"]
+    if not left:
+        return
+    go_on = (f"kamishibai reroll {shlex.quote(printable(args.path))} {left[0]}"
+             + (" --branch" if args.branch and len(left) > 1 else ""))
+    print(f"kamishibai: stopped: {done} of {len(results)} turn(s) re-rolled; the other {len(left)} keep the takes "
+          f"they had (a take being made is not kept).\n  hint: `{go_on}` goes on from there.", file=sys.stderr)
 
 
 def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str, Any]:

@@ -91,7 +91,8 @@ def test_play_leaves_the_rest_of_the_queue_alone(folder: Path, fake_cli: FakeScr
         service = GenerationService(project, fake_registry(fake_cli, "sketch"), default_engine="sketch",
                                     hosts=HostMode.IN_PROCESS)
         _, queued = service.generate(project.tree.root_id, "queued before", priority=5)
-    assert main(["play", str(folder), "-i", "now", "--json"]) == 0
+    # a new branch (the queued turn has no take yet: a turn under it would wait for it)
+    assert main(["play", str(folder), "-i", "now", "--parent", "root", "--json"]) == 0
     assert fake_cli.order() == ["now"]
     capsys.readouterr()
     assert main(["queue", str(folder), "--json"]) == 0

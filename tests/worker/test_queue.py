@@ -97,7 +97,9 @@ def test_cancelling_a_job_cancels_the_turns_that_continue_from_it(project, make_
     assert follower.status is JobStatus.CANCELLED
     assert follower.error == "Cancelled: the turn it continues from was not generated (that job was cancelled)."
     assert jobs[0] not in follower.error, "no internal id in a message the user reads"
-    assert service.cancel(a) and service.cancel(b)
+    assert service.job(b).depends_on == a  # b's turn continues from a's, which has no take yet
+    assert service.cancel(a)
+    assert service.job(b).status is JobStatus.CANCELLED  # so it went with it
 
 
 def test_cancel_running_job_within_one_step(project, make_service, script: FakeScript, recorder: Recorder) -> None:
@@ -138,11 +140,14 @@ def test_dependent_waits_and_is_cancelled_when_dependency_fails(project, make_se
     parent, _ = service.generate(root, "parent")
     child, _ = service.generate(parent, "child")
     _grandchild, _ = service.generate(child, "grandchild")
+    service.start()
+    assert service.wait_idle(20)  # each turn has a take
+    service.pause()
     # a dependent job queued at higher priority still waits for its dependency
     script.fail_on.add("parent")
     jobs = service.reroll_branch(parent, priority=9)
-    service.start()
-    assert service.wait_idle(20)
+    service.resume()
+    assert service.wait_jobs(jobs, 20)
     statuses = [service.job(j).status for j in jobs]
     assert statuses == [JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.CANCELLED]
     assert "failed" in service.job(jobs[1]).error
