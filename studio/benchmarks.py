@@ -8,6 +8,7 @@ the date, so figures are always tied to where they were measured.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import importlib.util
 import os
@@ -238,16 +239,25 @@ def update_report(report: Path, key: str, section: str) -> None:
 def _write_atomically(report: Path, text: str) -> None:
     """Replace ``report`` whole or not at all (an interrupted run never leaves half a file);
     in place where its folder takes no new file but the file itself may be written."""
-    from studio.storage.atomic import atomic_path
+    import tempfile
 
     if report.exists() and not os.access(report.parent, os.W_OK | os.X_OK):
         report.write_text(text, encoding="utf-8")
         return
-    mode = report.stat().st_mode & 0o7777 if report.exists() else None
-    with atomic_path(report) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-        if mode is not None:
-            os.chmod(tmp, mode)
+    mode = report.stat().st_mode & 0o7777 if report.exists() else 0o644
+    # written beside it and renamed over it (storage's helpers are a layer this module may not use)
+    descriptor, name = tempfile.mkstemp(dir=report.parent, prefix=f".{report.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(name, mode)
+        os.replace(name, report)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
 
 
 def _chosen(names: list[str], available: dict[str, Path]) -> list[str]:
