@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.errors import StudioError
+from studio.core.text import first_control
 from studio.core.tree import StoryTree
 from studio.storage import Project
 from studio.storage.lock import LockHolder
@@ -78,15 +79,13 @@ def refuse_control_characters(text: str, option: str, *, line_breaks: bool = Fal
     timelines or the project) that holds a control character: C0 (U+0000..U+001F, tab
     included), DEL or C1 (U+007F..U+009F), named by its code point and position. With
     ``line_breaks``, ``\\n`` is allowed (it starts a new line where the text is drawn)."""
-    for position, char in enumerate(text, start=1):
-        code = ord(char)
-        if char == "\n" and line_breaks:
-            continue
-        if code < 0x20 or 0x7F <= code < 0xA0:
-            allowed = ("line breaks (\\n) are the only control characters it may hold" if line_breaks
-                       else "it is one line of plain text")
-            raise StudioError(f"{option} holds a control character (U+{code:04X}) at character {position}.",
-                              hint=f"Remove it: {allowed}.")
+    found = first_control(text, line_breaks=line_breaks)
+    if found is not None:
+        position, char = found
+        allowed = ("line breaks (\\n) are the only control characters it may hold" if line_breaks
+                   else "it is one line of plain text")
+        raise StudioError(f"{option} holds a control character (U+{ord(char):04X}) at character {position}.",
+                          hint=f"Remove it: {allowed}.")
 
 
 _SHOWN_CONTROLS = {"\n": "⏎", "\t": " ", "\r": "⏎"}

@@ -54,7 +54,6 @@ _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 """Where a line ends, as Python's text files (and AnimeGamer's reader) see it: not at the
 other characters ``str.splitlines`` also splits on (form feed, U+2028 ...), so that the line
 numbers in reports are the ones an editor shows."""
-_UNICODE_BREAKS = {"\u2028": "U+2028, a line separator", "\u2029": "U+2029, a paragraph separator"}
 
 
 class DemoImportError(StudioError):
@@ -125,11 +124,6 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> Demo
     except InstructionError as error:
         problems.append((number, error.message))
         return None
-    for char, name in _UNICODE_BREAKS.items():
-        if char in line:
-            problems.append((number, f"holds a {name} at character {line.index(char) + 1}: put each turn on "
-                                     "a line of its own"))
-            return None
     parsed = parse_instruction(line)
     named = [name for name in (*REQUIRED_FIELDS, "adverb", "time_of_day", "camera") if getattr(parsed, name)]
     if not named and not parsed.extra and not _named_but_empty(line):
