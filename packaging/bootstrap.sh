@@ -44,7 +44,9 @@ if [ "$engines" = 0 ] && [ -n "$weights" ]; then
     engines=1
 fi
 
-"$PYTHON" packaging/check_system.py setup "${check_args[@]}" --again "packaging/bootstrap.sh"
+# ${a[@]+"${a[@]}"}: an empty array expands to nothing; a bare "${a[@]}" is an "unbound variable"
+# under set -u in bash before 4.4 (macOS ships 3.2)
+"$PYTHON" packaging/check_system.py setup ${check_args[@]+"${check_args[@]}"} --again "packaging/bootstrap.sh"
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 pip=("$VENV/bin/python" -m pip install --quiet)
 "${pip[@]}" --upgrade pip
@@ -68,8 +70,9 @@ if [ "$engines" = 1 ]; then
     fi
     extras+=(engines)
 fi
+extras_list=$(IFS=,; echo ${extras[@]+"${extras[*]}"})
 spec="."
-if [ "${#extras[@]}" -gt 0 ]; then spec=".[$(IFS=,; echo "${extras[*]}")]"; fi
+if [ -n "$extras_list" ]; then spec=".[$extras_list]"; fi
 "${pip[@]}" -e "$spec"
 
 touch "$VENV/.installed"

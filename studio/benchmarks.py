@@ -260,18 +260,27 @@ def _write_atomically(report: Path, text: str) -> None:
         raise
 
 
+def _quoted(name: str) -> str:
+    """A name as typed, quoted where it is empty or not a plain word (a path, spaces); the
+    command line escapes control characters where it prints the message."""
+    return name if name.replace("_", "").replace("-", "").isalnum() else f"'{name}'"
+
+
 def _chosen(names: list[str], available: dict[str, Path]) -> list[str]:
     """The benchmarks ``names`` ask for, in order and once each (``bench_sketch.py`` and
     ``tests/bench/bench_sketch.py``, as a shell completes them, name ``sketch``)."""
     chosen: list[str] = []
+    given: dict[str, str] = {}  # each key as it was typed, for the message naming an unknown one
     for name in names:
         key = Path(name).name.removesuffix(".py").removeprefix("bench_")
+        given.setdefault(key, name)
         if key not in chosen:
             chosen.append(key)
     unknown = [key for key in chosen if key not in available]
     if unknown:
         elsewhere = [f"{key} is measured by `{REPORT_ONLY[key]}`" for key in unknown if key in REPORT_ONLY]
-        raise StudioError(f"Unknown benchmark(s): {', '.join(unknown)}. Available: {', '.join(available)}."
+        typed = ", ".join(_quoted(given[key]) for key in unknown)
+        raise StudioError(f"Unknown benchmark(s): {typed}. Available: {', '.join(available)}."
                           + (f" ({'; '.join(elsewhere)}.)" if elsewhere else ""),
                           hint="`kamishibai bench` alone runs them all.")
     return chosen

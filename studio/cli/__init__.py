@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from studio import __version__
-from studio.core.errors import StudioError
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
@@ -53,7 +54,32 @@ def _command_names(parser: argparse.ArgumentParser) -> set[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    """Run the command ``argv`` (default: this process's arguments) and return its exit code.
+
+    Ctrl+C at any point of it gives 130. Called as the process's own command (no ``argv``),
+    a Ctrl+C that comes once the command is done, while Python shuts down, gives 130 too,
+    where it would otherwise kill the process (exit status -2 for its parent)."""
+    return _main(list(sys.argv[1:] if argv is None else argv), entry=argv is None)
+
+
+def _main(args_list: list[str], *, entry: bool) -> int:
+    try:
+        try:
+            if entry:
+                _guard_the_exit()
+            code = _run(args_list)
+        finally:
+            if entry:
+                _ctrl_c_means_130()
+    except KeyboardInterrupt:  # also one raised while a handler of _run reported another error
+        code = _interrupted()
+    _exit_code[:] = [code]
+    return code
+
+
+def _run(args_list: list[str]) -> int:
+    from studio.core.errors import StudioError  # imported here: a Ctrl+C during it is caught in main
+
     parser = build_parser()
     if not args_list:
         args_list = ["open"] if "open" in _command_names(parser) else ["--help"]
@@ -77,9 +103,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `kamishibai tree PATH | head`: the reader left, nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        print("kamishibai: interrupted", file=sys.stderr)
-        return 130
     except OSError as error:
         if error.errno != errno.ENAMETOOLONG or os.environ.get("KAMISHIBAI_DEBUG"):
             return _internal_error(error)
@@ -90,6 +113,61 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except Exception as error:
         return _internal_error(error)
+
+
+EXIT_INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl+C (128 + SIGINT), as shells report it."""
+
+_late_ctrl_c: list[int] = []
+"""SIGINTs that came after the command was done (see :func:`_ctrl_c_means_130`)."""
+
+_exit_code: list[int] = []
+"""The exit code the command returned, once it did."""
+
+
+def _interrupted() -> int:
+    try:
+        print("kamishibai: interrupted", file=sys.stderr, flush=True)
+    except (KeyboardInterrupt, OSError, ValueError):  # a second Ctrl+C, or a closed stderr: the status says it
+        pass
+    return EXIT_INTERRUPTED
+
+
+def _ctrl_c_means_130() -> None:
+    """From here to the end of the process, a Ctrl+C is noted instead of raised: no
+    KeyboardInterrupt escapes ``sys.exit(main())`` (a traceback and exit status -2), and
+    :func:`_exit_guard` turns it into exit status 130."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, lambda signum, _frame: _late_ctrl_c.append(signum))
+
+
+def _guard_the_exit() -> None:
+    """Register :func:`_exit_guard`. Registered before the command imports anything that
+    registers its own (multiprocessing, logging), it runs after them, as atexit runs last
+    what was registered first."""
+    import atexit
+
+    atexit.register(_exit_guard)
+
+
+def _exit_guard() -> None:
+    """The last exit hook. Python's shutdown then puts SIGINT back to its default action
+    (``_PySignal_Fini``), so a Ctrl+C in the rest of the shutdown would kill the process:
+    ignore it from here on. One noted since the command was done ends the process with
+    130 now, its output flushed."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _late_ctrl_c:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if _exit_code != [EXIT_INTERRUPTED]:  # else the command has said it already
+        _interrupted()
+    os._exit(EXIT_INTERRUPTED)
 
 
 def _internal_error(error: BaseException) -> int:
@@ -135,4 +213,4 @@ def _tolerant_output() -> None:
 
 
 def gui_main() -> int:
-    return main(["open", *sys.argv[1:]])
+    return _main(["open", *sys.argv[1:]], entry=True)

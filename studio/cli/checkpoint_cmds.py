@@ -8,6 +8,8 @@ import json
 import shlex
 import sys
 
+from studio.cli.folder_args import checkpoints_folder
+
 EXIT_NOT_READY = 1
 
 
@@ -18,7 +20,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     convert = commands.add_parser("convert", help="convert the released AnimeGamer files into our safetensors layout")
     convert.add_argument("source", metavar="SRC", help="the release's checkpoints/ folder (AnimeGamer/, vae/, "
                                                        "Mistral-7B-Instruct-v0.1/)")
-    convert.add_argument("--checkpoints", default=None, help="where to write (default: checkpoints/ beside the app)")
+    convert.add_argument("--checkpoints", default=None, type=checkpoints_folder,
+                         help="where to write (default: checkpoints/ beside the app)")
     convert.add_argument("--character", action="append", choices=("qiqi", "sosuke"),
                          help="convert only this character (repeatable; default: every one found)")
     convert.add_argument("--tokenizer", default=None,
@@ -38,14 +41,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     customx.add_argument("--vae", required=True, help="the HunyuanVideo VAE (pytorch_model.pt or .safetensors)")
     customx.add_argument("--llava", required=True, metavar="FOLDER", help="llava-llama-3-8b-v1_1-transformers/")
     customx.add_argument("--clip", required=True, metavar="FOLDER", help="clip-vit-large-patch14/")
-    customx.add_argument("--checkpoints", default=None, help="where to write (default: checkpoints/ beside the app)")
+    customx.add_argument("--checkpoints", default=None, type=checkpoints_folder,
+                         help="where to write (default: checkpoints/ beside the app)")
     customx.set_defaults(handler=cmd_convert_customx)
 
     doctor = commands.add_parser("doctor", help="list our AnimeGamer (or CustomX) files (present or missing, "
                                                 "with sizes)")
     doctor.add_argument("--engine", default="animegamer", choices=("animegamer", "customx"),
                         help="whose files to list (default: animegamer)")
-    doctor.add_argument("--checkpoints", default=None, help="checkpoints folder (default: checkpoints/ beside the app)")
+    doctor.add_argument("--checkpoints", default=None, type=checkpoints_folder,
+                        help="checkpoints folder (default: checkpoints/ beside the app)")
     doctor.add_argument("--source", default=None,
                         help="also list the release files under this folder (AnimeGamer: the release's "
                              "checkpoints/; CustomX: where its downloads were unpacked, searched 5 folders deep)")
@@ -75,12 +80,31 @@ def _checkpoints(value: str | None):  # type: ignore[no-untyped-def]
     return Path(value) if value else composition.default_checkpoints()
 
 
+def _require_folder(option: str, value: str, hint: str) -> None:
+    """Refuse ``value`` (given with ``option``) unless it is a folder, saying what it is
+    instead: looking for the release's files under a file (or a typo) listed each of them
+    as missing, which hid the mistake."""
+    from pathlib import Path
+
+    from studio.core.errors import StudioError
+
+    path = Path(value)
+    if path.is_dir():
+        return
+    if path.exists():
+        what = "a file, not a folder" if path.is_file() else "neither a file nor a folder"
+        raise StudioError(f"{option} {value} is {what}.", hint=hint)
+    raise StudioError(f"{option} {value}: no such folder.", hint=hint)
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from studio.engines.animegamer.convert import convert_release
     from studio.engines.animegamer.sizes import FULL, TINY
 
+    _require_folder("SRC", args.source, "Nothing was written. Give the release's checkpoints/ folder (the one that "
+                    "holds AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
     report = convert_release(Path(args.source), _checkpoints(args.checkpoints), characters=args.character,
                              size=TINY if args.size == "tiny" else FULL,
                              tokenizer=Path(args.tokenizer) if args.tokenizer else None,
@@ -128,10 +152,12 @@ def _check_customx_sources(args: argparse.Namespace) -> None:
         if kind == "file" and not path.is_file():
             raise StudioError(f"{option} {value}: no such file.", hint="Nothing was written. Give the released "
                               "file's path (`kamishibai checkpoints convert-customx --help` lists them).")
-        if kind == "folder" and not (path / "tokenizer.json").is_file():
-            reason = "it holds no tokenizer.json" if path.is_dir() else "no such folder"
-            raise StudioError(f"{option} {value}: {reason}.", hint="Nothing was written. Give the released model's "
-                              "folder (`kamishibai checkpoints convert-customx --help` names it).")
+        if kind == "folder":
+            hint = ("Nothing was written. Give the released model's folder (`kamishibai checkpoints convert-customx "
+                    "--help` names it).")
+            _require_folder(option, value, hint)
+            if not (path / "tokenizer.json").is_file():
+                raise StudioError(f"{option} {value}: it holds no tokenizer.json.", hint=hint)
 
 
 def cmd_doctor_customx(args: argparse.Namespace) -> int:
@@ -175,11 +201,12 @@ def _customx_release(source: str, checkpoints: str | None) -> tuple[list[dict[st
     from studio.core.errors import StudioError
     from studio.engines.customx.release import convert_command, find_release
 
+    hint = "Give the folder the CustomX downloads were unpacked into."
+    _require_folder("--source", source, hint)
     try:
         found = find_release(Path(source))
     except NotADirectoryError:
-        raise StudioError(f"--source {source}: no such folder.",
-                          hint="Give the folder the CustomX downloads were unpacked into.") from None
+        raise StudioError(f"--source {source}: no such folder.", hint=hint) from None
     rows: list[dict[str, object]] = [
         {"option": item.part.option, "description": item.part.description, "wanted": item.part.wanted,
          "required": item.part.required, "path": str(item.path) if item.path else None} for item in found]
@@ -198,6 +225,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     from studio.engines.animegamer.doctor import format_report, inspect
 
+    if args.source:
+        _require_folder("--source", args.source, "Give the release's checkpoints/ folder (the one that holds "
+                        "AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
     report = inspect(_checkpoints(args.checkpoints), Path(args.source) if args.source else None)
     if args.json:
         print(json.dumps(asdict(report) | {"ok": report.ok}, indent=1, default=str))

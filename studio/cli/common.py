@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from studio.cli.folder_args import checkpoints_path
 from studio.core.errors import StudioError
 from studio.core.text import first_control
 from studio.core.tree import StoryTree
@@ -110,12 +111,14 @@ def printable(text: str) -> str:
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """Print ``value`` as one JSON document, whole or not at all: it is encoded first, so
+    that a value that can't be encoded (a stored field of the wrong type) leaves stdout
+    empty rather than holding the half of a document printed before it."""
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
 def add_checkpoints_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--checkpoints", type=Path, metavar="DIR",
+    parser.add_argument("--checkpoints", type=checkpoints_path, metavar="DIR",
                         help="checkpoints folder (default: the one chosen in the window's Settings, else "
                         "checkpoints/ beside the app, then checkpoints/ in the data folder)")
 

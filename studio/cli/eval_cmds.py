@@ -12,6 +12,8 @@ from studio.core.errors import StudioError
 
 EVALUATED = ("mini",)
 
+DEFAULT_REPORT = Path(__file__).resolve().parents[2] / "docs" / "BENCHMARKS.md"
+
 MAX_EVAL_STEPS = 64
 """More steps than the engine's own setting allows (16), for studying the sampler; far more
 would only run for hours."""
@@ -46,6 +48,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise StudioError("--threads must be at least 1.", hint="Leave it out to use all cores but one.")
     if args.report is not None and args.report.exists() and not args.report.is_file():
         raise StudioError(f"--report {args.report} is not a file.", hint="Name a Markdown file, e.g. BENCHMARKS.md.")
+    report = None if args.no_report else args.report or DEFAULT_REPORT
+    if report is not None:  # one that could not be updated is refused now, not after a run of minutes
+        from studio.benchmarks import check_report
+
+        check_report(report, [args.engine])
     from studio.composition import default_registry
     from studio.engines.config import EngineConfig, Placement
     from studio.engines.requirements import RequirementKind
@@ -75,8 +82,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from studio.engines.mini.evaluate import markdown_table
 
         print(markdown_table(metrics))
-    if not args.no_report:
-        report = args.report or Path(__file__).resolve().parents[2] / "docs" / "BENCHMARKS.md"
+    if report is not None:
         write_report(report, metrics, seconds)
         echo(f"wrote {report}")
     return 0

@@ -14,6 +14,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import (
@@ -58,7 +59,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--parent", help=PLAY_PARENT_HELP)
     _engine_options(p)
     p.add_argument("--seed", type=_seed, help="random seed, 0 to 2147483647 (default: a new random one)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true",
+                   help="machine-readable output: a turn's result (a list with several --instruction); stopped by "
+                   "Ctrl+C (exit status 130), the turn it was making is listed too, with \"interrupted\": true and "
+                   "\"kept\": false")
     add_wait_option(p)
     p.set_defaults(handler=cmd_play)
 
@@ -438,41 +442,86 @@ def _check_instructions(texts: Sequence[str]) -> None:
                                    hint=error.hint) from None
 
 
+@dataclass
+class _PlayRun:
+    """What a `play` has done so far: a result per turn it finished or failed, and, once
+    Ctrl+C stopped it midway through a turn, that turn's result (``interrupted``: true)."""
+
+    results: list[dict[str, Any]] = field(default_factory=list)
+    stopped: dict[str, Any] | None = None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
     _check_instructions(args.instruction)
-    results: list[dict[str, Any]] = []
-    with open_project(args.path, wait=args.wait) as project:
-        tree = project.tree
-        parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
-        _note_a_parent_without_take(project, parent)
-        service = _service(project, args)
-        unfinished: str | None = None  # the turn being generated, until its clip is made
-        try:
-            for instruction in args.instruction:
-                node_id, job_id = service.generate(parent, instruction, engine=args.engine, seed=args.seed,
-                                                   settings=settings, priority=_top_priority(service))
-                unfinished = node_id
-                _run_now(service, [job_id], stop=False)
-                result = _job_result(project, service, job_id)
-                results.append(result)
-                if result["job_status"] != "done":
-                    _drop_failed_turn(project, result, node_id)
-                    break  # the turns after it would continue a turn that is not there
-                result["kept"] = True
-                parent, unfinished = node_id, None
-        except BaseException:  # a refused instruction, or Ctrl+C: stop without waiting long
-            service.stop(cancel_running=True, timeout=30)
-            if results:
-                _show_played(args, results)  # the turns made before it stay, and say so
-            if unfinished is not None:  # an interrupted turn is not kept, as a failed one is not
-                print(f"kamishibai: the turn being generated was stopped.{_discard_new_turn(project, unfinished)}",
-                      file=sys.stderr)
-            raise
-        service.stop(timeout=None)
-    _show_played(args, results)
-    _raise_on_failure(results)
+    run = _PlayRun()
+    try:
+        with open_project(args.path, wait=args.wait) as project:
+            _play_turns(project, args, settings, run)
+    except KeyboardInterrupt:  # what was made stays, and says so (--json: valid JSON, even with nothing made)
+        if not run.results and run.stopped is None:  # stopped before its first turn began
+            run.stopped = _stopped_turn(args, 0, None, None)
+        if args.json:
+            _show_played(args, [*run.results, *([run.stopped] if run.stopped else [])])
+        elif run.results:
+            _show_played(args, run.results)
+        raise
+    except BaseException:
+        if run.results:
+            _show_played(args, run.results)  # the turns made before it stay, and say so
+        raise
+    _show_played(args, run.results)
+    _raise_on_failure(run.results)
     return 0
+
+
+def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, Any] | None, run: _PlayRun) -> None:
+    """Generate ``args.instruction`` one after the other into ``run``, each continuing the
+    one before, until the first that fails. A turn stopped midway (an error, Ctrl+C) is not
+    kept, as a failed one is not; ``run.stopped`` describes it after Ctrl+C."""
+    tree = project.tree
+    parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
+    _note_a_parent_without_take(project, parent)
+    service = _service(project, args)
+    current: int | None = None  # the instruction being generated, until its result is in
+    unfinished: str | None = None  # its new turn, until its clip is made
+    job_id: str | None = None
+    try:
+        for current, instruction in enumerate(args.instruction):
+            job_id = unfinished = None
+            node_id, job_id = service.generate(parent, instruction, engine=args.engine, seed=args.seed,
+                                               settings=settings, priority=_top_priority(service))
+            unfinished = node_id
+            _run_now(service, [job_id], stop=False)
+            result = _job_result(project, service, job_id)
+            run.results.append(result)
+            current = None
+            if result["job_status"] != "done":
+                _drop_failed_turn(project, result, node_id)
+                break  # the turns after it would continue a turn that is not there
+            result["kept"] = True
+            parent, unfinished = node_id, None
+        service.stop(timeout=None)
+    except BaseException as error:  # a refused instruction, or Ctrl+C: stop without waiting long
+        service.stop(cancel_running=True, timeout=30)
+        if unfinished is not None and current is not None:  # an interrupted turn is not kept, as a failed one is not
+            note = _discard_new_turn(project, unfinished)
+            print(f"kamishibai: the turn being generated was stopped.{note}", file=sys.stderr)
+        if isinstance(error, KeyboardInterrupt) and current is not None:
+            run.stopped = _stopped_turn(args, current, project, service.job(job_id) if job_id else None)
+        raise
+
+
+def _stopped_turn(args: argparse.Namespace, number: int, project: Project | None, job: Job | None) -> dict[str, Any]:
+    """The result of instruction ``number``, which Ctrl+C stopped, shaped as a failed turn's:
+    its instruction, its job (when it had one) and ``kept`` (false unless its removal
+    failed, then with its node), plus ``interrupted``: true."""
+    out: dict[str, Any] = {"job": job.id if job else None, "job_status": job.status.value if job else "not started",
+                           "instruction": args.instruction[number], "kept": False, "interrupted": True,
+                           "error": "Stopped by Ctrl+C before its clip was made."}
+    if job is not None and project is not None and job.node_id in project.tree.nodes:
+        out.update(node=job.node_id, kept=True)  # its removal failed: the turn is still there
+    return out
 
 
 def _note_a_parent_without_take(project: Project, parent: str) -> None:
@@ -499,27 +548,42 @@ def _show_played(args: argparse.Namespace, results: list[dict[str, Any]]) -> Non
 
 def cmd_reroll(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
-    with open_project(args.path, wait=args.wait) as project:
-        node_id = resolve_node(project.tree, args.node)
-        service = _service(project, args)
-        priority = _top_priority(service)
-        if args.branch:
-            job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
-                                            priority=priority)
-        else:
-            job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
-                                      priority=priority)]
-        try:
-            _run_now(service, job_ids)
-        except KeyboardInterrupt:  # the takes made before it stay: say which, as `play` does
-            results = _rerolled(project, service, job_ids)
-            _show_rerolled(args, results)
-            _say_reroll_stopped(args, results)
-            raise
-        results = _rerolled(project, service, job_ids)
-    _show_rerolled(args, results)
-    _raise_on_failure(results)
+    made: list[dict[str, Any]] = []  # the results, once they are known
+    shown: list[bool] = []  # whether they were printed
+    try:
+        with open_project(args.path, wait=args.wait) as project:
+            _reroll(project, args, settings, made, shown)
+    except KeyboardInterrupt:  # --json: valid JSON even when stopped before a job ran (an empty list)
+        if args.json and not shown:
+            _show_rerolled(args, made)
+        raise
+    _show_rerolled(args, made)
+    _raise_on_failure(made)
     return 0
+
+
+def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any] | None,
+            made: list[dict[str, Any]], shown: list[bool]) -> None:
+    """Re-roll ``args.node`` (and with ``--branch`` every turn below it) into ``made``. A
+    Ctrl+C while they run prints the turns re-rolled so far (``shown`` says it did)."""
+    node_id = resolve_node(project.tree, args.node)
+    service = _service(project, args)
+    priority = _top_priority(service)
+    if args.branch:
+        job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
+                                        priority=priority)
+    else:
+        job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
+                                  priority=priority)]
+    try:
+        _run_now(service, job_ids)
+    except KeyboardInterrupt:  # the takes made before it stay: say which, as `play` does
+        made[:] = _rerolled(project, service, job_ids)
+        _show_rerolled(args, made)
+        shown.append(True)
+        _say_reroll_stopped(args, made)
+        raise
+    made[:] = _rerolled(project, service, job_ids)
 
 
 def _rerolled(project: Project, service: GenerationService, job_ids: list[str]) -> list[dict[str, Any]]:
