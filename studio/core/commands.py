@@ -14,7 +14,7 @@ from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
-from studio.core.text import describe_character, first_control
+from studio.core.text import describe_character, first_control, is_control
 from studio.core.tree import StoryTree, TreeError
 
 
@@ -310,7 +310,34 @@ class SetNotes(Command):
 
     def build(self, tree: StoryTree) -> Patch:
         node = _node(tree, self.node_id)
-        return {(EntityKind.NODE, node.id): replace(node, notes=self.notes)}
+        return {(EntityKind.NODE, node.id): replace(node, notes=check_node_notes(self.notes))}
+
+
+NOTES_WHITESPACE = frozenset("\n\t")
+"""The control characters a node's notes may hold: they are the author's multi-line scratch
+pad (lists, indented lines), never drawn on a frame or written into subtitles."""
+
+
+def check_node_notes(notes: str) -> str:
+    """``notes`` with Windows line ends (``\\r\\n``) read as line breaks, or
+    :class:`CommandError` naming the first control character other than a line break or a
+    tab (NUL, ESC, BEL, a lone carriage return...): invisible in the inspector, they can
+    rewrite a terminal when `kamishibai tree` prints the notes, and a lone surrogate can't
+    even be stored."""
+    if not isinstance(notes, str):
+        raise CommandError(f"A node's notes must be text, not {type(notes).__name__}.")
+    notes = notes.replace("\r\n", "\n")
+    for position, char in enumerate(notes, start=1):
+        if char in NOTES_WHITESPACE:
+            continue
+        if 0xD800 <= ord(char) < 0xE000:
+            raise CommandError(f"The notes are not valid text (a lone surrogate, U+{ord(char):04X}, at character "
+                               f"{position}).", hint="Check the text's encoding; notes are stored as UTF-8.")
+        if is_control(char):
+            raise CommandError(
+                f"The notes hold a control character ({describe_character(char)}) at character {position}.",
+                hint="Remove it: notes may hold line breaks and tabs, but no other control characters.")
+    return notes
 
 
 NAME_SYNTAX = (";", ":", "；", "：")
@@ -445,12 +472,26 @@ class RenameCastMember(Command):
         return patch
 
 
+def _check_location_name(name: str) -> None:
+    """A location's name is shown in the cast panel and typed in a turn's Background field:
+    it must say something and hold no control character (an empty one was accepted and
+    listed as a blank line)."""
+    if not isinstance(name, str) or not name.strip():
+        raise CommandError("A location needs a name.", hint="Give it the name a turn's Background field will use.")
+    control = first_control(name)
+    if control is not None:
+        position, char = control
+        raise CommandError(f"The location name {name!r} holds a control character ({describe_character(char)}) at "
+                           f"character {position}.", hint="Give a name of one line, without control characters.")
+
+
 @dataclass(frozen=True)
 class AddLocation(Command):
     location: Location
     label: ClassVar[str] = "Add location"
 
     def build(self, tree: StoryTree) -> Patch:
+        _check_location_name(self.location.name)
         if any(loc.name.lower() == self.location.name.lower() for loc in tree.locations.values()):
             raise CommandError(f"A location named {self.location.name!r} already exists.")
         return {(EntityKind.LOCATION, self.location.id): self.location}

@@ -12,6 +12,7 @@ document stores.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from studio.core.errors import StudioError
@@ -45,6 +46,27 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "image"
 
 
+def _check_writable(project: Project, source: Path, error: type[StudioError]) -> None:
+    """Refuse to copy into a project opened read-only: another program is its writer, and
+    nothing this one could store would ever name the copy."""
+    if project.read_only:
+        raise error(f"Can't import {source.name}: the project {project.path.name} is open read-only.",
+                    hint="Close the program that has it open, then open it again here.")
+
+
+def import_images(project: Project, sources: Sequence[Path], folder: str = "characters") -> list[str]:
+    """Import every picture of ``sources`` (a character's views), or none: when one is
+    refused, the copies of those before it are removed before the error is raised."""
+    made: list[str] = []
+    try:
+        for source in sources:
+            made.append(import_image(project, source, folder))
+    except BaseException:
+        project.discard_imports(made)
+        raise
+    return made
+
+
 def import_image(project: Project, source: Path, folder: str = "locations") -> str:
     """Copy ``source`` into ``media/<folder>/`` as PNG; return its project-relative path.
 
@@ -53,6 +75,7 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
     from studio.storage.images import open_image
     from studio.storage.media import MediaError
 
+    _check_writable(project, source, ImageImportError)
     if not source.exists():
         raise ImageImportError(f"{source} does not exist.")
     try:
@@ -64,6 +87,7 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
     rel = f"{MEDIA_DIR}/{_slug(folder)}/{_slug(source.stem)}-{new_id()}.png"
     with writing_media(project.resolve(rel)) as tmp:
         picture.save(tmp, format="PNG")
+    project.note_import(rel)
     return rel
 
 
@@ -80,6 +104,7 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
     from studio.storage.ffmpeg import MediaError, h264_args, probe, run_with_progress
     from studio.storage.media import writing_media
 
+    _check_writable(project, source, VideoImportError)
     try:
         if not source.is_file():
             raise VideoImportError(f"{source} does not exist or is not a file.")
@@ -104,6 +129,7 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
         args = ["-i", str(source), "-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", str(frames), "-vf", scale,
                 *h264_args(crf=16, threads=2), "-f", "mp4", str(tmp)]
         run_with_progress(args, tmp, frames / float(info.fps), lambda _seconds: None, lambda: False, "import")
+    project.note_import(rel)
     return rel
 
 

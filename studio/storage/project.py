@@ -46,6 +46,7 @@ from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, check_name, resolve_inside
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values
 from studio.storage.staging import StagingDir, staging_prefix, sweep
+from studio.storage.unused_media import PendingImports, remove_files, remove_unused_imports, strings_in
 
 PROJECT_SUFFIX = ".kamishibai"
 DB_NAME = "project.db"
@@ -180,6 +181,7 @@ class Project:
         self.problems = problems
         self._resolved: dict[str, Path] = {}
         self._lock = lock
+        self._imports = PendingImports()
 
     def _persist(self, patch: Any) -> None:
         """Write ``patch``, with every path the tree was given empty because it led outside
@@ -197,6 +199,7 @@ class Project:
                     restored[key] = replace(entity, **kept)
             patch = restored
         self.database.write_patch(patch)
+        self._imports.claim(patch.values())
 
     @property
     def read_only(self) -> bool:
@@ -330,6 +333,7 @@ class Project:
             raise
         if lock is not None:  # nobody else writes the project's files now
             problems.extend(_remove_partial_media(folder))
+            problems.extend(remove_unused_imports(folder, tree, MEDIA_DIR))
         return cls(folder, database, tree, problems, lock, withheld)
 
     @staticmethod
@@ -378,8 +382,11 @@ class Project:
         return tree, problems, withheld
 
     def close(self) -> None:
-        """Close the database, then let other writers in (idempotent)."""
+        """Remove the imported files no edit named, close the database, then let other
+        writers in (idempotent)."""
         try:
+            if not self.read_only:
+                self.discard_imports()
             self.database.close()
         finally:
             if self._lock is not None:
@@ -409,7 +416,13 @@ class Project:
         return stored
 
     def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
-        return self.document.apply(command, undoable=undoable)
+        """Apply and store ``command``; a refused one takes away the files imported for it
+        (the views of a character whose name is taken), which nothing would ever name."""
+        try:
+            return self.document.apply(command, undoable=undoable)
+        except BaseException:
+            self.discard_imports(strings_in(command))
+            raise
 
     def undo(self) -> ChangeSet | None:
         return self.document.undo()
@@ -431,6 +444,20 @@ class Project:
             if len(self._resolved) < RESOLVE_CACHE_SIZE:
                 self._resolved[rel] = resolved
         return resolved
+
+    def note_import(self, rel: str) -> None:
+        """Remember ``rel``, a file just imported into ``media/``, until an edit names it."""
+        self._imports.add(rel)
+
+    def is_pending_import(self, rel: str) -> bool:
+        """Whether ``rel`` was imported and no stored edit names it yet."""
+        return rel in self._imports
+
+    def discard_imports(self, rels: Iterable[str] | None = None) -> list[str]:
+        """Remove the imported files among ``rels`` (all of them, when None) that no edit has
+        named since they were imported: the add they were copied for was refused or given up
+        (a later view rejected). A file an edit named is never removed. Returns what was."""
+        return remove_files(self.resolve, self._imports.take(rels))
 
     def take_media_dir(self, take_id: str) -> str:
         """Relative folder for a take's files; raises :class:`UnsafePathError` for an id

@@ -36,6 +36,21 @@ RETRYABLE = (JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.INTERRUPTED)
 """The jobs that can be retried (as a new job)."""
 
 
+PRIORITY_LIMIT = 2**63
+"""A priority is stored as an SQLite integer (64 bits, signed)."""
+
+
+def check_priority(priority: object) -> int:
+    """``priority`` as an int, or :class:`StudioError`: a whole number SQLite can store (a
+    larger one failed deep in the database with an OverflowError)."""
+    if isinstance(priority, bool) or not isinstance(priority, int):
+        raise StudioError(f"A job's priority is a whole number, not {priority!r}.")
+    if not -PRIORITY_LIMIT <= priority < PRIORITY_LIMIT:
+        raise StudioError(f"The priority {priority} is out of range; a job's priority is from "
+                          f"{-PRIORITY_LIMIT:,} to {PRIORITY_LIMIT - 1:,}.", hint="Higher runs first; 0 is the usual.")
+    return priority
+
+
 class JobQueue:
     def __init__(self, project: Project, writer: Writer, bus: EventBus) -> None:
         self.project = project
@@ -235,12 +250,14 @@ class JobQueue:
         self.bus.publish(JobEvent(EventKind.UPDATED, self.writer.call(operation)))
 
     def set_priority(self, job_id: str, priority: int) -> None:
+        priority = check_priority(priority)
+
         def operation() -> Job:
             with self.cond:
                 job = self._jobs.get(job_id)
                 if job is None or job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
                     raise StudioError(f"Job {job_id} is not waiting in the queue.")
-                job = replace(job, priority=int(priority))
+                job = replace(job, priority=priority)
                 self._save([job])
                 return job
 

@@ -149,13 +149,15 @@ def revived_dependents(old: Job, new: Job, jobs: Jobs, sequence: int,
     ``new`` (``old``'s retry): retrying a job whose cancel or failure cut a chain short runs
     the rest of the chain again. Each keeps its seed (it never ran) and its place by priority;
     ``sequence`` is the last one given out. A copy is made only of a job whose turn still
-    ``exists``."""
+    ``exists`` and that was not retried already (by the user, or by an earlier retry of
+    ``old``'s chain): the turn would be generated twice."""
     out: list[Job] = []
+    retried = {j.retry_of for j in jobs.values() if j.retry_of}  # already queued again: not a second time
     pending = [(old.id, new.id)]
     while pending:
         parent_id, copy_id = pending.pop(0)
         for job in sorted(jobs.values(), key=lambda j: j.sequence):
-            if (job.depends_on != parent_id or job.status is not JobStatus.CANCELLED
+            if (job.depends_on != parent_id or job.status is not JobStatus.CANCELLED or job.id in retried
                     or not job.error.startswith(CASCADE_CANCEL) or job.node_id is None or not exists(job.node_id)):
                 continue
             sequence += 1

@@ -105,6 +105,9 @@ def snapshot(project: Project) -> dict:
     }
 
 
+NOTES = st.text(st.characters(exclude_categories=("Cc", "Cs")) | st.sampled_from("\n\t"), max_size=20)
+"""What a node's notes may hold: line breaks and tabs, no other control character."""
+
 class DocumentMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
@@ -172,7 +175,7 @@ class DocumentMachine(RuleBasedStateMachine):
         take = data.draw(st.sampled_from(self.tree.takes_of(node_id)))
         self.project.apply(SelectTake(node_id, take.id))
 
-    @rule(data=st.data(), flag=st.booleans(), notes=st.text(max_size=20))
+    @rule(data=st.data(), flag=st.booleans(), notes=NOTES)
     def annotate(self, data, flag, notes):
         node_id = data.draw(st.sampled_from(sorted(self.tree.nodes)))
         self.project.apply(SetBookmark(node_id, flag))

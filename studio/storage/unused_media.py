@@ -1,0 +1,184 @@
+"""Pictures and scene clips copied into ``media/`` for an edit that never named them.
+
+Adding a character copies its views into the project one by one before the edit that names
+them is applied; when a later view is rejected, or the edit itself is refused (a name
+already taken), the copies already made would stay behind, named by nothing. Two
+safeguards, both limited to files an import made (:data:`IMPORT_FOLDERS`, names that end
+in an import's random id):
+
+- :class:`PendingImports` remembers, per open project, the files imported since they were
+  last named by a written edit. A refused command drops the ones it names, :meth:`Project.discard_imports`
+  the ones a caller gave up on, closing the project the ones nothing ever claimed.
+- :func:`remove_unused_imports` removes, when a project is opened for writing, the imported
+  files that no character, location or take names (a process killed between the copy and
+  the edit left them). A file any row names, however its path is written, is kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import posixpath
+import re
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from studio.core.tree import StoryTree
+from studio.storage.paths import UnsafePathError, resolve_inside
+
+log = logging.getLogger(__name__)
+
+IMPORT_FOLDERS = ("characters", "locations", "scenes")
+"""The folders under ``media/`` that :mod:`studio.storage.media_import` writes into."""
+IMPORTED_NAME_RE = re.compile(r"[a-z0-9-]+-[0-9a-f]{10}\.(?:png|mp4)")
+"""An imported file's name: the source's slug, ``-``, a 10-digit random id, its suffix."""
+UNUSED_MIN_AGE_S = 300.0
+"""An unnamed imported file younger than this is left alone: it may belong to an edit that
+another program, started before this one took the project, is about to make."""
+_MAX_DEPTH = 6
+
+
+def strings_in(value: Any, depth: int = 0) -> Iterator[str]:
+    """Every string held by ``value``: a command or an entity (frozen dataclasses), and the
+    tuples, lists and mappings they hold."""
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(value, str):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from strings_in(getattr(value, field.name, None), depth + 1)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from strings_in(item, depth + 1)
+    elif isinstance(value, tuple | list | set | frozenset):
+        for item in value:
+            yield from strings_in(item, depth + 1)
+
+
+def normal_rel(rel: str) -> str:
+    """One spelling of a stored relative path: ``./media//x.png`` is ``media/x.png``."""
+    return posixpath.normpath(rel.replace("\\", "/")) if rel else rel
+
+
+class PendingImports:
+    """The project-relative paths imported and not yet named by a written edit (in their
+    :func:`normal_rel` spelling). Imports run on the window's thread and edits on the
+    writer's: every method takes the lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._paths: set[str] = set()
+
+    def add(self, rel: str) -> None:
+        with self._lock:
+            self._paths.add(normal_rel(rel))
+
+    def __contains__(self, rel: object) -> bool:
+        with self._lock:
+            return isinstance(rel, str) and normal_rel(rel) in self._paths
+
+    def claim(self, entities: Iterable[Any]) -> None:
+        """Forget the paths that ``entities`` (a written patch's) name: they are the project's now."""
+        with self._lock:
+            if not self._paths:
+                return
+            for entity in entities:
+                self._paths.difference_update(map(normal_rel, strings_in(entity)))
+
+    def take(self, rels: Iterable[str] | None = None) -> list[str]:
+        """Forget and return those of ``rels`` (all, when None) that are pending."""
+        with self._lock:
+            taken = sorted(self._paths if rels is None else self._paths.intersection(map(normal_rel, rels)))
+            self._paths.difference_update(taken)
+            return taken
+
+
+def remove_files(resolve: Callable[[str], Path], rels: Iterable[str]) -> list[str]:
+    """Remove the files ``rels`` name (a link is removed, never followed); returns what was
+    removed. Never raises: a file that can't be removed only stays."""
+    removed: list[str] = []
+    for rel in rels:
+        try:
+            path = resolve(rel)
+            if stat.S_ISREG(os.lstat(path).st_mode):
+                path.unlink()
+                removed.append(rel)
+        except (OSError, UnsafePathError):
+            continue
+    return removed
+
+
+def named_media(folder: Path, tree: StoryTree) -> set[Path]:
+    """The files every character, location and take names, resolved (``./media/x.png`` and
+    ``media//x.png`` are one file)."""
+    named: set[Path] = set()
+    stored: list[str] = [loc.image_path for loc in tree.locations.values()]
+    for member in tree.cast.values():
+        stored.extend(strings_in(member))  # its views, and any path its parameters give
+    for take in tree.takes.values():
+        stored.extend(take.media_paths())
+    for rel in stored:
+        if not rel:
+            continue
+        try:
+            named.add(resolve_inside(folder, rel))
+        except (UnsafePathError, OSError, ValueError):
+            continue
+    return named
+
+
+def unused_imports(folder: Path, tree: StoryTree, media_dir: str, now: float | None = None) -> list[Path]:
+    """The imported files under ``folder/media_dir`` that nothing in ``tree`` names and that
+    are at least :data:`UNUSED_MIN_AGE_S` old. Links (to a file or a folder) are never
+    followed or listed."""
+    now = time.time() if now is None else now
+    named: set[Path] | None = None
+    found: list[Path] = []
+    for sub in IMPORT_FOLDERS:
+        place = folder / media_dir / sub
+        try:
+            if not stat.S_ISDIR(os.lstat(place).st_mode):
+                continue
+            entries = list(os.scandir(place))
+        except OSError:
+            continue
+        for entry in entries:
+            if not IMPORTED_NAME_RE.fullmatch(entry.name):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not stat.S_ISREG(info.st_mode) or now - info.st_mtime < UNUSED_MIN_AGE_S:
+                continue
+            if named is None:
+                named = named_media(folder, tree)
+            path = Path(entry.path)
+            if path.resolve() not in named:
+                found.append(path)
+    return found
+
+
+def remove_unused_imports(folder: Path, tree: StoryTree, media_dir: str) -> list[str]:
+    """Remove :func:`unused_imports`; one line saying what went (none when nothing did)."""
+    count = size = 0
+    for path in unused_imports(folder, tree, media_dir):
+        try:
+            bytes_ = os.lstat(path).st_size
+            path.unlink()
+        except OSError:
+            continue
+        count += 1
+        size += bytes_
+    if not count:
+        return []
+    line = (f"removed {count} imported picture(s) or scene clip(s) ({size / 1e6:,.1f} MB) from {media_dir}/ that no "
+            "character, location or take uses (an add that was refused or stopped left them)")
+    log.warning("kamishibai: %s: %s", folder, line)
+    return [line]
