@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
 
 from studio.export.errors import ExportError, os_error
@@ -27,6 +28,53 @@ def check_destination(out: Path) -> None:
         raise ExportError(f"Can't write {out}: {folder} is not a folder.")
     if out.is_dir():
         raise ExportError(f"Can't write {out}: a folder of that name exists.", hint="Choose another file name.")
+    system = _system_folder(out)
+    if system is not None:
+        # /dev/stdout is a link to an open file: a rename would put a plain file in its place
+        raise ExportError(f"Can't write {out}: it is in {system}, the system's devices and open files.",
+                          hint="Export to a file in an ordinary folder (an export can't go to standard output).")
+    kind = _special_kind(out)
+    if kind:
+        # an export replaces its file by a rename: with --force it would put a file where the
+        # device or pipe was (as root, /dev/full or /dev/stdout's link became a plain file)
+        raise ExportError(f"Can't write {out}: it is {kind}, not a file.",
+                          hint="Choose a file name; an export writes whole files, never into a device or pipe.")
+
+
+DEVICE_FOLDER = Path("/dev")
+OPEN_FILES_FOLDER = Path("/proc")
+"""/dev itself (not /dev/shm, a place for files) and all of /proc: devices and open files
+(/dev/stdout, /dev/fd/1, /proc/self/fd/1), never a place for an export."""
+
+
+def _system_folder(out: Path) -> Path | None:
+    """The system folder ``out`` lies in, or its link points into; None for an ordinary place."""
+    places = [out.parent.resolve()]
+    with contextlib.suppress(OSError, ValueError):
+        if out.is_symlink():
+            places.append(Path(os.path.abspath(out.parent / os.readlink(out))).parent)
+    for place in places:
+        if place == DEVICE_FOLDER:
+            return DEVICE_FOLDER
+        if place == OPEN_FILES_FOLDER or OPEN_FILES_FOLDER in place.parents:
+            return OPEN_FILES_FOLDER
+    return None
+
+
+def _special_kind(path: Path) -> str:
+    """What ``path`` (links followed) is when it exists and is no regular file: a device, a
+    pipe, a socket; '' otherwise."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return ""
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return ""
 
 
 def check_outside_project(out: Path, project: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -44,6 +45,8 @@ NEAREST_CUTOFF = 0.55
 NEGATORS = frozenset({"not", "never", "no", "without", "cannot", "dont", "doesnt", "didnt", "isnt", "wont", "cant",
                       "arent", "wasnt", "werent", "aint", "shouldnt", "wouldnt", "couldnt", "mustnt", "neither", "nor"})
 """Words that say a motion is not done ("doesn't run"); words ending in "n't" count too."""
+NO_MOTION_WORDS = frozenset({"nothing", "none", "nil", "null", "nope", "nada"})
+"""A motion field that says there is no motion ("Motion: none") is idle, not the nearest word."""
 _CLAUSE_RE = re.compile(r"[,.;:!?…()\[\]]|\b(?:but|instead|then|rather|yet)\b")
 """Where a negation stops: punctuation, or a word that turns to the next clause."""
 
@@ -53,6 +56,7 @@ class Match:
     name: str
     words: int
     position: int
+    phrase: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -95,7 +99,7 @@ def best_match(words: Sequence[str], phrases: Iterable[tuple[str, tuple[str, ...
     for name, pw in phrases:
         if not pw or not all(w in positions for w in pw):
             continue
-        cand = Match(name, len(pw), min(positions[w] for w in pw))
+        cand = Match(name, len(pw), min(positions[w] for w in pw), pw)
         if best is None or cand.words > best.words or (cand.words == best.words and cand.position < best.position):
             best = cand
     return best
@@ -192,15 +196,40 @@ def split_negated(text: str) -> tuple[str, str]:
     return " ".join(kept), " ".join(negated)
 
 
+def other_motions(words: Sequence[str], drawn: str) -> list[str]:
+    """Motions ``words`` name besides ``drawn``, in the order they are named: take the best
+    phrase, drop its words, look again ("wave jump sit", drawn wave -> jump, sit). Words of a
+    longer phrase are not read twice ("sit on railing" names one motion, not sit and railing)."""
+    remaining = list(words)
+    found: list[Match] = []
+    while (match := best_match(remaining, _MOTION_PHRASES)) is not None:
+        found.append(match)
+        used = set(match.phrase)
+        remaining = [w for w in remaining if w not in used]
+    names = [m.name for m in sorted(found, key=lambda m: m.position)]
+    return [name for name in dict.fromkeys(names) if name != drawn]
+
+
+def _note_left_out(words: Sequence[str], reading: Reading) -> None:
+    """A clip shows one motion: when the text names more, say which one is drawn and which are not."""
+    others = other_motions(words, reading.motion.name)
+    if others:
+        left_out = ", ".join(f"'{name}'" for name in others)
+        reading.warnings.append(
+            f"several motions named, shown as '{reading.motion.name}'; left out {left_out} (a clip shows one motion)")
+
+
 def _read_negated(text: str, reading: Reading) -> bool:
     """Read a text that negates a motion ("doesn't run, she sits" -> sit; "never runs" -> idle,
     with a warning); False (nothing read) when no motion is negated."""
     kept, negated = split_negated(text)
     if not negated or best_match(_content(negated), _MOTION_PHRASES) is None:
         return False
-    match = best_match(_content(kept), _MOTION_PHRASES)
+    kept_words = _content(kept)
+    match = best_match(kept_words, _MOTION_PHRASES)
     if match is not None:
         reading.motion = MOTION_BY_NAME[match.name]
+        _note_left_out(kept_words, reading)
         return True
     words = negated.split()
     shown = next((" ".join(words[:n]) for n in range(1, len(words) + 1)
@@ -208,6 +237,12 @@ def _read_negated(text: str, reading: Reading) -> bool:
     reading.motion = IDLE
     reading.warnings.append(f"'{_quote(shown)}' is a motion not done, shown as 'idle'")
     return True
+
+
+def _has_symbols(text: str) -> bool:
+    """Whether ``text`` holds something a reader would take for a word (a letter, a digit, an
+    emoji), though no word of ours: "💃" is a request we can't read, "-" is no request."""
+    return any(unicodedata.category(ch)[0] in "LNS" for ch in text)
 
 
 def read_motion(instr: Instruction, reading: Reading) -> None:
@@ -220,10 +255,13 @@ def read_motion(instr: Instruction, reading: Reading) -> None:
         match = best_match(words, _MOTION_PHRASES)
         if match is not None:
             reading.motion = MOTION_BY_NAME[match.name]
+            _note_left_out(words, reading)
             return
         leftovers = [w for w in words if w not in ADVERB_LEVELS]
-        if not leftovers:
+        if not leftovers or all(w in NO_MOTION_WORDS or _is_negator(w) for w in leftovers):
             reading.motion = IDLE
+            if not words and _has_symbols(instr.motion):
+                reading.warnings.append(f"'{_quote(instr.motion)}' unknown, shown as 'idle'")
             return
         reading.motion, _ = _nearest_motion(leftovers)
         shown = " ".join(w for w in tokenise(motion_text) if w not in ADVERB_LEVELS) or motion_text
@@ -236,6 +274,7 @@ def read_motion(instr: Instruction, reading: Reading) -> None:
         match = best_match(words, _MOTION_PHRASES)
         if match is not None:
             reading.motion = MOTION_BY_NAME[match.name]
+            _note_left_out(words, reading)
             return
         hinted = [w for w in words if w in UNKNOWN_MOTION_HINTS]
         if hinted:
