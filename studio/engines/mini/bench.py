@@ -18,7 +18,8 @@ import torch
 from studio.engines.mini.config import TrainConfig, load_train_config, named_config
 from studio.engines.mini.data import Split
 from studio.engines.mini.dataset import EpisodePool
-from studio.engines.mini.decoder import VideoDiT, flow_loss, interpolate_weight
+from studio.engines.mini.decoder import flow_loss, interpolate_weight
+from studio.engines.mini.decoders import build_decoder
 from studio.engines.mini.lm import LMBatch, MiniLM
 
 
@@ -44,8 +45,9 @@ def render_rate(config: TrainConfig, episodes: int) -> float:
         pool.close()
 
 
-def decoder_rate(config: TrainConfig, device: torch.device, batch: int, seconds: float, compile: bool) -> float:
-    model = VideoDiT(config.model).to(device)
+def decoder_rate(config: TrainConfig, device: torch.device, batch: int, seconds: float, compile: bool,
+                 mode: str | None = None) -> float:
+    model = build_decoder(config.model).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=device.type == "cuda")
     rep = config.model.representation
     canvas = model.canvas  # pixels, or the latent of a latent decoder
@@ -53,7 +55,7 @@ def decoder_rate(config: TrainConfig, device: torch.device, batch: int, seconds:
     reps = torch.randn(batch, rep.tokens, rep.dim, device=device)
     level = torch.randint(1, 6, (batch,), device=device)
     weight = interpolate_weight(torch.rand(batch, 196, device=device), canvas[2], canvas[3], 3.0)
-    forward = torch.compile(model) if compile else model
+    forward = torch.compile(model, mode=mode) if compile else model
 
     def step() -> None:
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
@@ -101,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batches", default="64,128,256")
     parser.add_argument("--render-episodes", type=int, default=160)
     parser.add_argument("--compile", action="store_true")
+    parser.add_argument("--compile-modes", default="default",
+                        help="torch.compile modes to time at the last batch size, comma-separated "
+                             "(default, reduce-overhead: CUDA graphs, max-autotune-no-cudagraphs)")
     args = parser.parse_args(argv)
     config = load_train_config(named_config(args.config) if not args.config.endswith(".json") else args.config)
     print(f"render: {render_rate(config, args.render_episodes):.0f} clips/s", flush=True)
@@ -113,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     if args.compile:
         batch = int(args.batches.split(",")[-1])
-        print(f"decoder compiled batch {batch}: {decoder_rate(config, device, batch, args.seconds, True):.0f} "
-              "clips/s", flush=True)
+        for mode in args.compile_modes.split(","):
+            rate = decoder_rate(config, device, batch, args.seconds, True, None if mode == "default" else mode)
+            print(f"decoder compiled ({mode}) batch {batch}: {rate:.0f} clips/s", flush=True)
     print(f"lm batch 256: {lm_rate(config, device, 256, args.seconds):.0f} sequences/s", flush=True)
     return 0
 

@@ -336,6 +336,12 @@ class TrainConfig:
     render_before_training: bool = False
     """Render every training clip before the first step (else the decoder starts on the clips
     already there while the rest arrive)."""
+    motion_focus: float = 0.0
+    """Share of each decoder and adaptation batch drawn by motion, in proportion to how often the
+    motion critic misreads the decoder's own samples of it on training turns (0: uniform
+    batches, as before; see :mod:`.motion_focus`). Needs the critic stage."""
+    motion_focus_turns: int = 2048
+    """Training turns sampled to measure the misreading."""
     int8_decoder_blocks: bool = False
     """Export the decoder blocks' matrices as int8 with row scales (half the bytes of fp16:
     room under the checkpoint's size cap for a larger decoder)."""

@@ -46,15 +46,18 @@ def data_config(manifest: dict[str, Any], episodes: int, seed: int | None, worke
 
 
 def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int = 3,
-              candidates: int = 1) -> dict[str, float]:
+              candidates: int = 1, device: str = "cpu") -> dict[str, float]:
     """Seconds of one turn (predict + decode) through the engine at the studio's size and at
-    the native size: the median of ``repeats`` after a warm-up."""
+    the native size: the median of ``repeats`` after a warm-up. On a GPU each turn is timed
+    to the end of its kernels (the engine's own frames come back to the CPU as uint8)."""
     from studio.core.instruction import parse_instruction
     from studio.engines.catalog.mini import MiniSettings
+    from studio.engines.config import Placement
     from studio.engines.mini.engine import MiniEngine
 
-    engine = MiniEngine(EngineConfig(checkpoints=checkpoints, threads=threads))
+    engine = MiniEngine(EngineConfig(checkpoints=checkpoints, threads=threads, device=Placement(device)))
     engine.load()
+    on_gpu = torch.device(device).type == "cuda"
     instruction = parse_instruction("Character: Qiqi; Motion: quickly run; Background: day town.")
     out: dict[str, float] = {"threads": float(engine.threads)}
     for name, values in (("studio", {"steps": steps, "candidates": candidates}),
@@ -62,9 +65,13 @@ def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int =
         settings = MiniSettings.from_values(values)
         times = []
         for seed in range(repeats + 1):
+            if on_gpu:
+                torch.cuda.synchronize(device)
             started = time.perf_counter()
             prediction = engine.predict(GenerationContext(), instruction, settings, seed)
             engine.decode(prediction, settings, seed)
+            if on_gpu:
+                torch.cuda.synchronize(device)
             times.append(time.perf_counter() - started)
         out[name] = statistics.median(times[1:])
     engine.unload()
@@ -139,6 +146,14 @@ def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, see
         compute = str(held.runtime.decoder_dtype).removeprefix("torch.")
         metrics["cpu_note"] = (f"{int(speed['threads'])} thread(s), the decoder in {compute}, output 480 x 720; at "
                                f"the native 128 x 192: {speed['native']:.2f} s; median of 3 after a warm-up")
+    else:
+        speed = time_turn(checkpoints, steps, threads, repeats=5, candidates=int(metrics["candidates"]),
+                          device=device)
+        metrics["gpu_seconds_per_turn"] = speed["studio"]
+        metrics["gpu_note"] = (f"{torch.cuda.get_device_name(chosen)}, the decoder in "
+                               f"{str(held.runtime.decoder_dtype).removeprefix('torch.')}, batch of one, output "
+                               f"480 x 720; at the native 128 x 192: {speed['native']:.3f} s; median of 5 after a "
+                               "warm-up")
     metrics["held_out_seed"] = held.seed
     metrics["episodes"] = episodes
     metrics["training"] = {k: v.get("steps") for k, v in held.manifest.get("training", {}).get("run", {})

@@ -71,6 +71,7 @@ from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
 from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, encode_clips, reconstruction_loss
 from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
+from studio.engines.mini.motion_focus import MotionFocus, describe, measure, weights_from_accuracy
 from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
@@ -230,6 +231,8 @@ class Trainer:
         self.source: Path | None = None
         self.teacher_back = False
         """A reopened decoder or adapt stage takes the distillation teacher's weights back."""
+        self.focus: MotionFocus | None = None
+        self._focus_rows: torch.Tensor | None = None
 
     # -- logging and state ----------------------------------------------------------------------------
     def log(self, message: str, **values: Any) -> None:
@@ -557,13 +560,51 @@ class Trainer:
         assert self.filler is not None
         return self.filler.rows
 
-    def batch_indices(self, generator: torch.Generator, size: int) -> torch.Tensor:
+    def batch_indices(self, generator: torch.Generator, size: int, focused: bool = False) -> torch.Tensor:
+        """A batch's training rows: uniform, or with ``focused`` and a measured motion focus,
+        partly drawn by motion (:mod:`.motion_focus`)."""
         assert self.filler is not None
         while self.rows() < min(size, self.config.data.train_episodes):
             if self.fill_error is not None:
                 raise self.fill_error
             time.sleep(0.2)
-        return self.upload(torch.randint(0, self.rows(), (size,), generator=generator), self.filler.clips.device)
+        if focused and self.focus is not None and self._focus_rows is not None:
+            drawn = self.focus.draw(generator, size, self.rows(), self._focus_rows)
+        else:
+            drawn = torch.randint(0, self.rows(), (size,), generator=generator)
+        return self.upload(drawn, self.filler.clips.device)
+
+    def prepare_focus(self, reps: torch.Tensor | None) -> None:
+        """The motion focus of this run (``config.motion_focus``): kept in the run's metrics once
+        measured, else measured now on the decoder as it stands, from the clip encoder's
+        representations of training turns."""
+        share = self.config.motion_focus
+        if share <= 0 or self.focus is not None:
+            return
+        assert self.decoder is not None and self.filler is not None
+        self.wait_for_data()
+        stored = self.run.metrics.get("motion_focus")
+        if stored is None:
+            if self.critic is None or not self.run.stages["critic"].done:
+                raise RuntimeError("motion_focus reads the decoder's samples with the motion critic: run the critic "
+                                   "stage first (--stages critic,decoder,...)")
+            table = reps if reps is not None else self.encoder_targets()
+            count = min(self.config.motion_focus_turns, self.rows())
+            generator = torch.Generator().manual_seed(self.config.seed * 1000 + 917)
+            rows = torch.randperm(self.rows(), generator=generator)[:count]
+            started = time.monotonic()
+            correct, total = measure(self.decoder, self.critic.eval(), table[rows.to(table.device)].to(self.device),
+                                     self.levels[rows].to(self.device), self.motions[rows],
+                                     steps=self.config.eval_steps, classes=len(MOTION_NAMES), generator=generator,
+                                     autocast=self.autocast)
+            stored = {"weights": list(weights_from_accuracy(correct, total)), "turns": count,
+                      "critic_accuracy": round(float(correct.sum()) / max(1, int(total.sum())), 3),
+                      "seconds": round(time.monotonic() - started, 1)}
+            self.run.metrics["motion_focus"] = stored
+        self.focus = MotionFocus(tuple(float(w) for w in stored["weights"]), share)
+        self._focus_rows = self.focus.row_weights(self.motions[:self.rows()])
+        self.log("motion focus", share=share, critic_accuracy=stored.get("critic_accuracy"),
+                 most=describe(self.focus.weights, MOTION_NAMES))
 
     def upload(self, tensor: torch.Tensor, device: torch.device | None = None) -> torch.Tensor:
         """``tensor`` (drawn on the CPU, from the stage's seeded generator) on ``device`` (the
@@ -780,11 +821,12 @@ class Trainer:
         # a frozen encoder's representations are the same every epoch: with every clip rendered
         # they are computed once (a GPU step then skips the encoder and the first frames' copy)
         reps = self.representation_table()
+        self.prepare_focus(reps)
         encoder, decoder, ema = self.encoder.train(not frozen), self.decoder.train(), self.decoder_ema
         forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
-            index = self.batch_indices(generator, stage.batch)
+            index = self.batch_indices(generator, stage.batch, focused=True)
             clips, first, level, weight = self.clip_batch(index, first_frames=reps is None)
             keep = self.upload(torch.rand(stage.batch, generator=generator)) >= cfg.decoder.null_rate
             with self.autocast():
@@ -976,6 +1018,7 @@ class Trainer:
         if self.config.model.latent is not None:
             self.latent_table()
         predicted = self.lm_predictions()
+        self.prepare_focus(None)
         cfg, stage = self.config.model, self.config.adapt_stage
         if self.run.stages["adapt"].steps == 0:  # continue from the averaged stage-1 weights
             self.decoder.load_state_dict(self.decoder_ema.module.state_dict())
@@ -984,7 +1027,7 @@ class Trainer:
         forward = self.forward_decoder()
 
         def step(generator: torch.Generator) -> torch.Tensor:
-            index = self.batch_indices(generator, stage.batch)
+            index = self.batch_indices(generator, stage.batch, focused=True)
             clips, _first, level, weight = self.clip_batch(index, first_frames=False)
             keep = self.upload(torch.rand(stage.batch, generator=generator)) >= cfg.decoder.null_rate
             with self.autocast():
