@@ -107,7 +107,7 @@ def _run(args_list: list[str]) -> int:
         if error.errno != errno.ENAMETOOLONG or os.environ.get("KAMISHIBAI_DEBUG"):
             return _internal_error(error)
         name = os.fsdecode(error.filename) if error.filename is not None else "a path"
-        shown = name if len(name) <= 60 else f"{name[:30]}…{name[-20:]}"
+        shown = _shown(name if len(name) <= 60 else f"{name[:30]}…{name[-20:]}")
         print(f"kamishibai: error: a file or folder name in {shown} is too long for the file system (the usual "
               "limit is 255 bytes a name).", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -8,6 +8,7 @@ import json
 import shlex
 import sys
 
+from studio.cli.common import printable
 from studio.cli.folder_args import checkpoints_folder
 
 EXIT_NOT_READY = 1
@@ -175,19 +176,19 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
         rows.append({"path": str(path), "present": present, "bytes": path.stat().st_size if present else 0,
                      "description": item.description})
         if not args.json:
-            print(f"{'ok ' if present else 'NO '} {path}  ({size}) - {item.description}")
+            print(f"{'ok ' if present else 'NO '} {printable(str(path))}  ({size}) - {item.description}")
     if args.json:
         extra = {} if release is None else {"release": release[0], "convert_command": release[1]}
         print(json.dumps({"engine": catalog.NAME, "files": rows, "ok": ok} | extra, indent=1))
         return 0 if ok else EXIT_NOT_READY
     if release is not None:
-        print(f"Release files under {args.source}:")
+        print(f"Release files under {printable(str(args.source))}:")
         for part in release[0]:
             where = part["path"] if part["path"] else f"not found (looked for {part['wanted']})"
             label = "found  " if part["path"] else ("MISSING" if part["required"] else "absent ")
-            print(f"  {label} {part['option']} {where} - {part['description']}")
+            print(f"  {label} {part['option']} {printable(str(where))} - {part['description']}")
         if release[1]:
-            print("Convert them with:\n  " + shlex.join(release[1]))
+            print("Convert them with:\n  " + printable(shlex.join(release[1])))
     if not ok and not (release and release[1]):
         print("Convert the released weights: kamishibai checkpoints convert-customx --help")
     return 0 if ok else EXIT_NOT_READY
@@ -232,7 +233,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(asdict(report) | {"ok": report.ok}, indent=1, default=str))
     else:
-        print(format_report(report))
+        print("\n".join(printable(line) for line in format_report(report).split("\n")))
     return 0 if report.ok else EXIT_NOT_READY
 
 

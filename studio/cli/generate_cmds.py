@@ -663,17 +663,22 @@ def cmd_queue(args: argparse.Namespace) -> int:
         return 0
     print(f"{'job':<10}  {'status':<11}  {'prio':>4}  {'engine':<8}  {'seed':>10}  {'node':<10}  instruction")
     for job in listed:
-        if job["status"] == "blocked":
-            text = f"waits for interrupted job {job['blocked_by']} (run-queue --requeue-interrupted)"
-        elif job["status"] in ("failed", "cancelled", "interrupted"):
-            text = job["error"]
-        else:
-            text = job["instruction"]
-            if job.get("settings_unreadable"):
-                text = f"[settings unreadable] {text}"
         print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {printable(job['engine'] or '-'):<8}  "
-              f"{job['seed']:>10}  {job['node'] or '-':<10}  {printable(text[:60])}")
+              f"{job['seed']:>10}  {job['node'] or '-':<10}  {printable(_queue_note(job))}")
     return 0
+
+
+def _queue_note(job: dict[str, Any]) -> str:
+    """The last column of `queue`: a blocked job's blocker and the way on, whole (its point
+    is the id and the command); otherwise the error or the instruction, cut to 60 characters."""
+    if job["status"] == "blocked":
+        return f"waits for interrupted job {job['blocked_by']} (run-queue --requeue-interrupted)"
+    if job["status"] in ("failed", "cancelled", "interrupted"):
+        return str(job["error"] or "")[:60]
+    text = str(job["instruction"])
+    if job.get("settings_unreadable"):
+        text = f"[settings unreadable] {text}"
+    return text[:60]
 
 
 def _waiting_messages(service: GenerationService, path: str) -> list[str]:

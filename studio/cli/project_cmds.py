@@ -129,7 +129,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def cmd_new(args: argparse.Namespace) -> int:
     with new_project(args.path, name=args.name) as project:
-        print(project.path)
+        print(printable(str(project.path)))
     return 0
 
 
@@ -309,7 +309,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
             out = out / f"{project.path.stem or 'story'}.zip"
         elif not args.out or args.out.endswith(("/", os.sep)):  # '' or `missing/`: no file named
             raise folder_given_error(out, project)
-        print(export_bundle(project, out, overwrite=args.force))
+        print(printable(str(export_bundle(project, out, overwrite=args.force))))
     return 0
 
 
@@ -317,7 +317,7 @@ def cmd_unbundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import import_bundle
 
     with import_bundle(Path(args.bundle), Path(args.dest)) as project:
-        print(project.path)
+        print(printable(str(project.path)))
         for problem in project.problems:
             print(f"  note: {printable(problem)}")
     return 0
@@ -336,7 +336,7 @@ def cmd_sketch_sheet(args: argparse.Namespace) -> int:
     out = Path(args.out).expanduser()
     _check_sheet_destination(out, force=args.force)
     try:  # written beside OUT and renamed into place: a kill or a full disk leaves no half sheet
-        print(render_contact_sheet(out))
+        print(printable(str(render_contact_sheet(out))))
     except OSError as error:  # a read-only folder, a full disk, a file where a folder should be
         raise os_error(error, out) from None
     return 0
@@ -376,7 +376,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
     with create_sample_project(args.path) as project:
         if args.no_generate:
-            print(project.path)
+            print(printable(str(project.path)))
             return 0
         service = GenerationService(project, default_registry(), default_engine=DEFAULT_ENGINE)
         service.start()
@@ -395,8 +395,8 @@ def cmd_sample(args: argparse.Namespace) -> int:
             service.stop()
         failed = [job for job in service.jobs(include_finished=True) if job.status.value == "failed"]
         for job in failed:
-            print(f"turn {job.node_id} failed: {job.error}", file=sys.stderr)
+            print(f"turn {printable(str(job.node_id))} failed: {printable(job.error)}", file=sys.stderr)
         if not failed:
             service.clear_finished()  # the sample opens with an empty queue
-        print(project.path)
+        print(printable(str(project.path)))
         return 1 if failed else 0

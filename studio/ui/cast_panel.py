@@ -216,11 +216,14 @@ class CastPanel(QWidget):
     error = Signal(object)
 
     def __init__(self, apply: Callable[[Command], object], resolve: Callable[[str], Path],
-                 import_image: Callable[[Path, str], str], parent: QWidget | None = None) -> None:
+                 import_image: Callable[[Path, str], str], parent: QWidget | None = None,
+                 discard: Callable[[Sequence[str]], object] | None = None) -> None:
         super().__init__(parent)
         self._apply = apply
         self._resolve = resolve
         self._import_image = import_image
+        self._discard: Callable[[Sequence[str]], object] = discard or (lambda _refs: None)
+        """Removes files imported for an add that was given up (a later view refused)."""
         self.characters = QListWidget(self)
         self.locations = QListWidget(self)
         for widget in (self.characters, self.locations):
@@ -353,11 +356,32 @@ class CastPanel(QWidget):
                 raise StudioError(f"The {VIEWS[index]} view: {message[:1].lower()}{message[1:]}",
                                   hint=error.hint or f"Choose another picture for the {VIEWS[index]} view.") from None
 
+    def _import_views(self, views: Sequence[Path | None], known: dict[Path, str] | None = None) -> tuple[str, ...]:
+        """The stored names of ``views`` (front, left, back, right; None for one left out): a
+        picture in ``known`` keeps its name, the others are imported. All or none: when one is
+        refused, the copies made before it are removed and the error is raised."""
+        known = known or {}
+        refs: list[str] = []
+        made: list[str] = []
+        try:
+            for index, path in enumerate(views):
+                if path is None:
+                    continue
+                rel = known.get(path.resolve())
+                if rel is None:
+                    rel = self._import_view(path, index)
+                    made.append(rel)
+                refs.append(rel)
+        except BaseException:
+            self._discard(made)
+            raise
+        return tuple(refs)
+
     def add_character(self, name: str, images: Sequence[Path | None] | None = None,
                       params: dict[str, str] | None = None, start: CharacterState | None = None) -> None:
         """A new character; ``images`` are its views in the order front, left, back, right
         (None for a view left out)."""
-        refs = tuple(self._import_view(path, index) for index, path in enumerate(images or []) if path is not None)
+        refs = self._import_views(images or [])
         member = CastMember(id=new_id(), name=" ".join(name.split()), params=dict(params or {}), reference_images=refs)
         self._apply(AddCharacter(member, start))
 
@@ -373,8 +397,7 @@ class CastPanel(QWidget):
             path = self._path(rel)
             if path is not None:
                 known[path.resolve()] = rel
-        refs = tuple(known.get(path.resolve()) or self._import_view(path, index)
-                     for index, path in enumerate(views) if path is not None)
+        refs = self._import_views(views, known)
         self._apply(SetReferenceViews(member.id, refs))
 
     def add_location_from_image(self, image: Path, name: str | None = None) -> None:

@@ -136,8 +136,7 @@ class QueuePanel(QWidget):
         stay queued for a machine that can)."""
         if self.service is None:
             return {}
-        out = {job_id: f"Waits for the interrupted job \u201c{self.describe_job(blocker)}\u201d: retry it or "
-                       "cancel it." for job_id, blocker in self.service.blocked().items()}
+        out = {job_id: self._waits_for(blocker) for job_id, blocker in self.service.blocked().items()}
         if not running:
             unrunnable = self.service.unrunnable_engines()
             for job in self.service.jobs():
@@ -146,6 +145,12 @@ class QueuePanel(QWidget):
                     out[job.id] = (f"Waits: the {job.engine} engine can't run here ({reasons[0]}). Run the queue "
                                    "on a machine that can, or cancel it.")
         return out
+
+    def _waits_for(self, blocker: Any) -> str:
+        """Why a job waits for the interrupted ``blocker``: its short id first (two jobs for one
+        turn have one title), then its title."""
+        return (f"Waits for the interrupted job {str(blocker.id)[:10]} \u201c{self.describe_job(blocker)}\u201d: "
+                "retry it or cancel it.")
 
     def _row(self, job: Any, waits: str = "") -> tuple[str, str, str, str, str]:
         """What a job's line shows: label, status, progress, the tooltip and the status icon.

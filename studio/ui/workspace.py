@@ -204,7 +204,8 @@ class Workspace(QWidget):
         self.queue.set_service(session.service)
         self.queue.submit = self.submit
         self.queue.turn_exists = lambda node_id: node_id in self.tree.nodes
-        self.cast = CastPanel(self.apply, self.project.resolve, self._import_image)
+        self.cast = CastPanel(self.apply, self.project.resolve, self._import_image,
+                              discard=self.project.discard_imports)
         self.cast.confirm = lambda title, text: self.confirm(title, text)
         self.cast.tree_source = lambda: self.tree
 
