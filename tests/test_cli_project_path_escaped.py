@@ -51,9 +51,23 @@ def test_bundle_and_unbundle_escape_the_paths(tmp_path: Path, capsys: pytest.Cap
 def test_checkpoints_doctor_escapes_the_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from studio.cli import main
 
-    folder = tmp_path / "odd\x1b[31mred"  # (a line break inside the AnimeGamer report's paths still splits a line)
+    folder = tmp_path / "odd\x1b[31mred"
     folder.mkdir()
     for engine in ("animegamer", "customx"):
         main(["checkpoints", "doctor", "--engine", engine, "--checkpoints", str(folder)])
         out = _printed(capsys)
         assert "odd\\x1b[31mred" in out, repr(out)
+
+
+def test_a_line_break_in_the_checkpoints_folder_keeps_each_report_line_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studio.cli import main
+
+    folder = tmp_path / "two\nlines"
+    folder.mkdir()
+    main(["checkpoints", "doctor", "--engine", "animegamer", "--checkpoints", str(folder)])
+    lines = _printed(capsys).splitlines()
+    assert lines[0].startswith("AnimeGamer checkpoints in ") and "two⏎lines" in lines[0], lines[0]
+    assert not any(line.startswith("lines") for line in lines), lines  # no path's tail on a line of its own
+    listed = [line for line in lines if line.startswith(("  ok", "  MISSING"))]
+    assert listed and all("two⏎lines" in line for line in listed), listed

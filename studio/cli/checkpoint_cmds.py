@@ -233,7 +233,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(asdict(report) | {"ok": report.ok}, indent=1, default=str))
     else:
-        print("\n".join(printable(line) for line in format_report(report).split("\n")))
+        print("\n".join(printable(line) for line in format_report(report, shown=printable).split("\n")))
     return 0 if report.ok else EXIT_NOT_READY
 
 

@@ -14,7 +14,7 @@ from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
-from studio.core.text import describe_character, first_control, is_control
+from studio.core.text import describe_character, first_control, is_control, name_shape_problem
 from studio.core.tree import StoryTree, TreeError
 
 
@@ -355,6 +355,9 @@ def cast_name_problem(name: str) -> str:
         position, char = control
         return (f"The name {name!r} holds a control character ({describe_character(char)}) at character "
                 f"{position}: an instruction can't hold one, so a turn could never name it.")
+    shape = name_shape_problem(name, "The name")
+    if shape:
+        return shape
     held = [c for c in NAME_SYNTAX if c in name] + (["a line break"] if "\n" in name else [])
     if held:
         return (f"The name {name!r} holds {' or '.join(repr(c) if len(c) == 1 else c for c in held)}, "
@@ -377,7 +380,8 @@ def _check_cast_name(tree: StoryTree, name: str, member_id: str = "") -> None:
     and turns compare names) and hold none of the instruction's field syntax."""
     problem = cast_name_problem(name)
     if problem:
-        raise CommandError(problem, hint="Leave out control characters, ; and : (e.g. 'Mei Run' for 'Mei; Run').")
+        raise CommandError(problem, hint="Use up to 100 characters, without control characters, ; or : (e.g. 'Mei Run' "
+                           "for 'Mei; Run').")
     key = character_key(name)  # "STRASSE" is Straße
     same = next((m.name for m in tree.cast.values() if character_key(m.name) == key and m.id != member_id), None)
     if same is not None:
@@ -483,6 +487,9 @@ def _check_location_name(name: str) -> None:
         position, char = control
         raise CommandError(f"The location name {name!r} holds a control character ({describe_character(char)}) at "
                            f"character {position}.", hint="Give a name of one line, without control characters.")
+    shape = name_shape_problem(name, "The location name")
+    if shape:
+        raise CommandError(shape, hint="Give a shorter name, without directional controls.")
 
 
 @dataclass(frozen=True)

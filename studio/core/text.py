@@ -12,6 +12,10 @@ CONTROL_NAMES: dict[str, str] = {
     "\x00": "NUL", "\x07": "BEL", "\x08": "a backspace", "\t": "a tab", "\n": "a line break",
     "\x0b": "a vertical tab", "\x0c": "a page break", "\r": "a carriage return", "\x1b": "ESC", "\x7f": "DEL",
     "\x85": "a next-line control", "\u2028": "a line separator", "\u2029": "a paragraph separator",
+    "\u202a": "a left-to-right embedding", "\u202b": "a right-to-left embedding",
+    "\u202c": "a pop of directional formatting", "\u202d": "a left-to-right override",
+    "\u202e": "a right-to-left override", "\u2066": "a left-to-right isolate", "\u2067": "a right-to-left isolate",
+    "\u2068": "a first-strong isolate", "\u2069": "a pop of directional isolate",
 }
 
 UNICODE_LINE_BREAKS = frozenset("\u2028\u2029")
@@ -38,3 +42,25 @@ def first_control(text: str, *, line_breaks: bool = False) -> tuple[int, str] | 
         if is_control(char) and not (line_breaks and char == "\n"):
             return position, char
     return None
+
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Embeddings, overrides and isolates: in a name they reorder what follows them wherever the
+name is shown (a cast list, a sheet, a terminal), so the name reads as something else. The
+plain marks (U+200E, U+200F) stay allowed: right-to-left names need them."""
+
+MAX_NAME_CHARS = 100
+"""The longest name of a character or a location: it is shown on cards and sheets and typed
+in instructions (at most 2,000 characters)."""
+
+
+def name_shape_problem(name: str, what: str) -> str:
+    """Why ``name`` is too long or holds a directional control ('' when neither); ``what``
+    says whose name it is ("The name", "The location name")."""
+    if len(name) > MAX_NAME_CHARS:
+        return f"{what} is {len(name):,} characters long; the limit is {MAX_NAME_CHARS}."
+    for position, char in enumerate(name, start=1):
+        if char in BIDI_CONTROLS:
+            return (f"{what} {name!r} holds {describe_character(char)} at character {position}: it would show "
+                    "the rest of the name reordered.")
+    return ""

@@ -3,6 +3,7 @@ what the release folder holds. Exact paths and sizes; no weights read, no torch.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,22 +76,24 @@ def _gb(count: int | None) -> str:
     return "?" if count is None else f"{count / layout.GB:.2f} GB"
 
 
-def format_report(report: CheckpointReport) -> str:
-    lines = [f"AnimeGamer checkpoints in {report.folder}"]
+def format_report(report: CheckpointReport, shown: Callable[[str], str] = str) -> str:
+    """The report as lines of text; ``shown`` renders each path (a terminal's caller escapes
+    control characters with it, so that a line break in a folder name can't split a line)."""
+    lines = [f"AnimeGamer checkpoints in {shown(str(report.folder))}"]
     for status in report.files:
         if status.present:
             size = f"{status.size:,} bytes"
             if status.exact and status.expected is not None and status.size != status.expected:
                 size += f", expected {status.expected:,} (incomplete copy?)"
-            lines.append(f"  ok      {status.path} ({size}) — {status.description}")
+            lines.append(f"  ok      {shown(str(status.path))} ({size}) — {status.description}")
         else:
             expected = "" if status.expected is None else \
                 f" (expected {'' if status.exact else 'about '}{_gb(status.expected)})"
-            lines.append(f"  MISSING {status.path}{expected} — {status.description}")
+            lines.append(f"  MISSING {shown(str(status.path))}{expected} — {status.description}")
     if report.release:
         lines.append("Release files:")
         for what, path, found in report.release:
-            lines.append(f"  {'found  ' if found else 'MISSING'} {path} — {what}")
+            lines.append(f"  {'found  ' if found else 'MISSING'} {shown(str(path))} — {what}")
     if report.complete:
         lines.append("Ready: " + ", ".join(layout.DISPLAY[c] for c in report.complete) + ".")
     else:
