@@ -9,11 +9,15 @@ turns them into an exception instead: the export's blocks kill its ffmpeg proces
 remove its work folder (nothing is ever left under the final name), then the process ends
 by the same signal, as it would have without us.
 
-A process killed outright (SIGKILL, the OOM killer) runs no code at all: its encoder takes
-the closed pipe for the end of its input and finishes alone, for a few seconds, into the
-work folder, which the next export into that folder sweeps. Asking the kernel to kill it
-with its parent (``PR_SET_PDEATHSIG``) would need a ``preexec_fn``, which is not safe in a
-process with threads, as the window is.
+A process killed outright (SIGKILL, the OOM killer) runs no code at all, so nothing here
+can help; the kernel does instead. On Linux :mod:`studio.storage.ffmpeg` starts every
+ffmpeg through util-linux's ``setpriv --pdeathsig KILL`` (``PR_SET_PDEATHSIG``, set in the
+child just before it becomes ffmpeg, so without a ``preexec_fn``, which is not safe in a
+process with threads, as the window is): when the thread that started it dies, with its
+process, the kernel kills the encoder and the decoders at once. Only the work folder stays
+behind, for the next export into that folder to sweep. Where ``setpriv`` is missing (not
+Linux, util-linux before 2.33), the encoder still takes the closed pipe for the end of its
+input and finishes alone, for a few seconds, into that work folder.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from studio.storage.errors import (
     describe_os_error,
     describe_sqlite_error,
 )
-from studio.storage.rows import TABLES, entity_row
+from studio.storage.rows import TABLES, RowValueError, entity_row, shown_value
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
 from studio.storage.schema_check import compare, run_script
 
@@ -497,14 +497,17 @@ class Database:
         """Every row of ``table`` as plain tuples of ``columns`` (the fast path for loading).
 
         A column the table lacks (an older schema read as it is) is read as its SQL value
-        in ``fallbacks``."""
+        in ``fallbacks``. A value of another type than its column's (see
+        :func:`_check_types`) raises :class:`~studio.storage.rows.RowValueError`."""
         with self.lock:
             cursor = self.conn.cursor()
             cursor.row_factory = None
+            declared = cursor.execute(f"PRAGMA table_info({table})").fetchall()
             selected = list(columns)
             if fallbacks:
-                present = {str(row[1]) for row in cursor.execute(f"PRAGMA table_info({table})").fetchall()}
+                present = {str(row[1]) for row in declared}
                 selected = [c if c in present or c not in fallbacks else f"{fallbacks[c]} AS {c}" for c in columns]
+            _check_types(cursor, table, [row for row in declared if row[1] in columns])
             return cursor.execute(f"SELECT {', '.join(selected)} FROM {table}").fetchall()
 
     def execute(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Cursor:
@@ -517,3 +520,45 @@ class Database:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self.conn.close()
+
+
+_STORED_TYPES = {"TEXT": "text", "INTEGER": "integer"}
+"""What SQLite's ``typeof()`` says of the values the studio stores in a column of each
+declared type. (SQLite keeps any value in any column: another program may have written
+a BLOB where text belongs, which the studio would only trip over later, far away.)"""
+
+
+def _check_types(cursor: sqlite3.Cursor, table: str, declared: list[Any]) -> None:
+    """Raise :class:`RowValueError`, naming the table, the row and the column, for the first
+    value in the ``declared`` columns (``PRAGMA table_info`` rows) whose type is not what the
+    studio stores there: text in a TEXT column, an integer in an INTEGER one, NULL only
+    where the column allows it. Other columns (``duration``, REAL) are checked when read.
+
+    One query that SQLite answers alone: the rows are not brought into Python twice."""
+    cases: list[str] = []
+    for _cid, name, kind, notnull, _default, _pk in declared:
+        stored = _STORED_TYPES.get(str(kind).upper())
+        if stored is not None:
+            allowed = f"'{stored}'" if notnull else f"'{stored}', 'null'"
+            cases.append(f"WHEN typeof({name}) NOT IN ({allowed}) THEN '{name}'")
+    if not cases:
+        return
+    found = cursor.execute(f"SELECT rowid, id, column FROM (SELECT rowid, id, CASE {' '.join(cases)} END AS column "
+                           f"FROM {table}) WHERE column IS NOT NULL LIMIT 1").fetchone()
+    if found is None:
+        return
+    rowid, row_id, column = found
+    (value,) = cursor.execute(f"SELECT {column} FROM {table} WHERE rowid = ?", (rowid,)).fetchone()
+    kind = next(str(row[2]).lower() for row in declared if row[1] == column)
+    row = f"row {shown_value(row_id)}" if isinstance(row_id, str) else f"row number {rowid}"
+    raise RowValueError(f"table {table}, {row}: column {column} holds {_describe(value)}, not {kind}")
+
+
+def _describe(value: Any) -> str:
+    """A stored value, as a message names it."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bytes):
+        return f"a BLOB of {len(value):,} bytes"
+    kind = {str: "text", int: "an integer", float: "a real number"}.get(type(value), type(value).__name__)
+    return f"{kind} ({shown_value(value)})"

@@ -12,18 +12,30 @@ early, so an abandoned read or write leaves no ffmpeg behind.
 Processes start without a ``preexec_fn`` (``process_group=0`` instead): a preexec_fn
 forces a full fork() that holds the GIL while a large process is copied, which the
 window would feel as a stall; without it Python can use vfork.
+
+On Linux each ffmpeg also dies with the thread that started it, even one killed outright
+(SIGKILL, the OOM killer), which runs no clean-up: fed through a pipe, ffmpeg took the
+closed pipe for the end of its input and went on encoding alone for seconds. The kernel's
+``PR_SET_PDEATHSIG`` does it, set by util-linux's ``setpriv`` just before it becomes ffmpeg
+(:func:`_command`), so still without a ``preexec_fn``; where ``setpriv`` is missing or too
+old, ffmpeg starts as before. (A parent that dies in the moment before ``setpriv`` sets
+it is not noticed: one start in very many, and no worse than before.)
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import functools
+import mmap
 import re
+import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -46,6 +58,44 @@ def ffmpeg_exe() -> str:
     import imageio_ffmpeg
 
     return str(imageio_ffmpeg.get_ffmpeg_exe())
+
+
+@functools.cache
+def _dies_with_parent() -> tuple[str, ...]:
+    """The prefix that makes a command die with the thread that starts it, or () where this
+    system can't: not Linux, no ``setpriv`` on the PATH, or one without ``--pdeathsig``
+    (util-linux before 2.33), or one the system does not let do it. Checked once, by
+    running ``setpriv`` through itself (nothing else need be on the PATH).
+
+    The kernel's "parent" is the *thread* that forked, not the process: a child started
+    on a thread that then ends is killed with it. Every ffmpeg here is started, waited for
+    and killed by one thread: :func:`probe` and :func:`run_with_progress` block on it; a
+    :class:`FrameEncoder` lives in one ``with`` block; :func:`decode_frames` is a generator
+    its callers start and close on one thread (export's prefetch thread, for instance).
+    Keep it so: handing a running encoder or decoder to another thread would have it
+    killed when the first one ends."""
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    if setpriv is None:
+        return ()
+    prefix = (setpriv, "--pdeathsig", "KILL", "--")
+    try:
+        done = subprocess.run([*prefix, setpriv, "--version"], capture_output=True, check=False, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return prefix if done.returncode == 0 else ()
+
+
+def dies_with_parent() -> bool:
+    """Whether ffmpeg processes started here die with the thread that started them."""
+    return bool(_dies_with_parent())
+
+
+def _command(args: Sequence[str]) -> list[str]:
+    """``args`` (the ffmpeg executable first) as the command to start: see the module's note.
+
+    ``setpriv`` replaces itself with ffmpeg (same pid, signals and exit status as ffmpeg's
+    own), so nothing else changes for the caller."""
+    return [*_dies_with_parent(), *args]
 
 
 def fps_arg(fps: Fraction | float) -> str:
@@ -174,13 +224,18 @@ def parse_stream_report(report: str, frames_out: str, path: Path) -> StreamInfo:
     )
 
 
-def declared_frames(report: str, fps: Fraction) -> int | None:
-    """How many frames the container's header says the clip lasts (its duration x fps)."""
+def declared_seconds(report: str) -> float | None:
+    """The duration the input's report gives (``Duration: 00:00:07.00``), if any."""
     match = _DURATION_RE.search(report.split("Stream mapping:", 1)[0])
     if match is None:
         return None
-    seconds = int(match["h"]) * 3600 + int(match["m"]) * 60 + float(match["s"])
-    return round(seconds * float(fps))
+    return int(match["h"]) * 3600 + int(match["m"]) * 60 + float(match["s"])
+
+
+def declared_frames(report: str, fps: Fraction) -> int | None:
+    """How many frames the container's header says the clip lasts (its duration x fps)."""
+    seconds = declared_seconds(report)
+    return None if seconds is None else round(seconds * float(fps))
 
 
 def probe(path: Path) -> StreamInfo:
@@ -191,14 +246,16 @@ def probe(path: Path) -> StreamInfo:
     if not path.is_file():
         raise MediaError(f"{path} does not exist.")
     result = subprocess.run(
-        [ffmpeg_exe(), "-hide_banner", "-nostdin", "-nostats", "-i", str(path), "-map", "0:v:0", "-c", "copy",
-         "-f", "null", "-", "-progress", "pipe:1"],
+        _command([ffmpeg_exe(), "-hide_banner", "-nostdin", "-nostats", "-i", str(path), "-map", "0:v:0", "-c",
+                  "copy", "-f", "null", "-", "-progress", "pipe:1"]),
         capture_output=True, text=True, check=False, errors="replace", process_group=0,
     )
     if result.returncode != 0:
         tail = result.stderr.strip().splitlines()[-1:] or ["unknown error"]
         raise MediaError(f"{path} is not a readable video: {tail[0]}")
     info = parse_stream_report(result.stderr, result.stdout, path)
+    if info.codec == "gif":
+        return _judged_gif(path, info, result.stderr)
     declared = declared_frames(result.stderr, info.fps)
     # A file cut before its first whole frame is still "cut short" when its header says it
     # holds frames: the user learns the file was damaged, not that the clip was empty.
@@ -208,6 +265,97 @@ def probe(path: Path) -> StreamInfo:
     if info.frames < 1:
         raise MediaError(f"{path} holds no frames.")
     return info
+
+
+# -- GIFs ----------------------------------------------------------------------------------
+#
+# A GIF has no frame rate and no duration in its header: each frame has its own delay, in
+# whole centiseconds. ffmpeg's "Duration" is the sum of the delays it read, so it can't
+# tell that a GIF was cut short (one cut in half reports half the duration), and its
+# "fps" is a guess from the delays: 24 fps is delays of 4, 4 and 5 cs (which the export
+# writes so that they add up to the clip's length), and ffmpeg reports 25 fps (4 cs), next
+# to "24 tbr". Duration x 25 fps expected 175 frames of a whole 168-frame GIF.
+#
+# So a GIF is judged by its own structure instead: whole when its blocks run, each one
+# complete, to its end mark (the trailer, ``;``); its frame rate is the rate ffmpeg
+# reports that agrees with its frame count and duration, or else frames / duration.
+
+_GIF_TRAILER, _GIF_EXTENSION, _GIF_IMAGE = 0x3B, 0x21, 0x2C
+
+
+def _judged_gif(path: Path, info: StreamInfo, report: str) -> StreamInfo:
+    """``info`` of a GIF with its true frame rate, or :class:`MediaError` for a GIF cut
+    short (or damaged) or without frames."""
+    whole, complete = gif_frames(path)
+    if not complete:
+        raise MediaError(f"{path} is cut short: only {whole} whole frames can be read (the GIF's end is missing).")
+    if info.frames < 1:
+        raise MediaError(f"{path} holds no frames.")
+    seconds = declared_seconds(report)
+    if seconds is None or seconds <= 0:
+        return info
+    return replace(info, fps=_gif_rate(info.frames, seconds, report))
+
+
+def _gif_rate(frames: int, seconds: float, report: str) -> Fraction:
+    """The rate ffmpeg reports (``fps``, then ``tbr``) that lasts ``seconds`` to the
+    centisecond for ``frames`` frames, else frames / seconds."""
+    header = report.split("Stream mapping:", 1)[0]
+    line = next((ln for ln in header.splitlines() if _STREAM_RE.match(ln)), "")
+    for match in _FPS_RE.finditer(line):
+        rate = exact_fps(float(match["fps"]) * (1000 if match["k"] else 1))
+        if rate > 0 and abs(frames / float(rate) - seconds) <= 0.0101:
+            return rate
+    return exact_fps(frames / seconds)
+
+
+def gif_frames(path: Path) -> tuple[int, bool]:
+    """The whole frames (image blocks) of the GIF at ``path``, and whether its blocks run
+    complete to its trailer. Only block headers and sizes are read, not the pictures."""
+    with path.open("rb") as handle:
+        try:
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file
+            return 0, False
+        with data:
+            return _walk_gif(data)
+
+
+def _walk_gif(data: mmap.mmap | bytes) -> tuple[int, bool]:
+    end = len(data)
+    if end < 13 or data[:6] not in (b"GIF87a", b"GIF89a"):
+        return 0, False
+    pos = 13 + _color_table(data[10])
+    frames = 0
+    while pos < end:
+        block = data[pos]
+        if block == _GIF_TRAILER:
+            return frames, True
+        if block == _GIF_EXTENSION:
+            pos = _after_sub_blocks(data, pos + 2)
+        elif block == _GIF_IMAGE and pos + 10 <= end:
+            pos = _after_sub_blocks(data, pos + 10 + _color_table(data[pos + 9]) + 1)  # + LZW code size
+            frames += pos <= end
+        else:  # cut inside a descriptor, or bytes no GIF holds there
+            break
+    return frames, False
+
+
+def _color_table(packed: int) -> int:
+    """The bytes of the colour table a descriptor's packed field announces."""
+    return 3 * (2 << (packed & 7)) if packed & 0x80 else 0
+
+
+def _after_sub_blocks(data: mmap.mmap | bytes, pos: int) -> int:
+    """Where the data sub-blocks starting at ``pos`` end (past their empty terminator);
+    past the end of ``data`` when they are cut short."""
+    end = len(data)
+    while pos < end:
+        size = data[pos]
+        pos += 1 + size
+        if size == 0:
+            return pos
+    return end + 1
 
 
 # -- decode --------------------------------------------------------------------------------
@@ -227,7 +375,8 @@ def decode_frames(path: Path, size: tuple[int, int], source_size: tuple[int, int
     args += ["-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
     frame_bytes = width * height * 3
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, bufsize=frame_bytes, process_group=0)
+        process = subprocess.Popen(_command(args), stdout=subprocess.PIPE, stderr=log, bufsize=frame_bytes,
+                                   process_group=0)
         try:
             stdout = process.stdout
             assert stdout is not None
@@ -274,7 +423,7 @@ class FrameEncoder:
         args = [ffmpeg_exe(), *_QUIET, "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}",
                 "-framerate", fps_arg(fps), "-i", "pipe:0", "-an", *output_args, *meta, str(target)]
         try:
-            self._process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            self._process = subprocess.Popen(_command(args), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                              stderr=self._log, process_group=0)
         except OSError:
             self._log.close()
@@ -367,7 +516,8 @@ def run_with_progress(args: list[str], target: Path, total_seconds: float,
     output time reached, and killing it as soon as ``cancelled()`` says so."""
     command = [ffmpeg_exe(), *_QUIET, "-nostats", "-y", "-progress", "pipe:1", *args]
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True, process_group=0)
+        process = subprocess.Popen(_command(command), stdout=subprocess.PIPE, stderr=log, text=True,
+                                   process_group=0)
         try:
             assert process.stdout is not None
             for line in process.stdout:

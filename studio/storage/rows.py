@@ -33,9 +33,13 @@ class RowValueError(ValueError):
     reports it as "holds a row that can't be read: ...")."""
 
 
-def _shown(value: Any) -> str:
+def shown_value(value: Any) -> str:
+    """``value`` as a message shows it: its repr, shortened past 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:45] + "..." + text[-10:]
+
+
+_shown = shown_value
 
 
 def _loads(text: Any, what: str = "a JSON value", shape: type = object) -> Any:

@@ -153,8 +153,6 @@ def test_a_terminated_export_ends_its_ffmpeg_and_leaves_nothing(noise_story: Noi
         _reap(child, encoder)
 
 
-@pytest.mark.xfail(strict=True, reason="needs studio.storage.ffmpeg to start ffmpeg with PR_SET_PDEATHSIG "
-                   "(patch: /tmp/storage_ffmpeg_pdeathsig.diff); drop this mark once it does")
 def test_a_killed_export_takes_every_ffmpeg_child_with_it(noise_story: NoiseStory, tmp_path: Path) -> None:
     """SIGKILL runs no code in the export: its encoder (and any decoder feeding it) must still
     end at once, not finish the episode alone for seconds."""

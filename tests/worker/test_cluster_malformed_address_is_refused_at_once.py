@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from studio.core.errors import StudioError
-from studio.worker.cluster import parse_cluster
+from studio.worker.cluster import ClusterSpec, parse_cluster
 from studio.worker.cluster.spec import address_problem
 
 
@@ -28,12 +28,25 @@ from studio.worker.cluster.spec import address_problem
     ("http://head:6379", "without a scheme"),
     ("::1:6379", "IPv6 host goes in brackets"),
     ("my head:6379", "is not a host name"),
+    ("bad host:::", "is not a host name"),
+    ("head::6379", "IPv6 host goes in brackets"),
+    ("[::1]", "it has no port"),
+    ("[::1]6379", "IPv6 host goes in brackets"),
+    ("[head]:6379", "not an IPv6 address in brackets"),
+    ("[::1:6379", "IPv6 host goes in brackets"),
+    ("he]ad:6379", "is not a host name"),
+    ("head:63x9", "from 1 to 65535, not '63x9'"),
+    ("head:65536", "from 1 to 65535, not '65536'"),
+    ("head:\t6379", "from 1 to 65535"),
 ])
 def test_what_is_wrong_with_an_address(address: str, said: str) -> None:
     assert said in address_problem(address)
 
 
-@pytest.mark.parametrize("address", ["local", "auto", "10.0.0.5:6379", "head.example:6379", "[::1]:6379"])
+GOOD = ["local", "auto", "10.0.0.5:6379", "head.example:6379", "[::1]:6379", "[fd00::5]:1", "head-2:65535"]
+
+
+@pytest.mark.parametrize("address", GOOD)
 def test_good_addresses_pass(address: str) -> None:
     assert address_problem(address) == ""
 
@@ -61,10 +74,39 @@ def test_joining_a_malformed_address_fails_at_once_without_asking_ray(address: s
 
     fake = _FakeRay()
     monkeypatch.setitem(sys.modules, "ray", fake)
-    spec = parse_cluster(address, connect_timeout_s=1)
+    spec = ClusterSpec(address=address, connect_timeout_s=1)  # as parse_cluster would not make it (below)
     started = time.perf_counter()
     with pytest.raises(StudioError, match="is not a Ray cluster's address") as caught:
         RayCluster.connect(spec)
     assert time.perf_counter() - started < 1.0
     assert fake.inits == []
     assert address in caught.value.message
+
+
+MALFORMED = ["bad host:::", "head:-1", "10.0.0.5", "head:99999", ":6379", "head:", "head:port", "::1:6379",
+             "[nothost]:6379", "my head:6379", "http://head:6379"]
+
+
+@pytest.mark.parametrize("address", MALFORMED)
+def test_parsing_a_malformed_address_refuses_it_naming_it(address: str) -> None:
+    """Refused when given (``--cluster``, the settings dialog), not only when joined."""
+    with pytest.raises(StudioError) as caught:
+        parse_cluster(address, connect_timeout_s=1)
+    assert caught.value.message.startswith(f"{address!r} is not a Ray cluster's address: ")
+    assert address_problem(address) in caught.value.message
+    assert "HOST:PORT" in caught.value.hint
+
+
+@pytest.mark.parametrize("address", [*GOOD, " 10.0.0.5:6379 ", "AUTO", "Local"])
+def test_good_addresses_parse(address: str) -> None:
+    spec = parse_cluster(address, actors=2)
+    given = address.strip()
+    assert spec.address == (given.lower() if given.lower() in ("local", "auto") else given)
+    assert spec.actors == 2
+
+
+def test_client_and_empty_addresses_keep_their_own_messages() -> None:
+    with pytest.raises(StudioError, match="Ray client addresses"):
+        parse_cluster("ray://head:10001")
+    with pytest.raises(StudioError, match="No cluster address given"):
+        parse_cluster("  ")

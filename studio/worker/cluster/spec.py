@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import ipaddress
 import sys
 from dataclasses import dataclass
 from types import ModuleType
@@ -79,8 +80,11 @@ class ClusterSpec:
 
 
 def parse_cluster(text: str, actors: int | None = None, connect_timeout_s: float | None = None) -> ClusterSpec:
-    """``local``, ``auto`` or an address (``ray://`` client addresses are refused: progress
-    streams from the actors, which Ray's client mode does not carry)."""
+    """``local``, ``auto`` or a head's ``HOST:PORT`` (``ray://`` client addresses are
+    refused: progress streams from the actors, which Ray's client mode does not carry).
+
+    A malformed address is refused here, naming it and what is wrong with it (see
+    :func:`address_problem`), before anything waits on it."""
     address = text.strip()
     if address.lower() in (LOCAL, AUTO):
         address = address.lower()
@@ -88,6 +92,11 @@ def parse_cluster(text: str, actors: int | None = None, connect_timeout_s: float
         raise StudioError(f"Ray client addresses ({address}) are not supported.",
                           hint="Run the studio on a machine of the cluster and use --cluster auto, or give the "
                           "head's GCS address (HOST:6379).")
+    problem = address_problem(address) if address else ""
+    if problem:
+        raise StudioError(f"{address!r} is not a Ray cluster's address: {problem}.",
+                          hint="Use --cluster local, auto, or the head's HOST:PORT (e.g. 10.0.0.5:6379, "
+                          "[fd00::5]:6379).")
     if connect_timeout_s is None:
         return ClusterSpec(address=address, actors=actors)
     return ClusterSpec(address=address, actors=actors, connect_timeout_s=connect_timeout_s)
@@ -101,15 +110,35 @@ def address_problem(address: str) -> str:
         return ""
     if "://" in address:
         return "write the head's HOST:PORT without a scheme such as http://"
+    if address.startswith("[") and address.endswith("]"):
+        return "it has no port (write [HOST]:PORT, e.g. [::1]:6379)"
     host, sep, port = address.rpartition(":")
     if not sep:
         return "it has no port (write HOST:PORT, e.g. 10.0.0.5:6379)"
     if not host or host == "[]":
         return "it has no host before the port (write HOST:PORT, e.g. 10.0.0.5:6379)"
-    if ":" in host and not (host.startswith("[") and host.endswith("]")):
-        return "an IPv6 host goes in brackets ([::1]:6379)"
-    if any(c.isspace() or c in "/@?#" for c in host):
+    return _host_problem(host) or _port_problem(port)
+
+
+def _host_problem(host: str) -> str:
+    """What is wrong with the host part: a space, a character no host name holds, colons
+    outside brackets, or brackets around something that is not an IPv6 address."""
+    if any(c.isspace() or not c.isprintable() or c in "/@?#\\" for c in host):
         return f"{host!r} is not a host name or IP address"
+    bracketed = host.startswith("[") and host.endswith("]")
+    if ":" in host and not bracketed:
+        return "an IPv6 host goes in brackets ([::1]:6379)"
+    if bracketed:
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return f"{host!r} is not an IPv6 address in brackets"
+    elif "[" in host or "]" in host:
+        return f"{host!r} is not a host name or IP address"
+    return ""
+
+
+def _port_problem(port: str) -> str:
     if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
         return f"the port must be a number from 1 to 65535, not {port!r}"
     return ""
