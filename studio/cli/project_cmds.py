@@ -288,16 +288,40 @@ def _print_text_tree(tree: StoryTree) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    with open_for_reading(args.path) as project:
-        info = project.info()
-    if args.json:
+    from studio.storage.errors import ProjectDamagedError
+
+    try:
+        with open_for_reading(args.path) as project:
+            info = {**project.info(), "damaged": False}
+    except ProjectDamagedError as error:
+        # A damaged project is what a user runs `info` on to learn about: report what can be
+        # told without reading the database, then fail as before (the message on stderr, exit 2).
+        _print_info(damaged_info(args.path, error), as_json=args.json)
+        raise
+    _print_info(info, as_json=args.json)
+    return 0
+
+
+def damaged_info(path: str, error: StudioError) -> dict[str, Any]:
+    """What ``info`` can say of the project at ``path`` whose database can't be read: its
+    folder, its size on disk, that it is damaged and ``error``'s message as its problem."""
+    from studio.storage.project import _folder_size, normalise_project_path
+
+    folder = normalise_project_path(path)
+    return {"path": str(folder), "damaged": True, "size_bytes": _folder_size(folder),
+            "problems": [error.message]}
+
+
+def _print_info(info: dict[str, Any], *, as_json: bool) -> None:
+    if as_json:
         print_json(info)
-        return 0
+        return
     for key, value in info.items():
         if isinstance(value, list):
             value = ", ".join(value) if value else "-"
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
         print(f"{key:>15}: {printable(str(value))}")
-    return 0
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:

@@ -234,6 +234,7 @@ class QueuePanel(QWidget):
         self._fit_columns(grow, jobs)
         counts = [f"{running} running", f"{queued} queued"] + ([f"{blocked} blocked"] if blocked else [])
         self.summary.setText(" · ".join(counts) if running or queued or blocked else "Queue empty")
+        self._show_detail(self._selected_job())
         self._update_buttons()
         has_jobs = bool(queued or running or attention or blocked)
         if has_jobs != self.has_jobs:
@@ -270,21 +271,24 @@ class QueuePanel(QWidget):
 
     def _on_selection(self) -> None:
         job = self._selected_job()
-        if job is None:
-            self.detail.setText("")
-        else:
-            status = kind_name(job.status)
-            if status == "failed":
-                text = f"<b style='color:#ff7a7a'>Failed:</b> {job.error}"
-                if job.hint:
-                    text += f"<br><b>Hint:</b> {job.hint}"
-                self.detail.setText(text)
-            else:
-                self.detail.setText(f"{self.describe_job(job)} · engine {job.engine or '—'} · "
-                                    f"seed {job.seed}")
-            if job.node_id:
-                self.job_selected.emit(job.node_id)
+        self._show_detail(job)
+        if job is not None and job.node_id:
+            self.job_selected.emit(job.node_id)
         self._update_buttons()
+
+    def _show_detail(self, job: Any) -> None:
+        """The line under the list, for the selected ``job`` (None: empty). Shown again at each
+        refresh, so that it follows the job (a selected job that fails says why at once)."""
+        if job is None:
+            text = ""
+        elif kind_name(job.status) == "failed":
+            text = f"<b style='color:#ff7a7a'>Failed:</b> {job.error}"
+            if job.hint:
+                text += f"<br><b>Hint:</b> {job.hint}"
+        else:
+            text = f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}"
+        if self.detail.text() != text:
+            self.detail.setText(text)
 
     def _update_buttons(self) -> None:
         job = self._selected_job()

@@ -46,9 +46,16 @@ def kamishibai(*args: str, timeout: float = 180, input: str | bytes | None = Non
 
 
 def new_project(folder: Path) -> Path:
+    """A new project at ``folder``; its path as ``new`` printed it, escaped for a terminal
+    (a line break shows as ⏎), matched back to the folder made."""
+    from studio.cli.common import printable
+
     done = kamishibai("new", str(folder))
     assert done.returncode == 0, done.stderr
-    return Path(done.stdout.strip())
+    printed = done.stdout.strip()
+    made = [p for p in folder.parent.iterdir() if printable(str(p)) == printed]
+    assert len(made) == 1, (printed, sorted(folder.parent.iterdir()))
+    return made[0]
 
 
 def play(path: Path, text: str = LINE, *extra: str) -> dict[str, Any]:

@@ -86,6 +86,15 @@ def cover_source(image_w: int, image_h: int, target: QRectF) -> QRectF:
     return QRectF(0, (image_h - h) / 2, image_w, h)
 
 
+def card_tooltip(summary: NodeSummary) -> str:
+    """A card's tooltip: its instruction's excerpt, then its take's error and engine warnings.
+    A card made for a turn whose take already failed (a project opened, a delete undone)
+    says so as one updated later does."""
+    error = f"\n\n{summary.error}" if summary.error else ""
+    warned = f"\n\n{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
+    return summary.excerpt + error + warned
+
+
 class CardItem(QGraphicsItem):
     """A node's card. Geometry is fixed; the scene positions it from the layout."""
 
@@ -105,7 +114,7 @@ class CardItem(QGraphicsItem):
         # in Python (which would also have to win the GIL back from the worker thread).
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip(summary.excerpt)
+        self.setToolTip(card_tooltip(summary))
 
     @property
     def node_id(self) -> str:
@@ -116,8 +125,7 @@ class CardItem(QGraphicsItem):
     def set_summary(self, summary: NodeSummary) -> None:
         if summary != self.summary:
             self.summary = summary
-            warned = f"\n\n{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
-            self.setToolTip(summary.excerpt + (f"\n\n{summary.error}" if summary.error else "") + warned)
+            self.setToolTip(card_tooltip(summary))
             self.update()
 
     def set_flags(self, *, current: bool | None = None, search_hit: bool | None = None,
