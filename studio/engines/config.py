@@ -71,6 +71,24 @@ class Placement:
         return self.device + ("+offload" if self.offload else "")
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on: its affinity where the system keeps one
+    (a container or ``taskset`` may allow fewer than the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def check_threads(threads: int, cores: int | None = None) -> int:
+    """``threads`` if an engine can use that many CPU threads here: from 1 to the usable
+    cores (``cores``, default :func:`usable_cores`); raises :class:`ConfigError` otherwise."""
+    limit = cores if cores is not None else usable_cores()
+    if not 1 <= threads <= limit:
+        raise ConfigError(f"CPU threads must be from 1 to {limit} (the cores this computer lets the studio use), "
+                          f"not {threads}.", hint="Or leave it on Automatic: all cores but one.")
+    return threads
+
+
 def _empty_placement() -> Mapping[Stage, Placement]:
     return MappingProxyType({})
 

@@ -31,14 +31,19 @@ class AppServices:
     """Where engines run: ``process`` (a child process per device) or ``in-process`` (tests
     whose engines live in the test's memory)."""
 
-    def engine_config(self, device: str, checkpoint_dirs: Sequence[Path] = ()) -> EngineConfig:
+    def engine_config(self, device: str, checkpoint_dirs: Sequence[Path] = (), *,
+                      threads: int | None = None) -> EngineConfig:
         """The engines' configuration for a device string from the settings (``cpu``,
-        ``cuda:0``, ``predict=cuda:0,decode=cuda:1``) and the checkpoints folders to look in
-        (default: the app's own)."""
-        return EngineConfig.parse(device or "cpu", checkpoints=list(checkpoint_dirs) or [self.checkpoints])
+        ``cuda:0``, ``predict=cuda:0,decode=cuda:1``), the checkpoints folders to look in
+        (default: the app's own) and the CPU threads of each engine process (None: automatic,
+        all cores but one, shared out when several devices run at once)."""
+        return EngineConfig.parse(device or "cpu", checkpoints=list(checkpoint_dirs) or [self.checkpoints],
+                                  threads=threads)
 
-    def device_configs(self, devices: str, device: str, checkpoint_dirs: Sequence[Path] = ()) -> list[EngineConfig]:
+    def device_configs(self, devices: str, device: str, checkpoint_dirs: Sequence[Path] = (), *,
+                       threads: int | None = None) -> list[EngineConfig]:
         """One configuration per worker: ``devices`` (``cpu,cuda:0,cuda:1``; a worker's
-        stages as ``predict=cuda:0;decode=cuda:1``), else the one ``device``."""
+        stages as ``predict=cuda:0;decode=cuda:1``), else the one ``device``; each with
+        ``threads`` CPU threads."""
         items = [item.strip().replace(";", ",") for item in devices.split(",") if item.strip()]
-        return [self.engine_config(item, checkpoint_dirs) for item in items or [device]]
+        return [self.engine_config(item, checkpoint_dirs, threads=threads) for item in items or [device]]

@@ -71,7 +71,7 @@ class ProjectSession(QObject):
             engine = self.registry.names()[0]
         try:
             configs = self.services.device_configs(self.settings.devices, self.settings.device,
-                                                   self.settings.checkpoint_dirs())
+                                                   self.settings.checkpoint_dirs(), threads=self._cpu_threads())
             self.service = GenerationService(self.project, self.registry, devices=configs,
                                              default_engine=engine, auto_requeue=self.settings.auto_requeue,
                                              hosts=HostMode(self.services.engine_host), writer=self.writer,
@@ -88,6 +88,14 @@ class ProjectSession(QObject):
         for job in self.service.jobs():
             self.tracker.add_existing(job)
         self.service.start()
+
+    def _cpu_threads(self) -> int | None:
+        """The CPU threads setting for this project's engines (None: automatic); a value the
+        settings refused is logged here and said in Settings."""
+        problem = self.settings.cpu_threads_problem()
+        if problem:
+            log.warning("The CPU threads setting was refused (automatic is used): %s", problem)
+        return self.settings.cpu_threads
 
     def _cluster_spec(self) -> Any:
         """The Ray cluster the settings name (None: this machine's devices). The service joins

@@ -1,5 +1,5 @@
-"""User preferences kept with QSettings: the engine and its settings, queue behaviour,
-recent projects, appearance, where model weights are.
+"""User preferences kept with QSettings: the engine and its settings, devices and CPU
+threads, queue behaviour, recent projects, appearance, where model weights are.
 
 Everything goes through :class:`StudioSettings`, which wraps one QSettings object, so
 tests can hand the window an ini file in a temporary folder instead of the user's. The
@@ -16,12 +16,16 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
+from studio.core.errors import StudioError
+from studio.engines.config import check_threads
 from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
 
 MAX_RECENT = 8
 MAX_PLACES = 50
 """Projects whose last selected turn is remembered (the most recently closed ones)."""
 APPEARANCES = ("system", "light", "dark")
+AUTOMATIC_THREADS = "auto"
+"""How the CPU threads setting is stored while it is automatic (an empty value reads the same)."""
 
 
 def _bool(value: Any, default: bool) -> bool:
@@ -123,6 +127,37 @@ class StudioSettings:
     @cluster_actors.setter
     def cluster_actors(self, count: int | None) -> None:
         self.q.setValue("engine/cluster_actors", str(count or ""))
+
+    @property
+    def cpu_threads(self) -> int | None:
+        """CPU threads of each engine process on this computer (None: automatic, all cores
+        but one, shared out when several devices run at once). A stored value that can't be
+        used here reads as None; :meth:`cpu_threads_problem` says why."""
+        return self._stored_cpu_threads()[0]
+
+    @cpu_threads.setter
+    def cpu_threads(self, threads: int | None) -> None:
+        """Raises :class:`~studio.engines.config.ConfigError` for a count this computer can't run."""
+        self.q.setValue("engine/cpu_threads", AUTOMATIC_THREADS if threads is None else str(check_threads(threads)))
+        self.q.sync()
+
+    def cpu_threads_problem(self) -> str:
+        """Why the stored CPU threads value was refused (empty: it wasn't)."""
+        return self._stored_cpu_threads()[1]
+
+    def _stored_cpu_threads(self) -> tuple[int | None, str]:
+        """(the CPU threads to use, why the stored value was refused): a file without the
+        value, or with one that is not a usable count (edited by hand, or written on a
+        computer with more cores), means automatic."""
+        raw = str(self.q.value("engine/cpu_threads", "") or "").strip()
+        if raw.lower() in ("", AUTOMATIC_THREADS):
+            return None, ""
+        try:
+            return check_threads(int(raw)), ""
+        except ValueError:
+            return None, f"CPU threads must be a whole number or {AUTOMATIC_THREADS}, not {raw!r}."
+        except StudioError as error:
+            return None, error.message
 
     @property
     def auto_requeue(self) -> bool:

@@ -1,5 +1,5 @@
-"""Preferences: each engine's settings (a form from its schema), the device, auto re-queue,
-appearance, and where model weights are looked for."""
+"""Preferences: each engine's settings (a form from its schema), the device and CPU threads,
+auto re-queue, appearance, and where model weights are looked for."""
 
 from __future__ import annotations
 
@@ -18,12 +18,14 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QSpinBox,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.core.errors import StudioError
+from studio.engines import config as engine_config
 from studio.engines.registry import EngineRegistry
 from studio.engines.weights_search import hf_hub_cache
 from studio.ui.cluster_settings import ClusterChoice
@@ -31,6 +33,7 @@ from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
 from studio.ui.settings import APPEARANCES, StudioSettings
 
 APPEARANCE_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
+AUTOMATIC_THREADS_LABEL = "Automatic (all cores but one)"
 
 
 class SettingsDialog(QDialog):
@@ -85,13 +88,25 @@ class SettingsDialog(QDialog):
         self.reroll_selects.setChecked(settings.reroll_selects)
         self.reroll_selects.setToolTip("Off: the new take is added beside the chosen one and nothing below it "
                                        "becomes stale until you choose it.")
+        self.cpu_threads = self._threads_box(settings.cpu_threads)
+        self.threads_error = QLabel("", self)
+        self.threads_error.setObjectName("errorLabel")
+        self.threads_error.setWordWrap(True)
+        problem = settings.cpu_threads_problem()
+        if problem:
+            self.threads_error.setText(f"The saved CPU threads were refused and reset: {problem}")
+        self.threads_error.setVisible(bool(problem))
+        self.cpu_threads.valueChanged.connect(self.threads_error.hide)  # a new choice replaces the refused one
         general = QFormLayout()
         general.addRow("Device", self.device)
+        general.addRow("CPU threads", self.cpu_threads)
+        general.addRow("", self.threads_error)
         self.cluster = ClusterChoice(settings.cluster, settings.cluster_actors, self)
         general.addRow("Render farm", self.cluster)
         general.addRow("", self.auto_requeue)
         general.addRow("", self.reroll_selects)
-        device_note = QLabel("The device and the checkpoints folder apply to the next project you open.", self)
+        device_note = QLabel("The device, the CPU threads and the checkpoints folder apply to the next project "
+                             "you open.", self)
         device_note.setWordWrap(True)
         device_note.setObjectName("dimLabel")
         general.addRow("", device_note)
@@ -125,6 +140,24 @@ class SettingsDialog(QDialog):
         layout.addLayout(general)
         layout.addWidget(buttons)
 
+    def _threads_box(self, threads: int | None) -> QSpinBox:
+        """0 (shown as :data:`AUTOMATIC_THREADS_LABEL`) or a count up to the usable cores:
+        the box itself refuses a number past them."""
+        cores = engine_config.usable_cores()
+        box = QSpinBox(self)
+        box.setRange(0, cores)
+        box.setSpecialValueText(AUTOMATIC_THREADS_LABEL)
+        box.setValue(threads or 0)
+        box.setToolTip(f"CPU threads each engine process uses for inference, from 1 to {cores} (the cores this "
+                       "computer lets the studio use). Automatic keeps a core for the window, and shares the "
+                       "cores out when several devices run at once.")
+        return box
+
+    def threads(self) -> int | None:
+        """The chosen CPU threads (None: automatic); raises for a count this computer can't run."""
+        value = self.cpu_threads.value()
+        return engine_config.check_threads(value) if value else None
+
     def _show_engine(self, index: int) -> None:
         """Show one engine's form, the stack sized to it (not to the longest form)."""
         for position, form in enumerate(self.forms.values()):
@@ -148,6 +181,7 @@ class SettingsDialog(QDialog):
             QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
             return
         try:
+            self.threads()
             self.cluster.validated()
         except StudioError as error:
             QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
@@ -165,6 +199,7 @@ class SettingsDialog(QDialog):
         for name, form in self.forms.items():
             self.settings.set_engine_values(name, form.overrides())
         self.settings.device = self.device.currentText().strip() or "cpu"
+        self.settings.cpu_threads = self.threads()
         if self.cluster.available:  # without Ray the choice was greyed: keep what was there
             self.settings.cluster = self.cluster.address()
             self.settings.cluster_actors = self.cluster.actor_count()
