@@ -285,12 +285,17 @@ class MainWindow(QMainWindow):
         return run
 
     def _set_project_actions_enabled(self, on: bool) -> None:
+        """The project's actions on or off, their tooltips their names again: why one was off
+        on the closed project's selection is no reason now (an opened project's workspace gives
+        its own reasons, see :meth:`Workspace.update_actions`)."""
         a = self.actions_
         for group, actions in a.groups:
             if group in ("Turn", "Navigate", "View") or group == "Edit":
                 for action in actions:
                     action.setEnabled(on)
+                    action.setToolTip("")
         a.export.setEnabled(on)
+        a.export.setToolTip("")
         a.close_project.setEnabled(on)
 
     # -- projects ----------------------------------------------------------------------------
@@ -659,12 +664,16 @@ class MainWindow(QMainWindow):
     def ask_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self.registry, self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            before = (self.settings.device, self.settings.checkpoints_folder)
+            before = self._next_project_settings()
             dialog.save()
             self.apply_settings()
-            later = self.session is not None and before != (self.settings.device, self.settings.checkpoints_folder)
-            self.show_message("Settings saved; the device and the checkpoints folder apply to the next project "
-                              "you open." if later else "Settings saved.")
+            later = self.session is not None and before != self._next_project_settings()
+            self.show_message("Settings saved; the device, the CPU threads and the checkpoints folder apply to the "
+                              "next project you open." if later else "Settings saved.")
+
+    def _next_project_settings(self) -> tuple[object, ...]:
+        """The settings an open project's engines were set up with (they apply to the next one)."""
+        return (self.settings.device, self.settings.checkpoints_folder, self.settings.cpu_threads)
 
     def apply_settings(self) -> None:
         """What takes effect at once: the appearance, and the welcome page's facts."""

@@ -29,8 +29,27 @@ from studio.ui.job_tracker import JobTracker, kind_name
 from studio.ui.toolbutton import tool_button
 
 REFRESH_MS = 120
-RETRY_TIP = "Retry the selected failed job"
+RETRY_TIP = "Retry the selected failed, cancelled or interrupted job"
+"""Retry's tooltip while no job it could retry is selected."""
+RETRY_DELETED_TIP = "Its turn was deleted: undo the delete (Ctrl+Z) to retry it"
+RETRYABLE_STATUSES = ("failed", "cancelled", "interrupted")
 MAX_FINISHED_SHOWN = 100
+
+
+def retry_tip(status: str, kind: str) -> str:
+    """Retry's tooltip for a selected job in ``status`` (a :class:`JobStatus` value) of ``kind``
+    (a :class:`JobKind` value): it names the job's state, and how the retry chooses its seed
+    (an interrupted generation runs again as it was; a failed or cancelled one gets a new seed)."""
+    if not status:
+        return RETRY_TIP
+    if status not in RETRYABLE_STATUSES:
+        shown = "finished" if status == "done" else status
+        return f"A {shown} job can't be retried: only a failed, cancelled or interrupted one can"
+    if kind == JobKind.TASK.value:  # an export: no seed to choose
+        return "Run the interrupted job again" if status == "interrupted" else f"Retry the {status} job"
+    if status == "interrupted":
+        return "Run the interrupted job again, with the same seed"
+    return f"Retry the {status} job, with a new seed"
 
 
 def format_eta(seconds: float | None) -> str:
@@ -297,11 +316,11 @@ class QueuePanel(QWidget):
         place, queued = self._run_order_place(job.id) if job is not None and status == "queued" else (-1, 0)
         self.up_button.setEnabled(place > 0)  # the first to run can't run earlier, the last later
         self.down_button.setEnabled(0 <= place < queued - 1)
-        retryable = status in ("failed", "cancelled", "interrupted")
+        retryable = status in RETRYABLE_STATUSES
         turn_gone = retryable and job.kind is not JobKind.TASK and not (job.node_id and self.turn_exists(job.node_id))
         self.retry_button.setEnabled(retryable and not turn_gone)
-        self.retry_button.setToolTip("Its turn was deleted: undo the delete (Ctrl+Z) to retry it" if turn_gone
-                                     else RETRY_TIP)
+        kind = kind_name(job.kind) if retryable else ""
+        self.retry_button.setToolTip(RETRY_DELETED_TIP if turn_gone else retry_tip(status, kind))
 
     # -- operations ----------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ from studio.core.commands import (
     SetStartState,
 )
 from studio.core.errors import StudioError
-from studio.core.model import Take, TakeStatus, new_id
+from studio.core.model import Node, Take, TakeStatus, new_id
 from studio.core.sentence import plural
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import StoryFields
@@ -150,6 +150,39 @@ GENERATE_OFF_TIP = ("Nothing to generate at the start of the story: select a tur
 PLAY_OFF_TIP = "Nothing to play yet: no turn of this branch has a clip (Generate makes one)"
 FILL_OFF_TIP = "Nothing missing: every turn of this branch has a take or one on its way"
 FILL_NO_TURN_TIP = "This branch has no turns yet: select the start and press Enter to write one"
+
+
+NOTHING_SELECTED_TIP = "Nothing selected: select a turn"
+EXPORT_OFF_TIP = "Nothing to export: this branch has no turns yet"
+TURN_OFF_TIPS = {
+    "reroll": "The start of the story can't be re-rolled: select a turn",
+    "reroll_branch": "The start of the story can't be re-rolled: select a turn to re-roll it and the turns below it",
+    "fork": "The start of the story can't be forked: select a turn",
+    "delete": "The start of the story can't be deleted: select a turn",
+}
+"""Why each action on a turn is off while the story's start is selected."""
+
+
+def turn_off_tip(node: Node | None, action: str) -> str:
+    """Why ``action`` (a key of :data:`TURN_OFF_TIPS`) is off for the selected ``node`` (None:
+    nothing selected, or the selected turn is gone)."""
+    return NOTHING_SELECTED_TIP if node is None else TURN_OFF_TIPS[action]
+
+
+def move_off_tip(node: Node | None, index: int, count: int, step: int) -> str:
+    """Why moving the selected ``node`` up (``step`` -1) or down (1) among its parent's ``count``
+    alternatives, where it stands at ``index`` (top 0), is off ("" when it can move)."""
+    if node is None:
+        return NOTHING_SELECTED_TIP
+    if node.is_root:
+        return "The start of the story has no alternatives to move among: select a turn"
+    if count < 2:
+        return "This turn has no alternatives to move among: Fork (F) makes one"
+    if step < 0 and index == 0:
+        return "Already the top alternative: nothing above it to move past"
+    if step > 0 and index + 1 >= count:
+        return "Already the bottom alternative: nothing below it to move past"
+    return ""
 
 
 def _enable(action: QAction, on: bool, off_tip: str) -> None:
@@ -565,8 +598,8 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(self.current_id)
         is_turn = node is not None and not node.is_root
         a = self.studio_actions
-        for action in (a.reroll, a.reroll_branch, a.fork, a.delete):
-            action.setEnabled(is_turn)
+        for name in TURN_OFF_TIPS:
+            _enable(getattr(a, name), is_turn, turn_off_tip(node, name))
         can_generate = is_turn or self.inspector.draft_parent is not None
         _enable(a.generate, can_generate, GENERATE_OFF_TIP)
         for shortcut in self._generate_off_keys:
@@ -575,9 +608,10 @@ class Workspace(QWidget):
         turns = [n for n in self.branch if n in self.tree.nodes and not self.tree.nodes[n].is_root]
         _enable(a.fill, any(self._missing(n) for n in turns), FILL_OFF_TIP if turns else FILL_NO_TURN_TIP)
         index, count = self.sibling_index(self.current_id)
-        a.move_up.setEnabled(index > 0)
-        a.move_down.setEnabled(index + 1 < count)
-        a.export.setEnabled(any(n in self.tree.nodes and not self.tree.nodes[n].is_root for n in self.branch))
+        for action, step in ((a.move_up, -1), (a.move_down, 1)):
+            why = move_off_tip(node, index, count, step)
+            _enable(action, not why, why)
+        _enable(a.export, bool(turns), EXPORT_OFF_TIP)
 
     def _missing(self, node_id: str) -> bool:
         """Whether "Generate missing turns" would queue ``node_id``: no finished take, and no
@@ -882,17 +916,30 @@ class Workspace(QWidget):
 
     def _show_history_step(self, changes: ChangeSet | None) -> None:
         """Say what an undo or redo did and select where it happened: the highest turn it brought
-        back (a deleted turn, a new turn redone), else the one turn it changed."""
+        back (a deleted turn, a new turn redone), else the one turn it changed if that turn is on
+        the shown branch. A turn changed on another branch (one step of a branch re-roll that
+        went past a fork) is named, not selected: the shown branch stays the author's. A
+        selected turn the step took away gives way to its nearest surviving ancestor (or the
+        turn selected before it, see :meth:`on_changes`)."""
         if not changes:
             return
+        target, brought_back = self._history_target(changes)
+        if target is not None and not brought_back and target not in self.branch:
+            self.message.emit(f"{changes.label} (turn {self.tree.depth(target)}, on another branch)")
+            return
         self.message.emit(changes.label)
+        if target is not None and target != self.current_id:
+            self.select(target)
+
+    def _history_target(self, changes: ChangeSet) -> tuple[str | None, bool]:
+        """Where an undo or redo happened, and whether it brought that turn back: the highest
+        turn it added, else the one turn it changed (None: none, or several)."""
         tree = self.tree
         added = [n for n in changes.added.get(EntityKind.NODE, frozenset()) if n in tree.nodes]
-        changed = [n for n in changes.changed.get(EntityKind.NODE, frozenset()) if n in tree.nodes]
         if added:
-            self.select(min(added, key=lambda n: (tree.depth(n), n)))
-        elif len(changed) == 1 and changed[0] != self.current_id:
-            self.select(changed[0])
+            return min(added, key=lambda n: (tree.depth(n), n)), True
+        changed = [n for n in changes.changed.get(EntityKind.NODE, frozenset()) if n in tree.nodes]
+        return (changed[0] if len(changed) == 1 else None), False
 
     def play(self) -> None:
         self.episode.play_branch()

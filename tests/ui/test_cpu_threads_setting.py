@@ -148,3 +148,31 @@ def _session(settings: StudioSettings, folder: Path) -> Iterator[Any]:
         yield session
     finally:
         session.close("cancel")
+
+
+def test_changing_only_the_threads_with_a_project_open_says_when_it_applies(
+        make_window, sample_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The threads are fixed when a project's engines are set up, as the device is: saving a
+    new count with a project open says it applies to the next project, not "Settings saved."."""
+    import studio.ui.main_window as main_window
+
+    window = make_window(sample_project)
+
+    class Accepting:
+        class DialogCode:
+            Accepted = 1
+
+        def __init__(self, settings: StudioSettings, *_args: object) -> None:
+            self.settings = settings
+
+        def exec(self) -> int:
+            return 1
+
+        def save(self) -> None:
+            self.settings.cpu_threads = 1
+
+    monkeypatch.setattr(main_window, "SettingsDialog", Accepting)
+    window.ask_settings()
+    assert "the CPU threads" in window.status_label.text() and "next project" in window.status_label.text()
+    window.ask_settings()  # the same count again: nothing waits for the next project
+    assert window.status_label.text() == "Settings saved."

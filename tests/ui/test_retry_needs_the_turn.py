@@ -37,7 +37,7 @@ def test_retry_is_off_while_the_jobs_turn_is_deleted(make_window, sample_project
     qtbot.waitUntil(lambda: leaf in session.project.tree.nodes, timeout=10_000)
     queue.select_job(job.id)
     qtbot.waitUntil(queue.retry_button.isEnabled, timeout=5000)
-    assert queue.retry_button.toolTip() == "Retry the selected failed job"
+    assert queue.retry_button.toolTip() == "Retry the cancelled job, with a new seed"
     errors.clear()
     queue.retry_button.click()
     qtbot.waitUntil(lambda: any(t.status.value == "done" for t in session.project.tree.takes_of(leaf)),
