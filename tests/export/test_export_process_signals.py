@@ -101,7 +101,8 @@ def _gone_within(pid: int, seconds: float) -> bool:
 def _export_until_encoding(story: NoiseStory, out: Path) -> tuple[subprocess.Popen[bytes], int]:
     """``kamishibai export`` of the story into ``out`` in a child process, and its encoder's
     pid once it has been taking frames for half a second."""
-    code = ("import sys; from studio.cli import main; "
+    # SIGHUP at its default, as in a terminal's session: a run under nohup hands its ignore down
+    code = ("import signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); from studio.cli import main; "
             f"sys.exit(main(['export', {str(story.path)!r}, '--leaf', {story.leaf!r}, '--out', {str(out)!r}, '-q']))")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
