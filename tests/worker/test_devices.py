@@ -106,7 +106,9 @@ def test_two_devices_run_two_branches_at_once_in_order(tmp_path: Path) -> None:
         assert len({t.conditioning["pid"] for t in takes}) == 2  # both engine processes worked
         for jobs in branches:  # a turn starts only after the one above it is done
             for above, below in itertools.pairwise(jobs):
-                assert spans[below][0] >= spans[above][1]
+                # the jobs' own records: events reach subscribers from several threads, so the
+                # turn below's "started" can be heard a moment before the turn above's "finished"
+                assert service.job(below).started_at >= service.job(above).finished_at
                 assert project.tree.takes[service.job(below).take_id].parent_take_id == service.job(above).take_id
         overlapping = any(spans[a][0] < spans[b][1] and spans[b][0] < spans[a][1]
                           for a in branches[0] for b in branches[1])
