@@ -14,6 +14,7 @@ import errno
 import logging
 import os
 import sqlite3
+import stat
 import threading
 import urllib.parse
 from collections.abc import Iterator
@@ -43,6 +44,7 @@ __all__ = ["Database", "DatabaseFacts", "ForeignSchemaError", "ProjectFileError"
            "inspect_database", "read_version"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 log = logging.getLogger(__name__)
 
 
@@ -88,11 +90,16 @@ def journal_path(db_path: Path) -> Path:
 def _hot_journal(db_path: Path) -> bool:
     """Whether ``project.db-journal`` holds a change that a stopped program did not finish
     (in rollback-journal mode: the database file may then hold half of it)."""
-    try:
-        with open(journal_path(db_path), "rb") as handle:
-            return handle.read(len(JOURNAL_MAGIC)) == JOURNAL_MAGIC
+    try:  # never waits: a named pipe planted there is opened without blocking, and is no journal
+        fd = os.open(journal_path(db_path), os.O_RDONLY | _NONBLOCK)
     except OSError:
         return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, len(JOURNAL_MAGIC)) == JOURNAL_MAGIC
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _unfinished_change(db_path: Path) -> UnfinishedChangeError:
@@ -132,7 +139,34 @@ class DatabaseFacts:
     meta: dict[str, str]
 
 
+SIDE_SUFFIXES = ("-journal", "-wal", "-shm")
+"""The files SQLite keeps beside a database (its unfinished changes and their index)."""
+_KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def _check_side_files(db_path: Path) -> None:
+    """Refuse a database whose SQLite side files (``-journal``, ``-wal``, ``-shm``) are not
+    plain files: opening a named pipe waits for good (this module's look for a hot journal
+    and SQLite itself), and SQLite refuses a link or a folder only as "unable to open"."""
+    for suffix in SIDE_SUFFIXES:
+        side = db_path.with_name(db_path.name + suffix)
+        try:
+            mode = os.lstat(side).st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise describe_os_error(error, db_path.parent, f"read {side}") from None
+        if stat.S_ISREG(mode):
+            continue
+        what = next((name for test, name in _KINDS if test(mode)), "not a plain file")
+        raise ProjectFileError(f"Can't open {db_path.parent}: SQLite's side file {side.name} is {what}, not a file.",
+                               hint=f"Nothing was changed. {side.name} holds only SQLite's work on {db_path.name}: "
+                               f"remove {side} (a link: put the file it leads to in its place), then try again.")
+
+
 def _check_header(db_path: Path) -> None:
+    _check_side_files(db_path)
     if not db_path.exists():
         raise ProjectFileError(f"{db_path} does not exist.", hint="Is this a Kamishibai project folder?")
     if not db_path.is_file():

@@ -18,6 +18,7 @@ That saves two disk flushes per generated take.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import socket
@@ -42,13 +43,40 @@ INTERRUPTED_MESSAGE = "The studio stopped while this job was running."
 
 
 def owner_token() -> str:
-    """Who runs a job: ``host:pid``; used to tell a crashed owner from a live one."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """Who runs a job: ``host:pid:started``, used to tell a crashed owner from a live one.
+
+    ``started`` (:func:`process_start`) tells this process from a later one given the same
+    pid once it is gone (after a reboot, pids start over). Where it can't be read (no
+    ``/proc``), the token is ``host:pid``, as earlier versions wrote it."""
+    started = process_start(os.getpid())
+    return f"{socket.gethostname()}:{os.getpid()}" + (f":{started}" if started else "")
+
+
+@functools.cache
+def _boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()[:8]
+    except OSError:
+        return ""
+
+
+def process_start(pid: int) -> str:
+    """When process ``pid`` started, as ``BOOT-TICKS`` (this boot's id, and its start in
+    clock ticks since boot); "" where it can't be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return ""
+    boot = _boot_id()
+    # fields[0] is the state (field 3 of proc(5)); the start time is field 22
+    return f"{boot}-{fields[19]}" if boot and len(fields) > 19 and fields[19].isdigit() else ""
 
 
 def owner_alive(owner: str) -> bool:
-    """True if ``owner`` is another live process on this host (not us, not a zombie)."""
-    host, _, pid_text = owner.rpartition(":")
+    """True if ``owner`` is another live process on this host (not us, not a zombie, not a
+    process that took a dead owner's pid)."""
+    host, _, rest = owner.partition(":")
+    pid_text, _, started = rest.partition(":")
     if host != socket.gethostname() or not pid_text.isdigit():
         return False
     pid = int(pid_text)
@@ -66,7 +94,10 @@ def owner_alive(owner: str) -> bool:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return True
-    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+    if stat.rpartition(")")[2].split()[:1] == ["Z"]:
+        return False
+    now = process_start(pid)
+    return not (started and now and now != started)
 
 
 def _settings_json(settings: Mapping[str, Any]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -91,9 +92,12 @@ def read_representation(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
     from safetensors import SafetensorError, safe_open
 
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except OSError as error:
         raise MediaError(f"Can't read the representation {path}: {error.strerror or error}.") from None
+    if not stat.S_ISREG(info.st_mode):  # opening a named pipe would wait for a writer for good
+        raise MediaError(f"The representation {path} is not a regular file.")
+    size = info.st_size
     if size > MAX_REPRESENTATION_BYTES:
         raise MediaError(f"The representation {path} is {size:,} bytes; the limit is {MAX_REPRESENTATION_BYTES:,}.")
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from studio.core.errors import StudioError
@@ -56,3 +58,14 @@ def to_relative(root: Path, path: Path) -> str:
         return target.relative_to(base).as_posix()
     except ValueError:
         raise UnsafePathError(f"{path} is not inside the project {root}.") from None
+
+
+def is_own_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder itself, not a link to one (nor anything else).
+
+    Sweeps that remove files (abandoned partial writes, unused imports) walk only such
+    folders: through a link they would remove files outside the project."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False

@@ -43,7 +43,7 @@ from studio.storage.errors import (
     unwritable_folder_error,
 )
 from studio.storage.lock import LockHolder, WriterLock
-from studio.storage.paths import UnsafePathError, check_name, resolve_inside
+from studio.storage.paths import UnsafePathError, check_name, is_own_folder, resolve_inside
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values
 from studio.storage.staging import StagingDir, staging_prefix, sweep
 from studio.storage.unused_media import PendingImports, remove_files, remove_unused_imports, strings_in
@@ -533,10 +533,13 @@ def _remove_partial_media(folder: Path) -> list[str]:
     """Remove the half-written temporary files that processes killed while writing media (an
     imported picture or scene clip, a take's file) left under ``media/``: nothing names
     them, they are never finished, and they can be large. Links are neither followed nor
-    removed. Returns one line saying what was removed (none when nothing was)."""
+    removed, ``media/`` itself included. Returns one line saying what was removed (none when nothing was)."""
+    media = folder / MEDIA_DIR
+    if not is_own_folder(media):  # a linked media folder: its files are not the project's to remove
+        return []
     now = time.time()
     count = size = 0
-    for here, _dirs, names in os.walk(folder / MEDIA_DIR):  # never descends into linked folders
+    for here, _dirs, names in os.walk(media):  # never descends into linked folders
         for name in names:
             if not is_temp_name(name):
                 continue

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.tree import StoryTree
-from studio.storage.paths import UnsafePathError, resolve_inside
+from studio.storage.paths import UnsafePathError, is_own_folder, resolve_inside
 
 log = logging.getLogger(__name__)
 
@@ -135,15 +135,17 @@ def named_media(folder: Path, tree: StoryTree) -> set[Path]:
 
 def unused_imports(folder: Path, tree: StoryTree, media_dir: str, now: float | None = None) -> list[Path]:
     """The imported files under ``folder/media_dir`` that nothing in ``tree`` names and that
-    are at least :data:`UNUSED_MIN_AGE_S` old. Links (to a file or a folder) are never
-    followed or listed."""
+    are at least :data:`UNUSED_MIN_AGE_S` old. Links (to a file or a folder, ``media/``
+    itself included) are never followed or listed."""
     now = time.time() if now is None else now
     named: set[Path] | None = None
     found: list[Path] = []
+    if not is_own_folder(folder / media_dir):  # linked elsewhere: no row can name its files
+        return found
     for sub in IMPORT_FOLDERS:
         place = folder / media_dir / sub
         try:
-            if not stat.S_ISDIR(os.lstat(place).st_mode):
+            if not is_own_folder(place):
                 continue
             entries = list(os.scandir(place))
         except OSError:

@@ -101,11 +101,11 @@ class ProjectSession(QObject):
         """The Ray cluster the settings name (None: this machine's devices). The service joins
         it on a thread of its own; without Ray, or at a wrong address, the cluster status
         under the queue says why (with the install command), and queued jobs wait."""
-        if not self.settings.cluster:
-            return None
-        from studio.worker.cluster import parse_cluster
+        from studio.worker.cluster import saved_cluster
 
-        return parse_cluster(self.settings.cluster, self.settings.cluster_actors)
+        # a malformed saved address is kept: the cluster status says what is wrong with it,
+        # where refusing it here would switch generation off with no word of the cluster
+        return saved_cluster(self.settings.cluster, self.settings.cluster_actors)
 
     def connect_again(self) -> bool:
         """Join the render farm again after joining failed, at the address the settings give

@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 POLL_S = 0.02
 """How often the parent looks at the job's cancel check while the child works."""
 STOP_TIMEOUT_S = 5.0
+CANCEL_GRACE_S = 10.0
+"""How long a child may go on after its job was cancelled before the parent ends it: an
+engine looks at its cancel check every step, so one that has not answered by then is
+stuck in a call that never looks (a driver call, a deadlock in a native library)."""
 PROGRESS_INTERVAL_S = 0.05
 """Least time between two progress messages of a stage from the engine process."""
 
@@ -194,9 +198,14 @@ class ProcessHost:
     def _follow(self, watch: selectors.BaseSelector, conn: multiprocessing.connection.Connection, cancel: Event,
                 listener: HostListener, cancelled: CancelCheck) -> HostResult:
         stage = "start"
+        cancelled_at: float | None = None
         while True:
-            if cancelled():
+            if cancelled_at is None and cancelled():
                 cancel.set()
+                cancelled_at = time.monotonic()
+            if cancelled_at is not None and time.monotonic() - cancelled_at > CANCEL_GRACE_S:
+                self._end_stuck(stage)
+                raise Cancelled()
             ready = {key.data for key, _ in watch.select(timeout=POLL_S)}
             if not ready:
                 continue
@@ -239,6 +248,18 @@ class ProcessHost:
         log.warning("%s (device %s)", message, self.device)
         raise HostJobError(Failure(message, hint="Nothing of this take was kept; the next job starts a fresh "
                                   "engine process. Retry the job, or choose another engine or device."))
+
+    def _end_stuck(self, stage: str) -> None:
+        """End a child that did not answer a cancel within :data:`CANCEL_GRACE_S` (what it
+        had loaded goes with it; the next job starts a fresh one)."""
+        process = self._process
+        log.warning("The engine process did not stop within %g s of a cancel during %s; it was ended (device %s).",
+                    CANCEL_GRACE_S, STAGE_WORDS.get(stage, stage), self.device)
+        if process is not None:
+            process.kill()
+            process.join(STOP_TIMEOUT_S)
+        self._forget()
+        self.restarts += 1
 
     def _forget(self) -> None:
         if self._conn is not None:

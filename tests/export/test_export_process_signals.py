@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 from studio.storage.media import write_clip
+from tests.process_state import running
 
 from .helpers import build
 
@@ -80,18 +81,9 @@ def _is_encoder(pid: int) -> bool:
     return b"pipe:0" in args and b"rawvideo" in args
 
 
-def _running(pid: int) -> bool:
-    """Whether ``pid`` still runs (a zombie waiting for its new parent to reap it does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
-
-
 def _gone_within(pid: int, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
-    while _running(pid):
+    while running(pid):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.01)
@@ -134,7 +126,7 @@ def _reap(child: subprocess.Popen[bytes], encoder: int) -> None:
     if child.poll() is None:
         child.kill()
         child.wait()
-    if _running(encoder):
+    if running(encoder):
         with contextlib.suppress(OSError):
             os.kill(encoder, signal.SIGKILL)
 
@@ -167,6 +159,6 @@ def test_a_killed_export_takes_every_ffmpeg_child_with_it(noise_story: NoiseStor
     finally:
         _reap(child, encoder)
         for pid in ffmpegs - {encoder}:
-            if _running(pid):
+            if running(pid):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from studio.storage import ffmpeg, media
+from tests.process_state import running
 
 
 @pytest.fixture
@@ -74,14 +75,6 @@ def test_with_setpriv_every_ffmpeg_works_as_before(tmp_path: Path) -> None:
     _round_trip(tmp_path)
 
 
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
-
-
 def _wait_for_ffmpeg(pid: int) -> None:
     deadline = time.monotonic() + 10
     while "ffmpeg" not in os.path.basename(os.readlink(f"/proc/{pid}/exe")):
@@ -108,9 +101,9 @@ def test_an_encoder_dies_with_the_thread_that_started_it(tmp_path: Path) -> None
     try:
         pid = encoder._process.pid
         deadline = time.monotonic() + 5
-        while _running(pid) and time.monotonic() < deadline:
+        while running(pid) and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert not _running(pid), "ffmpeg outlived the thread that started it"
+        assert not running(pid), "ffmpeg outlived the thread that started it"
         assert encoder._process.wait(timeout=5) == -9
     finally:
         encoder.__exit__(None, None, None)

@@ -202,7 +202,7 @@ def test_opening_a_render_farm_project_returns_to_the_event_loop_and_the_jobs_th
     assert _job_rows(path) == ["done"] * 4
 
 
-@pytest.mark.parametrize("where", ["closed port", "no ray"])
+@pytest.mark.parametrize("where", ["closed port", "no ray", "malformed address"])
 def test_a_render_farm_that_cannot_be_joined_is_said_plainly_and_the_jobs_stay_queued(
         qtbot, make_window, settings: StudioSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         no_ray_left: None, where: str) -> None:
@@ -212,6 +212,8 @@ def test_a_render_farm_that_cannot_be_joined_is_said_plainly_and_the_jobs_stay_q
     if where == "no ray":
         monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails, as where Ray is not installed
         settings.cluster, expected = "local", INSTALL_HINT
+    elif where == "malformed address":  # saved by hand, or by a version that did not check it
+        settings.cluster, expected = "head:-1", "not a Ray cluster's address"
     else:
         port = _closed_port()
         settings.cluster, expected = f"127.0.0.1:{port}", f"nothing takes connections at 127.0.0.1:{port}"

@@ -7,8 +7,10 @@ shared with the test in memory: behaviour is chosen by words in the instruction.
 ``[pace]`` makes each stage take ``PACE_STEPS`` such steps; ``[big]`` decodes a clip
 large enough that encoding it takes a while (so a test can kill the process in the
 media write); ``[gil]`` holds the GIL in a pure Python loop for ``GIL_SECONDS`` per
-turn; ``[fail]`` raises. Each prediction's conditioning says which process made it, how often it loaded,
-and the thread budget it was given.
+turn; ``[stuck]`` makes predict sleep for ``STUCK_SECONDS`` without looking at its cancel
+check (a call into a driver that never returns); ``[fail]`` raises. Each prediction's
+conditioning says which process made it, how often it loaded, and the thread budget it was
+given.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ HOLD_STEPS = 400
 HOLD_SLEEP = 0.02
 PACE_STEPS = 15
 GIL_SECONDS = 2.0
+STUCK_SECONDS = 300.0
 LOADS = {"count": 0}
 
 
@@ -95,6 +98,9 @@ class ProcessFakeEngine:
             raise ValueError(f"told to fail on {raw!r}")
         if "[gil]" in raw:
             spin(GIL_SECONDS / 2, cancelled)
+        if "[stuck]" in raw:
+            progress(Progress(0, 1, "stuck"))
+            time.sleep(STUCK_SECONDS)
         self._steps("predict", raw, progress, cancelled)
         rng = np.random.default_rng(seed)
         return Prediction(

@@ -16,6 +16,7 @@ from studio.worker.cluster.spec import (
     parse_cluster,
     ray_available,
     require_ray,
+    saved_cluster,
 )
 from studio.worker.cluster.status import ActorState, ActorView, ClusterStatus, ConnectionState
 
@@ -30,4 +31,5 @@ __all__ = [
     "parse_cluster",
     "ray_available",
     "require_ray",
+    "saved_cluster",
 ]

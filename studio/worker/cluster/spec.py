@@ -102,6 +102,24 @@ def parse_cluster(text: str, actors: int | None = None, connect_timeout_s: float
     return ClusterSpec(address=address, actors=actors, connect_timeout_s=connect_timeout_s)
 
 
+def saved_cluster(text: str, actors: int | None = None) -> ClusterSpec | None:
+    """The cluster a saved setting names (None: empty, not on a cluster).
+
+    Unlike :func:`parse_cluster` (``--cluster``, the settings dialog, where whoever types
+    the address is told at once), a malformed address is kept as written: the service that
+    joins it in the background refuses it at once, and the cluster status under the queue
+    says what is wrong with it (and offers to connect again once it is fixed). Refused
+    here, it made the whole generation service fail to start, with no word of the cluster.
+    """
+    address = text.strip()
+    if not address:
+        return None
+    try:
+        return parse_cluster(address, actors)
+    except StudioError:
+        return ClusterSpec(address=address, actors=actors)
+
+
 def address_problem(address: str) -> str:
     """What is wrong with a cluster's address ("" for ``local``, ``auto`` and a usable
     ``HOST:PORT``; IPv6 hosts in brackets, ``[::1]:6379``). Checked before Ray sees it: Ray
