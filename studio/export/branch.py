@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.core.model import Node, TakeStatus
+from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateDeltas
 from studio.core.story import DialogueLine, StoryFields
@@ -20,6 +20,8 @@ from studio.export.errors import ExportError
 from studio.storage import Project, UnsafePathError
 
 MAX_LABEL_CHARS = 40
+MAX_ERROR_CHARS = 120
+"""A failed take's error quoted in a message (the rest is in the take's details)."""
 
 
 @dataclass(frozen=True)
@@ -88,9 +90,8 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
     label = describe_turn(number, node.id, node.instruction.raw)
     take = tree.selected_take(node.id)
     if take is None or take.status != TakeStatus.DONE:
-        state = "no take" if take is None else f"a {take.status.value} take"
-        raise ExportError(f"The branch can't be exported: {label} has {state}, not a finished clip.",
-                          hint="Generate it (or select a finished take), then export again.")
+        state, hint = _why_no_clip(take, tree.takes_of(node.id))
+        raise ExportError(f"The branch can't be exported: {label} has {state}.", hint=hint)
     if not take.clip_path:
         raise ExportError(f"The branch can't be exported: {label} has a take without a clip.",
                           hint="Re-roll the turn to make a clip.")
@@ -109,6 +110,39 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
                 action=clean_text(describe_action(node.instruction, character)).strip(),
                 story=_clean_story(node.story), stale=take.stale)
+
+
+def _why_no_clip(chosen: Take | None, takes: list[Take]) -> tuple[str, str]:
+    """What a turn without a finished chosen take has instead, and what to do about it.
+
+    Only a finished take is chosen when it is made, so a turn whose generation failed has
+    a take, but none chosen: it is named with its error, as the tree lists it, rather than
+    called a turn without a take."""
+    generate = "Generate it (or select a finished take), then export again."
+    if chosen is not None:
+        return f"a {chosen.status.value} take{_error_of(chosen)}, not a finished clip", generate
+    finished = [take for take in takes if take.status == TakeStatus.DONE]
+    if finished:
+        count = f"{len(finished)} finished take{'s' if len(finished) > 1 else ''}"
+        return (f"no chosen take ({count}, none chosen)",
+                "Select one of its finished takes, then export again.")
+    if not takes:
+        return "no take, not a finished clip", generate
+    latest = max(takes, key=lambda take: take.created_at)
+    return (f"no finished take (its latest take {_LATEST[latest.status]}{_error_of(latest)})",
+            "Re-roll the turn (or wait for its generation to finish), then export again.")
+
+
+_LATEST = {TakeStatus.FAILED: "failed", TakeStatus.CANCELLED: "was cancelled", TakeStatus.QUEUED: "is queued",
+           TakeStatus.RUNNING: "is being generated", TakeStatus.DONE: "is finished"}
+
+
+def _error_of(take: Take) -> str:
+    """``: its error`` for a take that failed with one, '' otherwise."""
+    error = " ".join(clean_text(take.error).split())
+    if not error:
+        return ""
+    return f": {error if len(error) <= MAX_ERROR_CHARS else error[:MAX_ERROR_CHARS - 1] + '…'}"
 
 
 def _clean_story(story: StoryFields) -> StoryFields:

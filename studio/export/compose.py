@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from studio.export.branch import Branch
+from studio.export.branch import Branch, Turn
 from studio.export.cues import CueKind, split_span, turn_cues
 from studio.export.drawing import (
     CARD_LINES,
@@ -20,11 +20,12 @@ from studio.export.drawing import (
     render_card,
     state_patch,
 )
+from studio.export.errors import ExportError, as_sentence
 from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
 from studio.export.timeline import Timeline
-from studio.storage.ffmpeg import StreamInfo, decode_frames
+from studio.storage.ffmpeg import MediaError, StreamInfo, decode_frames
 
 
 def resample(frames: Iterator[np.ndarray], source_fps: Fraction, fps: Fraction, count: int) -> Iterator[np.ndarray]:
@@ -42,6 +43,32 @@ def resample(frames: Iterator[np.ndarray], source_fps: Fraction, fps: Fraction, 
         if last is None:
             raise ValueError("clip has no frames")
         yield last
+
+
+def decode_turn(turn: Turn, size: tuple[int, int], source_size: tuple[int, int]) -> Iterator[np.ndarray]:
+    """The frames of ``turn``'s clip at ``size`` (see :func:`decode_frames`).
+
+    A clip whose container is whole but whose pictures can't be decoded passes the probe
+    (its packets are all there) and fails only here: the error names the turn to re-roll,
+    as the probe's does, rather than the take's hidden file alone."""
+    decoded = 0
+    frames = decode_frames(turn.clip, size, source_size)
+    try:
+        for frame in frames:
+            decoded += 1
+            yield frame
+    except MediaError as error:
+        # "Can't decode PATH: ffmpeg's words": the sentence's start is this message's own
+        raise _undecodable(turn, error.message.removeprefix("Can't decode ")) from None
+    finally:
+        frames.close()  # also when the export stops early: its ffmpeg ends now, not at collection
+    if not decoded:
+        raise _undecodable(turn, f"{turn.clip} gave no pictures")
+
+
+def _undecodable(turn: Turn, reason: str) -> ExportError:
+    return ExportError(f"The clip of {turn.label} can't be decoded: {as_sentence(reason.rstrip('.'))}",
+                       hint="Re-roll the turn to make its clip again.")
 
 
 def blend(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
@@ -122,7 +149,7 @@ def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, 
     fade = timeline.crossfade
     held: list[np.ndarray] = []
     last = len(timeline.turns) - 1
-    sources = [functools.partial(decode_frames, turn.clip, size, info.size)
+    sources = [functools.partial(decode_turn, turn, size, info.size)
                for turn, info in zip(branch.turns, infos, strict=True)]
     with Prefetcher(sources, depth=prefetch_depth(size)) as ahead:
         for span, info in zip(timeline.turns, infos, strict=True):

@@ -137,6 +137,9 @@ def write_otio(path: Path, branch: Branch, infos: list[StreamInfo], timeline: Ti
                title: str = "", end_card: str = "") -> None:
     import opentimelineio as otio
 
-    # the adapter named, not guessed from the suffix: any file name will do
-    otio.adapters.write_to_file(build_otio(branch, infos, timeline, name, title, end_card), str(path),
-                                adapter_name="otio_json")
+    # The adapter named, not guessed from the suffix: any file name will do. Serialized to
+    # text and written by Python, not by OTIO's own file writer: that one takes only a path it
+    # can encode as UTF-8, and failed in a folder whose name is not (from a Latin-1 system).
+    text = otio.adapters.write_to_string(build_otio(branch, infos, timeline, name, title, end_card),
+                                         adapter_name="otio_json")
+    path.write_text(text, encoding="utf-8")
