@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, QUrl
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QIcon
 from PySide6.QtWidgets import (
     QApplication,
@@ -35,9 +35,11 @@ from studio.ui.engine_status import engine_availability
 from studio.ui.gui_tuning import settle_heap
 from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache, PosterCache
+from studio.ui.project_watch import ProjectFolderWatch
 from studio.ui.services import AppServices
 from studio.ui.session import ProjectSession
 from studio.ui.settings import StudioSettings
+from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
 from studio.ui.window_layout import WIDE_WINDOW, dock_widths
@@ -67,6 +69,8 @@ class MainWindow(QMainWindow):
         self.registry = services.registry
         self.session: ProjectSession | None = None
         self.workspace: Workspace | None = None
+        self.folder_watch: ProjectFolderWatch | None = None
+        """Says when the open project's folder is moved or deleted while it is open."""
         self.last_error: StudioError | None = None
         self._finishing = False
         self._stop_waiting: Callable[[], None] | None = None
@@ -362,6 +366,8 @@ class MainWindow(QMainWindow):
         self.engine_picker.set_engines(session.registry, session.engine, self.engine_config())
         self.engine_picker.set_service(session.service, self.settings.device)
         self.settings.add_recent(project.path)
+        self.folder_watch = ProjectFolderWatch(project.path, self)
+        self.folder_watch.lost.connect(self.show_error)
         self._restore_selection(workspace)
         self.setWindowTitle(f"{project.name} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
@@ -418,6 +424,9 @@ class MainWindow(QMainWindow):
         self._remember_selection(workspace)
         self.workspace = None
         self.session = None
+        if self.folder_watch is not None:
+            self.folder_watch.deleteLater()
+            self.folder_watch = None
         with contextlib.suppress(RuntimeError):  # its jobs' last words ("cancelled") are not the news now
             workspace.message.disconnect(self.show_message)
         for dock in (self.inspector_dock, self.queue_dock, self.cast_dock):
@@ -743,6 +752,24 @@ class MainWindow(QMainWindow):
             self.show_message(f"New takes will use the {name} engine.")
         if self.workspace is not None:
             self.workspace.load_vocabulary()
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 - Qt's name
+        """Tab from outside the inspector never lands amid the widgets made for the shown turn
+        (they sit at the end of Qt's chain): it goes on round the window, the tree included."""
+        focus = QApplication.focusWidget()
+        if self.workspace is not None and focus is not None and self.isAncestorOf(focus):
+            target = entry_target(self.workspace.inspector, focus, next)
+            if target is not None:
+                target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+                return True
+        return super().focusNextPrevChild(next)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        """Back in the window (from a file manager, say): is the project still where it was?
+        (The folder watch sees a move within its folder; this, one made further up.)"""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and self.folder_watch is not None:
+            self.folder_watch.check()
 
     # -- closing -----------------------------------------------------------------------------
 

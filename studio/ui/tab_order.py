@@ -74,3 +74,36 @@ def tab_target(panel: QWidget, body: QWidget, focus: QWidget, forward: bool) -> 
         if widget is not panel and not panel.isAncestorOf(widget) and _reachable(widget):
             return widget
     return None
+
+
+def entry_target(panel: QWidget, focus: QWidget, forward: bool) -> QWidget | None:
+    """Where Tab (``forward``) or Shift+Tab goes from ``focus`` outside ``panel`` when Qt's
+    chain would take it into the middle of the panel: to a widget made for the panel after
+    the window (a dialogue line, a chip, a take tile), which sits at the chain's end. Those
+    are skipped (the panel answers Tab for them, see :func:`tab_target`): forward, Tab goes
+    on to the next widget outside the panel, or the panel itself at its own place in the
+    chain; backward, reaching the panel enters it at its last widget in reading order.
+    None: Qt's own choice is not inside the panel (it stands)."""
+    if focus is panel or panel.isAncestorOf(focus):
+        return None
+    window = focus.window()
+    widget: QWidget = focus
+    entering = False
+    for _ in range(MAX_CHAIN_STEPS):
+        step = widget.nextInFocusChain() if forward else widget.previousInFocusChain()
+        if step is None or step is focus:
+            return None
+        widget = step
+        if widget.window() is not window or not _reachable(widget):
+            continue
+        if widget is not panel and panel.isAncestorOf(widget):  # (isAncestorOf holds for the panel too)
+            entering = True  # Qt would stop here: look further
+            continue
+        if not entering:
+            return None
+        if widget is panel and not forward:
+            body = panel.widget() if isinstance(panel, QScrollArea) else panel
+            inside = [w for w in widgets_in_reading_order(body) if _reachable(w)] if body is not None else []
+            return inside[-1] if inside else panel
+        return widget
+    return None

@@ -622,6 +622,12 @@ class Workspace(QWidget):
         return job is None or job.status not in ("queued", "running")
 
     def navigate(self, move: str) -> None:
+        """An arrow key: select the parent, child or alternative of the selected turn. The
+        selected turn may be gone already (deleted, its change set still on its way, see
+        :meth:`on_turn`): the key then does nothing, as the window is about to select another."""
+        if self.closed or self.current_id not in self.tree.nodes:
+            log.debug("ignored a move from the deleted turn %s", self.current_id)
+            return
         target = neighbour(self.tree, self.current_id, move, self._last_child)
         if target is not None:
             self.select(target)

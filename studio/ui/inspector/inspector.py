@@ -31,6 +31,8 @@ from studio.ui.media_cache import ClipCache
 from studio.ui.tab_order import tab_target
 
 NOTES_DEBOUNCE_MS = 800
+BOOKMARK_TIP = "Bookmark this turn (B)"
+BOOKMARK_DRAFT_TIP = "A new turn can be bookmarked once it is made (Generate or Save text)"
 
 
 def main_character(tree: StoryTree, node_id: str) -> str:
@@ -97,7 +99,7 @@ class Inspector(QScrollArea):
         self.bookmark.setCheckable(True)
         self.bookmark.setIcon(icon("bookmark"))
         self._bookmark_shown = False
-        self.bookmark.setToolTip("Bookmark this turn (B)")
+        self.bookmark.setToolTip(BOOKMARK_TIP)
         self.bookmark.toggled.connect(self._on_bookmark)
         self.editor = InstructionEditor(body)
         self.chips = ChipsView(body)
@@ -213,13 +215,7 @@ class Inspector(QScrollArea):
             self._saved_text = None
             self._refused_text = None
         self.editor.setEnabled(not node.is_root)
-        # A new icon repaints the button (an SVG render): only when the bookmark changed.
-        if self.bookmark.isChecked() != node.bookmarked or self._bookmark_shown != node.bookmarked:
-            self._bookmark_shown = node.bookmarked
-            self.bookmark.blockSignals(True)
-            self.bookmark.setChecked(node.bookmarked)
-            self.bookmark.setIcon(icon("bookmark-on" if node.bookmarked else "bookmark"))
-            self.bookmark.blockSignals(False)
+        self._show_bookmark(node.bookmarked, enabled=True)
         if node.is_root:
             self._show_sections("Start", "Notes")
             self.start.set_tree(tree)
@@ -258,6 +254,7 @@ class Inspector(QScrollArea):
         parent = tree.node(parent_id)
         depth = tree.depth(parent_id) + 1
         self.title.setText(f"New turn {depth}")
+        self._show_bookmark(False, enabled=False)  # not the parent's: the new turn has none to show yet
         self.editor.set_mode("Describe what happens next, then Generate (Ctrl+Enter). Esc cancels.",
                              can_save=True)
         self.editor.setEnabled(True)
@@ -279,6 +276,21 @@ class Inspector(QScrollArea):
         self.node_id = None
         self.draft_parent = None
         self.title.setText("Nothing selected")
+        self._show_bookmark(False, enabled=False)
+
+    def _show_bookmark(self, on: bool, *, enabled: bool) -> None:
+        """The header's bookmark button: the shown turn's bookmark, on only while a turn is
+        shown (a draft has no turn to bookmark yet: a click would change nothing)."""
+        # A new icon repaints the button (an SVG render): only when the bookmark changed.
+        if self.bookmark.isChecked() != on or self._bookmark_shown != on:
+            self._bookmark_shown = on
+            self.bookmark.blockSignals(True)
+            self.bookmark.setChecked(on)
+            self.bookmark.setIcon(icon("bookmark-on" if on else "bookmark"))
+            self.bookmark.blockSignals(False)
+        if self.bookmark.isEnabled() != enabled:
+            self.bookmark.setEnabled(enabled)
+            self.bookmark.setToolTip(BOOKMARK_TIP if enabled else BOOKMARK_DRAFT_TIP)
 
     def _focus_take(self, take_id: str) -> None:
         self._details_take = take_id
