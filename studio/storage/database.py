@@ -27,12 +27,14 @@ from studio.storage.errors import (
     RESTORE_HINT,
     Problem,
     ProjectDamagedError,
+    ProjectDatabaseLinkError,
     ProjectFileError,
     ProjectReadOnlyError,
     classify_sqlite,
     describe_os_error,
     describe_sqlite_error,
 )
+from studio.storage.place import FileIdentity, file_identity
 from studio.storage.rows import TABLES, RowValueError, entity_row, shown_value
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
 from studio.storage.schema_check import compare, run_script
@@ -165,7 +167,33 @@ def _check_side_files(db_path: Path) -> None:
                                f"remove {side} (a link: put the file it leads to in its place), then try again.")
 
 
+def _check_not_a_link(db_path: Path) -> None:
+    """Refuse a ``project.db`` that is a symbolic link, for reading as for writing.
+
+    For writing, the project's writer lock (:mod:`studio.storage.lock`) is taken in the folder
+    that holds the link: a link to another project's database would be written under this
+    folder's lock while that project's own writer holds the other, and the two would write
+    the same rows from different trees. Reading through a link harms no file, but it is
+    refused too: the rows' media paths are relative to the folder holding the database, so
+    through a link they name files of a folder that database never wrote (players and
+    exports show another story's clips, or none), and a bundle made from it would pack that
+    mixture as one project."""
+    try:
+        if not os.path.islink(db_path):
+            return
+        target = os.readlink(db_path)
+    except OSError:
+        return  # not a link (or gone): the checks after this one say what is wrong
+    leads = Path(target) if os.path.isabs(target) else db_path.parent / target
+    where = f"{leads} (which does not exist)" if not os.path.exists(db_path) else str(leads)
+    raise ProjectDatabaseLinkError(
+        f"Can't open {db_path.parent}: its {db_path.name} is a symbolic link to {where}, not a file of its own.",
+        hint=f"Nothing was changed. Open the project folder the link leads to ({leads.parent}) instead; for a "
+        "copy of that project, bundle it (`kamishibai bundle`) and unbundle the bundle elsewhere.")
+
+
 def _check_header(db_path: Path) -> None:
+    _check_not_a_link(db_path)
     _check_side_files(db_path)
     if not db_path.exists():
         raise ProjectFileError(f"{db_path} does not exist.", hint="Is this a Kamishibai project folder?")
@@ -360,6 +388,9 @@ class Database:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout=5000")
         self.conn = conn
+        self.identity: FileIdentity | None = file_identity(path)
+        """The database file opened (see :mod:`studio.storage.place`): the folder holding it
+        may be moved while it is open, and this says whether its path still names it."""
 
     @property
     def db(self) -> sqlite_utils.Database:

@@ -218,3 +218,12 @@ def describe_sqlite_error(error: sqlite3.Error, folder: Path, what: str) -> Proj
                                 hint="Close other programs that use this file (an SQLite browser?), then try again.")
     return ProjectFileError(f"Can't {what}: {db}: {error}.",
                             hint="The database does not look damaged; check the disk and try again.")
+
+
+class ProjectMovedError(ProjectFileError):
+    """The open project's folder was moved, deleted or replaced: its database is still open
+    (by file handle), but a file written by the folder's path would land elsewhere."""
+
+
+class ProjectDatabaseLinkError(ProjectFileError):
+    """A project's ``project.db`` is a symbolic link (to another project's database, say)."""

@@ -111,9 +111,29 @@ def _kill(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
             process.wait(timeout=10)
 
 
+_COMPONENT_PREFIX = re.compile(r"(?:\[(?:[^\[\]\n]* @ (?:0x)?[0-9a-fA-F]+|(?:in|out)#[^\[\]\n]*)\]\s*)+")
+"""ffmpeg's own prefixes naming the part that speaks and its address in memory: ``[h264 @
+0x55d0c3a1e2c0]``, ``[out#0/rawvideo @ 0x55...]``, ``[in#0/mov,mp4,m4a,3gp,3g2,mj2 @ ...]``
+(one or more, at a line's start): nothing a user can act on."""
+
+
+def ffmpeg_words(line: str) -> str:
+    """One line of ffmpeg's report as a user reads it: without its component prefixes."""
+    return _COMPONENT_PREFIX.sub("", line.strip(), count=1).strip()
+
+
+def as_clause(text: str) -> str:
+    """``text`` ending in a full stop, unless it ends in one already (or in ``!``, ``?`` or an
+    ellipsis): for ffmpeg's words quoted at the end of a message ("Can't decode PATH: ...")."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "\u2026")) else f"{text}."
+
+
 def _tail(log: IO[bytes]) -> str:
+    """ffmpeg's last line that says something (see :func:`ffmpeg_words`)."""
     log.seek(0)
-    lines = [line.strip() for line in log.read().decode("utf-8", "replace").splitlines() if line.strip()]
+    lines = [ffmpeg_words(line) for line in log.read().decode("utf-8", "replace").splitlines()]
+    lines = [line for line in lines if line]
     return lines[-1] if lines else ""
 
 
@@ -128,7 +148,7 @@ def check_exit(returncode: int, message: str, target: Path, what: str) -> None:
         raise OSError(errno.ENOSPC, "No space left on device", str(target))
     if returncode < 0:
         message = f"stopped by signal {signal.Signals(-returncode).name}"
-    raise MediaError(f"ffmpeg could not {what} {target.name}: {message or f'exit status {returncode}'}.")
+    raise MediaError(f"ffmpeg could not {what} {target.name}: {as_clause(message or f'exit status {returncode}')}")
 
 
 # -- probe ---------------------------------------------------------------------------------
@@ -251,7 +271,8 @@ def probe(path: Path) -> StreamInfo:
         capture_output=True, text=True, check=False, errors="replace", process_group=0,
     )
     if result.returncode != 0:
-        tail = result.stderr.strip().splitlines()[-1:] or ["unknown error"]
+        words = [ffmpeg_words(line) for line in result.stderr.splitlines()]
+        tail = [line for line in words if line][-1:] or ["unknown error"]
         raise MediaError(f"{path} is not a readable video: {tail[0]}")
     info = parse_stream_report(result.stderr, result.stdout, path)
     if info.codec == "gif":
@@ -391,7 +412,8 @@ def decode_frames(path: Path, size: tuple[int, int], source_size: tuple[int, int
                 yield np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3)
             process.wait()
             if process.returncode != 0:
-                raise MediaError(f"Can't decode {path}: {_tail(log) or f'exit status {process.returncode}'}.")
+                reason = _tail(log) or f"exit status {process.returncode}"
+                raise MediaError(f"Can't decode {path}: {as_clause(reason)}")
         finally:
             _kill(process)
             if process.stdout:

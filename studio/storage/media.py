@@ -19,6 +19,8 @@ from studio.storage import ffmpeg
 from studio.storage.atomic import atomic_path
 from studio.storage.errors import describe_os_error
 from studio.storage.ffmpeg import MediaError, StreamInfo, ffmpeg_exe, probe
+from studio.storage.place import check_folder_there
+from studio.storage.project import MEDIA_DIR
 
 __all__ = [
     "CLIP_NAME", "POSTER_NAME", "REPRESENTATION_NAME", "MediaError", "StreamInfo", "VideoInfo", "encode_mp4",
@@ -52,15 +54,25 @@ def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int = CLIP_CRF, 
 @contextlib.contextmanager
 def writing_media(path: Path) -> Iterator[Path]:
     """:func:`atomic_path`, with a full disk or a read-only folder told of ``path`` (the
-    file the user knows), never of its hidden temporary file."""
+    file the user knows), never of its hidden temporary file.
+
+    Every media file of a project is written here (a take's files, by the engine host too;
+    imported pictures and clips), so this is where a project folder moved or deleted while
+    it is open is noticed (:func:`check_folder_there`): before the folders above ``path``
+    would be made again at the old place, and when a write fails because the folder went
+    away meanwhile."""
+    what = f"write {path.name}"
+    check_folder_there(path, MEDIA_DIR, what)
     try:
         with atomic_path(path) as tmp:
             try:
                 yield tmp
             except MediaError as error:  # ffmpeg names the file it was given
+                check_folder_there(path, MEDIA_DIR, what)
                 raise MediaError(error.message.replace(tmp.name, path.name), error.hint) from None
     except OSError as error:
-        raise describe_os_error(error, path.parent, f"write {path.name}") from None
+        check_folder_there(path, MEDIA_DIR, what)
+        raise describe_os_error(error, path.parent, what) from None
 
 
 def write_clip(path: Path, frames: np.ndarray, fps: float, encoded: Callable[[int], None] | None = None) -> None:

@@ -48,10 +48,12 @@ def _slug(name: str) -> str:
 
 def _check_writable(project: Project, source: Path, error: type[StudioError]) -> None:
     """Refuse to copy into a project opened read-only: another program is its writer, and
-    nothing this one could store would ever name the copy."""
+    nothing this one could store would ever name the copy; or into a project whose folder
+    was moved or deleted since it was opened (the copy would go to the old place)."""
     if project.read_only:
         raise error(f"Can't import {source.name}: the project {project.path.name} is open read-only.",
                     hint="Close the program that has it open, then open it again here.")
+    project.check_in_place(f"import {source.name}")
 
 
 def import_images(project: Project, sources: Sequence[Path], folder: str = "characters") -> list[str]:

@@ -44,6 +44,7 @@ from studio.storage.errors import (
 )
 from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, check_name, is_own_folder, resolve_inside
+from studio.storage.place import check_in_place
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values
 from studio.storage.staging import StagingDir, staging_prefix, sweep
 from studio.storage.unused_media import PendingImports, remove_files, remove_unused_imports, strings_in
@@ -198,12 +199,27 @@ class Project:
                 if kept:
                     restored[key] = replace(entity, **kept)
             patch = restored
+        if not self.read_only:  # a read-only project refuses the write itself, and says so
+            self.check_in_place("save the change")
         self.database.write_patch(patch)
         self._imports.claim(patch.values())
 
     @property
     def read_only(self) -> bool:
         return self.database.read_only
+
+    def check_in_place(self, what: str) -> None:
+        """Refuse to ``what`` (:class:`ProjectMovedError`) once the project folder was moved,
+        deleted or replaced since it was opened: one ``stat`` of ``project.db``.
+
+        Asked before every media file is written by this project (:meth:`writing`, the imports
+        of :mod:`studio.storage.media_import`) and before every change is committed. A commit
+        would still reach the moved database by its file handle, but the media its rows name
+        would have been written at the old place; and after a delete every commit goes to a file
+        nobody can reach again, so refusing says so while the user can still act."""
+        opened = self.database.identity
+        if opened is not None:
+            check_in_place(self.path, self.database.path, opened, what)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -304,7 +320,7 @@ class Project:
             raise ProjectFileError(f"{folder} is not a Kamishibai project (a project is a folder NAME.kamishibai).")
         if not folder.is_dir():
             raise ProjectFileError(f"No project at {folder}.", hint="Create one with `kamishibai new PATH`.")
-        if not (folder / DB_NAME).exists():
+        if not os.path.lexists(folder / DB_NAME):  # a link that leads nowhere is refused as a link
             raise ProjectFileError(f"{folder} is not a Kamishibai project (it has no {DB_NAME}).")
         if not read_only:
             # Refuse a project that is not ours to write (newer, foreign) before the lock
@@ -467,7 +483,10 @@ class Project:
 
     @contextlib.contextmanager
     def writing(self, rel: str) -> Iterator[Path]:
-        """Write a media file atomically: ``with project.writing(rel) as tmp: save(tmp)``."""
+        """Write a media file atomically: ``with project.writing(rel) as tmp: save(tmp)``;
+        refused before anything is made when the project folder is no longer where it was
+        opened (:meth:`check_in_place`)."""
+        self.check_in_place(f"write {rel}")
         target = self.resolve(rel)
         with atomic_path(target) as tmp:
             yield tmp
