@@ -6,10 +6,13 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studio.cli.common import open_for_reading, refuse_control_characters, resolve_node
+from studio.cli.common import open_for_reading, printable, refuse_control_characters, resolve_node
 from studio.core.errors import StudioError
+
+if TYPE_CHECKING:
+    from studio.export import ExportResult
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
 CAPTIONS = ("none", "burn", "srt")
@@ -153,15 +156,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not result.paths:
         raise StudioError("The export wrote nothing.")
     for note in result.notes:
-        print(f"kamishibai: note: {note}.", file=sys.stderr)
+        print(printable(f"kamishibai: note: {note}."), file=sys.stderr)
     if read_with:
         more = f" (and {len(read_with) - 1} more: `kamishibai info` lists them)" if len(read_with) > 1 else ""
-        print(f"kamishibai: note: the project was read with a problem: {read_with[0].rstrip('.')}{more}.",
+        print(printable(f"kamishibai: note: the project was read with a problem: {read_with[0].rstrip('.')}{more}."),
               file=sys.stderr)
-    print(result.summary())
-    for extra in result.paths[1:]:
-        print(f"  also wrote {extra}")
+    _print_summary(result)
     return 0
+
+
+def _print_summary(result: ExportResult) -> None:
+    """What was written, its paths escaped as the error messages escape them
+    (:func:`~studio.cli.common.printable`): a folder name that is not UTF-8 read
+    ``bad\\udce9dir`` here (Python's surrogate escape) and ``bad\\xe9dir`` in an error."""
+    print(printable(result.summary()))
+    for extra in result.paths[1:]:
+        print(f"  also wrote {printable(str(extra))}")
 
 
 def _card_duration(text: str, seconds: float | None, option: str, default: float) -> float:

@@ -12,8 +12,8 @@ from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled,
 from studio.export.branch import Branch, collect_branch, stale_note
 from studio.export.encoding import check_options
 from studio.export.errors import ExportError, os_error
-from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format
-from studio.export.output import OutputFiles, check_destination, check_outside_project
+from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format, output_files
+from studio.export.output import OutputFiles, check_destination, check_outputs, check_outside_project
 from studio.export.plan import plan_episode
 from studio.export.termination import cleaned_up_on_termination
 from studio.storage import Project
@@ -30,8 +30,8 @@ def export_task(project: Project, leaf_id: str, out: str | os.PathLike[str], opt
 
     Everything the job needs is read from the project here, on the calling thread; the job
     itself only reads media files and writes the export, so it may run on any thread.
-    Bad branches, bad destinations and options the format can't honour raise
-    :class:`ExportError` right away.
+    Bad branches, bad destinations (of every file the export writes) and options the format
+    can't honour raise :class:`ExportError` right away.
     """
     out_path = Path(out).expanduser().absolute()
     chosen = infer_format(out_path, fmt)
@@ -40,6 +40,7 @@ def export_task(project: Project, leaf_id: str, out: str | os.PathLike[str], opt
     check_destination(out_path)
     check_outside_project(out_path, project.path)
     branch = collect_branch(project, leaf_id)
+    check_outputs(out_path, output_files(out_path, chosen, opts, len(branch.turns)), project.path)
 
     def job(progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> ExportResult:
         return export_collected(branch, out_path, chosen, opts, progress, cancelled)
@@ -67,6 +68,7 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
     up (:func:`~studio.export.termination.cleaned_up_on_termination`)."""
     started = time.perf_counter()
     check_options(fmt, options)
+    check_outputs(out, output_files(out, fmt, options, len(branch.turns)))  # before any encoding
     check_cancelled(cancelled)
     with cleaned_up_on_termination(), OutputFiles(out) as files:
         try:

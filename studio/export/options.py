@@ -96,6 +96,22 @@ def png_sheet_files(out: Path, pages: int) -> list[Path]:
     return png_page_paths(out, pages)
 
 
+def captions_file(out: Path) -> Path:
+    """The SRT captions a video export writes beside ``out`` (``--captions srt``)."""
+    return out.with_suffix(".srt")
+
+
+def output_files(out: Path, fmt: ExportFormat, options: ExportOptions, turns: int) -> list[Path]:
+    """Every file an export of ``turns`` turns to ``out`` writes, the main file first: a video's
+    SRT captions beside it, each page of a PNG sheet. Known before anything is made, so that a
+    name that can't be written is refused before a long encode, not after it."""
+    if fmt is ExportFormat.PNG:
+        return png_sheet_files(out, sheet_page_count(turns, options.panels_per_page))
+    if fmt.is_video and options.captions is CaptionMode.SRT:
+        return [out, captions_file(out)]
+    return [out]
+
+
 def superseded_sheet_pages(out: Path) -> list[Path]:
     """An earlier PNG sheet named ``out`` now on disk, ``out`` itself (one page) and its numbered
     pages: a new sheet removes those it doesn't write again (see
@@ -118,7 +134,7 @@ def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,
         written = [path for path in png_sheet_files(out, pages) if path.is_file()]
         return sorted(set(written + superseded_sheet_pages(out)), key=lambda path: path.name)  # pages in order
     found = [out] if out.is_file() else []
-    sidecar = out.with_suffix(".srt")
+    sidecar = captions_file(out)
     if chosen.is_video and CaptionMode(captions) is CaptionMode.SRT and sidecar.is_file():
         found.append(sidecar)
     return found

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 from studio.export.errors import ExportError, os_error
@@ -39,6 +40,22 @@ def check_destination(out: Path) -> None:
         # device or pipe was (as root, /dev/full or /dev/stdout's link became a plain file)
         raise ExportError(f"Can't write {out}: it is {kind}, not a file.",
                           hint="Choose a file name; an export writes whole files, never into a device or pipe.")
+
+
+def check_outputs(out: Path, paths: Sequence[Path], project: Path | None = None) -> None:
+    """Check every file an export to ``out`` writes (``paths``, see
+    :func:`~studio.export.options.output_files`) as :func:`check_destination` checks ``out``,
+    and, given the ``project`` folder, as :func:`check_outside_project` does. Done before
+    anything is made: a side file (the SRT beside a video) was checked only when written,
+    after the whole video had been encoded. A name the system refuses (too long) is
+    reported as writing it would report it."""
+    for path in paths:
+        try:
+            check_destination(path)
+            if project is not None:
+                check_outside_project(path, project)
+        except OSError as error:
+            raise os_error(error, out) from None
 
 
 DEVICE_FOLDER = Path("/dev")

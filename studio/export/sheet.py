@@ -37,9 +37,9 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
     title = sheet_title(branch, options.sheet_title or options.title)
     pdf = None
     if fmt == ExportFormat.PDF:
-        from studio.export.sheet_pdf import PdfSheet
+        from studio.export.sheet_pdf import PdfSheet, sheet_metadata
 
-        pdf = PdfSheet(files.temp_for(out), layout, title)
+        pdf = PdfSheet(files.temp_for(out), layout, sheet_metadata(branch, title))
         targets: list[Path] = []
     else:
         # the files that existing_outputs (the replace check) names, computed the same way

@@ -9,9 +9,12 @@ from typing import Any
 
 from PIL import Image
 
+from studio import __version__
+from studio.core.sentence import plural
 from studio.export.bidi_text import visual_line
+from studio.export.branch import Branch, clean_text
 from studio.export.drawing import fit_image, font_file, italic_font_file
-from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
+from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle, branch_title
 from studio.export.typeface import (
     ColourFont,
     coverage,
@@ -22,6 +25,38 @@ from studio.export.typeface import (
 )
 
 PICTURE_DPI = 150
+APPLICATION = "Kamishibai Studio"
+
+
+@dataclass(frozen=True)
+class PdfMetadata:
+    """The PDF's document information (what a viewer's Properties shows): set in full, as
+    reportlab otherwise writes "anonymous" as author and "unspecified" as subject."""
+
+    title: str
+    subject: str = f"Storyboard made with {APPLICATION} {__version__}"
+    keywords: str = f"storyboard, {APPLICATION}"
+    author: str = APPLICATION
+    """No person is recorded in a project, and the login name is not put in a file meant to
+    be shared: the author is the application that made the sheet."""
+    creator: str = f"{APPLICATION} {__version__}"
+
+
+def _one_line(text: str) -> str:
+    """``text`` as one line of plain text, as a metadata field must be (a card's title may
+    hold line breaks, a project name bytes that are not UTF-8)."""
+    return " ".join(clean_text(text).split())
+
+
+def sheet_metadata(branch: Branch, title: str) -> PdfMetadata:
+    """The sheet's metadata: its title as the sheet's heading names it (``title``), the branch it
+    shows as the subject (see :func:`~studio.export.storyboard.branch_title`)."""
+    shown = f"{branch_title(branch)} · {plural(len(branch.turns), 'turn')}"
+    return PdfMetadata(
+        title=_one_line(title),
+        subject=_one_line(f"Storyboard of {branch.project_name}: {shown}, made with {APPLICATION} {__version__}"),
+        keywords=_one_line(f"storyboard, {APPLICATION}, {branch.project_name}"),
+    )
 
 
 @dataclass(frozen=True)
@@ -117,14 +152,17 @@ def _rgb(colour: Colour) -> tuple[float, float, float]:
 
 
 class PdfSheet:
-    def __init__(self, path: Path, layout: StoryboardLayout, title: str) -> None:
+    def __init__(self, path: Path, layout: StoryboardLayout, metadata: PdfMetadata) -> None:
         from reportlab.pdfgen import canvas
 
         self.layout = layout
         self.height = layout.page[1]
         self.canvas: Any = canvas.Canvas(str(path), pagesize=layout.page, pageCompression=1)
-        self.canvas.setTitle(title)
-        self.canvas.setCreator("Kamishibai Studio")
+        self.canvas.setTitle(metadata.title)
+        self.canvas.setAuthor(metadata.author)
+        self.canvas.setSubject(metadata.subject)
+        self.canvas.setKeywords(metadata.keywords)
+        self.canvas.setCreator(metadata.creator)
         self.fonts = pdf_fonts()
 
     def y(self, top: float) -> float:

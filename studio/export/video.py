@@ -18,7 +18,7 @@ from studio.export.compose import episode_frames
 from studio.export.encoding import check_frame_rate, check_frame_size, encoder_args, gif_args, gif_palette_args
 from studio.export.errors import ExportError
 from studio.export.memory import check_memory
-from studio.export.options import CaptionMode, ExportFormat, ExportOptions
+from studio.export.options import CaptionMode, ExportFormat, ExportOptions, captions_file
 from studio.export.output import OutputFiles
 from studio.export.plan import EpisodePlan, retimed_turns
 from studio.export.subtitles import write_srt
@@ -170,5 +170,5 @@ def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat
         progress(Progress(0, passes * plan.timeline.total_frames, f"encoding {fmt.value}: re-encoding, {refusal}"))
         encode_episode(branch, plan, fmt, options, target, files, progress, cancelled)
     if options.captions == CaptionMode.SRT:
-        write_srt(files.temp_for(out.with_suffix(".srt")), branch, plan.timeline)
+        write_srt(files.temp_for(captions_file(out)), branch, plan.timeline)
     return VideoMade(plan.timeline.total_frames, plan.timeline.duration, refusal is None)

@@ -57,9 +57,9 @@ def metrics(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Measure]
 
         yield PngPage(layout).width
     else:
-        from studio.export.sheet_pdf import PdfSheet
+        from studio.export.sheet_pdf import PdfMetadata, PdfSheet
 
-        yield PdfSheet(tmp_path / "metrics.pdf", layout, "metrics").width
+        yield PdfSheet(tmp_path / "metrics.pdf", layout, PdfMetadata("metrics")).width
 
 
 @dataclass
