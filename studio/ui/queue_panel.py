@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -34,6 +35,10 @@ RETRY_TIP = "Retry the selected failed, cancelled or interrupted job"
 RETRY_DELETED_TIP = "Its turn was deleted: undo the delete (Ctrl+Z) to retry it"
 RETRYABLE_STATUSES = ("failed", "cancelled", "interrupted")
 MAX_FINISHED_SHOWN = 100
+
+
+CANCEL_KEYS = (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)
+"""Keys that cancel the job selected in the list (the Cancel button's keyboard way)."""
 
 
 def retry_tip(status: str, kind: str) -> str:
@@ -98,6 +103,7 @@ class QueuePanel(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self._widest = {1: 0, 2: 0}
         self.list.itemSelectionChanged.connect(self._on_selection)
+        self.list.installEventFilter(self)  # Delete / Backspace cancel, as the Cancel button does
         self.detail = QLabel(self)
         self.detail.setWordWrap(True)
         self.detail.setObjectName("jobDetail")
@@ -343,6 +349,16 @@ class QueuePanel(QWidget):
             self.refresh()
             return
         done(result)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Delete (Backspace on keyboards without one) on the list cancels the selected job,
+        as the Cancel button does, and only where it would: a keyboard way to cancel."""
+        if watched is self.list and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.key() in CANCEL_KEYS and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            if self.cancel_button.isEnabled():
+                self.cancel_selected()
+            return True  # not passed on: no other meaning of Delete reaches past the queue
+        return super().eventFilter(watched, event)
 
     def cancel_selected(self) -> None:
         job_id = self.selected_job_id()

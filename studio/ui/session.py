@@ -30,6 +30,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def unexpected_error(error: BaseException) -> StudioError:
+    """The user's word for an operation that failed with a bug rather than a refusal.
+
+    A document change is made whole or not at all (its patch is stored before the tree
+    moves on), so what was there before the failed operation is kept.
+    """
+    return StudioError(f"Something unexpected went wrong: {type(error).__name__}: {error}",
+                       "The project keeps everything made before it; this operation was not completed. "
+                       "The details are in the log.")
+
+
 class ProjectSession(QObject):
     """The window's side of one project: it reads snapshots and submits operations.
 
@@ -128,16 +139,22 @@ class ProjectSession(QObject):
     def _finish(self, future: Future[Any], then: Callable[[Any], None] | None) -> None:
         error = future.exception()
         if isinstance(error, StudioError):
-            if self.error_handler is not None:
-                self.error_handler(error)
-            else:
-                log.warning("%s", error.message)
+            self._refuse(error)
             return
         if error is not None:
+            # a bug, not bad input: the traceback goes to the log, and the user still hears of it
             log.error("an operation failed", exc_info=error)
+            self._refuse(unexpected_error(error))
             return
         if then is not None:
             then(future.result())
+
+    def _refuse(self, error: StudioError) -> None:
+        """Show ``error`` where the window shows errors (logged when no window listens)."""
+        if self.error_handler is not None:
+            self.error_handler(error)
+        else:
+            log.warning("%s", error.message)
 
     @property
     def path(self) -> Path:

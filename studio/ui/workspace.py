@@ -330,6 +330,7 @@ class Workspace(QWidget):
         ins.shot_notes_changed.connect(lambda node, text: self.apply(SetShotNotes(node, text)))
         ins.start_state_changed.connect(lambda name, state: self.apply(SetStartState(name, state)))
         ins.instruction_fixed.connect(self.fix_instruction)
+        ins.message.connect(self.message.emit)
         ins.takes.compare_requested.connect(self.compare_takes)
         ins.takes.reroll_many.connect(self.reroll_many)
         ins.takes.seed_lock_changed.connect(self.lock_seed)

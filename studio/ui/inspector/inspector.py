@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, QTimer, Signal, SignalInstance
 from PySide6.QtWidgets import (
@@ -17,10 +17,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.commands import name_pattern
+from studio.core.errors import StudioError
+from studio.core.instruction import validate_instruction_text
+from studio.core.model import Node
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
 from studio.ui.inspector.chips_view import ChipsView
-from studio.ui.inspector.instruction_editor import InstructionEditor
+from studio.ui.inspector.instruction_editor import InstructionEditor, shown_line
 from studio.ui.inspector.start_panel import StartPanel
 from studio.ui.inspector.state_panel import StatePanel
 from studio.ui.inspector.story_editor import StoryEditor
@@ -45,6 +49,29 @@ def main_character(tree: StoryTree, node_id: str) -> str:
     return next((m.name for m in tree.cast.values() if m.name.strip()), "")
 
 
+def cast_names(tree: StoryTree) -> dict[str, str]:
+    """Each character's name by cast id: what an instruction being typed was written against."""
+    return {member_id: member.name for member_id, member in tree.cast.items()}
+
+
+def renamed_characters(before: Mapping[str, str], tree: StoryTree) -> list[tuple[str, str]]:
+    """(old name, new name) of each character renamed in ``tree`` since ``before``."""
+    return [(old, tree.cast[member_id].name) for member_id, old in before.items()
+            if old.split() and member_id in tree.cast and tree.cast[member_id].name != old]
+
+
+def apply_renames(text: str, renames: list[tuple[str, str]]) -> str:
+    """``text`` with each old name replaced as the document's rename replaces it (whole words,
+    any case and spacing)."""
+    for old, new in renames:
+        text = _replace_name(text, old, new)
+    return text
+
+
+def _replace_name(text: str, old: str, new: str) -> str:
+    return name_pattern(old).sub(lambda _found: new, text)  # a function: ``new`` is taken as it is
+
+
 def section_title(text: str, parent: QWidget) -> QLabel:
     label = QLabel(text.upper(), parent)
     label.setObjectName("sectionTitle")
@@ -63,6 +90,7 @@ class Inspector(QScrollArea):
     """The instruction editor is done with the keyboard (Esc on a turn, or Ctrl+Enter
     generated it): the focus goes back to the tree."""
     instruction_fixed = Signal(str, str)  # node id, corrected instruction line
+    message = Signal(str)  # a word for the status bar
     dialogue_changed = Signal(str, object)  # node id, tuple[DialogueLine, ...]
     narration_changed = Signal(str, str)
     duration_changed = Signal(str, object)  # node id, float | None
@@ -80,6 +108,9 @@ class Inspector(QScrollArea):
         self._details_take: str | None = None
         self._loaded_raw = ""
         self._loaded_text = ""  # the editor's line as shown, before the user's edits
+        self._loaded_names: dict[str, str] = {}
+        """The cast's names by id when the editor's line was shown: a rename since then is
+        followed in the user's typing (:meth:`_typing_follows_rename`)."""
         self._saved_text: str | None = None
         """The line Save text or Generate sent to the document and the editor still shows: saved,
         not typed. Until the turn is shown again it may be undone (the document then wins)."""
@@ -208,12 +239,14 @@ class Inspector(QScrollArea):
         # The editor shows the turn again when it changed, or when it shows a line it saved: the
         # turn now holds that line, or an undo (made before the save was shown) took it back.
         saved = self._saved_text is not None and self.editor.text() == self._saved_text
-        if changed_node or not keep_editor or node.instruction.raw != self._loaded_raw or saved:
+        if changed_node or not keep_editor or saved or (
+                node.instruction.raw != self._loaded_raw and not self._typing_follows_rename(tree, node)):
             self.editor.set_instruction(node.instruction)
             self._loaded_raw = node.instruction.raw
             self._loaded_text = self.editor.text()
             self._saved_text = None
             self._refused_text = None
+        self._loaded_names = cast_names(tree)
         self.editor.setEnabled(not node.is_root)
         self._show_bookmark(node.bookmarked, enabled=True)
         if node.is_root:
@@ -242,6 +275,34 @@ class Inspector(QScrollArea):
             self.notes.setPlainText(node.notes)
             self.notes.blockSignals(False)
         self._notes_shown = node.notes
+
+    def _typing_follows_rename(self, tree: StoryTree, node: Node) -> bool:
+        """Keep the user's unsaved typing when a cast rename (and nothing else) changed the
+        turn's instruction under it: the rename is made in the typing too, or, where that
+        would make the line too long, the typing is kept as it is and the status bar says so.
+        Any other change under the typing (an undo, say) is left to the document."""
+        text = self.editor.text()
+        if text in (self._loaded_text, self._saved_text):
+            return False  # nothing typed: the editor shows the turn's line again
+        renames = renamed_characters(self._loaded_names, tree)
+        if not renames or apply_renames(self._loaded_raw, renames) != node.instruction.raw:
+            return False
+        typed = self.editor.field_texts()
+        names = ", ".join(f"{old} to {new}" for old, new in renames)
+        if self.editor.rewrite_fields(lambda field: apply_renames(field, renames)):
+            try:
+                validate_instruction_text(self.editor.text())
+            except StudioError:
+                self.editor.restore_fields(typed)
+                self.message.emit(f"Renamed {names}: your unsaved instruction is kept as typed (renamed, it "
+                                  "would be too long).")
+            else:
+                self.message.emit(f"Renamed {names} in your unsaved instruction too.")
+        if text == self._refused_text:
+            self._refused_text = self.editor.text()  # still the line to fix, not one to send again
+        self._loaded_raw = node.instruction.raw
+        self._loaded_text = shown_line(node.instruction)
+        return True
 
     def show_draft(self, tree: StoryTree, parent_id: str) -> None:
         """A new turn under ``parent_id``: prefill the character and place from the parent."""

@@ -7,6 +7,8 @@ extra parts the studio's parser understands. Ctrl+Enter generates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -39,6 +41,20 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
     if text and not text.endswith((".", "!", "?")):
         text += "."
     return text
+
+
+def field_values(ins: Instruction) -> tuple[str, str, str, str, str]:
+    """What the editor's line fields show for ``ins``: character, motion, background, camera,
+    free text (the time of day has its own box)."""
+    extra = "; ".join(f"{k}: {v}" for k, v in ins.extra)
+    return (ins.character, " ".join(p for p in (ins.adverb, ins.motion) if p), ins.background, ins.camera,
+            "; ".join(p for p in (ins.free_text, extra) if p))
+
+
+def shown_line(ins: Instruction) -> str:
+    """The line the editor reads back after showing ``ins`` (its own form of the stored text)."""
+    character, motion, background, camera, free_text = field_values(ins)
+    return compose_instruction(character, motion, background, ins.time_of_day, camera, free_text)
 
 
 def _completer(words: list[str], parent: QWidget) -> QCompleter:
@@ -145,10 +161,7 @@ class InstructionEditor(QWidget):
 
     def set_instruction(self, instruction: Instruction | None) -> None:
         ins = instruction or Instruction(raw="")
-        extra = "; ".join(f"{k}: {v}" for k, v in ins.extra)
-        values = (ins.character, " ".join(p for p in (ins.adverb, ins.motion) if p), ins.background, ins.camera,
-                  "; ".join(p for p in (ins.free_text, extra) if p))
-        for edit, value in zip(self.fields(), values, strict=True):
+        for edit, value in zip(self.fields(), field_values(ins), strict=True):
             edit.blockSignals(True)
             edit.setText(value)
             edit.blockSignals(False)
@@ -175,6 +188,23 @@ class InstructionEditor(QWidget):
         note = time_note(self.time.currentText())
         self.time_note.setText(note)
         self.time_note.setVisible(bool(note))
+
+    def field_texts(self) -> list[str]:
+        """What each line field holds, to be put back with :meth:`restore_fields`."""
+        return [edit.text() for edit in self.fields()]
+
+    def restore_fields(self, texts: list[str]) -> None:
+        """Put ``texts`` back in the line fields; only a field that differs is set, so that the
+        others keep their cursor and undo steps."""
+        for edit, text in zip(self.fields(), texts, strict=True):
+            if edit.text() != text:
+                edit.setText(text)
+
+    def rewrite_fields(self, rewrite: Callable[[str], str]) -> bool:
+        """Pass every line field through ``rewrite`` (a cast rename, say); whether any changed."""
+        before = self.field_texts()
+        self.restore_fields([rewrite(text) for text in before])
+        return self.field_texts() != before
 
     def set_text(self, text: str) -> None:
         self.set_instruction(parse_instruction(text))

@@ -100,6 +100,22 @@ class DialogueRow(QWidget):
             line_edit.editingFinished.connect(self._edited)
         self.remove.clicked.connect(self._remove)
 
+    def set_speakers(self, speakers: list[str]) -> None:
+        """Offer ``speakers`` (the cast changed); the speaker shown or being typed stays, with
+        its cursor, and nothing is committed."""
+        if [self.speaker.itemText(i) for i in range(self.speaker.count())] == speakers:
+            return
+        line_edit = self.speaker.lineEdit()
+        text = self.speaker.currentText()
+        cursor = line_edit.cursorPosition() if line_edit is not None else 0
+        self.speaker.blockSignals(True)
+        self.speaker.clear()
+        self.speaker.addItems(speakers)
+        self.speaker.setCurrentText(text)
+        self.speaker.blockSignals(False)
+        if line_edit is not None:
+            line_edit.setCursorPosition(cursor)
+
     def _edited(self, *_args: object) -> None:
         self.line_edited.emit()
 
@@ -189,6 +205,9 @@ class StoryEditor(QWidget):
         # (an undo), not for a line being typed (the document has not changed under it).
         if reset or (story.dialogue != self.story.dialogue and story.dialogue != self.dialogue()):
             self._set_rows(story.dialogue)
+        else:  # the rows stay: a character added or renamed meanwhile is offered in them too
+            for row in self.rows:
+                row.set_speakers(self.speakers)
         old, self.story = self.story, story
         for box, name, timer in ((self.narration, "narration", self._narration_timer),
                                  (self.shot_notes, "shot_notes", self._notes_timer)):

@@ -127,6 +127,12 @@ class TakeTile(QFrame):
         super().mousePressEvent(event)
 
 
+LOCK_TIP = ("Re-roll with the seed of the selected (or clicked) take, so that a changed instruction is the only "
+            "difference")
+LOCK_NO_TAKES_TIP = "No take to lock the seed of yet: generate this turn first (Ctrl+Enter)"
+LOCK_NO_CHOICE_TIP = "No take chosen to lock the seed of: use or click a take first"
+
+
 class TakesView(QWidget):
     take_chosen = Signal(str)
     take_focused = Signal(str)
@@ -177,8 +183,7 @@ class TakesView(QWidget):
         self.lock_button = QPushButton(self)  # a framed toggle: it reads as a control, not a label
         self.lock_button.setCheckable(True)
         self.lock_button.setText("Lock seed")
-        self.lock_button.setToolTip("Re-roll with the seed of the selected (or clicked) take, so that a changed "
-                                    "instruction is the only difference")
+        self.lock_button.setToolTip(LOCK_TIP)
         self.lock_button.toggled.connect(self._on_lock)
         header = QHBoxLayout()
         header.addWidget(self.count_label)
@@ -234,6 +239,7 @@ class TakesView(QWidget):
         self.count_label.setText(f"{count} take{'s' if count != 1 else ''}" if count else "No takes yet")
         self._resize_tiles()
         self.compare_button.setEnabled(sum(t.status == TakeStatus.DONE for t in takes) >= 2)
+        self._update_lock()
         # Keep in view the take that just arrived (else the selected one).
         new = [tile for tile in self.tiles if tile.take.id not in before]
         target = new[-1] if new and before else next((t for t in self.tiles if t.take.id == selected_id), None)
@@ -254,7 +260,8 @@ class TakesView(QWidget):
         old, widget = focused
         new = next((tile for tile in tiles if tile.take.id == old.take.id), None)
         if new is None:
-            target: QWidget | None = self.compare_button if self.compare_button.isEnabled() else self.lock_button
+            target: QWidget | None = next((b for b in (self.compare_button, self.lock_button)
+                                           if b.isEnabled()), self.reroll_many_button)
         else:
             old_controls = [w for w in widgets_in_reading_order(old) if w is widget or w.isAncestorOf(widget)]
             controls = widgets_in_reading_order(new)
@@ -296,15 +303,27 @@ class TakesView(QWidget):
 
     def focus_take(self, take_id: str) -> None:
         self.focused_take = take_id
+        self._update_lock()
+
+    def _lock_take(self) -> Take | None:
+        """The take whose seed Lock seed would lock: the clicked one, else the turn's chosen one."""
+        shown = {t.take.id: t.take for t in self.tiles}
+        # a take focused on another turn is not among these tiles: this turn's chosen take then
+        chosen = self.focused_take if self.focused_take in shown else \
+            next((t.take.id for t in self.tiles if t.selected), None)
+        return shown.get(chosen) if chosen is not None else None
+
+    def _update_lock(self) -> None:
+        """Lock seed is off, saying why, while there is no take to lock the seed of (clicked,
+        it did nothing at all); a locked seed can always be unlocked."""
+        on = self.locked_seed is not None or self._lock_take() is not None
+        self.lock_button.setEnabled(on)
+        self.lock_button.setToolTip(LOCK_TIP if on else LOCK_NO_CHOICE_TIP if self.tiles else LOCK_NO_TAKES_TIP)
 
     def _on_lock(self, on: bool) -> None:
         seed: int | None = None
         if on:
-            shown = {t.take.id: t.take for t in self.tiles}
-            # a take focused on another turn is not among these tiles: this turn's chosen take then
-            chosen = self.focused_take if self.focused_take in shown else \
-                next((t.take.id for t in self.tiles if t.selected), None)
-            take = shown.get(chosen) if chosen is not None else None
+            take = self._lock_take()
             if take is None:
                 self.lock_button.blockSignals(True)
                 self.lock_button.setChecked(False)
@@ -320,6 +339,7 @@ class TakesView(QWidget):
         self.lock_button.setChecked(seed is not None)
         self.lock_button.setText("Lock seed" if seed is None else f"Seed {seed} locked")
         self.lock_button.blockSignals(False)
+        self._update_lock()
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
