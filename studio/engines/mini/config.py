@@ -296,6 +296,10 @@ class CriticTraining:
     """Weight of the feature match beside the motion's cross-entropy inside the critic term."""
     in_distill: bool = False
     """Also add the term in the distillation stage (the teacher's final canvas as the clip)."""
+    split: bool = False
+    """Train the critic on the even training rows only, so that the motion focus can read the
+    decoder's samples of odd rows, turns the critic never saw: a critic that has memorised a
+    turn reads its motion from the place and the character and misses what the decoder lacks."""
 
 
 @dataclass(frozen=True)

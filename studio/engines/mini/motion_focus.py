@@ -51,6 +51,18 @@ class MotionFocus:
         return torch.cat([chosen, uniform])
 
 
+def critic_rows(index: torch.Tensor, split: bool) -> torch.Tensor:
+    """The rows the critic trains on for drawn ``index``: with ``split``, each odd row gives way to
+    the even row before it (so the odd rows stay unseen and the even ones are drawn evenly)."""
+    return index - index % 2 if split else index
+
+
+def reader_rows(rows: int, split: bool) -> torch.Tensor:
+    """The training rows whose samples the focus may read: the odd rows when the critic was
+    trained on the even ones, else all of them."""
+    return torch.arange(1, rows, 2) if split else torch.arange(rows)
+
+
 def weights_from_accuracy(correct: torch.Tensor, total: torch.Tensor) -> tuple[float, ...]:
     """A motion's weight is the share of its samples the critic misread (``FLOOR`` at least);
     a motion without samples gets the mean weight of the others."""

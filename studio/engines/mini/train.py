@@ -71,7 +71,14 @@ from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
 from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, encode_clips, reconstruction_loss
 from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
-from studio.engines.mini.motion_focus import MotionFocus, describe, measure, weights_from_accuracy
+from studio.engines.mini.motion_focus import (
+    MotionFocus,
+    critic_rows,
+    describe,
+    measure,
+    reader_rows,
+    weights_from_accuracy,
+)
 from studio.engines.mini.runtime import MiniRuntime
 from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
@@ -589,9 +596,11 @@ class Trainer:
                 raise RuntimeError("motion_focus reads the decoder's samples with the motion critic: run the critic "
                                    "stage first (--stages critic,decoder,...)")
             table = reps if reps is not None else self.encoder_targets()
-            count = min(self.config.motion_focus_turns, self.rows())
+            split = self.config.critic.split
+            candidates = reader_rows(self.rows(), split)
+            count = min(self.config.motion_focus_turns, candidates.numel())
             generator = torch.Generator().manual_seed(self.config.seed * 1000 + 917)
-            rows = torch.randperm(self.rows(), generator=generator)[:count]
+            rows = candidates[torch.randperm(candidates.numel(), generator=generator)[:count]]
             started = time.monotonic()
             correct, total = measure(self.decoder, self.critic.eval(), table[rows.to(table.device)].to(self.device),
                                      self.levels[rows].to(self.device), self.motions[rows],
@@ -599,6 +608,7 @@ class Trainer:
                                      autocast=self.autocast)
             stored = {"weights": list(weights_from_accuracy(correct, total)), "turns": count,
                       "critic_accuracy": round(float(correct.sum()) / max(1, int(total.sum())), 3),
+                      "rows": "odd rows, unseen by the critic" if split else "any training rows",
                       "seconds": round(time.monotonic() - started, 1)}
             self.run.metrics["motion_focus"] = stored
         self.focus = MotionFocus(tuple(float(w) for w in stored["weights"]), share)
@@ -780,7 +790,7 @@ class Trainer:
         critic, recipe, stage = self.critic.train(), self.config.critic, self.config.critic_stage
 
         def step(generator: torch.Generator) -> torch.Tensor:
-            index = self.batch_indices(generator, stage.batch)
+            index = critic_rows(self.batch_indices(generator, stage.batch), recipe.split)
             canvas = table[index.to(table.device)].to(self.device).float() / scale
             with self.autocast():
                 return critic_training_loss(critic, canvas, self.motions[index].to(self.device), recipe.noise,
@@ -790,6 +800,12 @@ class Trainer:
         critic.eval().requires_grad_(False)
         if st.done:
             self.log("critic", heldout_motion_accuracy=round(self.critic_heldout_accuracy(), 3))
+            if recipe.split:
+                unseen = reader_rows(self.rows(), True)[:self.config.motion_focus_turns]
+                with torch.no_grad(), self.autocast():
+                    read = critic_accuracy(critic, table[unseen.to(table.device)].to(self.device).float() / scale,
+                                           self.motions[unseen].to(self.device))
+                self.log("critic", unseen_training_rows_accuracy=round(read, 3))
 
     @torch.no_grad()
     def critic_heldout_accuracy(self) -> float:

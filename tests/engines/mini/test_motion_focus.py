@@ -19,7 +19,14 @@ from studio.engines.mini.config import (  # noqa: E402
     named_config,
 )
 from studio.engines.mini.data import MOTION_NAMES  # noqa: E402
-from studio.engines.mini.motion_focus import FLOOR, MotionFocus, describe, weights_from_accuracy  # noqa: E402
+from studio.engines.mini.motion_focus import (  # noqa: E402
+    FLOOR,
+    MotionFocus,
+    critic_rows,
+    describe,
+    reader_rows,
+    weights_from_accuracy,
+)
 from studio.engines.mini.train import run  # noqa: E402
 
 CONFIG = load_train_config(named_config("tiny_latent"))
@@ -90,3 +97,43 @@ def test_the_focus_needs_the_critic(tmp_path: Path) -> None:
     config = dataclasses.replace(CONFIG, motion_focus=0.5)
     with pytest.raises(RuntimeError, match="critic stage first"):
         run(config, tmp_path / "run", device="cpu", stages=("autoencoder", "decoder"), log=lambda _m: None)
+
+
+def test_a_split_critic_trains_on_even_rows_and_the_focus_reads_only_odd_rows() -> None:
+    drawn = torch.tensor([0, 1, 2, 3, 7, 8])
+    assert critic_rows(drawn, split=True).tolist() == [0, 0, 2, 2, 6, 8]
+    assert critic_rows(drawn, split=False).tolist() == drawn.tolist()
+    assert reader_rows(7, split=True).tolist() == [1, 3, 5]
+    assert reader_rows(4, split=False).tolist() == [0, 1, 2, 3]
+
+
+def test_a_run_with_a_split_critic_never_shows_it_an_odd_row_and_reads_the_focus_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import studio.engines.mini.train as train_module
+
+    trained: list[torch.Tensor] = []
+    real_rows = train_module.critic_rows
+
+    def recording_rows(index: torch.Tensor, split: bool) -> torch.Tensor:
+        rows = real_rows(index, split)
+        trained.append(rows.cpu())
+        return rows
+
+    measured: list[int] = []
+    real_measure = train_module.measure
+
+    def recording_measure(decoder, critic, reps, levels, motions, **kwargs):  # type: ignore[no-untyped-def]
+        measured.append(int(reps.shape[0]))
+        return real_measure(decoder, critic, reps, levels, motions, **kwargs)
+
+    monkeypatch.setattr(train_module, "critic_rows", recording_rows)
+    monkeypatch.setattr(train_module, "measure", recording_measure)
+    config = dataclasses.replace(_focused(0.5), critic=CriticTraining(widths=(8, 8, 8), balance=0.0, split=True))
+    lines: list[str] = []
+    state = run(config, tmp_path / "run", device="cpu", stages=("autoencoder", "critic", "decoder"),
+                log=lines.append)
+    assert state.metrics["motion_focus"]["rows"] == "odd rows, unseen by the critic"
+    assert any("unseen_training_rows_accuracy=" in line for line in lines)
+    assert len(trained) == 3  # one batch a critic step
+    assert all(int(row) % 2 == 0 for batch in trained for row in batch)
+    assert measured and 1 <= measured[0] <= 6
