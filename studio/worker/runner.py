@@ -6,6 +6,8 @@ committed only after its files are complete; a failure records a FAILED take (no
 so the node's history shows it; a cancellation, or a node deleted meanwhile, records
 nothing and removes the take's folder. A host lost mid-job (a cluster node or actor that
 died) records nothing either: the job goes back to the queue (:class:`HostLostError`).
+A project folder moved or deleted since it was opened fails the job before its host starts
+(the files would be written by the old path), and no failed take is recorded for it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
 from studio.core.state import CharacterState
 from studio.engines.base import EngineError, EngineInfo, EngineSettings
+from studio.storage.errors import ProjectMovedError
 from studio.storage.project import Project
 from studio.worker.context import NodeGone, RepresentationCache, build_context
 from studio.worker.engine_host import Host, HostJobError, HostLostError
@@ -130,6 +133,9 @@ class GenerateRunner:
                                settings=used, seed=job.seed, take_id=take_id, node_id=node_id,
                                media_root=self.project.path, media_dir=self.project.take_media_dir(take_id))
             listener = _RunListener(tracker, reporter, snapshot.parent_state, timings)
+            # the host writes the take's files by path: a folder moved or deleted since the
+            # project was opened is refused now, not after a whole generation
+            self.project.check_in_place("generate a take")
             result = self.host.execute(host_job, listener, cancelled)
             engine_version = result.engine_version
             timings.update(result.timings)
@@ -153,7 +159,7 @@ class GenerateRunner:
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings, ran_on=result.ran_on)
         except HostLostError as lost:
-            remove_take_media(self.project, take_id)
+            self._discard_media(take_id)
             if not cancelled():
                 log.warning("job %s goes back to the queue: %s", job.id, lost.message)
                 return Outcome(JobStatus.QUEUED, message=lost.message, hint=lost.hint, timings=timings)
@@ -161,12 +167,12 @@ class GenerateRunner:
             return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE if gone else CANCELLED_MESSAGE,
                            timings=timings)
         except (Cancelled, NodeGone):
-            remove_take_media(self.project, take_id)
+            self._discard_media(take_id)
             gone = not self._node_exists(node_id)
             return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE if gone else CANCELLED_MESSAGE,
                            timings=timings)
         except Exception as error:  # any engine error fails the job, never the worker
-            remove_take_media(self.project, take_id)
+            self._discard_media(take_id)
             if isinstance(error, HostJobError):
                 failure = error.failure
             else:
@@ -187,14 +193,34 @@ class GenerateRunner:
             )
             recorded = ""
             try:
-                self._commit(failed, select=False, label=job.label)
-                recorded = take_id
+                if self._in_place():
+                    self._commit(failed, select=False, label=job.label)
+                    recorded = take_id
             except NodeGone:
                 return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE, timings=timings)
             except Exception:  # the job still ends as failed
                 log.exception("could not record the failed take of job %s", job.id)
             return Outcome(JobStatus.FAILED, take_id=recorded, message=failure.message, hint=failure.hint,
                            out_of_memory=failure.out_of_memory, timings=timings)
+
+    def _in_place(self) -> bool:
+        """Whether the project folder is still where it was opened. A failed take is not
+        recorded once it moved: its commit would be refused with the same error, which the
+        job already ends with (however the host reported it)."""
+        try:
+            self.project.check_in_place("record the failed take")
+        except ProjectMovedError:
+            return False
+        return True
+
+    def _discard_media(self, take_id: str) -> None:
+        """Remove what a job that ended without a take left of its folder. Best effort: the
+        job's own error (a moved project folder, say) is what the user must read, so a
+        second one here is only logged."""
+        try:
+            remove_take_media(self.project, take_id)
+        except Exception:
+            log.warning("could not remove the files of take %s", take_id, exc_info=True)
 
     def _legacy_space(self, take: Take, array: Any) -> str:
         """The space of a representation file written before files named theirs: the space

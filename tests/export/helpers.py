@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sqlite3
 import subprocess
@@ -157,3 +158,16 @@ def gif_delays(path: Path) -> list[int]:
             image.seek(index)
             delays.append(round(image.info["duration"] / 10))
     return delays
+
+
+def undecodable_folder(parent: Path, raw_name: bytes) -> Path:
+    """A new folder under ``parent`` named by ``raw_name``, bytes that are not UTF-8 (as a
+    Latin-1 system names files); the test is skipped where the file system refuses them."""
+    import pytest
+
+    folder = parent / os.fsdecode(raw_name)
+    try:
+        folder.mkdir()
+    except (OSError, UnicodeError):  # pragma: no cover - file systems that insist on UTF-8 names
+        pytest.skip("this file system refuses names that are not UTF-8")
+    return folder

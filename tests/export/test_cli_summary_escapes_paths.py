@@ -6,7 +6,6 @@ A folder whose name is not valid UTF-8 (``bad`` + Latin-1 ``é`` + ``dir``) was 
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -14,19 +13,14 @@ import pytest
 
 from studio.cli import main
 
-from .helpers import Fixture
+from .helpers import Fixture, undecodable_folder
 
 SHOWN = "bad\\xe9dir"
 
 
 @pytest.fixture
 def bad_folder(tmp_path: Path) -> Path:
-    folder = tmp_path / os.fsdecode(b"bad\xe9dir")
-    try:
-        folder.mkdir()
-    except (OSError, UnicodeError):  # pragma: no cover - file systems that insist on UTF-8 names
-        pytest.skip("this file system refuses names that are not UTF-8")
-    return folder
+    return undecodable_folder(tmp_path, b"bad\xe9dir")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows names are UTF-16")

@@ -8,7 +8,6 @@ arguments": OpenTimelineIO's C++ writer only takes a path it can encode as UTF-8
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
@@ -19,17 +18,12 @@ import pytest
 
 from studio.export import export_branch
 
-from .helpers import Fixture
+from .helpers import Fixture, undecodable_folder
 
 
 @pytest.fixture
 def latin1_folder(tmp_path: Path) -> Path:
-    folder = tmp_path / os.fsdecode(b"caf\xe9 exports")  # "café" in Latin-1: not UTF-8
-    try:
-        folder.mkdir()
-    except (OSError, UnicodeError):  # pragma: no cover - file systems that insist on UTF-8 names
-        pytest.skip("this file system refuses names that are not UTF-8")
-    return folder
+    return undecodable_folder(tmp_path, b"caf\xe9 exports")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows names are UTF-16")

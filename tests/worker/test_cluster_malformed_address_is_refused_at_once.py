@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import sys
 import time
-from types import ModuleType
 
 import pytest
 
 from studio.core.errors import StudioError
 from studio.worker.cluster import ClusterSpec, parse_cluster
 from studio.worker.cluster.spec import address_problem
+
+from .ray_stand_in import RayThatMustNotJoin
 
 
 @pytest.mark.parametrize(("address", "said"), [
@@ -51,28 +52,12 @@ def test_good_addresses_pass(address: str) -> None:
     assert address_problem(address) == ""
 
 
-class _FakeRay(ModuleType):
-    """Ray as far as joining goes: any attempt to join is a failure of this test."""
-
-    def __init__(self) -> None:
-        super().__init__("ray")
-        self.inits: list[object] = []
-
-    def is_initialized(self) -> bool:
-        return False
-
-    def init(self, *args: object, **kwargs: object) -> None:
-        self.inits.append(kwargs.get("address"))
-        time.sleep(5)
-        raise ConnectionError("Ray was asked")
-
-
 @pytest.mark.parametrize("address", ["head:-1", "10.0.0.5", "head:99999", ":6379"])
 def test_joining_a_malformed_address_fails_at_once_without_asking_ray(address: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from studio.worker.cluster.backend import RayCluster
 
-    fake = _FakeRay()
+    fake = RayThatMustNotJoin(5)
     monkeypatch.setitem(sys.modules, "ray", fake)
     spec = ClusterSpec(address=address, connect_timeout_s=1)  # as parse_cluster would not make it (below)
     started = time.perf_counter()

@@ -8,7 +8,6 @@ what is wrong with it, queued jobs stay queued, and the rest of the studio works
 from __future__ import annotations
 
 import sys
-from types import ModuleType
 
 import pytest
 
@@ -18,27 +17,13 @@ from studio.worker import GenerationService, JobStatus
 from studio.worker.cluster import ConnectionState, parse_cluster, saved_cluster
 
 from .fake_engine import FakeScript, fake_registry
-
-
-class _FakeRay(ModuleType):
-    """Ray as far as joining goes: asking it to join is a failure of the test."""
-
-    def __init__(self) -> None:
-        super().__init__("ray")
-        self.inits: list[object] = []
-
-    def is_initialized(self) -> bool:
-        return False
-
-    def init(self, *args: object, **kwargs: object) -> None:
-        self.inits.append(kwargs.get("address"))
-        raise ConnectionError("Ray was asked")
+from .ray_stand_in import RayThatMustNotJoin
 
 
 @pytest.mark.parametrize("address", ["head:-1", "10.0.0.5", "ray://head:10001", "http://head:6379"])
 def test_a_saved_malformed_address_fails_in_the_cluster_status(project: Project, monkeypatch: pytest.MonkeyPatch,
                                                                address: str) -> None:
-    fake = _FakeRay()
+    fake = RayThatMustNotJoin()
     monkeypatch.setitem(sys.modules, "ray", fake)
     with pytest.raises(StudioError):
         parse_cluster(address)  # typed (--cluster, the settings dialog): refused at once, as before

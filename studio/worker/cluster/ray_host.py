@@ -9,6 +9,11 @@ An actor that dies mid-job (its process killed, its node gone) raises
 :class:`HostLostError`: the job goes back to the queue. Ray restarts the actor (its
 ``max_restarts``); until it answers again, this host takes no job (:meth:`wait_ready`),
 so that a live host picks the returned job up. An actor Ray gave up on is replaced.
+
+A cancel is sent to the actor once; an actor that has not answered it within
+``CANCEL_GRACE_S`` (stuck in a call that never looks) is killed, as the local engine
+process is: the job ends as cancelled through the same host-lost path, and a fresh actor
+takes the next job.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from studio.storage.paths import UnsafePathError, resolve_inside
 from studio.worker.cluster.actor import ActorInfo, Encoded
 from studio.worker.cluster.status import ActorState, ActorView
 from studio.worker.engine_host import EngineStatus, HostJobError, HostLostError
-from studio.worker.engine_process import Failed, Loaded, Predicted, StageProgress, WasCancelled
+from studio.worker.engine_process import CANCEL_GRACE_S, Failed, Loaded, Predicted, StageProgress, WasCancelled
 from studio.worker.failures import Failure
 from studio.worker.host_job import HostJob, HostListener, HostResult, MediaFile
 
@@ -217,11 +222,13 @@ class RayHost:
             self.start()
             self._set(ActorState.RUNNING if not self.needs_load(job.engine) else ActorState.LOADING, job.take_id)
             stream = self._actor.run.remote(job)
-            asked = False
+            asked_at: float | None = None
             while True:
-                if not asked and cancelled():
+                if asked_at is None and cancelled():
                     self._actor.cancel.remote(job.take_id)
-                    asked = True
+                    asked_at = time.monotonic()
+                if asked_at is not None and time.monotonic() - asked_at > CANCEL_GRACE_S:
+                    self._end_stuck(stage)
                 ready, _ = ray.wait([stream], timeout=POLL_S)
                 if not ready:
                     continue
@@ -261,15 +268,39 @@ class RayHost:
                     self._state = ActorState.IDLE
 
     def _lost_during(self, stage: str, error: BaseException) -> None:
+        lost = self._mark_lost()
+        message = f"The cluster's {lost} was lost during {stage}: {type(error).__name__}."
+        log.warning("%s %s", message, error)
+        raise HostLostError(message, hint="The job went back to the queue; the next free actor runs it.")
+
+    def _end_stuck(self, stage: str) -> None:
+        """End an actor that did not answer a cancel within :data:`CANCEL_GRACE_S` (stuck in
+        a call that never looks at its cancel check), as the local engine process is ended.
+        It is killed for good, not restarted: what it held may be what is stuck, so
+        :meth:`wait_ready` starts a fresh one for the next job. Raises :class:`HostLostError`,
+        which the runner counts as cancelled, since the job was."""
+        actor, self._actor = self._actor, None
+        lost = self._mark_lost()
+        message = (f"The cluster's {lost} did not stop within {CANCEL_GRACE_S:g} s of a cancel during {stage}; "
+                   "it was ended.")
+        log.warning("%s", message)
+        if actor is not None:
+            try:
+                self.cluster.ray.kill(actor, no_restart=True)
+            except Exception:  # the cluster may be gone already: a new actor is started anyway
+                log.info("could not end actor %s", self.index, exc_info=True)
+        self.cluster.refresh_resources()
+        raise HostLostError(message, hint="Nothing of this take was kept; the next job gets a fresh actor.")
+
+    def _mark_lost(self) -> str:
+        """Note that this host's actor is gone (this host takes no job until
+        :meth:`wait_ready` has one again); returns how to name the lost actor."""
         self._lost = True
         self.restarts += 1
         with self._lock:
             self._engine = None
             self._state = ActorState.RESTARTING
-        lost = self._ran_on(self._info.pid) if self._info else f"actor {self.index}"
-        message = f"The cluster's {lost} was lost during {stage}: {type(error).__name__}."
-        log.warning("%s %s", message, error)
-        raise HostLostError(message, hint="The job went back to the queue; the next free actor runs it.")
+        return self._ran_on(self._info.pid) if self._info else f"actor {self.index}"
 
     def _commit_files(self, job: HostJob, encoded: Encoded, began: float) -> HostResult:
         """Write the actor's three files into the project (each atomically) and return the
