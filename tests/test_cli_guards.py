@@ -105,6 +105,34 @@ def test_start_state_refuses_an_empty_character(tmp_path: Path, name: str) -> No
     assert everyone.returncode == 0 and "every character" in everyone.stdout
 
 
+@pytest.mark.parametrize(("name", "needle"), [
+    ("Bob; Motion: run", "holds ';' or ':'"),
+    ("Zed\u202eX", "U+202E, a right-to-left override"),
+    ("Z" * 500, "500 characters long"),
+])
+def test_start_state_new_refuses_a_name_no_turn_could_act_with(tmp_path: Path, name: str, needle: str) -> None:
+    """A start state is only read for a turn's character: one stored under a name no
+    instruction can hold would be set and never used."""
+    path = tmp_path / "story.kamishibai"
+    assert kamishibai("new", str(path)).returncode == 0
+    before = kamishibai("tree", str(path), "--json").stdout
+    _refused(kamishibai("start-state", str(path), "--character", name, "--new", "1", "2", "3"), needle)
+    assert kamishibai("tree", str(path), "--json").stdout == before, "no start state was stored"
+    done = kamishibai("start-state", str(path), "--character", "Hana Mori", "--new", "1", "2", "3")
+    assert done.returncode == 0, done.stderr
+
+
+def test_import_demo_skip_bad_with_nothing_to_import_creates_no_project(tmp_path: Path) -> None:
+    """Every line bad: --skip-bad imports nothing, so no project folder is left behind, and
+    the hint doesn't suggest the --skip-bad that was given."""
+    demo = tmp_path / "bad.txt"
+    demo.write_text("Character: ; Motion: x\n???\n", encoding="utf-8")
+    folder = tmp_path / "new.kamishibai"
+    _refused(kamishibai("import-demo", "--project", str(folder), str(demo), "--skip-bad"), "nothing was imported")
+    assert not folder.exists()
+    assert "use --skip-bad" not in kamishibai("import-demo", "--project", str(folder), str(demo), "--skip-bad").stderr
+
+
 # -- names of dots only -----------------------------------------------------------------------
 
 

@@ -157,8 +157,9 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
     source = Path(args.file)
     _check_generate_options(args)  # before the import: a bad engine must not leave the turns imported
     story = read_demo(source)  # check the file before creating anything
-    if story.problems and not args.skip_bad:
-        raise DemoImportError(demo_name(source), story.problems)
+    if (story.problems and not args.skip_bad) or not story.importable:  # a new project is made for nothing
+        raise DemoImportError(demo_name(source), story.problems or [(1, "the file holds no turns")],
+                              skip_bad=args.skip_bad)
     folder = normalise_project_path(args.project)
     create = _missing_or_empty(folder)
     if create and args.parent not in ROOT_NAMES:  # a new project has no turn but its start

@@ -229,12 +229,27 @@ def _start_state_character(tree: StoryTree, name: str, new: bool) -> str:
     if spelled is not None:
         return spelled
     if new:
-        return shown
+        return _new_character_name(shown)
     close = difflib.get_close_matches(character_key(shown), list(known), n=3, cutoff=0.6)
     guess = f"Did you mean {' or '.join(known[key] for key in close)}? " if close else ""
     everyone = ", ".join(sorted(known.values(), key=character_key)) or "none yet"
     raise StudioError(f"'{printable(shown)}' is not a character of this story (characters: {printable(everyone)}).",
                       hint=f"{guess}Pass --new to set the start of a character who has not appeared yet.")
+
+
+def _new_character_name(name: str) -> str:
+    """``name`` if a turn could ever act with it, else a :class:`StudioError`. A start state
+    is only read for a turn's character, so a name no instruction can hold (field syntax such
+    as ``;``, a directional override, thousands of characters) would be stored and never used:
+    it is refused as the cast refuses it."""
+    from studio.core.commands import cast_name_problem
+
+    problem = cast_name_problem(name)
+    if problem:
+        raise StudioError(f"--character: {printable(problem)}",
+                          hint="Give the name a turn's Character field uses (at most 100 characters, "
+                          "without ';', ':' or directional controls).")
+    return name
 
 
 def cmd_start_state(args: argparse.Namespace) -> int:

@@ -59,13 +59,15 @@ numbers in reports are the ones an editor shows."""
 class DemoImportError(StudioError):
     """A game_demo file that can't be imported; ``problems`` lists (line number, reason)."""
 
-    def __init__(self, name: str, problems: list[tuple[int, str]]) -> None:
+    def __init__(self, name: str, problems: list[tuple[int, str]], skip_bad: bool = False) -> None:
         shown = "\n".join(f"  line {number}: {reason}" for number, reason in problems[:20])
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        # with skip_bad given, suggesting it would send the user round in a circle: no line was good
+        tail = (" (no line of it is a turn that can be imported, so --skip-bad has nothing to import)" if skip_bad
+                else " (use --skip-bad to import the good lines only)")
         super().__init__(
             f"{name}: {len(problems)} malformed line(s); nothing was imported.\n{shown}{more}",
-            hint="Each line should read 'Character: NAME; Motion: WHAT; Background: WHERE.' "
-            "(use --skip-bad to import the good lines only)",
+            hint=f"Each line should read 'Character: NAME; Motion: WHAT; Background: WHERE.'{tail}",
         )
         self.problems = problems
 
@@ -90,6 +92,12 @@ class DemoBranch:
     line_number: int
     turns: list[DemoTurn] = field(default_factory=list)
 
+    @property
+    def is_main(self) -> bool:
+        """The file's first branch (line 0: no marker starts it). Told by its line, not its
+        place in :attr:`DemoStory.branches`: a first branch without turns is left out of it."""
+        return self.line_number == 0
+
 
 @dataclass(frozen=True)
 class DemoStory:
@@ -99,6 +107,22 @@ class DemoStory:
     @property
     def turn_count(self) -> int:
         return sum(len(b.turns) for b in self.branches)
+
+    @property
+    def main_length(self) -> int:
+        """Turns of the file's first branch (the lines above its first marker)."""
+        return sum(len(b.turns) for b in self.branches if b.is_main)
+
+    def imports(self, branch: DemoBranch) -> bool:
+        """Whether ``branch``'s turns are imported: its marker is good and continues from a
+        turn the first branch has (a bad one is reported, and with ``skip_bad`` skipped)."""
+        return branch.after is not None and branch.after <= self.main_length
+
+    @property
+    def importable(self) -> bool:
+        """Whether any turn would be imported (with ``skip_bad``): else nothing is, and a
+        new project must not be created for it."""
+        return any(b.turns and self.imports(b) for b in self.branches)
 
 
 @dataclass(frozen=True)
@@ -344,8 +368,8 @@ def new_characters(tree: StoryTree, names: Iterable[str]) -> list[str]:
 def import_story(project: Project, story: DemoStory, name: str, parent_id: str | None = None,
                  skip_bad: bool = False) -> DemoImportResult:
     """Add the story's branches under ``parent_id`` (default: the story's start)."""
-    if (story.problems and not skip_bad) or not story.branches:
-        raise DemoImportError(name, story.problems or [(1, "the file holds no turns")])
+    if (story.problems and not skip_bad) or not story.importable:
+        raise DemoImportError(name, story.problems or [(1, "the file holds no turns")], skip_bad=skip_bad)
     start = parent_id or project.tree.root_id
     project.tree.node(start)
     main: list[str] = []
@@ -355,15 +379,13 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
     stories: list[tuple[str, StoryFields]] = []
     free_text: list[tuple[int, str]] = []
     skipped = list(story.problems)
-    for index, branch in enumerate(story.branches):
-        if index == 0 or branch.after == 0:
-            parent = start
-        elif branch.after is not None and branch.after <= len(main):
-            parent = main[branch.after - 1]
-        else:  # its marker is reported as a problem (only reached with skip_bad): say what it held
+    for branch in story.branches:
+        if not story.imports(branch):
+            # its marker is reported as a problem (only reached with skip_bad): say what it held
             skipped.extend((turn.number, f"its branch (line {branch.line_number}) was skipped")
                            for turn in branch.turns)
             continue
+        parent = main[branch.after - 1] if branch.after else start
         for turn in branch.turns:
             node_id = new_id()
             turns.append((node_id, parent, turn.text))
@@ -372,7 +394,7 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
             if turn.free_text:
                 free_text.append((turn.number, node_id))
             node_ids.append(node_id)
-            if index == 0:
+            if branch.is_main:
                 main.append(node_id)
             parent = node_id
         leaves.append(parent)
