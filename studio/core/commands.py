@@ -401,6 +401,12 @@ def name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?!\w)", re.IGNORECASE)
 
 
+def replace_name(text: str, old: str, new: str) -> str:
+    """``text`` with ``old`` (whole words, any case and spacing: :func:`name_pattern`) replaced
+    by ``new``, taken as it is (a function, not a template: no backslash in it is read)."""
+    return name_pattern(old).sub(lambda _found: new, text)
+
+
 def turns_naming(tree: StoryTree, name: str) -> list[Node]:
     """The turns whose instruction names ``name``: in its Character field or in its text (case
     and spacing aside, whole words)."""
@@ -456,13 +462,12 @@ class RenameCastMember(Command):
         starts = {(name if character_key(n) == old else n): s for n, s in root.start_states.items()}
         if starts != root.start_states:
             patch[(EntityKind.NODE, root.id)] = replace(root, start_states=starts)
-        pattern = name_pattern(member.name)
         naming = {n.id for n in turns_naming(tree, member.name)}
         updated: dict[str, Node] = {}
         for node in tree.nodes.values():
             changed = node
             if node.id in naming:
-                text = pattern.sub(lambda _found: name, node.instruction.raw)
+                text = replace_name(node.instruction.raw, member.name, name)
                 validate_instruction_text(text)
                 changed = updated[node.id] = replace(node, instruction=parse_instruction(text))
             lines = tuple(replace(line, speaker=name) if character_key(line.speaker) == old else line

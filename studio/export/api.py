@@ -40,7 +40,8 @@ def export_task(project: Project, leaf_id: str, out: str | os.PathLike[str], opt
     check_destination(out_path)
     check_outside_project(out_path, project.path)
     branch = collect_branch(project, leaf_id)
-    check_outputs(out_path, output_files(out_path, chosen, opts, len(branch.turns)), project.path)
+    others = [path for path in output_files(out_path, chosen, opts, len(branch.turns)) if path != out_path]
+    check_outputs(out_path, others, project.path)  # out_path itself was checked above
 
     def job(progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> ExportResult:
         return export_collected(branch, out_path, chosen, opts, progress, cancelled)

@@ -102,9 +102,10 @@ def captions_file(out: Path) -> Path:
 
 
 def output_files(out: Path, fmt: ExportFormat, options: ExportOptions, turns: int) -> list[Path]:
-    """Every file an export of ``turns`` turns to ``out`` writes, the main file first: a video's
-    SRT captions beside it, each page of a PNG sheet. Known before anything is made, so that a
-    name that can't be written is refused before a long encode, not after it."""
+    """Every file an export of ``turns`` turns to ``out`` writes: ``out`` and a video's SRT
+    captions beside it, or each page of a PNG sheet (numbered pages, not ``out``, for
+    several). Known before anything is made, so that a name that can't be written is
+    refused before a long encode, not after it."""
     if fmt is ExportFormat.PNG:
         return png_sheet_files(out, sheet_page_count(turns, options.panels_per_page))
     if fmt.is_video and options.captions is CaptionMode.SRT:

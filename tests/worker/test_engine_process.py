@@ -14,6 +14,7 @@ import pytest
 from studio.storage import Project
 from studio.worker import EventKind, GenerationService, HostMode, JobEvent, JobStatus
 
+from .job_in_stage import start_job_in
 from .process_engines import registry
 
 KILLS_PER_STAGE = 10
@@ -61,15 +62,7 @@ def test_an_engine_error_fails_the_job_and_keeps_the_process(project: Project, s
 
 
 def test_cancel_reaches_the_child_within_a_step(project: Project, service: GenerationService) -> None:
-    predicting = threading.Event()
-
-    def watch(event: JobEvent) -> None:
-        if event.kind is EventKind.PROGRESS and event.stage == "predict":
-            predicting.set()
-
-    service.subscribe(watch)
-    _, job_id = service.generate(project.tree.root_id, "[hold]")
-    assert predicting.wait(60)
+    job_id = start_job_in(service, project, "[hold]")
     asked = time.perf_counter()
     assert service.cancel(job_id)
     assert service.wait_jobs([job_id], 10)

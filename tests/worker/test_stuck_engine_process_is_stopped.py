@@ -8,16 +8,16 @@ process."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from studio.storage import Project
-from studio.worker import EventKind, GenerationService, HostMode, JobEvent, JobStatus, engine_process
+from studio.worker import GenerationService, HostMode, JobStatus, engine_process
 from studio.worker.engine_process import CANCEL_GRACE_S
 
+from .job_in_stage import start_job_in
 from .process_engines import registry
 
 
@@ -36,15 +36,7 @@ def test_the_grace_is_a_few_seconds() -> None:
 
 def test_cancelling_a_job_whose_engine_is_stuck_ends_it_and_its_process(project: Project,
                                                                        service: GenerationService) -> None:
-    stuck = threading.Event()
-
-    def watch(event: JobEvent) -> None:
-        if event.kind is EventKind.PROGRESS and event.stage == "predict":
-            stuck.set()
-
-    service.subscribe(watch)
-    _, job_id = service.generate(project.tree.root_id, "[stuck]")
-    assert stuck.wait(60)
+    job_id = start_job_in(service, project, "[stuck]")
     pid = service.engine_pids()[0]
     assert pid is not None
     asked = time.perf_counter()

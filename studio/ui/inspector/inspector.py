@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.commands import name_pattern
+from studio.core.commands import replace_name
 from studio.core.errors import StudioError
 from studio.core.instruction import validate_instruction_text
 from studio.core.model import Node
@@ -64,12 +64,8 @@ def apply_renames(text: str, renames: list[tuple[str, str]]) -> str:
     """``text`` with each old name replaced as the document's rename replaces it (whole words,
     any case and spacing)."""
     for old, new in renames:
-        text = _replace_name(text, old, new)
+        text = replace_name(text, old, new)
     return text
-
-
-def _replace_name(text: str, old: str, new: str) -> str:
-    return name_pattern(old).sub(lambda _found: new, text)  # a function: ``new`` is taken as it is
 
 
 def section_title(text: str, parent: QWidget) -> QLabel:
