@@ -105,7 +105,7 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
         from studio.export.video import export_video
 
         made = export_video(branch, plan, out, fmt, options, files, progress, cancelled)
-        cut = [*cut_cards_notes(plan.size, options), cut_captions_note(branch, timeline, plan.size, options)]
+        cut = [*cut_cards_notes(made.size, options), cut_captions_note(branch, timeline, made.size, options)]
         return made.frames, made.duration, made.used_stream_copy, 0, cut
     if fmt == ExportFormat.SRT:
         from studio.export.subtitles import write_srt

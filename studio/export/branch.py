@@ -112,22 +112,26 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
                 story=_clean_story(node.story), stale=take.stale)
 
 
+GENERATE_ONE = "Generate it (or select a finished take), then export again."
+GENERATE_ALL = ("Generate every turn of the branch that has none (in the window: Turn › Generate missing turns of "
+                "the branch, Ctrl+Shift+G; or `kamishibai fill PROJECT --leaf NODE --run`), then export again.")
+
+
 def _why_no_clip(chosen: Take | None, takes: list[Take]) -> tuple[str, str]:
     """What a turn without a finished chosen take has instead, and what to do about it.
 
     Only a finished take is chosen when it is made, so a turn whose generation failed has
     a take, but none chosen: it is named with its error, as the tree lists it, rather than
     called a turn without a take."""
-    generate = "Generate it (or select a finished take), then export again."
     if chosen is not None:
-        return f"a {chosen.status.value} take{_error_of(chosen)}, not a finished clip", generate
+        return f"a {chosen.status.value} take{_error_of(chosen)}, not a finished clip", GENERATE_ONE
     finished = [take for take in takes if take.status == TakeStatus.DONE]
     if finished:
         count = f"{len(finished)} finished take{'s' if len(finished) > 1 else ''}"
         return (f"no chosen take ({count}, none chosen)",
                 "Select one of its finished takes, then export again.")
     if not takes:
-        return "no take, not a finished clip", generate
+        return "no take, not a finished clip", GENERATE_ONE
     latest = max(takes, key=lambda take: take.created_at)
     return (f"no finished take (its latest take {_LATEST[latest.status]}{_error_of(latest)})",
             "Re-roll the turn (or wait for its generation to finish), then export again.")
@@ -187,9 +191,32 @@ def collect_branch(project: Project, leaf_id: str) -> Branch:
         raise ExportError("The branch has no turns: there is nothing to export.",
                           hint="Choose the last turn of a branch (a leaf), not the story's start.")
     root = path[0]
+    collected: list[Turn] = []
+    for number, node in enumerate(turns, start=1):
+        try:
+            collected.append(_turn(project, tree, node, number))
+        except ExportError as error:
+            raise _with_later_missing(error, tree, turns[number:]) from None
     return Branch(
         project_name=project.name,
         leaf_id=leaf_id,
         start_state=root.start_state or CharacterState(),
-        turns=tuple(_turn(project, tree, node, number) for number, node in enumerate(turns, start=1)),
+        turns=tuple(collected),
     )
+
+
+def _with_later_missing(error: ExportError, tree: StoryTree, later: list[Node]) -> ExportError:
+    """``error`` (about the first turn that can't be exported) saying how many turns after it
+    have no finished take either: the message named only the first, so a branch of 40 turns
+    without clips took 40 tries to learn what it needed."""
+    missing = [node for node in later if not _finished(tree.selected_take(node.id))]
+    if not missing:
+        return error
+    many = len(missing) > 1
+    hint = GENERATE_ALL if error.hint in ("", GENERATE_ONE) else f"{error.hint} {GENERATE_ALL}"
+    return ExportError(f"{error.message.rstrip('.')}; {len(missing)} later turn{'s' if many else ''} of the branch "
+                       f"{'have' if many else 'has'} no finished take chosen either.", hint=hint.strip())
+
+
+def _finished(take: Take | None) -> bool:
+    return take is not None and take.status == TakeStatus.DONE

@@ -8,6 +8,7 @@ state overlay costs a few array operations per frame.
 from __future__ import annotations
 
 import functools
+import itertools
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
-from studio.export.graphemes import cluster_starts
+from studio.export.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
 FONT_DIRS = (
@@ -110,6 +111,9 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
                 current = candidate
                 continue
             if current:
+                head = _head_after(current, word, measure, max_width)
+                if head:  # Japanese or Chinese: the line is filled before it breaks
+                    current, word = f"{current} {word[:head]}", word[head:]
                 lines.append(current)
             while len(word) > 1 and not full():
                 cut = _line_break_before(word, _fitting_prefix(word, measure, max_width))
@@ -163,6 +167,39 @@ def _line_break_before(word: str, cut: int) -> int:
     while index > 0 and (word[starts[index]] in NO_LINE_START or word[starts[index] - 1] in NO_LINE_END):
         index -= 1
     return starts[index] if index > 0 else starts[fitting]
+
+
+def wide_breaks(word: str) -> list[int]:
+    """The offsets in ``word`` (no spaces) where a line may break as Japanese and Chinese break:
+    between two characters as a reader sees them, next to a wide one, keeping the line-breaking
+    rules (no closing punctuation starts a line, no opening bracket ends one)."""
+    breaks: list[int] = []
+    clusters = grapheme_clusters(word)
+    at = len(clusters[0]) if clusters else 0
+    for before, cluster in itertools.pairwise(clusters):
+        if ((is_wide(before[0]) or is_wide(cluster[0]))
+                and cluster[0] not in NO_LINE_START and before[-1] not in NO_LINE_END):
+            breaks.append(at)
+        at += len(cluster)
+    return breaks
+
+
+def _head_after(current: str, word: str, measure: Callable[[str], float], max_width: float) -> int:
+    """How much of ``word``, too wide to follow ``current`` whole, still fits on ``current``'s
+    line, cut where Japanese or Chinese text may break (0: none, the word starts the next line).
+
+    Without it a caption ``Qiqi: こんにちは…`` left ``Qiqi:`` alone on its line and took a line
+    more than the SRT's wrap, so a caption that fitted three lines was cut short."""
+    breaks = wide_breaks(word)
+    fits = 0
+    low, high = 0, len(breaks) - 1
+    while low <= high:  # widths grow with the prefix: bisect the breaks
+        middle = (low + high) // 2
+        if measure(f"{current} {word[:breaks[middle]]}") <= max_width:
+            fits, low = breaks[middle], middle + 1
+        else:
+            high = middle - 1
+    return fits
 
 
 def _fitting_prefix(word: str, measure: Callable[[str], float], max_width: float) -> int:

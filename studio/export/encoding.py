@@ -224,7 +224,22 @@ def filter_quoted(value: str) -> str:
     return "".join(f"\\{char}" if char in "\\'[],;" else char for char in quoted)
 
 
+EVEN_SIDED = frozenset({ExportFormat.MP4, ExportFormat.WEBM})
+"""Formats encoded in 4:2:0 (H.264, VP9), whose width and height must be even."""
+
+
+def encodable_size(fmt: ExportFormat, size: tuple[int, int]) -> tuple[int, int]:
+    """The clips' own ``size`` (no --size given) as ``fmt`` can encode it: an odd side of an mp4
+    or webm loses its last pixel (the clips are scaled to fit). An odd first clip (another
+    engine's, a hand-made take) made every re-encoded mp4 fail with "mp4 needs an even width
+    and height, not 321x241", a size nobody had asked for."""
+    if fmt not in EVEN_SIDED:
+        return size
+    width, height = size
+    return max(2, width - width % 2), max(2, height - height % 2)
+
+
 def check_frame_size(fmt: ExportFormat, size: tuple[int, int]) -> None:
     width, height = size
-    if fmt in (ExportFormat.MP4, ExportFormat.WEBM) and (width % 2 or height % 2):
+    if fmt in EVEN_SIDED and (width % 2 or height % 2):
         raise ExportError(f"{fmt.value} needs an even width and height, not {width}x{height}.")

@@ -11,6 +11,8 @@ grapheme clusters (UAX #29), by the ``regex`` module.
 
 from __future__ import annotations
 
+import unicodedata
+
 
 def grapheme_clusters(text: str) -> list[str]:
     """``text`` as the characters a reader sees, in order (joined, they give ``text`` back):
@@ -29,3 +31,9 @@ def cluster_starts(text: str) -> list[int]:
             starts.append(at)
         at += len(cluster)
     return starts
+
+
+def is_wide(char: str) -> bool:
+    """Whether ``char`` is East Asian wide or full-width (Japanese, Chinese, Korean, full-width
+    forms): text of such characters has no spaces and may break between any two of them."""
+    return unicodedata.east_asian_width(char) in "WF"

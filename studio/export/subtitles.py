@@ -13,8 +13,8 @@ from pathlib import Path
 
 from studio.export.branch import Branch
 from studio.export.cues import Cue, CueKind, split_span, turn_cues
-from studio.export.drawing import NO_LINE_END, NO_LINE_START
-from studio.export.graphemes import grapheme_clusters
+from studio.export.drawing import wide_breaks
+from studio.export.graphemes import is_wide
 from studio.export.timeline import Timeline
 
 
@@ -31,14 +31,10 @@ SRT_LINE = 42
 Latin character takes one, a Japanese, Chinese or Korean one two."""
 
 
-def _wide(char: str) -> bool:
-    return unicodedata.east_asian_width(char) in "WF"
-
-
 def display_width(text: str) -> int:
     """The columns ``text`` takes: two for East Asian wide and full-width characters, none
     for combining marks, one for the rest."""
-    return sum(0 if unicodedata.combining(char) else 2 if _wide(char) else 1 for char in text)
+    return sum(0 if unicodedata.combining(char) else 2 if is_wide(char) else 1 for char in text)
 
 
 def _pieces(word: str) -> list[str]:
@@ -47,15 +43,8 @@ def _pieces(word: str) -> list[str]:
     character as a reader sees it (a letter and its combining marks, an emoji with its
     variation selector, skin tone or joined emoji: :mod:`studio.export.graphemes`), not
     before closing punctuation, nor after opening punctuation (basic kinsoku)."""
-    clusters = grapheme_clusters(word)
-    pieces = clusters[:1] or [""]
-    for before, cluster in itertools.pairwise(clusters):
-        if ((_wide(before[0]) or _wide(cluster[0]))
-                and cluster[0] not in NO_LINE_START and before[-1] not in NO_LINE_END):
-            pieces.append(cluster)
-        else:
-            pieces[-1] += cluster
-    return pieces
+    cuts = [0, *wide_breaks(word), len(word)]
+    return [word[start:end] for start, end in itertools.pairwise(cuts)]
 
 
 def wrap_columns(text: str, width: int = SRT_LINE) -> list[str]:

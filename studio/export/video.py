@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.compose import episode_frames
-from studio.export.encoding import check_frame_rate, check_frame_size, encoder_args, gif_args, gif_palette_args
+from studio.export.encoding import (
+    check_frame_rate,
+    check_frame_size,
+    encodable_size,
+    encoder_args,
+    gif_args,
+    gif_palette_args,
+)
 from studio.export.errors import ExportError
 from studio.export.memory import check_memory
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions, captions_file
@@ -37,6 +44,8 @@ class VideoMade:
     frames: int
     duration: float
     used_stream_copy: bool
+    size: tuple[int, int]
+    """The frames' size (the clips' own, made even for mp4 and webm where none was asked for)."""
 
 
 def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: EpisodePlan, branch: Branch) -> str | None:
@@ -166,9 +175,11 @@ def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat
         progress(Progress(0, plan.timeline.total_frames, "joining clips (stream copy)"))
         join_by_stream_copy(branch, plan, fmt, target, files, progress, cancelled)
     else:
+        if options.size is None:
+            plan = replace(plan, size=encodable_size(fmt, plan.size))
         passes = 2 if fmt == ExportFormat.GIF else 1  # the same total as encode_frames reports
         progress(Progress(0, passes * plan.timeline.total_frames, f"encoding {fmt.value}: re-encoding, {refusal}"))
         encode_episode(branch, plan, fmt, options, target, files, progress, cancelled)
     if options.captions == CaptionMode.SRT:
         write_srt(files.temp_for(captions_file(out)), branch, plan.timeline)
-    return VideoMade(plan.timeline.total_frames, plan.timeline.duration, refusal is None)
+    return VideoMade(plan.timeline.total_frames, plan.timeline.duration, refusal is None, plan.size)
