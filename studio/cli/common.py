@@ -61,18 +61,26 @@ ROOT_NAMES = frozenset({"root", "start"})
 
 
 def resolve_node(tree: StoryTree, ref: str) -> str:
-    """A node id, a unique id prefix, or 'root'."""
+    """A node id, a unique id prefix, or 'root'. Spaces around it (copied from `tree`'s
+    indented listing) are ignored; an empty one is refused, not taken as a prefix of every id."""
+    ref = ref.strip()
+    if not ref:
+        raise StudioError("The node id is empty.",
+                          hint="Give a node id or a unique prefix of one (`kamishibai tree PATH` lists them), "
+                          "or 'root' for the story's start.")
     if ref in ROOT_NAMES:
         return tree.root_id
     if ref in tree.nodes:
         return ref
-    matches = [node_id for node_id in tree.nodes if node_id.startswith(ref)] if ref else []
+    matches = [node_id for node_id in tree.nodes if node_id.startswith(ref)]
     if len(matches) == 1:
         return matches[0]
     if not matches:
         raise StudioError(f"No node {printable(ref)!r} in this project.",
                           hint="`kamishibai tree PATH` lists the node ids.")
-    raise StudioError(f"{ref!r} matches {len(matches)} nodes; give more characters of the id.")
+    raise StudioError(f"{printable(ref)!r} matches {len(matches)} nodes; give more characters of the id.",
+                      hint="It is the start of " + ", ".join(sorted(matches)[:5])
+                      + (f" and {len(matches) - 5} more." if len(matches) > 5 else "."))
 
 
 def refuse_control_characters(text: str, option: str, *, line_breaks: bool = False) -> None:
@@ -129,7 +137,9 @@ def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
     folder). Those are read by the window's own settings code, so that the two never disagree;
     it needs only QtCore (no display), and without Qt the app's folder is used."""
     if chosen:
-        return [Path(chosen).expanduser()]
+        folder = Path(chosen).expanduser()
+        _refuse_an_engines_own_folder(folder)
+        return [folder]
     from studio.composition import default_checkpoints
 
     with ctrl_c_deferred():  # a KeyboardInterrupt inside PySide6's first import aborts Python (core dump)
@@ -138,6 +148,24 @@ def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
         except ImportError:  # an install without Qt: the command line still runs
             return [default_checkpoints()]
         return StudioSettings().checkpoint_dirs() or [default_checkpoints()]
+
+
+def _refuse_an_engines_own_folder(folder: Path) -> None:
+    """Refuse ``--checkpoints`` naming one engine's weights folder (``checkpoints/mini``)
+    rather than the folder that holds it: the engines would look in ``mini/mini`` and report
+    every file there missing, and ask for the weights to be put where they already are."""
+    from studio.composition import default_registry
+
+    if folder.name not in default_registry().names():
+        return
+    try:
+        holds_weights = (folder / "config.json").is_file() or any(folder.glob("*.safetensors"))
+    except OSError:
+        return
+    if holds_weights:
+        raise StudioError(f"--checkpoints {printable(str(folder))} is the {printable(folder.name)} engine's own "
+                          "weights folder, not a checkpoints folder.",
+                          hint=f"Give the folder that holds it: --checkpoints {printable(str(folder.parent))}")
 
 
 @contextlib.contextmanager

@@ -480,9 +480,10 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
     one before, until the first that fails. A turn stopped midway (an error, Ctrl+C) is not
     kept, as a failed one is not; ``run.stopped`` describes it after Ctrl+C."""
     tree = project.tree
-    parent = resolve_node(tree, args.parent) if args.parent else last_created_node(tree)
-    _note_a_parent_without_take(project, parent)
+    # an empty --parent (a script's empty variable) is refused, not read as "the default parent"
+    parent = resolve_node(tree, args.parent) if args.parent is not None else last_created_node(tree)
     service = _service(project, args)
+    _note_a_parent_without_take(project, service, parent)
     current: int | None = None  # the instruction being generated, until its result is in
     unfinished: str | None = None  # its new turn, until its clip is made
     job_id: str | None = None
@@ -524,17 +525,21 @@ def _stopped_turn(args: argparse.Namespace, number: int, project: Project | None
     return out
 
 
-def _note_a_parent_without_take(project: Project, parent: str) -> None:
+def _note_a_parent_without_take(project: Project, service: GenerationService, parent: str, *,
+                                made: str = "the new turn", other: str = ", or pick another with --parent") -> None:
     """Continuing a turn that has no finished take (a `play` killed midway, turns imported and
-    not generated yet) works, but its own change of state is not there to build on: say so."""
+    not generated yet) works, but its own change of state is not there to build on: say so.
+    Not when a job is queued or running for it: the new take waits for that one."""
     tree = project.tree
     node = tree.nodes[parent]
     take = tree.selected_take(parent)
     if node.is_root or (take is not None and take.status is TakeStatus.DONE):
         return
+    if any(job.node_id == parent and not job.finished for job in service.jobs()):
+        return
     print(f"kamishibai: note: the turn continued, {parent} ({node.instruction.raw[:50]!r}), has no finished "
-          "take: the new turn starts from the state before it. Generate it first to build on it "
-          f"(kamishibai fill, or kamishibai run-queue --requeue-interrupted), or pick another with --parent.",
+          f"take: {made} starts from the state before it. Generate it first to build on it "
+          f"(kamishibai fill, or kamishibai run-queue --requeue-interrupted){other}.",
           file=sys.stderr)
 
 
@@ -568,6 +573,9 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
     Ctrl+C while they run prints the turns re-rolled so far (``shown`` says it did)."""
     node_id = resolve_node(project.tree, args.node)
     service = _service(project, args)
+    parent = project.tree.nodes[node_id].parent_id
+    if parent is not None:  # the story's start is refused below, with its own message
+        _note_a_parent_without_take(project, service, parent, made="its new take", other="")
     priority = _top_priority(service)
     if args.branch:
         job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
@@ -633,18 +641,33 @@ def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str
 
 def _read_queue(project: Project):  # type: ignore[no-untyped-def]
     """The queue as a worker would see it, read without changing anything: a job left
-    running by a process that is gone shows as interrupted."""
-    from dataclasses import replace
-
-    from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore
-    from studio.worker import JobStatus
+    running by a process that is gone shows as the next writer will settle it."""
+    from studio.storage.job_store import JobStore
     from studio.worker.jobs import display_order
 
     store = JobStore(project.database)
     abandoned = store.abandoned_ids()
-    jobs = [replace(job, status=JobStatus.INTERRUPTED, error=INTERRUPTED_MESSAGE) if job.id in abandoned else job
-            for job in store.load()]
+    jobs = [_as_recovered(job, project.tree) if job.id in abandoned else job for job in store.load()]
     return display_order(jobs)
+
+
+def _as_recovered(job: Job, tree: StoryTree) -> Job:
+    """A job left running by a process that is gone, as the next writer will settle it
+    (``JobStore.recover``): one whose take was committed before the process died is done
+    (or failed, with its take's error); any other is interrupted. Shown as interrupted,
+    the first would block the jobs after it and ask for a --requeue-interrupted it
+    doesn't need."""
+    from dataclasses import replace
+
+    from studio.storage.job_store import INTERRUPTED_MESSAGE
+    from studio.worker import JobStatus
+
+    take = tree.takes.get(job.take_id) if job.take_id else None
+    if take is None:
+        return replace(job, status=JobStatus.INTERRUPTED, error=INTERRUPTED_MESSAGE)
+    if take.status is TakeStatus.DONE:
+        return replace(job, status=JobStatus.DONE, error="")
+    return replace(job, status=JobStatus.FAILED, error=take.error)
 
 
 def cmd_queue(args: argparse.Namespace) -> int:
@@ -799,20 +822,32 @@ def cmd_fill(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
-        leaves = [resolve_node(tree, args.leaf)] if args.leaf else [n.id for n in tree.leaves_under(tree.root_id)]
+        # an empty --leaf is refused: read as "no --leaf", it would queue every branch
+        leaves = ([resolve_node(tree, args.leaf)] if args.leaf is not None
+                  else [n.id for n in tree.leaves_under(tree.root_id)])
         service = _service(project, args)
         job_ids = fill_branches(service, tree, [leaf for leaf in leaves if leaf != tree.root_id], args.engine,
                                 settings)
-        jobs = [service.job(job_id) for job_id in job_ids]
-        if args.json:
-            print_json([_job_dict(job, tree) for job in jobs])
-        else:
-            turns = "turn" if len(jobs) == 1 else "turns"
-            print(f"queued {len(jobs)} {turns} without a take" if jobs
+        if not args.json:
+            turns = "turn" if len(job_ids) == 1 else "turns"
+            print(f"queued {len(job_ids)} {turns} without a take" if job_ids
                   else "nothing to queue: every turn has a take or is queued already")
-        if not args.run or not jobs:
+        if not args.run or not job_ids:
+            _show_filled(args, project, service, job_ids)
             return 0
-        return run_until_idle(project, service, args.path, quiet=args.quiet)
+        try:
+            code = run_until_idle(project, service, args.path, quiet=args.quiet)
+        finally:  # Ctrl+C included: the jobs as they ended (done, failed, interrupted, still queued)
+            _show_filled(args, project, service, job_ids)
+        return code
+
+
+def _show_filled(args: argparse.Namespace, project: Project, service: GenerationService,
+                 job_ids: list[str]) -> None:
+    """`fill --json`: the jobs it queued, as they are once it is done, so that with ``--run``
+    each says how it ended (done with its take, failed with its error), not that it is queued."""
+    if args.json:
+        print_json([_job_dict(service.job(job_id), project.tree) for job_id in job_ids])
 
 
 def cmd_run_queue(args: argparse.Namespace) -> int:

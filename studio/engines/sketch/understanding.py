@@ -262,6 +262,9 @@ def read_motion(instr: Instruction, reading: Reading) -> None:
             reading.motion = IDLE
             if not words and _has_symbols(instr.motion):
                 reading.warnings.append(f"'{_quote(instr.motion)}' unknown, shown as 'idle'")
+            elif words and not leftovers:  # "Motion: quickly": how, but not what (a "none" says so)
+                written = " ".join(part for part in (instr.adverb, instr.motion) if part.strip())
+                reading.warnings.append(f"'{_quote(written)}' says how but names no motion, shown as 'idle'")
             return
         reading.motion, _ = _nearest_motion(leftovers)
         shown = " ".join(w for w in tokenise(motion_text) if w not in ADVERB_LEVELS) or motion_text
