@@ -12,7 +12,7 @@ from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.errors import StudioError
 from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
-from studio.core.state import CharacterState, StateScope, character_key
+from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope, character_key
 from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
 from studio.core.text import describe_character, first_control, is_control, name_shape_problem
 from studio.core.tree import StoryTree, TreeError
@@ -612,6 +612,7 @@ class SetStartState(Command):
     label: ClassVar[str] = "Set start state"
 
     def build(self, tree: StoryTree) -> Patch:
+        check_start_state(self.state)
         root = tree.root
         name = " ".join(self.character.split())
         if not name:
@@ -620,6 +621,19 @@ class SetStartState(Command):
         starts = {n: s for n, s in root.start_states.items() if character_key(n) != key}
         starts[name] = self.state
         return {(EntityKind.NODE, root.id): replace(root, start_states=starts)}
+
+
+def check_start_state(state: CharacterState) -> CharacterState:
+    """``state`` if each stat is a whole number from 0 to 100, as the Start card and
+    ``start-state`` allow; else :class:`CommandError` naming them (one stored out of range
+    was shown as it was, "stamina 500", and given to the engines)."""
+    stats = {name: getattr(state, name) for name in STAT_NAMES}
+    wrong = [f"{name} {value!r}" for name, value in stats.items()
+             if not isinstance(value, int) or isinstance(value, bool) or not STATE_MIN <= value <= STATE_MAX]
+    if wrong:
+        raise CommandError(f"A start state is {STATE_MIN} to {STATE_MAX} for each stat, not {', '.join(wrong)}.",
+                           hint=f"Give whole numbers from {STATE_MIN} to {STATE_MAX}.")
+    return state
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from studio.core.changes import ChangeSet, Entity, EntityKey, Patch
+from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
 from studio.core.commands import Command
+from studio.core.model import Node, Take
 from studio.core.tree import StoryTree
 
 Persist = Callable[[Patch], None]
@@ -33,20 +34,26 @@ class UndoStack:
         self.done: list[UndoEntry] = []
         self.undone: list[UndoEntry] = []
 
-    def push(self, entry: UndoEntry, *, independent: bool = False) -> None:
+    def push(self, entry: UndoEntry, *, independent: bool = False, lineage: frozenset[str] = frozenset()) -> None:
         """Add ``entry``. ``independent``: a change the user didn't make now (a finished
         generation's take) keeps what could be redone when it touches none of the entities
-        those entries touch: patches are snapshots of entities, so disjoint ones give the same
-        story in either order, and a take arriving in the background must not take away the
-        user's redo."""
+        those entries touch, nor any turn of ``lineage``: patches are snapshots of entities,
+        so disjoint ones give the same story in either order, and a take arriving in the
+        background must not take away the user's redo.
+
+        ``lineage`` (see :func:`lineage_of`) names the turns a take's existence and freshness
+        depend on or decide without the patches sharing an entity: redoing the deletion of its
+        turn left the take without one (the redo failed on the database's foreign key), and
+        redoing an edit of a turn above it left it fresh though it was made from the old text."""
         self.done.append(entry)
         del self.done[: -self.limit]
-        if not (independent and self._disjoint_from_undone(entry)):
+        if not (independent and self._disjoint_from_undone(entry, lineage)):
             self.undone.clear()
 
-    def _disjoint_from_undone(self, entry: UndoEntry) -> bool:
+    def _disjoint_from_undone(self, entry: UndoEntry, lineage: frozenset[str]) -> bool:
         touched = entry.forward.keys() | entry.reverse.keys()
-        return all(touched.isdisjoint(undone.forward.keys() | undone.reverse.keys()) for undone in self.undone)
+        return all(touched.isdisjoint(undone.forward.keys() | undone.reverse.keys())
+                   and lineage.isdisjoint(turns_touched(undone)) for undone in self.undone)
 
     @property
     def undo_label(self) -> str | None:
@@ -55,6 +62,41 @@ class UndoStack:
     @property
     def redo_label(self) -> str | None:
         return self.undone[-1].label if self.undone else None
+
+
+def turns_touched(entry: UndoEntry) -> set[str]:
+    """The turns ``entry`` changes, creates or removes, with the turns its takes belong to
+    and the parents of the turns it creates or removes (on redo they gain or lose a child)."""
+    turns: set[str] = set()
+    for patch in (entry.forward, entry.reverse):
+        for (kind, entity_id), entity in patch.items():
+            if kind is EntityKind.NODE:
+                turns.add(entity_id)
+                if isinstance(entity, Node) and entity.parent_id is not None:
+                    turns.add(entity.parent_id)
+            elif isinstance(entity, Take):
+                turns.add(entity.node_id)
+    return turns
+
+
+def lineage_of(tree: StoryTree, patch: Patch) -> frozenset[str]:
+    """The turns whose text, chosen take or existence decide whether ``patch``'s takes are
+    fresh and have a turn, or whose takes ``patch`` makes stale: each turn it touches (a
+    take: its turn), every turn above it but the start (which has no take to be made from)
+    and every turn below it, in ``tree`` as it was before ``patch``."""
+    touched: set[str] = set()
+    for (kind, entity_id), entity in patch.items():
+        if kind is EntityKind.NODE:
+            touched.add(entity_id)
+        elif kind is EntityKind.TAKE:
+            take = entity if isinstance(entity, Take) else tree.takes.get(entity_id)
+            if take is not None:
+                touched.add(take.node_id)
+    found: set[str] = set()
+    for node_id in touched & tree.nodes.keys():
+        found.update(node.id for node in tree.path_to(node_id) if node.parent_id is not None)
+        found.update(node.id for node in tree.descendants(node_id))
+    return frozenset(found | touched)
 
 
 class Document:
@@ -118,10 +160,12 @@ class Document:
 
     def _apply(self, command: Command, undoable: bool, background: bool = False) -> ChangeSet:
         with self._changing:
-            patch = dict(command.build(self.tree))
+            before = self.tree
+            patch = dict(command.build(before))
             reverse, changes = self._commit(patch, command.label)
             if undoable and patch:
-                self.history.push(UndoEntry(command.label, patch, reverse), independent=background)
+                related = lineage_of(before, patch) if background and self.history.undone else frozenset()
+                self.history.push(UndoEntry(command.label, patch, reverse), independent=background, lineage=related)
             elif patch:
                 # Undo entries hold snapshots; one taken before this change could restore
                 # a state that no longer fits, so a change outside the history ends it.

@@ -8,7 +8,9 @@ line without a single word is no turn either. Blank lines and lines starting wit
 are skipped. Our extensions (AnimeGamer's files hold neither):
 
 - ``## branch after N`` starts an alternative branch that continues from turn N of the
-  file's first branch (``## branch after 0`` starts from the story's start);
+  file's first branch (``## branch after 0`` starts from the story's start). Turns are
+  counted as written: a malformed one that ``skip_bad`` skips still counts, and a branch
+  continuing from it is skipped too (never attached to the turn after it);
 - lines starting with ``>`` give the turn above them its story fields:
   ``> Qiqi: I'm late!`` (a dialogue line), ``> narration: ...``, ``> duration: 3.5``
   (seconds) and ``> notes: ...`` (shot notes).
@@ -21,7 +23,9 @@ import writes nothing) and one Undo step.
 
 from __future__ import annotations
 
+import codecs
 import re
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -59,15 +63,16 @@ numbers in reports are the ones an editor shows."""
 class DemoImportError(StudioError):
     """A game_demo file that can't be imported; ``problems`` lists (line number, reason)."""
 
-    def __init__(self, name: str, problems: list[tuple[int, str]], skip_bad: bool = False) -> None:
+    def __init__(self, name: str, problems: list[tuple[int, str]], skip_bad: bool = False,
+                 *, headline: str = "", hint: str = "") -> None:
         shown = "\n".join(f"  line {number}: {reason}" for number, reason in problems[:20])
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
         # with skip_bad given, suggesting it would send the user round in a circle: no line was good
         tail = (" (no line of it is a turn that can be imported, so --skip-bad has nothing to import)" if skip_bad
                 else " (use --skip-bad to import the good lines only)")
         super().__init__(
-            f"{name}: {len(problems)} malformed line(s); nothing was imported.\n{shown}{more}",
-            hint=f"Each line should read 'Character: NAME; Motion: WHAT; Background: WHERE.'{tail}",
+            f"{name}: {headline or f'{len(problems)} malformed line(s)'}; nothing was imported.\n{shown}{more}",
+            hint=hint or f"Each line should read 'Character: NAME; Motion: WHAT; Background: WHERE.'{tail}",
         )
         self.problems = problems
 
@@ -91,6 +96,9 @@ class DemoBranch:
     after: int | None
     line_number: int
     turns: list[DemoTurn] = field(default_factory=list)
+    turn_lines: list[int] = field(default_factory=list)
+    """The line of every turn written in it, good or bad: ``## branch after N`` counts the
+    turns as the file writes them, so that a bad line skipped moves no branch elsewhere."""
 
     @property
     def is_main(self) -> bool:
@@ -103,6 +111,9 @@ class DemoBranch:
 class DemoStory:
     branches: list[DemoBranch]
     problems: list[tuple[int, str]]
+    main_lines: tuple[int, ...] = ()
+    """The line of each turn of the file's first branch, good or bad (turn N is on line
+    ``main_lines[N - 1]``)."""
 
     @property
     def turn_count(self) -> int:
@@ -110,13 +121,24 @@ class DemoStory:
 
     @property
     def main_length(self) -> int:
-        """Turns of the file's first branch (the lines above its first marker)."""
-        return sum(len(b.turns) for b in self.branches if b.is_main)
+        """Turns of the file's first branch (the lines above its first marker), good or bad."""
+        return len(self.main_lines)
+
+    def branch_point(self, branch: DemoBranch) -> int | None:
+        """The line of the turn ``branch`` continues from (0: the import's parent), or None:
+        its marker is bad, or names a turn the first branch lacks or that was malformed."""
+        if branch.after is None or branch.after > self.main_length:
+            return None
+        if branch.after == 0:
+            return 0
+        line = self.main_lines[branch.after - 1]
+        good = any(turn.number == line for main in self.branches if main.is_main for turn in main.turns)
+        return line if good else None
 
     def imports(self, branch: DemoBranch) -> bool:
         """Whether ``branch``'s turns are imported: its marker is good and continues from a
-        turn the first branch has (a bad one is reported, and with ``skip_bad`` skipped)."""
-        return branch.after is not None and branch.after <= self.main_length
+        good turn of the first branch (else it is reported, and with ``skip_bad`` skipped)."""
+        return self.branch_point(branch) is not None
 
     @property
     def importable(self) -> bool:
@@ -249,11 +271,12 @@ def parse_demo_text(text: str) -> DemoStory:
             if updated is not None:
                 turns[-1] = updated
             continue
+        branches[-1].turn_lines.append(number)
         turn = _check_line(number, line, problems)
         above_was_bad = turn is None
         if turn is not None:
             turns.append(turn)
-    main_length = len(main.turns)
+    main_length = len(main.turn_lines)
     for branch in branches[1:]:
         if branch.after is not None and branch.after > main_length:
             problems.append((branch.line_number,
@@ -261,7 +284,7 @@ def parse_demo_text(text: str) -> DemoStory:
     problems.sort()
     if not any(b.turns for b in branches) and not problems:
         problems.append((1, "the file holds no turns"))
-    return DemoStory([b for b in branches if b.turns], problems)
+    return DemoStory([b for b in branches if b.turns], problems, tuple(main.turn_lines))
 
 
 def _turn_number(text: str) -> int | None:
@@ -305,12 +328,66 @@ def read_demo(path: Path) -> DemoStory:
         raise StudioError(f"{name} holds more than {MAX_DEMO_BYTES:,} bytes; "
                           f"a game_demo file is at most {MAX_DEMO_BYTES:,} bytes.",
                           hint="Split it into several files and import them one by one.")
+    return parse_demo_text(decode_demo(data, name))
+
+
+_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),  # before UTF-16 LE: its BOM starts with that one
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+"""Byte order marks a text file may start with: Windows' Notepad and PowerShell's ``>``
+write UTF-16 with one, and a BOM names its encoding beyond doubt."""
+
+
+def _utf16_without_bom(data: bytes) -> str:
+    """``"utf-16-le"`` or ``"utf-16-be"`` when ``data`` is plainly UTF-16 without a byte order
+    mark (as some tools write it), else ``""``. Such a file is valid UTF-8 whose every other
+    byte is a NUL: read as UTF-8, each of its lines was refused for "a control character
+    (U+0000, NUL)", at line numbers twice too high. Told by its NULs: all on one side of each
+    two-byte unit, and on at least 40% of them (text in Latin letters has one on nearly all)."""
+    if len(data) < 2 or len(data) % 2 or b"\x00" not in data:
+        return ""
+    even, odd = data[0::2].count(0), data[1::2].count(0)
+    units = len(data) // 2
+    if odd and not even and odd >= 0.4 * units:
+        return "utf-16-le"
+    if even and not odd and even >= 0.4 * units:
+        return "utf-16-be"
+    return ""
+
+
+def decode_demo(data: bytes, name: str) -> str:
+    """The text of a demo file: UTF-8, the encoding its byte order mark names, or UTF-16
+    without one (:func:`_utf16_without_bom`).
+
+    Text that is not valid in that encoding is refused as a whole (no line of it can be
+    read, so ``--skip-bad`` can't help), naming the first line and byte it fails at and how
+    to convert it."""
+    codec, shown, body = "utf-8", "UTF-8", data
+    for bom, bom_codec, bom_shown in _BOMS:
+        if data.startswith(bom):
+            codec, shown, body = bom_codec, bom_shown, data[len(bom):]
+            break
+    else:
+        codec = _utf16_without_bom(data) or codec
+        shown = "UTF-16" if codec != "utf-8" else shown
     try:
-        text = data.decode("utf-8-sig")
+        return body.decode(codec)
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise DemoImportError(name, [(line, "not valid UTF-8 text")]) from None
-    return parse_demo_text(text)
+        line = len(_NEWLINE_RE.findall(body[: error.start].decode(codec, errors="replace"))) + 1
+        byte = body[error.start:error.start + 1].hex().upper()
+        offset = len(data) - len(body) + error.start
+        hint = "Save it as UTF-8 text (an editor's 'Save as' offers the encoding)"
+        if codec == "utf-8":  # most likely Latin-1 / Windows-1252, from an older editor
+            source = "FILE" if name == demo_name(Path(STDIN)) else shlex.quote(name)
+            hint += f", or convert it: iconv -f WINDOWS-1252 -t UTF-8 {source} > story-utf8.txt"
+        raise DemoImportError(
+            name, [(line, f"not valid {shown} text (byte 0x{byte}, at offset {offset:,})")],
+            headline=f"not {shown} text", hint=f"{hint}.",
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -372,7 +449,8 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
         raise DemoImportError(name, story.problems or [(1, "the file holds no turns")], skip_bad=skip_bad)
     start = parent_id or project.tree.root_id
     project.tree.node(start)
-    main: list[str] = []
+    main: dict[int, str] = {}
+    """The node made of each first-branch turn, by its line."""
     node_ids: list[str] = []
     leaves: list[str] = []
     turns: list[tuple[str, str, str]] = []
@@ -380,12 +458,17 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
     free_text: list[tuple[int, str]] = []
     skipped = list(story.problems)
     for branch in story.branches:
-        if not story.imports(branch):
-            # its marker is reported as a problem (only reached with skip_bad): say what it held
-            skipped.extend((turn.number, f"its branch (line {branch.line_number}) was skipped")
+        point = story.branch_point(branch)
+        if point is None:
+            # its marker, or the turn it continues from, is reported as a problem (only reached
+            # with skip_bad): say what it held
+            why = (f"it continues from turn {branch.after} (line {story.main_lines[branch.after - 1]}), which was "
+                   "skipped" if branch.after is not None and 0 < branch.after <= story.main_length else "")
+            skipped.extend((turn.number, f"its branch (line {branch.line_number}) was skipped"
+                                         + (f": {why}" if why else ""))
                            for turn in branch.turns)
             continue
-        parent = main[branch.after - 1] if branch.after else start
+        parent = main[point] if point else start
         for turn in branch.turns:
             node_id = new_id()
             turns.append((node_id, parent, turn.text))
@@ -395,7 +478,7 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
                 free_text.append((turn.number, node_id))
             node_ids.append(node_id)
             if branch.is_main:
-                main.append(node_id)
+                main[turn.number] = node_id
             parent = node_id
         leaves.append(parent)
     new_cast = new_characters(project.tree, (parse_instruction(text).character for _n, _p, text in turns))

@@ -9,7 +9,7 @@ from typing import Any
 from studio.core.changes import EntityKind
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus
-from studio.core.state import STAT_NAMES, CharacterState, StateDeltas, StateScope
+from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateDeltas, StateScope
 from studio.core.story import (
     MAX_DURATION_S,
     MIN_DURATION_S,
@@ -77,8 +77,13 @@ def _check_depth(value: Any, what: str) -> None:
         stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
 
 
-def _state(value: Any, what: str) -> CharacterState:
-    """A character state from its JSON object: only the three stats, each an integer."""
+def _state(value: Any, what: str, problems: list[str] | None = None) -> CharacterState:
+    """A character state from its JSON object: only the three stats, each an integer.
+
+    A stat outside the range the editor allows (written by another program) is read as the
+    nearest value it allows and told in ``problems``: as stored, the start of the story showed
+    "stamina 500" and the engines were given it, while the first turn's change then clamped it
+    to 100 at once."""
     if not isinstance(value, dict):
         raise RowValueError(f"{what} must be an object of {', '.join(STAT_NAMES)}, not {_shown(value)}")
     for name, number in value.items():
@@ -86,7 +91,13 @@ def _state(value: Any, what: str) -> CharacterState:
             raise RowValueError(f"{what} has an unknown stat {_shown(name)} (known: {', '.join(STAT_NAMES)})")
         if not isinstance(number, int) or isinstance(number, bool):
             raise RowValueError(f"{what}: {name} must be an integer, not {_shown(number)}")
-    return CharacterState(**value)
+    stats = {name: max(STATE_MIN, min(STATE_MAX, number)) for name, number in value.items()}
+    if stats != value and problems is not None:
+        wrong = ", ".join(f"{name} {number}" for name, number in value.items() if stats[name] != number)
+        problems.append(f"{what} holds {wrong}, outside {STATE_MIN} to {STATE_MAX}: read as "
+                        f"{', '.join(f'{name} {stats[name]}' for name in value if stats[name] != value[name])} "
+                        "until it is set again")
+    return CharacterState(**stats)
 
 
 def _pairs(value: list[Any], what: str) -> list[tuple[str, str]]:
@@ -177,9 +188,9 @@ def _story(node_id: str, dialogue: str, narration: str, duration: Any, shot_note
     return StoryFields(lines, narration, seconds, shot_notes)
 
 
-def _start_states(node_id: str, text: str) -> dict[str, CharacterState]:
+def _start_states(node_id: str, text: str, problems: list[str] | None = None) -> dict[str, CharacterState]:
     states = _loads(text, f"node {node_id}'s start_states", dict)
-    return {str(name): _state(state, f"node {node_id}'s start state of {_shown(name)}")
+    return {str(name): _state(state, f"node {node_id}'s start state of {_shown(name)}", problems)
             for name, state in states.items()}
 
 
@@ -194,10 +205,10 @@ def node_from_values(v: tuple[Any, ...], problems: list[str] | None = None) -> N
         Instruction(v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
                     tuple(_pairs(extra_pairs, f"node {v[0]}'s extra")) if extra_pairs else ()),
         v[11], v[12], bool(v[13]), v[14],
-        _state(_loads(v[15], f"node {v[0]}'s start_state"), f"node {v[0]}'s start_state") if v[15] else None,
+        _state(_loads(v[15], f"node {v[0]}'s start_state"), f"node {v[0]}'s start_state", problems) if v[15] else None,
         v[16],
         _story(v[0], v[17], v[18], v[19], v[20], problems),
-        _start_states(v[0], v[21]) if v[21] != "{}" else {},
+        _start_states(v[0], v[21], problems) if v[21] != "{}" else {},
         StateScope(v[22]),
     )
 
