@@ -214,16 +214,38 @@ def check_report(report: Path, keys: list[str]) -> None:
         text = _read_report(report)
         for key in keys:
             _section_span(text, key, report)
-        if not os.access(report, os.W_OK):
+        if not os.access(report, os.W_OK) or not (_can_create_in(report.parent) or _can_append(report)):
             raise StudioError(f"The benchmarks report {report} can't be written (permission denied); nothing was run.",
                               hint="Make it writable, or run with --quick to print the figures only.")
         return
     folder = report.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK) or not _can_create_in(folder):
         raise StudioError(f"The benchmarks report {report} can't be created ({folder} is not a writable folder); "
                           "nothing was run.", hint="Run with --quick to print the figures only.")
+
+
+def _can_create_in(folder: Path) -> bool:
+    """Whether a file can really be made in ``folder``: ``os.access`` says yes to root for a
+    read-only file system (``/sys``, a read-only mount), where the write failed only after the
+    run, as an internal error."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _can_append(report: Path) -> bool:
+    """Whether ``report`` opens for writing (in append mode: its text is left as it is)."""
+    try:
+        with report.open("a", encoding="utf-8"):
+            return True
+    except OSError:
+        return False
 
 
 def update_report(report: Path, key: str, section: str) -> None:

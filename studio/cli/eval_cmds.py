@@ -52,7 +52,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if report is not None:  # one that could not be updated is refused now, not after a run of minutes
         from studio.benchmarks import check_report
 
-        check_report(report, [args.engine])
+        try:
+            check_report(report, [args.engine])
+        except StudioError as error:  # its hint names `bench --quick`, which eval does not have
+            raise StudioError(error.message, hint="Name another file with --report, or add --no-report to print "
+                                                  "the figures only.") from None
     from studio.composition import default_registry
     from studio.engines.config import EngineConfig, Placement
     from studio.engines.requirements import RequirementKind

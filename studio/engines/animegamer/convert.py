@@ -29,7 +29,8 @@ from studio.engines.animegamer.released import (
     expected_keys,
     place,
 )
-from studio.engines.animegamer.safe_load import load_weights, tensors_of
+from studio.engines.animegamer.safe_load import AGAIN, UnreadableCheckpointError, load_weights, tensors_of
+from studio.engines.animegamer.shards import ShardIndexError, find_index, indexed_shards
 from studio.engines.animegamer.sizes import FULL, ModelSize
 from studio.engines.catalog import animegamer_layout as layout
 
@@ -127,27 +128,63 @@ def _transform(rule: Placement, tensor: torch.Tensor) -> list[torch.Tensor]:
 
 def _save(tensors: Mapping[str, torch.Tensor], path: Path, report: Conversion,
           metadata: Mapping[str, str] | None = None) -> None:
+    """Write ``path`` through ``path.partial``. The partial file (gigabytes at the released
+    scale) is removed when the write fails or is interrupted (Ctrl+C), and a full disk or a
+    folder we may not write to is a :class:`ConversionError` naming the file."""
     from safetensors.torch import save_file
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    save_file(dict(sorted(tensors.items())), str(partial), metadata=dict(metadata or {"format": "pt"}))
-    partial.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_file(dict(sorted(tensors.items())), str(partial), metadata=dict(metadata or {"format": "pt"}))
+        partial.replace(path)
+    except BaseException as error:
+        partial.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from None
+        raise
     report.written.append(path)
 
 
+def _write_error(path: Path, error: OSError) -> ConversionError:
+    reason = error.strerror or type(error).__name__
+    return ConversionError(f"Can't write {path}: {reason}.",
+                           hint="Give --checkpoints a folder you can write to, with room for the converted files "
+                                "(`kamishibai checkpoints doctor` lists their sizes).")
+
+
 def _base_sources(folder: Path) -> list[Path]:
+    """The base model's weight files: the shards its index names (each must be there: a
+    shard missing from an interrupted download is named, not reported as missing keys),
+    else every ``*.safetensors``, else every ``pytorch_model*.bin``."""
     if not folder.is_dir():
         return []
+    index = find_index(folder)
+    if index is not None:
+        hint = "Download Mistral-7B-Instruct-v0.1 again (every file its index names)."
+        try:
+            shards = indexed_shards(index)
+        except ShardIndexError as error:
+            raise ConversionError(str(error), hint=hint) from None
+        missing = [path.name for path in shards if not path.is_file()]
+        if missing:
+            raise ConversionError(f"{index} names {len(missing)} shard(s) that are not in {folder}: "
+                                  f"{', '.join(missing)}.", hint=hint)
+        return shards
     found = sorted(folder.glob("*.safetensors"))
     return found or sorted(folder.glob("pytorch_model*.bin"))
 
 
 def _read_base(path: Path) -> dict[str, torch.Tensor]:
     if path.suffix == ".safetensors":
+        from safetensors import SafetensorError
         from safetensors.torch import load_file
 
-        return load_file(str(path))
+        try:
+            return load_file(str(path))
+        except (SafetensorError, OSError, ValueError) as error:  # cut short, or not a safetensors file
+            raise UnreadableCheckpointError(f"{path} can't be read as a safetensors file: {error}.",
+                                            hint=AGAIN) from None
     return tensors_of(load_weights(path), path)
 
 
@@ -165,10 +202,12 @@ def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str
                     log: Log = lambda _line: None) -> Conversion:
     """Convert the release under ``source`` (its ``checkpoints/`` folder) into ``checkpoints``."""
     source, dest = Path(source), layout.engine_folder(Path(checkpoints))
-    chosen = list(characters) if characters is not None else list(layout.release_characters(source))
+    # once each: `--character qiqi --character qiqi` converted (and read gigabytes) twice
+    chosen = list(dict.fromkeys(characters if characters is not None else layout.release_characters(source)))
     if not chosen:
         raise ConversionError(f"No AnimeGamer character found under {source}.",
                               hint=f"Expected {source / layout.RELEASE_MLLM.format(name='Qiqi')}.")
+    _check_writable(dest)
     report = Conversion()
     _copy_tokenizer(source, dest, tokenizer, report, log)
     for character in chosen:
@@ -177,6 +216,19 @@ def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str
         _convert_character(source, dest, character, size, replace_shared, report, log)
         report.characters.append(character)
     return report
+
+
+def _check_writable(dest: Path) -> None:
+    """Refuse a destination we can't write to before reading gigabytes of release files
+    (it used to end in an internal error once the first file was written)."""
+    import tempfile
+
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=dest):
+            pass
+    except OSError as error:
+        raise _write_error(dest, error) from None
 
 
 def _copy_tokenizer(source: Path, dest: Path, tokenizer: Path | None, report: Conversion, log: Log) -> None:
@@ -246,6 +298,10 @@ def _convert_character(source: Path, dest: Path, character: str, size: ModelSize
     collect.raise_errors()
 
     folder = dest / character
+    try:  # from here the character's files change: it is incomplete until model.json is written again
+        (folder / layout.MODEL_FILE).unlink(missing_ok=True)
+    except OSError as error:
+        raise _write_error(folder / layout.MODEL_FILE, error) from None
     if need_base:
         _save(collect.files[Target.BASE], base_path, report)
         log(f"wrote {base_path}")
@@ -264,7 +320,11 @@ def _convert_character(source: Path, dest: Path, character: str, size: ModelSize
     }
     model_json = folder / layout.MODEL_FILE
     partial = model_json.with_name(model_json.name + ".partial")
-    partial.write_text(json.dumps(record, indent=1), encoding="utf-8")
-    partial.replace(model_json)
+    try:
+        partial.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        partial.replace(model_json)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise _write_error(model_json, error) from None
     report.written.append(model_json)
     log(f"{name}: done ({model_json})")

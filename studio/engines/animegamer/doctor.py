@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.engines.animegamer.shards import missing_shards
 from studio.engines.catalog import animegamer_layout as layout
 
 
@@ -67,8 +68,11 @@ def inspect(checkpoints: Path, source: Path | None = None) -> CheckpointReport:
                             / "<step>" / layout.DEEPSPEED_FILE, decoder is not None))
         release.append(("the VAE", source / layout.RELEASE_VAE, (source / layout.RELEASE_VAE).is_file()))
         base = source / layout.RELEASE_BASE_DIR
-        release.append(("Mistral-7B-Instruct-v0.1 (needed when the MLLM file holds only trained weights)", base,
-                        base.is_dir()))
+        what = "Mistral-7B-Instruct-v0.1 (needed when the MLLM file holds only trained weights)"
+        release.append((what, base, base.is_dir()))
+        if base.is_dir():  # a shard an interrupted download lacks (the converter would stop on it)
+            release.extend(("a shard of Mistral-7B-Instruct-v0.1 that its index names", path, False)
+                           for path in missing_shards(base))
     return CheckpointReport(folder, tuple(statuses), tuple(layout.complete_characters(folder)), tuple(release))
 
 

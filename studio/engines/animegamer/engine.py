@@ -488,11 +488,17 @@ def _load_tokenizer(folder: Path) -> Any:
 
 
 def _read(path: Path) -> dict[str, torch.Tensor]:
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
 
     if not path.is_file():
         raise EngineLoadError(f"Missing {path}.", hint="kamishibai checkpoints doctor lists what is needed.")
-    return load_file(str(path))
+    try:
+        return load_file(str(path))
+    except (SafetensorError, OSError, ValueError) as error:  # cut short by an interrupted copy, or damaged
+        raise EngineLoadError(f"{path} can't be read: {error}.",
+                              hint="Convert the weights again (kamishibai checkpoints convert), or copy the file "
+                                   "again.") from None
 
 
 def _complete(missing: list[str], where: Path) -> None:

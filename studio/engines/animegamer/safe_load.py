@@ -61,7 +61,7 @@ def load_weights(path: Path, *, allow_numpy_arrays: bool = False) -> Any:
         found = re.search(r"GLOBAL ([\w.]+)", str(error))
         if found is None and not _starts_as_checkpoint(path):  # bytes that are no pickle at all
             raise UnreadableCheckpointError(f"{path} is not a PyTorch checkpoint (or is damaged); nothing in it "
-                                            "was run.", hint=_AGAIN) from None
+                                            "was run.", hint=AGAIN) from None
         what = f" ({found.group(1)})" if found else ""
         raise UnsafeCheckpointError(
             f"Refused {path}: it holds a pickled object that is not a tensor{what}; nothing in it was run.",
@@ -69,7 +69,7 @@ def load_weights(path: Path, *, allow_numpy_arrays: bool = False) -> Any:
         ) from None
     except (RuntimeError, EOFError, OSError) as error:  # a cut-off zip archive, an empty file
         raise UnreadableCheckpointError(f"{path} can't be read as a PyTorch checkpoint: {_first_line(error)}.",
-                                        hint=_AGAIN) from None
+                                        hint=AGAIN) from None
 
 
 def _starts_as_checkpoint(path: Path) -> bool:
@@ -83,7 +83,7 @@ def _starts_as_checkpoint(path: Path) -> bool:
         return False
 
 
-_AGAIN = "Download the released file again (an interrupted download or copy leaves a shorter file)."
+AGAIN = "Download the released file again (an interrupted download or copy leaves a shorter file)."
 
 
 def _first_line(error: BaseException) -> str:

@@ -9,7 +9,8 @@ and tiny random models on the CPU in tests. Plain data: no torch here.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 QUERY_TOKENS = 226
@@ -122,10 +123,36 @@ class ModelSize:
         try:
             vae = dict(data["vae"])
             vae["channels"] = tuple(vae["channels"])
-            return cls(name=str(data["name"]), mllm=MLLMSize(**data["mllm"]), decoder=DecoderSize(**data["decoder"]),
+            size = cls(name=str(data["name"]), mllm=MLLMSize(**data["mllm"]), decoder=DecoderSize(**data["decoder"]),
                        vae=VAESize(**vae))
         except (KeyError, TypeError) as error:
             raise ValueError(f"not an AnimeGamer size description: {error}") from None
+        for part in (size.mllm, size.decoder, size.vae):
+            _check_numbers(part)
+        return size
+
+
+def _check_numbers(part: MLLMSize | DecoderSize | VAESize) -> None:
+    """Every dimension is a positive number of its field's kind: a hand-edited ``"hidden":
+    "32"`` would otherwise fail deep inside building the model with a TypeError."""
+    for item in fields(part):
+        value = getattr(part, item.name)
+        values = value if isinstance(value, tuple) else (value,)
+        whole = item.type in ("int", "tuple[int, ...]")
+        kinds: tuple[type, ...] = (int,) if whole else (int, float)
+        if not values or not all(_positive(v, kinds) for v in values):
+            what = "positive whole number" if whole else "positive number"
+            what = f"{what}s" if isinstance(value, tuple) else f"a {what}"
+            raise ValueError(f"not an AnimeGamer size description: {type(part).__name__}.{item.name} is "
+                             f"{value!r}, not {what}")
+
+
+def _positive(value: object, kinds: tuple[type, ...]) -> bool:
+    """A finite number above 0 of ``kinds`` (``True`` is no number here)."""
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        return False
+    number = float(value)  # type: ignore[arg-type]
+    return math.isfinite(number) and number > 0
 
 
 FULL = ModelSize()

@@ -107,10 +107,14 @@ def check_keys(model: nn.Module, state: Mapping[str, torch.Tensor], where: str) 
 
 
 def fill(model: nn.Module, path: Path) -> None:
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
 
     if not path.is_file():
         raise WeightsError(f"Missing {path}.")
-    state = load_file(str(path))
+    try:
+        state = load_file(str(path))
+    except (SafetensorError, OSError, ValueError) as error:  # cut short by an interrupted copy, or damaged
+        raise WeightsError(f"{path} can't be read: {error}.") from None
     check_keys(model, state, str(path))
     model.load_state_dict(state, strict=True)

@@ -260,10 +260,12 @@ def read_tensors(path: Path) -> dict[str, torch.Tensor]:
         raise ConversionError(f"Missing {path}.", hint="Check the path of the released file.")
     if path.suffix == ".safetensors":
         return _read_safetensors(path)
-    try:
-        loaded = torch.load(str(path), map_location="cpu", weights_only=True, mmap=True)
-    except Exception as error:
-        raise ConversionError(f"{path} can't be read safely (tensors only): {error}") from None
+    from studio.engines.animegamer.safe_load import load_weights
+
+    try:  # weights only: a pickled object other than tensors is refused, named, and never run
+        loaded = load_weights(path)
+    except StudioError as error:
+        raise ConversionError(error.message, hint=error.hint) from None
     for key in ("module", "state_dict"):
         if isinstance(loaded, dict) and key in loaded and isinstance(loaded[key], dict):
             loaded = loaded[key]
@@ -314,14 +316,15 @@ def convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize = R
 
 def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, lora_scale: float,
                      dtype: torch.dtype, log: Callable[[str], None]) -> ConversionReport:
-    from safetensors.torch import save_file
-
     from studio.engines.customx.components import Tokenizers, build, check_keys, load_tokenizers
 
     folder = checkpoints / catalog.NAME
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / catalog.MODEL_FILE).unlink(missing_ok=True)  # incomplete until written again
+    except OSError as error:
+        raise _write_error(folder, error) from None
     report = ConversionReport()
-    (folder / catalog.MODEL_FILE).unlink(missing_ok=True)  # incomplete until written again
     for sub, source in (("tokenizer", files.llava), ("tokenizer_2", files.clip)):
         target = folder / sub
         target.mkdir(exist_ok=True)
@@ -339,7 +342,7 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
         with torch.device("meta"):
             model = build(part, size, tokenizers)
         check_keys(model, tensors, f"{file} (converted)")
-        save_file({k: v.to(cast).contiguous() for k, v in tensors.items()}, str(folder / file))
+        _save({k: v.to(cast).contiguous() for k, v in tensors.items()}, folder / file)
         report.placed += len(tensors)
         report.written.append(file)
         log(f"wrote {folder / file} ({len(tensors)} tensors)")
@@ -364,6 +367,27 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
          "lora_scale": lora_scale, "dropped": report.dropped}, indent=1))
     report.written.append(catalog.MODEL_FILE)
     return report
+
+
+def _save(tensors: dict[str, torch.Tensor], path: Path) -> None:
+    """Write ``path`` through ``path.partial``, removed when the write fails or is interrupted
+    (Ctrl+C): a cut-short file of gigabytes is neither left behind nor taken for a converted one."""
+    from safetensors.torch import save_file
+
+    partial = path.with_name(path.name + ".partial")
+    try:
+        save_file(tensors, str(partial))
+        partial.replace(path)
+    except BaseException as error:
+        partial.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from None
+        raise
+
+
+def _write_error(path: Path, error: OSError) -> ConversionError:
+    return ConversionError(f"Can't write {path}: {error.strerror or type(error).__name__}.",
+                           hint="Give --checkpoints a folder you can write to, with room for the converted files.")
 
 
 def list_files(folder: Path) -> Iterable[tuple[str, bool, int]]:

@@ -1,0 +1,44 @@
+"""The shards of a sharded Hugging Face download (Mistral-7B-Instruct-v0.1's), read from its
+index without torch: the converter reads them, and the doctor checks they are all there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+INDEXES = ("model.safetensors.index.json", "pytorch_model.bin.index.json")
+"""The shard lists of a sharded download, safetensors first (as the converter prefers them)."""
+
+
+class ShardIndexError(ValueError):
+    """An index that can't be read, or that names a file outside its folder."""
+
+
+def find_index(folder: Path) -> Path | None:
+    return next((folder / name for name in INDEXES if (folder / name).is_file()), None)
+
+
+def indexed_shards(index: Path) -> list[Path]:
+    """The files ``index``'s ``weight_map`` names (each once, sorted), present or not."""
+    try:
+        weight_map = json.loads(index.read_text(encoding="utf-8")).get("weight_map")
+    except (OSError, ValueError, AttributeError) as error:
+        raise ShardIndexError(f"{index} is not a readable shard index: {error}.") from None
+    if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
+        raise ShardIndexError(f"{index} has no weight_map of file names.")
+    names = sorted(set(weight_map.values()))
+    if any(not name or Path(name).name != name for name in names):  # "../x": a shard sits beside its index
+        raise ShardIndexError(f"{index} names a shard outside its folder.")
+    return [index.parent / name for name in names]
+
+
+def missing_shards(folder: Path) -> list[Path]:
+    """The shards ``folder``'s index names that are not there (none without an index; an
+    unreadable index counts as the index itself missing)."""
+    index = find_index(folder)
+    if index is None:
+        return []
+    try:
+        return [path for path in indexed_shards(index) if not path.is_file()]
+    except ShardIndexError:
+        return [index]
