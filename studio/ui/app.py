@@ -11,6 +11,7 @@ the packaging smoke test uses it to show that a built app really starts.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import sys
@@ -25,7 +26,7 @@ from studio.core.errors import StudioError
 from studio.ui.app_paths import DESKTOP_ID, set_application_names
 from studio.ui.main_window import MainWindow, app_icon
 from studio.ui.services import AppServices
-from studio.ui.settings import StudioSettings
+from studio.ui.settings import StudioSettings, is_project_folder
 from studio.ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
@@ -47,17 +48,29 @@ def open_initial(window: MainWindow, path: Path | None) -> None:
     project. The first run (and a last project that is gone) leaves the welcome page up."""
     settings = window.settings
     if path is not None:
-        if (path / "project.db").is_file() or path.with_name(path.name + ".kamishibai").exists():
-            window.open_project(path)
+        if is_project_folder(path) or is_project_folder(path.with_name(path.name + ".kamishibai")) \
+                or not _free_for_a_project(path):
+            window.open_project(path)  # a file or a folder of other things: refused, saying why
         else:
             window.new_project(path)
         return
     if not settings.first_run_done:
         settings.mark_first_run_done()
         return
-    recent = [Path(p) for p in settings.recent_projects if (Path(p) / "project.db").is_file()]
+    recent = settings.present_projects()
     if recent:
         window.open_project(recent[0])
+
+
+def _free_for_a_project(path: Path) -> bool:
+    """Whether ``open PATH`` may create a project there: nothing is there, or an empty folder.
+
+    A file, or a folder that holds other things, is not made a project beside it
+    (``notes.txt.kamishibai``): the user meant to open what is there, and hears why it isn't one."""
+    try:
+        return not os.path.lexists(path) or (path.is_dir() and not any(path.iterdir()))
+    except OSError as error:  # a folder that can't be read: opening it says why
+        return error.errno == errno.ENAMETOOLONG  # ...a name too long: creating it says why
 
 
 def quit_after_ms() -> int | None:

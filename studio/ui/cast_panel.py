@@ -63,6 +63,7 @@ from studio.ui.dialogs.reference_views import (
     views_note,
 )
 from studio.ui.icons import icon
+from studio.ui.text_wrap import breakable
 
 THUMB = QSize(56, 40)
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif", ".m4v")
@@ -246,6 +247,7 @@ class CastPanel(QWidget):
         self.views_note = QLabel(self)
         self.views_note.setObjectName("dimLabel")
         self.views_note.setWordWrap(True)
+        self.views_note.setTextFormat(Qt.TextFormat.PlainText)  # a name is shown as written, never as markup
         self.views_button = QPushButton("Reference views…", self)
         self.views_button.setToolTip("Add or change the selected character's front, left, back and right views")
         self.views_button.clicked.connect(self._ask_views)
@@ -329,7 +331,8 @@ class CastPanel(QWidget):
             self.views_note.setText("Select a character to see its reference views.")
             return
         self.view_strip.set_views(self._placed(member))
-        self.views_note.setText(f"{member.name}: {views_note(len(member.reference_images))}")
+        # a long name wraps rather than widen the panel
+        self.views_note.setText(f"{breakable(member.name)}: {views_note(len(member.reference_images))}")
 
     # -- adding ---------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.project_watch import ProjectFolderWatch
 from studio.ui.services import AppServices
 from studio.ui.session import ProjectSession
-from studio.ui.settings import StudioSettings
+from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
@@ -108,6 +108,8 @@ class MainWindow(QMainWindow):
         self.show_welcome()
         self._set_project_actions_enabled(False)
         self._update_history_actions()
+        if self.settings.device_problem():
+            self.show_message(f"The saved device was refused (the CPU is used): {self.settings.device_problem()}")
         geometry = self.settings.geometry()
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
@@ -449,7 +451,7 @@ class MainWindow(QMainWindow):
 
         a = self.actions_
         settings = self.settings
-        recent = [Path(p) for p in settings.recent_projects if (Path(p) / "project.db").is_file()]
+        recent = settings.present_projects()
         own_sample = user_sample(settings.paths.projects_dir) / "project.db"
         sample_ready = shipped_sample() is not None or own_sample.is_file()
         return WelcomeContent(
@@ -516,7 +518,10 @@ class MainWindow(QMainWindow):
             return False
         target = user_sample(self.settings.paths.projects_dir)
         engine = self.settings.engine if self.settings.engine in self.registry else self.services.default_engine
-        builder = SampleBuilder(target, self.services, engine, self.settings.engine_values(engine), self)
+        values = self.settings.engine_values(engine)
+        if engine in self.registry:  # what Settings shows: a saved value the engine refuses is left out
+            values, _ = usable_engine_values(self.registry.info(engine).settings, values)
+        builder = SampleBuilder(target, self.services, engine, values, self)
         dialog = QProgressDialog("Generating the sample story's clips…", "Cancel", 0, 0, self)
         dialog.setWindowTitle("The sample story")
         dialog.setMinimumDuration(300)
@@ -622,11 +627,11 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         """The recent projects that are still there (as the welcome page lists them)."""
         self.recent_menu.clear()
-        present = [path for path in self.settings.recent_projects if Path(path).is_dir()]
+        present = self.settings.present_projects()
         for path in present:
-            action = self.recent_menu.addAction(Path(path).name)
-            action.setToolTip(path)
-            action.triggered.connect(lambda _c=False, p=path: self.open_recent(Path(p)))
+            action = self.recent_menu.addAction(path.name)
+            action.setToolTip(str(path))
+            action.triggered.connect(lambda _c=False, p=path: self.open_recent(p))
         if not present:
             self.recent_menu.addAction("(none)").setEnabled(False)
 
@@ -676,6 +681,11 @@ class MainWindow(QMainWindow):
             before = self._next_project_settings()
             dialog.save()
             self.apply_settings()
+            problem = self.settings.write_problem()
+            if problem:
+                self.show_error(StudioError(problem, hint="They hold until the studio closes. Make the folder "
+                                                          "writable (or set XDG_CONFIG_HOME to one that is)."))
+                return
             later = self.session is not None and before != self._next_project_settings()
             self.show_message("Settings saved; the device, the CPU threads and the checkpoints folder apply to the "
                               "next project you open." if later else "Settings saved.")

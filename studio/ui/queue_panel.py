@@ -7,6 +7,7 @@ that changed are touched.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from studio.core.jobs import JobKind
 from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
 from studio.ui.job_tracker import JobTracker, kind_name
+from studio.ui.text_wrap import breakable, copy_without_breaks
 from studio.ui.toolbutton import tool_button
 
 REFRESH_MS = 120
@@ -55,6 +57,11 @@ def retry_tip(status: str, kind: str) -> str:
     if status == "interrupted":
         return "Run the interrupted job again, with the same seed"
     return f"Retry the {status} job, with a new seed"
+
+
+def _plain(text: str) -> str:
+    """``text`` for a rich-text label: escaped, its long words breakable."""
+    return html.escape(breakable(text), quote=False)
 
 
 def format_eta(seconds: float | None) -> str:
@@ -106,8 +113,10 @@ class QueuePanel(QWidget):
         self.list.installEventFilter(self)  # Delete / Backspace cancel, as the Cancel button does
         self.detail = QLabel(self)
         self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)  # its markup is ours: see _show_detail
         self.detail.setObjectName("jobDetail")
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        copy_without_breaks(self.detail)
         self.cancel_button = tool_button(icon("cancel"), "Cancel the selected job", self.cancel_selected, self)
         self.up_button = tool_button(icon("up"), "Run earlier", lambda: self.move_selected(-1), self)
         self.down_button = tool_button(icon("down"), "Run later", lambda: self.move_selected(1), self)
@@ -303,15 +312,17 @@ class QueuePanel(QWidget):
 
     def _show_detail(self, job: Any) -> None:
         """The line under the list, for the selected ``job`` (None: empty). Shown again at each
-        refresh, so that it follows the job (a selected job that fails says why at once)."""
+        refresh, so that it follows the job (a selected job that fails says why at once). The
+        job's words (the turn's instruction, an error quoting a path or ``<class ...>``) are
+        shown as written, never read as markup, and a long word wraps rather than widen the dock."""
         if job is None:
             text = ""
         elif kind_name(job.status) == "failed":
-            text = f"<b style='color:#ff7a7a'>Failed:</b> {job.error}"
+            text = f"<b style='color:#ff7a7a'>Failed:</b> {_plain(job.error)}"
             if job.hint:
-                text += f"<br><b>Hint:</b> {job.hint}"
+                text += f"<br><b>Hint:</b> {_plain(job.hint)}"
         else:
-            text = f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}"
+            text = _plain(f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}")
         if self.detail.text() != text:
             self.detail.setText(text)
 

@@ -21,7 +21,7 @@ from studio.storage import Project
 from studio.ui.job_tracker import JobTracker
 from studio.ui.qt_bridge import DocumentBridge, WorkerBridge
 from studio.ui.services import AppServices
-from studio.ui.settings import StudioSettings
+from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.worker.events import JobStatus
 
 if TYPE_CHECKING:
@@ -80,6 +80,8 @@ class ProjectSession(QObject):
         engine = self.settings.engine or self.services.default_engine
         if engine not in self.registry.names() and self.registry.names():
             engine = self.registry.names()[0]
+        if self.settings.device_problem():
+            log.warning("The device setting was refused (the CPU is used): %s", self.settings.device_problem())
         try:
             configs = self.services.device_configs(self.settings.devices, self.settings.device,
                                                    self.settings.checkpoint_dirs(), threads=self._cpu_threads())
@@ -172,7 +174,14 @@ class ProjectSession(QObject):
 
     def job_settings(self, engine: str | None = None) -> dict[str, Any]:
         """The settings the user changed for ``engine`` (default: the current one)."""
-        return self.settings.engine_values(engine or self.engine)
+        name = engine or self.engine
+        values = self.settings.engine_values(name)
+        if name not in self.registry:
+            return values
+        kept, problems = usable_engine_values(self.registry.info(name).settings, values)
+        for problem in problems:  # Settings shows the same values, and says why
+            log.warning("A saved %s setting was refused (the engine's default is used): %s", name, problem)
+        return kept
 
     def require_service(self) -> Any:
         if self.service is None:

@@ -17,15 +17,39 @@ from typing import Any
 from PySide6.QtCore import QSettings
 
 from studio.core.errors import StudioError
-from studio.engines.config import check_threads
+from studio.engines.config import EngineConfig, check_threads
+from studio.engines.settings import EngineSettings
 from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
 
+PROJECT_DB = "project.db"
 MAX_RECENT = 8
 MAX_PLACES = 50
 """Projects whose last selected turn is remembered (the most recently closed ones)."""
 APPEARANCES = ("system", "light", "dark")
 AUTOMATIC_THREADS = "auto"
 """How the CPU threads setting is stored while it is automatic (an empty value reads the same)."""
+
+
+def usable_engine_values(settings_type: type[EngineSettings],
+                         values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """(the saved ``values`` the engine accepts, why each other one was refused).
+
+    One value that can't be used (edited by hand, or a choice another version named
+    differently) drops alone: the user's other changes still hold, in Settings and in the
+    takes made meanwhile alike. Names the engine doesn't know (an older version's) go quietly."""
+    known = {spec.name for spec in settings_type.schema()} | {"preset"}
+    kept: dict[str, Any] = {}
+    problems: list[str] = []
+    for name, value in values.items():
+        if name not in known:
+            continue
+        try:
+            settings_type.from_values({**kept, name: value})
+        except StudioError as error:
+            problems.append(error.message)
+        else:
+            kept[name] = value
+    return kept, problems
 
 
 def _bool(value: Any, default: bool) -> bool:
@@ -51,8 +75,22 @@ def _standard_qsettings(paths: AppPaths) -> QSettings:
 
 
 def _recent_key(path: str) -> str:
-    """A recent project's path as stored: absolute, ``~`` and links resolved."""
-    return str(Path(path).expanduser().resolve())
+    """A recent project's path as stored: absolute, ``~`` and links resolved (a name no
+    system call takes, edited into the file by hand, is kept as written)."""
+    try:
+        return str(Path(path).expanduser().resolve())
+    except (OSError, ValueError, RuntimeError):
+        return path
+
+
+def is_project_folder(path: Path) -> bool:
+    """Whether ``path`` holds a project's database; False, rather than an exception, for a
+    place that can't be looked at: a folder this user may no longer enter, a network mount
+    that went away, a name too long or with a NUL in it."""
+    try:
+        return (path / PROJECT_DB).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 class StudioSettings:
@@ -64,6 +102,18 @@ class StudioSettings:
     def at(cls, path: Path, paths: AppPaths | None = None) -> StudioSettings:
         """Settings in an ini file (tests, portable installs)."""
         return cls(QSettings(str(path), QSettings.Format.IniFormat), paths)
+
+    def write_problem(self) -> str:
+        """Write what was set to the settings file; why that failed (empty: it didn't).
+
+        QSettings never raises: a config folder that can't be written (a read-only home, a
+        file where the folder should be) would otherwise lose every change without a word."""
+        self.q.sync()
+        # only an AccessError loses the changes: a FormatError (a line of the file Qt could not
+        # read) still writes the file, with what was readable and the new values
+        if self.q.status() != QSettings.Status.AccessError:
+            return ""
+        return f"The settings could not be saved to {self.q.fileName()}: the file or its folder can't be written."
 
     # -- generation -----------------------------------------------------------------------
 
@@ -90,11 +140,27 @@ class StudioSettings:
 
     @property
     def device(self) -> str:
-        return str(self.q.value("engine/device", "cpu") or "cpu")
+        """Where engines run (``cpu``, ``cuda:N``, per stage...). A stored value that can't be
+        read (edited by hand, or written by another version) reads as ``cpu``, rather than
+        stop the window from opening; :meth:`device_problem` says why."""
+        return self._stored_device()[0]
 
     @device.setter
     def device(self, name: str) -> None:
         self.q.setValue("engine/device", name)
+
+    def device_problem(self) -> str:
+        """Why the stored device was refused (empty: it wasn't)."""
+        return self._stored_device()[1]
+
+    def _stored_device(self) -> tuple[str, str]:
+        """(the device to use, why the stored value was refused)."""
+        raw = str(self.q.value("engine/device", "cpu") or "").strip() or "cpu"
+        try:
+            EngineConfig.parse(raw)
+        except StudioError as error:
+            return "cpu", f"{error.message} {error.hint}".strip()
+        return raw, ""
 
     @property
     def devices(self) -> str:
@@ -240,6 +306,11 @@ class StudioSettings:
         if isinstance(value, str):
             return [value] if value else []
         return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
+
+    def present_projects(self) -> list[Path]:
+        """The recent projects that are still there, most recent first (what the welcome
+        page, File › Open recent and the start offer)."""
+        return [Path(p) for p in self.recent_projects if p and is_project_folder(Path(p))]
 
     def add_recent(self, path: Path) -> None:
         """Put ``path`` first, once: stored absolute and resolved, so that the same project

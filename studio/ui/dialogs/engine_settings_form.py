@@ -26,9 +26,12 @@ from PySide6.QtWidgets import (
 
 from studio.core.errors import StudioError
 from studio.engines.settings import EngineSettings, SettingKind, SettingSpec
+from studio.ui.settings import usable_engine_values
 
 Editor = QSpinBox | QDoubleSpinBox | QCheckBox | QComboBox | QLineEdit
 CUSTOM_PRESET = "Custom"
+PRESET_NAME_CHARS = 36
+"""The preset box's width, in characters (its list shows every name in full)."""
 
 
 def _editor(spec: SettingSpec, parent: QWidget) -> Editor:
@@ -105,6 +108,7 @@ class EngineSettingsForm(QWidget):
             label = preset.label + (" — changes the output" if preset.changes_output else "")
             self.presets.addItem(label, preset.name)
             self.presets.setItemData(self.presets.count() - 1, preset.help, 3)  # 3: Qt.ToolTipRole
+        self._fit_preset_names()
         reset = QPushButton("Engine defaults", self)
         reset.setToolTip("Forget your changes: the engine's own defaults hold again.")
         reset.clicked.connect(self.reset)
@@ -135,13 +139,23 @@ class EngineSettingsForm(QWidget):
         self._loading = False
         self.load(values or {})
 
+    def _fit_preset_names(self) -> None:
+        """The preset box is as wide as a usual name, its list as wide as the longest: a long
+        name ("... — changes the output") would otherwise widen the whole form, past what the
+        Settings dialog gives its widest form (it then scrolled sideways)."""
+        self.presets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.presets.setMinimumContentsLength(PRESET_NAME_CHARS)
+        view = self.presets.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width())
+
     def load(self, values: Mapping[str, Any]) -> None:
-        """Show the defaults with ``values`` on top (values the engine refuses are dropped)."""
-        try:
-            chosen = self.settings_type.from_values(values, ignore_unknown=True)
-        except StudioError as error:
-            self._show_error(f"Saved settings were refused and reset: {error.message}")
-            chosen = self.settings_type()
+        """Show the defaults with ``values`` on top (each value the engine refuses is dropped,
+        and said; the others hold)."""
+        kept, problems = usable_engine_values(self.settings_type, values)
+        chosen = self.settings_type.from_values(kept, ignore_unknown=True)
+        if problems:
+            self._show_error("A saved setting was refused and reset to the engine's default: "
+                             + " ".join(problems))
         else:
             self.error.hide()  # the values shown now are valid: an earlier edit's complaint no longer holds
         self._loading = True

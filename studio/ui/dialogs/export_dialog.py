@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,6 +27,8 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QWidget,
 )
+
+from studio.ui.text_wrap import breakable
 
 if TYPE_CHECKING:
     from studio.export import ExportOptions
@@ -109,7 +112,9 @@ class ExportDialog(QDialog):
                  branch: BranchFacts | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export branch — {title}" if title else "Export branch")
-        self.branch_label = QLabel(branch.text() if branch is not None else "", self)
+        # the ending turn's words as written (never markup); a long word wraps, not widens the dialog
+        self.branch_label = QLabel(breakable(branch.text()) if branch is not None else "", self)
+        self.branch_label.setTextFormat(Qt.TextFormat.PlainText)
         self.branch_label.setObjectName("exportBranch")
         self.branch_label.setWordWrap(True)
         self.branch_label.setVisible(branch is not None)

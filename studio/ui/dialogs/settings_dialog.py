@@ -82,6 +82,8 @@ class SettingsDialog(QDialog):
         self.device.setCurrentText(settings.device)
         self.device.setToolTip("Where engines run: cpu, cuda:N, per stage (predict=cuda:0,decode=cuda:1), or "
                                "cuda:N+offload to keep weights in RAM. Engines that only run on the CPU stay there.")
+        self.device_error = self._refused_label(settings.device_problem(), "device", "the CPU is used")
+        self.device.currentTextChanged.connect(self.device_error.hide)  # a new choice replaces the refused one
         self.auto_requeue = QCheckBox("Re-queue jobs interrupted by a crash when a project opens", self)
         self.auto_requeue.setChecked(settings.auto_requeue)
         self.reroll_selects = QCheckBox("Re-roll switches to the new take even when later turns follow it", self)
@@ -99,6 +101,7 @@ class SettingsDialog(QDialog):
         self.cpu_threads.valueChanged.connect(self.threads_error.hide)  # a new choice replaces the refused one
         general = QFormLayout()
         general.addRow("Device", self.device)
+        general.addRow("", self.device_error)
         general.addRow("CPU threads", self.cpu_threads)
         general.addRow("", self.threads_error)
         self.cluster = ClusterChoice(settings.cluster, settings.cluster_actors, self)
@@ -139,6 +142,15 @@ class SettingsDialog(QDialog):
         layout.addWidget(engines, 1)
         layout.addLayout(general)
         layout.addWidget(buttons)
+
+    def _refused_label(self, problem: str, what: str, instead: str) -> QLabel:
+        """Says why the saved ``what`` was refused (and what is used ``instead``); hidden if
+        it wasn't."""
+        label = QLabel(f"The saved {what} was refused ({instead}): {problem}" if problem else "", self)
+        label.setObjectName("errorLabel")
+        label.setWordWrap(True)
+        label.setVisible(bool(problem))
+        return label
 
     def _threads_box(self, threads: int | None) -> QSpinBox:
         """0 (shown as :data:`AUTOMATIC_THREADS_LABEL`) or a count up to the usable cores:

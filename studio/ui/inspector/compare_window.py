@@ -54,9 +54,10 @@ class _Column(QFrame):
         if path:
             self.player.set_clips([path])
         self.caption = QLabel(self)
-        self.facts = QLabel(f"{state_line(take, state)}<br>seed {take.seed} · {take.engine}", self)
+        self.facts = QLabel(self)
         self.facts.setObjectName("dimLabel")
         self.facts.setWordWrap(True)
+        self.set_state(state)
         self.use_button = QPushButton(self)
         self.lock_button = QPushButton(f"Lock seed {take.seed}", self)
         layout = QVBoxLayout(self)
@@ -69,6 +70,13 @@ class _Column(QFrame):
         buttons.addWidget(self.lock_button)
         layout.addLayout(buttons)
         self.set_selected(selected)
+
+    def set_state(self, state: CharacterState | None) -> None:
+        """Where the take leads (it changes with the past: a take chosen above this turn)."""
+        take = self.take
+        facts = f"{state_line(take, state)}<br>seed {take.seed} · {take.engine}"
+        if self.facts.text() != facts:
+            self.facts.setText(facts)
 
     def set_selected(self, selected: bool) -> None:
         stale = " · stale" if self.take.stale else ""
@@ -156,12 +164,13 @@ class CompareWindow(QDialog):
             return
         all_takes = tree.takes_of(node_id)
         takes = takes_to_compare(all_takes, node.selected_take_id)
+        before = tree.state_before(node_id)  # another take chosen above: each take leads elsewhere
+        states = {t.id: before.apply(t.deltas) for t in takes}
         if [t.id for t in takes] == [c.take.id for c in self.columns]:
             for take, column in zip(takes, self.columns, strict=True):
                 column.take = take  # marked stale since, say: its caption says so below
+                column.set_state(states[take.id])
         else:
-            before = tree.state_before(node_id)
-            states = {t.id: before.apply(t.deltas) for t in takes}
             numbers = {take.id: index + 1 for index, take in enumerate(all_takes)}
             playing = self.playing or self._wants_play
             self._build_columns(takes, node.selected_take_id, states, numbers)

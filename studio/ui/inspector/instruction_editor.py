@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from studio.core.instruction import Instruction, parse_instruction, time_note
 from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.vocabulary import TIMES, Vocabulary
+from studio.ui.text_wrap import breakable, copy_without_breaks
 
 
 def compose_instruction(character: str, motion: str, background: str, time: str = "", camera: str = "",
@@ -96,6 +97,7 @@ class InstructionEditor(QWidget):
         self.preview.setObjectName("linePreview")
         self.preview.setWordWrap(True)
         self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        copy_without_breaks(self.preview)
         self.generate_button = QPushButton(icon_on_accent("generate"), "Generate", self)
         self.generate_button.setObjectName("primaryButton")
         self.generate_button.setToolTip("Generate a take of this turn (Ctrl+Enter)")
@@ -223,7 +225,7 @@ class InstructionEditor(QWidget):
         if text:  # the author's words as they are (never read as markup), a long line cut short
             self.preview.setTextFormat(Qt.TextFormat.PlainText)
             shown = text if len(text) <= PREVIEW_CHARS else f"{text[:PREVIEW_CHARS]}… ({len(text):,} characters)"
-            self.preview.setText(shown)
+            self.preview.setText(breakable(shown))  # a long word wraps, not widens the inspector
         else:
             self.preview.setTextFormat(Qt.TextFormat.RichText)
             self.preview.setText("<i>Fill in the fields: the line appears here.</i>")

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidge
 from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope
 from studio.core.tree import StoryTree
 from studio.ui import palette
+from studio.ui.text_wrap import breakable
 
 
 class StartPanel(QWidget):
@@ -46,8 +47,10 @@ class StartPanel(QWidget):
         self._shown = key
         self.states = states
         # names are the author's text, shown as written (the summary itself is rich text)
-        cast = ", ".join(escape(m.name) for m in tree.cast.values()) or "no characters yet (add them in the Cast panel)"
-        places = ", ".join(escape(loc.name) for loc in tree.locations.values()) or "the engine's own places"
+        # a long word (a place named after its image file) wraps rather than widen the inspector
+        cast = ", ".join(escape(breakable(m.name)) for m in tree.cast.values()) \
+            or "no characters yet (add them in the Cast panel)"
+        places = ", ".join(escape(breakable(loc.name)) for loc in tree.locations.values()) or "the engine's own places"
         scope = ("one state runs down each branch whatever character acts" if shared
                  else "each character has their own state; a turn changes its acting character's")
         self.summary.setText(f"<b>Cast:</b> {cast}<br><b>Places:</b> {places}<br>"
@@ -63,8 +66,9 @@ class StartPanel(QWidget):
             label.setObjectName("dimLabel")
             self.grid.addWidget(label, 0, column)
         for row, name in enumerate(names, start=1):
-            who = QLabel(name or "Everyone", self.grid_host)
+            who = QLabel(breakable(name) or "Everyone", self.grid_host)
             who.setTextFormat(Qt.TextFormat.PlainText)
+            who.setWordWrap(True)  # a long name wraps: the boxes beside it stay in sight
             self.grid.addWidget(who, row, 0)
             spins: dict[str, QSpinBox] = {}
             for column, stat in enumerate(STAT_NAMES, start=1):

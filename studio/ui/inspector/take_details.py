@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from studio.core.model import Take
+from studio.ui.text_wrap import breakable
 
 TIMING_NAMES = {"load_s": "loading the engine", "context_s": "reading the branch", "predict_s": "predicting",
                 "decode_s": "drawing the clip", "write_s": "saving"}
@@ -33,10 +34,12 @@ def take_details_html(take: Take | None) -> str:
         ("Timings", timings),
         ("Status", take.status.value + (" (stale: made from another past)" if take.stale else "")),
     ]
-    body = "".join(f"<tr><td class='key'>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
+    # a long word (a checkpoint path in the settings) wraps rather than widen the inspector
+    body = "".join(f"<tr><td class='key'>{html.escape(k)}</td><td>{html.escape(breakable(v))}</td></tr>"
+                   for k, v in rows)
     out = f"<table cellspacing='2'>{body}</table>"
     if take.error:
-        out += f"<p style='color:#ff7a7a'>{html.escape(take.error)}</p>"
+        out += f"<p style='color:#ff7a7a'>{html.escape(breakable(take.error))}</p>"
     return out
 
 
