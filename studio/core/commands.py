@@ -13,7 +13,14 @@ from studio.core.errors import StudioError
 from studio.core.instruction import parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope, character_key
-from studio.core.story import DialogueLine, StoryFields, check_dialogue_line, check_duration, check_story
+from studio.core.story import (
+    MAX_SPEAKER_CHARS,
+    DialogueLine,
+    StoryFields,
+    check_dialogue_line,
+    check_duration,
+    check_story,
+)
 from studio.core.text import describe_character, first_control, is_control, name_shape_problem
 from studio.core.tree import StoryTree, TreeError
 
@@ -462,6 +469,7 @@ class RenameCastMember(Command):
         starts = {(name if character_key(n) == old else n): s for n, s in root.start_states.items()}
         if starts != root.start_states:
             patch[(EntityKind.NODE, root.id)] = replace(root, start_states=starts)
+        _check_speaker_name(tree, member.name, name)
         naming = {n.id for n in turns_naming(tree, member.name)}
         updated: dict[str, Node] = {}
         for node in tree.nodes.values():
@@ -479,6 +487,27 @@ class RenameCastMember(Command):
         if updated:
             _with_takes(patch, restale(tree, tree.root_id, updated))
         return patch
+
+
+def _check_speaker_name(tree: StoryTree, old: str, new: str) -> None:
+    """A rename carries the new name into the dialogue lines the character speaks; a cast name
+    may be longer (100 characters) than a speaker's name (:data:`MAX_SPEAKER_CHARS`), so a long
+    name is refused while the character speaks, rather than leaving lines that break the
+    speaker limit every other edit keeps."""
+    if len(new) <= MAX_SPEAKER_CHARS:
+        return
+    key = character_key(old)
+    spoken = sum(character_key(line.speaker) == key for node in tree.nodes.values() for line in node.story.dialogue)
+    if spoken:
+        lines = "a dialogue line" if spoken == 1 else f"{spoken:,} dialogue lines"
+        raise CommandError(
+            f"The name {_shown_name(new)} is {len(new):,} characters long, and {old} speaks {lines}; a speaker's "
+            f"name is at most {MAX_SPEAKER_CHARS} characters.",
+            hint=f"Choose a name of at most {MAX_SPEAKER_CHARS} characters.")
+
+
+def _shown_name(name: str) -> str:
+    return repr(name) if len(name) <= 40 else f"{name[:40]!r}..."
 
 
 def _check_location_name(name: str) -> None:

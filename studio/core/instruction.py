@@ -2,9 +2,9 @@
 
 AnimeGamer writes one turn as ``Character: Qiqi; Motion: gently sit on railing;
 Background: day town.``. We accept that format with any field order, extra spaces,
-lowercase keys, a missing final period, extra fields (``Time:``, ``Camera:``) and free
-text. The raw text is always kept; the parsed fields are a convenience for engines and
-views and never replace it.
+lowercase keys, commas instead of semicolons between fields, a missing final period,
+extra fields (``Time:``, ``Camera:``) and free text. The raw text is always kept; the
+parsed fields are a convenience for engines and views and never replace it.
 """
 
 from __future__ import annotations
@@ -108,7 +108,12 @@ KNOWN_ADVERBS: frozenset[str] = frozenset(
 _LINK_WORDS = frozenset({"in", "at", "on", "during", "by", "the", "of"})
 _JAPANESE_KEYS = "|".join(sorted((key for key in KEY_ALIASES if not key.isascii()), key=len, reverse=True))
 _FIELD_RE = re.compile(rf"^\s*([A-Za-z][A-Za-z ]{{0,20}}?|{_JAPANESE_KEYS})\s*[:：]\s*(.*)$", re.DOTALL)
-_SPLIT_RE = re.compile(r"[;；\n]")
+_ANY_KEY = "|".join(re.escape(key).replace(r"\ ", r"\s+") for key in sorted(KEY_ALIASES, key=len, reverse=True))
+_SPLIT_RE = re.compile(rf"[;；\n]|[,，、](?=\s*(?:{_ANY_KEY})\s*[:：])", re.IGNORECASE)
+"""Where one field ends: a semicolon or a line break, or a comma followed by a known field
+key and its colon (``Character: Qiqi, Motion: run``: people write commas). A comma followed
+by anything else stays in the value (``Motion: waves, smiling``). Every separator is one
+character long (:func:`field_spans` counts on it)."""
 
 
 class InstructionError(StudioError):

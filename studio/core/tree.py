@@ -17,6 +17,13 @@ class TreeError(ValueError):
     """A patch or query that would break the tree's structure."""
 
 
+def _kept_in_place(key: EntityKey, other: Entity | None) -> bool:
+    """Whether a cast member or location at ``key`` is edited where it stands: its table's
+    order is the cast's order (the first member is a new turn's default character, and the
+    Start and Cast panels list them so), and a rename used to move it to the end."""
+    return other is not None and key[0] in (EntityKind.CAST, EntityKind.LOCATION)
+
+
 class StoryTree:
     """In-memory document. Mutated only through :meth:`apply_patch`.
 
@@ -98,14 +105,18 @@ class StoryTree:
         """Apply ``patch``; return its reverse and the change set."""
         before: dict[EntityKey, Entity | None] = {key: self.get(key) for key in patch}
         resort: set[str] = set()
+        for key, new in patch.items():
+            if new is not None and new.id != key[1]:
+                raise TreeError(f"patch key {key} does not match entity id {new.id}")
         for key, old in before.items():
-            if old is not None:
+            if old is not None and not _kept_in_place(key, patch[key]):
                 self._unstore(*key)
         for key, new in patch.items():
             if new is None:
                 continue
-            if new.id != key[1]:
-                raise TreeError(f"patch key {key} does not match entity id {new.id}")
+            if _kept_in_place(key, before[key]):
+                self._table(key[0])[key[1]] = new  # an edit keeps the member's place in the cast order
+                continue
             self._store(new)
             if isinstance(new, Node) and new.parent_id is not None:
                 resort.add(new.parent_id)
