@@ -58,7 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Ctrl+C at any point of it gives 130. Called as the process's own command (no ``argv``),
     a Ctrl+C that comes once the command is done, while Python shuts down, gives 130 too,
-    where it would otherwise kill the process (exit status -2 for its parent)."""
+    where it would otherwise kill the process (exit status -2 for its parent). There, a
+    SIGTERM (``timeout``, ``kill``, systemd, CI runners) stops the command as Ctrl+C does,
+    the same clean way (a stopped turn not kept, a stopped job queued again), with 143."""
     return _main(list(sys.argv[1:] if argv is None else argv), entry=argv is None)
 
 
@@ -67,6 +69,7 @@ def _main(args_list: list[str], *, entry: bool) -> int:
         try:
             if entry:
                 _guard_the_exit()
+                _sigterm_as_ctrl_c()
             code = _run(args_list)
         finally:
             if entry:
@@ -118,19 +121,51 @@ def _run(args_list: list[str]) -> int:
 EXIT_INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl+C (128 + SIGINT), as shells report it."""
 
+EXIT_TERMINATED = 128 + signal.SIGTERM
+"""The exit status of a command stopped by SIGTERM (143), as shells report it."""
+
 _late_ctrl_c: list[int] = []
-"""SIGINTs that came after the command was done (see :func:`_ctrl_c_means_130`)."""
+"""SIGINTs (and SIGTERMs) that came after the command was done (see :func:`_ctrl_c_means_130`)."""
+
+_terminated: list[int] = []
+"""The SIGTERMs received: the command stopped for one ends with :data:`EXIT_TERMINATED`."""
+
+
+def _sigterm_as_ctrl_c() -> None:
+    """Make SIGTERM do what Ctrl+C does at that moment. Its default action kills the process
+    on the spot: a `play` kept a new turn without take and its job interrupted, a
+    `run-queue` left a job interrupted that blocked the jobs after it. Passed to the SIGINT
+    handler in place (Python's own raises KeyboardInterrupt; one that defers or notes a
+    Ctrl+C does so for it too), every command's Ctrl+C path cleans up after it. Only on the
+    main thread (signal handlers can be set nowhere else), and not where SIGTERM is ignored
+    (``nohup``-like launchers): that choice stays."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is signal.SIG_IGN):
+        return
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    _terminated.append(signum)
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signum, frame)  # type: ignore[arg-type]  # a frame, as the handler was given
+    elif handler is not signal.SIG_IGN:  # SIG_DFL: no Python handler to run, stop as Ctrl+C would
+        raise KeyboardInterrupt
 
 _exit_code: list[int] = []
 """The exit code the command returned, once it did."""
 
 
 def _interrupted() -> int:
+    """Say the command was stopped; its exit status: 143 when a SIGTERM stopped it, else 130."""
+    terminated = bool(_terminated)
     try:
-        print("kamishibai: interrupted", file=sys.stderr, flush=True)
+        print("kamishibai: terminated (SIGTERM)" if terminated else "kamishibai: interrupted",
+              file=sys.stderr, flush=True)
     except (KeyboardInterrupt, OSError, ValueError):  # a second Ctrl+C, or a closed stderr: the status says it
         pass
-    return EXIT_INTERRUPTED
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def _ctrl_c_means_130() -> None:
@@ -165,9 +200,8 @@ def _exit_guard() -> None:
             stream.flush()
         except (OSError, ValueError):
             pass
-    if _exit_code != [EXIT_INTERRUPTED]:  # else the command has said it already
-        _interrupted()
-    os._exit(EXIT_INTERRUPTED)
+    stopped = _exit_code if _exit_code in ([EXIT_INTERRUPTED], [EXIT_TERMINATED]) else []
+    os._exit(stopped[0] if stopped else _interrupted())  # a stopped command has said it already
 
 
 def _internal_error(error: BaseException) -> int:
