@@ -158,7 +158,8 @@ def _media_files(root: Path) -> list[Path]:
     """The plain files under ``root/media``, never through a link: a linked file is left
     out, a linked folder that leads inside the project too (its files are packed from
     their real place), and one that leads outside refuses the bundle, which must hold
-    the project and nothing of the disk around it."""
+    the project and nothing of the disk around it. Files whose names are not UTF-8 are
+    left out (see :func:`_has_utf8_name`)."""
     media = root / MEDIA_DIR
     if media.is_symlink():
         raise _linked_media(root, media, "Make media/ a real folder inside the project")
@@ -173,8 +174,23 @@ def _media_files(root: Path) -> list[Path]:
             if (here / name).is_symlink() and target != base and base not in target.parents:
                 raise _linked_media(root, here / name, "Replace the link with a real folder (move its files in)")
         files.extend(here / name for name in names
-                     if ".part" not in name and stat.S_ISREG(os.lstat(here / name).st_mode))
+                     if ".part" not in name and stat.S_ISREG(os.lstat(here / name).st_mode)
+                     and _has_utf8_name((here / name).relative_to(root)))
     return sorted(files)
+
+
+def _has_utf8_name(rel: Path) -> bool:
+    """Whether ``rel`` (relative to the project: the folders above it may have any name) can
+    be named in a zip (and in the database, which stores UTF-8 text).
+
+    A file whose name is not UTF-8 (``café.png`` written in Latin-1 by another program) can't
+    be a take's, location's or character's file, and unbundling unpacks only those; packing
+    it failed with an internal UnicodeEncodeError, so it is left out."""
+    try:
+        rel.as_posix().encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _linked_media(root: Path, link: Path, cure: str) -> BundleError:
@@ -395,6 +411,13 @@ def _referenced(project: Project) -> set[str]:
     return {PurePosixPath(p).as_posix() for p in paths}
 
 
+def _is_media(entry: _Entry) -> bool:
+    """Whether ``entry`` is a file under ``media/``: only those are unpacked for the paths the
+    database names. A take that names ``project.db`` (unpacked already, so a second unpack
+    failed as "File exists") or the manifest as its clip must not pull it in."""
+    return entry.rel.parts[0] == MEDIA_DIR
+
+
 def _check_representations(bundle: Path, project: Project, by_name: dict[str, _Entry]) -> None:
     """The representations the database names (whatever their names) are held to their limit."""
     for take in project.tree.takes.values():
@@ -415,8 +438,9 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
     """
     check_project_folder_name(dest)
     dest = dest if dest.suffix == PROJECT_SUFFIX else dest.with_name(dest.name + PROJECT_SUFFIX)
-    if dest.exists():
-        raise BundleError(f"{dest} already exists.", hint="Choose another destination.")
+    if os.path.lexists(dest):  # a dangling link too: the finished folder could not be renamed onto it
+        link = f": it is a link to {os.readlink(dest)}" if dest.is_symlink() else ""
+        raise BundleError(f"{dest} already exists{link}.", hint="Choose another destination.")
     refuse_inside_project(dest, f"unpack {bundle.name}")
     with _open_archive(bundle) as archive:
         entries = _read_entries(bundle, archive)
@@ -448,10 +472,9 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 message = error.message.replace(str(staging.path / DB_NAME), DB_NAME).replace(str(staging.path),
                                                                                              DB_NAME)
                 raise BundleError(f"Refused the bundle {bundle.name}: its database: {message}", hint=hint) from None
-            media = [e for name, e in by_name.items() if name in wanted]
-            skipped = sorted(name for name, e in by_name.items() if name not in wanted and name != DB_NAME
-                             and name != MANIFEST)
-            missing = sorted(wanted - by_name.keys())
+            media = [e for name, e in by_name.items() if name in wanted and _is_media(e)]
+            skipped = sorted(name for name, e in by_name.items() if name not in wanted and _is_media(e))
+            missing = sorted(wanted - {e.rel.as_posix() for e in media} - {DB_NAME})
             _check_space(dest, sum(e.info.file_size for e in [by_name[DB_NAME], *media]))
             for entry in media:
                 _unpack(archive, entry, staging.path, made)
