@@ -69,8 +69,7 @@ def _main(args_list: list[str], *, entry: bool) -> int:
         try:
             if entry:
                 _guard_the_exit()
-                _sigterm_as_ctrl_c()
-            code = _run(args_list)
+            code = _run(args_list, entry=entry)
         finally:
             if entry:
                 _ctrl_c_means_130()
@@ -80,7 +79,7 @@ def _main(args_list: list[str], *, entry: bool) -> int:
     return code
 
 
-def _run(args_list: list[str]) -> int:
+def _run(args_list: list[str], *, entry: bool = False) -> int:
     from studio.core.errors import StudioError  # imported here: a Ctrl+C during it is caught in main
 
     parser = build_parser()
@@ -90,6 +89,8 @@ def _run(args_list: list[str]) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    if entry and args.command != "open":  # the window's event loop would not see it: SIGTERM closes it as before
+        _sigterm_as_ctrl_c()
     _tolerant_output()
     bad = _not_utf8(args)
     if bad:
@@ -101,6 +102,7 @@ def _run(args_list: list[str]) -> int:
     try:
         return int(args.handler(args) or 0)
     except StudioError as error:
+        _advise_the_command_line(error, args)
         print(f"kamishibai: error: {_shown(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `kamishibai tree PATH | head`: the reader left, nothing to say
@@ -116,6 +118,23 @@ def _run(args_list: list[str]) -> int:
         return EXIT_BAD_INPUT
     except Exception as error:
         return _internal_error(error)
+
+
+LOCKED_ADVICE = ("`--wait SECONDS` waits longer. Reading commands (tree, info, queue, export, bundle) "
+                 "work meanwhile.")
+"""What the command line adds to the hint of a project another process is changing. Not
+in the storage layer's hint, which the window shows too, where there is no ``--wait``."""
+
+
+def _advise_the_command_line(error: Exception, args: argparse.Namespace) -> None:
+    """Add to ``error``'s hint what only the command line offers: ``--wait`` (for a command
+    that has it) and the reading commands, when another process holds the project."""
+    from studio.storage.lock import ProjectLockedError
+
+    if not isinstance(error, ProjectLockedError) or "is being changed by" not in error.message:
+        return  # this process holds it (a second open of it): waiting would not help
+    advice = LOCKED_ADVICE if hasattr(args, "wait") else LOCKED_ADVICE.split(". ", 1)[1]
+    error.hint = f"{error.hint} {advice}".strip()
 
 
 EXIT_INTERRUPTED = 130
@@ -134,7 +153,7 @@ _terminated: list[int] = []
 def _sigterm_as_ctrl_c() -> None:
     """Make SIGTERM do what Ctrl+C does at that moment. Its default action kills the process
     on the spot: a `play` kept a new turn without take and its job interrupted, a
-    `run-queue` left a job interrupted that blocked the jobs after it. Passed to the SIGINT
+    `run-queue` left its job marked running, with nothing said. Passed to the SIGINT
     handler in place (Python's own raises KeyboardInterrupt; one that defers or notes a
     Ctrl+C does so for it too), every command's Ctrl+C path cleans up after it. Only on the
     main thread (signal handlers can be set nowhere else), and not where SIGTERM is ignored
@@ -150,7 +169,7 @@ def _on_sigterm(signum: int, frame: object) -> None:
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
         handler(signum, frame)  # type: ignore[arg-type]  # a frame, as the handler was given
-    elif handler is not signal.SIG_IGN:  # SIG_DFL: no Python handler to run, stop as Ctrl+C would
+    else:  # no Python handler (SIGINT ignored, as in a script's `cmd &`): SIGTERM still stops it
         raise KeyboardInterrupt
 
 _exit_code: list[int] = []
@@ -193,6 +212,8 @@ def _exit_guard() -> None:
     if threading.current_thread() is not threading.main_thread():
         return
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if signal.getsignal(signal.SIGTERM) is _on_sigterm:  # no KeyboardInterrupt in the shutdown: its default
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if not _late_ctrl_c:
         return
     for stream in (sys.stdout, sys.stderr):

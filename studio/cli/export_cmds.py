@@ -178,7 +178,11 @@ def _card_duration(text: str, seconds: float | None, option: str, default: float
     """``--OPTION-duration``, refused without the card it times (it would do nothing)."""
     if seconds is None:
         return default
-    if not text.strip():
+    if text and not text.strip():  # given, but only spaces: no card is drawn, and saying it was not given misleads
+        raise StudioError(f"--{option}-duration was given without --{option} text: --{option} {text!r} is blank "
+                          f"(white space only), so there is no {option.replace('-', ' ')} to time.",
+                          hint=f"Give --{option} some words, or leave out --{option}-duration.")
+    if not text:
         raise StudioError(f"--{option}-duration was given without --{option}: there is no {option.replace('-', ' ')} "
                           "to time.", hint=f"Add --{option} TEXT, or leave out --{option}-duration.")
     return seconds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -137,7 +138,36 @@ def new_project(path: str | os.PathLike[str], name: str | None = None) -> Projec
     """A new project at ``path``, as ``kamishibai new`` makes it (``path`` may be an empty folder)."""
     from studio.composition import create_project
 
-    return create_project(path, name=name)  # the storage layer refuses a path that names no folder
+    return create_project(_new_project_folder(path), name=name)
+
+
+def _new_project_folder(given: str | os.PathLike[str]) -> str | os.PathLike[str]:
+    """``given`` as the place of a new project, with the command line's own checks first:
+    a suffix that is ``.kamishibai`` in other letters (``x.KAMISHIBAI``) is refused, where
+    it became part of the name (``x.KAMISHIBAI.kamishibai``); ``..`` in the folder above is
+    followed here (``a/../b`` is ``b``), where making the folder above left an empty ``a``
+    behind; a folder that is not empty is refused by what it holds (a project: open it;
+    other files: choose another name), where the advice was to open any of them."""
+    from studio.storage.project import PROJECT_SUFFIX, check_name_length, check_project_folder_name, is_project_folder
+
+    check_project_folder_name(given)  # the storage layer's own checks first, as it makes them
+    path = Path(given).expanduser()
+    if path.suffix != PROJECT_SUFFIX and path.suffix.lower() == PROJECT_SUFFIX:
+        right = path.with_suffix(PROJECT_SUFFIX)
+        raise StudioError(f"{printable(str(path))} ends in {printable(path.suffix)}; project folders end in "
+                          f"{PROJECT_SUFFIX}, in small letters.", hint=f"Give {printable(str(right))}.")
+    if ".." in path.parent.parts:
+        path = given = Path(os.path.realpath(path.parent)) / path.name
+    folder = path if path.suffix == PROJECT_SUFFIX else path.with_name(path.name + PROJECT_SUFFIX)
+    check_name_length(folder)  # before asking the file system about it
+    if _missing_or_empty(folder) or not folder.is_dir() or folder.is_symlink():
+        return given  # the storage layer says what is wrong with a file or a link
+    if is_project_folder(folder):
+        opener = f"kamishibai open {shlex.quote(printable(str(folder)))}"
+        raise StudioError(f"{printable(str(folder))} is already a project.",
+                          hint=f"Open it ({opener}), or choose another name.")
+    raise StudioError(f"{printable(str(folder))} already exists and holds other files; a new project needs a "
+                      "new or empty folder.", hint="Choose another name, or empty that folder first.")
 
 
 def _missing_or_empty(folder: Path) -> bool:

@@ -119,8 +119,7 @@ def _locked_message(folder: Path, holder: LockHolder | None, waited: float) -> P
     waited_text = f" (waited {waited:.0f} s)" if waited >= 1 else ""
     return ProjectLockedError(
         f"{folder} is being changed by {who}{waited_text}.",
-        hint="Wait for it to finish (or close the studio window that has it open), then try again; "
-        "`--wait SECONDS` waits longer. Reading commands (tree, info, queue, export, bundle) work meanwhile.",
+        hint="Wait for it to finish (or close the studio window that has it open), then try again.",
         holder=holder,
     )
 

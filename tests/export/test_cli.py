@@ -147,6 +147,9 @@ def test_card_durations_need_their_cards_and_a_range_that_holds_them(story: Fixt
     for extra, needle in (
             (["--title-duration", "3"], "--title-duration was given without --title: there is no title to time"),
             (["--title", "  ", "--title-duration", "3"], "--title-duration was given without --title"),
+            (["--title", "   ", "--title-duration", "3"],
+             "--title '   ' is blank (white space only), so there is no title to time"),
+            (["--end-card", " ", "--end-card-duration", "1"], "--end-card ' ' is blank (white space only)"),
             (["--end-card-duration", "1"], "--end-card-duration was given without --end-card"),
             (["--title", "Hi", "--end-card-duration", "1"], "--end-card-duration was given without --end-card"),
             (["--title", "Hi", "--title-duration", "0"], "The title card lasts 0 s; give more than 0 and at most 60 s"),
