@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, QRunnable, QSize, QThreadPool, Signal
 from PySide6.QtGui import QImage
 
 from studio.ui.gui_tuning import lower_this_thread
+from studio.ui.node_summary import PosterState
 
 POSTER_SIZE = QSize(360, 216)
 """Posters are scaled to fit this at load (twice the card's poster box, for HiDPI)."""
@@ -136,6 +137,15 @@ class PosterCache(_LoaderCache):
     def get(self, path: str) -> QImage | None:
         value = self.request(path)
         return value if isinstance(value, QImage) else None
+
+    def state(self, rel: str, path: str) -> PosterState:
+        """Where the poster stored as ``rel`` (resolved to ``path``, "" if refused) is: none
+        to show, loading, or missing (its file gone, unreadable or outside the project)."""
+        if not rel:
+            return PosterState.NONE
+        if not path or self.is_broken(path):
+            return PosterState.MISSING
+        return PosterState.LOADING
 
 
 class ClipCache(_LoaderCache):

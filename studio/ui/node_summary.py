@@ -57,6 +57,29 @@ class NodeSummary:
     """How many warnings the engine gave for the selected take (a badge on the card)."""
 
 
+class PosterState(StrEnum):
+    """Where a turn's poster is, for what an empty poster box says."""
+
+    NONE = "none"  # the turn has no picture to show (no take yet)
+    LOADING = "loading"  # decoding off the GUI thread: it shows in a moment
+    MISSING = "missing"  # its file is gone or unreadable
+
+
+def placeholder_label(status: CardStatus, poster: PosterState) -> str:
+    """What an empty poster box says (a card's, a filmstrip thumbnail's).
+
+    A take whose picture is only loading says nothing (it would flash "picture missing" on
+    every card at open); a take of any kind (done or stale) whose file is gone says so, rather
+    than "not generated yet" or its bare status."""
+    if status == CardStatus.START:
+        return "Start"
+    if status in (CardStatus.RUNNING, CardStatus.QUEUED) or poster == PosterState.LOADING:
+        return ""
+    if poster == PosterState.MISSING or status in (CardStatus.DONE, CardStatus.STALE):
+        return "picture missing"
+    return "not generated yet"
+
+
 def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

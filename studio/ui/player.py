@@ -112,6 +112,8 @@ class Player(QWidget):
         self._frame = 0
         self._segment_index = _UNSHOWN
         self._cue: int | None = None
+        self._cue_offset = 0
+        """The frame within the cued clip to show (a timeline replaced mid-play keeps its place)."""
         self.loop = True
         self.view = FrameView(self)
         self._timer = QTimer(self)
@@ -161,12 +163,17 @@ class Player(QWidget):
 
     # -- source ---------------------------------------------------------------------------
 
-    def set_clips(self, paths: list[str], *, autoplay: bool = False) -> None:
-        """Show ``paths`` (absolute clip files) as one timeline, from the first frame."""
+    def set_clips(self, paths: list[str], *, autoplay: bool = False, keep_place: bool = False) -> None:
+        """Show ``paths`` (absolute clip files) as one timeline, from the first frame.
+
+        ``keep_place``: if playing a clip that the new timeline still has (a take of another
+        turn of the branch just landed, say), play on from the same frame of that clip rather
+        than stop and jump back to the start."""
         if paths == self._paths:
             if autoplay:
                 self.play()
             return
+        place = self._place() if keep_place and self.playing else None
         self.pause()
         self._paths = list(paths)
         self._held = {path: clip for path, clip in self._held.items() if path in self._paths}
@@ -174,8 +181,15 @@ class Player(QWidget):
         self._cue = None
         self._segment_index = _UNSHOWN  # the new timeline's clip is announced, even if its number is the same
         self._rebuild()
-        if autoplay:
+        if place is not None and place[0] in self._paths:
+            self.play(from_segment=self._paths.index(place[0]), at_frame=place[1])
+        elif autoplay:
             self.play()
+
+    def _place(self) -> tuple[str, int] | None:
+        """The clip shown and the frame within it, or None when no clip shows."""
+        segment = self._segment_at(self._frame)
+        return None if segment is None else (segment.path, self._frame - segment.start)
 
     @property
     def paths(self) -> list[str]:
@@ -228,10 +242,10 @@ class Player(QWidget):
 
     # -- transport ------------------------------------------------------------------------
 
-    def play(self, *, from_segment: int | None = None) -> None:
-        """Play on from the frame shown; ``from_segment``: from that clip's first frame, once
-        it has loaded (a clip of a long branch may still be decoding)."""
-        self._cue = from_segment
+    def play(self, *, from_segment: int | None = None, at_frame: int = 0) -> None:
+        """Play on from the frame shown; ``from_segment``: from that clip's first frame (or its
+        frame ``at_frame``), once it has loaded (a clip of a long branch may still be decoding)."""
+        self._cue, self._cue_offset = from_segment, at_frame
         self._apply_cue()
         if not self._paths:
             return
@@ -287,13 +301,14 @@ class Player(QWidget):
 
     def cue_segment(self, index: int) -> None:
         """Show clip ``index``'s first frame now, or as soon as its clip has loaded."""
-        self._cue = index
+        self._cue, self._cue_offset = index, 0
         self._apply_cue()
 
     def _apply_cue(self) -> None:
         if self._cue is not None and 0 <= self._cue < len(self._segments):
             index, self._cue = self._cue, None
-            self.seek(self._segments[index].start)
+            segment = self._segments[index]
+            self.seek(segment.start + max(0, min(self._cue_offset, len(segment.frames) - 1)))
 
     def _interval(self) -> int:
         segment = self._segment_at(self._frame)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
@@ -11,18 +13,25 @@ from studio.core.tree import StoryTree
 from studio.ui.icons import icon
 
 
+def folded(text: str) -> str:
+    """``text`` as Find compares it: NFKC-normalised, then casefolded. The same words then match
+    however they were typed or pasted: a kana with its voicing mark as one character or two
+    (が, か + U+3099), full-width letters from a Japanese input method (Ｑｉｑｉ), ß and SS."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
 def searched_text(node: Node) -> str:
     """What Find looks in: the instruction, the notes and the story fields (narration, shot
-    notes, dialogue with its speakers), casefolded."""
+    notes, dialogue with its speakers), :func:`folded`."""
     story = node.story
     parts = [node.instruction.raw, node.notes, story.narration, story.shot_notes,
              *(f"{line.speaker}: {line.text}" for line in story.dialogue)]
-    return "\n".join(parts).casefold()
+    return folded("\n".join(parts))
 
 
 def find_matches(tree: StoryTree, query: str, order: list[str]) -> list[str]:
     """Node ids whose text (:func:`searched_text`) contains ``query``, in ``order`` (layout order)."""
-    needle = query.strip().casefold()
+    needle = folded(query.strip())
     if not needle:
         return []
     return [node_id for node_id in order if node_id in tree.nodes and needle in searched_text(tree.nodes[node_id])]

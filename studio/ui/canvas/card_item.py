@@ -46,7 +46,7 @@ from studio.ui.canvas.geometry import (
     POSTER_DETAIL,
     RADIUS,
 )
-from studio.ui.node_summary import CardStatus, NodeSummary
+from studio.ui.node_summary import CardStatus, NodeSummary, placeholder_label
 
 if TYPE_CHECKING:
     from studio.ui.canvas.tree_scene import TreeScene
@@ -278,9 +278,7 @@ class CardItem(QGraphicsItem):
         painter.setFont(font)
         if area != POSTER:  # zoomed out: the card's title says it, small text can't be read
             return
-        label = "Start" if s.status == CardStatus.START else (
-            "" if s.status in (CardStatus.RUNNING, CardStatus.QUEUED) else
-            "picture missing" if s.status == CardStatus.DONE else "not generated yet")
+        label = placeholder_label(s.status, self._scene_ref.poster_state(s.poster_path))
         painter.drawText(area, Qt.AlignmentFlag.AlignCenter, label)
 
     def _paint_status(self, painter: QPainter) -> None:

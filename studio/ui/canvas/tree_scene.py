@@ -23,7 +23,7 @@ from studio.ui.canvas.geometry import CARD_H, CARD_W
 from studio.ui.canvas.layers import EdgeLayer, OverviewLayer
 from studio.ui.job_tracker import JobTracker
 from studio.ui.media_cache import ClipCache, PosterCache
-from studio.ui.node_summary import CardStatus, NodeSummary, status_of, summarize
+from studio.ui.node_summary import CardStatus, NodeSummary, PosterState, status_of, summarize
 from studio.ui.tree_layout import COLUMN_WIDTH, ROW_HEIGHT, Cell, layout_tree
 
 SCENE_MARGIN = 400.0
@@ -83,6 +83,7 @@ class TreeScene(QGraphicsScene):
         self._poster_waiters: dict[str, set[str]] = {}
         self._clip_waiters: dict[str, set[str]] = {}
         posters.ready.connect(self._on_poster_ready)
+        posters.failed.connect(self._on_poster_ready)  # the card then says "picture missing"
         clips.ready.connect(self._on_clip_ready)
         self.rebuild()
 
@@ -96,6 +97,10 @@ class TreeScene(QGraphicsScene):
         if image is None:
             self._poster_waiters.setdefault(path, set()).update(self._nodes_with_poster(rel))
         return image
+
+    def poster_state(self, rel: str) -> PosterState:
+        """Why :meth:`poster` gave no image: none to show, still loading, or missing."""
+        return self.posters.state(rel, self._absolute(rel))
 
     def clip_frames(self, rel: str) -> tuple[list[QImage], float] | None:
         path = self._absolute(rel)

@@ -30,6 +30,7 @@ class EpisodePanel(QWidget):
         self.player.setMinimumWidth(320)
         self.chart = StateChart(self)
         self.strip = Filmstrip(posters, resolve, self)
+        posters.failed.connect(self.strip.poster_changed)  # a missing picture's thumbnail then says so
         self.title = QLabel("Branch", self)
         self.title.setObjectName("panelTitle")
         scroll = QScrollArea(self)
@@ -78,7 +79,7 @@ class EpisodePanel(QWidget):
         new_clips = paths != self.player.paths
         if new_clips:
             self._clip_turns = clip_turns
-            self.player.set_clips(paths)
+            self.player.set_clips(paths, keep_place=True)  # a take landing mid-play doesn't stop it
         if (new_clips or current != self._shown_turn) and not self.player.playing and current in self._clip_turns:
             self.player.cue_segment(self._clip_turns.index(current))  # the preview shows the selected turn
         self._shown_turn = current

@@ -15,7 +15,7 @@ from studio.ui import palette
 from studio.ui.canvas.card_item import cover_source
 from studio.ui.episode.turn_strip import TurnStrip
 from studio.ui.media_cache import PosterCache
-from studio.ui.node_summary import CardStatus, NodeSummary
+from studio.ui.node_summary import CardStatus, NodeSummary, placeholder_label
 
 THUMB_W = 120.0
 THUMB_H = 72.0
@@ -38,9 +38,10 @@ class Filmstrip(TurnStrip):
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         # A bound slot, not a lambda: Qt disconnects it when this widget is destroyed (the
         # cache outlives the workspace; a lambda would repaint a deleted widget).
-        posters.ready.connect(self._poster_ready)
+        posters.ready.connect(self.poster_changed)
 
-    def _poster_ready(self, path: str) -> None:
+    def poster_changed(self, path: str) -> None:
+        """Repaint the turns showing ``path`` (loaded, or found missing: see :meth:`placeholder_text`)."""
         for index, summary in enumerate(self.summaries):
             if summary.poster_path and self.resolve(summary.poster_path) == path:
                 self.update(self._turn_rect(index))
@@ -118,9 +119,9 @@ class Filmstrip(TurnStrip):
             if not QRectF(self._turn_rect(index)).intersects(exposed):
                 continue
             image = None
-            if summary.poster_path:
-                path = self.resolve(summary.poster_path)
-                image = self.posters.get(path) if path else None
+            path = self.resolve(summary.poster_path) if summary.poster_path else ""
+            if path:
+                image = self.posters.get(path)
             if image is not None:
                 painter.drawImage(rect.topLeft(), self._thumbnail(path, image, rect))
             else:
@@ -128,8 +129,7 @@ class Filmstrip(TurnStrip):
                     palette.POSTER_EMPTY)
                 painter.fillRect(rect, color)
                 painter.setPen(palette.TEXT_DIM if summary.status != CardStatus.START else palette.TEXT)
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
-                                 "Start" if summary.status == CardStatus.START else summary.status.value)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.placeholder_text(index))
             if summary.status == CardStatus.STALE:
                 painter.fillRect(rect, QColor(40, 25, 0, 90))
             if index == self.playing:
@@ -144,6 +144,18 @@ class Filmstrip(TurnStrip):
             label = "Start" if index == 0 else f"{index}. {summary.excerpt}"
             text = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(THUMB_W))
             painter.drawText(QRectF(rect.left(), rect.bottom() + 2, THUMB_W, 14), Qt.AlignmentFlag.AlignLeft, text)
+
+    def placeholder_text(self, index: int) -> str:
+        """What turn ``index``'s thumbnail says while it shows no picture: its status (draft,
+        failed, running…), or, for a take, nothing while its poster loads and "picture missing"
+        once its file is found gone (not "done", which read as if all were well)."""
+        summary = self.summaries[index]
+        if summary.status == CardStatus.START:
+            return "Start"
+        if summary.status not in (CardStatus.DONE, CardStatus.STALE):
+            return summary.status.value  # draft, queued, running, failed: no picture of its own yet
+        rel = summary.poster_path
+        return placeholder_label(summary.status, self.posters.state(rel, self.resolve(rel) if rel else ""))
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         index = self.index_at(event.position().x())

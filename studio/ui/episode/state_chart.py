@@ -223,7 +223,15 @@ class StateChart(TurnStrip):
         index = self.index_at(event.position().x())
         if index < 0:
             return
-        state = self.states[index]
+        QToolTip.showText(event.globalPosition().toPoint(), self.tooltip_text(index), self)
+
+    def tooltip_text(self, index: int) -> str:
+        """What hovering turn ``index`` says: the values of the lines drawn there (in the
+        per-character view, each character's value of its stat, not the acting one's three)."""
         turn = "Start" if index == 0 else f"Turn {index}"
-        text = f"{turn}: stamina {state.stamina}, social {state.social}, fun {state.entertainment}"
-        QToolTip.showText(event.globalPosition().toPoint(), text, self)
+        lines = self.character_lines()
+        if lines:
+            values = ", ".join(f"{name} {series[index]}" for name, series in lines.items() if index < len(series))
+            return f"{turn} · {palette.STAT_LABELS[self.mode]}: {values}"
+        state = self.states[index]
+        return f"{turn}: stamina {state.stamina}, social {state.social}, fun {state.entertainment}"

@@ -1,0 +1,25 @@
+"""The state chart's "per character" view draws one line per character for one stat, but
+hovering a turn named the acting character's three stats (not the values drawn there, nor
+whose). It now names each character with the value of the stat the view shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def test_the_per_character_tooltip_gives_the_lines_values(make_window, sample_project: Path) -> None:
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = ws.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    ws.select(leaf, center=False)
+    chart = ws.episode.chart
+    last = len(chart.states) - 1
+    acting = chart.states[last]
+    assert chart.tooltip_text(last) == (f"Turn {last}: stamina {acting.stamina}, social {acting.social}, "
+                                        f"fun {acting.entertainment}")
+    chart.set_mode("social")
+    assert len(chart.characters) >= 2
+    expected = ", ".join(f"{name} {states[last].social}" for name, states in chart.characters.items())
+    assert chart.tooltip_text(last) == f"Turn {last} · Social: {expected}"
+    assert chart.tooltip_text(0).startswith("Start · Social: ")
