@@ -5,14 +5,12 @@ and names the command that goes on (QA: it said only "kamishibai: interrupted").
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from stop_midway import stop_midway, takes_started  # tests/ is on sys.path
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
 
@@ -29,20 +27,8 @@ def test_ctrl_c_during_run_queue_says_what_is_left_and_how_to_go_on(tmp_path: Pa
     project = tmp_path / "long.kamishibai"
     assert kamishibai("import-demo", str(demo), "--project", str(project)).returncode == 0
     assert kamishibai("fill", str(project)).returncode == 0
-    takes = project / "media" / "takes"
-    running = subprocess.Popen([sys.executable, "-m", "studio", "run-queue", str(project), "--quiet"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not (takes.is_dir() and any(takes.iterdir())):  # the engine runs: stop it midway
-            assert running.poll() is None and time.monotonic() < deadline, "run-queue made no take"
-            time.sleep(0.05)
-        os.killpg(running.pid, signal.SIGINT)
-        _out, err = running.communicate(timeout=120)
-    finally:
-        if running.poll() is None:
-            os.killpg(running.pid, signal.SIGKILL)
-    assert running.returncode == 130, err
+    code, _out, err = stop_midway(["run-queue", str(project), "--quiet"], takes_started(project))
+    assert code == 130, err
     listed = json.loads(kamishibai("queue", str(project), "--json").stdout)
     interrupted = [job["id"] for job in listed if job["status"] == "interrupted"]
     queued = [job for job in listed if job["status"] in ("queued", "blocked")]

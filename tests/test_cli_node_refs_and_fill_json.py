@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from stop_midway import stop_midway, takes_started  # tests/ is on sys.path
 
 from studio.cli import main
 from studio.storage import Project
@@ -126,21 +123,9 @@ def test_ctrl_c_during_fill_run_json_still_prints_each_job_as_it_ended(tmp_path:
     demo.write_text("Character: Qiqi; Motion: run; Background: day town.\n" * 12, encoding="utf-8")
     project = tmp_path / "long.kamishibai"
     assert main(["import-demo", str(demo), "--project", str(project)]) == 0
-    takes = project / "media" / "takes"
-    running = subprocess.Popen([sys.executable, "-m", "studio", "fill", str(project), "--run", "--quiet", "--json",
-                                "--setting", "frames=120"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not (takes.is_dir() and any(takes.iterdir())):  # the engine runs: stop it midway
-            assert running.poll() is None and time.monotonic() < deadline, "fill --run made no take"
-            time.sleep(0.05)
-        os.killpg(running.pid, signal.SIGINT)
-        out, err = running.communicate(timeout=120)
-    finally:
-        if running.poll() is None:
-            os.killpg(running.pid, signal.SIGKILL)
-    assert running.returncode == 130, err
+    code, out, err = stop_midway(["fill", str(project), "--run", "--quiet", "--json", "--setting", "frames=120"],
+                                 takes_started(project))
+    assert code == 130, err
     listed = json.loads(out)  # one whole document, even when stopped
     assert len(listed) == 12
     statuses = {job["status"] for job in listed}

@@ -6,14 +6,12 @@ script reading the JSON failed to parse an empty output)."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from stop_midway import stop_midway, takes_started  # tests/ is on sys.path
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
 
@@ -27,22 +25,9 @@ def kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
 def _play_stopped_after(project: Path, takes_made: int, *instructions: str) -> tuple[int, str, str]:
     """Run `play --json` with ``instructions`` and press Ctrl+C once ``takes_made`` take
     folders have appeared (the next one is being made)."""
-    takes = project / "media" / "takes"
     args = [arg for text in instructions for arg in ("-i", text)]
-    running = subprocess.Popen([sys.executable, "-m", "studio", "play", str(project), *args, "--json",
-                                "--setting", "frames=80"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not (takes.is_dir() and len(list(takes.iterdir())) > takes_made):
-            assert running.poll() is None and time.monotonic() < deadline, "play made no take"
-            time.sleep(0.02)
-        os.killpg(running.pid, signal.SIGINT)
-        out, err = running.communicate(timeout=120)
-    finally:
-        if running.poll() is None:
-            os.killpg(running.pid, signal.SIGKILL)
-    return running.returncode, out, err
+    return stop_midway(["play", str(project), *args, "--json", "--setting", "frames=80"],
+                       takes_started(project, takes_made))
 
 
 def _nodes(project: Path) -> list[dict[str, object]]:

@@ -6,14 +6,12 @@ script lost the takes it had made, and said only "kamishibai: interrupted")."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from stop_midway import stop_midway, takes_started  # tests/ is on sys.path
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
 
@@ -33,21 +31,9 @@ def test_ctrl_c_during_reroll_branch_lists_what_it_made(tmp_path: Path) -> None:
     first = next(node["id"] for node in tree["nodes"] if node["depth"] == 1)
     takes = project / "media" / "takes"
     before = len(list(takes.iterdir()))
-    running = subprocess.Popen(
-        [sys.executable, "-m", "studio", "reroll", str(project), first, "--branch", "--json",
-         "--setting", "frames=60"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while len(list(takes.iterdir())) < before + 2:  # a take made, the next one started: stop it midway
-            assert running.poll() is None and time.monotonic() < deadline, "reroll made no take"
-            time.sleep(0.05)
-        os.killpg(running.pid, signal.SIGINT)
-        out, err = running.communicate(timeout=120)
-    finally:
-        if running.poll() is None:
-            os.killpg(running.pid, signal.SIGKILL)
-    assert running.returncode == 130, err
+    code, out, err = stop_midway(["reroll", str(project), first, "--branch", "--json", "--setting", "frames=60"],
+                                 takes_started(project, before + 1))
+    assert code == 130, err
     results = json.loads(out)
     assert len(results) == TURNS
     made = [result for result in results if result["job_status"] == "done"]

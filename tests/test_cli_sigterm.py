@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from stop_midway import stop_midway, takes_started  # tests/ is on sys.path
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX")
 
@@ -32,21 +33,8 @@ def _terminated_once_a_take_starts(project: Path, *args: str, sigint_ignored: bo
     """Run `kamishibai ARGS` and send SIGTERM to it alone (as `kill PID` does) once the
     first take folder appears, the engine at work. ``sigint_ignored``: started with SIGINT
     ignored, as a script's `kamishibai ... &` is."""
-    takes = project / "media" / "takes"
-    running = subprocess.Popen([sys.executable, "-m", "studio", *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               preexec_fn=_ignore_sigint if sigint_ignored else None)
-    try:
-        deadline = time.monotonic() + 120
-        while not (takes.is_dir() and any(takes.iterdir())):
-            assert running.poll() is None and time.monotonic() < deadline, "no take was started"
-            time.sleep(0.02)
-        running.send_signal(signal.SIGTERM)
-        out, err = running.communicate(timeout=120)
-    finally:
-        if running.poll() is None:
-            os.killpg(running.pid, signal.SIGKILL)
-    return running.returncode, out, err
+    return stop_midway(list(args), takes_started(project), signal.SIGTERM, whole_group=False,
+                       preexec_fn=_ignore_sigint if sigint_ignored else None)
 
 
 def _jobs(project: Path) -> list[dict[str, object]]:

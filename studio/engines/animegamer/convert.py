@@ -33,6 +33,7 @@ from studio.engines.animegamer.safe_load import AGAIN, UnreadableCheckpointError
 from studio.engines.animegamer.shards import ShardIndexError, find_index, indexed_shards
 from studio.engines.animegamer.sizes import FULL, ModelSize
 from studio.engines.catalog import animegamer_layout as layout
+from studio.engines.partial_files import save_whole
 
 Log = Callable[[str], None]
 
@@ -128,21 +129,9 @@ def _transform(rule: Placement, tensor: torch.Tensor) -> list[torch.Tensor]:
 
 def _save(tensors: Mapping[str, torch.Tensor], path: Path, report: Conversion,
           metadata: Mapping[str, str] | None = None) -> None:
-    """Write ``path`` through ``path.partial``. The partial file (gigabytes at the released
-    scale) is removed when the write fails or is interrupted (Ctrl+C), and a full disk or a
-    folder we may not write to is a :class:`ConversionError` naming the file."""
-    from safetensors.torch import save_file
-
-    partial = path.with_name(path.name + ".partial")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        save_file(dict(sorted(tensors.items())), str(partial), metadata=dict(metadata or {"format": "pt"}))
-        partial.replace(path)
-    except BaseException as error:
-        partial.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise _write_error(path, error) from None
-        raise
+    """Write ``path`` whole or not at all (:func:`save_whole`): a full disk or a folder we may
+    not write to is a :class:`ConversionError` naming the file."""
+    save_whole(dict(sorted(tensors.items())), path, metadata or {"format": "pt"}, _write_error)
     report.written.append(path)
 
 

@@ -32,6 +32,7 @@ import torch
 from studio.core.errors import StudioError
 from studio.engines.catalog import customx as catalog
 from studio.engines.customx.sizes import RELEASED, ModelSize
+from studio.engines.partial_files import save_whole
 
 LORA_PREFIX = "Hunyuan_video_I2V_lora_"
 
@@ -370,19 +371,9 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
 
 
 def _save(tensors: dict[str, torch.Tensor], path: Path) -> None:
-    """Write ``path`` through ``path.partial``, removed when the write fails or is interrupted
-    (Ctrl+C): a cut-short file of gigabytes is neither left behind nor taken for a converted one."""
-    from safetensors.torch import save_file
-
-    partial = path.with_name(path.name + ".partial")
-    try:
-        save_file(tensors, str(partial))
-        partial.replace(path)
-    except BaseException as error:
-        partial.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise _write_error(path, error) from None
-        raise
+    """Write ``path`` whole or not at all (:func:`save_whole`): a cut-short file of gigabytes is
+    neither left behind nor taken for a converted one."""
+    save_whole(tensors, path, None, _write_error)
 
 
 def _write_error(path: Path, error: OSError) -> ConversionError:

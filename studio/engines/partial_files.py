@@ -1,0 +1,33 @@
+"""Converted weight files written whole or not at all.
+
+A converter writes gigabytes per file: a failed or interrupted write (a full disk, Ctrl+C)
+must leave neither a cut-short file that a later load takes for a converted one nor the
+partial one beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
+
+
+def save_whole(tensors: Mapping[str, torch.Tensor], path: Path, metadata: Mapping[str, str] | None,
+               write_error: Callable[[Path, OSError], Exception]) -> None:
+    """Write ``tensors`` to ``path`` through ``path.partial``, renamed into place once
+    complete and removed on any failure; an ``OSError`` is raised as ``write_error(path, it)``."""
+    from safetensors.torch import save_file
+
+    partial = path.with_name(path.name + ".partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_file(dict(tensors), str(partial), metadata=dict(metadata) if metadata is not None else None)
+        partial.replace(path)
+    except BaseException as error:
+        partial.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise write_error(path, error) from None
+        raise

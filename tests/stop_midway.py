@@ -1,0 +1,42 @@
+"""Stop a `kamishibai` command with a signal while its engine is at work (the command line's
+Ctrl+C and SIGTERM tests)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+
+def takes_started(project: Path, more_than: int = 0) -> Callable[[], bool]:
+    """Whether more than ``more_than`` take folders are in ``project``: the engine is at work."""
+    takes = project / "media" / "takes"
+    return lambda: takes.is_dir() and len(list(takes.iterdir())) > more_than
+
+
+def stop_midway(args: list[str], ready: Callable[[], bool], signum: int = signal.SIGINT, *,
+                whole_group: bool = True, preexec_fn: Callable[[], None] | None = None,
+                timeout: float = 120) -> tuple[int, str, str]:
+    """Run `kamishibai ARGS`, send ``signum`` once ``ready()`` (to its process group, as a
+    terminal's Ctrl+C does, or, ``whole_group`` False, to it alone, as `kill PID` does) and
+    return (exit status, stdout, stderr). A command that ends before it is ready fails the test."""
+    running = subprocess.Popen([sys.executable, "-m", "studio", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=preexec_fn)
+    try:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            assert running.poll() is None and time.monotonic() < deadline, f"{args[0]} made no take"
+            time.sleep(0.02)
+        if whole_group:
+            os.killpg(running.pid, signum)
+        else:
+            running.send_signal(signum)
+        out, err = running.communicate(timeout=timeout)
+    finally:
+        if running.poll() is None:
+            os.killpg(running.pid, signal.SIGKILL)
+    return running.returncode, out, err
