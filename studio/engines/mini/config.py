@@ -280,6 +280,26 @@ class DistillTraining:
 
 
 @dataclass(frozen=True)
+class AdversaryTraining:
+    """The distillation's adversary (:mod:`.adversary`): a discriminator of latent canvases,
+    conditioned on the motion, that tells the training clips from the student's predictions;
+    its term asks the student for canvases it cannot tell apart."""
+
+    balance: float = 0.0
+    """The adversary term's gradient on the student's prediction, as a multiple of the
+    distillation's squared error's (0: no adversary)."""
+    widths: tuple[int, ...] = (48, 64, 96, 128)
+    """Its 3-D convolution levels (the motion critic's layout; it starts from the trained critic
+    when the widths agree)."""
+    lr: float = 1e-4
+    noise: float = 0.3
+    """Most Gaussian noise mixed into the canvases it reads (a share, uniform per clip), real
+    and predicted alike, so that it cannot tell them apart by single latent cells."""
+    warmup: int = 50
+    """Distillation steps in which only the discriminator trains (its term is off)."""
+
+
+@dataclass(frozen=True)
 class CriticTraining:
     """The motion critic (:mod:`.critic`): a small classifier of the motion on the decoder's
     canvas, trained in the ``critic`` stage, then a term in the decoder's stages' loss."""
@@ -321,6 +341,8 @@ class TrainConfig:
     critic_stage: StageConfig = field(default_factory=lambda: StageConfig(steps=0))
     """Trains the motion critic (0 steps, the default: skipped, and no critic term)."""
     critic: CriticTraining = field(default_factory=CriticTraining)
+    adversary: AdversaryTraining = field(default_factory=AdversaryTraining)
+    """An adversarial term in the distillation (off unless its balance is above 0)."""
     checkpoint_minutes: float = 3.0
     eval_steps: int = 4
     eval_guidance: float = 1.0

@@ -65,11 +65,15 @@ def training_loss(critic: MotionCritic, canvas: torch.Tensor, motions: torch.Ten
                   generator: torch.Generator | None = None) -> torch.Tensor:
     """The critic's own loss: the motion's cross-entropy on canvases with Gaussian noise mixed
     in (``canvas * (1 - s) + noise * s``, ``s`` uniform up to ``noise``, per clip)."""
+    logits, _features = critic(with_noise(canvas, noise, generator))
+    return F.cross_entropy(logits.float(), motions)
+
+
+def with_noise(canvas: torch.Tensor, noise: float, generator: torch.Generator | None = None) -> torch.Tensor:
+    """``canvas * (1 - s) + noise * s`` with ``s`` uniform up to ``noise``, drawn per clip."""
     share = torch.rand(canvas.shape[0], generator=generator).to(canvas.device) * noise
     share = share[:, None, None, None, None]
-    mixed = canvas * (1 - share) + torch.randn_like(canvas) * share
-    logits, _features = critic(mixed)
-    return F.cross_entropy(logits.float(), motions)
+    return canvas * (1 - share) + torch.randn_like(canvas) * share
 
 
 @torch.no_grad()

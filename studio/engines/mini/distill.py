@@ -9,8 +9,9 @@ step that lands on the teacher's next boundary. With x-prediction that step is a
 canvas: from ``z`` at time ``a`` to ``z'`` at time ``b`` the Euler step needs the prediction
 ``z + (z' - z) (1 - a) / (b - a)`` (at the last boundary, ``b = 1``, the teacher's canvas
 itself). Regressing on it is the segment-wise trajectory distillation of progressive and
-consistency-trajectory methods, without an extra network or an adversary: what a few GPU
-minutes can train, and deterministic to check.
+consistency-trajectory methods: what a few GPU minutes can train, and deterministic to check.
+It can only copy the teacher; :mod:`.adversary` adds a term that compares the student's
+predictions with real clips, to go past it.
 
 No clips are needed, only the conditions the sampler will see (the LM's predicted
 representations and levels); the student starts from the teacher's weights.
@@ -27,6 +28,7 @@ from torch import nn
 from studio.engines.mini.decoder import Decoder, euler_step, flow_times, guided
 
 if TYPE_CHECKING:
+    from studio.engines.mini.adversary import Adversary
     from studio.engines.mini.critic import CriticTerm
 
 
@@ -69,12 +71,13 @@ def step_target(start: torch.Tensor, end: torch.Tensor, a: float, b: float) -> t
 
 def distill_loss(student: nn.Module, trajectory: Trajectory, rep: torch.Tensor, level: torch.Tensor,
                  weight: torch.Tensor, segments: list[int] | None = None,
-                 critic: CriticTerm | None = None) -> torch.Tensor:
+                 critic: CriticTerm | None = None, adversary: Adversary | None = None) -> torch.Tensor:
     """Mean over the chosen ``segments`` (default all) of the weighted squared error between the
     student's prediction at a boundary and the target that steps it onto the teacher's next
     boundary. ``weight`` (B, 1, 1, H, W) weighs the canvas's cells, as the flow loss does. With
     ``critic`` (and a balance above 0) each segment also gets the motion critic's term, the
-    teacher's final canvas standing for the clip (:mod:`.critic`)."""
+    teacher's final canvas standing for the clip (:mod:`.critic`); with ``adversary``, the
+    adversary's (:mod:`.adversary`), which also keeps each prediction for its own update."""
     chosen = list(range(trajectory.segments)) if segments is None else segments
     if not chosen:
         raise ValueError("no segment to distill")
@@ -88,5 +91,7 @@ def distill_loss(student: nn.Module, trajectory: Trajectory, rep: torch.Tensor, 
         error = ((x_pred.float() - target) ** 2 * weight).mean() / weight.mean()
         if critic is not None:
             error = critic.added_to(error, x_pred, trajectory.states[-1], t)
+        if adversary is not None:
+            error = adversary.added_to(error, x_pred)
         total = total + error
     return total / len(chosen)

@@ -50,6 +50,7 @@ import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
 from studio.engines.mini import weights
+from studio.engines.mini.adversary import Adversary, Discriminator
 from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
 from studio.engines.mini.critic import CriticTerm, MotionCritic
 from studio.engines.mini.critic import accuracy as critic_accuracy
@@ -231,6 +232,8 @@ class Trainer:
         self.judge: Judge | None = None
         self.autoencoder: VideoAutoencoder | None = None
         self.critic: MotionCritic | None = None
+        self.discriminator: Discriminator | None = None
+        """The distillation's adversary (``config.adversary``), when its balance is above 0."""
         self.latents: torch.Tensor | None = None
         """The latent table: every training clip's latent (bf16 on a GPU), made after the autoencoder stage."""
         self.last_checkpoint = time.monotonic()
@@ -260,7 +263,8 @@ class Trainer:
         parts: dict[str, nn.Module | None] = {
             "encoder": self.encoder, "decoder": self.decoder,
             "decoder_ema": self.decoder_ema.module if self.decoder_ema else None, "lm": self.lm, "judge": self.judge,
-            "encoder_aux": self.encoder_aux, "autoencoder": self.autoencoder, "critic": self.critic}
+            "encoder_aux": self.encoder_aux, "autoencoder": self.autoencoder, "critic": self.critic,
+            "discriminator": self.discriminator}
         for name, module in parts.items():
             if module is not None:
                 _save_module(module, self.state_dir / f"{name}.safetensors")
@@ -388,12 +392,20 @@ class Trainer:
             self.encoder_aux = nn.Linear(cfg.representation.dim, len(MOTION_NAMES) + 5).to(self.device)
         if self.config.critic_stage.steps > 0:
             self.critic = MotionCritic(cfg.canvas()[0], self.config.critic.widths, len(MOTION_NAMES)).to(self.device)
+        if self.config.adversary.balance > 0 and self.distills():
+            if cfg.latent is None:
+                raise ValueError("the distillation's adversary reads latent canvases: this config's decoder "
+                                 "makes pixels")
+            with torch.random.fork_rng(devices=[]):  # the stages before it draw what they drew without it
+                torch.manual_seed(self.config.seed * 1000 + 931)
+                self.discriminator = Discriminator(cfg.canvas()[0], self.config.adversary.widths,
+                                                   len(MOTION_NAMES)).to(self.device)
         source = self.source
         if source is None:
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
             return
         if source == self.state_dir:
-            for name in ("encoder", "decoder", "lm", "judge", "encoder_aux", "autoencoder", "critic"):
+            for name in ("encoder", "decoder", "lm", "judge", "encoder_aux", "autoencoder", "critic", "discriminator"):
                 if getattr(self, name) is not None:
                     self._load_module(getattr(self, name), f"{name}.safetensors", source)
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)
@@ -1097,9 +1109,15 @@ class Trainer:
         channels, frames, height, width = cfg.canvas()
         self.log("distilling", student_steps=recipe.student_steps, teacher_steps=recipe.teacher_steps,
                  guidance=recipe.guidance)
+        adversary = self.distill_adversary()
+        state = self.run.stages["distill"]
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
+            if adversary is not None:
+                real = self.clip_batch(index, first_frames=False)[0]
+                adversary.begin(real, self.motions[index].to(self.device),
+                                active=state.steps >= self.config.adversary.warmup)
             level = self.levels[index].to(self.device)
             rep = predicted[index.to(self.device)]
             weight = interpolate_weight(self.occupancy[index].to(self.device), height, width, cfg.decoder.fg_weight)
@@ -1113,9 +1131,37 @@ class Trainer:
                 critic = None
                 if self.config.critic.in_distill:
                     critic = self.critic_term(index, torch.ones_like(level, dtype=torch.bool))
-                return distill_loss(forward, path, rep.requires_grad_(True), level, weight, critic=critic)
+                return distill_loss(forward, path, rep.requires_grad_(True), level, weight, critic=critic,
+                                    adversary=adversary)
 
-        self._loop("distill", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
+        def after() -> None:
+            ema.update(decoder)
+            if adversary is not None:
+                with self.autocast():
+                    adversary.update()
+                finished = state.steps + 1  # the loop counts this step after its ``after``
+                if finished % stage.log_every == 0 and adversary.last_loss is not None:
+                    self.log("adversary", step=finished, loss=round(float(adversary.last_loss), 4),
+                             term="on" if adversary.active else "warming up")
+
+        self._loop("distill", stage, list(decoder.parameters()), step, after=after)
+
+    def distill_adversary(self) -> Adversary | None:
+        """The distillation's adversary (None without one), its discriminator starting from the
+        trained motion critic when the distillation starts (and the widths agree)."""
+        if self.discriminator is None:
+            return None
+        recipe = self.config.adversary
+        if self.run.stages["distill"].steps == 0:
+            critic_ready = self.critic is not None and self.run.stages["critic"].done
+            if critic_ready and tuple(recipe.widths) == tuple(self.config.critic.widths):
+                assert self.critic is not None
+                self.discriminator.start_from(self.critic)
+                self.log("the adversary starts from the motion critic")
+            else:
+                self.log("the adversary starts untrained: no trained critic of its widths")
+        self.discriminator.train()
+        return Adversary.create(self.discriminator, recipe, len(MOTION_NAMES))
 
     def runtime(self) -> MiniRuntime:
         assert self.lm is not None and self.decoder_ema is not None and self.vocab is not None
