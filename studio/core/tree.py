@@ -24,6 +24,10 @@ def _kept_in_place(key: EntityKey, other: Entity | None) -> bool:
     return other is not None and key[0] in (EntityKind.CAST, EntityKind.LOCATION)
 
 
+_ORDERED_KINDS = (EntityKind.CAST, EntityKind.LOCATION)
+"""The tables whose order means something (the cast's order: see :func:`_kept_in_place`)."""
+
+
 class StoryTree:
     """In-memory document. Mutated only through :meth:`apply_patch`.
 
@@ -104,6 +108,7 @@ class StoryTree:
     def apply_patch(self, patch: Patch, label: str = "") -> tuple[dict[EntityKey, Entity | None], ChangeSet]:
         """Apply ``patch``; return its reverse and the change set."""
         before: dict[EntityKey, Entity | None] = {key: self.get(key) for key in patch}
+        reverse = self._ordered_reverse(patch, before)
         resort: set[str] = set()
         for key, new in patch.items():
             if new is not None and new.id != key[1]:
@@ -124,9 +129,50 @@ class StoryTree:
                 self._takes_of[new.node_id].sort(key=lambda i: (self.takes[i].created_at, i))
         for parent in resort:
             self._children[parent].sort(key=self._sibling_key)
+        for kind in _ORDERED_KINDS:
+            self._place_inserted(kind, patch, before)
         self._state_cache.clear()
         self._acting_cache.clear()
-        return before, ChangeSet.from_patch(patch, before, label)
+        return reverse, ChangeSet.from_patch(patch, before, label)
+
+    def _ordered_reverse(self, patch: Patch, before: dict[EntityKey, Entity | None]) -> dict[EntityKey, Entity | None]:
+        """``before`` as the reverse patch, its cast members and locations in table order,
+        each one ``patch`` removes followed by the member that followed it (unchanged), so
+        that applying the reverse puts the removed member back where it stood (see
+        :meth:`_place_inserted`) rather than at the end of the cast."""
+        reverse = {key: old for key, old in before.items() if key[0] not in _ORDERED_KINDS}
+        for kind in _ORDERED_KINDS:
+            table, follows_removed = self._table(kind), False
+            for ident, entity in table.items():
+                key = (kind, ident)
+                if key in patch or follows_removed:
+                    reverse[key] = entity
+                follows_removed = key in patch and patch[key] is None
+            reverse.update((key, old) for key, old in before.items() if key[0] is kind and key not in reverse)
+        return reverse
+
+    def _place_inserted(self, kind: EntityKind, patch: Patch, before: dict[EntityKey, Entity | None]) -> None:
+        """Move each cast member or location ``patch`` inserts to just before the next member
+        the patch names that was already there (as :meth:`_ordered_reverse` writes it);
+        one with none after it stays at the end."""
+        moves: dict[str, list[str]] = {}
+        pending: list[str] = []
+        for key, new in patch.items():
+            if key[0] is not kind or new is None:
+                continue
+            if before[key] is None:
+                pending.append(key[1])
+            elif pending:
+                moves[key[1]], pending = pending, []
+        if not moves:
+            return
+        table = self._table(kind)
+        entities = dict(table)
+        moved = {ident for idents in moves.values() for ident in idents}
+        table.clear()
+        for ident in (ident for ident in entities if ident not in moved):
+            table.update((inserted, entities[inserted]) for inserted in moves.get(ident, []))
+            table[ident] = entities[ident]
 
     def evolved(self, patch: Patch, label: str = "") -> tuple[StoryTree, dict[EntityKey, Entity | None], ChangeSet]:
         """A new tree with ``patch`` applied; this one is left exactly as it was.

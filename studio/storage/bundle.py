@@ -31,7 +31,7 @@ from studio.storage.errors import (
     ProjectDamagedError,
     ProjectFileError,
     describe_os_error,
-    make_destination_folder,
+    destination_folder,
     unwritable_folder_error,
 )
 from studio.storage.lock import WriterLock
@@ -39,9 +39,8 @@ from studio.storage.paths import UnsafePathError, check_relative
 from studio.storage.project import (
     DB_NAME,
     MEDIA_DIR,
-    PROJECT_SUFFIX,
     Project,
-    check_project_folder_name,
+    new_project_path,
     refuse_inside_project,
 )
 from studio.storage.staging import StagingDir, staging_prefix, sweep
@@ -436,8 +435,7 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
     folder, a free place outside every project, a bundle worth unpacking, a folder that can
     be made and written (a work folder is made there first), and only then the free space.
     """
-    check_project_folder_name(dest)
-    dest = dest if dest.suffix == PROJECT_SUFFIX else dest.with_name(dest.name + PROJECT_SUFFIX)
+    dest = new_project_path(dest)
     if os.path.lexists(dest):  # a dangling link too: the finished folder could not be renamed onto it
         link = f": it is a link to {os.readlink(dest)}" if dest.is_symlink() else ""
         raise BundleError(f"{dest} already exists{link}.", hint="Choose another destination.")
@@ -446,52 +444,52 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
         entries = _read_entries(bundle, archive)
         by_name = {e.rel.as_posix(): e for e in entries}
         what = f"unpack {bundle.name} into {dest}"
-        make_destination_folder(dest.parent, what)
-        sweep(dest.parent, lambda name: name.startswith(".") and ".import-" in name)
-        try:  # before the free space: a folder nothing can be written in (/proc) has none either
-            staging = StagingDir(dest.parent, staging_prefix(dest.name, "import"))
-        except OSError as error:
-            raise unwritable_folder_error(error, dest.parent, what) from None
-        lock: WriterLock | None = None
-        try:
-            _check_space(dest, by_name[DB_NAME].info.file_size)
-            made: set[Path] = set()
-            _unpack(archive, by_name[DB_NAME], staging.path, made)
+        with destination_folder(dest.parent, what):  # a refused bundle leaves no folder made for it
+            sweep(dest.parent, lambda name: name.startswith(".") and ".import-" in name)
+            try:  # before the free space: a folder nothing can be written in (/proc) has none either
+                staging = StagingDir(dest.parent, staging_prefix(dest.name, "import"))
+            except OSError as error:
+                raise unwritable_folder_error(error, dest.parent, what) from None
+            lock: WriterLock | None = None
             try:
-                with Project.open(staging.path, read_only=True) as peek:
-                    # its problems are not kept: the media are not unpacked yet (every clip
-                    # would read as missing), and the project opened at the end finds the
-                    # database's own problems again
-                    wanted = _referenced(peek)
-                    _check_representations(bundle, peek, by_name)
-            except ProjectFileError as error:
-                hint = error.hint
-                if isinstance(error, ProjectDamagedError):  # there is no project here to restore
-                    hint = ("Nothing was unpacked. Make the bundle again from the project (or from one of its "
-                            "backups, project.db.bak-*).")
-                message = error.message.replace(str(staging.path / DB_NAME), DB_NAME).replace(str(staging.path),
-                                                                                             DB_NAME)
-                raise BundleError(f"Refused the bundle {bundle.name}: its database: {message}", hint=hint) from None
-            media = [e for name, e in by_name.items() if name in wanted and _is_media(e)]
-            skipped = sorted(name for name, e in by_name.items() if name not in wanted and _is_media(e))
-            missing = sorted(wanted - {e.rel.as_posix() for e in media} - {DB_NAME})
-            _check_space(dest, sum(e.info.file_size for e in [by_name[DB_NAME], *media]))
-            for entry in media:
-                _unpack(archive, entry, staging.path, made)
-            os.makedirs(staging.path / MEDIA_DIR, exist_ok=True)
-            for folder in sorted(made | {staging.path / MEDIA_DIR}, key=lambda p: len(p.parts), reverse=True):
-                fsync_dir(folder)
-            lock = WriterLock.acquire(staging.path)
-            staging.release_owner()
-            fsync_dir(staging.path)
-            os.rename(staging.path, dest)
-            fsync_dir(dest.parent)
-            lock.moved_to(dest)
-        except BaseException as error:
-            staging.remove()
-            if lock is not None:
-                lock.release()
-            raise _unpack_error(error, bundle, dest, what) from None
+                _check_space(dest, by_name[DB_NAME].info.file_size)
+                made: set[Path] = set()
+                _unpack(archive, by_name[DB_NAME], staging.path, made)
+                try:
+                    with Project.open(staging.path, read_only=True) as peek:
+                        # its problems are not kept: the media are not unpacked yet (every clip
+                        # would read as missing), and the project opened at the end finds the
+                        # database's own problems again
+                        wanted = _referenced(peek)
+                        _check_representations(bundle, peek, by_name)
+                except ProjectFileError as error:
+                    hint = error.hint
+                    if isinstance(error, ProjectDamagedError):  # there is no project here to restore
+                        hint = ("Nothing was unpacked. Make the bundle again from the project (or from one of its "
+                                "backups, project.db.bak-*).")
+                    message = error.message.replace(str(staging.path / DB_NAME), DB_NAME).replace(str(staging.path),
+                                                                                                 DB_NAME)
+                    raise BundleError(f"Refused the bundle {bundle.name}: its database: {message}", hint=hint) from None
+                media = [e for name, e in by_name.items() if name in wanted and _is_media(e)]
+                skipped = sorted(name for name, e in by_name.items() if name not in wanted and _is_media(e))
+                missing = sorted(wanted - {e.rel.as_posix() for e in media} - {DB_NAME})
+                _check_space(dest, sum(e.info.file_size for e in [by_name[DB_NAME], *media]))
+                for entry in media:
+                    _unpack(archive, entry, staging.path, made)
+                os.makedirs(staging.path / MEDIA_DIR, exist_ok=True)
+                for folder in sorted(made | {staging.path / MEDIA_DIR}, key=lambda p: len(p.parts), reverse=True):
+                    fsync_dir(folder)
+                lock = WriterLock.acquire(staging.path)
+                staging.release_owner()
+                fsync_dir(staging.path)
+                os.rename(staging.path, dest)
+                fsync_dir(dest.parent)
+                lock.moved_to(dest)
+            except BaseException as error:
+                staging.remove()
+                if lock is not None:
+                    lock.release()
+                raise _unpack_error(error, bundle, dest, what) from None
     project = Project.open_locked(dest, lock)
     project.problems.extend(f"skipped {name}: no take, location or character uses it" for name in skipped)
     project.problems.extend(f"{name} is named by the project but is not in the bundle" for name in missing)

@@ -8,10 +8,13 @@ into one of the :class:`ProjectFileError` subclasses below.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import itertools
 import os
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 
@@ -119,13 +122,15 @@ def unwritable_folder_error(error: OSError, folder: Path, what: str) -> ProjectF
                 hint="Nothing was written. Choose a folder you can write to.")
 
 
-def make_destination_folder(folder: Path, what: str) -> None:
+def make_destination_folder(folder: Path, what: str) -> list[Path]:
     """Create ``folder`` (and the folders above it) for a destination, or say truthfully why
     it can't be: the nearest folder that exists can't be written, or a file (or a broken
-    link) is in the way."""
+    link) is in the way. Returns the folders it made, the deepest first (see
+    :func:`destination_folder`)."""
+    missing = list(itertools.takewhile(lambda p: not os.path.lexists(p), (folder, *folder.parents)))
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        return
+        return missing
     except OSError as error:
         failure = error
     if failure.errno == errno.ENAMETOOLONG:
@@ -137,6 +142,23 @@ def make_destination_folder(folder: Path, what: str) -> None:
     if existing is None or existing == folder:  # nothing above it to blame
         raise describe_os_error(failure, folder, what) from None
     raise unwritable_folder_error(failure, existing, what) from None
+
+
+@contextlib.contextmanager
+def destination_folder(folder: Path, what: str) -> Iterator[None]:
+    """:func:`make_destination_folder` for the block, whose failure removes again the folders
+    it made (while they are empty): a refused bundle or a project that could not be made
+    left ``new/deeper/`` behind, empty, where the user had asked for ``new/deeper/story``."""
+    made = make_destination_folder(folder, what)
+    try:
+        yield
+    except BaseException:
+        for path in made:  # the deepest first; a folder something was put in stays, with those above it
+            try:
+                os.rmdir(path)
+            except OSError:
+                break
+        raise
 
 
 def pending_wal(folder: Path) -> Path | None:

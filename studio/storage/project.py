@@ -37,15 +37,15 @@ from studio.storage.errors import (
     ProjectFileError,
     ProjectReadOnlyError,
     describe_os_error,
+    destination_folder,
     full_error,
-    make_destination_folder,
     read_only_error,
     unwritable_folder_error,
 )
 from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import UnsafePathError, check_name, is_own_folder, resolve_inside
 from studio.storage.place import check_in_place
-from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values
+from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values, take_from_values
 from studio.storage.staging import StagingDir, staging_prefix, sweep
 from studio.storage.unused_media import PendingImports, remove_files, remove_unused_imports, strings_in
 
@@ -94,6 +94,29 @@ def check_project_folder_name(path: str | os.PathLike[str]) -> None:
     if not name.removesuffix(PROJECT_SUFFIX).replace(".", "").strip():
         raise ProjectFileError(f"{os.fspath(path)!r} has no name to give the project folder.",
                                hint="Give a name, for example `kamishibai new my-story`.")
+
+
+def new_project_path(path: str | os.PathLike[str]) -> Path:
+    """The folder a new project at ``path`` is made as: ``path`` with ``.kamishibai`` added
+    when it lacks it, after the checks every way of making a project shares (the window's
+    New Project, ``new``, ``sample``, ``import-demo`` and ``unbundle``).
+
+    A suffix that is ``.kamishibai`` in other letters (``x.KAMISHIBAI``) is refused, where it
+    became part of the name (``x.KAMISHIBAI.kamishibai``, a folder no command finds by
+    ``x``). ``..`` in the folders above is followed first (``a/../b`` is ``b``, as the file
+    system reads it; a linked ``a`` leads to its target's parent), where making the folder
+    above made an ``a`` that was left behind, empty."""
+    check_project_folder_name(path)
+    given = Path(path).expanduser()
+    if given.suffix != PROJECT_SUFFIX and given.suffix.lower() == PROJECT_SUFFIX:
+        right = given.with_suffix(PROJECT_SUFFIX)
+        raise ProjectFileError(f"{given} ends in {given.suffix}; project folders end in {PROJECT_SUFFIX}, in small "
+                               "letters.", hint=f"Give {right}.")
+    if ".." in given.parent.parts:
+        given = Path(os.path.realpath(given.parent)) / given.name
+    folder = given if given.suffix == PROJECT_SUFFIX else given.with_name(given.name + PROJECT_SUFFIX)
+    check_name_length(folder)
+    return folder
 
 
 def check_project_name(name: str) -> None:
@@ -228,13 +251,9 @@ class Project:
         """The folder :meth:`create` would make for ``path`` and ``name``, after the checks it
         makes first (a name, a free place outside every project); the window asks this before
         it closes the open project for a new one."""
-        check_project_folder_name(path)
+        folder = new_project_path(path)
         if name is not None:
             check_project_name(name)
-        folder = Path(path).expanduser()
-        if folder.suffix != PROJECT_SUFFIX:
-            folder = folder.with_name(folder.name + PROJECT_SUFFIX)
-        check_name_length(folder)
         refuse_inside_project(folder, "create a project")
         if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
             what = "a link that leads nowhere" if not folder.exists() else "a file, not a folder"
@@ -258,50 +277,50 @@ class Project:
         that a failure (a full disk) leaves nothing behind that looks like a project."""
         folder = cls.new_folder(path, name)
         what = f"create the project {folder}"
-        make_destination_folder(folder.parent, what)
-        prefix = staging_prefix(folder.name, "new")
-        sweep(folder.parent, lambda entry: entry.startswith(prefix))
-        try:
-            staging = StagingDir(folder.parent, prefix)
-        except OSError as error:
-            raise unwritable_folder_error(error, folder.parent, what) from None
-        lock: WriterLock | None = None
-        try:
-            lock = WriterLock.acquire(staging.path)
-            title = name or name_from_folder(folder)
-            root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""),
-                        start_state=start_state or CharacterState(), created_at=now_iso())
-            patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}
-            patch.update({(EntityKind.CAST, m.id): m for m in cast})
-            patch.update({(EntityKind.LOCATION, loc.id): loc for loc in locations})
+        with destination_folder(folder.parent, what):  # a failure leaves no folder made for it
+            prefix = staging_prefix(folder.name, "new")
+            sweep(folder.parent, lambda entry: entry.startswith(prefix))
             try:
-                (staging.path / MEDIA_DIR).mkdir()
-                database = Database.create(staging.path / DB_NAME, {
-                    "name": title, "project_id": new_id(), "created_at": now_iso(), "created_by": __version__,
-                })
-                try:
-                    database.write_patch(patch)
-                finally:
-                    database.close()
-                fsync_dir(staging.path)
-                staging.release_owner()
-                os.replace(staging.path, folder)
-                fsync_dir(folder.parent)
+                staging = StagingDir(folder.parent, prefix)
             except OSError as error:
-                if error.errno in (errno.ENOTEMPTY, errno.EEXIST):
-                    raise ProjectFileError(f"{folder} already exists and is not empty.",
-                                           hint="Choose another name, or open it instead.") from None
-                raise describe_os_error(error, folder.parent, what) from None
-            except DiskFullError:  # said of the hidden work folder: say it of the project
-                raise full_error(folder.parent, what) from None
-            except ProjectReadOnlyError:
-                raise read_only_error(folder.parent, what) from None
-            lock.moved_to(folder)
-        except BaseException:
-            staging.remove()
-            if lock is not None:
-                lock.release()
-            raise
+                raise unwritable_folder_error(error, folder.parent, what) from None
+            lock: WriterLock | None = None
+            try:
+                lock = WriterLock.acquire(staging.path)
+                title = name or name_from_folder(folder)
+                root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""),
+                            start_state=start_state or CharacterState(), created_at=now_iso())
+                patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}
+                patch.update({(EntityKind.CAST, m.id): m for m in cast})
+                patch.update({(EntityKind.LOCATION, loc.id): loc for loc in locations})
+                try:
+                    (staging.path / MEDIA_DIR).mkdir()
+                    database = Database.create(staging.path / DB_NAME, {
+                        "name": title, "project_id": new_id(), "created_at": now_iso(), "created_by": __version__,
+                    })
+                    try:
+                        database.write_patch(patch)
+                    finally:
+                        database.close()
+                    fsync_dir(staging.path)
+                    staging.release_owner()
+                    os.replace(staging.path, folder)
+                    fsync_dir(folder.parent)
+                except OSError as error:
+                    if error.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                        raise ProjectFileError(f"{folder} already exists and is not empty.",
+                                               hint="Choose another name, or open it instead.") from None
+                    raise describe_os_error(error, folder.parent, what) from None
+                except DiskFullError:  # said of the hidden work folder: say it of the project
+                    raise full_error(folder.parent, what) from None
+                except ProjectReadOnlyError:
+                    raise read_only_error(folder.parent, what) from None
+                lock.moved_to(folder)
+            except BaseException:
+                staging.remove()
+                if lock is not None:
+                    lock.release()
+                raise
         try:
             database = Database.open(folder / DB_NAME)
         except BaseException:
@@ -368,6 +387,8 @@ class Project:
                     rows = database.values(table, columns, COLUMN_FALLBACKS.get(table))
                     if kind is EntityKind.NODE:  # a bad duration is a problem, not a refusal
                         entities.extend(map(node_from_values, rows, itertools.repeat(problems)))
+                    elif kind is EntityKind.TAKE:  # so is a state change out of range
+                        entities.extend(map(take_from_values, rows, itertools.repeat(problems)))
                     else:
                         entities.extend(map(build, rows))
         except (ValueError, TypeError, KeyError, RecursionError) as error:

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from studio.core.changes import EntityKind
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus
-from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateDeltas, StateScope
+from studio.core.state import (
+    DELTA_MAX,
+    DELTA_MIN,
+    MOTION_LEVEL_MAX,
+    MOTION_LEVEL_MIN,
+    STAT_NAMES,
+    STATE_MAX,
+    STATE_MIN,
+    CharacterState,
+    StateDeltas,
+    StateScope,
+)
 from studio.core.story import (
     MAX_DURATION_S,
     MIN_DURATION_S,
@@ -21,6 +33,8 @@ from studio.core.story import (
 
 _INSTRUCTION_FIELDS = ("character", "motion", "adverb", "background", "time_of_day", "camera", "free_text")
 
+
+_Choice = TypeVar("_Choice", bound=StrEnum)
 
 _EMPTY_JSON: dict[str, Any] = {"{}": dict, "[]": list, "": dict}
 MAX_JSON_DEPTH = 64
@@ -209,7 +223,7 @@ def node_from_values(v: tuple[Any, ...], problems: list[str] | None = None) -> N
         v[16],
         _story(v[0], v[17], v[18], v[19], v[20], problems),
         _start_states(v[0], v[21], problems) if v[21] != "{}" else {},
-        StateScope(v[22]),
+        _choice(StateScope, v[22], f"node {v[0]}'s state scope"),
     )
 
 
@@ -246,12 +260,62 @@ TAKE_COLUMNS = ("id", "node_id", "engine", "engine_version", "settings", "seed",
                 "created_at")
 
 
-def take_from_values(v: tuple[Any, ...]) -> Take:
-    """A take from a row selected with ``TAKE_COLUMNS``."""
+def _deltas(take_id: str, node_id: str, values: tuple[Any, ...], problems: list[str] | None) -> StateDeltas:
+    """A take's stored state change, each stat held to the range the engines give
+    (:data:`DELTA_MIN` to :data:`DELTA_MAX`). One outside it (written by another program)
+    reads as the nearest value in range and is told in ``problems``, naming the take and its
+    turn, as a start state out of range is: it used to refuse the whole project with
+    "stamina delta 9 is outside [-5, 5]", naming neither."""
+    if all(isinstance(value, int) and DELTA_MIN <= value <= DELTA_MAX for value in values):
+        return StateDeltas(*values)  # the hot path: what the studio writes
+    for name, value in zip(STAT_NAMES, values, strict=True):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RowValueError(f"take {take_id}'s {name} change must be an integer, not {_shown(value)}")
+    clamped = tuple(max(DELTA_MIN, min(DELTA_MAX, value)) for value in values)
+    if problems is not None:
+        changed = [(name, value, kept) for name, value, kept in zip(STAT_NAMES, values, clamped, strict=True)
+                   if value != kept]
+        problems.append(f"take {take_id} of node {node_id}: its stored state change "
+                        f"{', '.join(f'{name} {value:+d}' for name, value, _ in changed)} is outside "
+                        f"{DELTA_MIN} to {DELTA_MAX}: read as "
+                        f"{', '.join(f'{name} {kept:+d}' for name, _, kept in changed)}")
+    return StateDeltas(*clamped)
+
+
+def _motion_level(take_id: str, node_id: str, value: Any, problems: list[str] | None) -> int:
+    """A take's stored motion level, held to :data:`MOTION_LEVEL_MIN` to
+    :data:`MOTION_LEVEL_MAX` as :func:`_deltas` holds its state change (one out of range
+    refused the whole project with "motion level 99 is outside 1..5", naming no take)."""
+    if isinstance(value, int) and MOTION_LEVEL_MIN <= value <= MOTION_LEVEL_MAX:
+        return value
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RowValueError(f"take {take_id}'s motion level must be an integer, not {_shown(value)}")
+    level = max(MOTION_LEVEL_MIN, min(MOTION_LEVEL_MAX, value))
+    if problems is not None:
+        problems.append(f"take {take_id} of node {node_id}: its stored motion level {value} is outside "
+                        f"{MOTION_LEVEL_MIN} to {MOTION_LEVEL_MAX}: read as {level}")
+    return level
+
+
+def _choice(kind: type[_Choice], value: Any, what: str) -> _Choice:
+    """``value`` as one of ``kind``'s values, refused naming ``what`` and the values allowed
+    (Python's own "'x' is not a valid TakeStatus" named neither the row nor the column)."""
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in kind)
+        raise RowValueError(f"{what} is {_shown(value)}, not one of {allowed}") from None
+
+
+def take_from_values(v: tuple[Any, ...], problems: list[str] | None = None) -> Take:
+    """A take from a row selected with ``TAKE_COLUMNS``; a state change or a motion level
+    out of range reads as the nearest in range and is told in ``problems``."""
     what = f"take {v[0]}'s"
     return Take(
-        v[0], v[1], v[2], v[3], _loads(v[4], f"{what} settings", dict), v[5], StateDeltas(v[6], v[7], v[8]), v[9],
-        v[10], v[11], v[12], _loads(v[13], f"{what} timings", dict), TakeStatus(v[14]), v[15],
+        v[0], v[1], v[2], v[3], _loads(v[4], f"{what} settings", dict), v[5], _deltas(v[0], v[1], v[6:9], problems),
+        _motion_level(v[0], v[1], v[9], problems),
+        v[10], v[11], v[12], _loads(v[13], f"{what} timings", dict), _choice(TakeStatus, v[14], f"{what} status"),
+        v[15],
         _texts(_loads(v[16], f"{what} warnings", list), f"{what} warnings"), bool(v[17]), v[18], v[19],
         _loads(v[20], f"{what} conditioning", dict), v[21],
     )

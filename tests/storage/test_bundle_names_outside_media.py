@@ -17,21 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from studio.core import AddTake, AddTurn, Take
-from studio.storage import Project
 from studio.storage.bundle import MANIFEST, BundleError, export_bundle, import_bundle
 from studio.storage.project import DB_NAME
+from tests.storage.bundle_setup import project_with_one_take
 
 
 @pytest.fixture
 def bundle(tmp_path: Path) -> Path:
-    with Project.create(tmp_path / "source") as project:
-        project.apply(AddTurn(project.tree.root_id, "Character: Qiqi; Motion: run; Background: day town",
-                              node_id="n1"))
-        clip = f"{project.take_media_dir('t1')}/clip.mp4"
-        with project.writing(clip) as tmp:
-            tmp.write_bytes(b"not really a video")
-        project.apply(AddTake(Take(id="t1", node_id="n1", engine="fake", clip_path=clip)))
+    with project_with_one_take(tmp_path / "source") as project:
         return export_bundle(project, tmp_path / "story.zip")
 
 

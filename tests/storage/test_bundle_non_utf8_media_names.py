@@ -16,21 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from studio.core import AddTake, AddTurn, Take
 from studio.storage import Project
 from studio.storage.bundle import export_bundle, import_bundle
+from tests.storage.bundle_setup import CLIP_BYTES, CLIP_PATH, project_with_one_take
 
 LATIN1_NAME = b"caf\xe9.png"
 
 
 def _project_with_a_latin1_file(parent: Path) -> Path:
-    with Project.create(parent / "p") as project:
-        project.apply(AddTurn(project.tree.root_id, "Character: Qiqi; Motion: run; Background: day town",
-                              node_id="n1"))
-        clip = f"{project.take_media_dir('t1')}/clip.mp4"
-        with project.writing(clip) as tmp:
-            tmp.write_bytes(b"not really a video")
-        project.apply(AddTake(Take(id="t1", node_id="n1", engine="fake", clip_path=clip)))
+    with project_with_one_take(parent / "p") as project:
         path = project.path
     extra = os.fsencode(path / "media" / "extra")
     os.mkdir(extra)
@@ -49,10 +43,10 @@ def test_a_media_file_with_a_non_utf8_name_is_left_out(tmp_path: Path) -> None:
         bundle = export_bundle(project, tmp_path / "story.zip")
     with zipfile.ZipFile(bundle) as archive:
         names = archive.namelist()
-    assert "media/takes/t1/clip.mp4" in names
+    assert CLIP_PATH in names
     assert not any("extra" in name for name in names), names
     with import_bundle(bundle, tmp_path / "copy") as copy:
-        assert copy.resolve(copy.tree.takes["t1"].clip_path).read_bytes() == b"not really a video"
+        assert copy.resolve(copy.tree.takes["t1"].clip_path).read_bytes() == CLIP_BYTES
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows names are not bytes")
@@ -67,4 +61,4 @@ def test_a_project_in_a_folder_with_a_non_utf8_name_keeps_its_media(tmp_path: Pa
     with Project.open(path, read_only=True) as project:
         bundle = export_bundle(project, tmp_path / "story.zip")
     with zipfile.ZipFile(bundle) as archive:
-        assert "media/takes/t1/clip.mp4" in archive.namelist()
+        assert CLIP_PATH in archive.namelist()
