@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from demo_project import import_demo_project  # tests/ is on sys.path
 
 from studio.cli import main
 
@@ -20,14 +21,7 @@ DEAD_OWNER = "no-such-host:1:"
 
 @pytest.fixture
 def generated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KAMISHIBAI_ENGINE_HOST", "in-process")
-    demo = tmp_path / "demo.txt"
-    demo.write_text("Character: Qiqi; Motion: run; Background: day town.\n"
-                    "Character: Qiqi; Motion: jump; Background: day town.\n", encoding="utf-8")
-    project = tmp_path / "story.kamishibai"
-    assert main(["import-demo", str(demo), "--project", str(project)]) == 0
-    assert main(["fill", str(project), "--run", "--quiet"]) == 0
-    return project
+    return import_demo_project(tmp_path, monkeypatch, generate=True)
 
 
 def _queue(project: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, object]]:

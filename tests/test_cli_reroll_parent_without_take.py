@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from demo_project import import_demo_project  # tests/ is on sys.path
 
 from studio.cli import main
 
@@ -17,12 +18,7 @@ NOTE = "has no finished take: its new take starts from the state before it"
 
 @pytest.fixture
 def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KAMISHIBAI_ENGINE_HOST", "in-process")
-    demo = tmp_path / "demo.txt"
-    demo.write_text("Character: Qiqi; Motion: run; Background: day town.\n"
-                    "Character: Qiqi; Motion: jump; Background: day town.\n", encoding="utf-8")
-    assert main(["import-demo", str(demo), "--project", str(tmp_path / "story")]) == 0
-    return tmp_path / "story.kamishibai"
+    return import_demo_project(tmp_path, monkeypatch)
 
 
 def _turns(project: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:

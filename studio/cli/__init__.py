@@ -164,6 +164,12 @@ def _sigterm_as_ctrl_c() -> None:
     signal.signal(signal.SIGTERM, _on_sigterm)
 
 
+def stopped_by() -> str:
+    """What stopped the command, as its messages name it: ``SIGTERM`` once one came (the
+    command then ends with 143), else ``Ctrl+C``."""
+    return "SIGTERM" if _terminated else "Ctrl+C"
+
+
 def _on_sigterm(signum: int, frame: object) -> None:
     _terminated.append(signum)
     handler = signal.getsignal(signal.SIGINT)

@@ -7,9 +7,13 @@ import argparse
 import json
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 from studio.cli.common import printable
 from studio.cli.folder_args import checkpoints_folder
+
+if TYPE_CHECKING:  # the report's module is imported by the command that uses it
+    from studio.engines.animegamer.doctor import CheckpointReport
 
 EXIT_NOT_READY = 1
 
@@ -218,7 +222,7 @@ def _customx_release(source: str, checkpoints: str | None) -> tuple[list[dict[st
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from dataclasses import asdict
+    from dataclasses import asdict, replace
     from pathlib import Path
 
     if getattr(args, "engine", "animegamer") == "customx":
@@ -230,11 +234,47 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         _require_folder("--source", args.source, "Give the release's checkpoints/ folder (the one that holds "
                         "AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
     report = inspect(_checkpoints(args.checkpoints), Path(args.source) if args.source else None)
+    damaged = _damaged_files(report)
+    report = replace(report, complete=_undamaged_characters(report, damaged))
     if args.json:
-        print(json.dumps(asdict(report) | {"ok": report.ok}, indent=1, default=str))
+        found = [{"path": path, "message": message} for path, message in damaged.items()]
+        print(json.dumps(asdict(report) | {"damaged": found, "ok": report.ok}, indent=1, default=str))
     else:
-        print("\n".join(printable(line) for line in format_report(report, shown=printable).split("\n")))
+        lines = format_report(report, shown=printable).split("\n")
+        if damaged:  # before the verdict, its last line
+            lines[-1:-1] = ["Damaged files (the engine can't load them; copy or convert them again):",
+                            *(f"  DAMAGED {printable(message)}" for message in damaged.values())]
+        print("\n".join(printable(line) for line in lines))
     return 0 if report.ok else EXIT_NOT_READY
+
+
+def _damaged_files(report: CheckpointReport) -> dict[str, str]:
+    """The files that are there but can't be loaded as they are, each with why: of another
+    size than the conversion recorded in model.json, or a safetensors file whose size is not
+    the one its header gives (cut short or grown). QA: the report listed such a file as "ok
+    ..., expected N (incomplete copy?)" and still ended "Ready", with exit status 0."""
+    from studio.doctor import safetensors_size_problem
+
+    found: dict[str, str] = {}
+    for status in report.files:
+        if not status.present:
+            continue
+        if status.exact and status.expected is not None and status.size != status.expected:
+            found[str(status.path)] = (f"{status.path} is {status.size:,} bytes, expected {status.expected:,} "
+                                       "(as converted; incomplete copy?).")
+        elif status.path.suffix == ".safetensors" and (problem := safetensors_size_problem(status.path)):
+            found[str(status.path)] = problem
+    return found
+
+
+def _undamaged_characters(report: CheckpointReport, damaged: dict[str, str]) -> tuple[str, ...]:
+    """The complete characters none of whose files (their own, or the shared ones) is damaged."""
+    from studio.engines.catalog import animegamer_layout as layout
+
+    folder = report.folder  # animegamer/ under the checkpoints folder
+    shared = any(str(folder / item.path) in damaged for item in layout.shared_files())
+    return tuple(character for character in report.complete if not shared and not any(
+        str(folder / item.path) in damaged for item in layout.character_files(character)))
 
 
 def cmd_plan(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import os
 import shlex
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -103,8 +103,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     p = sub.add_parser("run-queue", help="run every queued job headless (progress bar on stderr)",
                        description="Work through the project's queue until nothing is left to run. "
-                       "Exit status 0 when every job succeeded, 1 when some failed or some are left waiting (for "
-                       "an interrupted job, or for an engine this machine can't run: those stay queued). Jobs that "
+                       "Exit status 0 when every job succeeded, 1 when some failed, interrupted jobs are left (run "
+                       "them with --requeue-interrupted) or jobs are left waiting (for an interrupted job, or for an "
+                       "engine this machine can't run: those stay queued). Jobs that "
                        "could never start (an unknown engine, jobs that wait for one another) fail. Ctrl+C stops it "
                        "(exit status 130): the job it was running is interrupted and keeps no take, the others stay "
                        "queued, and the message names the command that goes on.")
@@ -514,12 +515,13 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
 
 
 def _stopped_turn(args: argparse.Namespace, number: int, project: Project | None, job: Job | None) -> dict[str, Any]:
-    """The result of instruction ``number``, which Ctrl+C stopped, shaped as a failed turn's:
+    """The result of instruction ``number``, which Ctrl+C (or SIGTERM) stopped, shaped as a failed turn's:
     its instruction, its job (when it had one) and ``kept`` (false unless its removal
     failed, then with its node), plus ``interrupted``: true."""
+    from studio.cli import stopped_by  # the package imports this module to build its parser
     out: dict[str, Any] = {"job": job.id if job else None, "job_status": job.status.value if job else "not started",
                            "instruction": args.instruction[number], "kept": False, "interrupted": True,
-                           "error": "Stopped by Ctrl+C before its clip was made."}
+                           "error": f"Stopped by {stopped_by()} before its clip was made."}
     if job is not None and project is not None and job.node_id in project.tree.nodes:
         out.update(node=job.node_id, kept=True)  # its removal failed: the turn is still there
     return out
@@ -856,12 +858,39 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
     with open_project(args.path, wait=args.wait) as project:
         service = _service(project, args, auto_requeue=args.requeue_interrupted)
         waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
-        interrupted = [j for j in service.jobs() if j.status is JobStatus.INTERRUPTED]
         if not waiting:
-            print("nothing to run" + (f" ({len(interrupted)} interrupted job(s): use --requeue-interrupted)"
-                                      if interrupted else ""), file=sys.stderr)
-            return 1 if service.failed_at_start() else 0
-        return run_until_idle(project, service, args.path, quiet=args.quiet)
+            left = _interrupted_left(service, args.path)
+            print(f"kamishibai: nothing was run: {left}" if left else "nothing to run", file=sys.stderr)
+            return 1 if service.failed_at_start() or left else 0
+        code = run_until_idle(project, service, args.path, quiet=args.quiet)
+        left = _interrupted_left(service, args.path, named=_blockers(service))
+        if left:
+            print(f"kamishibai: {left}", file=sys.stderr)
+        return 1 if left else code
+
+
+def _blockers(service: GenerationService) -> set[str]:
+    """The interrupted jobs that queued jobs wait for (the message about those names them)."""
+    from studio.worker import JobStatus
+    from studio.worker.queue import blocked_by
+
+    jobs = {job.id: job for job in service.jobs()}
+    found = (blocked_by(job, jobs) for job in jobs.values() if job.status is JobStatus.QUEUED)
+    return {blocker.id for blocker in found if blocker is not None}
+
+
+def _interrupted_left(service: GenerationService, path: str, named: Collection[str] = ()) -> str:
+    """What `run-queue` left undone without --requeue-interrupted: the interrupted jobs (a
+    crash or a stop ended them; their turns have no new take) other than ``named``, with the
+    command that runs them; '' when there are none. A script reads exit status 1 from it: the
+    queue is not done, as when jobs wait for those (QA: it said "nothing to run" and exit 0)."""
+    from studio.worker import JobStatus
+
+    left = [job.id for job in service.jobs() if job.status is JobStatus.INTERRUPTED and job.id not in named]
+    if not left:
+        return ""
+    return (f"{len(left)} interrupted job(s) left, not run again: {_ids(left)}.\n  hint: run `kamishibai run-queue "
+            f"{shlex.quote(printable(path))} --requeue-interrupted` to run them, or cancel them in the studio.")
 
 
 def run_until_idle(project: Project, service: GenerationService, path: str, *, quiet: bool = False) -> int:

@@ -151,7 +151,7 @@ def test_run_queue_runs_everything_and_reports(folder: Path, fake_cli: FakeScrip
     assert main(["run-queue", str(folder)]) == 1
     err = capsys.readouterr().err
     assert "2 done, 1 failed" in err and "told to fail" in err
-    assert main(["run-queue", str(folder)]) == 0
+    assert main(["run-queue", str(folder)]) == 1, "an interrupted job is left: the queue is not done"
     assert "--requeue-interrupted" in capsys.readouterr().err
     assert main(["run-queue", str(folder), "--requeue-interrupted", "--quiet"]) == 0
     with Project.open(folder) as project:
