@@ -776,10 +776,14 @@ class MainWindow(QMainWindow):
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         """Back in the window (from a file manager, say): is the project still where it was?
-        (The folder watch sees a move within its folder; this, one made further up.)"""
+        (The folder watch sees a move within its folder; this, one made further up.) And a
+        picture or clip that was missing may have been put back meanwhile: load it again."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and self.folder_watch is not None:
-            self.folder_watch.check()
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            if self.folder_watch is not None:
+                self.folder_watch.check()
+            self.posters.retry_changed()
+            self.clips.retry_changed()
 
     # -- closing -----------------------------------------------------------------------------
 

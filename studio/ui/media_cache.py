@@ -8,6 +8,7 @@ views repaint then.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -22,8 +23,20 @@ POSTER_SIZE = QSize(360, 216)
 """Posters are scaled to fit this at load (twice the card's poster box, for HiDPI)."""
 
 
+FileMark = tuple[int, int, int] | None
+"""A file as it was when it failed to load: (inode, size, mtime in ns), None if absent."""
+
+
+def file_mark(path: str) -> FileMark:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
 class _Signals(QObject):
-    loaded = Signal(str, object)  # path, payload (or None on failure)
+    loaded = Signal(str, object, object)  # path, payload (or None on failure), its FileMark before
 
 
 class _Job(QRunnable):
@@ -35,12 +48,13 @@ class _Job(QRunnable):
 
     def run(self) -> None:
         lower_this_thread()  # background work: the GUI thread gets the cores first
+        mark = file_mark(self.path)  # taken first: a file still being written then is tried again
         try:
             payload = self.work(self.path)
         except Exception:
             payload = None
         try:
-            self.signals.loaded.emit(self.path, payload)
+            self.signals.loaded.emit(self.path, payload, mark)
         except RuntimeError:
             pass  # the cache was deleted while this ran (its window closed): nobody is waiting
 
@@ -90,7 +104,9 @@ class _LoaderCache(QObject):
         self._capacity = capacity
         self._items: OrderedDict[str, object] = OrderedDict()
         self._pending: set[str] = set()
-        self._broken: set[str] = set()
+        self._broken: dict[str, FileMark] = {}
+        """Paths that failed to load, with their file as it was then: tried again once that
+        changes (a clip regenerated, a file or the project folder put back)."""
         self._signals = _Signals(self)
         self._signals.loaded.connect(self._on_loaded)
         self.pool = QThreadPool.globalInstance()
@@ -106,22 +122,36 @@ class _LoaderCache(QObject):
         if not path:
             return None
         item = self.peek(path)
-        if item is None and path not in self._pending and path not in self._broken:
-            self._pending.add(path)
-            self.pool.start(_Job(path, self._work, self._signals))
+        if item is None and path not in self._pending and not self.is_broken(path):
+            self._load(path)
         return item
+
+    def _load(self, path: str) -> None:
+        self._broken.pop(path, None)
+        self._pending.add(path)
+        self.pool.start(_Job(path, self._work, self._signals))
 
     def is_pending(self, path: str) -> bool:
         return path in self._pending
 
     def is_broken(self, path: str) -> bool:
-        """Whether ``path`` failed to load (missing or unreadable): it is not tried again."""
-        return path in self._broken
+        """Whether ``path`` failed to load (missing or unreadable) and its file is still as it
+        was then; one that has changed since is loaded again at its next request."""
+        return path in self._broken and file_mark(path) == self._broken[path]
 
-    def _on_loaded(self, path: str, payload: object) -> None:
+    def retry_changed(self) -> int:
+        """Load again each path that failed whose file has changed since (``ready`` or
+        ``failed`` then fires for it, so views waiting on it repaint); returns how many.
+        For when the window is back in front: a file may have been put back meanwhile."""
+        changed = [path for path in self._broken if not self.is_broken(path) and path not in self._pending]
+        for path in changed:
+            self._load(path)
+        return len(changed)
+
+    def _on_loaded(self, path: str, payload: object, mark: FileMark) -> None:
         self._pending.discard(path)
         if payload is None:
-            self._broken.add(path)
+            self._broken[path] = mark
             self.failed.emit(path)
             return
         self._items[path] = payload

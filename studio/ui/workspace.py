@@ -556,8 +556,18 @@ class Workspace(QWidget):
             self.previous_id = self.current_id  # where an undone fork or new turn goes back to
         self.current_id = node_id
         self._refresh_selection_views(show_inspector=True)
+        self._follow_match()
         if center:
             self.view.center_on_node(node_id)
+
+    def _follow_match(self) -> None:
+        """The Find bar's count follows the selected turn ("3 of 8" on the third match, "8
+        matches" off them), however it was selected: a click, Undo bringing a deleted match
+        back, a fallback after a delete. (It said the place of the match stepped to last.)"""
+        if not self.search.isVisible() or not self.search.edit.text().strip():
+            return
+        self._match_index = self._matches.index(self.current_id) if self.current_id in self._matches else -1
+        self.search.set_count(self._match_index, len(self._matches))
 
     def show_selection(self) -> None:
         """The view a project opens at: readable cards around the selected turn."""

@@ -6,7 +6,9 @@ Clicking near a turn emits :attr:`StateChart.turn_clicked` with its index.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QToolTip, QWidget
 
@@ -28,6 +30,25 @@ MODE_BOX_MIN_W = 120
 """The view drop-down's narrowest width beside the legend (its text still reads); with less
 room it gets a row of its own above the legend."""
 LEGEND_H = TOP - 8
+LEGEND_GAP = 12.0
+"""Between two legend entries of a row."""
+SWATCH_W = 13.0
+"""A legend entry's colour swatch and the space after it."""
+NAME_EMS = 18
+"""A legend entry's text is elided past about this many characters (more names fit)."""
+CHARACTER_LEGEND_ROWS = 2
+"""The per-character legend's rows at most (the plot keeps its height); characters beyond
+them are counted in a last entry ("+3 more") and named in the tooltip."""
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One legend entry as drawn: its text (elided to its room) and colour, and where."""
+
+    text: str
+    color: QColor | None
+    """None for the count of characters left out, which has no swatch."""
+    rect: QRectF
 
 
 class StateChart(TurnStrip):
@@ -83,21 +104,27 @@ class StateChart(TurnStrip):
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
-        hint = self.mode_box.sizeHint()
-        # A narrow chart narrows the drop-down beside the legend; narrower still, the drop-down
-        # takes a row of its own above the legend rather than cover it or cut its text to a stub.
         room = self.width() - RIGHT - self._legend_right() - 8
         self.stacked = room < MODE_BOX_MIN_W
+        self.mode_box.setGeometry(self._mode_box_rect())
+
+    def _mode_box_rect(self) -> QRect:
+        """A narrow chart narrows the drop-down beside the legend; narrower still, the drop-down
+        takes a row of its own above the legend rather than cover it or cut its text to a stub."""
+        hint = self.mode_box.sizeHint()
+        room = self.width() - RIGHT - self._legend_right() - 8
         width = int(min(hint.width(), self.width() - RIGHT) if self.stacked else min(hint.width(), room))
-        self.mode_box.setGeometry(int(self.width() - RIGHT - width), 0, max(1, width), hint.height())
+        return QRect(int(self.width() - RIGHT - width), 0, max(1, width), hint.height())
 
     # -- geometry --------------------------------------------------------------------------
 
     def plot_rect(self) -> QRectF:
+        legend = self.legend_rects()
+        legend_bottom = max((rect.bottom() for rect in legend), default=self._legend_top() + LEGEND_H)
         if self.stacked:  # the drop-down's row, then the legend's
-            top = self.mode_box.sizeHint().height() + 2.0 + LEGEND_H + 6.0
-        else:
-            top = max(TOP, self.mode_box.sizeHint().height() + 4.0)  # the legend and the view's drop-down above
+            top = legend_bottom + 6.0
+        else:  # the legend and the view's drop-down above
+            top = max(TOP, self.mode_box.sizeHint().height() + 4.0, legend_bottom + 5.0)
         return QRectF(LEFT, top, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - top - BOTTOM))
 
     def point_x(self, index: int, plot: QRectF | None = None) -> float:
@@ -177,30 +204,73 @@ class StateChart(TurnStrip):
                              Qt.AlignmentFlag.AlignCenter, label)
 
     def _paint_characters(self, painter: QPainter, plot: QRectF, lines: dict[str, list[int]]) -> None:
-        legend_x = plot.left() + 6
-        for number, (name, values) in enumerate(lines.items()):
+        for number, values in enumerate(lines.values()):
             color = QColor(CHARACTER_COLORS[number % len(CHARACTER_COLORS)])
             points = [QPointF(self.point_x(i, plot), plot.bottom() - plot.height() * v / STATE_MAX)
                       for i, v in enumerate(values[: len(self.states)])]
             self._paint_line(painter, points, color)
-            legend_y = plot.top() / 2
-            painter.drawRoundedRect(QRectF(legend_x, legend_y - 2, 10, 4), 2, 2)
-            painter.setPen(palette.TEXT_DIM)
-            painter.drawText(QPointF(legend_x + 13, legend_y + 4), name)
-            legend_x += 20 + painter.fontMetrics().horizontalAdvance(name)
         self._paint_turn_labels(painter, plot)
+        self._paint_legend(painter, plot)
+
+    def _legend_items(self) -> list[tuple[str, QColor]]:
+        """What the legend names: each character in the per-character view, else the stats."""
+        lines = self.character_lines()
+        if lines:
+            return [(name, QColor(CHARACTER_COLORS[number % len(CHARACTER_COLORS)]))
+                    for number, name in enumerate(lines)]
+        return [(palette.STAT_LABELS[stat], palette.STAT_COLORS[stat]) for stat in STAT_NAMES]
+
+    def _legend_top(self) -> float:
+        return self.mode_box.sizeHint().height() + 2.0 if self.stacked else 3.0
+
+    def legend(self) -> list[LegendEntry]:
+        """The legend as drawn above the plot, in rows left of the view's drop-down (below it
+        when stacked), so that it never runs under the drop-down or off the chart: a name
+        longer than a row is elided, and characters beyond :data:`CHARACTER_LEGEND_ROWS`
+        rows are counted in a last entry."""
+        items = self._legend_items()
+        metrics = self.fontMetrics()
+        right = self.width() - RIGHT if self.stacked else self._mode_box_rect().left() - 8.0
+        room = max(1.0, min(right - LEFT - SWATCH_W, NAME_EMS * metrics.averageCharWidth()))
+        rows = CHARACTER_LEGEND_ROWS if self.character_lines() else len(items)
+        top = self._legend_top()
+        placed: list[LegendEntry] = []
+        row, x = 0, LEFT
+        for index, (name, color) in enumerate(items):
+            text = metrics.elidedText(name, Qt.TextElideMode.ElideRight, int(room))
+            width = SWATCH_W + metrics.horizontalAdvance(text)
+            if x > LEFT and x + width > right:
+                row, x = row + 1, LEFT
+            if row >= rows:
+                return self._with_count(placed, len(items) - index, right)
+            placed.append(LegendEntry(text, color, QRectF(x, top + row * LEGEND_H, width, LEGEND_H)))
+            x += width + LEGEND_GAP
+        return placed
+
+    def _with_count(self, placed: list[LegendEntry], left_out: int, right: float) -> list[LegendEntry]:
+        """``placed`` and a last entry "+N more" after it, in place of the last entries that
+        leave it no room (each counted in N)."""
+        metrics = self.fontMetrics()
+
+        def count(x: float, y: float) -> LegendEntry:
+            text = f"+{left_out} more"
+            return LegendEntry(text, None, QRectF(x, y, metrics.horizontalAdvance(text), LEGEND_H))
+
+        while placed:
+            last = placed[-1].rect
+            after = count(last.right() + LEGEND_GAP, last.top())
+            if after.rect.right() <= right:
+                return [*placed, after]
+            placed.pop()
+            left_out += 1
+            instead = count(last.left(), last.top())
+            if instead.rect.right() <= right or last.left() == LEFT:
+                return [*placed, instead]
+        return [count(LEFT, self._legend_top())]
 
     def legend_rects(self) -> list[QRectF]:
-        """Where each stat's legend entry (swatch and label) is drawn: above the plot."""
-        metrics = self.fontMetrics()
-        rects = []
-        x = LEFT
-        y = self.mode_box.sizeHint().height() + 2.0 if self.stacked else 3.0
-        for stat in STAT_NAMES:
-            width = 13 + metrics.horizontalAdvance(palette.STAT_LABELS[stat])
-            rects.append(QRectF(x, y, width, LEGEND_H))
-            x += width + 12
-        return rects
+        """Where each legend entry (swatch and label) is drawn: above the plot."""
+        return [entry.rect for entry in self.legend()]
 
     def _legend_right(self) -> float:
         metrics = self.fontMetrics()
@@ -209,13 +279,15 @@ class StateChart(TurnStrip):
 
     def _paint_legend(self, painter: QPainter, plot: QRectF) -> None:
         painter.setFont(self.font())
-        for stat, rect in zip(STAT_NAMES, self.legend_rects(), strict=True):
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(palette.STAT_COLORS[stat])
-            painter.drawRoundedRect(QRectF(rect.left(), rect.center().y() - 2, 10, 4), 2, 2)
+        for entry in self.legend():
+            rect = entry.rect
+            if entry.color is not None:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(entry.color)
+                painter.drawRoundedRect(QRectF(rect.left(), rect.center().y() - 2, 10, 4), 2, 2)
+                rect = rect.adjusted(SWATCH_W, 0, 0, 0)
             painter.setPen(palette.TEXT_DIM)
-            painter.drawText(rect.adjusted(13, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             palette.STAT_LABELS[stat])
+            painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, entry.text)
 
     # -- interaction -----------------------------------------------------------------------
 

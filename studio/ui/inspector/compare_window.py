@@ -193,6 +193,12 @@ class CompareWindow(QDialog):
         return self._timer.isActive()
 
     def _on_clip_ready(self, _path: str) -> None:
+        # after the columns' players take the clip: they were connected after this window (and a
+        # column built by follow() later still), so now a player that just got its clip would
+        # not yet have the frames to seek, and would show its first frame while paused
+        QTimer.singleShot(0, self, self._after_clip_ready)
+
+    def _after_clip_ready(self) -> None:
         self._update_range()
         if self._wants_play:
             self.play()

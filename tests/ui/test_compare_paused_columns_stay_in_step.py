@@ -1,0 +1,42 @@
+"""A paused compare window keeps every take on the frame it shows, also a take that joins it
+while paused: its clip loads after the window has set the frame, and the window sets it again
+once the new column's player holds the clip (it showed the first frame while the others showed
+the frame paused on)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+JOB_TIMEOUT_MS = 120_000
+
+
+def _with_clips(session, node_id: str) -> list:  # type: ignore[no-untyped-def]
+    return [t for t in session.project.tree.takes_of(node_id) if t.clip_path and t.status.value == "done"]
+
+
+def test_a_take_that_joins_a_paused_compare_window_shows_the_paused_frame(make_window, sample_project: Path,
+                                                                            qtbot) -> None:
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    ws.select(leaf, center=False)
+    for _ in range(2):
+        ws.reroll(leaf)
+    qtbot.waitUntil(lambda: len(_with_clips(session, leaf)) == 2, timeout=JOB_TIMEOUT_MS)
+    session.settle()
+    compare = ws.compare_takes()
+    assert compare is not None and len(compare.columns) == 2
+    qtbot.waitUntil(lambda: all(c.player.frame_count for c in compare.columns), timeout=10_000)
+    compare.pause()
+    compare.seek(3)
+    assert compare.frames() == [3, 3]
+
+    ws.reroll(leaf)
+    qtbot.waitUntil(lambda: len(_with_clips(session, leaf)) == 3, timeout=JOB_TIMEOUT_MS)
+    session.settle()
+    qtbot.waitUntil(lambda: len(compare.columns) == 3 and all(c.player.frame_count for c in compare.columns),
+                    timeout=10_000)
+    qtbot.wait(100)  # what the window does once a clip has loaded
+    assert not compare.playing
+    assert compare.frame == 3 and compare.frames() == [3, 3, 3], "every take shows the frame paused on"
