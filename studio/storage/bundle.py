@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 
 from studio import __version__
 from studio.core.errors import StudioError
-from studio.storage.atomic import atomic_path, fsync_dir
+from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
 from studio.storage.errors import (
     ProjectDamagedError,
     ProjectFileError,
@@ -158,7 +158,9 @@ def _media_files(root: Path) -> list[Path]:
     out, a linked folder that leads inside the project too (its files are packed from
     their real place), and one that leads outside refuses the bundle, which must hold
     the project and nothing of the disk around it. Files whose names are not UTF-8 are
-    left out (see :func:`_has_utf8_name`)."""
+    left out (see :func:`_has_utf8_name`), and so are the studio's own half-written files
+    (:func:`~studio.storage.atomic.is_temp_name`): only those, as a user's ``my.party.png``
+    is a file like any other."""
     media = root / MEDIA_DIR
     if media.is_symlink():
         raise _linked_media(root, media, "Make media/ a real folder inside the project")
@@ -173,7 +175,7 @@ def _media_files(root: Path) -> list[Path]:
             if (here / name).is_symlink() and target != base and base not in target.parents:
                 raise _linked_media(root, here / name, "Replace the link with a real folder (move its files in)")
         files.extend(here / name for name in names
-                     if ".part" not in name and stat.S_ISREG(os.lstat(here / name).st_mode)
+                     if not is_temp_name(name) and stat.S_ISREG(os.lstat(here / name).st_mode)
                      and _has_utf8_name((here / name).relative_to(root)))
     return sorted(files)
 

@@ -17,7 +17,7 @@ import sqlite3
 import stat
 import threading
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +35,7 @@ from studio.storage.errors import (
     describe_sqlite_error,
 )
 from studio.storage.place import FileIdentity, file_identity
-from studio.storage.rows import TABLES, RowValueError, entity_row, shown_value
+from studio.storage.rows import ORDERED_TABLES, TABLES, RowValueError, entity_row, shown_value
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
 from studio.storage.schema_check import compare, run_script
 
@@ -534,8 +534,13 @@ class Database:
             (key, value),
         )
 
-    def write_patch(self, patch: Patch) -> None:
-        """Write every entity of ``patch`` (upsert, or delete for None) in one transaction."""
+    def write_patch(self, patch: Patch, orders: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Write every entity of ``patch`` (upsert, or delete for None) in one transaction.
+
+        ``orders`` gives, for tables of :data:`~studio.storage.rows.ORDERED_TABLES`, their ids in
+        the order the tree holds them after the patch: the rows are kept in that order (see
+        :func:`_keep_order`). An upsert keeps a row's place; without it a member removed and
+        put back by Undo (a new row) was read back last when the project was opened again."""
         deletes: dict[str, list[tuple[str]]] = {}
         upserts: dict[tuple[str, tuple[str, ...]], list[tuple[Any, ...]]] = {}
         for (kind, ident), entity in patch.items():
@@ -556,6 +561,8 @@ class Database:
                     f"ON CONFLICT(id) DO UPDATE SET {updates}",
                     values,
                 )
+            for table, ids in (orders or {}).items():
+                _keep_order(conn, table, ids)
 
     def values(self, table: str, columns: tuple[str, ...],
                fallbacks: dict[str, str] | None = None) -> list[tuple[Any, ...]]:
@@ -573,7 +580,8 @@ class Database:
                 present = {str(row[1]) for row in declared}
                 selected = [c if c in present or c not in fallbacks else f"{fallbacks[c]} AS {c}" for c in columns]
             _check_types(cursor, table, [row for row in declared if row[1] in columns])
-            return cursor.execute(f"SELECT {', '.join(selected)} FROM {table}").fetchall()
+            order = " ORDER BY rowid" if table in ORDERED_TABLES else ""  # the order write_patch keeps
+            return cursor.execute(f"SELECT {', '.join(selected)} FROM {table}{order}").fetchall()
 
     def execute(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Cursor:
         with self.lock:
@@ -585,6 +593,25 @@ class Database:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self.conn.close()
+
+
+def _keep_order(conn: sqlite3.Connection, table: str, ids: Sequence[str]) -> None:
+    """Put the rows of ``table`` (one of :data:`~studio.storage.rows.ORDERED_TABLES`) in the
+    order of ``ids`` by rowid: from the first row out of place on, each row is written again
+    (deleted and inserted, which gives it the next rowid), in order. Rows ``ids`` does not name
+    keep their order after those it names. Usually nothing moves: an edit keeps its row."""
+    if table not in ORDERED_TABLES:
+        raise ValueError(f"{table} keeps no order")
+    stored = [str(row[0]) for row in conn.execute(f"SELECT id FROM {table} ORDER BY rowid")]
+    known, named = set(stored), set(ids)
+    wanted = [ident for ident in ids if ident in known] + [ident for ident in stored if ident not in named]
+    first = next((i for i, (have, want) in enumerate(zip(stored, wanted, strict=True)) if have != want), None)
+    if first is None:
+        return
+    for ident in wanted[first:]:
+        row = tuple(conn.execute(f"SELECT * FROM {table} WHERE id = ?", (ident,)).fetchone())
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (ident,))
+        conn.execute(f"INSERT INTO {table} VALUES ({', '.join('?' for _ in row)})", row)
 
 
 _STORED_TYPES = {"TEXT": "text", "INTEGER": "integer"}

@@ -7,6 +7,7 @@ ffmpeg is driven by :mod:`studio.storage.ffmpeg` (probe, decode, encode).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import stat
 from collections.abc import Callable, Iterator, Mapping
@@ -17,9 +18,10 @@ import numpy as np
 
 from studio.storage import ffmpeg
 from studio.storage.atomic import atomic_path
-from studio.storage.errors import describe_os_error
+from studio.storage.errors import ProjectFileError, describe_os_error
 from studio.storage.ffmpeg import MediaError, StreamInfo, ffmpeg_exe, probe
-from studio.storage.place import check_folder_there
+from studio.storage.paths import not_a_folder
+from studio.storage.place import check_folder_there, project_folder_of
 from studio.storage.project import MEDIA_DIR
 
 __all__ = [
@@ -72,7 +74,30 @@ def writing_media(path: Path) -> Iterator[Path]:
                 raise MediaError(error.message.replace(tmp.name, path.name), error.hint) from None
     except OSError as error:
         check_folder_there(path, MEDIA_DIR, what)
+        if error.errno in (errno.ENOTDIR, errno.EEXIST):
+            blocked = _folder_in_the_way(path, what)
+            if blocked is not None:
+                raise blocked from None
         raise describe_os_error(error, path.parent, what) from None
+
+
+def _folder_in_the_way(path: Path, what: str) -> ProjectFileError | None:
+    """The error naming the first folder above ``path`` (from its project's ``media/`` down)
+    that is something else (a file called ``media``): the system said only "Not a directory"
+    (or "File exists"), and the user could not tell what to move away. None if all are
+    folders (the error was about something else)."""
+    top = project_folder_of(path, MEDIA_DIR)
+    for folder in reversed(path.parents):
+        if top is not None and top not in folder.parents:
+            continue
+        kind = not_a_folder(folder)
+        if kind:
+            shown = folder.relative_to(top).as_posix() + "/" if top is not None else str(folder)
+            return ProjectFileError(
+                f"Can't {what}: the project's {shown} is {kind}, not a folder ({folder}).",
+                hint=f"Nothing was written. Move or rename {folder} (it may hold something of yours); the folder is "
+                "made again by the next try.")
+    return None
 
 
 def write_clip(path: Path, frames: np.ndarray, fps: float, encoded: Callable[[int], None] | None = None) -> None:

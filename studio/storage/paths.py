@@ -69,3 +69,19 @@ def is_own_folder(path: Path) -> bool:
         return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+def not_a_folder(path: Path) -> str:
+    """What stands at ``path`` where a folder belongs ("a file", "a link that leads nowhere"...),
+    or "" when it is a folder, a link to one, or nothing (a missing folder is made when
+    needed). For messages that name what to move away: the operating system says only
+    "Not a directory", naming neither the file nor the folder it blocks."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return ""
+    if stat.S_ISDIR(mode) or (stat.S_ISLNK(mode) and path.is_dir()):
+        return ""
+    if stat.S_ISLNK(mode):
+        return "a link to a file" if path.exists() else "a link that leads nowhere"
+    return "a file" if stat.S_ISREG(mode) else "a special file (a pipe, socket or device)"

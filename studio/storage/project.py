@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.changes import ChangeSet, EntityKind
+from studio.core.changes import ChangeSet, EntityKind, Patch
 from studio.core.commands import Command
 from studio.core.document import Document
 from studio.core.instruction import Instruction
@@ -43,7 +43,7 @@ from studio.storage.errors import (
     unwritable_folder_error,
 )
 from studio.storage.lock import LockHolder, WriterLock
-from studio.storage.paths import UnsafePathError, check_name, is_own_folder, resolve_inside
+from studio.storage.paths import UnsafePathError, check_name, is_own_folder, not_a_folder, resolve_inside
 from studio.storage.place import check_in_place
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values, take_from_values
 from studio.storage.staging import StagingDir, staging_prefix, sweep
@@ -177,6 +177,26 @@ def refuse_inside_project(path: Path, what: str) -> None:
                                hint="Choose a place outside every project folder (projects can't be nested).")
 
 
+_ORDERED_KINDS = (EntityKind.CAST, EntityKind.LOCATION)
+
+
+def _orders_after(tree: StoryTree, patch: Patch) -> dict[str, list[str]]:
+    """For each ordered table ``patch`` touches (:data:`~studio.storage.rows.ORDERED_TABLES`),
+    its ids in the order ``tree`` (the tree before the patch: the document writes a patch
+    before it publishes the new tree) holds them once the patch is applied, so that the
+    database keeps the order a reopened project shows. The tree's own rules place them (an
+    edit stays where it stands, an undone removal goes back where it stood), applied to a
+    tree of the cast and locations alone: cheap, and the rarely touched tables only."""
+    kinds = {key[0] for key in patch} & set(_ORDERED_KINDS)
+    if not kinds:
+        return {}
+    small = StoryTree()
+    small.cast, small.locations = dict(tree.cast), dict(tree.locations)
+    small.apply_patch({key: entity for key, entity in patch.items() if key[0] in kinds})
+    orders = {EntityKind.CAST: list(small.cast), EntityKind.LOCATION: list(small.locations)}
+    return {TABLES[kind]: orders[kind] for kind in _ORDERED_KINDS if kind in kinds}
+
+
 def normalise_project_path(path: str | os.PathLike[str]) -> Path:
     """Accept the folder, the folder without its suffix, or its ``project.db``."""
     p = Path(path).expanduser()
@@ -224,7 +244,7 @@ class Project:
             patch = restored
         if not self.read_only:  # a read-only project refuses the write itself, and says so
             self.check_in_place("save the change")
-        self.database.write_patch(patch)
+        self.database.write_patch(patch, _orders_after(self.document.tree, patch))
         self._imports.claim(patch.values())
 
     @property
@@ -415,6 +435,7 @@ class Project:
         except TreeError as error:
             raise ProjectDamagedError(f"{folder / DB_NAME} holds a broken story tree: {error}.",
                                       hint=RESTORE_HINT) from None
+        problems.extend(_media_folder_problems(folder))
         problems.extend(_missing_clips(folder, tree))
         return tree, problems, withheld
 
@@ -599,6 +620,18 @@ def _remove_partial_media(folder: Path) -> list[str]:
             "generation left in media/")
     log.warning("kamishibai: %s: %s", folder, line)
     return [line]
+
+
+def _media_folder_problems(folder: Path) -> list[str]:
+    """One line when ``media/`` is there but is not a folder (a file copied over it, a link
+    that leads nowhere): the project opens, but every clip, poster and picture lives in it,
+    so each generation and import would fail with the system's bare "Not a directory"."""
+    kind = not_a_folder(folder / MEDIA_DIR)
+    if not kind:
+        return []
+    return [f"{MEDIA_DIR}/ is {kind}, not a folder ({folder / MEDIA_DIR}): the project keeps its clips, posters "
+            f"and pictures in it, so nothing can be generated or imported; move or rename it (it may hold something "
+            f"of yours), and the studio makes the folder again"]
 
 
 def _missing_clips(folder: Path, tree: StoryTree) -> list[str]:

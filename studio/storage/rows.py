@@ -362,6 +362,14 @@ TABLES: dict[EntityKind, str] = {
     EntityKind.CAST: "cast_members",
     EntityKind.LOCATION: "locations",
 }
+ORDERED_TABLES = frozenset({TABLES[EntityKind.CAST], TABLES[EntityKind.LOCATION]})
+"""Tables whose order is the story's: the cast's order (its first member is a new turn's
+default character; the Start and Cast panels list it so) and the locations'. Their rows are
+kept in that order by rowid (:meth:`~studio.storage.database.Database.write_patch` is given
+it) and read back in it. No schema change: older versions, which read these tables in rowid
+order too, see the same order, and copies made with SQLite's backup API keep it."""
+
+
 def entity_row(kind: EntityKind, entity: object) -> dict[str, Any]:
     """The row of ``entity`` (a node, take, cast member or location, as ``kind`` says)."""
     if kind is EntityKind.NODE and isinstance(entity, Node):
