@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-import json
 import os
 import platform
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from studio.engines import devices
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, format_bytes
 from studio.engines.registry import EngineRegistry
-from studio.engines.requirements import Requirement, RequirementKind
+from studio.engines.requirements import Requirement
 
 MIN_PYTHON = (3, 11)
 
@@ -165,62 +165,15 @@ def _has_dist(name: str) -> bool:
     return True
 
 
-SAFETENSORS_HEADER_LIMIT = 100 * 1024 * 1024
-"""The largest header the safetensors library reads (its own limit): a bigger one is damage."""
-
-
-def safetensors_size_problem(path: Path) -> str | None:
-    """Why ``path``, a safetensors file, can't be loaded as it is: cut short or grown (its
-    size is not the one its header gives: 8 bytes, the header, then the tensors up to the
-    last one's end), or a header that is no safetensors header. None when it looks whole,
-    or when it is not there (its engine's own check says it is missing). Reads the header
-    only (kilobytes), never the tensors: the safetensors loader refuses such a file, so
-    without this the doctor said "available" for an engine whose first turn then failed."""
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as file:
-            head = file.read(8)
-            length = int.from_bytes(head, "little")
-            if len(head) < 8 or not 0 < length <= SAFETENSORS_HEADER_LIMIT or 8 + length > size:
-                return f"{path} is {size:,} bytes: it is cut short or not a safetensors file (incomplete copy?)."
-            header = json.loads(file.read(length))
-        ends = [int(entry["data_offsets"][1]) for key, entry in header.items() if key != "__metadata__"]
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        return f"{path} can't be read: {error.strerror or error}."
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):  # JSON, UTF-8, a malformed entry
-        return f"{path} has a damaged header: it is not a safetensors file (incomplete copy?)."
-    expected = 8 + length + max(ends, default=0)
-    if size != expected:
-        return f"{path} is {size:,} bytes, but its header describes {expected:,} (incomplete copy?)."
-    return None
-
-
-def _damaged_weights(files: tuple[str, ...], reported: tuple[Requirement, ...]) -> tuple[Requirement, ...]:
-    """A reason for each of an engine's safetensors files that is there but can't be loaded
-    as it is (see :func:`safetensors_size_problem`), unless the engine's own check named it."""
-    named = {reason.path for reason in reported if reason.path}
-    found = []
-    for name in files:
-        if name in named or not name.endswith(".safetensors"):
-            continue
-        problem = safetensors_size_problem(Path(name))
-        if problem:
-            found.append(Requirement(RequirementKind.FILE, problem, hint="Copy or convert the file again.",
-                                     path=name))
-    return tuple(found)
-
-
 def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[EngineReport, ...]:
     """Every registered engine with the reasons it can't run here ([] when it can): its own
-    check's, and a weights file the loader would refuse (cut short, see :func:`_damaged_weights`)."""
+    check's, through the registry, as the window and the generating commands see them (a
+    weights file the loader would refuse is one: see ``requirements.check_files``)."""
     found: list[EngineReport] = []
     for info in registry.infos():
         folder = config.engine_folder(info.name)
         files = tuple(str(folder / f.path) for f in info.checkpoints)
-        checked = tuple(registry.check(info.name, config))
-        reasons = checked + _damaged_weights(files, checked)
+        reasons = tuple(registry.check(info.name, config))
         found.append(EngineReport(
             name=info.name, label=info.label, version=info.version, available=not reasons, reasons=reasons,
             folder=str(folder), files=files, license=info.license,
@@ -235,7 +188,10 @@ def collect_report(registry: EngineRegistry, config: EngineConfig) -> DoctorRepo
                         checkpoints=str(config.checkpoints), engines=engine_reports(registry, config))
 
 
-def format_report(report: DoctorReport) -> str:
+def format_report(report: DoctorReport, shown: Callable[[str], str] = str) -> str:
+    """The report as text, one line each; ``shown`` makes each line safe to print (the
+    command line passes ``printable``: a checkpoints folder's name, which many lines quote,
+    may hold control characters such as ESC, or a line break)."""
     lines = [f"Kamishibai Studio {report.version}"]
     for component in report.components:
         mark = "ok " if component.ok else "NO "
@@ -262,4 +218,4 @@ def format_report(report: DoctorReport) -> str:
             lines.append(f"      weights license: {engine.license}")
     verdict = "The studio can run here." if report.ok else "The studio can't run here yet: see the NO lines above."
     lines.append(verdict)
-    return "\n".join(lines)
+    return "\n".join(shown(line) for line in lines)

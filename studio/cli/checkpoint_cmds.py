@@ -166,25 +166,39 @@ def _check_customx_sources(args: argparse.Namespace) -> None:
 
 
 def cmd_doctor_customx(args: argparse.Namespace) -> int:
+    """Our CustomX files, each there or missing with its size, and each safetensors file the
+    engine could not load as it is (cut short or grown: see ``safetensors_size_problem``);
+    exit status 1 unless every file is there and whole. QA: it checked only that the files
+    were there, and said "ok" (exit 0) for a transformer cut short by an interrupted copy."""
     from studio.engines.catalog import customx as catalog
+    from studio.engines.requirements import safetensors_size_problem
 
     release = _customx_release(args.source, args.checkpoints) if args.source else None  # a bad --source first
     folder = _checkpoints(args.checkpoints) / catalog.NAME
     rows = []
-    ok = True
+    damaged: dict[str, str] = {}
     for item in catalog.FILES:
         path = folder / item.path
         present = path.is_file()
-        ok &= present
-        size = f"{path.stat().st_size / 1e9:.2f} GB" if present else "missing"
+        problem = safetensors_size_problem(path) if present and path.suffix == ".safetensors" else None
+        if problem:
+            damaged[str(path)] = problem
+        size = f"{path.stat().st_size / 1e9:.2f} GB" + (", damaged" if problem else "") if present else "missing"
         rows.append({"path": str(path), "present": present, "bytes": path.stat().st_size if present else 0,
                      "description": item.description})
         if not args.json:
-            print(f"{'ok ' if present else 'NO '} {printable(str(path))}  ({size}) - {item.description}")
+            mark = "ok " if present and not problem else "NO "
+            print(f"{mark} {printable(str(path))}  ({size}) - {item.description}")
+    ok = all(row["present"] for row in rows) and not damaged
     if args.json:
         extra = {} if release is None else {"release": release[0], "convert_command": release[1]}
-        print(json.dumps({"engine": catalog.NAME, "files": rows, "ok": ok} | extra, indent=1))
+        found = [{"path": path, "message": message} for path, message in damaged.items()]
+        print(json.dumps({"engine": catalog.NAME, "files": rows, "damaged": found, "ok": ok} | extra, indent=1))
         return 0 if ok else EXIT_NOT_READY
+    if damaged:
+        print("Damaged files (the engine can't load them; copy or convert them again):")
+        for message in damaged.values():
+            print(f"  DAMAGED {printable(message)}")
     if release is not None:
         print(f"Release files under {printable(str(args.source))}:")
         for part in release[0]:
@@ -253,7 +267,7 @@ def _damaged_files(report: CheckpointReport) -> dict[str, str]:
     size than the conversion recorded in model.json, or a safetensors file whose size is not
     the one its header gives (cut short or grown). QA: the report listed such a file as "ok
     ..., expected N (incomplete copy?)" and still ended "Ready", with exit status 0."""
-    from studio.doctor import safetensors_size_problem
+    from studio.engines.requirements import safetensors_size_problem
 
     found: dict[str, str] = {}
     for status in report.files:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from studio.cli.common import add_checkpoints_option, checkpoint_dirs
+from studio.cli.common import add_checkpoints_option, checkpoint_dirs, printable
 
 EXIT_CANT_RUN = 1
 
@@ -29,5 +29,5 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=1))
     else:
-        print(format_report(report))
+        print(format_report(report, shown=printable))
     return 0 if report.ok else EXIT_CANT_RUN

@@ -736,17 +736,18 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
         else:
             others.append(job.id)
     messages = []
+    quoted = shlex.quote(printable(path))  # pasted back into a shell: a path with spaces stays one argument
     if blockers:
         count = sum(len(v) for v in blockers.values())
         messages.append(f"{count} job(s) wait for interrupted job(s) {', '.join(sorted(blockers))} and did not "
-                        f"run.\n  hint: run `kamishibai run-queue {path} --requeue-interrupted` to run them all, "
+                        f"run.\n  hint: run `kamishibai run-queue {quoted} --requeue-interrupted` to run them all, "
                         "or cancel the interrupted job(s) in the studio.")
     for engine, (own, after) in by_engine.items():
         message, hint = cannot_run(engine, unrunnable[engine])
         waiting = f"; {len(after)} more wait for them ({_ids(after)})" if after else ""
         count = len(own) + len(after)
         messages.append(f"{count} job(s) wait: {message}\n  job(s) {_ids(own)}{waiting}; they stay queued.\n"
-                        f"  hint: {hint} Or run `kamishibai run-queue {path}` on a machine that can run the "
+                        f"  hint: {hint} Or run `kamishibai run-queue {quoted}` on a machine that can run the "
                         f"{engine} engine (`kamishibai doctor` says), or cancel them in the studio.")
     if others:
         messages.append(f"{len(others)} job(s) are still queued and did not run: {_ids(others)}.")

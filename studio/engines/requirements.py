@@ -2,12 +2,15 @@
 
 An engine's ``check(config)`` returns every unmet :class:`Requirement` (an empty list
 means it can run). The helpers here cover what most engines need: checkpoint files of
-the right size, Python packages, a device of a supported kind with enough free memory.
+the right size (and, for safetensors files, the size their header gives), Python packages,
+a device of a supported kind with enough free memory.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -41,8 +44,65 @@ class Requirement:
         return f"{self.message} ({self.hint})" if self.hint else self.message
 
 
+SAFETENSORS_HEADER_LIMIT = 100 * 1024 * 1024
+"""The largest header the safetensors library reads (its own limit): a bigger one is damage."""
+
+DAMAGED_HINT = "Copy or convert the file again."
+
+
+def safetensors_size_problem(path: Path) -> str | None:
+    """Why ``path``, a safetensors file, can't be loaded as it is: cut short or grown (its
+    size is not the one its header gives: 8 bytes, the header, then the tensors up to the
+    last one's end), or a header that is no safetensors header. None when it looks whole,
+    or when it is not there (its engine's check says it is missing).
+
+    Reads the header only (kilobytes), never the tensors, and only once per version of the
+    file (its path, size and modification time): the window checks every engine each time
+    the picker is refreshed. Without this an engine with such a file counted as available,
+    and its first turn failed while the safetensors loader refused it."""
+    try:
+        stat = path.stat()
+        return _size_problem(path, stat.st_size, stat.st_mtime_ns)
+    except FileNotFoundError:
+        return None
+    except OSError as error:  # not cached: a file that can't be read now may be readable later
+        return f"{path} can't be read: {error.strerror or error}."
+
+
+@functools.lru_cache(maxsize=256)
+def _size_problem(path: Path, size: int, mtime_ns: int) -> str | None:
+    """:func:`safetensors_size_problem` for one version of the file (``mtime_ns`` is part of
+    the cache key only). Raises OSError, which is not cached."""
+    with path.open("rb") as file:
+        head = file.read(8)
+        length = int.from_bytes(head, "little")
+        if len(head) < 8 or not 0 < length <= SAFETENSORS_HEADER_LIMIT or 8 + length > size:
+            return f"{path} is {size:,} bytes: it is cut short or not a safetensors file (incomplete copy?)."
+        raw = file.read(length)
+    try:
+        header = json.loads(raw)
+        ends = [int(entry["data_offsets"][1]) for key, entry in header.items() if key != "__metadata__"]
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):  # JSON, UTF-8, a malformed entry
+        return f"{path} has a damaged header: it is not a safetensors file (incomplete copy?)."
+    expected = 8 + length + max(ends, default=0)
+    if size != expected:
+        return f"{path} is {size:,} bytes, but its header describes {expected:,} (incomplete copy?)."
+    return None
+
+
+def damaged_file(path: Path) -> Requirement | None:
+    """A requirement for ``path`` when it is a safetensors file the loader would refuse
+    (see :func:`safetensors_size_problem`); None for any other file, or a whole one."""
+    if path.suffix != ".safetensors":
+        return None
+    problem = safetensors_size_problem(path)
+    return Requirement(RequirementKind.FILE, problem, hint=DAMAGED_HINT, path=str(path)) if problem else None
+
+
 def check_files(folder: Path, files: Sequence[CheckpointFile], *, engine: str) -> list[Requirement]:
-    """Each file missing from ``folder``, or of another size than expected."""
+    """Each file missing from ``folder``, of another size than expected, or (a file whose
+    size is not fixed in advance) a safetensors file whose size is not the one its header
+    gives."""
     unmet: list[Requirement] = []
     for item in files:
         path = folder / item.path
@@ -59,7 +119,9 @@ def check_files(folder: Path, files: Sequence[CheckpointFile], *, engine: str) -
             if actual != item.size:
                 unmet.append(Requirement(
                     RequirementKind.FILE, f"{path} is {actual:,} bytes, expected {item.size:,} (incomplete copy?).",
-                    hint="Copy or convert the file again.", path=str(path), expected_bytes=item.size))
+                    hint=DAMAGED_HINT, path=str(path), expected_bytes=item.size))
+        elif (damaged := damaged_file(path)) is not None:
+            unmet.append(damaged)
     return unmet
 
 

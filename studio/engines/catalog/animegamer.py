@@ -32,7 +32,13 @@ from studio.engines.info import (
     Stage,
     StageNeeds,
 )
-from studio.engines.requirements import Requirement, RequirementKind, check_cuda_placement, check_packages
+from studio.engines.requirements import (
+    Requirement,
+    RequirementKind,
+    check_cuda_placement,
+    check_packages,
+    damaged_file,
+)
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = layout.ENGINE
@@ -154,11 +160,15 @@ FILES = tuple(CheckpointFile(f.path, None, f.description) for f in layout.all_fi
 
 
 def check_files(folder: Path) -> list[Requirement]:
-    """The shared files, and a complete character: when none is complete, every character
-    file that is missing (each with its exact path and approximate size)."""
+    """The shared files, and a usable character: when none has all its files there and
+    whole, every character file that is missing (each with its exact path and approximate
+    size) or damaged (a safetensors file the loader would refuse: see
+    :func:`~studio.engines.requirements.damaged_file`). A shared file that is damaged is
+    always reported; a damaged character beside a usable one is not a reason the engine
+    can't run, as a missing one is not."""
     unmet: list[Requirement] = []
 
-    def missing(files: tuple[layout.OurFile, ...]) -> list[Requirement]:
+    def problems(files: tuple[layout.OurFile, ...]) -> list[Requirement]:
         found = []
         for item in files:
             path = folder / item.path
@@ -168,12 +178,15 @@ def check_files(folder: Path) -> list[Requirement]:
                                          hint="Convert the released weights: kamishibai checkpoints convert "
                                               "PATH/TO/AnimeGamer/checkpoints (see kamishibai checkpoints doctor).",
                                          path=str(path), expected_bytes=item.approx_bytes))
+            elif (damaged := damaged_file(path)) is not None:
+                found.append(damaged)
         return found
 
-    unmet.extend(missing(layout.shared_files()))
-    if not any(all((folder / f.path).is_file() for f in layout.character_files(c)) for c in layout.CHARACTERS):
-        for character in layout.CHARACTERS:
-            unmet.extend(missing(layout.character_files(character)))
+    unmet.extend(problems(layout.shared_files()))
+    by_character = {character: problems(layout.character_files(character)) for character in layout.CHARACTERS}
+    if all(by_character.values()):
+        for found in by_character.values():
+            unmet.extend(found)
     return unmet
 
 

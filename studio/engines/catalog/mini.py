@@ -114,11 +114,15 @@ class MiniSettings(EngineSettings):
 
 
 def check(config: EngineConfig) -> list[Requirement]:
-    """Missing packages, missing or wrongly sized files, devices."""
+    """Missing packages, missing, damaged or wrongly sized files, devices. A file that
+    config.json's size or SHA-256 finds wrong is reported once, with that (not also with
+    ``check_files``' safetensors header check)."""
     folder = config.engine_folder(NAME)
     files = checkpoint_files(folder)
-    unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"), *check_files(folder, files, engine=NAME)]
-    unmet += _check_manifest(folder, files + ((CRITIC,) if (folder / CRITIC.path).is_file() else ()))
+    listed = _check_manifest(folder, files + ((CRITIC,) if (folder / CRITIC.path).is_file() else ()))
+    named = {reason.path for reason in listed}  # its size or SHA-256 says more than the header check
+    unmet = [*check_packages(PACKAGES, engine=NAME, extra="engines"),
+             *(reason for reason in check_files(folder, files, engine=NAME) if reason.path not in named), *listed]
     if not unmet:
         unmet += _check_model(folder)
     if not unmet:
