@@ -125,6 +125,27 @@ def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
+DEVICE_FORMS = "cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload"
+"""How a ``--device`` is written, for the messages that refuse one."""
+
+
+def device_spec(text: str) -> str:
+    """``--device``: refuse a value that names no device where one is expected, when the
+    arguments are read. The engines' configuration reads an empty device as the CPU, so an
+    unset shell variable (``--device "$GPU"``, ``predict=$GPU0,decode=$GPU1``) sent the work
+    to the CPU without a word; the rest (an unknown device, an empty entry between commas)
+    is refused there, with the engines' own messages."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"an empty value names no device (give {DEVICE_FORMS}; leave the option out for cpu)")
+    for part in text.split(","):
+        stage, equals, where = part.partition("=")
+        if equals and not where.strip():
+            raise argparse.ArgumentTypeError(
+                f"{stage.strip() or 'a stage'}= names no device in {text!r} (give {DEVICE_FORMS})")
+    return text
+
+
 def add_checkpoints_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoints", type=checkpoints_path, metavar="DIR",
                         help="checkpoints folder (default: the one chosen in the window's Settings, else "

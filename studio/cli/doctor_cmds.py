@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from studio.cli.common import add_checkpoints_option, checkpoint_dirs, printable
+from studio.cli.common import add_checkpoints_option, checkpoint_dirs, device_spec, printable
 
 EXIT_CANT_RUN = 1
 
@@ -13,7 +13,7 @@ EXIT_CANT_RUN = 1
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("doctor", help="check Python, torch and GPUs, ffmpeg, Qt and every engine")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--device", default="cpu",
+    p.add_argument("--device", type=device_spec, default="cpu",
                    help="placement to check engines with: cpu, cuda:N, predict=cuda:0,decode=cuda:1, cuda:0+offload")
     add_checkpoints_option(p)
     p.set_defaults(handler=cmd_doctor)

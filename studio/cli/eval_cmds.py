@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from studio.cli.common import add_checkpoints_option, checkpoint_dirs
+from studio.cli.common import add_checkpoints_option, checkpoint_dirs, device_spec
 from studio.core.errors import StudioError
 
 EVALUATED = ("mini",)
@@ -32,7 +32,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="clips sampled per turn, the motion critic keeping one (default 1, the engine's default)")
     p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
     add_checkpoints_option(p)
-    p.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
+    p.add_argument("--device", type=device_spec, default="cpu", help="cpu or cuda[:N]")
     p.add_argument("--threads", type=int, help="CPU threads (default: all cores but one)")
     p.add_argument("--report", type=Path, help="the benchmarks file to update (default: docs/BENCHMARKS.md)")
     p.add_argument("--no-report", action="store_true", help="print only")

@@ -21,6 +21,7 @@ from studio.cli.common import (
     add_checkpoints_option,
     add_wait_option,
     checkpoint_dirs,
+    device_spec,
     open_for_reading,
     open_project,
     print_json,
@@ -112,7 +113,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("path", help="project folder")
     p.add_argument("--requeue-interrupted", action="store_true",
                    help="first queue again the jobs a crash or a stop interrupted")
-    p.add_argument("--device", default="cpu",
+    p.add_argument("--device", type=device_spec, default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
                    "(default: cpu; CPU-only engines always run on the CPU)")
     add_checkpoints_option(p)
@@ -140,7 +141,7 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                    help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
                    "values are read as JSON when they parse")
-    p.add_argument("--device", default="cpu",
+    p.add_argument("--device", type=device_spec, default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
                    "(default: cpu; CPU-only engines always run on the CPU)")
     add_checkpoints_option(p)
@@ -148,7 +149,7 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
 
 
 def _devices_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--devices", metavar="LIST",
+    p.add_argument("--devices", type=device_spec, metavar="LIST",
                    help="one worker per device, each with its own engine process: cpu,cuda:0,cuda:1 "
                    "(cpu,cpu: two CPU workers); a worker's stages are written predict=cuda:0;decode=cuda:1. "
                    "Overrides --device")

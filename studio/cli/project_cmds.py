@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from studio.cli.common import (
     ROOT_NAMES,
     add_wait_option,
+    device_spec,
     open_for_reading,
     open_project,
     print_json,
@@ -73,7 +74,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--generate", action="store_true",
                    help="then generate every imported turn at once (a demo file in, every turn's clip out)")
     p.add_argument("--engine", help="engine for --generate (default: sketch)")
-    p.add_argument("--device", help="where --generate runs engines (as run-queue --device; default: cpu)")
+    p.add_argument("--device", type=device_spec,
+                   help="where --generate runs engines (as run-queue --device; default: cpu)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar for --generate")
     add_wait_option(p)
     p.set_defaults(handler=cmd_import_demo)

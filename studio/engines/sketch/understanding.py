@@ -49,6 +49,15 @@ NO_MOTION_WORDS = frozenset({"nothing", "none", "nil", "null", "nope", "nada"})
 """A motion field that says there is no motion ("Motion: none") is idle, not the nearest word."""
 _CLAUSE_RE = re.compile(r"[,.;:!?…()\[\]]|\b(?:but|instead|then|rather|yet)\b")
 """Where a negation stops: punctuation, or a word that turns to the next clause."""
+STOP_FORMS = ("stop", "stops", "stopped", "stopping", "quit", "quits", "quitting", "cease", "ceases", "ceased",
+              "ceasing")
+"""Words that end a motion: a negated one ("never stops running") says the motion goes on."""
+_NEGATED_STOP_RE = re.compile(
+    r"\b(?:" + "|".join(sorted(NEGATORS)) + r"|[^\W\d_]+n't)\s+(?:ever\s+)?(?:" + "|".join(STOP_FORMS)
+    + r")\s+(?=[^\W\d_]+ing\b)")
+"""A negator and a stop word right before an "-ing" form: "can't stop laughing" is laughing."""
+_STOPPED_MOTION_RE = re.compile(r"\b(" + "|".join(STOP_FORMS) + r")\s+[^\W\d_]+ing\b")
+"""A stop word and the "-ing" form it ends: "stops running" is a stop, not a second motion."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,12 +189,28 @@ def _is_negator(token: str) -> bool:
     return token in NEGATORS or token.endswith("n't")
 
 
+def _apostrophes(text: str) -> str:
+    return text.replace("\u2019", "'").replace("\u02bc", "'")
+
+
+def settle_stops(text: str) -> str:
+    """``text`` with the stops before an "-ing" form read out. A negated one goes, so that
+    the motion goes on: "never stop running" -> "running", "doesn't stop dancing" ->
+    "dancing" (read as a plain negation, the "stop", idle, won over the motion). A stop
+    that is not negated keeps only itself: "stops running" -> "stops", idle, and not a
+    second motion named ("left out 'run'").
+
+    Only a stop followed by an "-ing" form counts: "don't stop to rest" (stop in order to
+    rest) and "runs without stopping" keep their words."""
+    return _STOPPED_MOTION_RE.sub(r"\1", _NEGATED_STOP_RE.sub("", _apostrophes(text)))
+
+
 def split_negated(text: str) -> tuple[str, str]:
     """(text with negated words left out, the negated words): "doesn't run, she sits" ->
     ("she sits", "doesn't run"). A negation runs to the end of its clause."""
     kept: list[str] = []
     negated: list[str] = []
-    for clause in _CLAUSE_RE.split(text.replace("\u2019", "'").replace("\u02bc", "'")):
+    for clause in _CLAUSE_RE.split(_apostrophes(text)):
         tokens = tokenise(clause)
         for i, tok in enumerate(tokens):
             if _is_negator(tok):
@@ -246,8 +271,8 @@ def _has_symbols(text: str) -> bool:
 
 
 def read_motion(instr: Instruction, reading: Reading) -> None:
-    motion_text, _ = normalise(instr.motion)
-    free_text, _ = normalise(instr.free_text)
+    motion_text = settle_stops(normalise(instr.motion)[0])
+    free_text = settle_stops(normalise(instr.free_text)[0])
     if motion_text.strip():
         if _read_negated(motion_text, reading):
             return
