@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-JOB_TIMEOUT_MS = 120_000
-
-
-def _with_clips(session, node_id: str) -> list:  # type: ignore[no-untyped-def]
-    return [t for t in session.project.tree.takes_of(node_id) if t.clip_path and t.status.value == "done"]
+from tests.ui.rerolled_takes import done_with_clips, reroll_until
 
 
 def test_a_take_added_while_the_compare_window_is_open_joins_it(make_window, sample_project: Path, qtbot) -> None:
@@ -18,19 +14,14 @@ def test_a_take_added_while_the_compare_window_is_open_joins_it(make_window, sam
     tree = session.project.tree
     leaf = tree.leaves_under(tree.root_id)[0].id
     ws.select(leaf, center=False)
-    for _ in range(3):
-        ws.reroll(leaf)
-    qtbot.waitUntil(lambda: len(_with_clips(session, leaf)) == 3, timeout=JOB_TIMEOUT_MS)
-    session.settle()
+    reroll_until(ws, session, qtbot, leaf, 3)
     compare = ws.compare_takes()
     assert compare is not None and len(compare.columns) == 3
     selected = session.project.tree.node(leaf).selected_take_id
 
-    ws.reroll(leaf)
-    qtbot.waitUntil(lambda: len(_with_clips(session, leaf)) == 4, timeout=JOB_TIMEOUT_MS)
-    session.settle()
+    reroll_until(ws, session, qtbot, leaf, 4)
     qtbot.waitUntil(lambda: len(compare.columns) == 4, timeout=5000)
-    takes = _with_clips(session, leaf)
+    takes = done_with_clips(session, leaf)
     assert [c.take.id for c in compare.columns] == [t.id for t in takes]
     assert [c.number for c in compare.columns] == [1, 2, 3, 4]
     marked = [c.take.id for c in compare.columns if c.caption.text().find("selected") >= 0]

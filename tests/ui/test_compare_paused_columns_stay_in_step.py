@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-JOB_TIMEOUT_MS = 120_000
-
-
-def _with_clips(session, node_id: str) -> list:  # type: ignore[no-untyped-def]
-    return [t for t in session.project.tree.takes_of(node_id) if t.clip_path and t.status.value == "done"]
+from tests.ui.rerolled_takes import reroll_until
 
 
 def test_a_take_that_joins_a_paused_compare_window_shows_the_paused_frame(make_window, sample_project: Path,
@@ -21,10 +17,7 @@ def test_a_take_that_joins_a_paused_compare_window_shows_the_paused_frame(make_w
     tree = session.project.tree
     leaf = tree.leaves_under(tree.root_id)[0].id
     ws.select(leaf, center=False)
-    for _ in range(2):
-        ws.reroll(leaf)
-    qtbot.waitUntil(lambda: len(_with_clips(session, leaf)) == 2, timeout=JOB_TIMEOUT_MS)
-    session.settle()
+    reroll_until(ws, session, qtbot, leaf, 2)
     compare = ws.compare_takes()
     assert compare is not None and len(compare.columns) == 2
     qtbot.waitUntil(lambda: all(c.player.frame_count for c in compare.columns), timeout=10_000)
@@ -32,9 +25,7 @@ def test_a_take_that_joins_a_paused_compare_window_shows_the_paused_frame(make_w
     compare.seek(3)
     assert compare.frames() == [3, 3]
 
-    ws.reroll(leaf)
-    qtbot.waitUntil(lambda: len(_with_clips(session, leaf)) == 3, timeout=JOB_TIMEOUT_MS)
-    session.settle()
+    reroll_until(ws, session, qtbot, leaf, 3)
     qtbot.waitUntil(lambda: len(compare.columns) == 3 and all(c.player.frame_count for c in compare.columns),
                     timeout=10_000)
     qtbot.wait(100)  # what the window does once a clip has loaded
