@@ -176,7 +176,7 @@ def test_the_shipped_model_is_the_one_its_training_config_builds() -> None:
 
     manifest = weights.read_manifest(SHIPPED)
     shipped_config = weights.model_config(manifest, SHIPPED)
-    recipe = load_train_config(named_config("h200_latent8"))
+    recipe = load_train_config(named_config("h200_adversary"))
     assert manifest["training"]["config"]["name"] == recipe.name
     # the vocabulary size and the latents' scale are measured by a run, not set in a config; the
     # critic's widths are listed by the export that carries it (the config's critic recipe has them)
