@@ -171,12 +171,11 @@ def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[Engi
     weights file the loader would refuse is one: see ``requirements.check_files``)."""
     found: list[EngineReport] = []
     for info in registry.infos():
-        folder = config.engine_folder(info.name)
-        files = tuple(str(folder / f.path) for f in info.checkpoints)
         reasons = tuple(registry.check(info.name, config))
+        folder = config.engine_folder(info.name)
         found.append(EngineReport(
             name=info.name, label=info.label, version=info.version, available=not reasons, reasons=reasons,
-            folder=str(folder), files=files, license=info.license,
+            folder=str(folder), files=tuple(str(folder / f.path) for f in info.checkpoints), license=info.license,
         ))
     return tuple(found)
 

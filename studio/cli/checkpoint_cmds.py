@@ -192,13 +192,11 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
     ok = all(row["present"] for row in rows) and not damaged
     if args.json:
         extra = {} if release is None else {"release": release[0], "convert_command": release[1]}
-        found = [{"path": path, "message": message} for path, message in damaged.items()]
-        print(json.dumps({"engine": catalog.NAME, "files": rows, "damaged": found, "ok": ok} | extra, indent=1))
+        print(json.dumps({"engine": catalog.NAME, "files": rows, "damaged": _damaged_json(damaged), "ok": ok} | extra,
+                         indent=1))
         return 0 if ok else EXIT_NOT_READY
-    if damaged:
-        print("Damaged files (the engine can't load them; copy or convert them again):")
-        for message in damaged.values():
-            print(f"  DAMAGED {printable(message)}")
+    for line in _damaged_lines(damaged):
+        print(line)
     if release is not None:
         print(f"Release files under {printable(str(args.source))}:")
         for part in release[0]:
@@ -251,15 +249,25 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     damaged = _damaged_files(report)
     report = replace(report, complete=_undamaged_characters(report, damaged))
     if args.json:
-        found = [{"path": path, "message": message} for path, message in damaged.items()]
-        print(json.dumps(asdict(report) | {"damaged": found, "ok": report.ok}, indent=1, default=str))
+        print(json.dumps(asdict(report) | {"damaged": _damaged_json(damaged), "ok": report.ok}, indent=1,
+                         default=str))
     else:
         lines = format_report(report, shown=printable).split("\n")
-        if damaged:  # before the verdict, its last line
-            lines[-1:-1] = ["Damaged files (the engine can't load them; copy or convert them again):",
-                            *(f"  DAMAGED {printable(message)}" for message in damaged.values())]
+        lines[-1:-1] = _damaged_lines(damaged)  # before the verdict, its last line
         print("\n".join(printable(line) for line in lines))
     return 0 if report.ok else EXIT_NOT_READY
+
+
+def _damaged_lines(damaged: dict[str, str]) -> list[str]:
+    """The report's lines for the damaged files (none when there are none)."""
+    if not damaged:
+        return []
+    return ["Damaged files (the engine can't load them; copy or convert them again):",
+            *(f"  DAMAGED {printable(message)}" for message in damaged.values())]
+
+
+def _damaged_json(damaged: dict[str, str]) -> list[dict[str, str]]:
+    return [{"path": path, "message": message} for path, message in damaged.items()]
 
 
 def _damaged_files(report: CheckpointReport) -> dict[str, str]:

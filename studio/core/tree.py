@@ -17,15 +17,15 @@ class TreeError(ValueError):
     """A patch or query that would break the tree's structure."""
 
 
+ORDERED_KINDS = (EntityKind.CAST, EntityKind.LOCATION)
+"""The tables whose order means something: the cast's order (the first member is a new turn's
+default character, and the Start and Cast panels list them so), and the places'."""
+
+
 def _kept_in_place(key: EntityKey, other: Entity | None) -> bool:
-    """Whether a cast member or location at ``key`` is edited where it stands: its table's
-    order is the cast's order (the first member is a new turn's default character, and the
-    Start and Cast panels list them so), and a rename used to move it to the end."""
-    return other is not None and key[0] in (EntityKind.CAST, EntityKind.LOCATION)
-
-
-_ORDERED_KINDS = (EntityKind.CAST, EntityKind.LOCATION)
-"""The tables whose order means something (the cast's order: see :func:`_kept_in_place`)."""
+    """Whether a cast member or location at ``key`` is edited where it stands (a rename used
+    to move it to the end)."""
+    return other is not None and key[0] in ORDERED_KINDS
 
 
 class StoryTree:
@@ -129,7 +129,7 @@ class StoryTree:
                 self._takes_of[new.node_id].sort(key=lambda i: (self.takes[i].created_at, i))
         for parent in resort:
             self._children[parent].sort(key=self._sibling_key)
-        for kind in _ORDERED_KINDS:
+        for kind in ORDERED_KINDS:
             self._place_inserted(kind, patch, before)
         self._state_cache.clear()
         self._acting_cache.clear()
@@ -140,8 +140,8 @@ class StoryTree:
         each one ``patch`` removes followed by the member that followed it (unchanged), so
         that applying the reverse puts the removed member back where it stood (see
         :meth:`_place_inserted`) rather than at the end of the cast."""
-        reverse = {key: old for key, old in before.items() if key[0] not in _ORDERED_KINDS}
-        for kind in _ORDERED_KINDS:
+        reverse = {key: old for key, old in before.items() if key[0] not in ORDERED_KINDS}
+        for kind in ORDERED_KINDS:
             table, follows_removed = self._table(kind), False
             for ident, entity in table.items():
                 key = (kind, ident)

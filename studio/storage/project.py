@@ -27,7 +27,7 @@ from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
 from studio.core.text import is_control
-from studio.core.tree import StoryTree, TreeError
+from studio.core.tree import ORDERED_KINDS, StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
 from studio.storage.database import Database, UnfinishedChangeError, inspect_database
 from studio.storage.errors import (
@@ -177,9 +177,6 @@ def refuse_inside_project(path: Path, what: str) -> None:
                                hint="Choose a place outside every project folder (projects can't be nested).")
 
 
-_ORDERED_KINDS = (EntityKind.CAST, EntityKind.LOCATION)
-
-
 def _orders_after(tree: StoryTree, patch: Patch) -> dict[str, list[str]]:
     """For each ordered table ``patch`` touches (:data:`~studio.storage.rows.ORDERED_TABLES`),
     its ids in the order ``tree`` (the tree before the patch: the document writes a patch
@@ -187,14 +184,14 @@ def _orders_after(tree: StoryTree, patch: Patch) -> dict[str, list[str]]:
     database keeps the order a reopened project shows. The tree's own rules place them (an
     edit stays where it stands, an undone removal goes back where it stood), applied to a
     tree of the cast and locations alone: cheap, and the rarely touched tables only."""
-    kinds = {key[0] for key in patch} & set(_ORDERED_KINDS)
+    kinds = {key[0] for key in patch} & set(ORDERED_KINDS)
     if not kinds:
         return {}
     small = StoryTree()
     small.cast, small.locations = dict(tree.cast), dict(tree.locations)
     small.apply_patch({key: entity for key, entity in patch.items() if key[0] in kinds})
     orders = {EntityKind.CAST: list(small.cast), EntityKind.LOCATION: list(small.locations)}
-    return {TABLES[kind]: orders[kind] for kind in _ORDERED_KINDS if kind in kinds}
+    return {TABLES[kind]: orders[kind] for kind in ORDERED_KINDS if kind in kinds}
 
 
 def normalise_project_path(path: str | os.PathLike[str]) -> Path:

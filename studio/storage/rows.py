@@ -30,6 +30,7 @@ from studio.core.story import (
     StoryFields,
     check_duration,
 )
+from studio.core.tree import ORDERED_KINDS
 
 _INSTRUCTION_FIELDS = ("character", "motion", "adverb", "background", "time_of_day", "camera", "free_text")
 
@@ -362,7 +363,7 @@ TABLES: dict[EntityKind, str] = {
     EntityKind.CAST: "cast_members",
     EntityKind.LOCATION: "locations",
 }
-ORDERED_TABLES = frozenset({TABLES[EntityKind.CAST], TABLES[EntityKind.LOCATION]})
+ORDERED_TABLES = frozenset(TABLES[kind] for kind in ORDERED_KINDS)
 """Tables whose order is the story's: the cast's order (its first member is a new turn's
 default character; the Start and Cast panels list it so) and the locations'. Their rows are
 kept in that order by rowid (:meth:`~studio.storage.database.Database.write_patch` is given
