@@ -61,6 +61,14 @@ def tokenise(text: str) -> list[str]:
     return [w.replace("'s", "") for w in words]
 
 
+def word_spans(text: str) -> list[tuple[str, int, int]]:
+    """The words :func:`tokenise` finds in ``text``, each with where it starts and ends.
+
+    ``text`` must already be normalised (:func:`normalise`): the positions are in it, so that
+    a caller can take words out of the text and read the rest as written."""
+    return [(m.group().replace("'s", ""), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+
+
 def _candidates(word: str) -> list[str]:
     out: list[str] = []
     if word.endswith("ies") and len(word) > 4:

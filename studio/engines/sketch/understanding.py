@@ -18,7 +18,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from studio.core.instruction import TIME_WORDS, Instruction
-from studio.engines.sketch.text import MAX_ANALYSED_CHARS, STOPWORDS, lemmas, normalise, tokenise
+from studio.engines.sketch.text import (
+    MAX_ANALYSED_CHARS,
+    STOPWORDS,
+    lemmas,
+    lemmatise,
+    normalise,
+    tokenise,
+    word_spans,
+)
 from studio.engines.sketch.vocabulary import (
     ADVERB_LEVELS,
     CAMERA_PHRASES,
@@ -142,6 +150,65 @@ def _single_word_phrases(phrases: list[tuple[str, tuple[str, ...]]]) -> dict[str
 
 _MOTION_WORDS = _single_word_phrases(_MOTION_PHRASES)
 _LOCATION_WORDS = _single_word_phrases(_LOCATION_PHRASES)
+
+_NAME_GAP_RE = re.compile(r"[\s\-\u2010-\u2015]*")
+"""What may stand between the words of a place name as written ("bus stop", "bus-stop"):
+punctuation ends it ("studies, room by room" names no study room)."""
+
+
+def _name_words(name: str) -> tuple[str, ...]:
+    """A place name's words (lemmas) as a text writes them, without the stopwords around it
+    ("The Old Mill" -> old mill); those inside stay ("tea of the moon")."""
+    words = lemmas(name, KNOWN_WORDS)
+    while words and words[0] in STOPWORDS:
+        words.pop(0)
+    while words and words[-1] in STOPWORDS:
+        words.pop()
+    return tuple(words)
+
+
+def _compound(words: tuple[str, ...]) -> bool:
+    return sum(w not in STOPWORDS for w in words) > 1
+
+
+_PLACE_NAMES: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys(
+    words for loc in LOCATIONS for phrase in loc.phrases if _compound(words := _name_words(phrase))))
+"""The built-in place names (and aliases) of more than one word: "bus stop", "study room", "tea house"..."""
+
+
+def _place_name_at(text: str, spans: Sequence[tuple[str, int, int]], words: Sequence[str], start: int,
+                   names: Iterable[tuple[str, ...]]) -> int:
+    """How many words the longest of ``names`` written at word ``start`` takes (0: none is)."""
+    longest = 0
+    for name in names:
+        end = start + len(name)
+        if len(name) > longest and tuple(words[start:end]) == name and all(
+                _NAME_GAP_RE.fullmatch(text[spans[i][2]:spans[i + 1][1]]) for i in range(start, end - 1)):
+            longest = len(name)
+    return longest
+
+
+def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
+    """``text`` (normalised) with the place names of more than one word taken out, built-in
+    ones and their aliases and the project's ``user_locations``, so that the motion is read
+    from the rest: a place is not a motion ("laughs at the bus stop" names no stop, "at the
+    study room" no studying), while a motion word elsewhere still counts ("stops at the bus
+    stop" is a stop). Names of one word stay: such a word can be a motion ("wave", "train",
+    which are not read as places either) or part of one ("go to bed", "lie on the grass")."""
+    names = _PLACE_NAMES + tuple(named for name in user_locations if _compound(named := _name_words(name)))
+    spans = word_spans(text)
+    words = [lemmatise(word, KNOWN_WORDS) for word, _, _ in spans]
+    parts: list[str] = []
+    kept_from, i = 0, 0
+    while i < len(spans):
+        taken = _place_name_at(text, spans, words, i, names)
+        if taken:
+            parts.append(text[kept_from:spans[i][1]])
+            kept_from = spans[i + taken - 1][2]
+            i += taken
+        else:
+            i += 1
+    return " ".join([*parts, text[kept_from:]]) if parts else text
 
 
 def _nearest_motion(words: list[str]) -> tuple[MotionSpec, bool]:
@@ -270,10 +337,15 @@ def _has_symbols(text: str) -> bool:
     return any(unicodedata.category(ch)[0] in "LNS" for ch in text)
 
 
-def read_motion(instr: Instruction, reading: Reading) -> None:
-    motion_text = settle_stops(normalise(instr.motion)[0])
-    free_text = settle_stops(normalise(instr.free_text)[0])
-    if motion_text.strip():
+def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[str] = ()) -> None:
+    """The motion (``reading.motion``) of ``instr``: its Motion field, else its free text, read
+    without the place names in them (``user_locations``: the project's) and the stops that end
+    a motion."""
+    motion_given = normalise(instr.motion)[0]
+    placeless = without_place_names(motion_given, user_locations)
+    motion_text = settle_stops(placeless)
+    free_text = settle_stops(without_place_names(normalise(instr.free_text)[0], user_locations))
+    if motion_given.strip():
         if _read_negated(motion_text, reading):
             return
         words = _content(motion_text)
@@ -285,7 +357,9 @@ def read_motion(instr: Instruction, reading: Reading) -> None:
         leftovers = [w for w in words if w not in ADVERB_LEVELS]
         if not leftovers or all(w in NO_MOTION_WORDS or _is_negator(w) for w in leftovers):
             reading.motion = IDLE
-            if not words and _has_symbols(instr.motion):
+            if not words and placeless != motion_given:  # "Motion: bus stop"
+                reading.warnings.append(f"'{_quote(instr.motion)}' names a place, not a motion, shown as 'idle'")
+            elif not words and _has_symbols(instr.motion):
                 reading.warnings.append(f"'{_quote(instr.motion)}' unknown, shown as 'idle'")
             elif words and not leftovers:  # "Motion: quickly": how, but not what (a "none" says so)
                 written = " ".join(part for part in (instr.adverb, instr.motion) if part.strip())
@@ -447,7 +521,7 @@ def read_instruction(instr: Instruction, user_locations: Sequence[str] = ()) -> 
         reading.warnings.append(
             f"instruction is {len(instr.raw):,} characters long; only the first {MAX_ANALYSED_CHARS} characters "
             "of each part were read")
-    read_motion(instr, reading)
+    read_motion(instr, reading, user_locations)
     read_level(instr, reading)
     read_location(instr, reading, user_locations)
     read_time(instr, reading)
