@@ -319,6 +319,6 @@ def parse_instruction(text: str) -> Instruction:
         background=background,
         time_of_day=time,
         camera=values.get("camera", "").lower(),
-        free_text=" ".join(free),
+        free_text="; ".join(free),
         extra=tuple(extra),
     )

@@ -130,3 +130,15 @@ def test_japanese_field_names():
     assert parse_instruction("彼女は言った：こんにちは").free_text == "彼女は言った：こんにちは"  # not a field name
     with pytest.raises(InstructionError, match="gives its character twice"):
         validate_instruction_text("キャラクター: 美咲; Character: Mei")
+
+
+def test_free_text_keeps_the_clause_boundaries_it_was_split_at():
+    """Semicolons and line breaks end a part; free text joined back with bare spaces ran one
+    clause into the next, so a negation reached past its own ("doesn't run; she laughs" was idle)."""
+    from studio.engines.sketch.understanding import read_instruction
+
+    assert parse_instruction("Qiqi doesn't run; she laughs").free_text == "Qiqi doesn't run; she laughs"
+    assert parse_instruction("Qiqi waits\nthen she laughs").free_text == "Qiqi waits; then she laughs"
+    assert parse_instruction("Character: Qiqi; she is late; Motion: run").free_text == "she is late"
+    reading = read_instruction(parse_instruction("Qiqi doesn't run; she laughs"))
+    assert reading.motion.name == "laugh" and reading.warnings == []
