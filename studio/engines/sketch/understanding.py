@@ -211,6 +211,21 @@ def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
     return " ".join([*parts, text[kept_from:]]) if parts else text
 
 
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "my", "his", "her", "their", "our", "your", "its"})
+
+
+def _hint_words(text: str) -> list[str]:
+    """The words of ``text`` that have a stand-in motion (``UNKNOWN_MOTION_HINTS``), but not a
+    place's name written as a noun ("at the shop" is where, not "shops"; "Qiqi shops" still is)."""
+    found: list[str] = []
+    before = ""
+    for word in lemmas(text, KNOWN_WORDS):
+        if word in UNKNOWN_MOTION_HINTS and not (word in _LOCATION_WORDS and before in _DETERMINERS):
+            found.append(word)
+        before = word
+    return found
+
+
 def _nearest_motion(words: list[str]) -> tuple[MotionSpec, bool]:
     """A stand-in for words that name no motion; second value: found something close."""
     for w in words:
@@ -378,7 +393,7 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
             reading.motion = MOTION_BY_NAME[match.name]
             _note_left_out(words, reading)
             return
-        hinted = [w for w in words if w in UNKNOWN_MOTION_HINTS]
+        hinted = _hint_words(free_text)
         if hinted:
             reading.motion = MOTION_BY_NAME[UNKNOWN_MOTION_HINTS[hinted[0]]]
             reading.warnings.append(f"'{hinted[0]}' unknown, shown as '{reading.motion.name}'")

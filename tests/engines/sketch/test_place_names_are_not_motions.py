@@ -129,3 +129,15 @@ def test_the_drawn_take_shows_the_motion_without_a_warning() -> None:
     pred = predict(SketchEngine(), "Qiqi laughs at the bus stop", settings=SMALL)
     assert (pred.conditioning["motion"], pred.conditioning["scene"]) == ("laugh", "station")
     assert pred.warnings == ()
+
+
+def test_a_one_word_place_written_as_a_noun_is_no_stand_in_motion() -> None:
+    """"shop" is the bakery's name and the stand-in word for walking ("Qiqi shops"); after an
+    article it is the place, so the line names no motion at all."""
+    at_the_shop = read_instruction(parse_instruction("Qiqi is at the shop"))
+    assert at_the_shop.motion.name == "idle" and at_the_shop.location == "bakery"
+    assert not any("'shop' unknown" in w for w in at_the_shop.warnings)
+    shops = read_instruction(parse_instruction("Qiqi shops"))
+    assert shops.motion.name == "walk" and "'shop' unknown, shown as 'walk'" in shops.warnings
+    phone = read_instruction(parse_instruction("Qiqi is on the phone"))  # not a place: the stand-in stays
+    assert phone.motion.name == "talk"
