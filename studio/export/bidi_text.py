@@ -104,11 +104,26 @@ def _reshaper() -> Any:
         "delete_harakat": False, "use_unshaped_instead_of_isolated": True, "ARABIC LIGATURE ALLAH": False})
 
 
+ZWJ = "\u200d"
+TATWEEL = "\u0640"
+
+
 def shape_arabic(text: str) -> str:
-    """``text`` (logical order) with its Arabic letters in their joined presentation forms."""
+    """``text`` (logical order) with its Arabic letters in their joined presentation forms.
+
+    The reshaper drops every zero width joiner from its output but finds the lam-alef
+    ligatures by their place in its input, so after a ZWJ (one joining an emoji, 👩‍👧, or
+    one after a letter) it merged the wrong letters ("سلام" lost its last letter) or failed
+    with an IndexError that stopped the export. A ZWJ goes through as a tatweel, which joins
+    as a ZWJ does and is kept, and is put back after: the k-th tatweel out is the k-th in
+    (no ligature the reshaper makes holds one once the vowel signs are set aside)."""
     if not any(unicodedata.bidirectional(char) == "AL" for char in text):
         return text
-    return str(_reshaper().reshape(text))
+    shaped = str(_reshaper().reshape(text.replace(ZWJ, TATWEEL)))
+    if ZWJ not in text:
+        return shaped
+    was_joiner = iter([char == ZWJ for char in text if char in (ZWJ, TATWEEL)])
+    return "".join(ZWJ if char == TATWEEL and next(was_joiner, False) else char for char in shaped)
 
 
 def _emoji_sequences(text: str) -> list[tuple[int, int]]:

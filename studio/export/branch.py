@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.core.instruction import Instruction
 from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateDeltas
 from studio.core.story import DialogueLine, StoryFields
 from studio.core.tree import StoryTree, TreeError
-from studio.export.errors import ExportError
+from studio.export.errors import REMAKE_CLIP_HINT, ExportError
 from studio.storage import Project, UnsafePathError
 
 MAX_LABEL_CHARS = 40
@@ -102,14 +103,29 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
         raise ExportError(f"The branch can't be exported: {label}: {error.message}") from None
     if not clip.is_file():
         raise ExportError(f"The branch can't be exported: the clip of {label} is missing ({clip}).",
-                          hint="Re-roll the turn to make its clip again.")
+                          hint=REMAKE_CLIP_HINT)
     if poster is not None and not poster.is_file():
         poster = None  # the sheet falls back to the clip's first frame
     character = clean_text(tree.acting_character(node.id)).strip()
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
-                action=clean_text(describe_action(node.instruction, character)).strip(),
+                action=clean_text(action_sentence(node.instruction, character)).strip(),
                 story=_clean_story(node.story), stale=take.stale)
+
+
+def action_sentence(instruction: Instruction, character: str) -> str:
+    """What happens in the turn as a sentence, for captions, subtitles, markers and sheets;
+    never the instruction's field syntax.
+
+    :func:`~studio.core.sentence.describe_action` has nothing to say of fields that name
+    no motion, place or free text ("Character: Yuzu", "Character: Qiqi; Motion: ;
+    Background: ."), and the export then showed the instruction as written, field names
+    and all. Such a turn reads as its acting character's name ("Yuzu.")."""
+    action = describe_action(instruction, character)
+    if action or not instruction.fields():
+        return action
+    who = " ".join((instruction.character or character).split())
+    return f"{who}." if who else ""
 
 
 GENERATE_ONE = "Generate it (or select a finished take), then export again."

@@ -20,7 +20,7 @@ from studio.export.drawing import (
     render_card,
     state_patch,
 )
-from studio.export.errors import ExportError, as_sentence
+from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
@@ -68,7 +68,7 @@ def decode_turn(turn: Turn, size: tuple[int, int], source_size: tuple[int, int])
 
 def _undecodable(turn: Turn, reason: str) -> ExportError:
     return ExportError(f"The clip of {turn.label} can't be decoded: {as_sentence(reason.rstrip('.'))}",
-                       hint="Re-roll the turn to make its clip again.")
+                       hint=REMAKE_CLIP_HINT)
 
 
 def blend(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:

@@ -9,6 +9,9 @@ from studio.core.errors import StudioError
 
 DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})
 
+REMAKE_CLIP_HINT = "Re-roll the turn to make its clip again."
+"""The hint of every export stopped by a turn's missing or unreadable clip, whatever format."""
+
 
 class ExportError(StudioError):
     """An export that can't be made: a bad branch, bad options, or a destination we can't write."""

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch, Turn
-from studio.export.errors import ExportError, as_sentence
+from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.options import ExportOptions
 from studio.export.timeline import Timeline, output_frames, plan_timeline, seconds_to_frames
 from studio.storage.ffmpeg import MediaError, StreamInfo, exact_fps, probe
@@ -30,7 +30,7 @@ def _probe_turn(turn: Turn) -> StreamInfo:
         return probe(turn.clip)
     except MediaError as error:
         raise ExportError(f"The clip of {turn.label} can't be read: {as_sentence(error.message)}",
-                          hint="Re-roll the turn to make its clip again.") from None
+                          hint=REMAKE_CLIP_HINT) from None
 
 
 def turn_frames(turn: Turn, info: StreamInfo, fps: Fraction) -> int:

@@ -9,7 +9,7 @@ from PIL import Image
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch, Turn
-from studio.export.errors import ExportError, as_sentence
+from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.options import (
     ExportFormat,
     ExportOptions,
@@ -91,5 +91,6 @@ def poster_image(turn: Turn) -> Image.Image:
             frames.close()
     except (MediaError, StopIteration, OSError) as error:
         message = error.message if isinstance(error, MediaError) else str(error) or "it holds no frames"
-        raise ExportError(f"The clip of {turn.label} can't be read: {as_sentence(message)}") from None
+        raise ExportError(f"The clip of {turn.label} can't be read: {as_sentence(message)}",
+                          hint=REMAKE_CLIP_HINT) from None
     return Image.fromarray(first.copy())

@@ -151,15 +151,43 @@ class TextBlock:
     style: TextStyle = TextStyle.REGULAR
     colour: Colour = INK
     label_colour: Colour = MUTED
+    label_tail: str = ""
+    """What follows ``label`` and stays whole when the label is too long for its line: the
+    label is then cut ("AVERYLONGN… STATE", not "AVERYLONGNAME…", which no longer said what
+    the block is)."""
+
+    @property
+    def full_label(self) -> str:
+        return self.label + self.label_tail
 
 
-def turn_heading(turn: Turn) -> str:
+def turn_heading(turn: Turn, character: str | None = None) -> str:
+    """``Turn 3 · Qiqi · 3.5 s``; ``character`` in place of the turn's own (a shortened name)."""
     parts = [f"Turn {turn.number}"]
-    if turn.character:
-        parts.append(turn.character)
+    name = turn.character if character is None else character
+    if name:
+        parts.append(name)
     if turn.duration is not None:
         parts.append(f"{turn.duration:g} s")
     return " · ".join(parts)
+
+
+def fit_around(name: str, compose: Callable[[str], str], measure: Callable[[str], float], width: float) -> str:
+    """``compose(name)`` on one line of ``width``, ``name`` cut (with "…") first so that the
+    rest of the line stays whole: cutting the whole line at its last word that fits left a long
+    name out altogether, and what followed it ("Turn 1 ·…" for "Turn 1 · NAME · 3.5 s")."""
+    whole = compose(name)
+    if not name or measure(whole) <= width:
+        return fit_line(whole, measure, width)
+    room = width - measure(compose("\u2026")) + measure("\u2026")
+    short = fit_line(name, measure, room) if room > 0 else ""
+    return fit_line(compose(short or "\u2026"), measure, width)
+
+
+def fitted_heading(turn: Turn, measure: Callable[[str], float], width: float) -> str:
+    """The heading on one line of ``width``: the character's name is cut before the turn's
+    number or duration."""
+    return fit_around(turn.character, lambda name: turn_heading(turn, name), measure, width)
 
 
 def state_line(turn: Turn) -> str:
@@ -179,8 +207,8 @@ def turn_blocks(turn: Turn) -> tuple[list[TextBlock], list[TextBlock]]:
     seen = [TextBlock("ACTION", turn.action or turn.instruction or "(no instruction)")]
     if turn.story.shot_notes:
         seen.append(TextBlock("SHOT NOTES", turn.story.shot_notes))
-    seen.append(TextBlock(f"{turn.character.upper()} STATE" if turn.character else "STATE", state_line(turn),
-                          colour=MUTED))
+    seen.append(TextBlock(turn.character.upper(), state_line(turn), colour=MUTED,
+                          label_tail=" STATE" if turn.character else "STATE"))
     return heard, seen
 
 
@@ -279,7 +307,8 @@ def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> 
 
 def _wrap(block: TextBlock, size: float, measure: Measure, width: float, max_lines: int = 0) -> _Piece:
     """``block`` wrapped to ``width`` (with ``max_lines``, only that far: see :func:`wrap_text`)."""
-    label = fit_line(block.label, measuring(measure, size * LABEL_SCALE, TextStyle.BOLD), width) if block.label else ""
+    label = fit_around(block.label, lambda name: name + block.label_tail,
+                       measuring(measure, size * LABEL_SCALE, TextStyle.BOLD), width)
     lines = wrap_text(block.text, measuring(measure, size, block.style), width, max_lines=max_lines)
     return _Piece(block, label, tuple(lines))
 
@@ -310,8 +339,7 @@ def _panel(columns: tuple[Rect, ...], turn: Turn, size: float, measure: Measure)
     heading spans both; the first of one)."""
     head_size = size * 1.15
     head_h = head_size * LINE + size * 0.3
-    heading = fit_line(turn_heading(turn), measuring(measure, head_size, TextStyle.BOLD),
-                       columns[-1].right - columns[0].x)
+    heading = fitted_heading(turn, measuring(measure, head_size, TextStyle.BOLD), columns[-1].right - columns[0].x)
     boxes = [Rect(box.x, box.y + head_h, box.w, box.h - head_h) if index == 0 or len(columns) == 2 else box
              for index, box in enumerate(columns)]
     return _Panel(PlacedLine(columns[0].x, columns[0].y, heading, head_size, TextStyle.BOLD, INK), boxes,
@@ -352,7 +380,7 @@ def _grouped(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen
     for box, blocks in zip(panel.boxes, groups, strict=True):
         pieces, used = [], 0.0
         for block in blocks:  # each wrapped only as far as the room left (a line to spare): a long
-            room = int((box.h - used - (label_h if block.label else 0.0)) // line_h)  # text costs no more
+            room = int((box.h - used - (label_h if block.full_label else 0.0)) // line_h)  # text costs no more
             if room < -1:
                 return None
             piece = _wrap(block, size, measure, panel.width, max_lines=room + 2)
