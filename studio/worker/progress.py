@@ -143,11 +143,15 @@ class ProgressTracker:
             self._current = ""
 
     def update(self, stage: str, step: int, total: int, message: str = "") -> ProgressUpdate | None:
-        """Record ``step`` of ``total`` in ``stage``; None if nothing visible changed."""
+        """Record ``step`` of ``total`` in ``stage``; None if nothing visible changed, or if
+        the report is stale (see :meth:`_stale`)."""
         now = time.perf_counter()
+        if self._stale(stage):
+            return None
         if stage not in self._stages:  # a stage no estimate knows of: it costs what it takes
             self._stages[stage] = _Stage(0.0)
-            self._order.append(stage)
+            # loading comes before every stage (an engine process lost while idle loads again)
+            self._order.insert(0 if stage == "load" else len(self._order), stage)
         self._enter(stage, self._last)
         self._last = now
         current = self._stages[stage]
@@ -172,6 +176,14 @@ class ProgressTracker:
             step=int(self._fraction * PROGRESS_SCALE), total=PROGRESS_SCALE, eta_s=left,
             stage=stage, stage_step=step, stage_total=total, message=message,
         )
+
+    def _stale(self, stage: str) -> bool:
+        """Whether a report of ``stage`` arrived out of order: the stage already ended (a
+        later one began, or loading was over). Taken as news it would start the stage
+        again, end the one running now at once, and the estimate would count that one's
+        work as done in no time (the bar jumped ahead, then stood still)."""
+        known = self._stages.get(stage)
+        return known is not None and known.ended is not None and stage != self._current
 
     def _enter(self, stage: str, now: float) -> None:
         """``stage`` runs from ``now`` on: the stages before it ended then."""

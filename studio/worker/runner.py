@@ -43,6 +43,9 @@ from studio.worker.results import jsonable, remove_take_media, verify_media
 log = logging.getLogger(__name__)
 
 NODE_DELETED_MESSAGE = "The turn was deleted while it was being generated; nothing was kept."
+NODE_DELETED_BEFORE_MESSAGE = "The turn was deleted before its job started; nothing was generated."
+"""A queued job whose turn was deleted (it is cancelled when its turn comes up, so that an
+undone delete still generates it)."""
 CANCELLED_MESSAGE = "Cancelled."
 
 TaskFunction = Callable[[Callable[[Progress], None], Callable[[], bool]], Any]
@@ -112,6 +115,7 @@ class GenerateRunner:
         parent_take_id = ""
         instruction_raw = ""
         engine_version = ""
+        generating = False
 
         def cancelled() -> bool:
             return is_cancelled() or not self._node_exists(node_id)
@@ -136,6 +140,7 @@ class GenerateRunner:
             # the host writes the take's files by path: a folder moved or deleted since the
             # project was opened is refused now, not after a whole generation
             self.project.check_in_place("generate a take")
+            generating = True
             result = self.host.execute(host_job, listener, cancelled)
             engine_version = result.engine_version
             timings.update(result.timings)
@@ -163,13 +168,11 @@ class GenerateRunner:
             if not cancelled():
                 log.warning("job %s goes back to the queue: %s", job.id, lost.message)
                 return Outcome(JobStatus.QUEUED, message=lost.message, hint=lost.hint, timings=timings)
-            gone = not self._node_exists(node_id)
-            return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE if gone else CANCELLED_MESSAGE,
+            return Outcome(JobStatus.CANCELLED, message=self._cancelled_message(node_id, generating),
                            timings=timings)
         except (Cancelled, NodeGone):
             self._discard_media(take_id)
-            gone = not self._node_exists(node_id)
-            return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE if gone else CANCELLED_MESSAGE,
+            return Outcome(JobStatus.CANCELLED, message=self._cancelled_message(node_id, generating),
                            timings=timings)
         except Exception as error:  # any engine error fails the job, never the worker
             self._discard_media(take_id)
@@ -202,6 +205,13 @@ class GenerateRunner:
                 log.exception("could not record the failed take of job %s", job.id)
             return Outcome(JobStatus.FAILED, take_id=recorded, message=failure.message, hint=failure.hint,
                            out_of_memory=failure.out_of_memory, timings=timings)
+
+    def _cancelled_message(self, node_id: str, generating: bool) -> str:
+        """Why a job ended cancelled: its turn was deleted (before its job started, or while
+        it was being generated), else it was cancelled."""
+        if self._node_exists(node_id):
+            return CANCELLED_MESSAGE
+        return NODE_DELETED_MESSAGE if generating else NODE_DELETED_BEFORE_MESSAGE
 
     def _in_place(self) -> bool:
         """Whether the project folder is still where it was opened. A failed take is not

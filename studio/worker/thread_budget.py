@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from studio.engines.base import EngineConfig
+from studio.engines.config import usable_cores
 
 
 def share_cores(configs: Sequence[EngineConfig], cores: int | None = None) -> list[EngineConfig]:
@@ -19,10 +20,12 @@ def share_cores(configs: Sequence[EngineConfig], cores: int | None = None) -> li
     Every device's engine process runs its own thread pools (torch, OpenMP, BLAS); left to
     themselves, two of them on two cores would each start two threads and fight over the
     cores. A configuration without ``threads`` gets ``cores // devices`` (at least 1);
-    one device alone keeps the engine's own choice."""
+    one device alone keeps the engine's own choice. ``cores`` defaults to the cores this
+    process may run on (:func:`~studio.engines.config.usable_cores`), not the machine's: in
+    a container or under ``taskset`` the devices share the cores they have."""
     if len(configs) < 2:
         return list(configs)
-    budget = max(1, (cores or os.cpu_count() or 1) // len(configs))
+    budget = max(1, (cores or usable_cores()) // len(configs))
     return [config if config.threads is not None else replace(config, threads=budget) for config in configs]
 
 
