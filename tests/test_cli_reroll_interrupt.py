@@ -41,6 +41,9 @@ def test_ctrl_c_during_reroll_branch_lists_what_it_made(tmp_path: Path) -> None:
     assert made and left, "the re-roll was stopped midway"
     assert all(result["kept"] for result in results)
     assert all(Path(result["clip"]).is_file() for result in made)
+    stopped = [result for result in left if result.get("interrupted")]
+    assert len(stopped) == 1 and stopped[0] is left[0], left  # the one running, not those waiting after it
+    assert stopped[0]["error"] == "Stopped by Ctrl+C before its clip was made.", stopped[0]
     assert f"stopped: {len(made)} of {TURNS} turn(s) re-rolled" in err, err
     go_on = f"kamishibai reroll {project} {left[0]['node']}" + (" --branch" if len(left) > 1 else "")
     assert f"`{go_on}` goes on from there." in err, err

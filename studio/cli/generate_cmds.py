@@ -590,6 +590,7 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         _run_now(service, job_ids)
     except KeyboardInterrupt:  # the takes made before it stay: say which, as `play` does
         made[:] = _rerolled(project, service, job_ids)
+        _mark_stopped(service, job_ids, made)
         _show_rerolled(args, made)
         shown.append(True)
         _say_reroll_stopped(args, made)
@@ -602,6 +603,19 @@ def _rerolled(project: Project, service: GenerationService, job_ids: list[str]) 
     for result in results:  # a re-roll adds a take and never removes its turn (a failed take stays listed)
         result["kept"] = result["node"] in project.tree.nodes
     return results
+
+
+def _mark_stopped(service: GenerationService, job_ids: list[str], results: list[dict[str, Any]]) -> None:
+    """The turn whose job Ctrl+C (or SIGTERM) stopped midway says so, as `play`'s stopped turn
+    does: ``interrupted``: true and an error naming the signal (not a bare "Cancelled.", which
+    reads as if someone cancelled it). Jobs that had not started keep their own reason."""
+    from studio.cli import stopped_by  # the package imports this module to build its parser
+    from studio.core.jobs import JobStatus
+
+    for job_id, result in zip(job_ids, results, strict=True):
+        job = service.job(job_id)
+        if job is not None and job.status is JobStatus.CANCELLED and job.started_at:
+            result.update(interrupted=True, error=f"Stopped by {stopped_by()} before its clip was made.")
 
 
 def _show_rerolled(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
