@@ -3,13 +3,18 @@ has neither, one cue with the readable sentence of its action.
 
 A turn's caption stretch (from the cut before it to the cut after it) is shared among its
 cues in proportion to their length, so a long line stays up longer; every cue gets at
-least a little time. The SRT, burned-in captions and OTIO markers all use this one split.
+least a little time. Burned-in captions and OTIO markers use this split (:func:`split_span`).
+The SRT cuts a long cue into cues of two lines (:mod:`studio.export.subtitles`) and shares
+the turn's stretch among all of them the same way, by length, with a longer floor
+(:func:`share_frames`), so its cue times can differ a little from the markers'.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from studio.export.branch import Turn
 
@@ -87,3 +92,39 @@ def merged(cues: list[Cue]) -> Cue:
         return cues[0]
     kind = CueKind.NARRATION if all(c.kind is CueKind.NARRATION for c in cues) else CueKind.DIALOGUE
     return Cue(kind, MERGED_SEPARATOR.join(c.shown for c in cues))
+
+
+def share_frames(weights: list[int], start: int, end: int, minimum: int = 1) -> list[tuple[int, int]]:
+    """Frames ``start..end`` shared among consecutive pieces in proportion to ``weights`` (each
+    at least 1), as ``(first, stop)`` pairs (``stop`` exclusive) that meet, end at ``end`` and
+    are each at least a frame long, so they strictly increase. Needs a frame a piece.
+
+    Each piece gets at least ``minimum`` frames where the span holds that many for every
+    piece; where it does not, at least its share of half the span (so the other half still
+    follows the lengths, and a longer piece still stays up longer). Pieces below the floor
+    get the floor and the rest is shared among the others by weight again (water-filling).
+    The boundaries round the exact cumulative shares half up, which keeps every piece at its
+    whole-frame floor."""
+    frames, count = end - start, len(weights)
+    if count == 0 or frames < count:
+        raise ValueError(f"{count} pieces need at least as many frames, not {frames}")
+    floor = minimum if minimum * count <= frames else max(1, frames // (2 * count))
+    fixed: set[int] = set()
+    while True:
+        free = [index for index in range(count) if index not in fixed]
+        rest = frames - floor * len(fixed)
+        total = sum(weights[index] for index in free)
+        low = {index for index in free if rest * weights[index] < floor * total}
+        if not low or len(low) == len(free):  # the second cannot happen while floor * count <= frames
+            break
+        fixed |= low
+    shares = [Fraction(floor) if index in fixed else Fraction(rest * weights[index], total)
+              for index in range(count)]
+    pairs: list[tuple[int, int]] = []
+    at, used = start, Fraction(0)
+    for index, share in enumerate(shares):
+        used += share
+        stop = end if index == count - 1 else start + math.floor(used + Fraction(1, 2))
+        pairs.append((at, stop))
+        at = stop
+    return pairs

@@ -1,20 +1,28 @@
 """SRT subtitles: each turn's cues (narration in italics, dialogue as ``Speaker: line``, or
 the readable sentence of its action) over the stretch of the episode where the turn shows
-(from the cut before it to the cut after it, see :mod:`studio.export.timeline`), shared
-among its cues as :mod:`studio.export.cues` says."""
+(from the cut before it to the cut after it, see :mod:`studio.export.timeline`).
+
+A cue longer than two lines of :data:`SRT_LINE` columns becomes consecutive cues
+(:func:`srt_pieces`: at sentence ends first, then at clause punctuation, then between
+words, a word wider than a line cut between its characters). The turn's stretch is shared
+among all its pieces by length, each up at least :data:`MIN_SRT_CUE_SECONDS` where the
+turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers keep one cue a
+line, timed as :mod:`studio.export.cues` says."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 import re
 import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
 from studio.export.branch import Branch
-from studio.export.cues import Cue, CueKind, split_span, turn_cues
+from studio.export.cues import MIN_CUE_WEIGHT, Cue, CueKind, TimedCue, share_frames, split_span, turn_cues
 from studio.export.drawing import wide_breaks
-from studio.export.graphemes import is_wide
+from studio.export.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.export.timeline import Timeline
 
 
@@ -47,17 +55,41 @@ def _pieces(word: str) -> list[str]:
     return [word[start:end] for start, end in itertools.pairwise(cuts)]
 
 
-def wrap_columns(text: str, width: int = SRT_LINE) -> list[str]:
+def _hard_cut(piece: str, width: int) -> list[str]:
+    """``piece`` cut into runs of at most ``width`` columns between the characters a reader
+    sees (a character wider than ``width`` alone on its run)."""
+    runs: list[str] = []
+    current, used = "", 0
+    for cluster in grapheme_clusters(piece):
+        needed = display_width(cluster)
+        if current and used + needed > width:
+            runs.append(current)
+            current, used = "", 0
+        current += cluster
+        used += needed
+    return [*runs, current] if current else runs
+
+
+def wrap_columns(text: str, width: int = SRT_LINE, *, break_long_words: bool = False) -> list[str]:
     """Greedy wrap of single-spaced ``text`` into lines of at most ``width`` columns
     (:func:`display_width`), at spaces and between wide characters; a Latin word longer than
-    a line keeps a line of its own, unbroken. Lines joined with their spaces (or nothing,
-    where a break fell between wide characters) give ``text`` back."""
+    a line keeps a line of its own, unbroken, or with ``break_long_words`` starts a line and
+    is cut between its characters (as burned captions cut it, :func:`studio.export.drawing.wrap_text`).
+    Lines joined with their spaces (or nothing, where a break fell between wide characters
+    or inside a long word) give ``text`` back."""
     lines: list[str] = []
     current, used = "", 0
     for word in text.split(" "):
         for at, piece in enumerate(_pieces(word)):
             gap = " " if at == 0 and current else ""
             needed = display_width(piece)
+            if break_long_words and needed > width:
+                if current:
+                    lines.append(current)
+                *full, current = _hard_cut(piece, width)
+                lines.extend(full)
+                used = display_width(current)
+                continue
             if current and used + len(gap) + needed > width:
                 lines.append(current)
                 current, used, gap = "", 0, ""
@@ -78,19 +110,142 @@ ASS_ESCAPES = re.compile(r"(?<=\\)(?=[Nnh])")
 with libass; an invisible word joiner after the backslash keeps them as typed."""
 
 
+SRT_CUE_LINES = 2
+"""Lines a cue holds at most (the same style guides); a longer text takes consecutive cues."""
+
+MIN_SRT_CUE_SECONDS = Fraction(5, 6)
+"""The least time a cue stays up where its turn has time for it (Netflix's timed-text style
+guide: 5/6 s, 20 frames at 24 fps), so even a short last piece can be read."""
+
+_CLOSERS = "\"'\u201d\u2019\u00bb)\\]\u300d\u300f\uff09\u3011\u3015\u3009\u300b"
+SENTENCE_END = re.compile(
+    rf"[.!?\u2026\u203c\u2047-\u2049\u061f\u06d4]+[{_CLOSERS}]*(?= )|[\u3002\uff01\uff0e\uff1f]+[{_CLOSERS}]*")
+"""Where a sentence ends: Latin, Arabic (``؟``, ``۔``) and Hebrew end punctuation (and the
+quotes or brackets closing with it) before a space, or Japanese and Chinese end punctuation
+(``。！？``), which needs no space."""
+CLAUSE_END = re.compile(
+    rf"[,;:\u060c\u061b]+[{_CLOSERS}]*(?= )|[\u3001\uff0c\uff1a\uff1b]+[{_CLOSERS}]*| [\u2013\u2014/](?= )")
+"""Where a clause ends: a comma, semicolon or colon (Latin, Arabic ``،`` ``؛``, or
+full-width ``、，：；``), or a spaced dash or slash (merged cues are joined with `` / ``)."""
+
+
+def _fits(text: str) -> bool:
+    return len(wrap_columns(text, break_long_words=True)) <= SRT_CUE_LINES
+
+
+def _word_ends(text: str) -> list[int]:
+    """Every offset of single-spaced ``text`` where a line may end: before each space, where a
+    word may break (next to a wide character) and, in a word wider than a line, between any
+    two of its characters."""
+    ends: list[int] = []
+    at = 0
+    for word in text.split(" "):
+        for piece in _pieces(word):
+            if display_width(piece) > SRT_LINE:
+                ends.extend(at + start for start in cluster_starts(piece))
+            at += len(piece)
+            ends.append(at)
+        at += 1  # the space
+    return ends
+
+
+def _farthest_fitting(text: str, start: int, ends: list[int], columns: list[int], least: int = 0) -> int | None:
+    """The farthest of ``ends`` after ``start`` where ``text[start:end]`` still fits a cue and
+    takes at least ``least`` columns, or None. Ends are tried in order until one no longer
+    fits (a longer text never wraps to fewer lines); ``columns`` (the columns before each
+    offset) turns away at once a stretch wider than a cue's lines and the spaces between them
+    could hold, so a long text without a break is not wrapped again for every cue."""
+    room = SRT_CUE_LINES * SRT_LINE + SRT_CUE_LINES - 1
+    found = None
+    for index in range(bisect.bisect_right(ends, start), len(ends)):
+        end = ends[index]
+        width = columns[end] - columns[start]
+        if width > room or not _fits(text[start:end]):
+            break
+        if width >= least:
+            found = end
+    return found
+
+
+def _chunk_bounds(text: str) -> list[tuple[int, int]]:
+    """Single-spaced ``text`` cut into consecutive stretches that each wrap to at most
+    :data:`SRT_CUE_LINES` lines, as ``(start, end)``: each as long as it may be when it ends
+    at a sentence end; else at a clause end, if that fills at least half a line (so a
+    speaker's ``Qiqi:`` or a short ``Well,`` is not a cue of its own); else between words."""
+    levels = [(sorted({*ends, len(text)}), least) for ends, least in (
+        ([match.end() for match in SENTENCE_END.finditer(text)], 0),
+        ([match.end() for match in CLAUSE_END.finditer(text)], SRT_LINE // 2),
+        (_word_ends(text), 0))]
+    columns = list(itertools.accumulate((display_width(char) for char in text), initial=0))
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < len(text):
+        end = None
+        for ends, least in levels:
+            end = _farthest_fitting(text, start, ends, columns, least)
+            if end is not None:
+                break
+        if end is None:  # a single character wider than two lines: a cue of its own
+            end = start + len(grapheme_clusters(text[start:])[0])
+        bounds.append((start, end))
+        start = end + (1 if text[end:end + 1] == " " else 0)
+    return bounds
+
+
+def srt_pieces(cue: Cue, most: int | None = None) -> list[Cue]:
+    """``cue`` as the SRT shows it: one cue, or, when its text wraps to more than
+    :data:`SRT_CUE_LINES` lines, consecutive cues of the same kind that each fit (see
+    :func:`_chunk_bounds`; the speaker's name leads the first). Read in order (joined with a
+    space where the text had one) they give the text back. With ``most`` and more pieces
+    than that, neighbouring pieces share one, so none is lost where time is short."""
+    text = " ".join(cue.shown.split())
+    if not text:
+        return []
+    bounds = _chunk_bounds(text)
+    if most is not None and len(bounds) > most:
+        count = len(bounds)
+        bounds = [(bounds[count * k // most][0], bounds[count * (k + 1) // most - 1][1]) for k in range(most)]
+    if len(bounds) == 1:
+        return [cue]
+    return [Cue(cue.kind, text[start:end]) for start, end in bounds]
+
+
+def srt_cues(cues: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
+    """A turn's SRT cues over frames ``start..end``: every cue's pieces (:func:`srt_pieces`),
+    sharing the frames by length as :func:`studio.export.cues.share_frames` does, each at
+    least ``minimum`` frames where the turn has them. With more pieces than frames, the cues
+    share the frames as the captions do (:func:`studio.export.cues.split_span`) and each
+    cue's pieces its own frames, merged where they must be."""
+    pieces = [piece for cue in cues for piece in srt_pieces(cue)]
+    if not pieces or len(pieces) > end - start:
+        return [timed for shared in split_span(cues, start, end)
+                for timed in _timed(srt_pieces(shared.cue, shared.end - shared.start), shared.start, shared.end,
+                                    minimum)]
+    return _timed(pieces, start, end, minimum)
+
+
+def _timed(pieces: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
+    if not pieces:
+        return []
+    weights = [max(MIN_CUE_WEIGHT, len(piece.shown)) for piece in pieces]
+    return [TimedCue(piece, first, stop)
+            for piece, (first, stop) in zip(pieces, share_frames(weights, start, end, minimum), strict=True)]
+
+
 def srt_cue_text(cue: Cue) -> str:
     text = " ".join(cue.shown.split())
     text = text.translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
-    text = "\n".join(wrap_columns(text)) or text
+    text = "\n".join(wrap_columns(text, break_long_words=True)) or text
     text = ASS_ESCAPES.sub(WORD_JOINER, text)  # after wrapping: the joiner takes no column
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text
 
 
 def srt_text(branch: Branch, timeline: Timeline) -> str:
     blocks: list[str] = []
+    minimum = math.ceil(MIN_SRT_CUE_SECONDS * timeline.fps)
     for span, turn in zip(timeline.turns, branch.turns, strict=True):
-        for timed in split_span(turn_cues(turn), span.shown_from, span.shown_to):
+        for timed in srt_cues(turn_cues(turn), span.shown_from, span.shown_to, minimum):
             start = srt_timestamp(timed.start, timeline.fps)
             end = srt_timestamp(timed.end, timeline.fps)
             blocks.append(f"{len(blocks) + 1}\n{start} --> {end}\n{srt_cue_text(timed.cue)}\n")

@@ -101,6 +101,21 @@ def video_facts(path: Path) -> VideoFacts:
     return VideoFacts(stream[1], stream[2], int(stream[3]), int(stream[4]), float(rate[1]), frames, seconds)
 
 
+def parse_srt(text: str) -> list[tuple[float, float, str]]:
+    """An SRT file's cues in order: start and end in seconds and the text (lines joined by
+    newlines)."""
+    entries: list[tuple[float, float, str]] = []
+    for block in text.strip().split("\n\n"):
+        lines = block.splitlines()
+        match = re.fullmatch(r"(\d+):(\d+):(\d+),(\d+) --> (\d+):(\d+):(\d+),(\d+)", lines[1])
+        assert match, block
+        v = [int(x) for x in match.groups()]
+        start = v[0] * 3600 + v[1] * 60 + v[2] + v[3] / 1000
+        end = v[4] * 3600 + v[5] * 60 + v[6] + v[7] / 1000
+        entries.append((start, end, "\n".join(lines[2:])))
+    return entries
+
+
 def container_duration(path: Path) -> float:
     report = subprocess.run([ffmpeg_exe(), "-hide_banner", "-i", str(path)], capture_output=True, text=True).stderr
     match = re.search(r"Duration: (\d+):(\d+):([\d.]+)", report)

@@ -15,8 +15,7 @@ from studio.export import export_branch
 from studio.export.branch import collect_branch
 from studio.export.storyboard import turn_blocks
 
-from .helpers import COLOURS, Fixture, add_turn
-from .test_srt_otio import parse_srt
+from .helpers import COLOURS, Fixture, add_turn, parse_srt
 
 ONLY_FIELDS = ("Character: Yuzu", "Character: Qiqi; Motion: ; Background: .")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import re
 from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import url2pathname
@@ -14,20 +13,7 @@ import pytest
 from studio.core import AddDialogueLine, SetDuration, SetNarration
 from studio.export import ExportOptions, export_branch
 
-from .helpers import FPS, Fixture, container_duration
-
-
-def parse_srt(text: str) -> list[tuple[float, float, str]]:
-    entries = []
-    for block in text.strip().split("\n\n"):
-        lines = block.splitlines()
-        match = re.fullmatch(r"(\d+):(\d+):(\d+),(\d+) --> (\d+):(\d+):(\d+),(\d+)", lines[1])
-        assert match, block
-        v = [int(x) for x in match.groups()]
-        start = v[0] * 3600 + v[1] * 60 + v[2] + v[3] / 1000
-        end = v[4] * 3600 + v[5] * 60 + v[6] + v[7] / 1000
-        entries.append((start, end, "\n".join(lines[2:])))
-    return entries
+from .helpers import FPS, Fixture, container_duration, parse_srt
 
 
 def test_srt_matches_the_clips(story: Fixture, tmp_path: Path) -> None:
@@ -125,7 +111,7 @@ def test_dialogue_and_narration_reach_the_srt_in_order_within_their_turn(story: 
         assert end == pytest.approx(start)
     assert entries[2][1] - entries[2][0] > entries[1][1] - entries[1][0]  # the long line stays up longer
     # turn 2 lasts 2 s (its clip is 0.75 s, held on its last frame)
-    assert entries[3][:2] == (pytest.approx(first_turn), pytest.approx(first_turn + 2.0))
+    assert entries[3][:2] == pytest.approx((first_turn, first_turn + 2.0))
     assert entries[4][0] == pytest.approx(first_turn + 2.0)
     assert result.duration == pytest.approx(first_turn + 2.0 + story.frames[2] / FPS)
 
