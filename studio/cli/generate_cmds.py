@@ -14,7 +14,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import (
@@ -148,11 +148,38 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     _devices_options(p)
 
 
+def _threads(text: str) -> int:
+    from studio.engines.config import ConfigError, check_threads
+
+    try:
+        return check_threads(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
+def command_line_threads(args: argparse.Namespace, workers: int = 1) -> int | None:
+    """CPU threads for the engines of a generating command with ``workers`` devices:
+    ``--threads``, else every core the studio may use. The window's Automatic keeps a core
+    for itself (all cores but one); on the command line none needs it, and on a 2-core
+    computer one thread is half the speed. With several workers and no ``--threads``, None:
+    they share the cores out (:func:`studio.worker.thread_budget.share_cores`)."""
+    from studio.engines.config import usable_cores
+
+    if getattr(args, "threads", None) is not None:
+        return int(args.threads)
+    return usable_cores() if workers == 1 else None
+
+
 def _devices_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--devices", type=device_spec, metavar="LIST",
                    help="one worker per device, each with its own engine process: cpu,cuda:0,cuda:1 "
                    "(cpu,cpu: two CPU workers); a worker's stages are written predict=cuda:0;decode=cuda:1. "
                    "Overrides --device")
+    p.add_argument("--threads", type=_threads, metavar="N",
+                   help="CPU threads for each engine process (default: every core the studio may use, as no window "
+                   "needs one here; shared out with --devices)")
     p.add_argument("--engine-host", choices=("process", "in-process"),
                    default=os.environ.get(ENGINE_HOST_ENV, "process"),
                    help="run engines in a child process per device (default), or in this process "
@@ -248,10 +275,14 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
     from studio.worker import GenerationService, HostMode
     from studio.worker.device_worker import parse_devices
 
-    devices = parse_devices(args.devices) if getattr(args, "devices", None) else None
-    hosts = HostMode(getattr(args, "engine_host", None) or "process")
     # engines with weights find them where the window does (whatever the working folder), or in --checkpoints
-    config = EngineConfig.parse(args.device, checkpoints=checkpoint_dirs(getattr(args, "checkpoints", None)))
+    folders = checkpoint_dirs(getattr(args, "checkpoints", None))
+    devices = parse_devices(args.devices, checkpoints=folders) if getattr(args, "devices", None) else None
+    threads = command_line_threads(args, len(devices) if devices else 1)
+    if devices and threads is not None:
+        devices = [replace(device, threads=threads) for device in devices]
+    hosts = HostMode(getattr(args, "engine_host", None) or "process")
+    config = EngineConfig.parse(args.device, checkpoints=folders, threads=threads)
     cluster = _cluster_spec(args)
     if cluster is not None:
         print(f"kamishibai: engines run on {cluster.describe()}", file=sys.stderr)
@@ -674,8 +705,6 @@ def _as_recovered(job: Job, tree: StoryTree) -> Job:
     (or failed, with its take's error); any other is interrupted. Shown as interrupted,
     the first would block the jobs after it and ask for a --requeue-interrupted it
     doesn't need."""
-    from dataclasses import replace
-
     from studio.storage.job_store import INTERRUPTED_MESSAGE
     from studio.worker import JobStatus
 
