@@ -164,7 +164,7 @@ class DevicePool:
 
     def idle(self) -> bool:
         """With the queue's ``cond`` held."""
-        if self.running_ids():
+        if self.running_ids() or self.jobs.announcing():
             return False
         if self.jobs.paused:
             return True

@@ -69,6 +69,9 @@ class JobQueue:
         self.results: dict[str, Any] = {}
         self.host_losses: dict[str, int] = {}
         """How often each job's host was lost under it (see :meth:`put_back`)."""
+        self._unannounced: set[str] = set()
+        """Jobs queued whose QUEUED event is not published yet: no worker starts them until it
+        is (:meth:`_announce`), or a subscriber could hear of a job's start before its queueing."""
         self.settled_at_start: list[Job] = []
         """The jobs :meth:`recover` failed because they could never start, and those it
         cancelled because they waited for a failed or cancelled job."""
@@ -99,6 +102,20 @@ class JobQueue:
     def publish(self, events: Iterable[JobEvent]) -> None:
         for event in events:
             self.bus.publish(event)
+
+    def _hold(self, jobs: Iterable[Job]) -> None:
+        """Keep ``jobs`` from being started until :meth:`_announce` (with ``cond`` held)."""
+        self._unannounced.update(job.id for job in jobs)
+
+    def _announce(self, events: list[JobEvent]) -> None:
+        """Publish ``events`` (outside ``cond``: a subscriber may call back in), then let a
+        worker start the jobs :meth:`_hold` kept back."""
+        try:
+            self.publish(events)
+        finally:
+            with self.cond:
+                self._unannounced.difference_update(e.job.id for e in events)
+                self.cond.notify_all()
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -209,11 +226,12 @@ class JobQueue:
                 for job in jobs:
                     self._sequence += 1
                     numbered.append(replace(job, sequence=self._sequence, status=JobStatus.QUEUED))
+                self._hold(numbered)
                 self._save([*numbered, *saved])
             return numbered
 
         numbered = self.writer.call(operation)
-        self.publish(JobEvent(EventKind.QUEUED, job) for job in numbered)
+        self._announce([JobEvent(EventKind.QUEUED, job) for job in numbered])
         return numbered
 
     def cancel(self, job_id: str) -> bool:
@@ -287,12 +305,13 @@ class JobQueue:
                 revived = queue.revived_dependents(old, new, self._jobs, self._sequence,
                                                    lambda node_id: node_id in self.project.tree.nodes)
                 self._sequence += len(revived)
+                self._hold([new, *revived])
                 self._save([*changed, *moved, *revived])
             return new, moved, revived
 
         new, moved, revived = self.writer.call(operation)
-        self.publish([JobEvent(EventKind.QUEUED, new), *(JobEvent(EventKind.UPDATED, j) for j in moved),
-                      *(JobEvent(EventKind.QUEUED, j) for j in revived)])
+        self._announce([JobEvent(EventKind.QUEUED, new), *(JobEvent(EventKind.UPDATED, j) for j in moved),
+                        *(JobEvent(EventKind.QUEUED, j) for j in revived)])
         return new, moved
 
     def requeue_interrupted(self) -> list[Job]:
@@ -301,11 +320,12 @@ class JobQueue:
                 jobs = [replace(job, status=JobStatus.QUEUED, error="", hint="", take_id="", started_at="")
                         for job in self._jobs.values() if job.status is JobStatus.INTERRUPTED]
                 if jobs:
+                    self._hold(jobs)
                     self._save(jobs)
                 return jobs
 
         jobs = self.writer.call(operation)
-        self.publish(JobEvent(EventKind.QUEUED, job) for job in jobs)
+        self._announce([JobEvent(EventKind.QUEUED, job) for job in jobs])
         return sorted(jobs, key=run_order_key)
 
     def clear_finished(self, forget: Callable[[str], object]) -> int:
@@ -337,8 +357,15 @@ class JobQueue:
     # -- running ----------------------------------------------------------------------------
 
     def next_runnable(self, fits: Callable[[Job], bool]) -> Job | None:
-        """With ``cond`` held."""
-        return queue.next_runnable(self._jobs, fits)
+        """With ``cond`` held. None while the job that would run next is not announced yet
+        (it waits for its QUEUED event; a job after it does not jump the order meanwhile)."""
+        job = queue.next_runnable(self._jobs, fits)
+        return None if job is not None and job.id in self._unannounced else job
+
+    def announcing(self) -> bool:
+        """With ``cond`` held: whether queued jobs wait for their QUEUED event (the queue is
+        not idle then)."""
+        return bool(self._unannounced)
 
     def claim(self, job: Job, claimer: str) -> Job | None:
         """Mark ``job`` running (None: another process took it, or it changed meanwhile).
