@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
 
 from studio.ui import palette
 from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache
+from studio.ui.text_wrap import breakable
 
 
 def format_clock(seconds: float) -> str:
@@ -39,6 +40,10 @@ _UNSHOWN = -2
 """The clip shown is not announced yet (a new timeline): the next one shown is, even clip 0."""
 MISSING_TEXT = "clip missing or damaged: re-roll this turn"
 
+
+MESSAGE_MARGIN = 6
+MESSAGE_FLAGS = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
+"""A view's message (no clip, decoding…, a missing clip, an engine's error) wraps, centred."""
 
 SCALED_CACHE_FRAMES = 256
 """Scaled frames a view keeps (a looping clip is scaled once per frame, not once per paint)."""
@@ -92,7 +97,13 @@ class FrameView(QWidget):
             painter.drawImage(QPointF((self.width() - size.width()) / 2, (self.height() - size.height()) / 2), scaled)
         elif self.message:
             painter.setPen(palette.TEXT_DIM)
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.message)
+            painter.drawText(self.message_rect(), MESSAGE_FLAGS, breakable(self.message))
+
+    def message_rect(self) -> QRect:
+        """Where the message is written: the view less a margin. The message wraps inside it (on
+        one centred line a take tile, a quarter of the inspector wide, cut "clip missing or
+        damaged: re-roll this turn" or an engine's error at both ends)."""
+        return self.rect().adjusted(MESSAGE_MARGIN, MESSAGE_MARGIN, -MESSAGE_MARGIN, -MESSAGE_MARGIN)
 
 
 class Player(QWidget):

@@ -7,6 +7,7 @@ the workspace); the next take is made from the corrected line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
@@ -82,6 +83,9 @@ class ChipsView(QWidget):
         layout.addWidget(self._flow_host)
         layout.addWidget(self.empty)
         self._key: tuple[object, ...] = ()
+        self.typed_instruction: Callable[[], Instruction | None] = lambda: None
+        """The instruction being typed for this turn and not saved yet (None when there is
+        none): a chosen word is put into it, so that the typing is not thrown away."""
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
@@ -138,7 +142,9 @@ class ChipsView(QWidget):
         return menu
 
     def fix(self, field: ChipField, word: str) -> None:
-        text = replace_field(self.instruction, field, word)
+        """Ask for the turn's instruction with ``word`` in ``field``: the line being typed, if
+        any (its other edits are kept), else the turn's own."""
+        text = replace_field(self.typed_instruction() or self.instruction, field, word)
         if text and text != self.instruction.raw:
             self.fix_requested.emit(text)
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.commands import replace_name
 from studio.core.errors import StudioError
-from studio.core.instruction import validate_instruction_text
+from studio.core.instruction import Instruction, parse_instruction, validate_instruction_text
 from studio.core.model import Node
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
@@ -114,6 +114,8 @@ class Inspector(QScrollArea):
         """The line the document refused to save (too long, say), still in the editor to be fixed:
         moving on does not send it again."""
         self._notes_shown = ""  # the turn's notes as the box last showed or saved them: typed when it differs
+        self._notes_sent_over: StoryTree | None = None  # the snapshot the notes last sent were typed over
+        self._story_sent_over: StoryTree | None = None  # the snapshot the last story field sent was typed over
         self._story_node: str | None = None
         """The turn whose story fields the story editor shows: its edits go there, even when they
         arrive (a line's editing finished as the rows are rebuilt) after the selection moved on."""
@@ -176,6 +178,7 @@ class Inspector(QScrollArea):
         self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
         self.takes.take_focused.connect(self._focus_take)
         self.chips.fix_requested.connect(lambda text: self.instruction_fixed.emit(self.node_id or "", text))
+        self.chips.typed_instruction = self._typed_instruction
         self.story.dialogue_changed.connect(lambda v: self._story_edit("dialogue", self.dialogue_changed, v))
         self.story.narration_changed.connect(lambda v: self._story_edit("narration", self.narration_changed, v))
         self.story.duration_changed.connect(lambda v: self._story_edit("duration", self.duration_changed, v))
@@ -201,6 +204,7 @@ class Inspector(QScrollArea):
         """Pass a story field on to the turn the editor shows, unless it already holds that value."""
         tree, node_id = self._latest_tree(), self._story_node
         if node_id and tree is not None and node_id in tree.nodes and getattr(tree.nodes[node_id].story, name) != value:
+            self._story_sent_over = tree
             signal.emit(node_id, value)
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
@@ -252,7 +256,8 @@ class Inspector(QScrollArea):
             self._show_sections("Instruction", "Understood", "Takes", "Story", "State", "Take", "Notes")
             speakers = [m.name for m in tree.cast.values() if m.name.strip()]
             self.story.set_story(node.story, speakers, tree.acting_character(node_id),
-                                 reset=changed_node or node_id != self._story_node)
+                                 reset=changed_node or node_id != self._story_node,
+                                 sent_over=tree is self._story_sent_over)
             self._story_node = node_id
         takes = tree.takes_of(node_id)
         before = tree.state_before(node_id) if not node.is_root else None
@@ -266,11 +271,23 @@ class Inspector(QScrollArea):
         if changed_node:
             self._details_take = None
         self._render_details()
-        if self.notes.toPlainText() != node.notes:
+        self._show_notes(tree, node.notes, reset=changed_node)
+
+    def _show_notes(self, tree: StoryTree, notes: str, *, reset: bool) -> None:
+        """Show the turn's ``notes`` (in ``tree``), unless the box holds typing newer than them:
+        typed since its last save (still waiting for the pause that saves it), or just sent over
+        this very snapshot (the edit is not in it yet: showing it emptied the box under the
+        author's cursor, and the next keys were saved over what was typed). Notes changed from
+        elsewhere since (an undo, a redo: a later snapshot) replace the box's."""
+        typed = self.notes.toPlainText()
+        if not reset and typed != notes and (self._notes_timer.isActive() or tree is self._notes_sent_over):
+            return
+        if typed != notes:
             self.notes.blockSignals(True)
-            self.notes.setPlainText(node.notes)
+            self.notes.setPlainText(notes)
             self.notes.blockSignals(False)
-        self._notes_shown = node.notes
+        self._notes_shown = notes
+        self._notes_sent_over = None
 
     def _typing_follows_rename(self, tree: StoryTree, node: Node) -> bool:
         """Keep the user's unsaved typing when a cast rename (and nothing else) changed the
@@ -403,6 +420,7 @@ class Inspector(QScrollArea):
             text = self.notes.toPlainText()
             if text != self._notes_shown and text != tree.nodes[self.node_id].notes:
                 self._notes_shown = text
+                self._notes_sent_over = tree
                 self.notes_changed.emit(self.node_id, text)
 
     def note_saved(self, node_id: str, text: str) -> None:
@@ -434,6 +452,15 @@ class Inspector(QScrollArea):
             return ""
         self._loaded_text = text
         return text
+
+    def _typed_instruction(self) -> Instruction | None:
+        """The editor's line for the shown turn when it holds typing not saved yet (what moving
+        on would save), else None."""
+        text = self.editor.text()
+        if self.draft_parent is not None or not self.node_id or not text.strip() \
+                or text in (self._loaded_text, self._saved_text):
+            return None
+        return parse_instruction(text)
 
     def commit_instruction(self) -> None:
         """Keep an edited instruction when the inspector moves on, as notes are kept, rather

@@ -41,7 +41,10 @@ class StartPanel(QWidget):
         shared = tree.state_scope is StateScope.BRANCH
         names = [""] if shared else [m.name for m in tree.cast.values() if m.name.strip()]
         states = {name: tree.start_state_of(name) for name in names}
-        key = (tuple(states.items()), shared, len(tree.locations))
+        # everything the panel shows: the summary names the whole cast and every place (in a
+        # project with one shared state the boxes are the same whatever the cast)
+        key = (tuple(states.items()), shared, tuple(m.name for m in tree.cast.values()),
+               tuple(loc.name for loc in tree.locations.values()))
         if key == self._shown:
             return
         self._shown = key

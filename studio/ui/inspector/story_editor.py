@@ -65,6 +65,26 @@ class _FocusOutText(QPlainTextEdit):
         self.left.emit()
 
 
+def utf16_length(text: str) -> int:
+    """``text``'s length as Qt counts it (an emoji or another character past U+FFFF is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def hold_to_limit(edit: QLineEdit, limit: int) -> None:
+    """Hold ``edit`` to ``limit`` characters as the document counts them. (Qt's own maximum
+    length counts UTF-16 units, an emoji twice: a stored line of 600 emoji, well within the
+    1,000 characters a line may hold, showed cut to 500, and leaving the turn saved it so.)"""
+
+    def trim(text: str) -> None:
+        if len(text) > limit:
+            cursor = edit.cursorPosition()
+            kept = text[:limit]
+            edit.setText(kept)
+            edit.setCursorPosition(min(cursor, utf16_length(kept)))
+
+    edit.textChanged.connect(trim)
+
+
 class DialogueRow(QWidget):
     """One spoken line: speaker (the cast, or any name) and text, with a remove button."""
 
@@ -80,7 +100,7 @@ class DialogueRow(QWidget):
         self.speaker.setToolTip("Who speaks (leave empty for a voice off screen)")
         self.speaker.setMinimumContentsLength(6)
         self.text = QLineEdit(line.text, self)
-        self.text.setMaxLength(MAX_LINE_CHARS)  # what a line may hold: longer would be refused, and lost
+        hold_to_limit(self.text, MAX_LINE_CHARS)  # what a line may hold: longer would be refused, and lost
         self.text.setPlaceholderText("What they say")
         self.text.setCursorPosition(0)  # a long line shows its beginning, not its end
         self.remove = QToolButton(self)
@@ -96,7 +116,7 @@ class DialogueRow(QWidget):
         self.speaker.activated.connect(self._edited)
         line_edit = self.speaker.lineEdit()
         if line_edit is not None:
-            line_edit.setMaxLength(MAX_SPEAKER_CHARS)
+            hold_to_limit(line_edit, MAX_SPEAKER_CHARS)
             line_edit.editingFinished.connect(self._edited)
         self.remove.clicked.connect(self._remove)
 
@@ -178,8 +198,8 @@ class StoryEditor(QWidget):
         self._notes_timer = self._debounce(lambda: self._commit_text(self.shot_notes, "shot_notes"))
         self.narration.textChanged.connect(self._narration_timer.start)
         self.shot_notes.textChanged.connect(self._notes_timer.start)
-        self.narration.left.connect(lambda: self._commit_text(self.narration, "narration"))
-        self.shot_notes.left.connect(lambda: self._commit_text(self.shot_notes, "shot_notes"))
+        self.narration.left.connect(lambda: self._commit_typed(self.narration, "narration", self._narration_timer))
+        self.shot_notes.left.connect(lambda: self._commit_typed(self.shot_notes, "shot_notes", self._notes_timer))
         self.duration.editingFinished.connect(self._commit_duration)
         self.add_line.clicked.connect(self.add_dialogue_line)
 
@@ -193,14 +213,24 @@ class StoryEditor(QWidget):
     # -- showing ---------------------------------------------------------------------------
 
     def set_story(self, story: StoryFields, speakers: list[str], default_speaker: str, *,
-                  reset: bool = False) -> None:
+                  reset: bool = False, sent_over: bool = False) -> None:
         """Show ``story``; fields the author is typing in are left alone (``reset``: another turn),
         unless the story changed there from elsewhere (an undo, a redo): then the field shows it,
-        and what was typed since is not saved over it."""
+        and what was typed since is not saved over it. ``sent_over``: ``story`` comes from the
+        snapshot the last edit was sent over (it is not in it yet)."""
         self.speakers = list(speakers)
         self.default_speaker = default_speaker
         if reset:
             self._sent = {}
+        elif sent_over:
+            # The snapshot an edit was just sent over (a redraw for a change elsewhere, a take
+            # landing): it is older than the fields, which stay as they are. Read as an undo,
+            # the text just sent was put back over its box, moving the cursor to the start, and
+            # the next keys landed there.
+            self.story = story
+            for row in self.rows:
+                row.set_speakers(self.speakers)
+            return
         # The rows are rebuilt for another turn, or when the turn's lines changed from elsewhere
         # (an undo), not for a line being typed (the document has not changed under it).
         if reset or (story.dialogue != self.story.dialogue and story.dialogue != self.dialogue()):
@@ -289,6 +319,14 @@ class StoryEditor(QWidget):
         else:
             self._notes_timer.stop()
             self.shot_notes_changed.emit(value)
+
+    def _commit_typed(self, box: QPlainTextEdit, name: str, timer: QTimer) -> None:
+        """Leaving a box saves what was typed there since its last save (its debounce still
+        waiting). Nothing typed since, nothing is sent again: a refused text (a pasted tab, say)
+        would be refused once more, a second warning for one mistake, as soon as the first
+        warning took the focus from the box."""
+        if timer.isActive():
+            self._commit_text(box, name)
 
     def _typed_duration(self) -> float | None:
         value = self.duration.value()
