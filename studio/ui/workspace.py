@@ -893,11 +893,14 @@ class Workspace(QWidget):
         takes = sum(len(tree.takes_of(n.id)) for n in subtree)
         ids = {n.id for n in subtree}
         generating = sum(1 for job in self.session.active_jobs() if job.node_id in ids)
-        written = any(n.story != StoryFields() for n in subtree)  # dialogue, narration, notes
+        typing = self.inspector.node_id in ids and self.inspector.holds_typing()
+        # dialogue, narration, shot notes, the turn's notes, or any of them being typed
+        written = typing or any(n.story != StoryFields() or n.notes.strip() for n in subtree)
         if (takes or generating or written or len(subtree) > 1) and not self.confirm(
                 "Delete turns", delete_prompt(len(subtree) - 1, takes, generating)):
             return
         parent = node.parent_id
+        self.inspector.commit_edits()  # what was being typed goes with the turn: Undo brings it back
         self.apply(DeleteSubtree(node.id), then=lambda _changes: self.select(parent) if parent else None)
 
     def choose_take(self, node_id: str, take_id: str) -> None:

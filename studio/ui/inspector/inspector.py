@@ -410,6 +410,13 @@ class Inspector(QScrollArea):
         self.commit_notes()
         self.story.commit_pending(unfinished=moving_on)
 
+    def holds_typing(self) -> bool:
+        """Whether the notes or a story field hold text typed and not saved yet."""
+        tree = self._latest_tree()
+        notes = self.notes.toPlainText()
+        saved = tree.nodes[self.node_id].notes if tree is not None and self.node_id in tree.nodes else ""
+        return (bool(notes.strip()) and notes != saved) or self.story.holds_typing()
+
     def commit_notes(self) -> None:
         """Save what was typed in the notes box. Only typing counts: when the turn's notes
         changed under the box (an undo, a redo), the document wins and the box is about to

@@ -342,6 +342,12 @@ class StoryEditor(QWidget):
         self._sent["duration"] = duration
         self.duration_changed.emit(duration)
 
+    def holds_typing(self) -> bool:
+        """Whether narration or shot notes wait for their save, or the dialogue lines differ
+        from the story shown."""
+        return self._narration_timer.isActive() or self._notes_timer.isActive() or \
+            self.dialogue() != self.story.dialogue
+
     def commit_pending(self, unfinished: bool = True) -> None:
         """Commit text waiting for its debounce and, with ``unfinished``, a dialogue line and a
         duration being typed (before the selection changes: a toolbar button or a menu takes
