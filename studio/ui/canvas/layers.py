@@ -151,17 +151,22 @@ class OverviewLayer(QGraphicsItem):
         self._cells: Mapping[str, Cell] = {}
         self._statuses: Mapping[str, CardStatus] = {}
         self._grid: dict[tuple[int, int], str] = {}
-        self._marked: list[str] = []
+        self._marked: list[tuple[str, bool]] = []
+        """Marked turns, each with whether it is the selected one (else a match)."""
         self._image: QImage | None = None
 
-    def set_source(self, cells: Mapping[str, Cell], statuses: Mapping[str, CardStatus], marked: Iterable[str],
-                   bounds: QRectF) -> None:
-        """Remember what to draw; the cached image is rebuilt lazily, only when needed."""
+    def set_source(self, cells: Mapping[str, Cell], statuses: Mapping[str, CardStatus], bounds: QRectF, *,
+                   hits: Iterable[str] = (), current: str | None = None) -> None:
+        """Remember what to draw; the cached image is rebuilt lazily, only when needed. ``hits``
+        (Find's matches) and ``current`` (the selected turn) are marked as their cards frame
+        them: the matches in the search colour, the selection in its own, drawn over them."""
         self.prepareGeometryChange()
         if cells is not self._cells or len(self._grid) != len(cells):
             self._grid = {(c.depth, c.row): n for n, c in cells.items()}
         self._cells, self._statuses = cells, statuses
-        self._marked = list(marked)
+        self._marked = [(node_id, False) for node_id in hits if node_id != current]
+        if current is not None:
+            self._marked.append((current, True))  # last: drawn over a match next to it
         self._rect = QRectF(bounds)
         self._image = None
         self.update()
@@ -209,8 +214,8 @@ class OverviewLayer(QGraphicsItem):
             painter.drawImage(target, self._image, source)
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         pad = max(30.0, 6.0 / max(lod, 1e-6))  # marks stay visible however far out we zoom
-        for node_id in self._marked:
+        for node_id, selected in self._marked:
             cell = self._cells.get(node_id)
             if cell is not None:
                 painter.fillRect(QRectF(cell.x - pad, cell.y - pad, CARD_W + 2 * pad, CARD_H + 2 * pad),
-                                 palette.CARD_SELECTED)
+                                 palette.CARD_SELECTED if selected else palette.SEARCH_HIT)

@@ -19,7 +19,7 @@ from studio.core.changes import ChangeSet, EntityKind
 from studio.core.document import Document
 from studio.ui import palette
 from studio.ui.canvas.card_item import CardItem
-from studio.ui.canvas.geometry import CARD_H, CARD_W
+from studio.ui.canvas.geometry import CARD_H, CARD_W, OVERVIEW_SCALE
 from studio.ui.canvas.layers import EdgeLayer, OverviewLayer
 from studio.ui.job_tracker import JobTracker
 from studio.ui.media_cache import ClipCache, PosterCache
@@ -27,7 +27,18 @@ from studio.ui.node_summary import CardStatus, NodeSummary, PosterState, status_
 from studio.ui.tree_layout import COLUMN_WIDTH, ROW_HEIGHT, Cell, layout_tree
 
 SCENE_MARGIN = 400.0
-MAX_MATERIALIZE_CELLS = 4000
+LARGEST_VIEWPORT_PX = 7680
+"""The longest side of a view the canvas is made for (an 8K screen)."""
+VIEW_MARGIN_AREA = 2.25
+"""How much larger than its viewport a view's request is at most: it adds a quarter of the
+viewport's longest side on each side (:meth:`TreeView._viewport_moved`)."""
+MAX_MATERIALIZE_CELLS = int(VIEW_MARGIN_AREA * (LARGEST_VIEWPORT_PX / (COLUMN_WIDTH * OVERVIEW_SCALE))
+                            * (LARGEST_VIEWPORT_PX / (ROW_HEIGHT * OVERVIEW_SCALE)))
+"""The largest rect, in layout cells, that a view asks cards for: the largest viewport at the
+zoom where the overview takes over, with its margins. A larger rect is stale (asked at a zoom
+that shows the overview) and makes no cards; any smaller one is what a view shows, and every
+card in it must exist (4,000 cells left a full-HD window zoomed out just short of the
+overview without cards)."""
 
 
 class _CardLayer(QGraphicsItem):
@@ -82,6 +93,9 @@ class TreeScene(QGraphicsScene):
         self.search_hits: set[str] = set()
         self._poster_waiters: dict[str, set[str]] = {}
         self._clip_waiters: dict[str, set[str]] = {}
+        self._seen_tree = document.tree
+        """The story as the last change set left it: a take that a change removes is looked up
+        there, since the story after the change no longer says which turn it belonged to."""
         posters.ready.connect(self._on_poster_ready)
         posters.failed.connect(self._on_poster_ready)  # the card then says "picture missing"
         clips.ready.connect(self._on_clip_ready)
@@ -230,10 +244,8 @@ class TreeScene(QGraphicsScene):
         return QRectF(0, 0, right, bottom)
 
     def _update_overview(self) -> None:
-        marked = set(self.search_hits)
-        if self.current_id:
-            marked.add(self.current_id)
-        self.overview.set_source(self.cells, self._statuses, marked, self.tree_rect())
+        self.overview.set_source(self.cells, self._statuses, self.tree_rect(), hits=self.search_hits,
+                                 current=self.current_id)
 
     def set_overview(self, on: bool) -> None:
         """Far zoomed out: hide the cards and show every node as a coloured rectangle."""
@@ -255,15 +267,23 @@ class TreeScene(QGraphicsScene):
             if node is not None and self._structure.get(node_id) != (node.parent_id, node.position):
                 structural = True
         touched = set(changes.ids(EntityKind.NODE))
-        for take_id in changes.ids(EntityKind.TAKE):
-            take = tree.takes.get(take_id)
-            if take is not None:
-                touched.add(take.node_id)
+        touched.update(self._nodes_of_takes(changes.ids(EntityKind.TAKE)))
+        self._seen_tree = tree
         if changes.ids(EntityKind.CAST) and tree._root_id:
             touched.add(tree.root_id)
         if structural:
             self.rebuild()
         self.refresh_nodes(touched, with_descendants=True)
+
+    def _nodes_of_takes(self, take_ids: Iterable[str]) -> set[str]:
+        """The turns of ``take_ids``: from the story now, or, for a removed take (an undone
+        generation, whose turn keeps its other takes), from the story before the change."""
+        nodes: set[str] = set()
+        for take_id in take_ids:
+            take = self.document.tree.takes.get(take_id) or self._seen_tree.takes.get(take_id)
+            if take is not None:
+                nodes.add(take.node_id)
+        return nodes
 
     def refresh_nodes(self, node_ids: Iterable[str], with_descendants: bool = False) -> None:
         tree = self.document.tree
