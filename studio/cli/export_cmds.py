@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -136,6 +137,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         panel_aspect=default.panel_aspect if args.aspect is None else PanelAspect(args.aspect),
         stream_copy=not args.reencode,
     )
+    if args.out.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
+        # Path() drops the slash: "episode.mp4/" wrote a file named episode.mp4 where a folder was meant
+        raise StudioError(f"--out {printable(args.out)} ends with a slash: it names a folder, and --out names "
+                          "the file to write.", hint=f"Name the file inside it, e.g. --out {printable(args.out)}"
+                          "episode.mp4.")
     out = Path(args.out).expanduser()
     # an option given on the command line is refused where the format can't honour it, even at
     # its default value (the defaults themselves, None here, pass for every format)

@@ -222,3 +222,13 @@ def test_export_lists_an_earlier_sheets_pages_it_would_replace_or_remove(story: 
     assert all(page.read_bytes() == b"an earlier page" for page in earlier)
     assert main([*args, "--force"]) == 0
     assert sorted(path.name for path in folder.iterdir()) == ["board-01.png", "board-02.png"]
+
+
+def test_an_out_ending_with_a_slash_is_refused(story: Fixture, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Path() drops a trailing slash: "episode.mp4/" wrote a file named episode.mp4."""
+    out = f"{tmp_path / 'episode.mp4'}/"
+    assert main(["export", str(story.project.path), "--leaf", story.leaf, "--out", out, "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "ends with a slash" in err and "episode.mp4/episode.mp4" in err
+    assert not (tmp_path / "episode.mp4").exists()
