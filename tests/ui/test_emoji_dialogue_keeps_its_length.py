@@ -44,3 +44,20 @@ def test_an_emoji_line_is_held_to_what_a_line_may_hold(make_window, sample_proje
     assert line_edit is not None
     line_edit.setText("🐱" * (MAX_SPEAKER_CHARS + 3))
     assert row.speaker.currentText() == "🐱" * MAX_SPEAKER_CHARS
+
+
+def test_a_pasted_line_of_several_lines_becomes_one(make_window, sample_project: Path, qtbot) -> None:
+    """Text of several lines pasted into a dialogue line was kept in the box, then refused
+    when saved ("holds a line break"): a spoken line is one line, so the breaks become spaces."""
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    tree = session.project.tree
+    turn = tree.child_ids(tree.root_id)[0]
+    ws.select(turn)
+    row = ws.inspector.story.add_dialogue_line()
+    row.text.insert("Wait for me,\nI'm coming!\r\n")  # as a paste inserts it
+    assert row.text.text() == "Wait for me, I'm coming!"
+    ws.select(tree.child_ids(turn)[0])  # moving on saves it
+    session.settle()
+    qtbot.waitUntil(lambda: any(line.text == "Wait for me, I'm coming!"
+                                for line in session.project.tree.node(turn).story.dialogue), timeout=5000)

@@ -70,15 +70,23 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+def one_line(text: str) -> str:
+    """``text`` with its line breaks as spaces: a dialogue line or a speaker is one line (pasted
+    text of several lines was kept in the box, then refused when saved)."""
+    return " ".join(text.splitlines())
+
+
 def hold_to_limit(edit: QLineEdit, limit: int) -> None:
-    """Hold ``edit`` to ``limit`` characters as the document counts them. (Qt's own maximum
+    """Hold ``edit`` to one line (:func:`one_line`) of ``limit`` characters as the document
+    counts them. (Qt's own maximum
     length counts UTF-16 units, an emoji twice: a stored line of 600 emoji, well within the
     1,000 characters a line may hold, showed cut to 500, and leaving the turn saved it so.)"""
 
     def trim(text: str) -> None:
-        if len(text) > limit:
+        flat = one_line(text)
+        if len(flat) > limit or flat != text:
             cursor = edit.cursorPosition()
-            kept = text[:limit]
+            kept = flat[:limit]
             edit.setText(kept)
             edit.setCursorPosition(min(cursor, utf16_length(kept)))
 
