@@ -1,7 +1,9 @@
 """The view onto the tree scene: zoom (Ctrl+wheel, +/-), pan (drag, scroll), fit, arrows.
 
 Arrow keys are handled here as well as by the window's actions, so navigation works
-whether or not the window-level shortcut fires (e.g. in an inactive test window).
+whether or not the window-level shortcut fires (e.g. in an inactive test window). Home and
+End go on as Left and Right do, to the ends of the selected branch: its first turn (the
+start) and its last.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ EDGES_MIN_SCALE = 0.03
 MIN_SCALE = 0.001
 MAX_SCALE = 2.5
 ZOOM_STEP = 1.2
+ZOOM_KEY_MODIFIERS = (Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier
+                      | Qt.KeyboardModifier.KeypadModifier | Qt.KeyboardModifier.GroupSwitchModifier)
+"""What `+`, `=` and `-` may be pressed with and still zoom: Shift (`+` is Shift+`=` on many
+keyboards), Ctrl (`Ctrl+=` and `Ctrl+-`, as in a browser), the keypad and AltGr. With Alt or
+Meta the key is not a zoom: it goes on to the window (a desktop's own shortcut, a menu)."""
 EDGE_PAD = 24.0
 """Space kept between the view's left edge and the first card it shows whole."""
 
@@ -78,7 +85,10 @@ class TreeView(QGraphicsView):
         return self.transform().m11()
 
     def set_zoom(self, scale: float) -> None:
-        scale = max(MIN_SCALE, min(MAX_SCALE, scale))
+        """Zoom to ``scale``, kept between MIN_SCALE and MAX_SCALE. Fit can go further out than
+        MIN_SCALE (a tree of thousands of turns): zooming out from there stays where it is, and
+        the limit never turns a step out into a jump in (nor a step in into one out)."""
+        scale = max(min(MIN_SCALE, self.zoom), min(max(MAX_SCALE, self.zoom), scale))
         factor = scale / self.zoom
         if abs(factor - 1) > 1e-6:
             self._moving = True
@@ -217,19 +227,41 @@ class TreeView(QGraphicsView):
         corner = self.mapFromScene(QPointF(cell.x + CARD_W * 0.5, cell.y + CARD_H * 0.5))
         self.tree_scene.node_context_menu.emit(current, self.viewport().mapToGlobal(corner))
 
+    def branch_end(self, key: Qt.Key) -> str | None:
+        """The turn Home (the selected branch's first) or End (its last) selects; None when
+        there is no selected turn or it is gone (deleted, its change set on its way: the window
+        is about to select another, as for the arrows)."""
+        current = self.tree_scene.current_id
+        nodes = self.tree_scene.document.tree.nodes
+        branch = self.tree_scene.branch_ids
+        if current is None or current not in nodes or current not in branch:
+            return None
+        ends = branch[: branch.index(current) + 1] if key == Qt.Key.Key_Home else branch[branch.index(current):]
+        alive = [n for n in ends if n in nodes]
+        return alive[0] if key == Qt.Key.Key_Home else alive[-1]
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key = Qt.Key(event.key())
-        plain = not (event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier)
+        modifiers = event.modifiers()
+        plain = not (modifiers & ~Qt.KeyboardModifier.KeypadModifier)
         moves = {Qt.Key.Key_Left: "parent", Qt.Key.Key_Right: "child", Qt.Key.Key_Up: "prev",
                  Qt.Key.Key_Down: "next"}
         if plain and key in moves:
             self.navigate.emit(moves[key])
             event.accept()
             return
-        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            self.zoom_in()
+        if plain and key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+            target = self.branch_end(key)
+            if target is not None and target != self.tree_scene.current_id:
+                self.tree_scene.node_clicked.emit(target)  # selected as a click selects it
+            event.accept()
             return
-        if key == Qt.Key.Key_Minus:
-            self.zoom_out()
+        zoom_key = not (modifiers & ~ZOOM_KEY_MODIFIERS)
+        if zoom_key and key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal, Qt.Key.Key_Minus):
+            if key == Qt.Key.Key_Minus:
+                self.zoom_out()
+            else:
+                self.zoom_in()
+            event.accept()
             return
         super().keyPressEvent(event)
