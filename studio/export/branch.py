@@ -16,6 +16,7 @@ from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateDeltas
 from studio.core.story import DialogueLine, StoryFields
+from studio.core.text import BIDI_CONTROLS
 from studio.core.tree import StoryTree, TreeError
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError
 from studio.storage import Project, UnsafePathError
@@ -66,18 +67,29 @@ class Branch:
     turns: tuple[Turn, ...]
 
 
-_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 def clean_text(text: str) -> str:
-    """``text`` without control characters (line breaks aside) or bidirectional overrides:
-    what a subtitle, a caption or a timeline may show. A project written by another
-    program may hold them; they must not reach a player or an editor."""
+    """``text`` without control characters (line breaks aside) or bidirectional embeddings,
+    overrides and isolates (:data:`~studio.core.text.BIDI_CONTROLS`): what a subtitle, a
+    caption or a timeline may show. A project written by another program may hold them;
+    they must not reach a player or an editor.
+
+    The plain marks (U+200E, U+200F) stay, as the story fields and names allow them:
+    right-to-left text needs them to place its punctuation and numbers, and they reorder
+    nothing beyond the neutral characters beside them. They became spaces, so "Hi\u200f!"
+    read "Hi !" in the subtitles."""
     return "".join(
-        " " if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) < 0xA0 or c in _BIDI
+        " " if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) < 0xA0 or c in BIDI_CONTROLS
         else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c
         for c in text
     )
+
+
+def project_title(name: str) -> str:
+    """A project's name as an export shows it (a sheet's heading and footer, a timeline's
+    name, a video's title): one line, cleaned as turn text is (:func:`clean_text`). A name
+    written by another program held a right-to-left override, and the timeline and the
+    video's title showed what followed it reversed."""
+    return " ".join(clean_text(name).split())
 
 
 def describe_turn(number: int, node_id: str, instruction: str) -> str:
@@ -214,7 +226,7 @@ def collect_branch(project: Project, leaf_id: str) -> Branch:
         except ExportError as error:
             raise _with_later_missing(error, tree, turns[number:]) from None
     return Branch(
-        project_name=project.name,
+        project_name=project_title(project.name),
         leaf_id=leaf_id,
         start_state=root.start_state or CharacterState(),
         turns=tuple(collected),

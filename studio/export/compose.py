@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 
 from studio.export.branch import Branch, Turn
-from studio.export.cues import CueKind, split_span, turn_cues
+from studio.export.cues import CueKind
 from studio.export.drawing import (
     CARD_LINES,
     Patch,
@@ -24,6 +24,7 @@ from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
+from studio.export.subtitles import turn_captions
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import MediaError, StreamInfo, decode_frames
 
@@ -87,14 +88,12 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
         own: list[Patch] = []
         if options.overlay:
             own.append(state_patch(size, turn.state, turn.character))
+        # the overlay over the whole turn, each caption over its own frames (a later piece wins)
         pieces: list[tuple[int, int, list[Patch]]] = [(span.shown_from, span.shown_to, own)]
         if options.captions == CaptionMode.BURN:
-            timed = split_span(turn_cues(turn), span.shown_from, span.shown_to)
-            if timed:
-                pieces = []
-                for cue in timed:
-                    caption = caption_patch(size, cue.cue.shown, italic=cue.cue.kind is CueKind.NARRATION)
-                    pieces.append((cue.start, cue.end, [*own, *([caption] if caption is not None else [])]))
+            for cue in turn_captions(turn, span, timeline.fps):
+                caption = caption_patch(size, cue.cue.shown, italic=cue.cue.kind is CueKind.NARRATION)
+                pieces.append((cue.start, cue.end, [*own, *([caption] if caption is not None else [])]))
         for start, end, patches in pieces:
             if patches:
                 owner[start:end] = len(groups)
@@ -109,7 +108,7 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
         return ""
     cut = [turn.number for span, turn in zip(timeline.turns, branch.turns, strict=True)
            if any(caption_layout(size, t.cue.shown, t.cue.kind is CueKind.NARRATION)[2]
-                  for t in split_span(turn_cues(turn), span.shown_from, span.shown_to) if t.cue.shown.strip())]
+                  for t in turn_captions(turn, span, timeline.fps))]
     if not cut:
         return ""
     turns = ", ".join(str(number) for number in cut)

@@ -3,10 +3,11 @@ has neither, one cue with the readable sentence of its action.
 
 A turn's caption stretch (from the cut before it to the cut after it) is shared among its
 cues in proportion to their length, so a long line stays up longer; every cue gets at
-least a little time. Burned-in captions and OTIO markers use this split (:func:`split_span`).
-The SRT cuts a long cue into cues of two lines (:mod:`studio.export.subtitles`) and shares
-the turn's stretch among all of them the same way, by length, with a longer floor
-(:func:`share_frames`), so its cue times can differ a little from the markers'.
+least a little time (:func:`split_span`). The SRT cuts a long cue into cues of two lines
+(:mod:`studio.export.subtitles`) and shares the turn's stretch among all of them the same
+way, by length, with a longer floor (:func:`share_frames`); burned-in captions and OTIO
+markers show each whole cue over the frames of its SRT cues
+(:func:`studio.export.subtitles.turn_captions`), so all three change at the same frames.
 """
 
 from __future__ import annotations

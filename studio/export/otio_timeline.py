@@ -17,7 +17,8 @@ editors flag a clip that runs past its media. That frame joins the freeze frame 
 clip's own rate the video, too, shows the clip's last frame there), so every cut stays where
 the video's is.
 Every cue (narration, dialogue line, or the action's sentence) is a marker on the track,
-at the frames where the video shows it as a caption.
+at the frames where the video shows it as a caption and the SRT as its subtitles
+(:func:`~studio.export.subtitles.turn_captions`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.export.branch import Branch
-from studio.export.cues import CueKind, split_span, turn_cues
+from studio.export.cues import CueKind
+from studio.export.subtitles import turn_captions
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import StreamInfo
 
@@ -110,7 +112,7 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                 metadata={"kamishibai": {"turn": turn.number, "hold": True}} if whole else metadata,
             ))
             tail = None
-        for timed in split_span(turn_cues(turn), span.shown_from, span.shown_to):
+        for timed in turn_captions(turn, span, timeline.fps):
             track.markers.append(otio.schema.Marker(
                 name=timed.cue.shown,
                 marked_range=otio.opentime.TimeRange(otio.opentime.RationalTime(timed.start, rate),

@@ -7,7 +7,7 @@ A cue longer than two lines of :data:`SRT_LINE` columns becomes consecutive cues
 words, a word wider than a line cut between its characters). The turn's stretch is shared
 among all its pieces by length, each up at least :data:`MIN_SRT_CUE_SECONDS` where the
 turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers keep one cue a
-line, timed as :mod:`studio.export.cues` says."""
+line, each over the stretch its SRT cues take (:func:`caption_cues`), so all three agree."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
-from studio.export.branch import Branch
+from studio.export.branch import Branch, Turn
 from studio.export.cues import MIN_CUE_WEIGHT, Cue, CueKind, TimedCue, share_frames, split_span, turn_cues
 from studio.export.drawing import wide_breaks
 from studio.export.graphemes import cluster_starts, grapheme_clusters, is_wide
-from studio.export.timeline import Timeline
+from studio.export.timeline import Timeline, TurnSpan
 
 
 def srt_timestamp(frame: int, fps: Fraction) -> str:
@@ -216,12 +216,33 @@ def srt_cues(cues: list[Cue], start: int, end: int, minimum: int) -> list[TimedC
     least ``minimum`` frames where the turn has them. With more pieces than frames, the cues
     share the frames as the captions do (:func:`studio.export.cues.split_span`) and each
     cue's pieces its own frames, merged where they must be."""
-    pieces = [piece for cue in cues for piece in srt_pieces(cue)]
-    if not pieces or len(pieces) > end - start:
-        return [timed for shared in split_span(cues, start, end)
-                for timed in _timed(srt_pieces(shared.cue, shared.end - shared.start), shared.start, shared.end,
-                                    minimum)]
-    return _timed(pieces, start, end, minimum)
+    return [piece for _, pieces in _cue_pieces(cues, start, end, minimum) for piece in pieces]
+
+
+def caption_cues(cues: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
+    """A turn's cues over frames ``start..end`` as burned-in captions and OTIO markers show
+    them: one a cue, from its first SRT cue's start to its last one's end (see
+    :func:`srt_cues`), so a caption, a marker and the SRT change at the same frames.
+
+    The markers used to share the turn by whole cues (:func:`~studio.export.cues.split_span`)
+    while the SRT shared it by pieces with a floor of time each: beside a long narration cut
+    into several SRT cues, a short line's marker started frames away from its subtitle."""
+    return [TimedCue(shown.cue, pieces[0].start, pieces[-1].end)
+            for shown, pieces in _cue_pieces(cues, start, end, minimum)]
+
+
+def _cue_pieces(cues: list[Cue], start: int, end: int, minimum: int) -> list[tuple[TimedCue, list[TimedCue]]]:
+    """Each cue shown (a merged one where frames are short) with its timed SRT pieces; a
+    cue with no text to show is left out."""
+    each = [srt_pieces(cue) for cue in cues]
+    count = sum(len(pieces) for pieces in each)
+    if not count or count > end - start:
+        shared_cues = [(shared, _timed(srt_pieces(shared.cue, shared.end - shared.start), shared.start, shared.end,
+                                       minimum)) for shared in split_span(cues, start, end)]
+        return [(shared, pieces) for shared, pieces in shared_cues if pieces]
+    timed = iter(_timed([piece for pieces in each for piece in pieces], start, end, minimum))
+    grouped = [(cue, [next(timed) for _ in pieces]) for cue, pieces in zip(cues, each, strict=True)]
+    return [(TimedCue(cue, pieces[0].start, pieces[-1].end), pieces) for cue, pieces in grouped if pieces]
 
 
 def _timed(pieces: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
@@ -230,6 +251,17 @@ def _timed(pieces: list[Cue], start: int, end: int, minimum: int) -> list[TimedC
     weights = [max(MIN_CUE_WEIGHT, len(piece.shown)) for piece in pieces]
     return [TimedCue(piece, first, stop)
             for piece, (first, stop) in zip(pieces, share_frames(weights, start, end, minimum), strict=True)]
+
+
+def min_cue_frames(fps: Fraction) -> int:
+    """The least output frames an SRT cue stays up where its turn has them (:data:`MIN_SRT_CUE_SECONDS`)."""
+    return math.ceil(MIN_SRT_CUE_SECONDS * fps)
+
+
+def turn_captions(turn: Turn, span: TurnSpan, fps: Fraction) -> list[TimedCue]:
+    """``turn``'s cues where the episode shows them (see :func:`caption_cues`): what burned-in
+    captions and OTIO markers show, at the frames the SRT shows it."""
+    return caption_cues(turn_cues(turn), span.shown_from, span.shown_to, min_cue_frames(fps))
 
 
 def srt_cue_text(cue: Cue) -> str:
@@ -243,7 +275,7 @@ def srt_cue_text(cue: Cue) -> str:
 
 def srt_text(branch: Branch, timeline: Timeline) -> str:
     blocks: list[str] = []
-    minimum = math.ceil(MIN_SRT_CUE_SECONDS * timeline.fps)
+    minimum = min_cue_frames(timeline.fps)
     for span, turn in zip(timeline.turns, branch.turns, strict=True):
         for timed in srt_cues(turn_cues(turn), span.shown_from, span.shown_to, minimum):
             start = srt_timestamp(timed.start, timeline.fps)
