@@ -130,20 +130,67 @@ DEVICE_FORMS = "cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+o
 
 
 def device_spec(text: str) -> str:
-    """``--device``: refuse a value that names no device where one is expected, when the
-    arguments are read. The engines' configuration reads an empty device as the CPU, so an
-    unset shell variable (``--device "$GPU"``, ``predict=$GPU0,decode=$GPU1``) sent the work
-    to the CPU without a word; the rest (an unknown device, an empty entry between commas)
-    is refused there, with the engines' own messages."""
+    """``--device``: one worker's placement, checked in full when the arguments are read, so
+    that a value the engines can't use (an unknown device, ``+offload`` alone, a stage given
+    no device or twice) is refused in one line that names the option, before a project is
+    opened or anything is written. An empty value is refused too: the engines' configuration
+    reads it as the CPU, so an unset shell variable (``--device "$GPU"``,
+    ``predict=$GPU0,decode=$GPU1``) sent the work to the CPU without a word."""
+    _refuse_no_device(text, ",")
+    _check_placement(text, ",")
+    return text
+
+
+def devices_spec(text: str) -> str:
+    """``--devices``: one worker per comma-separated entry, each one a placement whose
+    stages are parted by ``;`` (``predict=cuda:0;decode=cuda:1,cpu``), checked as
+    :func:`device_spec` checks one."""
+    _refuse_no_device(text, ",")
+    workers = [item.strip() for item in text.split(",")]
+    if not all(workers):
+        raise argparse.ArgumentTypeError(f"an empty entry in the device list {text!r} "
+                                         "(separate devices with one comma each, e.g. cpu,cpu or cuda:0,cuda:1)")
+    for worker in workers:
+        _refuse_no_device(worker, ";")
+        _check_placement(worker, ";")
+    return text
+
+
+def _refuse_no_device(text: str, separator: str) -> None:
     if not text.strip():
         raise argparse.ArgumentTypeError(
             f"an empty value names no device (give {DEVICE_FORMS}; leave the option out for cpu)")
-    for part in text.split(","):
+    for part in text.split(separator):
         stage, equals, where = part.partition("=")
         if equals and not where.strip():
+            forms = DEVICE_FORMS.replace(",decode=", f"{separator}decode=")  # the stages as this option parts them
             raise argparse.ArgumentTypeError(
-                f"{stage.strip() or 'a stage'}= names no device in {text!r} (give {DEVICE_FORMS})")
-    return text
+                f"{stage.strip() or 'a stage'}= names no device in {text!r} (give {forms})")
+
+
+def _check_placement(text: str, separator: str) -> None:
+    """The engines' own reading of one worker's placement, its refusal as the option's error."""
+    from studio.engines.config import ConfigError, EngineConfig
+
+    try:
+        EngineConfig.parse(text, separator=separator)
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(f"{error.message} {error.hint}".strip()) from None
+
+
+def thread_count(text: str) -> int:
+    """``--threads N``: CPU threads for an engine, from 1 to the cores the studio may use
+    (:func:`studio.engines.config.check_threads`), checked when the arguments are read. The
+    generating commands and ``eval`` share it, so that one value is refused (or taken) by all
+    of them with the same message."""
+    from studio.engines.config import ConfigError, check_threads
+
+    try:
+        return check_threads(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
 
 
 def add_checkpoints_option(parser: argparse.ArgumentParser) -> None:

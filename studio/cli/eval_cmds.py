@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from studio.cli.common import add_checkpoints_option, checkpoint_dirs, device_spec
+from studio.cli.common import add_checkpoints_option, checkpoint_dirs, device_spec, thread_count
 from studio.core.errors import StudioError
 
 EVALUATED = ("mini",)
@@ -32,20 +32,37 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="clips sampled per turn, the motion critic keeping one (default 1, the engine's default)")
     p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
     add_checkpoints_option(p)
-    p.add_argument("--device", type=device_spec, default="cpu", help="cpu or cuda[:N]")
-    p.add_argument("--threads", type=int, help="CPU threads (default: all cores but one)")
+    p.add_argument("--device", type=one_device, default="cpu", help="cpu or cuda[:N]")
+    p.add_argument("--threads", type=thread_count, metavar="N",
+                   help="CPU threads, from 1 to the cores the studio may use (default: all cores but one, as in "
+                   "the window, so that the timings are the window's)")
     p.add_argument("--report", type=Path, help="the benchmarks file to update (default: docs/BENCHMARKS.md)")
     p.add_argument("--no-report", action="store_true", help="print only")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p.set_defaults(handler=cmd_eval)
 
 
+def one_device(text: str) -> str:
+    """``eval --device``: one whole device (``cpu``, ``cuda:N``), as the evaluation runs its
+    model on one; a placement per stage or ``+offload`` is refused when the arguments are
+    read, not dropped (``cuda:0+offload`` ran without offloading) or refused after the
+    report was checked."""
+    from studio.engines.config import ConfigError, Placement
+
+    if "," in text or "=" in text or text.strip().lower().endswith("+offload"):
+        raise argparse.ArgumentTypeError(f"eval runs the model on one device, without offloading: give cpu or "
+                                         f"cuda:N, not {text!r}")
+    try:
+        placement = Placement.parse(device_spec(text))  # device_spec: the refusals of --device everywhere
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(f"{error.message} {error.hint}".strip()) from None
+    return placement.device
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.episodes < 1 or not 1 <= args.steps <= MAX_EVAL_STEPS or not 1 <= args.candidates <= 8:
         raise StudioError(f"--episodes must be at least 1, --steps from 1 to {MAX_EVAL_STEPS}, "
                           "--candidates from 1 to 8.")
-    if args.threads is not None and args.threads < 1:
-        raise StudioError("--threads must be at least 1.", hint="Leave it out to use all cores but one.")
     if args.report is not None and args.report.exists() and not args.report.is_file():
         raise StudioError(f"--report {args.report} is not a file.", hint="Name a Markdown file, e.g. BENCHMARKS.md.")
     report = None if args.no_report else args.report or DEFAULT_REPORT
@@ -58,10 +75,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise StudioError(error.message, hint="Name another file with --report, or add --no-report to print "
                                                   "the figures only.") from None
     from studio.composition import default_registry
-    from studio.engines.config import EngineConfig, Placement
+    from studio.engines.config import EngineConfig
     from studio.engines.requirements import RequirementKind
 
-    device = Placement(device=args.device.strip().lower() or "cpu").device  # one device; an unknown one is refused
+    device = args.device  # one device, read by one_device
     registry = default_registry()
     unmet = [r for r in registry.check(args.engine, EngineConfig.parse(device))
              if r.kind in (RequirementKind.PACKAGE, RequirementKind.DEVICE)]  # the weights: --checkpoints, read later

@@ -22,11 +22,13 @@ from studio.cli.common import (
     add_wait_option,
     checkpoint_dirs,
     device_spec,
+    devices_spec,
     open_for_reading,
     open_project,
     print_json,
     printable,
     resolve_node,
+    thread_count,
 )
 from studio.core.errors import StudioError
 from studio.core.model import TakeStatus
@@ -148,17 +150,6 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     _devices_options(p)
 
 
-def _threads(text: str) -> int:
-    from studio.engines.config import ConfigError, check_threads
-
-    try:
-        return check_threads(int(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    except ConfigError as error:
-        raise argparse.ArgumentTypeError(error.message) from None
-
-
 def command_line_threads(args: argparse.Namespace, workers: int = 1) -> int | None:
     """CPU threads for the engines of a generating command with ``workers`` devices:
     ``--threads``, else every core the studio may use. The window's Automatic keeps a core
@@ -173,11 +164,11 @@ def command_line_threads(args: argparse.Namespace, workers: int = 1) -> int | No
 
 
 def _devices_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--devices", type=device_spec, metavar="LIST",
+    p.add_argument("--devices", type=devices_spec, metavar="LIST",
                    help="one worker per device, each with its own engine process: cpu,cuda:0,cuda:1 "
                    "(cpu,cpu: two CPU workers); a worker's stages are written predict=cuda:0;decode=cuda:1. "
                    "Overrides --device")
-    p.add_argument("--threads", type=_threads, metavar="N",
+    p.add_argument("--threads", type=thread_count, metavar="N",
                    help="CPU threads for each engine process (default: every core the studio may use, as no window "
                    "needs one here; shared out with --devices)")
     p.add_argument("--engine-host", choices=("process", "in-process"),

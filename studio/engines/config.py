@@ -32,6 +32,11 @@ class DType(StrEnum):
 
 _DEVICE = re.compile(r"^(cpu|cuda)(?::(\d+))?$")
 
+DEVICE_FORMS = "cpu, cuda or cuda:N (N is the GPU's index), or cuda:N+offload"
+"""How one device is written, for the messages that refuse one."""
+
+_SEPARATOR_NAMES = {",": "comma", ";": "semicolon"}
+
 
 @dataclass(frozen=True, slots=True)
 class Placement:
@@ -61,11 +66,17 @@ class Placement:
 
     @classmethod
     def parse(cls, text: str) -> Placement:
+        """``cpu``, ``cuda``, ``cuda:N`` or ``cuda:N+offload``. A text that names no device
+        (empty, or ``+offload`` alone: an unset shell variable) is refused rather than read as
+        the CPU, which sent the work there without a word."""
         value = text.strip().lower()
         offload = value.endswith("+offload")
         if offload:
-            value = value[: -len("+offload")]
-        return cls(device=value or "cpu", offload=offload)
+            value = value[: -len("+offload")].strip()
+        if not value:
+            shown = f"{text.strip()!r} names no device" if text.strip() else "No device given"
+            raise ConfigError(f"{shown}.", hint=f"Use {DEVICE_FORMS}.")
+        return cls(device=value, offload=offload)
 
     def __str__(self) -> str:
         return self.device + ("+offload" if self.offload else "")
@@ -129,19 +140,23 @@ class EngineConfig:
 
     @classmethod
     def parse(cls, spec: str = "cpu", *, checkpoints: str | os.PathLike[str] | Sequence[Path] = "checkpoints",
-              dtype: str = "auto", threads: int | None = None) -> EngineConfig:
+              dtype: str = "auto", threads: int | None = None, separator: str = ",") -> EngineConfig:
         """From a command-line spec: ``cuda:0``, or ``predict=cuda:0,decode=cuda:1+offload``.
-        ``checkpoints``: one folder, or several looked in in order."""
+        ``checkpoints``: one folder, or several looked in in order. ``separator`` is what parts
+        the stages: ``;`` for one worker of ``--devices``, where commas part the workers (the
+        messages then quote the spec as written and show the stages written that way)."""
         default = Placement()
         per_stage: dict[Stage, Placement] = {}
-        parts = [p.strip() for p in (spec or "cpu").split(",")]
+        parts = [p.strip() for p in (spec or "cpu").split(separator)]
+        example = separator.join(("predict=cuda:0", "decode=cuda:1"))
         if len(parts) > 1 and not all(parts):
             raise ConfigError(f"An empty entry in the device {spec!r}.",
-                              hint="Separate a worker's stages with one comma, e.g. predict=cuda:0,decode=cuda:1.")
+                              hint=f"Separate a worker's stages with one {_SEPARATOR_NAMES.get(separator, separator)}, "
+                                   f"e.g. {example}.")
         bare = [part for part in parts if part and "=" not in part]
         if len(bare) > 1:
             raise ConfigError(f"{spec!r} names {len(bare)} devices for one worker.",
-                              hint="One device (cuda:0), or one per stage (predict=cpu,decode=cuda:0); "
+                              hint=f"One device (cuda:0), or one per stage ({example}); "
                                    "several workers are --devices cpu,cuda:0.")
         for part in (p for p in parts if p):
             if "=" in part:
@@ -152,6 +167,11 @@ class EngineConfig:
                     known = ", ".join(s.value for s in Stage)
                     raise ConfigError(f"Unknown stage {name.strip()!r} in {spec!r}.",
                                       hint=f"Stages: {known}.") from None
+                if stage in per_stage:
+                    raise ConfigError(f"{spec!r} places the {stage.value} stage twice.",
+                                      hint=f"Give each stage one device, e.g. {example}.")
+                if not where.strip():
+                    raise ConfigError(f"{name.strip()}= names no device in {spec!r}.", hint=f"Use {DEVICE_FORMS}.")
                 per_stage[stage] = Placement.parse(where)
             else:
                 default = Placement.parse(part)
