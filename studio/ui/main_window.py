@@ -264,6 +264,8 @@ class MainWindow(QMainWindow):
         c(a.go_child, ws(lambda w: w.navigate("child")))
         c(a.go_prev_sibling, ws(lambda w: w.navigate("prev")))
         c(a.go_next_sibling, ws(lambda w: w.navigate("next")))
+        c(a.go_first, ws(lambda w: w.navigate("first")))
+        c(a.go_last, ws(lambda w: w.navigate("last")))
         c(a.next_bookmark, ws(lambda w: w.step_bookmark(1)))
         c(a.previous_bookmark, ws(lambda w: w.step_bookmark(-1)))
         c(a.play, ws(lambda w: w.play()))

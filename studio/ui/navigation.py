@@ -1,4 +1,5 @@
-"""Moving through the tree with the arrow keys, and the branch shown for a selection.
+"""Moving through the tree with the arrow keys (Home and End: the ends of the branch), and the
+branch shown for a selection.
 
 The studio remembers which child you came back from (``last_child``), so Left then Right
 returns to the same alternative, and the branch through a node continues along the
@@ -30,8 +31,14 @@ def branch_through(tree: StoryTree, node_id: str, last_child: Mapping[str, str])
 
 
 def neighbour(tree: StoryTree, node_id: str, move: str, last_child: Mapping[str, str]) -> str | None:
-    """The node reached from ``node_id`` by ``move`` (parent, child, prev, next), or None."""
+    """The node reached from ``node_id`` by ``move`` (parent, child, prev, next; first, last:
+    the ends of the branch through it, as Left and Right held down reach them), or None
+    where the move goes nowhere."""
     node = tree.node(node_id)
+    if move in ("first", "last"):
+        branch = branch_through(tree, node_id, last_child)
+        end = branch[0] if move == "first" else branch[-1]
+        return None if end == node_id else end
     if move == "parent":
         return node.parent_id
     if move == "child":

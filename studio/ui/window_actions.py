@@ -50,6 +50,8 @@ class StudioActions(QObject):
         self.go_child = a("Navigate", "Next turn (&child)", "", ["Right"], local=True)
         self.go_prev_sibling = a("Navigate", "Alternative &above", "up", ["Up"], local=True)
         self.go_next_sibling = a("Navigate", "Alternative &below", "down", ["Down"], local=True)
+        self.go_first = a("Navigate", "&First turn of the branch", "", ["Home"], local=True)
+        self.go_last = a("Navigate", "&Last turn of the branch", "", ["End"], local=True)
         self.next_bookmark = a("Navigate", "Next boo&kmark", "bookmark", ["F2"])
         self.previous_bookmark = a("Navigate", "Previous bookmar&k", "", ["Shift+F2"])
 

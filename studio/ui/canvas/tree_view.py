@@ -227,33 +227,14 @@ class TreeView(QGraphicsView):
         corner = self.mapFromScene(QPointF(cell.x + CARD_W * 0.5, cell.y + CARD_H * 0.5))
         self.tree_scene.node_context_menu.emit(current, self.viewport().mapToGlobal(corner))
 
-    def branch_end(self, key: Qt.Key) -> str | None:
-        """The turn Home (the selected branch's first) or End (its last) selects; None when
-        there is no selected turn or it is gone (deleted, its change set on its way: the window
-        is about to select another, as for the arrows)."""
-        current = self.tree_scene.current_id
-        nodes = self.tree_scene.document.tree.nodes
-        branch = self.tree_scene.branch_ids
-        if current is None or current not in nodes or current not in branch:
-            return None
-        ends = branch[: branch.index(current) + 1] if key == Qt.Key.Key_Home else branch[branch.index(current):]
-        alive = [n for n in ends if n in nodes]
-        return alive[0] if key == Qt.Key.Key_Home else alive[-1]
-
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key = Qt.Key(event.key())
         modifiers = event.modifiers()
         plain = not (modifiers & ~Qt.KeyboardModifier.KeypadModifier)
         moves = {Qt.Key.Key_Left: "parent", Qt.Key.Key_Right: "child", Qt.Key.Key_Up: "prev",
-                 Qt.Key.Key_Down: "next"}
+                 Qt.Key.Key_Down: "next", Qt.Key.Key_Home: "first", Qt.Key.Key_End: "last"}
         if plain and key in moves:
             self.navigate.emit(moves[key])
-            event.accept()
-            return
-        if plain and key in (Qt.Key.Key_Home, Qt.Key.Key_End):
-            target = self.branch_end(key)
-            if target is not None and target != self.tree_scene.current_id:
-                self.tree_scene.node_clicked.emit(target)  # selected as a click selects it
             event.accept()
             return
         zoom_key = not (modifiers & ~ZOOM_KEY_MODIFIERS)
