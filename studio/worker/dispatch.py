@@ -19,7 +19,7 @@ from studio.worker.host_job import HostPrediction
 from studio.worker.job_queue import ClaimRefusedError, JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus
 from studio.worker.progress import PROGRESS_SCALE, ProgressUpdate
-from studio.worker.runner import Outcome, TaskFunction, run_task
+from studio.worker.runner import NODE_DELETED_BEFORE_MESSAGE, Outcome, TaskFunction, run_task
 
 log = logging.getLogger(__name__)
 
@@ -301,6 +301,17 @@ class DevicePool:
             self.jobs.publish([event, *cascade])
         finally:
             self._free(worker, job_id)
+        if ended.error == NODE_DELETED_BEFORE_MESSAGE and ended.node_id is not None:
+            self._requeue_if_restored(ended.node_id)
+
+    def _requeue_if_restored(self, node_id: str) -> None:
+        """A job just cancelled because its turn was gone: if an undo brought the turn back
+        meanwhile (while the job was still running here, which the queue skips), queue it
+        again now, as the undo would have."""
+        try:
+            self.jobs.requeue_restored_turns((node_id,))
+        except Exception:  # it stays cancelled; it can be retried
+            log.exception("could not queue again the jobs of turn %s", node_id)
 
     def _free(self, worker: DeviceWorker | TaskSlot, job_id: str) -> None:
         with self.jobs.cond:

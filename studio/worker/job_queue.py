@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from studio.core.errors import StudioError
-from studio.core.model import now_iso
+from studio.core.model import TakeStatus, now_iso
 from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore
 from studio.storage.project import Project
 from studio.worker import queue
@@ -25,12 +25,16 @@ from studio.worker.event_bus import EventBus
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.jobs import Job, JobKind, JobStatus, display_order, run_order_key
 from studio.worker.results import remove_take_media
+from studio.worker.runner import NODE_DELETED_BEFORE_MESSAGE, REROLL_BRANCH_LABEL
 from studio.worker.writer import Writer
 
 log = logging.getLogger(__name__)
 
 MAX_HOST_LOSSES = 3
 """A job whose host dies under it this many times fails rather than going back again."""
+
+DELETED_AFTER_INTERRUPT = "The turn was deleted after its job was interrupted; nothing was kept."
+"""An interrupted job whose turn is gone when the queue is opened again."""
 
 RETRYABLE = (JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.INTERRUPTED)
 """The jobs that can be retried (as a new job)."""
@@ -134,11 +138,15 @@ class JobQueue:
         with self.cond:
             self._jobs = {job.id: job for job in self._store.load()}
             self._sequence = max((job.sequence for job in self._jobs.values()), default=0)
-            events = self._fail_never_runnable(engines) if not self.project.read_only else []
+            writable = not self.project.read_only
+            # a turn deleted since (no undo brings it back now): its jobs could never run
+            deleted = self._cancel_of_deleted_turns(queue.WAITING) if writable else []
+            events = self._fail_never_runnable(engines) if writable else []
             for job in self._jobs.values():  # a retry or a run reads them as names with values
                 if not isinstance(job.settings, Mapping):
                     self._jobs[job.id] = replace(job, settings={})
-            events = self._cascade_all([*events, *self._follow_retries()]) if not self.project.read_only else []
+            events = self._cascade_all([*deleted, *events, *self._follow_retries()]) if writable else []
+            self.settled_at_start = self.settled_at_start[len(deleted):]  # not failed, nor cut off by a failure
             self._publish_table()
         return events
 
@@ -258,6 +266,98 @@ class JobQueue:
         self.publish(events)
         return done
 
+    def cancel_deleted_turns(self) -> list[Job]:
+        """Cancel every queued generate job whose turn was deleted (and the jobs that wait
+        for them), saying so. A running queue does this as each one's turn comes up; a
+        paused one calls this when a turn is deleted (or when it pauses), so that such jobs
+        do not sit in the queue as if they would still run. Returns the jobs cancelled."""
+        with self.cond:  # the usual case, nothing to cancel: no trip to the writer
+            if not queue.of_deleted_turns(self._jobs, self._has_turn):
+                return []
+
+        def operation() -> list[JobEvent]:
+            with self.cond:
+                before = dict(self._jobs)
+                gone = self._cancel_of_deleted_turns((JobStatus.QUEUED,))
+                events = [*gone, *(cascade for e in gone for cascade in self._dependents_cancelled(e.job))]
+                try:
+                    self._save([e.job for e in events])
+                except BaseException:  # not stored: they stay as they were
+                    self._jobs.clear()
+                    self._jobs.update(before)
+                    self._publish_table()
+                    raise
+                return events
+
+        events = self.writer.call(operation)
+        self.publish(events)
+        return [e.job for e in events]
+
+    def _has_turn(self, node_id: str) -> bool:
+        return node_id in self.project.tree.nodes
+
+    def _cancel_of_deleted_turns(self, statuses: Collection[JobStatus]) -> list[JobEvent]:
+        """Cancel (in memory, with ``cond`` held) the generate jobs of ``statuses`` whose turn
+        is gone, each saying so. All of them first: a job of a deleted turn that waits for
+        another one says its turn was deleted, not that the turn above was not generated."""
+        events: list[JobEvent] = []
+        for job in queue.of_deleted_turns(self._jobs, self._has_turn, statuses):
+            message = NODE_DELETED_BEFORE_MESSAGE if job.status is JobStatus.QUEUED else DELETED_AFTER_INTERRUPT
+            cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error=message, hint="",
+                                take_id="")
+            self._jobs[job.id] = cancelled
+            events.append(JobEvent(EventKind.CANCELLED, cancelled, message=message))
+        return events
+
+    def requeue_restored_turns(self, node_ids: Collection[str]) -> list[Job]:
+        """Queue again the generate jobs of the turns ``node_ids`` that were cancelled because
+        the turn was deleted (:data:`NODE_DELETED_BEFORE_MESSAGE`, paused or when its turn came
+        up), now that the turn is back (an undone delete), with the jobs that were cancelled
+        because they waited for them. Each keeps its id, seed and place. One that waits for a
+        job that failed or was cancelled meanwhile goes as it would have then
+        (:meth:`_dependents_cancelled`). Returns the jobs queued again."""
+        with self.cond:  # the usual case (a new turn): nothing to bring back, no trip to the writer
+            if not self._restorable(node_ids):
+                return []
+
+        def operation() -> list[JobEvent]:
+            with self.cond:
+                before = dict(self._jobs)
+                try:
+                    events = self._requeue_restored(node_ids)
+                    self._save([e.job for e in events])
+                except BaseException:  # not stored: they stay as they were
+                    self._jobs.clear()
+                    self._jobs.update(before)
+                    self._publish_table()
+                    raise
+                self._hold(e.job for e in events if e.kind is EventKind.QUEUED)
+                return events
+
+        events = self.writer.call(operation)
+        self._announce(events)
+        return [e.job for e in events if e.kind is EventKind.QUEUED]
+
+    def _restorable(self, node_ids: Collection[str]) -> list[Job]:
+        """With ``cond`` held: the jobs :meth:`requeue_restored_turns` brings back first (not one
+        still running here: its end is being recorded, and the runner asks again after it)."""
+        return queue.cancelled_for_turns(self._jobs, node_ids, NODE_DELETED_BEFORE_MESSAGE, self._has_turn,
+                                         self.running)
+
+    def _requeue_restored(self, node_ids: Collection[str]) -> list[JobEvent]:
+        """In memory, with ``cond`` held: see :meth:`requeue_restored_turns`. One event per job
+        changed: QUEUED (the queue panel lists it again), or CANCELLED for one cut off again."""
+        requeued = queue.requeued_in_place(self._restorable(node_ids), self._jobs, self._has_turn)
+        for job in requeued:
+            self._jobs[job.id] = job
+        doomed = {job.depends_on: self._jobs[job.depends_on] for job in requeued
+                  if queue.dependency(job, self._jobs) is queue.Dependency.DOOMED and job.depends_on}
+        changed = {job.id: job for job in requeued}
+        for parent in doomed.values():
+            changed.update((e.job.id, e.job) for e in self._dependents_cancelled(parent))
+        return [JobEvent(EventKind.QUEUED, job) if job.status is JobStatus.QUEUED
+                else JobEvent(EventKind.CANCELLED, job, message=job.error) for job in changed.values()]
+
     def move(self, job_id: str, index: int) -> None:
         def operation() -> Job:
             with self.cond:
@@ -348,11 +448,22 @@ class JobQueue:
         return job
 
     def _dependents_cancelled(self, ended: Job) -> list[JobEvent]:
-        """Cancel (in memory) every waiting job that continues from ``ended``."""
+        """Cancel (in memory) every waiting job that continues from ``ended``, except those
+        whose turn above has a take to continue from, or another job on its way (they wait
+        for that one instead: :func:`queue.rehomed_dependents`)."""
+        rehomed = queue.rehomed_dependents(ended, self._jobs, self._has_done_take,
+                                           lambda job: job.label == REROLL_BRANCH_LABEL)
+        for job in rehomed:
+            self._jobs[job.id] = job
         cancelled = queue.cancel_dependents(ended, self._jobs)
         for job in cancelled:
             self._jobs[job.id] = job
-        return [JobEvent(EventKind.CANCELLED, job, message=job.error) for job in cancelled]
+        return [*(JobEvent(EventKind.UPDATED, job) for job in rehomed),
+                *(JobEvent(EventKind.CANCELLED, job, message=job.error) for job in cancelled)]
+
+    def _has_done_take(self, node_id: str) -> bool:
+        tree = self.project.tree
+        return node_id in tree.nodes and any(take.status is TakeStatus.DONE for take in tree.takes_of(node_id))
 
     # -- running ----------------------------------------------------------------------------
 

@@ -104,6 +104,14 @@ def never_runnable(jobs: Jobs, engines: Collection[str] | None = None) -> dict[s
     return out
 
 
+def of_deleted_turns(jobs: Jobs, exists: Callable[[str], bool],
+                     statuses: Collection[JobStatus] = (JobStatus.QUEUED,)) -> list[Job]:
+    """The generate jobs with a status of ``statuses`` whose turn no longer ``exists`` (it
+    was deleted), in run order."""
+    return sorted((job for job in jobs.values() if job.kind is JobKind.GENERATE and job.status in statuses
+                   and job.node_id is not None and not exists(job.node_id)), key=run_order_key)
+
+
 def queued_in_order(jobs: Jobs, *, without: str = "") -> list[Job]:
     return sorted((j for j in jobs.values() if j.status is JobStatus.QUEUED and j.id != without), key=run_order_key)
 
@@ -120,6 +128,32 @@ def next_runnable(jobs: Jobs, fits: Callable[[Job], bool] | None = None) -> Job 
 CASCADE_CANCEL = "Cancelled: the turn it continues from was not generated"
 """How a job cancelled by :func:`cancel_dependents` begins its error: :func:`revived_dependents`
 brings back those, not a job the user cancelled."""
+
+
+def rehomed_dependents(ended: Job, jobs: Jobs, has_take: Callable[[str], bool],
+                       chained: Callable[[Job], bool]) -> list[Job]:
+    """The waiting jobs that wait for ``ended`` (failed or cancelled) but need not go with it,
+    each waiting for what it needs now. Such a job waits only because the turn above had
+    no take when it was queued; that turn may have one now (made by an earlier job of that
+    turn): it waits for nothing; or another job of that turn is still queued or running: it
+    waits for the newest one, as a job queued now would. A job ``chained`` to ``ended`` itself
+    (a branch re-roll: each turn from its parent's new take) is not moved. Those left are
+    cancelled by :func:`cancel_dependents`."""
+    turn = ended.node_id
+    if ended.kind is not JobKind.GENERATE or turn is None:
+        return []
+    waiting = [job for job in jobs.values()
+               if job.depends_on == ended.id and job.status in WAITING and not chained(job)]
+    if not waiting:
+        return []
+    if has_take(turn):
+        return [replace(job, depends_on=None) for job in waiting]
+    others = [job for job in jobs.values() if job.kind is JobKind.GENERATE and job.node_id == turn
+              and job.id != ended.id and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)]
+    if not others:
+        return []
+    newest = max(others, key=lambda job: job.sequence)
+    return [replace(job, depends_on=newest.id) for job in waiting if job.id != newest.id]
 
 
 def cancel_dependents(ended: Job, jobs: Jobs) -> list[Job]:
@@ -142,6 +176,20 @@ def cancel_dependents(ended: Job, jobs: Jobs) -> list[Job]:
     return out
 
 
+def _retried(jobs: Jobs) -> set[str]:
+    """The ids of the jobs that were retried (queued again as a new job)."""
+    return {j.retry_of for j in jobs.values() if j.retry_of}
+
+
+def _cut_off_after(parent_id: str, jobs: Jobs, exists: Callable[[str], bool], retried: Collection[str]) -> list[Job]:
+    """The jobs :func:`cancel_dependents` cancelled because job ``parent_id`` ended (those
+    that waited for it directly), by age: only those whose turn still ``exists`` and that
+    were not ``retried`` (their turn would be generated twice)."""
+    return [job for job in sorted(jobs.values(), key=lambda j: j.sequence)
+            if job.depends_on == parent_id and job.status is JobStatus.CANCELLED and job.id not in retried
+            and job.error.startswith(CASCADE_CANCEL) and job.node_id is not None and exists(job.node_id)]
+
+
 def revived_dependents(old: Job, new: Job, jobs: Jobs, sequence: int,
                        exists: Callable[[str], bool]) -> list[Job]:
     """New queued copies of the jobs :func:`cancel_dependents` cancelled after ``old`` ended,
@@ -152,14 +200,11 @@ def revived_dependents(old: Job, new: Job, jobs: Jobs, sequence: int,
     ``exists`` and that was not retried already (by the user, or by an earlier retry of
     ``old``'s chain): the turn would be generated twice."""
     out: list[Job] = []
-    retried = {j.retry_of for j in jobs.values() if j.retry_of}  # already queued again: not a second time
+    retried = _retried(jobs)  # already queued again: not a second time
     pending = [(old.id, new.id)]
     while pending:
         parent_id, copy_id = pending.pop(0)
-        for job in sorted(jobs.values(), key=lambda j: j.sequence):
-            if (job.depends_on != parent_id or job.status is not JobStatus.CANCELLED or job.id in retried
-                    or not job.error.startswith(CASCADE_CANCEL) or job.node_id is None or not exists(job.node_id)):
-                continue
+        for job in _cut_off_after(parent_id, jobs, exists, retried):
             sequence += 1
             copy = replace(job, id=new_id(), status=JobStatus.QUEUED, sequence=sequence, created_at=now_iso(),
                            started_at="", finished_at="", error="", hint="", take_id="", depends_on=copy_id,
@@ -167,6 +212,42 @@ def revived_dependents(old: Job, new: Job, jobs: Jobs, sequence: int,
             out.append(copy)
             pending.append((job.id, copy.id))
     return out
+
+
+def cancelled_for_turns(jobs: Jobs, node_ids: Collection[str], reason: str, exists: Callable[[str], bool],
+                        busy: Collection[str] = ()) -> list[Job]:
+    """The generate jobs of the turns ``node_ids`` that were cancelled saying ``reason`` (their
+    turn was deleted), whose turn ``exists`` again and that were not retried since, in run
+    order; not those still ``busy`` (their end is being recorded)."""
+    retried = _retried(jobs)
+    return sorted((job for job in jobs.values()
+                   if job.kind is JobKind.GENERATE and job.status is JobStatus.CANCELLED and job.error == reason
+                   and job.node_id is not None and job.node_id in node_ids
+                   and exists(job.node_id) and job.id not in retried
+                   and job.id not in busy), key=run_order_key)
+
+
+def requeued_in_place(roots: Collection[Job], jobs: Jobs, exists: Callable[[str], bool]) -> list[Job]:
+    """``roots`` (cancelled jobs) queued again as they were, with the jobs
+    :func:`cancel_dependents` cancelled after them, transitively (as :func:`revived_dependents`
+    finds them): each keeps its id, seed, place and the job it waits for, so an undone delete
+    gives back the queue it took away."""
+    retried = _retried(jobs)
+    out = [_queued_again(job) for job in roots]
+    seen = {job.id for job in out}
+    pending = [job.id for job in out]
+    while pending:
+        for job in _cut_off_after(pending.pop(0), jobs, exists, retried):
+            if job.id not in seen:
+                seen.add(job.id)
+                out.append(_queued_again(job))
+                pending.append(job.id)
+    return out
+
+
+def _queued_again(job: Job) -> Job:
+    return replace(job, status=JobStatus.QUEUED, started_at="", finished_at="", error="", hint="", take_id="",
+                   progress=0.0, eta_s=None)
 
 
 def move_to(jobs: Jobs, job_id: str, index: int) -> list[Job]:

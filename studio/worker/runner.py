@@ -45,7 +45,8 @@ log = logging.getLogger(__name__)
 NODE_DELETED_MESSAGE = "The turn was deleted while it was being generated; nothing was kept."
 NODE_DELETED_BEFORE_MESSAGE = "The turn was deleted before its job started; nothing was generated."
 """A queued job whose turn was deleted (it is cancelled when its turn comes up, so that an
-undone delete still generates it)."""
+undone delete still generates it; a paused queue cancels it at once). Either way, an undo
+that brings the turn back queues it again (:meth:`JobQueue.requeue_restored_turns`)."""
 CANCELLED_MESSAGE = "Cancelled."
 
 TaskFunction = Callable[[Callable[[Progress], None], Callable[[], bool]], Any]

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from studio.core.changes import ChangeSet, EntityKind
 from studio.engines.base import EngineConfig, Requirement
 from studio.engines.registry import EngineRegistry
 from studio.storage.project import Project
@@ -101,8 +102,8 @@ class GenerationService:
         self.hosts = hosts
         self.writer = writer if writer is not None else Writer(project)
         self._bus = EventBus()
-        self._unlisten = project.document.subscribe(lambda changes: self._bus.publish(DocumentChanged(changes)))
         self._queue = JobQueue(project, self.writer, self._bus)
+        self._unlisten = project.document.subscribe(self._document_changed)
         self._stage_times = StageTimes()
         self._cache = RepresentationCache()
         self._undoable_takes = undoable_takes
@@ -212,10 +213,38 @@ class GenerationService:
         return self._pool.alive
 
     def pause(self) -> None:
-        """Start no new job (the running one finishes)."""
+        """Start no new job (the running one finishes). The queued jobs of turns deleted
+        meanwhile are cancelled now: no turn of theirs will come up while it is paused."""
         with self._queue.cond:
             self._queue.paused = True
             self._queue.cond.notify_all()
+        self._cancel_deleted_turns()
+
+    def _document_changed(self, changes: ChangeSet) -> None:
+        """On the thread that changed the document (the writer): tell the subscribers, and
+        while paused cancel the queued jobs of the turns the change deleted (a running queue
+        cancels each when its turn comes up, at once if nothing runs before it); queue again
+        those of the turns it brought back (an undone delete), paused or not."""
+        self._bus.publish(DocumentChanged(changes))
+        if self._queue.paused and changes.removed.get(EntityKind.NODE):
+            self._cancel_deleted_turns()
+        restored = changes.added.get(EntityKind.NODE)
+        if restored:
+            self._requeue_restored_turns(restored)
+
+    def _cancel_deleted_turns(self) -> None:
+        try:
+            self._queue.cancel_deleted_turns()
+        except Exception:  # the delete itself is done and stored; the jobs end when their turn comes up
+            log.exception("could not cancel the queued jobs of deleted turns")
+
+    def _requeue_restored_turns(self, node_ids: Collection[str]) -> None:
+        """Turns that came back (an undone delete: same ids): the jobs their delete cancelled
+        are queued again, so that an accidental delete and its undo lose no generation."""
+        try:
+            self._queue.requeue_restored_turns(node_ids)
+        except Exception:  # the undo itself is done and stored; the jobs can still be retried
+            log.exception("could not queue again the jobs of the turns brought back")
 
     def resume(self) -> None:
         with self._queue.cond:
