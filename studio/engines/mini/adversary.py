@@ -21,6 +21,12 @@ weights as the motion projection), so from its first step it knows what each mot
 
 Its term is weighed from the gradients, as the critic's is (:func:`.critic.balanced`), and stays
 off for a few warm-up steps while only the discriminator trains.
+
+With ``first_frame`` it is also shown the turn's true first latent frame (the same for the
+real clip, the student's prediction and the real clip told another motion), beside the
+canvas's later frames: it then judges whether these frames continue this start as the told
+motion does, the motion of this character in this place. The canvas's own first frame is left
+out, or a real clip would be told apart by its first frame matching the one shown.
 """
 
 from __future__ import annotations
@@ -36,31 +42,55 @@ from studio.engines.mini.critic import MotionCritic, balanced, with_noise
 
 
 class Discriminator(nn.Module):
-    """A canvas (B, C, T, H, W) and each clip's motion (B,) -> a realness score (B,)."""
+    """A canvas (B, C, T, H, W) and each clip's motion (B,) -> a realness score (B,); with
+    ``first_frame``, also each turn's true first frame (B, C, 1, H, W), read beside the
+    canvas's later frames."""
 
-    def __init__(self, channels: int, widths: tuple[int, ...], classes: int) -> None:
+    def __init__(self, channels: int, widths: tuple[int, ...], classes: int, first_frame: bool = False) -> None:
         super().__init__()
-        self.trunk = MotionCritic(channels, widths, classes)
+        self.first_frame = first_frame
+        self.trunk = MotionCritic(channels * 2 if first_frame else channels, widths, classes)
         self.real = nn.Linear(widths[-1], 1)
         self.motion = nn.Embedding(classes, widths[-1])
         nn.init.normal_(self.motion.weight, std=0.02)
 
-    def forward(self, canvas: torch.Tensor, motions: torch.Tensor) -> torch.Tensor:
-        return self.read(canvas, motions)[0]
+    def forward(self, canvas: torch.Tensor, motions: torch.Tensor, first: torch.Tensor | None = None) -> torch.Tensor:
+        return self.read(canvas, motions, first)[0]
 
-    def read(self, canvas: torch.Tensor, motions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def read(self, canvas: torch.Tensor, motions: torch.Tensor, first: torch.Tensor | None = None
+             ) -> tuple[torch.Tensor, torch.Tensor]:
         """(the realness score (B,), the motion logits of the critic's head (B, classes))."""
-        x = canvas
+        x = self.inputs(canvas, first)
         for level in self.trunk.levels:
             x = level(x)
         pooled = x.mean(dim=(2, 3, 4))
         score = self.real(pooled).squeeze(1) + (self.motion(motions) * pooled).sum(dim=1)
         return score, self.trunk.head(pooled)
 
+    def inputs(self, canvas: torch.Tensor, first: torch.Tensor | None) -> torch.Tensor:
+        """What the levels read: the canvas, or (``first_frame``) its frames after the first
+        with the true first frame beside each, as more channels."""
+        if not self.first_frame:
+            return canvas
+        if first is None:
+            raise ValueError("this discriminator reads each turn's first frame beside the canvas: none was given")
+        if canvas.shape[2] < 2:
+            raise ValueError("a discriminator of the first frame needs canvases of at least two latent frames")
+        later = canvas[:, :, 1:]
+        return torch.cat([later, first.expand(-1, -1, later.shape[2], -1, -1).to(later.dtype)], dim=1)
+
     def start_from(self, critic: MotionCritic) -> None:
         """The critic's levels, and its class weights as the motion projection (the score then
-        starts as how strongly the critic reads the told motion)."""
-        self.trunk.load_state_dict(critic.state_dict())
+        starts as how strongly the critic reads the told motion). With ``first_frame`` the
+        first level's weights on the first frame's channels start at zero: it starts as the
+        critic reading the later frames."""
+        state = critic.state_dict()
+        if self.first_frame:
+            key = "levels.0.0.weight"
+            wide = torch.zeros_like(self.trunk.state_dict()[key])
+            wide[:, : state[key].shape[1]] = state[key]
+            state = {**state, key: wide}
+        self.trunk.load_state_dict(state)
         with torch.no_grad():
             self.motion.weight.copy_(critic.head.weight)
 
@@ -73,18 +103,31 @@ def other_motions(motions: torch.Tensor, classes: int, generator: torch.Generato
 
 def discriminator_loss(disc: Discriminator, real: torch.Tensor, motions: torch.Tensor, fake: torch.Tensor,
                        fake_motions: torch.Tensor, classes: int, noise: float,
-                       generator: torch.Generator | None = None) -> torch.Tensor:
+                       generator: torch.Generator | None = None, first: torch.Tensor | None = None,
+                       fake_first: torch.Tensor | None = None) -> torch.Tensor:
     """Hinge loss: real clips with their motion score above 1; the student's predictions, and
     real clips told another motion, below -1 (those two halves of the negatives weigh equally).
     Plus the motion's cross-entropy on the real clips (as an auxiliary-classifier GAN's): the
     hinge alone can settle where real clips score the same under any motion, a discriminator
-    blind to the motion; the classifier keeps its features reading it."""
-    right, logits = disc.read(with_noise(real, noise, generator), motions)
+    blind to the motion; the classifier keeps its features reading it. ``first`` and
+    ``fake_first``: each turn's true first frame, for a discriminator that reads it."""
+    right, logits = disc.read(with_noise(real, noise, generator), motions, _noisy(first, noise, generator))
     right = right.float()
-    wrong = disc(with_noise(real, noise, generator), other_motions(motions, classes, generator)).float()
-    made = disc(with_noise(fake, noise, generator), fake_motions).float()
+    wrong = disc(with_noise(real, noise, generator), other_motions(motions, classes, generator),
+                 _noisy(first, noise, generator)).float()
+    made = disc(with_noise(fake, noise, generator), fake_motions, _noisy(fake_first, noise, generator)).float()
     negatives = 0.5 * (F.relu(1 + made).mean() + F.relu(1 + wrong).mean())
     return F.relu(1 - right).mean() + negatives + F.cross_entropy(logits.float(), motions)
+
+
+def _noisy(first: torch.Tensor | None, noise: float, generator: torch.Generator | None) -> torch.Tensor | None:
+    """A first frame with noise mixed in as into the canvases (its own draw), or None."""
+    return None if first is None else with_noise(first, noise, generator)
+
+
+def first_frames(real: torch.Tensor, disc: Discriminator) -> torch.Tensor | None:
+    """The real canvases' first latent frames (B, C, 1, H, W) when ``disc`` reads them, else None."""
+    return real[:, :, :1] if disc.first_frame else None
 
 
 @dataclass
@@ -118,12 +161,13 @@ class Adversary:
     def added_to(self, error: torch.Tensor, prediction: torch.Tensor) -> torch.Tensor:
         """``error`` (the segment's squared error) plus the adversary's term on ``prediction``,
         weighed by gradients; the prediction is kept for the discriminator's update."""
-        assert self.motions is not None
+        assert self.motions is not None and self.real is not None
         self.fakes.append(prediction.detach())
         if not self.active or self.recipe.balance <= 0:
             return error
         self.disc.requires_grad_(False)
-        term = -self.disc(with_noise(prediction, self.recipe.noise), self.motions).float().mean()
+        first = _noisy(first_frames(self.real, self.disc), self.recipe.noise, None)
+        term = -self.disc(with_noise(prediction, self.recipe.noise), self.motions, first).float().mean()
         return balanced(error, term, prediction, self.recipe.balance)
 
     def update(self, generator: torch.Generator | None = None) -> torch.Tensor:
@@ -133,8 +177,10 @@ class Adversary:
         self.disc.requires_grad_(True)
         fake = torch.cat(self.fakes)
         fake_motions = self.motions.repeat(len(self.fakes))
+        first = first_frames(self.real, self.disc)
+        fake_first = None if first is None else first.repeat(len(self.fakes), 1, 1, 1, 1)
         loss = discriminator_loss(self.disc, self.real, self.motions, fake, fake_motions, self.classes,
-                                  self.recipe.noise, generator)
+                                  self.recipe.noise, generator, first=first, fake_first=fake_first)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()  # type: ignore[no-untyped-call]
         torch.nn.utils.clip_grad_norm_(list(self.disc.parameters()), 1.0)

@@ -297,6 +297,11 @@ class AdversaryTraining:
     and predicted alike, so that it cannot tell them apart by single latent cells."""
     warmup: int = 50
     """Distillation steps in which only the discriminator trains (its term is off)."""
+    first_frame: bool = False
+    """The discriminator also reads the turn's true first latent frame beside the canvas's later
+    frames (real and predicted alike), so that it judges the motion of this character in this
+    place rather than of any; the canvas's own first frame is then not read (beside the true
+    one a real clip would be told by its first frame alone)."""
 
 
 @dataclass(frozen=True)

@@ -398,8 +398,8 @@ class Trainer:
                                  "makes pixels")
             with torch.random.fork_rng(devices=[]):  # the stages before it draw what they drew without it
                 torch.manual_seed(self.config.seed * 1000 + 931)
-                self.discriminator = Discriminator(cfg.canvas()[0], self.config.adversary.widths,
-                                                   len(MOTION_NAMES)).to(self.device)
+                self.discriminator = Discriminator(cfg.canvas()[0], self.config.adversary.widths, len(MOTION_NAMES),
+                                                   first_frame=self.config.adversary.first_frame).to(self.device)
         source = self.source
         if source is None:
             self.decoder_ema = EMA(self.decoder, self.config.decoder_stage.ema)

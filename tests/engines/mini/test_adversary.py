@@ -151,3 +151,62 @@ def test_the_adversary_refuses_a_pixel_decoder(tmp_path: Path) -> None:
     pixel = dataclasses.replace(_with_adversary(1.0), model=load_train_config(named_config("tiny")).model)
     with pytest.raises(ValueError, match="reads latent canvases"):
         run(pixel, tmp_path / "run", device="cpu", stages=("distill",), log=lambda _m: None)
+
+
+def test_a_first_frame_discriminator_starts_as_the_critic_reading_the_later_frames() -> None:
+    torch.manual_seed(4)
+    critic = MotionCritic(4, WIDTHS, 3)
+    plain, framed = Discriminator(4, WIDTHS, 3), Discriminator(4, WIDTHS, 3, first_frame=True)
+    plain.start_from(critic)
+    framed.start_from(critic)
+    framed.real.load_state_dict(plain.real.state_dict())
+    canvas, first = torch.randn(2, 4, 5, 8, 12), torch.randn(2, 4, 1, 8, 12)
+    motions = torch.tensor([0, 2])
+    with torch.no_grad():
+        assert torch.allclose(framed(canvas, motions, first), plain(canvas[:, :, 1:], motions), atol=1e-5)
+    with pytest.raises(ValueError, match="first frame"):
+        framed(canvas, motions)
+
+
+def _moving_from(count: int, generator: torch.Generator) -> torch.Tensor:
+    """Clips of a random first frame that then moves right (its mean above zero) or left."""
+    base = torch.randn(count, 4, 1, 8, 12, generator=generator)
+    way = torch.where(base.mean(dim=(1, 2, 3, 4)) > 0, 1, -1)
+    return torch.cat([torch.cat([torch.roll(c, int(s) * k, dims=3) for k in range(5)], dim=1)[None]
+                      for c, s in zip(base, way, strict=True)])
+
+
+def test_only_a_discriminator_shown_the_first_frame_tells_a_clip_that_does_not_go_on_from_the_turns_start() -> None:
+    # the fakes are clips as real as the real ones, of the same motion, but of other starts (as a
+    # student drawing another character or place): only the turn's true first frame tells them
+    generator = torch.Generator().manual_seed(5)
+    real, fake = _moving_from(64, generator), _moving_from(64, generator)
+    motions = torch.zeros(64, dtype=torch.long)
+    gaps = {}
+    for first_frame in (False, True):
+        torch.manual_seed(5)
+        disc = Discriminator(4, WIDTHS, 3, first_frame=first_frame)
+        optimizer = torch.optim.AdamW(disc.parameters(), lr=3e-3, betas=(0.5, 0.99))
+        first = real[:, :, :1] if first_frame else None
+        for _ in range(120):
+            loss = discriminator_loss(disc, real, motions, fake, motions, 3, noise=0.0, generator=generator,
+                                      first=first, fake_first=first)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            fresh, other = _moving_from(64, generator), _moving_from(64, generator)  # clips it never saw
+            shown = fresh[:, :, :1] if first_frame else None
+            gaps[first_frame] = float(disc(fresh, motions, shown).mean() - disc(other, motions, shown).mean())
+    assert gaps[True] > 1.0, gaps
+    assert abs(gaps[False]) < 0.3 * gaps[True], gaps
+
+
+def test_the_distillation_carries_a_first_frame_adversary(tmp_path: Path) -> None:
+    config = _with_adversary(1.0)
+    config = dataclasses.replace(config, adversary=dataclasses.replace(config.adversary, first_frame=True))
+    lines: list[str] = []
+    state = run(config, tmp_path / "framed", device="cpu", stages=STAGES, log=lines.append)
+    assert state.stages["distill"].done
+    assert any("the adversary starts from the motion critic" in line for line in lines)
+    assert any("adversary step=3" in line and "term=on" in line for line in lines)
