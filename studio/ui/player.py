@@ -125,6 +125,8 @@ class Player(QWidget):
         self._cue: int | None = None
         self._cue_offset = 0
         """The frame within the cued clip to show (a timeline replaced mid-play keeps its place)."""
+        self._note = ""
+        """Shown in place of the frame until the playback starts or the user seeks (see :meth:`hold_note`)."""
         self.loop = True
         self.view = FrameView(self)
         self._timer = QTimer(self)
@@ -190,6 +192,7 @@ class Player(QWidget):
         self._held = {path: clip for path, clip in self._held.items() if path in self._paths}
         self._frame = 0
         self._cue = None
+        self._note = ""
         self._segment_index = _UNSHOWN  # the new timeline's clip is announced, even if its number is the same
         self._rebuild()
         if place is not None and place[0] in self._paths:
@@ -255,11 +258,16 @@ class Player(QWidget):
 
     def play(self, *, from_segment: int | None = None, at_frame: int = 0) -> None:
         """Play on from the frame shown; ``from_segment``: from that clip's first frame (or its
-        frame ``at_frame``), once it has loaded (a clip of a long branch may still be decoding)."""
-        self._cue, self._cue_offset = from_segment, at_frame
+        frame ``at_frame``), once it has loaded (a clip of a long branch may still be decoding).
+        Without it, a clip cued and still decoding (the selected turn's) is where it starts."""
+        if from_segment is not None:  # else a clip cued and still decoding stays the one to start from
+            self._cue, self._cue_offset = from_segment, at_frame
         self._apply_cue()
         if not self._paths:
             return
+        if self._note:
+            self._note = ""
+            self._show()
         if self.ready and self._frame >= self.frame_count - 1 and not self.loop:
             self._frame = 0
         self._timer.start(self._interval())
@@ -301,7 +309,13 @@ class Player(QWidget):
         return sum(len(s.frames) / (s.fps or 8.0) for s in self._segments)
 
     def seek(self, frame: int) -> None:
+        """Show ``frame`` (a scrub, a frame step: any note held over the view goes)."""
+        self._note = ""
+        self._seek(frame)
+
+    def _seek(self, frame: int) -> None:
         if not self.frame_count:
+            self._show()  # a note held over the view shows even before a clip has loaded
             return
         self._frame = max(0, min(frame, self.frame_count - 1))
         self._show()
@@ -312,14 +326,31 @@ class Player(QWidget):
 
     def cue_segment(self, index: int) -> None:
         """Show clip ``index``'s first frame now, or as soon as its clip has loaded."""
+        self._note = ""
         self._cue, self._cue_offset = index, 0
         self._apply_cue()
+
+    def hold_note(self, note: str, *, cue: int | None = None) -> None:
+        """Show ``note`` in place of the frame while paused, marking no clip as shown, until
+        the playback starts or the user seeks; ``cue``: the clip Play then starts from.
+
+        For a selected turn that has no clip (not generated, failed): the frame under it would
+        be another turn's clip, shown as if it were the selected one's."""
+        self._cue, self._cue_offset = cue, 0
+        self._note = note
+        self._apply_cue()
+        self._show()
+
+    @property
+    def note(self) -> str:
+        """The note held over the view ("" when none; see :meth:`hold_note`)."""
+        return self._note
 
     def _apply_cue(self) -> None:
         if self._cue is not None and 0 <= self._cue < len(self._segments):
             index, self._cue = self._cue, None
             segment = self._segments[index]
-            self.seek(segment.start + max(0, min(self._cue_offset, len(segment.frames) - 1)))
+            self._seek(segment.start + max(0, min(self._cue_offset, len(segment.frames) - 1)))
 
     def _interval(self) -> int:
         segment = self._segment_at(self._frame)
@@ -348,14 +379,16 @@ class Player(QWidget):
         self._timer.setInterval(self._interval())
 
     def _show(self) -> None:
+        if self._note and not self.playing:
+            self.view.set_image(None, self._note)
+            self._announce(-1)
+            return
         segment = self._segment_at(self._frame)
         if segment is None:
             message = "decoding…" if self._paths else "no clip"
             self.view.set_image(None, message)
             self.time_label.setText(format_clock(0.0))
-            if self._segment_index != -1:  # no clip shows: the views marking the playing turn clear it
-                self._segment_index = -1
-                self.segment_changed.emit(-1)
+            self._announce(-1)  # no clip shows: the views marking the playing turn clear it
             return
         image = segment.frames[self._frame - segment.start]
         if image is None:
@@ -366,8 +399,11 @@ class Player(QWidget):
         self.slider.setValue(self._frame)
         self.slider.blockSignals(False)
         self.time_label.setText(f"{format_clock(self.time_at(self._frame))} / {format_clock(self.duration)}")
-        index = self._segments.index(segment)
+        self._announce(self._segments.index(segment))
+        self.frame_changed.emit(self._frame)
+
+    def _announce(self, index: int) -> None:
+        """Tell the views which clip shows (-1: none) when that changes."""
         if index != self._segment_index:
             self._segment_index = index
             self.segment_changed.emit(index)
-        self.frame_changed.emit(self._frame)

@@ -11,8 +11,24 @@ from studio.core.state import CharacterState
 from studio.ui.episode.filmstrip import Filmstrip
 from studio.ui.episode.state_chart import StateChart
 from studio.ui.media_cache import ClipCache, PosterCache
-from studio.ui.node_summary import NodeSummary
+from studio.ui.node_summary import CardStatus, NodeSummary
 from studio.ui.player import Player
+
+
+def no_clip_note(index: int, summary: NodeSummary) -> str:
+    """What the preview says in place of a frame while turn ``index``, which has no clip, is
+    selected: why it has none (its status, a failure's reason)."""
+    turn = f"Turn {index}"
+    if summary.status == CardStatus.DRAFT:
+        return f"{turn} is not generated yet"
+    if summary.status == CardStatus.QUEUED:
+        return f"{turn} is queued: its clip shows here once it is made"
+    if summary.status == CardStatus.RUNNING:
+        return f"{turn} is being generated…"
+    if summary.status == CardStatus.FAILED:
+        reason = summary.error.strip().splitlines()[0] if summary.error.strip() else ""
+        return f"{turn} failed: {reason}" if reason else f"{turn} failed"
+    return f"{turn} has no clip"
 
 
 class EpisodePanel(QWidget):
@@ -26,6 +42,8 @@ class EpisodePanel(QWidget):
         self._clip_turns: list[int] = []
         self._key: tuple[object, ...] = ()
         self._shown_turn = -1
+        self._note = ""
+        """The note last held over the preview for the selected turn without a clip."""
         self.player = Player(clips, self)
         self.player.setMinimumWidth(320)
         self.chart = StateChart(self)
@@ -80,18 +98,41 @@ class EpisodePanel(QWidget):
         if new_clips:
             self._clip_turns = clip_turns
             self.player.set_clips(paths, keep_place=True)  # a take landing mid-play doesn't stop it
-        if (new_clips or current != self._shown_turn) and not self.player.playing and current in self._clip_turns:
-            self.player.cue_segment(self._clip_turns.index(current))  # the preview shows the selected turn
+        if not self.player.playing and 0 <= current < len(summaries):
+            self._preview(current, summaries[current], again=new_clips or current != self._shown_turn)
         self._shown_turn = current
         if 0 <= current < len(branch):
             self.scroll_area.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
+
+    def _preview(self, current: int, summary: NodeSummary, *, again: bool) -> None:
+        """The paused preview shows the selected turn: its clip's first frame; for the start,
+        the branch's first clip; for a turn without a clip, a note saying why in place of a
+        frame (it showed another turn's clip as if it were this one's), Play then starting
+        at the next clip. ``again``: cue even if the turn's clip is the one cued already."""
+        if current in self._clip_turns:
+            if again:
+                self.player.cue_segment(self._clip_turns.index(current))
+        elif current == 0 or not self._clip_turns:
+            if again and self._clip_turns:
+                self.player.cue_segment(0)
+        else:
+            note = no_clip_note(current, summary)
+            if again or note != self._note:  # not merely a progress tick: a scrub since stays
+                self.player.hold_note(note, cue=self._next_clip(current))
+            self._note = note
+            return
+        self._note = ""
+
+    def _next_clip(self, index: int) -> int:
+        """The clip of the first turn at or after ``index`` that has one (else the first clip)."""
+        return next((segment for segment, turn in enumerate(self._clip_turns) if turn >= index), 0)
 
     def _select_index(self, index: int) -> None:
         if 0 <= index < len(self.branch):
             self.turn_selected.emit(self.branch[index])
 
     def _play_from(self, index: int) -> None:
-        self.player.play(from_segment=self._clip_turns.index(index) if index in self._clip_turns else None)
+        self.player.play(from_segment=self._next_clip(index) if self._clip_turns else None)
 
     def play_branch(self) -> None:
         """Play every generated turn of the branch back to back (Space toggles)."""
