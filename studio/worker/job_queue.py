@@ -275,23 +275,29 @@ class JobQueue:
             if not queue.of_deleted_turns(self._jobs, self._has_turn):
                 return []
 
-        def operation() -> list[JobEvent]:
-            with self.cond:
-                before = dict(self._jobs)
-                gone = self._cancel_of_deleted_turns((JobStatus.QUEUED,))
-                events = [*gone, *(cascade for e in gone for cascade in self._dependents_cancelled(e.job))]
-                try:
-                    self._save([e.job for e in events])
-                except BaseException:  # not stored: they stay as they were
-                    self._jobs.clear()
-                    self._jobs.update(before)
-                    self._publish_table()
-                    raise
-                return events
+        def change() -> list[JobEvent]:
+            gone = self._cancel_of_deleted_turns((JobStatus.QUEUED,))
+            return [*gone, *(cascade for e in gone for cascade in self._dependents_cancelled(e.job))]
 
-        events = self.writer.call(operation)
+        events = self.writer.call(lambda: self._stored(change))
         self.publish(events)
         return [e.job for e in events]
+
+    def _stored(self, change: Callable[[], list[JobEvent]]) -> list[JobEvent]:
+        """``change`` the jobs in memory (on the writer, ``cond`` held here) and save the jobs
+        its events carry; if either fails, every job is put back as it was (not stored, so
+        not changed)."""
+        with self.cond:
+            before = dict(self._jobs)
+            try:
+                events = change()
+                self._save([e.job for e in events])
+            except BaseException:
+                self._jobs.clear()
+                self._jobs.update(before)
+                self._publish_table()
+                raise
+            return events
 
     def _has_turn(self, node_id: str) -> bool:
         return node_id in self.project.tree.nodes
@@ -322,15 +328,7 @@ class JobQueue:
 
         def operation() -> list[JobEvent]:
             with self.cond:
-                before = dict(self._jobs)
-                try:
-                    events = self._requeue_restored(node_ids)
-                    self._save([e.job for e in events])
-                except BaseException:  # not stored: they stay as they were
-                    self._jobs.clear()
-                    self._jobs.update(before)
-                    self._publish_table()
-                    raise
+                events = self._stored(lambda: self._requeue_restored(node_ids))
                 self._hold(e.job for e in events if e.kind is EventKind.QUEUED)
                 return events
 
