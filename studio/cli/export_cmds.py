@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -143,6 +144,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                           "the file to write.", hint=f"Name the file inside it, e.g. --out {printable(args.out)}"
                           "episode.mp4.")
     out = Path(args.out).expanduser()
+    _refuse_a_folder(out, args.format)  # before the format: a folder's name says none
     # an option given on the command line is refused where the format can't honour it, even at
     # its default value (the defaults themselves, None here, pass for every format)
     given = [name for name, arg in GIVEN_FIELDS.items() if _given(getattr(args, arg))]
@@ -178,6 +180,19 @@ def _print_summary(result: ExportResult) -> None:
     print(printable(result.summary()))
     for extra in result.paths[1:]:
         print(f"  also wrote {printable(str(extra))}")
+
+
+def _refuse_a_folder(out: Path, fmt: str | None) -> None:
+    """``--out`` naming an existing folder is refused as such, with the file to name inside
+    it, whether or not ``--format`` is given (without it, QA saw "Can't tell the export
+    format from the file name", which sent people to add a suffix to a folder's name)."""
+    if not os.path.isdir(out):  # never raises (a name too long is left to the export's own checks)
+        return
+    from studio.export import ExportError
+
+    inside = shlex.quote(printable(str(out / f"episode.{fmt or 'mp4'}")))  # pasted back into a shell
+    raise ExportError(f"Can't write {printable(str(out))}: a folder of that name exists, and --out names the file "
+                      "to write.", hint=f"Name a file inside it, e.g. --out {inside}.")
 
 
 def _card_duration(text: str, seconds: float | None, option: str, default: float) -> float:

@@ -301,6 +301,44 @@ def check_engine_here(engine: str | None, device: str) -> None:
         raise EngineError(message, hint=hint)
 
 
+def check_engine_choice(service: GenerationService, tree: StoryTree, node_ids: Sequence[str], engine: str | None,
+                        settings: dict[str, Any] | None) -> None:
+    """Refuse ``--engine`` and ``--setting`` as queuing a job refuses them, for a command that
+    queued nothing: they were checked only job by job, so with nothing to queue a typo'd
+    engine or setting passed with exit status 0 (QA). An engine named with ``--engine`` must
+    exist and be able to run here; without it, the settings are checked against the engine
+    each turn of ``node_ids`` would be generated with (its current take's, else the
+    default), as a re-roll or fill of those turns would check them."""
+    from studio.engines.base import EngineError
+    from studio.storage.job_store import check_settings
+    from studio.worker.operations import cannot_run
+
+    registry = service.registry
+    if engine is not None:
+        names = [engine]
+    elif settings is not None:
+        names = sorted({_engine_of(tree, node_id, service) for node_id in node_ids} or {service.default_engine})
+    else:
+        return
+    for name in names:
+        info = registry.info(name)  # an unknown engine, with the names of the known ones
+        unmet = service.unrunnable_engines([name]).get(name) if engine is not None else None
+        if unmet:
+            message, hint = cannot_run(name, unmet)
+            raise EngineError(message, hint=hint)
+        if settings is not None:
+            check_settings(info.settings.from_values(settings).overrides())
+
+
+def _engine_of(tree: StoryTree, node_id: str, service: GenerationService) -> str:
+    """The engine a turn is generated with when no ``--engine`` is given: its current
+    take's, when this studio knows it, else the default (as the worker chooses it)."""
+    current = tree.takes.get(tree.nodes[node_id].selected_take_id or "")
+    if current is not None and current.engine in service.registry.names():
+        return current.engine
+    return service.default_engine
+
+
 def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = True) -> None:
     """Run ``job_ids`` ahead of the queue, then pause before anything else starts; ``stop``
     also stops the worker (else the next call resumes it, with its engines still loaded)."""
@@ -608,6 +646,8 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
     else:
         job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
                                   priority=priority)]
+    if not job_ids:  # --branch from the story's start with no turn under it: nothing checked them
+        check_engine_choice(service, project.tree, [], args.engine, settings)
     try:
         _run_now(service, job_ids)
     except KeyboardInterrupt:  # the takes made before it stay: say which, as `play` does
@@ -672,6 +712,9 @@ def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str
         "label": job.label, "depends_on": job.depends_on, "blocked_by": blocker.id if blocker is not None else None,
         "take": job.take_id, "created_at": job.created_at, "started_at": job.started_at,
         "finished_at": job.finished_at, "error": job.error, "hint": job.hint,
+        # added, not in place of a key (a script reading `status` reads what it read before): a
+        # read-only `queue` can't cancel the waiting jobs of a deleted turn, and says so
+        "turn_deleted": job.node_id is not None and job.node_id not in tree.nodes,
     }
     if unreadable:
         out["settings_unreadable"] = unreadable
@@ -728,9 +771,22 @@ def cmd_queue(args: argparse.Namespace) -> int:
     return 0
 
 
+TURN_DELETED_NOTE = "its turn was deleted: never runs; cancelled when the project is next opened for writing"
+"""`queue`'s note on a queued or interrupted job whose turn is gone: read-only, `queue`
+can't settle it, and the next writer (the studio, run-queue, fill...) cancels it when it
+opens the queue (``JobQueue``'s ``_cancel_of_deleted_turns``), and a job left waiting
+for it then goes as after any cancelled job."""
+
+_WAITING = ("queued", "blocked", "interrupted")
+"""The statuses `queue` shows for the jobs still to run (``queue.WAITING``, with blocked)."""
+
+
 def _queue_note(job: dict[str, Any]) -> str:
-    """The last column of `queue`: a blocked job's blocker and the way on, whole (its point
-    is the id and the command); otherwise the error or the instruction, cut to 60 characters."""
+    """The last column of `queue`: a job whose turn was deleted says so, whole; a blocked
+    job's blocker and the way on, whole (its point is the id and the command); otherwise the
+    error or the instruction, cut to 60 characters."""
+    if job["turn_deleted"] and job["status"] in _WAITING:
+        return TURN_DELETED_NOTE
     if job["status"] == "blocked":
         return f"waits for interrupted job {job['blocked_by']} (run-queue --requeue-interrupted)"
     if job["status"] in ("failed", "cancelled", "interrupted"):
@@ -866,6 +922,9 @@ def cmd_fill(args: argparse.Namespace) -> int:
         service = _service(project, args)
         job_ids = fill_branches(service, tree, [leaf for leaf in leaves if leaf != tree.root_id], args.engine,
                                 settings)
+        if not job_ids:  # a typo is refused as it is when there is work, not passed with "nothing to queue"
+            turns_of = dict.fromkeys(node.id for leaf in leaves for node in tree.path_to(leaf)[1:])
+            check_engine_choice(service, tree, list(turns_of), args.engine, settings)
         if not args.json:
             turns = "turn" if len(job_ids) == 1 else "turns"
             print(f"queued {len(job_ids)} {turns} without a take" if job_ids
