@@ -26,7 +26,7 @@ from studio.core.document import Document
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
-from studio.core.text import is_control
+from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control
 from studio.core.tree import ORDERED_KINDS, StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
 from studio.storage.database import Database, UnfinishedChangeError, inspect_database
@@ -83,6 +83,19 @@ def check_name_length(path: Path) -> None:
                                    f"at most {NAME_MAX_BYTES}.", hint="Choose a shorter name.")
 
 
+_DIRECTIONAL_HINT = ("Give the name without it. Right-to-left text needs only the plain direction marks "
+                     "(U+200E, U+200F), which names may hold.")
+
+
+def _first_directional_control(text: str) -> tuple[int, str] | None:
+    """The first directional embedding, override or isolate of ``text``
+    (:data:`~studio.core.text.BIDI_CONTROLS`) as (position from 1, character), or None."""
+    for position, char in enumerate(text, start=1):
+        if char in BIDI_CONTROLS:
+            return position, char
+    return None
+
+
 def check_project_folder_name(path: str | os.PathLike[str]) -> None:
     """Refuse a new project's path whose last name gives the folder no name of its own: empty,
     blank, or only dots and spaces once ``.kamishibai`` is set aside (``''``, ``.``, ``..``,
@@ -94,6 +107,12 @@ def check_project_folder_name(path: str | os.PathLike[str]) -> None:
     if not name.removesuffix(PROJECT_SUFFIX).replace(".", "").strip():
         raise ProjectFileError(f"{os.fspath(path)!r} has no name to give the project folder.",
                                hint="Give a name, for example `kamishibai new my-story`.")
+    directional = _first_directional_control(name)
+    if directional is not None:
+        position, char = directional
+        raise ProjectFileError(f"The folder name {name!r} holds {describe_character(char)} at character {position}: "
+                               "file dialogs and the recent projects would show the rest of the name reordered.",
+                               hint=_DIRECTIONAL_HINT)
 
 
 def new_project_path(path: str | os.PathLike[str]) -> Path:
@@ -122,15 +141,26 @@ def new_project_path(path: str | os.PathLike[str]) -> Path:
 def check_project_name(name: str) -> None:
     """Refuse a project's display name (window titles, the sheets' footer, exports' titles)
     that is empty, holds a line break or another control character (C0, DEL or C1, named by
-    its code point), or is longer than :data:`MAX_NAME_CHARS`."""
+    its code point; U+2028 and U+2029 break a line too), a directional embedding, override
+    or isolate (it shows the rest of the name reordered: ``Story``, U+202E, ``FDP.exe`` reads
+    ``Storyexe.PDF``), a character that is not text (a lone surrogate, which SQLite can't
+    store), or is longer than :data:`MAX_NAME_CHARS`. The same rule as a character's name
+    (:func:`~studio.core.text.name_shape_problem`)."""
     if not name.strip():
         raise ProjectFileError("The project name is empty.", hint="Give a name of one line.")
     for position, char in enumerate(name, start=1):
         code = ord(char)
-        if is_control(char):
-            what = "a line break" if char in "\n\r" else "a control character"
+        if is_control(char) or char in UNICODE_LINE_BREAKS:
+            what = "a line break" if char in "\n\r" or char in UNICODE_LINE_BREAKS else "a control character"
             raise ProjectFileError(f"The project name {name!r} holds {what} (U+{code:04X}) at character {position}.",
                                    hint="Give a name of one line, without control characters.")
+        if char in BIDI_CONTROLS:
+            raise ProjectFileError(f"The project name {name!r} holds {describe_character(char)} at character "
+                                   f"{position}: it would show the rest of the name reordered.",
+                                   hint=_DIRECTIONAL_HINT)
+        if 0xD800 <= code < 0xE000:
+            raise ProjectFileError(f"The project name is not valid UTF-8 text (a bad byte at character {position}).",
+                                   hint="Give the name as text; names are UTF-8.")
     if len(name) > MAX_NAME_CHARS:
         raise ProjectFileError(f"The project name is {len(name):,} characters long; the limit is "
                                f"{MAX_NAME_CHARS:,}.")
@@ -141,8 +171,12 @@ def name_from_text(text: str) -> str:
     characters (a folder may be named with a line break or an escape; a foreign file may store
     one) become spaces, runs of white space one space, and the length is cut to
     :data:`MAX_NAME_CHARS`. Used for a folder's name and for a stored name that fails the check,
-    so that window titles, sheets and exports never carry a terminal escape or a broken line."""
-    cleaned = "".join(" " if is_control(c) else c for c in text)
+    so that window titles, sheets and exports never carry a terminal escape or a broken line.
+    Directional embeddings, overrides and isolates and U+2028/U+2029 become spaces too (a
+    folder named ``Story``, U+202E, ``FDP.exe`` opens, named ``Story FDP.exe``), as in exports
+    (:func:`studio.export.branch.clean_text`); a lone surrogate becomes U+FFFD."""
+    cleaned = "".join(" " if is_control(c) or c in BIDI_CONTROLS or c in UNICODE_LINE_BREAKS
+                      else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c for c in text)
     cleaned = " ".join(cleaned.split())[:MAX_NAME_CHARS].strip()
     return cleaned or "Untitled"
 
@@ -192,6 +226,19 @@ def _orders_after(tree: StoryTree, patch: Patch) -> dict[str, list[str]]:
     small.apply_patch({key: entity for key, entity in patch.items() if key[0] in kinds})
     orders = {EntityKind.CAST: list(small.cast), EntityKind.LOCATION: list(small.locations)}
     return {TABLES[kind]: orders[kind] for kind in ORDERED_KINDS if kind in kinds}
+
+
+def _linked_folder_error(folder: Path) -> ProjectFileError:
+    """A new project's place is a link to an empty folder: the project is built beside it and
+    renamed into place, which can't replace a link with a folder (the system said only "Not a
+    directory"). Making it through the link would put it on whichever disk the link leads
+    to, away from its work folder; so the user is told to name the folder itself."""
+    target = Path(os.path.realpath(folder))
+    there = f"; or make the project at {target} itself" if target.suffix == PROJECT_SUFFIX else ""
+    return ProjectFileError(f"{folder} is a link to the folder {target}; a new project is made as a folder of "
+                            "its own, not through a link.",
+                            hint=f"Choose another name, or remove the link (the folder it leads to stays as it "
+                            f"is){there}.")
 
 
 def normalise_project_path(path: str | os.PathLike[str]) -> Path:
@@ -272,13 +319,16 @@ class Project:
         if name is not None:
             check_project_name(name)
         refuse_inside_project(folder, "create a project")
-        if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
-            what = "a link that leads nowhere" if not folder.exists() else "a file, not a folder"
+        kind = not_a_folder(folder)
+        if kind:
+            what = "a file, not a folder" if kind == "a file" else kind
             raise ProjectFileError(f"{folder} already exists and is {what}; a project is a folder.",
                                    hint="Choose another name, or move that file away.")
         if folder.exists() and any(folder.iterdir()):
             raise ProjectFileError(f"{folder} already exists and is not empty.",
                                    hint="Choose another name, or open it instead.")
+        if folder.is_symlink():
+            raise _linked_folder_error(folder)
         return folder
 
     @classmethod
