@@ -24,6 +24,13 @@ LEVEL_ADVERBS = ("very gently", "gently", "slowly", "calmly", "normally", "quick
                  "very quickly")
 
 
+def as_label(text: str) -> str:
+    """``text`` for a button's or a menu item's label, shown as written: a single "&" (a place
+    called "Tom & Jerry's café") would otherwise be read as a keyboard mnemonic, dropped from
+    the label and its next letter underlined and bound to Alt+letter."""
+    return text.replace("&", "&&")
+
+
 def replace_field(instruction: Instruction, field: ChipField, value: str) -> str:
     """The instruction's line with ``field`` set to ``value`` (other fields kept)."""
     extra = "; ".join(f"{k.capitalize()}: {v}" for k, v in instruction.extra)
@@ -105,7 +112,7 @@ class ChipsView(QWidget):
         for chip in self.chips:
             button = QToolButton(self._flow_host)
             button.setObjectName("chipWarning" if chip.warning else "chip")
-            button.setText(chip.text if len(chip.text) <= 60 else chip.text[:59] + "…")
+            button.setText(as_label(chip.text if len(chip.text) <= 60 else chip.text[:59] + "…"))
             button.setToolTip(chip.tooltip)
             button.setAutoRaise(False)
             button.clicked.connect(lambda _c=False, c=chip, b=button: self._offer(c, b))
@@ -132,11 +139,11 @@ class ChipsView(QWidget):
             action = menu.addAction("No words to offer for this")
             action.setEnabled(False)
             return menu
-        title = menu.addAction(f"Replace '{chip.word}' with…" if chip.word else "Use…")
+        title = menu.addAction(as_label(f"Replace '{chip.word}' with…" if chip.word else "Use…"))
         title.setEnabled(False)
         for word in words:
             label = time_choices_note(word) if chip.field is ChipField.TIME else word
-            action = menu.addAction(label)
+            action = menu.addAction(as_label(label))
             action.setData(word)
             action.triggered.connect(lambda _c=False, w=word, f=chip.field: self.fix(f, w))
         return menu

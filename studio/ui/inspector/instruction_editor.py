@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.instruction import Instruction, parse_instruction, time_note
 from studio.ui.icons import icon_on_accent
+from studio.ui.inspector.story_editor import one_line, utf16_length
 from studio.ui.inspector.vocabulary import TIMES, Vocabulary
 from studio.ui.text_wrap import breakable, copy_without_breaks
 
@@ -56,6 +57,27 @@ def shown_line(ins: Instruction) -> str:
     """The line the editor reads back after showing ``ins`` (its own form of the stored text)."""
     character, motion, background, camera, free_text = field_values(ins)
     return compose_instruction(character, motion, background, ins.time_of_day, camera, free_text)
+
+
+def flat_line(text: str) -> str:
+    """``text`` as one line: its line breaks (a pasted paragraph) and tabs (a pasted table's
+    cells) become spaces. An instruction is one line of plain text, and in a one-line box
+    they can't be seen: the document refused them, counting characters in the composed line."""
+    return one_line(text).replace("\t", " ")
+
+
+def keep_to_one_line(edit: QLineEdit) -> None:
+    """Hold ``edit`` to :func:`flat_line` text, typed, pasted or set; the cursor stays where
+    the text ended (a pasted paragraph's end)."""
+
+    def flatten(text: str) -> None:
+        flat = flat_line(text)
+        if flat != text:
+            cursor = edit.cursorPosition()
+            edit.setText(flat)
+            edit.setCursorPosition(min(cursor, utf16_length(flat)))
+
+    edit.textChanged.connect(flatten)
 
 
 def _completer(words: list[str], parent: QWidget) -> QCompleter:
@@ -125,6 +147,9 @@ class InstructionEditor(QWidget):
         layout.addWidget(self.preview)
         layout.addLayout(buttons)
 
+        time_edit = self.time.lineEdit()
+        for edit in (*self.fields(), *((time_edit,) if time_edit is not None else ())):
+            keep_to_one_line(edit)
         for edit in self.fields():
             edit.textChanged.connect(self._update_preview)
         self.time.currentTextChanged.connect(self._update_preview)

@@ -41,14 +41,23 @@ class StartPanel(QWidget):
         shared = tree.state_scope is StateScope.BRANCH
         names = [""] if shared else [m.name for m in tree.cast.values() if m.name.strip()]
         states = {name: tree.start_state_of(name) for name in names}
-        # everything the panel shows: the summary names the whole cast and every place (in a
-        # project with one shared state the boxes are the same whatever the cast)
-        key = (tuple(states.items()), shared, tuple(m.name for m in tree.cast.values()),
+        # what the summary and the grid show: the summary names the whole cast and every place
+        # (in a project with one shared state the boxes are the same whatever the cast); the
+        # values are compared with the boxes themselves, which may hold a value saved since
+        key = (shared, tuple(names), tuple(m.name for m in tree.cast.values()),
                tuple(loc.name for loc in tree.locations.values()))
-        if key == self._shown:
-            return
-        self._shown = key
+        if key != self._shown:
+            self._shown = key
+            self._show_summary(tree, shared)
+            focused = self._focused_box()
+            self._build_grid(names, states)
+            if focused is not None and focused[0] in self.spins:  # the same box keeps the focus
+                self.spins[focused[0]][focused[1]].setFocus(Qt.FocusReason.OtherFocusReason)
+        else:  # the same boxes: the focus and the typing stay
+            self._show_values(states)
         self.states = states
+
+    def _show_summary(self, tree: StoryTree, shared: bool) -> None:
         # names are the author's text, shown as written (the summary itself is rich text)
         # a long word (a place named after its image file) wraps rather than widen the inspector
         cast = ", ".join(escape(breakable(m.name)) for m in tree.cast.values()) \
@@ -58,6 +67,28 @@ class StartPanel(QWidget):
                  else "each character has their own state; a turn changes its acting character's")
         self.summary.setText(f"<b>Cast:</b> {cast}<br><b>Places:</b> {places}<br>"
                              f"<span>State: {scope}. Set where everyone starts:</span>")
+
+    def _focused_box(self) -> tuple[str, str] | None:
+        """The character and the stat of the box holding the keyboard focus, if one does."""
+        for name, spins in self.spins.items():
+            for stat, spin in spins.items():
+                if spin.hasFocus():
+                    return name, stat
+        return None
+
+    def _show_values(self, states: dict[str, CharacterState]) -> None:
+        """Put ``states`` in the boxes (the start changed: an edit saved, an undo, a redo). A
+        box being typed in (its value is neither the one it showed nor the one it saved) keeps
+        what was typed: leaving it saves it."""
+        for name, spins in self.spins.items():
+            for stat, spin in spins.items():
+                value = getattr(states[name], stat)
+                known = self.states.get(name)
+                typed = spin.hasFocus() and known is not None and spin.value() != getattr(known, stat)
+                if spin.value() != value and not typed:
+                    spin.setValue(value)
+
+    def _build_grid(self, names: list[str], states: dict[str, CharacterState]) -> None:
         while self.grid.count():
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
