@@ -4,10 +4,15 @@ A branch is a list of clips played back to back as one timeline. Clips are decod
 shared :class:`ClipCache` off the GUI thread; until a clip has landed the timeline has
 a gap the player waits on (it shows "decoding…"). A clip that can't be read (its file
 missing or damaged) takes a second of the timeline that says so, and playback goes on.
+
+The player holds the frames of only a few clips around the playback position (see
+:data:`HELD_CLIPS`); the timeline remembers every decoded clip's length and frame rate, and a
+clip released is decoded again as the position comes near it.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -30,12 +35,24 @@ def format_clock(seconds: float) -> str:
 @dataclass
 class _Segment:
     path: str
-    frames: Sequence[QImage | None]  # None: a stand-in frame for a clip that can't be read
+    count: int
+    """Its frames on the timeline (the clip's, or :data:`MISSING_FRAMES` for a stand-in)."""
     fps: float
     start: int
+    stand_in: bool = False
+    """A clip that can't be read: its frames say so."""
 
 
 MISSING_FRAMES, MISSING_FPS = 8, 8.0
+HELD_BEHIND, HELD_AHEAD = 1, 6
+HELD_CLIPS = HELD_BEHIND + 1 + HELD_AHEAD
+"""Clips whose frames a player holds: the one shown, one before it (a step or scrub back over
+the cut) and six ahead, decoded while the ones before them play. A 720x480 clip of 17 frames
+is about 23 MB of images, so holding a whole branch ran to gigabytes for a long story (60 turns:
+1.4 GB); eight clips are about 185 MB. Six ahead is some twelve seconds of playback at 8 fps,
+far more than a clip takes to decode even on a busy machine; the rest of the timeline keeps
+only each clip's length and frame rate, and its frames are asked for again as the position
+comes near (they are often still in the shared cache, which holds more clips than this)."""
 _UNSHOWN = -2
 """The clip shown is not announced yet (a new timeline): the next one shown is, even clip 0."""
 MISSING_TEXT = "clip missing or damaged: re-roll this turn"
@@ -118,8 +135,11 @@ class Player(QWidget):
         self._paths: list[str] = []
         self._segments: list[_Segment] = []
         self._held: dict[str, tuple[Sequence[QImage], float]] = {}
-        """The decoded clips of this timeline, kept here: the shared cache holds fewer clips
-        than a long branch has, and would drop the first ones while the last ones load."""
+        """The frames of the clips near the playback position (at most :data:`HELD_CLIPS`),
+        kept here: the shared cache may drop them while other clips load."""
+        self._known: dict[str, tuple[int, float]] = {}
+        """Each decoded clip of this timeline's frame count and fps, kept for the whole
+        timeline (cheap): its frames may be released, its place on the timeline stays."""
         self._frame = 0
         self._segment_index = _UNSHOWN
         self._cue: int | None = None
@@ -190,6 +210,7 @@ class Player(QWidget):
         self.pause()
         self._paths = list(paths)
         self._held = {path: clip for path, clip in self._held.items() if path in self._paths}
+        self._known = {path: known for path, known in self._known.items() if path in self._paths}
         self._frame = 0
         self._cue = None
         self._note = ""
@@ -209,21 +230,36 @@ class Player(QWidget):
     def paths(self) -> list[str]:
         return list(self._paths)
 
+    @property
+    def held_paths(self) -> list[str]:
+        """The clips whose frames this player holds now (at most :data:`HELD_CLIPS`)."""
+        return list(self._held)
+
+    def _learn(self, path: str, clip: tuple[Sequence[QImage], float]) -> bool:
+        """Remember ``clip``'s length and frame rate; whether they are new (or changed)."""
+        frames, fps = clip
+        known = (len(frames), fps or 8.0)
+        if self._known.get(path) == known:
+            return False
+        self._known[path] = known
+        return True
+
     def _rebuild(self) -> None:
         segments: list[_Segment] = []
         start = 0
         for path in self._paths:
-            clip = self._held.get(path) or self.clips.get(path)
-            frames: Sequence[QImage | None]
-            if clip is not None:
-                self._held[path] = clip
-                frames, fps = clip
+            if path not in self._known:
+                clip = self._held.get(path) or self.clips.get(path)
+                if clip is not None:
+                    self._learn(path, clip)
+            known = self._known.get(path)
+            if known is not None:
+                segments.append(_Segment(path, known[0], known[1], start))
             elif self.clips.is_broken(path):  # a stand-in keeps the clip numbers (the turns) in step
-                frames, fps = [None] * MISSING_FRAMES, MISSING_FPS
+                segments.append(_Segment(path, MISSING_FRAMES, MISSING_FPS, start, stand_in=True))
             else:
                 break
-            segments.append(_Segment(path, frames, fps or 8.0, start))
-            start += len(frames)
+            start += segments[-1].count
         self._segments = segments
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(0, self.frame_count - 1))
@@ -237,7 +273,7 @@ class Player(QWidget):
 
     @property
     def frame_count(self) -> int:
-        return sum(len(s.frames) for s in self._segments)
+        return sum(s.count for s in self._segments)
 
     @property
     def frame(self) -> int:
@@ -248,11 +284,59 @@ class Player(QWidget):
         return self._timer.isActive()
 
     def _on_clip_ready(self, path: str) -> None:
-        if path in self._paths and not self.ready:
-            clip = self.clips.peek(path)  # just loaded: hold it before a later load pushes it out
-            if isinstance(clip, tuple):
+        """A clip landed (or failed): the timeline grows by it, or a clip near the position
+        that was released is held again (its frame replaces "decoding…")."""
+        if path not in self._paths:
+            return
+        clip = self.clips.peek(path)  # just loaded: hold it before a later load pushes it out
+        grew = False
+        if isinstance(clip, tuple):
+            grew = self._learn(path, clip)
+            if path in self._window():
                 self._held[path] = clip
+        if grew or not self.ready:
             self._rebuild()
+        else:
+            segment = self._segment_at(self._frame)
+            if segment is not None and segment.path == path:
+                self._show()
+
+    def _position(self) -> int:
+        """The clip index the playback is at, or will start from (a clip cued)."""
+        if self._cue is not None:
+            return max(0, self._cue)
+        index = self._index_at(self._frame)
+        return max(0, index)
+
+    def _window(self) -> list[str]:
+        """The clips to hold, most needed first: the one at the position, those ahead of it,
+        then the one before it. Looping a complete timeline, the first clips follow the last."""
+        count = len(self._paths)
+        if not count:
+            return []
+        here = self._position()
+        wrap = self.loop and self.ready
+        paths: list[str] = []
+        for offset in [*range(HELD_AHEAD + 1), *range(-1, -HELD_BEHIND - 1, -1)]:
+            index = here + offset
+            if wrap:
+                index %= count
+            elif not 0 <= index < count:
+                continue
+            if self._paths[index] not in paths:
+                paths.append(self._paths[index])
+        return paths
+
+    def _hold_window(self) -> None:
+        """Release the frames of clips away from the position; ask for those near it (in the
+        shared cache: held at once; else decoded, held as they land)."""
+        wanted = self._window()
+        self._held = {path: clip for path, clip in self._held.items() if path in wanted}
+        for path in wanted:
+            if path not in self._held:
+                clip = self.clips.get(path)
+                if clip is not None:
+                    self._held[path] = clip
 
     # -- transport ------------------------------------------------------------------------
 
@@ -298,15 +382,14 @@ class Player(QWidget):
         """Seconds from the timeline's start to ``frame`` (clips may differ in frame rate)."""
         elapsed = 0.0
         for segment in self._segments:
-            count = len(segment.frames)
-            if frame < segment.start + count:
+            if frame < segment.start + segment.count:
                 return elapsed + max(0, frame - segment.start) / (segment.fps or 8.0)
-            elapsed += count / (segment.fps or 8.0)
+            elapsed += segment.count / (segment.fps or 8.0)
         return elapsed
 
     @property
     def duration(self) -> float:
-        return sum(len(s.frames) / (s.fps or 8.0) for s in self._segments)
+        return sum(s.count / (s.fps or 8.0) for s in self._segments)
 
     def seek(self, frame: int) -> None:
         """Show ``frame`` (a scrub, a frame step: any note held over the view goes)."""
@@ -350,21 +433,40 @@ class Player(QWidget):
         if self._cue is not None and 0 <= self._cue < len(self._segments):
             index, self._cue = self._cue, None
             segment = self._segments[index]
-            self._seek(segment.start + max(0, min(self._cue_offset, len(segment.frames) - 1)))
+            self._seek(segment.start + max(0, min(self._cue_offset, segment.count - 1)))
 
     def _interval(self) -> int:
         segment = self._segment_at(self._frame)
         fps = segment.fps if segment is not None else 8.0
         return max(10, int(1000 / fps))
 
+    def _index_at(self, frame: int) -> int:
+        """The index of the clip ``frame`` is in, -1 when none (no clip on the timeline yet)."""
+        starts = [segment.start for segment in self._segments]
+        return bisect_right(starts, frame) - 1 if starts else -1
+
     def _segment_at(self, frame: int) -> _Segment | None:
-        for segment in reversed(self._segments):
-            if frame >= segment.start:
-                return segment
-        return None
+        index = self._index_at(frame)
+        return self._segments[index] if index >= 0 else None
+
+    def _frames_of(self, segment: _Segment) -> Sequence[QImage] | None:
+        """The frames of ``segment``'s clip, None while released and decoding again (or for
+        a stand-in, or a clip that could not be decoded again: see :meth:`_missing`)."""
+        clip = None if segment.stand_in else self._held.get(segment.path)
+        return None if clip is None else clip[0]
+
+    def _missing(self, segment: _Segment) -> bool:
+        """Whether ``segment``'s frames say the clip can't be read: a stand-in, or a clip
+        released that failed to decode again (its file gone since)."""
+        return segment.stand_in or (segment.path not in self._held and self.clips.is_broken(segment.path))
+
+    def _waiting(self) -> bool:
+        """Whether the clip at the position was released and is decoding again."""
+        segment = self._segment_at(self._frame)
+        return segment is not None and self._frames_of(segment) is None and not self._missing(segment)
 
     def _tick(self) -> None:
-        if not self._segments or self._cue is not None:
+        if not self._segments or self._cue is not None or self._waiting():
             return  # still decoding (the clip to start from, say): keep waiting
         nxt = self._frame + 1
         if nxt >= self.frame_count:
@@ -379,28 +481,33 @@ class Player(QWidget):
         self._timer.setInterval(self._interval())
 
     def _show(self) -> None:
+        self._hold_window()
         if self._note and not self.playing:
             self.view.set_image(None, self._note)
             self._announce(-1)
             return
-        segment = self._segment_at(self._frame)
-        if segment is None:
+        index = self._index_at(self._frame)
+        if index < 0:
             message = "decoding…" if self._paths else "no clip"
             self.view.set_image(None, message)
             self.time_label.setText(format_clock(0.0))
             self._announce(-1)  # no clip shows: the views marking the playing turn clear it
             return
-        image = segment.frames[self._frame - segment.start]
-        if image is None:
-            self.view.set_image(None, MISSING_TEXT)
+        segment = self._segments[index]
+        frames = self._frames_of(segment)
+        offset = self._frame - segment.start
+        shown = frames is not None and offset < len(frames)
+        if shown and frames is not None:
+            self.view.set_image(frames[offset])
         else:
-            self.view.set_image(image)
+            self.view.set_image(None, MISSING_TEXT if self._missing(segment) else "decoding…")
         self.slider.blockSignals(True)
         self.slider.setValue(self._frame)
         self.slider.blockSignals(False)
         self.time_label.setText(f"{format_clock(self.time_at(self._frame))} / {format_clock(self.duration)}")
-        self._announce(self._segments.index(segment))
-        self.frame_changed.emit(self._frame)
+        self._announce(index)
+        if shown or self._missing(segment):
+            self.frame_changed.emit(self._frame)  # not while decoding: it is emitted once the frame shows
 
     def _announce(self, index: int) -> None:
         """Tell the views which clip shows (-1: none) when that changes."""
