@@ -13,6 +13,8 @@ from studio.cli.common import printable
 from studio.cli.folder_args import checkpoints_folder
 
 if TYPE_CHECKING:  # the report's module is imported by the command that uses it
+    from pathlib import Path
+
     from studio.engines.animegamer.doctor import CheckpointReport
 
 EXIT_NOT_READY = 1
@@ -129,16 +131,30 @@ def cmd_convert_customx(args: argparse.Namespace) -> int:
 
     files = ReleasedFiles(Path(args.transformer), Path(args.lora) if args.lora else None, Path(args.vae),
                           Path(args.llava), Path(args.clip))
+    checkpoints = _checkpoints(args.checkpoints)
     try:
-        report = convert_release(files, _checkpoints(args.checkpoints), lora_scale=args.lora_scale,
+        report = convert_release(files, checkpoints, lora_scale=args.lora_scale,
                                  log=lambda line: print(line, flush=True))
     except ConversionError as error:
-        hint = "checkpoints/customx/ has no model.json, so the engine does not use it; fix the input and convert again."
+        hint = _customx_left_as(checkpoints)
         raise StudioError(f"The CustomX conversion stopped: {error.message}",
                           hint=f"{error.hint} {hint}" if error.hint else hint) from None
     print(f"Converted CustomX: {report.placed} tensors placed, LoRA merged into {report.lora_modules} layers, "
           f"{len(report.dropped)} unused tensors dropped, {len(report.written)} files written.")
     return 0
+
+
+def _customx_left_as(checkpoints: Path) -> str:
+    """What a stopped CustomX conversion left: the conversion checks its inputs before it
+    changes the folder, so a converted checkpoint already there (its model.json) is kept
+    unless the stop came while files were being written. QA: this always said "has no
+    model.json", also when the checkpoint there was untouched and still used."""
+    from studio.engines.catalog import customx as catalog
+
+    folder = checkpoints / catalog.NAME
+    if (folder / catalog.MODEL_FILE).is_file():
+        return f"The converted files already in {folder} were left as they were (the engine still uses them)."
+    return f"{folder} has no {catalog.MODEL_FILE}, so the engine does not use it; fix the input and convert again."
 
 
 def _check_customx_sources(args: argparse.Namespace) -> None:
@@ -202,7 +218,11 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
         for part in release[0]:
             where = part["path"] if part["path"] else f"not found (looked for {part['wanted']})"
             label = "found  " if part["path"] else ("MISSING" if part["required"] else "absent ")
+            if part["problem"]:
+                label = "DAMAGED"
             print(f"  {label} {part['option']} {printable(str(where))} - {part['description']}")
+            if part["problem"]:
+                print(f"          {printable(str(part['problem']))}; download it again.")
         if release[1]:
             print("Convert them with:\n  " + printable(shlex.join(release[1])))
     if not ok and not (release and release[1]):
@@ -226,7 +246,8 @@ def _customx_release(source: str, checkpoints: str | None) -> tuple[list[dict[st
         raise StudioError(f"--source {source}: no such folder.", hint=hint) from None
     rows: list[dict[str, object]] = [
         {"option": item.part.option, "description": item.part.description, "wanted": item.part.wanted,
-         "required": item.part.required, "path": str(item.path) if item.path else None} for item in found]
+         "required": item.part.required, "path": str(item.path) if item.path else None,
+         "problem": item.problem} for item in found]
     command = convert_command(found)
     if command is not None and checkpoints:
         command += ["--checkpoints", checkpoints]

@@ -18,18 +18,31 @@ def find_index(folder: Path) -> Path | None:
     return next((folder / name for name in INDEXES if (folder / name).is_file()), None)
 
 
-def indexed_shards(index: Path) -> list[Path]:
-    """The files ``index``'s ``weight_map`` names (each once, sorted), present or not."""
+def read_weight_map(index: Path) -> dict[str, str]:
+    """``index``'s ``weight_map`` (tensor name -> shard file name), each shard checked to be a
+    plain file name beside the index: ``../x``, an absolute path, ``.`` or ``..`` would read
+    outside the download's folder (or a folder), so they are refused, named."""
     try:
         weight_map = json.loads(index.read_text(encoding="utf-8")).get("weight_map")
     except (OSError, ValueError, AttributeError) as error:
         raise ShardIndexError(f"{index} is not a readable shard index: {error}.") from None
     if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
         raise ShardIndexError(f"{index} has no weight_map of file names.")
-    names = sorted(set(weight_map.values()))
-    if any(not name or Path(name).name != name for name in names):  # "../x": a shard sits beside its index
-        raise ShardIndexError(f"{index} names a shard outside its folder.")
-    return [index.parent / name for name in names]
+    for name in sorted(set(weight_map.values())):
+        if not _beside_index(name):
+            raise ShardIndexError(f"{index} names a shard outside its folder: {name!r} (a shard is a file name "
+                                  "beside the index).")
+    return weight_map
+
+
+def _beside_index(name: str) -> bool:
+    return bool(name) and name not in (".", "..") and "/" not in name and "\\" not in name and \
+        Path(name).name == name
+
+
+def indexed_shards(index: Path) -> list[Path]:
+    """The files ``index``'s ``weight_map`` names (each once, sorted), present or not."""
+    return [index.parent / name for name in sorted(set(read_weight_map(index).values()))]
 
 
 def missing_shards(folder: Path) -> list[Path]:

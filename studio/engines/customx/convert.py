@@ -26,6 +26,7 @@ import shutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -33,6 +34,9 @@ from studio.core.errors import StudioError
 from studio.engines.catalog import customx as catalog
 from studio.engines.customx.sizes import RELEASED, ModelSize
 from studio.engines.partial_files import save_whole
+
+if TYPE_CHECKING:
+    from studio.engines.customx.components import Tokenizers
 
 LORA_PREFIX = "Hunyuan_video_I2V_lora_"
 
@@ -110,6 +114,8 @@ def released_targets(name: str) -> tuple[str, ...] | None:
 
 
 def split_sizes(name: str, tensor: torch.Tensor, hidden: int) -> list[int]:
+    if tensor.ndim == 0:
+        return [0]
     if ".linear1." in name:
         return [hidden, hidden, hidden, tensor.shape[0] - 3 * hidden]
     return [tensor.shape[0] // 3] * 3
@@ -126,7 +132,13 @@ def convert_transformer(released: Mapping[str, torch.Tensor], hidden: int, where
         targets = released_targets(name)
         assert targets is not None
         if len(targets) > 1:
-            for target, piece in zip(targets, torch.split(tensor, split_sizes(name, tensor, hidden)), strict=True):
+            sizes = split_sizes(name, tensor, hidden)
+            if tensor.ndim == 0 or min(sizes) <= 0 or sum(sizes) != tensor.shape[0]:
+                raise ConversionError(f"{where}: {name!r} has shape {tuple(tensor.shape)}, which doesn't split into "
+                                      f"{len(targets)} parts for a transformer of width {hidden}; the file is not "
+                                      "HunyuanCustom's 720P transformer.",
+                                      hint="Give hunyuancustom_editing_720P/mp_rank_00_model_states.pt.")
+            for target, piece in zip(targets, torch.split(tensor, sizes), strict=True):
                 out[target] = piece.contiguous()
         elif SWAPPED_HALVES.match(name):
             shift, scale = tensor.chunk(2, dim=0)
@@ -247,20 +259,17 @@ def convert_clip_text(released: Mapping[str, torch.Tensor], where: str) -> tuple
 
 
 # -- reading -------------------------------------------------------------------------------
-def read_tensors(path: Path) -> dict[str, torch.Tensor]:
-    """A .safetensors file, a folder of them, or a pickle read with ``weights_only=True``."""
+def read_tensors(path: Path, headers_only: bool = False) -> dict[str, torch.Tensor]:
+    """A .safetensors file, a folder of them, or a pickle read with ``weights_only=True``.
+    ``headers_only``: the safetensors files' names and shapes, as tensors on the meta device,
+    without reading their data (to check a part before the destination changes)."""
+    reader = _read_header if headers_only else _read_safetensors
     if path.is_dir():
-        files = sorted(path.glob("*.safetensors"))
-        if not files:
-            raise ConversionError(f"{path} holds no .safetensors files.")
-        merged: dict[str, torch.Tensor] = {}
-        for file in files:
-            merged.update(_read_safetensors(file))
-        return merged
+        return _read_folder(path, reader)
     if not path.is_file():
         raise ConversionError(f"Missing {path}.", hint="Check the path of the released file.")
     if path.suffix == ".safetensors":
-        return _read_safetensors(path)
+        return reader(path)
     from studio.engines.animegamer.safe_load import load_weights
 
     try:  # weights only: a pickled object other than tensors is refused, named, and never run
@@ -275,6 +284,89 @@ def read_tensors(path: Path) -> dict[str, torch.Tensor]:
     return dict(loaded)
 
 
+SHARD_HINT = "Download the folder again: every file its index names, whole."
+
+
+def _read_folder(path: Path, reader: Callable[[Path], dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    """A Hugging Face folder's tensors: the shards its ``*.safetensors.index.json`` names (each
+    must be there, beside the index, and hold the tensors the index lists for it), else every
+    ``*.safetensors``. A tensor held by two files is refused: merging them silently kept
+    whichever was read last (a stray file from another download replaced weights)."""
+    index = _find_safetensors_index(path)
+    if index is None:
+        files = sorted(path.glob("*.safetensors"))
+        if not files:
+            raise ConversionError(f"{path} holds no .safetensors files.",
+                                  hint="Give the model's Hugging Face folder with its .safetensors weights.")
+        _check_numbered_shards(path, files)
+        return _merge_files(files, reader)
+    from studio.engines.animegamer.shards import ShardIndexError, read_weight_map
+
+    try:
+        weight_map = read_weight_map(index)
+    except ShardIndexError as error:
+        raise ConversionError(str(error), hint=SHARD_HINT) from None
+    if not weight_map:
+        raise ConversionError(f"{index} lists no tensors.", hint=SHARD_HINT)
+    shards = sorted(set(weight_map.values()))
+    missing = [name for name in shards if not (path / name).is_file()]
+    if missing:
+        raise ConversionError(f"{index} names {len(missing)} shard(s) that are not in {path}: {', '.join(missing)}.",
+                              hint=SHARD_HINT)
+    merged = _merge_files([path / name for name in shards], reader)
+    absent = sorted(name for name in weight_map if name not in merged)
+    if absent:
+        raise ConversionError(f"{path / weight_map[absent[0]]} lacks the tensor {absent[0]!r} that {index.name} "
+                              f"lists for it ({len(absent)} listed tensors are in no shard).", hint=SHARD_HINT)
+    return merged
+
+
+_NUMBERED = re.compile(r"(.+)-(\d+)-of-(\d+)\.safetensors")
+
+
+def _check_numbered_shards(folder: Path, files: list[Path]) -> None:
+    """Without an index, shards named ``model-00002-of-00004.safetensors`` still say how many
+    there are: a missing one is named here, not reported later as tensors missing from the
+    converted text encoder."""
+    for file in files:
+        match = _NUMBERED.fullmatch(file.name)
+        if match is None or not 0 < int(match.group(3)) <= 10_000:  # not a shard count
+            continue
+        stem, digits, total = match.group(1), len(match.group(2)), int(match.group(3))
+        wanted = [f"{stem}-{i:0{digits}d}-of-{match.group(3)}.safetensors" for i in range(1, total + 1)]
+        missing = [name for name in wanted if not (folder / name).is_file()]
+        if missing:
+            raise ConversionError(f"{folder} lacks {len(missing)} of the {total} shards of {stem}: "
+                                  f"{', '.join(missing)} (and its model.safetensors.index.json is missing too).",
+                                  hint=SHARD_HINT)
+
+
+def _find_safetensors_index(folder: Path) -> Path | None:
+    """``model.safetensors.index.json``, else the folder's one ``*.safetensors.index.json``;
+    several others are refused (which shards belong together would be a guess)."""
+    if (folder / "model.safetensors.index.json").is_file():
+        return folder / "model.safetensors.index.json"
+    found = sorted(p for p in folder.glob("*.safetensors.index.json") if p.is_file())
+    if len(found) > 1:
+        raise ConversionError(f"{folder} holds {len(found)} shard indexes: {', '.join(p.name for p in found)}.",
+                              hint="Keep only the index of the download (model.safetensors.index.json).")
+    return found[0] if found else None
+
+
+def _merge_files(files: list[Path], reader: Callable[[Path], dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    merged: dict[str, torch.Tensor] = {}
+    origin: dict[str, Path] = {}
+    for file in files:
+        for name, tensor in reader(file).items():
+            if name in origin:
+                raise ConversionError(f"{origin[name]} and {file} both hold the tensor {name!r}.",
+                                      hint="Remove the file that is not part of the download, or download the "
+                                           "folder again.")
+            origin[name] = file
+            merged[name] = tensor
+    return merged
+
+
 def _read_safetensors(path: Path) -> dict[str, torch.Tensor]:
     from safetensors import SafetensorError
     from safetensors.torch import load_file
@@ -282,8 +374,25 @@ def _read_safetensors(path: Path) -> dict[str, torch.Tensor]:
     try:
         return load_file(str(path))
     except (SafetensorError, OSError, ValueError) as error:
-        raise ConversionError(f"{path} is not a readable safetensors file: {error}.",
-                              hint="Download the file again (an interrupted download is shorter).") from None
+        raise _unreadable(path, error) from None
+
+
+def _read_header(path: Path) -> dict[str, torch.Tensor]:
+    """``path``'s tensors as meta tensors of their shapes; its header is checked against the
+    file's size (a cut-short file is refused here), its data is not read."""
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        with safe_open(str(path), framework="pt") as file:
+            names = file.keys()
+            return {name: torch.empty(file.get_slice(name).get_shape(), device="meta") for name in names}
+    except (SafetensorError, OSError, ValueError) as error:
+        raise _unreadable(path, error) from None
+
+
+def _unreadable(path: Path, error: Exception) -> ConversionError:
+    return ConversionError(f"{path} is not a readable safetensors file: {error}.",
+                           hint="Download the file again (an interrupted download is shorter).")
 
 
 @dataclass
@@ -317,18 +426,84 @@ def convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize = R
 
 def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, lora_scale: float,
                      dtype: torch.dtype, log: Callable[[str], None]) -> ConversionReport:
-    from studio.engines.customx.components import Tokenizers, build, check_keys, load_tokenizers
+    """Every input that can be checked is checked before ``<checkpoints>/customx/`` changes:
+    the tokenizers, the text encoders' keys and shapes (from their safetensors headers), the
+    transformer with the LoRA merged and the VAE. QA: ``model.json`` was removed and the
+    tokenizers replaced first, so a re-conversion stopped by a cut-short LoRA or a wrong
+    --llava folder left a working checkpoint unusable."""
+    import tempfile
 
     folder = checkpoints / catalog.NAME
+    _check_writable(folder)
+    report = ConversionReport()
+    with tempfile.TemporaryDirectory(prefix="kamishibai-customx-") as staging:
+        tokenizers = _stage_tokenizers(files, Path(staging))
+        for part, source, convert, file in (("text_encoder", files.llava, convert_llava, catalog.TEXT_ENCODER_FILE),
+                                            ("text_encoder_2", files.clip, convert_clip_text,
+                                             catalog.TEXT_ENCODER_2_FILE)):
+            headers, _ = convert(read_tensors(source, headers_only=True), str(source))
+            _check(part, size, tokenizers, headers, file)
+        released = read_tensors(files.transformer)
+        if files.lora is not None:
+            report.lora_modules = merge_kohya_lora(released, read_tensors(files.lora), lora_scale, str(files.lora))
+            log(f"merged the LoRA into {report.lora_modules} layers")
+        transformer = convert_transformer(released, size.transformer.hidden, str(files.transformer))
+        del released
+        _check("transformer", size, tokenizers, transformer, catalog.TRANSFORMER_FILE)
+        vae = {k.removeprefix("vae."): v for k, v in read_tensors(files.vae).items()}
+        _check("vae", size, tokenizers, vae, catalog.VAE_FILE)
+        try:  # from here the folder changes: incomplete until model.json is written again
+            (folder / catalog.MODEL_FILE).unlink(missing_ok=True)
+            for sub in ("tokenizer", "tokenizer_2"):
+                shutil.copytree(Path(staging) / sub, folder / sub, dirs_exist_ok=True)
+        except OSError as error:
+            raise _write_error(folder, error) from None
+
+    def write(tensors: dict[str, torch.Tensor], file: str, cast: torch.dtype) -> None:
+        _save({k: v.to(cast).contiguous() for k, v in tensors.items()}, folder / file)
+        report.placed += len(tensors)
+        report.written.append(file)
+        log(f"wrote {folder / file} ({len(tensors)} tensors)")
+
+    write(transformer, catalog.TRANSFORMER_FILE, dtype)
+    del transformer
+    write(vae, catalog.VAE_FILE, torch.float16)
+    del vae
+    llava, dropped = convert_llava(read_tensors(files.llava), str(files.llava))
+    report.dropped += dropped
+    _check("text_encoder", size, tokenizers, llava, catalog.TEXT_ENCODER_FILE)
+    write(llava, catalog.TEXT_ENCODER_FILE, torch.float16)
+    del llava
+    clip, dropped = convert_clip_text(read_tensors(files.clip), str(files.clip))
+    report.dropped += dropped
+    _check("text_encoder_2", size, tokenizers, clip, catalog.TEXT_ENCODER_2_FILE)
+    write(clip, catalog.TEXT_ENCODER_2_FILE, torch.float16)
+    (folder / catalog.MODEL_FILE).write_text(json.dumps(
+        {"size": size.to_json(), "source": {k: str(v) for k, v in vars(files).items()},
+         "lora_scale": lora_scale, "dropped": report.dropped}, indent=1))
+    report.written.append(catalog.MODEL_FILE)
+    return report
+
+
+def _check_writable(folder: Path) -> None:
+    """Refuse a destination that can't be written before any release file is read."""
+    import tempfile
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / catalog.MODEL_FILE).unlink(missing_ok=True)  # incomplete until written again
+        with tempfile.TemporaryFile(dir=folder):
+            pass
     except OSError as error:
         raise _write_error(folder, error) from None
-    report = ConversionReport()
+
+
+def _stage_tokenizers(files: ReleasedFiles, staging: Path) -> Tokenizers:
+    """The two tokenizers copied under ``staging`` (as they will lie in the checkpoint) and loaded."""
+    from studio.engines.customx.components import load_tokenizers
+
     for sub, source in (("tokenizer", files.llava), ("tokenizer_2", files.clip)):
-        target = folder / sub
-        target.mkdir(exist_ok=True)
+        target = staging / sub
+        target.mkdir()
         if not (source / "tokenizer.json").is_file():
             model = "LLaVA-Llama-3" if sub == "tokenizer" else "CLIP-L"
             raise ConversionError(f"Missing {source / 'tokenizer.json'}.",
@@ -337,37 +512,18 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
         for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
             if (source / name).is_file():
                 shutil.copyfile(source / name, target / name)
-    tokenizers: Tokenizers = load_tokenizers(folder)
+    tokenizers = load_tokenizers(staging)
+    return tokenizers
 
-    def write(part: str, tensors: dict[str, torch.Tensor], file: str, cast: torch.dtype) -> None:
-        with torch.device("meta"):
-            model = build(part, size, tokenizers)
-        check_keys(model, tensors, f"{file} (converted)")
-        _save({k: v.to(cast).contiguous() for k, v in tensors.items()}, folder / file)
-        report.placed += len(tensors)
-        report.written.append(file)
-        log(f"wrote {folder / file} ({len(tensors)} tensors)")
 
-    released = read_tensors(files.transformer)
-    if files.lora is not None:
-        report.lora_modules = merge_kohya_lora(released, read_tensors(files.lora), lora_scale, str(files.lora))
-        log(f"merged the LoRA into {report.lora_modules} layers")
-    write("transformer", convert_transformer(released, size.transformer.hidden, str(files.transformer)),
-          catalog.TRANSFORMER_FILE, dtype)
-    del released
-    vae = {k.removeprefix("vae."): v for k, v in read_tensors(files.vae).items()}
-    write("vae", vae, catalog.VAE_FILE, torch.float16)
-    llava, dropped = convert_llava(read_tensors(files.llava), str(files.llava))
-    report.dropped += dropped
-    write("text_encoder", llava, catalog.TEXT_ENCODER_FILE, torch.float16)
-    clip, dropped = convert_clip_text(read_tensors(files.clip), str(files.clip))
-    report.dropped += dropped
-    write("text_encoder_2", clip, catalog.TEXT_ENCODER_2_FILE, torch.float16)
-    (folder / catalog.MODEL_FILE).write_text(json.dumps(
-        {"size": size.to_json(), "source": {k: str(v) for k, v in vars(files).items()},
-         "lora_scale": lora_scale, "dropped": report.dropped}, indent=1))
-    report.written.append(catalog.MODEL_FILE)
-    return report
+def _check(part: str, size: ModelSize, tokenizers: Tokenizers, tensors: Mapping[str, torch.Tensor], file: str
+           ) -> None:
+    """``tensors`` (real, or shapes only on the meta device) hold exactly ``part``'s keys and shapes."""
+    from studio.engines.customx.components import build, check_keys
+
+    with torch.device("meta"):
+        model = build(part, size, tokenizers)
+    check_keys(model, tensors, f"{file} (converted)")
 
 
 def _save(tensors: dict[str, torch.Tensor], path: Path) -> None:

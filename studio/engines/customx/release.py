@@ -33,6 +33,8 @@ class ReleasePart:
 class FoundPart:
     part: ReleasePart
     path: Path | None
+    problem: str | None = None
+    """Why the found folder won't convert as it is (a shard its index names is missing), or None."""
 
 
 PARTS = (
@@ -90,13 +92,36 @@ def find_release(source: Path) -> tuple[FoundPart, ...]:
             path = _match(part.option, folder, dirs, files)
             if path is not None:
                 break
-        found.append(FoundPart(part, path))
+        problem = shard_problem(path) if path is not None and path.is_dir() else None
+        found.append(FoundPart(part, path, problem))
     return tuple(found)
 
 
+SAFETENSORS_INDEX = "model.safetensors.index.json"
+
+
+def shard_problem(folder: Path) -> str | None:
+    """What is wrong with ``folder``'s shard index (unreadable, a shard outside the folder, or
+    shards it names that are not there), or None. QA: a text encoder folder with a shard
+    missing was listed as found and given a convert command, which then failed."""
+    from studio.engines.animegamer.shards import ShardIndexError, indexed_shards
+
+    index = folder / SAFETENSORS_INDEX
+    if not index.is_file():
+        return None
+    try:
+        missing = [path.name for path in indexed_shards(index) if not path.is_file()]
+    except ShardIndexError as error:
+        return str(error)
+    if missing:
+        return f"{index} names {len(missing)} shard(s) that are not there: {', '.join(missing)}"
+    return None
+
+
 def convert_command(found: tuple[FoundPart, ...]) -> list[str] | None:
-    """The ``convert-customx`` command line for what was found, or None when a required part is missing."""
-    if any(item.path is None and item.part.required for item in found):
+    """The ``convert-customx`` command line for what was found, or None when a required part is
+    missing or a found one won't convert."""
+    if any(item.path is None and item.part.required for item in found) or any(item.problem for item in found):
         return None
     line = ["kamishibai", "checkpoints", "convert-customx"]
     for item in found:
