@@ -1122,4 +1122,7 @@ class Workspace(QWidget):
         for player in [self.episode.player, *(t.player for t in self.inspector.takes.tiles)]:
             player.pause()
         self.session.close(policy)
+        # a refusal still on its way (an edit sent just before closing) is logged: this widget,
+        # its error signal with it, may be deleted before it lands
+        self.session.error_handler = None
         return super().close()
