@@ -51,7 +51,7 @@ from studio.core.commands import (
 )
 from studio.core.errors import StudioError
 from studio.core.model import CastMember, Location, new_id
-from studio.core.state import STATE_MAX, STATE_START, CharacterState
+from studio.core.state import STATE_MAX, STATE_START, CharacterState, character_key
 from studio.core.tree import StoryTree
 from studio.ui.dialogs.reference_views import (
     VIEWS,
@@ -152,6 +152,7 @@ class CharacterDialog(QDialog):
         self.error = QLabel("", self)
         self.error.setObjectName("errorLabel")
         self.error.setWordWrap(True)
+        self.error.setTextFormat(Qt.TextFormat.PlainText)  # it quotes the name as typed, never as markup
         self.error.hide()
         self.name = QLineEdit(self)
         self.name.setPlaceholderText("the name used in instructions, e.g. Mei")
@@ -380,13 +381,38 @@ class CastPanel(QWidget):
             raise
         return tuple(refs)
 
+    def _check(self, command: Command) -> None:
+        """Raise now what ``command`` would be refused for on the document as it is: the writer
+        applies it later, after the dialog that asked for it has closed with what was entered."""
+        tree = self.tree_source()
+        if tree is not None:
+            command.build(tree)
+
+    def _check_no_clash(self, name: str, kind: str) -> None:
+        """Refuse a character named like a location, or a location named like a character
+        (``kind`` is what ``name`` is for): a turn names both with the same words, so a later
+        rename of the character would rewrite those turns' Background fields as well."""
+        tree = self.tree_source()
+        if tree is None:
+            return
+        key = character_key(name)
+        others = tree.locations.values() if kind == "character" else tree.cast.values()
+        same = next((other.name for other in others if character_key(other.name) == key), None)
+        if same is not None:
+            other_kind = "location" if kind == "character" else "character"
+            raise CommandError(f"{same!r} is already a {other_kind}'s name: a {kind} can't have it too (a turn "
+                               f"would name both with the same words).", hint=f"Give the {kind} another name.")
+
     def add_character(self, name: str, images: Sequence[Path | None] | None = None,
                       params: dict[str, str] | None = None, start: CharacterState | None = None) -> None:
         """A new character; ``images`` are its views in the order front, left, back, right
-        (None for a view left out)."""
+        (None for a view left out). A name the document refuses is refused here, before any
+        view is copied into the project."""
+        member = CastMember(id=new_id(), name=" ".join(name.split()), params=dict(params or {}))
+        self._check(AddCharacter(member, start))
+        self._check_no_clash(member.name, "character")
         refs = self._import_views(images or [])
-        member = CastMember(id=new_id(), name=" ".join(name.split()), params=dict(params or {}), reference_images=refs)
-        self._apply(AddCharacter(member, start))
+        self._apply(AddCharacter(replace(member, reference_images=refs), start))
 
     def set_views(self, member_id: str, views: Sequence[Path | None]) -> None:
         """Give a character these views (front, left, back, right; None for one left out);
@@ -409,10 +435,12 @@ class CastPanel(QWidget):
     def add_location_from_file(self, source: Path, name: str | None = None) -> None:
         """A location from a background image (a still scene) or a scene video, copied into the project."""
         video = is_video_path(str(source))
+        label = " ".join((name or source.stem.replace("_", " ").replace("-", " ")).split())
+        location = Location(id=new_id(), name=label, kind="scene" if video else "image")
+        self._check(AddLocation(location))
+        self._check_no_clash(label, "location")
         rel = self._import_image(source, "scenes" if video else "locations")
-        label = (name or source.stem.replace("_", " ").replace("-", " ")).strip()
-        self._apply(AddLocation(Location(id=new_id(), name=label, kind="scene" if video else "image",
-                                         image_path=rel)))
+        self._apply(AddLocation(replace(location, image_path=rel)))
 
     # -- editing ----------------------------------------------------------------------------
 
@@ -457,6 +485,11 @@ class CastPanel(QWidget):
             return
         name = self.ask_name(member.name)
         if name is None or " ".join(name.split()) == member.name:
+            return
+        try:
+            self._check_no_clash(name, "character")
+        except StudioError as error:
+            self.error.emit(error)
             return
         named = self._named_by(member.name)
         if named and not self.confirm("Rename character", f"Rename {member.name} to {' '.join(name.split())}?\n"

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.errors import StudioError
+from studio.ui.text_wrap import breakable
 
 VIEWS: tuple[str, ...] = ("front", "left", "back", "right")
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp *.bmp)"
@@ -218,9 +219,13 @@ class ReferenceViewsDialog(QDialog):
                                    parent=self)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
+        self.intro = QLabel(f"Add {breakable(name)}'s front, left, back and right views. CustomX animates a character "
+                            f"from all four; other engines use the first.", self)
+        self.intro.setWordWrap(True)  # a long name wraps rather than widen the dialog past the screen
+        for label in (self.intro, self.error):  # a name ("<b>Kai</b>") is shown as written, never as markup
+            label.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"Add {name}'s front, left, back and right views. CustomX animates a character "
-                                f"from all four; other engines use the first.", self))
+        layout.addWidget(self.intro)
         layout.addWidget(self.editor)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
