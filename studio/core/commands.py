@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.errors import StudioError
-from studio.core.instruction import parse_instruction, validate_instruction_text
+from studio.core.instruction import field_spans, parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope, character_key
 from studio.core.story import (
@@ -408,20 +408,50 @@ def name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?!\w)", re.IGNORECASE)
 
 
+PLACE_FIELDS = ("background", "time")
+"""The fields that say where and when a turn is set: a character's name in them is a place's
+word (a location may be named "Mei's bakery", a character "Park"), never the character."""
+
+
+def _outside_places(text: str) -> list[tuple[int, int]]:
+    """The stretches of ``text`` outside its place fields' values (:data:`PLACE_FIELDS`)."""
+    spans = field_spans(text)
+    places = sorted(spans[name] for name in PLACE_FIELDS if name in spans)
+    out, at = [], 0
+    for start, end in places:
+        out.append((at, start))
+        at = end
+    out.append((at, len(text)))
+    return out
+
+
 def replace_name(text: str, old: str, new: str) -> str:
     """``text`` with ``old`` (whole words, any case and spacing: :func:`name_pattern`) replaced
-    by ``new``, taken as it is (a function, not a template: no backslash in it is read)."""
-    return name_pattern(old).sub(lambda _found: new, text)
+    by ``new``, taken as it is (a function, not a template: no backslash in it is read), outside
+    the place fields (:data:`PLACE_FIELDS`): renaming a character "Park" rewrote every turn
+    set in the day park."""
+    pattern = name_pattern(old)
+    pieces: list[str] = []
+    at = 0
+    for start, end in _outside_places(text):
+        pieces.append(text[at:start])  # a place's value, as it is
+        pieces.append(pattern.sub(lambda _found: new, text[start:end]))
+        at = end
+    return "".join(pieces)
 
 
 def turns_naming(tree: StoryTree, name: str) -> list[Node]:
     """The turns whose instruction names ``name``: in its Character field or in its text (case
-    and spacing aside, whole words)."""
+    and spacing aside, whole words), its place fields aside (:func:`replace_name`)."""
     if not name.split():
         return []
     key, pattern = character_key(name), name_pattern(name)
     return [n for n in tree.nodes.values() if not n.is_root and (
-        character_key(n.instruction.character) == key or pattern.search(n.instruction.raw))]
+        character_key(n.instruction.character) == key or _names(pattern, n.instruction.raw))]
+
+
+def _names(pattern: re.Pattern[str], text: str) -> bool:
+    return any(pattern.search(text, start, end) for start, end in _outside_places(text))
 
 
 @dataclass(frozen=True)
