@@ -121,6 +121,9 @@ class ExportDialog(QDialog):
         self.missing = branch.missing if branch is not None else 0
         """Turns of the branch without a finished take: while there are any, Export stays off."""
         self.default_stem = default_out.stem or "episode"
+        self.default_folder = default_out.parent
+        """Where a relative path (a bare file name) lands: the exports folder, not the
+        studio's working folder, which the user never sees."""
         self.path = QLineEdit(str(default_out), self)
         self.path.setPlaceholderText("the file to write, e.g. ~/Videos/episode.mp4")
         browse = QPushButton("Browse…", self)
@@ -133,11 +136,13 @@ class ExportDialog(QDialog):
         self.width_box = QSpinBox(self)
         self.width_box.setRange(16, 8192)
         self.width_box.setValue(720)
+        self.width_box.editingFinished.connect(self._even_size)
         self.width_box.setPrefix("width ")
         self.width_box.setSuffix(" px")
         self.height_box = QSpinBox(self)
         self.height_box.setRange(16, 8192)
         self.height_box.setValue(480)
+        self.height_box.editingFinished.connect(self._even_size)
         self.height_box.setPrefix("height ")
         self.height_box.setSuffix(" px")
         self.fps = QDoubleSpinBox(self)
@@ -186,6 +191,7 @@ class ExportDialog(QDialog):
         self.export_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.export_button.setText("Export")
         self.path.textChanged.connect(self._path_changed)
+        self.path.editingFinished.connect(self._follow_typed_format)
         self._path_changed(self.path.text())
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -199,9 +205,12 @@ class ExportDialog(QDialog):
 
     def _browse(self) -> None:
         fmt = self.format.currentText()
-        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path.text(), f"{fmt.upper()} (*.{fmt})")
+        text = self.path.text().strip()
+        start = str(self.target(text)) if text else str(self.default_folder / f"{self.default_stem}.{fmt}")
+        path, _ = QFileDialog.getSaveFileName(self, "Export to", start, f"{fmt.upper()} (*.{fmt})")
         if path:
             self.path.setText(path)
+            self._follow_typed_format()
 
     def _path_changed(self, text: str) -> None:
         if self.missing:
@@ -210,6 +219,19 @@ class ExportDialog(QDialog):
             return
         self.export_button.setEnabled(bool(text.strip()))
         self.export_button.setToolTip("" if text.strip() else "Choose the file to write first.")
+
+    def typed_format(self, text: str) -> str | None:
+        """The export format the path's own suffix names ("board.PDF" -> "pdf"), or None (no
+        suffix, or one that is no export format: "episode v1.2")."""
+        suffix = Path(text.strip()).suffix.lstrip(".").lower()
+        return suffix if suffix in FORMATS else None
+
+    def _follow_typed_format(self) -> None:
+        """A path typed with another format's suffix chooses that format: "episode.pdf" asks for
+        a PDF sheet, not for a video written to "episode.mp4"."""
+        fmt = self.typed_format(self.path.text())
+        if fmt is not None and fmt != self.format.currentText():
+            self.format.setCurrentText(fmt)
 
     def _format_changed(self, fmt: str) -> None:
         text = self.path.text().strip()
@@ -239,13 +261,32 @@ class ExportDialog(QDialog):
             for widget in widgets:
                 widget.setEnabled(on)
                 widget.setToolTip("" if on else f"Not used by {fmt}: only by {names}.")
+        from studio.export.encoding import EVEN_SIDED
+
+        for box in (self.width_box, self.height_box):
+            box.setSingleStep(2 if chosen in EVEN_SIDED else 1)
         self._keep_size(self.keep_size.isChecked())
+
+    def _even_size(self) -> None:
+        """An mp4's or webm's width and height even, as their encoders need (4:2:0): an odd side
+        typed loses its last pixel, as the clips' own odd size does, and the form shows it
+        (the export refused 721x480 once the dialog had closed)."""
+        from studio.export import ExportFormat
+        from studio.export.encoding import encodable_size
+
+        size = (self.width_box.value(), self.height_box.value())
+        width, height = encodable_size(ExportFormat(self.format.currentText()), size)
+        self.width_box.setValue(width)
+        self.height_box.setValue(height)
 
     def target(self, text: str) -> Path:
         """The file the path field names, with the chosen format's suffix: a folder (one that
-        exists, or a name ending in a slash) gets a file of the default name in it."""
+        exists, or a name ending in a slash) gets a file of the default name in it; a relative
+        path is taken from the default folder (the exports folder)."""
         path, fmt = Path(text).expanduser(), self.format.currentText()
-        if path.is_dir() or text.endswith(("/", os.sep)):
+        if not path.is_absolute():
+            path = self.default_folder / path
+        if path.is_dir() or os.path.basename(text.rstrip()) in ("", ".", ".."):  # "…/", ".": a folder
             return path / f"{self.default_stem}.{fmt}"
         return path if path.suffix.lower() == f".{fmt}" else with_format(path, fmt)
 
@@ -257,6 +298,11 @@ class ExportDialog(QDialog):
             box.setToolTip(self.keep_size.toolTip())
 
     def choices(self) -> ExportChoices:
+        """What the form asks for; a typed suffix of another format chooses that format first
+        (as leaving the path field does), so the file and its format always agree, and a
+        video's size is made even (:meth:`_even_size`)."""
+        self._follow_typed_format()
+        self._even_size()
         fps = self.fps.value()
         return ExportChoices(
             out=self.target(self.path.text().strip()),
