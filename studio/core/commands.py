@@ -540,6 +540,10 @@ def _shown_name(name: str) -> str:
     return repr(name) if len(name) <= 40 else f"{name[:40]!r}..."
 
 
+FIELD_SEPARATORS = (";", "；")
+"""What ends a field's value in an instruction (a line break too, refused as a control character)."""
+
+
 def _check_location_name(name: str) -> None:
     """A location's name is shown in the cast panel and typed in a turn's Background field:
     it must say something and hold no control character (an empty one was accepted and
@@ -554,6 +558,11 @@ def _check_location_name(name: str) -> None:
     shape = name_shape_problem(name, "The location name")
     if shape:
         raise CommandError(shape, hint="Give a shorter name, without directional controls.")
+    held = [c for c in FIELD_SEPARATORS if c in name]
+    if held:  # "Background: harbour; east" is the place "harbour" and the free text "east"
+        raise CommandError(f"The location name {name!r} holds {' or '.join(repr(c) for c in held)}, which ends a "
+                           "field in an instruction: a turn's Background could never name it.",
+                           hint="Give the name without it (a comma or a dash reads the same).")
 
 
 @dataclass(frozen=True)
