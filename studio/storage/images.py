@@ -12,7 +12,7 @@ import re
 import warnings
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageOps
 
 from studio.storage.media import MediaError
 
@@ -23,7 +23,8 @@ MAX_IMAGE_FILE_BYTES = 50 * 1024 * 1024
 
 def open_image(path: Path, max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = MAX_IMAGE_FILE_BYTES,
                what: str = "image") -> Image.Image:
-    """``path`` decoded as RGB, after its size and pixel count were checked from its header."""
+    """``path`` decoded as RGB, after its size and pixel count were checked from its header,
+    turned as its EXIF orientation says."""
     try:
         if not path.is_file():
             raise MediaError(f"The {what} {path} is missing or is not a regular file.")
@@ -41,7 +42,10 @@ def open_image(path: Path, max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = 
                     raise MediaError(f"The {what} {path.name} is {width:,} x {height:,} pixels; the limit is "
                                      f"{max_pixels / 1e6:.1f} megapixels.")
                 image.load()
-                converted: Image.Image = image.convert("RGB")
+                # upright as the camera meant it: a phone's portrait photo is stored sideways,
+                # with an orientation tag that every viewer applies
+                upright = ImageOps.exif_transpose(image)
+                converted: Image.Image = (upright if upright is not None else image).convert("RGB")
                 return converted
         except Image.DecompressionBombError as error:  # Pillow's own, far larger, limit: at open
             declared = re.search(r"\((\d+) pixels\)", str(error))
