@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from studio.core.errors import StudioError
 from studio.storage import Project
 from studio.ui.dialogs.cheat_sheet import CheatSheet
-from studio.ui.dialogs.export_dialog import ExportDialog, safe_file_name
+from studio.ui.dialogs.export_dialog import ExportChoices, ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.engine_picker import EnginePicker
 from studio.ui.engine_status import engine_availability
@@ -74,6 +74,8 @@ class MainWindow(QMainWindow):
         self.last_error: StudioError | None = None
         self._finishing = False
         self._stop_waiting: Callable[[], None] | None = None
+        self._export_choices: dict[Path, ExportChoices] = {}
+        """Each project's last export choices in this window (Ctrl+E opens with them again)."""
         """Drops the pending "finish the queue, then ..." (its project was closed another way)."""
         self.welcome: WelcomePage | None = None
         self._docks_hidden_for_welcome: list[QDockWidget] | None = None
@@ -653,10 +655,13 @@ class MainWindow(QMainWindow):
         if workspace is None:
             return
         default = workspace.export_folder() / f"{safe_file_name(workspace.project.name)}.mp4"
-        dialog = ExportDialog(default, workspace.project.name, self, branch=workspace.branch_facts())
+        project_path = workspace.project.path
+        dialog = ExportDialog(default, workspace.project.name, self, branch=workspace.branch_facts(),
+                              previous=self._export_choices.get(project_path))
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         choices = dialog.choices()
+        self._export_choices[project_path] = choices  # the next export of this project starts from them
         from studio.export import describe_files, existing_outputs
         from studio.export.options import list_files, sheet_page_count
 

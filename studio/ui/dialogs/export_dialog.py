@@ -109,7 +109,7 @@ class BranchFacts:
 
 class ExportDialog(QDialog):
     def __init__(self, default_out: Path, title: str, parent: QWidget | None = None,
-                 branch: BranchFacts | None = None) -> None:
+                 branch: BranchFacts | None = None, previous: ExportChoices | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export branch — {title}" if title else "Export branch")
         # the ending turn's words as written (never markup); a long word wraps, not widens the dialog
@@ -201,7 +201,28 @@ class ExportDialog(QDialog):
         suffix = default_out.suffix.lstrip(".")
         if suffix in FORMATS:
             self.format.setCurrentText(suffix)
+        if previous is not None:
+            self.restore(previous)
         self._enable_for(self.format.currentText())
+
+    def restore(self, choices: ExportChoices) -> None:
+        """The form as ``choices`` left it (the last export of this project in this window):
+        the same file, format and options, for an export made again after a re-roll."""
+        self.format.setCurrentText(choices.fmt)
+        self.path.setText(str(choices.out))
+        self.keep_size.setChecked(choices.size is None)
+        if choices.size is not None:
+            self.width_box.setValue(choices.size[0])
+            self.height_box.setValue(choices.size[1])
+        self.fps.setValue(choices.fps or 0)
+        self.crossfade.setValue(choices.crossfade)
+        self.captions.setCurrentText(choices.captions)
+        self.overlay.setChecked(choices.overlay)
+        self.title.setText(choices.title)
+        for combo, value in ((self.panels, choices.panels), (self.aspect, choices.aspect)):
+            index = combo.findData(value)
+            if index >= 0:
+                combo.setCurrentIndex(index)
 
     def _browse(self) -> None:
         fmt = self.format.currentText()
