@@ -21,6 +21,7 @@ import sqlite3
 import stat
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -287,13 +288,9 @@ def _check_representation_size(bundle: Path, rel: PurePosixPath, info: zipfile.Z
 
 
 def _check_layout(bundle: Path, entries: list[_Entry], folders: set[PurePosixPath]) -> None:
-    """No name twice (also ignoring case), and no name both a file and a folder."""
-    seen: set[str] = set()
-    for entry in entries:
-        key = entry.rel.as_posix().casefold()
-        if key in seen:
-            raise _refuse(bundle, f"entry {entry.rel.as_posix()!r} is there twice")
-        seen.add(key)
+    """No name twice, and no name both a file and a folder. Names that differ only in case
+    are checked among the entries unpacked (:func:`_check_case_clashes`)."""
+    _check_unique(bundle, entries, lambda rel: rel.as_posix())
     files = {e.rel for e in entries}
     for entry in entries:
         for parent in entry.rel.parents:
@@ -302,6 +299,24 @@ def _check_layout(bundle: Path, entries: list[_Entry], folders: set[PurePosixPat
     for folder in folders:
         if folder in files:
             raise _refuse(bundle, f"{folder.as_posix()!r} is both a file and a folder")
+
+
+def _check_unique(bundle: Path, entries: list[_Entry], key: Callable[[PurePosixPath], str]) -> None:
+    """No two of ``entries`` with the same ``key``."""
+    seen: set[str] = set()
+    for entry in entries:
+        name = key(entry.rel)
+        if name in seen:
+            raise _refuse(bundle, f"entry {entry.rel.as_posix()!r} is there twice")
+        seen.add(name)
+
+
+def _check_case_clashes(bundle: Path, unpacked: list[_Entry]) -> None:
+    """No two entries to unpack whose names differ only in case: on a file system that
+    ignores case (macOS, Windows) both would be one file. Held to the entries unpacked only:
+    a project on Linux may keep ``media/Notes.txt`` next to ``media/notes.txt`` (files no
+    take names, skipped), and refusing those refused a bundle the studio itself made."""
+    _check_unique(bundle, unpacked, lambda rel: rel.as_posix().casefold())
 
 
 def _open_archive(bundle: Path) -> zipfile.ZipFile:
@@ -475,6 +490,7 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 media = [e for name, e in by_name.items() if name in wanted and _is_media(e)]
                 skipped = sorted(name for name, e in by_name.items() if name not in wanted and _is_media(e))
                 missing = sorted(wanted - {e.rel.as_posix() for e in media} - {DB_NAME})
+                _check_case_clashes(bundle, [by_name[DB_NAME], *media])
                 _check_space(dest, sum(e.info.file_size for e in [by_name[DB_NAME], *media]))
                 for entry in media:
                     _unpack(archive, entry, staging.path, made)

@@ -39,7 +39,9 @@ from studio.core.errors import StudioError
 from studio.core.instruction import (
     KEY_ALIASES,
     MAX_INSTRUCTION_CHARS,
+    Instruction,
     InstructionError,
+    field_spans,
     parse_instruction,
     validate_instruction_text,
 )
@@ -60,11 +62,21 @@ other characters ``str.splitlines`` also splits on (form feed, U+2028 ...), so t
 numbers in reports are the ones an editor shows."""
 
 
+NO_TURNS = "the file holds no turns"
+"""The one problem of a file without a single turn line (empty, blank or only comments)."""
+
+
 class DemoImportError(StudioError):
     """A game_demo file that can't be imported; ``problems`` lists (line number, reason)."""
 
     def __init__(self, name: str, problems: list[tuple[int, str]], skip_bad: bool = False,
                  *, headline: str = "", hint: str = "") -> None:
+        if problems == [(1, NO_TURNS)] and not headline:
+            # no line is malformed: calling it "1 malformed line(s)" and suggesting --skip-bad
+            # (which has nothing to import either) sent the user looking for a bad line
+            headline = "it holds no turns (it is empty, or holds only blank lines and # comments)"
+            hint = hint or ("Write one turn per line, such as "
+                            "'Character: Qiqi; Motion: run; Background: day town.'")
         shown = "\n".join(f"  line {number}: {reason}" for number, reason in problems[:20])
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
         # with skip_bad given, suggesting it would send the user round in a circle: no line was good
@@ -181,12 +193,28 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> Demo
     if empty:
         problems.append((number, f"empty {', '.join(repr(e + ':') for e in empty)} in {line[:60]!r}"))
         return None
+    partial = _only_time_of_day(line, parsed)
+    if partial:
+        problems.append((number, partial))
+        return None
     missing = [name.capitalize() for name in REQUIRED_FIELDS if not getattr(parsed, name)]
     if missing:
         fields = ", ".join(f"'{m}:'" for m in missing)
         problems.append((number, f"missing {fields} in {line[:60]!r}"))
         return None
     return DemoTurn(number, line)
+
+
+def _only_time_of_day(line: str, parsed: Instruction) -> str:
+    """Why ``line`` fails though it writes a Background: its value is a time of day alone
+    ("Background: night"), which the parser takes as the time and no place. Reported as
+    "missing 'Background:'", it sent the user looking for a field that is there. ``""``: not so."""
+    span = field_spans(line).get("background")
+    if span is None or parsed.background or not parsed.time_of_day:
+        return ""
+    value = line[span[0]:span[1]][:40]
+    return (f"'Background: {value}' names only a time of day; give the place too "
+            f"('Background: {value} town') in {line[:60]!r}")
 
 
 def _named_but_empty(line: str) -> list[str]:
@@ -283,7 +311,7 @@ def parse_demo_text(text: str) -> DemoStory:
                              f"'## branch after {branch.after}': the first branch has {main_length} turn(s)"))
     problems.sort()
     if not any(b.turns for b in branches) and not problems:
-        problems.append((1, "the file holds no turns"))
+        problems.append((1, NO_TURNS))
     return DemoStory([b for b in branches if b.turns], problems, tuple(main.turn_lines))
 
 
@@ -446,7 +474,7 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
                  skip_bad: bool = False) -> DemoImportResult:
     """Add the story's branches under ``parent_id`` (default: the story's start)."""
     if (story.problems and not skip_bad) or not story.importable:
-        raise DemoImportError(name, story.problems or [(1, "the file holds no turns")], skip_bad=skip_bad)
+        raise DemoImportError(name, story.problems or [(1, NO_TURNS)], skip_bad=skip_bad)
     start = parent_id or project.tree.root_id
     project.tree.node(start)
     main: dict[int, str] = {}
