@@ -11,7 +11,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -60,8 +60,33 @@ def retry_tip(status: str, kind: str) -> str:
 
 
 def _plain(text: str) -> str:
-    """``text`` for a rich-text label: escaped, its long words breakable."""
-    return html.escape(breakable(text), quote=False)
+    """``text`` for a rich-text label: escaped, its long words breakable, and its line breaks
+    kept (rich text reads a newline as a space: a multi-line error ran into one line)."""
+    return html.escape(breakable(text), quote=False).replace("\n", "<br>")
+
+
+def summary_text(running: int, queued: int, blocked: int = 0, interrupted: int = 0) -> str:
+    """The line above the list: how many jobs run and wait. Blocked and interrupted jobs are
+    named only when there are some; "Queue empty" only when no job is waiting at all (an
+    interrupted one waits to be retried or cancelled, so the queue isn't empty)."""
+    if not (running or queued or blocked or interrupted):
+        return "Queue empty"
+    counts = [f"{running} running", f"{queued} queued"]
+    counts += [f"{blocked} blocked"] if blocked else []
+    counts += [f"{interrupted} interrupted"] if interrupted else []
+    return " · ".join(counts)
+
+
+PLAIN_CANCEL = "Cancelled."
+"""The error of a job the user cancelled: nothing more to say about it."""
+
+
+def ended_reason(status: str, error: str) -> str:
+    """Why a cancelled or interrupted job (``status``, a :class:`JobStatus` value) won't run,
+    from its ``error`` ("" when there is nothing to add to its status)."""
+    if status not in ("cancelled", "interrupted") or error.strip() in ("", PLAIN_CANCEL):
+        return ""
+    return error.strip()
 
 
 def format_eta(seconds: float | None) -> str:
@@ -207,6 +232,7 @@ class QueuePanel(QWidget):
         """Bring the list in line with the queue, touching only the lines that changed (a
         job that ends moves one line; rebuilding every line each time costs a visible frame)."""
         selected = self.selected_job_id()
+        current_line = self.list.currentItem()
         self.list.blockSignals(True)
         queued = running = attention = 0
         jobs = self.jobs()
@@ -239,15 +265,17 @@ class QueuePanel(QWidget):
                     self.list.takeTopLevelItem(position)
                     continue
             position += 1
+        self._keep_current(current_line)
         grow: set[int] = set()
         waits = self._waits(any(kind_name(job.status) == "running" for job in jobs))
-        blocked = 0
+        blocked = interrupted = 0
         for job in jobs:
             row = self._row(job, waits.get(job.id, ""))
             label, status, progress, tip, icon_name = row
             queued += status == "queued"
             blocked += status == "blocked"
             running += status == "running"
+            interrupted += status == "interrupted"
             attention += status == "interrupted" or (status == "failed" and self.tracker.job(job.id) is not None)
             item = self._items[job.id]
             old = self._rows.get(job.id)
@@ -266,14 +294,21 @@ class QueuePanel(QWidget):
                 item.setSelected(job.id == selected)
         self.list.blockSignals(False)
         self._fit_columns(grow, jobs)
-        counts = [f"{running} running", f"{queued} queued"] + ([f"{blocked} blocked"] if blocked else [])
-        self.summary.setText(" · ".join(counts) if running or queued or blocked else "Queue empty")
+        self.summary.setText(summary_text(running, queued, blocked, interrupted))
         self._show_detail(self._selected_job())
         self._update_buttons()
         has_jobs = bool(queued or running or attention or blocked)
         if has_jobs != self.has_jobs:
             self.has_jobs = has_jobs
             self.activity_changed.emit(has_jobs)
+
+    def _keep_current(self, line: QTreeWidgetItem | None) -> None:
+        """Make ``line`` (the current line before a refresh) current again if it is still listed.
+        A line set aside to reorder the list loses the keyboard's place: after "Run later" the
+        arrow keys went on from the line that took its place, not from the selected job."""
+        if line is None or self.list.indexOfTopLevelItem(line) < 0 or self.list.currentItem() is line:
+            return
+        self.list.setCurrentItem(line, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
 
     def _fit_columns(self, columns: set[int], jobs: list[Any]) -> None:
         """Widen the status or progress column if one of its texts got wider than any before."""
@@ -323,6 +358,9 @@ class QueuePanel(QWidget):
                 text += f"<br><b>Hint:</b> {_plain(job.hint)}"
         else:
             text = _plain(f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}")
+            reason = ended_reason(kind_name(job.status), job.error)
+            if reason:  # why it will not run (a deleted turn, a failed turn above): not only in a tooltip
+                text = f"<b>{kind_name(job.status).capitalize()}:</b> {_plain(reason)}<br>{text}"
         if self.detail.text() != text:
             self.detail.setText(text)
 
