@@ -325,7 +325,11 @@ def _open_archive(bundle: Path) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(bundle)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as error:
-        raise BundleError(f"{bundle} is not a readable bundle: {error}.") from None
+        raise BundleError(f"{bundle} is not a readable bundle: {error}.", hint=BAD_ARCHIVE_HINT) from None
+
+
+BAD_ARCHIVE_HINT = ("A bundle is a zip file written by `kamishibai bundle`; one cut short (an interrupted copy or "
+                    "download) can't be read: copy it again, or bundle the project again.")
 
 
 def _read_entries(bundle: Path, archive: zipfile.ZipFile) -> list[_Entry]:
