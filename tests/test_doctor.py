@@ -96,5 +96,7 @@ def test_no_engine_available_fails(monkeypatch: pytest.MonkeyPatch, capsys: pyte
 
 
 def test_bad_device_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["doctor", "--device", "tpu:0"]) == 2
-    assert "Unknown device 'tpu:0'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused with the arguments, naming the option
+        main(["doctor", "--device", "tpu:0"])
+    assert stop.value.code == 2
+    assert "argument --device: Unknown device 'tpu:0'" in capsys.readouterr().err

@@ -20,9 +20,14 @@ NAME = "Story \u202eFDP.exe\u202c \u2067tail"
 
 
 def _project(tmp_path: Path) -> tuple[Project, str]:
-    project = Project.create(tmp_path / "story", name=NAME)
-    assert project.name == NAME, "the project keeps its name; only the export cleans it"
-    leaf = add_turn(project, project.tree.root_id, "Character: Qiqi; Motion: wave; Background: day town.", COLOURS[0])
+    """A project whose stored name holds the overrides (written by another program: the studio
+    refuses such a name itself), reopened as a user opens it."""
+    with Project.create(tmp_path / "story", name="Story") as project:
+        leaf = add_turn(project, project.tree.root_id, "Character: Qiqi; Motion: wave; Background: day town.",
+                        COLOURS[0])
+        project.database.set_meta("name", NAME)
+    project = Project.open(tmp_path / "story")
+    assert project.database.meta()["name"] == NAME, "the file keeps its value"
     return project, leaf
 
 
