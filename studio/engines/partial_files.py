@@ -31,3 +31,17 @@ def save_whole(tensors: Mapping[str, torch.Tensor], path: Path, metadata: Mappin
         if isinstance(error, OSError):
             raise write_error(path, error) from None
         raise
+
+
+def check_writable(folder: Path, write_error: Callable[[Path, OSError], Exception]) -> None:
+    """Make ``folder`` and write a scratch file in it, so that a destination that can't be
+    written is refused before gigabytes of release files are read (it ended in an internal
+    error once the first file was written); an ``OSError`` is raised as ``write_error``."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise write_error(folder, error) from None

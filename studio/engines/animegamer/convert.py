@@ -33,7 +33,7 @@ from studio.engines.animegamer.safe_load import AGAIN, UnreadableCheckpointError
 from studio.engines.animegamer.shards import ShardIndexError, find_index, indexed_shards
 from studio.engines.animegamer.sizes import FULL, ModelSize
 from studio.engines.catalog import animegamer_layout as layout
-from studio.engines.partial_files import save_whole
+from studio.engines.partial_files import check_writable, save_whole
 
 Log = Callable[[str], None]
 
@@ -196,7 +196,7 @@ def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str
     if not chosen:
         raise ConversionError(f"No AnimeGamer character found under {source}.",
                               hint=f"Expected {source / layout.RELEASE_MLLM.format(name='Qiqi')}.")
-    _check_writable(dest)
+    check_writable(dest, _write_error)
     report = Conversion()
     _copy_tokenizer(source, dest, tokenizer, report, log)
     for character in chosen:
@@ -205,19 +205,6 @@ def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str
         _convert_character(source, dest, character, size, replace_shared, report, log)
         report.characters.append(character)
     return report
-
-
-def _check_writable(dest: Path) -> None:
-    """Refuse a destination we can't write to before reading gigabytes of release files
-    (it used to end in an internal error once the first file was written)."""
-    import tempfile
-
-    try:
-        dest.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=dest):
-            pass
-    except OSError as error:
-        raise _write_error(dest, error) from None
 
 
 def _copy_tokenizer(source: Path, dest: Path, tokenizer: Path | None, report: Conversion, log: Log) -> None:

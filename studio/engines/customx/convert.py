@@ -33,7 +33,7 @@ import torch
 from studio.core.errors import StudioError
 from studio.engines.catalog import customx as catalog
 from studio.engines.customx.sizes import RELEASED, ModelSize
-from studio.engines.partial_files import save_whole
+from studio.engines.partial_files import check_writable, save_whole
 
 if TYPE_CHECKING:
     from studio.engines.customx.components import Tokenizers
@@ -434,7 +434,7 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
     import tempfile
 
     folder = checkpoints / catalog.NAME
-    _check_writable(folder)
+    check_writable(folder, _write_error)
     report = ConversionReport()
     with tempfile.TemporaryDirectory(prefix="kamishibai-customx-") as staging:
         tokenizers = _stage_tokenizers(files, Path(staging))
@@ -483,18 +483,6 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
          "lora_scale": lora_scale, "dropped": report.dropped}, indent=1))
     report.written.append(catalog.MODEL_FILE)
     return report
-
-
-def _check_writable(folder: Path) -> None:
-    """Refuse a destination that can't be written before any release file is read."""
-    import tempfile
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as error:
-        raise _write_error(folder, error) from None
 
 
 def _stage_tokenizers(files: ReleasedFiles, staging: Path) -> Tokenizers:
