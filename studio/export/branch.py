@@ -84,14 +84,6 @@ def clean_text(text: str) -> str:
     )
 
 
-def project_title(name: str) -> str:
-    """A project's name as an export shows it (a sheet's heading and footer, a timeline's
-    name, a video's title): one line, cleaned as turn text is (:func:`clean_text`). A name
-    written by another program held a right-to-left override, and the timeline and the
-    video's title showed what followed it reversed."""
-    return " ".join(clean_text(name).split())
-
-
 def describe_turn(number: int, node_id: str, instruction: str) -> str:
     text = " ".join(instruction.split())
     if len(text) > MAX_LABEL_CHARS:
@@ -226,7 +218,7 @@ def collect_branch(project: Project, leaf_id: str) -> Branch:
         except ExportError as error:
             raise _with_later_missing(error, tree, turns[number:]) from None
     return Branch(
-        project_name=project_title(project.name),
+        project_name=project.name,  # shown cleaned by the project (no control or directional character)
         leaf_id=leaf_id,
         start_state=root.start_state or CharacterState(),
         turns=tuple(collected),

@@ -27,17 +27,24 @@ def _wait_for_the_redraw(ws, qtbot) -> None:  # type: ignore[no-untyped-def]
     qtbot.wait(20)
 
 
-def test_tab_through_the_start_values_keeps_the_focus_and_every_value(make_window, sample_project: Path,  # type: ignore[no-untyped-def]
-                                                                      qtbot) -> None:
-    window = make_window(sample_project)
-    session, ws = window.session, window.workspace
-    ws.select(session.project.tree.root_id)
+def _stamina_box_focused(ws, qtbot):  # type: ignore[no-untyped-def]
+    """The Start card selected and its first character's stamina box given the focus:
+    (the Start panel, that character's name, the box)."""
+    ws.select(ws.session.project.tree.root_id)
     start = ws.inspector.start
     qtbot.waitUntil(lambda: bool(start.spins) and start.isVisible(), timeout=5000)
     name = next(iter(start.spins))
     stamina = start.spins[name]["stamina"]
     stamina.setFocus()
     qtbot.waitUntil(stamina.hasFocus, timeout=5000)
+    return start, name, stamina
+
+
+def test_tab_through_the_start_values_keeps_the_focus_and_every_value(make_window, sample_project: Path,  # type: ignore[no-untyped-def]
+                                                                      qtbot) -> None:
+    window = make_window(sample_project)
+    session, ws = window.session, window.workspace
+    start, name, stamina = _stamina_box_focused(ws, qtbot)
 
     _type_value(qtbot, stamina, "100")
     session.settle()
@@ -56,13 +63,7 @@ def test_tab_through_the_start_values_keeps_the_focus_and_every_value(make_windo
 def test_an_undo_shows_in_the_box_that_has_the_focus(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = make_window(sample_project)
     session, ws = window.session, window.workspace
-    ws.select(session.project.tree.root_id)
-    start = ws.inspector.start
-    qtbot.waitUntil(lambda: bool(start.spins) and start.isVisible(), timeout=5000)
-    name = next(iter(start.spins))
-    stamina = start.spins[name]["stamina"]
-    stamina.setFocus()
-    qtbot.waitUntil(stamina.hasFocus, timeout=5000)
+    start, name, stamina = _stamina_box_focused(ws, qtbot)
     _type_value(qtbot, stamina, "75")
     session.settle()
     qtbot.waitUntil(lambda: session.project.tree.start_state_of(name).stamina == 75, timeout=5000)
