@@ -53,6 +53,16 @@ def _command_names(parser: argparse.ArgumentParser) -> set[str]:
     return names
 
 
+def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` were read for, e.g. ``checkpoints convert``'s."""
+    while True:
+        chosen = next((action.choices.get(str(getattr(args, action.dest, None)))
+                       for action in parser._actions if isinstance(action, argparse._SubParsersAction)), None)
+        if chosen is None:
+            return parser
+        parser = chosen
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command ``argv`` (default: this process's arguments) and return its exit code.
 
@@ -85,7 +95,9 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
     parser = build_parser()
     if not args_list:
         args_list = ["open"] if "open" in _command_names(parser) else ["--help"]
-    args = parser.parse_args(args_list)
+    args, extra = parser.parse_known_args(args_list)
+    if extra:  # said by the command's own parser: its usage line, not the top level's
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_BAD_INPUT
