@@ -658,6 +658,7 @@ class MainWindow(QMainWindow):
         project_path = workspace.project.path
         dialog = ExportDialog(default, workspace.project.name, self, branch=workspace.branch_facts(),
                               previous=self._export_choices.get(project_path))
+        dialog.follow(workspace.branch_facts, workspace.session.changed, workspace.episode.branch_shown)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         choices = dialog.choices()

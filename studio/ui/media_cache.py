@@ -9,6 +9,7 @@ views repaint then.
 from __future__ import annotations
 
 import os
+import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -98,11 +99,18 @@ class _LoaderCache(QObject):
     ready = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, work: Callable[[str], object], capacity: int, parent: QObject | None = None) -> None:
+    def __init__(self, work: Callable[[str], object], capacity: int, parent: QObject | None = None, *,
+                 weigh: Callable[[object], int] | None = None, max_bytes: int | None = None) -> None:
         super().__init__(parent)
         self._work = work
         self._capacity = capacity
+        """The most items kept."""
+        self._weigh = weigh
+        self._max_bytes = max_bytes
+        """The most bytes the items kept may weigh (by ``weigh``); None: no such bound."""
         self._items: OrderedDict[str, object] = OrderedDict()
+        self._weights: dict[str, int] = {}
+        self._bytes = 0
         self._pending: set[str] = set()
         self._broken: dict[str, FileMark] = {}
         """Paths that failed to load, with their file as it was then: tried again once that
@@ -154,10 +162,40 @@ class _LoaderCache(QObject):
             self._broken[path] = mark
             self.failed.emit(path)
             return
-        self._items[path] = payload
-        while len(self._items) > self._capacity:
-            self._items.popitem(last=False)
+        self._keep(path, payload)
         self.ready.emit(path)
+
+    @property
+    def held_bytes(self) -> int:
+        """What the items kept weigh (0 for a cache that doesn't weigh them)."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._items
+
+    def _keep(self, path: str, payload: object) -> None:
+        """Keep ``payload`` as the most recently used item, then drop the least recently used
+        ones past the bounds. The item just kept always stays, even one heavier than the
+        whole bound: the view that asked for it shows it from here (see ``ready``), and
+        dropping it would have that view ask again, decoding it in a loop."""
+        self._drop(path)
+        weight = self._weigh(payload) if self._weigh is not None else 0
+        self._items[path] = payload
+        self._weights[path] = weight
+        self._bytes += weight
+        while len(self._items) > 1 and self._over_bounds():
+            self._drop(next(iter(self._items)))
+
+    def _over_bounds(self) -> bool:
+        too_heavy = self._max_bytes is not None and self._bytes > self._max_bytes
+        return len(self._items) > self._capacity or too_heavy
+
+    def _drop(self, path: str) -> None:
+        if self._items.pop(path, None) is not None:
+            self._bytes -= self._weights.pop(path, 0)
 
 
 class PosterCache(_LoaderCache):
@@ -178,11 +216,33 @@ class PosterCache(_LoaderCache):
         return PosterState.LOADING
 
 
-class ClipCache(_LoaderCache):
-    """Decoded clips (frames and fps); a clip of 17 frames at 720x480 is about 23 MB."""
+CLIP_CACHE_BYTES = 192 * 1024 * 1024
+"""What the decoded clips the shared cache keeps may weigh: about eight clips of 17 frames at
+720x480 (23 MB each), or two of a CustomX clip (93 frames at 624x352, 82 MB). It held 24
+clips whatever their size (over 500 MB, on top of what each player holds); a laptop can
+afford this, and a clip dropped is decoded again when a view asks for it."""
 
-    def __init__(self, parent: QObject | None = None, capacity: int = 24) -> None:
-        super().__init__(load_clip, capacity, parent)
+
+def clip_bytes(clip: object) -> int:
+    """The bytes of a decoded clip's frames (:func:`load_clip`'s value), 0 for anything else."""
+    if not isinstance(clip, tuple) or not clip or not isinstance(clip[0], list):
+        return 0
+    return sum(frame.sizeInBytes() for frame in clip[0] if isinstance(frame, QImage))
+
+
+class ClipCache(_LoaderCache):
+    """Decoded clips (frames and fps), the most recently used first, bounded by what their
+    frames weigh (:data:`CLIP_CACHE_BYTES`); a clip of 17 frames at 720x480 is about 23 MB.
+    ``capacity`` also bounds how many clips it keeps (no bound by default)."""
+
+    def __init__(self, parent: QObject | None = None, capacity: int | None = None,
+                 max_bytes: int = CLIP_CACHE_BYTES) -> None:
+        super().__init__(load_clip, capacity if capacity is not None else sys.maxsize, parent,
+                         weigh=clip_bytes, max_bytes=max_bytes)
+
+    @property
+    def max_bytes(self) -> int:
+        return self._max_bytes or 0
 
     def get(self, path: str) -> tuple[list[QImage], float] | None:
         value = self.request(path)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QPainter, QPaintEvent
+from PySide6.QtGui import QImage, QKeySequence, QPainter, QPaintEvent, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
 
 from studio.ui import palette
@@ -57,6 +57,9 @@ _UNSHOWN = -2
 """The clip shown is not announced yet (a new timeline): the next one shown is, even clip 0."""
 MISSING_TEXT = "clip missing or damaged: re-roll this turn"
 
+
+STEP_BACK_KEY, STEP_ON_KEY = ",", "."
+"""The keys that step the paused playback a frame back and on (the player has the focus)."""
 
 MESSAGE_MARGIN = 6
 MESSAGE_FLAGS = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
@@ -156,8 +159,8 @@ class Player(QWidget):
 
         self.play_button = self._button("play", "Play / pause (Space)", self.toggle)
         self._icon_playing = False
-        self.back_button = self._button("step-back", "Previous frame (,)", lambda: self.step(-1))
-        self.forward_button = self._button("step-forward", "Next frame (.)", lambda: self.step(1))
+        self.back_button = self._button("step-back", f"Previous frame ({STEP_BACK_KEY})", lambda: self.step(-1))
+        self.forward_button = self._button("step-forward", f"Next frame ({STEP_ON_KEY})", lambda: self.step(1))
         self.loop_button = self._button("loop", "Loop", self._toggle_loop)
         self.loop_button.setCheckable(True)
         self.loop_button.setChecked(True)
@@ -184,7 +187,18 @@ class Player(QWidget):
             hidden: tuple[QWidget, ...] = (self.back_button, self.forward_button, self.loop_button, self.time_label)
             for hidden_widget in hidden:
                 hidden_widget.hide()
+        else:
+            self._step_keys()
         layout.addLayout(controls)
+
+    def _step_keys(self) -> None:
+        """"," and "." step a frame back and on, as the step buttons' tooltips say, while the
+        player has the focus (a click on its picture or its slider gives it; they did nothing)."""
+        self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        for key, delta in ((STEP_BACK_KEY, -1), (STEP_ON_KEY, 1)):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda d=delta: self.step(d))
 
     def _button(self, name: str, tip: str, slot: Callable[[], object]) -> QToolButton:
         button = QToolButton(self)
@@ -255,7 +269,7 @@ class Player(QWidget):
             known = self._known.get(path)
             if known is not None:
                 segments.append(_Segment(path, known[0], known[1], start))
-            elif self.clips.is_broken(path):  # a stand-in keeps the clip numbers (the turns) in step
+            elif self._unreadable(path):  # a stand-in keeps the clip numbers (the turns) in step
                 segments.append(_Segment(path, MISSING_FRAMES, MISSING_FPS, start, stand_in=True))
             else:
                 break
@@ -458,7 +472,14 @@ class Player(QWidget):
     def _missing(self, segment: _Segment) -> bool:
         """Whether ``segment``'s frames say the clip can't be read: a stand-in, or a clip
         released that failed to decode again (its file gone since)."""
-        return segment.stand_in or (segment.path not in self._held and self.clips.is_broken(segment.path))
+        return segment.stand_in or (segment.path not in self._held and self._unreadable(segment.path))
+
+    def _unreadable(self, path: str) -> bool:
+        """Whether the clip at ``path`` can't be read: its file failed to load, or there is no
+        file to read ("": a stored path the project refused, one outside its folder). The
+        latter was never asked for, so the timeline waited on it forever at "decoding…" and
+        no later clip ever played."""
+        return not path or self.clips.is_broken(path)
 
     def _waiting(self) -> bool:
         """Whether the clip at the position was released and is decoding again."""

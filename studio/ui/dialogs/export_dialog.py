@@ -7,11 +7,12 @@ export on the worker with ``service.submit_task`` so the GUI never waits on ffmp
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -69,16 +70,20 @@ MAX_DIALOG_FPS = 240
 
 def with_format(path: Path, fmt: str) -> Path:
     """``path`` ending in ``.fmt``: a known format's suffix is replaced, any other dot in the name
-    kept ("episode v1.2" -> "episode v1.2.mp4")."""
+    kept ("episode v1.2" -> "episode v1.2.mp4"), a dot that ends the name left out."""
     if path.suffix.lstrip(".").lower() in FORMATS:
         return path.with_suffix(f".{fmt}")
-    return path.with_name(f"{path.name}.{fmt}")
+    stem = path.name.rstrip(".") or path.name  # "episode." -> "episode.mp4", not "episode..mp4"
+    return path.with_name(f"{stem}.{fmt}")
 
 
 def safe_file_name(name: str) -> str:
     """``name`` without the characters file systems refuse ("Qiqi: day 1" -> "Qiqi - day 1")."""
     cleaned = "".join(" -" if c in ':/\\' else ("_" if c in '*?"<>|' or ord(c) < 32 else c) for c in name)
     return " ".join(cleaned.split()).strip(". ") or "episode"
+
+
+NO_TURNS_TIP = "Select a turn of a branch to export, or write one (Enter on the start)."
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,22 @@ class BranchFacts:
         """Turns without a finished take: an export needs every turn's clip, so it can't run."""
         return max(0, self.last_turn - self.generated)
 
+    @property
+    def exportable(self) -> bool:
+        """Whether the export can run: the branch has turns, each with its clip."""
+        return self.last_turn > 0 and not self.missing
+
+    def blocker(self) -> str:
+        """Why the export can't run and what to do ("" when it can): the Export button's tooltip."""
+        if self.last_turn <= 0:
+            return NO_TURNS_TIP
+        if self.missing:
+            return "Generate every turn of the branch first (Ctrl+Shift+G)."
+        return ""
+
     def text(self) -> str:
+        if self.last_turn <= 0:
+            return f"The branch has no turns: there is nothing to export. {NO_TURNS_TIP}"
         turns = f"{self.last_turn} turn{'s' if self.last_turn != 1 else ''}"
         missing = self.missing
         if not missing:
@@ -113,13 +133,15 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Export branch — {title}" if title else "Export branch")
         # the ending turn's words as written (never markup); a long word wraps, not widens the dialog
-        self.branch_label = QLabel(breakable(branch.text()) if branch is not None else "", self)
+        self.branch_label = QLabel("", self)
         self.branch_label.setTextFormat(Qt.TextFormat.PlainText)
         self.branch_label.setObjectName("exportBranch")
         self.branch_label.setWordWrap(True)
-        self.branch_label.setVisible(branch is not None)
-        self.missing = branch.missing if branch is not None else 0
-        """Turns of the branch without a finished take: while there are any, Export stays off."""
+        self.branch_label.setVisible(False)
+        self.branch: BranchFacts | None = None
+        """What the dialog says about the branch (None: nothing, and nothing keeps Export off)."""
+        self._facts_source: Callable[[], BranchFacts] | None = None
+        self._followed: list[SignalInstance] = []
         self.default_stem = default_out.stem or "episode"
         self.default_folder = default_out.parent
         """Where a relative path (a bare file name) lands: the exports folder, not the
@@ -192,7 +214,7 @@ class ExportDialog(QDialog):
         self.export_button.setText("Export")
         self.path.textChanged.connect(self._path_changed)
         self.path.editingFinished.connect(self._follow_typed_format)
-        self._path_changed(self.path.text())
+        self.set_branch(branch)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -204,6 +226,50 @@ class ExportDialog(QDialog):
         if previous is not None:
             self.restore(previous)
         self._enable_for(self.format.currentText())
+
+    @property
+    def missing(self) -> int:
+        """Turns of the branch without a finished take: while there are any, Export stays off."""
+        return self.branch.missing if self.branch is not None else 0
+
+    def set_branch(self, branch: BranchFacts | None) -> None:
+        """Say ``branch``'s facts, and allow Export only when it can run; what the user chose in
+        the form stays as it is."""
+        self.branch = branch
+        self.branch_label.setText(breakable(branch.text()) if branch is not None else "")
+        self.branch_label.setVisible(branch is not None)
+        self._path_changed(self.path.text())
+
+    def follow(self, facts: Callable[[], BranchFacts], *changed: SignalInstance) -> None:
+        """Read the branch's facts again from ``facts`` at each signal of ``changed`` (the
+        project's change signal, the branch view's) while the dialog is open: a take landing,
+        a turn failing or deleted, changes whether the export can run (read once, Export stayed
+        off after the last clip landed, or on for a clip gone)."""
+        self._stop_following()
+        self._facts_source = facts
+        self._followed = list(changed)
+        for signal in changed:
+            signal.connect(self._project_changed)
+        self.set_branch(facts())
+
+    def _project_changed(self, _changes: object = None) -> None:
+        if self._facts_source is not None:
+            self.set_branch(self._facts_source())
+
+    def _stop_following(self) -> None:
+        for signal in self._followed:
+            try:
+                signal.disconnect(self._project_changed)
+            except (RuntimeError, TypeError):
+                pass  # the signal's object is gone already (its project closed)
+        self._followed = []
+        self._facts_source = None
+
+    def done(self, result: int) -> None:
+        """Closed (Export, Cancel, Escape): the dialog stops following the project, whose
+        window may close before this dialog object is deleted."""
+        self._stop_following()
+        super().done(result)
 
     def restore(self, choices: ExportChoices) -> None:
         """The form as ``choices`` left it (the last export of this project in this window):
@@ -234,9 +300,10 @@ class ExportDialog(QDialog):
             self._follow_typed_format()
 
     def _path_changed(self, text: str) -> None:
-        if self.missing:
+        blocker = self.branch.blocker() if self.branch is not None else ""
+        if blocker:
             self.export_button.setEnabled(False)
-            self.export_button.setToolTip("Generate every turn of the branch first (Ctrl+Shift+G).")
+            self.export_button.setToolTip(blocker)
             return
         self.export_button.setEnabled(bool(text.strip()))
         self.export_button.setToolTip("" if text.strip() else "Choose the file to write first.")

@@ -33,6 +33,9 @@ def no_clip_note(index: int, summary: NodeSummary) -> str:
 
 class EpisodePanel(QWidget):
     turn_selected = Signal(str)
+    branch_shown = Signal()
+    """The panel shows another branch, or the same one changed (a turn added, deleted or
+    generated, a take chosen): what an export of the shown branch would export changed."""
 
     def __init__(self, posters: PosterCache, clips: ClipCache, resolve: Callable[[str], str],
                  parent: QWidget | None = None) -> None:
@@ -103,6 +106,7 @@ class EpisodePanel(QWidget):
         self._shown_turn = current
         if 0 <= current < len(branch):
             self.scroll_area.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
+        self.branch_shown.emit()
 
     def _preview(self, current: int, summary: NodeSummary, *, again: bool) -> None:
         """The paused preview shows the selected turn: its clip's first frame; for the start,
