@@ -440,14 +440,46 @@ def replace_name(text: str, old: str, new: str) -> str:
     return "".join(pieces)
 
 
-def turns_naming(tree: StoryTree, name: str) -> list[Node]:
+def turns_naming(tree: StoryTree, name: str, *, character_field_only: bool = False) -> list[Node]:
     """The turns whose instruction names ``name``: in its Character field or in its text (case
-    and spacing aside, whole words), its place fields aside (:func:`replace_name`)."""
+    and spacing aside, whole words), its place fields aside (:func:`replace_name`);
+    ``character_field_only``: in the Character field alone."""
     if not name.split():
         return []
     key, pattern = character_key(name), name_pattern(name)
+    if character_field_only:
+        return [n for n in tree.nodes.values() if not n.is_root and (
+            character_key(n.instruction.character) == key or pattern.search(n.instruction.character))]
     return [n for n in tree.nodes.values() if not n.is_root and (
         character_key(n.instruction.character) == key or _names(pattern, n.instruction.raw))]
+
+
+def place_named(tree: StoryTree, name: str) -> str:
+    """The name of the location that ``name`` also names (case and spacing aside), '' if none.
+    The cast panel refuses such a pair, but a project made before it did (or by another
+    program) may hold a character and a location of one name."""
+    key = character_key(name)
+    return next((loc.name for loc in tree.locations.values() if name.split() and character_key(loc.name) == key), "")
+
+
+def replace_in_character_field(text: str, old: str, new: str) -> str:
+    """``text`` with ``old`` (whole words, any case and spacing) replaced by ``new`` in its
+    Character field's value only."""
+    span = field_spans(text).get("character")
+    if span is None:
+        return text
+    start, end = span
+    return text[:start] + name_pattern(old).sub(lambda _found: new, text[start:end]) + text[end:]
+
+
+def renamed_text(tree: StoryTree, text: str, old: str, new: str) -> str:
+    """A turn's ``text`` after the character ``old`` is renamed ``new`` in ``tree``: every use
+    outside the place fields (:func:`replace_name`); or, when a location is named ``old`` too,
+    the Character field's alone: elsewhere ("swims in the river") the word may be the place,
+    which a rename must not rewrite."""
+    if place_named(tree, old):
+        return replace_in_character_field(text, old, new)
+    return replace_name(text, old, new)
 
 
 def _names(pattern: re.Pattern[str], text: str) -> bool:
@@ -477,7 +509,8 @@ class RemoveCastMember(Command):
 class RenameCastMember(Command):
     """Rename a character everywhere the story names it: its cast entry, its start state, every
     turn's instruction that names it (the Character field and the free text, as whole words;
-    those turns' takes become stale, as after any instruction edit) and the dialogue lines it
+    only the Character field where a location has the name too: :func:`renamed_text`; those
+    turns' takes become stale, as after any instruction edit) and the dialogue lines it
     speaks."""
 
     member_id: str
@@ -500,12 +533,13 @@ class RenameCastMember(Command):
         if starts != root.start_states:
             patch[(EntityKind.NODE, root.id)] = replace(root, start_states=starts)
         _check_speaker_name(tree, member.name, name)
-        naming = {n.id for n in turns_naming(tree, member.name)}
+        a_place_too = bool(place_named(tree, member.name))  # then only the Character fields change
+        naming = {n.id for n in turns_naming(tree, member.name, character_field_only=a_place_too)}
         updated: dict[str, Node] = {}
         for node in tree.nodes.values():
             changed = node
-            if node.id in naming:
-                text = replace_name(node.instruction.raw, member.name, name)
+            text = renamed_text(tree, node.instruction.raw, member.name, name) if node.id in naming else ""
+            if text and text != node.instruction.raw:
                 validate_instruction_text(text)
                 changed = updated[node.id] = replace(node, instruction=parse_instruction(text))
             lines = tuple(replace(line, speaker=name) if character_key(line.speaker) == old else line

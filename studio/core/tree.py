@@ -300,8 +300,14 @@ class StoryTree:
             pending.append(current)
             current = self.nodes.get(current.parent_id) if current.parent_id else None
         cast_names = [m.name for m in self.cast.values() if m.name.strip()]
+        # a name a location has too ("River" and the river: a project made before the pair was
+        # refused) may be the place in free text: a name that is only a character's comes first
+        places = {character_key(loc.name) for loc in self.locations.values()}
+        tiers = ([n for n in cast_names if character_key(n) not in places],
+                 [n for n in cast_names if character_key(n) in places])
         for node in reversed(pending):
-            own = node.instruction.character.strip() or _named_in(node.instruction.free_text, cast_names)
+            text = node.instruction.free_text
+            own = node.instruction.character.strip() or _named_in(text, tiers[0]) or _named_in(text, tiers[1])
             name = own or name
             self._acting_cache[node.id] = name
         return name

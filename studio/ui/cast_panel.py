@@ -47,6 +47,7 @@ from studio.core.commands import (
     RemoveCastMember,
     RenameCastMember,
     SetStartState,
+    place_named,
     turns_naming,
 )
 from studio.core.errors import StudioError
@@ -63,6 +64,7 @@ from studio.ui.dialogs.reference_views import (
     views_note,
 )
 from studio.ui.icons import icon
+from studio.ui.inspector.understanding import shared_names
 from studio.ui.text_wrap import breakable
 
 THUMB = QSize(56, 40)
@@ -249,6 +251,12 @@ class CastPanel(QWidget):
         self.views_note.setObjectName("dimLabel")
         self.views_note.setWordWrap(True)
         self.views_note.setTextFormat(Qt.TextFormat.PlainText)  # a name is shown as written, never as markup
+        self.clash_note = QLabel(self)
+        """Names a character and a location share (a project made before they were refused)."""
+        self.clash_note.setObjectName("warningLabel")
+        self.clash_note.setWordWrap(True)
+        self.clash_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.clash_note.hide()
         self.views_button = QPushButton("Reference views…", self)
         self.views_button.setToolTip("Add or change the selected character's front, left, back and right views")
         self.views_button.clicked.connect(self._ask_views)
@@ -270,6 +278,7 @@ class CastPanel(QWidget):
         title.setObjectName("sectionTitle")
         layout.addWidget(title)
         layout.addWidget(self.locations, 2)
+        layout.addWidget(self.clash_note)
         # one above the other: side by side they made the dock (and so the window) too wide
         # for a 1280-pixel screen
         for button in (add_character, add_location):
@@ -293,13 +302,15 @@ class CastPanel(QWidget):
         current = self.characters.currentItem()
         selected = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
         self._members = {m.id: m for m in tree.cast.values()}
+        clashes = {name for pair in shared_names(tree) for name in pair}
         self.characters.blockSignals(True)
         self.characters.clear()
         for member in sorted(tree.cast.values(), key=lambda m: m.name.lower()):
             first = member.reference_images[0] if member.reference_images else acting.get(member.name.lower(), "")
             item = QListWidgetItem(thumbnail(self._path(first), icon("person")), member.name)
             item.setData(Qt.ItemDataRole.UserRole, member.id)
-            item.setToolTip(f"{member.name}: {views_note(len(member.reference_images))}")
+            tip = f"{member.name}: {views_note(len(member.reference_images))}"
+            item.setToolTip(f"{tip}\n{clash_tip(member.name, 'location')}" if member.name in clashes else tip)
             self.characters.addItem(item)
             if member.id == selected:
                 self.characters.setCurrentItem(item)
@@ -311,8 +322,21 @@ class CastPanel(QWidget):
             if is_video_path(picture):
                 picture = places.get(location.name.lower(), "")
             item = QListWidgetItem(thumbnail(self._path(picture), icon("image")), location.name)
-            item.setToolTip(location_note(location))
+            tip = location_note(location)
+            item.setToolTip(f"{tip}\n{clash_tip(location.name, 'character')}" if location.name in clashes else tip)
             self.locations.addItem(item)
+        self._show_clashes(tree)
+
+    def _show_clashes(self, tree: StoryTree) -> None:
+        """Say which names a character and a location share, and what to do about it."""
+        pairs = shared_names(tree)
+        if pairs:
+            names = ", ".join(repr(character) for character, _place in pairs)
+            self.clash_note.setText(
+                f"⚠ {names} {'is' if len(pairs) == 1 else 'are'} the name of a character and of a location. A "
+                "turn's text may then mean either: a rename changes only the Character fields. Rename the "
+                "character (right-click it › Rename…) so that each name says one thing.")
+        self.clash_note.setVisible(bool(pairs))
 
     def selected_member(self) -> CastMember | None:
         item = self.characters.currentItem()
@@ -388,14 +412,18 @@ class CastPanel(QWidget):
         if tree is not None:
             command.build(tree)
 
-    def _check_no_clash(self, name: str, kind: str) -> None:
+    def _check_no_clash(self, name: str, kind: str, renaming: str = "") -> None:
         """Refuse a character named like a location, or a location named like a character
         (``kind`` is what ``name`` is for): a turn names both with the same words, so a later
-        rename of the character would rewrite those turns' Background fields as well."""
+        rename of the character would rewrite those turns' Background fields as well.
+        ``renaming``: the character's name now; a new spelling of it (its case) makes no new
+        clash, whatever its old name shares."""
         tree = self.tree_source()
         if tree is None:
             return
         key = character_key(name)
+        if renaming and character_key(renaming) == key:
+            return
         others = tree.locations.values() if kind == "character" else tree.cast.values()
         same = next((other.name for other in others if character_key(other.name) == key), None)
         if same is not None:
@@ -461,10 +489,30 @@ class CastPanel(QWidget):
         menu.exec(self.characters.viewport().mapToGlobal(pos))
 
     def _named_by(self, name: str) -> str:
-        """'3 turns name Mei' ('' when no turn does)."""
+        """'3 turns name Mei' ('' when no turn does); where a location is named Mei too, only
+        the turns whose Character field names Mei count ('3 turns have Mei as their character')."""
         tree = self.tree_source()
+        if tree is not None and place_named(tree, name):
+            count = len(turns_naming(tree, name, character_field_only=True))
+            return (f"{count} turns have {name} as their character" if count > 1
+                    else f"1 turn has {name} as its character" if count else "")
         count = len(turns_naming(tree, name)) if tree is not None else 0
         return f"{count} turns name {name}" if count > 1 else f"1 turn names {name}" if count else ""
+
+    def _place_note(self, name: str) -> str:
+        """What a rename leaves alone when a location is named ``name`` too ('' otherwise): the
+        turns that name it elsewhere than in their Character field, where it may be the place."""
+        tree = self.tree_source()
+        place = place_named(tree, name) if tree is not None else ""
+        if not place or tree is None:
+            return ""
+        elsewhere = len(turns_naming(tree, name)) - len(turns_naming(tree, name, character_field_only=True))
+        note = f"\n{name!r} is also the location {place!r}: only the Character fields change."
+        if elsewhere > 0:
+            turns = f"{elsewhere} turns name" if elsewhere > 1 else "1 turn names"
+            note += (f" {turns} it elsewhere in the text, where it may be the place: "
+                     "they are left as they are (edit them if they mean the character).")
+        return note
 
     def remove_selected(self) -> None:
         """Remove the selected character (its start state with it); asks when turns name it."""
@@ -487,14 +535,15 @@ class CastPanel(QWidget):
         if name is None or " ".join(name.split()) == member.name:
             return
         try:
-            self._check_no_clash(name, "character")
+            self._check_no_clash(name, "character", renaming=member.name)
         except StudioError as error:
             self.error.emit(error)
             return
         named = self._named_by(member.name)
         if named and not self.confirm("Rename character", f"Rename {member.name} to {' '.join(name.split())}?\n"
                                       f"{named}: those instructions change too, and their takes are marked out "
-                                      "of date; the lines it speaks follow. You can undo this with Ctrl+Z."):
+                                      "of date; the lines it speaks follow. You can undo this with Ctrl+Z."
+                                      f"{self._place_note(member.name)}"):
             return
         self._run(RenameCastMember(member.id, name))
 
@@ -535,6 +584,12 @@ class CastPanel(QWidget):
             self.add_location_from_file(path, name)
         except StudioError as error:
             self.error.emit(error)
+
+
+def clash_tip(name: str, other_kind: str) -> str:
+    """A tooltip line for a name that a character and a location share."""
+    return (f"A {other_kind} is named {name!r} too: where a turn's text names it (outside its Character and "
+            "Background fields) it may mean either.")
 
 
 def is_video_path(path: str) -> bool:

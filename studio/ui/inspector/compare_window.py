@@ -4,6 +4,7 @@ it or to lock its seed."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -28,6 +29,7 @@ from studio.ui.player import Player
 
 MAX_COMPARED = 4
 DEFAULT_FPS = 8.0
+MAX_FPS = 240.0
 
 
 def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MAX_COMPARED) -> list[Take]:
@@ -37,6 +39,23 @@ def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MA
     others = [t for t in reversed(playable) if t.id != selected_id]
     picked = {t.id for t in (chosen + others)[:limit]}
     return [t for t in playable if t.id in picked]
+
+
+def clip_fps(takes: list[Take]) -> float:
+    """The frame rate the takes' clips were made at (the first take's that says one), else
+    :data:`DEFAULT_FPS`. A take's settings come from the project file: a rate another program
+    stored as text ("fast"), or one out of reach (0, inf, nan), reads as the default rather
+    than stop the window from opening."""
+    for take in takes:
+        value = take.settings.get("fps")
+        if not value or isinstance(value, bool):
+            continue
+        try:
+            fps = float(value)
+        except (TypeError, ValueError):
+            continue
+        return fps if math.isfinite(fps) and 0 < fps <= MAX_FPS else DEFAULT_FPS
+    return DEFAULT_FPS
 
 
 class _Column(QFrame):
@@ -150,8 +169,7 @@ class CompareWindow(QDialog):
             self.grid.addWidget(column, position // 2 if len(shown) == 4 else 0,
                                 position % 2 if len(shown) == 4 else position)
             self.columns.append(column)
-        fps = next((float(t.settings.get("fps", 0) or 0) for t in shown if t.settings.get("fps")), DEFAULT_FPS)
-        self.fps = fps if fps > 0 else DEFAULT_FPS
+        self.fps = clip_fps(shown)
         self._timer.setInterval(max(10, int(1000 / self.fps)))
         self._update_range()
 

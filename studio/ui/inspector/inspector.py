@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.commands import replace_name
+from studio.core.commands import place_named, renamed_text, replace_name
 from studio.core.errors import StudioError
 from studio.core.instruction import Instruction, parse_instruction, validate_instruction_text
 from studio.core.model import Node
@@ -30,6 +30,7 @@ from studio.ui.inspector.state_panel import StatePanel
 from studio.ui.inspector.story_editor import StoryEditor
 from studio.ui.inspector.take_details import take_details_html
 from studio.ui.inspector.takes_view import TakesView
+from studio.ui.inspector.understanding import shared_name_note, shared_names
 from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.media_cache import ClipCache
 from studio.ui.tab_order import tab_target
@@ -60,11 +61,22 @@ def renamed_characters(before: Mapping[str, str], tree: StoryTree) -> list[tuple
             if old.split() and member_id in tree.cast and tree.cast[member_id].name != old]
 
 
-def apply_renames(text: str, renames: list[tuple[str, str]]) -> str:
-    """``text`` with each old name replaced as the document's rename replaces it (whole words,
-    any case and spacing)."""
+def apply_renames(text: str, renames: list[tuple[str, str]], tree: StoryTree) -> str:
+    """``text`` with each old name replaced as the document's rename replaces it in ``tree``
+    (whole words, any case and spacing; the Character field alone for a name a location has
+    too)."""
     for old, new in renames:
-        text = replace_name(text, old, new)
+        text = renamed_text(tree, text, old, new)
+    return text
+
+
+def rename_in_field(field: str, text: str, renames: list[tuple[str, str]], tree: StoryTree) -> str:
+    """One of the editor's line fields (``field``: its name) renamed as the document renames a
+    turn's text: the Character box always; the Background box never (a character's name there
+    is a place's word); the others unless a location has the name too (it may be the place)."""
+    for old, new in renames:
+        if field == "character" or (field != "background" and not place_named(tree, old)):
+            text = replace_name(text, old, new)
     return text
 
 
@@ -131,6 +143,13 @@ class Inspector(QScrollArea):
         self.bookmark.setToolTip(BOOKMARK_TIP)
         self.bookmark.toggled.connect(self._on_bookmark)
         self.editor = InstructionEditor(body)
+        self.name_note = QLabel(body)
+        """Says that the line names a character's name that a location has too (see
+        :func:`shared_name_note`); shown under the editor only then."""
+        self.name_note.setObjectName("dimLabel")
+        self.name_note.setWordWrap(True)
+        self.name_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.name_note.hide()
         self.chips = ChipsView(body)
         self.start = StartPanel(body)
         self.story = StoryEditor(body)
@@ -165,6 +184,8 @@ class Inspector(QScrollArea):
             layout.addWidget(title)
             for widget in widgets:
                 layout.addWidget(widget)
+            if name == "Instruction":
+                layout.addWidget(self.name_note)
             self._sections[name] = [title, *widgets]
         layout.addStretch(1)
         self.setWidget(body)
@@ -172,6 +193,8 @@ class Inspector(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setMinimumWidth(380)
 
+        for field in self.editor.fields():
+            field.textChanged.connect(self._update_name_note)
         self.editor.generate_requested.connect(self._on_generate)
         self.editor.save_requested.connect(self.save_requested.emit)
         self.editor.cancel_requested.connect(self._on_cancel)
@@ -217,6 +240,18 @@ class Inspector(QScrollArea):
         for name, widgets in self._sections.items():
             for widget in widgets:
                 widget.setVisible(name in names)
+        self._update_name_note()
+
+    def _update_name_note(self) -> None:
+        """Show, under the editor, whether its line names a name that a character and a
+        location share (only where the instruction is shown)."""
+        tree = self._tree
+        pairs = shared_names(tree) if tree is not None else []
+        note = "" if not pairs or self.editor.isHidden() else shared_name_note(parse_instruction(self.editor.text()),
+                                                                              pairs)
+        if self.name_note.text() != note:
+            self.name_note.setText(note)
+        self.name_note.setVisible(bool(note))
 
     def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
         """Show ``node_id`` of the snapshot ``tree``."""
@@ -298,11 +333,11 @@ class Inspector(QScrollArea):
         if text in (self._loaded_text, self._saved_text):
             return False  # nothing typed: the editor shows the turn's line again
         renames = renamed_characters(self._loaded_names, tree)
-        if not renames or apply_renames(self._loaded_raw, renames) != node.instruction.raw:
+        if not renames or apply_renames(self._loaded_raw, renames, tree) != node.instruction.raw:
             return False
         typed = self.editor.field_texts()
         names = ", ".join(f"{old} to {new}" for old, new in renames)
-        if self.editor.rewrite_fields(lambda field: apply_renames(field, renames)):
+        if self.editor.rewrite_fields(lambda field, value: rename_in_field(field, value, renames, tree)):
             try:
                 validate_instruction_text(self.editor.text())
             except StudioError:

@@ -88,6 +88,9 @@ def _completer(words: list[str], parent: QWidget) -> QCompleter:
     return completer
 
 
+FIELD_NAMES = ("character", "motion", "background", "camera", "free_text")
+"""The editor's line fields, in the order of :meth:`InstructionEditor.fields`."""
+
 PREVIEW_CHARS = 300
 """The preview shows this much of a long line (the fields hold all of it)."""
 
@@ -107,6 +110,7 @@ class InstructionEditor(QWidget):
         self.background = QLineEdit(self)
         self.time = QComboBox(self)
         self.time.setEditable(True)
+        self.time.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)  # Enter keeps a typed word, adds no choice
         self.time.addItems(["", *TIMES])
         self.time.setToolTip("Any time word: day, sunset and night are drawn as they are; dawn, morning, noon, "
                              "evening, midnight… are drawn with the nearest light")
@@ -193,6 +197,8 @@ class InstructionEditor(QWidget):
             edit.setText(value)
             edit.blockSignals(False)
         self.time.blockSignals(True)
+        while self.time.count() > 1 + len(TIMES):  # the word of a turn shown before: not offered here
+            self.time.removeItem(self.time.count() - 1)
         index = self.time.findText(ins.time_of_day)
         if index < 0 and ins.time_of_day:
             self.time.addItem(ins.time_of_day)
@@ -227,10 +233,11 @@ class InstructionEditor(QWidget):
             if edit.text() != text:
                 edit.setText(text)
 
-    def rewrite_fields(self, rewrite: Callable[[str], str]) -> bool:
-        """Pass every line field through ``rewrite`` (a cast rename, say); whether any changed."""
+    def rewrite_fields(self, rewrite: Callable[[str, str], str]) -> bool:
+        """Pass every line field through ``rewrite`` (a cast rename, say), given the field's
+        name (one of :data:`FIELD_NAMES`) and its text; whether any changed."""
         before = self.field_texts()
-        self.restore_fields([rewrite(text) for text in before])
+        self.restore_fields([rewrite(name, text) for name, text in zip(FIELD_NAMES, before, strict=True)])
         return self.field_texts() != before
 
     def set_text(self, text: str) -> None:

@@ -5,6 +5,7 @@ A change becomes the document's undoable "Set start state" command (see the work
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
@@ -14,6 +15,19 @@ from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, 
 from studio.core.tree import StoryTree
 from studio.ui import palette
 from studio.ui.text_wrap import breakable
+
+
+@dataclass(frozen=True, slots=True)
+class _Typing:
+    """What the focused box of the Start panel held when its grid was rebuilt."""
+
+    row_id: str
+    """The cast id of its character ("" for the shared row)."""
+    stat: str
+    text: str
+    cursor: int
+    edited: bool
+    """Whether its text differs from the value it was shown with (typed, not saved yet)."""
 
 
 class StartPanel(QWidget):
@@ -35,27 +49,69 @@ class StartPanel(QWidget):
         layout.addWidget(self.grid_host)
         self.spins: dict[str, dict[str, QSpinBox]] = {}
         self._shown: tuple[object, ...] = ()
+        """What the summary shows: the scope, the whole cast and every place."""
+        self._rows: tuple[object, ...] = ()
+        """What the grid's rows are: the scope and each row's character."""
+        self._row_ids: dict[str, str] = {}
+        """Each row's cast id by its name ("" for the shared row): a renamed character's
+        typing goes on in its renamed row."""
         self.states: dict[str, CharacterState] = {}
 
     def set_tree(self, tree: StoryTree) -> None:
         shared = tree.state_scope is StateScope.BRANCH
-        names = [""] if shared else [m.name for m in tree.cast.values() if m.name.strip()]
+        members = [] if shared else [m for m in tree.cast.values() if m.name.strip()]
+        names = [""] if shared else [m.name for m in members]
         states = {name: tree.start_state_of(name) for name in names}
-        # what the summary and the grid show: the summary names the whole cast and every place
-        # (in a project with one shared state the boxes are the same whatever the cast); the
-        # values are compared with the boxes themselves, which may hold a value saved since
-        key = (shared, tuple(names), tuple(m.name for m in tree.cast.values()),
-               tuple(loc.name for loc in tree.locations.values()))
-        if key != self._shown:
-            self._shown = key
+        # the summary names the whole cast and every place (in a project with one shared state
+        # the boxes are the same whatever the cast: only the summary changes then)
+        summary = (shared, tuple(m.name for m in tree.cast.values()),
+                   tuple(loc.name for loc in tree.locations.values()))
+        if summary != self._shown:
+            self._shown = summary
             self._show_summary(tree, shared)
-            focused = self._focused_box()
+        rows = (shared, tuple(names))
+        if rows != self._rows:
+            self._rows = rows
+            typing = self._typing()
             self._build_grid(names, states)
-            if focused is not None and focused[0] in self.spins:  # the same box keeps the focus
-                self.spins[focused[0]][focused[1]].setFocus(Qt.FocusReason.OtherFocusReason)
-        else:  # the same boxes: the focus and the typing stay
+            self._row_ids = {"": ""} if shared else {m.name: m.id for m in members}
+            self.states = states
+            if typing is not None:
+                self._carry_over(typing)
+        else:  # the same boxes: the focus and the typing stay; the values are compared with the
+            # boxes themselves, which may hold a value saved since
             self._show_values(states)
-        self.states = states
+            self.states = states
+
+    def _typing(self) -> _Typing | None:
+        """The box holding the keyboard focus, as its character's cast id, its stat, its text
+        and its cursor: what a rebuilt grid gives back (None when no box has the focus)."""
+        for name, spins in self.spins.items():
+            for stat, spin in spins.items():
+                if spin.hasFocus():
+                    edit = spin.lineEdit()
+                    shown = self.states.get(name)
+                    # typed: the box says something else than the value it was shown with
+                    # (an emptied box too, whose value has not changed yet)
+                    edited = shown is None or edit.text() != spin.textFromValue(getattr(shown, stat))
+                    return _Typing(self._row_ids.get(name, name), stat, edit.text(), edit.cursorPosition(), edited)
+        return None
+
+    def _carry_over(self, typing: _Typing) -> None:
+        """Give the rebuilt grid's box of the same character (renamed or not) and stat the
+        focus, and what was typed in it: the cast changed under the author's typing (a
+        character added, removed or renamed, an undo), which must not throw it away. A
+        character removed takes its box away: the focus stays in the panel."""
+        name = next((row for row, member_id in self._row_ids.items() if member_id == typing.row_id), None)
+        if name is None or name not in self.spins:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)  # not into another character's box
+            return
+        spin = self.spins[name][typing.stat]
+        if typing.edited:
+            spin.lineEdit().setText(typing.text)
+            spin.lineEdit().setCursorPosition(typing.cursor)
+        spin.show()  # a box just laid out is shown later, and a hidden box can't take the focus
+        spin.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_summary(self, tree: StoryTree, shared: bool) -> None:
         # names are the author's text, shown as written (the summary itself is rich text)
@@ -67,14 +123,6 @@ class StartPanel(QWidget):
                  else "each character has their own state; a turn changes its acting character's")
         self.summary.setText(f"<b>Cast:</b> {cast}<br><b>Places:</b> {places}<br>"
                              f"<span>State: {scope}. Set where everyone starts:</span>")
-
-    def _focused_box(self) -> tuple[str, str] | None:
-        """The character and the stat of the box holding the keyboard focus, if one does."""
-        for name, spins in self.spins.items():
-            for stat, spin in spins.items():
-                if spin.hasFocus():
-                    return name, stat
-        return None
 
     def _show_values(self, states: dict[str, CharacterState]) -> None:
         """Put ``states`` in the boxes (the start changed: an edit saved, an undo, a redo). A
@@ -93,6 +141,9 @@ class StartPanel(QWidget):
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                # a box let go of says nothing more: losing the focus to its rebuilt twin would
+                # save its value (half typed: 7 on the way to 75) as one more undo step
+                widget.blockSignals(True)
                 widget.deleteLater()
         self.spins = {}
         for column, stat in enumerate(STAT_NAMES, start=1):

@@ -14,8 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from studio.core.commands import name_pattern
 from studio.core.instruction import Instruction, time_note, time_shown
 from studio.core.model import Take
+from studio.core.state import character_key
+from studio.core.tree import StoryTree
 
 
 class ChipField(StrEnum):
@@ -62,9 +65,16 @@ def warning_field(warning: str, instruction: Instruction) -> ChipField:
     word = match.group(1).lower() if match else ""
     if word:
         own = _own_words(instruction)
-        for name in (ChipField.TIME, ChipField.CAMERA, ChipField.PLACE, ChipField.CHARACTER, ChipField.MOTION):
-            if own[name] and (word in own[name].lower() or own[name].lower() in word):
-                return name
+        holding = [name for name in (ChipField.TIME, ChipField.CAMERA, ChipField.PLACE, ChipField.CHARACTER,
+                                     ChipField.MOTION)
+                   if own[name] and (word in own[name].lower() or own[name].lower() in word)]
+        # the word in two fields (a character named like the place: "Character: River; ...
+        # Background: river"): the field the warning speaks of
+        spoken = _field_spoken_of(lower)
+        if len(holding) > 1 and spoken in holding:
+            return spoken
+        if holding:
+            return holding[0]
         if word in instruction.free_text.lower():
             return ChipField.MOTION
     for name, cue in ((ChipField.PLACE, "background"), (ChipField.PLACE, "location"), (ChipField.CAMERA, "camera"),
@@ -72,6 +82,17 @@ def warning_field(warning: str, instruction: Instruction) -> ChipField:
         if cue in lower:
             return name
     return ChipField.OTHER
+
+
+_FIELD_CUES = ((ChipField.CHARACTER, ("character", "cast")), (ChipField.PLACE, ("place", "background", "location")),
+               (ChipField.TIME, ("time of day",)), (ChipField.CAMERA, ("camera",)), (ChipField.MOTION, ("motion",)))
+
+
+def _field_spoken_of(warning: str) -> ChipField | None:
+    """The field a (lower-case) warning names first by its word ("not a character the model
+    knows": the character), None when it names none."""
+    found = [(at, field) for field, cues in _FIELD_CUES for cue in cues if (at := warning.find(cue)) >= 0]
+    return min(found)[1] if found else None
 
 
 def understanding_chips(instruction: Instruction, take: Take | None) -> list[Chip]:
@@ -125,3 +146,27 @@ def time_choices_note(word: str) -> str:
     """How a time word offered in a menu is drawn ("dawn: drawn as sunset")."""
     shown = time_shown(word)
     return word if not shown or shown == word else f"{word} (drawn as {shown})"
+
+
+def shared_names(tree: StoryTree) -> list[tuple[str, str]]:
+    """(character's name, location's name) of each character named like a location (case
+    and spacing aside): the cast panel refuses such a pair, but a project made before it did,
+    or by another program, may hold one."""
+    places = {character_key(loc.name): loc.name for loc in tree.locations.values() if loc.name.split()}
+    return [(m.name, places[character_key(m.name)]) for m in tree.cast.values()
+            if m.name.split() and character_key(m.name) in places]
+
+
+def shared_name_note(instruction: Instruction, pairs: Iterable[tuple[str, str]]) -> str:
+    """A note for a turn whose text names, outside its Character and Background fields, a
+    name that a character and a location share (``pairs``: :func:`shared_names`): nothing
+    says which of the two it means, so the author is asked to say it ('' when none)."""
+    elsewhere = [instruction.motion, instruction.adverb, instruction.camera, instruction.free_text,
+                 *(value for _key, value in instruction.extra)]
+    for character, place in pairs:
+        pattern = name_pattern(character)
+        if any(pattern.search(text) for text in elsewhere if text):
+            return (f"'{character}' is the name of a character and of a location, and this turn names it outside "
+                    f"its Character and Background fields: it may be read as either. Say which in a field "
+                    f"(Character: {character}, or Background: {place}), or rename one of them in the Cast panel.")
+    return ""
