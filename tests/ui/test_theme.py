@@ -201,3 +201,20 @@ def test_state_bars_and_their_numbers_read_in_both_schemes(app: QApplication, qt
     # the stamina bar is painted in the scheme's own stamina colour
     bar = image.pixelColor(int(60 * image.devicePixelRatio()), int(12 * image.devicePixelRatio()))
     assert _distance(bar, palette.STAT_COLORS["stamina"]) < 30, (bar.name(), palette.STAT_COLORS["stamina"].name())
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", ["errorLabel", "warningLabel"])
+def test_error_and_warning_labels_stand_out_from_body_text(app: QApplication, scheme: str, name: str) -> None:
+    """A refusal in a dialog (a name refused, threads reset) or a panel's warning (names a
+    character and a location share) was drawn as body text: nothing styled its object name."""
+    from PySide6.QtWidgets import QLabel
+
+    used = theme.apply_theme(app, scheme)
+    label, body = QLabel("Refused"), QLabel("Body")
+    label.setObjectName(name)
+    for widget in (label, body):
+        widget.ensurePolished()
+    stale = QColor(theme.COLORS[used].stale)
+    assert label.palette().color(QPalette.ColorRole.WindowText) == stale
+    assert body.palette().color(QPalette.ColorRole.WindowText) != stale
