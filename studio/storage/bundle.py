@@ -15,7 +15,6 @@ fsynced before the finished folder is renamed into place, and a failure leaves n
 from __future__ import annotations
 
 import errno
-import json
 import os
 import sqlite3
 import stat
@@ -28,6 +27,17 @@ from pathlib import Path, PurePosixPath
 from studio import __version__
 from studio.core.errors import StudioError
 from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
+from studio.storage.bundle_manifest import (
+    MAX_MANIFEST_BYTES,
+    DigestWriter,
+    ListedFile,
+    Manifest,
+    ManifestError,
+    NewerFormatError,
+    manifest_text,
+    parse_manifest,
+    shown_names,
+)
 from studio.storage.errors import (
     ProjectDamagedError,
     ProjectFileError,
@@ -113,20 +123,33 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     try:
         _media_files(project.path)  # refused before anything is written
         with atomic_path(out) as part, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(MANIFEST, json.dumps({"app": "kamishibai-studio", "version": __version__,
-                                                   "name": project.name}))
             with archive.open(DB_NAME, "w", force_zip64=True) as db_entry:
-                _write_snapshot(project, db_entry, out.parent)
+                db_digest = DigestWriter(db_entry)
+                _write_snapshot(project, db_digest, out.parent)
+            listed = [db_digest.listed(DB_NAME)]
             # Listed after the snapshot: another process (the window) may have committed a
             # take meanwhile, and its files are written before its row, so every take in the
             # snapshot has its files in this list (a take committed later only adds files
             # that unbundling skips).
             media = _media_files(project.path)
-            for file in media:
-                archive.write(file, file.relative_to(project.path).as_posix(), zipfile.ZIP_STORED)
+            listed.extend(_pack_file(archive, file, file.relative_to(project.path).as_posix()) for file in media)
+            # last, as it lists every file with its digest: a bundle cut short lacks it
+            archive.writestr(MANIFEST, manifest_text(project.name, __version__, listed))
     except OSError as error:
         raise _bundle_write_error(error, project.path, out) from None
     return out
+
+
+def _pack_file(archive: zipfile.ZipFile, file: Path, name: str) -> ListedFile:
+    """Store ``file`` as ``name``, read once through one descriptor, and list it with the
+    size and digest of what was stored (not of what the path holds a moment later)."""
+    info = zipfile.ZipInfo.from_file(file, name)
+    info.compress_type = zipfile.ZIP_STORED
+    with open(file, "rb") as source, archive.open(info, "w") as entry:
+        digest = DigestWriter(entry)
+        while chunk := source.read(1024 * 1024):
+            digest.write(chunk)
+    return digest.listed(name)
 
 
 def folder_given_error(out: Path, project: Project) -> BundleError:
@@ -382,27 +405,91 @@ def _mkdirs(root: Path, rel: PurePosixPath, made: set[Path]) -> Path:
     return folder
 
 
-def _unpack(archive: zipfile.ZipFile, entry: _Entry, root: Path, made: set[Path]) -> None:
+def _unpack(archive: zipfile.ZipFile, entry: _Entry, root: Path, made: set[Path]) -> ListedFile:
+    """Unpack ``entry`` under ``root``; returns its size and SHA-256 as unpacked."""
     folder = _mkdirs(root, entry.rel, made)
     target = folder / entry.rel.name
-    written = 0
     name = entry.rel.as_posix()
     with archive.open(entry.info) as source, open(target, "xb") as sink:
+        written = DigestWriter(sink)
         try:
             while chunk := source.read(1024 * 1024):
-                written += len(chunk)
                 # zipfile stops at the declared size (the caps were checked against it) and
                 # then checks the CRC; belt and braces, as the caps rest on this
-                if written > entry.info.file_size:
+                if written.size + len(chunk) > entry.info.file_size:
                     raise zipfile.BadZipFile(f"entry {name!r} holds more than the {entry.info.file_size:,} bytes "
                                              "it declares")
-                sink.write(chunk)
+                written.write(chunk)
         except (zipfile.BadZipFile, zlib.error, EOFError) as error:
             if name in str(error):
                 raise
             raise zipfile.BadZipFile(f"entry {name!r}: {error}") from None
         sink.flush()
         os.fsync(sink.fileno())
+    return written.listed(name)
+
+
+def _check_unpacked(bundle: Path, unpacked: ListedFile, manifest: Manifest) -> None:
+    """Refuse the bundle as damaged when a file ``unpacked`` is not the one its manifest lists."""
+    listed = manifest.files.get(unpacked.path) if manifest.files is not None else None
+    if listed is not None and (unpacked.size, unpacked.sha256) != (listed.size, listed.sha256):
+        raise _damaged(bundle, f"{shown_names([unpacked.path])} is not the file that was bundled (its SHA-256 is "
+                       "not the one the bundle's manifest lists)")
+
+
+def _damaged(bundle: Path, what: str) -> BundleError:
+    return BundleError(f"The bundle {bundle.name} is damaged: {what}.",
+                       hint="Nothing was unpacked. Copy or download the bundle again, or bundle the project again.")
+
+
+def _read_manifest(bundle: Path, archive: zipfile.ZipFile, entries: list[_Entry]) -> Manifest:
+    """The bundle's manifest; a bundle without one of ours, or of a newer format, is refused.
+    Its list of files is checked against the bundle by :func:`_check_listing`."""
+    found = next((e for e in entries if e.rel.as_posix() == MANIFEST), None)
+    if found is None:
+        raise BundleError(f"{bundle} is not a Kamishibai bundle: it has no {MANIFEST} (was it made by another "
+                          "program?).", hint="Nothing was unpacked. Make bundles with `kamishibai bundle` (or File › "
+                          "Export bundle in the studio).")
+    if found.info.file_size > MAX_MANIFEST_BYTES:
+        raise _refuse(bundle, f"its manifest would unpack to {found.info.file_size:,} bytes; the limit is "
+                      f"{MAX_MANIFEST_BYTES / 1024**2:g} MB")
+    try:
+        manifest = parse_manifest(archive.read(found.info))
+    except NewerFormatError as error:
+        raise BundleError(f"Can't unpack the bundle {bundle.name}: {error.reason}.",
+                          hint="Nothing was unpacked. Update Kamishibai Studio, then unbundle it again.") from None
+    except ManifestError as error:
+        raise _refuse(bundle, error.reason) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+        raise _damaged(bundle, f"its manifest can't be read ({error})") from None
+    return manifest
+
+
+def _check_listing(bundle: Path, manifest: Manifest, held: dict[str, _Entry], unpacked: list[_Entry]) -> None:
+    """Every file the manifest lists is in the bundle (``held``), and every file to be
+    ``unpacked`` is listed, of the size listed. A file the manifest does not list and the
+    project does not name is only skipped: it is never unpacked.
+
+    Asked once the database was checked as untrusted, whose refusals say more precisely
+    what is wrong with a hostile one; this check catches damage and files changed after the
+    bundle was made (a bundle of format 1 lists none)."""
+    listed = manifest.files
+    if listed is None:
+        return
+    missing = sorted(set(listed) - set(held))
+    if missing:
+        raise BundleError(f"The bundle {bundle.name} is incomplete: {len(missing):,} file(s) its manifest lists "
+                          f"are not in it: {shown_names(missing)}.",
+                          hint="Nothing was unpacked. It was cut short or files were taken out of it: copy it "
+                          "again, or bundle the project again.")
+    extra = sorted(e.rel.as_posix() for e in unpacked if e.rel.as_posix() not in listed)
+    if extra:
+        raise _refuse(bundle, f"the project names {len(extra):,} file(s) that the bundle's manifest does not list "
+                      f"(put in after it was made?): {shown_names(extra)}")
+    resized = sorted(e.rel.as_posix() for e in unpacked if e.info.file_size != listed[e.rel.as_posix()].size)
+    if resized:
+        raise _damaged(bundle, f"{shown_names(resized)} {'is' if len(resized) == 1 else 'are'} not the size the "
+                       "bundle's manifest lists")
 
 
 def _unpack_error(error: BaseException, bundle: Path, dest: Path, what: str) -> BaseException:
@@ -473,9 +560,10 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 raise unwritable_folder_error(error, dest.parent, what) from None
             lock: WriterLock | None = None
             try:
+                manifest = _read_manifest(bundle, archive, entries)
                 _check_space(dest, by_name[DB_NAME].info.file_size)
                 made: set[Path] = set()
-                _unpack(archive, by_name[DB_NAME], staging.path, made)
+                database = _unpack(archive, by_name[DB_NAME], staging.path, made)
                 try:
                     with Project.open(staging.path, read_only=True) as peek:
                         # its problems are not kept: the media are not unpacked yet (every clip
@@ -495,9 +583,11 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 skipped = sorted(name for name, e in by_name.items() if name not in wanted and _is_media(e))
                 missing = sorted(wanted - {e.rel.as_posix() for e in media} - {DB_NAME})
                 _check_case_clashes(bundle, [by_name[DB_NAME], *media])
+                _check_listing(bundle, manifest, by_name, [by_name[DB_NAME], *media])
+                _check_unpacked(bundle, database, manifest)
                 _check_space(dest, sum(e.info.file_size for e in [by_name[DB_NAME], *media]))
                 for entry in media:
-                    _unpack(archive, entry, staging.path, made)
+                    _check_unpacked(bundle, _unpack(archive, entry, staging.path, made), manifest)
                 os.makedirs(staging.path / MEDIA_DIR, exist_ok=True)
                 for folder in sorted(made | {staging.path / MEDIA_DIR}, key=lambda p: len(p.parts), reverse=True):
                     fsync_dir(folder)
@@ -515,4 +605,8 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
     project = Project.open_locked(dest, lock)
     project.problems.extend(f"skipped {name}: no take, location or character uses it" for name in skipped)
     project.problems.extend(f"{name} is named by the project but is not in the bundle" for name in missing)
+    if manifest.files is None:
+        made_by = f"Kamishibai Studio {manifest.version}" if manifest.version else "an older Kamishibai Studio"
+        project.problems.append(f"the bundle was made by {made_by}, whose bundles list no files: its files could "
+                                "not be checked against a list (they were checked like any project's)")
     return project

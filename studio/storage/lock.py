@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, is_control
 from studio.storage.errors import Problem, ProjectFileError, classify_errno, describe_os_error
 
 LOCK_NAME = "writer.lock"
@@ -49,28 +50,70 @@ class ProjectLockedError(ProjectFileError):
         self.holder = holder
 
 
+MAX_HOLDER_TEXT_CHARS = 80
+"""Most of a holder's command or host name shown in a message: the lock file is anyone's to
+write, and a message is no place for kilobytes of it."""
+_UNSHOWN_HOLDER = "another process (its lock file does not say which)"
+
+
+def clean_holder_text(text: str, limit: int = MAX_HOLDER_TEXT_CHARS) -> str:
+    """``text`` read from a lock file, fit for a message: control characters (terminal
+    escapes, BEL, line breaks), directional overrides and isolates and Unicode line breaks
+    become spaces, runs of white space one space, a lone surrogate U+FFFD (as project names
+    are cleaned), and the length is cut to ``limit`` characters, ending with "…"."""
+    cleaned = "".join(" " if is_control(c) or c in BIDI_CONTROLS or c in UNICODE_LINE_BREAKS
+                      else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c for c in text)
+    cleaned = " ".join(cleaned.split())
+    return cleaned if len(cleaned) <= limit else cleaned[:limit - 1].rstrip() + "…"
+
+
+def _shown_time(since: float) -> str:
+    """``since`` (seconds since the epoch) as local time, or "?" for a value no clock shows
+    (0, negative, not finite, past the year 9999: read from a file anyone could write)."""
+    if not 0 < since < 253_402_300_800:
+        return "?"
+    try:
+        return datetime.fromtimestamp(since).strftime("%Y-%m-%d %H:%M:%S")
+    except (OverflowError, OSError, ValueError):
+        return "?"
+
+
 @dataclass(frozen=True)
 class LockHolder:
+    """Who holds a project for writing, as its lock file says. Built by :meth:`parse` from
+    text any program could have written, so every field is cleaned there: a message shows
+    them as they are."""
+
     pid: int
     host: str
     command: str
     since: float
 
     def describe(self) -> str:
-        where = "" if self.host == socket.gethostname() else f" on {self.host}"
-        when = datetime.fromtimestamp(self.since).strftime("%Y-%m-%d %H:%M:%S") if self.since else "?"
-        return f"{self.command or 'a Kamishibai process'} (process {self.pid}{where}, since {when})"
+        where = "" if not self.host or self.host == clean_holder_text(socket.gethostname()) else f" on {self.host}"
+        process = f"process {self.pid}" if self.pid > 0 else "process number unknown"
+        return f"{self.command or 'a Kamishibai process'} ({process}{where}, since {_shown_time(self.since)})"
 
     def to_json(self) -> str:
         return json.dumps({"pid": self.pid, "host": self.host, "command": self.command, "since": self.since})
 
     @staticmethod
     def parse(text: str) -> LockHolder | None:
+        """The holder ``text`` (a lock file's content) names, its fields cleaned for messages;
+        None for anything that is not what the studio writes (empty, binary, other JSON)."""
         try:
             data = json.loads(text)
-            return LockHolder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, RecursionError):
             return None
+        if not isinstance(data, dict):
+            return None
+        pid, host, command, since = (data.get(key) for key in ("pid", "host", "command", "since"))
+        if not isinstance(pid, int) or isinstance(pid, bool) or not isinstance(host, str) \
+                or not isinstance(command, str) or not isinstance(since, int | float) or isinstance(since, bool):
+            return None
+        shown_pid = pid if 0 < pid < 2**31 else 0
+        shown_since = float(since) if 0 < since < 2**40 else 0.0  # no NaN, no int too large for a float
+        return LockHolder(shown_pid, clean_holder_text(host), clean_holder_text(command), shown_since)
 
 
 _process_label = ""
@@ -114,8 +157,14 @@ def _read_holder(fd: int) -> LockHolder | None:
         return None
 
 
+def describe_holder(holder: LockHolder | None) -> str:
+    """Who holds a project, for a message: the holder, or words that say the lock file did
+    not tell (empty, damaged, or written by another program)."""
+    return holder.describe() if holder is not None else _UNSHOWN_HOLDER
+
+
 def _locked_message(folder: Path, holder: LockHolder | None, waited: float) -> ProjectLockedError:
-    who = holder.describe() if holder is not None else "another Kamishibai process"
+    who = describe_holder(holder)
     waited_text = f" (waited {waited:.0f} s)" if waited >= 1 else ""
     return ProjectLockedError(
         f"{folder} is being changed by {who}{waited_text}.",

@@ -27,3 +27,25 @@ def project_with_one_take(path: Path) -> Project:
         project.close()
         raise
     return project
+
+
+def relist(bundle: Path) -> Path:
+    """Rewrite ``bundle``'s manifest to list the files it holds now, as a program that repacks
+    a bundle would: a test that changes a bundle's files this way checks what unbundling makes
+    of their content, past the manifest's check of damage."""
+    import hashlib
+    import zipfile
+
+    from studio import __version__
+    from studio.storage.bundle import MANIFEST
+    from studio.storage.bundle_manifest import ListedFile, manifest_text
+
+    with zipfile.ZipFile(bundle) as archive:
+        kept = [(info, archive.read(info)) for info in archive.infolist() if info.filename != MANIFEST]
+    files = [ListedFile(info.filename, len(data), hashlib.sha256(data).hexdigest())
+             for info, data in kept if not info.is_dir()]
+    with zipfile.ZipFile(bundle, "w") as archive:
+        for info, data in kept:
+            archive.writestr(info, data)
+        archive.writestr(MANIFEST, manifest_text("relisted", __version__, files))
+    return bundle

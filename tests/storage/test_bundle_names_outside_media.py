@@ -19,7 +19,7 @@ import pytest
 
 from studio.storage.bundle import MANIFEST, BundleError, export_bundle, import_bundle
 from studio.storage.project import DB_NAME
-from tests.storage.bundle_setup import project_with_one_take
+from tests.storage.bundle_setup import project_with_one_take, relist
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def _naming_as_clip(bundle: Path, clip_path: str, out: Path) -> Path:
             for item in archive.infolist():
                 data = scratch.read_bytes() if item.filename == DB_NAME else archive.read(item)
                 rewritten.writestr(item.filename, data)
-    return out
+    return relist(out)
 
 
 def test_a_take_naming_the_database_as_its_clip_unpacks(bundle: Path, tmp_path: Path) -> None:

@@ -49,10 +49,10 @@ def test_an_unreadable_project_file_is_named_as_one(tmp_path: Path, monkeypatch:
         poster.parent.mkdir(parents=True)
         poster.write_bytes(b"png")
 
-        def unreadable(self: object, filename: object, *args: object, **kwargs: object) -> None:
+        def unreadable(archive: object, filename: object, *args: object, **kwargs: object) -> None:
             raise PermissionError(errno.EACCES, "Permission denied", str(filename))
 
-        monkeypatch.setattr(bundle_module.zipfile.ZipFile, "write", unreadable)
+        monkeypatch.setattr(bundle_module, "_pack_file", unreadable)
         with pytest.raises(ProjectFileError) as raised:
             export_bundle(project, out / "story.zip")
     message = str(raised.value)

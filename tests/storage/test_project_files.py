@@ -13,6 +13,7 @@ from studio.core import AddTake, AddTurn, StateDeltas, Take
 from studio.storage import Project, ProjectFileError, UnsafePathError
 from studio.storage.bundle import BundleError, export_bundle, import_bundle
 from studio.storage.schema import schema_version
+from tests.storage.bundle_setup import relist
 
 
 def digest(path: Path) -> str:
@@ -187,6 +188,7 @@ def test_bundle_round_trip(tmp_path: Path) -> None:
         for item in archive.infolist():
             if not item.filename.endswith("clip.mp4"):
                 thin.writestr(item, archive.read(item))
+    relist(tmp_path / "thin.zip")  # as bundled from a project that had lost the clip
     with import_bundle(tmp_path / "thin.zip", tmp_path / "thin") as copy:
         assert any("is named by the project but is not in the bundle" in p for p in copy.problems)
         assert any(p.startswith("1 clip file(s) are missing") for p in copy.problems)
