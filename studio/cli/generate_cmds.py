@@ -891,7 +891,10 @@ def _ids(job_ids: Sequence[str], shown: int = 8) -> str:
 
 def _report_settled_at_start(service: GenerationService) -> None:
     """Say (on stderr) which jobs the service failed when it opened the queue, because they
-    could never start, and which it cancelled with them."""
+    could never start, which it cancelled with them, and which it cancelled because their
+    turn was deleted since they were queued (as the window says; QA: run-queue said nothing)."""
+    for reason, job_ids in _deleted_turn_jobs(service).items():
+        print(f"kamishibai: job(s) {_ids(job_ids)} cancelled: {printable(reason)}", file=sys.stderr)
     failed = service.failed_at_start()
     for job in failed:
         print(f"kamishibai: job {job.id} (node {job.node_id}) failed: {printable(job.error)}", file=sys.stderr)
@@ -901,6 +904,15 @@ def _report_settled_at_start(service: GenerationService) -> None:
     if cancelled:
         print(f"kamishibai: {len(cancelled)} job(s) waiting for a failed or cancelled job were cancelled: "
               f"{_ids([job.id for job in cancelled])}.", file=sys.stderr)
+
+
+def _deleted_turn_jobs(service: GenerationService) -> dict[str, list[str]]:
+    """The jobs cancelled at open because their turn was deleted, by why (a queued job and an
+    interrupted one have each their message)."""
+    by_reason: dict[str, list[str]] = {}
+    for job in service.deleted_turns_at_start():
+        by_reason.setdefault(job.error.strip() or "Its turn was deleted.", []).append(job.id)
+    return by_reason
 
 
 def fill_branches(service: GenerationService, tree: StoryTree, leaf_ids: Sequence[str], engine: str | None = None,
@@ -997,7 +1009,9 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
     from studio.worker import EventKind, JobEvent, JobStatus
 
     # the jobs that could never start failed when the service opened the queue (reported then)
-    counts = {"done": 0, "failed": len(service.failed_at_start()), "cancelled": len(service.cancelled_at_start())}
+    # cancelled at open: those waiting for a failed job, and those of deleted turns (not failures)
+    cancelled = len(service.cancelled_at_start()) + len(service.deleted_turns_at_start())
+    counts = {"done": 0, "failed": len(service.failed_at_start()), "cancelled": cancelled}
     waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
     bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=quiet, dynamic_ncols=True)
     lock = threading.Lock()

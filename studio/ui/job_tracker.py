@@ -6,10 +6,12 @@ for ETAs and messages. It only ever runs on the GUI thread (fed by the WorkerBri
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from studio.core.jobs import JobKind
 from studio.ui.node_summary import JobView
 from studio.worker.events import EventKind, Job, JobEvent, JobStatus
 
@@ -37,6 +39,9 @@ class JobTracker(QObject):
         self._node_of: dict[str, str] = {}
         self._by_node: dict[str, list[str]] = {}
         self.last_event: dict[str, Any] = {}
+        self._from_listing: set[str] = set()
+        """Failures known only from the queue's listing (a project opened with them), not seen
+        failing in this session: they mark their cards but don't call for the queue."""
 
     def job(self, job_id: str) -> JobView | None:
         return self._jobs.get(job_id)
@@ -60,10 +65,8 @@ class JobTracker(QObject):
         self.last_event[job_id] = event
         old = self._jobs.get(job_id)
         if node_id:
-            self._node_of[job_id] = node_id
-            ids = self._by_node.setdefault(node_id, [])
-            if job_id not in ids:
-                ids.append(job_id)
+            self._remember_node(job_id, node_id)
+        self._from_listing.discard(job_id)  # heard of now: watched from here on
         node_id = node_id or self._node_of.get(job_id, "")
         if kind is EventKind.QUEUED:
             self._jobs[job_id] = JobView(job_id, JobStatus.QUEUED, message=event.message)
@@ -96,9 +99,46 @@ class JobTracker(QObject):
         else:
             self.on_event(JobEvent(EventKind.UPDATED, job))
 
+    def seen_failing(self, job_id: str) -> bool:
+        """Whether job ``job_id`` failed while this window watched (not one found at open)."""
+        view = self._jobs.get(job_id)
+        return view is not None and view.status == "failed" and job_id not in self._from_listing
+
+    def follow_failures(self, jobs: Iterable[Any]) -> None:
+        """Make the failures the cards show those the queue lists: ``jobs`` is every job of
+        the queue. A failed job found there (a project opened with it) is added; one no longer
+        there (the user forgot finished jobs) or retried since is dropped, so that its card's
+        failed mark and error go with its line, now, after an undo and after a reopen. (A
+        failed export is not added: it is no failure of its turn.)"""
+        listed = list(jobs)
+        retried = {str(getattr(job, "retry_of", "") or "") for job in listed}
+        failures = {job.id: job for job in listed
+                    if kind_name(job.status) == "failed" and job.id not in retried and job.node_id}
+        changed: set[str] = set()
+        for job_id in [j for j, view in self._jobs.items() if view.status == "failed" and j not in failures]:
+            del self._jobs[job_id]
+            self._from_listing.discard(job_id)
+            changed.add(self._node_of.get(job_id, ""))
+        for job in failures.values():
+            if job.id not in self._jobs and kind_name(getattr(job, "kind", "")) != JobKind.TASK.value:
+                self._jobs[job.id] = JobView(job.id, JobStatus.FAILED, error=job.error, hint=job.hint)
+                self._from_listing.add(job.id)
+                self._remember_node(job.id, job.node_id)
+                changed.add(job.node_id)
+        changed.discard("")
+        if changed:
+            self.nodes_changed.emit(changed)
+
+    def _remember_node(self, job_id: str, node_id: str) -> None:
+        self._node_of[job_id] = node_id
+        ids = self._by_node.setdefault(node_id, [])
+        if job_id not in ids:
+            ids.append(job_id)
+
     def forget(self, job_id: str) -> None:
         """Drop a job (e.g. a failure the user retried) and redraw its node."""
         self._jobs.pop(job_id, None)
+        self._from_listing.discard(job_id)
         node_id = self._node_of.get(job_id)
         if node_id:
             self.nodes_changed.emit({node_id})

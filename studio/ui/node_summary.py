@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from studio.core.model import TakeStatus
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
 
@@ -95,10 +94,9 @@ def status_of(tree: StoryTree, node_id: str, job: JobView | None = None) -> Card
     take = tree.takes.get(node.selected_take_id) if node.selected_take_id else None
     if take is not None:
         return CardStatus.STALE if take.stale else CardStatus.DONE
+    # A failure is marked while the queue lists its job (JobTracker.follow_failures): a failed
+    # take alone is not, or forgetting the job in the queue would leave the mark for ever.
     if job is not None and job.status == "failed":
-        return CardStatus.FAILED
-    takes = tree.takes_of(node_id)
-    if takes and takes[-1].status == TakeStatus.FAILED:
         return CardStatus.FAILED
     return CardStatus.DRAFT
 
@@ -124,8 +122,6 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
     fraction = 0.0
     if take is not None:
         status = CardStatus.STALE if take.stale else CardStatus.DONE
-    elif takes and takes[-1].status == TakeStatus.FAILED:
-        status, error = CardStatus.FAILED, takes[-1].error
     if job is not None:
         if job.status == "running":
             status, fraction = CardStatus.RUNNING, job.fraction

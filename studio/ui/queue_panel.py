@@ -8,12 +8,13 @@ that changed are touched.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -36,6 +37,7 @@ RETRY_TIP = "Retry the selected failed, cancelled or interrupted job"
 """Retry's tooltip while no job it could retry is selected."""
 RETRY_DELETED_TIP = "Its turn was deleted: undo the delete (Ctrl+Z) to retry it"
 RETRYABLE_STATUSES = ("failed", "cancelled", "interrupted")
+CANCELLABLE_STATUSES = ("queued", "running", "interrupted")
 MAX_FINISHED_SHOWN = 100
 
 
@@ -57,6 +59,39 @@ def retry_tip(status: str, kind: str) -> str:
     if status == "interrupted":
         return "Run the interrupted job again, with the same seed"
     return f"Retry the {status} job, with a new seed"
+
+
+def retried_tip(new_id: str) -> str:
+    """Retry's tooltip for a job retried already (as job ``new_id``): a second retry would
+    generate the turn twice."""
+    return f"Already retried as job {new_id[:10]}: retry that one if it fails too"
+
+
+def retry_note(retried: int, skipped: list[str]) -> str:
+    """What Retry did with the selected jobs: how many it retried, and each one it skipped
+    with why (a job that finished, was cancelled, removed or retried meanwhile)."""
+    if not skipped:
+        return ""
+    done = f"Retried {retried} job(s); skipped" if retried else "Nothing was retried; skipped"
+    return f"{done} {len(skipped)}: " + "; ".join(skipped)
+
+
+DETAIL_LINES = 8
+DETAIL_CHARS = 800
+"""How much of an error the line under the list shows: a long traceback pushed the list
+out of a docked queue. The rest is in that line's tooltip."""
+
+
+def shortened(text: str, lines: int = DETAIL_LINES, chars: int = DETAIL_CHARS) -> tuple[str, bool]:
+    """``text`` cut to its first ``lines`` lines and ``chars`` characters, saying how much was
+    left out; and whether it was cut."""
+    kept = text.splitlines()[:lines]
+    cut = "\n".join(kept)[:chars]
+    if cut == text.rstrip("\n") or cut == text:
+        return text, False
+    more = len(text.splitlines()) - len(cut.splitlines())
+    rest = f"{more} more line(s)" if more > 0 else "more"
+    return f"{cut.rstrip()}\n… ({rest}: hover here for the whole text)", True
 
 
 def _plain(text: str) -> str:
@@ -117,6 +152,9 @@ class QueuePanel(QWidget):
         """Whether a turn is in the story now (the workspace sets it): a generation job whose turn
         was deleted can't be retried until an undo brings the turn back."""
         self.has_jobs = False
+        self._retried: dict[str, str] = {}
+        """Jobs retried from this panel, old id to new id (an export's retry names no
+        ``retry_of``): each is retried once, however fast Retry is pressed."""
         self._items: dict[str, QTreeWidgetItem] = {}
         self._rows: dict[str, tuple[str, str, str, str, str]] = {}
         self.list = QTreeWidget(self)
@@ -124,6 +162,8 @@ class QueuePanel(QWidget):
         self.list.setRootIsDecorated(False)
         self.list.setAlternatingRowColors(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # several jobs at once (Shift/Ctrl+click, Shift+arrows): Cancel and Retry act on each
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         header = self.list.header()
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(40)
@@ -158,6 +198,13 @@ class QueuePanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(buttons)
         layout.addWidget(self.summary)  # its own line: a narrow dock keeps the buttons whole
+        self.note = QLabel(self)
+        """What the last Retry or Cancel left undone, and why (hidden when nothing)."""
+        self.note.setObjectName("queueNote")
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.hide()
+        layout.addWidget(self.note)
         self.cluster = ClusterStatusView(self)  # the cluster's actors, when the queue runs on one
         layout.addWidget(self.cluster)
         layout.addWidget(self.list, 1)
@@ -182,9 +229,15 @@ class QueuePanel(QWidget):
     # -- contents -------------------------------------------------------------------------
 
     def jobs(self) -> list[Any]:
-        if self.service is None:
-            return []
-        jobs = self.service.jobs(include_finished=True)
+        """The jobs listed, in the list's order."""
+        return self._shown(self._every_job())
+
+    def _every_job(self) -> list[Any]:
+        return [] if self.service is None else list(self.service.jobs(include_finished=True))
+
+    @staticmethod
+    def _shown(jobs: list[Any]) -> list[Any]:
+        """The lines of ``jobs``: those waiting or running first, then the newest finished."""
         active = [j for j in jobs if not j.finished]
         finished = [j for j in jobs if j.finished][-MAX_FINISHED_SHOWN:]
         return active + list(reversed(finished))
@@ -231,11 +284,13 @@ class QueuePanel(QWidget):
     def refresh(self) -> None:
         """Bring the list in line with the queue, touching only the lines that changed (a
         job that ends moves one line; rebuilding every line each time costs a visible frame)."""
-        selected = self.selected_job_id()
+        selected = set(self.selected_job_ids())
         current_line = self.list.currentItem()
         self.list.blockSignals(True)
         queued = running = attention = 0
-        jobs = self.jobs()
+        every_job = self._every_job()
+        self.tracker.follow_failures(every_job)  # a card's failed mark goes with its job's line
+        jobs = self._shown(every_job)
         wanted = [job.id for job in jobs]
         keep = set(wanted)
         for job_id in [j for j in self._items if j not in keep]:
@@ -276,7 +331,7 @@ class QueuePanel(QWidget):
             blocked += status == "blocked"
             running += status == "running"
             interrupted += status == "interrupted"
-            attention += status == "interrupted" or (status == "failed" and self.tracker.job(job.id) is not None)
+            attention += status == "interrupted" or (status == "failed" and self.tracker.seen_failing(job.id))
             item = self._items[job.id]
             old = self._rows.get(job.id)
             if old != row:
@@ -290,8 +345,8 @@ class QueuePanel(QWidget):
                 item.setToolTip(2, tip or progress)
                 if old is None or old[4] != icon_name:
                     item.setIcon(1, icon(icon_name))
-            if (job.id == selected) != item.isSelected():
-                item.setSelected(job.id == selected)
+            if (job.id in selected) != item.isSelected():
+                item.setSelected(job.id in selected)
         self.list.blockSignals(False)
         self._fit_columns(grow, jobs)
         self.summary.setText(summary_text(running, queued, blocked, interrupted))
@@ -319,41 +374,78 @@ class QueuePanel(QWidget):
                 self._widest[column] = max(widest, self._widest[column])
                 self.list.resizeColumnToContents(column)
 
-    def selected_job_id(self) -> str | None:
-        items = self.list.selectedItems()
-        return str(items[0].data(0, Qt.ItemDataRole.UserRole)) if items else None
+    def selected_job_ids(self) -> list[str]:
+        """The selected jobs' ids, in the list's order."""
+        lines = (self.list.topLevelItem(index) for index in range(self.list.topLevelItemCount()))
+        return [str(line.data(0, Qt.ItemDataRole.UserRole)) for line in lines if line is not None and line.isSelected()]
 
-    def select_job(self, job_id: str) -> None:
+    def selected_job_id(self) -> str | None:
+        """The first selected job's id (None: none selected)."""
+        selected = self.selected_job_ids()
+        return selected[0] if selected else None
+
+    def select_jobs(self, job_ids: Collection[str]) -> None:
+        """Select the jobs ``job_ids`` (only those), the first of them current."""
+        wanted = set(job_ids)
+        first: QTreeWidgetItem | None = None
         for index in range(self.list.topLevelItemCount()):
             item = self.list.topLevelItem(index)
-            if item is not None:
-                item.setSelected(item.data(0, Qt.ItemDataRole.UserRole) == job_id)
+            if item is None:
+                continue
+            chosen = item.data(0, Qt.ItemDataRole.UserRole) in wanted
+            if chosen and first is None:
+                first = item
+            if item.isSelected() != chosen:
+                item.setSelected(chosen)
+        if first is not None and self.list.currentItem() not in (first, *self.list.selectedItems()):
+            self.list.setCurrentItem(first, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
+
+    def select_job(self, job_id: str) -> None:
+        """Select job ``job_id`` alone."""
+        self.select_jobs([job_id])
+
+    def _selected_jobs(self) -> list[Any]:
+        """The selected jobs as the queue has them now (one removed meanwhile is left out)."""
+        if self.service is None:
+            return []
+        jobs = []
+        for job_id in self.selected_job_ids():
+            try:
+                jobs.append(self.service.job(job_id))
+            except (StudioError, StopIteration):
+                continue
+        return jobs
 
     def _selected_job(self) -> Any:
-        job_id = self.selected_job_id()
-        if job_id is None or self.service is None:
-            return None
-        try:
-            return self.service.job(job_id)
-        except StudioError:
-            return None
+        """The selected job when exactly one is selected, else None."""
+        jobs = self._selected_jobs()
+        return jobs[0] if len(jobs) == 1 else None
 
     def _on_selection(self) -> None:
         job = self._selected_job()
         self._show_detail(job)
+        self._say("")  # a note about the last Retry belongs to the jobs it was about
         if job is not None and job.node_id:
             self.job_selected.emit(job.node_id)
         self._update_buttons()
+
+    def _say(self, text: str) -> None:
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
 
     def _show_detail(self, job: Any) -> None:
         """The line under the list, for the selected ``job`` (None: empty). Shown again at each
         refresh, so that it follows the job (a selected job that fails says why at once). The
         job's words (the turn's instruction, an error quoting a path or ``<class ...>``) are
         shown as written, never read as markup, and a long word wraps rather than widen the dock."""
+        count = len(self.selected_job_ids())
+        whole = ""
         if job is None:
-            text = ""
+            text = f"{count} jobs selected" if count > 1 else ""
         elif kind_name(job.status) == "failed":
-            text = f"<b style='color:#ff7a7a'>Failed:</b> {_plain(job.error)}"
+            error, cut = shortened(job.error)
+            whole = job.error if cut else ""
+            text = f"<b style='color:#ff7a7a'>Failed:</b> {_plain(error)}"
             if job.hint:
                 text += f"<br><b>Hint:</b> {_plain(job.hint)}"
         else:
@@ -363,19 +455,48 @@ class QueuePanel(QWidget):
                 text = f"<b>{kind_name(job.status).capitalize()}:</b> {_plain(reason)}<br>{text}"
         if self.detail.text() != text:
             self.detail.setText(text)
+        if self.detail.toolTip() != whole:
+            self.detail.setToolTip(whole)
 
     def _update_buttons(self) -> None:
-        job = self._selected_job()
+        jobs = self._selected_jobs()
+        job = jobs[0] if len(jobs) == 1 else None
         status = kind_name(job.status) if job is not None else ""
-        self.cancel_button.setEnabled(status in ("queued", "running", "interrupted"))
+        self.cancel_button.setEnabled(any(kind_name(j.status) in CANCELLABLE_STATUSES for j in jobs))
         place, queued = self._run_order_place(job.id) if job is not None and status == "queued" else (-1, 0)
         self.up_button.setEnabled(place > 0)  # the first to run can't run earlier, the last later
         self.down_button.setEnabled(0 <= place < queued - 1)
-        retryable = status in RETRYABLE_STATUSES
-        turn_gone = retryable and job.kind is not JobKind.TASK and not (job.node_id and self.turn_exists(job.node_id))
-        self.retry_button.setEnabled(retryable and not turn_gone)
-        kind = kind_name(job.kind) if retryable else ""
-        self.retry_button.setToolTip(RETRY_DELETED_TIP if turn_gone else retry_tip(status, kind))
+        retries = self._retries()
+        refusals = {j.id: self._retry_refusal(j, retries) for j in jobs}
+        can_retry = [job_id for job_id, refusal in refusals.items() if not refusal]
+        self.retry_button.setEnabled(bool(can_retry))
+        if len(jobs) > 1:
+            tip = (f"Retry {len(can_retry)} of the {len(jobs)} selected jobs (the others can't be retried)"
+                   if can_retry else "None of the selected jobs can be retried")
+        elif job is not None and refusals[job.id]:
+            tip = refusals[job.id]
+        else:
+            tip = retry_tip(status, kind_name(getattr(job, "kind", "")))
+        self.retry_button.setToolTip(tip)
+
+    def _retries(self) -> dict[str, str]:
+        """Every retried job's id, with its retry's: those of the queue (``retry_of``), and
+        those retried from this panel."""
+        retries = {str(getattr(j, "retry_of", "") or ""): j.id for j in self._every_job()}
+        retries.pop("", None)
+        return {**retries, **self._retried}
+
+    def _retry_refusal(self, job: Any, retries: dict[str, str]) -> str:
+        """Why ``job`` can't be retried now ("" when it can): its state, its deleted turn, or
+        a retry of it already made."""
+        status, kind = kind_name(job.status), kind_name(getattr(job, "kind", ""))
+        if status not in RETRYABLE_STATUSES:
+            return retry_tip(status, kind)
+        if job.id in retries:
+            return retried_tip(retries[job.id])
+        if kind != JobKind.TASK.value and not (job.node_id and self.turn_exists(job.node_id)):
+            return RETRY_DELETED_TIP
+        return ""
 
     # -- operations ----------------------------------------------------------------------
 
@@ -410,10 +531,27 @@ class QueuePanel(QWidget):
         return super().eventFilter(watched, event)
 
     def cancel_selected(self) -> None:
-        job_id = self.selected_job_id()
+        """Cancel every selected job that is waiting, running or interrupted; one that ended
+        meanwhile is left as it is."""
+        job_ids = self.selected_job_ids()
         service = self.service
-        if job_id and service is not None:
-            self._run(lambda: service.cancel(job_id))
+        if not job_ids or service is None:
+            return
+
+        def cancel() -> None:
+            for job_id in job_ids:
+                job = self._current(job_id)
+                if job is not None and kind_name(job.status) in CANCELLABLE_STATUSES:
+                    service.cancel(job_id)
+
+        self._run(cancel)
+
+    def _current(self, job_id: str) -> Any:
+        """Job ``job_id`` as the queue has it now; None once it is forgotten."""
+        try:
+            return None if self.service is None else self.service.job(job_id)
+        except (StudioError, StopIteration):
+            return None
 
     def _queued_in_run_order(self) -> list[str]:
         service = self.service
@@ -435,24 +573,48 @@ class QueuePanel(QWidget):
             self._run(lambda: service.move(job_id, index), lambda _result: self.select_job(job_id))
 
     def retry_selected(self) -> None:
-        job_id = self.selected_job_id()
-        service = self.service
-        if not job_id or service is None:
+        """Retry each selected job that can still be retried when the writer gets to it (a job
+        may finish, be cancelled, forgotten or retried between the selection and the press),
+        once; the note under the summary names those skipped and why."""
+        job_ids = self.selected_job_ids()
+        if not job_ids or self.service is None:
             return
-        # An interrupted job runs again as it was (same seed); a failed one gets a new seed.
-        interrupted = kind_name(service.job(job_id).status) == "interrupted"
 
-        def retried(new_id: str) -> None:
-            self.tracker.forget(job_id)
-            self.select_job(new_id)
+        def retried(outcome: tuple[dict[str, str], list[str]]) -> None:
+            new_ids, skipped = outcome
+            for old_id in new_ids:
+                self.tracker.forget(old_id)
+            if new_ids:
+                self.select_jobs(list(new_ids.values()))
+            self._say(retry_note(len(new_ids), skipped))
 
-        def retry() -> str:
-            new_id = str(service.retry(job_id, same_seed=interrupted))
+        self._run(lambda: self._retry_each(job_ids), retried)
+
+    def _retry_each(self, job_ids: list[str]) -> tuple[dict[str, str], list[str]]:
+        """On the writer (so no job changes meanwhile): retry each of ``job_ids`` that can be
+        retried now. Returns the new job of each retried one, and why each other was skipped."""
+        service = self.service
+        new_ids: dict[str, str] = {}
+        skipped: list[str] = []
+        for job_id in job_ids:
+            job = self._current(job_id)
+            refusal = "it is no longer in the queue" if job is None or service is None \
+                else self._retry_refusal(job, self._retries())
+            if refusal:
+                skipped.append(f"job {job_id[:10]} ({refusal.rstrip('.')})")
+                continue
+            # an interrupted job runs again as it was (same seed); a failed one gets a new seed
+            same_seed = kind_name(job.status) == "interrupted"
+            try:
+                new_id = str(service.retry(job_id, same_seed=same_seed))
+            except StudioError as error:  # its engine can't run here now, an export of another session...
+                skipped.append(f"job {job_id[:10]} ({error.message.rstrip('.')})")
+                continue
+            self._retried[job_id] = new_id
+            new_ids[job_id] = new_id
             if self.on_retry is not None:
                 self.on_retry(job_id, new_id)
-            return new_id
-
-        self._run(retry, retried)
+        return new_ids, skipped
 
     def clear_finished(self) -> None:
         service = self.service

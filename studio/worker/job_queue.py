@@ -79,6 +79,9 @@ class JobQueue:
         self.settled_at_start: list[Job] = []
         """The jobs :meth:`recover` failed because they could never start, and those it
         cancelled because they waited for a failed or cancelled job."""
+        self.deleted_at_start: list[Job] = []
+        """The waiting jobs :meth:`recover` cancelled because their turn was deleted since they
+        were queued (each one's ``error`` says so); not in :attr:`settled_at_start`."""
 
     # -- reading (any thread, no lock) ------------------------------------------------------
 
@@ -147,6 +150,7 @@ class JobQueue:
                     self._jobs[job.id] = replace(job, settings={})
             events = self._cascade_all([*deleted, *events, *self._follow_retries()]) if writable else []
             self.settled_at_start = self.settled_at_start[len(deleted):]  # not failed, nor cut off by a failure
+            self.deleted_at_start = [event.job for event in deleted]
             self._publish_table()
         return events
 

@@ -374,6 +374,11 @@ class GenerationService:
         they wait for had failed or was cancelled."""
         return [job for job in self._queue.settled_at_start if job.status is JobStatus.CANCELLED]
 
+    def deleted_turns_at_start(self) -> list[Job]:
+        """The waiting jobs cancelled when the service opened the queue, because their turn
+        was deleted since they were queued (each one's ``error`` says so)."""
+        return list(self._queue.deleted_at_start)
+
     def unrunnable_engines(self, engines: Iterable[str] | None = None) -> dict[str, list[Requirement]]:
         """Every engine of ``engines`` (default: those of the queued jobs) that no device of
         this service can run, with the reasons (a missing weight file, no CUDA device...).

@@ -8,15 +8,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.core import AddTake, Take
+from studio.core.jobs import Job, JobKind, JobStatus
 from studio.core.model import TakeStatus
 from studio.storage import Project
+from studio.storage.job_store import JobStore
 
 
 def _fail_first_turn(path: Path) -> str:
+    """The first turn's job failed, as a run would leave it: its failed take, and the failed job
+    the queue lists (a card marks a failure while the queue lists its job)."""
     with Project.open(path) as project:
         first = project.tree.child_ids(project.tree.root_id)[0]
         project.apply(AddTake(Take(id="failed1", node_id=first, engine="sketch", status=TakeStatus.FAILED,
                                    error="the engine ran out of memory")))
+        JobStore(project.database).save(Job(id="job1", kind=JobKind.GENERATE, node_id=first, engine="sketch",
+                                            status=JobStatus.FAILED, sequence=1, take_id="failed1",
+                                            error="the engine ran out of memory"))
         return first
 
 
