@@ -14,10 +14,12 @@ from studio.ui.icons import icon
 
 
 def folded(text: str) -> str:
-    """``text`` as Find compares it: NFKC-normalised, then casefolded. The same words then match
-    however they were typed or pasted: a kana with its voicing mark as one character or two
-    (が, か + U+3099), full-width letters from a Japanese input method (Ｑｉｑｉ), ß and SS."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    """``text`` as Find compares it: NFKC-normalised, casefolded, every run of white space one
+    space. The same words then match however they were typed or pasted: a kana with its
+    voicing mark as one character or two (が, か + U+3099), full-width letters from a Japanese
+    input method (Ｑｉｑｉ), ß and SS, words that a line break or a tab separates in text
+    pasted into the Find field (it keeps them) or two spaces typed between them."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def searched_text(node: Node) -> str:

@@ -164,12 +164,26 @@ class OverviewLayer(QGraphicsItem):
         if cells is not self._cells or len(self._grid) != len(cells):
             self._grid = {(c.depth, c.row): n for n, c in cells.items()}
         self._cells, self._statuses = cells, statuses
-        self._marked = [(node_id, False) for node_id in hits if node_id != current]
-        if current is not None:
-            self._marked.append((current, True))  # last: drawn over a match next to it
         self._rect = QRectF(bounds)
         self._image = None
+        self._marked = self._marks(hits, current)
         self.update()
+
+    def set_marks(self, hits: Iterable[str], current: str | None) -> None:
+        """Mark Find's matches and the selected turn, keeping the cached image of the cells: the
+        marks are drawn over it, so an arrow key or a letter typed into Find on a tree of
+        thousands of turns no longer repaints the whole tree into a new image."""
+        marked = self._marks(hits, current)
+        if marked != self._marked:
+            self._marked = marked
+            self.update()
+
+    @staticmethod
+    def _marks(hits: Iterable[str], current: str | None) -> list[tuple[str, bool]]:
+        marked = [(node_id, False) for node_id in hits if node_id != current]
+        if current is not None:
+            marked.append((current, True))  # last: drawn over a match next to it
+        return marked
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect

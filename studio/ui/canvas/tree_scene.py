@@ -321,7 +321,7 @@ class TreeScene(QGraphicsScene):
             if card is not None:
                 card.set_flags(in_branch=changed in branch)
         self.edges.set_branch(self.cells, branch)
-        self._update_overview()
+        self.overview.set_marks(self.search_hits, self.current_id)
 
     def set_search_hits(self, node_ids: Iterable[str]) -> None:
         hits = set(node_ids)
@@ -330,4 +330,4 @@ class TreeScene(QGraphicsScene):
             if card is not None:
                 card.set_flags(search_hit=node_id in hits)
         self.search_hits = hits
-        self._update_overview()
+        self.overview.set_marks(hits, self.current_id)

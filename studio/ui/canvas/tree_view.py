@@ -4,14 +4,18 @@ Arrow keys are handled here as well as by the window's actions, so navigation wo
 whether or not the window-level shortcut fires (e.g. in an inactive test window). Home and
 End go on as Left and Right do, to the ends of the selected branch: its first turn (the
 start) and its last.
+
+The mouse: a card clicked is selected where it is (the view does not scroll it from under
+the pointer, where a double click's second press would then land on another card), and a
+left drag pans the view wherever it starts, on a card as between them.
 """
 
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QApplication, QFrame, QGraphicsView, QWidget
 
 from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE
 from studio.ui.canvas.tree_scene import TreeScene
@@ -58,6 +62,10 @@ class TreeView(QGraphicsView):
         self._moving = False
         self.closed = False
         self._follow: str | None = None  # a turn to bring into view once the layout has it
+        self._pointer_on_view = False  # a press or double click is being handled: its card stays put
+        self._card_drag: tuple[QPoint, int, int] | None = None
+        """A left press on a card: where it was and the scroll bars' values then (a drag pans)."""
+        self._panning = False
         self.horizontalScrollBar().valueChanged.connect(self._viewport_moved)
         self.verticalScrollBar().valueChanged.connect(self._viewport_moved)
         scene.layout_changed.connect(self._viewport_moved)
@@ -102,10 +110,40 @@ class TreeView(QGraphicsView):
         self.set_zoom(self.zoom * factor)
 
     def zoom_in(self) -> None:
-        self.zoom_by(ZOOM_STEP)
+        """A zoom key, button or menu item: the selected card keeps its place on screen."""
+        self._zoom_on_selection(ZOOM_STEP)
 
     def zoom_out(self) -> None:
-        self.zoom_by(1 / ZOOM_STEP)
+        self._zoom_on_selection(1 / ZOOM_STEP)
+
+    def _zoom_on_selection(self, factor: float) -> None:
+        """Zoom by ``factor`` around the selected turn's card when it is in view, else around the
+        view's centre. (The mouse's anchor, right for Ctrl+wheel, zoomed a key press around
+        wherever the pointer rested, or the centre: the selected card slid out of view.)"""
+        anchor = self._selected_card_center()
+        if anchor is None:
+            self.zoom_by(factor)
+            return
+        on_screen = self.mapFromScene(anchor)
+        previous = self.transformationAnchor()
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        try:
+            self.zoom_by(factor)
+        finally:
+            self.setTransformationAnchor(previous)
+        drift = self.mapFromScene(anchor) - on_screen
+        if drift.manhattanLength():
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() + drift.y())
+
+    def _selected_card_center(self) -> QPointF | None:
+        """The centre of the selected turn's card, if any part of it is in view."""
+        cell = self.tree_scene.cells.get(self.tree_scene.current_id or "")
+        if cell is None:
+            return None
+        rect = QRectF(cell.x, cell.y, CARD_W, CARD_H)
+        visible = self.visible_scene_rect()
+        return visible.intersected(rect).center() if visible.intersects(rect) else None
 
     def reset_zoom(self) -> None:
         self.set_zoom(1.0)
@@ -142,6 +180,8 @@ class TreeView(QGraphicsView):
             return
         self._follow = None
         rect = QRectF(cell.x, cell.y, CARD_W, CARD_H)
+        if self._pointer_on_view and self.visible_scene_rect().intersects(rect):
+            return  # a card just clicked: scrolling now would move it from under the pointer
         if only_if_hidden:
             if not self.visible_scene_rect().contains(rect):
                 self.ensureVisible(rect, 60, 60)
@@ -202,6 +242,50 @@ class TreeView(QGraphicsView):
         self._viewport_moved()
 
     # -- events ----------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self._card_drag = None
+        self._pointer_on_view = True
+        try:
+            super().mousePressEvent(event)
+        finally:
+            self._pointer_on_view = False
+        scene = self.scene()
+        if event.button() == Qt.MouseButton.LeftButton and scene is not None and scene.mouseGrabberItem() is not None:
+            # A card took the press (it selects its turn), so Qt's hand drag will not start.
+            self._card_drag = (event.position().toPoint(), self.horizontalScrollBar().value(),
+                               self.verticalScrollBar().value())
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self._pointer_on_view = True
+        try:
+            super().mouseDoubleClickEvent(event)
+        finally:
+            self._pointer_on_view = False
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        drag = self._card_drag
+        if drag is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            start, h_value, v_value = drag
+            moved = event.position().toPoint() - start
+            if self._panning or moved.manhattanLength() >= QApplication.startDragDistance():
+                if not self._panning:
+                    self._panning = True
+                    self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+                self.horizontalScrollBar().setValue(h_value - moved.x())
+                self.verticalScrollBar().setValue(v_value - moved.y())
+                event.accept()
+                return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._card_drag = None
+            if self._panning:
+                self._panning = False
+                # The drag mode's own cursor; Qt puts a card's back at the next move over one.
+                self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+        super().mouseReleaseEvent(event)  # the card that took the press lets go of the mouse
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
