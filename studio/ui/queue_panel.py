@@ -290,6 +290,7 @@ class QueuePanel(QWidget):
         queued = running = attention = 0
         every_job = self._every_job()
         self.tracker.follow_failures(every_job)  # a card's failed mark goes with its job's line
+        self._offer_forgetting(any(job.finished for job in every_job))
         jobs = self._shown(every_job)
         wanted = [job.id for job in jobs]
         keep = set(wanted)
@@ -457,6 +458,11 @@ class QueuePanel(QWidget):
             self.detail.setText(text)
         if self.detail.toolTip() != whole:
             self.detail.setToolTip(whole)
+
+    def _offer_forgetting(self, any_finished: bool) -> None:
+        """"Forget finished jobs" only while there are some: pressed with none it did nothing."""
+        self.clear_button.setEnabled(any_finished)
+        self.clear_button.setToolTip("Forget finished jobs" if any_finished else "No finished jobs to forget")
 
     def _update_buttons(self) -> None:
         jobs = self._selected_jobs()
