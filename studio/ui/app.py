@@ -26,7 +26,7 @@ from studio.core.errors import StudioError
 from studio.ui.app_paths import DESKTOP_ID, set_application_names
 from studio.ui.main_window import MainWindow, app_icon
 from studio.ui.services import AppServices
-from studio.ui.settings import StudioSettings, is_project_folder
+from studio.ui.settings import StudioSettings, is_project_folder, usable_engine_values
 from studio.ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,31 @@ def install_excepthook(window: MainWindow) -> None:
         window.show_message(f"Internal error: {type(error).__name__}: {error} (see the log)")
 
     sys.excepthook = hook
+
+
+def settings_reset_notes(window: MainWindow) -> list[str]:
+    """What of the saved settings could not be used (and reads as its default), one
+    sentence each: the file's own problems, then each engine's refused values."""
+    settings = window.settings
+    notes = settings.reset_notes()
+    for info in window.registry.infos():
+        _, problems = usable_engine_values(info.settings, settings.engine_values(info.name))
+        notes += [f"A saved {info.name} setting was refused (the engine's default is used): {problem}"
+                  for problem in problems]
+    return notes
+
+
+def report_settings_resets(window: MainWindow) -> None:
+    """Say, once the window is up, which saved settings were reset to their defaults (a
+    damaged file, or values edited by hand or written by another version); the others hold."""
+    notes = settings_reset_notes(window)
+    if not notes:
+        return
+    window.settings.forget_refused()
+    shown = "\n".join(f"• {note}" for note in notes)
+    window.show_error(StudioError(f"Some saved settings could not be used and were reset to their defaults:\n{shown}",
+                                  hint="Your other settings are kept. Choose these again in File › Settings "
+                                       "(OK there saves the values shown)."))
 
 
 def open_initial(window: MainWindow, path: Path | None) -> None:
@@ -96,6 +121,7 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
     window = MainWindow(settings, services, loop=loop)
     install_excepthook(window)
     window.show()
+    report_settings_resets(window)
     QTimer.singleShot(0, lambda: open_initial(window, path))
     quit_after = quit_after_ms()
     if quit_after is not None:

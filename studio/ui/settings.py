@@ -10,6 +10,8 @@ earlier versions in Qt's default place are copied over once.
 from __future__ import annotations
 
 import json
+import shutil
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QSettings
 
 from studio.core.errors import StudioError
+from studio.core.jobs import SEED_LIMIT, check_seed
 from studio.engines.config import EngineConfig, check_threads
 from studio.engines.settings import EngineSettings
 from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
@@ -50,6 +53,65 @@ def usable_engine_values(settings_type: type[EngineSettings],
         else:
             kept[name] = value
     return kept, problems
+
+
+def foreign_engine_values(settings_type: type[EngineSettings], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The saved ``values`` whose names this version's engine doesn't know: a newer (or older)
+    version's settings, kept when Settings writes the engine's values again, so that going
+    back to that version finds them."""
+    known = {spec.name for spec in settings_type.schema()} | {"preset"}
+    return {name: value for name, value in values.items() if name not in known}
+
+
+def _foreign_lines(text: str) -> list[str]:
+    """The lines of an ini file that are none of what an ini file holds (a section, a
+    ``key=value`` pair, a comment, a blank line): a file written by something else, or
+    damaged. Qt skips such lines without a word, and drops them when it next writes."""
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines
+            if line and line[0] not in ";#" and "=" not in line and not (line[0] == "[" and line[-1] == "]")]
+
+
+def settings_file_problem(q: QSettings) -> str:
+    """Why the settings file behind ``q`` could not be read in full (empty: it could). A
+    damaged file is copied aside first (``settings.ini.damaged-DATE``), before the first
+    change makes Qt write it again with only what it could read."""
+    if q.format() != QSettings.Format.IniFormat:
+        return ""
+    path = Path(q.fileName())
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return ""
+    except OSError as error:
+        return (f"The settings file {path} can't be read ({error.strerror or error}): every setting uses its "
+                "default this time.")
+    try:
+        damaged = q.status() == QSettings.Status.FormatError or bool(_foreign_lines(data.decode("utf-8")))
+    except UnicodeDecodeError:
+        damaged = True
+    if not damaged:
+        return ""
+    kept = _keep_damaged_copy(path, data)
+    return (f"The settings file {path} was damaged or written by another program {kept}: the settings it "
+            "could not read use their defaults; the others are kept.")
+
+
+def _keep_damaged_copy(path: Path, data: bytes) -> str:
+    """Copy a damaged settings file aside (once: a copy with the same bytes is not made
+    again); says where, in parentheses, for the message."""
+    for earlier in path.parent.glob(f"{path.name}.damaged-*"):
+        try:
+            if earlier.read_bytes() == data:
+                return f"(a copy of it is kept as {earlier.name})"
+        except OSError:
+            continue
+    copy = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        shutil.copyfile(path, copy)
+    except OSError as error:
+        return f"(a copy could not be kept: {error.strerror or error})"
+    return f"(a copy of it is kept as {copy.name})"
 
 
 def _bool(value: Any, default: bool) -> bool:
@@ -97,6 +159,9 @@ class StudioSettings:
     def __init__(self, qsettings: QSettings | None = None, paths: AppPaths | None = None) -> None:
         self.paths = paths or AppPaths.standard()
         self.q = qsettings or _standard_qsettings(self.paths)
+        self.file_problem = settings_file_problem(self.q)
+        """Why the settings file could not be read in full, as found when it was opened
+        (empty: it could)."""
 
     @classmethod
     def at(cls, path: Path, paths: AppPaths | None = None) -> StudioSettings:
@@ -118,13 +183,27 @@ class StudioSettings:
     # -- generation -----------------------------------------------------------------------
 
     def engine_values(self, engine: str) -> dict[str, Any]:
-        """The settings the user changed for ``engine`` (its own defaults hold for the rest)."""
+        """The settings the user changed for ``engine`` (its own defaults hold for the rest).
+        Stored values that can't be read at all read as none; :meth:`engine_values_problem`
+        says why."""
+        return self._stored_engine_values(engine)[0]
+
+    def engine_values_problem(self, engine: str) -> str:
+        """Why the stored values of ``engine`` could not be read (empty: they could)."""
+        return self._stored_engine_values(engine)[1]
+
+    def _stored_engine_values(self, engine: str) -> tuple[dict[str, Any], str]:
         raw = self.q.value(f"engines/{engine}/values", "")
+        if raw is None or raw == "":
+            return {}, ""
         try:
-            values = json.loads(str(raw)) if raw else {}
+            values = json.loads(str(raw))
         except ValueError:
-            return {}
-        return dict(values) if isinstance(values, dict) else {}
+            values = None
+        if not isinstance(values, dict):
+            return {}, (f"The saved {engine} settings could not be read (they are not a list of name = value "
+                        "pairs): the engine's defaults are used.")
+        return dict(values), ""
 
     def set_engine_values(self, engine: str, values: Mapping[str, Any]) -> None:
         self.q.setValue(f"engines/{engine}/values", json.dumps(dict(values), sort_keys=True))
@@ -244,16 +323,31 @@ class StudioSettings:
 
     @property
     def locked_seed(self) -> int | None:
-        """A seed every new take uses while it is locked (None: a new seed each time)."""
-        raw = self.q.value("takes/locked_seed", "")
-        try:
-            return int(str(raw)) if str(raw).strip() else None
-        except ValueError:
-            return None
+        """A seed every new take uses while it is locked (None: a new seed each time). A stored
+        seed no engine takes (not a number, or out of range) reads as None, rather than refuse
+        every re-roll; :meth:`locked_seed_problem` says why."""
+        return self._stored_locked_seed()[0]
 
     @locked_seed.setter
     def locked_seed(self, seed: int | None) -> None:
         self.q.setValue("takes/locked_seed", "" if seed is None else str(int(seed)))
+
+    def locked_seed_problem(self) -> str:
+        """Why the stored locked seed was refused (empty: it wasn't)."""
+        return self._stored_locked_seed()[1]
+
+    def _stored_locked_seed(self) -> tuple[int | None, str]:
+        raw = str(self.q.value("takes/locked_seed", "") or "").strip()
+        if not raw:
+            return None, ""
+        shown = raw if len(raw) <= 40 else f"{raw[:37]}..."
+        try:
+            seed = int(raw)
+            check_seed(seed)
+        except (ValueError, StudioError):  # not a number (or 4,300 digits and more), or out of range
+            return None, (f"The locked seed {shown} can't be used: a seed is a whole number from 0 to "
+                          f"{SEED_LIMIT - 1}. The seed was unlocked.")
+        return seed, ""
 
     # -- model weights ---------------------------------------------------------------------
 
@@ -297,6 +391,14 @@ class StudioSettings:
             raise ValueError(f"appearance must be one of {', '.join(APPEARANCES)}, not {value!r}")
         self.q.setValue("appearance/scheme", value)
         self.q.sync()
+
+    def appearance_problem(self) -> str:
+        """Why the stored appearance was refused (empty: it wasn't)."""
+        value = str(self.q.value("appearance/scheme", "system") or "system")
+        if value in APPEARANCES:
+            return ""
+        return (f"The appearance must be one of {', '.join(APPEARANCES)}, not {value[:40]!r}: the system's is "
+                "followed.")
 
     # -- projects --------------------------------------------------------------------------
 
@@ -353,6 +455,37 @@ class StudioSettings:
         places = [(key, node_id), *((p, n) for p, n in self._places() if p != key)][:MAX_PLACES]
         self.q.setValue("projects/last_selected", json.dumps([list(place) for place in places]))
         self.q.sync()
+
+    def reset_notes(self) -> list[str]:
+        """What of the settings file could not be used and reads as its default, one
+        sentence each (empty: everything could): the window says them when it opens.
+        Engine settings refused by the engine itself are not here: see
+        :func:`usable_engine_values`."""
+        notes = [self.file_problem]
+        device = self.device_problem()
+        notes.append(f"The saved device was refused (the CPU is used): {device}" if device else "")
+        threads = self.cpu_threads_problem()
+        notes.append(f"The saved CPU threads were refused (automatic is used): {threads}" if threads else "")
+        notes += [self.locked_seed_problem(), self.appearance_problem()]
+        notes += [self.engine_values_problem(engine) for engine in self._stored_engines()]
+        return [note for note in notes if note]
+
+    def forget_refused(self) -> None:
+        """Remove the refused values that no dialog shows again (the locked seed, the
+        appearance), so that they are said once; the others stay until Settings replaces them."""
+        if self.locked_seed_problem():
+            self.q.remove("takes/locked_seed")
+        if self.appearance_problem():
+            self.q.remove("appearance/scheme")
+        self.q.sync()
+
+    def _stored_engines(self) -> list[str]:
+        """The engines the settings file holds values for."""
+        self.q.beginGroup("engines")
+        try:
+            return self.q.childGroups()
+        finally:
+            self.q.endGroup()
 
     @property
     def first_run_done(self) -> bool:

@@ -32,6 +32,22 @@ Editor = QSpinBox | QDoubleSpinBox | QCheckBox | QComboBox | QLineEdit
 CUSTOM_PRESET = "Custom"
 PRESET_NAME_CHARS = 36
 """The preset box's width, in characters (its list shows every name in full)."""
+MIN_DECIMALS = 2
+MAX_DECIMALS = 6
+"""A decimal setting shows at least 2 decimals, and as many as its value, step or range
+need up to 6: a saved 23.976 fps is shown, and kept, as 23.976, not rounded to 23.98."""
+
+
+def decimals_for(*numbers: float | None) -> int:
+    """The fewest decimals (from :data:`MIN_DECIMALS` to :data:`MAX_DECIMALS`) that show every
+    one of ``numbers`` exactly."""
+    places = MIN_DECIMALS
+    for number in numbers:
+        if number is None:
+            continue
+        while places < MAX_DECIMALS and abs(round(float(number), places) - float(number)) > 1e-12:
+            places += 1
+    return places
 
 
 def _editor(spec: SettingSpec, parent: QWidget) -> Editor:
@@ -43,7 +59,7 @@ def _editor(spec: SettingSpec, parent: QWidget) -> Editor:
         editor.setSingleStep(int(spec.step or 1))
     elif spec.kind is SettingKind.FLOAT:
         editor = QDoubleSpinBox(parent)
-        editor.setDecimals(2)
+        editor.setDecimals(decimals_for(spec.step, spec.minimum, spec.maximum, spec.default))
         editor.setRange(spec.minimum if spec.minimum is not None else -1e9,
                         spec.maximum if spec.maximum is not None else 1e9)
         editor.setSingleStep(spec.step or 0.1)
@@ -67,6 +83,8 @@ def _set(editor: Editor, value: Any) -> None:
     if isinstance(editor, QSpinBox):
         editor.setValue(int(value))
     elif isinstance(editor, QDoubleSpinBox):
+        # more decimals first: the box rounds what it is given to the decimals it shows
+        editor.setDecimals(decimals_for(editor.singleStep(), editor.minimum(), editor.maximum(), float(value)))
         editor.setValue(float(value))
     elif isinstance(editor, QCheckBox):
         editor.setChecked(bool(value))
@@ -189,6 +207,11 @@ class EngineSettingsForm(QWidget):
             self.error.hide()
         self._match_preset()
         self.changed.emit()
+
+    def show_problem(self, text: str) -> None:
+        """Say ``text`` under the form (why saved values were not used, say) until the next
+        edit that is valid."""
+        self._show_error(text)
 
     def _show_error(self, text: str) -> None:
         self.error.setText(text)

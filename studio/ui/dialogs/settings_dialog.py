@@ -30,7 +30,7 @@ from studio.engines.registry import EngineRegistry
 from studio.engines.weights_search import hf_hub_cache
 from studio.ui.cluster_settings import ClusterChoice
 from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
-from studio.ui.settings import APPEARANCES, StudioSettings
+from studio.ui.settings import APPEARANCES, StudioSettings, foreign_engine_values
 
 APPEARANCE_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 AUTOMATIC_THREADS_LABEL = "Automatic (all cores but one)"
@@ -48,6 +48,9 @@ class SettingsDialog(QDialog):
         for info in registry.infos():
             form = EngineSettingsForm(info.settings, settings.engine_values(info.name),
                                       license_text=info.license, parent=self.stack)
+            unreadable = settings.engine_values_problem(info.name)
+            if unreadable:
+                form.show_problem(unreadable)
             self.forms[info.name] = form
             self.stack.addWidget(form)
             self.engine.addItem(info.label, info.name)
@@ -209,7 +212,9 @@ class SettingsDialog(QDialog):
 
     def save(self) -> None:
         for name, form in self.forms.items():
-            self.settings.set_engine_values(name, form.overrides())
+            # another version's settings of this engine are kept for it, unseen here
+            foreign = foreign_engine_values(form.settings_type, self.settings.engine_values(name))
+            self.settings.set_engine_values(name, {**foreign, **form.overrides()})
         self.settings.device = self.device.currentText().strip() or "cpu"
         self.settings.cpu_threads = self.threads()
         if self.cluster.available:  # without Ray the choice was greyed: keep what was there
