@@ -33,6 +33,11 @@ def _queue(path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> str
 @pytest.fixture
 def deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
             ) -> tuple[Path, str, str, str]:
+    return queued_then_deleted(tmp_path, monkeypatch, capsys)
+
+
+def queued_then_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+                        ) -> tuple[Path, str, str, str]:
     """Two turns queued by `fill`, the second deleted since, plus an interrupted job of a
     deleted third turn: (project, the first turn's job, the second's, the interrupted one)."""
     path = import_demo_project(tmp_path, monkeypatch)

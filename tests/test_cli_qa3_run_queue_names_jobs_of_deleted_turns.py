@@ -8,37 +8,22 @@ and the exit status stays 0 when every other job ran."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from demo_project import import_demo_project  # tests/ is on sys.path
 
 from studio.cli import main
-from studio.core.commands import DeleteSubtree
-from studio.core.jobs import Job, JobKind, JobStatus
-from studio.storage import Project
-from studio.storage.job_store import JobStore
 from studio.worker.job_queue import DELETED_AFTER_INTERRUPT
 from studio.worker.runner import NODE_DELETED_BEFORE_MESSAGE
+from tests.test_cli_qa2_queue_jobs_of_deleted_turns import queued_then_deleted
 
 
 def _queued_then_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
                          ) -> tuple[Path, str, str]:
     """Both demo turns queued by `fill`, the second turn deleted since, and an interrupted job of a
     deleted third turn: (project, the second turn's job, the interrupted one)."""
-    path = import_demo_project(tmp_path, monkeypatch)
-    capsys.readouterr()
-    assert main(["fill", str(path), "--json"]) == 0
-    _first, second = (job["id"] for job in json.loads(capsys.readouterr().out))
-    with Project.open(path) as project:
-        store = JobStore(project.database)
-        leaf = next(job.node_id for job in store.load() if job.id == second)
-        assert leaf is not None
-        project.apply(DeleteSubtree(leaf))
-        store.save(Job(id="1a7e0000aa", kind=JobKind.GENERATE, node_id="gone000000", engine="sketch",
-                       status=JobStatus.INTERRUPTED, sequence=99))
-    return path, second, "1a7e0000aa"
+    path, _first, second, interrupted = queued_then_deleted(tmp_path, monkeypatch, capsys)
+    return path, second, interrupted
 
 
 def test_run_queue_names_the_jobs_of_deleted_turns_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -124,3 +124,16 @@ def generate_first_branch(window, qtbot, timeout_ms: int = 120_000) -> str:  # t
     window.actions_.fill.trigger()
     qtbot.waitUntil(lambda: not window.session.active_jobs(), timeout=timeout_ms)
     return str(leaf)
+
+
+def fake_engine_window(make_window, sample_project: Path, settings: StudioSettings, registry):  # type: ignore[no-untyped-def]
+    """A window on ``sample_project`` whose engine is the worker tests' scripted fake (its
+    script says which instructions fail): (window, script)."""
+    from worker.fake_engine import FakeScript, fake_registry  # tests/ is on sys.path
+
+    script = FakeScript()
+    fake = fake_registry(script, "fake")
+    registry.register(fake.info("fake"), lambda config: fake.create("fake", config))
+    registry.source = ""  # the fake engine lives in this test's memory: in-process host
+    settings.engine = "fake"
+    return make_window(sample_project, registry_override=registry), script

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from studio.ui.node_summary import CardStatus
+from tests.ui.conftest import fake_engine_window
 from tests.ui.keys import press_story_key as _press
 
 TIMEOUT_MS = 60_000
@@ -134,14 +135,7 @@ def test_cancel_a_queued_job_from_the_queue_panel(make_window, sample_project: P
 
 def test_failed_generation_shows_message_and_hint(make_window, sample_project: Path, qtbot, settings,
                                                   registry) -> None:
-    from worker.fake_engine import FakeScript, fake_registry  # tests/ is on sys.path
-
-    script = FakeScript()
-    fake = fake_registry(script, "fake")
-    registry.register(fake.info("fake"), lambda config: fake.create("fake", config))
-    registry.source = ""  # the fake engine lives in this test's memory: in-process host
-    settings.engine = "fake"
-    window = make_window(sample_project, registry_override=registry)
+    window, script = fake_engine_window(make_window, sample_project, settings, registry)
     ws = window.workspace
     tree = window.session.project.tree
     first = tree.child_ids(tree.root_id)[0]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 from studio.core.commands import AddLocation, EditInstruction, RenameCastMember
 from studio.core.model import Location, new_id
 from studio.ui.text_wrap import ZERO_WIDTH_SPACE, breakable, unbroken
+from tests.ui.conftest import fake_engine_window
 
 PLACE = "IMG_20240513_142355_HDR_forest_background_final_v3"
 NAME = "Anastasiyaaleksandrovnakuznetsovamikhailovna"
@@ -73,14 +74,7 @@ def test_a_long_word_wraps_in_the_inspector(make_window, sample_project: Path, q
 
 def test_a_failed_job_says_its_error_as_written_without_widening_the_queue(  # type: ignore[no-untyped-def]
         make_window, sample_project: Path, qtbot, settings, registry) -> None:
-    from worker.fake_engine import FakeScript, fake_registry  # tests/ is on sys.path
-
-    script = FakeScript()
-    fake = fake_registry(script, "fake")
-    registry.register(fake.info("fake"), lambda config: fake.create("fake", config))
-    registry.source = ""  # the fake engine lives in this test's memory: in-process host
-    settings.engine = "fake"
-    window = make_window(sample_project, registry_override=registry)
+    window, script = fake_engine_window(make_window, sample_project, settings, registry)
     ws, project = window.workspace, window.session.project
     turn = project.tree.child_ids(project.tree.root_id)[0]
     line = f"Character: Qiqi; Motion: holds up a <b>sign</b>; Background: {PLACE}."

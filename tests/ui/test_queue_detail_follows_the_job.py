@@ -6,19 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.ui.conftest import fake_engine_window
+
 TIMEOUT_MS = 60_000
 
 
 def test_a_selected_job_that_fails_says_why(make_window, sample_project: Path, qtbot, settings,  # type: ignore[no-untyped-def]
                                             registry) -> None:
-    from worker.fake_engine import FakeScript, fake_registry  # tests/ is on sys.path
-
-    script = FakeScript()
-    fake = fake_registry(script, "fake")
-    registry.register(fake.info("fake"), lambda config: fake.create("fake", config))
-    registry.source = ""  # the fake engine lives in this test's memory: in-process host
-    settings.engine = "fake"
-    window = make_window(sample_project, registry_override=registry)
+    window, script = fake_engine_window(make_window, sample_project, settings, registry)
     ws = window.workspace
     service = window.session.service
     tree = window.session.project.tree

@@ -12,6 +12,7 @@ from studio.core.jobs import Job, JobKind, JobStatus
 from studio.ui.job_tracker import JobTracker
 from studio.ui.node_summary import CardStatus
 from studio.worker.events import EventKind, JobEvent
+from tests.ui.conftest import fake_engine_window
 
 TIMEOUT_MS = 60_000
 TOLD = "the fake engine was told to fail"
@@ -19,14 +20,7 @@ TOLD = "the fake engine was told to fail"
 
 def _failing_window(make_window, sample_project: Path, qtbot, settings, registry):  # type: ignore[no-untyped-def]
     """A window on the sample whose first turn's re-roll failed: (window, first turn)."""
-    from worker.fake_engine import FakeScript, fake_registry  # tests/ is on sys.path
-
-    script = FakeScript()
-    fake = fake_registry(script, "fake")
-    registry.register(fake.info("fake"), lambda config: fake.create("fake", config))
-    registry.source = ""  # the fake engine lives in this test's memory: in-process host
-    settings.engine = "fake"
-    window = make_window(sample_project, registry_override=registry)
+    window, script = fake_engine_window(make_window, sample_project, settings, registry)
     tree = window.session.project.tree
     first = tree.child_ids(tree.root_id)[0]
     script.fail_on.add(tree.node(first).instruction.raw)
