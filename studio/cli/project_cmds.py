@@ -43,7 +43,8 @@ Our extensions (AnimeGamer's files hold neither):
   ## branch after N     the lines below it (up to the next marker) are another branch
                         that continues from turn N of the file's first branch (the
                         turns above the first marker); 0 continues from --parent
-                        itself. N is at most the first branch's number of turns
+                        itself. N is at most the first branch's number of turns;
+                        a '##' line that names a branch in another way is refused
   > NAME: text          a dialogue line of the turn above, said by NAME (several
                         lines are kept in order)
   > narration: text     the narrator's words for the turn above (more lines add to it)

@@ -10,7 +10,8 @@ are skipped. Our extensions (AnimeGamer's files hold neither):
 - ``## branch after N`` starts an alternative branch that continues from turn N of the
   file's first branch (``## branch after 0`` starts from the story's start). Turns are
   counted as written: a malformed one that ``skip_bad`` skips still counts, and a branch
-  continuing from it is skipped too (never attached to the turn after it);
+  continuing from it is skipped too (never attached to the turn after it). A ``##`` line that
+  names a branch in another way (``## branch afer 2``) is reported, not read as a comment;
 - lines starting with ``>`` give the turn above them its story fields:
   ``> Qiqi: I'm late!`` (a dialogue line), ``> narration: ...``, ``> duration: 3.5``
   (seconds) and ``> notes: ...`` (shot notes).
@@ -30,6 +31,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
@@ -54,8 +56,17 @@ from studio.storage.project import Project
 REQUIRED_FIELDS = ("character", "motion", "background")
 MAX_DEMO_BYTES = 10 * 1024 * 1024
 _BRANCH_RE = re.compile(r"^##\s*branch\s+after\s+(\S+)\s*$", re.IGNORECASE)
+_MARKER_LIKE_RE = re.compile(r"^(?:#{2,}\s*branch\b|#\s*branch\s+after\s+\S+\s*$)", re.IGNORECASE)
+"""A line meant as a branch marker that :data:`_BRANCH_RE` does not read (``## branch after
+turn 2``, ``## branch afer 2``, ``# branch after 2``): as a comment it was skipped without a
+word, and the turns below it joined the branch above."""
 _STORY_RE = re.compile(r"^>\s*([^:：]{1,60}?)\s*[:：]\s*(.*)$")
 _WORD_RE = re.compile(r"\w")
+_EDGE_RE = re.compile(r"^[\s\ufeff\u200b\u2060]+|[\s\ufeff\u200b\u2060]+$")
+"""Spaces and invisible characters around a line: a byte order mark in the middle of the
+text (files joined with ``cat``, the second one saved by Notepad) or a zero-width space
+before ``Character:`` hid the field name, and the line was refused for a missing
+'Character:' that it plainly shows."""
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 """Where a line ends, as Python's text files (and AnimeGamer's reader) see it: not at the
 other characters ``str.splitlines`` also splits on (form feed, U+2028 ...), so that the line
@@ -144,8 +155,14 @@ class DemoStory:
         if branch.after == 0:
             return 0
         line = self.main_lines[branch.after - 1]
-        good = any(turn.number == line for main in self.branches if main.is_main for turn in main.turns)
-        return line if good else None
+        return line if line in self._good_main_lines else None
+
+    @cached_property
+    def _good_main_lines(self) -> frozenset[int]:
+        """The lines of the first branch's good turns: looked up once per branch, so that a
+        file of thousands of branches is read in linear time (a scan of the first branch per
+        branch took minutes for a file of 20,000 turns and as many branches)."""
+        return frozenset(turn.number for main in self.branches if main.is_main for turn in main.turns)
 
     def imports(self, branch: DemoBranch) -> bool:
         """Whether ``branch``'s turns are imported: its marker is good and continues from a
@@ -278,7 +295,7 @@ def parse_demo_text(text: str) -> DemoStory:
     if lines and not lines[-1]:
         lines.pop()  # the file's final line break
     for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
+        line = _EDGE_RE.sub("", raw)
         marker = _BRANCH_RE.match(line)
         if marker:
             above_was_bad = False
@@ -287,6 +304,12 @@ def parse_demo_text(text: str) -> DemoStory:
                 problems.append((number, f"'## branch after' needs a turn number, got {_excerpt(marker.group(1))}"))
             # a malformed marker still starts a branch: its turns must not join the branch above
             branches.append(DemoBranch(after=after, line_number=number))
+            continue
+        if _MARKER_LIKE_RE.match(line):
+            above_was_bad = False
+            problems.append((number, f"not a branch marker: write '## branch after N' (N: a turn number of the "
+                                     f"first branch), got {_excerpt(line)}"))
+            branches.append(DemoBranch(after=None, line_number=number))  # as a malformed marker: a branch of its own
             continue
         if not line or line.startswith("#"):
             continue
@@ -387,6 +410,73 @@ def _utf16_without_bom(data: bytes) -> str:
     return ""
 
 
+_KANA = ((0x3040, 0x30FF),)
+_HAN = ((0x3000, 0x303F), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF01, 0xFF5E))
+_HANGUL = ((0xAC00, 0xD7A3), (0x3130, 0x318F))
+
+
+class LegacyEncoding(NamedTuple):
+    codec: str
+    iconv_name: str
+    language: str
+    needed: tuple[tuple[int, int], ...]
+    """Letters the text must show to be read as this language."""
+    allowed: tuple[tuple[int, int], ...]
+    """Other characters beyond ASCII it may show."""
+
+
+_EAST_ASIAN_ENCODINGS = (
+    LegacyEncoding("cp932", "CP932", "Japanese text in Shift-JIS", _KANA, _HAN),
+    LegacyEncoding("euc_kr", "EUC-KR", "Korean text in EUC-KR", _HANGUL, _HAN),
+    LegacyEncoding("gb18030", "GB18030", "Chinese text in GBK", _HAN, ()),
+)
+"""Legacy encodings of the languages anime stories are often written in. One is named only
+when the whole file decodes in it and every character beyond ASCII is of its script
+(Japanese needs kana, Korean hangul). A Shift-JIS file's bytes also decode as
+Windows-1252, into accented letters: the one conversion the message used to suggest
+turned every Japanese name into mojibake, which then imported without a word."""
+
+
+def _within(char: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= ord(char) <= high for low, high in ranges)
+
+
+def _reads_as(data: bytes, encoding: LegacyEncoding) -> bool:
+    try:
+        text = data.decode(encoding.codec)
+    except UnicodeDecodeError:
+        return False
+    if _INSIDE_A_LATIN_WORD.search(text):  # "Pokémon" in Windows-1252 reads as GBK: a hanzi inside a word
+        return False
+    beyond = [char for char in text if ord(char) > 0x7F]
+    return (any(_within(char, encoding.needed) for char in beyond)
+            and all(_within(char, encoding.needed) or _within(char, encoding.allowed) for char in beyond))
+
+
+_INSIDE_A_LATIN_WORD = re.compile(r"[A-Za-z][^\x00-\x7f][A-Za-z]")
+"""A character beyond ASCII between two Latin letters: an accented letter of a Latin word,
+never East Asian text."""
+
+
+def legacy_encodings(data: bytes) -> list[LegacyEncoding]:
+    """The East Asian encodings ``data`` (not UTF-8) reads as, most likely first; ``[]``:
+    none, so most likely Windows-1252 (Latin-1, from older editors), which decodes nearly
+    any bytes. Japanese is told by its kana alone; Korean (EUC-KR) and Chinese (GBK) share
+    their byte ranges, so a file that reads as both is named as both."""
+    found = [encoding for encoding in _EAST_ASIAN_ENCODINGS if _reads_as(data, encoding)]
+    return found[:1] if found and found[0].codec == "cp932" else found
+
+
+def _conversion_hint(data: bytes, source: str) -> str:
+    """How to convert a file that is not UTF-8: the iconv command for each likely encoding."""
+    guesses = legacy_encodings(data)
+    if not guesses:
+        return f", or convert it: iconv -f WINDOWS-1252 -t UTF-8 {source} > story-utf8.txt"
+    said = " or ".join(f"{g.language} (iconv -f {g.iconv_name} -t UTF-8 {source} > story-utf8.txt)"
+                       for g in guesses)
+    return f", or convert it; it looks like {said}"
+
+
 def decode_demo(data: bytes, name: str) -> str:
     """The text of a demo file: UTF-8, the encoding its byte order mark names, or UTF-16
     without one (:func:`_utf16_without_bom`).
@@ -409,9 +499,9 @@ def decode_demo(data: bytes, name: str) -> str:
         byte = body[error.start:error.start + 1].hex().upper()
         offset = len(data) - len(body) + error.start
         hint = "Save it as UTF-8 text (an editor's 'Save as' offers the encoding)"
-        if codec == "utf-8":  # most likely Latin-1 / Windows-1252, from an older editor
+        if codec == "utf-8":
             source = "FILE" if name == demo_name(Path(STDIN)) else shlex.quote(name)
-            hint += f", or convert it: iconv -f WINDOWS-1252 -t UTF-8 {source} > story-utf8.txt"
+            hint += _conversion_hint(body, source)
         raise DemoImportError(
             name, [(line, f"not valid {shown} text (byte 0x{byte}, at offset {offset:,})")],
             headline=f"not {shown} text", hint=f"{hint}.",
