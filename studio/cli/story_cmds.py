@@ -21,6 +21,7 @@ from studio.cli.common import (
 )
 from studio.core.errors import StudioError
 from studio.core.story import MAX_DURATION_S, StoryFields
+from studio.core.text import unix_line_breaks
 from studio.core.tree import StoryTree
 
 
@@ -144,7 +145,7 @@ def cmd_narrate(args: argparse.Namespace) -> int:
 
     with open_project(args.path, wait=args.wait) as project:
         node_id = resolve_node(project.tree, args.node)
-        project.apply(SetNarration(node_id, args.text))
+        project.apply(SetNarration(node_id, unix_line_breaks(args.text)))
         _print_story(project.tree, node_id)
     return 0
 
@@ -158,9 +159,9 @@ def cmd_story(args: argparse.Namespace) -> int:
     if args.duration is not None:  # checked before the project is opened
         changes["duration"] = _duration(args.duration)
     if args.narration is not None:
-        changes["narration"] = args.narration
+        changes["narration"] = unix_line_breaks(args.narration)
     if args.notes is not None:
-        changes["shot_notes"] = args.notes
+        changes["shot_notes"] = unix_line_breaks(args.notes)
     if args.clear_dialogue:
         changes["dialogue"] = ()
     if not changes:

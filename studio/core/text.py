@@ -44,6 +44,12 @@ def first_control(text: str, *, line_breaks: bool = False) -> tuple[int, str] | 
     return None
 
 
+def unix_line_breaks(text: str) -> str:
+    """``text`` with Windows (``\\r\\n``) and old Mac (``\\r``) line ends as ``\\n``: a
+    narration pasted from a Windows file is several lines, not a carriage return refused."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Embeddings, overrides and isolates: in a name they reorder what follows them wherever the
 name is shown (a cast list, a sheet, a terminal), so the name reads as something else. The
