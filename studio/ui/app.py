@@ -48,11 +48,25 @@ def settings_reset_notes(window: MainWindow) -> list[str]:
     sentence each: the file's own problems, then each engine's refused values."""
     settings = window.settings
     notes = settings.reset_notes()
+    unknown = unknown_engine_note(window)
+    if unknown:
+        notes.append(unknown)
     for info in window.registry.infos():
         _, problems = usable_engine_values(info.settings, settings.engine_values(info.name))
         notes += [f"A saved {info.name} setting was refused (the engine's default is used): {problem}"
                   for problem in problems]
     return notes
+
+
+def unknown_engine_note(window: MainWindow) -> str:
+    """Why the saved engine is not the one new takes use ("" when it is, or none was saved): an
+    engine this installation doesn't have (removed, or named by another version)."""
+    saved = window.settings.engine
+    if not saved or saved in window.registry:
+        return ""
+    shown = saved if len(saved) <= 40 else f"{saved[:37]}..."
+    return (f"The saved engine {shown!r} is not installed here (or unknown to this version): new takes use the "
+            f"{window.services.default_engine} engine. Choose another in the toolbar's Engine list.")
 
 
 def report_settings_resets(window: MainWindow) -> None:
@@ -61,7 +75,9 @@ def report_settings_resets(window: MainWindow) -> None:
     notes = settings_reset_notes(window)
     if not notes:
         return
-    window.settings.forget_refused()
+    if unknown_engine_note(window):  # the picker shows the engine used: said once, not at every start
+        window.settings.engine = window.services.default_engine
+    window.settings.forget_refused()  # (and writes the file)
     shown = "\n".join(f"• {note}" for note in notes)
     window.show_error(StudioError(f"Some saved settings could not be used and were reset to their defaults:\n{shown}",
                                   hint="Your other settings are kept. Choose these again in File › Settings "

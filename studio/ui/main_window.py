@@ -73,10 +73,12 @@ class MainWindow(QMainWindow):
         """Says when the open project's folder is moved or deleted while it is open."""
         self.last_error: StudioError | None = None
         self._finishing = False
+        self._closing_after_queue = False
+        """What the queue is finished for: closing the window (else opening or closing a project)."""
         self._stop_waiting: Callable[[], None] | None = None
+        """Drops the pending "finish the queue, then ..." (its project was closed another way)."""
         self._export_choices: dict[Path, ExportChoices] = {}
         """Each project's last export choices in this window (Ctrl+E opens with them again)."""
-        """Drops the pending "finish the queue, then ..." (its project was closed another way)."""
         self.welcome: WelcomePage | None = None
         self._docks_hidden_for_welcome: list[QDockWidget] | None = None
         self._queue_hide_timer = QTimer(self)
@@ -420,10 +422,12 @@ class MainWindow(QMainWindow):
                 if choice is None:
                     return False
                 policy = choice
-        if policy == "finish":
+        if policy == "finish":  # (closing the window waits in closeEvent, which never asks for it here)
             if then is not None:
                 self._finish_then(then)
-            return False  # else handled by closeEvent's wait loop
+            else:  # File › Close project: the project closes once its queue is done
+                self._finish_then(lambda: None, "Finishing the queued jobs before closing the project…")
+            return False
         dropped = self._stop_finishing()
         workspace = self.workspace
         name = workspace.project.name
@@ -695,12 +699,13 @@ class MainWindow(QMainWindow):
                                                           "writable (or set XDG_CONFIG_HOME to one that is)."))
                 return
             later = self.session is not None and before != self._next_project_settings()
-            self.show_message("Settings saved; the device, the CPU threads and the checkpoints folder apply to the "
-                              "next project you open." if later else "Settings saved.")
+            self.show_message("Settings saved; the device, the devices, the CPU threads and the checkpoints folder "
+                              "apply to the next project you open." if later else "Settings saved.")
 
     def _next_project_settings(self) -> tuple[object, ...]:
         """The settings an open project's engines were set up with (they apply to the next one)."""
-        return (self.settings.device, self.settings.checkpoints_folder, self.settings.cpu_threads)
+        return (self.settings.device, self.settings.devices, self.settings.checkpoints_folder,
+                self.settings.cpu_threads)
 
     def apply_settings(self) -> None:
         """What takes effect at once: the appearance, and the welcome page's facts."""
@@ -796,13 +801,15 @@ class MainWindow(QMainWindow):
     # -- closing -----------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        finishing = self._finishing  # closing again while the queue finishes: keep, cancel or go on waiting
+        # closing again while the queue finishes to close: keep, cancel or go on waiting (while it
+        # finishes for something else, opening another project, "finish" now means close after)
+        closing_already = self._finishing and self._closing_after_queue
         if self.sample_builder is not None:  # building the sample: stop, leave nothing half-made
             self.sample_builder.cancel()
             self.sample_builder = None
         if self.session is not None and self.session.active_jobs():
             choice = self.ask_close_policy(len(self.session.active_jobs()))
-            if choice is None or (choice == "finish" and finishing):
+            if choice is None or (choice == "finish" and closing_already):
                 event.ignore()
                 return
             if choice == "finish":
@@ -817,16 +824,19 @@ class MainWindow(QMainWindow):
 
     def _finish_then_close(self) -> None:
         """Keep the window open (and responsive) until the queue is empty, then close."""
-        self._finish_then(self.close, "Finishing the queued jobs before closing…")
+        self._finish_then(self.close, "Finishing the queued jobs before closing…", closing_window=True)
 
     def _finish_then(self, action: Callable[[], object],
-                     message: str = "Finishing the queued jobs before opening the other project…") -> None:
-        """Keep the window open until the queue is empty, close the project, run ``action``.
+                     message: str = "Finishing the queued jobs before opening the other project…", *,
+                     closing_window: bool = False) -> None:
+        """Keep the window open until the queue is empty, close the project, run ``action``
+        (it replaces the one pending, if any). ``closing_window``: ``action`` closes the window.
 
         Told by the job events (the tracker), not by polling."""
         session = self.session
         self._stop_finishing()
         self._finishing = True
+        self._closing_after_queue = closing_window
         self.show_message(message)
         if session is None:
             self._finishing = False
@@ -862,6 +872,7 @@ class MainWindow(QMainWindow):
         """Drop a pending "finish the queue, then ..." (True if there was one)."""
         stop, self._stop_waiting = self._stop_waiting, None
         waiting, self._finishing = self._finishing, False
+        self._closing_after_queue = False
         if stop is not None:
             stop()
         return waiting

@@ -82,6 +82,9 @@ class ProjectSession(QObject):
             engine = self.registry.names()[0]
         if self.settings.device_problem():
             log.warning("The device setting was refused (the CPU is used): %s", self.settings.device_problem())
+        if self.settings.devices_problem():
+            log.warning("The device list was refused (one worker runs, on the device): %s",
+                        self.settings.devices_problem())
         try:
             configs = self.services.device_configs(self.settings.devices, self.settings.device,
                                                    self.settings.checkpoint_dirs(), threads=self._cpu_threads())

@@ -20,7 +20,7 @@ from PySide6.QtCore import QSettings
 
 from studio.core.errors import StudioError
 from studio.core.jobs import SEED_LIMIT, check_seed
-from studio.engines.config import EngineConfig, check_threads
+from studio.engines.config import ConfigError, EngineConfig, check_threads
 from studio.engines.settings import EngineSettings
 from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
 
@@ -155,6 +155,22 @@ def is_project_folder(path: Path) -> bool:
         return False
 
 
+def check_device_list(text: str) -> str:
+    """``text`` if it names one worker per comma-separated entry, each a placement the engines
+    can read (a worker's stages parted by ``;``: ``predict=cuda:0;decode=cuda:1,cpu``), as the
+    command line's ``--devices`` is checked; empty: one worker, on the device setting. Raises
+    :class:`~studio.engines.config.ConfigError` naming the entry that can't be used."""
+    if not text.strip():
+        return ""
+    workers = [item.strip() for item in text.split(",")]
+    if not all(workers):
+        raise ConfigError(f"An empty entry in the device list {text!r}.",
+                          hint="Separate devices with one comma each, e.g. cpu,cpu or cuda:0,cuda:1.")
+    for worker in workers:
+        EngineConfig.parse(worker, separator=";")
+    return text.strip()
+
+
 class StudioSettings:
     def __init__(self, qsettings: QSettings | None = None, paths: AppPaths | None = None) -> None:
         self.paths = paths or AppPaths.standard()
@@ -243,12 +259,25 @@ class StudioSettings:
 
     @property
     def devices(self) -> str:
-        """One worker per device, comma-separated (``cpu,cuda:0``); empty: one, on :attr:`device`."""
-        return str(self.q.value("engine/devices", "") or "")
+        """One worker per device, comma-separated (``cpu,cuda:0``); empty: one, on :attr:`device`.
+        A stored list that can't be read reads as empty (generation goes on, on :attr:`device`,
+        rather than stop); :meth:`devices_problem` says why."""
+        return self._stored_devices()[0]
 
     @devices.setter
     def devices(self, names: str) -> None:
         self.q.setValue("engine/devices", names)
+
+    def devices_problem(self) -> str:
+        """Why the stored device list was refused (empty: it wasn't)."""
+        return self._stored_devices()[1]
+
+    def _stored_devices(self) -> tuple[str, str]:
+        raw = str(self.q.value("engine/devices", "") or "").strip()
+        try:
+            return check_device_list(raw), ""
+        except StudioError as error:
+            return "", f"{error.message} {error.hint}".strip()
 
     @property
     def cluster(self) -> str:
@@ -464,6 +493,9 @@ class StudioSettings:
         notes = [self.file_problem]
         device = self.device_problem()
         notes.append(f"The saved device was refused (the CPU is used): {device}" if device else "")
+        devices = self.devices_problem()
+        notes.append(f"The saved device list was refused (one worker runs, on the device): {devices}"
+                     if devices else "")
         threads = self.cpu_threads_problem()
         notes.append(f"The saved CPU threads were refused (automatic is used): {threads}" if threads else "")
         notes += [self.locked_seed_problem(), self.appearance_problem()]

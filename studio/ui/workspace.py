@@ -559,6 +559,8 @@ class Workspace(QWidget):
         self._follow_match()
         if center:
             self.view.center_on_node(node_id)
+        else:  # the view stays put: a turn selected earlier, not laid out yet, is no longer to be followed
+            self.view.forget_pending_follow()
 
     def _follow_match(self) -> None:
         """The Find bar's count follows the selected turn ("3 of 8" on the third match, "8
@@ -1070,9 +1072,23 @@ class Workspace(QWidget):
 
         tree = self.tree
         turns = [n for n in self.branch if n in tree.nodes and not tree.nodes[n].is_root]
-        generated = sum(1 for n in turns if _finished(tree.selected_take(n)))  # what the export can use
+        unfinished = [n for n in turns if not _finished(tree.selected_take(n))]  # what the export can't use
+        why = [self._why_unfinished(n) for n in unfinished]
         ending = describe_action(tree.nodes[turns[-1]].instruction) if turns else ""
-        return BranchFacts(len(turns), generated, excerpt_of(ending, 70))
+        return BranchFacts(len(turns), len(turns) - len(unfinished), excerpt_of(ending, 70),
+                           failed=why.count("failed"), on_the_way=why.count("on the way"))
+
+    def _why_unfinished(self, node_id: str) -> str:
+        """Why a turn has no finished take: "on the way" (a generation is queued or running),
+        "failed" (its latest generation failed: it needs a re-roll or a retry) or "never"."""
+        job = self.session.tracker.for_node(node_id)
+        if job is not None and job.status in ("queued", "running"):
+            return "on the way"
+        if job is not None and job.status == "failed":
+            return "failed"
+        takes = self.tree.takes_of(node_id)
+        latest = max(takes, key=lambda take: take.created_at) if takes else None
+        return "failed" if latest is not None and latest.status is TakeStatus.FAILED else "never"
 
     def queue_export(self, out: Path, options: Any, fmt: str | None,
                      then: Callable[[str], None] | None = None) -> None:

@@ -190,6 +190,10 @@ class TreeView(QGraphicsView):
             self.centerOn(rect.center())
             self._snap_left(rect)
 
+    def forget_pending_follow(self) -> None:
+        """Drop the turn waiting to be brought into view once laid out: another turn was selected since."""
+        self._follow = None
+
     def _follow_pending(self) -> None:
         if self._follow is not None and self._follow in self.tree_scene.cells:
             self.center_on_node(self._follow)

@@ -91,13 +91,20 @@ class BranchFacts:
     """What the dialog says about the branch it exports."""
 
     last_turn: int  # the branch's leaf, as a turn number
-    generated: int  # turns with a take
+    generated: int  # turns with a finished take
     ending: str  # the last turn, as a sentence
+    failed: int = 0  # turns without a finished take whose latest generation failed
+    on_the_way: int = 0  # turns without a finished take with a generation queued or running
 
     @property
     def missing(self) -> int:
         """Turns without a finished take: an export needs every turn's clip, so it can't run."""
         return max(0, self.last_turn - self.generated)
+
+    @property
+    def never_generated(self) -> int:
+        """Turns without a finished take that neither failed nor wait for one: not generated yet."""
+        return max(0, self.missing - self.failed - self.on_the_way)
 
     @property
     def exportable(self) -> bool:
@@ -108,23 +115,42 @@ class BranchFacts:
         """Why the export can't run and what to do ("" when it can): the Export button's tooltip."""
         if self.last_turn <= 0:
             return NO_TURNS_TIP
-        if self.missing:
-            return "Generate every turn of the branch first (Ctrl+Shift+G)."
-        return ""
+        if not self.missing:
+            return ""
+        if self.on_the_way == self.missing:
+            return "Wait for the branch's generations to finish (the queue shows them)."
+        return "Generate every turn of the branch first (Ctrl+Shift+G)."
 
     def text(self) -> str:
         if self.last_turn <= 0:
             return f"The branch has no turns: there is nothing to export. {NO_TURNS_TIP}"
         turns = f"{self.last_turn} turn{'s' if self.last_turn != 1 else ''}"
-        missing = self.missing
-        if not missing:
-            state = "all generated."
-        else:
-            state = (f"{missing} not generated yet: the export needs every turn's clip. Generate "
-                     f"{'it' if missing == 1 else 'them'} first (Turn › Generate missing turns of the branch, "
-                     "Ctrl+Shift+G).")
         ending = f": “{self.ending}”" if self.ending else ""
-        return f"The branch ending at turn {self.last_turn}{ending}\n{turns}, {state}"
+        return f"The branch ending at turn {self.last_turn}{ending}\n{turns}, {self._state()}"
+
+    def _state(self) -> str:
+        """How far the branch's clips are, each reason a turn lacks one said apart: a failed
+        turn needs a re-roll or a retry, one on its way only time, one never generated a start."""
+        if not self.missing:
+            return "all generated."
+        parts = []
+        if self.failed:
+            parts.append(f"{self.failed} failed (re-roll {'it' if self.failed == 1 else 'them'} with R, or "
+                         "Retry in the queue)")
+        if self.on_the_way:
+            parts.append(f"{self.on_the_way} still queued or being generated")
+        if self.never_generated:
+            parts.append(f"{self.never_generated} not generated yet")
+        state = _joined(parts) + ": the export needs every turn's clip."
+        if self.on_the_way == self.missing:
+            return state + " Export comes on once they are done."
+        return state + (" Turn › Generate missing turns of the branch (Ctrl+Shift+G) queues every turn without "
+                        "a clip" + (", failed ones included." if self.failed else "."))
+
+
+def _joined(parts: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 class ExportDialog(QDialog):

@@ -30,7 +30,7 @@ from studio.engines.registry import EngineRegistry
 from studio.engines.weights_search import hf_hub_cache
 from studio.ui.cluster_settings import ClusterChoice
 from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
-from studio.ui.settings import APPEARANCES, StudioSettings, foreign_engine_values
+from studio.ui.settings import APPEARANCES, StudioSettings, check_device_list, foreign_engine_values
 
 APPEARANCE_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 AUTOMATIC_THREADS_LABEL = "Automatic (all cores but one)"
@@ -87,6 +87,14 @@ class SettingsDialog(QDialog):
                                "cuda:N+offload to keep weights in RAM. Engines that only run on the CPU stay there.")
         self.device_error = self._refused_label(settings.device_problem(), "device", "the CPU is used")
         self.device.currentTextChanged.connect(self.device_error.hide)  # a new choice replaces the refused one
+        self.devices = QLineEdit(settings.devices, self)
+        self.devices.setPlaceholderText("one worker, on the device above")
+        self.devices.setToolTip("Run several workers at once, one per device, separated by commas (cpu,cpu or "
+                                "cuda:0,cuda:1); a worker's stages are separated by semicolons "
+                                "(predict=cuda:0;decode=cuda:1,cpu). Empty: one worker, on the device above.")
+        self.devices_error = self._refused_label(settings.devices_problem(), "device list",
+                                                 "one worker runs, on the device above")
+        self.devices.textChanged.connect(self.devices_error.hide)  # a new list replaces the refused one
         self.auto_requeue = QCheckBox("Re-queue jobs interrupted by a crash when a project opens", self)
         self.auto_requeue.setChecked(settings.auto_requeue)
         self.reroll_selects = QCheckBox("Re-roll switches to the new take even when later turns follow it", self)
@@ -105,14 +113,16 @@ class SettingsDialog(QDialog):
         general = QFormLayout()
         general.addRow("Device", self.device)
         general.addRow("", self.device_error)
+        general.addRow("Devices", self.devices)
+        general.addRow("", self.devices_error)
         general.addRow("CPU threads", self.cpu_threads)
         general.addRow("", self.threads_error)
         self.cluster = ClusterChoice(settings.cluster, settings.cluster_actors, self)
         general.addRow("Render farm", self.cluster)
         general.addRow("", self.auto_requeue)
         general.addRow("", self.reroll_selects)
-        device_note = QLabel("The device, the CPU threads and the checkpoints folder apply to the next project "
-                             "you open.", self)
+        device_note = QLabel("The device, the devices, the CPU threads and the checkpoints folder apply to the "
+                             "next project you open.", self)
         device_note.setWordWrap(True)
         device_note.setObjectName("dimLabel")
         general.addRow("", device_note)
@@ -196,6 +206,12 @@ class SettingsDialog(QDialog):
             QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
             return
         try:
+            check_device_list(self.devices.text())
+        except StudioError as error:
+            self.devices.setFocus()
+            QMessageBox.warning(self, "Settings", f"The device list can't be used: {error.message}\n{error.hint}")
+            return
+        try:
             self.threads()
             self.cluster.validated()
         except StudioError as error:
@@ -216,6 +232,7 @@ class SettingsDialog(QDialog):
             foreign = foreign_engine_values(form.settings_type, self.settings.engine_values(name))
             self.settings.set_engine_values(name, {**foreign, **form.overrides()})
         self.settings.device = self.device.currentText().strip() or "cpu"
+        self.settings.devices = check_device_list(self.devices.text())
         self.settings.cpu_threads = self.threads()
         if self.cluster.available:  # without Ray the choice was greyed: keep what was there
             self.settings.cluster = self.cluster.address()
