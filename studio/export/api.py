@@ -77,9 +77,11 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
             check_cancelled(cancelled)
             paths = files.commit()
         except OSError as error:
-            raise os_error(error, out) from None
+            raise _folder_gone(out) or os_error(error, out) from None
         except MediaError as error:  # ffmpeg failed on a clip or on the output
-            raise ExportError(error.message, error.hint) from None
+            raise _folder_gone(out) or ExportError(error.message, error.hint) from None
+        except ExportError as error:
+            raise _folder_gone(out) or error from None
     from studio.export.glyphs import drawn_texts, export_fonts, glyph_note, missing_glyphs  # fonts: only now
 
     missing = missing_glyphs(drawn_texts(branch, options, fmt), export_fonts(fmt))
@@ -87,6 +89,17 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,
                         notes=tuple(note for note in notes if note))
+
+
+def _folder_gone(out: Path) -> ExportError | None:
+    """The error to report when ``out``'s folder was removed or moved while the export ran
+    (None while it is still there). The work folder inside it went with it, and the error
+    that stopped the export named what failed next: ffmpeg's "Error writing trailer: No
+    such file or directory", "could not write palette.png", or "Nothing was written"."""
+    if out.parent.is_dir():
+        return None
+    return ExportError(f"The folder {out.parent} was removed or moved while the export ran, so {out.name} was not "
+                       "written.", hint="Create the folder again (or choose another one), then export again.")
 
 
 def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,

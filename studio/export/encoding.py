@@ -149,6 +149,9 @@ def check_options(fmt: ExportFormat, options: ExportOptions, given: Collection[s
                               hint=f"Lower is better; {crf.default} is the default.")
     if options.fps is not None:
         check_frame_rate(fmt, options.fps)
+    if options.size is not None and fmt in VIDEO_FORMATS:
+        # before the clips are read: it was refused only once every clip had been probed
+        check_frame_size(fmt, options.size)
     if options.size is not None and fmt in VIDEO_FORMATS and not _may_join(fmt, options):
         check_memory(fmt, options.size)  # again with the clips' size, when none is asked (video.encode_episode)
 
@@ -240,6 +243,10 @@ def encodable_size(fmt: ExportFormat, size: tuple[int, int]) -> tuple[int, int]:
 
 
 def check_frame_size(fmt: ExportFormat, size: tuple[int, int]) -> None:
+    """Refuse a size asked for that ``fmt`` can't encode (an odd side of an mp4 or webm),
+    naming the even size next to it."""
     width, height = size
     if fmt in EVEN_SIDED and (width % 2 or height % 2):
-        raise ExportError(f"{fmt.value} needs an even width and height, not {width}x{height}.")
+        even_width, even_height = encodable_size(fmt, size)
+        raise ExportError(f"{fmt.value} needs an even width and height, not {width}x{height}.",
+                          hint=f"Give an even size, such as --size {even_width}x{even_height} (a GIF takes any size).")

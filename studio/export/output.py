@@ -10,6 +10,7 @@ happened (error, cancel, KeyboardInterrupt).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Sequence
@@ -160,26 +161,36 @@ class OutputFiles:
         self._superseded += paths
 
     def commit(self) -> tuple[Path, ...]:
-        """Move every finished file to its final name; on failure, none is left half-there."""
-        done: list[Path] = []
-        try:
-            for tmp, final in self._pending:
-                if not tmp.is_file():
-                    raise ExportError(f"Nothing was written for {final}.")
+        """Move every finished file to its final name, all or none: when one can't be moved
+        (a folder of its name appeared meanwhile, a signal, a full disk), the files already
+        moved are taken back out and each file they replaced is put back as it was.
+
+        Only removing the new files lost the user's earlier export: its first page (or its
+        video, beside an SRT that failed) had already been replaced."""
+        for tmp, final in self._pending:
+            if not tmp.is_file():
+                raise ExportError(f"Nothing was written for {final}.")
+            try:
                 with open(tmp, "rb+") as handle:
                     os.fsync(handle.fileno())
-            for tmp, final in self._pending:
-                os.replace(tmp, final)
-                done.append(final)
+            except OSError as error:
+                raise os_error(error, final) from None
+        moved: list[tuple[Path, Path | None]] = []  # each final moved in, and where its earlier file waits
+        try:
+            for index, (tmp, final) in enumerate(self._pending):
+                kept = self._keep_earlier(final, index)
+                try:
+                    os.replace(tmp, final)
+                except BaseException:
+                    if kept is not None:
+                        _restore(kept, final)
+                    raise
+                moved.append((final, kept))
         except OSError as error:
-            for path in done:
-                with contextlib.suppress(OSError):
-                    path.unlink()
-            raise os_error(error, self.out) from None
+            self._roll_back(moved)
+            raise _commit_error(error, self._pending[len(moved)][1]) from None
         except BaseException:
-            for path in done:
-                with contextlib.suppress(OSError):
-                    path.unlink()
+            self._roll_back(moved)
             raise
         finals = [final for _, final in self._pending]
         for path in self._superseded:
@@ -188,3 +199,45 @@ class OutputFiles:
                     path.unlink()
         fsync_dir(self.out.parent)
         return tuple(finals)
+
+    def _keep_earlier(self, final: Path, index: int) -> Path | None:
+        """Keep the file now at ``final`` (if any) in the work folder, so that a failed commit
+        can put it back: a second name for it (a hard link; ``final`` stays in place) where
+        the file system has them, else ``final`` itself moved there (put back at once if the
+        new file can't take its place). None when nothing is at ``final``."""
+        assert self.work is not None, "use OutputFiles in a with block"
+        if not os.path.lexists(final) or os.path.isdir(final):
+            return None
+        kept = self.work / f"earlier-{index:03d}"
+        try:
+            os.link(final, kept, follow_symlinks=False)
+        except OSError:
+            os.replace(final, kept)  # no hard links here (FAT, some network shares)
+        return kept
+
+    @staticmethod
+    def _roll_back(moved: list[tuple[Path, Path | None]]) -> None:
+        """Undo the moves of a commit that failed, the last first."""
+        for final, kept in reversed(moved):
+            if kept is not None:
+                _restore(kept, final)
+            else:
+                with contextlib.suppress(OSError):
+                    final.unlink()
+
+
+def _restore(kept: Path, final: Path) -> None:
+    """Put the earlier file kept at ``kept`` back at ``final`` (best effort: the work folder,
+    and ``kept`` with it, is removed next)."""
+    with contextlib.suppress(OSError):
+        os.replace(kept, final)
+
+
+def _commit_error(error: OSError, final: Path) -> ExportError:
+    """What stopped ``final`` from taking its place, naming ``final`` (``error`` names the
+    work folder's copy, which the user never sees)."""
+    if error.errno in (errno.EISDIR, errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR):
+        return ExportError(f"Can't write {final}: a folder of that name appeared while the export ran.",
+                           hint="Move or rename that folder (or choose another name), then export again. "
+                           "Files that were there before are as they were.")
+    return os_error(OSError(error.errno, error.strerror), final)
