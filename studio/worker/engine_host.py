@@ -13,6 +13,7 @@ and returns a :class:`HostResult`; the worker commits the take row. Two kinds:
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -20,9 +21,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+import numpy as np
+
 from studio.core.errors import StudioError
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
-from studio.engines.base import Engine, EngineConfig, EngineError, EngineInfo, EngineSettings, Prediction
+from studio.engines.base import (
+    Clip,
+    Engine,
+    EngineConfig,
+    EngineError,
+    EngineInfo,
+    EngineSettings,
+    Prediction,
+)
 from studio.engines.registry import EngineRegistry
 from studio.worker.failures import Failure
 from studio.worker.host_job import HostJob, HostListener, HostPrediction, HostResult
@@ -186,7 +197,7 @@ def run_generation(engine: Engine, info: EngineInfo, settings: EngineSettings, j
     prediction = engine.predict(job.context, job.instruction, settings, job.seed, _stage(listener, "predict"),
                                 cancelled)
     timings["predict_s"] = _seconds(start)
-    check_representation(info, prediction)
+    check_prediction(info, prediction)
     space = info.capabilities.representation.space
     kept = HostPrediction(deltas=prediction.deltas, motion_level=prediction.motion_level,
                           warnings=tuple(prediction.warnings), conditioning=jsonable(prediction.conditioning),
@@ -197,6 +208,7 @@ def run_generation(engine: Engine, info: EngineInfo, settings: EngineSettings, j
     start = time.perf_counter()
     clip = engine.decode(prediction, settings, job.seed, _stage(listener, "decode"), cancelled)
     timings["decode_s"] = _seconds(start)
+    check_clip(info, clip)
     check_cancelled(cancelled)
 
     start = time.perf_counter()
@@ -211,13 +223,51 @@ def run_generation(engine: Engine, info: EngineInfo, settings: EngineSettings, j
                       engine_version=info.version, timings=timings)
 
 
+ENGINE_BUG_HINT = "This is a bug in the engine: nothing of this take was kept. Try another seed or engine."
+MAX_CLIP_FPS = 1000.0
+"""More frames a second than any player shows: an engine that reports this has a bug."""
+
+
+def check_prediction(info: EngineInfo, prediction: object) -> None:
+    """What ``predict`` returned is a :class:`Prediction` whose representation can be kept
+    and continued from (an engine bug is told as one, not as an error deep in the worker)."""
+    if not isinstance(prediction, Prediction):
+        raise EngineError(f"The {info.name} engine's predict returned {type(prediction).__name__}, not a "
+                          "prediction.", hint=ENGINE_BUG_HINT)
+    check_representation(info, prediction)
+
+
 def check_representation(info: EngineInfo, prediction: Prediction) -> None:
-    """The engine's representation has the shape its info declares (else it can't be read back)."""
+    """The engine's representation is an array of real numbers, all finite, of the shape its
+    info declares (else it can't be read back, or every later turn continues from NaN)."""
     spec = info.capabilities.representation
-    shape = tuple(getattr(prediction.representation, "shape", ()))
+    array = prediction.representation
+    if not isinstance(array, np.ndarray):
+        raise EngineError(f"The {info.name} engine made a representation of type {type(array).__name__}, not an "
+                          "array.", hint=ENGINE_BUG_HINT)
+    shape = tuple(array.shape)
     if shape != tuple(spec.shape):
         raise EngineError(f"The {info.name} engine made a representation of shape {shape}; its info declares "
-                          f"{tuple(spec.shape)} ({spec.space}).", hint="This is a bug in the engine.")
+                          f"{tuple(spec.shape)} ({spec.space}).", hint=ENGINE_BUG_HINT)
+    if array.dtype.kind not in "biuf":
+        raise EngineError(f"The {info.name} engine made a representation of {array.dtype} values, not numbers.",
+                          hint=ENGINE_BUG_HINT)
+    bad = int(array.size - np.count_nonzero(np.isfinite(array)))
+    if bad:
+        raise EngineError(f"The {info.name} engine made a representation with {bad} of {array.size} values "
+                          "not finite (NaN or infinity); the turns after it could not continue from it.",
+                          hint=ENGINE_BUG_HINT)
+
+
+def check_clip(info: EngineInfo, clip: object) -> None:
+    """What ``decode`` returned is a :class:`Clip` with a frame rate a video can hold."""
+    if not isinstance(clip, Clip):
+        raise EngineError(f"The {info.name} engine's decode returned {type(clip).__name__}, not a clip.",
+                          hint=ENGINE_BUG_HINT)
+    fps = float(clip.fps)
+    if not math.isfinite(fps) or not 0 < fps <= MAX_CLIP_FPS:
+        raise EngineError(f"The {info.name} engine made a clip at {clip.fps} frames a second; a clip's frame rate "
+                          f"is above 0 and at most {MAX_CLIP_FPS:g}.", hint=ENGINE_BUG_HINT)
 
 
 def _is_loaded(engine: Engine) -> bool:

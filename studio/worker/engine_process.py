@@ -335,9 +335,33 @@ def _interrupts_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+PARENT_GONE_EXIT_CODE = 70
+"""How an engine process exits when its parent died under it (see :func:`_end_with_parent`)."""
+
+
+def _end_with_parent() -> None:
+    """End this engine process as soon as its parent is gone (killed with SIGKILL, or by the
+    kernel's out-of-memory killer), whatever the engine is doing.
+
+    The pipe alone does not do it: the engine only notices a closed pipe when it next sends
+    progress, and a long load or a call into a driver sends none for minutes, while it holds
+    the engine's GPU memory and may still write a take's files into a project the next run
+    has already tidied. A daemon thread waits on the parent's sentinel instead."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(PARENT_GONE_EXIT_CODE)  # the engine's memory goes with the process
+
+    threading.Thread(target=watch, name="kamishibai-engine-parent-watch", daemon=True).start()
+
+
 def child_main(conn: multiprocessing.connection.Connection, cancel: Event, source: str,
                config: EngineConfig) -> None:
-    """The engine process: serve jobs until the parent closes the pipe."""
+    """The engine process: serve jobs until the parent closes the pipe (or dies)."""
+    _end_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if _HELD_SIGNALS:  # started with SIGINT blocked (a Ctrl-C pending meanwhile is dropped by SIG_IGN)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
