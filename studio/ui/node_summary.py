@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+import regex  # type: ignore[import-untyped]
+
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
 
@@ -79,9 +81,32 @@ def placeholder_label(status: CardStatus, poster: PosterState) -> str:
     return "not generated yet"
 
 
+_GRAPHEME = regex.compile(r"\X")
+
+
+def grapheme_clusters(text: str) -> list[str]:
+    """``text`` as the characters a reader sees (Unicode's extended grapheme clusters)."""
+    return [match.group(0) for match in _GRAPHEME.finditer(text)]
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters, else its start and an ellipsis, in
+    ``limit`` characters or fewer. The cut falls between the characters a reader sees (Unicode
+    grapheme clusters): a cut by code points left half of a family emoji (its joiner showing
+    as a lone person), one regional indicator of a flag, or a letter without its accent."""
+    if len(text) <= limit:
+        return text
+    kept = 0
+    for cluster in _GRAPHEME.finditer(text):
+        if cluster.end() > limit - 1:
+            break
+        kept = cluster.end()
+    return text[:kept].rstrip() + "…"
+
+
 def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    """``text`` on one line (runs of white space as one space), shortened to ``limit``."""
+    return shortened(" ".join(text.split()), limit)
 
 
 def status_of(tree: StoryTree, node_id: str, job: JobView | None = None) -> CardStatus:

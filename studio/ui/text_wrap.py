@@ -11,11 +11,15 @@ how any ordinary text looks.
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QTextDocument
 from PySide6.QtWidgets import QLabel, QMenu
+
+from studio.ui.node_summary import grapheme_clusters
 
 ZERO_WIDTH_SPACE = "\u200b"
 """A line may break here; it draws nothing."""
@@ -28,15 +32,60 @@ _LONG_WORD = re.compile(rf"[^\s{ZERO_WIDTH_SPACE}]{{{WRAP_RUN + 1},}}")
 
 
 def breakable(text: str) -> str:
-    """``text`` with a zero-width space after every :data:`WRAP_RUN` characters of a word longer
-    than that (plain text: escape it for a rich-text label afterwards; the space needs no
-    escaping). Shorter words are left as they are."""
+    """``text`` with a zero-width space after about every :data:`WRAP_RUN` characters of a word
+    longer than that (plain text: escape it for a rich-text label afterwards; the space needs no
+    escaping). Shorter words are left as they are.
+
+    A space goes only between the characters a reader sees, never inside one: one put between
+    an emoji and its zero-width joiner, or a letter and its accent, split a family emoji into
+    its people and left a dotted circle under a lone accent."""
 
     def split(match: re.Match[str]) -> str:
-        word = match.group(0)
-        return ZERO_WIDTH_SPACE.join(word[i:i + WRAP_RUN] for i in range(0, len(word), WRAP_RUN))
+        runs: list[str] = []
+        run = ""
+        for cluster in grapheme_clusters(match.group(0)):
+            if len(run) >= WRAP_RUN:
+                runs.append(run)
+                run = ""
+            run += cluster
+        runs.append(run)
+        return ZERO_WIDTH_SPACE.join(runs)
 
     return _LONG_WORD.sub(split, text)
+
+
+_ISOLATE_STARTS = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI
+_ISOLATE_END = "\u2069"  # PDI
+
+
+def starts_right_to_left(text: str) -> bool:
+    """Whether ``text`` reads from right to left as a paragraph of its own: its first strongly
+    directional letter (outside isolates) is Hebrew, Arabic or the like (Unicode's rules P2
+    and P3). A line of it on a card starts at the right, as it does in a text box."""
+    depth = 0
+    for char in text:
+        if char in _ISOLATE_STARTS:
+            depth += 1
+        elif char == _ISOLATE_END:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            kind = unicodedata.bidirectional(char)
+            if kind in ("R", "AL"):
+                return True
+            if kind == "L":
+                return False
+    return False
+
+
+def plain_tooltip(text: str) -> str:
+    """A tooltip that shows ``text`` as written. Qt reads a tooltip as rich text when it looks
+    like markup, so an instruction or an error holding ``<b>`` was drawn bold with its tags gone
+    (and ``&amp;`` as ``&``); this one is always rich text, escaped, with its line breaks, and
+    its long words can wrap (:func:`breakable`) so the tip never grows wider than the screen."""
+    if not text:
+        return ""
+    lines = html.escape(breakable(text), quote=False).split("\n")
+    return "<p style='white-space:pre-wrap'>" + "<br>".join(lines) + "</p>"
 
 
 def unbroken(text: str) -> str:

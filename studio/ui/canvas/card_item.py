@@ -46,7 +46,8 @@ from studio.ui.canvas.geometry import (
     POSTER_DETAIL,
     RADIUS,
 )
-from studio.ui.node_summary import CardStatus, NodeSummary, placeholder_label
+from studio.ui.node_summary import CardStatus, NodeSummary, placeholder_label, shortened
+from studio.ui.text_wrap import plain_tooltip, starts_right_to_left
 
 if TYPE_CHECKING:
     from studio.ui.canvas.tree_scene import TreeScene
@@ -65,6 +66,20 @@ _BODY_FONT.setPixelSize(BODY_PX)
 _BADGE_FONT = QFont()
 _BADGE_FONT.setPixelSize(BADGE_PX)
 _BADGE_FONT.setBold(True)
+TIP_ERROR_LINES = 12
+"""A failed take's error in a card's tooltip stops after this many lines (a whole traceback
+made a tooltip taller than the screen); the queue shows all of it."""
+TIP_LINE_CHARS = 300
+RING_RADIUS = 22.0
+BACKDROP = QColor(20, 22, 32, 200)
+"""Behind text drawn over a poster (the take count, the progress ring): it reads over a dark or a
+bright picture in either scheme."""
+
+
+FAILED_MARK_PX = 30
+_FAILED_MARK_AREA = QRectF(POSTER.left(), POSTER.top(), POSTER.width(), POSTER.height() * 0.62)
+_FAILED_LABEL_AREA = QRectF(POSTER.left(), _FAILED_MARK_AREA.bottom() - 6, POSTER.width(),
+                            POSTER.bottom() - _FAILED_MARK_AREA.bottom() + 6)
 
 
 def star_polygon(center: QPointF, outer: float, inner: float) -> QPolygonF:
@@ -90,9 +105,26 @@ def card_tooltip(summary: NodeSummary) -> str:
     """A card's tooltip: its instruction's excerpt, then its take's error and engine warnings.
     A card made for a turn whose take already failed (a project opened, a delete undone)
     says so as one updated later does."""
-    error = f"\n\n{summary.error}" if summary.error else ""
-    warned = f"\n\n{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
-    return summary.excerpt + error + warned
+    warned = f"{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
+    parts = (summary.excerpt, _tip_error(summary.error), warned)
+    return plain_tooltip("\n\n".join(part for part in parts if part))
+
+
+def _tip_error(error: str) -> str:
+    """``error``'s first lines (each one shortened), and how many more the queue shows."""
+    lines = error.strip().splitlines()
+    shown = [shortened(line, TIP_LINE_CHARS) for line in lines[:TIP_ERROR_LINES]]
+    left_out = len(lines) - len(shown)
+    if left_out:
+        shown.append(f"… {left_out} more line{'s' if left_out > 1 else ''}: the queue shows the whole error")
+    return "\n".join(shown)
+
+
+def line_alignment(text: str) -> Qt.AlignmentFlag:
+    """Where a line of ``text`` starts: at the right for Hebrew or Arabic, whatever the window's
+    own direction (a right-to-left title at the card's left edge read as misplaced)."""
+    side = Qt.AlignmentFlag.AlignRight if starts_right_to_left(text) else Qt.AlignmentFlag.AlignLeft
+    return side | Qt.AlignmentFlag.AlignAbsolute
 
 
 class CardItem(QGraphicsItem):
@@ -191,7 +223,7 @@ class CardItem(QGraphicsItem):
             text_rect = QRectF(MARGIN, poster.bottom() + 2, CARD_W - 2 * MARGIN, title_h)
             title = QFontMetrics(font).elidedText(self._short_title(), Qt.TextElideMode.ElideRight,
                                                   int(text_rect.width()))
-            painter.drawText(text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
+            painter.drawText(text_rect, line_alignment(title) | Qt.AlignmentFlag.AlignVCenter, title)
         self._paint_bars(painter, QRectF(MARGIN, CARD_H - MARGIN - bars_h, CARD_W - 2 * MARGIN, bars_h), thin=False)
 
     def _short_title(self) -> str:
@@ -219,12 +251,12 @@ class CardItem(QGraphicsItem):
         painter.setPen(palette.TEXT)
         painter.setFont(_TITLE_FONT)
         title = QFontMetrics(_TITLE_FONT).elidedText(s.title, Qt.TextElideMode.ElideRight, int(text_w))
-        painter.drawText(QRectF(MARGIN, POSTER.bottom() + 2, text_w, TITLE_PX + 4), Qt.AlignmentFlag.AlignLeft, title)
+        painter.drawText(QRectF(MARGIN, POSTER.bottom() + 2, text_w, TITLE_PX + 4), line_alignment(title), title)
         painter.setPen(palette.TEXT_DIM)
         painter.setFont(_BODY_FONT)
         body = QFontMetrics(_BODY_FONT).elidedText(s.excerpt, Qt.TextElideMode.ElideRight, int(text_w))
         painter.drawText(QRectF(MARGIN, POSTER.bottom() + TITLE_PX + 5, text_w, BODY_PX + 4),
-                         Qt.AlignmentFlag.AlignLeft, body)
+                         line_alignment(body), body)
         self._paint_bars(painter, QRectF(MARGIN, CARD_H - 19, CARD_W - 2 * MARGIN - 42, 14), thin=True)
         self._paint_motion(painter, QRectF(CARD_W - MARGIN - 36, CARD_H - 19, 36, 14))
 
@@ -279,7 +311,9 @@ class CardItem(QGraphicsItem):
         if area != POSTER:  # zoomed out: the card's title says it, small text can't be read
             return
         label = placeholder_label(s.status, self._scene_ref.poster_state(s.poster_path))
-        painter.drawText(area, Qt.AlignmentFlag.AlignCenter, label)
+        # A failed turn's "!" takes the box's middle (_paint_status): the label goes under it.
+        label_area = _FAILED_LABEL_AREA if s.status == CardStatus.FAILED else area
+        painter.drawText(label_area, Qt.AlignmentFlag.AlignCenter, label)
 
     def _paint_status(self, painter: QPainter) -> None:
         s = self.summary
@@ -288,14 +322,16 @@ class CardItem(QGraphicsItem):
             return
         if s.status in (CardStatus.DONE, CardStatus.START, CardStatus.DRAFT):
             if s.take_count > 1:
-                self._paint_pill(painter, f"{s.take_count} takes", QColor(20, 22, 32, 200), palette.ON_IMAGE)
+                self._paint_pill(painter, f"{s.take_count} takes", BACKDROP, palette.ON_IMAGE)
             return
         color = palette.STATUS_COLORS[s.status]
         self._paint_pill(painter, palette.STATUS_LABELS[s.status], color, QColor("#14151c"))
         if s.status == CardStatus.FAILED:
             painter.setPen(QPen(color, 3))
-            painter.setFont(QFont(_TITLE_FONT.family(), 22, QFont.Weight.Bold))
-            painter.drawText(POSTER, Qt.AlignmentFlag.AlignCenter, "!")
+            font = QFont(_TITLE_FONT)
+            font.setPixelSize(FAILED_MARK_PX)
+            painter.setFont(font)
+            painter.drawText(_FAILED_MARK_AREA, Qt.AlignmentFlag.AlignCenter, "!")
 
     def _paint_pill(self, painter: QPainter, text: str, background: QColor, foreground: QColor) -> None:
         metrics = QFontMetrics(_BADGE_FONT)
@@ -309,16 +345,22 @@ class CardItem(QGraphicsItem):
         painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_ring(self, painter: QPainter, fraction: float) -> None:
+        """The progress ring on a dark disc, its track and figure in light colours: a re-roll
+        runs over the turn's picture, and the scheme's own text and track colours vanished on
+        a bright picture (dark scheme) or a dark one (light scheme)."""
         center = POSTER.center()
-        ring = QRectF(center.x() - 22, center.y() - 22, 44, 44)
-        painter.setPen(QPen(palette.TRACK, 5))
+        ring = QRectF(center.x() - RING_RADIUS, center.y() - RING_RADIUS, 2 * RING_RADIUS, 2 * RING_RADIUS)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(BACKDROP)
+        painter.drawEllipse(center, RING_RADIUS + 6, RING_RADIUS + 6)
+        painter.setPen(QPen(QColor(255, 255, 255, 50), 5))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawEllipse(ring)
         pen = QPen(palette.ACCENT, 5)
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         painter.setPen(pen)
         painter.drawArc(ring, 90 * 16, -int(360 * 16 * max(0.03, fraction)))
-        painter.setPen(palette.TEXT)
+        painter.setPen(palette.ON_IMAGE)
         painter.setFont(_BADGE_FONT)
         painter.drawText(ring, Qt.AlignmentFlag.AlignCenter, f"{int(fraction * 100)}%")
 
