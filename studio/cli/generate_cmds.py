@@ -31,7 +31,7 @@ from studio.cli.common import (
     thread_count,
 )
 from studio.core.errors import StudioError
-from studio.core.model import TakeStatus
+from studio.core.model import Take, TakeStatus
 from studio.core.state import DELTA_SCALE
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -139,10 +139,12 @@ def _seed(text: str) -> int:
 
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--engine", help="engine name (default: the project's current take's engine, else sketch)")
+    p.add_argument("--engine", help="engine name (default: the engine of the turn's current take, for play the "
+                   "take of the turn it continues, else sketch)")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                    help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
-                   "values are read as JSON when they parse")
+                   "values are read as JSON when they parse. Without any, a turn is made with the settings of that "
+                   "same take when it is of the same engine, else with the engine's defaults")
     p.add_argument("--device", type=device_spec, default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
                    "(default: cpu; CPU-only engines always run on the CPU)")
@@ -546,13 +548,14 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
     parent = resolve_node(tree, args.parent) if args.parent is not None else last_created_node(tree)
     service = _service(project, args)
     _note_a_parent_without_take(project, service, parent)
+    engine, settings = _continued_engine(service, tree, parent, args.engine, settings)
     current: int | None = None  # the instruction being generated, until its result is in
     unfinished: str | None = None  # its new turn, until its clip is made
     job_id: str | None = None
     try:
         for current, instruction in enumerate(args.instruction):
             job_id = unfinished = None
-            node_id, job_id = service.generate(parent, instruction, engine=args.engine, seed=args.seed,
+            node_id, job_id = service.generate(parent, instruction, engine=engine, seed=args.seed,
                                                settings=settings, priority=_top_priority(service))
             unfinished = node_id
             _run_now(service, [job_id], stop=False)
@@ -573,6 +576,41 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
         if isinstance(error, KeyboardInterrupt) and current is not None:
             run.stopped = _stopped_turn(args, current, project, service.job(job_id) if job_id else None)
         raise
+
+
+def _continued_engine(service: GenerationService, tree: StoryTree, parent: str, engine: str | None,
+                     settings: dict[str, Any] | None) -> tuple[str | None, dict[str, Any] | None]:
+    """The engine and settings a new turn under ``parent`` is made with: those given, else
+    those of ``parent``'s current take, so that `play` continues a branch as it was made (it
+    went on with the default engine at its default size: a mini story went on in sketch, a
+    160x112 one at 720x480, and the export letterboxed the odd clips). The take's settings
+    hold only for its own engine and only when no ``--setting`` is given, as for a re-roll.
+    A take whose engine can't run here is not followed: the default engine is, with a note."""
+    take = tree.selected_take(parent)
+    if take is None or take.engine not in service.registry.names():
+        return engine, settings
+    if engine is None:
+        unmet = service.unrunnable_engines([take.engine]).get(take.engine)
+        if unmet:
+            print(f"kamishibai: note: the turn continued was made with the {printable(take.engine)} engine, which "
+                  f"can't run here ({printable(unmet[0].message)}); the new turn is made with "
+                  f"{service.default_engine}. Give --engine NAME to choose another.", file=sys.stderr)
+            return engine, settings
+        engine = take.engine
+    if settings is None and engine == take.engine:
+        settings = _settings_of_take(service, take)
+    return engine, settings
+
+
+def _settings_of_take(service: GenerationService, take: Take) -> dict[str, Any] | None:
+    """``take``'s settings that differ from its engine's defaults; None (the defaults), with a
+    note, when they can't be used any more (a value out of this version's range)."""
+    try:
+        return service.registry.info(take.engine).settings.from_values(take.settings, ignore_unknown=True).overrides()
+    except StudioError as error:
+        print(f"kamishibai: note: the settings of take {take.id} can't be used again ({printable(error.message)}); "
+              f"the new turn is made with the {printable(take.engine)} engine's defaults.", file=sys.stderr)
+        return None
 
 
 def _stopped_turn(args: argparse.Namespace, number: int, project: Project | None, job: Job | None) -> dict[str, Any]:
@@ -639,6 +677,9 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
     parent = project.tree.nodes[node_id].parent_id
     if parent is not None:  # the story's start is refused below, with its own message
         _note_a_parent_without_take(project, service, parent, made="its new take", other="")
+    if args.engine is None:
+        branch = [node_id, *(node.id for node in project.tree.descendants(node_id))] if args.branch else [node_id]
+        _refuse_a_take_engine_that_cannot_run(service, project.tree, branch)
     priority = _top_priority(service)
     if args.branch:
         job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
@@ -658,6 +699,28 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         _say_reroll_stopped(args, made)
         raise
     made[:] = _rerolled(project, service, job_ids)
+
+
+def _refuse_a_take_engine_that_cannot_run(service: GenerationService, tree: StoryTree,
+                                          node_ids: Sequence[str]) -> None:
+    """Without --engine a turn is re-rolled with its current take's engine: when that one can't
+    run here (a project made on a machine with its weights), say that it is the take's engine and
+    how to choose another; the bare "The animegamer engine can't run here" named an engine the
+    user never chose, and asked only for its weights."""
+    from studio.engines.base import EngineError
+    from studio.worker.operations import cannot_run
+
+    for node_id in node_ids:
+        take = tree.selected_take(node_id)
+        if take is None or take.engine not in service.registry.names():
+            continue
+        unmet = service.unrunnable_engines([take.engine]).get(take.engine)
+        if unmet:
+            message, hint = cannot_run(take.engine, unmet)
+            raise EngineError(f"{message} Turn {node_id}'s current take was made with it, and a re-roll without "
+                              "--engine uses the take's engine again.",
+                              hint=f"Give --engine NAME to re-roll with another engine (e.g. --engine "
+                              f"{service.default_engine}; `kamishibai doctor` lists those that run here). Or: {hint}")
 
 
 def _rerolled(project: Project, service: GenerationService, job_ids: list[str]) -> list[dict[str, Any]]:
@@ -764,11 +827,32 @@ def cmd_queue(args: argparse.Namespace) -> int:
     if not listed:
         print("the queue is empty")
         return 0
-    print(f"{'job':<10}  {'status':<11}  {'prio':>4}  {'engine':<8}  {'seed':>10}  {'node':<10}  instruction")
-    for job in listed:
-        print(f"{job['id']:<10}  {job['status']:<11}  {job['priority']:>4}  {printable(job['engine'] or '-'):<8}  "
-              f"{job['seed']:>10}  {job['node'] or '-':<10}  {printable(_queue_note(job))}")
+    for line in _queue_table(listed):
+        print(line)
     return 0
+
+
+_QUEUE_COLUMNS = (("job", "id", "<"), ("status", "status", "<"), ("prio", "priority", ">"), ("engine", "engine", "<"),
+                  ("seed", "seed", ">"), ("node", "node", "<"))
+"""`queue`'s columns before the last (the note): header, key of the job's dict, alignment."""
+
+
+def _queue_table(listed: Sequence[dict[str, Any]]) -> list[str]:
+    """`queue`'s lines: every column as wide as its widest cell, so that an engine name longer
+    than the header's 8 characters (animegamer) or a priority of five digits no longer
+    shifts the rest of its line out of the columns."""
+    cells = [[printable(str(job[key] if job[key] not in (None, "") else "-")) for _, key, _ in _QUEUE_COLUMNS]
+             for job in listed]
+    widths = [max([len(header), *(len(row[i]) for row in cells)]) for i, (header, _, _) in enumerate(_QUEUE_COLUMNS)]
+    aligns = [align for _, _, align in _QUEUE_COLUMNS]
+
+    def line(values: Sequence[str], last: str) -> str:
+        padded = (f"{value:{align}{width}}" for value, align, width in zip(values, aligns, widths, strict=True))
+        return "  ".join([*padded, last])
+
+    lines = [line([header for header, _, _ in _QUEUE_COLUMNS], "instruction or error")]
+    lines.extend(line(row, printable(_queue_note(job))) for row, job in zip(cells, listed, strict=True))
+    return lines
 
 
 TURN_DELETED_NOTE = "its turn was deleted: never runs; cancelled when the project is next opened for writing"
@@ -790,11 +874,17 @@ def _queue_note(job: dict[str, Any]) -> str:
     if job["status"] == "blocked":
         return f"waits for interrupted job {job['blocked_by']} (run-queue --requeue-interrupted)"
     if job["status"] in ("failed", "cancelled", "interrupted"):
-        return str(job["error"] or "")[:60]
+        return _cut(str(job["error"] or ""))
     text = str(job["instruction"])
     if job.get("settings_unreadable"):
         text = f"[settings unreadable] {text}"
-    return text[:60]
+    return _cut(text)
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, ending in … when it was cut (as `tree` marks it),
+    so that a cut error or instruction is not read as the whole of it."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _waiting_messages(service: GenerationService, path: str) -> list[str]:
