@@ -125,7 +125,11 @@ def test_play_on_a_full_disk_keeps_no_turn_and_names_no_temporary_file(generated
     small = tmp_path / "small"
     project = small / "story.kamishibai"
     db = project / "project.db"
-    report = run_confined(tmp_path, [["play", str(project), "-i", LINE], ["play", str(project), "-i", LINE]],
+    # the engine's full-size clip, more than the disk has left (without settings `play` goes on at
+    # the small size the turn above was made at, which fits)
+    full_size = ["--setting", "width=720", "--setting", "height=480", "--setting", "frames=17"]
+    one_play = ["play", str(project), "-i", LINE, *full_size]
+    report = run_confined(tmp_path, [one_play, one_play],
                           tmpfs=(small, 4 * 1024 * 1024), copy=[(source, project)], fill=(small, 200 * 1024),
                           inspect=[small], sql=[(db, "SELECT COUNT(*) FROM nodes"), (db, "SELECT COUNT(*) FROM takes")])
     for result in report.results:
