@@ -68,11 +68,13 @@ def resolve_node(tree: StoryTree, ref: str) -> str:
         raise StudioError("The node id is empty.",
                           hint="Give a node id or a unique prefix of one (`kamishibai tree PATH` lists them), "
                           "or 'root' for the story's start.")
-    if ref in ROOT_NAMES:
+    if ref.lower() in ROOT_NAMES:
         return tree.root_id
     if ref in tree.nodes:
         return ref
     matches = [node_id for node_id in tree.nodes if node_id.startswith(ref)]
+    if not matches:  # ids are lower-case hex: "7E3A" (typed, or read aloud) names "7e3a…"
+        matches = [node_id for node_id in tree.nodes if node_id.lower().startswith(ref.lower())]
     if len(matches) == 1:
         return matches[0]
     if not matches:
