@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from studio.core.errors import StudioError
-from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control
+from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control
 
 MAX_SPEAKER_CHARS = 60
 MAX_LINE_CHARS = 1000
@@ -85,9 +85,22 @@ def _check_text(value: str, what: str, limit: int, *, multiline: bool) -> str:
     return value.strip()
 
 
+def _refuse_directional_controls(speaker: str) -> None:
+    """A speaker's name is a name, as a cast member's is: an override, embedding or isolate in
+    it reorders the line it starts ("Qiqi: ..." in subtitles and on sheets), as it would a name
+    in the cast, which refuses them."""
+    for position, char in enumerate(speaker, start=1):
+        if char in BIDI_CONTROLS:
+            raise StoryFieldError(
+                f"The speaker's name holds {describe_character(char)} at character {position}: it would show the "
+                "rest of the line reordered.",
+                hint="Remove it; a right-to-left name needs none (the marks U+200E and U+200F are allowed).")
+
+
 def check_dialogue_line(speaker: str, text: str) -> DialogueLine:
     """A clean dialogue line, or :class:`StoryFieldError` saying what is wrong."""
     speaker = " ".join(_check_text(speaker, "speaker's name", MAX_SPEAKER_CHARS, multiline=False).split())
+    _refuse_directional_controls(speaker)
     text = _check_text(text, "dialogue line", MAX_LINE_CHARS, multiline=False)
     if not text:
         raise StoryFieldError("The dialogue line is empty.", hint='Write what is said, e.g. --speaker Qiqi "Hello!"')
