@@ -70,3 +70,13 @@ def name_shape_problem(name: str, what: str) -> str:
             return (f"{what} {name!r} holds {describe_character(char)} at character {position}: it would show "
                     "the rest of the name reordered.")
     return ""
+
+
+def one_line(text: str) -> str:
+    """``text`` read from outside (a folder's name, a file anyone could write) made fit for a
+    title or a message: control characters (terminal escapes, BEL, line breaks), directional
+    embeddings, overrides and isolates and Unicode line breaks become spaces, a lone surrogate
+    U+FFFD, and runs of white space one space, trimmed. Callers apply their own length rule."""
+    cleaned = "".join(" " if is_control(c) or c in BIDI_CONTROLS or c in UNICODE_LINE_BREAKS
+                      else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c for c in text)
+    return " ".join(cleaned.split())

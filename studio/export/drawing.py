@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
-from studio.export.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
 FONT_DIRS = (
@@ -153,7 +153,7 @@ NO_LINE_END = frozenset("（([｛「『【〔〈《〘〖")
 
 def _line_break_before(word: str, cut: int) -> int:
     """Where to break ``word`` at or before ``cut``: between two characters as a reader sees them
-    (never inside an emoji sequence nor before a combining mark: see :mod:`studio.export.graphemes`),
+    (never inside an emoji sequence nor before a combining mark: see :mod:`studio.core.graphemes`),
     and so that neither line breaks the line-breaking rules: the characters that may not start a
     line go back up with the one before them. When the whole line would go, it breaks at the last
     break before ``cut`` after all; a first character wider than the line keeps a line of its own."""

@@ -19,10 +19,10 @@ import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
+from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.export.branch import Branch, Turn
 from studio.export.cues import MIN_CUE_WEIGHT, Cue, CueKind, TimedCue, share_frames, split_span, turn_cues
 from studio.export.drawing import wide_breaks
-from studio.export.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.export.timeline import Timeline, TurnSpan
 
 
@@ -49,7 +49,7 @@ def _pieces(word: str) -> list[str]:
     """``word`` (no spaces) cut where a line may break inside it: next to a wide character
     (Japanese and Chinese have no spaces), but not inside a Latin word, never inside a
     character as a reader sees it (a letter and its combining marks, an emoji with its
-    variation selector, skin tone or joined emoji: :mod:`studio.export.graphemes`), not
+    variation selector, skin tone or joined emoji: :mod:`studio.core.graphemes`), not
     before closing punctuation, nor after opening punctuation (basic kinsoku)."""
     cuts = [0, *wide_breaks(word), len(word)]
     return [word[start:end] for start, end in itertools.pairwise(cuts)]

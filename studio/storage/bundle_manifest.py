@@ -17,6 +17,8 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any
 
+from studio.storage.rows import shown_value
+
 APP = "kamishibai-studio"
 BUNDLE_FORMAT = 2
 """The bundle format this version writes and the newest it reads. Format 1 (the manifest
@@ -135,12 +137,8 @@ def _listed_files(value: Any) -> dict[str, ListedFile]:
 
 
 def _shown(value: Any) -> str:
-    """``value`` read from the manifest as a message shows it: its repr (which escapes
-    control characters), without directional overrides, cut past 80 characters."""
-    text = repr(value)
-    text = "".join(f"\\u{ord(c):04x}" if "\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069" else c
-                   for c in text)
-    return text if len(text) <= 80 else text[:60] + "..." + text[-12:]
+    """``value`` read from the manifest as a message shows it (see :func:`shown_value`)."""
+    return shown_value(value, limit=80)
 
 
 def shown_names(names: list[str], most: int = 5) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, is_control
+from studio.core.text import one_line
 from studio.storage.errors import Problem, ProjectFileError, classify_errno, describe_os_error
 
 LOCK_NAME = "writer.lock"
@@ -61,9 +61,7 @@ def clean_holder_text(text: str, limit: int = MAX_HOLDER_TEXT_CHARS) -> str:
     escapes, BEL, line breaks), directional overrides and isolates and Unicode line breaks
     become spaces, runs of white space one space, a lone surrogate U+FFFD (as project names
     are cleaned), and the length is cut to ``limit`` characters, ending with "…"."""
-    cleaned = "".join(" " if is_control(c) or c in BIDI_CONTROLS or c in UNICODE_LINE_BREAKS
-                      else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c for c in text)
-    cleaned = " ".join(cleaned.split())
+    cleaned = one_line(text)
     return cleaned if len(cleaned) <= limit else cleaned[:limit - 1].rstrip() + "…"
 
 

@@ -26,7 +26,7 @@ from studio.core.document import Document
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
-from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control
+from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control, one_line
 from studio.core.tree import ORDERED_KINDS, StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
 from studio.storage.database import Database, UnfinishedChangeError, inspect_database
@@ -175,9 +175,7 @@ def name_from_text(text: str) -> str:
     Directional embeddings, overrides and isolates and U+2028/U+2029 become spaces too (a
     folder named ``Story``, U+202E, ``FDP.exe`` opens, named ``Story FDP.exe``), as in exports
     (:func:`studio.export.branch.clean_text`); a lone surrogate becomes U+FFFD."""
-    cleaned = "".join(" " if is_control(c) or c in BIDI_CONTROLS or c in UNICODE_LINE_BREAKS
-                      else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c for c in text)
-    cleaned = " ".join(cleaned.split())[:MAX_NAME_CHARS].strip()
+    cleaned = one_line(text)[:MAX_NAME_CHARS].strip()
     return cleaned or "Untitled"
 
 

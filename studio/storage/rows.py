@@ -48,10 +48,13 @@ class RowValueError(ValueError):
     reports it as "holds a row that can't be read: ...")."""
 
 
-def shown_value(value: Any) -> str:
-    """``value`` as a message shows it: its repr, shortened past 60 characters."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:45] + "..." + text[-10:]
+def shown_value(value: Any, limit: int = 60) -> str:
+    """``value`` as a message shows it: its repr (which escapes control characters), its
+    directional overrides and isolates escaped too (they would reorder the message around
+    them), cut past ``limit`` characters."""
+    text = "".join(f"\\u{ord(c):04x}" if "\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069" else c
+                   for c in repr(value))
+    return text if len(text) <= limit else text[: limit * 3 // 4] + "..." + text[-(limit // 6):]
 
 
 _shown = shown_value

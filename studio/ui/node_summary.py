@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-import regex  # type: ignore[import-untyped]
-
+from studio.core.graphemes import cluster_starts
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
 
@@ -81,32 +80,20 @@ def placeholder_label(status: CardStatus, poster: PosterState) -> str:
     return "not generated yet"
 
 
-_GRAPHEME = regex.compile(r"\X")
-
-
-def grapheme_clusters(text: str) -> list[str]:
-    """``text`` as the characters a reader sees (Unicode's extended grapheme clusters)."""
-    return [match.group(0) for match in _GRAPHEME.finditer(text)]
-
-
-def shortened(text: str, limit: int) -> str:
+def cut_to_chars(text: str, limit: int) -> str:
     """``text`` if it has at most ``limit`` characters, else its start and an ellipsis, in
     ``limit`` characters or fewer. The cut falls between the characters a reader sees (Unicode
     grapheme clusters): a cut by code points left half of a family emoji (its joiner showing
     as a lone person), one regional indicator of a flag, or a letter without its accent."""
     if len(text) <= limit:
         return text
-    kept = 0
-    for cluster in _GRAPHEME.finditer(text):
-        if cluster.end() > limit - 1:
-            break
-        kept = cluster.end()
+    kept = max((start for start in cluster_starts(text) if start <= limit - 1), default=0)
     return text[:kept].rstrip() + "…"
 
 
 def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """``text`` on one line (runs of white space as one space), shortened to ``limit``."""
-    return shortened(" ".join(text.split()), limit)
+    """``text`` on one line (runs of white space as one space), cut to ``limit`` characters."""
+    return cut_to_chars(" ".join(text.split()), limit)
 
 
 def status_of(tree: StoryTree, node_id: str, job: JobView | None = None) -> CardStatus:

@@ -82,7 +82,7 @@ DETAIL_CHARS = 800
 out of a docked queue. The rest is in that line's tooltip."""
 
 
-def shortened(text: str, lines: int = DETAIL_LINES, chars: int = DETAIL_CHARS) -> tuple[str, bool]:
+def first_lines(text: str, lines: int = DETAIL_LINES, chars: int = DETAIL_CHARS) -> tuple[str, bool]:
     """``text`` cut to its first ``lines`` lines and ``chars`` characters, saying how much was
     left out; and whether it was cut."""
     kept = text.splitlines()[:lines]
@@ -444,7 +444,7 @@ class QueuePanel(QWidget):
         if job is None:
             text = f"{count} jobs selected" if count > 1 else ""
         elif kind_name(job.status) == "failed":
-            error, cut = shortened(job.error)
+            error, cut = first_lines(job.error)
             whole = job.error if cut else ""
             text = f"<b style='color:#ff7a7a'>Failed:</b> {_plain(error)}"
             if job.hint:

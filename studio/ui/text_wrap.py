@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QTextDocument
 from PySide6.QtWidgets import QLabel, QMenu
 
-from studio.ui.node_summary import grapheme_clusters
+from studio.core.graphemes import grapheme_clusters
 
 ZERO_WIDTH_SPACE = "\u200b"
 """A line may break here; it draws nothing."""

@@ -45,13 +45,19 @@ def _apply(window, qtbot, command) -> None:  # type: ignore[no-untyped-def]
     _wait_for_the_redraw(window.workspace, qtbot)
 
 
-def test_a_character_added_while_typing_keeps_the_typed_value(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = make_window(sample_project)
+def _typed_then_mika_added(window, qtbot, stat: str, typed: str):  # type: ignore[no-untyped-def]
+    """The first character's ``stat`` start value typed without leaving the box, then a
+    character added to the cast; the start panel and the typed character's id."""
     start = _start_shown(window, qtbot)
     name = next(iter(start.spins))
-    _type_without_leaving(qtbot, start.spins[name]["stamina"], "85")
-
+    _type_without_leaving(qtbot, start.spins[name][stat], typed)
     _apply(window, qtbot, AddCastMember(CastMember(id="mika", name="Mika")))
+    return start, name
+
+
+def test_a_character_added_while_typing_keeps_the_typed_value(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(sample_project)
+    start, name = _typed_then_mika_added(window, qtbot, "stamina", "85")
     qtbot.waitUntil(lambda: "Mika" in start.spins, timeout=5000)
 
     stamina = start.spins[name]["stamina"]
@@ -65,10 +71,7 @@ def test_a_character_added_while_typing_keeps_the_typed_value(make_window, sampl
 def test_typing_half_done_is_not_saved_by_the_rebuild(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     """Typing 7 on the way to 75: the rebuild must not save 7 as an undo step of its own."""
     window = make_window(sample_project)
-    start = _start_shown(window, qtbot)
-    name = next(iter(start.spins))
-    _type_without_leaving(qtbot, start.spins[name]["social"], "7")
-    _apply(window, qtbot, AddCastMember(CastMember(id="mika", name="Mika")))
+    start, name = _typed_then_mika_added(window, qtbot, "social", "7")
     assert window.session.project.tree.start_state_of(name).social == 50
     qtbot.keyClicks(start.spins[name]["social"], "5")
     qtbot.keyClick(start.spins[name]["social"], Qt.Key.Key_Tab)

@@ -4,32 +4,18 @@ text. And Cancel (or Delete) acts on every selected job that can be cancelled.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
 
-from studio.core.jobs import JobKind
 from studio.ui.job_tracker import JobTracker
 from studio.ui.queue_panel import DETAIL_LINES, QueuePanel
 from studio.worker.events import JobStatus
 
-from .test_queue_panel_updates import StubJob, StubService
+from .test_queue_panel_updates import StubService
+from .test_queue_qa_multi_line_error import Job, _shown_lines
 
 TRACEBACK = "The engine stopped.\n" + "\n".join(f'  File "engine.py", line {n}, in step' for n in range(200))
-
-
-@dataclass(frozen=True)
-class Job(StubJob):
-    kind: JobKind = JobKind.GENERATE
-    node_id: str = "turn"
-
-
-def _shown_lines(html_text: str) -> list[str]:
-    document = QTextDocument()
-    document.setHtml(html_text)
-    return [line.strip() for line in document.toPlainText().splitlines()]
 
 
 def test_a_long_error_shows_its_start_and_keeps_the_rest_in_a_tooltip(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -46,7 +46,7 @@ from studio.ui.canvas.geometry import (
     POSTER_DETAIL,
     RADIUS,
 )
-from studio.ui.node_summary import CardStatus, NodeSummary, placeholder_label, shortened
+from studio.ui.node_summary import CardStatus, NodeSummary, cut_to_chars, placeholder_label
 from studio.ui.text_wrap import plain_tooltip, starts_right_to_left
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def card_tooltip(summary: NodeSummary) -> str:
 def _tip_error(error: str) -> str:
     """``error``'s first lines (each one shortened), and how many more the queue shows."""
     lines = error.strip().splitlines()
-    shown = [shortened(line, TIP_LINE_CHARS) for line in lines[:TIP_ERROR_LINES]]
+    shown = [cut_to_chars(line, TIP_LINE_CHARS) for line in lines[:TIP_ERROR_LINES]]
     left_out = len(lines) - len(shown)
     if left_out:
         shown.append(f"… {left_out} more line{'s' if left_out > 1 else ''}: the queue shows the whole error")
