@@ -41,6 +41,18 @@ CANCELLABLE_STATUSES = ("queued", "running", "interrupted")
 MAX_FINISHED_SHOWN = 100
 
 
+MOVE_REFUSALS = {
+    "running": "it started meanwhile",
+    "done": "it finished meanwhile",
+    "failed": "it failed meanwhile",
+    "cancelled": "it was cancelled meanwhile",
+    "interrupted": "it was interrupted meanwhile",
+    "forgotten": "it is no longer in the queue",
+}
+"""Why Run earlier / Run later left a job where it was: it left the queue between the press
+and the move, by its status then."""
+
+
 CANCEL_KEYS = (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)
 """Keys that cancel the job selected in the list (the Cancel button's keyboard way)."""
 
@@ -569,14 +581,31 @@ class QueuePanel(QWidget):
         return (queued.index(job_id) if job_id in queued else -1), len(queued)
 
     def move_selected(self, delta: int) -> None:
+        """Move the selected job ``delta`` places later in the run order (earlier when
+        negative). The places are counted on the writer, in the queue as it is then: a job
+        that started or ended since the list was drawn, or a press not shown yet, does not
+        make it land a place off. A job that left the queue meanwhile stays, and the note
+        under the summary says why."""
         job_id = self.selected_job_id()
         service = self.service
         if not job_id or service is None:
             return
-        queued = self._queued_in_run_order()
-        if job_id in queued:
-            index = max(0, queued.index(job_id) + delta)
-            self._run(lambda: service.move(job_id, index), lambda _result: self.select_job(job_id))
+
+        def move() -> str:
+            job = self._current(job_id)
+            status = "forgotten" if job is None else kind_name(job.status)
+            if status != "queued":
+                return status
+            service.move_by(job_id, delta)
+            return ""
+
+        def moved(left: str) -> None:
+            if left:
+                self._say(f"Job {job_id} was not moved: {MOVE_REFUSALS.get(left, f'it is {left} now')}.")
+            else:
+                self.select_job(job_id)
+
+        self._run(move, moved)
 
     def retry_selected(self) -> None:
         """Retry each selected job that can still be retried when the writer gets to it (a job

@@ -73,6 +73,8 @@ class JobQueue:
         self.results: dict[str, Any] = {}
         self.host_losses: dict[str, int] = {}
         """How often each job's host was lost under it (see :meth:`put_back`)."""
+        self.replaced: dict[str, list[str]] = {}
+        """In this session: the jobs each branch re-roll job replaced (see :meth:`replace_waiting`)."""
         self._unannounced: set[str] = set()
         """Jobs queued whose QUEUED event is not published yet: no worker starts them until it
         is (:meth:`_announce`), or a subscriber could hear of a job's start before its queueing."""
@@ -361,13 +363,50 @@ class JobQueue:
                 else JobEvent(EventKind.CANCELLED, job, message=job.error) for job in changed.values()]
 
     def move(self, job_id: str, index: int) -> None:
+        """Move queued ``job_id`` to ``index`` of the run order as it is when the writer gets
+        to it (see :meth:`move_by` for a move the user makes from what a view showed)."""
+        self._move(job_id, lambda: queue.move_to(self._jobs, job_id, index))
+
+    def move_by(self, job_id: str, steps: int) -> None:
+        """Move queued ``job_id`` ``steps`` places later (earlier when negative), counted on
+        the writer among the jobs queued then: a job that started, ended or moved since the
+        caller looked does not make it land a place off."""
+        if isinstance(steps, bool) or not isinstance(steps, int):
+            raise StudioError(f"A job moves by a whole number of places, not {steps!r}.")
+        self._move(job_id, lambda: queue.move_by(self._jobs, job_id, steps))
+
+    def _move(self, job_id: str, moved: Callable[[], list[Job]]) -> None:
         def operation() -> Job:
             with self.cond:
                 self._queued(job_id)
-                self._save(queue.move_to(self._jobs, job_id, index))
+                self._save(moved())
                 return self._jobs[job_id]
 
         self.bus.publish(JobEvent(EventKind.UPDATED, self.writer.call(operation)))
+
+    def replace_waiting(self, new_ids: Collection[str]) -> list[Job]:
+        """The jobs ``new_ids`` (just queued by a branch re-roll, one per turn) replace the
+        jobs still waiting to make takes of the same turns: those are cancelled, saying so,
+        and a job of another turn that waited for one of them waits for its replacement
+        (:func:`queue.replaced_by_reroll`). Returns the jobs cancelled."""
+        def change() -> list[JobEvent]:
+            new_jobs = [self._jobs[job_id] for job_id in new_ids if job_id in self._jobs]
+            cancelled, moved = queue.replaced_by_reroll(self._jobs, new_jobs)
+            for job in [*cancelled, *moved]:
+                self._jobs[job.id] = job
+            return [*(JobEvent(EventKind.CANCELLED, job, message=job.error) for job in cancelled),
+                    *(JobEvent(EventKind.UPDATED, job) for job in moved)]
+
+        events = self.writer.call(lambda: self._stored(change))
+        self.publish(events)
+        gone = [e.job for e in events if e.kind is EventKind.CANCELLED]
+        for job in gone:
+            log.info("job %s: %s", job.id, job.error)
+        with self.cond:
+            for new_id in new_ids:
+                turn = self._jobs[new_id].node_id if new_id in self._jobs else None
+                self.replaced[new_id] = [job.id for job in gone if job.node_id == turn]
+        return gone
 
     def set_priority(self, job_id: str, priority: int) -> None:
         priority = check_priority(priority)

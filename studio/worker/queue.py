@@ -250,6 +250,41 @@ def _queued_again(job: Job) -> Job:
                    progress=0.0, eta_s=None)
 
 
+def replaced_message(new_id: str) -> str:
+    """The error of a waiting job that a branch re-roll replaced (see :func:`replaced_by_reroll`)."""
+    return f"Cancelled: the branch was re-rolled, and job {new_id} makes this turn's take instead."
+
+
+def replaced_by_reroll(jobs: Jobs, new_jobs: Collection[Job]) -> tuple[list[Job], list[Job]]:
+    """What queueing ``new_jobs`` (a branch re-roll: one job per turn) does to the jobs that
+    wait to make takes of the same turns (queued or interrupted, not running): they are
+    cancelled, as each would add a take the user no longer asked for, made from the turn's old
+    past, and select it after the re-roll, making the re-rolled turns below it stale. The jobs
+    left that waited for one of them (a turn the re-roll left out) wait for the new job of
+    that turn instead. Returns (cancelled copies, moved copies)."""
+    by_turn = {job.node_id: job for job in new_jobs if job.node_id is not None}
+    new_ids = {job.id for job in new_jobs}
+    old = sorted((job for job in jobs.values() if job.kind is JobKind.GENERATE and job.status in WAITING
+                  and job.node_id in by_turn and job.id not in new_ids), key=run_order_key)
+    replaced = {job.id: by_turn[job.node_id or ""] for job in old}
+    cancelled = [replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), take_id="",
+                         error=replaced_message(replaced[job.id].id), hint="") for job in old]
+    moved = [replace(job, depends_on=replaced[job.depends_on].id) for job in jobs.values()
+             if job.depends_on in replaced and job.id not in replaced and job.id not in new_ids
+             and job.status in WAITING]
+    return cancelled, moved
+
+
+def move_by(jobs: Jobs, job_id: str, steps: int) -> list[Job]:
+    """The jobs that change when queued ``job_id`` moves ``steps`` places later in the run
+    order (earlier when negative), counted among the jobs queued now: a move decided from an
+    older view of the queue (a job started or ended since) still goes past as many jobs as
+    the user asked (see :func:`move_to`)."""
+    order = queued_in_order(jobs)
+    place = next(i for i, job in enumerate(order) if job.id == job_id)
+    return move_to(jobs, job_id, place + steps)
+
+
 def move_to(jobs: Jobs, job_id: str, index: int) -> list[Job]:
     """The jobs that change when queued ``job_id`` moves to ``index`` of the run order.
 

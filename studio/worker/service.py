@@ -420,9 +420,28 @@ class GenerationService:
         Each child's job waits for its parent's job (or the nearest re-rolled turn above it)
         and is generated from the parent's new take (the context is built when the job
         starts). From the story's start, every turn is re-rolled.
+
+        The jobs still waiting to make takes of the re-rolled turns (a Fill not started yet,
+        an earlier re-roll) are cancelled in the same writer operation, each saying which new
+        job replaced it (:meth:`replaced_by` lists them): run after the re-roll, each would add
+        a take made from the turn's old past and select it, making the turns below stale. A
+        job already running is left to finish.
         """
-        return self._operations.reroll_branch(node_id, engine=engine, seed=seed, settings=settings,
-                                              priority=priority, only=only)
+        def operation() -> list[str]:
+            job_ids = self._operations.reroll_branch(node_id, engine=engine, seed=seed, settings=settings,
+                                                     priority=priority, only=only)
+            if job_ids:
+                self._queue.replace_waiting(job_ids)
+            return job_ids
+
+        return self.writer.call(operation)
+
+    def replaced_by(self, job_id: str) -> list[Job]:
+        """The waiting jobs that job ``job_id`` of a branch re-roll replaced (cancelled) when it
+        was queued in this session, in run order; empty for any other job."""
+        with self._queue.cond:
+            replaced = list(self._queue.replaced.get(job_id, ()))
+        return [job for job in (self._queue.get(old_id) for old_id in replaced) if job is not None]
 
     def fill(self, leaf_id: str, *, engine: str | None = None, settings: Mapping[str, Any] | None = None,
              priority: int = 0) -> list[str]:
@@ -466,10 +485,19 @@ class GenerationService:
         return self._queue.cancel(job_id)
 
     def move(self, job_id: str, index: int) -> None:
-        """Move a queued job to ``index`` in the run order (0 runs next).
+        """Move a queued job to ``index`` in the run order (0 runs next), as the order is when
+        the move runs on the writer; :meth:`move_by` for a move made from what a view showed.
 
         The job takes the priority of its new neighbours when its own doesn't fit there."""
         self._queue.move(job_id, index)
+
+    def move_by(self, job_id: str, steps: int) -> None:
+        """Move a queued job ``steps`` places later in the run order (earlier when negative;
+        past the first or last, it stops there). The places are counted among the jobs queued
+        when the move runs on the writer, so a job that started or ended since the caller read
+        the queue (or an earlier move not shown yet) does not make it land a place off.
+        :class:`StudioError` when the job is no longer queued."""
+        self._queue.move_by(job_id, steps)
 
     def set_priority(self, job_id: str, priority: int) -> None:
         """Change a queued (or interrupted) job's priority: higher runs first."""

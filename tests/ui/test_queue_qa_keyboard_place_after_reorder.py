@@ -25,8 +25,9 @@ class Job(StubJob):
 class MovingService(StubService):
     """Moves a queued job to a place in the run order, as the real queue does."""
 
-    def move(self, job_id: str, index: int) -> None:
+    def move_by(self, job_id: str, steps: int) -> None:
         job = self.job(job_id)
+        index = max(0, self.queue.index(job) + steps)
         rest = [j for j in self.queue if j.id != job_id]
         self.queue = [*rest[:index], job, *rest[index:]]
 
