@@ -170,6 +170,11 @@ class _LoaderCache(QObject):
         """What the items kept weigh (0 for a cache that doesn't weigh them)."""
         return self._bytes
 
+    @property
+    def max_bytes(self) -> int:
+        """The most the items kept may weigh (0: no such bound)."""
+        return self._max_bytes or 0
+
     def __len__(self) -> int:
         return len(self._items)
 
@@ -198,9 +203,29 @@ class _LoaderCache(QObject):
             self._bytes -= self._weights.pop(path, 0)
 
 
+POSTER_CACHE_BYTES = 96 * 1024 * 1024
+"""What the posters the cache keeps may weigh. A poster is scaled to fit :data:`POSTER_SIZE` at
+load, so it weighs at most 360x216 32-bit pixels (311 KB; 292 KB for a 16:9 clip's, whatever
+the clip's own size): this keeps at least 320 of the largest, more than a canvas of 1200x700
+pixels shows at a quarter of the default zoom (some 280 cards), and more of smaller ones. It held 600 posters whatever
+they weighed (up to 187 MB, on top of the clip cache); a poster dropped is decoded again, in
+a few milliseconds off the GUI thread, when a card asks for it."""
+
+
+def poster_bytes(poster: object) -> int:
+    """The bytes of a decoded poster (:func:`load_poster`'s value), 0 for anything else."""
+    return poster.sizeInBytes() if isinstance(poster, QImage) else 0
+
+
 class PosterCache(_LoaderCache):
-    def __init__(self, parent: QObject | None = None, capacity: int = 600) -> None:
-        super().__init__(load_poster, capacity, parent)
+    """Posters scaled for the cards, the most recently used first, bounded by what they weigh
+    (:data:`POSTER_CACHE_BYTES`). ``capacity`` also bounds how many it keeps (no bound by
+    default). The poster just loaded always stays: the card that asked for it shows it next."""
+
+    def __init__(self, parent: QObject | None = None, capacity: int | None = None,
+                 max_bytes: int = POSTER_CACHE_BYTES) -> None:
+        super().__init__(load_poster, capacity if capacity is not None else sys.maxsize, parent,
+                         weigh=poster_bytes, max_bytes=max_bytes)
 
     def get(self, path: str) -> QImage | None:
         value = self.request(path)
@@ -239,10 +264,6 @@ class ClipCache(_LoaderCache):
                  max_bytes: int = CLIP_CACHE_BYTES) -> None:
         super().__init__(load_clip, capacity if capacity is not None else sys.maxsize, parent,
                          weigh=clip_bytes, max_bytes=max_bytes)
-
-    @property
-    def max_bytes(self) -> int:
-        return self._max_bytes or 0
 
     def get(self, path: str) -> tuple[list[QImage], float] | None:
         value = self.request(path)

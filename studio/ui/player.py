@@ -6,12 +6,14 @@ a gap the player waits on (it shows "decoding…"). A clip that can't be read (i
 missing or damaged) takes a second of the timeline that says so, and playback goes on.
 
 The player holds the frames of only a few clips around the playback position (see
-:data:`HELD_CLIPS`); the timeline remembers every decoded clip's length and frame rate, and a
-clip released is decoded again as the position comes near it.
+:data:`HELD_CLIPS`), no more than its byte bound (the shared cache's: see :meth:`Player._hold_window`);
+the timeline remembers every decoded clip's length and frame rate, and a clip released is
+decoded again as the position comes near it.
 """
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolBu
 
 from studio.ui import palette
 from studio.ui.icons import icon
-from studio.ui.media_cache import ClipCache
+from studio.ui.media_cache import ClipCache, clip_bytes
 from studio.ui.text_wrap import breakable
 
 
@@ -52,7 +54,8 @@ is about 23 MB of images, so holding a whole branch ran to gigabytes for a long 
 1.4 GB); eight clips are about 185 MB. Six ahead is some twelve seconds of playback at 8 fps,
 far more than a clip takes to decode even on a busy machine; the rest of the timeline keeps
 only each clip's length and frame rate, and its frames are asked for again as the position
-comes near (they are often still in the shared cache, which holds more clips than this)."""
+comes near (they are often still in the shared cache, which holds more clips than this).
+Full-size clips are bounded by bytes too (see :meth:`Player._hold_window`)."""
 _UNSHOWN = -2
 """The clip shown is not announced yet (a new timeline): the next one shown is, even clip 0."""
 MISSING_TEXT = "clip missing or damaged: re-roll this turn"
@@ -132,14 +135,20 @@ class Player(QWidget):
     segment_changed = Signal(int)  # index of the clip now showing
     frame_changed = Signal(int)
 
-    def __init__(self, clips: ClipCache, parent: QWidget | None = None, *, compact: bool = False) -> None:
+    def __init__(self, clips: ClipCache, parent: QWidget | None = None, *, compact: bool = False,
+                 max_bytes: int | None = None) -> None:
         super().__init__(parent)
         self.clips = clips
+        self.max_bytes = max_bytes if max_bytes is not None else clips.max_bytes
+        """The most the frames this player holds may weigh (0: no bound but :data:`HELD_CLIPS`);
+        by default the shared cache's bound (see :meth:`_hold_window`)."""
         self._paths: list[str] = []
         self._segments: list[_Segment] = []
         self._held: dict[str, tuple[Sequence[QImage], float]] = {}
-        """The frames of the clips near the playback position (at most :data:`HELD_CLIPS`),
-        kept here: the shared cache may drop them while other clips load."""
+        """The frames of the clips near the playback position (at most :data:`HELD_CLIPS`, and
+        :attr:`max_bytes`), kept here: the shared cache may drop them while other clips load."""
+        self._weights: dict[str, int] = {}
+        """What each decoded clip of this timeline weighs (see :meth:`_hold_window`)."""
         self._known: dict[str, tuple[int, float]] = {}
         """Each decoded clip of this timeline's frame count and fps, kept for the whole
         timeline (cheap): its frames may be released, its place on the timeline stays."""
@@ -225,6 +234,7 @@ class Player(QWidget):
         self._paths = list(paths)
         self._held = {path: clip for path, clip in self._held.items() if path in self._paths}
         self._known = {path: known for path, known in self._known.items() if path in self._paths}
+        self._weights = {path: weight for path, weight in self._weights.items() if path in self._paths}
         self._frame = 0
         self._cue = None
         self._note = ""
@@ -246,12 +256,19 @@ class Player(QWidget):
 
     @property
     def held_paths(self) -> list[str]:
-        """The clips whose frames this player holds now (at most :data:`HELD_CLIPS`)."""
+        """The clips whose frames this player holds now (at most :data:`HELD_CLIPS`, within
+        :attr:`max_bytes` but for the clip at the position)."""
         return list(self._held)
+
+    @property
+    def held_bytes(self) -> int:
+        """What the frames this player holds weigh."""
+        return sum(clip_bytes(clip) for clip in self._held.values())
 
     def _learn(self, path: str, clip: tuple[Sequence[QImage], float]) -> bool:
         """Remember ``clip``'s length and frame rate; whether they are new (or changed)."""
         frames, fps = clip
+        self._weights[path] = clip_bytes(clip)
         known = (len(frames), fps or 8.0)
         if self._known.get(path) == known:
             return False
@@ -308,6 +325,7 @@ class Player(QWidget):
             grew = self._learn(path, clip)
             if path in self._window():
                 self._held[path] = clip
+                self._hold_window()  # within the byte bound
         if grew or not self.ready:
             self._rebuild()
         else:
@@ -343,14 +361,31 @@ class Player(QWidget):
 
     def _hold_window(self) -> None:
         """Release the frames of clips away from the position; ask for those near it (in the
-        shared cache: held at once; else decoded, held as they land)."""
+        shared cache: held at once; else decoded, held as they land).
+
+        The clips near the position are held, most needed first, while what they weigh stays
+        within :attr:`max_bytes`: eight clips held whatever their size ran to some 500 MB of
+        1280x720 clips (on top of the shared cache). The clip at the position is always held
+        (it is the one playing), and the next one is always asked for, so that the cut to it
+        plays on from the shared cache without waiting; a clip not decoded yet is counted as
+        heavy as the heaviest one this timeline has decoded."""
         wanted = self._window()
-        self._held = {path: clip for path, clip in self._held.items() if path in wanted}
-        for path in wanted:
-            if path not in self._held:
-                clip = self.clips.get(path)
-                if clip is not None:
-                    self._held[path] = clip
+        held: dict[str, tuple[Sequence[QImage], float]] = {}
+        budget = self.max_bytes or sys.maxsize
+        heaviest = max(self._weights.values(), default=0)
+        used = 0
+        for rank, path in enumerate(wanted):
+            weight = self._weights.get(path, heaviest)
+            if rank > 0 and used + weight > budget:
+                if rank == 1:
+                    self.clips.get(path)  # decoded into the shared cache ahead of the cut
+                break
+            clip = self._held.get(path) or self.clips.get(path)
+            if clip is not None:
+                held[path] = clip
+                weight = self._weights.get(path) or clip_bytes(clip)
+            used += weight
+        self._held = held
 
     # -- transport ------------------------------------------------------------------------
 

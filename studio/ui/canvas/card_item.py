@@ -11,9 +11,10 @@ Hovering a card that has a clip cycles the clip's frames in the poster box.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -120,6 +121,46 @@ def _tip_error(error: str) -> str:
     return "\n".join(shown)
 
 
+PILL_H, PILL_GAP, PILL_INSET = 16.0, 4.0, 6.0
+BADGES_RIGHT = POSTER.left() + 36 + 9
+"""Where the bookmark star and the warning badge end, at the poster's top left."""
+
+
+@dataclass(frozen=True)
+class Pill:
+    """A label over a card's poster: the turn's status, or how many takes it has."""
+
+    text: str
+    rect: QRectF
+    status: bool
+
+
+def status_pills(summary: NodeSummary) -> list[Pill]:
+    """The labels over a card's poster and where they go, right to left along its top: the
+    status (stale, queued, failed), then the take count when the turn has several takes. A
+    stale turn's count was left out (the status took its place), so a turn re-rolled before
+    its parent changed no longer said it had other takes. A running turn shows its ring."""
+    metrics = QFontMetrics(_BADGE_FONT)
+    pills: list[Pill] = []
+    right = POSTER.right() - PILL_INSET
+
+    def place(text: str, status: bool) -> None:
+        nonlocal right
+        width = metrics.horizontalAdvance(text) + 12
+        pills.append(Pill(text, QRectF(right - width, POSTER.top() + PILL_INSET, width, PILL_H), status))
+        right -= width + PILL_GAP
+
+    if summary.status in (CardStatus.STALE, CardStatus.QUEUED, CardStatus.FAILED):
+        place(palette.STATUS_LABELS[summary.status], True)
+    count = summary.take_count
+    if count > 1 and summary.status != CardStatus.RUNNING:
+        # Thousands of takes beside a status would reach the bookmark star and warning badge:
+        # then the bare number says it.
+        fits = right - metrics.horizontalAdvance(f"{count} takes") - 12 >= BADGES_RIGHT + PILL_GAP
+        place(f"{count} takes" if fits else f"{count}", False)
+    return pills
+
+
 def line_alignment(text: str) -> Qt.AlignmentFlag:
     """Where a line of ``text`` starts: at the right for Hebrew or Arabic, whatever the window's
     own direction (a right-to-left title at the card's left edge read as misplaced)."""
@@ -139,7 +180,6 @@ class CardItem(QGraphicsItem):
         self.in_branch = False
         self._hovered = False
         self._hover_frame = 0
-        self._hover_timer: QTimer | None = None
         self.setAcceptHoverEvents(True)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, False)
         # Repainting an unchanged card blits its cached pixmap instead of calling paint()
@@ -320,29 +360,26 @@ class CardItem(QGraphicsItem):
         if s.status == CardStatus.RUNNING:
             self._paint_ring(painter, s.fraction)
             return
-        if s.status in (CardStatus.DONE, CardStatus.START, CardStatus.DRAFT):
-            if s.take_count > 1:
-                self._paint_pill(painter, f"{s.take_count} takes", BACKDROP, palette.ON_IMAGE)
-            return
-        color = palette.STATUS_COLORS[s.status]
-        self._paint_pill(painter, palette.STATUS_LABELS[s.status], color, QColor("#14151c"))
+        for pill in status_pills(s):
+            if pill.status:
+                self._paint_pill(painter, pill, palette.STATUS_COLORS[s.status], QColor("#14151c"))
+            else:
+                self._paint_pill(painter, pill, BACKDROP, palette.ON_IMAGE)
         if s.status == CardStatus.FAILED:
+            color = palette.STATUS_COLORS[s.status]
             painter.setPen(QPen(color, 3))
             font = QFont(_TITLE_FONT)
             font.setPixelSize(FAILED_MARK_PX)
             painter.setFont(font)
             painter.drawText(_FAILED_MARK_AREA, Qt.AlignmentFlag.AlignCenter, "!")
 
-    def _paint_pill(self, painter: QPainter, text: str, background: QColor, foreground: QColor) -> None:
-        metrics = QFontMetrics(_BADGE_FONT)
-        width = metrics.horizontalAdvance(text) + 12
-        pill = QRectF(POSTER.right() - width - 6, POSTER.top() + 6, width, 16)
+    def _paint_pill(self, painter: QPainter, pill: Pill, background: QColor, foreground: QColor) -> None:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(background)
-        painter.drawRoundedRect(pill, 8, 8)
+        painter.drawRoundedRect(pill.rect, 8, 8)
         painter.setPen(foreground)
         painter.setFont(_BADGE_FONT)
-        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+        painter.drawText(pill.rect, Qt.AlignmentFlag.AlignCenter, pill.text)
 
     def _paint_ring(self, painter: QPainter, fraction: float) -> None:
         """The progress ring on a dark disc, its track and figure in light colours: a re-roll
@@ -391,20 +428,17 @@ class CardItem(QGraphicsItem):
         self._hovered = True
         if self.summary.clip_path:
             self._scene_ref.clip_frames(self.summary.clip_path)
-            if self._hover_timer is None:
-                self._hover_timer = QTimer()
-                self._hover_timer.timeout.connect(self._next_hover_frame)
-            self._hover_timer.start(HOVER_FRAME_MS)
+            self._scene_ref.start_hover_frames(self)
         self.update()
 
     def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802
         self._hovered = False
-        if self._hover_timer is not None:
-            self._hover_timer.stop()
+        self._scene_ref.stop_hover_frames(self)
         self._hover_frame = 0
         self.update()
 
-    def _next_hover_frame(self) -> None:
+    def next_hover_frame(self) -> None:
+        """The next frame of the clip (the scene's hover timer, while the mouse is on the card)."""
         self._hover_frame += 1
         self.update()
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QPoint, QRectF, Signal
+from PySide6.QtCore import QObject, QPoint, QRectF, QTimer, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from studio.core.changes import ChangeSet, EntityKind
 from studio.core.document import Document
 from studio.ui import palette
-from studio.ui.canvas.card_item import CardItem
+from studio.ui.canvas.card_item import HOVER_FRAME_MS, CardItem
 from studio.ui.canvas.geometry import CARD_H, CARD_W, OVERVIEW_SCALE
 from studio.ui.canvas.layers import EdgeLayer, OverviewLayer
 from studio.ui.job_tracker import JobTracker
@@ -92,6 +92,13 @@ class TreeScene(QGraphicsScene):
         self.branch_ids: list[str] = []
         self.search_hits: set[str] = set()
         self._poster_waiters: dict[str, set[str]] = {}
+        self._hover_timer = QTimer(self)
+        """Cycles the clip frames of the card under the mouse. The scene's, not the card's: a
+        card's own timer outlived the card when its scene went (the window closed with the
+        mouse on a card) and ticked on a deleted item ten times a second."""
+        self._hover_timer.setInterval(HOVER_FRAME_MS)
+        self._hover_timer.timeout.connect(self._next_hover_frame)
+        self._hovered: CardItem | None = None
         self._clip_waiters: dict[str, set[str]] = {}
         self._seen_tree = document.tree
         """The story as the last change set left it: a take that a change removes is looked up
@@ -148,6 +155,24 @@ class TreeScene(QGraphicsScene):
             card = self.cards.get(node_id)
             if card is not None:
                 card.update()
+
+    def start_hover_frames(self, card: CardItem) -> None:
+        """Cycle ``card``'s clip frames (the mouse is on it) until :meth:`stop_hover_frames`."""
+        self._hovered = card
+        self._hover_timer.start()
+
+    def stop_hover_frames(self, card: CardItem) -> None:
+        if self._hovered is card:
+            self._hovered = None
+            self._hover_timer.stop()
+
+    def _next_hover_frame(self) -> None:
+        card = self._hovered
+        if card is None or self.cards.get(card.node_id) is not card:
+            self._hovered = None  # its card was removed (its turn deleted) under the mouse
+            self._hover_timer.stop()
+            return
+        card.next_hover_frame()
 
     # -- building ----------------------------------------------------------------------------
 

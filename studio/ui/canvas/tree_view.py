@@ -121,16 +121,18 @@ class TreeView(QGraphicsView):
         view's centre. (The mouse's anchor, right for Ctrl+wheel, zoomed a key press around
         wherever the pointer rested, or the centre: the selected card slid out of view.)"""
         anchor = self._selected_card_center()
-        if anchor is None:
-            self.zoom_by(factor)
-            return
-        on_screen = self.mapFromScene(anchor)
         previous = self.transformationAnchor()
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        # around the centre, not the pointer, when no selected card is in view: the mouse's
+        # anchor zoomed around wherever the pointer happened to rest over the canvas
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor if anchor is not None
+                                     else QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        on_screen = self.mapFromScene(anchor) if anchor is not None else None
         try:
             self.zoom_by(factor)
         finally:
             self.setTransformationAnchor(previous)
+        if anchor is None or on_screen is None:
+            return
         drift = self.mapFromScene(anchor) - on_screen
         if drift.manhattanLength():
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
