@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from studio.cli.common import add_checkpoints_option, checkpoint_dirs, device_spec, thread_count
@@ -18,6 +19,9 @@ MAX_EVAL_STEPS = 64
 """More steps than the engine's own setting allows (16), for studying the sampler; far more
 would only run for hours."""
 
+MAX_CANDIDATES = 8
+"""As the engine's Candidates setting."""
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
@@ -25,10 +29,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         description="Play held-out episodes in the sketch world, run the engine and a judge over them, and print "
         "the goals table (state accuracy, instruction following, visual quality, consistency, speed).")
     p.add_argument("engine", choices=EVALUATED, help="the engine to evaluate (only mini has held-out episodes)")
-    p.add_argument("--episodes", type=int, default=40, help="held-out episodes (3 turns each; default 40)")
-    p.add_argument("--steps", type=int, default=4,
+    p.add_argument("--episodes", type=count_from(1), default=40, help="held-out episodes (3 turns each; default 40)")
+    p.add_argument("--steps", type=count_from(1, MAX_EVAL_STEPS), default=4,
                    help="denoising steps, 1 to 64 (default 4, the engine's default; the engine's setting allows 16)")
-    p.add_argument("--candidates", type=int, default=1,
+    p.add_argument("--candidates", type=count_from(1, MAX_CANDIDATES), default=1,
                    help="clips sampled per turn, the motion critic keeping one (default 1, the engine's default)")
     p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
     add_checkpoints_option(p)
@@ -40,6 +44,22 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--no-report", action="store_true", help="print only")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p.set_defaults(handler=cmd_eval)
+
+
+def count_from(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` (to ``high``), refused when the arguments are
+    read with the value and the range, so that the message names the one option that is wrong."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, not {value}")
+        return value
+
+    return parse
 
 
 def one_device(text: str) -> str:
@@ -60,9 +80,6 @@ def one_device(text: str) -> str:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    if args.episodes < 1 or not 1 <= args.steps <= MAX_EVAL_STEPS or not 1 <= args.candidates <= 8:
-        raise StudioError(f"--episodes must be at least 1, --steps from 1 to {MAX_EVAL_STEPS}, "
-                          "--candidates from 1 to 8.")
     if args.report is not None and args.report.exists() and not args.report.is_file():
         raise StudioError(f"--report {args.report} is not a file.", hint="Name a Markdown file, e.g. BENCHMARKS.md.")
     report = None if args.no_report else args.report or DEFAULT_REPORT

@@ -10,7 +10,6 @@ otherwise, so that the window stays responsive.
 from __future__ import annotations
 
 import gc
-import os
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -41,6 +40,7 @@ from studio.engines.base import (
     no_progress,
 )
 from studio.engines.catalog.mini import INFO, NAME, VERSION, MiniSettings
+from studio.engines.config import usable_cores
 from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
 from studio.engines.mini import weights
 from studio.engines.mini.completion import Completion, complete
@@ -54,15 +54,16 @@ if INFO.capabilities.representation.space != REP_SPACE:  # the catalogue and the
 
 
 def default_threads() -> int:
-    """All cores but one (at least one), so that the window keeps a core."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    """All cores but one (at least one), so that the window keeps a core: of the cores this
+    process may run on, not the machine's (a container or ``taskset`` may allow fewer)."""
+    return max(1, usable_cores() - 1)
 
 
 def usable_threads(requested: int | None) -> int:
     """``requested`` CPU threads (None or below 1: :func:`default_threads`), at most the cores this
     process may run on: more never helps, and far more (``--threads 100000``) makes OpenMP fail to
     create its threads and abort the process."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = usable_cores()
     wanted = requested if requested is not None and requested >= 1 else default_threads()
     return max(1, min(wanted, cores))
 

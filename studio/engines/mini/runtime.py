@@ -111,11 +111,18 @@ def load_vocab(path: Path) -> Vocab:
 _M = TypeVar("_M", bound=nn.Module)
 
 
-def build_checked(build: Callable[[], _M], state: Mapping[str, torch.Tensor], path: Path, folder: Path) -> _M:
+def build_checked(build: Callable[[], _M], state: Mapping[str, torch.Tensor], path: Path, folder: Path,
+                  parts: Sequence[tuple[Path, Mapping[str, torch.Tensor]]] = (),
+                  split: Callable[[Mapping[str, torch.Tensor]], Sequence[Mapping[str, torch.Tensor]]] | None = None
+                  ) -> _M:
     """``build()``, the network config.json describes, once its tensor shapes are known to fit
     the weights in ``path`` (``state``): a shell on the meta device is compared first, so that a
     config edited to absurd sizes is refused before any memory is taken, and a config no network
-    can be built from is reported with the file, not as an error from deep inside torch."""
+    can be built from is reported with the file, not as an error from deep inside torch.
+
+    A network stored in several files gives them as ``parts`` (each file and its tensors, in the
+    order ``split`` divides the network's own tensors among them): each file is compared with its
+    own share, so that a mismatch names the file that holds it."""
     config_path = folder / weights.CONFIG
     try:
         with torch.device("meta"):
@@ -123,13 +130,19 @@ def build_checked(build: Callable[[], _M], state: Mapping[str, torch.Tensor], pa
     except Exception as error:
         raise EngineLoadError(f"{config_path} describes a network that can't be built: {str(error).rstrip('.')}.",
                               hint=weights.RESTORE) from None
-    details = weights.state_mismatch({k: tuple(v.shape) for k, v in shell.state_dict().items()},
-                                     {k: tuple(v.shape) for k, v in state.items()})
+    own = shell.state_dict()
+    shares: list[tuple[Path, Mapping[str, torch.Tensor], Mapping[str, torch.Tensor]]] = [(path, own, state)]
+    if parts and split is not None:
+        shares = [(file, share, found) for (file, found), share in zip(parts, split(own), strict=True)]
     del shell
-    if details:
-        raise EngineLoadError(f"{path} does not fit the model in its config.json: {details}.",
-                              hint="Keep the config.json that came with these weights (or restore checkpoints/mini/ "
-                                   "from the repository).")
+    for file, expected, found in shares:
+        details = weights.state_mismatch({k: tuple(v.shape) for k, v in expected.items()},
+                                         {k: tuple(v.shape) for k, v in found.items()})
+        if details:
+            raise EngineLoadError(f"{file} does not fit the model in its config.json: {details}.",
+                                  hint="Keep the config.json that came with these weights (or restore "
+                                       "checkpoints/mini/ from the repository).")
+        weights.check_kinds({k: v.dtype for k, v in expected.items()}, found, file)
     try:
         return build()
     except Exception as error:
@@ -195,9 +208,13 @@ class MiniRuntime:
         done(4)
         blocks_path = weights.verify_file(folder, weights.DECODER, manifest)
         io_path = weights.verify_file(folder, weights.DECODER_IO, manifest)
-        state = {**weights.load_tensors(blocks_path), **weights.load_tensors(io_path)}
+        blocks, rest = weights.load_tensors(blocks_path), weights.load_tensors(io_path)
+        state = {**blocks, **rest}
         done(5)
-        decoder = build_checked(lambda: build_decoder(config), state, blocks_path, folder)
+        decoder = build_checked(lambda: build_decoder(config), state, blocks_path, folder,
+                                parts=((blocks_path, blocks), (io_path, rest)),
+                                split=lambda own: weights.split_decoder(own, config.decoder.kind))
+        del blocks, rest
         weights.load_into(decoder, state, blocks_path)
         del state
         decoder = decoder.to(decoder_device)

@@ -243,11 +243,17 @@ def verify_file(folder: Path, name: str, manifest: Mapping[str, Any], *, digest:
     unlisted_digest = digest and not isinstance(expected.get("sha256"), str)
     if isinstance(listed, bool) or not isinstance(listed, int) or unlisted_digest:
         raise EngineLoadError(f"{folder / CONFIG} lists {name} without its size in bytes and SHA-256.", hint=RESTORE)
-    size = path.stat().st_size
+    try:
+        size = path.stat().st_size
+        found = sha256(path) if digest and size == listed else None
+    except OSError as error:  # unreadable: its permissions (a copy made by another user), a failing disk
+        raise EngineLoadError(f"{path} can't be read: {error.strerror or error}.",
+                              hint="Make the file readable by the user who runs the studio, or restore "
+                                   "checkpoints/mini/ from the repository.") from None
     if size != listed:
         raise EngineLoadError(f"{path} is {size:,} bytes, expected {listed:,} (incomplete copy?).",
                               hint="Restore the file from the repository.")
-    if digest and sha256(path) != expected.get("sha256"):
+    if digest and found != expected.get("sha256"):
         raise EngineLoadError(f"{path} is corrupt: its SHA-256 does not match {folder / CONFIG}.",
                               hint="Restore the file from the repository.")
     return path
@@ -263,15 +269,49 @@ def load_tensors(path: Path) -> dict[str, torch.Tensor]:
     except (SafetensorError, OSError, ValueError) as error:
         raise EngineLoadError(f"{path} is not a readable safetensors file: {error}.",
                               hint="Restore the file from the repository.") from None
-    return dequantize_int8(state, path)
+    state = dequantize_int8(state, path)
+    check_finite(state, path)
+    return state
+
+
+def check_finite(state: Mapping[str, torch.Tensor], path: Path) -> None:
+    """Refuse weights that are not numbers (NaN or infinite). A file whose manifest entry was
+    written with it passes every size and SHA-256 check, and would otherwise load and make
+    black clips, or fail each turn with a prediction that is not numbers."""
+    bad = [name for name, value in state.items() if value.is_floating_point() and not bool(torch.isfinite(value).all())]
+    if bad:
+        raise EngineLoadError(f"{path} holds weights that are not numbers (NaN or infinite) in {len(bad)} "
+                              f"tensor{'s' if len(bad) != 1 else ''} ({_shown(bad)}): the file is damaged, or was "
+                              "exported from a training run that failed.", hint="Restore the file from the repository.")
+
+
+def check_kinds(expected: Mapping[str, torch.dtype], state: Mapping[str, torch.Tensor], path: Path) -> None:
+    """Refuse tensors stored as whole numbers or booleans where the model (``expected``: name ->
+    its dtype) has floating-point weights: ``load_state_dict`` would quietly cast them, and the
+    model would run on weights rounded to whole numbers (mostly zeros)."""
+    wrong = [f"{name} is {str(value.dtype).removeprefix('torch.')}" for name, value in state.items()
+             if name in expected and expected[name].is_floating_point and not value.is_floating_point()]
+    if wrong:
+        raise EngineLoadError(f"{path} holds {len(wrong)} tensor{'s' if len(wrong) != 1 else ''} that "
+                              f"{'are' if len(wrong) != 1 else 'is'} not floating-point where the model has "
+                              f"floating-point weights ({_shown(wrong)}): it was not written by the mini model's "
+                              "export.", hint="Restore the file from the repository.")
+
+
+def _shown(items: list[str], most: int = 3) -> str:
+    """The first ``most`` of ``items`` and how many more."""
+    return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
 
 
 def load_float_into(module: nn.Module, path: Path) -> None:
     """Load ``path`` (fp16 on disk) into ``module`` as float32 weights."""
-    load_into(module, {k: v.float() for k, v in load_tensors(path).items()}, path)
+    state = load_tensors(path)
+    check_kinds({k: v.dtype for k, v in module.state_dict().items()}, state, path)  # before .float() hides them
+    load_into(module, {k: v.float() for k, v in state.items()}, path)
 
 
 def load_into(module: nn.Module, state: Mapping[str, torch.Tensor], path: Path) -> None:
+    check_kinds({k: v.dtype for k, v in module.state_dict().items()}, state, path)
     try:
         module.load_state_dict(dict(state), strict=True)
     except RuntimeError:

@@ -36,11 +36,11 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     (["--threads", "-2"], "argument --threads: CPU threads must be from 1 to"),
     (["--device", "tpu"], "argument --device: Unknown device 'tpu'"),
     (["--device", "cuda:99"], "placed on cuda:99, but this machine has"),
-    (["--episodes", "0"], "--episodes must be at least 1"),
-    (["--steps", "0"], "--steps from 1 to 64"),
-    (["--steps", "100000"], "--steps from 1 to 64"),
-    (["--candidates", "0"], "--candidates from 1 to 8"),
-    (["--candidates", "9"], "--candidates from 1 to 8"),
+    (["--episodes", "0"], "argument --episodes: must be at least 1, not 0"),
+    (["--steps", "0"], "argument --steps: must be from 1 to 64, not 0"),
+    (["--steps", "100000"], "argument --steps: must be from 1 to 64, not 100000"),
+    (["--candidates", "0"], "argument --candidates: must be from 1 to 8, not 0"),
+    (["--candidates", "9"], "argument --candidates: must be from 1 to 8, not 9"),
 ])
 def test_the_command_refuses_bad_options_before_playing_anything(
         options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
