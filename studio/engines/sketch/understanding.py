@@ -35,6 +35,7 @@ from studio.engines.sketch.vocabulary import (
     KNOWN_WORDS,
     LOCATION_BY_NAME,
     LOCATIONS,
+    LOCATIVE_PREPOSITIONS,
     MOTION_BY_NAME,
     MOTIONS,
     TIMES_OF_DAY,
@@ -194,14 +195,19 @@ def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
     from the rest: a place is not a motion ("laughs at the bus stop" names no stop, "at the
     study room" no studying), while a motion word elsewhere still counts ("stops at the bus
     stop" is a stop). Names of one word stay: such a word can be a motion ("wave", "train",
-    which are not read as places either) or part of one ("go to bed", "lie on the grass")."""
+    which are not read as places either) or part of one ("go to bed", "lie on the grass");
+    only a project's own one-word name goes where it is written as a place ("sits at the
+    Jump", :func:`_written_as_place`)."""
     names = _PLACE_NAMES + tuple(named for name in user_locations if _compound(named := _name_words(name)))
+    one_word = {named[0] for name in user_locations if len(named := _name_words(name)) == 1}
     spans = word_spans(text)
     words = [lemmatise(word, KNOWN_WORDS) for word, _, _ in spans]
     parts: list[str] = []
     kept_from, i = 0, 0
     while i < len(spans):
         taken = _place_name_at(text, spans, words, i, names)
+        if not taken and words[i] in one_word and _written_as_place(text, spans, i):
+            taken = 1
         if taken:
             parts.append(text[kept_from:spans[i][1]])
             kept_from = spans[i + taken - 1][2]
@@ -212,6 +218,104 @@ def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
 
 
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "my", "his", "her", "their", "our", "your", "its"})
+
+
+_MOTION_PHRASE_WORDS: dict[str, frozenset[str]] = {
+    m.name: frozenset(w for name, pw in _MOTION_PHRASES if name == m.name for w in pw) for m in MOTIONS}
+"""Each motion's words. A place word among the drawn motion's words still says where even
+when another place follows a preposition ("climbs a tree in the park" is the forest): the
+mini engine's training texts are checked against this reading (studio/engines/mini/data.py,
+DATA_VERSION), and letting the preposition win there too would change which texts it trains on."""
+_PLACE_LEADS = _DETERMINERS | {"some", "these", "those", "every", "each", "very", "really", "so", "of"}
+"""Words that may stand between a preposition and its place: "in the", "in front of the"."""
+MAX_PLACE_GAP = 3
+"""Most other words (adjectives, "front") skipped between a preposition and its place: "in the busy old town"."""
+_CLAUSE_BREAK_RE = re.compile(r"[,.;:!?…()\[\]]")
+
+
+def _verb_like(phrase: tuple[str, ...]) -> bool:
+    """A place word that is also a stand-in for a motion ("shop"): a place only behind a
+    determiner or an adjective ("walks to the shop", not "wants to shop")."""
+    return len(phrase) == 1 and phrase[0] in UNKNOWN_MOTION_HINTS
+
+
+def _ends_place_search(token: str, lemma: str) -> bool:
+    """Words a place named after a preposition cannot lie behind: another part of the sentence starts."""
+    return (lemma in STOPWORDS or lemma in _MOTION_WORDS or lemma in UNKNOWN_MOTION_HINTS or token in TIME_WORDS
+            or token in ADVERB_LEVELS or _is_negator(token) or token in CAMERA_CUE_WORDS)
+
+
+def _place_phrase_at(words: Sequence[str], start: int) -> tuple[str, tuple[str, ...]] | None:
+    """The longest built-in place phrase written at word ``start`` (earliest listed wins ties)."""
+    best: tuple[str, tuple[str, ...]] | None = None
+    for name, pw in _LOCATION_PHRASES:
+        if pw and tuple(words[start:start + len(pw)]) == pw and (best is None or len(pw) > len(best[1])):
+            best = (name, pw)
+    return best
+
+
+def placed_names(text: str) -> list[Match]:
+    """The built-in places ``text`` (normalised) names after a locative preposition, with
+    determiners and up to a few adjectives between: "in town", "at the busy market", "in front
+    of the bakery" (``position``: the place's first word's index among the text's words).
+    Punctuation, a verb, a time word or another stopword between the two ends the search: "at
+    dusk she shops" places nothing. Place words that are motions ("train", "wave") are left
+    out as elsewhere (:func:`_motion_word`)."""
+    spans = word_spans(text)
+    tokens = [word for word, _, _ in spans]
+    words = [lemmatise(word, KNOWN_WORDS) for word in tokens]
+
+    def joined(i: int) -> bool:
+        return i + 1 < len(spans) and not _CLAUSE_BREAK_RE.search(text[spans[i][2]:spans[i + 1][1]])
+
+    found: list[Match] = []
+    for i, token in enumerate(tokens):
+        if token not in LOCATIVE_PREPOSITIONS:
+            continue
+        j, gap, led = i + 1, 0, False
+        while joined(j - 1):
+            phrase = _place_phrase_at(words, j)
+            if phrase is not None:
+                name, pw = phrase
+                if not _motion_word(pw) and (led or not _verb_like(pw)):
+                    found.append(Match(name, len(pw), j, pw))
+                break
+            if tokens[j] in LOCATIVE_PREPOSITIONS:
+                break
+            if tokens[j] not in _PLACE_LEADS:
+                gap += 1
+                if gap > MAX_PLACE_GAP or _ends_place_search(tokens[j], words[j]):
+                    break
+            led, j = True, j + 1
+    return found
+
+
+def _written_as_place(text: str, spans: Sequence[tuple[str, int, int]], i: int) -> bool:
+    """Whether word ``i`` of ``text`` follows a locative preposition, with only determiners
+    between: "at the jump", "in jump"; not "wants to jump" (a motion) or "will jump"."""
+    j, led = i - 1, False
+    while j >= 0 and not _CLAUSE_BREAK_RE.search(text[spans[j][2]:spans[j + 1][1]]):
+        token = spans[j][0]
+        if token in LOCATIVE_PREPOSITIONS:
+            return led or token != "to"
+        if token not in _PLACE_LEADS:
+            return False
+        led, j = True, j - 1
+    return False
+
+
+def _names_a_motion(name: str) -> bool:
+    """A project location whose name is one motion word ("Jump", "The Swing" is not one)."""
+    named = _name_words(name)
+    return len(named) == 1 and named[0] in _MOTION_WORDS
+
+
+def _named_as_place(text: str, name: str) -> bool:
+    """Whether ``text`` (normalised) writes the one-word ``name`` as a place somewhere."""
+    word = _name_words(name)[0]
+    spans = word_spans(text)
+    return any(lemmatise(w, KNOWN_WORDS) == word and _written_as_place(text, spans, k)
+               for k, (w, _, _) in enumerate(spans))
 
 
 def _hint_words(text: str) -> list[str]:
@@ -461,14 +565,36 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         reading.warnings.append(f"'{_quote(instr.background)}' unknown, shown as '{reading.location}'")
         return
     rest = normalise(f"{instr.free_text} . {instr.motion}")[0]
-    user = _user_location(rest, user_locations)
+    kept, negated = split_negated(rest)
+    # "Qiqi doesn't go to the shop, she runs in the park": the place not negated, if any.
+    place = (negated and _place_in_text(kept, user_locations, reading.motion)) or \
+        _place_in_text(rest, user_locations, reading.motion)
+    if place:
+        reading.location, reading.location_given = place, True
+
+
+def _place_in_text(text: str, user_locations: Sequence[str], motion: MotionSpec) -> str:
+    """The place free ``text`` (normalised) names: a project location first, then a built-in
+    one, a place after a preposition over a place-like word elsewhere ('' when none)."""
+    # A project location named like a motion ("Jump") is where only when written as a place:
+    # "Qiqi will jump" is a jump, "Qiqi sits at the Jump" is there.
+    named = [name for name in user_locations if not _names_a_motion(name) or _named_as_place(text, name)]
+    user = _user_location(text, named)
     if user:
-        reading.location, reading.location_given = user, True
-        return
-    words = _content(rest)
-    match = best_match(words, [p for p in _LOCATION_PHRASES if p[1] and not _motion_word(p[1])])
-    if match is not None:
-        reading.location, reading.location_given = match.name, True
+        return user
+    match = best_match(_content(text), [p for p in _LOCATION_PHRASES if p[1] and not _motion_word(p[1])])
+    placed = placed_names(text)
+    if placed and (match is None or _stray_place_words(match, placed, motion)):
+        match = min(placed, key=lambda m: (-m.words, m.position))  # best_match's rule: most words, then earliest
+    return match.name if match is not None else ""
+
+
+def _stray_place_words(match: Match, placed: Sequence[Match], motion: MotionSpec) -> bool:
+    """Whether ``match`` (the place read from all the words) has a word that is neither in a
+    place after a preposition nor one of the drawn ``motion``'s words: "shops" in "Qiqi shops
+    in town" is such a word, "tree" in "climbs a tree in the park" is not."""
+    accounted = _MOTION_PHRASE_WORDS[motion.name].union(*(m.phrase for m in placed))
+    return not set(match.phrase) <= accounted
 
 
 def builtin_location(text: str) -> str | None:

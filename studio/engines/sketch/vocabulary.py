@@ -296,6 +296,15 @@ UNKNOWN_LOCATION_HINTS: dict[str, str] = {
 }
 """Places we do not draw, with the built-in location shown instead (still reported as unknown)."""
 
+LOCATIVE_PREPOSITIONS: frozenset[str] = frozenset({
+    "in", "at", "to", "into", "onto", "inside", "near", "nearby", "by", "on", "toward", "towards", "through",
+    "throughout", "around", "across", "along", "from", "outside", "within", "beside", "behind", "past", "under",
+    "underneath", "beneath", "below", "over", "among", "amid", "between", "beyond", "upon",
+})
+"""Words after which a place is where the character is ("shops in town"): a place named after
+one is the place meant, over a place-like word elsewhere ("shops" names a shop). "above" is
+not one: "above town" is itself a name of the sky."""
+
 
 def vocabulary_words() -> frozenset[str]:
     """Every word any phrase uses (the lemmatiser's set of known base forms)."""
