@@ -251,12 +251,20 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
                 RequirementKind.FILE, f"{manifest_path} lists {item.path} with a size of {expected!r}, not a number "
                 f"of bytes.", hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path)))
             continue
-        size = path.stat().st_size
+        try:
+            size = path.stat().st_size
+            digest = _digest(path, size, path.stat().st_mtime_ns) if size == expected else ""
+        except OSError as error:  # unreadable: its permissions (a copy made by another user), a failing disk
+            unmet.append(Requirement(
+                RequirementKind.FILE, f"{path} can't be read: {error.strerror or error}.",
+                hint="Make the file readable by the user who runs the studio, or restore checkpoints/mini/ "
+                     "from the repository.", path=str(path), expected_bytes=expected))
+            continue
         if size != expected:
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{path} is {size:,} bytes, expected {expected:,} (incomplete copy?).",
                 hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))
-        elif isinstance(listed.get("sha256"), str) and _digest(path, size, path.stat().st_mtime_ns) != listed["sha256"]:
+        elif digest != listed["sha256"]:
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{path} is corrupt: its SHA-256 does not match {manifest_path}.",
                 hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))

@@ -48,3 +48,42 @@ def test_a_file_this_user_may_not_read_is_named_with_what_to_do(tmp_path: Path, 
         unreadable.chmod(0o644)
     assert f"{unreadable} can't be read: Permission denied." in caught.value.message
     assert "Make the file readable by the user who runs the studio" in caught.value.hint
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX file permissions")
+def test_the_engine_check_names_a_file_it_may_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check ``doctor`` and the window run before loading (it raised the PermissionError)."""
+    if not (SHIPPED / weights.CONFIG).is_file():
+        pytest.skip("the shipped checkpoint is not in this checkout")
+    from studio.engines.catalog import mini as catalog
+
+    folder = tmp_path / "mini"
+    shutil.copytree(SHIPPED, folder)
+    unreadable = folder / weights.LM
+    if os.geteuid() == 0:
+        real_open = Path.open
+
+        def refused(self: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if self == unreadable:
+                raise PermissionError(13, "Permission denied", str(self))
+            return real_open(self, *args, **kwargs)
+
+        real_digest = catalog.file_sha256
+
+        def digest(path: Path) -> str:
+            if Path(path) == unreadable:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_digest(path)
+
+        monkeypatch.setattr(Path, "open", refused)  # the safetensors header check
+        monkeypatch.setattr(catalog, "file_sha256", digest)
+    else:
+        unreadable.chmod(0o000)
+    catalog._digest.cache_clear()
+    try:
+        unmet = catalog.check(EngineConfig(checkpoints=tmp_path))
+    finally:
+        unreadable.chmod(0o644)
+    messages = [reason.message for reason in unmet]
+    assert f"{unreadable} can't be read: Permission denied." in messages, messages
+    assert any("Make the file readable" in reason.hint for reason in unmet)
