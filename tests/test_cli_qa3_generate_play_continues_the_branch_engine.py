@@ -43,10 +43,10 @@ def test_play_continues_with_the_settings_of_the_turn_above(story: Path, capsys:
         assert result["settings"] == first["settings"], result
         clip = probe(Path(result["clip"]))
         assert (clip.width, clip.height, clip.frames) == (160, 112, 4), clip
-    # a --setting given now is taken as given, over the engine's defaults (as for a re-roll)
+    # a --setting given now replaces that one of the branch's settings, the others hold (as for a re-roll)
     changed = _play(capsys, str(story), "-i", "Character: Qiqi; Motion: sit.", "--setting", "frames=6")
     assert isinstance(changed, dict)
-    assert (changed["settings"]["frames"], changed["settings"]["width"]) == (6, 720)
+    assert (changed["settings"]["frames"], changed["settings"]["width"]) == (6, 160)
     # the story's start has no take: the default engine at its defaults
     fork = _play(capsys, str(story), "-i", "Character: Qiqi; Motion: wave.", "--parent", "root")
     assert isinstance(fork, dict)

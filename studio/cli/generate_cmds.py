@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shlex
 import sys
@@ -143,8 +144,10 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
                    "take of the turn it continues, else sketch)")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                    help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
-                   "values are read as JSON when they parse. Without any, a turn is made with the settings of that "
-                   "same take when it is of the same engine, else with the engine's defaults")
+                   "values are read as JSON when they parse. A turn is made with the settings of the take it "
+                   "re-rolls (for play: of the take it continues), the ones given replacing theirs, when that take is "
+                   "of the same engine; with another engine, that take's settings are not carried over: the engine's "
+                   "defaults, the ones given replacing theirs")
     p.add_argument("--device", type=device_spec, default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
                    "(default: cpu; CPU-only engines always run on the CPU)")
@@ -229,19 +232,46 @@ def _cluster_spec(args: argparse.Namespace) -> Any:
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any] | None:
+    """``--setting KEY=VALUE`` options as a mapping (None without any). A value is read as
+    JSON when it parses to something finite, else kept as the text typed (``1e999`` and
+    ``NaN`` stay text, so that a refusal shows them as typed). A name given twice is refused:
+    which of its values was meant can't be told."""
     if not items:
         return None
     settings: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise StudioError(f"Bad --setting {item!r}: expected KEY=VALUE.")
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        settings[key.strip()] = value
+        if key in settings:
+            raise StudioError(f"--setting {key} is given twice ({printable(_typed(items, key))}).",
+                              hint=f"Give --setting {key}=VALUE once, with the value you mean.")
+        settings[key] = _setting_value(raw)
     return settings
+
+
+def _typed(items: Sequence[str], key: str) -> str:
+    """Every value ``--setting`` gives ``key``, as typed: ``2 and 3``."""
+    values = [raw for name, _, raw in (item.partition("=") for item in items) if name.strip() == key]
+    return " and ".join(value if value.strip() else "an empty value" for value in values)
+
+
+def _setting_value(raw: str) -> Any:
+    """One ``--setting`` value: JSON when it parses to finite values, else the text typed."""
+    def finite(text: str) -> float:
+        number = float(text)
+        if not math.isfinite(number):
+            raise ValueError(text)
+        return number
+
+    def constant(text: str) -> float:  # NaN, Infinity: Python's JSON reads them, JSON has none
+        raise ValueError(text)
+
+    try:
+        return json.loads(raw, parse_float=finite, parse_constant=constant)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError; [[[[... nested too deep
+        return raw
 
 
 def node_depths(tree: StoryTree) -> dict[str, int]:
@@ -584,8 +614,8 @@ def _continued_engine(service: GenerationService, tree: StoryTree, parent: str, 
     those of ``parent``'s current take, so that `play` continues a branch as it was made (it
     went on with the default engine at its default size: a mini story went on in sketch, a
     160x112 one at 720x480, and the export letterboxed the odd clips). The take's settings
-    hold only for its own engine and only when no ``--setting`` is given, as for a re-roll.
-    A take whose engine can't run here is not followed: the default engine is, with a note."""
+    hold only for its own engine; ``--setting`` replaces only the names it gives, as for a
+    re-roll. A take whose engine can't run here is not followed: the default engine is, with a note."""
     take = tree.selected_take(parent)
     if take is None or take.engine not in service.registry.names():
         return engine, settings
@@ -597,19 +627,25 @@ def _continued_engine(service: GenerationService, tree: StoryTree, parent: str, 
                   f"{service.default_engine}. Give --engine NAME to choose another.", file=sys.stderr)
             return engine, settings
         engine = take.engine
-    if settings is None and engine == take.engine:
-        settings = _settings_of_take(service, take)
+    if engine == take.engine:
+        used = _settings_of_take(service, take, given=settings is not None)
+        if settings is None:
+            settings = used
+        elif used is not None:
+            settings = service.registry.info(take.engine).settings.replacing(used, settings)
     return engine, settings
 
 
-def _settings_of_take(service: GenerationService, take: Take) -> dict[str, Any] | None:
+def _settings_of_take(service: GenerationService, take: Take, *, given: bool = False) -> dict[str, Any] | None:
     """``take``'s settings that differ from its engine's defaults; None (the defaults), with a
-    note, when they can't be used any more (a value out of this version's range)."""
+    note, when they can't be used any more (a value out of this version's range). ``given``:
+    the note says that the ``--setting`` values given hold over those defaults."""
     try:
         return service.registry.info(take.engine).settings.from_values(take.settings, ignore_unknown=True).overrides()
     except StudioError as error:
+        over = " and the --setting values given" if given else ""
         print(f"kamishibai: note: the settings of take {take.id} can't be used again ({printable(error.message)}); "
-              f"the new turn is made with the {printable(take.engine)} engine's defaults.", file=sys.stderr)
+              f"the new turn is made with the {printable(take.engine)} engine's defaults{over}.", file=sys.stderr)
         return None
 
 
@@ -684,6 +720,7 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
     if args.branch:
         job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
                                         priority=priority)
+        _say_replaced(service, job_ids)
     else:
         job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
                                   priority=priority)]
@@ -699,6 +736,17 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         _say_reroll_stopped(args, made)
         raise
     made[:] = _rerolled(project, service, job_ids)
+
+
+def _say_replaced(service: GenerationService, job_ids: Sequence[str]) -> None:
+    """Name the jobs that were waiting to make takes of the re-rolled turns (a Fill not run yet):
+    the branch re-roll cancelled them, and `queue` would otherwise be the only place to learn it."""
+    replaced = [job for job_id in job_ids for job in service.replaced_by(job_id)]
+    if replaced:
+        names = ", ".join(printable(job.id) for job in replaced[:5]) + (
+            f" and {len(replaced) - 5} more" if len(replaced) > 5 else "")
+        print(f"kamishibai: note: cancelled {len(replaced)} queued job{'s' if len(replaced) != 1 else ''} of these "
+              f"turns ({names}): the re-roll makes their takes instead.", file=sys.stderr)
 
 
 def _refuse_a_take_engine_that_cannot_run(service: GenerationService, tree: StoryTree,
@@ -810,7 +858,7 @@ def _as_recovered(job: Job, tree: StoryTree) -> Job:
         return replace(job, status=JobStatus.INTERRUPTED, error=INTERRUPTED_MESSAGE)
     if take.status is TakeStatus.DONE:
         return replace(job, status=JobStatus.DONE, error="")
-    return replace(job, status=JobStatus.FAILED, error=take.error)
+    return replace(job, status=JobStatus.FAILED, error=take.error, hint=take.hint)
 
 
 def cmd_queue(args: argparse.Namespace) -> int:

@@ -34,7 +34,9 @@ Import an AnimeGamer game_demo file into a project: one turn per line, continuin
 Lines:
   Character: Qiqi; Motion: gently sit on railing; Background: day town.
                         a turn: Character, Motion and Background are needed, none
-                        empty (Time: and Camera: may be added)
+                        empty (Time:, Camera: and Adverb: may be added; another field
+                        name is refused). Fields may also be separated by tabs, and
+                        a spreadsheet's CSV (quoted cells, empty cells) is read too
   Qiqi eats bread slowly in the bakery at night
                         a line without field names: a free-text turn
   # ...                 a comment; blank lines are skipped too
@@ -265,7 +267,7 @@ def node_summary(tree: StoryTree, node_id: str, depth: int | None = None,
             {
                 "id": t.id, "engine": t.engine, "seed": t.seed, "status": t.status.value, "stale": t.stale,
                 "deltas": t.deltas.as_dict(), "motion_level": t.motion_level, "clip": _media_path(project, t.clip_path),
-                "warnings": list(t.warnings), "error": t.error,
+                "warnings": list(t.warnings), "error": t.error, "hint": t.hint,
             }
             for t in tree.takes_of(node.id)
         ],
@@ -304,6 +306,18 @@ MAX_INDENT = 32
 branch would otherwise print mostly spaces)."""
 
 
+TREE_TEXT_CHARS = 70
+"""How much of each instruction ``tree`` prints."""
+
+
+def _excerpt(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters or fewer, between whole characters, with an
+    ellipsis when cut."""
+    from studio.core.graphemes import whole_characters
+
+    return text if len(text) <= limit else whole_characters(text, limit) + "…"
+
+
 def _print_text_tree(tree: StoryTree) -> None:
     stack: list[tuple[str, int]] = [(tree.root_id, 0)]
     while stack:
@@ -311,8 +325,7 @@ def _print_text_tree(tree: StoryTree) -> None:
         node = tree.node(node_id)
         state = tree.state_of(node_id)
         takes = tree.takes_of(node_id)
-        raw = node.instruction.raw
-        text = printable(raw[:70] + ("…" if len(raw) > 70 else "")) or "(start)"
+        text = printable(_excerpt(node.instruction.raw, TREE_TEXT_CHARS)) or "(start)"
         selected = tree.selected_take(node_id)
         flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
         indent = "  " * depth if depth <= MAX_INDENT else "  " * MAX_INDENT + f"[{depth}] "

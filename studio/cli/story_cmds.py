@@ -20,6 +20,7 @@ from studio.cli.common import (
     resolve_node,
 )
 from studio.core.errors import StudioError
+from studio.core.state import CharacterState, StateScope
 from studio.core.story import MAX_DURATION_S, StoryFields
 from studio.core.text import unix_line_breaks
 from studio.core.tree import StoryTree
@@ -99,18 +100,59 @@ def _duration(text: str) -> float | None:
 
 
 def story_dict(tree: StoryTree, node_id: str) -> dict[str, Any]:
-    story = tree.node(node_id).story
-    return {
+    """A turn's story fields as ``story --json`` prints them; the story's start (which has
+    none) says so with ``"start": true`` and gives its start states instead."""
+    node = tree.node(node_id)
+    story = node.story
+    shown: dict[str, Any] = {
         "node": node_id,
+        "start": node.is_root,
         "character": tree.acting_character(node_id),
         "dialogue": [{"speaker": line.speaker, "text": line.text} for line in story.dialogue],
         "narration": story.narration,
         "duration": story.duration,
         "shot_notes": story.shot_notes,
     }
+    if node.is_root:
+        everyone, own = _start_states(tree)
+        shown["start_states"] = {"everyone": everyone.as_dict(),
+                                 "characters": {name: state.as_dict() for name, state in own.items()}}
+    return shown
+
+
+def _start_states(tree: StoryTree) -> tuple[CharacterState, dict[str, CharacterState]]:
+    """Where every character starts, and the characters that start elsewhere (none are read
+    in a story whose one state runs down each branch)."""
+    root = tree.root
+    own = dict(root.start_states) if tree.state_scope is StateScope.CHARACTER else {}
+    return root.start_state or CharacterState(), own
+
+
+def _stats(state: CharacterState) -> str:
+    """As ``start-state`` says them."""
+    return f"stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}"
+
+
+def _print_start(tree: StoryTree) -> None:
+    """The story's start, as ``story`` shows it: it holds no instruction and no story fields
+    (an empty instruction line and "duration: the clip's own length" were printed for it, as
+    if it were a turn), so its start states are shown, as the window's Start panel does."""
+    everyone, own = _start_states(tree)
+    print(f"start {printable(tree.root_id)}: (start of the story)")
+    if tree.state_scope is StateScope.BRANCH:
+        print(f"  one state runs down each branch, from {_stats(everyone)}")
+    else:
+        print(f"  every character starts at {_stats(everyone)}")
+    for name, state in own.items():
+        print(f"  {printable(name)} starts at {_stats(state)}")
+    print("  dialogue, narration, duration and shot notes belong to turns: give a turn's id "
+          "(`kamishibai tree PATH` lists them)")
 
 
 def _print_story(tree: StoryTree, node_id: str) -> None:
+    if tree.node(node_id).is_root:
+        _print_start(tree)
+        return
     story = tree.node(node_id).story
     print(f"turn {node_id}: {printable(tree.node(node_id).instruction.raw)}")
     for line in story.dialogue:

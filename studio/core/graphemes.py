@@ -33,6 +33,18 @@ def cluster_starts(text: str) -> list[int]:
     return starts
 
 
+def whole_characters(text: str, limit: int) -> str:
+    """The longest start of ``text`` of at most ``limit`` code points that ends between two
+    characters a reader sees: a cut by code points left half of an emoji joined by zero-width
+    joiners, one regional indicator of a flag, or a letter without its combining accent.
+    (Where a character starts depends only on what comes before it and just after, so only
+    the first ``limit + 1`` code points are looked at: a 2,000-character text is not split
+    whole for each line of a long listing.)"""
+    if len(text) <= limit:
+        return text
+    return text[:max((start for start in cluster_starts(text[:limit + 1]) if start <= limit), default=0)]
+
+
 def is_wide(char: str) -> bool:
     """Whether ``char`` is East Asian wide or full-width (Japanese, Chinese, Korean, full-width
     forms): text of such characters has no spaces and may break between any two of them."""

@@ -73,7 +73,9 @@ class Take:
     node had selected when this take was generated ("" when it had none); it is how the
     studio knows whether a take was made from the branch as it is now (see ``stale``).
     ``conditioning`` is the engine's JSON-able description of the clip (e.g. the end pose)
-    that the next turn continues from.
+    that the next turn continues from. A failed take keeps, besides its ``error``, the
+    ``hint`` the engine's error carried (what to do about it: a smaller size, the weights to
+    download), which outlives the job it failed in ("" for takes made before it was kept).
     """
 
     id: str
@@ -96,6 +98,7 @@ class Take:
     instruction_raw: str = ""
     conditioning: Mapping[str, Any] = field(default_factory=dict)
     created_at: str = ""
+    hint: str = ""
 
     def __post_init__(self) -> None:
         if not MOTION_LEVEL_MIN <= self.motion_level <= MOTION_LEVEL_MAX:

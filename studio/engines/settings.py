@@ -11,6 +11,7 @@ value and the allowed range instead of guessing.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -140,7 +141,18 @@ class EngineSettings:
         for item in cls.schema():
             if item.name == name:
                 return item
-        raise SettingsError(f"{cls.ENGINE} has no setting {name!r}.", hint=cls._known_hint())
+        raise cls._no_setting(name)
+
+    @classmethod
+    def _no_setting(cls, name: Any) -> SettingsError:
+        """The error for a name the engine has no setting of: one written in another case
+        (``Width``) is told its name, the others the list of the engine's settings."""
+        wanted = str(name).strip().casefold()
+        for item in cls.schema():
+            if item.name.casefold() == wanted:
+                return SettingsError(f"{cls.ENGINE} has no setting {name!r}: its name is {item.name!r}.",
+                                     hint=f"Setting names are written as the engine lists them: {item.name}.")
+        return SettingsError(f"{cls.ENGINE} has no setting {name!r}.", hint=cls._known_hint())
 
     @classmethod
     def _known_hint(cls) -> str:
@@ -149,8 +161,8 @@ class EngineSettings:
 
     @classmethod
     def preset(cls, name: str) -> Preset:
-        for item in cls.PRESETS:
-            if item.name == name:
+        for item in cls.PRESETS:  # any case in, as for a choice
+            if item.name.casefold() == name.strip().casefold():
                 return item
         known = ", ".join(p.name for p in cls.PRESETS) or "none"
         raise SettingsError(f"{cls.ENGINE} has no preset {name!r}.", hint=f"Its presets: {known}.")
@@ -175,7 +187,7 @@ class EngineSettings:
             raise SettingsError(f"{cls.ENGINE} settings must be name/value pairs, got {type(values).__name__}.")
         if "preset" in values and "preset" not in {s.name for s in cls.schema()}:
             values = dict(values)
-            preset = str(values.pop("preset") or preset)
+            preset = cls._preset_name(values.pop("preset")) or preset
         merged: dict[str, Any] = {}
         if preset:
             merged.update(cls.preset(preset).values)
@@ -183,9 +195,35 @@ class EngineSettings:
         specs = {s.name: s for s in cls.schema()}
         unknown = [k for k in merged if k not in specs]
         if unknown and not ignore_unknown:
-            raise SettingsError(f"{cls.ENGINE} has no setting {unknown[0]!r}.", hint=cls._known_hint())
+            raise cls._no_setting(unknown[0])
         chosen = {name: _coerce(cls.ENGINE, specs[name], value) for name, value in merged.items() if name in specs}
         return cls(**chosen)
+
+    @classmethod
+    def replacing(cls, previous: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+        """``previous`` (the values a take was made with) with ``values`` in place of the names
+        they give, to pass to :meth:`from_values`: a re-roll given one setting changes that one
+        and keeps the take's others. A preset among ``values`` replaces the names it sets too;
+        names in ``previous`` this version doesn't have (an older version's) are dropped."""
+        names = {s.name for s in cls.schema()}
+        given = dict(values)
+        if "preset" in given and "preset" not in names:
+            preset = cls._preset_name(given.pop("preset"))
+            if preset:
+                given = {**cls.preset(preset).values, **given}
+        kept = {name: value for name, value in previous.items() if name in names and name not in given}
+        return {**kept, **given}
+
+    @classmethod
+    def _preset_name(cls, value: Any) -> str:
+        """A ``preset`` value as a preset's name ("" or None: no preset); anything but text is refused."""
+        if value is None or value == "":
+            return ""
+        if not isinstance(value, str):
+            known = ", ".join(p.name for p in cls.PRESETS) or "none"
+            raise SettingsError(f"{cls.ENGINE} preset must be a preset's name, got {shown_value(value)}.",
+                                hint=f"Its presets: {known}.")
+        return value
 
     @classmethod
     def coerce(cls, value: EngineSettings | Mapping[str, Any] | None) -> Self:
@@ -223,22 +261,22 @@ def _coerce(engine: str, spec: SettingSpec, value: Any) -> Any:
             return value.strip().lower() in ("true", "yes", "1", "on")
         if isinstance(value, int) and value in (0, 1):
             return bool(value)
-        raise SettingsError(f"{where} must be true or false, got {value!r}.")
+        raise SettingsError(f"{where} must be true or false, got {shown_value(value)}.")
     if spec.kind is SettingKind.CHOICE:
         text = str(value).strip().casefold() if isinstance(value, str) else None
         for choice in spec.choices:  # any case in, the declared spelling out
             if choice.casefold() == text:
                 return choice
-        raise SettingsError(f"{where} must be {spec.describe_range()}, got {value!r}.",
+        raise SettingsError(f"{where} must be {spec.describe_range()}, got {shown_value(value)}.",
                             hint=f"The default is {spec.default}.")
     if spec.kind is SettingKind.TEXT:
         if not isinstance(value, str):
-            raise SettingsError(f"{where} must be text, got {value!r}.")
+            raise SettingsError(f"{where} must be text, got {shown_value(value)}.")
         return value
     number = _number(where, spec, value)
     if (spec.minimum is not None and number < spec.minimum) or (spec.maximum is not None and number > spec.maximum):
         if spec.kind is SettingKind.INT:
-            shown = _shown(value if isinstance(value, int) else int(number))  # float(10**30) is not 10**30
+            shown = shown_value(value if isinstance(value, int) else int(number))  # float(10**30) is not 10**30
         else:
             shown = f"{number:g}"
             if float(shown) in (spec.minimum, spec.maximum):
@@ -256,18 +294,35 @@ def _number(where: str, spec: SettingSpec, value: Any) -> float:
     whole = spec.kind is SettingKind.INT
     wanted = "a whole number" if whole else "a number"
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise SettingsError(f"{where} must be {wanted}, got {value!r}.")
+        raise SettingsError(f"{where} must be {wanted}, got {shown_value(value)}.")
     try:
         number = float(value)
     except (ValueError, OverflowError):  # OverflowError: a whole number of hundreds of digits
         hint = f"It is {spec.describe_range()}." if spec.describe_range() else ""
-        raise SettingsError(f"{where} must be {wanted}, got {_shown(value)}.", hint=hint) from None
+        raise SettingsError(f"{where} must be {wanted}, got {shown_value(value)}.", hint=hint) from None
     if not math.isfinite(number) or (whole and number != int(number)):
-        raise SettingsError(f"{where} must be {wanted}, got {_shown(value)}.")
+        # a number given as text (1e999, 2.5 typed on the command line): shown as typed, unquoted
+        shown = shown_value(value.strip()).strip('"') if isinstance(value, str) else shown_value(value)
+        raise SettingsError(f"{where} must be {wanted}, got {shown}.")
     return number
 
 
-def _shown(value: Any, most: int = 40) -> str:
-    """``value`` as a message shows it: its repr, cut short when it is longer than ``most``."""
-    text = str(value) if isinstance(value, int) else repr(value)
+def shown_value(value: Any, most: int = 40) -> str:
+    """``value`` as a message to a user shows it: as it is typed on the command line or in a
+    settings file, not as Python writes it (``True``, ``None``, ``'abc'``, ``{'a': 1}``):
+    true/false, "an empty value" for null and blank text, text in double quotes, lists and
+    objects as JSON; cut short when it is longer than ``most`` characters."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return "an empty value"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        text = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    elif isinstance(value, int | float):
+        text = str(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        except (TypeError, ValueError, RecursionError):  # not JSON-able: a value from code, not typed
+            text = repr(value)
     return text if len(text) <= most else f"{text[:20]}... ({len(text):,} characters)"

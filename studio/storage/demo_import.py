@@ -16,6 +16,12 @@ are skipped. Our extensions (AnimeGamer's files hold neither):
   ``> Qiqi: I'm late!`` (a dialogue line), ``> narration: ...``, ``> duration: 3.5``
   (seconds) and ``> notes: ...`` (shot notes).
 
+What an editor or a spreadsheet adds and nobody sees or means is ignored: invisible
+characters (zero-width spaces, byte order marks) around a line, its field names and
+separators; tabs (between fields they separate them, as ``;``); a spreadsheet's quotes
+around its cells and the empty cells after a line (a file saved as CSV). A field name
+that is none of ours (``Mood:``, ``Charcter:``) is reported, not kept as an extra field.
+
 Every malformed line is reported with its line number, and nothing is imported unless
 ``skip_bad`` is set. A file is read up to :data:`MAX_DEMO_BYTES` whatever it is (a pipe,
 ``/dev/stdin``, a device), and the whole import is one edit: one transaction (a killed
@@ -25,6 +31,7 @@ import writes nothing) and one Undo step.
 from __future__ import annotations
 
 import codecs
+import csv
 import re
 import shlex
 import sys
@@ -62,11 +69,35 @@ turn 2``, ``## branch afer 2``, ``# branch after 2``): as a comment it was skipp
 word, and the turns below it joined the branch above."""
 _STORY_RE = re.compile(r"^>\s*([^:：]{1,60}?)\s*[:：]\s*(.*)$")
 _WORD_RE = re.compile(r"\w")
-_EDGE_RE = re.compile(r"^[\s\ufeff\u200b\u2060]+|[\s\ufeff\u200b\u2060]+$")
-"""Spaces and invisible characters around a line: a byte order mark in the middle of the
-text (files joined with ``cat``, the second one saved by Notepad) or a zero-width space
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+"""Zero-width characters (space, non-joiner, joiner, word joiner, byte order mark): pasted
+from web pages and chat apps, they show nowhere in an editor."""
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
+_EDGE_CHARS = frozenset(_INVISIBLE)
+"""Taken off a line's ends with white space (:func:`_strip_edges`): a byte order mark in the
+middle of the text (files joined with ``cat``, the second one saved by Notepad) or a zero-width space
 before ``Character:`` hid the field name, and the line was refused for a missing
 'Character:' that it plainly shows."""
+_GAP = rf"[\s{_INVISIBLE}]"
+_AROUND_MARKS_RE = re.compile(rf"^>{_GAP}*|(?<!{_GAP}){_GAP}*[;；,，、:：]{_GAP}*")
+"""A line's ``>`` and its field separators and colons, with the spaces and invisible
+characters around them: a zero-width space after ``;`` hid the next field's name (the
+field became free text, or its line was refused for a field it shows). The look-behind
+tries a run of spaces once, from its start: tried from each of its characters, a long run
+took quadratic time."""
+_FIELD_KEY = "|".join(re.escape(key).replace(r"\ ", r"\s+") for key in sorted(KEY_ALIASES, key=len, reverse=True))
+_TAB_GAP = rf"[ {_INVISIBLE}]*\t[\t {_INVISIBLE}]*"
+_TABS_RE = re.compile(rf"(?<![ {_INVISIBLE}])(?:(?P<fields>{_TAB_GAP}(?=(?:{_FIELD_KEY})\s*[:：]))|{_TAB_GAP})",
+                      re.IGNORECASE)
+"""Tabs: before a field name they separate fields (a row copied from a spreadsheet, or saved
+as tab-separated text); elsewhere they are spaces. An instruction holds no tab, so every
+such line was refused for a control character."""
+_QUOTED_CELL_RE = re.compile(r'^"((?:[^"]|"")*)"(?:([,;\t])|$)')
+_SHEET_LINE_RE = re.compile(rf"^(?:#|>|(?:{_FIELD_KEY})\s*[:：])", re.IGNORECASE)
+"""What a cell saved by a spreadsheet starts with when it holds a line of this format."""
+_CELL_ENDS = " ,;，；"
+"""Empty cells after a line (``...day town.,,,``), as spreadsheets save them: the commas
+joined the last field's value ('town.,,,')."""
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 """Where a line ends, as Python's text files (and AnimeGamer's reader) see it: not at the
 other characters ``str.splitlines`` also splits on (form feed, U+2028 ...), so that the line
@@ -210,6 +241,12 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> Demo
     if empty:
         problems.append((number, f"empty {', '.join(repr(e + ':') for e in empty)} in {line[:60]!r}"))
         return None
+    unknown = _unknown_field_names(line)
+    if unknown:
+        names = ", ".join(_excerpt(name + ":") for name in unknown)
+        problems.append((number, f"unknown field name{'s' if len(unknown) > 1 else ''} {names} in {line[:60]!r}: "
+                                 f"the fields are {FIELD_NAMES} (a dialogue line goes on a '> NAME: text' line)"))
+        return None
     partial = _only_time_of_day(line, parsed)
     if partial:
         problems.append((number, partial))
@@ -220,6 +257,24 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> Demo
         problems.append((number, f"missing {fields} in {line[:60]!r}"))
         return None
     return DemoTurn(number, line)
+
+
+FIELD_NAMES = "Character, Motion, Background, Time, Camera and Adverb"
+_NAME_LIKE_RE = re.compile(rf"^\s*((?:[^\W\d_]|[{_INVISIBLE}])+(?:[ ]+(?:[^\W\d_]|[{_INVISIBLE}])+){{0,2}})\s*[:：]")
+"""A part of a line that starts as a field does: one to three words of letters (invisible
+characters among them), then a colon."""
+
+
+def _unknown_field_names(line: str) -> list[str]:
+    """The field names ``line`` writes that are none of ours (``Mood:``, ``Charcter:``, or
+    ``Ti<zero-width space>me:``): the parser kept such a field as an extra one, or as free
+    text, and the turn was imported without the field meant, with nothing said."""
+    unknown: list[str] = []
+    for part in re.split(r"[;；]", line):
+        match = _NAME_LIKE_RE.match(part)
+        if match and " ".join(match.group(1).lower().split()) not in KEY_ALIASES:
+            unknown.append(match.group(1).strip())
+    return unknown
 
 
 def _only_time_of_day(line: str, parsed: Instruction) -> str:
@@ -295,7 +350,7 @@ def parse_demo_text(text: str) -> DemoStory:
     if lines and not lines[-1]:
         lines.pop()  # the file's final line break
     for number, raw in enumerate(lines, start=1):
-        line = _EDGE_RE.sub("", raw)
+        line = tidy_line(raw)
         marker = _BRANCH_RE.match(line)
         if marker:
             above_was_bad = False
@@ -328,14 +383,74 @@ def parse_demo_text(text: str) -> DemoStory:
         if turn is not None:
             turns.append(turn)
     main_length = len(main.turn_lines)
+    any_turn = any(branch.turn_lines for branch in branches)  # else the file "holds no turns", and says so
     for branch in branches[1:]:
         if branch.after is not None and branch.after > main_length:
             problems.append((branch.line_number,
                              f"'## branch after {branch.after}': the first branch has {main_length} turn(s)"))
+        elif branch.after is not None and not branch.turn_lines and any_turn:
+            # a file cut short, or turns forgotten: the branch meant was dropped without a word
+            problems.append((branch.line_number, f"'## branch after {branch.after}' has no turns below it: write the "
+                                                 "branch's turns under it, or remove the line"))
     problems.sort()
     if not any(b.turns for b in branches) and not problems:
         problems.append((1, NO_TURNS))
     return DemoStory([b for b in branches if b.turns], problems, tuple(main.turn_lines))
+
+
+def tidy_line(raw: str) -> str:
+    """``raw`` without what an editor or a spreadsheet adds and nobody sees or means: spaces
+    and invisible characters around it and around its separators, tabs (see
+    :data:`_TABS_RE`), a spreadsheet's quotes around its cells and its empty cells after it.
+    Every step is linear in the line's length (a file is one line of 10 MB at worst)."""
+    line = _strip_edges(raw)
+    if line.startswith('"'):
+        line = _spreadsheet_cells(line)
+    if "\t" in line:
+        line = _strip_edges(_TABS_RE.sub(lambda m: "; " if m.group("fields") else " ", line))
+    if _INVISIBLE_RE.search(line):  # in a marker or a comment, no invisible character means anything
+        line = _INVISIBLE_RE.sub("", line) if line.startswith("#") else _unhide_marks(line)
+    return _trailing_cells(line)
+
+
+def _strip_edges(text: str) -> str:
+    """``text`` without white space and invisible characters at its ends (a loop, not a
+    ``[...]+$`` pattern: that one is tried at every character of a long run of spaces)."""
+    start, end = 0, len(text)
+    while start < end and (text[start].isspace() or text[start] in _EDGE_CHARS):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in _EDGE_CHARS):
+        end -= 1
+    return text[start:end]
+
+
+def _unhide_marks(line: str) -> str:
+    return _strip_edges(_AROUND_MARKS_RE.sub(lambda m: _INVISIBLE_RE.sub("", m.group()), line))
+
+
+def _trailing_cells(line: str) -> str:
+    """``line`` without the empty cells a spreadsheet saved after it. A dialogue line keeps
+    one final comma or semicolon (``> Qiqi: I was going to say,``): only empty cells go."""
+    kept = line.rstrip(_CELL_ENDS)
+    separators = sum(char in ",;，；" for char in line[len(kept):])
+    return _strip_edges(kept) if separators > (1 if line.startswith(">") else 0) else line
+
+
+def _spreadsheet_cells(line: str) -> str:
+    """The text of a line saved by a spreadsheet as CSV (Excel quotes a cell holding a comma,
+    a semicolon or a quote, and doubles the quotes in it): its cells, unquoted, joined by
+    ``; ``. Read so only when the first cell starts as a line of this format does (a field
+    name, ``#`` or ``>``): a free-text turn may start with a quotation (``"Wait!", Qiqi
+    calls``). Quoted, every line was refused for a missing 'Character:' it shows, and a row
+    of quoted cells was taken as one free-text turn."""
+    first = _QUOTED_CELL_RE.match(line)
+    if first is None or not _SHEET_LINE_RE.match(first.group(1)):
+        return line
+    try:
+        cells = next(csv.reader([line], delimiter=first.group(2) or ",", strict=True))
+    except csv.Error:  # not one row of cells after all: read as written
+        return line
+    return "; ".join(kept for cell in cells if (kept := _unhide_marks(cell).rstrip(";； ")))
 
 
 def _turn_number(text: str) -> int | None:

@@ -172,6 +172,7 @@ NODE_COLUMNS = ("id", "parent_id", "instruction", "character", "motion", "adverb
 COLUMN_FALLBACKS: dict[str, dict[str, str]] = {
     "nodes": {"dialogue": "'[]'", "narration": "''", "duration": "NULL", "shot_notes": "''",
               "start_states": "'{}'", "state_scope": "'branch'"},
+    "takes": {"hint": "''"},
 }
 """SQL values for columns a project of an older schema lacks (read without upgrading it,
 e.g. on a read-only disk): the values the migration that adds them gives old rows."""
@@ -255,13 +256,14 @@ def take_row(take: Take) -> dict[str, Any]:
         "instruction_raw": take.instruction_raw,
         "conditioning": _dumps(dict(take.conditioning)),
         "created_at": take.created_at,
+        "hint": take.hint,
     }
 
 
 TAKE_COLUMNS = ("id", "node_id", "engine", "engine_version", "settings", "seed", "d_stamina", "d_social",
                 "d_entertainment", "motion_level", "representation_path", "clip_path", "poster_path", "timings",
                 "status", "error", "warnings", "stale", "parent_take_id", "instruction_raw", "conditioning",
-                "created_at")
+                "created_at", "hint")
 
 
 def _deltas(take_id: str, node_id: str, values: tuple[Any, ...], problems: list[str] | None) -> StateDeltas:
@@ -321,7 +323,7 @@ def take_from_values(v: tuple[Any, ...], problems: list[str] | None = None) -> T
         v[10], v[11], v[12], _loads(v[13], f"{what} timings", dict), _choice(TakeStatus, v[14], f"{what} status"),
         v[15],
         _texts(_loads(v[16], f"{what} warnings", list), f"{what} warnings"), bool(v[17]), v[18], v[19],
-        _loads(v[20], f"{what} conditioning", dict), v[21],
+        _loads(v[20], f"{what} conditioning", dict), v[21], v[22],
     )
 
 

@@ -112,7 +112,13 @@ seconds or NULL, shot notes) and per-character state on the root (start states b
 and the state scope). Rows written before keep ``state_scope = 'branch'``: one state runs
 down each branch, as it did when they were made. New projects write ``'character'``."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS, SCHEMA_V3_STORY]
+SCHEMA_V4_TAKE_HINT = """
+ALTER TABLE takes ADD COLUMN hint TEXT NOT NULL DEFAULT '';
+"""
+"""v4: a failed take's hint (what to do about its error), as its job has one. Takes written
+before have none."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS, SCHEMA_V3_STORY, SCHEMA_V4_TAKE_HINT]
 """Append a migration (SQL script) to add a schema version; never edit a released one."""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from studio.core.graphemes import cluster_starts
+from studio.core.graphemes import whole_characters
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
 
@@ -87,8 +87,7 @@ def cut_to_chars(text: str, limit: int) -> str:
     as a lone person), one regional indicator of a flag, or a letter without its accent."""
     if len(text) <= limit:
         return text
-    kept = max((start for start in cluster_starts(text) if start <= limit - 1), default=0)
-    return text[:kept].rstrip() + "…"
+    return whole_characters(text, limit - 1).rstrip() + "…"
 
 
 def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:

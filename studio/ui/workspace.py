@@ -539,7 +539,19 @@ class Workspace(QWidget):
         self.session.submit(run, done)
 
     def settings_for_jobs(self) -> dict[str, Any]:
-        return self.session.job_settings()
+        """Every setting of the window's engine as Settings shows it, defaults included: a
+        re-roll replaces only the settings it is given and keeps the take's others (as the
+        command line's ``--setting`` does), but in the window the re-roll is made with what
+        Settings shows, so each is given (a take made at 160 x 112 came back at 160 x 112
+        after Settings was put back to the engine's 720 x 480)."""
+        values = self.session.job_settings()
+        name = self.session.engine
+        if name not in self.session.registry:
+            return values
+        try:
+            return self.session.registry.info(name).settings.from_values(values).to_values()
+        except StudioError:  # refused values were dropped by job_settings; a preset's may still fail
+            return values
 
     def engine_name(self) -> str | None:
         return self.session.engine or None

@@ -168,13 +168,17 @@ class Operations:
 
     def engine_for(self, tree: StoryTree, node: Node, engine: str | None, settings: Mapping[str, Any] | None
                    ) -> tuple[str, dict[str, Any]]:
-        """The engine and settings to re-roll ``node`` with: as given, else its current take's."""
+        """The engine and settings to re-roll ``node`` with: as given, else its current take's.
+        Settings given for the current take's own engine replace only the names they give: the
+        take's others hold (a re-roll with `--setting frames=3` of a 64x48 take stays 64x48)."""
         current = tree.takes.get(node.selected_take_id or "")
         if engine is None and current is not None and current.engine in self.registry.names():
             name = self.engine_name(current.engine)
         else:
             name = self.engine_name(engine)
         if settings is not None:
+            if current is not None and current.engine == name:
+                settings = self.registry.info(name).settings.replacing(current.settings, settings)
             return name, self.settings_for(name, settings)
         if current is not None and current.engine == name:
             used = self.registry.info(name).settings.from_values(current.settings, ignore_unknown=True)

@@ -192,7 +192,7 @@ class GenerateRunner:
             failed = Take(
                 id=take_id, node_id=node_id, engine=job.engine, engine_version=engine_version,
                 settings=_safe_settings(used), seed=job.seed, timings=dict(timings), status=TakeStatus.FAILED,
-                error=failure.message,
+                error=failure.message, hint=failure.hint,
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw, created_at=now_iso(),
             )
             recorded = ""

@@ -66,7 +66,7 @@ def test_the_v010_project_opens_with_the_states_it_was_made_with(tmp_path: Path)
         assert {n: tuple(tree.state_of(n).as_dict().values()) for n in tree.nodes} == before
         assert all(node.story.is_empty for node in tree.nodes.values())
         assert len({tree.acting_character(n) for n in tree.nodes if n != tree.root_id}) == 2
-    assert read_version(db) == schema_version() == 3
+    assert read_version(db) == schema_version()
     assert (path / "project.db.bak-v2").exists()
     conn = sqlite3.connect(db)
     try:

@@ -40,6 +40,8 @@ def take_details_html(take: Take | None) -> str:
     out = f"<table cellspacing='2'>{body}</table>"
     if take.error:
         out += f"<p style='color:#ff7a7a'>{html.escape(breakable(take.error))}</p>"
+    if take.error and take.hint:  # what to do about it, kept with the take once its job is forgotten
+        out += f"<p>{html.escape(breakable('Hint: ' + take.hint))}</p>"
     return out
 
 
