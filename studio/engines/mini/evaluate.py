@@ -257,7 +257,9 @@ def markdown_table(m: dict[str, Any]) -> str:
     if "cpu_seconds_per_turn" in m:
         value = m["cpu_seconds_per_turn"]
         kept = f", best of {int(m['candidates'])}" if int(m.get("candidates", 1)) > 1 else ""
-        rows.append(f"| one turn on this CPU (predict + decode, {m['steps']} steps{kept}) | {value:.2f} s | <= 2 s | "
+        steps = int(m["steps"])
+        rows.append(f"| one turn on this CPU (predict + decode, {steps} step{'s' if steps != 1 else ''}{kept}) | "
+                    f"{value:.2f} s | <= 2 s | "
                     f"{_met(value, 2.0, higher=False)} |  | {m.get('cpu_note', '')} |")
     if "gpu_seconds_per_turn" in m:
         rows.append(f"| one turn on one GPU | {m['gpu_seconds_per_turn']:.3f} s |  |  |  | "

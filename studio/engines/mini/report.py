@@ -107,7 +107,7 @@ def load_held_out(checkpoints: Path, *, episodes: int, seed: int | None, device:
         evalset = gather(pool.episodes(data, video, split, range(episodes), render=True, alt=alt),
                          episodes, data.turns, video, torch.device("cpu"), rendered=True, alt=alt)
         which = "held-out" if split is Split.HELDOUT else "training"
-        log(f"played {episodes} {which} episodes ({len(evalset.table)} turns) in "
+        log(f"played {episodes} {which} episode{'s' if episodes != 1 else ''} ({len(evalset.table)} turns) in "
             f"{time.perf_counter() - started:.1f} s")
     finally:
         pool.close()
@@ -166,13 +166,14 @@ def report_section(metrics: dict[str, Any], seconds: float) -> str:
 
     date = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     steps = ", ".join(f"{k} {v}" for k, v in metrics.get("training", {}).items() if k != "eval" and v)
+    denoising = f"{metrics['steps']} denoising step{'s' if int(metrics['steps']) != 1 else ''}"
     return "\n".join([
         f"<!-- bench:{REPORT_KEY} -->",
         "## Mini engine: held-out evaluation",
         "",
         f"Measured {date} on {machine_description()} ({seconds:.0f} s). Re-run with `kamishibai eval mini` "
         f"(this run: {int(metrics['episodes'])} held-out episodes, {int(metrics['turns'])} turns, held-out seed "
-        f"{metrics['held_out_seed']}, {metrics['steps']} denoising steps{_candidates(metrics)}; training steps per "
+        f"{metrics['held_out_seed']}, {denoising}{_candidates(metrics)}; training steps per "
         f"stage: {steps}).",
         "Held out: every (character, motion, location) combination and instruction template of these turns was "
         "never trained on. Deltas are scored against the sketch world's rule without its seeded variation.",

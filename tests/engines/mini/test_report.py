@@ -25,10 +25,11 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     assert metrics["training"]["decoder"] > 0 and metrics["cpu_seconds_per_turn"] > 0
     for key in ("acc_s_stamina", "level_accuracy", "judge_motion", "judge_location", "ceiling_motion"):
         assert 0.0 <= metrics[key] <= 1.0
-    assert any(line.startswith("played 1 held-out episodes (3 turns)") for line in lines)
+    assert any(line.startswith("played 1 held-out episode (3 turns)") for line in lines)
     section = report_section(metrics, 1.0)
     assert section.startswith("<!-- bench:mini -->") and "judge: motion" in section
-    assert "2 candidates per turn kept by the motion critic" in section and "1 steps, best of 2)" in section
+    assert "2 candidates per turn kept by the motion critic" in section and "1 step, best of 2)" in section
+    assert "1 denoising step," in section and "1 steps" not in section
 
 
 @pytest.mark.parametrize(("options", "message"), [
