@@ -31,6 +31,18 @@ def _select_near_the_bottom_right(window) -> str:  # type: ignore[no-untyped-def
     return target
 
 
+def look_far_from_the_selected_root(window):  # type: ignore[no-untyped-def]
+    """Select the story's start and scroll to the deepest, lowest turn: the selected card is
+    out of view. The window's workspace."""
+    ws = window.workspace
+    ws.select(ws.tree.root_id)
+    cells = ws.scene.cells
+    far = max(cells, key=lambda n: (cells[n].depth, cells[n].row))
+    ws.view.centerOn(_card_rect(ws, far).center())
+    assert not ws.view.visible_scene_rect().intersects(_card_rect(ws, ws.tree.root_id))
+    return ws
+
+
 @pytest.mark.parametrize("key", [Qt.Key.Key_Plus, Qt.Key.Key_Equal])
 def test_zoom_in_keys_keep_the_selected_card_in_place(make_window, sample_project: Path, qtbot,  # type: ignore[no-untyped-def]
                                                       key: Qt.Key) -> None:
@@ -63,12 +75,7 @@ def test_zoom_menu_items_keep_the_selected_card_in_place(make_window, sample_pro
 def test_zoom_keys_with_the_selected_card_out_of_view_zoom_around_the_centre(  # type: ignore[no-untyped-def]
         make_window, sample_project: Path, qtbot) -> None:
     window = make_window(sample_project)
-    ws = window.workspace
-    ws.select(ws.tree.root_id)
-    cells = ws.scene.cells
-    far = max(cells, key=lambda n: (cells[n].depth, cells[n].row))
-    ws.view.centerOn(_card_rect(ws, far).center())
-    assert not ws.view.visible_scene_rect().intersects(_card_rect(ws, ws.tree.root_id))
+    ws = look_far_from_the_selected_root(window)
     centre = ws.view.visible_scene_rect().center()
     press_story_key(window, qtbot, Qt.Key.Key_Minus)
     assert ws.view.zoom == pytest.approx(1 / 1.2)

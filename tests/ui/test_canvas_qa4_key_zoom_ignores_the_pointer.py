@@ -12,18 +12,13 @@ from PySide6.QtGui import QCursor
 
 from tests.ui.keys import press_story_key
 
-from .test_canvas_qa3_zoom_keys_keep_the_selected_card import _card_rect
+from .test_canvas_qa3_zoom_keys_keep_the_selected_card import look_far_from_the_selected_root
 
 
 def test_a_zoom_key_zooms_around_the_centre_with_the_pointer_over_a_corner(  # type: ignore[no-untyped-def]
         make_window, sample_project: Path, qtbot) -> None:
     window = make_window(sample_project)
-    ws = window.workspace
-    ws.select(ws.tree.root_id)
-    cells = ws.scene.cells
-    far = max(cells, key=lambda n: (cells[n].depth, cells[n].row))
-    ws.view.centerOn(_card_rect(ws, far).center())
-    assert not ws.view.visible_scene_rect().intersects(_card_rect(ws, ws.tree.root_id))
+    ws = look_far_from_the_selected_root(window)
     # the pointer rests over the canvas's top left corner (as a window opened under it
     # leaves it: over the view, with no move seen by the view yet)
     QCursor.setPos(ws.view.viewport().mapToGlobal(QPoint(40, 30)))

@@ -12,7 +12,7 @@ import numpy as np
 from pytestqt.qtbot import QtBot
 
 from studio.storage.media import write_clip
-from studio.ui.media_cache import CLIP_CACHE_BYTES, ClipCache, clip_bytes
+from studio.ui.media_cache import CLIP_CACHE_BYTES, ClipCache, PosterCache, clip_bytes
 from studio.ui.player import Player
 
 FRAMES, HEIGHT, WIDTH = 4, 48, 64
@@ -29,7 +29,8 @@ def _clips(folder: Path, count: int, frames: int = FRAMES) -> list[str]:
     return paths
 
 
-def _load(qtbot: QtBot, cache: ClipCache, path: str) -> None:
+def load_into(qtbot: QtBot, cache: ClipCache | PosterCache, path: str) -> None:
+    """Ask ``cache`` for ``path`` and wait until it has loaded it."""
     with qtbot.waitSignal(cache.ready, timeout=10_000, check_params_cb=lambda landed: landed == path):
         assert cache.get(path) is None
     assert path in cache
@@ -39,15 +40,15 @@ def test_the_cache_keeps_the_clips_used_last_within_its_bytes(qtbot: QtBot, tmp_
     paths = _clips(tmp_path, 6)
     cache = ClipCache(max_bytes=3 * CLIP_BYTES + CLIP_BYTES // 2)  # room for three clips, not four
     for path in paths[:3]:
-        _load(qtbot, cache, path)
+        load_into(qtbot, cache, path)
     assert cache.held_bytes == 3 * CLIP_BYTES
     assert clip_bytes(cache.peek(paths[0])) == CLIP_BYTES, "a clip weighs its 32-bit frames"
 
     assert cache.get(paths[0]) is not None  # used again: now the most recent
-    _load(qtbot, cache, paths[3])
+    load_into(qtbot, cache, paths[3])
     assert [path in cache for path in paths[:4]] == [True, False, True, True], "the least recently used goes"
     for path in paths[4:]:
-        _load(qtbot, cache, path)
+        load_into(qtbot, cache, path)
         assert cache.held_bytes <= cache.max_bytes
     assert len(cache) == 3 and cache.held_bytes == 3 * CLIP_BYTES
     assert [path in cache for path in paths] == [False, False, False, True, True, True]
@@ -59,11 +60,11 @@ def test_a_clip_heavier_than_the_bound_is_kept_alone(qtbot: QtBot, tmp_path: Pat
     big_folder.mkdir()
     big, = _clips(big_folder, 1, frames=12)
     cache = ClipCache(max_bytes=2 * CLIP_BYTES)
-    _load(qtbot, cache, small)
-    _load(qtbot, cache, big)  # three times the bound's room: kept, so its view can show it
+    load_into(qtbot, cache, small)
+    load_into(qtbot, cache, big)  # three times the bound's room: kept, so its view can show it
     assert big in cache and small not in cache
     assert cache.held_bytes == 3 * CLIP_BYTES
-    _load(qtbot, cache, small)
+    load_into(qtbot, cache, small)
     assert small in cache and big not in cache and cache.held_bytes == CLIP_BYTES
 
 

@@ -6,21 +6,11 @@ generated or queued for a refused command."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-QUICK = ("--setting", "frames=2", "--setting", "width=64", "--setting", "height=48")
-LINE = "Character: Qiqi; Motion: run; Background: day town."
-
-
-def _kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, cwd=REPO,
-                          timeout=300, check=False, env={**os.environ, "KAMISHIBAI_ENGINE_HOST": "in-process"})
+from .test_takes_qa4_partial_setting_keeps_the_others import LINE, QUICK, _kamishibai
 
 
 @pytest.fixture(scope="module")
