@@ -45,10 +45,16 @@ def _node(tree: StoryTree, node_id: str) -> Node:
         raise CommandError(str(error)) from None
 
 
-def _turn(tree: StoryTree, node_id: str, action: str) -> Node:
+TURN_NEEDED_HINT = "Use a turn (any node below the start) instead."
+"""Worded for every surface: the window selects a turn, the command line names one."""
+
+
+def _turn(tree: StoryTree, node_id: str, action: str, *, refusal: str = "") -> Node:
+    """The turn ``node_id``; the story's start is refused with ``refusal``, or else with a
+    message saying it can't be ``action`` ("forked", "deleted")."""
     node = _node(tree, node_id)
     if node.is_root:
-        raise CommandError(f"The story's start can't be {action}.", hint="Select a turn instead.")
+        raise CommandError(refusal or f"The story's start can't be {action}.", hint=TURN_NEEDED_HINT)
     return node
 
 
@@ -387,8 +393,8 @@ def _check_cast_name(tree: StoryTree, name: str, member_id: str = "") -> None:
     and turns compare names) and hold none of the instruction's field syntax."""
     problem = cast_name_problem(name)
     if problem:
-        raise CommandError(problem, hint="Use up to 100 characters, without control characters, ; or : (e.g. 'Mei Run' "
-                           "for 'Mei; Run').")
+        raise CommandError(problem, hint="Use up to 100 characters, without control, directional or zero-width "
+                           "characters, ; or : (e.g. 'Mei Run' for 'Mei; Run').")
     key = character_key(name)  # "STRASSE" is Straße
     same = next((m.name for m in tree.cast.values() if character_key(m.name) == key and m.id != member_id), None)
     if same is not None:
@@ -591,7 +597,8 @@ def _check_location_name(name: str) -> None:
                            f"character {position}.", hint="Give a name of one line, without control characters.")
     shape = name_shape_problem(name, "The location name")
     if shape:
-        raise CommandError(shape, hint="Give a shorter name, without directional controls.")
+        raise CommandError(shape, hint="Give a name of up to 100 characters, without directional or zero-width "
+                           "characters.")
     held = [c for c in FIELD_SEPARATORS if c in name]
     if held:  # "Background: harbour; east" is the place "harbour" and the free text "east"
         raise CommandError(f"The location name {name!r} holds {' or '.join(repr(c) for c in held)}, which ends a "
@@ -617,7 +624,9 @@ class AddLocation(Command):
 
 
 def _with_story(tree: StoryTree, node_id: str, story: StoryFields) -> Patch:
-    node = _turn(tree, node_id, "given story fields")
+    node = _turn(tree, node_id, "given story fields",
+                 refusal="The story's start holds no story fields: dialogue, narration, a duration and shot notes "
+                         "belong to a turn.")
     checked = check_story(story, kept=node.story)  # what the edit leaves as it was is not checked again
     if checked == node.story:
         return {}

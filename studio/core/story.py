@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from studio.core.errors import StudioError
-from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control
+from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control, zero_width_problem
 
 MAX_SPEAKER_CHARS = 60
 MAX_LINE_CHARS = 1000
@@ -97,10 +97,20 @@ def _refuse_directional_controls(speaker: str) -> None:
                 hint="Remove it; a right-to-left name needs none (the marks U+200E and U+200F are allowed).")
 
 
+def _refuse_zero_width(speaker: str) -> None:
+    """A speaker is told apart by name: one holding a character that shows as nothing
+    ("Qi", U+200B, "qi") prints as "Qiqi" and is still another speaker. The joiners that an
+    emoji sequence or a joining script needs between two characters are kept."""
+    problem = zero_width_problem(speaker, "The speaker's name")
+    if problem:
+        raise StoryFieldError(problem, hint="Remove it (retype the name rather than paste it).")
+
+
 def check_dialogue_line(speaker: str, text: str) -> DialogueLine:
     """A clean dialogue line, or :class:`StoryFieldError` saying what is wrong."""
     speaker = " ".join(_check_text(speaker, "speaker's name", MAX_SPEAKER_CHARS, multiline=False).split())
     _refuse_directional_controls(speaker)
+    _refuse_zero_width(speaker)
     text = _check_text(text, "dialogue line", MAX_LINE_CHARS, multiline=False)
     if not text:
         raise StoryFieldError("The dialogue line is empty.", hint='Write what is said, e.g. --speaker Qiqi "Hello!"')

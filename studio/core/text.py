@@ -8,6 +8,8 @@ card, break subtitles and timelines, and can rewrite a terminal when printed.
 
 from __future__ import annotations
 
+import unicodedata
+
 CONTROL_NAMES: dict[str, str] = {
     "\x00": "NUL", "\x07": "BEL", "\x08": "a backspace", "\t": "a tab", "\n": "a line break",
     "\x0b": "a vertical tab", "\x0c": "a page break", "\r": "a carriage return", "\x1b": "ESC", "\x7f": "DEL",
@@ -16,6 +18,8 @@ CONTROL_NAMES: dict[str, str] = {
     "\u202c": "a pop of directional formatting", "\u202d": "a left-to-right override",
     "\u202e": "a right-to-left override", "\u2066": "a left-to-right isolate", "\u2067": "a right-to-left isolate",
     "\u2068": "a first-strong isolate", "\u2069": "a pop of directional isolate",
+    "\u200b": "a zero-width space", "\u200c": "a zero-width non-joiner", "\u200d": "a zero-width joiner",
+    "\u2060": "a word joiner", "\ufeff": "a zero-width no-break space",
 }
 
 UNICODE_LINE_BREAKS = frozenset("\u2028\u2029")
@@ -55,21 +59,77 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 name is shown (a cast list, a sheet, a terminal), so the name reads as something else. The
 plain marks (U+200E, U+200F) stay allowed: right-to-left names need them."""
 
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+"""Characters that show as nothing: "Qi", U+200B, "qi" prints as "Qiqi" yet is another name."""
+
+JOINERS = frozenset("\u200c\u200d")
+"""U+200C and U+200D are zero-width too, but they change how the characters either side of
+them are drawn in scripts that join letters (Persian words, Indic half-forms) and the
+joiner makes emoji sequences (a family, a rainbow flag): there a name needs them."""
+
+_JOINING_SCRIPTS = ((0x0600, 0x08FF), (0x0900, 0x0DFF), (0x0F00, 0x109F), (0x1780, 0x18AF), (0xFB50, 0xFDFF),
+                    (0xFE70, 0xFEFC))
+"""Arabic, Syriac, Thaana, N'Ko...; the Indic scripts (Devanagari to Sinhala); Tibetan and
+Myanmar; Khmer and Mongolian; Arabic presentation forms."""
+
+_EMOJI_MODIFIERS = range(0x1F3FB, 0x1F400)
+_EMOJI_PRESENTATION = "\ufe0f"
+
+
+def _in_joining_script(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _JOINING_SCRIPTS)
+
+
+def _joins(before: str, after: str, joiner: str) -> bool:
+    """Whether ``joiner`` between ``before`` and ``after`` changes how they are drawn."""
+    if _in_joining_script(before) and _in_joining_script(after):
+        return True
+    emoji_before = (unicodedata.category(before) == "So" or before == _EMOJI_PRESENTATION
+                    or ord(before) in _EMOJI_MODIFIERS)
+    return joiner == "\u200d" and emoji_before and unicodedata.category(after) == "So"
+
+
+def first_zero_width(text: str) -> tuple[int, str] | None:
+    """The first character of ``text`` that shows as nothing, as (position from 1,
+    character), or None: U+200B, U+2060 and U+FEFF anywhere; U+200C and U+200D unless they
+    stand between two characters they join (see :data:`JOINERS`)."""
+    for index, char in enumerate(text):
+        if char not in ZERO_WIDTH:
+            continue
+        if char in JOINERS and 0 < index < len(text) - 1 and _joins(text[index - 1], text[index + 1], char):
+            continue
+        return index + 1, char
+    return None
+
+
+def zero_width_problem(name: str, what: str) -> str:
+    """Why ``name`` can't be a name because it holds a character that shows as nothing ('' when
+    it holds none); ``what`` says whose name it is ("The name", "The speaker's name")."""
+    found = first_zero_width(name)
+    if found is None:
+        return ""
+    position, char = found
+    return (f"{what} {name!r} holds {describe_character(char)} at character {position}: it shows as nothing, "
+            "so the name looks like one without it but is a different name.")
+
+
 MAX_NAME_CHARS = 100
 """The longest name of a character or a location: it is shown on cards and sheets and typed
 in instructions (at most 2,000 characters)."""
 
 
 def name_shape_problem(name: str, what: str) -> str:
-    """Why ``name`` is too long or holds a directional control ('' when neither); ``what``
-    says whose name it is ("The name", "The location name")."""
+    """Why ``name`` is too long or holds a directional control or a character that shows as
+    nothing ('' when none of them); ``what`` says whose name it is ("The name", "The
+    location name")."""
     if len(name) > MAX_NAME_CHARS:
         return f"{what} is {len(name):,} characters long; the limit is {MAX_NAME_CHARS}."
     for position, char in enumerate(name, start=1):
         if char in BIDI_CONTROLS:
             return (f"{what} {name!r} holds {describe_character(char)} at character {position}: it would show "
                     "the rest of the name reordered.")
-    return ""
+    return zero_width_problem(name, what)
 
 
 def one_line(text: str) -> str:

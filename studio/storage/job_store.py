@@ -271,11 +271,11 @@ class JobStore:
 
         Decided from the database alone, never from a tree read earlier: a job whose take
         row exists was finished by its process (which died before saying so) and becomes
-        done or failed; any other becomes ``interrupted``, and ``remove_media(take_id)`` is
-        called for its half-written folder while the transaction still keeps every other
-        writer from committing a row that names it. A take id that is not one plain name
-        (``.``, ``..``, a path) would name another folder: nothing is removed for it, and
-        the job's error and :attr:`Recovered.problems` say so.
+        done or failed, with the take's error and hint; any other becomes ``interrupted``,
+        and ``remove_media(take_id)`` is called for its half-written folder while the
+        transaction still keeps every other writer from committing a row that names it. A
+        take id that is not one plain name (``.``, ``..``, a path) would name another
+        folder: nothing is removed for it, and the job's error and :attr:`Recovered.problems` say so.
         """
         settled: list[Job] = []
         interrupted: list[Job] = []
@@ -287,11 +287,13 @@ class JobStore:
                     continue
                 take = None
                 if row["take_id"]:
-                    take = conn.execute("SELECT status, error FROM takes WHERE id=?", (row["take_id"],)).fetchone()
-                if take is not None:
+                    take = conn.execute("SELECT status, error, hint FROM takes WHERE id=?",
+                                        (row["take_id"],)).fetchone()
+                if take is not None:  # a failed take's hint comes back with its error: what to do about it
                     status = "done" if take["status"] == "done" else "failed"
-                    conn.execute("UPDATE jobs SET status=?, owner='', error=?, finished_at=? WHERE id=?",
-                                 (status, take["error"] or "", row["finished_at"] or now_iso(), row["id"]))
+                    conn.execute("UPDATE jobs SET status=?, owner='', error=?, hint=?, finished_at=? WHERE id=?",
+                                 (status, take["error"] or "", take["hint"] or "", row["finished_at"] or now_iso(),
+                                  row["id"]))
                 else:
                     unsafe = _unsafe_take_id(row["take_id"])
                     if unsafe:

@@ -55,6 +55,8 @@ class NodeSummary:
     error: str = ""
     warnings: int = 0
     """How many warnings the engine gave for the selected take (a badge on the card)."""
+    hint: str = ""
+    """What to do about ``error`` (the failed job's hint, as the inspector shows it)."""
 
 
 class PosterState(StrEnum):
@@ -129,7 +131,7 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
     title = " · ".join(part for part in (character, place) if part) or "Turn"
     body = " ".join(part for part in (ins.adverb, ins.motion) if part) or ins.free_text or ins.raw
     status = CardStatus.DRAFT
-    error = ""
+    error = hint = ""
     fraction = 0.0
     if take is not None:
         status = CardStatus.STALE if take.stale else CardStatus.DONE
@@ -139,7 +141,7 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
         elif job.status == "queued":
             status = CardStatus.QUEUED
         elif job.status == "failed" and take is None:
-            status, error = CardStatus.FAILED, job.error
+            status, error, hint = CardStatus.FAILED, job.error, job.hint
     return NodeSummary(
         node_id=node_id,
         title=excerpt_of(title, 40),
@@ -154,4 +156,5 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
         fraction=fraction,
         error=error,
         warnings=len(take.warnings) if take is not None else 0,
+        hint=hint,
     )

@@ -103,21 +103,25 @@ def cover_source(image_w: int, image_h: int, target: QRectF) -> QRectF:
 
 
 def card_tooltip(summary: NodeSummary) -> str:
-    """A card's tooltip: its instruction's excerpt, then its take's error and engine warnings.
-    A card made for a turn whose take already failed (a project opened, a delete undone)
-    says so as one updated later does."""
+    """A card's tooltip: its instruction's excerpt, then its take's error with the hint saying
+    what to do about it, and engine warnings. A card made for a turn whose take already
+    failed (a project opened, a delete undone) says so as one updated later does."""
     warned = f"{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
-    parts = (summary.excerpt, _tip_error(summary.error), warned)
+    parts = (summary.excerpt, _tip_error(summary.error, summary.hint), warned)
     return plain_tooltip("\n\n".join(part for part in parts if part))
 
 
-def _tip_error(error: str) -> str:
-    """``error``'s first lines (each one shortened), and how many more the queue shows."""
+def _tip_error(error: str, hint: str = "") -> str:
+    """``error``'s first lines (each one shortened), how many more the queue shows, and the
+    hint on one shortened line, as the inspector shows it under the error."""
     lines = error.strip().splitlines()
     shown = [cut_to_chars(line, TIP_LINE_CHARS) for line in lines[:TIP_ERROR_LINES]]
     left_out = len(lines) - len(shown)
     if left_out:
         shown.append(f"… {left_out} more line{'s' if left_out > 1 else ''}: the queue shows the whole error")
+    hint = " ".join(hint.split())
+    if shown and hint:
+        shown.append(cut_to_chars(f"Hint: {hint}", TIP_LINE_CHARS))
     return "\n".join(shown)
 
 

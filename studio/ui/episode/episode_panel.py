@@ -11,13 +11,17 @@ from studio.core.state import CharacterState
 from studio.ui.episode.filmstrip import Filmstrip
 from studio.ui.episode.state_chart import StateChart
 from studio.ui.media_cache import ClipCache, PosterCache
-from studio.ui.node_summary import CardStatus, NodeSummary
+from studio.ui.node_summary import CardStatus, NodeSummary, cut_to_chars
 from studio.ui.player import Player
+
+NOTE_HINT_CHARS = 200
+"""A failed turn's hint in the preview's note is cut here: the note is read at a glance."""
 
 
 def no_clip_note(index: int, summary: NodeSummary) -> str:
     """What the preview says in place of a frame while turn ``index``, which has no clip, is
-    selected: why it has none (its status, a failure's reason)."""
+    selected: why it has none (its status, a failure's reason and, on the next line, the
+    hint saying what to do about it, as the inspector shows it)."""
     turn = f"Turn {index}"
     if summary.status == CardStatus.DRAFT:
         return f"{turn} is not generated yet"
@@ -27,7 +31,9 @@ def no_clip_note(index: int, summary: NodeSummary) -> str:
         return f"{turn} is being generated…"
     if summary.status == CardStatus.FAILED:
         reason = summary.error.strip().splitlines()[0] if summary.error.strip() else ""
-        return f"{turn} failed: {reason}" if reason else f"{turn} failed"
+        said = f"{turn} failed: {reason}" if reason else f"{turn} failed"
+        hint = " ".join(summary.hint.split())
+        return f"{said}\nHint: {cut_to_chars(hint, NOTE_HINT_CHARS)}" if hint else said
     return f"{turn} has no clip"
 
 
