@@ -28,6 +28,7 @@ from studio.ui.main_window import MainWindow, app_icon
 from studio.ui.services import AppServices
 from studio.ui.settings import StudioSettings, is_project_folder, usable_engine_values
 from studio.ui.theme import apply_theme
+from studio.ui.window_state import keep_on_screen
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +137,7 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
     asyncio.set_event_loop(loop)
     window = MainWindow(settings, services, loop=loop)
     install_excepthook(window)
+    keep_on_screen(window)  # the default size, or one saved on a larger screen, fitted to this one
     window.show()
     report_settings_resets(window)
     QTimer.singleShot(0, lambda: open_initial(window, path))

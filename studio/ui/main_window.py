@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shlex
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, QUrl
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QIcon
 from PySide6.QtWidgets import (
     QApplication,
@@ -27,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.errors import StudioError
 from studio.storage import Project
+from studio.storage.bundle import MANIFEST as BUNDLE_MANIFEST
 from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.export_dialog import ExportChoices, ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
@@ -43,6 +46,7 @@ from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
 from studio.ui.window_layout import WIDE_WINDOW, dock_widths
+from studio.ui.window_state import DEFAULT_SIZE, restore_window
 from studio.ui.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -95,7 +99,7 @@ class MainWindow(QMainWindow):
         self.clips = ClipCache(self)
         self.setWindowTitle("Kamishibai Studio")
         self.setWindowIcon(icon("kamishibai"))
-        self.resize(1500, 920)
+        self.resize(DEFAULT_SIZE)
         self.setDockNestingEnabled(True)
         self.actions_ = StudioActions(self)
         self._build_menus()
@@ -109,14 +113,13 @@ class MainWindow(QMainWindow):
         self._connect_actions()
         current = self.settings.engine if self.settings.engine in self.registry else services.default_engine
         self.engine_picker.set_engines(self.registry, current, self.engine_config())  # also before a project opens
+        # before the welcome page: it sets aside the docks the restored layout shows
+        restore_window(self, self.settings.geometry(), self.settings.window_state())
         self.show_welcome()
         self._set_project_actions_enabled(False)
         self._update_history_actions()
         if self.settings.device_problem():
             self.show_message(f"The saved device was refused (the CPU is used): {self.settings.device_problem()}")
-        geometry = self.settings.geometry()
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
 
     # -- chrome ------------------------------------------------------------------------------
 
@@ -320,6 +323,10 @@ class MainWindow(QMainWindow):
         if self.session is not None and _same_folder(self.session.project.path, path):
             self.show_message(f"{self.session.project.name} is already open.")
             return True
+        bundle = _bundle_error(path)
+        if bundle is not None:
+            self.show_error(bundle)
+            return False
         try:
             project = Project.open(path)
         except StudioError as error:
@@ -819,6 +826,7 @@ class MainWindow(QMainWindow):
             self.close_project(choice)
         else:
             self.close_project("keep")
+        self._welcome_docks(False)  # the layout saved is the one a project shows, not the welcome page's
         self.settings.save_window(self.saveGeometry(), self.saveState())
         event.accept()
 
@@ -880,6 +888,25 @@ class MainWindow(QMainWindow):
 
 def app_icon() -> QIcon:
     return icon("kamishibai")
+
+
+def _bundle_error(path: Path) -> StudioError | None:
+    """Why ``path`` can't be opened as it is, if it is a bundle (a .zip file that ``kamishibai
+    bundle`` made): the storage would only say it is not a project folder."""
+    try:
+        if not path.is_file():
+            return None
+        with zipfile.ZipFile(path) as archive:
+            if not {BUNDLE_MANIFEST, "project.db"} & set(archive.namelist()):
+                return None  # another zip: not a project, as opening it says
+    except (OSError, zipfile.BadZipFile):  # not a zip, or can't be read: opening it says why
+        return None
+    folder = path.with_suffix(".kamishibai")
+    return StudioError(f"{path.name} is a project bundle (a .zip file): the studio opens project folders, so it has "
+                       f"to be unpacked first.",
+                       hint=f"Unpack it into a new project folder with the command "
+                            f"kamishibai unbundle {shlex.quote(str(path))} {shlex.quote(str(folder))}, "
+                            f"then open that folder.")
 
 
 def _same_folder(a: Path, b: Path) -> bool:

@@ -440,8 +440,14 @@ class StudioSettings:
 
     def present_projects(self) -> list[Path]:
         """The recent projects that are still there, most recent first (what the welcome
-        page, File › Open recent and the start offer)."""
-        return [Path(p) for p in self.recent_projects if p and is_project_folder(Path(p))]
+        page, File › Open recent and the start offer), each once: entries written by hand or by
+        an earlier version may name one folder in several spellings (a trailing slash, ``..``,
+        a link to it)."""
+        present: dict[str, Path] = {}
+        for entry in self.recent_projects:
+            if entry and is_project_folder(Path(entry)):
+                present.setdefault(_recent_key(entry), Path(entry))
+        return list(present.values())
 
     def add_recent(self, path: Path) -> None:
         """Put ``path`` first, once: stored absolute and resolved, so that the same project
