@@ -379,7 +379,9 @@ class JobQueue:
         def operation() -> Job:
             with self.cond:
                 self._queued(job_id)
-                self._save(moved())
+                changed = moved()
+                self._save(changed)
+                self._sequence = max([self._sequence, *(job.sequence for job in changed)])
                 return self._jobs[job_id]
 
         self.bus.publish(JobEvent(EventKind.UPDATED, self.writer.call(operation)))
@@ -511,8 +513,13 @@ class JobQueue:
     def next_runnable(self, fits: Callable[[Job], bool]) -> Job | None:
         """With ``cond`` held. None while the job that would run next is not announced yet
         (it waits for its QUEUED event; a job after it does not jump the order meanwhile)."""
-        job = queue.next_runnable(self._jobs, fits)
+        job = queue.next_runnable(self._jobs, fits, self._waits_for_its_turn)
         return None if job is not None and job.id in self._unannounced else job
+
+    def _waits_for_its_turn(self, job: Job) -> bool:
+        """A branch re-roll's job is held back while another job of its turn runs here, so
+        that its take is made, and selected, last (:func:`queue.running_of_turn`)."""
+        return job.label == REROLL_BRANCH_LABEL and queue.running_of_turn(job, self._jobs, self.running) is not None
 
     def announcing(self) -> bool:
         """With ``cond`` held: whether queued jobs wait for their QUEUED event (the queue is

@@ -8,9 +8,9 @@ reads are read from the tree as it is at that moment.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from studio.core.commands import AddTurn
 from studio.core.errors import StudioError
@@ -24,6 +24,8 @@ from studio.worker.dispatch import DevicePool
 from studio.worker.job_queue import RETRYABLE, JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, new_seed
 from studio.worker.runner import REROLL_BRANCH_LABEL, REROLL_LABEL, TaskFunction
+
+T = TypeVar("T")
 
 
 class Operations:
@@ -43,6 +45,13 @@ class Operations:
         self.pool.forget_fits()
         self.jobs.enqueue(jobs, also_save, before)
 
+    def _at_once(self, operation: Callable[[], T]) -> T:
+        """Run ``operation`` (it reads the tree and the queue, then queues jobs) as one writer
+        operation: read earlier, two operations asked for at once (Fill clicked twice) would
+        each miss the other's jobs and queue the same turns twice, and a job read as still to
+        run could fail before the new job that waits for it is stored."""
+        return self.jobs.writer.call(operation)
+
     # -- operations -------------------------------------------------------------------------
 
     def generate(self, parent_id: str, text: str, *, engine: str | None, seed: int | None,
@@ -51,13 +60,21 @@ class Operations:
         job_settings = self.settings_for(engine_name, settings)
         check_seed(seed)  # everything is checked before the turn is added
         node_id = new_id()
-        job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate",
-                            self._continues_after(self.project.tree, parent_id))
-        self._enqueue([job], before=lambda: self.project.apply(AddTurn(parent_id, text, node_id=node_id)))
-        return node_id, job.id
+
+        def operation() -> str:
+            job = self._new_job(node_id, engine_name, seed, job_settings, priority, "Generate",
+                                self._continues_after(self.project.tree, parent_id))
+            self._enqueue([job], before=lambda: self.project.apply(AddTurn(parent_id, text, node_id=node_id)))
+            return job.id
+
+        return node_id, self._at_once(operation)
 
     def reroll(self, node_id: str, *, engine: str | None, seed: int | None, settings: Mapping[str, Any] | None,
                priority: int) -> str:
+        return self._at_once(lambda: self._reroll(node_id, engine, seed, settings, priority))
+
+    def _reroll(self, node_id: str, engine: str | None, seed: int | None, settings: Mapping[str, Any] | None,
+                priority: int) -> str:
         tree = self.project.tree
         node = _turn(tree, node_id)
         engine_name, job_settings = self.engine_for(tree, node, engine, settings)
@@ -90,6 +107,10 @@ class Operations:
 
     def fill(self, leaf_id: str, *, engine: str | None, settings: Mapping[str, Any] | None,
              priority: int) -> list[str]:
+        return self._at_once(lambda: self._fill(leaf_id, engine, settings, priority))
+
+    def _fill(self, leaf_id: str, engine: str | None, settings: Mapping[str, Any] | None,
+              priority: int) -> list[str]:
         tree = self.project.tree
         path = tree.path_to(_node(tree, leaf_id).id)[1:]
         missing = {node.id for node in path if not any(t.status is TakeStatus.DONE for t in tree.takes_of(node.id))}
@@ -120,6 +141,9 @@ class Operations:
         return job.id
 
     def retry(self, job_id: str, seed: int | None, same_seed: bool) -> str:
+        return self._at_once(lambda: self._retry(job_id, seed, same_seed))
+
+    def _retry(self, job_id: str, seed: int | None, same_seed: bool) -> str:
         old = self.jobs.job(job_id)
         if old.status not in RETRYABLE:
             raise StudioError(f"Job {job_id} is {old.status.value}; only failed, cancelled or interrupted jobs "

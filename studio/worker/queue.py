@@ -116,12 +116,30 @@ def queued_in_order(jobs: Jobs, *, without: str = "") -> list[Job]:
     return sorted((j for j in jobs.values() if j.status is JobStatus.QUEUED and j.id != without), key=run_order_key)
 
 
-def next_runnable(jobs: Jobs, fits: Callable[[Job], bool] | None = None) -> Job | None:
-    """The first queued job, by priority then age, whose dependency is done (and that
-    ``fits`` the asking device, when given)."""
+def next_runnable(jobs: Jobs, fits: Callable[[Job], bool] | None = None,
+                  held: Callable[[Job], bool] | None = None) -> Job | None:
+    """The first queued job, by priority then age, whose dependency is done, that is not
+    ``held`` back (when given) and that ``fits`` the asking device (when given)."""
     for job in queued_in_order(jobs):
-        if dependency(job, jobs) is Dependency.READY and (fits is None or fits(job)):
+        if dependency(job, jobs) is Dependency.READY and (held is None or not held(job)) \
+                and (fits is None or fits(job)):
             return job
+    return None
+
+
+def running_of_turn(job: Job, jobs: Jobs, running: Collection[str]) -> Job | None:
+    """Another generate job of ``job``'s turn that is running here (its id in ``running``),
+    if any. A branch re-roll's job waits while there is one: run beside it, whichever ended
+    last would be selected, and the old one ending last would make the re-rolled turns below
+    stale. A job running in another process is not counted: this one would not hear when it
+    ends, and would wait for ever."""
+    if job.kind is not JobKind.GENERATE or job.node_id is None:
+        return None
+    for other_id in running:
+        other = jobs.get(other_id)
+        if other is not None and other.id != job.id and other.kind is JobKind.GENERATE \
+                and other.node_id == job.node_id and other.status is JobStatus.RUNNING:
+            return other
     return None
 
 
@@ -290,7 +308,9 @@ def move_to(jobs: Jobs, job_id: str, index: int) -> list[Job]:
 
     The moved job keeps its priority if it fits between its new neighbours, else takes
     the nearest one that does; queued jobs are then renumbered in the new order, so the
-    usual (priority, sequence) order reproduces it.
+    usual (priority, sequence) order reproduces it. They share out their own numbers: a
+    number between them may belong to an interrupted job, which would tie with a queued
+    one once queued again.
     """
     job = jobs[job_id]
     order = queued_in_order(jobs, without=job_id)
@@ -303,6 +323,9 @@ def move_to(jobs: Jobs, job_id: str, index: int) -> list[Job]:
     if before is not None:
         priority = min(priority, before.priority)
     new_order = [*order[:index], replace(job, priority=priority), *order[index:]]
-    base = min(j.sequence for j in new_order)
-    renumbered = [replace(j, sequence=base + i) for i, j in enumerate(new_order)]
+    numbers = sorted(j.sequence for j in new_order)
+    if len(set(numbers)) < len(numbers):  # already tied (a project from before this rule): fresh numbers
+        top = max(j.sequence for j in jobs.values())
+        numbers = list(range(top + 1, top + 1 + len(new_order)))
+    renumbered = [replace(j, sequence=number) for j, number in zip(new_order, numbers, strict=True)]
     return [j for j in renumbered if j != jobs[j.id]]

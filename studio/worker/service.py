@@ -425,7 +425,8 @@ class GenerationService:
         an earlier re-roll) are cancelled in the same writer operation, each saying which new
         job replaced it (:meth:`replaced_by` lists them): run after the re-roll, each would add
         a take made from the turn's old past and select it, making the turns below stale. A
-        job already running is left to finish.
+        job already running (on this service's devices) is left to finish, and the new job of
+        its turn waits for it to end, so that the re-rolled take is made and selected last.
         """
         def operation() -> list[str]:
             job_ids = self._operations.reroll_branch(node_id, engine=engine, seed=seed, settings=settings,
