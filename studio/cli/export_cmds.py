@@ -219,6 +219,8 @@ def _refuse_to_replace(out: Path, args: argparse.Namespace, pages: int) -> None:
     if existing and not args.force:
         one = len(existing) == 1
         listed = f": {list_files(existing)}" if len(existing) > 2 else ""  # describe_files names one or two
-        raise ExportError(f"{describe_files(existing)} already {'exists' if one else 'exist'} in {out.parent}; "
+        # the folder in full: a relative --out read "episode.mp4 already exists in ."
+        raise ExportError(f"{describe_files(existing)} already {'exists' if one else 'exist'} in "
+                          f"{out.absolute().parent}; "
                           f"the export would replace or remove {'it' if one else 'them'}{listed}.",
                           hint="Pass --force to replace, or choose another --out.")

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from studio.export.branch import Branch, Turn
+from studio.export.branch import Branch, Turn, first_few
 from studio.export.cues import CueKind
 from studio.export.drawing import (
     CARD_LINES,
@@ -111,7 +111,7 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
                   for t in turn_captions(turn, span, timeline.fps))]
     if not cut:
         return ""
-    turns = ", ".join(str(number) for number in cut)
+    turns = first_few([str(number) for number in cut], ", ")  # a long branch at a small size cuts them all
     return (f"the caption of turn{'s' if len(cut) > 1 else ''} {turns} was too long for the frame and ends in "
             f"'\u2026' (a larger --size, or captions as SRT, keeps all of it)")
 
@@ -121,10 +121,15 @@ def cut_cards_notes(size: tuple[int, int], options: ExportOptions) -> list[str]:
     ends in an ellipsis; subtitle and timeline files keep the whole text)."""
     notes = []
     for text, name, flag in ((options.title, "title card", "--title"), (options.end_card, "end card", "--end-card")):
-        if text.strip() and card_layout(size, text)[2]:
-            lines = ("one line", "two lines", "three lines", "four lines")[CARD_LINES - 1]
+        if not text.strip():
+            continue
+        _face, shown, cut = card_layout(size, text)
+        if cut:
+            lines = ("one line", "two lines", "three lines", "four lines")[len(shown) - 1]
+            # a frame too small for the card's four lines holds fewer (see card_layout)
+            larger = ", or a larger --size," if len(shown) < CARD_LINES else ""
             notes.append(f"the {name}'s text was too long for its {lines} and ends in '\u2026' "
-                         f"(a shorter {flag} shows all of it)")
+                         f"(a shorter {flag}{larger} shows all of it)")
     return notes
 
 

@@ -261,9 +261,25 @@ def card_layout(size: tuple[int, int], text: str) -> tuple[Typeface, tuple[str, 
         if len(lines) <= 1 or size_px <= 12 or len(lines) * face.line_height() <= height * 0.8:
             break
         size_px = int(size_px * 0.85)
+    # a small frame (a 64x48 GIF) holds fewer lines even in the smallest type: drawn anyway,
+    # the first and last lines ran off the card, cut through with no ellipsis
+    most = lines_that_fit(height, card_line_step(face), CARD_LINES)
+    if len(lines) > most:
+        lines = wrap_text(text, face.width, room, max_lines=most)
     # one line more than the card holds is enough to tell (the rest is not measured)
-    cut = len(lines) == CARD_LINES and len(wrap_text(text, face.width, room, max_lines=CARD_LINES + 1)) > CARD_LINES
+    cut = len(lines) == most and len(wrap_text(text, face.width, room, max_lines=most + 1)) > most
     return face, tuple(lines), cut
+
+
+def card_line_step(face: Typeface) -> int:
+    """Pixels from one line of a card to the next."""
+    return int(face.line_height() * 1.15)
+
+
+def lines_that_fit(room: int, step: int, most: int) -> int:
+    """How many lines ``step`` pixels apart fit in ``room`` pixels: 1 to ``most`` (one line is
+    always drawn, however small the frame)."""
+    return max(1, min(most, room // max(1, step)))
 
 
 def render_card(size: tuple[int, int], text: str) -> np.ndarray:
@@ -276,7 +292,7 @@ def render_card(size: tuple[int, int], text: str) -> np.ndarray:
     image = Image.fromarray(np.ascontiguousarray(frame))
     draw = ImageDraw.Draw(image)
     face, lines, _cut = card_layout(size, text)
-    step = int(face.line_height() * 1.15)
+    step = card_line_step(face)
     y = (height - step * len(lines)) // 2
     for line in lines:
         face.draw(draw, ((width - face.width(line)) / 2, y), line, TEXT)
@@ -295,15 +311,27 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False) -> tu
     lays out each cue once for its frames and asks again for its notes."""
     text = " ".join(text.split())
     width, height = size
-    pad = max(4, height // 60)
+    pad = _caption_pad(height)
     room = width * 0.92 - 2 * pad
     largest = max(10, height // 24)
     for points in range(largest, max(10, largest * 2 // 3) - 1, -1):
         face = load_typeface(points, italic=italic)
+        # the band stays inside the frame: in a small one (48x32) the lines below its bottom were lost
+        most = lines_that_fit(height - 2 * pad - _caption_margin(height), face.line_height(), CAPTION_LINES)
         lines = wrap_text(text, face.width, room)
-        if len(lines) <= CAPTION_LINES:
+        if len(lines) <= most:
             return face, tuple(lines), False
-    return face, tuple(wrap_text(text, face.width, room, max_lines=CAPTION_LINES)), True
+    return face, tuple(wrap_text(text, face.width, room, max_lines=most)), True
+
+
+def _caption_pad(height: int) -> int:
+    """Pixels between a caption's band and its text."""
+    return max(4, height // 60)
+
+
+def _caption_margin(height: int) -> int:
+    """Pixels between a caption's band and the bottom of the frame."""
+    return max(2, height // 40)
 
 
 def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Patch | None:
@@ -312,14 +340,14 @@ def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Pat
         return None
     width, height = size
     face, lines, _cut = caption_layout(size, text, italic)
-    pad = max(4, height // 60)
+    pad = _caption_pad(height)
     step = face.line_height()
     band_h = step * len(lines) + 2 * pad
     image = Image.new("RGBA", (width, band_h), (*PANEL, 170))
     draw = ImageDraw.Draw(image)
     for row, line in enumerate(lines):
         face.draw(draw, ((width - face.width(line)) / 2, pad + row * step), line, (*TEXT, 255))
-    margin = max(2, height // 40)
+    margin = _caption_margin(height)
     return _patch_from(image, 0, max(0, height - band_h - margin))
 
 

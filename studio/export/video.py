@@ -77,16 +77,26 @@ def concat_listing(branch: Branch, files: OutputFiles) -> Path:
     The list format can't hold every path (a line break ends an entry), so each clip is
     named through a symbolic link with a plain name in the work folder; ffmpeg resolves
     names in the list from the list's own folder. Where links can't be made, the paths
-    are quoted, and a path that can't be quoted is refused clearly."""
+    are quoted, and a path that can't be quoted is refused clearly.
+
+    ffmpeg reads the list's own path as a URL when it resolves a name against it: a ``#`` or
+    ``?`` in the export's folder ("Episode #2") began a fragment or a query, the clips were
+    looked for in a folder above, and the join failed ("Error opening input files"). In such
+    a folder the links are named in full."""
     listing = files.scratch("clips.txt")
     links = files.scratch("clips")
+    in_full = any(char in str(listing) for char in "#?")
     names: list[str] = []
     try:
         links.mkdir()
         for index, turn in enumerate(branch.turns):
             name = f"clips/{index:05d}{turn.clip.suffix}"
             os.symlink(turn.clip.resolve(), files.scratch(name))
-            names.append(name)
+            names.append(str(files.scratch(name)) if in_full else name)
+        if in_full and any(c in str(listing) for c in "\r\n"):
+            raise ExportError(f"Can't join the clips by stream copy: the folder {files.out.parent} holds a line "
+                              "break and a '#' or '?'.",
+                              hint="Export with --reencode, or export to a folder with a plainer name.")
     except OSError:
         names = []
         for turn in branch.turns:
