@@ -66,15 +66,24 @@ def third_person(verb: str) -> str:
     return verb + "s"
 
 
+_VERBS_AFTER_TO = _ACTION_VERBS | frozenset((
+    "say", "tell", "ask", "be", "have", "do", "go", "get", "make", "see", "find", "help", "meet", "buy", "bring",
+    "take", "give", "show", "try", "leave", "catch", "deliver", "fly", "fix", "call", "visit", "open", "close",
+    "pick", "play", "keep", "learn", "think", "decide", "remember", "forget",
+))
+"""Words that after "to" are a verb ("try to jump", "what to say"), not a place that wants "the"."""
+
+
 def _with_articles(words: list[str]) -> list[str]:
     """``on railing`` -> ``on the railing``: a bare noun after a preposition gets "the"."""
     out: list[str] = []
     for index, word in enumerate(words):
         out.append(word)
         following = words[index + 1] if index + 1 < len(words) else ""
+        infinitive = word.lower() == "to" and following.lower() in _VERBS_AFTER_TO  # "try to jump"
         if (word.lower() in _PREPOSITIONS and following and following.lower() not in _DETERMINERS
                 and following.lower() not in _PREPOSITIONS and not following[0].isupper()
-                and not following[0].isdigit()):
+                and not following[0].isdigit() and not infinitive):
             out.append("the")
     return out
 
@@ -83,7 +92,9 @@ def _conjugated(words: list[str]) -> list[str]:
     """The motion's verbs in the third person: its first word, and an action verb right after
     "and", "or", "then" or "while" ("sit and read a book" -> "sits and reads a book")."""
     out = list(words)
-    out[0] = third_person(out[0])
+    first = 1 if len(out) > 1 and out[0].lower().endswith("ly") and out[1].lower().rstrip(",;") in _ACTION_VERBS else 0
+    verb = out[first].rstrip(",;")  # "slowly walk, ..." (an adverb the reading left in): "slowly walks,"
+    out[first] = third_person(verb) + out[first][len(verb):]
     for index in range(1, len(out)):
         before = out[index - 1].lower().strip(",")
         word = out[index]
