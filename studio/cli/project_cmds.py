@@ -449,24 +449,22 @@ def cmd_sample(args: argparse.Namespace) -> int:
         if args.no_generate:
             print(printable(str(project.path)))
             return 0
+        from studio.cli.generate_cmds import run_until_idle
+
         service = GenerationService(project, default_registry(), default_engine=DEFAULT_ENGINE)
-        service.start()
         try:
             tree = project.tree
             for leaf in tree.leaves_under(tree.root_id):
                 service.fill(leaf.id)
-            service.wait_idle()
-        except KeyboardInterrupt:  # the turns made so far stay; say how to generate the others
-            from studio.cli.generate_cmds import say_what_is_left
-
-            service.stop(interrupt_running=True, timeout=60)
-            say_what_is_left(service, str(project.path))
-            raise
+            # a progress bar on stderr, as run-queue's: `make run` builds the sample before the
+            # window opens, and printed nothing until every turn was made (an interrupt leaves
+            # the turns made so far, and says how to generate the others)
+            print(f"kamishibai: generating the sample story's {len(service.jobs())} turns with "
+                  f"{DEFAULT_ENGINE}...", file=sys.stderr)
+            run_until_idle(project, service, str(project.path))
         finally:
             service.stop()
         failed = [job for job in service.jobs(include_finished=True) if job.status.value == "failed"]
-        for job in failed:
-            print(f"turn {printable(str(job.node_id))} failed: {printable(job.error)}", file=sys.stderr)
         if not failed:
             service.clear_finished()  # the sample opens with an empty queue
         print(printable(str(project.path)))
