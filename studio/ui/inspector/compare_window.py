@@ -1,6 +1,6 @@
 """Takes side by side in their own window, playing in sync: one clock, one slider, every
-take on the same frame; under each, its state, motion level and seed, and a button to use
-it or to lock its seed."""
+take at the same moment (takes made at different frame rates too); under each, its state,
+motion level and seed, and a button to use it or to lock its seed."""
 
 from __future__ import annotations
 
@@ -169,8 +169,6 @@ class CompareWindow(QDialog):
             self.grid.addWidget(column, position // 2 if len(shown) == 4 else 0,
                                 position % 2 if len(shown) == 4 else position)
             self.columns.append(column)
-        self.fps = clip_fps(shown)
-        self._timer.setInterval(max(10, int(1000 / self.fps)))
         self._update_range()
 
     def follow(self, tree: StoryTree, node_id: str) -> None:
@@ -202,9 +200,23 @@ class CompareWindow(QDialog):
         for column in self.columns:
             column.set_selected(column.take.id == take_id)
 
+    @staticmethod
+    def column_fps(column: _Column) -> float:
+        """The rate ``column``'s clip plays at: its decoded clip's, else its take's settings'."""
+        player = column.player
+        duration = player.duration
+        if player.frame_count and duration > 0:
+            return min(MAX_FPS, player.frame_count / duration)
+        return clip_fps([column.take])
+
+    def _ticks(self, column: _Column) -> int:
+        """How many ticks of the window's clock ``column``'s clip lasts."""
+        return math.ceil(column.player.frame_count * self.fps / self.column_fps(column) - 1e-6)
+
     @property
     def frame_count(self) -> int:
-        return max((c.player.frame_count for c in self.columns), default=0)
+        """The clock's ticks (at :attr:`fps`) until the longest clip ends."""
+        return max((self._ticks(c) for c in self.columns), default=0)
 
     @property
     def playing(self) -> bool:
@@ -222,20 +234,25 @@ class CompareWindow(QDialog):
             self.play()
 
     def _update_range(self) -> None:
+        # The clock ticks at the fastest take's rate; each take shows the frame it is at by
+        # then (takes made at 8 and 16 fps played frame for frame, one in slow motion).
+        self.fps = max((self.column_fps(c) for c in self.columns), default=DEFAULT_FPS)
+        self._timer.setInterval(max(10, int(1000 / self.fps)))
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(0, self.frame_count - 1))
         self.slider.blockSignals(False)
         self.seek(self.frame)
 
     def frames(self) -> list[int]:
-        """The frame each take shows now (a shorter clip holds its last frame)."""
+        """The frame each take shows now, in its own clip (a shorter clip holds its last frame)."""
         return [c.player.frame for c in self.columns]
 
     def seek(self, frame: int) -> None:
         self.frame = max(0, min(frame, max(0, self.frame_count - 1)))
         for column in self.columns:
             if column.player.frame_count:
-                column.player.seek(min(self.frame, column.player.frame_count - 1))
+                frame = int(self.frame * self.column_fps(column) / self.fps + 1e-6)
+                column.player.seek(min(frame, column.player.frame_count - 1))
         self.slider.blockSignals(True)
         self.slider.setValue(self.frame)
         self.slider.blockSignals(False)

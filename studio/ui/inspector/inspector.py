@@ -21,6 +21,7 @@ from studio.core.commands import place_named, renamed_text, replace_name
 from studio.core.errors import StudioError
 from studio.core.instruction import Instruction, parse_instruction, validate_instruction_text
 from studio.core.model import Node
+from studio.core.story import MAX_SPEAKER_CHARS
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
 from studio.ui.inspector.chips_view import ChipsView
@@ -78,6 +79,13 @@ def rename_in_field(field: str, text: str, renames: list[tuple[str, str]], tree:
         if field == "character" or (field != "background" and not place_named(tree, old)):
             text = replace_name(text, old, new)
     return text
+
+
+def speaker_names(tree: StoryTree) -> list[str]:
+    """The cast names a dialogue line may have as its speaker. A name longer than a speaker's
+    limit (a cast name may have 100 characters, a speaker 60) is not offered: chosen, it was
+    cut to 60 characters, a speaker the cast does not know."""
+    return [m.name for m in tree.cast.values() if m.name.strip() and len(m.name) <= MAX_SPEAKER_CHARS]
 
 
 def section_title(text: str, parent: QWidget) -> QLabel:
@@ -254,9 +262,13 @@ class Inspector(QScrollArea):
         self.name_note.setVisible(bool(note))
 
     def show_node(self, tree: StoryTree, node_id: str, *, keep_editor: bool = False) -> None:
-        """Show ``node_id`` of the snapshot ``tree``."""
-        self.commit_edits(moving_on=node_id != self.node_id)
+        """Show ``node_id`` of the snapshot ``tree``. A redraw of the turn shown (``keep_editor``:
+        a take landing, a change elsewhere) saves nothing: text being typed is saved after its
+        pause, as one undo step (saved at each redraw, a branch being generated cut the typing
+        into steps wherever a take landed, mid-word)."""
         changed_node = node_id != self.node_id
+        if changed_node or not keep_editor:
+            self.commit_edits(moving_on=changed_node)
         if changed_node or not keep_editor:
             self.commit_instruction()
         self._tree = tree
@@ -289,7 +301,7 @@ class Inspector(QScrollArea):
             self.start.set_tree(tree)
         else:
             self._show_sections("Instruction", "Understood", "Takes", "Story", "State", "Take", "Notes")
-            speakers = [m.name for m in tree.cast.values() if m.name.strip()]
+            speakers = speaker_names(tree)
             self.story.set_story(node.story, speakers, tree.acting_character(node_id),
                                  reset=changed_node or node_id != self._story_node,
                                  sent_over=tree is self._story_sent_over)

@@ -27,6 +27,7 @@ from studio.core.instruction import Instruction, parse_instruction, time_note
 from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.story_editor import one_line, utf16_length
 from studio.ui.inspector.vocabulary import TIMES, Vocabulary
+from studio.ui.inspector.wheel_guard import FocusWheelComboBox
 from studio.ui.text_wrap import breakable, copy_without_breaks
 
 
@@ -108,7 +109,7 @@ class InstructionEditor(QWidget):
         self.character = QLineEdit(self)
         self.motion = QLineEdit(self)
         self.background = QLineEdit(self)
-        self.time = QComboBox(self)
+        self.time = FocusWheelComboBox(self)
         self.time.setEditable(True)
         self.time.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)  # Enter keeps a typed word, adds no choice
         self.time.addItems(["", *TIMES])

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidge
 from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope
 from studio.core.tree import StoryTree
 from studio.ui import palette
+from studio.ui.inspector.wheel_guard import FocusWheelSpinBox
 from studio.ui.text_wrap import breakable
 
 
@@ -157,7 +158,7 @@ class StartPanel(QWidget):
             self.grid.addWidget(who, row, 0)
             spins: dict[str, QSpinBox] = {}
             for column, stat in enumerate(STAT_NAMES, start=1):
-                spin = QSpinBox(self.grid_host)
+                spin = FocusWheelSpinBox(self.grid_host)
                 spin.setRange(STATE_MIN, STATE_MAX)
                 spin.setSingleStep(5)
                 spin.setValue(getattr(states[name], stat))

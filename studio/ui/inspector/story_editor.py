@@ -7,10 +7,11 @@ leaves the field or stops typing for a moment, never on every key press.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
@@ -28,8 +29,11 @@ from studio.core.story import (
     MAX_NOTES_CHARS,
     MAX_SPEAKER_CHARS,
     DialogueLine,
+    StoryFieldError,
     StoryFields,
+    check_story,
 )
+from studio.ui.inspector.wheel_guard import FocusWheelComboBox, FocusWheelDoubleSpinBox
 
 TEXT_DEBOUNCE_MS = 700
 CLIP_LENGTH = "clip length"
@@ -101,12 +105,15 @@ class DialogueRow(QWidget):
 
     def __init__(self, line: DialogueLine, speakers: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.speaker = QComboBox(self)
+        self.speaker = FocusWheelComboBox(self)
         self.speaker.setEditable(True)
         self.speaker.addItems(speakers)
         self.speaker.setCurrentText(line.speaker)
         self.speaker.setToolTip("Who speaks (leave empty for a voice off screen)")
-        self.speaker.setMinimumContentsLength(6)
+        # as wide as ten characters, whatever the cast: sized to its longest name (a cast name
+        # may be 60 characters long), it squeezed the line's text box beside it to a sliver
+        self.speaker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.speaker.setMinimumContentsLength(10)
         self.text = QLineEdit(line.text, self)
         hold_to_limit(self.text, MAX_LINE_CHARS)  # what a line may hold: longer would be refused, and lost
         self.text.setPlaceholderText("What they say")
@@ -178,7 +185,7 @@ class StoryEditor(QWidget):
         self.narration = _FocusOutText(MAX_NARRATION_CHARS, self)
         self.narration.setPlaceholderText("What the narrator says over this turn")
         self.narration.setFixedHeight(54)
-        self.duration = QDoubleSpinBox(self)
+        self.duration = FocusWheelDoubleSpinBox(self)
         self.duration.setRange(0.0, MAX_DURATION_S)
         self.duration.setDecimals(1)
         self.duration.setSingleStep(0.5)
@@ -240,8 +247,14 @@ class StoryEditor(QWidget):
                 row.set_speakers(self.speakers)
             return
         # The rows are rebuilt for another turn, or when the turn's lines changed from elsewhere
-        # (an undo), not for a line being typed (the document has not changed under it).
-        if reset or (story.dialogue != self.story.dialogue and story.dialogue != self.dialogue()):
+        # (an undo), not for a line being typed (the document has not changed under it). The
+        # rows still showing the lines they last saved, over which the turn holds others, is an
+        # undo too: one made before the save was shown (the window hears of both together, and
+        # the turn then holds the lines it held when last shown).
+        lines = self.dialogue()
+        undone = "dialogue" in self._sent and self._sent["dialogue"] == lines != story.dialogue
+        if reset or undone or (story.dialogue != self.story.dialogue and story.dialogue != lines):
+            self._sent.pop("dialogue", None)
             self._set_rows(story.dialogue)
         else:  # the rows stay: a character added or renamed meanwhile is offered in them too
             for row in self.rows:
@@ -254,7 +267,8 @@ class StoryEditor(QWidget):
             # typed since), and the turn now holds something else: an undo, a redo
             elsewhere = (shown == self._sent[name] if name in self._sent else shown == getattr(old, name)) \
                 and shown != value
-            if shown != value and (reset or not box.hasFocus() or elsewhere):
+            typing = box.hasFocus() or timer.isActive()  # typed, and waiting for its pause to be saved
+            if shown != value and (reset or not typing or elsewhere):
                 timer.stop()
                 box.blockSignals(True)
                 box.setPlainText(value)
@@ -304,7 +318,12 @@ class StoryEditor(QWidget):
     def _drop_row(self, row: DialogueRow) -> None:
         """Take ``row`` out, hidden, and delete it later. It stays parented: a row added in this
         pass of the event loop has a show queued (the layout's), and a row without a parent
-        would show as a window of its own (taking the activation, and the shortcuts with it)."""
+        would show as a window of its own (taking the activation, and the shortcuts with it).
+
+        Its signals are blocked first: a row holding the focus says its editing finished as it
+        is hidden, and the lines read then (the rows an undo is replacing, or a row just
+        removed) were saved over the undo, or saved twice (two undo steps for one removal)."""
+        row.blockSignals(True)
         self._lines_box.removeWidget(row)
         row.hide()  # hidden on purpose: the queued show leaves it hidden
         row.deleteLater()
@@ -314,7 +333,14 @@ class StoryEditor(QWidget):
         return tuple(line for line in (row.line() for row in self.rows) if line.text)
 
     def _commit_dialogue(self) -> None:
-        self.dialogue_changed.emit(self.dialogue())  # the inspector drops what the turn already holds
+        lines = self.dialogue()
+        try:  # lines the document will refuse stay on screen to be fixed: not a save an undo took back
+            check_story(replace(self.story, dialogue=lines), kept=self.story)
+        except StoryFieldError:
+            self._sent.pop("dialogue", None)
+        else:
+            self._sent["dialogue"] = lines
+        self.dialogue_changed.emit(lines)  # the inspector drops what the turn already holds
 
     def _commit_text(self, box: QPlainTextEdit, name: str) -> None:
         value = box.toPlainText().strip()
