@@ -45,3 +45,24 @@ def test_a_long_cast_name_leaves_room_for_the_lines(make_window, sample_project:
 
     assert TOO_LONG_TO_SPEAK not in _offered(row)
     assert not any(name.startswith(TOO_LONG_TO_SPEAK[:MAX_SPEAKER_CHARS]) for name in _offered(row))
+
+
+def test_a_new_line_of_a_character_too_long_to_speak_starts_without_a_speaker(  # type: ignore[no-untyped-def]
+        make_window, sample_project: Path, qtbot) -> None:
+    """A new line started with the acting character as its speaker could never be saved when
+    that name was longer than a speaker's ("The speaker's name is 88 characters long")."""
+    from studio.core.commands import EditInstruction
+
+    window = make_window(sample_project)
+    ws, session = window.workspace, window.session
+    ws.cast.add_character(TOO_LONG_TO_SPEAK)
+    session.settle()
+    tree = session.project.tree
+    turn = tree.child_ids(tree.root_id)[0]
+    ws.apply(EditInstruction(turn, f"Character: {TOO_LONG_TO_SPEAK}; Motion: wave; Background: day town."))
+    session.settle()
+    qtbot.waitUntil(lambda: session.project.tree.acting_character(turn) == TOO_LONG_TO_SPEAK, timeout=5000)
+    ws.select(tree.root_id, center=False)
+    ws.select(turn, center=False)
+    row = ws.inspector.story.add_dialogue_line()
+    assert row.line().speaker == ""

@@ -302,7 +302,8 @@ class Inspector(QScrollArea):
         else:
             self._show_sections("Instruction", "Understood", "Takes", "Story", "State", "Take", "Notes")
             speakers = speaker_names(tree)
-            self.story.set_story(node.story, speakers, tree.acting_character(node_id),
+            acting = tree.acting_character(node_id)  # a new line's speaker, if a speaker may be so named
+            self.story.set_story(node.story, speakers, acting if len(acting) <= MAX_SPEAKER_CHARS else "",
                                  reset=changed_node or node_id != self._story_node,
                                  sent_over=tree is self._story_sent_over)
             self._story_node = node_id
