@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -102,6 +103,7 @@ class DialogueRow(QWidget):
 
     line_edited = Signal()
     remove_requested = Signal()
+    move_requested = Signal(int)  # -1: one place up, +1: one place down (Alt+Up, Alt+Down)
 
     def __init__(self, line: DialogueLine, speakers: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -134,6 +136,19 @@ class DialogueRow(QWidget):
             hold_to_limit(line_edit, MAX_SPEAKER_CHARS)
             line_edit.editingFinished.connect(self._edited)
         self.remove.clicked.connect(self._remove)
+        self.text.setToolTip("What they say (Alt+Up and Alt+Down move the line)")
+        for box in (self.text, self.speaker, self.speaker.lineEdit()):
+            if box is not None:  # the speaker's typing box gets the keys (Alt+Down would open its list)
+                box.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Alt+Up and Alt+Down in the line's boxes move it among the turn's lines."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.modifiers() == Qt.KeyboardModifier.AltModifier \
+                and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.move_requested.emit(-1 if event.key() == Qt.Key.Key_Up else 1)
+            return True
+        return super().eventFilter(watched, event)
 
     def set_speakers(self, speakers: list[str]) -> None:
         """Offer ``speakers`` (the cast changed); the speaker shown or being typed stays, with
@@ -297,6 +312,7 @@ class StoryEditor(QWidget):
         row = DialogueRow(line, self.speakers, self)
         row.line_edited.connect(self._commit_dialogue)
         row.remove_requested.connect(lambda r=row: self._remove_row(r))
+        row.move_requested.connect(lambda delta, r=row: self.move_row(r, delta))
         self._lines_box.addWidget(row)
         self.rows.append(row)
         return row
@@ -308,6 +324,23 @@ class StoryEditor(QWidget):
         row = self._append_row(DialogueLine(self.default_speaker, ""))
         row.text.setFocus(Qt.FocusReason.OtherFocusReason)
         return row
+
+    def move_row(self, row: DialogueRow, delta: int) -> None:
+        """Move ``row`` ``delta`` places (up when negative) among the lines and save the new
+        order as one edit; the box that had the focus keeps it."""
+        if row not in self.rows:
+            return
+        at = self.rows.index(row)
+        to = max(0, min(len(self.rows) - 1, at + delta))
+        if to == at:
+            return
+        focused = self.focusWidget()
+        self.rows.insert(to, self.rows.pop(at))
+        self._lines_box.removeWidget(row)
+        self._lines_box.insertWidget(to, row)
+        if focused is not None:
+            focused.setFocus(Qt.FocusReason.OtherFocusReason)
+        self._commit_dialogue()
 
     def _remove_row(self, row: DialogueRow) -> None:
         if row in self.rows:
