@@ -12,39 +12,28 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
 
-def _takes_wheel(widget: QWidget, event: QWheelEvent) -> bool:
-    """Whether ``widget`` may use ``event``; if not, the event is left to its parents."""
-    if widget.hasFocus():
-        return True
-    event.ignore()  # an ignored wheel event goes on to the parent: the scroll area scrolls
-    return False
+class _FocusWheel:
+    """Mixed in before a Qt input class: the wheel changes the value only with the focus, and
+    the focus comes from a click or Tab, not from a wheel passing over."""
 
-
-class FocusWheelSpinBox(QSpinBox):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a wheel passing over gives no focus
+        super().__init__(parent)  # type: ignore[call-arg]
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # type: ignore[attr-defined]
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
-        if _takes_wheel(self, event):
-            super().wheelEvent(event)
+        if self.hasFocus():  # type: ignore[attr-defined]
+            super().wheelEvent(event)  # type: ignore[misc]
+        else:
+            event.ignore()  # an ignored wheel event goes on to the parent: the scroll area scrolls
 
 
-class FocusWheelDoubleSpinBox(QDoubleSpinBox):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
-        if _takes_wheel(self, event):
-            super().wheelEvent(event)
+class FocusWheelSpinBox(_FocusWheel, QSpinBox):
+    pass
 
 
-class FocusWheelComboBox(QComboBox):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+class FocusWheelDoubleSpinBox(_FocusWheel, QDoubleSpinBox):
+    pass
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
-        if _takes_wheel(self, event):
-            super().wheelEvent(event)
+
+class FocusWheelComboBox(_FocusWheel, QComboBox):
+    pass
