@@ -118,8 +118,14 @@ class EngineSettingsForm(QWidget):
         self.error.setObjectName("errorLabel")
         self.error.setWordWrap(True)
         self.error.hide()
+        self.unavailable = QLabel("", self)
+        """Why the engine can't run here (its settings can still be set for when it can)."""
+        self.unavailable.setObjectName("errorLabel")
+        self.unavailable.setWordWrap(True)
+        self.unavailable.hide()
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
+        form.addRow(self.unavailable)
         self.presets = QComboBox(self)
         self.presets.addItem(CUSTOM_PRESET, "")
         for preset in settings_type.PRESETS:
@@ -212,6 +218,19 @@ class EngineSettingsForm(QWidget):
         """Say ``text`` under the form (why saved values were not used, say) until the next
         edit that is valid."""
         self._show_error(text)
+
+    def show_unavailable(self, reasons: list[str]) -> None:
+        """Say, above the settings, why the engine can't run here (the first reason, and how many
+        more, all of them in the tooltip); nothing once ``reasons`` is empty."""
+        if not reasons:
+            self.unavailable.hide()
+            return
+        more = len(reasons) - 1
+        also = f"\n{more} more reason{'s' if more != 1 else ''}: point here to read them all." if more else ""
+        self.unavailable.setText(f"{self.settings_type.ENGINE} can't run here: {reasons[0]}{also}\n"
+                                 "Its settings can still be changed: new takes use them once it can run.")
+        self.unavailable.setToolTip("\n".join(reasons))
+        self.unavailable.show()
 
     def _show_error(self, text: str) -> None:
         self.error.setText(text)

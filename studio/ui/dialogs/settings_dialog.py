@@ -3,6 +3,7 @@ auto re-queue, appearance, and where model weights are looked for."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,10 +27,12 @@ from PySide6.QtWidgets import (
 
 from studio.core.errors import StudioError
 from studio.engines import config as engine_config
+from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry
 from studio.engines.weights_search import hf_hub_cache
 from studio.ui.cluster_settings import ClusterChoice
 from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
+from studio.ui.engine_picker import EngineChecks
 from studio.ui.settings import APPEARANCES, StudioSettings, check_device_list, foreign_engine_values
 
 APPEARANCE_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
@@ -56,6 +59,9 @@ class SettingsDialog(QDialog):
             self.engine.addItem(info.label, info.name)
             self.engine.setItemData(self.engine.count() - 1, info.description, 3)  # 3: Qt.ToolTipRole
         self.engine.currentIndexChanged.connect(self._show_engine)
+        self._checks = EngineChecks(self)
+        self._checks.done.connect(self._show_availability)
+        self._checks.start(registry, self._check_config())
         current = settings.engine
         self._show_engine(list(self.forms).index(current) if current in self.forms else 0)
         self.engine.setCurrentIndex(self.stack.currentIndex())
@@ -65,6 +71,7 @@ class SettingsDialog(QDialog):
         scroll.setWidget(self.stack)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop that shows no focus: Tab scrolls to an editor
         scroll.setMinimumHeight(160)
         # ...but it is as wide as the widest form, so that no form scrolls sideways
         widest = max((form.sizeHint().width() for form in self.forms.values()), default=0)
@@ -95,12 +102,6 @@ class SettingsDialog(QDialog):
         self.devices_error = self._refused_label(settings.devices_problem(), "device list",
                                                  "one worker runs, on the device above")
         self.devices.textChanged.connect(self.devices_error.hide)  # a new list replaces the refused one
-        self.auto_requeue = QCheckBox("Re-queue jobs interrupted by a crash when a project opens", self)
-        self.auto_requeue.setChecked(settings.auto_requeue)
-        self.reroll_selects = QCheckBox("Re-roll switches to the new take even when later turns follow it", self)
-        self.reroll_selects.setChecked(settings.reroll_selects)
-        self.reroll_selects.setToolTip("Off: the new take is added beside the chosen one and nothing below it "
-                                       "becomes stale until you choose it.")
         self.cpu_threads = self._threads_box(settings.cpu_threads)
         self.threads_error = QLabel("", self)
         self.threads_error.setObjectName("errorLabel")
@@ -119,6 +120,13 @@ class SettingsDialog(QDialog):
         general.addRow("", self.threads_error)
         self.cluster = ClusterChoice(settings.cluster, settings.cluster_actors, self)
         general.addRow("Render farm", self.cluster)
+        # made in the order they are laid out in, which is the order Tab goes through them
+        self.auto_requeue = QCheckBox("Re-queue jobs interrupted by a crash when a project opens", self)
+        self.auto_requeue.setChecked(settings.auto_requeue)
+        self.reroll_selects = QCheckBox("Re-roll switches to the new take even when later turns follow it", self)
+        self.reroll_selects.setChecked(settings.reroll_selects)
+        self.reroll_selects.setToolTip("Off: the new take is added beside the chosen one and nothing below it "
+                                       "becomes stale until you choose it.")
         general.addRow("", self.auto_requeue)
         general.addRow("", self.reroll_selects)
         device_note = QLabel("The device, the devices, the CPU threads and the checkpoints folder apply to the "
@@ -191,6 +199,20 @@ class SettingsDialog(QDialog):
         self.stack.setCurrentIndex(index)
         self.stack.adjustSize()
 
+    def _check_config(self) -> EngineConfig:
+        """The configuration the engines are checked with: the saved device (the CPU if it
+        was refused) and checkpoints folders, as the next project opens with."""
+        folders = self.settings.checkpoint_dirs()
+        try:
+            return EngineConfig.parse(self.settings.device or "cpu", checkpoints=folders)
+        except StudioError:
+            return EngineConfig.parse("cpu", checkpoints=folders)
+
+    def _show_availability(self, reasons: dict[str, list[str]]) -> None:
+        """Each engine's form says why the engine can't run here, if it can't."""
+        for name, form in self.forms.items():
+            form.show_unavailable(reasons.get(name, []))
+
     def _choose_checkpoints(self) -> None:
         start = self.checkpoints.text() or str(self.settings.checkpoint_dirs()[0])
         folder = QFileDialog.getExistingDirectory(self, "Checkpoints folder", start)
@@ -198,8 +220,6 @@ class SettingsDialog(QDialog):
             self.checkpoints.setText(folder)
 
     def _accept(self) -> None:
-        from studio.engines.config import EngineConfig
-
         try:
             EngineConfig.parse(self.device.currentText().strip() or "cpu")
         except StudioError as error:

@@ -6,10 +6,11 @@ Clicking near a turn emits :attr:`StateChart.turn_clicked` with its index.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QToolTip, QWidget
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState
@@ -39,6 +40,18 @@ NAME_EMS = 18
 CHARACTER_LEGEND_ROWS = 2
 """The per-character legend's rows at most (the plot keeps its height); characters beyond
 them are counted in a last entry ("+3 more") and named in the tooltip."""
+
+
+LABEL_GAP = 6.0
+"""The least room between two turn labels under the plot."""
+
+
+def _label_steps() -> Iterator[int]:
+    """Label every turn, or every 2nd, 5th, 10th, 20th, 50th… (the numbers read as a scale)."""
+    scale = 1
+    while True:
+        yield from (scale, 2 * scale, 5 * scale)
+        scale *= 10
 
 
 @dataclass(frozen=True)
@@ -150,9 +163,7 @@ class StateChart(TurnStrip):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.fillRect(self.rect(), palette.BACKGROUND)
         plot = self.plot_rect()
-        small = QFont(self.font())
-        small.setPointSizeF(7.5)
-        painter.setFont(small)
+        painter.setFont(self._label_font())
         for value in (0, 50, 100):
             y = plot.bottom() - plot.height() * value / STATE_MAX
             painter.setPen(QPen(palette.GRID_DOT.lighter(130), 1, Qt.PenStyle.DashLine if value == 50 else
@@ -195,13 +206,34 @@ class StateChart(TurnStrip):
             radius = 4.5 if index == self.current else 2.5
             painter.drawEllipse(point, radius, radius)
 
+    def _label_font(self) -> QFont:
+        """The small font of the axis' numbers and the turn labels."""
+        small = QFont(self.font())
+        small.setPointSizeF(7.5)
+        return small
+
+    def turn_labels(self, plot: QRectF | None = None) -> list[tuple[str, QRectF]]:
+        """The turn labels under the plot and where each is drawn: every turn's while they fit,
+        else every 2nd, 5th, 10th… turn's (a long branch on a narrow chart ran them together)."""
+        plot = plot or self.plot_rect()
+        count = len(self.states)
+        if not count:
+            return []
+        metrics = QFontMetricsF(self._label_font())
+        room = max(metrics.horizontalAdvance("start"), metrics.horizontalAdvance(str(count - 1))) + LABEL_GAP
+        spacing = plot.width() / (count - 1) if count > 1 else room
+        step = next(s for s in _label_steps() if s * spacing >= room or s >= count)
+        labels: list[tuple[str, QRectF]] = []
+        for index in range(0, count, step):
+            text = "start" if index == 0 else str(index)
+            width = metrics.horizontalAdvance(text) + 2
+            labels.append((text, QRectF(self.point_x(index, plot) - width / 2, plot.bottom() + 3, width, 14)))
+        return labels
+
     def _paint_turn_labels(self, painter: QPainter, plot: QRectF) -> None:
         painter.setPen(palette.TEXT_DIM)
-        step = max(1, len(self.states) // 12)
-        for index in range(0, len(self.states), step):
-            label = "start" if index == 0 else str(index)
-            painter.drawText(QRectF(self.point_x(index, plot) - 16, plot.bottom() + 3, 32, 14),
-                             Qt.AlignmentFlag.AlignCenter, label)
+        for text, rect in self.turn_labels(plot):
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_characters(self, painter: QPainter, plot: QRectF, lines: dict[str, list[int]]) -> None:
         for number, values in enumerate(lines.values()):
