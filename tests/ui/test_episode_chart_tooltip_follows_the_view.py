@@ -20,6 +20,7 @@ def test_the_per_character_tooltip_gives_the_lines_values(make_window, sample_pr
                                         f"fun {acting.entertainment}")
     chart.set_mode("social")
     assert len(chart.characters) >= 2
-    expected = ", ".join(f"{name} {states[last].social}" for name, states in chart.characters.items())
+    # each name isolated, so that a right-to-left name does not take the number after it
+    expected = ", ".join(f"\u2068{name}\u2069 {states[last].social}" for name, states in chart.characters.items())
     assert chart.tooltip_text(last) == f"Turn {last} · Social: {expected}"
     assert chart.tooltip_text(0).startswith("Start · Social: ")

@@ -335,7 +335,10 @@ class StateChart(TurnStrip):
         turn = "Start" if index == 0 else f"Turn {index}"
         lines = self.character_lines()
         if lines:
-            values = ", ".join(f"{name} {series[index]}" for name, series in lines.items() if index < len(series))
+            # each name isolated (FSI ... PDI): a right-to-left name took its number, or the next
+            # name, into its own run, so "Aki 50" read as if 50 were the Arabic name's
+            values = ", ".join(f"\u2068{name}\u2069 {series[index]}" for name, series in lines.items()
+                               if index < len(series))
             return f"{turn} · {palette.STAT_LABELS[self.mode]}: {values}"
         state = self.states[index]
         return f"{turn}: stamina {state.stamina}, social {state.social}, fun {state.entertainment}"
