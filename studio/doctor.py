@@ -187,6 +187,16 @@ def collect_report(registry: EngineRegistry, config: EngineConfig) -> DoctorRepo
                         checkpoints=str(config.checkpoints), engines=engine_reports(registry, config))
 
 
+def _by_hint(reasons: tuple[Requirement, ...]) -> list[tuple[str, list[str]]]:
+    """``reasons``' messages grouped under their hint, hints in the order they first come: the
+    fix is said once after the lines it fixes. QA: an engine without its weights printed the
+    same "Convert the released weights: ..." line under each of its 7 to 12 missing files."""
+    groups: dict[str, list[str]] = {}
+    for reason in reasons:
+        groups.setdefault(reason.hint, []).append(reason.message)
+    return list(groups.items())
+
+
 def format_report(report: DoctorReport, shown: Callable[[str], str] = str) -> str:
     """The report as text, one line each; ``shown`` makes each line safe to print (the
     command line passes ``printable``: a checkpoints folder's name, which many lines quote,
@@ -209,10 +219,10 @@ def format_report(report: DoctorReport, shown: Callable[[str], str] = str) -> st
     for engine in report.engines:
         state = "available" if engine.available else "not available"
         lines.append(f"  {engine.name:<12} {state:<14} {engine.label} {engine.version}")
-        for reason in engine.reasons:
-            lines.append(f"      - {reason.message}")
-            if reason.hint:
-                lines.append(f"        {reason.hint}")
+        for hint, messages in _by_hint(engine.reasons):
+            lines.extend(f"      - {message}" for message in messages)
+            if hint:
+                lines.append(f"        {hint}")
         if engine.license:
             lines.append(f"      weights license: {engine.license}")
     verdict = "The studio can run here." if report.ok else "The studio can't run here yet: see the NO lines above."

@@ -112,10 +112,15 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     _require_folder("SRC", args.source, "Nothing was written. Give the release's checkpoints/ folder (the one that "
                     "holds AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
-    report = convert_release(Path(args.source), _checkpoints(args.checkpoints), characters=args.character,
-                             size=TINY if args.size == "tiny" else FULL,
-                             tokenizer=Path(args.tokenizer) if args.tokenizer else None,
-                             replace_shared=args.replace_shared, log=lambda line: print(line, flush=True))
+    checkpoints = _checkpoints(args.checkpoints)
+    try:
+        report = convert_release(Path(args.source), checkpoints, characters=args.character,
+                                 size=TINY if args.size == "tiny" else FULL,
+                                 tokenizer=Path(args.tokenizer) if args.tokenizer else None,
+                                 replace_shared=args.replace_shared, log=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        _say_what_a_stop_left(_animegamer_left_as(checkpoints))
+        raise
     print(f"Converted {', '.join(report.characters)}: {report.count('placed')} keys placed, "
           f"{report.count('skipped')} skipped by design, {len(report.written)} files written.")
     return 0
@@ -139,12 +144,38 @@ def cmd_convert_customx(args: argparse.Namespace) -> int:
         hint = _customx_left_as(checkpoints)
         raise StudioError(f"The CustomX conversion stopped: {error.message}",
                           hint=f"{error.hint} {hint}" if error.hint else hint) from None
+    except KeyboardInterrupt:
+        _say_what_a_stop_left(_customx_left_as(checkpoints, again="run the same command again to finish it"))
+        raise
     print(f"Converted CustomX: {report.placed} tensors placed, LoRA merged into {report.lora_modules} layers, "
           f"{len(report.dropped)} unused tensors dropped, {len(report.written)} files written.")
     return 0
 
 
-def _customx_left_as(checkpoints: Path) -> str:
+def _say_what_a_stop_left(left: str) -> None:
+    """On Ctrl+C (or SIGTERM) during a conversion, say what it left before the command's
+    "interrupted": the character or checkpoint whose files were being written has no
+    model.json until it is converted again, and the engine does not use it. QA: only
+    "kamishibai: interrupted" was said, and the engine was then "not available" unexplained."""
+    try:
+        print(f"kamishibai: the conversion was stopped before it finished. {printable(left)}", file=sys.stderr,
+              flush=True)
+    except (KeyboardInterrupt, OSError, ValueError):  # a second Ctrl+C, or a closed stderr
+        pass
+
+
+def _animegamer_left_as(checkpoints: Path) -> str:
+    """Which AnimeGamer characters are usable in ``checkpoints`` after a stopped conversion."""
+    from studio.engines.catalog import animegamer_layout as layout
+
+    folder = layout.engine_folder(checkpoints)
+    ready = [layout.DISPLAY[name] for name in layout.complete_characters(folder)] if folder.is_dir() else []
+    usable = f"Usable in {folder}: {', '.join(ready)}." if ready else f"No character in {folder} is usable yet."
+    return (f"{usable} Run the same command again to finish (it rewrites any half-written file); "
+            "`kamishibai checkpoints doctor` lists what is there.")
+
+
+def _customx_left_as(checkpoints: Path, again: str = "fix the input and convert again") -> str:
     """What a stopped CustomX conversion left: the conversion checks its inputs before it
     changes the folder, so a converted checkpoint already there (its model.json) is kept
     unless the stop came while files were being written. QA: this always said "has no
@@ -154,7 +185,7 @@ def _customx_left_as(checkpoints: Path) -> str:
     folder = checkpoints / catalog.NAME
     if (folder / catalog.MODEL_FILE).is_file():
         return f"The converted files already in {folder} were left as they were (the engine still uses them)."
-    return f"{folder} has no {catalog.MODEL_FILE}, so the engine does not use it; fix the input and convert again."
+    return f"{folder} has no {catalog.MODEL_FILE}, so the engine does not use it; {again}."
 
 
 def _check_customx_sources(args: argparse.Namespace) -> None:
@@ -206,12 +237,13 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
             mark = "ok " if present and not problem else "NO "
             print(f"{mark} {printable(str(path))}  ({size}) - {item.description}")
     ok = all(row["present"] for row in rows) and not damaged
+    leftovers = _leftovers(folder)
     if args.json:
         extra = {} if release is None else {"release": release[0], "convert_command": release[1]}
-        print(json.dumps({"engine": catalog.NAME, "files": rows, "damaged": _damaged_json(damaged), "ok": ok} | extra,
-                         indent=1))
+        print(json.dumps({"engine": catalog.NAME, "files": rows, "damaged": _damaged_json(damaged),
+                          "leftovers": _leftovers_json(leftovers), "ok": ok} | extra, indent=1))
         return 0 if ok else EXIT_NOT_READY
-    for line in _damaged_lines(damaged):
+    for line in _damaged_lines(damaged) + _leftover_lines(leftovers):
         print(line)
     if release is not None:
         print(f"Release files under {printable(str(args.source))}:")
@@ -269,12 +301,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     report = inspect(_checkpoints(args.checkpoints), Path(args.source) if args.source else None)
     damaged = _damaged_files(report)
     report = replace(report, complete=_undamaged_characters(report, damaged))
+    leftovers = _leftovers(report.folder)
     if args.json:
-        print(json.dumps(asdict(report) | {"damaged": _damaged_json(damaged), "ok": report.ok}, indent=1,
-                         default=str))
+        print(json.dumps(asdict(report) | {"damaged": _damaged_json(damaged), "leftovers": _leftovers_json(leftovers),
+                                           "ok": report.ok}, indent=1, default=str))
     else:
         lines = format_report(report, shown=printable).split("\n")
-        lines[-1:-1] = _damaged_lines(damaged)  # before the verdict, its last line
+        lines[-1:-1] = _damaged_lines(damaged) + _leftover_lines(leftovers)  # before the verdict, its last line
         print("\n".join(printable(line) for line in lines))
     return 0 if report.ok else EXIT_NOT_READY
 
@@ -285,6 +318,30 @@ def _damaged_lines(damaged: dict[str, str]) -> list[str]:
         return []
     return ["Damaged files (the engine can't load them; copy or convert them again):",
             *(f"  DAMAGED {printable(message)}" for message in damaged.values())]
+
+
+def _leftovers(folder: Path) -> list[Path]:
+    """The ``*.partial`` files under an engine's ``folder``: a conversion writes each file
+    through one and renames it when whole, so one still there was left by a conversion that
+    was killed (or by the machine stopping). QA: nothing named them, and a killed
+    conversion could leave gigabytes that the engine never reads."""
+    if not folder.is_dir():
+        return []
+    return sorted(path for path in folder.rglob("*.partial") if path.is_file())
+
+
+def _leftover_lines(leftovers: list[Path]) -> list[str]:
+    """The report's lines for the leftovers (none when there are none)."""
+    if not leftovers:
+        return []
+    total = sum(path.stat().st_size for path in leftovers)
+    return [f"Left by an interrupted conversion ({total / 1e9:.2f} GB; the engine never reads them): delete them, "
+            "or convert again, which rewrites the files they belong to:",
+            *(f"  LEFTOVER {printable(str(path))} ({path.stat().st_size:,} bytes)" for path in leftovers)]
+
+
+def _leftovers_json(leftovers: list[Path]) -> list[dict[str, object]]:
+    return [{"path": str(path), "bytes": path.stat().st_size} for path in leftovers]
 
 
 def _damaged_json(damaged: dict[str, str]) -> list[dict[str, str]]:
