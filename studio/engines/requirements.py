@@ -189,9 +189,14 @@ def check_cuda_placement(config: EngineConfig, capabilities: EngineCapabilities,
     on_cpu = [stage for stage, place in config.placements().items()
               if place.kind is DeviceKind.CPU and DeviceKind.CPU not in capabilities.devices]
     unmet: list[Requirement] = []
+    devices = check_devices(config, capabilities, engine=engine)
     if on_cpu and not nvidia_driver_visible():
         unmet.append(Requirement(RequirementKind.DEVICE,
                                  f"The {label} engine needs a CUDA GPU, and this machine shows none (no NVIDIA "
                                  "driver).", hint=gpu_hint))
-    unmet.extend(check_devices(config, capabilities, engine=engine))
+        # that says it for every stage: "can't run its predict stage on cpu" and the same for
+        # decode only repeated it (three lines for one cause in `doctor`)
+        said = tuple(f"The {engine} engine can't run its {stage.value} stage on " for stage in on_cpu)
+        devices = [reason for reason in devices if not reason.message.startswith(said)]
+    unmet.extend(devices)
     return unmet
