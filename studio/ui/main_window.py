@@ -315,8 +315,9 @@ class MainWindow(QMainWindow):
 
     # -- projects ----------------------------------------------------------------------------
 
-    def open_project(self, path: Path) -> bool:
+    def open_project(self, path: Path | str) -> bool:
         """Open ``path``; a project that can't be opened leaves the current one open."""
+        path = Path(path)  # a recent project's path, or one given on the command line, may be text
         if self._finishing:  # another project opens (or the window closes) once the queue is done
             self.show_message("Still finishing the queued jobs; open it again when they are done.")
             return False
