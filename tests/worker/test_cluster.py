@@ -257,7 +257,10 @@ def test_branches_keep_their_order_and_run_side_by_side_on_two_actors(ray_instan
         assert len({t.conditioning["pid"] for t in takes}) == 2  # both actors worked
         for jobs in branches:  # a turn starts only after the one above it is done, from its take
             for above, below in itertools.pairwise(jobs):
-                assert spans[below][0] >= spans[above][1]
+                # the jobs' own records (the events of two actors are published from two threads:
+                # the child may start, its parent's job marked done, before that FINISHED arrives)
+                started, finished = service.job(below).started_at, service.job(above).finished_at
+                assert started and finished and started >= finished
                 assert project.tree.takes[service.job(below).take_id].parent_take_id == service.job(above).take_id
         assert any(spans[a][0] < spans[b][1] and spans[b][0] < spans[a][1] for a in branches[0] for b in branches[1])
         assert all(t.timings["cluster_roundtrip_s"] >= t.timings["cluster_actor_s"] > 0 for t in takes)
