@@ -14,7 +14,7 @@ from typing import Any
 
 from studio.cli.folder_args import checkpoints_path
 from studio.core.errors import StudioError
-from studio.core.text import first_control
+from studio.core.text import first_control, first_few
 from studio.core.tree import StoryTree
 from studio.storage import Project
 from studio.storage.lock import LockHolder
@@ -81,8 +81,7 @@ def resolve_node(tree: StoryTree, ref: str) -> str:
         raise StudioError(f"No node {printable(ref)!r} in this project.",
                           hint="`kamishibai tree PATH` lists the node ids.")
     raise StudioError(f"{printable(ref)!r} matches {len(matches)} nodes; give more characters of the id.",
-                      hint="It is the start of " + ", ".join(sorted(matches)[:5])
-                      + (f" and {len(matches) - 5} more." if len(matches) > 5 else "."))
+                      hint=f"It is the start of {first_few(sorted(matches), limit=5)}.")
 
 
 def refuse_control_characters(text: str, option: str, *, line_breaks: bool = False) -> None:

@@ -34,6 +34,7 @@ from studio.cli.common import (
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus
 from studio.core.state import DELTA_SCALE
+from studio.core.text import first_few
 from studio.core.tree import StoryTree
 from studio.storage import Project
 
@@ -743,8 +744,7 @@ def _say_replaced(service: GenerationService, job_ids: Sequence[str]) -> None:
     the branch re-roll cancelled them, and `queue` would otherwise be the only place to learn it."""
     replaced = [job for job_id in job_ids for job in service.replaced_by(job_id)]
     if replaced:
-        names = ", ".join(printable(job.id) for job in replaced[:5]) + (
-            f" and {len(replaced) - 5} more" if len(replaced) > 5 else "")
+        names = first_few([printable(job.id) for job in replaced], limit=5)
         print(f"kamishibai: note: cancelled {len(replaced)} queued job{'s' if len(replaced) != 1 else ''} of these "
               f"turns ({names}): the re-roll makes their takes instead.", file=sys.stderr)
 
@@ -973,13 +973,13 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
                         "or cancel the interrupted job(s) in the studio.")
     for engine, (own, after) in by_engine.items():
         message, hint = cannot_run(engine, unrunnable[engine])
-        waiting = f"; {len(after)} more wait for them ({_ids(after)})" if after else ""
+        waiting = f"; {len(after)} more wait for them ({first_few(after)})" if after else ""
         count = len(own) + len(after)
-        messages.append(f"{count} job(s) wait: {message}\n  job(s) {_ids(own)}{waiting}; they stay queued.\n"
+        messages.append(f"{count} job(s) wait: {message}\n  job(s) {first_few(own)}{waiting}; they stay queued.\n"
                         f"  hint: {hint} Or run `kamishibai run-queue {quoted}` on a machine that can run the "
                         f"{engine} engine (`kamishibai doctor` says), or cancel them in the studio.")
     if others:
-        messages.append(f"{len(others)} job(s) are still queued and did not run: {_ids(others)}.")
+        messages.append(f"{len(others)} job(s) are still queued and did not run: {first_few(others)}.")
     return messages
 
 
@@ -996,7 +996,7 @@ def say_what_is_left(service: GenerationService, path: str, *, done: int | None 
         return
     parts = []
     if interrupted:
-        parts.append(f"job(s) {_ids(interrupted)} interrupted (no take kept)")
+        parts.append(f"job(s) {first_few(interrupted)} interrupted (no take kept)")
     if queued:
         parts.append(f"{len(queued)} job(s) still queued")
     go_on = f"kamishibai run-queue {shlex.quote(printable(path))}" + (" --requeue-interrupted" if interrupted else "")
@@ -1022,17 +1022,12 @@ def _unrunnable_above(job: Job, jobs: dict[str, Job], unrunnable: dict[str, Any]
     return None
 
 
-def _ids(job_ids: Sequence[str], shown: int = 8) -> str:
-    more = f" and {len(job_ids) - shown} more" if len(job_ids) > shown else ""
-    return ", ".join(job_ids[:shown]) + more
-
-
 def _report_settled_at_start(service: GenerationService) -> None:
     """Say (on stderr) which jobs the service failed when it opened the queue, because they
     could never start, which it cancelled with them, and which it cancelled because their
     turn was deleted since they were queued (as the window says; QA: run-queue said nothing)."""
     for reason, job_ids in _deleted_turn_jobs(service).items():
-        print(f"kamishibai: job(s) {_ids(job_ids)} cancelled: {printable(reason)}", file=sys.stderr)
+        print(f"kamishibai: job(s) {first_few(job_ids)} cancelled: {printable(reason)}", file=sys.stderr)
     failed = service.failed_at_start()
     for job in failed:
         print(f"kamishibai: job {job.id} (node {job.node_id}) failed: {printable(job.error)}", file=sys.stderr)
@@ -1041,7 +1036,7 @@ def _report_settled_at_start(service: GenerationService) -> None:
     cancelled = service.cancelled_at_start()
     if cancelled:
         print(f"kamishibai: {len(cancelled)} job(s) waiting for a failed or cancelled job were cancelled: "
-              f"{_ids([job.id for job in cancelled])}.", file=sys.stderr)
+              f"{first_few([job.id for job in cancelled])}.", file=sys.stderr)
 
 
 def _deleted_turn_jobs(service: GenerationService) -> dict[str, list[str]]:
@@ -1134,7 +1129,8 @@ def _interrupted_left(service: GenerationService, path: str, named: Collection[s
     left = [job.id for job in service.jobs() if job.status is JobStatus.INTERRUPTED and job.id not in named]
     if not left:
         return ""
-    return (f"{len(left)} interrupted job(s) left, not run again: {_ids(left)}.\n  hint: run `kamishibai run-queue "
+    return (f"{len(left)} interrupted job(s) left, not run again: {first_few(left)}.\n  hint: run "
+            f"`kamishibai run-queue "
             f"{shlex.quote(printable(path))} --requeue-interrupted` to run them, or cancel them in the studio.")
 
 

@@ -9,6 +9,7 @@ card, break subtitles and timelines, and can rewrite a terminal when printed.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 CONTROL_NAMES: dict[str, str] = {
     "\x00": "NUL", "\x07": "BEL", "\x08": "a backspace", "\t": "a tab", "\n": "a line break",
@@ -140,3 +141,9 @@ def one_line(text: str) -> str:
     cleaned = "".join(" " if is_control(c) or c in BIDI_CONTROLS or c in UNICODE_LINE_BREAKS
                       else "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c for c in text)
     return " ".join(cleaned.split())
+
+
+def first_few(items: Sequence[str], separator: str = ", ", limit: int = 8) -> str:
+    """``items`` joined for a message: the first ``limit`` of them and how many more."""
+    more = f" and {len(items) - limit:,} more" if len(items) > limit else ""
+    return separator.join(items[:limit]) + more

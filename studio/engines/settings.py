@@ -221,7 +221,7 @@ class EngineSettings:
             return ""
         if not isinstance(value, str):
             known = ", ".join(p.name for p in cls.PRESETS) or "none"
-            raise SettingsError(f"{cls.ENGINE} preset must be a preset's name, got {shown_value(value)}.",
+            raise SettingsError(f"{cls.ENGINE} preset must be a preset's name, got {as_typed(value)}.",
                                 hint=f"Its presets: {known}.")
         return value
 
@@ -261,22 +261,22 @@ def _coerce(engine: str, spec: SettingSpec, value: Any) -> Any:
             return value.strip().lower() in ("true", "yes", "1", "on")
         if isinstance(value, int) and value in (0, 1):
             return bool(value)
-        raise SettingsError(f"{where} must be true or false, got {shown_value(value)}.")
+        raise SettingsError(f"{where} must be true or false, got {as_typed(value)}.")
     if spec.kind is SettingKind.CHOICE:
         text = str(value).strip().casefold() if isinstance(value, str) else None
         for choice in spec.choices:  # any case in, the declared spelling out
             if choice.casefold() == text:
                 return choice
-        raise SettingsError(f"{where} must be {spec.describe_range()}, got {shown_value(value)}.",
+        raise SettingsError(f"{where} must be {spec.describe_range()}, got {as_typed(value)}.",
                             hint=f"The default is {spec.default}.")
     if spec.kind is SettingKind.TEXT:
         if not isinstance(value, str):
-            raise SettingsError(f"{where} must be text, got {shown_value(value)}.")
+            raise SettingsError(f"{where} must be text, got {as_typed(value)}.")
         return value
     number = _number(where, spec, value)
     if (spec.minimum is not None and number < spec.minimum) or (spec.maximum is not None and number > spec.maximum):
         if spec.kind is SettingKind.INT:
-            shown = shown_value(value if isinstance(value, int) else int(number))  # float(10**30) is not 10**30
+            shown = as_typed(value if isinstance(value, int) else int(number))  # float(10**30) is not 10**30
         else:
             shown = f"{number:g}"
             if float(shown) in (spec.minimum, spec.maximum):
@@ -294,20 +294,20 @@ def _number(where: str, spec: SettingSpec, value: Any) -> float:
     whole = spec.kind is SettingKind.INT
     wanted = "a whole number" if whole else "a number"
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise SettingsError(f"{where} must be {wanted}, got {shown_value(value)}.")
+        raise SettingsError(f"{where} must be {wanted}, got {as_typed(value)}.")
     try:
         number = float(value)
     except (ValueError, OverflowError):  # OverflowError: a whole number of hundreds of digits
         hint = f"It is {spec.describe_range()}." if spec.describe_range() else ""
-        raise SettingsError(f"{where} must be {wanted}, got {shown_value(value)}.", hint=hint) from None
+        raise SettingsError(f"{where} must be {wanted}, got {as_typed(value)}.", hint=hint) from None
     if not math.isfinite(number) or (whole and number != int(number)):
         # a number given as text (1e999, 2.5 typed on the command line): shown as typed, unquoted
-        shown = shown_value(value.strip()).strip('"') if isinstance(value, str) else shown_value(value)
+        shown = as_typed(value.strip()).strip('"') if isinstance(value, str) else as_typed(value)
         raise SettingsError(f"{where} must be {wanted}, got {shown}.")
     return number
 
 
-def shown_value(value: Any, most: int = 40) -> str:
+def as_typed(value: Any, most: int = 40) -> str:
     """``value`` as a message to a user shows it: as it is typed on the command line or in a
     settings file, not as Python writes it (``True``, ``None``, ``'abc'``, ``{'a': 1}``):
     true/false, "an empty value" for null and blank text, text in double quotes, lists and

@@ -16,7 +16,7 @@ from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateDeltas
 from studio.core.story import DialogueLine, StoryFields
-from studio.core.text import BIDI_CONTROLS
+from studio.core.text import BIDI_CONTROLS, first_few
 from studio.core.tree import StoryTree, TreeError
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError
 from studio.storage import Project, UnsafePathError
@@ -177,12 +177,6 @@ def _clean_story(story: StoryFields) -> StoryFields:
                        for line in story.dialogue),
         narration=clean_text(story.narration).strip(), duration=story.duration,
         shot_notes=clean_text(story.shot_notes).strip())
-
-
-def first_few(items: list[str], separator: str, limit: int = 8) -> str:
-    """``items`` joined, the first ``limit`` of them and how many more."""
-    more = f" and {len(items) - limit} more" if len(items) > limit else ""
-    return separator.join(items[:limit]) + more
 
 
 def stale_note(branch: Branch) -> str:

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from studio.export.branch import Branch, Turn, first_few
+from studio.core.text import first_few
+from studio.export.branch import Branch, Turn
 from studio.export.cues import CueKind
 from studio.export.drawing import (
     CARD_LINES,

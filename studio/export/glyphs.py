@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from studio.export.branch import Branch, first_few
+from studio.core.text import first_few
+from studio.export.branch import Branch
 from studio.export.drawing import font_file, italic_font_file
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
 from studio.export.typeface import coverage, fallback_font_files, missing_characters

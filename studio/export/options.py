@@ -8,6 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from studio.core.sentence import plural
+from studio.core.text import first_few
 from studio.export.errors import ExportError
 
 
@@ -153,9 +154,7 @@ def describe_files(paths: list[Path]) -> str:
 def list_files(paths: list[Path], limit: int = 10) -> str:
     """Each file's name, the first ``limit`` of them and how many more: where
     :func:`describe_files` gives only a range, what a confirmation lists."""
-    names = [path.name for path in paths]
-    more = f" and {len(names) - limit} more" if len(names) > limit else ""
-    return ", ".join(names[:limit]) + more
+    return first_few([path.name for path in paths], limit=limit)
 
 
 class PanelAspect(StrEnum):

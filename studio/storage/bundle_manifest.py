@@ -17,7 +17,8 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any
 
-from studio.storage.rows import shown_value
+from studio.core.text import first_few
+from studio.storage.rows import stored_repr
 
 APP = "kamishibai-studio"
 BUNDLE_FORMAT = 2
@@ -137,11 +138,10 @@ def _listed_files(value: Any) -> dict[str, ListedFile]:
 
 
 def _shown(value: Any) -> str:
-    """``value`` read from the manifest as a message shows it (see :func:`shown_value`)."""
-    return shown_value(value, limit=80)
+    """``value`` read from the manifest as a message shows it (see :func:`stored_repr`)."""
+    return stored_repr(value, limit=80)
 
 
 def shown_names(names: list[str], most: int = 5) -> str:
     """Up to ``most`` of ``names`` for a message, then how many more."""
-    shown = ", ".join(_shown(name) for name in names[:most])
-    return shown + (f" and {len(names) - most:,} more" if len(names) > most else "")
+    return first_few([_shown(name) for name in names], limit=most)

@@ -35,7 +35,7 @@ from studio.storage.errors import (
     describe_sqlite_error,
 )
 from studio.storage.place import FileIdentity, file_identity
-from studio.storage.rows import ORDERED_TABLES, TABLES, RowValueError, entity_row, shown_value
+from studio.storage.rows import ORDERED_TABLES, TABLES, RowValueError, entity_row, stored_repr
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
 from studio.storage.schema_check import compare, run_script
 
@@ -642,7 +642,7 @@ def _check_types(cursor: sqlite3.Cursor, table: str, declared: list[Any]) -> Non
     rowid, row_id, column = found
     (value,) = cursor.execute(f"SELECT {column} FROM {table} WHERE rowid = ?", (rowid,)).fetchone()
     kind = next(str(row[2]).lower() for row in declared if row[1] == column)
-    row = f"row {shown_value(row_id)}" if isinstance(row_id, str) else f"row number {rowid}"
+    row = f"row {stored_repr(row_id)}" if isinstance(row_id, str) else f"row number {rowid}"
     raise RowValueError(f"table {table}, {row}: column {column} holds {_describe(value)}, not {kind}")
 
 
@@ -653,4 +653,4 @@ def _describe(value: Any) -> str:
     if isinstance(value, bytes):
         return f"a BLOB of {len(value):,} bytes"
     kind = {str: "text", int: "an integer", float: "a real number"}.get(type(value), type(value).__name__)
-    return f"{kind} ({shown_value(value)})"
+    return f"{kind} ({stored_repr(value)})"

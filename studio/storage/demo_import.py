@@ -57,6 +57,7 @@ from studio.core.instruction import (
 from studio.core.model import CastMember, Node, new_id, now_iso
 from studio.core.state import character_key
 from studio.core.story import StoryFieldError, StoryFields, check_dialogue_line, check_story, parse_duration
+from studio.core.text import ZERO_WIDTH
 from studio.core.tree import StoryTree
 from studio.storage.project import Project
 
@@ -69,11 +70,11 @@ turn 2``, ``## branch afer 2``, ``# branch after 2``): as a comment it was skipp
 word, and the turns below it joined the branch above."""
 _STORY_RE = re.compile(r"^>\s*([^:：]{1,60}?)\s*[:：]\s*(.*)$")
 _WORD_RE = re.compile(r"\w")
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
-"""Zero-width characters (space, non-joiner, joiner, word joiner, byte order mark): pasted
-from web pages and chat apps, they show nowhere in an editor."""
+_INVISIBLE = "".join(sorted(ZERO_WIDTH))
+"""Zero-width characters (pasted from web pages and chat apps, they show nowhere in an editor)
+as a regular expression's character class holds them."""
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
-_EDGE_CHARS = frozenset(_INVISIBLE)
+_EDGE_CHARS = ZERO_WIDTH
 """Taken off a line's ends with white space (:func:`_strip_edges`): a byte order mark in the
 middle of the text (files joined with ``cat``, the second one saved by Notepad) or a zero-width space
 before ``Character:`` hid the field name, and the line was refused for a missing

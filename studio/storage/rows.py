@@ -48,16 +48,13 @@ class RowValueError(ValueError):
     reports it as "holds a row that can't be read: ...")."""
 
 
-def shown_value(value: Any, limit: int = 60) -> str:
+def stored_repr(value: Any, limit: int = 60) -> str:
     """``value`` as a message shows it: its repr (which escapes control characters), its
     directional overrides and isolates escaped too (they would reorder the message around
     them), cut past ``limit`` characters."""
     text = "".join(f"\\u{ord(c):04x}" if "\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069" else c
                    for c in repr(value))
     return text if len(text) <= limit else text[: limit * 3 // 4] + "..." + text[-(limit // 6):]
-
-
-_shown = shown_value
 
 
 def _loads(text: Any, what: str = "a JSON value", shape: type = object) -> Any:
@@ -69,7 +66,7 @@ def _loads(text: Any, what: str = "a JSON value", shape: type = object) -> Any:
         return shape() if shape is dict or shape is list else empty()
     else:
         if not isinstance(text, str):
-            raise RowValueError(f"{what} is {_shown(text)}, not JSON text")
+            raise RowValueError(f"{what} is {stored_repr(text)}, not JSON text")
         try:
             value = json.loads(text)
         except RecursionError:
@@ -79,7 +76,7 @@ def _loads(text: Any, what: str = "a JSON value", shape: type = object) -> Any:
         _check_depth(value, what)
     if shape is not object and not isinstance(value, shape):
         kind = "an object" if shape is dict else "a list"
-        raise RowValueError(f"{what} must be {kind}, not {_shown(value)}")
+        raise RowValueError(f"{what} must be {kind}, not {stored_repr(value)}")
     return value
 
 
@@ -103,12 +100,12 @@ def _state(value: Any, what: str, problems: list[str] | None = None) -> Characte
     "stamina 500" and the engines were given it, while the first turn's change then clamped it
     to 100 at once."""
     if not isinstance(value, dict):
-        raise RowValueError(f"{what} must be an object of {', '.join(STAT_NAMES)}, not {_shown(value)}")
+        raise RowValueError(f"{what} must be an object of {', '.join(STAT_NAMES)}, not {stored_repr(value)}")
     for name, number in value.items():
         if name not in STAT_NAMES:
-            raise RowValueError(f"{what} has an unknown stat {_shown(name)} (known: {', '.join(STAT_NAMES)})")
+            raise RowValueError(f"{what} has an unknown stat {stored_repr(name)} (known: {', '.join(STAT_NAMES)})")
         if not isinstance(number, int) or isinstance(number, bool):
-            raise RowValueError(f"{what}: {name} must be an integer, not {_shown(number)}")
+            raise RowValueError(f"{what}: {name} must be an integer, not {stored_repr(number)}")
     stats = {name: max(STATE_MIN, min(STATE_MAX, number)) for name, number in value.items()}
     if stats != value and problems is not None:
         wrong = ", ".join(f"{name} {number}" for name, number in value.items() if stats[name] != number)
@@ -122,14 +119,14 @@ def _pairs(value: list[Any], what: str) -> list[tuple[str, str]]:
     """A list of two-item lists (dialogue lines, an instruction's extra fields)."""
     for item in value:
         if not isinstance(item, list) or len(item) != 2:
-            raise RowValueError(f"{what} must be a list of [name, text] pairs, not one of {_shown(item)}")
+            raise RowValueError(f"{what} must be a list of [name, text] pairs, not one of {stored_repr(item)}")
     return [(str(a), str(b)) for a, b in value]
 
 
 def _texts(value: list[Any], what: str) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str):
-            raise RowValueError(f"{what} must be a list of texts, not one of {_shown(item)}")
+            raise RowValueError(f"{what} must be a list of texts, not one of {stored_repr(item)}")
     return tuple(value)
 
 
@@ -190,7 +187,7 @@ def _duration(node_id: str, value: Any, problems: list[str] | None) -> float | N
         check_duration(value)
     except StoryFieldError:
         if problems is not None:
-            problems.append(f"node {node_id}'s stored duration {_shown(value)} is not {MIN_DURATION_S:g} to "
+            problems.append(f"node {node_id}'s stored duration {stored_repr(value)} is not {MIN_DURATION_S:g} to "
                             f"{MAX_DURATION_S:g} seconds: the turn lasts as long as its clip until a duration "
                             "is set again")
         return None
@@ -209,7 +206,7 @@ def _story(node_id: str, dialogue: str, narration: str, duration: Any, shot_note
 
 def _start_states(node_id: str, text: str, problems: list[str] | None = None) -> dict[str, CharacterState]:
     states = _loads(text, f"node {node_id}'s start_states", dict)
-    return {str(name): _state(state, f"node {node_id}'s start state of {_shown(name)}", problems)
+    return {str(name): _state(state, f"node {node_id}'s start state of {stored_repr(name)}", problems)
             for name, state in states.items()}
 
 
@@ -276,7 +273,7 @@ def _deltas(take_id: str, node_id: str, values: tuple[Any, ...], problems: list[
         return StateDeltas(*values)  # the hot path: what the studio writes
     for name, value in zip(STAT_NAMES, values, strict=True):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RowValueError(f"take {take_id}'s {name} change must be an integer, not {_shown(value)}")
+            raise RowValueError(f"take {take_id}'s {name} change must be an integer, not {stored_repr(value)}")
     clamped = tuple(max(DELTA_MIN, min(DELTA_MAX, value)) for value in values)
     if problems is not None:
         changed = [(name, value, kept) for name, value, kept in zip(STAT_NAMES, values, clamped, strict=True)
@@ -295,7 +292,7 @@ def _motion_level(take_id: str, node_id: str, value: Any, problems: list[str] | 
     if isinstance(value, int) and MOTION_LEVEL_MIN <= value <= MOTION_LEVEL_MAX:
         return value
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RowValueError(f"take {take_id}'s motion level must be an integer, not {_shown(value)}")
+        raise RowValueError(f"take {take_id}'s motion level must be an integer, not {stored_repr(value)}")
     level = max(MOTION_LEVEL_MIN, min(MOTION_LEVEL_MAX, value))
     if problems is not None:
         problems.append(f"take {take_id} of node {node_id}: its stored motion level {value} is outside "
@@ -310,7 +307,7 @@ def _choice(kind: type[_Choice], value: Any, what: str) -> _Choice:
         return kind(value)
     except ValueError:
         allowed = ", ".join(member.value for member in kind)
-        raise RowValueError(f"{what} is {_shown(value)}, not one of {allowed}") from None
+        raise RowValueError(f"{what} is {stored_repr(value)}, not one of {allowed}") from None
 
 
 def take_from_values(v: tuple[Any, ...], problems: list[str] | None = None) -> Take:

@@ -12,7 +12,7 @@ import pytest
 from studio.engines.catalog.animegamer import AnimeGamerSettings
 from studio.engines.catalog.mini import MiniSettings
 from studio.engines.catalog.sketch import SketchSettings
-from studio.engines.settings import EngineSettings, SettingsError, shown_value
+from studio.engines.settings import EngineSettings, SettingsError, as_typed
 
 
 @pytest.mark.parametrize(("settings", "values", "shown"), [
@@ -40,10 +40,10 @@ def test_a_refused_value_is_shown_as_it_is_typed(settings: type[EngineSettings],
         assert python not in message, message
 
 
-def test_shown_value_is_short_and_plain() -> None:
-    assert shown_value(10**60).endswith("(61 characters)")
-    assert shown_value("  ") == "an empty value" and shown_value(2.5) == "2.5" and shown_value(-7) == "-7"
-    assert shown_value(float("-inf")) == "-Infinity" and shown_value("a\nb") == '"a\\nb"'
+def test_as_typed_is_short_and_plain() -> None:
+    assert as_typed(10**60).endswith("(61 characters)")
+    assert as_typed("  ") == "an empty value" and as_typed(2.5) == "2.5" and as_typed(-7) == "-7"
+    assert as_typed(float("-inf")) == "-Infinity" and as_typed("a\nb") == '"a\\nb"'
 
 
 def test_a_name_in_another_case_is_told_its_name() -> None:

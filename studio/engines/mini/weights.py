@@ -38,6 +38,7 @@ import torch
 from torch import nn
 
 from studio.core.digest import file_sha256
+from studio.core.text import first_few
 from studio.engines.base import EngineLoadError
 from studio.engines.catalog.mini import MANIFEST_FORMAT
 from studio.engines.mini.config import ModelConfig, check_limits, check_values, from_dict, to_dict
@@ -281,8 +282,9 @@ def check_finite(state: Mapping[str, torch.Tensor], path: Path) -> None:
     bad = [name for name, value in state.items() if value.is_floating_point() and not bool(torch.isfinite(value).all())]
     if bad:
         raise EngineLoadError(f"{path} holds weights that are not numbers (NaN or infinite) in {len(bad)} "
-                              f"tensor{'s' if len(bad) != 1 else ''} ({_shown(bad)}): the file is damaged, or was "
-                              "exported from a training run that failed.", hint="Restore the file from the repository.")
+                              f"tensor{'s' if len(bad) != 1 else ''} ({first_few(bad, limit=3)}): the file is "
+                              "damaged, or was exported from a training run that failed.",
+                              hint="Restore the file from the repository.")
 
 
 def check_kinds(expected: Mapping[str, torch.dtype], state: Mapping[str, torch.Tensor], path: Path) -> None:
@@ -294,13 +296,8 @@ def check_kinds(expected: Mapping[str, torch.dtype], state: Mapping[str, torch.T
     if wrong:
         raise EngineLoadError(f"{path} holds {len(wrong)} tensor{'s' if len(wrong) != 1 else ''} that "
                               f"{'are' if len(wrong) != 1 else 'is'} not floating-point where the model has "
-                              f"floating-point weights ({_shown(wrong)}): it was not written by the mini model's "
-                              "export.", hint="Restore the file from the repository.")
-
-
-def _shown(items: list[str], most: int = 3) -> str:
-    """The first ``most`` of ``items`` and how many more."""
-    return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
+                              f"floating-point weights ({first_few(wrong, limit=3)}): it was not written by "
+                              "the mini model's export.", hint="Restore the file from the repository.")
 
 
 def load_float_into(module: nn.Module, path: Path) -> None:
@@ -333,8 +330,7 @@ def state_mismatch(expected: Mapping[str, tuple[int, ...]], found: Mapping[str, 
               if k in found and tuple(found[k]) != tuple(expected[k])]
 
     def part(one: str, many: str, items: list[str]) -> str:
-        shown = ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
-        return f"{len(items)} {one if len(items) == 1 else many} ({shown})"
+        return f"{len(items)} {one if len(items) == 1 else many} ({first_few(items, limit=most)})"
 
     return "; ".join(part(one, many, items) for one, many, items in (
         ("missing tensor", "missing tensors", missing), ("unexpected tensor", "unexpected tensors", unexpected),
