@@ -102,6 +102,19 @@ def bundle_path(out: Path) -> Path:
     return out if out.suffix.lower() == ".zip" else out.with_name(out.name + ".zip")
 
 
+def looks_like_bundle(path: Path) -> bool:
+    """Whether ``path`` is a .zip file holding a bundle's manifest or project database (what
+    :func:`export_bundle` writes), not yet checked: opened as a project, it would only be
+    "not a project folder". Any other file, or one that can't be read, is not."""
+    try:
+        if not path.is_file():
+            return False
+        with zipfile.ZipFile(path) as archive:
+            return bool({MANIFEST, DB_NAME} & set(archive.namelist()))
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
 def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Path:
     """Write the project (a consistent database snapshot plus its media) to ``out``.
 

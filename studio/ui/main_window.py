@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import logging
 import shlex
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.errors import StudioError
 from studio.storage import Project
-from studio.storage.bundle import MANIFEST as BUNDLE_MANIFEST
+from studio.storage.bundle import looks_like_bundle
 from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.export_dialog import ExportChoices, ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
@@ -894,13 +893,7 @@ def app_icon() -> QIcon:
 def _bundle_error(path: Path) -> StudioError | None:
     """Why ``path`` can't be opened as it is, if it is a bundle (a .zip file that ``kamishibai
     bundle`` made): the storage would only say it is not a project folder."""
-    try:
-        if not path.is_file():
-            return None
-        with zipfile.ZipFile(path) as archive:
-            if not {BUNDLE_MANIFEST, "project.db"} & set(archive.namelist()):
-                return None  # another zip: not a project, as opening it says
-    except (OSError, zipfile.BadZipFile):  # not a zip, or can't be read: opening it says why
+    if not looks_like_bundle(path):  # another file: opening it says why it is not a project
         return None
     folder = path.with_suffix(".kamishibai")
     return StudioError(f"{path.name} is a project bundle (a .zip file): the studio opens project folders, so it has "

@@ -6,22 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from studio.storage.media import write_clip
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player
+
+from .solid_clips import solid_clips
 
 CLIPS = 5
 FRAMES = 4
 
 
 def test_play_right_after_a_cue_starts_at_the_cued_clip(qtbot, tmp_path: Path) -> None:
-    paths = []
-    for index in range(CLIPS):
-        path = tmp_path / f"turn{index}.mp4"
-        write_clip(path, np.full((FRAMES, 48, 64, 3), 40 * index, np.uint8), 8.0)
-        paths.append(str(path))
+    paths = solid_clips(tmp_path, CLIPS, frames=FRAMES, shade_step=40)
     player = Player(ClipCache())
     qtbot.addWidget(player)
     player.show()

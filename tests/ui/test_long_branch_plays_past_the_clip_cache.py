@@ -7,22 +7,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from studio.storage.media import write_clip
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player
+
+from .solid_clips import solid_clips
 
 CLIPS = 7
 CAPACITY = 3
 
 
 def test_a_branch_longer_than_the_cache_plays_every_clip(qtbot, tmp_path: Path) -> None:
-    paths = []
-    for index in range(CLIPS):
-        path = tmp_path / f"turn{index}.mp4"
-        write_clip(path, np.full((4, 48, 64, 3), 30 * index, np.uint8), 8.0 if index % 2 else 24.0)
-        paths.append(str(path))
+    paths = solid_clips(tmp_path, CLIPS, frames=4, fps=lambda index: 8.0 if index % 2 else 24.0, shade_step=30)
     cache = ClipCache(capacity=CAPACITY)
     player = Player(cache)
     qtbot.addWidget(player)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from pytestqt.qtbot import QtBot
 
-from studio.storage.media import write_clip
 from studio.ui.media_cache import CLIP_CACHE_BYTES, ClipCache, PosterCache, clip_bytes
 from studio.ui.player import Player
+
+from .solid_clips import solid_clips
 
 FRAMES, HEIGHT, WIDTH = 4, 48, 64
 CLIP_BYTES = FRAMES * HEIGHT * WIDTH * 4  # 32-bit frames
@@ -21,12 +21,7 @@ FULL_SIZE_CLIP_BYTES = 17 * 480 * 720 * 4
 
 
 def _clips(folder: Path, count: int, frames: int = FRAMES) -> list[str]:
-    paths = []
-    for index in range(count):
-        path = folder / f"clip{index:02d}.mp4"
-        write_clip(path, np.full((frames, HEIGHT, WIDTH, 3), 20 * index, np.uint8), 8.0)
-        paths.append(str(path))
-    return paths
+    return solid_clips(folder, count, frames=frames, height=HEIGHT, width=WIDTH)
 
 
 def load_into(qtbot: QtBot, cache: ClipCache | PosterCache, path: str) -> None:

@@ -10,25 +10,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from studio.storage.media import write_clip
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import MISSING_FRAMES, MISSING_TEXT, Player
+
+from .solid_clips import solid_clips
 
 FRAMES = 4
 
 
 def _clips(folder: Path, count: int) -> list[str]:
-    paths = []
-    for index in range(count):
-        path = folder / f"clip{index}.mp4"
-        write_clip(path, np.full((FRAMES, 32, 48, 3), 40 * index, np.uint8), 8.0)
-        paths.append(str(path))
-    return paths
+    return solid_clips(folder, count, frames=FRAMES, height=32, width=48, shade_step=40)
 
 
 def _shown_player(qtbot: QtBot) -> Player:

@@ -8,24 +8,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from pytestqt.qtbot import QtBot
 
-from studio.storage.media import write_clip
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import HELD_CLIPS, Player
+
+from .solid_clips import solid_clips
 
 CLIPS, FRAMES, HEIGHT, WIDTH = 10, 3, 48, 64
 CLIP_BYTES = FRAMES * HEIGHT * WIDTH * 4  # 32-bit frames
 
 
 def _branch(folder: Path, frames: int = FRAMES) -> list[str]:
-    paths = []
-    for index in range(CLIPS):
-        path = folder / f"turn{index:02d}.mp4"
-        write_clip(path, np.full((frames, HEIGHT, WIDTH, 3), 20 * index, np.uint8), 24.0)
-        paths.append(str(path))
-    return paths
+    return solid_clips(folder, CLIPS, frames=frames, height=HEIGHT, width=WIDTH, fps=24.0,
+                       name="turn{index:02d}.mp4")
 
 
 def test_the_player_holds_clips_within_the_shared_caches_bytes(qtbot: QtBot, tmp_path: Path) -> None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from pytestqt.qtbot import QtBot
 
-from studio.storage.media import write_clip
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import HELD_CLIPS, Player
+
+from .solid_clips import solid_clips
 
 CLIPS = 40
 FRAMES = 3
@@ -20,12 +20,8 @@ CAPACITY = 24  # the shared cache's own size: it drops the first clips while the
 
 
 def _branch(tmp_path: Path) -> list[str]:
-    paths = []
-    for index in range(CLIPS):
-        path = tmp_path / f"turn{index:02d}.mp4"
-        write_clip(path, np.full((FRAMES, 24, 32, 3), 6 * index, np.uint8), 24.0)
-        paths.append(str(path))
-    return paths
+    return solid_clips(tmp_path, CLIPS, frames=FRAMES, height=24, width=32, fps=24.0, shade_step=6,
+                       name="turn{index:02d}.mp4")
 
 
 def test_a_long_branch_holds_few_clips_and_plays_every_frame(qtbot: QtBot, tmp_path: Path) -> None:

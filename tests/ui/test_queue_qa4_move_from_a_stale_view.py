@@ -45,16 +45,24 @@ def _busy_writer(session, then=lambda: None) -> threading.Event:  # type: ignore
     return release
 
 
+def _press_while_a_job_leaves(window, qtbot, button: str, select: int, cancel: int):  # type: ignore[no-untyped-def]
+    """Select the ``select``-th of four queued jobs and press ``button``; the ``cancel``-th job
+    leaves the queue on the writer after the panel read it, before the move runs.
+    Returns (service, the four job ids)."""
+    queue = window.workspace.queue
+    service, job_ids = _four_queued(window)
+    queue.select_job(job_ids[select])
+    release = _busy_writer(window.session, lambda: service.cancel(job_ids[cancel]))
+    qtbot.mouseClick(getattr(queue, button), Qt.MouseButton.LeftButton)
+    release.set()
+    return service, job_ids
+
+
 def test_run_earlier_counts_places_in_the_queue_as_it_is_when_the_move_runs(  # type: ignore[no-untyped-def]
         make_window, sample_project: Path, qtbot) -> None:
     window = make_window(sample_project)
     queue, session = window.workspace.queue, window.session
-    service, (first, second, third, fourth) = _four_queued(window)
-    queue.select_job(third)
-    # the first job leaves the queue on the writer after the panel read it, before the move runs
-    release = _busy_writer(session, lambda: service.cancel(first))
-    qtbot.mouseClick(queue.up_button, Qt.MouseButton.LeftButton)
-    release.set()
+    service, (first, second, third, fourth) = _press_while_a_job_leaves(window, qtbot, "up_button", 2, 0)
     qtbot.waitUntil(lambda: service.job(first).status.value == "cancelled", timeout=TIMEOUT_MS)
     session.settle()
     assert _queued(service) == [third, second, fourth]  # before the job it was after, as the user meant
@@ -80,12 +88,8 @@ def test_two_presses_before_the_first_lands_move_two_places(make_window, sample_
 def test_a_job_that_left_the_queue_meanwhile_is_not_moved_and_the_panel_says_why(  # type: ignore[no-untyped-def]
         make_window, sample_project: Path, qtbot) -> None:
     window = make_window(sample_project)
-    queue, session = window.workspace.queue, window.session
-    service, (first, second, third, fourth) = _four_queued(window)
-    queue.select_job(third)
-    release = _busy_writer(session, lambda: service.cancel(third))
-    qtbot.mouseClick(queue.down_button, Qt.MouseButton.LeftButton)
-    release.set()
+    queue = window.workspace.queue
+    service, (first, second, third, fourth) = _press_while_a_job_leaves(window, qtbot, "down_button", 2, 2)
     qtbot.waitUntil(queue.note.isVisible, timeout=TIMEOUT_MS)
     assert queue.note.text() == f"Job {third} was not moved: it was cancelled meanwhile."
     assert _queued(service) == [first, second, fourth]
