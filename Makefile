@@ -41,12 +41,13 @@ $(DIST_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[dev,dist]"
 	touch $@
 
-$(SAMPLE): | $(INSTALLED)
-	$(VENV)/bin/kamishibai sample $(SAMPLE)
+# Asked every time: an intact sample (edited or not) is kept as it is; a damaged one (a crash
+# cut it short, another file took its name) is renamed sample.damaged-DATE.kamishibai and
+# built again, where `make run` used to fail to open it.
+sample: | $(INSTALLED)
+	$(VENV)/bin/kamishibai sample --keep-intact $(SAMPLE)
 
-sample: $(SAMPLE)
-
-run: system-run $(INSTALLED) $(SAMPLE)
+run: system-run $(INSTALLED) sample
 	$(VENV)/bin/kamishibai open $(SAMPLE)
 
 lint: $(STAMP)

@@ -123,6 +123,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "and narration), in a new project folder and generate its clips with the sketch engine.")
     p.add_argument("path", help="the project folder to create (NAME or NAME.kamishibai)")
     p.add_argument("--no-generate", action="store_true", help="only the turns, no takes")
+    p.add_argument("--keep-intact", action="store_true",
+                   help="when PATH already holds a project that is not damaged, leave it as it is (edits "
+                   "included); when what stands there is damaged, rename it NAME.damaged-DATE.kamishibai and build "
+                   "a new sample (`make run` uses this)")
     p.set_defaults(handler=cmd_sample)
 
     p = sub.add_parser("sketch-sheet", help="render every sketch-engine motion into one PNG",
@@ -442,6 +446,8 @@ def _check_sheet_destination(out: Path, *, force: bool) -> None:
 
 def cmd_sample(args: argparse.Namespace) -> int:
     """Build the sample project and generate every turn with the default engine."""
+    if args.keep_intact and not _sample_to_build(args.path):
+        return 0
     from studio.composition import DEFAULT_ENGINE, create_sample_project, default_registry
     from studio.worker import GenerationService
 
@@ -469,3 +475,49 @@ def cmd_sample(args: argparse.Namespace) -> int:
             service.clear_finished()  # the sample opens with an empty queue
         print(printable(str(project.path)))
         return 1 if failed else 0
+
+
+def _sample_to_build(given: str) -> bool:
+    """``sample --keep-intact``: whether to build the sample at ``given``. A project already
+    there that is not damaged is kept untouched (its path printed), as is anything whose
+    problem is not damage (opening it says what to do); a damaged one is renamed aside, never
+    removed, and said so. Only the storage layer is imported: `make run` asks this each time."""
+    from studio.storage.project import new_project_path, project_damage
+
+    folder = new_project_path(given)
+    if _missing_or_empty(folder):
+        return True
+    damage = project_damage(folder)
+    if not damage:
+        print(printable(str(folder)))
+        return False
+    aside = _move_aside(folder)
+    print(f"kamishibai: {printable(damage)}. Moved {printable(str(folder))} aside to {printable(str(aside))} "
+          "(nothing was deleted); building a new sample.", file=sys.stderr)
+    return True
+
+
+MAX_ASIDE_NAMES = 1000
+
+
+def _move_aside(folder: Path) -> Path:
+    """Rename the damaged ``folder`` to ``NAME.damaged-DATE.kamishibai`` beside it (``-2``,
+    ``-3``... when taken), so that the user's files stay where they can find them."""
+    import time
+
+    from studio.storage.project import PROJECT_SUFFIX
+
+    base = f"{folder.name.removesuffix(PROJECT_SUFFIX)}.damaged-{time.strftime('%Y-%m-%d')}"
+    for number in range(1, MAX_ASIDE_NAMES + 1):
+        aside = folder.with_name(f"{base}{'' if number == 1 else f'-{number}'}{PROJECT_SUFFIX}")
+        if os.path.lexists(aside):
+            continue
+        try:
+            os.rename(folder, aside)
+        except OSError as error:
+            raise StudioError(f"{printable(str(folder))} is damaged and can't be moved aside to "
+                              f"{printable(str(aside))}: {error.strerror or error}.",
+                              hint="Move it elsewhere yourself (or remove it), then run the command again.") from None
+        return aside
+    raise StudioError(f"{printable(str(folder))} is damaged, and {MAX_ASIDE_NAMES} names to move it aside to are "
+                      "taken.", hint="Move the damaged copies you don't need elsewhere, then run the command again.")

@@ -26,7 +26,15 @@ from studio.core.document import Document
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
-from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control, one_line
+from studio.core.text import (
+    BIDI_CONTROLS,
+    UNICODE_LINE_BREAKS,
+    describe_character,
+    first_zero_width,
+    is_control,
+    one_line,
+    zero_width_problem,
+)
 from studio.core.tree import ORDERED_KINDS, StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
 from studio.storage.database import Database, UnfinishedChangeError, inspect_database
@@ -87,6 +95,9 @@ _DIRECTIONAL_HINT = ("Give the name without it. Right-to-left text needs only th
                      "(U+200E, U+200F), which names may hold.")
 
 
+_ZERO_WIDTH_HINT = "Remove it (retype the name rather than paste it)."
+
+
 def _first_directional_control(text: str) -> tuple[int, str] | None:
     """The first directional embedding, override or isolate of ``text``
     (:data:`~studio.core.text.BIDI_CONTROLS`) as (position from 1, character), or None."""
@@ -100,9 +111,11 @@ def check_project_folder_name(path: str | os.PathLike[str]) -> None:
     """Refuse a new project's path whose last name gives the folder no name of its own: empty,
     blank, or only dots and spaces once ``.kamishibai`` is set aside (``''``, ``.``, ``..``,
     ``...``, ``..kamishibai``, ``x/..``). Such a path names the folder it is in (or its
-    parent), or would make a hidden ``...kamishibai`` folder. Every way of making a project
-    asks this (the window's New Project, ``kamishibai new``, ``sample``, ``import-demo`` and
-    ``unbundle``), so that all of them refuse the same names with the same message."""
+    parent), or would make a hidden ``...kamishibai`` folder. A name holding a directional
+    control or a character that shows as nothing (see :func:`check_project_name`) is refused
+    too. Every way of making a project asks this (the window's New Project, ``kamishibai
+    new``, ``sample``, ``import-demo`` and ``unbundle``), so that all of them refuse the same
+    names with the same message."""
     name = Path(path).expanduser().name
     if not name.removesuffix(PROJECT_SUFFIX).replace(".", "").strip():
         raise ProjectFileError(f"{os.fspath(path)!r} has no name to give the project folder.",
@@ -113,6 +126,12 @@ def check_project_folder_name(path: str | os.PathLike[str]) -> None:
         raise ProjectFileError(f"The folder name {name!r} holds {describe_character(char)} at character {position}: "
                                "file dialogs and the recent projects would show the rest of the name reordered.",
                                hint=_DIRECTIONAL_HINT)
+    invisible = first_zero_width(name)
+    if invisible is not None:
+        position, char = invisible
+        raise ProjectFileError(f"The folder name {name!r} holds {describe_character(char)} at character {position}: "
+                               "it shows as nothing, so the folder looks like one named without it but is another.",
+                               hint=_ZERO_WIDTH_HINT)
 
 
 def new_project_path(path: str | os.PathLike[str]) -> Path:
@@ -144,7 +163,9 @@ def check_project_name(name: str) -> None:
     its code point; U+2028 and U+2029 break a line too), a directional embedding, override
     or isolate (it shows the rest of the name reordered: ``Story``, U+202E, ``FDP.exe`` reads
     ``Storyexe.PDF``), a character that is not text (a lone surrogate, which SQLite can't
-    store), or is longer than :data:`MAX_NAME_CHARS`. The same rule as a character's name
+    store), a character that shows as nothing (U+200B, U+2060, U+FEFF; U+200C and U+200D
+    where they join nothing: :func:`~studio.core.text.first_zero_width`), or is longer than
+    :data:`MAX_NAME_CHARS`. The same rule as a character's name
     (:func:`~studio.core.text.name_shape_problem`)."""
     if not name.strip():
         raise ProjectFileError("The project name is empty.", hint="Give a name of one line.")
@@ -164,6 +185,9 @@ def check_project_name(name: str) -> None:
     if len(name) > MAX_NAME_CHARS:
         raise ProjectFileError(f"The project name is {len(name):,} characters long; the limit is "
                                f"{MAX_NAME_CHARS:,}.")
+    invisible = zero_width_problem(name, "The project name")
+    if invisible:
+        raise ProjectFileError(invisible, hint=_ZERO_WIDTH_HINT)
 
 
 def name_from_text(text: str) -> str:
@@ -174,9 +198,12 @@ def name_from_text(text: str) -> str:
     so that window titles, sheets and exports never carry a terminal escape or a broken line.
     Directional embeddings, overrides and isolates and U+2028/U+2029 become spaces too (a
     folder named ``Story``, U+202E, ``FDP.exe`` opens, named ``Story FDP.exe``), as in exports
-    (:func:`studio.export.branch.clean_text`); a lone surrogate becomes U+FFFD."""
-    cleaned = one_line(text)[:MAX_NAME_CHARS].strip()
-    return cleaned or "Untitled"
+    (:func:`studio.export.branch.clean_text`); a lone surrogate becomes U+FFFD. Characters that
+    show as nothing are left out."""
+    cleaned = one_line(text)[:MAX_NAME_CHARS]
+    while (invisible := first_zero_width(cleaned)) is not None:
+        cleaned = cleaned[:invisible[0] - 1] + cleaned[invisible[0]:]
+    return cleaned.strip() or "Untitled"
 
 
 def name_from_folder(folder: Path) -> str:
@@ -187,6 +214,32 @@ def name_from_folder(folder: Path) -> str:
 def is_project_folder(path: Path) -> bool:
     """A folder that holds a project database (what :meth:`Project.open` takes)."""
     return path.is_dir() and (path / DB_NAME).is_file()
+
+
+def project_damage(path: Path) -> str:
+    """Why what stands at ``path``, where a project folder belongs, can never open as one: a
+    file, a folder without a database, a database that is damaged (truncated by a crash, not
+    SQLite, failing SQLite's quick check). '' when nothing or an empty folder is there, when
+    it opens, and when what stops it is not damage (a link, a newer version's project, a
+    change left unfinished, no permission): opening it says what to do then. Reads only
+    (``make run`` asks it of the sample each time), so an intact project is left as it is."""
+    if path.is_symlink() or not os.path.lexists(path):
+        return ""
+    kind = not_a_folder(path)
+    if kind:
+        return f"{path} is {kind}, not a project folder"
+    if not os.path.lexists(path / DB_NAME):
+        try:
+            return f"{path} holds no {DB_NAME}" if any(path.iterdir()) else ""
+        except OSError:
+            return ""
+    try:
+        inspect_database(path / DB_NAME)
+    except ProjectDamagedError as error:
+        return error.message.rstrip(".")
+    except ProjectFileError:
+        return ""
+    return ""
 
 
 def enclosing_project(path: Path) -> Path | None:
