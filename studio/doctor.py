@@ -7,6 +7,7 @@ shows the engine part. An engine's reasons come from its own ``check``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import os
@@ -24,7 +25,7 @@ from studio.engines import devices
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, format_bytes
 from studio.engines.registry import EngineRegistry
-from studio.engines.requirements import Requirement
+from studio.engines.requirements import Requirement, without_see_doctor
 
 MIN_PYTHON = (3, 11)
 
@@ -59,6 +60,8 @@ class DoctorReport:
     placement: str
     checkpoints: str
     engines: tuple[EngineReport, ...] = field(default_factory=tuple)
+    checkpoints_given: str = ""
+    """``--checkpoints`` as given, when it is not :attr:`checkpoints` (a relative path)."""
 
     @property
     def ok(self) -> bool:
@@ -180,11 +183,16 @@ def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[Engi
     return tuple(found)
 
 
-def collect_report(registry: EngineRegistry, config: EngineConfig) -> DoctorReport:
+def collect_report(registry: EngineRegistry, config: EngineConfig, *, given: str = "") -> DoctorReport:
+    """The report on this machine; ``given``: the checkpoints folder as the user typed it. The
+    engines' reasons leave out their "(see `kamishibai doctor`)": this is the doctor."""
     torch, gpus = _torch_and_gpus()
     components = (_python(), torch, _ffmpeg(), _qt())
+    engines = tuple(dataclasses.replace(engine, reasons=tuple(map(without_see_doctor, engine.reasons)))
+                    for engine in engine_reports(registry, config))
+    folder = str(config.checkpoints)
     return DoctorReport(version=__version__, components=components, gpus=tuple(gpus), placement=config.describe(),
-                        checkpoints=str(config.checkpoints), engines=engine_reports(registry, config))
+                        checkpoints=folder, engines=engines, checkpoints_given=given if given != folder else "")
 
 
 def _by_hint(reasons: tuple[Requirement, ...]) -> list[tuple[str, list[str]]]:
@@ -214,7 +222,8 @@ def format_report(report: DoctorReport, shown: Callable[[str], str] = str) -> st
     else:
         lines.append("  gpu  none     (no CUDA device; engines run on the CPU)")
     lines.append(f"  placement    {report.placement}")
-    lines.append(f"  checkpoints  {report.checkpoints}")
+    given = f" (given as {report.checkpoints_given})" if report.checkpoints_given else ""
+    lines.append(f"  checkpoints  {report.checkpoints}{given}")
     lines.append("Engines:")
     for engine in report.engines:
         state = "available" if engine.available else "not available"

@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from studio.cli.common import printable
-from studio.cli.folder_args import checkpoints_folder
+from studio.cli.folder_args import checkpoints_folder, conversion_target
 
 if TYPE_CHECKING:  # the report's module is imported by the command that uses it
     from pathlib import Path
@@ -27,7 +27,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     convert = commands.add_parser("convert", help="convert the released AnimeGamer files into our safetensors layout")
     convert.add_argument("source", metavar="SRC", help="the release's checkpoints/ folder (AnimeGamer/, vae/, "
                                                        "Mistral-7B-Instruct-v0.1/)")
-    convert.add_argument("--checkpoints", default=None, type=checkpoints_folder,
+    convert.add_argument("--checkpoints", default=None, type=conversion_target,
                          help="where to write (default: checkpoints/ beside the app)")
     convert.add_argument("--character", action="append", choices=("qiqi", "sosuke"),
                          help="convert only this character (repeatable; default: every one found)")
@@ -48,7 +48,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     customx.add_argument("--vae", required=True, help="the HunyuanVideo VAE (pytorch_model.pt or .safetensors)")
     customx.add_argument("--llava", required=True, metavar="FOLDER", help="llava-llama-3-8b-v1_1-transformers/")
     customx.add_argument("--clip", required=True, metavar="FOLDER", help="clip-vit-large-patch14/")
-    customx.add_argument("--checkpoints", default=None, type=checkpoints_folder,
+    customx.add_argument("--checkpoints", default=None, type=conversion_target,
                          help="where to write (default: checkpoints/ beside the app)")
     customx.set_defaults(handler=cmd_convert_customx)
 

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from studio.cli.common import add_checkpoints_option, checkpoint_dirs, device_spec, printable
 
 EXIT_CANT_RUN = 1
+
+
+def absolute(folder: Path) -> Path:
+    """``folder`` as an absolute path: a relative one ("./ckpt") is resolved against the
+    current folder, so the report names where it looked however it is read later. One given
+    absolute is kept as typed (a link is not followed: it names the folder the user knows)."""
+    return folder if folder.is_absolute() else folder.resolve()
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,8 +32,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from studio.doctor import collect_report, format_report
     from studio.engines.config import EngineConfig
 
-    config = EngineConfig.parse(args.device, checkpoints=checkpoint_dirs(args.checkpoints))
-    report = collect_report(composition.default_registry(), config)
+    folders = [absolute(folder) for folder in checkpoint_dirs(args.checkpoints)]
+    config = EngineConfig.parse(args.device, checkpoints=folders)
+    report = collect_report(composition.default_registry(), config,
+                            given=str(args.checkpoints) if args.checkpoints else "")
     if args.json:
         print(json.dumps(report.to_json(), indent=1))
     else:

@@ -4,11 +4,54 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 
 
 def checkpoints_folder(text: str) -> str:
-    """``--checkpoints``: a folder, or a path where one will be made. A path that names
+    """``--checkpoints`` of a command that reads the converted weights: as
+    :func:`conversion_target`, and refused when it is AnimeGamer's release folder (the one
+    `kamishibai checkpoints convert` takes), saying so and giving the command that converts
+    it. QA: the engines listed each of their converted files missing under it, and said to
+    convert "PATH/TO/AnimeGamer/checkpoints", never that this folder was that release."""
+    conversion_target(text)
+    path = Path(text).expanduser()
+    release = release_folder(path) if path.is_dir() else None
+    if release is not None:
+        what = "" if release == path else f" is inside {str(release)!r}, which"
+        raise argparse.ArgumentTypeError(
+            f"{text!r}{what} is AnimeGamer's release folder (the released weights), not a checkpoints folder of "
+            f"converted ones: convert it first with `kamishibai checkpoints convert {shlex.quote(str(release))} "
+            "--checkpoints DIR`, then give --checkpoints DIR (or leave --checkpoints out of both to use "
+            "checkpoints/ beside the app)")
+    return text
+
+
+def release_folder(path: Path) -> Path | None:
+    """The AnimeGamer release folder ``path`` is, or whose ``AnimeGamer/`` folder it is;
+    else None. Its marks are the released files' own folders, which a converted
+    ``animegamer/`` never has (a case-insensitive file system gives it the same name)."""
+    from studio.engines.catalog import animegamer_layout as layout
+
+    def holds_release(folder: Path) -> bool:
+        marks = [folder / layout.RELEASE_VAE, folder / layout.RELEASE_BASE_DIR]
+        for name in layout.DISPLAY.values():
+            marks += [(folder / layout.RELEASE_MLLM.format(name=name)).parent,
+                      folder / layout.RELEASE_DECODER_DIR.format(name=name)]
+        return any(mark.exists() for mark in marks)
+
+    try:
+        if holds_release(path):
+            return path
+        inner = Path(layout.RELEASE_DECODER_DIR).parts[0]  # AnimeGamer/
+        return path.parent if path.name == inner and holds_release(path.parent) else None
+    except OSError:  # a folder that can't be looked into: the engines say what they find
+        return None
+
+
+def conversion_target(text: str) -> str:
+    """``--checkpoints`` of a conversion (where it writes), and the check every ``--checkpoints``
+    gets: a folder, or a path where one will be made. A path that names
     something else (a file, as when a weights file is given instead of its folder) is
     refused here: the engines would otherwise report each of their files missing under it
     (``Missing FILE/mini/config.json``), which hides the mistake. So is an empty one, which

@@ -8,6 +8,7 @@ a device of a supported kind with enough free memory.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.util
 import json
@@ -48,6 +49,16 @@ SAFETENSORS_HEADER_LIMIT = 100 * 1024 * 1024
 """The largest header the safetensors library reads (its own limit): a bigger one is damage."""
 
 DAMAGED_HINT = "Copy or convert the file again."
+SEE_DOCTOR = " (see `kamishibai doctor`)"
+"""Ends the hint of a missing weights file; ``kamishibai doctor`` leaves it out of its own
+report (see :func:`without_see_doctor`), where it would send the user to what they ran."""
+
+
+def without_see_doctor(reason: Requirement) -> Requirement:
+    """``reason`` without :data:`SEE_DOCTOR` in its hint."""
+    if SEE_DOCTOR not in reason.hint:
+        return reason
+    return dataclasses.replace(reason, hint=reason.hint.replace(SEE_DOCTOR, ""))
 
 
 def safetensors_size_problem(path: Path) -> str | None:
@@ -111,7 +122,7 @@ def check_files(folder: Path, files: Sequence[CheckpointFile], *, engine: str) -
         if not path.is_file():
             unmet.append(Requirement(
                 RequirementKind.FILE, f"Missing {path}{expected}{what}.",
-                hint=f"Put the {engine} weights in {folder} (see `kamishibai doctor`).",
+                hint=f"Put the {engine} weights in {folder}{SEE_DOCTOR}.",
                 path=str(path), expected_bytes=item.size))
             continue
         if item.size is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -30,6 +31,9 @@ from studio.ui.player import Player
 MAX_COMPARED = 4
 DEFAULT_FPS = 8.0
 MAX_FPS = 240.0
+CLIP_MISSING_TEXT = "Clip missing"
+CLIP_MISSING_TIP = ("This take's clip file is missing or damaged (moved or deleted?), so it can't be used: put the "
+                    "file back, or re-roll this turn for a new take (it joins this window).")
 
 
 def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MAX_COMPARED) -> list[Take]:
@@ -64,6 +68,9 @@ class _Column(QFrame):
         super().__init__(parent)
         self.take = take
         self.number = number
+        self.path = path
+        self._clips = clips
+        self.selected = selected
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(clips, self, compact=True)
         self.player.play_button.hide()
@@ -97,11 +104,23 @@ class _Column(QFrame):
         if self.facts.text() != facts:
             self.facts.setText(facts)
 
+    @property
+    def clip_missing(self) -> bool:
+        """Whether the take's clip can't be played: no file where the project says (deleted or
+        moved since), a stored path the project refused (""), or a file that failed to decode
+        and is unchanged since. Checked each time, as the file may go or come back meanwhile."""
+        return not self.path or not Path(self.path).is_file() or self._clips.is_broken(self.path)
+
     def set_selected(self, selected: bool) -> None:
+        self.selected = selected
+        missing = self.clip_missing
         stale = " · stale" if self.take.stale else ""
-        self.caption.setText(f"<b>Take {self.number}</b>{' · selected' if selected else ''}{stale}")
-        self.use_button.setText("✓ Selected" if selected else "Use this take")
-        self.use_button.setEnabled(not selected)
+        gone = " · clip missing" if missing else ""
+        self.caption.setText(f"<b>Take {self.number}</b>{' · selected' if selected else ''}{stale}{gone}")
+        unusable = missing and not selected
+        self.use_button.setText("✓ Selected" if selected else CLIP_MISSING_TEXT if unusable else "Use this take")
+        self.use_button.setEnabled(not selected and not missing)
+        self.use_button.setToolTip(CLIP_MISSING_TIP if missing else "")
         self.setObjectName("takeTileSelected" if selected else "takeTile")
         self.style().unpolish(self)  # the style sheet's frame follows the object name
         self.style().polish(self)
@@ -147,6 +166,7 @@ class CompareWindow(QDialog):
         self._timer.timeout.connect(self._tick)
         # A bound method: Qt drops the connection when this window is deleted (the cache lives on).
         clips.ready.connect(self._on_clip_ready)
+        clips.failed.connect(self._recheck)
         self._build_columns(takes, selected_id, states, numbers)
         shown = len(self.columns)
         self.resize(380 * min(2, max(1, shown)) if shown == 4 else 330 * max(1, shown), 640 if shown == 4 else 380)
@@ -164,7 +184,7 @@ class CompareWindow(QDialog):
         for position, take in enumerate(shown):
             column = _Column(numbers.get(take.id, position + 1), take, states.get(take.id), take.id == selected_id,
                              self._clips, self._resolve(take.clip_path), self)
-            column.use_button.clicked.connect(lambda _c=False, t=take.id: self.take_chosen.emit(t))
+            column.use_button.clicked.connect(lambda _c=False, c=column: self._use(c))
             column.lock_button.clicked.connect(lambda _c=False, s=take.seed: self.seed_locked.emit(s))
             self.grid.addWidget(column, position // 2 if len(shown) == 4 else 0,
                                 position % 2 if len(shown) == 4 else position)
@@ -200,6 +220,20 @@ class CompareWindow(QDialog):
         for column in self.columns:
             column.set_selected(column.take.id == take_id)
 
+    def _use(self, column: _Column) -> None:
+        """Choose ``column``'s take, unless its clip went missing since the button was last
+        updated (deleted while the window was open): the button then says so instead."""
+        if column.clip_missing:
+            column.set_selected(column.selected)
+            return
+        self.take_chosen.emit(column.take.id)
+
+    def _recheck(self, path: str) -> None:
+        """The clip at ``path`` failed to load, or loaded (put back): its column's Use follows."""
+        for column in self.columns:
+            if column.path == path:
+                column.set_selected(column.selected)
+
     @staticmethod
     def column_fps(column: _Column) -> float:
         """The rate ``column``'s clip plays at: its decoded clip's, else its take's settings'."""
@@ -222,7 +256,8 @@ class CompareWindow(QDialog):
     def playing(self) -> bool:
         return self._timer.isActive()
 
-    def _on_clip_ready(self, _path: str) -> None:
+    def _on_clip_ready(self, path: str) -> None:
+        self._recheck(path)
         # after the columns' players take the clip: they were connected after this window (and a
         # column built by follow() later still), so now a player that just got its clip would
         # not yet have the frames to seek, and would show its first frame while paused
