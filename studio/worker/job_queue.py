@@ -446,7 +446,8 @@ class JobQueue:
                 moved = [replace(j, depends_on=new.id) for j in self._jobs.values()
                          if j.depends_on == old.id and j.status in queue.WAITING and j.id != new.id]
                 revived = queue.revived_dependents(old, new, self._jobs, self._sequence,
-                                                   lambda node_id: node_id in self.project.tree.nodes)
+                                                   lambda node_id: node_id in self.project.tree.nodes,
+                                                   lambda job: self._superseded_by(job) is not None)
                 self._sequence += len(revived)
                 self._hold([new, *revived])
                 self._save([*changed, *moved, *revived])
@@ -457,19 +458,60 @@ class JobQueue:
                         *(JobEvent(EventKind.QUEUED, j) for j in revived)])
         return new, moved
 
-    def requeue_interrupted(self) -> list[Job]:
-        def operation() -> list[Job]:
-            with self.cond:
-                jobs = [replace(job, status=JobStatus.QUEUED, error="", hint="", take_id="", started_at="")
-                        for job in self._jobs.values() if job.status is JobStatus.INTERRUPTED]
-                if jobs:
-                    self._hold(jobs)
-                    self._save(jobs)
-                return jobs
+    def superseded_by(self, job: Job) -> Job | None:
+        """The branch re-roll's job that makes ``job``'s turn's take instead of it, if any
+        (:func:`queue.superseded_by`): ``job`` must not run again."""
+        with self.cond:
+            return self._superseded_by(job)
 
-        jobs = self.writer.call(operation)
-        self._announce([JobEvent(EventKind.QUEUED, job) for job in jobs])
+    def _superseded_by(self, job: Job) -> Job | None:
+        return queue.superseded_by(job, self._jobs, _in_branch_reroll)
+
+    def requeue_interrupted(self) -> list[Job]:
+        """Queue every interrupted job again, with its seed and place; except one that a branch
+        re-roll queued since replaces (it was running then, the re-roll's job of its turn waited
+        for it): it is cancelled, saying so, as the re-roll cancelled the jobs waiting then."""
+        replaced: dict[str, list[str]] = {}
+
+        def operation() -> tuple[list[Job], list[JobEvent]]:
+            with self.cond:
+                events = self._stored(lambda: self._requeue_interrupted(replaced))
+                jobs = [e.job for e in events if e.kind is EventKind.QUEUED]
+                self._hold(jobs)
+                for new_id, old_ids in replaced.items():
+                    self.replaced.setdefault(new_id, []).extend(old_ids)
+            return jobs, events
+
+        jobs, events = self.writer.call(operation)
+        self._announce(events)
+        for event in events:
+            if event.kind is EventKind.CANCELLED:
+                log.info("job %s: %s", event.job.id, event.job.error)
         return sorted(jobs, key=run_order_key)
+
+    def _requeue_interrupted(self, replaced: dict[str, list[str]]) -> list[JobEvent]:
+        """In memory, with ``cond`` held: see :meth:`requeue_interrupted`. ``replaced`` gets the
+        jobs cancelled for each branch re-roll's job that replaces them."""
+        events: list[JobEvent] = []
+        for job_id in [job.id for job in sorted(self._jobs.values(), key=run_order_key)]:
+            job = self._jobs[job_id]  # as an earlier one's cancel left it
+            later = self._superseded_by(job) if job.status is JobStatus.INTERRUPTED else None
+            if later is None:
+                continue
+            message = queue.replaced_message(later.id)
+            cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error=message, hint="",
+                                take_id="")
+            self._jobs[job.id] = cancelled
+            replaced.setdefault(later.id, []).append(job.id)
+            events.extend([JobEvent(EventKind.CANCELLED, cancelled, message=message),
+                           *self._dependents_cancelled(cancelled)])
+        requeued = [replace(job, status=JobStatus.QUEUED, error="", hint="", take_id="", started_at="")
+                    for job in self._jobs.values() if job.status is JobStatus.INTERRUPTED]
+        again = {job.id for job in requeued}
+        for job in requeued:
+            self._jobs[job.id] = job
+        # one event per job: a waiting job moved to the re-roll's job, then queued again, is QUEUED
+        return [*(e for e in events if e.job.id not in again), *(JobEvent(EventKind.QUEUED, j) for j in requeued)]
 
     def clear_finished(self, forget: Callable[[str], object]) -> int:
         def operation() -> int:
@@ -494,8 +536,7 @@ class JobQueue:
         """Cancel (in memory) every waiting job that continues from ``ended``, except those
         whose turn above has a take to continue from, or another job on its way (they wait
         for that one instead: :func:`queue.rehomed_dependents`)."""
-        rehomed = queue.rehomed_dependents(ended, self._jobs, self._has_done_take,
-                                           lambda job: job.label == REROLL_BRANCH_LABEL)
+        rehomed = queue.rehomed_dependents(ended, self._jobs, self._has_done_take, _in_branch_reroll)
         for job in rehomed:
             self._jobs[job.id] = job
         cancelled = queue.cancel_dependents(ended, self._jobs)
@@ -519,7 +560,7 @@ class JobQueue:
     def _waits_for_its_turn(self, job: Job) -> bool:
         """A branch re-roll's job is held back while another job of its turn runs here, so
         that its take is made, and selected, last (:func:`queue.running_of_turn`)."""
-        return job.label == REROLL_BRANCH_LABEL and queue.running_of_turn(job, self._jobs, self.running) is not None
+        return _in_branch_reroll(job) and queue.running_of_turn(job, self._jobs, self.running) is not None
 
     def announcing(self) -> bool:
         """With ``cond`` held: whether queued jobs wait for their QUEUED event (the queue is
@@ -651,6 +692,10 @@ class ClaimRefusedError(Exception):
         self.job = job
         self.cascade = list(cascade or [])
         """The jobs cancelled because they waited for it."""
+
+
+def _in_branch_reroll(job: Job) -> bool:
+    return job.label == REROLL_BRANCH_LABEL
 
 
 def _new_take_id(job: Job) -> str:

@@ -86,17 +86,33 @@ class Operations:
     def reroll_branch(self, node_id: str, *, engine: str | None, seed: int | None,
                       settings: Mapping[str, Any] | None, priority: int,
                       only: Collection[str] | None = None) -> list[str]:
+        """Queue the branch's jobs, and cancel the jobs still waiting to make takes of the same
+        turns (:meth:`JobQueue.replace_waiting`), in one writer operation."""
+        def operation() -> list[str]:
+            job_ids = self._reroll_branch(node_id, engine, seed, settings, priority, only)
+            if job_ids:
+                self.jobs.replace_waiting(job_ids)
+            return job_ids
+
+        return self._at_once(operation)
+
+    def _reroll_branch(self, node_id: str, engine: str | None, seed: int | None,
+                       settings: Mapping[str, Any] | None, priority: int,
+                       only: Collection[str] | None) -> list[str]:
         tree = self.project.tree  # a snapshot: the turns as they are now
         start = _node(tree, node_id)
         nodes = [start, *tree.descendants(start.id)]
         if start.is_root:
             nodes = nodes[1:]
+        active = self._active_jobs()
         job_of: dict[str, str | None] = {start.parent_id or "": self._continues_after(tree, start.parent_id)}
         jobs: list[Job] = []
         for node in nodes:
             depends = job_of.get(node.parent_id or "")
             if only is not None and node.id not in only:
-                job_of[node.id] = depends  # a turn left alone: its children wait for the one above it
+                # a turn left alone: its children wait for its own job on the way (its take, selected
+                # when it ends, is the one they continue from), else for the one above it
+                job_of[node.id] = active.get(node.id, depends)
                 continue
             engine_name, job_settings = self.engine_for(tree, node, engine, settings)
             job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_BRANCH_LABEL, depends)
@@ -114,10 +130,7 @@ class Operations:
         tree = self.project.tree
         path = tree.path_to(_node(tree, leaf_id).id)[1:]
         missing = {node.id for node in path if not any(t.status is TakeStatus.DONE for t in tree.takes_of(node.id))}
-        active = {
-            job.node_id: job.id for job in sorted(self.jobs.jobs(), key=lambda j: j.sequence)
-            if job.kind is JobKind.GENERATE and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)
-        }
+        active = self._active_jobs()
         jobs: list[Job] = []
         previous: str | None = None
         for node in path:
@@ -155,6 +168,11 @@ class Operations:
             return self.submit_task(old.label, fn, old.node_id, old.priority)
         if old.node_id is None or old.node_id not in self.project.tree.nodes:
             raise StudioError(f"Job {job_id} can't be retried: its turn was deleted.")
+        later = self.jobs.superseded_by(old)
+        if later is not None:  # run again, it would take the selection from the re-rolled take
+            raise StudioError(f"Job {job_id} can't be retried: the branch was re-rolled since, and job {later.id} "
+                              "makes this turn's take instead.",
+                              hint="To make another take of this turn, re-roll it.")
         engine = self.engine_name(old.engine)  # refused now, not queued to wait for ever
         chosen = seed if seed is not None else (old.seed if same_seed else None)
         settings = dict(old.settings) if isinstance(old.settings, Mapping) else {}  # unreadable: the defaults
@@ -218,9 +236,16 @@ class Operations:
             return None
         if any(take.status is TakeStatus.DONE for take in tree.takes_of(parent_id)):
             return None
-        active = [job for job in self.jobs.jobs() if job.kind is JobKind.GENERATE and job.node_id == parent_id
-                  and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)]  # not an interrupted one: it may never run
-        return max(active, key=lambda job: job.sequence).id if active else None
+        return self._active_jobs().get(parent_id)
+
+    def _active_jobs(self) -> dict[str, str]:
+        """Each turn's newest generate job that is queued or running, by turn (not an
+        interrupted one: it may never run)."""
+        return {
+            job.node_id: job.id for job in sorted(self.jobs.jobs(), key=lambda j: j.sequence)
+            if job.kind is JobKind.GENERATE and job.node_id is not None
+            and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)
+        }
 
     def _new_job(self, node_id: str, engine: str, seed: int | None, settings: dict[str, Any], priority: int,
                  label: str, depends_on: str | None = None) -> Job:

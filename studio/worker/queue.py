@@ -208,21 +208,24 @@ def _cut_off_after(parent_id: str, jobs: Jobs, exists: Callable[[str], bool], re
             and job.error.startswith(CASCADE_CANCEL) and job.node_id is not None and exists(job.node_id)]
 
 
-def revived_dependents(old: Job, new: Job, jobs: Jobs, sequence: int,
-                       exists: Callable[[str], bool]) -> list[Job]:
+def revived_dependents(old: Job, new: Job, jobs: Jobs, sequence: int, exists: Callable[[str], bool],
+                       superseded: Callable[[Job], bool] = lambda job: False) -> list[Job]:
     """New queued copies of the jobs :func:`cancel_dependents` cancelled after ``old`` ended,
     transitively, each waiting for the copy of the job it waited for, the first ones for
     ``new`` (``old``'s retry): retrying a job whose cancel or failure cut a chain short runs
     the rest of the chain again. Each keeps its seed (it never ran) and its place by priority;
     ``sequence`` is the last one given out. A copy is made only of a job whose turn still
     ``exists`` and that was not retried already (by the user, or by an earlier retry of
-    ``old``'s chain): the turn would be generated twice."""
+    ``old``'s chain): the turn would be generated twice; nor of one ``superseded`` by a branch
+    re-roll queued since (:func:`superseded_by`), nor of the jobs after it."""
     out: list[Job] = []
     retried = _retried(jobs)  # already queued again: not a second time
     pending = [(old.id, new.id)]
     while pending:
         parent_id, copy_id = pending.pop(0)
         for job in _cut_off_after(parent_id, jobs, exists, retried):
+            if superseded(job):
+                continue
             sequence += 1
             copy = replace(job, id=new_id(), status=JobStatus.QUEUED, sequence=sequence, created_at=now_iso(),
                            started_at="", finished_at="", error="", hint="", take_id="", depends_on=copy_id,
@@ -291,6 +294,32 @@ def replaced_by_reroll(jobs: Jobs, new_jobs: Collection[Job]) -> tuple[list[Job]
              if job.depends_on in replaced and job.id not in replaced and job.id not in new_ids
              and job.status in WAITING]
     return cancelled, moved
+
+
+def superseded_by(job: Job, jobs: Jobs, in_branch_reroll: Callable[[Job], bool]) -> Job | None:
+    """The job of a branch re-roll (``in_branch_reroll``) queued after ``job`` for the same
+    turn that makes, or made, that turn's take instead of it: the newest one that did not fail
+    and was not cancelled. None if there is none. Run again (retried, or queued again after an
+    interrupt), ``job`` would add a take after that one's and select it, making the re-rolled
+    turns below stale: :func:`replaced_by_reroll` cancels the jobs waiting when the re-roll is
+    queued, and this finds the one running then (and any replaced job, later)."""
+    if job.kind is not JobKind.GENERATE or job.node_id is None:
+        return None
+    later = [other for other in jobs.values()
+             if other.id != job.id and other.kind is JobKind.GENERATE and other.node_id == job.node_id
+             and in_branch_reroll(other) and other.status not in (JobStatus.FAILED, JobStatus.CANCELLED)
+             and _queued_after(other, job)]
+    return max(later, key=_queued_at, default=None)
+
+
+def _queued_at(job: Job) -> tuple[str, int]:
+    """When ``job`` was queued: its creation time, then its number (a move renumbers queued
+    jobs, so the number alone can put a later job first)."""
+    return job.created_at, job.sequence
+
+
+def _queued_after(job: Job, other: Job) -> bool:
+    return _queued_at(job) > _queued_at(other)
 
 
 def move_by(jobs: Jobs, job_id: str, steps: int) -> list[Job]:

@@ -419,27 +419,26 @@ class GenerationService:
 
         Each child's job waits for its parent's job (or the nearest re-rolled turn above it)
         and is generated from the parent's new take (the context is built when the job
-        starts). From the story's start, every turn is re-rolled.
+        starts). A turn left out that has a job of its own queued or running: the re-rolled
+        turns below it wait for that job, whose take they continue from. From the story's
+        start, every turn is re-rolled.
 
         The jobs still waiting to make takes of the re-rolled turns (a Fill not started yet,
         an earlier re-roll) are cancelled in the same writer operation, each saying which new
         job replaced it (:meth:`replaced_by` lists them): run after the re-roll, each would add
         a take made from the turn's old past and select it, making the turns below stale. A
         job already running (on this service's devices) is left to finish, and the new job of
-        its turn waits for it to end, so that the re-rolled take is made and selected last.
+        its turn waits for it to end, so that the re-rolled take is made and selected last; if
+        it is interrupted instead, it is not queued again (:meth:`requeue_interrupted` cancels
+        it, :meth:`retry` refuses it), and no job the re-roll replaced can be retried.
         """
-        def operation() -> list[str]:
-            job_ids = self._operations.reroll_branch(node_id, engine=engine, seed=seed, settings=settings,
-                                                     priority=priority, only=only)
-            if job_ids:
-                self._queue.replace_waiting(job_ids)
-            return job_ids
-
-        return self.writer.call(operation)
+        return self._operations.reroll_branch(node_id, engine=engine, seed=seed, settings=settings,
+                                              priority=priority, only=only)
 
     def replaced_by(self, job_id: str) -> list[Job]:
-        """The waiting jobs that job ``job_id`` of a branch re-roll replaced (cancelled) when it
-        was queued in this session, in run order; empty for any other job."""
+        """The waiting jobs that job ``job_id`` of a branch re-roll replaced (cancelled) in this
+        session: when it was queued, in run order, then the interrupted ones
+        :meth:`requeue_interrupted` cancelled for it; empty for any other job."""
         with self._queue.cond:
             replaced = list(self._queue.replaced.get(job_id, ()))
         return [job for job in (self._queue.get(old_id) for old_id in replaced) if job is not None]
@@ -466,13 +465,19 @@ class GenerationService:
         an interrupted job is marked cancelled (replaced), in one transaction: the chain
         resumes in order. The jobs its cancel or failure cancelled are queued again after it
         (with their own seeds); a job the user cancelled is not. The new job waits for the job
-        the old one waited for, if that one has yet to run."""
+        the old one waited for, if that one has yet to run.
+
+        Refused (:class:`StudioError`, naming the job) for a job of a turn that a branch re-roll
+        queued since makes the take of (:meth:`reroll_branch`): run after it, the retry would
+        take the selection back and make the re-rolled turns below stale."""
         return self._operations.retry(job_id, seed, same_seed)
 
     # -- changing the queue -------------------------------------------------------------
 
     def requeue_interrupted(self) -> list[str]:
-        """Queue every interrupted job again, with its own seed and place in the queue."""
+        """Queue every interrupted job again, with its own seed and place in the queue; one
+        whose turn a branch re-roll queued since makes the take of is cancelled instead,
+        saying which job replaced it (:meth:`replaced_by` lists it)."""
         return [job.id for job in self._queue.requeue_interrupted()]
 
     def clear_finished(self) -> int:
