@@ -115,10 +115,11 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
     timeline = plan.timeline
     if fmt.is_video:
         from studio.export.compose import cut_captions_note, cut_cards_notes
-        from studio.export.video import export_video
+        from studio.export.video import export_video, overlay_note
 
         made = export_video(branch, plan, out, fmt, options, files, progress, cancelled)
-        cut = [*cut_cards_notes(made.size, options), cut_captions_note(branch, timeline, made.size, options)]
+        cut = [*cut_cards_notes(made.size, options), cut_captions_note(branch, timeline, made.size, options),
+               overlay_note(made.size, options)]
         return made.frames, made.duration, made.used_stream_copy, 0, cut
     if fmt == ExportFormat.SRT:
         from studio.export.subtitles import write_srt

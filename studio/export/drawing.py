@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -353,24 +354,27 @@ def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Pat
 
 def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], state: CharacterState,
                     face: Typeface, deltas: StateDeltas | None = None, text_fill: tuple[int, ...] = TEXT,
-                    track_fill: tuple[int, ...] = (70, 70, 80)) -> None:
-    """Three labelled bars (stamina, social, entertainment) with their values, inside ``box``."""
+                    track_fill: tuple[int, ...] = (70, 70, 80), labels: Mapping[str, str] = STAT_LABELS,
+                    values: bool = True) -> None:
+    """Three labelled bars (stamina, social, entertainment) with their values (unless not
+    ``values``), inside ``box``."""
     left, top, right, bottom = box
     rows = len(STAT_NAMES)
     row_h = (bottom - top) / rows
-    label_w = max(face.width(f"{STAT_LABELS[name]} ") for name in STAT_NAMES)
-    value_w = face.width(" 100 (+25)" if deltas is not None else " 100")
+    label_w, value_w = _bar_text_widths(face, labels, values, deltas is not None)
     bar_left, bar_right = left + label_w, right - value_w
     bar_h = max(3.0, min(row_h * 0.45, face.line_height() * 0.7))
     for row, name in enumerate(STAT_NAMES):
         cy = top + row_h * (row + 0.5)
         value = getattr(state, name)
-        face.draw(draw, (left, cy), STAT_LABELS[name], text_fill, anchor="lm")
+        face.draw(draw, (left, cy), labels[name], text_fill, anchor="lm")
         if bar_right - bar_left >= 4:
             draw.rectangle((bar_left, cy - bar_h / 2, bar_right, cy + bar_h / 2), fill=track_fill)
             filled = bar_left + (bar_right - bar_left) * value / STATE_MAX
             if filled > bar_left:
                 draw.rectangle((bar_left, cy - bar_h / 2, filled, cy + bar_h / 2), fill=STAT_COLOURS[name])
+        if not values:
+            continue
         label = f"{value}"
         if deltas is not None:
             change = 5 * getattr(deltas, name)
@@ -378,22 +382,108 @@ def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, f
         face.draw(draw, (right, cy), label, text_fill, anchor="rm")
 
 
+def _bar_text_widths(face: Typeface, labels: Mapping[str, str], values: bool, deltas: bool) -> tuple[float, float]:
+    """The room :func:`draw_state_bars` keeps left of the bars (labels) and right (values)."""
+    label_w = max(face.width(f"{labels[name]} ") for name in STAT_NAMES)
+    value_w = face.width(" 100 (+25)" if deltas else " 100") if values else 0.0
+    return label_w, value_w
+
+
+SHORT_STAT_LABELS = {"stamina": "Sta", "social": "Soc", "entertainment": "Fun"}
+OVERLAY_SHARE = 0.6
+"""The most of the frame's width, and of its height, the state overlay may take (with its margin)."""
+OVERLAY_SMALLEST_TYPE = 7
+"""The smallest type the state overlay is drawn in (pixels); smaller is not read."""
+OVERLAY_SHORTEST_BAR = 16
+"""The shortest bar (pixels) the state overlay is drawn with."""
+
+
+@dataclass(frozen=True)
+class OverlayForm:
+    """How the state overlay is drawn at a frame size: its type, labels, and whether it is
+    headed by the character's name and shows the values; its panel's size."""
+
+    px: int
+    labels: Mapping[str, str]
+    heading: bool
+    values: bool
+    pad: int
+    width: int
+    height: int
+
+
+def _overlay_forms(size: tuple[int, int], named: bool) -> Iterator[OverlayForm]:
+    """The overlay's forms for ``size``, largest first: the panel as it has always been drawn,
+    then narrower and in smaller type, then without the name, with short labels, and without
+    the values."""
+    width, height = size
+    natural = max(9, height // 30)
+    yield _overlay_form(natural, STAT_LABELS, named, True, max(3, height // 80), max(120, int(width * 0.34)), 1.25)
+    kinds = [(STAT_LABELS, True, True)] if named else []
+    kinds += [(STAT_LABELS, False, True), (SHORT_STAT_LABELS, False, True), (SHORT_STAT_LABELS, False, False)]
+    for labels, heading, values in kinds:
+        for px in range(natural, OVERLAY_SMALLEST_TYPE - 1, -1):
+            yield _overlay_form(px, labels, heading, values, 2, int(width * 0.34), 1.1)
+
+
+def _overlay_form(px: int, labels: Mapping[str, str], heading: bool, values: bool, pad: int, least_width: int,
+                  row_lines: float) -> OverlayForm:
+    """An overlay form with its panel's size: at least ``least_width`` wide and wide enough for
+    a bar of :data:`OVERLAY_SHORTEST_BAR`; ``row_lines`` line heights a row."""
+    face = load_typeface(px)
+    label_w, value_w = _bar_text_widths(face, labels, values, False)
+    panel_w = max(least_width, 2 * pad + math.ceil(label_w + value_w) + OVERLAY_SHORTEST_BAR)
+    above = int(face.line_height() * 1.2) if heading else 0
+    panel_h = int(face.line_height() * row_lines * len(STAT_NAMES) + 2 * pad) + above
+    return OverlayForm(px, labels, heading, values, pad, panel_w, panel_h)
+
+
+@functools.lru_cache(maxsize=16)
+def overlay_form(size: tuple[int, int], named: bool = True) -> OverlayForm | None:
+    """The largest form of the state overlay that takes at most :data:`OVERLAY_SHARE` of the
+    frame's width and height (``named``: headed by the character's name where it fits); None
+    when even the smallest is too large for the frame: the overlay is left out.
+
+    The panel was 120 pixels wide at least and 65 high: in a frame smaller than about 126x70
+    it ran off the frame's edges, and in one a little larger it covered most of the picture."""
+    width, height = size
+    margin = overlay_margin(size)
+    for form in _overlay_forms(size, named):
+        if margin + form.width <= width * OVERLAY_SHARE and margin + form.height <= height * OVERLAY_SHARE:
+            return form
+    return None
+
+
+def overlay_least_frame() -> tuple[int, int]:
+    """The smallest frame (width, height) the state overlay is drawn in, in its smallest form."""
+    smallest = list(_overlay_forms((1, 1), named=False))[-1]
+    margin = overlay_margin((1, 1))  # a frame this small has the smallest margin
+    return math.ceil((margin + smallest.width) / OVERLAY_SHARE), math.ceil((margin + smallest.height) / OVERLAY_SHARE)
+
+
+def overlay_margin(size: tuple[int, int]) -> int:
+    """Pixels between the state overlay and the frame's top and left edges."""
+    return max(2, size[1] // 60)
+
+
 def state_patch(size: tuple[int, int], state: CharacterState, character: str = "") -> Patch:
     """The state panel for the top-left corner of the frame, as AnimeGamer's demo shows it,
-    headed by whose state it is."""
-    width, height = size
-    face = load_typeface(max(9, height // 30))
-    pad = max(3, height // 80)
-    panel_w = max(120, int(width * 0.34))
-    heading = int(face.line_height() * 1.2) if character else 0
-    panel_h = int(face.line_height() * 1.25 * len(STAT_NAMES) + 2 * pad) + heading
+    headed by whose state it is, in the form that fits the frame (:func:`overlay_form`);
+    an empty patch where no form fits."""
+    form = overlay_form(size, bool(character))
+    margin = overlay_margin(size)
+    if form is None:
+        return Patch(margin, margin, np.zeros((0, 0, 4), dtype=np.uint8))
+    pad, panel_w, panel_h = form.pad, form.width, form.height
+    face = load_typeface(form.px)
+    heading = int(face.line_height() * 1.2) if form.heading else 0
     image = Image.new("RGBA", (panel_w, panel_h), (*PANEL, 160))
     draw = ImageDraw.Draw(image)
-    if character:
-        bold = load_typeface(max(9, height // 30), bold=True)
+    if form.heading:
+        bold = load_typeface(form.px, bold=True)
         bold.draw(draw, (pad, pad), fit_line(character, bold.width, panel_w - 2 * pad), TEXT)
-    draw_state_bars(draw, (pad, pad + heading, panel_w - pad, panel_h - pad), state, face)
-    margin = max(2, height // 60)
+    draw_state_bars(draw, (pad, pad + heading, panel_w - pad, panel_h - pad), state, face,
+                    labels=form.labels, values=form.values)
     return _patch_from(image, margin, margin)
 
 

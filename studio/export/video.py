@@ -15,6 +15,7 @@ from pathlib import Path
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch
 from studio.export.compose import episode_frames
+from studio.export.drawing import overlay_form, overlay_least_frame
 from studio.export.encoding import (
     check_frame_rate,
     check_frame_size,
@@ -46,6 +47,16 @@ class VideoMade:
     used_stream_copy: bool
     size: tuple[int, int]
     """The frames' size (the clips' own, made even for mp4 and webm where none was asked for)."""
+
+
+def overlay_note(size: tuple[int, int], options: ExportOptions) -> str:
+    """A note saying the state overlay asked for was left out, the frame being too small for
+    even its smallest form (:func:`studio.export.drawing.overlay_form`), or ''."""
+    if not options.overlay or overlay_form(size, named=False) is not None:
+        return ""
+    least_w, least_h = overlay_least_frame()
+    return (f"the state overlay was left out: a {size[0]}x{size[1]} frame has no room for its bars "
+            f"(a --size of at least {least_w}x{least_h} shows them)")
 
 
 def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: EpisodePlan, branch: Branch) -> str | None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QPointF, QRect, QRectF, QSignalBlocker, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QToolTip, QWidget
 
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState
@@ -25,6 +25,10 @@ BOTTOM = 18.0
 CHARACTER_COLORS = ("#ff9f6e", "#6ec6ff", "#c59bff", "#7ee08a", "#ffd36e", "#ff7ab6", "#9adbd0", "#d0b48a")
 """One colour per character in the per-character view (repeats after eight)."""
 ACTING = "acting"
+VIEW_TIP = "Show the acting character's three stats, or one line per character"
+NO_CHARACTER_LINES_TIP = ("No line per character here: the characters share one state down this branch (the "
+                          "story keeps one state per branch), or none acts in it yet. \"Acting character\" shows "
+                          "the state.")
 
 
 MODE_BOX_MIN_W = 120
@@ -44,6 +48,10 @@ them are counted in a last entry ("+3 more") and named in the tooltip."""
 
 LABEL_GAP = 6.0
 """The least room between two turn labels under the plot."""
+DOT_RADIUS = 2.5
+CURRENT_DOT_RADIUS = 4.5
+"""The current turn's dot, the largest drawn."""
+LINE_WIDTH = 2.0
 
 
 def _label_steps() -> Iterator[int]:
@@ -71,14 +79,17 @@ class StateChart(TurnStrip):
         self.characters: dict[str, list[CharacterState]] = {}
         self.mode = ACTING
         """``acting`` (three lines: the acting character's state) or a stat name (one line
-        per character for that stat)."""
+        per character for that stat): the view shown."""
+        self.chosen = ACTING
+        """The view last asked for: a per-character view is shown only while there are
+        characters' own states (a story with one state per branch has none), else ``acting``."""
         self.stacked = False  # the drop-down on its own row above the legend (a narrow chart)
         self.mode_box = QComboBox(self)
         self.mode_box.addItem("Acting character", ACTING)
         for stat in STAT_NAMES:
             self.mode_box.addItem(f"{palette.STAT_LABELS[stat]} per character", stat)
-        self.mode_box.setToolTip("Show the acting character's three stats, or one line per character")
         self.mode_box.currentIndexChanged.connect(lambda _i: self.set_mode(str(self.mode_box.currentData())))
+        self._offer_views()
         self.setMinimumHeight(90)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMouseTracking(True)
@@ -98,16 +109,38 @@ class StateChart(TurnStrip):
         """Each character's state at every turn of the branch (for the per-character view)."""
         if series != self.characters:
             self.characters = {name: list(states) for name, states in series.items()}
+            self._offer_views()
             self.update()
 
     def set_mode(self, mode: str) -> None:
         if mode not in (ACTING, *STAT_NAMES):
             raise ValueError(f"unknown chart mode {mode!r}")
-        self.mode = mode
-        index = self.mode_box.findData(mode)
-        if index != self.mode_box.currentIndex():
-            self.mode_box.setCurrentIndex(index)
+        self.chosen = mode
+        self._show_mode()
         self.update()
+
+    def _show_mode(self) -> None:
+        """Show the chosen view, or the acting character's while there are no characters' own
+        states (the drop-down said "Social per character" over the three stats' lines)."""
+        self.mode = self.chosen if self.characters else ACTING
+        index = self.mode_box.findData(self.mode)
+        if index != self.mode_box.currentIndex():
+            with QSignalBlocker(self.mode_box):  # the chosen view stays chosen
+                self.mode_box.setCurrentIndex(index)
+
+    def _offer_views(self) -> None:
+        """Offer the per-character views only while there are characters' own states, saying
+        why not where there are none."""
+        model = self.mode_box.model()
+        assert isinstance(model, QStandardItemModel)
+        offered = bool(self.characters)
+        for row in range(model.rowCount()):
+            item = model.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) != ACTING:
+                item.setEnabled(offered)
+                item.setToolTip("" if offered else NO_CHARACTER_LINES_TIP)
+        self.mode_box.setToolTip(VIEW_TIP if offered else f"{VIEW_TIP}.\n{NO_CHARACTER_LINES_TIP}")
+        self._show_mode()
 
     def character_lines(self) -> dict[str, list[int]]:
         """The per-character view's lines: each character's value of the chosen stat per turn."""
@@ -140,16 +173,29 @@ class StateChart(TurnStrip):
             top = max(TOP, self.mode_box.sizeHint().height() + 4.0, legend_bottom + 5.0)
         return QRectF(LEFT, top, max(1.0, self.width() - LEFT - RIGHT), max(1.0, self.height() - top - BOTTOM))
 
+    @staticmethod
+    def value_rect(plot: QRectF) -> QRectF:
+        """Where the points lie in ``plot``: inset by the largest dot's radius, so that a dot at
+        0 or 100, or at the first or last turn, stays inside the plot (it poked past its edge,
+        over the turn labels and the legend)."""
+        inset_x = min(CURRENT_DOT_RADIUS, plot.width() / 2)
+        inset_y = min(CURRENT_DOT_RADIUS, plot.height() / 2)
+        return plot.adjusted(inset_x, inset_y, -inset_x, -inset_y)
+
     def point_x(self, index: int, plot: QRectF | None = None) -> float:
-        plot = plot or self.plot_rect()
+        inner = self.value_rect(plot or self.plot_rect())
         if len(self.states) <= 1:
-            return plot.center().x()
-        return plot.left() + plot.width() * index / (len(self.states) - 1)
+            return inner.center().x()
+        return inner.left() + inner.width() * index / (len(self.states) - 1)
+
+    def value_y(self, value: float, plot: QRectF | None = None) -> float:
+        """Where a stat's ``value`` (0..100) lies in ``plot``."""
+        inner = self.value_rect(plot or self.plot_rect())
+        return inner.bottom() - inner.height() * value / STATE_MAX
 
     def point(self, index: int, stat: str, plot: QRectF | None = None) -> QPointF:
         plot = plot or self.plot_rect()
-        value = getattr(self.states[index], stat) / STATE_MAX
-        return QPointF(self.point_x(index, plot), plot.bottom() - plot.height() * value)
+        return QPointF(self.point_x(index, plot), self.value_y(getattr(self.states[index], stat), plot))
 
     def index_at(self, x: float) -> int:
         if not self.states:
@@ -165,7 +211,7 @@ class StateChart(TurnStrip):
         plot = self.plot_rect()
         painter.setFont(self._label_font())
         for value in (0, 50, 100):
-            y = plot.bottom() - plot.height() * value / STATE_MAX
+            y = self.value_y(value, plot)
             painter.setPen(QPen(palette.GRID_DOT.lighter(130), 1, Qt.PenStyle.DashLine if value == 50 else
                                 Qt.PenStyle.SolidLine))
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
@@ -180,7 +226,7 @@ class StateChart(TurnStrip):
             x = self.point_x(self.current, plot)
             band = QColor(palette.ACCENT)
             band.setAlpha(40)
-            painter.fillRect(QRectF(x - 9, plot.top() - 4, 18, plot.height() + 8), band)
+            painter.fillRect(QRectF(x - 9, plot.top(), 18, plot.height()).intersected(plot), band)
         if 0 <= self.playing < len(self.states):
             painter.setPen(QPen(palette.TEXT, 1, Qt.PenStyle.DotLine))
             x = self.point_x(self.playing, plot)
@@ -197,13 +243,13 @@ class StateChart(TurnStrip):
 
     def _paint_line(self, painter: QPainter, points: list[QPointF], color: QColor) -> None:
         """One stat's line with a dot per turn (the current turn's larger); leaves the brush set."""
-        painter.setPen(QPen(color, 2))
+        painter.setPen(QPen(color, LINE_WIDTH))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPolyline(points)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         for index, point in enumerate(points):
-            radius = 4.5 if index == self.current else 2.5
+            radius = CURRENT_DOT_RADIUS if index == self.current else DOT_RADIUS
             painter.drawEllipse(point, radius, radius)
 
     def _label_font(self) -> QFont:
@@ -238,7 +284,7 @@ class StateChart(TurnStrip):
     def _paint_characters(self, painter: QPainter, plot: QRectF, lines: dict[str, list[int]]) -> None:
         for number, values in enumerate(lines.values()):
             color = QColor(CHARACTER_COLORS[number % len(CHARACTER_COLORS)])
-            points = [QPointF(self.point_x(i, plot), plot.bottom() - plot.height() * v / STATE_MAX)
+            points = [QPointF(self.point_x(i, plot), self.value_y(v, plot))
                       for i, v in enumerate(values[: len(self.states)])]
             self._paint_line(painter, points, color)
         self._paint_turn_labels(painter, plot)
