@@ -24,10 +24,17 @@ from studio.storage.staging import StagingDir, sweep
 
 def check_destination(out: Path) -> None:
     folder = out.parent
+    blocker = _file_in_the_way(folder)
+    if blocker is not None:
+        # "does not exist; create it" can't be followed where a file holds the folder's name
+        what = "a file, not a folder" if blocker.is_file() else "not a folder"
+        raise ExportError(f"Can't write {out}: {blocker} is {what}.",
+                          hint="Choose a file in a folder that exists (or move that file out of the way).")
     if not folder.exists():
         raise ExportError(f"The folder {folder} does not exist.", hint="Create it or choose another folder.")
     if not folder.is_dir():
-        raise ExportError(f"Can't write {out}: {folder} is not a folder.")
+        raise ExportError(f"Can't write {out}: {folder} is not a folder.",
+                          hint="Choose a file in a folder that exists.")
     if out.is_dir():
         raise ExportError(f"Can't write {out}: a folder of that name exists.", hint="Choose another file name.")
     system = _system_folder(out)
@@ -57,6 +64,18 @@ def check_outputs(out: Path, paths: Sequence[Path], project: Path | None = None)
                 check_outside_project(path, project)
         except OSError as error:
             raise os_error(error, out) from None
+
+
+def _file_in_the_way(folder: Path) -> Path | None:
+    """The nearest of ``folder`` and the folders above it that exists, when it is not a folder
+    (``notes.txt`` for ``notes.txt/out``); None when that is a folder, or nothing can be told."""
+    for place in (folder, *folder.parents):
+        try:
+            if os.path.lexists(place):
+                return None if place.is_dir() else place
+        except (OSError, ValueError):
+            return None
+    return None
 
 
 DEVICE_FOLDER = Path("/dev")

@@ -27,7 +27,16 @@ from studio.export.timeline import Timeline, TurnSpan
 
 
 def srt_timestamp(frame: int, fps: Fraction) -> str:
-    millis = round(Fraction(frame) * 1000 / fps)
+    """The time of output frame ``frame``, rounded *down* to SRT's milliseconds.
+
+    A player shows a cue on the frames whose time is at least its start and before its end.
+    A time rounded to the nearest millisecond came after its frame's about half the time
+    (frame 71 at 30 fps is at 2.36667 s, the cue at 2.367 s), so that cue showed a frame later
+    than the burned captions and the timeline's markers, and the one before it a frame longer.
+    Rounded down, it lies within a millisecond before its frame, after the frame before it
+    (frames are 4 ms or more apart at any rate an export allows), and a container that rounds
+    frame times to milliseconds (WebM) rounds them to the same or a later millisecond."""
+    millis = Fraction(frame) * 1000 // fps
     hours, rest = divmod(millis, 3_600_000)
     minutes, rest = divmod(rest, 60_000)
     seconds, millis = divmod(rest, 1000)
