@@ -54,11 +54,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p = sub.add_parser(
         "play", help="generate one turn (or several in a row) now and print its node, take and state",
         description="Add a turn with INSTRUCTION and generate its clip synchronously; several "
-        "--instruction options add one turn each, in order, each continuing from the one before, and stop "
-        f"at the first that fails. --parent: {PLAY_PARENT_HELP}.",
+        "instructions (or --instruction options) add one turn each, in order, each continuing from the one "
+        f"before, and stop at the first that fails. --parent: {PLAY_PARENT_HELP}.",
     )
     p.add_argument("path", help="project folder")
-    p.add_argument("--instruction", "-i", required=True, action="append",
+    p.add_argument("instructions", nargs="*", metavar="INSTRUCTION",
+                   help="a turn's instruction, as --instruction gives it (several: one turn each, before the "
+                        "--instruction ones)")
+    p.add_argument("--instruction", "-i", action="append", default=[],
                    help="the turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; Background: day town.' "
                         "(repeatable: one turn each; --json then prints a list)")
     p.add_argument("--parent", help=PLAY_PARENT_HELP)
@@ -547,6 +550,11 @@ class _PlayRun:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    args.instruction = [*args.instructions, *args.instruction]
+    if not args.instruction:
+        raise StudioError("Give the turn's instruction: what the character does, and where.",
+                          hint=f"kamishibai play {shlex.quote(printable(args.path))} "
+                               "'Qiqi waves at the bakery' (or --instruction TEXT; several make a turn each).")
     settings = parse_settings(args.setting)
     _check_instructions(args.instruction)
     run = _PlayRun()
