@@ -34,3 +34,15 @@ def test_no_instruction_says_what_to_give(tmp_path: Path) -> None:
     assert refused.returncode == 2, refused.stderr
     assert "Give the turn's instruction" in refused.stderr and "--instruction" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_instructions_after_an_option_are_turns_too(tmp_path: Path) -> None:
+    """argparse takes a list of arguments only before the first option: "--seed 3 TEXT" was
+    refused as an unrecognized argument."""
+    path = tmp_path / "trip.kamishibai"
+    assert kamishibai("new", str(path)).returncode == 0
+    done = kamishibai("play", str(path), "--seed", "3", "Qiqi runs", "--json", "Qiqi naps")
+    assert done.returncode == 0, done.stderr
+    assert [turn["instruction"] for turn in json.loads(done.stdout)] == ["Qiqi runs", "Qiqi naps"]
+    refused = kamishibai("play", str(path), "Qiqi runs", "--no-such-option")
+    assert refused.returncode == 2 and "unrecognized arguments: --no-such-option" in refused.stderr

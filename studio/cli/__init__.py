@@ -96,6 +96,10 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
     if not args_list:
         args_list = ["open"] if "open" in _command_names(parser) else ["--help"]
     args, extra = parser.parse_known_args(args_list)
+    many = getattr(args, "many_positionals", None)  # argparse takes them only before the first option
+    if extra and many and not any(item.startswith("-") for item in extra):
+        getattr(args, many).extend(extra)
+        extra = []
     if extra:  # said by the command's own parser: its usage line, not the top level's
         _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "handler", None):

@@ -256,3 +256,11 @@ def ctrl_c_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if caught:
         raise KeyboardInterrupt
+
+
+def excerpt(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters or fewer, between whole characters, with an
+    ellipsis when cut."""
+    from studio.core.graphemes import whole_characters
+
+    return text if len(text) <= limit else whole_characters(text, limit) + "…"

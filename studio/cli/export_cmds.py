@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.cli.common import open_for_reading, printable, refuse_control_characters, resolve_node
+from studio.cli.common import excerpt, open_for_reading, printable, refuse_control_characters, resolve_node
 from studio.core.errors import StudioError
+from studio.core.text import first_few
 
 if TYPE_CHECKING:
+    from studio.core.tree import StoryTree
     from studio.export import ExportResult
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
@@ -56,7 +58,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                     "by joining the clips without re-encoding.",
     )
     p.add_argument("path", help="project folder")
-    p.add_argument("--leaf", required=True, help="last turn of the branch (node id or unique prefix)")
+    p.add_argument("--leaf", help="last turn of the branch (node id or unique prefix); may be left out when the "
+                   "story has one branch")
     p.add_argument("--out", required=True, help="file to write (sheets as PNG: one file per page if several)")
     p.add_argument("--format", choices=FORMATS, help="default: from the --out suffix")
     p.add_argument("--size", type=_size, metavar="WxH", help="output size (default: the clips' size)")
@@ -151,7 +154,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     check_options(infer_format(out, args.format), options, given)  # before --force could matter
     bar = _Bar(enabled=not args.quiet)
     with open_for_reading(args.path) as project:
-        leaf = resolve_node(project.tree, args.leaf)
+        leaf = resolve_node(project.tree, args.leaf) if args.leaf is not None else only_leaf(project.tree, args.path)
         # the branch, the folder and the project folder are checked first: --force can't make those right
         job = export_task(project, leaf, out, options, args.format)
         turns = len(project.tree.path_to(leaf)) - 1  # the branch's turns, as collect_branch counts them
@@ -180,6 +183,22 @@ def _print_summary(result: ExportResult) -> None:
     print(printable(result.summary()))
     for extra in result.paths[1:]:
         print(f"  also wrote {printable(str(extra))}")
+
+
+def only_leaf(tree: StoryTree, path: str) -> str:
+    """The last turn of the story's only branch, for an export without --leaf; refused, naming
+    the branches' last turns, when there are several (which one is meant is the user's to say)."""
+    leaves = tree.leaves_under(tree.root_id)
+    if leaves == [tree.node(tree.root_id)]:
+        raise StudioError("The story has no turns yet: there is nothing to export.",
+                          hint=f"Add one with `kamishibai play {shlex.quote(printable(path))} TEXT`, or in the studio.")
+    if len(leaves) == 1:
+        return leaves[0].id
+    shown = first_few([f"{leaf.id} ({printable(excerpt(leaf.instruction.raw, 40))})" for leaf in leaves],
+                      limit=4)
+    raise StudioError(f"The story has {len(leaves)} branches; say which one to export with --leaf NODE (the "
+                      f"last turn of its branch): {shown}.",
+                      hint=f"`kamishibai tree {shlex.quote(printable(path))}` shows the branches.")
 
 
 def _refuse_a_folder(out: Path, fmt: str | None) -> None:

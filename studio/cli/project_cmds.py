@@ -13,6 +13,7 @@ from studio.cli.common import (
     ROOT_NAMES,
     add_wait_option,
     device_spec,
+    excerpt,
     open_for_reading,
     open_project,
     print_json,
@@ -314,14 +315,6 @@ TREE_TEXT_CHARS = 70
 """How much of each instruction ``tree`` prints."""
 
 
-def _excerpt(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters or fewer, between whole characters, with an
-    ellipsis when cut."""
-    from studio.core.graphemes import whole_characters
-
-    return text if len(text) <= limit else whole_characters(text, limit) + "…"
-
-
 def _print_text_tree(tree: StoryTree) -> None:
     stack: list[tuple[str, int]] = [(tree.root_id, 0)]
     while stack:
@@ -329,7 +322,7 @@ def _print_text_tree(tree: StoryTree) -> None:
         node = tree.node(node_id)
         state = tree.state_of(node_id)
         takes = tree.takes_of(node_id)
-        text = printable(_excerpt(node.instruction.raw, TREE_TEXT_CHARS)) or "(start)"
+        text = printable(excerpt(node.instruction.raw, TREE_TEXT_CHARS)) or "(start)"
         selected = tree.selected_take(node_id)
         flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
         indent = "  " * depth if depth <= MAX_INDENT else "  " * MAX_INDENT + f"[{depth}] "
