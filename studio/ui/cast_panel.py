@@ -65,6 +65,7 @@ from studio.ui.dialogs.reference_views import (
 )
 from studio.ui.icons import icon
 from studio.ui.inspector.understanding import shared_names
+from studio.ui.search_bar import folded
 from studio.ui.text_wrap import breakable
 
 THUMB = QSize(56, 40)
@@ -233,7 +234,8 @@ class CastPanel(QWidget):
         for widget in (self.characters, self.locations):
             widget.setIconSize(THUMB)
             widget.setAlternatingRowColors(False)
-        self.characters.itemDoubleClicked.connect(lambda item: self.character_used.emit(item.text()))
+        # activated: a double-click, or Enter on the name for who works from the keyboard
+        self.characters.itemActivated.connect(lambda item: self.character_used.emit(item.text()))
         self.characters.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.characters.customContextMenuRequested.connect(self._character_menu)
         self._tree: StoryTree | None = None
@@ -243,7 +245,7 @@ class CastPanel(QWidget):
         self.confirm: Callable[[str, str], bool] = lambda _title, _text: True
         """Asks before a change that reaches turns (the workspace sets its own question box)."""
         self.ask_name: Callable[[str], str | None] = self._ask_new_name
-        self.locations.itemDoubleClicked.connect(lambda item: self.location_used.emit(item.text()))
+        self.locations.itemActivated.connect(lambda item: self.location_used.emit(item.text()))
         self._members: dict[str, CastMember] = {}
         self.characters.currentItemChanged.connect(lambda *_: self._show_views())
         self.view_strip = ViewStrip(editable=False, parent=self, size=QSize(40, 54))
@@ -283,7 +285,7 @@ class CastPanel(QWidget):
         # for a 1280-pixel screen
         for button in (add_character, add_location):
             layout.addWidget(button)
-        hint = QLabel("Double-click a name to use it in the instruction.", self)
+        hint = QLabel("Double-click a name (or press Enter on it) to use it in the instruction.", self)
         hint.setObjectName("dimLabel")
         hint.setWordWrap(True)
         layout.addWidget(hint)
@@ -421,15 +423,34 @@ class CastPanel(QWidget):
         tree = self.tree_source()
         if tree is None:
             return
-        key = character_key(name)
-        if renaming and character_key(renaming) == key:
+        key = folded(name)  # "Ｐａｒｋ" or a "Café" typed with a combining accent is the place too
+        if renaming and folded(renaming) == key:
             return
         others = tree.locations.values() if kind == "character" else tree.cast.values()
-        same = next((other.name for other in others if character_key(other.name) == key), None)
+        same = next((other.name for other in others if folded(other.name) == key), None)
         if same is not None:
             other_kind = "location" if kind == "character" else "character"
             raise CommandError(f"{same!r} is already a {other_kind}'s name: a {kind} can't have it too (a turn "
                                f"would name both with the same words).", hint=f"Give the {kind} another name.")
+
+    def _check_no_lookalike(self, name: str, kind: str, except_id: str = "") -> None:
+        """Refuse a name that only the encoding of its letters tells from another character's
+        (``kind`` "character") or location's (``kind`` "location"): "Zoé" typed as e + U+0301
+        beside "Zoé", full-width "ＱＩＱＩ" beside "Qiqi". The document compares names by case and
+        spacing alone, so it kept both, two entries that read the same in every list and turn.
+        A name that differs by case alone is the document's to refuse (it says so itself)."""
+        tree = self.tree_source()
+        if tree is None:
+            return
+        others = tree.cast.values() if kind == "character" else tree.locations.values()
+        key = folded(name)
+        same = next((other.name for other in others if other.id != except_id and folded(other.name) == key
+                     and character_key(other.name) != character_key(name)), None)
+        if same is not None:
+            raise CommandError(
+                f"{name!r} reads the same as the {kind} {same!r}: only the way the letters are encoded differs "
+                "(an accent typed as a separate mark, full-width letters), so the two would look alike everywhere.",
+                hint=f"Use the {kind} {same!r}, or give the new name other letters.")
 
     def add_character(self, name: str, images: Sequence[Path | None] | None = None,
                       params: dict[str, str] | None = None, start: CharacterState | None = None) -> None:
@@ -438,6 +459,7 @@ class CastPanel(QWidget):
         view is copied into the project."""
         member = CastMember(id=new_id(), name=" ".join(name.split()), params=dict(params or {}))
         self._check(AddCharacter(member, start))
+        self._check_no_lookalike(member.name, "character")
         self._check_no_clash(member.name, "character")
         refs = self._import_views(images or [])
         self._apply(AddCharacter(replace(member, reference_images=refs), start))
@@ -466,6 +488,7 @@ class CastPanel(QWidget):
         label = " ".join((name or source.stem.replace("_", " ").replace("-", " ")).split())
         location = Location(id=new_id(), name=label, kind="scene" if video else "image")
         self._check(AddLocation(location))
+        self._check_no_lookalike(label, "location")
         self._check_no_clash(label, "location")
         rel = self._import_image(source, "scenes" if video else "locations")
         self._apply(AddLocation(replace(location, image_path=rel)))
@@ -535,6 +558,7 @@ class CastPanel(QWidget):
         if name is None or " ".join(name.split()) == member.name:
             return
         try:
+            self._check_no_lookalike(" ".join(name.split()), "character", except_id=member.id)
             self._check_no_clash(name, "character", renaming=member.name)
         except StudioError as error:
             self.error.emit(error)

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.text import one_line
 from studio.ui.engine_status import EngineAvailability
 from studio.ui.icons import icon
 
@@ -81,7 +82,14 @@ def _label(text: str, parent: QWidget, name: str = "", *, rich: bool = False) ->
 
 
 class RecentButton(QPushButton):
-    """A recent project: its name, and its folder (elided in the middle) in a dimmer colour."""
+    """A recent project: its name, and its folder (elided in the middle) in a dimmer colour.
+
+    Both are shown on one line (a line break or a control character in a folder's name is
+    a space here) and share the width: a long name is elided too, keeping at least
+    :data:`NAME_SHARE` of the row for the folder when both don't fit; the tooltip holds the
+    whole path."""
+
+    NAME_SHARE = 0.6
 
     def __init__(self, path: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,27 +97,36 @@ class RecentButton(QPushButton):
         self.setObjectName("recentButton")
         self.setToolTip(str(path))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setAccessibleName(f"Open {path.name}")
-        self.name_label = _label(path.name.removesuffix(".kamishibai"), self, "recentName")
+        self.name = one_line(path.name.removesuffix(".kamishibai")) or path.name
+        self.folder = one_line(home_relative(path.parent))
+        self.setAccessibleName(f"Open {self.name}")
+        self.name_label = _label(self.name, self, "recentName")
         self.name_label.setWordWrap(False)
-        self.folder_label = _label(home_relative(path.parent), self, "dimLabel")
+        self.folder_label = _label(self.folder, self, "dimLabel")
         self.folder_label.setWordWrap(False)
         for label in (self.name_label, self.folder_label):
             label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 4, 8, 4)
-        row.setSpacing(12)
-        row.addWidget(self.name_label)
-        row.addWidget(self.folder_label, 1)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(8, 4, 8, 4)
+        self.row.setSpacing(12)
+        self.row.addWidget(self.name_label)
+        self.row.addWidget(self.folder_label, 1)
         self.setMinimumHeight(30)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
-        room = self.width() - self.name_label.sizeHint().width() - 40
-        folder = home_relative(self.path.parent)
-        self.folder_label.setText(self.folder_label.fontMetrics().elidedText(folder, Qt.TextElideMode.ElideMiddle,
-                                                                           max(room, 40)))
+        margins = self.row.contentsMargins()
+        room = max(self.width() - margins.left() - margins.right() - self.row.spacing(), 80)
+        name_metrics, folder_metrics = self.name_label.fontMetrics(), self.folder_label.fontMetrics()
+        name_full = name_metrics.horizontalAdvance(self.name) + 2
+        folder_full = folder_metrics.horizontalAdvance(self.folder) + 2
+        name_width = min(name_full, max(room - folder_full, int(room * self.NAME_SHARE)))
+        self.name_label.setFixedWidth(name_width)
+        self.name_label.setText(name_metrics.elidedText(self.name, Qt.TextElideMode.ElideMiddle, name_width))
+        self.folder_label.setText(folder_metrics.elidedText(self.folder, Qt.TextElideMode.ElideMiddle,
+                                                            room - name_width))
 
 
 def _card(parent: QWidget, title: str) -> tuple[QFrame, QVBoxLayout]:

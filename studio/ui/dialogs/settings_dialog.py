@@ -37,6 +37,18 @@ from studio.ui.settings import APPEARANCES, StudioSettings, check_device_list, f
 
 APPEARANCE_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 AUTOMATIC_THREADS_LABEL = "Automatic (all cores but one)"
+COMMAND_LINE_WORDS = (("use --cluster auto", "choose auto"), ("Use --cluster local, auto,", "Choose local or auto,"),
+                      ("several workers are --devices cpu,cuda:0", "several workers go in Devices (cpu,cuda:0)"))
+"""The command line's options that the engines' and the cluster's messages name, and what a
+user of this dialog does instead."""
+
+
+def in_dialog_words(text: str) -> str:
+    """``text`` (a refusal's message or hint) saying this dialog's choices where it names a
+    command-line option."""
+    for command_line, dialog in COMMAND_LINE_WORDS:
+        text = text.replace(command_line, dialog)
+    return text
 
 
 class SettingsDialog(QDialog):
@@ -219,23 +231,30 @@ class SettingsDialog(QDialog):
         if folder:
             self.checkpoints.setText(folder)
 
+    def _refuse(self, error: StudioError, field: QWidget, intro: str = "") -> None:
+        field.setFocus()
+        QMessageBox.warning(self, "Settings", in_dialog_words(f"{intro}{error.message}\n{error.hint}".strip()))
+
     def _accept(self) -> None:
         try:
             EngineConfig.parse(self.device.currentText().strip() or "cpu")
         except StudioError as error:
-            QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
+            self._refuse(error, self.device)
             return
         try:
             check_device_list(self.devices.text())
         except StudioError as error:
-            self.devices.setFocus()
-            QMessageBox.warning(self, "Settings", f"The device list can't be used: {error.message}\n{error.hint}")
+            self._refuse(error, self.devices, "The device list can't be used: ")
             return
         try:
             self.threads()
+        except StudioError as error:
+            self._refuse(error, self.cpu_threads)
+            return
+        try:
             self.cluster.validated()
         except StudioError as error:
-            QMessageBox.warning(self, "Settings", f"{error.message}\n{error.hint}")
+            self._refuse(error, self.cluster.where)
             return
         for name, form in self.forms.items():
             try:
