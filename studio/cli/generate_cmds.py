@@ -72,7 +72,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "Ctrl+C (exit status 130), the turn it was making is listed too, with \"interrupted\": true and "
                    "\"kept\": false")
     add_wait_option(p)
-    p.set_defaults(handler=cmd_play)
+    p.set_defaults(handler=cmd_play, many_positionals="instructions")  # also those given after an option
 
     p = sub.add_parser("reroll", help="generate a new take of a turn (or of it and every turn below it)")
     p.add_argument("path", help="project folder")
