@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence
+import shiboken6
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 from studio.ui.icons import icon
 
@@ -63,6 +65,8 @@ class StudioActions(QObject):
         self.cheat_sheet = a("Help", "&Keyboard shortcuts", "keyboard", ["F1"])
         self.about = a("Help", "&About Kamishibai Studio", "", [])
 
+        self.field_undo = FieldUndoFallback(self)
+
     def _add(self, group: str, text: str, icon_name: str, keys: list[str], *, local: bool = False) -> QAction:
         action = QAction(icon(icon_name) if icon_name else icon("none"), text, self.parent())
         if keys:
@@ -83,3 +87,48 @@ class StudioActions(QObject):
     def bind(self, action: QAction, slot: Callable[[], object]) -> None:
         """Run ``slot`` when ``action`` is triggered."""
         action.triggered.connect(lambda _checked=False: slot())
+
+
+def _field_can(widget: QObject, redo: bool) -> bool | None:
+    """Whether text field ``widget`` has a step of its own to undo (``redo``: to redo); None
+    for a widget that is no text field."""
+    if isinstance(widget, QLineEdit):
+        return widget.isRedoAvailable() if redo else widget.isUndoAvailable()
+    if isinstance(widget, QTextEdit | QPlainTextEdit):
+        document = widget.document()
+        return document.isRedoAvailable() if redo else document.isUndoAvailable()
+    return None
+
+
+class FieldUndoFallback(QObject):
+    """Ctrl+Z (Ctrl+Shift+Z) in a text field with nothing of its own to undo (redo) is the
+    window's Undo (Redo). A text field takes those keys even with no typing to undo, and Fork
+    and New turn put the focus in the instruction's field: Ctrl+Z right after F did nothing.
+    The filter sits on the focused field of the window only (not on every event of the app)."""
+
+    def __init__(self, actions: QObject) -> None:
+        super().__init__(actions)
+        self._field: QWidget | None = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._follow_focus)
+
+    def _window(self) -> QObject | None:
+        parent = self.parent()
+        return parent.parent() if parent is not None else None
+
+    def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if self._field is not None and shiboken6.isValid(self._field):  # not deleted since
+            self._field.removeEventFilter(self)
+        self._field = None
+        if new is not None and _field_can(new, False) is not None and new.window() is self._window():
+            new.installEventFilter(self)
+            self._field = new
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
+            return False
+        for key, redo in ((QKeySequence.StandardKey.Undo, False), (QKeySequence.StandardKey.Redo, True)):
+            if event.matches(key):
+                return _field_can(watched, redo) is False  # left unaccepted: the window's shortcut runs
+        return False

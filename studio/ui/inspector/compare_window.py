@@ -36,6 +36,13 @@ CLIP_MISSING_TIP = ("This take's clip file is missing or damaged (moved or delet
                     "file back, or re-roll this turn for a new take (it joins this window).")
 
 
+def clip_missing(path: str, clips: ClipCache) -> bool:
+    """Whether the clip at ``path`` can't be played: no file there (deleted or moved since), a
+    stored path the project refused (""), or a file that failed to decode and is unchanged
+    since. Check it each time: the file may go or come back meanwhile."""
+    return not path or not Path(path).is_file() or clips.is_broken(path)
+
+
 def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MAX_COMPARED) -> list[Take]:
     """The selected take and the newest others with a clip, at most ``limit``, in take order."""
     playable = [t for t in takes if t.clip_path and t.status.value == "done"]
@@ -106,10 +113,8 @@ class _Column(QFrame):
 
     @property
     def clip_missing(self) -> bool:
-        """Whether the take's clip can't be played: no file where the project says (deleted or
-        moved since), a stored path the project refused (""), or a file that failed to decode
-        and is unchanged since. Checked each time, as the file may go or come back meanwhile."""
-        return not self.path or not Path(self.path).is_file() or self._clips.is_broken(self.path)
+        """Whether the take's clip can't be played (see :func:`clip_missing`)."""
+        return clip_missing(self.path, self._clips)
 
     def set_selected(self, selected: bool) -> None:
         self.selected = selected

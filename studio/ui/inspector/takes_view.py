@@ -81,10 +81,15 @@ class TakeTile(QFrame):
         self.state_label.setObjectName("dimLabel")
         self.state_label.setWordWrap(True)
         self.state_label.setToolTip("Motion level and the acting character's state after this take")
-        self.use_button = QPushButton("✓ Selected" if selected else "Use", self)
-        self.use_button.setToolTip("Use this take")
-        self.use_button.setEnabled(not selected and take.status == TakeStatus.DONE)
-        self.use_button.clicked.connect(lambda: self.chosen.emit(take.id))
+        self.clips = clips
+        self.missing = False
+        self.path = resolve(take.clip_path) if take.clip_path else ""
+        self.use_button = QPushButton(self)
+        self.use_button.clicked.connect(self._use)
+        self.update_use()
+        # the player's load of this clip fails (file gone or damaged) or succeeds (put back)
+        clips.failed.connect(self._recheck)
+        clips.ready.connect(self._recheck)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(4)
@@ -97,11 +102,49 @@ class TakeTile(QFrame):
         layout.addWidget(self.state_label)
         layout.addWidget(self.use_button)
         if take.clip_path:
-            path = resolve(take.clip_path)
-            if path:
-                self.player.set_clips([path], autoplay=True)
+            if self.path:
+                self.player.set_clips([self.path], autoplay=True)
         elif take.error:
             self.player.view.set_image(None, take.error[:80])
+
+    @property
+    def clip_missing(self) -> bool:
+        """Whether this finished take's clip can't be played, as the compare window judges it."""
+        from studio.ui.inspector.compare_window import clip_missing  # it imports this module
+
+        return self.take.status == TakeStatus.DONE and bool(self.take.clip_path) and clip_missing(self.path, self.clips)
+
+    def update_use(self) -> None:
+        """Use is off for the chosen take, an unfinished one, and one whose clip is missing
+        (choosing it would leave the turn without a clip and stop its branch's export)."""
+        from studio.ui.inspector.compare_window import CLIP_MISSING_TIP
+
+        self.missing = self.clip_missing
+        self.use_button.setEnabled(not self.selected and self.take.status == TakeStatus.DONE and not self.missing)
+        self.use_button.setToolTip(CLIP_MISSING_TIP if self.missing else "Use this take")
+        self.use_button.setText(self._wordings()[0] if self.selected or self.missing else "Use")
+        if self.use_button.isVisible():
+            self.fit_button_text()
+
+    def _wordings(self) -> tuple[str, ...]:
+        """The Use button's wordings, longest first."""
+        from studio.ui.inspector.compare_window import CLIP_MISSING_TEXT
+
+        if self.selected:
+            return ("✓ Selected", "Selected", "✓")
+        if self.missing:
+            return (CLIP_MISSING_TEXT, "Missing", "✕")
+        return ("Use this take", "Use")
+
+    def _use(self) -> None:
+        """Choose this take, unless its clip went since the button was last updated."""
+        self.update_use()
+        if self.use_button.isEnabled():
+            self.chosen.emit(self.take.id)
+
+    def _recheck(self, path: str) -> None:
+        if path and path == self.path:
+            self.update_use()
 
     def set_state(self, state: CharacterState | None) -> None:
         """The state after this take changed (a take above it was re-rolled or chosen)."""
@@ -115,12 +158,17 @@ class TakeTile(QFrame):
 
     def fit_button_text(self) -> None:
         """The longest of the button's wordings that fits a narrow tile (four side by side)."""
-        wordings = ("✓ Selected", "Selected", "✓") if self.selected else ("Use this take", "Use")
+        wordings = self._wordings()
         room = self.use_button.width() - BUTTON_PADDING
         metrics = self.use_button.fontMetrics()
         text = next((w for w in wordings if metrics.horizontalAdvance(w) <= room), wordings[-1])
         if text != self.use_button.text():
             self.use_button.setText(text)
+
+    def enterEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        """The pointer comes to the tile: a clip put back (or taken away) since shows on Use."""
+        super().enterEvent(event)
+        self.update_use()
 
     def mousePressEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         self.focused.emit(self.take.id)
