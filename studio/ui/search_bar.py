@@ -31,12 +31,39 @@ def searched_text(node: Node) -> str:
     return folded("\n".join(parts))
 
 
+_ACCENTED_SCRIPTS = ("LATIN ", "GREEK ", "CYRILLIC ")
+"""Scripts whose letters' accents Find may ignore: in Japanese, a voicing mark makes another
+kana (か, が), which a search for one must not find for the other."""
+
+
+def without_accents(text: str) -> str:
+    """``text`` with the accents of Latin, Greek and Cyrillic letters taken off (café: cafe)."""
+    kept: list[str] = []
+    base = ""
+    for char in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(char):
+            if not unicodedata.name(base, "").startswith(_ACCENTED_SCRIPTS):
+                kept.append(char)
+            continue
+        base = char
+        kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept))
+
+
 def find_matches(tree: StoryTree, query: str, order: list[str]) -> list[str]:
-    """Node ids whose text (:func:`searched_text`) contains ``query``, in ``order`` (layout order)."""
+    """Node ids whose text (:func:`searched_text`) contains ``query``, in ``order`` (layout order).
+    A query typed without accents finds the words with or without them ("cafe": café and
+    cafe), as most find boxes do; one with an accent finds only that spelling."""
     needle = folded(query.strip())
     if not needle:
         return []
-    return [node_id for node_id in order if node_id in tree.nodes and needle in searched_text(tree.nodes[node_id])]
+    plain = without_accents(needle) == needle
+
+    def text_of(node: Node) -> str:
+        text = searched_text(node)
+        return without_accents(text) if plain else text
+
+    return [node_id for node_id in order if node_id in tree.nodes and needle in text_of(tree.nodes[node_id])]
 
 
 class SearchBar(QWidget):
