@@ -618,6 +618,86 @@ class AddLocation(Command):
         return {(EntityKind.LOCATION, self.location.id): self.location}
 
 
+def _location(tree: StoryTree, location_id: str) -> Location:
+    location = tree.locations.get(location_id)
+    if location is None:
+        raise CommandError(f"No location with id {location_id!r}.")
+    return location
+
+
+@dataclass(frozen=True)
+class RemoveLocation(Command):
+    """Take a location out of the project; the turns that name it keep their text (the engines
+    then draw the place by its name alone, as for any place the project has no picture of) and
+    its picture stays in the project's media, so that an undo brings it back whole."""
+
+    location_id: str
+    label: ClassVar[str] = "Remove location"
+
+    def build(self, tree: StoryTree) -> Patch:
+        return {(EntityKind.LOCATION, _location(tree, self.location_id).id): None}
+
+
+@dataclass(frozen=True)
+class RenameLocation(Command):
+    """Rename a location everywhere the story names it: its entry, and every turn's instruction
+    that names it (the Background field, and the rest of the text as whole words outside the
+    Character field: only the Background field where a character has the name too); those
+    turns' takes become stale, as after any instruction edit."""
+
+    location_id: str
+    name: str
+    label: ClassVar[str] = "Rename location"
+
+    def build(self, tree: StoryTree) -> Patch:
+        location = _location(tree, self.location_id)
+        name = " ".join(self.name.split())
+        _check_location_name(name)
+        same = next((loc.name for loc in tree.locations.values()
+                     if loc.id != location.id and loc.name.lower() == name.lower()), None)
+        if same is not None:
+            raise CommandError(f"A location named {same!r} already exists.")
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.LOCATION, location.id): replace(location, name=name)}
+        if name == location.name:
+            return patch
+        background_only = any(character_key(m.name) == character_key(location.name) for m in tree.cast.values())
+        updated: dict[str, Node] = {}
+        for node in tree.nodes.values():
+            if node.is_root:
+                continue
+            text = renamed_place_text(node.instruction.raw, location.name, name, background_only=background_only)
+            if text != node.instruction.raw:
+                validate_instruction_text(text)
+                updated[node.id] = replace(node, instruction=parse_instruction(text))
+                patch[(EntityKind.NODE, node.id)] = updated[node.id]
+        if updated:
+            _with_takes(patch, restale(tree, tree.root_id, updated))
+        return patch
+
+
+def renamed_place_text(text: str, old: str, new: str, *, background_only: bool = False) -> str:
+    """A turn's ``text`` after the location ``old`` is renamed ``new``: in its Background
+    field, and (unless ``background_only``) as whole words anywhere outside its Character
+    field, where the word is the character's, never the place's."""
+    pattern = name_pattern(old)
+    spans = field_spans(text)
+    keep = sorted(spans[name] for name in ("character", "time") if name in spans)
+    if background_only:
+        background = spans.get("background")
+        if background is None:
+            return text
+        start, end = background
+        return text[:start] + pattern.sub(lambda _found: new, text[start:end]) + text[end:]
+    pieces: list[str] = []
+    at = 0
+    for start, end in keep:
+        pieces.append(pattern.sub(lambda _found: new, text[at:start]))
+        pieces.append(text[start:end])
+        at = end
+    pieces.append(pattern.sub(lambda _found: new, text[at:]))
+    return "".join(pieces)
+
+
 # -- story fields ---------------------------------------------------------------------
 # They change what the audience reads and how long a turn lasts, never what an engine
 # generates: no take becomes stale.

@@ -45,9 +45,12 @@ from studio.core.commands import (
     Command,
     CommandError,
     RemoveCastMember,
+    RemoveLocation,
     RenameCastMember,
+    RenameLocation,
     SetStartState,
     place_named,
+    renamed_place_text,
     turns_naming,
 )
 from studio.core.errors import StudioError
@@ -246,6 +249,9 @@ class CastPanel(QWidget):
         """Asks before a change that reaches turns (the workspace sets its own question box)."""
         self.ask_name: Callable[[str], str | None] = self._ask_new_name
         self.locations.itemActivated.connect(lambda item: self.location_used.emit(item.text()))
+        self.locations.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.locations.customContextMenuRequested.connect(self._location_menu)
+        self.ask_location_name: Callable[[str], str | None] = self._ask_new_location_name
         self._members: dict[str, CastMember] = {}
         self.characters.currentItemChanged.connect(lambda *_: self._show_views())
         self.view_strip = ViewStrip(editable=False, parent=self, size=QSize(40, 54))
@@ -324,6 +330,7 @@ class CastPanel(QWidget):
             if is_video_path(picture):
                 picture = places.get(location.name.lower(), "")
             item = QListWidgetItem(thumbnail(self._path(picture), icon("image")), location.name)
+            item.setData(Qt.ItemDataRole.UserRole, location.id)
             tip = location_note(location)
             item.setToolTip(f"{tip}\n{clash_tip(location.name, 'character')}" if location.name in clashes else tip)
             self.locations.addItem(item)
@@ -343,6 +350,13 @@ class CastPanel(QWidget):
     def selected_member(self) -> CastMember | None:
         item = self.characters.currentItem()
         return self._members.get(str(item.data(Qt.ItemDataRole.UserRole))) if item is not None else None
+
+    def selected_location(self) -> Location | None:
+        item = self.locations.currentItem()
+        tree = self.tree_source()
+        if item is None or tree is None:
+            return None
+        return tree.locations.get(str(item.data(Qt.ItemDataRole.UserRole)))
 
     def select_character(self, name: str) -> None:
         for index in range(self.characters.count()):
@@ -499,6 +513,9 @@ class CastPanel(QWidget):
         if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.characters.hasFocus():
             self.remove_selected()
             return
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.locations.hasFocus():
+            self.remove_selected_location()
+            return
         super().keyPressEvent(event)
 
     def _character_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
@@ -510,6 +527,65 @@ class CastPanel(QWidget):
         menu.addSeparator()
         menu.addAction("Remove from the cast", self.remove_selected)
         menu.exec(self.characters.viewport().mapToGlobal(pos))
+
+    def _location_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
+        if self.selected_location() is None:
+            return
+        menu = QMenu(self)
+        menu.addAction("Rename…", self.rename_selected_location)
+        menu.addSeparator()
+        menu.addAction("Remove location", self.remove_selected_location)
+        menu.exec(self.locations.viewport().mapToGlobal(pos))
+
+    def _turns_naming_place(self, location: Location) -> int:
+        """How many turns a rename of ``location`` rewrites (:func:`renamed_place_text`)."""
+        tree = self.tree_source()
+        if tree is None:
+            return 0
+        only = any(character_key(m.name) == character_key(location.name) for m in tree.cast.values())
+        return sum(renamed_place_text(n.instruction.raw, location.name, "\x00", background_only=only)
+                   != n.instruction.raw for n in tree.nodes.values() if not n.is_root)
+
+    def remove_selected_location(self) -> None:
+        """Remove the selected location; asks when turns name it (they keep their text)."""
+        location = self.selected_location()
+        if location is None:
+            return
+        count = self._turns_naming_place(location)
+        named = f"{count} turns name it" if count > 1 else "1 turn names it" if count else ""
+        if named and not self.confirm("Remove location", f"Remove the location {location.name}?\n{named}, and keep "
+                                      "the text (the place is then drawn by its name alone, without this picture). "
+                                      "You can undo this with Ctrl+Z."):
+            return
+        self._run(RemoveLocation(location.id))
+
+    def rename_selected_location(self) -> None:
+        """Rename the selected location, in the turns that name it too."""
+        location = self.selected_location()
+        if location is None:
+            return
+        name = self.ask_location_name(location.name)
+        if name is None or " ".join(name.split()) == location.name:
+            return
+        new = " ".join(name.split())
+        try:
+            self._check(RenameLocation(location.id, new))
+            self._check_no_lookalike(new, "location", except_id=location.id)
+            self._check_no_clash(new, "location", renaming=location.name)
+        except StudioError as error:
+            self.error.emit(error)
+            return
+        count = self._turns_naming_place(location)
+        named = f"{count} turns name it" if count > 1 else "1 turn names it" if count else ""
+        if named and not self.confirm("Rename location", f"Rename the location {location.name} to {new}?\n{named}: "
+                                      "those instructions change too, and their takes are marked out of date. You "
+                                      "can undo this with Ctrl+Z."):
+            return
+        self._run(RenameLocation(location.id, new))
+
+    def _ask_new_location_name(self, current: str) -> str | None:
+        name, ok = QInputDialog.getText(self, "Rename location", "New name:", QLineEdit.EchoMode.Normal, current)
+        return name if ok else None
 
     def _named_by(self, name: str) -> str:
         """'3 turns name Mei' ('' when no turn does); where a location is named Mei too, only
