@@ -44,10 +44,51 @@ if [ "$engines" = 0 ] && [ -n "$weights" ]; then
     engines=1
 fi
 
+# The Python the studio needs (pyproject.toml's requires-python), checked before anything runs
+# with it: an older one used to pass the system check, get a .venv, and fail only at the last
+# step ("requires a different Python"), leaving a .venv that every later run reused.
+MIN_PYTHON=3.11
+# "MAJOR.MINOR" of a Python, or nothing; the code runs on any Python, 2.7 included.
+python_version() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true; }
+recent_enough() {
+    local major=${1%%.*} minor=${1#*.}
+    [ "$major" -gt "${MIN_PYTHON%%.*}" ] || { [ "$major" = "${MIN_PYTHON%%.*}" ] && [ "$minor" -ge "${MIN_PYTHON#*.}" ]; }
+}
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+    echo "$PYTHON not found. Kamishibai Studio needs Python $MIN_PYTHON or newer: install it (Debian and Ubuntu:" \
+         "sudo apt-get install python3), or name one with PYTHON=/path/to/python3 packaging/bootstrap.sh." >&2
+    exit 1
+fi
+found=$(python_version "$PYTHON")
+if [ -z "$found" ] || ! recent_enough "$found"; then
+    echo "Kamishibai Studio needs Python $MIN_PYTHON or newer; $PYTHON is ${found:-not a Python it can run}." \
+         "Install a newer one (e.g. python3.11 or python3.12) and run: PYTHON=python3.12 packaging/bootstrap.sh" \
+         "(make: make run PYTHON=python3.12)." >&2
+    exit 1
+fi
+
 # ${a[@]+"${a[@]}"}: an empty array expands to nothing; a bare "${a[@]}" is an "unbound variable"
 # under set -u in bash before 4.4 (macOS ships 3.2)
 "$PYTHON" packaging/check_system.py setup ${check_args[@]+"${check_args[@]}"} --again "packaging/bootstrap.sh"
-[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+if [ -x "$VENV/bin/python" ]; then  # made by an earlier run: kept, when it can still be used
+    found=$(python_version "$VENV/bin/python")
+    if [ -z "$found" ] || ! recent_enough "$found"; then
+        echo "$VENV holds Python ${found:-that does not run}, and Kamishibai Studio needs $MIN_PYTHON or newer." \
+             "Remove it (rm -rf $VENV, or make clean-venv) and run this again." >&2
+        exit 1
+    fi
+else
+    "$PYTHON" -m venv "$VENV"
+fi
+# A .venv without pip: made by a run that stopped in `python3 -m venv` (Debian without
+# python3-venv leaves bin/python behind), or with --without-pip. ensurepip puts it back.
+if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
+    echo "$VENV has no pip: installing it with ensurepip."
+    if ! "$VENV/bin/python" -m ensurepip --upgrade >/dev/null; then
+        echo "Could not install pip into $VENV. Remove it (rm -rf $VENV, or make clean-venv) and run this again." >&2
+        exit 1
+    fi
+fi
 pip=("$VENV/bin/python" -m pip install --quiet)
 "${pip[@]}" --upgrade pip
 

@@ -61,7 +61,8 @@ def test_the_system_check_gets_exactly_the_options_given(options: tuple[str, ...
     stops the script there (nothing is installed)."""
     record = tmp_path / "args"
     python = tmp_path / "python"
-    python.write_text(f'#!/bin/sh\nfor a in "$@"; do echo "$a"; done > {str(record)!r}\nexit 7\n', encoding="utf-8")
+    python.write_text('#!/bin/sh\nif [ "$1" = -c ]; then echo 3.11; exit 0; fi\n'  # the version check passes
+                      f'for a in "$@"; do echo "$a"; done > {str(record)!r}\nexit 7\n', encoding="utf-8")
     python.chmod(0o755)
     done = subprocess.run(["bash", str(SCRIPT), *options], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHON": str(python), "VENV": str(tmp_path / "venv"), "ENGINES": ""})
