@@ -12,9 +12,7 @@ import json
 import stat
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from studio.storage import ffmpeg
 from studio.storage.atomic import atomic_path
@@ -23,6 +21,9 @@ from studio.storage.ffmpeg import MediaError, StreamInfo, ffmpeg_exe, probe
 from studio.storage.paths import not_a_folder
 from studio.storage.place import check_folder_there, project_folder_of
 from studio.storage.project import MEDIA_DIR
+
+if TYPE_CHECKING:  # numpy is imported where frames are handled: the window reads none at start
+    import numpy as np
 
 __all__ = [
     "CLIP_NAME", "POSTER_NAME", "REPRESENTATION_NAME", "MediaError", "StreamInfo", "VideoInfo", "encode_mp4",
@@ -107,6 +108,7 @@ def write_clip(path: Path, frames: np.ndarray, fps: float, encoded: Callable[[in
 
 
 def write_poster(path: Path, frame: np.ndarray) -> None:
+    import numpy as np
     from PIL import Image
 
     with writing_media(path) as tmp:
@@ -114,6 +116,7 @@ def write_poster(path: Path, frame: np.ndarray) -> None:
 
 
 def write_representation(path: Path, representation: np.ndarray, metadata: Mapping[str, Any] | None = None) -> None:
+    import numpy as np
     from safetensors.numpy import save
 
     meta = {"format": "kamishibai-representation"}
@@ -168,6 +171,8 @@ def read_clip(path: Path) -> tuple[np.ndarray, float]:
         raise
     if not frames:
         raise MediaError(f"{path} holds no frames.")
+    import numpy as np
+
     return np.stack(frames), float(info.fps)
 
 

@@ -13,16 +13,18 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take
 from studio.core.state import CharacterState, StateDeltas
 from studio.engines.base import EngineInfo, EngineSettings, GenerationContext, PreviousClip, TurnContext
-from studio.storage.media import MediaError, probe, read_representation
+from studio.storage.ffmpeg import MediaError, probe
 from studio.storage.paths import UnsafePathError
 from studio.storage.project import Project
+
+if TYPE_CHECKING:  # the window's worker path stays light: numpy comes with the engine or the media reader
+    import numpy as np
 
 
 class NodeGone(Exception):  # noqa: N818 - an outcome: the node was deleted (e.g. undone)
@@ -83,6 +85,8 @@ class RepresentationCache:
                 return hit
         if not take.representation_path:
             return None
+        from studio.storage.media import read_representation  # numpy: when a representation is read
+
         try:
             array, metadata = read_representation(project.resolve(take.representation_path))
         except (MediaError, UnsafePathError):

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-import numpy as np
-
 from studio.core.errors import StudioError
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.engines.base import (
@@ -240,6 +238,8 @@ def check_prediction(info: EngineInfo, prediction: object) -> None:
 def check_representation(info: EngineInfo, prediction: Prediction) -> None:
     """The engine's representation is an array of real numbers, all finite, of the shape its
     info declares (else it can't be read back, or every later turn continues from NaN)."""
+    import numpy as np  # here: the window imports this module, and an engine has numpy loaded by now
+
     spec = info.capabilities.representation
     array = prediction.representation
     if not isinstance(array, np.ndarray):

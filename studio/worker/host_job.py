@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from studio.core.instruction import Instruction
 from studio.core.progress import Progress
 from studio.core.state import StateDeltas
 from studio.engines.base import GenerationContext
+
+if TYPE_CHECKING:  # imported by the window: numpy comes with an engine
+    import numpy as np
 
 
 @dataclass(frozen=True)

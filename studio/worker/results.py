@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from studio.core.digest import file_sha256
 from studio.core.errors import StudioError
@@ -22,6 +21,9 @@ from studio.storage import media
 from studio.storage.paths import UnsafePathError, resolve_inside
 from studio.storage.project import Project
 from studio.worker.host_job import MediaFile
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class MediaFolderOutsideError(StudioError):
@@ -155,10 +157,12 @@ def remove_take_media(project: Project, take_id: str) -> None:
 def jsonable(value: Any) -> Any:
     """``value`` made JSON-safe: numpy scalars and arrays to Python, tuples to lists."""
 
+    np = sys.modules.get("numpy")  # not loaded (the window's process): no value is numpy's
+
     def convert(item: Any) -> Any:
-        if isinstance(item, np.generic):
+        if np is not None and isinstance(item, np.generic):
             return item.item()
-        if isinstance(item, np.ndarray):
+        if np is not None and isinstance(item, np.ndarray):
             return item.tolist()
         if isinstance(item, Mapping):
             return {str(k): convert(v) for k, v in item.items()}
