@@ -12,6 +12,7 @@ import gc
 import itertools
 import logging
 import os
+import shutil
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -214,6 +215,20 @@ def name_from_folder(folder: Path) -> str:
 def is_project_folder(path: Path) -> bool:
     """A folder that holds a project database (what :meth:`Project.open` takes)."""
     return path.is_dir() and (path / DB_NAME).is_file()
+
+
+def remove_project_folder(path: Path) -> None:
+    """Delete the project folder at ``path`` with everything in it (a sample the user stopped
+    while it was being built). Only a project folder, or an empty folder (stopped before its
+    database was made), is removed: never a link, nor a folder holding anything else."""
+    if path.is_symlink() or not path.is_dir():
+        return
+    try:
+        empty = not any(path.iterdir())
+    except OSError:
+        return
+    if empty or is_project_folder(path):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def project_damage(path: Path) -> str:
@@ -620,6 +635,18 @@ class Project:
         that is not one plain name (``.``, ``..``, a separator), which would name another
         folder."""
         return f"{MEDIA_DIR}/takes/{check_name(take_id, 'take id')}"
+
+    def remove_take_media(self, take_id: str) -> None:
+        """Remove a take's folder (a failed, cancelled or interrupted job's leftovers).
+
+        Nothing is removed for an id that is not one plain name (``.`` would be every take's
+        folder) or a folder that resolves outside the project."""
+        try:
+            folder = self.resolve(self.take_media_dir(take_id))
+        except UnsafePathError:
+            return
+        if folder.is_dir():
+            shutil.rmtree(folder, ignore_errors=True)
 
     @contextlib.contextmanager
     def writing(self, rel: str) -> Iterator[Path]:

@@ -9,7 +9,6 @@ the default engine (a progress dialog shows it) before the project opens.
 from __future__ import annotations
 
 import logging
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +16,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.core.errors import StudioError
 from studio.storage import Project
+from studio.storage.project import remove_project_folder
 from studio.ui.resources import repo_projects_dir
 
 if TYPE_CHECKING:
@@ -123,4 +123,4 @@ class SampleBuilder(QObject):
 
     def _abandon(self) -> None:
         self._close()
-        shutil.rmtree(self.path, ignore_errors=True)
+        remove_project_folder(Path(self.path))

@@ -24,7 +24,6 @@ from studio.worker import queue
 from studio.worker.event_bus import EventBus
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.jobs import Job, JobKind, JobStatus, display_order, run_order_key
-from studio.worker.results import remove_take_media
 from studio.worker.runner import NODE_DELETED_BEFORE_MESSAGE, REROLL_BRANCH_LABEL
 from studio.worker.writer import Writer
 
@@ -136,7 +135,7 @@ class JobQueue:
 
     def _recover(self, engines: Collection[str] | None) -> list[JobEvent]:
         if not self.project.read_only:
-            recovered = self._store.recover(lambda take_id: remove_take_media(self.project, take_id))
+            recovered = self._store.recover(lambda take_id: self.project.remove_take_media(take_id))
             for problem in recovered.problems:
                 log.warning("job recovery: %s", problem)
             self.project.problems.extend(recovered.problems)

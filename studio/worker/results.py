@@ -1,13 +1,12 @@
 """Writing a take's files: representation, clip and poster, all before the take row.
 
 Each file is written atomically (temp file, fsync, rename) into the take's own folder, so
-a crash leaves at most a folder that no row names; :func:`remove_take_media` clears it.
+a crash leaves at most a folder that no row names; :meth:`Project.remove_take_media` clears it.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -139,19 +138,6 @@ def verify_media(project: Project, files: tuple[MediaFile, ...]) -> str:
         if path.stat().st_size != file.size or file_sha256(path) != file.sha256:
             return f"The engine host's file {file.path} is not what it wrote (size or checksum differ)."
     return ""
-
-
-def remove_take_media(project: Project, take_id: str) -> None:
-    """Remove a take's folder (a failed, cancelled or interrupted job's leftovers).
-
-    Nothing is removed for an id that is not one plain name (``.`` would be every take's
-    folder) or a folder that resolves outside the project."""
-    try:
-        folder = project.resolve(project.take_media_dir(take_id))
-    except UnsafePathError:
-        return
-    if folder.is_dir():
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def jsonable(value: Any) -> Any:

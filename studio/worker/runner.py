@@ -38,7 +38,7 @@ from studio.worker.failures import describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostPrediction
 from studio.worker.jobs import Job, JobStatus, settings_problem
 from studio.worker.progress import ProgressTracker, ProgressUpdate, StageTimes
-from studio.worker.results import jsonable, remove_take_media, verify_media
+from studio.worker.results import jsonable, verify_media
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +229,7 @@ class GenerateRunner:
         job's own error (a moved project folder, say) is what the user must read, so a
         second one here is only logged."""
         try:
-            remove_take_media(self.project, take_id)
+            self.project.remove_take_media(take_id)
         except Exception:
             log.warning("could not remove the files of take %s", take_id, exc_info=True)
 

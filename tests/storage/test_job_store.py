@@ -152,7 +152,6 @@ def test_the_queued_jobs_of_a_v010_project_read_the_same_before_and_after_its_up
 def test_recover_removes_nothing_for_a_take_id_that_is_not_a_plain_name(project_path: Path, take_id: str) -> None:
     """A job row with take id '.' made recovery remove media/takes/., every take's files."""
     from studio.storage.paths import UnsafePathError
-    from studio.worker.results import remove_take_media
 
     keep = project_path / "media" / "takes" / "t1" / "clip.mp4"
     keep.parent.mkdir(parents=True)
@@ -161,7 +160,7 @@ def test_recover_removes_nothing_for_a_take_id_that_is_not_a_plain_name(project_
     with Project.open(project_path) as project:
         with pytest.raises(UnsafePathError, match="not a plain name"):
             project.take_media_dir(take_id)
-        remove_take_media(project, take_id)
+        project.remove_take_media(take_id)
         store = JobStore(project.database)
         store.save(_job(1, status=JobStatus.RUNNING, take_id=take_id), owner="elsewhere.invalid:1")
         recovered = store.recover(removed.append)
