@@ -121,18 +121,16 @@ def check_project_folder_name(path: str | os.PathLike[str]) -> None:
     if not name.removesuffix(PROJECT_SUFFIX).replace(".", "").strip():
         raise ProjectFileError(f"{os.fspath(path)!r} has no name to give the project folder.",
                                hint="Give a name, for example `kamishibai new my-story`.")
-    directional = _first_directional_control(name)
-    if directional is not None:
-        position, char = directional
-        raise ProjectFileError(f"The folder name {name!r} holds {describe_character(char)} at character {position}: "
-                               "file dialogs and the recent projects would show the rest of the name reordered.",
-                               hint=_DIRECTIONAL_HINT)
-    invisible = first_zero_width(name)
-    if invisible is not None:
-        position, char = invisible
-        raise ProjectFileError(f"The folder name {name!r} holds {describe_character(char)} at character {position}: "
-                               "it shows as nothing, so the folder looks like one named without it but is another.",
-                               hint=_ZERO_WIDTH_HINT)
+    for first, why, hint in (
+            (_first_directional_control, "file dialogs and the recent projects would show the rest of the name "
+             "reordered", _DIRECTIONAL_HINT),
+            (first_zero_width, "it shows as nothing, so the folder looks like one named without it but is another",
+             _ZERO_WIDTH_HINT)):
+        found = first(name)
+        if found is not None:
+            position, char = found
+            raise ProjectFileError(f"The folder name {name!r} holds {describe_character(char)} at character "
+                                   f"{position}: {why}.", hint=hint)
 
 
 def new_project_path(path: str | os.PathLike[str]) -> Path:

@@ -8,20 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.ui.inspector.compare_window import CLIP_MISSING_TEXT
-from tests.ui.rerolled_takes import done_with_clips, reroll_until
+from tests.ui.rerolled_takes import leaf_with_two_takes
 
 
 def _two_takes(make_window, sample_project: Path, qtbot):  # type: ignore[no-untyped-def]
-    """The window, its session, a turn with two finished takes, and the one not selected."""
-    window = make_window(sample_project)
-    ws, session = window.workspace, window.session
-    tree = session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    ws.select(leaf, center=False)
-    reroll_until(ws, session, qtbot, leaf, 2)
-    selected = session.project.tree.node(leaf).selected_take_id
-    other = next(t for t in done_with_clips(session, leaf) if t.id != selected)
-    return ws, session, leaf, other
+    """The workspace, its session, a turn with two finished takes, and the one not selected."""
+    return leaf_with_two_takes(make_window, sample_project, qtbot)
 
 
 def test_a_take_whose_clip_was_deleted_cant_be_used(make_window, sample_project: Path, qtbot) -> None:

@@ -8,20 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.ui.inspector.compare_window import CLIP_MISSING_TEXT, CLIP_MISSING_TIP
-from tests.ui.rerolled_takes import done_with_clips, reroll_until
+from tests.ui.rerolled_takes import leaf_with_two_takes
 
 
 def _two_takes(make_window, sample_project: Path, qtbot):  # type: ignore[no-untyped-def]
-    """The window's workspace, its session, a shown turn with two finished takes, and the
-    one not selected."""
-    window = make_window(sample_project)
-    ws, session = window.workspace, window.session
-    tree = session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    ws.select(leaf, center=False)
-    reroll_until(ws, session, qtbot, leaf, 2)
-    selected = session.project.tree.node(leaf).selected_take_id
-    other = next(t for t in done_with_clips(session, leaf) if t.id != selected)
+    """The workspace, its session, a shown turn with two finished takes (both tiles shown),
+    and the one not selected."""
+    ws, session, leaf, other = leaf_with_two_takes(make_window, sample_project, qtbot)
     qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 2, timeout=5000)
     return ws, session, leaf, other
 
