@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studio.ui.inspector.compare_window import CLIP_MISSING_TEXT, CLIP_MISSING_TIP
+from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP
 from tests.ui.rerolled_takes import leaf_with_two_takes
 
 

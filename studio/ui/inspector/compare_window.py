@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Take
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
+from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
 from studio.ui.inspector.takes_view import state_line
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player
@@ -31,16 +31,6 @@ from studio.ui.player import Player
 MAX_COMPARED = 4
 DEFAULT_FPS = 8.0
 MAX_FPS = 240.0
-CLIP_MISSING_TEXT = "Clip missing"
-CLIP_MISSING_TIP = ("This take's clip file is missing or damaged (moved or deleted?), so it can't be used: put the "
-                    "file back, or re-roll this turn for a new take (it joins this window).")
-
-
-def clip_missing(path: str, clips: ClipCache) -> bool:
-    """Whether the clip at ``path`` can't be played: no file there (deleted or moved since), a
-    stored path the project refused (""), or a file that failed to decode and is unchanged
-    since. Check it each time: the file may go or come back meanwhile."""
-    return not path or not Path(path).is_file() or clips.is_broken(path)
 
 
 def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MAX_COMPARED) -> list[Take]:

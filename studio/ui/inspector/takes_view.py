@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Take, TakeStatus
 from studio.core.state import CharacterState
 from studio.ui import palette
+from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player
 from studio.ui.tab_order import widgets_in_reading_order
@@ -110,15 +111,11 @@ class TakeTile(QFrame):
     @property
     def clip_missing(self) -> bool:
         """Whether this finished take's clip can't be played, as the compare window judges it."""
-        from studio.ui.inspector.compare_window import clip_missing  # it imports this module
-
         return self.take.status == TakeStatus.DONE and bool(self.take.clip_path) and clip_missing(self.path, self.clips)
 
     def update_use(self) -> None:
         """Use is off for the chosen take, an unfinished one, and one whose clip is missing
         (choosing it would leave the turn without a clip and stop its branch's export)."""
-        from studio.ui.inspector.compare_window import CLIP_MISSING_TIP
-
         self.missing = self.clip_missing
         self.use_button.setEnabled(not self.selected and self.take.status == TakeStatus.DONE and not self.missing)
         self.use_button.setToolTip(CLIP_MISSING_TIP if self.missing else "Use this take")
@@ -128,8 +125,6 @@ class TakeTile(QFrame):
 
     def _wordings(self) -> tuple[str, ...]:
         """The Use button's wordings, longest first."""
-        from studio.ui.inspector.compare_window import CLIP_MISSING_TEXT
-
         if self.selected:
             return ("✓ Selected", "Selected", "✓")
         if self.missing:
