@@ -20,7 +20,7 @@ from studio.ui.resources import resource
 FOREGROUND = "#dfe1ee"
 PIXMAPS_PER_ICON = 16
 """Rendered sizes and colours kept per icon."""
-_colors = {"normal": FOREGROUND, "disabled": "#5b6285"}
+_colors = {"normal": FOREGROUND, "disabled": "#737b9f"}
 
 
 def set_icon_colors(normal: str, disabled: str) -> None:

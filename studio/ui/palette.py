@@ -14,15 +14,17 @@ _SCHEMES: dict[str, dict[str, str | tuple[int, int, int, int]]] = {
         "CARD_BORDER": "#363c55", "CARD_SELECTED": "#ff7aa2", "SEARCH_HIT": "#ffd166", "TEXT": "#e8e9f3",
         "TEXT_DIM": "#9aa0bd", "POSTER_EMPTY": "#1d2030", "EDGE": "#4a5275", "EDGE_BRANCH": "#ff7aa2",
         "ACCENT": "#ff7aa2", "TRACK": (255, 255, 255, 28), "NEGATIVE": "#ff7a7a", "POSITIVE": "#5ad19a",
-        "STAMINA": "#5ad19a", "SOCIAL": "#5aa9ff", "ENTERTAINMENT": "#ffb84d",
+        "STAMINA": "#5ad19a", "SOCIAL": "#5aa9ff", "ENTERTAINMENT": "#ffb84d", "FAILED_MARK": "#ff5c5c",
     },
     "light": {
         "BACKGROUND": "#eceef5", "GRID_DOT": "#d3d7e6", "CARD": "#ffffff", "CARD_HOVER": "#f7f4fb",
-        "CARD_BORDER": "#c9cddc", "CARD_SELECTED": "#e2457a", "SEARCH_HIT": "#e0a800", "TEXT": "#1e2130",
-        "TEXT_DIM": "#5d6482", "POSTER_EMPTY": "#dfe2ee", "EDGE": "#a3a9c4", "EDGE_BRANCH": "#e2457a",
-        "ACCENT": "#e2457a", "TRACK": (20, 24, 48, 30), "NEGATIVE": "#d6334a", "POSITIVE": "#177a4c",
+        "CARD_BORDER": "#c9cddc", "CARD_SELECTED": "#c8336a", "SEARCH_HIT": "#e0a800", "TEXT": "#1e2130",
+        "TEXT_DIM": "#5d6482", "POSTER_EMPTY": "#dfe2ee", "EDGE": "#a3a9c4", "EDGE_BRANCH": "#c8336a",
+        "ACCENT": "#c8336a", "TRACK": (20, 24, 48, 30), "NEGATIVE": "#d6334a", "POSITIVE": "#177a4c",
         # Deeper than the dark scheme's: a thin line or bar on white stays readable (3:1 or more).
         "STAMINA": "#23a06a", "SOCIAL": "#2b7fd9", "ENTERTAINMENT": "#d98300",
+        # The failed status's red is too pale for the "!" on a light empty poster (2.3:1).
+        "FAILED_MARK": "#d6334a",
     },
 }
 
@@ -42,6 +44,7 @@ ACCENT = QColor("#ff7aa2")
 TRACK = QColor(255, 255, 255, 28)  # the empty part of bars and rings
 NEGATIVE = QColor("#ff7a7a")  # a state that went down
 POSITIVE = QColor("#5ad19a")  # a state that went up (text)
+FAILED_MARK = QColor("#ff5c5c")  # a failed card's "!" on its empty poster: 3:1 or more there
 ON_IMAGE = QColor("#e8e9f3")  # text over a poster or a dark badge, in both schemes
 SCHEME = "dark"
 

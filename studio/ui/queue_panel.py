@@ -361,7 +361,14 @@ class QueuePanel(QWidget):
             if (job.id in selected) != item.isSelected():
                 item.setSelected(job.id in selected)
         self.list.blockSignals(False)
-        self._fit_columns(grow, jobs)
+        # No job shows progress (nothing runs): the column's header alone took a third of a
+        # narrow dock and cut every job's name to "Generat…". It comes back with a running job.
+        idle = not any(self._rows[job.id][2] for job in jobs)
+        if idle != self.list.isColumnHidden(2):
+            self.list.setColumnHidden(2, idle)
+            if not idle:
+                grow.add(2)
+        self._fit_columns(grow - ({2} if idle else set()), jobs)
         self.summary.setText(summary_text(running, queued, blocked, interrupted))
         self._show_detail(self._selected_job())
         self._update_buttons()

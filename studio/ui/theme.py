@@ -66,17 +66,21 @@ class Colors:
 DARK = Colors(
     window="#1b1e2b", panel="#20232f", base="#12141c", raised="#2b3045", raised_hover="#343a52",
     raised_border="#2b3045", border="#363c55", separator="#12141c", text="#e8e9f3", dim="#9aa0bd",
-    disabled="#5b6285", accent="#ff7aa2", accent_hover="#ff93b4", accent_disabled="#5b4050", on_accent="#14151c",
+    disabled="#737b9f", accent="#ff7aa2", accent_hover="#ff93b4", accent_disabled="#5b4050", on_accent="#14151c",
     selection="#3a3350", tile="#242838", tile_selected="#2b2638", canvas="#161821", hover="#2b3045",
     scroll="#363c55", scroll_hover="#4a5275", preview="#ffd166", stale="#e0a040", ok="#5ad19a", icon="#dfe1ee",
 )
 LIGHT = Colors(
     window="#f4f5f9", panel="#e8eaf1", base="#ffffff", raised="#ffffff", raised_hover="#f0f1f7",
-    raised_border="#d5d8e4", border="#c4c8d8", separator="#d5d8e4", text="#1e2130", dim="#5d6482",
-    disabled="#a3a8bf", accent="#e2457a", accent_hover="#ea6590", accent_disabled="#efc0cf", on_accent="#ffffff",
+    raised_border="#d5d8e4", border="#c4c8d8", separator="#d5d8e4", text="#1e2130", dim="#5a617e",
+    disabled="#7d84a5", accent="#c8336a", accent_hover="#b0285b", accent_disabled="#efc0cf", on_accent="#ffffff",
     selection="#f6d9e3", tile="#ffffff", tile_selected="#fdeef3", canvas="#eceef5", hover="#e3e6f0",
-    scroll="#c3c8d8", scroll_hover="#a3a9c4", preview="#8a5a00", stale="#b0660a", ok="#1f9d63", icon="#3a3f58",
+    scroll="#c3c8d8", scroll_hover="#a3a9c4", preview="#8a5a00", stale="#945608", ok="#18774b", icon="#3a3f58",
 )
+# Text pairs read at 4.5:1 or more (WCAG AA for body text): text and dim on every surface,
+# white on the light scheme's pink buttons and menu rows, the stale/ok labels. Disabled text
+# reads at 3:1 or more on the surfaces a disabled control sits on, and stays dimmer than dim.
+# tests/ui/test_theme_qa5_text_contrast.py holds them to it.
 COLORS = {Scheme.DARK: DARK, Scheme.LIGHT: LIGHT}
 
 _ARROWS = {

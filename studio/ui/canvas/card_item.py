@@ -370,8 +370,7 @@ class CardItem(QGraphicsItem):
             else:
                 self._paint_pill(painter, pill, BACKDROP, palette.ON_IMAGE)
         if s.status == CardStatus.FAILED:
-            color = palette.STATUS_COLORS[s.status]
-            painter.setPen(QPen(color, 3))
+            painter.setPen(QPen(palette.FAILED_MARK, 3))
             font = QFont(_TITLE_FONT)
             font.setPixelSize(FAILED_MARK_PX)
             painter.setFont(font)
