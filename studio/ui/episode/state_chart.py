@@ -18,6 +18,8 @@ from studio.ui import palette
 from studio.ui.episode.turn_strip import TurnStrip
 
 LEFT = 34.0
+AXIS_LABEL_HEIGHT = 14.0
+"""The height of the 0, 50 and 100 labels; two closer than this would overlap."""
 RIGHT = 12.0
 TOP = 22.0
 """Room above the plot for the legend (drawn there, so it never covers the lines)."""
@@ -197,6 +199,17 @@ class StateChart(TurnStrip):
         plot = plot or self.plot_rect()
         return QPointF(self.point_x(index, plot), self.value_y(getattr(self.states[index], stat), plot))
 
+    def axis_labels(self, plot: QRectF) -> list[tuple[int, float]]:
+        """The values labelled on the axis and where: 0 and 100, then 50 where it does not
+        overlap them (a chart some 20 pixels high, in a 720-pixel window, ran the three
+        together)."""
+        labels: list[tuple[int, float]] = []
+        for value in (0, 100, 50):
+            y = self.value_y(value, plot)
+            if all(abs(y - other) >= AXIS_LABEL_HEIGHT for _value, other in labels):
+                labels.append((value, y))
+        return labels
+
     def index_at(self, x: float) -> int:
         if not self.states:
             return -1
@@ -215,9 +228,10 @@ class StateChart(TurnStrip):
             painter.setPen(QPen(palette.GRID_DOT.lighter(130), 1, Qt.PenStyle.DashLine if value == 50 else
                                 Qt.PenStyle.SolidLine))
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
-            painter.setPen(palette.TEXT_DIM)
+        painter.setPen(palette.TEXT_DIM)
+        for value, y in self.axis_labels(plot):
             align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-            painter.drawText(QRectF(0, y - 7, LEFT - 6, 14), align, str(value))
+            painter.drawText(QRectF(0, y - AXIS_LABEL_HEIGHT / 2, LEFT - 6, AXIS_LABEL_HEIGHT), align, str(value))
         if not self.states:
             painter.setPen(palette.TEXT_DIM)
             painter.drawText(plot, Qt.AlignmentFlag.AlignCenter, "Select a turn to see its branch")
