@@ -1171,7 +1171,8 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
             elif event.kind in (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED):
                 counts["done" if event.kind is EventKind.FINISHED else event.kind.value] += 1
                 if event.kind is EventKind.FAILED:
-                    bar.write(f"job {event.job_id} (node {event.node_id}) failed: {event.message}",
+                    hint = f"\n  hint: {printable(event.hint)}" if event.hint else ""  # what to do (out of memory)
+                    bar.write(f"job {event.job_id} (node {event.node_id}) failed: {printable(event.message)}{hint}",
                               file=sys.stderr)
                 bar.update(1)
 

@@ -17,6 +17,7 @@ import multiprocessing.connection
 import os
 import selectors
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,7 +30,7 @@ from studio.core.errors import StudioError
 from studio.core.progress import CancelCheck, Cancelled, Progress
 from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry, registry_from_source
-from studio.worker.engine_host import EngineStatus, HostJobError, InProcessHost
+from studio.worker.engine_host import ENGINE_BUG_HINT, EngineStatus, HostJobError, InProcessHost
 from studio.worker.failures import Failure, describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostListener, HostPrediction, HostResult
 from studio.worker.thread_budget import lower_engine_priority
@@ -116,6 +117,8 @@ def describe_exit(exitcode: int | None) -> str:
         except ValueError:
             name = ""
         return f"exited with signal {-exitcode}{name}"
+    if exitcode == 0:
+        return "ended itself (exit code 0)"  # an engine or library that calls os._exit(0)
     return f"exited with code {exitcode}"
 
 
@@ -358,10 +361,36 @@ def _end_with_parent() -> None:
     threading.Thread(target=watch, name="kamishibai-engine-parent-watch", daemon=True).start()
 
 
+def _keep_stdout_for_the_parent() -> None:
+    """Send whatever the engine prints to standard output (model code's print(), a native
+    library writing to file descriptor 1) to standard error instead: the child shares the
+    parent's stdout, where ``play --json`` and ``queue --json`` print what scripts read."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        sys.stdout.flush()
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no standard error to send it to: drop it rather than mix it into the parent's
+        with contextlib.suppress(OSError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
+    sys.stdout = sys.stderr
+
+
+def describe_exit_call(error: SystemExit | KeyboardInterrupt, engine: str) -> Failure:
+    """The failure of a job whose engine raised SystemExit (code that calls ``sys.exit()``)
+    or KeyboardInterrupt (the engine process ignores Ctrl-C, so its own code raised it):
+    the job fails, the engine process and its loaded engine stay."""
+    detail = f": {error}" if str(error) else ""
+    return Failure(f"The engine {engine!r} tried to end its process ({type(error).__name__}{detail}); the job "
+                   "was failed instead.", hint=ENGINE_BUG_HINT)
+
+
 def child_main(conn: multiprocessing.connection.Connection, cancel: Event, source: str,
                config: EngineConfig) -> None:
     """The engine process: serve jobs until the parent closes the pipe (or dies)."""
     _end_with_parent()
+    _keep_stdout_for_the_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if _HELD_SIGNALS:  # started with SIGINT blocked (a Ctrl-C pending meanwhile is dropped by SIG_IGN)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
@@ -386,6 +415,8 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
                 answer = Done(host.execute(job, ForwardingListener(conn.send, host, job.engine), cancel.is_set))
             except Cancelled:
                 answer = WasCancelled()
+            except (SystemExit, KeyboardInterrupt) as error:  # engine code that calls sys.exit() fails its job
+                answer = Failed(describe_exit_call(error, job.engine))
             except Exception as error:  # any engine error fails the job, never the process
                 failure = describe_failure(error, job.engine, host.device)
                 if failure.out_of_memory:
