@@ -6,6 +6,7 @@ the "CUDA out of memory" text of older torch versions, so torch is never importe
 
 from __future__ import annotations
 
+import errno
 import logging
 import sys
 from dataclasses import dataclass
@@ -15,8 +16,8 @@ from studio.core.errors import StudioError
 log = logging.getLogger(__name__)
 
 OOM_HINT = (
-    "Try a smaller size or fewer frames, switch to a lighter engine, "
-    "or close other applications that use the GPU."
+    "Try a smaller size or fewer frames, switch to a lighter engine, run it on another GPU or with "
+    "offloading (Settings › Device, e.g. cuda:0+offload), or close other applications that use the GPU."
 )
 
 
@@ -31,6 +32,8 @@ CPU_OOM_HINT = (
     "Try a smaller size or fewer frames, switch to a lighter engine, "
     "or close other applications to free memory."
 )
+DISK_FULL_HINT = ("Free some space on the disk that holds the project and the engine's caches (the system's "
+                  "temporary folder too), then retry the job.")
 CPU_OUT_OF_MEMORY = ("DefaultCPUAllocator: can't allocate memory", "Cannot allocate memory")
 """How torch's CPU allocator words a failed allocation (a RuntimeError, not a MemoryError)."""
 
@@ -59,6 +62,10 @@ def describe_failure(error: BaseException, engine: str = "", device: str = "") -
                        OOM_HINT if on_gpu else CPU_OOM_HINT, out_of_memory=True)
     if isinstance(error, StudioError):
         return Failure(error.message, error.hint)
+    if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+        where = f" ({error.filename})" if error.filename else ""
+        return Failure(f"The engine {engine!r} ran out of disk space{where}: {error.strerror or error}.",
+                       DISK_FULL_HINT)
     return Failure(str(error).strip() or f"The engine failed with {type(error).__name__}.")
 
 

@@ -60,3 +60,15 @@ def test_a_cpu_out_of_memory_job_fails_unloads_the_engine_and_the_next_runs(proj
     take = project.tree.takes[failed.take_id]
     assert take.status is TakeStatus.FAILED and take.media_paths() == ()
     assert project.tree.node(big).selected_take_id is None
+
+
+def test_a_full_disk_in_the_engine_says_what_to_do() -> None:
+    import errno
+
+    failure = describe_failure(OSError(errno.ENOSPC, "No space left on device", "/tmp/cache/x.bin"), "mini")
+    assert failure.message == "The engine 'mini' ran out of disk space (/tmp/cache/x.bin): No space left on device."
+    assert "Free some space" in failure.hint and not failure.out_of_memory
+
+
+def test_the_gpu_hint_names_another_device_and_offloading() -> None:
+    assert "another GPU" in OOM_HINT and "+offload" in OOM_HINT
