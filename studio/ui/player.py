@@ -18,8 +18,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QKeySequence, QPainter, QPaintEvent, QShortcut
+from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QImage, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
 
 from studio.ui import palette
@@ -63,6 +63,11 @@ MISSING_TEXT = "clip missing or damaged: re-roll this turn"
 
 STEP_BACK_KEY, STEP_ON_KEY = ",", "."
 """The keys that step the paused playback a frame back and on (the player has the focus)."""
+
+SLIDER_KEYS = frozenset({Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down,
+                         Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
+"""The keys a focused slider keeps for itself (a frame, ten frames, either end) over the
+window's shortcuts of the same keys (the arrows, Home and End walk the turns of the tree)."""
 
 MESSAGE_MARGIN = 6
 MESSAGE_FLAGS = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
@@ -163,6 +168,10 @@ class Player(QWidget):
         self.view = FrameView(self)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
+        self._unseen = False
+        """Hidden since it was shown (its panel or window hidden): playing, it doesn't tick."""
+        self._suspended = False
+        """Playing while unseen: the timer is stopped, and starts again when it shows."""
         clips.ready.connect(self._on_clip_ready)
         clips.failed.connect(self._on_clip_ready)
 
@@ -176,6 +185,7 @@ class Player(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, 0)
         self.slider.valueChanged.connect(self.seek)
+        self.slider.installEventFilter(self)
         self.time_label = QLabel(format_clock(0.0), self)
         self.time_label.setObjectName("dimLabel")
         self.time_label.setMinimumWidth(86)
@@ -208,6 +218,33 @@ class Player(QWidget):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda d=delta: self.step(d))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """The focused slider takes its arrow keys, Home and End (see :data:`SLIDER_KEYS`):
+        the window's shortcuts of those keys took them, so Right on the slider selected the
+        next turn instead of stepping a frame."""
+        if (watched is self.slider and event.type() == QEvent.Type.ShortcutOverride
+                and isinstance(event, QKeyEvent) and event.key() in SLIDER_KEYS
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
+            event.accept()  # the key press goes to the slider, not to a shortcut
+            return True
+        return super().eventFilter(watched, event)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        """Hidden (its panel folded away, its window minimised): a playing timeline stops
+        ticking (it went on decoding and emitting frames nobody saw) and goes on when shown."""
+        super().hideEvent(event)
+        self._unseen = True
+        if self._timer.isActive():
+            self._timer.stop()
+            self._suspended = True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._unseen = False
+        if self._suspended:
+            self._suspended = False
+            self._timer.start(self._interval())
 
     def _button(self, name: str, tip: str, slot: Callable[[], object]) -> QToolButton:
         button = QToolButton(self)
@@ -307,12 +344,18 @@ class Player(QWidget):
         return sum(s.count for s in self._segments)
 
     @property
+    def segment_index(self) -> int:
+        """The index of the clip at the playback position (-1: no clip on the timeline yet)."""
+        return self._index_at(self._frame)
+
+    @property
     def frame(self) -> int:
         return self._frame
 
     @property
     def playing(self) -> bool:
-        return self._timer.isActive()
+        """Whether it plays (hidden, it plays on once shown: see :meth:`hideEvent`)."""
+        return self._timer.isActive() or self._suspended
 
     def _on_clip_ready(self, path: str) -> None:
         """A clip landed (or failed): the timeline grows by it, or a clip near the position
@@ -403,11 +446,15 @@ class Player(QWidget):
             self._show()
         if self.ready and self._frame >= self.frame_count - 1 and not self.loop:
             self._frame = 0
-        self._timer.start(self._interval())
+        if self._unseen:
+            self._suspended = True  # it ticks once shown
+        else:
+            self._timer.start(self._interval())
         self._show_playing(True)
 
     def pause(self) -> None:
         self._timer.stop()
+        self._suspended = False
         self._show_playing(False)
 
     def _show_playing(self, playing: bool) -> None:

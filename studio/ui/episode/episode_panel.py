@@ -95,6 +95,7 @@ class EpisodePanel(QWidget):
         if key == self._key:
             return
         self._key = key
+        playing_node = self._playing_node()  # of the branch shown until now
         self.branch = list(branch)
         self.chart.set_states(states, current)
         self.strip.set_branch(summaries, current)
@@ -107,12 +108,38 @@ class EpisodePanel(QWidget):
         if new_clips:
             self._clip_turns = clip_turns
             self.player.set_clips(paths, keep_place=True)  # a take landing mid-play doesn't stop it
+            if playing_node and not self.player.playing:
+                self._play_on_at(playing_node)
         if not self.player.playing and 0 <= current < len(summaries):
             self._preview(current, summaries[current], again=new_clips or current != self._shown_turn)
         self._shown_turn = current
         if 0 <= current < len(branch):
             self.scroll_area.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
         self.branch_shown.emit()
+
+    def _playing_node(self) -> str:
+        """The turn whose clip is playing ("" when paused or no clip shows)."""
+        if not self.player.playing:
+            return ""
+        segment = self.player.segment_index
+        if 0 <= segment < len(self._clip_turns) and self._clip_turns[segment] < len(self.branch):
+            return self.branch[self._clip_turns[segment]]
+        return ""
+
+    def _play_on_at(self, node_id: str) -> None:
+        """The clip of turn ``node_id`` was playing and is gone from the timeline: a take of
+        that turn re-rolled or chosen (the new one selected), or being made again. Playback
+        stopped there; it goes on with the turn's new clip from its start (decoded first),
+        else with the next clip of the branch. A turn no longer on the branch (another branch
+        selected) stops it, as before."""
+        if node_id not in self.branch or not self._clip_turns:
+            return
+        turn = self.branch.index(node_id)
+        later = [segment for segment, index in enumerate(self._clip_turns) if index >= turn]
+        if later:
+            self.player.play(from_segment=later[0])
+        elif self.player.loop:
+            self.player.play(from_segment=0)
 
     def _preview(self, current: int, summary: NodeSummary, *, again: bool) -> None:
         """The paused preview shows the selected turn: its clip's first frame; for the start,
