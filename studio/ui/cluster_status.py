@@ -87,7 +87,7 @@ class ClusterStatusView(QWidget):
             self._timer.start()
         self.setVisible(True)
         summary = escape(status.summary(), quote=False)
-        if state == "failed":
+        if state in ("failed", "lost"):  # lost: joined, then the cluster went away
             hint = f"<br>{escape(status.hint, quote=False)}" if status.hint else ""
             self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{summary}</span>{hint}")
         else:

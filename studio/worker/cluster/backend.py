@@ -23,7 +23,7 @@ from studio.engines.registry import EngineRegistry
 from studio.worker.cluster.actor import EngineActor
 from studio.worker.cluster.ray_host import RayHost
 from studio.worker.cluster.spec import ClusterSpec, address_problem, require_ray
-from studio.worker.cluster.status import ClusterStatus
+from studio.worker.cluster.status import ClusterStatus, ConnectionState
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,10 @@ CONNECT_GRACE_S = 3.0
 (one attempt can take far longer at an address that takes connections but is not Ray)."""
 GCS_WAIT_ENV = "RAY_gcs_server_port_wait_time_s"
 """Ray's own budget (seconds, about one attempt each) for reaching a cluster's head."""
+HEAD_PROBE_S = 2.0
+"""How long a look at a cluster's head (after an actor was lost) waits for it to answer."""
+LOST_HINT = ("The job that was running went back to the queue, and the queued jobs stay queued. Start the "
+             "cluster again, then open the project again (or run `kamishibai run-queue`).")
 UNREACHABLE_HINT = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
                     "or use local. Queued jobs stay queued.")
 
@@ -131,6 +135,9 @@ class RayCluster:
         self._resources: tuple[int, float, float] = (0, 0.0, 0.0)
         self._memory_bytes = 0
         self._source = ""
+        self._head = ""
+        """The cluster's head (its GCS address), read once joined: looked at after a loss."""
+        self._lost = ""
         self.hosts: list[RayHost] = []
 
     @classmethod
@@ -183,7 +190,32 @@ class RayCluster:
             _started_here = spec.address
             cluster = cls(spec, ray, owned=True)
         cluster.refresh_resources()
+        try:
+            cluster._head = str(ray.get_runtime_context().gcs_address or "")
+        except Exception:  # only used to tell a lost cluster from a lost actor
+            log.info("could not read the cluster's head address", exc_info=True)
         return cluster
+
+    def head_lost(self) -> str:
+        """Why the cluster is gone ("" while its head takes connections). Asked by a host
+        whose actor was lost: Ray alone would keep the host waiting for a restart that can
+        no longer come (and end this process a minute later). Said once in the log, and kept
+        for :meth:`status`."""
+        with self._lock:
+            if self._lost or not self._head:
+                return self._lost
+        try:
+            probe_address(self._head, HEAD_PROBE_S)
+        except ConnectionError as error:
+            with self._lock:
+                first = not self._lost
+                self._lost = self._lost or f"its head at {self._head} no longer answers ({error})"
+                lost = self._lost
+            if first:
+                where = "local" if self.spec.local else self.spec.where
+                log.warning("The render farm (%s) was lost: %s. %s", where, lost, LOST_HINT)
+            return lost
+        return ""
 
     @property
     def connected(self) -> bool:
@@ -265,9 +297,13 @@ class RayCluster:
         """In memory: never calls the cluster (the window reads it every second)."""
         with self._lock:
             nodes, cpus, gpus = self._resources
+            lost = self._lost
         address = "local" if self.spec.local else self.spec.address
-        return ClusterStatus(address=address, nodes=nodes, cpus=cpus, gpus=gpus,
-                             actors=tuple(host.view() for host in self.hosts))
+        actors = tuple(host.view() for host in self.hosts)
+        if lost:
+            return ClusterStatus(address=address, nodes=0, cpus=0.0, gpus=0.0, actors=actors,
+                                 state=ConnectionState.LOST, error=lost, hint=LOST_HINT)
+        return ClusterStatus(address=address, nodes=nodes, cpus=cpus, gpus=gpus, actors=actors)
 
     def shutdown(self) -> None:
         """End the hosts, and the Ray instance if this process started it."""

@@ -52,6 +52,8 @@ class ActorSource(Protocol):
 
     def refresh_resources(self) -> None: ...
 
+    # optional: ``head_lost() -> str``, why the whole cluster is gone ("" while its head answers)
+
 log = logging.getLogger(__name__)
 
 POLL_S = 0.02
@@ -176,10 +178,14 @@ class RayHost:
                     self._actor = self.cluster.new_actor(self.config)
                 info = ray.get(self._actor.info.remote(), timeout=READY_POLL_S)
             except ray.exceptions.GetTimeoutError:
+                if self._cluster_gone():
+                    return False
                 continue
             except ray.exceptions.ActorDiedError as error:
                 deaths += 1
                 self._actor = None
+                if self._cluster_gone():
+                    return False
                 if deaths >= MAX_START_FAILURES:  # the next job fails with the reason instead
                     log.warning("the cluster's actor %s does not start: %s", self.index, _first_line(error))
                     self._lost = False
@@ -187,7 +193,9 @@ class RayHost:
                 log.warning("the cluster's actor %s is gone for good; starting another", self.index)
                 time.sleep(0.2)
                 continue
-            except ray.exceptions.RayError as error:  # still restarting
+            except ray.exceptions.RayError as error:  # still restarting, or the whole cluster is gone
+                if self._cluster_gone():
+                    return False
                 log.info("actor %s not back yet: %s", self.index, error)
                 time.sleep(0.2)
                 continue
@@ -198,6 +206,16 @@ class RayHost:
             self.cluster.refresh_resources()
             return True
         return False
+
+    def _cluster_gone(self) -> bool:
+        """Whether the whole cluster went away (its head no longer answers), not just this
+        host's actor: then no restart will come, and this host stops (its thread ends; the
+        queued jobs stay queued, and the cluster's status says it was lost)."""
+        head_lost = getattr(self.cluster, "head_lost", None)
+        if head_lost is None or not head_lost():
+            return False
+        self._set(ActorState.STOPPED)
+        return True
 
     def preload(self, engine: str) -> float:
         """Load ``engine`` on the actor now; returns the seconds it took there."""

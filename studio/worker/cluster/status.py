@@ -15,6 +15,9 @@ class ConnectionState(StrEnum):
     CONNECTED = "connected"
     FAILED = "failed"
     """Could not join; the queued jobs stay queued (``error`` says why)."""
+    LOST = "lost"
+    """Joined, then the cluster went away (its head stopped answering): no job is sent to it
+    any more; the job that was running went back to the queue (``error`` says why)."""
 
 
 class ActorState(StrEnum):
@@ -59,6 +62,8 @@ class ClusterStatus:
     def summary(self) -> str:
         if self.state is ConnectionState.CONNECTING:
             return f"Connecting to the render farm ({self.address})…"
+        if self.state is ConnectionState.LOST:
+            return f"The render farm ({self.address}) was lost: {self.error}"
         if self.state is ConnectionState.FAILED:
             where = "" if self.address in self.error else f" ({self.address})"  # said once is enough
             return f"The render farm{where} is not connected: {self.error}"
