@@ -172,7 +172,10 @@ class DevicePool:
             return False
         if self.expecting:
             return self.jobs.next_runnable(lambda job: True) is None
-        return all(self._next_runnable(worker) is None for worker in self.workers)
+        # a worker whose thread ended (its host stopped for good: a render farm that was lost)
+        # runs nothing more: its jobs stay queued, and `run-queue` says so instead of waiting
+        live = [w for w in self.workers if w.thread is None or w.thread.is_alive()]
+        return all(self._next_runnable(worker) is None for worker in live)
 
     def wait_idle(self, timeout: float | None) -> bool:
         with self.jobs.cond:
@@ -216,6 +219,8 @@ class DevicePool:
                     self._force_end(job, worker)
         finally:
             worker.host.close()  # the thread that used the engine lets it go
+            with self.jobs.cond:
+                self.jobs.cond.notify_all()  # who waits for the queue to settle looks again
 
     def _task_loop(self, slot: TaskSlot) -> None:
         while True:
