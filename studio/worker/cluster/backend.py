@@ -22,7 +22,7 @@ from studio.engines.config import EngineConfig, Placement
 from studio.engines.registry import EngineRegistry
 from studio.worker.cluster.actor import EngineActor
 from studio.worker.cluster.ray_host import RayHost
-from studio.worker.cluster.spec import ClusterSpec, address_problem, require_ray
+from studio.worker.cluster.spec import AUTO, ClusterSpec, address_problem, require_ray
 from studio.worker.cluster.status import ClusterStatus, ConnectionState
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,10 @@ HEAD_PROBE_S = 2.0
 """How long a look at a cluster's head (after an actor was lost) waits for it to answer."""
 LOST_HINT = ("The job that was running went back to the queue, and the queued jobs stay queued. Start the "
              "cluster again, then open the project again (or run `kamishibai run-queue`).")
+AUTO_HINT = ("No Ray cluster runs on this machine: start one with `ray start --head` (docs/CLUSTER.md), give "
+             "the head's HOST:PORT, or use local. Queued jobs stay queued.")
+TOKEN_HINT = ("The cluster asks for an authentication token: run the studio with RAY_AUTH_MODE=token and the "
+              "cluster's token in ~/.ray/auth_token (docs/CLUSTER.md). Queued jobs stay queued.")
 UNREACHABLE_HINT = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
                     "or use local. Queued jobs stay queued.")
 
@@ -123,6 +127,19 @@ def _gcs_wait(timeout_s: float) -> Iterator[None]:
         os.environ.pop(GCS_WAIT_ENV, None)
 
 
+def join_failure(spec: ClusterSpec, failed: str, error: BaseException) -> StudioError:
+    """Why joining the cluster ``spec`` names failed, with what to do: Ray's own text (its
+    first line: the rest repeats advice about its own command line), and a hint for the
+    cases Ray words obscurely (no cluster on this machine for ``auto``, a token asked for)."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if "auth" in str(error).lower() and "token" in str(error).lower():
+        return StudioError(f"{failed}: {text}", hint=TOKEN_HINT)
+    if spec.address == AUTO:
+        return StudioError(f"{failed}: {text}", hint=AUTO_HINT)
+    waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
+    return StudioError(f"{failed}{waited}: {text}", hint=UNREACHABLE_HINT)
+
+
 class RayCluster:
     """This process's connection to a Ray cluster, and what it knows of it."""
 
@@ -185,8 +202,7 @@ class RayCluster:
                 raise StudioError(f"{failed}: no Ray cluster answered within {spec.connect_timeout_s:g} s.",
                                   hint=UNREACHABLE_HINT) from None
             except (ConnectionError, RuntimeError, ValueError) as error:
-                waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
-                raise StudioError(f"{failed}{waited}: {error}", hint=UNREACHABLE_HINT) from None
+                raise join_failure(spec, failed, error) from None
             _started_here = spec.address
             cluster = cls(spec, ray, owned=True)
         cluster.refresh_resources()
