@@ -17,6 +17,7 @@ from studio.export.drawing import (
     Patch,
     caption_layout,
     caption_patch,
+    caption_top,
     card_layout,
     render_card,
     state_patch,
@@ -92,8 +93,9 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
         # the overlay over the whole turn, each caption over its own frames (a later piece wins)
         pieces: list[tuple[int, int, list[Patch]]] = [(span.shown_from, span.shown_to, own)]
         if options.captions == CaptionMode.BURN:
+            top = caption_top(size, options.overlay, bool(turn.character))
             for cue in turn_captions(turn, span, timeline.fps):
-                caption = caption_patch(size, cue.cue.shown, italic=cue.cue.kind is CueKind.NARRATION)
+                caption = caption_patch(size, cue.cue.shown, italic=cue.cue.kind is CueKind.NARRATION, top=top)
                 pieces.append((cue.start, cue.end, [*own, *([caption] if caption is not None else [])]))
         for start, end, patches in pieces:
             if patches:
@@ -108,7 +110,8 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
     if options.captions != CaptionMode.BURN:
         return ""
     cut = [turn.number for span, turn in zip(timeline.turns, branch.turns, strict=True)
-           if any(caption_layout(size, t.cue.shown, t.cue.kind is CueKind.NARRATION)[2]
+           if any(caption_layout(size, t.cue.shown, t.cue.kind is CueKind.NARRATION,
+                                 caption_top(size, options.overlay, bool(turn.character)))[2]
                   for t in turn_captions(turn, span, timeline.fps))]
     if not cut:
         return ""

@@ -256,12 +256,19 @@ def card_layout(size: tuple[int, int], text: str) -> tuple[Typeface, tuple[str, 
     width, height = size
     text, room = text.strip(), width * 0.86
     size_px = max(12, height // 10)
+    # a text longer than the card's lines takes a smaller type, down to half the usual, before
+    # it is cut: a long title on a tall or narrow card (144x256) lost its last words to an
+    # ellipsis over an empty half of the card
+    least = max(12, size_px // 2)
     while True:
         face = load_typeface(size_px, bold=True)
         lines = wrap_text(text, face.width, room, max_lines=CARD_LINES)
-        if len(lines) <= 1 or size_px <= 12 or len(lines) * face.line_height() <= height * 0.8:
+        if len(lines) > 1 and size_px > 12 and len(lines) * face.line_height() > height * 0.8:
+            size_px = max(12, int(size_px * 0.85))
+        elif size_px > least and len(wrap_text(text, face.width, room, max_lines=CARD_LINES + 1)) > CARD_LINES:
+            size_px = max(least, int(size_px * 0.85))
+        else:
             break
-        size_px = int(size_px * 0.85)
     # a small frame (a 64x48 GIF) holds fewer lines even in the smallest type: drawn anyway,
     # the first and last lines ran off the card, cut through with no ellipsis
     most = lines_that_fit(height, card_line_step(face), CARD_LINES)
@@ -305,11 +312,13 @@ CAPTION_LINES = 3
 
 
 @functools.lru_cache(maxsize=256)
-def caption_layout(size: tuple[int, int], text: str, italic: bool = False) -> tuple[Typeface, tuple[str, ...], bool]:
+def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
+                   top: int = 0) -> tuple[Typeface, tuple[str, ...], bool]:
     """The typeface and lines of a burned caption (its spaces collapsed): at most
     :data:`CAPTION_LINES` lines, in a smaller type (down to two thirds) when the text needs it;
-    True when even that size could not hold it and the last line was cut. Cached: the export
-    lays out each cue once for its frames and asks again for its notes."""
+    True when even that size could not hold it and the last line was cut. ``top``: the highest
+    row the caption's band may reach (below the state overlay: :func:`caption_top`). Cached:
+    the export lays out each cue once for its frames and asks again for its notes."""
     text = " ".join(text.split())
     width, height = size
     pad = _caption_pad(height)
@@ -318,7 +327,7 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False) -> tu
     for points in range(largest, max(10, largest * 2 // 3) - 1, -1):
         face = load_typeface(points, italic=italic)
         # the band stays inside the frame: in a small one (48x32) the lines below its bottom were lost
-        most = lines_that_fit(height - 2 * pad - _caption_margin(height), face.line_height(), CAPTION_LINES)
+        most = lines_that_fit(height - 2 * pad - _caption_margin(height) - top, face.line_height(), CAPTION_LINES)
         lines = wrap_text(text, face.width, room)
         if len(lines) <= most:
             return face, tuple(lines), False
@@ -335,12 +344,26 @@ def _caption_margin(height: int) -> int:
     return max(2, height // 40)
 
 
-def caption_patch(size: tuple[int, int], text: str, italic: bool = False) -> Patch | None:
-    """A caption at the bottom of the frame on a translucent band (None for no text)."""
+def caption_top(size: tuple[int, int], overlay: bool, named: bool = True) -> int:
+    """The highest row a caption's band may reach: 0, or with the state ``overlay`` drawn (in
+    its form for ``named``, see :func:`overlay_form`), the row a margin below its panel.
+
+    In a small frame (128x72, 96x64) a caption of three lines rose over the overlay's lower
+    bars and hid them; it now keeps to the rows below the panel, in fewer lines."""
+    form = overlay_form(size, named) if overlay else None
+    if form is None:
+        return 0
+    margin = overlay_margin(size)
+    return margin + form.height + margin
+
+
+def caption_patch(size: tuple[int, int], text: str, italic: bool = False, top: int = 0) -> Patch | None:
+    """A caption at the bottom of the frame on a translucent band (None for no text), its band
+    no higher than row ``top`` where the frame has room for a line there."""
     if not text.split():
         return None
     width, height = size
-    face, lines, _cut = caption_layout(size, text, italic)
+    face, lines, _cut = caption_layout(size, text, italic, top)
     pad = _caption_pad(height)
     step = face.line_height()
     band_h = step * len(lines) + 2 * pad
