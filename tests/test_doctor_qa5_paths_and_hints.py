@@ -61,3 +61,15 @@ def test_outside_the_doctor_the_hint_still_points_to_it(in_tmp: Path) -> None:
 
     reasons = composition.default_registry().check("mini", EngineConfig(checkpoints=in_tmp))
     assert any(r.hint == f"Put the mini weights in {in_tmp / 'mini'} (see `kamishibai doctor`)." for r in reasons)
+
+
+def test_checkpoints_doctor_names_a_relative_folder_by_its_full_path(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "ck").mkdir()
+    done = subprocess.run([sys.executable, "-m", "studio", "checkpoints", "doctor", "--checkpoints", "ck"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    first = done.stdout.splitlines()[0]
+    assert first == f"AnimeGamer checkpoints in {tmp_path / 'ck' / 'animegamer'}", done.stdout
+    assert f"MISSING {tmp_path / 'ck' / 'animegamer'}" in done.stdout

@@ -84,7 +84,9 @@ def _checkpoints(value: str | None):  # type: ignore[no-untyped-def]
 
     from studio import composition
 
-    return Path(value) if value else composition.default_checkpoints()
+    # a relative folder is named by its full path in every line: read later (a log, an issue
+    # report), "ck/animegamer" does not say where it was looked for
+    return Path(value).expanduser().absolute() if value else composition.default_checkpoints()
 
 
 def _require_folder(option: str, value: str, hint: str) -> None:
