@@ -7,17 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.ui.rerolled_takes import reroll_until
+from tests.ui.rerolled_takes import leaf_with_two_takes, reroll_until
 
 
 def test_a_take_that_joins_a_paused_compare_window_shows_the_paused_frame(make_window, sample_project: Path,
                                                                             qtbot) -> None:
-    window = make_window(sample_project)
-    ws, session = window.workspace, window.session
-    tree = session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    ws.select(leaf, center=False)
-    reroll_until(ws, session, qtbot, leaf, 2)
+    ws, session, leaf, _other = leaf_with_two_takes(make_window, sample_project, qtbot)
     compare = ws.compare_takes()
     assert compare is not None and len(compare.columns) == 2
     qtbot.waitUntil(lambda: all(c.player.frame_count for c in compare.columns), timeout=10_000)

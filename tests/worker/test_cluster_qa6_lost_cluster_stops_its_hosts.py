@@ -25,18 +25,7 @@ from studio.worker.cluster.spec import ClusterSpec
 from studio.worker.cluster.status import ActorState, ConnectionState
 
 from .fake_engine import FakeScript, fake_registry
-
-
-class RayError(Exception):
-    pass
-
-
-class ActorDiedError(RayError):
-    pass
-
-
-class GetTimeoutError(RayError):
-    pass
+from .test_ray_host_ends_a_stuck_actor import ActorDiedError, GetTimeoutError, RayError
 
 
 class ActorUnavailableError(RayError):
