@@ -701,20 +701,23 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     settings = parse_settings(args.setting)
     made: list[dict[str, Any]] = []  # the results, once they are known
     shown: list[bool] = []  # whether they were printed
+    notes: list[str] = []  # new takes kept beside the chosen one (said after the results)
     try:
         with open_project(args.path, wait=args.wait) as project:
-            _reroll(project, args, settings, made, shown)
+            _reroll(project, args, settings, made, shown, notes)
     except KeyboardInterrupt:  # --json: valid JSON even when stopped before a job ran (an empty list)
         if args.json and not shown:
             _show_rerolled(args, made)
         raise
     _show_rerolled(args, made)
+    for note in notes:
+        print(note, file=sys.stderr)
     _raise_on_failure(made)
     return 0
 
 
 def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any] | None,
-            made: list[dict[str, Any]], shown: list[bool]) -> None:
+            made: list[dict[str, Any]], shown: list[bool], notes: list[str]) -> None:
     """Re-roll ``args.node`` (and with ``--branch`` every turn below it) into ``made``. A
     Ctrl+C while they run prints the turns re-rolled so far (``shown`` says it did)."""
     node_id = resolve_node(project.tree, args.node)
@@ -745,6 +748,26 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         _say_reroll_stopped(args, made)
         raise
     made[:] = _rerolled(project, service, job_ids)
+    notes.extend(_kept_beside(project, made))
+
+
+def _kept_beside(project: Project, results: list[dict[str, Any]]) -> list[str]:
+    """A new take of a turn that later turns follow is kept beside the chosen one: say so, or
+    the printed state (the new take's) reads as the turn's while `tree` and `export` go on
+    with the chosen take."""
+    tree = project.tree
+    notes = []
+    for result in results:
+        node_id, take_id = result.get("node"), result.get("take")
+        if result.get("job_status") != "done" or node_id not in tree.nodes or not take_id:
+            continue
+        chosen = tree.selected_take(node_id)
+        if chosen is not None and chosen.id != take_id:
+            notes.append(f"kamishibai: note: take {take_id} of turn {node_id} is kept beside the chosen take "
+                         f"{chosen.id}, which the turns after it follow: `tree`, `export` and `play` go on with "
+                         "the chosen take. Choose the new one in the window, or `reroll --branch` to make a "
+                         "new take of the turn and of every turn after it.")
+    return notes
 
 
 def _say_replaced(service: GenerationService, job_ids: Sequence[str]) -> None:

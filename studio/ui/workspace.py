@@ -733,10 +733,25 @@ class Workspace(QWidget):
             hint = event.hint
             self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
         elif event.kind is EventKind.FINISHED:
-            self.message.emit("Take ready.")
+            self.message.emit(self._take_ready_message(event.job.node_id, event.job.take_id))
         elif event.kind is EventKind.CANCELLED:  # by the user, or its turn was deleted (or undone)
             message = event.message if event.message and event.message != CANCELLED_MESSAGE else ""
             self.message.emit(f"Generation cancelled{': ' + message if message else '.'}")
+
+    def _take_ready_message(self, node_id: str | None, take_id: str) -> str:
+        """"Take ready.", or, when the new take was kept beside the turn's chosen one (later
+        turns follow that one), which take it is and how to use it: the card, the player and
+        the exports go on showing the old take, which read as if Generate had done nothing."""
+        tree = self.tree
+        if not node_id or node_id not in tree.nodes or take_id not in tree.takes:
+            return "Take ready."
+        selected = tree.selected_take(node_id)
+        if selected is None or selected.id == take_id:
+            return "Take ready."
+        ids = [take.id for take in tree.takes_of(node_id)]
+        number = ids.index(take_id) + 1 if take_id in ids else len(ids)
+        return (f"Take {number} of turn {tree.depth(node_id)} ready, kept beside the chosen take, which the "
+                "turns after it follow: press \"Use this take\" under it in the inspector to switch to it.")
 
     # -- turn commands -----------------------------------------------------------------------
 
