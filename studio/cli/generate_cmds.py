@@ -765,8 +765,9 @@ def _kept_beside(project: Project, results: list[dict[str, Any]]) -> list[str]:
         if chosen is not None and chosen.id != take_id:
             notes.append(f"kamishibai: note: take {take_id} of turn {node_id} is kept beside the chosen take "
                          f"{chosen.id}, which the turns after it follow: `tree`, `export` and `play` go on with "
-                         "the chosen take. Choose the new one in the window, or `reroll --branch` to make a "
-                         "new take of the turn and of every turn after it.")
+                         f"the chosen take. `kamishibai use PATH {node_id} {take_id}` chooses the new one (the "
+                         "turns after it are then out of date), or `reroll --branch` makes a new take of the "
+                         "turn and of every turn after it.")
     return notes
 
 

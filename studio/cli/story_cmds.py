@@ -38,6 +38,16 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_wait_option(p)
     p.set_defaults(handler=cmd_say)
 
+    p = sub.add_parser("use", help="make one of a turn's takes the one its story goes on with",
+                       description="Choose TAKE as turn NODE's take, as \"Use this take\" does in the window: "
+                       "the card, exports and the turns after it go on with it (those made from another take "
+                       "are marked out of date).")
+    p.add_argument("path", help="project folder")
+    p.add_argument("node", help="node id or unique id prefix")
+    p.add_argument("take", help="take id, a unique prefix of it, or the take's number (1 = the turn's first take)")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_use)
+
     p = sub.add_parser("narrate", help="set a turn's narration (an empty text clears it)")
     p.add_argument("path", help="project folder")
     p.add_argument("node", help="node id or unique id prefix")
@@ -180,6 +190,57 @@ def cmd_say(args: argparse.Namespace) -> int:
         project.apply(AddDialogueLine(node_id, speaker, args.text, index))
         _print_story(project.tree, node_id)
     return 0
+
+
+def cmd_use(args: argparse.Namespace) -> int:
+    from studio.core.commands import SelectTake
+
+    with open_project(args.path, wait=args.wait) as project:
+        tree = project.tree
+        node_id = resolve_node(tree, args.node)
+        take = _take_of(tree, node_id, args.take)
+        takes = [t.id for t in tree.takes_of(node_id)]
+        number = takes.index(take.id) + 1
+        if take.status.value != "done":
+            raise StudioError(f"Take {take.id} (take {number}) of turn {node_id} {take.status.value}: it has no clip "
+                              "to use.", hint=f"Re-roll the turn: kamishibai reroll PATH {node_id}.")
+        if not take.clip_path or not project.resolve(take.clip_path).is_file():
+            raise StudioError(f"Take {take.id} (take {number}) of turn {node_id} has lost its clip file, so it "
+                              "can't be used.", hint=f"Put the file back, or re-roll the turn: kamishibai reroll PATH "
+                              f"{node_id}.")
+        before = {t.id for t in tree.takes.values() if t.stale}
+        project.apply(SelectTake(node_id, take.id))
+        stale = [t for t in project.tree.takes.values() if t.stale and t.id not in before]
+        print(f"turn {node_id} uses take {take.id} (take {number} of {len(takes)})")
+        if stale:
+            turns = sorted({t.node_id for t in stale})
+            print(f"  {len(turns)} turn(s) after it were made from another take and are now out of date: "
+                  f"{', '.join(turns[:8])}{' and more' if len(turns) > 8 else ''} "
+                  f"(kamishibai reroll PATH {node_id} --branch makes them again)")
+    return 0
+
+
+def _take_of(tree: StoryTree, node_id: str, ref: str) -> Any:
+    """Turn ``node_id``'s take named by ``ref``: its id, a unique prefix of it, or its number
+    among the turn's takes (1 = the first); a number that is also a prefix is refused."""
+    takes = tree.takes_of(node_id)
+    if not takes:
+        raise StudioError(f"Turn {node_id} has no take yet.", hint=f"Generate one: kamishibai reroll PATH {node_id}.")
+    by_prefix = [t for t in takes if t.id.startswith(ref.strip())] if ref.strip() else []
+    number = int(ref) if ref.strip().isdigit() else 0
+    by_number = takes[number - 1] if 1 <= number <= len(takes) else None
+    if by_number is not None and by_prefix and by_prefix != [by_number]:
+        raise StudioError(f"{ref!r} is both take number {number} of turn {node_id} and the start of another take's "
+                          "id.", hint="Give more characters of the take's id.")
+    if by_number is not None:
+        return by_number
+    if len(by_prefix) == 1:
+        return by_prefix[0]
+    listed = ", ".join(f"{i}: {t.id}" for i, t in enumerate(takes, start=1))
+    if by_prefix:
+        raise StudioError(f"{ref!r} starts {len(by_prefix)} of turn {node_id}'s take ids; give more characters.",
+                          hint=f"Its takes: {listed}.")
+    raise StudioError(f"Turn {node_id} has no take {ref!r}.", hint=f"Its takes: {listed}.")
 
 
 def cmd_narrate(args: argparse.Namespace) -> int:
