@@ -46,3 +46,15 @@ def test_instructions_after_an_option_are_turns_too(tmp_path: Path) -> None:
     assert [turn["instruction"] for turn in json.loads(done.stdout)] == ["Qiqi runs", "Qiqi naps"]
     refused = kamishibai("play", str(path), "Qiqi runs", "--no-such-option")
     assert refused.returncode == 2 and "unrecognized arguments: --no-such-option" in refused.stderr
+
+
+def test_the_state_printed_says_whose_it_is(tmp_path: Path) -> None:
+    """"Yuzu waves at Qiqi ... stamina 40": the numbers are Yuzu's (the acting character's),
+    which nothing said."""
+    path = tmp_path / "trip.kamishibai"
+    assert kamishibai("new", str(path)).returncode == 0
+    done = kamishibai("play", str(path), "Yuzu waves at Qiqi")
+    assert done.returncode == 0, done.stderr
+    assert "  state (Yuzu)  stamina " in done.stdout, done.stdout
+    result = json.loads(kamishibai("play", str(path), "Qiqi runs", "--json").stdout)
+    assert result["character"] == "Qiqi"

@@ -33,7 +33,7 @@ from studio.cli.common import (
 )
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus
-from studio.core.state import DELTA_SCALE
+from studio.core.state import DELTA_SCALE, StateScope
 from studio.core.text import first_few
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -451,6 +451,8 @@ def _job_result(project: Project, service: GenerationService, job_id: str) -> di
     node = project.tree.nodes.get(job.node_id) if job.node_id else None
     if node is not None:
         out["instruction"] = node.instruction.raw
+        if project.tree.state_scope is StateScope.CHARACTER:  # whose state the take's numbers are
+            out["character"] = project.tree.acting_character(node.id)
     if job.take_id and job.take_id in project.tree.takes:
         out.update(_take_summary(project, job.take_id))
     if job.error:
@@ -470,8 +472,9 @@ def _print_result(result: dict[str, Any]) -> None:
         print(f"node {result['node']}  take {result.get('take', '-')}  {result['job_status']}{seed}")
     if state:
         # the change in points, as the window and the exports show it (--json keeps the engine's steps)
-        print("  state  " + "  ".join(f"{k} {v} ({deltas.get(k, 0) * DELTA_SCALE:+d})" for k, v in state.items())
-              + f"  motion {result.get('motion_level')}")
+        whose = f" ({printable(result['character'])})" if result.get("character") else ""
+        values = "  ".join(f"{k} {v} ({deltas.get(k, 0) * DELTA_SCALE:+d})" for k, v in state.items())
+        print(f"  state{whose}  {values}  motion {result.get('motion_level')}")
     if result.get("clip"):
         print(f"  clip   {result['clip']}")
     for warning in result.get("warnings", []):
