@@ -61,3 +61,16 @@ def test_a_file_name_is_still_written_with_zip_appended(work: Path) -> None:
     done = kamishibai("bundle", "story", "backups/story-v2", cwd=work)
     assert done.returncode == 0, done.stderr
     assert (work / "backups" / "story-v2.zip").is_file()
+
+
+def test_unbundle_without_a_destination_unpacks_beside_the_bundle(tmp_path: Path) -> None:
+    """`kamishibai unbundle story.zip` was refused by the parser ("the following arguments are
+    required: dest"); the bundle's own name beside it is what a user means."""
+    project = tmp_path / "story.kamishibai"
+    assert kamishibai("new", str(project), cwd=tmp_path).returncode == 0
+    assert kamishibai("bundle", str(project), "moved.zip", cwd=tmp_path).returncode == 0
+    done = kamishibai("unbundle", "moved.zip", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "moved.kamishibai" / "project.db").is_file()
+    again = kamishibai("unbundle", "moved.zip", cwd=tmp_path)
+    assert again.returncode == 2 and "already exists" in again.stderr

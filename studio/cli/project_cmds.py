@@ -111,7 +111,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "bundle is treated as untrusted: it is checked before anything is unpacked, and only the "
                        "media files its database names are unpacked.")
     p.add_argument("bundle", help="the .zip file to unpack")
-    p.add_argument("dest", help="the new project folder (NAME or NAME.kamishibai; it must not exist)")
+    p.add_argument("dest", nargs="?", help="the new project folder (NAME or NAME.kamishibai; it must not exist). "
+                   "Default: the bundle's name beside it (story.zip: story.kamishibai)")
     p.set_defaults(handler=cmd_unbundle)
 
     p = sub.add_parser("bench", help="run benchmarks and update docs/BENCHMARKS.md")
@@ -384,7 +385,9 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 def cmd_unbundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import import_bundle
 
-    with import_bundle(Path(args.bundle), Path(args.dest)) as project:
+    bundle = Path(args.bundle).expanduser()
+    dest = Path(args.dest).expanduser() if args.dest else bundle.with_name(bundle.name.removesuffix(".zip"))
+    with import_bundle(bundle, dest) as project:
         print(printable(str(project.path)))
         for problem in project.problems:
             print(f"  note: {printable(problem)}")
