@@ -795,13 +795,27 @@ class Workspace(QWidget):
         engine, settings = self.engine_name(), self.settings_for_jobs()
 
         def made(result: tuple[str, str]) -> None:
-            node_id, _job = result
+            node_id, job_id = result
             self.inspector.draft_parent = None
             self.select(node_id)
             self.view.setFocus()
-            self.message.emit("Generating…")
+            self.message.emit(self._generating_message(parent_id, job_id))
 
         self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made)
+
+    def _generating_message(self, parent_id: str, job_id: str) -> str:
+        """"Generating…", and, when the turn above has no take and none on its way, that the
+        new turn starts from the state before it (as the command line says): it went ahead
+        from the start's state without a word."""
+        tree, service = self.tree, self.session.service
+        parent = tree.nodes.get(parent_id)
+        job = service.job(job_id) if service is not None else None
+        if parent is None or parent.is_root or job is None or job.depends_on:
+            return "Generating…"
+        if any(take.status is TakeStatus.DONE for take in tree.takes_of(parent_id)):
+            return "Generating…"
+        return ("Generating… The turn above has no take yet, so this one starts from the state before it: "
+                "Fill (Ctrl+Shift+G) generates the branch in order.")
 
     @turn_action
     def generate_current(self) -> None:
