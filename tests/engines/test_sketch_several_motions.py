@@ -59,3 +59,18 @@ def test_the_note_reaches_the_prediction_and_the_version_says_so() -> None:
     assert pred.conditioning["motion"] == "wave"
     assert any(w.startswith("several motions named, shown as 'wave'") for w in pred.warnings), pred.warnings
     assert VERSION != "1.2.0"
+
+
+def test_free_text_naming_another_motion_than_the_motion_field_is_said() -> None:
+    """"Motion: slowly walk" with "Qiqi waves at Yuzu" in the free text drew the walk and
+    left the wave out without a word; the free text agreeing, or adding no motion, says nothing."""
+    from studio.core.instruction import parse_instruction
+    from studio.engines.sketch.understanding import read_instruction
+
+    reading = read_instruction(parse_instruction("Character: Qiqi; Motion: slowly walk; Qiqi waves at Yuzu"))
+    assert reading.motion.name == "walk"
+    assert reading.warnings == ["'Qiqi waves at Yuzu' names another motion ('wave'); the Motion field's 'walk' is "
+                                "shown"]
+    for agreeing in ("Character: Qiqi; Motion: wave; Qiqi waves happily", "Character: Qiqi; Motion: walk; by the sea",
+                     "Character: Qiqi; Motion: walk; she does not wave"):
+        assert read_instruction(parse_instruction(agreeing)).warnings == [], agreeing

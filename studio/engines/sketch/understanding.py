@@ -456,6 +456,17 @@ def _has_symbols(text: str) -> bool:
     return any(unicodedata.category(ch)[0] in "LNS" for ch in text)
 
 
+def _note_other_motion(free_text: str, written: str, shown: str, reading: Reading) -> None:
+    """Warn when the free text names another motion than the Motion field, which wins: "Qiqi
+    waves at Yuzu" beside "Motion: slowly walk" was left out without a word."""
+    if not free_text.strip() or _read_negated(free_text, Reading()):
+        return
+    other = best_match(_content(free_text), _MOTION_PHRASES)
+    if other is not None and other.name != shown:
+        reading.warnings.append(f"'{_quote(written)}' names another motion ('{other.name}'); the Motion field's "
+                                f"'{shown}' is shown")
+
+
 def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[str] = ()) -> None:
     """The motion (``reading.motion``) of ``instr``: its Motion field, else its free text, read
     without the place names in them (``user_locations``: the project's) and the stops that end
@@ -472,6 +483,7 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
         if match is not None:
             reading.motion = MOTION_BY_NAME[match.name]
             _note_left_out(words, reading)
+            _note_other_motion(free_text, instr.free_text, match.name, reading)
             return
         leftovers = [w for w in words if w not in ADVERB_LEVELS]
         if not leftovers or all(w in NO_MOTION_WORDS or _is_negator(w) for w in leftovers):
