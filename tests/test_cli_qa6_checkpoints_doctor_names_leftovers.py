@@ -34,10 +34,10 @@ def test_a_killed_conversions_partial_file_is_named(tmp_path: Path) -> None:
 
     text = kamishibai(tmp_path, "checkpoints", "doctor", "--checkpoints", "ck")
     assert text.returncode == 1, text.stderr
-    assert f"LEFTOVER ck/animegamer/qiqi/{layout.DECODER_FILE}.partial (5,000 bytes)" in text.stdout, text.stdout
+    assert f"LEFTOVER {leftover} (5,000 bytes)" in text.stdout, text.stdout
     assert "Left by an interrupted conversion" in text.stdout and "delete them" in text.stdout
     as_json = kamishibai(tmp_path, "checkpoints", "doctor", "--checkpoints", "ck", "--json")
-    assert json.loads(as_json.stdout)["leftovers"] == [{"path": str(Path("ck/animegamer/qiqi") / leftover.name),
+    assert json.loads(as_json.stdout)["leftovers"] == [{"path": str(leftover),
                                                         "bytes": 5000}]
 
     again = kamishibai(tmp_path, "checkpoints", "convert", "release", "--checkpoints", "ck", "--size", "tiny")
@@ -53,7 +53,7 @@ def test_customx_leftovers_are_named(tmp_path: Path) -> None:
     (folder / "transformer.safetensors.partial").write_bytes(b"\0" * 1234)
     text = kamishibai(tmp_path, "checkpoints", "doctor", "--engine", "customx", "--checkpoints", "ck")
     assert text.returncode == 1
-    assert "LEFTOVER ck/customx/transformer.safetensors.partial (1,234 bytes)" in text.stdout, text.stdout
+    assert f"LEFTOVER {folder}/transformer.safetensors.partial (1,234 bytes)" in text.stdout, text.stdout
     as_json = kamishibai(tmp_path, "checkpoints", "doctor", "--engine", "customx", "--checkpoints", "ck", "--json")
-    assert json.loads(as_json.stdout)["leftovers"] == [{"path": "ck/customx/transformer.safetensors.partial",
+    assert json.loads(as_json.stdout)["leftovers"] == [{"path": str(folder / "transformer.safetensors.partial"),
                                                         "bytes": 1234}]

@@ -44,8 +44,8 @@ def test_animegamer_says_which_characters_are_usable(tmp_path: Path) -> None:
     args = ("checkpoints", "convert", "release", "--checkpoints", "ck", "--size", "tiny")
     done = stopped(tmp_path, "studio.engines.animegamer.convert", "save_whole", layout.DECODER_FILE, *args)
     assert done.returncode == 130, done.stderr
-    assert "the conversion was stopped before it finished. No character in ck/animegamer is usable yet. Run the " \
-           "same command again to finish" in done.stderr, done.stderr
+    assert f"the conversion was stopped before it finished. No character in {tmp_path}/ck/animegamer is usable " \
+           "yet. Run the same command again to finish" in done.stderr, done.stderr
     assert not list((tmp_path / "ck").rglob("*.partial"))
 
     whole = subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=300,
@@ -55,7 +55,7 @@ def test_animegamer_says_which_characters_are_usable(tmp_path: Path) -> None:
     again = stopped(tmp_path, "studio.engines.animegamer.convert", "save_whole", layout.DECODER_FILE,
                     *args, "--character", "sosuke")
     assert again.returncode == 130, again.stderr
-    assert "Usable in ck/animegamer: Qiqi." in again.stderr, again.stderr
+    assert f"Usable in {tmp_path}/ck/animegamer: Qiqi." in again.stderr, again.stderr
 
 
 def test_customx_says_whether_the_checkpoint_there_is_still_used(tmp_path: Path) -> None:
@@ -70,10 +70,10 @@ def test_customx_says_whether_the_checkpoint_there_is_still_used(tmp_path: Path)
     # stopped before anything is written
     done = stopped(tmp_path, module, "_stage_tokenizers", "kamishibai-customx-", *args)
     assert done.returncode == 130, done.stderr
-    assert "the conversion was stopped before it finished. ck/customx has no model.json, so the engine does not " \
-           "use it; run the same command again to finish it." in done.stderr, done.stderr
+    assert f"the conversion was stopped before it finished. {tmp_path}/ck/customx has no model.json, so the " \
+           "engine does not use it; run the same command again to finish it." in done.stderr, done.stderr
 
     (tmp_path / "ck" / "customx" / "model.json").write_text("{}")
     kept = stopped(tmp_path, module, "_stage_tokenizers", "kamishibai-customx-", *args)
     assert kept.returncode == 130, kept.stderr
-    assert "The converted files already in ck/customx were left as they were" in kept.stderr, kept.stderr
+    assert f"The converted files already in {tmp_path}/ck/customx were left as they were" in kept.stderr, kept.stderr
