@@ -613,9 +613,22 @@ class AddLocation(Command):
 
     def build(self, tree: StoryTree) -> Patch:
         _check_location_name(self.location.name)
-        if any(loc.name.lower() == self.location.name.lower() for loc in tree.locations.values()):
-            raise CommandError(f"A location named {self.location.name!r} already exists.")
+        _check_location_unique(tree, self.location.name)
         return {(EntityKind.LOCATION, self.location.id): self.location}
+
+
+def _check_location_unique(tree: StoryTree, name: str, location_id: str = "") -> None:
+    """No two locations share a name, whatever its case (a location keeps its own in another case)."""
+    same = next((loc.name for loc in tree.locations.values()
+                 if loc.id != location_id and loc.name.lower() == name.lower()), None)
+    if same is not None:
+        raise CommandError(f"A location named {same!r} already exists.")
+
+
+def character_named(tree: StoryTree, name: str) -> bool:
+    """Whether a cast member has ``name`` (case and spacing aside): a location of that name is
+    then renamed in the Background fields only (:func:`renamed_place_text`)."""
+    return any(character_key(m.name) == character_key(name) for m in tree.cast.values())
 
 
 def _location(tree: StoryTree, location_id: str) -> Location:
@@ -653,14 +666,11 @@ class RenameLocation(Command):
         location = _location(tree, self.location_id)
         name = " ".join(self.name.split())
         _check_location_name(name)
-        same = next((loc.name for loc in tree.locations.values()
-                     if loc.id != location.id and loc.name.lower() == name.lower()), None)
-        if same is not None:
-            raise CommandError(f"A location named {same!r} already exists.")
+        _check_location_unique(tree, name, location.id)
         patch: dict[EntityKey, Entity | None] = {(EntityKind.LOCATION, location.id): replace(location, name=name)}
         if name == location.name:
             return patch
-        background_only = any(character_key(m.name) == character_key(location.name) for m in tree.cast.values())
+        background_only = character_named(tree, location.name)
         updated: dict[str, Node] = {}
         for node in tree.nodes.values():
             if node.is_root:

@@ -49,6 +49,7 @@ from studio.core.commands import (
     RenameCastMember,
     RenameLocation,
     SetStartState,
+    character_named,
     place_named,
     renamed_place_text,
     turns_naming,
@@ -542,7 +543,7 @@ class CastPanel(QWidget):
         tree = self.tree_source()
         if tree is None:
             return 0
-        only = any(character_key(m.name) == character_key(location.name) for m in tree.cast.values())
+        only = character_named(tree, location.name)
         return sum(renamed_place_text(n.instruction.raw, location.name, "\x00", background_only=only)
                    != n.instruction.raw for n in tree.nodes.values() if not n.is_root)
 
