@@ -194,10 +194,11 @@ def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
     ones and their aliases and the project's ``user_locations``, so that the motion is read
     from the rest: a place is not a motion ("laughs at the bus stop" names no stop, "at the
     study room" no studying), while a motion word elsewhere still counts ("stops at the bus
-    stop" is a stop). Names of one word stay: such a word can be a motion ("wave", "train",
-    which are not read as places either) or part of one ("go to bed", "lie on the grass");
-    only a project's own one-word name goes where it is written as a place ("sits at the
-    Jump", :func:`_written_as_place`)."""
+    stop" is a stop). Names of one word stay: such a word can be a motion ("waves", "trains")
+    or part of one ("go to bed", "lie on the grass"); only a project's own one-word name goes
+    where it is written as a place ("sits at the Jump", :func:`_written_as_place`), and a
+    motion word that is a built-in place's name where it is written as that place ("catches
+    the train", "swims in the waves", :func:`_place_noun`)."""
     names = _PLACE_NAMES + tuple(named for name in user_locations if _compound(named := _name_words(name)))
     one_word = {named[0] for name in user_locations if len(named := _name_words(name)) == 1}
     spans = word_spans(text)
@@ -206,7 +207,8 @@ def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
     kept_from, i = 0, 0
     while i < len(spans):
         taken = _place_name_at(text, spans, words, i, names)
-        if not taken and words[i] in one_word and _written_as_place(text, spans, i):
+        if not taken and ((words[i] in one_word and _written_as_place(text, spans, i))
+                          or _place_noun(text, spans, words, i)):
             taken = 1
         if taken:
             parts.append(text[kept_from:spans[i][1]])
@@ -222,10 +224,10 @@ _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "my", "his", "her", 
 
 _MOTION_PHRASE_WORDS: dict[str, frozenset[str]] = {
     m.name: frozenset(w for name, pw in _MOTION_PHRASES if name == m.name for w in pw) for m in MOTIONS}
-"""Each motion's words. A place word among the drawn motion's words still says where even
-when another place follows a preposition ("climbs a tree in the park" is the forest): the
-mini engine's training texts are checked against this reading (studio/engines/mini/data.py,
-DATA_VERSION), and letting the preposition win there too would change which texts it trains on."""
+"""Each motion's words: a place written as part of the drawn motion ("lies on the grass in
+the garden") says where only when no other place follows a preposition."""
+_PLURAL_PLACE_NOUNS = frozenset({"wave"})
+"""Motion words that name a place only in the plural: "the waves" are the sea, "a little wave" a greeting."""
 _PLACE_LEADS = _DETERMINERS | {"some", "these", "those", "every", "each", "very", "really", "so", "of"}
 """Words that may stand between a preposition and its place: "in the", "in front of the"."""
 MAX_PLACE_GAP = 3
@@ -277,7 +279,7 @@ def placed_names(text: str) -> list[Match]:
             phrase = _place_phrase_at(words, j)
             if phrase is not None:
                 name, pw = phrase
-                if not _motion_word(pw) and (led or not _verb_like(pw)):
+                if (not _motion_word(pw) or _place_noun(text, spans, words, j)) and (led or not _verb_like(pw)):
                     found.append(Match(name, len(pw), j, pw))
                 break
             if tokens[j] in LOCATIVE_PREPOSITIONS:
@@ -594,19 +596,53 @@ def _place_in_text(text: str, user_locations: Sequence[str], motion: MotionSpec)
     user = _user_location(text, named)
     if user:
         return user
-    match = best_match(_content(text), [p for p in _LOCATION_PHRASES if p[1] and not _motion_word(p[1])])
-    placed = placed_names(text)
-    if placed and (match is None or _stray_place_words(match, placed, motion)):
+    nouns = _place_nouns(text)
+    match = best_match(_content(text), [p for p in _LOCATION_PHRASES
+                                        if p[1] and (not _motion_word(p[1]) or p[1][0] in nouns)])
+    placed = _places_apart_from_motion(placed_names(text), motion)
+    if placed and (match is None or not set(match.phrase) <= set().union(*(m.phrase for m in placed))):
         match = min(placed, key=lambda m: (-m.words, m.position))  # best_match's rule: most words, then earliest
     return match.name if match is not None else ""
 
 
-def _stray_place_words(match: Match, placed: Sequence[Match], motion: MotionSpec) -> bool:
-    """Whether ``match`` (the place read from all the words) has a word that is neither in a
-    place after a preposition nor one of the drawn ``motion``'s words: "shops" in "Qiqi shops
-    in town" is such a word, "tree" in "climbs a tree in the park" is not."""
-    accounted = _MOTION_PHRASE_WORDS[motion.name].union(*(m.phrase for m in placed))
-    return not set(match.phrase) <= accounted
+def _places_apart_from_motion(placed: list[Match], motion: MotionSpec) -> list[Match]:
+    """The places after a preposition that are not part of the drawn ``motion`` ("on the grass"
+    in "lies on the grass in the garden"), or all of them when each is. A place word no
+    preposition governs ("shops" in "Qiqi shops in town", "tree" in "climbs a tree in the
+    park") gives way to these."""
+    own = _MOTION_PHRASE_WORDS[motion.name]
+    return [m for m in placed if not set(m.phrase) <= own] or placed
+
+
+def _place_nouns(text: str) -> frozenset[str]:
+    """The motion words ``text`` (normalised) writes as a built-in place's name (:func:`_place_noun`)."""
+    spans = word_spans(text)
+    words = [lemmatise(word, KNOWN_WORDS) for word, _, _ in spans]
+    return frozenset(words[i] for i in range(len(spans)) if _place_noun(text, spans, words, i))
+
+
+def _place_noun(text: str, spans: Sequence[tuple[str, int, int]], words: Sequence[str], i: int) -> bool:
+    """Whether word ``i``, a motion word that is also a built-in place's name ("train",
+    "wave"), is written as that place: behind a determiner, with at most one word between
+    ("catches the train", "the last train", "the big waves"), or after a locative preposition
+    ("travels by train"); "wave" only in the plural ("waves at Yuzu" and "gives a little wave"
+    are greetings)."""
+    word = words[i]
+    if word not in _LOCATION_WORDS or not _motion_word((word,)):
+        return False
+    if word in _PLURAL_PLACE_NOUNS and spans[i][0] == word:
+        return False
+    if _written_as_place(text, spans, i):
+        return True
+    for back in (1, 2):
+        j = i - back
+        if j < 0 or _CLAUSE_BREAK_RE.search(text[spans[j][2]:spans[j + 1][1]]):
+            return False
+        if spans[j][0] in _DETERMINERS:
+            return True
+        if _ends_place_search(spans[j][0], words[j]):
+            return False
+    return False
 
 
 def builtin_location(text: str) -> str | None:
