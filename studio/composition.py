@@ -15,6 +15,7 @@ from studio.engines.catalog import customx as customx_catalog
 from studio.engines.catalog import mini as mini_catalog
 from studio.engines.catalog import sketch as sketch_catalog
 from studio.engines.registry import EngineRegistry
+from studio.shipped import shipped
 
 if TYPE_CHECKING:
     from studio.core.model import CastMember, Location
@@ -50,7 +51,7 @@ def create_project(path: str | os.PathLike[str], name: str | None = None) -> Pro
 
 def default_checkpoints() -> Path:
     """``checkpoints/`` beside the app: the shipped weights and the user's converted ones."""
-    return Path(__file__).resolve().parent.parent / "checkpoints"
+    return shipped("checkpoints")
 
 
 SAMPLE_STORY = "first_story.txt"
@@ -58,7 +59,7 @@ SAMPLE_NAME = "Qiqi's first delivery"
 
 
 def resources_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "resources"
+    return shipped("resources")
 
 
 def create_sample_project(path: str | os.PathLike[str]) -> Project:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QStandardPaths
 
+from studio.shipped import shipped
+
 ORGANIZATION = "Kamishibai"
 APPLICATION = "Kamishibai Studio"
 DESKTOP_ID = "io.kamishibai.Studio"  # packaging/io.kamishibai.Studio.desktop; the Wayland app id
@@ -73,9 +75,10 @@ class AppPaths:
 
     def default_checkpoint_dirs(self) -> list[Path]:
         """Where weights are looked for unless the user chose a folder: ``checkpoints/``
-        beside the app, then ``checkpoints/`` in the data folder (for installs whose own
-        folder is read-only)."""
-        return [app_dir() / CHECKPOINTS, self.data_dir / CHECKPOINTS]
+        beside the app (an installed copy's in its package), then ``checkpoints/`` in the
+        data folder (for installs whose own folder is read-only)."""
+        beside = app_dir() / CHECKPOINTS if getattr(sys, "frozen", False) else shipped(CHECKPOINTS)
+        return [beside, self.data_dir / CHECKPOINTS]
 
     def cache(self, *parts: str) -> Path:
         """A folder under the cache folder, created if needed."""

@@ -5,16 +5,13 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from studio.shipped import BESIDE, shipped
+
 
 @cache
 def resources_dir() -> Path:
-    """``resources/`` of the source checkout (the package sits next to it)."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "resources"
-        if candidate.is_dir() and (candidate / "samples").is_dir():
-            return candidate
-    return here.parents[2] / "resources"
+    """``resources/``: beside the package in a checkout, inside it once installed."""
+    return shipped("resources")
 
 
 def resource(*parts: str) -> Path:
@@ -22,5 +19,6 @@ def resource(*parts: str) -> Path:
 
 
 def repo_projects_dir() -> Path:
-    """``projects/`` next to ``resources/``: where the shipped sample project lives."""
-    return resources_dir().parent / "projects"
+    """``projects/`` of the source checkout, beside the package: where ``make run`` builds the
+    sample project (an installed copy has none)."""
+    return BESIDE / "projects"

@@ -9,8 +9,9 @@ from typing import Any
 
 from studio.core.model import CastMember, Location
 from studio.engines.base import EngineError
+from studio.shipped import shipped
 
-RESOURCES = Path(__file__).resolve().parents[3] / "resources"
+RESOURCES = shipped("resources")
 CAST_FILE = RESOURCES / "cast.json"
 WORLD_FILE = RESOURCES / "world.json"
 
