@@ -48,12 +48,23 @@ def _say_waiting(holder: LockHolder | None) -> None:
 
 def open_project(path: str, *, wait: float = DEFAULT_WAIT_S) -> Project:
     """Open for writing: wait up to ``wait`` seconds for another process that holds it."""
-    return Project.open(path, wait=wait, on_wait=_say_waiting)
+    return Project.open(given_project_path(path), wait=wait, on_wait=_say_waiting)
 
 
 def open_for_reading(path: str) -> Project:
     """Open without the writer lock; works while another process writes, and on read-only disks."""
-    return Project.open(path, read_only=True)
+    return Project.open(given_project_path(path), read_only=True)
+
+
+def given_project_path(path: str) -> str:
+    """``path``, refused when empty or blank. An empty argument (often an unset shell variable:
+    ``kamishibai reroll "$P" NODE``) was read as the current folder: the error named "." as the
+    project, and inside a project folder the command read or changed that project."""
+    if not path.strip():
+        raise StudioError(f"The project path is empty{' (it holds only spaces)' if path else ''}.",
+                          hint="Give the project folder, for example my-story.kamishibai (`.` for the current "
+                          "folder).")
+    return path
 
 
 ROOT_NAMES = frozenset({"root", "start"})

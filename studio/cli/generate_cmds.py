@@ -33,6 +33,7 @@ from studio.cli.common import (
 )
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus
+from studio.core.sentence import plural
 from studio.core.state import DELTA_SCALE, StateScope
 from studio.core.text import first_few
 from studio.core.tree import StoryTree
@@ -1105,10 +1106,13 @@ def cmd_fill(args: argparse.Namespace) -> int:
         if not job_ids:  # a typo is refused as it is when there is work, not passed with "nothing to queue"
             turns_of = dict.fromkeys(node.id for leaf in leaves for node in tree.path_to(leaf)[1:])
             check_engine_choice(service, tree, list(turns_of), args.engine, settings)
-        if not args.json:
-            turns = "turn" if len(job_ids) == 1 else "turns"
-            print(f"queued {len(job_ids)} {turns} without a take" if job_ids
-                  else "nothing to queue: every turn has a take or is queued already")
+            waiting = _queued_jobs_of(service, turns_of)
+            if not args.json:
+                print(_nothing_queued(waiting, run=args.run, path=args.path, empty=not turns_of))
+            if args.run:  # `fill` then `fill --run`: the turns queued by the first are generated now
+                job_ids = waiting
+        elif not args.json:
+            print(f"queued {plural(len(job_ids), 'turn')} without a take")
         if not args.run or not job_ids:
             _show_filled(args, project, service, job_ids)
             return 0
@@ -1117,6 +1121,28 @@ def cmd_fill(args: argparse.Namespace) -> int:
         finally:  # Ctrl+C included: the jobs as they ended (done, failed, interrupted, still queued)
             _show_filled(args, project, service, job_ids)
         return code
+
+
+def _queued_jobs_of(service: GenerationService, turns: Collection[str]) -> list[str]:
+    """The queued jobs (a `fill` not run yet) that make a take of one of ``turns``."""
+    from studio.worker import JobStatus
+
+    return [job.id for job in service.jobs() if job.status is JobStatus.QUEUED and job.node_id in turns]
+
+
+def _nothing_queued(waiting: Sequence[str], *, run: bool, path: str, empty: bool) -> str:
+    """What `fill` says when it queued nothing: the story has no turns, every turn has a take,
+    or the turns without one are queued already (``--run`` then generates them, where it did
+    nothing and exited 0, and `fill` alone says how to)."""
+    if empty:
+        return "nothing to queue: the story has no turns yet"
+    if not waiting:
+        return "nothing to queue: every turn has a take or is queued already"
+    turns = plural(len(waiting), "turn")
+    if run:
+        return f"nothing new to queue: {turns} queued already; generating them"
+    return (f"nothing new to queue: {turns} queued already "
+            f"(`kamishibai run-queue {shlex.quote(printable(path))}` or `fill --run` generates them)")
 
 
 def _show_filled(args: argparse.Namespace, project: Project, service: GenerationService,

@@ -14,6 +14,7 @@ from studio.cli.common import (
     add_wait_option,
     device_spec,
     excerpt,
+    given_project_path,
     open_for_reading,
     open_project,
     print_json,
@@ -201,7 +202,7 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
     if (story.problems and not args.skip_bad) or not story.importable:  # a new project is made for nothing
         raise DemoImportError(demo_name(source), story.problems or [(1, "the file holds no turns")],
                               skip_bad=args.skip_bad)
-    folder = normalise_project_path(args.project)
+    folder = normalise_project_path(given_project_path(args.project))  # "" named "." as the project
     create = _missing_or_empty(folder)
     if create and args.parent not in ROOT_NAMES:  # a new project has no turn but its start
         raise StudioError(f"--parent {printable(args.parent)!r}: there is no project at {printable(str(folder))} "
@@ -386,12 +387,41 @@ def cmd_unbundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import import_bundle
 
     bundle = Path(args.bundle).expanduser()
-    dest = Path(args.dest).expanduser() if args.dest else bundle.with_name(bundle.name.removesuffix(".zip"))
+    _check_bundle_given(args.bundle, bundle)
+    if args.dest is not None and not args.dest.strip():  # "" was read as "no destination given"
+        raise StudioError("The destination is empty.", hint="Give the new project folder, for example "
+                          f"{shlex.quote(printable(_bundle_stem(bundle)))}.kamishibai, or leave it out to unpack "
+                          "beside the bundle.")
+    dest = Path(args.dest).expanduser() if args.dest else bundle.with_name(_bundle_stem(bundle))
     with import_bundle(bundle, dest) as project:
         print(printable(str(project.path)))
         for problem in project.problems:
             print(f"  note: {printable(problem)}")
     return 0
+
+
+def _bundle_stem(bundle: Path) -> str:
+    """The bundle's name without its ``.zip``, in any letters, as `bundle` reads the suffix
+    (``STORY.ZIP`` is unpacked to ``STORY.kamishibai``, not ``STORY.ZIP.kamishibai``)."""
+    name = bundle.name
+    return name[:-4] if name.lower().endswith(".zip") and len(name) > 4 else name
+
+
+def _check_bundle_given(given: str, bundle: Path) -> None:
+    """Refuse an empty bundle path, a folder and a missing file, each by what it is (all three
+    read "is not a readable bundle: it does not exist or is not a file")."""
+    if not given.strip():
+        raise StudioError("The bundle path is empty.", hint="Give the .zip file `kamishibai bundle` wrote.")
+    shown = printable(str(bundle))
+    if bundle.is_dir():
+        project = (bundle / "project.db").is_file()
+        raise StudioError(f"{shown} is a {'project ' if project else ''}folder, not a bundle.",
+                          hint="Give the .zip file `kamishibai bundle` wrote" + (
+                              f"; a project folder is opened as it is: kamishibai open {shlex.quote(shown)}."
+                              if project else "."))
+    if not bundle.exists():
+        raise StudioError(f"No bundle at {shown}: there is no such file.",
+                          hint="Check the name and the folder (`ls` lists them).")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

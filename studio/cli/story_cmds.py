@@ -8,6 +8,7 @@ story fields change what the audience reads and how long a turn lasts, not the c
 from __future__ import annotations
 
 import argparse
+import shlex
 from typing import Any
 
 from studio.cli.common import (
@@ -78,7 +79,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     for stat in ("stamina", "social", "entertainment"):
         p.add_argument(stat, type=_stat, help=f"the starting {stat}, 0 to 100")
     p.add_argument("--character", help="the cast member (default: everyone); a name the story doesn't "
-                   "know is refused, with the closest names, and so is an empty one")
+                   "know is refused, with the closest names, and so is an empty one, and any in a project "
+                   "whose one state runs down each branch (state-scope branch), where no turn reads it")
     p.add_argument("--new", action="store_true",
                    help="--character is someone the story doesn't know yet (no cast member, turn or start state "
                    "names them): set their start anyway")
@@ -198,6 +200,10 @@ def cmd_use(args: argparse.Namespace) -> int:
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         node_id = resolve_node(tree, args.node)
+        if tree.node(node_id).is_root:  # its hint named `reroll` of the start, which is refused
+            raise StudioError("The story's start has no takes to choose from: takes belong to turns.",
+                              hint=f"Give a turn's id (`kamishibai tree {shlex.quote(printable(args.path))}` lists "
+                              "them and their takes).")
         take = _take_of(tree, node_id, args.take)
         takes = [t.id for t in tree.takes_of(node_id)]
         number = takes.index(take.id) + 1
@@ -369,12 +375,27 @@ def cmd_start_state(args: argparse.Namespace) -> int:
         raise StudioError("--new needs --character NAME: it sets the start of a character the story doesn't "
                           "know yet.")
     with open_project(args.path, wait=args.wait) as project:
+        _refuse_a_character_of_a_shared_state(project.tree, args.character, args.path)
         character = _start_state_character(project.tree, args.character or "", args.new)
         state = CharacterState(args.stamina, args.social, args.entertainment)
         project.apply(SetStartState(character, state))
-        who = printable(character) or "every character"
+        shared = project.tree.state_scope is StateScope.BRANCH
+        who = printable(character) or ("each branch's state" if shared else "every character")
         print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")
     return 0
+
+
+def _refuse_a_character_of_a_shared_state(tree: StoryTree, character: str | None, path: str) -> None:
+    """Refuse ``--character`` in a project whose one state runs down each branch: no turn reads
+    a character's own start there (``story`` and the window's Start card show only the shared
+    one), so "Qiqi starts at stamina 5" was printed for a change nothing used."""
+    if character is None or tree.state_scope is not StateScope.BRANCH:
+        return
+    raise StudioError(f"This project runs one state down each branch, so a character's own start "
+                      f"('{printable(' '.join(character.split()))}') would not be used.",
+                      hint="Leave --character out to set the start of the branch's state, or first make each "
+                      "turn change its character's state: "
+                      f"kamishibai state-scope {shlex.quote(printable(path))} character.")
 
 
 def cmd_state_scope(args: argparse.Namespace) -> int:
