@@ -124,9 +124,16 @@ def action_sentence(instruction: Instruction, character: str) -> str:
     :func:`~studio.core.sentence.describe_action` has nothing to say of fields that name
     no motion, place or free text ("Character: Yuzu", "Character: Qiqi; Motion: ;
     Background: ."), and the export then showed the instruction as written, field names
-    and all. Such a turn reads as its acting character's name ("Yuzu.")."""
+    and all. Such a turn reads as its acting character's name ("Yuzu.").
+
+    So does one whose fields are all left blank ("Character: ; Motion: ; Background: ."):
+    nothing of it is parsed, and describe_action gives it back as written. An instruction
+    that parses to nothing holds only such fields, or only punctuation ("..."), which is
+    shown as it is."""
     action = describe_action(instruction, character)
-    if action or not instruction.fields():
+    fields = instruction.fields()
+    only_punctuation = not fields and not any(char.isalnum() for char in instruction.raw)
+    if (action and fields) or only_punctuation:
         return action
     who = " ".join((instruction.character or character).split())
     return f"{who}." if who else ""
@@ -210,7 +217,7 @@ def collect_branch(project: Project, leaf_id: str) -> Branch:
         try:
             collected.append(_turn(project, tree, node, number))
         except ExportError as error:
-            raise _with_later_missing(error, tree, turns[number:]) from None
+            raise _with_later_missing(error, project, tree, turns[number:], number + 1) from None
     return Branch(
         project_name=project.name,  # shown cleaned by the project (no control or directional character)
         leaf_id=leaf_id,
@@ -219,17 +226,50 @@ def collect_branch(project: Project, leaf_id: str) -> Branch:
     )
 
 
-def _with_later_missing(error: ExportError, tree: StoryTree, later: list[Node]) -> ExportError:
+def _with_later_missing(error: ExportError, project: Project, tree: StoryTree, later: list[Node],
+                        first_number: int) -> ExportError:
     """``error`` (about the first turn that can't be exported) saying how many turns after it
-    have no finished take either: the message named only the first, so a branch of 40 turns
-    without clips took 40 tries to learn what it needed."""
+    have no finished take either, and which have lost their clip file: the message named only
+    the first, so a branch of 40 turns without clips took 40 tries to learn what it needed
+    (and a project copied without its media folder as many, one missing clip at a time).
+    ``first_number`` is the turn number of ``later[0]``."""
     missing = [node for node in later if not _finished(tree.selected_take(node.id))]
-    if not missing:
+    lost = [str(number) for number, node in enumerate(later, start=first_number)
+            if _clip_lost(project, tree.selected_take(node.id))]
+    if not missing and not lost:
         return error
-    many = len(missing) > 1
-    hint = GENERATE_ALL if error.hint in ("", GENERATE_ONE) else f"{error.hint} {GENERATE_ALL}"
-    return ExportError(f"{error.message.rstrip('.')}; {len(missing)} later turn{'s' if many else ''} of the branch "
-                       f"{'have' if many else 'has'} no finished take chosen either.", hint=hint.strip())
+    message, hint = error.message.rstrip("."), error.hint
+    if lost and hint == REMAKE_CLIP_HINT:
+        hint = REMAKE_CLIPS_HINT
+    if missing:
+        many = len(missing) > 1
+        message += (f"; {len(missing)} later turn{'s' if many else ''} of the branch "
+                    f"{'have' if many else 'has'} no finished take chosen either")
+        hint = GENERATE_ALL if hint in ("", GENERATE_ONE) else f"{hint} {GENERATE_ALL}"
+    if lost:
+        many = len(lost) > 1
+        message += (f"; the clip{'s' if many else ''} of later turn{'s' if many else ''} {first_few(lost, ', ')} "
+                    f"{'are' if many else 'is'} missing too")
+        if REMAKE_CLIPS_HINT not in hint:
+            hint = f"{hint} {REMAKE_CLIPS_HINT}"
+    return ExportError(f"{message}.", hint=hint.strip())
+
+
+REMAKE_CLIPS_HINT = ("Re-roll the turns whose clips are missing, or copy the project's media folder back if it "
+                     "was left behind, then export again.")
+
+
+def _clip_lost(project: Project, take: Take | None) -> bool:
+    """Whether ``take`` is finished but its clip file is not there (nor a safe path to it)."""
+    if not _finished(take):
+        return False
+    assert take is not None
+    if not take.clip_path:
+        return True
+    try:
+        return not project.resolve(take.clip_path).is_file()
+    except UnsafePathError:
+        return True
 
 
 def _finished(take: Take | None) -> bool:

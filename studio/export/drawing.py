@@ -318,12 +318,16 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
     :data:`CAPTION_LINES` lines, in a smaller type (down to two thirds) when the text needs it;
     True when even that size could not hold it and the last line was cut. ``top``: the highest
     row the caption's band may reach (below the state overlay: :func:`caption_top`). Cached:
-    the export lays out each cue once for its frames and asks again for its notes."""
+    the export lays out each cue once for its frames and asks again for its notes.
+
+    The type follows the frame's shorter side: sized by the height, a portrait frame's
+    caption (53 pixels in 720x1280) held a third of the words a line of a landscape frame of
+    that width holds, and a narration of two lines in 1280x720 was cut short in 720x1280."""
     text = " ".join(text.split())
     width, height = size
     pad = _caption_pad(height)
     room = width * 0.92 - 2 * pad
-    largest = max(10, height // 24)
+    largest = max(10, min(width, height) // 24)
     for points in range(largest, max(10, largest * 2 // 3) - 1, -1):
         face = load_typeface(points, italic=italic)
         # the band stays inside the frame: in a small one (48x32) the lines below its bottom were lost
@@ -435,18 +439,31 @@ class OverlayForm:
     height: int
 
 
+OVERLAY_WIDTH = 0.34
+"""The share of a landscape frame's width the state overlay's panel takes at least."""
+PORTRAIT_OVERLAY_WIDTH = 0.55
+"""The same in a portrait frame: a third of its narrow width left the bars no room."""
+
+
 def _overlay_forms(size: tuple[int, int], named: bool) -> Iterator[OverlayForm]:
     """The overlay's forms for ``size``, largest first: the panel as it has always been drawn,
     then narrower and in smaller type, then without the name, with short labels, and without
-    the values."""
+    the values.
+
+    The type and padding follow the frame's shorter side, and a portrait frame's panel takes
+    a larger share of its width: sized by the height, a portrait frame's type (64 pixels in
+    1080x1920) took the panel's width for its labels and values, and each bar was drawn at
+    its shortest, a 17-pixel stub in a panel of 492."""
     width, height = size
-    natural = max(9, height // 30)
-    yield _overlay_form(natural, STAT_LABELS, named, True, max(3, height // 80), max(120, int(width * 0.34)), 1.25)
+    short = min(width, height)
+    natural = max(9, short // 30)
+    share = PORTRAIT_OVERLAY_WIDTH if height > width else OVERLAY_WIDTH
+    yield _overlay_form(natural, STAT_LABELS, named, True, max(3, short // 80), max(120, int(width * share)), 1.25)
     kinds = [(STAT_LABELS, True, True)] if named else []
     kinds += [(STAT_LABELS, False, True), (SHORT_STAT_LABELS, False, True), (SHORT_STAT_LABELS, False, False)]
     for labels, heading, values in kinds:
         for px in range(natural, OVERLAY_SMALLEST_TYPE - 1, -1):
-            yield _overlay_form(px, labels, heading, values, 2, int(width * 0.34), 1.1)
+            yield _overlay_form(px, labels, heading, values, 2, int(width * share), 1.1)
 
 
 def _overlay_form(px: int, labels: Mapping[str, str], heading: bool, values: bool, pad: int, least_width: int,

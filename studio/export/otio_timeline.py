@@ -28,7 +28,7 @@ from math import floor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.export.branch import Branch
+from studio.export.branch import Branch, clean_text
 from studio.export.cues import CueKind
 from studio.export.subtitles import turn_captions
 from studio.export.timeline import Timeline
@@ -41,18 +41,30 @@ if TYPE_CHECKING:
 MARKER_COLOURS = {CueKind.DIALOGUE: "GREEN", CueKind.NARRATION: "PURPLE", CueKind.ACTION: "BLUE"}
 
 
+def one_line(text: str) -> str:
+    """``text`` as an editor's name field shows it: one line, without control characters or
+    directional overrides (:func:`~studio.export.branch.clean_text`). A title of two lines
+    (as the card shows it) named the timeline and its card with the line break in it, and a
+    title typed with a right-to-left override named them backwards; the card's metadata
+    keeps its lines."""
+    return " ".join(clean_text(text).split())
+
+
 def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
                title: str = "", end_card: str = "") -> otio.schema.Timeline:
     import opentimelineio as otio
 
     rate = float(timeline.fps)
+    name = one_line(name) or one_line(branch.project_name)
+    title, end_card = clean_text(title).strip(), clean_text(end_card).strip()
 
     def span_of(frames: float, at: float) -> otio.opentime.TimeRange:
         return otio.opentime.TimeRange(otio.opentime.RationalTime(0, at), otio.opentime.RationalTime(frames, at))
 
     track = otio.schema.Track(name="Episode", kind=otio.schema.TrackKind.Video)
     if timeline.title_frames:
-        track.append(otio.schema.Gap(name=f"Title card: {title}", source_range=span_of(timeline.title_frames, rate),
+        track.append(otio.schema.Gap(name=f"Title card: {one_line(title)}",
+                                     source_range=span_of(timeline.title_frames, rate),
                                      metadata={"kamishibai": {"card": "title", "text": title}}))
     before, after = timeline.crossfade // 2, timeline.crossfade - timeline.crossfade // 2
     tail: int | None = None
@@ -122,7 +134,8 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                                          "speaker": timed.cue.speaker, "text": timed.cue.text}},
             ))
     if timeline.end_frames:
-        track.append(otio.schema.Gap(name=f"End card: {end_card}", source_range=span_of(timeline.end_frames, rate),
+        track.append(otio.schema.Gap(name=f"End card: {one_line(end_card)}",
+                                     source_range=span_of(timeline.end_frames, rate),
                                      metadata={"kamishibai": {"card": "end", "text": end_card}}))
     result = otio.schema.Timeline(name=name, metadata={"kamishibai": {"leaf_id": branch.leaf_id,
                                                                       "project": branch.project_name}})

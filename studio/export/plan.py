@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
+from studio.core.text import first_few
 from studio.export.branch import Branch, Turn
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.options import ExportOptions
@@ -25,12 +26,34 @@ class EpisodePlan:
     timeline: Timeline
 
 
-def _probe_turn(turn: Turn) -> StreamInfo:
+def _probe_turn(turn: Turn) -> StreamInfo | ExportError:
+    """The clip's stream, or the error saying why it can't be read (returned, not raised, so
+    that every unreadable clip of the branch is known before the first is reported)."""
     try:
         return probe(turn.clip)
     except MediaError as error:
-        raise ExportError(f"The clip of {turn.label} can't be read: {as_sentence(error.message)}",
-                          hint=REMAKE_CLIP_HINT) from None
+        return ExportError(f"The clip of {turn.label} can't be read: {as_sentence(error.message)}",
+                           hint=REMAKE_CLIP_HINT)
+
+
+UNREADABLE_CLIPS_HINT = ("Re-roll the turns whose clips can't be read (or put back the project's media files if "
+                         "they were damaged in a copy), then export again.")
+
+
+def _unreadable(branch: Branch, probed: list[StreamInfo | ExportError]) -> ExportError | None:
+    """The first unreadable clip's error, saying which later turns' clips can't be read either
+    (None when every clip can be read): the export used to stop at the first, so a branch
+    whose media files were damaged in a copy took a try per turn to learn which to re-roll."""
+    bad = [(turn, found) for turn, found in zip(branch.turns, probed, strict=True) if isinstance(found, ExportError)]
+    if not bad:
+        return None
+    first = bad[0][1]
+    if len(bad) == 1:
+        return first
+    later = [str(turn.number) for turn, _error in bad[1:]]
+    many = len(later) > 1
+    return ExportError(f"{first.message.rstrip('.')}; the clip{'s' if many else ''} of later turn{'s' if many else ''} "
+                       f"{first_few(later, ', ')} can't be read either.", hint=UNREADABLE_CLIPS_HINT)
 
 
 def turn_frames(turn: Turn, info: StreamInfo, fps: Fraction) -> int:
@@ -52,14 +75,18 @@ def plan_episode(branch: Branch, options: ExportOptions, progress: ProgressCallb
     count = len(branch.turns)
     progress(Progress(0, count, "reading clips"))
     check_cancelled(cancelled)
-    infos: list[StreamInfo] = []
+    probed: list[StreamInfo | ExportError] = []
     batch = 8
     for first in range(0, count, batch):
         turns = branch.turns[first:first + batch]
         with ThreadPoolExecutor(max_workers=PROBE_WORKERS) as pool:
-            infos.extend(pool.map(_probe_turn, turns))
+            probed.extend(pool.map(_probe_turn, turns))
         check_cancelled(cancelled)
-        progress(Progress(len(infos), count, "reading clips"))
+        progress(Progress(len(probed), count, "reading clips"))
+    error = _unreadable(branch, probed)
+    if error is not None:
+        raise error
+    infos = [info for info in probed if isinstance(info, StreamInfo)]
     size = options.size or infos[0].size
     fps = exact_fps(options.fps) if options.fps else infos[0].fps
     timeline = plan_timeline(
