@@ -5,6 +5,7 @@ chosen one) but never switch to it."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -28,13 +29,14 @@ def test_use_chooses_a_take_by_id_prefix_or_number_and_marks_later_turns_out_of_
     rerolled = kamishibai("reroll", str(path), first, "--json")
     assert rerolled.returncode == 0, rerolled.stderr
     new_take = str(json.loads(rerolled.stdout)[0]["take"])
-    assert f"kamishibai use PATH {first} {new_take}" in rerolled.stderr
+    assert f"kamishibai use {shlex.quote(str(path))} {first} {new_take}" in rerolled.stderr  # the path as given
     assert _tree(path)[first]["selected_take"] == old_take
 
     done = kamishibai("use", str(path), first[:6], new_take[:6])
     assert done.returncode == 0, done.stderr
     assert f"turn {first} uses take {new_take} (take 2 of 2)" in done.stdout
     assert f"1 turn(s) after it were made from another take and are now out of date: {second}" in done.stdout
+    assert f"kamishibai reroll {shlex.quote(str(path))} {first} --branch" in done.stdout
     assert _tree(path)[first]["selected_take"] == new_take
 
     back = kamishibai("use", str(path), first, "1")  # by number: the turn's first take

@@ -141,6 +141,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         panel_aspect=default.panel_aspect if args.aspect is None else PanelAspect(args.aspect),
         stream_copy=not args.reencode,
     )
+    if not args.out.strip():  # Path("") is the current folder: "Can't write .: a folder of that name exists"
+        raise StudioError("--out is empty: it names the file to write.",
+                          hint="Give a file name, e.g. --out episode.mp4 (--format picks the kind when the name "
+                          "doesn't say it).")
     if args.out.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
         # Path() drops the slash: "episode.mp4/" wrote a file named episode.mp4 where a folder was meant
         raise StudioError(f"--out {printable(args.out)} ends with a slash: it names a folder, and --out names "

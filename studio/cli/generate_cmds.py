@@ -752,10 +752,10 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         _say_reroll_stopped(args, made)
         raise
     made[:] = _rerolled(project, service, job_ids)
-    notes.extend(_kept_beside(project, made))
+    notes.extend(_kept_beside(project, made, args.path))
 
 
-def _kept_beside(project: Project, results: list[dict[str, Any]]) -> list[str]:
+def _kept_beside(project: Project, results: list[dict[str, Any]], path: str) -> list[str]:
     """A new take of a turn that later turns follow is kept beside the chosen one: say so, or
     the printed state (the new take's) reads as the turn's while `tree` and `export` go on
     with the chosen take."""
@@ -769,9 +769,9 @@ def _kept_beside(project: Project, results: list[dict[str, Any]]) -> list[str]:
         if chosen is not None and chosen.id != take_id:
             notes.append(f"kamishibai: note: take {take_id} of turn {node_id} is kept beside the chosen take "
                          f"{chosen.id}, which the turns after it follow: `tree`, `export` and `play` go on with "
-                         f"the chosen take. `kamishibai use PATH {node_id} {take_id}` chooses the new one (the "
-                         "turns after it are then out of date), or `reroll --branch` makes a new take of the "
-                         "turn and of every turn after it.")
+                         f"the chosen take. `kamishibai use {shlex.quote(printable(path))} {node_id} {take_id}` "
+                         "chooses the new one (the turns after it are then out of date), or `reroll --branch` makes "
+                         "a new take of the turn and of every turn after it.")
     return notes
 
 

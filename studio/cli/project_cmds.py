@@ -374,6 +374,10 @@ def cmd_bundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import export_bundle, folder_given_error
 
     with open_for_reading(args.path) as project:
+        if not args.out.strip():  # Path("") is the current folder: "Can't write the bundle to ."
+            raise StudioError("The bundle's file name is empty.",
+                              hint=f"Give the .zip file to write, e.g. {shlex.quote(project.path.stem or 'story')}.zip "
+                              "(or a folder to write it into).")
         out = Path(args.out)
         if args.out and out.is_dir():  # into the folder, as cp does: `bundle P backups` writes backups/P.zip
             out = out / f"{project.path.stem or 'story'}.zip"

@@ -204,16 +204,17 @@ def cmd_use(args: argparse.Namespace) -> int:
             raise StudioError("The story's start has no takes to choose from: takes belong to turns.",
                               hint=f"Give a turn's id (`kamishibai tree {shlex.quote(printable(args.path))}` lists "
                               "them and their takes).")
-        take = _take_of(tree, node_id, args.take)
+        shown = shlex.quote(printable(args.path))
+        take = _take_of(tree, node_id, args.take, shown)
         takes = [t.id for t in tree.takes_of(node_id)]
         number = takes.index(take.id) + 1
         if take.status.value != "done":
             raise StudioError(f"Take {take.id} (take {number}) of turn {node_id} {take.status.value}: it has no clip "
-                              "to use.", hint=f"Re-roll the turn: kamishibai reroll PATH {node_id}.")
+                              "to use.", hint=f"Re-roll the turn: kamishibai reroll {shown} {node_id}.")
         if not take.clip_path or not project.resolve(take.clip_path).is_file():
             raise StudioError(f"Take {take.id} (take {number}) of turn {node_id} has lost its clip file, so it "
-                              "can't be used.", hint=f"Put the file back, or re-roll the turn: kamishibai reroll PATH "
-                              f"{node_id}.")
+                              "can't be used.",
+                              hint=f"Put the file back, or re-roll the turn: kamishibai reroll {shown} {node_id}.")
         before = {t.id for t in tree.takes.values() if t.stale}
         project.apply(SelectTake(node_id, take.id))
         stale = [t for t in project.tree.takes.values() if t.stale and t.id not in before]
@@ -222,16 +223,18 @@ def cmd_use(args: argparse.Namespace) -> int:
             turns = sorted({t.node_id for t in stale})
             print(f"  {len(turns)} turn(s) after it were made from another take and are now out of date: "
                   f"{', '.join(turns[:8])}{' and more' if len(turns) > 8 else ''} "
-                  f"(kamishibai reroll PATH {node_id} --branch makes them again)")
+                  f"(kamishibai reroll {shown} {node_id} --branch makes them again)")
     return 0
 
 
-def _take_of(tree: StoryTree, node_id: str, ref: str) -> Any:
+def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
     """Turn ``node_id``'s take named by ``ref``: its id, a unique prefix of it, or its number
-    among the turn's takes (1 = the first); a number that is also a prefix is refused."""
+    among the turn's takes (1 = the first); a number that is also a prefix is refused.
+    ``shown_path``: the project as the hints write it."""
     takes = tree.takes_of(node_id)
     if not takes:
-        raise StudioError(f"Turn {node_id} has no take yet.", hint=f"Generate one: kamishibai reroll PATH {node_id}.")
+        raise StudioError(f"Turn {node_id} has no take yet.",
+                          hint=f"Generate one: kamishibai reroll {shown_path} {node_id}.")
     by_prefix = [t for t in takes if t.id.startswith(ref.strip())] if ref.strip() else []
     number = int(ref) if ref.strip().isdigit() else 0
     by_number = takes[number - 1] if 1 <= number <= len(takes) else None
