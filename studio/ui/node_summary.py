@@ -67,14 +67,21 @@ class PosterState(StrEnum):
     MISSING = "missing"  # its file is gone or unreadable
 
 
+FAILED_PLACEHOLDER = "generation failed\npress R to try again"
+"""A failed turn's empty poster: what happened and how to try again (the Re-roll key; the
+queue's Retry does it too). It read "not generated yet", as if nothing had been tried."""
+
+
 def placeholder_label(status: CardStatus, poster: PosterState) -> str:
     """What an empty poster box says (a card's, a filmstrip thumbnail's).
 
     A take whose picture is only loading says nothing (it would flash "picture missing" on
     every card at open); a take of any kind (done or stale) whose file is gone says so, rather
-    than "not generated yet" or its bare status."""
+    than "not generated yet" or its bare status. A failed turn says that it failed."""
     if status == CardStatus.START:
         return "Start"
+    if status == CardStatus.FAILED:
+        return FAILED_PLACEHOLDER
     if status in (CardStatus.RUNNING, CardStatus.QUEUED) or poster == PosterState.LOADING:
         return ""
     if poster == PosterState.MISSING or status in (CardStatus.DONE, CardStatus.STALE):

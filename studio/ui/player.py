@@ -59,6 +59,7 @@ Full-size clips are bounded by bytes too (see :meth:`Player._hold_window`)."""
 _UNSHOWN = -2
 """The clip shown is not announced yet (a new timeline): the next one shown is, even clip 0."""
 MISSING_TEXT = "clip missing or damaged: re-roll this turn"
+NO_CLIP_TEXT = "no clip"
 
 
 STEP_BACK_KEY, STEP_ON_KEY = ",", "."
@@ -166,6 +167,9 @@ class Player(QWidget):
         """Shown in place of the frame until the playback starts or the user seeks (see :meth:`hold_note`)."""
         self.loop = True
         self.view = FrameView(self)
+        # Until it is given clips it has none to show, and says so (a project whose branch had
+        # no clip yet showed a blank picture: an empty timeline given again changes nothing).
+        self.view.set_image(None, NO_CLIP_TEXT)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
         self._unseen = False
@@ -591,7 +595,7 @@ class Player(QWidget):
             return
         index = self._index_at(self._frame)
         if index < 0:
-            message = "decoding…" if self._paths else "no clip"
+            message = "decoding…" if self._paths else NO_CLIP_TEXT
             self.view.set_image(None, message)
             self.time_label.setText(format_clock(0.0))
             self._announce(-1)  # no clip shows: the views marking the playing turn clear it

@@ -29,6 +29,7 @@ from studio.core.jobs import JobKind
 from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
 from studio.ui.job_tracker import JobTracker, kind_name
+from studio.ui.queue_lines import QueueLineDelegate, shown_width
 from studio.ui.text_wrap import breakable, copy_without_breaks
 from studio.ui.toolbutton import tool_button
 
@@ -174,6 +175,11 @@ class QueuePanel(QWidget):
         self.list.setRootIsDecorated(False)
         self.list.setAlternatingRowColors(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setWordWrap(True)
+        self.list.setUniformRowHeights(True)  # every line is as tall (QueueLineDelegate)
+        self._lines = QueueLineDelegate(self.list.header())
+        self.list.setItemDelegate(self._lines)
+        self._line_count = self._lines.text_lines()
         # several jobs at once (Shift/Ctrl+click, Shift+arrows): Cancel and Retry act on each
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         header = self.list.header()
@@ -186,6 +192,7 @@ class QueuePanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self._widest = {1: 0, 2: 0}
+        header.sectionResized.connect(self._follow_name_width)
         self.list.itemSelectionChanged.connect(self._on_selection)
         self.list.installEventFilter(self)  # Delete / Backspace cancel, as the Cancel button does
         self.detail = QLabel(self)
@@ -389,10 +396,17 @@ class QueuePanel(QWidget):
         """Widen the status or progress column if one of its texts got wider than any before."""
         metrics = self.list.fontMetrics()
         for column in columns:
-            widest = max((metrics.horizontalAdvance(self._rows[job.id][column]) for job in jobs), default=0)
+            widest = max((shown_width(metrics, column, self._rows[job.id][column]) for job in jobs), default=0)
             if widest > self._widest[column] or self.list.header().sectionSize(column) < self._widest[column]:
                 self._widest[column] = max(widest, self._widest[column])
                 self.list.resizeColumnToContents(column)
+
+    def _follow_name_width(self, column: int, _old: int, _new: int) -> None:
+        """The job column got narrow or wide enough to change how many text lines the
+        queue's lines hold: they are laid out again at their new height."""
+        if column == 0 and self._lines.text_lines() != self._line_count:
+            self._line_count = self._lines.text_lines()
+            self.list.doItemsLayout()
 
     def selected_job_ids(self) -> list[str]:
         """The selected jobs' ids, in the list's order."""

@@ -25,7 +25,6 @@ from studio.core.commands import (
     Command,
     DeleteSubtree,
     EditInstruction,
-    Fork,
     MoveAmongSiblings,
     SelectTake,
     SetBookmark,
@@ -47,6 +46,7 @@ from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
 from studio.ui.dialogs.export_dialog import BranchFacts
 from studio.ui.episode.episode_panel import EpisodePanel
+from studio.ui.fork_turn import ForkWithNotes, fork_copied
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.vocabulary import collect_vocabulary
 from studio.ui.job_labels import job_title
@@ -898,8 +898,11 @@ class Workspace(QWidget):
         def forked(_changes: ChangeSet) -> None:
             self.select(new_node)
             self.inspector.editor.focus_first_field()
+            node = self.tree.nodes.get(new_node)
+            if node is not None:
+                self.message.emit(fork_copied(node))
 
-        self.apply(Fork(self.current_id, new_node_id=new_node, text=typed), then=forked)
+        self.apply(ForkWithNotes(self.current_id, new_node_id=new_node, text=typed), then=forked)
 
     def sibling_index(self, node_id: str) -> tuple[int, int]:
         """Where a turn stands among its parent's alternatives, top first, and how many there are

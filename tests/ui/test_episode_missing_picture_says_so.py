@@ -18,7 +18,7 @@ def test_what_an_empty_poster_box_says() -> None:
     assert placeholder_label(CardStatus.DONE, PosterState.MISSING) == "picture missing"
     assert placeholder_label(CardStatus.STALE, PosterState.MISSING) == "picture missing"
     assert placeholder_label(CardStatus.DRAFT, PosterState.NONE) == "not generated yet"
-    assert placeholder_label(CardStatus.FAILED, PosterState.NONE) == "not generated yet"
+    assert placeholder_label(CardStatus.FAILED, PosterState.NONE) == "generation failed\npress R to try again"
     assert placeholder_label(CardStatus.RUNNING, PosterState.NONE) == ""
     assert placeholder_label(CardStatus.START, PosterState.NONE) == "Start"
 

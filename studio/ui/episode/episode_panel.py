@@ -149,7 +149,9 @@ class EpisodePanel(QWidget):
         if current in self._clip_turns:
             if again:
                 self.player.cue_segment(self._clip_turns.index(current))
-        elif current == 0 or not self._clip_turns:
+        elif current == 0 or (not self._clip_turns and summary.status == CardStatus.DRAFT):
+            # A branch with no clip at all says "no clip" for a turn not generated yet; a
+            # failed, queued or running one says so (a failure read as a bare "no clip").
             if again and self._clip_turns:
                 self.player.cue_segment(0)
         else:

@@ -153,7 +153,9 @@ class Filmstrip(TurnStrip):
         if summary.status == CardStatus.START:
             return "Start"
         if summary.status not in (CardStatus.DONE, CardStatus.STALE):
-            return summary.status.value  # draft, queued, running, failed: no picture of its own yet
+            # no picture of its own yet: its status in the card's words ("not generated",
+            # "generating"), where the bare "draft" and "running" said it otherwise
+            return palette.STATUS_LABELS[summary.status]
         rel = summary.poster_path
         return placeholder_label(summary.status, self.posters.state(rel, self.resolve(rel) if rel else ""))
 

@@ -94,6 +94,18 @@ def section_title(text: str, parent: QWidget) -> QLabel:
     return label
 
 
+def turn_title(tree: StoryTree, node_id: str) -> str:
+    """The inspector's heading for a turn: its number, and which alternative it is where its
+    turn has several ("Turn 2 · alternative 2 of 3"). A fork and its original both read
+    "Turn 2", with the same instruction and story: nothing told which one was shown."""
+    node = tree.node(node_id)
+    title = f"Turn {tree.depth(node_id)}"
+    siblings = tree.child_ids(node.parent_id) if node.parent_id is not None else []
+    if len(siblings) > 1 and node_id in siblings:
+        title += f" · alternative {siblings.index(node_id) + 1} of {len(siblings)}"
+    return title
+
+
 class Inspector(QScrollArea):
     generate_requested = Signal(str, str)  # (parent id for a draft or node id, text); see mode
     save_requested = Signal(str)
@@ -275,12 +287,11 @@ class Inspector(QScrollArea):
         self.node_id = node_id
         self.draft_parent = None
         node = tree.node(node_id)
-        depth = tree.depth(node_id)
         if node.is_root:
             self.title.setText("Start of the story")
             self.editor.set_mode("Write the first turn: select Start and press Enter.", can_save=False)
         else:
-            self.title.setText(f"Turn {depth}")
+            self.title.setText(turn_title(tree, node_id))
             self.editor.set_mode("Edit this turn's instruction; Generate makes a new take (Ctrl+Enter).",
                                  can_save=True)
         # The editor shows the turn again when it changed, or when it shows a line it saved: the

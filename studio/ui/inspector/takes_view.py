@@ -28,6 +28,7 @@ from studio.core.state import CharacterState
 from studio.ui import palette
 from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
 from studio.ui.media_cache import ClipCache
+from studio.ui.node_summary import cut_to_chars
 from studio.ui.player import Player
 from studio.ui.tab_order import widgets_in_reading_order
 
@@ -50,6 +51,18 @@ def state_line(take: Take, state: CharacterState | None) -> str:
 
 BUTTON_PADDING = 26
 """The push button's padding and border, left and right together (studio.qss: 12 px + 1 px each)."""
+
+FAILED_TAKE_CHARS = 100
+"""A failed take's error is cut here in its tile (the Take section below shows it whole)."""
+
+
+def failed_take_text(error: str) -> str:
+    """What a failed take's tile says in place of its clip: that the generation failed, the
+    error's first line (cut between characters, with an ellipsis: it was cut at 80 code
+    points mid-word), and how to try again, as the turn's card says."""
+    first = error.strip().splitlines()[0] if error.strip() else ""
+    said = f"Generation failed: {cut_to_chars(first, FAILED_TAKE_CHARS)}" if first else "Generation failed"
+    return f"{said}\nRe-roll (R) to try again."
 
 
 class TakeTile(QFrame):
@@ -106,7 +119,7 @@ class TakeTile(QFrame):
             if self.path:
                 self.player.set_clips([self.path], autoplay=True)
         elif take.error:
-            self.player.view.set_image(None, take.error[:80])
+            self.player.view.set_image(None, failed_take_text(take.error))
 
     @property
     def clip_missing(self) -> bool:
