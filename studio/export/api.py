@@ -12,7 +12,15 @@ from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled,
 from studio.export.branch import Branch, collect_branch, stale_note
 from studio.export.encoding import check_options
 from studio.export.errors import ExportError, os_error
-from studio.export.options import ExportFormat, ExportOptions, ExportResult, infer_format, output_files
+from studio.export.options import (
+    CaptionMode,
+    ExportFormat,
+    ExportOptions,
+    ExportResult,
+    captions_file,
+    infer_format,
+    output_files,
+)
 from studio.export.output import OutputFiles, check_destination, check_outputs, check_outside_project
 from studio.export.plan import plan_episode
 from studio.export.termination import cleaned_up_on_termination
@@ -85,10 +93,23 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
     from studio.export.glyphs import drawn_texts, export_fonts, glyph_note, missing_glyphs  # fonts: only now
 
     missing = missing_glyphs(drawn_texts(branch, options, fmt), export_fonts(fmt))
-    notes = (stale_note(branch), glyph_note(missing), *cut)
+    notes = (stale_note(branch), glyph_note(missing), *cut, earlier_captions_note(out, fmt, options))
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,
                         notes=tuple(note for note in notes if note))
+
+
+def earlier_captions_note(out: Path, fmt: ExportFormat, options: ExportOptions) -> str:
+    """A note when a video written without SRT captions has an earlier export's ``.srt``
+    beside it ('' otherwise). Players load a subtitle file of the video's name with it, so the
+    old cues showed over the burned captions (or over a video meant to have none), doubled and
+    timed for another cut. The file is left: it may have been edited or translated by hand."""
+    srt = captions_file(out)
+    if not fmt.is_video or options.captions is CaptionMode.SRT or not srt.is_file():
+        return ""
+    over = "over the captions burned into it" if options.captions is CaptionMode.BURN else "though it has none"
+    return (f"{srt.name} beside the video is from an earlier export, and players show it with the video, {over}; "
+            "remove or rename it if its captions are not wanted.")
 
 
 def _folder_gone(out: Path) -> ExportError | None:
