@@ -147,3 +147,10 @@ def first_few(items: Sequence[str], separator: str = ", ", limit: int = 8) -> st
     """``items`` joined for a message: the first ``limit`` of them and how many more."""
     more = f" and {len(items) - limit:,} more" if len(items) > limit else ""
     return separator.join(items[:limit]) + more
+
+
+def shows_something(text: str) -> bool:
+    """Whether ``text`` draws anything: a character that is neither white space nor a control
+    nor a format character (the directional marks, zero-width spaces and joiners). A title
+    typed as only U+200F made a blank title card."""
+    return any(not c.isspace() and not is_control(c) and unicodedata.category(c) != "Cf" for c in text)

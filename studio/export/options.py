@@ -8,7 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from studio.core.sentence import plural
-from studio.core.text import first_few
+from studio.core.text import first_few, shows_something
 from studio.export.errors import ExportError
 
 
@@ -206,6 +206,9 @@ class ExportOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "captions", CaptionMode(self.captions))
+        for name in ("title", "end_card", "sheet_title"):  # only invisible marks: no card, no heading
+            if not shows_something(getattr(self, name)):
+                object.__setattr__(self, name, "")
         try:
             object.__setattr__(self, "panel_aspect", PanelAspect(self.panel_aspect))
         except ValueError:
