@@ -13,13 +13,14 @@ media first); the built-in locations' scene clips are rendered by the sketch wor
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QImageReader, QPixmap
+from PySide6.QtGui import QIcon, QImageReader, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -38,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.changes import EntityKind, Patch
+from studio.core.changes import ChangeSet, EntityKind, Patch
 from studio.core.commands import (
     AddCastMember,
     AddLocation,
@@ -71,6 +72,27 @@ from studio.ui.icons import icon
 from studio.ui.inspector.understanding import shared_names
 from studio.ui.search_bar import folded
 from studio.ui.text_wrap import breakable
+
+
+class ApplyCommand(Protocol):
+    """Sends a command to the document; ``then(changes)`` runs once it is made."""
+
+    def __call__(self, command: Command, then: Callable[[ChangeSet], None] | None = None) -> object: ...
+
+
+def turns_changed(changes: ChangeSet, tree: StoryTree | None) -> int:
+    """How many turns (not the story's start) ``changes`` changed."""
+    ids = changes.changed.get(EntityKind.NODE, frozenset())
+    if tree is None:
+        return len(ids)
+    return sum(1 for n in ids if n in tree.nodes and not tree.nodes[n].is_root)
+
+
+def renamed_message(kind: str, old: str, new: str, turns: int) -> str:
+    """What the status bar says once a character or a location (``kind``) is renamed."""
+    where = f" in the cast and in {turns} turn{'s' if turns != 1 else ''}" if turns else ""
+    return f"Renamed the {kind} {old} to {new}{where}. Undo (Ctrl+Z) takes the rename back."
+
 
 THUMB = QSize(56, 40)
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif", ".m4v")
@@ -223,8 +245,10 @@ class CastPanel(QWidget):
     character_used = Signal(str)
     location_used = Signal(str)
     error = Signal(object)
+    message = Signal(str)
+    """What a change made from the panel did (a rename, a removal), for the status bar."""
 
-    def __init__(self, apply: Callable[[Command], object], resolve: Callable[[str], Path],
+    def __init__(self, apply: ApplyCommand, resolve: Callable[[str], Path],
                  import_image: Callable[[Path, str], str], parent: QWidget | None = None,
                  discard: Callable[[Sequence[str]], object] | None = None) -> None:
         super().__init__(parent)
@@ -292,7 +316,13 @@ class CastPanel(QWidget):
         # for a 1280-pixel screen
         for button in (add_character, add_location):
             layout.addWidget(button)
-        hint = QLabel("Double-click a name (or press Enter on it) to use it in the instruction.", self)
+        # Tab in reading order: the widgets were made in another order (both lists first), so
+        # Tab went from the characters to the locations and back up to "Reference views…"
+        chain = [self.characters, self.views_button, self.locations, add_character, add_location]
+        for before, after in itertools.pairwise(chain):
+            QWidget.setTabOrder(before, after)
+        hint = QLabel("Double-click a name (or press Enter on it) to use it in the instruction; right-click it "
+                      "(Shift+F10) to rename it.", self)
         hint.setObjectName("dimLabel")
         hint.setWordWrap(True)
         layout.addWidget(hint)
@@ -306,10 +336,13 @@ class CastPanel(QWidget):
             return None
 
     def refresh(self, tree: StoryTree) -> None:
+        """Redraw both lists; each keeps its selected entry (renamed, it moves to its new place),
+        or, when that entry is gone (removed), the one now in its row: the keyboard keeps its
+        place, and Delete pressed again removes the next one, as in a file list."""
         self._tree = tree
         acting, places = pictures_from_takes(tree)
-        current = self.characters.currentItem()
-        selected = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
+        selected, selected_row = _current_of(self.characters)
+        place, place_row = _current_of(self.locations)
         self._members = {m.id: m for m in tree.cast.values()}
         clashes = {name for pair in shared_names(tree) for name in pair}
         self.characters.blockSignals(True)
@@ -321,8 +354,7 @@ class CastPanel(QWidget):
             tip = f"{member.name}: {views_note(len(member.reference_images))}"
             item.setToolTip(f"{tip}\n{clash_tip(member.name, 'location')}" if member.name in clashes else tip)
             self.characters.addItem(item)
-            if member.id == selected:
-                self.characters.setCurrentItem(item)
+        _select_again(self.characters, selected, selected_row)
         self.characters.blockSignals(False)
         self._show_views()
         self.locations.clear()
@@ -335,6 +367,7 @@ class CastPanel(QWidget):
             tip = location_note(location)
             item.setToolTip(f"{tip}\n{clash_tip(location.name, 'character')}" if location.name in clashes else tip)
             self.locations.addItem(item)
+        _select_again(self.locations, place, place_row)
         self._show_clashes(tree)
 
     def _show_clashes(self, tree: StoryTree) -> None:
@@ -511,6 +544,14 @@ class CastPanel(QWidget):
     # -- editing ----------------------------------------------------------------------------
 
     def keyPressEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        # Shift+F10 opens the right-click menu (Rename…) at the selected entry: without a menu
+        # key (most laptops have none) the keyboard could not reach Rename
+        if event.key() == Qt.Key.Key_F10 and event.modifiers() == Qt.KeyboardModifier.ShiftModifier:
+            for widget, menu in ((self.characters, self._character_menu), (self.locations, self._location_menu)):
+                item = widget.currentItem()
+                if widget.hasFocus() and item is not None:
+                    menu(widget.visualItemRect(item).center())
+                    return
         if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.characters.hasFocus():
             self.remove_selected()
             return
@@ -526,7 +567,7 @@ class CastPanel(QWidget):
         menu.addAction("Rename…", self.rename_selected)
         menu.addAction("Reference views…", self._ask_views)
         menu.addSeparator()
-        menu.addAction("Remove from the cast", self.remove_selected)
+        menu.addAction("Remove from the cast", QKeySequence(Qt.Key.Key_Delete), self.remove_selected)
         menu.exec(self.characters.viewport().mapToGlobal(pos))
 
     def _location_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
@@ -535,7 +576,7 @@ class CastPanel(QWidget):
         menu = QMenu(self)
         menu.addAction("Rename…", self.rename_selected_location)
         menu.addSeparator()
-        menu.addAction("Remove location", self.remove_selected_location)
+        menu.addAction("Remove location", QKeySequence(Qt.Key.Key_Delete), self.remove_selected_location)
         menu.exec(self.locations.viewport().mapToGlobal(pos))
 
     def _turns_naming_place(self, location: Location) -> int:
@@ -558,7 +599,8 @@ class CastPanel(QWidget):
                                       "the text (the place is then drawn by its name alone, without this picture). "
                                       "You can undo this with Ctrl+Z."):
             return
-        self._run(RemoveLocation(location.id))
+        self._run(RemoveLocation(location.id),
+                  lambda _changes: f"Removed the location {location.name}. Undo (Ctrl+Z) brings it back.")
 
     def rename_selected_location(self) -> None:
         """Rename the selected location, in the turns that name it too."""
@@ -582,7 +624,9 @@ class CastPanel(QWidget):
                                       "those instructions change too, and their takes are marked out of date. You "
                                       "can undo this with Ctrl+Z."):
             return
-        self._run(RenameLocation(location.id, new))
+        self._run(RenameLocation(location.id, new),
+                  lambda changes: renamed_message("location", location.name, new,
+                                                  turns_changed(changes, self.tree_source())))
 
     def _ask_new_location_name(self, current: str) -> str | None:
         name, ok = QInputDialog.getText(self, "Rename location", "New name:", QLineEdit.EchoMode.Normal, current)
@@ -624,7 +668,8 @@ class CastPanel(QWidget):
                                       f"keep the text (a turn that names {member.name} only in its text is then "
                                       "played by the character before it). You can undo this with Ctrl+Z."):
             return
-        self._run(RemoveCastMember(member.id))
+        self._run(RemoveCastMember(member.id),
+                  lambda _changes: f"Removed {member.name} from the cast. Undo (Ctrl+Z) brings {member.name} back.")
 
     def rename_selected(self) -> None:
         """Rename the selected character, in its start state, the turns that name it and its lines."""
@@ -646,15 +691,20 @@ class CastPanel(QWidget):
                                       "of date; the lines it speaks follow. You can undo this with Ctrl+Z."
                                       f"{self._place_note(member.name)}"):
             return
-        self._run(RenameCastMember(member.id, name))
+        new = " ".join(name.split())
+        self._run(RenameCastMember(member.id, name),
+                  lambda changes: renamed_message("character", member.name, new,
+                                                  turns_changed(changes, self.tree_source())))
 
     def _ask_new_name(self, current: str) -> str | None:
         name, ok = QInputDialog.getText(self, "Rename character", "New name:", QLineEdit.EchoMode.Normal, current)
         return name if ok else None
 
-    def _run(self, command: Command) -> None:
+    def _run(self, command: Command, said: Callable[[ChangeSet], str] | None = None) -> None:
+        """Send ``command``; once it is made, the status bar says ``said(changes)``."""
+        then = (lambda changes: self.message.emit(said(changes))) if said is not None else None
         try:
-            self._apply(command)
+            self._apply(command, then)
         except StudioError as error:
             self.error.emit(error)
 
@@ -685,6 +735,26 @@ class CastPanel(QWidget):
             self.add_location_from_file(path, name)
         except StudioError as error:
             self.error.emit(error)
+
+
+def _current_of(widget: QListWidget) -> tuple[str | None, int]:
+    """The id of ``widget``'s current entry and its row (None, -1: none)."""
+    item = widget.currentItem()
+    if item is None:
+        return None, -1
+    return str(item.data(Qt.ItemDataRole.UserRole)), widget.row(item)
+
+
+def _select_again(widget: QListWidget, entry_id: str | None, row: int) -> None:
+    """Make entry ``entry_id`` current again in the redrawn ``widget``; gone, the entry now at
+    its ``row`` (the last one past the end); nothing when none was current."""
+    if entry_id is None or not widget.count():
+        return
+    for index in range(widget.count()):
+        if widget.item(index).data(Qt.ItemDataRole.UserRole) == entry_id:
+            widget.setCurrentRow(index)
+            return
+    widget.setCurrentRow(min(row, widget.count() - 1))
 
 
 def clash_tip(name: str, other_kind: str) -> str:

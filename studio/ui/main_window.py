@@ -757,13 +757,18 @@ class MainWindow(QMainWindow):
         self.status_label.setText(text)
 
     def _update_history_actions(self) -> None:
+        """Undo and Redo, named after the steps they take. The window hears of a change a
+        moment after the writer made it: Undo is on as soon as an edit (or a redo) is sent,
+        and Redo as soon as an undo is, so that a Ctrl+Z pressed right after Fork or Delete
+        runs (after the change, in order) instead of meeting a disabled action."""
         history = self.session.project.document.history if self.session is not None else None
         undo = history.undo_label if history else None
         redo = history.redo_label if history else None
+        in_flight = self.session.edits_in_flight if self.session is not None else {}
         self.actions_.undo.setText(f"&Undo {undo}" if undo else "&Undo")
-        self.actions_.undo.setEnabled(undo is not None)
+        self.actions_.undo.setEnabled(undo is not None or any(in_flight.values()))
         self.actions_.redo.setText(f"&Redo {redo}" if redo else "&Redo")
-        self.actions_.redo.setEnabled(redo is not None)
+        self.actions_.redo.setEnabled(redo is not None or bool(in_flight.get("history")))
         self.actions_.undo.setIconText("Undo")
 
     def _update_jobs_label(self) -> None:

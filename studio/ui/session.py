@@ -7,12 +7,14 @@ start) the studio still opens, edits and plays; generating says why it can't.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal
 
 from studio.core.errors import StudioError
@@ -28,6 +30,10 @@ if TYPE_CHECKING:
     from studio.worker import GenerationService, Writer
 
 log = logging.getLogger(__name__)
+
+EditKind = Literal["", "edit", "history"]
+"""How :meth:`ProjectSession.submit` counts an operation: "edit" (a change that adds an undo
+step), "history" (an undo or a redo), or "" (not counted)."""
 
 
 def unexpected_error(error: BaseException) -> StudioError:
@@ -50,7 +56,9 @@ class ProjectSession(QObject):
     """
 
     changed = Signal(object)  # ChangeSet, on the GUI thread
-    _done = Signal(object, object)  # (future, then): an operation ended
+    edits_in_flight_changed = Signal()
+    """An edit was sent to the writer, or one sent before has ended (see :attr:`edits_in_flight`)."""
+    _done = Signal(object, object)  # (future, finish): an operation ended
 
     def __init__(self, project: Project, settings: StudioSettings, services: AppServices,
                  parent: QObject | None = None, loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -71,7 +79,12 @@ class ProjectSession(QObject):
         self.registry = services.registry
         self.error_handler: Callable[[StudioError], None] | None = None
         """Where a refused operation's error goes (the workspace shows it)."""
-        self._done.connect(self._finish, Qt.ConnectionType.QueuedConnection)
+        self.edits_in_flight: dict[str, int] = {"edit": 0, "history": 0}
+        """Operations sent to the writer whose end the window has not heard of yet, by kind:
+        "edit" (a change that adds an undo step) and "history" (an undo or a redo). Undo is
+        on while an edit is in flight, Redo while an undo is: the window hears of a change a
+        moment after it is made, and a Ctrl+Z pressed in that moment must not be lost."""
+        self._done.connect(self._call_finish, Qt.ConnectionType.QueuedConnection)
         self._start_service()
 
     def _start_service(self) -> None:
@@ -131,17 +144,35 @@ class ProjectSession(QObject):
         spec = self._cluster_spec()
         return spec is not None and self.service.connect_again(spec)
 
-    def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None) -> None:
+    def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None,
+               kind: EditKind = "") -> None:
         """Run ``operation`` on the writer thread; ``then(result)`` runs on the GUI thread
-        after it (a StudioError goes to :attr:`error_handler` instead)."""
+        after it (a StudioError goes to :attr:`error_handler` instead). ``kind``: "edit" or
+        "history" to count it in :attr:`edits_in_flight` until it ends."""
         future = self.writer.submit(operation)
+        if kind:  # counted down in _finish, which runs on this thread: never before this line
+            self.edits_in_flight[kind] += 1
+            self.edits_in_flight_changed.emit()
         events = self.events
+        finish = functools.partial(self._finish, then=then, kind=kind)
         if events is not None:  # in order with the worker's events
-            future.add_done_callback(lambda done: events.post(lambda: self._finish(done, then)))
+            future.add_done_callback(lambda done: events.post(lambda: finish(done)))
         else:
-            future.add_done_callback(lambda done: self._done.emit(done, then))
+            future.add_done_callback(lambda done: self._done.emit(done, finish))
 
-    def _finish(self, future: Future[Any], then: Callable[[Any], None] | None) -> None:
+    def _call_finish(self, future: Future[Any], finish: Callable[[Future[Any]], None]) -> None:
+        finish(future)
+
+    def _finish(self, future: Future[Any], then: Callable[[Any], None] | None, kind: EditKind = "") -> None:
+        try:
+            self._deliver(future, then)
+        finally:
+            if kind:
+                self.edits_in_flight[kind] -= 1
+                if shiboken6.isValid(self):  # an edit that ends after its project closed: nobody listens
+                    self.edits_in_flight_changed.emit()
+
+    def _deliver(self, future: Future[Any], then: Callable[[Any], None] | None) -> None:
         error = future.exception()
         if isinstance(error, StudioError):
             self._refuse(error)

@@ -55,7 +55,7 @@ from studio.ui.navigation import branch_through, neighbour
 from studio.ui.node_summary import excerpt_of, summarize
 from studio.ui.queue_panel import QueuePanel
 from studio.ui.search_bar import SearchBar, find_matches
-from studio.ui.session import ProjectSession
+from studio.ui.session import EditKind, ProjectSession
 from studio.ui.window_actions import StudioActions
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.runner import CANCELLED_MESSAGE
@@ -105,6 +105,17 @@ def delete_prompt(turns_below: int, takes: int, generating: int = 0) -> str:
                  f"{'it' if generating == 1 else 'them'}.")
         return what
     return what + "\nYou can undo this with Ctrl+Z."
+
+
+def deleted_message(depth: int, turns_below: int, takes: int, generating: int = 0) -> str:
+    """What the status bar says once a delete is made: what went, and that Undo brings it back
+    (the generations it cancelled excepted, as the question before it said)."""
+    below = f" and the {plural(turns_below, 'turn')} below it" if turns_below else ""
+    with_takes = f", with {plural(takes, 'take')}" if takes else ""
+    text = f"Deleted turn {depth}{below}{with_takes}. Undo (Ctrl+Z) brings {'them' if turns_below else 'it'} back"
+    if generating:
+        return text + f", without the {plural(generating, 'generation')} it cancelled."
+    return text + "."
 
 
 def describe_written(asked: Path, written: list[Path]) -> str:
@@ -283,6 +294,7 @@ class Workspace(QWidget):
 
         session.error_handler = self.error.emit
         session.changed.connect(self.on_changes)
+        session.edits_in_flight_changed.connect(self._on_edits_in_flight)
         session.tracker.nodes_changed.connect(self._on_job_nodes)
         session.tracker.progressed.connect(lambda ids: self.scene.refresh_nodes(ids) if not self.closed else None)
         session.tracker.job_finished.connect(self._on_job_finished)
@@ -302,6 +314,7 @@ class Workspace(QWidget):
         self.queue.error.connect(self.error.emit)
         self.queue.job_selected.connect(lambda node_id: self.select(node_id) if node_id in self.tree.nodes else None)
         self.cast.error.connect(self.error.emit)
+        self.cast.message.connect(self.message.emit)
         self.cast.character_used.connect(self.inspector.editor.character.setText)
         self.cast.location_used.connect(self.inspector.editor.background.setText)
         self.search.query_changed.connect(self._on_query)
@@ -505,13 +518,14 @@ class Workspace(QWidget):
               refused: Callable[[], None] | None = None) -> None:
         """Submit ``command`` to the writer; ``then(changes)`` runs here once it is made
         (a refused command shows its error instead, after ``refused()``)."""
-        self.submit(lambda: self.project.apply(command), then, refused)
+        self.submit(lambda: self.project.apply(command), then, refused, kind="edit")
 
     def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None,
-               refused: Callable[[], None] | None = None) -> None:
+               refused: Callable[[], None] | None = None, kind: EditKind = "") -> None:
         """Run ``operation`` (a document command with its jobs) on the writer. Submitted by an
         action on a turn (see :meth:`on_turn`), it is skipped there if that turn is gone.
-        ``refused()`` runs here when it raises a StudioError (which is shown as ever)."""
+        ``refused()`` runs here when it raises a StudioError (which is shown as ever).
+        ``kind``: what it does to the undo history (see :attr:`ProjectSession.edits_in_flight`)."""
         turn = self._acting_on
 
         def run() -> Any:
@@ -536,7 +550,7 @@ class Workspace(QWidget):
             if then is not None:
                 then(result)
 
-        self.session.submit(run, done)
+        self.session.submit(run, done, kind)
 
     def settings_for_jobs(self) -> dict[str, Any]:
         """Every setting of the window's engine as Settings shows it, defaults included: a
@@ -700,6 +714,12 @@ class Workspace(QWidget):
             self._refresh_matches(self.search.edit.text())
         self.history_changed.emit()
 
+    def _on_edits_in_flight(self) -> None:
+        """An edit was sent, or one has ended: Undo is on as soon as an edit is sent (a method, not
+        the signal's emit, so that the connection ends with this widget)."""
+        if not self.gone():
+            self.history_changed.emit()
+
     def _on_job_nodes(self, node_ids: set[str]) -> None:
         if self.closed:
             return
@@ -801,7 +821,7 @@ class Workspace(QWidget):
             self.view.setFocus()
             self.message.emit(self._generating_message(parent_id, job_id))
 
-        self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made)
+        self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made, kind="edit")
 
     def _generating_message(self, parent_id: str, job_id: str) -> str:
         """"Generating…", and, when the turn above has no take and none on its way, that the
@@ -896,11 +916,12 @@ class Workspace(QWidget):
         new_node = new_id()
 
         def forked(_changes: ChangeSet) -> None:
+            node = self.tree.nodes.get(new_node)
+            if node is None:  # undone already (Ctrl+Z pressed right after F): nothing to edit
+                return
             self.select(new_node)
             self.inspector.editor.focus_first_field()
-            node = self.tree.nodes.get(new_node)
-            if node is not None:
-                self.message.emit(fork_copied(node))
+            self.message.emit(fork_copied(node))
 
         self.apply(ForkWithNotes(self.current_id, new_node_id=new_node, text=typed), then=forked)
 
@@ -946,8 +967,15 @@ class Workspace(QWidget):
                 "Delete turns", delete_prompt(len(subtree) - 1, takes, generating)):
             return
         parent = node.parent_id
+        said = deleted_message(tree.depth(node.id), len(subtree) - 1, takes, generating)
         self.inspector.commit_edits()  # what was being typed goes with the turn: Undo brings it back
-        self.apply(DeleteSubtree(node.id), then=lambda _changes: self.select(parent) if parent else None)
+
+        def deleted(_changes: ChangeSet) -> None:
+            if parent:
+                self.select(parent)
+            self.message.emit(said)
+
+        self.apply(DeleteSubtree(node.id), then=deleted)
 
     def choose_take(self, node_id: str, take_id: str) -> None:
         """Use another take; say how many later turns become stale and offer to re-roll them."""
@@ -975,10 +1003,10 @@ class Workspace(QWidget):
         self.apply(SelectTake(node_id, take_id), then=chosen)
 
     def undo(self) -> None:
-        self.submit(self.project.undo, self._show_history_step)
+        self.submit(self.project.undo, self._show_history_step, kind="history")
 
     def redo(self) -> None:
-        self.submit(self.project.redo, self._show_history_step)
+        self.submit(self.project.redo, self._show_history_step, kind="history")
 
     def _show_history_step(self, changes: ChangeSet | None) -> None:
         """Say what an undo or redo did and select where it happened: the highest turn it brought

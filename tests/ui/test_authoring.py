@@ -186,6 +186,9 @@ def test_a_reroll_keeps_the_selection_and_choosing_a_take_offers_to_reroll_later
     press_story_key(window, qtbot, Qt.Key.Key_R)
     qtbot.waitUntil(lambda: len(_done(project, first)) == 2, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: len(ws.inspector.takes.tiles) == 2)
+    # The inspector reads the latest tree, so a redraw for a job's progress can show the new take
+    # before the window hears of its change (and names it in the Undo entry): wait for that too.
+    window.session.settle()
     assert ws.current_id == first and project.tree.node(first).selected_take_id == chosen
     assert not project.tree.selected_take(second).stale
     assert window.actions_.undo.text() == "&Undo Re-roll"
