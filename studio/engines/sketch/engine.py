@@ -12,6 +12,7 @@ import hashlib
 import os
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
@@ -35,12 +36,18 @@ from studio.engines.base import (
     no_progress,
 )
 from studio.engines.catalog.sketch import INFO, NAME, VERSION, SketchSettings
-from studio.engines.sketch.camera import camera_frame
+from studio.engines.sketch.camera import PAN_DISTANCE, camera_frame
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.offer import live_vocabulary
 from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose
-from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
+from studio.engines.sketch.render import (
+    COMPANION_HALF_WIDTH,
+    ClipRenderer,
+    companion_gap,
+    figure_scale,
+    plan_from_conditioning,
+)
 from studio.engines.sketch.representation import build_representation
 from studio.engines.sketch.rules import RuleInput, predict_deltas
 from studio.engines.sketch.settings import camera_override
@@ -56,8 +63,10 @@ from studio.engines.sketch.variation import variation_for
 from studio.engines.sketch.vocabulary import (
     DEFAULT_LOCATION,
     LOCATION_BY_NAME,
+    MOTION_BY_NAME,
     CameraMode,
     MotionSpec,
+    Prop,
     Setting,
 )
 
@@ -66,6 +75,22 @@ ENGINE_VERSION = VERSION
 
 STAGE_LIMIT = 0.36
 """How far from the centre (in frame widths) a character may walk with a still camera."""
+
+
+SUPPORTS = frozenset({Prop.LADDER, Prop.RAILING, Prop.BROOM_RIDE})
+"""Props that hold the character up: a ladder, a railing, a flying broom."""
+
+
+def _unsupported(pose: Pose | None, prev: Mapping[str, Any], motion: MotionSpec) -> Pose | None:
+    """The previous end pose, back on the ground when what held it up is gone.
+
+    The ladder, railing or broom of the previous turn is not drawn in the next one; starting
+    from the raised pose would leave the character floating in the air, sinking slowly.
+    """
+    before = MOTION_BY_NAME.get(str(prev.get("motion", "")))
+    if pose is None or before is None or before.prop not in SUPPORTS or before.prop == motion.prop or pose.y <= 0:
+        return pose
+    return replace(pose, y=0.0)
 
 
 def _seeded(seed: int, *parts: object) -> random.Random:
@@ -160,12 +185,14 @@ class SketchEngine:
                       context.state), seed)
 
         continued = bool(prev) and prev.get("location") == location and str(prev.get("image_path", "")) == image_path
-        start_pose = Pose.from_dict(prev.get("end_pose")) if continued else None
+        start_pose = _unsupported(Pose.from_dict(prev.get("end_pose")), prev, motion) if continued else None
         rng = _seeded(seed, motion.name, location, time)
         facing = (1 if int(prev.get("facing", 1)) >= 0 else -1) if continued else rng.choice((1, -1))
         start_x = float(prev.get("end_x", 0.0)) if continued else rng.uniform(-0.08, 0.08)
         start_x = max(-0.45, min(0.45, start_x))
         facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
+        if motion.companion:
+            facing = self._face_the_friend(motion, options, facing, start_x)
         hold = continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
         variation = variation_for(seed, indoor=setting == Setting.INDOOR, sky=setting == Setting.SKY)
         pose_plan = PosePlan(anim=motion.anim, level=reading.level, duration=options.frames / options.fps,
@@ -242,14 +269,29 @@ class SketchEngine:
         if motion.travel <= 0:
             return facing, 0.0
         dist = motion.travel * (0.4 + 0.2 * level) * settings.frames / settings.fps
-        if camera in (CameraMode.FOLLOW, CameraMode.PAN):
+        if camera == CameraMode.FOLLOW:
             return facing, facing * dist
-        ahead = STAGE_LIMIT - facing * start_x
-        behind = STAGE_LIMIT + facing * start_x
+        # A pan slides the camera along with the character, but only so far: past that the
+        # character would leave the frame, so it stops at the stage's edge like a still shot.
+        reach = STAGE_LIMIT + (PAN_DISTANCE if camera == CameraMode.PAN else 0.0)
+        ahead = reach - facing * start_x
+        behind = reach + facing * start_x
         if dist > ahead and behind > ahead:
             facing = -facing
             ahead = behind
         return facing, facing * min(dist, max(0.0, ahead))
+
+    @staticmethod
+    def _face_the_friend(motion: MotionSpec, settings: SketchSettings, facing: int, start_x: float) -> int:
+        """Turn to the side with room for the friend who stands in front of the character.
+
+        At the edge of the stage (where a walk may have ended) the friend would stand
+        half outside the frame; the character turns around and meets them on the inside.
+        """
+        scale = figure_scale(settings.height, settings.width) / settings.width
+        reach = (companion_gap(motion.anim) + COMPANION_HALF_WIDTH) * scale
+        ahead, behind = abs(start_x + facing * reach), abs(start_x - facing * reach)
+        return -facing if ahead > 0.5 and behind < ahead else facing
 
     # decode ---------------------------------------------------------------------------------
     def vocabulary(self) -> EngineVocabulary:

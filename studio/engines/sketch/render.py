@@ -41,6 +41,18 @@ from studio.engines.sketch.vocabulary import (
 FIGURE_SCALE = 0.42
 """Figure unit (about the standing height) as a fraction of the frame height."""
 IMAGE_PAN_MARGIN = 0.3
+COMPANION_HALF_WIDTH = 0.3
+"""About half a figure's width (hair and arms included), in figure units."""
+
+
+def figure_scale(height: int, width: int) -> float:
+    """The figure unit in pixels for a frame of this size (narrow frames draw smaller figures)."""
+    return FIGURE_SCALE * min(height, 1.25 * width)
+
+
+def companion_gap(anim: str) -> float:
+    """How far the friend stands in front of the character, in figure units."""
+    return 0.3 if anim == "hug" else 0.42
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +199,7 @@ class ClipRenderer:
     def __init__(self, plan: ClipPlan) -> None:
         self.plan = plan
         self.scene, self.is_image = load_scene(plan)
-        self.scale = FIGURE_SCALE * min(plan.height, 1.25 * plan.width)
+        self.scale = figure_scale(plan.height, plan.width)
         tint = _tint(plan, self.scene, self.is_image)
         m = plan.motion
         self.spec = FigureSpec(plan.look, Palette.build(plan.look, tint), m.prop, m.effect, m.expression, m.anim)
@@ -239,8 +251,25 @@ class ClipRenderer:
         img.paste(sprite, (round(x - ax), round(hip_y - ay)), sprite)
         zoom = cam.zoom * plan.framing
         if zoom > 1.0001:
-            img = self._zoom(img, zoom, screen_x, hip_y)
+            img = self._zoom(img, zoom, self._shot_centre(t), hip_y)
         return np.asarray(img)
+
+    def _shot_centre(self, t: float) -> float:
+        """Where a closer shot is centred at clip fraction ``t`` (pixels).
+
+        The centre glides at an even pace from where the shot frames the character at the
+        start to where it frames it at the end. Centring on the character frame by frame
+        would make a still camera chase a walker and then stop dead where the shot meets
+        the edge of the scene.
+        """
+        plan = self.plan
+        ends: list[float] = []
+        for edge in (0.0, 1.0):
+            cam = camera_frame(plan.camera, edge, self.travelled(edge), plan.facing, plan.zoom_out)
+            x = (plan.start_x + self.travelled(edge) - cam.cam_x + 0.5) * plan.width
+            half = plan.width / max(1.0, cam.zoom * plan.framing) / 2
+            ends.append(min(max(x, half), plan.width - half))
+        return ends[0] + (ends[1] - ends[0]) * t
 
     def _shadow(self, img: Image.Image, x: float, pose: Pose) -> None:
         if self.scene.setting == Setting.SKY and not self.is_image:
@@ -254,8 +283,7 @@ class ClipRenderer:
     def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
         assert self.companion_spec is not None
         plan = self.plan
-        gap = 0.42 if plan.motion.anim != "hug" else 0.3
-        cx = x + plan.facing * gap * self.scale
+        cx = x + plan.facing * companion_gap(plan.motion.anim) * self.scale
         anim = self.companion_spec.anim
         pplan = PosePlan(anim, 2, plan.duration, phase=plan.pose_plan.phase + 0.3)
         pose = sample_pose(pplan, t)
