@@ -5,6 +5,7 @@ persists it and keeps the reverse patch for undo.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -12,7 +13,15 @@ from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.errors import StudioError
 from studio.core.instruction import field_spans, parse_instruction, validate_instruction_text
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
-from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope, character_key
+from studio.core.state import (
+    STAT_NAMES,
+    STATE_MAX,
+    STATE_MIN,
+    CharacterState,
+    StateScope,
+    character_key,
+    written_key,
+)
 from studio.core.story import (
     MAX_SPEAKER_CHARS,
     DialogueLine,
@@ -452,12 +461,17 @@ def turns_naming(tree: StoryTree, name: str, *, character_field_only: bool = Fal
     ``character_field_only``: in the Character field alone."""
     if not name.split():
         return []
-    key, pattern = character_key(name), name_pattern(name)
+    # the accents as the turn encodes them or composed (see written_key): "Ame\u0301lie" is Amélie
+    key, pattern = written_key(name), name_pattern(unicodedata.normalize("NFC", name))
+
+    def composed(text: str) -> str:
+        return text if text.isascii() else unicodedata.normalize("NFC", text)
+
     if character_field_only:
         return [n for n in tree.nodes.values() if not n.is_root and (
-            character_key(n.instruction.character) == key or pattern.search(n.instruction.character))]
+            written_key(n.instruction.character) == key or pattern.search(composed(n.instruction.character)))]
     return [n for n in tree.nodes.values() if not n.is_root and (
-        character_key(n.instruction.character) == key or _names(pattern, n.instruction.raw))]
+        written_key(n.instruction.character) == key or _names(pattern, composed(n.instruction.raw)))]
 
 
 def place_named(tree: StoryTree, name: str) -> str:
@@ -544,7 +558,7 @@ class RenameCastMember(Command):
         updated: dict[str, Node] = {}
         for node in tree.nodes.values():
             changed = node
-            text = renamed_text(tree, node.instruction.raw, member.name, name) if node.id in naming else ""
+            text = _renamed_turn_text(tree, node.instruction.raw, member.name, name) if node.id in naming else ""
             if text and text != node.instruction.raw:
                 validate_instruction_text(text)
                 changed = updated[node.id] = replace(node, instruction=parse_instruction(text))
@@ -557,6 +571,19 @@ class RenameCastMember(Command):
         if updated:
             _with_takes(patch, restale(tree, tree.root_id, updated))
         return patch
+
+
+def _renamed_turn_text(tree: StoryTree, text: str, old: str, new: str) -> str:
+    """:func:`renamed_text` of a turn that names ``old`` (by :func:`character_key`). When its
+    words are not written as ``old`` is, only for the way their accents are encoded ("Ame\u0301lie"
+    and "Amélie" look alike), the text is read with its accents composed, so that the rename
+    reaches it rather than leaving the turn naming a character the cast no longer has."""
+    renamed = renamed_text(tree, text, old, new)
+    if renamed != text:
+        return renamed
+    composed = unicodedata.normalize("NFC", text)
+    again = renamed_text(tree, composed, unicodedata.normalize("NFC", old), new)
+    return again if again != composed else text
 
 
 def _check_speaker_name(tree: StoryTree, old: str, new: str) -> None:

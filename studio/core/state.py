@@ -6,6 +6,7 @@ where a delta is an integer in [-5, 5]; the value is clamped to 0..100.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -85,3 +86,20 @@ class StateScope(StrEnum):
 def character_key(name: str) -> str:
     """How character names are compared: case and spacing don't matter ("qiqi " is Qiqi)."""
     return " ".join(name.split()).casefold()
+
+
+def folded_text(text: str) -> str:
+    """``text`` without case, its accents composed one way: "Ame\u0301lie" (an accent typed
+    as its own character, as macOS file names and some keyboards write it) is "amélie"."""
+    if text.isascii():  # the usual case, and the quick one
+        return text.casefold()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
+
+
+def written_key(name: str) -> str:
+    """:func:`character_key` with the accents composed one way: how the name a turn writes is
+    matched to the cast's. The cast itself keeps names apart by :func:`character_key` (the
+    window refuses a name that reads the same as another, saying why); a turn typed with
+    "Ame\u0301lie" for the cast's "Amélie" was played as a stranger, from another start state,
+    and a rename of Amélie passed it by."""
+    return folded_text(" ".join(name.split()))

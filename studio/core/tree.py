@@ -7,7 +7,7 @@ from typing import Any
 
 from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
 from studio.core.model import CastMember, Location, Node, Take
-from studio.core.state import CharacterState, StateScope, character_key
+from studio.core.state import CharacterState, StateScope, character_key, folded_text, written_key
 
 StateTable = dict[str, tuple[str, CharacterState]]
 """Per character (by :func:`character_key`): the name as first written, and the state."""
@@ -305,9 +305,12 @@ class StoryTree:
         places = {character_key(loc.name) for loc in self.locations.values()}
         tiers = ([n for n in cast_names if character_key(n) not in places],
                  [n for n in cast_names if character_key(n) in places])
+        root = self.nodes.get(self._root_id) if self._root_id else None
+        known = {written_key(n): n for n in [*(root.start_states if root else ()), *cast_names] if n.strip()}
         for node in reversed(pending):
             text = node.instruction.free_text
-            own = node.instruction.character.strip() or _named_in(text, tiers[0]) or _named_in(text, tiers[1])
+            own = _known_spelling(node.instruction.character.strip(), known) or _named_in(text, tiers[0]) \
+                or _named_in(text, tiers[1])
             name = own or name
             self._acting_cache[node.id] = name
         return name
@@ -394,15 +397,24 @@ class StoryTree:
         yield from self.locations.values()
 
 
+def _known_spelling(written: str, known: dict[str, str]) -> str:
+    """``written`` (a turn's Character field), or the cast's (or a start state's) spelling of
+    the name when only the way its accents are encoded differs (see :func:`written_key`)."""
+    if not written or written.isascii():
+        return written
+    spelling = known.get(written_key(written))
+    return spelling if spelling is not None and character_key(spelling) != character_key(written) else written
+
+
 def _named_in(text: str, names: list[str]) -> str:
     """The name in ``names`` that ``text`` mentions first, as a whole word ("" if none)."""
     if not text:
         return ""
-    folded = text.casefold()
+    folded = folded_text(text)
     best = ""
     best_at = len(folded) + 1
     for name in names:
-        key = character_key(name)
+        key = written_key(name)
         at = folded.find(key)
         while at >= 0:
             end = at + len(key)

@@ -80,16 +80,22 @@ def folder_writable(folder: Path) -> bool:
     return os.access(folder, os.W_OK)
 
 
+FILE_SIZE_LIMIT_HINT = ("Nothing was lost. Raise the file-size limit (`ulimit -f unlimited` in the shell, or the "
+                        "limit of the service that starts the studio), then try again.")
+"""Freeing space does nothing for a file-size limit: the disk may have plenty."""
+
+
 def full_error(folder: Path, what: str) -> DiskFullError:
     free = free_bytes(folder)
+    hint = "Nothing was lost. Free some space, then try again."
     if free is not None and free < LOW_SPACE_BYTES:
         reason = f"the disk holding {folder} is full ({free:,} bytes free)"
     elif file_size_limited():
         reason = "a file-size limit (ulimit -f) was reached"
+        hint = FILE_SIZE_LIMIT_HINT
     else:
         reason = f"the disk holding {folder} is full (or a quota or file-size limit was reached)"
-    return DiskFullError(f"Can't {what}: {reason}.",
-                         hint="Nothing was lost. Free some space, then try again.")
+    return DiskFullError(f"Can't {what}: {reason}.", hint=hint)
 
 
 def read_only_error(folder: Path, what: str) -> ProjectReadOnlyError:

@@ -33,6 +33,7 @@ from studio.core.jobs import Job, JobKind, JobStatus
 from studio.core.model import now_iso
 from studio.storage.database import Database
 from studio.storage.paths import UnsafePathError, check_name
+from studio.storage.rows import stored_repr
 
 _COLUMNS = (
     "id", "kind", "node_id", "engine", "seed", "settings", "priority", "status", "sequence", "created_at",
@@ -176,6 +177,14 @@ def job_from_row(row: Mapping[str, Any]) -> Job:
     )
 
 
+def _unreadable_reason(row: Mapping[str, Any], error: BaseException) -> str:
+    """Why ``row`` could not be read as a job, in words (the value named as stored)."""
+    for column, kind in (("kind", JobKind), ("status", JobStatus)):
+        if row[column] not in {member.value for member in kind}:
+            return f"its {column} {stored_repr(row[column])} is not one this version of the studio knows"
+    return f"it holds a value of the wrong kind ({error})"
+
+
 def _unsafe_take_id(take_id: object) -> str:
     """Why a job row's take id can't name a media folder ("" when it can, or is empty)."""
     if take_id in (None, ""):
@@ -205,22 +214,30 @@ class JobStore:
     def __init__(self, database: Database) -> None:
         self.database = database
         self.owner = owner_token()
+        self.unreadable: dict[str, str] = {}
+        """The rows the last :meth:`load` could not read and that are not done, by id, each
+        with the reason: a job waiting for one of them must not take it for done."""
 
     def load(self, *, include_finished: bool = True) -> list[Job]:
+        """The jobs, oldest first. A row that can't be read (a kind or status this version
+        does not know, written by another program or damaged) is left alone in the database
+        and listed in :attr:`unreadable` (unless its status says it is done)."""
         sql = "SELECT * FROM jobs"
         if not include_finished:
-            sql += " WHERE status IN ('queued', 'running', 'interrupted')"
+            sql += " WHERE status NOT IN ('done', 'failed', 'cancelled')"
         try:
             rows = self.database.execute(sql + " ORDER BY sequence").fetchall()
         except sqlite3.OperationalError as error:
             raise StudioError(f"This project has no job queue ({error}).",
                               hint="Open it once with this version of the studio to upgrade it.") from None
         jobs = []
+        self.unreadable = {}
         for row in rows:
             try:
                 jobs.append(job_from_row(row))
-            except (ValueError, KeyError, TypeError, RecursionError):
-                continue  # a row from a newer version (or damaged): leave it alone
+            except (ValueError, KeyError, TypeError, RecursionError) as error:
+                if row["status"] != JobStatus.DONE.value and isinstance(row["id"], str):
+                    self.unreadable[row["id"]] = _unreadable_reason(row, error)
         return jobs
 
     def abandoned_ids(self) -> set[str]:

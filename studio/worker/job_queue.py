@@ -141,6 +141,10 @@ class JobQueue:
             self.project.problems.extend(recovered.problems)
         with self.cond:
             self._jobs = {job.id: job for job in self._store.load()}
+            for job_id, reason in self._store.unreadable.items():
+                problem = f"job {job_id} can't be read and was left as it is: {reason}"
+                log.warning("job recovery: %s", problem)
+                self.project.problems.append(problem)
             self._sequence = max((job.sequence for job in self._jobs.values()), default=0)
             writable = not self.project.read_only
             # a turn deleted since (no undo brings it back now): its jobs could never run
@@ -187,7 +191,7 @@ class JobQueue:
         """Fail (in memory) the waiting jobs that could never start: otherwise they would
         stay queued for ever, and a queue run would end as if it had nothing to do."""
         events: list[JobEvent] = []
-        failures = queue.never_runnable(self._jobs, engines)
+        failures = queue.never_runnable(self._jobs, engines, self._store.unreadable)
         for job_id in sorted(failures, key=lambda j: run_order_key(self._jobs[j])):
             message, hint = failures[job_id]
             job = self._jobs[job_id]
@@ -625,9 +629,13 @@ class JobQueue:
                 self._jobs[job_id] = ended
                 try:
                     self._save([ended, *(e.job for e in cascade)], durable=False)
-                except BaseException:
-                    self.release(job_id)
-                    raise
+                except Exception as error:
+                    # A full disk (or a file-size limit) refused the row. The end counts all
+                    # the same: raised, it was never announced, and whoever waited for the job
+                    # (`reroll`, `play`) waited for good. The stored row still says running;
+                    # the next opening settles it from its take, as after a crash.
+                    log.warning("could not store the end of job %s (%s); it is settled from its take when the "
+                                "project is opened again", job_id, getattr(error, "message", error))
                 return ended, cascade
 
         return self.writer.call(operation)

@@ -28,7 +28,7 @@ from studio.worker.job_queue import JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus
 from studio.worker.operations import Operations
 from studio.worker.progress import StageTimes
-from studio.worker.queue import blocked_by
+from studio.worker.queue import blocked_jobs
 from studio.worker.runner import GenerateRunner, TaskFunction
 from studio.worker.thread_budget import share_cores
 from studio.worker.writer import Writer
@@ -294,13 +294,7 @@ class GenerationService:
         queued jobs), with that interrupted job: it won't run until that one is retried,
         queued again (:meth:`requeue_interrupted`) or cancelled. The CLI's ``queue`` lists
         these as *blocked*. From the last published queue (never waits)."""
-        jobs = {job.id: job for job in self._queue.jobs()}
-        out: dict[str, Job] = {}
-        for job in jobs.values():
-            blocker = blocked_by(job, jobs) if job.status is JobStatus.QUEUED else None
-            if blocker is not None:
-                out[job.id] = blocker
-        return out
+        return blocked_jobs({job.id: job for job in self._queue.jobs()})
 
     def blocked_by(self, job_id: str) -> Job | None:
         """The interrupted job that queued job ``job_id`` waits for (see :meth:`blocked`);

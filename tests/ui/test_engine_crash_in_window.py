@@ -141,7 +141,8 @@ def test_sigkill_of_the_engine_process_with_the_window_open(make_window, setting
         qtbot.waitUntil(lambda node=node: node in ws.scene.cards and ws.scene.cards[node].summary.error == reason,
                         timeout=TIMEOUT_MS)
         qtbot.waitUntil(lambda: bool(ws.inspector.takes.tiles), timeout=TIMEOUT_MS)  # the inspector shows the take
-        assert ws.inspector.takes.tiles[-1].player.view.message == reason[:80]
+        assert ws.inspector.takes.tiles[-1].player.view.message == (
+            f"Generation failed: {reason}\nRe-roll (R) to try again.")
 
         # The project's SQLite file: the take failed, kept no media, and no take points at a missing file.
         job = service.job(view.job_id)
