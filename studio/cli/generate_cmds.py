@@ -898,13 +898,12 @@ def _as_recovered(job: Job, tree: StoryTree) -> Job:
 
 
 def cmd_queue(args: argparse.Namespace) -> int:
-    from studio.worker.queue import blocked_by
+    from studio.worker.queue import blocked_jobs
 
     with open_for_reading(args.path) as project:
         jobs = _read_queue(project)
-        by_id = {job.id: job for job in jobs}
-        listed = [_job_dict(job, project.tree, blocked_by(job, by_id) if job.status.value == "queued" else None)
-                  for job in jobs if args.all or not job.finished]
+        blocked = blocked_jobs({job.id: job for job in jobs})  # one pass: a long branch's chain is walked once
+        listed = [_job_dict(job, project.tree, blocked.get(job.id)) for job in jobs if args.all or not job.finished]
     if args.json:
         print_json(listed)
         return 0
@@ -977,18 +976,19 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
     machine that can run it), or they wait for such a job."""
     from studio.worker import JobStatus
     from studio.worker.operations import cannot_run
-    from studio.worker.queue import blocked_by
+    from studio.worker.queue import blocked_jobs
 
     jobs = {job.id: job for job in service.jobs()}
     queued = [job for job in jobs.values() if job.status is JobStatus.QUEUED]
     if not queued:
         return []
+    blocked = blocked_jobs(jobs)
     unrunnable = service.unrunnable_engines()
     blockers: dict[str, list[str]] = {}
     by_engine: dict[str, tuple[list[str], list[str]]] = {}  # engine: (its jobs, jobs waiting for them)
     others: list[str] = []
     for job in queued:
-        blocker = blocked_by(job, jobs)
+        blocker = blocked.get(job.id)
         if blocker is not None:
             blockers.setdefault(blocker.id, []).append(job.id)
             continue
@@ -1172,12 +1172,9 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
 
 def _blockers(service: GenerationService) -> set[str]:
     """The interrupted jobs that queued jobs wait for (the message about those names them)."""
-    from studio.worker import JobStatus
-    from studio.worker.queue import blocked_by
+    from studio.worker.queue import blocked_jobs
 
-    jobs = {job.id: job for job in service.jobs()}
-    found = (blocked_by(job, jobs) for job in jobs.values() if job.status is JobStatus.QUEUED)
-    return {blocker.id for blocker in found if blocker is not None}
+    return {blocker.id for blocker in blocked_jobs({job.id: job for job in service.jobs()}).values()}
 
 
 def _interrupted_left(service: GenerationService, path: str, named: Collection[str] = ()) -> str:
