@@ -19,6 +19,7 @@ from PIL import Image
 
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
+from studio.core.state import written_key
 from studio.engines.base import (
     CancelCheck,
     Clip,
@@ -116,9 +117,11 @@ def _first_named(text: str, members: tuple[CastMember, ...]) -> str:
 
 
 def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | None:
-    key = name.strip().casefold()
+    """The cast member ``name`` names, as the story matches names (:func:`written_key`: case,
+    spacing and how the accents are encoded don't matter; "Ame\u0301lie" is Amélie)."""
+    key = written_key(name)
     for member in members:
-        if member.name.strip().casefold() == key:
+        if written_key(member.name) == key:
             return member
     return None
 
