@@ -156,8 +156,10 @@ class AddTurn(Command):
 
 @dataclass(frozen=True)
 class Fork(Command):
-    """A copy of a turn's instruction as a new alternative right after it (no takes); with
-    ``text``, the alternative gets that instruction instead (a line typed but not saved)."""
+    """A new alternative right after a turn, another way to tell the same moment: a copy of
+    what was written for it (the instruction, the story fields, the notes), nothing made or
+    marked on it (no takes, no bookmark). With ``text``, the alternative gets that instruction
+    instead (a line typed but not saved)."""
 
     node_id: str
     new_node_id: str = ""
@@ -169,10 +171,10 @@ class Fork(Command):
         assert node.parent_id is not None
         index = tree.child_ids(node.parent_id).index(node.id) + 1
         patch = dict(AddTurn(node.parent_id, self.text or node.instruction.raw, self.new_node_id, index).build(tree))
-        if not node.story.is_empty:  # the alternative starts from the same dialogue and timing
+        if not node.story.is_empty or node.notes:  # the same dialogue, timing and notes
             for key, entity in patch.items():
                 if isinstance(entity, Node) and key[1] not in tree.nodes:
-                    patch[key] = replace(entity, story=node.story)
+                    patch[key] = replace(entity, story=node.story, notes=node.notes)
         return patch
 
 

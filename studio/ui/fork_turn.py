@@ -3,33 +3,13 @@
 A fork is another way to tell the same moment: it copies everything the author wrote for the
 turn (the instruction, to edit, and the story fields and notes, which belong to the moment,
 not to a take: editing them marks no take stale) and nothing that was made or marked on it
-(its takes, the chosen take, the bookmark). The story's own Fork copies the instruction and
-the story fields; the turn's notes were left behind, although the window saves notes being
-typed just before forking so that the fork has them.
+(its takes, the chosen take, the bookmark): :class:`~studio.core.commands.Fork`. The window
+saves notes being typed just before forking, so that the fork has them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
-from studio.core.changes import EntityKind, Patch
-from studio.core.commands import Fork
 from studio.core.model import Node
-from studio.core.tree import StoryTree
-
-
-@dataclass(frozen=True)
-class ForkWithNotes(Fork):
-    """:class:`Fork`, the new alternative also carrying the turn's notes (one undo step)."""
-
-    def build(self, tree: StoryTree) -> Patch:
-        patch = dict(super().build(tree))
-        notes = tree.node(self.node_id).notes
-        if notes:
-            for key, entity in patch.items():
-                if key[0] == EntityKind.NODE and isinstance(entity, Node) and key[1] not in tree.nodes:
-                    patch[key] = replace(entity, notes=notes)
-        return patch
 
 
 def fork_copied(node: Node) -> str:

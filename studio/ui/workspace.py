@@ -25,6 +25,7 @@ from studio.core.commands import (
     Command,
     DeleteSubtree,
     EditInstruction,
+    Fork,
     MoveAmongSiblings,
     SelectTake,
     SetBookmark,
@@ -46,7 +47,7 @@ from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
 from studio.ui.dialogs.export_dialog import BranchFacts
 from studio.ui.episode.episode_panel import EpisodePanel
-from studio.ui.fork_turn import ForkWithNotes, fork_copied
+from studio.ui.fork_turn import fork_copied
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.vocabulary import collect_vocabulary
 from studio.ui.job_labels import job_title
@@ -923,7 +924,7 @@ class Workspace(QWidget):
             self.inspector.editor.focus_first_field()
             self.message.emit(fork_copied(node))
 
-        self.apply(ForkWithNotes(self.current_id, new_node_id=new_node, text=typed), then=forked)
+        self.apply(Fork(self.current_id, new_node_id=new_node, text=typed), then=forked)
 
     def sibling_index(self, node_id: str) -> tuple[int, int]:
         """Where a turn stands among its parent's alternatives, top first, and how many there are
