@@ -46,13 +46,14 @@ def test_a_destination_folder_gets_the_bundle_inside_it(work: Path, out: str, wr
     assert not list(work.parent.rglob("...zip")) and not (work / "backups.zip").exists()
 
 
-@pytest.mark.parametrize("out", ["", "missing/"])
-def test_no_file_named_is_refused(work: Path, out: str) -> None:
+@pytest.mark.parametrize(("out", "said"), [("", "The bundle's file name is empty"),
+                                           ("missing/", "names a folder, not the .zip file to write")])
+def test_no_file_named_is_refused(work: Path, out: str, said: str) -> None:
     before = _outside_the_project(work)
     done = kamishibai("bundle", "story", out, cwd=work)
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
-    assert "names a folder, not the .zip file to write" in done.stderr, done.stderr
+    assert said in done.stderr, done.stderr
     assert "story.zip" in done.stderr, "the hint names a file to write instead"
     assert _outside_the_project(work) == before, "nothing was written"
 

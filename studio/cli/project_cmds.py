@@ -384,6 +384,8 @@ def cmd_bundle(args: argparse.Namespace) -> int:
         elif not args.out or args.out.endswith(("/", os.sep)):  # '' or `missing/`: no file named
             raise folder_given_error(out, project)
         print(printable(str(export_bundle(project, out, overwrite=args.force))))
+        for problem in project.problems:  # what the project lacks, the bundle lacks too: said, as unbundle says it
+            print(f"  note: {printable(problem)} (the bundle holds the project as it is)")
     return 0
 
 

@@ -211,14 +211,19 @@ def _check_header(db_path: Path) -> None:
                                   hint=RESTORE_HINT)
 
 
+FOREIGN_HINT = ("It belongs to another program and was left as it is. Open a folder that `kamishibai new` "
+                "or New project made (it holds project.db and media/), or make a new project elsewhere.")
+
+
 def _facts(conn: sqlite3.Connection, db_path: Path) -> DatabaseFacts:
     """App, version and schema, read from ``conn``; raises the matching ProjectFileError."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "meta" not in tables:
-        raise ProjectFileError(f"{db_path} is an SQLite database but not a Kamishibai project.")
+        raise ProjectFileError(f"{db_path} is an SQLite database but not a Kamishibai project.", hint=FOREIGN_HINT)
     meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta").fetchall()}
     if meta.get("app") != APP_ID:
-        raise ProjectFileError(f"{db_path} is not a Kamishibai project (app is {meta.get('app')!r}).")
+        raise ProjectFileError(f"{db_path} is not a Kamishibai project (app is {meta.get('app')!r}).",
+                               hint=FOREIGN_HINT)
     text = meta.get("schema_version", "")
     version = int(text) if text.strip().isdigit() and len(text) < 10 else 0
     if version < 1:

@@ -105,8 +105,10 @@ def test_foreign_sqlite_refused(tmp_path: Path) -> None:
     conn.execute("CREATE TABLE photos (id INTEGER)")
     conn.commit()
     conn.close()
-    with pytest.raises(ProjectFileError, match="not a Kamishibai project"):
+    with pytest.raises(ProjectFileError, match="not a Kamishibai project") as raised:
         Project.open(folder)
+    assert "another program" in raised.value.hint and "kamishibai new" in raised.value.hint  # what to do
+    assert (folder / "project.db").is_file()
 
 
 def test_a_missing_clip_file_is_named_when_the_project_opens(tmp_path: Path) -> None:
