@@ -35,6 +35,22 @@ def test_job_names_and_progress_read_whole_while_a_job_runs(make_window, sample_
     QApplication.processEvents()
     assert not queue.isColumnHidden(2)
     header, metrics = queue.header(), queue.fontMetrics()
+
+    def too_short() -> list[tuple[str, int, int]]:
+        """The lines not tall enough for their names now (the columns settle as the running
+        job's status and progress widen them, and the lines are laid out again after)."""
+        width = header.sectionSize(0) - CELL_MARGIN
+        short = []
+        for index in range(queue.topLevelItemCount()):
+            item = queue.topLevelItem(index)
+            assert item is not None
+            named = " ".join(item.text(0).split()[:6])
+            needed = metrics.boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, named).height()
+            if queue.visualItemRect(item).height() < needed:
+                short.append((named, width, queue.visualItemRect(item).height()))
+        return short
+
+    qtbot.waitUntil(lambda: not too_short(), timeout=5_000)
     width = header.sectionSize(0) - CELL_MARGIN
     for index in range(queue.topLevelItemCount()):
         item = queue.topLevelItem(index)
