@@ -58,10 +58,6 @@ SAMPLE_STORY = "first_story.txt"
 SAMPLE_NAME = "Qiqi's first delivery"
 
 
-def resources_dir() -> Path:
-    return shipped("resources")
-
-
 def create_sample_project(path: str | os.PathLike[str]) -> Project:
     """The sample project: the default cast and world and the sample story's branches
     (no takes yet; generate them with the worker's ``fill``)."""
@@ -69,7 +65,7 @@ def create_sample_project(path: str | os.PathLike[str]) -> Project:
 
     project = create_project(path, name=SAMPLE_NAME)
     try:
-        import_demo(project, resources_dir() / "samples" / SAMPLE_STORY)
+        import_demo(project, shipped("resources") / "samples" / SAMPLE_STORY)
     except BaseException:
         project.close()
         raise

@@ -28,6 +28,7 @@ from math import floor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from studio.core.text import one_line
 from studio.export.branch import Branch, clean_text
 from studio.export.cues import CueKind
 from studio.export.subtitles import turn_captions
@@ -41,20 +42,14 @@ if TYPE_CHECKING:
 MARKER_COLOURS = {CueKind.DIALOGUE: "GREEN", CueKind.NARRATION: "PURPLE", CueKind.ACTION: "BLUE"}
 
 
-def one_line(text: str) -> str:
-    """``text`` as an editor's name field shows it: one line, without control characters or
-    directional overrides (:func:`~studio.export.branch.clean_text`). A title of two lines
-    (as the card shows it) named the timeline and its card with the line break in it, and a
-    title typed with a right-to-left override named them backwards; the card's metadata
-    keeps its lines."""
-    return " ".join(clean_text(text).split())
-
-
 def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
                title: str = "", end_card: str = "") -> otio.schema.Timeline:
     import opentimelineio as otio
 
     rate = float(timeline.fps)
+    # An editor's name fields hold one line (core's one_line): a title of two lines, as the card shows
+    # it, named the timeline with the line break in it, and a right-to-left override named it backwards;
+    # the cards' metadata keep their lines.
     name = one_line(name) or one_line(branch.project_name)
     title, end_card = clean_text(title).strip(), clean_text(end_card).strip()
 

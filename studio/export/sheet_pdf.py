@@ -11,8 +11,9 @@ from PIL import Image
 
 from studio import __version__
 from studio.core.sentence import plural
+from studio.core.text import one_line
 from studio.export.bidi_text import visual_line
-from studio.export.branch import Branch, clean_text
+from studio.export.branch import Branch
 from studio.export.drawing import fit_image, font_file, italic_font_file
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle, branch_title
 from studio.export.typeface import (
@@ -42,20 +43,14 @@ class PdfMetadata:
     creator: str = f"{APPLICATION} {__version__}"
 
 
-def _one_line(text: str) -> str:
-    """``text`` as one line of plain text, as a metadata field must be (a card's title may
-    hold line breaks, a project name bytes that are not UTF-8)."""
-    return " ".join(clean_text(text).split())
-
-
 def sheet_metadata(branch: Branch, title: str) -> PdfMetadata:
     """The sheet's metadata: its title as the sheet's heading names it (``title``), the branch it
     shows as the subject (see :func:`~studio.export.storyboard.branch_title`)."""
     shown = f"{branch_title(branch)} · {plural(len(branch.turns), 'turn')}"
     return PdfMetadata(
-        title=_one_line(title),
-        subject=_one_line(f"Storyboard of {branch.project_name}: {shown}, made with {APPLICATION} {__version__}"),
-        keywords=_one_line(f"storyboard, {APPLICATION}, {branch.project_name}"),
+        title=one_line(title),
+        subject=one_line(f"Storyboard of {branch.project_name}: {shown}, made with {APPLICATION} {__version__}"),
+        keywords=one_line(f"storyboard, {APPLICATION}, {branch.project_name}"),
     )
 
 

@@ -35,27 +35,10 @@ def dependency(job: Job, jobs: Jobs) -> Dependency:
     return Dependency.WAITING
 
 
-def blocked_by(job: Job, jobs: Jobs) -> Job | None:
-    """The interrupted job that ``job`` waits for, directly or through queued jobs: it
-    won't run until that one is queued again (or cancelled). None if nothing blocks it."""
-    seen = {job.id}
-    current = job
-    while current.depends_on and current.depends_on not in seen:
-        parent = jobs.get(current.depends_on)
-        if parent is None:
-            return None
-        if parent.status is JobStatus.INTERRUPTED:
-            return parent
-        if parent.status is not JobStatus.QUEUED:
-            return None
-        seen.add(parent.id)
-        current = parent
-    return None
-
-
 def blocked_jobs(jobs: Jobs) -> dict[str, Job]:
-    """:func:`blocked_by` of every queued job, as {job id: the interrupted job it waits for}
-    (jobs that nothing blocks left out). Each job is looked at once: a chain is walked up
+    """Every queued job that waits for an interrupted job, directly or through queued jobs (it
+    won't run until that one is queued again, or cancelled), as {job id: that interrupted job};
+    jobs that nothing blocks are left out. Each job is looked at once: a chain is walked up
     from its first job not yet known, and every job of the walk gets the walk's answer. Asked
     of each job in turn, a branch of n queued turns (Generate missing turns, ``fill``) walked
     n²/2 steps: 4.5 million for 3,000, seconds at each refresh of the window's queue."""

@@ -1,7 +1,7 @@
 """Which queued jobs wait for an interrupted one (*blocked*) is found with one look at each
 job (QA: the window's queue asked it of each job in turn, walking each one's chain up to its
 first job: a branch of 3,000 queued turns took 4.5 million steps, seconds at every refresh
-of the queue while it ran). The answers are those :func:`blocked_by` gives one job at a time."""
+of the queue while it ran). The answers are those of a walk from each job in turn (:func:`_walked_from`)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,25 @@ from studio.core.commands import AddTurn
 from studio.core.jobs import Job, JobKind, JobStatus
 from studio.storage import Project
 from studio.worker import GenerationService, HostMode
-from studio.worker.queue import blocked_by, blocked_jobs
+from studio.worker.queue import blocked_jobs
 
 from .fake_engine import FakeScript, fake_registry
+
+
+def _walked_from(job: Job, jobs: Mapping[str, Job]) -> Job | None:
+    """The interrupted job ``job`` waits for, found by walking its own chain up (the way the
+    queue was asked before, one job at a time): the reference :func:`blocked_jobs` must match."""
+    seen = {job.id}
+    current = job
+    while current.depends_on and current.depends_on not in seen:
+        parent = jobs.get(current.depends_on)
+        if parent is None or parent.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
+            return None
+        if parent.status is JobStatus.INTERRUPTED:
+            return parent
+        seen.add(parent.id)
+        current = parent
+    return None
 
 
 class CountedJobs(Mapping[str, Job]):
@@ -78,7 +94,7 @@ def test_the_answers_are_those_of_each_job_alone() -> None:
     for order in (list(jobs), list(reversed(jobs))):  # whichever job a walk starts from
         table = {job_id: jobs[job_id] for job_id in order}
         expected = {job.id: blocker for job in table.values() if job.status is JobStatus.QUEUED
-                    for blocker in [blocked_by(job, table)] if blocker is not None}
+                    for blocker in [_walked_from(job, table)] if blocker is not None}
         assert blocked_jobs(table) == expected
         assert set(expected) == {"below-stuck", "further"}
 
