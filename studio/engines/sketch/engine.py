@@ -9,6 +9,7 @@ the same frames, and the next turn can continue from the stored end pose.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import random
 from collections.abc import Mapping
@@ -37,14 +38,17 @@ from studio.engines.base import (
     no_progress,
 )
 from studio.engines.catalog.sketch import INFO, NAME, VERSION, SketchSettings
-from studio.engines.sketch.camera import PAN_DISTANCE, camera_frame
+from studio.engines.sketch.camera import PAN_DISTANCE, ZOOM_MAX, camera_frame
+from studio.engines.sketch.continuation import continue_variation, end_props, end_scroll, end_shot
 from studio.engines.sketch.defaults import load_default_cast
+from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.offer import live_vocabulary
 from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose
 from studio.engines.sketch.render import (
     COMPANION_HALF_WIDTH,
     ClipRenderer,
+    anim_phase,
     companion_gap,
     figure_scale,
     plan_from_conditioning,
@@ -60,7 +64,7 @@ from studio.engines.sketch.understanding import (
     default_location_for,
     read_instruction,
 )
-from studio.engines.sketch.variation import variation_for
+from studio.engines.sketch.variation import FRAMINGS, variation_for
 from studio.engines.sketch.vocabulary import (
     DEFAULT_LOCATION,
     LOCATION_BY_NAME,
@@ -189,20 +193,44 @@ class SketchEngine:
 
         continued = bool(prev) and prev.get("location") == location and str(prev.get("image_path", "")) == image_path
         start_pose = _unsupported(Pose.from_dict(prev.get("end_pose")), prev, motion) if continued else None
+        start_pose = _out_of_the_water(start_pose, prev, motion)
         rng = _seeded(seed, motion.name, location, time)
-        facing = (1 if int(prev.get("facing", 1)) >= 0 else -1) if continued else rng.choice((1, -1))
-        start_x = float(prev.get("end_x", 0.0)) if continued else rng.uniform(-0.08, 0.08)
-        start_x = max(-0.45, min(0.45, start_x))
-        facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
+        facing = (1 if _number(prev.get("end_facing", prev.get("facing", 1)), 1.0) >= 0 else -1) if continued \
+            else rng.choice((1, -1))
+        start_x = _number(prev.get("end_x", 0.0), 0.0) if continued else rng.uniform(-0.08, 0.08)
+        start_x = round(max(-0.45, min(0.45, start_x)), 6)  # as stored: decode retraces a walk from it
+        gait = is_gait(motion.anim)
+        if not gait:
+            facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
         if motion.companion:
             facing = self._face_the_friend(motion, options, facing, start_x)
         hold = continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
         variation = variation_for(seed, indoor=setting == Setting.INDOOR, sky=setting == Setting.SKY)
+        # The same place at the same time of day: the scenery, its props and the shot size go
+        # on from the previous clip instead of cutting to a new picture of the same place.
+        same_place = continued and not is_image and prev.get("time_of_day") == time
+        scroll = (0.0, 0.0, 0.0)
+        if same_place:
+            variation, scroll = continue_variation(variation, prev, keep_framing=not reading.camera)
+        phase = round(rng.random(), 6)
+        amplitude = round(rng.uniform(0.92, 1.08), 6)
+        if continued and prev.get("anim") == motion.anim and ANIMS[motion.anim].loop:
+            phase = round(_number(prev.get("end_phase", phase), phase) % 1.0, 6)  # the cycle goes on
         pose_plan = PosePlan(anim=motion.anim, level=reading.level, duration=options.frames / options.fps,
-                             phase=round(rng.random(), 6), amplitude_jitter=round(rng.uniform(0.92, 1.08), 6),
+                             phase=phase, amplitude_jitter=amplitude,
                              start=start_pose, hold=hold, tempo=variation.tempo, lead=variation.lead)
+        stage = 0.0
+        path: WalkPath | None = None
+        if gait:
+            facing, start_x, stage, path = self._walk(pose_plan, options, camera, facing, start_x, continued,
+                                                      reading.zoom_out, variation.framing)
+            travel, end_facing = path.end, path.facing(1.0)
+        else:
+            end_facing = facing
         last = end_pose(pose_plan)
         end_cam = camera_frame(camera, 1.0, travel, facing, reading.zoom_out)
+        if end_cam.yaw:  # an orbit ends with the character seen turned: the next clip starts from that
+            last = replace(last, yaw=((last.yaw + end_cam.yaw + 180.0) % 360.0) - 180.0)
         end_x = start_x + travel - end_cam.cam_x
         check_cancelled(cancelled)
         progress(Progress(2, 3, "building the representation"))
@@ -211,7 +239,7 @@ class SketchEngine:
             motion=motion, level=reading.level, scene=scene, setting=setting, is_image=is_image, time=time,
             camera=camera, zoom_out=reading.zoom_out, state=context.state, deltas=deltas, look=look, facing=facing,
             start_x=start_x, travel=travel, continued=continued, pose_plan=pose_plan,
-            aspect=options.width / options.height)
+            aspect=options.width / options.height, offset_at=path.offset if path is not None else None)
         conditioning: dict[str, Any] = {
             "engine": ENGINE_NAME, "engine_version": ENGINE_VERSION,
             "character": character, "look": look.to_params(),
@@ -223,8 +251,14 @@ class SketchEngine:
             "phase": pose_plan.phase, "amplitude": pose_plan.amplitude_jitter, "hold": hold,
             "continued": continued, "start_pose": start_pose.as_dict() if start_pose else {},
             "end_pose": last.as_dict(), "companion_seed": seed % 7, "rules": reasons,
+            "gait": gait, "stage": round(stage, 6), "end_facing": end_facing,
+            "end_phase": round(anim_phase(pose_plan, 1.0) % 1.0, 6),
+            "scroll": [round(v, 6) for v in scroll], "end_scroll": end_scroll(scroll, end_cam),
+            "end_props": end_props(variation, end_cam), "end_shot": end_shot(variation, end_cam),
             **variation.to_conditioning(),
         }
+        if variation.framing > max(FRAMINGS):  # a zoomed-in shot carried on: closer than a take's own framing
+            conditioning["shot"] = variation.framing
         progress(Progress(3, 3, "predicted"))
         return Prediction(deltas=deltas, motion_level=reading.level, representation=representation,
                           warnings=tuple(dict.fromkeys(warnings)), conditioning=conditioning)
@@ -285,6 +319,52 @@ class SketchEngine:
         return facing, facing * min(dist, max(0.0, ahead))
 
     @staticmethod
+    def _walk(plan: PosePlan, settings: SketchSettings, camera: CameraMode, facing: int, start_x: float,
+              continued: bool, zoom_out: bool, framing: float) -> tuple[int, float, float, WalkPath]:
+        """(facing, start x, stage limit, path) of a walker, whose travel comes from its steps.
+
+        A still camera keeps it on the stage: it walks on when there is room ahead, turns
+        the other way when there is room behind, starts at one side and crosses when the walk
+        fits the stage (a new place), and otherwise turns round at the edge and comes back.
+        A walk that turns round is framed still, so it must fit the closest shot of the clip.
+        """
+        unit = figure_scale(settings.height, settings.width) / settings.width
+        frames = settings.frames
+
+        def path(face: int, x: float, limit: float) -> WalkPath:
+            return path_for(plan, frames, camera, face, x, unit, limit)
+
+        if camera == CameraMode.FOLLOW:
+            return facing, start_x, 0.0, path(facing, start_x, 0.0)
+        reach = STAGE_LIMIT - STAGE_MARGIN
+        free = path(facing, start_x, 0.0)
+
+        def on_screen(p: WalkPath, face: int, x: float) -> tuple[float, float]:
+            """The walker's leftmost and rightmost place in the frame (a pan moves the frame along)."""
+            xs = [x + p.offset(t) - camera_frame(camera, t, p.offset(t), face, zoom_out).cam_x for t in p.times]
+            return min(xs), max(xs)
+
+        def fits(p: WalkPath, face: int, x: float) -> bool:
+            low, high = on_screen(p, face, x)
+            return -reach <= low and high <= reach
+
+        # A walk that fits the stage needs no limit (0): it never gets near the edge.
+        if fits(free, facing, start_x):
+            return facing, start_x, 0.0, free
+        flipped = path(-facing, start_x, 0.0)
+        if fits(flipped, -facing, start_x):
+            return -facing, start_x, 0.0, flipped
+        if not continued:
+            crossing = round(start_x - sum(on_screen(free, facing, start_x)) / 2, 6)
+            if fits(free, facing, crossing):
+                return facing, crossing, 0.0, path(facing, crossing, 0.0)
+        closest = framing * (ZOOM_MAX if camera == CameraMode.ZOOM else 1.08 if camera == CameraMode.ORBIT else 1.0)
+        limit = round(min(STAGE_LIMIT, 0.5 / closest - COMPANION_HALF_WIDTH * unit), 6)
+        if not continued:
+            start_x = max(-limit, min(limit, start_x))
+        return facing, start_x, limit, path(facing, start_x, limit)
+
+    @staticmethod
     def _face_the_friend(motion: MotionSpec, settings: SketchSettings, facing: int, start_x: float) -> int:
         """Turn to the side with room for the friend who stands in front of the character.
 
@@ -310,6 +390,26 @@ class SketchEngine:
         plan = plan_from_conditioning(prediction.conditioning)
         frames = ClipRenderer(plan).render(progress, cancelled)
         return Clip(frames=frames, fps=plan.fps)
+
+
+def _number(value: Any, default: float) -> float:
+    """A stored number, or ``default`` when it is missing or not a finite number."""
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return default
+    return out if math.isfinite(out) else default
+
+
+def _out_of_the_water(pose: Pose | None, prev: Mapping[str, Any], motion: MotionSpec) -> Pose | None:
+    """No start pose after a swim when this turn isn't one: the character has left the water.
+
+    Blending from the swimming pose would start the clip with the character lying flat on the
+    dry ground and getting up over a third of it; it starts standing instead.
+    """
+    if pose is None or prev.get("anim") != "swim" or motion.anim == "swim":
+        return pose
+    return None
 
 
 def _image_problem(path: str) -> str:

@@ -20,13 +20,14 @@ from PIL import Image, ImageDraw
 from studio.engines.base import CancelCheck, EngineError, Progress, ProgressCallback, check_cancelled
 from studio.engines.sketch.camera import CameraFrame, camera_frame
 from studio.engines.sketch.figure import FigureSpec, draw_figure
+from studio.engines.sketch.gait import WalkPath, is_gait, path_for
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.palette import Palette
 from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose
 from studio.engines.sketch.scenery import Scene, build_scene, image_scene, scene_tint
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 from studio.engines.sketch.small_props import draw_small_props
-from studio.engines.sketch.variation import PropPlacement, variation_from
+from studio.engines.sketch.variation import MAX_SHOT, PropPlacement, variation_from
 from studio.engines.sketch.vocabulary import (
     LOCATION_BY_NAME,
     MOTION_BY_NAME,
@@ -43,6 +44,10 @@ FIGURE_SCALE = 0.42
 IMAGE_PAN_MARGIN = 0.3
 COMPANION_HALF_WIDTH = 0.3
 """About half a figure's width (hair and arms included), in figure units."""
+HEAD_ROOM = 0.82
+"""Room a closer shot keeps above the hip for the head, its hair, a bow or a hat (figure units)."""
+FEET_ROOM = 0.36
+"""Room a closer shot keeps below the hip for the legs and the shadow (figure units)."""
 
 
 def figure_scale(height: int, width: int) -> float:
@@ -78,6 +83,13 @@ class ClipPlan:
     companion_look: Look | None = None
     framing: float = 1.0
     props: tuple[PropPlacement, ...] = ()
+    gait: bool = False
+    """The travel comes from the stepping (:mod:`gait`); False for takes made before it did."""
+    stage: float = 0.0
+    """How far from the camera's centre a walker may go before turning round (0: no limit)."""
+    scroll: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """Where the far, mid and near layers start (frame widths): where the previous clip in the
+    same place left them, so the scenery continues instead of jumping back."""
 
     @property
     def duration(self) -> float:
@@ -128,13 +140,31 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         tempo=variation.tempo, lead=variation.lead,
     )
     companion = generated_look(f"friend-{cond.get('companion_seed', 0)}") if motion.companion else None
+    stage = min(1.0, max(0.0, _num(cond, "stage", float, 0.0)))
+    # A zoomed-in shot carried on in the same place is closer than a take's own framing can be.
+    shot = min(MAX_SHOT, max(variation.framing, _num(cond, "shot", float, variation.framing)))
     return ClipPlan(
         motion=motion, level=level, scene=scene, time=time, camera=camera, zoom_out=bool(cond.get("zoom_out", False)),
         look=look, height=height, width=width, frames=frames, fps=fps,
         facing=1 if _num(cond, "facing", int, 1) >= 0 else -1, start_x=_num(cond, "start_x", float, 0.0),
         travel=_num(cond, "travel", float, 0.0), pose_plan=pose_plan, image_path=str(cond.get("image_path", "")),
-        companion_look=companion, framing=variation.framing, props=variation.props,
+        companion_look=companion, framing=shot, props=variation.props,
+        gait=bool(cond.get("gait", False)) and is_gait(motion.anim), stage=stage, scroll=scroll_from(cond),
     )
+
+
+def scroll_from(cond: Mapping[str, Any]) -> tuple[float, float, float]:
+    """The stored start of the scenery layers; anything unusable means the scene's own start."""
+    raw = cond.get("scroll")
+    if not isinstance(raw, list | tuple) or len(raw) != 3:
+        return 0.0, 0.0, 0.0
+    try:
+        values = [float(v) for v in raw]
+    except (TypeError, ValueError):
+        return 0.0, 0.0, 0.0
+    if not all(math.isfinite(v) for v in values):
+        return 0.0, 0.0, 0.0
+    return values[0] % 1.0, values[1] % 1.0, values[2] % 1.0
 
 
 def frame_times(frames: int) -> list[float]:
@@ -201,6 +231,7 @@ class ClipRenderer:
         self.scene, self.is_image = load_scene(plan)
         self.scale = figure_scale(plan.height, plan.width)
         tint = _tint(plan, self.scene, self.is_image)
+        self.scene_light = scene_tint(Setting.OUTDOOR if self.is_image else self.scene.setting, plan.time)
         m = plan.motion
         self.spec = FigureSpec(plan.look, Palette.build(plan.look, tint), m.prop, m.effect, m.expression, m.anim)
         self.companion_spec: FigureSpec | None = None
@@ -213,9 +244,38 @@ class ClipRenderer:
         self._bg_key: tuple[int, ...] | None = None
         self._bg: Image.Image | None = None
         self.supersample = 2 if self.scale < 260 else 1
+        self.path: WalkPath | None = None
+        if plan.gait:
+            self.path = path_for(plan.pose_plan, plan.frames, plan.camera, plan.facing, plan.start_x,
+                                 self.scale / plan.width, plan.stage)
 
     def travelled(self, t: float) -> float:
-        return self.plan.travel * t
+        return self.path.offset(t) if self.path is not None else self.plan.travel * t
+
+    def facing_at(self, t: float) -> int:
+        """Where the character faces at clip fraction ``t`` (a walker turns round at the stage's edge)."""
+        return self.path.facing(t) if self.path is not None else self.plan.facing
+
+    def camera_at(self, t: float) -> CameraFrame:
+        """The camera at ``t``, its layer shifts counted from where this clip's scenery starts."""
+        cam = camera_frame(self.plan.camera, t, self.travelled(t), self.plan.facing, self.plan.zoom_out)
+        if self.is_image or self.plan.scroll == (0.0, 0.0, 0.0):
+            return cam
+        far, mid, near = self.plan.scroll
+        sky, *layers = cam.layer_shifts
+        return replace(cam, layer_shifts=(sky, layers[0] + far, layers[1] + mid, layers[2] + near))
+
+    def placement(self, index: int) -> tuple[float, int, Pose]:
+        """(the hip's x in pixels before any zoom, the way the figure faces, its pose) in frame ``index``."""
+        plan = self.plan
+        t = frame_times(plan.frames)[index]
+        cam = camera_frame(plan.camera, t, self.travelled(t), plan.facing, plan.zoom_out)
+        pose = self.pose_at(t)
+        if cam.yaw:
+            pose = replace(pose, yaw=pose.yaw + cam.yaw)
+        facing = self.facing_at(t)
+        screen_x = (plan.start_x + self.travelled(t) - cam.cam_x + 0.5) * plan.width
+        return screen_x + facing * pose.x * self.scale, facing, pose
 
     def background(self, cam: CameraFrame) -> Image.Image:
         key = tuple(round(s * self.plan.width) for s in cam.layer_shifts)
@@ -232,22 +292,18 @@ class ClipRenderer:
         t = frame_times(plan.frames)[index]
         travelled = self.travelled(t)
         cam = camera_frame(plan.camera, t, travelled, plan.facing, plan.zoom_out)
-        img = self.background(cam)
+        img = self.background(self.camera_at(t))
         if plan.props:
-            draw_small_props(img, plan.props, cam.layer_shifts[3], self.ground_y, self.scale)
-        world_x = plan.start_x + travelled
-        screen_x = (world_x - cam.cam_x + 0.5) * plan.width
-        pose = self.pose_at(t)
-        if cam.yaw:
-            pose = replace(pose, yaw=pose.yaw + cam.yaw)
+            draw_small_props(img, plan.props, cam.layer_shifts[3], self.ground_y, self.scale, self.scene_light)
+        screen_x = (plan.start_x + travelled - cam.cam_x + 0.5) * plan.width
+        x, facing, pose = self.placement(index)
         phase = anim_phase(plan.pose_plan, t)
         seconds = t * plan.duration
         hip_y = self.ground_y - (HIP_HEIGHT + pose.y) * self.scale
         self._shadow(img, screen_x, pose)
         if self.companion_spec is not None:
             self._companion(img, screen_x, seconds, t)
-        sprite, (ax, ay) = draw_figure(self.spec, pose, plan.facing, self.scale, phase, seconds, self.supersample)
-        x = screen_x + plan.facing * pose.x * self.scale
+        sprite, (ax, ay) = draw_figure(self.spec, pose, facing, self.scale, phase, seconds, self.supersample)
         img.paste(sprite, (round(x - ax), round(hip_y - ay)), sprite)
         zoom = cam.zoom * plan.framing
         if zoom > 1.0001:
@@ -263,6 +319,13 @@ class ClipRenderer:
         the edge of the scene.
         """
         plan = self.plan
+        if self.path is not None and self.path.turns:
+            # A walk that turns round is framed still, on the middle of the ground it covers.
+            xs = [(plan.start_x + self.travelled(u) - camera_frame(plan.camera, u, self.travelled(u), plan.facing,
+                                                                   plan.zoom_out).cam_x + 0.5) * plan.width
+                  for u in frame_times(plan.frames)]
+            half = plan.width / max(1.0, plan.framing) / 2
+            return min(max((min(xs) + max(xs)) / 2, half), plan.width - half)
         ends: list[float] = []
         for edge in (0.0, 1.0):
             cam = camera_frame(plan.camera, edge, self.travelled(edge), plan.facing, plan.zoom_out)
@@ -295,10 +358,15 @@ class ClipRenderer:
         img.paste(sprite, (round(cx - ax), round(hip_y - ay)), sprite)
 
     def _zoom(self, img: Image.Image, zoom: float, cx: float, cy: float) -> Image.Image:
+        """A closer shot around (cx, cy), the hip: the head keeps its room above it (a close
+        shot of a jump or a climb cut the head off when the hip sat at a fixed height in it),
+        and the feet their room below it when the shot is tall enough for both."""
         w, h = img.size
         cw, ch = w / zoom, h / zoom
         left = min(max(0.0, cx - cw / 2), w - cw)
-        top = min(max(0.0, cy - ch * 0.45), h - ch)
+        top = cy - max(ch * 0.45, HEAD_ROOM * self.scale)
+        top = max(top, min(cy + FEET_ROOM * self.scale - ch, cy - HEAD_ROOM * self.scale))
+        top = min(max(0.0, top), h - ch)
         return img.resize((w, h), Image.Resampling.BILINEAR, box=(left, top, left + cw, top + ch))
 
     def render(self, progress: ProgressCallback, cancelled: CancelCheck) -> np.ndarray:

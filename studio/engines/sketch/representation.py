@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -74,8 +75,13 @@ def _one_hot(index: int, size: int) -> list[float]:
 def build_representation(*, motion: MotionSpec, level: int, scene: str, setting: Setting, is_image: bool, time: str,
                          camera: CameraMode, zoom_out: bool, state: CharacterState, deltas: StateDeltas,
                          look: Look, facing: int, start_x: float, travel: float, continued: bool,
-                         pose_plan: PosePlan, aspect: float) -> np.ndarray:
-    """Assemble the (226, 64) array described in the module docstring."""
+                         pose_plan: PosePlan, aspect: float, offset_at: Callable[[float], float] | None = None
+                         ) -> np.ndarray:
+    """Assemble the (226, 64) array described in the module docstring.
+
+    ``offset_at`` is how far the character has moved at clip fraction t (a walker's steps set
+    it); without it the character moves ``travel`` at an even pace.
+    """
     rep = np.zeros(REPRESENTATION_SHAPE, dtype=np.float32)
     rep[0] = embedding(f"motion:{motion.name}")
     rep[1] = embedding(f"family:{motion.family.value}")
@@ -105,8 +111,9 @@ def build_representation(*, motion: MotionSpec, level: int, scene: str, setting:
     for i in range(TRAJECTORY_ROWS):
         t = i / (TRAJECTORY_ROWS - 1)
         pose = sample_pose(pose_plan, t)
-        cam = camera_frame(camera, t, travel * t, facing, zoom_out)
-        x = start_x + travel * t - cam.cam_x
+        moved = offset_at(t) if offset_at is not None else travel * t
+        cam = camera_frame(camera, t, moved, facing, zoom_out)
+        x = start_x + moved - cam.cam_x
         vec = pose.vector()
         row = rep[9 + i]
         for j, name in enumerate(POSE_FIELDS):

@@ -202,11 +202,17 @@ def _sky(width: int, height: int, time: str, name: str) -> Image.Image:
     return img
 
 
+CLOUD_PUFFS: tuple[tuple[float, float, float], ...] = (
+    (-1.1, 0.25, 0.75), (0.0, 0.0, 1.0), (1.1, 0.2, 0.8), (0.55, -0.35, 0.7), (-0.5, -0.3, 0.65))
+"""(dx, dy, radius) of a cloud's puffs, in units of its size."""
+
+
 def _cloud(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: tuple[int, ...]) -> None:
-    for dx, dy, k in ((-1.1, 0.25, 0.75), (0.0, 0.0, 1.0), (1.1, 0.2, 0.8), (0.55, -0.35, 0.7), (-0.5, -0.3, 0.65)):
+    """Round puffs on a flat, round-ended base (a square-cornered base read as a box under the puffs)."""
+    for dx, dy, k in CLOUD_PUFFS:
         rr = r * k
         draw.ellipse([x + dx * r - rr, y + dy * r - rr, x + dx * r + rr, y + dy * r + rr], fill=fill)
-    draw.rectangle([x - 1.6 * r, y + 0.1 * r, x + 1.7 * r, y + 0.85 * r], fill=fill)
+    _rounded(draw, [x - 1.6 * r, y + 0.1 * r, x + 1.7 * r, y + 0.85 * r], radius=0.375 * r, fill=fill)
 
 
 def _clouds(p: Painter, layer: int, n: int, y_range: tuple[float, float], size: float, alpha: int = 255) -> None:

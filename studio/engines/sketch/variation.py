@@ -23,6 +23,9 @@ LEAD_RANGE = (0.0, 0.2)
 """Share of the clip a one-shot action waits before it starts."""
 FRAMINGS: tuple[float, ...] = (1.0, 1.12, 1.25)
 """Shot sizes as a zoom factor: wide, medium, close."""
+MAX_SHOT = 1.75
+"""The closest shot a clip may start on: a close framing zoomed in, carried on in the same place
+(stored as ``shot``; ``framing`` keeps the seed's own choice)."""
 MAX_PROPS = 3
 PROP_X_RANGE = (-0.48, 0.48)
 """Where a prop stands, in frame widths from the centre of the first frame."""
