@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled, never_cancelled, no_progress
+from studio.core.text import first_few
 from studio.export.branch import Branch, collect_branch, stale_note
 from studio.export.encoding import check_options
 from studio.export.errors import ExportError, os_error
@@ -93,7 +94,8 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
     from studio.export.glyphs import drawn_texts, export_fonts, glyph_note, missing_glyphs  # fonts: only now
 
     missing = missing_glyphs(drawn_texts(branch, options, fmt), export_fonts(fmt))
-    notes = (stale_note(branch), glyph_note(missing), *cut, earlier_captions_note(out, fmt, options))
+    notes = (stale_note(branch), glyph_note(missing), *cut, earlier_captions_note(out, fmt, options),
+             uncaptioned_note(branch, fmt, options))
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,
                         notes=tuple(note for note in notes if note))
@@ -110,6 +112,24 @@ def earlier_captions_note(out: Path, fmt: ExportFormat, options: ExportOptions) 
     over = "over the captions burned into it" if options.captions is CaptionMode.BURN else "though it has none"
     return (f"{srt.name} beside the video is from an earlier export, and players show it with the video, {over}; "
             "remove or rename it if its captions are not wanted.")
+
+
+def uncaptioned_note(branch: Branch, fmt: ExportFormat, options: ExportOptions) -> str:
+    """A note naming the turns that show no caption in subtitles or burned captions ('' when
+    every turn has one, or the export has no captions): a turn with no dialogue nor narration
+    whose instruction names no character, motion or place has no sentence to show, and an
+    SRT file of such turns alone is empty, which looked like a failed export."""
+    if fmt is not ExportFormat.SRT and not (fmt.is_video and options.captions is not CaptionMode.NONE):
+        return ""
+    from studio.export.cues import turn_cues
+
+    silent = [turn.number for turn in branch.turns if not turn_cues(turn)]
+    if not silent:
+        return ""
+    which = f"Turn {silent[0]}" if len(silent) == 1 else f"Turns {first_few([str(n) for n in silent])}"
+    return (f"{which} {'has' if len(silent) == 1 else 'have'} no caption: no dialogue nor narration, and an "
+            "instruction that names no character, motion or place; add a line or narration in the Story section "
+            "(or `kamishibai say` / `kamishibai narrate`) to caption it")
 
 
 def _folder_gone(out: Path) -> ExportError | None:

@@ -51,12 +51,15 @@ class TimedCue:
 
 
 def turn_cues(turn: Turn) -> list[Cue]:
+    """The turn's narration and dialogue lines, else its action's sentence; none when it has
+    nothing to say (an instruction of blank fields and no character: its sentence is empty,
+    and the instruction as written, "Character: ; Motion: ; Background: .", is no caption)."""
     cues: list[Cue] = []
     if turn.story.narration:
         cues.append(Cue(CueKind.NARRATION, " ".join(turn.story.narration.split())))
     cues.extend(Cue(CueKind.DIALOGUE, line.text, line.speaker) for line in turn.story.dialogue if line.text)
-    if not cues and (turn.action or turn.instruction):
-        cues.append(Cue(CueKind.ACTION, turn.action or " ".join(turn.instruction.split())))
+    if not cues and turn.action:  # never the instruction as written: its field syntax is no caption
+        cues.append(Cue(CueKind.ACTION, turn.action))
     return cues
 
 

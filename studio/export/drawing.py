@@ -502,8 +502,11 @@ def overlay_least_frame() -> tuple[int, int]:
 
 
 def overlay_margin(size: tuple[int, int]) -> int:
-    """Pixels between the state overlay and the frame's top and left edges."""
-    return max(2, size[1] // 60)
+    """Pixels between the state overlay and the frame's top and left edges: a sixtieth of the
+    frame's shorter side. Of its height, a frame more than three times as tall as wide (a
+    200x1200 story format) had a margin wider than the room its width left beside the
+    panel, and lost the overlay, its note asking for a size smaller than it was."""
+    return max(2, min(size) // 60)
 
 
 def state_patch(size: tuple[int, int], state: CharacterState, character: str = "") -> Patch:

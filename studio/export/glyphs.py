@@ -77,11 +77,11 @@ def drawn_texts(branch: Branch, options: ExportOptions, fmt: ExportFormat) -> li
     for turn in branch.turns:
         if sheet or options.captions is CaptionMode.BURN:
             texts += [Italic(turn.story.narration), *(f"{line.speaker} {line.text}" for line in turn.story.dialogue)]
-            # the action's sentence, else the instruction (a sheet's ACTION, the caption of a turn
-            # with nothing to say: see studio.export.cues.turn_cues); never both, as neither draws both
+            # the action's sentence (a sheet's ACTION, the caption of a turn with nothing else to
+            # say: see studio.export.cues.turn_cues); never the instruction as written
             spoken = turn.story.narration or any(line.text for line in turn.story.dialogue)
             if sheet or not spoken:
-                texts.append(turn.action or turn.instruction)
+                texts.append(turn.action)
         if sheet:
             texts += [turn.character, turn.story.shot_notes]
         elif options.overlay:

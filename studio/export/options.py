@@ -81,10 +81,11 @@ def png_sheet_pages(out: Path) -> list[Path]:
 
 
 def sheet_page_count(turns: int, panels_per_page: int) -> int:
-    """The pages of a storyboard sheet of ``turns`` turns, counted as the sheet writer counts
-    them (:meth:`StoryboardLayout.pages <studio.export.storyboard.StoryboardLayout.pages>`; the
-    panels' shape changes no count), so that the files a PNG sheet will write are known before
-    anything is rendered."""
+    """The pages a storyboard sheet of ``turns`` turns fills with its turns' own panels
+    (:meth:`StoryboardLayout.pages <studio.export.storyboard.StoryboardLayout.pages>`; the
+    panels' shape changes no count), known before anything is measured: the files a PNG sheet
+    writes, unless a turn's text goes on in a continuation panel, which can add pages
+    (:func:`studio.export.sheet.sheet_page_total` counts those too)."""
     from studio.export.storyboard import WIDE, StoryboardLayout  # Pillow: only when asked
 
     return StoryboardLayout(panels_per_page, WIDE).pages(turns)

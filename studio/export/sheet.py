@@ -15,11 +15,10 @@ from studio.export.options import (
     ExportOptions,
     PanelAspect,
     png_sheet_files,
-    sheet_page_count,
     superseded_sheet_pages,
 )
-from studio.export.output import OutputFiles
-from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, sheet_title
+from studio.export.output import OutputFiles, check_outputs
+from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, lay_out_sheet, sheet_title
 
 
 @dataclass(frozen=True)
@@ -31,38 +30,66 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
                  progress: ProgressCallback, cancelled: CancelCheck) -> SheetMade:
     turns = list(branch.turns)
     first = poster_image(turns[0])
-    aspect = WIDE if options.panel_aspect is PanelAspect.WIDE else first.height / first.width
-    layout = StoryboardLayout(options.panels_per_page, aspect)
-    pages = sheet_page_count(len(turns), options.panels_per_page)  # as the replace check counts them
+    layout = sheet_layout(options, first)
     title = sheet_title(branch, options.sheet_title or options.title)
     pdf = None
     if fmt == ExportFormat.PDF:
         from studio.export.sheet_pdf import PdfSheet, sheet_metadata
 
         pdf = PdfSheet(files.temp_for(out), layout, sheet_metadata(branch, title))
+        sheet = lay_out_sheet(layout, turns, pdf.width)
         targets: list[Path] = []
     else:
-        # the files that existing_outputs (the replace check) names, computed the same way
-        targets = [files.temp_for(path) for path in png_sheet_files(out, pages)]
+        from studio.export.sheet_png import PngPage
+
+        sheet = lay_out_sheet(layout, turns, PngPage(layout).width)
+        # a turn whose text goes on in a continuation panel can add pages to those the turns
+        # fill: the files of the count made here are checked, as the others were before
+        final = png_sheet_files(out, len(sheet))
+        check_outputs(out, final)
+        targets = [files.temp_for(path) for path in final]
         files.supersede(superseded_sheet_pages(out))  # an earlier sheet's pages past the last
-    for page in range(pages):
+    pages = len(sheet)
+    for page, panels in enumerate(sheet):
         check_cancelled(cancelled)
         progress(Progress(page, pages, f"page {page + 1} of {pages}"))
-        chunk = turns[page * layout.per_page:(page + 1) * layout.per_page]
-        pictures = [first if page == 0 and index == 0 else poster_image(turn) for index, turn in enumerate(chunk)]
+        pictures: list[Image.Image | None] = [
+            None if panel.continued else first if panel.turn is turns[0] else poster_image(panel.turn)
+            for panel in panels]
         if pdf is not None:
-            draw_page(pdf, layout, branch, title, page + 1, pages, chunk, pictures)
+            draw_page(pdf, layout, branch, title, page + 1, pages, panels, pictures)
             pdf.end_page()
         else:
-            from studio.export.sheet_png import PngPage
-
             canvas = PngPage(layout)
-            draw_page(canvas, layout, branch, title, page + 1, pages, chunk, pictures)
+            draw_page(canvas, layout, branch, title, page + 1, pages, panels, pictures)
             canvas.page.save(targets[page], format="PNG")
     if pdf is not None:
         pdf.save()
     progress(Progress(pages, pages, "sheet done"))
     return SheetMade(pages)
+
+
+def sheet_layout(options: ExportOptions, first: Image.Image) -> StoryboardLayout:
+    """The sheet's layout: its panels per page, in 16:9 or the shape of the first turn's picture."""
+    aspect = WIDE if options.panel_aspect is PanelAspect.WIDE else first.height / first.width
+    return StoryboardLayout(options.panels_per_page, aspect)
+
+
+def sheet_page_total(branch: Branch, options: ExportOptions, fmt: ExportFormat = ExportFormat.PNG) -> int:
+    """The pages a sheet of ``branch`` in ``fmt`` has, continuation panels and all, as
+    :func:`export_sheet` lays them out (without drawing them): what names a PNG sheet's files
+    exactly, where :func:`~studio.export.options.sheet_page_count` knows only the turns'
+    count. Reads the first poster (its shape sets the panels')."""
+    layout = sheet_layout(options, poster_image(branch.turns[0]))
+    if fmt == ExportFormat.PDF:
+        from studio.export.sheet_pdf import PdfMetadata, PdfSheet
+
+        measure = PdfSheet(Path("measure.pdf"), layout, PdfMetadata("")).width  # a canvas never saved: no file
+    else:
+        from studio.export.sheet_png import PngPage
+
+        measure = PngPage(layout).width
+    return len(lay_out_sheet(layout, list(branch.turns), measure))
 
 
 def poster_image(turn: Turn) -> Image.Image:

@@ -6,8 +6,9 @@ Layouts: 1 per page (landscape: a large panel, its text in two columns below), 2
 page (landscape: two columns, text below each panel) and 3 per page (portrait: three
 rows, text beside each panel, as a shooting script). Panels are 16:9 or the clip's own
 shape. The font shrinks (down to :data:`MIN_TEXT_SIZE`) until all of a panel's text fits;
-then text flows on into the panel's second column; only beyond that is text left out,
-dialogue lines first, then the end of the narration (see :func:`set_panel_text`).
+then text flows on into the panel's second column; what still has no room goes on in a
+continuation panel right after it, headed "Turn 3 (continued)", on the same page or the
+next: no text is ever left out (see :func:`set_turn_text` and :func:`lay_out_sheet`).
 
 Everything is measured in points from the page's top-left corner and drawn through a
 :class:`SheetCanvas`, so the PDF and the PNG renderers draw the same page.
@@ -109,6 +110,8 @@ class StoryboardLayout:
         return self.panels
 
     def pages(self, turns: int) -> int:
+        """The pages of ``turns`` panels: the sheet's pages when no turn's text needs a
+        continuation panel (:func:`lay_out_sheet` counts them all)."""
         return max(1, -(-turns // self.panels))
 
     def content(self) -> Rect:
@@ -141,6 +144,22 @@ class StoryboardLayout:
         left = picture.right + GUTTER * 0.7
         return PanelBox(picture, (Rect(left, y, area.right - left, row_h),))
 
+    def continuation(self, slot: int) -> tuple[Rect, ...]:
+        """The text columns of a continuation panel in ``slot``: the whole of the slot, as it
+        has no picture (two columns across a page of one panel or a row of three, one down a
+        column of two)."""
+        area = self.content()
+        if self.panels == 1:
+            column = (area.w - GUTTER) / 2
+            return Rect(area.x, area.y, column, area.h), Rect(area.x + column + GUTTER, area.y, column, area.h)
+        if self.panels == 2:
+            column = (area.w - GUTTER) / 2
+            return (Rect(area.x + slot * (column + GUTTER), area.y, column, area.h),)
+        row_h = (area.h - GUTTER * (self.panels - 1)) / self.panels
+        y = area.y + slot * (row_h + GUTTER)
+        column = (area.w - GUTTER) / 2
+        return Rect(area.x, y, column, row_h), Rect(area.x + column + GUTTER, y, column, row_h)
+
 
 @dataclass(frozen=True)
 class TextBlock:
@@ -161,9 +180,10 @@ class TextBlock:
         return self.label + self.label_tail
 
 
-def turn_heading(turn: Turn, character: str | None = None) -> str:
-    """``Turn 3 · Qiqi · 3.5 s``; ``character`` in place of the turn's own (a shortened name)."""
-    parts = [f"Turn {turn.number}"]
+def turn_heading(turn: Turn, character: str | None = None, continued: bool = False) -> str:
+    """``Turn 3 · Qiqi · 3.5 s`` (``Turn 3 (continued) · Qiqi · 3.5 s`` over a continuation
+    panel); ``character`` in place of the turn's own (a shortened name)."""
+    parts = [f"Turn {turn.number} (continued)" if continued else f"Turn {turn.number}"]
     name = turn.character if character is None else character
     if name:
         parts.append(name)
@@ -184,10 +204,10 @@ def fit_around(name: str, compose: Callable[[str], str], measure: Callable[[str]
     return fit_line(compose(short or "\u2026"), measure, width)
 
 
-def fitted_heading(turn: Turn, measure: Callable[[str], float], width: float) -> str:
+def fitted_heading(turn: Turn, measure: Callable[[str], float], width: float, continued: bool = False) -> str:
     """The heading on one line of ``width``: the character's name is cut before the turn's
     number or duration."""
-    return fit_around(turn.character, lambda name: turn_heading(turn, name), measure, width)
+    return fit_around(turn.character, lambda name: turn_heading(turn, name, continued), measure, width)
 
 
 def state_line(turn: Turn) -> str:
@@ -198,13 +218,18 @@ def state_line(turn: Turn) -> str:
     return " · ".join(values)
 
 
+NO_ACTION = "(the instruction names no character, motion or place)"
+"""A sheet's ACTION for a turn whose sentence is empty (its fields all blank and no character
+acting): never the instruction as written, field names and all."""
+
+
 def turn_blocks(turn: Turn) -> tuple[list[TextBlock], list[TextBlock]]:
     """(what is heard: dialogue and narration; what is seen: action, notes, state)."""
     heard = [TextBlock((line.speaker or "Someone").upper(), line.text, label_colour=ACCENT)
              for line in turn.story.dialogue]
     if turn.story.narration:
         heard.append(TextBlock("NARRATION", turn.story.narration, TextStyle.ITALIC))
-    seen = [TextBlock("ACTION", turn.action or turn.instruction or "(no instruction)")]
+    seen = [TextBlock("ACTION", turn.action or NO_ACTION)]
     if turn.story.shot_notes:
         seen.append(TextBlock("SHOT NOTES", turn.story.shot_notes))
     seen.append(TextBlock(turn.character.upper(), state_line(turn), colour=MUTED,
@@ -238,6 +263,8 @@ LABEL_SCALE = 0.78
 BLOCK_GAP = 0.55
 """Space after a block, in text sizes."""
 _EPSILON = 1e-6
+KEEP_TOGETHER = 3
+"""Lines of a block that are never split between columns or panels, unless it starts a box."""
 
 
 def measuring(measure: Measure, size: float, style: TextStyle) -> Callable[[str], float]:
@@ -257,8 +284,11 @@ class _Piece:
 @dataclass(frozen=True)
 class _Flowed:
     lines: list[PlacedLine]
-    left_out: int
-    """Text lines that had no room (a block left out whole counts at least one)."""
+    rest: list[_Piece]
+    """What had no room, in order: the first piece's lines still to place (its label shown
+    already when ``split``), then the later pieces whole."""
+    split: bool
+    """Whether the first piece of ``rest`` was begun in these boxes."""
     top: float
     """Where the next line would go in the last box it reached."""
 
@@ -266,7 +296,9 @@ class _Flowed:
 def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> _Flowed:
     """``pieces`` placed one after the other down ``boxes``, a box's overflow going on at the
     top of the next. A block's label goes only where its first line fits under it. With
-    ``whole`` a block is never split between boxes (it starts in the next box instead)."""
+    ``whole`` a block is never split between boxes (it starts in the next box instead); nor,
+    without it, is a block of :data:`KEEP_TOGETHER` lines or fewer that a box has begun with
+    others (a dialogue line's last word alone atop the next column read as a stray line)."""
     label_size = size * LABEL_SCALE
     label_h, line_h = label_size * LINE, size * LINE
     placed: list[PlacedLine] = []
@@ -277,15 +309,16 @@ def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> 
         done, started = 0, False
         while True:
             box = boxes[column]
-            if whole and not started:
+            if not started and (whole or (len(lines) <= KEEP_TOGETHER and top > box.y + _EPSILON)):
                 need = head + line_h * len(lines)
             else:
                 need = (0.0 if started else head) + (line_h if done < len(lines) else 0.0)
             if top + need > box.bottom + _EPSILON:
                 if column + 1 == len(boxes):
-                    rest = (len(lines) - done) if started else max(1, len(lines))
-                    rest += sum(max(1, len(later.lines)) for later in pieces[index + 1:])
-                    return _Flowed(placed, rest, top)
+                    if not started:
+                        return _Flowed(placed, pieces[index:], False, top)
+                    left = _Piece(block, piece.label, lines[done:])
+                    return _Flowed(placed, [left, *pieces[index + 1:]], True, top)
                 column += 1
                 top = boxes[column].y
                 continue
@@ -302,27 +335,20 @@ def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> 
             if done == len(lines):
                 break
         top += size * BLOCK_GAP
-    return _Flowed(placed, 0, top)
+    return _Flowed(placed, [], False, top)
 
 
-def _wrap(block: TextBlock, size: float, measure: Measure, width: float, max_lines: int = 0) -> _Piece:
+def _wrap(block: TextBlock, size: float, measure: Measure, width: float, max_lines: int = 0,
+          tail: str = "") -> _Piece:
     """``block`` wrapped to ``width`` (with ``max_lines``, only that far: see :func:`wrap_text`)."""
-    label = fit_around(block.label, lambda name: name + block.label_tail,
-                       measuring(measure, size * LABEL_SCALE, TextStyle.BOLD), width)
     lines = wrap_text(block.text, measuring(measure, size, block.style), width, max_lines=max_lines)
-    return _Piece(block, label, tuple(lines))
+    return _Piece(block, _label(block, size, measure, width, tail), tuple(lines))
 
 
-def _shortened(piece: _Piece, keep: int, size: float, measure: Measure, width: float) -> _Piece:
-    """``piece`` cut to its first ``keep`` lines (at least one), the last ending in "…"."""
-    if keep >= len(piece.lines):
-        return piece
-    keep = max(1, keep)
-    width_of = measuring(measure, size, piece.block.style)
-    last = piece.lines[keep - 1]
-    while last and width_of(last + "\u2026") > width:
-        last = last[:-1]
-    return _Piece(piece.block, piece.label, (*piece.lines[:keep - 1], last.rstrip() + "\u2026"))
+def _label(block: TextBlock, size: float, measure: Measure, width: float, tail: str = "") -> str:
+    """``block``'s label on one line of ``width``, ``tail`` after it ("QIQI (continued)")."""
+    return fit_around(block.label, lambda name: name + block.label_tail + tail,
+                      measuring(measure, size * LABEL_SCALE, TextStyle.BOLD), width)
 
 
 @dataclass(frozen=True)
@@ -334,39 +360,96 @@ class _Panel:
     width: float
 
 
-def _panel(columns: tuple[Rect, ...], turn: Turn, size: float, measure: Measure) -> _Panel:
+def _panel(columns: tuple[Rect, ...], turn: Turn, size: float, measure: Measure, continued: bool = False) -> _Panel:
     """The heading over all of ``columns`` and the boxes under it (every column of two, as the
     heading spans both; the first of one)."""
     head_size = size * 1.15
     head_h = head_size * LINE + size * 0.3
-    heading = fitted_heading(turn, measuring(measure, head_size, TextStyle.BOLD), columns[-1].right - columns[0].x)
+    heading = fitted_heading(turn, measuring(measure, head_size, TextStyle.BOLD), columns[-1].right - columns[0].x,
+                             continued)
     boxes = [Rect(box.x, box.y + head_h, box.w, box.h - head_h) if index == 0 or len(columns) == 2 else box
              for index, box in enumerate(columns)]
     return _Panel(PlacedLine(columns[0].x, columns[0].y, heading, head_size, TextStyle.BOLD, INK), boxes,
                   min(box.w for box in columns))
 
 
+@dataclass(frozen=True)
+class PanelText:
+    """A panel's lines at one text size, and what it had no room for (``rest``): that goes on
+    in a continuation panel (:func:`continue_panel_text`)."""
+
+    lines: list[PlacedLine]
+    size: float
+    rest: list[_Piece]
+
+
+NEXT_PANEL = "continued in the next panel"
+
+
 def set_panel_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure) -> tuple[list[PlacedLine], float]:
+    """The lines :func:`set_turn_text` places in ``columns`` and their size (what a panel
+    shows; the text it has no room for goes on in a continuation panel)."""
+    text = set_turn_text(columns, turn, measure)
+    return text.lines, text.size
+
+
+def set_turn_text(columns: tuple[Rect, ...], turn: Turn, measure: Measure, more: str = NEXT_PANEL) -> PanelText:
     """Every line of the turn's text placed in ``columns`` at the largest size that fits
-    them all (one size for the whole panel); returns the lines and that size.
+    them all (one size for the whole panel), down to :data:`MIN_TEXT_SIZE`.
 
     With two columns the dialogue and narration go in the first, the action, shot notes and
     state in the second. At the smallest size what still has no room flows, in order, from
-    the first column on into the next, a block split between them where needed. Only then is
-    text left out: first dialogue lines (from the last, a line saying how many more there
-    were), then the end of the narration (its last line ending in "…"). The action, shot
-    notes and state stay whole; were even they too long, the longest block is cut (with "…"),
-    never a whole block left out."""
+    the first column on into the next, a block split between them where needed. What even
+    that leaves over is never dropped: the panel then shows what is seen (the action, shot
+    notes and state, beside its picture) before what is heard, ends with a line saying where
+    the text goes on (``more``: "continued on page 4"), and returns the rest for a
+    continuation panel."""
     heard, seen = turn_blocks(turn)
     size = MAX_TEXT_SIZE
     while True:
         lines = _grouped(columns, turn, heard, seen, size, measure)
         if lines is not None:
-            return lines, size
+            return PanelText(lines, size, [])
         if size <= MIN_TEXT_SIZE:
             break
         size = max(MIN_TEXT_SIZE, size - 0.5)
-    return _fitted(columns, turn, heard, seen, size, measure), size
+    panel = _panel(columns, turn, size, measure)
+    pieces = [_wrap(block, size, measure, panel.width) for block in (*heard, *seen)]
+    flowed = _flow(pieces, panel.boxes, size, whole=False)
+    if not flowed.rest:
+        return PanelText([panel.heading, *flowed.lines], size, [])
+    seen_first = [*pieces[len(heard):], *pieces[:len(heard)]]  # the picture's own text stays beside it
+    return _continuing(panel, seen_first, size, measure, more)
+
+
+def continue_panel_text(columns: tuple[Rect, ...], turn: Turn, rest: list[_Piece], size: float, measure: Measure,
+                        more: str = NEXT_PANEL) -> PanelText:
+    """``rest`` (what the turn's previous panel had no room for) in a continuation panel of
+    ``columns``, headed "Turn 3 (continued)", at the previous panel's ``size``; what it
+    still has no room for is returned again."""
+    panel = _panel(columns, turn, size, measure, continued=True)
+    return _continuing(panel, rest, size, measure, more)
+
+
+def _continuing(panel: _Panel, pieces: list[_Piece], size: float, measure: Measure, more: str) -> PanelText:
+    """``pieces`` down ``panel``'s boxes; when they don't all fit, the last line of the last
+    box says where they go on (``more``), and a block split there shows its label again
+    there, "(continued)" after it."""
+    flowed = _flow(pieces, panel.boxes, size, whole=False)
+    if not flowed.rest:
+        return PanelText([panel.heading, *flowed.lines], size, [])
+    last = panel.boxes[-1]
+    boxes = [*panel.boxes[:-1], Rect(last.x, last.y, last.w, last.h - size * LINE)]  # a line kept for the note
+    flowed = _flow(pieces, boxes, size, whole=False)
+    note = fit_line(f"{more} →", measuring(measure, size, TextStyle.ITALIC), last.w)
+    rest = flowed.rest
+    if flowed.split:
+        first = rest[0]
+        label = _label(first.block, size, measure, panel.width, " (continued)") if first.label else ""
+        rest = [_Piece(first.block, label, first.lines), *rest[1:]]
+    lines = [panel.heading, *flowed.lines,
+             PlacedLine(last.x, min(flowed.top, boxes[-1].bottom), note, size, TextStyle.ITALIC, MUTED)]
+    return PanelText(lines, size, rest)
 
 
 def _grouped(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen: list[TextBlock], size: float,
@@ -389,64 +472,48 @@ def _grouped(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen
             pieces.append(piece)
             used += (label_h if piece.label else 0.0) + line_h * len(piece.lines) + size * BLOCK_GAP
         flowed = _flow(pieces, [box], size, whole=True)
-        if flowed.left_out:
+        if flowed.rest:
             return None
         lines.extend(flowed.lines)
     return lines
 
 
-def _fitted(columns: tuple[Rect, ...], turn: Turn, heard: list[TextBlock], seen: list[TextBlock], size: float,
-            measure: Measure) -> list[PlacedLine]:
-    """The panel's text at ``size`` flowing through all the columns, cut as
-    :func:`set_panel_text` tells when it has no room."""
-    panel = _panel(columns, turn, size, measure)
+@dataclass(frozen=True)
+class SheetPanel:
+    """One panel of a sheet page: a turn's picture and text, or (``continued``) the text its
+    panel before had no room for, with no picture."""
 
-    def wrap(block: TextBlock) -> _Piece:
-        return _wrap(block, size, measure, panel.width)
-
-    def fits(pieces: list[_Piece]) -> list[PlacedLine] | None:
-        flowed = _flow(pieces, panel.boxes, size, whole=False)
-        return None if flowed.left_out else [panel.heading, *flowed.lines]
-
-    spoken = len(turn.story.dialogue)
-    dialogue = [wrap(block) for block in heard[:spoken]]
-    narration = [wrap(block) for block in heard[spoken:]]
-    rest = [wrap(block) for block in seen]
-    lines = fits([*dialogue, *narration, *rest])
-    if lines is not None:
-        return lines
-    note: list[_Piece] = []
-    for keep in range(spoken - 1, -1, -1):  # dialogue lines go first, from the last
-        note = [wrap(TextBlock("", f"\u2026 +{plural(spoken - keep, 'more dialogue line')}", TextStyle.ITALIC,
-                               MUTED))]
-        lines = fits([*dialogue[:keep], *note, *narration, *rest])
-        if lines is not None:
-            return lines
-    for at, piece in enumerate(narration):  # then the end of the narration
-        keep = next((keep for keep in range(len(piece.lines) - 1, 0, -1)  # (the "…" keeps a line one line)
-                     if fits([*note, _Piece(piece.block, piece.label, piece.lines[:keep]), *rest]) is not None), 1)
-        narration[at] = _shortened(piece, keep, size, measure, panel.width)
-    pieces = [*note, *narration, *rest]
-    while (lines := fits(pieces)) is None:  # a panel too small even for those: the longest block is cut
-        longest = max(range(len(pieces)), key=lambda at: len(pieces[at].lines))
-        if len(pieces[longest].lines) <= 1:
-            return _cut_off(panel, pieces, size, measure)
-        pieces[longest] = _shortened(pieces[longest], len(pieces[longest].lines) - 1, size, measure,
-                                     panel.width)
-    return lines
+    turn: Turn
+    slot: int
+    """Its place on its page (0 for the first)."""
+    lines: tuple[PlacedLine, ...]
+    continued: bool = False
 
 
-def _cut_off(panel: _Panel, pieces: list[_Piece], size: float, measure: Measure) -> list[PlacedLine]:
-    """What fits of ``pieces``, a last line (kept free for it) saying how many lines it left out."""
-    boxes = [*panel.boxes[:-1], Rect(panel.boxes[-1].x, panel.boxes[-1].y, panel.boxes[-1].w,
-                                     panel.boxes[-1].h - size * LINE)]
-    flowed = _flow(pieces, boxes, size, whole=False)
-    lines = [panel.heading, *flowed.lines]
-    if flowed.left_out:  # (the flow ran out in the last box, so its line goes there)
-        note = fit_line(f"\u2026 +{plural(flowed.left_out, 'more line')}",
-                        measuring(measure, size, TextStyle.ITALIC), boxes[-1].w)
-        lines.append(PlacedLine(boxes[-1].x, min(flowed.top, boxes[-1].bottom), note, size, TextStyle.ITALIC, MUTED))
-    return lines
+def lay_out_sheet(layout: StoryboardLayout, turns: list[Turn], measure: Measure) -> list[list[SheetPanel]]:
+    """The sheet's pages, each a list of its panels: every turn in a panel of its own, in
+    order, and the text a panel has no room for in the panels right after it (the next
+    slot, on this page or the next, see :meth:`StoryboardLayout.continuation`), so that
+    nothing of a turn's text is left out. There is always at least one page."""
+    panels: list[SheetPanel] = []
+    per_page = layout.per_page
+
+    def where(slot: int) -> str:  # where the panel after the one in ``slot`` is
+        return NEXT_PANEL if (slot + 1) % per_page else f"continued on page {(slot + 1) // per_page + 1}"
+
+    for turn in turns:
+        slot = len(panels)
+        text = set_turn_text(layout.panel(slot % per_page).text, turn, measure, where(slot))
+        panels.append(SheetPanel(turn, slot % per_page, tuple(text.lines)))
+        while text.rest:
+            slot = len(panels)
+            before = sum(len(piece.lines) for piece in text.rest)
+            text = continue_panel_text(layout.continuation(slot % per_page), turn, text.rest, text.size, measure,
+                                       where(slot))
+            if text.rest and sum(len(piece.lines) for piece in text.rest) >= before:  # pragma: no cover
+                raise RuntimeError(f"a continuation panel of turn {turn.number} holds none of its text")
+            panels.append(SheetPanel(turn, slot % per_page, tuple(text.lines), continued=True))
+    return [panels[start:start + per_page] for start in range(0, len(panels), per_page)] or [[]]
 
 
 def page_label(page: int, pages: int) -> str:
@@ -460,12 +527,14 @@ def sheet_title(branch: Branch, title: str) -> str:
 def branch_title(branch: Branch) -> str:
     """The branch as a reader knows it: where it ends."""
     last = branch.turns[-1]
-    ending = last.action or last.instruction
-    return f"Branch to turn {last.number}: {ending}" if ending else f"Branch to node {branch.leaf_id}"
+    return f"Branch to turn {last.number}: {last.action}" if last.action else f"Branch to turn {last.number}"
 
 
 def draw_page(canvas: SheetCanvas, layout: StoryboardLayout, branch: Branch, title: str, page: int, pages: int,
-              turns: list[Turn], pictures: list[Image.Image]) -> None:
+              panels: list[SheetPanel], pictures: list[Image.Image | None]) -> None:
+    """Page ``page`` of ``pages``: the heading, the footer and ``panels`` (see
+    :func:`lay_out_sheet`), each turn's panel with its picture (``pictures``, one a panel;
+    None for a continuation panel, which has none)."""
     width, height = layout.page
 
     def fit(text: str, size: float, style: TextStyle, room: float) -> str:
@@ -484,11 +553,11 @@ def draw_page(canvas: SheetCanvas, layout: StoryboardLayout, branch: Branch, tit
                                         width - 2 * MARGIN - label_w - 3 * SMALL_SIZE),
                 SMALL_SIZE, TextStyle.REGULAR, MUTED)
     canvas.text(width - MARGIN, footer_top, label, SMALL_SIZE, TextStyle.REGULAR, MUTED, align="right")
-    for slot, (turn, picture) in enumerate(zip(turns, pictures, strict=True)):
-        box = layout.panel(slot)
-        canvas.rect(box.picture, None, PANEL_BACK)
-        canvas.image(box.picture, picture)
-        canvas.rect(box.picture, INK, None)
-        lines, _size = set_panel_text(box.text, turn, canvas.width)
-        for line in lines:
+    for panel, picture in zip(panels, pictures, strict=True):
+        if not panel.continued and picture is not None:
+            box = layout.panel(panel.slot)
+            canvas.rect(box.picture, None, PANEL_BACK)
+            canvas.image(box.picture, picture)
+            canvas.rect(box.picture, INK, None)
+        for line in panel.lines:
             canvas.text(line.x, line.top, line.text, line.size, line.style, line.colour, align=line.align)

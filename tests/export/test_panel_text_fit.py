@@ -1,8 +1,10 @@
-"""A storyboard panel with more text than room (:func:`set_panel_text`): dialogue lines go
-first (from the last, with an exact count), then the end of the narration (cut with "…");
-the action, shot notes and state always stay; the second column fills before anything is
-left out; nothing runs out of the panel's text box. Checked on the function's own output
-with the sheets' real font metrics (PNG and PDF), and on real exports through the CLI."""
+"""A storyboard panel with more text than room (:func:`set_turn_text`): the type shrinks, the
+second column fills, and what still has no room goes on in continuation panels headed
+"Turn 1 (continued)" (:func:`continue_panel_text`), the panel's last line saying where. No
+text is left out any more (dialogue lines and the end of the narration were, before); the
+action, shot notes and state stay beside the picture; nothing runs out of a panel's text
+box. Checked on the functions' own output with the sheets' real font metrics (PNG and PDF),
+and on real exports through the CLI."""
 
 from __future__ import annotations
 
@@ -21,17 +23,19 @@ from studio.export.branch import Turn, collect_branch
 from studio.export.storyboard import (
     GUTTER,
     INK,
-    LABEL_SCALE,
     LINE,
     MIN_TEXT_SIZE,
     MUTED,
     WIDE,
     Measure,
+    PanelText,
     PlacedLine,
     Rect,
     StoryboardLayout,
     TextStyle,
+    continue_panel_text,
     set_panel_text,
+    set_turn_text,
 )
 
 from .helpers import build
@@ -86,7 +90,7 @@ def read_blocks(lines: list[PlacedLine], columns: tuple[Rect, ...]) -> tuple[str
             continue
         if line.style is TextStyle.BOLD:
             blocks.append(Block(line.text, [], column))
-        elif line.style is TextStyle.ITALIC and line.colour == MUTED and line.text.startswith("\u2026 +"):
+        elif line.style is TextStyle.ITALIC and line.colour == MUTED:  # where the text goes on
             blocks.append(Block("", [line.text], column))
         else:
             assert blocks, f"a line before any label: {line.text!r}"
@@ -115,13 +119,6 @@ def squeezed(text: str) -> str:
     return "".join(text.split())
 
 
-def assert_cut_narration(block: Block, narration: str) -> None:
-    assert block.lines and block.lines[-1].endswith("\u2026"), block.lines
-    shown = squeezed(" ".join(block.lines))[:-1]
-    assert shown and squeezed(narration).startswith(shown)
-    assert len(shown) < len(squeezed(narration))
-
-
 def labels(blocks: list[Block]) -> list[str]:
     return [block.label for block in blocks]
 
@@ -130,137 +127,138 @@ def layout_of(panels: int) -> tuple[Rect, ...]:
     return StoryboardLayout(panels, WIDE).panel(0).text
 
 
+def continuation_of(panels: int) -> tuple[Rect, ...]:
+    return StoryboardLayout(panels, WIDE).continuation(panels - 1)
+
+
+@dataclass
+class Panel:
+    heading: str
+    blocks: list[Block]
+
+
+def every_panel(columns: tuple[Rect, ...], turn: Turn, measure: Measure,
+                later: tuple[Rect, ...] | None = None) -> tuple[list[Panel], float]:
+    """The turn's panel and its continuation panels (in ``later``, else ``columns`` again),
+    each checked to keep its lines inside its boxes; and the text size."""
+    text: PanelText = set_turn_text(columns, turn, measure)
+    panels: list[Panel] = []
+    boxes = columns
+    while True:
+        assert_inside(text.lines, boxes, measure)
+        heading, blocks = read_blocks(text.lines, boxes)
+        panels.append(Panel(heading, blocks))
+        if not text.rest:
+            break
+        assert blocks[-1].label == "" and blocks[-1].lines == ["continued in the next panel \u2192"]
+        assert len(panels) < 100, "continuation panels that place nothing"
+        boxes = later or columns
+        text = continue_panel_text(boxes, turn, text.rest, text.size, measure)
+    return panels, text.size
+
+
+def all_blocks(panels: list[Panel]) -> list[Block]:
+    return [block for panel in panels for block in panel.blocks if block.label or not block.lines[0].startswith(
+        "continued")]
+
+
+def text_of(panels: list[Panel], label: str) -> str:
+    """All the lines of the blocks labelled ``label`` (or ``label (continued)``), and the unlabelled
+    lines that follow them in the next column, squeezed of white space."""
+    return squeezed(" ".join(" ".join(block.lines) for block in all_blocks(panels)
+                             if block.label in (label, f"{label} (continued)")))
+
+
 @pytest.mark.parametrize("panels", [1, 2, 3])
-def test_long_narration_and_dialogue_keeps_narration_action_and_state(metrics: Measure, panels: int) -> None:
+def test_long_narration_and_dialogue_go_on_in_continuation_panels(metrics: Measure, panels: int) -> None:
     narration = SENTENCE * 70  # 3,780 characters (a turn holds up to 4,000)
-    columns = layout_of(panels)
-    lines, size = set_panel_text(columns, make_turn(["I'm late!", "Wait for me!"], narration), metrics)
-    assert size == MIN_TEXT_SIZE
-    assert_inside(lines, columns, metrics)
-    heading, blocks = read_blocks(lines, columns)
-    assert heading == "Turn 1 · Qiqi"
-    assert labels(blocks) == ["", "NARRATION", "ACTION", "QIQI STATE"]
-    assert blocks[0].lines == ["\u2026 +2 more dialogue lines"]
-    assert_cut_narration(blocks[1], narration)
-    assert blocks[2].lines == [ACTION]
-    assert " ".join(blocks[3].lines) == STATE
-    if panels == 1:  # the narration fills the first column and goes on in the second
-        assert {blocks[1].column, blocks[3].column} == {0, 1}
+    shown, size = every_panel(layout_of(panels), make_turn(["I'm late!", "Wait for me!"], narration), metrics,
+                              continuation_of(panels))
+    assert size == MIN_TEXT_SIZE and len(shown) >= 2
+    assert shown[0].heading == "Turn 1 · Qiqi"
+    assert all(panel.heading == "Turn 1 (continued) · Qiqi" for panel in shown[1:])
+    assert labels(shown[0].blocks)[:2] == ["ACTION", "QIQI STATE"]  # what is seen stays beside the picture
+    assert [block.lines for block in all_blocks(shown) if block.label == "QIQI"] == [["I'm late!"], ["Wait for me!"]]
+    narrated = squeezed(" ".join(" ".join(block.lines) for block in all_blocks(shown)
+                                 if block.label in ("", "NARRATION", "NARRATION (continued)")))
+    assert narrated == squeezed(narration)  # whole, in order: nothing cut
+    assert not any("\u2026" in line for block in all_blocks(shown) for line in block.lines)
 
 
-def test_dialogue_lines_go_from_the_last_with_an_exact_count(metrics: Measure) -> None:
-    """Enough room for the narration and some of the dialogue: the first lines stay, the
-    note counts the lines left out (not blocks), the narration is whole."""
+def test_every_dialogue_line_stays_in_order(metrics: Measure) -> None:
     narration = SENTENCE * 8
     spoken = [f"line number {index} of the long talk" for index in range(1, 31)]
-    columns = layout_of(3)
-    lines, _size = set_panel_text(columns, make_turn(spoken, narration, "Wide shot, slow pan."), metrics)
-    assert_inside(lines, columns, metrics)
-    _heading, blocks = read_blocks(lines, columns)
-    kept = [block.lines[0] for block in blocks if block.label == "QIQI"]
-    assert 0 < len(kept) < 30 and kept == spoken[:len(kept)]
-    assert labels(blocks)[len(kept):] == ["", "NARRATION", "ACTION", "SHOT NOTES", "QIQI STATE"]
-    assert blocks[len(kept)].lines == [f"\u2026 +{30 - len(kept)} more dialogue lines"]
-    assert squeezed(" ".join(blocks[len(kept) + 1].lines)) == squeezed(narration)
-    assert blocks[len(kept) + 3].lines == ["Wide shot, slow pan."]
+    shown, _size = every_panel(layout_of(3), make_turn(spoken, narration, "Wide shot, slow pan."), metrics,
+                               continuation_of(3))
+    assert len(shown) >= 2
+    assert [block.lines[0] for block in all_blocks(shown) if block.label == "QIQI"] == spoken
+    assert labels(shown[0].blocks)[:3] == ["ACTION", "SHOT NOTES", "QIQI STATE"]
+    assert text_of(shown, "NARRATION") == squeezed(narration)
 
 
-@pytest.mark.parametrize("panels", [2, 3])
-def test_huge_narration_without_dialogue_is_cut_with_an_ellipsis(metrics: Measure, panels: int) -> None:
-    narration = SENTENCE * 60  # about 3,200 characters
-    columns = layout_of(panels)
-    lines, _size = set_panel_text(columns, make_turn(narration=narration, notes="Wide shot."), metrics)
-    assert_inside(lines, columns, metrics)
-    _heading, blocks = read_blocks(lines, columns)
-    assert labels(blocks) == ["NARRATION", "ACTION", "SHOT NOTES", "QIQI STATE"]
-    assert_cut_narration(blocks[0], narration)
-    assert blocks[1].lines == [ACTION] and blocks[2].lines == ["Wide shot."]
-    assert not any("more" in line.text for line in lines if line.colour == MUTED and line.style is TextStyle.ITALIC)
-    # the narration was cut only as far as needed: one more of its lines would not fit
-    bottom = max(line.top + line.size * LINE for line in lines)
-    assert columns[-1].bottom - bottom < MIN_TEXT_SIZE * LINE
-
-
-def test_one_panel_fills_the_second_column_before_leaving_dialogue_out(metrics: Measure) -> None:
-    """25 lines of dialogue and a narration on a page of one panel: the dialogue flows on into
-    the second column, the narration after it (split between the columns if need be), and only
-    what neither column holds is left out."""
-    narration = SENTENCE * 21  # whole, it fits the first column, not what the second has left
+def test_one_panel_fills_the_second_column_before_going_on(metrics: Measure) -> None:
+    """25 lines of dialogue and a narration on a page of one panel: the text flows on into the
+    second column before any of it goes to a continuation panel."""
+    narration = SENTENCE * 21
     spoken = [f"line {index} of the talk" for index in range(1, 26)]
-    columns = layout_of(1)
-    lines, _size = set_panel_text(columns, make_turn(spoken, narration), metrics)
-    assert_inside(lines, columns, metrics)
-    _heading, blocks = read_blocks(lines, columns)
-    kept = [block for block in blocks if block.label == "QIQI"]
-    assert kept and [block.lines[0] for block in kept] == spoken[:len(kept)]
-    assert {block.column for block in blocks} == {0, 1}
-    rest = labels(blocks)[len(kept):]
-    assert rest[-3:] == ["NARRATION", "ACTION", "QIQI STATE"]
-    assert squeezed(" ".join(next(b for b in blocks if b.label == "NARRATION").lines)) == squeezed(narration)
-    if len(kept) < 25:
-        assert rest[0] == "" and blocks[len(kept)].lines == [f"\u2026 +{25 - len(kept)} more dialogue lines"]
-        # full: one more dialogue line (a label and a line) would not have fitted
-        size = MIN_TEXT_SIZE
-        spare = min(box.bottom for box in columns) - max(line.top + line.size * LINE for line in lines)
-        assert spare < size * LABEL_SCALE * LINE + size * LINE + size * 0.55
+    shown, _size = every_panel(layout_of(1), make_turn(spoken, narration), metrics, continuation_of(1))
+    assert {block.column for block in shown[0].blocks} == {0, 1}
+    assert [block.lines[0] for block in all_blocks(shown) if block.label == "QIQI"] == spoken
+    assert "NARRATION" in labels(all_blocks(shown))
 
 
 def test_one_panel_with_many_dialogue_lines_only_uses_both_columns(metrics: Measure) -> None:
     spoken = [f"line {index} of the talk" for index in range(1, 10)]
     columns = layout_of(1)
-    lines, _size = set_panel_text(columns, make_turn(spoken), metrics)
-    assert_inside(lines, columns, metrics)
-    _heading, blocks = read_blocks(lines, columns)
+    text = set_turn_text(columns, make_turn(spoken), metrics)
+    assert not text.rest
+    assert_inside(text.lines, columns, metrics)
+    _heading, blocks = read_blocks(text.lines, columns)
     assert [block.lines[0] for block in blocks if block.label == "QIQI"] == spoken
     assert labels(blocks)[-2:] == ["ACTION", "QIQI STATE"]
     assert {block.column for block in blocks if block.label == "QIQI"} == {0, 1}
 
 
 @pytest.mark.parametrize("panels", [1, 3])
-def test_cjk_narration_is_cut_with_an_ellipsis(metrics: Measure, panels: int) -> None:
+def test_cjk_narration_goes_on_whole(metrics: Measure, panels: int) -> None:
     narration = "港から吹く風が、走る彼女の帽子を引っ張る。" * 120
-    columns = layout_of(panels)
-    lines, _size = set_panel_text(columns, make_turn(["遅れちゃう！"], narration, "ロングショット"), metrics)
-    assert_inside(lines, columns, metrics)
-    _heading, blocks = read_blocks(lines, columns)
-    assert labels(blocks) == ["", "NARRATION", "ACTION", "SHOT NOTES", "QIQI STATE"]
-    assert blocks[0].lines == ["\u2026 +1 more dialogue line"]
-    assert_cut_narration(blocks[1], narration)
-    assert blocks[3].lines == ["ロングショット"]
+    shown, _size = every_panel(layout_of(panels), make_turn(["遅れちゃう！"], narration, "ロングショット"), metrics,
+                               continuation_of(panels))
+    assert len(shown) >= 2
+    narrated = squeezed("".join("".join(block.lines) for block in all_blocks(shown)
+                                if block.label in ("", "NARRATION", "NARRATION (continued)")))
+    assert narrated == squeezed(narration)
+    assert [block.lines for block in all_blocks(shown) if block.label == "SHOT NOTES"] == [["ロングショット"]]
 
 
-def test_huge_shot_notes_are_cut_never_left_out(metrics: Measure) -> None:
-    """Were even the action, notes and state too long, the longest is cut, no block dropped."""
+def test_huge_shot_notes_go_on_with_their_label_again(metrics: Measure) -> None:
     notes = "Slow pan from the harbour to the clock tower, then a tilt up to the sky. " * 60
     narration = SENTENCE * 20
-    columns = layout_of(3)
-    lines, _size = set_panel_text(columns, make_turn(["Hi!"], narration, notes), metrics)
-    assert_inside(lines, columns, metrics)
-    _heading, blocks = read_blocks(lines, columns)
-    assert labels(blocks) == ["", "NARRATION", "ACTION", "SHOT NOTES", "QIQI STATE"]
-    assert blocks[1].lines[-1].endswith("\u2026") and blocks[3].lines[-1].endswith("\u2026")
-    assert blocks[2].lines == [ACTION] and " ".join(blocks[4].lines) == STATE
+    shown, _size = every_panel(layout_of(3), make_turn(["Hi!"], narration, notes), metrics, continuation_of(3))
+    assert "SHOT NOTES (continued)" in labels(shown[1].blocks)
+    assert text_of(shown, "SHOT NOTES") == squeezed(notes)
+    assert text_of(shown, "NARRATION") == squeezed(narration)
+    assert text_of(shown, "QIQI STATE") == squeezed(STATE)
 
 
-def test_a_box_too_small_for_a_line_of_each_block_says_how_many_lines_it_left_out(metrics: Measure) -> None:
+def test_a_box_of_a_few_lines_still_loses_nothing(metrics: Measure) -> None:
     box = Rect(10, 10, 150, 60)
-    lines, _size = set_panel_text((box,), make_turn(["Hi"], SENTENCE * 20, "Wide shot."), metrics)
-    assert_inside(lines, (box,), metrics)
-    _heading, blocks = read_blocks(lines, (box,))
-    assert labels(blocks)[:3] == ["", "NARRATION", "ACTION"]
-    assert blocks[1].lines[-1].endswith("\u2026")
-    shown = sum(1 for block in blocks[1:-1] if block.label in ("SHOT NOTES", "QIQI STATE"))
-    assert blocks[-1].label == "" and blocks[-1].lines == [f"\u2026 +{2 - shown} more line{'s' * (shown == 0)}"]
+    narration = SENTENCE * 20
+    shown, _size = every_panel((box,), make_turn(["Hi"], narration, "Wide shot."), metrics)
+    assert len(shown) > 3
+    assert text_of(shown, "NARRATION") == squeezed(narration)
+    assert [block.lines for block in all_blocks(shown) if block.label == "QIQI"] == [["Hi"]]
+    assert text_of(shown, "SHOT NOTES") == squeezed("Wide shot.")
 
 
-def test_text_that_fits_is_neither_cut_nor_noted(metrics: Measure) -> None:
+def test_text_that_fits_is_neither_cut_nor_continued(metrics: Measure) -> None:
     columns = layout_of(3)
     lines, size = set_panel_text(columns, make_turn(["I'm late!"], "The town wakes up.", "Wide."), metrics)
     assert size > MIN_TEXT_SIZE
     assert_inside(lines, columns, metrics)
     _heading, blocks = read_blocks(lines, columns)
     assert labels(blocks) == ["QIQI", "NARRATION", "ACTION", "SHOT NOTES", "QIQI STATE"]
-    assert not any("\u2026" in line.text for line in lines)
+    assert not any("\u2026" in line.text or "continued" in line.text for line in lines)
     assert [line.colour for line in lines if line.text == "The town wakes up."] == [INK]
 
 
@@ -280,54 +278,63 @@ def _project(tmp_path: Path, narration: str, dialogue: list[str]) -> tuple[Path,
 @pytest.mark.parametrize(("panels", "narration", "dialogue"),
                          [(3, SENTENCE * 30, ["I'm late!", "Wait for me!"]), (2, SENTENCE * 60, []),
                           (1, SENTENCE * 70, ["I'm late!", "Wait for me!"])])
-def test_pdf_export_keeps_narration_action_and_state(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                      panels: int, narration: str, dialogue: list[str]) -> None:
+def test_pdf_export_keeps_every_word(tmp_path: Path, capsys: pytest.CaptureFixture[str], panels: int,
+                                     narration: str, dialogue: list[str]) -> None:
     pypdf = pytest.importorskip("pypdf")
     path, node = _project(tmp_path, narration, dialogue)
     out = tmp_path / "board.pdf"
     assert main(["export", str(path), "--leaf", node, "--out", str(out), "--panels", str(panels), "-q"]) == 0
     capsys.readouterr()
-    text = pypdf.PdfReader(str(out)).pages[0].extract_text()
-    flat = " ".join(text.split())
-    for expected in ("Turn 1 · Qiqi", "NARRATION", "The wind off the harbour", "ACTION",
-                     "Qiqi gently waves 1 in the town, by day.", "QIQI STATE", "Stamina", "Social", "Fun"):
-        assert expected in flat, expected
-    assert "\u2026" in flat  # the narration's cut
-    assert "more lines" not in flat
-    if dialogue:
-        assert f"\u2026 +{len(dialogue)} more dialogue lines" in flat
+    pages = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(str(out)).pages]
+    first = pages[0]
+    for expected in ("Turn 1 · Qiqi", "ACTION", "Qiqi gently waves 1 in the town, by day.", "QIQI STATE", "Stamina",
+                     "Social", "Fun", "continued"):
+        assert expected in first, expected
+    whole = " ".join(pages)
+    assert "Turn 1 (continued) · Qiqi" in whole and "NARRATION" in whole
+    assert "more lines" not in whole and "more dialogue" not in whole and "\u2026" not in whole
+    for word in ("wind", "harbour", "tugs", "runs."):  # every sentence of it, whichever panel it ends in
+        assert whole.count(word) == narration.count(word), word
+    for line in dialogue:
+        assert line in whole
+    assert f"Page {len(pages)} of {len(pages)}" in pages[-1]
 
 
-def test_png_export_draws_the_kept_blocks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_png_export_draws_every_panel_on_its_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from studio.export.sheet_png import DPI, PngPage
+    from studio.export.storyboard import lay_out_sheet
     from studio.storage import Project
 
-    narration = SENTENCE * 30
+    narration = SENTENCE * 30  # the turn's panel and a continuation panel below it
     path, node = _project(tmp_path, narration, ["I'm late!", "Wait for me!"])
     out = tmp_path / "board.png"
     assert main(["export", str(path), "--leaf", node, "--out", str(out), "--panels", "3", "-q"]) == 0
     capsys.readouterr()
     project = Project.open(path)
     try:
-        turn = next(turn for turn in collect_branch(project, node).turns if turn.node_id == node)
+        turns = list(collect_branch(project, node).turns)
     finally:
         project.close()
     layout = StoryboardLayout(3, 64 / 96)  # the fixture's clips are 96 x 64
-    columns = layout.panel(0).text
     page = PngPage(layout)
-    lines, _size = set_panel_text(columns, turn, page.width)  # what draw_page draws on the PNG
-    _heading, blocks = read_blocks(lines, columns)
-    assert labels(blocks) == ["", "NARRATION", "ACTION", "QIQI STATE"]
-    assert_cut_narration(blocks[1], narration)
+    sheet = lay_out_sheet(layout, turns, page.width)  # what the export draws on the PNG pages
+    assert [[panel.continued for panel in panels] for panels in sheet] == [[False, True]]
+    files = [out]  # one page, in the file named
     scale = DPI / 72
-    with Image.open(out) as image:
+    for drawn, file in zip(sheet, files, strict=True):
+        with Image.open(file) as image:
+            pixels = np.asarray(image.convert("L"))
+        for panel in drawn:
+            for line in panel.lines:
+                if line.text in ("ACTION", "QIQI STATE", "NARRATION", "QIQI") or line.text.startswith(
+                        ("Stamina", "Turn", "continued")):
+                    width = page.width(line.text, line.size, line.style)
+                    box = pixels[round(line.top * scale):round((line.top + line.size * LINE) * scale),
+                                 round(line.x * scale):round((line.x + width) * scale)]
+                    assert box.size and box.min() < 160, f"{line.text!r} is not drawn where the layout puts it"
+    columns = layout.panel(0).text
+    with Image.open(files[0]) as image:
         pixels = np.asarray(image.convert("L"))
-    for line in lines:
-        if line.text in ("ACTION", "QIQI STATE", "NARRATION") or line.text.startswith("Stamina"):
-            width = page.width(line.text, line.size, line.style)
-            box = pixels[round(line.top * scale):round((line.top + line.size * LINE) * scale),
-                         round(line.x * scale):round((line.x + width) * scale)]
-            assert box.size and box.min() < 160, f"{line.text!r} is not drawn where the layout puts it"
     gutter = pixels[round(columns[0].bottom * scale) + 2:round((columns[0].bottom + GUTTER) * scale) - 2,
                     round(columns[0].x * scale):round(columns[0].right * scale)]
     assert gutter.size and gutter.min() > 200, "text runs out of the panel's box"
