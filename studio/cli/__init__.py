@@ -116,7 +116,9 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
 
     set_process_label("the Kamishibai Studio window" if args.command == "open" else f"kamishibai {args.command}")
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # output held in the buffer fails here, where it is said (at exit: a traceback)
+        return code
     except StudioError as error:
         _advise_the_command_line(error, args)
         print(f"kamishibai: error: {_shown(str(error))}", file=sys.stderr)
@@ -125,6 +127,8 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as error:
+        if error.errno in _NO_ROOM and error.filename is None and not os.environ.get("KAMISHIBAI_DEBUG"):
+            return _no_room(error)
         if error.errno != errno.ENAMETOOLONG or os.environ.get("KAMISHIBAI_DEBUG"):
             return _internal_error(error)
         name = os.fsdecode(error.filename) if error.filename is not None else "a path"
@@ -134,6 +138,28 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
         return EXIT_BAD_INPUT
     except Exception as error:
         return _internal_error(error)
+
+
+_NO_ROOM = {errno.ENOSPC: "no space is left on the device (the disk, or the one the output is redirected to)",
+            errno.EDQUOT: "your disk quota is used up",
+            errno.EFBIG: "the file would grow past the file-size limit (`ulimit -f`)"}
+"""Why a write without a file name (the command's output, redirected to a file or a device)
+can fail for want of room, as :func:`_no_room` says it."""
+
+
+def _no_room(error: OSError) -> int:
+    """Say that a write failed for want of room (QA: `kamishibai tree P --json > out.json` on a
+    full disk said "internal error: OSError: [Errno 28]" and asked for a traceback). What the
+    command did before stands; the output is dropped so that Python's exit does not try to
+    write it again."""
+    try:  # the rest of the output goes nowhere: a second failing flush at exit would print a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor (output captured by a program)
+        pass
+    print(f"kamishibai: error: A write failed: {_NO_ROOM.get(error.errno or 0, error.strerror)}.\n"
+          "  hint: Make room, then run the command again; a command that changes the project may have done "
+          "so already (`kamishibai tree PATH` shows it).", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 LOCKED_ADVICE = ("`--wait SECONDS` waits longer. Reading commands (tree, info, queue, export, bundle) "

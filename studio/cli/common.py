@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import signal
 import sys
@@ -133,8 +134,25 @@ def printable(text: str) -> str:
 def print_json(value: Any) -> None:
     """Print ``value`` as one JSON document, whole or not at all: it is encoded first, so
     that a value that can't be encoded (a stored field of the wrong type) leaves stdout
-    empty rather than holding the half of a document printed before it."""
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    empty rather than holding the half of a document printed before it.
+
+    The document is written in full or the write fails: Python's buffered output takes a
+    large write that the disk cuts short (a full disk, ``ulimit -f``) as done, the rest
+    dropped without an error, so `tree --json > out.json` left half a document and exit
+    status 0. What was not written is written again, which then raises the disk's error."""
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    binary = getattr(sys.stdout, "buffer", None)
+    if binary is None:  # a text-only stream (output captured by a program) takes the whole text
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()  # what was printed before it comes first
+    data = memoryview(text.encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict"))
+    while data:
+        written = binary.write(data)
+        if not written:  # never for a blocking stream: it writes something or raises
+            raise OSError(errno.EIO, "the output took none of the bytes written to it")
+        data = data[written:]
+    binary.flush()
 
 
 DEVICE_FORMS = "cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload"

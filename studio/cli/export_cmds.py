@@ -160,7 +160,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     with open_for_reading(args.path) as project:
         leaf = resolve_node(project.tree, args.leaf) if args.leaf is not None else only_leaf(project.tree, args.path)
         # the branch, the folder and the project folder are checked first: --force can't make those right
-        job = export_task(project, leaf, out, options, args.format)
+        try:
+            job = export_task(project, leaf, out, options, args.format)
+        except StudioError as error:
+            _advise_filling(error, args.path, leaf)
+            raise
         turns = len(project.tree.path_to(leaf)) - 1  # the branch's turns, as collect_branch counts them
         _refuse_to_replace(out, args, sheet_page_count(turns, options.panels_per_page))
         try:
@@ -187,6 +191,18 @@ def _print_summary(result: ExportResult) -> None:
     print(printable(result.summary()))
     for extra in result.paths[1:]:
         print(f"  also wrote {printable(str(extra))}")
+
+
+def _advise_filling(error: StudioError, path: str, leaf: str) -> None:
+    """Put the command that generates the branch's missing turns, with this project and this
+    leaf, in place of the hint the window shares ("in the window: Turn › Generate missing
+    turns ...; or `kamishibai fill PROJECT --leaf NODE --run`"), as the other commands' hints
+    name them."""
+    from studio.export.branch import GENERATE_ALL
+
+    if error.hint == GENERATE_ALL:
+        command = f"kamishibai fill {shlex.quote(printable(path))} --leaf {leaf} --run"
+        error.hint = f"Generate the turns of the branch that have none: `{command}`, then export again."
 
 
 def only_leaf(tree: StoryTree, path: str) -> str:

@@ -40,7 +40,7 @@ from studio.core.tree import StoryTree
 from studio.storage import Project
 
 if TYPE_CHECKING:  # the worker (numpy) is imported by the commands that run jobs
-    from studio.worker import GenerationService, Job
+    from studio.worker import GenerationService, HostMode, Job
 
 ENGINE_HOST_ENV = "KAMISHIBAI_ENGINE_HOST"
 """``in-process`` runs engines in the CLI's own process (tests with in-memory engines)."""
@@ -297,10 +297,25 @@ def last_created_node(tree: StoryTree) -> str:
     return max(candidates, key=lambda node_id: depths.get(node_id, -1))
 
 
+def _host_mode(value: str | None) -> HostMode:
+    """``--engine-host``, whose default comes from :data:`ENGINE_HOST_ENV`: argparse checks the
+    choices of a value given on the command line only, so a mistyped variable ended the command
+    with "internal error: ValueError: 'bogus' is not a valid HostMode"."""
+    from studio.worker import HostMode
+
+    text = value or "process"  # set but empty: the default
+    try:
+        return HostMode(text.strip().lower())
+    except ValueError:
+        raise StudioError(f"{ENGINE_HOST_ENV} is {printable(text)!r}, which names no way to run engines: it takes "
+                          "'process' (the default) or 'in-process'.",
+                          hint=f"Set it to one of them, or unset it (unset {ENGINE_HOST_ENV}).") from None
+
+
 def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = False) -> GenerationService:
     from studio.composition import DEFAULT_ENGINE, default_registry
     from studio.engines.config import EngineConfig
-    from studio.worker import GenerationService, HostMode
+    from studio.worker import GenerationService
     from studio.worker.device_worker import parse_devices
 
     # engines with weights find them where the window does (whatever the working folder), or in --checkpoints
@@ -309,7 +324,7 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
     threads = command_line_threads(args, len(devices) if devices else 1)
     if devices and threads is not None:
         devices = [replace(device, threads=threads) for device in devices]
-    hosts = HostMode(getattr(args, "engine_host", None) or "process")
+    hosts = _host_mode(getattr(args, "engine_host", None))
     config = EngineConfig.parse(args.device, checkpoints=folders, threads=threads)
     cluster = _cluster_spec(args)
     if cluster is not None:
@@ -477,7 +492,7 @@ def _print_result(result: dict[str, Any]) -> None:
         values = "  ".join(f"{k} {v} ({deltas.get(k, 0) * DELTA_SCALE:+d})" for k, v in state.items())
         print(f"  state{whose}  {values}  motion {result.get('motion_level')}")
     if result.get("clip"):
-        print(f"  clip   {result['clip']}")
+        print(f"  clip   {printable(result['clip'])}")  # a folder's name may hold a line break or an ESC
     for warning in result.get("warnings", []):
         print(f"  warning: {printable(warning)}")
     if result.get("error"):
@@ -749,7 +764,7 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         _mark_stopped(service, job_ids, made)
         _show_rerolled(args, made)
         shown.append(True)
-        _say_reroll_stopped(args, made)
+        _say_reroll_stopped(args, made, project.tree)
         raise
     made[:] = _rerolled(project, service, job_ids)
     notes.extend(_kept_beside(project, made, args.path))
@@ -835,16 +850,30 @@ def _show_rerolled(args: argparse.Namespace, results: list[dict[str, Any]]) -> N
             _print_result(result)
 
 
-def _say_reroll_stopped(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
-    """After Ctrl+C stopped a re-roll: how many new takes it made, and the command that goes on."""
+def _say_reroll_stopped(args: argparse.Namespace, results: list[dict[str, Any]], tree: StoryTree) -> None:
+    """After Ctrl+C stopped a re-roll: how many new takes it made, and the commands that go on."""
     done = sum(1 for result in results if result["job_status"] == "done")
     left = [result["node"] for result in results if result["job_status"] != "done"]
     if not left:
         return
-    go_on = (f"kamishibai reroll {shlex.quote(printable(args.path))} {left[0]}"
-             + (" --branch" if args.branch and len(left) > 1 else ""))
+    commands = reroll_commands(tree, args.path, left)
+    shown = first_few([f"`{command}`" for command in commands], separator=", then ", limit=4)
     print(f"kamishibai: stopped: {done} of {len(results)} turn(s) re-rolled; the other {len(left)} keep the takes "
-          f"they had (a take being made is not kept).\n  hint: `{go_on}` goes on from there.", file=sys.stderr)
+          f"they had (a take being made is not kept).\n  hint: {shown} go{'es' if len(commands) == 1 else ''} on "
+          "from there.", file=sys.stderr)
+
+
+def reroll_commands(tree: StoryTree, path: str, left: Sequence[str]) -> list[str]:
+    """The `reroll` commands that make new takes of the turns ``left`` (parents first), and of no
+    other: one per turn of them whose parent is not among them, with ``--branch`` when turns
+    below it are. The hint named only the first turn left, with --branch: a re-roll of a turn
+    with two branches below it, stopped in the first, went on with that branch only."""
+    waiting = set(left)
+    tops = [node_id for node_id in left if tree.nodes[node_id].parent_id not in waiting]
+    quoted = shlex.quote(printable(path))
+    return [f"kamishibai reroll {quoted} {top}"
+            + (" --branch" if any(node.id in waiting for node in tree.descendants(top)) else "")
+            for top in tops]
 
 
 def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str, Any]:
@@ -1108,7 +1137,8 @@ def cmd_fill(args: argparse.Namespace) -> int:
             check_engine_choice(service, tree, list(turns_of), args.engine, settings)
             waiting = _queued_jobs_of(service, turns_of)
             if not args.json:
-                print(_nothing_queued(waiting, run=args.run, path=args.path, empty=not turns_of))
+                print(_nothing_queued(waiting, run=args.run, path=args.path, empty=not turns_of,
+                                      start_only=len(tree.nodes) > 1))
             if args.run:  # `fill` then `fill --run`: the turns queued by the first are generated now
                 job_ids = waiting
         elif not args.json:
@@ -1130,10 +1160,15 @@ def _queued_jobs_of(service: GenerationService, turns: Collection[str]) -> list[
     return [job.id for job in service.jobs() if job.status is JobStatus.QUEUED and job.node_id in turns]
 
 
-def _nothing_queued(waiting: Sequence[str], *, run: bool, path: str, empty: bool) -> str:
+def _nothing_queued(waiting: Sequence[str], *, run: bool, path: str, empty: bool, start_only: bool = False) -> str:
     """What `fill` says when it queued nothing: the story has no turns, every turn has a take,
     or the turns without one are queued already (``--run`` then generates them, where it did
-    nothing and exited 0, and `fill` alone says how to)."""
+    nothing and exited 0, and `fill` alone says how to). ``start_only``: the story has turns,
+    but ``--leaf`` named its start, whose branch holds none (that was said as "the story has
+    no turns yet" of a story of eight turns without takes)."""
+    if empty and start_only:
+        return ("nothing to queue: --leaf names the story's start, and the branch up to it holds no turns "
+                "(leave out --leaf to fill every branch, or give the last turn of one)")
     if empty:
         return "nothing to queue: the story has no turns yet"
     if not waiting:
@@ -1240,6 +1275,10 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
     service.stop(timeout=None)
     bar.close()
     print(f"{counts['done']} done, {counts['failed']} failed, {counts['cancelled']} cancelled", file=sys.stderr)
+    if counts["failed"]:  # the failures' hints say "retry" (the window's word): how, here
+        print(f"kamishibai: once that is fixed, `kamishibai fill {shlex.quote(printable(path))} --run` queues the "
+              "turns left without a take again and generates them (add --engine or --device to try another).",
+              file=sys.stderr)
     for message in left:
         print(f"kamishibai: {message}", file=sys.stderr)
     return 1 if counts["failed"] or left else 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,30 @@ def app_services() -> AppServices:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
+    _refuse_without_a_display()
     from studio.ui.app import run_app
 
     return run_app(app_services(), Path(args.path).expanduser() if args.path else None)
+
+
+def _refuse_without_a_display() -> None:
+    """On Linux and the BSDs, refuse to open the window when there is no screen to show it on
+    (no ``DISPLAY`` nor ``WAYLAND_DISPLAY``, and no ``QT_QPA_PLATFORM`` choosing a platform
+    that needs none): Qt then aborts the process (exit status 134, a core dump) with its own
+    plugin messages, which read as a broken install. ``kamishibai`` alone runs ``open``, so a
+    terminal over SSH or a container met that abort first."""
+    if sys.platform == "darwin" or sys.platform.startswith(("win", "cygwin")):
+        return  # these have their own window systems, with no variable to name them
+    if os.environ.get("QT_QPA_PLATFORM", "").strip():
+        return  # chosen on purpose (offscreen, vnc, eglfs...): Qt's own messages are for that user
+    if any(os.environ.get(name, "").strip() for name in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET")):
+        return
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "").strip()
+    if runtime and os.path.exists(os.path.join(runtime, "wayland-0")):  # Wayland's default display
+        return
+    from studio.core.errors import StudioError
+
+    raise StudioError("There is no display to open the studio window on: neither DISPLAY nor WAYLAND_DISPLAY is "
+                      "set (as in a terminal over SSH, a container or a server).",
+                      hint="Start it from a desktop session (or over `ssh -X`), or work with the command line: "
+                      "`kamishibai --help` lists its commands.")

@@ -440,6 +440,7 @@ def cmd_sketch_sheet(args: argparse.Namespace) -> int:
     from studio.engines.sketch import render_contact_sheet
     from studio.export.errors import os_error
 
+    _refuse_a_sheet_name_without_a_file(args.out)
     out = Path(args.out).expanduser()
     _check_sheet_destination(out, force=args.force)
     try:  # written beside OUT and renamed into place: a kill or a full disk leaves no half sheet
@@ -447,6 +448,19 @@ def cmd_sketch_sheet(args: argparse.Namespace) -> int:
     except OSError as error:  # a read-only folder, a full disk, a file where a folder should be
         raise os_error(error, out) from None
     return 0
+
+
+def _refuse_a_sheet_name_without_a_file(text: str) -> None:
+    """OUT that names no file, refused as ``export --out`` refuses it: an empty one was read as
+    the current folder ("Can't write .: a folder of that name exists"), a blank one was offered
+    "for example    .png", and ``motions.png/`` (a folder, by its slash) wrote a file
+    ``motions.png``, as ``Path`` drops the slash."""
+    if not text.strip():
+        raise StudioError(f"The sheet's file name is empty{' (it holds only spaces)' if text else ''}.",
+                          hint="Give the .png file to write, e.g. `kamishibai sketch-sheet motions.png`.")
+    if text.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
+        raise StudioError(f"{printable(text)} ends with a slash: it names a folder, and OUT names the .png file "
+                          "to write.", hint=f"Name the file inside it, e.g. {printable(text)}motions.png.")
 
 
 def _check_sheet_destination(out: Path, *, force: bool) -> None:

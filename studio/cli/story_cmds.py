@@ -23,7 +23,7 @@ from studio.cli.common import (
 from studio.core.errors import StudioError
 from studio.core.state import CharacterState, StateScope
 from studio.core.story import MAX_DURATION_S, StoryFields
-from studio.core.text import unix_line_breaks
+from studio.core.text import first_few, unix_line_breaks
 from studio.core.tree import StoryTree
 
 
@@ -385,7 +385,23 @@ def cmd_start_state(args: argparse.Namespace) -> int:
         shared = project.tree.state_scope is StateScope.BRANCH
         who = printable(character) or ("each branch's state" if shared else "every character")
         print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")
+        if not character:
+            _say_who_keeps_their_own(project.tree, args.path)
     return 0
+
+
+def _say_who_keeps_their_own(tree: StoryTree, path: str) -> None:
+    """After a start set for everyone: the characters whose own start still holds. "every
+    character starts at stamina 10" was all it said, while a character given a start of their
+    own (``--character``) went on from that one."""
+    _everyone, own = _start_states(tree)
+    if not own:
+        return
+    names = sorted(own, key=str.casefold)
+    shown = first_few([printable(name) for name in names], limit=5)
+    one = len(names) == 1
+    print(f"  except {shown}, who keep{'s a start' if one else ' starts'} of their own "
+          f"(`kamishibai story {shlex.quote(printable(path))} root` lists every start)")
 
 
 def _refuse_a_character_of_a_shared_state(tree: StoryTree, character: str | None, path: str) -> None:
