@@ -3,8 +3,10 @@
 It reads ``service.cluster_status()``, which is kept in memory by the worker threads: a
 refresh never waits on the cluster. While the cluster is being joined (on a thread of its
 own) it says so, and if joining fails it says why in red, with a "Connect again" button: the
-queued jobs wait. Each change of the connection is also sent as
-:attr:`ClusterStatusView.notice`, for the status bar."""
+queued jobs wait. A farm lost after it was joined (its head stopped answering) is said the
+same way, with when the studio tries joining it again by itself, and the same button to try
+at once. Each change of the connection is also sent as :attr:`ClusterStatusView.notice`,
+for the status bar."""
 
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ class ClusterStatusView(QWidget):
     notice = Signal(str)
     """The connection changed: "Connecting to the render farm…", joined, or why it failed."""
     connect_again = Signal()
-    """The author asks to join again after a failure (Ray installed or the address fixed)."""
+    """The author asks to join again after a failure (Ray installed or the address fixed), or
+    after the farm was lost (started again)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -92,7 +95,7 @@ class ClusterStatusView(QWidget):
             self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{summary}</span>{hint}")
         else:
             self.summary.setText(summary)
-        self.retry.setVisible(state == "failed")
+        self.retry.setVisible(state in ("failed", "lost"))
         self.actors.setText("<br>".join(describe_actor(actor) for actor in status.actors))
         if state != self._connection:
             self._connection = state

@@ -27,6 +27,9 @@ class DeviceWorker:
     running_id: str | None = None
     fits: dict[str, bool] = field(default_factory=dict)
     """Whether an engine can run here, by name (cleared when jobs are queued)."""
+    retired: bool = False
+    """Its host is gone for good (a render farm that was lost): it takes no more jobs, and a
+    job it returns to the queue is not counted against that job. Guarded by the queue's lock."""
 
     @property
     def device(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from studio.core.state import CharacterState
@@ -49,6 +49,8 @@ class DevicePool:
         and the pool is not idle while any is queued. Guarded by the queue's ``cond``."""
         self.task_slot: TaskSlot | None = TaskSlot() if local_tasks else None
         """Set: tasks run on its thread, not on the workers'."""
+        self.retired: list[DeviceWorker] = []
+        """Workers whose hosts went away for good (a lost render farm), until their threads end."""
         self._started = False
         self._reroll_selects = False
 
@@ -77,6 +79,31 @@ class DevicePool:
         with self.jobs.cond:
             self.expecting = True
             self.jobs.cond.notify_all()
+
+    def retire(self, hosts: Collection[object]) -> list[DeviceWorker]:
+        """The workers of ``hosts`` (a render farm that was lost) take no more jobs: they
+        leave the pool, and their threads end once their job, if any, has gone back to the
+        queue. Returns them."""
+        with self.jobs.cond:
+            gone = [worker for worker in self.workers if any(worker.host is host for host in hosts)]
+            for worker in gone:
+                worker.retired = True
+            self.workers = [worker for worker in self.workers if not worker.retired]
+            self.retired.extend(gone)
+            self.jobs.cond.notify_all()
+        return gone
+
+    def join_retired(self, timeout: float | None) -> bool:
+        """Wait for the retired workers' threads to end; False if one still runs after ``timeout``."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self.jobs.cond:
+            threads = [worker.thread for worker in self.retired if worker.thread is not None]
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        with self.jobs.cond:
+            self.retired = [w for w in self.retired if w.thread is not None and w.thread.is_alive()]
+            return not self.retired
 
     def give_up_expecting(self) -> None:
         """No workers will come (joining the cluster failed): the queued jobs stay queued."""
@@ -107,7 +134,7 @@ class DevicePool:
     def stop(self, cancel_running: bool, interrupt_running: bool, timeout: float | None) -> bool:
         with self.jobs.cond:
             threads: list[tuple[DeviceWorker | TaskSlot, threading.Thread | None]] = [
-                (worker, worker.thread) for worker in self.workers]
+                (worker, worker.thread) for worker in [*self.workers, *self.retired]]
             if self.task_slot is not None:
                 threads.append((self.task_slot, self.task_slot.thread))
             self.jobs.stopping = True
@@ -246,7 +273,7 @@ class DevicePool:
         while True:
             with self.jobs.cond:
                 while True:
-                    if self.jobs.stopping:
+                    if self.jobs.stopping or (isinstance(worker, DeviceWorker) and worker.retired):
                         return None
                     job = None if self.jobs.paused else runnable()
                     if job is not None:
@@ -281,8 +308,10 @@ class DevicePool:
 
     def _end(self, job_id: str, outcome: Outcome, worker: DeviceWorker | TaskSlot) -> None:
         if outcome.status is JobStatus.QUEUED:  # its host was lost: back to the queue
+            # a whole render farm lost is not the job's fault: only a lost host counts against it
+            counted = not (isinstance(worker, DeviceWorker) and worker.retired)
             try:
-                _job, events = self.jobs.put_back(job_id, outcome.message, outcome.hint)
+                _job, events = self.jobs.put_back(job_id, outcome.message, outcome.hint, counted=counted)
                 self.jobs.publish(events)
             finally:
                 self._free(worker, job_id)
@@ -344,6 +373,7 @@ class DevicePool:
         self.jobs.bus.publish(JobEvent(
             EventKind.PROGRESS, job, step=update.step, total=update.total, eta_s=update.eta_s, stage=update.stage,
             stage_step=update.stage_step, stage_total=update.stage_total, message=update.message,
+            preview=update.preview,
         ))
 
     def predicted(self, job_id: str, prediction: HostPrediction, state: CharacterState) -> None:

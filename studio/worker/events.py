@@ -15,8 +15,10 @@ from typing import Any
 from studio.core.changes import ChangeSet
 from studio.core.state import CharacterState, StateDeltas
 from studio.worker.jobs import Job, JobKind, JobStatus
+from studio.worker.progress import PreviewFrames
 
-__all__ = ["ChangeSet", "DocumentChanged", "EventKind", "Job", "JobEvent", "JobKind", "JobStatus", "WorkerEvent"]
+__all__ = ["ChangeSet", "DocumentChanged", "EventKind", "Job", "JobEvent", "JobKind", "JobStatus", "PreviewFrames",
+           "WorkerEvent"]
 
 
 class EventKind(StrEnum):
@@ -42,6 +44,8 @@ class JobEvent:
     progress: ``step``/``total`` count the whole job (prediction, decoding and writing) on
     a fixed scale and never go back; ``stage`` with ``stage_step``/``stage_total`` are the
     engine's own numbers for the current stage. ``eta_s`` is the estimated seconds left.
+    ``preview``: the newest preview of the clip being made, from engines that send them (every
+    progress event after the first carries the newest one; a new one is a new object).
     predicted: ``deltas``, ``motion_level``, ``state`` (parent state plus deltas),
     ``warnings`` and ``conditioning``. finished: ``take_id``, and in ``message`` where the
     job ran when its host says more than its device (a cluster's actor). failed: ``message`` and
@@ -64,6 +68,7 @@ class JobEvent:
     state: CharacterState | None = None
     warnings: tuple[str, ...] = ()
     conditioning: Mapping[str, Any] = field(default_factory=dict)
+    preview: PreviewFrames | None = None
 
     @property
     def job_id(self) -> str:

@@ -640,15 +640,18 @@ class JobQueue:
 
         return self.writer.call(operation)
 
-    def put_back(self, job_id: str, message: str, hint: str = "") -> tuple[Job, list[JobEvent]]:
+    def put_back(self, job_id: str, message: str, hint: str = "", *,
+                 counted: bool = True) -> tuple[Job, list[JobEvent]]:
         """A running job whose host was lost goes back to the queue, with its seed and its
         place (another host runs it). After :data:`MAX_HOST_LOSSES` losses it fails
         instead: a job that keeps killing its hosts is not sent to the next one.
+        ``counted=False``: the loss was not this job's doing (the whole render farm went
+        away), and does not bring it closer to failing.
         The caller publishes the events, then calls :meth:`release`."""
         def operation() -> tuple[Job, list[JobEvent]]:
             with self.cond:
                 current = self._jobs[job_id]
-                losses = self.host_losses.get(job_id, 0) + 1
+                losses = self.host_losses.get(job_id, 0) + (1 if counted else 0)
                 self.host_losses[job_id] = losses
                 if losses >= MAX_HOST_LOSSES:
                     text = f"{message} The engine host running this job was lost {losses} times; it was not " \

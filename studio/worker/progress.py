@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 PROGRESS_SCALE = 1000
 """``step``/``total`` of job events: ``total`` is always this, ``step`` only grows."""
@@ -65,6 +66,39 @@ class StageTimes:
             return self._seconds.get(engine, {}).get("load")
 
 
+PREVIEW_MAX_FRAMES = 16
+PREVIEW_MAX_SIDE = 1024
+"""Preview frames past these are not passed on (an engine's mistake: a whole clip each step)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PreviewFrames:
+    """The newest preview of a running job's clip: ``frames`` (uint8 T x H x W x 3, a numpy
+    array) as the engine sent them at ``stage_step`` of ``stage_total`` of ``stage``, with
+    its progress ``message``. Compared by identity: each new preview is a new object, and
+    every later progress event of the job carries the newest one (a view that is given
+    events in batches sees it even when it only takes a batch's last event)."""
+
+    frames: Any
+    stage: str
+    stage_step: int
+    stage_total: int
+    message: str = ""
+
+
+def preview_frames(value: object) -> Any | None:
+    """``value`` if it is preview frames the window can show (uint8 T x H x W x 3, not
+    empty, within :data:`PREVIEW_MAX_FRAMES` and :data:`PREVIEW_MAX_SIDE`), else None. Read
+    by duck typing: this module imports no numpy."""
+    shape = getattr(value, "shape", None)
+    if str(getattr(value, "dtype", "")) != "uint8" or not isinstance(shape, tuple) or len(shape) != 4:
+        return None
+    frames, height, width, channels = (int(n) for n in shape)
+    if channels != 3 or not 0 < frames <= PREVIEW_MAX_FRAMES:
+        return None
+    return value if 0 < height <= PREVIEW_MAX_SIDE and 0 < width <= PREVIEW_MAX_SIDE else None
+
+
 @dataclass(frozen=True, slots=True)
 class ProgressUpdate:
     step: int
@@ -74,6 +108,8 @@ class ProgressUpdate:
     stage_step: int
     stage_total: int
     message: str = ""
+    preview: PreviewFrames | None = None
+    """The job's newest preview so far (see :class:`PreviewFrames`), None before one came."""
 
 
 @dataclass(slots=True)
@@ -142,9 +178,11 @@ class ProgressTracker:
         if self._current == "load":
             self._current = ""
 
-    def update(self, stage: str, step: int, total: int, message: str = "") -> ProgressUpdate | None:
-        """Record ``step`` of ``total`` in ``stage``; None if nothing visible changed, or if
-        the report is stale (see :meth:`_stale`)."""
+    def update(self, stage: str, step: int, total: int, message: str = "", *,
+               news: bool = False) -> ProgressUpdate | None:
+        """Record ``step`` of ``total`` in ``stage``; None if nothing visible changed (unless
+        ``news``: the report brings something else to show, a preview), or if the report is
+        stale (see :meth:`_stale`)."""
         now = time.perf_counter()
         if self._stale(stage):
             return None
@@ -169,7 +207,7 @@ class ProgressTracker:
         self._eta = left
         moved = int(self._fraction * PROGRESS_SCALE) > int(old_fraction * PROGRESS_SCALE)
         place = (stage, step, total)
-        if not moved and place == self._shown_place and not _eta_changed(self._shown_eta, left):
+        if not news and not moved and place == self._shown_place and not _eta_changed(self._shown_eta, left):
             return None
         self._shown_eta, self._shown_place = left, place
         return ProgressUpdate(

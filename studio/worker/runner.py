@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from studio.core.commands import (
@@ -37,7 +37,7 @@ from studio.worker.engine_host import Host, HostJobError, HostLostError
 from studio.worker.failures import describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostPrediction
 from studio.worker.jobs import Job, JobStatus, settings_problem
-from studio.worker.progress import ProgressTracker, ProgressUpdate, StageTimes
+from studio.worker.progress import PreviewFrames, ProgressTracker, ProgressUpdate, StageTimes, preview_frames
 from studio.worker.results import jsonable, verify_media
 
 log = logging.getLogger(__name__)
@@ -313,11 +313,18 @@ class _RunListener:
         self._reporter = reporter
         self._parent_state = parent_state
         self._timings = timings
+        self._preview: PreviewFrames | None = None
+        """The newest preview: every later progress event carries it (see :class:`PreviewFrames`)."""
 
     def progress(self, stage: str, progress: Progress) -> None:
-        update = self._tracker.update(stage, progress.step, progress.total, progress.message)
-        if update is not None:
-            self._reporter.progress(update)
+        frames = preview_frames(progress.preview) if progress.preview is not None else None
+        update = self._tracker.update(stage, progress.step, progress.total, progress.message,
+                                      news=frames is not None)
+        if update is None:  # stale (out of order), or nothing new: an older preview is dropped with it
+            return
+        if frames is not None:
+            self._preview = PreviewFrames(frames, stage, progress.step, progress.total, progress.message)
+        self._reporter.progress(replace(update, preview=self._preview) if self._preview is not None else update)
 
     def loaded(self, seconds: float) -> None:
         if seconds >= 0.001:

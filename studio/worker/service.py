@@ -11,7 +11,9 @@ child process unless the in-process host is chosen). Readers get snapshots: the 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from studio.core.changes import ChangeSet, EntityKind
@@ -37,8 +39,15 @@ if TYPE_CHECKING:
     from studio.worker.cluster import ClusterSpec, ClusterStatus
     from studio.worker.cluster.backend import RayCluster
     from studio.worker.cluster.connection import ClusterConnection
+    from studio.worker.cluster.retry import RetrySchedule
 
 log = logging.getLogger(__name__)
+
+WATCH_S = 5.0
+"""How often the window's studio looks at a joined cluster's head (a connection to its
+port), so that a farm lost while no job runs is said at once, and joined again."""
+RETIRED_WAIT_S = 10.0
+"""How long joining a lost cluster again waits for the threads of its old hosts to end."""
 
 
 class GenerationService:
@@ -64,6 +73,11 @@ class GenerationService:
     :meth:`start` (the window's choice: it never waits on Ray). Jobs queue meanwhile and
     start once the cluster's hosts exist; a failure (no Ray, a wrong address) shows in
     :meth:`cluster_status`, and the queued jobs stay queued.
+
+    ``reconnect`` (default: ``connect_in_background``): once a joined cluster is lost (its
+    head stopped answering), join it again by itself, after growing delays
+    (:mod:`studio.worker.cluster.retry`), and send the queued jobs there once it answers.
+    Without it, :meth:`connect_again` does it when asked.
     """
 
     def __init__(
@@ -80,12 +94,19 @@ class GenerationService:
         writer: Writer | None = None,
         cluster: ClusterSpec | None = None,
         connect_in_background: bool = False,
+        reconnect: bool | None = None,
     ) -> None:
         self.project = project
         self.registry = registry
         configs = [d if isinstance(d, EngineConfig) else EngineConfig.parse(d) for d in (devices or [device])]
         self._cluster: RayCluster | None = None
         self._connection: ClusterConnection | None = None
+        self._spec = cluster
+        self._reconnect = connect_in_background if reconnect is None else reconnect
+        self._retry: RetrySchedule | None = None
+        """Joining a lost cluster again (None: not lost, or not retrying). Guarded by the queue's cond."""
+        self._lost_why = ""
+        self._stopped = threading.Event()
         cluster_hosts: list[Any] = []
         if cluster is not None and connect_in_background:  # the hosts come when the cluster answers
             self._connection = self._new_connection(cluster)
@@ -93,6 +114,7 @@ class GenerationService:
             from studio.worker.cluster.backend import RayCluster
 
             self._cluster = RayCluster.connect(cluster)
+            self._cluster.on_lost = self._on_lost(self._cluster)
             cluster_hosts = self._cluster.make_hosts(registry, configs[0], default_engine)
         else:
             configs = share_cores(configs)
@@ -137,6 +159,7 @@ class GenerationService:
         hosts = cluster.make_hosts(self.registry, self._base_config, self.default_engine)
         self._size_actors(cluster)
         workers = self._workers([(host.config, host) for host in hosts])
+        cluster.on_lost = self._on_lost(cluster)
         with self._queue.cond:
             if self._queue.stopping:
                 return False
@@ -145,6 +168,73 @@ class GenerationService:
             self.device = self.config.describe()
             self.devices = [host.device for host in hosts]
             self._pool.add_workers(workers)
+        if self._reconnect:
+            threading.Thread(target=self._watch, args=(cluster,), name="kamishibai-cluster-watch", daemon=True).start()
+        return True
+
+    def _watch(self, cluster: RayCluster) -> None:
+        """Look at the cluster's head every :data:`WATCH_S` seconds while it is the one in
+        use: a farm lost while nothing runs there is found (and joined again) too."""
+        while not self._stopped.wait(WATCH_S):
+            if self._cluster is not cluster or cluster.lost:
+                return
+            cluster.head_lost()
+
+    def _on_lost(self, cluster: RayCluster) -> Callable[[str], None]:
+        return lambda why: self._cluster_lost(cluster, why)
+
+    def _cluster_lost(self, cluster: RayCluster, why: str) -> None:
+        """On the thread that found ``cluster`` gone: its workers take no more jobs (the job
+        each ran goes back to the queue; the queued jobs stay queued), and with
+        ``reconnect`` the studio starts joining it again."""
+        self._pool.retire(cluster.hosts)
+        if self._reconnect:
+            self._start_retry(why)
+
+    def _start_retry(self, why: str) -> RetrySchedule | None:
+        """The schedule that joins the lost cluster again (the one under way, if any)."""
+        from studio.worker.cluster.retry import RetrySchedule
+
+        with self._queue.cond:
+            if self._queue.stopping:
+                return None
+            if self._retry is not None:
+                return self._retry
+            self._lost_why = why
+            self._retry = retry = RetrySchedule(self._join_again)
+            self._pool.expecting = True  # queued jobs wait for the cluster's hosts to come back
+        retry.start()
+        return retry
+
+    def _join_again(self) -> bool:
+        """One attempt (on the retry's thread) to join the lost cluster again: let go of the
+        old connection first (once), then join as when the project opened. True when done
+        (joined, or the service stopped)."""
+        from studio.worker.cluster.connection import ClusterConnection
+        from studio.worker.cluster.status import ConnectionState
+
+        lost = self._cluster
+        if lost is not None:
+            if not self._pool.join_retired(RETIRED_WAIT_S):
+                log.warning("a job on the lost render farm has not ended; joining it again anyway")
+            lost.leave()
+            with self._queue.cond:
+                if self._cluster is lost:
+                    self._cluster = None
+        with self._queue.cond:
+            if self._queue.stopping or self._spec is None:
+                return True
+            spec = self._spec
+        connection = ClusterConnection(spec, self._cluster_ready)
+        self._connection = connection  # read by cluster_status() on other threads: one assignment
+        connection.start()
+        connection.join(None)
+        if connection.state is not ConnectionState.CONNECTED:
+            return False
+        with self._queue.cond:
+            self._retry = None
+            self._lost_why = ""
+        log.info("the render farm (%s) answers again; queued jobs go there", spec.where)
         return True
 
     def _new_connection(self, cluster: ClusterSpec) -> ClusterConnection:
@@ -153,22 +243,32 @@ class GenerationService:
         return ClusterConnection(cluster, self._cluster_ready, failed=lambda _error: self._pool.give_up_expecting())
 
     def connect_again(self, cluster: ClusterSpec | None = None) -> bool:
-        """Try joining the cluster again after an attempt failed: Ray installed since, the
-        cluster started, or its address fixed in the settings (``cluster``: the spec to use
-        now; default, the same one). The queued jobs start once it answers. False when there
-        is nothing to retry: not on a cluster, or still connecting, or connected."""
+        """Try joining the cluster again after an attempt failed, or after the cluster was
+        lost: Ray installed since, the cluster started again, or its address fixed in the
+        settings (``cluster``: the spec to use now; default, the same one). The queued jobs
+        start once it answers. False when there is nothing to retry: not on a cluster, or
+        still connecting, or connected."""
         from studio.worker.cluster.status import ConnectionState
 
-        connection = self._connection
-        if connection is None or connection.state is not ConnectionState.FAILED:
-            return False
         with self._queue.cond:
             if self._queue.stopping:
                 return False
-        retry = self._new_connection(cluster if cluster is not None else connection.spec)
+            if cluster is not None and self._spec is not None:
+                self._spec = cluster
+            retry = self._retry
+        lost = self._cluster
+        if retry is None and lost is not None and lost.lost:  # lost where nothing retries by itself
+            retry = self._start_retry(lost.lost)
+        if retry is not None:
+            retry.now()
+            return True
+        connection = self._connection
+        if connection is None or connection.state is not ConnectionState.FAILED:
+            return False
+        again = self._new_connection(cluster if cluster is not None else connection.spec)
         self._pool.expect_workers()
-        self._connection = retry  # read by cluster_status() on other threads: one assignment
-        retry.start()
+        self._connection = again  # read by cluster_status() on other threads: one assignment
+        again.start()
         return True
 
     def set_reroll_selects(self, on: bool) -> None:
@@ -201,6 +301,10 @@ class GenerationService:
         Queued jobs stay queued in the project. Returns False if the thread is still busy
         after ``timeout`` seconds. Open ``events()`` iterators end.
         """
+        self._stopped.set()
+        retry = self._retry
+        if retry is not None:
+            retry.stop()
         if not self._pool.stop(cancel_running, interrupt_running, timeout):
             return False
         self.writer.stop()
@@ -321,9 +425,26 @@ class GenerationService:
     def cluster_status(self) -> ClusterStatus | None:
         """The cluster's resources and each actor's state, or how joining it goes (None
         when not on a cluster). In memory: safe to call from the window's thread."""
-        if self._cluster is not None:
-            return self._cluster.status()
-        return self._connection.status() if self._connection is not None else None
+        from studio.worker.cluster.status import ConnectionState
+
+        cluster, connection, retry = self._cluster, self._connection, self._retry
+        if cluster is not None:
+            status = cluster.status()
+        elif connection is not None:
+            status = connection.status()
+        else:
+            return None
+        if retry is None or status.state is ConnectionState.CONNECTED:
+            return status
+        if status.state is ConnectionState.CONNECTING:
+            return replace(status, attempts=retry.attempts)
+        from studio.worker.cluster.retry import RETRY_HINT
+
+        why = self._lost_why or status.error
+        if status.state is ConnectionState.FAILED and status.error:
+            why = f"{why}. Last attempt: {status.error}"
+        return replace(status, state=ConnectionState.LOST, error=why, hint=RETRY_HINT,
+                       retry_in_s=retry.retry_in_s(), attempts=retry.attempts)
 
     def wait_connected(self, timeout: float | None = None) -> bool:
         """Wait until joining the cluster in the background has ended (joined or failed;

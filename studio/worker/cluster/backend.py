@@ -43,6 +43,8 @@ CONNECT_GRACE_S = 3.0
 (one attempt can take far longer at an address that takes connections but is not Ray)."""
 GCS_WAIT_ENV = "RAY_gcs_server_port_wait_time_s"
 """Ray's own budget (seconds, about one attempt each) for reaching a cluster's head."""
+LEAVE_TIMEOUT_S = 30.0
+"""How long letting go of a lost cluster (``ray.shutdown``, about 5 s) may take."""
 HEAD_PROBE_S = 2.0
 """How long a look at a cluster's head (after an actor was lost) waits for it to answer."""
 LOST_HINT = ("The job that was running went back to the queue, and the queued jobs stay queued. Start the "
@@ -156,6 +158,8 @@ class RayCluster:
         """The cluster's head (its GCS address), read once joined: looked at after a loss."""
         self._lost = ""
         self.hosts: list[RayHost] = []
+        self.on_lost: Callable[[str], None] | None = None
+        """Called once, on the thread that found it, when the cluster is found lost (with why)."""
 
     @classmethod
     def connect(cls, spec: ClusterSpec) -> RayCluster:
@@ -194,7 +198,10 @@ class RayCluster:
 
             try:
                 if spec.local:
-                    _on_ray_thread(lambda: ray.init(num_cpus=spec.cpus or os.cpu_count() or 1, include_dashboard=False,
+                    # "local": a new instance even where `ray start` left this machine a cluster (or
+                    # RAY_ADDRESS names one), which Ray would otherwise join, refusing num_cpus
+                    _on_ray_thread(lambda: ray.init(address="local", num_cpus=spec.cpus or os.cpu_count() or 1,
+                                                    include_dashboard=False,
                                                     object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet))
                 else:
                     _on_ray_thread(join, timeout=spec.connect_timeout_s + CONNECT_GRACE_S)
@@ -230,8 +237,31 @@ class RayCluster:
             if first:
                 where = "local" if self.spec.local else self.spec.where
                 log.warning("The render farm (%s) was lost: %s. %s", where, lost, LOST_HINT)
+                if self.on_lost is not None:
+                    self.on_lost(lost)
             return lost
         return ""
+
+    @property
+    def lost(self) -> str:
+        """Why the cluster was found gone ("" until then); never calls the cluster."""
+        with self._lock:
+            return self._lost
+
+    def leave(self, timeout_s: float = LEAVE_TIMEOUT_S) -> None:
+        """Let go of a lost cluster, so that it can be joined again: Ray keeps a driver on
+        its old cluster (a new ``ray.init`` is refused while it is initialised) and ends
+        the process once that cluster's head has been gone for a minute. Its actors are
+        forgotten, not killed: nothing answers there."""
+        global _started_here
+        for host in self.hosts:
+            host.forget()
+        if self.ray.is_initialized():
+            try:
+                _on_ray_thread(self.ray.shutdown, timeout=timeout_s)
+            except concurrent.futures.TimeoutError:
+                log.warning("Ray did not let go of the lost render farm within %g s", timeout_s)
+        _started_here = None
 
     @property
     def connected(self) -> bool:

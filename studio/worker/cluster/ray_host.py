@@ -53,6 +53,7 @@ class ActorSource(Protocol):
     def refresh_resources(self) -> None: ...
 
     # optional: ``head_lost() -> str``, why the whole cluster is gone ("" while its head answers)
+    # (a look at the head), and ``lost: str``, the same as last found (no look)
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ READY_POLL_S = 2.0
 MAX_START_FAILURES = 3
 """Actors that die this many times in a row while a host waits for one: the host stops
 waiting and its next job fails with the reason (a node without the studio, say)."""
+FARM_LOST_HINT = "Nothing of this take was kept; the job runs once the render farm answers again."
 TIMING_KEYS = ("cluster_roundtrip_s", "cluster_actor_s")
 """Timings a cluster job adds to its take: the job's round trip seen from here, and the
 time the actor spent on it (the difference is what the cluster costs per job)."""
@@ -167,6 +169,9 @@ class RayHost:
     def wait_ready(self, stopping: Callable[[], bool]) -> bool:
         """After a loss: wait (while not ``stopping``) for Ray's restart of the actor, or
         start a new one if Ray gave up on it."""
+        if self._farm_lost():
+            self._set(ActorState.STOPPED)
+            return False
         if not self._lost:
             return True
         ray = self.cluster.ray
@@ -206,6 +211,10 @@ class RayHost:
             self.cluster.refresh_resources()
             return True
         return False
+
+    def _farm_lost(self) -> str:
+        """Why the whole cluster was found gone ("" while it was not): no look at it."""
+        return str(getattr(self.cluster, "lost", ""))
 
     def _cluster_gone(self) -> bool:
         """Whether the whole cluster went away (its head no longer answers), not just this
@@ -247,6 +256,8 @@ class RayHost:
                     asked_at = time.monotonic()
                 if asked_at is not None and time.monotonic() - asked_at > CANCEL_GRACE_S:
                     self._end_stuck(stage)
+                if self._farm_lost():  # its actor may never answer again (a network that dropped)
+                    self._lost_with_farm(stage)
                 ready, _ = ray.wait([stream], timeout=POLL_S)
                 if not ready:
                     continue
@@ -286,10 +297,21 @@ class RayHost:
                     self._state = ActorState.IDLE
 
     def _lost_during(self, stage: str, error: BaseException) -> None:
+        if self._cluster_gone():
+            self._lost_with_farm(stage)
         lost = self._mark_lost()
         message = f"The cluster's {lost} was lost during {stage}: {type(error).__name__}."
         log.warning("%s %s", message, error)
         raise HostLostError(message, hint="The job went back to the queue; the next free actor runs it.")
+
+    def _lost_with_farm(self, stage: str) -> None:
+        """The whole cluster went away under the job: it goes back to the queue, saying so
+        (not "the actor was lost", which would promise that another actor runs it now)."""
+        self._mark_lost()
+        self._set(ActorState.STOPPED)
+        message = f"The render farm was lost during {stage} ({self._farm_lost()}); the job went back to the queue."
+        log.warning("%s", message)
+        raise HostLostError(message, hint=FARM_LOST_HINT)
 
     def _end_stuck(self, stage: str) -> None:
         """End an actor that did not answer a cancel within :data:`CANCEL_GRACE_S` (stuck in
@@ -361,13 +383,21 @@ class RayHost:
         with self._lock:
             self._engine = None
 
-    def close(self) -> None:
-        """End the actor (its resources go back to the cluster)."""
-        actor, self._actor = self._actor, None
+    def forget(self) -> None:
+        """Drop the actor without a word to the cluster (a cluster that was lost: nothing
+        there answers, and a call could wait for it)."""
+        self._actor = None
         with self._lock:
             self._engine = None
             self._info = None
             self._state = ActorState.STOPPED
+
+    def close(self) -> None:
+        """End the actor (its resources go back to the cluster)."""
+        actor = self._actor
+        self.forget()
+        if self._farm_lost():
+            return
         if actor is not None and self.cluster.connected:
             try:
                 self.cluster.ray.kill(actor, no_restart=True)

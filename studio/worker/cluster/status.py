@@ -17,7 +17,8 @@ class ConnectionState(StrEnum):
     """Could not join; the queued jobs stay queued (``error`` says why)."""
     LOST = "lost"
     """Joined, then the cluster went away (its head stopped answering): no job is sent to it
-    any more; the job that was running went back to the queue (``error`` says why)."""
+    any more; the job that was running went back to the queue (``error`` says why). In the
+    window the studio tries joining it again by itself (``retry_in_s``)."""
 
 
 class ActorState(StrEnum):
@@ -54,6 +55,16 @@ class ClusterStatus:
     state: ConnectionState = ConnectionState.CONNECTED
     error: str = ""
     hint: str = ""
+    retry_in_s: float | None = None
+    """After a loss: the seconds until the studio tries joining the cluster again by itself
+    (None: it won't, or an attempt is under way)."""
+    attempts: int = 0
+    """After a loss: how many times joining it again was tried."""
+
+    def _retry(self) -> str:
+        if self.retry_in_s is None:
+            return ""
+        return f" Trying again in {max(0, round(self.retry_in_s))} s (attempt {self.attempts + 1})."
 
     @classmethod
     def unconnected(cls, address: str, state: ConnectionState, error: str = "", hint: str = "") -> ClusterStatus:
@@ -61,12 +72,13 @@ class ClusterStatus:
 
     def summary(self) -> str:
         if self.state is ConnectionState.CONNECTING:
-            return f"Connecting to the render farm ({self.address})…"
+            again = f" again (attempt {self.attempts})" if self.attempts else ""
+            return f"Connecting to the render farm ({self.address}){again}…"
         if self.state is ConnectionState.LOST:
-            return f"The render farm ({self.address}) was lost: {self.error}"
+            return f"The render farm ({self.address}) was lost: {self.error}{self._retry()}"
         if self.state is ConnectionState.FAILED:
             where = "" if self.address in self.error else f" ({self.address})"  # said once is enough
-            return f"The render farm{where} is not connected: {self.error}"
+            return f"The render farm{where} is not connected: {self.error}{self._retry()}"
         gpus = f"{self.gpus:g} GPU" + ("" if self.gpus == 1 else "s")
         busy = sum(a.state is ActorState.RUNNING for a in self.actors)
         nodes = f"{self.nodes} node" + ("" if self.nodes == 1 else "s")
