@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -262,6 +263,11 @@ class CastPanel(QWidget):
         for widget in (self.characters, self.locations):
             widget.setIconSize(THUMB)
             widget.setAlternatingRowColors(False)
+            # a long name wraps in the panel's width (cut at the edge, it needed a sideways
+            # scroll bar that hid a row of a short list)
+            widget.setWordWrap(True)
+            widget.setResizeMode(QListView.ResizeMode.Adjust)
+            widget.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # activated: a double-click, or Enter on the name for who works from the keyboard
         self.characters.itemActivated.connect(lambda item: self.character_used.emit(item.text()))
         self.characters.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

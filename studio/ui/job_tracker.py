@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.core.jobs import JobKind
 from studio.ui.node_summary import JobView
-from studio.worker.events import EventKind, Job, JobEvent, JobStatus
+from studio.worker.events import EventKind, Job, JobEvent, JobStatus, PreviewFrames
 
 
 def kind_name(kind: Any) -> str:
@@ -22,6 +22,7 @@ def kind_name(kind: Any) -> str:
 
 
 ENDED = (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED)
+RUNNING = (EventKind.STARTED, EventKind.PROGRESS, EventKind.PREDICTED)
 
 
 class JobTracker(QObject):
@@ -32,6 +33,7 @@ class JobTracker(QObject):
     job_finished = Signal(object)  # the JobEvent of a finished/failed/cancelled job
     engine_may_change = Signal()  # a job started or ended: an engine may have loaded or unloaded
     jobs_changed = Signal()
+    previews_changed = Signal(object)  # set[str] of node ids whose running job's preview came or went
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +44,8 @@ class JobTracker(QObject):
         self._from_listing: set[str] = set()
         """Failures known only from the queue's listing (a project opened with them), not seen
         failing in this session: they mark their cards but don't call for the queue."""
+        self._previews: dict[str, tuple[str, PreviewFrames]] = {}
+        """By node: its running job and the newest preview of the clip it is making."""
 
     def job(self, job_id: str) -> JobView | None:
         return self._jobs.get(job_id)
@@ -54,6 +58,25 @@ class JobTracker(QObject):
                 if view.status == wanted:
                     return view
         return None
+
+    def preview_for(self, node_id: str) -> tuple[str, PreviewFrames] | None:
+        """The running job of ``node_id`` and the newest preview of its clip, if its engine
+        sent one (engines without previews never do)."""
+        return self._previews.get(node_id)
+
+    def _follow_preview(self, event: JobEvent, node_id: str) -> None:
+        """Keep the newest preview of each turn's running job; drop it when the job stops
+        running (its clip, or its failure, shows instead)."""
+        if not node_id:
+            return
+        held = self._previews.get(node_id)
+        running = event.kind in RUNNING
+        if running and event.preview is not None and (held is None or held[1] is not event.preview):
+            self._previews[node_id] = (event.job_id, event.preview)
+            self.previews_changed.emit({node_id})
+        elif not running and held is not None and held[0] == event.job_id:
+            del self._previews[node_id]
+            self.previews_changed.emit({node_id})
 
     def active_count(self) -> int:
         return sum(1 for v in self._jobs.values() if v.status in ("queued", "running"))
@@ -70,7 +93,7 @@ class JobTracker(QObject):
         node_id = node_id or self._node_of.get(job_id, "")
         if kind is EventKind.QUEUED:
             self._jobs[job_id] = JobView(job_id, JobStatus.QUEUED, message=event.message)
-        elif kind in (EventKind.STARTED, EventKind.PROGRESS, EventKind.PREDICTED):
+        elif kind in RUNNING:
             fraction = min(1.0, max(0.0, event.fraction)) if event.total else (old.fraction if old else 0.0)
             self._jobs[job_id] = JobView(job_id, JobStatus.RUNNING, fraction, event.message, eta_s=event.eta_s)
         elif kind is EventKind.FAILED:
@@ -78,6 +101,7 @@ class JobTracker(QObject):
                                          hint=event.hint)
         elif kind in (EventKind.FINISHED, EventKind.CANCELLED):
             self._jobs.pop(job_id, None)
+        self._follow_preview(event, node_id)
         if kind in ENDED:
             self.job_finished.emit(event)
         if kind in (EventKind.STARTED, *ENDED, EventKind.INTERRUPTED):

@@ -287,8 +287,9 @@ class MainWindow(QMainWindow):
         focus = QApplication.focusWidget()
         from_editor = focus is not None and (focus is editor or editor.isAncestorOf(focus))
         on_turn = workspace.inspector.draft_parent is None and bool(editor.text().strip())
+        too_long = editor.length_error() is not None  # refused: the keyboard stays to shorten the line
         workspace.generate_current()
-        if from_editor and on_turn and not workspace.closed:
+        if from_editor and on_turn and not too_long and not workspace.closed:
             workspace.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _in_workspace(self, fn: Callable[[Workspace], object]) -> Callable[[], None]:
@@ -363,6 +364,10 @@ class MainWindow(QMainWindow):
         workspace.ask_stale_hook = lambda count: self.ask_stale(count)
         self.welcome = None
         self._welcome_docks(False)
+        # Collapse what this window is too narrow for before the docks are filled: filled and
+        # shown, the queue and cast docks raised the window's minimum width, and a window of
+        # 960 pixels (half a 1920 screen) grew to 1,033 when a project opened.
+        self._arrange_docks()
         self.setCentralWidget(workspace)
         workspace.show()
         self.inspector_dock.setWidget(workspace.inspector)

@@ -19,7 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QHideEvent, QImage, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut, QShowEvent
+from PySide6.QtGui import (
+    QColor,
+    QHideEvent,
+    QImage,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
 
 from studio.ui import palette
@@ -74,6 +84,10 @@ MESSAGE_MARGIN = 6
 MESSAGE_FLAGS = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
 """A view's message (no clip, decoding…, a missing clip, an engine's error) wraps, centred."""
 
+BADGE_PADDING = 4
+PREVIEW_FRAME_MS = 400
+"""How long each frame of a preview shows as it loops (a preview has a few frames spread over the clip)."""
+
 SCALED_CACHE_FRAMES = 256
 """Scaled frames a view keeps (a looping clip is scaled once per frame, not once per paint)."""
 
@@ -89,6 +103,8 @@ class FrameView(QWidget):
         super().__init__(parent)
         self.image: QImage | None = None
         self.message = ""
+        self.badge = ""
+        """Written over the picture's top left corner (a preview says it is one)."""
         self._scaled: dict[int, tuple[QImage, QImage]] = {}
         self._scaled_for = QSize()
         self.setMinimumSize(QSize(120, 80))
@@ -110,11 +126,12 @@ class FrameView(QWidget):
         self._scaled[id(image)] = (image, scaled)  # the original is kept so its id stays unique
         return scaled
 
-    def set_image(self, image: QImage | None, message: str = "") -> None:
-        if image is self.image and message == self.message:
+    def set_image(self, image: QImage | None, message: str = "", badge: str = "") -> None:
+        if image is self.image and message == self.message and badge == self.badge:
             return  # e.g. the timeline grew by a clip: the frame shown is the same
         self.image = image
         self.message = message
+        self.badge = badge
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
@@ -124,9 +141,22 @@ class FrameView(QWidget):
             scaled = self._fitted(self.image)
             size = scaled.deviceIndependentSize()
             painter.drawImage(QPointF((self.width() - size.width()) / 2, (self.height() - size.height()) / 2), scaled)
+            if self.badge:
+                self._paint_badge(painter)
         elif self.message:
             painter.setPen(palette.TEXT_DIM)
             painter.drawText(self.message_rect(), MESSAGE_FLAGS, breakable(self.message))
+
+    def _paint_badge(self, painter: QPainter) -> None:
+        """The badge on a dark plate over the picture's top left corner, whatever the picture."""
+        metrics = painter.fontMetrics()
+        room = max(0, self.width() - 2 * MESSAGE_MARGIN - 2 * BADGE_PADDING)
+        text = metrics.elidedText(self.badge, Qt.TextElideMode.ElideRight, room)
+        plate = QRect(MESSAGE_MARGIN, MESSAGE_MARGIN, metrics.horizontalAdvance(text) + 2 * BADGE_PADDING,
+                      metrics.height() + BADGE_PADDING)
+        painter.fillRect(plate, QColor(0, 0, 0, 170))
+        painter.setPen(QColor(255, 255, 255))
+        painter.drawText(plate, int(Qt.AlignmentFlag.AlignCenter), text)
 
     def message_rect(self) -> QRect:
         """Where the message is written: the view less a margin. The message wraps inside it (on
@@ -140,6 +170,8 @@ class Player(QWidget):
 
     segment_changed = Signal(int)  # index of the clip now showing
     frame_changed = Signal(int)
+    preview_dismissed = Signal()
+    """The user played or sought while a preview showed: it went (see :meth:`show_preview`)."""
 
     def __init__(self, clips: ClipCache, parent: QWidget | None = None, *, compact: bool = False,
                  max_bytes: int | None = None) -> None:
@@ -165,6 +197,13 @@ class Player(QWidget):
         """The frame within the cued clip to show (a timeline replaced mid-play keeps its place)."""
         self._note = ""
         """Shown in place of the frame until the playback starts or the user seeks (see :meth:`hold_note`)."""
+        self._preview: Sequence[QImage] = ()
+        self._preview_caption = ""
+        self._preview_source: object | None = None
+        self._preview_frame = 0
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setInterval(PREVIEW_FRAME_MS)
+        self._preview_timer.timeout.connect(self._next_preview_frame)
         self.loop = True
         self.view = FrameView(self)
         # Until it is given clips it has none to show, and says so (a project whose branch had
@@ -239,6 +278,7 @@ class Player(QWidget):
         ticking (it went on decoding and emitting frames nobody saw) and goes on when shown."""
         super().hideEvent(event)
         self._unseen = True
+        self._preview_timer.stop()
         if self._timer.isActive():
             self._timer.stop()
             self._suspended = True
@@ -246,6 +286,8 @@ class Player(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         self._unseen = False
+        if len(self._preview) > 1:
+            self._preview_timer.start()
         if self._suspended:
             self._suspended = False
             self._timer.start(self._interval())
@@ -279,6 +321,7 @@ class Player(QWidget):
         self._frame = 0
         self._cue = None
         self._note = ""
+        self._drop_preview()
         self._segment_index = _UNSHOWN  # the new timeline's clip is announced, even if its number is the same
         self._rebuild()
         if place is not None and place[0] in self._paths:
@@ -445,6 +488,8 @@ class Player(QWidget):
         self._apply_cue()
         if not self._paths:
             return
+        if self._preview:
+            self._drop_preview(dismissed=True)
         if self._note:
             self._note = ""
             self._show()
@@ -492,8 +537,10 @@ class Player(QWidget):
         return sum(s.count / (s.fps or 8.0) for s in self._segments)
 
     def seek(self, frame: int) -> None:
-        """Show ``frame`` (a scrub, a frame step: any note held over the view goes)."""
+        """Show ``frame`` (a scrub, a frame step: any note or preview held over the view goes)."""
         self._note = ""
+        if self._preview:
+            self._drop_preview(dismissed=True)
         self._seek(frame)
 
     def _seek(self, frame: int) -> None:
@@ -510,6 +557,7 @@ class Player(QWidget):
     def cue_segment(self, index: int) -> None:
         """Show clip ``index``'s first frame now, or as soon as its clip has loaded."""
         self._note = ""
+        self._drop_preview()
         self._cue, self._cue_offset = index, 0
         self._apply_cue()
 
@@ -521,6 +569,7 @@ class Player(QWidget):
         be another turn's clip, shown as if it were the selected one's."""
         self._cue, self._cue_offset = cue, 0
         self._note = note
+        self._drop_preview()
         self._apply_cue()
         self._show()
 
@@ -528,6 +577,55 @@ class Player(QWidget):
     def note(self) -> str:
         """The note held over the view ("" when none; see :meth:`hold_note`)."""
         return self._note
+
+    def show_preview(self, frames: Sequence[QImage], caption: str, source: object | None = None) -> None:
+        """Show ``frames`` (a preview of a clip being made), looping, marked with ``caption``,
+        in place of the frame or note while paused, until the playback starts or the user
+        seeks (then :attr:`preview_dismissed`), or the timeline, a cue or a note replaces it.
+        ``source``: what the frames were made from (see :attr:`preview_source`)."""
+        if not frames:
+            self.clear_preview()
+            return
+        self._preview, self._preview_caption, self._preview_source = list(frames), caption, source
+        self._preview_frame = 0
+        if len(self._preview) > 1 and not self._unseen:
+            self._preview_timer.start()
+        else:
+            self._preview_timer.stop()
+        self._show()
+
+    def clear_preview(self) -> None:
+        """Take the preview away: the frame or note under it shows again."""
+        if self._preview:
+            self._drop_preview()
+            self._show()
+
+    def _drop_preview(self, *, dismissed: bool = False) -> None:
+        had = bool(self._preview)
+        self._preview, self._preview_caption, self._preview_source = (), "", None
+        self._preview_timer.stop()
+        if had and dismissed:
+            self.preview_dismissed.emit()
+
+    @property
+    def preview_caption(self) -> str:
+        """The caption of the preview shown ("" when none)."""
+        return self._preview_caption
+
+    @property
+    def preview_source(self) -> object | None:
+        """What the preview shown was made from (None when none shows)."""
+        return self._preview_source
+
+    @property
+    def preview_frame(self) -> int:
+        """Which of the preview's frames shows (they loop)."""
+        return self._preview_frame
+
+    def _next_preview_frame(self) -> None:
+        if self._preview and not self.playing:
+            self._preview_frame = (self._preview_frame + 1) % len(self._preview)
+            self._show()
 
     def _apply_cue(self) -> None:
         if self._cue is not None and 0 <= self._cue < len(self._segments):
@@ -589,6 +687,11 @@ class Player(QWidget):
 
     def _show(self) -> None:
         self._hold_window()
+        if self._preview and not self.playing:
+            frame = self._preview[self._preview_frame % len(self._preview)]
+            self.view.set_image(frame, badge=self._preview_caption)
+            self._announce(-1)
+            return
         if self._note and not self.playing:
             self.view.set_image(None, self._note)
             self._announce(-1)

@@ -107,6 +107,10 @@ class RecentButton(QPushButton):
         for label in (self.name_label, self.folder_label):
             label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # The name's width is set on each resize (below). With an Ignored policy the row's
+        # layout did not count that width: the folder was drawn over the name.
+        self.name_label.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        self.name_label.setFixedWidth(0)  # until the first resize: a long name must not widen the page
         self.row = QHBoxLayout(self)
         self.row.setContentsMargins(8, 4, 8, 4)
         self.row.setSpacing(12)

@@ -304,8 +304,10 @@ class Workspace(QWidget):
         self.scene.node_context_menu.connect(self._context_menu)
         self.view.navigate.connect(self.navigate)
         self.episode.turn_selected.connect(self.select)
+        self.episode.follow_jobs(session.tracker)
         self.inspector.generate_requested.connect(self.generate_text)
         self.inspector.save_requested.connect(self.save_text)
+        self.inspector.error.connect(self.error.emit)
         self.inspector.take_chosen.connect(self.choose_take)
         self.inspector.notes_changed.connect(lambda node, text: self.apply(SetNotes(node, text)))
         self.inspector.instruction_edited.connect(self._keep_edited_instruction)
@@ -844,7 +846,8 @@ class Workspace(QWidget):
         text = self.inspector.editor.text()
         target = self.inspector.draft_parent or self.current_id
         if text.strip():
-            self.generate_text(target, text)
+            if not self.inspector.editor.refuse_if_too_long():
+                self.generate_text(target, text)
         else:
             self.message.emit("Nothing to generate: describe the turn in the instruction box first "
                               "(Enter starts a new turn).")
@@ -913,6 +916,8 @@ class Workspace(QWidget):
     @turn_action
     def fork(self) -> None:
         self.inspector.commit_edits()  # notes and story fields being typed are part of the turn the fork copies
+        if self.inspector.refuse_typing_too_long(self.current_id):
+            return  # the typing stays, to be shortened
         typed = self.inspector.take_typed_instruction(self.current_id)  # the fork's, not the original's
         new_node = new_id()
 

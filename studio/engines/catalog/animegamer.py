@@ -216,6 +216,7 @@ INFO = EngineInfo(
         history_window=4,
         default_size=(480, 720), default_frames=17, default_fps=8.0,
         representation=REPRESENTATION,
+        preview_frames=True,
     ),
     settings=AnimeGamerSettings,
     entry_point="studio.engines.animegamer.engine:AnimeGamerEngine",

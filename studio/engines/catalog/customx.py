@@ -181,6 +181,7 @@ INFO = EngineInfo(
         representation=REPRESENTATION,
         continuation=True,
         reference_views=4,
+        preview_frames=True,
     ),
     settings=CustomXSettings,
     entry_point="studio.engines.customx.engine:CustomXEngine",

@@ -41,10 +41,12 @@ from studio.engines.catalog.customx import INFO, CustomXSettings
 from studio.engines.config import DType
 from studio.engines.customx import media, prompt
 from studio.engines.customx.components import Tokenizers, WeightsError, build, building, fill, load_tokenizers
-from studio.engines.customx.sampler import SamplerOptions, sample
+from studio.engines.customx.preview import HUNYUAN_SCALING_FACTOR, HUNYUAN_VIDEO
+from studio.engines.customx.sampler import Estimate, SamplerOptions, sample
 from studio.engines.customx.sizes import VIEWS, ModelSize
 from studio.engines.customx.text import view_pixels
 from studio.engines.info import DeviceKind, Stage
+from studio.engines.latent_preview import ColourFit, LatentToRGB, PreviewPacer, fit_to_decoder
 from studio.engines.settings import EngineSettings, SettingsError
 
 log = logging.getLogger(__name__)
@@ -181,6 +183,10 @@ class CustomXEngine:
         self._encoded: Encoded | None = None
         self._fp8 = False
         self._mask_latents: dict[tuple[int, int, int, bool], torch.Tensor] = {}
+        self._preview_fit: ColourFit | None = None
+        """A VAE without published colours: its colours against its latents (see :meth:`_preview`)."""
+        self._preview_map: LatentToRGB | None = None
+        """How previews turn latents into colours now."""
 
     # -- loading ---------------------------------------------------------------------------
     @property
@@ -260,6 +266,7 @@ class CustomXEngine:
         self._transformer, self._vae = models["transformer"], models["vae"]
         self._fp8 = False
         self._mask_latents = {}
+        self._preview_fit = self._preview_map = None
 
     def unload(self) -> None:
         self._size = self._tokenizers = None
@@ -267,6 +274,7 @@ class CustomXEngine:
         self._encoded = None
         self._fp8 = False
         self._mask_latents = {}
+        self._preview_fit = self._preview_map = None
         gc.collect()
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
@@ -388,8 +396,11 @@ class CustomXEngine:
             def denoise(x: torch.Tensor, t: torch.Tensor, reuse: bool) -> torch.Tensor:
                 return self.velocity(x, t, text, mask, pooled, views_in, scene_in, reuse, batched=s.batched_guidance)
 
-            def on_step(index: int) -> None:
-                progress(Progress(3 + index, total, f"denoising {index + 1}/{s.steps}"))
+            pacer = PreviewPacer(s.steps)
+
+            def on_step(index: int, estimate: Estimate) -> None:
+                preview = self._preview(estimate()) if progress is not no_progress and pacer.due(index) else None
+                progress(Progress(3 + index, total, f"denoising {index + 1}/{s.steps}", preview=preview))
                 check_cancelled(cancelled)
 
             options = SamplerOptions(steps=s.steps, guidance=s.guidance, shift=s.shift,
@@ -401,8 +412,27 @@ class CustomXEngine:
                 if getattr(transformer, "is_cache_enabled", False):
                     transformer.disable_cache()
             frames = self.decode_latents(latents)
+            if self._preview_fit is not None:  # the next previews follow what the model draws
+                self._preview_fit.add_clip(latents[0], frames, size.vae.temporal)
+                self._preview_map = None
         progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)
+
+    def _preview(self, latents: torch.Tensor) -> np.ndarray:
+        """A few frames of the clip as the sampler now sees it (``latents``: 1 x C x T x H x W,
+        the clean estimate): HunyuanVideo's published colour map for its VAE, else a map
+        fitted to the loaded VAE (at the first preview, then to every clip it decodes)."""
+        size = self._size
+        assert size is not None
+        if self._preview_map is None and (size.vae.latent_channels == HUNYUAN_VIDEO.channels
+                                          and size.vae.scaling_factor == HUNYUAN_SCALING_FACTOR):
+            self._preview_map = HUNYUAN_VIDEO
+        elif self._preview_map is None:
+            if self._preview_fit is None:
+                self._preview_fit = fit_to_decoder(self.decode_latents, channels=size.vae.latent_channels,
+                                                   scale=size.vae.spatial, device=latents.device)
+            self._preview_map = self._preview_fit.solve()
+        return self._preview_map.frames(latents[0])
 
     def _scene(self, condition: Mapping[str, Any], s: CustomXSettings) -> np.ndarray:
         """The scene clip of a prediction: its file, else its built-in location, else grey."""

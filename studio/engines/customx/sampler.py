@@ -47,10 +47,20 @@ def scheduler(options: SamplerOptions, device: torch.device) -> object:
     return chosen
 
 
+Estimate = Callable[[], torch.Tensor]
+"""The clean latents as the step just done sees them (computed only when called)."""
+
+
+def _no_step(_index: int, _estimate: Estimate) -> None:
+    pass
+
+
 def sample(denoise: Denoise, noise: torch.Tensor, options: SamplerOptions,
-           keep: torch.Tensor | None = None, on_step: Callable[[int], None] = lambda _i: None) -> torch.Tensor:
+           keep: torch.Tensor | None = None, on_step: Callable[[int, Estimate], None] = _no_step) -> torch.Tensor:
     """Latents after ``options.steps`` steps from ``noise``; ``keep`` (B x C x K x H x W)
-    overwrites the first K latent frames before the first step and after each."""
+    overwrites the first K latent frames before the first step and after each. ``on_step(i,
+    estimate)`` after each step: ``estimate()`` is that step's estimate of the clean latents
+    (x - sigma v, flow matching), for a preview."""
     chosen = scheduler(options, noise.device)
     latents = noise.float()
     frames = 0 if keep is None else keep.shape[2]
@@ -65,8 +75,17 @@ def sample(denoise: Denoise, noise: torch.Tensor, options: SamplerOptions,
         if guided:
             uncond, cond = velocity.chunk(2)
             velocity = uncond + options.guidance * (cond - uncond)
+        noisy = latents
         latents = chosen.step(velocity, timestep, latents, return_dict=False)[0]  # type: ignore[attr-defined]
         if keep is not None:
             latents[:, :, :frames] = keep.float()
-        on_step(index)
+        sigma = float(chosen.sigmas[index])  # type: ignore[attr-defined]
+
+        def estimate(x: torch.Tensor = noisy, v: torch.Tensor = velocity, s: float = sigma) -> torch.Tensor:
+            clean = x - s * v
+            if keep is not None:  # the carried frames are known
+                clean[:, :, :frames] = keep.float()
+            return clean
+
+        on_step(index, estimate)
     return latents

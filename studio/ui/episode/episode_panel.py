@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from studio.core.state import CharacterState
 from studio.ui.episode.filmstrip import Filmstrip
 from studio.ui.episode.state_chart import StateChart
+from studio.ui.job_tracker import JobTracker
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.node_summary import CardStatus, NodeSummary, cut_to_chars
 from studio.ui.player import Player
+from studio.worker.events import PreviewFrames
 
 NOTE_HINT_CHARS = 200
 """A failed turn's hint in the preview's note is cut here: the note is read at a glance."""
@@ -37,6 +41,22 @@ def no_clip_note(index: int, summary: NodeSummary) -> str:
     return f"{turn} has no clip"
 
 
+def preview_caption(preview: PreviewFrames) -> str:
+    """What marks a preview as one, with how far the clip has come ("Preview · denoising 20/50")."""
+    said = " ".join(preview.message.split()) or f"step {preview.stage_step} of {preview.stage_total}"
+    return f"Preview · {said}"
+
+
+def preview_images(frames: Any) -> list[QImage]:
+    """uint8 T x H x W x 3 frames (a numpy array, read without importing numpy) as images."""
+    images = []
+    for frame in frames:
+        height, width = int(frame.shape[0]), int(frame.shape[1])
+        data = frame.tobytes()  # C order, rows of width * 3 bytes
+        images.append(QImage(data, width, height, 3 * width, QImage.Format.Format_RGB888).copy())
+    return images
+
+
 class EpisodePanel(QWidget):
     turn_selected = Signal(str)
     branch_shown = Signal()
@@ -53,6 +73,9 @@ class EpisodePanel(QWidget):
         self._shown_turn = -1
         self._note = ""
         """The note last held over the preview for the selected turn without a clip."""
+        self._jobs: JobTracker | None = None
+        self._dismissed_job = ""
+        """The job whose clip preview the user put away (played or sought) while its turn stayed selected."""
         self.player = Player(clips, self)
         self.player.setMinimumWidth(320)
         self.chart = StateChart(self)
@@ -88,6 +111,13 @@ class EpisodePanel(QWidget):
         self.strip.turn_clicked.connect(self._select_index)
         self.strip.turn_activated.connect(self._play_from)
         self.player.segment_changed.connect(self._on_segment)
+        self.player.preview_dismissed.connect(self._on_preview_dismissed)
+
+    def follow_jobs(self, tracker: JobTracker) -> None:
+        """Show the previews ``tracker`` hears of: while the selected turn's clip is being
+        made by an engine that sends them, the newest one shows in place of the picture."""
+        self._jobs = tracker
+        tracker.previews_changed.connect(self._on_previews)
 
     def set_branch(self, branch: list[str], summaries: list[NodeSummary], states: list[CharacterState],
                    current: int) -> None:
@@ -110,9 +140,12 @@ class EpisodePanel(QWidget):
             self.player.set_clips(paths, keep_place=True)  # a take landing mid-play doesn't stop it
             if playing_node and not self.player.playing:
                 self._play_on_at(playing_node)
+        if current != self._shown_turn:
+            self._dismissed_job = ""
         if not self.player.playing and 0 <= current < len(summaries):
             self._preview(current, summaries[current], again=new_clips or current != self._shown_turn)
         self._shown_turn = current
+        self._show_job_preview()
         if 0 <= current < len(branch):
             self.scroll_area.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
         self.branch_shown.emit()
@@ -161,6 +194,34 @@ class EpisodePanel(QWidget):
             self._note = note
             return
         self._note = ""
+
+    def _on_previews(self, node_ids: set[str]) -> None:
+        if 0 <= self._shown_turn < len(self.branch) and self.branch[self._shown_turn] in node_ids:
+            self._show_job_preview()
+
+    def _on_preview_dismissed(self) -> None:
+        held = self._held_preview()
+        if held is not None:
+            self._dismissed_job = held[0]
+
+    def _held_preview(self) -> tuple[str, PreviewFrames] | None:
+        """The selected turn's running job and its newest preview, if any."""
+        if self._jobs is None or not 0 <= self._shown_turn < len(self.branch):
+            return None
+        return self._jobs.preview_for(self.branch[self._shown_turn])
+
+    def _show_job_preview(self) -> None:
+        """The selected turn's newest preview while its clip is being made (not while the
+        branch plays, nor once the user played or sought past it); its clip, or its note,
+        once the job has ended."""
+        held = self._held_preview()
+        if held is None or held[0] == self._dismissed_job:
+            self.player.clear_preview()
+            return
+        preview = held[1]
+        if self.player.playing or self.player.preview_source is preview:
+            return
+        self.player.show_preview(preview_images(preview.frames), preview_caption(preview), source=preview)
 
     def _next_clip(self, index: int) -> int:
         """The clip of the first turn at or after ``index`` that has one (else the first clip)."""

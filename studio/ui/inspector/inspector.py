@@ -119,6 +119,7 @@ class Inspector(QScrollArea):
     generated it): the focus goes back to the tree."""
     instruction_fixed = Signal(str, str)  # node id, corrected instruction line
     message = Signal(str)  # a word for the status bar
+    error = Signal(object)  # a StudioError to show (the editor's line refused before it was sent)
     dialogue_changed = Signal(str, object)  # node id, tuple[DialogueLine, ...]
     narration_changed = Signal(str, str)
     duration_changed = Signal(str, object)  # node id, float | None
@@ -217,6 +218,7 @@ class Inspector(QScrollArea):
             field.textChanged.connect(self._update_name_note)
         self.editor.generate_requested.connect(self._on_generate)
         self.editor.save_requested.connect(self.save_requested.emit)
+        self.editor.refused.connect(self._on_refused)
         self.editor.cancel_requested.connect(self._on_cancel)
         self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
         self.takes.take_focused.connect(self._focus_take)
@@ -451,6 +453,13 @@ class Inspector(QScrollArea):
             if not draft:  # a draft's new turn takes the focus to the tree once it is made
                 self.focus_tree_requested.emit()
 
+    def _on_refused(self, error: StudioError) -> None:
+        """The editor's line is too long to keep: it stays as the typing to fix (a redraw of
+        the turn keeps it, moving on does not send it again) and the window says why."""
+        if self.draft_parent is None and self.node_id:
+            self._refused_text = self.editor.text()
+        self.error.emit(error)
+
     def _on_cancel(self) -> None:
         """Esc in the editor: a draft is dropped; on a turn, the focus goes back to the tree
         (what was typed stays, kept as moving on keeps it)."""
@@ -519,6 +528,13 @@ class Inspector(QScrollArea):
         self._loaded_text = text
         return text
 
+    def refuse_typing_too_long(self, node_id: str) -> bool:
+        """Whether the line typed for turn ``node_id`` and not saved yet is too long to keep (a
+        fork would carry it): the window is told why, in the editor's terms, as for Save text."""
+        if node_id != self.node_id or self._typed_instruction() is None:
+            return False
+        return self.editor.refuse_if_too_long()
+
     def _typed_instruction(self) -> Instruction | None:
         """The editor's line for the shown turn when it holds typing not saved yet (what moving
         on would save), else None."""
@@ -543,6 +559,11 @@ class Inspector(QScrollArea):
                 or node.instruction.raw != self._loaded_raw:
             return
         self._loaded_text = text
+        too_long = self.editor.length_error()
+        if too_long is not None:  # the document would refuse it, counting the whole line
+            self.error.emit(StudioError(f"Your edit of turn {tree.depth(node_id)} was not kept. {too_long.message}",
+                                        hint=too_long.hint))
+            return
         self.instruction_edited.emit(node_id, text)
 
     def _on_bookmark(self, on: bool) -> None:

@@ -7,7 +7,7 @@ extra parts the studio's parser understands. Ctrl+Enter generates.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -23,7 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.instruction import Instruction, parse_instruction, time_note
+from studio.core.instruction import (
+    MAX_INSTRUCTION_CHARS,
+    Instruction,
+    InstructionError,
+    parse_instruction,
+    time_note,
+)
 from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.story_editor import one_line, utf16_length
 from studio.ui.inspector.vocabulary import TIMES, Vocabulary
@@ -89,6 +95,51 @@ def _completer(words: list[str], parent: QWidget) -> QCompleter:
     return completer
 
 
+def _characters(count: int) -> str:
+    return f"{count:,} character{'' if count == 1 else 's'}"
+
+
+def too_long_error(fields: Sequence[tuple[str, str]], line: str) -> InstructionError | None:
+    """Why ``line``, composed from ``fields`` (each a field's label and its text as typed), is
+    too long for a turn, in the editor's terms; None when it fits.
+
+    The limit applies to the whole line the editor writes, which holds more than the fields:
+    the field names (``Motion: ``), the ``; `` between fields and a closing period. Counted
+    only from the document's side ("2,001 characters long") a free text of exactly 2,000
+    characters read as a miscount: the message says how much of the line is the editor's, how
+    much to remove, and from which field."""
+    over = len(line) - MAX_INSTRUCTION_CHARS
+    if over <= 0:
+        return None
+    typed = [(label, len(text.strip())) for label, text in fields if text.strip()]
+    added = len(line) - sum(length for _label, length in typed)
+    longest_label, longest = max(typed, key=lambda item: item[1], default=("", 0))
+    if longest >= over:
+        where = f"from {longest_label} (it holds {_characters(longest)})"
+    else:  # no one field is long enough to take it all
+        where = "across the fields (" + ", ".join(
+            f"{label} {length:,}" for label, length in sorted(typed, key=lambda item: -item[1])) + ")"
+    return InstructionError(
+        f"The instruction is {_characters(len(line))} long; the limit is {MAX_INSTRUCTION_CHARS:,}. "
+        f"Remove at least {_characters(over)} {where}.",
+        hint=f"The count is of the whole line: the {_characters(len(line) - added)} in the fields and "
+             f"{_characters(added)} the editor adds ({_added_parts(fields)}). Longer text can go in the "
+             "turn's notes.")
+
+
+def _added_parts(fields: Sequence[tuple[str, str]]) -> str:
+    """What :func:`compose_instruction` writes around ``fields``, in words."""
+    filled = [(label, text.strip()) for label, text in fields if text.strip()]
+    parts = []
+    if any(label != "Free text" for label, _text in filled):
+        parts.append("the field names")
+    if len(filled) > 1:
+        parts.append("the spaces and '; ' between fields")
+    if filled and not filled[-1][1].endswith((".", "!", "?")):
+        parts.append("the closing period")
+    return " and ".join((", ".join(parts[:-1]), parts[-1])) if len(parts) > 1 else "".join(parts)
+
+
 FIELD_NAMES = ("character", "motion", "background", "camera", "free_text")
 """The editor's line fields, in the order of :meth:`InstructionEditor.fields`."""
 
@@ -100,6 +151,8 @@ class InstructionEditor(QWidget):
     generate_requested = Signal(str)
     save_requested = Signal(str)
     cancel_requested = Signal()
+    refused = Signal(object)
+    """An InstructionError: Generate or Save text was asked for a line too long to keep."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,6 +178,12 @@ class InstructionEditor(QWidget):
         self.preview.setWordWrap(True)
         self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         copy_without_breaks(self.preview)
+        self.length_note = QLabel(self)
+        """Says, while the line is over the limit, how much to remove and from which field."""
+        self.length_note.setObjectName("errorLabel")
+        self.length_note.setWordWrap(True)
+        self.length_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.length_note.hide()
         self.generate_button = QPushButton(icon_on_accent("generate"), "Generate", self)
         self.generate_button.setObjectName("primaryButton")
         self.generate_button.setToolTip("Generate a take of this turn (Ctrl+Enter)")
@@ -150,6 +209,7 @@ class InstructionEditor(QWidget):
         layout.addWidget(self.mode_label)
         layout.addLayout(form)
         layout.addWidget(self.preview)
+        layout.addWidget(self.length_note)
         layout.addLayout(buttons)
 
         time_edit = self.time.lineEdit()
@@ -160,7 +220,7 @@ class InstructionEditor(QWidget):
         self.time.currentTextChanged.connect(self._update_preview)
         self.time.currentTextChanged.connect(self._update_time_note)
         self.generate_button.clicked.connect(self._generate)
-        self.save_button.clicked.connect(lambda: self.save_requested.emit(self.text()))
+        self.save_button.clicked.connect(self._save)
         self._update_preview()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
@@ -196,6 +256,7 @@ class InstructionEditor(QWidget):
         for edit, value in zip(self.fields(), field_values(ins), strict=True):
             edit.blockSignals(True)
             edit.setText(value)
+            edit.setCursorPosition(0)  # a value wider than its box shows its start, not its end
             edit.blockSignals(False)
         self.time.blockSignals(True)
         while self.time.count() > 1 + len(TIMES):  # the word of a turn shown before: not offered here
@@ -264,8 +325,31 @@ class InstructionEditor(QWidget):
             self.preview.setText("<i>Fill in the fields: the line appears here.</i>")
         self.generate_button.setEnabled(bool(text.strip()))
         self.save_button.setEnabled(bool(text.strip()))
+        error = self.length_error()
+        note = error.message if error is not None else ""
+        if self.length_note.text() != note:
+            self.length_note.setText(note)
+        self.length_note.setVisible(bool(note))
+
+    def length_error(self) -> InstructionError | None:
+        """Why the line is too long to keep (see :func:`too_long_error`), or None."""
+        labelled = [("Character", self.character.text()), ("Motion", self.motion.text()),
+                    ("Time", self.time.currentText()), ("Background", self.background.text()),
+                    ("Camera", self.camera.text()), ("Free text", self.free_text.text())]
+        return too_long_error(labelled, self.text())
+
+    def refuse_if_too_long(self) -> bool:
+        """Emit :attr:`refused` and say True when the line is too long to generate or save."""
+        error = self.length_error()
+        if error is not None:
+            self.refused.emit(error)
+        return error is not None
 
     def _generate(self) -> None:
         text = self.text()
-        if text.strip():
+        if text.strip() and not self.refuse_if_too_long():
             self.generate_requested.emit(text)
+
+    def _save(self) -> None:
+        if not self.refuse_if_too_long():
+            self.save_requested.emit(self.text())

@@ -17,6 +17,10 @@ from studio.ui import palette
 from studio.ui.inspector.wheel_guard import FocusWheelSpinBox
 from studio.ui.text_wrap import breakable
 
+SPIN_ROOM = 48
+"""A start box's width beside its digits: the padding, the frame and the arrows (the theme's
+22 pixels)."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Typing:
@@ -162,6 +166,10 @@ class StartPanel(QWidget):
                 spin.setRange(STATE_MIN, STATE_MAX)
                 spin.setSingleStep(5)
                 spin.setValue(getattr(states[name], stat))
+                # as narrow as "100" and the arrows need: at Qt's own width (102 pixels) three
+                # boxes beside a name such as "Bartholomew" were wider than the inspector, which
+                # scrolled sideways and cut the cast list above
+                spin.setMinimumWidth(spin.fontMetrics().horizontalAdvance(str(STATE_MAX)) + SPIN_ROOM)
                 spin.setToolTip(f"{name or 'Everyone'}'s {palette.STAT_LABELS[stat].lower()} at the start")
                 spin.editingFinished.connect(lambda n=name: self._commit(n))
                 self.grid.addWidget(spin, row, column)
