@@ -14,6 +14,7 @@ media first); the built-in locations' scene clips are rendered by the sketch wor
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -71,7 +72,7 @@ from studio.ui.dialogs.reference_views import (
 )
 from studio.ui.icons import icon
 from studio.ui.inspector.understanding import shared_names
-from studio.ui.search_bar import folded
+from studio.ui.search_bar import folded, without_accents
 from studio.ui.text_wrap import breakable
 
 
@@ -93,6 +94,21 @@ def renamed_message(kind: str, old: str, new: str, turns: int) -> str:
     """What the status bar says once a character or a location (``kind``) is renamed."""
     where = f" in the cast and in {turns} turn{'s' if turns != 1 else ''}" if turns else ""
     return f"Renamed the {kind} {old} to {new}{where}. Undo (Ctrl+Z) takes the rename back."
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def name_order(name: str) -> tuple[list[str | int], str, str]:
+    """Sort key for the panel's lists: natural order ("Extra 2" before "Extra 10": runs of
+    digits compare by value), ignoring case and accents ("Émi" beside "emi", before "Fumi").
+    Names that only case or accents tell apart keep a fixed order (folded, then as written)."""
+    plain = without_accents(folded(name))
+    # re.split puts text at even places and digit runs at odd ones: parts at the same place
+    # are always of the same type, so two keys always compare
+    parts: list[str | int] = [int(part) if index % 2 else part
+                              for index, part in enumerate(_DIGITS.split(plain))]
+    return parts, folded(name), name
 
 
 THUMB = QSize(56, 40)
@@ -353,7 +369,7 @@ class CastPanel(QWidget):
         clashes = {name for pair in shared_names(tree) for name in pair}
         self.characters.blockSignals(True)
         self.characters.clear()
-        for member in sorted(tree.cast.values(), key=lambda m: m.name.lower()):
+        for member in sorted(tree.cast.values(), key=lambda m: name_order(m.name)):
             first = member.reference_images[0] if member.reference_images else acting.get(member.name.lower(), "")
             item = QListWidgetItem(thumbnail(self._path(first), icon("person")), member.name)
             item.setData(Qt.ItemDataRole.UserRole, member.id)
@@ -364,7 +380,7 @@ class CastPanel(QWidget):
         self.characters.blockSignals(False)
         self._show_views()
         self.locations.clear()
-        for location in sorted(tree.locations.values(), key=lambda loc: loc.name.lower()):
+        for location in sorted(tree.locations.values(), key=lambda loc: name_order(loc.name)):
             picture = location.image_path or places.get(location.name.lower(), "")
             if is_video_path(picture):
                 picture = places.get(location.name.lower(), "")

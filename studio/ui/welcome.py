@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +35,7 @@ from studio.ui.icons import icon
 MAX_RECENT_SHOWN = 6
 LOGO_SIZE = 72
 CARD_MIN_WIDTH = 340
+PAGE_SIDE_MARGIN = 32
 
 
 @dataclass(frozen=True)
@@ -176,11 +178,11 @@ class WelcomePage(QWidget):
         for card in (start, shortcuts):  # two equal columns, whatever their text
             card.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             card.setMinimumWidth(CARD_MIN_WIDTH)
-        grid.addWidget(start, 0, 0)
-        grid.addWidget(shortcuts, 0, 1)
-        grid.addWidget(self._engines_card(body), 1, 0, 1, 2)
-        grid.setColumnStretch(0, 1)
-        grid.setColumnStretch(1, 1)
+        self._grid, self._start, self._shortcuts = grid, start, shortcuts
+        self._engines = self._engines_card(body)
+        self.stacked = False
+        """Whether the Start and Keyboard cards are one above the other (a narrow page)."""
+        self._arrange(stacked=False)
         column.addLayout(grid)
         holder = QWidget(body)
         holder.setObjectName("welcome")
@@ -191,10 +193,42 @@ class WelcomePage(QWidget):
         row.addWidget(holder, 10)
         row.addStretch(1)
         page = QVBoxLayout(body)  # centred when there is room, scrolled when there is not
-        page.setContentsMargins(32, 28, 32, 28)
+        page.setContentsMargins(PAGE_SIDE_MARGIN, 28, PAGE_SIDE_MARGIN, 28)
         page.addStretch(1)
         page.addLayout(row)
         page.addStretch(2)
+
+    def _arrange(self, *, stacked: bool) -> None:
+        """The Start and Keyboard cards side by side, or one above the other; the Engines card
+        under them, as wide as both."""
+        self.stacked = stacked
+        grid = self._grid
+        for card in (self._start, self._shortcuts, self._engines):
+            grid.removeWidget(card)
+        grid.addWidget(self._start, 0, 0)
+        if stacked:
+            grid.addWidget(self._shortcuts, 1, 0)
+            grid.addWidget(self._engines, 2, 0)
+        else:
+            grid.addWidget(self._shortcuts, 0, 1)
+            grid.addWidget(self._engines, 1, 0, 1, 2)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 0 if stacked else 1)
+
+    def side_by_side_width(self) -> int:
+        """The narrowest page that shows the two cards side by side without a sideways scroll:
+        both cards, the space between them, the page's margins and room for the scroll bar
+        (counted whether it shows or not, so a page just as wide does not switch back and forth
+        as the bar comes and goes)."""
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        return 2 * CARD_MIN_WIDTH + self._grid.horizontalSpacing() + 2 * PAGE_SIDE_MARGIN + scroll_bar
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        # below the two cards' width they stack: side by side they made the page scroll sideways
+        stacked = event.size().width() < self.side_by_side_width()
+        if stacked != self.stacked:
+            self._arrange(stacked=stacked)
+        super().resizeEvent(event)
 
     # -- sections ---------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -183,6 +183,74 @@ class TakeTile(QFrame):
         super().mousePressEvent(event)
 
 
+class ActionRow(QWidget):
+    """The takes' buttons on one line, ``start`` at the left and ``end`` then ``second`` at the
+    right, where they fit; else two lines, ``start`` and ``end`` above, ``second`` under them at
+    the right. Its minimum width is the wider line's, so the buttons never make the inspector
+    scroll sideways at its narrowest (on one line they needed a pixel more than it had, and
+    many more with a locked seed's longer wording)."""
+
+    def __init__(self, start: list[QWidget], end: list[QWidget], second: list[QWidget],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.start, self.end, self.second = start, end, second
+        self.top = QHBoxLayout()
+        self.bottom = QHBoxLayout()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.top)
+        layout.addLayout(self.bottom)
+        self.wrapped: bool | None = None
+        """Whether ``second`` is on a line of its own (None until first arranged)."""
+        self._arrange(wrapped=False)
+
+    def _width(self, widgets: list[QWidget], gaps: int = 0) -> int:
+        """Side by side, with the layout's spacing between them and ``gaps`` more spaces."""
+        spacing = max(self.top.spacing(), 0)
+        return sum(w.sizeHint().width() for w in widgets) + spacing * (max(0, len(widgets) - 1) + gaps)
+
+    def one_line_width(self) -> int:
+        """The width the buttons need on one line (the stretch between the groups adds a space)."""
+        return self._width([*self.start, *self.end, *self.second], gaps=1)
+
+    def _arrange(self, *, wrapped: bool) -> None:
+        if wrapped == self.wrapped:
+            return
+        self.wrapped = wrapped
+        for layout in (self.top, self.bottom):
+            while layout.count():
+                layout.takeAt(0)
+        for widget in self.start:
+            self.top.addWidget(widget)
+        self.top.addStretch(1)
+        for widget in self.end:
+            self.top.addWidget(widget)
+        if wrapped:
+            self.bottom.addStretch(1)
+        for widget in self.second:
+            (self.bottom if wrapped else self.top).addWidget(widget)
+        self.updateGeometry()
+
+    def fit(self) -> None:
+        """One line or two, for the row's width now."""
+        self._arrange(wrapped=self.width() < self.one_line_width())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        hint = super().minimumSizeHint()
+        lines = max(self._width([*self.start, *self.end], gaps=1), self._width(self.second))
+        return QSize(lines, hint.height())
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
+        super().resizeEvent(event)
+        self.fit()
+
+    def event(self, event: QEvent) -> bool:
+        # a button's wording changed ("Seed 1234567890 locked"): one line may no longer hold it
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.fit()
+        return super().event(event)
+
+
 LOCK_TIP = ("Re-roll with the seed of the selected (or clicked) take, so that a changed instruction is the only "
             "difference")
 LOCK_NO_TAKES_TIP = "No take to lock the seed of yet: generate this turn first (Ctrl+Enter)"
@@ -246,17 +314,13 @@ class TakesView(QWidget):
         header.addStretch(1)
         header.addWidget(QLabel("side by side", self))
         header.addWidget(self.per_view)
-        actions = QHBoxLayout()
-        actions.addWidget(self.compare_button)
-        actions.addStretch(1)
-        actions.addWidget(self.lock_button)
-        actions.addWidget(self.reroll_many_button)
-        actions.addWidget(self.reroll_count)
+        self.button_row = ActionRow([self.compare_button], [self.lock_button],
+                                      [self.reroll_many_button, self.reroll_count], self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
         layout.addWidget(self.scroll_area)
-        layout.addLayout(actions)
+        layout.addWidget(self.button_row)
 
     def set_takes(self, takes: list[Take], selected_id: str | None,
                   states: dict[str, CharacterState] | None = None) -> None:
