@@ -21,6 +21,7 @@ from studio.engines.capabilities import Stage
 from studio.engines.config import EngineConfig, Placement
 from studio.engines.registry import EngineRegistry
 from studio.worker.cluster.actor import EngineActor
+from studio.worker.cluster.environment import EnvironmentChanges, reload_ray_settings
 from studio.worker.cluster.ray_host import RayHost
 from studio.worker.cluster.spec import AUTO, ClusterSpec, address_problem, require_ray
 from studio.worker.cluster.status import ClusterStatus, ConnectionState
@@ -38,6 +39,9 @@ _connecting = threading.Lock()
 _started_here: str | None = None
 """The address (or ``local``) this process last called ``ray.init`` for: a later project
 that names another cluster leaves it first. None: Ray was started by someone else."""
+_ray_changes: EnvironmentChanges | None = None
+"""What this process's last ``ray.init`` changed in ``os.environ``: put back once Ray is shut
+down, so that the next cluster is joined as the first was (see ``environment``)."""
 CONNECT_GRACE_S = 3.0
 """Beyond the connection timeout, how long the studio waits for Ray to give up by itself
 (one attempt can take far longer at an address that takes connections but is not Ray)."""
@@ -129,6 +133,30 @@ def _gcs_wait(timeout_s: float) -> Iterator[None]:
         os.environ.pop(GCS_WAIT_ENV, None)
 
 
+def _record_environment(before: dict[str, str]) -> None:
+    """Note what ``ray.init`` changed in the environment since ``before`` (added to what an
+    earlier attempt changed and was not put back yet)."""
+    global _ray_changes
+    changes = EnvironmentChanges.between(before, os.environ)
+    if _ray_changes is not None:
+        first = {**changes.before, **_ray_changes.before}
+        changes = EnvironmentChanges(first, {key: os.environ.get(key) for key in first})
+    _ray_changes = changes if changes.before else None
+
+
+def _restore_environment(ray: Any) -> None:
+    """Put back what ``ray.init`` changed in the environment, once Ray is shut down (kept
+    for later while it is not)."""
+    global _ray_changes
+    if _ray_changes is None or ray.is_initialized():
+        return
+    changes, _ray_changes = _ray_changes, None
+    restored = changes.restore()
+    if restored:
+        log.info("put back the environment variables Ray changed: %s", ", ".join(restored))
+        reload_ray_settings(ray)
+
+
 def join_failure(spec: ClusterSpec, failed: str, error: BaseException) -> StudioError:
     """Why joining the cluster ``spec`` names failed, with what to do: Ray's own text (its
     first line: the rest repeats advice about its own command line), and a hint for the
@@ -176,6 +204,7 @@ class RayCluster:
         if ray.is_initialized() and _started_here not in (None, spec.address):
             ray.shutdown()  # the instance this process joined for an earlier choice: not the one wanted now
             _started_here = None
+            _restore_environment(ray)
         if ray.is_initialized():
             cluster = cls(spec, ray, owned=False)
         else:
@@ -196,6 +225,8 @@ class RayCluster:
                 with _gcs_wait(spec.connect_timeout_s):
                     ray.init(address=spec.address, **quiet)
 
+            _restore_environment(ray)  # a shutdown that took long, an attempt that failed
+            before = dict(os.environ)
             try:
                 if spec.local:
                     # "local": a new instance even where `ray start` left this machine a cluster (or
@@ -210,6 +241,8 @@ class RayCluster:
                                   hint=UNREACHABLE_HINT) from None
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise join_failure(spec, failed, error) from None
+            finally:
+                _record_environment(before)
             _started_here = spec.address
             cluster = cls(spec, ray, owned=True)
         cluster.refresh_resources()
@@ -262,6 +295,7 @@ class RayCluster:
             except concurrent.futures.TimeoutError:
                 log.warning("Ray did not let go of the lost render farm within %g s", timeout_s)
         _started_here = None
+        _restore_environment(self.ray)
 
     @property
     def connected(self) -> bool:
