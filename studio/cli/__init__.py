@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import signal
 import sys
 import threading
@@ -63,6 +64,96 @@ def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         parser = chosen
 
 
+_NEGATIVE_NUMBER = re.compile(r"-\d+|-\d*\.\d+")
+"""What argparse itself reads as a positional, though it starts with '-'."""
+
+
+def _option(parser: argparse.ArgumentParser, item: str) -> tuple[bool, bool]:
+    """Whether argparse reads ``item`` (which starts with '-') as one of ``parser``'s options,
+    and whether that option then takes the next argument as its value. A text with white
+    space is never an option unless written ``--option=value``."""
+    actions = {flag: action for action in parser._actions for flag in action.option_strings}
+    name, equals, _value = item.partition("=")
+    if item in actions:
+        return True, actions[item].nargs != 0
+    if item.startswith("--"):
+        matches = [flag for flag in actions if flag.startswith("--") and flag.startswith(name)]
+        if not matches or (not equals and any(c.isspace() for c in item)):
+            return False, False
+        return True, not equals and len(matches) == 1 and actions[matches[0]].nargs != 0
+    if equals and name in actions:
+        return True, False
+    if any(c.isspace() for c in item) or item[:2] not in actions:
+        return False, False
+    if actions[item[:2]].nargs != 0:  # a short option and its value: -iTEXT
+        return True, False
+    return all(actions.get(f"-{c}") is not None and actions[f"-{c}"].nargs == 0 for c in item[1:]), False
+
+
+def _texts_starting_with_a_dash(parser: argparse.ArgumentParser, args_list: list[str]) -> list[str]:
+    """``args_list``, a free text that starts with '-' (``say P NODE "-hello"``) taken as the
+    text, where argparse took it for an option ("argument -h/--help: ignored explicit argument
+    'ello'").
+
+    For a command whose parser sets the default ``free_text``, an argument that starts with
+    '-' and is none of its options is the text: with white space in it (no option has any),
+    it is taken as such; a single word (``-hello``, ``--clear``) may be a mistyped option, so
+    the command is refused, naming the command line that gives it as text (``--`` before
+    it). The value of an option that takes one (``play -i "-hello"``) is that value.
+    ``play`` without a project nor an instruction names both ways of giving one."""
+    command = next((action.choices.get(args_list[0]) for action in parser._actions
+                    if isinstance(action, argparse._SubParsersAction)), None) if args_list else None
+    if command is None or not command.get_default("free_text"):
+        return args_list
+    rest = args_list[1:]
+    end = rest.index("--") if "--" in rest else len(rest)
+    options: list[str] = []
+    positionals: list[str] = []
+    first_text: int | None = None
+    joined: list[str] = []  # the options as given, to tell whether a value was joined to its option
+    index = 0
+    while index < end:
+        item = rest[index]
+        is_option, takes_value = (_option(command, item) if item.startswith("-") and len(item) > 1
+                                  and not _NEGATIVE_NUMBER.fullmatch(item) else (False, False))
+        if is_option:
+            options.append(item)
+            joined.append(item)
+            if takes_value and index + 1 < end:
+                index += 1
+                value = rest[index]
+                joined.append(value)
+                if value.startswith("-") and not _NEGATIVE_NUMBER.fullmatch(value) and not _option(command, value)[0]:
+                    options[-1] = f"{item}={value}"  # its value, as argparse reads it: ``--speaker=-Bob``
+                else:
+                    options.append(value)
+        else:
+            if first_text is None and item.startswith("-") and len(item) > 1 and not _NEGATIVE_NUMBER.fullmatch(item):
+                first_text = len(positionals)
+            positionals.append(item)
+        index += 1
+    positionals += rest[end + 1:]
+    many = command.get_default("many_positionals")
+    given = {action.dest for action in command._actions for flag in action.option_strings
+             if any(option == flag or option.startswith(f"{flag}=") for option in options)}
+    if many and not positionals and not given & {"help", many.rstrip("s")}:
+        command.error(f"the following arguments are required: path, and the turn's {many.rstrip('s').upper()} "
+                      f"(after the path, or as --{many.rstrip('s')} TEXT)")
+    if first_text is None:  # the options first, then every positional, as given (after "--" if there was one)
+        return args_list if options == joined else [args_list[0], *options, "--", *positionals]
+    rewritten = [args_list[0], *options, *positionals[:first_text], "--", *positionals[first_text:]]
+    text = positionals[first_text]
+    if not any(c.isspace() for c in text):
+        import shlex
+
+        from studio.cli.common import printable
+
+        command.error(f"unrecognized arguments: {printable(text)} (`kamishibai {args_list[0]}` has no such "
+                      "option; a text that starts with '-' reads as one). If it is the text, write -- before it: "
+                      f"{printable(shlex.join(['kamishibai', *rewritten]))}")
+    return rewritten
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command ``argv`` (default: this process's arguments) and return its exit code.
 
@@ -95,6 +186,7 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
     parser = build_parser()
     if not args_list:
         args_list = ["open"] if "open" in _command_names(parser) else ["--help"]
+    args_list = _texts_starting_with_a_dash(parser, args_list)
     args, extra = parser.parse_known_args(args_list)
     many = getattr(args, "many_positionals", None)  # argparse takes them only before the first option
     if extra and many and not any(item.startswith("-") for item in extra):

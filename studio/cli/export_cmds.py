@@ -16,7 +16,8 @@ from studio.core.text import first_few
 
 if TYPE_CHECKING:
     from studio.core.tree import StoryTree
-    from studio.export import ExportResult
+    from studio.export import ExportOptions, ExportResult
+    from studio.storage import Project
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
 CAPTIONS = ("none", "burn", "srt")
@@ -124,7 +125,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from studio.core.progress import never_cancelled
     from studio.export import CaptionMode, ExportOptions, export_task
     from studio.export.encoding import check_options
-    from studio.export.options import PanelAspect, infer_format, sheet_page_count
+    from studio.export.options import PanelAspect, infer_format
 
     # the cards' text is drawn on frames and written into timelines: lines of plain text only
     refuse_control_characters(args.title, "--title", line_breaks=True)
@@ -165,8 +166,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         except StudioError as error:
             _advise_filling(error, args.path, leaf)
             raise
-        turns = len(project.tree.path_to(leaf)) - 1  # the branch's turns, as collect_branch counts them
-        _refuse_to_replace(out, args, sheet_page_count(turns, options.panels_per_page))
+        _refuse_to_replace(out, args, _pages(project, leaf, out, args.format, options))
         try:
             result = job(bar, never_cancelled)
         finally:
@@ -246,6 +246,21 @@ def _card_duration(text: str, seconds: float | None, option: str, default: float
         raise StudioError(f"--{option}-duration was given without --{option}: there is no {option.replace('-', ' ')} "
                           "to time.", hint=f"Add --{option} TEXT, or leave out --{option}-duration.")
     return seconds
+
+
+def _pages(project: Project, leaf: str, out: Path, fmt: str | None, options: ExportOptions) -> int:
+    """The pages the export writes, which name a PNG sheet's files: counted exactly for a PNG
+    sheet, whose long texts go on in continuation panels (counted from the turns alone, a
+    sheet of 4 pages was taken for 1, and an existing ``NAME-04.png`` was replaced without
+    --force); for the other formats, which write one file, the turns' count does."""
+    from studio.export.branch import collect_branch
+    from studio.export.options import ExportFormat, infer_format, sheet_page_count
+    from studio.export.sheet import sheet_page_total
+
+    if infer_format(out, fmt) is ExportFormat.PNG:
+        return sheet_page_total(collect_branch(project, leaf), options, ExportFormat.PNG)
+    turns = len(project.tree.path_to(leaf)) - 1  # the branch's turns, as collect_branch counts them
+    return sheet_page_count(turns, options.panels_per_page)
 
 
 def _refuse_to_replace(out: Path, args: argparse.Namespace, pages: int) -> None:

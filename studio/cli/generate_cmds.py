@@ -59,7 +59,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         f"before, and stop at the first that fails. --parent: {PLAY_PARENT_HELP}.",
     )
     p.add_argument("path", help="project folder")
-    p.add_argument("instructions", nargs="*", metavar="INSTRUCTION",
+    p.add_argument("instructions", nargs="*", default=[], metavar="INSTRUCTION",  # --instruction does too
                    help="a turn's instruction, as --instruction gives it (several: one turn each, before the "
                         "--instruction ones)")
     p.add_argument("--instruction", "-i", action="append", default=[],
@@ -73,7 +73,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "Ctrl+C (exit status 130), the turn it was making is listed too, with \"interrupted\": true and "
                    "\"kept\": false")
     add_wait_option(p)
-    p.set_defaults(handler=cmd_play, many_positionals="instructions")  # also those given after an option
+    # many_positionals: also those given after an option
+    p.set_defaults(handler=cmd_play, many_positionals="instructions", free_text=True)
 
     p = sub.add_parser("reroll", help="generate a new take of a turn (or of it and every turn below it)")
     p.add_argument("path", help="project folder")
@@ -1227,6 +1228,17 @@ def _interrupted_left(service: GenerationService, path: str, named: Collection[s
             f"{shlex.quote(printable(path))} --requeue-interrupted` to run them, or cancel them in the studio.")
 
 
+def _running(job: Job) -> str:
+    """What the progress bar says runs: the turn whose take is being made. The job's label
+    says what queued it ("Fill", "Re-roll"): a `run-queue` after a `fill` read "Fill:" while
+    it generated turns."""
+    from studio.core.jobs import JobKind
+
+    if job.kind is JobKind.GENERATE and job.node_id:
+        return f"turn {job.node_id}"
+    return job.label or job.kind.value
+
+
 def run_until_idle(project: Project, service: GenerationService, path: str, *, quiet: bool = False) -> int:
     """Work through the queue with a progress bar on stderr; 1 when a job failed (jobs
     that could never start fail when the queue is opened) or jobs are left waiting (for an
@@ -1249,7 +1261,7 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
                 bar.total = (bar.total or 0) + 1
                 bar.refresh()
             elif event.kind is EventKind.STARTED:
-                bar.set_description_str(event.job.label or event.job.kind.value)
+                bar.set_description_str(_running(event.job))
             elif event.kind is EventKind.PROGRESS:
                 eta = f"{event.eta_s:.0f}s" if event.eta_s is not None else "?"
                 bar.set_postfix_str(f"{event.stage} {100 * event.fraction:.0f}% eta {eta}", refresh=False)

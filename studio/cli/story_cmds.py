@@ -37,7 +37,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--speaker", help="who says it (default: the turn's character)")
     p.add_argument("--at", type=int, metavar="N", help="insert as line N (1 = first) instead of appending")
     add_wait_option(p)
-    p.set_defaults(handler=cmd_say)
+    p.set_defaults(handler=cmd_say, free_text=True)
 
     p = sub.add_parser("use", help="make one of a turn's takes the one its story goes on with",
                        description="Choose TAKE as turn NODE's take, as \"Use this take\" does in the window: "
@@ -54,7 +54,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("node", help="node id or unique id prefix")
     p.add_argument("text", help="the narrator's words for this turn")
     add_wait_option(p)
-    p.set_defaults(handler=cmd_narrate)
+    p.set_defaults(handler=cmd_narrate, free_text=True)
 
     p = sub.add_parser("story", help="show a turn's story fields, or set them",
                        description="Without options, print the turn's dialogue, narration, duration and shot "
@@ -69,7 +69,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--clear-dialogue", action="store_true", help="remove every dialogue line")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_wait_option(p)
-    p.set_defaults(handler=cmd_story)
+    p.set_defaults(handler=cmd_story, free_text=True)
 
     p = sub.add_parser("start-state", help="set where a character (or everyone) starts: stamina social fun",
                        description="Set the starting stamina, social and entertainment (0 to 100) of --character, "
@@ -177,6 +177,11 @@ def _print_story(tree: StoryTree, node_id: str) -> None:
 
 
 def cmd_say(args: argparse.Namespace) -> int:
+    """Add a dialogue line. On a turn with no character and without --speaker, the line is
+    kept with no speaker, as asked (a voice nobody on screen owns is a line of its own, and
+    --speaker can't be given empty to ask for one), and a note on stderr says so, with the
+    commands that give it a speaker: a script goes on, and its writer sees why the sheet
+    shows "(nobody)" instead of a name (the line was stored without a word)."""
     from studio.core.commands import AddDialogueLine
 
     with open_project(args.path, wait=args.wait) as project:
@@ -191,7 +196,20 @@ def cmd_say(args: argparse.Namespace) -> int:
         index = None if args.at is None else args.at - 1
         project.apply(AddDialogueLine(node_id, speaker, args.text, index))
         _print_story(project.tree, node_id)
+        if not speaker.strip():
+            _say_nobody_speaks(args.path, node_id)
     return 0
+
+
+def _say_nobody_speaks(path: str, node_id: str) -> None:
+    """The note of a line kept with no speaker (see :func:`cmd_say`)."""
+    import sys
+
+    shown = shlex.quote(printable(path))
+    print(f"kamishibai: note: turn {node_id} has no character, so this line has no speaker (shown as "
+          f"\"(nobody)\"). To name who says it, add --speaker NAME: `kamishibai story {shown} {node_id} "
+          f"--clear-dialogue` removes the turn's lines, then `kamishibai say {shown} {node_id} TEXT --speaker "
+          "NAME` says them again.", file=sys.stderr)
 
 
 def cmd_use(args: argparse.Namespace) -> int:
