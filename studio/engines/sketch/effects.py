@@ -52,6 +52,35 @@ def _z(ctx: PropContext, c: Point, r: float, fill: tuple[int, ...]) -> None:
                       width=max(1, round(r * 0.35)), joint="curve")
 
 
+def _below_ceiling(ctx: PropContext, highest: float) -> float:
+    """How far (pixels) to move down something whose highest row is ``highest`` so that the
+    shot doesn't cut it (0 when it fits)."""
+    return max(0.0, ctx.ceiling - highest)
+
+
+def _beside(ctx: PropContext, head_x: float, offset: float, half_width: float, side: int) -> tuple[float, int]:
+    """(centre column, side) of a bubble ``offset`` pixels to ``side`` of the head: on the other
+    side when the shot's edge would cut it there, pushed inside the shot when neither fits."""
+    left, right = ctx.sides
+    low, high = left + half_width, right - half_width
+    for way in (side, -side):
+        x = head_x + way * offset
+        if low <= x <= high:
+            return x, way
+    x = head_x + side * offset
+    return (min(max(x, low), high) if low <= high else (left + right) / 2), side
+
+
+def _fit_rise(ctx: PropContext, start: float, rise: float, above: float) -> tuple[float, float]:
+    """(start row, rise) of symbols that drift up from ``start`` by ``rise`` pixels and reach
+    ``above`` pixels over their centre: a shorter rise, then a lower start, when the shot's top
+    would cut them."""
+    spare = start - rise - above - ctx.ceiling
+    if spare >= 0.0:
+        return start, rise
+    return start + max(0.0, -(spare + rise)), max(0.0, rise + spare)
+
+
 def draw_behind(effect: Effect, ctx: PropContext) -> None:
     pen = ctx.pen
     s, f = pen.s, pen.f
@@ -80,20 +109,23 @@ def draw_front(effect: Effect, ctx: PropContext, expression: Expression) -> None
     top = pen.px(head_top(sk))
     t = ctx.seconds
     if effect == Effect.ZZZ:
+        start, rise = _fit_rise(ctx, top[1] - 0.05 * s, 0.5 * s, 0.08 * s)
         for i in range(3):
             k = (t * 0.5 + i / 3) % 1.0
-            c = (top[0] + f * (0.1 + 0.3 * k) * s, top[1] - (0.05 + 0.5 * k) * s)
+            c = (top[0] + f * (0.1 + 0.3 * k) * s, start - rise * k)
             _z(ctx, c, (0.035 + 0.045 * k) * s, _rgba(pal.tinted((90, 110, 200)), 1.0 - 0.7 * k))
     elif effect == Effect.NOTES:
+        start, rise = _fit_rise(ctx, top[1] + 0.15 * s, 0.45 * s, 0.12 * s)
         for i in range(2):
             k = (t * 0.6 + i * 0.5) % 1.0
             side = 1 if i == 0 else -1
-            c = (top[0] + side * f * (0.28 + 0.05 * math.sin(6 * k)) * s, top[1] + (0.15 - 0.45 * k) * s)
+            c = (top[0] + side * f * (0.28 + 0.05 * math.sin(6 * k)) * s, start - rise * k)
             _note(ctx, c, 0.035 * s, _rgba(pal.tinted((80, 70, 160) if i else (220, 80, 120)), 1.0 - 0.6 * k))
     elif effect == Effect.HEARTS:
+        start, rise = _fit_rise(ctx, top[1] + 0.1 * s, 0.45 * s, 0.06 * s)
         for i in range(3):
             k = (t * 0.55 + i / 3) % 1.0
-            c = (top[0] + f * (0.25 + 0.12 * i + 0.05 * math.sin(7 * k + i)) * s, top[1] + (0.1 - 0.45 * k) * s)
+            c = (top[0] + f * (0.25 + 0.12 * i + 0.05 * math.sin(7 * k + i)) * s, start - rise * k)
             _heart(ctx, c, (0.04 + 0.02 * (1 - k)) * s, _rgba(pal.tinted((240, 80, 120)), 1.0 - 0.6 * k))
     elif effect == Effect.TEARS:
         head = HeadFrame(sk)
@@ -140,12 +172,15 @@ def draw_front(effect: Effect, ctx: PropContext, expression: Expression) -> None
                 pts.append((x, y))
             pen.draw.line(pts, fill=_rgba((250, 250, 250), 0.6), width=max(1, round(0.014 * s)), joint="curve")
     elif effect == Effect.STARS:
+        top = (top[0], top[1] + _below_ceiling(ctx, top[1] - 0.09 * s))
         for i in range(3):
             a = t * 3.0 + i * 2 * math.pi / 3
             c = (top[0] + 0.2 * s * math.cos(a), top[1] + 0.02 * s + 0.06 * s * math.sin(a))
             _star(ctx, c, 0.045 * s, _rgba(pal.tinted((255, 220, 60)), 1.0), points=5)
     elif effect == Effect.THOUGHT:
-        base = (top[0] + f * 0.28 * s, top[1] - 0.12 * s)
+        x, f = _beside(ctx, top[0], 0.4 * s, 0.16 * s, f)
+        base = (x - f * 0.12 * s, top[1] - 0.12 * s)
+        base = (base[0], base[1] + _below_ceiling(ctx, base[1] - 0.21 * s))  # beside the head when no room above
         fill = _rgba(WHITE, 0.92)
         line = _rgba(pal.tinted((120, 120, 140)), 1.0)
         for k, r in ((0.0, 0.025), (0.1, 0.04)):
@@ -183,8 +218,10 @@ def _splash(ctx: PropContext) -> None:
 def _bubble(ctx: PropContext, top: Point, shout: bool) -> None:
     pen, pal = ctx.pen, ctx.pal
     s, f = pen.s, pen.f
-    c = (top[0] + f * 0.42 * s, top[1] + 0.02 * s)
     rx, ry = 0.2 * s, 0.13 * s
+    x, f = _beside(ctx, top[0], 0.42 * s, rx, f)
+    c = (x, top[1] + 0.02 * s)
+    c = (c[0], c[1] + _below_ceiling(ctx, c[1] - ry))  # beside the head when there is no room above it
     fill = _rgba(WHITE, 0.95)
     line = _rgba(pal.tinted((90, 90, 110)), 1.0)
     if shout:

@@ -44,13 +44,15 @@ from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.offer import live_vocabulary
-from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose
+from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose, sample_pose
 from studio.engines.sketch.render import (
     COMPANION_HALF_WIDTH,
     ClipRenderer,
     anim_phase,
+    bed_hip_x,
     companion_gap,
     figure_scale,
+    on_a_bed,
     plan_from_conditioning,
 )
 from studio.engines.sketch.representation import build_representation
@@ -212,6 +214,14 @@ class SketchEngine:
         scroll = (0.0, 0.0, 0.0)
         if same_place:
             variation, scroll = continue_variation(variation, prev, keep_framing=not reading.camera)
+        bed = on_a_bed(motion.anim, scene, is_image)
+        if bed is not None:  # a sleeper lies on the bed (head on the pillow), not on the floor beside it
+            # (The sleeper is drawn facing right; a moving camera goes left, bringing the bed, which
+            # is at the left of the room, towards the middle of the frame.)
+            facing = -1 if camera in (CameraMode.PAN, CameraMode.ORBIT) else 1
+            first = camera_frame(camera, 0.0, 0.0, facing, reading.zoom_out)
+            at = bed_hip_x(bed, first.layer_shifts[2] + scroll[1], options.height, options.width)
+            travel, start_x = 0.0, round(at - 0.5 + first.cam_x, 6)
         phase = round(rng.random(), 6)
         amplitude = round(rng.uniform(0.92, 1.08), 6)
         if continued and prev.get("anim") == motion.anim and ANIMS[motion.anim].loop:
@@ -227,7 +237,9 @@ class SketchEngine:
             travel, end_facing = path.end, path.facing(1.0)
         else:
             end_facing = facing
-        last = end_pose(pose_plan)
+        # A walker that turned round paused its step meanwhile: its cycle ends that much earlier.
+        clock_end = path.clock(1.0) if path is not None else 1.0
+        last = sample_pose(pose_plan, clock_end) if path is not None else end_pose(pose_plan)
         end_cam = camera_frame(camera, 1.0, travel, facing, reading.zoom_out)
         if end_cam.yaw:  # an orbit ends with the character seen turned: the next clip starts from that
             last = replace(last, yaw=((last.yaw + end_cam.yaw + 180.0) % 360.0) - 180.0)
@@ -252,7 +264,7 @@ class SketchEngine:
             "continued": continued, "start_pose": start_pose.as_dict() if start_pose else {},
             "end_pose": last.as_dict(), "companion_seed": seed % 7, "rules": reasons,
             "gait": gait, "stage": round(stage, 6), "end_facing": end_facing,
-            "end_phase": round(anim_phase(pose_plan, 1.0) % 1.0, 6),
+            "end_phase": round(anim_phase(pose_plan, clock_end) % 1.0, 6),
             "scroll": [round(v, 6) for v in scroll], "end_scroll": end_scroll(scroll, end_cam),
             "end_props": end_props(variation, end_cam), "end_shot": end_shot(variation, end_cam),
             **variation.to_conditioning(),

@@ -63,9 +63,12 @@ class FigureSpec:
 
 
 def draw_figure(spec: FigureSpec, pose: Pose, facing: int, scale: float, phase: float, seconds: float,
-                supersample: int = 2) -> tuple[Image.Image, Point]:
+                supersample: int = 2, room: tuple[float, float, float] = (math.inf, math.inf, math.inf)
+                ) -> tuple[Image.Image, Point]:
     """Draw one frame of the figure. Returns the sprite (mode "RGBa", premultiplied; paste it with
-    itself as the mask) and the hip's pixel position in it."""
+    itself as the mask) and the hip's pixel position in it. ``room`` is how far left of, above
+    and right of the hip (figure units, on screen) the shot shows: bubbles and symbols around
+    the head keep inside it."""
     s = scale * supersample
     behind, ahead, up, down = _canvas_box(spec, pose)
     left = behind if facing >= 0 else ahead
@@ -78,7 +81,8 @@ def draw_figure(spec: FigureSpec, pose: Pose, facing: int, scale: float, phase: 
     pen = Pen(draw, anchor, s, facing, pose)
     sk = build_skeleton(pose)
     pal = spec.palette
-    ctx = props.PropContext(pen=pen, sk=sk, pose=pose, pal=pal, phase=phase, seconds=seconds, anim=spec.anim)
+    ctx = props.PropContext(pen=pen, sk=sk, pose=pose, pal=pal, phase=phase, seconds=seconds, anim=spec.anim,
+                            room_left=room[0], room=room[1], room_right=room[2])
 
     effects.draw_behind(spec.effect, ctx)
     props.draw_behind(spec.prop, ctx)

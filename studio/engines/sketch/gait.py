@@ -14,12 +14,12 @@ under the hip, so mirroring the figure doesn't move that foot either.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from studio.engines.sketch.camera import camera_frame
 from studio.engines.sketch.poses import Pose, PosePlan, sample_pose
-from studio.engines.sketch.skeleton import build_skeleton
+from studio.engines.sketch.skeleton import HIP_SPREAD, LEG_LO, LEG_UP, build_skeleton
 from studio.engines.sketch.vocabulary import CameraMode
 
 GAIT_ANIMS = frozenset({"walk", "run", "sneak", "carry"})
@@ -28,10 +28,30 @@ SUBSTEPS = 16
 """Integration steps per frame interval."""
 STAGE_MARGIN = 0.02
 """The least distance (frame widths) inside the stage limit at which a walker looks for a moment to turn."""
+TURN_SECONDS = 0.3
+"""How long a walker stands turning round at the stage's edge (the step pauses meanwhile)."""
 
 
 def is_gait(anim: str) -> bool:
     return anim in GAIT_ANIMS
+
+
+FEET_TOGETHER = math.degrees(math.asin(HIP_SPREAD / (LEG_UP + LEG_LO)))
+"""Leg angle that puts an ankle right under the middle of the hip."""
+FRONT = {"x": 0.0, "y": 0.0, "lean": 0.0, "head_tilt": 0.0, "head_yaw": 0.0, "arm_b": -12.0, "elbow_b": 8.0,
+         "arm_f": 12.0, "elbow_f": 8.0, "leg_b": FEET_TOGETHER, "knee_b": 0.0, "leg_f": -FEET_TOGETHER,
+         "knee_f": 0.0}
+"""Halfway through a turn the walker stands facing the viewer: face to the front, arms at its
+sides, both feet under the middle of the hip. That stance is its own mirror image, so the
+figure can change the way it faces there without a jump."""
+
+
+def turning_pose(pose: Pose, weight: float) -> Pose:
+    """``pose`` turned ``weight`` (0..1) of the way towards :data:`FRONT`."""
+    if weight <= 0.0:
+        return pose
+    w = min(1.0, weight)
+    return replace(pose, **{k: getattr(pose, k) + (v - getattr(pose, k)) * w for k, v in FRONT.items()})
 
 
 def ankles_on_screen(pose: Pose, extra_yaw: float = 0.0) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -76,16 +96,33 @@ class WalkPath:
     times: tuple[float, ...]
     offsets: tuple[float, ...]
     facings: tuple[int, ...]
+    clocks: tuple[float, ...] = ()
+    """The stepping's own clip fraction per sample: it stands still while the walker turns
+    round (empty: the same as the clip's)."""
+    turns_at: tuple[float, ...] = ()
+    """How far (0..1) the walker is turned towards the viewer per sample: 1 halfway through a
+    turn round, 0 walking (empty: never)."""
 
-    def offset(self, t: float) -> float:
-        """The offset at clip fraction ``t`` (linear between samples)."""
+    def _at(self, values: tuple[float, ...], t: float) -> float:
         n = len(self.times) - 1
         if n <= 0:
-            return self.offsets[0]
+            return values[0]
         pos = min(max(t, 0.0), 1.0) * n
         i = min(int(pos), n - 1)
         w = pos - i
-        return self.offsets[i] + (self.offsets[i + 1] - self.offsets[i]) * w
+        return values[i] + (values[i + 1] - values[i]) * w
+
+    def offset(self, t: float) -> float:
+        """The offset at clip fraction ``t`` (linear between samples)."""
+        return self._at(self.offsets, t)
+
+    def clock(self, t: float) -> float:
+        """Where the stepping is at clip fraction ``t`` (sample the pose plan there)."""
+        return self._at(self.clocks, t) if self.clocks else min(max(t, 0.0), 1.0)
+
+    def turn(self, t: float) -> float:
+        """How far the walker is turned towards the viewer at clip fraction ``t`` (0 while walking)."""
+        return self._at(self.turns_at, t) if self.turns_at else 0.0
 
     def facing(self, t: float) -> int:
         n = len(self.times) - 1
@@ -106,12 +143,18 @@ class WalkPath:
 Samples = tuple[float, ...]
 
 
+@lru_cache(maxsize=16)
+def _poses(plan: PosePlan, frames: int) -> tuple[Pose, ...]:
+    steps = max(1, (frames - 1) * SUBSTEPS)
+    return tuple(sample_pose(plan, i / steps) for i in range(steps + 1))
+
+
 @lru_cache(maxsize=64)
 def _steps(plan: PosePlan, frames: int, unit: float, camera_yaw: Samples) -> tuple[tuple[float, ...], tuple[bool, ...]]:
     """Per integration step: how far the body moves forward (frame widths; the planted foot
     stays where it is) and whether the planted foot passes under the hip."""
     steps = max(1, (frames - 1) * SUBSTEPS)
-    poses = [sample_pose(plan, i / steps) for i in range(steps + 1)]
+    poses = _poses(plan, frames)
     moves: list[float] = []
     under: list[bool] = []
     for i in range(steps):
@@ -136,6 +179,7 @@ def walk_path(plan: PosePlan, frames: int, facing: int, start_x: float, unit: fl
     steps = max(1, (frames - 1) * SUBSTEPS)
     times = tuple(i / steps for i in range(steps + 1))
     moves, under = _steps(plan, frames, unit, camera_yaw)
+    poses = _poses(plan, frames)
     # A walker starts looking for a moment to turn one stride before the edge, so it turns
     # round at the latest at the edge.
     stride, since = 0.0, 0.0
@@ -144,18 +188,34 @@ def walk_path(plan: PosePlan, frames: int, facing: int, start_x: float, unit: fl
         if passes:
             stride, since = max(stride, since), 0.0
     look_ahead = max(STAGE_MARGIN, stride if stride > 0 else since)
-    offsets, facings = [0.0], [facing]
-    offset, heading, turning = 0.0, facing, False
+    # A turn takes TURN_SECONDS: the stepping pauses on the planted foot under the hip while
+    # the body turns to the viewer, faces the other way at the middle and turns on.
+    pause = max(2, round(TURN_SECONDS / max(plan.duration, 1e-6) * steps)) if limit > 0 else 0
+    offsets, facings, clocks, fronts = [0.0], [facing], [0.0], [0.0]
+    offset, heading, turning, step, turned, turn_from = 0.0, facing, False, 0, -1, facing
     for i in range(steps):
-        offset += heading * moves[i]
-        camera = camera_x[i + 1] if camera_x else 0.0
-        if limit > 0 and heading * (start_x + offset - camera) > limit - look_ahead:
-            turning = True
-        if turning and under[i]:  # the planted foot is under the hip: turn round there
-            heading, turning = -heading, False
+        if 0 <= turned < pause:  # standing, turning round
+            turned += 1
+            if turned * 2 >= pause and heading * turn_from > 0:
+                heading = -heading
+            fronts.append(min(1.0, 1.6 * math.sin(math.pi * turned / pause)))  # full front around the middle
+        else:
+            move = moves[step]
+            if camera_yaw and step != i:  # after a turn the stepping runs behind the orbiting camera
+                x0, x1 = planted(poses[step], poses[step + 1], camera_yaw[i], camera_yaw[i + 1])
+                move = -(x1 - x0) * unit
+            offset += heading * move
+            camera = camera_x[i + 1] if camera_x else 0.0
+            if limit > 0 and heading * (start_x + offset - camera) > limit - look_ahead:
+                turning = True
+            if turning and under[step]:  # the planted foot is under the hip: turn round there
+                turning, turned, turn_from = False, 0, heading
+            step += 1
+            fronts.append(0.0)
         offsets.append(offset)
         facings.append(heading)
-    return WalkPath(times, tuple(offsets), tuple(facings))
+        clocks.append(times[step])
+    return WalkPath(times, tuple(offsets), tuple(facings), tuple(clocks), tuple(fronts))
 
 
 def path_for(plan: PosePlan, frames: int, camera: CameraMode, facing: int, start_x: float, unit: float,

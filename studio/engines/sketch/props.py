@@ -29,6 +29,21 @@ class PropContext:
     phase: float
     seconds: float
     anim: str
+    room: float = math.inf
+    """How far above the hip (figure units) the shot shows: a bubble above the head stays below it."""
+    room_left: float = math.inf
+    room_right: float = math.inf
+    """How far left and right of the hip (figure units, on screen) the shot shows."""
+
+    @property
+    def ceiling(self) -> float:
+        """Pixel row of the top of the shot in the sprite (anything drawn above it is cut off)."""
+        return self.pen.ay - self.room * self.pen.s
+
+    @property
+    def sides(self) -> tuple[float, float]:
+        """Pixel columns of the shot's left and right edges in the sprite."""
+        return self.pen.ax - self.room_left * self.pen.s, self.pen.ax + self.room_right * self.pen.s
 
     @property
     def ground_y(self) -> float:

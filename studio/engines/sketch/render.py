@@ -20,11 +20,11 @@ from PIL import Image, ImageDraw
 from studio.engines.base import CancelCheck, EngineError, Progress, ProgressCallback, check_cancelled
 from studio.engines.sketch.camera import CameraFrame, camera_frame
 from studio.engines.sketch.figure import FigureSpec, draw_figure
-from studio.engines.sketch.gait import WalkPath, is_gait, path_for
+from studio.engines.sketch.gait import WalkPath, is_gait, path_for, turning_pose
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.palette import Palette
 from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose
-from studio.engines.sketch.scenery import Scene, build_scene, image_scene, scene_tint
+from studio.engines.sketch.scenery import BEDS, Bed, Scene, build_scene, image_scene, scene_tint
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 from studio.engines.sketch.small_props import draw_small_props
 from studio.engines.sketch.variation import MAX_SHOT, PropPlacement, variation_from
@@ -48,6 +48,31 @@ HEAD_ROOM = 0.82
 """Room a closer shot keeps above the hip for the head, its hair, a bow or a hat (figure units)."""
 FEET_ROOM = 0.36
 """Room a closer shot keeps below the hip for the legs and the shadow (figure units)."""
+SYMBOL_MARGIN = 0.05
+"""Gap (figure units) a speech bubble or a symbol above the head keeps from the top of the shot."""
+
+
+SLEEPER_HEAD = 0.38
+"""How far the head of a figure lying on its back is from the hip (figure units)."""
+
+
+def on_a_bed(anim: str, scene: str, is_image: bool) -> Bed | None:
+    """The bed a sleeper lies on: the scene's, where it draws one."""
+    return BEDS.get(scene) if anim == "sleep" and not is_image else None
+
+
+def bed_hip_x(bed: Bed, mid_shift: float, height: int, width: int, start_shift: float | None = None) -> float:
+    """Where (frame widths from the left) the hip of a sleeper lying on ``bed`` is, with the
+    mid layer shifted by ``mid_shift``: the head (towards the left, facing right) on the
+    pillow, the hip on the mattress. The layer repeats every frame width: the bed is the copy
+    whose middle is in the frame at ``start_shift`` (the clip's first frame), followed as the
+    layer moves on."""
+    first = mid_shift if start_shift is None else start_shift
+    middle = bed.left + bed.length / 2
+    left = (middle - first) % 1.0 - bed.length / 2 - (mid_shift - first)
+    scale = figure_scale(height, width) / width
+    hip = left + bed.pillow * height / width + SLEEPER_HEAD * scale
+    return min(hip, left + bed.length - 0.1 * scale)
 
 
 def figure_scale(height: int, width: int) -> float:
@@ -244,6 +269,7 @@ class ClipRenderer:
         self._bg_key: tuple[int, ...] | None = None
         self._bg: Image.Image | None = None
         self.supersample = 2 if self.scale < 260 else 1
+        self.bed = on_a_bed(m.anim, plan.scene, self.is_image)
         self.path: WalkPath | None = None
         if plan.gait:
             self.path = path_for(plan.pose_plan, plan.frames, plan.camera, plan.facing, plan.start_x,
@@ -253,8 +279,27 @@ class ClipRenderer:
         return self.path.offset(t) if self.path is not None else self.plan.travel * t
 
     def facing_at(self, t: float) -> int:
-        """Where the character faces at clip fraction ``t`` (a walker turns round at the stage's edge)."""
+        """Where the character faces at clip fraction ``t`` (a walker turns round at the stage's edge;
+        a sleeper on a bed lies with the head on the pillow, at the bed's left end)."""
+        if self.bed is not None:
+            return 1
         return self.path.facing(t) if self.path is not None else self.plan.facing
+
+    def hip_screen_x(self, t: float) -> float:
+        """The hip's x in pixels before any zoom at clip fraction ``t`` (pose offsets aside)."""
+        plan = self.plan
+        if self.bed is not None:  # on the bed, which moves with the mid layer
+            shift, first = self.camera_at(t).layer_shifts[2], self.camera_at(0.0).layer_shifts[2]
+            return bed_hip_x(self.bed, shift, plan.height, plan.width, first) * plan.width
+        cam = camera_frame(plan.camera, t, self.travelled(t), plan.facing, plan.zoom_out)
+        return (plan.start_x + self.travelled(t) - cam.cam_x + 0.5) * plan.width
+
+    @property
+    def surface_y(self) -> float:
+        """The row the character stands or lies on: the floor, or the top of the bed it sleeps in."""
+        if self.bed is not None:
+            return self.ground_y - self.bed.top * self.plan.height
+        return self.ground_y
 
     def camera_at(self, t: float) -> CameraFrame:
         """The camera at ``t``, its layer shifts counted from where this clip's scenery starts."""
@@ -274,8 +319,7 @@ class ClipRenderer:
         if cam.yaw:
             pose = replace(pose, yaw=pose.yaw + cam.yaw)
         facing = self.facing_at(t)
-        screen_x = (plan.start_x + self.travelled(t) - cam.cam_x + 0.5) * plan.width
-        return screen_x + facing * pose.x * self.scale, facing, pose
+        return self.hip_screen_x(t) + facing * pose.x * self.scale, facing, pose
 
     def background(self, cam: CameraFrame) -> Image.Image:
         key = tuple(round(s * self.plan.width) for s in cam.layer_shifts)
@@ -285,6 +329,8 @@ class ClipRenderer:
         return self._bg.copy()
 
     def pose_at(self, t: float) -> Pose:
+        if self.path is not None:  # a walker pauses its step and turns while it turns round
+            return turning_pose(sample_pose(self.plan.pose_plan, self.path.clock(t)), self.path.turn(t))
         return sample_pose(self.plan.pose_plan, t)
 
     def frame(self, index: int) -> np.ndarray:
@@ -295,19 +341,23 @@ class ClipRenderer:
         img = self.background(self.camera_at(t))
         if plan.props:
             draw_small_props(img, plan.props, cam.layer_shifts[3], self.ground_y, self.scale, self.scene_light)
-        screen_x = (plan.start_x + travelled - cam.cam_x + 0.5) * plan.width
+        screen_x = self.hip_screen_x(t)
         x, facing, pose = self.placement(index)
         phase = anim_phase(plan.pose_plan, t)
         seconds = t * plan.duration
-        hip_y = self.ground_y - (HIP_HEIGHT + pose.y) * self.scale
+        hip_y = self.surface_y - (HIP_HEIGHT + pose.y) * self.scale
         self._shadow(img, screen_x, pose)
         if self.companion_spec is not None:
             self._companion(img, screen_x, seconds, t)
-        sprite, (ax, ay) = draw_figure(self.spec, pose, facing, self.scale, phase, seconds, self.supersample)
-        img.paste(sprite, (round(x - ax), round(hip_y - ay)), sprite)
         zoom = cam.zoom * plan.framing
-        if zoom > 1.0001:
-            img = self._zoom(img, zoom, self._shot_centre(t), hip_y)
+        box = self._zoom_box(zoom, self._shot_centre(t), hip_y) if zoom > 1.0001 else None
+        left, top, right, _ = box if box is not None else (0.0, 0.0, float(plan.width), 0.0)
+        room = ((x - left) / self.scale - SYMBOL_MARGIN, (hip_y - top) / self.scale - SYMBOL_MARGIN,
+                (right - x) / self.scale - SYMBOL_MARGIN)
+        sprite, (ax, ay) = draw_figure(self.spec, pose, facing, self.scale, phase, seconds, self.supersample, room)
+        img.paste(sprite, (round(x - ax), round(hip_y - ay)), sprite)
+        if box is not None:
+            img = img.resize(img.size, Image.Resampling.BILINEAR, box=box)
         return np.asarray(img)
 
     def _shot_centre(self, t: float) -> float:
@@ -341,7 +391,7 @@ class ClipRenderer:
         k = max(0.3, 1.0 - lift * 1.2)
         rx = 0.26 * self.scale * k * (1.6 if abs(pose.rot) > 45 else 1.0)
         ry = 0.05 * self.scale * k
-        _paste_shadow(img, x, self.ground_y, rx, ry, int(70 * k))
+        _paste_shadow(img, x, self.surface_y, rx, ry, int(70 * k))
 
     def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
         assert self.companion_spec is not None
@@ -357,17 +407,18 @@ class ClipRenderer:
         _paste_shadow(img, cx, self.ground_y, 0.24 * small, 0.045 * small, 60)
         img.paste(sprite, (round(cx - ax), round(hip_y - ay)), sprite)
 
-    def _zoom(self, img: Image.Image, zoom: float, cx: float, cy: float) -> Image.Image:
-        """A closer shot around (cx, cy), the hip: the head keeps its room above it (a close
-        shot of a jump or a climb cut the head off when the hip sat at a fixed height in it),
-        and the feet their room below it when the shot is tall enough for both."""
-        w, h = img.size
+    def _zoom_box(self, zoom: float, cx: float, cy: float) -> tuple[float, float, float, float]:
+        """The part of the frame (left, top, right, bottom) a closer shot around (cx, cy), the
+        hip, shows: the head keeps its room above it (a close shot of a jump or a climb cut the
+        head off when the hip sat at a fixed height in it), and the feet their room below it
+        when the shot is tall enough for both."""
+        w, h = self.plan.width, self.plan.height
         cw, ch = w / zoom, h / zoom
         left = min(max(0.0, cx - cw / 2), w - cw)
         top = cy - max(ch * 0.45, HEAD_ROOM * self.scale)
         top = max(top, min(cy + FEET_ROOM * self.scale - ch, cy - HEAD_ROOM * self.scale))
         top = min(max(0.0, top), h - ch)
-        return img.resize((w, h), Image.Resampling.BILINEAR, box=(left, top, left + cw, top + ch))
+        return left, top, left + cw, top + ch
 
     def render(self, progress: ProgressCallback, cancelled: CancelCheck) -> np.ndarray:
         plan = self.plan

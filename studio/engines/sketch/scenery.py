@@ -457,17 +457,35 @@ def _paint_street(p: Painter) -> None:
     _ground(p, (120, 120, 130), (95, 95, 105), "road")
 
 
+@dataclass(frozen=True, slots=True)
+class Bed:
+    """Where a scene's bed is on its mid layer: ``left`` and ``length`` in frame widths, the
+    mattress ``top`` above the ground and the ``pillow``'s centre from the left end in
+    frame heights (the painter's unit is a 480th of the height)."""
+
+    left: float
+    length: float
+    top: float
+    pillow: float
+
+
+BEDROOM_BED = Bed(left=0.08, length=0.33, top=80 / 480, pillow=44 / 480)
+BEDS: dict[str, Bed] = {"bedroom": BEDROOM_BED}
+"""The scenes that draw a bed, and where it is."""
+
+
 def _paint_bedroom(p: Painter) -> None:
     _room(p, (250, 225, 220), ((200, 160, 120), (180, 140, 100)))
     d = p.draws[1]
-    bx, by = p.w * 0.08, p.ground - 80 * p.u
+    bed = BEDROOM_BED
+    bx, by = p.w * bed.left, p.ground - bed.top * p.h
     d.rectangle([bx, by - 70 * p.u, bx + 14 * p.u, p.ground - 20 * p.u], fill=p.c((150, 100, 70)))
-    _rounded(d, [bx, by, bx + p.w * 0.33, by + 45 * p.u], radius=10 * p.u, fill=p.c((240, 240, 250)))
-    _rounded(d, [bx + p.w * 0.1, by - 8 * p.u, bx + p.w * 0.33, by + 40 * p.u], radius=10 * p.u,
+    _rounded(d, [bx, by, bx + p.w * bed.length, by + 45 * p.u], radius=10 * p.u, fill=p.c((240, 240, 250)))
+    _rounded(d, [bx + p.w * 0.1, by - 8 * p.u, bx + p.w * bed.length, by + 40 * p.u], radius=10 * p.u,
                         fill=p.c((150, 180, 230)))
     _rounded(d, [bx + 18 * p.u, by - 14 * p.u, bx + 70 * p.u, by + 8 * p.u], radius=8 * p.u,
                         fill=p.c((255, 255, 255)))
-    d.rectangle([bx, by + 45 * p.u, bx + p.w * 0.33, p.ground - 20 * p.u], fill=p.c((150, 100, 70)))
+    d.rectangle([bx, by + 45 * p.u, bx + p.w * bed.length, p.ground - 20 * p.u], fill=p.c((150, 100, 70)))
     _shelves(p, 1, p.w * 0.85, p.w * 0.12, p.ground - 200 * p.u, 3)
     d.rectangle([p.w * 0.3, p.h * 0.15, p.w * 0.4, p.h * 0.3], fill=p.c((255, 250, 240)), outline=p.c((150, 110, 80)),
                 width=max(1, round(4 * p.u)))
