@@ -139,6 +139,32 @@ def fit_to_decoder(decode: Callable[[torch.Tensor], np.ndarray], channels: int, 
     return fit
 
 
+class LatentPreviews:
+    """The colour map of one loaded VAE for its previews: a ``published`` one, else one fitted
+    to the VAE (``fit``, called at the first preview) and refined by every clip it decodes
+    (:meth:`learn`). Made again when the engine loads other weights."""
+
+    def __init__(self, fit: Callable[[], ColourFit], published: LatentToRGB | None = None) -> None:
+        self._make_fit = fit
+        self._fit: ColourFit | None = None
+        self._map = published
+
+    def frames(self, latents: torch.Tensor) -> np.ndarray:
+        """A preview of ``latents`` (C x T x H x W, one clip), see :meth:`LatentToRGB.frames`."""
+        if self._map is None:
+            if self._fit is None:
+                self._fit = self._make_fit()
+            self._map = self._fit.solve()
+        return self._map.frames(latents)
+
+    def learn(self, latents: torch.Tensor, frames: np.ndarray, temporal: int) -> None:
+        """A decoded clip refines a fitted map (see :meth:`ColourFit.add_clip`); a published
+        map, or one not fitted yet, is left as it is."""
+        if self._fit is not None:
+            self._fit.add_clip(latents, frames, temporal)
+            self._map = None
+
+
 class PreviewPacer:
     """Which denoising steps send a preview: at least :data:`PREVIEW_MIN_GAP` steps apart,
     and as many steps apart as about :data:`PREVIEW_INTERVAL_S` of denoising takes (measured

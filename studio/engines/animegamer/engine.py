@@ -48,7 +48,7 @@ from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.catalog.animegamer import INFO, AnimeGamerSettings
 from studio.engines.config import DType, Placement
 from studio.engines.info import DeviceKind, Stage
-from studio.engines.latent_preview import ColourFit, LatentToRGB, PreviewPacer, fit_to_decoder
+from studio.engines.latent_preview import LatentPreviews, PreviewPacer, fit_to_decoder
 from studio.engines.settings import EngineSettings, SettingsError
 
 log = logging.getLogger(__name__)
@@ -112,10 +112,8 @@ class AnimeGamerEngine:
         self._fp8 = False
         self._hosts: dict[int, HostCopy] = {}
         """RAM copies of offloaded (or parked) modules, by id of the module."""
-        self._preview_fit: ColourFit | None = None
-        """The loaded VAE's colours against its latents: from the first preview on, refined by every clip."""
-        self._preview_map: LatentToRGB | None = None
-        """The latent-to-RGB map the fit gives now (see :mod:`.preview`)."""
+        self._previews: LatentPreviews | None = None
+        """The loaded VAE's colour map for previews (made at the first preview)."""
 
     # -- loading ---------------------------------------------------------------------------
     @property
@@ -239,7 +237,7 @@ class AnimeGamerEngine:
         self._character = ""
         self._size = None
         self._hosts.clear()
-        self._preview_fit = self._preview_map = None
+        self._previews = None
         if self._compiled:
             speed.forget_compiled()
             self._compiled = False
@@ -405,24 +403,22 @@ class AnimeGamerEngine:
                 self._vae.disable_tiling()
             with speed.cudnn_autotune(s.vae_autotune):
                 frames = decode_frames(self._vae, latents, lean=s.lean_vae)
-            if self._preview_fit is not None:  # the next previews follow what the model draws
-                self._preview_fit.add_clip(latents[0].permute(1, 0, 2, 3), frames, size.vae.temporal_compression)
-                self._preview_map = None
+            if self._previews is not None:  # the next previews follow what the model draws
+                self._previews.learn(latents[0].permute(1, 0, 2, 3), frames, size.vae.temporal_compression)
             progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)
 
     def _preview(self, x0: torch.Tensor) -> np.ndarray:
         """A few frames of the clip as the sampler now sees it (x0: 1 x T x C x H x W, the
-        denoised estimate), through a linear map fitted to the loaded VAE (see :mod:`.preview`)."""
-        if self._preview_fit is None:
+        denoised estimate), through a linear map fitted to the loaded VAE (no table of
+        CogVideoX's colours is published; see :mod:`studio.engines.latent_preview`)."""
+        if self._previews is None:
             vae, size = self._vae, self._size
             assert size is not None
-            self._preview_fit = fit_to_decoder(
+            self._previews = LatentPreviews(lambda: fit_to_decoder(
                 lambda latent: decode_frames(vae, latent.permute(0, 2, 1, 3, 4), lean=False),
-                channels=int(x0.shape[2]), scale=size.vae.spatial_compression, device=x0.device)
-        if self._preview_map is None:
-            self._preview_map = self._preview_fit.solve()
-        return self._preview_map.frames(x0[0].permute(1, 0, 2, 3))
+                channels=int(x0.shape[2]), scale=size.vae.spatial_compression, device=x0.device))
+        return self._previews.frames(x0[0].permute(1, 0, 2, 3))
 
     def _prepare_decoder(self, s: AnimeGamerSettings, device: torch.device) -> AnimeGamerTransformer:
         """Apply the opt-in speed settings that change the transformer (cache, FP8, compile)."""

@@ -46,7 +46,7 @@ from studio.engines.customx.sampler import Estimate, SamplerOptions, sample
 from studio.engines.customx.sizes import VIEWS, ModelSize
 from studio.engines.customx.text import view_pixels
 from studio.engines.info import DeviceKind, Stage
-from studio.engines.latent_preview import ColourFit, LatentToRGB, PreviewPacer, fit_to_decoder
+from studio.engines.latent_preview import LatentPreviews, PreviewPacer, fit_to_decoder
 from studio.engines.settings import EngineSettings, SettingsError
 
 log = logging.getLogger(__name__)
@@ -183,10 +183,8 @@ class CustomXEngine:
         self._encoded: Encoded | None = None
         self._fp8 = False
         self._mask_latents: dict[tuple[int, int, int, bool], torch.Tensor] = {}
-        self._preview_fit: ColourFit | None = None
-        """A VAE without published colours: its colours against its latents (see :meth:`_preview`)."""
-        self._preview_map: LatentToRGB | None = None
-        """How previews turn latents into colours now."""
+        self._previews: LatentPreviews | None = None
+        """The loaded VAE's colour map for previews (made at the first preview)."""
 
     # -- loading ---------------------------------------------------------------------------
     @property
@@ -266,7 +264,7 @@ class CustomXEngine:
         self._transformer, self._vae = models["transformer"], models["vae"]
         self._fp8 = False
         self._mask_latents = {}
-        self._preview_fit = self._preview_map = None
+        self._previews = None
 
     def unload(self) -> None:
         self._size = self._tokenizers = None
@@ -274,7 +272,7 @@ class CustomXEngine:
         self._encoded = None
         self._fp8 = False
         self._mask_latents = {}
-        self._preview_fit = self._preview_map = None
+        self._previews = None
         gc.collect()
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
@@ -412,9 +410,8 @@ class CustomXEngine:
                 if getattr(transformer, "is_cache_enabled", False):
                     transformer.disable_cache()
             frames = self.decode_latents(latents)
-            if self._preview_fit is not None:  # the next previews follow what the model draws
-                self._preview_fit.add_clip(latents[0], frames, size.vae.temporal)
-                self._preview_map = None
+            if self._previews is not None:  # the next previews follow what the model draws
+                self._previews.learn(latents[0], frames, size.vae.temporal)
         progress(Progress(total, total, "decoding the video"))
         return Clip(frames=frames, fps=s.fps)
 
@@ -424,15 +421,15 @@ class CustomXEngine:
         fitted to the loaded VAE (at the first preview, then to every clip it decodes)."""
         size = self._size
         assert size is not None
-        if self._preview_map is None and (size.vae.latent_channels == HUNYUAN_VIDEO.channels
-                                          and size.vae.scaling_factor == HUNYUAN_SCALING_FACTOR):
-            self._preview_map = HUNYUAN_VIDEO
-        elif self._preview_map is None:
-            if self._preview_fit is None:
-                self._preview_fit = fit_to_decoder(self.decode_latents, channels=size.vae.latent_channels,
-                                                   scale=size.vae.spatial, device=latents.device)
-            self._preview_map = self._preview_fit.solve()
-        return self._preview_map.frames(latents[0])
+        if self._previews is None:
+            hunyuan = (size.vae.latent_channels == HUNYUAN_VIDEO.channels
+                       and size.vae.scaling_factor == HUNYUAN_SCALING_FACTOR)
+            device = latents.device
+            self._previews = LatentPreviews(
+                lambda: fit_to_decoder(self.decode_latents, channels=size.vae.latent_channels,
+                                       scale=size.vae.spatial, device=device),
+                published=HUNYUAN_VIDEO if hunyuan else None)
+        return self._previews.frames(latents[0])
 
     def _scene(self, condition: Mapping[str, Any], s: CustomXSettings) -> np.ndarray:
         """The scene clip of a prediction: its file, else its built-in location, else grey."""
