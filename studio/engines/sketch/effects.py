@@ -58,17 +58,23 @@ def _below_ceiling(ctx: PropContext, highest: float) -> float:
     return max(0.0, ctx.ceiling - highest)
 
 
-def _beside(ctx: PropContext, head_x: float, offset: float, half_width: float, side: int) -> tuple[float, int]:
-    """(centre column, side) of a bubble ``offset`` pixels to ``side`` of the head: on the other
-    side when the shot's edge would cut it there, pushed inside the shot when neither fits."""
+ABOVE_HEAD = 0.18
+"""Gap (figure units) from the top of the head to a bubble over it: room for a bow or a hat."""
+
+
+def _bubble_centre(ctx: PropContext, head_x: float, beside_y: float, above_y: float, offset: float, rx: float,
+                   ry: float, side: int) -> tuple[Point, int, bool]:
+    """(centre, side, over the head) of a bubble ``rx`` by ``ry`` pixels: ``offset`` pixels to a
+    side of the head (``side`` first) at row ``beside_y`` when the shot has room there, otherwise
+    over the head at row ``above_y``; moved down when the top of the shot would cut it. A bubble
+    pushed sideways into a narrow shot covered the face."""
     left, right = ctx.sides
-    low, high = left + half_width, right - half_width
     for way in (side, -side):
         x = head_x + way * offset
-        if low <= x <= high:
-            return x, way
-    x = head_x + side * offset
-    return (min(max(x, low), high) if low <= high else (left + right) / 2), side
+        if left + rx <= x <= right - rx:
+            return (x, beside_y + _below_ceiling(ctx, beside_y - ry)), way, False
+    x = min(max(head_x, left + rx), right - rx) if right - left >= 2 * rx else (left + right) / 2
+    return (x, above_y + _below_ceiling(ctx, above_y - ry)), side, True
 
 
 def _fit_rise(ctx: PropContext, start: float, rise: float, above: float) -> tuple[float, float]:
@@ -178,15 +184,17 @@ def draw_front(effect: Effect, ctx: PropContext, expression: Expression) -> None
             c = (top[0] + 0.2 * s * math.cos(a), top[1] + 0.02 * s + 0.06 * s * math.sin(a))
             _star(ctx, c, 0.045 * s, _rgba(pal.tinted((255, 220, 60)), 1.0), points=5)
     elif effect == Effect.THOUGHT:
-        x, f = _beside(ctx, top[0], 0.4 * s, 0.16 * s, f)
-        base = (x - f * 0.12 * s, top[1] - 0.12 * s)
-        base = (base[0], base[1] + _below_ceiling(ctx, base[1] - 0.21 * s))  # beside the head when no room above
         fill = _rgba(WHITE, 0.92)
         line = _rgba(pal.tinted((120, 120, 140)), 1.0)
-        for k, r in ((0.0, 0.025), (0.1, 0.04)):
-            c = (base[0] - f * (0.1 - k) * s, base[1] + (0.1 - k) * s)
-            pen.draw.ellipse([c[0] - r * s, c[1] - r * s, c[0] + r * s, c[1] + r * s], fill=fill, outline=line)
-        c = (base[0] + f * 0.12 * s, base[1] - 0.1 * s)
+        # Beside the head: the cloud up and ahead of it, small puffs leading down to it.
+        c, f, over = _bubble_centre(ctx, top[0], top[1] - 0.22 * s, top[1] - (ABOVE_HEAD + 0.12) * s, 0.4 * s,
+                                    0.16 * s, 0.1 * s, f)
+        trail = ((c[0] - f * 0.22 * s, c[1] + 0.2 * s, 0.025), (c[0] - f * 0.12 * s, c[1] + 0.1 * s, 0.04))
+        if over:  # over the head: the puffs lead down beside the bow or the hat, not onto them
+            trail = ((c[0] + f * 0.2 * s, c[1] + 0.1 * s + 0.08 * s, 0.02),
+                     (c[0] + f * 0.12 * s, c[1] + 0.1 * s + 0.035 * s, 0.03))
+        for x, y, r in trail:
+            pen.draw.ellipse([x - r * s, y - r * s, x + r * s, y + r * s], fill=fill, outline=line)
         pen.draw.ellipse([c[0] - 0.16 * s, c[1] - 0.1 * s, c[0] + 0.16 * s, c[1] + 0.1 * s], fill=fill, outline=line,
                          width=max(1, pen.outline_w))
         _star(ctx, c, 0.05 * s * (0.8 + 0.2 * math.sin(t * 4)), _rgba(pal.tinted((255, 200, 60)), 1.0), points=5)
@@ -219,9 +227,9 @@ def _bubble(ctx: PropContext, top: Point, shout: bool) -> None:
     pen, pal = ctx.pen, ctx.pal
     s, f = pen.s, pen.f
     rx, ry = 0.2 * s, 0.13 * s
-    x, f = _beside(ctx, top[0], 0.42 * s, rx, f)
-    c = (x, top[1] + 0.02 * s)
-    c = (c[0], c[1] + _below_ceiling(ctx, c[1] - ry))  # beside the head when there is no room above it
+    # A talker faces the friend in front of them: the bubble goes on the other side, not over the friend.
+    side = -f if ctx.anim == "talk" else f
+    c, f, _ = _bubble_centre(ctx, top[0], top[1] + 0.02 * s, top[1] - ABOVE_HEAD * s - ry, 0.42 * s, rx, ry, side)
     fill = _rgba(WHITE, 0.95)
     line = _rgba(pal.tinted((90, 90, 110)), 1.0)
     if shout:

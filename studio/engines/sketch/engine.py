@@ -105,15 +105,19 @@ def _seeded(seed: int, *parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def _first_named(text: str, members: tuple[CastMember, ...]) -> str:
+def _first_named(text: str, members: tuple[CastMember, ...], besides: str = "") -> str:
     """The member ``text`` names first ("Aoi waves at Qiqi" -> Aoi), as the story tree reads
-    a turn's acting character; '' when none is named."""
+    a turn's acting character; '' when none is named. ``besides`` (a name) is never the answer:
+    with the acting character there, it finds who they are with ("Aoi waves at Qiqi" -> Qiqi)."""
     words = tokenise(text)
+    skip = written_key(besides) if besides else None
     first: dict[str, int] = {}
     for i, word in enumerate(words):
         first.setdefault(word, i)
     best, best_at = "", len(words)
     for member in members:
+        if skip is not None and written_key(member.name) == skip:
+            continue
         keys = set(tokenise(member.name)) if member.name else set()
         if keys and keys <= first.keys():
             at = min(first[k] for k in keys)
@@ -178,6 +182,10 @@ class SketchEngine:
 
         character, look, look_warnings = self._character(reading, instruction, context, prev)
         warnings += look_warnings
+        friend, friend_look = "", None
+        if motion.companion:
+            friend, friend_look, friend_warnings = self._friend(instruction, character, context)
+            warnings += friend_warnings
         location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
         scene, image_path, is_image = self._location(location, user_locations, warnings)
         setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
@@ -222,6 +230,7 @@ class SketchEngine:
             first = camera_frame(camera, 0.0, 0.0, facing, reading.zoom_out)
             at = bed_hip_x(bed, first.layer_shifts[2] + scroll[1], options.height, options.width)
             travel, start_x = 0.0, round(at - 0.5 + first.cam_x, 6)
+        start_surface = _bed_left(start_pose, prev) if bed is None and continued and not is_image else 0.0
         phase = round(rng.random(), 6)
         amplitude = round(rng.uniform(0.92, 1.08), 6)
         if continued and prev.get("anim") == motion.anim and ANIMS[motion.anim].loop:
@@ -244,6 +253,11 @@ class SketchEngine:
         if end_cam.yaw:  # an orbit ends with the character seen turned: the next clip starts from that
             last = replace(last, yaw=((last.yaw + end_cam.yaw + 180.0) % 360.0) - 180.0)
         end_x = start_x + travel - end_cam.cam_x
+        if bed is not None:  # the sleeper lies where the bed is at the end (it moves with the mid layer)
+            end_facing = 1
+            start_shift = camera_frame(camera, 0.0, 0.0, facing, reading.zoom_out).layer_shifts[2] + scroll[1]
+            end_x = bed_hip_x(bed, end_cam.layer_shifts[2] + scroll[1], options.height, options.width,
+                              start_shift) - 0.5
         check_cancelled(cancelled)
         progress(Progress(2, 3, "building the representation"))
 
@@ -263,7 +277,8 @@ class SketchEngine:
             "phase": pose_plan.phase, "amplitude": pose_plan.amplitude_jitter, "hold": hold,
             "continued": continued, "start_pose": start_pose.as_dict() if start_pose else {},
             "end_pose": last.as_dict(), "companion_seed": seed % 7, "rules": reasons,
-            "gait": gait, "stage": round(stage, 6), "end_facing": end_facing,
+            "companion": friend, "companion_look": friend_look.to_params() if friend_look is not None else {},
+            "gait": gait, "stage": round(stage, 6), "end_facing": end_facing, "start_surface": round(start_surface, 6),
             "end_phase": round(anim_phase(pose_plan, clock_end) % 1.0, 6),
             "scroll": [round(v, 6) for v in scroll], "end_scroll": end_scroll(scroll, end_cam),
             "end_props": end_props(variation, end_cam), "end_shot": end_shot(variation, end_cam),
@@ -288,6 +303,26 @@ class SketchEngine:
         found = _find_member(name, cast) or _find_member(name, defaults)
         if found is None:
             return name, generated_look(name), [f"'{name}' not in the cast, drawn with a generated look"]
+        params = found.params if isinstance(found.params, Mapping) else {}
+        look, warnings = look_from_params(params, found.name)
+        return found.name, look, warnings
+
+    @staticmethod
+    def _friend(instruction: Instruction, character: str, context: GenerationContext
+                ) -> tuple[str, Look | None, list[str]]:
+        """The cast member the character is with ("Qiqi talks with Yuzu" -> Yuzu, drawn as the
+        cast draws Yuzu); ('', None, []) when the instruction names nobody else from the cast,
+        and the friend is someone the engine makes up.
+
+        The place is left out of the search: a location may be named after a character."""
+        cast = tuple(m for m in context.cast if isinstance(m, CastMember))
+        defaults = load_default_cast()
+        parts = [instruction.motion, instruction.adverb, instruction.free_text, *(v for _, v in instruction.extra)]
+        text = " ; ".join(p for p in parts if p)[:MAX_ANALYSED_CHARS]
+        name = _first_named(text, cast, besides=character) or _first_named(text, defaults, besides=character)
+        found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
+        if found is None:
+            return "", None, []
         params = found.params if isinstance(found.params, Mapping) else {}
         look, warnings = look_from_params(params, found.name)
         return found.name, look, warnings
@@ -422,6 +457,17 @@ def _out_of_the_water(pose: Pose | None, prev: Mapping[str, Any], motion: Motion
     if pose is None or prev.get("anim") != "swim" or motion.anim == "swim":
         return pose
     return None
+
+
+def _bed_left(pose: Pose | None, prev: Mapping[str, Any]) -> float:
+    """How high (frame heights) the bed the previous turn ended sleeping on is; 0 when it didn't.
+
+    Starting this turn's blend from the lying pose at floor height would drop the sleeper from
+    the bed to the floor in the first frame: the clip starts on the bed instead, and comes down
+    to the floor as the pose blends into this turn's motion (see ``ClipRenderer.surface_at``).
+    """
+    bed = on_a_bed(str(prev.get("anim", "")), str(prev.get("scene", "")), bool(prev.get("image_path")))
+    return bed.top if pose is not None and bed is not None else 0.0
 
 
 def _image_problem(path: str) -> str:

@@ -23,7 +23,7 @@ from studio.engines.sketch.figure import FigureSpec, draw_figure
 from studio.engines.sketch.gait import WalkPath, is_gait, path_for, turning_pose
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.palette import Palette
-from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose
+from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose, smoothstep
 from studio.engines.sketch.scenery import BEDS, Bed, Scene, build_scene, image_scene, scene_tint
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 from studio.engines.sketch.small_props import draw_small_props
@@ -50,6 +50,13 @@ FEET_ROOM = 0.36
 """Room a closer shot keeps below the hip for the legs and the shadow (figure units)."""
 SYMBOL_MARGIN = 0.05
 """Gap (figure units) a speech bubble or a symbol above the head keeps from the top of the shot."""
+BUBBLE_ROOM = 0.28
+"""Room a closer shot keeps above ``HEAD_ROOM`` for a speech or thought bubble over the head
+(figure units), when it is tall enough: a narrow shot has no room beside the head for it."""
+BUBBLE_SHOT = HEAD_ROOM + BUBBLE_ROOM + 0.2
+"""The least height (figure units) a shot with a bubble shows: the head, the bubble over it and
+the shoulders. Closer, the bubble could only be drawn over the face."""
+BUBBLES = frozenset({Effect.SPEECH, Effect.THOUGHT})
 
 
 SLEEPER_HEAD = 0.38
@@ -115,6 +122,9 @@ class ClipPlan:
     scroll: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """Where the far, mid and near layers start (frame widths): where the previous clip in the
     same place left them, so the scenery continues instead of jumping back."""
+    start_surface: float = 0.0
+    """How high above the floor (frame heights) the clip starts: the top of the bed the previous
+    clip ended sleeping on; the character comes down to the floor as its start pose blends out."""
 
     @property
     def duration(self) -> float:
@@ -164,7 +174,7 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         amplitude_jitter=_num(cond, "amplitude", float, 1.0), start=start, hold=bool(cond.get("hold", False)),
         tempo=variation.tempo, lead=variation.lead,
     )
-    companion = generated_look(f"friend-{cond.get('companion_seed', 0)}") if motion.companion else None
+    companion = _companion_look(cond) if motion.companion else None
     stage = min(1.0, max(0.0, _num(cond, "stage", float, 0.0)))
     # A zoomed-in shot carried on in the same place is closer than a take's own framing can be.
     shot = min(MAX_SHOT, max(variation.framing, _num(cond, "shot", float, variation.framing)))
@@ -175,7 +185,18 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         travel=_num(cond, "travel", float, 0.0), pose_plan=pose_plan, image_path=str(cond.get("image_path", "")),
         companion_look=companion, framing=shot, props=variation.props,
         gait=bool(cond.get("gait", False)) and is_gait(motion.anim), stage=stage, scroll=scroll_from(cond),
+        start_surface=min(0.5, max(0.0, _num(cond, "start_surface", float, 0.0))) if start is not None else 0.0,
     )
+
+
+def _companion_look(cond: Mapping[str, Any]) -> Look:
+    """The friend's look: the cast member's own look when the instruction named one from the
+    cast, otherwise one made up from the take's seed (and so from takes made before friends
+    were looked up)."""
+    stored = cond.get("companion_look")
+    if isinstance(stored, Mapping) and stored:
+        return look_from_params(stored)[0]
+    return generated_look(f"friend-{cond.get('companion_seed', 0)}")
 
 
 def scroll_from(cond: Mapping[str, Any]) -> tuple[float, float, float]:
@@ -294,11 +315,15 @@ class ClipRenderer:
         cam = camera_frame(plan.camera, t, self.travelled(t), plan.facing, plan.zoom_out)
         return (plan.start_x + self.travelled(t) - cam.cam_x + 0.5) * plan.width
 
-    @property
-    def surface_y(self) -> float:
-        """The row the character stands or lies on: the floor, or the top of the bed it sleeps in."""
+    def surface_at(self, t: float) -> float:
+        """The row the character stands or lies on at clip fraction ``t``: the floor, the top of
+        the bed it sleeps in, or, getting up from the bed it slept in, the bed's top lowered to
+        the floor at the pace the start pose blends into the motion."""
+        plan = self.plan
         if self.bed is not None:
-            return self.ground_y - self.bed.top * self.plan.height
+            return self.ground_y - self.bed.top * plan.height
+        if plan.start_surface and plan.pose_plan.blend > 0:
+            return self.ground_y - plan.start_surface * plan.height * (1.0 - smoothstep(t / plan.pose_plan.blend))
         return self.ground_y
 
     def camera_at(self, t: float) -> CameraFrame:
@@ -345,11 +370,11 @@ class ClipRenderer:
         x, facing, pose = self.placement(index)
         phase = anim_phase(plan.pose_plan, t)
         seconds = t * plan.duration
-        hip_y = self.surface_y - (HIP_HEIGHT + pose.y) * self.scale
-        self._shadow(img, screen_x, pose)
+        hip_y = self.surface_at(t) - (HIP_HEIGHT + pose.y) * self.scale
+        self._shadow(img, screen_x, pose, self.surface_at(t))
         if self.companion_spec is not None:
             self._companion(img, screen_x, seconds, t)
-        zoom = cam.zoom * plan.framing
+        zoom = self._zoom(cam)
         box = self._zoom_box(zoom, self._shot_centre(t), hip_y) if zoom > 1.0001 else None
         left, top, right, _ = box if box is not None else (0.0, 0.0, float(plan.width), 0.0)
         room = ((x - left) / self.scale - SYMBOL_MARGIN, (hip_y - top) / self.scale - SYMBOL_MARGIN,
@@ -359,6 +384,14 @@ class ClipRenderer:
         if box is not None:
             img = img.resize(img.size, Image.Resampling.BILINEAR, box=box)
         return np.asarray(img)
+
+    def _zoom(self, cam: CameraFrame) -> float:
+        """How much closer than the whole frame the shot is: the camera's zoom times the take's
+        shot size, but never so close that a bubble has no room over the head."""
+        zoom = cam.zoom * self.plan.framing
+        if self.plan.motion.effect in BUBBLES:
+            zoom = min(zoom, max(1.0, self.plan.height / (BUBBLE_SHOT * self.scale)))
+        return zoom
 
     def _shot_centre(self, t: float) -> float:
         """Where a closer shot is centred at clip fraction ``t`` (pixels).
@@ -379,19 +412,19 @@ class ClipRenderer:
         ends: list[float] = []
         for edge in (0.0, 1.0):
             cam = camera_frame(plan.camera, edge, self.travelled(edge), plan.facing, plan.zoom_out)
-            x = (plan.start_x + self.travelled(edge) - cam.cam_x + 0.5) * plan.width
-            half = plan.width / max(1.0, cam.zoom * plan.framing) / 2
+            x = self.hip_screen_x(edge)  # a sleeper's bed moves with the mid layer, not with the camera
+            half = plan.width / max(1.0, self._zoom(cam)) / 2
             ends.append(min(max(x, half), plan.width - half))
         return ends[0] + (ends[1] - ends[0]) * t
 
-    def _shadow(self, img: Image.Image, x: float, pose: Pose) -> None:
+    def _shadow(self, img: Image.Image, x: float, pose: Pose, surface: float) -> None:
         if self.scene.setting == Setting.SKY and not self.is_image:
             return
         lift = max(0.0, pose.y)
         k = max(0.3, 1.0 - lift * 1.2)
         rx = 0.26 * self.scale * k * (1.6 if abs(pose.rot) > 45 else 1.0)
         ry = 0.05 * self.scale * k
-        _paste_shadow(img, x, self.surface_y, rx, ry, int(70 * k))
+        _paste_shadow(img, x, surface, rx, ry, int(70 * k))
 
     def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
         assert self.companion_spec is not None
@@ -415,8 +448,11 @@ class ClipRenderer:
         w, h = self.plan.width, self.plan.height
         cw, ch = w / zoom, h / zoom
         left = min(max(0.0, cx - cw / 2), w - cw)
-        top = cy - max(ch * 0.45, HEAD_ROOM * self.scale)
-        top = max(top, min(cy + FEET_ROOM * self.scale - ch, cy - HEAD_ROOM * self.scale))
+        # A bubble over the head needs room above it; it goes beside the head when the shot is wide.
+        over = BUBBLE_ROOM if self.plan.motion.effect in BUBBLES and cw < 1.5 * self.scale else 0.0
+        head = (HEAD_ROOM + over) * self.scale
+        top = cy - max(ch * 0.45, head)
+        top = max(top, min(cy + FEET_ROOM * self.scale - ch, cy - head))
         top = min(max(0.0, top), h - ch)
         return left, top, left + cw, top + ch
 

@@ -48,6 +48,11 @@ SKY_STOPS: dict[str, tuple[RGB, RGB, RGB]] = {
 
 GROUND_FRACTION: dict[Setting, float] = {Setting.OUTDOOR: 0.86, Setting.INDOOR: 0.88, Setting.SKY: 0.8}
 
+SUPERSAMPLE = 2
+"""Scenes are painted this many times larger and reduced: Pillow draws shapes without
+anti-aliasing, and the hills, roofs and roads had hard, stepped edges next to the smooth
+figures. (A scene is painted once per place, time and size, so this costs little.)"""
+
 
 @dataclass(frozen=True, slots=True)
 class Band:
@@ -108,8 +113,10 @@ def vertical_gradient(height: int, width: int, stops: tuple[RGB, ...], positions
 class Painter:
     """Drawing helpers for one scene: tinted colours, wrap-around shapes, a seeded RNG."""
 
-    def __init__(self, width: int, height: int, time: str, setting: Setting, name: str) -> None:
+    def __init__(self, width: int, height: int, time: str, setting: Setting, name: str, supersample: int = 1) -> None:
         self.w, self.h = width, height
+        self.k = supersample
+        """How many times larger than the frame the painter draws (counts of things stay the frame's)."""
         self.time = time
         self.night = time == "night"
         self.tint = scene_tint(setting, time)
@@ -174,7 +181,7 @@ def _rounded(draw: ImageDraw.ImageDraw, box: list[float], radius: float, **kw: A
 
 
 # Sky ----------------------------------------------------------------------------------------
-def _sky(width: int, height: int, time: str, name: str) -> Image.Image:
+def _sky(width: int, height: int, time: str, name: str, supersample: int = 1) -> Image.Image:
     stops = SKY_STOPS.get(time, SKY_STOPS["day"])
     img = vertical_gradient(height, width, stops, (0.0, 0.45, 0.75))
     draw = ImageDraw.Draw(img, "RGBA")
@@ -191,7 +198,7 @@ def _sky(width: int, height: int, time: str, name: str) -> Image.Image:
             draw.ellipse([cx - r * k, cy - r * k, cx + r * k, cy + r * k], fill=(255, 190, 120, a))
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(255, 170, 90))
     else:
-        for _ in range(int(90 * width * height / (480 * 720)) + 8):
+        for _ in range(int(90 * width * height / (480 * 720 * supersample * supersample)) + 8):
             x, y = rng.uniform(0, width), rng.uniform(0, height * 0.6)
             s = rng.choice((0.8, 1.0, 1.5)) * u
             draw.ellipse([x - s, y - s, x + s, y + s], fill=(255, 255, 230, rng.randint(140, 255)))
@@ -261,15 +268,24 @@ def _house(p: Painter, layer: int, x: float, base: float, w: float, h: float, wa
 def _town_row(p: Painter, layer: int, base: float, scale: float, tall: bool = False) -> None:
     walls = ((245, 225, 190), (235, 200, 170), (220, 230, 240), (250, 240, 220), (230, 210, 200))
     roofs = ((190, 80, 70), (90, 110, 160), (170, 110, 70), (80, 130, 110), (150, 80, 110))
+    houses: list[tuple[float, float, float]] = []  # (left, width, height)
     x = 0.0
-    i = 0
     while x < p.w:
         w = p.rng.uniform(55, 85) * p.u * scale
         h = p.rng.uniform(60, 110 if not tall else 170) * p.u * scale
-        wall, roof = walls[i % len(walls)], roofs[(i * 2) % len(roofs)]
-        p.wrap(x, lambda xx, w=w, h=h, wall=wall, roof=roof: _house(p, layer, xx, base, w, h, wall, roof))  # type: ignore[misc]  # lambda defaults bind the loop's values
+        houses.append((x, w, h))
         x += w + p.rng.uniform(2, 12) * p.u * scale
-        i += 1
+    # The row must end where it starts, one period on, or the layer's repeat cuts a house: fit it
+    # to the width by squeezing it a little, or by stretching it without its last house.
+    squeeze = p.w / x
+    without_last = houses[-1][0]
+    if len(houses) > 1 and p.w / without_last - 1.0 < 1.0 - squeeze:
+        houses.pop()
+        squeeze = p.w / without_last
+    for i, (left, w, h) in enumerate(houses):
+        wall, roof = walls[i % len(walls)], roofs[(i * 2) % len(roofs)]
+        p.wrap(left * squeeze, lambda xx, w=w * squeeze, h=h, wall=wall, roof=roof:  # type: ignore[misc]  # lambda defaults bind the loop's values
+               _house(p, layer, xx, base, w, h, wall, roof))
 
 
 def _ground(p: Painter, top: RGB, bottom: RGB, detail: str = "") -> None:
@@ -279,12 +295,12 @@ def _ground(p: Painter, top: RGB, bottom: RGB, detail: str = "") -> None:
     arr = np.asarray(grad).astype(np.float32) * np.array(p.tint, dtype=np.float32)
     p.layers[2].paste(Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)), (0, g0))
     if detail == "grass":
-        for _ in range(int(70 * p.w / 720)):
+        for _ in range(int(70 * p.w / p.k / 720)):
             x, y = p.rng.uniform(0, p.w), p.rng.uniform(g0 + 6 * p.u, p.h)
             s = 5 * p.u
             p.wrap(x, lambda xx, y=y, s=s: d.line([(xx - s, y), (xx, y - s * 1.6), (xx + s, y)],  # type: ignore[misc]  # lambda defaults bind the loop's values
                                                   fill=p.c((60, 140, 60)), width=max(1, round(1.5 * p.u))))
-        for _ in range(int(16 * p.w / 720)):
+        for _ in range(int(16 * p.w / p.k / 720)):
             x, y = p.rng.uniform(0, p.w), p.rng.uniform(g0 + 10 * p.u, p.h)
             col = p.rng.choice(((255, 240, 120), (255, 180, 200), (255, 255, 255)))
             r = 3 * p.u
@@ -296,16 +312,17 @@ def _ground(p: Painter, top: RGB, bottom: RGB, detail: str = "") -> None:
             d.rectangle([x, y - 3 * p.u, x + p.w / 12, y + 3 * p.u], fill=p.c((240, 240, 230)))
         d.rectangle([0, g0, p.w, g0 + 10 * p.u], fill=p.c((190, 185, 180)))
     elif detail == "cobble":
+        stones = max(1, round(p.w / (24 * p.u)))  # a whole number of stones a row: the layer tiles
+        step = p.w / stones
         for row in range(int((p.h - g0) / (14 * p.u)) + 1):
             y = g0 + row * 14 * p.u
-            off = (row % 2) * 12 * p.u
-            x = off
-            while x < p.w:
-                _rounded(d, [x, y, x + 22 * p.u, y + 11 * p.u], radius=4 * p.u, outline=p.c((150, 130, 120)),
-                                    width=max(1, round(p.u)))
-                x += 24 * p.u
+            for i in range(stones):
+                x = (i + 0.5 * (row % 2)) * step
+                p.wrap(x, lambda xx, y=y: _rounded(  # type: ignore[misc]  # lambda defaults bind the loop's values
+                    d, [xx, y, xx + step - 2 * p.u, y + 11 * p.u], radius=4 * p.u, outline=p.c((150, 130, 120)),
+                    width=max(1, round(p.u))))
     elif detail == "sand":
-        for _ in range(int(60 * p.w / 720)):
+        for _ in range(int(60 * p.w / p.k / 720)):
             x, y = p.rng.uniform(0, p.w), p.rng.uniform(g0, p.h)
             r = 1.5 * p.u
             d.ellipse([x - r, y - r, x + r, y + r], fill=p.c((210, 180, 130)))
@@ -736,14 +753,21 @@ RECIPES: dict[str, Callable[[Painter], None]] = {
 }
 
 
+def _reduced(layer: Image.Image, k: int) -> Image.Image:
+    """An RGBA layer ``k`` times smaller, averaged with premultiplied alpha (straight alpha
+    would darken the edges of shapes with the colour of the empty pixels around them)."""
+    return layer.convert("RGBa").reduce(k).convert("RGBA") if k > 1 else layer
+
+
 @lru_cache(maxsize=48)
 def build_scene(location: str, time: str, height: int, width: int) -> Scene:
     """The layers of a built-in location (cached: a clip reuses them for every frame)."""
     spec = LOCATION_BY_NAME.get(location, LOCATION_BY_NAME["town"])
-    painter = Painter(width, height, time, spec.setting, spec.name)
+    k = SUPERSAMPLE
+    painter = Painter(width * k, height * k, time, spec.setting, spec.name, k)
     RECIPES[spec.name](painter)
-    sky = _sky(width, height, time, spec.name)
-    far, mid, near = painter.layers
+    sky = _sky(width * k, height * k, time, spec.name, k).reduce(k)
+    far, mid, near = (_reduced(layer, k) for layer in painter.layers)
     if spec.setting == Setting.INDOOR:
         sky = far.convert("RGB")  # the wall is the backdrop; translucent glows on it stay lit
     bands = (Band.from_layer(far), Band.from_layer(mid), Band.from_layer(near))
