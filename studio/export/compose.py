@@ -11,7 +11,7 @@ import numpy as np
 
 from studio.core.text import first_few
 from studio.export.branch import Branch, Turn
-from studio.export.cues import CueKind
+from studio.export.cues import CueKind, TimedCue
 from studio.export.drawing import (
     CARD_LINES,
     Patch,
@@ -26,7 +26,7 @@ from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
-from studio.export.subtitles import turn_captions
+from studio.export.subtitles import episode_captions
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import MediaError, StreamInfo, decode_frames
 
@@ -83,39 +83,65 @@ def blend(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
 def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
                   options: ExportOptions) -> tuple[np.ndarray, list[list[Patch]]]:
     """What is drawn over each output frame: an index per frame (-1: nothing) into a list
-    of patch lists (the turn's state overlay and the caption of its cue at that frame)."""
-    owner = np.full(timeline.total_frames, -1, dtype=np.int64)
+    of patch lists (the state overlay of the turn shown at that frame, and the caption shown
+    there, which may be a short turn's that runs on into the next turn's frames)."""
+    total = timeline.total_frames
+    turn_of = np.full(total, -1, dtype=np.int64)
+    for span in timeline.turns:
+        turn_of[span.shown_from:span.shown_to] = span.index
+    caption_of = np.full(total, -1, dtype=np.int64)
+    captions = _burned_captions(branch, timeline, options)
+    for number, (timed, _turns) in enumerate(captions):
+        caption_of[timed.start:timed.end] = number
+    overlays = [state_patch(size, turn.state, turn.character) if options.overlay else None for turn in branch.turns]
+    owner = np.full(total, -1, dtype=np.int64)
     groups: list[list[Patch]] = []
-    for span, turn in zip(timeline.turns, branch.turns, strict=True):
-        own: list[Patch] = []
-        if options.overlay:
-            own.append(state_patch(size, turn.state, turn.character))
-        # the overlay over the whole turn, each caption over its own frames (a later piece wins)
-        pieces: list[tuple[int, int, list[Patch]]] = [(span.shown_from, span.shown_to, own)]
-        if options.captions == CaptionMode.BURN:
-            top = caption_top(size, options.overlay, bool(turn.character))
-            for cue in turn_captions(turn, span, timeline.fps):
-                caption = caption_patch(size, cue.cue.shown, italic=cue.cue.kind is CueKind.NARRATION, top=top)
-                pieces.append((cue.start, cue.end, [*own, *([caption] if caption is not None else [])]))
-        for start, end, patches in pieces:
-            if patches:
-                owner[start:end] = len(groups)
-                groups.append(patches)
+    shown = (turn_of >= 0) | (caption_of >= 0)
+    if not shown.any():
+        return owner, groups
+    pairs, inverse = np.unique(np.stack([turn_of[shown], caption_of[shown]], axis=1), axis=0, return_inverse=True)
+    slots: list[int] = []
+    for turn_index, caption_index in pairs.tolist():
+        patches: list[Patch] = []
+        overlay = overlays[turn_index] if turn_index >= 0 else None
+        if overlay is not None:
+            patches.append(overlay)
+        if caption_index >= 0:
+            cue = captions[caption_index][0].cue
+            turn = branch.turns[turn_index] if turn_index >= 0 else None
+            top = caption_top(size, options.overlay, bool(turn.character) if turn is not None else False)
+            caption = caption_patch(size, cue.shown, italic=cue.kind is CueKind.NARRATION, top=top)
+            if caption is not None:
+                patches.append(caption)
+        slots.append(len(groups) if patches else -1)
+        if patches:
+            groups.append(patches)
+    owner[shown] = np.asarray(slots, dtype=np.int64)[inverse.reshape(-1)]
     return owner, groups
+
+
+def _burned_captions(branch: Branch, timeline: Timeline,
+                     options: ExportOptions) -> list[tuple[TimedCue, tuple[int, ...]]]:
+    """Each burned-in caption with the turns (0-based) whose text it shows; none unless
+    captions are burned in."""
+    if options.captions != CaptionMode.BURN:
+        return []
+    return [(timed, shown.block.turns) for shown in episode_captions(branch, timeline) for timed in shown.captions]
 
 
 def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
     """A note naming the turns whose burned caption had no room even in the smallest type
     (its last line ends in an ellipsis; the SRT keeps the whole text), or ''."""
-    if options.captions != CaptionMode.BURN:
-        return ""
-    cut = [turn.number for span, turn in zip(timeline.turns, branch.turns, strict=True)
-           if any(caption_layout(size, t.cue.shown, t.cue.kind is CueKind.NARRATION,
-                                 caption_top(size, options.overlay, bool(turn.character)))[2]
-                  for t in turn_captions(turn, span, timeline.fps))]
+    cut: set[int] = set()
+    for timed, owners in _burned_captions(branch, timeline, options):
+        over = [span.index for span in timeline.turns if span.shown_from < timed.end and timed.start < span.shown_to]
+        if any(caption_layout(size, timed.cue.shown, timed.cue.kind is CueKind.NARRATION,
+                              caption_top(size, options.overlay, bool(branch.turns[index].character)))[2]
+               for index in over):
+            cut.update(branch.turns[index].number for index in owners)
     if not cut:
         return ""
-    turns = first_few([str(number) for number in cut], ", ")  # a long branch at a small size cuts them all
+    turns = first_few([str(number) for number in sorted(cut)], ", ")  # a long branch at a small size cuts them all
     return (f"the caption of turn{'s' if len(cut) > 1 else ''} {turns} was too long for the frame and ends in "
             f"'\u2026' (a larger --size, or captions as SRT, keeps all of it)")
 

@@ -1,7 +1,8 @@
 """What a turn says on screen: its cues (narration, then each dialogue line), or, when it
 has neither, one cue with the readable sentence of its action.
 
-A turn's caption stretch (from the cut before it to the cut after it) is shared among its
+A turn's caption stretch (from the cut before it to the cut after it, lengthened where it
+is too short to read: :mod:`studio.export.caption_timing`) is shared among its
 cues in proportion to their length, so a long line stays up longer; every cue gets at
 least a little time (:func:`split_span`). The SRT cuts a long cue into cues of two lines
 (:mod:`studio.export.subtitles`) and shares the turn's stretch among all of them the same
@@ -90,11 +91,13 @@ MERGED_SEPARATOR = " / "
 
 
 def merged(cues: list[Cue]) -> Cue:
-    """One cue showing ``cues`` in order (``Qiqi: Hi! / Yuzu: Hello.``): narration when all of
-    them are, else dialogue (the speakers stay in the text)."""
+    """One cue showing ``cues`` in order (``Qiqi: Hi! / Yuzu: Hello.``): of their kind when
+    they are all of one (the sentences of several short turns' actions stay actions), else
+    dialogue (the speakers stay in the text)."""
     if len(cues) == 1:
         return cues[0]
-    kind = CueKind.NARRATION if all(c.kind is CueKind.NARRATION for c in cues) else CueKind.DIALOGUE
+    kinds = {c.kind for c in cues}
+    kind = kinds.pop() if len(kinds) == 1 else CueKind.DIALOGUE
     return Cue(kind, MERGED_SEPARATOR.join(c.shown for c in cues))
 
 

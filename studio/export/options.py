@@ -273,5 +273,5 @@ class ExportResult:
             return f"{self.path}: {turns} on {pages}{files}; rendered in {self.seconds:.1f} s"
         how = "stream copy (no re-encoding)" if self.used_stream_copy else (
             "re-encoded" if self.format.is_video else "written")
-        return (f"{self.path}: {turns}, {self.duration:.2f} s, {self.frames} frames; "
+        return (f"{self.path}: {turns}, {self.duration:.2f} s, {plural(self.frames, 'frame')}; "
                 f"{how} in {self.seconds:.1f} s")

@@ -18,7 +18,8 @@ clip's own rate the video, too, shows the clip's last frame there), so every cut
 the video's is.
 Every cue (narration, dialogue line, or the action's sentence) is a marker on the track,
 at the frames where the video shows it as a caption and the SRT as its subtitles
-(:func:`~studio.export.subtitles.turn_captions`).
+(:func:`~studio.export.subtitles.episode_captions`; a run of very short turns shares one
+marker, whose metadata lists their ``turns``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from studio.core.text import one_line
 from studio.export.branch import Branch, clean_text
 from studio.export.cues import CueKind
-from studio.export.subtitles import turn_captions
+from studio.export.subtitles import episode_captions
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import StreamInfo
 
@@ -119,14 +120,19 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                 metadata={"kamishibai": {"turn": turn.number, "hold": True}} if whole else metadata,
             ))
             tail = None
-        for timed in turn_captions(turn, span, timeline.fps):
+    for said in episode_captions(branch, timeline):
+        numbers = [branch.turns[index].number for index in said.block.turns]
+        for timed in said.captions:
+            marker: dict[str, object] = {"turn": numbers[0], "kind": timed.cue.kind.value,
+                                         "speaker": timed.cue.speaker, "text": timed.cue.text}
+            if len(numbers) > 1:  # short turns sharing one caption
+                marker["turns"] = numbers
             track.markers.append(otio.schema.Marker(
                 name=timed.cue.shown,
                 marked_range=otio.opentime.TimeRange(otio.opentime.RationalTime(timed.start, rate),
                                                      otio.opentime.RationalTime(timed.end - timed.start, rate)),
                 color=MARKER_COLOURS[timed.cue.kind],
-                metadata={"kamishibai": {"turn": turn.number, "kind": timed.cue.kind.value,
-                                         "speaker": timed.cue.speaker, "text": timed.cue.text}},
+                metadata={"kamishibai": marker},
             ))
     if timeline.end_frames:
         track.append(otio.schema.Gap(name=f"End card: {one_line(end_card)}",

@@ -7,7 +7,10 @@ A cue longer than two lines of :data:`SRT_LINE` columns becomes consecutive cues
 words, a word wider than a line cut between its characters). The turn's stretch is shared
 among all its pieces by length, each up at least :data:`MIN_SRT_CUE_SECONDS` where the
 turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers keep one cue a
-line, each over the stretch its SRT cues take (:func:`caption_cues`), so all three agree."""
+line, each over the stretch its SRT cues take (:func:`caption_cues`), so all three agree.
+A turn too short for its captions to be read lends them time from its neighbours, or shares
+one caption with the short turns next to it (:mod:`studio.export.caption_timing`), for all
+three alike (:func:`episode_captions`)."""
 
 from __future__ import annotations
 
@@ -16,14 +19,16 @@ import itertools
 import math
 import re
 import unicodedata
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
-from studio.export.branch import Branch, Turn
+from studio.export.branch import Branch
+from studio.export.caption_timing import CaptionBlock, caption_blocks
 from studio.export.cues import MIN_CUE_WEIGHT, Cue, CueKind, TimedCue, share_frames, split_span, turn_cues
 from studio.export.drawing import wide_breaks
-from studio.export.timeline import Timeline, TurnSpan
+from studio.export.timeline import Timeline
 
 
 def srt_timestamp(frame: int, fps: Fraction) -> str:
@@ -267,10 +272,39 @@ def min_cue_frames(fps: Fraction) -> int:
     return math.ceil(MIN_SRT_CUE_SECONDS * fps)
 
 
-def turn_captions(turn: Turn, span: TurnSpan, fps: Fraction) -> list[TimedCue]:
-    """``turn``'s cues where the episode shows them (see :func:`caption_cues`): what burned-in
-    captions and OTIO markers show, at the frames the SRT shows it."""
-    return caption_cues(turn_cues(turn), span.shown_from, span.shown_to, min_cue_frames(fps))
+@dataclass(frozen=True)
+class ShownCaptions:
+    """One turn's captions (or those of a run of short turns, merged) where the episode shows
+    them: ``captions`` whole, as burned-in captions and OTIO markers show them, ``subtitles``
+    as the SRT's cues, changing at the same frames."""
+
+    block: CaptionBlock
+    captions: list[TimedCue]
+    subtitles: list[TimedCue]
+
+
+def episode_captions(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
+    """Every caption of the episode, in order, laid out by
+    :func:`studio.export.caption_timing.caption_blocks` (so none only flashes by)."""
+    minimum = min_cue_frames(timeline.fps)
+    shown: list[ShownCaptions] = []
+    said = [turn_cues(turn) for turn in branch.turns]
+    counts = [sum(len(srt_pieces(cue)) for cue in cues) for cues in said]
+    for block in caption_blocks(said, timeline.turns, timeline.fps, counts):
+        if block.merged and block.end > block.start:
+            # one caption for several short turns: its subtitle is cut into pieces only as far
+            # as each piece still gets the least time a cue stays up
+            cue = block.cues[0]
+            most = max(1, (block.end - block.start) // minimum)
+            timed = _timed(srt_pieces(cue, most), block.start, block.end, minimum)
+            if timed:
+                shown.append(ShownCaptions(block, [TimedCue(cue, timed[0].start, timed[-1].end)], timed))
+            continue
+        grouped = _cue_pieces(list(block.cues), block.start, block.end, minimum)
+        if grouped:
+            shown.append(ShownCaptions(block, [whole for whole, _ in grouped],
+                                       [piece for _, pieces in grouped for piece in pieces]))
+    return shown
 
 
 def srt_cue_text(cue: Cue) -> str:
@@ -284,9 +318,8 @@ def srt_cue_text(cue: Cue) -> str:
 
 def srt_text(branch: Branch, timeline: Timeline) -> str:
     blocks: list[str] = []
-    minimum = min_cue_frames(timeline.fps)
-    for span, turn in zip(timeline.turns, branch.turns, strict=True):
-        for timed in srt_cues(turn_cues(turn), span.shown_from, span.shown_to, minimum):
+    for shown in episode_captions(branch, timeline):
+        for timed in shown.subtitles:
             start = srt_timestamp(timed.start, timeline.fps)
             end = srt_timestamp(timed.end, timeline.fps)
             blocks.append(f"{len(blocks) + 1}\n{start} --> {end}\n{srt_cue_text(timed.cue)}\n")

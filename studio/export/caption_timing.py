@@ -1,0 +1,139 @@
+"""When each turn's captions show in the episode, so that none of them only flashes by.
+
+A turn's captions show over its own stretch of the episode (from the cut before it to the
+cut after it, :mod:`studio.export.timeline`). A very short turn (a duration of 0.3 s, or a
+clip of a few frames) gave its caption that much time: too short to read. The captions of
+the branch are laid out here together, the same way for burned-in captions, SRT subtitles
+and OTIO markers:
+
+* consecutive turns each of at most :data:`SHORT_TURN_SECONDS` share one caption
+  (``Qiqi waves. / Yuzu jumps.``) until it lasts :data:`MIN_CAPTION_SECONDS`;
+* a caption still shorter than that (a turn with several cues or subtitles: that for each)
+  borrows the time it lacks: from turns without a
+  caption after it, then from the next caption (which starts a little later); a caption
+  runs on past its turn rather than starting before it, except at the end of the episode,
+  where the last caption borrows from a turn without a caption before it, then from the
+  caption before it (which ends earlier);
+* a caption lends only time it does not need itself: it keeps at least the minimum and the
+  time its text takes to read at :data:`READING_CHARS_PER_SECOND`, so a caption with a
+  turn long enough for it is never cut short for another;
+* captions never overlap, never reach onto the title or end card, and lose no text.
+
+A caption that finds no time to borrow (its neighbours need all of theirs) keeps its turn's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from studio.export.cues import Cue, merged
+from studio.export.timeline import TurnSpan
+
+MIN_CAPTION_SECONDS = Fraction(5, 6)
+"""The least time a caption stays up where it can borrow it (Netflix's timed-text style
+guide: 5/6 s, 20 frames at 24 fps; the least time of an SRT cue, too)."""
+
+SHORT_TURN_SECONDS = Fraction(1, 2)
+"""Consecutive turns each this short or shorter share one caption."""
+
+READING_CHARS_PER_SECOND = 17
+"""The reading speed a caption keeps time for before it lends any (the same guide's, for adults)."""
+
+
+@dataclass(frozen=True)
+class CaptionBlock:
+    """The cues of one turn, or of a run of short turns merged into one cue, and the output
+    frames ``start..end`` (end exclusive) where they show."""
+
+    turns: tuple[int, ...]
+    """0-based indices of the turns whose cues it shows, in order."""
+    cues: tuple[Cue, ...]
+    start: int
+    end: int
+
+    @property
+    def merged(self) -> bool:
+        return len(self.turns) > 1
+
+
+@dataclass
+class _Block:
+    turns: list[int]
+    cues: list[Cue]
+    start: int
+    end: int
+
+    @property
+    def frames(self) -> int:
+        return self.end - self.start
+
+
+def caption_blocks(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], fps: Fraction,
+                   pieces: Sequence[int] | None = None) -> list[CaptionBlock]:
+    """Where the captions of each turn show (``cues[i]`` are turn ``i``'s, ``spans[i]`` its
+    place in the episode, ``pieces[i]`` how many subtitles its cues take, by default one a
+    cue); a turn without cues has no block and lends its time."""
+    counts = list(pieces) if pieces is not None else [len(turn_cues) for turn_cues in cues]
+    least = math.ceil(MIN_CAPTION_SECONDS * fps)
+    short = math.floor(SHORT_TURN_SECONDS * fps)
+    blocks = _merge_short_runs(cues, spans, short, least)
+    if blocks:
+        # a merged block shows one cue; each subtitle of a turn's own cues wants the minimum
+        wants = [least * (1 if len(block.turns) > 1 else max(1, counts[block.turns[0]])) for block in blocks]
+        keeps = [max(want, math.ceil(Fraction(sum(len(cue.shown) for cue in block.cues),
+                                              READING_CHARS_PER_SECOND) * fps))
+                 for want, block in zip(wants, blocks, strict=True)]
+        _borrow(blocks, wants, keeps, spans[0].shown_from, spans[-1].shown_to)
+    return [CaptionBlock(tuple(block.turns), (merged(block.cues),) if len(block.turns) > 1 else tuple(block.cues),
+                         block.start, block.end) for block in blocks]
+
+
+def _merge_short_runs(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], short: int,
+                      least: int) -> list[_Block]:
+    """A block a turn with cues, except that turns of at most ``short`` frames that follow
+    one another directly (no turn without a caption between, whose time a caption could use
+    instead) share a block until it lasts ``least`` frames."""
+    blocks: list[_Block] = []
+    previous: int | None = None
+    for index, (turn_cues, span) in enumerate(zip(cues, spans, strict=True)):
+        if not turn_cues:
+            continue
+        own = span.shown_to - span.shown_from
+        last = blocks[-1] if blocks else None
+        first_own = spans[last.turns[0]].shown_to - spans[last.turns[0]].shown_from if last else 0
+        if last is not None and previous == index - 1 and own <= short and first_own <= short and last.frames < least:
+            last.turns.append(index)
+            last.cues.extend(turn_cues)
+            last.end = span.shown_to
+        else:
+            blocks.append(_Block([index], list(turn_cues), span.shown_from, span.shown_to))
+        previous = index
+    return blocks
+
+
+def _borrow(blocks: list[_Block], wants: list[int], keeps: list[int], first: int, last: int) -> None:
+    """Lengthen, in order, each block shorter than ``wants[k]`` frames with time its neighbours
+    can spare (see the module's description); block ``k`` lends only frames beyond
+    ``keeps[k]`` (never less than ``wants[k]``). Blocks stay in order and never overlap."""
+    for index, block in enumerate(blocks):
+        least = wants[index]
+        after = blocks[index + 1] if index + 1 < len(blocks) else None
+        before = blocks[index - 1] if index > 0 else None
+        # time after it that shows no caption, then the next caption's spare time
+        free = (after.start if after is not None else last) - block.end
+        block.end += min(free, max(0, least - block.frames))
+        if after is not None and after.start == block.end:
+            spare = min(max(0, least - block.frames), max(0, after.frames - keeps[index + 1]))
+            block.end += spare
+            after.start += spare
+        if after is not None:
+            continue  # a caption starts before its turn only at the end of the episode
+        free = block.start - (before.end if before is not None else first)
+        block.start -= min(free, max(0, least - block.frames))
+        if before is not None and before.end == block.start:
+            spare = min(max(0, least - block.frames), max(0, before.frames - keeps[index - 1]))
+            block.start -= spare
+            before.end -= spare
