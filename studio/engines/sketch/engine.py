@@ -39,6 +39,7 @@ from studio.engines.base import (
 )
 from studio.engines.catalog.sketch import INFO, NAME, VERSION, SketchSettings
 from studio.engines.sketch.camera import PAN_DISTANCE, ZOOM_MAX, camera_frame
+from studio.engines.sketch.company import Role, role_for
 from studio.engines.sketch.continuation import continue_variation, end_props, end_scroll, end_shot
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
@@ -54,9 +55,11 @@ from studio.engines.sketch.render import (
     figure_scale,
     on_a_bed,
     plan_from_conditioning,
+    seated_anim,
 )
 from studio.engines.sketch.representation import build_representation
 from studio.engines.sketch.rules import RuleInput, predict_deltas
+from studio.engines.sketch.seats import seat_named
 from studio.engines.sketch.settings import camera_override
 from studio.engines.sketch.text import MAX_ANALYSED_CHARS, tokenise
 from studio.engines.sketch.understanding import (
@@ -126,6 +129,20 @@ def _first_named(text: str, members: tuple[CastMember, ...], besides: str = "") 
     return best
 
 
+ABSENT_AFTER = frozenset({"about", "for", "without", "miss", "misses", "missing", "missed"})
+"""Words before a name that say the person is not there: "thinks about Yuzu", "waits for Yuzu",
+"walks without Yuzu", "misses Yuzu"."""
+
+
+def _named_as_absent(text: str, name: str) -> bool:
+    """Whether the first mention of ``name`` in ``text`` comes right after a word in :data:`ABSENT_AFTER`."""
+    words, keys = tokenise(text), tokenise(name)
+    for i, word in enumerate(words):
+        if keys and word == keys[0]:
+            return i > 0 and words[i - 1] in ABSENT_AFTER
+    return False
+
+
 def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | None:
     """The cast member ``name`` names, as the story matches names (:func:`written_key`: case,
     spacing and how the accents are encoded don't matter; "Ame\u0301lie" is Amélie)."""
@@ -182,13 +199,17 @@ class SketchEngine:
 
         character, look, look_warnings = self._character(reading, instruction, context, prev)
         warnings += look_warnings
-        friend, friend_look = "", None
-        if motion.companion:
-            friend, friend_look, friend_warnings = self._friend(instruction, character, context)
-            warnings += friend_warnings
         location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
         scene, image_path, is_image = self._location(location, user_locations, warnings)
         setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
+        seat = self._seat(instruction, motion, setting)
+        anim = seated_anim(motion.anim, seat)
+        friend, friend_look, friend_warnings = self._friend(instruction, character, context)
+        if friend and not motion.companion and role_for(anim) == Role.ABSENT:
+            friend_warnings = [f"'{friend}' is not drawn: the sketch engine shows one character when they "
+                               f"{motion.name}; name them in a turn of their own"]
+            friend, friend_look = "", None
+        warnings += friend_warnings
         time = reading.time or str(prev.get("time_of_day") or "") or "day"
         if time not in ("day", "sunset", "night"):
             time = "day"
@@ -212,9 +233,10 @@ class SketchEngine:
         gait = is_gait(motion.anim)
         if not gait:
             facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
-        if motion.companion:
-            facing = self._face_the_friend(motion, options, facing, start_x)
-        hold = continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
+        if motion.companion or (friend and role_for(anim) == Role.FACING):
+            facing = self._face_the_friend(anim, options, facing, start_x)
+        hold = (continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
+                and str(prev.get("seat", "") or "") == seat)
         variation = variation_for(seed, indoor=setting == Setting.INDOOR, sky=setting == Setting.SKY)
         # The same place at the same time of day: the scenery, its props and the shot size go
         # on from the previous clip instead of cutting to a new picture of the same place.
@@ -235,7 +257,7 @@ class SketchEngine:
         amplitude = round(rng.uniform(0.92, 1.08), 6)
         if continued and prev.get("anim") == motion.anim and ANIMS[motion.anim].loop:
             phase = round(_number(prev.get("end_phase", phase), phase) % 1.0, 6)  # the cycle goes on
-        pose_plan = PosePlan(anim=motion.anim, level=reading.level, duration=options.frames / options.fps,
+        pose_plan = PosePlan(anim=anim, level=reading.level, duration=options.frames / options.fps,
                              phase=phase, amplitude_jitter=amplitude,
                              start=start_pose, hold=hold, tempo=variation.tempo, lead=variation.lead)
         stage = 0.0
@@ -280,6 +302,7 @@ class SketchEngine:
             "companion": friend, "companion_look": friend_look.to_params() if friend_look is not None else {},
             "gait": gait, "stage": round(stage, 6), "end_facing": end_facing, "start_surface": round(start_surface, 6),
             "end_phase": round(anim_phase(pose_plan, clock_end) % 1.0, 6),
+            "seat": seat, "start_seat": _seat_left(start_pose, prev, seat) if bed is None else "",
             "scroll": [round(v, 6) for v in scroll], "end_scroll": end_scroll(scroll, end_cam),
             "end_props": end_props(variation, end_cam), "end_shot": end_shot(variation, end_cam),
             **variation.to_conditioning(),
@@ -308,11 +331,21 @@ class SketchEngine:
         return found.name, look, warnings
 
     @staticmethod
+    def _seat(instruction: Instruction, motion: MotionSpec, setting: Setting) -> str:
+        """The seat a sitter sits on ("sits on a bench" -> 'bench'); '' on the ground, and for
+        every other motion."""
+        if motion.anim != "sit":
+            return ""
+        parts = [instruction.motion, instruction.free_text, *(v for _, v in instruction.extra)]
+        seat = seat_named([p[:MAX_ANALYSED_CHARS] for p in parts if p], indoor=setting == Setting.INDOOR)
+        return seat.value if seat is not None else ""
+
+    @staticmethod
     def _friend(instruction: Instruction, character: str, context: GenerationContext
                 ) -> tuple[str, Look | None, list[str]]:
         """The cast member the character is with ("Qiqi talks with Yuzu" -> Yuzu, drawn as the
         cast draws Yuzu); ('', None, []) when the instruction names nobody else from the cast,
-        and the friend is someone the engine makes up.
+        or names them as someone who is not there ("thinks about Yuzu", "waits for Yuzu").
 
         The place is left out of the search: a location may be named after a character."""
         cast = tuple(m for m in context.cast if isinstance(m, CastMember))
@@ -321,7 +354,7 @@ class SketchEngine:
         text = " ; ".join(p for p in parts if p)[:MAX_ANALYSED_CHARS]
         name = _first_named(text, cast, besides=character) or _first_named(text, defaults, besides=character)
         found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
-        if found is None:
+        if found is None or _named_as_absent(text, found.name):
             return "", None, []
         params = found.params if isinstance(found.params, Mapping) else {}
         look, warnings = look_from_params(params, found.name)
@@ -412,14 +445,14 @@ class SketchEngine:
         return facing, start_x, limit, path(facing, start_x, limit)
 
     @staticmethod
-    def _face_the_friend(motion: MotionSpec, settings: SketchSettings, facing: int, start_x: float) -> int:
+    def _face_the_friend(anim: str, settings: SketchSettings, facing: int, start_x: float) -> int:
         """Turn to the side with room for the friend who stands in front of the character.
 
         At the edge of the stage (where a walk may have ended) the friend would stand
         half outside the frame; the character turns around and meets them on the inside.
         """
         scale = figure_scale(settings.height, settings.width) / settings.width
-        reach = (companion_gap(motion.anim) + COMPANION_HALF_WIDTH) * scale
+        reach = (companion_gap(anim) + COMPANION_HALF_WIDTH) * scale
         ahead, behind = abs(start_x + facing * reach), abs(start_x - facing * reach)
         return -facing if ahead > 0.5 and behind < ahead else facing
 
@@ -468,6 +501,14 @@ def _bed_left(pose: Pose | None, prev: Mapping[str, Any]) -> float:
     """
     bed = on_a_bed(str(prev.get("anim", "")), str(prev.get("scene", "")), bool(prev.get("image_path")))
     return bed.top if pose is not None and bed is not None else 0.0
+
+
+def _seat_left(pose: Pose | None, prev: Mapping[str, Any], seat: str) -> str:
+    """The seat the previous turn ended sitting on, when this turn starts from that pose and
+    doesn't sit on the same kind of seat: it stays drawn where it stands, so the character
+    gets up from it instead of from thin air at the seat's height."""
+    left = str(prev.get("seat", "") or "") if pose is not None and prev.get("anim") == "sit" else ""
+    return left if left != seat else ""
 
 
 def _image_problem(path: str) -> str:

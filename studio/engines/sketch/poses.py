@@ -111,6 +111,13 @@ ON_BACK = {"rot": -88, "y": -0.23, "leg_f": 6, "knee_f": -4, "leg_b": -4, "knee_
            "elbow_f": 120, "arm_b": 150, "elbow_b": 120, "head_yaw": 0.1}
 ON_BROOM = {"y": 0.48, "leg_f": 40, "knee_f": -55, "leg_b": 30, "knee_b": -50, "arm_f": 12, "elbow_f": 10,
             "arm_b": 30, "elbow_b": 12, "lean": 8}
+SEAT_TOP = 0.15
+"""Height of a bench's, chair's or sofa's seat above the floor (figure units): the hip rests on
+it and the lower legs hang down to just above the floor."""
+ON_SEAT = {"y": SEAT_TOP - 0.30, "leg_f": 86, "knee_f": -84, "leg_b": 80, "knee_b": -80, "arm_f": 28,
+           "elbow_f": 35, "arm_b": 18, "elbow_b": 30, "lean": -3}
+"""Sitting on a seat, thighs level and lower legs hanging (``y`` puts the hip, 0.30 above the
+soles standing, at the seat's height)."""
 ARMS_CROSSED = {"arm_f": 55, "elbow_f": 125, "arm_b": 45, "elbow_b": 125}
 
 
@@ -154,6 +161,7 @@ ANIMS: dict[str, Anim] = {
     "sweep": Anim(((0.0, {"lean": 14, "arm_f": 25, "elbow_f": 25, "arm_b": 38, "elbow_b": 20}),
                    (0.5, {"lean": 18, "arm_f": 50, "elbow_f": 15, "arm_b": 60, "elbow_b": 10})), rate=1.0),
     "sit": Anim(((0.0, {}), (0.45, SEATED), (1.0, {**SEATED, "head_tilt": 5})), loop=False),
+    "sit_seat": Anim(((0.0, {}), (0.45, ON_SEAT), (1.0, {**ON_SEAT, "head_tilt": 5})), loop=False),
     "sit_railing": Anim((
         (0.0, {"y": 0.12, "leg_f": 88, "knee_f": -70, "leg_b": 70, "knee_b": -88, "arm_f": 18, "elbow_f": 0,
                "arm_b": -18, "elbow_b": 0, "head_tilt": 4}),
@@ -254,9 +262,6 @@ ANIMS: dict[str, Anim] = {
                   (0.5, {**ARMS_CROSSED, "head_yaw": -0.6, "leg_f": 18, "knee_f": -30, "head_tilt": -4})), rate=0.7),
 }
 """Animation per motion ``anim`` key (see :data:`vocabulary.MOTIONS`)."""
-
-COMPANION_ANIMS: dict[str, str] = {"talk": "talk", "meet": "wave", "hug": "hug"}
-
 
 def level_speed(level: int) -> float:
     """Cycle-rate multiplier: level 1 is 0.7x, level 3 is 1x, level 5 is 1.3x."""

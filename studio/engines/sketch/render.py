@@ -19,12 +19,14 @@ from PIL import Image, ImageDraw
 
 from studio.engines.base import CancelCheck, EngineError, Progress, ProgressCallback, check_cancelled
 from studio.engines.sketch.camera import CameraFrame, camera_frame
+from studio.engines.sketch.company import ALONG_GAP, Role, friend_anim, friend_effect, friend_prop, role_for
 from studio.engines.sketch.figure import FigureSpec, draw_figure
 from studio.engines.sketch.gait import WalkPath, is_gait, path_for, turning_pose
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.palette import Palette
-from studio.engines.sketch.poses import ANIMS, COMPANION_ANIMS, Pose, PosePlan, level_speed, sample_pose, smoothstep
+from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, level_speed, sample_pose, smoothstep
 from studio.engines.sketch.scenery import BEDS, Bed, Scene, build_scene, image_scene, scene_tint
+from studio.engines.sketch.seats import WIDE, Seat, draw_seat
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 from studio.engines.sketch.small_props import draw_small_props
 from studio.engines.sketch.variation import MAX_SHOT, PropPlacement, variation_from
@@ -35,7 +37,6 @@ from studio.engines.sketch.vocabulary import (
     Effect,
     Expression,
     MotionSpec,
-    Prop,
     Setting,
 )
 
@@ -88,8 +89,20 @@ def figure_scale(height: int, width: int) -> float:
 
 
 def companion_gap(anim: str) -> float:
-    """How far the friend stands in front of the character, in figure units."""
-    return 0.3 if anim == "hug" else 0.42
+    """How far the friend stands (or sits) in front of the character, in figure units: closer
+    for a hug, further for two sitting on the ground with their legs stretched out."""
+    return {"hug": 0.3, "sit": 0.66, "sit_seat": 0.6}.get(anim, 0.42)
+
+
+def seated_anim(anim: str, seat: str) -> str:
+    """The anim drawn for ``anim`` on ``seat`` ('' for none): sitting on a seat, legs hanging."""
+    return "sit_seat" if anim == "sit" and seat else anim
+
+
+def seat_from(cond: Mapping[str, Any], anim: str, key: str = "seat") -> str:
+    """The stored seat of a sitting take ('' for the ground, for other motions and for anything unknown)."""
+    seat = str(cond.get(key, "") or "")
+    return seat if anim == "sit" and seat in {s.value for s in Seat} else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +138,11 @@ class ClipPlan:
     start_surface: float = 0.0
     """How high above the floor (frame heights) the clip starts: the top of the bed the previous
     clip ended sleeping on; the character comes down to the floor as its start pose blends out."""
+    seat: str = ""
+    """The seat a sitter sits on ('' : the ground); see :mod:`seats`."""
+    start_seat: str = ""
+    """The seat the previous clip ended sitting on, left standing where the clip starts while the
+    character gets up from it ('' : none)."""
 
     @property
     def duration(self) -> float:
@@ -169,12 +187,13 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
     look, _ = look_from_params(look_params if isinstance(look_params, Mapping) else {})
     start = Pose.from_dict(cond.get("start_pose"))
     variation = variation_from(cond)
+    seat = seat_from(cond, motion.anim)
     pose_plan = PosePlan(
-        anim=motion.anim, level=level, duration=frames / fps, phase=_num(cond, "phase", float, 0.0),
+        anim=seated_anim(motion.anim, seat), level=level, duration=frames / fps, phase=_num(cond, "phase", float, 0.0),
         amplitude_jitter=_num(cond, "amplitude", float, 1.0), start=start, hold=bool(cond.get("hold", False)),
         tempo=variation.tempo, lead=variation.lead,
     )
-    companion = _companion_look(cond) if motion.companion else None
+    companion = _companion_look(cond) if motion.companion else _named_friend_look(cond, pose_plan.anim)
     stage = min(1.0, max(0.0, _num(cond, "stage", float, 0.0)))
     # A zoomed-in shot carried on in the same place is closer than a take's own framing can be.
     shot = min(MAX_SHOT, max(variation.framing, _num(cond, "shot", float, variation.framing)))
@@ -186,6 +205,7 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         companion_look=companion, framing=shot, props=variation.props,
         gait=bool(cond.get("gait", False)) and is_gait(motion.anim), stage=stage, scroll=scroll_from(cond),
         start_surface=min(0.5, max(0.0, _num(cond, "start_surface", float, 0.0))) if start is not None else 0.0,
+        seat=seat, start_seat=seat_from(cond, "sit", "start_seat") if start is not None else "",
     )
 
 
@@ -197,6 +217,16 @@ def _companion_look(cond: Mapping[str, Any]) -> Look:
     if isinstance(stored, Mapping) and stored:
         return look_from_params(stored)[0]
     return generated_look(f"friend-{cond.get('companion_seed', 0)}")
+
+
+def _named_friend_look(cond: Mapping[str, Any], anim: str) -> Look | None:
+    """The look of a cast member named besides the character ("Qiqi waves at Yuzu"), for a
+    motion that doesn't bring a friend of its own; None when nobody was named or when a second
+    figure is not drawn with this motion (see :mod:`company`)."""
+    stored = cond.get("companion_look")
+    if not cond.get("companion") or not isinstance(stored, Mapping) or not stored:
+        return None
+    return look_from_params(stored)[0] if role_for(anim) != Role.ABSENT else None
 
 
 def scroll_from(cond: Mapping[str, Any]) -> tuple[float, float, float]:
@@ -281,11 +311,12 @@ class ClipRenderer:
         m = plan.motion
         self.spec = FigureSpec(plan.look, Palette.build(plan.look, tint), m.prop, m.effect, m.expression, m.anim)
         self.companion_spec: FigureSpec | None = None
-        if plan.companion_look is not None:
-            anim = COMPANION_ANIMS.get(m.anim, "wave")
-            effect = Effect.NONE
-            self.companion_spec = FigureSpec(plan.companion_look, Palette.build(plan.companion_look, tint), Prop.NONE,
-                                             effect, Expression.HAPPY, anim)
+        anim = plan.pose_plan.anim
+        self.friend_role = role_for(anim)
+        if plan.companion_look is not None and self.friend_role != Role.ABSENT:
+            self.companion_spec = FigureSpec(plan.companion_look, Palette.build(plan.companion_look, tint),
+                                             friend_prop(anim, m.prop), friend_effect(anim, m.effect),
+                                             Expression.HAPPY, friend_anim(anim))
         self.ground_y = self.scene.ground_frac * plan.height
         self._bg_key: tuple[int, ...] | None = None
         self._bg: Image.Image | None = None
@@ -372,6 +403,11 @@ class ClipRenderer:
         seconds = t * plan.duration
         hip_y = self.surface_at(t) - (HIP_HEIGHT + pose.y) * self.scale
         self._shadow(img, screen_x, pose, self.surface_at(t))
+        if plan.start_seat and self.bed is None:  # where the previous clip sat; the camera may move off it
+            left = (plan.start_x - cam.cam_x + 0.5) * plan.width
+            draw_seat(img, Seat(plan.start_seat), [(left, plan.facing)], self.ground_y, self.scale, self.scene_light)
+        if plan.seat:
+            self._seat(img, x, screen_x, facing, t)
         if self.companion_spec is not None:
             self._companion(img, screen_x, seconds, t)
         zoom = self._zoom(cam)
@@ -426,19 +462,47 @@ class ClipRenderer:
         ry = 0.05 * self.scale * k
         _paste_shadow(img, x, surface, rx, ry, int(70 * k))
 
+    def companion_x(self, x: float, t: float) -> float:
+        """The friend's hip x (pixels before any zoom) when the character's is ``x`` at clip
+        fraction ``t``: in front of the character, or beside it, a little behind, coming along
+        (through a walker's turn the friend passes behind it as both face the viewer)."""
+        plan = self.plan
+        if self.friend_role == Role.ALONG:
+            side = self.facing_at(t) * (1.0 - (self.path.turn(t) if self.path is not None else 0.0))
+            return x - side * ALONG_GAP * self.scale
+        return x + plan.facing * companion_gap(plan.pose_plan.anim) * self.scale
+
     def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
         assert self.companion_spec is not None
         plan = self.plan
-        cx = x + plan.facing * companion_gap(plan.motion.anim) * self.scale
+        cx = self.companion_x(x, t)
         anim = self.companion_spec.anim
-        pplan = PosePlan(anim, 2, plan.duration, phase=plan.pose_plan.phase + 0.3)
-        pose = sample_pose(pplan, t)
-        small = self.scale * 0.95
-        sprite, (ax, ay) = draw_figure(self.companion_spec, pose, -plan.facing, small, anim_phase(pplan, t), seconds,
+        if self.friend_role == Role.ALONG:  # in step with the character (the feet stay planted)
+            pplan = replace(plan.pose_plan, start=None)
+            pose = sample_pose(pplan, self.path.clock(t)) if self.path is not None else sample_pose(pplan, t)
+            if self.path is not None:
+                pose = turning_pose(pose, self.path.turn(t))
+            facing, size = self.facing_at(t), self.scale
+        else:
+            pplan = PosePlan(anim, 2, plan.duration, phase=plan.pose_plan.phase + 0.3)
+            pose, facing, size = sample_pose(pplan, t), -plan.facing, self.scale * 0.95
+            if anim == "sit_seat" and plan.seat and Seat(plan.seat) not in WIDE:  # a chair, stool or swing each
+                draw_seat(img, Seat(plan.seat), [(cx, facing)], self.ground_y, size, self.scene_light)
+        sprite, (ax, ay) = draw_figure(self.companion_spec, pose, facing, size, anim_phase(pplan, t), seconds,
                                        self.supersample)
-        hip_y = self.ground_y - (HIP_HEIGHT + pose.y) * small
-        _paste_shadow(img, cx, self.ground_y, 0.24 * small, 0.045 * small, 60)
+        hip_y = self.ground_y - (HIP_HEIGHT + pose.y) * size
+        k = max(0.3, 1.0 - max(0.0, pose.y) * 1.2)
+        if self.scene.setting != Setting.SKY or self.is_image:
+            _paste_shadow(img, cx, self.ground_y, 0.24 * size * k, 0.045 * size * k, int(60 * k))
         img.paste(sprite, (round(cx - ax), round(hip_y - ay)), sprite)
+
+    def _seat(self, img: Image.Image, x: float, screen_x: float, facing: int, t: float) -> None:
+        """The seat under the sitter (and under a friend sitting with them on a bench or a sofa)."""
+        hips = [(x, facing)]
+        seat = Seat(self.plan.seat)
+        if self.companion_spec is not None and self.companion_spec.anim == "sit_seat" and seat in WIDE:
+            hips.append((self.companion_x(screen_x, t), -facing))
+        draw_seat(img, seat, hips, self.ground_y, self.scale, self.scene_light)
 
     def _zoom_box(self, zoom: float, cx: float, cy: float) -> tuple[float, float, float, float]:
         """The part of the frame (left, top, right, bottom) a closer shot around (cx, cy), the

@@ -1,0 +1,68 @@
+"""Who else is in the picture: how a cast member named besides the acting character is drawn.
+
+"Qiqi waves at Yuzu" draws Yuzu too. Where the friend goes and what they do depends on the
+character's motion: most motions have the friend stand in front, facing the character, either
+idle or doing the same thing together (dancing, eating, laughing); travelling motions have the
+friend come along beside the character with the same gait; a few motions (sleeping, climbing
+a ladder, lying down, thinking of someone) leave the friend out of the picture.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from studio.engines.sketch.vocabulary import Effect, Prop
+
+
+class Role(StrEnum):
+    FACING = "facing"
+    """Stands (or sits) in front of the character, facing them."""
+    ALONG = "along"
+    """Travels beside the character, the same way, with the same gait."""
+    ABSENT = "absent"
+    """Not drawn: a second figure would look wrong with this motion."""
+
+
+ALONG_ANIMS = frozenset({"walk", "run", "sneak", "carry", "swim", "fly_broom"})
+ABSENT_ANIMS = frozenset({"sleep", "climb", "lie_down", "think"})
+"""One sleeper per bed, one climber per ladder; two lying figures would overlap; someone the
+character thinks of is not there."""
+
+FRIEND_ANIMS: dict[str, str] = {
+    "talk": "talk", "meet": "wave", "hug": "hug", "wave": "wave", "bow": "bow", "nod": "talk",
+    "laugh": "laugh", "clap": "clap", "dance": "dance", "sing": "sing", "eat": "eat", "drink": "drink",
+    "read": "read", "sit": "sit", "sit_seat": "sit_seat", "play": "catch", "throw": "catch", "catch": "throw",
+    "stretch": "stretch", "jump": "jump", "spin": "spin", "punch": "punch", "shiver": "shiver", "pray": "pray",
+    **{anim: anim for anim in ALONG_ANIMS},
+}
+"""The friend's anim per character anim; anything not listed has the friend stand idle."""
+
+SHARED_PROPS = frozenset({Prop.FOOD, Prop.CUP, Prop.BOOK, Prop.BOX, Prop.BROOM_RIDE})
+"""Props a friend doing the same thing holds too (each their own lunch, cup, book, box, broom)."""
+SHARED_EFFECTS = frozenset({Effect.SPLASH, Effect.WIND})
+"""Effects that are part of the motion itself (the water around a swimmer, a flyer's wind)."""
+
+ALONG_GAP = 0.36
+"""How far behind the character (figure units) a friend who comes along is drawn."""
+
+
+def role_for(anim: str) -> Role:
+    """Where a friend goes for a character doing ``anim``."""
+    if anim in ABSENT_ANIMS:
+        return Role.ABSENT
+    return Role.ALONG if anim in ALONG_ANIMS else Role.FACING
+
+
+def friend_anim(anim: str) -> str:
+    """What the friend does while the character does ``anim``."""
+    return FRIEND_ANIMS.get(anim, "idle")
+
+
+def friend_prop(anim: str, prop: Prop) -> Prop:
+    """The prop the friend holds: the character's own kind when they do the same thing."""
+    return prop if friend_anim(anim) == anim and prop in SHARED_PROPS else Prop.NONE
+
+
+def friend_effect(anim: str, effect: Effect) -> Effect:
+    """The effect drawn with the friend: only one that belongs to the shared motion."""
+    return effect if friend_anim(anim) == anim and effect in SHARED_EFFECTS else Effect.NONE
