@@ -3,12 +3,17 @@
 Subcommands live in modules of this package, each with ``add_parsers(subparsers)``; a
 subcommand's handler returns an exit code. Bad input (a :class:`StudioError`) prints its
 message to stderr and exits with 2, never with a traceback.
+
+Exit status: 0 done; 1 the work failed (a generation or a job failed, a write found no room,
+an internal error); 2 the command was used wrongly or refused before doing anything; 130
+stopped by Ctrl+C, 143 by SIGTERM.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import os
 import re
 import signal
@@ -200,6 +205,8 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
     if entry and args.command != "open":  # the window's event loop would not see it: SIGTERM closes it as before
         _sigterm_as_ctrl_c()
     _tolerant_output()
+    if args.command != "open":
+        _say_logged_warnings()
     bad = _not_utf8(args)
     if bad:
         print(f"kamishibai: error: {bad} is not valid UTF-8 text.", file=sys.stderr)
@@ -214,7 +221,7 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
     except StudioError as error:
         _advise_the_command_line(error, args)
         print(f"kamishibai: error: {_shown(str(error))}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return int(getattr(error, "exit_code", EXIT_BAD_INPUT))  # 1 for work that began and failed
     except BrokenPipeError:  # e.g. `kamishibai tree PATH | head`: the reader left, nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -363,6 +370,45 @@ def _exit_guard() -> None:
             pass
     stopped = _exit_code if _exit_code in ([EXIT_INTERRUPTED], [EXIT_TERMINATED]) else []
     os._exit(stopped[0] if stopped else _interrupted())  # a stopped command has said it already
+
+
+class _LoggedWarnings(logging.Handler):
+    """Warnings the studio's modules log (a worker thread, the engine host), said in the
+    command's own format, ``kamishibai: warning: ...``. Without a handler Python printed them
+    bare ("The engine process exited with signal 9 (SIGKILL) during loading. (device cpu)"),
+    and a logged exception as a whole traceback."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if _reported_by_the_job(record):
+                return
+            text = record.getMessage()
+            if not text.startswith("kamishibai:"):
+                text = f"kamishibai: warning: {text}"
+            error = record.exc_info[1] if record.exc_info else None
+            if error is not None and os.environ.get("KAMISHIBAI_DEBUG"):
+                import traceback
+
+                text += "\n" + "".join(traceback.format_exception(error)).rstrip()
+            elif error is not None:
+                text += f": {type(error).__name__}: {error}\n  (set KAMISHIBAI_DEBUG=1 to see the traceback)"
+            print(_shown(text), file=sys.stderr, flush=True)
+        except Exception:  # a closed stderr: the exit status and the job's own report say the rest
+            pass
+
+
+def _reported_by_the_job(record: logging.LogRecord) -> bool:
+    """An engine process that died fails its job with the same words, and the command reports
+    that failure with what to do: the log line would only say it twice."""
+    return (record.name == "studio.worker.engine_process"
+            and record.getMessage().startswith("The engine process exited"))
+
+
+def _say_logged_warnings() -> None:
+    """Send the studio's logged warnings through :class:`_LoggedWarnings` (once a process)."""
+    logger = logging.getLogger("studio")
+    if not any(isinstance(handler, _LoggedWarnings) for handler in logger.handlers):
+        logger.addHandler(_LoggedWarnings(logging.WARNING))
 
 
 def _internal_error(error: BaseException) -> int:

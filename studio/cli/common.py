@@ -20,6 +20,16 @@ from studio.core.tree import StoryTree
 from studio.storage import Project
 from studio.storage.lock import LockHolder
 
+
+class WorkFailedError(StudioError):
+    """The command was used rightly and began its work, which then failed (a generation the
+    engine could not finish, an engine process that died): exit status 1, as a failed
+    `run-queue` job gives. Input the command refuses before doing anything is a plain
+    :class:`StudioError`, exit status 2."""
+
+    exit_code = 1
+
+
 DEFAULT_WAIT_S = 60.0
 """How long a writing command waits for another process that is changing the project."""
 

@@ -174,8 +174,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         read_with = list(project.problems)  # such as a stored duration out of range, read as unset
     if not result.paths:
         raise StudioError("The export wrote nothing.")
-    for note in result.notes:
-        print(printable(f"kamishibai: note: {note}."), file=sys.stderr)
+    for note in result.notes:  # some notes end with their own full stop
+        print(printable(f"kamishibai: note: {note.rstrip('.')}."), file=sys.stderr)
     if read_with:
         more = f" (and {len(read_with) - 1} more: `kamishibai info` lists them)" if len(read_with) > 1 else ""
         print(printable(f"kamishibai: note: the project was read with a problem: {read_with[0].rstrip('.')}{more}."),

@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shlex
 import sys
 import threading
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import (
+    WorkFailedError,
     add_checkpoints_option,
     add_wait_option,
     checkpoint_dirs,
@@ -56,7 +58,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "play", help="generate one turn (or several in a row) now and print its node, take and state",
         description="Add a turn with INSTRUCTION and generate its clip synchronously; several "
         "instructions (or --instruction options) add one turn each, in order, each continuing from the one "
-        f"before, and stop at the first that fails. --parent: {PLAY_PARENT_HELP}.",
+        f"before, and stop at the first that fails. --parent: {PLAY_PARENT_HELP}. Exit status 0 when every turn "
+        "was made, 1 when one was not (the ones made before it stay), 2 when the command was refused before "
+        "generating anything.",
     )
     p.add_argument("path", help="project folder")
     p.add_argument("instructions", nargs="*", default=[], metavar="INSTRUCTION",  # --instruction does too
@@ -76,7 +80,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     # many_positionals: also those given after an option
     p.set_defaults(handler=cmd_play, many_positionals="instructions", free_text=True)
 
-    p = sub.add_parser("reroll", help="generate a new take of a turn (or of it and every turn below it)")
+    p = sub.add_parser("reroll", help="generate a new take of a turn (or of it and every turn below it)",
+                       description="Generate a new take of turn NODE (with --branch, of it and of every turn below "
+                       "it). Exit status 0 when every new take was made, 1 when one was not (the turn keeps the takes "
+                       "it had), 2 when the command was refused before generating anything.")
     p.add_argument("path", help="project folder")
     p.add_argument("node", help="node id or unique id prefix")
     p.add_argument("--branch", action="store_true",
@@ -415,7 +422,8 @@ def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = Tru
         service.start()
         while not done.wait(0.2):
             if not service.running:
-                raise StudioError("The worker stopped unexpectedly.")
+                raise WorkFailedError("The worker stopped unexpectedly.",
+                                      hint="Run the command again; `kamishibai queue PATH` lists the jobs left.")
     except KeyboardInterrupt:
         service.stop(cancel_running=True, timeout=30)
         raise
@@ -500,18 +508,50 @@ def _print_result(result: dict[str, Any]) -> None:
         print(f"  error: {printable(result['error'])}")
 
 
-def _raise_on_failure(results: list[dict[str, Any]]) -> None:
+def _raise_on_failure(results: list[dict[str, Any]], *, again: Sequence[str], unchanged: str,
+                      asked: int | None = None) -> None:
+    """Raise the first failed turn's error as :class:`WorkFailedError` (exit status 1). ``again``:
+    the commands that make what failed (and what was not tried after it); ``unchanged``: what
+    the failure left as it was; ``asked``: how many turns a `play` was to make (it stops at
+    the first failure, so the turns after that one were not tried)."""
     failed = [r for r in results if r["job_status"] != "done"]
     if not failed:
         return
     first = failed[0]
-    prefix = "" if len(results) == 1 else f"{len(failed)} of {len(results)} turns were not generated. "
+    total = asked if asked is not None else len(results)
+    if total == 1:
+        prefix = ""
+    elif asked is not None:
+        number = results.index(first) + 1
+        after = total - number
+        prefix = f"Turn {number} of {total} was not generated{f' (nor the {after} after it)' if after else ''}: "
+    else:
+        prefix = f"{len(failed)} of {total} turns were not generated. "
     if first.get("kept") is False:
         note = " (The new turn was not kept.)"
     else:
         note = f" ({first['not_removed']})" if first.get("not_removed") else ""
-    raise StudioError(prefix + first.get("error", f"the job was {first['job_status']}") + note,
-                      hint=first.get("hint", ""))
+    error = first.get("error", f"the job was {first['job_status']}")
+    hint = _command_line_hint(error, first.get("hint", ""), again, unchanged)
+    raise WorkFailedError(prefix + error + note, hint=hint)
+
+
+_RETRY = re.compile(r"\b([Rr])etry the job\b")
+"""The window's words for trying again (its queue has a Retry button); the command line names its command."""
+
+
+def _command_line_hint(error: str, hint: str, again: Sequence[str], unchanged: str) -> str:
+    """The hint of a failed turn, for the command line. An engine process that died is said
+    with what was left unchanged and the command that tries again (the engine's own hint
+    said "Nothing of this take was kept ... Retry the job", the window's words); elsewhere
+    "retry the job" names the command."""
+    commands = first_few([f"`{command}`" for command in again], separator=", then ", limit=4) or "the command"
+    if error.startswith("The engine process exited"):
+        cause = ("Something outside the studio ended the engine's process: a `kill -9`, or the system when memory "
+                 "ran out. " if "SIGKILL" in error else "")
+        return (f"{unchanged} {cause}Run {commands} (with the options you gave) to try again; a fresh engine "
+                "process starts.")
+    return _RETRY.sub(lambda match: f"{match.group(1)}un {commands} again (with the options you gave)", hint)
 
 
 _NOT_KEPT_KEYS = ("node", "take", "status", "deltas", "motion_level", "state", "clip", "poster", "representation",
@@ -567,6 +607,8 @@ class _PlayRun:
 
     results: list[dict[str, Any]] = field(default_factory=list)
     stopped: dict[str, Any] | None = None
+    parent: str = ""
+    """The turn the next one continues (the last one made), once known."""
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -594,8 +636,18 @@ def cmd_play(args: argparse.Namespace) -> int:
             _show_played(args, run.results)  # the turns made before it stay, and say so
         raise
     _show_played(args, run.results)
-    _raise_on_failure(run.results)
+    made = sum(1 for result in run.results if result["job_status"] == "done")
+    before = {0: "", 1: "; the turn made before it stays"}.get(made, f"; the {made} turns made before it stay")
+    _raise_on_failure(run.results, again=[_play_again(args, run.parent, args.instruction[made:])], asked=len(
+        args.instruction), unchanged=f"Nothing was lost: the project is as it was before this turn{before}.")
     return 0
+
+
+def _play_again(args: argparse.Namespace, parent: str, instructions: Sequence[str]) -> str:
+    """The `play` command that makes ``instructions`` after ``parent``, as this one was to."""
+    dash = ["--"] if any(text.startswith("-") for text in instructions) else []
+    return shlex.join(["kamishibai", "play", printable(args.path), "--parent", parent, *dash,
+                       *(printable(text) for text in instructions)])
 
 
 def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, Any] | None, run: _PlayRun) -> None:
@@ -608,6 +660,7 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
     service = _service(project, args)
     _note_a_parent_without_take(project, service, parent)
     engine, settings = _continued_engine(service, tree, parent, args.engine, settings)
+    run.parent = parent
     current: int | None = None  # the instruction being generated, until its result is in
     unfinished: str | None = None  # its new turn, until its clip is made
     job_id: str | None = None
@@ -626,6 +679,7 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
                 break  # the turns after it would continue a turn that is not there
             result["kept"] = True
             parent, unfinished = node_id, None
+            run.parent = parent
         service.stop(timeout=None)
     except BaseException as error:  # a refused instruction, or Ctrl+C: stop without waiting long
         service.stop(cancel_running=True, timeout=30)
@@ -695,13 +749,16 @@ def _note_a_parent_without_take(project: Project, service: GenerationService, pa
                                 made: str = "the new turn", other: str = ", or pick another with --parent") -> None:
     """Continuing a turn that has no finished take (a `play` killed midway, turns imported and
     not generated yet) works, but its own change of state is not there to build on: say so.
-    Not when a job is queued or running for it: the new take waits for that one."""
+    Not when a job is queued or running for it: the new take waits for that one. An
+    interrupted one (a `play` killed midway) runs only once queued again, so the note is said."""
+    from studio.core.jobs import JobStatus
+
     tree = project.tree
     node = tree.nodes[parent]
     take = tree.selected_take(parent)
     if node.is_root or (take is not None and take.status is TakeStatus.DONE):
         return
-    if any(job.node_id == parent and not job.finished for job in service.jobs()):
+    if any(job.node_id == parent and job.status in (JobStatus.QUEUED, JobStatus.RUNNING) for job in service.jobs()):
         return
     print(f"kamishibai: note: the turn continued, {parent} ({node.instruction.raw[:50]!r}), has no finished "
           f"take: {made} starts from the state before it. Generate it first to build on it "
@@ -725,6 +782,7 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     try:
         with open_project(args.path, wait=args.wait) as project:
             _reroll(project, args, settings, made, shown, notes)
+            tree = project.tree
     except KeyboardInterrupt:  # --json: valid JSON even when stopped before a job ran (an empty list)
         if args.json and not shown:
             _show_rerolled(args, made)
@@ -732,7 +790,10 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     _show_rerolled(args, made)
     for note in notes:
         print(note, file=sys.stderr)
-    _raise_on_failure(made)
+    left = [result["node"] for result in made if result["job_status"] != "done" and result.get("kept")]
+    turns = "turns keep the takes they" if len(left) > 1 else "turn keeps the takes it"
+    _raise_on_failure(made, again=reroll_commands(tree, args.path, left) if left else [],
+                      unchanged=f"Nothing was lost: the {turns} had.")
     return 0
 
 

@@ -256,9 +256,11 @@ def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
     by_prefix = [t for t in takes if t.id.startswith(ref.strip())] if ref.strip() else []
     number = int(ref) if ref.strip().isdigit() else 0
     by_number = takes[number - 1] if 1 <= number <= len(takes) else None
-    if by_number is not None and by_prefix and by_prefix != [by_number]:
+    if by_number is not None and by_prefix and by_prefix != [by_number]:  # say which id each one has
+        others = first_few([t.id for t in by_prefix if t is not by_number])
         raise StudioError(f"{ref!r} is both take number {number} of turn {node_id} and the start of another take's "
-                          "id.", hint="Give more characters of the take's id.")
+                          "id.", hint=f"Give the id of the one you mean: take number {number} is {by_number.id}; "
+                          f"{ref.strip()!r} starts {others}.")
     if by_number is not None:
         return by_number
     if len(by_prefix) == 1:

@@ -69,7 +69,7 @@ def test_play_with_several_instructions_adds_one_turn_each_in_order(folder: Path
         assert [n.id for n in project.tree.path_to(results[-1]["node"])][1:] == [r["node"] for r in results]
     # a failing turn stops the rest and is not kept; the turns before it stay
     fake_cli.calls.clear()
-    assert main(["play", str(folder), "-i", "fourth", "-i", "oops [oom]", "-i", "never", "--json"]) == 2
+    assert main(["play", str(folder), "-i", "fourth", "-i", "oops [oom]", "-i", "never", "--json"]) == 1
     out = _json_out(capsys)
     assert [r["job_status"] for r in out] == ["done", "failed"] and fake_cli.order() == ["fourth", "oops [oom]"]
     with Project.open(folder) as project:
@@ -105,7 +105,7 @@ def test_play_leaves_the_rest_of_the_queue_alone(folder: Path, fake_cli: FakeScr
 
 
 def test_play_failure_is_a_studio_error(folder: Path, fake_cli: FakeScript, capsys) -> None:
-    assert main(["play", str(folder), "-i", "oops [oom]"]) == 2
+    assert main(["play", str(folder), "-i", "oops [oom]"]) == 1
     err = capsys.readouterr().err
     assert "out of memory" in err and "hint" in err
     assert main(["play", str(folder), "-i", "x", "--engine", "nope"]) == 2

@@ -67,10 +67,10 @@ def test_a_failed_reroll_reports_no_prediction_as_a_failed_play_does(tmp_path: P
     folder = str(tmp_path / "story.kamishibai")
     assert main(["play", folder, "-i", "a", "--json"]) == 0
     turn = json.loads(capsys.readouterr().out)
-    assert main(["play", folder, "-i", "b [fail]", "--json"]) == 2
+    assert main(["play", folder, "-i", "b [fail]", "--json"]) == 1
     failed_play = json.loads(capsys.readouterr().out)
     fake_cli.fail_on.add("a")
-    assert main(["reroll", folder, turn["node"], "--json"]) == 2
+    assert main(["reroll", folder, turn["node"], "--json"]) == 1
     captured = capsys.readouterr()
     [failed] = json.loads(captured.out)
     assert "told to fail" in captured.err
@@ -82,6 +82,6 @@ def test_a_failed_reroll_reports_no_prediction_as_a_failed_play_does(tmp_path: P
     assert failed_play["kept"] is False
     with Project.open(folder, read_only=True) as project:
         assert {t.id for t in project.tree.takes_of(turn["node"])} == {turn["take"], failed["take"]}
-    assert main(["reroll", folder, turn["node"]]) == 2
+    assert main(["reroll", folder, turn["node"]]) == 1
     printed = capsys.readouterr().out
     assert "failed" in printed and "state" not in printed and "motion" not in printed, printed
