@@ -319,15 +319,23 @@ class ForwardingListener:
         self._send(Predicted(prediction))
 
 
-_HELD_SIGNALS = frozenset({signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else frozenset()
+_LEFT_TO_THE_PARENT = (signal.SIGINT, signal.SIGTERM)
+"""Signals the engine process ignores: Ctrl+C reaches the whole foreground process group, and
+`timeout`, systemd or a CI runner send SIGTERM to the whole group too. The command (or the
+window) handles them, cancels the running job and then ends the engine process itself (by
+closing its pipe, or with SIGKILL); an engine process killed by them first failed its job
+("exited with signal 15") and the command cancelled the jobs queued after it."""
+
+_HELD_SIGNALS = frozenset(_LEFT_TO_THE_PARENT) if hasattr(signal, "pthread_sigmask") else frozenset()
 
 
 @contextlib.contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Block SIGINT in this thread while the engine process is started: the child inherits
-    the mask, so a Ctrl-C while it imports (a second or more, before :func:`child_main`
-    can ignore it) waits instead of killing it with a KeyboardInterrupt, which failed the
-    job as if the engine had crashed. The parent gets a Ctrl-C held here once it ends."""
+    """Block SIGINT and SIGTERM in this thread while the engine process is started: the child
+    inherits the mask, so a Ctrl-C while it imports (a second or more, before
+    :func:`child_main` can ignore it) waits instead of killing it with a KeyboardInterrupt,
+    which failed the job as if the engine had crashed. The parent gets a signal held here
+    once it ends."""
     if not _HELD_SIGNALS:
         yield
         return
@@ -391,8 +399,9 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
     """The engine process: serve jobs until the parent closes the pipe (or dies)."""
     _end_with_parent()
     _keep_stdout_for_the_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    if _HELD_SIGNALS:  # started with SIGINT blocked (a Ctrl-C pending meanwhile is dropped by SIG_IGN)
+    for number in _LEFT_TO_THE_PARENT:  # the parent's to handle
+        signal.signal(number, signal.SIG_IGN)
+    if _HELD_SIGNALS:  # started with them blocked (one pending meanwhile is dropped by SIG_IGN)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
     from studio.worker.thread_budget import thread_budget_environment
 

@@ -210,7 +210,8 @@ def cancel_dependents(ended: Job, jobs: Jobs) -> list[Job]:
                 continue
             if job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
                 continue
-            message = f"{CASCADE_CANCEL} (that job was {parent.status.value})."
+            ended_how = "failed" if parent.status is JobStatus.FAILED else f"was {parent.status.value}"
+            message = f"{CASCADE_CANCEL} (that job {ended_how})."
             cancelled = replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), error=message)
             seen.add(job.id)
             out.append(cancelled)

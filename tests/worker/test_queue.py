@@ -259,3 +259,15 @@ def test_pause_and_resume(project, make_service, script: FakeScript) -> None:
     service.resume()
     assert service.wait_jobs([job_id], 10)
     assert service.job(job_id).status is JobStatus.DONE
+
+
+def test_a_follower_of_a_failed_job_says_that_job_failed(project, make_service) -> None:
+    """"(that job was failed)" read as a slip: the turn below a failed one says that job failed."""
+    service = make_service(start=False)
+    node_a, _a = service.generate(project.tree.root_id, "a [fail]")
+    _node_b, b = service.generate(node_a, "b")
+    service.start()
+    assert service.wait_idle(20)
+    follower = service.job(b)
+    assert follower.status is JobStatus.CANCELLED
+    assert follower.error == "Cancelled: the turn it continues from was not generated (that job failed)."
