@@ -39,7 +39,7 @@ from studio.engines.base import (
 )
 from studio.engines.catalog.sketch import INFO, NAME, VERSION, SketchSettings
 from studio.engines.sketch.camera import PAN_DISTANCE, ZOOM_MAX, camera_frame
-from studio.engines.sketch.company import Role, role_for
+from studio.engines.sketch.company import Role, friend_anim, friend_prop, role_for
 from studio.engines.sketch.continuation import continue_variation, end_props, end_scroll, end_shot
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
@@ -59,8 +59,17 @@ from studio.engines.sketch.render import (
 )
 from studio.engines.sketch.representation import build_representation
 from studio.engines.sketch.rules import RuleInput, predict_deltas
-from studio.engines.sketch.seats import seat_named
+from studio.engines.sketch.seats import (
+    MAX_STANDING,
+    WIDE,
+    Seat,
+    StandingSeat,
+    can_sit_for,
+    seat_named,
+    standing_seats,
+)
 from studio.engines.sketch.settings import camera_override
+from studio.engines.sketch.spacing import friend_behind
 from studio.engines.sketch.text import MAX_ANALYSED_CHARS, tokenise
 from studio.engines.sketch.understanding import (
     Reading,
@@ -233,8 +242,16 @@ class SketchEngine:
         gait = is_gait(motion.anim)
         if not gait:
             facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
-        if motion.companion or (friend and role_for(anim) == Role.FACING):
-            facing = self._face_the_friend(anim, options, facing, start_x)
+        seated = bool(seat) and motion.anim != "sit"
+        # Who faces the character: the cast member named, or the friend a talk brings along.
+        facing_friend = (friend_look if friend_look is not None else generated_look(f"friend-{seed % 7}")) \
+            if (motion.companion or friend) and role_for(anim) == Role.FACING else None
+        gap = companion_gap(anim, look, motion.prop, facing_friend, seated, seat) if facing_friend is not None \
+            else 0.0
+        if facing_friend is not None:
+            behind = friend_behind(facing_friend, friend_anim(anim), friend_prop(anim, motion.prop),
+                                   seated or anim == "sit_seat")
+            facing = self._face_the_friend(gap + behind, options, facing, start_x)
         hold = (continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
                 and str(prev.get("seat", "") or "") == seat)
         variation = variation_for(seed, indoor=setting == Setting.INDOOR, sky=setting == Setting.SKY)
@@ -259,7 +276,8 @@ class SketchEngine:
             phase = round(_number(prev.get("end_phase", phase), phase) % 1.0, 6)  # the cycle goes on
         pose_plan = PosePlan(anim=anim, level=reading.level, duration=options.frames / options.fps,
                              phase=phase, amplitude_jitter=amplitude,
-                             start=start_pose, hold=hold, tempo=variation.tempo, lead=variation.lead)
+                             start=start_pose, hold=hold, tempo=variation.tempo, lead=variation.lead,
+                             seated=seated)
         stage = 0.0
         path: WalkPath | None = None
         if gait:
@@ -280,6 +298,10 @@ class SketchEngine:
             start_shift = camera_frame(camera, 0.0, 0.0, facing, reading.zoom_out).layer_shifts[2] + scroll[1]
             end_x = bed_hip_x(bed, end_cam.layer_shifts[2] + scroll[1], options.height, options.width,
                               start_shift) - 0.5
+        # Seats earlier turns here sat on stay where they stand; this turn's own joins them.
+        unit = figure_scale(options.height, options.width) / options.width
+        here = _seats_here(prev, same_place, continued, start_pose, start_x, seat)
+        mine = _own_seats(seat, start_x, facing * gap * unit if facing_friend is not None else None)
         check_cancelled(cancelled)
         progress(Progress(2, 3, "building the representation"))
 
@@ -303,6 +325,8 @@ class SketchEngine:
             "gait": gait, "stage": round(stage, 6), "end_facing": end_facing, "start_surface": round(start_surface, 6),
             "end_phase": round(anim_phase(pose_plan, clock_end) % 1.0, 6),
             "seat": seat, "start_seat": _seat_left(start_pose, prev, seat) if bed is None else "",
+            "seats": [s.to_params() for s in here],
+            "end_seats": [s.moved(end_cam.cam_x).to_params() for s in (*here, *mine)][-MAX_STANDING:],
             "scroll": [round(v, 6) for v in scroll], "end_scroll": end_scroll(scroll, end_cam),
             "end_props": end_props(variation, end_cam), "end_shot": end_shot(variation, end_cam),
             **variation.to_conditioning(),
@@ -332,9 +356,9 @@ class SketchEngine:
 
     @staticmethod
     def _seat(instruction: Instruction, motion: MotionSpec, setting: Setting) -> str:
-        """The seat a sitter sits on ("sits on a bench" -> 'bench'); '' on the ground, and for
-        every other motion."""
-        if motion.anim != "sit":
+        """The seat a sitter sits on ("sits on a bench" -> 'bench', "eats lunch on a bench" ->
+        'bench'); '' on the ground, and for motions that can't be done seated."""
+        if not can_sit_for(motion.anim):
             return ""
         parts = [instruction.motion, instruction.free_text, *(v for _, v in instruction.extra)]
         seat = seat_named([p[:MAX_ANALYSED_CHARS] for p in parts if p], indoor=setting == Setting.INDOOR)
@@ -445,14 +469,15 @@ class SketchEngine:
         return facing, start_x, limit, path(facing, start_x, limit)
 
     @staticmethod
-    def _face_the_friend(anim: str, settings: SketchSettings, facing: int, start_x: float) -> int:
-        """Turn to the side with room for the friend who stands in front of the character.
+    def _face_the_friend(room: float, settings: SketchSettings, facing: int, start_x: float) -> int:
+        """Turn to the side with room for the friend who stands in front of the character, who
+        reaches ``room`` figure units (the gap and the friend's back) from the character's hip.
 
         At the edge of the stage (where a walk may have ended) the friend would stand
         half outside the frame; the character turns around and meets them on the inside.
         """
         scale = figure_scale(settings.height, settings.width) / settings.width
-        reach = (companion_gap(anim) + COMPANION_HALF_WIDTH) * scale
+        reach = room * scale
         ahead, behind = abs(start_x + facing * reach), abs(start_x - facing * reach)
         return -facing if ahead > 0.5 and behind < ahead else facing
 
@@ -507,8 +532,42 @@ def _seat_left(pose: Pose | None, prev: Mapping[str, Any], seat: str) -> str:
     """The seat the previous turn ended sitting on, when this turn starts from that pose and
     doesn't sit on the same kind of seat: it stays drawn where it stands, so the character
     gets up from it instead of from thin air at the seat's height."""
-    left = str(prev.get("seat", "") or "") if pose is not None and prev.get("anim") == "sit" else ""
-    return left if left != seat else ""
+    sat = pose is not None and can_sit_for(str(prev.get("anim", "")))
+    left = str(prev.get("seat", "") or "") if sat else ""
+    return left if left in {s.value for s in Seat} and left != seat else ""
+
+
+SAME_SPOT = 0.02
+"""How close (frame widths) a seat left standing is to where this turn sits to be the same seat."""
+
+
+def _seats_here(prev: Mapping[str, Any], same_place: bool, continued: bool, pose: Pose | None, start_x: float,
+                seat: str) -> list[StandingSeat]:
+    """The seats standing in the place as this turn starts, in its coordinates: all that earlier
+    turns in the same place (and time of day) left, or, with the time of day changed or from a
+    take made before seats were kept, the one the character gets up from. The seat this turn sits
+    on again, where it stands, is drawn under the sitter instead."""
+    if same_place and "end_seats" in prev:
+        here = list(standing_seats(prev.get("end_seats")))
+    elif continued:
+        left = _seat_left(pose, prev, "")
+        here = [StandingSeat(Seat(left), (start_x,))] if left else []
+    else:
+        here = []
+    return [s for s in here if not (s.seat.value == seat and abs(s.hips[0] - start_x) < SAME_SPOT)]
+
+
+def _own_seats(seat: str, start_x: float, friend_at: float | None) -> list[StandingSeat]:
+    """This turn's seat (and the friend's, sitting facing the character) as left standing: one
+    bench or sofa under both, or a chair, stool or swing each."""
+    if not seat:
+        return []
+    kind = Seat(seat)
+    if friend_at is None:
+        return [StandingSeat(kind, (start_x,))]
+    if kind in WIDE:
+        return [StandingSeat(kind, (start_x, start_x + friend_at))]
+    return [StandingSeat(kind, (start_x,)), StandingSeat(kind, (start_x + friend_at,))]
 
 
 def _image_problem(path: str) -> str:

@@ -118,6 +118,9 @@ ON_SEAT = {"y": SEAT_TOP - 0.30, "leg_f": 86, "knee_f": -84, "leg_b": 80, "knee_
            "elbow_f": 35, "arm_b": 18, "elbow_b": 30, "lean": -3}
 """Sitting on a seat, thighs level and lower legs hanging (``y`` puts the hip, 0.30 above the
 soles standing, at the seat's height)."""
+SEATED_LEGS = ("y", "leg_f", "knee_f", "leg_b", "knee_b")
+"""The pose fields a seated motion takes from :data:`ON_SEAT` (the rest is the motion's own
+upper body): the hip on the seat, thighs level, lower legs hanging."""
 ARMS_CROSSED = {"arm_f": 55, "elbow_f": 125, "arm_b": 45, "elbow_b": 125}
 
 
@@ -311,6 +314,8 @@ class PosePlan:
     """Speed factor of a looping anim (a take's rhythm)."""
     lead: float = 0.0
     """Share of the clip a one-shot anim waits before it starts."""
+    seated: bool = False
+    """Done sitting on a seat (eating on a bench): the anim's upper body on :data:`ON_SEAT`'s legs."""
 
 
 def sample_pose(plan: PosePlan, t: float) -> Pose:
@@ -335,6 +340,8 @@ def sample_pose(plan: PosePlan, t: float) -> Pose:
         pose = _interp_keys(keys, local, loop=False)
         breath = math.sin(2 * math.pi * (plan.phase + seconds * 0.5))
         pose = replace(pose, squash=pose.squash + 0.012 * breath)
+    if plan.seated:
+        pose = on_seat(pose)
     if plan.start is not None and plan.blend > 0:
         w = smoothstep(t / plan.blend)
         start = plan.start
@@ -342,6 +349,11 @@ def sample_pose(plan: PosePlan, t: float) -> Pose:
             start = replace(start, yaw=pose.yaw)
         pose = lerp_pose(start, pose, w)
     return pose
+
+
+def on_seat(pose: Pose) -> Pose:
+    """``pose`` done sitting on a seat: its upper body (arms, head, lean) on the seated legs."""
+    return replace(pose, **{name: float(ON_SEAT[name]) for name in SEATED_LEGS})
 
 
 def end_pose(plan: PosePlan) -> Pose:

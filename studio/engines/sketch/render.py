@@ -26,9 +26,10 @@ from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.palette import Palette
 from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, level_speed, sample_pose, smoothstep
 from studio.engines.sketch.scenery import BEDS, Bed, Scene, build_scene, image_scene, scene_tint
-from studio.engines.sketch.seats import WIDE, Seat, draw_seat
+from studio.engines.sketch.seats import WIDE, Seat, StandingSeat, can_sit_for, draw_seat, standing_seats
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 from studio.engines.sketch.small_props import draw_small_props
+from studio.engines.sketch.spacing import facing_gap
 from studio.engines.sketch.variation import MAX_SHOT, PropPlacement, variation_from
 from studio.engines.sketch.vocabulary import (
     LOCATION_BY_NAME,
@@ -37,6 +38,7 @@ from studio.engines.sketch.vocabulary import (
     Effect,
     Expression,
     MotionSpec,
+    Prop,
     Setting,
 )
 
@@ -45,6 +47,8 @@ FIGURE_SCALE = 0.42
 IMAGE_PAN_MARGIN = 0.3
 COMPANION_HALF_WIDTH = 0.3
 """About half a figure's width (hair and arms included), in figure units."""
+OWN_SEATS_GAP = 0.7
+"""The least distance (figure units) between two sitters on a chair, a stool or a swing each."""
 HEAD_ROOM = 0.82
 """Room a closer shot keeps above the hip for the head, its hair, a bow or a hat (figure units)."""
 FEET_ROOM = 0.36
@@ -88,10 +92,12 @@ def figure_scale(height: int, width: int) -> float:
     return FIGURE_SCALE * min(height, 1.25 * width)
 
 
-def companion_gap(anim: str) -> float:
-    """How far the friend stands (or sits) in front of the character, in figure units: closer
-    for a hug, further for two sitting on the ground with their legs stretched out."""
-    return {"hug": 0.3, "sit": 0.66, "sit_seat": 0.6}.get(anim, 0.42)
+def companion_gap(anim: str, look: Look, prop: Prop, friend: Look, seated: bool, seat: str = "") -> float:
+    """How far the friend stands (or sits) in front of the character, in figure units: measured
+    on the two drawn figures so that they never overlap (see :mod:`spacing`); close for a hug.
+    Two chairs (stools, swings) stand side by side, not one in the other."""
+    gap = facing_gap(anim, look, prop, friend, friend_anim(anim), friend_prop(anim, prop), seated)
+    return max(gap, OWN_SEATS_GAP) if seat and Seat(seat) not in WIDE else gap
 
 
 def seated_anim(anim: str, seat: str) -> str:
@@ -100,9 +106,10 @@ def seated_anim(anim: str, seat: str) -> str:
 
 
 def seat_from(cond: Mapping[str, Any], anim: str, key: str = "seat") -> str:
-    """The stored seat of a sitting take ('' for the ground, for other motions and for anything unknown)."""
+    """The stored seat of a seated take ('' for the ground, for motions not done seated and for
+    anything unknown)."""
     seat = str(cond.get(key, "") or "")
-    return seat if anim == "sit" and seat in {s.value for s in Seat} else ""
+    return seat if can_sit_for(anim) and seat in {s.value for s in Seat} else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +147,9 @@ class ClipPlan:
     clip ended sleeping on; the character comes down to the floor as its start pose blends out."""
     seat: str = ""
     """The seat a sitter sits on ('' : the ground); see :mod:`seats`."""
-    start_seat: str = ""
-    """The seat the previous clip ended sitting on, left standing where the clip starts while the
-    character gets up from it ('' : none)."""
+    seats: tuple[StandingSeat, ...] = ()
+    """Seats earlier turns in this place left standing (the one the previous clip ended sitting on
+    among them: the character gets up from it), where they stand in this clip."""
 
     @property
     def duration(self) -> float:
@@ -191,7 +198,7 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
     pose_plan = PosePlan(
         anim=seated_anim(motion.anim, seat), level=level, duration=frames / fps, phase=_num(cond, "phase", float, 0.0),
         amplitude_jitter=_num(cond, "amplitude", float, 1.0), start=start, hold=bool(cond.get("hold", False)),
-        tempo=variation.tempo, lead=variation.lead,
+        tempo=variation.tempo, lead=variation.lead, seated=bool(seat) and motion.anim != "sit",
     )
     companion = _companion_look(cond) if motion.companion else _named_friend_look(cond, pose_plan.anim)
     stage = min(1.0, max(0.0, _num(cond, "stage", float, 0.0)))
@@ -205,8 +212,17 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         companion_look=companion, framing=shot, props=variation.props,
         gait=bool(cond.get("gait", False)) and is_gait(motion.anim), stage=stage, scroll=scroll_from(cond),
         start_surface=min(0.5, max(0.0, _num(cond, "start_surface", float, 0.0))) if start is not None else 0.0,
-        seat=seat, start_seat=seat_from(cond, "sit", "start_seat") if start is not None else "",
+        seat=seat, seats=_seats_from(cond, start is not None),
     )
+
+
+def _seats_from(cond: Mapping[str, Any], from_pose: bool) -> tuple[StandingSeat, ...]:
+    """The seats standing in the place: ``seats`` as stored; a take made before seats were kept
+    for more than one turn has only ``start_seat``, under the character where the clip starts."""
+    if "seats" in cond:
+        return standing_seats(cond.get("seats"))
+    left = seat_from(cond, "sit", "start_seat") if from_pose else ""
+    return (StandingSeat(Seat(left), (_num(cond, "start_x", float, 0.0),)),) if left else ()
 
 
 def _companion_look(cond: Mapping[str, Any]) -> Look:
@@ -313,10 +329,16 @@ class ClipRenderer:
         self.companion_spec: FigureSpec | None = None
         anim = plan.pose_plan.anim
         self.friend_role = role_for(anim)
+        self.seated = plan.pose_plan.seated or anim == "sit_seat"
+        """Sitting on a seat: a friend facing the character sits too, on it or on their own."""
+        self.gap = 0.0
         if plan.companion_look is not None and self.friend_role != Role.ABSENT:
             self.companion_spec = FigureSpec(plan.companion_look, Palette.build(plan.companion_look, tint),
                                              friend_prop(anim, m.prop), friend_effect(anim, m.effect),
                                              Expression.HAPPY, friend_anim(anim))
+            if self.friend_role == Role.FACING:
+                self.gap = companion_gap(anim, plan.look, m.prop, plan.companion_look, plan.pose_plan.seated,
+                                         plan.seat)
         self.ground_y = self.scene.ground_frac * plan.height
         self._bg_key: tuple[int, ...] | None = None
         self._bg: Image.Image | None = None
@@ -403,9 +425,9 @@ class ClipRenderer:
         seconds = t * plan.duration
         hip_y = self.surface_at(t) - (HIP_HEIGHT + pose.y) * self.scale
         self._shadow(img, screen_x, pose, self.surface_at(t))
-        if plan.start_seat and self.bed is None:  # where the previous clip sat; the camera may move off it
-            left = (plan.start_x - cam.cam_x + 0.5) * plan.width
-            draw_seat(img, Seat(plan.start_seat), [(left, plan.facing)], self.ground_y, self.scale, self.scene_light)
+        for standing in plan.seats:  # left by earlier turns here; they stay put as the camera moves
+            hips = [((hx - cam.cam_x + 0.5) * plan.width, plan.facing) for hx in standing.hips]
+            draw_seat(img, standing.seat, hips, self.ground_y, self.scale, self.scene_light)
         if plan.seat:
             self._seat(img, x, screen_x, facing, t)
         if self.companion_spec is not None:
@@ -470,7 +492,7 @@ class ClipRenderer:
         if self.friend_role == Role.ALONG:
             side = self.facing_at(t) * (1.0 - (self.path.turn(t) if self.path is not None else 0.0))
             return x - side * ALONG_GAP * self.scale
-        return x + plan.facing * companion_gap(plan.pose_plan.anim) * self.scale
+        return x + plan.facing * self.gap * self.scale
 
     def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
         assert self.companion_spec is not None
@@ -484,9 +506,10 @@ class ClipRenderer:
                 pose = turning_pose(pose, self.path.turn(t))
             facing, size = self.facing_at(t), self.scale
         else:
-            pplan = PosePlan(anim, 2, plan.duration, phase=plan.pose_plan.phase + 0.3)
+            pplan = PosePlan(anim, 2, plan.duration, phase=plan.pose_plan.phase + 0.3,
+                             seated=self.seated and anim != "sit_seat")
             pose, facing, size = sample_pose(pplan, t), -plan.facing, self.scale * 0.95
-            if anim == "sit_seat" and plan.seat and Seat(plan.seat) not in WIDE:  # a chair, stool or swing each
+            if self.seated and plan.seat and Seat(plan.seat) not in WIDE:  # a chair, stool or swing each
                 draw_seat(img, Seat(plan.seat), [(cx, facing)], self.ground_y, size, self.scene_light)
         sprite, (ax, ay) = draw_figure(self.companion_spec, pose, facing, size, anim_phase(pplan, t), seconds,
                                        self.supersample)
@@ -500,7 +523,7 @@ class ClipRenderer:
         """The seat under the sitter (and under a friend sitting with them on a bench or a sofa)."""
         hips = [(x, facing)]
         seat = Seat(self.plan.seat)
-        if self.companion_spec is not None and self.companion_spec.anim == "sit_seat" and seat in WIDE:
+        if self.companion_spec is not None and self.friend_role == Role.FACING and self.seated and seat in WIDE:
             hips.append((self.companion_x(screen_x, t), -facing))
         draw_seat(img, seat, hips, self.ground_y, self.scale, self.scene_light)
 

@@ -3,14 +3,18 @@
 "Qiqi sits on a bench" keeps the motion ``sit`` (the vocabulary maps "sit bench" onto it);
 the seat word only decides what is drawn under her: a bench, a chair, a sofa, a stool or a
 swing, with her hips on its seat (:data:`~studio.engines.sketch.poses.SEAT_TOP`) and her legs
-hanging. Seats are drawn in figure units around the sitter's hip, behind the figure, in the
-scene's light.
+hanging. Motions a person does seated ("eats lunch on a bench", "reads on the sofa") sit on
+the seat named too, doing the motion with the upper body; the motion keeps its name. Seats are
+drawn in figure units around the sitter's hip, behind the figure, in the scene's light.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -34,16 +38,79 @@ SEAT_WORDS: dict[str, Seat | None] = {
 }
 """Words that name a seat; None ("a seat", "takes a seat") is the place's usual one."""
 
+SEATED_ANIMS = frozenset({
+    "idle", "turn_head", "look_around", "wave", "talk", "meet", "laugh", "cry", "sing", "play", "eat", "drink",
+    "read", "write", "think", "pray", "shiver", "clap", "nod", "bow", "shout", "point", "sulk", "stretch",
+})
+"""Anims done seated when the instruction names a seat ("eats lunch on a bench"): the upper body
+does the motion, the legs hang from the seat. The others (walking, running, jumping, dancing,
+spinning, swimming, climbing, cooking, sweeping, hugging, kicking, punching, throwing, catching,
+falling, lying down, sleeping...) can't be done seated: they stand, and no seat is drawn."""
+
+STANDING_WORDS = frozenset({"stand", "stands", "standing", "stood"})
+"""Words that say the character stands ("stands on a chair and waves"): no seat then."""
+
 WIDE = frozenset({Seat.BENCH, Seat.SOFA})
 """Seats wide enough for two: a friend sitting with the character shares it."""
+
+MAX_STANDING = 8
+"""Seats a place keeps (the latest ones): a scene full of benches is not what anyone asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingSeat:
+    """A seat an earlier turn in this place sat on, left standing where it was."""
+
+    seat: Seat
+    hips: tuple[float, ...]
+    """Where the sitters' hips were (frame widths from the centre of the clip's first frame, as a
+    character's ``start_x``): one for a chair, stool or swing; one or two on a bench or a sofa."""
+
+    def to_params(self) -> dict[str, Any]:
+        return {"seat": self.seat.value, "hips": [round(x, 6) for x in self.hips]}
+
+    def moved(self, shift: float) -> StandingSeat:
+        """The seat seen from a clip whose frame starts ``shift`` frame widths further along."""
+        return StandingSeat(self.seat, tuple(round(x - shift, 6) for x in self.hips))
+
+
+def standing_seats(raw: Any) -> tuple[StandingSeat, ...]:
+    """Stored seats (a list of ``{"seat": "bench", "hips": [0.1]}``); anything unusable is left out."""
+    if not isinstance(raw, list | tuple):
+        return ()
+    out: list[StandingSeat] = []
+    for item in raw[-MAX_STANDING:]:
+        if not isinstance(item, dict) or item.get("seat") not in {s.value for s in Seat}:
+            continue
+        hips = item.get("hips")
+        if not isinstance(hips, list | tuple) or not 1 <= len(hips) <= 2:
+            continue
+        try:
+            xs = tuple(float(x) for x in hips)
+        except (TypeError, ValueError):
+            continue
+        if all(math.isfinite(x) and abs(x) < 1e6 for x in xs):
+            out.append(StandingSeat(Seat(item["seat"]), xs))
+    return tuple(out)
+
 
 Tint = tuple[float, float, float]
 RGB = tuple[int, int, int]
 
 
+def can_sit_for(anim: str) -> bool:
+    """Whether ``anim`` sits on a seat the instruction names: sitting itself, and the motions
+    done seated (:data:`SEATED_ANIMS`)."""
+    return anim == "sit" or anim in SEATED_ANIMS
+
+
 def seat_named(texts: Sequence[str], indoor: bool) -> Seat | None:
     """The seat the first seat word in ``texts`` names; a plain "seat" is a chair indoors and a
-    bench outdoors. None when no seat is named (the character sits on the ground)."""
+    bench outdoors. None when no seat is named (the character sits on the ground), and when the
+    text says the character stands."""
+    words = [word for text in texts for word in tokenise(text)]
+    if STANDING_WORDS.intersection(words):
+        return None
     for text in texts:
         for word in tokenise(text):
             if word in SEAT_WORDS:
