@@ -18,6 +18,15 @@ A line is prepared after the layout has wrapped its paragraph: wrapping works on
 logical order, the canvas draws each line in visual order (and measures it so, as joined
 forms have widths of their own).
 
+A paragraph has one direction, its first strong letter's (rules P2 and P3), and every line
+it wraps into is reordered and aligned by it: the second line of an English sentence that
+starts with an Arabic word still reads left to right. The wrapping
+(:func:`studio.export.drawing.wrap_text`) begins each line whose own first strong letter
+would say otherwise with a mark of the paragraph's direction (:func:`directed_lines`), an
+invisible strong letter (LRM or RLM) that every step after it takes the line's direction
+from: the reordering here, libraqm's in the PNG and the alignment of sheet lines
+(:func:`starts_right_to_left`). The mark is dropped from the visual line.
+
 The crate leaves out rule L4 of the algorithm (python-bidi issue #25): a bracket in a
 right-to-left run must be drawn mirrored, or "(نص)" shows as ")نص(". It does not tell the
 levels it resolved, so each mirrored character goes through it with a probe: a combining
@@ -90,6 +99,21 @@ def starts_right_to_left(text: str) -> bool:
         elif depth == 0 and kind in ("L", "R", "AL"):
             return kind != "L"
     return False
+
+
+LRM = "\u200e"
+RLM = "\u200f"
+
+
+def directed_lines(lines: Sequence[str], rtl: bool) -> list[str]:
+    """The ``lines`` a paragraph of direction ``rtl`` (right to left when True) was wrapped
+    into, each that would read in the other direction by its own first strong letter (an
+    Arabic word first in an English sentence's second line, a Latin name first in an Arabic
+    one's, or no letter at all) begun with the paragraph's mark (RLM or LRM): it is then
+    reordered and aligned as its paragraph, not as a paragraph of its own. Empty lines and
+    lines that agree already come back as they are."""
+    mark = RLM if rtl else LRM
+    return [mark + line if line and starts_right_to_left(line) != rtl else line for line in lines]
 
 
 @functools.cache

@@ -110,7 +110,7 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
             cue = captions[caption_index][0].cue
             turn = branch.turns[turn_index] if turn_index >= 0 else None
             top = caption_top(size, options.overlay, bool(turn.character) if turn is not None else False)
-            caption = caption_patch(size, cue.shown, italic=cue.kind is CueKind.NARRATION, top=top)
+            caption = caption_patch(size, cue.shown, italic=cue.kind is CueKind.NARRATION, top=top, rtl=cue.rtl)
             if caption is not None:
                 patches.append(caption)
         slots.append(len(groups) if patches else -1)
@@ -136,7 +136,8 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
     for timed, owners in _burned_captions(branch, timeline, options):
         over = [span.index for span in timeline.turns if span.shown_from < timed.end and timed.start < span.shown_to]
         if any(caption_layout(size, timed.cue.shown, timed.cue.kind is CueKind.NARRATION,
-                              caption_top(size, options.overlay, bool(branch.turns[index].character)))[2]
+                              caption_top(size, options.overlay, bool(branch.turns[index].character)),
+                              timed.cue.rtl)[2]
                for index in over):
             cut.update(branch.turns[index].number for index in owners)
     if not cut:

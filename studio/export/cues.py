@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from studio.export.bidi_text import starts_right_to_left
 from studio.export.branch import Turn
 
 MIN_CUE_WEIGHT = 12
@@ -40,6 +41,13 @@ class Cue:
     def shown(self) -> str:
         """The text as a subtitle shows it: ``Qiqi: Hello!``; narration and action as they are."""
         return f"{self.speaker}: {self.text}" if self.speaker else self.text
+
+    @property
+    def rtl(self) -> bool | None:
+        """The direction the shown text is read in where it is not its first strong letter's
+        (None): a line of dialogue's own, as the speaker's name before it does not set it
+        ("Yuzu: مرحبا يا Qiqi" reads right to left, the name at the right)."""
+        return starts_right_to_left(self.text) if self.speaker else None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
+from studio.export.bidi_text import directed_lines, starts_right_to_left
 from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
 FONT_DIRS = (
@@ -95,16 +96,24 @@ def load_typeface(size: int, bold: bool = False, italic: bool = False) -> Typefa
         return Typeface(ImageFont.load_default(), None, size)
 
 
-def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_lines: int = 0) -> list[str]:
+def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_lines: int = 0,
+              rtl: bool | None = None) -> list[str]:
     """Greedy word wrap; words wider than a line are broken; the last line gets an ellipsis
     when ``max_lines`` cuts the text. A long run without spaces (Japanese, say) is broken by
-    bisection, so it costs a few measures of about a line each, not one per character."""
+    bisection, so it costs a few measures of about a line each, not one per character.
+
+    Each line keeps its paragraph's direction: ``rtl`` (right to left when True), by default
+    the paragraph's first strong letter's. A line that would read the other way by its own
+    first letter (an English sentence's second line that starts with an Arabic word) begins
+    with an invisible mark of that direction (:func:`~studio.export.bidi_text.directed_lines`),
+    so that it is reordered and aligned as the rest of its paragraph."""
     lines: list[str] = []
 
     def full() -> bool:  # past max_lines: the rest is cut anyway, so it is not measured
         return bool(max_lines) and len(lines) > max_lines
 
     for paragraph in text.splitlines() or [""]:
+        first = len(lines)
         current = ""
         for word in paragraph.split():
             candidate = f"{current} {word}" if current else word
@@ -126,6 +135,7 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
             if full():
                 break
         lines.append(current)
+        lines[first:] = directed_lines(lines[first:], starts_right_to_left(paragraph) if rtl is None else rtl)
         if full():
             break
     while lines and not lines[-1]:
@@ -313,12 +323,14 @@ CAPTION_LINES = 3
 
 @functools.lru_cache(maxsize=256)
 def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
-                   top: int = 0) -> tuple[Typeface, tuple[str, ...], bool]:
+                   top: int = 0, rtl: bool | None = None) -> tuple[Typeface, tuple[str, ...], bool]:
     """The typeface and lines of a burned caption (its spaces collapsed): at most
     :data:`CAPTION_LINES` lines, in a smaller type (down to two thirds) when the text needs it;
     True when even that size could not hold it and the last line was cut. ``top``: the highest
-    row the caption's band may reach (below the state overlay: :func:`caption_top`). Cached:
-    the export lays out each cue once for its frames and asks again for its notes.
+    row the caption's band may reach (below the state overlay: :func:`caption_top`). ``rtl``:
+    the caption's direction, by default its first strong letter's; each of its lines is read
+    in it (see :func:`wrap_text`). Cached: the export lays out each cue once for its frames and
+    asks again for its notes.
 
     The type follows the frame's shorter side: sized by the height, a portrait frame's
     caption (53 pixels in 720x1280) held a third of the words a line of a landscape frame of
@@ -332,10 +344,10 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
         face = load_typeface(points, italic=italic)
         # the band stays inside the frame: in a small one (48x32) the lines below its bottom were lost
         most = lines_that_fit(height - 2 * pad - _caption_margin(height) - top, face.line_height(), CAPTION_LINES)
-        lines = wrap_text(text, face.width, room)
+        lines = wrap_text(text, face.width, room, rtl=rtl)
         if len(lines) <= most:
             return face, tuple(lines), False
-    return face, tuple(wrap_text(text, face.width, room, max_lines=most)), True
+    return face, tuple(wrap_text(text, face.width, room, max_lines=most, rtl=rtl)), True
 
 
 def _caption_pad(height: int) -> int:
@@ -361,13 +373,15 @@ def caption_top(size: tuple[int, int], overlay: bool, named: bool = True) -> int
     return margin + form.height + margin
 
 
-def caption_patch(size: tuple[int, int], text: str, italic: bool = False, top: int = 0) -> Patch | None:
+def caption_patch(size: tuple[int, int], text: str, italic: bool = False, top: int = 0,
+                  rtl: bool | None = None) -> Patch | None:
     """A caption at the bottom of the frame on a translucent band (None for no text), its band
-    no higher than row ``top`` where the frame has room for a line there."""
+    no higher than row ``top`` where the frame has room for a line there; its lines centred,
+    each read in the caption's direction ``rtl`` (see :func:`caption_layout`)."""
     if not text.split():
         return None
     width, height = size
-    face, lines, _cut = caption_layout(size, text, italic, top)
+    face, lines, _cut = caption_layout(size, text, italic, top, rtl)
     pad = _caption_pad(height)
     step = face.line_height()
     band_h = step * len(lines) + 2 * pad

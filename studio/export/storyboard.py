@@ -251,7 +251,9 @@ class PlacedLine:
 
 def placed_line(box: Rect, top: float, text: str, size: float, style: TextStyle, colour: Colour) -> PlacedLine:
     """A line of text in ``box``: from its left edge, or from its right edge when the line
-    reads right to left (Arabic, Hebrew), as a reader of that script expects."""
+    reads right to left (Arabic, Hebrew), as a reader of that script expects. A wrapped line
+    reads in its paragraph's direction (:func:`~studio.export.drawing.wrap_text` marks a line
+    whose own first letter says otherwise), so all lines of a paragraph align alike."""
     if starts_right_to_left(text):
         return PlacedLine(box.right, top, text, size, style, colour, "right")
     return PlacedLine(box.x, top, text, size, style, colour)

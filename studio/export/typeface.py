@@ -233,10 +233,11 @@ class Typeface:
     can't be drawn run by run in logical order: Pillow (libraqm) orders the characters of one
     call only, so "مرحبا 東京 سلام" came out with مرحبا on the left. Such a line is put in
     visual order first, as a whole (:func:`~studio.export.bidi_text.visual_line`: Arabic
-    joined, right-to-left runs reversed, the direction from the first strong letter, as
-    PDF sheets do), then split into runs that are drawn left to right, those holding
-    right-to-left letters in Pillow's basic layout, which draws characters as given
-    (:meth:`layout`). A line in one font is drawn by Pillow in one call, as before."""
+    joined, right-to-left runs reversed, the direction from the first strong letter or the
+    paragraph's mark that begins it, as PDF sheets do), then split into runs that are drawn
+    left to right, those holding right-to-left letters in Pillow's basic layout, which draws
+    characters as given (:meth:`layout`). A line in one font is drawn by Pillow in one call,
+    as before (libraqm takes the line's direction from that mark too)."""
 
     def __init__(self, primary: PlainFont, primary_path: Path | None, size: int,
                  fallbacks: Sequence[Path] = (), *, embolden: bool = False) -> None:
