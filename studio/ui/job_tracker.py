@@ -59,6 +59,12 @@ class JobTracker(QObject):
                     return view
         return None
 
+    def pending_for(self, node_id: str) -> tuple[int, int]:
+        """How many jobs of ``node_id`` are running and how many are queued (takes on the way)."""
+        views = [self._jobs[j] for j in self._by_node.get(node_id, ()) if j in self._jobs]
+        return (sum(1 for view in views if view.status == "running"),
+                sum(1 for view in views if view.status == "queued"))
+
     def preview_for(self, node_id: str) -> tuple[str, PreviewFrames] | None:
         """The running job of ``node_id`` and the newest preview of its clip, if its engine
         sent one (engines without previews never do)."""

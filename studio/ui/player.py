@@ -560,6 +560,8 @@ class Player(QWidget):
         self._drop_preview()
         self._cue, self._cue_offset = index, 0
         self._apply_cue()
+        if self._cue is not None:  # still decoding: says so until it shows
+            self._show()
 
     def hold_note(self, note: str, *, cue: int | None = None) -> None:
         """Show ``note`` in place of the frame while paused, marking no clip as shown, until
@@ -697,6 +699,12 @@ class Player(QWidget):
             self._announce(-1)
             return
         index = self._index_at(self._frame)
+        if self._cue is not None and not 0 <= self._cue < len(self._segments) and self._paths:
+            # The clip to show (the selected turn's, just made) is still decoding: the frame at the
+            # position is another clip's (the branch's first), and showed as if it were this one.
+            self.view.set_image(None, "decoding…")
+            self._announce(-1)
+            return
         if index < 0:
             message = "decoding…" if self._paths else NO_CLIP_TEXT
             self.view.set_image(None, message)

@@ -366,7 +366,8 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(self.current_id)
         if node is None or node.is_root:
             return None
-        takes = takes_to_compare(self.tree.takes_of(node.id), node.selected_take_id)
+        clicked = self.inspector.takes.focused_take  # a tile clicked: that take is compared too
+        takes = takes_to_compare(self.tree.takes_of(node.id), node.selected_take_id, also=clicked)
         before = self.tree.state_before(node.id)
         states = {t.id: before.apply(t.deltas) for t in takes}
         title = f"Turn {self.tree.depth(node.id)}"
@@ -376,6 +377,7 @@ class Workspace(QWidget):
         open_already = self._compare_windows.pop(node.id, None)
         if open_already is not None:  # one window per turn: Compare again brings it to the front
             self._compare_windows[node.id] = open_already
+            open_already.also = clicked
             open_already.follow(self.tree, node.id)
             open_already.show()
             open_already.raise_()
@@ -384,6 +386,7 @@ class Workspace(QWidget):
         numbers = {take.id: index + 1 for index, take in enumerate(self.tree.takes_of(node.id))}
         window = CompareWindow(title, takes, node.selected_take_id, states, self.inspector.takes.clips, self._abs,
                                self, numbers=numbers)
+        window.also = clicked
         window.take_chosen.connect(lambda take_id, n=node.id: self.choose_take(n, take_id))
         window.destroyed.connect(lambda _o=None, w=window: self._forget_compare(w))
         window.seed_locked.connect(self.lock_seed)
@@ -620,6 +623,7 @@ class Workspace(QWidget):
             self.inspector.show_node(tree, self.current_id, keep_editor=False)
         elif self.inspector.draft_parent is None:
             self._inspector_timer.start()
+        self.inspector.takes.set_pending(*self.session.tracker.pending_for(self.current_id))
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
         self.episode.chart.set_character_states(series)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
@@ -88,6 +88,7 @@ class EpisodePanel(QWidget):
         scroll.setWidgetResizable(False)
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFixedHeight(self.strip.sizeHint().height() + 16)
+        scroll.viewport().installEventFilter(self)
         self.scroll_area = scroll
 
         right = QWidget(self)
@@ -110,6 +111,10 @@ class EpisodePanel(QWidget):
         self.chart.turn_clicked.connect(self._select_index)
         self.strip.turn_clicked.connect(self._select_index)
         self.strip.turn_activated.connect(self._play_from)
+        self._follow_timer = QTimer(self)
+        self._follow_timer.setSingleShot(True)
+        self._follow_timer.setInterval(0)
+        self._follow_timer.timeout.connect(self._follow_playing)
         self.player.segment_changed.connect(self._on_segment)
         self.player.preview_dismissed.connect(self._on_preview_dismissed)
 
@@ -147,8 +152,28 @@ class EpisodePanel(QWidget):
         self._shown_turn = current
         self._show_job_preview()
         if 0 <= current < len(branch):
-            self.scroll_area.ensureVisible(int(self.strip.thumb_rect(current).center().x()), 10, 80, 0)
+            self._show_in_strip(current)
         self.branch_shown.emit()
+
+    def _show_in_strip(self, index: int) -> None:
+        """Scroll the filmstrip (the least it takes) so that turn ``index`` is in sight."""
+        self.scroll_area.ensureVisible(int(self.strip.thumb_rect(index).center().x()), 10, 80, 0)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """The filmstrip's view narrowed (the queue came out beside it, the window shrank): the
+        turn playing, else the selected one, stays in sight (it was left cut at the edge)."""
+        if event.type() == QEvent.Type.Resize and watched is self.scroll_area.viewport():
+            QTimer.singleShot(0, self, self._keep_in_strip)  # once the scroll range follows the new width
+        return super().eventFilter(watched, event)
+
+    def _follow_playing(self) -> None:
+        if 0 <= self.strip.playing < len(self.branch):
+            self._show_in_strip(self.strip.playing)
+
+    def _keep_in_strip(self) -> None:
+        turn = self.strip.playing if self.player.playing else self._shown_turn
+        if 0 <= turn < len(self.branch):
+            self._show_in_strip(turn)
 
     def _playing_node(self) -> str:
         """The turn whose clip is playing ("" when paused or no clip shows)."""
@@ -242,3 +267,5 @@ class EpisodePanel(QWidget):
         turn = self._clip_turns[segment] if 0 <= segment < len(self._clip_turns) else -1
         self.chart.set_playing(turn)
         self.strip.set_playing(turn)
+        if turn >= 0:  # the turn playing (or scrubbed to) stays in sight on a branch longer than the strip
+            self._follow_timer.start()  # once the clip shown settles (a new timeline cues another at once)

@@ -33,11 +33,15 @@ DEFAULT_FPS = 8.0
 MAX_FPS = 240.0
 
 
-def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MAX_COMPARED) -> list[Take]:
-    """The selected take and the newest others with a clip, at most ``limit``, in take order."""
+def takes_to_compare(takes: list[Take], selected_id: str | None, limit: int = MAX_COMPARED,
+                     also: str | None = None) -> list[Take]:
+    """The selected take, the take ``also`` (the one clicked in the inspector: with a dozen
+    takes, the only way to compare an older take with the chosen one) and the newest others
+    with a clip, at most ``limit``, in take order."""
     playable = [t for t in takes if t.clip_path and t.status.value == "done"]
-    chosen = [t for t in playable if t.id == selected_id]
-    others = [t for t in reversed(playable) if t.id != selected_id]
+    first = (selected_id, also)
+    chosen = [t for wanted in dict.fromkeys(first) for t in playable if wanted is not None and t.id == wanted]
+    others = [t for t in reversed(playable) if t.id not in first]
     picked = {t.id for t in (chosen + others)[:limit]}
     return [t for t in playable if t.id in picked]
 
@@ -136,6 +140,8 @@ class CompareWindow(QDialog):
         self.setWindowTitle(f"Compare takes — {title}")
         self.setModal(False)
         self.frame = 0
+        self.also: str | None = None
+        """The take clicked in the inspector when Compare was asked for, kept among the columns."""
         self._wants_play = False  # asked to play before a clip was loaded: it starts with the first
         self._clips = clips
         self._resolve = resolve
@@ -194,7 +200,7 @@ class CompareWindow(QDialog):
         if node is None:
             return
         all_takes = tree.takes_of(node_id)
-        takes = takes_to_compare(all_takes, node.selected_take_id)
+        takes = takes_to_compare(all_takes, node.selected_take_id, also=self.also)
         before = tree.state_before(node_id)  # another take chosen above: each take leads elsewhere
         states = {t.id: before.apply(t.deltas) for t in takes}
         if [t.id for t in takes] == [c.take.id for c in self.columns]:

@@ -331,6 +331,7 @@ class Inspector(QScrollArea):
         self.chips.set_turn(node.instruction, None if node.is_root else take)
         if changed_node:
             self._details_take = None
+            self.takes.focus_take(None)  # a take clicked on the turn shown before: Compare leaves it out
         self._render_details()
         self._show_notes(tree, node.notes, reset=changed_node)
 

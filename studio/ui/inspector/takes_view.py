@@ -273,6 +273,8 @@ class TakesView(QWidget):
         self.states: dict[str, CharacterState] = {}
         self.locked_seed: int | None = None
         self.focused_take: str | None = None
+        self.pending = (0, 0)
+        """The turn's jobs running and queued (see :meth:`set_pending`)."""
         self.per_view = QComboBox(self)
         self.per_view.addItems(["2", "3", "4"])
         self.per_view.setCurrentText("4")
@@ -280,6 +282,7 @@ class TakesView(QWidget):
         self.per_view.currentTextChanged.connect(lambda _t: self._resize_tiles())
         self.count_label = QLabel("No takes yet", self)
         self.count_label.setObjectName("dimLabel")
+        self.count_label.setWordWrap(True)  # "12 takes · 1 being made, 11 queued" wraps in a narrow inspector
         self._row = QWidget(self)
         self._row_layout = QHBoxLayout(self._row)
         self._row_layout.setContentsMargins(0, 0, 0, 0)
@@ -295,7 +298,8 @@ class TakesView(QWidget):
         self.scroll_area.horizontalScrollBar().rangeChanged.connect(self._apply_scroll)
         self.scroll_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.compare_button = QPushButton("Compare…", self)
-        self.compare_button.setToolTip("Play 2 to 4 takes in sync in their own window, with state, level and seed")
+        self.compare_button.setToolTip("Play 2 to 4 takes in sync in their own window, with state, level and seed: "
+                                       "the chosen take, the one you clicked and the newest")
         self.compare_button.clicked.connect(self.compare_requested.emit)
         self.reroll_count = QSpinBox(self)
         self.reroll_count.setRange(2, 8)
@@ -328,7 +332,11 @@ class TakesView(QWidget):
         key = (tuple(id(take) for take in takes), selected_id, tuple(sorted(self.states.items())))
         if key == self._key:
             return
-        before = {tile.take.id for tile in self.tiles}
+        # The takes shown until now, when they are this turn's (another turn's takes, left for
+        # this one, are not "before": all of this turn's would read as just arrived, and the
+        # row scrolled to the last take instead of the chosen one).
+        turns = {take.node_id for take in takes}
+        before = {tile.take.id for tile in self.tiles if tile.take.node_id in turns}
         focused = self._focused_tile()
         self._key = key
         # Keep the tiles of takes that did not change: a new take adds one tile instead of
@@ -355,8 +363,7 @@ class TakesView(QWidget):
             if self._row_layout.indexOf(tile) != position:
                 self._row_layout.insertWidget(position, tile)
         self.tiles = tiles
-        count = len(takes)
-        self.count_label.setText(f"{count} take{'s' if count != 1 else ''}" if count else "No takes yet")
+        self._show_count()
         self._resize_tiles()
         self.compare_button.setEnabled(sum(t.status == TakeStatus.DONE for t in takes) >= 2)
         self._update_lock()
@@ -365,6 +372,21 @@ class TakesView(QWidget):
         target = new[-1] if new and before else next((t for t in self.tiles if t.take.id == selected_id), None)
         if target is not None:
             self.scroll_to(target)
+
+    def set_pending(self, running: int, queued: int) -> None:
+        """The turn's takes on the way: ``running`` being made and ``queued`` waiting. The
+        count says so (it read "1 take" and nothing else while a re-roll ran for minutes)."""
+        if (running, queued) != self.pending:
+            self.pending = (running, queued)
+            self._show_count()
+
+    def _show_count(self) -> None:
+        count = len(self.tiles)
+        said = f"{count} take{'s' if count != 1 else ''}" if count else "No takes yet"
+        running, queued = self.pending
+        coming = [part for part in (f"{running} being made" if running else "",
+                                    f"{queued} queued" if queued else "") if part]
+        self.count_label.setText(f"{said} · {', '.join(coming)}" if coming else said)
 
     def _focused_tile(self) -> tuple[TakeTile, QWidget] | None:
         """The tile holding the keyboard focus and the widget in it that has it, if any."""
@@ -421,7 +443,8 @@ class TakesView(QWidget):
         for tile in self.tiles:
             tile.setFixedWidth(width)
 
-    def focus_take(self, take_id: str) -> None:
+    def focus_take(self, take_id: str | None) -> None:
+        """The take clicked (None: none), whose seed Lock seed locks and which Compare shows."""
         self.focused_take = take_id
         self._update_lock()
 
