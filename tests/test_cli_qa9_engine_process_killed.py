@@ -18,24 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.process_state import engine_process_of
+
 
 def kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=180)
-
-
-def _engine_process_of(pid: int) -> int | None:
-    """The engine process the command ``pid`` started (a multiprocessing spawn child)."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            command = (entry / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == pid and b"spawn_main" in command:
-            return int(entry.name)
-    return None
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the engine process through /proc")
@@ -49,7 +36,7 @@ def test_a_killed_engine_process_is_said_once_with_what_to_do(tmp_path: Path) ->
         engine = None
         deadline = time.monotonic() + 120
         while engine is None and play.poll() is None and time.monotonic() < deadline:
-            engine = _engine_process_of(play.pid)
+            engine = engine_process_of(play.pid)
             time.sleep(0.005)
         assert engine is not None, "the engine process was not seen"
         os.kill(engine, signal.SIGKILL)

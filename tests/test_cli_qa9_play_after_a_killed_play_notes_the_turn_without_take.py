@@ -15,21 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.process_state import engine_process_of
+
 
 def kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=180)
 
 
-def _has_an_engine_process(pid: int) -> bool:
+def engine_started(pid: int) -> bool:
     """Whether the command ``pid`` has started its engine process: its job is running."""
-    for entry in Path("/proc").iterdir():
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if parent == pid and b"spawn_main" in (entry / "cmdline").read_bytes():
-                return True
-        except (OSError, IndexError, ValueError):
-            continue
-    return False
+    return engine_process_of(pid) is not None
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the engine process through /proc")
@@ -39,7 +34,7 @@ def test_the_next_play_says_the_turn_it_continues_has_no_take(tmp_path: Path) ->
     play = subprocess.Popen([sys.executable, "-m", "studio", "play", str(project), "Qiqi runs to the beach",
                              "--engine-host", "process"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while play.poll() is None and not _has_an_engine_process(play.pid) and time.monotonic() < deadline:
+    while play.poll() is None and not engine_started(play.pid) and time.monotonic() < deadline:
         time.sleep(0.005)
     os.kill(play.pid, signal.SIGKILL)
     play.wait()

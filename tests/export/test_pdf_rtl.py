@@ -128,9 +128,15 @@ def _to_unicode(cmap: str) -> dict[int, str]:
     return codes
 
 
+def _raw(piece: bytes | str) -> bytes:
+    """A PDF string's bytes as written (pypdf decodes some strings as text)."""
+    raw = getattr(piece, "original_bytes", piece)
+    return raw if isinstance(raw, bytes) else raw.encode("latin-1")
+
+
 def _drawn_strings(pdf: Path) -> list[str]:
-    """The strings the PDF's text operators draw, in the order their glyphs are laid out
-    (pypdf's text extraction would put right-to-left text back in reading order)."""
+    """The strings the PDF's text operators draw, each in the order its glyphs are laid out
+    left to right (pypdf's text extraction puts right-to-left text back in reading order)."""
     pypdf = pytest.importorskip("pypdf")
     from pypdf.generic import ContentStream
 
@@ -146,9 +152,8 @@ def _drawn_strings(pdf: Path) -> list[str]:
                 current = maps.get(operands[0], {})
             elif operator in (b"Tj", b"TJ"):
                 pieces = operands[0] if operator == b"TJ" else [operands[0]]
-                drawn.append("".join(current.get(byte, chr(byte)) for piece in pieces
-                                     if isinstance(piece, bytes | str)
-                                     for byte in (piece.encode("latin-1") if isinstance(piece, str) else piece)))
+                codes = b"".join(_raw(piece) for piece in pieces if isinstance(piece, bytes | str))
+                drawn.append("".join(current.get(code, chr(code)) for code in codes))
     return drawn
 
 

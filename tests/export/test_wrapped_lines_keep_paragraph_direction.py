@@ -39,7 +39,7 @@ from studio.export.timeline import plan_timeline
 from studio.export.typeface import coverage
 
 from .helpers import FPS, SIZE, Fixture
-from .test_pdf_rtl import _to_unicode
+from .test_pdf_rtl import _drawn_strings
 
 LATIN_WORDS = ("Qiqi", "waves", "to", "her", "friend", "across", "the", "street")
 ARABIC_WORDS = ("يلوح", "يوزو", "إلى", "صديقته", "في", "الشارع")
@@ -228,35 +228,6 @@ def test_a_png_sheet_draws_and_aligns_each_line_in_its_paragraphs_direction(
         rows = slice(page.px(box.y), page.px(box.bottom))
         columns = slice(page.px(box.x), page.px(box.right) + 1)
         assert np.array_equal(drawn[rows, columns], expected[rows, columns]), f"panel {slot + 1}"
-
-
-def _raw(piece: bytes | str) -> bytes:
-    """A PDF string's bytes as written (pypdf decodes some strings as text)."""
-    raw = getattr(piece, "original_bytes", piece)
-    return raw if isinstance(raw, bytes) else raw.encode("latin-1")
-
-
-def _drawn_strings(pdf: Path) -> list[str]:
-    """The strings the PDF's text operators draw, each in the order its glyphs are laid out
-    left to right (pypdf's text extraction puts right-to-left text back in reading order)."""
-    pypdf = pytest.importorskip("pypdf")
-    from pypdf.generic import ContentStream
-
-    reader = pypdf.PdfReader(str(pdf))
-    drawn: list[str] = []
-    for page in reader.pages:
-        fonts = page["/Resources"]["/Font"]
-        maps = {name: _to_unicode(font.get_object()["/ToUnicode"].get_data().decode("latin-1"))
-                for name, font in fonts.items() if "/ToUnicode" in font.get_object()}
-        current: dict[int, str] = {}
-        for operands, operator in ContentStream(page.get_contents(), reader).operations:
-            if operator == b"Tf":
-                current = maps.get(operands[0], {})
-            elif operator in (b"Tj", b"TJ"):
-                pieces = operands[0] if operator == b"TJ" else [operands[0]]
-                codes = b"".join(_raw(piece) for piece in pieces if isinstance(piece, bytes | str))
-                drawn.append("".join(current.get(code, chr(code)) for code in codes))
-    return drawn
 
 
 def _letters(text: str) -> Counter[str]:

@@ -10,7 +10,6 @@ that change when the same clip is drawn without it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pytest
@@ -20,24 +19,7 @@ from studio.engines.sketch.poses import ON_SEAT, SEAT_TOP, sample_pose
 from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 
-from ..sketch_helpers import predict
-
-SIZE = {"height": 240, "width": 360, "frames": 9, "fps": 8}
-LAST = SIZE["frames"] - 1
-
-
-def _still(text: str, engine: SketchEngine, seed: int = 0) -> dict[str, Any]:
-    cond = dict(predict(engine, text, seed=seed, settings=SIZE).conditioning)
-    cond.update(framing=1.0, props=[])  # the whole stage in the shot, nothing else on the ground
-    return cond
-
-
-def _seat_mask(cond: dict[str, Any]) -> np.ndarray:
-    """The pixels of the last frame that belong to the seat (or seats)."""
-    plan = plan_from_conditioning(cond)
-    seated = ClipRenderer(plan).frame(LAST).astype(np.int16)
-    without = ClipRenderer(replace(plan, seat="")).frame(LAST).astype(np.int16)
-    return np.asarray(np.abs(seated - without).sum(axis=2) > 30)
+from .seat_helpers import LAST, seat_mask, still
 
 
 @pytest.mark.parametrize(("text", "motion", "seat"), [
@@ -51,11 +33,11 @@ def _seat_mask(cond: dict[str, Any]) -> np.ndarray:
 ])
 def test_the_seated_motion_is_done_on_the_seat(engine: SketchEngine, text: str, motion: str, seat: str) -> None:
     for seed in range(2):
-        cond = _still(text, engine, seed)
+        cond = still(text, engine, seed)
         assert (cond["motion"], cond["seat"]) == (motion, seat), text
         plan = plan_from_conditioning(cond)
         renderer = ClipRenderer(plan)
-        mask = _seat_mask(cond)
+        mask = seat_mask(cond)
         assert mask.sum() > 100, (text, seed, "the seat is drawn")
         x, _, pose = renderer.placement(LAST)
         unit = renderer.scale
@@ -70,21 +52,21 @@ def test_the_seated_motion_is_done_on_the_seat(engine: SketchEngine, text: str, 
 
 
 def test_a_friend_eats_on_the_same_bench(engine: SketchEngine) -> None:
-    cond = _still("Qiqi eats lunch with Yuzu on the bench in the park", engine)
+    cond = still("Qiqi eats lunch with Yuzu on the bench in the park", engine)
     assert (cond["motion"], cond["seat"], cond["companion"]) == ("eat", "bench", "Yuzu")
     renderer = ClipRenderer(plan_from_conditioning(cond))
     assert renderer.companion_spec is not None and renderer.companion_spec.anim == "eat"
-    cols = np.nonzero(_seat_mask(cond))[1]
+    cols = np.nonzero(seat_mask(cond))[1]
     x = renderer.placement(LAST)[0]
     friend = renderer.companion_x(renderer.hip_screen_x(1.0), 1.0)
     assert cols.min() < min(x, friend) and max(x, friend) < cols.max(), "one bench under both"
 
 
 def test_a_friend_drinks_on_a_chair_of_their_own(engine: SketchEngine) -> None:
-    cond = _still("Aoi drinks tea with Taro on chairs in the cafe", engine)
+    cond = still("Aoi drinks tea with Taro on chairs in the cafe", engine)
     assert (cond["seat"], cond["companion"]) == ("chair", "Taro")
     renderer = ClipRenderer(plan_from_conditioning(cond))
-    mask = _seat_mask(cond)
+    mask = seat_mask(cond)
     x = renderer.placement(LAST)[0]
     friend = renderer.companion_x(renderer.hip_screen_x(1.0), 1.0)
     middle = (x + friend) / 2
@@ -98,7 +80,7 @@ def test_a_friend_drinks_on_a_chair_of_their_own(engine: SketchEngine) -> None:
 @pytest.mark.parametrize("text", ["Qiqi dances on the bench", "Qiqi jumps on the sofa", "Qiqi runs to the bench",
                                   "Qiqi walks past a bench in the park", "Qiqi stands on a chair and waves"])
 def test_motions_not_done_seated_draw_no_seat(engine: SketchEngine, text: str) -> None:
-    cond = _still(text, engine)
+    cond = still(text, engine)
     assert cond["seat"] == "", text
     plan = plan_from_conditioning(cond)
     assert plan.seat == "" and not plan.pose_plan.seated

@@ -22,23 +22,7 @@ from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 
 from ..sketch_helpers import as_turn, options, predict
-
-SIZE = {"height": 240, "width": 360, "frames": 9, "fps": 8}
-LAST = SIZE["frames"] - 1
-
-
-def _still(text: str, engine: SketchEngine, seed: int = 0) -> dict[str, Any]:
-    cond = dict(predict(engine, text, seed=seed, settings=SIZE).conditioning)
-    cond.update(framing=1.0, props=[])  # the whole stage in the shot, nothing else on the ground
-    return cond
-
-
-def _seat_mask(cond: dict[str, Any]) -> np.ndarray:
-    """The pixels of the last frame that belong to the seat."""
-    plan = plan_from_conditioning(cond)
-    seated = ClipRenderer(plan).frame(LAST).astype(np.int16)
-    without = ClipRenderer(replace(plan, seat="")).frame(LAST).astype(np.int16)
-    return np.asarray(np.abs(seated - without).sum(axis=2) > 30)
+from .seat_helpers import LAST, SIZE, seat_mask, still
 
 
 def _figure_top(cond: dict[str, Any]) -> int:
@@ -58,10 +42,10 @@ def _figure_top(cond: dict[str, Any]) -> int:
 ])
 def test_the_seat_is_drawn_under_the_sitter(engine: SketchEngine, text: str, seat: str) -> None:
     for seed in range(2):
-        cond = _still(text, engine, seed)
+        cond = still(text, engine, seed)
         assert (cond["motion"], cond["seat"]) == ("sit", seat), text
         renderer = ClipRenderer(plan_from_conditioning(cond))
-        mask = _seat_mask(cond)
+        mask = seat_mask(cond)
         assert mask.sum() > 100, (text, seed, "the seat is drawn")
         rows, cols = np.nonzero(mask)
         x, _, pose = renderer.placement(LAST)
@@ -74,17 +58,17 @@ def test_the_seat_is_drawn_under_the_sitter(engine: SketchEngine, text: str, sea
 
 
 def test_on_a_bench_the_sitter_is_higher_than_on_the_ground(engine: SketchEngine) -> None:
-    on_the_bench = _figure_top(_still("Qiqi sits on a bench in the park", engine))
-    on_the_ground = _figure_top(_still("Qiqi sits in the park", engine))
-    unit = ClipRenderer(plan_from_conditioning(_still("Qiqi sits in the park", engine))).scale
+    on_the_bench = _figure_top(still("Qiqi sits on a bench in the park", engine))
+    on_the_ground = _figure_top(still("Qiqi sits in the park", engine))
+    unit = ClipRenderer(plan_from_conditioning(still("Qiqi sits in the park", engine))).scale
     assert on_the_ground - on_the_bench > 0.08 * unit, (on_the_bench, on_the_ground)
 
 
 def test_the_seat_is_lit_like_the_scene(engine: SketchEngine) -> None:
     def brightness(text: str) -> float:
-        cond = _still(text, engine)
+        cond = still(text, engine)
         frame = ClipRenderer(plan_from_conditioning(cond)).frame(LAST).astype(float)
-        return float(frame[_seat_mask(cond)].mean())
+        return float(frame[seat_mask(cond)].mean())
 
     night = brightness("Qiqi sits on a bench in the park at night")
     assert night < 0.7 * brightness("Qiqi sits on a bench in the park")
@@ -93,17 +77,17 @@ def test_the_seat_is_lit_like_the_scene(engine: SketchEngine) -> None:
 @pytest.mark.parametrize("text", ["Qiqi sits in the park", "Qiqi sits on the grass", "Qiqi dances on a bench",
                                   "Qiqi runs past a bench in the park", "Qiqi stands on a chair and waves"])
 def test_no_seat_unless_a_sitter_names_one(engine: SketchEngine, text: str) -> None:
-    cond = _still(text, engine)
+    cond = still(text, engine)
     assert cond["seat"] == ""
     assert ClipRenderer(plan_from_conditioning(cond)).plan.seat == ""
 
 
 def test_a_friend_sits_on_the_bench_too(engine: SketchEngine) -> None:
-    cond = _still("Aoi sits next to Yuzu on the bench in the park", engine)
+    cond = still("Aoi sits next to Yuzu on the bench in the park", engine)
     assert (cond["seat"], cond["companion"]) == ("bench", "Yuzu")
     renderer = ClipRenderer(plan_from_conditioning(cond))
     assert renderer.companion_spec is not None and renderer.companion_spec.anim == "sit_seat"
-    cols = np.nonzero(_seat_mask(cond))[1]
+    cols = np.nonzero(seat_mask(cond))[1]
     x = renderer.placement(LAST)[0]
     friend = renderer.companion_x(renderer.hip_screen_x(1.0), 1.0)
     assert cols.min() < min(x, friend) and max(x, friend) < cols.max(), "one bench under both"
