@@ -36,6 +36,10 @@ class Cue:
     kind: CueKind
     text: str
     speaker: str = ""
+    paragraph_rtl: bool | None = None
+    """The direction of the cue a piece was cut from (:func:`studio.export.subtitles.srt_pieces`),
+    which a piece keeps: the first piece of "Yuzu: مرحبا ..." starts with the name, and has lost
+    the speaker that said its direction is its line's. None: the cue's own (:attr:`rtl`)."""
 
     @property
     def shown(self) -> str:
@@ -47,7 +51,15 @@ class Cue:
         """The direction the shown text is read in where it is not its first strong letter's
         (None): a line of dialogue's own, as the speaker's name before it does not set it
         ("Yuzu: مرحبا يا Qiqi" reads right to left, the name at the right)."""
+        if self.paragraph_rtl is not None:
+            return self.paragraph_rtl
         return starts_right_to_left(self.text) if self.speaker else None
+
+    @property
+    def reads_rtl(self) -> bool:
+        """Whether the shown text reads right to left: :attr:`rtl`, else by its first strong letter."""
+        rtl = self.rtl
+        return starts_right_to_left(self.shown) if rtl is None else rtl
 
 
 @dataclass(frozen=True)

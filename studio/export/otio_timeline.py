@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.core.text import one_line
+from studio.export.bidi_text import directed_lines
 from studio.export.branch import Branch, clean_text
-from studio.export.cues import CueKind
+from studio.export.cues import Cue, CueKind
 from studio.export.subtitles import episode_captions
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import StreamInfo
@@ -128,7 +129,7 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
             if len(numbers) > 1:  # short turns sharing one caption
                 marker["turns"] = numbers
             track.markers.append(otio.schema.Marker(
-                name=timed.cue.shown,
+                name=marker_name(timed.cue),
                 marked_range=otio.opentime.TimeRange(otio.opentime.RationalTime(timed.start, rate),
                                                      otio.opentime.RationalTime(timed.end - timed.start, rate)),
                 color=MARKER_COLOURS[timed.cue.kind],
@@ -142,6 +143,14 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                                                                       "project": branch.project_name}})
     result.tracks.append(track)
     return result
+
+
+def marker_name(cue: Cue) -> str:
+    """The cue as its marker's name: begun with a RIGHT-TO-LEFT MARK where it reads right to left
+    but starts with a left-to-right letter ("Yuzu: مرحبا"), as an SRT line is (see
+    :func:`~studio.export.subtitles.srt_cue_text`), so an editor shows the name at its right
+    end and the line as Arabic reads; a cue of one direction is named as it is."""
+    return directed_lines([cue.shown], cue.reads_rtl)[0]
 
 
 def media_after(info: StreamInfo, end: int, fps: Fraction) -> int:

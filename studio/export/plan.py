@@ -11,7 +11,7 @@ from studio.core.text import first_few
 from studio.export.branch import Branch, Turn
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.options import ExportOptions
-from studio.export.timeline import Timeline, output_frames, plan_timeline, seconds_to_frames
+from studio.export.timeline import Timeline, held_frames, output_frames, plan_timeline
 from studio.storage.ffmpeg import MediaError, StreamInfo, exact_fps, probe
 
 PROBE_WORKERS = 4
@@ -60,7 +60,7 @@ def turn_frames(turn: Turn, info: StreamInfo, fps: Fraction) -> int:
     """Output frames of a turn: its duration when set (the clip is held on its last frame
     or trimmed to it), else its clip's own length."""
     if turn.duration is not None:
-        return max(1, seconds_to_frames(turn.duration, fps))
+        return held_frames(turn.duration, fps)
     return output_frames(info.frames, info.fps, fps)
 
 

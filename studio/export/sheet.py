@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from PIL import Image
@@ -18,7 +19,7 @@ from studio.export.options import (
     superseded_sheet_pages,
 )
 from studio.export.output import OutputFiles, check_outputs
-from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, lay_out_sheet, sheet_title
+from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, lay_out_sheet, sheet_title, turn_as_cut
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class SheetMade:
 
 def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,
                  progress: ProgressCallback, cancelled: CancelCheck) -> SheetMade:
-    turns = list(branch.turns)
+    turns = sheet_turns(branch)
     first = poster_image(turns[0])
     layout = sheet_layout(options, first)
     title = sheet_title(branch, options.sheet_title or options.title)
@@ -89,7 +90,24 @@ def sheet_page_total(branch: Branch, options: ExportOptions, fmt: ExportFormat =
         from studio.export.sheet_png import PngPage
 
         measure = PngPage(layout).width
-    return len(lay_out_sheet(layout, list(branch.turns), measure))
+    return len(lay_out_sheet(layout, sheet_turns(branch), measure))
+
+
+def sheet_turns(branch: Branch) -> list[Turn]:
+    """The branch's turns as its sheet shows them: each set duration as the video gives it, in
+    whole frames of the first clip's rate (the rate a video of the branch has unless another is
+    asked for; 0.8 s at 8 fps is 0.75 s). Where that clip can't be read (a sheet needs only the
+    posters) the durations are shown as set."""
+    turns = list(branch.turns)
+    if all(turn.duration is None for turn in turns):
+        return turns
+    from studio.storage.ffmpeg import MediaError, probe
+
+    try:
+        fps: Fraction | None = probe(turns[0].clip).fps
+    except (MediaError, OSError):
+        fps = None
+    return [turn_as_cut(turn, fps) for turn in turns]
 
 
 def poster_image(turn: Turn) -> Image.Image:

@@ -17,8 +17,9 @@ Everything is measured in points from the page's top-left corner and drawn throu
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from fractions import Fraction
 from typing import Protocol
 
 from PIL import Image
@@ -28,6 +29,7 @@ from studio.core.state import STAT_NAMES
 from studio.export.bidi_text import starts_right_to_left
 from studio.export.branch import Branch, Turn
 from studio.export.drawing import STAT_LABELS, fit_line, wrap_text
+from studio.export.timeline import cut_seconds
 
 A4_LANDSCAPE = (841.89, 595.28)
 A4_PORTRAIT = (595.28, 841.89)
@@ -188,8 +190,17 @@ def turn_heading(turn: Turn, character: str | None = None, continued: bool = Fal
     if name:
         parts.append(name)
     if turn.duration is not None:
-        parts.append(f"{turn.duration:g} s")
+        parts.append(f"{round(turn.duration, 3):g} s")  # 0.333 s, not 0.333333 s (a third at 30 fps)
     return " · ".join(parts)
+
+
+def turn_as_cut(turn: Turn, fps: Fraction | None) -> Turn:
+    """``turn`` with its set duration as a video at ``fps`` gives it, in whole frames (0.8 s at
+    8 fps is 0.75 s): the sheet showed the duration as set, and its reader timed the cut by a
+    number the video does not have. ``fps`` None (not known): the turn as it is."""
+    if fps is None or turn.duration is None:
+        return turn
+    return replace(turn, story=replace(turn.story, duration=cut_seconds(turn.duration, fps)))
 
 
 def fit_around(name: str, compose: Callable[[str], str], measure: Callable[[str], float], width: float) -> str:
@@ -257,6 +268,17 @@ def placed_line(box: Rect, top: float, text: str, size: float, style: TextStyle,
     if starts_right_to_left(text):
         return PlacedLine(box.right, top, text, size, style, colour, "right")
     return PlacedLine(box.x, top, text, size, style, colour)
+
+
+def label_line(box: Rect, top: float, label: str, under: tuple[str, ...], size: float, colour: Colour) -> PlacedLine:
+    """A block's label in ``box``, over ``under`` (the block's first line there, if any): at the
+    right edge when both read right to left (an Arabic or Hebrew speaker's name over a line in
+    their script), so that name and line begin at the same edge, as in a script of that
+    language; else at the left edge, as every other label (a Latin "QIQI" or "NARRATION" over
+    an Arabic line stays with the sheet's other labels)."""
+    if starts_right_to_left(label) and under and starts_right_to_left(under[0]):
+        return PlacedLine(box.right, top, label, size, TextStyle.BOLD, colour, "right")
+    return PlacedLine(box.x, top, label, size, TextStyle.BOLD, colour)
 
 
 Measure = Callable[[str, float, TextStyle], float]
@@ -327,7 +349,7 @@ def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> 
             if not started:
                 started = True
                 if piece.label:
-                    placed.append(PlacedLine(box.x, top, piece.label, label_size, TextStyle.BOLD,
+                    placed.append(label_line(box, top, piece.label, piece.lines[:1], label_size,
                                              block.label_colour))
                     top += label_h
             while done < len(lines) and top + line_h <= box.bottom + _EPSILON:

@@ -24,6 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
+from studio.export.bidi_text import directed_lines
 from studio.export.branch import Branch
 from studio.export.caption_timing import CaptionBlock, caption_blocks
 from studio.export.cues import MIN_CUE_WEIGHT, Cue, CueKind, TimedCue, share_frames, split_span, turn_cues
@@ -221,7 +222,7 @@ def srt_pieces(cue: Cue, most: int | None = None) -> list[Cue]:
         bounds = [(bounds[count * k // most][0], bounds[count * (k + 1) // most - 1][1]) for k in range(most)]
     if len(bounds) == 1:
         return [cue]
-    return [Cue(cue.kind, text[start:end]) for start, end in bounds]
+    return [Cue(cue.kind, text[start:end], paragraph_rtl=cue.reads_rtl) for start, end in bounds]
 
 
 def srt_cues(cues: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
@@ -308,10 +309,24 @@ def episode_captions(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
 
 
 def srt_cue_text(cue: Cue) -> str:
+    """The cue as an SRT block's text: wrapped, its markup disarmed, each line marked with its
+    paragraph's direction where its own first letter says otherwise.
+
+    Players (mpv and VLC through libass and FriBiDi, editors through ICU, DirectWrite or
+    CoreText) take the direction of a line, or of the whole cue, from its first strong letter:
+    "Yuzu: مرحبا يا صديقتي" read left to right, the name's way, and the Arabic line was laid out
+    as if it were English. Such a line now begins with an invisible RIGHT-TO-LEFT MARK
+    (U+200F), a strong right-to-left letter that all of them have known since Unicode 1.1 and
+    draw as nothing, so the cue and each of its lines read right to left and the
+    name sits at its right end (a LEFT-TO-RIGHT MARK likewise before a line of an English
+    paragraph that starts with an Arabic word). Isolating the name (FSI ... PDI) was not
+    chosen: isolates are newer (Unicode 6.3), and older renderers and fonts show them as boxes.
+    A cue that is all of one direction is written as it was."""
     text = " ".join(cue.shown.split())
     text = text.translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
-    text = "\n".join(wrap_columns(text, break_long_words=True)) or text
+    lines = directed_lines(wrap_columns(text, break_long_words=True), cue.reads_rtl)
+    text = "\n".join(lines) or text
     text = ASS_ESCAPES.sub(WORD_JOINER, text)  # after wrapping: the joiner takes no column
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text
 

@@ -81,6 +81,18 @@ def seconds_to_frames(seconds: float, fps: Fraction) -> int:
     return round(Fraction(seconds).limit_denominator(100000) * fps)
 
 
+def held_frames(seconds: float, fps: Fraction) -> int:
+    """Output frames a turn whose duration is set to ``seconds`` lasts: the nearest whole number
+    of frames, at least one (0.8 s at 8 fps is 6 frames, so the turn lasts 0.75 s)."""
+    return max(1, seconds_to_frames(seconds, fps))
+
+
+def cut_seconds(seconds: float, fps: Fraction) -> float:
+    """The seconds a turn whose duration is set to ``seconds`` really lasts at ``fps``
+    (:func:`held_frames`): what a sheet shows, so that it agrees with the cut."""
+    return float(Fraction(held_frames(seconds, fps)) / fps)
+
+
 def plan_timeline(clip_frames: list[int], fps: Fraction, crossfade: float = 0.0,
                   title_seconds: float = 0.0, end_seconds: float = 0.0) -> Timeline:
     """Place clips of ``clip_frames`` output frames each; raises if a dissolve doesn't fit."""

@@ -67,7 +67,10 @@ def _assert_short_timed_cues(cues: list[tuple[float, float, str]], end: float) -
 
 
 def _words(cues: list[tuple[float, float, str]]) -> list[str]:
-    return " ".join(" ".join(_lines(text)) for _, _, text in cues).split()
+    """The words the cues show (a right-to-left or left-to-right mark that sets a line's
+    direction is not one)."""
+    shown = " ".join(" ".join(_lines(text)) for _, _, text in cues)
+    return shown.replace("\u200f", "").replace("\u200e", "").split()
 
 
 def test_a_long_narration_and_line_become_short_cues_in_order(story: Fixture) -> None:
