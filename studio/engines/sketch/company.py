@@ -44,6 +44,10 @@ SHARED_EFFECTS = frozenset({Effect.SPLASH, Effect.WIND})
 
 ALONG_GAP = 0.36
 """How far behind the character (figure units) a friend who comes along is drawn."""
+ALONG_GAPS: dict[str, float] = {"swim": 0.85, "fly_broom": 0.9}
+"""Wider gaps for the travelling anims drawn lying along the way: at :data:`ALONG_GAP` a
+swimmer's head lay on the other's and two brooms' riders sat in one another. Here the friend's
+head is behind the character's feet (a swimmer) or behind the broom's bristles (a flyer)."""
 
 
 def role_for(anim: str) -> Role:
@@ -51,6 +55,11 @@ def role_for(anim: str) -> Role:
     if anim in ABSENT_ANIMS:
         return Role.ABSENT
     return Role.ALONG if anim in ALONG_ANIMS else Role.FACING
+
+
+def along_gap(anim: str) -> float:
+    """How far behind the character (figure units) a friend coming along with ``anim`` is drawn."""
+    return ALONG_GAPS.get(anim, ALONG_GAP)
 
 
 def friend_anim(anim: str) -> str:

@@ -69,7 +69,7 @@ from studio.engines.sketch.seats import (
     standing_seats,
 )
 from studio.engines.sketch.settings import camera_override
-from studio.engines.sketch.spacing import friend_behind
+from studio.engines.sketch.spacing import friend_behind, reach
 from studio.engines.sketch.text import MAX_ANALYSED_CHARS, tokenise
 from studio.engines.sketch.understanding import (
     Reading,
@@ -94,6 +94,8 @@ ENGINE_VERSION = VERSION
 
 STAGE_LIMIT = 0.36
 """How far from the centre (in frame widths) a character may walk with a still camera."""
+FRIEND_MARGIN = 0.1
+"""Room (figure units) a new take keeps between a friend facing the character and the frame's edge."""
 
 
 SUPPORTS = frozenset({Prop.LADDER, Prop.RAILING, Prop.BROOM_RIDE})
@@ -150,6 +152,22 @@ def _named_as_absent(text: str, name: str) -> bool:
         if keys and word == keys[0]:
             return i > 0 and words[i - 1] in ABSENT_AFTER
     return False
+
+
+def _also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ...]) -> list[str]:
+    """Members ``text`` names who are not in ``drawn`` and not named as someone absent
+    ("Qiqi waves at Yuzu and Taro", drawing Qiqi and Yuzu -> ['Taro']), in the order named."""
+    words = tokenise(text)
+    skip = {written_key(name) for name in drawn}
+    found: dict[str, tuple[int, str]] = {}
+    for member in members:
+        keys = tokenise(member.name) if member.name else []
+        key = written_key(member.name) if member.name else ""
+        if not keys or key in skip or key in found or not set(keys) <= set(words):
+            continue
+        if not _named_as_absent(text, member.name):
+            found[key] = (words.index(keys[0]), member.name)
+    return [name for _, name in sorted(found.values())]
 
 
 def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | None:
@@ -212,6 +230,8 @@ class SketchEngine:
         scene, image_path, is_image = self._location(location, user_locations, warnings)
         setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
         seat = self._seat(instruction, motion, setting)
+        if setting == Setting.SKY:  # nothing to stand a seat on: a sitter sits on the clouds
+            seat = ""
         anim = seated_anim(motion.anim, seat)
         friend, friend_look, friend_warnings = self._friend(instruction, character, context)
         if friend and not motion.companion and role_for(anim) == Role.ABSENT:
@@ -251,7 +271,10 @@ class SketchEngine:
         if facing_friend is not None:
             behind = friend_behind(facing_friend, friend_anim(anim), friend_prop(anim, motion.prop),
                                    seated or anim == "sit_seat")
+            my_back = reach(look, motion.prop, anim, seated)[0]
             facing = self._face_the_friend(gap + behind, options, facing, start_x)
+            if not continued:
+                start_x = self._make_room_for_the_friend(gap + behind, my_back, options, facing, start_x)
         hold = (continued and prev.get("anim") == motion.anim and not ANIMS[motion.anim].loop
                 and str(prev.get("seat", "") or "") == seat)
         variation = variation_for(seed, indoor=setting == Setting.INDOOR, sky=setting == Setting.SKY)
@@ -382,6 +405,9 @@ class SketchEngine:
             return "", None, []
         params = found.params if isinstance(found.params, Mapping) else {}
         look, warnings = look_from_params(params, found.name)
+        for other in _also_named(text, (*cast, *defaults), (character, found.name)):
+            warnings.append(f"'{other}' is not drawn: the sketch engine draws one friend with {character} "
+                            f"('{found.name}', named first); name '{other}' in a turn of their own")
         return found.name, look, warnings
 
     def _location(self, name: str, user_locations: Mapping[str, Location], warnings: list[str]
@@ -480,6 +506,20 @@ class SketchEngine:
         reach = room * scale
         ahead, behind = abs(start_x + facing * reach), abs(start_x - facing * reach)
         return -facing if ahead > 0.5 and behind < ahead else facing
+
+    @staticmethod
+    def _make_room_for_the_friend(room: float, behind: float, settings: SketchSettings, facing: int,
+                                  start_x: float) -> float:
+        """Where a character starts, in a new place, so that the friend facing them is in the
+        frame: where it was when the two fit, otherwise with the middle of the pair (the
+        character's back to the friend's, ``behind`` and ``room`` figure units from its hip) in
+        the middle of the frame. A portrait frame is too narrow for a pair centred on one of them."""
+        scale = figure_scale(settings.height, settings.width) / settings.width
+        low, high = sorted((start_x - facing * behind * scale, start_x + facing * room * scale))
+        edge = 0.5 - FRIEND_MARGIN * scale
+        if -edge < low and high < edge:
+            return start_x
+        return round(start_x - (low + high) / 2, 6)
 
     # decode ---------------------------------------------------------------------------------
     def vocabulary(self) -> EngineVocabulary:

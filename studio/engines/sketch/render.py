@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from studio.engines.base import CancelCheck, EngineError, Progress, ProgressCallback, check_cancelled
 from studio.engines.sketch.camera import CameraFrame, camera_frame
-from studio.engines.sketch.company import ALONG_GAP, Role, friend_anim, friend_effect, friend_prop, role_for
+from studio.engines.sketch.company import Role, along_gap, friend_anim, friend_effect, friend_prop, role_for
 from studio.engines.sketch.figure import FigureSpec, draw_figure
 from studio.engines.sketch.gait import WalkPath, is_gait, path_for, turning_pose
 from studio.engines.sketch.look import Look, generated_look, look_from_params
@@ -29,7 +29,7 @@ from studio.engines.sketch.scenery import BEDS, Bed, Scene, build_scene, image_s
 from studio.engines.sketch.seats import WIDE, Seat, StandingSeat, can_sit_for, draw_seat, standing_seats
 from studio.engines.sketch.skeleton import HIP_HEIGHT
 from studio.engines.sketch.small_props import draw_small_props
-from studio.engines.sketch.spacing import facing_gap
+from studio.engines.sketch.spacing import FRIEND_SIZE, facing_gap, reach
 from studio.engines.sketch.variation import MAX_SHOT, PropPlacement, variation_from
 from studio.engines.sketch.vocabulary import (
     LOCATION_BY_NAME,
@@ -62,6 +62,8 @@ BUBBLE_SHOT = HEAD_ROOM + BUBBLE_ROOM + 0.2
 """The least height (figure units) a shot with a bubble shows: the head, the bubble over it and
 the shoulders. Closer, the bubble could only be drawn over the face."""
 BUBBLES = frozenset({Effect.SPEECH, Effect.THOUGHT})
+PAIR_MARGIN = 0.08
+"""Room (figure units) a closer shot keeps beyond the furthest reach of the character and a friend."""
 
 
 SLEEPER_HEAD = 0.38
@@ -98,6 +100,24 @@ def companion_gap(anim: str, look: Look, prop: Prop, friend: Look, seated: bool,
     Two chairs (stools, swings) stand side by side, not one in the other."""
     gap = facing_gap(anim, look, prop, friend, friend_anim(anim), friend_prop(anim, prop), seated)
     return max(gap, OWN_SEATS_GAP) if seat and Seat(seat) not in WIDE else gap
+
+
+def pair_reach(anim: str, motion: MotionSpec, look: Look, friend: Look, seated: bool, seat: str, height: int,
+               width: int) -> tuple[tuple[float, float], float]:
+    """((behind, ahead), along): how far the character doing ``anim`` and the friend drawn with
+    it reach together from the character's hip, in figure units along the way it faces, and how
+    far behind it a friend coming along is drawn: the anim's gap, shortened in a narrow frame so
+    that the friend, half a frame's width behind at most, stays in the picture."""
+    scale = figure_scale(height, width)
+    sitting = (seated or anim == "sit_seat") and friend_anim(anim) != "sit_seat"
+    mine = reach(look, motion.prop, anim, seated)
+    theirs = reach(friend, friend_prop(anim, motion.prop), friend_anim(anim), sitting)
+    if role_for(anim) == Role.ALONG:
+        half = 0.5 * width / scale
+        along = min(along_gap(anim), max(along_gap(""), half - theirs[0] - PAIR_MARGIN))
+        return (max(mine[0], along + theirs[0]), max(mine[1], theirs[1] - along)), along
+    gap = companion_gap(anim, look, motion.prop, friend, seated, seat)
+    return (mine[0], max(mine[1], gap + theirs[0] * FRIEND_SIZE)), 0.0
 
 
 def seated_anim(anim: str, seat: str) -> str:
@@ -150,6 +170,12 @@ class ClipPlan:
     seats: tuple[StandingSeat, ...] = ()
     """Seats earlier turns in this place left standing (the one the previous clip ended sitting on
     among them: the character gets up from it), where they stand in this clip."""
+    pair: tuple[float, float] | None = None
+    """How far (figure units, from the character's hip, behind and ahead of the way it faces)
+    the character and the friend drawn with it reach together: what a closer shot keeps in view
+    (see :func:`pair_reach`); None without a friend."""
+    along: float = 0.0
+    """How far behind the character (figure units) a friend coming along is drawn."""
 
     @property
     def duration(self) -> float:
@@ -201,6 +227,8 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         tempo=variation.tempo, lead=variation.lead, seated=bool(seat) and motion.anim != "sit",
     )
     companion = _companion_look(cond) if motion.companion else _named_friend_look(cond, pose_plan.anim)
+    pair, along = pair_reach(pose_plan.anim, motion, look, companion, pose_plan.seated, seat, height, width) \
+        if companion is not None and role_for(pose_plan.anim) != Role.ABSENT else (None, 0.0)
     stage = min(1.0, max(0.0, _num(cond, "stage", float, 0.0)))
     # A zoomed-in shot carried on in the same place is closer than a take's own framing can be.
     shot = min(MAX_SHOT, max(variation.framing, _num(cond, "shot", float, variation.framing)))
@@ -212,7 +240,7 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         companion_look=companion, framing=shot, props=variation.props,
         gait=bool(cond.get("gait", False)) and is_gait(motion.anim), stage=stage, scroll=scroll_from(cond),
         start_surface=min(0.5, max(0.0, _num(cond, "start_surface", float, 0.0))) if start is not None else 0.0,
-        seat=seat, seats=_seats_from(cond, start is not None),
+        seat=seat, seats=_seats_from(cond, start is not None), pair=pair, along=along,
     )
 
 
@@ -332,6 +360,8 @@ class ClipRenderer:
         self.seated = plan.pose_plan.seated or anim == "sit_seat"
         """Sitting on a seat: a friend facing the character sits too, on it or on their own."""
         self.gap = 0.0
+        self.along = plan.along
+        self.pair = plan.pair
         if plan.companion_look is not None and self.friend_role != Role.ABSENT:
             self.companion_spec = FigureSpec(plan.companion_look, Palette.build(plan.companion_look, tint),
                                              friend_prop(anim, m.prop), friend_effect(anim, m.effect),
@@ -430,18 +460,39 @@ class ClipRenderer:
             draw_seat(img, standing.seat, hips, self.ground_y, self.scale, self.scene_light)
         if plan.seat:
             self._seat(img, x, screen_x, facing, t)
-        if self.companion_spec is not None:
+        # A friend beside a railing sitter stands in front of the railing, on the roof, not in it.
+        in_front = plan.motion.prop == Prop.RAILING
+        if self.companion_spec is not None and not in_front:
             self._companion(img, screen_x, seconds, t)
         zoom = self._zoom(cam)
         box = self._zoom_box(zoom, self._shot_centre(t), hip_y) if zoom > 1.0001 else None
         left, top, right, _ = box if box is not None else (0.0, 0.0, float(plan.width), 0.0)
         room = ((x - left) / self.scale - SYMBOL_MARGIN, (hip_y - top) / self.scale - SYMBOL_MARGIN,
                 (right - x) / self.scale - SYMBOL_MARGIN)
+        room = self._room_beside_the_friend(room, x, screen_x, t)
         sprite, (ax, ay) = draw_figure(self.spec, pose, facing, self.scale, phase, seconds, self.supersample, room)
         img.paste(sprite, (round(x - ax), round(hip_y - ay)), sprite)
+        if self.companion_spec is not None and in_front:
+            self._companion(img, screen_x, seconds, t)
         if box is not None:
             img = img.resize(img.size, Image.Resampling.BILINEAR, box=box)
         return np.asarray(img)
+
+    def _room_beside_the_friend(self, room: tuple[float, float, float], x: float, screen_x: float,
+                                t: float) -> tuple[float, float, float]:
+        """``room`` (left, up, right, figure units) with the side of a friend facing the
+        character ending where the friend begins: a bubble or a shout beside the head goes on
+        the other side (or over the head) instead of over the friend's face."""
+        if self.companion_spec is None or self.friend_role != Role.FACING or self.plan.companion_look is None:
+            return room
+        friend = self.companion_spec
+        seated = self.seated and friend.anim != "sit_seat"
+        near = reach(self.plan.companion_look, friend.prop, friend.anim, seated)[1] * FRIEND_SIZE
+        free = (self.companion_x(screen_x, t) - x) / self.scale
+        left, up, right = room
+        if free > 0:
+            return left, up, min(right, free - near - SYMBOL_MARGIN)
+        return min(left, -free - near - SYMBOL_MARGIN), up, right
 
     def _zoom(self, cam: CameraFrame) -> float:
         """How much closer than the whole frame the shot is: the camera's zoom times the take's
@@ -449,6 +500,9 @@ class ClipRenderer:
         zoom = cam.zoom * self.plan.framing
         if self.plan.motion.effect in BUBBLES:
             zoom = min(zoom, max(1.0, self.plan.height / (BUBBLE_SHOT * self.scale)))
+        if self.pair is not None:  # the friend stays in the shot: no closer than shows both
+            width = (sum(self.pair) + 2 * PAIR_MARGIN) * self.scale
+            zoom = min(zoom, max(1.0, self.plan.width / width))
         return zoom
 
     def _shot_centre(self, t: float) -> float:
@@ -471,6 +525,8 @@ class ClipRenderer:
         for edge in (0.0, 1.0):
             cam = camera_frame(plan.camera, edge, self.travelled(edge), plan.facing, plan.zoom_out)
             x = self.hip_screen_x(edge)  # a sleeper's bed moves with the mid layer, not with the camera
+            if self.pair is not None:  # the middle of the character and the friend
+                x += self.facing_at(edge) * (self.pair[1] - self.pair[0]) / 2 * self.scale
             half = plan.width / max(1.0, self._zoom(cam)) / 2
             ends.append(min(max(x, half), plan.width - half))
         return ends[0] + (ends[1] - ends[0]) * t
@@ -491,7 +547,7 @@ class ClipRenderer:
         plan = self.plan
         if self.friend_role == Role.ALONG:
             side = self.facing_at(t) * (1.0 - (self.path.turn(t) if self.path is not None else 0.0))
-            return x - side * ALONG_GAP * self.scale
+            return x - side * self.along * self.scale
         return x + plan.facing * self.gap * self.scale
 
     def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
