@@ -39,7 +39,7 @@ from studio.engines.base import (
 )
 from studio.engines.catalog.sketch import INFO, NAME, VERSION, SketchSettings
 from studio.engines.sketch.camera import PAN_DISTANCE, ZOOM_MAX, camera_frame
-from studio.engines.sketch.company import Role, friend_anim, friend_prop, role_for
+from studio.engines.sketch.company import FriendSpot, Role, friend_anim, friend_prop, grounded, role_for
 from studio.engines.sketch.continuation import continue_variation, end_props, end_scroll, end_shot
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
@@ -53,6 +53,7 @@ from studio.engines.sketch.render import (
     bed_hip_x,
     companion_gap,
     figure_scale,
+    friend_end,
     on_a_bed,
     plan_from_conditioning,
     seated_anim,
@@ -123,21 +124,35 @@ def _first_named(text: str, members: tuple[CastMember, ...], besides: str = "") 
     """The member ``text`` names first ("Aoi waves at Qiqi" -> Aoi), as the story tree reads
     a turn's acting character; '' when none is named. ``besides`` (a name) is never the answer:
     with the acting character there, it finds who they are with ("Aoi waves at Qiqi" -> Qiqi)."""
+    named = _named_in_order(text, members, besides)
+    return named[0] if named else ""
+
+
+def _named_in_order(text: str, members: tuple[CastMember, ...], besides: str = "") -> list[str]:
+    """The members ``text`` names, in the order it first names them (the first member listed
+    wins a tie), ``besides`` left out."""
     words = tokenise(text)
     skip = written_key(besides) if besides else None
     first: dict[str, int] = {}
     for i, word in enumerate(words):
         first.setdefault(word, i)
-    best, best_at = "", len(words)
-    for member in members:
+    found: list[tuple[int, int, str]] = []
+    for order, member in enumerate(members):
         if skip is not None and written_key(member.name) == skip:
             continue
         keys = set(tokenise(member.name)) if member.name else set()
         if keys and keys <= first.keys():
-            at = min(first[k] for k in keys)
-            if at < best_at:
-                best, best_at = member.name, at
-    return best
+            found.append((min(first[k] for k in keys), order, member.name))
+    return [name for _, _, name in sorted(found)]
+
+
+def _first_present(text: str, members: tuple[CastMember, ...], besides: str) -> str:
+    """The member ``text`` names first who is there: names said to be away ("waits for Taro
+    with Yuzu" -> Yuzu, see :func:`_named_as_absent`) are passed over; '' when none is."""
+    for name in _named_in_order(text, members, besides):
+        if not _named_as_absent(text, name):
+            return name
+    return ""
 
 
 ABSENT_AFTER = frozenset({"about", "for", "without", "miss", "misses", "missing", "missed"})
@@ -323,7 +338,10 @@ class SketchEngine:
                               start_shift) - 0.5
         # Seats earlier turns here sat on stay where they stand; this turn's own joins them.
         unit = figure_scale(options.height, options.width) / options.width
-        here = _seats_here(prev, same_place, continued, start_pose, start_x, seat)
+        # (On a user's picture too: the picture has no scroll or ground props to carry on, but
+        # seats stand in the stage's coordinates, as the characters do.)
+        seats_stay = continued and prev.get("time_of_day") == time
+        here = _seats_here(prev, seats_stay, continued, start_pose, start_x, seat)
         mine = _own_seats(seat, start_x, facing * gap * unit if facing_friend is not None else None)
         check_cancelled(cancelled)
         progress(Progress(2, 3, "building the representation"))
@@ -356,6 +374,13 @@ class SketchEngine:
         }
         if variation.framing > max(FRAMINGS):  # a zoomed-in shot carried on: closer than a take's own framing
             conditioning["shot"] = variation.framing
+        # The same friend named again in the same place carries on from where they were.
+        carried = _friend_carried(prev, friend, motion) if start_pose is not None else None
+        if carried is not None:
+            conditioning["friend_start"] = carried.to_params()
+        end = friend_end(plan_from_conditioning(conditioning))
+        if end is not None:
+            conditioning["friend_end"] = end.to_params()
         progress(Progress(3, 3, "predicted"))
         return Prediction(deltas=deltas, motion_level=reading.level, representation=representation,
                           warnings=tuple(dict.fromkeys(warnings)), conditioning=conditioning)
@@ -399,9 +424,9 @@ class SketchEngine:
         defaults = load_default_cast()
         parts = [instruction.motion, instruction.adverb, instruction.free_text, *(v for _, v in instruction.extra)]
         text = " ; ".join(p for p in parts if p)[:MAX_ANALYSED_CHARS]
-        name = _first_named(text, cast, besides=character) or _first_named(text, defaults, besides=character)
+        name = _first_present(text, cast, character) or _first_present(text, defaults, character)
         found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
-        if found is None or _named_as_absent(text, found.name):
+        if found is None:
             return "", None, []
         params = found.params if isinstance(found.params, Mapping) else {}
         look, warnings = look_from_params(params, found.name)
@@ -555,6 +580,20 @@ def _out_of_the_water(pose: Pose | None, prev: Mapping[str, Any], motion: Motion
     if pose is None or prev.get("anim") != "swim" or motion.anim == "swim":
         return pose
     return None
+
+
+def _friend_carried(prev: Mapping[str, Any], friend: str, motion: MotionSpec) -> FriendSpot | None:
+    """Where the previous clip left ``friend`` (its ``friend_end``), when it drew the same cast
+    member (:func:`written_key`); None for anyone else, and for a friend the previous turn
+    didn't name. Like the character, a friend held up by a broom the new turn doesn't draw is
+    back on the ground, and one who was swimming starts afresh on land."""
+    before = str(prev.get("companion") or "")
+    if not friend or not before or written_key(before) != written_key(friend):
+        return None
+    spot = FriendSpot.from_params(prev.get("friend_end"))
+    if spot is None or _out_of_the_water(spot.pose, prev, motion) is None:
+        return None
+    return grounded(spot) if _unsupported(spot.pose, prev, motion) is not spot.pose else spot
 
 
 def _bed_left(pose: Pose | None, prev: Mapping[str, Any]) -> float:

@@ -19,7 +19,17 @@ from PIL import Image, ImageDraw
 
 from studio.engines.base import CancelCheck, EngineError, Progress, ProgressCallback, check_cancelled
 from studio.engines.sketch.camera import CameraFrame, camera_frame
-from studio.engines.sketch.company import Role, along_gap, friend_anim, friend_effect, friend_prop, role_for
+from studio.engines.sketch.company import (
+    FriendSpot,
+    Role,
+    along_gap,
+    blend_from,
+    carry_weight,
+    friend_anim,
+    friend_effect,
+    friend_prop,
+    role_for,
+)
 from studio.engines.sketch.figure import FigureSpec, draw_figure
 from studio.engines.sketch.gait import WalkPath, is_gait, path_for, turning_pose
 from studio.engines.sketch.look import Look, generated_look, look_from_params
@@ -176,6 +186,9 @@ class ClipPlan:
     (see :func:`pair_reach`); None without a friend."""
     along: float = 0.0
     """How far behind the character (figure units) a friend coming along is drawn."""
+    friend_start: FriendSpot | None = None
+    """Where the same friend was at the end of the previous turn in this place (x in frame widths
+    from the centre of this clip's first frame): they blend from there into their place here."""
 
     @property
     def duration(self) -> float:
@@ -241,7 +254,47 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         gait=bool(cond.get("gait", False)) and is_gait(motion.anim), stage=stage, scroll=scroll_from(cond),
         start_surface=min(0.5, max(0.0, _num(cond, "start_surface", float, 0.0))) if start is not None else 0.0,
         seat=seat, seats=_seats_from(cond, start is not None), pair=pair, along=along,
+        friend_start=FriendSpot.from_params(cond.get("friend_start")) if pair is not None else None,
     )
+
+
+def friend_target(plan: ClipPlan, path: WalkPath | None, gap: float, screen_x: float, t: float
+                  ) -> tuple[FriendSpot, PosePlan]:
+    """Where the friend of ``plan``'s character is at clip fraction ``t`` (x in pixels before any
+    zoom, from the character's hip at ``screen_x``) and the plan of their poses, before any
+    carrying on from the previous turn: in front of the character ``gap`` figure units away,
+    facing them, or beside it, a little behind, coming along in step (through a walker's turn
+    the friend passes behind it as both face the viewer)."""
+    anim = plan.pose_plan.anim
+    scale = figure_scale(plan.height, plan.width)
+    if role_for(anim) == Role.ALONG:  # in step with the character (the feet stay planted)
+        pplan = replace(plan.pose_plan, start=None)
+        facing = path.facing(t) if path is not None else plan.facing
+        if path is None:
+            return FriendSpot(screen_x - facing * plan.along * scale, facing, sample_pose(pplan, t), 1.0), pplan
+        turn = path.turn(t)
+        pose = turning_pose(sample_pose(pplan, path.clock(t)), turn)
+        return FriendSpot(screen_x - facing * (1.0 - turn) * plan.along * scale, facing, pose, 1.0), pplan
+    seated = (plan.pose_plan.seated or anim == "sit_seat") and friend_anim(anim) != "sit_seat"
+    pplan = PosePlan(friend_anim(anim), 2, plan.duration, phase=plan.pose_plan.phase + 0.3, seated=seated)
+    return FriendSpot(screen_x + plan.facing * gap * scale, -plan.facing, sample_pose(pplan, t), FRIEND_SIZE), pplan
+
+
+def friend_end(plan: ClipPlan) -> FriendSpot | None:
+    """Where the friend drawn with the character is at the end of the clip (x in frame widths
+    from the centre of the last frame, which is where the next clip's frame starts, as the
+    character's ``end_x``); None when no friend is drawn."""
+    anim = plan.pose_plan.anim
+    if plan.companion_look is None or role_for(anim) == Role.ABSENT or on_a_bed(plan.motion.anim, plan.scene, False):
+        return None
+    path = path_for(plan.pose_plan, plan.frames, plan.camera, plan.facing, plan.start_x,
+                    figure_scale(plan.height, plan.width) / plan.width, plan.stage) if plan.gait else None
+    travelled = path.offset(1.0) if path is not None else plan.travel
+    cam = camera_frame(plan.camera, 1.0, travelled, plan.facing, plan.zoom_out)
+    gap = companion_gap(anim, plan.look, plan.motion.prop, plan.companion_look, plan.pose_plan.seated, plan.seat) \
+        if role_for(anim) == Role.FACING else 0.0
+    spot = friend_target(plan, path, gap, (plan.start_x + travelled - cam.cam_x + 0.5) * plan.width, 1.0)[0]
+    return replace(spot, x=spot.x / plan.width - 0.5)
 
 
 def _seats_from(cond: Mapping[str, Any], from_pose: bool) -> tuple[StandingSeat, ...]:
@@ -488,7 +541,7 @@ class ClipRenderer:
         friend = self.companion_spec
         seated = self.seated and friend.anim != "sit_seat"
         near = reach(self.plan.companion_look, friend.prop, friend.anim, seated)[1] * FRIEND_SIZE
-        free = (self.companion_x(screen_x, t) - x) / self.scale
+        free = (self.friend_at(screen_x, t)[0].x - x) / self.scale
         left, up, right = room
         if free > 0:
             return left, up, min(right, free - near - SYMBOL_MARGIN)
@@ -541,32 +594,31 @@ class ClipRenderer:
         _paste_shadow(img, x, surface, rx, ry, int(70 * k))
 
     def companion_x(self, x: float, t: float) -> float:
-        """The friend's hip x (pixels before any zoom) when the character's is ``x`` at clip
-        fraction ``t``: in front of the character, or beside it, a little behind, coming along
-        (through a walker's turn the friend passes behind it as both face the viewer)."""
-        plan = self.plan
-        if self.friend_role == Role.ALONG:
-            side = self.facing_at(t) * (1.0 - (self.path.turn(t) if self.path is not None else 0.0))
-            return x - side * self.along * self.scale
-        return x + plan.facing * self.gap * self.scale
+        """The friend's place (hip x, pixels before any zoom) in this clip when the character's
+        is ``x`` at clip fraction ``t``: where their seat stands (see :func:`friend_target`)."""
+        return friend_target(self.plan, self.path, self.gap, x, t)[0].x
+
+    def friend_at(self, x: float, t: float) -> tuple[FriendSpot, PosePlan]:
+        """Where the friend is drawn at clip fraction ``t`` (x in pixels before any zoom) when the
+        character's hip is at ``x``, and the plan of their poses: their place in this clip, or on
+        the way there from where the previous turn left them."""
+        target, pplan = friend_target(self.plan, self.path, self.gap, x, t)
+        start = self.plan.friend_start
+        if start is None:
+            return target, pplan
+        cam = camera_frame(self.plan.camera, t, self.travelled(t), self.plan.facing, self.plan.zoom_out)
+        start = replace(start, x=(start.x - cam.cam_x + 0.5) * self.plan.width)
+        return blend_from(start, target, carry_weight(t, self.plan.pose_plan.blend)), pplan
 
     def _companion(self, img: Image.Image, x: float, seconds: float, t: float) -> None:
         assert self.companion_spec is not None
         plan = self.plan
-        cx = self.companion_x(x, t)
-        anim = self.companion_spec.anim
-        if self.friend_role == Role.ALONG:  # in step with the character (the feet stay planted)
-            pplan = replace(plan.pose_plan, start=None)
-            pose = sample_pose(pplan, self.path.clock(t)) if self.path is not None else sample_pose(pplan, t)
-            if self.path is not None:
-                pose = turning_pose(pose, self.path.turn(t))
-            facing, size = self.facing_at(t), self.scale
-        else:
-            pplan = PosePlan(anim, 2, plan.duration, phase=plan.pose_plan.phase + 0.3,
-                             seated=self.seated and anim != "sit_seat")
-            pose, facing, size = sample_pose(pplan, t), -plan.facing, self.scale * 0.95
-            if self.seated and plan.seat and Seat(plan.seat) not in WIDE:  # a chair, stool or swing each
-                draw_seat(img, Seat(plan.seat), [(cx, facing)], self.ground_y, size, self.scene_light)
+        spot, pplan = self.friend_at(x, t)
+        if self.friend_role == Role.FACING and self.seated and plan.seat and Seat(plan.seat) not in WIDE:
+            # a chair, stool or swing each: the friend's stands where they sit in this clip
+            draw_seat(img, Seat(plan.seat), [(self.companion_x(x, t), -plan.facing)], self.ground_y,
+                      self.scale * FRIEND_SIZE, self.scene_light)
+        cx, facing, pose, size = spot.x, spot.facing, spot.pose, self.scale * spot.size
         sprite, (ax, ay) = draw_figure(self.companion_spec, pose, facing, size, anim_phase(pplan, t), seconds,
                                        self.supersample)
         hip_y = self.ground_y - (HIP_HEIGHT + pose.y) * size
