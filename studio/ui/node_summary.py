@@ -6,6 +6,8 @@ painting, so that painting never races the worker thread that adds takes.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -57,6 +59,10 @@ class NodeSummary:
     """How many warnings the engine gave for the selected take (a badge on the card)."""
     hint: str = ""
     """What to do about ``error`` (the failed job's hint, as the inspector shows it)."""
+    clip_frames: int = 0
+    clip_fps: float = 0.0
+    """The selected take's clip length as its settings stored it (0: not stored): the branch
+    player places the clip on its timeline before decoding it."""
 
 
 class PosterState(StrEnum):
@@ -121,6 +127,20 @@ def status_of(tree: StoryTree, node_id: str, job: JobView | None = None) -> Card
     return CardStatus.DRAFT
 
 
+def stored_clip_length(settings: object) -> tuple[int, float]:
+    """The frame count and fps a take's settings say its clip has ((0, 0.0): not said, or
+    not readable; a project written by another program may hold anything there)."""
+    if not isinstance(settings, Mapping):
+        return 0, 0.0
+    frames, fps = settings.get("frames"), settings.get("fps")
+    if isinstance(frames, bool) or isinstance(fps, bool) or not isinstance(frames, int | float) \
+            or not isinstance(fps, int | float):
+        return 0, 0.0
+    if not (math.isfinite(frames) and math.isfinite(fps)) or frames < 1 or frames != int(frames) or fps <= 0:
+        return 0, 0.0
+    return int(frames), float(fps)
+
+
 def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> NodeSummary:
     node = tree.node(node_id)
     takes = tree.takes_of(node_id)
@@ -139,6 +159,7 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
     body = " ".join(part for part in (ins.adverb, ins.motion) if part) or ins.free_text or ins.raw
     status = CardStatus.DRAFT
     error = hint = ""
+    length = stored_clip_length(take.settings) if take is not None and take.clip_path else (0, 0.0)
     fraction = 0.0
     if take is not None:
         status = CardStatus.STALE if take.stale else CardStatus.DONE
@@ -164,4 +185,6 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
         error=error,
         warnings=len(take.warnings) if take is not None else 0,
         hint=hint,
+        clip_frames=length[0],
+        clip_fps=length[1],
     )

@@ -1,8 +1,11 @@
 """A small player for one clip or a whole branch: play/pause, loop, scrub, frame step.
 
 A branch is a list of clips played back to back as one timeline. Clips are decoded by the
-shared :class:`ClipCache` off the GUI thread; until a clip has landed the timeline has
-a gap the player waits on (it shows "decoding…"). A clip that can't be read (its file
+shared :class:`ClipCache` off the GUI thread. A clip whose length is known before it is
+decoded (the take's stored frame count and rate: see :meth:`Player.set_clips`) has its
+place on the timeline from the start, so the total time and the scrub bar cover the whole
+branch; the player shows "decoding…" there until its frames land. A clip of unknown length
+ends the timeline until it has landed (a gap the player waits on). A clip that can't be read (its file
 missing or damaged) takes a second of the timeline that says so, and playback goes on.
 
 The player holds the frames of only a few clips around the playback position (see
@@ -53,6 +56,8 @@ class _Segment:
     start: int
     stand_in: bool = False
     """A clip that can't be read: its frames say so."""
+    expected: bool = False
+    """Not decoded yet: its length is the one its take stored (see :meth:`Player.set_clips`)."""
 
 
 MISSING_FRAMES, MISSING_FPS = 8, 8.0
@@ -190,6 +195,8 @@ class Player(QWidget):
         self._known: dict[str, tuple[int, float]] = {}
         """Each decoded clip of this timeline's frame count and fps, kept for the whole
         timeline (cheap): its frames may be released, its place on the timeline stays."""
+        self._expected: dict[str, tuple[int, float]] = {}
+        """The frame count and fps each clip is said to have before it is decoded (see :meth:`set_clips`)."""
         self._frame = 0
         self._segment_index = _UNSHOWN
         self._cue: int | None = None
@@ -302,12 +309,20 @@ class Player(QWidget):
 
     # -- source ---------------------------------------------------------------------------
 
-    def set_clips(self, paths: list[str], *, autoplay: bool = False, keep_place: bool = False) -> None:
+    def set_clips(self, paths: list[str], *, autoplay: bool = False, keep_place: bool = False,
+                  lengths: Sequence[tuple[int, float] | None] = ()) -> None:
         """Show ``paths`` (absolute clip files) as one timeline, from the first frame.
 
         ``keep_place``: if playing a clip that the new timeline still has (a take of another
         turn of the branch just landed, say), play on from the same frame of that clip rather
-        than stop and jump back to the start."""
+        than stop and jump back to the start.
+
+        ``lengths``: for each clip, its frame count and fps as stored with its take (None or
+        left out: unknown). The clip takes that place on the timeline before it is decoded:
+        the total time read "0:10.5 / 1:25.6" on a branch of 3:00, and grew as clips decoded."""
+        self._expected = {path: (int(length[0]), float(length[1]))
+                          for path, length in zip(paths, lengths, strict=False)
+                          if length is not None and length[0] > 0 and length[1] > 0}
         if paths == self._paths:
             if autoplay:
                 self.play()
@@ -360,30 +375,57 @@ class Player(QWidget):
         return True
 
     def _rebuild(self) -> None:
+        place = self._segment_place()
         segments: list[_Segment] = []
         start = 0
+        asked = False
         for path in self._paths:
+            expected = self._expected.get(path)
             if path not in self._known:
-                clip = self._held.get(path) or self.clips.get(path)
-                if clip is not None:
+                # The clips are learnt one at a time, in turn (a stored length may be wrong);
+                # those near the position are asked for at once (see :meth:`_hold_window`).
+                clip = self._held.get(path) or (self.clips.peek(path) if asked else self.clips.get(path))
+                if isinstance(clip, tuple):
                     self._learn(path, clip)
+                elif not self._unreadable(path):
+                    asked = True
             known = self._known.get(path)
             if known is not None:
                 segments.append(_Segment(path, known[0], known[1], start))
             elif self._unreadable(path):  # a stand-in keeps the clip numbers (the turns) in step
                 segments.append(_Segment(path, MISSING_FRAMES, MISSING_FPS, start, stand_in=True))
+            elif expected is not None:
+                segments.append(_Segment(path, expected[0], expected[1], start, expected=True))
             else:
                 break
             start += segments[-1].count
         self._segments = segments
+        if place is not None and place[0] < len(segments):
+            # a clip that landed with another length than its take said moves the later clips:
+            # the position stays in the clip it was in
+            segment = segments[place[0]]
+            self._frame = segment.start + min(place[1], segment.count - 1)
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(0, self.frame_count - 1))
         self.slider.blockSignals(False)
         self._show()
         self._apply_cue()
 
+    def _segment_place(self) -> tuple[int, int] | None:
+        """The index of the clip at the position and the frame within it (None: no clip)."""
+        index = self._index_at(self._frame)
+        if index < 0:
+            return None
+        return index, self._frame - self._segments[index].start
+
     @property
     def ready(self) -> bool:
+        """Whether every clip has its place on the timeline, each at its decoded length."""
+        return self.placed and not any(segment.expected for segment in self._segments)
+
+    @property
+    def placed(self) -> bool:
+        """Whether every clip has its place on the timeline (some may be still decoding)."""
         return len(self._segments) == len(self._paths)
 
     @property
@@ -437,7 +479,7 @@ class Player(QWidget):
         if not count:
             return []
         here = self._position()
-        wrap = self.loop and self.ready
+        wrap = self.loop and self.placed
         paths: list[str] = []
         for offset in [*range(HELD_AHEAD + 1), *range(-1, -HELD_BEHIND - 1, -1)]:
             index = here + offset
@@ -493,7 +535,7 @@ class Player(QWidget):
         if self._note:
             self._note = ""
             self._show()
-        if self.ready and self._frame >= self.frame_count - 1 and not self.loop:
+        if self.placed and self._frame >= self.frame_count - 1 and not self.loop:
             self._frame = 0
         if self._unseen:
             self._suspended = True  # it ticks once shown
@@ -677,8 +719,8 @@ class Player(QWidget):
             return  # still decoding (the clip to start from, say): keep waiting
         nxt = self._frame + 1
         if nxt >= self.frame_count:
-            if not self.ready:
-                return  # the next clip is still decoding
+            if not self.placed:
+                return  # the next clip is still decoding (its length unknown)
             if not self.loop:
                 self.pause()
                 return
@@ -723,7 +765,9 @@ class Player(QWidget):
         self.slider.setValue(self._frame)
         self.slider.blockSignals(False)
         self.time_label.setText(f"{format_clock(self.time_at(self._frame))} / {format_clock(self.duration)}")
-        self._announce(index)
+        # a clip never decoded yet is announced once it shows, as a clip cued before it had its
+        # place on the timeline was (the views marking the clip shown then mark the new one)
+        self._announce(-1 if segment.expected and not shown else index)
         if shown or self._missing(segment):
             self.frame_changed.emit(self._frame)  # not while decoding: it is emitted once the frame shows
 

@@ -244,6 +244,7 @@ class Workspace(QWidget):
         self.episode = EpisodePanel(posters, clips, self._abs, self)
         self.inspector = Inspector(clips, self._abs)
         self.inspector.tree_source = lambda: self.tree
+        self.inspector.set_current_engine(session.engine)
         self.queue = QueuePanel(session.tracker, self.describe_job)
         self.queue.on_retry = self._follow_retried_export
         self.queue.set_service(session.service)
@@ -331,9 +332,11 @@ class Workspace(QWidget):
         self.select(self.current_id, center=False)
 
     def load_vocabulary(self) -> None:
-        """Offer the current engine's words (again after the engine changes)."""
+        """Offer the current engine's words (again after the engine changes), and name it to
+        the take tiles (those of another engine's takes say which)."""
         if self.closed:
             return
+        self.inspector.set_current_engine(self.session.engine)
         words = self.session.engine_vocabulary()
         self.inspector.set_vocabulary(collect_vocabulary(self.tree, words))
 

@@ -89,6 +89,9 @@ class EpisodePanel(QWidget):
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFixedHeight(self.strip.sizeHint().height() + 16)
         scroll.viewport().installEventFilter(self)
+        # not a Tab stop (it showed no focus frame, and the strip takes no keys): the keyboard
+        # picks turns in the tree, and the strip scrolls to the selected one
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.scroll_area = scroll
 
         right = QWidget(self)
@@ -142,7 +145,9 @@ class EpisodePanel(QWidget):
         new_clips = paths != self.player.paths
         if new_clips:
             self._clip_turns = clip_turns
-            self.player.set_clips(paths, keep_place=True)  # a take landing mid-play doesn't stop it
+            # each clip's stored length places it before it is decoded: the total time is the branch's
+            lengths = [(summaries[i].clip_frames, summaries[i].clip_fps) for i in clip_turns]
+            self.player.set_clips(paths, keep_place=True, lengths=lengths)  # a take landing mid-play doesn't stop it
             if playing_node and not self.player.playing:
                 self._play_on_at(playing_node)
         if current != self._shown_turn:

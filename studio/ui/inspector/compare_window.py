@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from html import escape
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -101,7 +102,8 @@ class _Column(QFrame):
     def set_state(self, state: CharacterState | None) -> None:
         """Where the take leads (it changes with the past: a take chosen above this turn)."""
         take = self.take
-        facts = f"{state_line(take, state)}<br>seed {take.seed} · {take.engine}"
+        # the engine's name as written (a name stored by another program may hold "<")
+        facts = f"{escape(state_line(take, state))}<br>seed {take.seed} · {escape(take.engine)}"
         if self.facts.text() != facts:
             self.facts.setText(facts)
 

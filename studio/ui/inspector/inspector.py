@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, QTimer, Signal, SignalInstance
+from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -34,7 +35,7 @@ from studio.ui.inspector.takes_view import TakesView
 from studio.ui.inspector.understanding import shared_name_note, shared_names
 from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.media_cache import ClipCache
-from studio.ui.tab_order import tab_target
+from studio.ui.tab_order import tab_target, widgets_in_reading_order
 
 NOTES_DEBOUNCE_MS = 800
 BOOKMARK_TIP = "Bookmark this turn (B)"
@@ -230,6 +231,20 @@ class Inspector(QScrollArea):
         self.story.shot_notes_changed.connect(lambda v: self._story_edit("shot_notes", self.shot_notes_changed, v))
         self.start.start_state_changed.connect(self.start_state_changed.emit)
 
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802
+        """Tab that reaches the inspector itself (its place in the window's chain) goes on to
+        its first field: the scroll area drew no focus frame, so a Tab seemed lost there."""
+        super().focusInEvent(event)
+        body = self.widget()
+        reason = event.reason()
+        if body is None or reason not in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason):
+            return
+        inside = [w for w in widgets_in_reading_order(body) if w.isVisible() and w.isEnabled()]
+        if inside:
+            target = inside[0] if reason == Qt.FocusReason.TabFocusReason else inside[-1]
+            target.setFocus(reason)
+            self.ensureWidgetVisible(target)
+
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 - Qt's name
         """Tab walks the inspector top to bottom, the chips, take tiles and dialogue lines
         made for the shown turn included (Qt's own chain puts them after every dock)."""
@@ -255,6 +270,11 @@ class Inspector(QScrollArea):
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
         self.editor.set_vocabulary(vocabulary)
         self.chips.set_vocabulary(vocabulary)
+
+    def set_current_engine(self, name: str) -> None:
+        """The engine new takes use: a take tile names its engine when it is another (or when
+        the turn's takes come from more than one)."""
+        self.takes.set_current_engine(name)
 
     # -- showing --------------------------------------------------------------------------
 

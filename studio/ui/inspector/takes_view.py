@@ -37,8 +37,23 @@ MIN_TILE_W = 72
 TILE_SPACING = 6
 
 
-def take_caption(index: int, take: Take) -> str:
-    return f"Take {index + 1}"
+ENGINE_NAME_CHARS = 16
+"""An engine's name on a take tile is cut here (a name another program stored may be long)."""
+
+
+def take_caption(index: int, take: Take, *, with_engine: bool = False) -> str:
+    """``Take 2``, or ``Take 2 · mini`` with the engine that made it (see :func:`engines_differ`)."""
+    caption = f"Take {index + 1}"
+    engine = " ".join(take.engine.split())
+    return f"{caption} · {cut_to_chars(engine, ENGINE_NAME_CHARS)}" if with_engine and engine else caption
+
+
+def engines_differ(takes: list[Take], current: str) -> bool:
+    """Whether a turn's takes need their engine named: made by more than one engine, or by
+    another engine than ``current`` (the one new takes use; "" when not known). After the
+    engine changed mid-branch, which take came from which engine was only in a tooltip."""
+    engines = {take.engine for take in takes}
+    return len(engines) > 1 or (bool(current) and bool(engines - {current}))
 
 
 def state_line(take: Take, state: CharacterState | None) -> str:
@@ -80,9 +95,12 @@ class TakeTile(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(clips, self, compact=True)
         self.player.setMinimumHeight(110)
+        self.engine_shown = False
+        """Whether the caption names the take's engine (see :meth:`show_engine`)."""
         self.caption = QLabel(take_caption(index, take), self)
         self.caption.setObjectName("tileCaption")
-        self.caption.setToolTip(f"seed {take.seed} · {take.engine}")
+        self.caption.setWordWrap(True)  # "Take 12 · sketch" in a narrow tile (four side by side)
+        self.caption.setToolTip(f"seed {take.seed} · made by the {take.engine} engine")
         badges = []
         if take.stale:
             badges.append("stale")
@@ -120,6 +138,12 @@ class TakeTile(QFrame):
                 self.player.set_clips([self.path], autoplay=True)
         elif take.error:
             self.player.view.set_image(None, failed_take_text(take.error))
+
+    def show_engine(self, shown: bool) -> None:
+        """Name the take's engine in the caption, or not."""
+        if shown != self.engine_shown:
+            self.engine_shown = shown
+            self.caption.setText(take_caption(self.index, self.take, with_engine=shown))
 
     @property
     def clip_missing(self) -> bool:
@@ -273,6 +297,8 @@ class TakesView(QWidget):
         self.states: dict[str, CharacterState] = {}
         self.locked_seed: int | None = None
         self.focused_take: str | None = None
+        self.current_engine = ""
+        """The engine new takes use (see :meth:`set_current_engine`)."""
         self.pending = (0, 0)
         """The turn's jobs running and queued (see :meth:`set_pending`)."""
         self.per_view = QComboBox(self)
@@ -294,8 +320,14 @@ class TakesView(QWidget):
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll_area.setMinimumHeight(250)  # the clip, caption, state line and Use button
+        # not a Tab stop of its own (it showed no focus frame): Tab reaches each tile's controls,
+        # and the row scrolls to the one focused (see :meth:`_follow_focus`)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._scroll_target: TakeTile | None = None
         self.scroll_area.horizontalScrollBar().rangeChanged.connect(self._apply_scroll)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._follow_focus)
         self.scroll_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.compare_button = QPushButton("Compare…", self)
         self.compare_button.setToolTip("Play 2 to 4 takes in sync in their own window, with state, level and seed: "
@@ -363,6 +395,7 @@ class TakesView(QWidget):
             if self._row_layout.indexOf(tile) != position:
                 self._row_layout.insertWidget(position, tile)
         self.tiles = tiles
+        self._show_engines()
         self._show_count()
         self._resize_tiles()
         self.compare_button.setEnabled(sum(t.status == TakeStatus.DONE for t in takes) >= 2)
@@ -372,6 +405,17 @@ class TakesView(QWidget):
         target = new[-1] if new and before else next((t for t in self.tiles if t.take.id == selected_id), None)
         if target is not None:
             self.scroll_to(target)
+
+    def set_current_engine(self, name: str) -> None:
+        """The engine new takes use now: takes made by another one name theirs."""
+        if name != self.current_engine:
+            self.current_engine = name
+            self._show_engines()
+
+    def _show_engines(self) -> None:
+        shown = engines_differ([tile.take for tile in self.tiles], self.current_engine)
+        for tile in self.tiles:
+            tile.show_engine(shown)
 
     def set_pending(self, running: int, queued: int) -> None:
         """The turn's takes on the way: ``running`` being made and ``queued`` waiting. The
@@ -412,6 +456,12 @@ class TakesView(QWidget):
             target = same if same in usable else (usable[-1] if usable else None)
         if target is not None:
             target.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """A control of a tile out of sight took the focus (Tab): the row scrolls to it."""
+        tile = next((tile for tile in self.tiles if new is not None and tile.isAncestorOf(new)), None)
+        if tile is not None:
+            self.scroll_area.ensureWidgetVisible(tile, 0, 0)  # the whole tile, not only its button
 
     def scroll_to(self, tile: TakeTile) -> None:
         """Bring ``tile`` into view, now and again once the row is laid out (a new tile has
