@@ -34,19 +34,26 @@ def _walk(window, start: QWidget, qtbot, key: Qt.Key) -> list[QWidget]:  # type:
     raise AssertionError(f"{key.name} never came back to the tree")
 
 
-def test_tab_round_the_window_skips_the_frameless_scroll_areas(make_window, sample_project: Path, qtbot,  # type: ignore[no-untyped-def]
-                                                               settings, registry) -> None:
+def _three_takes_two_in_sight(make_window, sample_project: Path, settings, registry, qtbot):  # type: ignore[no-untyped-def]
+    """A window on the first turn with three takes, two tiles in sight (the third scrolled out of it)."""
     window, _script = fake_engine_window(make_window, sample_project, settings, registry)
     ws, session = window.workspace, window.session
     tree = session.project.tree
-    first = tree.child_ids(tree.root_id)[0]
-    ws.select(first, center=False)
+    ws.select(tree.child_ids(tree.root_id)[0], center=False)
     for _ in range(3):
         window.actions_.reroll.trigger()
         qtbot.waitUntil(lambda: not session.active_jobs(), timeout=TIMEOUT_MS)
     takes = ws.inspector.takes
-    takes.per_view.setCurrentText("2")  # two tiles in sight: the third is scrolled out of it
-    qtbot.waitUntil(lambda: len(takes.tiles) >= 3 and all(t.isVisibleTo(window) for t in takes.tiles))
+    takes.per_view.setCurrentText("2")
+    qtbot.waitUntil(lambda: len(takes.tiles) == 3 and all(t.isVisibleTo(window) for t in takes.tiles))
+    return window
+
+
+def test_tab_round_the_window_skips_the_frameless_scroll_areas(make_window, sample_project: Path, qtbot,  # type: ignore[no-untyped-def]
+                                                               settings, registry) -> None:
+    window = _three_takes_two_in_sight(make_window, sample_project, settings, registry, qtbot)
+    ws = window.workspace
+    takes = ws.inspector.takes
     ws.view.setFocus()
     qtbot.waitUntil(ws.view.hasFocus, timeout=5000)
     frameless = {"filmstrip": ws.episode.scroll_area, "inspector": ws.inspector, "takes row": takes.scroll_area}
@@ -65,17 +72,9 @@ def test_tab_round_the_window_skips_the_frameless_scroll_areas(make_window, samp
 
 def test_tab_to_a_tile_out_of_sight_scrolls_the_row_to_it(make_window, sample_project: Path, qtbot,  # type: ignore[no-untyped-def]
                                                           settings, registry) -> None:
-    window, _script = fake_engine_window(make_window, sample_project, settings, registry)
-    ws, session = window.workspace, window.session
-    tree = session.project.tree
-    first = tree.child_ids(tree.root_id)[0]
-    ws.select(first, center=False)
-    for _ in range(3):
-        window.actions_.reroll.trigger()
-        qtbot.waitUntil(lambda: not session.active_jobs(), timeout=TIMEOUT_MS)
+    window = _three_takes_two_in_sight(make_window, sample_project, settings, registry, qtbot)
+    ws = window.workspace
     takes = ws.inspector.takes
-    takes.per_view.setCurrentText("2")
-    qtbot.waitUntil(lambda: len(takes.tiles) == 3 and all(t.isVisibleTo(window) for t in takes.tiles))
     bar = takes.scroll_area.horizontalScrollBar()
     last = takes.tiles[-1]
     viewport = takes.scroll_area.viewport()

@@ -1,17 +1,21 @@
-"""Helpers of the tests of seats: a turn's conditioning as a still of the whole stage, and the
-pixels its seat covers."""
+"""Helpers of the tests of seats and friends: turns played in a row, a turn's conditioning as a
+still of the whole stage, and the pixels its seat covers."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from studio.core.instruction import parse_instruction
+from studio.core.model import Location
+from studio.engines.base import GenerationContext, Prediction
 from studio.engines.sketch import SketchEngine
 from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
 
-from ..sketch_helpers import predict
+from ..sketch_helpers import as_turn, options, predict
 
 SIZE = {"height": 240, "width": 360, "frames": 9, "fps": 8}
 LAST = SIZE["frames"] - 1
@@ -31,3 +35,15 @@ def seat_mask(cond: dict[str, Any]) -> np.ndarray:
     seated = ClipRenderer(plan).frame(LAST).astype(np.int16)
     without = ClipRenderer(replace(plan, seat="")).frame(LAST).astype(np.int16)
     return np.asarray(np.abs(seated - without).sum(axis=2) > 30)
+
+
+def play_turns(engine: SketchEngine, texts: Sequence[str], locations: Sequence[Location] = ()) -> list[Prediction]:
+    """``texts`` predicted in a row at :data:`SIZE` (seeds 0, 1, ...), each continuing the ones before."""
+    history: list[Any] = []
+    out = []
+    for seed, text in enumerate(texts):
+        context = GenerationContext(history=tuple(history), locations=tuple(locations))
+        pred = engine.predict(context, parse_instruction(text), options(SIZE), seed)
+        history.append(as_turn(pred, text))
+        out.append(pred)
+    return out

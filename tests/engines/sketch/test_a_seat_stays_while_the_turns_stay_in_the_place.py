@@ -14,25 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from studio.core.instruction import parse_instruction
-from studio.engines.base import GenerationContext, Prediction
 from studio.engines.sketch import SketchEngine
 from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
 
-from ..sketch_helpers import as_turn, options
-
-SIZE = {"height": 240, "width": 360, "frames": 9, "fps": 8}
-LAST = SIZE["frames"] - 1
-
-
-def _play(engine: SketchEngine, texts: list[str]) -> list[Prediction]:
-    history: list[Any] = []
-    out = []
-    for seed, text in enumerate(texts):
-        pred = engine.predict(GenerationContext(history=tuple(history)), parse_instruction(text), options(SIZE), seed)
-        history.append(as_turn(pred, text))
-        out.append(pred)
-    return out
+from .seat_helpers import LAST, SIZE, play_turns
 
 
 def _seat_columns(cond: dict[str, Any], index: int, left: bool = True) -> np.ndarray:
@@ -52,7 +37,7 @@ def _span(cols: np.ndarray) -> tuple[int, int]:
 def test_the_bench_stays_through_the_turns_in_the_park(engine: SketchEngine) -> None:
     texts = ["Qiqi sits on a bench in the park", "Qiqi waves in the park", "Qiqi laughs in the park",
              "Qiqi walks in the park", "Qiqi reads in the park"]
-    preds = _play(engine, texts)
+    preds = play_turns(engine, texts)
     where = _span(_seat_columns(dict(preds[0].conditioning), LAST, left=False))
     for text, pred in zip(texts[1:], preds[1:], strict=True):
         cond = dict(pred.conditioning)
@@ -72,7 +57,7 @@ def test_the_bench_stays_through_the_turns_in_the_park(engine: SketchEngine) -> 
 
 def test_the_bench_is_gone_in_another_place_or_at_another_time(engine: SketchEngine) -> None:
     for later in ("Qiqi laughs on the beach", "Qiqi laughs in the park at night"):
-        preds = _play(engine, ["Qiqi sits on a bench in the park", "Qiqi waves in the park", later])
+        preds = play_turns(engine, ["Qiqi sits on a bench in the park", "Qiqi waves in the park", later])
         assert preds[1].conditioning["seats"], "still there in the next turn"
         cond = dict(preds[2].conditioning)
         assert cond["seats"] == [], later
@@ -80,7 +65,7 @@ def test_the_bench_is_gone_in_another_place_or_at_another_time(engine: SketchEng
 
 
 def test_sitting_on_the_bench_again_draws_one_bench(engine: SketchEngine) -> None:
-    preds = _play(engine, ["Qiqi sits on a bench in the park", "Qiqi waves in the park",
+    preds = play_turns(engine, ["Qiqi sits on a bench in the park", "Qiqi waves in the park",
                            "Qiqi eats lunch on the bench in the park"])
     cond = dict(preds[2].conditioning)
     assert cond["seat"] == "bench" and cond["seats"] == [], "the bench she sits on is hers again, not a second one"

@@ -15,16 +15,11 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from studio.core.instruction import parse_instruction
 from studio.core.model import Location
-from studio.engines.base import GenerationContext, Prediction
 from studio.engines.sketch import SketchEngine
 from studio.engines.sketch.render import ClipRenderer, plan_from_conditioning
 
-from ..sketch_helpers import as_turn, options
-
-SIZE = {"height": 240, "width": 360, "frames": 9, "fps": 8}
-LAST = SIZE["frames"] - 1
+from .seat_helpers import LAST, play_turns
 
 
 def _porch(tmp_path: Path) -> Location:
@@ -33,17 +28,6 @@ def _porch(tmp_path: Path) -> Location:
     path = tmp_path / "porch.png"
     picture.save(path)
     return Location(id="porch", name="Porch", kind="image", params={"scene": "park"}, image_path=str(path))
-
-
-def _play(engine: SketchEngine, texts: list[str], place: Location) -> list[Prediction]:
-    history: list[Any] = []
-    out = []
-    for seed, text in enumerate(texts):
-        context = GenerationContext(history=tuple(history), locations=(place,))
-        pred = engine.predict(context, parse_instruction(text), options(SIZE), seed)
-        history.append(as_turn(pred, text))
-        out.append(pred)
-    return out
 
 
 def _seat_columns(cond: dict[str, Any], index: int, left: bool = True) -> np.ndarray:
@@ -57,7 +41,7 @@ def _seat_columns(cond: dict[str, Any], index: int, left: bool = True) -> np.nda
 
 def test_the_bench_shared_with_a_friend_stays_whole(engine: SketchEngine, tmp_path: Path) -> None:
     texts = ["Qiqi sits on the bench with Yuzu at the Porch", "Qiqi waves at the Porch", "Qiqi laughs at the Porch"]
-    preds = _play(engine, texts, _porch(tmp_path))
+    preds = play_turns(engine, texts, [_porch(tmp_path)])
     assert preds[0].conditioning["image_path"], "drawn on the picture"
     sat = _seat_columns(dict(preds[0].conditioning), LAST, left=False)
     for text, pred in zip(texts[1:], preds[1:], strict=True):
@@ -70,7 +54,7 @@ def test_the_bench_shared_with_a_friend_stays_whole(engine: SketchEngine, tmp_pa
 
 
 def test_the_bench_is_gone_at_another_time(engine: SketchEngine, tmp_path: Path) -> None:
-    preds = _play(engine, ["Qiqi sits on a bench at the Porch", "Qiqi waves at the Porch",
-                           "Qiqi laughs at the Porch at night"], _porch(tmp_path))
+    preds = play_turns(engine, ["Qiqi sits on a bench at the Porch", "Qiqi waves at the Porch",
+                                "Qiqi laughs at the Porch at night"], [_porch(tmp_path)])
     assert preds[1].conditioning["seats"]
     assert preds[2].conditioning["seats"] == []

@@ -10,30 +10,15 @@ those that change when the frame is drawn without the friend (the seats left out
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pytest
 
-from studio.core.instruction import parse_instruction
-from studio.engines.base import GenerationContext, Prediction
+from studio.engines.base import Prediction
 from studio.engines.sketch import SketchEngine
 from studio.engines.sketch.render import ClipPlan, ClipRenderer, plan_from_conditioning
 
-from ..sketch_helpers import as_turn, options
-
-SIZE = {"height": 240, "width": 360, "frames": 9, "fps": 8}
-LAST = SIZE["frames"] - 1
-
-
-def _play(engine: SketchEngine, texts: list[str]) -> list[Prediction]:
-    history: list[Any] = []
-    out = []
-    for seed, text in enumerate(texts):
-        pred = engine.predict(GenerationContext(history=tuple(history)), parse_instruction(text), options(SIZE), seed)
-        history.append(as_turn(pred, text))
-        out.append(pred)
-    return out
+from .seat_helpers import LAST, play_turns
 
 
 def _plan(pred: Prediction) -> ClipPlan:
@@ -59,7 +44,7 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     ["Aoi hugs Taro on the beach", "Aoi eats lunch with Taro on the beach"],
 ])
 def test_the_friend_does_not_jump_at_the_cut(engine: SketchEngine, texts: list[str]) -> None:
-    first, second = (_plan(p) for p in _play(engine, texts))
+    first, second = (_plan(p) for p in play_turns(engine, texts))
     end, start = _friend_mask(first, LAST), _friend_mask(second, 0)
     assert end.sum() > 300 and start.sum() > 300
     assert _overlap(end, start) > 0.85, (texts, _overlap(end, start))
@@ -67,7 +52,7 @@ def test_the_friend_does_not_jump_at_the_cut(engine: SketchEngine, texts: list[s
 
 def test_the_friend_ends_in_the_new_role(engine: SketchEngine) -> None:
     """After the blend the friend is where, and as, a first turn there would draw them."""
-    preds = _play(engine, ["Qiqi sits on the bench with Yuzu in the park", "Qiqi waves at Yuzu in the park"])
+    preds = play_turns(engine, ["Qiqi sits on the bench with Yuzu in the park", "Qiqi waves at Yuzu in the park"])
     plan = _plan(preds[1])
     assert plan.friend_start is not None
     fresh = replace(plan, friend_start=None)
@@ -81,6 +66,6 @@ def test_the_friend_ends_in_the_new_role(engine: SketchEngine) -> None:
     "Qiqi waves in the park",  # nobody named: nobody drawn
 ])
 def test_only_the_same_friend_in_the_same_place_carries_on(engine: SketchEngine, later: str) -> None:
-    preds = _play(engine, ["Qiqi sits on the bench with Yuzu in the park", later])
+    preds = play_turns(engine, ["Qiqi sits on the bench with Yuzu in the park", later])
     assert "friend_start" not in preds[1].conditioning, later
     assert _plan(preds[1]).friend_start is None
