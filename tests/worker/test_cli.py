@@ -114,8 +114,10 @@ def test_play_failure_is_a_studio_error(folder: Path, fake_cli: FakeScript, caps
 
 
 def test_reroll_and_reroll_branch(folder: Path, fake_cli: FakeScript, capsys) -> None:
+    # fixed seeds: the fake engine's deltas follow the seed, and the re-roll's (seed 3) must
+    # differ from the chosen take's (seed 1) for the check of the state printed to mean anything
     for text in ("a", "b", "c"):
-        assert main(["play", str(folder), "-i", text, "--json"]) == 0
+        assert main(["play", str(folder), "-i", text, "--seed", "1", "--json"]) == 0
     capsys.readouterr()
     with Project.open(folder) as project:
         a, b, c = [n.id for n in sorted(project.tree.nodes.values(), key=lambda n: n.created_at)][1:]
@@ -128,7 +130,8 @@ def test_reroll_and_reroll_branch(folder: Path, fake_cli: FakeScript, capsys) ->
         tree = project.tree
         take = tree.takes[result["take"]]
         assert result["state"] == tree.state_before(b).apply(take.deltas).as_dict()
-        assert take.deltas != tree.selected_take(b).deltas or tree.selected_take(b).id == take.id
+        chosen = tree.selected_take(b)
+        assert chosen is not None and chosen.id != take.id and take.deltas != chosen.deltas
     fake_cli.calls.clear()
     assert main(["reroll", str(folder), a, "--branch", "--json"]) == 0
     results = _json_out(capsys)
