@@ -66,7 +66,7 @@ def third_person(verb: str) -> str:
     return verb + "s"
 
 
-_VERBS_AFTER_TO = _ACTION_VERBS | frozenset((
+VERBS_AFTER_TO = _ACTION_VERBS | frozenset((
     "say", "tell", "ask", "be", "have", "do", "go", "get", "make", "see", "find", "help", "meet", "buy", "bring",
     "take", "give", "show", "try", "leave", "catch", "deliver", "fly", "fix", "call", "visit", "open", "close",
     "pick", "play", "keep", "learn", "think", "decide", "remember", "forget",
@@ -80,7 +80,7 @@ def _with_articles(words: list[str]) -> list[str]:
     for index, word in enumerate(words):
         out.append(word)
         following = words[index + 1] if index + 1 < len(words) else ""
-        infinitive = word.lower() == "to" and following.lower() in _VERBS_AFTER_TO  # "try to jump"
+        infinitive = word.lower() == "to" and following.lower() in VERBS_AFTER_TO  # "try to jump"
         if (word.lower() in _PREPOSITIONS and following and following.lower() not in _DETERMINERS
                 and following.lower() not in _PREPOSITIONS and not following[0].isupper()
                 and not following[0].isdigit() and not infinitive):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take
 from studio.core.state import CharacterState, StateDeltas
+from studio.core.subject import unlisted_subject
 from studio.engines.base import EngineInfo, EngineSettings, GenerationContext, PreviousClip, TurnContext
 from studio.storage.ffmpeg import MediaError, probe
 from studio.storage.paths import UnsafePathError
@@ -197,6 +198,9 @@ def build_context(
             conditioning=dict(take.conditioning) if take is not None else {},
         ))
     members, places, warnings = _resolved_images(project, cast, locations)
+    unlisted = unlisted_subject(tree, node_id)
+    if unlisted:
+        warnings.insert(0, unlisted)
     previous = _previous_clip(project, parent_take) if info.capabilities.continuation else None
     context = GenerationContext(state=parent_state, history=tuple(history), cast=members, locations=places,
                                 previous_clip=previous)
