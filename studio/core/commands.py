@@ -295,8 +295,9 @@ class AddRerolledTake(AddTake):
 
 @dataclass(frozen=True)
 class AddBranchRerollTake(AddTake):
-    """A turn's new take from a branch re-roll ("Undo Re-roll branch"): each turn of the
-    branch is one entry, so the author can step back through the branch turn by turn."""
+    """A turn's new take from a branch re-roll ("Undo Re-roll branch"). The worker applies
+    the takes of one branch re-roll as an undo group (:class:`~studio.core.document.UndoGroup`):
+    the takes that land one after another are one entry, undone and redone together."""
 
     label: ClassVar[str] = "Re-roll branch"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
@@ -24,6 +24,42 @@ class UndoEntry:
     label: str
     forward: Patch
     reverse: Patch
+    group: str = ""
+    """The :attr:`UndoGroup.key` of the changes this entry holds ("" for one change on its own)."""
+    count: int = 1
+    """How many changes of its group the entry holds."""
+
+
+@dataclass(frozen=True)
+class UndoGroup:
+    """Changes of one action of the user that land one at a time (the takes of a branch
+    re-roll, made by a job each): a change of the group that lands while the newest undo
+    entry holds the group's earlier ones joins that entry, so that one Undo takes them all
+    back. Anything done in between (an edit, another take) starts a new entry.
+
+    ``key`` tells the group from any other; ``total`` is how many changes the action will
+    make (0: not known), ``unit`` what one of them is called in the entry's label."""
+
+    key: str
+    total: int = 0
+    unit: str = "change"
+
+    def label(self, base: str, count: int) -> str:
+        """``base`` with how many of the group's changes the entry holds, e.g.
+        "Re-roll branch (3 of 6 turns)"; just ``base`` for a group of one."""
+        if count <= 1 and self.total <= 1:
+            return base
+        if count < self.total:
+            return f"{base} ({count} of {self.total} {self.unit}s)"
+        return f"{base} ({count} {self.unit}{'s' if count != 1 else ''})"
+
+
+def merged(first: UndoEntry, then: UndoEntry, label: str) -> UndoEntry:
+    """One entry for ``first`` followed at once by ``then``: forward applies both (``then``'s
+    snapshot of an entity both wrote is the newer), reverse restores what was there before
+    ``first`` (an entity only ``then`` wrote was, before it, as it was before ``first``)."""
+    return UndoEntry(label, {**first.forward, **then.forward}, {**then.reverse, **first.reverse},
+                     group=first.group, count=first.count + then.count)
 
 
 class UndoStack:
@@ -47,6 +83,22 @@ class UndoStack:
         redoing an edit of a turn above it left it fresh though it was made from the old text."""
         self.done.append(entry)
         del self.done[: -self.limit]
+        self._keep_redo_if(independent, entry, lineage)
+
+    def join(self, entry: UndoEntry, *, label: str, independent: bool = False,
+             lineage: frozenset[str] = frozenset()) -> UndoEntry | None:
+        """Merge ``entry`` into the newest entry when both belong to the same group (see
+        :class:`UndoGroup`), naming the result ``label``; None (nothing done) otherwise. What
+        could be redone is kept or cleared as :meth:`push` would for ``entry`` alone: the
+        newest entry's own changes were already weighed when they came."""
+        top = self.done[-1] if self.done else None
+        if top is None or not entry.group or top.group != entry.group:
+            return None
+        self.done[-1] = merged(top, entry, label)
+        self._keep_redo_if(independent, entry, lineage)
+        return self.done[-1]
+
+    def _keep_redo_if(self, independent: bool, entry: UndoEntry, lineage: frozenset[str]) -> None:
         if not (independent and self._disjoint_from_undone(entry, lineage)):
             self.undone.clear()
 
@@ -147,10 +199,13 @@ class Document:
             listener(changes)
         return reverse, changes
 
-    def apply(self, command: Command, *, undoable: bool = True, background: bool = False) -> ChangeSet:
+    def apply(self, command: Command, *, undoable: bool = True, background: bool = False,
+              group: UndoGroup | None = None) -> ChangeSet:
         """Apply ``command`` as one change. ``background``: not the user's edit of this moment
-        (a finished generation), which leaves the redo history where it is independent of it."""
-        return self.change(lambda: self._apply(command, undoable, background))
+        (a finished generation), which leaves the redo history where it is independent of it.
+        ``group``: the change is one of several of one action, undone together while nothing
+        else came between them (see :class:`UndoGroup`)."""
+        return self.change(lambda: self._apply(command, undoable, background, group))
 
     def undo(self) -> ChangeSet | None:
         return self.change(self._undo)
@@ -158,14 +213,21 @@ class Document:
     def redo(self) -> ChangeSet | None:
         return self.change(self._redo)
 
-    def _apply(self, command: Command, undoable: bool, background: bool = False) -> ChangeSet:
+    def _apply(self, command: Command, undoable: bool, background: bool = False,
+               group: UndoGroup | None = None) -> ChangeSet:
         with self._changing:
             before = self.tree
             patch = dict(command.build(before))
             reverse, changes = self._commit(patch, command.label)
             if undoable and patch:
                 related = lineage_of(before, patch) if background and self.history.undone else frozenset()
-                self.history.push(UndoEntry(command.label, patch, reverse), independent=background, lineage=related)
+                key = group.key if group is not None else ""
+                entry = UndoEntry(command.label, patch, reverse, group=key)
+                top = self.history.done[-1] if self.history.done else None
+                count = top.count + 1 if top is not None and key and top.group == key else 1
+                label = group.label(command.label, count) if group is not None else command.label
+                if self.history.join(entry, label=label, independent=background, lineage=related) is None:
+                    self.history.push(replace(entry, label=label), independent=background, lineage=related)
             elif patch:
                 # Undo entries hold snapshots; one taken before this change could restore
                 # a state that no longer fits, so a change outside the history ends it.

@@ -431,13 +431,13 @@ class Workspace(QWidget):
 
     @turn_action
     def reroll_many(self, count: int) -> None:
-        """Queue ``count`` new takes of the selected turn, each with its own seed."""
+        """Queue ``count`` new takes of the selected turn, each with its own seed: one action,
+        undone as one step."""
         target = self.current_id
         if target not in self.tree.nodes or self.tree.nodes[target].is_root:
             return
         self._queue_jobs(
-            lambda service, engine, settings: [service.reroll(target, engine=engine, settings=settings)
-                                               for _ in range(count)],
+            lambda service, engine, settings: service.reroll_many(target, count, engine=engine, settings=settings),
             lambda jobs: self.message.emit(f"Re-rolling ×{len(jobs)}…"))
 
     def stale_if_chosen(self, node_id: str, take_id: str) -> set[str]:

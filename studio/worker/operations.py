@@ -8,6 +8,7 @@ reads are read from the tree as it is at that moment.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -71,17 +72,27 @@ class Operations:
 
     def reroll(self, node_id: str, *, engine: str | None, seed: int | None, settings: Mapping[str, Any] | None,
                priority: int) -> str:
-        return self._at_once(lambda: self._reroll(node_id, engine, seed, settings, priority))
+        return self._at_once(lambda: self._reroll(node_id, engine, seed, settings, priority))[0]
 
     def _reroll(self, node_id: str, engine: str | None, seed: int | None, settings: Mapping[str, Any] | None,
-                priority: int) -> str:
+                priority: int, count: int = 1) -> list[str]:
         tree = self.project.tree
         node = _turn(tree, node_id)
         engine_name, job_settings = self.engine_for(tree, node, engine, settings)
-        job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_LABEL,
-                            self._continues_after(tree, node.parent_id))
-        self._enqueue([job])
-        return job.id
+        depends = self._continues_after(tree, node.parent_id)
+        stamp = self._group_stamp(REROLL_LABEL)
+        jobs = [replace(self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_LABEL, depends),
+                        created_at=stamp) for _ in range(count)]
+        self._enqueue(jobs)
+        return [job.id for job in jobs]
+
+    def reroll_many(self, node_id: str, count: int, *, engine: str | None, settings: Mapping[str, Any] | None,
+                    priority: int) -> list[str]:
+        """Queue ``count`` takes of ``node_id`` at once, each with its own seed: one action,
+        whose takes are undone together (see :func:`~studio.worker.runner.undo_group_key`)."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise StudioError(f"The number of takes must be a whole number of at least 1, not {count!r}.")
+        return self._at_once(lambda: self._reroll(node_id, engine, None, settings, priority, count))
 
     def reroll_branch(self, node_id: str, *, engine: str | None, seed: int | None,
                       settings: Mapping[str, Any] | None, priority: int,
@@ -106,6 +117,7 @@ class Operations:
             nodes = nodes[1:]
         active = self._active_jobs()
         job_of: dict[str, str | None] = {start.parent_id or "": self._continues_after(tree, start.parent_id)}
+        stamp = self._group_stamp(REROLL_BRANCH_LABEL)
         jobs: list[Job] = []
         for node in nodes:
             depends = job_of.get(node.parent_id or "")
@@ -115,7 +127,8 @@ class Operations:
                 job_of[node.id] = active.get(node.id, depends)
                 continue
             engine_name, job_settings = self.engine_for(tree, node, engine, settings)
-            job = self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_BRANCH_LABEL, depends)
+            job = replace(self._new_job(node.id, engine_name, seed, job_settings, priority, REROLL_BRANCH_LABEL,
+                                        depends), created_at=stamp)
             job_of[node.id] = job.id
             jobs.append(job)
         self._enqueue(jobs)
@@ -237,6 +250,18 @@ class Operations:
         if any(take.status is TakeStatus.DONE for take in tree.takes_of(parent_id)):
             return None
         return self._active_jobs().get(parent_id)
+
+    def _group_stamp(self, label: str) -> str:
+        """The ``created_at`` of every job one re-roll queues: with their label it names the
+        re-roll's undo group (:func:`~studio.worker.runner.undo_group_key`), so it is never
+        one that jobs of the same label already have (a re-roll asked for within the same
+        millisecond as the one before it)."""
+        used = {job.created_at for job in self.jobs.jobs(include_finished=True) if job.label == label}
+        stamp = now_iso()
+        while stamp in used:
+            time.sleep(0.001)
+            stamp = now_iso()
+        return stamp
 
     def _active_jobs(self) -> dict[str, str]:
         """Each turn's newest generate job that is queued or running, by turn (not an

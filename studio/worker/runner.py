@@ -25,6 +25,7 @@ from studio.core.commands import (
     CommandError,
     reroll_keeps_selection,
 )
+from studio.core.document import UndoGroup
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
@@ -58,6 +59,24 @@ REROLL_LABEL = "Re-roll"
 """The label of a single turn's re-roll job (a branch re-roll selects as it goes)."""
 REROLL_BRANCH_LABEL = "Re-roll branch"
 """The label of each job of a branch re-roll (its takes' undo entries say so)."""
+
+_GROUP_UNITS = {REROLL_BRANCH_LABEL: "turn", REROLL_LABEL: "take"}
+"""The jobs whose takes are undone together with the other takes of the action that queued
+them (a branch re-roll, a re-roll of several takes at once), and what each take is called."""
+
+
+def undo_group_key(job: Job) -> str:
+    """The undo group of ``job``'s take ("" for none). The jobs one re-roll queues share their
+    label and their ``created_at`` (stamped once for them all, and never given to the jobs
+    of another re-roll: see ``Operations``), which are stored with them: the group outlives
+    a restart."""
+    if job.label not in _GROUP_UNITS or not job.created_at:
+        return ""
+    return f"{job.label}@{job.created_at}"
+
+
+GroupSize = Callable[[str], int]
+"""How many jobs of the undo group ``key`` make or will make a take (not cancelled ones)."""
 
 
 class Reporter(Protocol):
@@ -93,12 +112,15 @@ class GenerateRunner:
     """
 
     def __init__(self, project: Project, host: Host, stage_times: StageTimes,
-                 cache: RepresentationCache, *, undoable_takes: bool = True) -> None:
+                 cache: RepresentationCache, *, undoable_takes: bool = True,
+                 group_size: GroupSize | None = None) -> None:
         self.project = project
         self.host = host
         self.stage_times = stage_times
         self.cache = cache
         self.undoable_takes = undoable_takes
+        self.group_size = group_size
+        """Counts a re-roll's jobs for its undo entry's label (without it: the takes landed)."""
         self.reroll_selects = False
         """When False (the default), a re-roll of a turn with later turns adds its take
         without selecting it (see :func:`~studio.core.commands.reroll_keeps_selection`)."""
@@ -160,7 +182,7 @@ class GenerateRunner:
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw,
                 conditioning=prediction.conditioning, created_at=now_iso(),
             )
-            self._commit(take, select=True, label=job.label)
+            self._commit(take, select=True, label=job.label, group=self._undo_group(job))
             self.cache.put(take_id, prediction.representation, prediction.space)
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings, ran_on=result.ran_on)
@@ -198,7 +220,8 @@ class GenerateRunner:
             recorded = ""
             try:
                 if self._in_place():
-                    self._commit(failed, select=False, label=job.label)
+                    self._commit(failed, select=False, label=job.label,
+                                 group=self._undo_group(job))
                     recorded = take_id
             except NodeGone:
                 return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE, timings=timings)
@@ -241,10 +264,19 @@ class GenerateRunner:
         spec = self.host.registry.info(take.engine).capabilities.representation
         return spec.space if tuple(getattr(array, "shape", ())) == tuple(spec.shape) else ""
 
-    def _commit(self, take: Take, *, select: bool, label: str = "") -> None:
+    def _undo_group(self, job: Job) -> UndoGroup | None:
+        """The undo group of ``job``'s take: the takes of one re-roll are undone together."""
+        key = undo_group_key(job)
+        if not key:
+            return None
+        total = self.group_size(key) if self.group_size is not None else 0
+        return UndoGroup(key, total=total, unit=_GROUP_UNITS[job.label])
+
+    def _commit(self, take: Take, *, select: bool, label: str = "", group: UndoGroup | None = None) -> None:
         """Add the take, unless its node was deleted meanwhile (checked and applied as one
         change, on the writer). A re-roll (job ``label``) of a turn with later turns keeps
-        the chosen take unless ``reroll_selects``; its undo entry names what made it."""
+        the chosen take unless ``reroll_selects``; its undo entry names what made it, and
+        holds the takes of the same re-roll (``group``) that landed just before it."""
         document = self.project.document
 
         def change() -> None:
@@ -258,7 +290,7 @@ class GenerateRunner:
                 command = AddBranchRerollTake(take, select=select)
             else:
                 command = AddTake(take, select=select)
-            document.apply(command, undoable=self.undoable_takes, background=True)
+            document.apply(command, undoable=self.undoable_takes, background=True, group=group)
 
         document.change(change)
 

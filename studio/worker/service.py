@@ -31,7 +31,7 @@ from studio.worker.jobs import Job, JobKind, JobStatus
 from studio.worker.operations import Operations
 from studio.worker.progress import StageTimes
 from studio.worker.queue import blocked_jobs
-from studio.worker.runner import GenerateRunner, TaskFunction
+from studio.worker.runner import GenerateRunner, TaskFunction, undo_group_key
 from studio.worker.thread_budget import share_cores
 from studio.worker.writer import Writer
 
@@ -146,8 +146,15 @@ class GenerationService:
     def _workers(self, hosts: Sequence[tuple[EngineConfig, Any]]) -> list[DeviceWorker]:
         """A worker per (configuration, engine host)."""
         return [DeviceWorker(index, config, host, GenerateRunner(self.project, host, self._stage_times, self._cache,
-                                                                 undoable_takes=self._undoable_takes))
+                                                                 undoable_takes=self._undoable_takes,
+                                                                 group_size=self._group_size))
                 for index, (config, host) in enumerate(hosts)]
+
+    def _group_size(self, key: str) -> int:
+        """How many jobs of the re-roll ``key`` (:func:`undo_group_key`) make a take: its
+        cancelled jobs (replaced, of a deleted turn, after a failed one) make none."""
+        return sum(1 for job in self._queue.jobs(include_finished=True)
+                   if job.status is not JobStatus.CANCELLED and undo_group_key(job) == key)
 
     def _size_actors(self, cluster: RayCluster) -> None:
         waiting = {job.engine for job in self._queue.jobs() if job.engine}
@@ -525,6 +532,13 @@ class GenerationService:
                settings: Mapping[str, Any] | None = None, priority: int = 0) -> str:
         """Queue a new take of ``node_id`` (a new random seed unless ``seed`` is given)."""
         return self._operations.reroll(node_id, engine=engine, seed=seed, settings=settings, priority=priority)
+
+    def reroll_many(self, node_id: str, count: int, *, engine: str | None = None,
+                    settings: Mapping[str, Any] | None = None, priority: int = 0) -> list[str]:
+        """Queue ``count`` new takes of ``node_id`` at once, each with a new random seed. Their
+        takes are undone as one step while nothing else comes between them (calling
+        :meth:`reroll` ``count`` times gives a step each)."""
+        return self._operations.reroll_many(node_id, count, engine=engine, settings=settings, priority=priority)
 
     def reroll_branch(self, node_id: str, *, engine: str | None = None, seed: int | None = None,
                       settings: Mapping[str, Any] | None = None, priority: int = 0,

@@ -199,10 +199,11 @@ def test_reroll_branch_takes_undo_as_re_roll_branch(project, make_service) -> No
     assert service.wait_idle(20)
     jobs = service.reroll_branch(a)
     assert service.wait_jobs(jobs, 20)
-    assert project.document.history.undo_label == "Re-roll branch"
+    assert project.document.history.undo_label == "Re-roll branch (2 turns)"
     project.undo()
     assert project.tree.node(b).selected_take_id != service.job(jobs[1]).take_id
-    assert project.document.history.undo_label == "Re-roll branch", "one entry a turn"
+    assert project.tree.node(a).selected_take_id != service.job(jobs[0]).take_id, "one entry for the branch"
+    assert project.document.history.undo_label == "Generate take"
 
 
 def test_take_of_an_undone_instruction_edit_does_not_replace_the_chosen_take(
