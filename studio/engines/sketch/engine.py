@@ -68,6 +68,7 @@ from studio.engines.sketch.seats import (
     can_sit_for,
     seat_named,
     standing_seats,
+    stays_seated,
 )
 from studio.engines.sketch.settings import camera_override
 from studio.engines.sketch.spacing import friend_behind, reach
@@ -128,22 +129,23 @@ def _first_named(text: str, members: tuple[CastMember, ...], besides: str = "") 
     return named[0] if named else ""
 
 
-def _named_in_order(text: str, members: tuple[CastMember, ...], besides: str = "") -> list[str]:
+def _named_in_order(text: str, members: tuple[CastMember, ...], besides: str | tuple[str, ...] = ()) -> list[str]:
     """The members ``text`` names, in the order it first names them (the first member listed
-    wins a tie), ``besides`` left out."""
+    wins a tie), each once (:func:`written_key`), those in ``besides`` (a name or names) left out."""
     words = tokenise(text)
-    skip = written_key(besides) if besides else None
+    skip = {written_key(name) for name in ((besides,) if isinstance(besides, str) else besides) if name}
     first: dict[str, int] = {}
     for i, word in enumerate(words):
         first.setdefault(word, i)
-    found: list[tuple[int, int, str]] = []
+    found: dict[str, tuple[int, int, str]] = {}
     for order, member in enumerate(members):
-        if skip is not None and written_key(member.name) == skip:
+        key = written_key(member.name) if member.name else ""
+        if not key or key in skip or key in found:
             continue
-        keys = set(tokenise(member.name)) if member.name else set()
+        keys = set(tokenise(member.name))
         if keys and keys <= first.keys():
-            found.append((min(first[k] for k in keys), order, member.name))
-    return [name for _, _, name in sorted(found)]
+            found[key] = (min(first[k] for k in keys), order, member.name)
+    return [name for _, _, name in sorted(found.values())]
 
 
 def _first_present(text: str, members: tuple[CastMember, ...], besides: str) -> str:
@@ -172,17 +174,7 @@ def _named_as_absent(text: str, name: str) -> bool:
 def _also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ...]) -> list[str]:
     """Members ``text`` names who are not in ``drawn`` and not named as someone absent
     ("Qiqi waves at Yuzu and Taro", drawing Qiqi and Yuzu -> ['Taro']), in the order named."""
-    words = tokenise(text)
-    skip = {written_key(name) for name in drawn}
-    found: dict[str, tuple[int, str]] = {}
-    for member in members:
-        keys = tokenise(member.name) if member.name else []
-        key = written_key(member.name) if member.name else ""
-        if not keys or key in skip or key in found or not set(keys) <= set(words):
-            continue
-        if not _named_as_absent(text, member.name):
-            found[key] = (words.index(keys[0]), member.name)
-    return [name for _, name in sorted(found.values())]
+    return [name for name in _named_in_order(text, members, drawn) if not _named_as_absent(text, name)]
 
 
 def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | None:
@@ -244,7 +236,12 @@ class SketchEngine:
         location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
         scene, image_path, is_image = self._location(location, user_locations, warnings)
         setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
-        seat = self._seat(instruction, motion, setting)
+        time = reading.time or str(prev.get("time_of_day") or "") or "day"
+        if time not in ("day", "sunset", "night"):
+            time = "day"
+        continued = bool(prev) and prev.get("location") == location and str(prev.get("image_path", "")) == image_path
+        seat = self._seat(instruction, motion, setting) \
+            or _seat_kept(instruction, motion, prev, continued and prev.get("time_of_day") == time)
         if setting == Setting.SKY:  # nothing to stand a seat on: a sitter sits on the clouds
             seat = ""
         anim = seated_anim(motion.anim, seat)
@@ -254,9 +251,6 @@ class SketchEngine:
                                f"{motion.name}; name them in a turn of their own"]
             friend, friend_look = "", None
         warnings += friend_warnings
-        time = reading.time or str(prev.get("time_of_day") or "") or "day"
-        if time not in ("day", "sunset", "night"):
-            time = "day"
         camera = camera_override(options) or reading.camera or default_camera(motion, setting)
         check_cancelled(cancelled)
         progress(Progress(1, 3, "applying world rules"))
@@ -266,7 +260,6 @@ class SketchEngine:
             RuleInput(motion, reading.level, time, bool(spec and spec.busy), bool(spec and spec.leisure),
                       context.state), seed)
 
-        continued = bool(prev) and prev.get("location") == location and str(prev.get("image_path", "")) == image_path
         start_pose = _unsupported(Pose.from_dict(prev.get("end_pose")), prev, motion) if continued else None
         start_pose = _out_of_the_water(start_pose, prev, motion)
         rng = _seeded(seed, motion.name, location, time)
@@ -274,6 +267,10 @@ class SketchEngine:
             else rng.choice((1, -1))
         start_x = _number(prev.get("end_x", 0.0), 0.0) if continued else rng.uniform(-0.08, 0.08)
         start_x = round(max(-0.45, min(0.45, start_x)), 6)  # as stored: decode retraces a walk from it
+        # The same friend named again in the same place carries on from where they were.
+        carried = _friend_carried(prev, friend, motion) if start_pose is not None else None
+        if carried is not None:
+            facing = _facing_for_the_friend(carried, role_for(anim), facing, start_x)
         gait = is_gait(motion.anim)
         if not gait:
             facing, travel = self._travel(motion, reading.level, options, camera, facing, start_x)
@@ -374,10 +371,10 @@ class SketchEngine:
         }
         if variation.framing > max(FRAMINGS):  # a zoomed-in shot carried on: closer than a take's own framing
             conditioning["shot"] = variation.framing
-        # The same friend named again in the same place carries on from where they were.
-        carried = _friend_carried(prev, friend, motion) if start_pose is not None else None
         if carried is not None:
             conditioning["friend_start"] = carried.to_params()
+            if role_for(anim) == Role.ALONG and _friend_side(carried, start_x) == facing:
+                conditioning["friend_ahead"] = True  # the stage's edge turned the walker towards the friend
         end = friend_end(plan_from_conditioning(conditioning))
         if end is not None:
             conditioning["friend_end"] = end.to_params()
@@ -596,6 +593,23 @@ def _friend_carried(prev: Mapping[str, Any], friend: str, motion: MotionSpec) ->
     return grounded(spot) if _unsupported(spot.pose, prev, motion) is not spot.pose else spot
 
 
+def _facing_for_the_friend(carried: FriendSpot, role: Role, facing: int, start_x: float) -> int:
+    """Which way the character faces so that the friend it carries on with keeps their side of it:
+    towards them when they stand in front (:attr:`Role.FACING`), away from them when they come
+    along behind (:attr:`Role.ALONG`). Facing the other way, the friend's blend into their new
+    place would slide them through the character's body."""
+    side = _friend_side(carried, start_x)
+    if not side or role == Role.ABSENT:
+        return facing
+    return side if role == Role.FACING else -side
+
+
+def _friend_side(carried: FriendSpot, start_x: float) -> int:
+    """Which side of the character (at ``start_x``) the friend carried on starts on: 1 (right),
+    -1 (left), or 0 right where the character is."""
+    return 0 if carried.x == start_x else 1 if carried.x > start_x else -1
+
+
 def _bed_left(pose: Pose | None, prev: Mapping[str, Any]) -> float:
     """How high (frame heights) the bed the previous turn ended sleeping on is; 0 when it didn't.
 
@@ -614,6 +628,20 @@ def _seat_left(pose: Pose | None, prev: Mapping[str, Any], seat: str) -> str:
     sat = pose is not None and can_sit_for(str(prev.get("anim", "")))
     left = str(prev.get("seat", "") or "") if sat else ""
     return left if left in {s.value for s in Seat} and left != seat else ""
+
+
+def _seat_kept(instruction: Instruction, motion: MotionSpec, prev: Mapping[str, Any], same_place: bool) -> str:
+    """The seat the previous turn ended sitting on, for a turn in the same place at the same time
+    of day that names no seat but does a motion done seated ("sits on a chair", then "writes a
+    letter"): the character stays on it. '' when the motion is done standing (the character gets
+    up from the seat as the motion blends in) and when the text says the character stands, gets
+    up or is on the ground."""
+    if not same_place or not can_sit_for(motion.anim):
+        return ""
+    parts = [instruction.motion, instruction.free_text, *(v for _, v in instruction.extra)]
+    if not stays_seated([p[:MAX_ANALYSED_CHARS] for p in parts if p]):
+        return ""
+    return _seat_left(Pose.from_dict(prev.get("end_pose")), prev, "")
 
 
 SAME_SPOT = 0.02

@@ -113,18 +113,21 @@ def companion_gap(anim: str, look: Look, prop: Prop, friend: Look, seated: bool,
 
 
 def pair_reach(anim: str, motion: MotionSpec, look: Look, friend: Look, seated: bool, seat: str, height: int,
-               width: int) -> tuple[tuple[float, float], float]:
+               width: int, ahead: bool = False) -> tuple[tuple[float, float], float]:
     """((behind, ahead), along): how far the character doing ``anim`` and the friend drawn with
     it reach together from the character's hip, in figure units along the way it faces, and how
     far behind it a friend coming along is drawn: the anim's gap, shortened in a narrow frame so
-    that the friend, half a frame's width behind at most, stays in the picture."""
+    that the friend, half a frame's width behind at most, stays in the picture. A friend who
+    comes along ``ahead`` of the character (see ``ClipPlan.along``) is that far in front of it:
+    ``along`` is then negative."""
     scale = figure_scale(height, width)
     sitting = (seated or anim == "sit_seat") and friend_anim(anim) != "sit_seat"
     mine = reach(look, motion.prop, anim, seated)
     theirs = reach(friend, friend_prop(anim, motion.prop), friend_anim(anim), sitting)
     if role_for(anim) == Role.ALONG:
         half = 0.5 * width / scale
-        along = min(along_gap(anim), max(along_gap(""), half - theirs[0] - PAIR_MARGIN))
+        along = min(along_gap(anim), max(along_gap(""), half - theirs[1 if ahead else 0] - PAIR_MARGIN))
+        along = -along if ahead else along
         return (max(mine[0], along + theirs[0]), max(mine[1], theirs[1] - along)), along
     gap = companion_gap(anim, look, motion.prop, friend, seated, seat)
     return (mine[0], max(mine[1], gap + theirs[0] * FRIEND_SIZE)), 0.0
@@ -185,7 +188,10 @@ class ClipPlan:
     the character and the friend drawn with it reach together: what a closer shot keeps in view
     (see :func:`pair_reach`); None without a friend."""
     along: float = 0.0
-    """How far behind the character (figure units) a friend coming along is drawn."""
+    """How far behind the character (figure units) a friend coming along is drawn; negative when
+    they come along ahead of it: a friend carried on from the previous turn in front of a walker
+    who can only walk their way (the edge of the stage is behind it) keeps in front rather than
+    pass through the walker to get behind it."""
     friend_start: FriendSpot | None = None
     """Where the same friend was at the end of the previous turn in this place (x in frame widths
     from the centre of this clip's first frame): they blend from there into their place here."""
@@ -240,7 +246,8 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         tempo=variation.tempo, lead=variation.lead, seated=bool(seat) and motion.anim != "sit",
     )
     companion = _companion_look(cond) if motion.companion else _named_friend_look(cond, pose_plan.anim)
-    pair, along = pair_reach(pose_plan.anim, motion, look, companion, pose_plan.seated, seat, height, width) \
+    pair, along = pair_reach(pose_plan.anim, motion, look, companion, pose_plan.seated, seat, height, width,
+                             bool(cond.get("friend_ahead", False))) \
         if companion is not None and role_for(pose_plan.anim) != Role.ABSENT else (None, 0.0)
     stage = min(1.0, max(0.0, _num(cond, "stage", float, 0.0)))
     # A zoomed-in shot carried on in the same place is closer than a take's own framing can be.

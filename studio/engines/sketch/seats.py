@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -49,6 +50,12 @@ falling, lying down, sleeping...) can't be done seated: they stand, and no seat 
 
 STANDING_WORDS = frozenset({"stand", "stands", "standing", "stood"})
 """Words that say the character stands ("stands on a chair and waves"): no seat then."""
+
+OFF_THE_SEAT_WORDS = frozenset({"floor", "ground", "grass", "sand", "rise", "rises", "rising"})
+"""Words that take the character off the seat the previous turn left them on ("sits on the
+floor", "rises and waves"); so do :data:`STANDING_WORDS` and "gets up"."""
+GET_WORDS = frozenset({"get", "gets", "getting", "got"})
+"""Words that say the character gets off the seat when "up" follows them ("gets up and waves")."""
 
 WIDE = frozenset({Seat.BENCH, Seat.SOFA})
 """Seats wide enough for two: a friend sitting with the character shares it."""
@@ -116,6 +123,18 @@ def seat_named(texts: Sequence[str], indoor: bool) -> Seat | None:
             if word in SEAT_WORDS:
                 return SEAT_WORDS[word] or (Seat.CHAIR if indoor else Seat.BENCH)
     return None
+
+
+def stays_seated(texts: Sequence[str]) -> bool:
+    """Whether a turn that names no seat stays on the one the previous turn left the character
+    sitting on: not when the text says the character stands, gets up or is on the ground."""
+    for text in texts:
+        words = tokenise(text)
+        if STANDING_WORDS.intersection(words) or OFF_THE_SEAT_WORDS.intersection(words):
+            return False
+        if any(word in GET_WORDS and after == "up" for word, after in pairwise(words)):
+            return False
+    return True
 
 
 def _lit(rgb: RGB, tint: Tint) -> RGB:

@@ -35,7 +35,7 @@ def _span(cols: np.ndarray) -> tuple[int, int]:
 
 
 def test_the_bench_stays_through_the_turns_in_the_park(engine: SketchEngine) -> None:
-    texts = ["Qiqi sits on a bench in the park", "Qiqi waves in the park", "Qiqi laughs in the park",
+    texts = ["Qiqi sits on a bench in the park", "Qiqi dances in the park", "Qiqi jumps in the park",
              "Qiqi walks in the park", "Qiqi reads in the park"]
     preds = play_turns(engine, texts)
     where = _span(_seat_columns(dict(preds[0].conditioning), LAST, left=False))
@@ -57,7 +57,7 @@ def test_the_bench_stays_through_the_turns_in_the_park(engine: SketchEngine) -> 
 
 def test_the_bench_is_gone_in_another_place_or_at_another_time(engine: SketchEngine) -> None:
     for later in ("Qiqi laughs on the beach", "Qiqi laughs in the park at night"):
-        preds = play_turns(engine, ["Qiqi sits on a bench in the park", "Qiqi waves in the park", later])
+        preds = play_turns(engine, ["Qiqi sits on a bench in the park", "Qiqi dances in the park", later])
         assert preds[1].conditioning["seats"], "still there in the next turn"
         cond = dict(preds[2].conditioning)
         assert cond["seats"] == [], later

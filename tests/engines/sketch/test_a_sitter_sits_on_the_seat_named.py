@@ -111,7 +111,7 @@ def test_the_next_turn_gets_up_from_the_seat(engine: SketchEngine) -> None:
     character at the start, instead of the character crouching in the air at the seat's height."""
     text = "Qiqi sits on a chair in the classroom"
     first = predict(engine, text, settings=SIZE)
-    after = engine.predict(GenerationContext(history=(as_turn(first, text),)), parse_instruction("Qiqi waves"),
+    after = engine.predict(GenerationContext(history=(as_turn(first, text),)), parse_instruction("Qiqi dances"),
                            options(SIZE), 1)
     cond = dict(after.conditioning)
     assert (cond["continued"], cond["seat"], cond["start_seat"]) == (True, "", "chair")

@@ -40,7 +40,7 @@ def _seat_columns(cond: dict[str, Any], index: int, left: bool = True) -> np.nda
 
 
 def test_the_bench_shared_with_a_friend_stays_whole(engine: SketchEngine, tmp_path: Path) -> None:
-    texts = ["Qiqi sits on the bench with Yuzu at the Porch", "Qiqi waves at the Porch", "Qiqi laughs at the Porch"]
+    texts = ["Qiqi sits on the bench with Yuzu at the Porch", "Qiqi dances at the Porch", "Qiqi jumps at the Porch"]
     preds = play_turns(engine, texts, [_porch(tmp_path)])
     assert preds[0].conditioning["image_path"], "drawn on the picture"
     sat = _seat_columns(dict(preds[0].conditioning), LAST, left=False)
@@ -54,7 +54,7 @@ def test_the_bench_shared_with_a_friend_stays_whole(engine: SketchEngine, tmp_pa
 
 
 def test_the_bench_is_gone_at_another_time(engine: SketchEngine, tmp_path: Path) -> None:
-    preds = play_turns(engine, ["Qiqi sits on a bench at the Porch", "Qiqi waves at the Porch",
+    preds = play_turns(engine, ["Qiqi sits on a bench at the Porch", "Qiqi dances at the Porch",
                                 "Qiqi laughs at the Porch at night"], [_porch(tmp_path)])
     assert preds[1].conditioning["seats"]
     assert preds[2].conditioning["seats"] == []
