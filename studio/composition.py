@@ -7,8 +7,10 @@ an engine is created, so that listing and checking engines costs nothing.
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from studio.engines.catalog import animegamer as animegamer_catalog
 from studio.engines.catalog import customx as customx_catalog
@@ -18,7 +20,10 @@ from studio.engines.registry import EngineRegistry
 from studio.shipped import shipped
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from studio.core.model import CastMember, Location
+    from studio.engines.sketch.pictures import SketchPictures as Drawer
     from studio.storage import Project
 
 DEFAULT_ENGINE = "sketch"
@@ -47,6 +52,38 @@ def create_project(path: str | os.PathLike[str], name: str | None = None) -> Pro
 
     cast, world = default_cast_and_world()
     return Project.create(path, name=name, cast=cast, locations=world)
+
+
+class SketchPictures:
+    """The sketch engine's drawing of the cast and the places, for the window's lists (see
+    :mod:`studio.engines.sketch.pictures`); the engine is imported at the first picture, on
+    the thread that draws it, not when the window opens."""
+
+    def __init__(self) -> None:
+        self._drawer: Drawer | None = None
+        self._lock = threading.Lock()
+
+    def _loaded(self) -> Drawer:
+        with self._lock:
+            if self._drawer is None:
+                from studio.engines.sketch.pictures import SketchPictures as Drawer
+
+                self._drawer = Drawer()
+            return self._drawer
+
+    def character(self, name: str, look: Mapping[str, Any]) -> np.ndarray | None:
+        return self._loaded().character(name, look)
+
+    def place(self, name: str) -> np.ndarray | None:
+        return self._loaded().place(name)
+
+
+_PICTURES = SketchPictures()
+
+
+def sketch_pictures() -> SketchPictures:
+    """The app's one drawer of cast and place pictures (what it drew is kept for every window)."""
+    return _PICTURES
 
 
 def default_checkpoints() -> Path:

@@ -26,7 +26,7 @@ def app_services() -> AppServices:
     return AppServices(registry=composition.default_registry(), default_engine=composition.DEFAULT_ENGINE,
                        create_project=composition.create_project,
                        create_sample_project=composition.create_sample_project,
-                       checkpoints=composition.default_checkpoints())
+                       checkpoints=composition.default_checkpoints(), pictures=composition.sketch_pictures())
 
 
 def cmd_open(args: argparse.Namespace) -> int:

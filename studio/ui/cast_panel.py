@@ -1,8 +1,9 @@
 """Cast & world: the project's characters and locations with their pictures.
 
-A character's picture is its first reference image, else the poster of a generated turn
-in which it acts; a location's is its background image, else the poster of a turn set
-there. Double-click a name to put it into the instruction editor. Adding a character asks
+A character's picture is its first reference image, else the character as the drawing
+engine draws it in its look (:mod:`studio.ui.drawn_pictures`), else the poster of a generated
+turn in which it acts; a location's is its background image, else the built-in place drawn,
+else the poster of a turn set there. Double-click a name to put it into the instruction editor. Adding a character asks
 for its look (the engine's render parameters), its four reference views (front, left, back,
 right: CustomX needs all four and refuses a character with fewer, which the panel says next
 to the character) and where its stamina, social and fun start; the selected character's
@@ -70,6 +71,7 @@ from studio.ui.dialogs.reference_views import (
     view_stem,
     views_note,
 )
+from studio.ui.drawn_pictures import DrawnPictureCache, drawn_character_key, drawn_place_key
 from studio.ui.icons import icon
 from studio.ui.inspector.understanding import shared_names
 from studio.ui.search_bar import folded, without_accents
@@ -114,6 +116,10 @@ def name_order(name: str) -> tuple[list[str | int], str, str]:
 THUMB = QSize(56, 40)
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif", ".m4v")
 LOCATION_FILTER = "Images and videos (*.png *.jpg *.jpeg *.webp *.bmp *.mp4 *.webm *.mov *.mkv *.avi *.m4v *.gif)"
+
+
+DRAWN_KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+"""A list entry without a picture of its own: the key of the picture drawn for it."""
 
 
 def thumbnail(path: Path | None, fallback: QIcon) -> QIcon:
@@ -267,9 +273,14 @@ class CastPanel(QWidget):
 
     def __init__(self, apply: ApplyCommand, resolve: Callable[[str], Path],
                  import_image: Callable[[Path, str], str], parent: QWidget | None = None,
-                 discard: Callable[[Sequence[str]], object] | None = None) -> None:
+                 discard: Callable[[Sequence[str]], object] | None = None,
+                 drawn: DrawnPictureCache | None = None) -> None:
         super().__init__(parent)
         self._apply = apply
+        self._drawn = drawn
+        """Draws what has no picture of its own (None: a plain icon shows)."""
+        if drawn is not None:
+            drawn.ready.connect(self._picture_drawn)
         self._resolve = resolve
         self._import_image = import_image
         self._discard: Callable[[Sequence[str]], object] = discard or (lambda _refs: None)
@@ -370,8 +381,9 @@ class CastPanel(QWidget):
         self.characters.blockSignals(True)
         self.characters.clear()
         for member in sorted(tree.cast.values(), key=lambda m: name_order(m.name)):
-            first = member.reference_images[0] if member.reference_images else acting.get(member.name.lower(), "")
-            item = QListWidgetItem(thumbnail(self._path(first), icon("person")), member.name)
+            own = member.reference_images[0] if member.reference_images else ""
+            item = self._item(member.name, self._path(own), drawn_character_key(member.name, member.params),
+                              self._path(acting.get(member.name.lower(), "")), icon("person"))
             item.setData(Qt.ItemDataRole.UserRole, member.id)
             tip = f"{member.name}: {views_note(len(member.reference_images))}"
             item.setToolTip(f"{tip}\n{clash_tip(member.name, 'location')}" if member.name in clashes else tip)
@@ -381,16 +393,39 @@ class CastPanel(QWidget):
         self._show_views()
         self.locations.clear()
         for location in sorted(tree.locations.values(), key=lambda loc: name_order(loc.name)):
-            picture = location.image_path or places.get(location.name.lower(), "")
-            if is_video_path(picture):
-                picture = places.get(location.name.lower(), "")
-            item = QListWidgetItem(thumbnail(self._path(picture), icon("image")), location.name)
+            own = location.image_path if not is_video_path(location.image_path) else ""
+            item = self._item(location.name, self._path(own), drawn_place_key(location.name),
+                              self._path(places.get(location.name.lower(), "")), icon("image"))
             item.setData(Qt.ItemDataRole.UserRole, location.id)
             tip = location_note(location)
             item.setToolTip(f"{tip}\n{clash_tip(location.name, 'character')}" if location.name in clashes else tip)
             self.locations.addItem(item)
         _select_again(self.locations, place, place_row)
         self._show_clashes(tree)
+
+    def _item(self, name: str, own: Path | None, drawn: str, poster: Path | None, fallback: QIcon
+              ) -> QListWidgetItem:
+        """A list entry showing its own picture (``own``: a reference image, a place's picture);
+        else the one drawn for the key ``drawn``, asked for now if it isn't drawn yet (the entry
+        shows the ``poster`` of a turn, or ``fallback``, until it is); else that poster."""
+        if own is not None and own.is_file():
+            return QListWidgetItem(thumbnail(own, fallback), name)
+        image = self._drawn.get(drawn) if self._drawn is not None else None
+        item = QListWidgetItem(QIcon(QPixmap.fromImage(image)) if image is not None else thumbnail(poster, fallback),
+                               name)
+        item.setData(DRAWN_KEY_ROLE, drawn)
+        return item
+
+    def _picture_drawn(self, key: str) -> None:
+        """A picture asked for has been drawn: the items still showing the plain icon get it."""
+        image = self._drawn.get(key) if self._drawn is not None else None
+        if image is None:
+            return
+        for widget in (self.characters, self.locations):
+            for row in range(widget.count()):
+                item = widget.item(row)
+                if item.data(DRAWN_KEY_ROLE) == key:
+                    item.setIcon(QIcon(QPixmap.fromImage(image)))
 
     def _show_clashes(self, tree: StoryTree) -> None:
         """Say which names a character and a location share, and what to do about it."""

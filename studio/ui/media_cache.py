@@ -95,7 +95,10 @@ def load_clip(path: str) -> tuple[list[QImage], float] | None:
     return images, fps
 
 
-class _LoaderCache(QObject):
+class LoaderCache(QObject):
+    """Items loaded by ``work(key)`` on the thread pool, kept most recently used first (a key
+    is a file's path for posters and clips)."""
+
     ready = Signal(str)
     failed = Signal(str)
 
@@ -217,7 +220,7 @@ def poster_bytes(poster: object) -> int:
     return poster.sizeInBytes() if isinstance(poster, QImage) else 0
 
 
-class PosterCache(_LoaderCache):
+class PosterCache(LoaderCache):
     """Posters scaled for the cards, the most recently used first, bounded by what they weigh
     (:data:`POSTER_CACHE_BYTES`). ``capacity`` also bounds how many it keeps (no bound by
     default). The poster just loaded always stays: the card that asked for it shows it next."""
@@ -255,7 +258,7 @@ def clip_bytes(clip: object) -> int:
     return sum(frame.sizeInBytes() for frame in clip[0] if isinstance(frame, QImage))
 
 
-class ClipCache(_LoaderCache):
+class ClipCache(LoaderCache):
     """Decoded clips (frames and fps), the most recently used first, bounded by what their
     frames weigh (:data:`CLIP_CACHE_BYTES`); a clip of 17 frames at 720x480 is about 23 MB.
     ``capacity`` also bounds how many clips it keeps (no bound by default)."""

@@ -11,10 +11,14 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry
 from studio.storage import Project
+
+if TYPE_CHECKING:
+    from studio.ui.drawn_pictures import PictureDrawer
 
 ProjectMaker = Callable[[str | os.PathLike[str], str | None], Project]
 SampleMaker = Callable[[str | os.PathLike[str]], Project]
@@ -30,6 +34,9 @@ class AppServices:
     engine_host: str = "process"
     """Where engines run: ``process`` (a child process per device) or ``in-process`` (tests
     whose engines live in the test's memory)."""
+    pictures: PictureDrawer | None = None
+    """Draws the characters and places that have no picture of their own for the Cast & world
+    lists (None: they show a plain icon)."""
 
     def engine_config(self, device: str, checkpoint_dirs: Sequence[Path] = (), *,
                       threads: int | None = None) -> EngineConfig:

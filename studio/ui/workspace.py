@@ -46,6 +46,7 @@ from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
 from studio.ui.dialogs.export_dialog import BranchFacts
+from studio.ui.drawn_pictures import DrawnPictureCache
 from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.fork_turn import fork_copied
 from studio.ui.inspector.inspector import Inspector
@@ -250,8 +251,10 @@ class Workspace(QWidget):
         self.queue.set_service(session.service)
         self.queue.submit = self.submit
         self.queue.turn_exists = lambda node_id: node_id in self.tree.nodes
+        pictures = session.services.pictures
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image,
-                              discard=self.project.discard_imports)
+                              discard=self.project.discard_imports,
+                              drawn=DrawnPictureCache(pictures, self) if pictures is not None else None)
         self.cast.confirm = lambda title, text: self.confirm(title, text)
         self.cast.tree_source = lambda: self.tree
 
