@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 from pathlib import Path
 
 from studio.core.errors import StudioError
@@ -31,10 +32,19 @@ def disk_full_error(target: Path) -> ExportError:
     )
 
 
+def name_too_long_error(target: Path) -> ExportError:
+    return ExportError(f"Can't write {target}: its name is too long for the file system (the usual limit is "
+                       "255 bytes a name; a Japanese or Chinese character takes 3).",
+                       hint="Choose a shorter file name, then export again.")
+
+
 def os_error(error: OSError, target: Path) -> ExportError:
     """Turn an OSError raised while writing ``target`` into a message a user can act on."""
     if error.errno in DISK_FULL_ERRNOS:
         return disk_full_error(target)
+    if error.errno == errno.ENAMETOOLONG:
+        # the name the system refused (a sheet's page, "NAME-01.png"), where it says which
+        return name_too_long_error(Path(os.fsdecode(error.filename)) if error.filename else target)
     if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return ExportError(f"Can't write to {target.parent}: {error.strerror or 'permission denied'}.",
                            hint="Choose a folder you can write to.")

@@ -13,6 +13,8 @@ import contextlib
 import errno
 import os
 import stat
+import struct
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +25,16 @@ from studio.storage.staging import StagingDir, sweep
 
 
 def check_destination(out: Path) -> None:
+    """Refuse ``out`` before anything is made when the export could not write it there."""
+    try:
+        _check_destination(out)
+    except OSError as error:  # a name too long: looking at it fails already
+        if error.errno != errno.ENAMETOOLONG:
+            raise
+        raise os_error(error, out) from None
+
+
+def _check_destination(out: Path) -> None:
     folder = out.parent
     blocker = _file_in_the_way(folder)
     if blocker is not None:
@@ -48,6 +60,62 @@ def check_destination(out: Path) -> None:
         # device or pipe was (as root, /dev/full or /dev/stdout's link became a plain file)
         raise ExportError(f"Can't write {out}: it is {kind}, not a file.",
                           hint="Choose a file name; an export writes whole files, never into a device or pipe.")
+    if _locked(out):
+        # found before anything is made: the rename that replaces it failed only at the end,
+        # after the whole video was encoded, and the message blamed the folder
+        raise locked_error(out)
+
+
+LOCKED_HINT = ("Unlock the file (or move it away, or choose another name), then export again; "
+               "it is as it was.")
+
+
+def locked_error(path: Path) -> ExportError:
+    return ExportError(f"Can't replace {path}: the file is locked (read-only or protected against changes).",
+                       hint=LOCKED_HINT)
+
+
+_LOCK_FLAGS = getattr(stat, "UF_IMMUTABLE", 0) | getattr(stat, "SF_IMMUTABLE", 0) | \
+    getattr(stat, "UF_APPEND", 0) | getattr(stat, "SF_APPEND", 0)
+"""macOS and BSD file flags (Finder's "Locked", ``chflags uchg``) under which a file can't be
+replaced, even by its owner."""
+_LINUX_LOCK_FLAGS = 0x10 | 0x20  # FS_IMMUTABLE_FL, FS_APPEND_FL (``chattr +i``, ``chattr +a``)
+_FS_IOC_GETFLAGS = (2 << 30) | (struct.calcsize("l") << 16) | (ord("f") << 8) | 1  # _IOR('f', 1, long)
+
+
+def _locked(path: Path) -> bool:
+    """Whether the file at ``path`` (not a link's target: the export replaces the name) is
+    locked so that no one may replace it: immutable or append-only (Linux, macOS, BSD), or
+    read-only on Windows, where a read-only file can't be replaced. A read-only file elsewhere
+    is not locked: its folder decides, and ``--force`` replaces it as ``mv -f`` would."""
+    try:
+        info = path.lstat()
+    except (OSError, ValueError):
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    if getattr(info, "st_file_attributes", 0) & getattr(stat, "FILE_ATTRIBUTE_READONLY", 0):
+        return True
+    if getattr(info, "st_flags", 0) & _LOCK_FLAGS:
+        return True
+    return sys.platform.startswith("linux") and bool(_linux_flags(path) & _LINUX_LOCK_FLAGS)
+
+
+def _linux_flags(path: Path) -> int:
+    """The file's inode flags (what ``lsattr`` shows); 0 where they can't be read."""
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return 0
+    try:
+        answer = fcntl.ioctl(fd, _FS_IOC_GETFLAGS, bytes(struct.calcsize("l")))
+        return int(struct.unpack_from("i", answer)[0])
+    except OSError:  # a file system without such flags
+        return 0
+    finally:
+        os.close(fd)
 
 
 def check_outputs(out: Path, paths: Sequence[Path], project: Path | None = None) -> None:
@@ -259,4 +327,7 @@ def _commit_error(error: OSError, final: Path) -> ExportError:
         return ExportError(f"Can't write {final}: a folder of that name appeared while the export ran.",
                            hint="Move or rename that folder (or choose another name), then export again. "
                            "Files that were there before are as they were.")
+    if error.errno in (errno.EACCES, errno.EPERM) and os.path.lexists(final) and os.access(final.parent, os.W_OK):
+        # the folder takes new files (the work folder is in it): the file there refused
+        return ExportError(f"Can't replace {final}: {error.strerror or 'permission denied'}.", hint=LOCKED_HINT)
     return os_error(OSError(error.errno, error.strerror), final)

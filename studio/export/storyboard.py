@@ -172,6 +172,9 @@ class TextBlock:
     style: TextStyle = TextStyle.REGULAR
     colour: Colour = INK
     label_colour: Colour = MUTED
+    speaker: bool = False
+    """The label is a speaker's name over their line: it aligns with the line
+    (:func:`label_line`)."""
     label_tail: str = ""
     """What follows ``label`` and stays whole when the label is too long for its line: the
     label is then cut ("AVERYLONGN… STATE", not "AVERYLONGNAME…", which no longer said what
@@ -236,7 +239,7 @@ acting): never the instruction as written, field names and all."""
 
 def turn_blocks(turn: Turn) -> tuple[list[TextBlock], list[TextBlock]]:
     """(what is heard: dialogue and narration; what is seen: action, notes, state)."""
-    heard = [TextBlock((line.speaker or "Someone").upper(), line.text, label_colour=ACCENT)
+    heard = [TextBlock((line.speaker or "Someone").upper(), line.text, label_colour=ACCENT, speaker=True)
              for line in turn.story.dialogue]
     if turn.story.narration:
         heard.append(TextBlock("NARRATION", turn.story.narration, TextStyle.ITALIC))
@@ -270,13 +273,15 @@ def placed_line(box: Rect, top: float, text: str, size: float, style: TextStyle,
     return PlacedLine(box.x, top, text, size, style, colour)
 
 
-def label_line(box: Rect, top: float, label: str, under: tuple[str, ...], size: float, colour: Colour) -> PlacedLine:
-    """A block's label in ``box``, over ``under`` (the block's first line there, if any): at the
-    right edge when both read right to left (an Arabic or Hebrew speaker's name over a line in
-    their script), so that name and line begin at the same edge, as in a script of that
-    language; else at the left edge, as every other label (a Latin "QIQI" or "NARRATION" over
-    an Arabic line stays with the sheet's other labels)."""
-    if starts_right_to_left(label) and under and starts_right_to_left(under[0]):
+def label_line(box: Rect, top: float, label: str, under: tuple[str, ...], size: float, colour: Colour,
+               speaker: bool = False) -> PlacedLine:
+    """A block's label in ``box``, over ``under`` (the block's first line there, if any).
+
+    A speaker's name (``speaker``) says whose line it is, so it begins at the edge where that
+    line begins, whatever the name's own script: "AOI" over a line in Arabic is at the right,
+    with the line; an Arabic name over a line in English is at the left. The sheet's section
+    labels ("NARRATION", "ACTION") stay at the left edge, as on the rest of the sheet."""
+    if speaker and under and starts_right_to_left(under[0]):
         return PlacedLine(box.right, top, label, size, TextStyle.BOLD, colour, "right")
     return PlacedLine(box.x, top, label, size, TextStyle.BOLD, colour)
 
@@ -350,7 +355,7 @@ def _flow(pieces: list[_Piece], boxes: list[Rect], size: float, whole: bool) -> 
                 started = True
                 if piece.label:
                     placed.append(label_line(box, top, piece.label, piece.lines[:1], label_size,
-                                             block.label_colour))
+                                             block.label_colour, block.speaker))
                     top += label_h
             while done < len(lines) and top + line_h <= box.bottom + _EPSILON:
                 placed.append(placed_line(box, top, lines[done], size, block.style, block.colour))
