@@ -1006,11 +1006,10 @@ class Workspace(QWidget):
 
         def chosen(_changes: ChangeSet) -> None:
             if answer == "reroll":  # the stale turns only: a turn below them that has no take stays so
-                children = list(self.tree.child_ids(node_id))
+                # one re-roll of the branches below the turn (it is not stale itself): one undo step
                 self._queue_jobs(
-                    lambda service, engine, settings: [
-                        job for child in children
-                        for job in service.reroll_branch(child, engine=engine, settings=settings, only=stale_turns)],
+                    lambda service, engine, settings: service.reroll_branch(node_id, engine=engine,
+                                                                            settings=settings, only=stale_turns),
                     lambda jobs: self.message.emit(
                         f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…"))
             elif stale:
