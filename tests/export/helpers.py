@@ -186,3 +186,15 @@ def undecodable_folder(parent: Path, raw_name: bytes) -> Path:
     except (OSError, UnicodeError):  # pragma: no cover - file systems that insist on UTF-8 names
         pytest.skip("this file system refuses names that are not UTF-8")
     return folder
+
+
+def needs_rtl_font() -> None:
+    """Skip the test where the sheets have no TrueType font with Arabic and Hebrew to draw."""
+    import pytest
+
+    from studio.export.drawing import font_file
+    from studio.export.sheet_pdf import pdf_fonts
+    from studio.export.storyboard import TextStyle
+
+    if font_file(False) is None or pdf_fonts().styles[TextStyle.REGULAR] == "Helvetica":
+        pytest.skip("needs a TrueType font with Arabic and Hebrew (DejaVu Sans)")

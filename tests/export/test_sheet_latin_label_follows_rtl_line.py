@@ -19,12 +19,11 @@ from PIL import Image
 from studio.core import AddDialogueLine
 from studio.export import ExportOptions, export_branch
 from studio.export.branch import collect_branch
-from studio.export.drawing import font_file
-from studio.export.sheet_pdf import PdfMetadata, PdfSheet, pdf_fonts
+from studio.export.sheet_pdf import PdfMetadata, PdfSheet
 from studio.export.sheet_png import DPI, PngPage
 from studio.export.storyboard import LINE, PlacedLine, StoryboardLayout, TextStyle, lay_out_sheet
 
-from .helpers import SIZE, Fixture
+from .helpers import SIZE, Fixture, needs_rtl_font
 
 SPEAKER = "Aoi"
 LABEL = SPEAKER.upper()
@@ -32,11 +31,6 @@ ARABIC_LINE = "مرحبا يا صديقتي"
 HEBREW_LINE = "שלום חבר שלי"
 LATIN_LINE = "See you tomorrow!"
 LAYOUT = StoryboardLayout(3, SIZE[1] / SIZE[0])  # the fixture's clips are 96 x 64
-
-
-def _needs_font() -> None:
-    if font_file(False) is None or pdf_fonts().styles[TextStyle.REGULAR] == "Helvetica":
-        pytest.skip("needs a TrueType font with Arabic and Hebrew (DejaVu Sans)")
 
 
 def _say(story: Fixture) -> None:
@@ -56,7 +50,7 @@ def _labels(story: Fixture, sheet_width: object) -> list[PlacedLine]:
 
 def test_pdf_sheet_puts_a_latin_name_over_a_right_to_left_line_at_the_right(story: Fixture, tmp_path: Path) -> None:
     pypdf = pytest.importorskip("pypdf")
-    _needs_font()
+    needs_rtl_font()
     _say(story)
     out = tmp_path / "board.pdf"
     export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=3))
@@ -79,7 +73,7 @@ def test_pdf_sheet_puts_a_latin_name_over_a_right_to_left_line_at_the_right(stor
 
 
 def test_png_sheet_puts_a_latin_name_over_a_right_to_left_line_at_the_right(story: Fixture, tmp_path: Path) -> None:
-    _needs_font()
+    needs_rtl_font()
     _say(story)
     out = tmp_path / "board.png"
     export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=3))

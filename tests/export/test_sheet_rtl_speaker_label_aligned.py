@@ -21,12 +21,11 @@ from PIL import Image
 from studio.core import AddDialogueLine
 from studio.export import ExportOptions, export_branch
 from studio.export.branch import collect_branch
-from studio.export.drawing import font_file
-from studio.export.sheet_pdf import PdfMetadata, PdfSheet, pdf_fonts
+from studio.export.sheet_pdf import PdfMetadata, PdfSheet
 from studio.export.sheet_png import DPI, PngPage
 from studio.export.storyboard import LINE, Measure, PlacedLine, StoryboardLayout, TextStyle, lay_out_sheet
 
-from .helpers import SIZE, Fixture
+from .helpers import SIZE, Fixture, needs_rtl_font
 
 HEBREW_NAME = "נועה"
 HEBREW_LINE = "שלום חבר שלי, מה שלומך היום?"
@@ -34,11 +33,6 @@ ARABIC_NAME = "يوزو"
 ARABIC_LINE = "مرحبا يا صديقتي"
 LATIN_LINE = "See you tomorrow!"
 LAYOUT = StoryboardLayout(3, SIZE[1] / SIZE[0])  # the fixture's clips are 96 x 64
-
-
-def _needs_font() -> None:
-    if font_file(False) is None or pdf_fonts().styles[TextStyle.REGULAR] == "Helvetica":
-        pytest.skip("needs a TrueType font with Arabic and Hebrew (DejaVu Sans)")
 
 
 def _say(story: Fixture) -> None:
@@ -76,7 +70,7 @@ def _check_layout(lines: list[PlacedLine]) -> None:
 
 def test_pdf_sheet_aligns_a_right_to_left_name_with_its_line(story: Fixture, tmp_path: Path) -> None:
     pypdf = pytest.importorskip("pypdf")
-    _needs_font()
+    needs_rtl_font()
     _say(story)
     out = tmp_path / "board.pdf"
     export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=3))
@@ -97,7 +91,7 @@ def test_pdf_sheet_aligns_a_right_to_left_name_with_its_line(story: Fixture, tmp
 
 
 def test_png_sheet_aligns_a_right_to_left_name_with_its_line(story: Fixture, tmp_path: Path) -> None:
-    _needs_font()
+    needs_rtl_font()
     _say(story)
     out = tmp_path / "board.png"
     export_branch(story.project, story.leaf, out, options=ExportOptions(panels_per_page=3))
