@@ -67,6 +67,6 @@ def unlisted_subject(tree: StoryTree, node_id: str) -> str:
     actor = tree.acting_character(node_id)
     if written_key(actor) == written_key(name):  # named in a Character field of a turn before
         return ""
-    goes_on = f"so the turn goes on with {actor}" if actor else "so another character is drawn"
-    return (f"{name!r} is not in the cast, {goes_on}: add {name} to the cast, or write "
+    shown = actor or "another character"
+    return (f"{name!r} is not in the cast: the turn shows {shown}; add {name} to the cast, or write "
             f"'Character: {name};' in the instruction, to draw them.")

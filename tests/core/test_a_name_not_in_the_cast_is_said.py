@@ -56,9 +56,9 @@ def test_an_unknown_opening_name_names_who_the_turn_goes_on_with() -> None:
     assert _turn(document, "root", "a", "Character: Yuzu; Motion: run; Background: day town") == ""
     warning = _turn(document, "a", "b", "Hana waves at the camera")
     assert "'Hana' is not in the cast" in warning
-    assert "goes on with Yuzu" in warning and "Character: Hana;" in warning
+    assert "the turn shows Yuzu" in warning and "Character: Hana;" in warning
     # named in the text besides: the turn is that cast member's
-    assert "goes on with Aoi" in _turn(document, "b", "c", "Hana slowly walks to Aoi")
+    assert "the turn shows Aoi" in _turn(document, "b", "c", "Hana slowly walks to Aoi")
 
 
 def test_no_warning_for_the_cast_a_place_or_a_character_field() -> None:
@@ -71,9 +71,9 @@ def test_no_warning_for_the_cast_a_place_or_a_character_field() -> None:
     assert _turn(document, "d", "e", "Mei runs to the station") == ""
 
 
-def test_a_story_start_without_a_character_says_another_is_drawn() -> None:
+def test_a_story_start_without_a_character_says_another_is_shown() -> None:
     document = _story()
-    assert "another character is drawn" in _turn(document, "root", "a", "Hana waves at the camera")
+    assert "the turn shows another character" in _turn(document, "root", "a", "Hana waves at the camera")
 
 
 def test_play_prints_the_warning_with_the_take(tmp_path: Path) -> None:
@@ -92,4 +92,4 @@ def test_play_prints_the_warning_with_the_take(tmp_path: Path) -> None:
     turn = json.loads(played.stdout)
     assert turn["character"] == "Yuzu"
     [warning] = [w for w in turn["warnings"] if "Hana" in w]
-    assert "'Hana' is not in the cast, so the turn goes on with Yuzu" in warning
+    assert "'Hana' is not in the cast: the turn shows Yuzu" in warning
