@@ -50,6 +50,7 @@ from studio.ui.workspace import Workspace
 
 if TYPE_CHECKING:
     from studio.engines.config import EngineConfig
+    from studio.export.options import ExportOptions
     from studio.ui.sample_story import SampleBuilder
 
 log = logging.getLogger(__name__)
@@ -680,12 +681,12 @@ class MainWindow(QMainWindow):
         choices = dialog.choices()
         self._export_choices[project_path] = choices  # the next export of this project starts from them
         from studio.export import describe_files, existing_outputs
-        from studio.export.options import list_files, sheet_page_count
+        from studio.export.options import list_files
 
         try:
             options = choices.options()
-            # a PNG sheet's page count (from the branch's turns) says which numbered pages it writes
-            pages = sheet_page_count(workspace.branch_facts().last_turn, options.panels_per_page)
+            # a PNG sheet's page count says which numbered pages it writes
+            pages = self._sheet_pages(workspace, choices.out, choices.fmt, options)
             existing = existing_outputs(choices.out, choices.fmt, choices.captions, pages=pages)
         except StudioError as error:
             self.show_error(error)
@@ -698,6 +699,27 @@ class MainWindow(QMainWindow):
                                        f"{'it' if one else 'them'}.{listed}\n\nReplace {'it' if one else 'them'}?"):
             return
         workspace.queue_export(choices.out, options, choices.fmt)
+
+    @staticmethod
+    def _sheet_pages(workspace: Workspace, out: Path, fmt: str, options: ExportOptions) -> int:
+        """The pages an export of the shown branch writes, which name a PNG sheet's files:
+        laid out as the export lays them out, a turn's long text going on in continuation
+        panels. Counted from the turns alone, a sheet of 4 pages was taken for 2, and the
+        existing ``NAME-03.png`` and ``NAME-04.png`` were replaced without a word. A branch the
+        export can't read (a turn without a clip) is counted from its turns: its export stops
+        with that error before it writes anything."""
+        from studio.export import ExportError, collect_branch
+        from studio.export.options import ExportFormat, infer_format, sheet_page_count
+        from studio.export.sheet import sheet_page_total
+
+        turns = workspace.branch_facts().last_turn
+        leaf = workspace.branch[-1] if workspace.branch else workspace.current_id
+        if infer_format(out, fmt) is not ExportFormat.PNG or not turns:
+            return sheet_page_count(turns, options.panels_per_page)
+        try:
+            return sheet_page_total(collect_branch(workspace.project, leaf), options, ExportFormat.PNG)
+        except ExportError:
+            return sheet_page_count(turns, options.panels_per_page)
 
     def ask_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self.registry, self)

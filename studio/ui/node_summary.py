@@ -63,6 +63,9 @@ class NodeSummary:
     clip_fps: float = 0.0
     """The selected take's clip length as its settings stored it (0: not stored): the branch
     player places the clip on its timeline before decoding it."""
+    duration: float | None = None
+    """The seconds the turn is set to last (None: its clip's own length): the branch player
+    holds or cuts the clip to it, as the export does."""
 
 
 class PosterState(StrEnum):
@@ -187,4 +190,5 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
         hint=hint,
         clip_frames=length[0],
         clip_fps=length[1],
+        duration=node.story.duration,
     )

@@ -12,6 +12,10 @@ The player holds the frames of only a few clips around the playback position (se
 :data:`HELD_CLIPS`), no more than its byte bound (the shared cache's: see :meth:`Player._hold_window`);
 the timeline remembers every decoded clip's length and frame rate, and a clip released is
 decoded again as the position comes near it.
+
+The timeline is the exported episode's (see :mod:`studio.export.timeline`): every clip is
+played at the first clip's frame rate, as the export resamples it, and a turn whose duration
+is set lasts that long, its clip held on its last frame or cut (see :meth:`Player.set_clips`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sys
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -35,6 +40,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
 
+from studio.export.timeline import held_frames, output_frames
+from studio.storage.ffmpeg import exact_fps
 from studio.ui import palette
 from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache, clip_bytes
@@ -58,6 +65,18 @@ class _Segment:
     """A clip that can't be read: its frames say so."""
     expected: bool = False
     """Not decoded yet: its length is the one its take stored (see :meth:`Player.set_clips`)."""
+    clip_frames: int = 0
+    """The clip's own frame count (0: a stand-in, whose frames are drawn, not the clip's)."""
+    clip_fps: float = 0.0
+    """The clip's own frame rate (``fps`` is the timeline's, the episode's)."""
+
+    def source_frame(self, offset: int) -> int:
+        """The clip's frame shown ``offset`` frames into the segment, as the export picks it:
+        the nearest earlier frame at the clip's own rate, its last one held past its end."""
+        if self.clip_fps <= 0 or self.fps <= 0:
+            return offset
+        wanted = int(Fraction(offset) * exact_fps(self.clip_fps) / exact_fps(self.fps))
+        return min(wanted, max(0, self.clip_frames - 1))
 
 
 MISSING_FRAMES, MISSING_FPS = 8, 8.0
@@ -197,6 +216,8 @@ class Player(QWidget):
         timeline (cheap): its frames may be released, its place on the timeline stays."""
         self._expected: dict[str, tuple[int, float]] = {}
         """The frame count and fps each clip is said to have before it is decoded (see :meth:`set_clips`)."""
+        self._durations: list[float | None] = []
+        """The seconds each clip's turn is set to last (None: the clip's own length; see :meth:`set_clips`)."""
         self._frame = 0
         self._segment_index = _UNSHOWN
         self._cue: int | None = None
@@ -310,7 +331,8 @@ class Player(QWidget):
     # -- source ---------------------------------------------------------------------------
 
     def set_clips(self, paths: list[str], *, autoplay: bool = False, keep_place: bool = False,
-                  lengths: Sequence[tuple[int, float] | None] = ()) -> None:
+                  lengths: Sequence[tuple[int, float] | None] = (),
+                  durations: Sequence[float | None] = ()) -> None:
         """Show ``paths`` (absolute clip files) as one timeline, from the first frame.
 
         ``keep_place``: if playing a clip that the new timeline still has (a take of another
@@ -319,14 +341,25 @@ class Player(QWidget):
 
         ``lengths``: for each clip, its frame count and fps as stored with its take (None or
         left out: unknown). The clip takes that place on the timeline before it is decoded:
-        the total time read "0:10.5 / 1:25.6" on a branch of 3:00, and grew as clips decoded."""
+        the total time read "0:10.5 / 1:25.6" on a branch of 3:00, and grew as clips decoded.
+
+        ``durations``: for each clip, the seconds its turn is set to last (None or left out:
+        the clip's own length). The export holds the clip's last frame or cuts it to that many
+        frames (:func:`~studio.export.timeline.held_frames`); the player played the clip at its
+        own length, so its total time and scrub bar disagreed with the exported episode. The
+        same clips with other durations keep the place (a duration changed while playing)."""
         self._expected = {path: (int(length[0]), float(length[1]))
                           for path, length in zip(paths, lengths, strict=False)
                           if length is not None and length[0] > 0 and length[1] > 0}
+        durations = [durations[i] if i < len(durations) else None for i in range(len(paths))]
         if paths == self._paths:
+            if durations != self._durations:
+                self._durations = durations
+                self._rebuild()
             if autoplay:
                 self.play()
             return
+        self._durations = durations
         place = self._place() if keep_place and self.playing else None
         self.pause()
         self._paths = list(paths)
@@ -374,12 +407,25 @@ class Player(QWidget):
         self._known[path] = known
         return True
 
+    def _placed(self, path: str, index: int, clip: tuple[int, float], start: int, fps: float,
+                *, expected: bool = False) -> _Segment:
+        """Clip ``index`` (``clip``: its own frame count and rate) on the timeline at ``fps``:
+        as many frames as the export gives its turn (see :func:`studio.export.plan.turn_frames`)."""
+        duration = self._durations[index] if index < len(self._durations) else None
+        rate = exact_fps(fps)
+        if duration is not None:
+            count = held_frames(duration, rate)
+        else:
+            count = output_frames(clip[0], exact_fps(clip[1]), rate)
+        return _Segment(path, count, fps, start, expected=expected, clip_frames=clip[0], clip_fps=clip[1])
+
     def _rebuild(self) -> None:
         place = self._segment_place()
         segments: list[_Segment] = []
         start = 0
         asked = False
-        for path in self._paths:
+        episode_fps: float | None = None  # the first clip's rate, as the export's (stand-ins aside)
+        for index, path in enumerate(self._paths):
             expected = self._expected.get(path)
             if path not in self._known:
                 # The clips are learnt one at a time, in turn (a stored length may be wrong);
@@ -390,12 +436,15 @@ class Player(QWidget):
                 elif not self._unreadable(path):
                     asked = True
             known = self._known.get(path)
-            if known is not None:
-                segments.append(_Segment(path, known[0], known[1], start))
+            length = known or (None if self._unreadable(path) else expected)
+            if length is not None and episode_fps is None:
+                episode_fps = length[1]
+            if known is not None and episode_fps is not None:
+                segments.append(self._placed(path, index, known, start, episode_fps))
             elif self._unreadable(path):  # a stand-in keeps the clip numbers (the turns) in step
                 segments.append(_Segment(path, MISSING_FRAMES, MISSING_FPS, start, stand_in=True))
-            elif expected is not None:
-                segments.append(_Segment(path, expected[0], expected[1], start, expected=True))
+            elif expected is not None and episode_fps is not None:
+                segments.append(self._placed(path, index, expected, start, episode_fps, expected=True))
             else:
                 break
             start += segments[-1].count
@@ -755,7 +804,7 @@ class Player(QWidget):
             return
         segment = self._segments[index]
         frames = self._frames_of(segment)
-        offset = self._frame - segment.start
+        offset = segment.source_frame(self._frame - segment.start)
         shown = frames is not None and offset < len(frames)
         if shown and frames is not None:
             self.view.set_image(frames[offset])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .conftest import SMALL_SKETCH, generate_first_branch
+from .conftest import generate_first_branch
 
 
 def test_a_take_landing_mid_play_does_not_stop_the_branch(make_window, sample_project: Path, qtbot) -> None:
@@ -16,7 +16,7 @@ def test_a_take_landing_mid_play_does_not_stop_the_branch(make_window, sample_pr
     branch = [n.id for n in ws.tree.path_to(leaf)]
     player = ws.episode.player
     ws.select(branch[1], center=False)
-    qtbot.waitUntil(lambda: player.ready and player.frame_count == 5 * SMALL_SKETCH["frames"], timeout=10_000)
+    qtbot.waitUntil(lambda: player.ready and len(player.paths) == 5, timeout=10_000)
     before = player.paths
     player.play()  # looping (the default): it is still playing when the take lands
     qtbot.waitUntil(lambda: player.frame >= 2, timeout=5_000)
@@ -26,6 +26,6 @@ def test_a_take_landing_mid_play_does_not_stop_the_branch(make_window, sample_pr
     qtbot.waitUntil(lambda: player.paths != before, timeout=20_000)
     assert player.paths[:4] == before[:4] and player.paths[4] != before[4]
     assert player.playing, "the playback stopped when the take landed"
-    qtbot.waitUntil(lambda: player.frame >= 4 * SMALL_SKETCH["frames"], timeout=20_000)  # on into the new clip
+    qtbot.waitUntil(lambda: player.segment_index == 4, timeout=20_000)  # on into the new clip
     assert player.playing
     player.pause()

@@ -12,7 +12,7 @@ from pathlib import Path
 from studio.ui.episode.episode_panel import no_clip_note
 from studio.ui.node_summary import CardStatus
 
-from .conftest import SMALL_SKETCH, generate_first_branch
+from .conftest import generate_first_branch
 
 
 def test_a_turn_without_a_clip_says_so_in_the_preview(make_window, sample_project: Path, qtbot) -> None:
@@ -23,7 +23,7 @@ def test_a_turn_without_a_clip_says_so_in_the_preview(make_window, sample_projec
     episode = ws.episode
     player = episode.player
     ws.select(branch[-1], center=False)
-    qtbot.waitUntil(lambda: player.ready and player.frame_count == 5 * SMALL_SKETCH["frames"], timeout=10_000)
+    qtbot.waitUntil(lambda: player.ready and len(player.paths) == 5, timeout=10_000)
     assert episode.strip.playing == 5
 
     window.actions_.fork.trigger()  # an alternative of turn 5, no take yet, selected

@@ -12,7 +12,10 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from studio.storage.ffmpeg import probe
+from studio.core.progress import never_cancelled, no_progress
+from studio.export.branch import collect_branch
+from studio.export.options import ExportOptions
+from studio.export.plan import plan_episode
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import Player, format_clock
 
@@ -66,13 +69,10 @@ def test_reopened_branch_shows_its_whole_length_at_once(make_window, sample_proj
 
     window = make_window(sample_project)
     leaf = generate_first_branch(window, qtbot)
-    tree = window.session.project.tree
-    clips = [window.session.project.resolve(tree.selected_take(node.id).clip_path)  # type: ignore[union-attr]
-             for node in tree.path_to(leaf)[1:]]
-    seconds = 0.0
-    for clip in clips:
-        info = probe(clip)
-        seconds += info.frames / float(info.fps)
+    clips = window.session.project.tree.path_to(leaf)[1:]
+    # the episode's length, as the export plans it (the sample's turns set durations of their own)
+    plan = plan_episode(collect_branch(window.session.project, leaf), ExportOptions(), no_progress, never_cancelled)
+    seconds = plan.timeline.duration
     window.close_project("cancel")
 
     other = make_window()

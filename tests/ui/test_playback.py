@@ -30,11 +30,22 @@ def _generated(make_window, sample_project: Path, qtbot):  # type: ignore[no-unt
     return window, ws, tree, leaf
 
 
+def _episode(window, leaf_id: str):  # type: ignore[no-untyped-def]
+    """Where each turn of the branch lands in its exported episode (the sample's turns set durations)."""
+    from studio.core.progress import never_cancelled, no_progress
+    from studio.export.branch import collect_branch
+    from studio.export.options import ExportOptions
+    from studio.export.plan import plan_episode
+
+    project = window.session.project
+    return plan_episode(collect_branch(project, leaf_id), ExportOptions(), no_progress, never_cancelled).timeline
+
+
 def test_branch_player_plays_steps_scrubs_and_loops(make_window, sample_project: Path, qtbot, settings) -> None:
-    window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
+    window, ws, _tree, leaf = _generated(make_window, sample_project, qtbot)
     player = ws.episode.player
-    turns = len(tree.path_to(leaf.id)) - 1
-    qtbot.waitUntil(lambda: player.ready and player.frame_count == turns * SMALL_SKETCH["frames"], timeout=20_000)
+    episode = _episode(window, leaf.id)
+    qtbot.waitUntil(lambda: player.ready and player.frame_count == episode.total_frames, timeout=20_000)
 
     player.seek(0)
     player.step(1)
@@ -58,12 +69,12 @@ def test_branch_player_plays_steps_scrubs_and_loops(make_window, sample_project:
 
 def test_the_preview_shows_the_selected_turn(make_window, sample_project: Path, qtbot) -> None:
     """Selecting a turn (tree, keys, filmstrip) puts the paused branch player on that turn's clip."""
-    _window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
+    window, ws, tree, leaf = _generated(make_window, sample_project, qtbot)
     player = ws.episode.player
     branch = [n.id for n in tree.path_to(leaf.id)]
-    turns = len(branch) - 1
-    qtbot.waitUntil(lambda: player.ready and player.frame_count == turns * SMALL_SKETCH["frames"], timeout=20_000)
-    assert player.frame == (turns - 1) * SMALL_SKETCH["frames"]  # the leaf is selected: its clip's first frame
+    episode = _episode(window, leaf.id)
+    qtbot.waitUntil(lambda: player.ready and player.frame_count == episode.total_frames, timeout=20_000)
+    assert player.frame == episode.turns[-1].start  # the leaf is selected: its clip's first frame
     ws.select(branch[2])
     assert player.frame == SMALL_SKETCH["frames"] and ws.episode.strip.playing == 2
     window_play = player.playing
@@ -140,6 +151,7 @@ def test_a_missing_clip_is_said_and_skipped_and_the_branch_plays_on(make_window,
     turns = [n.id for n in tree.path_to(leaf.id) if not n.is_root]
     second = tree.selected_take(turns[1])
     assert second is not None
+    spans = _episode(window, leaf.id).turns  # planned while the second clip is there
     window.close_project("cancel")
     (sample_project / second.clip_path).unlink()  # the second turn's clip is gone
     window = make_window(sample_project)
@@ -148,7 +160,8 @@ def test_a_missing_clip_is_said_and_skipped_and_the_branch_plays_on(make_window,
     ws.select(leaf.id)
     player = ws.episode.player
     frames = SMALL_SKETCH["frames"]
-    expected = (len(turns) - 1) * frames + MISSING_FRAMES  # a stand-in keeps every turn's place
+    assert tree.node(turns[0]).story.duration is None, "the first turn lasts its clip's frames"
+    expected = spans[-1].end - spans[1].frames + MISSING_FRAMES  # a stand-in keeps every turn's place
     qtbot.waitUntil(lambda: player.ready and player.frame_count == expected, timeout=20_000)
     player.seek(frames + 1)  # inside the missing clip: it says so
     assert player.view.image is None and player.view.message == MISSING_TEXT

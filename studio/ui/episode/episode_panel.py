@@ -143,13 +143,16 @@ class EpisodePanel(QWidget):
         clip_turns = [i for i, s in enumerate(summaries) if s.clip_path]
         paths = [self.resolve(summaries[i].clip_path) for i in clip_turns]
         new_clips = paths != self.player.paths
+        # each clip's stored length places it before it is decoded: the total time is the branch's;
+        # each turn's set duration holds or cuts its clip, as the export does
+        lengths = [(summaries[i].clip_frames, summaries[i].clip_fps) for i in clip_turns]
+        durations = [summaries[i].duration for i in clip_turns]
         if new_clips:
-            self._clip_turns = clip_turns
-            # each clip's stored length places it before it is decoded: the total time is the branch's
-            lengths = [(summaries[i].clip_frames, summaries[i].clip_fps) for i in clip_turns]
-            self.player.set_clips(paths, keep_place=True, lengths=lengths)  # a take landing mid-play doesn't stop it
-            if playing_node and not self.player.playing:
-                self._play_on_at(playing_node)
+            self._clip_turns = clip_turns  # before the player announces the clip it shows
+        # a take landing mid-play doesn't stop it, nor does a duration changed
+        self.player.set_clips(paths, keep_place=True, lengths=lengths, durations=durations)
+        if new_clips and playing_node and not self.player.playing:
+            self._play_on_at(playing_node)
         if current != self._shown_turn:
             self._dismissed_job = ""
         if not self.player.playing and 0 <= current < len(summaries):
