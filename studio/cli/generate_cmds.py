@@ -36,7 +36,7 @@ from studio.cli.common import (
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus
 from studio.core.sentence import plural
-from studio.core.state import DELTA_SCALE, StateScope
+from studio.core.state import StateScope
 from studio.core.text import first_few
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -437,14 +437,18 @@ def _top_priority(service: GenerationService) -> int:
     return max((j.priority for j in service.jobs()), default=0) + 1
 
 
-_MADE_KEYS = ("deltas", "motion_level", "state", "clip", "poster", "representation")
-"""What a result says a finished take made: the predicted change of state (its deltas, the
-state it leads to), its motion level and its files. A take that did not finish predicted
-nothing, so a result leaves them out rather than print zeros as a prediction."""
+_MADE_KEYS = ("deltas", "motion_level", "state", "change", "clip", "poster", "representation")
+"""What a result says a finished take made: the predicted change of state (its deltas, in the
+engine's steps), the state it leads to and how far it moved each value there (its change, in
+points: less than predicted where a value ran into 0 or 100), its motion level and its files.
+A take that did not finish predicted nothing, so a result leaves them out rather than print
+zeros as a prediction."""
 
 
 def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
     take = project.tree.takes[take_id]
+    before = project.tree.state_before(take.node_id)
+    after = before.apply(take.deltas)
     out = {
         "take": take.id,
         "status": take.status.value,
@@ -453,7 +457,8 @@ def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
         "deltas": take.deltas.as_dict(),
         "motion_level": take.motion_level,
         # the state this take leads to (not the turn's, which follows its selected take)
-        "state": project.tree.state_before(take.node_id).apply(take.deltas).as_dict(),
+        "state": after.as_dict(),
+        "change": after.change_from(before).as_dict(),  # in points, after clamping to 0..100
         "clip": str(project.resolve(take.clip_path)) if take.clip_path else "",
         "poster": str(project.resolve(take.poster_path)) if take.poster_path else "",
         "representation": str(project.resolve(take.representation_path)) if take.representation_path else "",
@@ -489,16 +494,17 @@ def _job_result(project: Project, service: GenerationService, job_id: str) -> di
 
 def _print_result(result: dict[str, Any]) -> None:
     state = result.get("state", {})
-    deltas = result.get("deltas", {})
+    change = result.get("change", {})
     seed = f"  seed {result['seed']}" if "seed" in result else ""
     if "node" not in result:  # a turn `play` did not keep: nothing of it is in the project
         print(f"turn not kept ({result['job_status']}){seed}  {printable(result.get('instruction', ''))[:60]}")
     else:
         print(f"node {result['node']}  take {result.get('take', '-')}  {result['job_status']}{seed}")
     if state:
-        # the change in points, as the window and the exports show it (--json keeps the engine's steps)
+        # how far each value moved, in points, as the window and the exports show it: "stamina 0 (-5)"
+        # from 5, whatever more the engine predicted (--json keeps its steps in "deltas")
         whose = f" ({printable(result['character'])})" if result.get("character") else ""
-        values = "  ".join(f"{k} {v} ({deltas.get(k, 0) * DELTA_SCALE:+d})" for k, v in state.items())
+        values = "  ".join(f"{k} {v} ({change.get(k, 0):+d})" for k, v in state.items())
         print(f"  state{whose}  {values}  motion {result.get('motion_level')}")
     if result.get("clip"):
         print(f"  clip   {printable(result['clip'])}")  # a folder's name may hold a line break or an ESC
@@ -554,8 +560,8 @@ def _command_line_hint(error: str, hint: str, again: Sequence[str], unchanged: s
     return _RETRY.sub(lambda match: f"{match.group(1)}un {commands} again (with the options you gave)", hint)
 
 
-_NOT_KEPT_KEYS = ("node", "take", "status", "deltas", "motion_level", "state", "clip", "poster", "representation",
-                  "timings")
+_NOT_KEPT_KEYS = ("node", "take", "status", "deltas", "motion_level", "state", "change", "clip", "poster",
+                  "representation", "timings")
 """What a `play` result says of its turn and take, dropped when the turn is not kept."""
 
 

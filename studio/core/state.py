@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 STAT_NAMES: tuple[str, ...] = ("stamina", "social", "entertainment")
 STATE_MIN = 0
@@ -68,6 +69,45 @@ class CharacterState:
 
     def as_dict(self) -> dict[str, int]:
         return {name: getattr(self, name) for name in STAT_NAMES}
+
+    def change_from(self, before: CharacterState) -> StateChange:
+        """How far each stat moved from ``before`` to this state, in points."""
+        return StateChange(*(getattr(self, name) - getattr(before, name) for name in STAT_NAMES))
+
+
+@dataclass(frozen=True, slots=True)
+class StateChange:
+    """How far a turn actually moved each stat, in points: the state after it minus the state
+    before it. This, not the predicted :class:`StateDeltas` times :data:`DELTA_SCALE`, is
+    what is shown beside a value: the value is clamped to 0..100, so a predicted -3 (-15
+    points) from stamina 5 moves it by -5, and from stamina 0 by nothing."""
+
+    stamina: int = 0
+    social: int = 0
+    entertainment: int = 0
+
+    @classmethod
+    def predicted(cls, deltas: StateDeltas) -> StateChange:
+        """The change ``deltas`` asks for, in points, before any clamping."""
+        return cls(*(DELTA_SCALE * getattr(deltas, name) for name in STAT_NAMES))
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in STAT_NAMES}
+
+
+class TurnStates(Protocol):
+    """What :func:`turn_change` reads: a story tree's states around a turn."""
+
+    def state_before(self, node_id: str) -> CharacterState: ...
+
+    def state_of(self, node_id: str) -> CharacterState: ...
+
+
+def turn_change(tree: TurnStates, node_id: str) -> StateChange:
+    """What turn ``node_id`` did to its acting character's state (in a branch-scoped story,
+    the branch's state): the state after it minus the state before it. Nothing for the
+    story's start and for a turn without a selected take."""
+    return tree.state_of(node_id).change_from(tree.state_before(node_id))
 
 
 class StateScope(StrEnum):

@@ -14,7 +14,7 @@ from pathlib import Path
 from studio.core.instruction import Instruction
 from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
-from studio.core.state import CharacterState, StateDeltas
+from studio.core.state import CharacterState, StateChange, StateDeltas, turn_change
 from studio.core.story import DialogueLine, StoryFields
 from studio.core.text import BIDI_CONTROLS, first_few
 from studio.core.tree import StoryTree, TreeError
@@ -48,6 +48,15 @@ class Turn:
     """Dialogue, narration, duration and shot notes (text cleaned like the instruction)."""
     stale: bool = False
     """The chosen take was made before an earlier turn changed."""
+    applied: StateChange | None = None
+    """How far the turn moved each of ``state``'s stats, in points (after minus before; less
+    than predicted where a stat ran into 0 or 100). None for a turn not read from a project:
+    :attr:`change` is then the predicted change."""
+
+    @property
+    def change(self) -> StateChange:
+        """The change shown beside each value of :attr:`state`."""
+        return self.applied if self.applied is not None else StateChange.predicted(self.deltas)
 
     @property
     def duration(self) -> float | None:
@@ -114,7 +123,7 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
                 action=clean_text(action_sentence(node.instruction, character)).strip(),
-                story=_clean_story(node.story), stale=take.stale)
+                story=_clean_story(node.story), stale=take.stale, applied=turn_change(tree, node.id))
 
 
 def action_sentence(instruction: Instruction, character: str) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
-from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
+from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateChange
 from studio.export.bidi_text import directed_lines, starts_right_to_left
 from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
@@ -394,15 +394,16 @@ def caption_patch(size: tuple[int, int], text: str, italic: bool = False, top: i
 
 
 def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], state: CharacterState,
-                    face: Typeface, deltas: StateDeltas | None = None, text_fill: tuple[int, ...] = TEXT,
+                    face: Typeface, change: StateChange | None = None, text_fill: tuple[int, ...] = TEXT,
                     track_fill: tuple[int, ...] = (70, 70, 80), labels: Mapping[str, str] = STAT_LABELS,
                     values: bool = True) -> None:
     """Three labelled bars (stamina, social, entertainment) with their values (unless not
-    ``values``), inside ``box``."""
+    ``values``), inside ``box``; each value followed by how far ``change`` moved it, where
+    given (the change applied, after clamping to 0..100, never the predicted one)."""
     left, top, right, bottom = box
     rows = len(STAT_NAMES)
     row_h = (bottom - top) / rows
-    label_w, value_w = _bar_text_widths(face, labels, values, deltas is not None)
+    label_w, value_w = _bar_text_widths(face, labels, values, change is not None)
     bar_left, bar_right = left + label_w, right - value_w
     bar_h = max(3.0, min(row_h * 0.45, face.line_height() * 0.7))
     for row, name in enumerate(STAT_NAMES):
@@ -417,16 +418,16 @@ def draw_state_bars(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, f
         if not values:
             continue
         label = f"{value}"
-        if deltas is not None:
-            change = 5 * getattr(deltas, name)
-            label += f" ({change:+d})" if change else ""
+        moved = getattr(change, name) if change is not None else 0
+        label += f" ({moved:+d})" if moved else ""
         face.draw(draw, (right, cy), label, text_fill, anchor="rm")
 
 
-def _bar_text_widths(face: Typeface, labels: Mapping[str, str], values: bool, deltas: bool) -> tuple[float, float]:
-    """The room :func:`draw_state_bars` keeps left of the bars (labels) and right (values)."""
+def _bar_text_widths(face: Typeface, labels: Mapping[str, str], values: bool, changes: bool) -> tuple[float, float]:
+    """The room :func:`draw_state_bars` keeps left of the bars (labels) and right (values and,
+    with ``changes``, the widest change a turn makes: 5 x 5 points)."""
     label_w = max(face.width(f"{labels[name]} ") for name in STAT_NAMES)
-    value_w = face.width(" 100 (+25)" if deltas else " 100") if values else 0.0
+    value_w = face.width(" 100 (+25)" if changes else " 100") if values else 0.0
     return label_w, value_w
 
 

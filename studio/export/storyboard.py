@@ -225,9 +225,11 @@ def fitted_heading(turn: Turn, measure: Callable[[str], float], width: float, co
 
 
 def state_line(turn: Turn) -> str:
+    """"Stamina 0 (-5) · Social 50 · Fun 55 (+5)": each value with how far the turn actually
+    moved it (:attr:`Turn.change`; nothing beside a value the turn left as it was)."""
     values = []
     for name in STAT_NAMES:
-        value, change = getattr(turn.state, name), 5 * getattr(turn.deltas, name)
+        value, change = getattr(turn.state, name), getattr(turn.change, name)
         values.append(f"{STAT_LABELS[name]} {value}" + (f" ({change:+d})" if change else ""))
     return " · ".join(values)
 

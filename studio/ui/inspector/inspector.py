@@ -22,6 +22,7 @@ from studio.core.commands import place_named, renamed_text, replace_name
 from studio.core.errors import StudioError
 from studio.core.instruction import Instruction, parse_instruction, validate_instruction_text
 from studio.core.model import Node
+from studio.core.state import turn_change
 from studio.core.story import MAX_SPEAKER_CHARS
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
@@ -345,7 +346,7 @@ class Inspector(QScrollArea):
         states = {t.id: before.apply(t.deltas) for t in takes if before is not None and t.status.value == "done"}
         self.takes.set_takes(takes, node.selected_take_id, states)
         take = tree.selected_take(node_id)
-        self.state.set_values(tree.state_of(node_id), take.deltas if take else None,
+        self.state.set_values(tree.state_of(node_id), turn_change(tree, node_id) if take else None,
                               take.motion_level if take else None)
         self.state.set_character("" if node.is_root else tree.acting_character(node_id))
         self.chips.set_turn(node.instruction, None if node.is_root else take)

@@ -1,12 +1,12 @@
-"""The state after a turn: three bars with the turn's deltas, and the motion level."""
+"""The state after a turn: three bars with how far the turn moved each, and the motion level."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from studio.core.state import DELTA_SCALE, STAT_NAMES, STATE_MAX, CharacterState, StateDeltas
+from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateChange
 from studio.ui import palette
 
 ROW = 20.0
@@ -18,7 +18,7 @@ class StatePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state: CharacterState | None = None
-        self.deltas: StateDeltas | None = None
+        self.change: StateChange | None = None
         self.motion_level: int | None = None
         self.character = ""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -27,10 +27,27 @@ class StatePanel(QWidget):
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(300, int(ROW * 4 + 6))
 
-    def set_values(self, state: CharacterState | None, deltas: StateDeltas | None, motion_level: int | None) -> None:
-        if (state, deltas, motion_level) != (self.state, self.deltas, self.motion_level):
-            self.state, self.deltas, self.motion_level = state, deltas, motion_level
+    def set_values(self, state: CharacterState | None, change: StateChange | None, motion_level: int | None) -> None:
+        """Show ``state`` with ``change`` beside each value: how far the turn actually moved it
+        (:func:`studio.core.state.turn_change`), so "Stamina 0 (-5)" from 5, and "(+0)" where a
+        stat already at 0 or 100 could move no further; None: no change is shown."""
+        if (state, change, motion_level) != (self.state, self.change, self.motion_level):
+            self.state, self.change, self.motion_level = state, change, motion_level
             self.update()
+
+    def value_text(self, name: str) -> str:
+        """What is written right of stat ``name``'s bar: "40  (-10)"; "" with no state."""
+        if self.state is None:
+            return ""
+        text = f"{getattr(self.state, name)}"
+        if self.change is not None:
+            text += f"  ({getattr(self.change, name):+d})"
+        return text
+
+    def value_colour(self, name: str) -> QColor:
+        """The colour of :meth:`value_text`: positive, negative, or plain where nothing moved."""
+        moved = getattr(self.change, name) if self.change is not None else 0
+        return palette.TEXT if moved == 0 else palette.POSITIVE if moved > 0 else palette.NEGATIVE
 
     def set_character(self, name: str) -> None:
         """Whose state the bars show (the turn's acting character)."""
@@ -56,13 +73,9 @@ class StatePanel(QWidget):
                 fill = QRectF(track.left(), track.top(), track.width() * value / STATE_MAX, track.height())
                 painter.setBrush(palette.STAT_COLORS[name])
                 painter.drawRoundedRect(fill, 3, 3)
-                delta = getattr(self.deltas, name) * DELTA_SCALE if self.deltas is not None else 0
-                text = f"{value}"
-                if self.deltas is not None:
-                    text += f"  ({delta:+d})"
-                painter.setPen(palette.TEXT if delta == 0 else (palette.POSITIVE if delta > 0
-                                                                else palette.NEGATIVE))
-                painter.drawText(QRectF(LABEL_W + bar_w + 8, y, VALUE_W, ROW), Qt.AlignmentFlag.AlignVCenter, text)
+                painter.setPen(self.value_colour(name))
+                painter.drawText(QRectF(LABEL_W + bar_w + 8, y, VALUE_W, ROW), Qt.AlignmentFlag.AlignVCenter,
+                                 self.value_text(name))
         y = 2 + 3 * ROW
         painter.setPen(palette.TEXT_DIM)
         painter.drawText(QRectF(0, y, LABEL_W, ROW), Qt.AlignmentFlag.AlignVCenter, "Motion")
