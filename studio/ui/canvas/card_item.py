@@ -102,12 +102,31 @@ def cover_source(image_w: int, image_h: int, target: QRectF) -> QRectF:
     return QRectF(0, (image_h - h) / 2, image_w, h)
 
 
-def card_tooltip(summary: NodeSummary) -> str:
+STATUS_TIPS: dict[CardStatus, str] = {
+    CardStatus.STALE: "Stale: made before a turn above it changed. Re-roll it (R) to make it follow "
+                      "the story as it is now.",
+    CardStatus.QUEUED: "Queued: waiting in the queue to be made.",
+    CardStatus.RUNNING: "Generating: {percent}% done.",
+}
+"""What a card's status label means, in its tooltip (the label alone said "stale" and not what
+to do about it). A failed turn's tooltip shows its error instead."""
+
+
+def status_tip(summary: NodeSummary) -> str:
+    tip = STATUS_TIPS.get(summary.status, "")
+    return tip.format(percent=int(summary.fraction * 100)) if tip else ""
+
+
+def card_tooltip(summary: NodeSummary, *, with_title: bool = False) -> str:
     """A card's tooltip: its instruction's excerpt, then its take's error with the hint saying
-    what to do about it, and engine warnings. A card made for a turn whose take already
-    failed (a project opened, a delete undone) says so as one updated later does."""
+    what to do about it, what its status means (stale, queued, generating), and engine
+    warnings. A card made for a turn whose take already failed (a project opened, a delete
+    undone) says so as one updated later does. ``with_title`` starts it with the card's title
+    (a cell of the zoomed-out map shows none)."""
     warned = f"{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
-    parts = (summary.excerpt, _tip_error(summary.error, summary.hint), warned)
+    excerpt = "\n".join(line for line in (summary.title, summary.excerpt) if line) if with_title \
+        else summary.excerpt
+    parts = (excerpt, _tip_error(summary.error, summary.hint), status_tip(summary), warned)
     return plain_tooltip("\n\n".join(part for part in parts if part))
 
 

@@ -8,17 +8,18 @@ depends on every selected take above it).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QPoint, QRectF, QTimer, Signal
+from PySide6.QtCore import QObject, QPoint, QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from studio.core.changes import ChangeSet, EntityKind
 from studio.core.document import Document
 from studio.ui import palette
-from studio.ui.canvas.card_item import HOVER_FRAME_MS, CardItem
+from studio.ui.canvas.card_item import HOVER_FRAME_MS, CardItem, card_tooltip
 from studio.ui.canvas.geometry import CARD_H, CARD_W, OVERVIEW_SCALE
 from studio.ui.canvas.layers import EdgeLayer, OverviewLayer
 from studio.ui.job_tracker import JobTracker
@@ -255,6 +256,22 @@ class TreeScene(QGraphicsScene):
             self.cards[node_id] = card
             self._statuses[node_id] = summary.status
         return len(summaries)
+
+    def tooltip(self, node_id: str) -> str:
+        """A turn's tooltip with its title first, for the zoomed-out map (where its card, if it
+        was made, is hidden and no title can be read)."""
+        card = self.cards.get(node_id)
+        if card is None and node_id not in self.document.tree.nodes:
+            return ""
+        return card_tooltip(card.summary if card is not None else self._summary(node_id), with_title=True)
+
+    def node_at(self, point: QPointF) -> str | None:
+        """The turn whose cell holds ``point`` (scene coordinates), the gaps between cards split
+        evenly between their neighbours: on the zoomed-out map a card is a few pixels across and
+        the gaps around it under one, so a click anywhere near a cell picks its turn."""
+        depth = math.floor((point.x() + (COLUMN_WIDTH - CARD_W) / 2) / COLUMN_WIDTH)
+        row = math.floor((point.y() + (ROW_HEIGHT - CARD_H) / 2) / ROW_HEIGHT)
+        return self._grid.get((depth, row))
 
     def tree_rect(self) -> QRectF:
         """The laid-out tree's bounds (computed once per layout)."""

@@ -7,17 +7,19 @@ start) and its last.
 
 The mouse: a card clicked is selected where it is (the view does not scroll it from under
 the pointer, where a double click's second press would then land on another card), and a
-left drag pans the view wherever it starts, on a card as between them.
+left drag pans the view wherever it starts, on a card as between them. Zoomed out to the
+map of coloured cells (no cards then), a cell answers as its card would: a click selects
+its turn, a right click opens its menu, and a double click zooms in to read it.
 """
 
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QApplication, QFrame, QGraphicsView, QWidget
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QApplication, QFrame, QGraphicsView, QMenu, QToolTip, QWidget
 
-from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE
+from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE, card_rect_at
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.tree_layout import COLUMN_WIDTH
 
@@ -66,6 +68,11 @@ class TreeView(QGraphicsView):
         self._card_drag: tuple[QPoint, int, int] | None = None
         """A left press on a card: where it was and the scroll bars' values then (a drag pans)."""
         self._panning = False
+        self.canvas_menu: QMenu | None = None
+        """The menu opened last on the canvas between cards (deleted once closed: see
+        ``shiboken6.isValid``)."""
+        self._map_press: QPoint | None = None
+        """A left press on the zoomed-out map: where it was (a release near it picks a turn)."""
         self.horizontalScrollBar().valueChanged.connect(self._viewport_moved)
         self.verticalScrollBar().valueChanged.connect(self._viewport_moved)
         scene.layout_changed.connect(self._viewport_moved)
@@ -120,7 +127,11 @@ class TreeView(QGraphicsView):
         """Zoom by ``factor`` around the selected turn's card when it is in view, else around the
         view's centre. (The mouse's anchor, right for Ctrl+wheel, zoomed a key press around
         wherever the pointer rested, or the centre: the selected card slid out of view.)"""
-        anchor = self._selected_card_center()
+        self.zoom_around(self._selected_card_center(), factor)
+
+    def zoom_around(self, anchor: QPointF | None, factor: float) -> None:
+        """Zoom by ``factor`` keeping the scene point ``anchor`` where it is on screen (None:
+        the view's centre)."""
         previous = self.transformationAnchor()
         # around the centre, not the pointer, when no selected card is in view: the mouse's
         # anchor zoomed around wherever the pointer happened to rest over the canvas
@@ -249,8 +260,34 @@ class TreeView(QGraphicsView):
 
     # -- events ----------------------------------------------------------------------------
 
+    def map_node_at(self, pos: QPoint) -> str | None:
+        """The turn of the map cell at ``pos`` (viewport coordinates); None off the map (the
+        cards are shown, not the map) or between cells."""
+        if not self.tree_scene.overview_on:
+            return None
+        return self.tree_scene.node_at(self.mapToScene(pos))
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802
+        """Zoomed out to the map, a cell's tooltip names its turn (cards, hidden there, have their own)."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent) and self.tree_scene.overview_on:
+            node_id = self.map_node_at(event.pos())
+            if node_id is None:
+                QToolTip.hideText()
+                event.ignore()
+            else:
+                QToolTip.showText(event.globalPos(), self.tree_scene.tooltip(node_id), self.viewport())
+            return True
+        return super().viewportEvent(event)
+
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self._card_drag = None
+        self._map_press = None
+        if self.tree_scene.overview_on:
+            node_id = self.map_node_at(event.position().toPoint())
+            if event.button() == Qt.MouseButton.LeftButton:
+                self._map_press = event.position().toPoint()
+            elif event.button() == Qt.MouseButton.RightButton and node_id is not None:
+                self.tree_scene.node_clicked.emit(node_id)  # as a card's right press selects it
         self._pointer_on_view = True
         try:
             super().mousePressEvent(event)
@@ -263,6 +300,13 @@ class TreeView(QGraphicsView):
                                self.verticalScrollBar().value())
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        node_id = self.map_node_at(event.position().toPoint())
+        if node_id is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._map_press = None
+            self.tree_scene.node_clicked.emit(node_id)
+            self.show_around(node_id)  # a cell is too small to read: zoom in to its card
+            event.accept()
+            return
         self._pointer_on_view = True
         try:
             super().mouseDoubleClickEvent(event)
@@ -287,6 +331,12 @@ class TreeView(QGraphicsView):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if event.button() == Qt.MouseButton.LeftButton:
             self._card_drag = None
+            press, self._map_press = self._map_press, None
+            if press is not None:
+                moved = event.position().toPoint() - press
+                node_id = self.map_node_at(press)
+                if node_id is not None and moved.manhattanLength() < QApplication.startDragDistance():
+                    self.tree_scene.node_clicked.emit(node_id)  # a click, not a drag that pans the map
             if self._panning:
                 self._panning = False
                 # The drag mode's own cursor; Qt puts a card's back at the next move over one.
@@ -304,9 +354,21 @@ class TreeView(QGraphicsView):
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
         """The menu key (or Shift+F10) opens the selected turn's menu beside its card; the
-        mouse's right click opens the menu of the card under it (the cards' own handler)."""
+        mouse's right click opens the menu of the card under it (the cards' own handler), or
+        zoomed out to the map, of the cell under it."""
         current = self.tree_scene.current_id
-        if event.reason() != QContextMenuEvent.Reason.Keyboard or current is None:
+        if event.reason() != QContextMenuEvent.Reason.Keyboard:
+            node_id = self.map_node_at(event.pos())
+            if node_id is not None:  # a cell of the zoomed-out map: its turn's menu
+                event.accept()
+                self.tree_scene.node_context_menu.emit(node_id, event.globalPos())
+                return
+            super().contextMenuEvent(event)
+            if not event.isAccepted():  # no card under the pointer: the canvas's own menu
+                event.accept()
+                self.open_canvas_menu(event.pos(), event.globalPos())
+            return
+        if current is None:
             super().contextMenuEvent(event)
             return
         event.accept()
@@ -316,6 +378,29 @@ class TreeView(QGraphicsView):
         self.center_on_node(current)
         corner = self.mapFromScene(QPointF(cell.x + CARD_W * 0.5, cell.y + CARD_H * 0.5))
         self.tree_scene.node_context_menu.emit(current, self.viewport().mapToGlobal(corner))
+
+    def open_canvas_menu(self, pos: QPoint, global_pos: QPoint) -> QMenu:
+        """The menu of the canvas between cards (``pos`` in viewport coordinates): zoom in or
+        out around that point, fit the tree, bring the selected turn into view. Each item is
+        off where it would do nothing."""
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        anchor = self.mapToScene(pos)
+        # The View menu's keys after a tab, shown in the menu's key column (not shortcuts of
+        # their own: those would be ambiguous with the window's while the menu is open).
+        zoom_in = menu.addAction("Zoom in\tCtrl++", lambda: self.zoom_around(anchor, ZOOM_STEP))
+        zoom_in.setEnabled(self.zoom < MAX_SCALE)
+        zoom_out = menu.addAction("Zoom out\tCtrl+-", lambda: self.zoom_around(anchor, 1 / ZOOM_STEP))
+        zoom_out.setEnabled(self.zoom > MIN_SCALE)
+        menu.addAction("Fit tree to view\tCtrl+0", self.fit_all)
+        current = self.tree_scene.current_id
+        cell = self.tree_scene.cells.get(current or "")
+        show = menu.addAction("Show the selected turn",
+                              lambda: self.center_on_node(current, only_if_hidden=False) if current else None)
+        show.setEnabled(cell is not None and not self.visible_scene_rect().contains(card_rect_at(cell)))
+        menu.popup(global_pos)
+        self.canvas_menu = menu
+        return menu
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         key = Qt.Key(event.key())
