@@ -263,6 +263,7 @@ class MainWindow(QMainWindow):
         c(a.reroll_branch, ws(lambda w: w.reroll_branch()))
         c(a.fill, ws(lambda w: w.fill_branch()))
         c(a.fork, ws(lambda w: w.fork()))
+        c(a.compare_branches, ws(lambda w: w.compare_branches()))
         c(a.move_up, ws(lambda w: w.move_alternative(-1)))
         c(a.move_down, ws(lambda w: w.move_alternative(1)))
         c(a.bookmark, ws(lambda w: w.toggle_bookmark()))

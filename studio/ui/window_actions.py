@@ -43,6 +43,7 @@ class StudioActions(QObject):
         self.reroll_branch = a("Turn", "Re-roll &branch below", "reroll-branch", ["Shift+R"], local=True)
         self.fill = a("Turn", "Generate &missing turns of the branch", "generate", ["Ctrl+Shift+G"])
         self.fork = a("Turn", "&Fork (new alternative)", "fork", ["F"], local=True)
+        self.compare_branches = a("Turn", "&Compare branches…", "", ["Ctrl+Shift+B"])
         self.move_up = a("Turn", "Move alternative &up", "", ["Alt+Up"], local=True)
         self.move_down = a("Turn", "Move alternative do&wn", "", ["Alt+Down"], local=True)
         self.bookmark = a("Turn", "&Bookmark", "bookmark", ["B"], local=True)

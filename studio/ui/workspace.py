@@ -235,6 +235,8 @@ class Workspace(QWidget):
         self.closed = False
         self._compare_windows: dict[str, Any] = {}
         """The open compare windows by the turn each compares, the one opened or raised last at the end."""
+        self.branch_compare: Any = None
+        """The open Compare branches window (None when none is open)."""
         self.ask_stale_hook: Callable[[int], str | None] | None = None
         self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
 
@@ -427,6 +429,45 @@ class Workspace(QWidget):
             window.follow(self.tree, compared.id)  # a take finished since joins; the chosen one is marked
         if closed:
             self.message.emit("The compare window closed: the turn or a take it compared is gone.")
+
+    def compare_branches(self) -> Any:
+        """Open the window that plays two branches side by side (or bring it to the front); with
+        one branch only, say there is nothing to compare and how to make another."""
+        from studio.ui.episode.branch_compare import NOTHING_TO_COMPARE, BranchCompareWindow, story_branches
+
+        window = self.branch_compare
+        if window is not None:
+            window.show()
+            window.raise_()
+            window.activateWindow()
+            return window
+        if self.closed or len(story_branches(self.tree)) < 2:
+            self.message.emit(NOTHING_TO_COMPARE)
+            return None
+        window = BranchCompareWindow(lambda: self.tree, self._shown_leaf, self.episode.player.clips, self._abs,
+                                     self.session.tracker.for_node, self)
+        window.leaf_shown.connect(self._show_compared_leaf)
+        window.destroyed.connect(self._forget_branch_compare)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.branch_compare = window
+        window.show()
+        return window
+
+    def _shown_leaf(self) -> str:
+        """The last turn of the branch the window shows (as it will be once the selection settles)."""
+        if self.current_id not in self.tree.nodes:
+            return self.branch[-1] if self.branch else self.tree.root_id
+        return branch_through(self.tree, self.current_id, self._last_child)[-1]
+
+    def _show_compared_leaf(self, leaf: str) -> None:
+        """"Show in the main window" in the Compare branches window: that branch's last turn is selected."""
+        if leaf in self.tree.nodes:
+            self.select(leaf)
+            self.window().raise_()
+            self.window().activateWindow()
+
+    def _forget_branch_compare(self, _object: object = None) -> None:
+        self.branch_compare = None
 
     def _forget_compare(self, window: Any) -> None:
         for node_id in [n for n, w in self._compare_windows.items() if w is window]:
@@ -692,8 +733,8 @@ class Workspace(QWidget):
         self.select(node_id, center=False)
         menu = QMenu(self)
         a = self.studio_actions
-        for action in (a.new_turn, a.reroll, a.reroll_branch, a.fork, a.move_up, a.move_down, a.fill, a.bookmark,
-                       a.export, a.delete):
+        for action in (a.new_turn, a.reroll, a.reroll_branch, a.fork, a.compare_branches, a.move_up, a.move_down,
+                       a.fill, a.bookmark, a.export, a.delete):
             menu.addAction(action)
         menu.popup(pos)
 
@@ -718,6 +759,8 @@ class Workspace(QWidget):
         else:
             self._refresh_timer.start()
         self._follow_compared()
+        if self.branch_compare is not None:
+            self.branch_compare.follow()
         if changes.ids(EntityKind.NODE):
             self.queue.document_changed()  # its lines name turns by number and action
         if changes.ids(EntityKind.CAST) or changes.ids(EntityKind.LOCATION):
@@ -739,6 +782,8 @@ class Workspace(QWidget):
         self.scene.refresh_nodes(node_ids)
         if set(self.branch) & set(node_ids):
             self._refresh_timer.start()
+        if self.branch_compare is not None:  # a turn queued, generating or failed: its row says so
+            self.branch_compare.follow()
 
     def _follow_retried_export(self, old_id: str, new_id: str) -> None:
         """A retried export ends as its first try would have ("Export finished: ...")."""
@@ -1224,6 +1269,8 @@ class Workspace(QWidget):
         self._inspector_timer.stop()
         for player in [self.episode.player, *(t.player for t in self.inspector.takes.tiles)]:
             player.pause()
+        if self.branch_compare is not None:
+            self.branch_compare.close()
         self.session.close(policy)
         # a refusal still on its way (an edit sent just before closing) is logged: this widget,
         # its error signal with it, may be deleted before it lands
