@@ -17,7 +17,8 @@ and OTIO markers:
 * a caption lends only time it does not need itself: it keeps at least the minimum and the
   time its text takes to read at :data:`READING_CHARS_PER_SECOND`, so a caption with a
   turn long enough for it is never cut short for another;
-* captions never overlap, never reach onto the title or end card, and lose no text.
+* captions never overlap and never reach onto the title or end card; a caption with more
+  text than its time can show is cut to what it can (:func:`studio.export.subtitles.readable_cues`).
 
 A caption that finds no time to borrow (its neighbours need all of theirs) keeps its turn's.
 """

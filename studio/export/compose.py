@@ -26,7 +26,7 @@ from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
-from studio.export.subtitles import episode_captions
+from studio.export.subtitles import episode_captions, shortened_captions_note
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import MediaError, StreamInfo, decode_frames
 
@@ -131,7 +131,16 @@ def _burned_captions(branch: Branch, timeline: Timeline,
 
 def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
     """A note naming the turns whose burned caption had no room even in the smallest type
-    (its last line ends in an ellipsis; the SRT keeps the whole text), or ''."""
+    (its last line ends in an ellipsis; the SRT keeps the whole text), and those whose caption,
+    burned in or in the SRT beside the video, had more text than its time shows
+    (:func:`studio.export.subtitles.shortened_captions_note`), or ''."""
+    timed_note = shortened_captions_note(branch, timeline) if options.captions != CaptionMode.NONE else ""
+    room_note = _no_room_note(branch, timeline, size, options)
+    return "; ".join(note for note in (room_note, timed_note) if note)
+
+
+def _no_room_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
+    """The note on burned captions cut for room (see :func:`cut_captions_note`), or ''."""
     cut: set[int] = set()
     for timed, owners in _burned_captions(branch, timeline, options):
         over = [span.index for span in timeline.turns if span.shown_from < timed.end and timed.start < span.shown_to]

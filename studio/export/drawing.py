@@ -347,7 +347,33 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
         lines = wrap_text(text, face.width, room, rtl=rtl)
         if len(lines) <= most:
             return face, tuple(lines), False
-    return face, tuple(wrap_text(text, face.width, room, max_lines=most, rtl=rtl)), True
+    lines = wrap_text(text, face.width, room, max_lines=most + 1, rtl=rtl)[:most]
+    return face, (*lines[:-1], end_at_word(lines[-1], face.width, room)), True
+
+
+def end_at_word(line: str, measure: Callable[[str], float], width: float) -> str:
+    """``line``, the last a caption has room for, ended with "…" within ``width``: after its
+    last word that leaves room for it (or, in Japanese or Chinese, where a line may break:
+    :func:`wide_breaks`), so a caption cut short ends "around…", never "aroun…"; only a word
+    wider than the line, already cut by :func:`wrap_text`, loses characters, whole ones."""
+    if measure(line + "\u2026") <= width:
+        return line + "\u2026"
+    ends: list[int] = []
+    at = 0
+    for word in line.split(" "):
+        ends.extend(at + cut for cut in wide_breaks(word))
+        at += len(word)
+        if word:
+            ends.append(at)
+        at += 1
+    for end in sorted(set(ends), reverse=True):
+        cut = line[:end].rstrip()
+        if cut.strip("\u200e\u200f") and measure(cut + "\u2026") <= width:
+            return cut + "\u2026"
+    for start in reversed([0, *cluster_starts(line)]):  # one word wider than the line
+        if measure(line[:start] + "\u2026") <= width:
+            return line[:start].rstrip() + "\u2026"
+    return "\u2026"
 
 
 def _caption_pad(height: int) -> int:

@@ -10,7 +10,8 @@ turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers kee
 line, each over the stretch its SRT cues take (:func:`caption_cues`), so all three agree.
 A turn too short for its captions to be read lends them time from its neighbours, or shares
 one caption with the short turns next to it (:mod:`studio.export.caption_timing`), for all
-three alike (:func:`episode_captions`)."""
+three alike (:func:`episode_captions`). Text that even then can't show as cues of at least
+that time each is cut after a whole word, with "…", to what can (:func:`readable_cues`)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,20 @@ from fractions import Fraction
 from pathlib import Path
 
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
+from studio.core.text import first_few
 from studio.export.bidi_text import directed_lines
 from studio.export.branch import Branch
 from studio.export.caption_timing import CaptionBlock, caption_blocks
-from studio.export.cues import MIN_CUE_WEIGHT, Cue, CueKind, TimedCue, share_frames, split_span, turn_cues
+from studio.export.cues import (
+    MIN_CUE_WEIGHT,
+    Cue,
+    CueKind,
+    TimedCue,
+    merged,
+    share_frames,
+    split_span,
+    turn_cues,
+)
 from studio.export.drawing import wide_breaks
 from studio.export.timeline import Timeline
 
@@ -282,6 +293,9 @@ class ShownCaptions:
     block: CaptionBlock
     captions: list[TimedCue]
     subtitles: list[TimedCue]
+    shortened: bool = False
+    """Whether its text was more than its time could show, and shows only its start, ending
+    in "…" (:func:`readable_cues`)."""
 
 
 def episode_captions(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
@@ -295,17 +309,88 @@ def episode_captions(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
         if block.merged and block.end > block.start:
             # one caption for several short turns: its subtitle is cut into pieces only as far
             # as each piece still gets the least time a cue stays up
-            cue = block.cues[0]
             most = max(1, (block.end - block.start) // minimum)
+            cue = block.cues[0]
+            if len(srt_pieces(cue)) > most:  # each turn's text keeps its first subtitle's worth
+                cue = merged([piece for index in block.turns for piece in readable_cues(said[index], 0, minimum)])
             timed = _timed(srt_pieces(cue, most), block.start, block.end, minimum)
             if timed:
-                shown.append(ShownCaptions(block, [TimedCue(cue, timed[0].start, timed[-1].end)], timed))
+                shown.append(ShownCaptions(block, [TimedCue(cue, timed[0].start, timed[-1].end)], timed,
+                                           cue != block.cues[0]))
             continue
-        grouped = _cue_pieces(list(block.cues), block.start, block.end, minimum)
+        readable = readable_cues(list(block.cues), block.end - block.start, minimum)
+        cut = readable != list(block.cues)
+        grouped = _cue_pieces(readable, block.start, block.end, minimum)
         if grouped:
             shown.append(ShownCaptions(block, [whole for whole, _ in grouped],
-                                       [piece for _, pieces in grouped for piece in pieces]))
+                                       [piece for _, pieces in grouped for piece in pieces], cut))
     return shown
+
+
+def shortened_captions_note(branch: Branch, timeline: Timeline) -> str:
+    """A note naming the turns whose caption had more text than its time shows (it shows the
+    start, ending in "…": :func:`readable_cues`), or ''."""
+    numbers = sorted({branch.turns[index].number for shown in episode_captions(branch, timeline) if shown.shortened
+                      for index in shown.block.turns})
+    if not numbers:
+        return ""
+    which = f"turn {numbers[0]}" if len(numbers) == 1 else f"turns {first_few([str(n) for n in numbers], ', ')}"
+    return (f"the caption of {which} had more text than can be read in the time it shows, so it shows only the "
+            f"start, ending in '\u2026' (a longer duration for the turn, set in the inspector's Story section or with "
+            f"`kamishibai story PROJECT NODE --duration SECONDS`, or a shorter text shows all of it)")
+
+
+ELLIPSIS = "\u2026"
+
+
+def readable_cues(cues: list[Cue], frames: int, minimum: int) -> list[Cue]:
+    """``cues`` as a caption stretch of ``frames`` frames can show them: whole where all their
+    SRT cues (:func:`srt_pieces`) can each stay up ``minimum`` frames; else cut, at a word end
+    and with an ellipsis, to as many SRT cues as get that time.
+
+    Each cue keeps at least its first SRT cue (a turn's line is never dropped, and a turn
+    too short for even one is as it was); the SRT cues left go to the turn's cues in
+    reading order (:func:`shortened_cue`). A 2,000-character instruction as the caption of
+    a 9 s turn became 26 subtitles of about 0.35 s each, flashing all of it by."""
+    counts = [len(srt_pieces(cue)) for cue in cues]
+    spare = max(len(cues), frames // max(1, minimum)) - len(cues)
+    if sum(counts) - len(cues) <= spare:
+        return cues
+    shown: list[Cue] = []
+    for cue, count in zip(cues, counts, strict=True):
+        extra = min(max(0, count - 1), spare)
+        spare -= extra
+        shown.append(cue if extra >= count - 1 else shortened_cue(cue, extra + 1))
+    return shown
+
+
+def shortened_cue(cue: Cue, most: int) -> Cue:
+    """``cue`` cut to a start of its text that ends in "…" and takes at most ``most`` SRT cues
+    (at least 1), as long as such a start may be. It ends where a line may end (before a
+    space, between two Japanese or Chinese characters, or, inside a word wider than a line,
+    between two characters as a reader sees them: :func:`_word_ends`), never inside a word,
+    an emoji sequence or a letter with its marks; at worst it is its first word, or the first
+    character of a word wider than a line."""
+    text = " ".join(cue.text.split())
+
+    def cut(end: int) -> Cue:
+        return Cue(cue.kind, text[:end].rstrip() + ELLIPSIS, cue.speaker, cue.paragraph_rtl)
+
+    ends = [end for end in _word_ends(text) if 0 < end < len(text)]
+    if not ends:
+        return cue
+    # more text never takes fewer SRT cues, near enough: bisect for the last end that fits
+    # (cheap: a cue is cut into pieces a few times, not once for each word)
+    low, high, best = 0, len(ends) - 1, 0
+    while low <= high:
+        middle = (low + high) // 2
+        if len(srt_pieces(cut(ends[middle]))) <= most:
+            best, low = middle, middle + 1
+        else:
+            high = middle - 1
+    while best > 0 and len(srt_pieces(cut(ends[best]))) > most:
+        best -= 1
+    return cut(ends[best])
 
 
 def srt_cue_text(cue: Cue) -> str:

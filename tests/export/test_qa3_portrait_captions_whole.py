@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from studio.core import SetNarration
+from studio.core import SetDuration, SetNarration
 from studio.export import CaptionMode, ExportOptions, export_branch
 
 from .helpers import Fixture, decode
@@ -22,6 +22,7 @@ NARRATION = ("The morning train had already left the station when Qiqi reached t
 @pytest.mark.parametrize("size", [(360, 640), (720, 1280), (640, 360)])
 def test_a_two_line_narration_is_burned_whole(story: Fixture, tmp_path: Path, size: tuple[int, int]) -> None:
     story.project.apply(SetNarration(story.nodes[0], NARRATION))
+    story.project.apply(SetDuration(story.nodes[0], 3.0))  # time for its subtitles: shown whole
     out = tmp_path / "episode.mp4"
     result = export_branch(story.project, story.leaf, out, options=ExportOptions(size=size, captions=CaptionMode.BURN))
     assert not any("caption" in note for note in result.notes), result.notes

@@ -132,19 +132,22 @@ def test_japanese_without_spaces_breaks_between_characters_counting_two_columns(
     assert any(len(_lines(text)) == 2 for text in texts[-2:]), "a run without punctuation fills its lines"
 
 
-def test_a_short_turn_keeps_every_word_and_never_overlaps(story: Fixture) -> None:
-    """The first turn lasts 6 frames: too few for a cue a piece, so neighbouring pieces share
-    one (longer than two lines there, as before) and nothing is lost."""
+def test_a_short_turn_shows_what_can_be_read_and_never_overlaps(story: Fixture) -> None:
+    """The first turn lasts 6 frames, less than a cue's least time, and the next caption needs
+    all of its own: the turn shows the start of its narration in one cue of at most two lines,
+    cut after a word with "…" (it used to flash the whole text by in six cues of a frame each,
+    each many lines long)."""
     first = story.nodes[0]
     story.project.apply(SetNarration(first, NARRATION))
     out = export_branch(story.project, story.leaf, story.project.path.parent / "short.srt").path
     entries = parse_srt(out.read_text(encoding="utf-8"))
     turn = [entry for entry in entries if entry[2].startswith("<i>")]
-    assert len(turn) == story.frames[0]
-    assert _words(turn) == NARRATION.split()
-    assert turn[-1][1] == pytest.approx(story.frames[0] / FPS) == entries[len(turn)][0]
-    for (start, stop, _), (after, _, _) in itertools.pairwise(turn):
-        assert start < stop == pytest.approx(after)
+    assert len(turn) == 1, turn
+    start, stop, text = turn[0]
+    shown = " ".join(_lines(text))
+    assert len(_lines(text)) <= 2 and shown.endswith("\u2026"), text
+    assert NARRATION.startswith(shown[:-1]) and NARRATION[len(shown) - 1] == " ", "cut after a whole word"
+    assert start == 0 and stop == pytest.approx(story.frames[0] / FPS) == entries[1][0]
 
 
 def test_otio_keeps_one_whole_marker_for_the_long_line(story: Fixture, tmp_path: Path) -> None:

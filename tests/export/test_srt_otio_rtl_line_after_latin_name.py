@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.core import AddDialogueLine, SetNarration
+from studio.core import AddDialogueLine, SetDuration, SetNarration
 from studio.export import export_branch
 
 from .helpers import Fixture, parse_srt
@@ -46,7 +46,9 @@ def said(story: Fixture) -> Fixture:
     story.project.apply(AddDialogueLine(first, "Qiqi", LATIN))
     story.project.apply(AddDialogueLine(second, "נועה", HEBREW))
     story.project.apply(AddDialogueLine(second, "Yuzu", LONG_ARABIC))
+    story.project.apply(SetDuration(second, 5.0))  # time for all of the long line's subtitles
     story.project.apply(SetNarration(third, LATIN_NARRATION))
+    story.project.apply(SetDuration(third, 2.0))
     return story
 
 
