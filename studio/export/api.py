@@ -146,7 +146,7 @@ def _folder_gone(out: Path) -> ExportError | None:
 def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,
            progress: ProgressCallback, cancelled: CancelCheck) -> tuple[int, float, bool, int, list[str]]:
     """Write the export into ``files``; returns (frames, duration, used stream copy, pages, notes
-    of the cards' and burned captions' texts cut short)."""
+    of the cards' and captions' texts cut short)."""
     if fmt.is_sheet:
         from studio.export.sheet import export_sheet
 
@@ -174,4 +174,6 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
                    options.end_card.strip())
     else:  # pragma: no cover - every ExportFormat is handled above
         raise ExportError(f"Unsupported export format {fmt}.")
-    return timeline.total_frames, timeline.duration, False, 0, []
+    from studio.export.subtitles import shortened_captions_note
+
+    return timeline.total_frames, timeline.duration, False, 0, [shortened_captions_note(branch, timeline)]
