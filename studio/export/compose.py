@@ -27,7 +27,7 @@ from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
 from studio.export.subtitles import episode_captions, shortened_captions_note
-from studio.export.timeline import Timeline
+from studio.export.timeline import Timeline, source_frame
 from studio.storage.ffmpeg import MediaError, StreamInfo, decode_frames
 
 
@@ -37,7 +37,7 @@ def resample(frames: Iterator[np.ndarray], source_fps: Fraction, fps: Fraction, 
     last: np.ndarray | None = None
     source_index = -1
     for out_index in range(count):
-        wanted = int(Fraction(out_index) * source_fps / fps)
+        wanted = source_frame(out_index, source_fps, fps)
         while source_index < wanted:
             frame = next(frames, None)
             if frame is None:

@@ -77,6 +77,13 @@ def output_frames(source_frames: int, source_fps: Fraction, fps: Fraction) -> in
     return max(1, round(Fraction(source_frames) * fps / source_fps))
 
 
+def source_frame(out_index: int, source_fps: Fraction, fps: Fraction) -> int:
+    """The clip's frame (at ``source_fps``) an output frame ``out_index`` frames into it (at
+    ``fps``) shows: the nearest earlier one. Past the clip's end, its last frame is held (the
+    caller bounds the index by the clip's length)."""
+    return int(Fraction(out_index) * source_fps / fps)
+
+
 def seconds_to_frames(seconds: float, fps: Fraction) -> int:
     return round(Fraction(seconds).limit_denominator(100000) * fps)
 

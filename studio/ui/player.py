@@ -24,7 +24,6 @@ import sys
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -40,7 +39,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QVBoxLayout, QWidget
 
-from studio.export.timeline import held_frames, output_frames
+from studio.export.timeline import held_frames, output_frames, source_frame
 from studio.storage.ffmpeg import exact_fps
 from studio.ui import palette
 from studio.ui.icons import icon
@@ -75,8 +74,7 @@ class _Segment:
         the nearest earlier frame at the clip's own rate, its last one held past its end."""
         if self.clip_fps <= 0 or self.fps <= 0:
             return offset
-        wanted = int(Fraction(offset) * exact_fps(self.clip_fps) / exact_fps(self.fps))
-        return min(wanted, max(0, self.clip_frames - 1))
+        return min(source_frame(offset, exact_fps(self.clip_fps), exact_fps(self.fps)), max(0, self.clip_frames - 1))
 
 
 MISSING_FRAMES, MISSING_FPS = 8, 8.0
