@@ -6,9 +6,13 @@ an engine is created, so that listing and checking engines costs nothing.
 
 from __future__ import annotations
 
+import json
+import logging
+import multiprocessing
 import os
 import threading
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +27,9 @@ if TYPE_CHECKING:
     import numpy as np
 
     from studio.core.model import CastMember, Location
-    from studio.engines.sketch.pictures import SketchPictures as Drawer
     from studio.storage import Project
+
+log = logging.getLogger(__name__)
 
 DEFAULT_ENGINE = "sketch"
 
@@ -56,26 +61,68 @@ def create_project(path: str | os.PathLike[str], name: str | None = None) -> Pro
 
 class SketchPictures:
     """The sketch engine's drawing of the cast and the places, for the window's lists (see
-    :mod:`studio.engines.sketch.pictures`); the engine is imported at the first picture, on
-    the thread that draws it, not when the window opens."""
+    :mod:`studio.engines.sketch.pictures`). It draws in a process of its own, as engines run
+    in theirs: the window's process loads no engine, and the drawing's Python loops never
+    hold up the window. The process starts at the first picture asked for and ends once no
+    picture has been asked for a while; what it drew is kept here."""
+
+    IDLE_SECONDS = 20.0
 
     def __init__(self) -> None:
-        self._drawer: Drawer | None = None
         self._lock = threading.Lock()
-
-    def _loaded(self) -> Drawer:
-        with self._lock:
-            if self._drawer is None:
-                from studio.engines.sketch.pictures import SketchPictures as Drawer
-
-                self._drawer = Drawer()
-            return self._drawer
+        self._pool: ProcessPoolExecutor | None = None
+        self._busy = 0
+        self._idle: threading.Timer | None = None
+        self._kept: dict[tuple[str, str, str], np.ndarray | None] = {}
 
     def character(self, name: str, look: Mapping[str, Any]) -> np.ndarray | None:
-        return self._loaded().character(name, look)
+        return self._drawn(("character", name, json.dumps(dict(look), sort_keys=True, default=str)))
 
     def place(self, name: str) -> np.ndarray | None:
-        return self._loaded().place(name)
+        return self._drawn(("place", name.strip().lower(), ""))
+
+    def _drawn(self, key: tuple[str, str, str]) -> np.ndarray | None:
+        with self._lock:
+            if key in self._kept:
+                return self._kept[key]
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            pool = self._pool
+            self._busy += 1
+            if self._idle is not None:
+                self._idle.cancel()
+        try:
+            picture: np.ndarray | None = pool.submit(_draw_in_this_process, *key).result()
+        except Exception:  # the process died or refused (a full disk, a kill): no picture, asked again later
+            log.warning("could not draw the picture of %s %r", key[0], key[1], exc_info=True)
+            picture = None
+            drawn = False
+        else:
+            drawn = True
+        with self._lock:
+            if drawn:
+                self._kept[key] = picture
+            self._busy -= 1
+            if self._busy == 0:
+                self._idle = threading.Timer(self.IDLE_SECONDS, self._end_if_idle)
+                self._idle.daemon = True
+                self._idle.start()
+        return picture
+
+    def _end_if_idle(self) -> None:
+        with self._lock:
+            pool, idle = self._pool, self._busy == 0
+            if idle:
+                self._pool = None
+        if idle and pool is not None:
+            pool.shutdown(wait=False)
+
+
+def _draw_in_this_process(kind: str, name: str, look: str) -> np.ndarray | None:
+    """Run in the drawing process: the sketch engine is imported there, never in the window's."""
+    from studio.engines.sketch.pictures import draw_picture
+
+    return draw_picture(kind, name, look)
 
 
 _PICTURES = SketchPictures()

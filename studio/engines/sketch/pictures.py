@@ -121,3 +121,18 @@ def _head_and_shoulders(sprite: Image.Image) -> np.ndarray:
 
 def _resized(image: Image.Image, side: int) -> np.ndarray:
     return np.asarray(image.resize((side, side), Image.Resampling.LANCZOS))
+
+
+_DRAWER: SketchPictures | None = None
+
+
+def draw_picture(kind: str, name: str, look: str) -> np.ndarray | None:
+    """A picture by kind ("character": ``name`` in the JSON look ``look``; "place": the
+    built-in place ``name``), drawn by this process's one :class:`SketchPictures`: what a
+    process of its own that draws for the window calls (see ``studio.composition``)."""
+    global _DRAWER
+    if _DRAWER is None:
+        _DRAWER = SketchPictures()
+    if kind == "character":
+        return _DRAWER.character(name, json.loads(look))
+    return _DRAWER.place(name) if kind == "place" else None
