@@ -226,7 +226,10 @@ class CharacterDialog(QDialog):
         form.addRow("Reference views", self.views)
         start_row = QHBoxLayout()
         for stat, label in (("stamina", "stamina"), ("social", "social"), ("entertainment", "fun")):
-            start_row.addWidget(QLabel(label, self))
+            stat_label = QLabel(label, self)
+            stat_label.setBuddy(self.start[stat])  # a screen reader names the box after it
+            self.start[stat].setAccessibleName(f"Starting {label}")
+            start_row.addWidget(stat_label)
             start_row.addWidget(self.start[stat])
         form.addRow("Starts with", start_row)
         form.addRow(self.error)
@@ -286,7 +289,9 @@ class CastPanel(QWidget):
         self._discard: Callable[[Sequence[str]], object] = discard or (lambda _refs: None)
         """Removes files imported for an add that was given up (a later view refused)."""
         self.characters = QListWidget(self)
+        self.characters.setAccessibleName("Characters")
         self.locations = QListWidget(self)
+        self.locations.setAccessibleName("Locations")
         for widget in (self.characters, self.locations):
             widget.setIconSize(THUMB)
             widget.setAlternatingRowColors(False)

@@ -28,6 +28,7 @@ class ClusterChoice(QWidget):
         super().__init__(parent)
         self.where = QComboBox(self)
         self.where.setEditable(True)
+        self.where.setAccessibleName("Render farm")  # the form's label names this whole row, not the list
         for value, label in CHOICES:
             self.where.addItem(label, value)
         known = [value for value, _ in CHOICES]
@@ -43,7 +44,9 @@ class ClusterChoice(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.where, 1)
-        layout.addWidget(QLabel("Actors", self))
+        actors_label = QLabel("Actors", self)
+        actors_label.setBuddy(self.actors)  # a screen reader names the box after it
+        layout.addWidget(actors_label)
         layout.addWidget(self.actors)
         self.available = ray_available()
         self.setEnabled(self.available)

@@ -55,7 +55,9 @@ class EnginePicker(QWidget):
         self._checks.done.connect(self.set_availability)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        layout.addWidget(QLabel("Engine", self))
+        label = QLabel("Engine", self)
+        label.setBuddy(self.combo)  # a screen reader names the drop-down after it
+        layout.addWidget(label)
         layout.addWidget(self.combo)
         layout.addWidget(self.status)
         self.combo.currentIndexChanged.connect(self._changed)

@@ -252,6 +252,7 @@ class Player(QWidget):
         self.loop_button.setCheckable(True)
         self.loop_button.setChecked(True)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setAccessibleName("Time")
         self.slider.setRange(0, 0)
         self.slider.valueChanged.connect(self.seek)
         self.slider.installEventFilter(self)
@@ -319,9 +320,11 @@ class Player(QWidget):
             self._timer.start(self._interval())
 
     def _button(self, name: str, tip: str, slot: Callable[[], object]) -> QToolButton:
+        """An icon button; a screen reader names it by its tooltip without the key ("Play / pause")."""
         button = QToolButton(self)
         button.setIcon(icon(name))
         button.setToolTip(tip)
+        button.setAccessibleName(tip.split(" (")[0])
         button.setAutoRaise(True)
         button.clicked.connect(slot)
         return button

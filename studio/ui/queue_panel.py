@@ -171,6 +171,7 @@ class QueuePanel(QWidget):
         self._items: dict[str, QTreeWidgetItem] = {}
         self._rows: dict[str, tuple[str, str, str, str, str]] = {}
         self.list = QTreeWidget(self)
+        self.list.setAccessibleName("Generation queue")
         self.list.setHeaderLabels(["Job", "Status", "Progress"])
         self.list.setRootIsDecorated(False)
         self.list.setAlternatingRowColors(True)
@@ -204,8 +205,10 @@ class QueuePanel(QWidget):
         self.cancel_button = tool_button(icon("cancel"), "Cancel the selected job", self.cancel_selected, self)
         self.up_button = tool_button(icon("up"), "Run earlier", lambda: self.move_selected(-1), self)
         self.down_button = tool_button(icon("down"), "Run later", lambda: self.move_selected(1), self)
-        self.retry_button = tool_button(icon("retry"), RETRY_TIP, self.retry_selected, self)
-        self.clear_button = tool_button(icon("delete"), "Forget finished jobs", self.clear_finished, self)
+        self.retry_button = tool_button(icon("retry"), RETRY_TIP, self.retry_selected, self,
+                                        name="Retry the selected job")
+        self.clear_button = tool_button(icon("delete"), "Forget finished jobs", self.clear_finished, self,
+                                        name="Forget finished jobs")
         self.summary = QLabel("Queue empty", self)
         self.summary.setObjectName("dimLabel")
         buttons = QHBoxLayout()

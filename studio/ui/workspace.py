@@ -242,6 +242,7 @@ class Workspace(QWidget):
 
         self.scene = TreeScene(self.document, self.project.resolve, session.tracker, posters, clips, self)
         self.view = TreeView(self.scene, self)
+        self.view.setAccessibleName("Story tree")
         self.search = SearchBar(self)
         self.search.hide()
         self.episode = EpisodePanel(posters, clips, self._abs, self)

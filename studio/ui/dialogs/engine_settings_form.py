@@ -127,6 +127,7 @@ class EngineSettingsForm(QWidget):
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow(self.unavailable)
         self.presets = QComboBox(self)
+        self.presets.setAccessibleName("Preset")  # its row holds a button too: no buddy
         self.presets.addItem(CUSTOM_PRESET, "")
         for preset in settings_type.PRESETS:
             label = preset.label + (" — changes the output" if preset.changes_output else "")

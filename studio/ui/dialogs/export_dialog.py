@@ -173,6 +173,7 @@ class ExportDialog(QDialog):
         """Where a relative path (a bare file name) lands: the exports folder, not the
         studio's working folder, which the user never sees."""
         self.path = QLineEdit(str(default_out), self)
+        self.path.setAccessibleName("File")  # its row holds a button too: no buddy
         self.path.setPlaceholderText("the file to write, e.g. ~/Videos/episode.mp4")
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._browse)
@@ -186,12 +187,14 @@ class ExportDialog(QDialog):
         self.width_box.setValue(720)
         self.width_box.editingFinished.connect(self._even_size)
         self.width_box.setPrefix("width ")
+        self.width_box.setAccessibleName("Video width")
         self.width_box.setSuffix(" px")
         self.height_box = QSpinBox(self)
         self.height_box.setRange(16, 8192)
         self.height_box.setValue(480)
         self.height_box.editingFinished.connect(self._even_size)
         self.height_box.setPrefix("height ")
+        self.height_box.setAccessibleName("Video height")
         self.height_box.setSuffix(" px")
         self.fps = QDoubleSpinBox(self)
         self.fps.setRange(0, MAX_DIALOG_FPS)

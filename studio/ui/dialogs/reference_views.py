@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
@@ -78,16 +78,23 @@ def place_views(files: Sequence[Path], current: Sequence[Path | None] = (None,) 
     return slots
 
 
-def picture(path: Path | None, size: QSize = PICTURE) -> QPixmap:
-    """``path`` scaled into ``size`` (aspect kept), or an empty pixmap."""
+def picture(path: Path | None, size: QSize = PICTURE, ratio: float = 1.0) -> QPixmap:
+    """``path`` scaled into ``size`` (aspect kept), or an empty pixmap.
+
+    ``ratio``: the screen's device pixels per pixel; the picture holds that many more pixels
+    (and says so), so that a 2x screen shows it sharp rather than blown up from half as many."""
     if path is None or not path.is_file():
         return QPixmap()
     reader = QImageReader(str(path))
     found = reader.size()
     if found.isValid():
-        reader.setScaledSize(found.scaled(size, Qt.AspectRatioMode.KeepAspectRatio))
+        reader.setScaledSize(found.scaled(size * ratio, Qt.AspectRatioMode.KeepAspectRatio))
     image = reader.read()
-    return QPixmap.fromImage(image) if not image.isNull() else QPixmap()
+    if image.isNull():
+        return QPixmap()
+    pixmap = QPixmap.fromImage(image)
+    pixmap.setDevicePixelRatio(ratio)
+    return pixmap
 
 
 class ViewStrip(QWidget):
@@ -123,6 +130,7 @@ class ViewStrip(QWidget):
                 choose.setToolTip(f"Choose the character's {view} view")
                 choose.clicked.connect(lambda _checked=False, i=column: self._choose(i))
                 clear = QPushButton("Clear", self)
+                clear.setAccessibleName(f"Clear the {view} view")  # four "Clear" buttons read alike
                 clear.clicked.connect(lambda _checked=False, i=column: self.set_view(i, None))
                 self.choose_buttons.append(choose)
                 self.clear_buttons.append(clear)
@@ -153,10 +161,15 @@ class ViewStrip(QWidget):
         """The views given, in the order front, left, back, right (empty slots left out)."""
         return [p for p in self.paths if p is not None]
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.DevicePixelRatioChange:  # moved to a screen of another scale
+            self._show()
+        return super().event(event)
+
     def _show(self) -> None:
         for index, label in enumerate(self.pictures):
             path = self.paths[index]
-            pixmap = picture(path, self.size_)
+            pixmap = picture(path, self.size_, self.devicePixelRatioF())
             label.setPixmap(pixmap)
             label.setText("" if not pixmap.isNull() else ("?" if path is not None else "none"))
             label.setToolTip(f"{VIEWS[index]}: {path}" if path is not None else f"no {VIEWS[index]} view")

@@ -58,6 +58,7 @@ class SettingsDialog(QDialog):
         self.registry = registry
         self.setWindowTitle("Settings")
         self.engine = QComboBox(self)
+        self.engine.setAccessibleName("Engine")
         self.forms: dict[str, EngineSettingsForm] = {}
         self.stack = QStackedWidget(self)
         for info in registry.infos():
@@ -152,6 +153,7 @@ class SettingsDialog(QDialog):
         self.appearance.setCurrentIndex(APPEARANCES.index(settings.appearance))
         general.addRow("Appearance", self.appearance)
         self.checkpoints = QLineEdit(settings.checkpoints_folder, self)
+        self.checkpoints.setAccessibleName("Checkpoints folder")  # its row holds a button too: no buddy
         defaults = settings.paths.default_checkpoint_dirs()
         self.checkpoints.setPlaceholderText(f"{defaults[0]}, then {defaults[1]}")
         self.checkpoints.setToolTip("Model weights are looked for in ENGINE/ inside this folder. Empty: the "

@@ -218,6 +218,7 @@ class BranchColumn(QFrame):
         self.player.setMinimumSize(260, 170)
         self.turns = QTreeWidget(self)
         self.turns.setHeaderLabels(["Turn", "What happens, and the state after it"])
+        self.turns.setAccessibleName(f"{side} branch's turns")
         self.turns.setRootIsDecorated(False)
         self.turns.setUniformRowHeights(True)
         self.turns.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

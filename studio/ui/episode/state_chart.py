@@ -87,6 +87,7 @@ class StateChart(TurnStrip):
         characters' own states (a story with one state per branch has none), else ``acting``."""
         self.stacked = False  # the drop-down on its own row above the legend (a narrow chart)
         self.mode_box = QComboBox(self)
+        self.mode_box.setAccessibleName("States shown")
         self.mode_box.addItem("Acting character", ACTING)
         for stat in STAT_NAMES:
             self.mode_box.addItem(f"{palette.STAT_LABELS[stat]} per character", stat)

@@ -120,6 +120,10 @@ class _Column(QFrame):
         self.caption.setText(f"<b>Take {self.number}</b>{' · selected' if selected else ''}{stale}{gone}")
         unusable = missing and not selected
         self.use_button.setText("✓ Selected" if selected else CLIP_MISSING_TEXT if unusable else "Use this take")
+        # a screen reader hears which take each column's button is for
+        self.use_button.setAccessibleName(f"Take {self.number} is the chosen take" if selected
+                                          else f"Take {self.number}: {CLIP_MISSING_TEXT}" if unusable
+                                          else f"Use take {self.number}")
         self.use_button.setEnabled(not selected and not missing)
         self.use_button.setToolTip(CLIP_MISSING_TIP if missing else "")
         self.setObjectName("takeTileSelected" if selected else "takeTile")
@@ -154,6 +158,7 @@ class CompareWindow(QDialog):
         self.play_button.setObjectName("primaryButton")
         self.play_button.clicked.connect(self.toggle)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setAccessibleName("Time in the takes")
         self.slider.valueChanged.connect(self.seek)
         self.position = QLabel("", self)
         self.position.setObjectName("dimLabel")

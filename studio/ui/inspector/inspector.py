@@ -164,6 +164,7 @@ class Inspector(QScrollArea):
         self.bookmark.setIcon(icon("bookmark"))
         self._bookmark_shown = False
         self.bookmark.setToolTip(BOOKMARK_TIP)
+        self.bookmark.setAccessibleName("Bookmark")  # checkable: a screen reader says whether it is on
         self.bookmark.toggled.connect(self._on_bookmark)
         self.editor = InstructionEditor(body)
         self.name_note = QLabel(body)
@@ -183,6 +184,7 @@ class Inspector(QScrollArea):
         self.details.setTextFormat(Qt.TextFormat.RichText)
         self.details.setObjectName("details")
         self.notes = QPlainTextEdit(body)
+        self.notes.setAccessibleName("Notes")
         self.notes.setPlaceholderText("Notes for this turn…")
         self.notes.setTabChangesFocus(True)  # Tab moves on, as in every other field
         self.notes.setFixedHeight(70)

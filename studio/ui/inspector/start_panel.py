@@ -171,6 +171,7 @@ class StartPanel(QWidget):
                 # scrolled sideways and cut the cast list above
                 spin.setMinimumWidth(spin.fontMetrics().horizontalAdvance(str(STATE_MAX)) + SPIN_ROOM)
                 spin.setToolTip(f"{name or 'Everyone'}'s {palette.STAT_LABELS[stat].lower()} at the start")
+                spin.setAccessibleName(spin.toolTip())  # the grid's labels are no buddies: the name says whose
                 spin.editingFinished.connect(lambda n=name: self._commit(n))
                 self.grid.addWidget(spin, row, column)
                 spins[stat] = spin

@@ -112,6 +112,7 @@ class DialogueRow(QWidget):
         self.speaker.addItems(speakers)
         self.speaker.setCurrentText(line.speaker)
         self.speaker.setToolTip("Who speaks (leave empty for a voice off screen)")
+        self.speaker.setAccessibleName("Speaker")
         # as wide as ten characters, whatever the cast: sized to its longest name (a cast name
         # may be 60 characters long), it squeezed the line's text box beside it to a sliver
         self.speaker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -123,6 +124,7 @@ class DialogueRow(QWidget):
         self.remove = QToolButton(self)
         self.remove.setText("✕")
         self.remove.setToolTip("Remove this line")
+        self.remove.setAccessibleName("Remove this line")  # "✕" is no word to read out
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -137,6 +139,7 @@ class DialogueRow(QWidget):
             line_edit.editingFinished.connect(self._edited)
         self.remove.clicked.connect(self._remove)
         self.text.setToolTip("What they say (Alt+Up and Alt+Down move the line)")
+        self.text.setAccessibleName("What they say")
         for box in (self.text, self.speaker, self.speaker.lineEdit()):
             if box is not None:  # the speaker's typing box gets the keys (Alt+Down would open its list)
                 box.installEventFilter(self)

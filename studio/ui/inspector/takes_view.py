@@ -157,6 +157,12 @@ class TakeTile(QFrame):
         self.use_button.setEnabled(not self.selected and self.take.status == TakeStatus.DONE and not self.missing)
         self.use_button.setToolTip(CLIP_MISSING_TIP if self.missing else "Use this take")
         self.use_button.setText(self._wordings()[0] if self.selected or self.missing else "Use")
+        # a screen reader hears which take the button is for, however narrow the tile made its
+        # text ("Use" in every tile, "✓" for the chosen one)
+        number = self.index + 1
+        self.use_button.setAccessibleName(f"Take {number} is the chosen take" if self.selected
+                                          else f"Take {number}: {CLIP_MISSING_TEXT}" if self.missing
+                                          else f"Use take {number}")
         if self.use_button.isVisible():
             self.fit_button_text()
 
@@ -305,6 +311,7 @@ class TakesView(QWidget):
         self.per_view.addItems(["2", "3", "4"])
         self.per_view.setCurrentText("4")
         self.per_view.setToolTip("How many takes to compare side by side")
+        self.per_view.setAccessibleName("Takes side by side")
         self.per_view.currentTextChanged.connect(lambda _t: self._resize_tiles())
         self.count_label = QLabel("No takes yet", self)
         self.count_label.setObjectName("dimLabel")
@@ -337,6 +344,7 @@ class TakesView(QWidget):
         self.reroll_count.setRange(2, 8)
         self.reroll_count.setValue(3)
         self.reroll_count.setToolTip("How many takes Re-roll × N queues (each with a new seed)")
+        self.reroll_count.setAccessibleName("Takes per re-roll")
         self.reroll_many_button = QPushButton("Re-roll ×", self)
         self.reroll_many_button.setToolTip("Queue several new takes of this turn at once")
         self.reroll_many_button.clicked.connect(lambda: self.reroll_many.emit(self.reroll_count.value()))
