@@ -86,7 +86,8 @@ class SketchPictures:
             if key in self._kept:
                 return self._kept[key]
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_in_the_background)
             pool = self._pool
             self._busy += 1
             if self._idle is not None:
@@ -116,6 +117,14 @@ class SketchPictures:
                 self._pool = None
         if idle and pool is not None:
             pool.shutdown(wait=False)
+
+
+def _in_the_background() -> None:
+    """The drawing process yields the cores to the window, as engine processes do (it starts
+    from a background thread of the window, whose lower priority it inherits meanwhile)."""
+    from studio.worker.thread_budget import use_idle_scheduling
+
+    use_idle_scheduling()
 
 
 def _draw_in_this_process(kind: str, name: str, look: str) -> np.ndarray | None:
