@@ -17,7 +17,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QShortcut
-from PySide6.QtWidgets import QMenu, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QSplitter, QVBoxLayout, QWidget
 
 from studio.core.changes import ChangeSet, EntityKind
 from studio.core.commands import (
@@ -172,8 +172,16 @@ TURN_OFF_TIPS = {
     "reroll_branch": "The start of the story can't be re-rolled: select a turn to re-roll it and the turns below it",
     "fork": "The start of the story can't be forked: select a turn",
     "delete": "The start of the story can't be deleted: select a turn",
+    "bookmark": "The start of the story can't be bookmarked (Home goes back to it): select a turn",
 }
 """Why each action on a turn is off while the story's start is selected."""
+REROLL_TEXT = "&Re-roll"
+GENERATE_TURN_TEXT = "&Generate this turn"
+"""Re-roll's name on a turn never generated (no take, none on its way): there is nothing to
+re-roll, and R makes its first take."""
+BOOKMARK_TEXT = "&Bookmark"
+UNBOOKMARK_TEXT = "Remove &bookmark"
+ONE_BRANCH_TIP = "Nothing to compare: this story has one branch. Fork a turn (F) to start another"
 
 
 def turn_off_tip(node: Node | None, action: str) -> str:
@@ -239,6 +247,8 @@ class Workspace(QWidget):
         """The open Compare branches window (None when none is open)."""
         self.ask_stale_hook: Callable[[int], str | None] | None = None
         self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
+        self.turn_menu: QMenu | None = None
+        """The card's menu opened last (deleted once closed: see ``shiboken6.isValid``)."""
 
         self.scene = TreeScene(self.document, self.project.resolve, session.tracker, posters, clips, self)
         self.view = TreeView(self.scene, self)
@@ -288,6 +298,17 @@ class Workspace(QWidget):
             shortcut.setEnabled(False)
             shortcut.activated.connect(lambda: self.message.emit(f"{GENERATE_OFF_TIP}."))
             self._generate_off_keys.append(shortcut)
+        # So do the story area's keys of the other turn actions while they are off (Delete on
+        # the start, Alt+Up on a turn without alternatives): the key did nothing, without a word.
+        self._off_keys: list[tuple[QAction, QShortcut]] = []
+        for action in (actions.reroll, actions.reroll_branch, actions.fork, actions.delete, actions.bookmark,
+                       actions.move_up, actions.move_down):
+            for keys in action.shortcuts():
+                shortcut = QShortcut(keys, self)
+                shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                shortcut.setEnabled(False)
+                shortcut.activated.connect(functools.partial(self._say_why_off, action))
+                self._off_keys.append((action, shortcut))
 
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
@@ -687,8 +708,10 @@ class Workspace(QWidget):
         """Turn actions only for a turn (the story's start has no clip to re-roll, fork or
         delete, nor an instruction to generate unless a new turn is being written under it);
         moving an alternative up or down only where one is above or below it; export only
-        when the shown branch has a turn to export; Play only when it has a clip to play.
-        An action that is off says why in its tooltip."""
+        when the shown branch has a turn to export; Play only when it has a clip to play;
+        Compare branches only when the story has two; Bookmark only on a turn. An action that
+        is off says why in its tooltip (and its key in the status bar). Re-roll reads "Generate
+        this turn" on a turn never generated, Bookmark "Remove bookmark" on a bookmarked one."""
         node = self.tree.nodes.get(self.current_id)
         is_turn = node is not None and not node.is_root
         a = self.studio_actions
@@ -706,6 +729,25 @@ class Workspace(QWidget):
             why = move_off_tip(node, index, count, step)
             _enable(action, not why, why)
         _enable(a.export, bool(turns), EXPORT_OFF_TIP)
+        _enable(a.compare_branches, self.scene.branch_count > 1 or self.branch_compare is not None,
+                ONE_BRANCH_TIP)
+        a.reroll.setText(GENERATE_TURN_TEXT if is_turn and self._never_generated(self.current_id) else REROLL_TEXT)
+        a.bookmark.setText(UNBOOKMARK_TEXT if is_turn and node is not None and node.bookmarked else BOOKMARK_TEXT)
+        for action, shortcut in self._off_keys:
+            shortcut.setEnabled(not action.isEnabled())
+
+    def _say_why_off(self, action: QAction) -> None:
+        """A key of an action that is off: the status bar says why (its tooltip)."""
+        if not self.closed and action.toolTip():
+            self.message.emit(f"{action.toolTip()}.")
+
+    def _never_generated(self, node_id: str) -> bool:
+        """Whether a turn was never generated: no take at all (a failed try leaves one), and no job
+        queued, running or failed for it."""
+        if self.tree.takes_of(node_id):
+            return False
+        job = self.session.tracker.for_node(node_id)
+        return job is None or job.status not in ("queued", "running", "failed")
 
     def _missing(self, node_id: str) -> bool:
         """Whether "Generate missing turns" would queue ``node_id``: no finished take, and no
@@ -733,11 +775,14 @@ class Workspace(QWidget):
     def _context_menu(self, node_id: str, pos: QPoint) -> None:
         self.select(node_id, center=False)
         menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        menu.setToolTipsVisible(True)  # an item that is off says why (see update_actions)
         a = self.studio_actions
         for action in (a.new_turn, a.reroll, a.reroll_branch, a.fork, a.compare_branches, a.move_up, a.move_down,
                        a.fill, a.bookmark, a.export, a.delete):
             menu.addAction(action)
         menu.popup(pos)
+        self.turn_menu = menu
 
     # -- document and job changes -----------------------------------------------------------
 
@@ -757,6 +802,11 @@ class Workspace(QWidget):
                     and parent in (previous.id, previous.parent_id):
                 fallback = previous.id  # the turn selected before: a fork's original, a new turn's parent
             self.select(fallback, center=False)
+            focus = QApplication.focusWidget()
+            if focus is not None and self.inspector.isAncestorOf(focus):
+                # the keyboard was on the turn that went (F then Ctrl+Z): back to the tree,
+                # where it came from, rather than into another turn's fields
+                self.view.setFocus(Qt.FocusReason.OtherFocusReason)
         else:
             self._refresh_timer.start()
         self._follow_compared()
@@ -1266,6 +1316,10 @@ class Workspace(QWidget):
         self.inspector.commit_instruction()
         self.closed = True
         self.view.closed = True
+        # the names the selected turn gave the window's actions ("Generate this turn") are no
+        # names for the next project, nor for none
+        self.studio_actions.reroll.setText(REROLL_TEXT)
+        self.studio_actions.bookmark.setText(BOOKMARK_TEXT)
         self._refresh_timer.stop()
         self._inspector_timer.stop()
         for player in [self.episode.player, *(t.player for t in self.inspector.takes.tiles)]:

@@ -61,6 +61,8 @@ class TreeScene(QGraphicsScene):
     node_activated = Signal(str)
     node_context_menu = Signal(str, QPoint)
     layout_changed = Signal()
+    current_changed = Signal()
+    """The selected turn, or what is known of it (status, takes, alternatives), may have changed."""
 
     def __init__(self, document: Document, resolve: Callable[[str], Path], tracker: JobTracker,
                  posters: PosterCache, clips: ClipCache, parent: QObject | None = None) -> None:
@@ -78,6 +80,8 @@ class TreeScene(QGraphicsScene):
         self.cells: dict[str, Cell] = {}
         self._tree_rect = self._bounds({})
         self._grid: dict[tuple[int, int], str] = {}
+        self.branch_count = 1
+        """How many branches the story has (the layout gives each its own row)."""
         self._statuses: dict[str, CardStatus] = {}
         self._visible: QRectF | None = None
         self._branch_set: set[str] = set()
@@ -212,6 +216,7 @@ class TreeScene(QGraphicsScene):
         self.cells = cells
         self._tree_rect = self._bounds(cells)
         self._grid = {(cell.depth, cell.row): node_id for node_id, cell in cells.items()}
+        self.branch_count = 1 + max((cell.row for cell in cells.values()), default=0)  # a row per leaf
         self._structure = structure
         bounds = self.tree_rect()
         self.setSceneRect(bounds.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN))
@@ -221,6 +226,7 @@ class TreeScene(QGraphicsScene):
             self.edges.set_branch(self.cells, self.branch_ids)
         self.materialize(self._visible)
         self.layout_changed.emit()
+        self.current_changed.emit()  # a turn added or removed beside it changes its alternatives
 
     def materialize(self, rect: QRectF | None) -> int:
         """Create the cards of the cells inside ``rect`` (scene coordinates) that lack one."""
@@ -256,6 +262,14 @@ class TreeScene(QGraphicsScene):
             self.cards[node_id] = card
             self._statuses[node_id] = summary.status
         return len(summaries)
+
+    def current_summary(self) -> NodeSummary | None:
+        """The selected turn's summary (its card's when it has one), None when none is selected."""
+        node_id = self.current_id
+        if node_id is None or node_id not in self.document.tree.nodes:
+            return None
+        card = self.cards.get(node_id)
+        return card.summary if card is not None else self._summary(node_id)
 
     def tooltip(self, node_id: str) -> str:
         """A turn's tooltip with its title first, for the zoomed-out map (where its card, if it
@@ -344,6 +358,8 @@ class TreeScene(QGraphicsScene):
             self.cards[node_id].set_summary(summary)
         if changed_status:
             self._update_overview()
+        if self.current_id in ids:
+            self.current_changed.emit()
 
     # -- flags ---------------------------------------------------------------------------
 
@@ -364,6 +380,7 @@ class TreeScene(QGraphicsScene):
                 card.set_flags(in_branch=changed in branch)
         self.edges.set_branch(self.cells, branch)
         self.overview.set_marks(self.search_hits, self.current_id)
+        self.current_changed.emit()
 
     def set_search_hits(self, node_ids: Iterable[str]) -> None:
         hits = set(node_ids)

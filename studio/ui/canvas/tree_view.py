@@ -20,6 +20,7 @@ from PySide6.QtGui import QContextMenuEvent, QHelpEvent, QKeyEvent, QMouseEvent,
 from PySide6.QtWidgets import QApplication, QFrame, QGraphicsView, QMenu, QToolTip, QWidget
 
 from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE, card_rect_at
+from studio.ui.canvas.spoken import TREE_NAME, spoken_turn
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.tree_layout import COLUMN_WIDTH
 
@@ -77,6 +78,27 @@ class TreeView(QGraphicsView):
         self.verticalScrollBar().valueChanged.connect(self._viewport_moved)
         scene.layout_changed.connect(self._viewport_moved)
         scene.layout_changed.connect(self._follow_pending)
+        self.setAccessibleName(TREE_NAME)
+        scene.current_changed.connect(self.describe_selection)
+
+    def describe_selection(self) -> None:
+        """Name the selected turn to assistive technology (the cards are graphics items, which
+        it cannot see): the view's accessible name and description say which turn is selected
+        and what it is. Qt tells assistive technology of a changed name or description itself
+        (a NameChanged or DescriptionChanged event), so a screen reader reads the newly selected
+        turn out as the arrow keys move; a change of the turn's status is told the same way."""
+        if self.closed or not shiboken6.isValid(self.tree_scene):
+            return
+        summary = self.tree_scene.current_summary()
+        if summary is None:
+            self.setAccessibleName(TREE_NAME)
+            self.setAccessibleDescription("")
+            return
+        spoken = spoken_turn(self.tree_scene.document.tree, summary, self.tree_scene.branch_ids)
+        if spoken.name == self.accessibleName() and spoken.description == self.accessibleDescription():
+            return
+        self.setAccessibleDescription(spoken.description)  # first: a reader reading the name on its change reads it too
+        self.setAccessibleName(spoken.name)
 
     def visible_scene_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()
