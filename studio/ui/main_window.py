@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
         self.menus = {}
         for group, actions in self.actions_.groups:
             menu = bar.addMenu(f"&{group}")
+            menu.setToolTipsVisible(True)  # an item that is off says why (the actions' tooltips)
             self.menus[group] = menu
             for action in actions:
                 menu.addAction(action)

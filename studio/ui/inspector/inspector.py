@@ -41,6 +41,7 @@ from studio.ui.tab_order import tab_target, widgets_in_reading_order
 NOTES_DEBOUNCE_MS = 800
 BOOKMARK_TIP = "Bookmark this turn (B)"
 BOOKMARK_DRAFT_TIP = "A new turn can be bookmarked once it is made (Generate or Save text)"
+BOOKMARK_START_TIP = "The start of the story can't be bookmarked (Home goes back to it): select a turn"
 
 
 def main_character(tree: StoryTree, node_id: str) -> str:
@@ -331,7 +332,7 @@ class Inspector(QScrollArea):
             self._refused_text = None
         self._loaded_names = cast_names(tree)
         self.editor.setEnabled(not node.is_root)
-        self._show_bookmark(node.bookmarked, enabled=True)
+        self._show_bookmark(node.bookmarked, enabled=not node.is_root, why_off=BOOKMARK_START_TIP)
         if node.is_root:
             self._show_sections("Start", "Notes")
             self.start.set_tree(tree)
@@ -437,9 +438,10 @@ class Inspector(QScrollArea):
         self.title.setText("Nothing selected")
         self._show_bookmark(False, enabled=False)
 
-    def _show_bookmark(self, on: bool, *, enabled: bool) -> None:
+    def _show_bookmark(self, on: bool, *, enabled: bool, why_off: str = "") -> None:
         """The header's bookmark button: the shown turn's bookmark, on only while a turn is
-        shown (a draft has no turn to bookmark yet: a click would change nothing)."""
+        shown (a draft has no turn to bookmark yet: a click would change nothing; the story's
+        start is no turn to come back to: Home goes there), ``why_off`` saying why when off."""
         # A new icon repaints the button (an SVG render): only when the bookmark changed.
         if self.bookmark.isChecked() != on or self._bookmark_shown != on:
             self._bookmark_shown = on
@@ -447,9 +449,10 @@ class Inspector(QScrollArea):
             self.bookmark.setChecked(on)
             self.bookmark.setIcon(icon("bookmark-on" if on else "bookmark"))
             self.bookmark.blockSignals(False)
-        if self.bookmark.isEnabled() != enabled:
+        tip = BOOKMARK_TIP if enabled else why_off or BOOKMARK_DRAFT_TIP
+        if self.bookmark.isEnabled() != enabled or self.bookmark.toolTip() != tip:
             self.bookmark.setEnabled(enabled)
-            self.bookmark.setToolTip(BOOKMARK_TIP if enabled else BOOKMARK_DRAFT_TIP)
+            self.bookmark.setToolTip(tip)
 
     def _focus_take(self, take_id: str) -> None:
         self._details_take = take_id
