@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
+from studio.ui.dialogs.cheat_sheet import SHEET_TEXT
 from studio.ui.icons import icon
 
 
@@ -47,6 +48,9 @@ class StudioActions(QObject):
         self.move_up = a("Turn", "Move alternative &up", "", ["Alt+Up"], local=True)
         self.move_down = a("Turn", "Move alternative do&wn", "", ["Alt+Down"], local=True)
         self.bookmark = a("Turn", "&Bookmark", "bookmark", ["B"], local=True)
+        # what the shortcut sheet lists for actions whose text follows the selected turn
+        self.reroll.setProperty(SHEET_TEXT, "Re-roll (on a turn never generated: generate it)")
+        self.bookmark.setProperty(SHEET_TEXT, "Bookmark (or remove the bookmark)")
         self.delete = a("Turn", "&Delete turn and everything below", "delete", ["Delete"], local=True)
 
         self.go_parent = a("Navigate", "Previous turn (&parent)", "", ["Left"], local=True)

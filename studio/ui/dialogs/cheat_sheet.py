@@ -7,6 +7,10 @@ import html
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+SHEET_TEXT = "sheetText"
+"""An action's property naming it on the sheet when its own text follows the selected turn
+("Generate this turn" for Re-roll on a turn never generated): the sheet lists what a key does."""
+
 
 def cheat_sheet_html(groups: list[tuple[str, list[QAction]]]) -> str:
     parts = []
@@ -16,7 +20,7 @@ def cheat_sheet_html(groups: list[tuple[str, list[QAction]]]) -> str:
             keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())
             if not keys:
                 continue
-            text = action.text().replace("&", "")
+            text = str(action.property(SHEET_TEXT) or action.text()).replace("&", "")
             rows.append(f"<tr><td style='padding:2px 14px 2px 0'><b>{html.escape(keys)}</b></td>"
                         f"<td>{html.escape(text)}</td></tr>")
         if rows:
