@@ -92,14 +92,17 @@ class SketchPictures:
             self._busy += 1
             if self._idle is not None:
                 self._idle.cancel()
+        picture: np.ndarray | None = None
+        drawn = False
         try:
-            picture: np.ndarray | None = pool.submit(_draw_in_this_process, *key).result()
-        except Exception:  # the process died or refused (a full disk, a kill): no picture, asked again later
-            log.warning("could not draw the picture of %s %r", key[0], key[1], exc_info=True)
-            picture = None
-            drawn = False
+            future = pool.submit(_draw_in_this_process, *key)
+        except RuntimeError:  # the app is exiting: no more pictures
+            pass
         else:
-            drawn = True
+            try:
+                picture, drawn = future.result(), True
+            except Exception:  # the process died or refused (a kill, no memory): no picture, asked again later
+                log.warning("could not draw the picture of %s %r", key[0], key[1], exc_info=True)
         with self._lock:
             if drawn:
                 self._kept[key] = picture
