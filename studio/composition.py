@@ -13,6 +13,7 @@ import os
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,14 +96,16 @@ class SketchPictures:
         picture: np.ndarray | None = None
         drawn = False
         try:
-            future = pool.submit(_draw_in_this_process, *key)
+            picture, drawn = pool.submit(_draw_in_this_process, *key).result(), True
+        except BrokenProcessPool:  # the drawing process died (a kill, no memory): a new one next time
+            log.warning("the process drawing the picture of %s %r ended", key[0], key[1], exc_info=True)
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
         except RuntimeError:  # the app is exiting: no more pictures
             pass
-        else:
-            try:
-                picture, drawn = future.result(), True
-            except Exception:  # the process died or refused (a kill, no memory): no picture, asked again later
-                log.warning("could not draw the picture of %s %r", key[0], key[1], exc_info=True)
+        except Exception:  # the drawing refused: no picture, asked again later
+            log.warning("could not draw the picture of %s %r", key[0], key[1], exc_info=True)
         with self._lock:
             if drawn:
                 self._kept[key] = picture

@@ -39,3 +39,24 @@ def test_pictures_come_from_another_process_which_ends_when_idle() -> None:
     assert report["kept"] and report["beach"][2] == 3 and report["nowhere"]
     assert report["started"] and report["ended"], report
     assert report["engines"] == [], "the sketch engine is loaded in the drawing process only"
+
+
+def test_a_killed_drawing_process_is_replaced_at_the_next_picture() -> None:
+    script = textwrap.dedent("""
+        import json, os, signal, time
+        from studio.composition import SketchPictures
+
+        pictures = SketchPictures()
+        assert pictures.place("park") is not None
+        [pid] = [process.pid for process in pictures._pool._processes.values()]
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+        lost = pictures.place("beach")  # the pool finds its process gone
+        again = pictures.place("beach")
+        print(json.dumps({"lost": lost is None, "again": again is not None}))
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=REPO,
+                            check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["again"], report
