@@ -6,7 +6,9 @@ decoded (the take's stored frame count and rate: see :meth:`Player.set_clips`) h
 place on the timeline from the start, so the total time and the scrub bar cover the whole
 branch; the player shows "decoding…" there until its frames land. A clip of unknown length
 ends the timeline until it has landed (a gap the player waits on). A clip that can't be read (its file
-missing or damaged) takes a second of the timeline that says so, and playback goes on.
+missing or damaged) takes a second of the timeline that says so, and playback goes on; a turn
+that has no clip yet (its path "") says why (see :meth:`Player.set_clips`) for its turn's set
+duration, else a second.
 
 The player holds the frames of only a few clips around the playback position (see
 :data:`HELD_CLIPS`), no more than its byte bound (the shared cache's: see :meth:`Player._hold_window`);
@@ -61,7 +63,9 @@ class _Segment:
     fps: float
     start: int
     stand_in: bool = False
-    """A clip that can't be read: its frames say so."""
+    """A clip that can't be read, or a turn without one: its frames say so."""
+    note: str = ""
+    """What a stand-in says ("": :data:`MISSING_TEXT`)."""
     expected: bool = False
     """Not decoded yet: its length is the one its take stored (see :meth:`Player.set_clips`)."""
     clip_frames: int = 0
@@ -214,6 +218,8 @@ class Player(QWidget):
         timeline (cheap): its frames may be released, its place on the timeline stays."""
         self._expected: dict[str, tuple[int, float]] = {}
         """The frame count and fps each clip is said to have before it is decoded (see :meth:`set_clips`)."""
+        self._notes: list[str] = []
+        """What each stand-in says, by clip ("": :data:`MISSING_TEXT`; see :meth:`set_clips`)."""
         self._durations: list[float | None] = []
         """The seconds each clip's turn is set to last (None: the clip's own length; see :meth:`set_clips`)."""
         self._frame = 0
@@ -333,7 +339,7 @@ class Player(QWidget):
 
     def set_clips(self, paths: list[str], *, autoplay: bool = False, keep_place: bool = False,
                   lengths: Sequence[tuple[int, float] | None] = (),
-                  durations: Sequence[float | None] = ()) -> None:
+                  durations: Sequence[float | None] = (), notes: Sequence[str] = ()) -> None:
         """Show ``paths`` (absolute clip files) as one timeline, from the first frame.
 
         ``keep_place``: if playing a clip that the new timeline still has (a take of another
@@ -348,7 +354,20 @@ class Player(QWidget):
         the clip's own length). The export holds the clip's last frame or cuts it to that many
         frames (:func:`~studio.export.timeline.held_frames`); the player played the clip at its
         own length, so its total time and scrub bar disagreed with the exported episode. The
-        same clips with other durations keep the place (a duration changed while playing)."""
+        same clips with other durations keep the place (a duration changed while playing).
+
+        ``notes``: for each clip, what its stand-in says when it has none to show ("" or left
+        out: :data:`MISSING_TEXT`): a turn not generated yet is given as the path "" and a
+        note saying so ("Turn 5 is queued…"), so that the timeline keeps one place per turn
+        and the turn lasts its set duration, as the export would hold it. The same clips with
+        other notes keep the place (a progress tick)."""
+        notes = [notes[i] if i < len(notes) else "" for i in range(len(paths))]
+        if paths == self._paths and notes != self._notes:
+            self._notes = notes
+            for index, segment in enumerate(self._segments):
+                segment.note = notes[index]
+            self._show()
+        self._notes = notes
         self._expected = {path: (int(length[0]), float(length[1]))
                           for path, length in zip(paths, lengths, strict=False)
                           if length is not None and length[0] > 0 and length[1] > 0}
@@ -362,6 +381,7 @@ class Player(QWidget):
             return
         self._durations = durations
         place = self._place() if keep_place and self.playing else None
+        kept = self._segment_index_at(place, paths) if place is not None else None
         self.pause()
         self._paths = list(paths)
         self._held = {path: clip for path, clip in self._held.items() if path in self._paths}
@@ -373,8 +393,8 @@ class Player(QWidget):
         self._drop_preview()
         self._segment_index = _UNSHOWN  # the new timeline's clip is announced, even if its number is the same
         self._rebuild()
-        if place is not None and place[0] in self._paths:
-            self.play(from_segment=self._paths.index(place[0]), at_frame=place[1])
+        if place is not None and kept is not None:
+            self.play(from_segment=kept, at_frame=place[1])
         elif autoplay:
             self.play()
 
@@ -382,6 +402,15 @@ class Player(QWidget):
         """The clip shown and the frame within it, or None when no clip shows."""
         segment = self._segment_at(self._frame)
         return None if segment is None else (segment.path, self._frame - segment.start)
+
+    def _segment_index_at(self, place: tuple[str, int], paths: Sequence[str]) -> int | None:
+        """Where the clip of ``place`` is in the new timeline ``paths``: its clip's place; for a
+        turn without a clip (path "", one of several), the same place if it has none there too."""
+        path = place[0]
+        if path:
+            return paths.index(path) if path in paths else None
+        index = self._index_at(self._frame)
+        return index if 0 <= index < len(paths) and not paths[index] else None
 
     @property
     def paths(self) -> list[str]:
@@ -407,6 +436,25 @@ class Player(QWidget):
             return False
         self._known[path] = known
         return True
+
+    def _stand_in(self, path: str, index: int, start: int, fps: float | None) -> _Segment:
+        """The stand-in of clip ``index``. A turn without a clip (given a note) lasts its set
+        duration at the episode's rate ``fps`` (at :data:`MISSING_FPS` while that is not known);
+        a clip that can't be read, or a turn without a set duration, a second."""
+        duration = self._durations[index] if index < len(self._durations) else None
+        note = self._notes[index] if index < len(self._notes) else ""
+        if duration is None or not note:
+            return _Segment(path, MISSING_FRAMES, MISSING_FPS, start, stand_in=True, note=note)
+        rate = fps or MISSING_FPS
+        return _Segment(path, held_frames(duration, exact_fps(rate)), rate, start, stand_in=True, note=note)
+
+    def _episode_fps(self) -> float | None:
+        """The rate of the first clip that can be read, if its length is known (the export's)."""
+        for path in self._paths:
+            if not self._unreadable(path):
+                length = self._known.get(path) or self._expected.get(path)
+                return length[1] if length is not None else None
+        return None
 
     def _placed(self, path: str, index: int, clip: tuple[int, float], start: int, fps: float,
                 *, expected: bool = False) -> _Segment:
@@ -443,7 +491,7 @@ class Player(QWidget):
             if known is not None and episode_fps is not None:
                 segments.append(self._placed(path, index, known, start, episode_fps))
             elif self._unreadable(path):  # a stand-in keeps the clip numbers (the turns) in step
-                segments.append(_Segment(path, MISSING_FRAMES, MISSING_FPS, start, stand_in=True))
+                segments.append(self._stand_in(path, index, start, episode_fps or self._episode_fps()))
             elif expected is not None and episode_fps is not None:
                 segments.append(self._placed(path, index, expected, start, episode_fps, expected=True))
             else:
@@ -477,6 +525,24 @@ class Player(QWidget):
     def placed(self) -> bool:
         """Whether every clip has its place on the timeline (some may be still decoding)."""
         return len(self._segments) == len(self._paths)
+
+    @property
+    def frames_ready(self) -> bool:
+        """Whether what the position shows is ready: the clip's frame, or the stand-in of a
+        turn without a clip or of a clip that can't be read. False while the clip there (or
+        the one cued) is decoding: a window driving several players with one clock waits on
+        it (see the compare windows). A timeline without clips has nothing to wait for."""
+        if not self._paths:
+            return True
+        if self._cue is not None:
+            return False  # the clip cued has no place on the timeline yet
+        segment = self._segment_at(self._frame)
+        if segment is None:
+            return False
+        if self._missing(segment):
+            return True
+        frames = self._frames_of(segment)
+        return frames is not None and segment.source_frame(self._frame - segment.start) < len(frames)
 
     @property
     def frame_count(self) -> int:
@@ -810,7 +876,7 @@ class Player(QWidget):
         if shown and frames is not None:
             self.view.set_image(frames[offset])
         else:
-            self.view.set_image(None, MISSING_TEXT if self._missing(segment) else "decoding…")
+            self.view.set_image(None, (segment.note or MISSING_TEXT) if self._missing(segment) else "decoding…")
         self.slider.blockSignals(True)
         self.slider.setValue(self._frame)
         self.slider.blockSignals(False)

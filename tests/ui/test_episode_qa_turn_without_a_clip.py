@@ -28,7 +28,9 @@ def test_a_turn_without_a_clip_says_so_in_the_preview(make_window, sample_projec
 
     window.actions_.fork.trigger()  # an alternative of turn 5, no take yet, selected
     window.session.settle()
-    qtbot.waitUntil(lambda: ws.current_id not in branch and len(player.paths) == 4, timeout=5_000)
+    # the new turn keeps its place in the preview, with no clip
+    qtbot.waitUntil(lambda: ws.current_id not in branch and len(player.paths) == 5 and player.paths[4] == "",
+                    timeout=5_000)
     qtbot.waitUntil(lambda: player.ready, timeout=10_000)
     assert player.view.image is None, "the preview shows another turn's clip for a turn without one"
     assert player.view.message == "Turn 5 is not generated yet"

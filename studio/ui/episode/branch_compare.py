@@ -276,8 +276,9 @@ class BranchColumn(QFrame):
                 items.append(item)
             self.turns.addTopLevelItems(items)
             self.playing_row = -1
+        # a turn without a clip lasts its set duration, saying why it has none (see TurnRow.note)
         self.player.set_clips([row.clip for row in rows], lengths=[row.length for row in rows],
-                              durations=[row.duration for row in rows])
+                              durations=[row.duration for row in rows], notes=[row.note for row in rows])
 
     def mark_playing(self, index: int) -> None:
         """Highlight the row of the turn at the playback position (-1: none)."""
@@ -530,7 +531,17 @@ class BranchCompareWindow(QDialog):
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()
 
+    @property
+    def frames_ready(self) -> bool:
+        """Whether both columns have the frame for the clock's moment (a turn without a clip,
+        or one whose clip can't be read, shows its stand-in at once: it holds nothing back)."""
+        return all(column.player.frames_ready for column in self.columns)
+
     def _tick(self) -> None:
+        if not self.frames_ready:
+            # a column's clip is still decoding: the clock waits for it, so that both branches
+            # play the same moment (the other played on while it said "decoding…")
+            return
         following = self.position + 1 / self.fps
         self.seek(0.0 if following >= self.duration - 1e-6 else following)
 

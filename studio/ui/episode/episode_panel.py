@@ -32,7 +32,8 @@ def no_clip_note(index: int, summary: NodeSummary) -> str:
     if summary.status == CardStatus.QUEUED:
         return f"{turn} is queued: its clip shows here once it is made"
     if summary.status == CardStatus.RUNNING:
-        return f"{turn} is being generated…"
+        done = round(summary.fraction * 100)
+        return f"{turn} is being generated… {done}%" if 0 < done < 100 else f"{turn} is being generated…"
     if summary.status == CardStatus.FAILED:
         reason = summary.error.strip().splitlines()[0] if summary.error.strip() else ""
         said = f"{turn} failed: {reason}" if reason else f"{turn} failed"
@@ -69,6 +70,9 @@ class EpisodePanel(QWidget):
         self.resolve = resolve
         self.branch: list[str] = []
         self._clip_turns: list[int] = []
+        """The turn of each clip of the player's timeline: every turn after the start, one
+        without a clip played as a note saying why (see :meth:`set_branch`), so that the
+        player's clip numbers and the turns stay in step; none on a branch without a clip."""
         self._key: tuple[object, ...] = ()
         self._shown_turn = -1
         self._note = ""
@@ -140,8 +144,12 @@ class EpisodePanel(QWidget):
         turns = len(branch) - 1
         done = sum(1 for s in summaries[1:] if s.clip_path)
         self.title.setText(f"Branch · {turns} turn{'s' if turns != 1 else ''} · {done} generated")
-        clip_turns = [i for i, s in enumerate(summaries) if s.clip_path]
-        paths = [self.resolve(summaries[i].clip_path) for i in clip_turns]
+        # Every turn has its place on the timeline: one without a clip (not generated, queued,
+        # being made, failed) says why for its set duration while it plays. It was left off, so
+        # the branch played as if it were complete and the turn's time was lost.
+        clip_turns = list(range(1, len(summaries))) if done else []
+        paths = [self.resolve(summaries[i].clip_path) if summaries[i].clip_path else "" for i in clip_turns]
+        notes = ["" if summaries[i].clip_path else no_clip_note(i, summaries[i]) for i in clip_turns]
         new_clips = paths != self.player.paths
         # each clip's stored length places it before it is decoded: the total time is the branch's;
         # each turn's set duration holds or cuts its clip, as the export does
@@ -150,7 +158,7 @@ class EpisodePanel(QWidget):
         if new_clips:
             self._clip_turns = clip_turns  # before the player announces the clip it shows
         # a take landing mid-play doesn't stop it, nor does a duration changed
-        self.player.set_clips(paths, keep_place=True, lengths=lengths, durations=durations)
+        self.player.set_clips(paths, keep_place=True, lengths=lengths, durations=durations, notes=notes)
         if new_clips and playing_node and not self.player.playing:
             self._play_on_at(playing_node)
         if current != self._shown_turn:
@@ -211,8 +219,9 @@ class EpisodePanel(QWidget):
         """The paused preview shows the selected turn: its clip's first frame; for the start,
         the branch's first clip; for a turn without a clip, a note saying why in place of a
         frame (it showed another turn's clip as if it were this one's), Play then starting
-        at the next clip. ``again``: cue even if the turn's clip is the one cued already."""
-        if current in self._clip_turns:
+        at that turn (its note shows for its set duration, then the next clip plays).
+        ``again``: cue even if the turn's clip is the one cued already."""
+        if summary.clip_path and current in self._clip_turns:
             if again:
                 self.player.cue_segment(self._clip_turns.index(current))
         elif current == 0 or (not self._clip_turns and summary.status == CardStatus.DRAFT):
@@ -222,7 +231,10 @@ class EpisodePanel(QWidget):
                 self.player.cue_segment(0)
         else:
             note = no_clip_note(current, summary)
-            if again or note != self._note:  # not merely a progress tick: a scrub since stays
+            # a new status or progress shows while the note does; a scrub since stays where it is
+            # (the note gives the progress: a running turn's note changed at every tick, and took
+            # the position back to the turn)
+            if again or (note != self._note and self.player.note == self._note):
                 self.player.hold_note(note, cue=self._next_clip(current))
             self._note = note
             return
@@ -257,7 +269,7 @@ class EpisodePanel(QWidget):
         self.player.show_preview(preview_images(preview.frames), preview_caption(preview), source=preview)
 
     def _next_clip(self, index: int) -> int:
-        """The clip of the first turn at or after ``index`` that has one (else the first clip)."""
+        """The place on the timeline of the first turn at or after ``index`` (else the first)."""
         return next((segment for segment, turn in enumerate(self._clip_turns) if turn >= index), 0)
 
     def _select_index(self, index: int) -> None:

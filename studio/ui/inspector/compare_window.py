@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from html import escape
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -156,10 +157,16 @@ class CompareWindow(QDialog):
         self.grid.setSpacing(8)
         self.play_button = QPushButton("Play", self)
         self.play_button.setObjectName("primaryButton")
+        self.play_button.setToolTip("Play / pause every take (Space)")
         self.play_button.clicked.connect(self.toggle)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setAccessibleName("Time in the takes")
         self.slider.valueChanged.connect(self.seek)
+        # Space on the slider plays, as on the Play button (after a scrub by mouse or keys it did
+        # nothing); not on the whole window: Space presses a focused "Use this take" button
+        space = QShortcut(QKeySequence(Qt.Key.Key_Space), self.slider)
+        space.setContext(Qt.ShortcutContext.WidgetShortcut)
+        space.activated.connect(self.toggle)
         self.position = QLabel("", self)
         self.position.setObjectName("dimLabel")
         controls = QHBoxLayout()
@@ -315,7 +322,17 @@ class CompareWindow(QDialog):
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()
 
+    @property
+    def frames_ready(self) -> bool:
+        """Whether every column has the frame for the clock's moment (a clip that can't be
+        read shows that it can't at once: it holds no other column back)."""
+        return all(column.player.frames_ready for column in self.columns)
+
     def _tick(self) -> None:
+        if not self.frames_ready:
+            # a column's clip is still decoding: the clock waits for it, so that the takes start
+            # together (the others played on while it said "decoding…", and its start was lost)
+            return
         count = self.frame_count
         if count:
             self.seek((self.frame + 1) % count)
