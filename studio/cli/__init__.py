@@ -174,6 +174,7 @@ def _main(args_list: list[str], *, entry: bool) -> int:
     try:
         try:
             if entry:
+                _open_closed_standard_streams()
                 _guard_the_exit()
             code = _run(args_list, entry=entry)
         finally:
@@ -340,6 +341,35 @@ def _ctrl_c_means_130() -> None:
     :func:`_exit_guard` turns it into exit status 130."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, lambda signum, _frame: _late_ctrl_c.append(signum))
+
+
+_STANDARD_STREAMS = ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY))
+
+
+def _open_closed_standard_streams() -> None:
+    """Give each standard stream the command was started without (``2>&-``, ``>&-``, a service
+    that closes them) the null device: its output is dropped, as Python's ``print`` drops it.
+
+    Python leaves such a stream ``None``: the progress bar and the messages written to it
+    failed ("internal error: AttributeError", exit status 1, the queued jobs not run), and an
+    error meant for a closed stderr went to stdout, into the JSON a script reads. The null
+    device is inherited, so that an engine process has all three streams too (one without
+    stdout took that descriptor for the first file it opened)."""
+    for fd, name, flags in _STANDARD_STREAMS:
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:  # closed
+            pass
+        opened = os.open(os.devnull, flags)  # the lowest free descriptor: this one, the ones below are open
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
+        os.set_inheritable(fd, True)  # os.open's descriptors are not: the engine process would lack it
+        if getattr(sys, name) is None:
+            stream = open(fd, "r" if fd == 0 else "w", encoding="utf-8",  # noqa: SIM115 (it stays open)
+                          errors="backslashreplace", closefd=False)
+            setattr(sys, name, stream)
 
 
 def _guard_the_exit() -> None:

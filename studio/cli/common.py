@@ -100,10 +100,24 @@ def resolve_node(tree: StoryTree, ref: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if not matches:
+        _refuse_a_take_id(tree, ref)
         raise StudioError(f"No node {printable(ref)!r} in this project.",
                           hint="`kamishibai tree PATH` lists the node ids.")
     raise StudioError(f"{printable(ref)!r} matches {len(matches)} nodes; give more characters of the id.",
                       hint=f"It is the start of {first_few(sorted(matches), limit=5)}.")
+
+
+def _refuse_a_take_id(tree: StoryTree, ref: str) -> None:
+    """Refuse ``ref`` naming a take where a turn is asked for, with the turn's id: `play`
+    prints both ("node 0d03…  take 42fa…"), and a take's id given to `reroll`, `--parent` or
+    `--leaf` was only "No node '42fa…' in this project"."""
+    takes = [take for take in tree.takes.values() if take.id.lower().startswith(ref.lower())]
+    if len(takes) != 1 or takes[0].node_id not in tree.nodes:
+        return
+    take = takes[0]
+    named = "is the id of a take" if take.id == ref.lower() else f"is the start of take {take.id}'s id, a take"
+    raise StudioError(f"{printable(ref)!r} {named} of turn {take.node_id}, not a turn's id.",
+                      hint=f"Give the turn's id: {take.node_id}.")
 
 
 def refuse_control_characters(text: str, option: str, *, line_breaks: bool = False) -> None:
@@ -156,7 +170,15 @@ def print_json(value: Any) -> None:
         sys.stdout.write(text)
         return
     sys.stdout.flush()  # what was printed before it comes first
-    data = memoryview(text.encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict"))
+    encoding = sys.stdout.encoding or "utf-8"
+    try:
+        encoded = text.encode(encoding)
+    except UnicodeEncodeError:
+        # a character the output's encoding lacks (PYTHONIOENCODING=ascii, a Latin-1 locale, a
+        # Windows console) or a file name that is not UTF-8: written in JSON's own escapes
+        # (\ud83c\udfac), where the stream's own replacement (\U0001f3ac) made the document invalid
+        encoded = (json.dumps(value, indent=2) + "\n").encode(encoding)
+    data = memoryview(encoded)
     while data:
         written = binary.write(data)
         if not written:  # never for a blocking stream: it writes something or raises

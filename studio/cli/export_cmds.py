@@ -146,11 +146,16 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise StudioError("--out is empty: it names the file to write.",
                           hint="Give a file name, e.g. --out episode.mp4 (--format picks the kind when the name "
                           "doesn't say it).")
+    if args.out == "-":  # as `import-demo -` reads standard input; it wrote a file named "-" instead
+        raise StudioError("--out - names standard output, and an export can't go there: it writes files.",
+                          hint=f"Give a file name, e.g. --out episode.{args.format or 'mp4'} (./- for a file "
+                          "named '-').")
     if args.out.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
         # Path() drops the slash: "episode.mp4/" wrote a file named episode.mp4 where a folder was meant
+        inside = printable(args.out) + f"episode.{args.format or 'mp4'}"  # quoted: pasted back into a shell
         raise StudioError(f"--out {printable(args.out)} ends with a slash: it names a folder, and --out names "
-                          "the file to write.", hint=f"Name the file inside it, e.g. --out {printable(args.out)}"
-                          "episode.mp4.")
+                          "the file to write.",
+                          hint=f"Name the file inside it, e.g. --out {shlex.quote(inside)}.")
     out = Path(args.out).expanduser()
     _refuse_a_folder(out, args.format)  # before the format: a folder's name says none
     # an option given on the command line is refused where the format can't honour it, even at

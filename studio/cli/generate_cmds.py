@@ -112,7 +112,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_wait_option(p)
     p.set_defaults(handler=cmd_fill)
 
-    p = sub.add_parser("queue", help="list the project's generation jobs")
+    p = sub.add_parser("queue", help="list the project's generation jobs",
+                       description="List the jobs not finished yet (queued, running, interrupted, and those "
+                       "blocked, with why); --all adds the done, failed and cancelled ones. Only reads the project.")
     p.add_argument("path", help="project folder")
     p.add_argument("--all", action="store_true", help="include finished jobs")
     p.add_argument("--json", action="store_true", help="machine-readable output")

@@ -104,7 +104,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        ".zip file, outside the project folder. Only reads the project.")
     p.add_argument("path", help="project folder")
     p.add_argument("out", help="the .zip file to write (.zip is appended if the name lacks it)")
-    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    p.add_argument("--force", "-f", action="store_true", help="replace OUT if it exists")
     p.set_defaults(handler=cmd_bundle)
 
     p = sub.add_parser("unbundle", help="unpack a .zip bundle into a new project folder",
@@ -338,7 +338,8 @@ def cmd_info(args: argparse.Namespace) -> int:
 
     try:
         with open_for_reading(args.path) as project:
-            info = {**project.info(), "damaged": False}
+            # the folder absolute, as every path in JSON output is: a script can use it from anywhere
+            info = {**project.info(), "damaged": False, "path": os.path.abspath(project.path)}
     except ProjectDamagedError as error:
         # A damaged project is what a user runs `info` on to learn about: report what can be
         # told without reading the database, then fail as before (the message on stderr, exit 2).
@@ -354,7 +355,7 @@ def damaged_info(path: str, error: StudioError) -> dict[str, Any]:
     from studio.storage.project import _folder_size, normalise_project_path
 
     folder = normalise_project_path(path)
-    return {"path": str(folder), "damaged": True, "size_bytes": _folder_size(folder),
+    return {"path": os.path.abspath(folder), "damaged": True, "size_bytes": _folder_size(folder),
             "problems": [error.message]}
 
 
@@ -378,6 +379,10 @@ def cmd_bundle(args: argparse.Namespace) -> int:
             raise StudioError("The bundle's file name is empty.",
                               hint=f"Give the .zip file to write, e.g. {shlex.quote(project.path.stem or 'story')}.zip "
                               "(or a folder to write it into).")
+        if args.out == "-":  # as `import-demo -` reads standard input; it wrote a file named "-.zip" instead
+            example = shlex.quote(f"{project.path.stem or 'story'}.zip")
+            raise StudioError("The bundle can't go to standard output (-): it is a .zip file written in place.",
+                              hint=f"Give the .zip file to write, e.g. {example} (./- for one named '-.zip').")
         out = Path(args.out)
         if args.out and out.is_dir():  # into the folder, as cp does: `bundle P backups` writes backups/P.zip
             out = out / f"{project.path.stem or 'story'}.zip"
@@ -460,7 +465,8 @@ def _refuse_a_sheet_name_without_a_file(text: str) -> None:
                           hint="Give the .png file to write, e.g. `kamishibai sketch-sheet motions.png`.")
     if text.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
         raise StudioError(f"{printable(text)} ends with a slash: it names a folder, and OUT names the .png file "
-                          "to write.", hint=f"Name the file inside it, e.g. {printable(text)}motions.png.")
+                          "to write.", hint="Name the file inside it, e.g. "
+                          f"`kamishibai sketch-sheet {shlex.quote(printable(text) + 'motions.png')}`.")
 
 
 def _check_sheet_destination(out: Path, *, force: bool) -> None:
