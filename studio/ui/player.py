@@ -99,7 +99,24 @@ NO_CLIP_TEXT = "no clip"
 
 
 STEP_BACK_KEY, STEP_ON_KEY = ",", "."
-"""The keys that step the paused playback a frame back and on (the player has the focus)."""
+"""The keys that step the paused playback a frame back and on (the player has the focus; in
+the compare windows, anywhere in the window: see :func:`add_step_keys`)."""
+
+
+def add_step_keys(window: QWidget, step: Callable[[int], object]) -> None:
+    """:data:`STEP_BACK_KEY` and :data:`STEP_ON_KEY` anywhere in ``window`` call ``step`` with
+    -1 and 1: a compare window steps its shared clock with the keys the episode preview has."""
+    for key, delta in ((STEP_BACK_KEY, -1), (STEP_ON_KEY, 1)):
+        shortcut = QShortcut(QKeySequence(key), window)
+        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        shortcut.activated.connect(lambda d=delta: step(d))
+
+
+def is_play_key(event: QKeyEvent) -> bool:
+    """Whether ``event`` is a plain Space, which plays and pauses a compare window. The window
+    takes it in its own key handler, so it only gets a Space that no focused widget used: a
+    focused button is pressed by Space (a window-wide shortcut toggled the playback instead)."""
+    return event.key() == Qt.Key.Key_Space and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
 
 SLIDER_KEYS = frozenset({Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down,
                          Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
@@ -677,9 +694,12 @@ class Player(QWidget):
         self.loop = self.loop_button.isChecked()
 
     def step(self, delta: int) -> None:
+        """Pause and show the frame ``delta`` frames on (back, when negative). A step past
+        either end stays there, as in a video editor: "," on the first frame showed the last
+        frame of the whole branch, minutes away."""
         self.pause()
         if self.frame_count:
-            self.seek((self._frame + delta) % self.frame_count)
+            self.seek(self._frame + delta)  # seek keeps it within the timeline
 
     def time_at(self, frame: int) -> float:
         """Seconds from the timeline's start to ``frame`` (clips may differ in frame rate)."""

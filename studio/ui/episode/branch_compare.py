@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,7 +40,7 @@ from studio.ui.episode.episode_panel import no_clip_note
 from studio.ui.inspector.takes_view import state_line
 from studio.ui.media_cache import ClipCache
 from studio.ui.node_summary import CardStatus, JobView, NodeSummary, cut_to_chars, summarize
-from studio.ui.player import Player, format_clock
+from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, format_clock, is_play_key
 
 NAME_CHARS = 70
 """A branch's name in a picker is cut here (the picker's tooltip has it whole)."""
@@ -347,7 +348,8 @@ class BranchCompareWindow(QDialog):
         self.columns = (self.left, self.right)
         self.play_button = QPushButton("Play", self)
         self.play_button.setObjectName("primaryButton")
-        self.play_button.setToolTip("Play / pause both branches (Space)")
+        self.play_button.setToolTip(f"Play / pause both branches (Space); the \"{STEP_BACK_KEY}\" and "
+                                    f"\"{STEP_ON_KEY}\" keys step a frame back and on")
         self.play_button.setAutoDefault(False)
         self.play_button.clicked.connect(self.toggle)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
@@ -378,9 +380,8 @@ class BranchCompareWindow(QDialog):
                  self.play_button, self.slider]
         for before, after in itertools.pairwise(order):
             QWidget.setTabOrder(before, after)
-        space = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
-        space.setContext(Qt.ShortcutContext.WindowShortcut)
-        space.activated.connect(self.toggle)
+        # Space plays (see keyPressEvent); "," and "." step a frame, as in the episode preview
+        add_step_keys(self, self.step)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
         self._follow_timer = QTimer(self)
@@ -530,6 +531,26 @@ class BranchCompareWindow(QDialog):
 
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()
+
+    def step(self, delta: int) -> None:
+        """Pause and move the clock ``delta`` frames (at :attr:`fps`) on, back when negative, from
+        the frame shown, stopping at the first and the last frame."""
+        self.pause()
+        if not self.has_branches or self.duration <= 0:
+            return
+        last = max(0, math.ceil(self.duration * self.fps - 1e-6) - 1)
+        shown = min(last, math.floor(self.position * self.fps + 1e-6))  # a scrub may land between frames
+        self.seek(max(0, min(shown + delta, last)) / self.fps)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Space plays and pauses unless a focused widget took it: a focused "Show in the main
+        window" button is pressed by it (a window-wide shortcut toggled the playback instead),
+        a focused picker opens."""
+        if is_play_key(event):
+            self.toggle()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     @property
     def frames_ready(self) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from html import escape
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -28,7 +28,7 @@ from studio.core.tree import StoryTree
 from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
 from studio.ui.inspector.takes_view import state_line
 from studio.ui.media_cache import ClipCache
-from studio.ui.player import Player
+from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, format_clock, is_play_key
 
 MAX_COMPARED = 4
 DEFAULT_FPS = 8.0
@@ -157,18 +157,17 @@ class CompareWindow(QDialog):
         self.grid.setSpacing(8)
         self.play_button = QPushButton("Play", self)
         self.play_button.setObjectName("primaryButton")
-        self.play_button.setToolTip("Play / pause every take (Space)")
+        self.play_button.setToolTip(f"Play / pause every take (Space); the \"{STEP_BACK_KEY}\" and "
+                                    f"\"{STEP_ON_KEY}\" keys step a frame back and on")
         self.play_button.clicked.connect(self.toggle)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setAccessibleName("Time in the takes")
         self.slider.valueChanged.connect(self.seek)
-        # Space on the slider plays, as on the Play button (after a scrub by mouse or keys it did
-        # nothing); not on the whole window: Space presses a focused "Use this take" button
-        space = QShortcut(QKeySequence(Qt.Key.Key_Space), self.slider)
-        space.setContext(Qt.ShortcutContext.WidgetShortcut)
-        space.activated.connect(self.toggle)
-        self.position = QLabel("", self)
+        # Space plays (see keyPressEvent); "," and "." step a frame, as in the episode preview
+        add_step_keys(self, self.step)
+        self.position = QLabel(format_clock(0.0), self)
         self.position.setObjectName("dimLabel")
+        self.position.setMinimumWidth(96)
         controls = QHBoxLayout()
         controls.addWidget(self.play_button)
         controls.addWidget(self.slider, 1)
@@ -306,7 +305,8 @@ class CompareWindow(QDialog):
         self.slider.blockSignals(True)
         self.slider.setValue(self.frame)
         self.slider.blockSignals(False)
-        self.position.setText(f"{self.frame / self.fps:.2f} s")
+        # elapsed / total, as the episode preview and the Compare branches window show it
+        self.position.setText(f"{format_clock(self.frame / self.fps)} / {format_clock(self.frame_count / self.fps)}")
 
     def play(self) -> None:
         self._wants_play = not self.frame_count
@@ -321,6 +321,20 @@ class CompareWindow(QDialog):
 
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()
+
+    def step(self, delta: int) -> None:
+        """Pause and move the clock ``delta`` frames on (back, when negative), stopping at either end."""
+        self.pause()
+        self.seek(self.frame + delta)  # seek keeps it within the clock's range
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Space plays and pauses unless a focused widget took it (a focused "Use this take" or
+        "Lock seed" button is pressed by it; on the slider, after a scrub, it plays)."""
+        if is_play_key(event):
+            self.toggle()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     @property
     def frames_ready(self) -> bool:
