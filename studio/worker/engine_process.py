@@ -369,12 +369,19 @@ def _end_with_parent() -> None:
     threading.Thread(target=watch, name="kamishibai-engine-parent-watch", daemon=True).start()
 
 
-def _keep_stdout_for_the_parent() -> None:
+def _keep_stdout_for_the_parent(keep: int = -1) -> None:
     """Send whatever the engine prints to standard output (model code's print(), a native
     library writing to file descriptor 1) to standard error instead: the child shares the
-    parent's stdout, where ``play --json`` and ``queue --json`` print what scripts read."""
+    parent's stdout, where ``play --json`` and ``queue --json`` print what scripts read.
+
+    ``keep``: a descriptor the process needs (its pipe to the parent). A process started
+    without a stdout may hold it as descriptor 1; that one is left alone (overwritten, the
+    pipe was lost and the engine process died) and only Python's own printing is sent on."""
     with contextlib.suppress(AttributeError, OSError, ValueError):
         sys.stdout.flush()
+    if keep == 1:
+        sys.stdout = sys.stderr
+        return
     try:
         os.dup2(2, 1)
     except OSError:  # no standard error to send it to: drop it rather than mix it into the parent's
@@ -398,7 +405,7 @@ def child_main(conn: multiprocessing.connection.Connection, cancel: Event, sourc
                config: EngineConfig) -> None:
     """The engine process: serve jobs until the parent closes the pipe (or dies)."""
     _end_with_parent()
-    _keep_stdout_for_the_parent()
+    _keep_stdout_for_the_parent(keep=conn.fileno())
     for number in _LEFT_TO_THE_PARENT:  # the parent's to handle
         signal.signal(number, signal.SIG_IGN)
     if _HELD_SIGNALS:  # started with them blocked (one pending meanwhile is dropped by SIG_IGN)
