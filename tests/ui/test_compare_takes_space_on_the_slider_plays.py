@@ -20,7 +20,8 @@ def test_space_on_the_slider_plays_and_pauses(qtbot, tmp_path: Path) -> None:
     compare = CompareWindow("Turn 1", takes, "t0", {}, ClipCache(), lambda rel: str(tmp_path / rel))
     qtbot.addWidget(compare)
     compare.show()
-    qtbot.waitUntil(lambda: compare.frame_count == 72, timeout=10_000)  # the 8 fps take: 3 s at 24 a second
+    # the 8 fps take: 3 s at 24 a second; the slider's range follows once the clip is in (a queued call)
+    qtbot.waitUntil(lambda: compare.frame_count == 72 and compare.slider.maximum() == 71, timeout=10_000)
     compare.slider.setFocus()
     qtbot.keyClick(compare.slider, Qt.Key.Key_End)
     assert compare.frame == 71 and compare.frames() == [23, 23]
