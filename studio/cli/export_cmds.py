@@ -16,7 +16,7 @@ from studio.core.text import first_few
 
 if TYPE_CHECKING:
     from studio.core.tree import StoryTree
-    from studio.export import ExportOptions, ExportResult
+    from studio.export import ExportError, ExportOptions, ExportResult
     from studio.storage import Project
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
@@ -123,7 +123,7 @@ class _Bar:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from studio.core.progress import never_cancelled
-    from studio.export import CaptionMode, ExportOptions, export_task
+    from studio.export import CaptionMode, ExportError, ExportOptions, export_task
     from studio.export.encoding import check_options
     from studio.export.options import PanelAspect, infer_format
 
@@ -170,10 +170,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             job = export_task(project, leaf, out, options, args.format)
         except StudioError as error:
             _advise_filling(error, args.path, leaf)
+            if isinstance(error, ExportError):
+                _advise_rerolling(error, args.path, project.tree, leaf)
             raise
         _refuse_to_replace(out, args, _pages(project, leaf, out, args.format, options))
         try:
             result = job(bar, never_cancelled)
+        except ExportError as error:
+            _advise_rerolling(error, args.path, project.tree, leaf)
+            raise
         finally:
             bar.close()
         read_with = list(project.problems)  # such as a stored duration out of range, read as unset
@@ -205,9 +210,50 @@ def _advise_filling(error: StudioError, path: str, leaf: str) -> None:
     name them."""
     from studio.export.branch import GENERATE_ALL
 
-    if error.hint == GENERATE_ALL:
+    if GENERATE_ALL in error.hint:  # alone, or after another hint (a later turn's clip missing too)
         command = f"kamishibai fill {shlex.quote(printable(path))} --leaf {leaf} --run"
-        error.hint = f"Generate the turns of the branch that have none: `{command}`, then export again."
+        error.hint = error.hint.replace(
+            GENERATE_ALL, f"Generate the turns of the branch that have none: `{command}`, then export again.")
+
+
+_REROLL_COMMANDS_SHOWN = 3
+
+
+def _advise_rerolling(error: ExportError, path: str, tree: StoryTree, leaf: str) -> None:
+    """Name the commands that make each missing or unreadable clip again, in place of the
+    window's "Re-roll the turn..." (which says what, not how, here): ``kamishibai reroll`` of
+    the turn, and for a turn that later turns of the branch follow, ``kamishibai use`` of the
+    new take (a re-roll keeps it beside the chosen one there, so that the branch does not
+    change under the turns after it)."""
+    from studio.export.branch import REMAKE_CLIPS_HINT
+    from studio.export.errors import REMAKE_CLIP_HINT
+    from studio.export.plan import UNREADABLE_CLIPS_HINT
+
+    nodes = list(dict.fromkeys(error.remake))
+    if not nodes or not error.hint.startswith("Re-roll the turn"):
+        return
+    project = shlex.quote(printable(path))
+    steps = []
+    for node in nodes[:_REROLL_COMMANDS_SHOWN]:
+        step = f"`kamishibai reroll {project} {node}`"
+        if node != leaf:
+            new_take = len(tree.takes_of(node)) + 1
+            step += f" then `kamishibai use {project} {node} {new_take}`"
+        steps.append(step)
+    rest = nodes[_REROLL_COMMANDS_SHOWN:]
+    if rest:
+        steps.append(f"the same for node{'s' if len(rest) > 1 else ''} {first_few(rest, ', ')}")
+    which = "its clip" if len(nodes) == 1 else "their clips"
+    hint = f"Make {which} again: {'; '.join(steps)}; then export again."
+    if any(node != leaf for node in nodes):
+        hint += " The turns after a turn whose new take is used are then marked out of date."
+    if REMAKE_CLIPS_HINT in error.hint or UNREADABLE_CLIPS_HINT in error.hint:
+        hint += (" If the project was copied without its media folder (or the folder was damaged in the copy), "
+                 "copy it back instead.")
+    rest_of_hint = error.hint
+    for replaced in (REMAKE_CLIPS_HINT, UNREADABLE_CLIPS_HINT, REMAKE_CLIP_HINT, "Re-roll the turn to make a clip."):
+        rest_of_hint = rest_of_hint.replace(replaced, "")
+    error.hint = f"{rest_of_hint.strip()} {hint}".strip()
 
 
 def only_leaf(tree: StoryTree, path: str) -> str:

@@ -108,7 +108,7 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
         raise ExportError(f"The branch can't be exported: {label} has {state}.", hint=hint)
     if not take.clip_path:
         raise ExportError(f"The branch can't be exported: {label} has a take without a clip.",
-                          hint="Re-roll the turn to make a clip.")
+                          hint="Re-roll the turn to make a clip.", remake=(node.id,))
     try:
         clip = project.resolve(take.clip_path)
         poster = project.resolve(take.poster_path) if take.poster_path else None
@@ -116,7 +116,7 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
         raise ExportError(f"The branch can't be exported: {label}: {error.message}") from None
     if not clip.is_file():
         raise ExportError(f"The branch can't be exported: the clip of {label} is missing ({clip}).",
-                          hint=REMAKE_CLIP_HINT)
+                          hint=REMAKE_CLIP_HINT, remake=(node.id,))
     if poster is not None and not poster.is_file():
         poster = None  # the sheet falls back to the clip's first frame
     character = clean_text(tree.acting_character(node.id)).strip()
@@ -243,8 +243,9 @@ def _with_later_missing(error: ExportError, project: Project, tree: StoryTree, l
     (and a project copied without its media folder as many, one missing clip at a time).
     ``first_number`` is the turn number of ``later[0]``."""
     missing = [node for node in later if not _finished(tree.selected_take(node.id))]
-    lost = [str(number) for number, node in enumerate(later, start=first_number)
-            if _clip_lost(project, tree.selected_take(node.id))]
+    lost_nodes = [(number, node) for number, node in enumerate(later, start=first_number)
+                  if _clip_lost(project, tree.selected_take(node.id))]
+    lost = [str(number) for number, _node in lost_nodes]
     if not missing and not lost:
         return error
     message, hint = error.message.rstrip("."), error.hint
@@ -261,7 +262,8 @@ def _with_later_missing(error: ExportError, project: Project, tree: StoryTree, l
                     f"{'are' if many else 'is'} missing too")
         if REMAKE_CLIPS_HINT not in hint:
             hint = f"{hint} {REMAKE_CLIPS_HINT}"
-    return ExportError(f"{message}.", hint=hint.strip())
+    return ExportError(f"{message}.", hint=hint.strip(),
+                       remake=error.remake + tuple(node.id for _number, node in lost_nodes))
 
 
 REMAKE_CLIPS_HINT = ("Re-roll the turns whose clips are missing, or copy the project's media folder back if it "

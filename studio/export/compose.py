@@ -71,7 +71,7 @@ def decode_turn(turn: Turn, size: tuple[int, int], source_size: tuple[int, int])
 
 def _undecodable(turn: Turn, reason: str) -> ExportError:
     return ExportError(f"The clip of {turn.label} can't be decoded: {as_sentence(reason.rstrip('.'))}",
-                       hint=REMAKE_CLIP_HINT)
+                       hint=REMAKE_CLIP_HINT, remake=(turn.node_id,))
 
 
 def blend(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:

@@ -15,7 +15,15 @@ REMAKE_CLIP_HINT = "Re-roll the turn to make its clip again."
 
 
 class ExportError(StudioError):
-    """An export that can't be made: a bad branch, bad options, or a destination we can't write."""
+    """An export that can't be made: a bad branch, bad options, or a destination we can't write.
+
+    ``remake`` names the turns (node ids, in branch order) whose clips are missing or can't be
+    read, so that a front end can say how to make each again (the command line names the exact
+    ``kamishibai reroll`` commands)."""
+
+    def __init__(self, message: str, hint: str = "", remake: tuple[str, ...] = ()) -> None:
+        super().__init__(message, hint)
+        self.remake = remake
 
 
 def as_sentence(text: str) -> str:

@@ -33,7 +33,7 @@ def _probe_turn(turn: Turn) -> StreamInfo | ExportError:
         return probe(turn.clip)
     except MediaError as error:
         return ExportError(f"The clip of {turn.label} can't be read: {as_sentence(error.message)}",
-                           hint=REMAKE_CLIP_HINT)
+                           hint=REMAKE_CLIP_HINT, remake=(turn.node_id,))
 
 
 UNREADABLE_CLIPS_HINT = ("Re-roll the turns whose clips can't be read (or put back the project's media files if "
@@ -53,7 +53,8 @@ def _unreadable(branch: Branch, probed: list[StreamInfo | ExportError]) -> Expor
     later = [str(turn.number) for turn, _error in bad[1:]]
     many = len(later) > 1
     return ExportError(f"{first.message.rstrip('.')}; the clip{'s' if many else ''} of later turn{'s' if many else ''} "
-                       f"{first_few(later, ', ')} can't be read either.", hint=UNREADABLE_CLIPS_HINT)
+                       f"{first_few(later, ', ')} can't be read either.", hint=UNREADABLE_CLIPS_HINT,
+                       remake=tuple(turn.node_id for turn, _error in bad))
 
 
 def turn_frames(turn: Turn, info: StreamInfo, fps: Fraction) -> int:

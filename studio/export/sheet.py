@@ -137,5 +137,5 @@ def poster_image(turn: Turn) -> Image.Image:
     except (MediaError, StopIteration, OSError) as error:
         message = error.message if isinstance(error, MediaError) else str(error) or "it holds no frames"
         raise ExportError(f"The clip of {turn.label} can't be read: {as_sentence(message)}",
-                          hint=REMAKE_CLIP_HINT) from None
+                          hint=REMAKE_CLIP_HINT, remake=(turn.node_id,)) from None
     return Image.fromarray(first.copy())
