@@ -22,6 +22,7 @@ is set lasts that long, its clip held on its last frame or cut (see :meth:`Playe
 
 from __future__ import annotations
 
+import math
 import sys
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
@@ -50,8 +51,13 @@ from studio.ui.text_wrap import breakable
 
 
 def format_clock(seconds: float) -> str:
-    """Minutes, seconds and tenths, as a timeline shows them: 0:03.5."""
-    tenths = round(max(0.0, seconds) * 10)
+    """Minutes, seconds and tenths, as a timeline shows them: 0:03.5.
+
+    A time half-way between two tenths rounds up, always: 0.25 s reads 0:00.3 and 0.35 s
+    0:00.4 (Python's ``round`` rounds half to even, so frames 2 and 3 at 8 fps read 0:00.2
+    and 0:00.4, one tenth skipped). The small margin keeps a half that floating point stores
+    a hair below it (frame 5 at 20 fps: 0.25) from rounding down."""
+    tenths = math.floor(max(0.0, seconds) * 10 + 0.5 + 1e-9)
     minutes, rest = divmod(tenths, 600)
     return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 

@@ -163,6 +163,7 @@ GENERATE_OFF_TIP = ("Nothing to generate at the start of the story: select a tur
 PLAY_OFF_TIP = "Nothing to play yet: no turn of this branch has a clip (Generate makes one)"
 FILL_OFF_TIP = "Nothing missing: every turn of this branch has a take or one on its way"
 FILL_NO_TURN_TIP = "This branch has no turns yet: select the start and press Enter to write one"
+DRAFT_DROPPED = "New turn dropped: nothing was added. Press Enter on a turn to start another."
 
 
 NOTHING_SELECTED_TIP = "Nothing selected: select a turn"
@@ -544,8 +545,14 @@ class Workspace(QWidget):
             return ""
 
     def _import_image(self, path: Path, folder: str) -> str:
-        from studio.storage.media_import import import_media
+        """Copy a picture, or a place's scene video, into the project's ``folder``. A
+        character's view is a picture whatever its suffix: a GIF gives its first frame (taken
+        for a scene video by its suffix, it became a clip that neither the cast list nor an
+        engine could read as the character's picture)."""
+        from studio.storage.media_import import import_image, import_media
 
+        if folder == "characters":
+            return import_image(self.project, path, folder)
         return import_media(self.project, path, folder)
 
     def describe_job(self, job: Any) -> str:
@@ -892,9 +899,12 @@ class Workspace(QWidget):
         self.message.emit("New turn: describe it, then Generate (Ctrl+Enter).")
 
     def _cancel_draft(self) -> None:
+        """Esc in a new turn's editor: the draft is dropped, and the status bar says so (it went
+        on saying "New turn: describe it, then Generate" about a turn no longer there)."""
         if self.inspector.draft_parent is not None:
             self.select(self.current_id, center=False)
             self.view.setFocus()
+            self.message.emit(DRAFT_DROPPED)
 
     def generate_text(self, target: str, text: str) -> None:
         """Generate from the editor: a draft becomes a new turn; an edited turn is updated."""

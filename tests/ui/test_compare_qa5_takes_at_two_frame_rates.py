@@ -32,7 +32,7 @@ def test_takes_at_8_and_16_fps_play_in_step_by_time(make_window, sample_project:
     compare.pause()
 
     compare.seek(4)  # a quarter of a second at 16 fps
-    assert compare.position.text() == "0:00.2 / 0:00.8"  # elapsed / total, as the other players show it
+    assert compare.position.text() == "0:00.3 / 0:00.8"  # elapsed (0.25 s rounds up) / total, as elsewhere
     assert compare.frames() == [2, 4]  # the 8 fps take is two frames into it, the 16 fps one four
     compare.seek(compare.frame_count - 1)  # the end: the 8 fps take's last frame (0.75 s)
     assert compare.frame_count == 12

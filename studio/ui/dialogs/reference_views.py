@@ -28,7 +28,8 @@ from studio.core.errors import StudioError
 from studio.ui.text_wrap import breakable
 
 VIEWS: tuple[str, ...] = ("front", "left", "back", "right")
-IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp *.bmp)"
+IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"
+"""A GIF is a picture here: a view keeps its first frame."""
 PICTURE = QSize(72, 96)
 
 

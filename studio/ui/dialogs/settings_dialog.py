@@ -3,6 +3,8 @@ auto re-queue, appearance, and where model weights are looked for."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -49,6 +51,27 @@ def in_dialog_words(text: str) -> str:
     for command_line, dialog in COMMAND_LINE_WORDS:
         text = text.replace(command_line, dialog)
     return text
+
+
+def checkpoints_problem(text: str, saved: str) -> str:
+    """Why the checkpoints folder typed as ``text`` can't be used ("": it can, or it is empty).
+
+    A relative path would be read from wherever the app was started, a file is no folder, and
+    a folder that doesn't exist is most likely mistyped: the engines then said only that their
+    weights were missing. A saved folder that is missing now (a drive not plugged in) is kept,
+    so that the rest of the dialog can still be changed."""
+    typed = text.strip()
+    if not typed:
+        return ""
+    folder = Path(typed).expanduser()
+    fix = "Choose… picks a folder; leave it empty to use the default folders."
+    if not folder.is_absolute():
+        return f"The checkpoints folder {typed!r} is not a whole path (like /home/me/weights). {fix}"
+    if folder.exists() and not folder.is_dir():
+        return f"The checkpoints folder {typed} is a file, not a folder. {fix}"
+    if not folder.exists() and typed != saved.strip():
+        return f"The checkpoints folder {typed} doesn't exist: check its spelling, or create it first. {fix}"
+    return ""
 
 
 class SettingsDialog(QDialog):
@@ -257,6 +280,11 @@ class SettingsDialog(QDialog):
             self.cluster.validated()
         except StudioError as error:
             self._refuse(error, self.cluster.where)
+            return
+        problem = checkpoints_problem(self.checkpoints.text(), self.settings.checkpoints_folder)
+        if problem:
+            self.checkpoints.setFocus()
+            QMessageBox.warning(self, "Settings", problem)
             return
         for name, form in self.forms.items():
             try:

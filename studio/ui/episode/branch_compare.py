@@ -15,11 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -40,7 +39,8 @@ from studio.ui.episode.episode_panel import no_clip_note
 from studio.ui.inspector.takes_view import state_line
 from studio.ui.media_cache import ClipCache
 from studio.ui.node_summary import CardStatus, JobView, NodeSummary, cut_to_chars, summarize
-from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, format_clock, is_play_key
+from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, format_clock
+from studio.ui.shared_clock import SharedClockWindow
 
 NAME_CHARS = 70
 """A branch's name in a picker is cut here (the picker's tooltip has it whole)."""
@@ -313,7 +313,7 @@ class BranchColumn(QFrame):
         return player.frame_count / player.duration if player.frame_count and player.duration > 0 else DEFAULT_FPS
 
 
-class BranchCompareWindow(QDialog):
+class BranchCompareWindow(SharedClockWindow):
     """Two branches playing side by side from where they part."""
 
     leaf_shown = Signal(str)
@@ -345,7 +345,7 @@ class BranchCompareWindow(QDialog):
         self.notice.hide()
         self.left = BranchColumn("Left", clips, self)
         self.right = BranchColumn("Right", clips, self)
-        self.columns = (self.left, self.right)
+        self.columns: tuple[BranchColumn, BranchColumn] = (self.left, self.right)
         self.play_button = QPushButton("Play", self)
         self.play_button.setObjectName("primaryButton")
         self.play_button.setToolTip(f"Play / pause both branches (Space); the \"{STEP_BACK_KEY}\" and "
@@ -380,10 +380,10 @@ class BranchCompareWindow(QDialog):
                  self.play_button, self.slider]
         for before, after in itertools.pairwise(order):
             QWidget.setTabOrder(before, after)
-        # Space plays (see keyPressEvent); "," and "." step a frame, as in the episode preview
+        # Space plays (see SharedClockWindow.keyPressEvent); "," and "." step a frame, as in the episode preview
         add_step_keys(self, self.step)
         self._timer = QTimer(self)
-        self._timer.timeout.connect(self._tick)
+        self._timer.timeout.connect(self.tick)
         self._follow_timer = QTimer(self)
         self._follow_timer.setSingleShot(True)
         self._follow_timer.setInterval(FOLLOW_MS)
@@ -529,9 +529,6 @@ class BranchCompareWindow(QDialog):
         self._timer.stop()
         self.play_button.setText("Play")
 
-    def toggle(self) -> None:
-        self.pause() if self.playing else self.play()
-
     def step(self, delta: int) -> None:
         """Pause and move the clock ``delta`` frames (at :attr:`fps`) on, back when negative, from
         the frame shown, stopping at the first and the last frame."""
@@ -542,35 +539,6 @@ class BranchCompareWindow(QDialog):
         shown = min(last, math.floor(self.position * self.fps + 1e-6))  # a scrub may land between frames
         self.seek(max(0, min(shown + delta, last)) / self.fps)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        """Space plays and pauses unless a focused widget took it: a focused "Show in the main
-        window" button is pressed by it (a window-wide shortcut toggled the playback instead),
-        a focused picker opens."""
-        if is_play_key(event):
-            self.toggle()
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    @property
-    def frames_ready(self) -> bool:
-        """Whether both columns have the frame for the clock's moment (a turn without a clip,
-        or one whose clip can't be read, shows its stand-in at once: it holds nothing back)."""
-        return all(column.player.frames_ready for column in self.columns)
-
-    def _tick(self) -> None:
-        if not self.frames_ready:
-            # a column's clip is still decoding: the clock waits for it, so that both branches
-            # play the same moment (the other played on while it said "decoding…")
-            return
+    def advance(self) -> None:
         following = self.position + 1 / self.fps
         self.seek(0.0 if following >= self.duration - 1e-6 else following)
-
-    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
-        self.pause()
-        super().closeEvent(event)
-
-    def done(self, result: int) -> None:
-        """Esc closes the window (and stops the clock) as the close button does."""
-        self.pause()
-        super().done(result)

@@ -9,9 +9,7 @@ from collections.abc import Callable, Mapping
 from html import escape
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
-    QDialog,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -28,7 +26,8 @@ from studio.core.tree import StoryTree
 from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
 from studio.ui.inspector.takes_view import state_line
 from studio.ui.media_cache import ClipCache
-from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, format_clock, is_play_key
+from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, format_clock
+from studio.ui.shared_clock import SharedClockWindow
 
 MAX_COMPARED = 4
 DEFAULT_FPS = 8.0
@@ -132,7 +131,7 @@ class _Column(QFrame):
         self.style().polish(self)
 
 
-class CompareWindow(QDialog):
+class CompareWindow(SharedClockWindow):
     """2-4 takes of one turn playing frame for frame together."""
 
     take_chosen = Signal(str)
@@ -163,7 +162,7 @@ class CompareWindow(QDialog):
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setAccessibleName("Time in the takes")
         self.slider.valueChanged.connect(self.seek)
-        # Space plays (see keyPressEvent); "," and "." step a frame, as in the episode preview
+        # Space plays (see SharedClockWindow.keyPressEvent); "," and "." step a frame, as in the episode preview
         add_step_keys(self, self.step)
         self.position = QLabel(format_clock(0.0), self)
         self.position.setObjectName("dimLabel")
@@ -177,7 +176,7 @@ class CompareWindow(QDialog):
         layout.addLayout(controls)
         self.fps = DEFAULT_FPS
         self._timer = QTimer(self)
-        self._timer.timeout.connect(self._tick)
+        self._timer.timeout.connect(self.tick)
         # A bound method: Qt drops the connection when this window is deleted (the cache lives on).
         clips.ready.connect(self._on_clip_ready)
         clips.failed.connect(self._recheck)
@@ -319,38 +318,12 @@ class CompareWindow(QDialog):
         self._timer.stop()
         self.play_button.setText("Play")
 
-    def toggle(self) -> None:
-        self.pause() if self.playing else self.play()
-
     def step(self, delta: int) -> None:
         """Pause and move the clock ``delta`` frames on (back, when negative), stopping at either end."""
         self.pause()
         self.seek(self.frame + delta)  # seek keeps it within the clock's range
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        """Space plays and pauses unless a focused widget took it (a focused "Use this take" or
-        "Lock seed" button is pressed by it; on the slider, after a scrub, it plays)."""
-        if is_play_key(event):
-            self.toggle()
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    @property
-    def frames_ready(self) -> bool:
-        """Whether every column has the frame for the clock's moment (a clip that can't be
-        read shows that it can't at once: it holds no other column back)."""
-        return all(column.player.frames_ready for column in self.columns)
-
-    def _tick(self) -> None:
-        if not self.frames_ready:
-            # a column's clip is still decoding: the clock waits for it, so that the takes start
-            # together (the others played on while it said "decoding…", and its start was lost)
-            return
+    def advance(self) -> None:
         count = self.frame_count
         if count:
             self.seek((self.frame + 1) % count)
-
-    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
-        self.pause()
-        super().closeEvent(event)
