@@ -80,7 +80,8 @@ MAX_NAME_BYTES = 255
 MAX_PATH_CHARS = 1024
 MAX_DEPTH = 16
 SPACE_MARGIN_BYTES = 16 * 1024 * 1024
-"""Free space kept beyond what the bundle unpacks to (the database's WAL, the lock file)."""
+"""Most free space kept beyond what the bundle unpacks to (the database's WAL, the lock file,
+the backup an upgrade makes of an older database): see :func:`space_needed`."""
 _METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
 
 
@@ -393,13 +394,30 @@ def _read_entries(bundle: Path, archive: zipfile.ZipFile) -> list[_Entry]:
     return entries
 
 
-def _check_space(dest: Path, needed: int) -> None:
+def space_needed(unpacked: int) -> int:
+    """The free space an unpack of ``unpacked`` bytes asks for: the files, and room for the
+    project to work in once open (its WAL and lock file, and a copy of the database when an
+    upgrade backs it up) of as much again plus :data:`LOW_SPACE_BYTES` (below which a
+    write is told as a full disk), at most :data:`SPACE_MARGIN_BYTES`. A flat 16 MB margin
+    refused a 0.5 MB bundle on a disk with 10 MB free, saying it needed 0.1 MB."""
+    from studio.storage.errors import LOW_SPACE_BYTES
+
+    return unpacked + min(SPACE_MARGIN_BYTES, LOW_SPACE_BYTES + unpacked)
+
+
+def _check_space(dest: Path, needed: int, at_most: int = 0) -> None:
+    """Refuse when ``needed`` bytes (with :func:`space_needed`'s room) don't fit. The message
+    names ``at_most`` when larger: checked before the database says which media it needs,
+    the bundle's database and media in all, so that the space freed is enough next time."""
     from studio.storage.errors import DiskFullError, free_bytes
 
     free = free_bytes(dest.parent)
-    if free is not None and needed + SPACE_MARGIN_BYTES > free:
-        raise DiskFullError(f"Can't unpack into {dest}: it needs {needed / 1e6:,.1f} MB and the disk holding "
-                            f"{dest.parent} has {free / 1e6:,.1f} MB free.",
+    if free is not None and space_needed(needed) > free:
+        needed = max(needed, at_most)
+        asked = space_needed(needed)
+        raise DiskFullError(f"Can't unpack into {dest}: it needs {asked / 1e6:,.1f} MB free ({needed / 1e6:,.1f} MB "
+                            f"of files and room for the project to work in) and the disk holding {dest.parent} has "
+                            f"{free / 1e6:,.1f} MB free.",
                             hint="Nothing was unpacked. Free some space or choose another place.")
 
 
@@ -574,7 +592,8 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
             lock: WriterLock | None = None
             try:
                 manifest = _read_manifest(bundle, archive, entries)
-                _check_space(dest, by_name[DB_NAME].info.file_size)
+                _check_space(dest, by_name[DB_NAME].info.file_size,
+                             sum(e.info.file_size for name, e in by_name.items() if name == DB_NAME or _is_media(e)))
                 made: set[Path] = set()
                 database = _unpack(archive, by_name[DB_NAME], staging.path, made)
                 try:

@@ -33,6 +33,7 @@ from studio.storage.errors import (
     classify_sqlite,
     describe_os_error,
     describe_sqlite_error,
+    unreadable_error,
 )
 from studio.storage.place import FileIdentity, file_identity
 from studio.storage.rows import ORDERED_TABLES, TABLES, RowValueError, entity_row, stored_repr
@@ -157,6 +158,8 @@ def _check_side_files(db_path: Path) -> None:
             mode = os.lstat(side).st_mode
         except FileNotFoundError:
             continue
+        except PermissionError:  # the folder can't be searched
+            raise unreadable_error(db_path.parent, db_path.parent, f"read {side}") from None
         except OSError as error:
             raise describe_os_error(error, db_path.parent, f"read {side}") from None
         if stat.S_ISREG(mode):
@@ -202,6 +205,8 @@ def _check_header(db_path: Path) -> None:
     try:
         with open(db_path, "rb") as handle:
             header = handle.read(100)
+    except PermissionError:
+        raise unreadable_error(db_path, db_path.parent, f"read {db_path}") from None
     except OSError as error:
         raise describe_os_error(error, db_path.parent, f"read {db_path}") from None
     if not header:
@@ -231,7 +236,7 @@ def _facts(conn: sqlite3.Connection, db_path: Path) -> DatabaseFacts:
                                   hint=RESTORE_HINT)
     if version > schema_version():
         raise ProjectFileError(
-            f"This project was saved by a newer Kamishibai Studio (schema {version}); "
+            f"{db_path} was saved by a newer Kamishibai Studio (schema {version}); "
             f"this version reads up to schema {schema_version()}.",
             hint="Update Kamishibai Studio to open it. The project was not modified.",
         )

@@ -12,6 +12,7 @@ import contextlib
 import errno
 import itertools
 import os
+import shlex
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -104,6 +105,36 @@ def read_only_error(folder: Path, what: str) -> ProjectReadOnlyError:
         hint="Reading commands (tree, info, queue, export, bundle) still work. To change the project, "
         "copy it to a folder you can write to, or make this one writable.",
     )
+
+
+def unreadable_error(path: Path, folder: Path, what: str) -> ProjectFileError:
+    """A project file (or its folder) that file permissions keep this user from reading (a
+    project copied from another account, ``chmod 000``): neither a read-only folder, where
+    reading still works, nor a missing file, which the system's words alone suggest."""
+    return ProjectFileError(
+        f"Can't {what}: permission denied: this user may not read {path}.",
+        hint=f"Nothing was changed. Ask the owner of {folder} for access, or, as its owner, give yourself access "
+        f"(`chmod -R u+rwX {shlex.quote(str(folder))}`), then try again.")
+
+
+def read_only_file(folder: Path) -> Path | None:
+    """The project's database file (or one of SQLite's side files) that can't be written in
+    a folder that can (``chmod a-w project.db``, a file copied from a read-only medium):
+    the folder is not what is read-only. None when there is none, or the folder is read-only."""
+    if not folder_writable(folder):
+        return None
+    for name in ("project.db", "project.db-wal", "project.db-shm"):
+        file = folder / name
+        if os.path.isfile(file) and not os.access(file, os.W_OK):
+            return file
+    return None
+
+
+def read_only_file_error(file: Path, what: str) -> ProjectReadOnlyError:
+    return ProjectReadOnlyError(
+        f"Can't {what}: {file} is read-only (its folder is not).",
+        hint="Reading commands (tree, info, queue, export, bundle) still work. To change the project, make the file "
+        f"writable (`chmod u+w {shlex.quote(str(file))}`), or copy the project to a folder you own.")
 
 
 _UNWRITABLE_REASONS = {
@@ -238,7 +269,10 @@ def describe_sqlite_error(error: sqlite3.Error, folder: Path, what: str) -> Proj
     if problem is Problem.READ_ONLY:
         wal = pending_wal(folder)
         # not even reading works here: don't say that it does
-        return pending_wal_error(folder, wal, what) if wal is not None else read_only_error(folder, what)
+        if wal is not None:
+            return pending_wal_error(folder, wal, what)
+        file = read_only_file(folder)
+        return read_only_error(folder, what) if file is None else read_only_file_error(file, what)
     if problem is Problem.DAMAGED:
         return ProjectDamagedError(f"Can't {what}: {db} is damaged ({error}).", hint=RESTORE_HINT)
     if problem is Problem.BUSY:

@@ -28,6 +28,7 @@ import contextlib
 import errno
 import functools
 import mmap
+import os
 import re
 import shutil
 import signal
@@ -137,6 +138,20 @@ def _tail(log: IO[bytes]) -> str:
     return lines[-1] if lines else ""
 
 
+def _unwritable_output(message: str) -> int | None:
+    """The errno of ffmpeg's last words when they say its output could not be made: a
+    read-only disk, or a folder (or file) this user may not write. Raised as an OSError,
+    it is told as any other write into a read-only project folder is, with what to do,
+    rather than as ffmpeg's bare "Error opening output files: Permission denied". A
+    "Permission denied" on an input file (a source clip the user may not read) stays
+    ffmpeg's own message."""
+    if "Read-only file system" in message:
+        return errno.EROFS
+    if "Permission denied" in message and "output" in message:
+        return errno.EACCES
+    return None
+
+
 def check_exit(returncode: int, message: str, target: Path, what: str) -> None:
     """Raise for a failed ffmpeg run: ``OSError`` for a full disk or a size limit (naming
     ``target``), :class:`MediaError` otherwise."""
@@ -146,6 +161,9 @@ def check_exit(returncode: int, message: str, target: Path, what: str) -> None:
         raise OSError(errno.EFBIG, "File too large", str(target))
     if any(m in message for m in DISK_FULL_MESSAGES):
         raise OSError(errno.ENOSPC, "No space left on device", str(target))
+    unwritable = _unwritable_output(message)
+    if unwritable is not None:
+        raise OSError(unwritable, os.strerror(unwritable), str(target))
     if returncode < 0:
         message = f"stopped by signal {signal.Signals(-returncode).name}"
     raise MediaError(f"ffmpeg could not {what} {target.name}: {as_clause(message or f'exit status {returncode}')}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import os
 import stat
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -16,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from studio.storage import ffmpeg
 from studio.storage.atomic import atomic_path
-from studio.storage.errors import ProjectFileError, describe_os_error
+from studio.storage.errors import (
+    Problem,
+    ProjectFileError,
+    ProjectReadOnlyError,
+    classify_errno,
+    describe_os_error,
+    read_only_error,
+)
 from studio.storage.ffmpeg import MediaError, StreamInfo, ffmpeg_exe, probe
 from studio.storage.paths import not_a_folder
 from studio.storage.place import check_folder_there, project_folder_of
@@ -79,7 +87,23 @@ def writing_media(path: Path) -> Iterator[Path]:
             blocked = _folder_in_the_way(path, what)
             if blocked is not None:
                 raise blocked from None
+        if classify_errno(error.errno) is Problem.READ_ONLY:
+            raise _read_only_media(path, what) from None
         raise describe_os_error(error, path.parent, what) from None
+
+
+def _read_only_media(path: Path, what: str) -> ProjectReadOnlyError:
+    """A media write refused by the system (a read-only disk, or folders made read-only with
+    ``chmod -w``): the folder that could not be written, named as part of its project (a
+    take's ``media/takes/ID/`` is no project folder of its own)."""
+    top = project_folder_of(path, MEDIA_DIR)
+    # the folder that refused: the file's own, or the nearest one above it that exists (a
+    # take's folder could not be made in a read-only media/takes/)
+    folder = next((f for f in path.parents if os.path.isdir(f)), path.parent)
+    shown = f"the project's folder {folder.relative_to(top).as_posix()}/ ({folder})" if top is not None and \
+        top in folder.parents else f"the folder {folder}"
+    error = read_only_error(top or folder, what)
+    return ProjectReadOnlyError(f"Can't {what}: {shown} is read-only.", hint=error.hint)
 
 
 def _folder_in_the_way(path: Path, what: str) -> ProjectFileError | None:

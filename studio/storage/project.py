@@ -49,6 +49,7 @@ from studio.storage.errors import (
     destination_folder,
     full_error,
     read_only_error,
+    unreadable_error,
     unwritable_folder_error,
 )
 from studio.storage.lock import LockHolder, WriterLock
@@ -470,8 +471,12 @@ class Project:
             raise ProjectFileError(f"{folder} is not a Kamishibai project (a project is a folder NAME.kamishibai).")
         if not folder.is_dir():
             raise ProjectFileError(f"No project at {folder}.", hint="Create one with `kamishibai new PATH`.")
-        if not os.path.lexists(folder / DB_NAME):  # a link that leads nowhere is refused as a link
-            raise ProjectFileError(f"{folder} is not a Kamishibai project (it has no {DB_NAME}).")
+        try:
+            os.lstat(folder / DB_NAME)  # a link that leads nowhere is refused as a link
+        except PermissionError:  # a folder this user may not look into: it may well hold one
+            raise unreadable_error(folder, folder, f"open {folder}") from None
+        except OSError:
+            raise ProjectFileError(f"{folder} is not a Kamishibai project (it has no {DB_NAME}).") from None
         if not read_only:
             # Refuse a project that is not ours to write (newer, foreign) before the lock
             # file is made in it: a refused project is left exactly as it was.

@@ -283,7 +283,8 @@ class DevicePool:
                 claimed = self.jobs.claim(job, worker.device)
             except ClaimRefusedError as failure:
                 log.exception("could not start job %s", job.id)
-                self.jobs.bus.publish(JobEvent(EventKind.FAILED, failure.job, message=failure.job.error))
+                self.jobs.bus.publish(JobEvent(EventKind.FAILED, failure.job, message=failure.job.error,
+                                               hint=failure.job.hint))
                 self.jobs.publish(failure.cascade)
                 continue
             if claimed is None:

@@ -583,8 +583,11 @@ class JobQueue:
                 try:
                     claimed = self._store.claim(running)
                 except Exception as error:  # the database refused: fail this job, keep serving
+                    # the message and its hint apart, as every failure keeps them (str() of a
+                    # StudioError joins them with a line break, shown inside the error)
+                    message, hint = (error.message, error.hint) if isinstance(error, StudioError) else (str(error), "")
                     failed = replace(current, status=JobStatus.FAILED, finished_at=now_iso(),
-                                     error=f"The job could not be started: {error}")
+                                     error=f"The job could not be started: {message}", hint=hint)
                     self._jobs[job.id] = failed
                     cascade = self._dependents_cancelled(failed)  # in memory, as the failure
                     self._publish_table()
