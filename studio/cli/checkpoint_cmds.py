@@ -114,6 +114,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     _require_folder("SRC", args.source, "Nothing was written. Give the release's checkpoints/ folder (the one that "
                     "holds AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
+    if args.tokenizer is not None:  # a file (tokenizer.model itself) was looked into as a folder
+        _require_folder("--tokenizer", args.tokenizer, "Nothing was written. Give the folder that holds "
+                        "tokenizer.model (MLLM/VisualAR/animegamer_tokenizer of the code release).")
     checkpoints = _checkpoints(args.checkpoints)
     try:
         report = convert_release(Path(args.source), checkpoints, characters=args.character,

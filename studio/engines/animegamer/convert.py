@@ -19,6 +19,7 @@ from pathlib import Path
 import torch
 
 from studio.core.errors import StudioError
+from studio.engines.animegamer.release_steps import latest_hint, latest_problem
 from studio.engines.animegamer.released import (
     Part,
     Placement,
@@ -30,8 +31,9 @@ from studio.engines.animegamer.released import (
     place,
 )
 from studio.engines.animegamer.safe_load import AGAIN, UnreadableCheckpointError, load_weights, tensors_of
-from studio.engines.animegamer.shards import ShardIndexError, find_index, indexed_shards
+from studio.engines.animegamer.shards import ShardIndexError, find_index, indexed_shards, missing_numbered_shards
 from studio.engines.animegamer.sizes import FULL, ModelSize
+from studio.engines.animegamer.tokenizer_files import tokenizer_problem
 from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.partial_files import check_writable, save_whole
 
@@ -160,8 +162,13 @@ def _base_sources(folder: Path) -> list[Path]:
             raise ConversionError(f"{index} names {len(missing)} shard(s) that are not in {folder}: "
                                   f"{', '.join(missing)}.", hint=hint)
         return shards
-    found = sorted(folder.glob("*.safetensors"))
-    return found or sorted(folder.glob("pytorch_model*.bin"))
+    found = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("pytorch_model*.bin"))
+    lost = missing_numbered_shards(found)
+    if lost:
+        raise ConversionError(f"{folder} lacks {len(lost)} shard(s) of Mistral-7B-Instruct-v0.1: "
+                              f"{', '.join(path.name for path in lost)} (and its index file is missing too).",
+                              hint="Download Mistral-7B-Instruct-v0.1 again (every file of it).")
+    return found
 
 
 def _read_base(path: Path) -> dict[str, torch.Tensor]:
@@ -196,9 +203,14 @@ def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str
     if not chosen:
         raise ConversionError(f"No AnimeGamer character found under {source}.",
                               hint=f"Expected {source / layout.RELEASE_MLLM.format(name='Qiqi')}.")
+    for character in chosen:  # before anything is read or written
+        if character in layout.CHARACTERS:
+            _release_decoder(source, character)
+    found = _checked_tokenizer(source, dest, tokenizer)
     check_writable(dest, _write_error)
     report = Conversion()
-    _copy_tokenizer(source, dest, tokenizer, report, log)
+    if found is not None:
+        _copy_tokenizer(found, dest, report, log)
     for character in chosen:
         if character not in layout.CHARACTERS:
             raise ConversionError(f"Unknown character {character!r}.", hint=f"Known: {', '.join(layout.CHARACTERS)}.")
@@ -207,21 +219,45 @@ def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str
     return report
 
 
-def _copy_tokenizer(source: Path, dest: Path, tokenizer: Path | None, report: Conversion, log: Log) -> None:
+def _checked_tokenizer(source: Path, dest: Path, tokenizer: Path | None) -> Path | None:
+    """The tokenizer folder to copy, checked whole (:func:`tokenizer_problem`) before anything
+    is written; None when none is given or found and ``dest`` already holds one."""
     found = tokenizer or find_tokenizer(source)
-    target = dest / "tokenizer"
     if found is None:
-        if all((target / name).is_file() for name in layout.TOKENIZER_FILES):
-            return
+        if all((dest / "tokenizer" / name).is_file() for name in layout.TOKENIZER_FILES):
+            return None
         raise ConversionError(f"AnimeGamer's tokenizer was not found near {source}.",
                               hint="Pass --tokenizer PATH/MLLM/VisualAR/animegamer_tokenizer (from the code release).")
-    target.mkdir(parents=True, exist_ok=True)
+    problem = tokenizer_problem(found)
+    if problem is not None:  # a damaged file was copied as if whole, and the engine failed to load it
+        raise ConversionError(f"{problem}.", hint="Nothing was written. Give --tokenizer the code release's "
+                              "MLLM/VisualAR/animegamer_tokenizer folder, whole (download it again if a file is "
+                              "damaged).")
+    return found
+
+
+def _copy_tokenizer(found: Path, dest: Path, report: Conversion, log: Log) -> None:
+    target = dest / "tokenizer"
+    if target.is_dir() and found.resolve() == target.resolve():
+        return  # converting again with the converted tokenizer as the source: nothing to copy
     for name in layout.TOKENIZER_FILES:
-        if not (found / name).is_file():
-            raise ConversionError(f"{found / name} is missing.")
-        shutil.copyfile(found / name, target / name)
+        _copy_whole(found / name, target / name)
         report.written.append(target / name)
     log(f"tokenizer: copied from {found}")
+
+
+def _copy_whole(source: Path, path: Path) -> None:
+    """Copy ``source`` to ``path`` through ``path.partial`` (see :func:`save_whole`)."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, partial)
+        partial.replace(path)
+    except BaseException as error:
+        partial.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from None
+        raise
 
 
 def _need(path: Path | None, what: str) -> Path:
@@ -229,6 +265,15 @@ def _need(path: Path | None, what: str) -> Path:
         raise ConversionError(f"Missing {what}{f' ({path})' if path else ''}.",
                               hint="Point SRC at the release's checkpoints/ folder.")
     return path
+
+
+def _release_decoder(source: Path, character: str) -> Path | None:
+    """The release's decoder file for ``character``, its ``latest`` file checked first
+    (:mod:`.release_steps`)."""
+    problem = latest_problem(source, character)
+    if problem is not None:
+        raise ConversionError(f"{problem[1]}.", hint=f"Nothing was written. {latest_hint()}")
+    return layout.release_decoder_file(source, character)
 
 
 def _convert_character(source: Path, dest: Path, character: str, size: ModelSize, replace_shared: bool,
@@ -253,7 +298,7 @@ def _convert_character(source: Path, dest: Path, character: str, size: ModelSize
             log(f"{name}: reading {path}")
             collect.add(Part.BASE, path, _read_base(path))
 
-    decoder_file = _need(layout.release_decoder_file(source, character), f"{name}'s decoder file")
+    decoder_file = _need(_release_decoder(source, character), f"{name}'s decoder file")
     log(f"{name}: reading {decoder_file}")
     decoder = tensors_of(load_weights(decoder_file, allow_numpy_arrays=True), decoder_file, under="module")
     release_vae = source / layout.RELEASE_VAE

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.engines.animegamer.shards import missing_shards
+from studio.engines.animegamer.release_steps import latest_hint, latest_problem
+from studio.engines.animegamer.shards import find_index, missing_shards
 from studio.engines.catalog import animegamer_layout as layout
 
 
@@ -63,6 +64,10 @@ def inspect(checkpoints: Path, source: Path | None = None) -> CheckpointReport:
             name = layout.DISPLAY[character]
             mllm = source / layout.RELEASE_MLLM.format(name=name)
             release.append((f"{name}'s MLLM", mllm, mllm.is_file()))
+            problem = latest_problem(source, character)
+            if problem is not None:  # the converter would stop on it
+                release.append((f"{name}'s decoder: {problem[1]}. {latest_hint()}", problem[0], False))
+                continue
             decoder = layout.release_decoder_file(source, character)
             release.append((f"{name}'s decoder", decoder or source / layout.RELEASE_DECODER_DIR.format(name=name)
                             / "<step>" / layout.DEEPSPEED_FILE, decoder is not None))
@@ -71,7 +76,8 @@ def inspect(checkpoints: Path, source: Path | None = None) -> CheckpointReport:
         what = "Mistral-7B-Instruct-v0.1 (needed when the MLLM file holds only trained weights)"
         release.append((what, base, base.is_dir()))
         if base.is_dir():  # a shard an interrupted download lacks (the converter would stop on it)
-            release.extend(("a shard of Mistral-7B-Instruct-v0.1 that its index names", path, False)
+            named_by = "its index names" if find_index(base) is not None else "the other shards' names count"
+            release.extend((f"a shard of Mistral-7B-Instruct-v0.1 that {named_by}", path, False)
                            for path in missing_shards(base))
     return CheckpointReport(folder, tuple(statuses), tuple(layout.complete_characters(folder)), tuple(release))
 

@@ -501,11 +501,21 @@ def _cache_config(kind: str, timestep: Callable[[], int]) -> Any:
 
 
 def _load_tokenizer(folder: Path) -> Any:
+    """AnimeGamer's tokenizer; a damaged file is a load error naming it (transformers' own
+    error for one asked to install tiktoken, see :mod:`.tokenizer_files`)."""
     from transformers import AutoTokenizer
 
-    if not (folder / "tokenizer.model").is_file():
-        raise EngineLoadError(f"Missing {folder / 'tokenizer.model'}.", hint="kamishibai checkpoints convert ...")
-    return AutoTokenizer.from_pretrained(str(folder))
+    from studio.engines.animegamer.tokenizer_files import tokenizer_problem
+
+    hint = ("Convert the weights again (kamishibai checkpoints convert), which copies the tokenizer from the code "
+            "release; kamishibai checkpoints doctor lists what is there.")
+    problem = tokenizer_problem(folder)
+    if problem is not None:
+        raise EngineLoadError(f"AnimeGamer's tokenizer can't be loaded: {problem}.", hint=hint)
+    try:
+        return AutoTokenizer.from_pretrained(str(folder))
+    except (OSError, ValueError, RuntimeError) as error:
+        raise EngineLoadError(f"AnimeGamer's tokenizer in {folder} can't be loaded: {error}.", hint=hint) from None
 
 
 def _read(path: Path) -> dict[str, torch.Tensor]:

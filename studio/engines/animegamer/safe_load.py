@@ -62,6 +62,13 @@ def load_weights(path: Path, *, allow_numpy_arrays: bool = False) -> Any:
         if found is None and not _starts_as_checkpoint(path):  # bytes that are no pickle at all
             raise UnreadableCheckpointError(f"{path} is not a PyTorch checkpoint (or is damaged); nothing in it "
                                             "was run.", hint=AGAIN) from None
+        operand = re.search(r"Unsupported operand (\d+)", str(error))
+        if found is None and operand is not None:  # QA: a file of plain tensors was said to hold an object
+            raise UnsafeCheckpointError(
+                f"Refused {path}: it was saved with a pickle protocol that PyTorch's safe loader can't read "
+                f"(opcode {operand.group(1)}, as written by pickle_protocol=4 or newer); nothing in it was run.",
+                hint="Use the file as released (the released files are read); a copy saved again with another "
+                     "pickle protocol can't be read without running it.") from None
         what = f" ({found.group(1)})" if found else ""
         raise UnsafeCheckpointError(
             f"Refused {path}: it holds a pickled object that is not a tensor{what}; nothing in it was run.",
@@ -93,12 +100,16 @@ def _first_line(error: BaseException) -> str:
 
 
 def _load(path: Path) -> Any:
-    try:
-        return torch.load(path, map_location="cpu", weights_only=True, mmap=True)
-    except RuntimeError as error:
-        if "mmap" not in str(error):
-            raise
-    return torch.load(path, map_location="cpu", weights_only=True)  # the legacy (non-zip) format
+    import warnings
+
+    with warnings.catch_warnings():  # torch's note on a newer pickle protocol asks to report it to PyTorch;
+        warnings.filterwarnings("ignore", message="Detected pickle protocol", category=UserWarning)  # we refuse
+        try:
+            return torch.load(path, map_location="cpu", weights_only=True, mmap=True)
+        except RuntimeError as error:
+            if "mmap" not in str(error):
+                raise
+        return torch.load(path, map_location="cpu", weights_only=True)  # the legacy (non-zip) format
 
 
 def _refuse_object_arrays(data: Any, path: Path) -> None:
@@ -131,8 +142,12 @@ def tensors_of(data: Any, path: Path, *, under: str = "") -> dict[str, torch.Ten
     if not isinstance(state, Mapping):
         raise UnsafeCheckpointError(f"{path}{' ' + under if under else ''} is not a dictionary of tensors.")
     out: dict[str, torch.Tensor] = {}
+    hint = "Is this the released file? `kamishibai checkpoints doctor --source` lists the files the conversion reads."
     for name, value in state.items():
-        if not isinstance(name, str) or not isinstance(value, torch.Tensor):
-            raise UnsafeCheckpointError(f"{path}: {name!r} is a {type(value).__name__}, not a tensor.")
+        if not isinstance(name, str):  # QA: this said "5 is a Tensor, not a tensor"
+            raise UnsafeCheckpointError(f"{path} holds a key that is not text ({name!r}), so it is not a "
+                                        "dictionary of named weights.", hint=hint)
+        if not isinstance(value, torch.Tensor):
+            raise UnsafeCheckpointError(f"{path}: {name!r} is a {type(value).__name__}, not a tensor.", hint=hint)
         out[name] = value
     return out

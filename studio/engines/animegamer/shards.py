@@ -4,6 +4,7 @@ index without torch: the converter reads them, and the doctor checks they are al
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 INDEXES = ("model.safetensors.index.json", "pytorch_model.bin.index.json")
@@ -45,12 +46,33 @@ def indexed_shards(index: Path) -> list[Path]:
     return [index.parent / name for name in sorted(set(read_weight_map(index).values()))]
 
 
+_NUMBERED = re.compile(r"(.+)-(\d+)-of-(\d+)(\.safetensors|\.bin)")
+
+
+def missing_numbered_shards(files: list[Path]) -> list[Path]:
+    """The shards that ``files`` named ``model-00001-of-00002.safetensors`` (or
+    ``pytorch_model-00001-of-00002.bin``) say exist beside them but are not there. Without its
+    index, a download that lost a shard was read without it, and the conversion then said only
+    "8 base weights are in none of the files read"."""
+    missing: set[Path] = set()
+    for file in files:
+        match = _NUMBERED.fullmatch(file.name)
+        if match is None or not 0 < int(match.group(3)) <= 10_000:  # not a shard count
+            continue
+        stem, digits, total, suffix = match.group(1), len(match.group(2)), match.group(3), match.group(4)
+        missing.update(path for i in range(1, int(total) + 1)
+                       if not (path := file.parent / f"{stem}-{i:0{digits}d}-of-{total}{suffix}").is_file())
+    return sorted(missing)
+
+
 def missing_shards(folder: Path) -> list[Path]:
-    """The shards ``folder``'s index names that are not there (none without an index; an
-    unreadable index counts as the index itself missing)."""
+    """The shards ``folder``'s index names that are not there (without an index, those that
+    the numbered shard names there say are missing; an unreadable index counts as the index
+    itself missing)."""
     index = find_index(folder)
     if index is None:
-        return []
+        found = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("pytorch_model*.bin"))
+        return missing_numbered_shards(found)
     try:
         return [path for path in indexed_shards(index) if not path.is_file()]
     except ShardIndexError:

@@ -121,6 +121,8 @@ class ModelSize:
     def from_json(cls, data: dict[str, Any]) -> ModelSize:
         """Read what :meth:`to_json` wrote; unknown keys are an error (a file from elsewhere)."""
         try:
+            for name, kind in (("mllm", MLLMSize), ("decoder", DecoderSize), ("vae", VAESize)):
+                _check_complete(kind, data[name])
             vae = dict(data["vae"])
             vae["channels"] = tuple(vae["channels"])
             size = cls(name=str(data["name"]), mllm=MLLMSize(**data["mllm"]), decoder=DecoderSize(**data["decoder"]),
@@ -130,6 +132,17 @@ class ModelSize:
         for part in (size.mllm, size.decoder, size.vae):
             _check_numbers(part)
         return size
+
+
+def _check_complete(kind: type, values: object) -> None:
+    """``values`` is an object that names every field of ``kind``: a dimension left out of a
+    hand-edited ``model.json`` was filled in with the released model's, and the load then
+    failed on a weight's shape, far from the file's mistake."""
+    if not isinstance(values, dict):
+        raise TypeError(f"{kind.__name__} is {type(values).__name__}, not an object of its dimensions")
+    absent = [item.name for item in fields(kind) if item.name not in values]
+    if absent:
+        raise TypeError(f"{kind.__name__} lacks {', '.join(absent)}")
 
 
 def _check_numbers(part: MLLMSize | DecoderSize | VAESize) -> None:

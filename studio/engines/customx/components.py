@@ -65,12 +65,29 @@ def load_tokenizers(folder: Path) -> Tokenizers:
         path = folder / sub
         if not (path / "tokenizer.json").is_file():
             raise WeightsError(f"Missing {path / 'tokenizer.json'}.")
+        for name in ("tokenizer_config.json", "special_tokens_map.json"):  # else blamed on tokenizer.json
+            _check_json_object(path / name)
         try:
             return PreTrainedTokenizerFast.from_pretrained(str(path))
         except Exception as error:  # the tokenizers library raises a bare Exception for a malformed file
             raise WeightsError(f"{path / 'tokenizer.json'} is not a readable tokenizer: {error}.") from None
 
     return Tokenizers(one("tokenizer"), one("tokenizer_2"))
+
+
+def _check_json_object(path: Path) -> None:
+    """``path``, when there, is a JSON object: transformers failed on one that is not with
+    "pop expected at most 1 argument", blamed on tokenizer.json."""
+    import json
+
+    if not path.exists():
+        return
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise WeightsError(f"{path} can't be read as JSON: {error}.") from None
+    if not isinstance(data, dict):
+        raise WeightsError(f"{path} is not a JSON object.")
 
 
 def build(part: str, size: ModelSize, tokenizers: Tokenizers | None = None) -> nn.Module:

@@ -21,6 +21,7 @@ result must hold exactly the keys of our models (``components.check_keys``).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Callable, Iterable, Mapping
@@ -280,8 +281,15 @@ def read_tensors(path: Path, headers_only: bool = False) -> dict[str, torch.Tens
         if isinstance(loaded, dict) and key in loaded and isinstance(loaded[key], dict):
             loaded = loaded[key]
     if not isinstance(loaded, dict) or not all(isinstance(v, torch.Tensor) for v in loaded.values()):
-        raise ConversionError(f"{path} does not hold a flat dict of tensors.")
+        raise ConversionError(f"{path} does not hold a flat dict of tensors.", hint=RELEASED_HINT)
+    unnamed = [name for name in loaded if not isinstance(name, str)]
+    if unnamed:  # QA: an internal error ("'int' object has no attribute 'endswith'")
+        raise ConversionError(f"{path} holds a key that is not text ({unnamed[0]!r}), so it is not a dictionary of "
+                              "named weights.", hint=RELEASED_HINT)
     return dict(loaded)
+
+
+RELEASED_HINT = "Is this the released file? `kamishibai checkpoints convert-customx --help` names each one."
 
 
 SHARD_HINT = "Download the folder again: every file its index names, whole."
@@ -487,7 +495,7 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
 
 def _stage_tokenizers(files: ReleasedFiles, staging: Path) -> Tokenizers:
     """The two tokenizers copied under ``staging`` (as they will lie in the checkpoint) and loaded."""
-    from studio.engines.customx.components import load_tokenizers
+    from studio.engines.customx.components import WeightsError, load_tokenizers
 
     for sub, source in (("tokenizer", files.llava), ("tokenizer_2", files.clip)):
         target = staging / sub
@@ -500,8 +508,14 @@ def _stage_tokenizers(files: ReleasedFiles, staging: Path) -> Tokenizers:
         for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
             if (source / name).is_file():
                 shutil.copyfile(source / name, target / name)
-    tokenizers = load_tokenizers(staging)
-    return tokenizers
+    try:
+        return load_tokenizers(staging)
+    except WeightsError as error:  # it named the staged copy, a temporary file gone once the command ends
+        message = str(error)
+        for sub, source in (("tokenizer_2", files.clip), ("tokenizer", files.llava)):
+            message = message.replace(f"{staging / sub}{os.sep}", f"{source}{os.sep}")
+        raise ConversionError(message, hint="Give the model's Hugging Face folder, whole (download its tokenizer "
+                                            "files again if one is damaged).") from None
 
 
 def _check(part: str, size: ModelSize, tokenizers: Tokenizers, tensors: Mapping[str, torch.Tensor], file: str

@@ -209,7 +209,8 @@ class CustomXEngine:
     def _read_size(self) -> ModelSize:
         path = self.folder / catalog.MODEL_FILE
         try:
-            size = ModelSize.from_json(json.loads(path.read_text())["size"])
+            record = json.loads(path.read_text(encoding="utf-8"))
+            size = ModelSize.from_json(record.get("size") if isinstance(record, dict) else None)
         except FileNotFoundError:
             raise EngineLoadError(f"No converted CustomX weights: missing {path}.",
                                   hint="kamishibai checkpoints convert-customx ...; kamishibai checkpoints doctor "

@@ -90,12 +90,58 @@ class ModelSize:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ModelSize:
-        def tuples(values: dict[str, Any]) -> dict[str, Any]:
-            return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    def from_json(cls, data: object) -> ModelSize:
+        """Read what :meth:`to_json` wrote. Every dimension must be there, a number of its
+        field's kind (a ValueError naming the field otherwise): a hand-edited ``model.json``
+        with ``"heads": "2"`` or a dimension left out failed deep inside building the model
+        (a TypeError about string formatting, or a weight "of the wrong shape")."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            raise ValueError("not a CustomX size description: it needs a name and the transformer's, the VAE's and "
+                             "the text encoders' dimensions")
+        return cls(name=data["name"], transformer=_part(TransformerSize, data.get("transformer")),
+                   vae=_part(VaeSize, data.get("vae")), text=_part(TextSize, data.get("text")))
 
-        return cls(name=str(data["name"]), transformer=TransformerSize(**tuples(data["transformer"])),
-                   vae=VaeSize(**tuples(data["vae"])), text=TextSize(**tuples(data["text"])))
+
+ZERO_ALLOWED = frozenset({"vocab", "clip_vocab", "crop_start", "skip_layers"})
+"""Dimensions where 0 means something (the tokenizer's vocabulary; none cropped or skipped)."""
+
+
+def _part(kind: type[Any], values: object) -> Any:
+    """``kind`` built from ``values``, each field checked (see :meth:`ModelSize.from_json`)."""
+    import math
+    from dataclasses import fields
+
+    if not isinstance(values, dict):
+        raise ValueError(f"not a CustomX size description: {kind.__name__} is {type(values).__name__}, not an "
+                         "object of its dimensions")
+    names = {item.name for item in fields(kind)}
+    unknown = sorted(set(values) - names)
+    absent = sorted(names - set(values))
+    if unknown or absent:
+        what = "; ".join(part for part in (f"has unknown {', '.join(unknown)}" if unknown else "",
+                                           f"lacks {', '.join(absent)}" if absent else "") if part)
+        raise ValueError(f"not a CustomX size description: {kind.__name__} {what}")
+    checked: dict[str, Any] = {}
+    for item in fields(kind):
+        value = values[item.name]
+        kind_name = str(item.type)
+        whole = "int" in kind_name
+        several = kind_name.startswith("tuple")
+        items = value if isinstance(value, list) else [value]
+        least = 0 if item.name in ZERO_ALLOWED else 1e-300
+        good = (isinstance(value, list) == several and bool(items) and all(
+            not isinstance(v, bool) and isinstance(v, int if whole else (int, float)) and math.isfinite(v)
+            and v >= least for v in items))
+        if several and kind_name.count("int") > 1 and good:  # a fixed-length tuple (the rotary axes)
+            good = len(items) == kind_name.count("int")
+        if not good:
+            sign = "0 or more" if item.name in ZERO_ALLOWED else "positive"
+            number = f"{sign} {'whole number' if whole else 'number'}"
+            wanted = f"{number}s" if several else f"a {number}"
+            raise ValueError(f"not a CustomX size description: {kind.__name__}.{item.name} is {value!r}, not "
+                             f"{wanted}")
+        checked[item.name] = tuple(value) if several else value
+    return kind(**checked)
 
 
 RELEASED = ModelSize()
