@@ -70,7 +70,13 @@ from studio.engines.mini.decoder import ADDED_PARTS, VideoDiT, block_count, flow
 from studio.engines.mini.decoders import DecoderNet, build_decoder
 from studio.engines.mini.encoder import ClipEncoder
 from studio.engines.mini.judge import HEADS, Judge
-from studio.engines.mini.latent_ae import VideoAutoencoder, Windows, encode_clips, reconstruction_loss
+from studio.engines.mini.latent_ae import (
+    VideoAutoencoder,
+    Windows,
+    character_mask,
+    encode_clips,
+    reconstruction_loss,
+)
 from studio.engines.mini.lm import MiniLM, collate, collate_all, noisy_instruction
 from studio.engines.mini.motion_focus import (
     MotionFocus,
@@ -85,8 +91,9 @@ from studio.engines.mini.sequence import LMInput, PastTurn, build_input
 from studio.engines.mini.tokenizer import INSTR, PAD, UNK, Vocab, corpus, train_tokenizer
 from studio.engines.mini.unet import VideoUNet
 
-STAGES = ("autoencoder", "critic", "decoder", "judge", "lm", "adapt", "distill", "eval")
-_SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5, "distill": 6, "critic": 7}
+STAGES = ("autoencoder", "critic", "decoder", "judge", "lm", "adapt", "distill", "polish", "eval")
+_SEED_INDEX = {"decoder": 0, "judge": 1, "lm": 2, "adapt": 3, "eval": 4, "autoencoder": 5, "distill": 6, "critic": 7,
+               "polish": 8}
 """Each stage's share of the random streams: the first stages' numbers, kept when the
 autoencoder stage came first, so that a pixel run draws what it drew before."""
 
@@ -325,6 +332,7 @@ class Trainer:
                 self.run.stages["distill"] = StageState()
                 self.log("stage distill starts again: its teacher is not in the --init checkpoint; the exported "
                          "(distilled) decoder takes its place")
+            self._polish_again(set(self.restart))
             if "autoencoder" in self.restart:
                 self.run.latent_scale = None  # measured again on the new autoencoder's latents
             self.reopen()
@@ -346,7 +354,7 @@ class Trainer:
         configs = {"autoencoder": self.config.autoencoder_stage, "decoder": self.config.decoder_stage,
                    "judge": self.config.judge_stage,
                    "lm": self.config.lm_stage, "adapt": self.config.adapt_stage,
-                   "distill": self.config.distill_stage}
+                   "distill": self.config.distill_stage, "polish": self.config.polish_stage}
         reopened = set()
         for name, stage in configs.items():
             st = self.run.stages[name]
@@ -368,6 +376,16 @@ class Trainer:
             self.run.stages["eval"] = StageState()
             self.teacher_back = True
             self.log("stage distill starts again after its teacher trains on")
+        self._polish_again(trains_on | ({"distill"} if "distill" in reopened else set()))
+
+    def _polish_again(self, trains_on: set[str]) -> None:
+        """The polish stage tunes the autoencoder's decoder to the video decoder as it is: after
+        either trains on, it starts again (from the tuned weights, which the autoencoder stage
+        replaces when it trains)."""
+        if trains_on & {"autoencoder", "decoder", "adapt", "distill"} and self.run.stages["polish"].steps > 0:
+            self.run.stages["polish"] = StageState()
+            self.run.stages["eval"] = StageState()
+            self.log("stage polish starts again after the video decoder trains on")
 
     def teacher_trains_on(self) -> set[str]:
         """The stages before the distillation that this invocation trains further: unfinished
@@ -518,6 +536,7 @@ class Trainer:
         clip_stages = ["autoencoder", "decoder", "judge", "lm", "adapt"]
         clip_stages += ["distill"] if self.distills() else []
         clip_stages += ["critic"] if "critic" in self.stages else []  # never exported: undone after --init
+        clip_stages += ["polish"] if cfg.polish_stage.steps > 0 and "polish" in self.stages else []
         need_clips = not all(self.run.stages[s].done for s in clip_stages)
         clip_device = self.device if self.device.type == "cuda" else torch.device("cpu")
         rendered = min(data.train_episodes, cfg.rendered_episodes or data.train_episodes)
@@ -1068,6 +1087,59 @@ class Trainer:
 
         self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
 
+    def stage_polish(self) -> None:
+        """The autoencoder's decoder tuned on the video decoder's clean-canvas predictions from
+        true canvases mixed with noise (and on noisy true canvases), towards the true clips
+        (``config.polish``). Only the autoencoder's decoder trains: the latent space, its
+        table and the video decoder stay as they are. Skipped when the config gives it no
+        steps, or the model has no latent."""
+        st = self.run.stages["polish"]
+        if st.done:
+            return
+        if self.config.polish_stage.steps <= 0 or self.config.model.latent is None:
+            st.done = True
+            self.log("stage polish skipped", reason="no steps" if self.config.model.latent else "no latent")
+            return
+        if self._waits_for_autoencoder("polish"):
+            return
+        self.wait_for_data()
+        assert self.autoencoder is not None and self.filler is not None
+        filler = self.filler
+        self.latent_table()
+        predicted = self.lm_predictions()
+        recipe, stage, cfg = self.config.polish, self.config.polish_stage, self.config.model
+        video_decoder = (self.decoder_ema.module if self.decoder_ema is not None else self.decoder)
+        assert video_decoder is not None
+        video_decoder.eval().requires_grad_(False)
+        self.autoencoder.encoder.requires_grad_(False)
+        latent_decoder = self.autoencoder.decoder.train()
+        times = torch.tensor(recipe.times, dtype=torch.float32)
+        self.log("polishing", times=",".join(f"{t:g}" for t in recipe.times), noise_share=recipe.noise_share,
+                 noise=recipe.noise, blur_share=recipe.blur_share)
+
+        def step(generator: torch.Generator) -> torch.Tensor:
+            index = self.batch_indices(generator, stage.batch)
+            canvas, _first, level, _weight = self.clip_batch(index, first_frames=False)
+            clips = to_float(filler.clips[index].to(self.device, non_blocking=True))
+            count = canvas.shape[0]
+            noise = torch.randn(canvas.shape, generator=generator).to(self.device)
+            t = times[torch.randint(len(times), (count,), generator=generator)].to(self.device)
+            kind = torch.rand(count, generator=generator).to(self.device).view(-1, 1, 1, 1, 1)
+            share = torch.rand(count, generator=generator).to(self.device).view(-1, 1, 1, 1, 1)
+            at = t.view(-1, 1, 1, 1, 1)
+            with torch.no_grad(), self.autocast():
+                made = video_decoder(at * canvas + (1 - at) * noise, t, level, predicted[index.to(self.device)])
+            noisy = canvas + share * recipe.noise * noise
+            smooth = canvas + share * (cell_average(canvas) - canvas)
+            given = torch.where(kind < recipe.noise_share, noisy,
+                                torch.where(kind < recipe.noise_share + recipe.blur_share, smooth, made.float()))
+            mask = character_mask(self.occupancy[index].to(self.device), clips.shape[-2], clips.shape[-1])
+            with self.autocast():
+                recon = latent_decoder(given * cfg.latent_scale)
+            return reconstruction_loss(self.config.autoencoder, recon.float(), clips, mask, given)
+
+        self._loop("polish", stage, list(latent_decoder.parameters()), step)
+
     def distill_teacher(self) -> DecoderNet:
         """The frozen teacher: the adapted decoder's averaged weights when the distillation
         starts, kept in the run's state folder so that a resumed run distils from the same one."""
@@ -1255,6 +1327,16 @@ def check_same_run(path: Path, config: TrainConfig) -> None:
                          "one (with --init to continue that run's weights), or the same config to resume it.")
 
 
+def cell_average(canvas: torch.Tensor) -> torch.Tensor:
+    """(B, C, T, H, W) averaged over 2 x 2 cells of each frame and spread back over them (H and
+    W even)."""
+    b, c, t, h, w = canvas.shape
+    frames = canvas.transpose(1, 2).reshape(b * t, c, h, w)
+    pooled = torch.nn.functional.avg_pool2d(frames, 2)
+    spread = pooled.repeat_interleave(2, dim=2).repeat_interleave(2, dim=3)
+    return spread.reshape(b, t, c, h, w).transpose(1, 2)
+
+
 def _std(table: torch.Tensor, chunk: int = 256) -> float:
     """The standard deviation of every element of ``table``, in float64 over chunks of rows."""
     total = squares = 0.0
@@ -1303,7 +1385,8 @@ def run(config: TrainConfig, out: Path, *, device: str = "auto", minutes: float 
         "autoencoder": trainer.stage_autoencoder, "critic": trainer.stage_critic, "decoder": trainer.stage_decoder,
         "judge": trainer.stage_judge,
         "lm": trainer.stage_lm,
-        "adapt": trainer.stage_adapt, "distill": trainer.stage_distill, "eval": trainer.stage_eval}
+        "adapt": trainer.stage_adapt, "distill": trainer.stage_distill, "polish": trainer.stage_polish,
+        "eval": trainer.stage_eval}
     for name in STAGES:
         if name not in stages:
             continue
