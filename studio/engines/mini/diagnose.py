@@ -7,6 +7,10 @@ first episodes the decoder was trained on):
 - ``truth``: the ground-truth clips (the judge's ceiling);
 - ``autoencoder``: the clips encoded and decoded by the video autoencoder, the best any latent
   decoder can do (needs the training-only ``latent_encoder.safetensors``);
+- ``autoencoder_noise0.2``, ``autoencoder_noise0.5``: the same latents with Gaussian noise of
+  that share of the latent's spread added, and ``autoencoder_smoothed``: each latent frame
+  averaged over 2 x 2 cells (what a prediction made under doubt looks like): how much a
+  departure from true latents costs in the autoencoder's decoder alone;
 - ``from_encoder``: decoded from the clip encoder's representation of the true clip, what the
   decoder was trained on (needs the training-only ``encoder.safetensors``);
 - ``from_lm``: decoded from the LM's predicted representation, the engine's path;
@@ -44,6 +48,9 @@ from studio.engines.mini.tokenizer import PAD
 
 NOISE_TIMES = (0.25, 0.5, 0.75)
 """Flow times of the one-shot rows (the sampler's first steps lie below 0.25)."""
+
+LATENT_NOISES = (0.2, 0.5)
+"""Shares of the latent's spread added as noise in the autoencoder's robustness rows."""
 
 READINGS = ("motion", "location", "character", "all")
 
@@ -122,7 +129,7 @@ def diagnose(checkpoints: Path, *, split: Split = Split.HELDOUT, episodes: int =
     turns, clips = evalset.table.turns, evalset.clips
     folder = checkpoints / "mini"
     from studio.engines.mini.encoder import ClipEncoder
-    from studio.engines.mini.latent_ae import Encoder
+    from studio.engines.mini.latent_ae import Encoder, cell_average
 
     encoder = _load_optional(folder, weights.ENCODER, ClipEncoder(runtime.config), held.manifest)
     latent_encoder = None
@@ -133,6 +140,10 @@ def diagnose(checkpoints: Path, *, split: Split = Split.HELDOUT, episodes: int =
     canvases = true_canvases(runtime, latent_encoder, clips)
     if canvases is not None and runtime.config.latent is not None:
         rows["autoencoder"] = _reading(judge, to_clips(runtime, canvases), turns)
+        noise = torch.randn(canvases.shape, generator=torch.Generator().manual_seed(0))
+        for share in LATENT_NOISES:
+            rows[f"autoencoder_noise{share}"] = _reading(judge, to_clips(runtime, canvases + share * noise), turns)
+        rows["autoencoder_smoothed"] = _reading(judge, to_clips(runtime, cell_average(canvases)), turns)
     outputs = predict_episodes(runtime, evalset.table)
     if encoder is not None:
         reps = encoder_representations(runtime, encoder, turns, clips)

@@ -36,7 +36,7 @@ from studio.engines.mini.config import LatentConfig
 from studio.engines.mini.dataset import to_float
 
 __all__ = ["OCCUPANCY_GRID", "LatentConfig", "LossRecipe", "VideoAutoencoder", "WindowRecipe", "Windows",
-           "character_mask", "parameter_count", "reconstruction_loss"]
+           "cell_average", "character_mask", "parameter_count", "reconstruction_loss"]
 
 OCCUPANCY_GRID = 14
 
@@ -264,6 +264,16 @@ class LossRecipe(Protocol):
     def temporal_loss(self) -> str: ...
     @property
     def latent_penalty(self) -> float: ...
+
+
+def cell_average(canvas: torch.Tensor) -> torch.Tensor:
+    """(B, C, T, H, W) averaged over 2 x 2 cells of each frame and spread back over them (H and
+    W even)."""
+    b, c, t, h, w = canvas.shape
+    frames = canvas.transpose(1, 2).reshape(b * t, c, h, w)
+    pooled = F.avg_pool2d(frames, 2)
+    spread = pooled.repeat_interleave(2, dim=2).repeat_interleave(2, dim=3)
+    return spread.reshape(b, t, c, h, w).transpose(1, 2)
 
 
 def character_mask(occupancy: torch.Tensor, height: int, width: int) -> torch.Tensor:

@@ -73,6 +73,7 @@ from studio.engines.mini.judge import HEADS, Judge
 from studio.engines.mini.latent_ae import (
     VideoAutoencoder,
     Windows,
+    cell_average,
     character_mask,
     encode_clips,
     reconstruction_loss,
@@ -1325,16 +1326,6 @@ def check_same_run(path: Path, config: TrainConfig) -> None:
         raise SystemExit(f"{path.parent.parent} holds a run of the config {stored.get('name', '?')!r}, which differs "
                          f"from {config.name!r} in: {', '.join(differs)}. Give a fresh --out folder to start this "
                          "one (with --init to continue that run's weights), or the same config to resume it.")
-
-
-def cell_average(canvas: torch.Tensor) -> torch.Tensor:
-    """(B, C, T, H, W) averaged over 2 x 2 cells of each frame and spread back over them (H and
-    W even)."""
-    b, c, t, h, w = canvas.shape
-    frames = canvas.transpose(1, 2).reshape(b * t, c, h, w)
-    pooled = torch.nn.functional.avg_pool2d(frames, 2)
-    spread = pooled.repeat_interleave(2, dim=2).repeat_interleave(2, dim=3)
-    return spread.reshape(b, t, c, h, w).transpose(1, 2)
 
 
 def _std(table: torch.Tensor, chunk: int = 256) -> float:

@@ -15,7 +15,7 @@ import torch
 
 from studio.engines.mini import weights
 from studio.engines.mini.data import Split, combo_split
-from studio.engines.mini.diagnose import NOISE_TIMES, READINGS, diagnose, main
+from studio.engines.mini.diagnose import LATENT_NOISES, NOISE_TIMES, READINGS, diagnose, main
 from studio.engines.mini.report import data_config, load_held_out
 
 CHECKPOINTS = Path(__file__).resolve().parents[3] / "checkpoints"
@@ -43,7 +43,8 @@ def test_every_stage_is_read_by_the_judge(shipped: Path, capsys: pytest.CaptureF
     out = capsys.readouterr().out
     result = json.loads(out[out.index("{"):])
     assert result["split"] == "train" and result["turns"] == 3 and result["steps"] == 1
-    stages = ["truth", "autoencoder", "from_encoder", "from_lm", *(f"one_shot_t{t}" for t in NOISE_TIMES)]
+    stages = ["truth", "autoencoder", *(f"autoencoder_noise{s}" for s in LATENT_NOISES), "autoencoder_smoothed",
+              "from_encoder", "from_lm", *(f"one_shot_t{t}" for t in NOISE_TIMES)]
     assert list(result["readings"]) == stages
     for reading in result["readings"].values():
         assert set(reading) == set(READINGS)

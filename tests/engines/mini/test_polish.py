@@ -16,7 +16,8 @@ pytest.importorskip("diffusers")
 
 from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.config import PolishTraining, StageConfig, TrainConfig, load_train_config, named_config  # noqa: E402
-from studio.engines.mini.train import cell_average, run  # noqa: E402
+from studio.engines.mini.latent_ae import cell_average  # noqa: E402
+from studio.engines.mini.train import run  # noqa: E402
 
 BEFORE = ("autoencoder", "decoder", "judge", "lm", "adapt")
 
