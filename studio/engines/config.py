@@ -66,17 +66,42 @@ class Placement:
 
     @classmethod
     def parse(cls, text: str) -> Placement:
-        """``cpu``, ``cuda``, ``cuda:N`` or ``cuda:N+offload``. A text that names no device
-        (empty, or ``+offload`` alone: an unset shell variable) is refused rather than read as
-        the CPU, which sent the work there without a word."""
-        value = text.strip().lower()
-        offload = value.endswith("+offload")
-        if offload:
-            value = value[: -len("+offload")].strip()
-        if not value:
-            shown = f"{text.strip()!r} names no device" if text.strip() else "No device given"
-            raise ConfigError(f"{shown}.", hint=f"Use {DEVICE_FORMS}.")
-        return cls(device=value, offload=offload)
+        """``cpu``, ``cuda``, ``cuda:N`` or ``cuda:N+offload``, in any case and with spaces
+        around ``:`` and ``+``. A text that names no device (empty, or ``+offload`` alone: an
+        unset shell variable) is refused rather than read as the CPU, which sent the work there
+        without a word. Every refusal quotes ``text`` as typed and names the part that is wrong."""
+        typed = text.strip()
+        if not typed:
+            raise ConfigError("No device given.", hint=f"Use {DEVICE_FORMS}.")
+        written, *options = (part.strip() for part in typed.split("+"))
+        device = re.sub(r"\s*:\s*", ":", written.lower())
+        if not device:
+            raise ConfigError(f"{typed!r} names no device.", hint=f"Use {DEVICE_FORMS}.")
+        for option in options:
+            if option.lower() != "offload":
+                wrong = f"Unknown option {'+' + option!r}" if option else "A '+' with no option after it"
+                raise ConfigError(f"{wrong} in the device {typed!r}.",
+                                  hint=f"The one option is +offload: {device}+offload, or {device} alone.")
+        if len(options) > 1:
+            raise ConfigError(f"The device {typed!r} gives +offload {len(options)} times.",
+                              hint=f"Give it once: {device}+offload.")
+        found = _DEVICE.match(device)
+        if found is None:
+            if device == "cuda:":
+                raise ConfigError(f"No GPU index after the colon in the device {typed!r}.",
+                                  hint="Write the GPU's index (cuda:0 is the first GPU), or cuda alone.")
+            where = "" if written == typed else f" in {typed!r}"
+            no_colon = re.fullmatch(r"cuda\s*(\d+)", device)  # cuda 1, cuda1
+            hint = f"Write a colon before the GPU's index: cuda:{int(no_colon[1])}." if no_colon else \
+                f"Use {DEVICE_FORMS}."
+            raise ConfigError(f"Unknown device {written!r}{where}.", hint=hint)
+        if found[1] == "cuda" and found[2] is not None:
+            device = f"cuda:{int(found[2])}"  # cuda:01 is GPU 1, shown as cuda:1
+        offload = bool(options)
+        if offload and found[1] == "cpu":
+            raise ConfigError(f"Offloading only makes sense onto a GPU: {typed!r} offloads onto the CPU.",
+                              hint=f"Use cuda:N+offload, or {device} alone.")
+        return cls(device=device, offload=offload)
 
     def __str__(self) -> str:
         return self.device + ("+offload" if self.offload else "")

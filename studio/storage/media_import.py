@@ -22,8 +22,10 @@ from studio.storage.project import MEDIA_DIR, Project
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 4096
-MAX_IMPORT_PIXELS = 64 * 1024 * 1024
-"""Largest picture a user may import (a 64-megapixel photo); it is then scaled down."""
+MAX_IMPORT_PIXELS = 1024 * 1024 * 1024 // 4 // 3
+"""Most pixels of a picture decoded on import (89.5 megapixels, Pillow's own default limit
+against decompression bombs: a 9,000 x 9,000 scan fits); it is then scaled down to
+:data:`MAX_IMAGE_SIDE`. A JPEG is decoded at the fraction of its size that still fits."""
 MAX_VIDEO_BYTES = 4 * 1024 * 1024 * 1024
 MAX_VIDEO_SIDE = 8192
 MAX_SCENE_FRAMES = 1800
@@ -73,7 +75,8 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
     """Copy ``source`` into ``media/<folder>/`` as PNG; return its project-relative path.
 
     The file size and the pixel count (read from the header) are checked before the image
-    is decoded; a picture larger than :data:`MAX_IMAGE_SIDE` is scaled down."""
+    is decoded; a picture larger than :data:`MAX_IMAGE_SIDE` is scaled down, and transparent
+    parts are laid on white (see :func:`~studio.storage.images.open_image`)."""
     from studio.storage.images import open_image
     from studio.storage.media import MediaError
 
@@ -81,11 +84,10 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
     if not source.exists():
         raise ImageImportError(f"{source} does not exist.")
     try:
-        picture = open_image(source, max_pixels=MAX_IMPORT_PIXELS, max_bytes=MAX_IMAGE_BYTES)
+        picture = open_image(source, max_pixels=MAX_IMPORT_PIXELS, max_bytes=MAX_IMAGE_BYTES,
+                             max_side=MAX_IMAGE_SIDE)
     except MediaError as error:
-        raise ImageImportError(error.message) from None
-    if max(picture.size) > MAX_IMAGE_SIDE:
-        picture.thumbnail((MAX_IMAGE_SIDE, MAX_IMAGE_SIDE))
+        raise ImageImportError(error.message, hint=error.hint) from None
     rel = f"{MEDIA_DIR}/{_slug(folder)}/{_slug(source.stem)}-{new_id()}.png"
     with writing_media(project.resolve(rel)) as tmp:
         picture.save(tmp, format="PNG")
