@@ -10,7 +10,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.cli.common import excerpt, open_for_reading, printable, refuse_control_characters, resolve_node
+from studio.cli.common import (
+    excerpt,
+    full_disk_fails_the_work,
+    open_for_reading,
+    printable,
+    refuse_control_characters,
+    resolve_node,
+)
 from studio.core.errors import StudioError
 from studio.core.text import first_few
 
@@ -121,6 +128,7 @@ class _Bar:
             self.bar.close()
 
 
+@full_disk_fails_the_work
 def cmd_export(args: argparse.Namespace) -> int:
     from studio.core.progress import never_cancelled
     from studio.export import CaptionMode, ExportError, ExportOptions, export_task

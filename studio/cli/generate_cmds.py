@@ -1308,6 +1308,26 @@ def _running(job: Job) -> str:
     return job.label or job.kind.value
 
 
+def project_path_now(project: Project, path: str) -> tuple[str, str]:
+    """The project's folder as the commands said after a run should name it, and a sentence
+    saying it moved ("" when it did not). A folder moved while the project was open is named
+    where the system says it is now; one deleted (or gone where that can't be told) keeps
+    ``path``, and the sentence says to put it back there first."""
+    from studio.storage.place import file_identity, where_now
+
+    opened = project.database.identity
+    if opened is None or file_identity(project.database.path) == opened:
+        return path, ""
+    now = where_now(opened)
+    old = printable(str(project.path))
+    if now is None or now.endswith(" (deleted)"):
+        return path, (f"the project folder {old} was moved or deleted while this command ran; put it back there "
+                      "(or give the folder's new place in place of that path) before running the commands below.")
+    folder = os.path.dirname(now)
+    return folder, (f"the project folder {old} was moved to {printable(folder)} while this command ran; the "
+                    "commands below name it there.")
+
+
 def run_until_idle(project: Project, service: GenerationService, path: str, *, quiet: bool = False) -> int:
     """Work through the queue with a progress bar on stderr; 1 when a job failed (jobs
     that could never start fail when the queue is opened) or jobs are left waiting (for an
@@ -1350,12 +1370,20 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
     except KeyboardInterrupt:
         service.stop(interrupt_running=True, timeout=60)
         bar.close()
+        path, moved = project_path_now(project, path)
+        if moved:
+            print(f"kamishibai: {moved}", file=sys.stderr)
         say_what_is_left(service, path, done=counts["done"])
         raise
+    # the commands said from here on name the folder where the project is now (QA: a folder
+    # moved while the queue ran was named at its old place, where those commands find nothing)
+    path, moved = project_path_now(project, path)
     left = _waiting_messages(service, path)  # before stopping: a cluster's hosts answer the checks
     service.stop(timeout=None)
     bar.close()
     print(f"{counts['done']} done, {counts['failed']} failed, {counts['cancelled']} cancelled", file=sys.stderr)
+    if moved:
+        print(f"kamishibai: {moved}", file=sys.stderr)
     if counts["failed"]:  # the failures' hints say "retry" (the window's word): how, here
         print(f"kamishibai: once that is fixed, `kamishibai fill {shlex.quote(printable(path))} --run` queues the "
               "turns left without a take again and generates them (add --engine or --device to try another).",

@@ -14,6 +14,7 @@ from studio.cli.common import (
     add_wait_option,
     device_spec,
     excerpt,
+    full_disk_fails_the_work,
     given_project_path,
     open_for_reading,
     open_project,
@@ -334,7 +335,7 @@ def _print_text_tree(tree: StoryTree) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from studio.storage.errors import ProjectDamagedError
+    from studio.storage.errors import ProjectDamagedError, ProjectTooNewError
 
     try:
         with open_for_reading(args.path) as project:
@@ -345,17 +346,26 @@ def cmd_info(args: argparse.Namespace) -> int:
         # told without reading the database, then fail as before (the message on stderr, exit 2).
         _print_info(damaged_info(args.path, error), as_json=args.json)
         raise
+    except ProjectTooNewError as error:
+        # a newer version's project is not damaged, and `info` is how a user learns which
+        # version saved it: the same block as for a damaged one, with the schema it holds
+        _print_info(damaged_info(args.path, error, damaged=False, schema_version=error.schema_version),
+                    as_json=args.json)
+        raise
     _print_info(info, as_json=args.json)
     return 0
 
 
-def damaged_info(path: str, error: StudioError) -> dict[str, Any]:
+def damaged_info(path: str, error: StudioError, *, damaged: bool = True,
+                 schema_version: int | None = None) -> dict[str, Any]:
     """What ``info`` can say of the project at ``path`` whose database can't be read: its
-    folder, its size on disk, that it is damaged and ``error``'s message as its problem."""
+    folder, its schema version when known, its size on disk, whether it is damaged and
+    ``error``'s message as its problem."""
     from studio.storage.project import _folder_size, normalise_project_path
 
     folder = normalise_project_path(path)
-    return {"path": os.path.abspath(folder), "damaged": True, "size_bytes": _folder_size(folder),
+    version = {} if schema_version is None else {"schema_version": schema_version}
+    return {"path": os.path.abspath(folder), **version, "damaged": damaged, "size_bytes": _folder_size(folder),
             "problems": [error.message]}
 
 
@@ -371,6 +381,7 @@ def _print_info(info: dict[str, Any], *, as_json: bool) -> None:
         print(f"{key:>15}: {printable(str(value))}")
 
 
+@full_disk_fails_the_work
 def cmd_bundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import export_bundle, folder_given_error
 

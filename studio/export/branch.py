@@ -107,13 +107,16 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
         state, hint = _why_no_clip(take, tree.takes_of(node.id))
         raise ExportError(f"The branch can't be exported: {label} has {state}.", hint=hint)
     if not take.clip_path:
+        refused = _refused_path(project, take)
+        if refused:  # emptied when the project was read: it led outside the project folder
+            raise _outside_error(label, node.id, refused)
         raise ExportError(f"The branch can't be exported: {label} has a take without a clip.",
                           hint="Re-roll the turn to make a clip.", remake=(node.id,))
     try:
         clip = project.resolve(take.clip_path)
         poster = project.resolve(take.poster_path) if take.poster_path else None
     except UnsafePathError as error:
-        raise ExportError(f"The branch can't be exported: {label}: {error.message}") from None
+        raise _outside_error(label, node.id, error.message) from None
     if not clip.is_file():
         raise ExportError(f"The branch can't be exported: the clip of {label} is missing ({clip}).",
                           hint=REMAKE_CLIP_HINT, remake=(node.id,))
@@ -124,6 +127,31 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
                 action=clean_text(action_sentence(node.instruction, character)).strip(),
                 story=_clean_story(node.story), stale=take.stale, applied=turn_change(tree, node.id))
+
+
+OUTSIDE_HINT = ("The studio reads a project's media only inside its folder, and this path was written by hand or "
+                "by another program (`kamishibai info` lists such paths).")
+LINK_OUTSIDE_HINT = ("Its clip file is a link to a file outside the project folder, and the studio reads media only "
+                     "inside the folder: a copy of that file put in place of the link is read.")
+
+
+def _refused_path(project: Project, take: Take) -> str:
+    """Why the project refused a media path of ``take`` when it read the project file (it
+    empties such a path, so that the take looked like one without a clip), or ""."""
+    said = f"take {take.id} of node {take.node_id}: "
+    return next((problem.removeprefix(said) for problem in project.problems if problem.startswith(said)), "")
+
+
+def _outside_error(label: str, node_id: str, reason: str) -> ExportError:
+    """The error of a turn whose clip is named by a path outside the project, or is a link to
+    a file there (``reason``: the refusal, "Refused the path '../x.mp4': it leads outside the
+    project.")."""
+    reason = reason.rstrip(".")
+    link = "resolves outside" in reason  # a path inside the folder, to a link that leads out of it
+    what = "is a link to a file outside the project folder" if link else "is named by a path outside the project folder"
+    return ExportError(f"The branch can't be exported: the clip of {label} {what}, which is not read "
+                       f"({reason[:1].lower()}{reason[1:]}).",
+                       hint=f"{REMAKE_CLIP_HINT} {LINK_OUTSIDE_HINT if link else OUTSIDE_HINT}", remake=(node_id,))
 
 
 def action_sentence(instruction: Instruction, character: str) -> str:

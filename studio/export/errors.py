@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shlex
 from pathlib import Path
 
 from studio.core.errors import StudioError
@@ -26,6 +27,75 @@ class ExportError(StudioError):
         self.remake = remake
 
 
+class ClipPermissionError(ExportError):
+    """A clip that is there but that this user may not read: the file (or a folder above it)
+    lacks read permission. Re-rolling would make again a clip that is there; a change of
+    permissions is what it needs, which the hint names."""
+
+
+def clip_permission_error(path: Path, label: str) -> ClipPermissionError | None:
+    """The error of ``label``'s clip at ``path`` when this user may not read it (None when it
+    can be opened, or can't for another reason: the probe says that one). Asked before the
+    clip is probed: ffmpeg said only "Error opening input files: Permission denied", under a
+    hint to re-roll the turn."""
+    try:
+        with open(path, "rb"):
+            return None
+    except PermissionError:
+        pass
+    except OSError:
+        return None
+    return ClipPermissionError(f"The clip of {label} can't be read: you have no permission to read {path}.",
+                               hint=permission_hint([path]))
+
+
+def permission_hint(paths: list[Path]) -> str:
+    """How to let this user read ``paths`` (clips it may not read): the command for what
+    blocks them, each file or the folder above it that may not be entered, and whom to ask
+    where that belongs to another user."""
+    blocked = [_what_blocks(path) for path in paths]
+    folders = sorted({str(where) for where, is_folder in blocked if is_folder})
+    files = list(dict.fromkeys(str(where) for where, is_folder in blocked if not is_folder))
+    commands = ([f"`chmod u+rx {shlex.quote(folder)}`" for folder in folders]
+                + ([f"`chmod u+r {' '.join(shlex.quote(file) for file in files)}`"] if files else []))
+    owners = sorted({owner for owner in (_owner(Path(where)) for where in (*folders, *files)) if owner})
+    which = "it" if len(paths) == 1 else "them"
+    ask = (f" {'It belongs' if len(commands) == 1 else 'They belong'} to {' and '.join(owners)}: if chmod is "
+           "refused, ask them or an administrator to run it." if owners else "")
+    return (f"Nothing needs re-rolling: the file is there. Let yourself read {which}, then export again: "
+            f"{' and '.join(commands)}.{ask}")
+
+
+def _what_blocks(path: Path) -> tuple[Path, bool]:
+    """The first folder above ``path`` that this user may not enter (and True), else ``path``
+    itself (and False)."""
+    for folder in reversed(path.parents):  # from the root down
+        inside = folder / path.relative_to(folder).parts[0]
+        try:
+            os.stat(inside)
+        except PermissionError:
+            return folder, True
+        except OSError:
+            break
+    return path, False
+
+
+def _owner(path: Path) -> str | None:
+    """The name of ``path``'s owner where that is another user than this one (None for ours)."""
+    try:
+        uid = os.stat(path).st_uid
+    except OSError:
+        return None
+    if uid == os.geteuid():
+        return None
+    try:
+        import pwd
+
+        return f"the user {pwd.getpwuid(uid).pw_name}"
+    except (ImportError, KeyError):
+        return f"the user with id {uid}"
+
+
 def as_sentence(text: str) -> str:
     """``text`` ending in a full stop, unless it ends in one already (or in ``!``, ``?`` or an
     ellipsis): for a message quoted at the end of another ("... can't be read: {message}")."""
@@ -33,8 +103,13 @@ def as_sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?", "\u2026")) else f"{text}."
 
 
+class ExportDiskFullError(ExportError):
+    """The disk had no room for the export (full, a quota, a file-size limit): work that
+    began and failed, not a refused request (the command line exits with status 1)."""
+
+
 def disk_full_error(target: Path) -> ExportError:
-    return ExportError(
+    return ExportDiskFullError(
         f"The disk is full (or a file size limit was reached) while writing {target}.",
         hint="Nothing was written. Free some space or choose another folder, then export again.",
     )

@@ -9,7 +9,14 @@ from fractions import Fraction
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.core.text import first_few
 from studio.export.branch import Branch, Turn
-from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
+from studio.export.errors import (
+    REMAKE_CLIP_HINT,
+    ClipPermissionError,
+    ExportError,
+    as_sentence,
+    clip_permission_error,
+    permission_hint,
+)
 from studio.export.options import ExportOptions
 from studio.export.timeline import Timeline, held_frames, output_frames, plan_timeline
 from studio.storage.ffmpeg import MediaError, StreamInfo, exact_fps, probe
@@ -29,6 +36,9 @@ class EpisodePlan:
 def _probe_turn(turn: Turn) -> StreamInfo | ExportError:
     """The clip's stream, or the error saying why it can't be read (returned, not raised, so
     that every unreadable clip of the branch is known before the first is reported)."""
+    denied = clip_permission_error(turn.clip, turn.label)
+    if denied is not None:
+        return denied
     try:
         return probe(turn.clip)
     except MediaError as error:
@@ -47,6 +57,9 @@ def _unreadable(branch: Branch, probed: list[StreamInfo | ExportError]) -> Expor
     bad = [(turn, found) for turn, found in zip(branch.turns, probed, strict=True) if isinstance(found, ExportError)]
     if not bad:
         return None
+    denied = [(turn, found) for turn, found in bad if isinstance(found, ClipPermissionError)]
+    if denied:  # said first: the clips that can't be read for another reason are known once these can be
+        return _denied(denied)
     first = bad[0][1]
     if len(bad) == 1:
         return first
@@ -55,6 +68,18 @@ def _unreadable(branch: Branch, probed: list[StreamInfo | ExportError]) -> Expor
     return ExportError(f"{first.message.rstrip('.')}; the clip{'s' if many else ''} of later turn{'s' if many else ''} "
                        f"{first_few(later, ', ')} can't be read either.", hint=UNREADABLE_CLIPS_HINT,
                        remake=tuple(turn.node_id for turn, _error in bad))
+
+
+def _denied(denied: list[tuple[Turn, ClipPermissionError]]) -> ExportError:
+    """The error of the clips that this user may not read, the first one named."""
+    first = denied[0][1]
+    if len(denied) == 1:
+        return first
+    later = [str(turn.number) for turn, _error in denied[1:]]
+    many = len(later) > 1
+    return ClipPermissionError(
+        f"{first.message.rstrip('.')}; nor the clip{'s' if many else ''} of later turn{'s' if many else ''} "
+        f"{first_few(later, ', ')}.", hint=permission_hint([turn.clip for turn, _error in denied]))
 
 
 def turn_frames(turn: Turn, info: StreamInfo, fps: Fraction) -> int:

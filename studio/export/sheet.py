@@ -10,7 +10,7 @@ from PIL import Image
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.export.branch import Branch, Turn
-from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
+from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence, clip_permission_error
 from studio.export.options import (
     ExportFormat,
     ExportOptions,
@@ -123,6 +123,9 @@ def poster_image(turn: Turn) -> Image.Image:
             pass
     from studio.storage.ffmpeg import decode_frames, probe
 
+    denied = clip_permission_error(turn.clip, turn.label)
+    if denied is not None:
+        raise denied
     try:
         info = probe(turn.clip)
         width, height = info.size

@@ -30,6 +30,7 @@ from studio.storage.errors import (
     ProjectDatabaseLinkError,
     ProjectFileError,
     ProjectReadOnlyError,
+    ProjectTooNewError,
     classify_sqlite,
     describe_os_error,
     describe_sqlite_error,
@@ -235,10 +236,11 @@ def _facts(conn: sqlite3.Connection, db_path: Path) -> DatabaseFacts:
         raise ProjectDamagedError(f"{db_path} has an invalid schema version {text!r} (it should be 1 or more).",
                                   hint=RESTORE_HINT)
     if version > schema_version():
-        raise ProjectFileError(
+        raise ProjectTooNewError(
             f"{db_path} was saved by a newer Kamishibai Studio (schema {version}); "
             f"this version reads up to schema {schema_version()}.",
             hint="Update Kamishibai Studio to open it. The project was not modified.",
+            schema_version=version,
         )
     difference = compare(conn, MIGRATIONS[:version])
     if not difference.empty:

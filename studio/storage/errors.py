@@ -36,6 +36,14 @@ class ProjectDamagedError(ProjectFileError):
     """The database itself is damaged (the only case where restoring a backup helps)."""
 
 
+class ProjectTooNewError(ProjectFileError):
+    """The project was saved by a newer version (a schema above ours): nothing is wrong with it."""
+
+    def __init__(self, message: str, hint: str = "", schema_version: int = 0) -> None:
+        super().__init__(message, hint)
+        self.schema_version = schema_version
+
+
 class ProjectReadOnlyError(ProjectFileError):
     """The project folder (or its database) can't be written: read-only disk or permissions."""
 
