@@ -117,10 +117,10 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
         poster = project.resolve(take.poster_path) if take.poster_path else None
     except UnsafePathError as error:
         raise _outside_error(label, node.id, error.message) from None
-    if not clip.is_file():
+    if not _there(clip):
         raise ExportError(f"The branch can't be exported: the clip of {label} is missing ({clip}).",
                           hint=REMAKE_CLIP_HINT, remake=(node.id,))
-    if poster is not None and not poster.is_file():
+    if poster is not None and not _there(poster, blocked=False):
         poster = None  # the sheet falls back to the clip's first frame
     character = clean_text(tree.acting_character(node.id)).strip()
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
@@ -298,6 +298,17 @@ REMAKE_CLIPS_HINT = ("Re-roll the turns whose clips are missing, or copy the pro
                      "was left behind, then export again.")
 
 
+def _there(path: Path, blocked: bool = True) -> bool:
+    """Whether ``path`` is a file, or ``blocked`` when a folder above it may not be entered
+    (``is_file`` raised PermissionError there: the export ended in an internal error). A clip
+    so blocked is taken as there, so that the reading of the clips names the folder and the
+    ``chmod`` that opens it."""
+    try:
+        return path.is_file()
+    except PermissionError:
+        return blocked
+
+
 def _clip_lost(project: Project, take: Take | None) -> bool:
     """Whether ``take`` is finished but its clip file is not there (nor a safe path to it)."""
     if not _finished(take):
@@ -306,7 +317,7 @@ def _clip_lost(project: Project, take: Take | None) -> bool:
     if not take.clip_path:
         return True
     try:
-        return not project.resolve(take.clip_path).is_file()
+        return not _there(project.resolve(take.clip_path))
     except UnsafePathError:
         return True
 

@@ -12,6 +12,7 @@ import gc
 import itertools
 import logging
 import os
+import shlex
 import shutil
 import stat
 import time
@@ -766,13 +767,31 @@ def _missing_clips(folder: Path, tree: StoryTree) -> list[str]:
     """One line for the finished takes whose clip file is gone (a media folder copied
     without, a file deleted by hand): the project opens, and the user learns which turns
     to re-roll instead of finding players that wait forever."""
-    missing = [take for take in tree.takes.values()
-               if take.status is TakeStatus.DONE and take.clip_path and not (folder / take.clip_path).is_file()]
-    if not missing:
-        return []
-    first = missing[0]
-    return [f"{len(missing)} clip file(s) are missing, one of them turn {tree.depth(first.node_id)}'s "
-            f"({first.clip_path}): re-roll those turns to make them again"]
+    finished = [take for take in tree.takes.values() if take.status is TakeStatus.DONE and take.clip_path]
+    found = {take.id: _clip_found(folder / take.clip_path) for take in finished}
+    lines = []
+    missing = [take for take in finished if found[take.id] is False]
+    if missing:
+        first = missing[0]
+        lines.append(f"{len(missing)} clip file(s) are missing, one of them turn {tree.depth(first.node_id)}'s "
+                     f"({first.clip_path}): re-roll those turns to make them again")
+    blocked = [take for take in finished if found[take.id] is None]
+    if blocked:
+        first = blocked[0]
+        lines.append(f"{len(blocked)} clip file(s) can't be reached for want of permission, one of them turn "
+                     f"{tree.depth(first.node_id)}'s ({first.clip_path}): give yourself access to the project's "
+                     f"media folder (`chmod -R u+rwX {shlex.quote(str(folder / MEDIA_DIR))}`)")
+    return lines
+
+
+def _clip_found(path: Path) -> bool | None:
+    """Whether the clip file at ``path`` is there; None when a folder above it may not be
+    entered (``chmod 000`` on a take's folder): ``is_file`` raised PermissionError, and every
+    command that opened the project ended in an internal error."""
+    try:
+        return path.is_file()
+    except PermissionError:
+        return None
 
 
 def _check_structure(tree: StoryTree) -> None:
