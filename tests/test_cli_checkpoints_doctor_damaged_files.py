@@ -5,6 +5,7 @@ expected N (incomplete copy?)" and still ended "Ready: Qiqi.", with exit status 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
@@ -16,9 +17,25 @@ from studio.cli import main
 from studio.engines.catalog import animegamer_layout as layout
 
 
+def tiny_sentencepiece_model() -> bytes:
+    """A SentencePiece model the engine's tokenizer check loads (a few hundred bytes of
+    vocabulary, trained here in milliseconds); without sentencepiece installed that check
+    reads no model file, and any bytes do."""
+    try:
+        import sentencepiece
+    except ImportError:
+        return b"a tokenizer model"
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(["Qiqi eats bread slowly in the bakery at night"] * 20), model_writer=model,
+        vocab_size=30, model_type="char", normalization_rule_name="identity", minloglevel=2)
+    return model.getvalue()
+
+
 def _converted(checkpoints: Path) -> Path:
-    """Qiqi's files and the shared ones, whole (small safetensors files), with the sizes of
-    her conversion record, as `checkpoints convert` leaves them; the animegamer/ folder."""
+    """Qiqi's files and the shared ones, whole (small safetensors files, a tiny tokenizer), with
+    the sizes of her conversion record, as `checkpoints convert` leaves them; the animegamer/
+    folder."""
     from safetensors.numpy import save_file
 
     folder = checkpoints / layout.ENGINE
@@ -28,6 +45,8 @@ def _converted(checkpoints: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix == ".safetensors":
             save_file({"weight": np.zeros((4, 8), dtype=np.float16)}, str(path))
+        elif path.name == "tokenizer.model":
+            path.write_bytes(tiny_sentencepiece_model())
         elif item.path != f"qiqi/{layout.MODEL_FILE}":
             path.write_text("{}", encoding="utf-8")
         sizes[item.path] = path.stat().st_size if path.is_file() else 0

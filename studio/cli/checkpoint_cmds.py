@@ -227,6 +227,9 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
 
     release = _customx_release(args.source, args.checkpoints) if args.source else None  # a bad --source first
     folder = _checkpoints(args.checkpoints) / catalog.NAME
+    moved = _folder_problem(folder, "CustomX")
+    if moved and not args.json:
+        print(f"NOT A FOLDER {printable(moved)}")
     rows = []
     damaged: dict[str, str] = {}
     for item in catalog.FILES:
@@ -246,7 +249,8 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
     if args.json:
         extra = {} if release is None else {"release": release[0], "convert_command": release[1]}
         print(json.dumps({"engine": catalog.NAME, "files": rows, "damaged": _damaged_json(damaged),
-                          "leftovers": _leftovers_json(leftovers), "ok": ok} | extra, indent=1))
+                          "leftovers": _leftovers_json(leftovers), "folder_problem": moved, "ok": ok} | extra,
+                         indent=1))
         return 0 if ok else EXIT_NOT_READY
     for line in _damaged_lines(damaged) + _leftover_lines(leftovers):
         print(line)
@@ -307,14 +311,25 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     damaged = _damaged_files(report)
     report = replace(report, complete=_undamaged_characters(report, damaged))
     leftovers = _leftovers(report.folder)
+    moved = _folder_problem(report.folder, "AnimeGamer")
     if args.json:
         print(json.dumps(asdict(report) | {"damaged": _damaged_json(damaged), "leftovers": _leftovers_json(leftovers),
-                                           "ok": report.ok}, indent=1, default=str))
+                                           "folder_problem": moved, "ok": report.ok}, indent=1, default=str))
     else:
         lines = format_report(report, shown=printable).split("\n")
+        lines[1:1] = [f"  NOT A FOLDER {moved}"] if moved else []  # under the title, which names the folder
         lines[-1:-1] = _damaged_lines(damaged) + _leftover_lines(leftovers)  # before the verdict, its last line
         print("\n".join(printable(line) for line in lines))
     return 0 if report.ok else EXIT_NOT_READY
+
+
+def _folder_problem(folder: Path, label: str) -> str | None:
+    """What to do when the engine's ``folder`` is something else than a folder (a file, a link
+    to nothing): its files can't be written there, and each was only listed MISSING."""
+    from studio.engines.catalog.reasons import folder_reason
+
+    reason = folder_reason(folder, f"converted {label}")
+    return f"{reason.message} {reason.hint}" if reason else None
 
 
 def _damaged_lines(damaged: dict[str, str]) -> list[str]:
@@ -369,7 +384,27 @@ def _damaged_files(report: CheckpointReport) -> dict[str, str]:
                                        "(as converted; incomplete copy?).")
         elif status.path.suffix == ".safetensors" and (problem := safetensors_size_problem(status.path)):
             found[str(status.path)] = problem
+    found.update(_damaged_tokenizer(report.folder / "tokenizer", found))
     return found
+
+
+def _damaged_tokenizer(folder: Path, found: dict[str, str]) -> dict[str, str]:
+    """The tokenizer file in ``folder`` the engine can't load (a ``tokenizer.model`` that is no
+    SentencePiece model, a JSON file that is no JSON object), with why; nothing when a file is
+    missing (listed as such) or already named in ``found``. QA: a garbage tokenizer.model of the
+    size the conversion recorded was called "Ready", and the engine's load then failed."""
+    from studio.engines.animegamer.tokenizer_files import tokenizer_problem
+    from studio.engines.catalog import animegamer_layout as layout
+
+    paths = [folder / name for name in layout.TOKENIZER_FILES]
+    if not all(path.is_file() for path in paths) or any(str(path) in found for path in paths):
+        return {}
+    problem = tokenizer_problem(folder)
+    if problem is None:
+        return {}
+    path = next((path for path in paths if problem.startswith(str(path))), folder)
+    return {str(path): f"{problem}: the engine can't load AnimeGamer's tokenizer. Convert again: `kamishibai "
+                       "checkpoints convert` copies it from the code release (MLLM/VisualAR/animegamer_tokenizer)."}
 
 
 def _undamaged_characters(report: CheckpointReport, damaged: dict[str, str]) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 
 from studio.engines.catalog import animegamer_layout as layout
+from studio.engines.catalog.reasons import check_cuda_only, folder_reason, hardest_first
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
     GIB,
@@ -35,7 +36,6 @@ from studio.engines.info import (
 from studio.engines.requirements import (
     Requirement,
     RequirementKind,
-    check_cuda_placement,
     check_packages,
     damaged_file,
 )
@@ -191,10 +191,12 @@ def check_files(folder: Path) -> list[Requirement]:
 
 
 def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
-    unmet = [*check_packages(PACKAGES, engine=NAME), *check_files(config.engine_folder(NAME))]
-    unmet.extend(check_cuda_placement(config, info.capabilities, engine=NAME, label="AnimeGamer",
-                                      gpu_hint="Use it on a machine with an NVIDIA GPU of 24 GB or more."))
-    return unmet
+    folder = config.engine_folder(NAME)
+    moved = folder_reason(folder, "AnimeGamer")
+    unmet = [*check_packages(PACKAGES, engine=NAME), *([moved] if moved else check_files(folder))]
+    unmet.extend(check_cuda_only(config, info.capabilities, engine=NAME, label="AnimeGamer",
+                                 gpu_hint="Use it on a machine with an NVIDIA GPU of 24 GB or more."))
+    return hardest_first(unmet)
 
 
 def check(config: EngineConfig) -> list[Requirement]:

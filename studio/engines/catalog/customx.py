@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from studio.engines.acceleration import ATTENTION_KERNELS
+from studio.engines.catalog.reasons import check_cuda_only, folder_reason, hardest_first
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
     GIB,
@@ -39,7 +40,7 @@ from studio.engines.info import (
     Stage,
     StageNeeds,
 )
-from studio.engines.requirements import Requirement, check_cuda_placement, check_files, check_packages
+from studio.engines.requirements import Requirement, check_files, check_packages
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "customx"
@@ -152,11 +153,12 @@ FILES = (
 def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
     folder = config.engine_folder(NAME)
     hint = "Convert the released weights: kamishibai checkpoints convert-customx ... (see docs/CUSTOMX.md)."
-    unmet = [*check_packages(PACKAGES, engine=NAME),
-             *(replace(r, hint=hint) for r in check_files(folder, info.checkpoints, engine=NAME))]
-    unmet.extend(check_cuda_placement(config, info.capabilities, engine=NAME, label="CustomX",
-                                      gpu_hint="Use it on a machine with an NVIDIA GPU of 80 GB."))
-    return unmet
+    moved = folder_reason(folder, "CustomX")
+    files = [moved] if moved else [replace(r, hint=hint) for r in check_files(folder, info.checkpoints, engine=NAME)]
+    unmet = [*check_packages(PACKAGES, engine=NAME), *files]
+    unmet.extend(check_cuda_only(config, info.capabilities, engine=NAME, label="CustomX",
+                                 gpu_hint="Use it on a machine with an NVIDIA GPU of 80 GB."))
+    return hardest_first(unmet)
 
 
 def check(config: EngineConfig) -> list[Requirement]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from studio.core.digest import file_sha256
 from studio.engines.catalog import sketch as sketch_catalog
+from studio.engines.catalog.reasons import folder_reason, hardest_first
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
     MIB,
@@ -121,6 +122,10 @@ def check(config: EngineConfig) -> list[Requirement]:
     config.json's size or SHA-256 finds wrong is reported once, with that (not also with
     ``check_files``' safetensors header check)."""
     folder = config.engine_folder(NAME)
+    moved = folder_reason(folder, "mini")
+    if moved is not None:
+        return hardest_first([*check_packages(PACKAGES, engine=NAME, extra="engines"), moved,
+                              *check_devices(config, INFO.capabilities, engine=NAME)])
     files = checkpoint_files(folder)
     listed = _check_manifest(folder, files + ((CRITIC,) if (folder / CRITIC.path).is_file() else ()))
     named = {reason.path for reason in listed}  # its size or SHA-256 says more than the header check
@@ -131,7 +136,7 @@ def check(config: EngineConfig) -> list[Requirement]:
     if not unmet:
         unmet += _check_depths(folder)
     unmet += check_devices(config, INFO.capabilities, engine=NAME)
-    return unmet
+    return hardest_first(unmet)
 
 
 def _check_model(base: Path) -> list[Requirement]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from studio.engines.catalog.reasons import hardest_first
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
     MIB,
@@ -53,8 +54,8 @@ class SketchSettings(EngineSettings):
 
 
 def check(config: EngineConfig) -> list[Requirement]:
-    return [*check_packages(("numpy", "PIL"), engine=NAME, extra="engines"),
-            *check_devices(config, INFO.capabilities, engine=NAME)]
+    return hardest_first([*check_packages(("numpy", "PIL"), engine=NAME, extra="engines"),
+                          *check_devices(config, INFO.capabilities, engine=NAME)])
 
 
 @cache
