@@ -25,6 +25,8 @@ from studio import __version__
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
+EXIT_WORK_FAILED = 1
+"""Work that began and failed (an engine's, a disk without room), as an internal error is."""
 
 _COMMAND_MODULES = ("project_cmds", "story_cmds", "generate_cmds", "export_cmds", "gui_cmds", "doctor_cmds",
                     "checkpoint_cmds", "eval_cmds")
@@ -222,7 +224,7 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
     except StudioError as error:
         _advise_the_command_line(error, args)
         print(f"kamishibai: error: {_shown(str(error))}", file=sys.stderr)
-        return int(getattr(error, "exit_code", EXIT_BAD_INPUT))  # 1 for work that began and failed
+        return _exit_status(error)
     except BrokenPipeError:  # e.g. `kamishibai tree PATH | head`: the reader left, nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -238,6 +240,24 @@ def _run(args_list: list[str], *, entry: bool = False) -> int:
         return EXIT_BAD_INPUT
     except Exception as error:
         return _internal_error(error)
+
+
+def _exit_status(error: Exception) -> int:
+    """The exit status of a command that ended with ``error``, a :class:`StudioError`: its own
+    ``exit_code`` (1 for work that began and failed), else 2 (used wrongly, refused). A disk
+    without room (full, over quota, past the file-size limit) is 1 for every command, as the
+    README promises, though the storage layer and the export raise it as a plain StudioError:
+    `new`, `play`, `unbundle`... on a full disk exited with 2, and a script took the full disk
+    for a mistake in its own arguments."""
+    from studio.export.errors import ExportDiskFullError
+    from studio.storage.errors import DiskFullError
+
+    cause: BaseException | None = error
+    while cause is not None:  # also a message of its own given to a disk's error
+        if isinstance(cause, DiskFullError | ExportDiskFullError):
+            return EXIT_WORK_FAILED
+        cause = cause.__cause__
+    return int(getattr(error, "exit_code", EXIT_BAD_INPUT))
 
 
 _NO_ROOM = {errno.ENOSPC: "no space is left on the device (the disk, or the one the output is redirected to)",

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import functools
 import json
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,25 +28,6 @@ class WorkFailedError(StudioError):
     :class:`StudioError`, exit status 2."""
 
     exit_code = 1
-
-
-def full_disk_fails_the_work(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """``handler`` with a disk without room (full, over quota or past the file-size limit)
-    ending it with exit status 1, as the README promises, where the storage layer's and the
-    export's errors (plain StudioErrors) gave 2, the status of a command used wrongly: a
-    script took a full disk for a mistake in its own arguments. The message and hint are
-    kept as they are."""
-    @functools.wraps(handler)
-    def handle(args: argparse.Namespace) -> int:
-        from studio.export.errors import ExportDiskFullError
-        from studio.storage.errors import DiskFullError
-
-        try:
-            return handler(args)
-        except (DiskFullError, ExportDiskFullError) as error:
-            raise WorkFailedError(error.message, hint=error.hint) from error
-
-    return handle
 
 
 DEFAULT_WAIT_S = 60.0

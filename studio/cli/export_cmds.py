@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import (
     excerpt,
-    full_disk_fails_the_work,
     open_for_reading,
     printable,
     refuse_control_characters,
@@ -128,7 +127,6 @@ class _Bar:
             self.bar.close()
 
 
-@full_disk_fails_the_work
 def cmd_export(args: argparse.Namespace) -> int:
     from studio.core.progress import never_cancelled
     from studio.export import CaptionMode, ExportError, ExportOptions, export_task

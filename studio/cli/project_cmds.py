@@ -14,7 +14,6 @@ from studio.cli.common import (
     add_wait_option,
     device_spec,
     excerpt,
-    full_disk_fails_the_work,
     given_project_path,
     open_for_reading,
     open_project,
@@ -381,7 +380,6 @@ def _print_info(info: dict[str, Any], *, as_json: bool) -> None:
         print(f"{key:>15}: {printable(str(value))}")
 
 
-@full_disk_fails_the_work
 def cmd_bundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import export_bundle, folder_given_error
 
@@ -455,6 +453,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_sketch_sheet(args: argparse.Namespace) -> int:
     from studio.engines.sketch import render_contact_sheet
     from studio.export.errors import os_error
+    from studio.storage.errors import FULL_ERRNOS, full_error
 
     _refuse_a_sheet_name_without_a_file(args.out)
     out = Path(args.out).expanduser()
@@ -462,6 +461,8 @@ def cmd_sketch_sheet(args: argparse.Namespace) -> int:
     try:  # written beside OUT and renamed into place: a kill or a full disk leaves no half sheet
         print(printable(str(render_contact_sheet(out))))
     except OSError as error:  # a read-only folder, a full disk, a file where a folder should be
+        if error.errno in FULL_ERRNOS:  # the export's words ("then export again") fit no sheet, nor `ulimit -f`
+            raise full_error(out.parent, f"write the sheet {out}") from None
         raise os_error(error, out) from None
     return 0
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from studio.cli.common import (
     add_wait_option,
-    full_disk_fails_the_work,
     open_for_reading,
     open_project,
     print_json,
@@ -177,7 +176,6 @@ def _print_story(tree: StoryTree, node_id: str) -> None:
         print(f"  shot notes: {printable(story.shot_notes)}")
 
 
-@full_disk_fails_the_work
 def cmd_say(args: argparse.Namespace) -> int:
     """Add a dialogue line. On a turn with no character and without --speaker, the line is
     kept with no speaker, as asked (a voice nobody on screen owns is a line of its own, and
@@ -214,7 +212,6 @@ def _say_nobody_speaks(path: str, node_id: str) -> None:
           "NAME` says them again.", file=sys.stderr)
 
 
-@full_disk_fails_the_work
 def cmd_use(args: argparse.Namespace) -> int:
     from studio.core.commands import SelectTake
 
@@ -275,7 +272,6 @@ def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
     raise StudioError(f"Turn {node_id} has no take {ref!r}.", hint=f"Its takes: {listed}.")
 
 
-@full_disk_fails_the_work
 def cmd_narrate(args: argparse.Namespace) -> int:
     from studio.core.commands import SetNarration
 
@@ -286,7 +282,6 @@ def cmd_narrate(args: argparse.Namespace) -> int:
     return 0
 
 
-@full_disk_fails_the_work
 def cmd_story(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -390,7 +385,6 @@ def _new_character_name(name: str) -> str:
     return name
 
 
-@full_disk_fails_the_work
 def cmd_start_state(args: argparse.Namespace) -> int:
     from studio.core.commands import SetStartState
     from studio.core.state import CharacterState
@@ -443,7 +437,6 @@ def _refuse_a_character_of_a_shared_state(tree: StoryTree, character: str | None
                       f"kamishibai state-scope {shlex.quote(printable(path))} character.")
 
 
-@full_disk_fails_the_work
 def cmd_state_scope(args: argparse.Namespace) -> int:
     from studio.core.commands import SetStateScope
     from studio.core.state import StateScope

@@ -39,10 +39,14 @@ from studio.storage.bundle_manifest import (
     shown_names,
 )
 from studio.storage.errors import (
+    Problem,
     ProjectDamagedError,
     ProjectFileError,
+    classify_sqlite,
     describe_os_error,
+    describe_sqlite_error,
     destination_folder,
+    full_error,
     unwritable_folder_error,
 )
 from studio.storage.lock import WriterLock
@@ -151,6 +155,8 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
             archive.writestr(MANIFEST, manifest_text(project.name, __version__, listed))
     except OSError as error:
         raise _bundle_write_error(error, project.path, out) from None
+    except sqlite3.Error as error:
+        raise _snapshot_error(error, project.path, out) from None
     return out
 
 
@@ -189,6 +195,21 @@ def _bundle_write_error(error: OSError, project_folder: Path, out: Path) -> Proj
     if where is not None and where.parent == out.parent and error.errno != errno.ENAMETOOLONG:
         return unwritable_folder_error(error, out.parent, what)
     return describe_os_error(error, out.parent, what)
+
+
+def _snapshot_error(error: sqlite3.Error, project_folder: Path, out: Path) -> ProjectFileError:
+    """What to say when SQLite's backup of the database into the snapshot beside ``out``
+    failed. Writing the snapshot past a file-size limit (``ulimit -f``) or onto a full disk
+    is an I/O error or SQLITE_FULL of the bundle's folder, said as such (it was "internal
+    error: OperationalError: disk I/O error"); anything else is the project's database's
+    own error (damaged, locked by another program)."""
+    what = f"write the bundle {out}"
+    problem = classify_sqlite(error, out.parent)
+    if problem is Problem.FULL:
+        return full_error(out.parent, what)
+    if problem is Problem.READ_ONLY:
+        return unwritable_folder_error(OSError(errno.EACCES, str(error)), out.parent, what)
+    return describe_sqlite_error(error, project_folder, what)
 
 
 def _media_files(root: Path) -> list[Path]:
