@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
+from tests.user_limits import private_mounts
 
 LIMIT = 32 * 1024
 """Room for the project's own small files, not for a video or a bundle of it."""
@@ -50,13 +50,6 @@ def test_an_export_without_room_exits_1(project: Path, tmp_path: Path, name: str
     assert list(out.iterdir()) == []
 
 
-def _namespaces() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt && umount /mnt"],
-                          capture_output=True, timeout=20)
-    return done.returncode == 0
-
 
 ON_A_FULL_DISK = """
     import subprocess, sys
@@ -79,7 +72,7 @@ ON_A_FULL_DISK = """
 """
 
 
-@pytest.mark.skipif(sys.platform != "linux" or not _namespaces(), reason="needs `unshare -rm` to mount a small disk")
+@pytest.mark.skipif(sys.platform != "linux" or not private_mounts(), reason="needs `unshare -rm` to mount a small disk")
 def test_a_bundle_and_an_export_onto_a_full_disk_exit_1(project: Path, tmp_path: Path) -> None:
     small = tmp_path / "small"
     small.mkdir()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -18,6 +17,7 @@ import pytest
 from studio.cli import main
 from studio.core import AddTurn
 from studio.storage import Project
+from tests.user_limits import private_mounts
 
 COMMANDS = (("say", "Hello there"), ("narrate", "It was a fine day"))
 
@@ -50,13 +50,6 @@ def test_a_file_size_limit_exits_1(tmp_path: Path) -> None:
     _unchanged(path)
 
 
-def _namespaces() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt && umount /mnt"],
-                          capture_output=True, timeout=20)
-    return done.returncode == 0
-
 
 DRIVER = """
     import shutil, subprocess, sys
@@ -79,7 +72,7 @@ DRIVER = """
 """
 
 
-@pytest.mark.skipif(sys.platform != "linux" or not _namespaces(), reason="needs `unshare -rm` to mount a small disk")
+@pytest.mark.skipif(sys.platform != "linux" or not private_mounts(), reason="needs `unshare -rm` to mount a small disk")
 def test_a_full_disk_exits_1(tmp_path: Path) -> None:
     path = _project(tmp_path / "p")
     small = tmp_path / "small"

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.user_limits import private_mounts
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = "Character: Qiqi; Motion: run; Background: day town"
@@ -33,14 +34,6 @@ def _json(*args: str) -> dict[str, str]:
     done = _kamishibai(*args, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
-
-
-def _namespaces() -> bool:
-    if sys.platform != "linux" or shutil.which("unshare") is None:
-        return False
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt && umount /mnt"],
-                          capture_output=True, timeout=20)
-    return done.returncode == 0
 
 
 DRIVER = """
@@ -64,7 +57,8 @@ DRIVER = """
 """
 
 
-@pytest.mark.skipif(not _namespaces(), reason="needs `unshare -rm` to mount a small disk")
+@pytest.mark.skipif(sys.platform != "linux" or not private_mounts(),
+                    reason="needs `unshare -rm` to mount a small disk")
 def test_every_writing_command_on_a_full_disk_exits_1(tmp_path: Path) -> None:
     made = _kamishibai("new", str(tmp_path / "story"))
     assert made.returncode == 0, made.stderr

@@ -6,14 +6,14 @@ works."""
 
 from __future__ import annotations
 
-import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.user_limits import as_a_user
 
 from .helpers import Fixture
 
@@ -23,11 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 def _as_a_user(*args: str) -> subprocess.CompletedProcess[str]:
     """Run the command line as a user bound by file permissions: root without the powers
     that let it read any file (as tests/export/test_errors.py drops them)."""
-    command = [sys.executable, "-m", "studio", *args]
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: an unreadable file can't be simulated")
-        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--", *command]
+    command = as_a_user([sys.executable, "-m", "studio", *args])
     return subprocess.run(command, capture_output=True, text=True, timeout=180, cwd=REPO)
 
 

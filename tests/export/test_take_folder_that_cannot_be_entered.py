@@ -7,14 +7,12 @@ its `chmod`; run as given, both work again."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.user_limits import as_a_user
 
 from .helpers import Fixture
 
@@ -22,11 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _as_a_user(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "studio", *args]
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: a folder that can't be entered can't be simulated")
-        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--", *command]
+    command = as_a_user([sys.executable, "-m", "studio", *args])
     return subprocess.run(command, capture_output=True, text=True, timeout=180, cwd=REPO)
 
 

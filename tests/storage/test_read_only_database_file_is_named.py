@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -20,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from studio.storage import Project
+from tests.user_limits import as_a_user
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,11 +47,7 @@ def test_a_read_only_database_in_a_writable_folder_is_named(tmp_path: Path) -> N
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     db.chmod(0o444)
     command = [sys.executable, "-c", textwrap.dedent(EDITOR), str(folder)]
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: a read-only file can't be simulated")
-        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-                   "--inh-caps=-dac_override,-dac_read_search", "--", *command]
+    command = as_a_user(command)
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=REPO, check=False)
     finally:

@@ -10,8 +10,6 @@ the power to pass over file permissions (``setpriv``), as an ordinary user would
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -20,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from studio.storage import Project
+from tests.user_limits import as_a_user
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -49,11 +48,7 @@ WRITER = """
 
 def _write_into(folder: Path) -> dict[str, dict[str, object]]:
     command = [sys.executable, "-c", textwrap.dedent(WRITER), str(folder)]
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: a read-only folder can't be simulated")
-        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-                   "--inh-caps=-dac_override,-dac_read_search", "--", *command]
+    command = as_a_user(command)
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=REPO, check=False)
     assert done.returncode == 0, done.stderr
     said: dict[str, dict[str, object]] = json.loads(done.stdout)

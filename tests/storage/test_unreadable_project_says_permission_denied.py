@@ -10,8 +10,6 @@ pass over file permissions (``setpriv``), as an ordinary user would open it."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -20,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from studio.storage import Project
+from tests.user_limits import as_a_user
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -44,11 +43,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pe
 
 def _open_as_a_user(folder: Path) -> dict[str, dict[str, object]]:
     command = [sys.executable, "-c", textwrap.dedent(OPENER), str(folder)]
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: permissions can't be simulated")
-        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-                   "--inh-caps=-dac_override,-dac_read_search", "--", *command]
+    command = as_a_user(command)
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=REPO, check=False)
     assert done.returncode == 0, done.stderr
     said: dict[str, dict[str, object]] = json.loads(done.stdout)
