@@ -45,7 +45,7 @@ def test_an_export_without_room_exits_1(project: Path, tmp_path: Path, name: str
     out.mkdir()
     done = _limited("export", str(project), "--out", str(out / name), *options, "--quiet")
     assert done.returncode == 1, (done.returncode, done.stderr)
-    assert "The disk is full (or a file size limit was reached)" in done.stderr, done.stderr
+    assert "file-size limit (ulimit -f) was reached" in done.stderr, done.stderr
     assert "internal error" not in done.stderr
     assert list(out.iterdir()) == []
 

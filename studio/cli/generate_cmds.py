@@ -535,13 +535,29 @@ def _raise_on_failure(results: list[dict[str, Any]], *, again: Sequence[str], un
         prefix = f"Turn {number} of {total} was not generated{f' (nor the {after} after it)' if after else ''}: "
     else:
         prefix = f"{len(failed)} of {total} turns were not generated. "
-    if first.get("kept") is False:
-        note = " (The new turn was not kept.)"
-    else:
-        note = f" ({first['not_removed']})" if first.get("not_removed") else ""
     error = first.get("error", f"the job was {first['job_status']}")
+    if first.get("not_removed"):  # the failed turn is still there: nothing else may say it is not
+        said = error.rstrip() if error.rstrip().endswith((".", "!", "?")) else f"{error.rstrip()}."
+        raise WorkFailedError(prefix + said + f" {first['not_removed'].rstrip('.')}; it stays in the "
+                              "project, without a take.", hint=_turn_kept_hint(first.get("hint", ""), again))
+    note = " (The new turn was not kept.)" if first.get("kept") is False else ""
     hint = _command_line_hint(error, first.get("hint", ""), again, unchanged)
     raise WorkFailedError(prefix + error + note, hint=hint)
+
+
+def _turn_kept_hint(hint: str, again: Sequence[str]) -> str:
+    """The hint of a `play` whose failed turn could not be removed (a disk without room for
+    that either): the error's own cure, less its "Nothing was lost" (the turn stays), then
+    the commands that give that turn its take and go on, where running the same `play`
+    again would add a second turn beside it."""
+    cure = hint.removeprefix("Nothing was lost.").strip()
+    commands = first_few([f"`{command}`" for command in again], separator=", then ", limit=4)
+    run = f"run {commands} (with the options you gave): the turn that stayed gets its take"
+    if cure.endswith(", then try again."):
+        text = f"{cure.removesuffix(', then try again.')}, then {run}."
+    else:
+        text = f"{cure} {run[0].upper()}{run[1:]}." if cure else f"{run[0].upper()}{run[1:]}."
+    return f"{text} Or delete that turn in the studio."
 
 
 _RETRY = re.compile(r"\b([Rr])etry the job\b")
@@ -646,9 +662,44 @@ def cmd_play(args: argparse.Namespace) -> int:
     _show_played(args, run.results)
     made = sum(1 for result in run.results if result["job_status"] == "done")
     before = {0: "", 1: "; the turn made before it stays"}.get(made, f"; the {made} turns made before it stay")
-    _raise_on_failure(run.results, again=[_play_again(args, run.parent, args.instruction[made:])], asked=len(
+    _raise_on_failure(run.results, again=_play_again_commands(args, run), asked=len(
         args.instruction), unchanged=f"Nothing was lost: the project is as it was before this turn{before}.")
     return 0
+
+
+def _check_room(project: Project, args: argparse.Namespace, parent: str, index: int) -> None:
+    """Refuse turn ``index`` (from 0) of a `play` before it is added when the project lacks the
+    room to take it back: a failed turn is removed, and on a disk without room that removal
+    failed too, leaving the turn without a take. The turns made before it stay, and the hint
+    names the `play` that makes the rest from the last of them (the same command again would
+    add those turns twice)."""
+    from studio.storage.errors import DiskFullError
+    from studio.storage.room import check_room_for_change
+
+    total = len(args.instruction)
+    made = f" (the {plural(index, 'turn')} made before it stay{'s' if index == 1 else ''})" if index else ""
+    what = "add the new turn" if total == 1 else f"add turn {index + 1} of {total}{made}"
+    try:
+        check_room_for_change(project.path, what)
+    except DiskFullError as error:
+        if not index:
+            raise
+        rest = _play_again(args, parent, args.instruction[index:])
+        raise DiskFullError(error.message, hint=f"{error.hint} To make the turns left: `{rest}`.") from None
+
+
+def _play_again_commands(args: argparse.Namespace, run: _PlayRun) -> list[str]:
+    """The commands that make what a failed `play` did not: the same `play` from the last turn
+    made; when the failed turn could not be removed, a `reroll` of that turn, then a `play` of
+    the instructions after it from there."""
+    made = sum(1 for result in run.results if result["job_status"] == "done")
+    stayed = next((r for r in run.results if r["job_status"] != "done" and r.get("not_removed")), None)
+    if stayed is None:
+        return [_play_again(args, run.parent, args.instruction[made:])]
+    node = str(stayed["node"])
+    reroll = shlex.join(["kamishibai", "reroll", printable(args.path), node])
+    rest = args.instruction[made + 1:]
+    return [reroll, *([_play_again(args, node, rest)] if rest else [])]
 
 
 def _play_again(args: argparse.Namespace, parent: str, instructions: Sequence[str]) -> str:
@@ -675,6 +726,7 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
     try:
         for current, instruction in enumerate(args.instruction):
             job_id = unfinished = None
+            _check_room(project, args, parent, current)
             node_id, job_id = service.generate(parent, instruction, engine=engine, seed=args.seed,
                                                settings=settings, priority=_top_priority(service))
             unfinished = node_id

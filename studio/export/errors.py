@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 
 from studio.core.errors import StudioError
+from studio.storage.errors import file_size_limited
 
 DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})
 
@@ -108,9 +109,27 @@ class ExportDiskFullError(ExportError):
     began and failed, not a refused request (the command line exits with status 1)."""
 
 
-def disk_full_error(target: Path) -> ExportError:
+def disk_full_error(target: Path, number: int = errno.ENOSPC) -> ExportError:
+    """The export's disk had no room for ``target``; ``number`` (the errno) says which kind:
+    freeing space or choosing another folder does nothing for a file-size limit
+    (``ulimit -f``, EFBIG), which has to be raised, and a quota is the user's own."""
+    if number == errno.EFBIG and file_size_limited():
+        return ExportDiskFullError(
+            f"A file-size limit (ulimit -f) was reached while writing {target}.",
+            hint="Nothing was written. Raise the file-size limit (`ulimit -f unlimited` in the shell, or the limit of "
+            "the service that starts the studio), then export again.")
+    if number == errno.EFBIG:  # no limit of this process: the file system's own largest file
+        return ExportDiskFullError(
+            f"{target} would be larger than the file system of its folder allows.",
+            hint="Nothing was written. Choose a folder on another disk (a FAT32 drive takes files up to 4 GiB), "
+            "then export again.")
+    if number == errno.EDQUOT:
+        return ExportDiskFullError(
+            f"Your disk quota was used up while writing {target}.",
+            hint="Nothing was written. Free some of your space or choose a folder outside your quota, then export "
+            "again.")
     return ExportDiskFullError(
-        f"The disk is full (or a file size limit was reached) while writing {target}.",
+        f"The disk is full: {target} could not be written.",
         hint="Nothing was written. Free some space or choose another folder, then export again.",
     )
 
@@ -124,7 +143,7 @@ def name_too_long_error(target: Path) -> ExportError:
 def os_error(error: OSError, target: Path) -> ExportError:
     """Turn an OSError raised while writing ``target`` into a message a user can act on."""
     if error.errno in DISK_FULL_ERRNOS:
-        return disk_full_error(target)
+        return disk_full_error(target, error.errno)
     if error.errno == errno.ENAMETOOLONG:
         # the name the system refused (a sheet's page, "NAME-01.png"), where it says which
         return name_too_long_error(Path(os.fsdecode(error.filename)) if error.filename else target)

@@ -636,9 +636,13 @@ class JobQueue:
                     # A full disk (or a file-size limit) refused the row. The end counts all
                     # the same: raised, it was never announced, and whoever waited for the job
                     # (`reroll`, `play`) waited for good. The stored row still says running;
-                    # the next opening settles it from its take, as after a crash.
-                    log.warning("could not store the end of job %s (%s); it is settled from its take when the "
-                                "project is opened again", job_id, getattr(error, "message", error))
+                    # the next opening settles it from its take (interrupted, with none), as
+                    # after a crash.
+                    settled = ("it is settled from its take when the project is opened again" if take_id else
+                               "with no take recorded either, it shows as interrupted when the project is opened "
+                               "again")
+                    log.warning("could not store the end of job %s (%s); %s", job_id,
+                                getattr(error, "message", error), settled)
                 return ended, cascade
 
         return self.writer.call(operation)

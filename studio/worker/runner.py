@@ -31,7 +31,7 @@ from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
 from studio.core.state import CharacterState
 from studio.engines.base import EngineError, EngineInfo, EngineSettings
-from studio.storage.errors import ProjectMovedError
+from studio.storage.errors import DiskFullError, ProjectMovedError
 from studio.storage.project import Project
 from studio.worker.context import NodeGone, RepresentationCache, build_context
 from studio.worker.engine_host import Host, HostJobError, HostLostError
@@ -225,6 +225,8 @@ class GenerateRunner:
                     recorded = take_id
             except NodeGone:
                 return Outcome(JobStatus.CANCELLED, message=NODE_DELETED_MESSAGE, timings=timings)
+            except DiskFullError as full:  # said in full by its message: no traceback to offer
+                log.warning("could not record the failed take of job %s: %s", job.id, full.message)
             except Exception:  # the job still ends as failed
                 log.exception("could not record the failed take of job %s", job.id)
             return Outcome(JobStatus.FAILED, take_id=recorded, message=failure.message, hint=failure.hint,
