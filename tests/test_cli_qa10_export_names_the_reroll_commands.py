@@ -49,7 +49,8 @@ def test_a_missing_clip_names_its_reroll_command(tmp_path: Path, capsys: pytest.
     assert main(["export", str(project), "--out", str(out)]) == EXIT_BAD_INPUT
     hint = _hint(capsys)
     quoted = shlex.quote(str(project))
-    assert f"`kamishibai reroll {quoted} {nodes[1]['id']}` then `kamishibai use {quoted} {nodes[1]['id']} 2`" in hint
+    node = nodes[1]["id"]
+    assert f"`kamishibai reroll {quoted} {node}` then `kamishibai use {quoted} {node} latest`" in hint
     assert "out of date" in hint
     assert "Re-roll the turn" not in hint, "the window's words are replaced, not repeated"
     for command in _commands(hint):
@@ -87,3 +88,18 @@ def test_more_lost_clips_than_commands_shown_are_named_by_node(tmp_path: Path,
     hint = _hint(capsys)
     assert [command[-1] for command in _commands(hint) if command[0] == "reroll"] == [n["id"] for n in nodes[:3]]
     assert f"the same for node {nodes[3]['id']}" in hint, hint
+
+
+def test_use_latest_chooses_the_newest_take(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a take number can also start another take's id ('2' of 202a904d8a): `use NODE 2` is refused
+    # then, and a script that has just re-rolled a turn can't know the new id without reading it
+    project, nodes = _project(tmp_path, capsys, turns=2)
+    first = nodes[0]["id"]
+    for _ in range(2):
+        assert main(["reroll", str(project), first, "--json"]) == 0
+    capsys.readouterr()
+    assert main(["tree", str(project), "--json"]) == 0
+    node = next(n for n in json.loads(capsys.readouterr().out)["nodes"] if n["id"] == first)
+    newest = node["takes"][-1]["id"]
+    assert main(["use", str(project), first, "LATEST"]) == 0
+    assert f"uses take {newest} (take 3 of 3)" in capsys.readouterr().out

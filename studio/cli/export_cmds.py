@@ -243,8 +243,7 @@ def _advise_rerolling(error: ExportError, path: str, tree: StoryTree, leaf: str)
     for node in nodes[:_REROLL_COMMANDS_SHOWN]:
         step = f"`kamishibai reroll {project} {node}`"
         if node != leaf:
-            new_take = len(tree.takes_of(node)) + 1
-            step += f" then `kamishibai use {project} {node} {new_take}`"
+            step += f" then `kamishibai use {project} {node} latest`"
         steps.append(step)
     rest = nodes[_REROLL_COMMANDS_SHOWN:]
     if rest:

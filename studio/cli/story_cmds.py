@@ -45,7 +45,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "are marked out of date).")
     p.add_argument("path", help="project folder")
     p.add_argument("node", help="node id or unique id prefix")
-    p.add_argument("take", help="take id, a unique prefix of it, or the take's number (1 = the turn's first take)")
+    p.add_argument("take", help="take id, a unique prefix of it, the take's number (1 = the turn's first take), or "
+                   "'latest' (the turn's newest take)")
     add_wait_option(p)
     p.set_defaults(handler=cmd_use)
 
@@ -246,13 +247,17 @@ def cmd_use(args: argparse.Namespace) -> int:
 
 
 def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
-    """Turn ``node_id``'s take named by ``ref``: its id, a unique prefix of it, or its number
-    among the turn's takes (1 = the first); a number that is also a prefix is refused.
+    """Turn ``node_id``'s take named by ``ref``: its id, a unique prefix of it, its number
+    among the turn's takes (1 = the first), or ``latest``, its newest (no take id can start so:
+    ids are hexadecimal), which a script that has just re-rolled the turn can name without
+    reading the new id back; a number that is also a prefix is refused.
     ``shown_path``: the project as the hints write it."""
     takes = tree.takes_of(node_id)
     if not takes:
         raise StudioError(f"Turn {node_id} has no take yet.",
                           hint=f"Generate one: kamishibai reroll {shown_path} {node_id}.")
+    if ref.strip().lower() == "latest":
+        return takes[-1]  # the highest number
     by_prefix = [t for t in takes if t.id.startswith(ref.strip())] if ref.strip() else []
     number = int(ref) if ref.strip().isdigit() else 0
     by_number = takes[number - 1] if 1 <= number <= len(takes) else None
