@@ -163,7 +163,12 @@ GENERATE_OFF_TIP = ("Nothing to generate at the start of the story: select a tur
 PLAY_OFF_TIP = "Nothing to play yet: no turn of this branch has a clip (Generate makes one)"
 FILL_OFF_TIP = "Nothing missing: every turn of this branch has a take or one on its way"
 FILL_NO_TURN_TIP = "This branch has no turns yet: select the start and press Enter to write one"
-DRAFT_DROPPED = "New turn dropped: nothing was added. Press Enter on a turn to start another."
+DRAFT_DROPPED = ("New turn closed: nothing was added. Press Enter on the same turn to pick up what you typed "
+                 "(or on another turn to start afresh).")
+"""Esc in a new turn holding typing: the typing is kept for the next new turn under that turn."""
+DRAFT_EMPTY_DROPPED = "New turn dropped: nothing was added. Press Enter on a turn to start another."
+"""Esc in a new turn holding nothing but its prefilled character and place."""
+DRAFT_RESUMED = "New turn: picking up what you typed before; Generate (Ctrl+Enter) when it is ready."
 
 
 NOTHING_SELECTED_TIP = "Nothing selected: select a turn"
@@ -237,6 +242,8 @@ class Workspace(QWidget):
         self.previous_id: str = self.current_id
         self.branch: list[str] = []
         self._last_child: dict[str, str] = {}
+        self._drafts_put_aside: dict[str, str] = {}
+        """What was typed in a new turn closed with Esc, by the turn it was to follow (see _cancel_draft)."""
         self._matches: list[str] = []
         # export job id -> the file asked for, and the job's ExportResult (filled as it ends)
         self._exports: dict[str, tuple[Path, list[Any]]] = {}
@@ -893,18 +900,31 @@ class Workspace(QWidget):
 
     @turn_action
     def start_new_turn(self) -> None:
-        """Enter: a draft under the selected turn; the instruction editor takes focus."""
-        self.inspector.show_draft(self.tree, self.current_id)
+        """Enter: a draft under the selected turn; the instruction editor takes focus. A draft
+        closed with Esc under this turn comes back with what was typed in it."""
+        kept = self._drafts_put_aside.pop(self.current_id, None)
+        self.inspector.show_draft(self.tree, self.current_id, text=kept)
         self.update_actions()  # a draft under the start can be generated
-        self.message.emit("New turn: describe it, then Generate (Ctrl+Enter).")
+        self.message.emit(DRAFT_RESUMED if kept else "New turn: describe it, then Generate (Ctrl+Enter).")
 
     def _cancel_draft(self) -> None:
-        """Esc in a new turn's editor: the draft is dropped, and the status bar says so (it went
-        on saying "New turn: describe it, then Generate" about a turn no longer there)."""
-        if self.inspector.draft_parent is not None:
-            self.select(self.current_id, center=False)
-            self.view.setFocus()
-            self.message.emit(DRAFT_DROPPED)
+        """Esc in a new turn's editor closes the draft, and the status bar says so (it went on
+        saying "New turn: describe it, then Generate" about a turn no longer there).
+
+        Esc is often pressed by reflex (to close a completer, out of habit), so what was typed
+        is not thrown away: it is put aside, and the next new turn under the same turn (Enter
+        there) starts with it. That keeps Esc a one-key way out, without a question to answer
+        each time, while a long instruction can be had again; a draft holding nothing beyond its
+        prefilled character and place is simply dropped."""
+        parent = self.inspector.draft_parent
+        if parent is None:
+            return
+        typed = self.inspector.draft_typing()
+        if typed:
+            self._drafts_put_aside[parent] = typed
+        self.select(self.current_id, center=False)
+        self.view.setFocus()
+        self.message.emit(DRAFT_DROPPED if typed else DRAFT_EMPTY_DROPPED)
 
     def generate_text(self, target: str, text: str) -> None:
         """Generate from the editor: a draft becomes a new turn; an edited turn is updated."""

@@ -1,4 +1,5 @@
-"""Esc in a new turn's editor drops the draft, and the status bar says so.
+"""Esc in a new turn's editor closes the draft, and the status bar says so (what was typed in
+it is put aside for the next new turn under the same turn: test_escape_in_a_new_turn_keeps_what_was_typed).
 
 It went on reading "New turn: describe it, then Generate (Ctrl+Enter)." about a turn that was
 no longer there, as if the draft were still waiting to be written.

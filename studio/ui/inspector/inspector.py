@@ -133,6 +133,8 @@ class Inspector(QScrollArea):
         super().__init__(parent)
         self.node_id: str | None = None
         self.draft_parent: str | None = None
+        self._draft_start = ""
+        """The draft's line as prefilled (see :meth:`draft_typing`)."""
         self._tree: StoryTree | None = None
         self.tree_source: Callable[[], StoryTree] | None = None
         """The document's latest snapshot (edits compare against it: the snapshot shown may be
@@ -403,8 +405,9 @@ class Inspector(QScrollArea):
         self._loaded_text = shown_line(node.instruction)
         return True
 
-    def show_draft(self, tree: StoryTree, parent_id: str) -> None:
-        """A new turn under ``parent_id``: prefill the character and place from the parent."""
+    def show_draft(self, tree: StoryTree, parent_id: str, text: str | None = None) -> None:
+        """A new turn under ``parent_id``: prefill the character and place from the parent, or
+        start from ``text`` (what was typed in a draft put aside under that turn)."""
         self.commit_edits()
         self._tree = tree
         self.node_id = None
@@ -427,10 +430,21 @@ class Inspector(QScrollArea):
             main = main_character(tree, parent_id)
             prefill = "; ".join(p for p in (f"Character: {main}" if main else "", prefill) if p)
         self.editor.set_text(prefill)
+        self._draft_start = self.editor.text()
+        if text:
+            self.editor.set_text(text)
         self.editor.set_examples(True)
         self._show_sections("Instruction")
         self.editor.focus_first_field()
         self.editor.motion.setFocus()
+
+    def draft_typing(self) -> str:
+        """What the user wrote in the draft shown: its line, or "" when the draft holds nothing
+        beyond the character and place it was prefilled with (nothing worth keeping)."""
+        if self.draft_parent is None:
+            return ""
+        text = self.editor.text()
+        return text if text.strip() and text != self._draft_start else ""
 
     def clear(self) -> None:
         self.node_id = None
