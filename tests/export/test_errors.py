@@ -203,7 +203,8 @@ def test_file_size_limit_in_a_real_process(story: Fixture, tmp_path: Path) -> No
     script = EXPORT_SCRIPT.format(project=str(story.project.path), leaf=story.leaf, out=str(out),
                                   options="size=(640, 480), overlay=True, title='Big', crf=0")
     output = _run_isolated(script, fsize_limit=4_000)
-    assert output.startswith("ExportError: The disk is full"), output
+    assert output.startswith("ExportError: A file-size limit (ulimit -f) was reached"), output
+    assert "ulimit -f unlimited" in output, "the hint says how to raise the limit"
     assert leftovers(tmp_path) == []
     assert stored_content(story.project.path) == before
 
