@@ -4,8 +4,6 @@ promises 1 for a disk without room. The messages are unchanged, and nothing half
 
 from __future__ import annotations
 
-import os
-import resource
 import subprocess
 import sys
 import textwrap
@@ -14,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from tests.user_limits import private_mounts
+from tests.user_limits import private_mounts, two_turn_project, under_a_file_size_limit
 
 LIMIT = 32 * 1024
 """Room for the project's own small files, not for a video or a bundle of it."""
@@ -22,21 +20,11 @@ LIMIT = 32 * 1024
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    demo = tmp_path / "demo.txt"
-    demo.write_text("Character: Qiqi; Motion: run; Background: day park.\n"
-                    "Character: Qiqi; Motion: jump; Background: day park.\n", encoding="utf-8")
-    path = tmp_path / "story.kamishibai"
-    assert main(["import-demo", str(demo), "--project", str(path)]) == 0
-    assert main(["fill", str(path), "--run", "--quiet"]) == 0
-    return path
+    return two_turn_project(tmp_path)
 
 
 def _limited(*args: str) -> subprocess.CompletedProcess[str]:
-    def limit() -> None:  # Python ignores SIGXFSZ: a write past the limit fails with EFBIG
-        resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
-
-    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=180,
-                          preexec_fn=limit, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    return under_a_file_size_limit(list(args), LIMIT)
 
 
 @pytest.mark.parametrize("name, options", [("episode.mp4", ["--reencode"]), ("episode.pdf", [])])
@@ -55,13 +43,8 @@ ON_A_FULL_DISK = """
     import subprocess, sys
     small, project = sys.argv[1], sys.argv[2]
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", small], check=True)
-    with open(small + "/filler", "wb", buffering=0) as filler:  # the disk full to its last byte
-        for size in (4096, 1):
-            try:
-                while True:
-                    filler.write(b"x" * size)
-            except OSError:
-                pass
+    from tests.user_limits import fill_the_disk
+    fill_the_disk(small + "/filler")  # the disk full to its last byte
     for name in ("story.zip", "episode.mp4"):
         args = ["bundle", project, small + "/" + name] if name.endswith(".zip") else [
             "export", project, "--out", small + "/" + name, "--quiet"]

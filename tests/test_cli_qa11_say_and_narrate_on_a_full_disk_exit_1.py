@@ -5,8 +5,6 @@ of the change is kept."""
 
 from __future__ import annotations
 
-import os
-import resource
 import subprocess
 import sys
 import textwrap
@@ -17,7 +15,7 @@ import pytest
 from studio.cli import main
 from studio.core import AddTurn
 from studio.storage import Project
-from tests.user_limits import private_mounts
+from tests.user_limits import private_mounts, under_a_file_size_limit
 
 COMMANDS = (("say", "Hello there"), ("narrate", "It was a fine day"))
 
@@ -38,13 +36,8 @@ def _unchanged(path: Path) -> None:
 def test_a_file_size_limit_exits_1(tmp_path: Path) -> None:
     path = _project(tmp_path / "p")
 
-    def limited() -> None:  # Python ignores SIGXFSZ: a write past the limit fails with EFBIG
-        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
-
     for command, text in COMMANDS:
-        done = subprocess.run([sys.executable, "-m", "studio", command, str(path), "n1", text], capture_output=True,
-                              text=True, timeout=120, preexec_fn=limited,
-                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        done = under_a_file_size_limit([command, str(path), "n1", text], 4096, timeout=120)
         assert done.returncode == 1, (command, done.returncode, done.stderr)
         assert "file-size limit" in done.stderr and "internal error" not in done.stderr
     _unchanged(path)
@@ -58,13 +51,8 @@ DRIVER = """
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(small)], check=True)
     project = small / source.name
     shutil.copytree(source, project)
-    with open(small / "filler", "wb", buffering=0) as filler:  # the disk full to its last byte
-        for size in (4096, 1):
-            try:
-                while True:
-                    filler.write(b"x" * size)
-            except OSError:
-                pass
+    from tests.user_limits import fill_the_disk
+    fill_the_disk(str(small / "filler"))  # the disk full to its last byte
     for command, text in {commands!r}:
         done = subprocess.run([sys.executable, "-m", "studio", command, str(project), "n1", text],
                               capture_output=True, text=True)

@@ -42,13 +42,8 @@ DRIVER = """
     small, source, commands = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(small)], check=True)
     shutil.copytree(source, small / source.name)
-    with open(small / "filler", "wb", buffering=0) as filler:  # the disk full to its last byte
-        for size in (65536, 4096, 1):
-            try:
-                while True:
-                    filler.write(b"x" * size)
-            except OSError:
-                pass
+    from tests.user_limits import fill_the_disk
+    fill_the_disk(str(small / "filler"))  # the disk full to its last byte
     results = []
     for args in commands:
         done = subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True)

@@ -7,46 +7,28 @@ system (EFBIG with no limit set) says to choose another disk."""
 from __future__ import annotations
 
 import errno
-import os
-import resource
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from studio.cli import main
 from studio.export.errors import os_error
 from studio.storage.errors import file_size_limited
+from tests.user_limits import two_turn_project, under_a_file_size_limit
 
-ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 32 * 1024
 """Room for the project's own small files, not for a video of it."""
 
 
-def _limited() -> None:
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
-    resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    demo = tmp_path / "demo.txt"
-    demo.write_text("Character: Qiqi; Motion: run; Background: day park.\n"
-                    "Character: Qiqi; Motion: jump; Background: day park.\n", encoding="utf-8")
-    path = tmp_path / "story.kamishibai"
-    assert main(["import-demo", str(demo), "--project", str(path)]) == 0
-    assert main(["fill", str(path), "--run", "--quiet"]) == 0
-    return path
+    return two_turn_project(tmp_path)
 
 
 def test_an_export_past_the_file_size_limit_says_to_raise_it(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    done = subprocess.run([sys.executable, "-m", "studio", "export", str(project), "--out", str(out / "episode.mp4"),
-                           "--reencode", "--quiet"], capture_output=True, text=True, timeout=180, cwd=ROOT,
-                          preexec_fn=_limited, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    done = under_a_file_size_limit(["export", str(project), "--out", str(out / "episode.mp4"), "--reencode", "--quiet"],
+                                   LIMIT)
 
     assert done.returncode == 1, done.stderr
     assert "file-size limit (ulimit -f) was reached" in done.stderr, done.stderr

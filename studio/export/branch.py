@@ -20,6 +20,7 @@ from studio.core.text import BIDI_CONTROLS, first_few
 from studio.core.tree import StoryTree, TreeError
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError
 from studio.storage import Project, UnsafePathError
+from studio.storage.paths import file_there
 
 MAX_LABEL_CHARS = 40
 MAX_ERROR_CHARS = 120
@@ -299,14 +300,11 @@ REMAKE_CLIPS_HINT = ("Re-roll the turns whose clips are missing, or copy the pro
 
 
 def _there(path: Path, blocked: bool = True) -> bool:
-    """Whether ``path`` is a file, or ``blocked`` when a folder above it may not be entered
-    (``is_file`` raised PermissionError there: the export ended in an internal error). A clip
-    so blocked is taken as there, so that the reading of the clips names the folder and the
-    ``chmod`` that opens it."""
-    try:
-        return path.is_file()
-    except PermissionError:
-        return blocked
+    """Whether ``path`` is a file, or ``blocked`` when a folder above it may not be entered. A
+    clip so blocked is taken as there, so that the reading of the clips names the folder and
+    the ``chmod`` that opens it."""
+    found = file_there(path)
+    return blocked if found is None else found
 
 
 def _clip_lost(project: Project, take: Take | None) -> bool:

@@ -85,3 +85,12 @@ def not_a_folder(path: Path) -> str:
     if stat.S_ISLNK(mode):
         return "a link to a file" if path.exists() else "a link that leads nowhere"
     return "a file" if stat.S_ISREG(mode) else "a special file (a pipe, socket or device)"
+
+
+def file_there(path: Path) -> bool | None:
+    """Whether ``path`` is a file; None when a folder above it may not be entered (``chmod 000``
+    on a take's folder), where ``Path.is_file`` raises PermissionError instead of answering."""
+    try:
+        return path.is_file()
+    except PermissionError:
+        return None

@@ -54,7 +54,14 @@ from studio.storage.errors import (
     unwritable_folder_error,
 )
 from studio.storage.lock import LockHolder, WriterLock
-from studio.storage.paths import UnsafePathError, check_name, is_own_folder, not_a_folder, resolve_inside
+from studio.storage.paths import (
+    UnsafePathError,
+    check_name,
+    file_there,
+    is_own_folder,
+    not_a_folder,
+    resolve_inside,
+)
 from studio.storage.place import check_in_place
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values, take_from_values
 from studio.storage.staging import StagingDir, staging_prefix, sweep
@@ -768,7 +775,7 @@ def _missing_clips(folder: Path, tree: StoryTree) -> list[str]:
     without, a file deleted by hand): the project opens, and the user learns which turns
     to re-roll instead of finding players that wait forever."""
     finished = [take for take in tree.takes.values() if take.status is TakeStatus.DONE and take.clip_path]
-    found = {take.id: _clip_found(folder / take.clip_path) for take in finished}
+    found = {take.id: file_there(folder / take.clip_path) for take in finished}
     lines = []
     missing = [take for take in finished if found[take.id] is False]
     if missing:
@@ -782,16 +789,6 @@ def _missing_clips(folder: Path, tree: StoryTree) -> list[str]:
                      f"{tree.depth(first.node_id)}'s ({first.clip_path}): give yourself access to the project's "
                      f"media folder (`chmod -R u+rwX {shlex.quote(str(folder / MEDIA_DIR))}`)")
     return lines
-
-
-def _clip_found(path: Path) -> bool | None:
-    """Whether the clip file at ``path`` is there; None when a folder above it may not be
-    entered (``chmod 000`` on a take's folder): ``is_file`` raised PermissionError, and every
-    command that opened the project ended in an internal error."""
-    try:
-        return path.is_file()
-    except PermissionError:
-        return None
 
 
 def _check_structure(tree: StoryTree) -> None:

@@ -19,6 +19,14 @@ def _new_turn(workspace, node_id: str) -> None:  # type: ignore[no-untyped-def]
     assert workspace.inspector.draft_parent == node_id
 
 
+def _opened(make_window, sample_project: Path):  # type: ignore[no-untyped-def]
+    """The window on the sample story, its workspace, the story, the first branch's last turn
+    and the instruction editor."""
+    window = make_window(sample_project)
+    tree = window.session.project.tree
+    return window, window.workspace, tree, tree.leaves_under(tree.root_id)[0].id, window.workspace.inspector.editor
+
+
 def _escape(workspace, qtbot) -> None:  # type: ignore[no-untyped-def]
     QTest.keyClick(workspace.inspector.editor.motion, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: workspace.inspector.draft_parent is None, timeout=5_000)
@@ -26,11 +34,7 @@ def _escape(workspace, qtbot) -> None:  # type: ignore[no-untyped-def]
 
 def test_typing_comes_back_in_the_next_new_turn_under_the_same_turn(  # type: ignore[no-untyped-def]
         make_window, sample_project: Path, qtbot) -> None:
-    window = make_window(sample_project)
-    workspace = window.workspace
-    tree = window.session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    editor = workspace.inspector.editor
+    window, workspace, tree, leaf, editor = _opened(make_window, sample_project)
     _new_turn(workspace, leaf)
     QTest.keyClicks(editor.motion, "slowly climbs the clock tower")
     QTest.keyClicks(editor.free_text, "pigeons scatter")
@@ -51,11 +55,7 @@ def test_typing_comes_back_in_the_next_new_turn_under_the_same_turn(  # type: ig
 
 
 def test_a_draft_with_nothing_typed_is_dropped(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = make_window(sample_project)
-    workspace = window.workspace
-    tree = window.session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    editor = workspace.inspector.editor
+    window, workspace, _tree, leaf, editor = _opened(make_window, sample_project)
     _new_turn(workspace, leaf)
     prefilled = editor.text()
     _escape(workspace, qtbot)
@@ -69,11 +69,7 @@ def test_a_draft_with_nothing_typed_is_dropped(make_window, sample_project: Path
 def test_a_generated_draft_is_not_brought_back(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     """Typing put aside, brought back and then generated is used up: the next new turn under
     that turn starts afresh."""
-    window = make_window(sample_project)
-    workspace = window.workspace
-    tree = window.session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    editor = workspace.inspector.editor
+    window, workspace, _tree, leaf, editor = _opened(make_window, sample_project)
     _new_turn(workspace, leaf)
     QTest.keyClicks(editor.motion, "waves goodbye")
     _escape(workspace, qtbot)
