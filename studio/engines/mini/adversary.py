@@ -132,9 +132,10 @@ def first_frames(real: torch.Tensor, disc: Discriminator) -> torch.Tensor | None
 
 @dataclass
 class Adversary:
-    """The adversary's side of one distillation step: :meth:`begin` with the batch, the
-    student's loss calls :meth:`added_to` for each segment's prediction, then (after the
-    student's update) :meth:`update` trains the discriminator on what the student made."""
+    """The adversary's side of one training step: :meth:`begin` with the batch, the loss calls
+    :meth:`added_to` for each prediction (each segment's in the distillation, the one flow
+    prediction in the decoder's own stages), then (after the decoder's update) :meth:`update`
+    trains the discriminator on what the decoder made."""
 
     disc: Discriminator
     recipe: AdversaryTraining
@@ -142,8 +143,11 @@ class Adversary:
     classes: int
     real: torch.Tensor | None = None
     motions: torch.Tensor | None = None
+    keep: torch.Tensor | None = None
+    """(B,) bool: the clips whose prediction is judged (None: all)."""
     active: bool = False
-    fakes: list[torch.Tensor] = field(default_factory=list)
+    fakes: list[tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]] = field(default_factory=list)
+    """Each judged prediction with its clips' motions and true first frames."""
     last_loss: torch.Tensor | None = None
 
     @classmethod
@@ -153,21 +157,30 @@ class Adversary:
                                       fused=fused)
         return cls(disc, recipe, optimizer, classes)
 
-    def begin(self, real: torch.Tensor, motions: torch.Tensor, active: bool) -> None:
-        """A new batch: the real canvases of its turns, their motions, whether the term counts yet."""
-        self.real, self.motions, self.active = real, motions, active
+    def begin(self, real: torch.Tensor, motions: torch.Tensor, active: bool, keep: torch.Tensor | None = None
+              ) -> None:
+        """A new batch: the real canvases of its turns, their motions, whether the term counts
+        yet; with ``keep``, only those clips' predictions are judged (a prediction made with its
+        conditioning dropped, for guidance, cannot know its motion)."""
+        self.real, self.motions, self.active, self.keep = real, motions, active, keep
         self.fakes.clear()
 
     def added_to(self, error: torch.Tensor, prediction: torch.Tensor) -> torch.Tensor:
         """``error`` (the segment's squared error) plus the adversary's term on ``prediction``,
         weighed by gradients; the prediction is kept for the discriminator's update."""
         assert self.motions is not None and self.real is not None
-        self.fakes.append(prediction.detach())
+        judged, motions, first = prediction, self.motions, first_frames(self.real, self.disc)
+        if self.keep is not None:
+            judged, motions = prediction[self.keep], motions[self.keep]
+            first = None if first is None else first[self.keep]
+        if judged.shape[0] == 0:
+            return error
+        self.fakes.append((judged.detach(), motions, first))
         if not self.active or self.recipe.balance <= 0:
             return error
         self.disc.requires_grad_(False)
-        first = _noisy(first_frames(self.real, self.disc), self.recipe.noise, None)
-        term = -self.disc(with_noise(prediction, self.recipe.noise), self.motions, first).float().mean()
+        noisy_first = _noisy(first, self.recipe.noise, None)
+        term = -self.disc(with_noise(judged, self.recipe.noise), motions, noisy_first).float().mean()
         return balanced(error, term, prediction, self.recipe.balance)
 
     def update(self, generator: torch.Generator | None = None) -> torch.Tensor:
@@ -175,10 +188,10 @@ class Adversary:
         if self.real is None or self.motions is None or not self.fakes:
             raise RuntimeError("the adversary's update needs a batch: begin() and the student's loss first")
         self.disc.requires_grad_(True)
-        fake = torch.cat(self.fakes)
-        fake_motions = self.motions.repeat(len(self.fakes))
+        fake = torch.cat([made for made, _motions, _first in self.fakes])
+        fake_motions = torch.cat([motions for _made, motions, _first in self.fakes])
         first = first_frames(self.real, self.disc)
-        fake_first = None if first is None else first.repeat(len(self.fakes), 1, 1, 1, 1)
+        fake_first = None if first is None else torch.cat([f for _m, _n, f in self.fakes if f is not None])
         loss = discriminator_loss(self.disc, self.real, self.motions, fake, fake_motions, self.classes,
                                   self.recipe.noise, generator, first=first, fake_first=fake_first)
         self.optimizer.zero_grad(set_to_none=True)

@@ -297,6 +297,10 @@ class AdversaryTraining:
     and predicted alike, so that it cannot tell them apart by single latent cells."""
     warmup: int = 50
     """Distillation steps in which only the discriminator trains (its term is off)."""
+    stages: tuple[str, ...] = ("distill",)
+    """The stages whose loss carries the term: ``distill``, and ``decoder`` and ``adapt`` for the
+    teacher's own flow loss (there it reads the decoder's clean-canvas prediction at each
+    sampled flow time, for the clips whose conditioning was kept)."""
     first_frame: bool = False
     """The discriminator also reads the turn's true first latent frame beside the canvas's later
     frames (real and predicted alike), so that it judges the motion of this character in this

@@ -34,6 +34,7 @@ from torch import nn
 from studio.engines.mini.config import ModelConfig
 
 if TYPE_CHECKING:
+    from studio.engines.mini.adversary import Adversary
     from studio.engines.mini.critic import CriticTerm
 
 ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.", "motion_path.")
@@ -343,11 +344,13 @@ def sample(model: Decoder, rep: torch.Tensor, level: torch.Tensor, noise: torch.
 
 
 def flow_loss(model: Decoder, clip: torch.Tensor, level: torch.Tensor, rep: torch.Tensor, weight: torch.Tensor,
-              generator: torch.Generator | None = None, critic: CriticTerm | None = None) -> torch.Tensor:
+              generator: torch.Generator | None = None, critic: CriticTerm | None = None,
+              adversary: Adversary | None = None) -> torch.Tensor:
     """The x-prediction flow-matching loss (in velocity units) of a batch of canvases (clips in
     [-1, 1] or scaled latents). ``weight`` (B, 1, 1, H, W) weighs the canvas's cells (the
     character's region more). With ``critic`` (and a config balance above 0), the motion
-    critic's term on the prediction is added (:mod:`.critic`)."""
+    critic's term on the prediction is added (:mod:`.critic`); with ``adversary``, the
+    adversary's (:mod:`.adversary`), which also keeps the prediction for its own update."""
     dec = model.config.decoder
     b = clip.shape[0]
     t = torch.sigmoid(torch.randn(b, device=clip.device, generator=generator) * dec.t_std + dec.t_mean)
@@ -369,6 +372,8 @@ def flow_loss(model: Decoder, clip: torch.Tensor, level: torch.Tensor, rep: torc
         loss = loss + dec.temporal_loss * (change_error * weight).mean() / weight.mean()
     if critic is not None:
         loss = critic.added_to(loss, x_pred, clip, t)
+    if adversary is not None:
+        loss = adversary.added_to(loss, x_pred)
     return loss
 
 

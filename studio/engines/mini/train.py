@@ -411,7 +411,7 @@ class Trainer:
             self.encoder_aux = nn.Linear(cfg.representation.dim, len(MOTION_NAMES) + 5).to(self.device)
         if self.config.critic_stage.steps > 0:
             self.critic = MotionCritic(cfg.canvas()[0], self.config.critic.widths, len(MOTION_NAMES)).to(self.device)
-        if self.config.adversary.balance > 0 and self.distills():
+        if self.config.adversary.balance > 0 and self.adversary_stages():
             if cfg.latent is None:
                 raise ValueError("the distillation's adversary reads latent canvases: this config's decoder "
                                  "makes pixels")
@@ -870,13 +870,15 @@ class Trainer:
         # they are computed once (a GPU step then skips the encoder and the first frames' copy)
         reps = self.representation_table()
         self.prepare_focus(reps)
-        encoder, decoder, ema = self.encoder.train(not frozen), self.decoder.train(), self.decoder_ema
+        encoder, decoder = self.encoder.train(not frozen), self.decoder.train()
         forward = self.forward_decoder()
+        adversary = self.stage_adversary("decoder")
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch, focused=True)
             clips, first, level, weight = self.clip_batch(index, first_frames=reps is None)
             keep = self.upload(torch.rand(stage.batch, generator=generator)) >= cfg.decoder.null_rate
+            self.begin_adversary(adversary, "decoder", clips, index, keep)
             with self.autocast():
                 if reps is not None:
                     rep = reps[index.to(reps.device)]
@@ -891,12 +893,12 @@ class Trainer:
                 rep = rep + cfg.decoder.rep_noise * torch.randn_like(rep)
                 rep, level = decoder.drop(rep, level, keep)
                 return flow_loss(forward, clips, level, rep, weight,  # type: ignore[arg-type]
-                                 critic=self.critic_term(index, keep)) + aux
+                                 critic=self.critic_term(index, keep), adversary=adversary) + aux
 
         extra = list(self.encoder_aux.parameters()) if self.encoder_aux is not None and not frozen else []
         trained = [] if frozen else list(encoder.parameters())
         self._loop("decoder", stage, [*trained, *decoder.parameters(), *extra], step,
-                   after=lambda: ema.update(decoder))
+                   after=self.after_decoder_step("decoder", adversary))
 
     def encoder_motion_loss(self, rep: torch.Tensor, index: torch.Tensor, level: torch.Tensor) -> torch.Tensor:
         """The auxiliary classification of the motion and its level from the mean of the
@@ -1073,20 +1075,23 @@ class Trainer:
         decoder, ema = self.decoder.train(), self.decoder_ema
         ema.decay = stage.ema
         forward = self.forward_decoder()
+        adversary = self.stage_adversary("adapt")
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch, focused=True)
             clips, _first, level, weight = self.clip_batch(index, first_frames=False)
             keep = self.upload(torch.rand(stage.batch, generator=generator)) >= cfg.decoder.null_rate
+            self.begin_adversary(adversary, "adapt", clips, index, keep)
             with self.autocast():
                 # the representation requires grad as the encoder's did in stage 1, so that the
                 # compiled decoder's graph is reused instead of compiled again
                 rep = predicted[index.to(self.device)].requires_grad_(True)
                 rep, level = decoder.drop(rep, level, keep)
                 return flow_loss(forward, clips, level, rep, weight,  # type: ignore[arg-type]
-                                 critic=self.critic_term(index, keep))
+                                 critic=self.critic_term(index, keep), adversary=adversary)
 
-        self._loop("adapt", stage, list(decoder.parameters()), step, after=lambda: ema.update(decoder))
+        self._loop("adapt", stage, list(decoder.parameters()), step,
+                   after=self.after_decoder_step("adapt", adversary))
 
     def stage_polish(self) -> None:
         """The autoencoder's decoder tuned on the video decoder's clean-canvas predictions from
@@ -1182,15 +1187,12 @@ class Trainer:
         channels, frames, height, width = cfg.canvas()
         self.log("distilling", student_steps=recipe.student_steps, teacher_steps=recipe.teacher_steps,
                  guidance=recipe.guidance)
-        adversary = self.distill_adversary()
-        state = self.run.stages["distill"]
+        adversary = self.stage_adversary("distill")
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = self.batch_indices(generator, stage.batch)
             if adversary is not None:
-                real = self.clip_batch(index, first_frames=False)[0]
-                adversary.begin(real, self.motions[index].to(self.device),
-                                active=state.steps >= self.config.adversary.warmup)
+                self.begin_adversary(adversary, "distill", self.clip_batch(index, first_frames=False)[0], index)
             level = self.levels[index].to(self.device)
             rep = predicted[index.to(self.device)]
             weight = interpolate_weight(self.occupancy[index].to(self.device), height, width, cfg.decoder.fg_weight)
@@ -1207,25 +1209,55 @@ class Trainer:
                 return distill_loss(forward, path, rep.requires_grad_(True), level, weight, critic=critic,
                                     adversary=adversary)
 
+        self._loop("distill", stage, list(decoder.parameters()), step,
+                   after=self.after_decoder_step("distill", adversary))
+
+    def adversary_stages(self) -> set[str]:
+        """The stages of this run whose loss carries the adversary's term (``adversary.stages``;
+        the distillation's only when this config distils)."""
+        known = {"decoder", "adapt", "distill"}
+        unknown = set(self.config.adversary.stages) - known
+        if unknown:
+            raise ValueError(f"adversary.stages names {', '.join(sorted(unknown))}: the adversary's term can be "
+                             f"in {', '.join(sorted(known))}")
+        stages = set(self.config.adversary.stages)
+        return stages if self.distills() else stages - {"distill"}
+
+    def begin_adversary(self, adversary: Adversary | None, name: str, real: torch.Tensor, index: torch.Tensor,
+                        keep: torch.Tensor | None = None) -> None:
+        """The batch's real canvases and motions given to ``adversary`` (if any); its term counts
+        after the stage's first ``adversary.warmup`` steps."""
+        if adversary is not None:
+            adversary.begin(real, self.motions[index].to(self.device),
+                            active=self.run.stages[name].steps >= self.config.adversary.warmup, keep=keep)
+
+    def after_decoder_step(self, name: str, adversary: Adversary | None) -> Callable[[], None]:
+        """What follows each step of a decoder stage: its weights' average, then the adversary's
+        own step on what the decoder made (logged every ``log_every`` steps)."""
+        assert self.decoder is not None and self.decoder_ema is not None
+        decoder, ema = self.decoder, self.decoder_ema
+        state, stage = self.run.stages[name], getattr(self.config, f"{name}_stage")
+
         def after() -> None:
             ema.update(decoder)
-            if adversary is not None:
-                with self.autocast():
-                    adversary.update()
-                finished = state.steps + 1  # the loop counts this step after its ``after``
-                if finished % stage.log_every == 0 and adversary.last_loss is not None:
-                    self.log("adversary", step=finished, loss=round(float(adversary.last_loss), 4),
-                             term="on" if adversary.active else "warming up")
+            if adversary is None:
+                return
+            with self.autocast():
+                adversary.update()
+            finished = state.steps + 1  # the loop counts this step after its ``after``
+            if finished % stage.log_every == 0 and adversary.last_loss is not None:
+                self.log("adversary", step=finished, stage=name, loss=round(float(adversary.last_loss), 4),
+                         term="on" if adversary.active else "warming up")
 
-        self._loop("distill", stage, list(decoder.parameters()), step, after=after)
+        return after
 
-    def distill_adversary(self) -> Adversary | None:
-        """The distillation's adversary (None without one), its discriminator starting from the
-        trained motion critic when the distillation starts (and the widths agree)."""
-        if self.discriminator is None:
+    def stage_adversary(self, name: str) -> Adversary | None:
+        """The adversary of stage ``name`` (None when its loss has none), its discriminator
+        starting from the trained motion critic when the stage starts (and the widths agree)."""
+        if self.discriminator is None or name not in self.adversary_stages():
             return None
         recipe = self.config.adversary
-        if self.run.stages["distill"].steps == 0:
+        if self.run.stages[name].steps == 0:
             critic_ready = self.critic is not None and self.run.stages["critic"].done
             if critic_ready and tuple(recipe.widths) == tuple(self.config.critic.widths):
                 assert self.critic is not None
