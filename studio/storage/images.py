@@ -8,10 +8,19 @@ and what to do; Pillow's own decompression-bomb warning never reaches the user.
 What comes back is always plain 8-bit RGB as a viewer shows the picture: transparent parts
 (character art is mostly drawn on a transparent background) lie on white, not on the black
 that dropping the alpha channel leaves; a 16-bit greyscale PNG keeps its shades.
+
+Colours come back in sRGB, the space the studio shows and exports pictures in: a picture
+that embeds another ICC colour profile (Display P3 from a phone, Adobe RGB, a grey profile,
+a print shop's CMYK profile) has its pixels converted from that profile, so it looks as it
+does in an image viewer rather than washed out, oversaturated or with inverted inks.
+A picture tagged sRGB, or with no profile, keeps its pixel values. A profile that is damaged,
+unreadable or does not fit the picture's colours is ignored: the picture is converted as if
+it had none, and still opens.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import warnings
@@ -63,7 +72,7 @@ def open_image(path: Path, max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = 
                 # upright as the camera meant it: a phone's portrait photo is stored sideways,
                 # with an orientation tag that every viewer applies
                 upright = ImageOps.exif_transpose(image)
-                picture = _eight_bit(upright if upright is not None else image)
+                picture = _displayed(upright if upright is not None else image, image.info.get("icc_profile"))
                 if max_side is not None and max(picture.size) > max_side:
                     picture.thumbnail((max_side, max_side))  # RGBA is scaled premultiplied: no dark fringes
                 return _on_background(picture)
@@ -107,6 +116,68 @@ def _eight_bit(image: Image.Image) -> Image.Image:
     if image.has_transparency_data:
         return image.convert("RGBA")
     return image.convert("RGB")
+
+
+def _displayed(image: Image.Image, icc: object) -> Image.Image:
+    """``image`` as :func:`_eight_bit` gives it, its colours converted to sRGB from the ICC
+    profile ``icc`` (the bytes the file embeds) when it has one that is not sRGB."""
+    picture = _eight_bit(image)
+    if not isinstance(icc, bytes) or not icc:
+        return picture
+    converted = _in_srgb(image, picture, icc)
+    return converted if converted is not None else picture
+
+
+_RGB_MODES = frozenset({"RGB", "RGBA", "RGBX", "RGBa", "P", "PA"})
+_GREY_MODES = frozenset({"L", "LA", "La", "I", "F"})
+
+
+def _in_srgb(source: Image.Image, picture: Image.Image, icc: bytes) -> Image.Image | None:
+    """``picture`` (``source`` made 8-bit RGB or RGBA) with its colours converted from the
+    profile ``icc`` to sRGB, its alpha channel kept; None when there is nothing to convert
+    (an sRGB profile) or the profile can't be used (damaged, or for other colours than the
+    picture's, such as an RGB profile on a grey picture): the plain conversion then stands."""
+    # ImageCms loads the Little CMS library: only pictures that carry a profile pay for it
+    from PIL import ImageCms
+
+    try:
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        space = profile.profile.xcolor_space.strip()
+        if space == "RGB" and "sRGB" in (profile.profile.profile_description or ""):
+            return None  # already what the studio shows: converting would only add rounding
+        colours = _profile_input(source, picture, space)
+        if colours is None:
+            return None
+        # Relative colorimetric keeps every colour that sRGB can show exactly as the profile
+        # defines it and clips only those outside sRGB, as image viewers and browsers do;
+        # perceptual would shift in-gamut colours too, and matrix profiles (P3, Adobe RGB)
+        # have no perceptual tables anyway. Black point compensation maps a print profile's
+        # deepest black (ink on paper is never pure black) to sRGB black, as Photoshop does.
+        transform = ImageCms.buildTransform(
+            profile, ImageCms.createProfile("sRGB"), colours.mode, "RGB",
+            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+        converted = ImageCms.applyTransform(colours, transform)
+    except (ImageCms.PyCMSError, OSError, ValueError, TypeError, AttributeError):
+        return None
+    if converted is None:
+        return None
+    if picture.mode == "RGBA":
+        converted.putalpha(picture.getchannel("A"))
+    return converted
+
+
+def _profile_input(source: Image.Image, picture: Image.Image, space: str) -> Image.Image | None:
+    """The pixels a profile of colour ``space`` ("RGB", "GRAY", "CMYK") describes, in the
+    8-bit mode Little CMS takes for it, without alpha; None when ``source``'s colours are of
+    another kind than the profile's."""
+    if space == "RGB" and source.mode in _RGB_MODES:
+        return picture.convert("RGB")
+    if space == "GRAY" and (source.mode in _GREY_MODES or source.mode.startswith("I;16")):
+        return picture.getchannel("R")  # grey made RGB has three equal channels
+    if space == "CMYK" and source.mode == "CMYK":
+        return source  # the inks as Pillow decoded them (Adobe's inverted CMYK already undone)
+    return None
 
 
 def _on_background(picture: Image.Image) -> Image.Image:
