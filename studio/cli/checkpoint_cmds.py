@@ -390,21 +390,17 @@ def _damaged_files(report: CheckpointReport) -> dict[str, str]:
 
 def _damaged_tokenizer(folder: Path, found: dict[str, str]) -> dict[str, str]:
     """The tokenizer file in ``folder`` the engine can't load (a ``tokenizer.model`` that is no
-    SentencePiece model, a JSON file that is no JSON object), with why; nothing when a file is
-    missing (listed as such) or already named in ``found``. QA: a garbage tokenizer.model of the
-    size the conversion recorded was called "Ready", and the engine's load then failed."""
-    from studio.engines.animegamer.tokenizer_files import tokenizer_problem
-    from studio.engines.catalog import animegamer_layout as layout
+    SentencePiece model, a JSON file that is no JSON object), with why, in the words of
+    `kamishibai doctor`; nothing when a file is missing (listed as such) or already named in
+    ``found``. QA: a garbage tokenizer.model of the size the conversion recorded was called
+    "Ready", and the engine's load then failed."""
+    from studio.doctor import TOKENIZER_CURE, damaged_tokenizer
 
-    paths = [folder / name for name in layout.TOKENIZER_FILES]
-    if not all(path.is_file() for path in paths) or any(str(path) in found for path in paths):
+    damaged = damaged_tokenizer(folder)
+    if damaged is None or str(damaged[0]) in found:
         return {}
-    problem = tokenizer_problem(folder)
-    if problem is None:
-        return {}
-    path = next((path for path in paths if problem.startswith(str(path))), folder)
-    return {str(path): f"{problem}: the engine can't load AnimeGamer's tokenizer. Convert again: `kamishibai "
-                       "checkpoints convert` copies it from the code release (MLLM/VisualAR/animegamer_tokenizer)."}
+    path, message = damaged
+    return {str(path): f"{message} {TOKENIZER_CURE}"}
 
 
 def _undamaged_characters(report: CheckpointReport, damaged: dict[str, str]) -> tuple[str, ...]:

@@ -1099,12 +1099,32 @@ _WAITING = ("queued", "blocked", "interrupted")
 """The statuses `queue` shows for the jobs still to run (``queue.WAITING``, with blocked)."""
 
 
+DELETED_TURN_MARK = "(deleted turn)"
+"""Begins `queue --all`'s note on a finished job whose turn is gone (as the window's queue
+names such a job "Generate · (deleted turn)"). QA: a `play` whose turn failed and was not
+kept was listed with its node id and error as if that turn were still in the story."""
+
+
 def _queue_note(job: dict[str, Any]) -> str:
-    """The last column of `queue`: a job whose turn was deleted says so, whole; a blocked
-    job's blocker and the way on, whole (its point is the id and the command); otherwise the
-    error or the instruction, cut to 60 characters."""
+    """The last column of `queue`: a job whose turn was deleted says so (a waiting one whole,
+    a finished one before its error); a blocked job's blocker and the way on, whole (its
+    point is the id and the command); otherwise the error or the instruction, cut to 60
+    characters."""
     if job["turn_deleted"] and job["status"] in _WAITING:
         return TURN_DELETED_NOTE
+    note = _job_note(job)
+    if not job["turn_deleted"]:
+        return note
+    from studio.worker.job_queue import DELETED_AFTER_INTERRUPT
+    from studio.worker.runner import NODE_DELETED_BEFORE_MESSAGE
+
+    if job["error"] in (NODE_DELETED_BEFORE_MESSAGE, DELETED_AFTER_INTERRUPT):  # says so already
+        return note
+    return f"{DELETED_TURN_MARK} {note}".rstrip()
+
+
+def _job_note(job: dict[str, Any]) -> str:
+    """:func:`_queue_note` of a job whose turn is there, or one that is gone and has finished."""
     if job["status"] == "blocked":
         return f"waits for interrupted job {job['blocked_by']} (run-queue --requeue-interrupted)"
     if job["status"] in ("failed", "cancelled", "interrupted"):
