@@ -16,7 +16,7 @@ from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateChange, StateDeltas, turn_change
 from studio.core.story import DialogueLine, StoryFields
-from studio.core.text import BIDI_CONTROLS, first_few
+from studio.core.text import BIDI_CONTROLS, first_few, shows_something
 from studio.core.tree import StoryTree, TreeError
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError
 from studio.storage import Project, UnsafePathError
@@ -214,14 +214,24 @@ def _error_of(take: Take) -> str:
     return f": {error if len(error) <= MAX_ERROR_CHARS else error[:MAX_ERROR_CHARS - 1] + '…'}"
 
 
+def _shown_text(text: str) -> str:
+    """``text`` cleaned (:func:`clean_text`), or "" when nothing of it would show.
+
+    A field of only zero-width spaces, joiners or directional marks (pasted text, or a
+    field that was cleared by hand) passes the story's checks, but a subtitle cue, marker
+    or sheet block of it shows nothing: an empty cue where the turn's action belongs."""
+    cleaned = clean_text(text).strip()
+    return cleaned if shows_something(cleaned) else ""
+
+
 def _clean_story(story: StoryFields) -> StoryFields:
     if story.is_empty:
         return story
+    lines = (DialogueLine(_shown_text(line.speaker), _shown_text(line.text)) for line in story.dialogue)
     return StoryFields(
-        dialogue=tuple(DialogueLine(clean_text(line.speaker).strip(), clean_text(line.text).strip())
-                       for line in story.dialogue),
-        narration=clean_text(story.narration).strip(), duration=story.duration,
-        shot_notes=clean_text(story.shot_notes).strip())
+        dialogue=tuple(line for line in lines if line.text),
+        narration=_shown_text(story.narration), duration=story.duration,
+        shot_notes=_shown_text(story.shot_notes))
 
 
 def stale_note(branch: Branch) -> str:

@@ -122,6 +122,13 @@ def superseded_sheet_pages(out: Path) -> list[Path]:
     return ([out] if out.is_file() else []) + png_sheet_pages(out)
 
 
+def _replaced(path: Path) -> bool:
+    """Whether writing ``path`` replaces something: a file, or a link that is no folder, even
+    one whose target is gone (a link to an unmounted drive's episode was replaced without
+    --force, as nothing seemed to be there)."""
+    return path.is_file() or (path.is_symlink() and not path.is_dir())
+
+
 def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,
                      captions: CaptionMode | str = CaptionMode.NONE, *, pages: int | None = None) -> list[Path]:
     """The files now on disk that an export to ``out`` would replace or remove: the file itself,
@@ -134,11 +141,11 @@ def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,
     if chosen is ExportFormat.PNG:
         if pages is None:
             raise ValueError("existing_outputs needs the page count of a PNG sheet")
-        written = [path for path in png_sheet_files(out, pages) if path.is_file()]
+        written = [path for path in png_sheet_files(out, pages) if _replaced(path)]
         return sorted(set(written + superseded_sheet_pages(out)), key=lambda path: path.name)  # pages in order
-    found = [out] if out.is_file() else []
+    found = [out] if _replaced(out) else []
     sidecar = captions_file(out)
-    if chosen.is_video and CaptionMode(captions) is CaptionMode.SRT and sidecar.is_file():
+    if chosen.is_video and CaptionMode(captions) is CaptionMode.SRT and _replaced(sidecar):
         found.append(sidecar)
     return found
 

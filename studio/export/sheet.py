@@ -33,15 +33,16 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
     first = poster_image(turns[0])
     layout = sheet_layout(options, first)
     title = sheet_title(branch, options.sheet_title or options.title)
+    from studio.export.sheet_pdf import PdfSheet, sheet_metadata  # reportlab loads only for a PDF
+
+    metadata = sheet_metadata(branch, title)  # a PDF's document information, a PNG page's text chunks
     pdf = None
     if fmt == ExportFormat.PDF:
-        from studio.export.sheet_pdf import PdfSheet, sheet_metadata
-
-        pdf = PdfSheet(files.temp_for(out), layout, sheet_metadata(branch, title))
+        pdf = PdfSheet(files.temp_for(out), layout, metadata)
         sheet = lay_out_sheet(layout, turns, pdf.width)
         targets: list[Path] = []
     else:
-        from studio.export.sheet_png import PngPage
+        from studio.export.sheet_png import PngPage, page_info, save_page
 
         sheet = lay_out_sheet(layout, turns, PngPage(layout).width)
         # a turn whose text goes on in a continuation panel can add pages to those the turns
@@ -63,7 +64,7 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
         else:
             canvas = PngPage(layout)
             draw_page(canvas, layout, branch, title, page + 1, pages, panels, pictures)
-            canvas.page.save(targets[page], format="PNG")
+            save_page(canvas.page, targets[page], page_info(metadata, page + 1, pages))
     if pdf is not None:
         pdf.save()
     progress(Progress(pages, pages, "sheet done"))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, PngImagePlugin
 
 from studio.export.drawing import fit_image, load_typeface
+from studio.export.sheet_pdf import PdfMetadata
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle
 from studio.export.typeface import Typeface
 
@@ -19,6 +20,24 @@ def png_page_paths(out: Path, pages: int) -> list[Path]:
         return [out]
     digits = max(2, len(str(pages)))
     return [out.with_name(f"{out.stem}-{page:0{digits}d}{out.suffix or '.png'}") for page in range(1, pages + 1)]
+
+
+def page_info(metadata: PdfMetadata, page: int, pages: int) -> PngImagePlugin.PngInfo:
+    """A page's text chunks: the title, description, author and software a PDF sheet's
+    document information holds (iTXt, UTF-8: tEXt holds Latin-1 only, and a Japanese title
+    would not fit). A page of several says which it is."""
+    info = PngImagePlugin.PngInfo()
+    title = metadata.title if pages == 1 else f"{metadata.title} (page {page} of {pages})"
+    for key, value in (("Title", title), ("Description", metadata.subject), ("Author", metadata.author),
+                       ("Software", metadata.creator)):
+        info.add_itxt(key, value)
+    return info
+
+
+def save_page(page: Image.Image, target: Path, info: PngImagePlugin.PngInfo, dpi: int = DPI) -> None:
+    """Write ``page`` with its resolution recorded: without it, viewers and printers took the
+    page for 72 dpi and printed an A4 sheet at twice its size."""
+    page.save(target, format="PNG", pnginfo=info, dpi=(dpi, dpi))
 
 
 class PngPage:

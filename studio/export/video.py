@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
-from studio.export.branch import Branch
+from studio.export.branch import Branch, clean_text
 from studio.export.compose import episode_frames
 from studio.export.drawing import overlay_form, overlay_least_frame
 from studio.export.encoding import (
@@ -125,11 +125,22 @@ def _quote(path: str) -> str:
     return "'" + path.replace("'", "'\\''") + "'"
 
 
+def video_title(branch: Branch, options: ExportOptions) -> str:
+    """The title written into an mp4's or webm's metadata: the title card's text, else the
+    project's name, on one line. Players show it in a window's title bar or a list, where
+    the card's line breaks made a title of several lines (or cut it at the first)."""
+    return " ".join(clean_text(options.title).split()) or " ".join(clean_text(branch.project_name).split())
+
+
 def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, target: Path, files: OutputFiles,
-                        progress: ProgressCallback, cancelled: CancelCheck) -> None:
+                        progress: ProgressCallback, cancelled: CancelCheck, title: str = "") -> None:
+    """Join the clips without re-encoding; ``title`` goes into the metadata, as an encoded
+    video's does (a joined episode had none)."""
     listing = concat_listing(branch, files)
     total = plan.timeline.total_frames
     muxer = ["-movflags", "+faststart", "-f", "mp4"] if fmt == ExportFormat.MP4 else ["-f", "webm"]
+    if title:
+        muxer = ["-metadata", f"title={title}", *muxer]
     duration = plan.timeline.duration
 
     def joined(seconds: float) -> None:
@@ -149,7 +160,7 @@ def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options
     if fmt == ExportFormat.GIF:
         encode_gif(branch, plan, options, target, files, progress, cancelled)
         return
-    title = options.title.strip() or branch.project_name
+    title = video_title(branch, options)
     output = encoder_args(fmt, options.crf, plan.fps, plan.timeline.total_frames)
     encode_frames(branch, plan, options, target, output, title, progress, cancelled, f"encoding {fmt.value}")
 
@@ -194,7 +205,7 @@ def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat
     refusal = stream_copy_refusal(fmt, options, plan, branch)
     if refusal is None:
         progress(Progress(0, plan.timeline.total_frames, "joining clips (stream copy)"))
-        join_by_stream_copy(branch, plan, fmt, target, files, progress, cancelled)
+        join_by_stream_copy(branch, plan, fmt, target, files, progress, cancelled, video_title(branch, options))
     else:
         if options.size is None:
             plan = replace(plan, size=encodable_size(fmt, plan.size))
