@@ -8,13 +8,11 @@ shows the engine part. An engine's reasons come from its own ``check``.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import importlib.metadata
 import importlib.util
 import os
 import platform
 import shutil
-import stat
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,7 +25,7 @@ from studio.engines import devices
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, format_bytes
 from studio.engines.registry import EngineRegistry
-from studio.engines.requirements import Requirement, RequirementKind, without_see_doctor
+from studio.engines.requirements import Requirement, without_see_doctor
 
 MIN_PYTHON = (3, 11)
 
@@ -170,71 +168,14 @@ def _has_dist(name: str) -> bool:
     return True
 
 
-TOKENIZER_CURE = ("Convert again: `kamishibai checkpoints convert` copies it from the code release "
-                  "(MLLM/VisualAR/animegamer_tokenizer).")
-"""What fixes a damaged AnimeGamer tokenizer (`doctor` and `checkpoints doctor` say it alike)."""
-
-
-def damaged_tokenizer(folder: Path) -> tuple[Path, str] | None:
-    """The file of AnimeGamer's tokenizer in ``folder`` (the engine folder's ``tokenizer/``)
-    that the engine can't load, and why (a ``tokenizer.model`` that is no SentencePiece
-    model, a JSON file that is no JSON object); None when it loads, or when a file is not
-    there (the engine's check names a missing file). QA: `kamishibai doctor` called the
-    engine available with a garbage tokenizer.model; `checkpoints doctor` named it.
-
-    Each version of the files (their paths, sizes and modification times) is read once: the
-    window checks every engine at each refresh of its picker, and a real tokenizer.model
-    (half a megabyte) takes a SentencePiece load to check."""
-    from studio.engines.catalog import animegamer_layout as layout
-
-    paths = tuple(folder / name for name in layout.TOKENIZER_FILES)
-    try:
-        stats = [os.stat(path) for path in paths]
-    except OSError:  # missing, or a folder that can't be entered: the engine's own check says so
-        return None
-    if not all(stat.S_ISREG(found.st_mode) for found in stats):
-        return None
-    versions = tuple((str(path), found.st_size, found.st_mtime_ns) for path, found in zip(paths, stats, strict=True))
-    problem = _tokenizer_problem(folder, versions)
-    if problem is None:
-        return None
-    path = next((path for path in paths if problem.startswith(str(path))), folder)
-    return path, f"{problem}: the engine can't load AnimeGamer's tokenizer."
-
-
-@functools.lru_cache(maxsize=32)
-def _tokenizer_problem(folder: Path, versions: tuple[tuple[str, int, int], ...]) -> str | None:
-    """``tokenizer_problem`` for one version of the files (``versions`` is the cache key only)."""
-    from studio.engines.animegamer.tokenizer_files import tokenizer_problem
-
-    return tokenizer_problem(folder)
-
-
-def _file_reasons(name: str, folder: Path, reasons: tuple[Requirement, ...]) -> tuple[Requirement, ...]:
-    """What the doctor adds to an engine's own reasons: AnimeGamer's damaged tokenizer (its
-    check looks at the files being there; the load then fails on such a file), unless a
-    reason names that file already."""
-    from studio.engines.catalog import animegamer_layout as layout
-
-    if name != layout.ENGINE:
-        return ()
-    found = damaged_tokenizer(folder / "tokenizer")
-    if found is None or any(reason.path == str(found[0]) for reason in reasons):
-        return ()
-    path, message = found
-    return (Requirement(RequirementKind.FILE, message, hint=TOKENIZER_CURE, path=str(path)),)
-
-
 def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[EngineReport, ...]:
     """Every registered engine with the reasons it can't run here ([] when it can): its own
     check's, through the registry, as the window and the generating commands see them (a
-    weights file the loader would refuse is one: see ``requirements.check_files``), and a
-    tokenizer file it can't load (see :func:`damaged_tokenizer`)."""
+    weights file the loader would refuse is one: see ``requirements.check_files``)."""
     found: list[EngineReport] = []
     for info in registry.infos():
         reasons = tuple(registry.check(info.name, config))
         folder = config.engine_folder(info.name)
-        reasons += _file_reasons(info.name, folder, reasons)
         found.append(EngineReport(
             name=info.name, label=info.label, version=info.version, available=not reasons, reasons=reasons,
             folder=str(folder), files=tuple(str(folder / f.path) for f in info.checkpoints), license=info.license,

@@ -394,13 +394,12 @@ def _damaged_tokenizer(folder: Path, found: dict[str, str]) -> dict[str, str]:
     `kamishibai doctor`; nothing when a file is missing (listed as such) or already named in
     ``found``. QA: a garbage tokenizer.model of the size the conversion recorded was called
     "Ready", and the engine's load then failed."""
-    from studio.doctor import TOKENIZER_CURE, damaged_tokenizer
+    from studio.engines.catalog.animegamer_tokenizer import damaged_tokenizer
 
     damaged = damaged_tokenizer(folder)
-    if damaged is None or str(damaged[0]) in found:
+    if damaged is None or damaged.path in found:
         return {}
-    path, message = damaged
-    return {str(path): f"{message} {TOKENIZER_CURE}"}
+    return {damaged.path: f"{damaged.message} {damaged.hint}"}
 
 
 def _undamaged_characters(report: CheckpointReport, damaged: dict[str, str]) -> tuple[str, ...]:

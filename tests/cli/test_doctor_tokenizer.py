@@ -3,7 +3,8 @@ the words of `kamishibai checkpoints doctor`, and the engine is then not availab
 doctor (and the window's engine picker, which shows its engine part) said nothing of a garbage
 tokenizer.model; only `checkpoints doctor` named it, and the engine's load then failed.
 
-The window checks every engine at each refresh of its picker: the tokenizer is read once per
+The engine's own check names it, so the window's picker and the generating commands see it too;
+the window checks every engine at each refresh of its picker: the tokenizer is read once per
 version of its files (paths, sizes, modification times)."""
 
 from __future__ import annotations
@@ -81,16 +82,16 @@ def test_the_tokenizer_is_read_once_per_version_of_its_files(tmp_path: Path,
     """Each refresh of the window's picker checks again: an unchanged tokenizer is not read
     again; a file repaired (or damaged) since is."""
     pytest.importorskip("sentencepiece")
-    from studio.engines.animegamer import tokenizer_files
+    from studio.engines.catalog import animegamer_tokenizer
 
     reads: list[Path] = []
-    real = tokenizer_files.tokenizer_problem
+    real = animegamer_tokenizer.tokenizer_problem
 
     def counted(folder: Path) -> str | None:
         reads.append(folder)
         return real(folder)
 
-    monkeypatch.setattr(tokenizer_files, "tokenizer_problem", counted)
+    monkeypatch.setattr(animegamer_tokenizer, "tokenizer_problem", counted)
     folder = _converted(tmp_path)
     model = _damage(folder, "tokenizer.model", b"\x00not a model")
     registry, config = composition.default_registry(), EngineConfig(checkpoints=tmp_path)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cli_checkpoints_doctor_damaged_files import tiny_sentencepiece_model
 
 from engines.contract.heavy_engine import INFO as HEAVY  # tests/ is on sys.path
 from engines.contract.heavy_engine import write_weights
@@ -103,6 +104,9 @@ def _animegamer(checkpoints: Path, *characters: str) -> Path:
         path = folder / item.path
         if path.suffix == ".safetensors":
             _whole(path)
+        elif path.name == "tokenizer.model":  # the engine's check loads it
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(tiny_sentencepiece_model())
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text("{}", encoding="utf-8")

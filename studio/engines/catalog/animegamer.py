@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 
 from studio.engines.catalog import animegamer_layout as layout
+from studio.engines.catalog.animegamer_tokenizer import damaged_tokenizer
 from studio.engines.catalog.reasons import check_cuda_only, folder_reason, hardest_first
 from studio.engines.config import EngineConfig
 from studio.engines.info import (
@@ -183,6 +184,8 @@ def check_files(folder: Path) -> list[Requirement]:
         return found
 
     unmet.extend(problems(layout.shared_files()))
+    if (tokenizer := damaged_tokenizer(folder / "tokenizer")) is not None:  # none of its files missing
+        unmet.append(tokenizer)
     by_character = {character: problems(layout.character_files(character)) for character in layout.CHARACTERS}
     if all(by_character.values()):
         for found in by_character.values():
