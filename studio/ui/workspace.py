@@ -46,6 +46,7 @@ from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
 from studio.ui.dialogs.export_dialog import BranchFacts
+from studio.ui.drafts_kept import load_drafts, save_drafts
 from studio.ui.drawn_pictures import DrawnPictureCache
 from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.fork_turn import fork_copied
@@ -169,6 +170,11 @@ DRAFT_DROPPED = ("New turn closed: nothing was added. Press Enter on the same tu
 DRAFT_EMPTY_DROPPED = "New turn dropped: nothing was added. Press Enter on a turn to start another."
 """Esc in a new turn holding nothing but its prefilled character and place."""
 DRAFT_RESUMED = "New turn: picking up what you typed before; Generate (Ctrl+Enter) when it is ready."
+DRAFT_PARENT_GONE = ("New turn closed: the turn it was to follow is gone, and what you typed is kept with it. "
+                     "Undo brings that turn back; Enter on it then picks up what you typed.")
+"""A new turn holding typing whose turn went (an undo, a delete): kept under that turn's id."""
+DRAFT_KEPT_WITH_DELETED = "What you typed for a new turn under it comes back with it: Enter there picks it up."
+"""Added to the delete's message when a new turn holding typing was open under the turns deleted."""
 
 
 NOTHING_SELECTED_TIP = "Nothing selected: select a turn"
@@ -242,8 +248,11 @@ class Workspace(QWidget):
         self.previous_id: str = self.current_id
         self.branch: list[str] = []
         self._last_child: dict[str, str] = {}
-        self._drafts_put_aside: dict[str, str] = {}
-        """What was typed in a new turn closed with Esc, by the turn it was to follow (see _cancel_draft)."""
+        self._drafts_put_aside: dict[str, str] = {
+            node: text for node, text in load_drafts(session.settings.q, self.project.path).items()
+            if node in self.project.tree.nodes}
+        """What was typed in a new turn left unfinished (Esc, another turn selected, the project
+        closed), by the turn it was to follow (see _leave_draft); kept in the settings between runs."""
         self._matches: list[str] = []
         # export job id -> the file asked for, and the job's ExportResult (filled as it ends)
         self._exports: dict[str, tuple[Path, list[Any]]] = {}
@@ -662,8 +671,12 @@ class Workspace(QWidget):
     # -- selection ---------------------------------------------------------------------------
 
     def select(self, node_id: str, center: bool = True) -> None:
+        """Select ``node_id``: the inspector shows it. A new turn being written is left as Esc
+        leaves it: what was typed in it is put aside for the next new turn under its turn, and
+        the status bar says so (a click, an arrow key, a search or an undo dropped it unsaid)."""
         if self.closed or node_id not in self.tree.nodes:
             return
+        left_draft = self._leave_draft()
         node = self.tree.nodes[node_id]
         if node.parent_id is not None:
             self._last_child[node.parent_id] = node_id
@@ -676,6 +689,24 @@ class Workspace(QWidget):
             self.view.center_on_node(node_id)
         else:  # the view stays put: a turn selected earlier, not laid out yet, is no longer to be followed
             self.view.forget_pending_follow()
+        if left_draft:
+            self.message.emit(left_draft)
+
+    def _leave_draft(self) -> str:
+        """Close the new turn being written (the inspector is to show a turn next), putting what
+        was typed in it aside under the turn it was to follow: Enter there brings it back.
+        Returns what the status bar is to say ("" when no draft was open, or it held nothing
+        beyond its prefilled character and place). The typing stays under that turn's id even
+        when the turn is gone: an undo bringing the turn back brings the typing back with it."""
+        parent = self.inspector.draft_parent
+        if parent is None:
+            return ""
+        typed = self.inspector.draft_typing()
+        self.inspector.draft_parent = None
+        if not typed:
+            return ""
+        self._drafts_put_aside[parent] = typed
+        return DRAFT_DROPPED if parent in self.tree.nodes else DRAFT_PARENT_GONE
 
     def _follow_match(self) -> None:
         """The Find bar's count follows the selected turn ("3 of 8" on the third match, "8
@@ -901,7 +932,9 @@ class Workspace(QWidget):
     @turn_action
     def start_new_turn(self) -> None:
         """Enter: a draft under the selected turn; the instruction editor takes focus. A draft
-        closed with Esc under this turn comes back with what was typed in it."""
+        closed with Esc under this turn comes back with what was typed in it (so does the one
+        open already: Enter again in the tree must not start it afresh)."""
+        self._leave_draft()
         kept = self._drafts_put_aside.pop(self.current_id, None)
         self.inspector.show_draft(self.tree, self.current_id, text=kept)
         self.update_actions()  # a draft under the start can be generated
@@ -916,15 +949,12 @@ class Workspace(QWidget):
         there) starts with it. That keeps Esc a one-key way out, without a question to answer
         each time, while a long instruction can be had again; a draft holding nothing beyond its
         prefilled character and place is simply dropped."""
-        parent = self.inspector.draft_parent
-        if parent is None:
+        if self.inspector.draft_parent is None:
             return
-        typed = self.inspector.draft_typing()
-        if typed:
-            self._drafts_put_aside[parent] = typed
+        said = self._leave_draft()
         self.select(self.current_id, center=False)
         self.view.setFocus()
-        self.message.emit(DRAFT_DROPPED if typed else DRAFT_EMPTY_DROPPED)
+        self.message.emit(said or DRAFT_EMPTY_DROPPED)
 
     def generate_text(self, target: str, text: str) -> None:
         """Generate from the editor: a draft becomes a new turn; an edited turn is updated."""
@@ -947,7 +977,12 @@ class Workspace(QWidget):
         service = self.session.service
         if service is None:
             node_id = new_id()
-            self.apply(AddTurn(parent_id, text, node_id=node_id), then=lambda _changes: self.select(node_id))
+
+            def added(_changes: ChangeSet) -> None:
+                self._used_up(parent_id, text)
+                self.select(node_id)
+
+            self.apply(AddTurn(parent_id, text, node_id=node_id), then=added)
             self.error.emit(StudioError(self.session.service_error or "Generation is not available.",
                                         hint="The turn was added without a take."))
             return
@@ -955,12 +990,20 @@ class Workspace(QWidget):
 
         def made(result: tuple[str, str]) -> None:
             node_id, job_id = result
-            self.inspector.draft_parent = None
+            self._used_up(parent_id, text)
             self.select(node_id)
             self.view.setFocus()
             self.message.emit(self._generating_message(parent_id, job_id))
 
         self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made, kind="edit")
+
+    def _used_up(self, parent_id: str, text: str) -> None:
+        """A new turn under ``parent_id`` was made from ``text``: the draft is closed, not put
+        aside (nor kept aside, if the user moved on while the turn was on its way)."""
+        if self.inspector.draft_parent == parent_id:
+            self.inspector.draft_parent = None
+        if self._drafts_put_aside.get(parent_id) == text:
+            del self._drafts_put_aside[parent_id]
 
     def _generating_message(self, parent_id: str, job_id: str) -> str:
         """"Generating…", and, when the turn above has no take and none on its way, that the
@@ -995,7 +1038,7 @@ class Workspace(QWidget):
             node_id = new_id()
 
             def added(_changes: ChangeSet) -> None:
-                self.inspector.draft_parent = None
+                self._used_up(draft, text)
                 self.select(node_id)
 
             self.apply(AddTurn(draft, text, node_id=node_id), then=added)
@@ -1103,13 +1146,17 @@ class Workspace(QWidget):
         ids = {n.id for n in subtree}
         generating = sum(1 for job in self.session.active_jobs() if job.node_id in ids)
         typing = self.inspector.node_id in ids and self.inspector.holds_typing()
+        # a new turn being written under them: kept with them (see _leave_draft), asked about as typing is
+        drafting = self.inspector.draft_parent in ids and bool(self.inspector.draft_typing())
         # dialogue, narration, shot notes, the turn's notes, or any of them being typed
-        written = typing or any(n.story != StoryFields() or n.notes.strip() for n in subtree)
+        written = typing or drafting or any(n.story != StoryFields() or n.notes.strip() for n in subtree)
         if (takes or generating or written or len(subtree) > 1) and not self.confirm(
                 "Delete turns", delete_prompt(len(subtree) - 1, takes, generating)):
             return
         parent = node.parent_id
         said = deleted_message(tree.depth(node.id), len(subtree) - 1, takes, generating)
+        if drafting:
+            said += " " + DRAFT_KEPT_WITH_DELETED
         self.inspector.commit_edits()  # what was being typed goes with the turn: Undo brings it back
 
         def deleted(_changes: ChangeSet) -> None:
@@ -1344,6 +1391,10 @@ class Workspace(QWidget):
     def close(self, policy: str = "keep") -> bool:
         self.inspector.commit_edits()
         self.inspector.commit_instruction()
+        # a new turn being written is put aside, as selecting another turn does: it is no turn to
+        # save, and typing must not be lost; Enter on its turn picks it up when the project opens again
+        self._leave_draft()
+        save_drafts(self.session.settings.q, self.project.path, self._drafts_put_aside)
         self.closed = True
         self.view.closed = True
         # the names the selected turn gave the window's actions ("Generate this turn") are no
