@@ -11,27 +11,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from user_limits import block_the_take_folders  # tests/ is on sys.path
+
 
 def kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, timeout=180)
 
 
-def _block_the_take_folders(project: Path) -> None:
-    """Every new take's files then fail to be written: the generation fails."""
-    takes = project / "media" / "takes"
-    if takes.exists():
-        for folder in takes.iterdir():
-            for file in folder.iterdir():
-                file.unlink()
-            folder.rmdir()
-        takes.rmdir()
-    takes.write_text("not a folder", encoding="utf-8")
-
-
 def test_a_failed_play_exits_1_and_a_wrong_one_2(tmp_path: Path) -> None:
     project = tmp_path / "story.kamishibai"
     assert kamishibai("new", str(project)).returncode == 0
-    _block_the_take_folders(project)
+    block_the_take_folders(project)
 
     failed = kamishibai("play", str(project), "Qiqi runs to the beach", "--json")
     assert failed.returncode == 1, failed.stderr
@@ -49,7 +39,7 @@ def test_a_failed_reroll_exits_1(tmp_path: Path) -> None:
     made = kamishibai("play", str(project), "Qiqi runs to the beach", "--json")
     assert made.returncode == 0, made.stderr
     node = json.loads(made.stdout)["node"]
-    _block_the_take_folders(project)
+    block_the_take_folders(project)
 
     failed = kamishibai("reroll", str(project), node, "--json")
     assert failed.returncode == 1, failed.stderr
@@ -62,7 +52,7 @@ def test_a_failed_reroll_exits_1(tmp_path: Path) -> None:
 def test_several_turns_say_which_failed_and_that_the_rest_were_not_tried(tmp_path: Path) -> None:
     project = tmp_path / "story.kamishibai"
     assert kamishibai("new", str(project)).returncode == 0
-    _block_the_take_folders(project)
+    block_the_take_folders(project)
 
     failed = kamishibai("play", str(project), "Qiqi runs", "Qiqi waves", "Qiqi sits")
     assert failed.returncode == 1, failed.stderr

@@ -71,3 +71,16 @@ def two_turn_project(folder: Path) -> Path:
     assert main(["import-demo", str(demo), "--project", str(path)]) == 0
     assert main(["fill", str(path), "--run", "--quiet"]) == 0
     return path
+
+
+def block_the_take_folders(project: Path) -> None:
+    """A file where the project's take folders go: every new take's files then fail to be
+    written, and the generation fails."""
+    takes = project / "media" / "takes"
+    if takes.exists():
+        for folder in takes.iterdir():
+            for file in folder.iterdir():
+                file.unlink()
+            folder.rmdir()
+        takes.rmdir()
+    takes.write_text("not a folder", encoding="utf-8")

@@ -11,23 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from user_limits import block_the_take_folders  # tests/ is on sys.path
 
 from studio.cli import main
 from studio.cli.generate_cmds import DELETED_TURN_MARK
 from studio.core.commands import DeleteSubtree
 from studio.storage import Project
-
-
-def _block_the_take_folders(project: Path) -> None:
-    """A file where the take folders go: every new take then fails to be written."""
-    takes = project / "media" / "takes"
-    if takes.exists():
-        for folder in takes.iterdir():
-            for file in folder.iterdir():
-                file.unlink()
-            folder.rmdir()
-        takes.rmdir()
-    takes.write_text("not a folder", encoding="utf-8")
 
 
 def _listed(project: Path, capsys: pytest.CaptureFixture[str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
@@ -48,7 +37,7 @@ def _note(line: str, job: dict[str, Any]) -> str:
 def test_a_failed_play_whose_turn_was_not_kept_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project = tmp_path / "story.kamishibai"
     assert main(["new", str(project)]) == 0
-    _block_the_take_folders(project)
+    block_the_take_folders(project)
     assert main(["play", str(project), "Qiqi runs to the beach"]) == 1
     assert "The new turn was not kept" in capsys.readouterr().err
 
@@ -69,7 +58,7 @@ def test_only_the_jobs_of_a_deleted_turn_are_marked(tmp_path: Path, capsys: pyte
     first, second = (turn["node"] for turn in json.loads(capsys.readouterr().out))
     with Project.open(project) as opened:
         opened.apply(DeleteSubtree(second))
-    _block_the_take_folders(project)
+    block_the_take_folders(project)
     assert main(["reroll", str(project), first]) == 1
 
     lines, jobs = _listed(project, capsys)
