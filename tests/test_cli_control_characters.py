@@ -42,7 +42,7 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 @pytest.mark.parametrize("option", ["--title", "--end-card"])
 @pytest.mark.parametrize("text,code,position", [
     ("The\x01end", "U+0001", 4), ("Bell\x07", "U+0007", 5), ("\x1b[2JHi", "U+001B", 1), ("A\tB", "U+0009", 2),
-    ("A\r\nB", "U+000D", 2), ("Del\x7f", "U+007F", 4), ("C1\x85next", "U+0085", 3), ("CSI\x9b", "U+009B", 4),
+    ("A\r\n\x0bB", "U+000B", 4), ("Del\x7f", "U+007F", 4), ("C1\x85next", "U+0085", 3), ("CSI\x9b", "U+009B", 4),
 ])
 def test_export_refuses_control_characters_in_the_cards(story: tuple[Path, str], tmp_path: Path, option: str,
                                                         text: str, code: str, position: int) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from studio.cli.folder_args import checkpoints_path
 from studio.core.errors import StudioError
-from studio.core.text import first_control, first_few
+from studio.core.text import first_control, first_few, unix_line_breaks
 from studio.core.tree import StoryTree
 from studio.storage import Project
 from studio.storage.lock import LockHolder
@@ -120,18 +120,23 @@ def _refuse_a_take_id(tree: StoryTree, ref: str) -> None:
                       hint=f"Give the turn's id: {take.node_id}.")
 
 
-def refuse_control_characters(text: str, option: str, *, line_breaks: bool = False) -> None:
+def refuse_control_characters(text: str, option: str, *, line_breaks: bool = False) -> str:
     """Refuse free text given with ``option`` (drawn on frames, written into subtitles,
     timelines or the project) that holds a control character: C0 (U+0000..U+001F, tab
     included), DEL or C1 (U+007F..U+009F), named by its code point and position. With
-    ``line_breaks``, ``\\n`` is allowed (it starts a new line where the text is drawn)."""
-    found = first_control(text, line_breaks=line_breaks)
+    ``line_breaks``, ``\\n`` is allowed (it starts a new line where the text is drawn), and
+    Windows (``\\r\\n``) and old Mac (``\\r``) line ends count as ``\\n``: a title pasted from
+    a Windows file was refused for its carriage returns. Returns the text as checked (its line
+    ends as ``\\n``), which is what the caller should use."""
+    # the position counts the characters as typed: the check reads the carriage returns as line breaks
+    found = first_control(text.replace("\r", "\n") if line_breaks else text, line_breaks=line_breaks)
     if found is not None:
         position, char = found
         allowed = ("line breaks (\\n) are the only control characters it may hold" if line_breaks
                    else "it is one line of plain text")
         raise StudioError(f"{option} holds a control character (U+{ord(char):04X}) at character {position}.",
                           hint=f"Remove it: {allowed}.")
+    return unix_line_breaks(text) if line_breaks else text
 
 
 _SHOWN_CONTROLS = {"\n": "⏎", "\t": " ", "\r": "⏎"}

@@ -134,8 +134,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from studio.export.options import PanelAspect, infer_format
 
     # the cards' text is drawn on frames and written into timelines: lines of plain text only
-    refuse_control_characters(args.title, "--title", line_breaks=True)
-    refuse_control_characters(args.end_card, "--end-card", line_breaks=True)
+    args.title = refuse_control_characters(args.title, "--title", line_breaks=True)
+    args.end_card = refuse_control_characters(args.end_card, "--end-card", line_breaks=True)
     default = ExportOptions()
     options = ExportOptions(
         size=args.size, fps=args.fps, crossfade=default.crossfade if args.crossfade is None else args.crossfade,

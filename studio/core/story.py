@@ -13,7 +13,15 @@ import re
 from dataclasses import dataclass, replace
 
 from studio.core.errors import StudioError
-from studio.core.text import BIDI_CONTROLS, UNICODE_LINE_BREAKS, describe_character, is_control, zero_width_problem
+from studio.core.text import (
+    BIDI_CONTROLS,
+    UNICODE_LINE_BREAKS,
+    describe_character,
+    first_few,
+    is_control,
+    shows_something,
+    zero_width_problem,
+)
 
 MAX_SPEAKER_CHARS = 60
 MAX_LINE_CHARS = 1000
@@ -106,15 +114,48 @@ def _refuse_zero_width(speaker: str) -> None:
         raise StoryFieldError(problem, hint="Remove it (retype the name rather than paste it).")
 
 
+def invisible_characters(text: str) -> str:
+    """The distinct characters of ``text`` named for a message ("U+3000, U+200B, a zero-width
+    space"), white space included: what a text that shows nothing is made of."""
+    return first_few([describe_character(char) for char in dict.fromkeys(text)], separator="; ", limit=4)
+
+
+def _refuse_showing_nothing(text: str, what: str, hint: str, *, given: str = "",
+                            shown_as: str = "an empty line") -> None:
+    """Refuse a non-empty ``text`` that draws nothing: only format characters (zero-width
+    spaces, joiners, direction marks, variation selectors) and spaces. Stripping white space
+    leaves U+200B, so such a text was stored, and shown as an empty line (or an empty name
+    before the colon) in captions, subtitles and sheets. ``given``: the text as typed, named
+    in the message (the ideographic spaces that stripping took away included); ``shown_as``:
+    what it would look like there."""
+    if text and not shows_something(text):
+        shown = given.strip(" ") or text
+        raise StoryFieldError(f"{what} {shown!r} holds only {invisible_characters(shown)}: it shows as nothing, "
+                              f"so it would be {shown_as} in captions, subtitles and sheets.", hint=hint)
+
+
 def check_dialogue_line(speaker: str, text: str) -> DialogueLine:
     """A clean dialogue line, or :class:`StoryFieldError` saying what is wrong."""
     speaker = " ".join(_check_text(speaker, "speaker's name", MAX_SPEAKER_CHARS, multiline=False).split())
     _refuse_directional_controls(speaker)
     _refuse_zero_width(speaker)
-    text = _check_text(text, "dialogue line", MAX_LINE_CHARS, multiline=False)
-    if not text:
+    _refuse_showing_nothing(speaker, "The speaker's name", shown_as="an empty name before the line",
+                            hint="Type the name (retype it rather than paste it), or leave it empty for nobody.")
+    written = _check_text(text, "dialogue line", MAX_LINE_CHARS, multiline=False)
+    if not written:
         raise StoryFieldError("The dialogue line is empty.", hint='Write what is said, e.g. --speaker Qiqi "Hello!"')
+    _refuse_showing_nothing(written, "The dialogue line", given=text,
+                            hint='Write what is said, e.g. --speaker Qiqi "Hello!" (retype it rather than paste it).')
+    text = written
     return DialogueLine(speaker, text)
+
+
+def _check_multiline(value: str, what: str, limit: int) -> str:
+    """Narration or shot notes, cleaned: text that shows nothing (only zero-width spaces,
+    marks, ideographic spaces...) is stored as empty, as blank text is (stripped), so that
+    the turn has no narration rather than one that exports as an empty caption."""
+    text = _check_text(value, what, limit, multiline=True)
+    return text if shows_something(text) else ""
 
 
 def check_duration(seconds: float | None) -> float | None:
@@ -174,8 +215,8 @@ def check_story(story: StoryFields, kept: StoryFields | None = None) -> StoryFie
         dialogue=tuple(line if kept is not None and line in kept.dialogue
                        else check_dialogue_line(line.speaker, line.text) for line in story.dialogue),
         narration=(story.narration if same("narration")
-                   else _check_text(story.narration, "narration", MAX_NARRATION_CHARS, multiline=True)),
+                   else _check_multiline(story.narration, "narration", MAX_NARRATION_CHARS)),
         duration=story.duration if same("duration") else check_duration(story.duration),
         shot_notes=(story.shot_notes if same("shot_notes")
-                    else _check_text(story.shot_notes, "shot notes", MAX_NOTES_CHARS, multiline=True)),
+                    else _check_multiline(story.shot_notes, "shot notes", MAX_NOTES_CHARS)),
     )

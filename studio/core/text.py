@@ -21,6 +21,8 @@ CONTROL_NAMES: dict[str, str] = {
     "\u2068": "a first-strong isolate", "\u2069": "a pop of directional isolate",
     "\u200b": "a zero-width space", "\u200c": "a zero-width non-joiner", "\u200d": "a zero-width joiner",
     "\u2060": "a word joiner", "\ufeff": "a zero-width no-break space",
+    "\u200e": "a left-to-right mark", "\u200f": "a right-to-left mark", "\u3000": "an ideographic space",
+    "\ufe0e": "a text variation selector", "\ufe0f": "an emoji variation selector", "\u3164": "a Hangul filler",
 }
 
 UNICODE_LINE_BREAKS = frozenset("\u2028\u2029")
@@ -149,8 +151,21 @@ def first_few(items: Sequence[str], separator: str = ", ", limit: int = 8) -> st
     return separator.join(items[:limit]) + more
 
 
+_BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+"""Characters that are not format characters yet draw nothing (Unicode's default-ignorable
+ones outside category Cf): the combining grapheme joiner, the Hangul fillers (letters that
+look like a space, used for names that look empty), two Khmer vowels never shown alone."""
+
+
+def _draws_nothing(char: str) -> bool:
+    code = ord(char)
+    return (char.isspace() or is_control(char) or unicodedata.category(char) == "Cf" or char in _BLANK_LETTERS
+            or 0xFE00 <= code <= 0xFE0F or 0x180B <= code <= 0x180F or 0xE0100 <= code <= 0xE01EF)
+
+
 def shows_something(text: str) -> bool:
     """Whether ``text`` draws anything: a character that is neither white space nor a control
-    nor a format character (the directional marks, zero-width spaces and joiners). A title
-    typed as only U+200F made a blank title card."""
-    return any(not c.isspace() and not is_control(c) and unicodedata.category(c) != "Cf" for c in text)
+    nor a format character (the directional marks, zero-width spaces and joiners) nor another
+    that draws nothing (variation selectors, Hangul fillers: see :data:`_BLANK_LETTERS`). A
+    title typed as only U+200F made a blank title card."""
+    return not all(_draws_nothing(c) for c in text)

@@ -29,7 +29,7 @@ from math import floor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.core.text import one_line
+from studio.core.text import one_line, unix_line_breaks
 from studio.export.bidi_text import directed_lines
 from studio.export.branch import Branch, clean_text
 from studio.export.cues import Cue, CueKind
@@ -53,7 +53,8 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
     # it, named the timeline with the line break in it, and a right-to-left override named it backwards;
     # the cards' metadata keep their lines.
     name = one_line(name) or one_line(branch.project_name)
-    title, end_card = clean_text(title).strip(), clean_text(end_card).strip()
+    # a card's text pasted from a Windows file ends its lines in CR LF: its metadata keeps the lines
+    title, end_card = (clean_text(unix_line_breaks(text)).strip() for text in (title, end_card))
 
     def span_of(frames: float, at: float) -> otio.opentime.TimeRange:
         return otio.opentime.TimeRange(otio.opentime.RationalTime(0, at), otio.opentime.RationalTime(frames, at))
@@ -63,7 +64,6 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
         track.append(otio.schema.Gap(name=f"Title card: {one_line(title)}",
                                      source_range=span_of(timeline.title_frames, rate),
                                      metadata={"kamishibai": {"card": "title", "text": title}}))
-    before, after = timeline.crossfade // 2, timeline.crossfade - timeline.crossfade // 2
     tail: int | None = None
     """Output frames of media after the last clip's source range (None: a freeze frame, which
     holds its one frame through any dissolve)."""
@@ -79,11 +79,17 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
         whole = media_after(info, 0, timeline.fps)  # 0: the clip is shorter than one output frame
         head = min(span.head_trim, max(whole - 1, 0))  # the clip starts at 0: all of its head is media
         shown = span.shown_to - span.shown_from
+        if not shown:  # fewer frames than turns (see plan_timeline): no clip of 0 frames for editors to refuse
+            track.markers.append(_unseen_turn_marker(span.shown_from, rate, turn.number, turn.node_id, turn.take_id))
+            continue
         played = min(shown, whole - head)
         if span.index > 0 and timeline.crossfade:
             # in_offset plays the incoming clip's media before its source range, out_offset the
-            # outgoing clip's after its own: each side keeps only the frames that exist
-            into, out_of = min(before, head), after if tail is None else min(after, tail)
+            # outgoing clip's after its own: each side keeps only the frames that exist. The cut
+            # is where the Timeline put it (fade // 2 frames into the dissolve, or later where a
+            # one-frame first turn needs its frame), so the sides are the dissolve's frames either side.
+            after = timeline.crossfade - span.head_trim
+            into, out_of = head, after if tail is None else min(after, tail)
             if into or out_of:  # else a cut
                 track.append(otio.schema.Transition(
                     name="Dissolve", transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve,
@@ -143,6 +149,19 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                                                                       "project": branch.project_name}})
     result.tracks.append(track)
     return result
+
+
+def _unseen_turn_marker(frame: int, rate: float, number: int, node_id: str, take_id: str) -> otio.schema.Marker:
+    """A point marker for a turn that the episode shows for no whole frame (its frames all
+    lie in dissolves, shared with its neighbours): a clip of 0 frames is refused by editors,
+    and the marker still says where the turn is."""
+    import opentimelineio as otio
+
+    return otio.schema.Marker(
+        name=f"Turn {number} (within the dissolve)", color="RED",
+        marked_range=otio.opentime.TimeRange(otio.opentime.RationalTime(frame, rate),
+                                             otio.opentime.RationalTime(0, rate)),
+        metadata={"kamishibai": {"turn": number, "node_id": node_id, "take_id": take_id, "unseen": True}})
 
 
 def marker_name(cue: Cue) -> str:

@@ -124,12 +124,29 @@ def plan_timeline(clip_frames: list[int], fps: Fraction, crossfade: float = 0.0,
     # a card that was asked for shows for at least one frame, however short its duration
     title = max(1, seconds_to_frames(title_seconds, fps)) if title_seconds > 0 else 0
     end = max(1, seconds_to_frames(end_seconds, fps)) if end_seconds > 0 else 0
-    before, after = fade // 2, fade - fade // 2
-    spans: list[TurnSpan] = []
-    start = title
-    for index, frames in enumerate(clip_frames):
-        shown_from = start + (before if index > 0 else 0)
-        shown_to = start + frames - (after if index < count - 1 else 0)
-        spans.append(TurnSpan(index, start, frames, shown_from, shown_to))
-        start += frames - fade
-    return Timeline(fps=fps, crossfade=fade, title_frames=title, end_frames=end, turns=tuple(spans))
+    starts = [title]
+    for frames in clip_frames[:-1]:
+        starts.append(starts[-1] + frames - fade)
+    cuts = [title, *_cut_points(title, starts[1:], fade), starts[-1] + clip_frames[-1]]
+    spans = tuple(TurnSpan(index, start, frames, cuts[index], cuts[index + 1])
+                  for index, (start, frames) in enumerate(zip(starts, clip_frames, strict=True)))
+    return Timeline(fps=fps, crossfade=fade, title_frames=title, end_frames=end, turns=spans)
+
+
+def _cut_points(first: int, dissolve_starts: list[int], fade: int) -> list[int]:
+    """The cut of each dissolve (starting at ``dissolve_starts``, ``fade`` frames long; the
+    first turn starts at ``first``):
+    ``fade // 2`` frames into it, or later where the turn before it would otherwise show for
+    no frame. A first turn of one frame joined by a one-frame dissolve had its cut at its
+    start, so it lasted 0 frames between its cuts: a caption of no time, and a timeline clip
+    of 0 frames, which editors refuse. A cut never leaves its dissolve, so the video is the
+    same; only where a turn's caption starts and ends moves. The first turn alone can need it
+    (a turn in the middle holds two dissolves, so at least ``fade`` frames lie between its
+    cuts); the last turn shows for no frame only where the episode has fewer frames than turns
+    (two one-frame turns joined by a one-frame dissolve are one frame)."""
+    cuts: list[int] = []
+    previous = first
+    for start in dissolve_starts:
+        previous = min(max(start + fade // 2, previous + 1), start + fade)
+        cuts.append(previous)
+    return cuts
