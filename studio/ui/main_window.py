@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressDialog,
     QSizePolicy,
+    QTabBar,
     QToolBar,
     QToolButton,
     QWidget,
@@ -54,6 +55,15 @@ if TYPE_CHECKING:
     from studio.ui.sample_story import SampleBuilder
 
 log = logging.getLogger(__name__)
+
+MAX_OUT_OF_SIGHT_STOPS = 4
+"""How many out-of-sight tab bars one Tab press steps past (a window has one or two)."""
+
+
+def in_sight(widget: QWidget) -> bool:
+    """Whether ``widget`` is drawn somewhere in its window (shown, and not wholly covered or
+    moved out of the window)."""
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()
 
 QUEUE_HIDE_MS = 1500
 """The queue stays this long after its last job ends (the user sees it finish), then hides."""
@@ -819,7 +829,20 @@ class MainWindow(QMainWindow):
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 - Qt's name
         """Tab from outside the inspector never lands amid the widgets made for the shown turn
-        (they sit at the end of Qt's chain): it goes on round the window, the tree included."""
+        (they sit at the end of Qt's chain): it goes on round the window, the tree included.
+        Nor on the docks' tab bar while it is out of sight: with the queue and the cast docks
+        both closed, the dock layout keeps their shared tab bar, empty and drawn nowhere, yet
+        still a Tab stop; one press in each round of the window went nowhere to be seen."""
+        moved = self._focus_next(next)
+        for _ in range(MAX_OUT_OF_SIGHT_STOPS):
+            focus = QApplication.focusWidget()
+            if not moved or not isinstance(focus, QTabBar) or in_sight(focus):
+                break
+            moved = self._focus_next(next)
+        return moved
+
+    def _focus_next(self, next: bool) -> bool:
+        """One step of Tab (``next``) or Shift+Tab, as :meth:`focusNextPrevChild` describes."""
         focus = QApplication.focusWidget()
         if self.workspace is not None and focus is not None and self.isAncestorOf(focus):
             target = entry_target(self.workspace.inspector, focus, next)

@@ -41,11 +41,15 @@ class QueueLineDelegate(QStyledItemDelegate):
 
     def __init__(self, header: QHeaderView) -> None:
         super().__init__(header)
-        self.header = header
 
     def text_lines(self) -> int:
-        """How many lines of text each queue line holds now."""
-        width = self.header.sectionSize(JOB_COLUMN)
+        """How many lines of text each queue line holds now.
+
+        The header is asked for afresh (it is the delegate's parent): a Python reference kept
+        from the start could go stale while the header lived on, and the queue then failed
+        with "Internal C++ object already deleted" as its column was resized."""
+        header = self.parent()
+        width = header.sectionSize(JOB_COLUMN) if isinstance(header, QHeaderView) else 0
         return next(lines for least, lines in NAME_LINES_BY_WIDTH if width >= least)
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802
