@@ -25,8 +25,9 @@ INSTALLED := $(STAMP) $(if $(or $(filter 1 yes true,$(ENGINES)),$(WEIGHTS)),$(EN
 .NOTPARALLEL:
 .PHONY: run test lint bench dist icons sample system-run system-test clean-venv
 
+# the message names the command the user typed (`make dist` and `make bench` check as `make run` does)
 system-run:
-	@$(CHECK) run --again "make run"
+	@$(CHECK) run --again "make $(or $(MAKECMDGOALS),run)"
 
 system-test:
 	@$(CHECK) test --again "make test"
