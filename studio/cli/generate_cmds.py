@@ -597,15 +597,19 @@ def _drop_failed_turn(project: Project, result: dict[str, Any], node_id: str) ->
 
 
 def _discard_new_turn(project: Project, node_id: str) -> str:
-    """A `play` that made no clip keeps nothing: its new turn (and failed take) go."""
+    """A `play` that made no clip keeps nothing: its new turn (and failed take) go, with the
+    files of a take finished just before Ctrl+C stopped it (nothing can show them again)."""
+    from studio.core.changes import EntityKind
     from studio.core.commands import DeleteSubtree
 
     if node_id not in project.tree.nodes:
         return ""
     try:
-        project.apply(DeleteSubtree(node_id), undoable=False)
+        change = project.apply(DeleteSubtree(node_id), undoable=False)
     except StudioError as error:
         return f" (The new turn {node_id} could not be removed: {error.message})"
+    for take_id in change.removed.get(EntityKind.TAKE, frozenset()):
+        project.remove_take_media(take_id)
     return " (The new turn was not kept.)"
 
 
@@ -1265,6 +1269,10 @@ def fill_branches(service: GenerationService, tree: StoryTree, leaf_ids: Sequenc
 
 
 def cmd_fill(args: argparse.Namespace) -> int:
+    if args.cluster and not args.run:  # it said "engines run on a Ray instance" and ran none
+        raise StudioError("--cluster needs --run: fill without --run only queues the takes.",
+                          hint="Add --run, or generate them later: kamishibai run-queue "
+                               f"{shlex.quote(printable(args.path))} --cluster {shlex.quote(printable(args.cluster))}.")
     settings = parse_settings(args.setting)
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
