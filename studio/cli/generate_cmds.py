@@ -1408,6 +1408,30 @@ def project_path_now(project: Project, path: str) -> tuple[str, str]:
                     "commands below name it there.")
 
 
+def _try_again_lines(tree: StoryTree, path: str, failed: Sequence[str], cancelled: Sequence[str]) -> list[str]:
+    """The commands that make again what the failed jobs did not. `fill --run` queues only
+    the turns without a finished take, so a failed re-roll of a turn that keeps an earlier
+    take (a `reroll --branch` stopped and run on here, a re-roll queued in the window) is
+    named with its own `reroll` command: with --branch when the jobs of turns below it were
+    cancelled with it. A failure of no known turn falls back on `fill --run`."""
+    quoted = shlex.quote(printable(path))
+    fill = (f"once that is fixed, `kamishibai fill {quoted} --run` queues the turns left without a take again "
+            "and generates them (add --engine or --device to try another).")
+    lines: list[str] = []
+    needs_fill = False
+    for node_id in dict.fromkeys(failed):
+        if node_id not in tree.nodes:
+            continue
+        if not any(take.status is TakeStatus.DONE for take in tree.takes_of(node_id)):
+            needs_fill = True
+            continue
+        below = {node.id for node in tree.descendants(node_id)} & set(cancelled)
+        command = f"kamishibai reroll {'--branch ' if below else ''}{quoted} {node_id}"
+        lines.append(f"once that is fixed, `{command}` makes the new take{'s' if below else ''} again "
+                     f"(turn {node_id} keeps its earlier take, so fill passes over it).")
+    return [fill, *lines] if needs_fill or not lines else lines
+
+
 def run_until_idle(project: Project, service: GenerationService, path: str, *, quiet: bool = False) -> int:
     """Work through the queue with a progress bar on stderr; 1 when a job failed (jobs
     that could never start fail when the queue is opened) or jobs are left waiting (for an
@@ -1420,6 +1444,8 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
     # cancelled at open: those waiting for a failed job, and those of deleted turns (not failures)
     cancelled = len(service.cancelled_at_start()) + len(service.deleted_turns_at_start())
     counts = {"done": 0, "failed": len(service.failed_at_start()), "cancelled": cancelled}
+    failed_nodes = [job.node_id for job in service.failed_at_start() if job.node_id]
+    cancelled_nodes = [job.node_id for job in service.cancelled_at_start() if job.node_id]
     waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
     bar = tqdm(total=len(waiting), unit="job", file=sys.stderr, disable=quiet, dynamic_ncols=True)
     lock = threading.Lock()
@@ -1436,6 +1462,11 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
                 bar.set_postfix_str(f"{event.stage} {100 * event.fraction:.0f}% eta {eta}", refresh=False)
             elif event.kind in (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED):
                 counts["done" if event.kind is EventKind.FINISHED else event.kind.value] += 1
+                if event.node_id:
+                    if event.kind is EventKind.FAILED:
+                        failed_nodes.append(event.node_id)
+                    elif event.kind is EventKind.CANCELLED:
+                        cancelled_nodes.append(event.node_id)
                 if event.kind is EventKind.FAILED:
                     hint = f"\n  hint: {printable(event.hint)}" if event.hint else ""  # what to do (out of memory)
                     bar.write(f"job {event.job_id} (node {event.node_id}) failed: {printable(event.message)}{hint}",
@@ -1465,9 +1496,8 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
     if moved:
         print(f"kamishibai: {moved}", file=sys.stderr)
     if counts["failed"]:  # the failures' hints say "retry" (the window's word): how, here
-        print(f"kamishibai: once that is fixed, `kamishibai fill {shlex.quote(printable(path))} --run` queues the "
-              "turns left without a take again and generates them (add --engine or --device to try another).",
-              file=sys.stderr)
+        for line in _try_again_lines(project.tree, path, failed_nodes, cancelled_nodes):
+            print(f"kamishibai: {line}", file=sys.stderr)
     for message in left:
         print(f"kamishibai: {message}", file=sys.stderr)
     return 1 if counts["failed"] or left else 0

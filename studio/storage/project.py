@@ -14,6 +14,7 @@ import logging
 import os
 import shlex
 import shutil
+import sqlite3
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -25,6 +26,7 @@ from studio import __version__
 from studio.core.changes import ChangeSet, EntityKind, Patch
 from studio.core.commands import Command
 from studio.core.document import Document
+from studio.core.errors import StudioError
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take, TakeStatus, new_id, now_iso
 from studio.core.state import CharacterState
@@ -65,7 +67,13 @@ from studio.storage.paths import (
 from studio.storage.place import check_in_place
 from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values, take_from_values
 from studio.storage.staging import StagingDir, staging_prefix, sweep
-from studio.storage.unused_media import PendingImports, remove_files, remove_unused_imports, strings_in
+from studio.storage.unused_media import (
+    PendingImports,
+    remove_files,
+    remove_unused_imports,
+    remove_unused_take_folders,
+    strings_in,
+)
 
 PROJECT_SUFFIX = ".kamishibai"
 DB_NAME = "project.db"
@@ -513,6 +521,9 @@ class Project:
         if lock is not None:  # nobody else writes the project's files now
             problems.extend(_remove_partial_media(folder))
             problems.extend(remove_unused_imports(folder, tree, MEDIA_DIR))
+            unfinished = _unfinished_job_takes(database)
+            if unfinished is not None:
+                problems.extend(remove_unused_take_folders(folder, tree, MEDIA_DIR, unfinished))
         return cls(folder, database, tree, problems, lock, withheld)
 
     @staticmethod
@@ -724,6 +735,18 @@ def _folder_size(folder: Path) -> int:
             if stat.S_ISREG(info.st_mode):
                 size += info.st_size
     return size
+
+
+def _unfinished_job_takes(database: Database) -> set[str] | None:
+    """The take ids that jobs not yet finished (running, or interrupted and waiting to be
+    settled or run again) hold: their folders are the queue's to settle, not unused. None
+    when the jobs can't be read: then no take folder is judged unused."""
+    try:
+        rows = database.execute(
+            "SELECT take_id FROM jobs WHERE take_id != '' AND status NOT IN ('done', 'failed', 'cancelled')")
+        return {str(row[0]) for row in rows.fetchall()}
+    except (StudioError, sqlite3.Error):
+        return None
 
 
 def _remove_partial_media(folder: Path) -> list[str]:

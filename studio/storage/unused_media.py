@@ -12,6 +12,9 @@ in an import's random id):
 - :func:`remove_unused_imports` removes, when a project is opened for writing, the imported
   files that no character, location or take names (a process killed between the copy and
   the edit left them). A file any row names, however its path is written, is kept.
+
+Take folders (``media/takes/ID/``) are the same kind of leftover once their take row is
+gone: :func:`remove_unused_take_folders` removes them at the same moment.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.tree import StoryTree
+from studio.storage.atomic import is_temp_name
 from studio.storage.paths import UnsafePathError, is_own_folder, resolve_inside
 
 log = logging.getLogger(__name__)
@@ -182,5 +186,97 @@ def remove_unused_imports(folder: Path, tree: StoryTree, media_dir: str) -> list
         return []
     line = (f"removed {count} imported picture(s) or scene clip(s) ({size / 1e6:,.1f} MB) from {media_dir}/ that no "
             "character, location or take uses (an add that was refused or stopped left them)")
+    log.warning("kamishibai: %s: %s", folder, line)
+    return [line]
+
+
+TAKES_FOLDER = "takes"
+"""The folder under ``media/`` that holds one folder per take, named by the take's id."""
+TAKE_FOLDER_RE = re.compile(r"[0-9a-f]{10}")
+"""A take folder's name: a take id as :func:`studio.core.model.new_id` makes them."""
+UNUSED_TAKE_MIN_AGE_S = UNUSED_MIN_AGE_S
+"""A take folder touched more recently than this is left alone: an engine host of a process
+that was stopped a moment ago (a cluster actor, say) may still be writing into it."""
+
+
+def _take_file_names() -> frozenset[str]:
+    from studio.storage import media  # media imports project, which imports this module
+
+    return frozenset({media.REPRESENTATION_NAME, media.CLIP_NAME, media.POSTER_NAME})
+
+
+def _only_take_files(path: Path, now: float) -> bool:
+    """Whether the folder ``path`` holds nothing but a take's own files (or their temporary
+    files), all plain files, none of them (nor the folder) changed in the last
+    :data:`UNUSED_TAKE_MIN_AGE_S`: anything else in it may be the user's."""
+    names = _take_file_names()
+    try:
+        newest = os.lstat(path).st_mtime
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.name not in names and not is_temp_name(entry.name):
+                    return False
+                info = entry.stat(follow_symlinks=False)
+                if not stat.S_ISREG(info.st_mode):
+                    return False
+                newest = max(newest, info.st_mtime)
+    except OSError:
+        return False
+    return now - newest >= UNUSED_TAKE_MIN_AGE_S
+
+
+def unused_take_folders(folder: Path, tree: StoryTree, media_dir: str, kept_ids: Iterable[str] = (),
+                        now: float | None = None) -> list[Path]:
+    """The take folders under ``folder/media_dir/takes`` that belong to no take of ``tree``
+    and to none of ``kept_ids`` (the takes that jobs still waiting or running will write),
+    whose files no take names, and that hold only a take's files. A turn deleted in the
+    window and never brought back by undo, or a `play` stopped after its clip was made (its
+    turn is not kept), left them: nothing can show them again, and every bundle would carry them."""
+    now = time.time() if now is None else now
+    takes = folder / media_dir / TAKES_FOLDER
+    found: list[Path] = []
+    if not is_own_folder(folder / media_dir) or not is_own_folder(takes):
+        return found
+    try:
+        entries = list(os.scandir(takes))
+    except OSError:
+        return found
+    kept = set(tree.takes) | set(kept_ids)
+    named_folders: set[Path] | None = None  # the folders of the files takes name, once needed
+    for entry in entries:
+        if not TAKE_FOLDER_RE.fullmatch(entry.name) or entry.name in kept:
+            continue
+        if entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
+            continue
+        path = Path(entry.path)
+        if not _only_take_files(path, now):
+            continue
+        if named_folders is None:
+            named_folders = {file.parent for file in named_media(folder, tree)}
+        if path.resolve() in named_folders:  # a take of another id uses its files
+            continue
+        found.append(path)
+    return found
+
+
+def remove_unused_take_folders(folder: Path, tree: StoryTree, media_dir: str,
+                               kept_ids: Iterable[str] = ()) -> list[str]:
+    """Remove :func:`unused_take_folders`; one line saying what went (none when nothing did)."""
+    count = size = 0
+    for path in unused_take_folders(folder, tree, media_dir, kept_ids):
+        try:
+            files = list(os.scandir(path))
+            bytes_ = sum(entry.stat(follow_symlinks=False).st_size for entry in files)
+            for entry in files:
+                os.unlink(entry.path)
+            path.rmdir()
+        except OSError:
+            continue  # a courtesy: what can't be removed stays
+        count += 1
+        size += bytes_
+    if not count:
+        return []
+    line = (f"removed {count} take folder(s) ({size / 1e6:,.1f} MB) from {media_dir}/{TAKES_FOLDER}/ that no take "
+            "uses (their turns were deleted, or a stopped generation did not keep them)")
     log.warning("kamishibai: %s: %s", folder, line)
     return [line]
