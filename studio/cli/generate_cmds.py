@@ -1280,8 +1280,14 @@ def cmd_fill(args: argparse.Namespace) -> int:
         leaves = ([resolve_node(tree, args.leaf)] if args.leaf is not None
                   else [n.id for n in tree.leaves_under(tree.root_id)])
         service = _service(project, args)
-        job_ids = fill_branches(service, tree, [leaf for leaf in leaves if leaf != tree.root_id], args.engine,
-                                settings)
+        # a turn whose job was interrupted (a `fill --run` stopped) gets that job again, not a
+        # second one beside it: the turns below wait for the interrupted job, and stayed waiting
+        on_branches = {node.id for leaf in leaves for node in tree.path_to(leaf)[1:]}
+        again = service.requeue_interrupted(service.interrupted_without_take(on_branches))
+        if again and not args.json:
+            print(f"queued again {plural(len(again), 'interrupted job')} (the turns after them wait for them)")
+        job_ids = again + fill_branches(service, tree, [leaf for leaf in leaves if leaf != tree.root_id],
+                                        args.engine, settings)
         if not job_ids:  # a typo is refused as it is when there is work, not passed with "nothing to queue"
             turns_of = dict.fromkeys(node.id for leaf in leaves for node in tree.path_to(leaf)[1:])
             check_engine_choice(service, tree, list(turns_of), args.engine, settings)
@@ -1291,8 +1297,8 @@ def cmd_fill(args: argparse.Namespace) -> int:
                                       start_only=len(tree.nodes) > 1))
             if args.run:  # `fill` then `fill --run`: the turns queued by the first are generated now
                 job_ids = waiting
-        elif not args.json:
-            print(f"queued {plural(len(job_ids), 'turn')} without a take")
+        elif not args.json and len(job_ids) > len(again):
+            print(f"queued {plural(len(job_ids) - len(again), 'turn')} without a take")
         if not args.run or not job_ids:
             _show_filled(args, project, service, job_ids)
             return 0

@@ -470,15 +470,16 @@ class JobQueue:
     def _superseded_by(self, job: Job) -> Job | None:
         return queue.superseded_by(job, self._jobs, _in_branch_reroll)
 
-    def requeue_interrupted(self) -> list[Job]:
-        """Queue every interrupted job again, with its seed and place; except one that a branch
-        re-roll queued since replaces (it was running then, the re-roll's job of its turn waited
-        for it): it is cancelled, saying so, as the re-roll cancelled the jobs waiting then."""
+    def requeue_interrupted(self, only: Collection[str] | None = None) -> list[Job]:
+        """Queue every interrupted job again (with ``only``, those of these ids), with its seed
+        and place; except one that a branch re-roll queued since replaces (it was running then,
+        the re-roll's job of its turn waited for it): it is cancelled, saying so, as the re-roll
+        cancelled the jobs waiting then."""
         replaced: dict[str, list[str]] = {}
 
         def operation() -> tuple[list[Job], list[JobEvent]]:
             with self.cond:
-                events = self._stored(lambda: self._requeue_interrupted(replaced))
+                events = self._stored(lambda: self._requeue_interrupted(replaced, only))
                 jobs = [e.job for e in events if e.kind is EventKind.QUEUED]
                 self._hold(jobs)
                 for new_id, old_ids in replaced.items():
@@ -492,11 +493,13 @@ class JobQueue:
                 log.info("job %s: %s", event.job.id, event.job.error)
         return sorted(jobs, key=run_order_key)
 
-    def _requeue_interrupted(self, replaced: dict[str, list[str]]) -> list[JobEvent]:
+    def _requeue_interrupted(self, replaced: dict[str, list[str]], only: Collection[str] | None = None
+                             ) -> list[JobEvent]:
         """In memory, with ``cond`` held: see :meth:`requeue_interrupted`. ``replaced`` gets the
         jobs cancelled for each branch re-roll's job that replaces them."""
         events: list[JobEvent] = []
-        for job_id in [job.id for job in sorted(self._jobs.values(), key=run_order_key)]:
+        for job_id in [job.id for job in sorted(self._jobs.values(), key=run_order_key)
+                       if only is None or job.id in only]:
             job = self._jobs[job_id]  # as an earlier one's cancel left it
             later = self._superseded_by(job) if job.status is JobStatus.INTERRUPTED else None
             if later is None:
@@ -509,7 +512,8 @@ class JobQueue:
             events.extend([JobEvent(EventKind.CANCELLED, cancelled, message=message),
                            *self._dependents_cancelled(cancelled)])
         requeued = [replace(job, status=JobStatus.QUEUED, error="", hint="", take_id="", started_at="")
-                    for job in self._jobs.values() if job.status is JobStatus.INTERRUPTED]
+                    for job in self._jobs.values()
+                    if job.status is JobStatus.INTERRUPTED and (only is None or job.id in only)]
         again = {job.id for job in requeued}
         for job in requeued:
             self._jobs[job.id] = job

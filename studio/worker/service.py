@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from studio.core.changes import ChangeSet, EntityKind
+from studio.core.model import TakeStatus
 from studio.engines.base import EngineConfig, Requirement
 from studio.engines.registry import EngineRegistry
 from studio.storage.project import Project
@@ -603,11 +604,24 @@ class GenerationService:
 
     # -- changing the queue -------------------------------------------------------------
 
-    def requeue_interrupted(self) -> list[str]:
-        """Queue every interrupted job again, with its own seed and place in the queue; one
-        whose turn a branch re-roll queued since makes the take of is cancelled instead,
-        saying which job replaced it (:meth:`replaced_by` lists it)."""
-        return [job.id for job in self._queue.requeue_interrupted()]
+    def requeue_interrupted(self, only: Collection[str] | None = None) -> list[str]:
+        """Queue every interrupted job again (with ``only``, those of these ids), with its own
+        seed and place in the queue; one whose turn a branch re-roll queued since makes the take
+        of is cancelled instead, saying which job replaced it (:meth:`replaced_by` lists it)."""
+        return [job.id for job in self._queue.requeue_interrupted(only)]
+
+    def interrupted_without_take(self, node_ids: Collection[str]) -> list[str]:
+        """The interrupted generate jobs of those of ``node_ids`` that have no finished take,
+        each turn's newest: what `fill` runs again instead of queueing a second job beside it
+        (the turns below wait for the interrupted job, so a second one left them waiting)."""
+        tree = self.project.tree
+        newest: dict[str, Job] = {}
+        for job in sorted(self._queue.jobs(include_finished=True), key=lambda j: j.sequence):
+            if job.kind is JobKind.GENERATE and job.node_id in node_ids:
+                newest[job.node_id] = job
+        return [job.id for node_id, job in newest.items()
+                if job.status is JobStatus.INTERRUPTED and node_id in tree.nodes
+                and not any(take.status is TakeStatus.DONE for take in tree.takes_of(node_id))]
 
     def clear_finished(self) -> int:
         """Forget done, failed and cancelled jobs (their takes stay)."""
