@@ -127,9 +127,15 @@ class SketchPictures:
 
 def _in_the_background() -> None:
     """The drawing process yields the cores to the window, as engine processes do (it starts
-    from a background thread of the window, whose lower priority it inherits meanwhile)."""
+    from a background thread of the window, whose lower priority it inherits meanwhile), and
+    leaves Ctrl+C to the window, as they do: the terminal sends it to every process of the
+    group, and the drawing process printed a KeyboardInterrupt traceback while the window
+    closed itself cleanly (and shuts the drawing process down)."""
+    import signal
+
     from studio.worker.thread_budget import use_idle_scheduling
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     use_idle_scheduling()
 
 

@@ -33,7 +33,19 @@ def cmd_open(args: argparse.Namespace) -> int:
     _refuse_without_a_display()
     from studio.ui.app import run_app
 
-    return run_app(app_services(), Path(args.path).expanduser() if args.path else None)
+    code = run_app(app_services(), Path(args.path).expanduser() if args.path else None)
+    _say_stopped(code)
+    return code
+
+
+def _say_stopped(code: int) -> None:
+    """After a window a signal closed (exit status 128 + its number), say so as the other
+    commands a signal stops say it: the window closed the way its close button does."""
+    import signal
+
+    said = {128 + signal.SIGTERM: "terminated (SIGTERM)", 128 + signal.SIGINT: "interrupted"}.get(code)
+    if said:
+        print(f"kamishibai: {said}: the window was closed; any queued jobs are kept for next time", file=sys.stderr)
 
 
 def _refuse_without_a_display() -> None:

@@ -369,10 +369,12 @@ def _start_state_character(tree: StoryTree, name: str, new: bool) -> str:
     if new:
         return _new_character_name(shown)
     close = difflib.get_close_matches(character_key(shown), list(known), n=3, cutoff=0.6)
-    guess = f"Did you mean {' or '.join(known[key] for key in close)}? " if close else ""
-    everyone = ", ".join(sorted(known.values(), key=character_key)) or "none yet"
-    raise StudioError(f"'{printable(shown)}' is not a character of this story (characters: {printable(everyone)}).",
-                      hint=f"{guess}Pass --new to set the start of a character who has not appeared yet.")
+    if close:  # the closest names, closest first: the whole cast hid the one meant among many
+        which = f". Did you mean {' or '.join(known[key] for key in close)}?"
+    else:
+        which = f" (characters: {', '.join(sorted(known.values(), key=character_key)) or 'none yet'})."
+    raise StudioError(f"'{printable(shown)}' is not a character of this story{printable(which)}",
+                      hint="Pass --new to set the start of a character who has not appeared yet.")
 
 
 def _new_character_name(name: str) -> str:

@@ -211,3 +211,16 @@ def check_cuda_placement(config: EngineConfig, capabilities: EngineCapabilities,
         devices = [reason for reason in devices if not reason.message.startswith(said)]
     unmet.extend(devices)
     return unmet
+
+
+_RANK = {RequirementKind.DEVICE: 0, RequirementKind.MEMORY: 1, RequirementKind.PACKAGE: 2}
+"""The reasons no weights file fixes come first: no (or no such) GPU, too little GPU memory,
+a missing library; then the rest (files, configuration) in the order found."""
+
+
+def hardest_first(reasons: Iterable[Requirement]) -> list[Requirement]:
+    """``reasons`` with the ones converting or copying weights can't fix first (a stable
+    sort: each group keeps its order): where reasons are cut short, the first ones said must
+    be those. QA: without a GPU and without weights, "Missing .../tokenizer.model (and 12 more
+    reason(s))" hid that the engine needs a CUDA GPU."""
+    return sorted(reasons, key=lambda reason: _RANK.get(reason.kind, len(_RANK)))

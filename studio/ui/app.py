@@ -6,6 +6,13 @@ engines); later runs open the last project, or the welcome page if it is gone.
 
 ``KAMISHIBAI_QUIT_AFTER_MS=N`` closes the window N ms after it opened and exits with 0:
 the packaging smoke test uses it to show that a built app really starts.
+
+SIGTERM and SIGINT (``kill``, ``timeout``, a session ending, Ctrl+C in the terminal) close
+the window as its close button does, keeping queued jobs for next time without asking,
+and the process then exits with 128 + the signal's number (143, 130), as shells report a
+program a signal stopped. Their default actions killed the process on the spot: its engine
+processes' queues were left for Python's resource tracker ("leaked semaphore objects") and
+the project's lock and journal files behind.
 """
 
 from __future__ import annotations
@@ -14,12 +21,15 @@ import asyncio
 import errno
 import logging
 import os
+import signal
+import socket
 import sys
+import threading
 import traceback
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSocketNotifier, QTimer
 from PySide6.QtWidgets import QApplication
 
 from studio.core.errors import StudioError
@@ -146,6 +156,96 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
         QTimer.singleShot(quit_after, window.close)
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)
-    with loop:
-        loop.run_until_complete(closing.wait())
-    return 0
+    stop = SignalClose(window)
+    try:
+        with loop:
+            loop.run_until_complete(closing.wait())
+    finally:
+        stop.uninstall()
+    return 128 + stop.received if stop.received is not None else 0
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""The signals that close the window as its close button does."""
+
+
+class SignalClose:
+    """Close ``window`` when the process gets one of :data:`STOP_SIGNALS`.
+
+    Qt's event loop runs no Python while it waits, and Python runs a signal's handler only
+    between two of its own steps: the C handler's byte on a wakeup socket wakes the loop (a
+    socket notifier), so the handler runs at once. The handler only notes the signal and
+    asks for the close on the next turn of the loop, never in the middle of what the signal
+    interrupted. A second signal while closing has its default action (a stuck close can
+    still be stopped). Installed only on the main thread, where handlers can be set; a
+    SIGTERM that was ignored (``nohup``-like launchers) stays ignored."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.received: int | None = None
+        self._previous: dict[int, signal.Handlers | object] = {}
+        self._wakeup_fd = -1
+        self._notifier: QSocketNotifier | None = None
+        self._sockets: tuple[socket.socket, socket.socket] | None = None
+        if threading.current_thread() is threading.main_thread():
+            self._install()
+
+    def _install(self) -> None:
+        reader, writer = socket.socketpair()
+        reader.setblocking(False)
+        writer.setblocking(False)
+        self._sockets = (reader, writer)
+        self._wakeup_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        self._notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
+        self._notifier.activated.connect(self._drain)
+        for number in STOP_SIGNALS:
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                self._previous[number] = signal.signal(number, self._handle)
+
+    def _drain(self) -> None:
+        """Empty the wakeup socket (its bytes only woke the loop: the handler has run)."""
+        if self._sockets is not None:
+            try:
+                while self._sockets[0].recv(512):
+                    pass
+            except (BlockingIOError, InterruptedError):
+                pass
+
+    def _handle(self, number: int, _frame: FrameType | None) -> None:
+        if self.received is not None:  # closing already: this one stops the process now
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            return
+        self.received = number
+        QTimer.singleShot(0, self._close)
+
+    def _close(self) -> None:
+        """Close as the close button does, without its question about queued jobs (nobody is
+        there to answer it): they are kept for next time, a running one stops and can run
+        again with its seed. Then quit, also out of a dialog's own loop that was open."""
+        name = signal.Signals(self.received).name if self.received is not None else "a signal"
+        log.info("closing the window: %s received", name)
+        self.window.close_project("keep")
+        self.window.close()
+        app = QApplication.instance()
+        if app is not None:
+            app.quit()
+
+    def uninstall(self) -> None:
+        """Put back the handlers and the wakeup descriptor found (the process may go on, as
+        under tests that start the app again)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for number, handler in self._previous.items():
+            if signal.getsignal(number) == self._handle:
+                signal.signal(number, handler)  # type: ignore[arg-type]
+        self._previous.clear()
+        if self._sockets is not None:
+            signal.set_wakeup_fd(self._wakeup_fd)
+            if self._notifier is not None:
+                self._notifier.setEnabled(False)
+                self._notifier.deleteLater()
+                self._notifier = None
+            for end in self._sockets:
+                end.close()
+            self._sockets = None

@@ -282,11 +282,39 @@ class Operations:
         )
 
 
+REASONS_IN_FULL = 3
+"""At most this many reasons an engine can't run are said in full in one message."""
+
+
 def cannot_run(name: str, unmet: Sequence[Requirement]) -> tuple[str, str]:
-    """The message and hint that say engine ``name`` can't run here, from its unmet requirements."""
-    more = f" (and {len(unmet) - 1} more reason(s))" if len(unmet) > 1 else ""
-    return (f"The {name} engine can't run here: {unmet[0].message}{more}",
-            unmet[0].hint or "Run `kamishibai doctor` for every reason.")
+    """The message and hint that say engine ``name`` can't run here, from its unmet requirements.
+
+    Every reason is said, hardest first, when there are few. Many reasons are missing weights
+    files, one per file, which one hint fixes: then the first reason is said with every other
+    one among the first few that is no missing file, and the rest are counted, with the
+    command that lists them. QA: "... (and 1 more reason(s))" hid the second reason (a second
+    stage placed on a GPU that is not there), which the user had to fix too."""
+    from studio.engines.requirements import RequirementKind, hardest_first
+
+    ordered = hardest_first(unmet)
+    if len(ordered) <= REASONS_IN_FULL:
+        shown = ordered
+    else:
+        later = ordered[1:REASONS_IN_FULL]
+        shown = ordered[:1] + [reason for reason in later if reason.kind is not RequirementKind.FILE]
+    said = " ".join(_sentence(reason.message) for reason in shown)
+    rest = len(ordered) - len(shown)
+    if rest:
+        said += (f" And {rest} more reason{'s' if rest != 1 else ''}: `kamishibai doctor --device DEVICE` lists "
+                 "every one (with the device and any --checkpoints folder chosen).")
+    hints = list(dict.fromkeys(_sentence(reason.hint) for reason in shown if reason.hint.strip()))
+    return f"The {name} engine can't run here: {said}", " ".join(hints) or "Run `kamishibai doctor` for every reason."
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending as a sentence does, to be followed by another on the same line."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?)" else f"{text}."
 
 
 def _node(tree: StoryTree, node_id: str) -> Node:

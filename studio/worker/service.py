@@ -617,7 +617,7 @@ class GenerationService:
         tree = self.project.tree
         newest: dict[str, Job] = {}
         for job in sorted(self._queue.jobs(include_finished=True), key=lambda j: j.sequence):
-            if job.kind is JobKind.GENERATE and job.node_id in node_ids:
+            if job.kind is JobKind.GENERATE and job.node_id is not None and job.node_id in node_ids:
                 newest[job.node_id] = job
         return [job.id for node_id, job in newest.items()
                 if job.status is JobStatus.INTERRUPTED and node_id in tree.nodes

@@ -1,32 +1,19 @@
-"""What the catalogue's checks share: the order of their reasons, and a CUDA-only engine's
-placement said in words that fit it.
-
-Wherever the reasons an engine can't run are cut to one line ("... (and 12 more reasons)")
-the first one is the one shown; it must be one that converting weights does not fix.
+"""What the catalogue's checks share: the order of their reasons
+(:func:`~studio.engines.requirements.hardest_first`), and a CUDA-only engine's placement said
+in words that fit it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from pathlib import Path
 
 from studio.engines import devices, requirements
 from studio.engines.capabilities import DeviceKind, EngineCapabilities
 from studio.engines.config import EngineConfig
-from studio.engines.requirements import Requirement, RequirementKind
+from studio.engines.requirements import Requirement, RequirementKind, hardest_first
 
-_RANK = {RequirementKind.DEVICE: 0, RequirementKind.MEMORY: 1, RequirementKind.PACKAGE: 2}
-"""The reasons no weights file fixes come first: no (or no such) GPU, too little GPU memory,
-a missing library; then the rest (files, configuration) in the order found."""
-
-
-def hardest_first(reasons: Iterable[Requirement]) -> list[Requirement]:
-    """``reasons`` with the ones converting or copying weights can't fix first (a stable
-    sort: each group keeps its order). QA: without a GPU and without weights, "Missing
-    .../tokenizer.model (and 12 more reason(s))" hid that the engine needs a CUDA GPU."""
-    return sorted(reasons, key=lambda reason: _RANK.get(reason.kind, len(_RANK)))
-
+__all__ = ["check_cuda_only", "folder_reason", "hardest_first", "not_a_folder"]
 
 def not_a_folder(folder: Path) -> str | None:
     """Why ``folder``, an engine's weights folder, is something else that is there (a file, a
