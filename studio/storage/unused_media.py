@@ -182,10 +182,17 @@ def remove_unused_imports(folder: Path, tree: StoryTree, media_dir: str) -> list
             continue
         count += 1
         size += bytes_
+    return _said_removed(folder, count, size, "imported picture(s) or scene clip(s)",
+                         f"from {media_dir}/ that no character, location or take uses (an add that was refused or "
+                         "stopped left them)")
+
+
+def _said_removed(folder: Path, count: int, size: int, what: str, where_and_why: str) -> list[str]:
+    """The one line (logged too) that says ``count`` files or folders of ``size`` bytes went; none
+    when nothing did."""
     if not count:
         return []
-    line = (f"removed {count} imported picture(s) or scene clip(s) ({size / 1e6:,.1f} MB) from {media_dir}/ that no "
-            "character, location or take uses (an add that was refused or stopped left them)")
+    line = f"removed {count} {what} ({size / 1e6:,.1f} MB) {where_and_why}"
     log.warning("kamishibai: %s: %s", folder, line)
     return [line]
 
@@ -274,9 +281,6 @@ def remove_unused_take_folders(folder: Path, tree: StoryTree, media_dir: str,
             continue  # a courtesy: what can't be removed stays
         count += 1
         size += bytes_
-    if not count:
-        return []
-    line = (f"removed {count} take folder(s) ({size / 1e6:,.1f} MB) from {media_dir}/{TAKES_FOLDER}/ that no take "
-            "uses (their turns were deleted, or a stopped generation did not keep them)")
-    log.warning("kamishibai: %s: %s", folder, line)
-    return [line]
+    return _said_removed(folder, count, size, "take folder(s)",
+                         f"from {media_dir}/{TAKES_FOLDER}/ that no take uses (their turns were deleted, or a "
+                         "stopped generation did not keep them)")
