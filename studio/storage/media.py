@@ -26,7 +26,7 @@ from studio.storage.errors import (
     read_only_error,
 )
 from studio.storage.ffmpeg import MediaError, StreamInfo, ffmpeg_exe, probe
-from studio.storage.paths import not_a_folder
+from studio.storage.paths import CLIP_NAME, POSTER_NAME, REPRESENTATION_NAME, not_a_folder
 from studio.storage.place import check_folder_there, project_folder_of
 from studio.storage.project import MEDIA_DIR
 
@@ -41,9 +41,6 @@ __all__ = [
 VideoInfo = StreamInfo
 """What :func:`probe` returns (its former name)."""
 
-CLIP_NAME = "clip.mp4"
-POSTER_NAME = "poster.png"
-REPRESENTATION_NAME = "representation.safetensors"
 
 CLIP_CRF = 17
 """Visually lossless H.264 (the design asks for CRF 18 or better)."""

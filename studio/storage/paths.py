@@ -8,6 +8,11 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from studio.core.errors import StudioError
 
+CLIP_NAME = "clip.mp4"
+POSTER_NAME = "poster.png"
+REPRESENTATION_NAME = "representation.safetensors"
+"""The files of a take's folder (``media/takes/ID/``)."""
+
 
 class UnsafePathError(StudioError):
     """A path from a project file that would point outside the project."""

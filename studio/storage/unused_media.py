@@ -33,7 +33,14 @@ from typing import Any
 
 from studio.core.tree import StoryTree
 from studio.storage.atomic import is_temp_name
-from studio.storage.paths import UnsafePathError, is_own_folder, resolve_inside
+from studio.storage.paths import (
+    CLIP_NAME,
+    POSTER_NAME,
+    REPRESENTATION_NAME,
+    UnsafePathError,
+    is_own_folder,
+    resolve_inside,
+)
 
 log = logging.getLogger(__name__)
 
@@ -207,9 +214,7 @@ that was stopped a moment ago (a cluster actor, say) may still be writing into i
 
 
 def _take_file_names() -> frozenset[str]:
-    from studio.storage import media  # media imports project, which imports this module
-
-    return frozenset({media.REPRESENTATION_NAME, media.CLIP_NAME, media.POSTER_NAME})
+    return frozenset({REPRESENTATION_NAME, CLIP_NAME, POSTER_NAME})
 
 
 def _only_take_files(path: Path, now: float) -> bool:
