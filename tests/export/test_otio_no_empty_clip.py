@@ -17,7 +17,7 @@ from studio.core import SetDuration
 from studio.export import ExportOptions, export_branch
 from studio.export.timeline import plan_timeline
 
-from .helpers import build
+from .helpers import Fixture, build
 
 CASES = [
     # clip frames at 8 fps, crossfade (s), output fps (None: the clips'), durations set (s)
@@ -38,21 +38,26 @@ def _items(path: Path) -> tuple[otio.schema.Track, float]:
     return track, timeline.duration().to_frames()
 
 
+def _exported(story: Fixture, folder: Path, options: ExportOptions) -> tuple[int, otio.schema.Track, float]:
+    """The branch exported as a video and as a timeline, read back: the video's frame count,
+    the timeline's track and its length in frames (the project is closed after)."""
+    try:
+        video = export_branch(story.project, story.leaf, folder / "episode.mp4", options=options).path
+        timeline = export_branch(story.project, story.leaf, folder / "episode.otio", options=options).path
+    finally:
+        story.project.close()
+    video_frames, _seconds = imageio_ffmpeg.count_frames_and_secs(str(video))
+    return video_frames, *_items(timeline)
+
+
 @pytest.mark.parametrize(("frames", "crossfade", "fps", "durations"), CASES)
 def test_every_clip_lasts_a_frame_and_the_timeline_is_the_video(
         tmp_path: Path, frames: list[int], crossfade: float, fps: int | None, durations: list[float | None]) -> None:
     story = build(tmp_path, turns=len(frames), frames=frames)
-    try:
-        for node, seconds in zip(story.nodes, durations, strict=True):
-            if seconds is not None:
-                story.project.apply(SetDuration(node, seconds))
-        options = ExportOptions(crossfade=crossfade, fps=fps)
-        video = export_branch(story.project, story.leaf, tmp_path / "episode.mp4", options=options).path
-        timeline = export_branch(story.project, story.leaf, tmp_path / "episode.otio", options=options).path
-    finally:
-        story.project.close()
-    video_frames, _seconds = imageio_ffmpeg.count_frames_and_secs(str(video))
-    track, timeline_frames = _items(timeline)
+    for node, seconds in zip(story.nodes, durations, strict=True):
+        if seconds is not None:
+            story.project.apply(SetDuration(node, seconds))
+    video_frames, track, timeline_frames = _exported(story, tmp_path, ExportOptions(crossfade=crossfade, fps=fps))
     assert timeline_frames == video_frames
     clips = [item for item in track if isinstance(item, otio.schema.Clip)]
     assert all(item.source_range.duration.value >= 1 for item in track if not isinstance(item, otio.schema.Transition))
@@ -68,14 +73,7 @@ def test_every_clip_lasts_a_frame_and_the_timeline_is_the_video(
 def test_fewer_frames_than_turns_leaves_a_marker_not_an_empty_clip(tmp_path: Path) -> None:
     """Two one-frame turns joined by a one-frame dissolve are one frame of video."""
     story = build(tmp_path, turns=2, frames=[1, 1])
-    try:
-        options = ExportOptions(crossfade=0.125)
-        video = export_branch(story.project, story.leaf, tmp_path / "episode.mp4", options=options).path
-        timeline = export_branch(story.project, story.leaf, tmp_path / "episode.otio", options=options).path
-    finally:
-        story.project.close()
-    video_frames, _seconds = imageio_ffmpeg.count_frames_and_secs(str(video))
-    track, timeline_frames = _items(timeline)
+    video_frames, track, timeline_frames = _exported(story, tmp_path, ExportOptions(crossfade=0.125))
     assert video_frames == timeline_frames == 1
     assert [item.name for item in track] == ["Turn 1"]
     unseen = [marker for marker in track.markers if marker.metadata["kamishibai"].get("unseen")]

@@ -33,8 +33,8 @@ from studio.engines.animegamer.released import (
 from studio.engines.animegamer.safe_load import AGAIN, UnreadableCheckpointError, load_weights, tensors_of
 from studio.engines.animegamer.shards import ShardIndexError, find_index, indexed_shards, missing_numbered_shards
 from studio.engines.animegamer.sizes import FULL, ModelSize
-from studio.engines.animegamer.tokenizer_files import tokenizer_problem
 from studio.engines.catalog import animegamer_layout as layout
+from studio.engines.catalog.animegamer_tokenizer import tokenizer_problem
 from studio.engines.partial_files import check_writable, save_whole
 
 Log = Callable[[str], None]

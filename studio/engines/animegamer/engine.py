@@ -502,10 +502,10 @@ def _cache_config(kind: str, timestep: Callable[[], int]) -> Any:
 
 def _load_tokenizer(folder: Path) -> Any:
     """AnimeGamer's tokenizer; a damaged file is a load error naming it (transformers' own
-    error for one asked to install tiktoken, see :mod:`.tokenizer_files`)."""
+    error for one asked to install tiktoken, see :mod:`studio.engines.catalog.animegamer_tokenizer`)."""
     from transformers import AutoTokenizer
 
-    from studio.engines.animegamer.tokenizer_files import tokenizer_problem
+    from studio.engines.catalog.animegamer_tokenizer import tokenizer_problem
 
     hint = ("Convert the weights again (kamishibai checkpoints convert), which copies the tokenizer from the code "
             "release; kamishibai checkpoints doctor lists what is there.")
