@@ -56,7 +56,9 @@ MAX_TRIES = 40
 # names no stop), so drafts that name such a place ("tea room", "study room") are kept instead of rewritten.
 # Version 4: a place after a preposition wins over a place word that is part of the motion ("climbs a tree in
 # the park" is the park), and "train" and "waves" written as nouns are places ("catches the train").
-DATA_VERSION = 4
+# Version 5: the seeded variation no longer lifts a stat already >= 90 above +1 (the rule's cap), so a few
+# turns' seeded deltas and the world's range for them changed; texts, labels and the rule's deltas did not.
+DATA_VERSION = 5
 """Bump when episodes are written differently (it is part of cached episode sets' names)."""
 
 
@@ -364,20 +366,22 @@ class Truth:
     high: tuple[int, int, int]
 
 
-def _jitter_range(value: int) -> tuple[int, int]:
+def _jitter_range(value: int, cap: int = DELTA_MAX) -> tuple[int, int]:
+    """The deltas the world's seeded variation makes of the rule's ``value``: one step either
+    way, never flipping its sign, and no gain above ``cap`` (+1 for a stat already >= 90)."""
     if value == 0:
         return 0, 0
     outs = []
     for jitter in (-1, 0, 1):
         out = value + jitter
         out = max(1, out) if value > 0 else min(-1, out)
-        outs.append(max(DELTA_MIN, min(DELTA_MAX, out)))
+        outs.append(max(DELTA_MIN, min(cap, out)))
     return min(outs), max(outs)
 
 
 def rule_truth(prediction: Prediction, state: CharacterState) -> Truth:
     """The rule's deltas (no seeded variation) and their range, for a sketch prediction."""
-    from studio.engines.sketch.rules import RuleInput, base_deltas
+    from studio.engines.sketch.rules import RuleInput, base_deltas, gain_cap
 
     cond = prediction.conditioning
     motion = MOTION_BY_NAME[str(cond["motion"])]
@@ -386,7 +390,8 @@ def rule_truth(prediction: Prediction, state: CharacterState) -> Truth:
         motion, int(cond["level"]), str(cond["time_of_day"]), bool(spec and spec.busy),
         bool(spec and spec.leisure), state))
     rule = tuple(max(DELTA_MIN, min(DELTA_MAX, v)) for v in (stamina, social, entertainment))
-    ranges = [_jitter_range(v) for v in rule]
+    caps = (DELTA_MAX, gain_cap(state.social), gain_cap(state.entertainment))
+    ranges = [_jitter_range(v, cap) for v, cap in zip(rule, caps, strict=True)]
     deltas = prediction.deltas
     return Truth(deltas=(deltas.stamina, deltas.social, deltas.entertainment),
                  rule=(rule[0], rule[1], rule[2]),

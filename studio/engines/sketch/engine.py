@@ -79,6 +79,7 @@ from studio.engines.sketch.understanding import (
     default_camera,
     default_location_for,
     read_instruction,
+    without_speech,
 )
 from studio.engines.sketch.variation import FRAMINGS, variation_for
 from studio.engines.sketch.vocabulary import (
@@ -405,7 +406,7 @@ class SketchEngine:
         'bench'); '' on the ground, and for motions that can't be done seated."""
         if not can_sit_for(motion.anim):
             return ""
-        parts = [instruction.motion, instruction.free_text, *(v for _, v in instruction.extra)]
+        parts = [instruction.motion, without_speech(instruction.free_text)[0], *(v for _, v in instruction.extra)]
         seat = seat_named([p[:MAX_ANALYSED_CHARS] for p in parts if p], indoor=setting == Setting.INDOOR)
         return seat.value if seat is not None else ""
 
@@ -638,7 +639,7 @@ def _seat_kept(instruction: Instruction, motion: MotionSpec, prev: Mapping[str, 
     up or is on the ground."""
     if not same_place or not can_sit_for(motion.anim):
         return ""
-    parts = [instruction.motion, instruction.free_text, *(v for _, v in instruction.extra)]
+    parts = [instruction.motion, without_speech(instruction.free_text)[0], *(v for _, v in instruction.extra)]
     if not stays_seated([p[:MAX_ANALYSED_CHARS] for p in parts if p]):
         return ""
     return _seat_left(Pose.from_dict(prev.get("end_pose")), prev, "")

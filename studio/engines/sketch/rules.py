@@ -17,6 +17,9 @@ from studio.engines.sketch.vocabulary import MotionFamily, MotionSpec
 
 F = MotionFamily
 
+FULL = 90
+"""A stat at or above this gains at most +1 a turn."""
+
 EFFORT: dict[MotionFamily, float] = {
     F.LOCOMOTION: 0.8, F.ATHLETIC: 0.9, F.FLIGHT: 0.6, F.PLAY: 0.6, F.CHORE: 0.5, F.MISHAP: 0.5, F.SAD: 0.3,
     F.SOCIAL: 0.2, F.GESTURE: 0.1,
@@ -101,13 +104,18 @@ def base_deltas(inp: RuleInput) -> tuple[int, int, int, list[str]]:
     if stamina < 0 and inp.state.stamina <= 15:
         entertainment -= 1
         reasons.append("exhausted (stamina <= 15): entertainment -1")
-    if entertainment > 1 and inp.state.entertainment >= 90:
+    if entertainment > 1 and inp.state.entertainment >= FULL:
         entertainment = 1
         reasons.append("already entertained (>= 90): entertainment capped at +1")
-    if social > 1 and inp.state.social >= 90:
+    if social > 1 and inp.state.social >= FULL:
         social = 1
         reasons.append("already sociable (>= 90): social capped at +1")
     return stamina, social, entertainment, reasons
+
+
+def gain_cap(value: int) -> int:
+    """The largest delta a stat at ``value`` may get: +1 once it is already >= 90."""
+    return 1 if value >= FULL else DELTA_MAX
 
 
 def predict_deltas(inp: RuleInput, seed: int) -> tuple[StateDeltas, list[str]]:
@@ -116,5 +124,7 @@ def predict_deltas(inp: RuleInput, seed: int) -> tuple[StateDeltas, list[str]]:
     rng = _seeded_rng(seed, inp.motion.name, inp.level)
     jitters = [rng.choice((-1, 0, 0, 1)) for _ in range(3)]
     values = [_sign_keeping_jitter(v, j) for v, j in zip((stamina, social, entertainment), jitters, strict=True)]
-    clamped = [max(DELTA_MIN, min(DELTA_MAX, v)) for v in values]
+    # A stat already >= 90 gains at most +1: the variation must not lift a capped gain to +2.
+    caps = (DELTA_MAX, gain_cap(inp.state.social), gain_cap(inp.state.entertainment))
+    clamped = [max(DELTA_MIN, min(cap, v)) for v, cap in zip(values, caps, strict=True)]
     return StateDeltas(*clamped), reasons

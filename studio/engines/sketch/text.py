@@ -48,16 +48,23 @@ they tell "look around" from "look" and "lie down" from "lie")."""
 _WORD_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 
 
+def visible(text: str) -> str:
+    """``text`` without invisible format characters (zero-width spaces and joiners, soft hyphens,
+    direction marks): a soft hyphen inside "dance" still gives "dance", and a text of nothing else is empty."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 def normalise(text: str, limit: int = MAX_ANALYSED_CHARS) -> tuple[str, bool]:
-    """Lowercase, NFKC-normalise and cut ``text``; returns (text, was_cut)."""
-    text = unicodedata.normalize("NFKC", text or "")
+    """Lowercase, NFKC-normalise and cut ``text``, without its invisible characters
+    (:func:`visible`); returns (text, was_cut)."""
+    text = visible(unicodedata.normalize("NFKC", text or ""))
     cut = len(text) > limit
     return text[:limit].lower(), cut
 
 
 def tokenise(text: str) -> list[str]:
     """Lowercase words made of letters (emoji, digits and punctuation are dropped)."""
-    words = _WORD_RE.findall(unicodedata.normalize("NFKC", text).lower())
+    words = _WORD_RE.findall(visible(unicodedata.normalize("NFKC", text)).lower())
     return [w.replace("'s", "") for w in words]
 
 

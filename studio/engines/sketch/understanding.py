@@ -15,7 +15,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from studio.core.instruction import TIME_WORDS, Instruction
 from studio.engines.sketch.text import (
@@ -25,6 +25,7 @@ from studio.engines.sketch.text import (
     lemmatise,
     normalise,
     tokenise,
+    visible,
     word_spans,
 )
 from studio.engines.sketch.vocabulary import (
@@ -52,8 +53,9 @@ CAMERA_CUE_WORDS = frozenset({"camera", "shot", "cam", "view"})
 UNAMBIGUOUS_CAMERA = frozenset({"zoom", "orbit", "pan", "panning", "tracking", "closeup"})
 NEAREST_CUTOFF = 0.55
 NEGATORS = frozenset({"not", "never", "no", "without", "cannot", "dont", "doesnt", "didnt", "isnt", "wont", "cant",
-                      "arent", "wasnt", "werent", "aint", "shouldnt", "wouldnt", "couldnt", "mustnt", "neither", "nor"})
-"""Words that say a motion is not done ("doesn't run"); words ending in "n't" count too."""
+                      "arent", "wasnt", "werent", "aint", "shouldnt", "wouldnt", "couldnt", "mustnt", "neither", "nor",
+                      "refuse", "refuses", "refused", "refusing"})
+"""Words that say a motion is not done ("doesn't run", "refuses to dance"); words ending in "n't" count too."""
 NO_MOTION_WORDS = frozenset({"nothing", "none", "nil", "null", "nope", "nada"})
 """A motion field that says there is no motion ("Motion: none") is idle, not the nearest word."""
 _CLAUSE_RE = re.compile(r"[,.;:!?…()\[\]]|\b(?:but|instead|then|rather|yet)\b")
@@ -67,6 +69,59 @@ _NEGATED_STOP_RE = re.compile(
 """A negator and a stop word right before an "-ing" form: "can't stop laughing" is laughing."""
 _STOPPED_MOTION_RE = re.compile(r"\b(" + "|".join(STOP_FORMS) + r")\s+[^\W\d_]+ing\b")
 """A stop word and the "-ing" form it ends: "stops running" is a stop, not a second motion."""
+
+
+_SPEECH_RE = re.compile(
+    r'"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|『[^』\n]*』'
+    r"|(?<![^\W_])'[^'\n]*?[^\s']'(?![^\W\d_])|‘[^‘\n]*?’(?![^\W\d_])")
+"""Words in quotes: what a character says ("Qiqi says "let's run!""), not what the turn shows.
+A single quote opens only after a space or punctuation and closes only before one, so the
+apostrophes of "don't" and "Qiqi's" are no quotes."""
+
+
+def without_speech(text: str) -> tuple[str, bool]:
+    """``text`` with the words in quotes taken out, each left as a clause break, and whether
+    any were: "Qiqi says "see you at night" at noon" is said at noon, and "Qiqi says "don't
+    run"" names no run. A text that is all one quote ("\u201cQiqi runs\u201d") is kept as it is: it
+    is the instruction itself, quoted."""
+    spoken = _SPEECH_RE.findall(text)
+    if not spoken:
+        return text, False
+    rest = _SPEECH_RE.sub(" . ", text)
+    if not any(ch.isalnum() for ch in rest):
+        return text, False
+    return rest, any(_has_symbols(quote[1:-1]) for quote in spoken)
+
+
+def is_quoted_line(value: str) -> bool:
+    """Whether ``value`` is one quote and nothing else: the line of a script ('Aoi: "I'm home!"')."""
+    value = value.strip()
+    return bool(value) and _SPEECH_RE.fullmatch(value) is not None and _has_symbols(value[1:-1])
+
+
+def speakers(instr: Instruction) -> list[str]:
+    """Who speaks the script lines of ``instr``: the names before the quotes ('Aoi: "I'm home!"' -> Aoi)."""
+    return [key for key, value in instr.extra if is_quoted_line(value)]
+
+
+def _heard(instr: Instruction) -> tuple[Instruction, bool]:
+    """``instr`` with the speech in its free text taken out (:func:`without_speech`), and whether
+    there was any, there or as a script line (:func:`speakers`). The Motion field is kept:
+    quotes there ("Motion: "dance"") only mark the word."""
+    free_text, spoken = without_speech(instr.free_text)
+    spoken = spoken or bool(speakers(instr))
+    return (replace(instr, free_text=free_text) if free_text != instr.free_text else instr), spoken
+
+
+def _quoted_motion(text: str) -> MotionSpec | None:
+    """The motion words in quotes name when nothing else in ``text`` names one: a word set off
+    in quotes ('Qiqi does a "dance"') rather than speech; None when they name none, or negate it."""
+    said = " . ".join(quote[1:-1] for quote in _SPEECH_RE.findall(text))
+    said = settle_stops(normalise(said)[0])
+    if split_negated(said)[1]:
+        return None
+    match = drawn_match(_content(said), motion_phrases(said))
+    return MOTION_BY_NAME[match.name] if match is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +404,79 @@ def _nearest_motion(words: list[str]) -> tuple[MotionSpec, bool]:
     return IDLE, False
 
 
+MIN_TYPO_CHARS = 5
+"""Shortest word (and motion word) read as a misspelt motion: shorter ones are too often other
+words one letter away ("wall", "sick", "tall")."""
+MAX_TYPO_WORDS = 40
+"""Words of a free text tried as a misspelt motion (a long text is mostly not motions)."""
+_BE_FORMS = frozenset({"is", "are", "was", "were", "be", "am", "being", "been"})
+_BEFORE_A_VERB = frozenset({"she", "he", "they", "we", "i", "you", "to", "will", "would", "can", "could", "should",
+                            "must", "might", "may", "shall", "then", "also", "just", "still", "again"})
+"""Words a verb follows ("she danses", "wants to danse"), besides a name and an adverb."""
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by one letter added, dropped, changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diffs) == 1 or (len(diffs) == 2 and diffs[1] == diffs[0] + 1
+                                   and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
+    return short[i:] == long[i + 1:]
+
+
+def _written_forms(word: str) -> tuple[str, ...]:
+    """``word`` and the inflections a text writes it in: dance, dances, danced, dancing."""
+    stem = word[:-1] if word.endswith("e") else word
+    return (word, word + "s", word + "es", word + "d", word + "ed", stem + "ing")
+
+
+_TYPO_TARGETS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (word, _written_forms(word)) for word in _MOTION_WORDS if len(word) >= MIN_TYPO_CHARS)
+
+
+def _verb_slot(spans: Sequence[tuple[str, int, int]], i: int, capitals: bool) -> bool:
+    """Whether word ``i`` stands where a verb goes: first, or after a name ("Qiqi danses"), a
+    pronoun, "to", a modal or an adverb ("slowly danses"), or an "-ing" form after "is" ("is
+    dancin"); not an object or an adjective ("makes curry", "feels great", "is short", "the
+    white dress"). ``capitals``: the text writes names with a capital (it is not all capitals);
+    otherwise only its first word is taken for a name."""
+    token = spans[i][0]
+    if capitals and i and token[0].isupper():
+        return False  # a name
+    if not i:
+        return True
+    before = spans[i - 1][0].lower()
+    if before in _DETERMINERS:
+        return False
+    if before in _BE_FORMS:
+        return token.lower().endswith(("in", "ing"))
+    named = spans[i - 1][0][0].isupper() if capitals else i == 1
+    return named or before in _BEFORE_A_VERB or before in ADVERB_LEVELS
+
+
+def misspelt_motion(text: str) -> tuple[str, MotionSpec] | None:
+    """The first word of free ``text`` (as written) that is a motion word misspelt by one letter
+    ("danses", "dancin", "dnace"), with the motion; None when there is none. Only a word where a
+    verb goes counts (:func:`_verb_slot`): one letter away, many other words are motions ("feels
+    great" is no greeting)."""
+    text = unicodedata.normalize("NFKC", text[:MAX_ANALYSED_CHARS])
+    spans = word_spans(text)
+    capitals = any(ch.islower() for ch in text)
+    for i, (token, _, _) in enumerate(spans[:MAX_TYPO_WORDS]):
+        word = token.lower()
+        if (len(word) < MIN_TYPO_CHARS or lemmatise(word, KNOWN_WORDS) in KNOWN_WORDS or word in STOPWORDS
+                or not _verb_slot(spans, i, capitals)):
+            continue
+        for motion_word, forms in _TYPO_TARGETS:
+            if word[0] == motion_word[0] and any(_one_edit_apart(word, form) for form in forms):
+                return token, MOTION_BY_NAME[_MOTION_WORDS[motion_word]]
+    return None
+
+
 def _nearest_location(words: list[str]) -> str:
     for w in words:
         if w in UNKNOWN_LOCATION_HINTS:
@@ -409,23 +537,58 @@ def split_negated(text: str) -> tuple[str, str]:
     return " ".join(kept), " ".join(negated)
 
 
-def other_motions(words: Sequence[str], drawn: str) -> list[str]:
+_NOUN_MOTION_WORDS = frozenset({"head"})
+"""Motion words that are a thing when written behind a determiner: "heads home" is a walk,
+"shakes her head" and "scratches his head" are not."""
+
+
+def motion_phrases(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The motion phrases to read ``text`` (normalised) with: all of them, but a one-word phrase
+    in :data:`_NOUN_MOTION_WORDS` only where ``text`` writes it as a verb ("her head" is no
+    walk). Longer phrases keep the word ("bows her head" is a bow, "turns her head" a turn)."""
+    spans = word_spans(text)
+    nouns = {word for i, (token, _, _) in enumerate(spans)
+             if (word := lemmatise(token, KNOWN_WORDS)) in _NOUN_MOTION_WORDS
+             and i > 0 and spans[i - 1][0] in _DETERMINERS}
+    verbs = {lemmatise(token, KNOWN_WORDS) for i, (token, _, _) in enumerate(spans)
+             if not (i > 0 and spans[i - 1][0] in _DETERMINERS)}
+    left_out = {(word,) for word in nouns - verbs}
+    return [p for p in _MOTION_PHRASES if p[1] not in left_out] if left_out else _MOTION_PHRASES
+
+
+def drawn_match(words: Sequence[str], phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> Match | None:
+    """The motion ``words`` name that a clip draws: the best phrase (:func:`best_match`), but
+    a motion wins over standing, waiting or staying named with it ("stands on a chair and
+    waves" waves, "waits at the station and reads" reads). A stop stays what is drawn: "stops
+    and waves" is a stop."""
+    phrases = phrases or _MOTION_PHRASES
+    match = best_match(words, phrases)
+    if match is None or match.name != IDLE.name or "stop" in match.phrase:
+        return match
+    return best_match(words, [p for p in phrases if p[0] != IDLE.name]) or match
+
+
+def other_motions(words: Sequence[str], drawn: str,
+                  phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> list[str]:
     """Motions ``words`` name besides ``drawn``, in the order they are named: take the best
     phrase, drop its words, look again ("wave jump sit", drawn wave -> jump, sit). Words of a
-    longer phrase are not read twice ("sit on railing" names one motion, not sit and railing)."""
+    longer phrase are not read twice ("sit on railing" names one motion, not sit and railing).
+    Standing, waiting or staying beside another motion drawn is part of it, not left out."""
     remaining = list(words)
     found: list[Match] = []
-    while (match := best_match(remaining, _MOTION_PHRASES)) is not None:
-        found.append(match)
+    while (match := best_match(remaining, phrases or _MOTION_PHRASES)) is not None:
+        if match.name != IDLE.name or "stop" in match.phrase or drawn == IDLE.name:
+            found.append(match)
         used = set(match.phrase)
         remaining = [w for w in remaining if w not in used]
     names = [m.name for m in sorted(found, key=lambda m: m.position)]
     return [name for name in dict.fromkeys(names) if name != drawn]
 
 
-def _note_left_out(words: Sequence[str], reading: Reading) -> None:
+def _note_left_out(words: Sequence[str], reading: Reading,
+                   phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> None:
     """A clip shows one motion: when the text names more, say which one is drawn and which are not."""
-    others = other_motions(words, reading.motion.name)
+    others = other_motions(words, reading.motion.name, phrases)
     if others:
         left_out = ", ".join(f"'{name}'" for name in others)
         reading.warnings.append(
@@ -436,17 +599,18 @@ def _read_negated(text: str, reading: Reading) -> bool:
     """Read a text that negates a motion ("doesn't run, she sits" -> sit; "never runs" -> idle,
     with a warning); False (nothing read) when no motion is negated."""
     kept, negated = split_negated(text)
-    if not negated or best_match(_content(negated), _MOTION_PHRASES) is None:
+    phrases = motion_phrases(text)
+    if not negated or best_match(_content(negated), phrases) is None:
         return False
     kept_words = _content(kept)
-    match = best_match(kept_words, _MOTION_PHRASES)
+    match = drawn_match(kept_words, phrases)
     if match is not None:
         reading.motion = MOTION_BY_NAME[match.name]
-        _note_left_out(kept_words, reading)
+        _note_left_out(kept_words, reading, phrases)
         return True
     words = negated.split()
     shown = next((" ".join(words[:n]) for n in range(1, len(words) + 1)
-                  if best_match(_content(" ".join(words[:n])), _MOTION_PHRASES) is not None), negated)
+                  if best_match(_content(" ".join(words[:n])), phrases) is not None), negated)
     reading.motion = IDLE
     reading.warnings.append(f"'{_quote(shown)}' is a motion not done, shown as 'idle'")
     return True
@@ -463,16 +627,19 @@ def _note_other_motion(free_text: str, written: str, shown: str, reading: Readin
     waves at Yuzu" beside "Motion: slowly walk" was left out without a word."""
     if not free_text.strip() or _read_negated(free_text, Reading()):
         return
-    other = best_match(_content(free_text), _MOTION_PHRASES)
+    other = drawn_match(_content(free_text), motion_phrases(free_text))
     if other is not None and other.name != shown:
         reading.warnings.append(f"'{_quote(written)}' names another motion ('{other.name}'); the Motion field's "
                                 f"'{shown}' is shown")
 
 
-def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[str] = ()) -> None:
+def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[str] = (), *,
+                spoken: bool = False, said: str = "") -> None:
     """The motion (``reading.motion``) of ``instr``: its Motion field, else its free text, read
     without the place names in them (``user_locations``: the project's) and the stops that end
-    a motion."""
+    a motion. ``spoken``: the free text (``said``, as written) had words in quotes, taken out
+    (:func:`without_speech`); with no motion named besides them, the character says them
+    (``talk``), unless the quotes only set off a motion word."""
     motion_given = normalise(instr.motion)[0]
     placeless = without_place_names(motion_given, user_locations)
     motion_text = settle_stops(placeless)
@@ -481,10 +648,11 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
         if _read_negated(motion_text, reading):
             return
         words = _content(motion_text)
-        match = best_match(words, _MOTION_PHRASES)
+        phrases = motion_phrases(motion_text)
+        match = drawn_match(words, phrases)
         if match is not None:
             reading.motion = MOTION_BY_NAME[match.name]
-            _note_left_out(words, reading)
+            _note_left_out(words, reading, phrases)
             _note_other_motion(free_text, instr.free_text, match.name, reading)
             return
         leftovers = [w for w in words if w not in ADVERB_LEVELS]
@@ -506,21 +674,33 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
         if _read_negated(free_text, reading):
             return
         words = _content(free_text)
-        match = best_match(words, _MOTION_PHRASES)
+        phrases = motion_phrases(free_text)
+        match = drawn_match(words, phrases)
         if match is not None:
             reading.motion = MOTION_BY_NAME[match.name]
-            _note_left_out(words, reading)
+            _note_left_out(words, reading, phrases)
             return
         hinted = _hint_words(free_text)
         if hinted:
             reading.motion = MOTION_BY_NAME[UNKNOWN_MOTION_HINTS[hinted[0]]]
             reading.warnings.append(f"'{hinted[0]}' unknown, shown as '{reading.motion.name}'")
             return
+        misspelt = misspelt_motion(instr.free_text)
+        if misspelt is not None:
+            reading.motion = misspelt[1]
+            reading.warnings.append(f"'{misspelt[0]}' unknown, shown as '{reading.motion.name}'")
+            return
+        if spoken:  # '"I'm home!" Qiqi' says it; 'Qiqi does a "dance"' dances
+            reading.motion = _quoted_motion(said) or MOTION_BY_NAME["talk"]
+            return
         reading.motion = IDLE
         reading.warnings.append(f"no motion found in '{_quote(instr.free_text)}', shown as 'idle'")
         return
+    if spoken:  # a script line alone: 'Aoi: "I'm home!"'
+        reading.motion = MOTION_BY_NAME["talk"]
+        return
     reading.motion = IDLE
-    if instr.is_empty:
+    if instr.is_empty or not visible(instr.raw).strip():  # zero-width spaces are nothing written
         reading.warnings.append("empty instruction, shown as 'idle'")
     else:
         reading.warnings.append("no motion given, shown as 'idle'")
@@ -529,8 +709,9 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
 def read_level(instr: Instruction, reading: Reading) -> None:
     reading.level = reading.motion.level
     adverb = instr.adverb.strip().lower()
-    tokens = tokenise(normalise(f"{instr.motion} {instr.free_text}")[0])
-    found, level = _find_adverb(tokens)
+    # "doesn't run quickly, she walks slowly": the walk is slow; "walks, not quickly" is a walk.
+    kept, _ = split_negated(settle_stops(normalise(f"{instr.motion} . {instr.free_text}")[0]))
+    found, level = _find_adverb(tokenise(kept))
     if adverb and adverb in ADVERB_LEVELS:
         reading.adverb = adverb
         reading.level = level if found == adverb and level else ADVERB_LEVELS[adverb]
@@ -656,13 +837,43 @@ def _motion_word(words: tuple[str, ...]) -> bool:
     return len(words) == 1 and words[0] in _MOTION_WORDS
 
 
+MORE_TIME_WORDS = {"tonight": "night", "overnight": "night"}
+"""Time words read in free text besides the ones every engine knows (``TIME_WORDS``)."""
+_CLOCK_RE = re.compile(
+    r"(?<![\w:])(?:(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?\s?m\b\.?|([01]\d|2[0-3]):([0-5]\d)(?![\w:]))", re.I)
+"""A time on the clock: "11pm", "7 a.m.", "6:30 PM", or 24-hour "19:00", "07:15" (two digits:
+"5:30" alone could be morning or evening)."""
+
+
+def light_at(hour: int) -> str:
+    """The light drawn at ``hour`` (0-23): the sunset light at dawn and dusk (5-6 and 17-19),
+    night from 20 to 4, day between."""
+    if 7 <= hour <= 16:
+        return "day"
+    if hour in (5, 6) or 17 <= hour <= 19:
+        return "sunset"
+    return "night"
+
+
+def clock_time(text: str) -> str:
+    """The light of the first clock time ``text`` names ("at 11pm" -> night); '' when none."""
+    match = _CLOCK_RE.search(text)
+    if match is None:
+        return ""
+    if match.group(1):
+        hour = int(match.group(1)) % 12 + (12 if match.group(3).lower() == "p" else 0)
+    else:
+        hour = int(match.group(4))
+    return light_at(hour)
+
+
 def read_time(instr: Instruction, reading: Reading) -> None:
     value = instr.time_of_day.strip().lower()
     if value in TIMES_OF_DAY:
         reading.time = value
         return
     if value:
-        mapped = TIME_WORDS.get(value)
+        mapped = TIME_WORDS.get(value) or MORE_TIME_WORDS.get(value) or clock_time(value)
         if mapped:
             reading.time = mapped
             return
@@ -670,10 +881,15 @@ def read_time(instr: Instruction, reading: Reading) -> None:
         reading.time = TIME_WORDS.get(close, "day")
         reading.warnings.append(f"'{_quote(value)}' unknown, shown as '{reading.time}'")
         return
-    for tok in tokenise(normalise(f"{instr.free_text} {instr.background} {instr.motion}")[0]):
-        if tok in TIME_WORDS:
-            reading.time = TIME_WORDS[tok]
+    text = normalise(f"{instr.free_text} {instr.background} {instr.motion}")[0]
+    for tok in tokenise(text):
+        if tok in TIME_WORDS or tok in MORE_TIME_WORDS:
+            reading.time = TIME_WORDS.get(tok) or MORE_TIME_WORDS[tok]
             return
+    reading.time = clock_time(text)
+
+
+_CLOSE_UP_RE = re.compile(r"\bclose[-\u2010\u2011]up\b")
 
 
 def read_camera(instr: Instruction, reading: Reading) -> None:
@@ -689,7 +905,8 @@ def read_camera(instr: Instruction, reading: Reading) -> None:
         reading.camera = CameraMode(close) if score >= 0.4 else CameraMode.STATIC
         reading.warnings.append(f"'{_quote(cam_text)}' unknown, shown as '{reading.camera.value}'")
         return
-    free = tokenise(normalise(instr.free_text)[0])
+    # "close-up of Qiqi" is a shot; "close" alone is not ("walks close to Yuzu")
+    free = tokenise(_CLOSE_UP_RE.sub("closeup", normalise(instr.free_text)[0]))
     if not free:
         return
     words = [w for w in lemmas(" ".join(free), KNOWN_WORDS) if w not in STOPWORDS]
@@ -710,11 +927,12 @@ def read_instruction(instr: Instruction, user_locations: Sequence[str] = ()) -> 
         reading.warnings.append(
             f"instruction is {len(instr.raw):,} characters long; only the first {MAX_ANALYSED_CHARS} characters "
             "of each part were read")
-    read_motion(instr, reading, user_locations)
-    read_level(instr, reading)
-    read_location(instr, reading, user_locations)
-    read_time(instr, reading)
-    read_camera(instr, reading)
+    heard, spoken = _heard(instr)
+    read_motion(heard, reading, user_locations, spoken=spoken, said=instr.free_text)
+    read_level(heard, reading)
+    read_location(heard, reading, user_locations)
+    read_time(heard, reading)
+    read_camera(heard, reading)
     reading.character = " ".join(instr.character.split())[:MAX_ANALYSED_CHARS]
     return reading
 

@@ -284,7 +284,7 @@ UNKNOWN_MOTION_HINTS: dict[str, str] = {
     "shower": "swim", "bath": "swim", "yoga": "stretch", "sneeze": "shiver", "cough": "shiver", "panic": "cry",
     "whistle": "sing", "rap": "sing", "guitar": "sing", "drum": "play", "wrestle": "punch", "crouch": "sit",
     "squat": "sit", "roll": "spin", "cartwheel": "spin", "somersault": "spin", "attack": "punch",
-    "smash": "punch", "teleport": "spin", "cast": "point", "magic": "point",
+    "smash": "punch", "teleport": "spin", "cast": "point", "magic": "point", "wake": "stretch",
 }
 """Words that are not motions but have an obvious stand-in (still reported as unknown)."""
 
