@@ -28,6 +28,7 @@ from studio.core.tree import StoryTree
 
 if TYPE_CHECKING:
     from studio.storage import Project
+    from studio.storage.clip_check import TakeClipFault
 
 IMPORT_DEMO_FORMAT = f"""\
 Import an AnimeGamer game_demo file into a project: one turn per line, continuing from
@@ -94,7 +95,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     p = sub.add_parser("info", help="print a project's summary",
                        description="Print a project's name, schema version, turns, takes, branches, cast, "
-                       "locations, size and the problems found in it. Only reads the project.")
+                       "locations, size and the problems found in it, with every take whose clip is missing, "
+                       "empty, cut short or not a video (by turn, with the command that mends it). Only reads "
+                       "the project. Exit status 0, 1 when the chosen take of a turn has such a clip (an "
+                       "export of a branch through it would stop), 2 when the project can't be read.")
     p.add_argument("path", help="project folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_info)
@@ -334,12 +338,14 @@ def _print_text_tree(tree: StoryTree) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from studio.storage.clip_check import take_clip_faults
     from studio.storage.errors import ProjectDamagedError, ProjectTooNewError
 
     try:
         with open_for_reading(args.path) as project:
             # the folder absolute, as every path in JSON output is: a script can use it from anywhere
             info = {**project.info(), "damaged": False, "path": os.path.abspath(project.path)}
+            faults, checked = take_clip_faults(project)
     except ProjectDamagedError as error:
         # A damaged project is what a user runs `info` on to learn about: report what can be
         # told without reading the database, then fail as before (the message on stderr, exit 2).
@@ -351,8 +357,34 @@ def cmd_info(args: argparse.Namespace) -> int:
         _print_info(damaged_info(args.path, error, damaged=False, schema_version=error.schema_version),
                     as_json=args.json)
         raise
+    clips = [_clip_fault_entry(info["path"], fault) for fault in faults]
+    info["clips"] = {"checked": checked, "damaged": clips}
     _print_info(info, as_json=args.json)
-    return 0
+    # a clip this user may not read is not damaged (the problems say which folder to open up)
+    return 1 if any(clip["selected"] and clip["problem"] in CLIP_DAMAGE for clip in clips) else 0
+
+
+CLIP_DAMAGE = frozenset({"missing", "empty", "truncated", "not_video"})
+"""The clip faults that make ``info`` exit 1 when the turn's chosen take has one."""
+
+
+def _clip_fault_entry(folder: str, fault: TakeClipFault) -> dict[str, Any]:
+    """One damaged clip as ``info --json`` gives it: the turn (its depth) and node, the take
+    (its id and number among the node's takes), whether it is the turn's chosen take, the
+    fault, the sentence saying it, the clip's path and the commands that mend it (first the
+    one to try first; none for a take that is not chosen: exports don't use it)."""
+    project = shlex.quote(printable(folder))
+    node = shlex.quote(fault.node_id)
+    fixes: list[str] = []
+    if fault.verdict.fault.value == "unreadable":
+        fixes = [f"chmod u+r {shlex.quote(fault.path)}"] if fault.path else []
+    elif fault.selected:
+        if fault.alternative:
+            fixes.append(f"kamishibai use {project} {node} {shlex.quote(fault.alternative)}")
+        fixes.append(f"kamishibai reroll {project} {node}")
+    return {"turn": fault.turn, "node": fault.node_id, "instruction": fault.instruction, "take": fault.take_id,
+            "take_number": fault.number, "selected": fault.selected, "problem": fault.verdict.fault.value,
+            "message": fault.verdict.message, "clip": fault.path, "fix": fixes}
 
 
 def damaged_info(path: str, error: StudioError, *, damaged: bool = True,
@@ -372,12 +404,42 @@ def _print_info(info: dict[str, Any], *, as_json: bool) -> None:
     if as_json:
         print_json(info)
         return
+    clips = info.get("clips")
     for key, value in info.items():
+        if key == "clips":
+            continue
         if isinstance(value, list):
             value = ", ".join(value) if value else "-"
         elif isinstance(value, bool):
             value = "yes" if value else "no"
         print(f"{key:>15}: {printable(str(value))}")
+    if clips is not None:
+        _print_clip_faults(clips)
+
+
+CLIP_FAULT_WORDS = {"missing": "missing", "empty": "empty", "truncated": "cut short", "not_video": "not a video",
+                    "unreadable": "can't be read"}
+"""How ``info``'s text says each clip fault (``--json`` gives the keys)."""
+
+INFO_TEXT_CHARS = 50
+"""How much of a turn's instruction ``info`` prints beside a damaged clip."""
+
+
+def _print_clip_faults(clips: dict[str, Any]) -> None:
+    """The clips line of ``info`` and, under it, each damaged clip by turn with its fix."""
+    damaged = clips["damaged"]
+    count = f", {len(damaged)} damaged" if damaged else ", all sound"
+    print(f"{'clips':>15}: {plural(clips['checked'], 'clip')} checked{count}")
+    for clip in damaged:
+        text = printable(excerpt(clip["instruction"], INFO_TEXT_CHARS))
+        chosen = "its chosen take" if clip["selected"] else "not its chosen take"
+        print(f"  turn {clip['turn']} (node {printable(clip['node'])}{': ' + repr(text) if text else ''}), "
+              f"take {clip['take_number']} ({printable(clip['take'])}, {chosen}): {CLIP_FAULT_WORDS[clip['problem']]}")
+        print(f"    {printable(clip['message'])}")
+        if clip["fix"]:
+            print(f"    fix: {', or: '.join(printable(fix) for fix in clip['fix'])}")
+        elif not clip["selected"]:
+            print("    exports don't use it (only a turn's chosen take is exported)")
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:

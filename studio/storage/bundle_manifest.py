@@ -103,8 +103,9 @@ def parse_manifest(raw: bytes) -> Manifest:
                             "another program, or a damaged one)") from None
     if not isinstance(data, dict) or data.get("app") != APP:
         app = data.get("app") if isinstance(data, dict) else None
-        made_by = f"says it was made by {_shown(app)}" if isinstance(app, str) and app else "does not say it was"
-        raise ManifestError(f"its manifest {made_by} made by Kamishibai Studio (a bundle made by another program?)")
+        made_by = (f"says it was made by {_shown(app)}, not by" if isinstance(app, str) and app
+                   else "does not say it was made by")
+        raise ManifestError(f"its manifest {made_by} Kamishibai Studio (a bundle made by another program?)")
     version = data.get("version")
     version_text = _shown(version).strip("'\"") if isinstance(version, str) else ""
     found = data.get("format", 1)

@@ -13,6 +13,7 @@ import contextlib
 import errno
 import logging
 import os
+import secrets
 import sqlite3
 import stat
 import threading
@@ -36,10 +37,20 @@ from studio.storage.errors import (
     describe_sqlite_error,
     unreadable_error,
 )
+from studio.storage.lock import writer_is_live
 from studio.storage.place import FileIdentity, file_identity
 from studio.storage.rows import ORDERED_TABLES, TABLES, RowValueError, entity_row, stored_repr
 from studio.storage.schema import APP_ID, MIGRATIONS, schema_version
 from studio.storage.schema_check import compare, run_script
+from studio.storage.wal_check import (
+    TOKEN_MASK,
+    WalJudgement,
+    WalVerdict,
+    current_token,
+    judge_wal,
+    next_user_version,
+    set_aside,
+)
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -252,22 +263,35 @@ def _facts(conn: sqlite3.Connection, db_path: Path) -> DatabaseFacts:
     return DatabaseFacts(version, meta)
 
 
+def stray_wal(db_path: Path, *, writer_is_us: bool = False) -> WalVerdict | None:
+    """The verdict on ``db_path``'s WAL when it does not belong to the file (see
+    :mod:`studio.storage.wal_check`), else None. Judged only where nobody else can be
+    writing (a live writer's WAL is its own, and may be moving under the read): by the
+    holder of the writer lock (``writer_is_us``), or where nobody holds it."""
+    if _wal_empty(db_path) or (not writer_is_us and writer_is_live(db_path.parent)):
+        return None
+    verdict = judge_wal(db_path)
+    return verdict if verdict.judgement is WalJudgement.FOREIGN else None
+
+
 def _quick_check(conn: sqlite3.Connection) -> str:
     return str(conn.execute("PRAGMA quick_check").fetchone()[0])
 
 
-def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
+def inspect_database(db_path: Path, *, integrity: bool = True, writer_is_us: bool = False) -> DatabaseFacts:
     """Every check of :meth:`Database.open`, without writing anything.
 
     When there is no ``-wal`` file the checks read the file as immutable, so a refused
     project gets none created; a damage report is then confirmed through a normal
     connection (a writer that started meanwhile could have moved pages under the read).
+    A WAL that does not belong to the file (:func:`stray_wal`) is not read either.
     ``integrity=False`` skips the (slow) integrity check.
     """
     _check_header(db_path)
+    stray = stray_wal(db_path, writer_is_us=writer_is_us) is not None
     # A hot journal must be read through (an immutable read would take the half-written
     # pages for the project): a read-only connection then refuses, and says so.
-    immutable = _wal_empty(db_path) and not _hot_journal(db_path)
+    immutable = (_wal_empty(db_path) or stray) and not _hot_journal(db_path)
     try:
         conn = connect_read_only(db_path, immutable=immutable)
     except sqlite3.Error as error:
@@ -285,7 +309,7 @@ def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
             raise describe_sqlite_error(error, db_path.parent, f"read {db_path}") from None
     finally:
         conn.close()
-    if check != "ok" and immutable:
+    if check != "ok" and immutable and not stray:
         with contextlib.suppress(sqlite3.Error):
             confirm = connect_read_only(db_path)
             try:
@@ -300,6 +324,33 @@ def inspect_database(db_path: Path, *, integrity: bool = True) -> DatabaseFacts:
 def read_version(db_path: Path) -> int:
     """The schema version, after every check (nothing is written)."""
     return inspect_database(db_path).version
+
+
+def _set_aside_stray_wal(db_path: Path) -> list[str]:
+    """Rename a WAL (and its index) that does not belong to ``db_path`` before SQLite would
+    replay it into the file; the caller holds the writer lock. Returns what to tell the user."""
+    verdict = stray_wal(db_path, writer_is_us=True)
+    if verdict is None:
+        return []
+    wal = wal_path(db_path)
+    try:
+        moved = set_aside(db_path)
+    except OSError as error:
+        raise describe_os_error(error, db_path.parent, f"set aside {wal.name}, which does not belong to "
+                                f"{db_path.name} ({verdict.reason})") from None
+    names = " and ".join(path.name for path in moved)
+    note = (f"{wal.name} did not belong to {db_path.name}: {verdict.reason} (a copy of {db_path.name} put back "
+            f"after a crash, say). Its changes were not applied: it was set aside as {names}, in "
+            f"{db_path.parent}, and the project is {db_path.name} as it is.")
+    log.warning("kamishibai: %s", note)
+    return [note]
+
+
+def _stray_wal_unread(db_path: Path, verdict: WalVerdict) -> str:
+    wal = wal_path(db_path)
+    return (f"{wal.name} does not belong to {db_path.name}: {verdict.reason} (a copy of {db_path.name} put back "
+            f"after a crash, say). It was not read: the project is shown as {db_path.name} holds it. Opening the "
+            f"project for writing sets {wal.name} aside (renamed, not deleted).")
 
 
 MAX_BACKUPS_PER_VERSION = 1000
@@ -386,6 +437,8 @@ class Database:
         self.backup: Path | None = None
         """The copy made before this opening upgraded the schema (None: no upgrade)."""
         self.lock = threading.RLock()
+        self.notes: list[str] = []
+        """What opening did or found that the user should know (a stray WAL set aside)."""
         try:
             if self.read_only:
                 conn = connect_read_only(path, immutable=immutable)
@@ -449,7 +502,16 @@ class Database:
             _finish_journal(path)
             log.warning("kamishibai: %s: a change that a stopped program left unfinished (in %s) was undone; the "
                         "project is as it was last saved", path, journal_path(path).name)
-        facts = inspect_database(path)
+        if read_only:
+            stray = stray_wal(path)
+            if stray is not None:  # read the file as it is; a writer's opening sets the WAL aside
+                inspect_database(path)
+                database = cls(path, immutable=True)
+                database.notes.append(_stray_wal_unread(path, stray))
+                return database
+        else:
+            notes = _set_aside_stray_wal(path)
+        facts = inspect_database(path, writer_is_us=not read_only)
         if read_only:
             wal_was_empty = _wal_empty(path)
             try:
@@ -463,6 +525,7 @@ class Database:
         backup = _backup(path, facts.version) if facts.version < schema_version() else None
         database = cls(path)
         database.backup = backup
+        database.notes.extend(notes)
         try:
             if facts.version < schema_version():
                 with database.transaction():
@@ -473,6 +536,16 @@ class Database:
             database.close()
             raise
         return database
+
+    def _chain_commit(self) -> None:
+        """Mark this commit in the database header (see :mod:`studio.storage.wal_check`): a
+        new token above the one it follows, so that a WAL left by a crash can be told from
+        one that belongs to another version of the file."""
+        current = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+        token = secrets.randbelow(TOKEN_MASK) + 1
+        if token == current_token(current):
+            token = token % TOKEN_MASK + 1
+        self.conn.execute(f"PRAGMA user_version = {next_user_version(current, token)}")
 
     def _translate(self, error: sqlite3.Error, what: str) -> BaseException:
         """A truthful error for the problems a user can act on; other errors as they are."""
@@ -508,6 +581,7 @@ class Database:
             except sqlite3.Error as error:
                 raise self._translate(error, "save the change") from None
             try:
+                self._chain_commit()
                 yield self.conn
             except sqlite3.Error as error:
                 self._rollback()

@@ -315,6 +315,28 @@ def holder_of(folder: Path) -> LockHolder | None:
         os.close(fd)
 
 
+def writer_is_live(folder: Path) -> bool:
+    """Whether a writer (of this process or another) may hold ``folder`` now: its lock file
+    is locked, or can't be tested (then a writer is assumed, and its files left alone)."""
+    try:
+        fd = os.open(folder / LOCK_NAME, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    try:
+        if fcntl is None:
+            return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:  # held (BlockingIOError), or can't be tested
+            return True
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
 def _forget_in_child() -> None:
     """A forked child must not keep the parent's lock alive after the parent exits.
 

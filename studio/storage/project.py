@@ -511,6 +511,7 @@ class Project:
             database = Database.open(folder / DB_NAME, read_only=lock is None)
             try:
                 tree, problems, withheld = cls._load(folder, database)
+                problems[:0] = database.notes
             except BaseException:
                 database.close()
                 raise
@@ -637,6 +638,11 @@ class Project:
             if len(self._resolved) < RESOLVE_CACHE_SIZE:
                 self._resolved[rel] = resolved
         return resolved
+
+    def withholds(self, take_id: str, field_name: str) -> bool:
+        """Whether take ``take_id``'s ``field_name`` (a media path) was emptied when the project
+        was read, because it led outside the project folder (its problems say so)."""
+        return field_name in self._withheld.get((EntityKind.TAKE, take_id), {})
 
     def note_import(self, rel: str) -> None:
         """Remember ``rel``, a file just imported into ``media/``, until an edit names it."""
