@@ -219,11 +219,12 @@ def _check_customx_sources(args: argparse.Namespace) -> None:
 
 def cmd_doctor_customx(args: argparse.Namespace) -> int:
     """Our CustomX files, each there or missing with its size, and each safetensors file the
-    engine could not load as it is (cut short or grown: see ``safetensors_size_problem``);
+    engine could not load as it is (cut short or grown, or a JSON file that is no JSON object:
+    see ``damaged_file``);
     exit status 1 unless every file is there and whole. QA: it checked only that the files
     were there, and said "ok" (exit 0) for a transformer cut short by an interrupted copy."""
     from studio.engines.catalog import customx as catalog
-    from studio.engines.requirements import safetensors_size_problem
+    from studio.engines.requirements import damaged_file
 
     release = _customx_release(args.source, args.checkpoints) if args.source else None  # a bad --source first
     folder = _checkpoints(args.checkpoints) / catalog.NAME
@@ -235,7 +236,8 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
     for item in catalog.FILES:
         path = folder / item.path
         present = path.is_file()
-        problem = safetensors_size_problem(path) if present and path.suffix == ".safetensors" else None
+        damage = damaged_file(path) if present else None
+        problem = damage.message if damage is not None else None
         if problem:
             damaged[str(path)] = problem
         size = f"{path.stat().st_size / 1e9:.2f} GB" + (", damaged" if problem else "") if present else "missing"

@@ -101,12 +101,43 @@ def _size_problem(path: Path, size: int, mtime_ns: int) -> str | None:
     return None
 
 
+def json_object_problem(path: Path) -> str | None:
+    """Why ``path``, a JSON config or tokenizer file, can't be loaded: not JSON, not UTF-8, or
+    not a JSON object (what every config and ``tokenizer.json`` is). None when it reads, or
+    when it is not there. Read once per version of the file, as :func:`safetensors_size_problem`:
+    a tokenizer of several megabytes would otherwise be parsed at each refresh of the picker."""
+    try:
+        stat = path.stat()
+        return _json_problem(path, stat.st_size, stat.st_mtime_ns)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"{path} can't be read: {error.strerror or error}."
+
+
+@functools.lru_cache(maxsize=64)
+def _json_problem(path: Path, size: int, mtime_ns: int) -> str | None:
+    """:func:`json_object_problem` for one version of the file (``size`` and ``mtime_ns`` are
+    part of the cache key only). Raises OSError, which is not cached."""
+    try:
+        data = json.loads(path.read_bytes())
+    except ValueError as error:  # JSON or UTF-8 (UnicodeDecodeError is a ValueError)
+        return f"{path} is not a readable JSON file ({error}): damaged, or another file (incomplete copy?)."
+    if not isinstance(data, dict):
+        return f"{path} holds JSON but not an object: damaged, or another file."
+    return None
+
+
 def damaged_file(path: Path) -> Requirement | None:
     """A requirement for ``path`` when it is a safetensors file the loader would refuse
-    (see :func:`safetensors_size_problem`); None for any other file, or a whole one."""
-    if path.suffix != ".safetensors":
+    (see :func:`safetensors_size_problem`) or a JSON file that is no JSON object (see
+    :func:`json_object_problem`); None for any other file, or a whole one."""
+    if path.suffix == ".safetensors":
+        problem = safetensors_size_problem(path)
+    elif path.suffix == ".json":
+        problem = json_object_problem(path)
+    else:
         return None
-    problem = safetensors_size_problem(path)
     return Requirement(RequirementKind.FILE, problem, hint=DAMAGED_HINT, path=str(path)) if problem else None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,7 +25,7 @@ import torch
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled, never_cancelled, no_progress
-from studio.core.state import StateDeltas
+from studio.core.state import StateDeltas, written_key
 from studio.engines import acceleration
 from studio.engines.base import (
     Clip,
@@ -89,34 +90,68 @@ class Encoded:
 
 
 def choose_member(cast: tuple[CastMember, ...], name: str, views: int) -> tuple[CastMember | None, list[str]]:
-    """The cast member the instruction names (else the first with reference images).
+    """The cast member the instruction names (else the first with reference images, with a
+    warning when the instruction named someone else).
 
-    A member with reference images, but not ``views`` of them, is refused with the reason."""
-    named = [m for m in cast if name and m.name.strip().lower() == name.strip().lower()]
-    member = named[0] if named else next((m for m in cast if m.reference_images), None)
-    if member is None:
-        who = f"{name!r} is not in the cast" if name else "the cast has no character with reference images"
+    Names are matched as turns match them elsewhere (:func:`written_key`: case, spacing and
+    the way accents are typed aside). A member with reference images, but not ``views`` of
+    them, is refused with the reason and the views it lacks; a named member without any is
+    animated as a grey stand-in, with a warning, as when the cast has no one."""
+    key = written_key(name)
+    named = next((m for m in cast if key and written_key(m.name) == key), None)
+    member = named or next((m for m in cast if m.reference_images), None)
+    if member is None or not member.reference_images:
+        if named is not None:
+            who = f"{named.name} has none"
+        elif key:
+            who = f"{name!r} is not in the cast"
+        else:
+            who = "the cast has no character with reference images"
         return None, [f"CustomX animates a character from {views} reference views; {who}, so a grey stand-in "
                       f"is used."]
+    warnings = []
+    if key and named is None:
+        warnings.append(f"{name!r} is not in the cast; CustomX animates {member.name} (the first character with "
+                        f"reference views) instead.")
     member = replace(member, reference_images=order_views(member.reference_images))
     count = len(member.reference_images)
     if count != views:
         raise EngineError(f"CustomX needs {views} reference views of {member.name} ({', '.join(VIEWS)}); "
-                          f"{member.name} has {count}.",
-                          hint="Add the character's front, left, back and right views in the cast panel.")
-    return member, []
+                          f"{member.name} has {count}{_sides_told(member.reference_images)}.",
+                          hint=f"Add the character's front, left, back and right views in the cast panel (select "
+                               f"{member.name}, then Reference views…).")
+    return member, warnings
+
+
+def side_named(path: str) -> int | None:
+    """Which view a file's name says it is, by whole words (``aoi_back.png``, ``AoiBack.png``,
+    ``back-view-1a2b.png`` -> 2), or None when it names none or several. Words only: the
+    "right" in ``bright.png`` or the "back" in ``backpack.png`` say nothing."""
+    words = {word.lower() for word in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", Path(path).stem)}
+    found = [index for index, view in enumerate(VIEWS) if view in words]
+    return found[0] if len(found) == 1 else None
+
+
+def _sides_told(paths: tuple[str, ...]) -> str:
+    """``" (front, left, right; the back view is missing)"`` when every file's name says its
+    side, else nothing."""
+    sides = [side_named(p) for p in paths]
+    if not paths or None in sides or len(set(sides)) != len(sides):
+        return ""
+    have = [VIEWS[i] for i in sorted(i for i in sides if i is not None)]
+    lacking = [view for view in VIEWS if view not in have]
+    if not lacking:
+        return ""
+    missing = lacking[0] if len(lacking) == 1 else f"{', '.join(lacking[:-1])} and {lacking[-1]}"
+    return f" ({', '.join(have)}; the {missing} view{'s are' if len(lacking) > 1 else ' is'} missing)"
 
 
 def order_views(paths: tuple[str, ...]) -> tuple[str, ...]:
     """The views in the order front, left, back, right when their file names say which is
     which (``aoi_back.png`` ...); otherwise in the order the author added them."""
-    def which(path: str) -> list[int]:
-        stem = Path(path).stem.lower()
-        return [i for i, view in enumerate(VIEWS) if view in stem]
-
-    found = [which(p) for p in paths]
-    if len(paths) == len(VIEWS) and all(len(f) == 1 for f in found) and len({f[0] for f in found}) == len(VIEWS):
-        return tuple(p for _i, p in sorted(zip((f[0] for f in found), paths, strict=True)))
+    sides = [side for side in map(side_named, paths) if side is not None]
+    if len(paths) == len(VIEWS) and len(set(sides)) == len(VIEWS):
+        return tuple(p for _i, p in sorted(zip(sides, paths, strict=True)))
     return paths
 
 
@@ -208,6 +243,10 @@ class CustomXEngine:
 
     def _read_size(self) -> ModelSize:
         path = self.folder / catalog.MODEL_FILE
+        if self.folder.exists() and not self.folder.is_dir():
+            raise EngineLoadError(f"{self.folder} is a file, not the folder of CustomX's converted weights.",
+                                  hint=f"Move or rename that file, then convert the weights into the folder "
+                                       f"{self.folder} (kamishibai checkpoints convert-customx ...).")
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
             size = ModelSize.from_json(record.get("size") if isinstance(record, dict) else None)
@@ -215,8 +254,12 @@ class CustomXEngine:
             raise EngineLoadError(f"No converted CustomX weights: missing {path}.",
                                   hint="kamishibai checkpoints convert-customx ...; kamishibai checkpoints doctor "
                                        "lists what is there.") from None
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise EngineLoadError(f"{path} can't be read: {error}.", hint="Convert the weights again.") from None
+        except OSError as error:
+            raise EngineLoadError(f"{path} can't be read: {error.strerror or error}.",
+                                  hint="Convert the weights again (kamishibai checkpoints convert-customx).") from None
+        except (ValueError, KeyError, TypeError) as error:
+            raise EngineLoadError(f"{path} can't be read: {error}.",
+                                  hint="Convert the weights again (kamishibai checkpoints convert-customx).") from None
         expected = tuple(self.info.capabilities.representation.shape)
         if (size.transformer.pooled_dim,) != expected:
             raise EngineLoadError(f"{self.folder} holds {size.name}-size weights; this engine expects "
@@ -288,6 +331,7 @@ class CustomXEngine:
         """The LLaVA states (unconditional row first when ``guided``) and CLIP's pooled output."""
         size, tokenizers = self._require()
         sentence = sentence.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate, which tokenizers refuse
+        sentence = prompt.plain_text(sentence, tokenizers.llava, tokenizers.clip)
         text = size.text
         crop = text.crop_start or prompt.crop_start(tokenizers.llava)
         build_args: dict[str, Any] = {"max_length": text.max_length, "image_tokens": text.image_tokens, "crop": crop}
@@ -310,7 +354,7 @@ class CustomXEngine:
         scene, scene_world, scene_notes = choose_scene(context.locations, instruction)
         warnings += scene_notes
         view_paths = list(member.reference_images) if member else []
-        views = self._views(view_paths, s)
+        views = self._views(view_paths, s, member.name if member else "")
         progress(Progress(1, PREDICT_STEPS, "reference views"))
         check_cancelled(cancelled)
         sentence = prompt.describe(instruction)
@@ -335,11 +379,21 @@ class CustomXEngine:
                           "previous_clip": str(previous.path) if previous else "",
                           "text_tokens": int(encoded.text.shape[1]), "model": size.name})
 
-    def _views(self, paths: list[str], s: CustomXSettings) -> np.ndarray:
-        try:
-            return media.read_views(paths, s.height, s.width) if paths else media.grey(len(VIEWS), s.height, s.width)
-        except media.MediaInputError as error:
-            raise EngineError(str(error), hint="Replace the character's reference image in the cast panel.") from None
+    def _views(self, paths: list[str], s: CustomXSettings, who: str) -> np.ndarray:
+        """The character's views, front, left, back, right (grey without a character); a
+        picture that can't be read is refused naming the character and the view."""
+        if not paths:
+            return media.grey(len(VIEWS), s.height, s.width)
+        frames = []
+        for index, path in enumerate(paths):
+            try:
+                frames.append(media.read_image(Path(path), s.height, s.width))
+            except media.MediaInputError as error:
+                view = f"{VIEWS[index]} view" if len(paths) == len(VIEWS) else f"reference picture {index + 1}"
+                raise EngineError(f"The {view} of {who} can't be used: {error}",
+                                  hint=f"Choose the {view} of {who} again in the cast panel (select {who}, then "
+                                       f"Reference views…).") from None
+        return np.stack(frames)
 
     # -- decode ----------------------------------------------------------------------------
     def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
@@ -352,18 +406,24 @@ class CustomXEngine:
         guided = s.guidance > 1.0
         total = 2 + s.steps + 1
         check_cancelled(cancelled)
-        views = self._views(view_paths, s)
+        views = self._views(view_paths, s, str(condition.get("character", "")) or "the character")
         encoded = self._encoded
         if encoded is None or encoded.key != _key(sentence, view_paths, guided):
             encoded = self.encode_text(sentence, views, guided)
         try:
             scene = self._scene(condition, s)
-            previous = None
-            if condition.get("previous_clip") and s.continuation_frames:
+        except media.MediaInputError as error:
+            raise EngineError(f"The scene of this turn's location can't be used: {error}",
+                              hint="Choose the location's image or video again in the Cast & world panel "
+                                   "(Location from image or video…).") from None
+        previous = None
+        if condition.get("previous_clip") and s.continuation_frames:
+            try:
                 previous = media.last_frames(Path(str(condition["previous_clip"])), s.continuation_frames,
                                              s.height, s.width)
-        except media.MediaInputError as error:
-            raise EngineError(str(error), hint="Check the location's scene clip and the previous take.") from None
+            except media.MediaInputError as error:
+                raise EngineError(f"The previous turn's clip, which this one continues, can't be used: {error}",
+                                  hint="Re-roll the previous turn to make its clip again.") from None
         progress(Progress(1, total, "reading the views and the scene"))
         check_cancelled(cancelled)
         transformer = self._transformer

@@ -8,10 +8,13 @@ looped to the clip's length and resized; videos are read with ffmpeg (imageio-ff
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
 
 GREY = 128
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif")
@@ -21,15 +24,20 @@ class MediaInputError(ValueError):
     """An image or clip that can't be read (the message names the file)."""
 
 
+MAX_PIXELS = 1024 * 1024 * 1024 // 4 // 3
+"""Most pixels of a picture decoded here (89.5 megapixels, Pillow's own guard against
+decompression bombs); a JPEG is decoded at the fraction of its size that still fits."""
+
+
 def fit(image: object, height: int, width: int) -> np.ndarray:
     """A PIL image fitted into height x width on grey, aspect kept."""
     from PIL import Image
 
     assert isinstance(image, Image.Image)
-    if image.mode in ("RGBA", "LA", "P"):
-        rgba = image.convert("RGBA")
-        canvas = Image.new("RGBA", rgba.size, (GREY, GREY, GREY, 255))
-        image = Image.alpha_composite(canvas, rgba)
+    image = eight_bit(image)
+    if image.mode == "RGBA":
+        canvas = Image.new("RGBA", image.size, (GREY, GREY, GREY, 255))
+        image = Image.alpha_composite(canvas, image)
     image = image.convert("RGB")
     scale = min(width / image.width, height / image.height)
     size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
@@ -39,20 +47,60 @@ def fit(image: object, height: int, width: int) -> np.ndarray:
     return np.asarray(frame, dtype=np.uint8)
 
 
+def eight_bit(image: PILImage) -> PILImage:
+    """``image`` as 8-bit RGBA when it has any transparency (an alpha channel, a palette's or
+    one transparent colour), else as 8-bit RGB.
+
+    A 16-bit greyscale picture keeps its top 8 bits: Pillow's own conversion clips every value
+    over 255, which turns a 16-bit scan or render white."""
+    from PIL import Image
+
+    if image.mode == "I" or image.mode.startswith("I;16"):
+        values = np.asarray(image).astype(np.int64)
+        grey_image = Image.fromarray((np.clip(values, 0, 65535) >> 8).astype(np.uint8))
+        transparent = image.info.get("transparency")
+        if isinstance(transparent, int):
+            grey_image.putalpha(Image.fromarray(np.where(values == transparent, 0, 255).astype(np.uint8)))
+            return grey_image.convert("RGBA")
+        return grey_image.convert("RGB")
+    if image.has_transparency_data:
+        return image.convert("RGBA")
+    return image.convert("RGB")
+
+
 def read_image(path: Path, height: int, width: int) -> np.ndarray:
-    from PIL import Image, UnidentifiedImageError
+    """``path`` turned upright as its EXIF orientation says (a phone's portrait photo is stored
+    sideways), its first frame when it is animated, fitted into height x width on grey."""
+    import warnings
+
+    from PIL import Image, ImageOps, UnidentifiedImageError
 
     try:
-        with Image.open(path) as image:
-            image.load()
-            return fit(image, height, width)
-    except (OSError, UnidentifiedImageError) as error:
-        raise MediaInputError(f"{path} is not a readable image: {error}.") from None
-
-
-def read_views(paths: Sequence[str], height: int, width: int) -> np.ndarray:
-    """V x H x W x 3."""
-    return np.stack([read_image(Path(p), height, width) for p in paths])
+        if not path.exists():
+            raise MediaInputError(f"{path} is missing.")
+        if not path.is_file():
+            raise MediaInputError(f"{path} is not a file.")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                if image.format == "JPEG":
+                    image.draft(None, (max(height, width) * 2, max(height, width) * 2))
+                if image.width * image.height > MAX_PIXELS:
+                    raise MediaInputError(f"{path} is {image.width:,} x {image.height:,} pixels; the limit is "
+                                          f"{MAX_PIXELS / 1e6:.1f} megapixels.")
+                image.load()
+                upright = ImageOps.exif_transpose(image)
+                return fit(upright if upright is not None else image, height, width)
+    except MediaInputError:
+        raise
+    except Image.DecompressionBombError:
+        raise MediaInputError(f"{path} declares more pixels than the limit of {MAX_PIXELS / 1e6:.1f} "
+                              f"megapixels.") from None
+    except UnidentifiedImageError:
+        raise MediaInputError(f"{path} is not a picture (PNG, JPEG, WebP, BMP or GIF).") from None
+    except (OSError, ValueError, SyntaxError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise MediaInputError(f"{path} is not a readable image: {reason}.") from None
 
 
 def grey(count: int, height: int, width: int) -> np.ndarray:
@@ -60,8 +108,14 @@ def grey(count: int, height: int, width: int) -> np.ndarray:
 
 
 def read_video(path: Path, limit: int = 4096) -> np.ndarray:
+    """Up to ``limit`` frames of ``path`` (T x H x W x 3); a file that isn't there or isn't a
+    video is refused in one line that names it (never ffmpeg's whole log)."""
     import imageio_ffmpeg
 
+    if not path.exists():
+        raise MediaInputError(f"{path} is missing.")
+    if not path.is_file():
+        raise MediaInputError(f"{path} is not a file.")
     frames: list[np.ndarray] = []
     try:
         reader = imageio_ffmpeg.read_frames(str(path), pix_fmt="rgb24")
@@ -75,10 +129,22 @@ def read_video(path: Path, limit: int = 4096) -> np.ndarray:
         finally:
             reader.close()
     except (RuntimeError, StopIteration, OSError, ValueError) as error:
-        raise MediaInputError(f"{path} is not a readable video: {error}.") from None
+        raise MediaInputError(f"{path} is not a readable video: {ffmpeg_reason(error)}.") from None
     if not frames:
         raise MediaInputError(f"{path} holds no frames.")
     return np.stack(frames)
+
+
+def ffmpeg_reason(error: BaseException) -> str:
+    """The line of ffmpeg's log that says what went wrong ("Invalid data found when processing
+    input"), not the version banner and build options printed before it."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.lower().startswith("error opening input files:"):
+            return line.split(":", 1)[1].strip().rstrip(".")
+    told = [line for line in lines if "error" in line.lower() or "invalid" in line.lower()]
+    reason = told[-1] if told else (lines[0] if lines else type(error).__name__)
+    return reason.rstrip(".")
 
 
 def resize_frames(frames: np.ndarray, height: int, width: int) -> np.ndarray:

@@ -59,6 +59,23 @@ def describe(instruction: Instruction) -> str:
     return sentence
 
 
+def plain_text(text: str, *tokenizers: Any) -> str:
+    """``text`` with each control token of ``tokenizers`` (``<image>``, ``<|eot_id|>``,
+    ``<|startoftext|>`` ...) broken up (``< image>``), so that an instruction that happens to
+    write one is read as the words it is: an ``<image>`` in the sentence would otherwise take
+    a reference view's place, and a header token would end the template's user turn."""
+    found: set[str] = {IMAGE}
+    for tokenizer in tokenizers:
+        found.update(getattr(tokenizer, "all_special_tokens", ()))
+        added = getattr(tokenizer, "get_added_vocab", None)
+        if callable(added):
+            found.update(added())
+    for token in sorted(found, key=len, reverse=True):
+        if len(token) > 2 and token.startswith("<") and token.endswith(">") and token in text:
+            text = text.replace(token, f"< {token[1:]}")
+    return text
+
+
 def _ing(verb: str) -> str:
     if verb.endswith("ie"):
         return verb[:-2] + "ying"

@@ -8,11 +8,12 @@ the four pictures, and say whether the character is ready for a four-view engine
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QImageReader, QPixmap
+from PySide6.QtGui import QImageIOHandler, QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -39,6 +40,9 @@ def views_note(count: int) -> str:
         return "Front, left, back and right views: ready for CustomX."
     if count == 0:
         return "No reference views: CustomX would animate a grey stand-in. Add the front, left, back and right views."
+    if count > len(VIEWS):
+        return (f"{count} reference pictures: CustomX takes exactly four views and refuses this character until "
+                f"they are chosen again (Reference views…: front, left, back and right).")
     return (f"{count} of 4 views: CustomX refuses this character until it has its front, left, back and right "
             f"views (other engines use the first picture).")
 
@@ -50,26 +54,34 @@ def view_stem(index: int) -> str:
 
 
 def side_of(path: Path) -> int | None:
-    """Which view a file's name says it is (``back-view-...``, ``mei_back.png`` -> 2), or
-    None when it names none or several."""
+    """Which view a file's name says it is (``back-view-...``, ``mei_back.png``,
+    ``MeiBack.png`` -> 2), or None when it names none or several.
+
+    Whole words only: the "right" in ``bright.png``, the "back" in ``backpack.png`` or the
+    "left" in ``cleft.png`` say nothing about the side."""
     stem = path.stem.lower()
     marked = [index for index in range(len(VIEWS)) if stem.startswith(view_stem(index))]
     if marked:
         return marked[0]
-    found = [index for index, view in enumerate(VIEWS) if view in stem]
+    words = {word.lower() for word in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", path.stem)}
+    found = [index for index, view in enumerate(VIEWS) if view in words]
     return found[0] if len(found) == 1 else None
 
 
 def place_views(files: Sequence[Path], current: Sequence[Path | None] = (None,) * len(VIEWS)
                 ) -> list[Path | None]:
     """Put ``files`` into the four slots: a file whose name says its side goes there, the
-    others fill the empty slots in the order given (extra files are left out)."""
+    others fill the empty slots in the order given (extra files are left out). A second
+    file naming a side already filled from ``files`` is one of the others: it never
+    replaces the first unseen."""
     slots: list[Path | None] = list(current) + [None] * (len(VIEWS) - len(current))
     rest: list[Path] = []
+    placed: set[int] = set()
     for file in files:
         side = side_of(file)
-        if side is not None and side not in [side_of(f) for f in rest]:
+        if side is not None and side not in placed:
             slots[side] = file
+            placed.add(side)
         else:
             rest.append(file)
     for file in rest:
@@ -87,9 +99,13 @@ def picture(path: Path | None, size: QSize = PICTURE, ratio: float = 1.0) -> QPi
     if path is None or not path.is_file():
         return QPixmap()
     reader = QImageReader(str(path))
-    found = reader.size()
+    reader.setAutoTransform(True)  # a phone's portrait photo is stored sideways with an EXIF orientation
+    found = reader.size()  # as stored: the scaled size is applied before the picture is turned
     if found.isValid():
-        reader.setScaledSize(found.scaled(size * ratio, Qt.AspectRatioMode.KeepAspectRatio))
+        turned = bool(reader.transformation() & QImageIOHandler.Transformation.TransformationRotate90)
+        shown = found.transposed() if turned else found
+        scaled = shown.scaled(size * ratio, Qt.AspectRatioMode.KeepAspectRatio)
+        reader.setScaledSize(scaled.transposed() if turned else scaled)
     image = reader.read()
     if image.isNull():
         return QPixmap()
@@ -167,13 +183,23 @@ class ViewStrip(QWidget):
             self._show()
         return super().event(event)
 
+    def unreadable(self) -> list[int]:
+        """The slots whose file can't be shown as a picture (missing, or not a picture)."""
+        return [index for index, label in enumerate(self.pictures)
+                if self.paths[index] is not None and label.pixmap().isNull()]
+
     def _show(self) -> None:
         for index, label in enumerate(self.pictures):
             path = self.paths[index]
             pixmap = picture(path, self.size_, self.devicePixelRatioF())
             label.setPixmap(pixmap)
             label.setText("" if not pixmap.isNull() else ("?" if path is not None else "none"))
-            label.setToolTip(f"{VIEWS[index]}: {path}" if path is not None else f"no {VIEWS[index]} view")
+            if path is None:
+                label.setToolTip(f"no {VIEWS[index]} view")
+            elif pixmap.isNull():
+                label.setToolTip(f"{VIEWS[index]}: {path} can't be read as a picture")
+            else:
+                label.setToolTip(f"{VIEWS[index]}: {path}")
         for index, button in enumerate(self.clear_buttons):
             button.setEnabled(self.paths[index] is not None)
 
@@ -209,7 +235,13 @@ class ViewsEditor(QWidget):
             self.strip.set_views(place_views([Path(f) for f in files], self.strip.paths))
 
     def _update_note(self) -> None:
-        self.note.setText(views_note(len(self.strip.chosen())))
+        note = views_note(len(self.strip.chosen()))
+        unreadable = [VIEWS[index] for index in self.strip.unreadable()]
+        if unreadable:
+            which = " and ".join(unreadable)
+            note += (f" The {which} view{'s' if len(unreadable) > 1 else ''} can't be read as a picture (missing, "
+                     f"or not an image): choose another file.")
+        self.note.setText(note)
 
 
 class ReferenceViewsDialog(QDialog):
