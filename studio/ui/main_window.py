@@ -16,11 +16,14 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
     QProgressDialog,
+    QScrollArea,
     QSizePolicy,
+    QStyle,
     QTabBar,
     QToolBar,
     QToolButton,
@@ -33,6 +36,7 @@ from studio.storage.bundle import looks_like_bundle
 from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.export_dialog import ExportChoices, ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.elided_label import ElidedLabel
 from studio.ui.engine_picker import EnginePicker
 from studio.ui.engine_status import engine_availability
 from studio.ui.gui_tuning import settle_heap
@@ -45,7 +49,7 @@ from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
-from studio.ui.window_layout import WIDE_WINDOW, dock_widths
+from studio.ui.window_layout import LEFT_MIN, WIDE_WINDOW, dock_widths
 from studio.ui.window_state import DEFAULT_SIZE, restore_window
 from studio.ui.workspace import Workspace
 
@@ -64,6 +68,28 @@ def in_sight(widget: QWidget) -> bool:
     """Whether ``widget`` is drawn somewhere in its window (shown, and not wholly covered or
     moved out of the window)."""
     return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+class TallScroll(QScrollArea):
+    """A frameless scroll area that asks for its widget's width but not its height: a dock of
+    it (the cast panel, about 430 pixels tall) no longer made a window of 480 grow, and scrolls
+    instead."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it keeps its width
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop of its own: Tab goes to what it holds
+        self.setWidget(widget)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        widget, hint = self.widget(), super().minimumSizeHint()
+        if widget is None:
+            return hint
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+        return QSize(widget.minimumSizeHint().width() + bar, hint.height())
+
 
 QUEUE_HIDE_MS = 1500
 """The queue stays this long after its last job ends (the user sees it finish), then hides."""
@@ -115,7 +141,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self._build_docks()
-        self.status_label = QLabel("", self)
+        self.status_label = ElidedLabel("", self)  # a long message must not widen the window
         self.statusBar().addWidget(self.status_label, 1)
         self.jobs_label = QLabel("", self)
         self.jobs_label.setObjectName("dimLabel")
@@ -196,11 +222,22 @@ class MainWindow(QMainWindow):
         self.cast_dock = dock("Cast && world", "castDock", Qt.DockWidgetArea.LeftDockWidgetArea)
         self.tabifyDockWidget(self.queue_dock, self.cast_dock)
         self.queue_dock.raise_()
+        self._set_aside: list[QDockWidget] = []
+        """Left docks in a window too narrow to hold them beside the tree: they wait in a tab
+        beside the inspector (see :meth:`_place_left_docks`)."""
+        self._moving_docks = False
+        for left in (self.queue_dock, self.cast_dock):
+            left.dockLocationChanged.connect(lambda _area, left=left: self._moved_by_hand(left))
+            left.topLevelChanged.connect(lambda _floating, left=left: self._moved_by_hand(left))
         self._size_docks()
         view_menu = self.menus["View"]
         view_menu.addSeparator()
         for widget in (self.inspector_dock, self.queue_dock, self.cast_dock):
-            view_menu.addAction(widget.toggleViewAction())
+            action = widget.toggleViewAction()
+            view_menu.addAction(action)
+            # asked for, a dock comes to the front of its tab group (a narrow window sets the
+            # queue and cast docks in a tab beside the inspector)
+            action.triggered.connect(lambda checked, dock=widget: dock.raise_() if checked else None)
 
     def _size_docks(self) -> None:
         """Give the docks room while the canvas keeps at least half of the window's width."""
@@ -212,6 +249,83 @@ class MainWindow(QMainWindow):
             sizes.append(widths.left)
         self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
 
+    def _left_dock_fits(self, dock: QDockWidget) -> bool:
+        """Whether ``dock`` fits in the left dock area without widening the window: beside the
+        tree, the branch player and the inspector, each at its narrowest."""
+        central = self.centralWidget()
+        if central is None or central is self.welcome:
+            return True  # the welcome page takes any width
+        separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
+        needed = central.minimumSizeHint().width() + max(LEFT_MIN, dock.minimumSizeHint().width()) + separator
+        inspector = self.inspector_dock
+        if not inspector.isHidden() and not inspector.isFloating():
+            needed += inspector.minimumSizeHint().width() + separator
+        return self.width() >= needed
+
+    def _place_left_docks(self) -> None:
+        """In a window too narrow for the queue or cast dock beside the tree, it waits in a tab
+        beside the inspector (hidden, until it comes out; the inspector stays in front): shown at
+        the left it widened the window past a half-screen (the queue comes out with every
+        Generate). Once the window has room, it goes back to the left. A dock the user moved
+        elsewhere stays there."""
+        if self._moving_docks:
+            return
+        inspector = self.inspector_dock
+        can_set_aside = not inspector.isHidden() and not inspector.isFloating()
+        self._moving_docks = True
+        try:
+            for dock in (self.queue_dock, self.cast_dock):
+                if dock.isFloating():
+                    continue
+                fits = self._left_dock_fits(dock)
+                if dock in self._set_aside and (fits or not can_set_aside):
+                    self._bring_back(dock)
+                elif dock not in self._set_aside and not fits and can_set_aside \
+                        and self.dockWidgetArea(dock) == Qt.DockWidgetArea.LeftDockWidgetArea:
+                    self._set_aside.append(dock)
+                    hidden = dock.isHidden()
+                    self.tabifyDockWidget(inspector, dock)
+                    dock.setHidden(hidden)
+                    inspector.raise_()
+        finally:
+            self._moving_docks = False
+
+    def _bring_back(self, dock: QDockWidget) -> None:
+        """``dock`` back at the left, in a tab with the other left dock there, as it was shown or hidden."""
+        self._set_aside.remove(dock)
+        hidden = dock.isHidden()
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        other = next((d for d in (self.queue_dock, self.cast_dock) if d is not dock and not d.isFloating()
+                      and self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea), None)
+        if other is not None:
+            self.tabifyDockWidget(other, dock)
+        dock.setHidden(hidden)
+        if not hidden:
+            dock.raise_()  # shown beside the inspector, it is shown at the left
+
+    def _put_back_set_aside(self) -> None:
+        """Every set-aside dock back at the left (the window is closing: the layout saved is
+        the one a window with room shows)."""
+        self._moving_docks = True
+        try:
+            for dock in list(self._set_aside):
+                self._bring_back(dock)
+        finally:
+            self._moving_docks = False
+
+    def _moved_by_hand(self, dock: QDockWidget) -> None:
+        """A set-aside dock the user moved (dragged, floated) stays where they put it."""
+        if not self._moving_docks and dock in self._set_aside:
+            self._set_aside.remove(dock)
+
+    def _raise_queue(self) -> None:
+        """The queue in front of its tab group; set aside beside the inspector, it leaves the
+        inspector (being edited, likely) in front."""
+        if self.queue_dock in self._set_aside:
+            self.inspector_dock.raise_()
+        else:
+            self.queue_dock.raise_()
+
     def _arrange_docks(self) -> None:
         """Collapse what a narrow window can't hold: the queue shows only while there are jobs,
         the cast dock only in a wide window (View menu: both come back by hand)."""
@@ -222,6 +336,7 @@ class MainWindow(QMainWindow):
         self.queue_dock.setVisible(workspace.queue.has_jobs)
         if self.width() < WIDE_WINDOW:
             self.cast_dock.setVisible(False)
+        self._place_left_docks()
         self._size_docks()
 
     def _queue_activity(self, has_jobs: bool) -> None:
@@ -236,7 +351,7 @@ class MainWindow(QMainWindow):
     def _show_busy_queue(self) -> None:
         if self.workspace is not None and self.workspace.queue.has_jobs and self.queue_dock.isHidden():
             self.queue_dock.show()
-            self.queue_dock.raise_()
+            self._raise_queue()
             self._size_docks()
 
     def _hide_idle_queue(self) -> None:
@@ -246,6 +361,7 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
+        self._place_left_docks()
         workspace = self.workspace
         if workspace is not None and workspace.width() < self.width() * 0.5:
             if self.width() < WIDE_WINDOW and not self.cast_dock.isHidden() and not self.cast_dock.isFloating():
@@ -385,7 +501,7 @@ class MainWindow(QMainWindow):
         workspace.show()
         self.inspector_dock.setWidget(workspace.inspector)
         self.queue_dock.setWidget(workspace.queue)
-        self.cast_dock.setWidget(workspace.cast)
+        self.cast_dock.setWidget(TallScroll(workspace.cast))
         workspace.error.connect(self.show_error)
         workspace.message.connect(self.show_message)
         workspace.queue.cluster.notice.connect(self.show_message)  # connecting to the render farm, or why not
@@ -521,7 +637,7 @@ class MainWindow(QMainWindow):
             for dock in self._docks_hidden_for_welcome:
                 dock.show()
             self._docks_hidden_for_welcome = None
-            self.queue_dock.raise_()
+            self._raise_queue()
 
     def _connect_again(self) -> None:
         session = self.session
@@ -884,6 +1000,7 @@ class MainWindow(QMainWindow):
         else:
             self.close_project("keep")
         self._welcome_docks(False)  # the layout saved is the one a project shows, not the welcome page's
+        self._put_back_set_aside()  # ... and the docks' own places, not where a narrow window set them aside
         self.settings.save_window(self.saveGeometry(), self.saveState())
         event.accept()
 

@@ -37,6 +37,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QPainter,
     QPaintEvent,
+    QResizeEvent,
     QShortcut,
     QShowEvent,
 )
@@ -130,6 +131,9 @@ SLIDER_KEYS = frozenset({Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Ke
 window's shortcuts of the same keys (the arrows, Home and End walk the turns of the tree)."""
 
 MESSAGE_MARGIN = 6
+SLIDER_MIN_LENGTH = 80
+"""The shortest a player's slider gets beside its buttons; in a narrower player it takes a
+line of its own."""
 MESSAGE_FLAGS = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
 """A view's message (no clip, decoding…, a missing clip, an engine's error) wraps, centred."""
 
@@ -301,13 +305,41 @@ class Player(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addWidget(self.view, 1)
+        self.compact = compact
         if compact:
             hidden: tuple[QWidget, ...] = (self.back_button, self.forward_button, self.loop_button, self.time_label)
             for hidden_widget in hidden:
                 hidden_widget.hide()
         else:
             self._step_keys()
+        self.controls = controls
+        self.slider_line = QHBoxLayout()
+        """The slider's own line, over the buttons, in a player too narrow for it beside them."""
+        self.slider_line.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.slider_line)
         layout.addLayout(controls)
+
+    def slider_on_own_line(self) -> bool:
+        return self.slider_line.indexOf(self.slider) >= 0
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        """A narrow player (a window on half of a laptop screen) puts its slider on a line of
+        its own: beside the buttons and the time it was a few pixels, too short to seek with."""
+        super().resizeEvent(event)
+        if self.compact:
+            return
+        others = (self.play_button, self.back_button, self.forward_button, self.time_label, self.loop_button)
+        beside = sum(w.sizeHint().width() for w in others) + self.controls.spacing() * len(others)
+        own_line = self.width() - beside < SLIDER_MIN_LENGTH
+        if own_line != self.slider_on_own_line():
+            if own_line:
+                self.controls.removeWidget(self.slider)
+                self.slider_line.addWidget(self.slider)
+                self.controls.insertStretch(3, 1)  # the time and the loop button stay at the right
+            else:
+                self.slider_line.removeWidget(self.slider)
+                self.controls.takeAt(3)  # the stretch that held the slider's place
+                self.controls.insertWidget(3, self.slider, 1)
 
     def _step_keys(self) -> None:
         """"," and "." step a frame back and on, as the step buttons' tooltips say, while the

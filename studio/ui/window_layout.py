@@ -9,7 +9,10 @@ from dataclasses import dataclass
 
 INSPECTOR_WIDTH = 430
 """The inspector's width when the window has room for it."""
-INSPECTOR_MIN = 380
+INSPECTOR_MIN = 250
+"""The inspector's narrowest: its editors wrap (a label goes above its field) rather than
+scroll sideways, so that a window on half of a laptop screen (about 640 pixels) holds it
+beside the tree."""
 LEFT_WIDTH = 270
 """The queue / cast dock's width when the window has room for it."""
 LEFT_MIN = 200
@@ -17,6 +20,9 @@ WIDE_WINDOW = 1500
 """From this width on the cast dock stays open beside the canvas; narrower windows
 collapse it (View > Cast & world brings it back)."""
 CANVAS_SHARE = 0.5
+CANVAS_MIN = 370
+"""In a narrow window (below about 800 pixels) the canvas and the branch player under it keep
+this much, the docks shrinking to their minimum widths first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +38,9 @@ def dock_widths(window_width: int, *, left_open: bool) -> DockWidths:
     """The docks' widths for a window ``window_width`` pixels wide.
 
     Both docks shrink in proportion when the canvas would get less than half of the window,
-    down to their minimum widths (below about 1,160 pixels the canvas gets less than half)."""
-    budget = int(window_width * (1 - CANVAS_SHARE)) - 16  # less the docks' separators
+    down to their minimum widths (below about 1,160 pixels the canvas gets less than half).
+    Below about 800 pixels the canvas keeps :data:`CANVAS_MIN` rather than half."""
+    budget = min(int(window_width * (1 - CANVAS_SHARE)), window_width - CANVAS_MIN) - 16  # less the separators
     inspector, left = INSPECTOR_WIDTH, LEFT_WIDTH if left_open else 0
     if inspector + left <= budget:
         return DockWidths(inspector, left)

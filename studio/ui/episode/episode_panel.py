@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from studio.core.state import CharacterState
@@ -19,6 +19,13 @@ from studio.ui.player import Player
 from studio.worker.events import PreviewFrames
 
 NOTE_HINT_CHARS = 200
+PLAYER_MIN_WIDTH = 220
+"""The branch player's narrowest: its buttons and time still fit (its slider goes on a line of
+its own). A window on half of a laptop screen needs it this narrow."""
+PLAYER_WIDTH = 320
+"""The player's width at least, where the panel has room for it and :data:`BRANCH_SIDE_WIDTH` beside."""
+BRANCH_SIDE_WIDTH = 200
+"""The chart and filmstrip's room beside the player before the player gets less than :data:`PLAYER_WIDTH`."""
 """A failed turn's hint in the preview's note is cut here: the note is read at a glance."""
 
 
@@ -81,12 +88,13 @@ class EpisodePanel(QWidget):
         self._dismissed_job = ""
         """The job whose clip preview the user put away (played or sought) while its turn stayed selected."""
         self.player = Player(clips, self)
-        self.player.setMinimumWidth(320)
+        self.player.setMinimumWidth(PLAYER_MIN_WIDTH)
         self.chart = StateChart(self)
         self.strip = Filmstrip(posters, resolve, self)
         posters.failed.connect(self.strip.poster_changed)  # a missing picture's thumbnail then says so
         self.title = QLabel("Branch", self)
         self.title.setObjectName("panelTitle")
+        self.title.setWordWrap(True)  # "Branch · 12 turns · 9 generated" on two lines in a narrow window
         scroll = QScrollArea(self)
         scroll.setWidget(self.strip)
         scroll.setWidgetResizable(False)
@@ -111,6 +119,7 @@ class EpisodePanel(QWidget):
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([480, 520])
+        self.splitter = splitter
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(splitter)
@@ -124,6 +133,21 @@ class EpisodePanel(QWidget):
         self._follow_timer.timeout.connect(self._follow_playing)
         self.player.segment_changed.connect(self._on_segment)
         self.player.preview_dismissed.connect(self._on_preview_dismissed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        """Where the panel has room, the player keeps :data:`PLAYER_WIDTH` (its narrowest, once):
+        only a narrow window gives it less."""
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._keep_player_width)  # once the splitter has shared out the new width
+
+    def _keep_player_width(self) -> None:
+        sizes = self.splitter.sizes()
+        if len(sizes) != 2 or self.player.isHidden():
+            return
+        total = sum(sizes)
+        wanted = min(PLAYER_WIDTH, total - BRANCH_SIDE_WIDTH)
+        if sizes[0] < wanted:
+            self.splitter.setSizes([wanted, total - wanted])
 
     def follow_jobs(self, tracker: JobTracker) -> None:
         """Show the previews ``tracker`` hears of: while the selected turn's clip is being

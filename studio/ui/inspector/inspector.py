@@ -37,6 +37,7 @@ from studio.ui.inspector.understanding import shared_name_note, shared_names
 from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.media_cache import ClipCache
 from studio.ui.tab_order import tab_target, widgets_in_reading_order
+from studio.ui.window_layout import INSPECTOR_MIN
 
 NOTES_DEBOUNCE_MS = 800
 BOOKMARK_TIP = "Bookmark this turn (B)"
@@ -219,7 +220,7 @@ class Inspector(QScrollArea):
         self.setWidget(body)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setMinimumWidth(380)
+        self.setMinimumWidth(INSPECTOR_MIN)
 
         for field in self.editor.fields():
             field.textChanged.connect(self._update_name_note)

@@ -193,6 +193,7 @@ class InstructionEditor(QWidget):
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # narrow: a label goes above its field
         form.addRow("Character", self.character)
         form.addRow("Motion", self.motion)
         form.addRow("Background", self.background)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from studio.core.state import STAT_NAMES, STATE_MAX, STATE_MIN, CharacterState, StateScope
@@ -20,6 +21,11 @@ from studio.ui.text_wrap import breakable
 SPIN_ROOM = 48
 """A start box's width beside its digits: the padding, the frame and the arrows (the theme's
 22 pixels)."""
+
+SPACING = 8
+"""Between a name and its boxes, and between the boxes."""
+STACKED_SPACING = 4
+"""Between the boxes under a name (a narrow inspector)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +52,7 @@ class StartPanel(QWidget):
         self.grid_host = QWidget(self)
         self.grid = QGridLayout(self.grid_host)
         self.grid.setContentsMargins(0, 0, 0, 0)
-        self.grid.setHorizontalSpacing(8)
+        self.grid.setHorizontalSpacing(SPACING)
         self.grid.setVerticalSpacing(4)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -61,6 +67,11 @@ class StartPanel(QWidget):
         """Each row's cast id by its name ("" for the shared row): a renamed character's
         typing goes on in its renamed row."""
         self.states: dict[str, CharacterState] = {}
+        self._headers: list[QLabel] = []
+        self._names: list[QLabel] = []
+        """The grid's rows' names, in the order of :attr:`spins`."""
+        self._stacked: bool | None = None
+        """Whether each name is above its boxes (a narrow inspector) rather than beside them."""
 
     def set_tree(self, tree: StoryTree) -> None:
         shared = tree.state_scope is StateScope.BRANCH
@@ -151,17 +162,19 @@ class StartPanel(QWidget):
                 widget.blockSignals(True)
                 widget.deleteLater()
         self.spins = {}
-        for column, stat in enumerate(STAT_NAMES, start=1):
+        self._headers = []
+        self._names = []
+        for stat in STAT_NAMES:
             label = QLabel(palette.STAT_LABELS[stat], self.grid_host)
             label.setObjectName("dimLabel")
-            self.grid.addWidget(label, 0, column)
-        for row, name in enumerate(names, start=1):
+            self._headers.append(label)
+        for name in names:
             who = QLabel(breakable(name) or "Everyone", self.grid_host)
             who.setTextFormat(Qt.TextFormat.PlainText)
             who.setWordWrap(True)  # a long name wraps: the boxes beside it stay in sight
-            self.grid.addWidget(who, row, 0)
+            self._names.append(who)
             spins: dict[str, QSpinBox] = {}
-            for column, stat in enumerate(STAT_NAMES, start=1):
+            for stat in STAT_NAMES:
                 spin = FocusWheelSpinBox(self.grid_host)
                 spin.setRange(STATE_MIN, STATE_MAX)
                 spin.setSingleStep(5)
@@ -173,9 +186,56 @@ class StartPanel(QWidget):
                 spin.setToolTip(f"{name or 'Everyone'}'s {palette.STAT_LABELS[stat].lower()} at the start")
                 spin.setAccessibleName(spin.toolTip())  # the grid's labels are no buddies: the name says whose
                 spin.editingFinished.connect(lambda n=name: self._commit(n))
-                self.grid.addWidget(spin, row, column)
                 spins[stat] = spin
             self.spins[name] = spins
+        self._stacked = None
+        self._place(stacked=self.width() < self._side_by_side_width())
+
+    def _side_by_side_width(self) -> int:
+        """The grid's narrowest with each name beside its boxes."""
+        names = max((who.minimumSizeHint().width() for who in self._names), default=0)
+        boxes = [spin.minimumWidth() for spins in self.spins.values() for spin in spins.values()][:len(STAT_NAMES)]
+        return names + sum(boxes) + SPACING * len(STAT_NAMES)
+
+    def _boxes_width(self) -> int:
+        """A row of boxes at their narrowest, stacked under their name (closer together)."""
+        boxes = [spin.minimumWidth() for spins in self.spins.values() for spin in spins.values()][:len(STAT_NAMES)]
+        return sum(boxes) + STACKED_SPACING * (len(STAT_NAMES) - 1)
+
+    def _place(self, *, stacked: bool) -> None:
+        """Each name beside its boxes, or (``stacked``, in a narrow inspector) above them."""
+        if stacked == self._stacked:
+            return
+        self._stacked = stacked
+        while self.grid.count():
+            self.grid.takeAt(0)
+        self.grid.setHorizontalSpacing(STACKED_SPACING if stacked else SPACING)
+        first = 0 if stacked else 1  # the first box's column
+        for column, label in enumerate(self._headers, start=first):
+            self.grid.addWidget(label, 0, column)
+        for index, (who, spins) in enumerate(zip(self._names, self.spins.values(), strict=True)):
+            row = 1 + 2 * index if stacked else 1 + index
+            if stacked:
+                self.grid.addWidget(who, row, 0, 1, len(STAT_NAMES))
+            else:
+                self.grid.addWidget(who, row, 0)
+            for column, spin in enumerate(spins.values(), start=first):
+                self.grid.addWidget(spin, row + 1 if stacked else row, column)
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """As narrow as the boxes stacked under their names: a narrow inspector keeps them
+        in sight instead of scrolling sideways."""
+        hint = super().minimumSizeHint()
+        if not self.spins:
+            return hint
+        return QSize(min(hint.width(), max(self.summary.minimumSizeHint().width(), self._boxes_width())),
+                     hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self.spins:
+            self._place(stacked=self.width() < self._side_by_side_width())
 
     def _commit(self, name: str) -> None:
         spins = self.spins.get(name)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -38,6 +38,11 @@ from studio.ui.inspector.wheel_guard import FocusWheelComboBox, FocusWheelDouble
 
 TEXT_DEBOUNCE_MS = 700
 CLIP_LENGTH = "clip length"
+SPEAKER_MIN_WIDTH = 90
+"""The speaker box's narrowest (about six characters): in a narrow inspector it gives way to
+the line's text box beside it rather than widen the inspector."""
+LINE_TEXT_MIN_WIDTH = 80
+"""The room a line's text box keeps beside the speaker box."""
 
 
 class _FocusOutText(QPlainTextEdit):
@@ -117,6 +122,8 @@ class DialogueRow(QWidget):
         # may be 60 characters long), it squeezed the line's text box beside it to a sliver
         self.speaker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.speaker.setMinimumContentsLength(10)
+        # ...but it may give way to the text box in a narrow inspector (the name scrolls in its box)
+        self.speaker.setMinimumWidth(SPEAKER_MIN_WIDTH)
         self.text = QLineEdit(line.text, self)
         hold_to_limit(self.text, MAX_LINE_CHARS)  # what a line may hold: longer would be refused, and lost
         self.text.setPlaceholderText("What they say")
@@ -143,6 +150,26 @@ class DialogueRow(QWidget):
         for box in (self.text, self.speaker, self.speaker.lineEdit()):
             if box is not None:  # the speaker's typing box gets the keys (Alt+Down would open its list)
                 box.installEventFilter(self)
+
+    def _beside(self) -> int:
+        """The remove button and the gaps between the row's three boxes."""
+        layout = self.layout()
+        spacing = layout.spacing() if layout is not None else 0
+        return self.remove.sizeHint().width() + 2 * spacing
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """Room for the speaker at its narrowest and :data:`LINE_TEXT_MIN_WIDTH` of text: in a
+        narrower inspector the row goes under its "Dialogue" label instead."""
+        hint = super().minimumSizeHint()
+        return QSize(SPEAKER_MIN_WIDTH + LINE_TEXT_MIN_WIDTH + self._beside(), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        """In a narrow inspector the speaker box gives way (down to :data:`SPEAKER_MIN_WIDTH`)
+        so that the line's text box keeps :data:`LINE_TEXT_MIN_WIDTH` to type in."""
+        super().resizeEvent(event)
+        widest = max(SPEAKER_MIN_WIDTH, self.width() - self._beside() - LINE_TEXT_MIN_WIDTH)
+        if self.speaker.maximumWidth() != widest:
+            self.speaker.setMaximumWidth(widest)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """Alt+Up and Alt+Down in the line's boxes move it among the turn's lines."""
@@ -222,6 +249,7 @@ class StoryEditor(QWidget):
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # narrow: a label goes above its field
         form.addRow("Dialogue", lines)
         form.addRow("Narration", self.narration)
         form.addRow("Duration", self.duration)

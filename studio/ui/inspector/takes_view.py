@@ -216,7 +216,8 @@ class TakeTile(QFrame):
 class ActionRow(QWidget):
     """The takes' buttons on one line, ``start`` at the left and ``end`` then ``second`` at the
     right, where they fit; else two lines, ``start`` and ``end`` above, ``second`` under them at
-    the right. Its minimum width is the wider line's, so the buttons never make the inspector
+    the right; else (the narrowest inspector, a locked seed's longer wording) three, one group a
+    line. Its minimum width is the widest group's, so the buttons never make the inspector
     scroll sideways at its narrowest (on one line they needed a pixel more than it had, and
     many more with a locked seed's longer wording)."""
 
@@ -225,14 +226,20 @@ class ActionRow(QWidget):
         super().__init__(parent)
         self.start, self.end, self.second = start, end, second
         self.top = QHBoxLayout()
+        self.middle = QHBoxLayout()
         self.bottom = QHBoxLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(self.top)
-        layout.addLayout(self.bottom)
-        self.wrapped: bool | None = None
+        for line in (self.top, self.middle, self.bottom):
+            layout.addLayout(line)
+        self.lines = 0
+        """How many lines the buttons are on now (0 until first arranged)."""
+        self._arrange(1)
+
+    @property
+    def wrapped(self) -> bool | None:
         """Whether ``second`` is on a line of its own (None until first arranged)."""
-        self._arrange(wrapped=False)
+        return None if not self.lines else self.lines > 1
 
     def _width(self, widgets: list[QWidget], gaps: int = 0) -> int:
         """Side by side, with the layout's spacing between them and ``gaps`` more spaces."""
@@ -243,32 +250,39 @@ class ActionRow(QWidget):
         """The width the buttons need on one line (the stretch between the groups adds a space)."""
         return self._width([*self.start, *self.end, *self.second], gaps=1)
 
-    def _arrange(self, *, wrapped: bool) -> None:
-        if wrapped == self.wrapped:
+    def two_lines_width(self) -> int:
+        return max(self._width([*self.start, *self.end], gaps=1), self._width(self.second))
+
+    def _arrange(self, lines: int) -> None:
+        if lines == self.lines:
             return
-        self.wrapped = wrapped
-        for layout in (self.top, self.bottom):
+        self.lines = lines
+        for layout in (self.top, self.middle, self.bottom):
             while layout.count():
                 layout.takeAt(0)
         for widget in self.start:
             self.top.addWidget(widget)
         self.top.addStretch(1)
+        end_line = self.middle if lines == 3 else self.top
+        if lines == 3:
+            self.middle.addStretch(1)
         for widget in self.end:
-            self.top.addWidget(widget)
-        if wrapped:
+            end_line.addWidget(widget)
+        if lines > 1:
             self.bottom.addStretch(1)
         for widget in self.second:
-            (self.bottom if wrapped else self.top).addWidget(widget)
+            (self.bottom if lines > 1 else self.top).addWidget(widget)
         self.updateGeometry()
 
     def fit(self) -> None:
-        """One line or two, for the row's width now."""
-        self._arrange(wrapped=self.width() < self.one_line_width())
+        """One line, two or three, for the row's width now."""
+        width = self.width()
+        self._arrange(1 if width >= self.one_line_width() else 2 if width >= self.two_lines_width() else 3)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
         hint = super().minimumSizeHint()
-        lines = max(self._width([*self.start, *self.end], gaps=1), self._width(self.second))
-        return QSize(lines, hint.height())
+        widest = max(self._width(self.start), self._width(self.end), self._width(self.second))
+        return QSize(widest, hint.height())
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
