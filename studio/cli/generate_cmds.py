@@ -439,12 +439,32 @@ def _top_priority(service: GenerationService) -> int:
     return max((j.priority for j in service.jobs()), default=0) + 1
 
 
-_MADE_KEYS = ("deltas", "motion_level", "state", "change", "clip", "poster", "representation")
+_MADE_KEYS = ("deltas", "motion_level", "state", "change", "clip", "poster", "representation", "understood")
 """What a result says a finished take made: the predicted change of state (its deltas, in the
 engine's steps), the state it leads to and how far it moved each value there (its change, in
-points: less than predicted where a value ran into 0 or 100), its motion level and its files.
-A take that did not finish predicted nothing, so a result leaves them out rather than print
-zeros as a prediction."""
+points: less than predicted where a value ran into 0 or 100), its motion level, its files and
+what the engine understood of the instruction (:func:`understood`). A take that did not finish
+predicted nothing, so a result leaves them out rather than print zeros as a prediction."""
+
+UNDERSTOOD_KEYS = (("character", "character"), ("motion", "motion"), ("location", "place"),
+                   ("time_of_day", "time"), ("camera", "camera"))
+"""(the take's conditioning key, the name `--json` and the plain line give it): the facts the
+window's "Understood" chips show, in their order."""
+
+
+def understood(take: Take) -> dict[str, Any]:
+    """What the engine read from a finished take's instruction, as the window's "Understood"
+    chips show it: the character, motion, place, time of day and camera it reported (an engine
+    reports those it reads: the sketch all, another only the character), and always the motion
+    level (1 calm to 5 lively) it gave the clip."""
+    conditioning = take.conditioning
+    out: dict[str, Any] = {}
+    for key, name in UNDERSTOOD_KEYS:
+        value = conditioning.get(key)
+        if isinstance(value, str) and value.strip():
+            out[name] = value
+    out["level"] = take.motion_level
+    return out
 
 
 def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
@@ -467,6 +487,7 @@ def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
         "settings": dict(take.settings),
         "warnings": list(take.warnings),
         "timings": dict(take.timings),
+        "understood": understood(take),
     }
     if take.status is not TakeStatus.DONE:
         for key in _MADE_KEYS:
@@ -508,12 +529,20 @@ def _print_result(result: dict[str, Any]) -> None:
         whose = f" ({printable(result['character'])})" if result.get("character") else ""
         values = "  ".join(f"{k} {v} ({change.get(k, 0):+d})" for k, v in state.items())
         print(f"  state{whose}  {values}  motion {result.get('motion_level')}")
+    if result.get("understood"):
+        print(f"  understood  {understood_line(result['understood'])}")
     if result.get("clip"):
         print(f"  clip   {printable(result['clip'])}")  # a folder's name may hold a line break or an ESC
     for warning in result.get("warnings", []):
         print(f"  warning: {printable(warning)}")
     if result.get("error"):
         print(f"  error: {printable(result['error'])}")
+
+
+def understood_line(read: dict[str, Any]) -> str:
+    """``understood``'s facts on one line: "motion run  place park  time night  camera static
+    level 4". Printable: the values are the engine's, but a character's name is the author's."""
+    return "  ".join(f"{name} {printable(str(value))}" for name, value in read.items())
 
 
 def _raise_on_failure(results: list[dict[str, Any]], *, again: Sequence[str], unchanged: str,
@@ -1341,7 +1370,17 @@ def _show_filled(args: argparse.Namespace, project: Project, service: Generation
     """`fill --json`: the jobs it queued, as they are once it is done, so that with ``--run``
     each says how it ended (done with its take, failed with its error), not that it is queued."""
     if args.json:
-        print_json([_job_dict(service.job(job_id), project.tree) for job_id in job_ids])
+        print_json([_filled_job(project.tree, service.job(job_id)) for job_id in job_ids])
+
+
+def _filled_job(tree: StoryTree, job: Job) -> dict[str, Any]:
+    """A job of `fill --json`, as `queue --json` lists it, with ``understood``: what the engine
+    read from the turn's instruction when the job's take finished (as `play --json` gives it),
+    else null."""
+    out = _job_dict(job, tree)
+    take = tree.takes.get(job.take_id or "")
+    out["understood"] = understood(take) if take is not None and take.status is TakeStatus.DONE else None
+    return out
 
 
 def cmd_run_queue(args: argparse.Namespace) -> int:

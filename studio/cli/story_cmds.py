@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from collections.abc import Sequence
 from typing import Any
 
 from studio.cli.common import (
@@ -21,6 +22,7 @@ from studio.cli.common import (
     resolve_node,
 )
 from studio.core.errors import StudioError
+from studio.core.model import Take
 from studio.core.state import CharacterState, StateScope
 from studio.core.story import MAX_DURATION_S, StoryFields
 from studio.core.text import first_few, unix_line_breaks
@@ -250,15 +252,20 @@ def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
     """Turn ``node_id``'s take named by ``ref``: its id, a unique prefix of it, its number
     among the turn's takes (1 = the first), or ``latest``, its newest (no take id can start so:
     ids are hexadecimal), which a script that has just re-rolled the turn can name without
-    reading the new id back; a number that is also a prefix is refused.
-    ``shown_path``: the project as the hints write it."""
+    reading the new id back; a number that is also a prefix is refused. A whole id wins over
+    the longer ids it starts (a project made by another program may hold ids of several
+    lengths), and case does not matter where it decides nothing ("7E3A" names "7e3a…", as node
+    ids are named). ``shown_path``: the project as the hints write it."""
     takes = tree.takes_of(node_id)
     if not takes:
         raise StudioError(f"Turn {node_id} has no take yet.",
                           hint=f"Generate one: kamishibai reroll {shown_path} {node_id}.")
     if ref.strip().lower() == "latest":
         return takes[-1]  # the highest number
-    by_prefix = [t for t in takes if t.id.startswith(ref.strip())] if ref.strip() else []
+    exact = _exact_take(takes, ref.strip())
+    if exact is not None:
+        return exact
+    by_prefix = _takes_starting(takes, ref.strip())
     number = int(ref) if ref.strip().isdigit() else 0
     by_number = takes[number - 1] if 1 <= number <= len(takes) else None
     if by_number is not None and by_prefix and by_prefix != [by_number]:  # say which id each one has
@@ -275,6 +282,26 @@ def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
         raise StudioError(f"{ref!r} starts {len(by_prefix)} of turn {node_id}'s take ids; give more characters.",
                           hint=f"Its takes: {listed}.")
     raise StudioError(f"Turn {node_id} has no take {ref!r}.", hint=f"Its takes: {listed}.")
+
+
+def _exact_take(takes: Sequence[Take], ref: str) -> Take | None:
+    """The take whose whole id is ``ref``, as written, else the only one whose id is ``ref`` in
+    another case; None for none (or two ids that differ only in case, and neither written so)."""
+    if not ref:
+        return None
+    for take in takes:
+        if take.id == ref:
+            return take
+    folded = [take for take in takes if take.id.casefold() == ref.casefold()]
+    return folded[0] if len(folded) == 1 else None
+
+
+def _takes_starting(takes: Sequence[Take], ref: str) -> list[Take]:
+    """The takes whose ids start with ``ref`` (case aside where none does as written)."""
+    if not ref:
+        return []
+    as_written = [take for take in takes if take.id.startswith(ref)]
+    return as_written or [take for take in takes if take.id.casefold().startswith(ref.casefold())]
 
 
 def cmd_narrate(args: argparse.Namespace) -> int:

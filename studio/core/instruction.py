@@ -3,8 +3,11 @@
 AnimeGamer writes one turn as ``Character: Qiqi; Motion: gently sit on railing;
 Background: day town.``. We accept that format with any field order, extra spaces,
 lowercase keys, commas instead of semicolons between fields, a missing final period,
-extra fields (``Time:``, ``Camera:``) and free text. The raw text is always kept; the
-parsed fields are a convenience for engines and views and never replace it.
+extra fields (``Time:``, ``Camera:``, ``Mood:``) and free text. A ``Key: value`` part whose
+key is none of ours is an extra field only where the instruction is written as fields; in
+prose ("Qiqi says: don't cry", "Then: she waves") it is free text (see
+:func:`parse_instruction`). The raw text is always kept; the parsed fields are a convenience
+for engines and views and never replace it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from studio.core.errors import StudioError
+from studio.core.speech import is_script_line
 from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control
 
 MAX_INSTRUCTION_CHARS = 2000
@@ -283,25 +287,88 @@ def _clean(value: str) -> str:
     return value.rstrip(".。").strip()
 
 
+SENTENCE_VERBS: frozenset[str] = frozenset(
+    {"says", "said", "asks", "asked", "whispers", "whispered", "shouts", "shouted", "yells", "yelled", "replies",
+     "replied", "answers", "answered", "cries", "cried", "calls", "called", "screams", "screamed", "mutters",
+     "muttered", "murmurs", "murmured", "exclaims", "exclaimed", "adds", "added", "tells", "told", "thinks",
+     "thought", "sings", "sang", "sighs", "sighed", "laughs", "laughed", "sobs", "sobbed", "begs", "begged",
+     "pleads", "pleaded", "insists", "insisted", "announces", "announced", "declares", "declared", "explains",
+     "explained", "continues", "continued", "repeats", "repeated", "wonders", "wondered", "writes", "wrote",
+     "reads", "notices", "noticed", "remembers", "remembered", "giggles", "giggled", "grumbles", "grumbled",
+     "smiles", "smiled", "nods", "nodded", "waves", "waved", "runs", "ran", "walks", "walked", "jumps", "jumped",
+     "sits", "sat", "stands", "stood", "dances", "danced", "goes", "went", "comes", "came", "looks", "looked",
+     "turns", "turned", "does", "did", "feels", "felt", "wants", "wanted", "decides", "decided"})
+"""Verbs that, second in a key ("Qiqi says: don't cry", "Aoi whispers: come here"), make the
+key a sentence's subject and verb rather than a field's name."""
+_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
+LEAD_IN_WORDS: frozenset[str] = frozenset(
+    {"then", "and then", "next", "later", "meanwhile", "suddenly", "finally", "first", "afterwards",
+     "after that", "and", "but", "so", "also", "now", "again", "still", "soon"})
+"""Words that lead into a sentence ("Then: she waves"): never a field's name."""
+LABEL_WORDS: frozenset[str] = frozenset(
+    {"note", "notes", "nb", "ps", "prompt", "description", "desc", "summary", "text", "instruction", "comment",
+     "remark", "memo", "idea", "caption", "beat"})
+"""Keys that label what follows ("Note: Qiqi runs to the park"): written alone, the words after
+them are the instruction; beside other fields, they are a field of their own."""
+
+
+def _is_said(key: str) -> bool:
+    """Whether the (lower-case) key is a sentence's subject and verb: "qiqi says", "she whispers"."""
+    words = key.split()
+    return len(words) == 2 and (words[1] in SENTENCE_VERBS or words[0] in _PRONOUNS)
+
+
+def _field_like(field: tuple[str, str, str] | None) -> bool:
+    """Whether a part reads as a field of a field list: a known key, or an unknown key of two
+    words at most that leads into no sentence and is none."""
+    if field is None:
+        return False
+    key = field[0]
+    if key in KEY_ALIASES:
+        return True
+    return len(key.split()) <= 2 and key not in LEAD_IN_WORDS and not _is_said(key)
+
+
+def _as_extra(field: tuple[str, str, str], as_fields: bool) -> bool:
+    """Whether an unknown key's part is an extra field (else it is free text). It is one where
+    the instruction is written as fields (``Character: Qiqi; Mood: happy``), and where its value
+    is a script line (``Aoi: "I am home"``: the engines read who speaks from it)."""
+    return _field_like(field) and (as_fields or is_script_line(field[2]))
+
+
+def _free_part(part: str, field: tuple[str, str, str] | None) -> str:
+    """The free text of a part that is no field: the words after a lead-in or a label ("Then:
+    she waves" -> "she waves"), else the whole part ("Qiqi says: don't cry" keeps its subject)."""
+    if field is not None and (field[0] in LEAD_IN_WORDS or field[0] in LABEL_WORDS) and field[2]:
+        return field[2]
+    return _clean(part)
+
+
 def parse_instruction(text: str) -> Instruction:
-    """Parse an instruction; never raises (unknown parts go to ``free_text``)."""
+    """Parse an instruction; never raises (unknown parts go to ``free_text``).
+
+    An unknown ``Key: value`` part is an extra field only where the instruction is written as
+    fields: beside a known field, or in a list of two or more such parts (``Mood: happy;
+    Weather: rain``), or where its value is a script line. Elsewhere it is prose and its text
+    is free text: a subject and verb ("Qiqi says: don't cry"), a lead-in ("Then: she waves")
+    or one label or name before a sentence ("Note: Qiqi runs to the park")."""
     raw = text if isinstance(text, str) else str(text)
     values: dict[str, str] = {}
     extra: list[tuple[str, str]] = []
     free: list[str] = []
-    for part in _SPLIT_RE.split(raw):
-        if not part.strip():
-            continue
-        field = _field(part)
-        if field and field[0] in KEY_ALIASES:
+    parts = [(part, _field(part)) for part in _SPLIT_RE.split(raw) if part.strip()]
+    as_fields = any(keyed is not None and keyed[0] in KEY_ALIASES for _, keyed in parts) \
+        or sum(_field_like(keyed) for _, keyed in parts) >= 2
+    for part, keyed in parts:
+        if keyed and keyed[0] in KEY_ALIASES:
             # A field given twice (refused for new text, see validate_instruction_text): the later wins.
-            name, value = KEY_ALIASES[field[0]], field[2]
+            name, value = KEY_ALIASES[keyed[0]], keyed[2]
             if value or name not in values:
                 values[name] = value
-        elif field and len(field[0].split()) <= 2:
-            extra.append((field[0], field[2]))
+        elif keyed and _as_extra(keyed, as_fields):
+            extra.append((keyed[0], keyed[2]))
         else:
-            cleaned = _clean(part)
+            cleaned = _free_part(part, keyed)
             if cleaned:
                 free.append(cleaned)
 

@@ -6,7 +6,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
+from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take
+from studio.core.speech import is_script_line, outside_quotes
 from studio.core.state import CharacterState, StateScope, character_key, folded_text, written_key
 
 StateTable = dict[str, tuple[str, CharacterState]]
@@ -283,9 +285,10 @@ class StoryTree:
         return root.state_scope if root is not None else StateScope.CHARACTER
 
     def acting_character(self, node_id: str) -> str:
-        """Whose turn ``node_id`` is: the instruction's character; else the first cast
-        member named in its free text; else the acting character of the turn before it
-        ("" at the story's start)."""
+        """Whose turn ``node_id`` is: the instruction's character; else the cast member its
+        free text names first, outside quoted speech, or the speaker of its script line
+        (:func:`_actor_named`); else the acting character of the turn before it ("" at the
+        story's start)."""
         cached = self._acting_cache.get(node_id)
         if cached is not None:
             return cached
@@ -308,9 +311,7 @@ class StoryTree:
         root = self.nodes.get(self._root_id) if self._root_id else None
         known = {written_key(n): n for n in [*(root.start_states if root else ()), *cast_names] if n.strip()}
         for node in reversed(pending):
-            text = node.instruction.free_text
-            own = _known_spelling(node.instruction.character.strip(), known) or _named_in(text, tiers[0]) \
-                or _named_in(text, tiers[1])
+            own = _known_spelling(node.instruction.character.strip(), known) or _actor_named(node.instruction, tiers)
             name = own or name
             self._acting_cache[node.id] = name
         return name
@@ -404,6 +405,26 @@ def _known_spelling(written: str, known: dict[str, str]) -> str:
         return written
     spelling = known.get(written_key(written))
     return spelling if spelling is not None and character_key(spelling) != character_key(written) else written
+
+
+def _actor_named(instruction: Instruction, tiers: tuple[list[str], list[str]]) -> str:
+    """The cast member a turn without a Character field is about: the first one its free text
+    names outside quotes ('"Hi Yuzu!" says Aoi' is Aoi's turn: Yuzu is only spoken to); else
+    the cast member who speaks its script line ('Aoi: "I am home"'); else one named in its
+    free text whose name is a location's too (``tiers[1]``: it may be the place). "" for none."""
+    text = outside_quotes(instruction.free_text)
+    return _named_in(text, tiers[0]) or _speaker_in(instruction, [*tiers[0], *tiers[1]]) or _named_in(text, tiers[1])
+
+
+def _speaker_in(instruction: Instruction, names: list[str]) -> str:
+    """The cast member (of ``names``) who speaks the first script line of ``instruction`` that
+    a cast member speaks, as the cast spells the name ("" if none)."""
+    spelled = {written_key(name): name for name in names}
+    for key, value in instruction.extra:
+        name = spelled.get(written_key(key))
+        if name is not None and is_script_line(value):
+            return name
+    return ""
 
 
 def _named_in(text: str, names: list[str]) -> str:

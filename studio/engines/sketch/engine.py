@@ -20,6 +20,7 @@ from PIL import Image
 
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
+from studio.core.speech import is_script_line, outside_quotes
 from studio.core.state import written_key
 from studio.engines.base import (
     CancelCheck,
@@ -120,6 +121,16 @@ def _unsupported(pose: Pose | None, prev: Mapping[str, Any], motion: MotionSpec)
 def _seeded(seed: int, *parts: object) -> random.Random:
     digest = hashlib.sha256(":".join(str(p) for p in (seed, *parts)).encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _script_speaker(instruction: Instruction, members: tuple[CastMember, ...]) -> str:
+    """The member who speaks a script line of ``instruction`` ('Aoi: "I am home"' -> Aoi), as
+    the story tree credits the turn; '' when no member speaks one."""
+    for key, value in instruction.extra:
+        found = _find_member(key, members)
+        if found is not None and is_script_line(value):
+            return found.name
+    return ""
 
 
 def _first_named(text: str, members: tuple[CastMember, ...], besides: str = "") -> str:
@@ -388,9 +399,10 @@ class SketchEngine:
         cast = tuple(m for m in context.cast if isinstance(m, CastMember))
         defaults = load_default_cast()
         name = reading.character
-        if not name:
-            text = instruction.free_text[:MAX_ANALYSED_CHARS]
-            name = _first_named(text, cast) or _first_named(text, defaults)  # the project's cast first
+        if not name:  # '"Hi Yuzu!" says Aoi' draws Aoi: a name said in quotes is no one in the turn
+            text = outside_quotes(instruction.free_text)[:MAX_ANALYSED_CHARS]
+            name = (_first_named(text, cast) or _script_speaker(instruction, cast)  # the project's cast first
+                    or _first_named(text, defaults) or _script_speaker(instruction, defaults))
         if not name:
             name = str(prev.get("character") or "") or (cast[0].name if cast else defaults[0].name)
         found = _find_member(name, cast) or _find_member(name, defaults)

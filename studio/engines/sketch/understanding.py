@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from studio.core.instruction import TIME_WORDS, Instruction
+from studio.core.speech import QUOTED_RE, is_script_line
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
     STOPWORDS,
@@ -71,12 +72,9 @@ _STOPPED_MOTION_RE = re.compile(r"\b(" + "|".join(STOP_FORMS) + r")\s+[^\W\d_]+i
 """A stop word and the "-ing" form it ends: "stops running" is a stop, not a second motion."""
 
 
-_SPEECH_RE = re.compile(
-    r'"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|『[^』\n]*』'
-    r"|(?<![^\W_])'[^'\n]*?[^\s']'(?![^\W\d_])|‘[^‘\n]*?’(?![^\W\d_])")
-"""Words in quotes: what a character says ("Qiqi says "let's run!""), not what the turn shows.
-A single quote opens only after a space or punctuation and closes only before one, so the
-apostrophes of "don't" and "Qiqi's" are no quotes."""
+_SPEECH_RE = QUOTED_RE
+"""Words in quotes (:data:`studio.core.speech.QUOTED_RE`): what a character says ("Qiqi says
+"let's run!""), not what the turn shows."""
 
 
 def without_speech(text: str) -> tuple[str, bool]:
@@ -93,10 +91,8 @@ def without_speech(text: str) -> tuple[str, bool]:
     return rest, any(_has_symbols(quote[1:-1]) for quote in spoken)
 
 
-def is_quoted_line(value: str) -> bool:
-    """Whether ``value`` is one quote and nothing else: the line of a script ('Aoi: "I'm home!"')."""
-    value = value.strip()
-    return bool(value) and _SPEECH_RE.fullmatch(value) is not None and _has_symbols(value[1:-1])
+is_quoted_line = is_script_line
+"""Whether a value is one quote and nothing else: the line of a script ('Aoi: "I'm home!"')."""
 
 
 def speakers(instr: Instruction) -> list[str]:
