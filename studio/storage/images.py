@@ -6,8 +6,9 @@ or pixel count is over the limit, with a message that names the file, its size, 
 and what to do; Pillow's own decompression-bomb warning never reaches the user.
 
 What comes back is always plain 8-bit RGB as a viewer shows the picture: transparent parts
-(character art is mostly drawn on a transparent background) lie on white, not on the black
-that dropping the alpha channel leaves; a 16-bit greyscale PNG keeps its shades.
+(character art is mostly drawn on a transparent background) lie on white (or on the
+background asked for: a character's reference views lie on :data:`VIEW_BACKGROUND`), not on
+the black that dropping the alpha channel leaves; a 16-bit greyscale PNG keeps its shades.
 
 Colours come back in sRGB, the space the studio shows and exports pictures in: a picture
 that embeds another ICC colour profile (Display P3 from a phone, Adobe RGB, a grey profile,
@@ -36,13 +37,19 @@ MAX_IMAGE_PIXELS = 4096 * 4096
 MAX_IMAGE_FILE_BYTES = 50 * 1024 * 1024
 BACKGROUND = (255, 255, 255)
 """What a transparent part of a picture is laid on."""
+VIEW_BACKGROUND = (128, 128, 128)
+"""What a transparent part of a character's reference view is laid on: the grey the CustomX
+release lays its views on (:mod:`studio.engines.customx.media` composites an RGBA view on
+grey 128 and fits it into the frame on the same grey), so that a view copied into the project
+reaches the engine as the release would have prepared it from the original picture."""
 
 
 def open_image(path: Path, max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = MAX_IMAGE_FILE_BYTES,
-               what: str = "image", max_side: int | None = None) -> Image.Image:
+               what: str = "image", max_side: int | None = None,
+               background: tuple[int, int, int] = BACKGROUND) -> Image.Image:
     """``path`` decoded as RGB, after its size and pixel count were checked from its header,
-    turned as its EXIF orientation says, its transparent parts on white; with ``max_side``,
-    scaled down to fit ``max_side`` x ``max_side``.
+    turned as its EXIF orientation says, its transparent parts on ``background`` (white unless
+    told); with ``max_side``, scaled down to fit ``max_side`` x ``max_side``.
 
     ``max_pixels`` bounds what is decoded: a JPEG that ``max_side`` lets decode at a half,
     a quarter or an eighth of its size counts at that size."""
@@ -75,7 +82,7 @@ def open_image(path: Path, max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = 
                 picture = _displayed(upright if upright is not None else image, image.info.get("icc_profile"))
                 if max_side is not None and max(picture.size) > max_side:
                     picture.thumbnail((max_side, max_side))  # RGBA is scaled premultiplied: no dark fringes
-                return _on_background(picture)
+                return _on_background(picture, background)
         except Image.DecompressionBombError as error:  # Pillow's own, far larger, limit: at open
             declared = re.search(r"\((\d+) pixels\)", str(error))
             pixels = f"{int(declared[1]):,} pixels" if declared else "too many pixels"
@@ -180,10 +187,10 @@ def _profile_input(source: Image.Image, picture: Image.Image, space: str) -> Ima
     return None
 
 
-def _on_background(picture: Image.Image) -> Image.Image:
-    """An RGBA ``picture`` laid on :data:`BACKGROUND`; an RGB one as it is."""
+def _on_background(picture: Image.Image, background: tuple[int, int, int] = BACKGROUND) -> Image.Image:
+    """An RGBA ``picture`` laid on ``background``; an RGB one as it is."""
     if picture.mode != "RGBA":
         return picture
-    flat = Image.new("RGB", picture.size, BACKGROUND)
+    flat = Image.new("RGB", picture.size, background)
     flat.paste(picture.convert("RGB"), mask=picture.getchannel("A"))
     return flat

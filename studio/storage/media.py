@@ -148,28 +148,53 @@ def write_representation(path: Path, representation: np.ndarray, metadata: Mappi
         tmp.write_bytes(data)
 
 
-def read_representation(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
-    """The representation and the metadata written with it (engine, space, seed...)."""
-    from safetensors import SafetensorError, safe_open
+def read_representation(path: Path, opened: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    """The representation and the metadata written with it (engine, space, seed...).
 
+    ``opened``: a read-only descriptor of the file (:meth:`Project.open_media
+    <studio.storage.project.Project.open_media>`, which follows no link), read instead of
+    opening ``path`` (then only named in messages); it is closed here either way. Without it
+    the file itself is not followed if it is a link."""
+    if opened is None:
+        try:
+            opened = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                             | getattr(os, "O_CLOEXEC", 0))
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise MediaError(f"The representation {path} is a link, not a regular file.") from None
+            raise MediaError(f"Can't read the representation {path}: {error.strerror or error}.") from None
     try:
-        info = path.stat()
+        info = os.fstat(opened)
+        if not stat.S_ISREG(info.st_mode):  # reading a named pipe would wait for a writer for good
+            raise MediaError(f"The representation {path} is not a regular file.")
+        if info.st_size > MAX_REPRESENTATION_BYTES:
+            raise MediaError(f"The representation {path} is {info.st_size:,} bytes; the limit is "
+                             f"{MAX_REPRESENTATION_BYTES:,}.")
+        with os.fdopen(opened, "rb", closefd=False) as handle:
+            data = handle.read(MAX_REPRESENTATION_BYTES + 1)
     except OSError as error:
         raise MediaError(f"Can't read the representation {path}: {error.strerror or error}.") from None
-    if not stat.S_ISREG(info.st_mode):  # opening a named pipe would wait for a writer for good
-        raise MediaError(f"The representation {path} is not a regular file.")
-    size = info.st_size
-    if size > MAX_REPRESENTATION_BYTES:
-        raise MediaError(f"The representation {path} is {size:,} bytes; the limit is {MAX_REPRESENTATION_BYTES:,}.")
+    finally:
+        os.close(opened)
+    if len(data) > MAX_REPRESENTATION_BYTES:  # it grew while it was read
+        raise MediaError(f"The representation {path} is over the limit of {MAX_REPRESENTATION_BYTES:,} bytes.")
+    return _representation_from(data, path)
+
+
+def _representation_from(data: bytes, path: Path) -> tuple[np.ndarray, dict[str, Any]]:
+    """The ``representation`` tensor of a safetensors file's ``data`` and the metadata in its header."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
     try:
-        with safe_open(str(path), framework="numpy") as handle:
-            array = handle.get_tensor("representation")
-            header = handle.metadata() or {}
-    except (OSError, SafetensorError, KeyError, ValueError) as error:
+        array = load(data)["representation"]
+        header_size = int.from_bytes(data[:8], "little")
+        header = json.loads(data[8:8 + header_size]).get("__metadata__") or {}
+    except (SafetensorError, KeyError, ValueError, AttributeError) as error:
         raise MediaError(f"Can't read the representation {path}: {error}.") from None
     try:
-        metadata = json.loads(header.get("metadata", "{}"))
-    except ValueError:
+        metadata = json.loads(header.get("metadata", "{}")) if isinstance(header, dict) else {}
+    except (ValueError, TypeError):
         metadata = {}
     return array, metadata if isinstance(metadata, dict) else {}
 

@@ -34,6 +34,10 @@ MAX_SCENE_SIDE = 1280
 """A scene clip's longer side is scaled down to this (engines work at 624 x 352 or 1248 x 704)."""
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif", ".m4v")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+VIEWS_FOLDER = "characters"
+"""Where a character's reference views are copied: their transparent parts are laid on the grey
+the CustomX release lays views on (:data:`~studio.storage.images.VIEW_BACKGROUND`), those of
+every other picture on white."""
 
 
 class ImageImportError(StudioError):
@@ -58,7 +62,7 @@ def _check_writable(project: Project, source: Path, error: type[StudioError]) ->
     project.check_in_place(f"import {source.name}")
 
 
-def import_images(project: Project, sources: Sequence[Path], folder: str = "characters") -> list[str]:
+def import_images(project: Project, sources: Sequence[Path], folder: str = VIEWS_FOLDER) -> list[str]:
     """Import every picture of ``sources`` (a character's views), or none: when one is
     refused, the copies of those before it are removed before the error is raised."""
     made: list[str] = []
@@ -76,8 +80,10 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
 
     The file size and the pixel count (read from the header) are checked before the image
     is decoded; a picture larger than :data:`MAX_IMAGE_SIDE` is scaled down, and transparent
-    parts are laid on white (see :func:`~studio.storage.images.open_image`)."""
-    from studio.storage.images import open_image
+    parts are laid on white (see :func:`~studio.storage.images.open_image`), or on grey 128 for
+    a character's reference view (``folder`` :data:`VIEWS_FOLDER`). Files already in a project
+    are never changed."""
+    from studio.storage.images import BACKGROUND, VIEW_BACKGROUND, open_image
     from studio.storage.media import MediaError
 
     _check_writable(project, source, ImageImportError)
@@ -85,7 +91,7 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
         raise ImageImportError(f"{source} does not exist.")
     try:
         picture = open_image(source, max_pixels=MAX_IMPORT_PIXELS, max_bytes=MAX_IMAGE_BYTES,
-                             max_side=MAX_IMAGE_SIDE)
+                             max_side=MAX_IMAGE_SIDE, background=_background_for(folder, VIEW_BACKGROUND, BACKGROUND))
     except MediaError as error:
         raise ImageImportError(error.message, hint=error.hint) from None
     rel = f"{MEDIA_DIR}/{_slug(folder)}/{_slug(source.stem)}-{new_id()}.png"
@@ -93,6 +99,11 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
         picture.save(tmp, format="PNG")
     project.note_import(rel)
     return rel
+
+
+def _background_for(folder: str, view: tuple[int, int, int], other: tuple[int, int, int]) -> tuple[int, int, int]:
+    """What the transparent parts of a picture copied into ``folder`` are laid on."""
+    return view if _slug(folder) == VIEWS_FOLDER else other
 
 
 def is_video(path: Path | str) -> bool:

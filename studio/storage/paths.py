@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -53,6 +54,76 @@ def resolve_inside(root: Path, rel: str) -> Path:
     if target != base and base not in target.parents:
         raise UnsafePathError(f"Refused the path {rel!r}: it resolves outside the project ({target}).")
     return target
+
+
+def components(base: Path, rel: str) -> tuple[str, ...]:
+    """The absolute path of each folder and file along ``rel`` under ``base`` (its top first):
+    what :func:`first_link` looks at, computed once per stored path."""
+    here = os.fspath(base)
+    along: list[str] = []
+    for part in check_relative(rel).parts:
+        here = os.path.join(here, part)
+        along.append(here)
+    return tuple(along)
+
+
+def first_link(along: tuple[str, ...]) -> str | None:
+    """The first of ``along`` (see :func:`components`) that is a symbolic link, or None when
+    none is: one ``lstat`` each, which never follows a link. A part that is not there ends the
+    walk (nothing below it exists, so nothing below it can lead elsewhere; a write makes plain
+    folders). Without a link, a path with no ``..`` can't leave the folder it starts in."""
+    for path in along:
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            return None
+        if stat.S_ISLNK(mode):
+            return path
+    return None
+
+
+def open_inside(root: Path, rel: str) -> int:
+    """A file descriptor for reading ``root / rel``, opened one part at a time from ``root``
+    without following any link (``O_NOFOLLOW`` on each part). Unlike a check made before a
+    path is opened, nothing swapped in meanwhile (a file or a folder replaced by a link to
+    elsewhere) can lead the read outside the project: such a part is refused here.
+
+    Raises :class:`UnsafePathError` for a path that leaves the project or passes through a
+    link, :class:`FileNotFoundError` (and other ``OSError``) as ``open`` does."""
+    parts = check_relative(rel).parts
+    if os.open not in os.supports_dir_fd:  # Windows: no openat; check, then open the checked path
+        return os.open(resolve_inside(root, rel), os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    folder_flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            # O_NONBLOCK: a named pipe put in a file's place opens at once (then refused as not
+            # a regular file) instead of waiting for a writer
+            flags = (os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)) if last \
+                else folder_flags
+            try:
+                child = os.open(part, flags, dir_fd=fd)
+            except OSError as error:
+                if error.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link_at(part, fd):
+                    raise UnsafePathError(f"Refused the path {rel!r}: {'/'.join(parts[:index + 1])} is a link "
+                                          "(it could lead outside the project).") from None
+                raise
+            os.close(fd)
+            fd = child
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _is_link_at(name: str, folder_fd: int) -> bool:
+    """Whether ``name`` in the open folder ``folder_fd`` is a symbolic link."""
+    try:
+        return stat.S_ISLNK(os.lstat(name, dir_fd=folder_fd).st_mode)
+    except OSError:
+        return False
 
 
 def to_relative(root: Path, path: Path) -> str:

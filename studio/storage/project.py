@@ -59,9 +59,12 @@ from studio.storage.lock import LockHolder, WriterLock
 from studio.storage.paths import (
     UnsafePathError,
     check_name,
+    components,
     file_there,
+    first_link,
     is_own_folder,
     not_a_folder,
+    open_inside,
     resolve_inside,
 )
 from studio.storage.place import check_in_place
@@ -348,7 +351,10 @@ class Project:
         self._withheld: Withheld = dict(withheld or {})
         self.document = Document(tree, persist=self._persist)
         self.problems = problems
-        self._resolved: dict[str, Path] = {}
+        self._root = Path(os.path.realpath(path))
+        """The project folder as it was when opened, links above it followed: the stored
+        paths are checked against it."""
+        self._resolved: dict[str, tuple[tuple[str, ...], Path]] = {}
         self._lock = lock
         self._imports = PendingImports()
 
@@ -627,17 +633,37 @@ class Project:
     # -- media --------------------------------------------------------------------------
 
     def resolve(self, rel: str) -> Path:
-        """Absolute path of a stored relative path, refused if it leaves the project.
+        """Absolute path of a stored relative path, refused (:class:`UnsafePathError`) if it
+        leaves the project.
 
-        Results are remembered: views resolve the same poster paths on every redraw, and
-        resolving walks the file system (symlinks included) each time.
+        Checked again at every call, because a file or folder of the project may be replaced by
+        a link to elsewhere while the project is open: one ``lstat`` per part of the path (a
+        poster's four take a few microseconds), none of which follows a link. Only a path that
+        passes through a link is resolved in full, every time. What is remembered is the parsed
+        path (views resolve the same poster paths on every redraw), never the verdict.
         """
-        resolved = self._resolved.get(rel)
-        if resolved is None:
-            resolved = resolve_inside(self.path, rel)
+        known = self._resolved.get(rel)
+        if known is None:
+            along = components(self._root, rel)
+            known = (along, Path(along[-1]) if along else self._root)
             if len(self._resolved) < RESOLVE_CACHE_SIZE:
-                self._resolved[rel] = resolved
-        return resolved
+                self._resolved[rel] = known
+        along, plain = known
+        if first_link(along) is None:
+            return plain
+        return resolve_inside(self._root, rel)
+
+    def open_media(self, rel: str) -> int:
+        """A read-only file descriptor of the project's file ``rel``, opened without following
+        any link (see :func:`~studio.storage.paths.open_inside`): for reads whose bytes the
+        studio takes itself, so that not even a link swapped in between a check and the read
+        leads outside the project. A path through a link that stays inside the project is
+        opened at the place the link leads to, reached the same way. The caller closes it."""
+        try:
+            return open_inside(self._root, rel)
+        except UnsafePathError:
+            target = resolve_inside(self._root, rel)  # refused when the link leads outside
+            return open_inside(self._root, target.relative_to(self._root).as_posix())
 
     def withholds(self, take_id: str, field_name: str) -> bool:
         """Whether take ``take_id``'s ``field_name`` (a media path) was emptied when the project

@@ -13,15 +13,17 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from studio.core.errors import StudioError
 from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location, Node, Take
-from studio.core.state import CharacterState, StateDeltas
+from studio.core.state import CharacterState, StateDeltas, written_key
 from studio.core.subject import unlisted_subject
 from studio.engines.base import EngineInfo, EngineSettings, GenerationContext, PreviousClip, TurnContext
 from studio.storage.ffmpeg import MediaError, probe
-from studio.storage.paths import UnsafePathError
+from studio.storage.paths import UnsafePathError, file_there
 from studio.storage.project import Project
 
 if TYPE_CHECKING:  # the window's worker path stays light: numpy comes with the engine or the media reader
@@ -88,9 +90,10 @@ class RepresentationCache:
             return None
         from studio.storage.media import read_representation  # numpy: when a representation is read
 
-        try:
-            array, metadata = read_representation(project.resolve(take.representation_path))
-        except (MediaError, UnsafePathError):
+        rel = take.representation_path
+        try:  # opened a part at a time, following no link: a file swapped for one is never read
+            array, metadata = read_representation(project.path / rel, project.open_media(rel))
+        except (MediaError, UnsafePathError, OSError):
             return None
         space = str(metadata.get("representation_space") or "") or legacy_space(take, array)
         stored = StoredRepresentation(array, space)
@@ -99,18 +102,64 @@ class RepresentationCache:
         return stored
 
 
+@dataclass(frozen=True, slots=True)
+class DroppedView:
+    """A character's reference view left out of the context, and why."""
+
+    member: CastMember
+    position: int
+    """Its place among the character's views, from 1."""
+    rel: str
+    reason: str
+    dropped: bool = True
+    """False for a view kept in the context whose file is missing (the engine would fail on it)."""
+
+    def describe(self) -> str:
+        """``"Aoi's back view (media/characters/back-view-1a2b.png) was left out: ..."``."""
+        name = self.member.name
+        side = _side_of(self.rel)
+        view = f"{side} view" if side else f"reference view {self.position} of {len(self.member.reference_images)}"
+        what = "was left out" if self.dropped else "can't be used"
+        return f"{name}'s {view} ({self.rel or 'an empty path'}) {what}: {self.reason}"
+
+
+class ReferenceViewError(StudioError):
+    """A view the turn's character needs was left out (its path leads outside the project) or
+    its file is missing."""
+
+
+_SIDES = ("front", "left", "back", "right")
+
+
+def _side_of(rel: str) -> str:
+    """The side a view's stored name says (``media/characters/back-view-<id>.png``), or ""."""
+    stem = PurePosixPath(rel.replace("\\", "/")).name.lower()
+    return next((side for side in _SIDES if stem.startswith(f"{side}-view-")), "")
+
+
 def _resolved_images(project: Project, cast: Iterable[CastMember], locations: Iterable[Location]
-                     ) -> tuple[tuple[CastMember, ...], tuple[Location, ...], list[str]]:
-    """Cast and locations with absolute image paths; a path outside the project is dropped."""
+                     ) -> tuple[tuple[CastMember, ...], tuple[Location, ...], list[str], list[DroppedView]]:
+    """Cast and locations with absolute image paths; a path outside the project is dropped,
+    and each dropped reference view is told (the warnings name the view, its path and why).
+    A view whose file is missing is kept (an engine that reads no views needs none), and
+    listed with the dropped ones for :func:`check_views_kept`."""
     warnings: list[str] = []
+    dropped: list[DroppedView] = []
     members: list[CastMember] = []
     for member in cast:
         images: list[str] = []
-        for rel in member.reference_images:
+        for position, rel in enumerate(member.reference_images, start=1):
             try:
-                images.append(str(project.resolve(rel)))
+                path = project.resolve(rel)
+                images.append(str(path))
+                if file_there(path) is False:
+                    dropped.append(DroppedView(member, position, rel, "the file is missing.", dropped=False))
             except UnsafePathError as error:
-                warnings.append(f"Character {member.name!r}: {error.message} The image was not used.")
+                said = f"Refused the path {rel!r}: "  # the path is named once, beside the view
+                reason = error.message.removeprefix(said) if error.message.startswith(said) else error.message
+                view = DroppedView(member, position, rel, reason)
+                dropped.append(view)
+                warnings.append(f"{view.describe()} The view was not used.")
         members.append(replace(member, reference_images=tuple(images)))
     places: list[Location] = []
     for location in locations:
@@ -121,7 +170,46 @@ def _resolved_images(project: Project, cast: Iterable[CastMember], locations: It
                 warnings.append(f"Location {location.name!r}: {error.message} The image was not used.")
                 location = replace(location, image_path="")
         places.append(location)
-    return tuple(members), tuple(places), warnings
+    return tuple(members), tuple(places), warnings, dropped
+
+
+def _animated_member(members: tuple[CastMember, ...], character: str) -> CastMember | None:
+    """The cast member an engine that animates one character from reference views takes for a
+    turn: the one the instruction's Character field names (matched as turns match the cast),
+    else the first with views left."""
+    key = written_key(character)
+    named = next((m for m in members if key and written_key(m.name) == key), None)
+    return named or next((m for m in members if m.reference_images), None)
+
+
+def check_views_kept(info: EngineInfo, members: tuple[CastMember, ...], character: str,
+                     dropped: Iterable[DroppedView]) -> None:
+    """Refuse the turn (:class:`ReferenceViewError`) when the engine animates a character from
+    reference views and one of the views of the character it would take was left out: the
+    engine itself would only see fewer views ("Aoi has 3") and could not say which view went,
+    nor why. Views of other characters only warn."""
+    needed = info.capabilities.reference_views
+    if needed <= 0:
+        return
+    dropped = list(dropped)
+    chosen = _animated_member(members, character)
+    if chosen is None:  # every view of every character went: the named one's, else the first's
+        key = written_key(character)
+        named = [view for view in dropped if key and written_key(view.member.name) == key]
+        first = [view for view in dropped if dropped and view.member.id == dropped[0].member.id]
+        lost = named if key else first
+    else:
+        lost = [view for view in dropped if view.member.id == chosen.id]
+    if not lost:
+        return
+    member = lost[0].member
+    told = " ".join(view.describe() for view in lost)
+    kept = len(member.reference_images) - len(lost)
+    raise ReferenceViewError(
+        f"{told} The engine {info.name!r} needs {needed} reference views of {member.name}; {kept} of its "
+        f"{len(member.reference_images)} can be used.",
+        hint=f"Choose the view again in the cast panel (select {member.name}, then Reference views…), so that "
+             "it is copied into the project.")
 
 
 def _previous_clip(project: Project, take: Take | None) -> PreviousClip | None:
@@ -197,7 +285,8 @@ def build_context(
             representation=representation,
             conditioning=dict(take.conditioning) if take is not None else {},
         ))
-    members, places, warnings = _resolved_images(project, cast, locations)
+    members, places, warnings, dropped = _resolved_images(project, cast, locations)
+    check_views_kept(info, members, node.instruction.character, dropped)
     unlisted = unlisted_subject(tree, node_id)
     if unlisted:
         warnings.insert(0, unlisted)

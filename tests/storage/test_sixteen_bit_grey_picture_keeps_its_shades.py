@@ -39,7 +39,7 @@ def test_a_sixteen_bit_grey_png_with_a_transparent_shade_lies_on_white(project: 
     shades = np.zeros((20, 40), dtype=np.uint16)
     shades[:, 20:] = 1000
     Image.fromarray(shades).save(source, format="PNG", transparency=0)
-    stored = _stored_rgb(project, import_image(project, source, "characters"))
+    stored = _stored_rgb(project, import_image(project, source, "locations"))
     assert stored.getpixel((5, 5)) == (255, 255, 255)  # the transparent shade
     assert stored.getpixel((30, 5)) == (3, 3, 3)
 

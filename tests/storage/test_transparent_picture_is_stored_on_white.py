@@ -1,8 +1,9 @@
-"""Character art is mostly drawn on a transparent background. Imported as a character's view
-(or a location), such a picture was stored on black: its alpha channel was dropped, and the
-colour under the transparent pixels (black, for most drawing programs) showed. The transparent
-parts are now laid on white, half-transparent ones blended, for every kind of transparency a
-PNG or WebP can carry."""
+"""Art is often drawn on a transparent background. Imported as a location's picture (a
+character's reference views go on grey, as CustomX expects: test_qa_reference_views_on_grey),
+such a picture was stored on black: its alpha channel was dropped, and the colour under the
+transparent pixels (black, for most drawing programs) showed. The transparent parts are now
+laid on white, half-transparent ones blended, for every kind of transparency a PNG or WebP can
+carry."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def test_a_transparent_background_is_stored_white(project: Project, tmp_path: Pa
                                                   make: Callable[[Path], None]) -> None:
     source = tmp_path / "mei-front.png"
     make(source)
-    stored = _stored(project, import_image(project, source, "characters"))
+    stored = _stored(project, import_image(project, source, "locations"))
     assert stored.size == (40, 40)
     assert stored.getpixel((2, 2)) == (255, 255, 255, 255)  # the background: white, opaque
     assert stored.getpixel((20, 20)) == (*FIGURE, 255)  # the figure: as drawn
@@ -67,7 +68,7 @@ def test_a_transparent_background_is_stored_white(project: Project, tmp_path: Pa
 def test_half_transparent_pixels_are_blended_with_white(project: Project, tmp_path: Path) -> None:
     source = tmp_path / "shadow.png"
     _rgba_png(source)
-    stored = _stored(project, import_image(project, source, "characters"))
+    stored = _stored(project, import_image(project, source, "locations"))
     red, green, blue, _ = stored.getpixel((20, 37))  # black at half opacity over white: mid grey
     assert red == green == blue and 120 <= red <= 135, stored.getpixel((20, 37))
 
@@ -75,7 +76,7 @@ def test_half_transparent_pixels_are_blended_with_white(project: Project, tmp_pa
 def test_a_grey_picture_with_alpha_is_stored_on_white(project: Project, tmp_path: Path) -> None:
     source = tmp_path / "sketch.png"
     _grey_alpha_png(source)
-    stored = _stored(project, import_image(project, source, "characters"))
+    stored = _stored(project, import_image(project, source, "locations"))
     assert stored.getpixel((2, 2)) == (255, 255, 255, 255)
     assert stored.getpixel((20, 20)) == (90, 90, 90, 255)
 
@@ -87,6 +88,6 @@ def test_a_large_transparent_picture_is_scaled_down_without_dark_edges(project: 
     art = Image.new("RGBA", (8192, 64), (0, 0, 0, 0))
     art.paste((255, 255, 255, 255), (0, 0, 4096, 64))
     art.save(source, format="PNG")
-    stored = _stored(project, import_image(project, source, "characters"))
+    stored = _stored(project, import_image(project, source, "locations"))
     assert stored.size == (4096, 32)
     assert min(stored.getpixel((x, 16))[0] for x in range(4096)) == 255  # white throughout, no grey seam
