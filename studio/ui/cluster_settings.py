@@ -59,7 +59,10 @@ class ClusterChoice(QWidget):
         text = self.where.currentText().strip()
         if index >= 0 and text == self.where.itemText(index):
             return str(self.where.itemData(index) or "")
-        return "" if text in ("", OFF) else text
+        for value, label in CHOICES:  # a choice typed (or its label, whatever the case) is that choice
+            if text.casefold() in (label.casefold(), value.casefold() or "off"):
+                return value
+        return text
 
     def actor_count(self) -> int | None:
         return self.actors.value() or None

@@ -19,18 +19,22 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 REFRESH_MS = 1000
 CONNECTING_REFRESH_MS = 250
 FAILED_COLOUR = "#ff7a7a"
-STATE_COLOURS = {"running": "#7ad07a", "loading": "#e0c060", "restarting": "#ff7a7a", "starting": "#e0c060"}
+STATE_COLOURS = {"running": "#7ad07a", "loading": "#e0c060", "restarting": "#ff7a7a", "starting": "#e0c060",
+                 "waiting for room": "#ff7a7a"}
 
 
 def describe_actor(actor: Any) -> str:
     where = " · ".join(part for part in (actor.device, actor.node, f"pid {actor.pid}" if actor.pid else "") if part)
     state = str(getattr(actor.state, "value", actor.state))
     colour = STATE_COLOURS.get(state)
-    shown = f"<span style='color:{colour}'>{state}</span>" if colour else state
-    extra = f" · {actor.engine}" if actor.engine else ""
+    named = escape(state, quote=False)
+    shown = f"<span style='color:{colour}'>{named}</span>" if colour else named
+    extra = f" · {escape(actor.engine, quote=False)}" if actor.engine else ""
     restarts = f" · restarted {actor.restarts}×" if actor.restarts else ""
-    return f"Actor {actor.index}: {shown}{extra}{restarts}" + (f" <span style='color:gray'>({where})</span>"
-                                                                if where else "")
+    why = (" — the cluster has no room for it yet (it takes no job; ask for fewer actors in Settings, or add "
+           "nodes)") if state == "waiting for room" else ""
+    return f"Actor {actor.index}: {shown}{extra}{restarts}{why}" + (
+        f" <span style='color:gray'>({escape(where, quote=False)})</span>" if where else "")
 
 
 class ClusterStatusView(QWidget):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import importlib
 import logging
 import math
 import os
@@ -21,7 +22,7 @@ from studio.engines.capabilities import Stage
 from studio.engines.config import EngineConfig, Placement
 from studio.engines.registry import EngineRegistry
 from studio.worker.cluster.actor import EngineActor
-from studio.worker.cluster.environment import EnvironmentChanges, reload_ray_settings
+from studio.worker.cluster.environment import EnvironmentChanges, actor_runtime_env, reload_ray_settings
 from studio.worker.cluster.ray_host import RayHost
 from studio.worker.cluster.spec import AUTO, ClusterSpec, address_problem, require_ray
 from studio.worker.cluster.status import ClusterStatus, ConnectionState
@@ -49,12 +50,16 @@ GCS_WAIT_ENV = "RAY_gcs_server_port_wait_time_s"
 """Ray's own budget (seconds, about one attempt each) for reaching a cluster's head."""
 LEAVE_TIMEOUT_S = 30.0
 """How long letting go of a lost cluster (``ray.shutdown``, about 5 s) may take."""
+TOKEN_PROBE_S = 2.0
+"""How long the look at a head that refused the studio (does it ask for a token?) may take."""
 HEAD_PROBE_S = 2.0
 """How long a look at a cluster's head (after an actor was lost) waits for it to answer."""
 LOST_HINT = ("The job that was running went back to the queue, and the queued jobs stay queued. Start the "
              "cluster again, then open the project again (or run `kamishibai run-queue`).")
 AUTO_HINT = ("No Ray cluster runs on this machine: start one with `ray start --head` (docs/CLUSTER.md), give "
              "the head's HOST:PORT, or use local. Queued jobs stay queued.")
+AUTO_GONE_HINT = ("That cluster's head is no longer running (stopped, or this machine restarted): start it again "
+                  "with `ray start --head` (docs/CLUSTER.md), or use local. Queued jobs stay queued.")
 TOKEN_HINT = ("The cluster asks for an authentication token: run the studio with RAY_AUTH_MODE=token and the "
               "cluster's token in ~/.ray/auth_token (docs/CLUSTER.md). Queued jobs stay queued.")
 UNREACHABLE_HINT = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
@@ -77,6 +82,33 @@ def probe_address(address: str, timeout_s: float) -> None:
         raise ConnectionError(f"nothing answered at {address}") from None
     except OSError as error:
         raise ConnectionError(f"nothing takes connections at {address} ({error.strerror or error})") from None
+
+
+def auto_address() -> str:
+    """The head ``auto`` names: ``RAY_ADDRESS``, else where `ray start --head` last left one
+    on this machine (Ray's own lookup). "" when none is named or Ray can't tell."""
+    try:
+        services = importlib.import_module("ray._private.services")
+        return str(services.get_ray_address_from_environment("auto", None) or "")
+    except Exception:  # no cluster named (Ray then says so itself), or another Ray version
+        return ""
+
+
+def check_auto_head(spec: ClusterSpec, failed: str) -> None:
+    """For ``auto``: fail at once, saying so, when the head it names takes no connection (a
+    head that was stopped or crashed leaves its address behind, and Ray waited for it, then
+    said no more than that nothing answered, with a hint to check an address the user never
+    gave)."""
+    if spec.address != AUTO:
+        return
+    head = auto_address()
+    if not head or head in (AUTO, "local") or address_problem(head):
+        return
+    try:
+        probe_address(head, spec.connect_timeout_s)
+    except ConnectionError as error:
+        raise StudioError(f"{failed}: {error}, where this machine's cluster was (RAY_ADDRESS, or the last "
+                          "`ray start --head` here).", hint=AUTO_GONE_HINT) from None
 
 
 class _RayThread:
@@ -157,13 +189,41 @@ def _restore_environment(ray: Any) -> None:
         reload_ray_settings(ray)
 
 
-def join_failure(spec: ClusterSpec, failed: str, error: BaseException) -> StudioError:
+def _says_token(text: str) -> bool:
+    return "auth" in text.lower() and "token" in text.lower()
+
+
+def head_refuses_token(address: str, timeout_s: float = TOKEN_PROBE_S) -> bool:
+    """Whether the head at ``address`` answers but refuses this process for want of the
+    cluster's authentication token. Ray's own failure to join only says "Failed to connect
+    to Ray cluster" (the reason is in its log alone), while one call to the head says why in
+    milliseconds. False when that can't be told within ``timeout_s`` (another Ray version,
+    no answer): the failure is then reported as it was."""
+    refused = threading.Event()
+
+    def ask() -> None:
+        try:
+            raylet: Any = importlib.import_module("ray._raylet")  # Ray's own client for a cluster's head
+            raylet.GcsClient(address=address, cluster_id=None).internal_kv_get(b"kamishibai", None, timeout=timeout_s)
+        except Exception as error:  # whichever error: only its words are read
+            if _says_token(f"{type(error).__name__} {error}"):
+                refused.set()
+
+    thread = threading.Thread(target=ask, name="kamishibai-cluster-token-probe", daemon=True)
+    thread.start()
+    thread.join(timeout_s)  # a head that never answers is left to its (daemon) thread
+    return refused.is_set()
+
+
+def join_failure(spec: ClusterSpec, failed: str, error: BaseException, token_refused: bool = False) -> StudioError:
     """Why joining the cluster ``spec`` names failed, with what to do: Ray's own text (its
     first line: the rest repeats advice about its own command line), and a hint for the
-    cases Ray words obscurely (no cluster on this machine for ``auto``, a token asked for)."""
+    cases Ray words obscurely (no cluster on this machine for ``auto``, a token asked for:
+    said by Ray's error, or ``token_refused``, found by :func:`head_refuses_token`)."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    if "auth" in str(error).lower() and "token" in str(error).lower():
-        return StudioError(f"{failed}: {text}", hint=TOKEN_HINT)
+    if _says_token(str(error)) or token_refused:
+        because = "" if _says_token(text) else " (the head asks for the cluster's authentication token)"
+        return StudioError(f"{failed}: {text}{because}", hint=TOKEN_HINT)
     if spec.address == AUTO:
         return StudioError(f"{failed}: {text}", hint=AUTO_HINT)
     waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
@@ -219,6 +279,7 @@ class RayCluster:
                     probe_address(spec.address, spec.connect_timeout_s)
                 except ConnectionError as error:
                     raise StudioError(f"{failed}: {error}.", hint=UNREACHABLE_HINT) from None
+                check_auto_head(spec, failed)
             def join() -> None:
                 if ray.is_initialized():  # a late answer to an attempt given up on
                     ray.shutdown()
@@ -240,7 +301,9 @@ class RayCluster:
                 raise StudioError(f"{failed}: no Ray cluster answered within {spec.connect_timeout_s:g} s.",
                                   hint=UNREACHABLE_HINT) from None
             except (ConnectionError, RuntimeError, ValueError) as error:
-                raise join_failure(spec, failed, error) from None
+                token = not (spec.local or spec.address == AUTO or _says_token(str(error))) \
+                    and head_refuses_token(spec.address)
+                raise join_failure(spec, failed, error, token) from None
             finally:
                 _record_environment(before)
             _started_here = spec.address
@@ -265,7 +328,8 @@ class RayCluster:
         except ConnectionError as error:
             with self._lock:
                 first = not self._lost
-                self._lost = self._lost or f"its head at {self._head} no longer answers ({error})"
+                reason = str(error).replace(f" at {self._head}", "")  # the head is named once
+                self._lost = self._lost or f"its head at {self._head} no longer answers: {reason}"
                 lost = self._lost
             if first:
                 where = "local" if self.spec.local else self.spec.where
@@ -359,8 +423,19 @@ class RayCluster:
         }
         if self._memory_bytes:
             options["memory"] = self._memory_bytes
+        runtime_env = actor_runtime_env(self._job_runtime_env())
+        if runtime_env is not None:
+            options["runtime_env"] = runtime_env
         remote = self.ray.remote(EngineActor)
         return remote.options(**options).remote(self._source, config)
+
+    def _job_runtime_env(self) -> dict[str, Any]:
+        """The runtime environment of this process's Ray job (what ``ray.init`` was given)."""
+        try:
+            return dict(self.ray.get_runtime_context().runtime_env or {})
+        except Exception:  # a Ray without it: the actor gets the studio's folder alone
+            log.info("could not read the job's runtime environment", exc_info=True)
+            return {}
 
     def make_hosts(self, registry: EngineRegistry, config: EngineConfig, engine: str) -> list[RayHost]:
         """One :class:`RayHost` per actor (started lazily, by their first job or check)."""

@@ -14,6 +14,7 @@ import logging
 import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -60,3 +61,36 @@ def reload_ray_settings(ray: Any) -> None:
         raylet.AuthenticationTokenLoader.instance().reset_cache()
     except Exception:  # another Ray version: the environment is restored all the same
         log.info("could not make Ray read its settings again", exc_info=True)
+
+
+INSTALLED_DIRS = frozenset({"site-packages", "dist-packages"})
+"""Folders an installed (not editable) studio lives in: Python finds it there by itself."""
+
+
+def studio_source_root() -> Path | None:
+    """The folder holding the ``studio`` package when it runs from a source checkout (an
+    editable install, ``pip install -e``); None when it is installed in site-packages."""
+    import studio
+
+    root = Path(studio.__file__).resolve().parent.parent
+    return None if root.name in INSTALLED_DIRS else root
+
+
+def actor_runtime_env(job_env: Mapping[str, Any] | None, root: Path | None = None) -> dict[str, Any] | None:
+    """The runtime environment an engine actor starts in (None: the job's as it is).
+
+    Ray puts the folder the studio was started in (and, on a cluster, the one ``ray start``
+    ran in) first on an actor's ``sys.path``. A folder named ``studio`` there (a user's
+    drawings, say) then shadows an editable install's package, which Python finds only
+    after every folder on the path: the actor died with "cannot import name '__version__'
+    from 'studio' (unknown location)". With the checkout on ``PYTHONPATH``, Python finds the
+    real package (a package with an ``__init__`` wins over a plain folder wherever it is).
+    The job's own ``PYTHONPATH`` (its runtime environment's) is kept after it, else the
+    node's (``${PYTHONPATH}``, which Ray expands on the node)."""
+    root = studio_source_root() if root is None else root
+    if root is None:
+        return None
+    env_vars = dict((job_env or {}).get("env_vars") or {})
+    rest = env_vars.get("PYTHONPATH") or "${PYTHONPATH}"
+    parts = [str(root)] + [part for part in str(rest).split(os.pathsep) if part and part != str(root)]
+    return {"env_vars": {**env_vars, "PYTHONPATH": os.pathsep.join(parts)}}

@@ -61,6 +61,9 @@ POLL_S = 0.02
 """How often the parent looks at the job's cancel check while waiting for the actor."""
 READY_POLL_S = 2.0
 """How long one look at a restarting actor waits for it to answer."""
+START_WAIT_WARN_S = 30.0
+"""How long an actor may wait for the cluster to give it its CPU or GPU before the log says
+so (it takes no job meanwhile: the other actors run them)."""
 MAX_START_FAILURES = 3
 """Actors that die this many times in a row while a host waits for one: the host stops
 waiting and its next job fails with the reason (a node without the studio, say)."""
@@ -88,6 +91,13 @@ class RayHost:
         self._lock = threading.Lock()
         self._checks: dict[str, list[Requirement]] = {}
         self._lost = False
+        self._starting: Any = None
+        """The first call to a new actor (its ``info``), while it has not answered."""
+        self._start_lock = threading.Lock()
+        """Held while an actor is made: the worker's thread (waiting for its actor before a
+        job) and a check from another thread (the command line asks every host) both start
+        it. Each made one, and the handle overwritten was dropped, so Ray ended that actor,
+        while the host kept the other's answer: its jobs went to an actor that never ran."""
         self.restarts = 0
 
     # -- what others read ---------------------------------------------------------------------
@@ -129,27 +139,79 @@ class RayHost:
 
     # -- the actor ----------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, timeout: float | None = None) -> None:
         """Start the actor now and wait until it answers (else the first job does). An
         actor that can't start (the studio or an engine missing on its node) raises
-        :class:`HostJobError` saying why: the job fails with that reason."""
+        :class:`HostJobError` saying why: the job fails with that reason. With ``timeout``,
+        Ray's ``GetTimeoutError`` once it has not answered by then (the cluster has no room
+        for it yet); a later call waits for the same actor."""
         ray = self.cluster.ray
-        if self._actor is not None and self._info is not None:
-            return
-        if self._actor is None:
-            self._set(ActorState.STARTING)
-            self._actor = self.cluster.new_actor(self.config)
+        with self._start_lock:  # one actor, whichever threads ask at once
+            if self._actor is not None and self._info is not None:
+                return
+            if self._actor is None:
+                self._set(ActorState.STARTING)
+                self._actor = self.cluster.new_actor(self.config)
+                self._starting = None
+            if self._starting is None:
+                self._starting = self._actor.info.remote()
+            actor, starting = self._actor, self._starting
         try:
-            info = ray.get(self._actor.info.remote())
+            info = ray.get(starting, timeout=timeout)
         except ray.exceptions.ActorDiedError as error:
-            self._actor = None
+            with self._start_lock:
+                if self._actor is actor:
+                    self._actor = self._starting = None
             self._set(ActorState.STOPPED)
             raise HostJobError(_failure(f"The cluster could not start engine actor {self.index}: "
                                         f"{_first_line(error)}")) from None
-        with self._lock:
-            self._info = info
-            self._state = ActorState.IDLE
+        with self._start_lock:
+            if self._actor is not actor:  # replaced meanwhile: its successor answers for itself
+                return
+            self._starting = None
+            with self._lock:
+                self._info = info
+                self._state = ActorState.IDLE
         self.cluster.refresh_resources()
+
+    def _wait_started(self, stopping: Callable[[], bool]) -> bool:
+        """Before the first job: wait (while not ``stopping``) for the actor to start. One
+        the cluster has no room for yet (more actors asked for than its CPUs or GPUs hold)
+        stays pending, maybe for good: a job given to it waited with it, and the check made
+        under the queue's lock held every other actor too, so the whole queue stood still.
+        Now such a host takes no job; the log says why after :data:`START_WAIT_WARN_S`. An
+        actor that can't start at all is left to its first job, which fails saying why."""
+        if self._info is not None:
+            return True
+        ray = self.cluster.ray
+        began = time.monotonic()
+        said = False
+        while not stopping():
+            try:
+                self.start(timeout=READY_POLL_S)
+            except ray.exceptions.GetTimeoutError:
+                if self._cluster_gone():
+                    return False
+                if not said and time.monotonic() - began >= START_WAIT_WARN_S:
+                    said = True
+                    self._set(ActorState.WAITING)
+                    log.warning("Engine actor %s has waited %d s for the cluster to give it %s; it takes no "
+                                "job meanwhile, the other actors run them. Ask for fewer actors (--actors, or "
+                                "Actors in Settings > Render farm) or add nodes to the cluster.", self.index,
+                                time.monotonic() - began, self._asks())
+                continue
+            except (HostJobError, ray.exceptions.RayError):
+                return True  # the first job fails with the reason
+            return True
+        return False
+
+    def _asks(self) -> str:
+        """What this host's actor asks the cluster for ("1 CPU", "1 CPU and 1 GPU")."""
+        cpus = getattr(getattr(self.cluster, "spec", None), "cpus_per_actor", None)
+        per_gpu = getattr(self.cluster, "gpus_per_actor", None)
+        gpus = per_gpu() if callable(per_gpu) else 0
+        asks = [f"{cpus:g} CPU" if cpus else "its CPU"] + ([f"{gpus:g} GPU"] if gpus else [])
+        return " and ".join(asks)
 
     def check(self, engine: str) -> list[Requirement]:
         """Why ``engine`` can't run on this host's actor (asked once per engine)."""
@@ -157,8 +219,13 @@ class RayHost:
         if cached is not None:
             return cached
         try:
-            self.start()
+            # an actor still waiting for the cluster's room is not waited for here (this runs under the queue's lock)
+            self.start(timeout=0 if self._starting is not None else READY_POLL_S)
             reasons: list[Requirement] = list(self.cluster.ray.get(self._actor.check.remote(engine)))
+        except self.cluster.ray.exceptions.GetTimeoutError:
+            # still starting (or waiting for room): unknown for now, asked again next time
+            log.info("actor %s has not started yet; engine %s is checked later", self.index, engine)
+            return []
         except (HostJobError, self.cluster.ray.exceptions.RayError) as error:
             # unknown: let the job try, and fail with the actor's reason rather than wait forever
             log.warning("could not check engine %s on actor %s: %s", engine, self.index, error)
@@ -173,14 +240,14 @@ class RayHost:
             self._set(ActorState.STOPPED)
             return False
         if not self._lost:
-            return True
+            return self._wait_started(stopping)
         ray = self.cluster.ray
         self._set(ActorState.RESTARTING)
         deaths = 0
         while not stopping():
             try:
                 if self._actor is None:
-                    self._actor = self.cluster.new_actor(self.config)
+                    self._actor, self._starting = self.cluster.new_actor(self.config), None
                 info = ray.get(self._actor.info.remote(), timeout=READY_POLL_S)
             except ray.exceptions.GetTimeoutError:
                 if self._cluster_gone():
@@ -319,7 +386,7 @@ class RayHost:
         It is killed for good, not restarted: what it held may be what is stuck, so
         :meth:`wait_ready` starts a fresh one for the next job. Raises :class:`HostLostError`,
         which the runner counts as cancelled, since the job was."""
-        actor, self._actor = self._actor, None
+        actor, self._actor, self._starting = self._actor, None, None
         lost = self._mark_lost()
         message = (f"The cluster's {lost} did not stop within {CANCEL_GRACE_S:g} s of a cancel during {stage}; "
                    "it was ended.")
@@ -386,7 +453,7 @@ class RayHost:
     def forget(self) -> None:
         """Drop the actor without a word to the cluster (a cluster that was lost: nothing
         there answers, and a call could wait for it)."""
-        self._actor = None
+        self._actor = self._starting = None
         with self._lock:
             self._engine = None
             self._info = None

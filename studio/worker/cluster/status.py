@@ -23,6 +23,9 @@ class ConnectionState(StrEnum):
 
 class ActorState(StrEnum):
     STARTING = "starting"
+    WAITING = "waiting for room"
+    """Not started after a while: the cluster has no room for it yet (more actors asked for
+    than its CPUs or GPUs hold). It takes no job; the other actors run them."""
     IDLE = "idle"
     LOADING = "loading"
     RUNNING = "running"
