@@ -1219,8 +1219,24 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
                         f"  hint: {hint} Or run `kamishibai run-queue {quoted}` on a machine that can run the "
                         f"{engine} engine (`kamishibai doctor` says), or cancel them in the studio.")
     if others:
-        messages.append(f"{len(others)} job(s) are still queued and did not run: {first_few(others)}.")
+        messages.append(f"{len(others)} job(s) are still queued and did not run: {first_few(others)}."
+                        + _farm_gone_hint(service, quoted))
     return messages
+
+
+def _farm_gone_hint(service: GenerationService, quoted: str) -> str:
+    """Why queued jobs did not run when the render farm went away under the run (or could not
+    be joined), with what goes on: "" on no cluster, or one that is still there. QA: the run
+    ended saying only that jobs were still queued, the loss told only in the warnings above."""
+    from studio.worker.cluster.status import ConnectionState
+
+    status = service.cluster_status()
+    if status is None or status.state not in (ConnectionState.LOST, ConnectionState.FAILED):
+        return ""
+    gone = "was lost" if status.state is ConnectionState.LOST else "could not be joined"
+    return (f" The render farm ({printable(status.address)}) {gone}; they stay queued.\n  hint: start its head "
+            f"again (`ray start --head`, docs/CLUSTER.md), then run `kamishibai run-queue {quoted} --cluster "
+            f"{shlex.quote(printable(status.address))}`, or run them here without --cluster.")
 
 
 def say_what_is_left(service: GenerationService, path: str, *, done: int | None = None) -> None:
