@@ -150,7 +150,11 @@ class MainWindow(QMainWindow):
         current = self.settings.engine if self.settings.engine in self.registry else services.default_engine
         self.engine_picker.set_engines(self.registry, current, self.engine_config())  # also before a project opens
         # before the welcome page: it sets aside the docks the restored layout shows
-        restore_window(self, self.settings.geometry(), self.settings.window_state())
+        self._moving_docks = True  # the layout restored is the studio's, not a dock placed by hand now
+        try:
+            restore_window(self, self.settings.geometry(), self.settings.window_state())
+        finally:
+            self._moving_docks = False
         self.show_welcome()
         self._set_project_actions_enabled(False)
         self._update_history_actions()
@@ -226,9 +230,18 @@ class MainWindow(QMainWindow):
         """Left docks in a window too narrow to hold them beside the tree: they wait in a tab
         beside the inspector (see :meth:`_place_left_docks`)."""
         self._moving_docks = False
+        self._placed_by_user: set[QDockWidget] = set()
+        """Left docks the user dragged or floated: where they put them, they stay (see _moved_by_hand)."""
+        self._minimum_eased = False
+        """Whether the window's minimum width is set below its layout's (see :meth:`_ease_minimum_width`)."""
         for left in (self.queue_dock, self.cast_dock):
             left.dockLocationChanged.connect(lambda _area, left=left: self._moved_by_hand(left))
             left.topLevelChanged.connect(lambda _floating, left=left: self._moved_by_hand(left))
+        for each in (self.inspector_dock, self.queue_dock, self.cast_dock):
+            # shown, hidden, moved or floated: whether the window may be narrower than its layout changes
+            each.visibilityChanged.connect(lambda _shown: self._ease_minimum_width())
+            each.dockLocationChanged.connect(lambda _area: self._ease_minimum_width())
+            each.topLevelChanged.connect(lambda _floating: self._ease_minimum_width())
         self._size_docks()
         view_menu = self.menus["View"]
         view_menu.addSeparator()
@@ -277,6 +290,8 @@ class MainWindow(QMainWindow):
             for dock in (self.queue_dock, self.cast_dock):
                 if dock.isFloating():
                     continue
+                if dock in self._placed_by_user:
+                    continue
                 fits = self._left_dock_fits(dock)
                 if dock in self._set_aside and (fits or not can_set_aside):
                     self._bring_back(dock)
@@ -289,6 +304,45 @@ class MainWindow(QMainWindow):
                     inspector.raise_()
         finally:
             self._moving_docks = False
+        self._ease_minimum_width()
+
+    def _ease_minimum_width(self) -> None:
+        """Let the window be made narrower than its left docks allow while they can go beside
+        the inspector: :meth:`_place_left_docks` then sets them aside as the window narrows.
+
+        The window's minimum width is its layout's, which counts the queue or cast dock shown
+        at the left: a window with the queue out (every Generate brings it) could not be made
+        narrower than about 730 pixels, and never became narrow enough for the queue to move
+        beside the inspector as it does in a window opened narrow. A dock the user put
+        elsewhere, or floated, is not counted here and is never moved; one the user put at the
+        left stays there, and the layout's minimum, which counts it, holds (so it does with the
+        inspector closed or floating: there is nowhere to set a dock aside)."""
+        layout = self.layout()
+        if layout is None:
+            return
+        left = [d for d in (self.queue_dock, self.cast_dock) if not d.isHidden() and not d.isFloating()
+                and d not in self._set_aside and self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea]
+        inspector = self.inspector_dock
+        central = self.centralWidget()
+        can_set_aside = not inspector.isHidden() and not inspector.isFloating() \
+            and central is not None and central is not self.welcome
+        if not (left and can_set_aside) or any(d in self._placed_by_user for d in left):
+            if self._minimum_eased:  # the layout's minimum holds again
+                self._minimum_eased = False
+                # (0, 0) clears the explicit minimum (setMinimumWidth(0) would keep the width's), so
+                # that the layout sets the window's minimum again; the height's was never explicit
+                self.setMinimumSize(0, 0)
+                layout.invalidate()
+                layout.activate()
+            return
+        separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
+        widest_left = max(d.minimumSizeHint().width() for d in left)
+        set_aside = layout.minimumSize().width() - widest_left - separator
+        # beside the inspector, in one tab group, the group is as wide as the wider of them
+        set_aside += max(0, widest_left - inspector.minimumSizeHint().width())
+        chrome = max(self.statusBar().minimumSizeHint().width(), self.menuBar().minimumSizeHint().width())
+        self._minimum_eased = True
+        self.setMinimumWidth(max(set_aside, chrome, 1))
 
     def _bring_back(self, dock: QDockWidget) -> None:
         """``dock`` back at the left, in a tab with the other left dock there, as it was shown or hidden."""
@@ -314,8 +368,12 @@ class MainWindow(QMainWindow):
             self._moving_docks = False
 
     def _moved_by_hand(self, dock: QDockWidget) -> None:
-        """A set-aside dock the user moved (dragged, floated) stays where they put it."""
-        if not self._moving_docks and dock in self._set_aside:
+        """A dock the user moved (dragged, floated) stays where they put it: one set aside is no
+        longer brought back, and one put at the left is not set aside when the window narrows."""
+        if self._moving_docks:
+            return
+        self._placed_by_user.add(dock)
+        if dock in self._set_aside:
             self._set_aside.remove(dock)
 
     def _raise_queue(self) -> None:
@@ -361,11 +419,15 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
-        self._place_left_docks()
         workspace = self.workspace
-        if workspace is not None and workspace.width() < self.width() * 0.5:
-            if self.width() < WIDE_WINDOW and not self.cast_dock.isHidden() and not self.cast_dock.isFloating():
-                self.cast_dock.hide()  # narrower now: the cast dock collapses (View menu brings it back)
+        squeezed = workspace is not None and workspace.width() < self.width() * 0.5
+        # before the left docks are placed: narrowed in one step (the window's minimum lets it,
+        # see _ease_minimum_width), the cast dock collapses as it does narrowed a step at a time
+        if squeezed and self.width() < WIDE_WINDOW and not self.cast_dock.isHidden() \
+                and not self.cast_dock.isFloating():
+            self.cast_dock.hide()  # narrower now: the cast dock collapses (View menu brings it back)
+        self._place_left_docks()
+        if squeezed:
             self._size_docks()
 
     def _connect_actions(self) -> None:

@@ -173,6 +173,9 @@ DRAFT_RESUMED = "New turn: picking up what you typed before; Generate (Ctrl+Ente
 DRAFT_PARENT_GONE = ("New turn closed: the turn it was to follow is gone, and what you typed is kept with it. "
                      "Undo brings that turn back; Enter on it then picks up what you typed.")
 """A new turn holding typing whose turn went (an undo, a delete): kept under that turn's id."""
+DRAFT_PARENT_UNDONE = ("New turn closed: the turn it was to follow was undone, and what you typed is kept with it. "
+                       "Redo (Ctrl+Shift+Z) brings that turn back; Enter on it then picks up what you typed.")
+"""As :data:`DRAFT_PARENT_GONE`, when an undo took the turn away: Redo, not Undo, brings it back."""
 DRAFT_KEPT_WITH_DELETED = "What you typed for a new turn under it comes back with it: Enter there picks it up."
 """Added to the delete's message when a new turn holding typing was open under the turns deleted."""
 
@@ -264,6 +267,9 @@ class Workspace(QWidget):
         """The open Compare branches window (None when none is open)."""
         self.ask_stale_hook: Callable[[int], str | None] | None = None
         self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
+        self._draft_note = ""
+        """What the status bar said last about a new turn's typing put aside (see select): an
+        undo or a redo that closed the new turn says it after its own name."""
         self.turn_menu: QMenu | None = None
         """The card's menu opened last (deleted once closed: see ``shiboken6.isValid``)."""
 
@@ -690,6 +696,7 @@ class Workspace(QWidget):
         else:  # the view stays put: a turn selected earlier, not laid out yet, is no longer to be followed
             self.view.forget_pending_follow()
         if left_draft:
+            self._draft_note = left_draft
             self.message.emit(left_draft)
 
     def _leave_draft(self) -> str:
@@ -1057,6 +1064,9 @@ class Workspace(QWidget):
         node = self.tree.nodes.get(node_id)
         if node is None or node.instruction.raw == text:
             return
+        # saved, no longer typing: the editor shows the turn's line again when it is redrawn
+        # (an undo of this very edit, sent right after it, showed the undone line as if saved)
+        self.inspector.note_saved(node_id, text)
         self.apply(EditInstruction(node_id, text))
         self.message.emit(f"Kept the edited instruction of turn {self.tree.depth(node_id)} (Undo takes it back).")
 
@@ -1191,10 +1201,34 @@ class Workspace(QWidget):
         self.apply(SelectTake(node_id, take_id), then=chosen)
 
     def undo(self) -> None:
+        """Undo the last step. Notes and story fields typed and still waiting to be saved (their
+        pause, or moving on, saves them) are saved first, as a step of their own, and that is
+        the step undone (as in a text box, Undo takes back the typing): left waiting, they were
+        saved just after the undo, which took back an older step and threw its redo away. So is
+        an instruction edited and not saved (moving on saves it): the undo of another turn's
+        edit selected that turn, which saved it after the undo; the undo of its own turn's edit
+        threw it away."""
+        self._commit_typing()
+        self._draft_note = ""
         self.submit(self.project.undo, self._show_history_step, kind="history")
 
     def redo(self) -> None:
+        """Redo the last step undone. Typing waiting to be saved is saved first: it is a new edit,
+        after which there is nothing to redo (saved after the redo, it silently threw away the
+        rest of what could be redone)."""
+        self._commit_typing()
+        self._draft_note = ""
         self.submit(self.project.redo, self._show_history_step, kind="history")
+
+    def _commit_typing(self) -> None:
+        """Save what the inspector holds typed and not saved yet (a dialogue line, a duration or
+        a start value being typed too, as moving on saves them), each as an edit of its own,
+        before an undo or a redo is sent."""
+        if self.closed:
+            return
+        self.inspector.commit_edits(moving_on=True)
+        self.inspector.commit_instruction()
+        self.inspector.start.commit_typed()  # a start value typed in a box that still has the focus
 
     def _show_history_step(self, changes: ChangeSet | None) -> None:
         """Say what an undo or redo did and select where it happened: the highest turn it brought
@@ -1206,10 +1240,17 @@ class Workspace(QWidget):
         if not changes:
             return
         target, brought_back = self._history_target(changes)
+        # a new turn being written that the step closed (its turn went): where its typing is kept
+        # is said too, not written over by the step's name
+        note, self._draft_note = self._draft_note, ""
+        if note == DRAFT_PARENT_GONE and changes.label.startswith("Undo"):
+            note = DRAFT_PARENT_UNDONE
+        said = f"{changes.label}. {note}" if note else changes.label
         if target is not None and not brought_back and target not in self.branch:
-            self.message.emit(f"{changes.label} (turn {self.tree.depth(target)}, on another branch)")
+            self.message.emit(f"{changes.label} (turn {self.tree.depth(target)}, on another branch)"
+                              + (f". {note}" if note else ""))
             return
-        self.message.emit(changes.label)
+        self.message.emit(said)
         if target is not None and target != self.current_id:
             self.select(target)
 

@@ -48,7 +48,9 @@ def test_location_from_an_image_is_copied_into_the_project(make_window, sample_p
 def test_cheat_sheet_lists_the_shortcuts(make_window) -> None:
     window = make_window()
     sheet = window.show_cheat_sheet()
-    text = sheet.findChildren(type(window.status_label))[0].text()
+    from PySide6.QtWidgets import QLabel
+
+    text = sheet.findChildren(QLabel)[0].text()
     for expected in ("Re-roll", "Fork", "Ctrl+Z", "Space"):
         assert expected in text
     sheet.close()

@@ -237,6 +237,12 @@ class StartPanel(QWidget):
         if self.spins:
             self._place(stacked=self.width() < self._side_by_side_width())
 
+    def commit_typed(self) -> None:
+        """Save a value typed in a box and not saved yet (a box saves as it loses the focus or
+        on Enter): before an undo, which it would otherwise follow as a new edit."""
+        for name in list(self.spins):
+            self._commit(name)
+
     def _commit(self, name: str) -> None:
         spins = self.spins.get(name)
         if not spins:
