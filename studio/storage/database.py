@@ -581,8 +581,10 @@ class Database:
             except sqlite3.Error as error:
                 raise self._translate(error, "save the change") from None
             try:
-                self._chain_commit()
+                changes = self.conn.total_changes
                 yield self.conn
+                if self.conn.total_changes != changes:  # a transaction that changed nothing writes nothing
+                    self._chain_commit()
             except sqlite3.Error as error:
                 self._rollback()
                 raise self._translate(error, "save the change") from None

@@ -179,9 +179,11 @@ def check_files(folder: Path) -> list[Requirement]:
                                          hint="Convert the released weights: kamishibai checkpoints convert "
                                               "PATH/TO/AnimeGamer/checkpoints (see kamishibai checkpoints doctor).",
                                          path=str(path), expected_bytes=item.approx_bytes))
-            elif (damaged := damaged_file(path)) is not None:
-                found.append(damaged)
+            elif path not in tokenizer_files and (damaged := damaged_file(path)) is not None:
+                found.append(damaged)  # a tokenizer file is named by damaged_tokenizer, with its cure
         return found
+
+    tokenizer_files = {folder / "tokenizer" / name for name in layout.TOKENIZER_FILES}
 
     unmet.extend(problems(layout.shared_files()))
     if (tokenizer := damaged_tokenizer(folder / "tokenizer")) is not None:  # none of its files missing
