@@ -8,6 +8,12 @@ never modify the project.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +26,7 @@ from studio.core.text import BIDI_CONTROLS, first_few, shows_something
 from studio.core.tree import StoryTree, TreeError
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError
 from studio.storage import Project, UnsafePathError
-from studio.storage.paths import file_there
+from studio.storage.paths import descriptor_name, file_there, open_resolved_inside, private_copy
 
 MAX_LABEL_CHARS = 40
 MAX_ERROR_CHARS = 120
@@ -53,6 +59,11 @@ class Turn:
     """How far the turn moved each of ``state``'s stats, in points (after minus before; less
     than predicted where a stat ran into 0 or 100). None for a turn not read from a project:
     :attr:`change` is then the predicted change."""
+    media_root: Path | None = None
+    """The project folder ``clip_rel`` and ``poster_rel`` are read from (see :func:`open_clip`);
+    None for a turn not read from a project, whose ``clip`` and ``poster`` are read as named."""
+    clip_rel: str = ""
+    poster_rel: str = ""
 
     @property
     def change(self) -> StateChange:
@@ -127,7 +138,9 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
                 action=clean_text(action_sentence(node.instruction, character)).strip(),
-                story=_clean_story(node.story), stale=take.stale, applied=turn_change(tree, node.id))
+                story=_clean_story(node.story), stale=take.stale, applied=turn_change(tree, node.id),
+                media_root=project.path, clip_rel=take.clip_path,
+                poster_rel=take.poster_path if poster is not None else "")
 
 
 OUTSIDE_HINT = ("The studio reads a project's media only inside its folder, and this path was written by hand or "
@@ -332,3 +345,84 @@ def _clip_lost(project: Project, take: Take | None) -> bool:
 
 def _finished(take: Take | None) -> bool:
     return take is not None and take.status == TakeStatus.DONE
+
+
+# -- reading a turn's media ------------------------------------------------------------------
+#
+# The paths were checked when the branch was collected, but the export reads the files later
+# (on a worker thread, seconds or minutes after): a clip or poster replaced meanwhile by a link
+# to a file outside the project would be followed by a read that opens the path by name. The
+# reads below open the file one folder at a time from the project folder, following no link
+# (:func:`~studio.storage.paths.open_resolved_inside`), and hand ffmpeg, which takes a name, a
+# name of the file already opened (:func:`clip_source`).
+
+
+def open_clip(turn: Turn) -> int:
+    """A read-only descriptor of ``turn``'s clip (the caller closes it); :class:`ExportError`
+    when the file is gone, is no longer a file, or was replaced by a link leading outside the
+    project."""
+    fd = _open_media(turn, turn.clip, turn.clip_rel, "clip")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a named pipe read by ffmpeg would wait for good
+        os.close(fd)
+        raise ExportError(f"The clip of {turn.label} is no longer a file ({turn.clip}).",
+                          hint=REMAKE_CLIP_HINT, remake=(turn.node_id,))
+    return fd
+
+
+def open_poster(turn: Turn) -> int:
+    """A read-only descriptor of ``turn``'s poster, as :func:`open_clip` (OSError and
+    :class:`UnsafePathError` as they come: a sheet falls back to the clip's first frame)."""
+    if turn.poster is None:
+        raise FileNotFoundError(errno.ENOENT, "The turn has no poster.")
+    if turn.media_root is None or not turn.poster_rel:
+        return _open_named(turn.poster)
+    return open_resolved_inside(turn.media_root, turn.poster_rel)
+
+
+def _open_media(turn: Turn, path: Path, rel: str, what: str) -> int:
+    try:
+        if turn.media_root is None or not rel:
+            return _open_named(path)
+        return open_resolved_inside(turn.media_root, rel)
+    except UnsafePathError as error:
+        raise ExportError(f"The {what} of {turn.label} was replaced by a link to a file outside the project "
+                          f"folder, which is not read ({error.message[:1].lower()}{error.message[1:].rstrip('.')}).",
+                          hint=f"{REMAKE_CLIP_HINT} {LINK_OUTSIDE_HINT}", remake=(turn.node_id,)) from None
+    except FileNotFoundError:
+        raise ExportError(f"The {what} of {turn.label} is missing ({path}): it was removed while the export ran.",
+                          hint=REMAKE_CLIP_HINT, remake=(turn.node_id,)) from None
+    except OSError as error:
+        raise ExportError(f"The {what} of {turn.label} can't be read ({path}): {error.strerror or error}.",
+                          hint=REMAKE_CLIP_HINT, remake=(turn.node_id,)) from None
+
+
+def _open_named(path: Path) -> int:
+    return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+
+
+@contextlib.contextmanager
+def clip_source(turn: Turn) -> Iterator[Path]:
+    """A name for ffmpeg to read ``turn``'s clip by, valid inside the ``with``: the clip
+    opened by :func:`open_clip`, named through the descriptor (``/proc/PID/fd/N``: opening it
+    reaches the opened file, never whatever the path names now). Where the system has no such
+    name, a private copy of the opened file. A turn not read from a project: its path."""
+    if turn.media_root is None:
+        yield turn.clip
+        return
+    with media_source(open_clip(turn), turn.clip.suffix) as name:
+        yield name
+
+
+@contextlib.contextmanager
+def media_source(fd: int, suffix: str = "") -> Iterator[Path]:
+    """A name of the file open as ``fd`` (which is closed at the end) for a program that
+    takes a name: see :func:`clip_source`."""
+    try:
+        name = descriptor_name(fd)
+        if name is not None:
+            yield name
+            return
+        with tempfile.TemporaryDirectory(prefix="kamishibai-read-") as folder:
+            yield private_copy(fd, Path(folder), f"media{suffix}")
+    finally:
+        os.close(fd)

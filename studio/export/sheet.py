@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
-from studio.export.branch import Branch, Turn
+from studio.export.branch import Branch, Turn, clip_source, media_source, open_poster
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence, clip_permission_error
 from studio.export.options import (
     ExportFormat,
@@ -20,6 +20,7 @@ from studio.export.options import (
 )
 from studio.export.output import OutputFiles, check_outputs
 from studio.export.storyboard import WIDE, StoryboardLayout, draw_page, lay_out_sheet, sheet_title, turn_as_cut
+from studio.storage.paths import UnsafePathError
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,9 @@ def sheet_turns(branch: Branch) -> list[Turn]:
     from studio.storage.ffmpeg import MediaError, probe
 
     try:
-        fps: Fraction | None = probe(turns[0].clip).fps
-    except (MediaError, OSError):
+        with clip_source(turns[0]) as source:
+            fps: Fraction | None = probe(source).fps
+    except (MediaError, OSError, ExportError):
         fps = None
     return [turn_as_cut(turn, fps) for turn in turns]
 
@@ -119,27 +121,30 @@ def poster_image(turn: Turn) -> Image.Image:
 
     if turn.poster is not None:
         try:
-            return open_image(turn.poster, what="poster")
-        except MediaError:
+            with media_source(open_poster(turn)) as source:  # never through a link swapped in meanwhile
+                return open_image(source, what="poster")
+        except (MediaError, OSError, UnsafePathError):
             pass
     from studio.storage.ffmpeg import decode_frames, probe
 
     denied = clip_permission_error(turn.clip, turn.label)
     if denied is not None:
         raise denied
-    try:
-        info = probe(turn.clip)
-        width, height = info.size
-        if width * height > MAX_IMAGE_PIXELS:
-            raise ExportError(f"The clip of {turn.label} is {width} x {height} pixels; the limit is "
-                              f"{MAX_IMAGE_PIXELS / 1e6:.1f} megapixels.", hint="Re-roll the turn.")
-        frames = decode_frames(turn.clip, info.size)
+    with clip_source(turn) as source:
         try:
-            first = next(frames)
-        finally:
-            frames.close()
-    except (MediaError, StopIteration, OSError) as error:
-        message = error.message if isinstance(error, MediaError) else str(error) or "it holds no frames"
-        raise ExportError(f"The clip of {turn.label} can't be read: {as_sentence(message)}",
-                          hint=REMAKE_CLIP_HINT, remake=(turn.node_id,)) from None
+            info = probe(source)
+            width, height = info.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise ExportError(f"The clip of {turn.label} is {width} x {height} pixels; the limit is "
+                                  f"{MAX_IMAGE_PIXELS / 1e6:.1f} megapixels.", hint="Re-roll the turn.")
+            frames = decode_frames(source, info.size)
+            try:
+                first = next(frames)
+            finally:
+                frames.close()
+        except (MediaError, StopIteration, OSError) as error:
+            message = error.message if isinstance(error, MediaError) else str(error) or "it holds no frames"
+            message = message.replace(str(source), str(turn.clip))  # a descriptor's name means nothing to a user
+            raise ExportError(f"The clip of {turn.label} can't be read: {as_sentence(message)}",
+                              hint=REMAKE_CLIP_HINT, remake=(turn.node_id,)) from None
     return Image.fromarray(first.copy())

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
-from studio.export.branch import Branch, clean_text
+from studio.export.branch import Branch, clean_text, clip_source
 from studio.export.compose import episode_frames
 from studio.export.drawing import overlay_form, overlay_least_frame
 from studio.export.encoding import (
@@ -82,8 +83,9 @@ def stream_copy_refusal(fmt: ExportFormat, options: ExportOptions, plan: Episode
     return None
 
 
-def concat_listing(branch: Branch, files: OutputFiles) -> Path:
-    """ffmpeg's concat list for the branch's clips.
+def concat_listing(branch: Branch, files: OutputFiles, sources: list[Path] | None = None) -> Path:
+    """ffmpeg's concat list for the branch's clips, read from ``sources`` (one name per turn,
+    see :func:`~studio.export.branch.clip_source`; the clips' own paths when not given).
 
     The list format can't hold every path (a line break ends an entry), so each clip is
     named through a symbolic link with a plain name in the work folder; ffmpeg resolves
@@ -96,13 +98,14 @@ def concat_listing(branch: Branch, files: OutputFiles) -> Path:
     a folder the links are named in full."""
     listing = files.scratch("clips.txt")
     links = files.scratch("clips")
+    reads = sources if sources is not None else [turn.clip.resolve() for turn in branch.turns]
     in_full = any(char in str(listing) for char in "#?")
     names: list[str] = []
     try:
         links.mkdir()
         for index, turn in enumerate(branch.turns):
             name = f"clips/{index:05d}{turn.clip.suffix}"
-            os.symlink(turn.clip.resolve(), files.scratch(name))
+            os.symlink(reads[index], files.scratch(name))
             names.append(str(files.scratch(name)) if in_full else name)
         if in_full and any(c in str(listing) for c in "\r\n"):
             raise ExportError(f"Can't join the clips by stream copy: the folder {files.out.parent} holds a line "
@@ -110,8 +113,8 @@ def concat_listing(branch: Branch, files: OutputFiles) -> Path:
                               hint="Export with --reencode, or export to a folder with a plainer name.")
     except OSError:
         names = []
-        for turn in branch.turns:
-            real = str(turn.clip.resolve())
+        for read in reads:
+            real = str(read)
             if any(c in real for c in "\r\n"):
                 raise ExportError(f"Can't join the clips by stream copy: the path {real!r} holds a line break.",
                                   hint="Export with --reencode, or move the project to a plainer path.") from None
@@ -136,7 +139,6 @@ def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, ta
                         progress: ProgressCallback, cancelled: CancelCheck, title: str = "") -> None:
     """Join the clips without re-encoding; ``title`` goes into the metadata, as an encoded
     video's does (a joined episode had none)."""
-    listing = concat_listing(branch, files)
     total = plan.timeline.total_frames
     muxer = ["-movflags", "+faststart", "-f", "mp4"] if fmt == ExportFormat.MP4 else ["-f", "webm"]
     if title:
@@ -147,8 +149,11 @@ def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, ta
         progress(Progress(round(seconds / duration * total) if duration > 0 else 0, total,
                           "joining clips (stream copy)"))
 
-    run_with_progress(["-f", "concat", "-safe", "0", "-i", str(listing), "-map", "0:v:0", "-c", "copy", *muxer,
-                       str(target)], target, duration, joined, cancelled)
+    with contextlib.ExitStack() as opened:  # each clip opened without following a link, for the join
+        sources = [opened.enter_context(clip_source(turn)) for turn in branch.turns]
+        listing = concat_listing(branch, files, sources)
+        run_with_progress(["-f", "concat", "-safe", "0", "-i", str(listing), "-map", "0:v:0", "-c", "copy",
+                           *muxer, str(target)], target, duration, joined, cancelled)
 
 
 def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options: ExportOptions, target: Path,
@@ -211,7 +216,32 @@ def export_video(branch: Branch, plan: EpisodePlan, out: Path, fmt: ExportFormat
             plan = replace(plan, size=encodable_size(fmt, plan.size))
         passes = 2 if fmt == ExportFormat.GIF else 1  # the same total as encode_frames reports
         progress(Progress(0, passes * plan.timeline.total_frames, f"encoding {fmt.value}: re-encoding, {refusal}"))
-        encode_episode(branch, plan, fmt, options, target, files, progress, cancelled)
+        with read_through_sources(branch) as read:
+            try:
+                encode_episode(read, plan, fmt, options, target, files, progress, cancelled)
+            except ExportError as error:
+                raise _named_back(error, read, branch) from None
     if options.captions == CaptionMode.SRT:
         write_srt(files.temp_for(captions_file(out)), branch, plan.timeline)
     return VideoMade(plan.timeline.total_frames, plan.timeline.duration, refusal is None, plan.size)
+
+
+@contextlib.contextmanager
+def read_through_sources(branch: Branch) -> Iterator[Branch]:
+    """``branch`` with each clip named by its :func:`~studio.export.branch.clip_source` (the
+    file opened without following a link), for the composing of its frames: a clip replaced by
+    a link to a file outside the project since the branch was collected is refused, never read."""
+    with contextlib.ExitStack() as opened:
+        turns = tuple(replace(turn, clip=opened.enter_context(clip_source(turn))) for turn in branch.turns)
+        yield replace(branch, turns=turns)
+
+
+def _named_back(error: ExportError, read: Branch, branch: Branch) -> ExportError:
+    """``error`` with the clips' own paths where it names the names they were read by."""
+    message = error.message
+    for source, turn in zip(read.turns, branch.turns, strict=True):
+        if source.clip != turn.clip:
+            message = message.replace(str(source.clip), str(turn.clip))
+    if message == error.message:
+        return error
+    return type(error)(message, hint=error.hint, remake=error.remake)

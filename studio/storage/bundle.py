@@ -18,6 +18,7 @@ import errno
 import os
 import sqlite3
 import stat
+import time
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -50,7 +51,7 @@ from studio.storage.errors import (
     unwritable_folder_error,
 )
 from studio.storage.lock import WriterLock
-from studio.storage.paths import UnsafePathError, check_relative
+from studio.storage.paths import UnsafePathError, check_relative, open_inside
 from studio.storage.project import (
     DB_NAME,
     MEDIA_DIR,
@@ -150,7 +151,9 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
             # snapshot has its files in this list (a take committed later only adds files
             # that unbundling skips).
             media = _media_files(project.path)
-            listed.extend(_pack_file(archive, file, file.relative_to(project.path).as_posix()) for file in media)
+            listed.extend(packed for file in media
+                          if (packed := _pack_file(archive, file, file.relative_to(project.path).as_posix(),
+                                                   project.path)) is not None)
             # last, as it lists every file with its digest: a bundle cut short lacks it
             archive.writestr(MANIFEST, manifest_text(project.name, __version__, listed))
     except OSError as error:
@@ -160,16 +163,47 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     return out
 
 
-def _pack_file(archive: zipfile.ZipFile, file: Path, name: str) -> ListedFile:
-    """Store ``file`` as ``name``, read once through one descriptor, and list it with the
-    size and digest of what was stored (not of what the path holds a moment later)."""
-    info = zipfile.ZipInfo.from_file(file, name)
-    info.compress_type = zipfile.ZIP_STORED
-    with open(file, "rb") as source, archive.open(info, "w") as entry:
-        digest = DigestWriter(entry)
-        while chunk := source.read(1024 * 1024):
-            digest.write(chunk)
+def _pack_file(archive: zipfile.ZipFile, file: Path, name: str, root: Path) -> ListedFile | None:
+    """Store the project's ``file`` (``name`` relative to ``root``) as ``name``, read once through one
+    descriptor, and list it with the size and digest of what was stored (not of what the path
+    holds a moment later). None, and nothing stored, when the file is no longer a plain file
+    of the project: the walk that listed it found no link, but one put in its place (or in a
+    folder's) since would lead the read outside the project; it is left out, as the walk
+    leaves out links.
+
+    The file is opened one folder at a time from ``root`` without following any link, and its
+    date and mode are taken from that descriptor, never from the path again."""
+    try:
+        fd = open_inside(root, name)
+    except UnsafePathError:
+        return None
+    except OSError as error:  # named in full, as a project file that can't be read
+        raise OSError(error.errno, error.strerror, os.fspath(file)) from None
+    with os.fdopen(fd, "rb") as source:
+        status = os.fstat(source.fileno())
+        if not stat.S_ISREG(status.st_mode):  # a pipe or a folder swapped in: nothing to pack
+            return None
+        info = _entry_info(name, status)
+        with archive.open(info, "w") as entry:
+            digest = DigestWriter(entry)
+            while chunk := source.read(1024 * 1024):
+                digest.write(chunk)
     return digest.listed(name)
+
+
+def _entry_info(name: str, status: os.stat_result) -> zipfile.ZipInfo:
+    """A stored (uncompressed) entry ``name`` dated and moded as ``status`` says, as
+    :meth:`zipfile.ZipInfo.from_file` makes it from a path."""
+    stamp = time.localtime(status.st_mtime)[:6]
+    if stamp[0] < 1980:  # a zip can't date a file before 1980
+        stamp = (1980, 1, 1, 0, 0, 0)
+    elif stamp[0] > 2107:
+        stamp = (2107, 12, 31, 23, 59, 59)
+    info = zipfile.ZipInfo(name, stamp)
+    info.external_attr = (status.st_mode & 0xFFFF) << 16
+    info.file_size = status.st_size
+    info.compress_type = zipfile.ZIP_STORED
+    return info
 
 
 def folder_given_error(out: Path, project: Project) -> BundleError:

@@ -22,10 +22,12 @@ layout this reader does not know.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import stat
 import struct
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from studio.core.model import Take, TakeStatus
 from studio.storage.ffmpeg import MediaError, probe
-from studio.storage.paths import UnsafePathError
+from studio.storage.paths import UnsafePathError, descriptor_name, private_copy
 
 if TYPE_CHECKING:
     from studio.storage.project import Project
@@ -72,36 +74,64 @@ class _UnsureError(Exception):
     """The structure is one this reader does not follow: ffmpeg judges the file."""
 
 
-def check_clip(path: Path) -> ClipVerdict | None:
-    """What is wrong with the clip at ``path``, or None when it can be exported."""
+def check_clip(path: Path, opened: int | None = None) -> ClipVerdict | None:
+    """What is wrong with the clip at ``path``, or None when it can be exported.
+
+    ``opened``: a read-only descriptor of the clip (:meth:`Project.open_media
+    <studio.storage.project.Project.open_media>`, which follows no link), read instead of
+    opening ``path`` (then only named in messages), and closed here. A project's clip is read
+    that way: its path was checked, but a link put in its place since would be followed by a
+    read that opens it by name."""
     try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return ClipVerdict(ClipFault.MISSING, f"{path} does not exist.")
-    except PermissionError:
-        return ClipVerdict(ClipFault.UNREADABLE, f"you have no permission to read {path}.")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)) \
+            if opened is None else opened
     except OSError as error:
-        return ClipVerdict(ClipFault.UNREADABLE, f"{path} can't be read: {error.strerror or error}.")
-    if not stat.S_ISREG(info.st_mode):
-        return ClipVerdict(ClipFault.NOT_VIDEO, f"{path} is not a file.")
-    if info.st_size == 0:
-        return ClipVerdict(ClipFault.EMPTY, f"{path} is empty (0 bytes).")
+        return _not_opened(path, error)
     try:
-        with open(path, "rb") as file:
+        return _check_opened(path, fd)
+    finally:
+        os.close(fd)
+
+
+def _not_opened(path: Path, error: OSError) -> ClipVerdict:
+    """The verdict on a clip that could not be opened."""
+    if isinstance(error, FileNotFoundError):
+        return ClipVerdict(ClipFault.MISSING, f"{path} does not exist.")
+    if isinstance(error, PermissionError):
+        return ClipVerdict(ClipFault.UNREADABLE, f"you have no permission to read {path}.")
+    return ClipVerdict(ClipFault.UNREADABLE, f"{path} can't be read: {error.strerror or error}.")
+
+
+def _check_opened(path: Path, fd: int) -> ClipVerdict | None:
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return ClipVerdict(ClipFault.NOT_VIDEO, f"{path} is not a file.")
+        if info.st_size == 0:
+            return ClipVerdict(ClipFault.EMPTY, f"{path} is empty (0 bytes).")
+        with os.fdopen(fd, "rb", closefd=False) as file:
             return _judge_mp4(file, path, info.st_size)
     except PermissionError:
         return ClipVerdict(ClipFault.UNREADABLE, f"you have no permission to read {path}.")
     except _UnsureError:
-        return _judged_by_ffmpeg(path)
+        return _judged_by_ffmpeg(path, fd)
     except OSError as error:
         return ClipVerdict(ClipFault.UNREADABLE, f"{path} can't be read: {error.strerror or error}.")
 
 
-def _judged_by_ffmpeg(path: Path) -> ClipVerdict | None:
-    try:
-        probe(path)
-    except MediaError as error:
-        return ClipVerdict(_fault_of(error.message), error.message)
+def _judged_by_ffmpeg(path: Path, fd: int) -> ClipVerdict | None:
+    """ffmpeg's verdict on the file open as ``fd``, read through a name of the descriptor
+    (never ``path`` again, whatever it names by now; see :func:`descriptor_name`)."""
+    name = descriptor_name(fd)
+    with contextlib.ExitStack() as scratch:
+        if name is None:
+            folder = scratch.enter_context(tempfile.TemporaryDirectory(prefix="kamishibai-check-"))
+            name = private_copy(fd, Path(folder), f"clip{path.suffix}")
+        try:
+            probe(name)
+        except MediaError as error:
+            message = error.message.replace(str(name), str(path))
+            return ClipVerdict(_fault_of(message), message)
     return None
 
 
@@ -354,6 +384,9 @@ def _take_verdict(project: Project, take: Take) -> tuple[str, ClipVerdict | None
         return "", ClipVerdict(ClipFault.MISSING, "the take has no clip.")
     try:
         path = project.resolve(take.clip_path)
+        opened = project.open_media(take.clip_path)  # follows no link put in place since the check
     except UnsafePathError as error:  # a link changed since the project was read
         return "", ClipVerdict(ClipFault.UNREADABLE, error.message)
-    return str(path), check_clip(path)
+    except OSError as error:
+        return str(path), _not_opened(path, error)
+    return str(path), check_clip(path, opened)

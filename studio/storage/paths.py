@@ -170,3 +170,42 @@ def file_there(path: Path) -> bool | None:
         return path.is_file()
     except PermissionError:
         return None
+
+
+def open_resolved_inside(root: Path, rel: str) -> int:
+    """A read-only descriptor of ``root / rel`` as :func:`open_inside` opens it, except that a
+    path through a link leading to another place inside ``root`` is opened at that place
+    (reached again without following any link); a link leading outside raises
+    :class:`UnsafePathError`. What :meth:`Project.open_media
+    <studio.storage.project.Project.open_media>` does, for code that holds only the folder."""
+    try:
+        return open_inside(root, rel)
+    except UnsafePathError:
+        target = resolve_inside(root, rel)  # refused when the link leads outside
+        return open_inside(root, target.relative_to(root.resolve()).as_posix())
+
+
+def descriptor_name(fd: int) -> Path | None:
+    """A name that opens the very file open as ``fd``, in this process and in the programs it
+    starts (ffmpeg takes a name, not a descriptor): ``/proc/PID/fd/FD`` where the system has it.
+    Opening it reaches the file the descriptor holds, whatever its path names now, so a link
+    swapped in at that path is never followed. None where there is no such name (then
+    :func:`private_copy`)."""
+    name = Path(f"/proc/{os.getpid()}/fd/{fd}")
+    try:
+        same = os.path.samestat(os.stat(name), os.fstat(fd))
+    except OSError:
+        return None
+    return name if same else None
+
+
+def private_copy(fd: int, folder: Path, name: str) -> Path:
+    """Copy the file open as ``fd`` into ``folder / name`` (a folder of this process's own) and
+    return that path: what a program that takes a name reads where :func:`descriptor_name`
+    has none."""
+    target = folder / name
+    with os.fdopen(os.dup(fd), "rb") as source, open(target, "xb") as copy:
+        source.seek(0)
+        while chunk := source.read(1 << 20):
+            copy.write(chunk)
+    return target

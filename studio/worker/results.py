@@ -6,18 +6,20 @@ a crash leaves at most a folder that no row names; :meth:`Project.remove_take_me
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from studio.core.digest import file_sha256
 from studio.core.errors import StudioError
 from studio.engines.base import Clip, Prediction
 from studio.storage import media
-from studio.storage.paths import UnsafePathError, resolve_inside
+from studio.storage.paths import UnsafePathError, open_resolved_inside, resolve_inside
 from studio.storage.project import Project
 from studio.worker.host_job import MediaFile
 
@@ -121,8 +123,11 @@ def check_media_folder(root: Path, folder: str) -> Path:
 
 
 def describe_file(root: Path, relative: str) -> MediaFile:
-    path = root / relative
-    return MediaFile(path=relative, size=path.stat().st_size, sha256=file_sha256(path))
+    """``relative``'s size and checksum, read through one descriptor opened without following
+    a link (a link to elsewhere put in place of the file just written is refused)."""
+    with os.fdopen(open_resolved_inside(root, relative), "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        return MediaFile(path=relative, size=size, sha256=_sha256_of(handle))
 
 
 def verify_media(project: Project, files: tuple[MediaFile, ...]) -> str:
@@ -130,14 +135,30 @@ def verify_media(project: Project, files: tuple[MediaFile, ...]) -> str:
     the project, with the size and checksum the host reported)."""
     for file in files:
         try:
-            path = project.resolve(file.path)
+            project.resolve(file.path)
         except UnsafePathError:
             return f"The engine host named a file outside the project: {file.path}."
-        if not path.is_file():
+        try:  # opened without following a link put in place since the check above
+            opened = project.open_media(file.path)
+        except UnsafePathError:
+            return f"The engine host's file {file.path} was replaced by a link to a file outside the project."
+        except OSError:
             return f"The engine host's file {file.path} is missing."
-        if path.stat().st_size != file.size or file_sha256(path) != file.sha256:
-            return f"The engine host's file {file.path} is not what it wrote (size or checksum differ)."
+        with os.fdopen(opened, "rb") as handle:
+            status = os.fstat(handle.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                return f"The engine host's file {file.path} is missing."
+            if status.st_size != file.size or _sha256_of(handle) != file.sha256:
+                return f"The engine host's file {file.path} is not what it wrote (size or checksum differ)."
     return ""
+
+
+def _sha256_of(handle: BinaryIO) -> str:
+    """The SHA-256 of what is left to read from ``handle``, read in 1 MiB pieces."""
+    digest = hashlib.sha256()
+    while chunk := handle.read(1 << 20):
+        digest.update(chunk)
+    return digest.hexdigest()
 
 
 def jsonable(value: Any) -> Any:
