@@ -189,6 +189,26 @@ def _also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ..
     return [name for name in _named_in_order(text, members, drawn) if not _named_as_absent(text, name)]
 
 
+def _unknown_place_warnings(reading: Reading, context: GenerationContext, location: str) -> list[str]:
+    """Warnings for the names the instruction gives as its place that are no place of the world
+    ("runs in Mordor" drew the place of the turn before without a word), ``location`` being
+    where the turn is drawn instead. A name of the cast (the project's or the default one) is
+    someone, not a place. (A name the text opens with that is no one of the cast is the
+    story's to point out: :func:`studio.core.subject.unlisted_subject`.)"""
+    members = (*(m for m in context.cast if isinstance(m, CastMember)), *load_default_cast())
+    out: list[str] = []
+    for place in reading.unknown_places:
+        if not _of_the_cast(place, members):
+            out.append(f"'{place}' is no place of this world, shown as '{location}'")
+    return out
+
+
+def _of_the_cast(name: str, members: tuple[CastMember, ...]) -> bool:
+    """Whether a word of ``name`` is a word of a cast member's name ("Tanaka" of "Mr Tanaka", and back)."""
+    words = set(tokenise(name))
+    return any(words & set(tokenise(member.name)) for member in members)
+
+
 def _find_member(name: str, members: tuple[CastMember, ...]) -> CastMember | None:
     """The cast member ``name`` names, as the story matches names (:func:`written_key`: case,
     spacing and how the accents are encoded don't matter; "Ame\u0301lie" is Amélie)."""
@@ -247,6 +267,7 @@ class SketchEngine:
         warnings += look_warnings
         location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
         scene, image_path, is_image = self._location(location, user_locations, warnings)
+        warnings += _unknown_place_warnings(reading, context, location if location in user_locations else scene)
         setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
         time = reading.time or str(prev.get("time_of_day") or "") or "day"
         if time not in ("day", "sunset", "night"):

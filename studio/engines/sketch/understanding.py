@@ -80,15 +80,194 @@ _SPEECH_RE = QUOTED_RE
 def without_speech(text: str) -> tuple[str, bool]:
     """``text`` with the words in quotes taken out, each left as a clause break, and whether
     any were: "Qiqi says "see you at night" at noon" is said at noon, and "Qiqi says "don't
-    run"" names no run. A text that is all one quote ("\u201cQiqi runs\u201d") is kept as it is: it
+    run"" names no run. Words said without quotes go too (:func:`without_said`: "Qiqi says:
+    let's go home"). A text that is all one quote ("\u201cQiqi runs\u201d") is kept as it is: it
     is the instruction itself, quoted."""
     spoken = _SPEECH_RE.findall(text)
-    if not spoken:
+    rest, quoted = text, False
+    if spoken:
+        rest = _SPEECH_RE.sub(" . ", text)
+        if not any(ch.isalnum() for ch in rest):
+            return text, False
+        quoted = any(_has_symbols(quote[1:-1]) for quote in spoken)
+    rest, said = without_said(rest)
+    return rest, quoted or said
+
+
+def _forms(*verbs: str) -> frozenset[str]:
+    """The written forms of regular ``verbs`` ("whisper" -> whisper, whispers, whispered,
+    whispering; "reply" -> replies, replied, replying); irregular pasts are listed apart."""
+    out: set[str] = set()
+    for verb in verbs:
+        if verb.endswith("y") and verb[-2] not in "aeiou":
+            out |= {verb, verb[:-1] + "ies", verb[:-1] + "ied", verb + "ing"}
+        elif verb.endswith("e"):
+            out |= {verb, verb + "s", verb + "d", verb[:-1] + "ing"}
+        elif verb.endswith(("sh", "ch", "ss")):
+            out |= {verb, verb + "es", verb + "ed", verb + "ing"}
+        else:
+            out |= {verb, verb + "s", verb + "ed", verb + "ing"}
+    return frozenset(out)
+
+
+_TELLING = _forms("ask", "beg", "order", "remind", "urge", "warn", "invite", "encourage", "instruct", "plead") | {
+    "tell", "tells", "told", "telling", "begs", "begged", "begging", "pleads", "pleaded"}
+"""Verbs whose "to" says what is asked for: "tells Yuzu to run", "asks to go home"."""
+_SAYING = _TELLING | _forms(
+    "shout", "yell", "scream", "whisper", "call", "reply", "answer", "mutter", "murmur", "exclaim", "announce",
+    "declare", "explain", "add", "insist", "promise", "admit", "suggest", "complain", "claim", "cry", "sigh",
+    "agree", "wonder", "think") | {"say", "says", "said", "saying", "think", "thinks", "thought", "thinking"}
+"""Verbs whose "that" or colon starts what is said or thought: "says that...", "whispers: ..."."""
+_WRITING = _forms("write", "sing", "chant", "text", "note") | {"wrote", "written", "sang", "sung", "writes"}
+"""Verbs whose colon (only) starts the words: "writes: see you", "sings: la la" ("writes that letter" is a letter)."""
+MAX_ADDRESSEE_WORDS = 4
+"""Most words between a verb of speech and its colon, "that" or "to": "tells her little brother to run"."""
+_NOT_ADDRESSEE = (frozenset({"or", "but", "then", "while", "so", "because", "before", "after", "when", "for", "about",
+                             "of", "with"}) | LOCATIVE_PREPOSITIONS) - {"to", "at"}
+"""Words no one spoken to is written with ("asks Yuzu for directions to the park" says nothing
+with its "to"); "to" and "at" are ("says to Yuzu: ...", "shouts at Yuzu that ...")."""
+_COLON_SAID_END_RE = re.compile(r"[.!?;…。！？\n]|,\s*(?:and\s+)?then\b|,\s*but\b")
+"""Where words after a colon stop being said: the sentence's end, or ", then" turning to what is shown."""
+_CLAUSE_SAID_END_RE = re.compile(r"[.!?;:,…。！？\n]|\b(?:then|but)\b")
+"""Where words after "that" or "to" stop being said: the clause's end."""
+_LINE_START_RE = re.compile(r"(?:^|[;\n])\s*(?P<name>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?)\s*[:：]")
+"""A name and a colon at the start of a text or of a part of it: 'Aoi: I am home'."""
+_SPOKEN_WORDS = frozenset({
+    "i", "i'm", "i'll", "i've", "i'd", "me", "my", "mine", "we", "we're", "we'll", "let's", "us", "our", "you",
+    "you're", "you'll", "your", "yours"})
+"""Words a line of speech has and a description of the turn has not: a speaker's first and second person."""
+_INTERJECTIONS = frozenset({
+    "hi", "hello", "hey", "oh", "ah", "wow", "yes", "yeah", "okay", "ok", "thanks", "sorry", "please", "bye",
+    "goodbye", "ouch", "hmm", "huh", "um", "welcome", "ahh", "ohh", "yay", "whoa"})
+"""Words a line of speech opens with: 'Aoi: hello!'."""
+
+
+def _addressee(text: str, words: Sequence[tuple[str, int, int]], verb: int) -> int | None:
+    """How many words stand between the verb of speech ``words[verb]`` and what is said: the one
+    spoken to ("tells Yuzu to", "whispers to Yuzu that"); None when a motion or a turn to
+    another clause comes first ("tells Yuzu and runs to..."). A "to" ends it after a verb of
+    asking ("asks to go"), and is the way to the one spoken to after the others ("says to Yuzu")."""
+    asking = words[verb][0].lower() in _TELLING
+    for n in range(MAX_ADDRESSEE_WORDS + 1):
+        i = verb + 1 + n
+        if i >= len(words) or _CLAUSE_BREAK_RE.search(text[words[i - 1][2]:words[i][1]]):
+            return n
+        token = words[i][0].lower()
+        if token == "that" or (token == "to" and asking):
+            return n
+        lemma = lemmatise(token, KNOWN_WORDS)
+        if token in _NOT_ADDRESSEE or lemma in _MOTION_WORDS or lemma in UNKNOWN_MOTION_HINTS or \
+                token in _SAYING or token in _WRITING:
+            return None
+    return None
+
+
+def _clause_after(words: Sequence[tuple[str, int, int]], that: int) -> bool:
+    """Whether the "that" at ``words[that]`` leads what is said ("says that it is late"), not
+    a place, a time or a manner written after a "that" that stands for a thing ("thinks that
+    over in the park")."""
+    if that + 1 >= len(words):
+        return False
+    following = words[that + 1][0].lower()
+    return following not in LOCATIVE_PREPOSITIONS and following not in TIME_WORDS and following not in ADVERB_LEVELS \
+        and following not in _NOT_ADDRESSEE
+
+
+def _infinitive_after(words: Sequence[tuple[str, int, int]], to: int) -> bool:
+    """Whether the "to" at ``words[to]`` leads a verb ("asks Yuzu to dance"), not a place or a
+    thing ("invites Yuzu to the park", "asks Yuzu to school")."""
+    if to + 1 >= len(words):
+        return False
+    following = words[to + 1][0].lower()
+    lemma = lemmatise(following, KNOWN_WORDS)
+    return following not in _PLACE_LEADS and (lemma not in _LOCATION_WORDS or lemma in _MOTION_WORDS)
+
+
+def _said_after(text: str, words: Sequence[tuple[str, int, int]], i: int) -> tuple[int, int] | None:
+    """Where the words said after the verb of speech ``words[i]`` are in ``text`` (start, end),
+    or None when it says nothing that way: a colon ("says: let's go"), "that" ("says that it is
+    late") or, after a verb of asking, "to" ("tells Yuzu to run"), with the one spoken to between."""
+    verb = words[i][0].lower()
+    between = _addressee(text, words, i)
+    if between is None:
+        return None
+    last = words[i + between][2]
+    after = text[last:]
+    colon = re.match(r"\s*[:：]", after)
+    if colon is not None:
+        start, ends = last + colon.end(), _COLON_SAID_END_RE
+    else:
+        k = i + 1 + between
+        if k >= len(words) or _CLAUSE_BREAK_RE.search(text[last:words[k][1]]):
+            return None
+        link = words[k][0].lower()
+        if not ((link == "that" and verb in _SAYING and _clause_after(words, k))
+                or (link == "to" and verb in _TELLING and _infinitive_after(words, k))):
+            return None
+        start, ends = words[k][2], _CLAUSE_SAID_END_RE
+    stop = ends.search(text, start)
+    end = stop.start() if stop is not None else len(text)
+    start += len(text[start:end]) - len(text[start:end].lstrip())
+    return (start, end) if any(ch.isalpha() for ch in text[start:end]) else None
+
+
+def _a_line_of_speech(line: str) -> bool:
+    """Whether ``line``, written after a name and a colon, is what the name says ('Aoi: I am
+    home', 'Aoi: are you there?') rather than what they do ('Aoi: runs to the park'): it speaks
+    in the first or second person, opens with a greeting or an exclamation, or asks."""
+    words = tokenise(_apostrophes(line))
+    return bool(words) and (any(w in _SPOKEN_WORDS or w.startswith(("i'", "you'", "we'")) for w in words)
+                            or words[0] in _INTERJECTIONS or line.rstrip().endswith(("?", "？")))
+
+
+def _script_line_spans(text: str) -> list[tuple[int, int]]:
+    """The lines of a script written without quotes in ``text``: 'Aoi: I am home' says "I am
+    home" (to the end of its sentence). A name is a word or two; a label or a field name never
+    gets here (the instruction parser takes those)."""
+    found: list[tuple[int, int]] = []
+    for match in _LINE_START_RE.finditer(text):
+        name = match.group("name")
+        if not name[0].isupper() or any(w in STOPWORDS or lemmatise(w, KNOWN_WORDS) in _MOTION_WORDS
+                                        for w in tokenise(name)):
+            continue
+        start = match.end() + len(text[match.end():]) - len(text[match.end():].lstrip())
+        stop = _COLON_SAID_END_RE.search(text, start)
+        end = stop.start() if stop is not None else len(text)
+        if _a_line_of_speech(text[start:stop.end() if stop is not None else end]):
+            found.append((start, end))
+    return found
+
+
+def said_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes words said without quotes (start, end), in order: after a verb of
+    speech and a colon, "that" or (asking) "to" ("Qiqi says: let's go home", "tells Yuzu to
+    run", "says that it is late"), and the line of a script ('Aoi: I am home')."""
+    words = word_spans(text)
+    found = _script_line_spans(text)
+    for i, (token, _, _) in enumerate(words):
+        low = token.lower()
+        if low in _SAYING or low in _WRITING:
+            span = _said_after(text, words, i)
+            if span is not None and not any(s <= span[0] < e for s, e in found):
+                found.append(span)
+    return sorted(found)
+
+
+def without_said(text: str) -> tuple[str, bool]:
+    """``text`` with the words said without quotes (:func:`said_spans`) taken out, each left as
+    a clause break, and whether any were: "Qiqi says: let's go home" talks where she is."""
+    spans = said_spans(text)
+    if not spans:
         return text, False
-    rest = _SPEECH_RE.sub(" . ", text)
-    if not any(ch.isalnum() for ch in rest):
-        return text, False
-    return rest, any(_has_symbols(quote[1:-1]) for quote in spoken)
+    parts: list[str] = []
+    kept_from = 0
+    for start, end in spans:
+        if start < kept_from:
+            continue
+        parts += [text[kept_from:start], " . "]
+        kept_from = end
+    parts.append(text[kept_from:])
+    return "".join(parts), True
 
 
 is_quoted_line = is_script_line
@@ -142,6 +321,9 @@ class Reading:
     zoom_out: bool = False
     character: str = ""
     warnings: list[str] = field(default_factory=list)
+    unknown_places: tuple[str, ...] = ()
+    """Names the free text gives as the place that are no place of ours ("runs in Mordor"):
+    the engine, which knows the cast and where the turn is drawn, warns about them."""
 
 
 def _phrase_words(phrase: str) -> tuple[str, ...]:
@@ -915,6 +1097,131 @@ def read_camera(instr: Instruction, reading: Reading) -> None:
         reading.zoom_out = reading.camera == CameraMode.ZOOM and "out" in free
 
 
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+                     "sept", "oct", "nov", "dec"})
+_WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue",
+                       "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "weekend"})
+_HOLIDAYS = frozenset({"christmas", "xmas", "easter", "halloween", "year", "week", "eve", "spring", "summer",
+                       "autumn", "fall", "winter", "valentine", "thanksgiving", "hanukkah", "ramadan", "diwali",
+                       "obon", "tanabata", "today", "tomorrow", "yesterday", "tonight"})
+_LANGUAGES = frozenset({"english", "french", "german", "spanish", "italian", "japanese", "chinese", "korean",
+                        "russian", "portuguese", "dutch", "greek", "latin", "arabic", "hindi", "thai", "polish",
+                        "swedish", "turkish", "hebrew", "vietnamese", "mandarin", "cantonese", "esperanto",
+                        "braille", "morse"})
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir", "lady", "lord", "madam", "mister",
+                     "aunt", "uncle", "grandma", "grandpa", "granny", "mom", "mum", "dad", "mama", "papa", "sensei",
+                     "san", "chan", "kun", "sama"})
+"""Words before a name ("Mr Tanaka"): alone, someone we can't tell from a word ("Grandma")."""
+_LEAD_WORDS = frozenset({"everyone", "everybody", "someone", "somebody", "nobody", "anyone", "anybody", "people",
+                         "all", "both", "each", "now", "later", "next", "first", "finally", "meanwhile", "afterwards",
+                         "suddenly", "once", "soon", "yes", "no", "please", "hello", "hi", "hey", "oh", "when",
+                         "where", "why", "how", "what", "who", "while", "after", "before", "if", "because", "god",
+                         "ok", "okay", "tv", "internet", "web", "wifi", "bluetooth"})
+_ORDINARY_CAPITALS = _MONTHS | _WEEKDAYS | _HOLIDAYS | _LANGUAGES | _LEAD_WORDS
+"""Words written with a capital that name no one and nowhere: "in May", "on Monday", "in
+French", "at Christmas", the first word of a sentence ("Everyone", "Suddenly")."""
+_PLACE_LEAD_PREPOSITIONS = frozenset({"in", "into", "inside", "within", "throughout", "through", "across", "to",
+                                      "toward", "towards", "at", "near", "outside"})
+"""Prepositions after which a name is taken for a place ("runs in Mordor", "flies to Hogwarts")."""
+_TO_SOMEONE = frozenset({
+    "talk", "speak", "say", "tell", "whisper", "shout", "yell", "scream", "call", "wave", "smile", "point", "listen",
+    "write", "sing", "read", "reply", "answer", "nod", "bow", "belong", "next", "close", "up", "over", "give",
+    "hand", "pass", "send", "show", "bring", "offer", "lend", "introduce", "present", "marry", "married", "wink"})
+"""Words before "to" (or "toward", "near") that make who follows someone, not somewhere
+("talks to Gandalf", "gives a flower to Gandalf", "next to Gandalf")."""
+_AT_SOMEONE = frozenset({
+    "look", "stare", "glance", "smile", "grin", "laugh", "wave", "shout", "yell", "scream", "point", "frown",
+    "wink", "throw", "kick", "bark", "glare", "nod", "bow", "giggle", "snap", "aim", "peek", "gaze"})
+"""Words before "at" that make who follows someone ("smiles at Gandalf", "throws a ball at Gandalf")."""
+_TOWARD_SOMEONE = frozenset({"to", "toward", "towards", "near"})
+"""Prepositions that a word of :data:`_TO_SOMEONE` before them makes lead to someone."""
+MAX_NAME_WORDS = 3
+"""Most capitalised words read as one name: "Saint Petersburg", "Mr Tanaka"."""
+
+
+def _capitalised(token: str) -> bool:
+    """A word written with a capital first letter and small ones after ("Mordor"; not "OK" or "I")."""
+    return len(token) > 1 and token[0].isupper() and any(ch.islower() for ch in token[1:])
+
+
+def _ordinary(token: str) -> bool:
+    """Whether a capitalised word is an ordinary word of ours or of English dates, languages,
+    titles and sentence starts (:data:`_ORDINARY_CAPITALS`), not an unknown name."""
+    low = _apostrophes(token.lower())
+    lemma = lemmatise(low, KNOWN_WORDS)
+    return (low in _ORDINARY_CAPITALS or low in STOPWORDS or lemma in KNOWN_WORDS or low in KNOWN_WORDS
+            or low in TIME_WORDS or low in MORE_TIME_WORDS or low in ADVERB_LEVELS or _is_negator(low)
+            or low.endswith("ly") or low in _DETERMINERS or low in NO_MOTION_WORDS)
+
+
+def _name_at(text: str, words: Sequence[tuple[str, int, int]], start: int) -> str:
+    """The name of up to a few capitalised words written at ``words[start]`` ("New York", "Mr
+    Tanaka"), as written; '' when none is, when any of its words is an ordinary one ("Central
+    Park", "May"), or when it is a title alone ("Grandma")."""
+    end = start
+    while end < len(words) and end - start < MAX_NAME_WORDS and _capitalised(words[end][0]) and (
+            end == start or _NAME_GAP_RE.fullmatch(text[words[end - 1][2]:words[end][1]])):
+        end += 1
+    named = [token for token, _, _ in words[start:end] if token.lower() not in _TITLES]
+    if not named or any(_ordinary(token) for token in named):
+        return ""
+    return re.sub(r"['’]s$", "", text[words[start][1]:words[end - 1][2]])
+
+
+def _title_case(text: str, words: Sequence[tuple[str, int, int]]) -> bool:
+    """Whether ``text`` writes its words with capitals whatever they are ("Qiqi Runs In The
+    Park", "Gandalf Waves"): its capitals then tell no name from any other word. A small word
+    ("In", "The") with a capital inside a sentence, or every word with one, says so."""
+    if len(words) >= 2 and all(token[0].isupper() for token, _, _ in words):
+        return True
+    return any(token[0].isupper() and token.lower() in STOPWORDS and token != "I"
+               and not re.search(r"[.!?:;\n\"“”]\s*$", text[:start])
+               for token, start, _ in words[1:])
+
+
+def unknown_place_names(text: str, user_locations: Sequence[str] = ()) -> list[str]:
+    """The names free ``text`` (as written, speech taken out) gives as places that no word of
+    ours is ("runs in Mordor", "flies to Hogwarts", "walks through the Shire"), in order. A name
+    after "to" or "at" that follows a word of talking, looking or giving is someone, not a place
+    ("talks to Gandalf", "smiles at Gandalf"); a word of one of the project's ``user_locations``
+    is a place of ours ("to Hogwarts" with "Hogwarts Castle"). A text written in capitals or
+    title case gives none."""
+    ours = {word for name in user_locations for word in tokenise(name)}
+    text = visible(unicodedata.normalize("NFKC", text[:MAX_ANALYSED_CHARS]))
+    words = word_spans(text)
+    if not any(ch.islower() for ch in text) or _title_case(text, words):
+        return []
+    found: list[str] = []
+    for i, (token, _, end) in enumerate(words[:-1]):
+        preposition = token.lower()
+        if preposition not in _PLACE_LEAD_PREPOSITIONS or _CLAUSE_BREAK_RE.search(text[end:words[i + 1][1]]):
+            continue
+        j = i + 1
+        if words[j][0].lower() == "the" and j + 1 < len(words) and \
+                not _CLAUSE_BREAK_RE.search(text[words[j][2]:words[j + 1][1]]):
+            j += 1
+        name = _name_at(text, words, j)
+        if name and not _said_to_someone(text, words, i) and not ours & set(tokenise(name)):
+            found.append(name)
+    return list(dict.fromkeys(found))
+
+
+def _said_to_someone(text: str, words: Sequence[tuple[str, int, int]], i: int) -> bool:
+    """Whether a word of the few before the preposition ``words[i]``, in its clause, makes who
+    it governs someone (:data:`_TO_SOMEONE`, :data:`_AT_SOMEONE`): "talks to", "smiles at"."""
+    preposition = words[i][0].lower()
+    someone = _AT_SOMEONE if preposition == "at" else _TO_SOMEONE if preposition in _TOWARD_SOMEONE else None
+    if someone is None:
+        return False
+    for j in range(i - 1, max(-1, i - 5), -1):
+        if _CLAUSE_BREAK_RE.search(text[words[j][2]:words[j + 1][1]]):
+            return False
+        if lemmatise(words[j][0], KNOWN_WORDS) in someone or words[j][0].lower() in _SAYING:
+            return True
+    return False
+
+
 def read_instruction(instr: Instruction, user_locations: Sequence[str] = ()) -> Reading:
     """Resolve an instruction; never raises. ``user_locations`` are the project's location names."""
     reading = Reading()
@@ -930,6 +1237,8 @@ def read_instruction(instr: Instruction, user_locations: Sequence[str] = ()) -> 
     read_time(heard, reading)
     read_camera(heard, reading)
     reading.character = " ".join(instr.character.split())[:MAX_ANALYSED_CHARS]
+    if not reading.location and not instr.background.strip():
+        reading.unknown_places = tuple(unknown_place_names(heard.free_text, user_locations))
     return reading
 
 
