@@ -138,7 +138,9 @@ class EpisodePanel(QWidget):
         """Where the panel has room, the player keeps :data:`PLAYER_WIDTH` (its narrowest, once):
         only a narrow window gives it less."""
         super().resizeEvent(event)
-        QTimer.singleShot(0, self._keep_player_width)  # once the splitter has shared out the new width
+        # once the splitter has shared out the new width; with the panel as context, the call is
+        # dropped if the panel is deleted first (a window closing)
+        QTimer.singleShot(0, self, self._keep_player_width)
 
     def _keep_player_width(self) -> None:
         sizes = self.splitter.sizes()
