@@ -27,9 +27,9 @@ import re
 import warnings
 from pathlib import Path
 
-import numpy as np
 from PIL import Image, ImageOps
 
+from studio.core.picture_modes import eight_bit
 from studio.storage.media import MediaError
 
 MAX_IMAGE_PIXELS = 4096 * 4096
@@ -108,27 +108,10 @@ def _smaller_hint(width: int, height: int, max_pixels: int, max_side: int | None
     return f"Scale it down in an image editor, to {max_pixels / 1e6:.1f} megapixels or less, then choose it again."
 
 
-def _eight_bit(image: Image.Image) -> Image.Image:
-    """``image`` as RGBA when it has any transparency (an alpha channel, a palette's or a
-    single transparent colour), else as RGB; 16-bit greyscale keeps its top 8 bits (Pillow's
-    own conversion clips every value over 255 to white)."""
-    if image.mode in ("I", "F") or image.mode.startswith("I;16"):
-        values = np.asarray(image)
-        grey = Image.fromarray((np.clip(values, 0, 65535).astype(np.uint32) >> 8).astype(np.uint8))
-        transparent = image.info.get("transparency")
-        if isinstance(transparent, int):
-            grey.putalpha(Image.fromarray(np.where(values == transparent, 0, 255).astype(np.uint8)))
-            return grey.convert("RGBA")
-        return grey.convert("RGB")
-    if image.has_transparency_data:
-        return image.convert("RGBA")
-    return image.convert("RGB")
-
-
 def _displayed(image: Image.Image, icc: object) -> Image.Image:
-    """``image`` as :func:`_eight_bit` gives it, its colours converted to sRGB from the ICC
+    """``image`` as :func:`~studio.core.picture_modes.eight_bit` gives it, its colours converted to sRGB from the ICC
     profile ``icc`` (the bytes the file embeds) when it has one that is not sRGB."""
-    picture = _eight_bit(image)
+    picture = eight_bit(image)
     if not isinstance(icc, bytes) or not icc:
         return picture
     converted = _in_srgb(image, picture, icc)

@@ -9,12 +9,10 @@ looped to the clip's length and resized; videos are read with ffmpeg (imageio-ff
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from PIL.Image import Image as PILImage
+from studio.core.picture_modes import eight_bit
 
 GREY = 128
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mkv", ".avi", ".gif")
@@ -45,27 +43,6 @@ def fit(image: object, height: int, width: int) -> np.ndarray:
     frame = Image.new("RGB", (width, height), (GREY, GREY, GREY))
     frame.paste(image, ((width - size[0]) // 2, (height - size[1]) // 2))
     return np.asarray(frame, dtype=np.uint8)
-
-
-def eight_bit(image: PILImage) -> PILImage:
-    """``image`` as 8-bit RGBA when it has any transparency (an alpha channel, a palette's or
-    one transparent colour), else as 8-bit RGB.
-
-    A 16-bit greyscale picture keeps its top 8 bits: Pillow's own conversion clips every value
-    over 255, which turns a 16-bit scan or render white."""
-    from PIL import Image
-
-    if image.mode == "I" or image.mode.startswith("I;16"):
-        values = np.asarray(image).astype(np.int64)
-        grey_image = Image.fromarray((np.clip(values, 0, 65535) >> 8).astype(np.uint8))
-        transparent = image.info.get("transparency")
-        if isinstance(transparent, int):
-            grey_image.putalpha(Image.fromarray(np.where(values == transparent, 0, 255).astype(np.uint8)))
-            return grey_image.convert("RGBA")
-        return grey_image.convert("RGB")
-    if image.has_transparency_data:
-        return image.convert("RGBA")
-    return image.convert("RGB")
 
 
 def read_image(path: Path, height: int, width: int) -> np.ndarray:
