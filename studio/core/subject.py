@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
+from studio.core.instruction import Instruction
 from studio.core.sentence import VERBS_AFTER_TO, third_person
+from studio.core.speech import is_script_line
 from studio.core.state import written_key
 from studio.core.tree import StoryTree
 
@@ -48,6 +50,19 @@ def opening_name(text: str) -> str:
     return first if verb in _PERSON_VERBS else ""
 
 
+def script_speaker(instruction: Instruction) -> str:
+    """Who speaks the first script line of ``instruction`` ('Hana: "I am home"' -> Hana): the
+    turn is theirs, as the story credits it when the speaker is in the cast; "" for none."""
+    for key, value in instruction.extra:
+        if not is_script_line(value) or not _WORD.fullmatch(key) or key.lower() in _NOT_NAMES:
+            continue
+        written = re.search(rf"(?<!\w){re.escape(key)}(?=\s*:)", instruction.raw, re.IGNORECASE)
+        name = written.group(0) if written else key  # the key is kept in lower case; the name as typed
+        if name[0].isupper():  # as an opening name: a capital marks it ("hana:" is no one's line)
+            return name
+    return ""
+
+
 def unlisted_subject(tree: StoryTree, node_id: str) -> str:
     """A warning for a turn whose free text opens with a name that is not in the cast (nor a
     place, nor a character with a start state, nor the character the turns before went on
@@ -56,7 +71,7 @@ def unlisted_subject(tree: StoryTree, node_id: str) -> str:
     instruction = tree.node(node_id).instruction
     if instruction.character.strip():
         return ""
-    name = opening_name(instruction.free_text)
+    name = opening_name(instruction.free_text) or script_speaker(instruction)
     if not name:
         return ""
     known = [member.name for member in tree.cast.values()]
