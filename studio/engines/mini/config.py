@@ -105,7 +105,9 @@ class DecoderConfig:
     of the 12-block DiT's 16.7) and sees every latent cell, where a token covers 2 x 2 of them."""
     loss_space: str = "velocity"
     """``velocity``: the x-prediction error divided by the noise left (the rectified flow's
-    velocity loss); ``x``: the plain clean-clip error (more weight on noisy samples' layout)."""
+    velocity loss); ``x``: the plain clean-clip error (more weight on noisy samples' layout);
+    ``out``: divided by ``c_out(t)`` squared, the error of the ``skip`` network's own output (EDM's
+    weighting: every flow time's target of unit variance)."""
     motion_path: str = ""
     """A conditioning path from the mean of the representation's text tokens (where the encoder's
     motion loss puts the motion) that differs from one time slice of tokens to the next, so the
@@ -116,6 +118,16 @@ class DecoderConfig:
     """Weight of an extra loss on the differences between consecutive frames (prediction against
     clip, same pixel weights and noise-level weighting as the main loss): the frame-to-frame
     change is a small share of a clip's pixels, so the plain loss barely asks for it (0: off)."""
+    param: str = "x"
+    """What the network's output is: ``x``, the clean canvas itself (as the shipped decoders);
+    ``skip``, preconditioned as EDM's: the prediction is ``c_skip(t) * noisy + c_out(t) * F`` with
+    the network's input scaled to unit variance, so that near the clip (t -> 1) keeping the
+    noisy input costs nothing and the network only adds what is missing (a plain x-prediction
+    must rebuild every detail there through its patch tokens, and smooths them)."""
+    channel_norm: bool = False
+    """Measure each latent channel's mean and spread over the training clips (the model's
+    ``latent_mean`` / ``latent_std``) instead of one spread for all: with one spread, a flow time
+    leaves channels at signal-to-noise ratios up to 12 times apart."""
     kind: str = "dit"
     """The network: ``dit`` (:class:`.decoder.VideoDiT`, the fields above) or ``unet``
     (:class:`.unet.VideoUNet`: convolutions at the latent's own resolution, space-time attention
@@ -198,6 +210,11 @@ class ModelConfig:
     latent_scale: float = 1.0
     """The latents' standard deviation over the training clips: the DiT sees ``latent /
     latent_scale`` (about unit variance, as its noise), and its samples are multiplied back."""
+    latent_mean: tuple[float, ...] = ()
+    latent_std: tuple[float, ...] = ()
+    """Per-channel mean and spread of the latents over the training clips (``decoder.channel_norm``;
+    empty: one spread, ``latent_scale``, for every channel, as the shipped decoders): the canvas is
+    ``(latent - mean) / std`` channel by channel (:mod:`.canvas`)."""
     critic: tuple[int, ...] = ()
     """The motion critic's widths when the checkpoint ships one (``critic.safetensors``; empty:
     none). The engine then samples several candidate clips on request and keeps the one whose
@@ -485,10 +502,27 @@ def check_limits(config: ModelConfig) -> None:
             value = getattr(part, name, ()) if part is not None else ()
             if len(value) > MAX_DEPTH:
                 raise ValueError(f"model.{group}.{name} lists {len(value):,} levels; at most {MAX_DEPTH}")
+    _check_channel_stats(config)
     video = config.video
     if video.frames * video.height * video.width > MAX_CANVAS or min(video.frames, video.height, video.width) < 1:
         raise ValueError(f"model.video is {video.frames} frames of {video.height} x {video.width} pixels; a mini "
                          f"model makes 1 to {MAX_CANVAS:,} frames x height x width")
+
+
+def _check_channel_stats(config: ModelConfig) -> None:
+    """``latent_mean`` and ``latent_std`` are both empty, or hold one value per latent channel
+    (each spread above 0): a canvas scaled by the wrong number of channels fails inside torch."""
+    mean, std = config.latent_mean, config.latent_std
+    if not mean and not std:
+        return
+    channels = config.latent.latent_channels if config.latent is not None else 0
+    if not channels:
+        raise ValueError("model.latent_mean and model.latent_std are for a latent decoder; this model has no latent")
+    for name, values in (("latent_mean", mean), ("latent_std", std)):
+        if len(values) != channels:
+            raise ValueError(f"model.{name} holds {len(values)} values; the latent has {channels} channels")
+    if min(std) <= 0:
+        raise ValueError(f"model.latent_std should be above 0 for every channel, not {min(std)}")
 
 
 def _check_value(value: Any, hint: Any, where: str) -> None:

@@ -1,8 +1,8 @@
 """The video decoder: a small adaLN DiT over pixel or latent patches, built from diffusers components.
 
 It works on a "canvas" (``ModelConfig.canvas``): the clip's pixels (3 x T x H x W in [-1, 1]),
-or, when the config has a ``latent``, the autoencoder's latent of the clip (divided by
-``latent_scale``; the runtime decodes it to pixels). The canvas is cut into space-time
+or, when the config has a ``latent``, the autoencoder's latent of the clip (normalised, see
+:mod:`.canvas`; the runtime decodes it to pixels). The canvas is cut into space-time
 patches (``patch`` x ``patch`` cells x ``tpatch`` frames; 17 frames are padded to a multiple
 of ``tpatch`` by repeating the last), one token each, with fixed 3-D sin/cos positions. Every block is conditioned
 twice: adaLN modulation from (noise level + motion level + pooled representation), one
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from studio.engines.mini.adversary import Adversary
     from studio.engines.mini.critic import CriticTerm
 
+PARAMS = ("x", "skip")
+"""What a decoder network's output may be (``DecoderConfig.param``)."""
+
 ADDED_PARTS = ("rep_grid.", "text_pool.", "refiner.", "motion_path.")
 """Parameter prefixes of paths that later configs added (zero-initialised: a checkpoint
 made without them starts unchanged when they are switched on)."""
@@ -53,6 +56,19 @@ class Decoder(Protocol):
 
     def drop(self, rep: torch.Tensor, level: torch.Tensor, keep: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         ...
+
+
+def skip_weights(t: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(c_in, c_skip, c_out) at flow times ``t`` for a canvas and noise of unit variance each.
+
+    The noisy canvas ``z = t x + (1 - t) n`` has variance ``v = t^2 + (1 - t)^2``; ``c_in = 1 /
+    sqrt(v)`` brings the network's input to unit variance, and ``c_skip = t / v``, ``c_out = (1 - t)
+    / sqrt(v)`` make ``(x - c_skip z) / c_out``, what the network is asked for, of unit variance at
+    every flow time (EDM's preconditioning, written for the rectified flow): at t = 1 the
+    prediction is the input itself, at t = 0 the network's output alone."""
+    v = t * t + (1 - t) * (1 - t)
+    root = v.rsqrt()
+    return root, t / v, (1 - t) * root
 
 
 def _sincos(positions: torch.Tensor, dim: int) -> torch.Tensor:
@@ -122,6 +138,8 @@ class VideoDiT(nn.Module):
         self.padded_frames = math.ceil(frames / dec.tpatch) * dec.tpatch
         self.grid = (self.padded_frames // dec.tpatch, height // dec.patch, width // dec.patch)
         self.patch_dim = channels * dec.tpatch * dec.patch * dec.patch
+        if dec.param not in PARAMS:
+            raise ValueError(f"unknown decoder param {dec.param!r} ({', '.join(PARAMS)})")
         hidden = dec.hidden
         self.embed = nn.Linear(self.patch_dim, hidden)
         self.register_buffer("position", positions_3d(self.grid, hidden), persistent=False)
@@ -244,7 +262,13 @@ class VideoDiT(nn.Module):
         ``level`` (B,) is 1..5 (0: none), ``rep`` (B, R, dim)."""
         cond, context = self.conditioning(t, level, rep)
         gt, gh, gw = self.grid
-        x = self.embed(self.patchify(noisy)) + self.position.to(noisy.dtype)
+        skip = self.config.decoder.param == "skip"
+        if skip:
+            c_in, c_skip, c_out = (w.to(noisy.dtype)[:, None, None, None, None] for w in skip_weights(t.float()))
+            noisy_in = noisy * c_in
+        else:
+            noisy_in = noisy
+        x = self.embed(self.patchify(noisy_in)) + self.position.to(noisy.dtype)
         if self.rep_grid is not None:
             x = (x.unflatten(1, (gt, gh * gw)) + self.spatial(rep).to(x.dtype)).flatten(1, 2)
         mode = self.config.decoder.motion_path
@@ -267,7 +291,9 @@ class VideoDiT(nn.Module):
         x = self.norm_out(x) * (1 + scale) + shift
         out = self.unpatchify(self.head(x))
         if self.refiner is not None:
-            out = out + self.refine(out, noisy, t)
+            out = out + self.refine(out, noisy_in, t)
+        if skip:
+            out = c_skip * noisy + c_out * out
         return out
 
     def refine(self, coarse: torch.Tensor, noisy: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
@@ -358,23 +384,35 @@ def flow_loss(model: Decoder, clip: torch.Tensor, level: torch.Tensor, rep: torc
     tb = t[:, None, None, None, None]
     noisy = tb * clip + (1 - tb) * noise
     x_pred = model(noisy, t, level, rep)
-    error = (x_pred.float() - clip.float()) ** 2
-    if dec.loss_space == "velocity":
-        error = error / (1 - tb).clamp(min=dec.min_noise) ** 2
-    elif dec.loss_space != "x":
-        raise ValueError(f"unknown decoder loss_space {dec.loss_space!r} (velocity, x)")
+    scale = loss_weight(dec.loss_space, tb, dec.min_noise)
+    error = (x_pred.float() - clip.float()) ** 2 * scale
     loss: torch.Tensor = (error * weight).mean() / weight.mean()
     if dec.temporal_loss > 0:
         predicted, target = x_pred.float().diff(dim=2), clip.float().diff(dim=2)
-        change_error = (predicted - target) ** 2
-        if dec.loss_space == "velocity":
-            change_error = change_error / (1 - tb).clamp(min=dec.min_noise) ** 2
+        change_error = (predicted - target) ** 2 * scale
         loss = loss + dec.temporal_loss * (change_error * weight).mean() / weight.mean()
     if critic is not None:
         loss = critic.added_to(loss, x_pred, clip, t)
     if adversary is not None:
         loss = adversary.added_to(loss, x_pred)
     return loss
+
+
+LOSS_SPACES = ("velocity", "x", "out")
+
+
+def loss_weight(space: str, t: torch.Tensor, min_noise: float) -> torch.Tensor | float:
+    """What a clean-canvas prediction's squared error is multiplied by at flow time ``t``
+    (``DecoderConfig.loss_space``); the noise left, ``1 - t``, counts as at least ``min_noise``."""
+    if space == "x":
+        return 1.0
+    left = (1 - t.float()).clamp(min=min_noise)
+    if space == "velocity":
+        return 1 / left ** 2
+    if space == "out":
+        _c_in, _c_skip, c_out = skip_weights(1 - left)
+        return 1 / c_out ** 2
+    raise ValueError(f"unknown decoder loss_space {space!r} ({', '.join(LOSS_SPACES)})")
 
 
 def interpolate_weight(occupancy: torch.Tensor, height: int, width: int, extra: float) -> torch.Tensor:

@@ -38,6 +38,7 @@ import torch
 from torch import nn
 
 from studio.engines.mini import weights
+from studio.engines.mini.canvas import from_canvas, to_canvas
 from studio.engines.mini.data import Split, Turn
 from studio.engines.mini.dataset import text_tensor, to_float
 from studio.engines.mini.evaluate import decode_turns, judge_metrics, predict_episodes, read_clips
@@ -84,14 +85,14 @@ def encoder_representations(runtime: MiniRuntime, encoder: nn.Module, turns: Seq
 @torch.no_grad()
 def true_canvases(runtime: MiniRuntime, latent_encoder: nn.Module | None, clips: torch.Tensor,
                   batch: int = 8) -> torch.Tensor | None:
-    """The decoder's target canvas for each clip (the latent / latent_scale, or the pixels);
+    """The decoder's target canvas for each clip (the normalised latent, or the pixels);
     None for a latent decoder whose autoencoder's encoder is not shipped."""
     if runtime.config.latent is None:
         return to_float(clips)
     if latent_encoder is None:
         return None
-    scale = runtime.config.latent_scale
-    return torch.cat([latent_encoder(to_float(clips[s:s + batch])) for s in range(0, clips.shape[0], batch)]) / scale
+    latents = torch.cat([latent_encoder(to_float(clips[s:s + batch])) for s in range(0, clips.shape[0], batch)])
+    return to_canvas(runtime.config, latents)
 
 
 @torch.no_grad()
@@ -99,8 +100,7 @@ def to_clips(runtime: MiniRuntime, canvases: torch.Tensor, batch: int = 8) -> to
     """uint8 clips from canvases (through the autoencoder's decoder for a latent decoder)."""
     if runtime.latent_decoder is None:
         return to_uint8(canvases.clamp(-1, 1))
-    scale = runtime.config.latent_scale
-    return torch.cat([to_uint8(runtime.latent_decoder(canvases[s:s + batch] * scale))
+    return torch.cat([to_uint8(runtime.latent_decoder(from_canvas(runtime.config, canvases[s:s + batch])))
                       for s in range(0, canvases.shape[0], batch)])
 
 

@@ -25,6 +25,7 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 
 from studio.engines.mini import weights
+from studio.engines.mini.canvas import from_canvas, to_canvas
 from studio.engines.mini.config import (
     DecoderConfig,
     LatentConfig,
@@ -234,7 +235,7 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
 
     def step_loss() -> torch.Tensor:
         index = torch.randint(0, clips_u8.shape[0], (variant.batch,), generator=generator)
-        clips = to_float(clips_u8[index]) if table is None else table[index] / config.latent_scale
+        clips = to_float(clips_u8[index]) if table is None else to_canvas(config, table[index])
         rep = train["reps"][index] + dec.rep_noise * torch.randn(train["reps"][index].shape, generator=generator)
         level = train["levels"][index]
         keep = torch.rand(variant.batch, generator=generator) >= dec.null_rate
@@ -263,7 +264,7 @@ def run(data_path: Path, variant: Variant, tflops: float, out: Path, seed: int, 
     def generate(net: VideoDiT, rep: torch.Tensor, level: torch.Tensor, z: torch.Tensor, steps: int) -> torch.Tensor:
         """Clips in [-1, 1]: pixel samples, or latent samples decoded by the autoencoder."""
         made = sample(net, rep, level, z, steps, clamp=autoencoder is None)
-        return made if autoencoder is None else autoencoder.decode(made * config.latent_scale).clamp(-1, 1)
+        return made if autoencoder is None else autoencoder.decode(from_canvas(config, made)).clamp(-1, 1)
 
     def score(clips: torch.Tensor) -> dict[str, float]:
         out: dict[str, float] = dict(accuracy(judge_readings(judge, clips), truth))

@@ -18,6 +18,7 @@ from torch import nn
 from studio.core.progress import CancelCheck, check_cancelled, never_cancelled
 from studio.engines.base import EngineLoadError, generator_seed
 from studio.engines.mini import weights
+from studio.engines.mini.canvas import from_canvas
 from studio.engines.mini.config import ModelConfig
 from studio.engines.mini.critic import MotionCritic
 from studio.engines.mini.data import LOCATION_NAMES, MOTION_NAMES, TIMES, characters
@@ -352,7 +353,7 @@ class MiniRuntime:
                 assert motions is not None
                 canvas = canvas[self.pick(canvas, motions, count)]
             if self.latent_decoder is not None:
-                canvas = self.latent_decoder(canvas * self.config.latent_scale)
+                canvas = self.latent_decoder(from_canvas(self.config, canvas))
         return to_uint8(canvas)
 
     @torch.no_grad()

@@ -4,8 +4,9 @@ AnimeGamer's stages, each resumable:
 
 0. ``autoencoder``: only when the model has a ``latent``: the latent video autoencoder on
    random windows of the training clips; every training clip is then encoded once into a
-   latent table, whose standard deviation becomes the model's ``latent_scale``, and the
-   decoder stages train the DiT on ``latent / latent_scale`` instead of pixels (skipped,
+   latent table, whose standard deviation becomes the model's ``latent_scale`` (or, with
+   ``decoder.channel_norm``, each channel's mean and spread: ``latent_mean`` / ``latent_std``),
+   and the decoder stages train the DiT on the normalised latent (:mod:`.canvas`) instead of pixels (skipped,
    marked done, for a pixel decoder);
    ``critic``: only when the config gives it steps: the motion critic (:mod:`.critic`) on
    the training clips' latents, a training signal for the decoder stages (never shipped:
@@ -38,7 +39,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,7 @@ from torch import nn
 
 from studio.engines.mini import weights
 from studio.engines.mini.adversary import Adversary, Discriminator
+from studio.engines.mini.canvas import channel_stats, from_canvas, to_canvas
 from studio.engines.mini.config import StageConfig, TrainConfig, load_train_config, named_config, to_dict
 from studio.engines.mini.critic import CriticTerm, MotionCritic
 from studio.engines.mini.critic import accuracy as critic_accuracy
@@ -115,10 +117,14 @@ class RunState:
     latent_scale: float | None = None
     """The standard deviation of the trained autoencoder's latents over the training clips
     (None: not measured yet, or no latent)."""
+    latent_mean: list[float] | None = None
+    latent_std: list[float] | None = None
+    """Each latent channel's mean and spread (``decoder.channel_norm``; None: not measured)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"stages": {k: vars(v) for k, v in self.stages.items()}, "metrics": self.metrics,
-                "history": self.history[-400:], "latent_scale": self.latent_scale}
+                "history": self.history[-400:], "latent_scale": self.latent_scale,
+                "latent_mean": self.latent_mean, "latent_std": self.latent_std}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunState:
@@ -130,6 +136,9 @@ class RunState:
         state.history = list(data.get("history", []))
         scale = data.get("latent_scale")
         state.latent_scale = float(scale) if scale is not None else None
+        for name in ("latent_mean", "latent_std"):
+            values = data.get(name)
+            setattr(state, name, [float(v) for v in values] if values else None)
         return state
 
 
@@ -335,7 +344,7 @@ class Trainer:
                          "(distilled) decoder takes its place")
             self._polish_again(set(self.restart))
             if "autoencoder" in self.restart:
-                self.run.latent_scale = None  # measured again on the new autoencoder's latents
+                self.forget_latent_stats()  # measured again on the new autoencoder's latents
             self.reopen()
             self.source = self.init
             self.log("starting from", folder=str(self.init), stages={k: v.steps for k, v in self.run.stages.items()})
@@ -343,11 +352,24 @@ class Trainer:
             self.source = None
         if self.run.latent_scale is not None:
             self.set_latent_scale(self.run.latent_scale)
+        if self.config.model.decoder.channel_norm and self.run.latent_std is not None:
+            self.set_channel_stats(self.run.latent_mean or [0.0] * len(self.run.latent_std), self.run.latent_std)
 
     def set_latent_scale(self, scale: float) -> None:
         """Keep the latents' scale in the run state and in the model config (the export's)."""
         self.run.latent_scale = scale
         self.config = dataclasses.replace(self.config, model=dataclasses.replace(self.config.model, latent_scale=scale))
+
+    def set_channel_stats(self, mean: Sequence[float], std: Sequence[float]) -> None:
+        """Keep each latent channel's mean and spread in the run state and the model config."""
+        self.run.latent_mean, self.run.latent_std = list(mean), list(std)
+        model = dataclasses.replace(self.config.model, latent_mean=tuple(mean), latent_std=tuple(std))
+        self.config = dataclasses.replace(self.config, model=model)
+
+    def forget_latent_stats(self) -> None:
+        """A new latent space: its scale (and channel statistics) are measured again."""
+        self.run.latent_scale = None
+        self.run.latent_mean = self.run.latent_std = None
 
     def reopen(self) -> None:
         """Stages that ended at a time cap the config has since raised go on training (the
@@ -669,7 +691,7 @@ class Trainer:
 
     def clip_batch(self, index: torch.Tensor, first_frames: bool = True
                    ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor, torch.Tensor]:
-        """(the DiT's target canvases: clips in [-1, 1] or latents / latent_scale, the clips'
+        """(the DiT's target canvases: clips in [-1, 1] or normalised latents, the clips'
         first frames (B, 3, H, W) for the clip encoder (None when not asked for), levels, the
         canvas's cell weights)."""
         assert self.filler is not None
@@ -681,7 +703,7 @@ class Trainer:
             first = target[:, :, 0]
         else:
             latents = self.latent_table()
-            target = latents[index.to(latents.device)].to(self.device).float() / model.latent_scale
+            target = to_canvas(model, latents[index.to(latents.device)].to(self.device).float())
             if first_frames:
                 first = to_float(self.filler.clips[index, :1].to(self.device, non_blocking=True))[:, :, 0]
         weight = interpolate_weight(self.occupancy[index].to(self.device), height, width, dec.fg_weight)
@@ -690,7 +712,8 @@ class Trainer:
     @torch.no_grad()
     def latent_table(self) -> torch.Tensor:
         """Every training clip's latent (encoded once per invocation, in batches); measures
-        ``latent_scale`` the first time after the autoencoder was trained."""
+        ``latent_scale`` (and with ``decoder.channel_norm`` each channel's mean and spread) the
+        first time after the autoencoder was trained."""
         if self.latents is not None:
             return self.latents
         self.wait_for_data()
@@ -703,6 +726,13 @@ class Trainer:
         self.latents = table
         if self.run.latent_scale is None:
             self.set_latent_scale(_std(table))
+        if self.config.model.decoder.channel_norm and self.run.latent_std is None:
+            if self.run.stages["decoder"].steps > 0:
+                raise ValueError("decoder.channel_norm: this run's decoder was trained on latents under one spread "
+                                 "for every channel; train it again (--restart decoder,adapt,distill)")
+            self.set_channel_stats(*channel_stats(table))
+            self.log("latent channels", mean=[round(v, 3) for v in self.config.model.latent_mean],
+                     std=[round(v, 3) for v in self.config.model.latent_std])
         self.log("latent table", clips=clips.shape[0], shape=tuple(table.shape[1:]),
                  latent_scale=round(self.config.model.latent_scale, 4), seconds=round(time.monotonic() - started, 1))
         return table
@@ -795,7 +825,7 @@ class Trainer:
         self._loop("autoencoder", stage, list(model.parameters()), step)
         if st.done:  # a new latent space: its table and scale are made again
             self.latents = None
-            self.run.latent_scale = None
+            self.forget_latent_stats()
 
     def _waits_for_autoencoder(self, name: str) -> bool:
         """A latent decoder's stage cannot start before the autoencoder is trained (its latents
@@ -818,12 +848,11 @@ class Trainer:
         if self.config.model.latent is None:
             raise ValueError("the motion critic reads the decoder's latent canvas: this config's decoder makes pixels")
         table = self.latent_table()
-        scale = self.config.model.latent_scale
         critic, recipe, stage = self.critic.train(), self.config.critic, self.config.critic_stage
 
         def step(generator: torch.Generator) -> torch.Tensor:
             index = critic_rows(self.batch_indices(generator, stage.batch), recipe.split)
-            canvas = table[index.to(table.device)].to(self.device).float() / scale
+            canvas = to_canvas(self.config.model, table[index.to(table.device)].to(self.device).float())
             with self.autocast():
                 return critic_training_loss(critic, canvas, self.motions[index].to(self.device), recipe.noise,
                                             generator)
@@ -835,8 +864,8 @@ class Trainer:
             if recipe.split:
                 unseen = reader_rows(self.rows(), True)[:self.config.motion_focus_turns]
                 with torch.no_grad(), self.autocast():
-                    read = critic_accuracy(critic, table[unseen.to(table.device)].to(self.device).float() / scale,
-                                           self.motions[unseen].to(self.device))
+                    canvas = to_canvas(self.config.model, table[unseen.to(table.device)].to(self.device).float())
+                    read = critic_accuracy(critic, canvas, self.motions[unseen].to(self.device))
                 self.log("critic", unseen_training_rows_accuracy=round(read, 3))
 
     @torch.no_grad()
@@ -847,7 +876,7 @@ class Trainer:
                                device=self.device, autocast=self.autocast)
         motions = torch.tensor([MOTION_NAMES.index(t.motion) for t in self.eval.table.turns], device=self.device)
         with self.autocast():
-            return critic_accuracy(self.critic.eval(), latents.float() / self.config.model.latent_scale, motions)
+            return critic_accuracy(self.critic.eval(), to_canvas(self.config.model, latents.float()), motions)
 
     def critic_term(self, index: torch.Tensor, keep: torch.Tensor) -> CriticTerm | None:
         """The critic's term for a decoder batch (None without a trained critic or a balance)."""
@@ -1141,7 +1170,7 @@ class Trainer:
                                 torch.where(kind < recipe.noise_share + recipe.blur_share, smooth, made.float()))
             mask = character_mask(self.occupancy[index].to(self.device), clips.shape[-2], clips.shape[-1])
             with self.autocast():
-                recon = latent_decoder(given * cfg.latent_scale)
+                recon = latent_decoder(from_canvas(cfg, given))
             return reconstruction_loss(self.config.autoencoder, recon.float(), clips, mask, given)
 
         self._loop("polish", stage, list(latent_decoder.parameters()), step)
@@ -1237,6 +1266,10 @@ class Trainer:
         assert self.decoder is not None and self.decoder_ema is not None
         decoder, ema = self.decoder, self.decoder_ema
         state, stage = self.run.stages[name], getattr(self.config, f"{name}_stage")
+
+        # the average's warm-up counts this stage's steps before a resume too (its decay would
+        # otherwise start low again with every call and never reach the configured one)
+        ema.updates = max(ema.updates, state.steps)
 
         def after() -> None:
             ema.update(decoder)
@@ -1338,7 +1371,7 @@ def run_identity(config: TrainConfig) -> dict[str, Any]:
     the number of processes that render, which changes how fast the same clips come, not which)."""
     model = to_dict(config.model)
     # the run sets these (a small corpus can stop the tokenizer short; the critic is listed when it is exported)
-    for measured in ("latent_scale", "vocab_size", "critic"):
+    for measured in ("latent_scale", "latent_mean", "latent_std", "vocab_size", "critic"):
         model.pop(measured, None)
     data = to_dict(config.data)
     data.pop("workers", None)

@@ -106,6 +106,8 @@ class VideoUNet(nn.Module):
         self.config = config
         channels, _frames, height, width = config.canvas()
         widths = dec.widths
+        if dec.param != "x":
+            raise ValueError(f"decoder param {dec.param!r} is the DiT's; the U-Net predicts the clean canvas (x)")
         if not widths or not 0 <= dec.attn_levels <= len(widths):
             raise ValueError(f"a U-Net needs widths (got {widths}) and 0..{len(widths)} attention levels")
         scale = 2 ** (len(widths) - 1)
