@@ -453,8 +453,11 @@ class SketchEngine:
         The place is left out of the search: a location may be named after a character."""
         cast = tuple(m for m in context.cast if isinstance(m, CastMember))
         defaults = load_default_cast()
-        parts = [instruction.motion, instruction.adverb, instruction.free_text, *(v for _, v in instruction.extra)]
-        text = " ; ".join(p for p in parts if p)[:MAX_ANALYSED_CHARS]
+        # a name said in quotes, or in a script line's words, is talked to or about, not drawn
+        # ('Qiqi says "Yuzu is late"', 'Qiqi: "Yuzu is coming"')
+        fields = [v for _, v in instruction.extra if not is_script_line(v)]
+        parts = [instruction.motion, instruction.adverb, instruction.free_text, *fields]
+        text = outside_quotes(" ; ".join(p for p in parts if p))[:MAX_ANALYSED_CHARS]
         name = _first_present(text, cast, character) or _first_present(text, defaults, character)
         found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
         if found is None:
