@@ -21,6 +21,8 @@ would only run for hours."""
 
 MAX_CANDIDATES = 8
 """As the engine's Candidates setting."""
+MIN_GUIDANCE, MAX_GUIDANCE = 1.0, 8.0
+"""As the engine's Guidance setting."""
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,6 +36,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="denoising steps, 1 to 64 (default 4, the engine's default; the engine's setting allows 16)")
     p.add_argument("--candidates", type=count_from(1, MAX_CANDIDATES), default=1,
                    help="clips sampled per turn, the motion critic keeping one (default 1, the engine's default)")
+    p.add_argument("--guidance", type=guidance_value, default=1.0,
+                   help=f"classifier-free guidance, {MIN_GUIDANCE:g} to {MAX_GUIDANCE:g} (default 1: off, the engine's "
+                   "default; above 1 each step costs twice), as the engine's Guidance setting")
     p.add_argument("--seed", type=int, help="which held-out episodes (default: the training run's evaluation set)")
     add_checkpoints_option(p)
     p.add_argument("--device", type=one_device, default="cpu", help="cpu or cuda[:N]")
@@ -44,6 +49,17 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--no-report", action="store_true", help="print only")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p.set_defaults(handler=cmd_eval)
+
+
+def guidance_value(text: str) -> float:
+    """An argument type: the guidance scale, refused outside the engine's setting's range."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not MIN_GUIDANCE <= value <= MAX_GUIDANCE:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be from {MIN_GUIDANCE:g} to {MAX_GUIDANCE:g}, not {text}")
+    return value
 
 
 def count_from(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -112,6 +128,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     folder = next((f for f in folders if (f / "mini" / "config.json").is_file()), folders[0])
     metrics = run_evaluation(folder, episodes=args.episodes, steps=args.steps,
                              seed=args.seed, device=device, threads=args.threads, candidates=args.candidates,
+                             guidance=args.guidance,
                              log=echo)
     seconds = time.perf_counter() - started
     if args.json:

@@ -257,6 +257,7 @@ def markdown_table(m: dict[str, Any]) -> str:
     if "cpu_seconds_per_turn" in m:
         value = m["cpu_seconds_per_turn"]
         kept = f", best of {int(m['candidates'])}" if int(m.get("candidates", 1)) > 1 else ""
+        kept += f", guidance {float(m['guidance']):g}" if "guidance" in m else ""
         steps = int(m["steps"])
         rows.append(f"| one turn on this CPU (predict + decode, {steps} step{'s' if steps != 1 else ''}{kept}) | "
                     f"{value:.2f} s | <= 2 s | "

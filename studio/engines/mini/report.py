@@ -46,7 +46,7 @@ def data_config(manifest: dict[str, Any], episodes: int, seed: int | None, worke
 
 
 def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int = 3,
-              candidates: int = 1, device: str = "cpu") -> dict[str, float]:
+              candidates: int = 1, device: str = "cpu", guidance: float = 1.0) -> dict[str, float]:
     """Seconds of one turn (predict + decode) through the engine at the studio's size and at
     the native size: the median of ``repeats`` after a warm-up. On a GPU each turn is timed
     to the end of its kernels (the engine's own frames come back to the CPU as uint8)."""
@@ -60,8 +60,8 @@ def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int =
     on_gpu = torch.device(device).type == "cuda"
     instruction = parse_instruction("Character: Qiqi; Motion: quickly run; Background: day town.")
     out: dict[str, float] = {"threads": float(engine.threads)}
-    for name, values in (("studio", {"steps": steps, "candidates": candidates}),
-                         ("native", {"steps": steps, "candidates": candidates, "height": 128, "width": 192})):
+    chosen: dict[str, Any] = {"steps": steps, "candidates": candidates, "guidance": guidance}
+    for name, values in (("studio", chosen), ("native", {**chosen, "height": 128, "width": 192})):
         settings = MiniSettings.from_values(values)
         times = []
         for seed in range(repeats + 1):
@@ -129,7 +129,7 @@ def measurement_parser(prog: str, description: str, *, episodes: int) -> argpars
 
 def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, seed: int | None = None,
                    device: str = "cpu", threads: int | None = None, workers: int = 0, candidates: int = 1,
-                   log: Callable[[str], None] = print) -> dict[str, Any]:
+                   guidance: float = 1.0, log: Callable[[str], None] = print) -> dict[str, Any]:
     chosen = torch.device(device)
     if threads:
         from studio.engines.mini.engine import usable_threads
@@ -138,17 +138,17 @@ def run_evaluation(checkpoints: Path, *, episodes: int = 40, steps: int = 4, see
     held = load_held_out(checkpoints, episodes=episodes, seed=seed, device=chosen, workers=workers, log=log)
     batch = 64 if chosen.type == "cuda" else 8
     metrics = evaluate(held.runtime, held.judge, held.evalset, steps=steps, batch=batch, device=chosen, log=log,
-                       candidates=candidates)
+                       candidates=candidates, guidance=guidance)
     metrics.pop("generated")
     if chosen.type == "cpu":
-        speed = time_turn(checkpoints, steps, threads, candidates=int(metrics["candidates"]))
+        speed = time_turn(checkpoints, steps, threads, candidates=int(metrics["candidates"]), guidance=guidance)
         metrics["cpu_seconds_per_turn"] = speed["studio"]
         compute = str(held.runtime.decoder_dtype).removeprefix("torch.")
         metrics["cpu_note"] = (f"{int(speed['threads'])} thread(s), the decoder in {compute}, output 480 x 720; at "
                                f"the native 128 x 192: {speed['native']:.2f} s; median of 3 after a warm-up")
     else:
         speed = time_turn(checkpoints, steps, threads, repeats=5, candidates=int(metrics["candidates"]),
-                          device=device)
+                          device=device, guidance=guidance)
         metrics["gpu_seconds_per_turn"] = speed["studio"]
         metrics["gpu_note"] = (f"{torch.cuda.get_device_name(chosen)}, the decoder in "
                                f"{str(held.runtime.decoder_dtype).removeprefix('torch.')}, batch of one, output "
@@ -191,7 +191,8 @@ def report_section(metrics: dict[str, Any], seconds: float) -> str:
 
 def _candidates(metrics: dict[str, Any]) -> str:
     count = int(metrics.get("candidates", 1))
-    return f", {count} candidates per turn kept by the motion critic" if count > 1 else ""
+    kept = f", {count} candidates per turn kept by the motion critic" if count > 1 else ""
+    return kept + (f", guidance {float(metrics['guidance']):g}" if "guidance" in metrics else "")
 
 
 def write_report(report: Path, metrics: dict[str, Any], seconds: float) -> None:
