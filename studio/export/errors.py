@@ -9,6 +9,7 @@ from pathlib import Path
 
 from studio.core.errors import StudioError
 from studio.storage.errors import file_size_limited
+from studio.storage.paths import UnsafePathError, open_resolved_inside
 
 DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})
 
@@ -34,20 +35,34 @@ class ClipPermissionError(ExportError):
     permissions is what it needs, which the hint names."""
 
 
-def clip_permission_error(path: Path, label: str) -> ClipPermissionError | None:
+def clip_permission_error(path: Path, label: str, media_root: Path | None = None,
+                          rel: str = "") -> ClipPermissionError | None:
     """The error of ``label``'s clip at ``path`` when this user may not read it (None when it
     can be opened, or can't for another reason: the probe says that one). Asked before the
     clip is probed: ffmpeg said only "Error opening input files: Permission denied", under a
-    hint to re-roll the turn."""
+    hint to re-roll the turn.
+
+    ``media_root`` and ``rel``: the project folder and the clip's stored path in it, which is
+    then opened as every read of a project's media is, one folder at a time without following
+    a link (:func:`~studio.storage.paths.open_resolved_inside`), never by ``path`` (a link
+    swapped in at ``path`` since the branch was read would be followed). A path through a link
+    leading outside the project is not this question: the read that follows refuses it."""
     try:
-        with open(path, "rb"):
-            return None
+        os.close(_open_clip(path, media_root, rel))
+        return None
     except PermissionError:
         pass
-    except OSError:
+    except (OSError, UnsafePathError):
         return None
     return ClipPermissionError(f"The clip of {label} can't be read: you have no permission to read {path}.",
                                hint=permission_hint([path]))
+
+
+def _open_clip(path: Path, media_root: Path | None, rel: str) -> int:
+    """A read-only descriptor of the clip (see :func:`clip_permission_error`)."""
+    if media_root is not None and rel:
+        return open_resolved_inside(media_root, rel)
+    return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
 
 
 def permission_hint(paths: list[Path]) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.core.text import first_few
-from studio.export.branch import Branch, Turn
+from studio.export.branch import Branch, Turn, clip_source
 from studio.export.errors import (
     REMAKE_CLIP_HINT,
     ClipPermissionError,
@@ -35,14 +36,32 @@ class EpisodePlan:
 
 def _probe_turn(turn: Turn) -> StreamInfo | ExportError:
     """The clip's stream, or the error saying why it can't be read (returned, not raised, so
-    that every unreadable clip of the branch is known before the first is reported)."""
-    denied = clip_permission_error(turn.clip, turn.label)
+    that every unreadable clip of the branch is known before the first is reported).
+
+    The clip is opened as the export reads it later (:func:`~studio.export.branch.clip_source`:
+    one folder at a time from the project folder, following no link) and ffmpeg is handed the
+    opened file: a clip swapped for a link to a file outside the project since the branch was
+    read is refused, never probed."""
+    denied = clip_permission_error(turn.clip, turn.label, turn.media_root, turn.clip_rel)
     if denied is not None:
         return denied
     try:
-        return probe(turn.clip)
+        with clip_source(turn) as source:
+            return _probed(turn, source)
+    except ExportError as error:  # gone, no longer a file, or a link leading outside the project
+        return error
+    except OSError as error:  # a private copy of the clip (where the system names no descriptor) failed
+        return ExportError(f"The clip of {turn.label} can't be read: {as_sentence(error.strerror or str(error))}",
+                           hint=REMAKE_CLIP_HINT, remake=(turn.node_id,))
+
+
+def _probed(turn: Turn, source: Path) -> StreamInfo | ExportError:
+    """``probe`` of the clip read as ``source``, its message naming the clip's own path."""
+    try:
+        return probe(source)
     except MediaError as error:
-        return ExportError(f"The clip of {turn.label} can't be read: {as_sentence(error.message)}",
+        message = error.message.replace(str(source), str(turn.clip))  # a descriptor's name means nothing to a user
+        return ExportError(f"The clip of {turn.label} can't be read: {as_sentence(message)}",
                            hint=REMAKE_CLIP_HINT, remake=(turn.node_id,))
 
 

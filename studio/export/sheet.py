@@ -127,7 +127,7 @@ def poster_image(turn: Turn) -> Image.Image:
             pass
     from studio.storage.ffmpeg import decode_frames, probe
 
-    denied = clip_permission_error(turn.clip, turn.label)
+    denied = clip_permission_error(turn.clip, turn.label, turn.media_root, turn.clip_rel)
     if denied is not None:
         raise denied
     with clip_source(turn) as source:

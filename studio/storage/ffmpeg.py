@@ -43,6 +43,7 @@ from typing import IO, TYPE_CHECKING
 
 from studio.core.errors import StudioError
 from studio.core.progress import CancelCheck, Cancelled
+from studio.storage.mp4_index import mp4_frames
 
 if TYPE_CHECKING:
     import numpy as np
@@ -295,7 +296,11 @@ def probe(path: Path) -> StreamInfo:
     info = parse_stream_report(result.stderr, result.stdout, path)
     if info.codec == "gif":
         return _judged_gif(path, info, result.stderr)
-    declared = declared_frames(result.stderr, info.fps)
+    indexed = _indexed_frames(path)
+    if indexed is not None and info.frames + 1 < indexed:  # every frame's bytes are there
+        raise MediaError(f"{path} is damaged: only {info.frames} of its {indexed} frames can be read (those before "
+                         "its first whole key frame can't be decoded).")
+    declared = indexed if indexed is not None else declared_frames(result.stderr, info.fps)
     # A file cut before its first whole frame is still "cut short" when its header says it
     # holds frames: the user learns the file was damaged, not that the clip was empty.
     if "partial file" in result.stderr or (declared is not None and info.frames + 1 < declared):
@@ -304,6 +309,24 @@ def probe(path: Path) -> StreamInfo:
     if info.frames < 1:
         raise MediaError(f"{path} holds no frames.")
     return info
+
+
+def _indexed_frames(path: Path) -> int | None:
+    """The frames an MP4 clip's index lists for its video (None for a file whose index is not
+    read, another container among them); :class:`MediaError` where some of them lie past the
+    file's end.
+
+    ffmpeg reads a clip cut inside its last frame, or just before it, without a word (the
+    frame comes out short, or not at all), so the index says where each frame lies. And the
+    index's count is the clip's own, where the container's duration is its longest track's:
+    a clip with a longer audio track was refused as "cut short"."""
+    frames = mp4_frames(path)
+    if frames is None:
+        return None
+    whole, total = frames
+    if whole < total:
+        raise MediaError(f"{path} is cut short: only {whole} of {total} frames can be read.")
+    return total
 
 
 # -- GIFs ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ holds the lock (command, pid, host, since when), only to say so in messages.
 from __future__ import annotations
 
 import contextlib
+import enum
 import errno
 import json
 import os
@@ -297,44 +298,56 @@ class WriterLock:
         os.close(fd)  # closing the last descriptor drops the flock
 
 
+class _Probed(enum.Enum):
+    """What a look at a project's lock file found."""
+
+    FREE = "free"  # nobody holds it
+    HELD = "held"  # a writer holds it
+    UNTESTABLE = "untestable"  # no flock here, or the kernel would not say
+
+
+def _probe_lock(folder: Path) -> tuple[_Probed, LockHolder | None]:
+    """Whether ``folder``'s lock file is held now, and by whom (as the file says) where it is,
+    told without taking it for good: a shared lock is tried, without waiting, and dropped.
+
+    The file is opened read-only without following a link (a link planted in its place is
+    never opened) and without waiting on a pipe. The ``OSError`` of that open is the caller's
+    to judge; a missing file raises ``FileNotFoundError``."""
+    fd = os.open(folder / LOCK_NAME, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    try:
+        if fcntl is None:
+            return _Probed.UNTESTABLE, None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _Probed.HELD, _read_holder(fd)
+        except OSError:
+            return _Probed.UNTESTABLE, None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return _Probed.FREE, None
+    finally:
+        os.close(fd)
+
+
 def holder_of(folder: Path) -> LockHolder | None:
     """Who holds ``folder`` for writing now (None if nobody, or if it can't be told)."""
     try:
-        fd = os.open(folder / LOCK_NAME, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+        probed, holder = _probe_lock(folder)
     except OSError:
         return None
-    try:
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return _read_holder(fd)
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        return None
-    finally:
-        os.close(fd)
+    return holder if probed is _Probed.HELD else None
 
 
 def writer_is_live(folder: Path) -> bool:
     """Whether a writer (of this process or another) may hold ``folder`` now: its lock file
     is locked, or can't be tested (then a writer is assumed, and its files left alone)."""
     try:
-        fd = os.open(folder / LOCK_NAME, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+        probed, _holder = _probe_lock(folder)
     except FileNotFoundError:
         return False
     except OSError:
         return True
-    try:
-        if fcntl is None:
-            return True
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:  # held (BlockingIOError), or can't be tested
-            return True
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-    finally:
-        os.close(fd)
+    return probed is not _Probed.FREE
 
 
 def _forget_in_child() -> None:
