@@ -165,9 +165,11 @@ class Adversary:
         self.real, self.motions, self.active, self.keep = real, motions, active, keep
         self.fakes.clear()
 
-    def added_to(self, error: torch.Tensor, prediction: torch.Tensor) -> torch.Tensor:
+    def added_to(self, error: torch.Tensor, prediction: torch.Tensor, scale: torch.Tensor | None = None
+                 ) -> torch.Tensor:
         """``error`` (the segment's squared error) plus the adversary's term on ``prediction``,
-        weighed by gradients; the prediction is kept for the discriminator's update."""
+        weighed by gradients (on the network's output where ``scale`` is given, see
+        :func:`.critic.balanced`); the prediction is kept for the discriminator's update."""
         assert self.motions is not None and self.real is not None
         judged, motions, first = prediction, self.motions, first_frames(self.real, self.disc)
         if self.keep is not None:
@@ -181,7 +183,7 @@ class Adversary:
         self.disc.requires_grad_(False)
         noisy_first = _noisy(first, self.recipe.noise, None)
         term = -self.disc(with_noise(judged, self.recipe.noise), motions, noisy_first).float().mean()
-        return balanced(error, term, prediction, self.recipe.balance)
+        return balanced(error, term, prediction, self.recipe.balance, scale=scale)
 
     def update(self, generator: torch.Generator | None = None) -> torch.Tensor:
         """One step of the discriminator on this batch's real canvases and the predictions kept."""

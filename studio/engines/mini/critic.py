@@ -118,21 +118,29 @@ class CriticTerm:
         return motion + self.recipe.feature_weight * matched / len(features)
 
     def added_to(self, reconstruction: torch.Tensor, prediction: torch.Tensor, target: torch.Tensor,
-                 t: torch.Tensor) -> torch.Tensor:
+                 t: torch.Tensor, scale: torch.Tensor | None = None) -> torch.Tensor:
         """``reconstruction`` (a loss on ``prediction``) with this term added, weighed by
         :func:`balanced` (unchanged when the recipe's balance is 0)."""
         if self.recipe.balance <= 0:
             return reconstruction
-        return balanced(reconstruction, self.loss(prediction, target, t), prediction, self.recipe.balance)
+        return balanced(reconstruction, self.loss(prediction, target, t), prediction, self.recipe.balance, scale=scale)
 
 
 def balanced(reconstruction: torch.Tensor, term: torch.Tensor, prediction: torch.Tensor, balance: float,
-             most: float = 1e4) -> torch.Tensor:
+             most: float = 1e4, scale: torch.Tensor | None = None) -> torch.Tensor:
     """``reconstruction + w * term`` with ``w`` chosen so that the term's gradient on
     ``prediction`` has ``balance`` times the norm of the reconstruction's (``w`` is a constant
-    for the backward pass, at most ``most``)."""
+    for the backward pass, at most ``most``).
+
+    ``scale`` (broadcast over ``prediction``): what the prediction moves per unit of the
+    network's own output, where that differs by sample (a preconditioned decoder's ``c_out(t)``):
+    the norms are then those of the gradients on the network's output. On the prediction, the
+    reconstruction's gradient near the clip is ``1 / c_out`` times larger and would make the
+    term far stronger than ``balance`` where the network's output counts most."""
     mine = torch.autograd.grad(reconstruction, prediction, retain_graph=True)[0]
     theirs = torch.autograd.grad(term, prediction, retain_graph=True)[0]
+    if scale is not None:
+        mine, theirs = mine * scale, theirs * scale
     weight = (balance * mine.norm() / theirs.norm().clamp(min=1e-12)).clamp(max=most).detach()
     total: torch.Tensor = reconstruction + weight * term
     return total

@@ -391,10 +391,13 @@ def flow_loss(model: Decoder, clip: torch.Tensor, level: torch.Tensor, rep: torc
         predicted, target = x_pred.float().diff(dim=2), clip.float().diff(dim=2)
         change_error = (predicted - target) ** 2 * scale
         loss = loss + dec.temporal_loss * (change_error * weight).mean() / weight.mean()
+    # a preconditioned network's output moves the prediction by c_out(t): the added terms are
+    # balanced against the flow loss on that output, not on the prediction
+    output_scale = skip_weights(t.float())[2][:, None, None, None, None] if dec.param == "skip" else None
     if critic is not None:
-        loss = critic.added_to(loss, x_pred, clip, t)
+        loss = critic.added_to(loss, x_pred, clip, t, output_scale)
     if adversary is not None:
-        loss = adversary.added_to(loss, x_pred)
+        loss = adversary.added_to(loss, x_pred, output_scale)
     return loss
 
 

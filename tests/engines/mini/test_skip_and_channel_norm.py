@@ -207,3 +207,27 @@ def test_the_average_warm_up_counts_the_steps_before_a_resume(tmp_path: Path, mo
     monkeypatch.setattr(train_module.EMA, "update", spy)
     run(more, out, device="cpu", stages=("decoder",), log=lambda _m: None)
     assert seen == [2, 3, 4]
+
+
+def test_added_terms_are_balanced_on_the_network_output_of_a_preconditioned_decoder() -> None:
+    """With ``scale`` (c_out per sample) the critic's and adversary's weight matches gradient
+    norms on the network's output: samples near the clip, whose prediction gradient is
+    1 / c_out times larger, no longer inflate it."""
+    from studio.engines.mini.critic import balanced
+
+    torch.manual_seed(0)
+    prediction = torch.randn(4, 2, 3, requires_grad=True)
+    near_clip = torch.tensor([100.0, 1.0, 1.0, 1.0])[:, None, None]
+    reconstruction = (prediction ** 2 * near_clip).sum()
+    term = (prediction * torch.randn(4, 2, 3)).sum()
+    scale = torch.tensor([0.1, 1.0, 1.0, 1.0])[:, None, None]
+
+    def weight(given: torch.Tensor | None) -> float:
+        total = balanced(reconstruction, term, prediction, 2.0, scale=given)
+        return float((total - reconstruction).detach() / term.detach())
+
+    mine = torch.autograd.grad(reconstruction, prediction, retain_graph=True)[0]
+    theirs = torch.autograd.grad(term, prediction, retain_graph=True)[0]
+    assert weight(None) == pytest.approx(2.0 * float(mine.norm() / theirs.norm()), rel=1e-5)
+    assert weight(scale) == pytest.approx(2.0 * float((mine * scale).norm() / (theirs * scale).norm()), rel=1e-5)
+    assert weight(scale) < weight(None) / 3
