@@ -15,6 +15,7 @@ import re
 import shlex
 import sys
 import threading
+import weakref
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,7 @@ from studio.storage import Project
 
 if TYPE_CHECKING:  # the worker (numpy) is imported by the commands that run jobs
     from studio.worker import GenerationService, HostMode, Job
+    from studio.worker.cluster import ClusterStatus
 
 ENGINE_HOST_ENV = "KAMISHIBAI_ENGINE_HOST"
 """``in-process`` runs engines in the CLI's own process (tests with in-memory engines)."""
@@ -341,8 +343,48 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
         print(f"kamishibai: engines run on {cluster.describe()}", file=sys.stderr)
     service = GenerationService(project, default_registry(), device=config, devices=devices,
                                 default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts, cluster=cluster)
+    if cluster is not None:
+        _RUN_ON[service] = _cluster_arguments(args)
+        _take_back_sigterm()
     _report_settled_at_start(service)
     return service
+
+
+_RUN_ON: weakref.WeakKeyDictionary[GenerationService, str] = weakref.WeakKeyDictionary()
+"""The options (`` --cluster local --actors 2``) that chose where a service's engines run,
+repeated in the commands that go on after a run (QA: after Ctrl+C on the render farm, the
+command that "goes on from there" ran the rest on this machine)."""
+
+
+def _cluster_arguments(args: argparse.Namespace) -> str:
+    """`` --cluster WHERE`` with ``--actors`` and ``--cluster-timeout`` as they were given."""
+    parts = ["--cluster", printable(args.cluster)]
+    if getattr(args, "actors", None) is not None:
+        parts += ["--actors", str(args.actors)]
+    if getattr(args, "cluster_timeout", None) is not None:
+        parts += ["--cluster-timeout", f"{args.cluster_timeout:g}"]
+    return "".join(f" {shlex.quote(part)}" for part in parts)
+
+
+def run_queue_command(service: GenerationService, path: str, *options: str) -> str:
+    """``kamishibai run-queue PATH [options]``, on the render farm the run used, if any."""
+    return f"kamishibai run-queue {shlex.quote(printable(path))}{_RUN_ON.get(service, '')}" + \
+        "".join(f" {option}" for option in options)
+
+
+def _take_back_sigterm() -> None:
+    """Ray puts a crash reporter of its own on SIGTERM when it starts in this process (the
+    render farm): a `run-queue` stopped with SIGTERM printed "*** SIGTERM received at time=...
+    PC: @ 0x7f... (unknown)" twice, as after a crash, before saying what it stopped. Setting
+    the command's handler again (kept by Python all along) puts it back in front; Ray's
+    reporter stays on the signals of real crashes (SIGSEGV, SIGABRT...)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    handler = signal.getsignal(signal.SIGTERM)
+    if callable(handler) or handler in (signal.SIG_IGN, signal.SIG_DFL):
+        signal.signal(signal.SIGTERM, handler)
 
 
 def check_engine_here(engine: str | None, device: str) -> None:
@@ -1209,8 +1251,8 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
     if blockers:
         count = sum(len(v) for v in blockers.values())
         messages.append(f"{count} job(s) wait for interrupted job(s) {', '.join(sorted(blockers))} and did not "
-                        f"run.\n  hint: run `kamishibai run-queue {quoted} --requeue-interrupted` to run them all, "
-                        "or cancel the interrupted job(s) in the studio.")
+                        f"run.\n  hint: run `{run_queue_command(service, path, '--requeue-interrupted')}` to run "
+                        "them all, or cancel the interrupted job(s) in the studio.")
     for engine, (own, after) in by_engine.items():
         message, hint = cannot_run(engine, unrunnable[engine])
         waiting = f"; {len(after)} more wait for them ({first_few(after)})" if after else ""
@@ -1231,12 +1273,35 @@ def _farm_gone_hint(service: GenerationService, quoted: str) -> str:
     from studio.worker.cluster.status import ConnectionState
 
     status = service.cluster_status()
+    if status is not None and status.state is ConnectionState.CONNECTED:
+        return _no_actor_started_hint(service, status, quoted)
     if status is None or status.state not in (ConnectionState.LOST, ConnectionState.FAILED):
         return ""
     gone = "was lost" if status.state is ConnectionState.LOST else "could not be joined"
     return (f" The render farm ({printable(status.address)}) {gone}; they stay queued.\n  hint: start its head "
-            f"again (`ray start --head`, docs/CLUSTER.md), then run `kamishibai run-queue {quoted} --cluster "
-            f"{shlex.quote(printable(status.address))}`, or run them here without --cluster.")
+            f"again (`ray start --head`, docs/CLUSTER.md), then run `{_on_the_farm(service, quoted, status.address)}`, "
+            "or run them here without --cluster.")
+
+
+def _on_the_farm(service: GenerationService, quoted: str, address: str) -> str:
+    """The `run-queue` command that runs the queue on the render farm this run used."""
+    if service in _RUN_ON:
+        return f"kamishibai run-queue {quoted}{_RUN_ON[service]}"
+    return f"kamishibai run-queue {quoted} --cluster {shlex.quote(printable(address))}"
+
+
+def _no_actor_started_hint(service: GenerationService, status: ClusterStatus, quoted: str) -> str:
+    """Why queued jobs did not run on a joined render farm none of whose engine actors could
+    start (the studio or its engines missing on their nodes): each actor's reason, and what
+    goes on. "" while an actor runs (the jobs wait for something else, said otherwise)."""
+    from studio.worker.cluster.ray_host import CANNOT_START_HINT
+
+    if not status.actors or not all(actor.error for actor in status.actors):
+        return ""
+    reasons = "\n".join(f"  {printable(actor.error)}" for actor in status.actors)
+    return (f" No engine actor of the render farm ({printable(status.address)}) could start; they stay queued:\n"
+            f"{reasons}\n  hint: {CANNOT_START_HINT} Then run `{_on_the_farm(service, quoted, status.address)}`, "
+            "or run them here without --cluster.")
 
 
 def say_what_is_left(service: GenerationService, path: str, *, done: int | None = None) -> None:
@@ -1255,7 +1320,7 @@ def say_what_is_left(service: GenerationService, path: str, *, done: int | None 
         parts.append(f"job(s) {first_few(interrupted)} interrupted (no take kept)")
     if queued:
         parts.append(f"{len(queued)} job(s) still queued")
-    go_on = f"kamishibai run-queue {shlex.quote(printable(path))}" + (" --requeue-interrupted" if interrupted else "")
+    go_on = run_queue_command(service, path, *(["--requeue-interrupted"] if interrupted else []))
     print(f"kamishibai: stopped: {finished}{' and '.join(parts)}.\n  hint: `{go_on}` goes on from there.",
           file=sys.stderr)
 
@@ -1324,7 +1389,7 @@ def cmd_fill(args: argparse.Namespace) -> int:
         # an empty --leaf is refused: read as "no --leaf", it would queue every branch
         leaves = ([resolve_node(tree, args.leaf)] if args.leaf is not None
                   else [n.id for n in tree.leaves_under(tree.root_id)])
-        service = _service(project, args)
+        service = _fill_service(project, args)
         # a turn whose job was interrupted (a `fill --run` stopped) gets that job again, not a
         # second one beside it: the turns below wait for the interrupted job, and stayed waiting
         on_branches = {node.id for leaf in leaves for node in tree.path_to(leaf)[1:]}
@@ -1352,6 +1417,39 @@ def cmd_fill(args: argparse.Namespace) -> int:
         finally:  # Ctrl+C included: the jobs as they ended (done, failed, interrupted, still queued)
             _show_filled(args, project, service, job_ids)
         return code
+
+
+def _fill_service(project: Project, args: argparse.Namespace) -> GenerationService:
+    """The service `fill` queues with, joining the render farm first with ``--cluster``. A
+    farm that can't be joined stops `fill` before it queued anything: the join's hint said
+    "Queued jobs stay queued.", of jobs this command never queued, so it says that instead,
+    with the commands that go on."""
+    from studio.worker.cluster.spec import ClusterJoinError
+
+    try:
+        return _service(project, args)
+    except ClusterJoinError as error:
+        quoted = shlex.quote(printable(args.path))
+        before = _queued_count(project)
+        earlier = (f"; the {plural(before, 'job')} queued before it stay{'s' if before == 1 else ''} queued"
+                   if before else " (the project is as it was)")
+        raise StudioError(error.message,
+                          hint=f"{error.advice} This fill queued nothing{earlier}. Run it again once the cluster "
+                               f"answers, or run `kamishibai fill {quoted} --run` to generate the turns without a "
+                               f"take on this machine (`kamishibai fill {quoted}` only queues them, for a later "
+                               f"`kamishibai run-queue {quoted}{_cluster_arguments(args)}`).") from None
+
+
+def _queued_count(project: Project) -> int:
+    """How many jobs wait in the project's queue (0 if it can't be read)."""
+    from studio.storage.job_store import JobStore
+    from studio.worker import JobStatus
+
+    try:
+        jobs = JobStore(project.database).load(include_finished=False)
+    except StudioError:
+        return 0
+    return sum(job.status is JobStatus.QUEUED for job in jobs)
 
 
 def _queued_jobs_of(service: GenerationService, turns: Collection[str]) -> list[str]:
@@ -1434,8 +1532,8 @@ def _interrupted_left(service: GenerationService, path: str, named: Collection[s
     if not left:
         return ""
     return (f"{len(left)} interrupted job(s) left, not run again: {first_few(left)}.\n  hint: run "
-            f"`kamishibai run-queue "
-            f"{shlex.quote(printable(path))} --requeue-interrupted` to run them, or cancel them in the studio.")
+            f"`{run_queue_command(service, path, '--requeue-interrupted')}` to run them, or cancel them in the "
+            "studio.")
 
 
 def _running(job: Job) -> str:

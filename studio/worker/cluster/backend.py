@@ -24,7 +24,7 @@ from studio.engines.registry import EngineRegistry
 from studio.worker.cluster.actor import EngineActor
 from studio.worker.cluster.environment import EnvironmentChanges, actor_runtime_env, reload_ray_settings
 from studio.worker.cluster.ray_host import RayHost
-from studio.worker.cluster.spec import AUTO, ClusterSpec, address_problem, require_ray
+from studio.worker.cluster.spec import AUTO, QUEUED_STAY, ClusterJoinError, ClusterSpec, address_problem, require_ray
 from studio.worker.cluster.status import ClusterStatus, ConnectionState
 
 log = logging.getLogger(__name__)
@@ -56,14 +56,18 @@ HEAD_PROBE_S = 2.0
 """How long a look at a cluster's head (after an actor was lost) waits for it to answer."""
 LOST_HINT = ("The job that was running went back to the queue, and the queued jobs stay queued. Start the "
              "cluster again, then open the project again (or run `kamishibai run-queue`).")
-AUTO_HINT = ("No Ray cluster runs on this machine: start one with `ray start --head` (docs/CLUSTER.md), give "
-             "the head's HOST:PORT, or use local. Queued jobs stay queued.")
-AUTO_GONE_HINT = ("That cluster's head is no longer running (stopped, or this machine restarted): start it again "
-                  "with `ray start --head` (docs/CLUSTER.md), or use local. Queued jobs stay queued.")
-TOKEN_HINT = ("The cluster asks for an authentication token: run the studio with RAY_AUTH_MODE=token and the "
-              "cluster's token in ~/.ray/auth_token (docs/CLUSTER.md). Queued jobs stay queued.")
-UNREACHABLE_HINT = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
-                    "or use local. Queued jobs stay queued.")
+AUTO_ADVICE = ("No Ray cluster runs on this machine: start one with `ray start --head` (docs/CLUSTER.md), give "
+               "the head's HOST:PORT, or use local.")
+AUTO_GONE_ADVICE = ("That cluster's head is no longer running (stopped, or this machine restarted): start it again "
+                    "with `ray start --head` (docs/CLUSTER.md), or use local.")
+TOKEN_ADVICE = ("The cluster asks for an authentication token: run the studio with RAY_AUTH_MODE=token and the "
+                "cluster's token in ~/.ray/auth_token (docs/CLUSTER.md).")
+UNREACHABLE_ADVICE = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
+                      "or use local.")
+AUTO_HINT = f"{AUTO_ADVICE} {QUEUED_STAY}"
+AUTO_GONE_HINT = f"{AUTO_GONE_ADVICE} {QUEUED_STAY}"
+TOKEN_HINT = f"{TOKEN_ADVICE} {QUEUED_STAY}"
+UNREACHABLE_HINT = f"{UNREACHABLE_ADVICE} {QUEUED_STAY}"
 
 
 def probe_address(address: str, timeout_s: float) -> None:
@@ -107,8 +111,8 @@ def check_auto_head(spec: ClusterSpec, failed: str) -> None:
     try:
         probe_address(head, spec.connect_timeout_s)
     except ConnectionError as error:
-        raise StudioError(f"{failed}: {error}, where this machine's cluster was (RAY_ADDRESS, or the last "
-                          "`ray start --head` here).", hint=AUTO_GONE_HINT) from None
+        raise ClusterJoinError(f"{failed}: {error}, where this machine's cluster was (RAY_ADDRESS, or the last "
+                               "`ray start --head` here).", AUTO_GONE_ADVICE) from None
 
 
 class _RayThread:
@@ -215,7 +219,8 @@ def head_refuses_token(address: str, timeout_s: float = TOKEN_PROBE_S) -> bool:
     return refused.is_set()
 
 
-def join_failure(spec: ClusterSpec, failed: str, error: BaseException, token_refused: bool = False) -> StudioError:
+def join_failure(spec: ClusterSpec, failed: str, error: BaseException,
+                 token_refused: bool = False) -> ClusterJoinError:
     """Why joining the cluster ``spec`` names failed, with what to do: Ray's own text (its
     first line: the rest repeats advice about its own command line), and a hint for the
     cases Ray words obscurely (no cluster on this machine for ``auto``, a token asked for:
@@ -223,11 +228,28 @@ def join_failure(spec: ClusterSpec, failed: str, error: BaseException, token_ref
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     if _says_token(str(error)) or token_refused:
         because = "" if _says_token(text) else " (the head asks for the cluster's authentication token)"
-        return StudioError(f"{failed}: {text}{because}", hint=TOKEN_HINT)
+        return ClusterJoinError(f"{failed}: {text}{because}", TOKEN_ADVICE)
     if spec.address == AUTO:
-        return StudioError(f"{failed}: {text}", hint=AUTO_HINT)
+        return ClusterJoinError(f"{failed}: {text}", AUTO_ADVICE)
     waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
-    return StudioError(f"{failed}{waited}: {text}", hint=UNREACHABLE_HINT)
+    return ClusterJoinError(f"{failed}{waited}: {text}", UNREACHABLE_ADVICE)
+
+
+def _stop_what_started(ray: Any) -> None:
+    """After a Ctrl+C while Ray was starting: let that start end, then shut Ray down (on
+    Ray's thread, after the start). Cut short, the start left Ray's agents of a ``local``
+    instance running for a minute after the command had said it was interrupted. A second
+    Ctrl+C, or a start that does not end within :data:`LEAVE_TIMEOUT_S`, gives up on it."""
+    def stop() -> None:
+        if ray.is_initialized():
+            ray.shutdown()
+
+    try:
+        _on_ray_thread(stop, timeout=LEAVE_TIMEOUT_S)
+    except (concurrent.futures.TimeoutError, KeyboardInterrupt):
+        log.info("Ray was left starting")
+    except Exception:  # the command stops all the same
+        log.info("could not stop Ray after an interrupted start", exc_info=True)
 
 
 class RayCluster:
@@ -272,13 +294,13 @@ class RayCluster:
             failed = f"Could not connect to the Ray cluster ({spec.where})"
             problem = address_problem(spec.address)
             if problem:
-                raise StudioError(f"{spec.address!r} is not a Ray cluster's address: {problem}.",
-                                  hint=UNREACHABLE_HINT)
+                raise ClusterJoinError(f"{spec.address!r} is not a Ray cluster's address: {problem}.",
+                                       UNREACHABLE_ADVICE)
             if not spec.local:
                 try:
                     probe_address(spec.address, spec.connect_timeout_s)
                 except ConnectionError as error:
-                    raise StudioError(f"{failed}: {error}.", hint=UNREACHABLE_HINT) from None
+                    raise ClusterJoinError(f"{failed}: {error}.", UNREACHABLE_ADVICE) from None
                 check_auto_head(spec, failed)
             def join() -> None:
                 if ray.is_initialized():  # a late answer to an attempt given up on
@@ -297,9 +319,12 @@ class RayCluster:
                                                     object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet))
                 else:
                     _on_ray_thread(join, timeout=spec.connect_timeout_s + CONNECT_GRACE_S)
+            except KeyboardInterrupt:  # Ctrl+C (or SIGTERM) while Ray starts: it stops, then the command
+                _stop_what_started(ray)
+                raise
             except concurrent.futures.TimeoutError:
-                raise StudioError(f"{failed}: no Ray cluster answered within {spec.connect_timeout_s:g} s.",
-                                  hint=UNREACHABLE_HINT) from None
+                raise ClusterJoinError(f"{failed}: no Ray cluster answered within {spec.connect_timeout_s:g} s.",
+                                       UNREACHABLE_ADVICE) from None
             except (ConnectionError, RuntimeError, ValueError) as error:
                 token = not (spec.local or spec.address == AUTO or _says_token(str(error))) \
                     and head_refuses_token(spec.address)

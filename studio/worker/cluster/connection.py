@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from studio.core.errors import StudioError
-from studio.worker.cluster.spec import ClusterSpec
+from studio.worker.cluster.spec import ClusterJoinError, ClusterSpec
 from studio.worker.cluster.status import ClusterStatus, ConnectionState
 
 if TYPE_CHECKING:
@@ -94,8 +94,8 @@ class ClusterConnection:
             return
         except Exception as error:  # anything else Ray raises while starting
             log.exception("could not connect to the cluster")
-            self._fail(StudioError(f"Could not connect to the Ray cluster ({self.spec.where}): {error}",
-                                   hint="See the log for details. Queued jobs stay queued."))
+            self._fail(ClusterJoinError(f"Could not connect to the Ray cluster ({self.spec.where}): {error}",
+                                        "See the log for details."))
             return
         # Ray stays up for the next project, as after a project closes; no actor has started yet
         try:

@@ -19,6 +19,7 @@ takes the next job.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -65,8 +66,10 @@ START_WAIT_WARN_S = 30.0
 """How long an actor may wait for the cluster to give it its CPU or GPU before the log says
 so (it takes no job meanwhile: the other actors run them)."""
 MAX_START_FAILURES = 3
-"""Actors that die this many times in a row while a host waits for one: the host stops
-waiting and its next job fails with the reason (a node without the studio, say)."""
+"""Actors that die this many times in a row while a host waits for one: the host stops for
+good, saying why (a node without the studio, say); the queued jobs stay queued."""
+CANNOT_START_HINT = ("Install the same version of the studio, with its engines and their weights, on every "
+                     "node (docs/CLUSTER.md).")
 FARM_LOST_HINT = "Nothing of this take was kept; the job runs once the render farm answers again."
 TIMING_KEYS = ("cluster_roundtrip_s", "cluster_actor_s")
 """Timings a cluster job adds to its take: the job's round trip seen from here, and the
@@ -93,6 +96,9 @@ class RayHost:
         self._lost = False
         self._starting: Any = None
         """The first call to a new actor (its ``info``), while it has not answered."""
+        self._cannot_start = ""
+        """Why this host's actor could not start ("" while it could): then the host takes no
+        job, for good (its thread ends), and the queued jobs stay queued."""
         self._start_lock = threading.Lock()
         """Held while an actor is made: the worker's thread (waiting for its actor before a
         job) and a check from another thread (the command line asks every host) both start
@@ -125,7 +131,7 @@ class RayHost:
             device = ("GPU " + ",".join(info.gpu_ids)) if info.gpu_ids else "CPU"
         return ActorView(index=self.index, state=state, node=info.node if info else "", device=device,
                          pid=info.pid if info else None, engine=engine[0] if engine else "", job_id=job_id,
-                         restarts=self.restarts)
+                         restarts=self.restarts, error=self._cannot_start)
 
     def needs_load(self, name: str) -> bool:
         with self._lock:
@@ -141,12 +147,15 @@ class RayHost:
 
     def start(self, timeout: float | None = None) -> None:
         """Start the actor now and wait until it answers (else the first job does). An
-        actor that can't start (the studio or an engine missing on its node) raises
-        :class:`HostJobError` saying why: the job fails with that reason. With ``timeout``,
-        Ray's ``GetTimeoutError`` once it has not answered by then (the cluster has no room
-        for it yet); a later call waits for the same actor."""
+        actor that can't start (the studio or an engine missing on its node, its import
+        failing) raises :class:`ActorStartError` saying which actor, on which node, and
+        why; the host then stays stopped (a second actor would fail the same way). With
+        ``timeout``, Ray's ``GetTimeoutError`` once it has not answered by then (the cluster
+        has no room for it yet); a later call waits for the same actor."""
         ray = self.cluster.ray
         with self._start_lock:  # one actor, whichever threads ask at once
+            if self._cannot_start:
+                raise ActorStartError(self._cannot_start)
             if self._actor is not None and self._info is not None:
                 return
             if self._actor is None:
@@ -162,9 +171,7 @@ class RayHost:
             with self._start_lock:
                 if self._actor is actor:
                     self._actor = self._starting = None
-            self._set(ActorState.STOPPED)
-            raise HostJobError(_failure(f"The cluster could not start engine actor {self.index}: "
-                                        f"{_first_line(error)}")) from None
+            raise ActorStartError(self._stop_for_good(error)) from None
         with self._start_lock:
             if self._actor is not actor:  # replaced meanwhile: its successor answers for itself
                 return
@@ -174,13 +181,35 @@ class RayHost:
                 self._state = ActorState.IDLE
         self.cluster.refresh_resources()
 
+    def _stop_for_good(self, error: BaseException) -> str:
+        """This host's actor could not start (``error``, Ray's): the host takes no more
+        jobs, saying so once in the log (which actor, which node, why, what to do).
+        Returns why. A whole cluster that went away is said as that, not as this actor."""
+        if self._cluster_gone():
+            return f"The render farm was lost ({self._farm_lost()})"
+        with self._start_lock:
+            first = not self._cannot_start
+            if first:
+                node = _node_of(error)
+                where = f" on node {node}" if node else ""
+                self._cannot_start = (f"Engine actor {self.index} could not start{where}: "
+                                      f"{_first_line(error)}")
+            why = self._cannot_start
+        self._set(ActorState.STOPPED)
+        if first:
+            log.warning("%s. It takes no job; the queued jobs stay queued for the other actors. %s", why,
+                        CANNOT_START_HINT)
+        return why
+
     def _wait_started(self, stopping: Callable[[], bool]) -> bool:
         """Before the first job: wait (while not ``stopping``) for the actor to start. One
         the cluster has no room for yet (more actors asked for than its CPUs or GPUs hold)
         stays pending, maybe for good: a job given to it waited with it, and the check made
         under the queue's lock held every other actor too, so the whole queue stood still.
         Now such a host takes no job; the log says why after :data:`START_WAIT_WARN_S`. An
-        actor that can't start at all is left to its first job, which fails saying why."""
+        actor that can't start at all stops this host for good (False), saying why: its
+        first job used to fail with the reason, and the jobs after it were cancelled, though
+        none had started; now they stay queued, for the other actors or the next run."""
         if self._info is not None:
             return True
         ray = self.cluster.ray
@@ -200,8 +229,10 @@ class RayHost:
                                 "Actors in Settings > Render farm) or add nodes to the cluster.", self.index,
                                 time.monotonic() - began, self._asks())
                 continue
-            except (HostJobError, ray.exceptions.RayError):
-                return True  # the first job fails with the reason
+            except ActorStartError:
+                return False  # said in the log; the queued jobs stay queued
+            except ray.exceptions.RayError:
+                return True  # the job tries: an actor lost under it sends it back to the queue
             return True
         return False
 
@@ -226,6 +257,8 @@ class RayHost:
             # still starting (or waiting for room): unknown for now, asked again next time
             log.info("actor %s has not started yet; engine %s is checked later", self.index, engine)
             return []
+        except ActorStartError:
+            return []  # said once when it failed; this host takes no job
         except (HostJobError, self.cluster.ray.exceptions.RayError) as error:
             # unknown: let the job try, and fail with the actor's reason rather than wait forever
             log.warning("could not check engine %s on actor %s: %s", engine, self.index, error)
@@ -238,6 +271,8 @@ class RayHost:
         start a new one if Ray gave up on it."""
         if self._farm_lost():
             self._set(ActorState.STOPPED)
+            return False
+        if self._cannot_start:
             return False
         if not self._lost:
             return self._wait_started(stopping)
@@ -258,10 +293,10 @@ class RayHost:
                 self._actor = None
                 if self._cluster_gone():
                     return False
-                if deaths >= MAX_START_FAILURES:  # the next job fails with the reason instead
-                    log.warning("the cluster's actor %s does not start: %s", self.index, _first_line(error))
+                if deaths >= MAX_START_FAILURES:  # stopped for good, saying why: the jobs stay queued
                     self._lost = False
-                    return True
+                    self._stop_for_good(error)
+                    return False
                 log.warning("the cluster's actor %s is gone for good; starting another", self.index)
                 time.sleep(0.2)
                 continue
@@ -313,7 +348,11 @@ class RayHost:
         began = time.perf_counter()
         stage = "start"
         try:
-            self.start()
+            try:
+                self.start()
+            except ActorStartError as error:  # the job never started: back to the queue, not failed
+                raise HostLostError(f"{error.message}; the job went back to the queue.",
+                                    hint=CANNOT_START_HINT) from None
             self._set(ActorState.RUNNING if not self.needs_load(job.engine) else ActorState.LOADING, job.take_id)
             stream = self._actor.run.remote(job)
             asked_at: float | None = None
@@ -377,7 +416,7 @@ class RayHost:
         self._mark_lost()
         self._set(ActorState.STOPPED)
         message = f"The render farm was lost during {stage} ({self._farm_lost()}); the job went back to the queue."
-        log.warning("%s", message)
+        log.info("%s", message)  # the runner's warning says it, naming the job: once is enough
         raise HostLostError(message, hint=FARM_LOST_HINT)
 
     def _end_stuck(self, stage: str) -> None:
@@ -473,9 +512,28 @@ class RayHost:
         self.cluster.refresh_resources()
 
 
+class ActorStartError(HostJobError):
+    """A host's actor could not start (its ``__init__`` raised on its node, or its process
+    kept dying before it answered): the host stops for good, its jobs stay queued."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Failure(message, hint=CANNOT_START_HINT))
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_NODE = re.compile(r"\bip=([0-9A-Za-z.:\[\]-]+?)[,)\s]")
+
+
 def _first_line(error: BaseException) -> str:
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    """The line of a Ray error that says why (its last: the error raised on the node)."""
+    lines = [line.strip() for line in _ANSI.sub("", str(error)).splitlines() if line.strip()]
     return (lines[-1] if lines else type(error).__name__)[:300]
+
+
+def _node_of(error: BaseException) -> str:
+    """The node a Ray error names (``ip=10.0.0.3`` in its text), or ""."""
+    found = _NODE.search(_ANSI.sub("", str(error)))
+    return found.group(1) if found else ""
 
 
 def _failure(message: str) -> Failure:

@@ -30,6 +30,20 @@ class RayMissingError(StudioError):
                          hint="Or run without --cluster (in the window: Settings, Render farm: Off).")
 
 
+QUEUED_STAY = "Queued jobs stay queued."
+"""What becomes of the queued jobs when the render farm can't be joined (said in its hint)."""
+
+
+class ClusterJoinError(StudioError):
+    """Joining the render farm failed. ``advice`` says what to do about the cluster; the
+    hint adds that the queued jobs stay queued, which a command that had queued nothing yet
+    (``fill --run``) says otherwise, from ``advice``."""
+
+    def __init__(self, message: str, advice: str) -> None:
+        super().__init__(message, hint=f"{advice} {QUEUED_STAY}" if advice else QUEUED_STAY)
+        self.advice = advice
+
+
 @dataclass(frozen=True, slots=True)
 class ClusterSpec:
     """Where the engine hosts run and how many there are.

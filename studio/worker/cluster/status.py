@@ -46,6 +46,8 @@ class ActorView:
     engine: str = ""
     job_id: str = ""
     restarts: int = 0
+    error: str = ""
+    """Why its actor could not start (then ``state`` is stopped, and it takes no job)."""
 
 
 @dataclass(frozen=True, slots=True)
