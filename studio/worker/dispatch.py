@@ -74,6 +74,14 @@ class DevicePool:
             self._start_threads()
         self.jobs.cond.notify_all()
 
+    def restart_threads(self) -> None:
+        """Start again the threads of workers whose thread ended (a host that could not start,
+        allowed to try again) if the pool has started."""
+        with self.jobs.cond:
+            if self._started and not self.jobs.stopping:
+                self._start_threads()
+            self.jobs.cond.notify_all()
+
     def expect_workers(self) -> None:
         """Workers are to come again (joining the cluster once more): queued jobs wait for them."""
         with self.jobs.cond:

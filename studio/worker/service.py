@@ -245,6 +245,17 @@ class GenerationService:
         log.info("the render farm (%s) answers again; queued jobs go there", spec.where)
         return True
 
+    def _start_stopped_actors(self) -> bool:
+        """The engine actors of the joined cluster that could not start try again; False when
+        none had stopped so."""
+        cluster = self._cluster
+        if cluster is None or cluster.lost:
+            return False
+        again = [host for host in cluster.hosts if host.start_again()]
+        if again:
+            self._pool.restart_threads()
+        return bool(again)
+
     def _new_connection(self, cluster: ClusterSpec) -> ClusterConnection:
         from studio.worker.cluster.connection import ClusterConnection
 
@@ -254,8 +265,9 @@ class GenerationService:
         """Try joining the cluster again after an attempt failed, or after the cluster was
         lost: Ray installed since, the cluster started again, or its address fixed in the
         settings (``cluster``: the spec to use now; default, the same one). The queued jobs
-        start once it answers. False when there is nothing to retry: not on a cluster, or
-        still connecting, or connected."""
+        start once it answers. Joined, the engine actors that could not start try again (their
+        nodes fixed since). False when there is nothing to retry: not on a cluster, or still
+        connecting, or connected with every actor started."""
         from studio.worker.cluster.status import ConnectionState
 
         with self._queue.cond:
@@ -269,6 +281,8 @@ class GenerationService:
             retry = self._start_retry(lost.lost)
         if retry is not None:
             retry.now()
+            return True
+        if self._start_stopped_actors():
             return True
         connection = self._connection
         if connection is None or connection.state is not ConnectionState.FAILED:

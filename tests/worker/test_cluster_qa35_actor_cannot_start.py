@@ -144,6 +144,37 @@ def test_the_other_actor_runs_the_whole_queue_when_one_cannot_start(ray_instance
         project.close()
 
 
+def test_retrying_starts_an_actor_that_could_not_start_and_its_queued_jobs_run(ray_instance: Path,
+                                                                                tmp_path: Path) -> None:
+    """The node fixed, Retry (``connect_again``) lets the stopped actor start again: the jobs
+    that stayed queued run on it, with nothing failed on the way; a retry with every actor up
+    has nothing to do."""
+    ray_instance.unlink(missing_ok=True)  # the first actor built fails, the next one starts
+    project = Project.create(tmp_path / "story")
+    registry = process_registry()
+    registry.source = f"{__name__}:first_fails"
+    service = GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local", actors=1))
+    kinds: list[EventKind] = []
+    service.subscribe(lambda event: kinds.append(event.kind))
+    try:
+        jobs = service.fill(_branch(project, 2)[-1])
+        service.start()
+        assert service.wait_idle(60)
+        assert [service.job(job).status for job in jobs] == [JobStatus.QUEUED] * 2
+        status = service.cluster_status()
+        assert status is not None and status.actors[0].error
+        assert service.connect_again()
+        assert service.wait_jobs(jobs, 120)
+        assert [service.job(job).status for job in jobs] == [JobStatus.DONE] * 2
+        assert EventKind.FAILED not in kinds and EventKind.CANCELLED not in kinds
+        status = service.cluster_status()
+        assert status is not None and not status.actors[0].error and status.actors[0].pid is not None
+        assert not service.connect_again(), "every actor started: nothing to retry"
+    finally:
+        service.stop(cancel_running=True, timeout=30)
+        project.close()
+
+
 def test_run_queue_says_which_actor_could_not_start_and_what_goes_on(ray_instance: Path, tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:

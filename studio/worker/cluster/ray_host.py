@@ -489,6 +489,20 @@ class RayHost:
         with self._lock:
             self._engine = None
 
+    def start_again(self) -> bool:
+        """Let a host whose actor could not start try once more (its node was fixed since, say,
+        and the user asked to retry): True if it had stopped so. Its worker's thread is then
+        started again by the pool, and the actor starts before its first job."""
+        with self._start_lock:
+            if not self._cannot_start:
+                return False
+            self._cannot_start = ""
+            self._actor = self._starting = None
+            self._lost = False
+        self._set(ActorState.STARTING)
+        log.info("engine actor %s tries to start again", self.index)
+        return True
+
     def forget(self) -> None:
         """Drop the actor without a word to the cluster (a cluster that was lost: nothing
         there answers, and a call could wait for it)."""
