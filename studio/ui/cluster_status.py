@@ -33,6 +33,9 @@ def describe_actor(actor: Any) -> str:
     restarts = f" · restarted {actor.restarts}×" if actor.restarts else ""
     why = (" — the cluster has no room for it yet (it takes no job; ask for fewer actors in Settings, or add "
            "nodes)") if state == "waiting for room" else ""
+    error = getattr(actor, "error", "")
+    if error:  # it could not start: it takes no job, and Connect again lets it try once its node is fixed
+        why = f" — <span style='color:{FAILED_COLOUR}'>{escape(error, quote=False)}</span>"
     return f"Actor {actor.index}: {shown}{extra}{restarts}{why}" + (
         f" <span style='color:gray'>({escape(where, quote=False)})</span>" if where else "")
 
@@ -42,7 +45,8 @@ class ClusterStatusView(QWidget):
     """The connection changed: "Connecting to the render farm…", joined, or why it failed."""
     connect_again = Signal()
     """The author asks to join again after a failure (Ray installed or the address fixed), or
-    after the farm was lost (started again)."""
+    after the farm was lost (started again), or, joined, for the engine actors that could not
+    start to try again (their nodes fixed)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,7 +103,10 @@ class ClusterStatusView(QWidget):
             self.summary.setText(f"<span style='color:{FAILED_COLOUR}'>{summary}</span>{hint}")
         else:
             self.summary.setText(summary)
-        self.retry.setVisible(state in ("failed", "lost"))
+        stopped = state == "connected" and any(getattr(actor, "error", "") for actor in status.actors)
+        self.retry.setVisible(state in ("failed", "lost") or stopped)
+        self.retry.setToolTip("Start again the engine actors that could not start (once their nodes are fixed)"
+                              if stopped else "Join the render farm again, at the address the settings give now")
         self.actors.setText("<br>".join(describe_actor(actor) for actor in status.actors))
         if state != self._connection:
             self._connection = state
