@@ -230,6 +230,8 @@ def join_failure(spec: ClusterSpec, failed: str, error: BaseException,
         because = "" if _says_token(text) else " (the head asks for the cluster's authentication token)"
         return ClusterJoinError(f"{failed}: {text}{because}", TOKEN_ADVICE)
     if spec.address == AUTO:
+        if "running Ray instance" in text:  # Ray's sentence goes on about its own --address option
+            text = "no Ray cluster runs on this machine (--cluster auto joins one started here)"
         return ClusterJoinError(f"{failed}: {text}", AUTO_ADVICE)
     waited = "" if spec.local else f" within {spec.connect_timeout_s:g} s"
     return ClusterJoinError(f"{failed}{waited}: {text}", UNREACHABLE_ADVICE)
