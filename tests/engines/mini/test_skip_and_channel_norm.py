@@ -231,3 +231,26 @@ def test_added_terms_are_balanced_on_the_network_output_of_a_preconditioned_deco
     assert weight(None) == pytest.approx(2.0 * float(mine.norm() / theirs.norm()), rel=1e-5)
     assert weight(scale) == pytest.approx(2.0 * float((mine * scale).norm() / (theirs * scale).norm()), rel=1e-5)
     assert weight(scale) < weight(None) / 3
+
+
+def test_a_paused_decoder_stage_goes_on_from_its_export_with_the_same_channel_statistics(tmp_path: Path) -> None:
+    """How the rebuilt decoder trains over several device sessions: a call paused by its time
+    budget exports the stage's progress and the channels' statistics, and a run started from
+    that export (``--init``, no restart) goes on from the same step, on the same canvas."""
+    v2 = _v2(TINY)
+    config = dataclasses.replace(v2, decoder_stage=dataclasses.replace(v2.decoder_stage, steps=100_000, minutes=5.0))
+    export = tmp_path / "a" / "mini"
+    first = run(config, tmp_path / "run1", device="cpu", minutes=0.12, export=export,
+                stages=("autoencoder", "decoder"), log=lambda _m: None)
+    paused = first.stages["decoder"]
+    assert not paused.done and paused.steps > 0 and first.latent_std is not None
+    carried = weights.read_manifest(export)["training"]["run"]
+    assert carried["stages"]["decoder"]["steps"] == paused.steps and carried["latent_std"] == first.latent_std
+
+    lines: list[str] = []
+    second = run(config, tmp_path / "run2", device="cpu", minutes=0.12, init=export, stages=("decoder",),
+                 log=lines.append)
+    assert any(f"stage decoder start_step={paused.steps} " in line for line in lines)
+    assert second.stages["decoder"].steps > paused.steps and not second.stages["decoder"].done
+    assert second.latent_std == first.latent_std and second.latent_mean == first.latent_mean
+    assert not any("latent channels" in line for line in lines), "measured once, then carried"
