@@ -352,6 +352,12 @@ class Trainer:
             self.source = None
         if self.run.latent_scale is not None:
             self.set_latent_scale(self.run.latent_scale)
+        if self.run.latent_std is not None and not self.config.model.decoder.channel_norm:
+            if self.run.stages["decoder"].steps > 0:
+                raise ValueError("decoder.channel_norm: the decoder of --init was trained on each latent channel's own "
+                                 "mean and spread; keep decoder.channel_norm true in the config, or train it again "
+                                 "(--restart decoder,adapt,distill)")
+            self.run.latent_mean = self.run.latent_std = None  # a decoder trained anew under one spread
         if self.config.model.decoder.channel_norm and self.run.latent_std is not None:
             self.set_channel_stats(self.run.latent_mean or [0.0] * len(self.run.latent_std), self.run.latent_std)
 

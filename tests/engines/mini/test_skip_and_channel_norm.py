@@ -180,6 +180,12 @@ def test_channel_statistics_are_not_put_under_a_decoder_trained_without_them(tmp
     with pytest.raises(ValueError, match="--restart decoder"):  # adapting it would change its canvas
         run(v2, tmp_path / "other", device="cpu", init=export, stages=("adapt",), restart=("adapt",),
             log=lambda _m: None)
+    # the other way round: a decoder trained on the channels' statistics under a config without them
+    v2_export = tmp_path / "v2" / "mini"
+    run(v2, tmp_path / "v2run", device="cpu", export=v2_export, stages=("autoencoder", "decoder"),
+        log=lambda _m: None)
+    with pytest.raises(ValueError, match="keep decoder.channel_norm true"):
+        run(TINY, tmp_path / "fourth", device="cpu", init=v2_export, stages=("adapt",), log=lambda _m: None)
     # restarted, the decoder trains from its start on the channels' statistics
     lines: list[str] = []
     again = run(v2, tmp_path / "third", device="cpu", init=export, stages=("decoder",),
