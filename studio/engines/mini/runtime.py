@@ -193,6 +193,10 @@ class MiniRuntime:
         check_cancelled(cancelled)
         manifest = weights.read_manifest(folder)
         config = weights.model_config(manifest, folder)
+        if config.decoder.channel_norm and config.latent is not None and not config.latent_std:
+            # its decoder was trained on each channel's own statistics: under one spread its clips' colours are wrong
+            raise EngineLoadError(f"{folder / weights.CONFIG} has a bad model config: decoder.channel_norm is on but "
+                                  "model.latent_std and model.latent_mean are missing.", hint=weights.RESTORE)
         done(1)
         vocab = load_vocab(weights.verify_file(folder, weights.TOKENIZER, manifest))
         if vocab.size != config.vocab_size:

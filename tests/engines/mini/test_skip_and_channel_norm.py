@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("diffusers")
 
+from studio.engines.base import EngineLoadError  # noqa: E402
 from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.canvas import channel_stats, from_canvas, to_canvas  # noqa: E402
 from studio.engines.mini.config import (  # noqa: E402
@@ -160,6 +162,14 @@ def test_a_run_with_the_skip_and_channel_statistics_exports_a_checkpoint_the_run
 
     runtime = MiniRuntime.load(export, CPU, CPU)
     clips = runtime.decode(torch.randn(2, 32, 64), [1, 4], [0, 1], steps=2)
+    # a config edited to lose the statistics is refused, not decoded in the wrong colours
+    edited = tmp_path / "edited" / "mini"
+    shutil.copytree(export, edited)
+    manifest = json.loads((edited / "config.json").read_text())
+    del manifest["model"]["latent_std"], manifest["model"]["latent_mean"]
+    (edited / "config.json").write_text(json.dumps(manifest))
+    with pytest.raises(EngineLoadError, match="decoder.channel_norm is on but model.latent_std"):
+        MiniRuntime.load(edited, CPU, CPU)
     video = TINY.model.video
     assert clips.shape == (2, video.frames, video.height, video.width, 3)
     # the statistics decide the pixels: the same noise decoded under other statistics differs
