@@ -1501,6 +1501,9 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
     from studio.worker import JobStatus
 
     with open_project(args.path, wait=args.wait) as project:
+        if _cluster_spec(args) is not None and not _queue_has_work(project):
+            print("nothing to run", file=sys.stderr)  # said before the render farm is joined for nothing
+            return 0
         service = _service(project, args, auto_requeue=args.requeue_interrupted)
         waiting = [j for j in service.jobs() if j.status is JobStatus.QUEUED]
         if not waiting:
@@ -1512,6 +1515,15 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
         if left:
             print(f"kamishibai: {left}", file=sys.stderr)
         return 1 if left else code
+
+
+def _queue_has_work(project: Project) -> bool:
+    """Whether the queue holds a job a run could take or has to say something of: queued,
+    interrupted, or left running by a process that is gone. Read without joining anything."""
+    from studio.worker import JobStatus
+
+    unfinished = (JobStatus.QUEUED, JobStatus.INTERRUPTED, JobStatus.RUNNING)
+    return any(job.status in unfinished for job in _read_queue(project))
 
 
 def _blockers(service: GenerationService) -> set[str]:
