@@ -178,6 +178,8 @@ DRAFT_PARENT_UNDONE = ("New turn closed: the turn it was to follow was undone, a
 """As :data:`DRAFT_PARENT_GONE`, when an undo took the turn away: Redo, not Undo, brings it back."""
 DRAFT_KEPT_WITH_DELETED = "What you typed for a new turn under it comes back with it: Enter there picks it up."
 """Added to the delete's message when a new turn holding typing was open under the turns deleted."""
+NEW_TURN_ON_ITS_WAY = "Already adding this turn: pressing Generate or Save text again adds no second copy of it."
+"""Said when a new turn is sent again before it has landed (see Workspace._send_new_turn)."""
 
 
 NOTHING_SELECTED_TIP = "Nothing selected: select a turn"
@@ -232,6 +234,11 @@ def _finished(take: Take | None) -> bool:
     return take is not None and take.status is TakeStatus.DONE and bool(take.clip_path)
 
 
+def _stale(take: Take | None) -> bool:
+    """Whether a turn's chosen take was made from another past than the branch's now."""
+    return take is not None and take.stale
+
+
 class Workspace(QWidget):
     """The central area (search bar, canvas, episode panel) plus the dock contents."""
 
@@ -256,6 +263,10 @@ class Workspace(QWidget):
             if node in self.project.tree.nodes}
         """What was typed in a new turn left unfinished (Esc, another turn selected, the project
         closed), by the turn it was to follow (see _leave_draft); kept in the settings between runs."""
+        self._new_turn_sent: str | None = None
+        """The turn whose new turn (the open draft) was sent to the writer and not made yet: a
+        second Generate or Save text pressed before it lands (a double click, Ctrl+Enter twice)
+        is not a second turn. See :meth:`_send_new_turn`."""
         self._matches: list[str] = []
         # export job id -> the file asked for, and the job's ExportResult (filled as it ends)
         self._exports: dict[str, tuple[Path, list[Any]]] = {}
@@ -706,6 +717,7 @@ class Workspace(QWidget):
         beyond its prefilled character and place). The typing stays under that turn's id even
         when the turn is gone: an undo bringing the turn back brings the typing back with it."""
         parent = self.inspector.draft_parent
+        self._new_turn_sent = None
         if parent is None:
             return ""
         typed = self.inspector.draft_typing()
@@ -969,7 +981,8 @@ class Workspace(QWidget):
 
     def _generate_text(self, target: str, text: str) -> None:
         if self.inspector.draft_parent == target:
-            self._generate_new(target, text)
+            if self._send_new_turn(target):
+                self._generate_new(target, text)
             return
         node = self.tree.nodes.get(target)
         if node is None:
@@ -989,7 +1002,8 @@ class Workspace(QWidget):
                 self._used_up(parent_id, text)
                 self.select(node_id)
 
-            self.apply(AddTurn(parent_id, text, node_id=node_id), then=added)
+            self.apply(AddTurn(parent_id, text, node_id=node_id), then=added,
+                       refused=lambda: self._new_turn_refused(parent_id))
             self.error.emit(StudioError(self.session.service_error or "Generation is not available.",
                                         hint="The turn was added without a take."))
             return
@@ -1002,11 +1016,32 @@ class Workspace(QWidget):
             self.view.setFocus()
             self.message.emit(self._generating_message(parent_id, job_id))
 
-        self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made, kind="edit")
+        self.submit(lambda: service.generate(parent_id, text, engine=engine, settings=settings), made,
+                    refused=lambda: self._new_turn_refused(parent_id), kind="edit")
+
+    def _send_new_turn(self, parent_id: str) -> bool:
+        """Whether the open draft under ``parent_id`` may be sent to become a turn: not when it
+        was sent already and has not landed yet. The draft stays open until the writer has made
+        its turn (a refused one keeps the typing to fix), so a second Generate in that moment
+        (a double click on Generate, Ctrl+Enter pressed twice) read the same draft and added the
+        same turn twice, each with its own take."""
+        if self._new_turn_sent == parent_id:
+            self.message.emit(NEW_TURN_ON_ITS_WAY)
+            return False
+        self._new_turn_sent = parent_id
+        return True
+
+    def _new_turn_refused(self, parent_id: str) -> None:
+        """The draft under ``parent_id`` was refused (it stays open, with its typing): it may be
+        sent again once fixed."""
+        if self._new_turn_sent == parent_id:
+            self._new_turn_sent = None
 
     def _used_up(self, parent_id: str, text: str) -> None:
         """A new turn under ``parent_id`` was made from ``text``: the draft is closed, not put
         aside (nor kept aside, if the user moved on while the turn was on its way)."""
+        if self._new_turn_sent == parent_id:
+            self._new_turn_sent = None
         if self.inspector.draft_parent == parent_id:
             self.inspector.draft_parent = None
         if self._drafts_put_aside.get(parent_id) == text:
@@ -1042,13 +1077,16 @@ class Workspace(QWidget):
     def save_text(self, text: str) -> None:
         draft = self.inspector.draft_parent
         if draft is not None:
+            if not self._send_new_turn(draft):
+                return
             node_id = new_id()
 
             def added(_changes: ChangeSet) -> None:
                 self._used_up(draft, text)
                 self.select(node_id)
 
-            self.apply(AddTurn(draft, text, node_id=node_id), then=added)
+            self.apply(AddTurn(draft, text, node_id=node_id), then=added,
+                       refused=lambda: self._new_turn_refused(draft))
         elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
             self._save_instruction(self.current_id, text)
 
@@ -1376,8 +1414,10 @@ class Workspace(QWidget):
         unfinished = [n for n in turns if not _finished(tree.selected_take(n))]  # what the export can't use
         why = [self._why_unfinished(n) for n in unfinished]
         ending = describe_action(tree.nodes[turns[-1]].instruction) if turns else ""
+        stale = tuple(number for number, node_id in enumerate(turns, start=1)
+                      if node_id not in unfinished and _stale(tree.selected_take(node_id)))
         return BranchFacts(len(turns), len(turns) - len(unfinished), excerpt_of(ending, 70),
-                           failed=why.count("failed"), on_the_way=why.count("on the way"))
+                           failed=why.count("failed"), on_the_way=why.count("on the way"), stale=stale)
 
     def _why_unfinished(self, node_id: str) -> str:
         """Why a turn has no finished take: "on the way" (a generation is queued or running),

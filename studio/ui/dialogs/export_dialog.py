@@ -84,6 +84,8 @@ def safe_file_name(name: str) -> str:
 
 
 NO_TURNS_TIP = "Select a turn of a branch to export, or write one (Enter on the start)."
+STALE_TURNS_NAMED = 6
+"""The stale turns the dialog names one by one; the rest are counted."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class BranchFacts:
     ending: str  # the last turn, as a sentence
     failed: int = 0  # turns without a finished take whose latest generation failed
     on_the_way: int = 0  # turns without a finished take with a generation queued or running
+    stale: tuple[int, ...] = ()  # the turns (by number) whose chosen take is stale
 
     @property
     def missing(self) -> int:
@@ -132,7 +135,7 @@ class BranchFacts:
         """How far the branch's clips are, each reason a turn lacks one said apart: a failed
         turn needs a re-roll or a retry, one on its way only time, one never generated a start."""
         if not self.missing:
-            return "all generated."
+            return "all generated." + self._stale_note()
         parts = []
         if self.failed:
             parts.append(f"{self.failed} failed (re-roll {'it' if self.failed == 1 else 'them'} with R, or "
@@ -146,6 +149,19 @@ class BranchFacts:
             return state + " Export comes on once they are done."
         return state + (" Turn › Generate missing turns of the branch (Ctrl+Shift+G) queues every turn without "
                         "a clip" + (", failed ones included." if self.failed else "."))
+
+    def _stale_note(self) -> str:
+        """Which turns the export would show from a stale take (made before an earlier turn
+        changed), said before the export as its notes say it after: the episode then jumps
+        where a turn does not follow on from the one before."""
+        if not self.stale:
+            return ""
+        shown = [str(turn) for turn in self.stale[:STALE_TURNS_NAMED]]
+        if len(self.stale) > STALE_TURNS_NAMED:
+            shown.append(f"{len(self.stale) - STALE_TURNS_NAMED} more")
+        which = f"Turn {shown[0]} uses" if len(self.stale) == 1 else f"Turns {_joined(shown)} use"
+        return (f" {which} a stale take (made before an earlier turn changed): Shift+R on turn {shown[0]} re-rolls "
+                "it and the turns after it, for an episode that follows on; or export the branch as it is.")
 
 
 def _joined(parts: list[str]) -> str:

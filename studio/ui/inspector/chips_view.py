@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from studio.core.instruction import TIME_CHOICES, Instruction
 from studio.core.model import Take
@@ -20,6 +21,10 @@ from studio.ui.inspector.understanding import Chip, ChipField, suggestions, time
 from studio.ui.inspector.vocabulary import Vocabulary
 
 _QUOTED = re.compile(r"'([^']+)'")
+CHIP_MAX_CHARACTERS = 60
+"""The longest chip label; a longer one ends with "…" (its tooltip has it whole)."""
+CHIP_MIN_CHARACTERS = 8
+"""A chip never narrows below this many of its letters (and "…")."""
 LEVEL_ADVERBS = ("very gently", "gently", "slowly", "calmly", "normally", "quickly", "energetically",
                  "very quickly")
 
@@ -69,6 +74,50 @@ def choices_for(field: ChipField, vocabulary: Vocabulary) -> list[str]:
     return []
 
 
+class ChipButton(QToolButton):
+    """A chip whose label ends with "…" where the row is narrower than the label.
+
+    A tool button asks for the width of its whole label: a long warning ("instruction is 1,909
+    characters long; only the first 400 ...") asked for more than a narrow inspector has, which
+    then scrolled sideways and cut off the Generate button and the takes. This one asks for
+    its whole label but makes do with a few letters; the label is cut to the width it gets,
+    and its tooltip then shows it whole."""
+
+    def __init__(self, text: str, tip: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # a tool button's is Fixed
+        self.full_text = text
+        self._tip = tip
+        self._shown = text[:CHIP_MAX_CHARACTERS - 1] + "…" if len(text) > CHIP_MAX_CHARACTERS else text
+        self.setAccessibleName(text)  # read whole, however the label is cut
+        self._show(self._shown)
+
+    def _show(self, text: str) -> None:
+        self.setText(as_label(text))
+        cut = text != self.full_text and self.full_text.removeprefix("⚠ ") not in self._tip  # not said there
+        self.setToolTip(f"{self.full_text}\n\n{self._tip}" if cut and self._tip else
+                        self.full_text if cut else self._tip)
+
+    def _padding(self) -> int:
+        """The button's width beyond its label's."""
+        return super().sizeHint().width() - self.fontMetrics().horizontalAdvance(self.text().replace("&&", "&"))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().sizeHint()
+        return QSize(self._padding() + self.fontMetrics().horizontalAdvance(self._shown), hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        least = self._shown[:CHIP_MIN_CHARACTERS] + ("…" if len(self._shown) > CHIP_MIN_CHARACTERS else "")
+        width = self._padding() + self.fontMetrics().horizontalAdvance(least)
+        return QSize(min(width, self.sizeHint().width()), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        room = self.width() - self._padding()
+        self._show(self.fontMetrics().elidedText(self._shown, Qt.TextElideMode.ElideRight, room)
+                   if self.fontMetrics().horizontalAdvance(self._shown) > room else self._shown)
+
+
 class ChipsView(QWidget):
     """Chips for one turn; ``fix_requested`` carries the corrected instruction line."""
 
@@ -110,10 +159,8 @@ class ChipsView(QWidget):
             button.deleteLater()
         self.buttons = []
         for chip in self.chips:
-            button = QToolButton(self._flow_host)
+            button = ChipButton(chip.text, chip.tooltip, self._flow_host)
             button.setObjectName("chipWarning" if chip.warning else "chip")
-            button.setText(as_label(chip.text if len(chip.text) <= 60 else chip.text[:59] + "…"))
-            button.setToolTip(chip.tooltip)
             button.setAutoRaise(False)
             button.clicked.connect(lambda _c=False, c=chip, b=button: self._offer(c, b))
             self._flow.addWidget(button)

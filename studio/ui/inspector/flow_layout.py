@@ -51,6 +51,8 @@ class FlowLayout(QLayout):
         x, y, row_h = rect.x(), rect.y(), 0
         for item in self._items:
             hint = item.sizeHint()
+            # an item wider than the row takes the row (down to its minimum), not more
+            hint.setWidth(max(item.minimumSize().width(), min(hint.width(), rect.width())))
             if x + hint.width() > rect.right() + 1 and row_h > 0:
                 x, y, row_h = rect.x(), y + row_h + self._spacing, 0
             if move:
