@@ -1175,7 +1175,13 @@ class Workspace(QWidget):
         index, count = self.sibling_index(node_id)
         if not 0 <= index + step < count:
             return
-        self.apply(MoveAmongSiblings(node_id, index + step), then=lambda _changes: self.select(node_id))
+
+        def moved(_changes: object) -> None:
+            self.select(node_id)
+            self.message.emit(f"Moved {'up' if step < 0 else 'down'}: now alternative {index + step + 1} of {count} "
+                              "(Ctrl+Z puts it back)")
+
+        self.apply(MoveAmongSiblings(node_id, index + step), then=moved)
 
     @turn_action
     def toggle_bookmark(self) -> None:
