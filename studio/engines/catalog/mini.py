@@ -37,7 +37,7 @@ from studio.engines.requirements import (
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "mini"
-VERSION = "0.2.0"
+VERSION = "0.2.1"
 """Bump when the model or its weights change: takes record the version that made them
 (0.2: the decoder on a latent of our own, lease 9)."""
 
@@ -106,8 +106,12 @@ class MiniSettings(EngineSettings):
                               help="Classifier-free guidance; 1 turns it off. Above 1 each step costs twice. "
                                    "The shipped decoder was distilled with guidance 3 built in.")
     temperature: float = setting(0.0, label="State temperature", minimum=0.0, maximum=2.0, step=0.1, advanced=True,
-                                 help="0 predicts the most likely motion level and deltas; higher values sample "
-                                      "them, as the world's own seeded variation does.")
+                                 help="0 predicts the most likely motion level and deltas (the sketch world's rule). "
+                                      "Above 0 the level is sampled from the model (sure of most turns' level, it "
+                                      "seldom changes), and each delta other than 0 moves one step up or down by "
+                                      "the take's seed, as the world's own variation does (never changing "
+                                      "its sign): at 1 as often as the world's (a quarter of the turns each way), "
+                                      "at 2 on every turn.")
     history_window: int = setting(2, label="History", minimum=0, maximum=2,
                                   help="Earlier turns of the branch the model reads.")
     candidates: int = setting(1, label="Candidates", minimum=1, maximum=8, advanced=True,
@@ -135,6 +139,8 @@ def check(config: EngineConfig) -> list[Requirement]:
         unmet += _check_model(folder)
     if not unmet:
         unmet += _check_depths(folder)
+    if not unmet:
+        unmet += _check_trained(folder)
     unmet += check_devices(config, INFO.capabilities, engine=NAME)
     return hardest_first(unmet)
 
@@ -185,6 +191,79 @@ def _check_depths(base: Path) -> list[Requirement]:
                 hint="Restore checkpoints/mini/ from the repository (config.json and the weights together).",
                 path=str(base / name)))
     return unmet
+
+
+UNSEEN_BY_WEIGHTS = ("video", "latent_scale", "latent_mean", "latent_std", "lm.history", "lm.max_instruction",
+                     "lm.max_positions", "decoder.param")
+"""config.json model fields (groups by their prefix) whose value no weight's shape shows: edited
+by hand, they load and make clips the model never learnt to make (a 33-frame clip of a model
+trained on 17, the latent read at another scale) without a word. :func:`trained_edits` compares
+them with the training record before a turn; loading compares every field, once the weights
+have been found to fit."""
+
+
+def trained_edits(base: Path, prefixes: tuple[str, ...] | None = UNSEEN_BY_WEIGHTS) -> list[str]:
+    """The fields of config.json's model (those under ``prefixes``; None: all) whose value differs
+    from the model its weights were trained as (``training.config.model``, written with them),
+    each as "model.video.frames is 33, trained as 17"; empty when the file records no training
+    config (a folder written by other means) or can't be read (reported by the other checks).
+    The motion critic's widths are left out: they are set when the critic is exported."""
+    try:
+        manifest = json.loads((base / "config.json").read_text(encoding="utf-8"))
+        model, trained = manifest.get("model"), manifest.get("training", {}).get("config", {}).get("model")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(model, dict) or not isinstance(trained, dict):
+        return []
+    now, then = _flat(model, "model."), _flat(trained, "model.")
+    edits = []
+    for key in sorted(set(now) | set(then)):
+        field = key.removeprefix("model.")
+        if field == "critic" or field.startswith("critic."):
+            continue
+        if prefixes is not None and not any(field == p or field.startswith(p + ".") for p in prefixes):
+            continue
+        if now.get(key, _ABSENT) != then.get(key, _ABSENT):
+            edits.append(f"{key} is {_shown(now.get(key, _ABSENT))}, trained as {_shown(then.get(key, _ABSENT))}")
+    return edits
+
+
+_ABSENT = object()
+
+
+def _shown(value: object) -> str:
+    return "absent" if value is _ABSENT else json.dumps(value)
+
+
+def _flat(value: object, prefix: str) -> dict[str, object]:
+    """A JSON group's leaves by dotted name (lists are leaves)."""
+    if not isinstance(value, dict):
+        return {prefix.rstrip("."): value}
+    out: dict[str, object] = {}
+    for key, item in value.items():
+        out.update(_flat(item, f"{prefix}{key}."))
+    return out
+
+
+def edited_config_message(base: Path, edits: list[str]) -> str:
+    """The sentence that names a config.json edited since its weights were trained."""
+    shown = "; ".join(edits[:4]) + (f"; and {len(edits) - 4} more" if len(edits) > 4 else "")
+    return (f"{base / 'config.json'} was edited since its weights were trained ({shown}): the weights hold the "
+            "model as it was trained, and under another config it would make clips it never learnt to make")
+
+
+EDITED_HINT = ("Undo the edit, or restore checkpoints/mini/ from the repository (config.json and the weights "
+               "together); the clip's size and length are the settings' Height, Width and Frames.")
+
+
+def _check_trained(base: Path) -> list[Requirement]:
+    """config.json's fields that no weight's shape shows, against the training record (see
+    :data:`UNSEEN_BY_WEIGHTS`)."""
+    edits = trained_edits(base)
+    if not edits:
+        return []
+    return [Requirement(RequirementKind.CONFIG, edited_config_message(base, edits) + ".", hint=EDITED_HINT,
+                        path=str(base / "config.json"))]
 
 
 def _layers_in(path: Path, pattern: re.Pattern[str]) -> int | None:

@@ -10,8 +10,10 @@ otherwise, so that the window stays responsive.
 from __future__ import annotations
 
 import gc
+import hashlib
+import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,8 +21,8 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 
 from studio.core.instruction import Instruction, field_spans, time_shown
-from studio.core.model import CastMember
-from studio.core.state import StateDeltas
+from studio.core.model import CastMember, Location
+from studio.core.state import DELTA_MAX, DELTA_MIN, CharacterState, StateDeltas
 from studio.engines.base import (
     CancelCheck,
     Clip,
@@ -39,7 +41,15 @@ from studio.engines.base import (
     never_cancelled,
     no_progress,
 )
-from studio.engines.catalog.mini import INFO, NAME, VERSION, MiniSettings
+from studio.engines.catalog.mini import (
+    EDITED_HINT,
+    INFO,
+    NAME,
+    VERSION,
+    MiniSettings,
+    edited_config_message,
+    trained_edits,
+)
 from studio.engines.config import usable_cores
 from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
 from studio.engines.mini import weights
@@ -112,6 +122,9 @@ class MiniEngine:
         try:
             self._runtime = MiniRuntime.load(folder, self._device(Stage.PREDICT), decoder_device,
                                              self._dtype(decoder_device), step, cancelled)
+            edits = trained_edits(folder, None)  # every field, now that the weights were found to fit
+            if edits:
+                raise EngineLoadError(edited_config_message(folder, edits) + ".", hint=EDITED_HINT)
         except BaseException:
             self.unload()
             raise
@@ -166,7 +179,7 @@ class MiniEngine:
             conditioning["motions"] = {name: probability for name, probability in out.motions}
         if completion.filled.as_dict():  # what the turn continued from the branch (the next turns continue it)
             conditioning[CONTINUED_KEY] = completion.filled.as_dict()
-        warnings = _warnings(instruction, dict(out.reading), completion.filled.character)
+        warnings = _warnings(instruction, dict(out.reading), completion, context.locations)
         warnings += _misread_warnings(completion, dict(out.reading))
         unread = _unread_warning(instruction, completion, runtime.vocab.unread_from(completion.text,
                                                                                   runtime.config.lm.max_instruction),
@@ -176,7 +189,8 @@ class MiniEngine:
         if options.candidates > 1 and runtime.critic is None:
             warnings.append(f"the motion critic ({weights.CRITIC}) is not in the checkpoint folder, so one candidate "
                             f"was made, not {options.candidates}")
-        return Prediction(deltas=StateDeltas(*out.deltas), motion_level=out.level,
+        deltas = varied_deltas(out.deltas, options.temperature, int(seed), state)
+        return Prediction(deltas=StateDeltas(*deltas), motion_level=out.level,
                           representation=out.representation.astype(np.float32),
                           warnings=tuple(warnings), conditioning=conditioning)
 
@@ -212,6 +226,37 @@ class MiniEngine:
         return Clip(frames=out, fps=options.fps)
 
 
+def varied_deltas(deltas: tuple[int, int, int], temperature: float, seed: int,
+                  state: CharacterState) -> tuple[int, int, int]:
+    """The LM's deltas with the sketch world's seeded variation at ``temperature`` (0: as they are).
+
+    The LM learnt the world's rule, without the variation the world adds from each take's
+    seed (it can't be read from the text), and it is sure of it: sampling its own choices at a
+    temperature up to 2 almost never changes a delta. So above 0 each non-zero delta moves one
+    step down or up, as the world's does, with a chance of ``temperature / 4`` each way (1: the
+    world's own, a quarter each way; 2: every delta moves), never flipping or zeroing it and
+    never lifting a gain above the world's cap (+1 for a stat already at 90 or more). The same
+    seed always varies a turn the same way."""
+    if temperature <= 0:
+        return deltas
+    from studio.engines.sketch.rules import gain_cap
+
+    digest = hashlib.sha256(f"{int(seed)}:mini-state-variation".encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    chance = min(0.5, temperature / 4)
+    caps = (DELTA_MAX, gain_cap(state.social), gain_cap(state.entertainment))
+    out = []
+    for value, cap in zip(deltas, caps, strict=True):
+        draw = rng.random()  # one draw per stat, moved or not: each stat's variation depends on the seed alone
+        step = -1 if draw < chance else 1 if draw < 2 * chance else 0
+        if value == 0 or step == 0:
+            out.append(value)
+            continue
+        moved = max(1, value + step) if value > 0 else min(-1, value + step)
+        out.append(max(DELTA_MIN, min(max(cap, value), moved)))
+    return out[0], out[1], out[2]
+
+
 def predicted_motions(prediction: Prediction) -> tuple[tuple[str, float], ...]:
     """The LM's likely motions from the prediction's conditioning (``motions``: name ->
     probability), keeping only well-formed entries; empty when there are none (a prediction
@@ -240,19 +285,28 @@ def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> 
     return np.ascontiguousarray(chosen.numpy())
 
 
-def _warnings(instruction: Instruction, understood: Mapping[str, Any], continued: str = "") -> list[str]:
-    """What the model has never seen: characters (drawn as one it knows; ``continued``: the
-    character the turn continues from the branch, when it names none), and motions and places
-    outside the sketch world it learnt (found with that world's vocabulary). A warning names
-    what the model itself read there (``understood``: its auxiliary heads' readings, the
-    studio's chips) when it has one, else the nearest word the world knows by name."""
-    from studio.engines.sketch.understanding import Reading, read_instruction, read_location, read_motion
+def _warnings(instruction: Instruction, understood: Mapping[str, Any], completion: Completion | None = None,
+              places: Sequence[Location] = ()) -> list[str]:
+    """What the model has never seen: characters (drawn as one it knows: the turn's own, one of
+    the story's cast named in its text, or the one it continues from the branch, as
+    ``completion`` says), a place of the project with a picture of its own (``places``: the
+    model draws only the places it learnt), motions and places outside the sketch world it
+    learnt, and a Time field naming none of its times of day (found with that world's
+    vocabulary). A warning names what the model itself read there (``understood``: its
+    auxiliary heads' readings, the studio's chips) when it has one, else the nearest word the
+    world knows by name."""
+    from studio.engines.sketch.understanding import Reading, read_instruction, read_location, read_motion, read_time
 
     warnings = []
-    name = " ".join(instruction.character.split()) or " ".join(continued.split())
+    own = completion.own.character if completion is not None else ""
+    continued = completion.filled.character if completion is not None else ""
+    name = " ".join(instruction.character.split()) or " ".join(own.split()) or " ".join(continued.split())
     if name and name.casefold() not in {c.casefold() for c in characters()}:
-        whose = "" if instruction.character.strip() else " (this turn continues it from the earlier turns)"
-        warnings.append(f"'{name}' is not a character the mini model knows{whose}; it draws one of its cast")
+        whose = "" if instruction.character.strip() else " (named in the turn's text)" if own.strip() \
+            else " (this turn continues it from the earlier turns)"
+        drawn = understood.get("character")
+        instead = f" instead: '{drawn}'" if isinstance(drawn, str) and drawn else ""
+        warnings.append(f"'{name}' is not a character the mini model knows{whose}; it draws one of its cast{instead}")
     reading = Reading()
     if instruction.motion.strip():
         read_motion(instruction, reading)  # it warns only when the words match none of the world's motions
@@ -260,12 +314,49 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any], continued
             warnings.append(_unlearnt(instruction.motion, "motion", understood.get("motion"), reading.motion.name))
     elif any(w.startswith("no motion") for w in read_instruction(instruction, []).warnings):
         warnings.append("no motion the mini model knows by name in this instruction; it chooses one itself")
-    if instruction.background.strip():
+    if instruction.time_of_day.strip():
+        reading = Reading()
+        read_time(instruction, reading)  # it warns only when the words name none of the world's times
+        if reading.warnings:
+            warnings.append(_unlearnt(instruction.time_of_day, "time of day", understood.get("time_of_day"),
+                                      reading.time))
+    pictured = _pictured_place(instruction, completion, places)
+    if pictured is not None:
+        warnings.append(_picture_warning(pictured, understood.get("location"),
+                                         continued=completion is not None and completion.filled.location != ""))
+    elif instruction.background.strip():
         reading = Reading()
         read_location(instruction, reading, ())
         if reading.warnings:
             warnings.append(_unlearnt(instruction.background, "place", understood.get("location"), reading.location))
     return warnings
+
+
+def _pictured_place(instruction: Instruction, completion: Completion | None,
+                    places: Sequence[Location]) -> Location | None:
+    """The project's place with a picture of its own that the turn names (in its Background field
+    or its text), or continues from the branch; None when it names none."""
+    from studio.engines.sketch.understanding import Reading, read_location
+
+    pictured = {place.name: place for place in places
+                if isinstance(place, Location) and place.name.strip() and place.kind == "image"}
+    if not pictured:
+        return None
+    reading = Reading()
+    read_location(instruction, reading, list(pictured))
+    if reading.location in pictured:
+        return pictured[reading.location]
+    if completion is None or not completion.filled.location:
+        return None
+    continued = completion.filled.location.casefold()
+    return next((place for name, place in pictured.items() if name.casefold() == continued), None)
+
+
+def _picture_warning(place: Location, read_as: object, *, continued: bool) -> str:
+    whose = " (this turn continues it from the earlier turns)" if continued else ""
+    drawn = f"it read it as '{read_as}'" if isinstance(read_as, str) and read_as else "it draws one of its own"
+    return (f"'{place.name}' is a place of this project with its own picture{whose}; the mini model does not use "
+            f"pictures, it draws the places it learnt: {drawn}")
 
 
 def _unread_warning(instruction: Instruction, completion: Completion, start: int | None, limit: int) -> str:
