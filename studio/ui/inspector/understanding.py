@@ -42,7 +42,8 @@ class Chip:
     tooltip: str = ""
 
 
-_QUOTED = re.compile(r"'([^']+)'")
+_QUOTED = re.compile(r"(?<!\w)'(.+?)'(?!\w)")
+"""A word or name a warning quotes: an apostrophe inside it ("'Grandma's Garden'") closes nothing."""
 LEVEL_WORDS = {1: "very calm", 2: "calm", 3: "normal", 4: "lively", 5: "very lively"}
 
 
