@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from studio.core import AddCastMember, AddTurn, CharacterState, Document, StoryTree
-from studio.core.instruction import Instruction
-from studio.core.model import CastMember, Location, Node
-from studio.core.subject import opening_name, unlisted_subject
+from studio.core import AddCastMember
+from studio.core.model import CastMember
+from studio.core.subject import opening_name
+
+from .cast_story import add_turn, cast_story
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -40,40 +41,29 @@ def test_the_opening_subject_is_read_as_a_name_only_before_a_verb(text: str, nam
     assert opening_name(text) == name
 
 
-def _story() -> Document:
-    root = Node(id="root", parent_id=None, instruction=Instruction(raw=""), start_state=CharacterState())
-    return Document(StoryTree.from_entities([root, CastMember("c1", "Aoi"), CastMember("c2", "Yuzu"),
-                                             Location("l1", "Hana Park")]))
-
-
-def _turn(document: Document, parent: str, node_id: str, text: str) -> str:
-    document.apply(AddTurn(parent, text, node_id=node_id))
-    return unlisted_subject(document.tree, node_id)
-
-
 def test_an_unknown_opening_name_names_who_the_turn_goes_on_with() -> None:
-    document = _story()
-    assert _turn(document, "root", "a", "Character: Yuzu; Motion: run; Background: day town") == ""
-    warning = _turn(document, "a", "b", "Hana waves at the camera")
+    document = cast_story()
+    assert add_turn(document, "root", "a", "Character: Yuzu; Motion: run; Background: day town") == ""
+    warning = add_turn(document, "a", "b", "Hana waves at the camera")
     assert "'Hana' is not in the cast" in warning
     assert "the turn shows Yuzu" in warning and "Character: Hana;" in warning
     # named in the text besides: the turn is that cast member's
-    assert "the turn shows Aoi" in _turn(document, "b", "c", "Hana slowly walks to Aoi")
+    assert "the turn shows Aoi" in add_turn(document, "b", "c", "Hana slowly walks to Aoi")
 
 
 def test_no_warning_for_the_cast_a_place_or_a_character_field() -> None:
-    document = _story()
-    assert _turn(document, "root", "a", "Aoi waves at the camera") == ""
-    assert _turn(document, "a", "b", "aoi waves") == ""  # lower case: not read as a name
-    assert _turn(document, "b", "c", "Character: Hana; Motion: wave; Background: day park") == ""
-    assert _turn(document, "c", "d", "Hana waves again") == ""  # the turn before made Hana the character
+    document = cast_story()
+    assert add_turn(document, "root", "a", "Aoi waves at the camera") == ""
+    assert add_turn(document, "a", "b", "aoi waves") == ""  # lower case: not read as a name
+    assert add_turn(document, "b", "c", "Character: Hana; Motion: wave; Background: day park") == ""
+    assert add_turn(document, "c", "d", "Hana waves again") == ""  # the turn before made Hana the character
     document.apply(AddCastMember(CastMember("c3", "Mei")))
-    assert _turn(document, "d", "e", "Mei runs to the station") == ""
+    assert add_turn(document, "d", "e", "Mei runs to the station") == ""
 
 
 def test_a_story_start_without_a_character_says_another_is_shown() -> None:
-    document = _story()
-    assert "the turn shows another character" in _turn(document, "root", "a", "Hana waves at the camera")
+    document = cast_story()
+    assert "the turn shows another character" in add_turn(document, "root", "a", "Hana waves at the camera")
 
 
 def test_play_prints_the_warning_with_the_take(tmp_path: Path) -> None:

@@ -4,37 +4,26 @@ character of the turn before."""
 
 from __future__ import annotations
 
-from studio.core import AddTurn, CharacterState, Document, StoryTree
-from studio.core.instruction import Instruction, parse_instruction
-from studio.core.model import CastMember, Location, Node
-from studio.core.subject import script_speaker, unlisted_subject
+from studio.core.instruction import parse_instruction
+from studio.core.subject import script_speaker
 
-
-def _story() -> Document:
-    root = Node(id="root", parent_id=None, instruction=Instruction(raw=""), start_state=CharacterState())
-    return Document(StoryTree.from_entities([root, CastMember("c1", "Aoi"), CastMember("c2", "Yuzu"),
-                                             Location("l1", "Hana Park")]))
-
-
-def _turn(document: Document, parent: str, node_id: str, text: str) -> str:
-    document.apply(AddTurn(parent, text, node_id=node_id))
-    return unlisted_subject(document.tree, node_id)
+from .cast_story import add_turn, cast_story
 
 
 def test_an_unknown_speaker_is_named_with_who_the_turn_shows() -> None:
-    document = _story()
-    assert _turn(document, "root", "a", "Character: Yuzu; Motion: run; Background: day town") == ""
-    warning = _turn(document, "a", "b", 'Gandalf: "I am home"')
+    document = cast_story()
+    assert add_turn(document, "root", "a", "Character: Yuzu; Motion: run; Background: day town") == ""
+    warning = add_turn(document, "a", "b", 'Gandalf: "I am home"')
     assert "'Gandalf' is not in the cast" in warning and "the turn shows Yuzu" in warning, warning
-    assert "the turn shows Yuzu" in _turn(document, "b", "c", "Gandalf: \u201cYou shall not pass\u201d")
+    assert "the turn shows Yuzu" in add_turn(document, "b", "c", "Gandalf: \u201cYou shall not pass\u201d")
 
 
 def test_no_warning_for_a_speaker_in_the_cast_or_a_field_that_is_no_line() -> None:
-    document = _story()
-    assert _turn(document, "root", "a", 'Aoi: "I am home"') == ""
-    assert _turn(document, "a", "b", 'aoi: "I am home, Yuzu"') == ""
-    assert _turn(document, "b", "c", "Character: Yuzu; Mood: happy") == ""  # an extra field, no line
-    assert _turn(document, "c", "d", 'Character: Hana; Hana: "hi"') == ""  # a Character field: the engine says
+    document = cast_story()
+    assert add_turn(document, "root", "a", 'Aoi: "I am home"') == ""
+    assert add_turn(document, "a", "b", 'aoi: "I am home, Yuzu"') == ""
+    assert add_turn(document, "b", "c", "Character: Yuzu; Mood: happy") == ""  # an extra field, no line
+    assert add_turn(document, "c", "d", 'Character: Hana; Hana: "hi"') == ""  # a Character field: the engine says
 
 
 def test_the_speaker_is_read_from_script_lines_only() -> None:

@@ -85,6 +85,20 @@ def _branch(project: Project, turns: int) -> list[str]:
     return nodes
 
 
+def _first_fails_service(marker: Path, tmp_path: Path, actors: int
+                         ) -> tuple[Project, GenerationService, list[EventKind]]:
+    """A new project's service on ``actors`` actors, the first of which fails to build its
+    engines (see :func:`first_fails`), and the kinds of the job events it sends."""
+    marker.unlink(missing_ok=True)
+    project = Project.create(tmp_path / "story")
+    registry = process_registry()
+    registry.source = f"{__name__}:first_fails"
+    service = GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local", actors=actors))
+    kinds: list[EventKind] = []
+    service.subscribe(lambda event: kinds.append(event.kind))
+    return project, service, kinds
+
+
 def test_jobs_stay_queued_when_the_only_actor_cannot_start(ray_instance: Path, tmp_path: Path,
                                                             caplog: pytest.LogCaptureFixture) -> None:
     project = Project.create(tmp_path / "story")
@@ -116,13 +130,7 @@ def test_jobs_stay_queued_when_the_only_actor_cannot_start(ray_instance: Path, t
 
 
 def test_the_other_actor_runs_the_whole_queue_when_one_cannot_start(ray_instance: Path, tmp_path: Path) -> None:
-    ray_instance.unlink(missing_ok=True)  # the first actor built in this test fails
-    project = Project.create(tmp_path / "story")
-    registry = process_registry()
-    registry.source = f"{__name__}:first_fails"
-    service = GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local", actors=2))
-    kinds: list[EventKind] = []
-    service.subscribe(lambda event: kinds.append(event.kind))
+    project, service, kinds = _first_fails_service(ray_instance, tmp_path, actors=2)
     try:
         jobs = service.fill(_branch(project, 2)[-1]) + service.fill(_branch(project, 2)[-1])
         service.start()
@@ -149,13 +157,7 @@ def test_retrying_starts_an_actor_that_could_not_start_and_its_queued_jobs_run(r
     """The node fixed, Retry (``connect_again``) lets the stopped actor start again: the jobs
     that stayed queued run on it, with nothing failed on the way; a retry with every actor up
     has nothing to do."""
-    ray_instance.unlink(missing_ok=True)  # the first actor built fails, the next one starts
-    project = Project.create(tmp_path / "story")
-    registry = process_registry()
-    registry.source = f"{__name__}:first_fails"
-    service = GenerationService(project, registry, default_engine="fake", cluster=ClusterSpec("local", actors=1))
-    kinds: list[EventKind] = []
-    service.subscribe(lambda event: kinds.append(event.kind))
+    project, service, kinds = _first_fails_service(ray_instance, tmp_path, actors=1)
     try:
         jobs = service.fill(_branch(project, 2)[-1])
         service.start()
