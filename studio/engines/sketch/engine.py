@@ -272,7 +272,8 @@ class SketchEngine:
         time = reading.time or str(prev.get("time_of_day") or "") or "day"
         if time not in ("day", "sunset", "night"):
             time = "day"
-        continued = bool(prev) and prev.get("location") == location and str(prev.get("image_path", "")) == image_path
+        image_print = _picture_print(image_path) if image_path else ""
+        continued = bool(prev) and prev.get("location") == location and _same_picture(prev, image_path, image_print)
         seat = self._seat(instruction, motion, setting) \
             or _seat_kept(instruction, motion, prev, continued and prev.get("time_of_day") == time)
         if setting == Setting.SKY:  # nothing to stand a seat on: a sitter sits on the clouds
@@ -386,7 +387,8 @@ class SketchEngine:
             "character": character, "look": look.to_params(),
             "motion": motion.name, "anim": motion.anim, "family": motion.family.value, "level": reading.level,
             "adverb": reading.adverb, "location": location, "scene": scene, "setting": setting.value,
-            "image_path": image_path, "time_of_day": time, "camera": camera.value, "zoom_out": reading.zoom_out,
+            "image_path": image_path, "image_print": image_print, "time_of_day": time, "camera": camera.value,
+            "zoom_out": reading.zoom_out,
             "height": options.height, "width": options.width, "frames": options.frames, "fps": options.fps,
             "facing": facing, "start_x": round(start_x, 6), "travel": round(travel, 6), "end_x": round(end_x, 6),
             "phase": pose_plan.phase, "amplitude": pose_plan.amplitude_jitter, "hold": hold,
@@ -712,6 +714,33 @@ def _own_seats(seat: str, start_x: float, friend_at: float | None) -> list[Stand
     if kind in WIDE:
         return [StandingSeat(kind, (start_x, start_x + friend_at))]
     return [StandingSeat(kind, (start_x,)), StandingSeat(kind, (start_x + friend_at,))]
+
+
+def _picture_print(path: str) -> str:
+    """A short fingerprint of a background picture's bytes ('' when it can't be read).
+
+    The take records it beside the picture's absolute path: a project moved or copied to another
+    folder changes the path, not the picture, and the next turn should still go on from where
+    the character stood."""
+    digest = hashlib.blake2b(digest_size=8)
+    try:
+        with open(path, "rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def _same_picture(prev: Mapping[str, Any], image_path: str, image_print: str) -> bool:
+    """Whether this turn is drawn on the same background picture (or on none) as the turn before."""
+    was_path = str(prev.get("image_path", "") or "")
+    if not image_path or not was_path:
+        return image_path == was_path
+    was_print = str(prev.get("image_print", "") or "")
+    if was_print and image_print:
+        return was_print == image_print
+    return was_path == image_path  # a take from before prints were recorded
 
 
 def _image_problem(path: str) -> str:
