@@ -116,7 +116,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "bundle is treated as untrusted: it is checked before anything is unpacked, and only the "
                        "media files its database names are unpacked.")
     p.add_argument("bundle", help="the .zip file to unpack")
-    p.add_argument("dest", nargs="?", help="the new project folder (NAME or NAME.kamishibai; it must not exist). "
+    p.add_argument("dest", nargs="?", help="the new project folder (NAME or NAME.kamishibai; missing, or an empty "
+                   "folder). "
                    "Default: the bundle's name beside it (story.zip: story.kamishibai)")
     p.set_defaults(handler=cmd_unbundle)
 

@@ -428,6 +428,7 @@ def _read_entries(bundle: Path, archive: zipfile.ZipFile) -> list[_Entry]:
     infos = archive.infolist()
     if len(infos) > MAX_ENTRIES:
         raise _refuse(bundle, f"it holds {len(infos):,} entries; the limit is {MAX_ENTRIES:,}")
+    _refuse_other_zips(bundle, [info.filename for info in infos])
     entries: list[_Entry] = []
     folders: set[PurePosixPath] = set()
     try:
@@ -447,6 +448,41 @@ def _read_entries(bundle: Path, archive: zipfile.ZipFile) -> list[_Entry]:
     if total > MAX_BUNDLE_BYTES:
         raise _refuse(bundle, f"it would unpack to {total:,} bytes; the limit is {MAX_BUNDLE_BYTES / 1024**3:g} GiB")
     return entries
+
+
+_LIVE_PROJECT_FILES = frozenset({f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", "writer.lock"})
+"""Files of a project folder in use that :func:`export_bundle` never packs: a zip holding them
+was made of the folder by hand."""
+
+
+def _refuse_other_zips(bundle: Path, names: list[str]) -> None:
+    """Refuse a zip without a bundle's manifest that is plainly no bundle, saying what it is:
+    a project folder zipped by hand (``story.kamishibai/project.db``, or a ``project.db``
+    beside its ``-wal`` file), or a zip of something else. Both were refused for their first
+    entry ("unexpected entry 'story.kamishibai/'"), with the hint to ask for the bundle again.
+
+    Only names are looked at, nothing is read: the entries of a zip that passes are checked
+    as untrusted afterwards."""
+    if MANIFEST in names:
+        return
+    top = {name.replace("\\", "/").lstrip("/").split("/", 1)[0] for name in names}
+    nested = sorted(name for name in names if name.count("/") == 1 and name.endswith(f"/{DB_NAME}"))
+    live = sorted(top & _LIVE_PROJECT_FILES)
+    if nested or (DB_NAME in names and live):
+        where = (f"the project folder {shown_names([nested[0].split('/')[0]])}" if nested
+                 else f"a project's files ({', '.join([DB_NAME, *live])})")
+        unzip = ("Unzip it with your zip tool and open the project folder it holds" if nested else
+                 "Unzip it with your zip tool into a new, empty folder NAME.kamishibai and open that folder")
+        raise BundleError(f"{bundle} is not a bundle: it is a zip of {where} made by hand, not by "
+                          "`kamishibai bundle`.",
+                          hint=f"Nothing was unpacked. {unzip}; or bundle that project with `kamishibai bundle "
+                               "PROJECT story.zip` (File › Export bundle in the studio) and unbundle that file.")
+    if DB_NAME not in names:
+        shown = shown_names(sorted(names), most=3) if names else "nothing"
+        raise BundleError(f"{bundle} is not a Kamishibai bundle: it holds neither {MANIFEST} nor {DB_NAME} "
+                          f"(it holds {shown}).",
+                          hint="Nothing was unpacked. Choose a .zip made by `kamishibai bundle` (or File › "
+                               "Export bundle in the studio).")
 
 
 def space_needed(unpacked: int) -> int:
@@ -588,6 +624,11 @@ def _unpack_error(error: BaseException, bundle: Path, dest: Path, what: str) -> 
     if isinstance(error, OSError):
         if error.errno == errno.ENAMETOOLONG:
             return _refuse(bundle, "a name is too long for this file system")
+        if error.errno in (errno.ENOTEMPTY, errno.EEXIST) and error.filename2 is not None \
+                and Path(os.fsdecode(error.filename2)) == dest:
+            # the empty folder taken as the destination was given files meanwhile
+            return BundleError(f"{dest} already exists and is not empty.",
+                               hint="Nothing was unpacked. Choose another destination.")
         return describe_os_error(error, dest.parent, what)
     return error
 
@@ -602,6 +643,18 @@ def _referenced(project: Project) -> set[str]:
     for member in tree.cast.values():
         paths.update(str(p) for p in member.reference_images if p)
     return {PurePosixPath(p).as_posix() for p in paths}
+
+
+def _missing_note(name: str) -> str:
+    """The note on a media path the database names that the bundle did not unpack. A path
+    that leads out of the project (``/etc/hostname`` as a character's reference picture) was
+    said to be "not in the bundle", as if the bundle had lost it."""
+    try:
+        check_relative(name)
+    except UnsafePathError as error:
+        return (f"{name} is named by the project but is no file of it ({error.message.rstrip('.')}); it was not "
+                "unpacked (the studio reads media only inside the project folder)")
+    return f"{name} is named by the project but is not in the bundle"
 
 
 def _is_media(entry: _Entry) -> bool:
@@ -619,8 +672,17 @@ def _check_representations(bundle: Path, project: Project, by_name: dict[str, _E
             _check_representation_size(bundle, entry.rel, entry.info)
 
 
+def _empty_folder(path: Path) -> bool:
+    """Whether ``path`` is a real (not linked) folder holding nothing."""
+    try:
+        return not path.is_symlink() and path.is_dir() and not any(path.iterdir())
+    except OSError:  # unreadable: not taken
+        return False
+
+
 def import_bundle(bundle: Path, dest: Path) -> Project:
-    """Unpack ``bundle`` into the new project folder ``dest`` and open it for writing.
+    """Unpack ``bundle`` into the new project folder ``dest`` (missing, or an empty folder)
+    and open it for writing.
 
     Files the database does not name are not unpacked; they are listed, with anything
     else worth knowing, in the returned project's ``problems``.
@@ -630,9 +692,12 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
     be made and written (a work folder is made there first), and only then the free space.
     """
     dest = new_project_path(dest)
-    if os.path.lexists(dest):  # a dangling link too: the finished folder could not be renamed onto it
+    # a dangling link too: the finished folder could not be renamed onto it. An empty folder
+    # is taken, as `new` and `import-demo` take one (made first in a file manager)
+    if os.path.lexists(dest) and not _empty_folder(dest):
         link = f": it is a link to {os.readlink(dest)}" if dest.is_symlink() else ""
-        raise BundleError(f"{dest} already exists{link}.", hint="Choose another destination.")
+        shown = link or (" and is not empty" if dest.is_dir() else "")
+        raise BundleError(f"{dest} already exists{shown}.", hint="Choose another destination.")
     refuse_inside_project(dest, f"unpack {bundle.name}")
     with _open_archive(bundle) as archive:
         entries = _read_entries(bundle, archive)
@@ -691,7 +756,7 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 raise _unpack_error(error, bundle, dest, what) from None
     project = Project.open_locked(dest, lock)
     project.problems.extend(f"skipped {name}: no take, location or character uses it" for name in skipped)
-    project.problems.extend(f"{name} is named by the project but is not in the bundle" for name in missing)
+    project.problems.extend(_missing_note(name) for name in missing)
     if manifest.files is None:
         made_by = f"Kamishibai Studio {manifest.version}" if manifest.version else "an older Kamishibai Studio"
         project.problems.append(f"the bundle was made by {made_by}, whose bundles list no files: its files could "

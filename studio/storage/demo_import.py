@@ -23,9 +23,10 @@ around its cells and the empty cells after a line (a file saved as CSV). A field
 that is none of ours (``Mood:``, ``Charcter:``) is reported, not kept as an extra field.
 
 Every malformed line is reported with its line number, and nothing is imported unless
-``skip_bad`` is set. A file is read up to :data:`MAX_DEMO_BYTES` whatever it is (a pipe,
-``/dev/stdin``, a device), and the whole import is one edit: one transaction (a killed
-import writes nothing) and one Undo step.
+``skip_bad`` is set. A file that is no such text (JSON, RTF, a Word or Excel document, a PDF,
+a picture, a bundle) is refused as a whole, naming what it is. A file is read up to
+:data:`MAX_DEMO_BYTES` whatever it is (a pipe, ``/dev/stdin``, a device), and the whole
+import is one edit: one transaction (a killed import writes nothing) and one Undo step.
 """
 
 from __future__ import annotations
@@ -491,11 +492,120 @@ def read_demo(path: Path) -> DemoStory:
         raise StudioError(f"Can't read {path}: it is a folder, not a game_demo file.") from None
     except OSError as error:
         raise StudioError(f"Can't read {path}: {error.strerror or error}.") from None
+    _refuse_documents(data, name)
     if len(data) > MAX_DEMO_BYTES:
         raise StudioError(f"{name} holds more than {MAX_DEMO_BYTES:,} bytes; "
                           f"a game_demo file is at most {MAX_DEMO_BYTES:,} bytes.",
                           hint="Split it into several files and import them one by one.")
-    return parse_demo_text(decode_demo(data, name))
+    text = decode_demo(data, name)
+    _refuse_json(text, name)
+    return parse_demo_text(text)
+
+
+_SAVE_AS_TEXT = "Save it as plain text (.txt) in the program that made it, one turn per line, and import that file."
+_MAGIC: tuple[tuple[int, bytes, str, str], ...] = (
+    (0, b"{\\rtf", "a rich text (RTF) document",
+     "Save it as plain text: in TextEdit, Format > Make Plain Text, then save; in Word or WordPad, "
+     "Save As > Plain Text (.txt). Then import that file."),
+    (0, b"%PDF-", "a PDF document", "Copy its text into a plain text file (.txt), one turn per line, and import that."),
+    (0, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an older Word or Excel document (.doc, .xls)", _SAVE_AS_TEXT),
+    (0, b"SQLite format 3\x00", "an SQLite database (a project's project.db?)",
+     "A project is opened, not imported: give its folder to `kamishibai open` (or --project); "
+     "import-demo reads a plain text file of turns."),
+    (0, b"\x89PNG\r\n\x1a\n", "a PNG picture", ""),
+    (0, b"\xff\xd8\xff", "a JPEG picture", ""),
+    (0, b"GIF8", "a GIF picture", ""),
+    (4, b"ftyp", "a video (MP4 or MOV)", ""),
+    (0, b"\x1f\x8b", "a gzip-compressed file", "Unpack it first (gunzip), then import the text file it holds."),
+)
+"""Files users hand import-demo that are no text, told by their first bytes (at the offset
+given): each was refused as "not UTF-8 text" with an iconv command that would turn it into
+lines of garbage, and an RTF document (TextEdit's default) was imported as turns of its
+formatting codes (``{\\rtf1\\ansi...``) with --skip-bad."""
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _zip_kind(data: bytes) -> tuple[str, str]:
+    """What a zip file handed to import-demo is, told by the names of its entries (nothing is
+    unpacked), and what to do instead."""
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError, OSError):
+        names = []
+    if "kamishibai-bundle.json" in names or "project.db" in names:
+        return ("a Kamishibai bundle (a whole project)",
+                "Unpack it as a project with `kamishibai unbundle BUNDLE.zip NAME.kamishibai`.")
+    if any(name.startswith("word/") for name in names):
+        return "a Word document (.docx)", "In Word, Save As > Plain Text (.txt), then import that file."
+    if any(name.startswith("xl/") for name in names):
+        return ("an Excel workbook (.xlsx)",
+                "In Excel, Save As > CSV UTF-8 or Unicode Text (one turn per row), then import that file.")
+    if "content.xml" in names:
+        return "an OpenDocument file (.odt, .ods)", _SAVE_AS_TEXT
+    return "a zip archive", "Unzip it first, then import the text file it holds."
+
+
+def _refuse_documents(data: bytes, name: str) -> None:
+    """Refuse a file that is plainly no text (see :data:`_MAGIC`), saying what it is."""
+    found: tuple[str, str] | None = None
+    if data.startswith(_ZIP_MAGIC):
+        found = _zip_kind(data)
+    else:
+        found = next(((what, hint) for offset, magic, what, hint in _MAGIC
+                      if data[offset:offset + len(magic)] == magic), None)
+    if found is not None:
+        what, hint = found
+        if name != demo_name(Path(STDIN)):
+            hint = hint.replace("BUNDLE.zip", shlex.quote(name))
+        raise DemoImportError(name, [(1, f"{what}, not lines of text")],
+                              headline=f"it is {what}, not a game_demo text file",
+                              hint=hint or "A game_demo file is plain text with one turn per line, such as "
+                                           "'Character: Qiqi; Motion: run; Background: day town.'")
+
+
+def _json_shape(text: str) -> str:
+    """What ``text`` is when it is JSON rather than lines of turns (``"a JSON object (keys
+    'turns')"``), else ``""``: the whole text one JSON object or list, or every line of it one
+    (JSON Lines). A turn is never written so, and a line of JSON reads as free text: such a
+    file was imported as one turn, or as a turn per line, holding its braces and quotes."""
+    import json
+
+    body = text.strip()
+    if not body.startswith(("{", "[")):
+        return ""
+    lines = [line for line in (part.strip() for part in _NEWLINE_RE.split(body)) if line]
+    for documents in ([body], lines):
+        try:
+            values = [json.loads(document) for document in documents]
+        except (ValueError, RecursionError):
+            continue
+        if all(isinstance(value, dict | list) for value in values):
+            shape = _json_value_shape(values[0])
+            return shape if documents == [body] else f"JSON on every line (line 1: {shape})"
+    return ""
+
+
+def _json_value_shape(value: dict[object, object] | list[object]) -> str:
+    if isinstance(value, list):
+        return f"a JSON list of {len(value):,} item{'' if len(value) == 1 else 's'}"
+    keys = ", ".join(_excerpt(str(key), 20) for key in list(value)[:4])
+    return f"a JSON object (keys {keys}{', ...' if len(value) > 4 else ''})" if value else "an empty JSON object"
+
+
+def _refuse_json(text: str, name: str) -> None:
+    """Refuse a file that is JSON (see :func:`_json_shape`), before anything is made for it."""
+    shape = _json_shape(text)
+    if shape:
+        raise DemoImportError(
+            name, [(1, f"{shape}, not a line of turn text")],
+            headline="it is JSON, not a game_demo text file",
+            hint="A game_demo file is plain text with one turn per line, such as "
+                 "'Character: Qiqi; Motion: run; Background: day town.' (resources/samples/first_story.txt "
+                 "is an example): write the turns out so, one per line, and import that file.")
 
 
 _BOMS: tuple[tuple[bytes, str, str], ...] = (
@@ -614,6 +724,13 @@ def decode_demo(data: bytes, name: str) -> str:
         line = len(_NEWLINE_RE.findall(body[: error.start].decode(codec, errors="replace"))) + 1
         byte = body[error.start:error.start + 1].hex().upper()
         offset = len(data) - len(body) + error.start
+        if _cut_short(body, codec, error):
+            raise DemoImportError(
+                name, [(line, f"the file ends in the middle of a character (byte 0x{byte}, at offset {offset:,}): "
+                              "its last line is incomplete")],
+                headline=f"cut short in the middle of a character ({shown} text that stops part-way)",
+                hint="It looks like a copy or download that did not finish: copy the whole file again, or "
+                     "delete its last, incomplete line and save it.") from None
         hint = "Save it as UTF-8 text (an editor's 'Save as' offers the encoding)"
         if codec == "utf-8":
             source = "FILE" if name == demo_name(Path(STDIN)) else shlex.quote(name)
@@ -622,6 +739,23 @@ def decode_demo(data: bytes, name: str) -> str:
             name, [(line, f"not valid {shown} text (byte 0x{byte}, at offset {offset:,})")],
             headline=f"not {shown} text", hint=f"{hint}.",
         ) from None
+
+
+def _cut_short(body: bytes, codec: str, error: UnicodeDecodeError) -> bool:
+    """Whether ``body`` is valid ``codec`` text but for an incomplete character at its very
+    end (a file cut short). Such a file was said to look like Chinese text in GBK, and the
+    conversion offered turned its Japanese into other characters. In UTF-8 that is told only
+    when the text shows it is UTF-8 (characters of several bytes before, or two bytes of the
+    last one): a Latin-1 file ending in "café" without a line break ends in one such byte too."""
+    if error.end != len(body) or error.start < len(body) - 3:
+        return False
+    if codec == "utf-8" and len(body) - error.start < 2 and body[:error.start].isascii():
+        return False
+    try:
+        body[:error.start].decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
