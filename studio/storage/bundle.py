@@ -645,16 +645,16 @@ def _referenced(project: Project) -> set[str]:
     return {PurePosixPath(p).as_posix() for p in paths}
 
 
-def _missing_note(name: str) -> str:
-    """The note on a media path the database names that the bundle did not unpack. A path
-    that leads out of the project (``/etc/hostname`` as a character's reference picture) was
-    said to be "not in the bundle", as if the bundle had lost it."""
+def _leads_out(name: str) -> bool:
+    """Whether a media path the database names leads out of the project (``/etc/hostname`` as a
+    character's reference picture). Opening the project notes such a path already, in the words
+    it uses for any project; the unpack said it was "not in the bundle", as if the bundle had
+    lost it."""
     try:
         check_relative(name)
-    except UnsafePathError as error:
-        return (f"{name} is named by the project but is no file of it ({error.message.rstrip('.')}); it was not "
-                "unpacked (the studio reads media only inside the project folder)")
-    return f"{name} is named by the project but is not in the bundle"
+    except UnsafePathError:
+        return True
+    return False
 
 
 def _is_media(entry: _Entry) -> bool:
@@ -756,7 +756,8 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 raise _unpack_error(error, bundle, dest, what) from None
     project = Project.open_locked(dest, lock)
     project.problems.extend(f"skipped {name}: no take, location or character uses it" for name in skipped)
-    project.problems.extend(_missing_note(name) for name in missing)
+    project.problems.extend(f"{name} is named by the project but is not in the bundle"
+                            for name in missing if not _leads_out(name))
     if manifest.files is None:
         made_by = f"Kamishibai Studio {manifest.version}" if manifest.version else "an older Kamishibai Studio"
         project.problems.append(f"the bundle was made by {made_by}, whose bundles list no files: its files could "

@@ -570,6 +570,8 @@ class Project:
                     problems.append(f"location {entity.name!r}: {error.message}")
                     withheld[(EntityKind.LOCATION, entity.id)] = {"image_path": entity.image_path}
                     entity = replace(entity, image_path="")
+            elif isinstance(entity, CastMember) and entity.reference_images:
+                problems.extend(_reference_problems(folder, entity))
             checked.append(entity)
         try:
             tree = StoryTree.from_entities(checked)
@@ -811,6 +813,21 @@ def _remove_partial_media(folder: Path) -> list[str]:
             "generation left in media/")
     log.warning("kamishibai: %s: %s", folder, line)
     return [line]
+
+
+def _reference_problems(folder: Path, member: CastMember) -> list[str]:
+    """A note for each of a character's reference pictures whose path leads out of the project.
+
+    Kept as they are in the document (each engine's context drops them, with the same words,
+    when a turn is made), but said when the project opens, as a location's picture is."""
+    notes: list[str] = []
+    for position, rel in enumerate(member.reference_images, start=1):
+        try:
+            resolve_inside(folder, rel)
+        except UnsafePathError as error:
+            notes.append(f"character {member.name!r}, reference picture {position}: {error.message} "
+                         "It is not used.")
+    return notes
 
 
 def _media_folder_problems(folder: Path) -> list[str]:

@@ -91,7 +91,9 @@ def test_a_reference_picture_outside_the_project_is_not_called_lost(tmp_path: Pa
     with import_bundle(relist(bundle), tmp_path / "copy") as copy:
         notes = [note for note in copy.problems if "hostname" in note or "secret" in note]
     assert len(notes) == 2 and all("not in the bundle" not in note for note in notes), copy.problems
-    assert all("is no file of it" in note and "was not unpacked" in note for note in notes), notes
+    assert notes[0].startswith("character 'Mika', reference picture 1: Refused the absolute path"), notes
+    assert notes[1].startswith("character 'Mika', reference picture 2: Refused the path '../secret.png'"), notes
+    assert all(note.endswith("It is not used.") for note in notes), notes
     assert not (tmp_path / "copy.kamishibai" / "etc").exists()
 
 
