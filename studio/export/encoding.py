@@ -13,17 +13,11 @@ from typing import Any
 from studio.export.errors import ExportError
 from studio.export.memory import check_memory
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
-from studio.storage.ffmpeg import h264_args
+from studio.storage.ffmpeg import RGB_COLOUR_TAGS, h264_args
 
 H264_CRF = 18
 VP9_CRF = 32
 H264_PRESET = "veryfast"
-
-COLOUR_TAGS = ["-colorspace", "smpte170m", "-color_range", "tv"]
-"""The colour matrix and range an encoded episode's stream names: those ffmpeg turns the
-composed RGB frames into YUV with (BT.601, limited range). A stream that names none is
-decoded with a matrix guessed from its size, BT.709 from 1280 wide or over 576 high (mpv,
-VLC, browsers): an episode exported at 1280x720 showed (40, 200, 60) as (27, 174, 54)."""
 
 MAX_GIF_FPS = 50
 """A GIF frame's delay is a whole number of centiseconds, and browsers play a delay of 0 or
@@ -197,10 +191,10 @@ def encoder_args(fmt: ExportFormat, crf: int | None, fps: Fraction, frames: int)
     """ffmpeg's output options for ``frames`` frames at ``fps`` in ``fmt`` (``crf`` None: the
     format's default quality). Each names its muxer, so that any file name will do."""
     if fmt == ExportFormat.MP4:
-        return [*h264_args(H264_CRF if crf is None else crf, H264_PRESET), *COLOUR_TAGS, "-f", "mp4"]
+        return [*h264_args(H264_CRF if crf is None else crf, H264_PRESET), *RGB_COLOUR_TAGS, "-f", "mp4"]
     if fmt == ExportFormat.WEBM:
         return ["-c:v", "libvpx-vp9", "-crf", str(VP9_CRF if crf is None else crf), "-b:v", "0",
-                "-pix_fmt", "yuv420p", *COLOUR_TAGS, "-row-mt", "1", "-deadline", "good", "-cpu-used", "5",
+                "-pix_fmt", "yuv420p", *RGB_COLOUR_TAGS, "-row-mt", "1", "-deadline", "good", "-cpu-used", "5",
                 "-f", "webm"]
     if fmt == ExportFormat.GIF:
         raise ValueError("a GIF is encoded in two passes: see gif_palette_args and gif_args")

@@ -463,6 +463,14 @@ def decode_frames(path: Path, size: tuple[int, int], source_size: tuple[int, int
 
 # -- encode --------------------------------------------------------------------------------
 
+RGB_COLOUR_TAGS = ("-colorspace", "smpte170m", "-color_range", "tv")
+"""The colour matrix and range a stream encoded from RGB frames names: those ffmpeg turns RGB
+into YUV with (BT.601, limited range). A stream that names none is decoded with a matrix
+guessed from its size, BT.709 from 1280 wide or over 576 high (mpv, VLC, browsers): at
+1280x720, (40, 200, 60) showed as (27, 174, 54). Only for frames this studio made from RGB:
+a video transcoded from a user's file keeps the tags its own frames carry."""
+
+
 def h264_args(crf: int, preset: str = "veryfast", threads: int | None = None) -> list[str]:
     """H.264/yuv420p with the index at the front (plays while it loads)."""
     args = ["-c:v", "libx264", "-preset", preset, "-crf", str(crf), "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
@@ -558,7 +566,7 @@ def encode_mp4(path: Path, frames: np.ndarray, fps: float, crf: int, preset: str
 
     frames = even_frames(np.ascontiguousarray(frames, dtype=np.uint8))
     _, h, w, _ = frames.shape
-    with FrameEncoder(path, (w, h), fps, h264_args(crf, preset, threads)) as encoder:
+    with FrameEncoder(path, (w, h), fps, [*h264_args(crf, preset, threads), *RGB_COLOUR_TAGS]) as encoder:
         if encoded is None:
             encoder.write(frames)
         else:
