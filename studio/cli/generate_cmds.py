@@ -43,6 +43,7 @@ from studio.core.tree import StoryTree
 from studio.storage import Project
 
 if TYPE_CHECKING:  # the worker (numpy) is imported by the commands that run jobs
+    from studio.storage.job_store import JobPlace
     from studio.worker import GenerationService, HostMode, Job
     from studio.worker.cluster import ClusterStatus
 
@@ -1073,7 +1074,10 @@ def reroll_commands(tree: StoryTree, path: str, left: Sequence[str]) -> list[str
             for top in tops]
 
 
-def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str, Any]:
+def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None, place: JobPlace | None = None
+              ) -> dict[str, Any]:
+    """A job as `queue --json` (and `fill --json`) lists it. ``place``: where it runs, or
+    last ran, and how far a running one has got, as stored (``JobStore.places``)."""
     from studio.worker.jobs import settings_problem
 
     node = tree.nodes.get(job.node_id or "")
@@ -1088,6 +1092,11 @@ def _job_dict(job: Job, tree: StoryTree, blocker: Job | None = None) -> dict[str
         # added, not in place of a key (a script reading `status` reads what it read before): a
         # read-only `queue` can't cancel the waiting jobs of a deleted turn, and says so
         "turn_deleted": job.node_id is not None and job.node_id not in tree.nodes,
+        # where a running job runs (a device, or the render farm's node and actor), or where a
+        # finished one ran; null for one that never ran. progress: 0..1 while running, if known
+        "where": place.runner if place is not None and place.runner else None,
+        "progress": round(place.progress, 4) if place is not None and place.progress is not None
+        and job.status.value == "running" else None,
     }
     if unreadable:
         out["settings_unreadable"] = unreadable
@@ -1124,12 +1133,15 @@ def _as_recovered(job: Job, tree: StoryTree) -> Job:
 
 
 def cmd_queue(args: argparse.Namespace) -> int:
+    from studio.storage.job_store import JobStore
     from studio.worker.queue import blocked_jobs
 
     with open_for_reading(args.path) as project:
         jobs = _read_queue(project)
+        places = JobStore(project.database).places()
         blocked = blocked_jobs({job.id: job for job in jobs})  # one pass: a long branch's chain is walked once
-        listed = [_job_dict(job, project.tree, blocked.get(job.id)) for job in jobs if args.all or not job.finished]
+        listed = [_job_dict(job, project.tree, blocked.get(job.id), places.get(job.id))
+                  for job in jobs if args.all or not job.finished]
     if args.json:
         print_json(listed)
         return 0
@@ -1146,20 +1158,38 @@ _QUEUE_COLUMNS = (("job", "id", "<"), ("status", "status", "<"), ("prio", "prior
 """`queue`'s columns before the last (the note): header, key of the job's dict, alignment."""
 
 
+_WHERE_COLUMN = ("where", "where_shown", "<")
+"""`queue`'s column, after the node, that says where each running job runs and how far it has
+got ("cuda:1 · 42%"); shown only while a listed job runs, so that the lines of a queue at
+rest read as they always did."""
+
+
+def _where_shown(job: dict[str, Any]) -> str:
+    """The `where` cell of a job: its device or farm node and actor, with its progress when
+    known; "" for a job that does not run."""
+    if job["status"] != "running":
+        return ""
+    progress = f"{job['progress'] * 100:.0f}%" if job.get("progress") is not None else ""
+    return " · ".join(part for part in (job.get("where") or "", progress) if part)
+
+
 def _queue_table(listed: Sequence[dict[str, Any]]) -> list[str]:
     """`queue`'s lines: every column as wide as its widest cell, so that an engine name longer
     than the header's 8 characters (animegamer) or a priority of five digits no longer
     shifts the rest of its line out of the columns."""
-    cells = [[printable(str(job[key] if job[key] not in (None, "") else "-")) for _, key, _ in _QUEUE_COLUMNS]
-             for job in listed]
-    widths = [max([len(header), *(len(row[i]) for row in cells)]) for i, (header, _, _) in enumerate(_QUEUE_COLUMNS)]
-    aligns = [align for _, _, align in _QUEUE_COLUMNS]
+    running = any(job["status"] == "running" for job in listed)
+    columns = (*_QUEUE_COLUMNS, _WHERE_COLUMN) if running else _QUEUE_COLUMNS
+    rows = [{**job, "where_shown": _where_shown(job)} for job in listed]
+    cells = [[printable(str(job[key] if job[key] not in (None, "") else "-")) for _, key, _ in columns]
+             for job in rows]
+    widths = [max([len(header), *(len(row[i]) for row in cells)]) for i, (header, _, _) in enumerate(columns)]
+    aligns = [align for _, _, align in columns]
 
     def line(values: Sequence[str], last: str) -> str:
         padded = (f"{value:{align}{width}}" for value, align, width in zip(values, aligns, widths, strict=True))
         return "  ".join([*padded, last])
 
-    lines = [line([header for header, _, _ in _QUEUE_COLUMNS], "instruction or error")]
+    lines = [line([header for header, _, _ in columns], "instruction or error")]
     lines.extend(line(row, printable(_queue_note(job))) for row, job in zip(cells, listed, strict=True))
     return lines
 
@@ -1262,11 +1292,11 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
                         f"{engine} engine (`kamishibai doctor` says), or cancel them in the studio.")
     if others:
         messages.append(f"{len(others)} job(s) are still queued and did not run: {first_few(others)}."
-                        + _farm_gone_hint(service, quoted))
+                        + _farm_gone_hint(service, path))
     return messages
 
 
-def _farm_gone_hint(service: GenerationService, quoted: str) -> str:
+def _farm_gone_hint(service: GenerationService, path: str) -> str:
     """Why queued jobs did not run when the render farm went away under the run (or could not
     be joined), with what goes on: "" on no cluster, or one that is still there. QA: the run
     ended saying only that jobs were still queued, the loss told only in the warnings above."""
@@ -1274,23 +1304,24 @@ def _farm_gone_hint(service: GenerationService, quoted: str) -> str:
 
     status = service.cluster_status()
     if status is not None and status.state is ConnectionState.CONNECTED:
-        return _no_actor_started_hint(service, status, quoted)
+        return _no_actor_started_hint(service, status, path)
     if status is None or status.state not in (ConnectionState.LOST, ConnectionState.FAILED):
         return ""
     gone = "was lost" if status.state is ConnectionState.LOST else "could not be joined"
     return (f" The render farm ({printable(status.address)}) {gone}; they stay queued.\n  hint: start its head "
-            f"again (`ray start --head`, docs/CLUSTER.md), then run `{_on_the_farm(service, quoted, status.address)}`, "
+            f"again (`ray start --head`, docs/CLUSTER.md), then run `{_on_the_farm(service, path, status.address)}`, "
             "or run them here without --cluster.")
 
 
-def _on_the_farm(service: GenerationService, quoted: str, address: str) -> str:
-    """The `run-queue` command that runs the queue on the render farm this run used."""
+def _on_the_farm(service: GenerationService, path: str, address: str) -> str:
+    """The `run-queue` command that runs the queue on the render farm this run used (the
+    farm at ``address`` when the run's options are not known)."""
     if service in _RUN_ON:
-        return f"kamishibai run-queue {quoted}{_RUN_ON[service]}"
-    return f"kamishibai run-queue {quoted} --cluster {shlex.quote(printable(address))}"
+        return run_queue_command(service, path)
+    return run_queue_command(service, path, "--cluster", shlex.quote(printable(address)))
 
 
-def _no_actor_started_hint(service: GenerationService, status: ClusterStatus, quoted: str) -> str:
+def _no_actor_started_hint(service: GenerationService, status: ClusterStatus, path: str) -> str:
     """Why queued jobs did not run on a joined render farm none of whose engine actors could
     start (the studio or its engines missing on their nodes): each actor's reason, and what
     goes on. "" while an actor runs (the jobs wait for something else, said otherwise)."""
@@ -1300,7 +1331,7 @@ def _no_actor_started_hint(service: GenerationService, status: ClusterStatus, qu
         return ""
     reasons = "\n".join(f"  {printable(actor.error)}" for actor in status.actors)
     return (f" No engine actor of the render farm ({printable(status.address)}) could start; they stay queued:\n"
-            f"{reasons}\n  hint: {CANNOT_START_HINT} Then run `{_on_the_farm(service, quoted, status.address)}`, "
+            f"{reasons}\n  hint: {CANNOT_START_HINT} Then run `{_on_the_farm(service, path, status.address)}`, "
             "or run them here without --cluster.")
 
 
@@ -1442,12 +1473,11 @@ def _fill_service(project: Project, args: argparse.Namespace) -> GenerationServi
 
 def _queued_count(project: Project) -> int:
     """How many jobs wait in the project's queue (0 if it can't be read)."""
-    from studio.storage.job_store import JobStore
     from studio.worker import JobStatus
 
     try:
-        jobs = JobStore(project.database).load(include_finished=False)
-    except StudioError:
+        jobs = _read_queue(project)
+    except StudioError:  # said while another error is said: never in its place
         return 0
     return sum(job.status is JobStatus.QUEUED for job in jobs)
 

@@ -1,4 +1,5 @@
-"""Generation jobs in the project database (the ``jobs`` table, schema v2): the job store.
+"""Generation jobs in the project database (the ``jobs`` table, schema v2; where each runs and
+how far it has got, schema v5): the job store.
 
 All of the queue's SQL is here; the worker reads and writes :class:`~studio.core.jobs.Job`
 values through :class:`JobStore` and never sees a row or a cursor.
@@ -196,6 +197,25 @@ def _unsafe_take_id(take_id: object) -> str:
     return ""
 
 
+_PLACE_UPDATES = (
+    "runner=CASE WHEN excluded.status='queued' THEN '' ELSE jobs.runner END",
+    "progress=CASE WHEN excluded.status='running' THEN jobs.progress ELSE NULL END",
+)
+"""How a save changes a stored job's place (schema v5), which the job value does not hold: a
+job back in the queue runs nowhere; one that stopped running keeps where it ran, and has no
+progress."""
+
+
+@dataclass(frozen=True)
+class JobPlace:
+    """Where a job runs, or last ran, and how far it has got (see :meth:`JobStore.places`)."""
+
+    runner: str
+    """The device (``cpu``, ``cuda:1``) or the render farm's node and actor; "" if not known."""
+    progress: float | None = None
+    """0..1 while the job runs and its worker has said; None otherwise."""
+
+
 @dataclass(frozen=True)
 class Recovered:
     """What :meth:`JobStore.recover` did: jobs settled from their committed take, and jobs
@@ -206,6 +226,12 @@ class Recovered:
     problems: tuple[str, ...] = ()
     """Jobs whose take id is not a plain name (a crafted or damaged row): nothing was
     removed for them."""
+
+
+def _no_queue(error: sqlite3.OperationalError) -> StudioError:
+    """The project's database has no ``jobs`` table to read (a project of schema 1)."""
+    return StudioError(f"This project has no job queue ({error}).",
+                       hint="Open it once with this version of the studio to upgrade it.")
 
 
 class JobStore:
@@ -228,8 +254,7 @@ class JobStore:
         try:
             rows = self.database.execute(sql + " ORDER BY sequence").fetchall()
         except sqlite3.OperationalError as error:
-            raise StudioError(f"This project has no job queue ({error}).",
-                              hint="Open it once with this version of the studio to upgrade it.") from None
+            raise _no_queue(error) from None
         jobs = []
         self.unreadable = {}
         for row in rows:
@@ -243,7 +268,10 @@ class JobStore:
     def abandoned_ids(self) -> set[str]:
         """Jobs marked running by a process that is gone (read-only: what :meth:`recover`
         would make interrupted)."""
-        rows = self.database.execute("SELECT id, owner FROM jobs WHERE status='running'").fetchall()
+        try:
+            rows = self.database.execute("SELECT id, owner FROM jobs WHERE status='running'").fetchall()
+        except sqlite3.OperationalError as error:
+            raise _no_queue(error) from None
         return {row["id"] for row in rows if not owner_alive(row["owner"] or "")}
 
     def next_sequence(self) -> int:
@@ -262,22 +290,53 @@ class JobStore:
             return
         columns = ", ".join(_COLUMNS)
         marks = ", ".join("?" for _ in _COLUMNS)
-        updates = ", ".join(f"{c}=excluded.{c}" for c in _COLUMNS if c != "id")
+        updates = ", ".join([*(f"{c}=excluded.{c}" for c in _COLUMNS if c != "id"), *_PLACE_UPDATES])
         sql = f"INSERT INTO jobs ({columns}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {updates}"
         with self.database.transaction(durable=durable) as conn:
             for row in rows:
                 conn.execute(sql, tuple(row[c] for c in _COLUMNS))
 
-    def claim(self, job: Job) -> bool:
-        """Mark a queued job running for this process; False if someone else took it."""
+    def claim(self, job: Job, runner: str = "") -> bool:
+        """Mark a queued job running for this process, on ``runner`` (where it runs: a device
+        such as ``cuda:1``, or a render farm's node and actor); False if someone else took it."""
         if not job.persistent:
             return True
         with self.database.transaction(durable=False) as conn:
             cursor = conn.execute(
-                "UPDATE jobs SET status='running', owner=?, started_at=?, take_id=? WHERE id=? AND status='queued'",
-                (self.owner, job.started_at, job.take_id, job.id),
+                "UPDATE jobs SET status='running', owner=?, started_at=?, take_id=?, runner=?, progress=NULL "
+                "WHERE id=? AND status='queued'",
+                (self.owner, job.started_at, job.take_id, runner, job.id),
             )
             return cursor.rowcount == 1
+
+    def record_progress(self, job_id: str, fraction: float) -> bool:
+        """Store how far a job running for this process has got (0..1), for other processes
+        to read (:meth:`places`). Not durable: a lost value is only an older one. False if
+        the job no longer runs here (it ended meanwhile: its end cleared the value)."""
+        value = min(1.0, max(0.0, float(fraction)))
+        with self.database.transaction(durable=False) as conn:
+            cursor = conn.execute("UPDATE jobs SET progress=? WHERE id=? AND status='running' AND owner=?",
+                                  (value, job_id, self.owner))
+            return cursor.rowcount == 1
+
+    def places(self) -> dict[str, JobPlace]:
+        """Where each job runs (or last ran) and how far a running one has got, by id: only
+        the jobs that have either. Empty for a project whose schema predates them (opened for
+        reading only, so not upgraded)."""
+        try:
+            rows = self.database.execute(
+                "SELECT id, status, runner, progress FROM jobs WHERE runner != '' OR progress IS NOT NULL").fetchall()
+        except sqlite3.OperationalError:  # no such column: a project of schema 4 or before, read as it is
+            return {}
+        out: dict[str, JobPlace] = {}
+        for row in rows:
+            if not isinstance(row["id"], str):
+                continue
+            runner = row["runner"] if isinstance(row["runner"], str) else ""
+            progress = row["progress"]
+            known = isinstance(progress, (int, float)) and row["status"] == JobStatus.RUNNING.value
+            out[row["id"]] = JobPlace(runner, min(1.0, max(0.0, float(progress))) if known else None)
+        return out
 
     def get(self, job_id: str) -> Job | None:
         row = self.database.execute("SELECT * FROM jobs WHERE id=?", (job_id,)).fetchone()
@@ -308,14 +367,15 @@ class JobStore:
                                         (row["take_id"],)).fetchone()
                 if take is not None:  # a failed take's hint comes back with its error: what to do about it
                     status = "done" if take["status"] == "done" else "failed"
-                    conn.execute("UPDATE jobs SET status=?, owner='', error=?, hint=?, finished_at=? WHERE id=?",
+                    conn.execute("UPDATE jobs SET status=?, owner='', progress=NULL, error=?, hint=?, finished_at=? "
+                                 "WHERE id=?",
                                  (status, take["error"] or "", take["hint"] or "", row["finished_at"] or now_iso(),
                                   row["id"]))
                 else:
                     unsafe = _unsafe_take_id(row["take_id"])
                     if unsafe:
                         problems.append(f"job {row['id']}: {unsafe}")
-                    conn.execute("UPDATE jobs SET status='interrupted', owner='', error=? WHERE id=?",
+                    conn.execute("UPDATE jobs SET status='interrupted', owner='', progress=NULL, error=? WHERE id=?",
                                  (f"{INTERRUPTED_MESSAGE} {unsafe}" if unsafe else INTERRUPTED_MESSAGE, row["id"]))
                     if row["take_id"] and not unsafe and remove_media is not None:
                         remove_media(row["take_id"])

@@ -118,7 +118,18 @@ ALTER TABLE takes ADD COLUMN hint TEXT NOT NULL DEFAULT '';
 """v4: a failed take's hint (what to do about its error), as its job has one. Takes written
 before have none."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS, SCHEMA_V3_STORY, SCHEMA_V4_TAKE_HINT]
+SCHEMA_V5_JOB_RUNNER = """
+ALTER TABLE jobs ADD COLUMN runner TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN progress REAL;
+"""
+"""v5: where a job runs (``runner``: the device, such as ``cuda:1``, or the render farm's node
+and actor) and how far it has got (``progress``, 0..1, NULL while not known), so that
+another process (`kamishibai queue`) can say it. ``runner`` is written when the job starts
+and kept when it ends (where it ran); it is cleared when the job goes back to the queue.
+``progress`` is written now and then while the job runs, and cleared when it stops
+running. Rows written before have neither."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS, SCHEMA_V3_STORY, SCHEMA_V4_TAKE_HINT, SCHEMA_V5_JOB_RUNNER]
 """Append a migration (SQL script) to add a schema version; never edit a released one."""
 
 

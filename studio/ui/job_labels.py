@@ -41,3 +41,11 @@ def _had_take_before(job: Any, tree: StoryTree, node_id: str) -> bool:
     own = str(getattr(job, "take_id", "") or "")
     return any(take.id != own and take.created_at <= (job.created_at or take.created_at)
                for take in tree.takes_of(node_id))
+
+
+def where_it_runs(where: str, progress: str = "") -> str:
+    """What a running job's line says of where it runs: "Runs on cuda:1 · 42% · 2 s left",
+    "Runs on farm node 10.0.0.3 · actor 2"; "" when not known (a fake service, say)."""
+    if not where:
+        return ""
+    return " · ".join(part for part in (f"Runs on {where}", progress) if part)

@@ -28,6 +28,7 @@ from studio.core.errors import StudioError
 from studio.core.jobs import JobKind
 from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
+from studio.ui.job_labels import where_it_runs
 from studio.ui.job_tracker import JobTracker, kind_name
 from studio.ui.queue_lines import QueueLineDelegate, shown_width
 from studio.ui.text_wrap import breakable, copy_without_breaks
@@ -295,13 +296,21 @@ class QueuePanel(QWidget):
         if status == "queued" and waits:
             return label, "blocked", "", waits, "pause"
         view = self.tracker.job(job.id)
+        tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
         if status == "running":
             fraction = view.fraction if view else job.progress
             eta = view.eta_s if view else job.eta_s
             progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
-        tip = job.error + (f"\nHint: {job.hint}" if job.hint else "")
+            where = where_it_runs(self._where(job), progress)
+            tip = f"{label}\n{where}" if where else tip  # the dock is narrow: where it runs is told here
         icon_name = {"running": "generate", "failed": "cancel", "queued": "loop"}.get(status, "")
         return label, status, progress, tip, icon_name
+
+    def _where(self, job: Any) -> str:
+        """Where a running ``job`` runs: its device, or the render farm's node and actor ("" when
+        the service does not say)."""
+        where = getattr(self.service, "where", None)
+        return str(where(job.id) or "") if callable(where) else ""
 
     def refresh(self) -> None:
         """Bring the list in line with the queue, touching only the lines that changed (a
@@ -365,6 +374,7 @@ class QueuePanel(QWidget):
                         if column in self._widest:
                             grow.add(column)
                 item.setToolTip(0, tip or label)
+                item.setToolTip(1, tip)
                 item.setToolTip(2, tip or progress)
                 if old is None or old[4] != icon_name:
                     item.setIcon(1, icon(icon_name))
@@ -486,7 +496,9 @@ class QueuePanel(QWidget):
             if job.hint:
                 text += f"<br><b>Hint:</b> {_plain(job.hint)}"
         else:
-            text = _plain(f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}")
+            where = self._where(job) if kind_name(job.status) == "running" else ""
+            runs = f" · runs on {where}" if where else ""
+            text = _plain(f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}{runs}")
             reason = ended_reason(kind_name(job.status), job.error)
             if reason:  # why it will not run (a deleted turn, a failed turn above): not only in a tooltip
                 text = f"<b>{kind_name(job.status).capitalize()}:</b> {_plain(reason)}<br>{text}"

@@ -35,6 +35,13 @@ class DeviceWorker:
     def device(self) -> str:
         return self.config.describe()
 
+    @property
+    def where(self) -> str:
+        """Where this worker's jobs run, in words: its host's own account when it has one (a
+        render farm's node and actor), else its device (``cpu``, ``cuda:1``)."""
+        where = getattr(self.host, "where", None)
+        return str(where()) if callable(where) else self.device
+
     def can_run(self, registry: EngineRegistry, engine: str) -> bool:
         fit = self.fits.get(engine)
         if fit is None:

@@ -288,7 +288,7 @@ class DevicePool:
                         break
                     self.jobs.cond.wait()
             try:
-                claimed = self.jobs.claim(job, worker.device)
+                claimed = self.jobs.claim(job, self.where(worker))
             except ClaimRefusedError as failure:
                 log.exception("could not start job %s", job.id)
                 self.jobs.bus.publish(JobEvent(EventKind.FAILED, failure.job, message=failure.job.error,
@@ -301,8 +301,21 @@ class DevicePool:
                 worker.running_id = claimed.id
             return claimed
 
+    def where(self, worker: DeviceWorker | TaskSlot) -> str:
+        """Where ``worker`` runs a job, in words: its device, or its host's own account (a
+        render farm's node and actor). Two workers of one device (``--devices cpu,cpu``) are
+        told apart by their number."""
+        if isinstance(worker, TaskSlot):
+            return worker.device
+        where = worker.where
+        with self.jobs.cond:
+            twins = sum(1 for other in self.workers if other.device == worker.device)
+        if twins > 1 and where == worker.device:
+            return f"{where} · worker {worker.index + 1}"
+        return where
+
     def _run_one(self, running: Job, worker: DeviceWorker | TaskSlot) -> None:
-        self.jobs.bus.publish(JobEvent(EventKind.STARTED, running))
+        self.jobs.bus.publish(JobEvent(EventKind.STARTED, running, where=self.jobs.where(running.id)))
         reporter = _JobReporter(self, running.id)
 
         def is_cancelled() -> bool:

@@ -49,7 +49,8 @@ class JobEvent:
     predicted: ``deltas``, ``motion_level``, ``state`` (parent state plus deltas),
     ``warnings`` and ``conditioning``. finished: ``take_id``, and in ``message`` where the
     job ran when its host says more than its device (a cluster's actor). failed: ``message`` and
-    ``hint``. cancelled: ``message``.
+    ``hint``. cancelled: ``message``. started: ``where`` the job runs (its device, such as
+    ``cuda:1``, or the render farm's node and actor).
     """
 
     kind: EventKind
@@ -69,6 +70,7 @@ class JobEvent:
     warnings: tuple[str, ...] = ()
     conditioning: Mapping[str, Any] = field(default_factory=dict)
     preview: PreviewFrames | None = None
+    where: str = ""
 
     @property
     def job_id(self) -> str:

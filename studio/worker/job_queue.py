@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -37,6 +38,12 @@ DELETED_AFTER_INTERRUPT = "The turn was deleted after its job was interrupted; n
 
 RETRYABLE = (JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.INTERRUPTED)
 """The jobs that can be retried (as a new job)."""
+
+
+PROGRESS_STORE_S = 2.0
+"""How often, at most, a running job's progress is written to the database, for another
+process (`kamishibai queue`) to read: a job shorter than this writes none (its start and end
+say enough), a long one costs one small write per interval."""
 
 
 PRIORITY_LIMIT = 2**63
@@ -70,6 +77,11 @@ class JobQueue:
         self.cancel_requested: set[str] = set()
         self.interrupt_requested: set[str] = set()
         self.results: dict[str, Any] = {}
+        self.runners: dict[str, str] = {}
+        """Where each job claimed by this process runs (its device, or the render farm's node
+        and actor), while it runs here; stored with the job too (``JobStore.places``)."""
+        self._progress_due: dict[str, float] = {}
+        """When each running job's progress is next written to the database (monotonic s)."""
         self.host_losses: dict[str, int] = {}
         """How often each job's host was lost under it (see :meth:`put_back`)."""
         self.replaced: dict[str, list[str]] = {}
@@ -575,7 +587,8 @@ class JobQueue:
         return bool(self._unannounced)
 
     def claim(self, job: Job, claimer: str) -> Job | None:
-        """Mark ``job`` running (None: another process took it, or it changed meanwhile).
+        """Mark ``job`` running (None: another process took it, or it changed meanwhile) on
+        ``claimer``, where it runs (stored with it: see :meth:`where`).
         Called without ``cond``; the database write runs on the writer."""
         def operation() -> Job | None:
             with self.cond:
@@ -585,7 +598,7 @@ class JobQueue:
                 running = replace(current, status=JobStatus.RUNNING, started_at=now_iso(), error="", hint="",
                                   take_id=_new_take_id(current), progress=0.0, eta_s=None)
                 try:
-                    claimed = self._store.claim(running)
+                    claimed = self._store.claim(running, claimer)
                 except Exception as error:  # the database refused: fail this job, keep serving
                     # the message and its hint apart, as every failure keeps them (str() of a
                     # StudioError joins them with a line break, shown inside the error)
@@ -607,6 +620,8 @@ class JobQueue:
                     return None
                 self._jobs[job.id] = running
                 self.running.add(job.id)
+                self.runners[job.id] = claimer
+                self._progress_due[job.id] = time.monotonic() + PROGRESS_STORE_S
                 self._publish_table()
                 return running
 
@@ -688,13 +703,22 @@ class JobQueue:
         """The job no longer runs here (with ``cond`` held, or not)."""
         with self.cond:
             self.running.discard(job_id)
+            self.runners.pop(job_id, None)
+            self._progress_due.pop(job_id, None)
             self.cancel_requested.discard(job_id)
             self.interrupt_requested.discard(job_id)
             self._publish_table()
             self.cond.notify_all()
 
+    def where(self, job_id: str) -> str:
+        """Where job ``job_id`` runs in this process ("" when it does not run here). Without
+        ``cond``, which the writer holds while it claims a job: the window asks as it draws the
+        queue, and must not wait for a database write (one lookup in a dict needs no lock)."""
+        return self.runners.get(job_id, "")
+
     def progressed(self, job_id: str, fraction: float, eta_s: float | None) -> Job | None:
-        """In memory only: progress is not stored."""
+        """In memory, and now and then in the database (every :data:`PROGRESS_STORE_S`, not
+        waiting for the write), for other processes to read."""
         with self.cond:
             job = self._jobs.get(job_id)
             if job is None:
@@ -702,7 +726,23 @@ class JobQueue:
             job = replace(job, progress=fraction, eta_s=eta_s)
             self._jobs[job_id] = job
             self._publish_table()
-            return job
+            due = self._progress_due.get(job_id)
+            store = job.persistent and due is not None and time.monotonic() >= due
+            if store:
+                self._progress_due[job_id] = time.monotonic() + PROGRESS_STORE_S
+        if store:
+            self._store_progress(job_id, fraction)
+        return job
+
+    def _store_progress(self, job_id: str, fraction: float) -> None:
+        """Write a running job's progress on the writer, without waiting: a write that fails
+        (a full disk) loses only this value, and the job goes on."""
+        def failed(done: Any) -> None:
+            error = done.exception()
+            if error is not None:
+                log.info("could not store the progress of job %s: %s", job_id, getattr(error, "message", error))
+
+        self.writer.submit(lambda: self._store.record_progress(job_id, fraction)).add_done_callback(failed)
 
 
 class ClaimRefusedError(Exception):

@@ -415,6 +415,11 @@ class GenerationService:
     def job(self, job_id: str) -> Job:
         return self._queue.job(job_id)
 
+    def where(self, job_id: str) -> str:
+        """Where job ``job_id`` runs now (its device, such as ``cuda:1``, or the render farm's
+        node and actor); "" when it does not run here. In memory: never waits."""
+        return self._queue.where(job_id)
+
     def blocked(self) -> dict[str, Job]:
         """Each queued job that waits for an interrupted job (directly or through other
         queued jobs), with that interrupted job: it won't run until that one is retried,

@@ -112,6 +112,17 @@ class RayHost:
     def device(self) -> str:
         return f"ray:{self.index}"
 
+    def where(self) -> str:
+        """Where this host's jobs run, in words: ``farm node 10.0.0.3 · actor 2 · GPU 0`` (the
+        node as Ray names it; the GPUs Ray gave the actor, if any), or ``farm · actor 2``
+        before its actor has answered."""
+        info = self._info
+        if info is None:
+            return f"farm · actor {self.index}"
+        node = f"farm node {info.node}" if info.node else "farm"
+        gpus = f" · GPU {','.join(info.gpu_ids)}" if info.gpu_ids else ""
+        return f"{node} · actor {self.index}{gpus}"
+
     @property
     def pid(self) -> int | None:
         """The actor's process id (on its node; None before it started)."""
