@@ -31,4 +31,5 @@ def test_tree_json_and_play_json_give_the_same_clip_path(tmp_path: Path, monkeyp
     assert take["id"] == played["take"]
     assert take["clip"] == played["clip"]
     assert Path(take["clip"]).is_absolute() and Path(take["clip"]).is_file()
-    assert Path(take["clip"]) == (tmp_path / "story.kamishibai").resolve() / "media" / "takes" / take["id"] / "clip.mp4"
+    folder = (tmp_path / "story.kamishibai").resolve() / "media" / "takes" / take["id"]
+    assert Path(take["clip"]) == folder / f"take-{take['id']}.mp4"

@@ -26,7 +26,7 @@ from studio.storage.errors import (
     read_only_error,
 )
 from studio.storage.ffmpeg import MediaError, StreamInfo, ffmpeg_exe, probe
-from studio.storage.paths import CLIP_NAME, POSTER_NAME, REPRESENTATION_NAME, not_a_folder
+from studio.storage.paths import CLIP_NAME, POSTER_NAME, REPRESENTATION_NAME, clip_name, not_a_folder
 from studio.storage.place import check_folder_there, project_folder_of
 from studio.storage.project import MEDIA_DIR
 
@@ -34,9 +34,9 @@ if TYPE_CHECKING:  # numpy is imported where frames are handled: the window read
     import numpy as np
 
 __all__ = [
-    "CLIP_NAME", "POSTER_NAME", "REPRESENTATION_NAME", "MediaError", "StreamInfo", "VideoInfo", "encode_mp4",
-    "ffmpeg_exe", "probe", "read_clip", "read_representation", "write_clip", "write_poster", "write_representation",
-    "writing_media",
+    "CLIP_NAME", "POSTER_NAME", "REPRESENTATION_NAME", "MediaError", "StreamInfo", "VideoInfo", "clip_name",
+    "encode_mp4", "ffmpeg_exe", "probe", "read_clip", "read_representation", "write_clip", "write_poster",
+    "write_representation", "writing_media",
 ]
 VideoInfo = StreamInfo
 """What :func:`probe` returns (its former name)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -12,7 +13,34 @@ from studio.core.errors import StudioError
 CLIP_NAME = "clip.mp4"
 POSTER_NAME = "poster.png"
 REPRESENTATION_NAME = "representation.safetensors"
-"""The files of a take's folder (``media/takes/ID/``)."""
+"""The files of a take's folder (``media/takes/ID/``). ``CLIP_NAME`` is the clip's name in
+projects made before clips were named after their take (:func:`clip_name`): their takes keep
+it, as each take's row names its own files."""
+
+CLIP_PREFIX = "take-"
+CLIP_SUFFIX = ".mp4"
+_CLIP_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A take id that goes into a clip's file name as it is (ids made by the studio: 10 hex digits)."""
+
+
+def clip_name(take_id: str) -> str:
+    """The file name of a new take's clip: ``take-<id>.mp4``.
+
+    Unique to the take (its folder alone was, before), so a video editor's media bin, or an
+    OpenTimelineIO package (which refuses two media files of one name), tells the clips of a
+    timeline apart; the ``take-`` prefix says what the file is among an editor's other media,
+    and the id is the one ``kamishibai`` prints and the timeline's metadata carry. An id that
+    is not plain ASCII letters, digits, ``-`` and ``_`` (none the studio makes) keeps
+    :data:`CLIP_NAME`, so the name is always a safe one on every system."""
+    if _CLIP_ID_RE.fullmatch(take_id):
+        return f"{CLIP_PREFIX}{take_id}{CLIP_SUFFIX}"
+    return CLIP_NAME
+
+
+def clip_names(take_id: str) -> frozenset[str]:
+    """Every name a clip of ``take_id`` may have on disk: :func:`clip_name` and, for takes
+    of older projects, :data:`CLIP_NAME`."""
+    return frozenset({CLIP_NAME, clip_name(take_id)})
 
 
 class UnsafePathError(StudioError):

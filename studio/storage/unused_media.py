@@ -34,10 +34,10 @@ from typing import Any
 from studio.core.tree import StoryTree
 from studio.storage.atomic import is_temp_name
 from studio.storage.paths import (
-    CLIP_NAME,
     POSTER_NAME,
     REPRESENTATION_NAME,
     UnsafePathError,
+    clip_names,
     is_own_folder,
     resolve_inside,
 )
@@ -213,15 +213,18 @@ UNUSED_TAKE_MIN_AGE_S = UNUSED_MIN_AGE_S
 that was stopped a moment ago (a cluster actor, say) may still be writing into it."""
 
 
-def _take_file_names() -> frozenset[str]:
-    return frozenset({REPRESENTATION_NAME, CLIP_NAME, POSTER_NAME})
+def _take_file_names(take_id: str) -> frozenset[str]:
+    """The files a take's folder holds: its clip under either name (``take-ID.mp4``, or
+    ``clip.mp4`` in a project made before clips were named after their take)."""
+    return frozenset({REPRESENTATION_NAME, POSTER_NAME}) | clip_names(take_id)
 
 
 def _only_take_files(path: Path, now: float) -> bool:
     """Whether the folder ``path`` holds nothing but a take's own files (or their temporary
     files), all plain files, none of them (nor the folder) changed in the last
-    :data:`UNUSED_TAKE_MIN_AGE_S`: anything else in it may be the user's."""
-    names = _take_file_names()
+    :data:`UNUSED_TAKE_MIN_AGE_S`: anything else in it may be the user's (a clip named
+    after another take, too)."""
+    names = _take_file_names(path.name)
     try:
         newest = os.lstat(path).st_mtime
         with os.scandir(path) as entries:

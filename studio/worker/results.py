@@ -41,12 +41,18 @@ class TakeFiles:
 
 
 def take_files(project: Project, take_id: str) -> TakeFiles:
+    """Where a new take's files go (what :func:`write_take_media` writes)."""
     folder = project.take_media_dir(take_id)
-    return TakeFiles(
-        representation_path=f"{folder}/{media.REPRESENTATION_NAME}",
-        clip_path=f"{folder}/{media.CLIP_NAME}",
-        poster_path=f"{folder}/{media.POSTER_NAME}",
-    )
+    names = take_file_names(folder)
+    return TakeFiles(*(f"{folder}/{name}" for name in names))
+
+
+def take_file_names(folder: str) -> tuple[str, str, str]:
+    """The names of the representation, clip and poster written into the take's ``folder``
+    (``media/takes/ID``): the clip is named after the take (:func:`media.clip_name`), the
+    folder's name being its id, so that the engine host, which is given only the folder,
+    names it as the project does."""
+    return media.REPRESENTATION_NAME, media.clip_name(PurePosixPath(folder).name), media.POSTER_NAME
 
 
 def poster_frame(frames: np.ndarray) -> np.ndarray:
@@ -82,8 +88,7 @@ def write_media_files(
     host, which may be a child process that knows nothing of the project but its folder."""
     check_media_folder(root, folder)
     report = step or (lambda done, total: None)
-    names = (media.REPRESENTATION_NAME, media.CLIP_NAME, media.POSTER_NAME)
-    paths = [f"{folder}/{name}" for name in names]
+    paths = [f"{folder}/{name}" for name in take_file_names(folder)]
     frames = len(clip.frames)
     total = frames + POSTER_FRAMES
     media.write_representation(root / paths[0], prediction.representation, metadata)

@@ -62,7 +62,7 @@ def _patch_headers(data: bytes, name: str, *, method: int | None = None, flags: 
 
 def _first_clip(bundle: Path) -> str:
     with zipfile.ZipFile(bundle) as archive:
-        return next(n for n in archive.namelist() if n.endswith("clip.mp4"))
+        return next(n for n in archive.namelist() if n.startswith("media/takes/") and n.endswith(".mp4"))
 
 
 def _unbundle_refused(bundle: Path, tmp_path: Path, needle: str) -> None:
@@ -384,4 +384,4 @@ def test_bundle_skips_a_linked_folder_that_stays_inside(tmp_path: Path) -> None:
     with zipfile.ZipFile(tmp_path / "alias.zip") as archive:
         names = archive.namelist()
     assert not any(name.startswith("media/alias") for name in names)
-    assert any(name.endswith("clip.mp4") for name in names)
+    assert any(name.startswith("media/takes/") and name.endswith(".mp4") for name in names)

@@ -125,6 +125,8 @@ def test_recovery_decides_from_the_database_not_from_an_old_tree(tmp_path: Path)
         take_a = "a0a0a0a0a0"
         source = Path(first["clip"]).parent
         shutil.copytree(source, path / "media" / "takes" / take_a)
+        (path / "media" / "takes" / take_a / Path(first["clip"]).name).rename(
+            path / "media" / "takes" / take_a / f"take-{take_a}.mp4")  # as the row names it
         conn = sqlite3.connect(path / "project.db", isolation_level=None)
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("INSERT INTO takes SELECT ?, node_id, engine, engine_version, settings, seed, d_stamina, "
@@ -142,7 +144,7 @@ def test_recovery_decides_from_the_database_not_from_an_old_tree(tmp_path: Path)
         conn.close()
         service = GenerationService(b, default_registry())
         job = service.job("jobA")
-        assert (path / "media" / "takes" / take_a / "clip.mp4").is_file(), "recovery deleted a finished take"
+        assert (path / "media" / "takes" / take_a / f"take-{take_a}.mp4").is_file(), "recovery deleted a finished take"
         assert job.status is JobStatus.DONE and job.take_id == take_a
     finally:
         b.close()

@@ -117,7 +117,7 @@ def test_a_newer_project_is_refused_without_creating_files(tmp_path: Path) -> No
 
 
 def _clips(project: Path) -> list[Path]:
-    return sorted((project / "media" / "takes").glob("*/clip.mp4"))
+    return sorted((project / "media" / "takes").glob("*/*.mp4"))
 
 
 @pytest.mark.parametrize("take_id", [".", "..", "../..", "a/../.."])

@@ -81,7 +81,7 @@ def run(quick: bool) -> list[BenchResult]:
 
         seconds, result = _run([str(APP), "sample", str(home / "sample.kamishibai")], env, 600)
         _check(result, "kamishibai sample")
-        clips = list((home / "sample.kamishibai" / "media" / "takes").glob("*/clip.mp4"))
+        clips = list((home / "sample.kamishibai" / "media" / "takes").glob("*/*.mp4"))
         if len(clips) != 8:
             raise RuntimeError(f"the built app's sample has {len(clips)} clips, not 8")
         results.append(BenchResult("`kamishibai sample` (8 clips, sketch engine)", seconds, "s", goal="exit 0",

@@ -58,7 +58,7 @@ def test_a_deleted_turns_take_folder_goes_when_the_project_is_next_opened_for_wr
     path, node, take, kept_take = two_turns(tmp_path)
     takes = path / "media" / "takes"
     delete_turn(path, node)
-    assert (takes / take / "clip.mp4").is_file()  # the edit keeps it while it can be undone
+    assert (takes / take / f"take-{take}.mp4").is_file()  # the edit keeps it while it can be undone
     mine = takes / "0123456789"  # a folder named like a take's, holding a file of the user's
     mine.mkdir()
     (mine / "notes.txt").write_text("keep me")
@@ -69,8 +69,8 @@ def test_a_deleted_turns_take_folder_goes_when_the_project_is_next_opened_for_wr
     assert ran.returncode == 0, ran.stderr
     assert not (takes / take).exists()
     assert (mine / "notes.txt").read_text() == "keep me"
-    assert sorted(p.name for p in (takes / kept_take).iterdir()) == ["clip.mp4", "poster.png",
-                                                                     "representation.safetensors"]
+    assert sorted(p.name for p in (takes / kept_take).iterdir()) == ["poster.png", "representation.safetensors",
+                                                                     f"take-{kept_take}.mp4"]
     info = json.loads(kamishibai("info", "--json", str(path)).stdout)
     assert info["problems"] == [] and info["takes"] == 1
     bundled = kamishibai("bundle", str(path), str(tmp_path / "story.zip"))
@@ -85,7 +85,7 @@ def test_a_take_folder_left_a_moment_ago_stays_until_it_is_old(tmp_path: Path) -
     path, node, take, _kept = two_turns(tmp_path)
     delete_turn(path, node)
     Project.open(path).close()  # at once: an engine host may still be writing there
-    assert (path / "media" / "takes" / take / "clip.mp4").is_file()
+    assert (path / "media" / "takes" / take / f"take-{take}.mp4").is_file()
     age_tree(path / "media" / "takes" / take, 2 * UNUSED_TAKE_MIN_AGE_S)
     project = Project.open(path)
     try:
@@ -106,7 +106,7 @@ def test_the_take_folder_of_an_unfinished_job_stays(tmp_path: Path) -> None:
         project.close()
     age_tree(path / "media", 2 * UNUSED_TAKE_MIN_AGE_S)
     Project.open(path).close()
-    assert (path / "media" / "takes" / take / "clip.mp4").is_file()
+    assert (path / "media" / "takes" / take / f"take-{take}.mp4").is_file()
 
 
 def test_a_folder_whose_files_another_take_names_stays(tmp_path: Path) -> None:
