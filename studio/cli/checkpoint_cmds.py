@@ -265,7 +265,7 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
                 label = "DAMAGED"
             print(f"  {label} {part['option']} {printable(str(where))} - {part['description']}")
             if part["problem"]:
-                print(f"          {printable(str(part['problem']))}; download it again.")
+                print(f"          {printable(str(part['problem']))}; download {part['wanted']} again.")
         if release[1]:
             print("Convert them with:\n  " + printable(shlex.join(release[1])))
     if not ok and not (release and release[1]):
@@ -304,7 +304,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if getattr(args, "engine", "animegamer") == "customx":
         return cmd_doctor_customx(args)
 
-    from studio.engines.animegamer.doctor import format_report, inspect
+    from studio.engines.animegamer.doctor import convert_command, format_report, inspect
 
     if args.source:
         _require_folder("--source", args.source, "Give the release's checkpoints/ folder (the one that holds "
@@ -314,11 +314,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     report = replace(report, complete=_undamaged_characters(report, damaged))
     leftovers = _leftovers(report.folder)
     moved = _folder_problem(report.folder, "AnimeGamer")
+    # the command as the user can run it: their SRC, and their --checkpoints (the engine looks there)
+    command = convert_command(report, args.source, args.checkpoints) if args.source else None
     if args.json:
         print(json.dumps(asdict(report) | {"damaged": _damaged_json(damaged), "leftovers": _leftovers_json(leftovers),
-                                           "folder_problem": moved, "ok": report.ok}, indent=1, default=str))
+                                           "folder_problem": moved, "convert_command": command, "ok": report.ok},
+                         indent=1, default=str))
     else:
-        lines = format_report(report, shown=printable).split("\n")
+        lines = format_report(report, shown=printable, command=command, checkpoints=args.checkpoints).split("\n")
         lines[1:1] = [f"  NOT A FOLDER {moved}"] if moved else []  # under the title, which names the folder
         lines[-1:-1] = _damaged_lines(damaged) + _leftover_lines(leftovers)  # before the verdict, its last line
         print("\n".join(printable(line) for line in lines))

@@ -19,6 +19,7 @@ from pathlib import Path
 import torch
 
 from studio.core.errors import StudioError
+from studio.engines.animegamer.base_config import base_config_problem, base_hint, find_tokenizer
 from studio.engines.animegamer.release_steps import latest_hint, latest_problem
 from studio.engines.animegamer.released import (
     Part,
@@ -75,6 +76,8 @@ class _Collector:
         self.files: dict[Target, dict[str, torch.Tensor]] = {t: {} for t in Target}
         self.origin: dict[tuple[Target, str], str] = {}
         self.errors: list[str] = []
+        self.reshaped: dict[str, int] = {}
+        """Per file read, how many of its weights have another shape than this size's."""
 
     def add(self, part: Part, source: Path, tensors: Mapping[str, torch.Tensor], *,
             only: Iterable[Target] = tuple(Target)) -> None:
@@ -98,6 +101,7 @@ class _Collector:
                 self.report.outcomes.append(KeyOutcome(str(source), key, shape, "unplaced",
                                                        f"shape {shape}, expected {rule.shape}"))
                 self.errors.append(f"{where} has shape {shape}; the {self.size.name}-size model needs {rule.shape}")
+                self.reshaped[str(source)] = self.reshaped.get(str(source), 0) + 1
                 continue
             for name, value in zip(rule.keys, _transform(rule, tensor), strict=True):
                 previous = self.origin.get((rule.target, name))
@@ -115,8 +119,19 @@ class _Collector:
         if self.errors:
             shown = "\n  ".join(self.errors[:20])
             more = f"\n  ... and {len(self.errors) - 20} more" if len(self.errors) > 20 else ""
-            raise ConversionError(f"The conversion stopped; nothing was written for this character:\n  {shown}{more}",
+            raise ConversionError(f"The conversion stopped; nothing was written for this character:"
+                                  f"{self._sizes_line()}\n  {shown}{more}",
                                   hint="`kamishibai checkpoints plan` lists where every key of a file goes.")
+
+    def _sizes_line(self) -> str:
+        """A line first for the files of which many weights have other shapes: a model of
+        another size. QA: a release of another size was refused in hundreds of lines, one a
+        weight, the cause said nowhere."""
+        many = [f"{source} ({count} weights)" for source, count in self.reshaped.items() if count >= 10]
+        if not many:
+            return ""
+        return (f"\n  {', '.join(many)}: of another model size than the {self.size.name}-size model being "
+                "converted (not the files of AnimeGamer's release?); the weights that don't fit:")
 
 
 def _transform(rule: Placement, tensor: torch.Tensor) -> list[torch.Tensor]:
@@ -182,15 +197,6 @@ def _read_base(path: Path) -> dict[str, torch.Tensor]:
             raise UnreadableCheckpointError(f"{path} can't be read as a safetensors file: {error}.",
                                             hint=AGAIN) from None
     return tensors_of(load_weights(path), path)
-
-
-def find_tokenizer(source: Path) -> Path | None:
-    """AnimeGamer's tokenizer near the release's checkpoints (it ships with the code)."""
-    for candidate in (source / "animegamer_tokenizer", source.parent / "MLLM" / "VisualAR" / "animegamer_tokenizer",
-                      source / "MLLM" / "VisualAR" / "animegamer_tokenizer"):
-        if (candidate / "tokenizer.model").is_file():
-            return candidate
-    return None
 
 
 def convert_release(source: Path, checkpoints: Path, *, characters: Iterable[str] | None = None,
@@ -290,6 +296,9 @@ def _convert_character(source: Path, dest: Path, character: str, size: ModelSize
                 only=(Target.MLLM, Target.BASE) if need_base else (Target.MLLM,))
     if need_base and collect.missing(Target.BASE):
         base_dir = source / layout.RELEASE_BASE_DIR
+        problem = base_config_problem(base_dir, size)
+        if problem is not None:  # before gigabytes are read (or the wrong model is converted without a word)
+            raise ConversionError(f"{problem}.", hint=f"Nothing was written for {name}. {base_hint(base_dir)}")
         files = _base_sources(base_dir)
         if not files:
             raise ConversionError(f"{mllm_file} holds only the trained weights and {base_dir} has no weights.",

@@ -15,6 +15,7 @@ CPU, and refuses tiny weights under ``INFO`` (see docs/ANIMEGAMER.md).
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -177,13 +178,15 @@ def check_files(folder: Path) -> list[Requirement]:
                 size = f" (about {item.approx_bytes / layout.GB:.1f} GB)" if item.approx_bytes else ""
                 found.append(Requirement(RequirementKind.FILE, f"Missing {path}{size} — {item.description}.",
                                          hint="Convert the released weights: kamishibai checkpoints convert "
-                                              "PATH/TO/AnimeGamer/checkpoints (see kamishibai checkpoints doctor).",
+                                              f"PATH/TO/AnimeGamer/checkpoints --checkpoints {into} (see "
+                                              "kamishibai checkpoints doctor).",
                                          path=str(path), expected_bytes=item.approx_bytes))
             elif path not in tokenizer_files and (damaged := damaged_file(path)) is not None:
                 found.append(damaged)  # a tokenizer file is named by damaged_tokenizer, with its cure
         return found
 
     tokenizer_files = {folder / "tokenizer" / name for name in layout.TOKENIZER_FILES}
+    into = shlex.quote(str(folder.parent))  # the folder this engine's files are looked for in
 
     unmet.extend(problems(layout.shared_files()))
     if (tokenizer := damaged_tokenizer(folder / "tokenizer")) is not None:  # none of its files missing

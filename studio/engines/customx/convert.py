@@ -33,6 +33,7 @@ import torch
 
 from studio.core.errors import StudioError
 from studio.engines.catalog import customx as catalog
+from studio.engines.customx.hf_config import config_hint, config_problem
 from studio.engines.customx.sizes import RELEASED, ModelSize
 from studio.engines.partial_files import check_writable, save_whole
 
@@ -442,24 +443,29 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
     import tempfile
 
     folder = checkpoints / catalog.NAME
+    for option, source in (("--llava", files.llava), ("--clip", files.clip)):  # a few bytes, before the rest
+        problem = config_problem(option, source, size.text, size.name)
+        if problem is not None:
+            raise ConversionError(f"{problem}.", hint=config_hint(option))
     check_writable(folder, _write_error)
     report = ConversionReport()
     with tempfile.TemporaryDirectory(prefix="kamishibai-customx-") as staging:
         tokenizers = _stage_tokenizers(files, Path(staging))
-        for part, source, convert, file in (("text_encoder", files.llava, convert_llava, catalog.TEXT_ENCODER_FILE),
-                                            ("text_encoder_2", files.clip, convert_clip_text,
-                                             catalog.TEXT_ENCODER_2_FILE)):
+        for part, option, source, convert, file in (
+                ("text_encoder", "--llava", files.llava, convert_llava, catalog.TEXT_ENCODER_FILE),
+                ("text_encoder_2", "--clip", files.clip, convert_clip_text, catalog.TEXT_ENCODER_2_FILE)):
             headers, _ = convert(read_tensors(source, headers_only=True), str(source))
-            _check(part, size, tokenizers, headers, file)
+            _check(part, size, tokenizers, headers, _given(option, source, file))
         released = read_tensors(files.transformer)
         if files.lora is not None:
             report.lora_modules = merge_kohya_lora(released, read_tensors(files.lora), lora_scale, str(files.lora))
             log(f"merged the LoRA into {report.lora_modules} layers")
         transformer = convert_transformer(released, size.transformer.hidden, str(files.transformer))
         del released
-        _check("transformer", size, tokenizers, transformer, catalog.TRANSFORMER_FILE)
+        _check("transformer", size, tokenizers, transformer,
+               _given("--transformer", files.transformer, catalog.TRANSFORMER_FILE))
         vae = {k.removeprefix("vae."): v for k, v in read_tensors(files.vae).items()}
-        _check("vae", size, tokenizers, vae, catalog.VAE_FILE)
+        _check("vae", size, tokenizers, vae, _given("--vae", files.vae, catalog.VAE_FILE))
         try:  # from here the folder changes: incomplete until model.json is written again
             (folder / catalog.MODEL_FILE).unlink(missing_ok=True)
             for sub in ("tokenizer", "tokenizer_2"):
@@ -479,14 +485,14 @@ def _convert_release(files: ReleasedFiles, checkpoints: Path, size: ModelSize, l
     del vae
     llava, dropped = convert_llava(read_tensors(files.llava), str(files.llava))
     report.dropped += dropped
-    _check("text_encoder", size, tokenizers, llava, catalog.TEXT_ENCODER_FILE)
+    _check("text_encoder", size, tokenizers, llava, _given("--llava", files.llava, catalog.TEXT_ENCODER_FILE))
     write(llava, catalog.TEXT_ENCODER_FILE, torch.float16)
     del llava
     clip, dropped = convert_clip_text(read_tensors(files.clip), str(files.clip))
     report.dropped += dropped
-    _check("text_encoder_2", size, tokenizers, clip, catalog.TEXT_ENCODER_2_FILE)
+    _check("text_encoder_2", size, tokenizers, clip, _given("--clip", files.clip, catalog.TEXT_ENCODER_2_FILE))
     write(clip, catalog.TEXT_ENCODER_2_FILE, torch.float16)
-    (folder / catalog.MODEL_FILE).write_text(json.dumps(
+    _write_record(folder / catalog.MODEL_FILE, json.dumps(
         {"size": size.to_json(), "source": {k: str(v) for k, v in vars(files).items()},
          "lora_scale": lora_scale, "dropped": report.dropped}, indent=1))
     report.written.append(catalog.MODEL_FILE)
@@ -518,20 +524,44 @@ def _stage_tokenizers(files: ReleasedFiles, staging: Path) -> Tokenizers:
                                             "files again if one is damaged).") from None
 
 
-def _check(part: str, size: ModelSize, tokenizers: Tokenizers, tensors: Mapping[str, torch.Tensor], file: str
+def _given(option: str, source: Path, file: str) -> str:
+    """How a check's error names what it checked: the option and the path the user gave (QA:
+    only our converted file's name was said, "text_encoder.safetensors (converted)", a file the
+    user never named and that was not written)."""
+    return f"{option} {source} (converted as {file})"
+
+
+def _check(part: str, size: ModelSize, tokenizers: Tokenizers, tensors: Mapping[str, torch.Tensor], where: str
            ) -> None:
-    """``tensors`` (real, or shapes only on the meta device) hold exactly ``part``'s keys and shapes."""
+    """``tensors`` (real, or shapes only on the meta device) hold exactly ``part``'s keys and
+    shapes; ``where`` names them (:func:`_given`)."""
     from studio.engines.customx.components import build, check_keys
 
     with torch.device("meta"):
         model = build(part, size, tokenizers)
-    check_keys(model, tensors, f"{file} (converted)")
+    check_keys(model, tensors, where)
 
 
 def _save(tensors: dict[str, torch.Tensor], path: Path) -> None:
     """Write ``path`` whole or not at all (:func:`save_whole`): a cut-short file of gigabytes is
     neither left behind nor taken for a converted one."""
     save_whole(tensors, path, None, _write_error)
+
+
+def _write_record(path: Path, text: str) -> None:
+    """Write ``model.json``, which makes the checkpoint complete, whole or not at all. QA: a
+    disk that filled up while it was written left a cut-short model.json, and the command
+    ended in "A write failed ... `kamishibai tree PATH` shows it" about a project, without
+    naming the file or saying that the checkpoint was not usable."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except BaseException as error:
+        partial.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from None
+        raise
 
 
 def _write_error(path: Path, error: OSError) -> ConversionError:

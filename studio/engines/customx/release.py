@@ -92,12 +92,21 @@ def find_release(source: Path) -> tuple[FoundPart, ...]:
             path = _match(part.option, folder, dirs, files)
             if path is not None:
                 break
-        problem = shard_problem(path) if path is not None and path.is_dir() else None
+        problem = folder_problem(part.option, path) if path is not None and path.is_dir() else None
         found.append(FoundPart(part, path, problem))
     return tuple(found)
 
 
 SAFETENSORS_INDEX = "model.safetensors.index.json"
+
+
+def folder_problem(option: str, folder: Path) -> str | None:
+    """Why the folder found for ``option`` won't convert: its config.json describes another
+    model than the released one, or a shard it names is missing (None when neither)."""
+    from studio.engines.customx.hf_config import config_problem
+    from studio.engines.customx.sizes import RELEASED
+
+    return config_problem(option, folder, RELEASED.text) or shard_problem(folder)
 
 
 def shard_problem(folder: Path) -> str | None:
