@@ -7,7 +7,9 @@ the branch are laid out here together, the same way for burned-in captions, SRT 
 and OTIO markers:
 
 * consecutive turns each of at most :data:`SHORT_TURN_SECONDS` share one caption
-  (``Qiqi waves. / Yuzu jumps.``) until it lasts :data:`MIN_CAPTION_SECONDS`;
+  (``Qiqi waves. / Yuzu jumps.``) until it lasts :data:`MIN_CAPTION_SECONDS`; a shared
+  text longer than two subtitle lines shows as consecutive subtitles of two lines each
+  (:func:`studio.export.subtitles.shared_caption`), and wants the minimum for each;
 * a caption still shorter than that (a turn with several cues or subtitles: that for each)
   borrows the time it lacks: from turns without a
   caption after it, then from the next caption (which starts a little later); a caption
@@ -26,7 +28,7 @@ A caption that finds no time to borrow (its neighbours need all of theirs) keeps
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -73,17 +75,21 @@ class _Block:
 
 
 def caption_blocks(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], fps: Fraction,
-                   pieces: Sequence[int] | None = None) -> list[CaptionBlock]:
+                   pieces: Sequence[int] | None = None,
+                   shared_pieces: Callable[[Sequence[Cue]], int] | None = None) -> list[CaptionBlock]:
     """Where the captions of each turn show (``cues[i]`` are turn ``i``'s, ``spans[i]`` its
     place in the episode, ``pieces[i]`` how many subtitles its cues take, by default one a
-    cue); a turn without cues has no block and lends its time."""
+    cue; ``shared_pieces`` how many the caption that short turns share takes, given their
+    cues, by default one); a turn without cues has no block and lends its time."""
     counts = list(pieces) if pieces is not None else [len(turn_cues) for turn_cues in cues]
     least = math.ceil(MIN_CAPTION_SECONDS * fps)
     short = math.floor(SHORT_TURN_SECONDS * fps)
     blocks = _merge_short_runs(cues, spans, short, least)
     if blocks:
-        # a merged block shows one cue; each subtitle of a turn's own cues wants the minimum
-        wants = [least * (1 if len(block.turns) > 1 else max(1, counts[block.turns[0]])) for block in blocks]
+        # each subtitle wants the minimum: of a turn's own cues, or of the short turns' shared one
+        wants = [least * max(1, counts[block.turns[0]] if len(block.turns) == 1
+                             else shared_pieces(block.cues) if shared_pieces is not None else 1)
+                 for block in blocks]
         keeps = [max(want, math.ceil(Fraction(sum(len(cue.shown) for cue in block.cues),
                                               READING_CHARS_PER_SECOND) * fps))
                  for want, block in zip(wants, blocks, strict=True)]

@@ -8,7 +8,8 @@ least a little time (:func:`split_span`). The SRT cuts a long cue into cues of t
 (:mod:`studio.export.subtitles`) and shares the turn's stretch among all of them the same
 way, by length, with a longer floor (:func:`share_frames`); burned-in captions and OTIO
 markers show each whole cue over the frames of its SRT cues
-(:func:`studio.export.subtitles.turn_captions`), so all three change at the same frames.
+(:func:`studio.export.subtitles.caption_cues`; a caption that short turns share, each of its
+SRT cues: :func:`studio.export.subtitles.shared_caption`), so all three change at the same frames.
 """
 
 from __future__ import annotations

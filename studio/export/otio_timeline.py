@@ -19,7 +19,7 @@ the video's is.
 Every cue (narration, dialogue line, or the action's sentence) is a marker on the track,
 at the frames where the video shows it as a caption and the SRT as its subtitles
 (:func:`~studio.export.subtitles.episode_captions`; a run of very short turns shares one
-marker, whose metadata lists their ``turns``).
+caption, a marker for each of its subtitles, whose metadata lists their ``turns``).
 """
 
 from __future__ import annotations

@@ -65,6 +65,15 @@ def _probed(turn: Turn, source: Path) -> StreamInfo | ExportError:
                            hint=REMAKE_CLIP_HINT, remake=(turn.node_id,))
 
 
+def probe_clips(turns: list[Turn]) -> list[StreamInfo | ExportError]:
+    """Each turn's clip probed as the export reads it (:func:`_probe_turn`), a few at once: the
+    stream, or the error saying why it can't be read."""
+    if not turns:
+        return []
+    with ThreadPoolExecutor(max_workers=min(PROBE_WORKERS, len(turns))) as pool:
+        return list(pool.map(_probe_turn, turns))
+
+
 UNREADABLE_CLIPS_HINT = ("Re-roll the turns whose clips can't be read (or put back the project's media files if "
                          "they were damaged in a copy), then export again.")
 

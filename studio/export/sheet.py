@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 from PIL import Image
@@ -96,21 +95,33 @@ def sheet_page_total(branch: Branch, options: ExportOptions, fmt: ExportFormat =
 
 
 def sheet_turns(branch: Branch) -> list[Turn]:
-    """The branch's turns as its sheet shows them: each set duration as the video gives it, in
-    whole frames of the first clip's rate (the rate a video of the branch has unless another is
-    asked for; 0.8 s at 8 fps is 0.75 s). Where that clip can't be read (a sheet needs only the
-    posters) the durations are shown as set."""
-    turns = list(branch.turns)
-    if all(turn.duration is None for turn in turns):
-        return turns
-    from studio.storage.ffmpeg import MediaError, probe
+    """The branch's turns as its sheet shows them: each with its duration as the video gives
+    it, in whole frames of the first clip's rate (the rate a video of the branch has unless
+    another is asked for): a set duration held or trimmed to whole frames (0.8 s at 8 fps is
+    0.75 s), else the clip's own length (:func:`~studio.export.storyboard.turn_as_cut`).
 
-    try:
-        with clip_source(turns[0]) as source:
-            fps: Fraction | None = probe(source).fps
-    except (MediaError, OSError, ExportError):
-        fps = None
-    return [turn_as_cut(turn, fps) for turn in turns]
+    The clips are probed as the video export probes them (:func:`~studio.export.plan.probe_clips`:
+    one ffmpeg run each that decodes nothing, a few at once; only the first clip and those of
+    turns without a set duration), so the sheet gives the numbers the video has. A sheet needs
+    only the posters: where the first clip can't be read the durations are shown as set, and
+    a turn whose own clip can't be read shows none unless one is set."""
+    turns = list(branch.turns)
+    from studio.export.plan import probe_clips
+    from studio.export.timeline import output_frames
+    from studio.storage.ffmpeg import StreamInfo
+
+    wanted = [index for index, turn in enumerate(turns) if index == 0 or turn.duration is None]
+    probed = dict(zip(wanted, probe_clips([turns[index] for index in wanted]), strict=True))
+    first = probed[0]
+    if not isinstance(first, StreamInfo):
+        return turns
+    fps = first.fps
+
+    def clip_frames(index: int) -> int | None:
+        info = probed.get(index)
+        return output_frames(info.frames, info.fps, fps) if isinstance(info, StreamInfo) else None
+
+    return [turn_as_cut(turn, fps, clip_frames(index)) for index, turn in enumerate(turns)]
 
 
 def poster_image(turn: Turn) -> Image.Image:

@@ -197,13 +197,23 @@ def turn_heading(turn: Turn, character: str | None = None, continued: bool = Fal
     return " · ".join(parts)
 
 
-def turn_as_cut(turn: Turn, fps: Fraction | None) -> Turn:
-    """``turn`` with its set duration as a video at ``fps`` gives it, in whole frames (0.8 s at
-    8 fps is 0.75 s): the sheet showed the duration as set, and its reader timed the cut by a
-    number the video does not have. ``fps`` None (not known): the turn as it is."""
-    if fps is None or turn.duration is None:
+def turn_as_cut(turn: Turn, fps: Fraction | None, clip_frames: int | None = None) -> Turn:
+    """``turn`` with its duration as a video at ``fps`` gives it, in whole frames: a set one
+    held or trimmed to whole frames (0.8 s at 8 fps is 0.75 s: the sheet showed the duration
+    as set, and its reader timed the cut by a number the video does not have), else its
+    clip's own length, ``clip_frames`` frames at ``fps`` (the sheet showed none, so a reader
+    could not time those turns at all). A copy for the sheet to show: the turn's story keeps
+    no duration it did not have. ``fps`` None (not known): the turn as it is; no
+    ``clip_frames`` (its clip can't be read): no duration where none is set."""
+    if fps is None:
         return turn
-    return replace(turn, story=replace(turn.story, duration=cut_seconds(turn.duration, fps)))
+    if turn.duration is not None:
+        seconds = cut_seconds(turn.duration, fps)
+    elif clip_frames is not None:
+        seconds = float(Fraction(clip_frames) / fps)
+    else:
+        return turn
+    return replace(turn, story=replace(turn.story, duration=seconds))
 
 
 def fit_around(name: str, compose: Callable[[str], str], measure: Callable[[str], float], width: float) -> str:

@@ -10,7 +10,9 @@ turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers kee
 line, each over the stretch its SRT cues take (:func:`caption_cues`), so all three agree.
 A turn too short for its captions to be read lends them time from its neighbours, or shares
 one caption with the short turns next to it (:mod:`studio.export.caption_timing`), for all
-three alike (:func:`episode_captions`). Text that even then can't show as cues of at least
+three alike (:func:`episode_captions`); a shared caption too long for two lines is cut into
+consecutive subtitles of two lines too, and each is a caption and a marker of its own
+(:func:`shared_caption`). Text that even then can't show as cues of at least
 that time each is cut after a whole word, with "…", to what can (:func:`readable_cues`)."""
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from studio.export.bidi_text import directed_lines
 from studio.export.branch import Branch
 from studio.export.caption_timing import CaptionBlock, caption_blocks
 from studio.export.cues import (
+    MERGED_SEPARATOR,
     MIN_CUE_WEIGHT,
     Cue,
     CueKind,
@@ -292,6 +295,7 @@ class ShownCaptions:
 
     block: CaptionBlock
     captions: list[TimedCue]
+    """Whole cues, except for a caption shared by short turns: its SRT cues (:func:`shared_caption`)."""
     subtitles: list[TimedCue]
     shortened: bool = False
     """Whether its text was more than its time could show, and shows only its start, ending
@@ -305,18 +309,12 @@ def episode_captions(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
     shown: list[ShownCaptions] = []
     said = [turn_cues(turn) for turn in branch.turns]
     counts = [sum(len(srt_pieces(cue)) for cue in cues) for cues in said]
-    for block in caption_blocks(said, timeline.turns, timeline.fps, counts):
-        if block.merged and block.end > block.start:
-            # one caption for several short turns: its subtitle is cut into pieces only as far
-            # as each piece still gets the least time a cue stays up
-            most = max(1, (block.end - block.start) // minimum)
-            cue = block.cues[0]
-            if len(srt_pieces(cue)) > most:  # each turn's text keeps its first subtitle's worth
-                cue = merged([piece for index in block.turns for piece in readable_cues(said[index], 0, minimum)])
-            timed = _timed(srt_pieces(cue, most), block.start, block.end, minimum)
-            if timed:
-                shown.append(ShownCaptions(block, [TimedCue(cue, timed[0].start, timed[-1].end)], timed,
-                                           cue != block.cues[0]))
+    for block in caption_blocks(said, timeline.turns, timeline.fps, counts,
+                                lambda cues: len(shared_pieces(list(cues)))):
+        if block.merged:
+            shared = shared_caption(block, [cue for index in block.turns for cue in said[index]], minimum)
+            if shared is not None:
+                shown.append(shared)
             continue
         readable = readable_cues(list(block.cues), block.end - block.start, minimum)
         cut = readable != list(block.cues)
@@ -324,6 +322,55 @@ def episode_captions(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
         if grouped:
             shown.append(ShownCaptions(block, [whole for whole, _ in grouped],
                                        [piece for _, pieces in grouped for piece in pieces], cut))
+    return shown
+
+
+def shared_caption(block: CaptionBlock, cues: list[Cue], minimum: int) -> ShownCaptions | None:
+    """The caption that a run of short turns shares (``cues``: theirs, in order) over the
+    block's frames: consecutive subtitles of at most two lines each (:func:`shared_pieces`),
+    each a burned-in caption and an OTIO marker of its own, each up at least ``minimum``
+    frames where the block has them. Where it has too few, the turns' cues are cut as one
+    turn's are (:func:`readable_cues`: each keeps at least its first subtitle, the rest go to
+    those first in reading order, ending in "…").
+
+    Why consecutive two-line subtitles, not one cue of all the turns' text: five or six lines
+    at once are more than a viewer takes in while the pictures run on (they read the top and
+    miss the rest), and the SRT style guides, the burned caption's room and an editor's marker
+    all expect two. Why the turns still share rather than each keeping a caption of its own:
+    each lasts half a second or less, and its neighbours are as short, so a caption of its own
+    would only flash by; shared, the text follows the pictures in order and the run as a whole
+    borrows the time its subtitles want (:mod:`studio.export.caption_timing`).
+    None when there is nothing to show."""
+    frames = block.end - block.start
+    if frames <= 0 or not cues:
+        return None
+    readable = readable_cues(cues, frames, minimum)
+    pieces = shared_pieces(readable)
+    if len(pieces) > frames:  # more lines than the run has frames: neighbours share a subtitle
+        pieces = srt_pieces(merged(readable), frames)
+    timed = _timed(pieces, block.start, block.end, minimum)
+    if not timed:
+        return None
+    return ShownCaptions(block, timed, timed, readable != cues)
+
+
+def shared_pieces(cues: list[Cue]) -> list[Cue]:
+    """The subtitles of a caption that short turns share: each cue's own (:func:`srt_pieces`),
+    in order, a cue's first one joined to the subtitle before it (``Qiqi waves. / Yuzu
+    jumps.``) where the two still fit two lines. So a subtitle changes where a turn's line
+    starts, never with a "/" leading it, and the run takes no more subtitles than its cues do
+    apart (which is what :func:`readable_cues` counts)."""
+    shown: list[Cue] = []
+    for cue in cues:
+        for index, piece in enumerate(srt_pieces(cue)):
+            text = " ".join(piece.shown.split())
+            joined = f"{shown[-1].text}{MERGED_SEPARATOR}{text}" if index == 0 and shown else ""
+            if joined and _fits(joined):
+                before = shown[-1]
+                kind = before.kind if before.kind is piece.kind else CueKind.DIALOGUE
+                shown[-1] = Cue(kind, joined, paragraph_rtl=before.paragraph_rtl)
+            else:
+                shown.append(Cue(piece.kind, text, paragraph_rtl=piece.reads_rtl))
     return shown
 
 

@@ -43,14 +43,14 @@ def test_a_pdf_sheet_shows_the_frames_the_video_gives_each_turn(story: Fixture, 
     export_branch(story.project, story.leaf, sheet)
     export_branch(story.project, story.leaf, video)
     shown = _headings("\n".join(page.extract_text() for page in pypdf.PdfReader(str(sheet)).pages))
-    assert set(shown) == {1, 2}  # turn 3 has no duration set: none shown
+    assert set(shown) == {1, 2, 3}  # turn 3 has no duration set: its clip's own length
     for index, seconds in SET.items():
         assert shown[index + 1] != seconds  # not as set ...
         assert shown[index + 1] * FPS == round(shown[index + 1] * FPS)  # ... but whole frames
+    assert shown[3] == story.frames[2] / FPS  # turn 3 lasts its clip
     facts = video_facts(video)
-    own = story.frames[2]  # turn 3 lasts its clip
-    assert facts.frames == round(sum(shown.values()) * FPS) + own
-    assert facts.duration == pytest.approx(sum(shown.values()) + own / FPS, abs=0.01)
+    assert facts.frames == round(sum(shown.values()) * FPS)
+    assert facts.duration == pytest.approx(sum(shown.values()), abs=0.01)
 
 
 def test_a_png_sheet_heading_shows_the_seconds_of_the_cut(story: Fixture) -> None:
@@ -62,4 +62,4 @@ def test_a_png_sheet_heading_shows_the_seconds_of_the_cut(story: Fixture) -> Non
     layout = sheet_layout(ExportOptions(), poster_image(turns[0]))
     pages = lay_out_sheet(layout, turns, PngPage(layout).width)
     shown = _headings("\n".join(line.text for page in pages for panel in page for line in panel.lines))
-    assert shown == {1: 1.25, 2: 0.25}
+    assert shown == {1: 1.25, 2: 0.25, 3: 0.75}  # turn 3: its clip's 6 frames at 8 fps

@@ -96,14 +96,22 @@ def test_a_run_of_very_short_turns_shares_one_readable_caption(tmp_path: Path) -
         timeline = otio.adapters.read_from_file(str(export_branch(project, parent, tmp_path / "quick.otio").path))
     finally:
         project.close()
-    [marker] = timeline.tracks[0].markers
-    # one marker for the four turns, still the actions' sentences (not dialogue)
-    assert list(marker.metadata["kamishibai"]["turns"]) == [1, 2, 3, 4]
-    assert marker.metadata["kamishibai"]["kind"] == "action" and marker.color == "BLUE"
-    assert len(entries) == 1, entries
-    start, end, text = entries[0]
-    assert (start, end) == pytest.approx((0, 1.0), abs=1e-3)
-    assert " ".join(text.split()) == " / ".join(SENTENCE.format(n) for n in range(1, 5)), "all four, in order"
+    markers = timeline.tracks[0].markers
+    # the four turns share the caption, still the actions' sentences (not dialogue) ...
+    assert all(list(m.metadata["kamishibai"]["turns"]) == [1, 2, 3, 4] for m in markers), markers
+    assert all(m.metadata["kamishibai"]["kind"] == "action" and m.color == "BLUE" for m in markers)
+    # ... as consecutive subtitles of at most two lines each (four sentences take four lines)
+    assert len(entries) == 2, entries
+    assert all(len(text.splitlines()) <= 2 for _, _, text in entries), entries
+    # all four, in order (the change of subtitle, not a "/", marks the turn that starts it)
+    assert [" ".join(text.split()) for _, _, text in entries] == [
+        " / ".join(SENTENCE.format(n) for n in pair) for pair in ((1, 2), (3, 4))]
+    _assert_in_order(entries)
+    # the episode lasts 1 s, nothing to borrow: the shared time, halved
+    assert _times(entries) == pytest.approx([0, 0.5, 0.5, 1.0], abs=1e-3)
+    spans = [t for m in markers for t in (m.marked_range.start_time.to_seconds(),
+                                          m.marked_range.end_time_exclusive().to_seconds())]
+    assert spans == pytest.approx(_times(entries), abs=1e-3), "a marker a subtitle"
 
 
 @pytest.fixture
