@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from PIL import Image
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
-from studio.export.branch import Branch, Turn, clip_source, media_source, open_poster
+from studio.export.branch import Branch, Turn, clip_source, media_source, open_clip, open_poster
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence, clip_permission_error
 from studio.export.options import (
     ExportFormat,
@@ -100,28 +102,49 @@ def sheet_turns(branch: Branch) -> list[Turn]:
     another is asked for): a set duration held or trimmed to whole frames (0.8 s at 8 fps is
     0.75 s), else the clip's own length (:func:`~studio.export.storyboard.turn_as_cut`).
 
-    The clips are probed as the video export probes them (:func:`~studio.export.plan.probe_clips`:
-    one ffmpeg run each that decodes nothing, a few at once; only the first clip and those of
-    turns without a set duration), so the sheet gives the numbers the video has. A sheet needs
-    only the posters: where the first clip can't be read the durations are shown as set, and
-    a turn whose own clip can't be read shows none unless one is set."""
+    Only the first clip and those of turns without a set duration are read. A clip as the
+    studio writes it is read from its index (a few KB, no ffmpeg: :func:`clip_length`); any
+    other is probed as the video export probes it (:func:`~studio.export.plan.probe_clips`),
+    so the sheet gives the numbers the video has. A sheet needs only the posters: where the
+    first clip can't be read the durations are shown as set, and a turn whose own clip can't
+    be read shows none unless one is set."""
     turns = list(branch.turns)
     from studio.export.plan import probe_clips
     from studio.export.timeline import output_frames
     from studio.storage.ffmpeg import StreamInfo
 
     wanted = [index for index, turn in enumerate(turns) if index == 0 or turn.duration is None]
-    probed = dict(zip(wanted, probe_clips([turns[index] for index in wanted]), strict=True))
-    first = probed[0]
-    if not isinstance(first, StreamInfo):
+    lengths = {index: found for index in wanted if (found := clip_length(turns[index])) is not None}
+    unread = [index for index in wanted if index not in lengths]
+    for index, info in zip(unread, probe_clips([turns[index] for index in unread]), strict=True):
+        if isinstance(info, StreamInfo):
+            lengths[index] = (info.frames, info.fps)
+    if 0 not in lengths:
         return turns
-    fps = first.fps
+    fps = lengths[0][1]
 
     def clip_frames(index: int) -> int | None:
-        info = probed.get(index)
-        return output_frames(info.frames, info.fps, fps) if isinstance(info, StreamInfo) else None
+        found = lengths.get(index)
+        return output_frames(found[0], found[1], fps) if found is not None else None
 
     return [turn_as_cut(turn, fps, clip_frames(index)) for index, turn in enumerate(turns)]
+
+
+def clip_length(turn: Turn) -> tuple[int, Fraction] | None:
+    """(frames, frame rate) of ``turn``'s clip read from its index, opened as the export opens
+    it (:func:`~studio.export.branch.open_clip`: no link followed out of the project); None
+    where the clip is not laid out as the studio writes clips, or can't be opened (the probe
+    then says why). The rate is the one ffmpeg's probe reports for it (:func:`exact_fps`)."""
+    from studio.storage.ffmpeg import exact_fps
+    from studio.storage.mp4_index import clip_length as indexed_length
+
+    try:
+        fd = open_clip(turn) if turn.media_root is not None else os.open(turn.clip, os.O_RDONLY)
+    except (ExportError, OSError, UnsafePathError):
+        return None
+    with os.fdopen(fd, "rb") as file:
+        found = indexed_length(file)
+    return None if found is None else (found[0], exact_fps(float(found[1])))
 
 
 def poster_image(turn: Turn) -> Image.Image:

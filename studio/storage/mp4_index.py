@@ -14,6 +14,7 @@ import os
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO
 
@@ -157,6 +158,7 @@ class VideoTrack:
     edits: int  # entries of its edit list (0: none)
     codec: bytes  # type of its first sample entry ("avc1")
     config: bytes  # the body of that entry's avcC box (b"" where it has none)
+    rate: Fraction | None = None  # frames a second, where every frame lasts alike (else None)
 
 
 def video_track(file: BinaryIO, moov: Box) -> VideoTrack | None:
@@ -189,7 +191,8 @@ def _read_video_track(moov: bytes, size: int) -> VideoTrack | None:
         if stbl is None or table is None:
             return None
         codec, config = _sample_entry(moov, *stbl)
-        return VideoTrack(table, _frames_inside(table, size), len(tracks), _edits(moov, body, end), codec, config)
+        return VideoTrack(table, _frames_inside(table, size), len(tracks), _edits(moov, body, end), codec, config,
+                          _rate(moov, mdia, stbl))
     return None
 
 
@@ -231,6 +234,37 @@ def _sample_entry(data: bytes, start: int, end: int) -> tuple[bytes, bytes]:
         return kind, b""
     avcc = _find(data, body + VISUAL_ENTRY_FIELDS, stop, b"avcC")
     return kind, data[avcc[0]:avcc[1]] if avcc else b""
+
+
+def _rate(data: bytes, mdia: tuple[int, int], stbl: tuple[int, int]) -> Fraction | None:
+    """The track's frame rate: its time scale (``mdhd``) over the one duration all its frames
+    share (``stts``); None where they last differently or either box is missing."""
+    mdhd = _find(data, *mdia, b"mdhd")
+    stts = _find(data, *stbl, b"stts")
+    if mdhd is None or stts is None:
+        return None
+    version = data[mdhd[0]]
+    (timescale,) = struct.unpack_from(">I", data, mdhd[0] + (20 if version == 1 else 12))
+    (entries,) = struct.unpack_from(">I", data, stts[0] + 4)
+    deltas = {struct.unpack_from(">II", data, stts[0] + 8 + 8 * i)[1] for i in range(entries)}
+    if len(deltas) != 1 or not timescale or 0 in deltas:
+        return None
+    return Fraction(timescale, deltas.pop())
+
+
+def clip_length(file: BinaryIO) -> tuple[int, Fraction] | None:
+    """(frames, frames a second) of a clip laid out as the studio writes clips (see
+    :func:`plain_clip`), every frame inside the file and all lasting alike, read from its index
+    alone; None for any other file (ffmpeg's probe says what it holds)."""
+    try:
+        size = os.fstat(file.fileno()).st_size
+        layout = read_layout(file, size)
+        track = video_track(file, layout.moov) if layout.moov is not None and layout.cut is None else None
+        if track is None or track.rate is None or track.frames[0] != track.frames[1] or not plain_clip(file, track):
+            return None
+    except (OSError, UnknownLayoutError, struct.error, IndexError, ValueError):
+        return None
+    return track.frames[1], track.rate
 
 
 def _edits(data: bytes, start: int, end: int) -> int:
