@@ -27,7 +27,7 @@ import re
 import warnings
 from pathlib import Path
 
-from PIL import Image, ImageOps
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from studio.core.picture_modes import eight_bit
 from studio.storage.media import MediaError
@@ -89,10 +89,28 @@ def open_image(path: Path, max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = 
             raise MediaError(f"The {what} {path.name} declares {pixels}; the limit is "
                              f"{max_pixels / 1e6:.1f} megapixels.",
                              hint=_smaller_hint(0, 0, max_pixels, max_side)) from None
+        except UnidentifiedImageError:
+            raise MediaError(f"The {what} {path.name} is not a readable image: what {path} holds is in no picture "
+                             f"format the studio reads (PNG, JPEG, WebP, BMP, GIF){_as_what(path)}.",
+                             hint="Choose a PNG, JPEG, WebP or BMP picture, or save this one again as PNG "
+                                  "in an image editor.") from None
         except (OSError, ValueError, SyntaxError) as error:
             raise MediaError(f"The {what} {path.name} is not a readable image: {error}.",
                              hint="Choose a PNG, JPEG, WebP or BMP picture, or save this one again as PNG "
                                   "in an image editor.") from None
+
+
+_NOT_PICTURES = {".mp4": "a video", ".webm": "a video", ".mov": "a video", ".mkv": "a video", ".avi": "a video",
+                 ".m4v": "a video", ".txt": "text", ".pdf": "a PDF document", ".psd": "a Photoshop document"}
+
+
+def _as_what(path: Path) -> str:
+    """What else ``path`` may be, from its name: a video or a document says so; a name ending in a
+    picture's suffix says it was renamed or damaged."""
+    kind = _NOT_PICTURES.get(path.suffix.lower())
+    if kind is None:
+        return ", whatever its name says: it may be another kind of file renamed, or damaged"
+    return f": by its name it is {kind}, not a picture (export a picture from it first)"
 
 
 def _smaller_hint(width: int, height: int, max_pixels: int, max_side: int | None) -> str:

@@ -88,7 +88,7 @@ def import_image(project: Project, source: Path, folder: str = "locations") -> s
 
     _check_writable(project, source, ImageImportError)
     if not source.exists():
-        raise ImageImportError(f"{source} does not exist.")
+        raise ImageImportError(gone_message(source), hint=GONE_HINT)
     try:
         picture = open_image(source, max_pixels=MAX_IMPORT_PIXELS, max_bytes=MAX_IMAGE_BYTES,
                              max_side=MAX_IMAGE_SIDE, background=_background_for(folder, VIEW_BACKGROUND, BACKGROUND))
@@ -121,8 +121,11 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
 
     _check_writable(project, source, VideoImportError)
     try:
+        if not source.exists():
+            raise VideoImportError(gone_message(source), hint=GONE_HINT)
         if not source.is_file():
-            raise VideoImportError(f"{source} does not exist or is not a file.")
+            raise VideoImportError(f"{source} is not a file (a folder, or a device).",
+                                   hint="Choose a video file (mp4, webm, mov, ...).")
         size = source.stat().st_size
     except OSError as error:
         raise VideoImportError(f"Can't read {source}: {error.strerror or error}.") from None
@@ -131,6 +134,11 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
     try:
         info = probe(source)
     except MediaError as error:
+        if _sound_only(source):
+            raise VideoImportError(
+                f"The video {source.name} holds sound only: it has no picture (no video track) to make a scene "
+                f"from ({source}).",
+                hint="Choose a video with a picture, or a still picture of the place (PNG, JPEG, WebP).") from None
         raise VideoImportError(error.message, hint="Choose a video file (mp4, webm, mov, ...).") from None
     if max(info.size) > MAX_VIDEO_SIDE:
         raise VideoImportError(f"The video {source.name} is {info.width:,} x {info.height:,}; the limit is "
@@ -146,6 +154,31 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
         run_with_progress(args, tmp, frames / float(info.fps), lambda _seconds: None, lambda: False, "import")
     project.note_import(rel)
     return rel
+
+
+GONE_HINT = "Choose it again from where it is now."
+
+
+def gone_message(source: Path) -> str:
+    """What is said of a file chosen a moment ago that is no longer there."""
+    return (f"{source.name} does not exist in {source.parent} any more: it was moved, renamed or deleted (or its drive "
+            "was removed) since it was chosen.")
+
+
+def _sound_only(source: Path) -> bool:
+    """Whether ffmpeg reads streams in ``source`` but none of them is a video (an audio file
+    named .mp4, a voice memo): asked only once the probe has refused the file, to say why."""
+    import subprocess
+
+    from studio.storage.ffmpeg import ffmpeg_exe
+
+    try:
+        report = subprocess.run([ffmpeg_exe(), "-hide_banner", "-nostdin", "-i", str(source)], capture_output=True,
+                                text=True, errors="replace", check=False, timeout=60).stderr
+    except (OSError, subprocess.SubprocessError):
+        return False
+    streams = [line for line in report.splitlines() if re.match(r"\s*Stream #\d+:\d+", line)]
+    return any(": Audio:" in line for line in streams) and not any(": Video:" in line for line in streams)
 
 
 def import_media(project: Project, source: Path, folder: str = "locations") -> str:

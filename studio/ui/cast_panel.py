@@ -483,12 +483,18 @@ class CastPanel(QWidget):
         import shutil
         import tempfile
 
+        from studio.storage.media_import import gone_message
+
         with tempfile.TemporaryDirectory(prefix="kamishibai-view-") as folder:
             named = Path(folder) / f"{view_stem(index)}{source.suffix.lower()}"
             try:
                 shutil.copyfile(source, named)
+            except FileNotFoundError:
+                raise StudioError(f"The {VIEWS[index]} view: {gone_message(source)}",
+                                  hint=f"Choose the {VIEWS[index]} view again from where the file is now.") from None
             except OSError as error:
-                raise StudioError(f"Can't read {source}: {error.strerror or error}.") from None
+                raise StudioError(f"The {VIEWS[index]} view: can't read {source}: {error.strerror or error}.",
+                                  hint=f"Choose another picture for the {VIEWS[index]} view.") from None
             try:
                 return self._import_image(named, "characters")
             except StudioError as error:  # it names the copy made here: name the user's file instead

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QImageIOHandler, QImageReader, QPixmap
+from PySide6.QtGui import QImage, QImageIOHandler, QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -96,22 +96,60 @@ def picture(path: Path | None, size: QSize = PICTURE, ratio: float = 1.0) -> QPi
 
     ``ratio``: the screen's device pixels per pixel; the picture holds that many more pixels
     (and says so), so that a 2x screen shows it sharp rather than blown up from half as many."""
-    if path is None or not path.is_file():
-        return QPixmap()
+    return shown_picture(path, size, ratio)[0]
+
+
+def shown_picture(path: Path | None, size: QSize = PICTURE, ratio: float = 1.0) -> tuple[QPixmap, str]:
+    """:func:`picture` and, when it is empty for a file given, what is wrong with the file, in
+    the author's words ('' otherwise).
+
+    A picture Qt refuses to decode for its size alone (over Qt's 256 MB allocation limit, such
+    as a 9,000 x 8,000 scan) is still shown when the studio would import it: it is read again
+    with a limit large enough for it. One over the import's own limit is said to be too large."""
+    if path is None:
+        return QPixmap(), ""
+    if not path.exists():
+        return QPixmap(), f"{path.name} does not exist in {path.parent} any more (moved, renamed or deleted)"
+    if not path.is_file():
+        return QPixmap(), f"{path} is not a file"
+    image, stored = _read_scaled(path, size * ratio)
+    if image.isNull() and stored.isValid():
+        from studio.storage.media_import import MAX_IMPORT_PIXELS
+
+        width, height = stored.width(), stored.height()
+        if width * height > MAX_IMPORT_PIXELS:
+            return QPixmap(), (f"{path.name} is {width:,} x {height:,} pixels ({width * height / 1e6:.1f} megapixels), "
+                               f"more than the {MAX_IMPORT_PIXELS / 1e6:.1f} the studio takes: scale it down in "
+                               f"an image editor")
+        image, _stored = _read_scaled(path, size * ratio, allocation_mb=width * height * 8 // 2**20 + 1)
+    if image.isNull():
+        return QPixmap(), (f"{path.name} is in no picture format the studio reads (PNG, JPEG, WebP, BMP, GIF), "
+                           f"or is damaged")
+    pixmap = QPixmap.fromImage(image)
+    pixmap.setDevicePixelRatio(ratio)
+    return pixmap, ""
+
+
+def _read_scaled(path: Path, size: QSize, allocation_mb: int | None = None) -> tuple[QImage, QSize]:
+    """``path`` decoded scaled into ``size`` (aspect kept), upright, and its size as stored
+    (invalid when its header can't be read); with ``allocation_mb``, Qt's allocation limit is
+    raised to that many megabytes while it is decoded."""
     reader = QImageReader(str(path))
     reader.setAutoTransform(True)  # a phone's portrait photo is stored sideways with an EXIF orientation
     found = reader.size()  # as stored: the scaled size is applied before the picture is turned
     if found.isValid():
         turned = bool(reader.transformation() & QImageIOHandler.Transformation.TransformationRotate90)
         shown = found.transposed() if turned else found
-        scaled = shown.scaled(size * ratio, Qt.AspectRatioMode.KeepAspectRatio)
+        scaled = shown.scaled(size, Qt.AspectRatioMode.KeepAspectRatio)
         reader.setScaledSize(scaled.transposed() if turned else scaled)
-    image = reader.read()
-    if image.isNull():
-        return QPixmap()
-    pixmap = QPixmap.fromImage(image)
-    pixmap.setDevicePixelRatio(ratio)
-    return pixmap
+    if allocation_mb is None:
+        return reader.read(), found
+    limit = QImageReader.allocationLimit()
+    QImageReader.setAllocationLimit(max(limit, allocation_mb))
+    try:
+        return reader.read(), found
+    finally:
+        QImageReader.setAllocationLimit(limit)
 
 
 class ViewStrip(QWidget):
@@ -124,6 +162,11 @@ class ViewStrip(QWidget):
         super().__init__(parent)
         self.size_ = size
         self.paths: list[Path | None] = [None] * len(VIEWS)
+        self.problems: list[str] = [""] * len(VIEWS)
+        """What is wrong with each slot's file ('' where it shows, or is empty)."""
+        self._decoded: dict[tuple[object, ...], tuple[QPixmap, str]] = {}
+        """The pictures shown, by file and state: a change to one slot does not decode the other
+        three again (a large scan takes a second)."""
         self.pictures: list[QLabel] = []
         self.choose_buttons: list[QPushButton] = []
         self.clear_buttons: list[QPushButton] = []
@@ -188,18 +231,36 @@ class ViewStrip(QWidget):
         return [index for index, label in enumerate(self.pictures)
                 if self.paths[index] is not None and label.pixmap().isNull()]
 
+    def _picture(self, path: Path | None) -> tuple[QPixmap, str]:
+        """:func:`shown_picture` of ``path`` at this strip's size, decoded again only when the
+        file changed (or the screen's scale did)."""
+        ratio = self.devicePixelRatioF()
+        try:
+            state = path.stat() if path is not None else None
+        except OSError:
+            state = None
+        key = (str(path), ratio, state.st_mtime_ns if state else None, state.st_size if state else None,
+               state.st_ino if state else None)
+        if key not in self._decoded:
+            self._decoded[key] = shown_picture(path, self.size_, ratio)
+        return self._decoded[key]
+
     def _show(self) -> None:
         for index, label in enumerate(self.pictures):
             path = self.paths[index]
-            pixmap = picture(path, self.size_, self.devicePixelRatioF())
+            pixmap, problem = self._picture(path)
+            self.problems[index] = problem
             label.setPixmap(pixmap)
             label.setText("" if not pixmap.isNull() else ("?" if path is not None else "none"))
             if path is None:
                 label.setToolTip(f"no {VIEWS[index]} view")
             elif pixmap.isNull():
-                label.setToolTip(f"{VIEWS[index]}: {path} can't be read as a picture")
+                label.setToolTip(f"{VIEWS[index]}: {path} can't be read as a picture: {problem}")
             else:
                 label.setToolTip(f"{VIEWS[index]}: {path}")
+        # keep only what the slots show now
+        self._decoded = {key: value for key, value in self._decoded.items()
+                         if any(key[0] == str(path) for path in self.paths)}
         for index, button in enumerate(self.clear_buttons):
             button.setEnabled(self.paths[index] is not None)
 
@@ -217,6 +278,7 @@ class ViewsEditor(QWidget):
         self.note = QLabel(self)
         self.note.setWordWrap(True)
         self.note.setObjectName("dimLabel")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)  # it names files as they are named, never as markup
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.strip)
@@ -236,11 +298,9 @@ class ViewsEditor(QWidget):
 
     def _update_note(self) -> None:
         note = views_note(len(self.strip.chosen()))
-        unreadable = [VIEWS[index] for index in self.strip.unreadable()]
-        if unreadable:
-            which = " and ".join(unreadable)
-            note += (f" The {which} view{'s' if len(unreadable) > 1 else ''} can't be read as a picture (missing, "
-                     f"or not an image): choose another file.")
+        for index in self.strip.unreadable():
+            note += (f" The {VIEWS[index]} view can't be read as a picture: "
+                     f"{self.strip.problems[index] or 'it is not an image'}. Choose another file.")
         self.note.setText(note)
 
 
