@@ -44,6 +44,7 @@ from studio.engines.sketch.company import FriendSpot, Role, friend_anim, friend_
 from studio.engines.sketch.continuation import continue_variation, end_props, end_scroll, end_shot
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
+from studio.engines.sketch.japanese import in_english
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.offer import live_vocabulary
 from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose, sample_pose
@@ -79,7 +80,7 @@ from studio.engines.sketch.understanding import (
     builtin_location,
     default_camera,
     default_location_for,
-    read_instruction,
+    read_turn,
     without_speech,
 )
 from studio.engines.sketch.variation import FRAMINGS, variation_for
@@ -259,7 +260,10 @@ class SketchEngine:
         if not isinstance(prev, Mapping):
             prev = {}
         user_locations = {loc.name: loc for loc in context.locations if isinstance(loc, Location) and loc.name}
-        reading = read_instruction(instruction, list(user_locations))
+        names = [m.name for m in (*context.cast, *load_default_cast()) if isinstance(m, CastMember) and m.name]
+        reading = read_turn(instruction, list(user_locations), names)
+        # A turn written in Japanese is read in English words, its names set apart (see japanese.py).
+        instruction = in_english(instruction, (*names, *user_locations))
         warnings = list(reading.warnings)
         motion = reading.motion
 

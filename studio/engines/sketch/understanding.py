@@ -14,11 +14,12 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from studio.core.instruction import TIME_WORDS, Instruction
 from studio.core.speech import QUOTED_RE, is_script_line
+from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
     STOPWORDS,
@@ -1222,11 +1223,45 @@ def _said_to_someone(text: str, words: Sequence[tuple[str, int, int]], i: int) -
     return False
 
 
+def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Sequence[str] = ()) -> Reading:
+    """:func:`read_instruction`, for a turn that may be written in Japanese: it is read in the
+    English words of its Japanese ones (:func:`~studio.engines.sketch.japanese.in_english`;
+    ``names``, the cast's, and the project's ``user_locations`` are kept as written), and its
+    warnings quote it as it was written. (Engines that learnt English words only, such as the
+    mini model, read with :func:`read_instruction` and say what they do not know.)"""
+    english = in_english(instr, (*names, *user_locations))
+    reading = read_instruction(english, user_locations)
+    if english is not instr:
+        written = written_as(instr, english)
+        # The English words are longer than the Japanese: a part is too long only as written.
+        reading.warnings = [_as_written(warning, written) for warning in reading.warnings
+                            if _too_long(instr) or not warning.startswith("instruction is ")]
+    return reading
+
+
+def _as_written(warning: str, written: Mapping[str, str]) -> str:
+    """``warning`` quoting a field as the user wrote it, not in the English it was read in
+    (``written``: English text -> as written): "'夜の謎' unknown", not "'night の謎' unknown"."""
+    for english, original in written.items():
+        shown = f"'{_quote(original)}'"
+        for form in (english, " ".join(tokenise(english)),
+                     " ".join(w for w in tokenise(english) if w not in ADVERB_LEVELS)):
+            quoted = f"'{_quote(form)}'"
+            if form.strip() and quoted in warning:
+                return warning.replace(quoted, shown)
+    return warning
+
+
+def _too_long(instr: Instruction) -> bool:
+    """Whether a part of ``instr`` is longer than what is read of it (:data:`MAX_ANALYSED_CHARS`)."""
+    fields = (instr.motion, instr.free_text, instr.background, instr.camera, instr.character, instr.adverb)
+    return any(len(f) > MAX_ANALYSED_CHARS for f in fields) or len(instr.raw) > 4 * MAX_ANALYSED_CHARS
+
+
 def read_instruction(instr: Instruction, user_locations: Sequence[str] = ()) -> Reading:
     """Resolve an instruction; never raises. ``user_locations`` are the project's location names."""
     reading = Reading()
-    fields = (instr.motion, instr.free_text, instr.background, instr.camera, instr.character, instr.adverb)
-    if any(len(f) > MAX_ANALYSED_CHARS for f in fields) or len(instr.raw) > 4 * MAX_ANALYSED_CHARS:
+    if _too_long(instr):
         reading.warnings.append(
             f"instruction is {len(instr.raw):,} characters long; only the first {MAX_ANALYSED_CHARS} characters "
             "of each part were read")
