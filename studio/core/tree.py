@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -427,6 +428,21 @@ def _speaker_in(instruction: Instruction, names: list[str]) -> str:
     return ""
 
 
+def _hiragana(char: str) -> bool:
+    return "\u3041" <= char <= "\u309f"
+
+
+def _apart(neighbour: str, edge: str) -> bool:
+    """Whether a name whose first or last character is ``edge`` stands apart from the character
+    next to it: a space or punctuation, as in English; in Japanese, written without spaces, a
+    kana particle after (or before) a name in kanji or katakana ("美咲が", "そして美咲"). A name
+    in hiragana, or one next to kanji, can't be told from a longer word ("海老" is no "海")."""
+    if not neighbour.isalnum():
+        return True
+    return _hiragana(neighbour) and edge.isalpha() and not edge.isascii() and not _hiragana(edge) \
+        and unicodedata.east_asian_width(edge) == "W"
+
+
 def _named_in(text: str, names: list[str]) -> str:
     """The name in ``names`` that ``text`` mentions first, as a whole word ("" if none)."""
     if not text:
@@ -439,8 +455,8 @@ def _named_in(text: str, names: list[str]) -> str:
         at = folded.find(key)
         while at >= 0:
             end = at + len(key)
-            before_ok = at == 0 or not folded[at - 1].isalnum()
-            after_ok = end == len(folded) or not folded[end].isalnum()
+            before_ok = at == 0 or _apart(folded[at - 1], key[0])
+            after_ok = end == len(folded) or _apart(folded[end], key[-1])
             if before_ok and after_ok:
                 if at < best_at:
                     best, best_at = name, at
