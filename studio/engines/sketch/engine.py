@@ -74,7 +74,7 @@ from studio.engines.sketch.seats import (
 )
 from studio.engines.sketch.settings import camera_override
 from studio.engines.sketch.spacing import friend_behind, reach
-from studio.engines.sketch.text import MAX_ANALYSED_CHARS, tokenise
+from studio.engines.sketch.text import MAX_ANALYSED_CHARS, analysed_chars, reading_translation, tokenise
 from studio.engines.sketch.understanding import (
     Reading,
     builtin_location,
@@ -262,33 +262,36 @@ class SketchEngine:
         user_locations = {loc.name: loc for loc in context.locations if isinstance(loc, Location) and loc.name}
         names = [m.name for m in (*context.cast, *load_default_cast()) if isinstance(m, CastMember) and m.name]
         reading = read_turn(instruction, list(user_locations), names)
-        # A turn written in Japanese is read in English words, its names set apart (see japanese.py).
-        instruction = in_english(instruction, (*names, *user_locations))
+        # A turn written in Japanese is read in English words, its names set apart (see japanese.py),
+        # as far as its text as written is read (text.reading_translation).
+        english = in_english(instruction, (*names, *user_locations))
+        translated, instruction = english is not instruction, english
         warnings = list(reading.warnings)
         motion = reading.motion
 
-        character, look, look_warnings = self._character(reading, instruction, context, prev)
-        warnings += look_warnings
-        location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
-        scene, image_path, is_image = self._location(location, user_locations, warnings)
-        warnings += _unknown_place_warnings(reading, context, location if location in user_locations else scene)
-        setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
-        time = reading.time or str(prev.get("time_of_day") or "") or "day"
-        if time not in ("day", "sunset", "night"):
-            time = "day"
-        image_print = _picture_print(image_path) if image_path else ""
-        continued = bool(prev) and prev.get("location") == location and _same_picture(prev, image_path, image_print)
-        seat = self._seat(instruction, motion, setting) \
-            or _seat_kept(instruction, motion, prev, continued and prev.get("time_of_day") == time)
-        if setting == Setting.SKY:  # nothing to stand a seat on: a sitter sits on the clouds
-            seat = ""
-        anim = seated_anim(motion.anim, seat)
-        friend, friend_look, friend_warnings = self._friend(instruction, character, context)
-        if friend and not motion.companion and role_for(anim) == Role.ABSENT:
-            friend_warnings = [f"'{friend}' is not drawn: the sketch engine shows one character when they "
-                               f"{motion.name}; name them in a turn of their own"]
-            friend, friend_look = "", None
-        warnings += friend_warnings
+        with reading_translation(translated):
+            character, look, look_warnings = self._character(reading, instruction, context, prev)
+            warnings += look_warnings
+            location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
+            scene, image_path, is_image = self._location(location, user_locations, warnings)
+            warnings += _unknown_place_warnings(reading, context, location if location in user_locations else scene)
+            setting = Setting.OUTDOOR if is_image else LOCATION_BY_NAME[scene].setting
+            time = reading.time or str(prev.get("time_of_day") or "") or "day"
+            if time not in ("day", "sunset", "night"):
+                time = "day"
+            image_print = _picture_print(image_path) if image_path else ""
+            continued = bool(prev) and prev.get("location") == location and _same_picture(prev, image_path, image_print)
+            seat = self._seat(instruction, motion, setting) \
+                or _seat_kept(instruction, motion, prev, continued and prev.get("time_of_day") == time)
+            if setting == Setting.SKY:  # nothing to stand a seat on: a sitter sits on the clouds
+                seat = ""
+            anim = seated_anim(motion.anim, seat)
+            friend, friend_look, friend_warnings = self._friend(instruction, character, context)
+            if friend and not motion.companion and role_for(anim) == Role.ABSENT:
+                friend_warnings = [f"'{friend}' is not drawn: the sketch engine shows one character when they "
+                                   f"{motion.name}; name them in a turn of their own"]
+                friend, friend_look = "", None
+            warnings += friend_warnings
         camera = camera_override(options) or reading.camera or default_camera(motion, setting)
         check_cancelled(cancelled)
         progress(Progress(1, 3, "applying world rules"))
@@ -427,7 +430,7 @@ class SketchEngine:
         defaults = load_default_cast()
         name = reading.character
         if not name:  # '"Hi Yuzu!" says Aoi' draws Aoi: a name said in quotes is no one in the turn
-            text = outside_quotes(instruction.free_text)[:MAX_ANALYSED_CHARS]
+            text = outside_quotes(instruction.free_text)[:analysed_chars()]
             name = (_first_named(text, cast) or _script_speaker(instruction, cast)  # the project's cast first
                     or _first_named(text, defaults) or _script_speaker(instruction, defaults))
         if not name:
@@ -445,8 +448,7 @@ class SketchEngine:
         'bench'); '' on the ground, and for motions that can't be done seated."""
         if not can_sit_for(motion.anim):
             return ""
-        parts = [instruction.motion, without_speech(instruction.free_text)[0], *(v for _, v in instruction.extra)]
-        seat = seat_named([p[:MAX_ANALYSED_CHARS] for p in parts if p], indoor=setting == Setting.INDOOR)
+        seat = seat_named(_seat_parts(instruction), indoor=setting == Setting.INDOOR)
         return seat.value if seat is not None else ""
 
     @staticmethod
@@ -461,9 +463,9 @@ class SketchEngine:
         defaults = load_default_cast()
         # a name said in quotes, or in a script line's words, is talked to or about, not drawn
         # ('Qiqi says "Yuzu is late"', 'Qiqi: "Yuzu is coming"')
-        fields = [v for _, v in instruction.extra if not is_script_line(v)]
+        fields = [v[:MAX_ANALYSED_CHARS] for _, v in instruction.extra if not is_script_line(v)]
         parts = [instruction.motion, instruction.adverb, instruction.free_text, *fields]
-        text = outside_quotes(" ; ".join(p for p in parts if p))[:MAX_ANALYSED_CHARS]
+        text = outside_quotes(" ; ".join(p for p in parts if p))[:analysed_chars()]
         name = _first_present(text, cast, character) or _first_present(text, defaults, character)
         found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
         if found is None:
@@ -673,6 +675,14 @@ def _seat_left(pose: Pose | None, prev: Mapping[str, Any], seat: str) -> str:
     return left if left in {s.value for s in Seat} and left != seat else ""
 
 
+def _seat_parts(instruction: Instruction) -> list[str]:
+    """The parts of ``instruction`` that name a seat or say the character stays on it, as far as
+    each is read (:func:`~studio.engines.sketch.text.analysed_chars`: further for the English of
+    a Japanese turn; the extra fields are never put into English)."""
+    fields = [instruction.motion, without_speech(instruction.free_text)[0]]
+    return [p[:analysed_chars()] for p in fields if p] + [v[:MAX_ANALYSED_CHARS] for _, v in instruction.extra if v]
+
+
 def _seat_kept(instruction: Instruction, motion: MotionSpec, prev: Mapping[str, Any], same_place: bool) -> str:
     """The seat the previous turn ended sitting on, for a turn in the same place at the same time
     of day that names no seat but does a motion done seated ("sits on a chair", then "writes a
@@ -681,8 +691,7 @@ def _seat_kept(instruction: Instruction, motion: MotionSpec, prev: Mapping[str, 
     up or is on the ground."""
     if not same_place or not can_sit_for(motion.anim):
         return ""
-    parts = [instruction.motion, without_speech(instruction.free_text)[0], *(v for _, v in instruction.extra)]
-    if not stays_seated([p[:MAX_ANALYSED_CHARS] for p in parts if p]):
+    if not stays_seated(_seat_parts(instruction)):
         return ""
     return _seat_left(Pose.from_dict(prev.get("end_pose")), prev, "")
 

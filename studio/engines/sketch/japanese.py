@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from studio.core.instruction import Instruction
+from studio.engines.sketch.text import MAX_ANALYSED_CHARS
 
 _GODAN_ROWS: dict[str, str] = {
     "く": "かきくけこい", "ぐ": "がぎぐげごい", "す": "さしすせそ", "つ": "たちつてとっ", "ぬ": "なにぬねのん",
@@ -450,26 +451,33 @@ def in_english(instr: Instruction, names: Iterable[str] = ()) -> Instruction:
     """``instr`` with the Japanese words of its fields put into English (:func:`in_english_words`),
     ``names`` kept as written; the same instruction when it has no Japanese word of ours.
 
+    Each field of the English instruction is the English of its first
+    :data:`~studio.engines.sketch.text.MAX_ANALYSED_CHARS` characters as written: the English
+    words are longer than the Japanese, so it is read as far as
+    :data:`~studio.engines.sketch.text.MAX_TRANSLATED_CHARS`
+    (:func:`~studio.engines.sketch.text.reading_translation`), and a long Japanese turn is read
+    as far as an English turn of the same length, without translating more than is read.
+
     A Background field that is one of ``names`` and nothing else is read as a place: the field
     says where, so 海 there is the sea even with someone called 海 in the cast."""
     names = tuple(names)
-    new = {field_name: _field_in_english(getattr(instr, field_name), table,
-                                         () if field_name == "background" and instr.background.strip() in names
-                                         else names)
+    read = {field_name: _as_read(getattr(instr, field_name)) for field_name in _FIELD_TABLES}
+    new = {field_name: in_english_words(read[field_name], table,
+                                        () if field_name == "background" and instr.background.strip() in names
+                                        else names)
            for field_name, table in _FIELD_TABLES.items()}
-    if all(value == getattr(instr, field_name) for field_name, value in new.items()):
+    if all(new[field_name] == read[field_name] for field_name in _FIELD_TABLES):
         return instr
     return replace(instr, motion=new["motion"], free_text=new["free_text"], background=new["background"],
                    time_of_day=new["time_of_day"], camera=new["camera"], adverb=new["adverb"])
 
 
-def _field_in_english(value: str, table: Mapping[str, tuple[JapaneseWord, ...]], names: tuple[str, ...]) -> str:
-    """One field's text in English words (:func:`in_english_words`), or as written when it has none."""
-    if not has_japanese(value):
-        return value
-    written = unicodedata.normalize("NFKC", value)
-    english = in_english_words(written, table, names)
-    return english if english != written else value
+def _as_read(value: str) -> str:
+    """What is read of one field: its first :data:`~studio.engines.sketch.text.MAX_ANALYSED_CHARS`
+    characters, NFKC-normalised first when it has Japanese in it (full-width letters and digits
+    become plain ones, as the English reader reads them)."""
+    written = unicodedata.normalize("NFKC", value) if has_japanese(value) else value
+    return written[:MAX_ANALYSED_CHARS]
 
 
 def written_as(instr: Instruction, english: Instruction) -> dict[str, str]:

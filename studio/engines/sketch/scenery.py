@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageOps
 
 from studio.engines.sketch.vocabulary import LOCATION_BY_NAME, Setting
 
@@ -774,16 +774,27 @@ def build_scene(location: str, time: str, height: int, width: int) -> Scene:
     return Scene(sky, bands, GROUND_FRACTION[spec.setting], spec.setting)
 
 
+def upright(image: Image.Image) -> Image.Image:
+    """``image`` turned as its EXIF orientation tag says: a camera, or another program, may
+    store a photo sideways with a tag saying "rotate 90°", and a photo viewer shows it upright.
+    A tag that can't be read leaves the picture as stored: drawn sideways is better than not at all."""
+    try:
+        return ImageOps.exif_transpose(image)
+    except (ValueError, TypeError, KeyError, SyntaxError, OSError):
+        return image
+
+
 @lru_cache(maxsize=16)
 def image_scene(path: str, mtime_ns: int, time: str, height: int, width: int, margin: float) -> Scene:
     """A user's background image, cover-fitted to the frame plus a pan margin, as one layer.
 
     ``mtime_ns`` is part of the cache key so an edited file is read again. Raises OSError
     (or Pillow's errors) when the file can't be read; callers fall back to a built-in scene.
+    The picture is drawn the way up a photo viewer shows it (:func:`upright`).
     """
     with Image.open(path) as src:
         src.load()
-        img = src.convert("RGB")
+        img = upright(src).convert("RGB")
     target_w = round(width * (1.0 + margin))
     k = max(target_w / img.width, height / img.height)
     resized = img.resize((max(target_w, round(img.width * k)), max(height, round(img.height * k))),

@@ -10,10 +10,39 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 MAX_ANALYSED_CHARS = 400
-"""Longest stretch of one instruction field that is analysed (longer text is cut, with a warning)."""
+"""Longest stretch of one instruction field that is analysed (longer text is cut, with a warning),
+counted as the user wrote it."""
+MAX_TRANSLATED_CHARS = 16 * MAX_ANALYSED_CHARS
+"""Longest stretch of one field read while reading a turn put into English from Japanese
+(:func:`reading_translation`). Its fields are the English of their first :data:`MAX_ANALYSED_CHARS`
+characters as written, and an English word is longer than its Japanese one (峠, one character,
+is " mountainside "), so the English of what is read as written can be many times that long."""
+
+_READ_CHARS: ContextVar[int] = ContextVar("sketch_read_chars", default=MAX_ANALYSED_CHARS)
+
+
+def analysed_chars() -> int:
+    """How many characters of one field are read now: :data:`MAX_ANALYSED_CHARS`, or
+    :data:`MAX_TRANSLATED_CHARS` while reading a turn put into English (:func:`reading_translation`)."""
+    return _READ_CHARS.get()
+
+
+@contextmanager
+def reading_translation(translated: bool = True) -> Iterator[None]:
+    """Within it, a field is read as far as :data:`MAX_TRANSLATED_CHARS` (when ``translated``):
+    the limit of :data:`MAX_ANALYSED_CHARS` was applied to the text as written, before its
+    Japanese words were put into longer English ones, so that a Japanese turn is read as far as
+    an English turn of the same length is."""
+    token = _READ_CHARS.set(MAX_TRANSLATED_CHARS if translated else _READ_CHARS.get())
+    try:
+        yield
+    finally:
+        _READ_CHARS.reset(token)
 
 IRREGULAR: dict[str, str] = {
     "flew": "fly", "flown": "fly", "ran": "run", "lay": "lie", "lain": "lie", "lying": "lie",
@@ -54,9 +83,10 @@ def visible(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
-def normalise(text: str, limit: int = MAX_ANALYSED_CHARS) -> tuple[str, bool]:
-    """Lowercase, NFKC-normalise and cut ``text``, without its invisible characters
-    (:func:`visible`); returns (text, was_cut)."""
+def normalise(text: str, limit: int | None = None) -> tuple[str, bool]:
+    """Lowercase, NFKC-normalise and cut ``text`` (at ``limit``, by default :func:`analysed_chars`),
+    without its invisible characters (:func:`visible`); returns (text, was_cut)."""
+    limit = analysed_chars() if limit is None else limit
     text = visible(unicodedata.normalize("NFKC", text or ""))
     cut = len(text) > limit
     return text[:limit].lower(), cut

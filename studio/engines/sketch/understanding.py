@@ -23,9 +23,11 @@ from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
     STOPWORDS,
+    analysed_chars,
     lemmas,
     lemmatise,
     normalise,
+    reading_translation,
     tokenise,
     visible,
     word_spans,
@@ -642,7 +644,7 @@ def misspelt_motion(text: str) -> tuple[str, MotionSpec] | None:
     ("danses", "dancin", "dnace"), with the motion; None when there is none. Only a word where a
     verb goes counts (:func:`_verb_slot`): one letter away, many other words are motions ("feels
     great" is no greeting)."""
-    text = unicodedata.normalize("NFKC", text[:MAX_ANALYSED_CHARS])
+    text = unicodedata.normalize("NFKC", text[:analysed_chars()])
     spans = word_spans(text)
     capitals = any(ch.islower() for ch in text)
     for i, (token, _, _) in enumerate(spans[:MAX_TYPO_WORDS]):
@@ -1189,7 +1191,7 @@ def unknown_place_names(text: str, user_locations: Sequence[str] = ()) -> list[s
     is a place of ours ("to Hogwarts" with "Hogwarts Castle"). A text written in capitals or
     title case gives none."""
     ours = {word for name in user_locations for word in tokenise(name)}
-    text = visible(unicodedata.normalize("NFKC", text[:MAX_ANALYSED_CHARS]))
+    text = visible(unicodedata.normalize("NFKC", text[:analysed_chars()]))
     words = word_spans(text)
     if not any(ch.islower() for ch in text) or _title_case(text, words):
         return []
@@ -1230,7 +1232,8 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
     warnings quote it as it was written. (Engines that learnt English words only, such as the
     mini model, read with :func:`read_instruction` and say what they do not know.)"""
     english = in_english(instr, (*names, *user_locations))
-    reading = read_instruction(english, user_locations)
+    with reading_translation(english is not instr):  # read as far as the text as written is
+        reading = read_instruction(english, user_locations)
     if english is not instr:
         written = written_as(instr, english)
         # The English words are longer than the Japanese: a part is too long only as written.

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from studio.engines.catalog.sketch import VERSION
+
 DEMO = (
     "キャラクター：美咲；動作：走る；背景：夜の港\n"
     "美咲が公園でゆっくり歩く\n"
@@ -32,7 +34,7 @@ def test_a_japanese_demo_file_generates_takes_that_play_it(tmp_path: Path) -> No
         rows = db.execute("SELECT instruction_raw, engine_version, warnings, conditioning, clip_path, poster_path "
                           "FROM takes ORDER BY created_at").fetchall()
     assert [row[0] for row in rows] == DEMO.splitlines()
-    assert {row[1] for row in rows} == {"1.6.0"}
+    assert {row[1] for row in rows} == {VERSION}
     played = [(c["character"], c["motion"], c["location"], c["time_of_day"], c["adverb"], c["seat"])
               for c in (json.loads(row[3]) for row in rows)]
     assert played == [
