@@ -11,6 +11,7 @@ On Linux, with the default XDG variables::
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,20 @@ def _location(kind: QStandardPaths.StandardLocation, fallback: Path) -> Path:
     return Path(found) if found else fallback
 
 
+def documents_or_home(documents: Path, home: Path) -> Path:
+    """``documents`` if it is a folder this user can write in, else ``home``.
+
+    The Documents folder the desktop names may not exist (a fresh account, a server, a
+    removed drive it pointed to) or be read-only: "New project" proposed a name in it, the
+    file dialog could not go there and fell back to the folder the studio was started from
+    (``/`` from a desktop launcher), where the project was made or refused."""
+    try:
+        usable = documents.is_dir() and os.access(documents, os.W_OK | os.X_OK)
+    except OSError:
+        usable = False
+    return documents if usable else home
+
+
 @dataclass(frozen=True)
 class AppPaths:
     config_dir: Path
@@ -61,7 +76,7 @@ class AppPaths:
             config_dir=_location(location.AppConfigLocation, home / ".config" / ORGANIZATION / APPLICATION),
             data_dir=_location(location.AppDataLocation, home / ".local" / "share" / ORGANIZATION / APPLICATION),
             cache_dir=_location(location.CacheLocation, home / ".cache" / ORGANIZATION / APPLICATION),
-            documents_dir=_location(location.DocumentsLocation, home),
+            documents_dir=documents_or_home(_location(location.DocumentsLocation, home), home),
         )
 
     @property

@@ -10,6 +10,7 @@ earlier versions in Qt's default place are copied over once.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Mapping
@@ -83,9 +84,14 @@ def settings_file_problem(q: QSettings) -> str:
         data = path.read_bytes()
     except FileNotFoundError:
         return ""
+    except IsADirectoryError:
+        return (f"The settings file {path} can't be read (it is a folder): every setting uses its default, and "
+                "changes made now are not kept after the studio closes. Move or rename that folder (what is "
+                "in it is not used) so that the studio can keep its settings again.")
     except OSError as error:
         return (f"The settings file {path} can't be read ({error.strerror or error}): every setting uses its "
-                "default this time.")
+                "default this time. Give yourself permission to read and write that file so that your settings "
+                "are used again.")
     try:
         damaged = q.status() == QSettings.Status.FormatError or bool(_foreign_lines(data.decode("utf-8")))
     except UnicodeDecodeError:
@@ -195,6 +201,30 @@ class StudioSettings:
         if self.q.status() != QSettings.Status.AccessError:
             return ""
         return f"The settings could not be saved to {self.q.fileName()}: the file or its folder can't be written."
+
+    def write_access_problem(self) -> str:
+        """Why changes can't be written to the settings file (empty: they can, as far as
+        can be told before writing): a read-only file, or a folder this user can't write in
+        where the file is still to be made. Said before the user changes anything, as Qt
+        only reports it when a write fails."""
+        if self.q.format() != QSettings.Format.IniFormat:
+            return ""
+        path = Path(self.q.fileName())
+        try:
+            if path.is_dir():
+                return ""  # said by :attr:`file_problem`
+            if path.exists():
+                writable = os.access(path, os.W_OK)
+            else:
+                folder = next((p for p in path.parents if p.exists()), path.parent)
+                writable = folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+        except OSError:
+            writable = False
+        if writable:
+            return ""
+        return (f"The settings file {path} can't be written: what you change (Settings, the recent projects) "
+                "holds until the studio closes, and is not kept. Make the file (or its folder) writable to keep "
+                "your changes.")
 
     # -- generation -----------------------------------------------------------------------
 
@@ -454,12 +484,21 @@ class StudioSettings:
         opened as ``s.kamishibai``, ``./s`` or through ``..`` is one entry, valid from any
         working folder."""
         entry = _recent_key(str(path))
+        self.reload()
         items = [entry, *(p for p in self.recent_projects if _recent_key(p) != entry)]
         self.q.setValue("projects/recent", list(dict.fromkeys(items))[:MAX_RECENT])
         self.q.sync()
 
+    def reload(self) -> None:
+        """Read again what another studio window (another process) wrote to the file since
+        this one last did (and write what this one changed): before a list is changed and
+        written whole, the recent projects and the remembered turns of both windows are kept,
+        not only the last writer's; before Settings shows the values it will write back."""
+        self.q.sync()
+
     def remove_recent(self, path: Path) -> None:
         gone = _recent_key(str(path))
+        self.reload()
         self.q.setValue("projects/recent", [p for p in self.recent_projects if _recent_key(p) != gone])
         self.q.sync()
 
@@ -487,6 +526,7 @@ class StudioSettings:
         """Remember ``node_id`` as the project's selected turn; the :data:`MAX_PLACES` most
         recently closed projects are kept."""
         key = _recent_key(str(path))
+        self.reload()
         places = [(key, node_id), *((p, n) for p, n in self._places() if p != key)][:MAX_PLACES]
         self.q.setValue("projects/last_selected", json.dumps([list(place) for place in places]))
         self.q.sync()

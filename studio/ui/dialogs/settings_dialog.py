@@ -77,6 +77,9 @@ def checkpoints_problem(text: str, saved: str) -> str:
 class SettingsDialog(QDialog):
     def __init__(self, settings: StudioSettings, registry: EngineRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # OK writes back every value shown: they are read as they are on file now, so that
+        # what another studio window saved meanwhile is shown, and kept, not undone
+        settings.reload()
         self.settings = settings
         self.registry = registry
         self.setWindowTitle("Settings")
@@ -196,7 +199,13 @@ class SettingsDialog(QDialog):
                                    parent=self)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
+        # said before anything is changed: a read-only file was only said after OK
+        self.unsaved_note = QLabel(settings.write_access_problem(), self)
+        self.unsaved_note.setObjectName("errorLabel")
+        self.unsaved_note.setWordWrap(True)
+        self.unsaved_note.setVisible(bool(self.unsaved_note.text()))
         layout = QVBoxLayout(self)
+        layout.addWidget(self.unsaved_note)
         layout.addWidget(engines, 1)
         layout.addLayout(general)
         layout.addWidget(buttons)
