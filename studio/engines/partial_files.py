@@ -15,22 +15,30 @@ if TYPE_CHECKING:
     import torch
 
 
-def save_whole(tensors: Mapping[str, torch.Tensor], path: Path, metadata: Mapping[str, str] | None,
-               write_error: Callable[[Path, OSError], Exception]) -> None:
-    """Write ``tensors`` to ``path`` through ``path.partial``, renamed into place once
-    complete and removed on any failure; an ``OSError`` is raised as ``write_error(path, it)``."""
-    from safetensors.torch import save_file
-
+def write_whole(path: Path, write: Callable[[Path], object], write_error: Callable[[Path, OSError], Exception]) -> None:
+    """Make ``path`` with ``write(partial)`` through ``path.partial``, renamed into place once
+    complete and removed on any failure (Ctrl+C too); an ``OSError`` is raised as
+    ``write_error(path, it)``."""
     partial = path.with_name(path.name + ".partial")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        save_file(dict(tensors), str(partial), metadata=dict(metadata) if metadata is not None else None)
+        write(partial)
         partial.replace(path)
     except BaseException as error:
         partial.unlink(missing_ok=True)
         if isinstance(error, OSError):
             raise write_error(path, error) from None
         raise
+
+
+def save_whole(tensors: Mapping[str, torch.Tensor], path: Path, metadata: Mapping[str, str] | None,
+               write_error: Callable[[Path, OSError], Exception]) -> None:
+    """Write ``tensors`` to ``path`` whole or not at all (:func:`write_whole`)."""
+    from safetensors.torch import save_file
+
+    write_whole(path, lambda partial: save_file(dict(tensors), str(partial),
+                                                metadata=dict(metadata) if metadata is not None else None),
+                write_error)
 
 
 def check_writable(folder: Path, write_error: Callable[[Path, OSError], Exception]) -> None:

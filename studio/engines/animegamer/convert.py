@@ -36,7 +36,7 @@ from studio.engines.animegamer.shards import ShardIndexError, find_index, indexe
 from studio.engines.animegamer.sizes import FULL, ModelSize
 from studio.engines.catalog import animegamer_layout as layout
 from studio.engines.catalog.animegamer_tokenizer import tokenizer_problem
-from studio.engines.partial_files import check_writable, save_whole
+from studio.engines.partial_files import check_writable, save_whole, write_whole
 
 Log = Callable[[str], None]
 
@@ -253,17 +253,8 @@ def _copy_tokenizer(found: Path, dest: Path, report: Conversion, log: Log) -> No
 
 
 def _copy_whole(source: Path, path: Path) -> None:
-    """Copy ``source`` to ``path`` through ``path.partial`` (see :func:`save_whole`)."""
-    partial = path.with_name(path.name + ".partial")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, partial)
-        partial.replace(path)
-    except BaseException as error:
-        partial.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise _write_error(path, error) from None
-        raise
+    """Copy ``source`` to ``path`` whole or not at all (see :func:`write_whole`)."""
+    write_whole(path, lambda partial: shutil.copyfile(source, partial), _write_error)
 
 
 def _need(path: Path | None, what: str) -> Path:
@@ -349,12 +340,7 @@ def _convert_character(source: Path, dest: Path, character: str, size: ModelSize
         "keys": {"placed": collect.report.count("placed"), "skipped": collect.report.count("skipped")},
     }
     model_json = folder / layout.MODEL_FILE
-    partial = model_json.with_name(model_json.name + ".partial")
-    try:
-        partial.write_text(json.dumps(record, indent=1), encoding="utf-8")
-        partial.replace(model_json)
-    except OSError as error:
-        partial.unlink(missing_ok=True)
-        raise _write_error(model_json, error) from None
+    write_whole(model_json, lambda partial: partial.write_text(json.dumps(record, indent=1), encoding="utf-8"),
+                _write_error)
     report.written.append(model_json)
     log(f"{name}: done ({model_json})")

@@ -35,7 +35,7 @@ from studio.core.errors import StudioError
 from studio.engines.catalog import customx as catalog
 from studio.engines.customx.hf_config import config_hint, config_problem
 from studio.engines.customx.sizes import RELEASED, ModelSize
-from studio.engines.partial_files import check_writable, save_whole
+from studio.engines.partial_files import check_writable, save_whole, write_whole
 
 if TYPE_CHECKING:
     from studio.engines.customx.components import Tokenizers
@@ -553,15 +553,7 @@ def _write_record(path: Path, text: str) -> None:
     disk that filled up while it was written left a cut-short model.json, and the command
     ended in "A write failed ... `kamishibai tree PATH` shows it" about a project, without
     naming the file or saying that the checkpoint was not usable."""
-    partial = path.with_name(path.name + ".partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    except BaseException as error:
-        partial.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise _write_error(path, error) from None
-        raise
+    write_whole(path, lambda partial: partial.write_text(text, encoding="utf-8"), _write_error)
 
 
 def _write_error(path: Path, error: OSError) -> ConversionError:
