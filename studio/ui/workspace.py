@@ -760,6 +760,10 @@ class Workspace(QWidget):
         self.scene.set_current(self.current_id, self.branch)
         self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
         self.episode.chart.set_character_states(series)
+        # whose state each turn shows: one shared state per branch is nobody's
+        per_character = tree.state_scope is StateScope.CHARACTER
+        actors = [tree.acting_character(n) if per_character else "" for n in self.branch[1:]]
+        self.episode.chart.set_actors(["", *actors])
         self.update_actions()
 
     def _refresh_inspector(self) -> None:

@@ -16,11 +16,12 @@ def test_the_per_character_tooltip_gives_the_lines_values(make_window, sample_pr
     chart = ws.episode.chart
     last = len(chart.states) - 1
     acting = chart.states[last]
-    assert chart.tooltip_text(last) == (f"Turn {last}: stamina {acting.stamina}, social {acting.social}, "
-                                        f"fun {acting.entertainment}")
+    actor = tree.acting_character(leaf)  # whose state the acting view shows there
+    assert chart.tooltip_text(last) == (f"Turn {last} · \u2068{actor}\u2069: stamina {acting.stamina}, "
+                                        f"social {acting.social}, fun {acting.entertainment}")
     chart.set_mode("social")
     assert len(chart.characters) >= 2
     # each name isolated, so that a right-to-left name does not take the number after it
     expected = ", ".join(f"\u2068{name}\u2069 {states[last].social}" for name, states in chart.characters.items())
-    assert chart.tooltip_text(last) == f"Turn {last} · Social: {expected}"
+    assert chart.tooltip_text(last) == f"Turn {last} (\u2068{actor}\u2069 acts) · Social: {expected}"
     assert chart.tooltip_text(0).startswith("Start · Social: ")

@@ -255,15 +255,18 @@ class BranchColumn(QFrame):
         self.picker.setToolTip(self.picker.itemText(index) if index >= 0 else "")
         self.picker.blockSignals(False)
 
-    def set_rows(self, rows: list[TurnRow]) -> None:
-        """Show ``rows`` (the turns after the parting) and give the player their clips."""
+    def set_rows(self, rows: list[TurnRow], *, parted: bool = True) -> None:
+        """Show ``rows`` (the turns after the parting) and give the player their clips.
+        ``parted``: False when both columns show the same branch, which has no parting
+        (then the caption said "Turns 1–5 after the parting" of a parting there is not)."""
         turns = len(rows)
         made = sum(1 for row in rows if row.clip)
+        where = " after the parting" if parted else ""
         if turns:
             span = f"Turn {rows[0].number}" if turns == 1 else f"Turns {rows[0].number}–{rows[-1].number}"
-            self.caption.setText(f"{span} after the parting · {made} of {turns} generated")
+            self.caption.setText(f"{span}{where} · {made} of {turns} generated")
         else:
-            self.caption.setText("No turns after the parting")
+            self.caption.setText(f"No turns{where}" if parted else "No turns yet")
         if rows != self.rows:
             self.rows = list(rows)
             self.turns.clear()
@@ -448,7 +451,7 @@ class BranchCompareWindow(SharedClockWindow):
         self.left.set_choices(self.branches, left)
         self.right.set_choices(self.branches, right)
         for column, path in ((self.left, a), (self.right, b)):
-            column.set_rows(turn_rows(tree, path, start, self._resolve, self._job_for))
+            column.set_rows(turn_rows(tree, path, start, self._resolve, self._job_for), parted=a != b)
         self._update_range()
 
     def _picked(self, column: BranchColumn) -> None:

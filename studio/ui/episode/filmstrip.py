@@ -6,16 +6,18 @@ repainted, and each poster is scaled to the thumbnail once (not on every paint).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QHelpEvent, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from studio.ui import palette
-from studio.ui.canvas.card_item import cover_source
+from studio.ui.canvas.card_item import card_tooltip, cover_source
 from studio.ui.episode.turn_strip import TurnStrip
 from studio.ui.media_cache import PosterCache
 from studio.ui.node_summary import CardStatus, NodeSummary, placeholder_label
+from studio.ui.text_wrap import plain_tooltip
 
 THUMB_W = 120.0
 THUMB_H = 72.0
@@ -24,6 +26,11 @@ PAD = 6.0
 LABEL_H = 18.0
 """The turn's label under its thumbnail."""
 THUMB_CACHE = 400
+MARK_H = 14.0
+"""The status mark over a thumbnail that shows a picture ("stale", "generating 40%")."""
+MARKED = (CardStatus.STALE, CardStatus.QUEUED, CardStatus.RUNNING, CardStatus.FAILED)
+"""The statuses a thumbnail's picture says in a mark: the picture is not (or no longer) what
+the turn asks for, or a new one is on its way."""
 
 
 class Filmstrip(TurnStrip):
@@ -132,6 +139,8 @@ class Filmstrip(TurnStrip):
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.placeholder_text(index))
             if summary.status == CardStatus.STALE:
                 painter.fillRect(rect, QColor(40, 25, 0, 90))
+            if image is not None:
+                self._paint_mark(painter, rect, self.status_mark(index))
             if index == self.playing:
                 painter.setPen(QPen(palette.TEXT, 2))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -144,6 +153,50 @@ class Filmstrip(TurnStrip):
             label = "Start" if index == 0 else f"{index}. {summary.excerpt}"
             text = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(THUMB_W))
             painter.drawText(QRectF(rect.left(), rect.bottom() + 2, THUMB_W, 14), Qt.AlignmentFlag.AlignLeft, text)
+
+    def status_mark(self, index: int) -> str:
+        """What turn ``index``'s thumbnail says over its picture: its status where the picture
+        is not what the turn asks for now or a new one is coming ("stale", "generating 40%");
+        "" otherwise. (A stale thumbnail was only tinted a shade darker: it read as done.)"""
+        summary = self.summaries[index]
+        if summary.status not in MARKED:
+            return ""
+        word = palette.STATUS_LABELS[summary.status]
+        done = round(summary.fraction * 100)
+        return f"{word} {done}%" if summary.status == CardStatus.RUNNING and 0 < done < 100 else word
+
+    def _paint_mark(self, painter: QPainter, thumb: QRectF, text: str) -> None:
+        """``text`` in a dark pill at the top right of ``thumb`` (nothing for "")."""
+        if not text:
+            return
+        width = min(thumb.width() - 4, painter.fontMetrics().horizontalAdvance(text) + 10)
+        pill = QRectF(thumb.right() - width - 2, thumb.top() + 2, width, MARK_H)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(0, 0, 0, 170))
+        painter.drawRoundedRect(pill, MARK_H / 2, MARK_H / 2)
+        painter.setPen(palette.TEXT)
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+
+    def tooltip_text(self, index: int) -> str:
+        """What hovering turn ``index`` says, as its card does: the turn, who acts where, what
+        happens, and what its status means (stale, failed and why, queued...). The strip's
+        labels give only the action, cut to the thumbnail's width."""
+        summary = self.summaries[index]
+        if index == 0:
+            return plain_tooltip(f"Start\n{summary.excerpt}")
+        who = f" · {summary.title}" if summary.title not in ("", "Turn") else ""  # "Turn" names no one
+        return card_tooltip(replace(summary, title=f"Turn {index}{who}"), with_title=True)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            index = self.index_at(event.pos().x())
+            if index >= 0 and self._turn_rect(index).contains(event.pos()):
+                QToolTip.showText(event.globalPos(), self.tooltip_text(index), self, self._turn_rect(index))
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
 
     def placeholder_text(self, index: int) -> str:
         """What turn ``index``'s thumbnail says while it shows no picture: its status (draft,

@@ -79,6 +79,8 @@ class StateChart(TurnStrip):
         super().__init__(parent)
         self.states: list[CharacterState] = []
         self.characters: dict[str, list[CharacterState]] = {}
+        self.actors: list[str] = []
+        """Who acts at each turn of the branch ("" for the start, or where none is known)."""
         self.mode = ACTING
         """``acting`` (three lines: the acting character's state) or a stat name (one line
         per character for that stat): the view shown."""
@@ -114,6 +116,12 @@ class StateChart(TurnStrip):
             self.characters = {name: list(states) for name, states in series.items()}
             self._offer_views()
             self.update()
+
+    def set_actors(self, names: list[str]) -> None:
+        """The character acting at each turn of the branch (the start's ""): the acting view's
+        line runs from one character's state to another's where the actor changes, and the
+        tooltip says whose state a turn's values are."""
+        self.actors = list(names)
 
     def set_mode(self, mode: str) -> None:
         if mode not in (ACTING, *STAT_NAMES):
@@ -394,7 +402,12 @@ class StateChart(TurnStrip):
         """What hovering turn ``index`` says: the values of the lines drawn there (in the
         per-character view, each character's value of its stat, not the acting one's three)."""
         turn = "Start" if index == 0 else f"Turn {index}"
+        actor = self.actors[index].strip() if 0 < index < len(self.actors) else ""
         lines = self.character_lines()
+        if lines and actor:
+            turn += f" (\u2068{actor}\u2069 acts)"
+        elif actor:
+            turn += f" · \u2068{actor}\u2069"
         if lines:
             # each name isolated (FSI ... PDI): a right-to-left name took its number, or the next
             # name, into its own run, so "Aki 50" read as if 50 were the Arabic name's
