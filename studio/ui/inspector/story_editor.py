@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent, QValidator
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -33,6 +34,7 @@ from studio.core.story import (
     StoryFieldError,
     StoryFields,
     check_story,
+    parse_duration,
 )
 from studio.ui.inspector.wheel_guard import FocusWheelComboBox, FocusWheelDoubleSpinBox
 
@@ -101,6 +103,93 @@ def hold_to_limit(edit: QLineEdit, limit: int) -> None:
             edit.setCursorPosition(min(cursor, utf16_length(kept)))
 
     edit.textChanged.connect(trim)
+
+
+class DurationBox(FocusWheelDoubleSpinBox):
+    """The turn's duration, in seconds to a tenth. Qt's own box dropped every key it could
+    not take without a word: ``999999`` typed became 99 s, ``1e3`` 13 s, ``0.05`` the clip's
+    length, and leaving the box saved that. Here what is typed stays in the box as typed;
+    leaving it (or Enter) with text that is no duration says so through :attr:`refused`, and
+    the box goes back to the turn's own duration, unsaved."""
+
+    refused = Signal(str)  # the text as typed (the suffix taken off)
+    accepted = Signal()  # left with a duration it takes (a refusal said before is over)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setKeyboardTracking(False)  # the value follows the text when it is left, not on each key
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        """Qt's answer, or a duration written as a person writes it (``3.5s``); any other text
+        is kept, to be refused when the box is left."""
+        answer = super().validate(text, pos)
+        if answer[0] == QValidator.State.Acceptable:
+            return answer
+        if self._written(self._unsuffixed(text)) is not None:
+            return QValidator.State.Acceptable, text, pos
+        return QValidator.State.Intermediate, text, pos
+
+    def valueFromText(self, text: str) -> float:  # noqa: N802 (Qt's name)
+        seconds = self._written(self._unsuffixed(text))
+        return seconds if seconds is not None else super().valueFromText(text)
+
+    def _written(self, typed: str) -> float | None:
+        """``typed`` read as :func:`parse_duration` reads it, to the tenths the box holds; None
+        when it is no such duration."""
+        try:
+            seconds = parse_duration(typed)
+        except StoryFieldError:
+            return None
+        return seconds if round(seconds, self.decimals()) == seconds else None
+
+    def _unsuffixed(self, text: str) -> str:
+        text = text.strip()
+        suffix = self.suffix().strip()
+        return text[: -len(suffix)].strip() if suffix and text.endswith(suffix) else text
+
+    def typed(self) -> str:
+        """The text in the box without its suffix (what the author wrote)."""
+        return self._unsuffixed(self.lineEdit().text())
+
+    def typed_value(self) -> float | None:
+        """The value the box's text reads as, before it is left (the value follows only then);
+        None when the text is no duration the box takes."""
+        text = self.lineEdit().text()
+        if text == self.specialValueText():
+            return self.minimum()
+        if self.validate(text, self.lineEdit().cursorPosition())[0] != QValidator.State.Acceptable:
+            return None
+        return round(self.valueFromText(text), self.decimals())
+
+    def check_typed(self) -> None:
+        """Say (:attr:`refused`) when the text in the box is no duration it can take."""
+        text, pos = self.lineEdit().text(), self.lineEdit().cursorPosition()
+        if self.validate(text, pos)[0] != QValidator.State.Acceptable and text != self.specialValueText():
+            self.refused.emit(self.typed())
+        else:
+            self.accepted.emit()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt's name)
+        self.check_typed()
+        super().focusOutEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.check_typed()
+        super().keyPressEvent(event)
+
+
+def duration_refusal(typed: str, kept: float | None) -> str:
+    """What the note under the duration box says of ``typed``, which the box could not take."""
+    try:
+        parse_duration(typed)
+    except StoryFieldError as error:
+        why = error.message
+    else:  # a duration, but finer than the box shows
+        why = f"The duration box takes tenths of a second, not {typed!r}."
+    keeps = f"{kept:g} s" if kept is not None else "the clip's own length"
+    return (f"Duration not changed: {why} Type 0.1 to {MAX_DURATION_S:g} seconds (3, 3.5 or 3.5s), "
+            f"or 0 for the clip's own length. The turn keeps {keeps}.")
 
 
 class DialogueRow(QWidget):
@@ -230,7 +319,7 @@ class StoryEditor(QWidget):
         self.narration = _FocusOutText(MAX_NARRATION_CHARS, self)
         self.narration.setPlaceholderText("What the narrator says over this turn")
         self.narration.setFixedHeight(54)
-        self.duration = FocusWheelDoubleSpinBox(self)
+        self.duration = DurationBox(self)
         self.duration.setRange(0.0, MAX_DURATION_S)
         self.duration.setDecimals(1)
         self.duration.setSingleStep(0.5)
@@ -238,6 +327,11 @@ class StoryEditor(QWidget):
         self.duration.setSpecialValueText(CLIP_LENGTH)
         self.duration.setToolTip("How long the turn lasts in the episode: the clip is held on its last frame or "
                                  "trimmed. 'clip length' keeps the clip as it is.")
+        self.duration_note = QLabel(self)  # why a duration typed was not saved (hidden otherwise)
+        self.duration_note.setWordWrap(True)
+        self.duration_note.setAccessibleName("Duration refused")
+        self.duration_note.setStyleSheet("color: palette(link);")
+        self.duration_note.hide()
         self.shot_notes = _FocusOutText(MAX_NOTES_CHARS, self)
         self.shot_notes.setPlaceholderText("Notes for the shot (framing, sound, cut)")
         self.shot_notes.setFixedHeight(54)
@@ -253,6 +347,7 @@ class StoryEditor(QWidget):
         form.addRow("Dialogue", lines)
         form.addRow("Narration", self.narration)
         form.addRow("Duration", self.duration)
+        form.addRow("", self.duration_note)
         form.addRow("Shot notes", self.shot_notes)
 
         self._narration_timer = self._debounce(lambda: self._commit_text(self.narration, "narration"))
@@ -262,6 +357,8 @@ class StoryEditor(QWidget):
         self.narration.left.connect(lambda: self._commit_typed(self.narration, "narration", self._narration_timer))
         self.shot_notes.left.connect(lambda: self._commit_typed(self.shot_notes, "shot_notes", self._notes_timer))
         self.duration.editingFinished.connect(self._commit_duration)
+        self.duration.refused.connect(self._refuse_duration)
+        self.duration.accepted.connect(self.duration_note.hide)
         self.add_line.clicked.connect(self.add_dialogue_line)
 
     def _debounce(self, fn) -> QTimer:  # type: ignore[no-untyped-def]
@@ -283,6 +380,7 @@ class StoryEditor(QWidget):
         self.default_speaker = default_speaker
         if reset:
             self._sent = {}
+            self.duration_note.hide()
         elif sent_over:
             # The snapshot an edit was just sent over (a redraw for a change elsewhere, a take
             # landing): it is older than the fields, which stay as they are. Read as an undo,
@@ -321,11 +419,12 @@ class StoryEditor(QWidget):
                 box.blockSignals(False)
                 if elsewhere:
                     self._sent[name] = value  # it shows the turn's text again: a redo can follow
-        typed = self._typed_duration()
+        reads = self.duration.typed_value()  # what its text says, left or still being typed
         if "duration" in self._sent:  # what it last saved, and the turn holds something else
-            elsewhere = typed == self._sent["duration"] != story.duration
+            typed = None if reads is None or reads <= 0.0 else round(reads, 3)
+            elsewhere = reads is not None and typed == self._sent["duration"] != story.duration
         else:  # nothing typed since the turn was shown, and the turn changed
-            elsewhere = self.duration.value() == self._duration_shown and story.duration != old.duration
+            elsewhere = reads == self._duration_shown and story.duration != old.duration
         if reset or not self.duration.hasFocus() or elsewhere:
             self.duration.blockSignals(True)
             self.duration.setValue(story.duration or 0.0)
@@ -430,6 +529,10 @@ class StoryEditor(QWidget):
         value = self.duration.value()
         return None if value <= 0.0 else round(value, 3)
 
+    def _refuse_duration(self, typed: str) -> None:
+        self.duration_note.setText(duration_refusal(typed, self._typed_duration()))  # not yet reverted
+        self.duration_note.show()
+
     def _commit_duration(self) -> None:
         """Save a duration the author changed (leaving the box unchanged keeps the turn's own,
         which may have more decimals than the box shows)."""
@@ -458,4 +561,7 @@ class StoryEditor(QWidget):
             return
         if self.dialogue() != self.story.dialogue:
             self._commit_dialogue()
+        if self.duration.hasFocus():  # typed, not yet left: read as leaving the box would
+            self.duration.check_typed()
+            self.duration.interpretText()
         self._commit_duration()
