@@ -849,6 +849,14 @@ class MainWindow(QMainWindow):
     def open_recent(self, path: Path) -> bool:
         """Open a recent project; one moved or deleted since is said so and leaves the list."""
         if not path.is_dir():
+            if not path.parent.is_dir():  # its whole folder is gone: a drive not connected, most likely
+                if self.welcome is not None:  # the page hides it until the folder is back
+                    self.show_welcome()
+                self.show_error(StudioError(f"{path.name} isn't there now: its folder {path.parent} can't be found "
+                                            "(on a drive that is not connected?).",
+                                            hint="Connect the drive it is on and open it again: it stays in the "
+                                                 "recent projects, shown again once it is there."))
+                return False
             self.settings.remove_recent(path)
             if self.welcome is not None:  # the page listed it: it lists what is left
                 self.show_welcome()
