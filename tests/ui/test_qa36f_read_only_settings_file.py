@@ -55,8 +55,8 @@ def test_a_folder_that_cant_be_written_is_said_where_the_file_is_to_be_made(tmp_
     folder.mkdir()
     real_access = os.access
     # (root writes in any folder whatever its mode: the check is what is tested here)
-    monkeypatch.setattr("studio.ui.settings.os.access",
-                        lambda path, mode: False if Path(path) == folder else real_access(path, mode))
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if Path(path) == folder
+                        else real_access(path, mode, **kw))
     settings = StudioSettings.at(folder / "Kamishibai" / "settings.ini")
     assert str(folder / "Kamishibai" / "settings.ini") in settings.write_access_problem()
 
