@@ -11,6 +11,14 @@ passed, so it moves with the work and agrees with the time left; it never goes b
 When nothing tells how long the current stage will take (a first job that hasn't reported
 a step yet, or a stage that has run past its estimate without reporting one), the time
 left is unknown (None) rather than a guess that reaches 0 s while work remains.
+
+A first job of an engine (none of its jobs timed yet) has no time left to show until its
+largest stage reported a step, yet it has work to show: loading, each prediction step.
+Until the first estimate, its bar moves by the share of the work done (the stages' default
+ratios, see :data:`FIRST_LOAD_SHARE`, and each stage's steps within them). The estimate
+then takes over: the bar goes on from where it stands, up to the share of the job's time
+that has passed when that is further, and else spreading what is left of the bar over the
+time left (it never goes back, and it ends when the time left does).
 """
 
 from __future__ import annotations
@@ -30,6 +38,11 @@ DEFAULT_SECONDS: Mapping[str, float] = {"predict": 0.1, "decode": 0.6, "write": 
 pace scales them), and writing the clip costs about a third of drawing it."""
 DEFAULT_LOAD_SECONDS = 1.0
 """Expected seconds of loading an engine until a load was timed."""
+FIRST_LOAD_SHARE = 0.25
+"""The bar's share of loading the engine until a job of it was timed, when nothing compares
+loading with the stages: an engine that loads at once (the sketch) doesn't start its first
+job half done, and one whose loading is most of its first job (the mini) moves while it
+loads. The first estimate corrects it (see the module's docstring)."""
 MIN_ETA_S = 1.0
 """The least time left shown while the job runs: "0 s left" only when it has ended."""
 ETA_CHANGE_S = 0.5
@@ -148,6 +161,13 @@ class ProgressTracker:
         """The time left of the last update returned (small changes add up to one)."""
         self._shown_place: tuple[str, int, int] = ("", 0, 0)
         """The stage and step of the last update returned: each new step is told."""
+        self._shares: dict[str, float] | None = None if self._timed else _work_shares(self._stages)
+        """The bar's share of each stage until the first estimate (None: timed from the start)."""
+        self._estimated = False
+        """Whether a time left was known once: the work done no longer moves the bar."""
+        self._anchor: tuple[float, float] | None = None
+        """When the first estimate came with the bar past the share of time passed: that time
+        and the bar then; the rest of the bar is spread over the time left from there."""
 
     @classmethod
     def for_engine(cls, times: StageTimes, engine: str, *, loading: bool = False) -> ProgressTracker:
@@ -200,10 +220,10 @@ class ProgressTracker:
         left = self._time_left(now)
         old_fraction = self._fraction
         if left is not None:
-            elapsed = now - self._began
-            passed = elapsed / (elapsed + left) if elapsed + left > 0 else 0.0
-            self._fraction = min(max(passed, self._fraction), 1.0)
+            self._fraction = min(max(self._passed(now, left), self._fraction), 1.0)
             left = max(left, MIN_ETA_S)
+        elif self._shares is not None and not self._estimated:
+            self._fraction = min(max(self._work_done(now), self._fraction), 1.0)
         self._eta = left
         moved = int(self._fraction * PROGRESS_SCALE) > int(old_fraction * PROGRESS_SCALE)
         place = (stage, step, total)
@@ -214,6 +234,38 @@ class ProgressTracker:
             step=int(self._fraction * PROGRESS_SCALE), total=PROGRESS_SCALE, eta_s=left,
             stage=stage, stage_step=step, stage_total=total, message=message,
         )
+
+    def _passed(self, now: float, left: float) -> float:
+        """The bar for ``left`` seconds still to go: the share of the job's time that has
+        passed, or, after a first estimate that came with the bar further on (the work done
+        moved it), the bar then with its rest spread over the time since and the time left."""
+        elapsed = now - self._began
+        passed = elapsed / (elapsed + left) if elapsed + left > 0 else 0.0
+        if not self._estimated:
+            self._estimated = True
+            if self._fraction > passed:
+                self._anchor = (now, self._fraction)
+        if self._anchor is not None:
+            began, shown = self._anchor
+            since = now - began
+            spread = shown + (1.0 - shown) * (since / (since + left) if since + left > 0 else 1.0)
+            passed = max(passed, spread)
+        return passed
+
+    def _work_done(self, now: float) -> float:
+        """The share of the work done by the stages' shares (see :func:`_work_shares`); ended
+        stages count whole, the current one by its steps. Loading counts in full only once it
+        has taken the seconds a load is expected to: one that was over at once (an engine with
+        no weights to read) was not a quarter of the job."""
+        done = 0.0
+        for name, share in (self._shares or {}).items():
+            stage = self._stages[name]
+            if name == "load" and stage.expected_s > 0:
+                began = stage.began if stage.began is not None else self._began
+                ran = (stage.ended if stage.ended is not None else now) - began
+                share *= min(max(ran / stage.expected_s, 0.0), 1.0)
+            done += share * stage.within
+        return done
 
     def _stale(self, stage: str) -> bool:
         """Whether a report of ``stage`` arrived out of order: the stage already ended (a
@@ -290,6 +342,20 @@ class ProgressTracker:
             else:  # past its estimate with no step to go by: unknown
                 return None
         return left
+
+
+def _work_shares(stages: Mapping[str, _Stage]) -> dict[str, float]:
+    """Each stage's share of a bar that has no estimate to follow (they add up to 1): loading
+    :data:`FIRST_LOAD_SHARE` when it is expected, the other stages the rest by their expected
+    seconds (only their ratios count)."""
+    staged = {name: stage.expected_s for name, stage in stages.items() if name != "load"}
+    loading = "load" in stages and stages["load"].expected_s > 0
+    rest = sum(staged.values())
+    load_share = FIRST_LOAD_SHARE if loading and rest > 0 else (1.0 if loading else 0.0)
+    shares = {name: (1.0 - load_share) * seconds / rest for name, seconds in staged.items()} if rest > 0 else {}
+    if loading:
+        shares["load"] = load_share
+    return shares
 
 
 def _eta_changed(old: float | None, new: float | None) -> bool:

@@ -131,7 +131,8 @@ class GenerateRunner:
     def run(self, job: Job, reporter: Reporter, is_cancelled: Callable[[], bool]) -> Outcome:
         assert job.node_id is not None
         node_id, take_id = job.node_id, job.take_id
-        tracker = ProgressTracker.for_engine(self.stage_times, job.engine, loading=self.host.needs_load(job.engine))
+        loading = self.host.needs_load(job.engine)
+        tracker = ProgressTracker.for_engine(self.stage_times, job.engine, loading=loading)
         timings: dict[str, float] = {}
         readable = isinstance(job.settings, Mapping)
         used: dict[str, Any] = dict(job.settings) if readable else {}
@@ -164,6 +165,8 @@ class GenerateRunner:
             # project was opened is refused now, not after a whole generation
             self.project.check_in_place("generate a take")
             generating = True
+            if loading:  # told at once: an engine's first load report comes after its libraries are imported
+                listener.progress("load", Progress(0, 1, f"loading the {info.name} engine"))
             result = self.host.execute(host_job, listener, cancelled)
             engine_version = result.engine_version
             timings.update(result.timings)
