@@ -49,3 +49,27 @@ def is_wide(char: str) -> bool:
     """Whether ``char`` is East Asian wide or full-width (Japanese, Chinese, Korean, full-width
     forms): text of such characters has no spaces and may break between any two of them."""
     return unicodedata.east_asian_width(char) in "WF"
+
+
+def grapheme_count(text: str) -> int:
+    """How many characters a reader sees in ``text`` (``👨‍👩‍👧`` is one, ``が`` written as
+    か and a combining dakuten is one): the count an author checks a limit against."""
+    import regex
+
+    return sum(1 for _ in regex.finditer(r"\X", text))
+
+
+def first_graphemes(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text`` as a reader sees them (never part of one:
+    an emoji keeps its skin tone and the people its joiners join). Only as much of ``text``
+    as that is looked at, so a 100 KB paste costs no more than a short one."""
+    import regex
+
+    if limit <= 0:
+        return ""
+    end = 0
+    for count, match in enumerate(regex.finditer(r"\X", text), start=1):
+        end = match.end()
+        if count == limit:
+            break
+    return text[:end]

@@ -13,6 +13,7 @@ for engines and views and never replace it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from studio.core.errors import StudioError
@@ -110,14 +111,48 @@ KNOWN_ADVERBS: frozenset[str] = frozenset(
 )
 
 _LINK_WORDS = frozenset({"in", "at", "on", "during", "by", "the", "of"})
-_JAPANESE_KEYS = "|".join(sorted((key for key in KEY_ALIASES if not key.isascii()), key=len, reverse=True))
-_FIELD_RE = re.compile(rf"^\s*([A-Za-z][A-Za-z ]{{0,20}}?|{_JAPANESE_KEYS})\s*[:：]\s*(.*)$", re.DOTALL)
-_ANY_KEY = "|".join(re.escape(key).replace(r"\ ", r"\s+") for key in sorted(KEY_ALIASES, key=len, reverse=True))
-_SPLIT_RE = re.compile(rf"[;；\n]|[,，、](?=\s*(?:{_ANY_KEY})\s*[:：])", re.IGNORECASE)
-"""Where one field ends: a semicolon or a line break, or a comma followed by a known field
-key and its colon (``Character: Qiqi, Motion: run``: people write commas). A comma followed
-by anything else stays in the value (``Motion: waves, smiling``). Every separator is one
-character long (:func:`field_spans` counts on it)."""
+
+
+def _full_width(key: str) -> str:
+    """``key`` in full-width letters (``Ｍｏｔｉｏｎ``), as a Japanese input method types it."""
+    return "".join("\u3000" if char == " " else chr(ord(char) + 0xFEE0) for char in key)
+
+
+def _key_pattern(keys: list[str]) -> str:
+    return "|".join(re.escape(key).replace(r"\ ", r"\s+") for key in sorted(keys, key=len, reverse=True))
+
+
+_JAPANESE_KEY_NAMES = [key for key in KEY_ALIASES if not key.isascii()]
+_JAPANESE_KEYS = _key_pattern(_JAPANESE_KEY_NAMES)
+_LATIN_KEY = "[A-Za-zＡ-Ｚａ-ｚ][A-Za-zＡ-Ｚａ-ｚ \u3000]{0,20}?"
+_MARKS = "\u200e\u200f\u061c"
+"""The direction marks (left-to-right, right-to-left, Arabic letter mark): an editor for
+right-to-left text puts them around punctuation, so a key or a value may carry them at its
+edges ("Character\u200f: سارة"). There they are read as white space; inside a value they stay."""
+_GAP = rf"[\s{_MARKS}]*"
+_FIELD_RE = re.compile(rf"^{_GAP}({_LATIN_KEY}|{_JAPANESE_KEYS}){_GAP}[:：]{_GAP}(.*)$", re.DOTALL)
+_ANY_KEY = _key_pattern([*KEY_ALIASES, *(_full_width(key) for key in KEY_ALIASES if key.isascii())])
+_FIELD_NAMES = ("character", "char", "motion", "action", "background", "bg", "location", "time of day", "camera",
+                "cam", "adverb", "manner")
+"""The English keys that are only ever a field's name (``time``, ``where``, ``name``... also
+open sentences: "She waits. Time is short")."""
+_NAME_KEY = _key_pattern([*_FIELD_NAMES, *(_full_width(key) for key in _FIELD_NAMES), *_JAPANESE_KEY_NAMES])
+_SPLIT_RE = re.compile(rf"[;；\n]|[,，、。．](?={_GAP}(?:{_ANY_KEY}){_GAP}[:：])|\.(?={_GAP}(?:{_NAME_KEY}){_GAP}[:：])"
+                       rf"|\u3000(?={_GAP}(?:{_ANY_KEY}){_GAP}[:：])|\s(?={_GAP}(?:{_JAPANESE_KEYS}){_GAP}[:：])",
+                       re.IGNORECASE)
+"""Where one field ends: a semicolon or a line break; a comma or a full stop followed by a
+known field key and its colon (``Character: Qiqi, Motion: run``, ``キャラクター：美咲。動作：走る``:
+people write them); an ideographic space followed by a known key and its colon, or any space
+followed by a Japanese key and its colon (``キャラクター：美咲　動作：走る``: Japanese authors
+separate with spaces). A comma, a full stop or a space followed by anything else stays in the
+value (``Motion: waves, smiling``). Every separator is one character long (:func:`field_spans`
+counts on it)."""
+
+_BARE_KEYS = frozenset({*_FIELD_NAMES, *_JAPANESE_KEY_NAMES}) - {"action"}
+"""Field names that, written alone with no colon (``Character: Qiqi; Motion``, a turn that is
+only ``キャラクター``), are a field left blank, never the turn's text: no sentence is made of
+them, and an engine does not read the word as an action. (Words that are also plain English
+instructions, ``Move``, ``Time``, ``Scene``, ``Action!``, stay text.)"""
 
 
 class InstructionError(StudioError):
@@ -191,18 +226,33 @@ def validate_instruction_text(text: str) -> str:
     return text
 
 
+def _key(written: str) -> str:
+    """A key as looked up: full-width letters as plain ones, lower case, one space between words."""
+    return " ".join(unicodedata.normalize("NFKC", written).lower().split())
+
+
 def _field(part: str) -> tuple[str, str, str] | None:
-    """A ``Key: value`` part as (key in lower case, key as written, value); None for text."""
+    """A ``Key: value`` part as (key in lower case, key as written, value); None for text. A
+    part that is only a field name (:data:`_BARE_KEYS`) is that field, left blank."""
     match = _FIELD_RE.match(part)
     if match is None:
-        return None
-    return " ".join(match.group(1).lower().split()), match.group(1).strip(), _clean(match.group(2))
+        bare = _clean(part)
+        return (_key(bare), bare, "") if bare and _key(bare) in _BARE_KEYS else None
+    return _key(match.group(1)), match.group(1).strip(), _clean(match.group(2))
 
 
 def _fields(text: str) -> list[tuple[str, str, str]]:
     """The known fields of ``text`` in order: (field name, key as written, value)."""
     fields = (_field(part) for part in _SPLIT_RE.split(text))
     return [(KEY_ALIASES[key], written, value) for key, written, value in filter(None, fields) if key in KEY_ALIASES]
+
+
+def only_blank_fields(text: str) -> bool:
+    """Whether ``text`` is nothing but field names left blank (``Character: ; Motion:``, a turn
+    that is only ``動作``): a form with nothing filled in, which no sentence should quote."""
+    parts = [part for part in _SPLIT_RE.split(text) if part.strip()]
+    fields = [_field(part) for part in parts]
+    return bool(parts) and all(field is not None and field[0] in KEY_ALIASES and not field[2] for field in fields)
 
 
 def field_spans(text: str) -> dict[str, tuple[int, int]]:
@@ -213,9 +263,9 @@ def field_spans(text: str) -> dict[str, tuple[int, int]]:
     at = 0
     for part in _SPLIT_RE.split(text):  # one-character separators
         match = _FIELD_RE.match(part)
-        name = KEY_ALIASES.get(" ".join(match.group(1).lower().split())) if match else None
+        name = KEY_ALIASES.get(_key(match.group(1))) if match else None
         if match is not None and name is not None and name not in spans:
-            value = match.group(2).rstrip().rstrip(".。").rstrip()
+            value = match.group(2).rstrip().rstrip(_MARKS + ".。").rstrip()
             if value:
                 spans[name] = (at + match.start(2), at + match.start(2) + len(value))
         at += len(part) + 1
@@ -283,8 +333,10 @@ def _split_time(background: str) -> tuple[str, str]:
 
 
 def _clean(value: str) -> str:
-    value = " ".join(value.split())
-    return value.rstrip(".。").strip()
+    """A value as read: white space as single spaces, without direction marks at its edges nor
+    its closing full stop."""
+    value = " ".join(value.split()).strip(" " + _MARKS)
+    return value.rstrip(".。").strip(" " + _MARKS)
 
 
 SENTENCE_VERBS: frozenset[str] = frozenset(
@@ -344,18 +396,19 @@ def _free_part(part: str, field: tuple[str, str, str] | None) -> str:
     return _clean(part)
 
 
-def parse_instruction(text: str) -> Instruction:
-    """Parse an instruction; never raises (unknown parts go to ``free_text``).
+@dataclass(slots=True)
+class _Parts:
+    """What :func:`parse_instruction` finds in the text, before it is put into fields: each
+    known field's value and its key as written, the extra fields and the free text."""
 
-    An unknown ``Key: value`` part is an extra field only where the instruction is written as
-    fields: beside a known field, or in a list of two or more such parts (``Mood: happy;
-    Weather: rain``), or where its value is a script line. Elsewhere it is prose and its text
-    is free text: a subject and verb ("Qiqi says: don't cry"), a lead-in ("Then: she waves")
-    or one label or name before a sentence ("Note: Qiqi runs to the park")."""
-    raw = text if isinstance(text, str) else str(text)
-    values: dict[str, str] = {}
-    extra: list[tuple[str, str]] = []
-    free: list[str] = []
+    values: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    extra: list[tuple[str, str, str]] = field(default_factory=list)  # (key, key as written, value)
+    free: list[str] = field(default_factory=list)
+
+
+def _read_parts(raw: str) -> _Parts:
+    found = _Parts()
     parts = [(part, _field(part)) for part in _SPLIT_RE.split(raw) if part.strip()]
     as_fields = any(keyed is not None and keyed[0] in KEY_ALIASES for _, keyed in parts) \
         or sum(_field_like(keyed) for _, keyed in parts) >= 2
@@ -363,15 +416,20 @@ def parse_instruction(text: str) -> Instruction:
         if keyed and keyed[0] in KEY_ALIASES:
             # A field given twice (refused for new text, see validate_instruction_text): the later wins.
             name, value = KEY_ALIASES[keyed[0]], keyed[2]
-            if value or name not in values:
-                values[name] = value
+            if value or name not in found.values:
+                found.values[name] = value
+                found.keys[name] = keyed[1]
         elif keyed and _as_extra(keyed, as_fields):
-            extra.append((keyed[0], keyed[2]))
+            found.extra.append(keyed)
         else:
             cleaned = _free_part(part, keyed)
             if cleaned:
-                free.append(cleaned)
+                found.free.append(cleaned)
+    return found
 
+
+def _built(raw: str, found: _Parts, free_text: str | None = None) -> Instruction:
+    values = found.values
     adverb, motion = _split_adverb(values.get("motion", ""))
     if values.get("adverb"):
         adverb = values["adverb"].lower()
@@ -386,6 +444,69 @@ def parse_instruction(text: str) -> Instruction:
         background=background,
         time_of_day=time,
         camera=values.get("camera", "").lower(),
-        free_text="; ".join(free),
-        extra=tuple(extra),
+        free_text="; ".join(found.free) if free_text is None else free_text,
+        extra=tuple((key, value) for key, _written, value in found.extra),
     )
+
+
+def parse_instruction(text: str) -> Instruction:
+    """Parse an instruction; never raises (unknown parts go to ``free_text``).
+
+    An unknown ``Key: value`` part is an extra field only where the instruction is written as
+    fields: beside a known field, or in a list of two or more such parts (``Mood: happy;
+    Weather: rain``), or where its value is a script line. Elsewhere it is prose and its text
+    is free text: a subject and verb ("Qiqi says: don't cry"), a lead-in ("Then: she waves")
+    or one label or name before a sentence ("Note: Qiqi runs to the park")."""
+    raw = text if isinstance(text, str) else str(text)
+    return _built(raw, _read_parts(raw))
+
+
+@dataclass(frozen=True, slots=True)
+class FieldCut:
+    """A field of an instruction longer than what an engine reads of it (see :func:`read_within`)."""
+
+    field: str
+    """The field: ``character``, ``motion``, ``background``, ``time``, ``camera``, ``adverb``,
+    ``free text``, or an extra field's key."""
+    written_key: str
+    """Its key as the author wrote it (``Motion``, ``動作``); '' for the free text."""
+    length: int
+    """Its length in characters as a reader sees them (:func:`~studio.core.graphemes.grapheme_count`)."""
+    limit: int
+
+    @property
+    def warning(self) -> str:
+        """The cut in words, naming the field as written and the limit."""
+        what = f"the {self.written_key} field" if self.written_key else "the free text"
+        return (f"{what} is {self.length:,} characters long; only its first {self.limit:,} characters were "
+                "read (the instruction keeps all of it)")
+
+
+def read_within(instruction: Instruction, limit: int) -> tuple[Instruction, tuple[FieldCut, ...]]:
+    """``instruction`` as an engine that reads at most ``limit`` characters of each field reads
+    it, and the fields that were cut, each with a warning that names it.
+
+    Each field is held to ``limit`` on its own, counted in characters as a reader sees them
+    (an emoji with its skin tone is one, and is never cut in two); no field's length counts
+    against another's, whatever language either is written in. The instruction returned keeps
+    the raw text whole: only the fields read from it are shorter. Its fields are read again
+    from ``instruction.raw``."""
+    from studio.core.graphemes import first_graphemes, grapheme_count
+
+    found = _read_parts(instruction.raw)
+    cuts: list[FieldCut] = []
+
+    def cut(name: str, key: str, value: str) -> str:
+        if len(value) <= limit:  # no text of n code points holds more than n characters
+            return value
+        length = grapheme_count(value)
+        if length <= limit:
+            return value
+        cuts.append(FieldCut(name, key, length, limit))
+        return first_graphemes(value, limit).rstrip()
+
+    for name, value in list(found.values.items()):
+        found.values[name] = cut(name, found.keys[name], value)
+    found.extra = [(key, written, cut(key, written, value)) for key, written, value in found.extra]
+    free_text = cut("free text", "", "; ".join(found.free))
+    return _built(instruction.raw, found, free_text), tuple(cuts)

@@ -7,7 +7,7 @@ engine; an audience (or a storyboard reader) should never see it.
 
 from __future__ import annotations
 
-from studio.core.instruction import Instruction
+from studio.core.instruction import Instruction, only_blank_fields
 
 
 def plural(count: int, word: str) -> str:
@@ -131,7 +131,9 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
     who = instruction.character.strip() or character.strip()
     motion = instruction.motion.split()
     if not motion and not instruction.background:
-        return _sentence(instruction.free_text or ("" if instruction.fields() else instruction.raw))
+        # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
+        said_nothing = instruction.fields() or only_blank_fields(instruction.raw)
+        return _sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
     parts: list[str] = []
     if motion:
         words = _with_articles(motion)
