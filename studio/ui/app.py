@@ -33,10 +33,11 @@ from PySide6.QtCore import QSocketNotifier, QTimer
 from PySide6.QtWidgets import QApplication
 
 from studio.core.errors import StudioError
+from studio.core.text import one_line
 from studio.ui.app_paths import DESKTOP_ID, set_application_names
 from studio.ui.main_window import MainWindow, app_icon
 from studio.ui.services import AppServices
-from studio.ui.settings import StudioSettings, is_project_folder, usable_engine_values
+from studio.ui.settings import PROJECT_DB, StudioSettings, is_project_folder, usable_engine_values
 from studio.ui.theme import apply_theme
 from studio.ui.window_state import keep_on_screen
 
@@ -82,23 +83,51 @@ def unknown_engine_note(window: MainWindow) -> str:
 
 def report_settings_resets(window: MainWindow) -> None:
     """Say, once the window is up, which saved settings were reset to their defaults (a
-    damaged file, or values edited by hand or written by another version); the others hold."""
+    damaged file, or values edited by hand or written by another version; the others hold),
+    and whether what is changed now can be kept at all (a read-only settings file, or a
+    folder this user can't write in). Said in the status bar and in a message that does not
+    block the window: the studio starts and works either way."""
     notes = settings_reset_notes(window)
-    if not notes:
+    unwritable = window.settings.write_access_problem()
+    if not notes and not unwritable:
         return
     if unknown_engine_note(window):  # the picker shows the engine used: said once, not at every start
         window.settings.engine = window.services.default_engine
-    window.settings.forget_refused()  # (and writes the file)
+    if notes:
+        window.settings.forget_refused()  # (and writes the file, where it can)
+    window.show_error(start_settings_error(notes, unwritable, kept=not window.settings.file_unusable()))
+
+
+def start_settings_error(notes: list[str], unwritable: str, *, kept: bool) -> StudioError:
+    """The start's one message about the settings: ``notes`` (what was reset), then
+    ``unwritable`` (why changes won't be kept). ``kept``: whether the file's other settings
+    were read (not when the file itself could not be)."""
+    if not notes:
+        return StudioError(unwritable, hint="The studio works as usual meanwhile: your projects are saved as "
+                                            "always; only its own settings are not.")
     shown = "\n".join(f"• {note}" for note in notes)
-    window.show_error(StudioError(f"Some saved settings could not be used and were reset to their defaults:\n{shown}",
-                                  hint="Your other settings are kept. Choose these again in File › Settings "
-                                       "(OK there saves the values shown)."))
+    message = f"Some saved settings could not be used and were reset to their defaults:\n{shown}"
+    if unwritable:
+        message += f"\n\n{unwritable}"
+    if unwritable or not kept:
+        hint = ("The studio works as usual meanwhile; settings chosen in File › Settings hold until it "
+                "closes.")
+    else:
+        hint = ("Your other settings are kept. Choose these again in File › Settings (OK there saves the "
+                "values shown).")
+    return StudioError(message, hint=hint)
 
 
 def open_initial(window: MainWindow, path: Path | None) -> None:
     """Open ``path`` (created if it doesn't exist); else, after the first run, the last
-    project. The first run (and a last project that is gone) leaves the welcome page up."""
+    project. The first run (and a last project that is gone) leaves the welcome page up.
+
+    A start on a path (``make run``, ``kamishibai open``) counts as the first run: the next
+    plain start opens the last project, as later ones do, rather than the welcome page."""
     settings = window.settings
+    first_run = not settings.first_run_done
+    if first_run:
+        settings.mark_first_run_done()
     if path is not None:
         if is_project_folder(path) or is_project_folder(path.with_name(path.name + ".kamishibai")) \
                 or not _free_for_a_project(path):
@@ -106,12 +135,35 @@ def open_initial(window: MainWindow, path: Path | None) -> None:
         else:
             window.new_project(path)
         return
-    if not settings.first_run_done:
-        settings.mark_first_run_done()
+    if first_run:
         return
     recent = settings.present_projects()
-    if recent:
-        window.open_project(recent[0])
+    gone = last_project_gone(settings)
+    opened = bool(recent) and window.open_project(recent[0])
+    if gone and (opened or not recent):  # (a project that could not be opened said why)
+        window.show_message(f"{window.status_label.text()}. {gone}" if opened else gone)
+
+
+def last_project_gone(settings: StudioSettings) -> str:
+    """What to say when the project used last is not there now (empty: it is, or none was):
+    moved, deleted, or on a drive that is not connected. It stays in the recent projects (a
+    drive connected again brings it back); the start opens the one before it, if any."""
+    entries = [entry for entry in settings.recent_projects if entry]
+    if not entries or is_project_folder(Path(entries[0])):
+        return ""
+    last = Path(entries[0])
+    if not last.is_absolute():  # not a path as this version writes them (another version's entry)
+        return ""
+    name, folder = one_line(last.name), one_line(str(last.parent))
+    try:
+        there = os.path.lexists(last)
+    except (OSError, ValueError):  # a name no system call takes (edited into the file by hand)
+        there = False
+    if there:  # a file, or a folder without its project.db
+        return (f"Your last project, {name} in {folder}, is not a Kamishibai project now (it holds no "
+                f"{PROJECT_DB}): open the project you meant with File › Open project…")
+    return (f"Your last project, {name}, isn't at {folder} now (moved, deleted, or on a drive that is not "
+            "connected): open it where it is with File › Open project…")
 
 
 def _free_for_a_project(path: Path) -> bool:
@@ -123,6 +175,16 @@ def _free_for_a_project(path: Path) -> bool:
         return not os.path.lexists(path) or (path.is_dir() and not any(path.iterdir()))
     except OSError as error:  # a folder that can't be read: opening it says why
         return error.errno == errno.ENAMETOOLONG  # ...a name too long: creating it says why
+
+
+def show_at_start(window: MainWindow, path: Path | None) -> None:
+    """Show the new ``window`` as the studio starts: fitted to the screen, saying what of its
+    settings can't be used or kept, then (on the next turn of the event loop) opening
+    ``path``, the last project or the welcome page."""
+    keep_on_screen(window)  # the default size, or one saved on a larger screen, fitted to this one
+    window.show()
+    report_settings_resets(window)
+    QTimer.singleShot(0, lambda: open_initial(window, path))
 
 
 def quit_after_ms() -> int | None:
@@ -147,10 +209,7 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
     asyncio.set_event_loop(loop)
     window = MainWindow(settings, services, loop=loop)
     install_excepthook(window)
-    keep_on_screen(window)  # the default size, or one saved on a larger screen, fitted to this one
-    window.show()
-    report_settings_resets(window)
-    QTimer.singleShot(0, lambda: open_initial(window, path))
+    show_at_start(window, path)
     quit_after = quit_after_ms()
     if quit_after is not None:
         QTimer.singleShot(quit_after, window.close)

@@ -8,7 +8,10 @@ the default engine (a progress dialog shows it) before the project opens.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +19,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.core.errors import StudioError
 from studio.storage import Project
-from studio.storage.project import remove_project_folder
+from studio.storage.errors import Problem, classify_errno
+from studio.storage.project import PROJECT_SUFFIX, project_damage, remove_project_folder
 from studio.ui.resources import repo_projects_dir
 
 if TYPE_CHECKING:
@@ -30,21 +34,60 @@ POLL_MS = 100
 
 
 def shipped_sample() -> Path | None:
-    """A sample project in ``projects/`` of the source checkout (``make run`` builds one)."""
+    """A sample project in ``projects/`` of the source checkout (``make run`` builds one); a
+    damaged one (a build cut short, a file that took its name) is passed over, so that the
+    welcome page opens (or builds) the user's own rather than refuse every time."""
     folder = repo_projects_dir()
     if not folder.is_dir():
         return None
     preferred = folder / "sample.kamishibai"
-    if (preferred / "project.db").is_file():
-        return preferred
-    found = sorted(p for p in folder.glob("*.kamishibai") if (p / "project.db").is_file())
-    return found[0] if found else None
+    others = sorted(p for p in folder.glob("*.kamishibai") if p != preferred)
+    return next((p for p in (preferred, *others) if (p / "project.db").is_file() and not project_damage(p)), None)
 
 
 def user_sample(projects_dir: Path) -> Path:
     return projects_dir / SAMPLE_FOLDER
 
 
+def build_problem(path: Path, error: StudioError | OSError) -> str:
+    """Why the sample could not be built at ``path``, naming the folder that stopped it and
+    what to do (the welcome page says it): the user's data folder may be read-only (a home
+    that can't be written) or on a full disk, where Python's own words named neither."""
+    if isinstance(error, StudioError):
+        return f"Could not build the sample story in {path}: {error.message} {error.hint}".strip()
+    blocked = Path(error.filename) if error.filename else path.parent
+    problem = classify_errno(error.errno)
+    if problem is Problem.FULL:
+        todo = f"Free some space on the disk that holds {blocked}, then open the sample again."
+    elif problem is Problem.READ_ONLY:
+        todo = (f"Make {blocked.parent} writable (or, on Linux, set XDG_DATA_HOME to a folder you can write in), "
+                "then open the sample again. New project… still works in a folder you can write in.")
+    else:
+        todo = "Check that folder, then open the sample again."
+    return (f"Could not build the sample story in {path}: {blocked} could not be made or changed "
+            f"({error.strerror or error}). Nothing was made. {todo}")
+
+
+MAX_ASIDE_NAMES = 100
+
+
+def move_aside_if_damaged(path: Path) -> Path | None:
+    """Rename a damaged sample at ``path`` (a build cut short by a crash or a full disk, a
+    database that is not one) to ``Sample.damaged-DATE.kamishibai`` beside it, so that a new
+    one can be built there: where it was, "Open the sample story" failed every time with
+    advice about a name the user never chose. Nothing is deleted. Returns where it went
+    (None: nothing damaged was there); raises OSError when it can't be moved."""
+    damage = project_damage(path)
+    if not damage:
+        return None
+    base = f"{path.name.removesuffix(PROJECT_SUFFIX)}.damaged-{time.strftime('%Y-%m-%d')}"
+    for number in range(1, MAX_ASIDE_NAMES + 1):
+        aside = path.with_name(f"{base}{'' if number == 1 else f'-{number}'}{PROJECT_SUFFIX}")
+        if not os.path.lexists(aside):
+            os.rename(path, aside)
+            log.warning("the sample story at %s was damaged (%s): moved aside to %s", path, damage, aside)
+            return aside
+    raise OSError(errno.EEXIST, f"{MAX_ASIDE_NAMES} names to move the damaged sample aside to are taken", str(path))
 
 
 class SampleBuilder(QObject):
@@ -66,6 +109,8 @@ class SampleBuilder(QObject):
         self.project: Project | None = None
         self.service: GenerationService | None = None
         self.total = 0
+        self.set_aside: Path | None = None
+        """Where a damaged sample found at ``path`` was moved before building (None: none was)."""
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -75,12 +120,13 @@ class SampleBuilder(QObject):
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.set_aside = move_aside_if_damaged(self.path)
             self.project = self.services.create_sample_project(self.path)
             self.service = GenerationService(self.project, self.services.registry, default_engine=self.engine,
                                              hosts=HostMode(self.services.engine_host))
         except (StudioError, OSError) as error:
             self._abandon()
-            self.failed.emit(f"Could not build the sample story in {self.path}: {error}")
+            self.failed.emit(build_problem(self.path, error))
             return
         tree = self.project.tree
         for leaf in tree.leaves_under(tree.root_id):

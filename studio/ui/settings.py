@@ -205,8 +205,8 @@ class StudioSettings:
     def write_access_problem(self) -> str:
         """Why changes can't be written to the settings file (empty: they can, as far as
         can be told before writing): a read-only file, or a folder this user can't write in
-        where the file is still to be made. Said before the user changes anything, as Qt
-        only reports it when a write fails."""
+        where the file is still to be made. Said when the window opens and in Settings, before
+        the user changes anything, as Qt only reports it when a write fails."""
         if self.q.format() != QSettings.Format.IniFormat:
             return ""
         path = Path(self.q.fileName())
@@ -214,17 +214,31 @@ class StudioSettings:
             if path.is_dir():
                 return ""  # said by :attr:`file_problem`
             if path.exists():
-                writable = os.access(path, os.W_OK)
-            else:
-                folder = next((p for p in path.parents if p.exists()), path.parent)
-                writable = folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+                if os.access(path, os.W_OK):
+                    return ""
+                return (f"The settings file {path} can't be written (it is read-only): what you change "
+                        "(Settings, the recent projects) holds until the studio closes, and is not kept. Make "
+                        "that file writable to keep your changes.")
+            folder = next((p for p in path.parents if p.exists()), path.parent)
+            if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+                return ""
         except OSError:
-            writable = False
-        if writable:
-            return ""
-        return (f"The settings file {path} can't be written: what you change (Settings, the recent projects) "
-                "holds until the studio closes, and is not kept. Make the file (or its folder) writable to keep "
-                "your changes.")
+            folder = path.parent
+        return (f"The settings file {path} can't be written: its folder {folder} can't be written in (or is not "
+                "a folder), so what you change (Settings, the recent projects) holds until the studio closes, "
+                "and is not kept. Make that folder writable (or, on Linux, set XDG_CONFIG_HOME to a folder you "
+                "can write in) to keep your changes.")
+
+    def file_unusable(self) -> bool:
+        """Whether the settings file is there but could not be read at all (a folder, or no
+        permission to read it): every setting reads as its default, none of the user's."""
+        if self.q.format() != QSettings.Format.IniFormat:
+            return False
+        path = Path(self.q.fileName())
+        try:
+            return path.is_dir() or (path.exists() and not os.access(path, os.R_OK))
+        except OSError:
+            return True
 
     # -- generation -----------------------------------------------------------------------
 
