@@ -4,11 +4,13 @@ story, the sketch engine's cast and world) and ``checkpoints/`` (the mini engine
 A checkout keeps both beside ``studio/``, at the repository's top level. An installed wheel
 holds them inside the package, in ``studio/_shipped/`` (pyproject.toml maps them there), so
 that site-packages gets no top-level folders with such common names. A frozen build keeps
-``resources/`` beside ``studio/`` in its ``_internal/`` folder, as a checkout does.
+``resources/`` beside ``studio/`` in its ``_internal/`` folder, as a checkout does, and
+``checkpoints/`` beside its executable (packaging/kamishibai.spec), where the user puts weights.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -16,10 +18,17 @@ INSIDE = PACKAGE / "_shipped"
 """Where an installed wheel holds the shipped folders."""
 BESIDE = PACKAGE.parent
 """The folder holding ``studio/``: the repository in a checkout."""
+BESIDE_THE_EXECUTABLE = frozenset({"checkpoints"})
+"""The shipped folders a frozen build keeps beside its executable rather than in ``_internal/``."""
 
 
 def shipped(name: str) -> Path:
     """The shipped folder ``name`` ("resources" or "checkpoints"): the installed wheel's copy,
-    else the one beside the package."""
+    else the frozen build's, else the one beside the package."""
     inside = INSIDE / name
-    return inside if inside.is_dir() else BESIDE / name
+    if inside.is_dir():
+        return inside
+    if getattr(sys, "frozen", False) and name in BESIDE_THE_EXECUTABLE:
+        # where the engines look too (AppPaths), and where `checkpoints convert` writes
+        return Path(sys.executable).resolve().parent / name
+    return BESIDE / name
