@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,8 @@ from studio.export.branch import Branch
 from studio.export.drawing import fit_image, font_file, italic_font_file
 from studio.export.storyboard import Colour, Rect, StoryboardLayout, TextStyle, branch_title
 from studio.export.typeface import (
+    EMOJI_STYLE,
+    PICTOGRAPHS,
     ColourFont,
     coverage,
     fallback_font_files,
@@ -89,9 +93,13 @@ class PdfFonts:
                 tuple(index + 1 for index in self.colour))
 
     def runs(self, text: str, style: TextStyle) -> list[tuple[str, str]]:
-        """``text`` as (font name, run) pairs; one run in the style's font when it covers all."""
+        """``text`` as (font name, run) pairs; one run in the style's font when it covers all
+        and nothing in it is drawn as a picture (checked first: splitting a line character by
+        character took a PDF sheet's text longer than measuring it, on a machine with a colour
+        emoji font, for lines that were all in one font)."""
         names, covers, colour = self.chain(style)
-        if len(names) == 1 or (not colour and all(ord(char) in covers[0] for char in text)):
+        pictures = bool(colour) and (EMOJI_STYLE in text or any(ord(char) >= PICTOGRAPHS for char in text))
+        if len(names) == 1 or (not pictures and all(ord(char) in covers[0] for char in text)):
             return [(names[0], text)]
         return [(names[index], run) for index, run in marks_before_letters(split_runs(text, covers, colour), covers)]
 
@@ -140,6 +148,26 @@ def pdf_fonts() -> PdfFonts:
 def _picture_font(path: Path, size: float) -> ColourFont | None:
     """A colour font at ``size`` points, measured and rendered at the sheet's picture resolution."""
     return ColourFont.load(path, size * PICTURE_DPI / 72)
+
+
+@contextlib.contextmanager
+def _binary_streams() -> Iterator[None]:
+    """reportlab's streams (pictures, pages) written compressed, not also ASCII85-encoded,
+    while the sheet's canvas makes them; reportlab's setting is put back after.
+
+    reportlab encodes every stream in ASCII85 by default, and without its optional C extension
+    (rl_accel) it does so in pure Python: that took more of a sheet's time than its text,
+    layout and pictures together, for a file a quarter larger. Every PDF reader takes binary
+    streams. The setting is reportlab's, for the whole process: it is changed only around the
+    calls that read it (drawing a picture, ending a page, saving)."""
+    from reportlab import rl_config
+
+    before = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = before
 
 
 def _rgb(colour: Colour) -> tuple[float, float, float]:
@@ -221,8 +249,9 @@ class PdfSheet:
         picture = face.render(run)
         points = 72 / PICTURE_DPI
         width, height = picture.width * points, picture.height * points
-        self.canvas.drawImage(ImageReader(picture), x, baseline + face.ascent() * points - height, width=width,
-                              height=height, mask="auto")
+        with _binary_streams():
+            self.canvas.drawImage(ImageReader(picture), x, baseline + face.ascent() * points - height, width=width,
+                                  height=height, mask="auto")
 
     def rect(self, box: Rect, stroke: Colour | None, fill: Colour | None) -> None:
         c = self.canvas
@@ -239,11 +268,14 @@ class PdfSheet:
         scale = PICTURE_DPI / 72
         fitted = fit_image(image, max(1, round(box.w * scale)), max(1, round(box.h * scale)))
         draw_w, draw_h = fitted.width / scale, fitted.height / scale
-        self.canvas.drawImage(ImageReader(fitted), box.x + (box.w - draw_w) / 2,
-                              self.y(box.y + (box.h + draw_h) / 2), width=draw_w, height=draw_h)
+        with _binary_streams():
+            self.canvas.drawImage(ImageReader(fitted), box.x + (box.w - draw_w) / 2,
+                                  self.y(box.y + (box.h + draw_h) / 2), width=draw_w, height=draw_h)
 
     def end_page(self) -> None:
-        self.canvas.showPage()
+        with _binary_streams():
+            self.canvas.showPage()
 
     def save(self) -> None:
-        self.canvas.save()
+        with _binary_streams():  # the pages' streams are encoded as the file is written
+            self.canvas.save()
