@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -179,7 +180,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             if isinstance(error, ExportError):
                 _advise_rerolling(error, args.path, project.tree, leaf)
             raise
-        _refuse_to_replace(out, args, _pages(project, leaf, out, args.format, options))
+        _refuse_to_replace(out, args, lambda: _pages(project, leaf, out, args.format, options))
         try:
             result = job(bar, never_cancelled)
         except ExportError as error:
@@ -304,6 +305,20 @@ def _card_duration(text: str, seconds: float | None, option: str, default: float
     return seconds
 
 
+def _named_like_pages(out: Path) -> bool:
+    """Whether a file is there that a PNG sheet named ``out`` may write: ``out`` itself, or one
+    named as its numbered pages are (``NAME-<digits>.SUFFIX``)."""
+    if out.is_file() or out.is_symlink():
+        return True
+    suffix = out.suffix or ".png"
+    try:
+        names = [entry.name for entry in os.scandir(out.parent if str(out.parent) else ".")]
+    except OSError:  # a folder that can't be listed: count the pages, as before
+        return True
+    pattern = re.compile(re.escape(out.stem) + r"-\d+" + re.escape(suffix), re.IGNORECASE)
+    return any(pattern.fullmatch(name) for name in names)  # (any case: a folder may ignore it)
+
+
 def _pages(project: Project, leaf: str, out: Path, fmt: str | None, options: ExportOptions) -> int:
     """The pages the export writes, which name a PNG sheet's files: counted exactly for a PNG
     sheet, whose long texts go on in continuation panels (counted from the turns alone, a
@@ -319,13 +334,17 @@ def _pages(project: Project, leaf: str, out: Path, fmt: str | None, options: Exp
     return sheet_page_count(turns, options.panels_per_page)
 
 
-def _refuse_to_replace(out: Path, args: argparse.Namespace, pages: int) -> None:
+def _refuse_to_replace(out: Path, args: argparse.Namespace, pages: Callable[[], int]) -> None:
     """Without --force, an export that would replace or remove files stops before it starts.
-    ``pages``: the sheet's page count, which says which numbered PNG pages the export writes."""
+    ``pages`` counts the sheet's pages, which say which numbered PNG pages the export writes:
+    called only where a file of the sheet's names is there to replace (a PNG sheet is laid out
+    to count its pages, which cost a long sheet's export a fifth more)."""
     from studio.export import ExportError, describe_files, existing_outputs
     from studio.export.options import list_files
 
-    existing = existing_outputs(out, args.format, args.captions, pages=pages)
+    if args.force:
+        return
+    existing = existing_outputs(out, args.format, args.captions, pages=pages() if _named_like_pages(out) else 1)
     if existing and not args.force:
         one = len(existing) == 1
         listed = f": {list_files(existing)}" if len(existing) > 2 else ""  # describe_files names one or two
