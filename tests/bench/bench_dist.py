@@ -1,6 +1,8 @@
 """The one-folder PyInstaller build (`make dist`): how long it takes, how big it is, and
 that the built app really starts: `--version` exits 0 and prints the version, the window
-opens offscreen and closes with 0, and the headless `sample` command generates clips.
+opens offscreen and closes with 0, the headless `sample` command generates clips, `play`
+generates a turn in an engine process of its own (the frozen app started again as that
+process) and `export` writes an OpenTimelineIO timeline (its adapters' manifest bundled).
 
 Any failure raises, so `make bench` fails with it. Needs PyInstaller (`make bench`
 installs the `dist` extra). `quick` reuses an existing dist/kamishibai/ instead of building.
@@ -8,6 +10,7 @@ installs the `dist` extra). `quick` reuses an existing dist/kamishibai/ instead 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -86,4 +89,28 @@ def run(quick: bool) -> list[BenchResult]:
             raise RuntimeError(f"the built app's sample has {len(clips)} clips, not 8")
         results.append(BenchResult("`kamishibai sample` (8 clips, sketch engine)", seconds, "s", goal="exit 0",
                                    met=True, note="numpy, Pillow and ffmpeg inside the bundle"))
+        results += _play_and_export(home / "sample.kamishibai", env)
+    return results
+
+
+def _play_and_export(project: Path, env: dict[str, str]) -> list[BenchResult]:
+    """A turn played in an engine process (the frozen executable started as one), then its
+    branch exported as an OpenTimelineIO timeline whose clips are there."""
+    seconds, result = _run([str(APP), "play", str(project), "--engine", "sketch", "--engine-host", "process",
+                            "--json", "Qiqi waves in the park"], env, 600)
+    _check(result, "kamishibai play (engine process)")
+    played = json.loads(result.stdout)
+    if played.get("status") != "done":
+        raise RuntimeError(f"the built app's play made no clip: {result.stdout[-2000:]}")
+    results = [BenchResult("`kamishibai play` (sketch, engine process)", seconds, "s", goal="exit 0", met=True,
+                           note="the frozen app runs the engine in a process of its own")]
+    timeline = project.parent / "episode.otio"
+    seconds, result = _run([str(APP), "export", str(project), "--leaf", played["node"], "--out", str(timeline),
+                            "-q"], env, 600)
+    _check(result, "kamishibai export --out episode.otio")
+    clips = json.loads(timeline.read_text(encoding="utf-8"))
+    if "Timeline" not in str(clips.get("OTIO_SCHEMA", "")):
+        raise RuntimeError(f"{timeline} is not an OpenTimelineIO timeline")
+    results.append(BenchResult("`kamishibai export` to OpenTimelineIO", seconds, "s", goal="exit 0", met=True,
+                               note="its adapters' manifest inside the bundle"))
     return results
