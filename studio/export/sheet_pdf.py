@@ -151,7 +151,7 @@ def _picture_font(path: Path, size: float) -> ColourFont | None:
 
 
 @contextlib.contextmanager
-def _binary_streams() -> Iterator[None]:
+def binary_streams() -> Iterator[None]:
     """reportlab's streams (pictures, pages) written compressed, not also ASCII85-encoded,
     while the sheet's canvas makes them; reportlab's setting is put back after.
 
@@ -249,7 +249,7 @@ class PdfSheet:
         picture = face.render(run)
         points = 72 / PICTURE_DPI
         width, height = picture.width * points, picture.height * points
-        with _binary_streams():
+        with binary_streams():
             self.canvas.drawImage(ImageReader(picture), x, baseline + face.ascent() * points - height, width=width,
                                   height=height, mask="auto")
 
@@ -268,14 +268,14 @@ class PdfSheet:
         scale = PICTURE_DPI / 72
         fitted = fit_image(image, max(1, round(box.w * scale)), max(1, round(box.h * scale)))
         draw_w, draw_h = fitted.width / scale, fitted.height / scale
-        with _binary_streams():
+        with binary_streams():
             self.canvas.drawImage(ImageReader(fitted), box.x + (box.w - draw_w) / 2,
                                   self.y(box.y + (box.h + draw_h) / 2), width=draw_w, height=draw_h)
 
     def end_page(self) -> None:
-        with _binary_streams():
+        with binary_streams():
             self.canvas.showPage()
 
     def save(self) -> None:
-        with _binary_streams():  # the pages' streams are encoded as the file is written
+        with binary_streams():  # the pages' streams are encoded as the file is written
             self.canvas.save()

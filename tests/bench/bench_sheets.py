@@ -11,12 +11,10 @@ one baseline), above where it stood before (Linux's high-water mark)."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from studio.benchmarks import BenchResult, best_of
 from studio.core import AddTake, AddTurn, DialogueLine, SetStory, StoryFields, Take, TakeStatus
 from studio.core.model import new_id
 from studio.export import ExportOptions, export_branch
+from studio.export.sheet_pdf import binary_streams
 from studio.storage import Project
 from studio.storage.media import write_clip, write_poster
 
@@ -181,7 +180,7 @@ def reportlab_pages(posters: list[Path], out: Path) -> int:
     scale = PNG_DPI / 72
     width, height = _page_size()
     slots = _picture_slots()
-    with flate_only():
+    with binary_streams():  # the least work a PDF's pictures take, as the sheet writes them
         pdf = canvas.Canvas(str(out), pagesize=(width, height), pageCompression=1)
         pages = 0
         for start in range(0, len(posters), PANELS):
@@ -194,21 +193,6 @@ def reportlab_pages(posters: list[Path], out: Path) -> int:
             pages += 1
         pdf.save()
     return pages
-
-
-@contextlib.contextmanager
-def flate_only() -> Iterator[None]:
-    """reportlab's streams compressed only, not also ASCII85-encoded (its default): the least
-    work a PDF's pictures take (without the optional rl_accel extension, reportlab encodes
-    ASCII85 in pure Python, slower than all the rest of the page)."""
-    from reportlab import rl_config
-
-    before = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = before
 
 
 def _status_kib(field: str) -> int | None:
