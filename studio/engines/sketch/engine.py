@@ -74,9 +74,10 @@ from studio.engines.sketch.seats import (
 )
 from studio.engines.sketch.settings import camera_override
 from studio.engines.sketch.spacing import friend_behind, reach
-from studio.engines.sketch.text import MAX_ANALYSED_CHARS, analysed_chars, reading_translation, tokenise
+from studio.engines.sketch.text import MAX_ANALYSED_CHARS, first_read, reading_translation, tokenise
 from studio.engines.sketch.understanding import (
     Reading,
+    as_read,
     builtin_location,
     default_camera,
     default_location_for,
@@ -262,10 +263,12 @@ class SketchEngine:
         user_locations = {loc.name: loc for loc in context.locations if isinstance(loc, Location) and loc.name}
         names = [m.name for m in (*context.cast, *load_default_cast()) if isinstance(m, CastMember) and m.name]
         reading = read_turn(instruction, list(user_locations), names)
+        # Each field is read as far as its limit as written (as_read: read_turn said what was cut).
         # A turn written in Japanese is read in English words, its names set apart (see japanese.py),
         # as far as its text as written is read (text.reading_translation).
-        english = in_english(instruction, (*names, *user_locations))
-        translated, instruction = english is not instruction, english
+        limited, _cuts = as_read(instruction)
+        english = in_english(limited, (*names, *user_locations))
+        translated, instruction = english is not limited, english
         warnings = list(reading.warnings)
         motion = reading.motion
 
@@ -430,7 +433,7 @@ class SketchEngine:
         defaults = load_default_cast()
         name = reading.character
         if not name:  # '"Hi Yuzu!" says Aoi' draws Aoi: a name said in quotes is no one in the turn
-            text = outside_quotes(instruction.free_text)[:analysed_chars()]
+            text = first_read(outside_quotes(instruction.free_text))
             name = (_first_named(text, cast) or _script_speaker(instruction, cast)  # the project's cast first
                     or _first_named(text, defaults) or _script_speaker(instruction, defaults))
         if not name:
@@ -463,9 +466,9 @@ class SketchEngine:
         defaults = load_default_cast()
         # a name said in quotes, or in a script line's words, is talked to or about, not drawn
         # ('Qiqi says "Yuzu is late"', 'Qiqi: "Yuzu is coming"')
-        fields = [v[:MAX_ANALYSED_CHARS] for _, v in instruction.extra if not is_script_line(v)]
+        fields = [first_read(v, MAX_ANALYSED_CHARS) for _, v in instruction.extra if not is_script_line(v)]
         parts = [instruction.motion, instruction.adverb, instruction.free_text, *fields]
-        text = outside_quotes(" ; ".join(p for p in parts if p))[:analysed_chars()]
+        text = first_read(outside_quotes(" ; ".join(p for p in parts if p)))
         name = _first_present(text, cast, character) or _first_present(text, defaults, character)
         found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
         if found is None:
@@ -677,10 +680,10 @@ def _seat_left(pose: Pose | None, prev: Mapping[str, Any], seat: str) -> str:
 
 def _seat_parts(instruction: Instruction) -> list[str]:
     """The parts of ``instruction`` that name a seat or say the character stays on it, as far as
-    each is read (:func:`~studio.engines.sketch.text.analysed_chars`: further for the English of
+    each is read (:func:`~studio.engines.sketch.text.first_read`: further for the English of
     a Japanese turn; the extra fields are never put into English)."""
     fields = [instruction.motion, without_speech(instruction.free_text)[0]]
-    return [p[:analysed_chars()] for p in fields if p] + [v[:MAX_ANALYSED_CHARS] for _, v in instruction.extra if v]
+    return [first_read(p) for p in fields if p] + [first_read(v, MAX_ANALYSED_CHARS) for _, v in instruction.extra if v]
 
 
 def _seat_kept(instruction: Instruction, motion: MotionSpec, prev: Mapping[str, Any], same_place: bool) -> str:

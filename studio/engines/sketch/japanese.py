@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from studio.core.instruction import Instruction
-from studio.engines.sketch.text import MAX_ANALYSED_CHARS
 
 _GODAN_ROWS: dict[str, str] = {
     "く": "かきくけこい", "ぐ": "がぎぐげごい", "す": "さしすせそ", "つ": "たちつてとっ", "ぬ": "なにぬねのん",
@@ -451,12 +450,13 @@ def in_english(instr: Instruction, names: Iterable[str] = ()) -> Instruction:
     """``instr`` with the Japanese words of its fields put into English (:func:`in_english_words`),
     ``names`` kept as written; the same instruction when it has no Japanese word of ours.
 
-    Each field of the English instruction is the English of its first
-    :data:`~studio.engines.sketch.text.MAX_ANALYSED_CHARS` characters as written: the English
-    words are longer than the Japanese, so it is read as far as
-    :data:`~studio.engines.sketch.text.MAX_TRANSLATED_CHARS`
+    Each field of the English instruction is the English of the whole field: give it the
+    instruction as it is read (:func:`~studio.core.instruction.read_within`, each field held to
+    :data:`~studio.engines.sketch.text.MAX_ANALYSED_CHARS` characters as written), so that no
+    more is translated than is read. The English words are longer than the Japanese, so the
+    English is read as far as :data:`~studio.engines.sketch.text.MAX_TRANSLATED_CHARS`
     (:func:`~studio.engines.sketch.text.reading_translation`), and a long Japanese turn is read
-    as far as an English turn of the same length, without translating more than is read.
+    as far as an English turn of the same length.
 
     A Background field that is one of ``names`` and nothing else is read as a place: the field
     says where, so 海 there is the sea even with someone called 海 in the cast."""
@@ -473,11 +473,10 @@ def in_english(instr: Instruction, names: Iterable[str] = ()) -> Instruction:
 
 
 def _as_read(value: str) -> str:
-    """What is read of one field: its first :data:`~studio.engines.sketch.text.MAX_ANALYSED_CHARS`
-    characters, NFKC-normalised first when it has Japanese in it (full-width letters and digits
-    become plain ones, as the English reader reads them)."""
-    written = unicodedata.normalize("NFKC", value) if has_japanese(value) else value
-    return written[:MAX_ANALYSED_CHARS]
+    """One field as its Japanese words are looked up: NFKC-normalised when it has Japanese in it
+    (full-width letters and digits become plain ones, as the English reader reads them). It is
+    not cut: the field's limit was applied as written, before (see :func:`in_english`)."""
+    return unicodedata.normalize("NFKC", value) if has_japanese(value) else value
 
 
 def written_as(instr: Instruction, english: Instruction) -> dict[str, str]:

@@ -15,8 +15,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 MAX_ANALYSED_CHARS = 400
-"""Longest stretch of one instruction field that is analysed (longer text is cut, with a warning),
-counted as the user wrote it."""
+"""Longest stretch of one instruction field that is analysed, in characters as a reader sees them
+(an emoji with its skin tone is one), counted as the user wrote it. Each field is held to it on
+its own before anything else is read (:func:`~studio.core.instruction.read_within`: a longer field
+is cut, with a warning that names it)."""
 MAX_TRANSLATED_CHARS = 16 * MAX_ANALYSED_CHARS
 """Longest stretch of one field read while reading a turn put into English from Japanese
 (:func:`reading_translation`). Its fields are the English of their first :data:`MAX_ANALYSED_CHARS`
@@ -83,13 +85,27 @@ def visible(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
-def normalise(text: str, limit: int | None = None) -> tuple[str, bool]:
-    """Lowercase, NFKC-normalise and cut ``text`` (at ``limit``, by default :func:`analysed_chars`),
-    without its invisible characters (:func:`visible`); returns (text, was_cut)."""
+def first_read(text: str, limit: int | None = None) -> str:
+    """The start of ``text`` that is read: its first ``limit`` characters as a reader sees them
+    (by default :func:`analysed_chars`), never part of one, so an emoji keeps its skin tone and
+    joined people stay joined. Each field is already held to :data:`MAX_ANALYSED_CHARS` as
+    written; this bounds what is read of several fields read together, and of the English of a
+    Japanese turn (:func:`reading_translation`)."""
     limit = analysed_chars() if limit is None else limit
-    text = visible(unicodedata.normalize("NFKC", text or ""))
-    cut = len(text) > limit
-    return text[:limit].lower(), cut
+    if len(text) <= limit:  # no text of n code points holds more than n characters
+        return text
+    from studio.core.graphemes import first_graphemes
+
+    return first_graphemes(text, limit)
+
+
+def normalise(text: str, limit: int | None = None) -> tuple[str, bool]:
+    """Lowercase and NFKC-normalise what is read of ``text`` (:func:`first_read`, at ``limit``),
+    without its invisible characters (:func:`visible`); returns (text, was_cut). It is cut as
+    written, before its joiners are taken out, so that it counts as the field's limit counts."""
+    text = text or ""
+    read = first_read(text, limit)
+    return visible(unicodedata.normalize("NFKC", read)).lower(), len(read) < len(text)
 
 
 def tokenise(text: str) -> list[str]:

@@ -17,13 +17,13 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from studio.core.instruction import TIME_WORDS, Instruction
+from studio.core.instruction import TIME_WORDS, FieldCut, Instruction, read_within
 from studio.core.speech import QUOTED_RE, is_script_line
 from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
     STOPWORDS,
-    analysed_chars,
+    first_read,
     lemmas,
     lemmatise,
     normalise,
@@ -644,7 +644,7 @@ def misspelt_motion(text: str) -> tuple[str, MotionSpec] | None:
     ("danses", "dancin", "dnace"), with the motion; None when there is none. Only a word where a
     verb goes counts (:func:`_verb_slot`): one letter away, many other words are motions ("feels
     great" is no greeting)."""
-    text = unicodedata.normalize("NFKC", text[:analysed_chars()])
+    text = unicodedata.normalize("NFKC", first_read(text))
     spans = word_spans(text)
     capitals = any(ch.islower() for ch in text)
     for i, (token, _, _) in enumerate(spans[:MAX_TYPO_WORDS]):
@@ -1191,7 +1191,7 @@ def unknown_place_names(text: str, user_locations: Sequence[str] = ()) -> list[s
     is a place of ours ("to Hogwarts" with "Hogwarts Castle"). A text written in capitals or
     title case gives none."""
     ours = {word for name in user_locations for word in tokenise(name)}
-    text = visible(unicodedata.normalize("NFKC", text[:analysed_chars()]))
+    text = visible(unicodedata.normalize("NFKC", first_read(text)))
     words = word_spans(text)
     if not any(ch.islower() for ch in text) or _title_case(text, words):
         return []
@@ -1230,16 +1230,28 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
     English words of its Japanese ones (:func:`~studio.engines.sketch.japanese.in_english`;
     ``names``, the cast's, and the project's ``user_locations`` are kept as written), and its
     warnings quote it as it was written. (Engines that learnt English words only, such as the
-    mini model, read with :func:`read_instruction` and say what they do not know.)"""
-    english = in_english(instr, (*names, *user_locations))
-    with reading_translation(english is not instr):  # read as far as the text as written is
-        reading = read_instruction(english, user_locations)
-    if english is not instr:
-        written = written_as(instr, english)
-        # The English words are longer than the Japanese: a part is too long only as written.
-        reading.warnings = [_as_written(warning, written) for warning in reading.warnings
-                            if _too_long(instr) or not warning.startswith("instruction is ")]
+    mini model, read with :func:`read_instruction` and say what they do not know.)
+
+    Each field is held to its limit as written, whatever language the others are in
+    (:func:`as_read`), before its Japanese is put into longer English words: a field is too long
+    only as written, and a field that is cut is said, by its name."""
+    limited, cuts = as_read(instr)
+    english = in_english(limited, (*names, *user_locations))
+    with reading_translation(english is not limited):  # read as far as the text as written is
+        reading = _read(english, user_locations)
+    if english is not limited:
+        written = written_as(limited, english)
+        reading.warnings = [_as_written(warning, written) for warning in reading.warnings]
+    reading.warnings[:0] = [cut.warning for cut in cuts]
     return reading
+
+
+def as_read(instr: Instruction) -> tuple[Instruction, tuple[FieldCut, ...]]:
+    """``instr`` as the sketch engine reads it, each field held to :data:`MAX_ANALYSED_CHARS`
+    characters as written (:func:`~studio.core.instruction.read_within`), and the fields cut.
+    An instruction none of whose fields is cut is read as given."""
+    limited, cuts = read_within(instr, MAX_ANALYSED_CHARS)
+    return (limited if cuts else instr), cuts
 
 
 def _as_written(warning: str, written: Mapping[str, str]) -> str:
@@ -1255,26 +1267,26 @@ def _as_written(warning: str, written: Mapping[str, str]) -> str:
     return warning
 
 
-def _too_long(instr: Instruction) -> bool:
-    """Whether a part of ``instr`` is longer than what is read of it (:data:`MAX_ANALYSED_CHARS`)."""
-    fields = (instr.motion, instr.free_text, instr.background, instr.camera, instr.character, instr.adverb)
-    return any(len(f) > MAX_ANALYSED_CHARS for f in fields) or len(instr.raw) > 4 * MAX_ANALYSED_CHARS
-
-
 def read_instruction(instr: Instruction, user_locations: Sequence[str] = ()) -> Reading:
-    """Resolve an instruction; never raises. ``user_locations`` are the project's location names."""
+    """Resolve an instruction; never raises. ``user_locations`` are the project's location names.
+    Each field is read as far as its limit (:func:`as_read`); the warnings start with one for
+    each field that was cut, naming it."""
+    limited, cuts = as_read(instr)
+    reading = _read(limited, user_locations)
+    reading.warnings[:0] = [cut.warning for cut in cuts]
+    return reading
+
+
+def _read(instr: Instruction, user_locations: Sequence[str]) -> Reading:
+    """:func:`read_instruction` of an instruction whose fields are already held to their limit."""
     reading = Reading()
-    if _too_long(instr):
-        reading.warnings.append(
-            f"instruction is {len(instr.raw):,} characters long; only the first {MAX_ANALYSED_CHARS} characters "
-            "of each part were read")
     heard, spoken = _heard(instr)
     read_motion(heard, reading, user_locations, spoken=spoken, said=instr.free_text)
     read_level(heard, reading)
     read_location(heard, reading, user_locations)
     read_time(heard, reading)
     read_camera(heard, reading)
-    reading.character = " ".join(instr.character.split())[:MAX_ANALYSED_CHARS]
+    reading.character = first_read(" ".join(instr.character.split()), MAX_ANALYSED_CHARS)  # a name: never translated
     if not reading.location and not instr.background.strip():
         reading.unknown_places = tuple(unknown_place_names(heard.free_text, user_locations))
     return reading

@@ -77,8 +77,8 @@ def choices_for(field: ChipField, vocabulary: Vocabulary) -> list[str]:
 class ChipButton(QToolButton):
     """A chip whose label ends with "…" where the row is narrower than the label.
 
-    A tool button asks for the width of its whole label: a long warning ("instruction is 1,909
-    characters long; only the first 400 ...") asked for more than a narrow inspector has, which
+    A tool button asks for the width of its whole label: a long warning ("the Motion field is 1,909
+    characters long; only its first 400 ...") asked for more than a narrow inspector has, which
     then scrolled sideways and cut off the Generate button and the takes. This one asks for
     its whole label but makes do with a few letters; the label is cut to the width it gets,
     and its tooltip then shows it whole."""

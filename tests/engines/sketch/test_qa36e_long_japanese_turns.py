@@ -14,14 +14,14 @@ from studio.engines.base import Prediction
 from studio.engines.sketch import SketchEngine
 from studio.engines.sketch.japanese import ADVERB_WORDS, CAMERA_WORDS, MOTION_WORDS, PLACE_WORDS, TIME_WORDS, in_english
 from studio.engines.sketch.text import MAX_ANALYSED_CHARS, MAX_TRANSLATED_CHARS, analysed_chars
-from studio.engines.sketch.understanding import read_instruction, read_turn
+from studio.engines.sketch.understanding import as_read, read_instruction, read_turn
 
 from ..sketch_helpers import SMALL, predict
 
 CAST = (CastMember(id="misaki", name="美咲"),)
 FILLER = "夜の港の公園で、朝の森の海辺の町を"
 """Places and times, no motion: each of their words is much longer in English (港 -> harbour)."""
-TOO_LONG = f"only the first {MAX_ANALYSED_CHARS} characters of each part were read"
+TOO_LONG = f"only its first {MAX_ANALYSED_CHARS} characters were read"
 
 
 def _play(text: str) -> Prediction:
@@ -82,9 +82,9 @@ def test_a_huge_japanese_turn_is_read_in_its_first_part_and_said_to_be_long() ->
     prediction = _play(f"キャラクター：美咲；{text}")
     c = prediction.conditioning
     assert (c["motion"], c["location"], c["time_of_day"], c["adverb"]) == ("walk", "sea", "night", "slowly")
-    assert any(w.startswith("instruction is 20,") and TOO_LONG in w for w in prediction.warnings)
+    assert any(w.startswith("the free text is ") and TOO_LONG in w for w in prediction.warnings)
     # only what is read is put into English: the field of the English turn is no longer than that
-    english = in_english(parse_instruction(text), ("美咲",))
+    english = in_english(as_read(parse_instruction(text))[0], ("美咲",))
     assert len(english.free_text) <= MAX_TRANSLATED_CHARS
     assert english.free_text.endswith(in_english(parse_instruction(text[:MAX_ANALYSED_CHARS]), ("美咲",)).free_text)
 
