@@ -21,7 +21,34 @@ from studio.core.speech import is_script_line
 from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control
 
 MAX_INSTRUCTION_CHARS = 2000
-"""Longest instruction a node accepts. AnimeGamer's own lines are under 100 characters."""
+"""Longest instruction a node accepts, in characters as a reader sees them (see
+:func:`instruction_length`). AnimeGamer's own lines are under 100 characters."""
+
+
+def instruction_length(text: str) -> int:
+    """How long ``text`` is as the instruction limit counts it: in characters as a reader sees
+    them (:func:`~studio.core.graphemes.grapheme_count`), so that an emoji with its skin tone,
+    two code points, is one character, as the author counts it. The core, the window's editor
+    and the game_demo import all count with this."""
+    from studio.core.graphemes import grapheme_count
+
+    return grapheme_count(text)
+
+
+def too_long_message(length: int) -> str:
+    """What is said of an instruction ``length`` characters long, over the limit (the same
+    words wherever it is refused)."""
+    return f"The instruction is {length:,} characters long; the limit is {MAX_INSTRUCTION_CHARS:,}."
+
+
+def instruction_too_long(text: str) -> int:
+    """``text``'s length (:func:`instruction_length`) when it is over the limit, else 0. A
+    text of at most the limit in code points is never over it (no character a reader sees is
+    shorter than one code point), so it is not split into characters at all."""
+    if len(text) <= MAX_INSTRUCTION_CHARS:
+        return 0
+    length = instruction_length(text)
+    return length if length > MAX_INSTRUCTION_CHARS else 0
 
 KEY_ALIASES: dict[str, str] = {
     "character": "character",
@@ -199,11 +226,10 @@ def validate_instruction_text(text: str) -> str:
             hint="Write what happens in this turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; "
             "Background: day town.'",
         )
-    if len(text) > MAX_INSTRUCTION_CHARS:
-        raise InstructionError(
-            f"The instruction is {len(text):,} characters long; the limit is {MAX_INSTRUCTION_CHARS:,}.",
-            hint="Shorten it, or move the extra text into the node's notes.",
-        )
+    length = instruction_too_long(text)
+    if length:
+        raise InstructionError(too_long_message(length),
+                               hint="Shorten it, or move the extra text into the node's notes.")
     for position, char in enumerate(text, start=1):
         code = ord(char)
         if 0xD800 <= code < 0xE000:

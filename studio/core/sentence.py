@@ -2,12 +2,17 @@
 
 ``Character: Qiqi; Motion: gently sit on railing; Background: day town.`` reads as
 "Qiqi gently sits on the railing in the town, by day." The raw field syntax is for the
-engine; an audience (or a storyboard reader) should never see it.
+engine; an audience (or a storyboard reader) should never see it. Fields written in Japanese
+read as a Japanese sentence: ``キャラクター：美咲；動作：手を振る；背景：公園；時間帯：夜`` is
+"夜、美咲は公園で手を振る。"
 """
 
 from __future__ import annotations
 
-from studio.core.instruction import Instruction, only_blank_fields
+import re
+
+from studio.core.graphemes import is_wide
+from studio.core.instruction import KEY_ALIASES, Instruction, only_blank_fields
 
 
 def plural(count: int, word: str) -> str:
@@ -123,17 +128,29 @@ def _sentence(text: str) -> str:
     return text if text[-1] in ".!?…。！？" else text + "."
 
 
+def _free_sentence(text: str) -> str:
+    """Free text as a sentence: one written in Japanese or Chinese (its last character kana or a
+    kanji) ends with "。", any other with a full stop as :func:`_sentence` gives it."""
+    text = " ".join(text.split()).strip()
+    if text and _script(text[-1]) in ("kana", "han"):
+        return text if text[-1] in _JA_ENDS else text + "。"
+    return _sentence(text)
+
+
 def describe_action(instruction: Instruction, character: str = "") -> str:
     """What happens in the turn, as one plain sentence ("" for an empty instruction).
 
     ``character`` names who acts when the instruction doesn't (a free-text turn of the
-    branch's character); free text without fields is shown as written."""
+    branch's character); free text without fields is shown as written. A turn whose fields
+    are written in Japanese gets a Japanese sentence (:func:`_japanese_sentence`)."""
     who = instruction.character.strip() or character.strip()
     motion = instruction.motion.split()
     if not motion and not instruction.background:
         # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
         said_nothing = instruction.fields() or only_blank_fields(instruction.raw)
-        return _sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
+        return _free_sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
+    if written_in_japanese(instruction, who):
+        return _japanese_sentence(instruction, who)
     parts: list[str] = []
     if motion:
         words = _with_articles(motion)
@@ -155,5 +172,107 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
         text += f", {when}"
     sentence = _sentence(text)
     if instruction.free_text and motion:
-        sentence += " " + _sentence(instruction.free_text)
+        sentence += " " + _free_sentence(instruction.free_text)
+    return sentence
+
+
+# Japanese sentences ------------------------------------------------------------------------
+
+_JA_TIMES = {"day": "昼", "daytime": "昼", "morning": "朝", "noon": "正午", "midday": "正午", "afternoon": "午後",
+             "sunny": "晴れた日", "sunset": "夕暮れ", "dusk": "夕暮れ", "evening": "夕方", "twilight": "黄昏",
+             "dawn": "明け方", "sunrise": "日の出", "night": "夜", "nighttime": "夜", "midnight": "真夜中"}
+"""The English time words an author may pick in the window (or write) beside Japanese fields,
+as a Japanese sentence says them."""
+_JA_ENDS = "。！？!?…"
+_JA_PLACE_PARTICLES = ("にて", "で", "に", "へ")
+"""Particles an author may have written after a place ("公園で"): the sentence puts its own."""
+_JA_TOPIC_PARTICLES = ("は", "が", "も")
+_JAPANESE_KEY_RE = re.compile(
+    "(?:" + "|".join(re.escape(key) for key in sorted((k for k in KEY_ALIASES if not k.isascii()), key=len,
+                                                      reverse=True)) + r")\s*[:：]")
+
+
+def _script(char: str) -> str:
+    """The script of one character, as far as choosing a sentence's language needs it:
+    ``kana`` (hiragana, katakana, the long-vowel mark, half-width katakana), ``han`` (kanji,
+    hanzi, 々 and 〆), ``hangul``, ``letter`` (any other letter: Latin, Cyrillic...) or ''
+    (digits, punctuation, emoji, spaces)."""
+    code = ord(char)
+    if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
+        return "kana"
+    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF or char in "々〆":
+        return "han"
+    if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
+        return "hangul"
+    return "letter" if char.isalpha() else ""
+
+
+def _scripts(text: str) -> set[str]:
+    return {_script(char) for char in text} - {""}
+
+
+def written_in_japanese(instruction: Instruction, who: str = "") -> bool:
+    """Whether the turn's sentence should be Japanese: decided by what its fields say, not by
+    their keys alone (``動作：wave`` is English).
+
+    The motion, manner, place and time (an English time word left out: it is said in Japanese
+    too) decide. A letter of another script (Latin, Hangul, Cyrillic...) in any of them keeps
+    the English sentence; kana in any makes it Japanese. Kanji alone are Japanese or Chinese:
+    Japanese where the turn is written with the Japanese field names (``背景：公園``) or the
+    character's name holds kana, else the sentence stays as it was (a Chinese turn)."""
+    time = instruction.time_of_day
+    said = [instruction.motion, instruction.adverb, instruction.background,
+            "" if time.lower() in _JA_TIMES else time]
+    scripts = set().union(*(_scripts(value) for value in said))
+    if not scripts or scripts & {"letter", "hangul"}:
+        return False
+    if "kana" in scripts:
+        return True
+    return bool(_JAPANESE_KEY_RE.search(instruction.raw)) or "kana" in _scripts(who)
+
+
+def _tight(text: str) -> str:
+    """``text`` with single spaces, and none beside a wide character (Japanese is written
+    without spaces: "東京 タワー" -> "東京タワー"; "Mary Ann" keeps its space)."""
+    words = text.split()
+    out = words[0] if words else ""
+    for word in words[1:]:
+        out += word if is_wide(out[-1]) or is_wide(word[0]) else " " + word
+    return out
+
+
+def _bare_place(place: str) -> str:
+    """A place without a particle its author wrote after it ("公園で" -> "公園"): only after a
+    kanji or katakana, so that a word ending in that kana ("かに") keeps it."""
+    for particle in _JA_PLACE_PARTICLES:
+        stem = place.removesuffix(particle)
+        if stem != place and stem and (_script(stem[-1]) == "han" or "\u30a0" <= stem[-1] <= "\u30ff"):
+            return stem
+    return place
+
+
+def _japanese_sentence(instruction: Instruction, who: str) -> str:
+    """The turn as a Japanese sentence: time、character は place で motion。 ("夜、美咲は公園で
+    手を振る。"); a field not given leaves out its words and its particle. Without a motion the
+    character is at the place ("美咲は公園にいる。"), or the place is named ("ここは公園。").
+    Camera and extra fields are left out, as in the English sentence; free text follows."""
+    time = instruction.time_of_day
+    when = _tight(_JA_TIMES.get(time.lower(), time)).rstrip("、,，")
+    who = _tight(who)
+    place = _bare_place(_tight(instruction.background))
+    motion = _tight(" ".join(p for p in (instruction.adverb, instruction.motion) if p))
+    text = f"{when}、" if when else ""
+    if who:
+        text += who if who.endswith(_JA_TOPIC_PARTICLES) else who + "は"
+    if motion:
+        text += (place + "で" if place else "") + motion
+    elif who:
+        text += place + "にいる"
+    else:
+        text += "ここは" + place
+    sentence = text if text.endswith(tuple(_JA_ENDS)) else text + "。"
+    if instruction.free_text and motion:  # as in English: a turn without a motion says where it is, only
+        free = _free_sentence(instruction.free_text)
+        # Japanese runs its sentences on without a space; a space only after "!" or "?" before a Latin word
+        sentence += free if is_wide(free[0]) or not sentence[-1].isascii() else " " + free
     return sentence

@@ -42,7 +42,7 @@ def test_malformed_lines_reported_with_numbers_nothing_imported(project: Project
     assert [n for n, _ in caught.value.problems] == [4, 7, 8, 9, 10]
     message = str(caught.value)
     assert "line 4: missing 'Motion:'" in message
-    assert "line 7: 3,0" in message
+    assert "line 7: The instruction is 3,0" in message
     assert "line 8: empty 'Motion:'" in message
     assert "line 9: no words" in message
     assert len(project.tree.nodes) == before

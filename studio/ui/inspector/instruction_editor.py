@@ -23,12 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.graphemes import first_graphemes
 from studio.core.instruction import (
     MAX_INSTRUCTION_CHARS,
     Instruction,
     InstructionError,
+    instruction_length,
+    instruction_too_long,
     parse_instruction,
     time_note,
+    too_long_message,
 )
 from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.story_editor import one_line, utf16_length
@@ -107,22 +111,23 @@ def too_long_error(fields: Sequence[tuple[str, str]], line: str) -> InstructionE
     the field names (``Motion: ``), the ``; `` between fields and a closing period. Counted
     only from the document's side ("2,001 characters long") a free text of exactly 2,000
     characters read as a miscount: the message says how much of the line is the editor's, how
-    much to remove, and from which field."""
-    over = len(line) - MAX_INSTRUCTION_CHARS
-    if over <= 0:
+    much to remove, and from which field. Every count is of characters as a reader sees them
+    (:func:`~studio.core.instruction.instruction_length`), as the core counts the limit."""
+    length = instruction_too_long(line)
+    if not length:
         return None
-    typed = [(label, len(text.strip())) for label, text in fields if text.strip()]
-    added = len(line) - sum(length for _label, length in typed)
+    over = length - MAX_INSTRUCTION_CHARS
+    typed = [(label, instruction_length(text.strip())) for label, text in fields if text.strip()]
+    added = max(length - sum(count for _label, count in typed), 0)
     longest_label, longest = max(typed, key=lambda item: item[1], default=("", 0))
     if longest >= over:
         where = f"from {longest_label} (it holds {_characters(longest)})"
     else:  # no one field is long enough to take it all
         where = "across the fields (" + ", ".join(
-            f"{label} {length:,}" for label, length in sorted(typed, key=lambda item: -item[1])) + ")"
+            f"{label} {count:,}" for label, count in sorted(typed, key=lambda item: -item[1])) + ")"
     return InstructionError(
-        f"The instruction is {_characters(len(line))} long; the limit is {MAX_INSTRUCTION_CHARS:,}. "
-        f"Remove at least {_characters(over)} {where}.",
-        hint=f"The count is of the whole line: the {_characters(len(line) - added)} in the fields and "
+        f"{too_long_message(length)} Remove at least {_characters(over)} {where}.",
+        hint=f"The count is of the whole line: the {_characters(length - added)} in the fields and "
              f"{_characters(added)} the editor adds ({_added_parts(fields)}). Longer text can go in the "
              "turn's notes.")
 
@@ -319,7 +324,9 @@ class InstructionEditor(QWidget):
         text = self.text()
         if text:  # the author's words as they are (never read as markup), a long line cut short
             self.preview.setTextFormat(Qt.TextFormat.PlainText)
-            shown = text if len(text) <= PREVIEW_CHARS else f"{text[:PREVIEW_CHARS]}… ({len(text):,} characters)"
+            length = instruction_length(text) if len(text) > PREVIEW_CHARS else len(text)
+            shown = text if length <= PREVIEW_CHARS else \
+                f"{first_graphemes(text, PREVIEW_CHARS)}… ({length:,} characters)"  # counted as the limit is
             self.preview.setText(breakable(shown))  # a long word wraps, not widens the inspector
         else:
             self.preview.setTextFormat(Qt.TextFormat.RichText)
