@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from studio.core.errors import StudioError
+from studio.core.graphemes import is_wide
 from studio.core.speech import is_script_line
 from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control
 
@@ -230,8 +231,11 @@ def validate_instruction_text(text: str) -> str:
     if length:
         raise InstructionError(too_long_message(length),
                                hint="Shorten it, or move the extra text into the node's notes.")
-    for position, char in enumerate(text, start=1):
+    for index, char in enumerate(text):
         code = ord(char)
+        if not (0xD800 <= code < 0xE000 or is_control(char) or char in UNICODE_LINE_BREAKS):
+            continue
+        position = _position(text, index)
         if 0xD800 <= code < 0xE000:
             raise InstructionError(
                 f"The instruction is not valid UTF-8 text (a bad byte at character {position}).",
@@ -250,6 +254,20 @@ def validate_instruction_text(text: str) -> str:
             )
     _check_repeated_fields(text)
     return text
+
+
+def _position(text: str, index: int) -> int:
+    """Where ``text[index]`` is, counted from 1 as the author counts (a character as a reader
+    sees it: an emoji with its skin tone before it is one, not two)."""
+    from studio.core.graphemes import grapheme_count
+
+    return grapheme_count(text[:index]) + 1
+
+
+def _as_written(key: str, value: str) -> str:
+    """A field quoted as the author wrote it: a Japanese or full-width key with its full-width
+    colon (``人物：Aoi``), others with a colon and a space."""
+    return f"{key}：{value}" if any(is_wide(char) for char in key) else f"{key}: {value}"
 
 
 def _key(written: str) -> str:
@@ -309,7 +327,8 @@ def _check_repeated_fields(text: str) -> None:
             first_key, first = seen[name]
             what = _FIELD_WORDS.get(name, name)
             raise InstructionError(
-                f"The instruction gives its {what} twice ('{first_key}: {first}' and '{key}: {value}').",
+                f"The instruction gives its {what} twice ('{_as_written(first_key, first)}' and "
+                f"'{_as_written(key, value)}').",
                 hint=f"Keep one; a turn has one {what}"
                      + (" (another character can speak in the turn's dialogue)." if name == "character" else "."))
         seen[name] = (key, value)
@@ -318,8 +337,8 @@ def _check_repeated_fields(text: str) -> None:
         time_key, time = seen["time"]
         if said and time_shown(said) != time_shown(time):
             raise InstructionError(
-                f"The instruction gives two times of day: '{said}' in '{seen['background'][0]}: "
-                f"{seen['background'][1]}' and '{time_key}: {time}'.",
+                f"The instruction gives two times of day: '{said}' in '{_as_written(*seen['background'])}' and "
+                f"'{_as_written(time_key, time)}'.",
                 hint="Keep one of them.")
 
 
