@@ -344,6 +344,28 @@ _CAMERA_PHRASES: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+_ANY_MOTION_WORD = frozenset(w for _, words in _MOTION_PHRASES for w in words)
+_NOT_MOTIONS: dict[str, frozenset[str]] = {
+    "a place": frozenset({w for _, words in _LOCATION_PHRASES for w in words} | set(UNKNOWN_LOCATION_HINTS)),
+    "a time of day": frozenset({*TIMES_OF_DAY, *TIME_WORDS, "tonight", "overnight"}),
+    "a camera move": frozenset(w for _, words in _CAMERA_PHRASES for w in words),
+}
+"""Words the world knows as a place, a time of day or a camera move, and never as part of a
+motion (those are taken out of each set): in a Motion field they are not a misspelt motion
+("night" is not "fight", "park" not "spar"), so no motion is guessed from them."""
+_NOT_MOTIONS = {what: words - _ANY_MOTION_WORD for what, words in _NOT_MOTIONS.items()}
+
+
+def _names_no_motion(word: str) -> bool:
+    return any(word in words for words in _NOT_MOTIONS.values())
+
+
+def _what_is_named(words: Sequence[str]) -> str:
+    """What ``words`` name instead of a motion: "a place", "a place and a time of day"..."""
+    named = [what for what, known in _NOT_MOTIONS.items() if any(w in known for w in words)]
+    return " and ".join(named) or "no motion"
+
+
 def best_match(words: Sequence[str], phrases: Iterable[tuple[str, tuple[str, ...]]]) -> Match | None:
     """The entry whose phrase has the most words all present in ``words`` (earliest wins ties)."""
     positions: dict[str, int] = {}
@@ -847,8 +869,14 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
                 written = " ".join(part for part in (instr.adverb, instr.motion) if part.strip())
                 reading.warnings.append(f"'{_quote(written)}' says how but names no motion, shown as 'idle'")
             return
-        reading.motion, _ = _nearest_motion(leftovers)
         shown = " ".join(w for w in tokenise(motion_text) if w not in ADVERB_LEVELS) or motion_text
+        guesses = [w for w in leftovers if not _names_no_motion(w)]
+        if not guesses:  # "Motion: the harbour at night": where and when, but no motion
+            reading.motion = IDLE
+            reading.warnings.append(f"'{_quote(shown)}' names {_what_is_named(leftovers)}, not a motion, "
+                                    "shown as 'idle'")
+            return
+        reading.motion, _ = _nearest_motion(guesses)
         reading.warnings.append(f"'{_quote(shown)}' unknown, shown as '{reading.motion.name}'")
         return
     if free_text.strip():
