@@ -25,6 +25,20 @@ ENDED = (EventKind.FINISHED, EventKind.FAILED, EventKind.CANCELLED)
 RUNNING = (EventKind.STARTED, EventKind.PROGRESS, EventKind.PREDICTED)
 
 
+def running_view(event: JobEvent, old: JobView | None) -> JobView:
+    """A running job's view after ``event`` (started, progress or predicted). Only progress
+    events carry the bar, the time left and the engine's step message; the others keep what
+    the last one said: a prediction's result cleared a time left already known, and the
+    queue's line went back to "estimating…" until decoding's next step."""
+    if event.total:
+        fraction = min(1.0, max(0.0, event.fraction))
+        return JobView(event.job_id, JobStatus.RUNNING, fraction, event.message, eta_s=event.eta_s)
+    if old is not None and old.status == JobStatus.RUNNING:
+        return JobView(event.job_id, JobStatus.RUNNING, old.fraction, old.message, eta_s=old.eta_s)
+    fraction = min(1.0, max(0.0, float(getattr(event.job, "progress", 0.0) or 0.0)))
+    return JobView(event.job_id, JobStatus.RUNNING, fraction, eta_s=getattr(event.job, "eta_s", None))
+
+
 class JobTracker(QObject):
     """Latest known state of every job, indexed by job and by node."""
 
@@ -100,8 +114,7 @@ class JobTracker(QObject):
         if kind is EventKind.QUEUED:
             self._jobs[job_id] = JobView(job_id, JobStatus.QUEUED, message=event.message)
         elif kind in RUNNING:
-            fraction = min(1.0, max(0.0, event.fraction)) if event.total else (old.fraction if old else 0.0)
-            self._jobs[job_id] = JobView(job_id, JobStatus.RUNNING, fraction, event.message, eta_s=event.eta_s)
+            self._jobs[job_id] = running_view(event, old)
         elif kind is EventKind.FAILED:
             self._jobs[job_id] = JobView(job_id, JobStatus.FAILED, error=event.message or event.job.error,
                                          hint=event.hint)

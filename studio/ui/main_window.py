@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from studio.core.errors import StudioError
 from studio.storage import Project
 from studio.storage.bundle import looks_like_bundle
+from studio.storage.project import project_damage
 from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.export_dialog import ExportChoices, ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
@@ -143,6 +144,15 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self.status_label = ElidedLabel("", self)  # a long message must not widen the window
         self.statusBar().addWidget(self.status_label, 1)
+        self.warning_label = ElidedLabel("", self)
+        """A warning whose message box is still open, once a later message took the status
+        line: the start's notice about settings that can't be saved stayed while "Opened X"
+        replaced it. Hidden when there is none, or when the status line says it itself."""
+        self.warning_label.setObjectName("statusWarning")
+        self.warning_label.hide()
+        self.statusBar().addWidget(self.warning_label, 1)
+        self._open_warnings: list[tuple[QMessageBox, str]] = []
+        """The warnings shown by :meth:`show_error` whose boxes are open, oldest first."""
         self.jobs_label = QLabel("", self)
         self.jobs_label.setObjectName("dimLabel")
         self.statusBar().addPermanentWidget(self.jobs_label)
@@ -663,8 +673,9 @@ class MainWindow(QMainWindow):
         a = self.actions_
         settings = self.settings
         recent = settings.present_projects()
-        own_sample = user_sample(settings.paths.projects_dir) / "project.db"
-        sample_ready = shipped_sample() is not None or own_sample.is_file()
+        own_sample = user_sample(settings.paths.projects_dir)
+        own_ready = (own_sample / "project.db").is_file() and not project_damage(own_sample)
+        sample_ready = shipped_sample() is not None or own_ready  # else the button says it builds one
         return WelcomeContent(
             recent=recent,
             shortcuts=shortcut_rows([a.new_turn, a.generate, a.reroll, a.fork, a.undo]),
@@ -719,15 +730,31 @@ class MainWindow(QMainWindow):
 
     def open_sample(self) -> bool:
         """Open the sample story with its clips generated: the one ``make run`` built in
-        the source checkout, else the user's copy, built (and generated) the first time."""
-        from studio.ui.sample_story import SampleBuilder, shipped_sample, user_sample
+        the source checkout, else the user's copy, built (and generated) the first time. A
+        copy of the user's that is damaged (its database cut short or not one) is moved aside,
+        never deleted, and a new one is built: opening it was refused at every click, with
+        advice to restore a file the user never made."""
+        from studio.ui.sample_story import (
+            SampleBuilder,
+            build_problem,
+            move_aside_if_damaged,
+            shipped_sample,
+            user_sample,
+        )
 
-        for candidate in (shipped_sample(), user_sample(self.settings.paths.projects_dir)):
-            if candidate is not None and (candidate / "project.db").is_file():
-                return self.open_project(candidate)
+        shipped = shipped_sample()  # (a damaged one is passed over)
+        if shipped is not None:
+            return self.open_project(shipped)
+        target = user_sample(self.settings.paths.projects_dir)
+        if (target / "project.db").is_file() and not project_damage(target):
+            return self.open_project(target)
         if self.sample_builder is not None:
             return False
-        target = user_sample(self.settings.paths.projects_dir)
+        try:  # here, not in the builder: a builder that fails removes what stands at its path
+            moved = move_aside_if_damaged(target)
+        except OSError as error:  # the damaged one stays as it is
+            self.show_error(StudioError(build_problem(target, error)))
+            return False
         engine = self.settings.engine if self.settings.engine in self.registry else self.services.default_engine
         values = self.settings.engine_values(engine)
         if engine in self.registry:  # what Settings shows: a saved value the engine refuses is left out
@@ -749,24 +776,29 @@ class MainWindow(QMainWindow):
         def finished(path: Path) -> None:
             self.sample_builder = None
             dialog.close()
-            self.open_project(path)
+            if self.open_project(path) and moved is not None:
+                self.show_message(f"Opened the new sample story. {aside_note(moved)}")
 
         def failed(message: str) -> None:
             self.sample_builder = None
             dialog.close()
-            self.show_error(StudioError(message))
+            note = aside_note(moved) if moved is not None else ""
+            self.show_error(StudioError(f"{message} {note}".strip()))
 
         def cancelled() -> None:
             if self.sample_builder is builder:
                 self.sample_builder = None
                 builder.cancel()
-                self.show_message("The sample story was not built.")
+                note = aside_note(moved) if moved is not None else ""
+                self.show_message(f"The sample story was not built. {note}".strip())
 
         builder.progress.connect(progress)
         builder.finished.connect(finished)
         builder.failed.connect(failed)
         dialog.canceled.connect(cancelled)
         builder.start()
+        if moved is not None and self.sample_builder is builder:  # said while it is built
+            self.show_message(f"Building a new sample story. {aside_note(moved)}")
         return True
 
     def show_checkpoints_folder(self) -> None:
@@ -976,10 +1008,34 @@ class MainWindow(QMainWindow):
             box.setInformativeText(studio_error.hint)
         box.setModal(False)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self._open_warnings.append((box, self.status_label.text()))
+        box.finished.connect(lambda _result, closed=box: self._warning_closed(closed))
         box.show()
+        self._show_lasting_warning()
 
     def show_message(self, text: str) -> None:
         self.status_label.setText(text)
+        self._show_lasting_warning()
+
+    def status_text(self) -> str:
+        """Everything the status bar's left part says now: the message, then a lasting warning."""
+        shown = [label.text() for label in (self.status_label, self.warning_label)
+                 if label.text() and not label.isHidden()]
+        return " | ".join(shown)
+
+    def _warning_closed(self, box: QMessageBox) -> None:
+        self._open_warnings = [(open_box, text) for open_box, text in self._open_warnings if open_box is not box]
+        self._show_lasting_warning()
+
+    def _show_lasting_warning(self) -> None:
+        """Keep the newest warning whose box is open in the status bar beside a later message
+        (on one line: the box holds its whole text), and none once its box is closed."""
+        newest = self._open_warnings[-1][1] if self._open_warnings else ""
+        lasting = "" if newest == self.status_label.text() else " ".join(newest.split())
+        if self.warning_label.text() != lasting:
+            self.warning_label.setText(lasting)
+            self.warning_label.setToolTip(newest if lasting else "")
+        self.warning_label.setVisible(bool(lasting))
 
     def _update_history_actions(self) -> None:
         """Undo and Redo, named after the steps they take. The window hears of a change a
@@ -1145,6 +1201,12 @@ def _bundle_error(path: Path) -> StudioError | None:
                        hint=f"Unpack it into a new project folder with the command "
                             f"kamishibai unbundle {shlex.quote(str(path))} {shlex.quote(str(folder))}, "
                             f"then open that folder.")
+
+
+def aside_note(aside: Path) -> str:
+    """What the status bar says of a damaged sample moved to ``aside``, so that the user
+    knows where their old copy is (the log says what was wrong with it)."""
+    return f"The old one was damaged and could not open: it was moved, as it was, to {aside}"
 
 
 def _same_folder(a: Path, b: Path) -> bool:

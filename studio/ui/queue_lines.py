@@ -20,6 +20,12 @@ NAME_LINES_BY_WIDTH = ((150, 2), (100, 3), (0, 4))
 more lines as its column narrows ("Generate" / "turn 2 · Qiqi" / "gently sits…" where two
 lines read "Generate" / "turn 2 · Qiq…"); one longer than that ends with "…"."""
 ROW_PADDING = 6
+ESTIMATING = "estimating…"
+"""What a running job's progress says under its percentage until a time left is known (a
+first job of an engine: nothing has timed it yet, and the time left waits for decoding's
+pace); without it the line showed a bare percentage, as if the time left were forgotten.
+What the engine is doing meanwhile is said in the selected job's detail, whole (the
+column has the room of a time left, not of "building the representation")."""
 
 
 def shown_progress(progress: str) -> str:

@@ -30,7 +30,7 @@ from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
 from studio.ui.job_labels import where_it_runs
 from studio.ui.job_tracker import JobTracker, kind_name
-from studio.ui.queue_lines import QueueLineDelegate, shown_width
+from studio.ui.queue_lines import ESTIMATING, PROGRESS_COLUMN, QueueLineDelegate, shown_width
 from studio.ui.text_wrap import breakable, copy_without_breaks
 from studio.ui.toolbutton import tool_button
 
@@ -40,6 +40,10 @@ RETRY_TIP = "Retry the selected failed, cancelled or interrupted job"
 RETRY_DELETED_TIP = "Its turn was deleted: undo the delete (Ctrl+Z) to retry it"
 RETRYABLE_STATUSES = ("failed", "cancelled", "interrupted")
 CANCELLABLE_STATUSES = ("queued", "running", "interrupted")
+PROGRESS_SLACK = 2
+"""Pixels the progress column is given past Qt's fit of its widest text: that fit rounds the
+text's width, and "estimating…" measured 75.9 of the 76 pixels it left, one font away from
+being cut to "estimat…"."""
 MAX_FINISHED_SHOWN = 100
 
 
@@ -300,7 +304,7 @@ class QueuePanel(QWidget):
         if status == "running":
             fraction = view.fraction if view else job.progress
             eta = view.eta_s if view else job.eta_s
-            progress = " · ".join(p for p in (f"{fraction * 100:.0f}%", format_eta(eta)) if p)
+            progress = f"{fraction * 100:.0f}% · {format_eta(eta) or ESTIMATING}"
             where = where_it_runs(self._where(job), progress)
             tip = f"{label}\n{where}" if where else tip  # the dock is narrow: where it runs is told here
         icon_name = {"running": "generate", "failed": "cancel", "queued": "loop"}.get(status, "")
@@ -413,6 +417,9 @@ class QueuePanel(QWidget):
             if widest > self._widest[column] or self.list.header().sectionSize(column) < self._widest[column]:
                 self._widest[column] = max(widest, self._widest[column])
                 self.list.resizeColumnToContents(column)
+                if column == PROGRESS_COLUMN:  # Qt's fit is measured in whole pixels, drawn in fractions
+                    header = self.list.header()
+                    header.resizeSection(column, header.sectionSize(column) + PROGRESS_SLACK)
 
     def _follow_name_width(self, column: int, _old: int, _new: int) -> None:
         """The job column got narrow or wide enough to change how many text lines the
@@ -496,9 +503,11 @@ class QueuePanel(QWidget):
             if job.hint:
                 text += f"<br><b>Hint:</b> {_plain(job.hint)}"
         else:
-            where = self._where(job) if kind_name(job.status) == "running" else ""
+            running = kind_name(job.status) == "running"
+            where = self._where(job) if running else ""
             runs = f" · runs on {where}" if where else ""
-            text = _plain(f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}{runs}")
+            step = self._step(job.id) if running else ""
+            text = _plain(f"{self.describe_job(job)} · engine {job.engine or '—'} · seed {job.seed}{step}{runs}")
             reason = ended_reason(kind_name(job.status), job.error)
             if reason:  # why it will not run (a deleted turn, a failed turn above): not only in a tooltip
                 text = f"<b>{kind_name(job.status).capitalize()}:</b> {_plain(reason)}<br>{text}"
@@ -506,6 +515,14 @@ class QueuePanel(QWidget):
             self.detail.setText(text)
         if self.detail.toolTip() != whole:
             self.detail.setToolTip(whole)
+
+    def _step(self, job_id: str) -> str:
+        """" · what the engine is doing now" for a running job ("loading the mini engine",
+        "frame 3/17"), from its last progress report; "" when it said nothing. The line's
+        progress column only says "estimating…" while no time left is known: this says why."""
+        view = self.tracker.job(job_id)
+        message = " ".join(view.message.split()) if view is not None else ""
+        return f" · {message}" if message else ""
 
     def _offer_forgetting(self, any_finished: bool) -> None:
         """"Forget finished jobs" only while there are some: pressed with none it did nothing."""

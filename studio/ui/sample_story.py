@@ -111,6 +111,9 @@ class SampleBuilder(QObject):
         self.total = 0
         self.set_aside: Path | None = None
         """Where a damaged sample found at ``path`` was moved before building (None: none was)."""
+        self._ours = False
+        """Whether this build makes the folder at ``path``: only then does giving up remove it
+        (a folder there before, damaged or not, that could not be set aside is never touched)."""
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -121,6 +124,7 @@ class SampleBuilder(QObject):
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.set_aside = move_aside_if_damaged(self.path)
+            self._ours = not os.path.lexists(self.path)
             self.project = self.services.create_sample_project(self.path)
             self.service = GenerationService(self.project, self.services.registry, default_engine=self.engine,
                                              hosts=HostMode(self.services.engine_host))
@@ -169,4 +173,5 @@ class SampleBuilder(QObject):
 
     def _abandon(self) -> None:
         self._close()
-        remove_project_folder(Path(self.path))
+        if self._ours:
+            remove_project_folder(Path(self.path))

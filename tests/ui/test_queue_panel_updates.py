@@ -65,7 +65,7 @@ def test_the_list_follows_the_queue_and_keeps_unchanged_lines(qtbot) -> None:
     jobs = [StubJob("a", JobStatus.RUNNING, 0.25), StubJob("b", JobStatus.QUEUED), StubJob("c", JobStatus.QUEUED)]
     service = StubService(jobs)
     panel.set_service(service)
-    assert _lines(panel) == [("a", "running", "25%"), ("b", "queued", ""), ("c", "queued", "")]
+    assert _lines(panel) == [("a", "running", "25% · estimating…"), ("b", "queued", ""), ("c", "queued", "")]
     b_line, c_line = _item(panel, "b"), _item(panel, "c")
     panel.select_job("c")
 
@@ -73,7 +73,7 @@ def test_the_list_follows_the_queue_and_keeps_unchanged_lines(qtbot) -> None:
     service.queue = [replace(jobs[0], status=JobStatus.DONE), replace(jobs[1], status=JobStatus.RUNNING,
                                                                       progress=0.5), jobs[2]]
     panel.refresh()
-    assert _lines(panel) == [("b", "running", "50%"), ("c", "queued", ""), ("a", "done", "")]
+    assert _lines(panel) == [("b", "running", "50% · estimating…"), ("c", "queued", ""), ("a", "done", "")]
     assert _item(panel, "b") is b_line and _item(panel, "c") is c_line  # the same lines, not rebuilt
     assert panel.selected_job_id() == "c"
 
@@ -96,13 +96,13 @@ def test_status_and_progress_columns_grow_to_fit_their_widest_text(qtbot) -> Non
     qtbot.addWidget(panel)
     panel.resize(420, 500)
     panel.show()
-    service = StubService([StubJob("a", JobStatus.RUNNING, 0.1), StubJob("b", JobStatus.QUEUED)])
+    service = StubService([StubJob("a", JobStatus.RUNNING, 0.1, eta_s=5.0), StubJob("b", JobStatus.QUEUED)])
     panel.set_service(service)
     header = panel.list.header()
     narrow = header.sectionSize(2)
     service.queue = [StubJob("a", JobStatus.RUNNING, 0.5, eta_s=1800.0), StubJob("b", JobStatus.INTERRUPTED)]
     panel.refresh()
-    assert header.sectionSize(2) > narrow  # "50% · 30 min left" needs more room than "10%"
+    assert header.sectionSize(2) > narrow  # "50% · 30 min left" needs more room than "10% · 5 s left"
     for column in (1, 2):  # never cut
         assert header.sectionSize(column) >= panel.list.sizeHintForColumn(column)
 
