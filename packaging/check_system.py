@@ -10,173 +10,59 @@ terminal is attached, if the user says yes; otherwise nothing is installed and o
 names the exact command to run. Exit status: 0 when everything is there (or was just
 installed), 1 when something is still missing, 2 for a bad list file.
 
-Standard library only: it runs with the system's python3, before ``.venv`` exists. The
-probes are functions the tests replace (:class:`Probes`, :class:`Host`).
+Standard library only: it runs with the system's python3, before ``.venv`` exists. The list
+is read, and its probes answered, by ``studio/system_check.py`` of the same checkout, which
+the window uses too. The probes are functions the tests replace (:class:`Probes`, :class:`Host`).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+# The list and its probes are shared with the window, which checks Qt's libraries before it
+# opens (studio/system_check.py): imported from the checkout this script belongs to.
+SOURCE_TREE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(SOURCE_TREE))
+try:
+    from studio import system_check
+    from studio.system_check import (  # re-exported: the names this script always had
+        NEEDS,
+        PROBE_KINDS,
+        WHAT,
+        ListError,
+        Probes,
+        Requirement,
+        command_text,
+        missing,
+        read_requirements,
+        system_library_lookup,
+        unique_packages,
+    )
+except ImportError:
+    print(f"check_system: {SOURCE_TREE / 'studio' / 'system_check.py'} can't be imported: run this script from "
+          "the studio's source tree, where packaging/ and studio/ sit side by side.", file=sys.stderr)
+    raise SystemExit(2) from None
+
+__all__ = ["NEEDS", "PROBE_KINDS", "WHAT", "Host", "ListError", "Probes", "Requirement", "command_text", "ensure",
+           "font_installed", "install_commands", "main", "missing", "read_requirements", "stop_message",
+           "system_library_lookup", "unique_packages"]
+
 DEFAULT_LIST = Path(__file__).resolve().with_name("system-packages.txt")
-NEEDS: dict[str, tuple[str, ...]] = {"setup": ("setup",), "run": ("setup", "run"), "test": ("setup", "run", "test")}
-PROBE_KINDS = ("lib", "bin", "py", "font")
-WHAT: dict[str, str] = {"setup": "to set up .venv", "run": "to run the studio", "test": "for the tests"}
-LIBRARY_DIRS = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib")
-FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
-FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
-
-
-class ListError(ValueError):
-    """A malformed line in the package list (the message names the file and line)."""
-
-
-@dataclass(frozen=True)
-class Requirement:
-    need: str
-    package: str
-    probe: str  # "lib:libGL.so.1", "bin:Xvfb", "py:ensurepip", "font:any", "font:A.ttf,B.ttc" (one of these files)
-
-    @property
-    def kind(self) -> str:
-        return self.probe.split(":", 1)[0]
-
-    @property
-    def target(self) -> str:
-        return self.probe.split(":", 1)[1]
-
-    def describe(self) -> str:
-        """``libxcb-icccm4 (libxcb-icccm.so.4, to run the studio)``: the package, what was looked for, why."""
-        names = self.target.split(",")
-        fonts = ("a font" if self.target == "any" else
-                 f"the font {names[0]}" if len(names) == 1 else f"one of the fonts {', '.join(names)}")
-        what = {"lib": self.target, "bin": f"the {self.target} command", "py": f"Python's {self.target} module",
-                "font": fonts}[self.kind]
-        return f"{self.package} ({what}, {WHAT[self.need]})"
-
-
-def read_requirements(path: Path) -> list[Requirement]:
-    requirements: list[Requirement] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        fields = line.split()
-        where = f"{path}:{number}"
-        if len(fields) != 3:
-            raise ListError(f"{where}: expected 'NEED PACKAGE PROBE', got {raw.strip()!r}")
-        need, package, probe = fields
-        if need not in NEEDS:
-            raise ListError(f"{where}: NEED must be one of {', '.join(NEEDS)}, not {need!r}")
-        kind, _, target = probe.partition(":")
-        if kind not in PROBE_KINDS or not target:
-            raise ListError(f"{where}: PROBE must be one of {', '.join(k + ':…' for k in PROBE_KINDS)}, not {probe!r}")
-        requirements.append(Requirement(need, package, probe))
-    return requirements
-
-
-# -- probes --------------------------------------------------------------------------------
-
-
-def _ldconfig_names() -> set[str]:
-    """Sonames in the dynamic loader's cache (``ldconfig -p``), if ldconfig can be found."""
-    candidates = [shutil.which("ldconfig"), "/sbin/ldconfig", "/usr/sbin/ldconfig"]
-    for candidate in candidates:
-        if candidate and os.access(candidate, os.X_OK):
-            try:
-                output = subprocess.run([candidate, "-p"], capture_output=True, text=True, timeout=30).stdout
-            except (OSError, subprocess.SubprocessError):
-                continue
-            entries = (line.split() for line in output.splitlines()[1:] if line.startswith(("\t", " ")))
-            return {fields[0] for fields in entries if fields}
-    return set()
-
-
-def _library_dir_names() -> set[str]:
-    """File names in LD_LIBRARY_PATH and the standard library folders (one level of multiarch)."""
-    folders = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(":") if p]
-    for base in LIBRARY_DIRS:
-        folders.append(base)
-        try:
-            folders.extend(str(entry) for entry in Path(base).iterdir() if entry.name.endswith("-linux-gnu"))
-        except OSError:
-            pass
-    names: set[str] = set()
-    for folder in folders:
-        try:
-            names.update(os.listdir(folder))
-        except OSError:
-            pass
-    return names
-
-
-def system_library_lookup() -> Callable[[str], bool]:
-    """``lookup(soname)``: whether the dynamic loader would find it. Reads the system once."""
-    known = _ldconfig_names() | _library_dir_names()
-    return known.__contains__
+FONT_DIRS = system_check.FONT_DIRS
+"""The font folders looked in (the tests point it elsewhere)."""
 
 
 def font_installed(target: str) -> bool:
     """``any``: whether any TrueType/OpenType font is installed; else whether one of the
-    comma-separated font file names is."""
-    names = set(target.split(","))
-    for folder in FONT_DIRS:
-        try:
-            root = Path(folder).expanduser()
-        except RuntimeError:  # no HOME and a user the system doesn't know (a container's --user 1234)
-            continue
-        if not root.is_dir():
-            continue
-        for _dirpath, _dirs, files in os.walk(root):
-            if any(name.lower().endswith(FONT_SUFFIXES) if target == "any" else name in names for name in files):
-                return True
-    return False
-
-
-def _module_available(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-@dataclass
-class Probes:
-    """How each kind of probe is answered; the tests pass fakes."""
-
-    has_library: Callable[[str], bool]
-    has_program: Callable[[str], bool]
-    has_module: Callable[[str], bool]
-    has_font: Callable[[str], bool]
-
-    @classmethod
-    def of_this_system(cls) -> Probes:
-        return cls(system_library_lookup(), lambda name: shutil.which(name) is not None, _module_available,
-                   font_installed)
-
-    def present(self, requirement: Requirement) -> bool:
-        kind, target = requirement.kind, requirement.target
-        if kind == "lib":
-            return self.has_library(target)
-        if kind == "bin":
-            return self.has_program(target)
-        if kind == "py":
-            return self.has_module(target)
-        return self.has_font(target)
-
-
-def missing(requirements: Iterable[Requirement], need: str, probes: Probes) -> list[Requirement]:
-    """The requirements of ``need`` (and the needs it includes) that are not met, in list order."""
-    wanted = NEEDS[need]
-    return [r for r in requirements if r.need in wanted and not probes.present(r)]
+    comma-separated font file names is (in :data:`FONT_DIRS`)."""
+    return system_check.font_installed(target, FONT_DIRS)
 
 
 # -- what to do about it -------------------------------------------------------------------
@@ -210,16 +96,6 @@ def install_commands(packages: Sequence[str], host: Host, *, prompt_for_password
         [*prefix, *env, "apt-get", "update"],
         [*prefix, *env, "apt-get", "install", "-y", "--no-install-recommends", *packages],
     ]
-
-
-def command_text(packages: Sequence[str], as_root: bool) -> str:
-    """The command a person should type (``sudo`` unless they are root)."""
-    sudo = "" if as_root else "sudo "
-    return f"{sudo}apt-get update && {sudo}apt-get install -y --no-install-recommends {' '.join(packages)}"
-
-
-def unique_packages(requirements: Iterable[Requirement]) -> list[str]:
-    return list(dict.fromkeys(r.package for r in requirements))
 
 
 def stop_message(absent: Sequence[Requirement], host: Host, reason: str = "", again: str = "") -> str:

@@ -131,12 +131,20 @@ def stopwatch() -> Iterator[list[float]]:
 
 
 def find_bench_dir(start: Path | None = None) -> Path:
-    here = (start or Path(__file__)).resolve()
-    for parent in [here, *here.parents]:
-        candidate = parent / "tests" / "bench"
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("tests/bench not found: run benchmarks from a source checkout")
+    """``tests/bench`` of the source checkout (``start``: the folder holding ``studio/``,
+    default this copy's). An installed wheel or a frozen app has none: that is said as a user
+    error, not an internal one (it ended with "internal error: FileNotFoundError", exit 1), and
+    no folder above site-packages is searched, where another project's tests could be."""
+    from studio import shipped
+
+    root = start if start is not None else shipped.source_checkout()
+    candidate = root / "tests" / "bench" if root is not None else None
+    if candidate is not None and candidate.is_dir():
+        return candidate
+    raise StudioError("Benchmarks run from a source checkout of Kamishibai Studio: this copy "
+                      f"({shipped.PACKAGE}) has no tests/bench folder beside it.",
+                      hint="Run `kamishibai bench` from a clone of the project's repository, set up as its "
+                           "README says (`make run` makes its .venv).")
 
 
 def _load(path: Path) -> ModuleType:

@@ -11,7 +11,7 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -155,8 +155,22 @@ def sketch_pictures() -> SketchPictures:
 
 
 def default_checkpoints() -> Path:
-    """``checkpoints/`` beside the app: the shipped weights and the user's converted ones."""
+    """``checkpoints/`` beside the app: the shipped weights (and, but in an installed wheel,
+    the user's converted ones: see :func:`user_checkpoints`)."""
     return shipped("checkpoints")
+
+
+def user_checkpoints(data_dir: Callable[[], Path]) -> Path:
+    """Where the big engines' converted weights go, and where the checkpoint tools look,
+    unless a folder is named: ``checkpoints/`` beside the app in a checkout or a frozen app
+    (:func:`default_checkpoints`, as before); in an installed wheel, ``checkpoints/`` in the
+    user's data folder (``data_dir()``, asked only then), which the engines look in after the
+    package's own. The package keeps only the shipped mini: 20 GB and more of converted weights
+    inside site-packages went to a folder that may be read-only and that an uninstall leaves
+    behind."""
+    from studio.shipped import is_installed
+
+    return data_dir() / "checkpoints" if is_installed() else default_checkpoints()
 
 
 SAMPLE_STORY = "first_story.txt"

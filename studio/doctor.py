@@ -26,6 +26,7 @@ from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, format_bytes
 from studio.engines.registry import EngineRegistry
 from studio.engines.requirements import Requirement, without_see_doctor
+from studio.shipped import is_frozen
 
 MIN_PYTHON = (3, 11)
 
@@ -77,6 +78,12 @@ class DoctorReport:
         return data
 
 
+_NO_TORCH_FROZEN = ("The built app carries no torch, and nothing can be added to it: for the engines with "
+                    "trained models, install the studio with Python instead (pip install "
+                    "'kamishibai-studio[engines]' in a virtual environment, or `make run ENGINES=1` in a checkout).")
+"""torch's hint in the one-folder app, where ``pip install`` can't reach (PyInstaller left it out)."""
+
+
 def _python() -> Component:
     version = platform.python_version()
     ok = sys.version_info[:2] >= MIN_PYTHON
@@ -88,8 +95,9 @@ def _torch_and_gpus() -> tuple[Component, list[DeviceInfo]]:
     """torch's line and the GPUs it sees. A torch that is installed but does not import (a
     CUDA library missing, a broken wheel) is a NO line saying why, never a crash of the doctor."""
     if importlib.util.find_spec("torch") is None:
-        return Component("torch", True, "not installed (the sketch engine needs none)",
-                         "Engines with trained models need it: pip install 'kamishibai-studio[engines]'."), []
+        return Component("torch", True, "not installed (the sketch engine needs none)", _NO_TORCH_FROZEN
+                         if is_frozen() else "Engines with trained models need it: pip install "
+                         "'kamishibai-studio[engines]'."), []
     try:
         version = importlib.metadata.version("torch")
     except importlib.metadata.PackageNotFoundError:
@@ -99,7 +107,8 @@ def _torch_and_gpus() -> tuple[Component, list[DeviceInfo]]:
     except Exception as error:  # ImportError, OSError (libcudnn...), a CUDA runtime error
         first = (str(error).strip().splitlines() or [""])[0][:300]
         return Component("torch", False, f"{version}, does not work: {type(error).__name__}: {first}",
-                         "Reinstall it: pip install --force-reinstall torch (the README says which build), "
+                         "Nothing can be reinstalled inside the built app: build it again (make dist)." if is_frozen()
+                         else "Reinstall it: pip install --force-reinstall torch (the README says which build), "
                          "or uninstall it to run the sketch engine only."), []
     cuda = f"CUDA: {len(gpus)} GPU(s)" if gpus else "CUDA: not available"
     return Component("torch", True, f"{version}, {cuda}"), gpus
@@ -107,8 +116,11 @@ def _torch_and_gpus() -> tuple[Component, list[DeviceInfo]]:
 
 def _ffmpeg() -> Component:
     chosen = os.environ.get("IMAGEIO_FFMPEG_EXE", "")
+    reinstall = (f"The app's own ffmpeg is missing or damaged: copy the app ({Path(sys.executable).parent}) again "
+                 "from its build, or set IMAGEIO_FFMPEG_EXE to a working ffmpeg." if is_frozen()
+                 else "Reinstall it: pip install --force-reinstall imageio-ffmpeg.")
     fix = (f"IMAGEIO_FFMPEG_EXE={chosen} names it: point it at a working ffmpeg, or unset it to use "
-           "imageio-ffmpeg's own." if chosen else "Reinstall it: pip install --force-reinstall imageio-ffmpeg.")
+           "imageio-ffmpeg's own." if chosen else reinstall)
     try:
         from studio.storage.media import ffmpeg_exe
 
@@ -144,7 +156,9 @@ def _missing_libraries(plugin: Path) -> list[str]:
 def _qt() -> Component:
     spec = importlib.util.find_spec("PySide6")
     if spec is None or not spec.submodule_search_locations:
-        return Component("qt", False, "PySide6 is not installed", "pip install PySide6-Essentials")
+        return Component("qt", False, "PySide6 is not installed", "The app was built without it: build it again "
+                         "(make dist) in a checkout where PySide6 is installed." if is_frozen()
+                         else "pip install PySide6-Essentials")
     root = Path(next(iter(spec.submodule_search_locations)))
     platforms = root / "Qt" / "plugins" / "platforms"
     plugins = sorted(p.name.removeprefix("libq").removesuffix(".so") for p in platforms.glob("libq*.so"))
@@ -156,8 +170,24 @@ def _qt() -> Component:
     missing = _missing_libraries(platforms / "libqxcb.so") if "xcb" in plugins else []
     if missing and chosen.split(":")[0] not in ("offscreen", "minimal", "wayland", "vnc"):
         return Component("qt", False, f"{detail}; the X11 (xcb) plugin misses {', '.join(missing)}",
-                         "Install Qt's system libraries (see the README: `make run` installs them).")
+                         _install_libraries(missing))
     return Component("qt", True, detail)
+
+
+def _install_libraries(sonames: list[str]) -> str:
+    """The apt-get line that installs the packages of ``sonames``, from the studio's list of
+    system packages (a wheel user has no ``make run`` to do it)."""
+    from studio import system_check
+
+    try:
+        listed = system_check.read_requirements(system_check.LIST)
+    except (OSError, ValueError):
+        listed = []
+    packages = system_check.unique_packages(r for r in listed if r.kind == "lib" and r.target in sonames)
+    if not packages:
+        return "Install the packages that provide these libraries with your system's package manager."
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    return f"Install them: {system_check.command_text(packages, as_root=root)}"
 
 
 def _has_dist(name: str) -> bool:

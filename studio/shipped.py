@@ -6,6 +6,9 @@ holds them inside the package, in ``studio/_shipped/`` (pyproject.toml maps them
 that site-packages gets no top-level folders with such common names. A frozen build keeps
 ``resources/`` beside ``studio/`` in its ``_internal/`` folder, as a checkout does, and
 ``checkpoints/`` beside its executable (packaging/kamishibai.spec), where the user puts weights.
+
+What only a checkout has (the benchmarks in ``tests/bench``, ``docs/BENCHMARKS.md``) is found
+through :func:`source_checkout`, which is None for an installed wheel and a frozen app.
 """
 
 from __future__ import annotations
@@ -32,3 +35,22 @@ def shipped(name: str) -> Path:
         # where the engines look too (AppPaths), and where `checkpoints convert` writes
         return Path(sys.executable).resolve().parent / name
     return BESIDE / name
+
+
+def is_frozen() -> bool:
+    """Whether this is the one-folder (PyInstaller) build."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def is_installed() -> bool:
+    """Whether this is an installed wheel (its shipped folders inside the package), not a
+    checkout (an editable install is one) nor a frozen app."""
+    return not is_frozen() and INSIDE.is_dir()
+
+
+def source_checkout() -> Path | None:
+    """The source checkout holding ``studio/`` (its ``pyproject.toml`` beside it); None for an
+    installed wheel or a frozen app, which have no ``tests/`` nor ``docs/`` of their own."""
+    if is_frozen() or INSIDE.is_dir():
+        return None
+    return BESIDE if (BESIDE / "pyproject.toml").is_file() else None

@@ -28,7 +28,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     convert.add_argument("source", metavar="SRC", help="the release's checkpoints/ folder (AnimeGamer/, vae/, "
                                                        "Mistral-7B-Instruct-v0.1/)")
     convert.add_argument("--checkpoints", default=None, type=conversion_target,
-                         help="where to write (default: checkpoints/ beside the app)")
+                         help="where to write (default: checkpoints/ beside the app; for an installed studio, "
+                         "checkpoints/ in the data folder)")
     convert.add_argument("--character", action="append", choices=("qiqi", "sosuke"),
                          help="convert only this character (repeatable; default: every one found)")
     convert.add_argument("--tokenizer", default=None,
@@ -49,7 +50,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     customx.add_argument("--llava", required=True, metavar="FOLDER", help="llava-llama-3-8b-v1_1-transformers/")
     customx.add_argument("--clip", required=True, metavar="FOLDER", help="clip-vit-large-patch14/")
     customx.add_argument("--checkpoints", default=None, type=conversion_target,
-                         help="where to write (default: checkpoints/ beside the app)")
+                         help="where to write (default: checkpoints/ beside the app; for an installed studio, "
+                         "checkpoints/ in the data folder)")
     customx.set_defaults(handler=cmd_convert_customx)
 
     doctor = commands.add_parser("doctor", help="list our AnimeGamer (or CustomX) files (present or missing, "
@@ -57,7 +59,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     doctor.add_argument("--engine", default="animegamer", choices=("animegamer", "customx"),
                         help="whose files to list (default: animegamer)")
     doctor.add_argument("--checkpoints", default=None, type=checkpoints_folder,
-                        help="checkpoints folder (default: checkpoints/ beside the app)")
+                        help="checkpoints folder (default: checkpoints/ beside the app; for an installed studio, "
+                        "checkpoints/ in the data folder)")
     doctor.add_argument("--source", default=None,
                         help="also list the release files under this folder (AnimeGamer: the release's "
                              "checkpoints/; CustomX: where its downloads were unpacked, searched 5 folders deep)")
@@ -86,7 +89,30 @@ def _checkpoints(value: str | None):  # type: ignore[no-untyped-def]
 
     # a relative folder is named by its full path in every line: read later (a log, an issue
     # report), "ck/animegamer" does not say where it was looked for
-    return Path(value).expanduser().absolute() if value else composition.default_checkpoints()
+    return Path(value).expanduser().absolute() if value else composition.user_checkpoints(_data_dir)
+
+
+def _data_dir() -> Path:
+    """The user's data folder, as the window and the engines find it (``checkpoints/`` there
+    is where they look after the app's own); needs only QtCore."""
+    from studio.cli.common import ctrl_c_deferred
+
+    with ctrl_c_deferred():  # a KeyboardInterrupt inside PySide6's first import aborts Python
+        from studio.ui.app_paths import AppPaths
+
+        return AppPaths.standard().data_dir
+
+
+def _where_by_default(value: str | None) -> list[str]:
+    """The line ``checkpoints doctor`` adds under its title when an installed studio used its
+    default folder: that it is the data folder's, not the package's."""
+    from studio.shipped import is_installed
+
+    if value or not is_installed():
+        return []
+    return ["  (the default folder of an installed studio: checkpoints/ in your data folder, where "
+            "`kamishibai checkpoints convert` writes and the engines look; the package holds only the "
+            "shipped mini weights. --checkpoints DIR names another folder.)"]
 
 
 def _require_folder(option: str, value: str, hint: str) -> None:
@@ -231,6 +257,8 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
     moved = _folder_problem(folder, "CustomX")
     if moved and not args.json:
         print(f"NOT A FOLDER {printable(moved)}")
+    for line in [] if args.json else _where_by_default(args.checkpoints):
+        print(line)
     rows = []
     damaged: dict[str, str] = {}
     for item in catalog.FILES:
@@ -323,6 +351,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         lines = format_report(report, shown=printable, command=command, checkpoints=args.checkpoints).split("\n")
         lines[1:1] = [f"  NOT A FOLDER {moved}"] if moved else []  # under the title, which names the folder
+        lines[1:1] = _where_by_default(args.checkpoints)
         lines[-1:-1] = _damaged_lines(damaged) + _leftover_lines(leftovers)  # before the verdict, its last line
         print("\n".join(printable(line) for line in lines))
     return 0 if report.ok else EXIT_NOT_READY

@@ -13,7 +13,15 @@ from studio.core.errors import StudioError
 
 EVALUATED = ("mini",)
 
-DEFAULT_REPORT = Path(__file__).resolve().parents[2] / "docs" / "BENCHMARKS.md"
+
+def default_report() -> Path | None:
+    """``docs/BENCHMARKS.md`` of the source checkout; None for an installed wheel or a frozen
+    app (they print only: an installed copy wrote site-packages/docs/BENCHMARKS.md)."""
+    from studio.shipped import source_checkout
+
+    checkout = source_checkout()
+    return checkout / "docs" / "BENCHMARKS.md" if checkout is not None else None
+
 
 MAX_EVAL_STEPS = 64
 """More steps than the engine's own setting allows (16), for studying the sampler; far more
@@ -27,7 +35,8 @@ MIN_GUIDANCE, MAX_GUIDANCE = 1.0, 8.0
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "eval", help="evaluate an engine on held-out episodes and write docs/BENCHMARKS.md",
+        "eval", help="evaluate an engine on held-out episodes (a source checkout also updates its "
+        "docs/BENCHMARKS.md)",
         description="Play held-out episodes in the sketch world, run the engine and a judge over them, and print "
         "the goals table (state accuracy, instruction following, visual quality, consistency, speed).")
     p.add_argument("engine", choices=EVALUATED, help="the engine to evaluate (only mini has held-out episodes)")
@@ -45,7 +54,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--threads", type=thread_count, metavar="N",
                    help="CPU threads, from 1 to the cores the studio may use (default: all cores but one, as in "
                    "the window, so that the timings are the window's)")
-    p.add_argument("--report", type=Path, help="the benchmarks file to update (default: docs/BENCHMARKS.md)")
+    p.add_argument("--report", type=Path, help="the benchmarks file to update (default: docs/BENCHMARKS.md of a "
+                   "source checkout; an installed studio prints only)")
     p.add_argument("--no-report", action="store_true", help="print only")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p.set_defaults(handler=cmd_eval)
@@ -98,7 +108,7 @@ def one_device(text: str) -> str:
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.report is not None and args.report.exists() and not args.report.is_file():
         raise StudioError(f"--report {args.report} is not a file.", hint="Name a Markdown file, e.g. BENCHMARKS.md.")
-    report = None if args.no_report else args.report or DEFAULT_REPORT
+    report = None if args.no_report else args.report or default_report()
     if report is not None:  # one that could not be updated is refused now, not after a run of minutes
         from studio.benchmarks import check_report
 

@@ -204,7 +204,8 @@ def _cluster_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cluster", metavar="WHERE",
                    help="run the engines on a Ray cluster: local (a Ray instance on this machine), auto (the "
                    "cluster this machine joined with `ray start`) or the head's HOST:PORT; one engine actor per GPU. "
-                   "Needs the cluster extra: pip install 'kamishibai-studio[cluster]' (see docs/CLUSTER.md)")
+                   "Needs the cluster extra: pip install 'kamishibai-studio[cluster]' "
+                   "(README: “A tree that outgrows one machine”)")
     p.add_argument("--actors", type=_actor_count, metavar="N",
                    help="with --cluster: how many engine actors (default: one per GPU of the cluster, else one)")
     p.add_argument("--cluster-timeout", type=_seconds, metavar="SECONDS",
@@ -1309,7 +1310,7 @@ def _farm_gone_hint(service: GenerationService, path: str) -> str:
         return ""
     gone = "was lost" if status.state is ConnectionState.LOST else "could not be joined"
     return (f" The render farm ({printable(status.address)}) {gone}; they stay queued.\n  hint: start its head "
-            f"again (`ray start --head`, docs/CLUSTER.md), then run `{_on_the_farm(service, path, status.address)}`, "
+            f"again (`ray start --head` on it), then run `{_on_the_farm(service, path, status.address)}`, "
             "or run them here without --cluster.")
 
 

@@ -121,7 +121,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "Default: the bundle's name beside it (story.zip: story.kamishibai)")
     p.set_defaults(handler=cmd_unbundle)
 
-    p = sub.add_parser("bench", help="run benchmarks and update docs/BENCHMARKS.md")
+    p = sub.add_parser("bench", help="run benchmarks and update docs/BENCHMARKS.md (from a source checkout)")
     p.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     p.add_argument("--quick", action="store_true", help="small sizes, nothing written")
     p.set_defaults(handler=cmd_bench)

@@ -200,6 +200,13 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
     tune_for_gui()
     set_application_names()
     existing = QApplication.instance()
+    if not isinstance(existing, QApplication):
+        from studio.system_check import EXIT_MISSING_LIBRARIES, check_window_libraries
+
+        missing = check_window_libraries(os.environ)  # Qt would abort (134) without its xcb libraries
+        if missing is not None:
+            print(missing, file=sys.stderr)
+            return EXIT_MISSING_LIBRARIES
     app = existing if isinstance(existing, QApplication) else QApplication(argv if argv is not None else sys.argv)
     app.setDesktopFileName(DESKTOP_ID)
     app.setWindowIcon(app_icon())

@@ -90,10 +90,15 @@ class AppPaths:
 
     def default_checkpoint_dirs(self) -> list[Path]:
         """Where weights are looked for unless the user chose a folder: ``checkpoints/``
-        beside the app (an installed copy's in its package), then ``checkpoints/`` in the
-        data folder (for installs whose own folder is read-only)."""
+        beside the app, then ``checkpoints/`` in the data folder (for installs whose own folder
+        is read-only). In a copy installed with pip the data folder comes first: it is where
+        ``checkpoints convert`` puts the big engines' weights, and the first folder is the one
+        a missing engine's advice names; the package's own holds only the shipped mini."""
+        from studio import shipped as shipped_module
+
         beside = app_dir() / CHECKPOINTS if getattr(sys, "frozen", False) else shipped(CHECKPOINTS)
-        return [beside, self.data_dir / CHECKPOINTS]
+        data = self.data_dir / CHECKPOINTS
+        return [data, beside] if shipped_module.is_installed() else [beside, data]
 
     def cache(self, *parts: str) -> Path:
         """A folder under the cache folder, created if needed."""

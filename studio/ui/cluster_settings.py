@@ -16,7 +16,8 @@ CHOICES = (("", OFF), ("local", "local (a Ray instance on this machine)"),
            ("auto", "auto (the Ray cluster this machine joined)"))
 ACTORS_AUTO = "one per GPU"
 NO_RAY_TIP = f"Rendering on a Ray cluster needs Ray, which is not installed. Install it with: {INSTALL_HINT}"
-TIP = ("Run the generation queue's engines on a Ray cluster, one actor per GPU (see docs/CLUSTER.md): "
+TIP = ("Run the generation queue's engines on a Ray cluster, one actor per GPU "
+       "(README: “A tree that outgrows one machine”): "
        "local starts Ray on this machine, auto joins the cluster this machine is part of (`ray start`), "
        "or type the head's HOST:PORT. Applies to the next project you open.")
 

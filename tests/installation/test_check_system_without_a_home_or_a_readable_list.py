@@ -52,13 +52,18 @@ def test_the_script_runs_as_an_unknown_user_without_home() -> None:
     folder = Path(tempfile.mkdtemp(prefix="kamishibai-check-"))  # one that user may read (pytest's tmp is 0700)
     try:
         folder.chmod(0o755)
-        shutil.copy(PACKAGING / "check_system.py", folder / "check_system.py")
+        # the script and the module it reads the list with, laid out as in the checkout
+        (folder / "packaging").mkdir()
+        (folder / "studio").mkdir()
+        shutil.copy(PACKAGING / "check_system.py", folder / "packaging" / "check_system.py")
+        for name in ("__init__.py", "system_check.py"):
+            shutil.copy(PACKAGING.parent / "studio" / name, folder / "studio" / name)
         # a font no folder has: every font folder is looked in, the home ones too
         (folder / "packages.txt").write_text("run  fonts-none  font:NoSuchFont-Regular.ttf\n")
-        for path in folder.iterdir():
-            path.chmod(0o644)
+        for path in folder.rglob("*"):
+            path.chmod(0o755 if path.is_dir() else 0o644)
         env = {key: value for key, value in os.environ.items() if key != "HOME"}
-        done = subprocess.run([str(SYSTEM_PYTHON), str(folder / "check_system.py"), "run", "--list",
+        done = subprocess.run([str(SYSTEM_PYTHON), str(folder / "packaging" / "check_system.py"), "run", "--list",
                                str(folder / "packages.txt")],
                               capture_output=True, text=True, env=env, user=54321, group=54321, cwd="/",
                               timeout=120)

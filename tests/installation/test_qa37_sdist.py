@@ -27,8 +27,8 @@ from tests.installation.test_wheel import _setuptools_recent_enough
 
 pytestmark = pytest.mark.slow
 
-TOP = ("MANIFEST.in", "pyproject.toml", "README.md", "Makefile", "studio", "resources", "checkpoints", "packaging",
-       "docs", "tests")
+TOP = ("MANIFEST.in", "pyproject.toml", "README.md", "LICENSE", "Makefile", "studio", "resources", "checkpoints",
+       "packaging", "docs", "tests")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".pytest_cache", ".hypothesis", "build", "dist")
 
 BUILD = """

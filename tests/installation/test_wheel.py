@@ -30,7 +30,7 @@ from tests.installation.conftest import REPO
 
 pytestmark = pytest.mark.slow
 
-SOURCES = ("pyproject.toml", "README.md", "studio", "resources", "checkpoints")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "studio", "resources", "checkpoints")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".*")
 MAX_WHEEL_MB = 60  # the mini weights are about 30 MB; a training log or a stray checkpoint would show here
 
@@ -135,7 +135,9 @@ assert resources_dir().resolve() == shipped / "resources", resources_dir()
 assert (resources_dir() / "theme" / "studio.qss").is_file()
 assert load_default_cast() and load_default_world()
 assert default_checkpoints().resolve() == shipped / "checkpoints", default_checkpoints()
-mini = AppPaths.standard().default_checkpoint_dirs()[0] / "mini"
+dirs = AppPaths.standard().default_checkpoint_dirs()
+assert dirs[0] == AppPaths.standard().data_dir / "checkpoints", dirs  # converted weights go there, not in the package
+mini = next(folder / "mini" for folder in dirs if (folder / "mini").is_dir())
 assert mini.resolve() == shipped / "checkpoints" / "mini", mini
 listed = json.loads((mini / "config.json").read_text(encoding="utf-8"))["files"]
 for name, entry in listed.items():

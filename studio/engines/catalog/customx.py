@@ -152,7 +152,8 @@ FILES = (
 
 def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
     folder = config.engine_folder(NAME)
-    hint = "Convert the released weights: kamishibai checkpoints convert-customx ... (see docs/CUSTOMX.md)."
+    hint = ("Convert the released weights: kamishibai checkpoints convert-customx ... (its --help names each "
+            "released file).")
     moved = folder_reason(folder, "CustomX")
     files = [moved] if moved else [replace(r, hint=hint) for r in check_files(folder, info.checkpoints, engine=NAME)]
     unmet = [*check_packages(PACKAGES, engine=NAME), *files]

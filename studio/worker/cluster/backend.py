@@ -56,13 +56,17 @@ HEAD_PROBE_S = 2.0
 """How long a look at a cluster's head (after an actor was lost) waits for it to answer."""
 LOST_HINT = ("The job that was running went back to the queue, and the queued jobs stay queued. Start the "
              "cluster again, then open the project again (or run `kamishibai run-queue`).")
-AUTO_ADVICE = ("No Ray cluster runs on this machine: start one with `ray start --head` (docs/CLUSTER.md), give "
+AUTO_ADVICE = ("No Ray cluster runs on this machine: start one with `ray start --head` "
+               "(README: “A tree that outgrows one machine”), give "
                "the head's HOST:PORT, or use local.")
 AUTO_GONE_ADVICE = ("That cluster's head is no longer running (stopped, or this machine restarted): start it again "
-                    "with `ray start --head` (docs/CLUSTER.md), or use local.")
+                    "with `ray start --head` "
+                    "(README: “A tree that outgrows one machine”), or use local.")
 TOKEN_ADVICE = ("The cluster asks for an authentication token: run the studio with RAY_AUTH_MODE=token and the "
-                "cluster's token in ~/.ray/auth_token (docs/CLUSTER.md).")
-UNREACHABLE_ADVICE = ("Check the address (the head's HOST:PORT, from `ray start --head`; docs/CLUSTER.md), "
+                "cluster's token in ~/.ray/auth_token "
+                "(README: “A tree that outgrows one machine”).")
+UNREACHABLE_ADVICE = ("Check the address (the head's HOST:PORT, from `ray start --head`; "
+                      "README: “A tree that outgrows one machine”), "
                       "or use local.")
 AUTO_HINT = f"{AUTO_ADVICE} {QUEUED_STAY}"
 AUTO_GONE_HINT = f"{AUTO_GONE_ADVICE} {QUEUED_STAY}"

@@ -69,7 +69,7 @@ MAX_START_FAILURES = 3
 """Actors that die this many times in a row while a host waits for one: the host stops for
 good, saying why (a node without the studio, say); the queued jobs stay queued."""
 CANNOT_START_HINT = ("Install the same version of the studio, with its engines and their weights, on every "
-                     "node (docs/CLUSTER.md).")
+                     "node (`kamishibai doctor` on a node says what it lacks).")
 FARM_LOST_HINT = "Nothing of this take was kept; the job runs once the render farm answers again."
 TIMING_KEYS = ("cluster_roundtrip_s", "cluster_actor_s")
 """Timings a cluster job adds to its take: the job's round trip seen from here, and the
