@@ -305,20 +305,6 @@ def _card_duration(text: str, seconds: float | None, option: str, default: float
     return seconds
 
 
-def _named_like_pages(out: Path) -> bool:
-    """Whether a file is there that a PNG sheet named ``out`` may write: ``out`` itself, or one
-    named as its numbered pages are (``NAME-<digits>.SUFFIX``)."""
-    if out.is_file() or out.is_symlink():
-        return True
-    suffix = out.suffix or ".png"
-    try:
-        names = [entry.name for entry in os.scandir(out.parent if str(out.parent) else ".")]
-    except OSError:  # a folder that can't be listed: count the pages, as before
-        return True
-    pattern = re.compile(re.escape(out.stem) + r"-\d+" + re.escape(suffix), re.IGNORECASE)
-    return any(pattern.fullmatch(name) for name in names)  # (any case: a folder may ignore it)
-
-
 def _pages(project: Project, leaf: str, out: Path, fmt: str | None, options: ExportOptions) -> int:
     """The pages the export writes, which name a PNG sheet's files: counted exactly for a PNG
     sheet, whose long texts go on in continuation panels (counted from the turns alone, a
@@ -340,11 +326,11 @@ def _refuse_to_replace(out: Path, args: argparse.Namespace, pages: Callable[[], 
     called only where a file of the sheet's names is there to replace (a PNG sheet is laid out
     to count its pages, which cost a long sheet's export a fifth more)."""
     from studio.export import ExportError, describe_files, existing_outputs
-    from studio.export.options import list_files
+    from studio.export.options import list_files, sheet_names_taken
 
     if args.force:
         return
-    existing = existing_outputs(out, args.format, args.captions, pages=pages() if _named_like_pages(out) else 1)
+    existing = existing_outputs(out, args.format, args.captions, pages=pages() if sheet_names_taken(out) else 1)
     if existing and not args.force:
         one = len(existing) == 1
         listed = f": {list_files(existing)}" if len(existing) > 2 else ""  # describe_files names one or two

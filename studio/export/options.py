@@ -122,6 +122,24 @@ def superseded_sheet_pages(out: Path) -> list[Path]:
     return ([out] if out.is_file() else []) + png_sheet_pages(out)
 
 
+def sheet_names_taken(out: Path) -> bool:
+    """Whether a file is there that a PNG sheet named ``out`` may write or remove: ``out``
+    itself, or one named as its numbered pages are (``NAME-<digits>.SUFFIX``, in any case: a
+    folder may not tell cases apart). Only then does :func:`existing_outputs` need the sheet's
+    exact page count, which takes laying the whole sheet out (a second time, before the export
+    lays it out again); a folder that can't be listed counts as taken."""
+    import os
+    import re
+
+    if out.is_file() or out.is_symlink():
+        return True
+    pattern = re.compile(re.escape(out.stem) + r"-\d+" + re.escape(out.suffix or ".png"), re.IGNORECASE)
+    try:
+        return any(pattern.fullmatch(entry.name) for entry in os.scandir(out.parent))
+    except OSError:
+        return True
+
+
 def _replaced(path: Path) -> bool:
     """Whether writing ``path`` replaces something: a file, or a link that is no folder, even
     one whose target is gone (a link to an unmounted drive's episode was replaced without

@@ -911,12 +911,14 @@ class MainWindow(QMainWindow):
         choices = dialog.choices()
         self._export_choices[project_path] = choices  # the next export of this project starts from them
         from studio.export import describe_files, existing_outputs
-        from studio.export.options import list_files
+        from studio.export.options import list_files, sheet_names_taken
 
         try:
             options = choices.options()
-            # a PNG sheet's page count says which numbered pages it writes
-            pages = self._sheet_pages(workspace, choices.out, choices.fmt, options)
+            # a PNG sheet's page count says which numbered pages it writes; it is counted (the
+            # sheet laid out, on this thread) only where a file of the sheet's names is there
+            taken = sheet_names_taken(choices.out)
+            pages = self._sheet_pages(workspace, choices.out, choices.fmt, options) if taken else 1
             existing = existing_outputs(choices.out, choices.fmt, choices.captions, pages=pages)
         except StudioError as error:
             self.show_error(error)
