@@ -37,9 +37,10 @@ from studio.engines.requirements import (
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "mini"
-VERSION = "0.2.1"
+VERSION = "0.3.0"
 """Bump when the model or its weights change: takes record the version that made them
-(0.2: the decoder on a latent of our own, lease 9)."""
+(0.2: the decoder on a latent of our own, lease 9; 0.3: a turn written in Japanese is read in
+English words, and decoding sends previews)."""
 
 MANIFEST_FORMAT = "kamishibai-mini/1"
 """config.json's ``format``: the engine loads no other (``weights.FORMAT`` is this one)."""
@@ -389,6 +390,7 @@ INFO = EngineInfo(
         history_window=2,
         default_size=(480, 720), default_frames=NATIVE_FRAMES, default_fps=8.0,
         representation=REPRESENTATION,
+        preview_frames=True,
     ),
     settings=MiniSettings,
     entry_point="studio.engines.mini.engine:MiniEngine",

@@ -6,16 +6,23 @@ that says only "Motion: jump." would leave it to guess, and it guesses another c
 or place. So a field the turn leaves out is added after its own text from the branch, by
 the rule the studio's other engines follow (:mod:`studio.engines.continuity`): the turn's
 own fields stay authoritative, and a place or time said in its free text counts as said.
+
+The LM learnt English words only. A turn written in Japanese is read in the English words
+the sketch engine reads it in (:func:`english_turn`): "キャラクター：美咲；動作：走る；背景：夜の港"
+as "Character: 美咲; Motion: run; Background: night harbour". A turn with no Japanese in it
+is read exactly as it is written.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from studio.core.instruction import Instruction
+from studio.core.instruction import Instruction, InstructionError, parse_instruction
 from studio.engines.continuity import Setting
+from studio.engines.sketch.japanese import has_japanese, in_english
 from studio.engines.sketch.understanding import Reading, read_location, read_time
 
 
@@ -75,3 +82,70 @@ def _named_in(text: str, names: Iterable[str]) -> str:
         if found is not None and found.start() < best_at:
             best, best_at = " ".join(words), found.start()
     return best
+
+
+_JAPANESE_RUN = re.compile("[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u3005\u3006]+")
+"""Kana and kanji (as :func:`studio.engines.sketch.japanese.has_japanese` counts them)."""
+_JAPANESE_MARKS = str.maketrans({"\u3001": ", ", "\u3002": ". ", "\u30fb": " ", "\u300c": " ", "\u300d": " ",
+                                 "\u300e": " ", "\u300f": " ", "\u3000": " "})
+"""Japanese punctuation as the English the LM learnt writes it (、 a comma, 。 a full stop)."""
+
+
+def english_turn(instruction: Instruction, names: Iterable[str] = ()) -> Instruction:
+    """``instruction`` as the LM reads it: itself when its text has no Japanese in it; else the
+    turn in the English words the sketch engine reads it in
+    (:func:`~studio.engines.sketch.japanese.in_english`), written as fields the LM learnt
+    ("Character: 美咲; Motion: run; Background: night harbour", its free text first) and parsed
+    again, so that it is read as that English turn would be.
+
+    ``names`` (the cast's, the project's places') are kept as written, and so is the Character
+    field; what is left in Japanese besides (particles, words the sketch world has no English
+    for) is left out: the LM never learnt a Japanese word, and would read each as unknown. A
+    turn with nothing left in English is returned as it is, and so is one whose only Japanese is
+    in names: its character's, or ``names``."""
+    if not has_japanese(instruction.raw):
+        return instruction
+    kept = tuple(name for name in (" ".join(n.split()) for n in names) if name)
+    if not has_japanese(_without(instruction.raw, (*kept, instruction.character.strip()))):
+        return instruction
+    english = in_english(instruction, kept)
+    place, time = _readable(english.background, kept), _readable(english.time_of_day, kept)
+    fields = (("Character", " ".join(instruction.character.split())),
+              ("Motion", _readable(f"{english.adverb} {english.motion}", kept)),
+              ("Background", f"{time} {place}" if place and time else place),  # as the model learnt them
+              ("Time", "" if place else time),
+              ("Camera", _readable(english.camera, kept)),
+              *((_readable(key, kept), _readable(value, kept)) for key, value in english.extra))
+    parts = [f"{key}: {value}" for key, value in fields if key and value]
+    free = _readable(english.free_text, kept)
+    if free:
+        parts.insert(0, free)
+    if not any(_english_word(part) for part in (free, *(value for key, value in fields if key != "Character"))):
+        return instruction
+    text = "; ".join(part.rstrip(".;, ") for part in parts) + "."
+    try:
+        return parse_instruction(text)
+    except InstructionError:  # read as fields all the same (an English text longer than a turn may be)
+        return replace(english, raw=text)
+
+
+def _without(text: str, names: Iterable[str]) -> str:
+    """``text`` with every one of ``names`` taken out (the longest first)."""
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        text = text.replace(name, " ")
+    return text
+
+
+def _readable(text: str, names: Sequence[str]) -> str:
+    """``text`` (in English words, with Japanese left in it) without its Japanese but ``names``,
+    its Japanese punctuation as English's, its spaces collapsed."""
+    text = unicodedata.normalize("NFKC", text.translate(_JAPANESE_MARKS))
+    text = _JAPANESE_RUN.sub(lambda run: f" {run.group(0)} " if run.group(0) in names else " ", text)
+    text = re.sub(r"\s+([,.;!?])", r"\1", " ".join(text.split()))
+    text = re.sub(r"([,.;])(?:\s*[,.;])+", r"\1", text)
+    return text.strip(" ,.;")
+
+
+def _english_word(text: str) -> bool:
+    """Whether ``text`` says anything in letters the LM reads (more than kept names and marks)."""
+    return bool(re.search(r"[A-Za-z]", text))

@@ -9,16 +9,15 @@ otherwise, so that the window stays responsive.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
-import torch.nn.functional as F  # noqa: N812
 
 from studio.core.instruction import Instruction, field_spans, time_shown
 from studio.core.model import CastMember, Location
@@ -52,12 +51,16 @@ from studio.engines.catalog.mini import (
 )
 from studio.engines.config import usable_cores
 from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
-from studio.engines.mini import weights
-from studio.engines.mini.completion import Completion, complete
+from studio.engines.mini.completion import Completion, complete, english_turn
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import LOCATION_NAMES, characters
-from studio.engines.mini.runtime import PREDICT_STEPS, MiniRuntime, TurnQuery, default_decoder_dtype
 from studio.engines.mini.sequence import PastTurn
+from studio.engines.sketch.japanese import in_english
+
+if TYPE_CHECKING:  # torch and the runtime are imported by load (seconds): the module itself imports fast
+    import torch
+
+    from studio.engines.mini.runtime import MiniRuntime
 
 if INFO.capabilities.representation.space != REP_SPACE:  # the catalogue and the model must agree
     raise ImportError(f"mini catalogue space {INFO.capabilities.representation.space} != model space {REP_SPACE}")
@@ -78,6 +81,25 @@ def usable_threads(requested: int | None) -> int:
     return max(1, min(wanted, cores))
 
 
+IMPORTING = "importing torch (a few seconds, the first time)"
+"""The first loading step's message: torch and the model's libraries take seconds to import,
+and the bar says so before they are imported."""
+LOAD_LABELS = ("config", "tokenizer", "LM weights", "LM", "decoder weights", "decoder")
+"""What each of the runtime's loading steps read (``MiniRuntime.load_steps`` of them)."""
+
+
+def _runtime_class() -> type[MiniRuntime]:
+    """:class:`~studio.engines.mini.runtime.MiniRuntime`, imported now (with torch, transformers
+    and diffusers); a missing library is an :class:`EngineLoadError` naming it."""
+    try:
+        from studio.engines.mini.runtime import MiniRuntime
+    except ImportError as error:
+        raise EngineLoadError(f"The mini engine's libraries can't be imported: {error}.",
+                              hint="Install the studio with its engines: pip install 'kamishibai-studio[engines]'."
+                              ) from None
+    return MiniRuntime
+
+
 class MiniEngine:
     info = INFO
     name = NAME
@@ -88,11 +110,18 @@ class MiniEngine:
         self.threads = usable_threads(self.config.threads)
         self._runtime: MiniRuntime | None = None
 
+    @staticmethod
+    def load_steps() -> int:
+        """The steps :meth:`load` reports: importing the libraries, then the runtime's own."""
+        return 1 + len(LOAD_LABELS)
+
     @property
     def loaded(self) -> bool:
         return self._runtime is not None
 
     def _device(self, stage: Stage) -> torch.device:
+        import torch
+
         place = self.config.place(stage)
         if place.kind is DeviceKind.CUDA and not torch.cuda.is_available():
             raise EngineError(f"The mini engine's {stage.value} stage is placed on {place.device}, but torch sees "
@@ -100,28 +129,39 @@ class MiniEngine:
         return torch.device(place.device)
 
     def _dtype(self, device: torch.device) -> torch.dtype:
+        import torch
+
+        from studio.engines.mini.runtime import default_decoder_dtype
+
         chosen = self.config.dtype
         if chosen is DType.AUTO:
             return default_decoder_dtype(device)
         return {DType.FLOAT32: torch.float32, DType.FLOAT16: torch.float16, DType.BFLOAT16: torch.bfloat16}[chosen]
 
     def load(self, progress: ProgressCallback = no_progress, cancelled: CancelCheck = never_cancelled) -> None:
+        """Import torch and the runtime (reported first: seconds on a first load), then read the
+        checkpoint folder, one reported step per file read or network built."""
+        total = self.load_steps()
         if self.loaded:
-            progress(Progress(MiniRuntime.load_steps(), MiniRuntime.load_steps(), "ready"))
+            progress(Progress(total, total, "ready"))
             return
+        check_cancelled(cancelled)
+        progress(Progress(0, total, IMPORTING))
+        runtime = _runtime_class()
+        import torch
+
+        progress(Progress(1, total, "imported torch"))
         check_cancelled(cancelled)
         torch.set_num_threads(self.threads)
         folder = self.config.engine_folder(NAME)
-        total = MiniRuntime.load_steps()
-        labels = ("config", "tokenizer", "LM weights", "LM", "decoder weights", "decoder")
         decoder_device = self._device(Stage.DECODE)
 
         def step(k: int) -> None:
-            progress(Progress(k, total, f"loading the {labels[k - 1]}"))
+            progress(Progress(1 + k, total, f"loading the {LOAD_LABELS[k - 1]}"))
 
         try:
-            self._runtime = MiniRuntime.load(folder, self._device(Stage.PREDICT), decoder_device,
-                                             self._dtype(decoder_device), step, cancelled)
+            self._runtime = runtime.load(folder, self._device(Stage.PREDICT), decoder_device,
+                                         self._dtype(decoder_device), step, cancelled)
             edits = trained_edits(folder, None)  # every field, now that the weights were found to fit
             if edits:
                 raise EngineLoadError(edited_config_message(folder, edits) + ".", hint=EDITED_HINT)
@@ -135,11 +175,15 @@ class MiniEngine:
         self._runtime = None
         gc.collect()
         if was_cuda:
+            import torch
+
             torch.cuda.empty_cache()
 
     def _ready(self) -> MiniRuntime:
         if self._runtime is None:
             raise EngineLoadError("The mini engine is not loaded.", hint="Load it first.")
+        import torch
+
         torch.set_num_threads(self.threads)
         return self._runtime
 
@@ -149,13 +193,21 @@ class MiniEngine:
         check_cancelled(cancelled)
         if not isinstance(instruction, Instruction):
             raise EngineError(f"predict needs an Instruction, got {type(instruction).__name__}.")
+        from studio.engines.mini import weights
+        from studio.engines.mini.runtime import PREDICT_STEPS, TurnQuery
+
         options = MiniSettings.coerce(settings)
         runtime = self._ready()
         spec = INFO.capabilities.representation
         window = min(options.history_window, runtime.config.lm.history)
         cast = [member.name for member in context.cast if isinstance(member, CastMember) and member.name.strip()]
+        names = [" ".join(name.split()) for name in (*cast, *(place.name for place in context.locations
+                                                            if isinstance(place, Location)))]
+        # turns written in Japanese, in the English words it learnt: what a turn continues from them too
+        branch = [dataclasses.replace(turn, instruction=english_turn(turn.instruction, names))
+                  for turn in context.history]
         history = []
-        for turn in context.history[-window:] if window else ():
+        for turn in branch[-window:] if window else ():
             own = turn.representation_space == spec.space and turn.representation is not None \
                 and tuple(turn.representation.shape) == spec.shape
             past = complete(turn.instruction, turn_setting(turn), cast).text  # as it was read (or as it was meant)
@@ -163,7 +215,8 @@ class MiniEngine:
                                     deltas=(turn.deltas.stamina, turn.deltas.social, turn.deltas.entertainment),
                                     representation=np.asarray(turn.representation, dtype=np.float32) if own else None))
         state = context.state
-        completion = complete(instruction, branch_setting(context.history), cast)
+        english = english_turn(instruction, names)
+        completion = complete(english, branch_setting(branch), cast)
         query = TurnQuery(text=completion.text, state=(state.stamina, state.social, state.entertainment),
                           history=tuple(history))
 
@@ -179,9 +232,12 @@ class MiniEngine:
             conditioning["motions"] = {name: probability for name, probability in out.motions}
         if completion.filled.as_dict():  # what the turn continued from the branch (the next turns continue it)
             conditioning[CONTINUED_KEY] = completion.filled.as_dict()
-        warnings = _warnings(instruction, dict(out.reading), completion, context.locations)
+        # what it does not know, found as the sketch engine reads the turn (a Japanese word it has no English for
+        # is warned about as written)
+        warnings = _warnings(in_english(instruction, names), dict(out.reading), completion, context.locations,
+                             written=instruction)
         warnings += _misread_warnings(completion, dict(out.reading))
-        unread = _unread_warning(instruction, completion, runtime.vocab.unread_from(completion.text,
+        unread = _unread_warning(english, completion, runtime.vocab.unread_from(completion.text,
                                                                                   runtime.config.lm.max_instruction),
                                  runtime.config.lm.max_instruction)
         if unread:
@@ -213,14 +269,19 @@ class MiniEngine:
                               "infinite): a damaged take or a failed prediction.",
                               hint="Predict the turn again with the mini engine.")
         total = options.steps + 1
+        shown: dict[int, np.ndarray] = {}
+
+        def preview(k: int, frames: np.ndarray) -> None:
+            shown[k] = frames
 
         def step(k: int) -> None:
-            progress(Progress(k, total, f"denoising {k}/{options.steps}"))
+            progress(Progress(k, total, f"denoising {k}/{options.steps}", preview=shown.pop(k, None)))
 
         motions = predicted_motions(prediction)
         frames = runtime.decode(rep[None], [prediction.motion_level], [int(seed)], steps=options.steps,
                                 guidance=options.guidance, candidates=options.candidates,
-                                motions=[motions] if motions else None, step=step, cancelled=cancelled)[0]
+                                motions=[motions] if motions else None, step=step, cancelled=cancelled,
+                                preview=preview if progress is not no_progress else None)[0]
         out = resize_frames(frames, options.frames, options.height, options.width)
         progress(Progress(total, total, "decoded"))
         return Clip(frames=out, fps=options.fps)
@@ -274,6 +335,9 @@ def predicted_motions(prediction: Prediction) -> tuple[tuple[str, float], ...]:
 
 def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> np.ndarray:
     """uint8 (T, H, W, 3) -> ``count`` frames picked evenly, scaled to ``height`` x ``width``."""
+    import torch
+    import torch.nn.functional as F  # noqa: N812
+
     index = torch.linspace(0, frames.shape[0] - 1, count).round().long()
     chosen = frames[index]
     if tuple(chosen.shape[1:3]) != (height, width):
@@ -286,7 +350,7 @@ def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> 
 
 
 def _warnings(instruction: Instruction, understood: Mapping[str, Any], completion: Completion | None = None,
-              places: Sequence[Location] = ()) -> list[str]:
+              places: Sequence[Location] = (), written: Instruction | None = None) -> list[str]:
     """What the model has never seen: characters (drawn as one it knows: the turn's own, one of
     the story's cast named in its text, or the one it continues from the branch, as
     ``completion`` says), a place of the project with a picture of its own (``places``: the
@@ -294,8 +358,13 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any], completio
     learnt, and a Time field naming none of its times of day (found with that world's
     vocabulary). A warning names what the model itself read there (``understood``: its
     auxiliary heads' readings, the studio's chips) when it has one, else the nearest word the
-    world knows by name."""
+    world knows by name. ``instruction`` is the turn as the model read it; a warning quotes a field
+    as ``written`` (a turn written in Japanese, read in English: :func:`english_turn`)."""
     from studio.engines.sketch.understanding import Reading, read_instruction, read_location, read_motion, read_time
+
+    def quoted(name: str) -> str:
+        said = getattr(written, name, "") if written is not None else ""
+        return said if said.strip() else str(getattr(instruction, name))
 
     warnings = []
     own = completion.own.character if completion is not None else ""
@@ -311,14 +380,14 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any], completio
     if instruction.motion.strip():
         read_motion(instruction, reading)  # it warns only when the words match none of the world's motions
         if reading.warnings:
-            warnings.append(_unlearnt(instruction.motion, "motion", understood.get("motion"), reading.motion.name))
+            warnings.append(_unlearnt(quoted("motion"), "motion", understood.get("motion"), reading.motion.name))
     elif any(w.startswith("no motion") for w in read_instruction(instruction, []).warnings):
         warnings.append("no motion the mini model knows by name in this instruction; it chooses one itself")
     if instruction.time_of_day.strip():
         reading = Reading()
         read_time(instruction, reading)  # it warns only when the words name none of the world's times
         if reading.warnings:
-            warnings.append(_unlearnt(instruction.time_of_day, "time of day", understood.get("time_of_day"),
+            warnings.append(_unlearnt(quoted("time_of_day"), "time of day", understood.get("time_of_day"),
                                       reading.time))
     pictured = _pictured_place(instruction, completion, places)
     if pictured is not None:
@@ -328,7 +397,7 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any], completio
         reading = Reading()
         read_location(instruction, reading, ())
         if reading.warnings:
-            warnings.append(_unlearnt(instruction.background, "place", understood.get("location"), reading.location))
+            warnings.append(_unlearnt(quoted("background"), "place", understood.get("location"), reading.location))
     return warnings
 
 

@@ -6,6 +6,7 @@ evaluation and by ``kamishibai eval mini`` (many turns at once).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,48 @@ MOTION_FLOOR = 0.01
 
 
 StepHook = Callable[[int], None]
+PreviewHook = Callable[[int, np.ndarray], None]
+"""Given a preview of the clip after a denoising step: that step (1-based) and its frames."""
+
+PREVIEW_SHARE = 0.08
+"""The most of a clip's decoding time its previews may take. Each costs a small decode: about
+0.1 s against a denoising step's 0.5 s (one thread of a two-core Xeon, float32, shipped model),
+so a clip of the default 4 steps sends one after each of its first three (about 8 % of a turn),
+and a clip whose previews cost more, relative to its steps, sends fewer."""
+PREVIEW_SHRINK = 2
+"""A preview's sides are the clip's over this (64 x 96 for the shipped model's 128 x 192)."""
+PREVIEW_MIN_SIDE = 4
+"""A canvas side below this twice over is previewed at its own size."""
+
+
+class PreviewPacer:
+    """Which denoising steps send a preview: none after the last step (the clip comes next), the
+    first step when no preview was timed yet, and later ones only while the previews' time (the
+    ``cost`` of the last one, measured) stays within :data:`PREVIEW_SHARE` of the clip's decoding
+    time, projected from its steps so far (its steps, and the final decode of about one more)."""
+
+    def __init__(self, steps: int, cost: float | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.steps = steps
+        self.cost = cost
+        """Seconds the last preview took (None: none was made yet)."""
+        self.spent = 0.0
+        self._clock = clock
+        self._began = clock()
+
+    def due(self, index: int) -> bool:
+        """Whether step ``index`` (0-based, just done) sends a preview."""
+        if index >= self.steps - 1:
+            return False
+        if self.cost is None:
+            return True
+        denoising = self._clock() - self._began - self.spent
+        projected = denoising / (index + 1) * (self.steps + 1)
+        return self.spent + self.cost <= PREVIEW_SHARE * projected
+
+    def made(self, seconds: float) -> None:
+        """A preview was made in ``seconds``."""
+        self.spent += seconds
+        self.cost = seconds
 
 
 def cpu_has_native_bfloat16() -> bool:
@@ -173,6 +216,8 @@ class MiniRuntime:
         self.decoder_device = decoder_device
         self.decoder_dtype = decoder_dtype
         self.critic = critic.eval() if critic is not None else None
+        self.preview_cost: float | None = None
+        """Seconds the last preview took (the next clip's first preview is paced by it)."""
 
     # -- loading ----------------------------------------------------------------------------------
     @staticmethod
@@ -321,7 +366,7 @@ class MiniRuntime:
     def decode(self, representations: np.ndarray | torch.Tensor, levels: Sequence[int], seeds: Sequence[int], *,
                steps: int, guidance: float = 1.0, candidates: int = 1,
                motions: Sequence[Sequence[tuple[str, float]]] | None = None, step: StepHook | None = None,
-               cancelled: CancelCheck = never_cancelled) -> torch.Tensor:
+               cancelled: CancelCheck = never_cancelled, preview: PreviewHook | None = None) -> torch.Tensor:
         """uint8 clips (B, T, H, W, 3) at the native size. A latent decoder samples the latent,
         then the autoencoder's decoder makes its pixels (after the last step's hook).
 
@@ -329,7 +374,11 @@ class MiniRuntime:
         each clip is sampled that many times (from :func:`candidate_seeds`, the first its own
         seed) and the candidate whose motion the critic reads most like ``motions`` is kept
         (:meth:`pick`); clips without motions keep their first candidate. Otherwise, and with
-        ``candidates`` 1, one sample per clip, as before."""
+        ``candidates`` 1, one sample per clip, as before.
+
+        With a ``preview`` hook, steps that :class:`PreviewPacer` picks are previewed (the first
+        clip's first candidate, see :meth:`preview_frames`) before ``step`` is told of them; the
+        clips are the same with previews or without."""
         device = self.decoder_device
         rep = torch.as_tensor(np.asarray(representations) if not isinstance(representations, torch.Tensor)
                               else representations).to(device, torch.float32)
@@ -342,7 +391,15 @@ class MiniRuntime:
             rep, level = rep.repeat(count, *([1] * (rep.ndim - 1))), level.repeat(count)
         noise = self.noise(candidate_seeds(seeds, count)).to(device)
 
-        def on_step(k: int, _x: torch.Tensor) -> None:
+        pacer = PreviewPacer(steps, self.preview_cost)
+
+        def on_step(k: int, x: torch.Tensor) -> None:
+            if preview is not None and pacer.due(k):
+                began = time.perf_counter()
+                frames = self.preview_frames(x[0])
+                pacer.made(time.perf_counter() - began)
+                self.preview_cost = pacer.cost
+                preview(k + 1, frames)
             if step is not None:
                 step(k + 1)
             if k + 1 < steps:
@@ -359,6 +416,21 @@ class MiniRuntime:
             if self.latent_decoder is not None:
                 canvas = self.latent_decoder(from_canvas(self.config, canvas))
         return to_uint8(canvas)
+
+    @torch.no_grad()
+    def preview_frames(self, canvas: torch.Tensor) -> np.ndarray:
+        """uint8 frames (T, h, w, 3) of one clip's clean-canvas estimate ``canvas`` (C, T, H, W),
+        cheaply: every other frame of the canvas, its sides shrunk by :data:`PREVIEW_SHRINK` (an
+        average of each cell), then, for a latent, the autoencoder's decode of that small latent
+        (9 frames of 64 x 96 for the shipped model). Never changes ``canvas``."""
+        x = canvas[None, :, ::2].float()
+        _b, _c, frames, height, width = x.shape
+        if min(height, width) >= PREVIEW_MIN_SIDE * PREVIEW_SHRINK:
+            size = (frames, height // PREVIEW_SHRINK, width // PREVIEW_SHRINK)
+            x = torch.nn.functional.interpolate(x, size=size, mode="area")
+        if self.latent_decoder is not None:
+            x = self.latent_decoder(from_canvas(self.config, x.to(self.decoder_device)))
+        return np.ascontiguousarray(to_uint8(x)[0].numpy())
 
     @torch.no_grad()
     def motion_scores(self, canvases: torch.Tensor, motions: Sequence[Sequence[tuple[str, float]]]) -> torch.Tensor:

@@ -108,9 +108,11 @@ def test_text_the_model_does_not_read_is_warned_about(engine: MiniEngine) -> Non
     assert "the Background was not read in full" in note and "put the motion first" not in note, note
     short = parse_instruction("Character: Qiqi; Motion: run; Background: park.")
     assert not engine.predict(GenerationContext(), short, settings, 7).warnings
-    for text in ("Character: Qiqi", "チーチーが公園で走る"):
-        warned = engine.predict(GenerationContext(), parse_instruction(text), settings, 7).warnings
-        assert any("no motion the mini model knows" in w for w in warned), (text, warned)
+    warned = engine.predict(GenerationContext(), parse_instruction("Character: Qiqi"), settings, 7).warnings
+    assert any("no motion the mini model knows" in w for w in warned), warned
+    # a Japanese turn is read in English: 走る runs, so no motion is missing from it
+    warned = engine.predict(GenerationContext(), parse_instruction("チーチーが公園で走る"), settings, 7).warnings
+    assert not any("no motion" in w for w in warned), warned
 
 
 def test_a_closing_full_stop_past_the_limit_is_not_warned_about(engine: MiniEngine) -> None:
