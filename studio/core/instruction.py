@@ -84,7 +84,29 @@ KEY_ALIASES: dict[str, str] = {
     "時間帯": "time",
     "時間": "time",
     "カメラ": "camera",
+    # Chinese field names, Simplified and Traditional, for authors who write in Chinese (人物,
+    # 動作, 背景 and 時間 are written the same in Japanese and Traditional Chinese: above)
+    "角色": "character",
+    "动作": "motion",
+    "地点": "background",
+    "地點": "background",
+    "场景": "background",
+    "場景": "background",
+    "场所": "background",
+    "时间": "time",
+    "时段": "time",
+    "時段": "time",
+    "镜头": "camera",
+    "鏡頭": "camera",
+    "运镜": "camera",
+    "運鏡": "camera",
+    "方式": "adverb",
 }
+
+CHINESE_KEYS: frozenset[str] = frozenset(
+    {"角色", "动作", "地点", "地點", "场景", "場景", "场所", "时间", "时段", "時段", "镜头", "鏡頭", "运镜", "運鏡",
+     "方式"})
+"""The field names of :data:`KEY_ALIASES` only Chinese writes: a turn written with one is Chinese."""
 
 TIME_WORDS: dict[str, str] = {
     "day": "day",

@@ -4,7 +4,8 @@
 "Qiqi gently sits on the railing in the town, by day." The raw field syntax is for the
 engine; an audience (or a storyboard reader) should never see it. Fields written in Japanese
 read as a Japanese sentence: ``キャラクター：美咲；動作：手を振る；背景：公園；時間帯：夜`` is
-"夜、美咲は公園で手を振る。"
+"夜、美咲は公園で手を振る。"; fields written in Chinese as a Chinese one:
+``角色：小明；动作：跑步；背景：公园；时间：晚上`` is "晚上，小明在公园跑步。"
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 
 from studio.core.graphemes import is_wide
-from studio.core.instruction import KEY_ALIASES, Instruction, only_blank_fields
+from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, Instruction, only_blank_fields
 
 
 def plural(count: int, word: str) -> str:
@@ -142,13 +143,16 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
 
     ``character`` names who acts when the instruction doesn't (a free-text turn of the
     branch's character); free text without fields is shown as written. A turn whose fields
-    are written in Japanese gets a Japanese sentence (:func:`_japanese_sentence`)."""
+    are written in Japanese gets a Japanese sentence (:func:`_japanese_sentence`), one whose
+    fields are written in Chinese a Chinese sentence (:func:`_chinese_sentence`)."""
     who = instruction.character.strip() or character.strip()
     motion = instruction.motion.split()
     if not motion and not instruction.background:
         # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
         said_nothing = instruction.fields() or only_blank_fields(instruction.raw)
         return _free_sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
+    if written_in_chinese(instruction, who):
+        return _chinese_sentence(instruction, who)
     if written_in_japanese(instruction, who):
         return _japanese_sentence(instruction, who)
     parts: list[str] = []
@@ -187,9 +191,8 @@ _JA_ENDS = "。！？!?…"
 _JA_PLACE_PARTICLES = ("にて", "で", "に", "へ")
 """Particles an author may have written after a place ("公園で"): the sentence puts its own."""
 _JA_TOPIC_PARTICLES = ("は", "が", "も")
-_JAPANESE_KEY_RE = re.compile(
-    "(?:" + "|".join(re.escape(key) for key in sorted((k for k in KEY_ALIASES if not k.isascii()), key=len,
-                                                      reverse=True)) + r")\s*[:：]")
+_JAPANESE_KEYS = sorted((k for k in KEY_ALIASES if not k.isascii() and k not in CHINESE_KEYS), key=len, reverse=True)
+_JAPANESE_KEY_RE = re.compile("(?:" + "|".join(re.escape(key) for key in _JAPANESE_KEYS) + r")\s*[:：]")
 
 
 def _script(char: str) -> str:
@@ -274,5 +277,122 @@ def _japanese_sentence(instruction: Instruction, who: str) -> str:
     if instruction.free_text and motion:  # as in English: a turn without a motion says where it is, only
         free = _free_sentence(instruction.free_text)
         # Japanese runs its sentences on without a space; a space only after "!" or "?" before a Latin word
+        sentence += free if is_wide(free[0]) or not sentence[-1].isascii() else " " + free
+    return sentence
+
+
+# Chinese sentences -------------------------------------------------------------------------
+
+CHINESE_ONLY_CHARS = frozenset(
+    "们这说个时间镜头动边车书飞读园场过让还对开关门见长东乐热师发云电饭馆鱼鸟马钟钱铁银进远运连选阳队陆险难"
+    "页顶须顾领题颜驾骑鸡龄乡镇广农丛树滩码钢图阁卧层楼庙后岛滨宫办术厅饮红搅练习绘笔记涂鸦戏摔绊"
+    "懒锻炼跺击战谢掷抛丢颤冻庆欢梦忆祷许愿气闹愤闲赶赛冲蹑踮窥跃扫帚悬拿凳栏篱围墙觉盹转瞥环张凝视寻"
+    "观挥问话讲聊谈语唤询讨论遇访拥牵泪伤蕾吃喝晚咬尝奶吗呢吧么啊呀她它們說讀寫樂點邊裡嗎麼"
+)
+"""Characters Chinese writes and Japanese does not (Simplified forms, and the Traditional forms
+Japanese replaced: 們, 說, 讀...), with the particles 吗, 呢, 吧. (Simplified forms Japanese
+writes too, 椅 of 椅子, 没 of 日没, 寝 of 寝る, are left out.)"""
+JAPANESE_ONLY_CHARS = frozenset(
+    "歩駅円気帰図読売広楽辺戦浜県桜沢実処変発絵働込畑峠栄済薬隣険験剣検黒関闘単巻団価様続経転伝遅渋亜悪圧"
+    "囲衛駆鉄髪歳拝払仏乗従縦覚観権恵営鶏姫滝麺"
+)
+"""Kanji only Japanese writes (its own simpler forms: 歩, 駅, 気): a turn with one is no Chinese."""
+_CHINESE_PARTICLES = {"的": ("目", ""), "了": ("完終修満魅", ""), "在": ("現存滞駐所実健自潜", ""),
+                      "着": ("到定執決沈愛密接土漂癒粘装", "席陸用物地手信衣")}
+"""Particles Chinese writes between its words, each with the kanji that, before or after it,
+make a Japanese word instead (目的, 終了, 現在, 到着, 着席). 着 counts only after a Han character
+(跑着): Japanese starts words with it."""
+_CHINESE_KEY_RE = re.compile(
+    "(?:" + "|".join(re.escape(key) for key in sorted(CHINESE_KEYS, key=len, reverse=True)) + r")\s*[:：]")
+TRADITIONAL_ONLY_CHARS = frozenset("們這說讀寫樂點邊裡嗎麼個過還時間動園場車書飛開關門見長東熱師發雲電飯館魚鳥馬"
+                                   "鐘黃樹燈")
+"""Traditional forms that tell a Traditional turn from a Simplified one (for the words the
+sentence adds itself, such as a time of day chosen in the window)."""
+
+
+def marked_chinese(instruction: Instruction) -> bool:
+    """Whether ``instruction`` says it is written in Chinese: Han characters and no kana, and a
+    Chinese field name (角色, 动作, 地点... see :data:`~studio.core.instruction.CHINESE_KEYS`), or,
+    with no kanji only Japanese writes (歩, 駅), a character only Chinese writes
+    (:data:`CHINESE_ONLY_CHARS`) or the particles 的, 了, 在, 着 where they are no part of a
+    Japanese word. A turn of Han characters that says neither is taken to be Japanese."""
+    raw = instruction.raw
+    scripts = _scripts(raw)
+    if "kana" in scripts or "han" not in scripts:
+        return False
+    if _CHINESE_KEY_RE.search(raw):
+        return True
+    if any(char in JAPANESE_ONLY_CHARS for char in raw):
+        return False
+    if any(char in CHINESE_ONLY_CHARS for char in raw):
+        return True
+    return any(_chinese_particle(raw, index) for index, char in enumerate(raw) if char in _CHINESE_PARTICLES)
+
+
+def _chinese_particle(raw: str, index: int) -> bool:
+    """Whether the particle at ``raw[index]`` is one (see :data:`_CHINESE_PARTICLES`)."""
+    not_after, not_before = _CHINESE_PARTICLES[raw[index]]
+    before = raw[index - 1] if index else ""
+    after = raw[index + 1] if index + 1 < len(raw) else ""
+    if raw[index] == "着" and not (before and _script(before) == "han"):
+        return False
+    return not (before and before in not_after) and not (after and after in not_before)
+
+
+def written_in_chinese(instruction: Instruction, who: str = "") -> bool:
+    """Whether the turn's sentence should be Chinese: its motion, manner, place and time (an
+    English time word left out: it is said in Chinese too) are Han characters only, with no
+    letter of another script nor kana (in them or in the character's name), and the turn is
+    marked Chinese (:func:`marked_chinese`)."""
+    time = instruction.time_of_day
+    said = [instruction.motion, instruction.adverb, instruction.background,
+            "" if time.lower() in _ZH_TIMES else time]
+    scripts = set().union(*(_scripts(value) for value in said))
+    if scripts != {"han"} or "kana" in _scripts(who):
+        return False
+    return marked_chinese(instruction)
+
+
+_ZH_TIMES = {"day": "白天", "daytime": "白天", "morning": "早上", "noon": "中午", "midday": "中午",
+             "afternoon": "下午", "sunny": "晴天", "sunset": "日落", "dusk": "黄昏", "evening": "傍晚",
+             "twilight": "黄昏", "dawn": "黎明", "sunrise": "日出", "night": "晚上", "nighttime": "夜里",
+             "midnight": "半夜"}
+"""The English time words an author may pick in the window beside Chinese fields, as a Chinese
+sentence says them (in Simplified characters; :func:`_in_script` writes them in Traditional)."""
+_ZH_ENDS = "。！？!?…"
+_ZH_AT = "在"
+
+
+def _in_script(word: str, traditional: bool) -> str:
+    """A word the sentence adds, in Traditional characters for a Traditional turn."""
+    return word.replace("黄", "黃").replace("里", "裡") if traditional else word
+
+
+def _chinese_sentence(instruction: Instruction, who: str) -> str:
+    """The turn as a Chinese sentence: time，character 在 place motion。 ("晚上，小明在公园跑步。");
+    a field not given leaves out its words (and 在 with the place). Without a motion the character
+    is at the place ("小明在公园。"), or the place is named ("这里是公园。"). Camera and extra
+    fields are left out, as in the English sentence; free text follows."""
+    traditional = any(char in TRADITIONAL_ONLY_CHARS for char in instruction.raw)
+    time = instruction.time_of_day
+    when = _tight(_in_script(_ZH_TIMES.get(time.lower(), time), traditional)).rstrip("、,，")
+    who = _tight(who)
+    place = _tight(instruction.background).removeprefix(_ZH_AT)  # "在公园" written: the sentence puts its own
+    motion = _tight(instruction.motion)
+    if place and motion.startswith("正在"):  # 正在跑步 in the park: 正在公园跑步
+        at, motion = "正在", motion.removeprefix("正在")
+    else:
+        at, motion = _ZH_AT, motion.removeprefix(_ZH_AT) if place else motion
+    motion = _tight(instruction.adverb) + motion
+    text = f"{when}，" if when else ""
+    if motion:
+        text += who + (at + place if place else "") + motion
+    elif who:
+        text += who + _ZH_AT + place
+    else:
+        text += ("這裡是" if traditional else "这里是") + place
+    sentence = text if text.endswith(tuple(_ZH_ENDS)) else text + "。"
+    if instruction.free_text and motion:  # as in English: a turn without a motion says where it is, only
+        free = _free_sentence(instruction.free_text)
         sentence += free if is_wide(free[0]) or not sentence[-1].isascii() else " " + free
     return sentence

@@ -67,7 +67,7 @@ def test_the_branch_character_acts_in_a_japanese_turn_that_names_none() -> None:
     ("Character: Mei; Motion: wave to Qiqi; Background: day street; she smiles",
      "Mei waves to Qiqi in the street, by day. She smiles."),
     # Chinese (kanji only, English keys) and Korean keep the sentence they had
-    ("Character: 小明; Motion: 跑步; Background: 公园; Time: 晚上", "小明 跑步 in the 公园, at 晚上."),
+    ("Character: 小明; Motion: 跑步; Background: 公园; Time: 晚上", "晚上，小明在公园跑步。"),
     ("Character: 민수; Motion: 달리다; Background: 공원", "민수 달리다 in the 공원."),
 ])
 def test_other_turns_keep_their_sentence(text: str, expected: str) -> None:

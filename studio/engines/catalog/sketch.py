@@ -23,7 +23,7 @@ from studio.engines.requirements import Requirement, check_devices, check_packag
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "sketch"
-VERSION = "1.6.3"
+VERSION = "1.7.0"
 """Bump when rendering or rules change: takes record the version that made them."""
 
 REPRESENTATION = RepresentationSpec(space="sketch/226x64-v1", shape=(226, 64), dtype="float32")

@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 
 from studio.core.instruction import Instruction, InstructionError, parse_instruction
 from studio.engines.continuity import Setting
-from studio.engines.sketch.japanese import has_japanese, in_english
-from studio.engines.sketch.understanding import Reading, read_location, read_time
+from studio.engines.sketch.japanese import has_japanese
+from studio.engines.sketch.understanding import Reading, read_location, read_time, turn_in_english
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ _JAPANESE_MARKS = str.maketrans({"\u3001": ", ", "\u3002": ". ", "\u30fb": " ", 
 def english_turn(instruction: Instruction, names: Iterable[str] = ()) -> Instruction:
     """``instruction`` as the LM reads it: itself when its text has no Japanese in it; else the
     turn in the English words the sketch engine reads it in
-    (:func:`~studio.engines.sketch.japanese.in_english`), written as fields the LM learnt
+    (:func:`~studio.engines.sketch.understanding.turn_in_english`: Japanese or Chinese), written as fields the LM learnt
     ("Character: 美咲; Motion: run; Background: night harbour", its free text first) and parsed
     again, so that it is read as that English turn would be.
 
@@ -108,7 +108,7 @@ def english_turn(instruction: Instruction, names: Iterable[str] = ()) -> Instruc
     kept = tuple(name for name in (" ".join(n.split()) for n in names) if name)
     if not has_japanese(_without(instruction.raw, (*kept, instruction.character.strip()))):
         return instruction
-    english = in_english(instruction, kept)
+    english = turn_in_english(instruction, kept)
     place, time = _readable(english.background, kept), _readable(english.time_of_day, kept)
     fields = (("Character", " ".join(instruction.character.split())),
               ("Motion", _readable(f"{english.adverb} {english.motion}", kept)),

@@ -55,7 +55,7 @@ from studio.engines.mini.completion import Completion, complete, english_turn
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import LOCATION_NAMES, characters
 from studio.engines.mini.sequence import PastTurn
-from studio.engines.sketch.japanese import in_english
+from studio.engines.sketch.understanding import turn_in_english
 
 if TYPE_CHECKING:  # torch and the runtime are imported by load (seconds): the module itself imports fast
     import torch
@@ -234,7 +234,7 @@ class MiniEngine:
             conditioning[CONTINUED_KEY] = completion.filled.as_dict()
         # what it does not know, found as the sketch engine reads the turn (a Japanese word it has no English for
         # is warned about as written)
-        warnings = _warnings(in_english(instruction, names), dict(out.reading), completion, context.locations,
+        warnings = _warnings(turn_in_english(instruction, names), dict(out.reading), completion, context.locations,
                              written=instruction)
         warnings += _misread_warnings(completion, dict(out.reading))
         unread = _unread_warning(english, completion, runtime.vocab.unread_from(completion.text,

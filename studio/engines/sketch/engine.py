@@ -44,7 +44,6 @@ from studio.engines.sketch.company import FriendSpot, Role, friend_anim, friend_
 from studio.engines.sketch.continuation import continue_variation, end_props, end_scroll, end_shot
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
-from studio.engines.sketch.japanese import in_english
 from studio.engines.sketch.look import Look, generated_look, look_from_params
 from studio.engines.sketch.offer import live_vocabulary
 from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose, sample_pose
@@ -82,6 +81,7 @@ from studio.engines.sketch.understanding import (
     default_camera,
     default_location_for,
     read_turn,
+    turn_in_english,
     without_speech,
 )
 from studio.engines.sketch.variation import FRAMINGS, variation_for
@@ -264,10 +264,11 @@ class SketchEngine:
         names = [m.name for m in (*context.cast, *load_default_cast()) if isinstance(m, CastMember) and m.name]
         reading = read_turn(instruction, list(user_locations), names)
         # Each field is read as far as its limit as written (as_read: read_turn said what was cut).
-        # A turn written in Japanese is read in English words, its names set apart (see japanese.py),
+        # A turn written in Japanese or Chinese is read in English words, its names set apart
+        # (see japanese.py, chinese.py),
         # as far as its text as written is read (text.reading_translation).
         limited, _cuts = as_read(instruction)
-        english = in_english(limited, (*names, *user_locations))
+        english = turn_in_english(limited, (*names, *user_locations))
         translated, instruction = english is not limited, english
         warnings = list(reading.warnings)
         motion = reading.motion

@@ -18,7 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from studio.core.instruction import TIME_WORDS, FieldCut, Instruction, read_within
+from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line
+from studio.engines.sketch import chinese
 from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
@@ -1264,7 +1266,7 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
     (:func:`as_read`), before its Japanese is put into longer English words: a field is too long
     only as written, and a field that is cut is said, by its name."""
     limited, cuts = as_read(instr)
-    english = in_english(limited, (*names, *user_locations))
+    english = turn_in_english(limited, (*names, *user_locations))
     with reading_translation(english is not limited):  # read as far as the text as written is
         reading = _read(english, user_locations)
     if english is not limited:
@@ -1272,6 +1274,21 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
         reading.warnings = [_as_written(warning, written) for warning in reading.warnings]
     reading.warnings[:0] = [cut.warning for cut in cuts]
     return reading
+
+
+def turn_in_english(instr: Instruction, names: Sequence[str] = ()) -> Instruction:
+    """``instr`` (as read: :func:`as_read`) in the English words of its Chinese or Japanese ones,
+    ``names`` kept as written; the same instruction when it has none. Kana make a turn
+    Japanese; a Chinese field name, character or particle makes it Chinese
+    (:func:`~studio.core.sentence.marked_chinese`); Han characters that say neither are read
+    in Chinese only where that reading understands more of them than the Japanese one does
+    (:func:`~studio.engines.sketch.chinese.han_read`), else in Japanese, as before."""
+    if marked_chinese(instr):
+        return chinese.in_english(instr, names)
+    if chinese.is_chinese(instr) and \
+            chinese.han_read(instr, chinese.in_english(instr)) > chinese.han_read(instr, in_english(instr)):
+        return chinese.in_english(instr, names)
+    return in_english(instr, names)
 
 
 def as_read(instr: Instruction) -> tuple[Instruction, tuple[FieldCut, ...]]:
