@@ -9,10 +9,15 @@ runs, :func:`apply_theme` runs again and every view repaints.
 Styling a spin box's or drop-down's frame makes Qt stop drawing their arrows, so the
 stylesheet draws them (and the check box's tick) from small SVG files written in the
 scheme's colours to the cache folder.
+
+The stylesheet's text sizes are written for a 9 pt application font; a larger one (the
+desktop's or the user's choice of larger text) scales them all, when the theme is applied and
+whenever the application's font changes: the stylesheet's sizes would otherwise win over it.
 """
 
 from __future__ import annotations
 
+import re
 import tempfile
 from dataclasses import asdict, dataclass
 from enum import Enum
@@ -20,7 +25,7 @@ from pathlib import Path
 from string import Template
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsView
 
 from studio.ui import palette as painted
@@ -156,26 +161,55 @@ def _images_folder() -> Path:
         return Path(tempfile.mkdtemp(prefix="kamishibai-theme-"))
 
 
-def stylesheet(colors: Colors, images: dict[str, Path]) -> str:
+DESIGN_POINT_SIZE = 9.0
+"""The application font the stylesheet's text sizes are written for."""
+_FONT_SIZE = re.compile(r"font-size:\s*([0-9]+(?:\.[0-9]+)?)pt")
+
+
+def text_scale(app: QGuiApplication) -> float:
+    """How much larger than :data:`DESIGN_POINT_SIZE` the application's font is (never less
+    than 1: a smaller desktop font keeps the studio's own sizes)."""
+    size = app.font().pointSizeF()
+    return max(1.0, size / DESIGN_POINT_SIZE) if size > 0 else 1.0
+
+
+def scale_font_sizes(sheet: str, scale: float) -> str:
+    """``sheet`` with each ``font-size: N pt`` multiplied by ``scale``."""
+    if scale == 1.0:
+        return sheet
+    return _FONT_SIZE.sub(lambda found: f"font-size: {float(found.group(1)) * scale:.2f}pt", sheet)
+
+
+def stylesheet(colors: Colors, images: dict[str, Path], scale: float = 1.0) -> str:
     template = Template(resource("theme", "studio.qss").read_text(encoding="utf-8"))
     values = {**asdict(colors), **{key: path.as_posix() for key, path in images.items()}}
-    return template.substitute(values)
+    return scale_font_sizes(template.substitute(values), scale)
 
 
 class _SchemeFollower(QObject):
-    """Re-applies the theme when the desktop switches between light and dark."""
+    """Re-applies the theme when the desktop switches between light and dark, and when the
+    application's font changes (its text sizes follow the font: see :func:`text_scale`)."""
 
     def __init__(self, app: QApplication) -> None:
         super().__init__(app)
         self.app = app
         self.appearance = "system"
+        self.images_folder: Path | None = None
+        self.scale = 1.0
         hints = app.styleHints()
         if hints is not None:
             hints.colorSchemeChanged.connect(self._changed)
+        app.fontChanged.connect(self._font_changed)
 
     def _changed(self, _scheme: Qt.ColorScheme) -> None:
         if self.appearance == "system":
-            apply_theme(self.app, "system")
+            apply_theme(self.app, "system", self.images_folder)
+
+    def _font_changed(self, _font: QFont) -> None:
+        """A new application font: the stylesheet's sizes follow it (unless the theme was taken
+        off the application since, or the scale is the same)."""
+        if text_scale(self.app) != self.scale and self.app.styleSheet():
+            apply_theme(self.app, self.appearance, self.images_folder)
 
 
 _followers: dict[int, _SchemeFollower] = {}
@@ -189,11 +223,14 @@ def apply_theme(app: QApplication, appearance: str = "system", images_folder: Pa
     app.setPalette(build_palette(colors))
     painted.use_scheme(scheme.value)
     set_icon_colors(colors.icon, colors.disabled)
-    app.setStyleSheet(stylesheet(colors, theme_images(colors, images_folder or _images_folder())))
+    scale = text_scale(app)
+    app.setStyleSheet(stylesheet(colors, theme_images(colors, images_folder or _images_folder()), scale))
     follower = _followers.get(id(app))
     if follower is None:
         follower = _followers[id(app)] = _SchemeFollower(app)
     follower.appearance = appearance
+    follower.images_folder = images_folder
+    follower.scale = scale
     refresh_views(app)
     return scheme
 

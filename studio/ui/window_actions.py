@@ -17,6 +17,10 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit, QTextEdit
 from studio.ui.dialogs.cheat_sheet import SHEET_TEXT
 from studio.ui.icons import icon
 
+COMPARE_TAKES_KEY = "Ctrl+Shift+T"
+"""Compare takes: window-wide, so that it works from the take tiles as from the tree (the
+workspace binds it, see ``Workspace``; the Compare button's tooltip names it)."""
+
 
 class StudioActions(QObject):
     def __init__(self, parent: QObject) -> None:
@@ -44,6 +48,7 @@ class StudioActions(QObject):
         self.reroll_branch = a("Turn", "Re-roll &branch below", "reroll-branch", ["Shift+R"], local=True)
         self.fill = a("Turn", "Generate &missing turns of the branch", "generate", ["Ctrl+Shift+G"])
         self.fork = a("Turn", "&Fork (new alternative)", "fork", ["F"], local=True)
+        self.compare_takes = a("Turn", "Compare &takes…", "", [COMPARE_TAKES_KEY])
         self.compare_branches = a("Turn", "&Compare branches…", "", ["Ctrl+Shift+B"])
         self.move_up = a("Turn", "Move alternative &up", "", ["Alt+Up"], local=True)
         self.move_down = a("Turn", "Move alternative do&wn", "", ["Alt+Down"], local=True)

@@ -223,6 +223,9 @@ def move_off_tip(node: Node | None, index: int, count: int, step: int) -> str:
     return ""
 
 
+COMPARE_TAKES_OFF_TIP = "Compare needs a turn with two takes that have a clip: re-roll it first"
+
+
 def _enable(action: QAction, on: bool, off_tip: str) -> None:
     """Turn ``action`` on or off; off, its tooltip says why (on, it is the action's name again)."""
     action.setEnabled(on)
@@ -323,6 +326,9 @@ class Workspace(QWidget):
         layout.addWidget(splitter)
         for action in actions.local:
             self.addAction(action)
+        # Compare takes had only the takes area's button: the keyboard reached it by Tab alone
+        actions.compare_takes.triggered.connect(self._compare_takes_key)
+        self._compare_key_bound = True
         # Ctrl+Enter in the story area while Generate is off (the start is selected) still
         # answers, in the status bar, with why. On only while the action is off: never ambiguous.
         self._generate_off_keys: list[QShortcut] = []
@@ -797,12 +803,20 @@ class Workspace(QWidget):
             why = move_off_tip(node, index, count, step)
             _enable(action, not why, why)
         _enable(a.export, bool(turns), EXPORT_OFF_TIP)
+        takes = self.tree.takes_of(node.id) if is_turn and node is not None else []
+        playable = sum(1 for take in takes if take.status is TakeStatus.DONE and take.clip_path)
+        _enable(a.compare_takes, playable >= 2, COMPARE_TAKES_OFF_TIP)
         _enable(a.compare_branches, self.scene.branch_count > 1 or self.branch_compare is not None,
                 ONE_BRANCH_TIP)
         a.reroll.setText(GENERATE_TURN_TEXT if is_turn and self._never_generated(self.current_id) else REROLL_TEXT)
         a.bookmark.setText(UNBOOKMARK_TEXT if is_turn and node is not None and node.bookmarked else BOOKMARK_TEXT)
         for action, shortcut in self._off_keys:
             shortcut.setEnabled(not action.isEnabled())
+
+    def _compare_takes_key(self, _checked: bool = False) -> None:
+        """Compare takes, from its menu entry or its key (its button is in the takes area)."""
+        if not self.closed:
+            self.compare_takes()
 
     def _say_why_off(self, action: QAction) -> None:
         """A key of an action that is off: the status bar says why (its tooltip)."""
@@ -1488,6 +1502,9 @@ class Workspace(QWidget):
         save_drafts(self.session.settings.q, self.project.path, self._drafts_put_aside)
         self.closed = True
         self.view.closed = True
+        if self._compare_key_bound:  # the next project's workspace binds it again
+            self._compare_key_bound = False
+            self.studio_actions.compare_takes.triggered.disconnect(self._compare_takes_key)
         # the names the selected turn gave the window's actions ("Generate this turn") are no
         # names for the next project, nor for none
         self.studio_actions.reroll.setText(REROLL_TEXT)

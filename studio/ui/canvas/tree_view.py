@@ -15,11 +15,21 @@ its turn, a right click opens its menu, and a double click zooms in to read it.
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QFocusEvent,
+    QHelpEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QApplication, QFrame, QGraphicsView, QMenu, QToolTip, QWidget
 
-from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE, card_rect_at
+from studio.ui import palette
+from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE, RADIUS, card_rect_at
 from studio.ui.canvas.spoken import TREE_NAME, spoken_turn
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.tree_layout import COLUMN_WIDTH
@@ -42,6 +52,10 @@ keyboards), Ctrl (`Ctrl+=` and `Ctrl+-`, as in a browser), the keypad and AltGr.
 Meta the key is not a zoom: it goes on to the window (a desktop's own shortcut, a menu)."""
 EDGE_PAD = 24.0
 """Space kept between the view's left edge and the first card it shows whole."""
+FOCUS_RING_GAP = 3.0
+"""How far outside the selected card the keyboard's focus ring is drawn (scene units: inside
+the card's bounding rect, so that the card's own repaint clears it when the selection moves)."""
+FOCUS_RING_PX = 2.0
 
 
 class TreeView(QGraphicsView):
@@ -80,6 +94,9 @@ class TreeView(QGraphicsView):
         scene.layout_changed.connect(self._follow_pending)
         self.setAccessibleName(TREE_NAME)
         scene.current_changed.connect(self.describe_selection)
+        scene.current_changed.connect(self._move_focus_ring)
+        self._ring_rect: QRectF | None = None
+        """Where the focus ring was drawn last (scene), to clear it when the selection moves."""
 
     def describe_selection(self) -> None:
         """Name the selected turn to assistive technology (the cards are graphics items, which
@@ -99,6 +116,54 @@ class TreeView(QGraphicsView):
             return
         self.setAccessibleDescription(spoken.description)  # first: a reader reading the name on its change reads it too
         self.setAccessibleName(spoken.name)
+
+    # -- the keyboard's focus ring ------------------------------------------------------------
+
+    def focus_ring_rect(self) -> QRectF | None:
+        """Where the ring around the selected card goes (scene), None with no card selected.
+        The ring shows only while the tree has the keyboard focus: the selected card's own
+        outline looks the same focused or not, so who works from the keyboard could not tell
+        whether the arrow keys would move through the tree."""
+        cell = self.tree_scene.cells.get(self.tree_scene.current_id or "")
+        if cell is None:
+            return None
+        gap = FOCUS_RING_GAP
+        return QRectF(cell.x - gap, cell.y - gap, CARD_W + 2 * gap, CARD_H + 2 * gap)
+
+    def _repaint_scene_rect(self, rect: QRectF | None) -> None:
+        if rect is not None:
+            pad = int(FOCUS_RING_PX) + 2  # the cosmetic pen's width, in pixels, outside the rect
+            area = self.mapFromScene(rect).boundingRect().adjusted(-pad, -pad, pad, pad)
+            self.viewport().update(area)
+
+    def _move_focus_ring(self) -> None:
+        if self.closed or not shiboken6.isValid(self.tree_scene):
+            return
+        self._repaint_scene_rect(self._ring_rect)
+        self._ring_rect = self.focus_ring_rect()
+        self._repaint_scene_rect(self._ring_rect)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        self._move_focus_ring()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self._move_focus_ring()
+
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802
+        super().drawForeground(painter, rect)
+        ring = self.focus_ring_rect() if self.hasFocus() else None
+        if ring is None or not ring.intersects(QRectF(rect)):
+            return
+        pen = QPen(palette.TEXT, FOCUS_RING_PX, Qt.PenStyle.DashLine)
+        pen.setCosmetic(True)  # as thick on screen at every zoom
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(ring, RADIUS + FOCUS_RING_GAP, RADIUS + FOCUS_RING_GAP)
+        painter.restore()
 
     def visible_scene_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()

@@ -14,9 +14,10 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from studio.ui import palette
 from studio.ui.canvas.card_item import card_tooltip, cover_source
+from studio.ui.canvas.spoken import SPOKEN_STATUS
 from studio.ui.episode.turn_strip import TurnStrip
 from studio.ui.media_cache import PosterCache
-from studio.ui.node_summary import CardStatus, NodeSummary, placeholder_label
+from studio.ui.node_summary import CardStatus, NodeSummary, excerpt_of, placeholder_label
 from studio.ui.text_wrap import plain_tooltip
 
 THUMB_W = 120.0
@@ -28,6 +29,25 @@ LABEL_H = 18.0
 THUMB_CACHE = 400
 MARK_H = 14.0
 """The status mark over a thumbnail that shows a picture ("stale", "generating 40%")."""
+FILMSTRIP_NAME = "Branch filmstrip"
+FILMSTRIP_HELP = "Click a turn to select it; double-click it to play the branch from there."
+
+
+def spoken_strip(summaries: list[NodeSummary], current: int) -> str:
+    """The filmstrip's accessible description: the branch's length and the selected turn
+    (what its picture shows a sighted user), then what the mouse does on it."""
+    turns = max(0, len(summaries) - 1)
+    parts = [f"{turns} turn{'s' if turns != 1 else ''} after the start"]
+    if 0 <= current < len(summaries):
+        summary = summaries[current]
+        if summary.status is CardStatus.START:
+            parts.append("The start of the story is selected")
+        else:
+            what = excerpt_of(summary.excerpt, 80) or "no instruction yet"
+            parts.append(f"Turn {current} is selected: {what}. {SPOKEN_STATUS[summary.status]}")
+    return ". ".join(parts) + f". {FILMSTRIP_HELP}"
+
+
 MARKED = (CardStatus.STALE, CardStatus.QUEUED, CardStatus.RUNNING, CardStatus.FAILED)
 """The statuses a thumbnail's picture says in a mark: the picture is not (or no longer) what
 the turn asks for, or a new one is on its way."""
@@ -43,6 +63,10 @@ class Filmstrip(TurnStrip):
         self.summaries: list[NodeSummary] = []
         self._thumbs: dict[tuple[str, float], tuple[QImage, QImage]] = {}
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        # The keyboard picks turns in the tree (the strip is no Tab stop), but a screen reader
+        # reviewing the window finds it: its name says what it is, its description which turn.
+        self.setAccessibleName(FILMSTRIP_NAME)
+        self.setAccessibleDescription(spoken_strip([], -1))
         # A bound slot, not a lambda: Qt disconnects it when this widget is destroyed (the
         # cache outlives the workspace; a lambda would repaint a deleted widget).
         posters.ready.connect(self.poster_changed)
@@ -57,6 +81,7 @@ class Filmstrip(TurnStrip):
         old, old_current = self.summaries, self.current
         self.summaries = list(summaries)
         self.current = current
+        self._describe()
         if len(old) != len(summaries):
             self.setFixedSize(self.sizeHint())
             self.update()
@@ -67,7 +92,13 @@ class Filmstrip(TurnStrip):
 
     def set_current(self, index: int) -> None:
         old, self.current = self.current, index
+        self._describe()
         self._repaint_turns(old, index)
+
+    def _describe(self) -> None:
+        text = spoken_strip(self.summaries, self.current)
+        if text != self.accessibleDescription():
+            self.setAccessibleDescription(text)
 
     def set_playing(self, index: int) -> None:
         old, self.playing = self.playing, index

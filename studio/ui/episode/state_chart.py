@@ -74,6 +74,21 @@ class LegendEntry:
     rect: QRectF
 
 
+CHART_NAME = "State chart"
+
+
+def spoken_chart(view: str, states: list[CharacterState], current: int) -> str:
+    """The chart's accessible description: what its lines show (``view``: the drop-down's
+    choice) and the acting character's state at the selected turn (``current``, 0: the start)."""
+    text = f"{view}, turn by turn along the branch."
+    if 0 <= current < len(states):
+        state = states[current]
+        values = ", ".join(f"{palette.STAT_LABELS[name].lower()} {getattr(state, name)}" for name in STAT_NAMES)
+        where = "At the start" if current == 0 else f"At turn {current}"
+        text += f" {where}: {values}."
+    return text
+
+
 class StateChart(TurnStrip):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,6 +109,9 @@ class StateChart(TurnStrip):
         for stat in STAT_NAMES:
             self.mode_box.addItem(f"{palette.STAT_LABELS[stat]} per character", stat)
         self.mode_box.currentIndexChanged.connect(lambda _i: self.set_mode(str(self.mode_box.currentData())))
+        # on Linux a drop-down's name read out is its current choice: the description says what it chooses
+        self.mode_box.setAccessibleDescription("Which states the chart draws")
+        self.setAccessibleName(CHART_NAME)
         self._offer_views()
         self.setMinimumHeight(90)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -108,7 +126,13 @@ class StateChart(TurnStrip):
             return  # nothing to redraw (a take of another branch arrived, say)
         self.states = list(states)
         self.current = current
+        self._describe()
         self.update()
+
+    def _describe(self) -> None:
+        text = spoken_chart(self.mode_box.currentText(), self.states, self.current)
+        if text != self.accessibleDescription():
+            self.setAccessibleDescription(text)
 
     def set_character_states(self, series: dict[str, list[CharacterState]]) -> None:
         """Each character's state at every turn of the branch (for the per-character view)."""
@@ -138,6 +162,7 @@ class StateChart(TurnStrip):
         if index != self.mode_box.currentIndex():
             with QSignalBlocker(self.mode_box):  # the chosen view stays chosen
                 self.mode_box.setCurrentIndex(index)
+        self._describe()
 
     def _offer_views(self) -> None:
         """Offer the per-character views only while there are characters' own states, saying

@@ -31,6 +31,7 @@ from studio.ui.media_cache import ClipCache
 from studio.ui.node_summary import cut_to_chars
 from studio.ui.player import Player
 from studio.ui.tab_order import widgets_in_reading_order
+from studio.ui.window_actions import COMPARE_TAKES_KEY
 
 MIN_TILE_W = 72
 """Narrow enough that four tiles fit side by side in the inspector's smallest width."""
@@ -352,7 +353,7 @@ class TakesView(QWidget):
         self.scroll_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.compare_button = QPushButton("Compare…", self)
         self.compare_button.setToolTip("Play 2 to 4 takes in sync in their own window, with state, level and seed: "
-                                       "the chosen take, the one you clicked and the newest")
+                                       f"the chosen take, the one you clicked and the newest ({COMPARE_TAKES_KEY})")
         self.compare_button.clicked.connect(self.compare_requested.emit)
         self.reroll_count = QSpinBox(self)
         self.reroll_count.setRange(2, 8)
