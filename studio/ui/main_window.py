@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, QUrl
-from PySide6.QtGui import QCloseEvent, QDesktopServices, QIcon
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -261,6 +261,34 @@ class MainWindow(QMainWindow):
             # asked for, a dock comes to the front of its tab group (a narrow window sets the
             # queue and cast docks in a tab beside the inspector)
             action.triggered.connect(lambda checked, dock=widget: dock.raise_() if checked else None)
+        view_menu.addSeparator()
+        self.dock_keys: list[QAction] = []
+        """Go to the inspector, the queue, the cast (Alt+1, Alt+2, Alt+3): each shown, brought
+        to the front of its tab group and given the keyboard, as an IDE's tool windows are."""
+        for number, (title, widget) in enumerate((("&Inspector", self.inspector_dock), ("&Queue", self.queue_dock),
+                                                  ("&Cast && world", self.cast_dock)), start=1):
+            go = QAction(f"Go to {title}", self)
+            go.setShortcut(QKeySequence(f"Alt+{number}"))
+            go.triggered.connect(lambda _checked=False, dock=widget: self.go_to_dock(dock))
+            view_menu.addAction(go)
+            self.dock_keys.append(go)
+
+    def go_to_dock(self, dock: QDockWidget) -> None:
+        """Show ``dock`` (floating or docked, in front of its tab group) and give it the keyboard."""
+        dock.show()
+        dock.raise_()
+        inner = dock.widget()
+        if inner is None:
+            return
+        focused = QApplication.focusWidget()
+        if focused is not None and inner.isAncestorOf(focused):
+            return  # already there: keep the place
+        tab = Qt.FocusPolicy.TabFocus
+        takers = [inner, *inner.findChildren(QWidget)]  # itself, then its widgets as they were made
+        first = next((w for w in takers if w.focusPolicy().value & tab.value and w.isEnabled()
+                      and w.isVisibleTo(dock)), None)
+        if first is not None:
+            first.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _size_docks(self) -> None:
         """Give the docks room while the canvas keeps at least half of the window's width."""
