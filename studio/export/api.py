@@ -94,7 +94,7 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
     from studio.export.glyphs import drawn_texts, export_fonts, glyph_note, missing_glyphs  # fonts: only now
 
     missing = missing_glyphs(drawn_texts(branch, options, fmt), export_fonts(fmt))
-    notes = (stale_note(branch), glyph_note(missing), *cut, earlier_captions_note(out, fmt, options),
+    notes = (stale_note(branch), glyph_note(missing, fmt), *cut, earlier_captions_note(out, fmt, options),
              uncaptioned_note(branch, fmt, options))
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,

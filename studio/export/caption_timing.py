@@ -17,8 +17,9 @@ and OTIO markers:
   where the last caption borrows from a turn without a caption before it, then from the
   caption before it (which ends earlier);
 * a caption lends only time it does not need itself: it keeps at least the minimum and the
-  time its text takes to read at :data:`READING_CHARS_PER_SECOND`, so a caption with a
-  turn long enough for it is never cut short for another;
+  time its text takes to read (:func:`studio.export.reading.reading_seconds`: 17 characters a
+  second in English, 4 in Japanese, 7 in Chinese, 12 in Korean), so a caption with a turn
+  long enough for it is never cut short for another;
 * captions never overlap and never reach onto the title or end card; a caption with more
   text than its time can show is cut to what it can (:func:`studio.export.subtitles.readable_cues`).
 
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from studio.export.cues import Cue, merged
+from studio.export.reading import reading_seconds
 from studio.export.timeline import TurnSpan
 
 MIN_CAPTION_SECONDS = Fraction(5, 6)
@@ -41,9 +43,6 @@ guide: 5/6 s, 20 frames at 24 fps; the least time of an SRT cue, too)."""
 
 SHORT_TURN_SECONDS = Fraction(1, 2)
 """Consecutive turns each this short or shorter share one caption."""
-
-READING_CHARS_PER_SECOND = 17
-"""The reading speed a caption keeps time for before it lends any (the same guide's, for adults)."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +89,7 @@ def caption_blocks(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], fps
         wants = [least * max(1, counts[block.turns[0]] if len(block.turns) == 1
                              else shared_pieces(block.cues) if shared_pieces is not None else 1)
                  for block in blocks]
-        keeps = [max(want, math.ceil(Fraction(sum(len(cue.shown) for cue in block.cues),
-                                              READING_CHARS_PER_SECOND) * fps))
+        keeps = [max(want, math.ceil(sum((reading_seconds(cue.shown) for cue in block.cues), Fraction(0)) * fps))
                  for want, block in zip(wants, blocks, strict=True)]
         _borrow(blocks, wants, keeps, spans[0].shown_from, spans[-1].shown_to)
     return [CaptionBlock(tuple(block.turns), (merged(block.cues),) if len(block.turns) > 1 else tuple(block.cues),

@@ -3,7 +3,8 @@ has neither, one cue with the readable sentence of its action.
 
 A turn's caption stretch (from the cut before it to the cut after it, lengthened where it
 is too short to read: :mod:`studio.export.caption_timing`) is shared among its
-cues in proportion to their length, so a long line stays up longer; every cue gets at
+cues in proportion to the time they take to read (their length, four times that in
+Japanese: :mod:`studio.export.reading`), so a long line stays up longer; every cue gets at
 least a little time (:func:`split_span`). The SRT cuts a long cue into cues of two lines
 (:mod:`studio.export.subtitles`) and shares the turn's stretch among all of them the same
 way, by length, with a longer floor (:func:`share_frames`); burned-in captions and OTIO
@@ -21,9 +22,14 @@ from fractions import Fraction
 
 from studio.export.bidi_text import starts_right_to_left
 from studio.export.branch import Turn
+from studio.export.reading import reading_weight
+from studio.export.spaces import single_spaced
 
 MIN_CUE_WEIGHT = 12
-"""Characters a cue counts as at least: a short "Hi!" still gets time to be read."""
+"""Characters a cue counts as at least: a short "Hi!" still gets time to be read. A cue
+counts as the Latin characters read in the time its text takes
+(:func:`studio.export.reading.reading_weight`), so a Japanese line, read at about a quarter
+of the characters a second, gets its share of the turn beside an English one."""
 
 
 class CueKind(StrEnum):
@@ -78,7 +84,7 @@ def turn_cues(turn: Turn) -> list[Cue]:
     and the instruction as written, "Character: ; Motion: ; Background: .", is no caption)."""
     cues: list[Cue] = []
     if turn.story.narration:
-        cues.append(Cue(CueKind.NARRATION, " ".join(turn.story.narration.split())))
+        cues.append(Cue(CueKind.NARRATION, single_spaced(turn.story.narration)))
     cues.extend(Cue(CueKind.DIALOGUE, line.text, line.speaker) for line in turn.story.dialogue if line.text)
     if not cues and turn.action:  # never the instruction as written: its field syntax is no caption
         cues.append(Cue(CueKind.ACTION, turn.action))
@@ -93,7 +99,7 @@ def split_span(cues: list[Cue], start: int, end: int) -> list[TimedCue]:
         return []
     if len(cues) > frames:
         cues = [merged(cues[len(cues) * k // frames:len(cues) * (k + 1) // frames]) for k in range(frames)]
-    weights = [max(MIN_CUE_WEIGHT, len(cue.shown)) for cue in cues]
+    weights = [max(MIN_CUE_WEIGHT, reading_weight(cue.shown)) for cue in cues]
     total = sum(weights)
     timed: list[TimedCue] = []
     at = start

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateChange
 from studio.export.bidi_text import directed_lines, starts_right_to_left
+from studio.export.spaces import IDEOGRAPHIC_SPACE, single_spaced
 from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
 FONT_DIRS = (
@@ -115,7 +116,7 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
     for paragraph in text.splitlines() or [""]:
         first = len(lines)
         current = ""
-        for word in paragraph.split():
+        for word in filter(None, single_spaced(paragraph).split(" ")):
             candidate = f"{current} {word}" if current else word
             if measure(candidate) <= max_width:
                 current = candidate
@@ -125,17 +126,21 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
                 if head:  # Japanese or Chinese: the line is filled before it breaks
                     current, word = f"{current} {word[:head]}", word[head:]
                 lines.append(current)
+            breaks = wide_breaks(word)
             while len(word) > 1 and not full():
-                cut = _line_break_before(word, _fitting_prefix(word, measure, max_width))
+                cut = _break_within(word, _fitting_prefix(word, measure, max_width), breaks)
                 if cut >= len(word):
                     break
                 lines.append(word[:cut])
                 word = word[cut:]
+                breaks = [at - cut for at in breaks if at > cut]
             current = word
             if full():
                 break
         lines.append(current)
-        lines[first:] = directed_lines(lines[first:], starts_right_to_left(paragraph) if rtl is None else rtl)
+        # a full-width space a line broke after is not drawn at its end (it took the room of a kana)
+        lines[first:] = directed_lines([line.rstrip(IDEOGRAPHIC_SPACE) for line in lines[first:]],
+                                       starts_right_to_left(paragraph) if rtl is None else rtl)
         if full():
             break
     while lines and not lines[-1]:
@@ -151,15 +156,54 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
 
 def fit_line(text: str, measure: Callable[[str], float], width: float) -> str:
     """``text`` on one line of ``width``: whole when it fits, else cut with "…"."""
-    lines = wrap_text(" ".join(text.split()), measure, width, max_lines=1)
+    lines = wrap_text(single_spaced(text), measure, width, max_lines=1)
     return lines[0] if lines else ""
 
 
-#: Characters a Japanese or Chinese line must not start with (closing punctuation, small kana,
-#: the long-vowel mark) or end with (opening brackets): the line-breaking rules (kinsoku).
-NO_LINE_START = frozenset("、。，．,.:;!?！？）)]｝」』】〕〉》〙〗ー…‥・ゝゞヽヾ々"
-                          "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ")
-NO_LINE_END = frozenset("（([｛「『【〔〈《〘〖")
+#: The line-breaking rules (kinsoku shori) Japanese and Chinese text wraps by: the strict rule
+#: set of JIS X 4051 as the W3C's "Requirements for Japanese Text Layout" (JLREQ) lists it,
+#: which CSS calls ``line-break: strict`` and Japanese subtitles and print follow. A line does
+#: not start with closing brackets and quotes, hyphens and the wave dash, dividing punctuation,
+#: middle dots, full stops and commas, iteration marks, the long-vowel mark, small kana, the
+#: ellipses (``……`` stays together) or a unit after a number (``％``, ``℃``); it does not end
+#: with an opening bracket or quote, nor a currency sign or ``＃``/``№`` before a number.
+#: Half-width forms are listed with their full-width ones.
+NO_LINE_START = frozenset(
+    "）)]］｝}」』】〕〉》〙〗〟’”｠»｣"  # closing brackets and quotes
+    "‐゠–〜～"  # hyphens, wave dash
+    "！？!?‼⁇⁈⁉・：；:;･"  # dividing punctuation, middle dots
+    "。．.｡、，,､"  # full stops, commas
+    "ヽヾゝゞ々〻ーｰ゛゜"  # iteration marks, prolonged sound mark, sound marks
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｯｬｭｮ"  # small kana
+    "…‥"  # inseparable ellipses
+    "\u3000"  # the full-width space: it ends the line before (see studio.export.spaces)
+    "％‰°′″℃￠¢")  # units after a number
+NO_LINE_END = frozenset(
+    "（([［｛{「『【〔〈《〘〖〝‘“｟«｢"  # opening brackets and quotes
+    "￥＄￡＃№$£¥€")  # signs before a number
+
+
+def _word_character(char: str) -> bool:
+    """Whether ``char`` is a Latin letter or a digit, half-width or full-width (``Ａ``, ``１``):
+    no line breaks between two of them, so ``ＬＩＮＥ`` and ``２０２４`` stay whole in Japanese
+    text as ``iPhone`` and ``2024`` do."""
+    if char.isascii():
+        return char.isalnum()
+    return "\uff10" <= char <= "\uff19" or "\uff21" <= char <= "\uff3a" or "\uff41" <= char <= "\uff5a"
+
+
+def _break_within(word: str, fits: int, breaks: list[int]) -> int:
+    """Where a line of ``word`` (no spaces), whose first ``fits`` characters fit, ends: at the
+    last of ``breaks`` (:func:`wide_breaks`) within them, so a Latin word or a number inside
+    Japanese is not cut (``iP`` / ``hone``); only when none is (a run wider than the line with
+    nowhere to break: a long Latin word, a row of ``。``) between any two characters, by
+    :func:`_line_break_before`."""
+    if fits >= len(word):
+        return len(word)
+    if word[fits] == IDEOGRAPHIC_SPACE:  # the line ends with the space, which is not drawn
+        return fits + 1
+    at = bisect_right(breaks, fits) - 1
+    return breaks[at] if at >= 0 and breaks[at] > 0 else _line_break_before(word, fits)
 
 
 def _line_break_before(word: str, cut: int) -> int:
@@ -180,16 +224,27 @@ def _line_break_before(word: str, cut: int) -> int:
     return starts[index] if index > 0 else starts[fitting]
 
 
+def _hangul(char: str) -> bool:
+    """Whether ``char`` is a Hangul syllable or letter. Korean is written with spaces between
+    words and breaks lines there, as Korean subtitles and CSS's ``word-break: keep-all`` do:
+    a Korean word is not cut between its syllables (unless it is wider than a line)."""
+    return "\uac00" <= char <= "\ud7a3" or "\u1100" <= char <= "\u11ff" or "\u3130" <= char <= "\u318f"
+
+
 def wide_breaks(word: str) -> list[int]:
     """The offsets in ``word`` (no spaces) where a line may break as Japanese and Chinese break:
     between two characters as a reader sees them, next to a wide one, keeping the line-breaking
-    rules (no closing punctuation starts a line, no opening bracket ends one)."""
+    rules (:data:`NO_LINE_START`, :data:`NO_LINE_END`), never inside a word of Latin letters or
+    digits (:func:`_word_character`): ``iPhoneを`` breaks before ``を``, not after ``iP``;
+    nor inside a Korean word (:func:`_hangul`)."""
     breaks: list[int] = []
     clusters = grapheme_clusters(word)
     at = len(clusters[0]) if clusters else 0
     for before, cluster in itertools.pairwise(clusters):
         if ((is_wide(before[0]) or is_wide(cluster[0]))
-                and cluster[0] not in NO_LINE_START and before[-1] not in NO_LINE_END):
+                and cluster[0] not in NO_LINE_START and before[-1] not in NO_LINE_END
+                and not (_word_character(before[-1]) and _word_character(cluster[0]))
+                and not (_hangul(before[-1]) and _hangul(cluster[0]))):
             breaks.append(at)
         at += len(cluster)
     return breaks
@@ -335,7 +390,7 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
     The type follows the frame's shorter side: sized by the height, a portrait frame's
     caption (53 pixels in 720x1280) held a third of the words a line of a landscape frame of
     that width holds, and a narration of two lines in 1280x720 was cut short in 720x1280."""
-    text = " ".join(text.split())
+    text = single_spaced(text)
     width, height = size
     pad = _caption_pad(height)
     room = width * 0.92 - 2 * pad

@@ -89,11 +89,18 @@ def drawn_texts(branch: Branch, options: ExportOptions, fmt: ExportFormat) -> li
     return texts
 
 
-def glyph_note(missing: list[str]) -> str:
-    """A sentence for :func:`missing_glyphs`' result ("" when none are missing)."""
+def glyph_note(missing: list[str], fmt: ExportFormat | None = None) -> str:
+    """A sentence for :func:`missing_glyphs`' result ("" when none are missing). For a PDF,
+    whose fonts are only those reportlab can embed, it says when the machine has a font for
+    them after all (Noto Sans CJK comes as an OpenType collection a PDF can't embed, and is
+    the only Japanese font of many machines): a PNG sheet draws them, where the advice to
+    install Noto Sans CJK would send the user after a font already installed."""
     if not missing:
         return ""
-    return (f"{len(missing)} character(s) of the text ({first_few(missing, ' ')}) are in none of the export's fonts "
-            "and show as empty boxes in titles, captions and sheets (subtitle and timeline files keep them); "
-            "install a font that has them (Japanese and Chinese: Droid Sans Fallback or Noto Sans CJK; "
-            "Korean: Noto Sans CJK or Nanum Gothic; emoji: Noto Color Emoji)")
+    note = (f"{len(missing)} character(s) of the text ({first_few(missing, ' ')}) are in none of the export's fonts "
+            "and show as empty boxes in titles, captions and sheets (subtitle and timeline files keep them); ")
+    if fmt is ExportFormat.PDF and not missing_glyphs(missing, export_fonts(ExportFormat.PNG)):
+        return note + ("this machine has a font with them that a PDF can't embed: export the sheet as PNG "
+                       "(--format png), or install a TrueType (.ttf) font that has them")
+    return note + ("install a font that has them (Japanese and Chinese: Droid Sans Fallback or Noto Sans CJK; "
+                   "Korean: Noto Sans CJK or Nanum Gothic; emoji: Noto Color Emoji)")

@@ -43,6 +43,8 @@ from studio.export.cues import (
     turn_cues,
 )
 from studio.export.drawing import wide_breaks
+from studio.export.reading import reading_weight
+from studio.export.spaces import IDEOGRAPHIC_SPACE, single_spaced
 from studio.export.timeline import Timeline
 
 
@@ -78,8 +80,9 @@ def _pieces(word: str) -> list[str]:
     """``word`` (no spaces) cut where a line may break inside it: next to a wide character
     (Japanese and Chinese have no spaces), but not inside a Latin word, never inside a
     character as a reader sees it (a letter and its combining marks, an emoji with its
-    variation selector, skin tone or joined emoji: :mod:`studio.core.graphemes`), not
-    before closing punctuation, nor after opening punctuation (basic kinsoku)."""
+    variation selector, skin tone or joined emoji: :mod:`studio.core.graphemes`), nor inside
+    a run of Latin letters and digits, half- or full-width, and keeping the strict line-breaking
+    rules of JIS X 4051 (kinsoku: :data:`studio.export.drawing.NO_LINE_START`)."""
     cuts = [0, *wide_breaks(word), len(word)]
     return [word[start:end] for start, end in itertools.pairwise(cuts)]
 
@@ -217,7 +220,7 @@ def _chunk_bounds(text: str) -> list[tuple[int, int]]:
         if end is None:  # a single character wider than two lines: a cue of its own
             end = start + len(grapheme_clusters(text[start:])[0])
         bounds.append((start, end))
-        start = end + (1 if text[end:end + 1] == " " else 0)
+        start = end + (1 if text[end:end + 1] in (" ", IDEOGRAPHIC_SPACE) else 0)
     return bounds
 
 
@@ -227,7 +230,7 @@ def srt_pieces(cue: Cue, most: int | None = None) -> list[Cue]:
     :func:`_chunk_bounds`; the speaker's name leads the first). Read in order (joined with a
     space where the text had one) they give the text back. With ``most`` and more pieces
     than that, neighbouring pieces share one, so none is lost where time is short."""
-    text = " ".join(cue.shown.split())
+    text = single_spaced(cue.shown)
     if not text:
         return []
     bounds = _chunk_bounds(text)
@@ -267,17 +270,24 @@ def _cue_pieces(cues: list[Cue], start: int, end: int, minimum: int) -> list[tup
     count = sum(len(pieces) for pieces in each)
     if not count or count > end - start:
         shared_cues = [(shared, _timed(srt_pieces(shared.cue, shared.end - shared.start), shared.start, shared.end,
-                                       minimum)) for shared in split_span(cues, start, end)]
+                                       minimum, shared.cue.shown)) for shared in split_span(cues, start, end)]
         return [(shared, pieces) for shared, pieces in shared_cues if pieces]
-    timed = iter(_timed([piece for pieces in each for piece in pieces], start, end, minimum))
+    contexts = [cue.shown for cue, pieces in zip(cues, each, strict=True) for _ in pieces]
+    timed = iter(_timed([piece for pieces in each for piece in pieces], start, end, minimum, contexts))
     grouped = [(cue, [next(timed) for _ in pieces]) for cue, pieces in zip(cues, each, strict=True)]
     return [(TimedCue(cue, pieces[0].start, pieces[-1].end), pieces) for cue, pieces in grouped if pieces]
 
 
-def _timed(pieces: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
+def _timed(pieces: list[Cue], start: int, end: int, minimum: int,
+           contexts: str | list[str] = "") -> list[TimedCue]:
+    """``pieces`` sharing frames ``start..end`` by the time each takes to read, in the
+    language of the cue it was cut from (``contexts``: that cue's text, one for all or one
+    a piece), each at least ``minimum`` frames where they fit."""
     if not pieces:
         return []
-    weights = [max(MIN_CUE_WEIGHT, len(piece.shown)) for piece in pieces]
+    each = [contexts] * len(pieces) if isinstance(contexts, str) else contexts
+    weights = [max(MIN_CUE_WEIGHT, reading_weight(piece.shown, context))
+               for piece, context in zip(pieces, each, strict=True)]
     return [TimedCue(piece, first, stop)
             for piece, (first, stop) in zip(pieces, share_frames(weights, start, end, minimum), strict=True)]
 
@@ -348,7 +358,7 @@ def shared_caption(block: CaptionBlock, cues: list[Cue], minimum: int) -> ShownC
     pieces = shared_pieces(readable)
     if len(pieces) > frames:  # more lines than the run has frames: neighbours share a subtitle
         pieces = srt_pieces(merged(readable), frames)
-    timed = _timed(pieces, block.start, block.end, minimum)
+    timed = _timed(pieces, block.start, block.end, minimum, merged(readable).shown)
     if not timed:
         return None
     return ShownCaptions(block, timed, timed, readable != cues)
@@ -363,7 +373,7 @@ def shared_pieces(cues: list[Cue]) -> list[Cue]:
     shown: list[Cue] = []
     for cue in cues:
         for index, piece in enumerate(srt_pieces(cue)):
-            text = " ".join(piece.shown.split())
+            text = single_spaced(piece.shown)
             joined = f"{shown[-1].text}{MERGED_SEPARATOR}{text}" if index == 0 and shown else ""
             if joined and _fits(joined):
                 before = shown[-1]
@@ -418,7 +428,7 @@ def shortened_cue(cue: Cue, most: int) -> Cue:
     between two characters as a reader sees them: :func:`_word_ends`), never inside a word,
     an emoji sequence or a letter with its marks; at worst it is its first word, or the first
     character of a word wider than a line."""
-    text = " ".join(cue.text.split())
+    text = single_spaced(cue.text)
 
     def cut(end: int) -> Cue:
         return Cue(cue.kind, text[:end].rstrip() + ELLIPSIS, cue.speaker, cue.paragraph_rtl)
@@ -454,7 +464,7 @@ def srt_cue_text(cue: Cue) -> str:
     paragraph that starts with an Arabic word). Isolating the name (FSI ... PDI) was not
     chosen: isolates are newer (Unicode 6.3), and older renderers and fonts show them as boxes.
     A cue that is all of one direction is written as it was."""
-    text = " ".join(cue.shown.split())
+    text = single_spaced(cue.shown)
     text = text.translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
     lines = directed_lines(wrap_columns(text, break_long_words=True), cue.reads_rtl)
