@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from studio.core.instruction import Instruction
+from studio.engines.sketch.translated import fields_in_english
 
 _GODAN_ROWS: dict[str, str] = {
     "く": "かきくけこい", "ぐ": "がぎぐげごい", "す": "さしすせそ", "つ": "たちつてとっ", "ぬ": "なにぬねのん",
@@ -460,16 +461,7 @@ def in_english(instr: Instruction, names: Iterable[str] = ()) -> Instruction:
 
     A Background field that is one of ``names`` and nothing else is read as a place: the field
     says where, so 海 there is the sea even with someone called 海 in the cast."""
-    names = tuple(names)
-    read = {field_name: _as_read(getattr(instr, field_name)) for field_name in _FIELD_TABLES}
-    new = {field_name: in_english_words(read[field_name], table,
-                                        () if field_name == "background" and instr.background.strip() in names
-                                        else names)
-           for field_name, table in _FIELD_TABLES.items()}
-    if all(new[field_name] == read[field_name] for field_name in _FIELD_TABLES):
-        return instr
-    return replace(instr, motion=new["motion"], free_text=new["free_text"], background=new["background"],
-                   time_of_day=new["time_of_day"], camera=new["camera"], adverb=new["adverb"])
+    return fields_in_english(instr, names, _FIELD_TABLES, _as_read, in_english_words)
 
 
 def _as_read(value: str) -> str:
