@@ -10,8 +10,6 @@ from the sdist, as pip builds one from PyPI.
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -19,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.installation.conftest import PACKAGING, REPO
+from tests.installation.test_qa37_sdist import _build
 from tests.installation.test_wheel import _setuptools_recent_enough
 
 pytestmark = pytest.mark.slow
@@ -26,22 +25,6 @@ pytestmark = pytest.mark.slow
 TOP = ("LICENSE", "MANIFEST.in", "pyproject.toml", "README.md", "studio", "resources", "checkpoints", "packaging",
        "docs")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
-BUILD = """
-import sys
-from setuptools import build_meta
-kind, out = sys.argv[1], sys.argv[2]
-print(build_meta.build_sdist(out) if kind == "sdist" else build_meta.build_wheel(out))
-"""
-
-
-def _build(kind: str, source: Path, out: Path) -> Path:
-    out.mkdir(exist_ok=True)
-    done = subprocess.run([sys.executable, "-c", BUILD, kind, str(out)], cwd=source, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return out / done.stdout.strip().splitlines()[-1]
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     if not _setuptools_recent_enough():
