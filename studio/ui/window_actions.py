@@ -1,6 +1,6 @@
 """Every command of the window as a QAction with its shortcut, grouped into menus.
 
-Single-key shortcuts (arrows, R, F, Delete, Space, Enter, B) are bound to the story area
+Single-key shortcuts (arrows, R, F, Delete, Space, Enter, B, 1 to 9) are bound to the story area
 (canvas and episode strip) only, so typing in the inspector never triggers them; the
 menus still show them, and the F1 cheat sheet lists them all.
 """
@@ -11,15 +11,43 @@ from collections.abc import Callable
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QPlainTextEdit, QTextEdit, QWidget
 
-from studio.ui.dialogs.cheat_sheet import SHEET_TEXT
+from studio.core.model import Take, TakeStatus
+from studio.ui.dialogs.cheat_sheet import SHEET_KEYS, SHEET_TEXT
 from studio.ui.icons import icon
 
 COMPARE_TAKES_KEY = "Ctrl+Shift+T"
 """Compare takes: window-wide, so that it works from the take tiles as from the tree (the
 workspace binds it, see ``Workspace``; the Compare button's tooltip names it)."""
+
+TAKE_KEYS = 9
+"""Keys 1 to 9 in the story area choose take 1 to 9 of the selected turn, as the inspector
+numbers them (before, a take was chosen from the keyboard only by Tab to its Use button)."""
+
+
+def take_key_hint(number: int) -> str:
+    """What a take's Use button says of its key: `` (key 3 in the story tree)``, or nothing
+    for a take past the ninth."""
+    return f" (key {number} in the story tree)" if 1 <= number <= TAKE_KEYS else ""
+
+
+def take_to_choose(takes: list[Take], selected_id: str | None, number: int, turn: int) -> tuple[Take | None, str]:
+    """Take ``number`` (from 1) of turn ``turn``, whose takes are ``takes`` in the inspector's
+    order, when its Use button would choose it; else None and what the status bar says
+    instead (a number with no such take, the chosen take, one unfinished)."""
+    count = len(takes)
+    if number > count:
+        return None, f"Turn {turn} has {count or 'no'} take{'' if count == 1 else 's'}{'' if count else ' yet'}."
+    take = takes[number - 1]
+    if take.id == selected_id:
+        return None, f"Take {number} is already the chosen take of turn {turn}."
+    if take.status is not TakeStatus.DONE or not take.clip_path:
+        state = {TakeStatus.DONE: "has no clip", TakeStatus.FAILED: "failed",
+                 TakeStatus.CANCELLED: "was cancelled"}.get(take.status, "is not finished yet")
+        return None, f"Take {number} of turn {turn} {state}: there is nothing to use."
+    return take, ""
 
 
 class StudioActions(QObject):
@@ -49,6 +77,7 @@ class StudioActions(QObject):
         self.fill = a("Turn", "Generate &missing turns of the branch", "generate", ["Ctrl+Shift+G"])
         self.fork = a("Turn", "&Fork (new alternative)", "fork", ["F"], local=True)
         self.compare_takes = a("Turn", "Compare &takes…", "", [COMPARE_TAKES_KEY])
+        self.take_menu, self.take_keys = self._take_menu()
         self.compare_branches = a("Turn", "&Compare branches…", "", ["Ctrl+Shift+B"])
         self.move_up = a("Turn", "Move alternative &up", "", ["Alt+Up"], local=True)
         self.move_down = a("Turn", "Move alternative do&wn", "", ["Alt+Down"], local=True)
@@ -93,6 +122,30 @@ class StudioActions(QObject):
         else:
             self.groups.append((group, [action]))
         return action
+
+    def _take_menu(self) -> tuple[QMenu, QActionGroup]:
+        """Turn › Choose take › Take 1 … Take 9, each with its key (story area only, as R).
+        One group for the nine, whose ``triggered`` gives the one chosen: the workspace
+        connects it (see ``Workspace``). The shortcut sheet lists them as one line."""
+        parent = self.parent()
+        menu = QMenu("C&hoose take", parent if isinstance(parent, QWidget) else None)
+        menu.setToolTipsVisible(True)
+        menu.menuAction().setIcon(icon("none"))
+        menu.menuAction().setProperty(SHEET_KEYS, f"1 – {TAKE_KEYS}")
+        menu.menuAction().setProperty(SHEET_TEXT, f"Choose take 1–{TAKE_KEYS} of the selected turn "
+                                                  "(as the inspector numbers them)")
+        group = QActionGroup(self)
+        group.setExclusionPolicy(QActionGroup.ExclusionPolicy.None_)
+        for number in range(1, TAKE_KEYS + 1):
+            action = QAction(f"Take &{number}", self.parent())
+            action.setData(number)
+            action.setShortcut(QKeySequence(str(number)))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            group.addAction(action)
+            menu.addAction(action)
+            self.local.append(action)
+        self.groups[[name for name, _ in self.groups].index("Turn")][1].append(menu.menuAction())
+        return menu, group
 
     def bind(self, action: QAction, slot: Callable[[], object]) -> None:
         """Run ``slot`` when ``action`` is triggered."""

@@ -59,7 +59,7 @@ from studio.ui.node_summary import excerpt_of, summarize
 from studio.ui.queue_panel import QueuePanel
 from studio.ui.search_bar import SearchBar, find_matches
 from studio.ui.session import EditKind, ProjectSession
-from studio.ui.window_actions import StudioActions
+from studio.ui.window_actions import StudioActions, take_to_choose
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.runner import CANCELLED_MESSAGE
 
@@ -328,6 +328,8 @@ class Workspace(QWidget):
             self.addAction(action)
         # Compare takes had only the takes area's button: the keyboard reached it by Tab alone
         actions.compare_takes.triggered.connect(self._compare_takes_key)
+        # keys 1 to 9 in the story area (and Turn › Choose take): the selected turn's take of that number
+        actions.take_keys.triggered.connect(self._choose_take_key)
         self._compare_key_bound = True
         # Ctrl+Enter in the story area while Generate is off (the start is selected) still
         # answers, in the status bar, with why. On only while the action is off: never ambiguous.
@@ -817,6 +819,27 @@ class Workspace(QWidget):
         """Compare takes, from its menu entry or its key (its button is in the takes area)."""
         if not self.closed:
             self.compare_takes()
+
+    def _choose_take_key(self, action: QAction) -> None:
+        """Take N of the selected turn, as the inspector numbers them, chosen as its Use button
+        chooses it (the same command, undo step and stale-turns offer); a number with no take
+        to use says why in the status bar."""
+        node = None if self.closed else self.tree.nodes.get(self.current_id)
+        if node is None or node.is_root:
+            if node is not None:
+                self.message.emit("The start has no takes: select a turn to choose one of its takes.")
+            return
+        number, turn = int(action.data()), self.tree.depth(node.id)
+        take, why = take_to_choose(self.tree.takes_of(node.id), node.selected_take_id, number, turn)
+        tile = next((t for t in self.inspector.takes.tiles if take is not None and t.take.id == take.id), None)
+        if tile is not None:
+            tile.update_use()  # its clip may have gone since: the button says so too
+            if tile.missing:
+                take, why = None, f"Take {number} of turn {turn}: {tile.use_button.toolTip()}"
+        if take is None:
+            self.message.emit(why)
+        else:
+            self.choose_take(node.id, take.id)
 
     def _say_why_off(self, action: QAction) -> None:
         """A key of an action that is off: the status bar says why (its tooltip)."""
@@ -1505,6 +1528,7 @@ class Workspace(QWidget):
         if self._compare_key_bound:  # the next project's workspace binds it again
             self._compare_key_bound = False
             self.studio_actions.compare_takes.triggered.disconnect(self._compare_takes_key)
+            self.studio_actions.take_keys.triggered.disconnect(self._choose_take_key)
         # the names the selected turn gave the window's actions ("Generate this turn") are no
         # names for the next project, nor for none
         self.studio_actions.reroll.setText(REROLL_TEXT)

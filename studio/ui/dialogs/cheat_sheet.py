@@ -11,13 +11,18 @@ SHEET_TEXT = "sheetText"
 """An action's property naming it on the sheet when its own text follows the selected turn
 ("Generate this turn" for Re-roll on a turn never generated): the sheet lists what a key does."""
 
+SHEET_KEYS = "sheetKeys"
+"""An action's property giving the keys the sheet shows for it, when they belong to the
+entries of its submenu ("1 – 9" for Choose take: one line, not nine)."""
+
 
 def cheat_sheet_html(groups: list[tuple[str, list[QAction]]]) -> str:
     parts = []
     for title, actions in groups:
         rows = []
         for action in actions:
-            keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())
+            keys = str(action.property(SHEET_KEYS) or "") or ", ".join(
+                s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())
             if not keys:
                 continue
             text = str(action.property(SHEET_TEXT) or action.text()).replace("&", "")

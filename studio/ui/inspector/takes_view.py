@@ -31,7 +31,7 @@ from studio.ui.media_cache import ClipCache
 from studio.ui.node_summary import cut_to_chars
 from studio.ui.player import Player
 from studio.ui.tab_order import widgets_in_reading_order
-from studio.ui.window_actions import COMPARE_TAKES_KEY
+from studio.ui.window_actions import COMPARE_TAKES_KEY, take_key_hint
 
 MIN_TILE_W = 72
 """Narrow enough that four tiles fit side by side in the inspector's smallest width."""
@@ -156,7 +156,9 @@ class TakeTile(QFrame):
         (choosing it would leave the turn without a clip and stop its branch's export)."""
         self.missing = self.clip_missing
         self.use_button.setEnabled(not self.selected and self.take.status == TakeStatus.DONE and not self.missing)
-        self.use_button.setToolTip(CLIP_MISSING_TIP if self.missing else "Use this take")
+        # the tooltip names the take's key (1 to 9 with the story tree focused)
+        self.use_button.setToolTip(CLIP_MISSING_TIP if self.missing
+                                   else f"Use this take{take_key_hint(self.index + 1)}")
         self.use_button.setText(self._wordings()[0] if self.selected or self.missing else "Use")
         # a screen reader hears which take the button is for, however narrow the tile made its
         # text ("Use" in every tile, "✓" for the chosen one)
