@@ -126,9 +126,12 @@ class StudioActions(QObject):
     def _take_menu(self) -> tuple[QMenu, QActionGroup]:
         """Turn › Choose take › Take 1 … Take 9, each with its key (story area only, as R).
         One group for the nine, whose ``triggered`` gives the one chosen: the workspace
-        connects it (see ``Workspace``). The shortcut sheet lists them as one line."""
-        parent = self.parent()
-        menu = QMenu("C&hoose take", parent if isinstance(parent, QWidget) else None)
+        connects it (see ``Workspace``). The shortcut sheet lists them as one line.
+
+        The menu has no parent widget: these actions own it (the Turn menu shows it as a
+        submenu). Made a child of the window, closing the window could crash the process as its
+        widgets were torn down."""
+        menu = QMenu("C&hoose take")
         menu.setToolTipsVisible(True)
         menu.menuAction().setIcon(icon("none"))
         menu.menuAction().setProperty(SHEET_KEYS, f"1 – {TAKE_KEYS}")
