@@ -48,7 +48,7 @@ def test_a_draft_of_2000_typed_characters_names_the_added_period(make_window, sa
     qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: len(ws.tree.nodes) == len(before) + 1, timeout=10_000)
     (added,) = set(ws.tree.nodes) - before
-    assert ws.tree.nodes[added].instruction.raw == typed[:-1] + "."
+    assert ws.tree.nodes[added].instruction.raw == typed[:-1] + "。"  # a Japanese free text ends as Japanese does
     assert len(errors) == 1
 
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayo
 from studio.core.instruction import TIME_CHOICES, Instruction
 from studio.core.model import Take
 from studio.ui.inspector.flow_layout import FlowLayout
-from studio.ui.inspector.instruction_editor import compose_instruction
+from studio.ui.inspector.instruction_editor import compose_instruction, instruction_language
 from studio.ui.inspector.understanding import Chip, ChipField, suggestions, time_choices_note, understanding_chips
 from studio.ui.inspector.vocabulary import Vocabulary
 
@@ -55,7 +55,7 @@ def replace_field(instruction: Instruction, field: ChipField, value: str) -> str
     elif field is ChipField.LEVEL:
         adverb = value
     return compose_instruction(character, " ".join(p for p in (adverb, motion) if p), background, time, camera,
-                               free)
+                               free, language=instruction_language(instruction))
 
 
 def choices_for(field: ChipField, vocabulary: Vocabulary) -> list[str]:

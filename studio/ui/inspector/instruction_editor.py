@@ -32,6 +32,7 @@ from studio.core.instruction import (
     instruction_too_long,
     parse_instruction,
     time_note,
+    time_shown,
     too_long_message,
 )
 from studio.ui.icons import icon_on_accent
@@ -40,20 +41,107 @@ from studio.ui.inspector.vocabulary import TIMES, Vocabulary
 from studio.ui.inspector.wheel_guard import FocusWheelComboBox
 from studio.ui.text_wrap import breakable, copy_without_breaks
 
+LINE_KEYS: dict[str, tuple[str, str, str, str, str]] = {
+    "": ("Character", "Motion", "Background", "Time", "Camera"),
+    "ja": ("キャラクター", "動作", "背景", "時間帯", "カメラ"),
+    "zh": ("角色", "动作", "背景", "时间", "镜头"),
+    "zh-hant": ("角色", "動作", "場景", "時間", "鏡頭"),
+}
+"""The field names of a composed line, by the language its fields are written in (character,
+motion, background, time, camera): a Japanese or Chinese turn keeps field names its author
+reads, which also tell the engines its language (角色, 动作, 场景, 镜头 and 鏡頭 are names
+only Chinese writes)."""
+
+
+def _script(char: str) -> str:
+    """'kana', 'han', 'letter' (a letter of any other script) or '' (digits, punctuation...)."""
+    code = ord(char)
+    if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
+        return "kana"
+    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x3FFFF \
+            or char in "々〆":
+        return "han"
+    return "letter" if char.isalpha() else ""
+
+
+def _scripts(*texts: str) -> set[str]:
+    return {_script(char) for text in texts for char in text} - {""}
+
+
+def line_language(character: str, motion: str, background: str, time: str = "", hint: str = "") -> str:
+    """The language of the line composed from these fields, a key of :data:`LINE_KEYS`.
+
+    Japanese or Chinese when what happens (motion, place, and a time that is no English time
+    word) is written in kana or Han characters alone, English otherwise (a Latin word among
+    them keeps the English line). Kana (in those or in the character's name) make it Japanese;
+    Han characters alone are Chinese where ``hint`` (the language of the turn shown, see
+    :func:`instruction_language`) says so or the core reads them as Chinese
+    (:func:`~studio.core.sentence.marked_chinese`), else Japanese. Chinese is written in
+    Traditional field names when the fields hold a Traditional form (說, 園, 時...)."""
+    from studio.core.sentence import TRADITIONAL_ONLY_CHARS, marked_chinese
+
+    said = (motion, background, "" if time_shown(time) else time)
+    scripts = _scripts(*said)
+    if not scripts or scripts - {"kana", "han"}:
+        return ""
+    if "kana" in scripts | _scripts(character):
+        return "ja"
+    words = " ".join((character, *said))
+    chinese = hint.startswith("zh") if hint else marked_chinese(Instruction(raw=words))
+    if not chinese:
+        return "ja"
+    return "zh-hant" if any(char in TRADITIONAL_ONLY_CHARS for char in words) else "zh"
+
+
+def instruction_language(ins: Instruction) -> str:
+    """The language of ``ins`` as stored (a key of :data:`LINE_KEYS`), for
+    :func:`line_language`'s hint: Chinese where the core reads the turn as Chinese, Japanese
+    where it reads it as Japanese, else ''."""
+    from studio.core.sentence import marked_chinese, written_in_japanese
+
+    if marked_chinese(ins):
+        return "zh"
+    return "ja" if written_in_japanese(ins, ins.character) else ""
+
 
 def compose_instruction(character: str, motion: str, background: str, time: str = "", camera: str = "",
-                        free_text: str = "") -> str:
-    """The AnimeGamer line for these fields (empty fields are left out)."""
-    place = " ".join(part for part in (time.strip(), background.strip()) if part)
+                        free_text: str = "", *, language: str = "") -> str:
+    """The AnimeGamer line for these fields (empty fields are left out).
+
+    Fields written in Japanese or Chinese (see :func:`line_language`, ``language`` its hint)
+    make a line with Japanese or Chinese field names, full-width punctuation and the time of
+    day as a field of its own (``キャラクター：美咲；動作：走る；背景：港；時間帯：夜。``): written
+    into the background as an English line does, "夜 港" was read as a place called so and the
+    time was lost."""
+    lang = line_language(character, motion, background, time, language)
+    if lang:
+        return _cjk_line(LINE_KEYS[lang], (character, motion, background, time, camera), free_text)
+    # a time word the core knows goes into the background, as AnimeGamer writes it ("day town");
+    # another (晚上 beside an English motion) has a field of its own, not to be read as a place
+    own_time = time.strip() if time.strip() and not time_shown(time) else ""
+    place = " ".join(part for part in ("" if own_time else time.strip(), background.strip()) if part)
     parts = [f"{key}: {value.strip()}" for key, value in (
-        ("Character", character), ("Motion", motion), ("Background", place), ("Camera", camera)) if value.strip()]
+        ("Character", character), ("Motion", motion), ("Background", place), ("Time", own_time), ("Camera", camera))
+        if value.strip()]
     text = "; ".join(parts)
     free = free_text.strip()
     if free:
         text = f"{text}; {free}" if text else free
-    if text and not text.endswith((".", "!", "?")):
-        text += "."
+    if text and not text.endswith((".", "!", "?", *_CJK_ENDS)):
+        text += "。" if free and _script(free[-1]) in ("kana", "han") else "."  # a Japanese free text's full stop
     return text
+
+
+_CJK_ENDS = ("。", "！", "？", "…")
+
+
+def _cjk_line(keys: tuple[str, ...], values: tuple[str, ...], free_text: str) -> str:
+    """A Japanese or Chinese line: ``key：value`` fields joined by "；", ending with "。"."""
+    parts = [f"{key}：{value.strip()}" for key, value in zip(keys, values, strict=True) if value.strip()]
+    if free_text.strip():
+        parts.append(free_text.strip())
+    text = "；".join(parts)
+    return text if not text or text.endswith((*_CJK_ENDS, ".", "!", "?")) else text + "。"
 
 
 def field_values(ins: Instruction) -> tuple[str, str, str, str, str]:
@@ -67,7 +155,8 @@ def field_values(ins: Instruction) -> tuple[str, str, str, str, str]:
 def shown_line(ins: Instruction) -> str:
     """The line the editor reads back after showing ``ins`` (its own form of the stored text)."""
     character, motion, background, camera, free_text = field_values(ins)
-    return compose_instruction(character, motion, background, ins.time_of_day, camera, free_text)
+    return compose_instruction(character, motion, background, ins.time_of_day, camera, free_text,
+                               language=instruction_language(ins))
 
 
 def flat_line(text: str) -> str:
@@ -128,20 +217,21 @@ def too_long_error(fields: Sequence[tuple[str, str]], line: str) -> InstructionE
     return InstructionError(
         f"{too_long_message(length)} Remove at least {_characters(over)} {where}.",
         hint=f"The count is of the whole line: the {_characters(length - added)} in the fields and "
-             f"{_characters(added)} the editor adds ({_added_parts(fields)}). Longer text can go in the "
+             f"{_characters(added)} the editor adds ({_added_parts(fields, line)}). Longer text can go in the "
              "turn's notes.")
 
 
-def _added_parts(fields: Sequence[tuple[str, str]]) -> str:
-    """What :func:`compose_instruction` writes around ``fields``, in words."""
+def _added_parts(fields: Sequence[tuple[str, str]], line: str = "") -> str:
+    """What :func:`compose_instruction` writes around ``fields`` (into ``line``), in words."""
+    cjk = "；" in line and "; " not in line
     filled = [(label, text.strip()) for label, text in fields if text.strip()]
     parts = []
     if any(label != "Free text" for label, _text in filled):
         parts.append("the field names")
     if len(filled) > 1:
-        parts.append("the spaces and '; ' between fields")
-    if filled and not filled[-1][1].endswith((".", "!", "?")):
-        parts.append("the closing period")
+        parts.append("the '；' between fields" if cjk else "the spaces and '; ' between fields")
+    if filled and not filled[-1][1].endswith((".", "!", "?", *_CJK_ENDS)):
+        parts.append("the closing period")  # "." or, after Japanese or Chinese, "。"
     return " and ".join((", ".join(parts[:-1]), parts[-1])) if len(parts) > 1 else "".join(parts)
 
 
@@ -161,6 +251,9 @@ class InstructionEditor(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._language = ""
+        """The language of the turn shown (see :func:`instruction_language`): Han characters
+        typed into a Chinese turn's fields stay Chinese."""
         self.mode_label = QLabel("", self)
         self.mode_label.setObjectName("modeLabel")
         self.mode_label.setWordWrap(True)
@@ -255,10 +348,12 @@ class InstructionEditor(QWidget):
 
     def text(self) -> str:
         return compose_instruction(self.character.text(), self.motion.text(), self.background.text(),
-                                   self.time.currentText(), self.camera.text(), self.free_text.text())
+                                   self.time.currentText(), self.camera.text(), self.free_text.text(),
+                                   language=self._language)
 
     def set_instruction(self, instruction: Instruction | None) -> None:
         ins = instruction or Instruction(raw="")
+        self._language = instruction_language(ins)
         for edit, value in zip(self.fields(), field_values(ins), strict=True):
             edit.blockSignals(True)
             edit.setText(value)
@@ -286,7 +381,10 @@ class InstructionEditor(QWidget):
             edit.setPlaceholderText(example if on else "")
 
     def _update_time_note(self) -> None:
-        note = time_note(self.time.currentText())
+        word = self.time.currentText()
+        # the core's note knows English time words only; engines read Japanese and Chinese ones
+        # (夜, 晚上), which it called unknown and drawn by day
+        note = "" if _scripts(word) & {"kana", "han"} else time_note(word)
         self.time_note.setText(note)
         self.time_note.setVisible(bool(note))
 

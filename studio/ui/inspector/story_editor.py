@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.graphemes import whole_characters
 from studio.core.story import (
     MAX_DURATION_S,
     MAX_LINE_CHARS,
@@ -63,10 +64,11 @@ class _FocusOutText(QPlainTextEdit):
     def _keep_to_limit(self) -> None:
         text = self.toPlainText()
         if len(text) > self.limit:
+            kept = whole_characters(text, self.limit)  # never half an emoji, nor a letter without its accent
             cursor = self.textCursor()
-            position = min(cursor.position(), self.limit)
+            position = min(cursor.position(), utf16_length(kept))
             self.blockSignals(True)
-            self.setPlainText(text[: self.limit])
+            self.setPlainText(kept)
             self.blockSignals(False)
             cursor = self.textCursor()
             cursor.setPosition(position)
@@ -98,7 +100,7 @@ def hold_to_limit(edit: QLineEdit, limit: int) -> None:
         flat = one_line(text)
         if len(flat) > limit or flat != text:
             cursor = edit.cursorPosition()
-            kept = flat[:limit]
+            kept = whole_characters(flat, limit)  # cut between characters: "👍🏽" kept whole or not at all
             edit.setText(kept)
             edit.setCursorPosition(min(cursor, utf16_length(kept)))
 

@@ -96,6 +96,22 @@ def _field_spoken_of(warning: str) -> ChipField | None:
     return min(found)[1] if found else None
 
 
+def _time_tip(word: str, drawn: str) -> str:
+    """The time chip's tooltip: how the author's ``word`` is drawn, as the engine ``drawn`` it.
+
+    The core's note (:func:`~studio.core.instruction.time_note`) knows English time words
+    only: of a Japanese or Chinese one (夜, 晚上) it said "not a time of day the studio knows;
+    it is drawn by day" beside a chip saying the engine drew it at night. It is said only
+    where it agrees with what the engine drew."""
+    if not word:
+        return f"The engine drew the time as '{drawn}'."
+    known = time_shown(word)
+    note = time_note(word)
+    if note and (known or drawn == "day") and (not known or known == drawn):
+        return note
+    return f"The engine drew the time as '{drawn}' from '{word}'."
+
+
 def understanding_chips(instruction: Instruction, take: Take | None) -> list[Chip]:
     """The chips for a turn's instruction and its (selected) take; none without a take."""
     if take is None:
@@ -119,8 +135,7 @@ def understanding_chips(instruction: Instruction, take: Take | None) -> list[Chi
     if time:
         word = instruction.time_of_day
         shown = f"time: {time}" + (f" ({word})" if word and word.lower() != time else "")
-        note = time_note(word) if word else ""
-        chips.append(Chip(ChipField.TIME, shown, word, False, note or f"The engine drew the time as '{time}'."))
+        chips.append(Chip(ChipField.TIME, shown, word, False, _time_tip(word, time)))
     add(ChipField.CAMERA, "camera", "camera")
     level = take.motion_level
     chips.append(Chip(ChipField.LEVEL, f"level {level} · {LEVEL_WORDS.get(level, '')}".rstrip(" ·"),
