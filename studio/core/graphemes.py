@@ -73,3 +73,24 @@ def first_graphemes(text: str, limit: int) -> str:
         if count == limit:
             break
     return text[:end]
+
+
+def script_of(char: str) -> str:
+    """The script of one character, as far as telling Japanese, Chinese and Korean text apart
+    needs it: ``kana`` (hiragana, katakana, the long-vowel mark, half-width katakana), ``han``
+    (kanji, hanzi, 々 and 〆), ``hangul``, ``letter`` (any other letter: Latin, Cyrillic...) or
+    '' (digits, punctuation, emoji, spaces)."""
+    code = ord(char)
+    if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
+        return "kana"
+    if (0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF
+            or 0x20000 <= code <= 0x3FFFF or char in "々〆"):
+        return "han"
+    if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
+        return "hangul"
+    return "letter" if char.isalpha() else ""
+
+
+def scripts_in(*texts: str) -> set[str]:
+    """The scripts (:func:`script_of`) the characters of ``texts`` are written in."""
+    return {script_of(char) for text in texts for char in text} - {""}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from studio.core.graphemes import is_wide
+from studio.core.graphemes import is_wide, script_of, scripts_in
 from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, Instruction, only_blank_fields
 
 
@@ -133,7 +133,7 @@ def _free_sentence(text: str) -> str:
     """Free text as a sentence: one written in Japanese or Chinese (its last character kana or a
     kanji) ends with "。", any other with a full stop as :func:`_sentence` gives it."""
     text = " ".join(text.split()).strip()
-    if text and _script(text[-1]) in ("kana", "han"):
+    if text and script_of(text[-1]) in ("kana", "han"):
         return text if text[-1] in _JA_ENDS else text + "。"
     return _sentence(text)
 
@@ -195,25 +195,6 @@ _JAPANESE_KEYS = sorted((k for k in KEY_ALIASES if not k.isascii() and k not in 
 _JAPANESE_KEY_RE = re.compile("(?:" + "|".join(re.escape(key) for key in _JAPANESE_KEYS) + r")\s*[:：]")
 
 
-def _script(char: str) -> str:
-    """The script of one character, as far as choosing a sentence's language needs it:
-    ``kana`` (hiragana, katakana, the long-vowel mark, half-width katakana), ``han`` (kanji,
-    hanzi, 々 and 〆), ``hangul``, ``letter`` (any other letter: Latin, Cyrillic...) or ''
-    (digits, punctuation, emoji, spaces)."""
-    code = ord(char)
-    if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
-        return "kana"
-    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF or char in "々〆":
-        return "han"
-    if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
-        return "hangul"
-    return "letter" if char.isalpha() else ""
-
-
-def _scripts(text: str) -> set[str]:
-    return {_script(char) for char in text} - {""}
-
-
 def written_in_japanese(instruction: Instruction, who: str = "") -> bool:
     """Whether the turn's sentence should be Japanese: decided by what its fields say, not by
     their keys alone (``動作：wave`` is English).
@@ -226,12 +207,12 @@ def written_in_japanese(instruction: Instruction, who: str = "") -> bool:
     time = instruction.time_of_day
     said = [instruction.motion, instruction.adverb, instruction.background,
             "" if time.lower() in _JA_TIMES else time]
-    scripts = set().union(*(_scripts(value) for value in said))
+    scripts = set().union(*(scripts_in(value) for value in said))
     if not scripts or scripts & {"letter", "hangul"}:
         return False
     if "kana" in scripts:
         return True
-    return bool(_JAPANESE_KEY_RE.search(instruction.raw)) or "kana" in _scripts(who)
+    return bool(_JAPANESE_KEY_RE.search(instruction.raw)) or "kana" in scripts_in(who)
 
 
 def _tight(text: str) -> str:
@@ -249,7 +230,7 @@ def _bare_place(place: str) -> str:
     kanji or katakana, so that a word ending in that kana ("かに") keeps it."""
     for particle in _JA_PLACE_PARTICLES:
         stem = place.removesuffix(particle)
-        if stem != place and stem and (_script(stem[-1]) == "han" or "\u30a0" <= stem[-1] <= "\u30ff"):
+        if stem != place and stem and (script_of(stem[-1]) == "han" or "\u30a0" <= stem[-1] <= "\u30ff"):
             return stem
     return place
 
@@ -317,7 +298,7 @@ def marked_chinese(instruction: Instruction) -> bool:
     (:data:`CHINESE_ONLY_CHARS`) or the particles 的, 了, 在, 着 where they are no part of a
     Japanese word. A turn of Han characters that says neither is taken to be Japanese."""
     raw = instruction.raw
-    scripts = _scripts(raw)
+    scripts = scripts_in(raw)
     if "kana" in scripts or "han" not in scripts:
         return False
     if _CHINESE_KEY_RE.search(raw):
@@ -334,7 +315,7 @@ def _chinese_particle(raw: str, index: int) -> bool:
     not_after, not_before = _CHINESE_PARTICLES[raw[index]]
     before = raw[index - 1] if index else ""
     after = raw[index + 1] if index + 1 < len(raw) else ""
-    if raw[index] == "着" and not (before and _script(before) == "han"):
+    if raw[index] == "着" and not (before and script_of(before) == "han"):
         return False
     return not (before and before in not_after) and not (after and after in not_before)
 
@@ -347,8 +328,8 @@ def written_in_chinese(instruction: Instruction, who: str = "") -> bool:
     time = instruction.time_of_day
     said = [instruction.motion, instruction.adverb, instruction.background,
             "" if time.lower() in _ZH_TIMES else time]
-    scripts = set().union(*(_scripts(value) for value in said))
-    if scripts != {"han"} or "kana" in _scripts(who):
+    scripts = set().union(*(scripts_in(value) for value in said))
+    if scripts != {"han"} or "kana" in scripts_in(who):
         return False
     return marked_chinese(instruction)
 
@@ -363,7 +344,7 @@ _ZH_ENDS = "。！？!?…"
 _ZH_AT = "在"
 
 
-def _in_script(word: str, traditional: bool) -> str:
+def _inscript_of(word: str, traditional: bool) -> str:
     """A word the sentence adds, in Traditional characters for a Traditional turn."""
     return word.replace("黄", "黃").replace("里", "裡") if traditional else word
 
@@ -375,7 +356,7 @@ def _chinese_sentence(instruction: Instruction, who: str) -> str:
     fields are left out, as in the English sentence; free text follows."""
     traditional = any(char in TRADITIONAL_ONLY_CHARS for char in instruction.raw)
     time = instruction.time_of_day
-    when = _tight(_in_script(_ZH_TIMES.get(time.lower(), time), traditional)).rstrip("、,，")
+    when = _tight(_inscript_of(_ZH_TIMES.get(time.lower(), time), traditional)).rstrip("、,，")
     who = _tight(who)
     place = _tight(instruction.background).removeprefix(_ZH_AT)  # "在公园" written: the sentence puts its own
     motion = _tight(instruction.motion)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from studio.core.graphemes import grapheme_clusters, is_wide
+from studio.core.graphemes import grapheme_clusters, is_wide, scripts_in
 
 READING_CHARS_PER_SECOND = 17
 """Characters a second an adult reads subtitles at in English and other languages written
@@ -47,23 +47,15 @@ KOREAN_CHARS_PER_SECOND = 12
 """Characters a second for Korean (the Korean guide's)."""
 
 
-def _has(text: str, ranges: tuple[tuple[int, int], ...]) -> bool:
-    return any(low <= ord(char) <= high for char in text for low, high in ranges)
-
-
-_KANA = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0xFF66, 0xFF9F))
-_HANGUL = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xAC00, 0xD7A3))
-_HAN = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
-
-
 def east_asian_rate(text: str, context: str = "") -> int | None:
     """The reading speed of ``text`` when it is Japanese, Korean or Chinese (see the module's
     rule; ``context``: the text it was cut from), else None."""
-    if _has(text, _KANA):
+    scripts = scripts_in(text)
+    if "kana" in scripts:
         return JAPANESE_CHARS_PER_SECOND
-    if _has(text, _HANGUL):
+    if "hangul" in scripts:
         return KOREAN_CHARS_PER_SECOND
-    if _has(text, _HAN):
+    if "han" in scripts:
         return east_asian_rate(context) or CHINESE_CHARS_PER_SECOND if context else CHINESE_CHARS_PER_SECOND
     return None
 

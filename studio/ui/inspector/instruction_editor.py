@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.graphemes import first_graphemes
+from studio.core.graphemes import first_graphemes, script_of, scripts_in
 from studio.core.instruction import (
     MAX_INSTRUCTION_CHARS,
     Instruction,
@@ -53,21 +53,6 @@ reads, which also tell the engines its language (角色, 动作, 场景, 镜头 
 only Chinese writes)."""
 
 
-def _script(char: str) -> str:
-    """'kana', 'han', 'letter' (a letter of any other script) or '' (digits, punctuation...)."""
-    code = ord(char)
-    if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
-        return "kana"
-    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x3FFFF \
-            or char in "々〆":
-        return "han"
-    return "letter" if char.isalpha() else ""
-
-
-def _scripts(*texts: str) -> set[str]:
-    return {_script(char) for text in texts for char in text} - {""}
-
-
 def line_language(character: str, motion: str, background: str, time: str = "", hint: str = "") -> str:
     """The language of the line composed from these fields, a key of :data:`LINE_KEYS`.
 
@@ -81,10 +66,10 @@ def line_language(character: str, motion: str, background: str, time: str = "", 
     from studio.core.sentence import TRADITIONAL_ONLY_CHARS, marked_chinese
 
     said = (motion, background, "" if time_shown(time) else time)
-    scripts = _scripts(*said)
+    scripts = scripts_in(*said)
     if not scripts or scripts - {"kana", "han"}:
         return ""
-    if "kana" in scripts | _scripts(character):
+    if "kana" in scripts | scripts_in(character):
         return "ja"
     words = " ".join((character, *said))
     chinese = hint.startswith("zh") if hint else marked_chinese(Instruction(raw=words))
@@ -128,7 +113,7 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
     if free:
         text = f"{text}; {free}" if text else free
     if text and not text.endswith((".", "!", "?", *_CJK_ENDS)):
-        text += "。" if free and _script(free[-1]) in ("kana", "han") else "."  # a Japanese free text's full stop
+        text += "。" if free and script_of(free[-1]) in ("kana", "han") else "."  # a Japanese free text's full stop
     return text
 
 
@@ -384,7 +369,7 @@ class InstructionEditor(QWidget):
         word = self.time.currentText()
         # the core's note knows English time words only; engines read Japanese and Chinese ones
         # (夜, 晚上), which it called unknown and drawn by day
-        note = "" if _scripts(word) & {"kana", "han"} else time_note(word)
+        note = "" if scripts_in(word) & {"kana", "han"} else time_note(word)
         self.time_note.setText(note)
         self.time_note.setVisible(bool(note))
 
