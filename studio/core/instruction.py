@@ -101,12 +101,35 @@ KEY_ALIASES: dict[str, str] = {
     "运镜": "camera",
     "運鏡": "camera",
     "方式": "adverb",
+    # Korean field names, for authors who write in Korean
+    "캐릭터": "character",
+    "인물": "character",
+    "등장인물": "character",
+    "이름": "character",
+    "동작": "motion",
+    "행동": "motion",
+    "움직임": "motion",
+    "모션": "motion",
+    "배경": "background",
+    "장소": "background",
+    "위치": "background",
+    "시간": "time",
+    "시간대": "time",
+    "카메라": "camera",
+    "촬영": "camera",
+    "방식": "adverb",
+    "태도": "adverb",
 }
 
 CHINESE_KEYS: frozenset[str] = frozenset(
     {"角色", "动作", "地点", "地點", "场景", "場景", "场所", "时间", "时段", "時段", "镜头", "鏡頭", "运镜", "運鏡",
      "方式"})
 """The field names of :data:`KEY_ALIASES` only Chinese writes: a turn written with one is Chinese."""
+
+KOREAN_KEYS: frozenset[str] = frozenset(
+    {"캐릭터", "인물", "등장인물", "이름", "동작", "행동", "움직임", "모션", "배경", "장소", "위치", "시간",
+     "시간대", "카메라", "촬영", "방식", "태도"})
+"""The field names of :data:`KEY_ALIASES` written in Korean (Hangul): a turn written with one is Korean."""
 
 TIME_WORDS: dict[str, str] = {
     "day": "day",
@@ -137,22 +160,115 @@ _TIME_LIGHT = {"day": "daylight", "sunset": "low warm light of sunset", "night":
 
 
 def time_shown(word: str) -> str:
-    """The time an engine draws for ``word`` (``dawn`` -> ``sunset``); '' for an unknown word."""
-    return TIME_WORDS.get(" ".join(word.split()).lower(), "")
+    """The time an engine draws for ``word`` (``dawn`` -> ``sunset``, ``夕方`` -> ``sunset``);
+    '' for an unknown word."""
+    key = " ".join(word.split()).lower()
+    cjk = _CJK_TIME_BY_WRITTEN.get(key)
+    return TIME_WORDS.get(key, "") or (cjk.shown if cjk else "")
 
 
 def time_note(word: str) -> str:
     """A plain sentence saying how ``word`` is drawn, or '' when it is drawn as it is.
 
-    ``time_note("dawn")`` -> ``"'dawn' is drawn with the low warm light of sunset."``
+    ``time_note("dawn")`` -> ``"'dawn' is drawn with the low warm light of sunset."``, and a
+    Japanese or Chinese word is quoted as written: ``"'夕方' is drawn with the low warm light of sunset."``
     """
     key = " ".join(word.split()).lower()
-    if not key or key in RENDERED_TIMES:
-        return ""
-    shown = TIME_WORDS.get(key)
+    cjk = _CJK_TIME_BY_WRITTEN.get(key)
+    if not key or key in RENDERED_TIMES or (cjk and cjk.english in RENDERED_TIMES):
+        return ""  # 夜 is night, drawn as it is
+    shown = TIME_WORDS.get(key) or (cjk.shown if cjk else "")
     if not shown:
         return f"'{key}' is not a time of day the studio knows; it is drawn by day."
     return f"'{key}' is drawn with the {_TIME_LIGHT[shown]}."
+
+
+@dataclass(frozen=True, slots=True)
+class TimeWord:
+    """A Japanese or Chinese word for a time of day: as written, the English time word the
+    engines read it as, and the time drawn for it (day, sunset or night).
+
+    ``traditional``: a Chinese word in Traditional characters (the same as ``written`` where
+    both write it alike, and for Japanese)."""
+
+    written: str
+    english: str
+    shown: str
+    language: str
+    """'ja' or 'zh'."""
+    traditional: str
+    offered: bool
+    """Whether menus offer it (a few common words; every word is read)."""
+
+
+_CJK_TIME_TABLE: dict[str, dict[str, str]] = {
+    "ja": {
+        "day": "*昼=day, 昼間=daytime, 日中=daytime, *正午=noon, *午後=afternoon, *朝=morning, 午前=morning",
+        "sunset": "早朝=dawn, *夕方=evening, *夕暮れ=dusk, 夕ぐれ=dusk, *夕焼け=sunset, 夕日=sunset, 日没=sunset,"
+                  "日暮れ=dusk, 黄昏=twilight, たそがれ=twilight, *夜明け=dawn, 明け方=dawn, 朝焼け=sunrise,"
+                  "日の出=sunrise, 晩=evening",
+        "night": "今晩=tonight, *夜=night, 夜中=midnight, *真夜中=midnight, *深夜=night, 夜間=nighttime, 今夜=tonight,"
+                 "夜空=night sky",
+    },
+    "zh": {
+        "day": "*白天=day, 日间/日間=daytime, *中午=noon, 正午=noon, *下午=afternoon, *上午=morning, *早上=morning,"
+               "早晨=morning",
+        "sunset": "*傍晚=evening, *黄昏/黃昏=dusk, *日落=sunset, 夕阳/夕陽=sunset, 落日=sunset, 晚霞=sunset,"
+                  "清晨=dawn, *黎明=dawn, 拂晓/拂曉=dawn, 破晓/破曉=dawn, 日出=sunrise, 朝霞=sunrise",
+        "night": "*晚上=night, *夜晚=night, 夜里/夜裡=night, 夜间/夜間=nighttime, *深夜=night, 半夜=midnight,"
+                 "*午夜=midnight, 今晚=tonight, 今夜=tonight, 昨晚=night, 昨夜=night, 夜=night",
+    },
+}
+"""The Japanese and the Chinese (Simplified/Traditional) words for each time the studio draws,
+each ``written=english``; a word marked ``*`` is offered in menus. The one list of them: the
+sketch engine's Japanese and Chinese readers read a turn's times with it."""
+
+
+def _time_entries(language: str, groups: dict[str, str]) -> tuple[TimeWord, ...]:
+    out: list[TimeWord] = []
+    for shown, pairs in groups.items():
+        for pair in pairs.split(","):
+            if not pair.strip():
+                continue
+            forms, english = (part.strip() for part in pair.split("="))
+            offered = forms.startswith("*")
+            written, _, traditional = forms.lstrip("*").partition("/")
+            out.append(TimeWord(written, english, shown, language, traditional or written, offered))
+    return tuple(out)
+
+
+CJK_TIME_WORDS: tuple[TimeWord, ...] = tuple(
+    word for language, groups in _CJK_TIME_TABLE.items() for word in _time_entries(language, groups))
+"""Every Japanese and Chinese time word the studio knows, in the order of :data:`_CJK_TIME_TABLE`."""
+
+
+def _by_written(words: tuple[TimeWord, ...]) -> dict[str, TimeWord]:
+    """``words`` by each of their forms (the first of two words written alike: 深夜 is night in
+    Japanese and in Chinese)."""
+    found: dict[str, TimeWord] = {}
+    for word in words:
+        found.setdefault(word.written, word)
+        found.setdefault(word.traditional, word)
+    return found
+
+
+_CJK_TIME_BY_WRITTEN = _by_written(CJK_TIME_WORDS)
+
+
+def time_words(language: str) -> tuple[TimeWord, ...]:
+    """The time words of ``language`` ('ja' or 'zh'; none for another)."""
+    return tuple(word for word in CJK_TIME_WORDS if word.language == language)
+
+
+def time_choices(language: str = "") -> tuple[str, ...]:
+    """The time words menus offer in ``language``: :data:`TIME_CHOICES` for '' (English), the
+    common Japanese ones for 'ja', Chinese ones in Simplified for 'zh' and Traditional for
+    'zh-hant'."""
+    if not language:
+        return TIME_CHOICES
+    words = time_words("zh" if language.startswith("zh") else language)
+    forms = (word.traditional if language == "zh-hant" else word.written for word in words if word.offered)
+    return tuple(dict.fromkeys(forms))
 
 KNOWN_ADVERBS: frozenset[str] = frozenset(
     {"gently", "slowly", "calmly", "softly", "lazily", "smoothly", "steadily", "normally",

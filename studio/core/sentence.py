@@ -5,7 +5,8 @@
 engine; an audience (or a storyboard reader) should never see it. Fields written in Japanese
 read as a Japanese sentence: ``キャラクター：美咲；動作：手を振る；背景：公園；時間帯：夜`` is
 "夜、美咲は公園で手を振る。"; fields written in Chinese as a Chinese one:
-``角色：小明；动作：跑步；背景：公园；时间：晚上`` is "晚上，小明在公园跑步。"
+``角色：小明；动作：跑步；背景：公园；时间：晚上`` is "晚上，小明在公园跑步。"; fields written in Korean
+as a Korean one: ``캐릭터: 민수; 동작: 달린다; 배경: 공원; 시간: 밤`` is "민수는 밤에 공원에서 달린다."
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 
 from studio.core.graphemes import is_wide, script_of, scripts_in
-from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, Instruction, only_blank_fields
+from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, KOREAN_KEYS, Instruction, only_blank_fields
 
 
 def plural(count: int, word: str) -> str:
@@ -144,13 +145,16 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
     ``character`` names who acts when the instruction doesn't (a free-text turn of the
     branch's character); free text without fields is shown as written. A turn whose fields
     are written in Japanese gets a Japanese sentence (:func:`_japanese_sentence`), one whose
-    fields are written in Chinese a Chinese sentence (:func:`_chinese_sentence`)."""
+    fields are written in Chinese a Chinese sentence (:func:`_chinese_sentence`), one whose fields
+    are written in Korean a Korean sentence (:func:`_korean_sentence`)."""
     who = instruction.character.strip() or character.strip()
     motion = instruction.motion.split()
     if not motion and not instruction.background:
         # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
         said_nothing = instruction.fields() or only_blank_fields(instruction.raw)
         return _free_sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
+    if written_in_korean(instruction):
+        return _korean_sentence(instruction, who)
     if written_in_chinese(instruction, who):
         return _chinese_sentence(instruction, who)
     if written_in_japanese(instruction, who):
@@ -191,7 +195,8 @@ _JA_ENDS = "。！？!?…"
 _JA_PLACE_PARTICLES = ("にて", "で", "に", "へ")
 """Particles an author may have written after a place ("公園で"): the sentence puts its own."""
 _JA_TOPIC_PARTICLES = ("は", "が", "も")
-_JAPANESE_KEYS = sorted((k for k in KEY_ALIASES if not k.isascii() and k not in CHINESE_KEYS), key=len, reverse=True)
+_JAPANESE_KEYS = sorted((k for k in KEY_ALIASES if not k.isascii() and k not in CHINESE_KEYS | KOREAN_KEYS),
+                        key=len, reverse=True)
 _JAPANESE_KEY_RE = re.compile("(?:" + "|".join(re.escape(key) for key in _JAPANESE_KEYS) + r")\s*[:：]")
 
 
@@ -376,4 +381,88 @@ def _chinese_sentence(instruction: Instruction, who: str) -> str:
     if instruction.free_text and motion:  # as in English: a turn without a motion says where it is, only
         free = _free_sentence(instruction.free_text)
         sentence += free if is_wide(free[0]) or not sentence[-1].isascii() else " " + free
+    return sentence
+
+
+# Korean sentences --------------------------------------------------------------------------
+
+_KO_TIMES = {"day": "낮", "daytime": "낮", "morning": "아침", "noon": "정오", "midday": "한낮", "afternoon": "오후",
+             "sunny": "맑은 날", "sunset": "해 질 녘", "dusk": "해 질 녘", "evening": "저녁", "twilight": "황혼",
+             "dawn": "새벽", "sunrise": "해돋이", "night": "밤", "nighttime": "밤", "midnight": "한밤중"}
+"""The English time words an author may pick in the window beside Korean fields, as a Korean
+sentence says them."""
+_KO_NO_AT = ("오늘", "내일", "어제", "지금", "매일", "요즘", "방금", "아까", "이제", "그때", "언제나", "항상")
+"""Times said without 에 after them ("오늘 공원에서", not "오늘에")."""
+_KO_PLACE_PARTICLES = ("에서", "으로", "에", "로")
+"""Particles an author may have written after a place ("공원에서"): the sentence puts its own."""
+_KO_ENDS = ".!?…。"
+
+
+def written_in_korean(instruction: Instruction) -> bool:
+    """Whether the turn's sentence should be Korean: its motion, manner, place and time (an English
+    time word left out: it is said in Korean too) are written in Hangul, with no letter of another
+    script (Latin, kana, Han...) in them. The character's name may be written in any."""
+    time = instruction.time_of_day
+    said = [instruction.motion, instruction.adverb, instruction.background,
+            "" if time.lower() in _KO_TIMES else time]
+    return scripts_in(*said) == {"hangul"}
+
+
+def _has_final(word: str) -> bool | None:
+    """Whether ``word`` ends in a Hangul syllable with a final consonant (공원, 민준: True; 민수,
+    바다: False); None when it ends in anything else (a Latin letter, a digit): its sound is unknown."""
+    last = word[-1:]
+    if not last or not "\uac00" <= last <= "\ud7a3":
+        return None
+    return (ord(last) - 0xAC00) % 28 != 0
+
+
+def korean_particle(word: str, after_consonant: str, after_vowel: str) -> str:
+    """``word`` with the particle its last sound takes: ``korean_particle("민준", "은", "는")`` is
+    "민준은", of "민수" "민수는"; after a word that does not end in Hangul, both ("Qiqi은(는)")."""
+    final = _has_final(word)
+    if final is None:
+        return f"{word}{after_consonant}({after_vowel})"
+    return word + (after_consonant if final else after_vowel)
+
+
+def _bare_korean_place(place: str) -> str:
+    """A place without a particle its author wrote after it ("공원에서" -> "공원")."""
+    for particle in _KO_PLACE_PARTICLES:
+        stem = place.removesuffix(particle)
+        if stem != place and stem and "\uac00" <= stem[-1] <= "\ud7a3":
+            return stem
+    return place
+
+
+def _korean_when(time: str) -> str:
+    """The time of day as the sentence says it: "밤에", "해 질 녘에", "오늘" ('' for none)."""
+    when = " ".join(_KO_TIMES.get(time.lower(), time).split()).rstrip(",，、")
+    if not when or when.endswith("에") or when.endswith(_KO_NO_AT):
+        return when
+    return when + "에"
+
+
+def _korean_sentence(instruction: Instruction, who: str) -> str:
+    """The turn as a Korean sentence: character 은/는 time 에 place 에서 manner motion. ("민수는 밤에
+    공원에서 천천히 달린다."; the motion as written); a field not given leaves out its words and its
+    particle. Without a motion the character is at the place ("민수가 공원에 있다."), or the place is
+    named ("여기는 공원이다.", "밤의 공원."). Camera and extra fields are left out, as in the English
+    sentence; free text follows."""
+    who = " ".join(who.split())
+    when = _korean_when(instruction.time_of_day)
+    place = _bare_korean_place(" ".join(instruction.background.split()))
+    motion = " ".join(p for p in (" ".join(instruction.adverb.split()), " ".join(instruction.motion.split())) if p)
+    if motion:
+        words = [korean_particle(who, "은", "는") if who else "", when, place + "에서" if place else "", motion]
+    elif who:
+        words = [korean_particle(who, "이", "가"), when, place + "에 있다"]
+    elif when:
+        words = [when.removesuffix("에") + "의", place]
+    else:
+        words = ["여기는", korean_particle(place, "이다", "다")]
+    text = " ".join(word for word in words if word)
+    sentence = text if text.endswith(tuple(_KO_ENDS)) else text + "."
+    if instruction.free_text and motion:  # as in English: a turn without a motion says where it is, only
+        sentence += " " + _free_sentence(instruction.free_text)
     return sentence

@@ -51,6 +51,17 @@ class EngineVocabulary:
     locations: tuple[str, ...] = ()
     cameras: tuple[str, ...] = ()
     adverbs: tuple[str, ...] = ()
+    languages: tuple[tuple[str, EngineVocabulary], ...] = ()
+    """The same kinds of words in the other languages the engine reads a turn in, by language
+    ('ja', 'zh' for Simplified Chinese, 'zh-hant' for Traditional): offered for a turn written
+    in that language, where English words would change its language."""
+
+    def in_language(self, language: str) -> EngineVocabulary | None:
+        """The words for a turn in ``language`` ('' is English: these), None where the engine
+        offers none in it."""
+        if not language:
+            return self
+        return dict(self.languages).get(language)
 
 
 def no_vocabulary() -> EngineVocabulary:

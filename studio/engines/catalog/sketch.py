@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from studio.engines.catalog.reasons import hardest_first
 from studio.engines.config import EngineConfig
@@ -23,7 +24,7 @@ from studio.engines.requirements import Requirement, check_devices, check_packag
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "sketch"
-VERSION = "1.7.0"
+VERSION = "1.8.0"
 """Bump when rendering or rules change: takes record the version that made them."""
 
 REPRESENTATION = RepresentationSpec(space="sketch/226x64-v1", shape=(226, 64), dtype="float32")
@@ -65,7 +66,16 @@ def vocabulary() -> EngineVocabulary:
         data = json.loads(VOCABULARY_FILE.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return EngineVocabulary()
-    return EngineVocabulary(**{key: tuple(data.get(key, ())) for key in ("motions", "locations", "cameras", "adverbs")})
+    return _words(data)
+
+
+def _words(data: dict[str, Any]) -> EngineVocabulary:
+    """The vocabulary of the file's ``data``, with the words of each language it lists."""
+    languages = data.get("languages", {})
+    return EngineVocabulary(
+        **{key: tuple(data.get(key, ())) for key in ("motions", "locations", "cameras", "adverbs")},
+        languages=tuple((language, _words(words)) for language, words in languages.items()
+                        if isinstance(words, dict)) if isinstance(languages, dict) else ())
 
 
 INFO = EngineInfo(

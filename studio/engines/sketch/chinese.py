@@ -35,7 +35,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from studio.core.instruction import Instruction
+from studio.core.instruction import Instruction, time_words
 from studio.core.sentence import JAPANESE_ONLY_CHARS, marked_chinese
 from studio.engines.sketch.translated import fields_in_english
 
@@ -96,6 +96,18 @@ not listed). Each Simplified word below is also known in Traditional."""
 def _traditional(word: str) -> str:
     """``word`` in Traditional characters (those the table knows; others are the same in both)."""
     return "".join(_TRADITIONAL.get(ch, ch) for ch in word)
+
+
+def simplified_words(groups: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """(Simplified word, its English) of each pair of ``groups`` (strings of the tables below),
+    as listed; each one's Traditional form is :func:`in_traditional` of it."""
+    return tuple((word.strip(), english.strip()) for pairs in groups for pair in pairs.split(",") if pair.strip()
+                 for word, english in (pair.split("="),))
+
+
+def in_traditional(word: str) -> str:
+    """``word`` in Traditional characters (the same where both write it alike)."""
+    return _traditional(word)
 
 
 def _words(pairs: str, kind: str = "noun") -> tuple[ChineseWord, ...]:
@@ -255,14 +267,11 @@ UNDRAWN_PLACES = (
 """Places not drawn, read as their English word so that the warning names their stand-in."""
 
 TIME_GROUPS: dict[str, str] = {
-    "day": "白天=day, 日间=daytime, 中午=noon, 正午=noon, 下午=afternoon, 上午=morning, 早上=morning,"
-           "早晨=morning",
-    "sunset": "傍晚=evening, 黄昏=dusk, 日落=sunset, 夕阳=sunset, 落日=sunset, 晚霞=sunset, 清晨=dawn, 黎明=dawn,"
-              "拂晓=dawn, 破晓=dawn, 日出=sunrise, 朝霞=sunrise",
-    "night": "晚上=night, 夜晚=night, 夜里=night, 夜間=nighttime, 夜间=nighttime, 深夜=night, 半夜=midnight,"
-             "午夜=midnight, 今晚=tonight, 今夜=tonight, 昨晚=night, 昨夜=night, 夜=night",
+    time: ", ".join(f"{word.written}={word.english}" for word in time_words("zh") if word.shown == time)
+    for time in dict.fromkeys(word.shown for word in time_words("zh"))
 }
-"""A Chinese word for each time of day (day, sunset, night), by the light it is drawn in."""
+"""A Chinese word for each time of day (day, sunset, night), by the light it is drawn in, in
+Simplified characters: the core's list (:data:`~studio.core.instruction.CJK_TIME_WORDS`)."""
 
 CAMERA_GROUPS: dict[str, str] = {
     "static": "固定=static, 固定镜头=static, 静止=static, 定镜=fixed, 三脚架=tripod, 远景=wide, 全景=wide shot,"
@@ -312,7 +321,9 @@ def _groups(groups: Iterable[str], kind: str) -> tuple[ChineseWord, ...]:
 MOTION_WORDS = _groups(MOTION_GROUPS.values(), "verb")
 THING_WORDS = _groups(THING_GROUPS.values(), "noun")
 PLACE_WORDS = (*_groups(PLACE_GROUPS.values(), "noun"), *_words(UNDRAWN_PLACES))
-TIME_WORDS = _groups(TIME_GROUPS.values(), "noun")
+TIME_WORDS = tuple(ChineseWord(form, word.english, "noun") for word in time_words("zh")
+                   for form in dict.fromkeys((word.written, word.traditional)))
+"""Each time word in Simplified and in Traditional, as the core lists them."""
 CAMERA_WORDS = _groups(CAMERA_GROUPS.values(), "verb")
 ADVERB_WORDS = _groups(ADVERB_GROUPS.values(), "adverb")
 _OTHER = _words(OTHER_WORDS, "other")

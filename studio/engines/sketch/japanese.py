@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from studio.core.instruction import Instruction
+from studio.core.instruction import Instruction, time_words
 from studio.engines.sketch.translated import fields_in_english
 
 _GODAN_ROWS: dict[str, str] = {
@@ -59,6 +59,14 @@ class JapaneseWord:
     @property
     def verb(self) -> bool:
         return bool(self.follow)
+
+    @property
+    def dictionary_form(self) -> str:
+        """The word as a dictionary writes it (a verb's stem and the u-row ending of its row:
+        走 + る, 歩 + く, 食べ + る), to be offered to an author."""
+        if not self.verb:
+            return self.written
+        return self.written + ("る" if self.follow.startswith("る") else self.follow[2])
 
 
 def _words(pairs: str) -> tuple[JapaneseWord, ...]:
@@ -260,13 +268,9 @@ PLACE_WORDS = _words(
 )
 """A Japanese word for each place of :data:`~studio.engines.sketch.vocabulary.LOCATIONS`."""
 
-TIME_WORDS = _words(
-    "昼=day, 昼間=daytime, 日中=daytime, 正午=noon, 午後=afternoon, 朝=morning, 午前=morning, 早朝=dawn,"
-    "夕方=evening, 夕暮れ=dusk, 夕ぐれ=dusk, 夕焼け=sunset, 夕日=sunset, 日没=sunset, 日暮れ=dusk, 黄昏=twilight,"
-    "たそがれ=twilight, 夜明け=dawn, 明け方=dawn, 朝焼け=sunrise, 日の出=sunrise, 晩=evening, 今晩=tonight,"
-    "夜=night, 夜中=midnight, 真夜中=midnight, 深夜=night, 夜間=nighttime, 今夜=tonight, 夜空=night sky,"
-)
-"""A Japanese word for each time of day (day, sunset, night) and the words drawn as one."""
+TIME_WORDS = tuple(JapaneseWord(word.written, word.english) for word in time_words("ja"))
+"""A Japanese word for each time of day (day, sunset, night) and the words drawn as one: the
+core's list (:data:`~studio.core.instruction.CJK_TIME_WORDS`), which also says how each is drawn."""
 
 CAMERA_WORDS = _words(
     # static

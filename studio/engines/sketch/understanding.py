@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from studio.core.instruction import TIME_WORDS, FieldCut, Instruction, read_within
 from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line
-from studio.engines.sketch import chinese
+from studio.engines.sketch import chinese, korean
 from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
@@ -1256,8 +1256,8 @@ def _said_to_someone(text: str, words: Sequence[tuple[str, int, int]], i: int) -
 
 
 def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Sequence[str] = ()) -> Reading:
-    """:func:`read_instruction`, for a turn that may be written in Japanese: it is read in the
-    English words of its Japanese ones (:func:`~studio.engines.sketch.japanese.in_english`;
+    """:func:`read_instruction`, for a turn that may be written in Japanese, Chinese or Korean: it
+    is read in the English words of its own (:func:`turn_in_english`;
     ``names``, the cast's, and the project's ``user_locations`` are kept as written), and its
     warnings quote it as it was written. (Engines that learnt English words only, such as the
     mini model, read with :func:`read_instruction` and say what they do not know.)
@@ -1271,18 +1271,31 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
         reading = _read(english, user_locations)
     if english is not limited:
         written = written_as(limited, english)
+        for said, as_written in korean.negations_as_written(limited, (*names, *user_locations)).items():
+            written.setdefault(said, as_written)  # "달리지 않는다" in free text, quoted as written
         reading.warnings = [_as_written(warning, written) for warning in reading.warnings]
+    known = (*names, *user_locations)
+    if not reading.location and not limited.background.strip() and korean.is_korean(limited, known):
+        # Hangul has no capitals to tell a name by: a word before 에서 is where ("한강에서 달린다")
+        reading.unknown_places += tuple(korean.unknown_places(limited.free_text, known))
     reading.warnings[:0] = [cut.warning for cut in cuts]
     return reading
 
 
 def turn_in_english(instr: Instruction, names: Sequence[str] = ()) -> Instruction:
-    """``instr`` (as read: :func:`as_read`) in the English words of its Chinese or Japanese ones,
-    ``names`` kept as written; the same instruction when it has none. Kana make a turn
-    Japanese; a Chinese field name, character or particle makes it Chinese
+    """``instr`` (as read: :func:`as_read`) in the English words of its Korean, Chinese or
+    Japanese ones, ``names`` kept as written; the same instruction when it has none. Hangul in
+    a field the engine reads, besides names, makes a turn without kana Korean
+    (:func:`~studio.engines.sketch.korean.is_korean`; one that also holds Han characters stays
+    with them where its Korean reading understands nothing). Kana make a turn Japanese; a
+    Chinese field name, character or particle makes it Chinese
     (:func:`~studio.core.sentence.marked_chinese`); Han characters that say neither are read
     in Chinese only where that reading understands more of them than the Japanese one does
     (:func:`~studio.engines.sketch.chinese.han_read`), else in Japanese, as before."""
+    if korean.is_korean(instr, names):
+        english = korean.in_english(instr, names)
+        if english is not instr or not chinese.has_han(instr.raw):
+            return english
     if marked_chinese(instr):
         return chinese.in_english(instr, names)
     if chinese.is_chinese(instr) and \

@@ -13,7 +13,8 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from studio.core.instruction import TIME_CHOICES, Instruction
+from studio.core.graphemes import scripts_in
+from studio.core.instruction import Instruction, time_choices
 from studio.core.model import Take
 from studio.ui.inspector.flow_layout import FlowLayout
 from studio.ui.inspector.instruction_editor import compose_instruction, instruction_language
@@ -36,8 +37,21 @@ def as_label(text: str) -> str:
     return text.replace("&", "&&")
 
 
+def turn_language(instruction: Instruction) -> str:
+    """The language ``instruction`` is written in, a key of
+    :data:`~studio.ui.inspector.instruction_editor.LINE_KEYS`: '' for English, 'ja', 'zh', or
+    'zh-hant' for Chinese written in Traditional characters (說, 園, 時...)."""
+    from studio.core.sentence import TRADITIONAL_ONLY_CHARS
+
+    language = instruction_language(instruction)
+    if language == "zh" and any(char in TRADITIONAL_ONLY_CHARS for char in instruction.raw):
+        return "zh-hant"
+    return language
+
+
 def replace_field(instruction: Instruction, field: ChipField, value: str) -> str:
-    """The instruction's line with ``field`` set to ``value`` (other fields kept)."""
+    """The instruction's line with ``field`` set to ``value`` (other fields kept; a Japanese or
+    Chinese turn stays in its language, with its language's field names)."""
     extra = "; ".join(f"{k.capitalize()}: {v}" for k, v in instruction.extra)
     free = "; ".join(p for p in (instruction.free_text, extra) if p)
     character, adverb, motion = instruction.character, instruction.adverb, instruction.motion
@@ -54,22 +68,31 @@ def replace_field(instruction: Instruction, field: ChipField, value: str) -> str
         camera = value
     elif field is ChipField.LEVEL:
         adverb = value
-    return compose_instruction(character, " ".join(p for p in (adverb, motion) if p), background, time, camera,
-                               free, language=instruction_language(instruction))
+    language = instruction_language(instruction)
+    # Japanese and Chinese write an adverb against its verb (ゆっくり歩く, 慢慢走)
+    tight = bool(language) and not scripts_in(adverb) - {"kana", "han"}
+    joined = ("" if tight else " ").join(p for p in (adverb, motion) if p)
+    return compose_instruction(character, joined, background, time, camera, free, language=language)
 
 
-def choices_for(field: ChipField, vocabulary: Vocabulary) -> list[str]:
+def choices_for(field: ChipField, vocabulary: Vocabulary, language: str = "") -> list[str]:
+    """The words offered for ``field`` of a turn written in ``language`` (see
+    :func:`turn_language`): the engine's words in that language where it offers some, so that
+    a word chosen keeps the turn in its language."""
+    words = vocabulary.in_language(language)
     if field is ChipField.CHARACTER:
-        return list(vocabulary.characters)
+        return list(words.characters)
     if field is ChipField.MOTION:
-        return list(vocabulary.motions)
+        return list(words.motions)
     if field is ChipField.PLACE:
-        return list(vocabulary.backgrounds)
+        return list(words.backgrounds)
     if field is ChipField.TIME:
-        return list(TIME_CHOICES)
+        return list(time_choices(language) or time_choices())
     if field is ChipField.CAMERA:
-        return list(vocabulary.cameras)
+        return list(words.cameras)
     if field is ChipField.LEVEL:
+        if words is not vocabulary:
+            return list(words.adverbs)
         return list(dict.fromkeys([*LEVEL_ADVERBS, *vocabulary.adverbs]))
     return []
 
@@ -178,7 +201,8 @@ class ChipsView(QWidget):
         """The words the engine knows for the chip's field, closest to the author's first."""
         menu = QMenu(self)
         # a word the instruction already says (its adverb kept) would change nothing: not offered
-        choices = [w for w in choices_for(chip.field, self.vocabulary) if w.lower() != chip.word.lower()
+        language = turn_language(self.instruction)
+        choices = [w for w in choices_for(chip.field, self.vocabulary, language) if w.lower() != chip.word.lower()
                    and replace_field(self.instruction, chip.field, w) != self.instruction.raw]
         shown_as = _QUOTED.findall(chip.text)[1:2] if chip.warning else []
         words = suggestions(chip.word, [*(w for w in shown_as if w in choices), *choices])

@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
 from studio.core.graphemes import first_graphemes, script_of, scripts_in
 from studio.core.instruction import (
     MAX_INSTRUCTION_CHARS,
+    TIME_WORDS,
     Instruction,
     InstructionError,
     instruction_length,
     instruction_too_long,
     parse_instruction,
     time_note,
-    time_shown,
     too_long_message,
 )
 from studio.ui.icons import icon_on_accent
@@ -53,6 +53,13 @@ reads, which also tell the engines its language (角色, 动作, 场景, 镜头 
 only Chinese writes)."""
 
 
+def english_time(word: str) -> bool:
+    """Whether ``word`` is an English time word (dawn, night...): an English line writes it into
+    its background ("night town"); a Japanese or Chinese one (夜, 晚上) is written as a field
+    of its own, and beside Japanese or Chinese words it makes the line theirs."""
+    return " ".join(word.split()).lower() in TIME_WORDS
+
+
 def line_language(character: str, motion: str, background: str, time: str = "", hint: str = "") -> str:
     """The language of the line composed from these fields, a key of :data:`LINE_KEYS`.
 
@@ -65,7 +72,7 @@ def line_language(character: str, motion: str, background: str, time: str = "", 
     Traditional field names when the fields hold a Traditional form (說, 園, 時...)."""
     from studio.core.sentence import TRADITIONAL_ONLY_CHARS, marked_chinese
 
-    said = (motion, background, "" if time_shown(time) else time)
+    said = (motion, background, "" if english_time(time) else time)
     scripts = scripts_in(*said)
     if not scripts or scripts - {"kana", "han"}:
         return ""
@@ -103,7 +110,7 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
         return _cjk_line(LINE_KEYS[lang], (character, motion, background, time, camera), free_text)
     # a time word the core knows goes into the background, as AnimeGamer writes it ("day town");
     # another (晚上 beside an English motion) has a field of its own, not to be read as a place
-    own_time = time.strip() if time.strip() and not time_shown(time) else ""
+    own_time = time.strip() if time.strip() and not english_time(time) else ""
     place = " ".join(part for part in ("" if own_time else time.strip(), background.strip()) if part)
     parts = [f"{key}: {value.strip()}" for key, value in (
         ("Character", character), ("Motion", motion), ("Background", place), ("Time", own_time), ("Camera", camera))
@@ -366,10 +373,7 @@ class InstructionEditor(QWidget):
             edit.setPlaceholderText(example if on else "")
 
     def _update_time_note(self) -> None:
-        word = self.time.currentText()
-        # the core's note knows English time words only; engines read Japanese and Chinese ones
-        # (夜, 晚上), which it called unknown and drawn by day
-        note = "" if scripts_in(word) & {"kana", "han"} else time_note(word)
+        note = time_note(self.time.currentText())
         self.time_note.setText(note)
         self.time_note.setVisible(bool(note))
 

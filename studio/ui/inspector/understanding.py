@@ -99,10 +99,9 @@ def _field_spoken_of(warning: str) -> ChipField | None:
 def _time_tip(word: str, drawn: str) -> str:
     """The time chip's tooltip: how the author's ``word`` is drawn, as the engine ``drawn`` it.
 
-    The core's note (:func:`~studio.core.instruction.time_note`) knows English time words
-    only: of a Japanese or Chinese one (夜, 晚上) it said "not a time of day the studio knows;
-    it is drawn by day" beside a chip saying the engine drew it at night. It is said only
-    where it agrees with what the engine drew."""
+    The core's note (:func:`~studio.core.instruction.time_note`, which knows the English,
+    Japanese and Chinese time words) is said only where it agrees with what the engine drew:
+    an engine may read a word the core does not know ("tonight", drawn at night)."""
     if not word:
         return f"The engine drew the time as '{drawn}'."
     known = time_shown(word)
@@ -159,9 +158,10 @@ def suggestions(word: str, choices: Iterable[str], limit: int = 24) -> list[str]
 
 
 def time_choices_note(word: str) -> str:
-    """How a time word offered in a menu is drawn ("dawn: drawn as sunset")."""
+    """How a time word offered in a menu is drawn ("dawn (drawn as sunset)", "夕方 (drawn as
+    sunset)"); the word alone where it is drawn as it is (night, 夜)."""
     shown = time_shown(word)
-    return word if not shown or shown == word else f"{word} (drawn as {shown})"
+    return word if not shown or not time_note(word) else f"{word} (drawn as {shown})"
 
 
 def shared_names(tree: StoryTree) -> list[tuple[str, str]]:
