@@ -397,13 +397,15 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
     largest = max(10, min(width, height) // 24)
     for points in range(largest, max(10, largest * 2 // 3) - 1, -1):
         face = load_typeface(points, italic=italic)
+        # a line measured as it is drawn: in the typeface of the caption's language
+        measure = functools.partial(face.width, context=text)
         # the band stays inside the frame: in a small one (48x32) the lines below its bottom were lost
         most = lines_that_fit(height - 2 * pad - _caption_margin(height) - top, face.line_height(), CAPTION_LINES)
-        lines = wrap_text(text, face.width, room, rtl=rtl)
+        lines = wrap_text(text, measure, room, rtl=rtl)
         if len(lines) <= most:
             return face, tuple(lines), False
-    lines = wrap_text(text, face.width, room, max_lines=most + 1, rtl=rtl)[:most]
-    return face, (*lines[:-1], end_at_word(lines[-1], face.width, room)), True
+    lines = wrap_text(text, measure, room, max_lines=most + 1, rtl=rtl)[:most]
+    return face, (*lines[:-1], end_at_word(lines[-1], measure, room)), True
 
 
 def end_at_word(line: str, measure: Callable[[str], float], width: float) -> str:
@@ -468,8 +470,8 @@ def caption_patch(size: tuple[int, int], text: str, italic: bool = False, top: i
     band_h = step * len(lines) + 2 * pad
     image = Image.new("RGBA", (width, band_h), (*PANEL, 170))
     draw = ImageDraw.Draw(image)
-    for row, line in enumerate(lines):
-        face.draw(draw, ((width - face.width(line)) / 2, pad + row * step), line, (*TEXT, 255))
+    for row, line in enumerate(lines):  # each in the typeface of the caption's language, as measured
+        face.draw(draw, ((width - face.width(line, text)) / 2, pad + row * step), line, (*TEXT, 255), context=text)
     margin = _caption_margin(height)
     return _patch_from(image, 0, max(0, height - band_h - margin))
 

@@ -102,5 +102,6 @@ def glyph_note(missing: list[str], fmt: ExportFormat | None = None) -> str:
     if fmt is ExportFormat.PDF and not missing_glyphs(missing, export_fonts(ExportFormat.PNG)):
         return note + ("this machine has a font with them that a PDF can't embed: export the sheet as PNG "
                        "(--format png), or install a TrueType (.ttf) font that has them")
-    return note + ("install a font that has them (Japanese and Chinese: Droid Sans Fallback or Noto Sans CJK; "
+    # Noto Sans CJK first: it draws each language in its own design, Droid Sans Fallback kanji in a Chinese one
+    return note + ("install a font that has them (Japanese and Chinese: Noto Sans CJK, or Droid Sans Fallback; "
                    "Korean: Noto Sans CJK or Nanum Gothic; emoji: Noto Color Emoji)")

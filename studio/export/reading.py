@@ -10,6 +10,10 @@ whatever its language, so a Japanese line of 40 characters counted as read in 2.
 
 The rule (the professional guidance of the timed-text style guides, for adults):
 
+* text whose words of other letters (Latin, Cyrillic...) outnumber its Japanese, Chinese and
+  Korean characters is read as that language, whatever the rest (``Qiqi met 美咲 at the
+  station`` is English); else it is Japanese, Korean or Chinese as follows, so a Japanese
+  line with an English name in it (``Qiqi: こんにちは``) is Japanese;
 * text with kana (hiragana or katakana) is Japanese: :data:`JAPANESE_CHARS_PER_SECOND`;
 * else text with Hangul is Korean: :data:`KOREAN_CHARS_PER_SECOND`;
 * else text with Han characters is Chinese: :data:`CHINESE_CHARS_PER_SECOND`, unless it is
@@ -29,7 +33,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from studio.core.graphemes import grapheme_clusters, is_wide, scripts_in
+from studio.core.graphemes import grapheme_clusters, is_wide, script_of, scripts_in
 
 READING_CHARS_PER_SECOND = 17
 """Characters a second an adult reads subtitles at in English and other languages written
@@ -47,17 +51,51 @@ KOREAN_CHARS_PER_SECOND = 12
 """Characters a second for Korean (the Korean guide's)."""
 
 
+EAST_ASIAN = frozenset({"kana", "han", "hangul"})
+
+
+def _mostly_other_words(text: str) -> bool:
+    """Whether ``text`` has more words of other letters (runs of Latin, Cyrillic... letters)
+    than Japanese, Chinese and Korean characters: English with a Japanese name in it."""
+    words = east_asian = 0
+    in_word = False
+    for char in text:
+        script = script_of(char)
+        east_asian += script in EAST_ASIAN
+        words += script == "letter" and not in_word
+        in_word = script == "letter"
+    return words > east_asian
+
+
+def caption_language(text: str, context: str = "") -> str | None:
+    """The language a caption's ``text`` is read in, by the module's rule: ``ja``, ``ko`` or
+    ``zh`` (``context``: the text it was cut from, which decides for a text of Han characters
+    alone), or None for any other text. A mixed line follows its main language: a Japanese
+    line with an English name in it (``Qiqi: こんにちは``) is Japanese. The one classifier of
+    the export: reading speeds here, subtitle line lengths
+    (:func:`studio.export.subtitles.line_columns`) and the typeface a Japanese, Chinese or
+    Korean run is drawn in (:mod:`studio.export.typeface`) all follow it."""
+    scripts = scripts_in(text)
+    if not scripts & EAST_ASIAN or _mostly_other_words(text):
+        return None
+    if "kana" in scripts:
+        return "ja"
+    if "hangul" in scripts:
+        return "ko"
+    if "han" in scripts:
+        return (caption_language(context) or "zh") if context else "zh"
+    return None
+
+
+RATES = {"ja": JAPANESE_CHARS_PER_SECOND, "ko": KOREAN_CHARS_PER_SECOND, "zh": CHINESE_CHARS_PER_SECOND}
+"""Characters a second, by :func:`caption_language`."""
+
+
 def east_asian_rate(text: str, context: str = "") -> int | None:
     """The reading speed of ``text`` when it is Japanese, Korean or Chinese (see the module's
     rule; ``context``: the text it was cut from), else None."""
-    scripts = scripts_in(text)
-    if "kana" in scripts:
-        return JAPANESE_CHARS_PER_SECOND
-    if "hangul" in scripts:
-        return KOREAN_CHARS_PER_SECOND
-    if "han" in scripts:
-        return east_asian_rate(context) or CHINESE_CHARS_PER_SECOND if context else CHINESE_CHARS_PER_SECOND
-    return None
+    language = caption_language(text, context)
+    return None if language is None else RATES[language]
 
 
 def reading_seconds(text: str, context: str = "") -> Fraction:

@@ -2,9 +2,10 @@
 the readable sentence of its action) over the stretch of the episode where the turn shows
 (from the cut before it to the cut after it, see :mod:`studio.export.timeline`).
 
-A cue longer than two lines of :data:`SRT_LINE` columns becomes consecutive cues
-(:func:`srt_pieces`: at sentence ends first, then at clause punctuation, then between
-words, a word wider than a line cut between its characters). The turn's stretch is shared
+A cue longer than two lines of :data:`SRT_LINE` columns (fewer in Japanese, Chinese and
+Korean: :func:`line_columns`) becomes consecutive cues (:func:`srt_pieces`: at sentence
+ends first, then at clause punctuation, then between words, a word wider than a line cut
+between its characters). The turn's stretch is shared
 among all its pieces by length, each up at least :data:`MIN_SRT_CUE_SECONDS` where the
 turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers keep one cue a
 line, each over the stretch its SRT cues take (:func:`caption_cues`), so all three agree.
@@ -43,7 +44,7 @@ from studio.export.cues import (
     turn_cues,
 )
 from studio.export.drawing import wide_breaks
-from studio.export.reading import reading_weight
+from studio.export.reading import caption_language, reading_weight
 from studio.export.spaces import IDEOGRAPHIC_SPACE, single_spaced
 from studio.export.timeline import Timeline
 
@@ -67,7 +68,25 @@ def srt_timestamp(frame: int, fps: Fraction) -> str:
 
 SRT_LINE = 42
 """Columns a subtitle line holds by convention (broadcast and streaming style guides): a
-Latin character takes one, a Japanese, Chinese or Korean one two."""
+Latin character takes one, a Japanese, Chinese or Korean one two. English and other
+languages written with spaces get all 42; Japanese, Chinese and Korean lines are shorter
+(:data:`LINE_COLUMNS`)."""
+
+LINE_COLUMNS = {"ja": 26, "zh": 32, "ko": 32}
+"""Columns a subtitle line holds in Japanese, Chinese and Korean (:func:`line_columns`): the
+timed-text style guides' 13 full-width characters a line for Japanese and 16 for Chinese
+(Simplified and Traditional) and Korean, a full-width character taking two columns, a
+half-width one (a Latin letter, a digit, a space) one. Japanese wrapped at 42 columns made
+lines of 21 characters, wider than a Japanese viewer's eye takes in at a glance."""
+
+
+def line_columns(text: str, context: str = "") -> int:
+    """The columns a subtitle line of ``text`` holds: :data:`LINE_COLUMNS` for its language
+    (:func:`studio.export.reading.caption_language`, the classifier its reading speed follows;
+    ``context``: the text it was cut from), else :data:`SRT_LINE`. A mixed line follows its
+    main language: ``Qiqi: こんにちは`` is Japanese."""
+    language = caption_language(text, context)
+    return SRT_LINE if language is None else LINE_COLUMNS[language]
 
 
 def display_width(text: str) -> int:
@@ -161,19 +180,19 @@ CLAUSE_END = re.compile(
 full-width ``、，：；``), or a spaced dash or slash (merged cues are joined with `` / ``)."""
 
 
-def _fits(text: str) -> bool:
-    return len(wrap_columns(text, break_long_words=True)) <= SRT_CUE_LINES
+def _fits(text: str, width: int) -> bool:
+    return len(wrap_columns(text, width, break_long_words=True)) <= SRT_CUE_LINES
 
 
-def _word_ends(text: str) -> list[int]:
+def _word_ends(text: str, width: int) -> list[int]:
     """Every offset of single-spaced ``text`` where a line may end: before each space, where a
-    word may break (next to a wide character) and, in a word wider than a line, between any
-    two of its characters."""
+    word may break (next to a wide character) and, in a word wider than a line of ``width``
+    columns, between any two of its characters."""
     ends: list[int] = []
     at = 0
     for word in text.split(" "):
         for piece in _pieces(word):
-            if display_width(piece) > SRT_LINE:
+            if display_width(piece) > width:
                 ends.extend(at + start for start in cluster_starts(piece))
             at += len(piece)
             ends.append(at)
@@ -181,40 +200,41 @@ def _word_ends(text: str) -> list[int]:
     return ends
 
 
-def _farthest_fitting(text: str, start: int, ends: list[int], columns: list[int], least: int = 0) -> int | None:
+def _farthest_fitting(text: str, start: int, ends: list[int], columns: list[int], width: int,
+                      least: int = 0) -> int | None:
     """The farthest of ``ends`` after ``start`` where ``text[start:end]`` still fits a cue and
-    takes at least ``least`` columns, or None. Ends are tried in order until one no longer
+    takes at least ``least`` columns, or None (lines of ``width`` columns). Ends are tried in order until one no longer
     fits (a longer text never wraps to fewer lines); ``columns`` (the columns before each
     offset) turns away at once a stretch wider than a cue's lines and the spaces between them
     could hold, so a long text without a break is not wrapped again for every cue."""
-    room = SRT_CUE_LINES * SRT_LINE + SRT_CUE_LINES - 1
+    room = SRT_CUE_LINES * width + SRT_CUE_LINES - 1
     found = None
     for index in range(bisect.bisect_right(ends, start), len(ends)):
         end = ends[index]
-        width = columns[end] - columns[start]
-        if width > room or not _fits(text[start:end]):
+        taken = columns[end] - columns[start]
+        if taken > room or not _fits(text[start:end], width):
             break
-        if width >= least:
+        if taken >= least:
             found = end
     return found
 
 
-def _chunk_bounds(text: str) -> list[tuple[int, int]]:
+def _chunk_bounds(text: str, width: int) -> list[tuple[int, int]]:
     """Single-spaced ``text`` cut into consecutive stretches that each wrap to at most
-    :data:`SRT_CUE_LINES` lines, as ``(start, end)``: each as long as it may be when it ends
+    :data:`SRT_CUE_LINES` lines of ``width`` columns, as ``(start, end)``: each as long as it may be when it ends
     at a sentence end; else at a clause end, if that fills at least half a line (so a
     speaker's ``Qiqi:`` or a short ``Well,`` is not a cue of its own); else between words."""
     levels = [(sorted({*ends, len(text)}), least) for ends, least in (
         ([match.end() for match in SENTENCE_END.finditer(text)], 0),
-        ([match.end() for match in CLAUSE_END.finditer(text)], SRT_LINE // 2),
-        (_word_ends(text), 0))]
+        ([match.end() for match in CLAUSE_END.finditer(text)], width // 2),
+        (_word_ends(text, width), 0))]
     columns = list(itertools.accumulate((display_width(char) for char in text), initial=0))
     bounds: list[tuple[int, int]] = []
     start = 0
     while start < len(text):
         end = None
         for ends, least in levels:
-            end = _farthest_fitting(text, start, ends, columns, least)
+            end = _farthest_fitting(text, start, ends, columns, width, least)
             if end is not None:
                 break
         if end is None:  # a single character wider than two lines: a cue of its own
@@ -224,16 +244,17 @@ def _chunk_bounds(text: str) -> list[tuple[int, int]]:
     return bounds
 
 
-def srt_pieces(cue: Cue, most: int | None = None) -> list[Cue]:
+def srt_pieces(cue: Cue, most: int | None = None, context: str = "") -> list[Cue]:
     """``cue`` as the SRT shows it: one cue, or, when its text wraps to more than
-    :data:`SRT_CUE_LINES` lines, consecutive cues of the same kind that each fit (see
+    :data:`SRT_CUE_LINES` lines of its language's length (:func:`line_columns`; ``context``:
+    the text it was cut from), consecutive cues of the same kind that each fit (see
     :func:`_chunk_bounds`; the speaker's name leads the first). Read in order (joined with a
     space where the text had one) they give the text back. With ``most`` and more pieces
     than that, neighbouring pieces share one, so none is lost where time is short."""
     text = single_spaced(cue.shown)
     if not text:
         return []
-    bounds = _chunk_bounds(text)
+    bounds = _chunk_bounds(text, line_columns(text, context))
     if most is not None and len(bounds) > most:
         count = len(bounds)
         bounds = [(bounds[count * k // most][0], bounds[count * (k + 1) // most - 1][1]) for k in range(most)]
@@ -371,17 +392,24 @@ def shared_pieces(cues: list[Cue]) -> list[Cue]:
     starts, never with a "/" leading it, and the run takes no more subtitles than its cues do
     apart (which is what :func:`readable_cues` counts)."""
     shown: list[Cue] = []
+    context = _context(cues)
     for cue in cues:
         for index, piece in enumerate(srt_pieces(cue)):
             text = single_spaced(piece.shown)
             joined = f"{shown[-1].text}{MERGED_SEPARATOR}{text}" if index == 0 and shown else ""
-            if joined and _fits(joined):
+            if joined and _fits(joined, line_columns(joined, context)):
                 before = shown[-1]
                 kind = before.kind if before.kind is piece.kind else CueKind.DIALOGUE
                 shown[-1] = Cue(kind, joined, paragraph_rtl=before.paragraph_rtl)
             else:
                 shown.append(Cue(piece.kind, text, paragraph_rtl=piece.reads_rtl))
     return shown
+
+
+def _context(cues: tuple[Cue, ...] | list[Cue]) -> str:
+    """The text of ``cues`` together: what decides the language of a piece cut from them that
+    is all Han characters (:func:`line_columns`)."""
+    return " ".join(cue.shown for cue in cues)
 
 
 def shortened_captions_note(branch: Branch, timeline: Timeline) -> str:
@@ -433,7 +461,7 @@ def shortened_cue(cue: Cue, most: int) -> Cue:
     def cut(end: int) -> Cue:
         return Cue(cue.kind, text[:end].rstrip() + ELLIPSIS, cue.speaker, cue.paragraph_rtl)
 
-    ends = [end for end in _word_ends(text) if 0 < end < len(text)]
+    ends = [end for end in _word_ends(text, line_columns(text)) if 0 < end < len(text)]
     if not ends:
         return cue
     # more text never takes fewer SRT cues, near enough: bisect for the last end that fits
@@ -441,18 +469,20 @@ def shortened_cue(cue: Cue, most: int) -> Cue:
     low, high, best = 0, len(ends) - 1, 0
     while low <= high:
         middle = (low + high) // 2
-        if len(srt_pieces(cut(ends[middle]))) <= most:
+        if len(srt_pieces(cut(ends[middle]), context=cue.shown)) <= most:
             best, low = middle, middle + 1
         else:
             high = middle - 1
-    while best > 0 and len(srt_pieces(cut(ends[best]))) > most:
+    while best > 0 and len(srt_pieces(cut(ends[best]), context=cue.shown)) > most:
         best -= 1
     return cut(ends[best])
 
 
-def srt_cue_text(cue: Cue) -> str:
-    """The cue as an SRT block's text: wrapped, its markup disarmed, each line marked with its
-    paragraph's direction where its own first letter says otherwise.
+def srt_cue_text(cue: Cue, context: str = "") -> str:
+    """The cue as an SRT block's text: wrapped to its language's line length
+    (:func:`line_columns`; ``context``: the text of the caption it was cut from), its markup
+    disarmed, each line marked with its paragraph's direction where its own first letter says
+    otherwise.
 
     Players (mpv and VLC through libass and FriBiDi, editors through ICU, DirectWrite or
     CoreText) take the direction of a line, or of the whole cue, from its first strong letter:
@@ -467,7 +497,7 @@ def srt_cue_text(cue: Cue) -> str:
     text = single_spaced(cue.shown)
     text = text.translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
-    lines = directed_lines(wrap_columns(text, break_long_words=True), cue.reads_rtl)
+    lines = directed_lines(wrap_columns(text, line_columns(text, context), break_long_words=True), cue.reads_rtl)
     text = "\n".join(lines) or text
     text = ASS_ESCAPES.sub(WORD_JOINER, text)  # after wrapping: the joiner takes no column
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text
@@ -476,10 +506,11 @@ def srt_cue_text(cue: Cue) -> str:
 def srt_text(branch: Branch, timeline: Timeline) -> str:
     blocks: list[str] = []
     for shown in episode_captions(branch, timeline):
+        context = _context(shown.block.cues)
         for timed in shown.subtitles:
             start = srt_timestamp(timed.start, timeline.fps)
             end = srt_timestamp(timed.end, timeline.fps)
-            blocks.append(f"{len(blocks) + 1}\n{start} --> {end}\n{srt_cue_text(timed.cue)}\n")
+            blocks.append(f"{len(blocks) + 1}\n{start} --> {end}\n{srt_cue_text(timed.cue, context)}\n")
     return "\n".join(blocks)
 
 
