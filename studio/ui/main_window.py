@@ -45,7 +45,7 @@ from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.project_watch import ProjectFolderWatch
 from studio.ui.services import AppServices
-from studio.ui.session import ProjectSession
+from studio.ui.session import ProjectCopy, ProjectSession, ReadOnlyReason, is_free_to_write, open_for_window
 from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
@@ -100,6 +100,11 @@ showing it lays out and repaints the whole window (about 6 ms), which would othe
 to the work of taking in the new jobs in one stretch of the GUI thread."""
 
 
+LOCK_WATCH_MS = 2000
+"""How often a project opened read-only because another studio held it is looked at: once
+that one closes it, the read-only line says it can be reopened for editing."""
+
+
 class MainWindow(QMainWindow):
     def __init__(self, settings: StudioSettings, services: AppServices,
                  loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -118,6 +123,12 @@ class MainWindow(QMainWindow):
         """What the queue is finished for: closing the window (else opening or closing a project)."""
         self._stop_waiting: Callable[[], None] | None = None
         """Drops the pending "finish the queue, then ..." (its project was closed another way)."""
+        self.copying: ProjectCopy | None = None
+        """The copy of the open project being saved (Save a copy…), if one is."""
+        self._lock_watch = QTimer(self)
+        """While a project another studio holds is open read-only: is it free again?"""
+        self._lock_watch.setInterval(LOCK_WATCH_MS)
+        self._lock_watch.timeout.connect(self._check_lock_released)
         self._export_choices: dict[Path, ExportChoices] = {}
         """Each project's last export choices in this window (Ctrl+E opens with them again)."""
         self.welcome: WelcomePage | None = None
@@ -473,6 +484,8 @@ class MainWindow(QMainWindow):
         c(a.new_project, self.ask_new_project)
         c(a.open_project, self.ask_open_project)
         c(a.close_project, lambda: self.close_project())
+        c(a.save_copy, self.ask_save_copy)
+        c(a.reopen_for_editing, self.reopen_for_editing)
         c(a.export, self.ask_export)
         c(a.settings, self.ask_settings)
         c(a.quit, self.close)
@@ -558,15 +571,130 @@ class MainWindow(QMainWindow):
             self.show_error(bundle)
             return False
         try:
-            project = Project.open(path)
+            project, read_only = open_for_window(path)  # read-only where it can't be written
         except StudioError as error:
             self.show_error(error)
             return False
         if not self.close_project(then=lambda: self.open_project(path)):
             project.close()  # kept the current one, or opened again once its queue is finished
             return False
-        self._install(project)
+        self._install(project, read_only)
         return True
+
+    def reopen_for_editing(self) -> bool:
+        """The project open read-only opened again for writing (the studio that held it closed
+        it, the disk was made writable); one that still can't be written says why and stays open."""
+        session = self.session
+        if session is None or session.read_only is None:
+            return False
+        path = session.path
+        try:
+            project = Project.open(path)
+        except StudioError as error:
+            self.show_error(error)
+            return False
+        if not self.close_project(then=lambda: self.open_project(path)):
+            project.close()
+            return False
+        self._install(project)
+        self.show_message(f"Reopened {project.name} for editing.")
+        return True
+
+    def ask_save_copy(self) -> None:
+        if self.session is None:
+            return
+        suggested = self.settings.paths.documents_dir / f"{self.session.project.name} copy.kamishibai"
+        path, _ = QFileDialog.getSaveFileName(self, "Save a copy of the project", str(suggested),
+                                              "Kamishibai project (*.kamishibai)")
+        if path:
+            self.save_copy_to(Path(path))
+
+    def save_copy_to(self, dest: Path) -> bool:
+        """Copy the open project to the new project folder ``dest`` (on a thread: the window
+        stays responsive), then open the copy, for editing, in its place. A copy that can't
+        be made says why (a bad place at once, before anything is read) and the project stays
+        open. False: refused now."""
+        session = self.session
+        if session is None:
+            return False
+        if self._finishing or self.copying is not None:
+            self.show_message("Still busy (finishing the queue, or saving a copy); try again when it is done.")
+            return False
+        try:
+            folder = Project.new_folder(dest)  # a free place outside every project: said before anything is read
+        except StudioError as error:
+            self.show_error(error)
+            return False
+        copying = ProjectCopy(session.project, folder, self)
+        copying.done.connect(lambda result: self._copy_done(copying, session, result))
+        self.copying = copying
+        self.actions_.save_copy.setEnabled(False)
+        self.show_message(f"Saving a copy of {session.project.name} at {folder}…")
+        copying.start()
+        return True
+
+    def _copy_done(self, copying: ProjectCopy, source: ProjectSession, result: object) -> None:
+        """The copy is made (or failed): opened in place of ``source`` if that is still open."""
+        if self.copying is not copying:
+            return  # handled already (the window closed while it was being made)
+        self.copying = None
+        self._update_read_only_actions()
+        if not isinstance(result, Project):
+            self.show_error(result)
+            return
+        folder = result.path
+        if self.session is not source:  # (not expected: closing waits for the copy)
+            result.close()
+            self.show_message(f"Saved a copy at {folder}.")
+            return
+        if not self.close_project(then=lambda: self.open_project(folder)):
+            result.close()  # made; it opens once the queue is finished (or stays closed if cancelled)
+            if not self._finishing:
+                self.show_message(f"Saved a copy at {folder}; open it from File › Open recent when you want it.")
+                self.settings.add_recent(folder)
+            return
+        self._install(result)
+        self.show_message(f"Saved a copy at {folder}; the copy is open for editing.")
+
+    def _wait_for_copy(self) -> None:
+        """Closing while a copy is made: let it finish (the project it reads must stay open),
+        and keep the copy closed."""
+        copying, self.copying = self.copying, None
+        if copying is None:
+            return
+        copying.wait()
+        made = copying.result
+        if isinstance(made, Project):
+            made.close()
+            log.info("saved a copy at %s while closing", made.path)
+
+    def _check_lock_released(self) -> None:
+        """The project another studio held is free: say that it can be reopened for editing."""
+        session, workspace = self.session, self.workspace
+        reason = session.read_only if session is not None else None
+        if session is None or workspace is None or reason is None or not reason.locked:
+            self._lock_watch.stop()
+            return
+        if not is_free_to_write(session.path):
+            return
+        self._lock_watch.stop()
+        text = (f"Read-only: {session.path.name} is no longer open elsewhere. Use File › Reopen for editing to "
+                "change it.")
+        if workspace.read_only_bar is not None:
+            workspace.read_only_bar.set_text(text)
+        self.show_message(text)
+
+    def _update_read_only_actions(self) -> None:
+        """Save a copy…: on while a project is open (the way out of a read-only one, and a
+        copy to try something on for any other); Reopen for editing: for a project opened
+        read-only because another studio held it."""
+        reason = self.session.read_only if self.session is not None else None
+        self.actions_.save_copy.setEnabled(self.session is not None and self.copying is None)
+        self.actions_.reopen_for_editing.setEnabled(reason is not None and reason.locked)
+        if reason is not None and reason.locked:
+            self._lock_watch.start()
+        else:
+            self._lock_watch.stop()
 
     def new_project(self, path: Path, name: str | None = None) -> bool:
         try:
@@ -584,8 +712,8 @@ class MainWindow(QMainWindow):
         self._install(project)
         return True
 
-    def _install(self, project: Project) -> None:
-        session = ProjectSession(project, self.settings, self.services, self, loop=self.loop)
+    def _install(self, project: Project, read_only: ReadOnlyReason | None = None) -> None:
+        session = ProjectSession(project, self.settings, self.services, self, loop=self.loop, read_only=read_only)
         self.session = session
         workspace = Workspace(session, self.actions_, self.posters, self.clips,
                               lambda title, text: self.confirm(title, text), self)
@@ -618,13 +746,17 @@ class MainWindow(QMainWindow):
         self.folder_watch = ProjectFolderWatch(project.path, self)
         self.folder_watch.lost.connect(self.show_error)
         self._restore_selection(workspace)
-        self.setWindowTitle(f"{project.name} — Kamishibai Studio")
+        self.setWindowTitle(f"{project.name}{' (read-only)' if read_only else ''} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
+        self._update_read_only_actions()
         workspace.update_actions()  # the selection's own rules (the start: no re-roll, fork or delete)
         settle_heap()
         self._update_history_actions()
         self._update_jobs_label()
-        if project.problems:
+        if read_only is not None:
+            problems = f"; {len(project.problems)} problem(s): {project.problems[0]}" if project.problems else ""
+            self.show_message(f"Opened {project.name} read-only: {read_only.why}{problems}")
+        elif project.problems:
             self.show_message(f"Opened with {len(project.problems)} problem(s): {project.problems[0]}")
         elif session.service_error:
             self.show_message(session.service_error)
@@ -656,6 +788,9 @@ class MainWindow(QMainWindow):
         is empty; the project is then closed and ``then`` runs (opening another project)."""
         if self.workspace is None or self.session is None:
             return True
+        if self.copying is not None:  # (closing the window waits for the copy first)
+            self.show_message(f"Still saving a copy of {self.session.project.name}; close it once the copy is made.")
+            return False
         if policy is None:
             policy = "keep"
             if self.session.active_jobs():
@@ -686,6 +821,7 @@ class MainWindow(QMainWindow):
         workspace.deleteLater()
         self.show_welcome()
         self._set_project_actions_enabled(False)
+        self._update_read_only_actions()
         self._update_history_actions()  # plain "Undo" / "Redo": no project's edits to name
         self.setWindowTitle("Kamishibai Studio")
         self.show_message(f"Closed {name}" + (" (what was to follow its queue is dropped)" if dropped else ""))
@@ -1081,6 +1217,11 @@ class MainWindow(QMainWindow):
         self.actions_.redo.setText(f"&Redo {redo}" if redo else "&Redo")
         self.actions_.redo.setEnabled(redo is not None or bool(in_flight.get("history")))
         self.actions_.undo.setIconText("Undo")
+        read_only = self.session.read_only if self.session is not None else None
+        if read_only is not None:  # nothing to undo, and nothing may be done
+            for action in (self.actions_.undo, self.actions_.redo):
+                action.setEnabled(False)
+                action.setToolTip(read_only.off_tip())
 
     def _update_jobs_label(self) -> None:
         if self.session is None:
@@ -1140,6 +1281,7 @@ class MainWindow(QMainWindow):
         # closing again while the queue finishes to close: keep, cancel or go on waiting (while it
         # finishes for something else, opening another project, "finish" now means close after)
         closing_already = self._finishing and self._closing_after_queue
+        self._wait_for_copy()
         if self.sample_builder is not None:  # building the sample: stop, leave nothing half-made
             self.sample_builder.cancel()
             self.sample_builder = None

@@ -130,6 +130,10 @@ SLIDER_KEYS = frozenset({Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Ke
 """The keys a focused slider keeps for itself (a frame, ten frames, either end) over the
 window's shortcuts of the same keys (the arrows, Home and End walk the turns of the tree)."""
 
+DIGIT_TENTHS = {getattr(Qt.Key, f"Key_{n}"): n for n in range(10)}
+"""Digits on the focused slider jump to that tenth of the clip (0 its start, 5 its middle),
+as in common video players; elsewhere in the story area 1-9 choose a take."""
+
 MESSAGE_MARGIN = 6
 SLIDER_MIN_LENGTH = 80
 """The shortest a player's slider gets beside its buttons; in a narrower player it takes a
@@ -353,12 +357,17 @@ class Player(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """The focused slider takes its arrow keys, Home and End (see :data:`SLIDER_KEYS`):
         the window's shortcuts of those keys took them, so Right on the slider selected the
-        next turn instead of stepping a frame."""
-        if (watched is self.slider and event.type() == QEvent.Type.ShortcutOverride
-                and isinstance(event, QKeyEvent) and event.key() in SLIDER_KEYS
-                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
-            event.accept()  # the key press goes to the slider, not to a shortcut
-            return True
+        next turn instead of stepping a frame. Its digits too (see :data:`DIGIT_TENTHS`): 3
+        chose take 3 of the selected turn."""
+        if watched is self.slider and isinstance(event, QKeyEvent) \
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            if event.type() == QEvent.Type.ShortcutOverride and (event.key() in SLIDER_KEYS
+                                                                 or event.key() in DIGIT_TENTHS):
+                event.accept()  # the key press goes to the slider, not to a shortcut
+                return True
+            if event.type() == QEvent.Type.KeyPress and event.key() in DIGIT_TENTHS:
+                self.slider.setValue(round(self.slider.maximum() * DIGIT_TENTHS[event.key()] / 10))
+                return True
         return super().eventFilter(watched, event)
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802

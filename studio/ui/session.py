@@ -9,8 +9,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
+import socket
+import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,7 +24,11 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from studio.core.errors import StudioError
 from studio.engines.base import EngineVocabulary
-from studio.storage import Project
+from studio.storage import DB_NAME, Project
+from studio.storage import errors as storage_errors
+from studio.storage.errors import ProjectReadOnlyError, unwritable_folder_error
+from studio.storage.lock import LockHolder, ProjectLockedError, clean_holder_text, writer_is_live
+from studio.storage.project import normalise_project_path
 from studio.ui.job_tracker import JobTracker
 from studio.ui.qt_bridge import DocumentBridge, WorkerBridge
 from studio.ui.services import AppServices
@@ -47,6 +56,164 @@ def unexpected_error(error: BaseException) -> StudioError:
                        "The details are in the log.")
 
 
+SAVE_COPY_TODO = "To change it, use File › Save a copy… (the copy, in a folder you can write to, opens for editing)."
+"""What every read-only line ends with: the way to a project that can be changed."""
+
+
+@dataclass(frozen=True)
+class ReadOnlyReason:
+    """Why the window opened a project for reading only, in the user's words.
+
+    The window opens such a project rather than refusing it: the story can still be read,
+    played, compared and exported; every change is refused with :meth:`refusal`."""
+
+    why: str
+    """What keeps it from being written: "sample.kamishibai is on a read-only disk"."""
+    todo: str
+    """What the user can do about it (always: save a copy)."""
+    locked: bool = False
+    """Held by another writer: it can be opened for editing once that one closes it."""
+
+    def line(self) -> str:
+        """The lasting line the window shows while the project is open."""
+        return f"Read-only: {self.why}. {self.todo}"
+
+    def off_tip(self) -> str:
+        """Why an action that would change the project is off."""
+        return f"Read-only: {self.why}"
+
+    def refusal(self, what: str) -> StudioError:
+        """The error for a change asked for anyway (``what``: "choose a take")."""
+        return StudioError(f"Can't {what}: {self.why}; the project was opened read-only.", hint=self.todo)
+
+
+def _on_read_only_disk(folder: Path) -> bool:
+    """Whether ``folder`` is on a file system mounted read-only (a DVD, a locked USB stick)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): said as a folder that can't be written
+        return False
+
+
+def unwritable_reason(folder: Path) -> ReadOnlyReason:
+    """The reason for a project ``folder`` (or its database) that can't be written."""
+    file = storage_errors.read_only_file(folder)
+    if _on_read_only_disk(folder):
+        why = f"{folder.name} is on a read-only disk"
+    elif file is not None:
+        why = f"{file.name} of {folder.name} is a read-only file"
+    else:
+        why = f"{folder.name} is in a folder this user can't write to"
+    return ReadOnlyReason(why, SAVE_COPY_TODO)
+
+
+STUDIO_WINDOW = "Kamishibai Studio window"
+"""What a studio window's lock file names its holder (``the Kamishibai Studio window``)."""
+
+
+def locked_reason(folder: Path, holder: LockHolder | None, message: str = "") -> ReadOnlyReason:
+    """The reason for a project ``folder`` that another writer holds (``holder``, as its
+    lock file says; ``message``: the storage's words when the file does not say)."""
+    first = "Wait for it to finish"
+    if holder is not None:
+        details = [f"pid {holder.pid}" if holder.pid > 0 else "process number unknown"]
+        if holder.host and holder.host != clean_holder_text(socket.gethostname()):
+            details.append(f"on {holder.host}")
+        shown = ", ".join(details)
+        if STUDIO_WINDOW in holder.command:
+            why = f"{folder.name} is open in another Kamishibai Studio ({shown})"
+            first = "Close it there"
+        else:  # a command (`kamishibai reroll`), or another program that wrote the lock file
+            why = f"{folder.name} is being changed by {holder.command or 'another Kamishibai program'} ({shown})"
+    else:
+        why = message.rstrip(".") or f"{folder.name} is open for writing in another Kamishibai program"
+    todo = (f"{first}, then use File › Reopen for editing; or use File › Save a copy… to work on a copy in a "
+            "folder you can write to.")
+    return ReadOnlyReason(why, todo, locked=True)
+
+
+def open_for_window(path: str | os.PathLike[str]) -> tuple[Project, ReadOnlyReason | None]:
+    """Open a project for the window: for writing where it can be written, else for reading
+    (a read-only disk or folder, or a project another studio holds), with the reason.
+
+    Errors other than those two (no project there, a damaged one, a full disk) are raised as
+    they are; so is the reading opening's own error (a read-only folder whose changes were
+    left in an unread WAL file can't even be read)."""
+    folder = normalise_project_path(path)
+    if (folder / DB_NAME).is_file() and not storage_errors.folder_writable(folder):
+        reason = unwritable_reason(folder)  # not even the lock file can be made: don't try
+    else:
+        try:
+            return Project.open(folder), None
+        except ProjectLockedError as error:
+            reason = locked_reason(folder, error.holder, error.message)
+        except ProjectReadOnlyError:
+            reason = unwritable_reason(folder)
+    return Project.open(folder, read_only=True), reason
+
+
+def is_free_to_write(folder: Path) -> bool:
+    """Whether no other writer holds ``folder`` now (the one that held it closed it)."""
+    return not writer_is_live(folder)
+
+
+def save_copy(project: Project, dest: str | os.PathLike[str]) -> Project:
+    """Copy ``project`` to the new project folder ``dest`` and open the copy for writing.
+
+    Made as a bundle would be (a consistent snapshot of the database, then its media, every
+    file checked against the bundle's list) in a scratch folder beside ``dest``, which is
+    then unpacked there: a copy cut short (a full disk) leaves nothing that looks like a
+    project, and the original is only read."""
+    from studio.storage.bundle import export_bundle, import_bundle
+
+    folder = Project.new_folder(dest)  # a free place outside every project, checked before anything is written
+    parent = next((p for p in folder.parents if p.is_dir()), folder.parent)
+    what = f"save a copy of {project.name} in {parent}"
+    try:
+        scratch = tempfile.TemporaryDirectory(prefix=".kamishibai-copy-", dir=parent)
+    except OSError as error:
+        raise unwritable_folder_error(error, parent, what) from None
+    with scratch as place:
+        bundle = export_bundle(project, Path(place) / "copy.zip")
+        return import_bundle(bundle, folder)
+
+
+class ProjectCopy(QObject):
+    """:func:`save_copy` on a thread of its own (a project on a DVD or a network share can take
+    minutes to read), so that the window stays responsive; ``done`` brings the copy (a
+    :class:`Project`, open for writing) or the error back on the GUI thread."""
+
+    done = Signal(object)  # Project | StudioError
+
+    def __init__(self, project: Project, dest: Path, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.project = project
+        self.dest = dest
+        self.result: Project | StudioError | None = None
+        """The copy, or why it could not be made (None until it ends)."""
+        self._thread = threading.Thread(target=self._run, name="save-a-copy", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wait(self) -> None:
+        """Block until the copy is made or has failed (the window is closing)."""
+        self._thread.join()
+
+    def _run(self) -> None:
+        result: Project | StudioError
+        try:
+            result = save_copy(self.project, self.dest)
+        except StudioError as error:
+            result = error
+        except Exception as error:  # a bug: logged, and the user still hears of it
+            log.error("saving a copy failed", exc_info=error)
+            result = unexpected_error(error)
+        self.result = result
+        if shiboken6.isValid(self):
+            self.done.emit(result)
+
+
 class ProjectSession(QObject):
     """The window's side of one project: it reads snapshots and submits operations.
 
@@ -61,13 +228,17 @@ class ProjectSession(QObject):
     _done = Signal(object, object)  # (future, finish): an operation ended
 
     def __init__(self, project: Project, settings: StudioSettings, services: AppServices,
-                 parent: QObject | None = None, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        """``loop``: the GUI's asyncio (qasync) loop, if it runs one (events need none)."""
+                 parent: QObject | None = None, loop: asyncio.AbstractEventLoop | None = None,
+                 read_only: ReadOnlyReason | None = None) -> None:
+        """``loop``: the GUI's asyncio (qasync) loop, if it runs one (events need none).
+        ``read_only``: why ``project`` was opened for reading only (None: it is writable)."""
         super().__init__(parent)
         from studio.worker.writer import Writer  # the writer, not the service: no numpy yet
 
         self.loop = loop
         self.project = project
+        self.read_only = read_only
+        """Why the project can't be changed (None: it can). Its service still runs exports."""
         self.settings = settings
         self.writer: Writer = Writer(project)
         self.tracker = JobTracker(self)
@@ -216,6 +387,11 @@ class ProjectSession(QObject):
         for problem in problems:  # Settings shows the same values, and says why
             log.warning("A saved %s setting was refused (the engine's default is used): %s", name, problem)
         return kept
+
+    def refuse_if_read_only(self, what: str) -> None:
+        """Raise the read-only reason's error for a change (``what``) to a read-only project."""
+        if self.read_only is not None:
+            raise self.read_only.refusal(what)
 
     def require_service(self) -> Any:
         if self.service is None:

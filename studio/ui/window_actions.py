@@ -2,7 +2,9 @@
 
 Single-key shortcuts (arrows, R, F, Delete, Space, Enter, B, 1 to 9) are bound to the story area
 (canvas and episode strip) only, so typing in the inspector never triggers them; the
-menus still show them, and the F1 cheat sheet lists them all.
+menus still show them, and the F1 cheat sheet lists them all. A digit pressed in a widget of
+the story area that uses digits (the search field, the player's slider) stays with that
+widget (see :class:`DigitsStayInFields`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,17 @@ from collections.abc import Callable
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
 
 from studio.core.model import Take, TakeStatus
 from studio.ui.dialogs.cheat_sheet import SHEET_KEYS, SHEET_TEXT
@@ -60,6 +72,10 @@ class StudioActions(QObject):
         self.new_project = a("File", "&New project…", "new-project", ["Ctrl+N"])
         self.open_project = a("File", "&Open project…", "open", ["Ctrl+O"])
         self.close_project = a("File", "&Close project", "", ["Ctrl+W"])
+        self.save_copy = a("File", "Save a cop&y…", "", [])
+        self.reopen_for_editing = a("File", "Reopen for e&diting", "", [])
+        for action in (self.save_copy, self.reopen_for_editing):  # the window turns them on (see MainWindow)
+            action.setEnabled(False)
         self.export = a("File", "&Export branch…", "export", ["Ctrl+E"])
         self.settings = a("File", "&Settings…", "", ["Ctrl+,"])
         self.quit = a("File", "&Quit", "", ["Ctrl+Q"])
@@ -105,6 +121,7 @@ class StudioActions(QObject):
         self.about = a("Help", "&About Kamishibai Studio", "", [])
 
         self.field_undo = FieldUndoFallback(self)
+        self.digits_to_fields = DigitsStayInFields(self)
 
     def _add(self, group: str, text: str, icon_name: str, keys: list[str], *, local: bool = False) -> QAction:
         action = QAction(icon(icon_name) if icon_name else icon("none"), text, self.parent())
@@ -197,4 +214,59 @@ class FieldUndoFallback(QObject):
         for key, redo in ((QKeySequence.StandardKey.Undo, False), (QKeySequence.StandardKey.Redo, True)):
             if event.matches(key):
                 return _field_can(watched, redo) is False  # left unaccepted: the window's shortcut runs
+        return False
+
+
+DIGIT_KEYS = frozenset({Qt.Key.Key_0, Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4, Qt.Key.Key_5,
+                        Qt.Key.Key_6, Qt.Key.Key_7, Qt.Key.Key_8, Qt.Key.Key_9})
+
+
+def takes_digits(widget: QObject) -> bool:
+    """Whether ``widget`` has a use of its own for a digit key: text (a field, an editable
+    drop-down), a number (a spin box), or a position (a slider: the player's jumps to a tenth
+    of the clip per digit). The take keys 1-9 are for the story tree and the widgets that
+    type nothing (buttons, the tree, the episode strip)."""
+    if isinstance(widget, QComboBox):
+        return widget.isEditable()
+    if isinstance(widget, QLineEdit | QTextEdit | QPlainTextEdit):
+        return not widget.isReadOnly()
+    return isinstance(widget, QAbstractSpinBox | QAbstractSlider)
+
+
+def is_digit_key(event: QKeyEvent) -> bool:
+    """A plain digit (the keypad's too), as a take key or typed text."""
+    return event.key() in DIGIT_KEYS and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+
+
+class DigitsStayInFields(QObject):
+    """A digit pressed in a widget that uses digits (see :func:`takes_digits`) goes to that
+    widget, never to the take keys 1-9 (nor to another shortcut of a digit): those keys are
+    bound to the story area, which holds the player's slider and the search field too, and
+    a 3 pressed on the focused slider chose take 3 instead of moving the slider. Like
+    :class:`FieldUndoFallback`, the filter sits on the focused widget of the window only."""
+
+    def __init__(self, actions: QObject) -> None:
+        super().__init__(actions)
+        self._widget: QWidget | None = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._follow_focus)
+
+    def _window(self) -> QObject | None:
+        parent = self.parent()
+        return parent.parent() if parent is not None else None
+
+    def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if self._widget is not None and shiboken6.isValid(self._widget):
+            self._widget.removeEventFilter(self)
+        self._widget = None
+        if new is not None and takes_digits(new) and new.window() is self._window():
+            new.installEventFilter(self)
+            self._widget = new
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and is_digit_key(event)
+                and takes_digits(watched)):
+            event.accept()  # the key press goes to the widget, not to a shortcut
+            return True
         return False

@@ -17,7 +17,17 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QShortcut
-from PySide6.QtWidgets import QApplication, QMenu, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.core.changes import ChangeSet, EntityKind
 from studio.core.commands import (
@@ -58,7 +68,7 @@ from studio.ui.navigation import branch_through, neighbour
 from studio.ui.node_summary import excerpt_of, summarize
 from studio.ui.queue_panel import QueuePanel
 from studio.ui.search_bar import SearchBar, find_matches
-from studio.ui.session import EditKind, ProjectSession
+from studio.ui.session import EditKind, ProjectSession, ReadOnlyReason
 from studio.ui.window_actions import StudioActions, take_to_choose
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.runner import CANCELLED_MESSAGE
@@ -255,6 +265,11 @@ class Workspace(QWidget):
         self.session = session
         self.project = session.project
         self.document = session.project.document
+        self.read_only: ReadOnlyReason | None = session.read_only
+        """Why the project can't be changed (None: it can): every change is refused, and the
+        actions that make one are off, saying why."""
+        self._refused_read_only: set[str] = set()
+        """The changes refused so far for being read-only (see :meth:`refuse_read_only`)."""
         self.studio_actions = actions
         self.confirm = confirm
         self.current_id: str = self.project.tree.root_id
@@ -323,6 +338,11 @@ class Workspace(QWidget):
         self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        self.read_only_bar: ReadOnlyBar | None = None
+        if self.read_only is not None:
+            self.read_only_bar = ReadOnlyBar(self.read_only, actions, self)
+            layout.addWidget(self.read_only_bar)
         layout.addWidget(splitter)
         for action in actions.local:
             self.addAction(action)
@@ -338,13 +358,13 @@ class Workspace(QWidget):
             shortcut = QShortcut(keys, self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.setEnabled(False)
-            shortcut.activated.connect(lambda: self.message.emit(f"{GENERATE_OFF_TIP}."))
+            shortcut.activated.connect(lambda: self.message.emit(f"{actions.generate.toolTip() or GENERATE_OFF_TIP}."))
             self._generate_off_keys.append(shortcut)
         # So do the story area's keys of the other turn actions while they are off (Delete on
         # the start, Alt+Up on a turn without alternatives): the key did nothing, without a word.
         self._off_keys: list[tuple[QAction, QShortcut]] = []
         for action in (actions.reroll, actions.reroll_branch, actions.fork, actions.delete, actions.bookmark,
-                       actions.move_up, actions.move_down):
+                       actions.move_up, actions.move_down, actions.new_turn, *actions.take_keys.actions()):
             for keys in action.shortcuts():
                 shortcut = QShortcut(keys, self)
                 shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -592,6 +612,7 @@ class Workspace(QWidget):
         engine could read as the character's picture)."""
         from studio.storage.media_import import import_image, import_media
 
+        self.session.refuse_if_read_only(f"import {path.name}")
         if folder == "characters":
             return import_image(self.project, path, folder)
         return import_media(self.project, path, folder)
@@ -641,6 +662,11 @@ class Workspace(QWidget):
               refused: Callable[[], None] | None = None) -> None:
         """Submit ``command`` to the writer; ``then(changes)`` runs here once it is made
         (a refused command shows its error instead, after ``refused()``)."""
+        if self.read_only is not None:
+            if refused is not None:
+                refused()
+            self.refuse_read_only("save the change")
+            return
         self.submit(lambda: self.project.apply(command), then, refused, kind="edit")
 
     def submit(self, operation: Callable[[], Any], then: Callable[[Any], None] | None = None,
@@ -812,8 +838,41 @@ class Workspace(QWidget):
                 ONE_BRANCH_TIP)
         a.reroll.setText(GENERATE_TURN_TEXT if is_turn and self._never_generated(self.current_id) else REROLL_TEXT)
         a.bookmark.setText(UNBOOKMARK_TEXT if is_turn and node is not None and node.bookmarked else BOOKMARK_TEXT)
+        if self.read_only is not None:
+            self._read_only_actions()
+        else:  # (off after a read-only project: they are in no menu group the window turns on)
+            for action in a.take_keys.actions():
+                _enable(action, True, "")
         for action, shortcut in self._off_keys:
             shortcut.setEnabled(not action.isEnabled())
+
+    def _read_only_actions(self) -> None:
+        """Every action that would change a read-only project off, its tooltip (and its key,
+        in the status bar) saying why; looking, playing, comparing and exporting stay."""
+        assert self.read_only is not None
+        a = self.studio_actions
+        tip = self.read_only.off_tip()
+        for action in (a.new_turn, a.generate, a.reroll, a.reroll_branch, a.fill, a.fork, a.move_up, a.move_down,
+                       a.bookmark, a.delete, *a.take_keys.actions()):
+            _enable(action, False, tip)
+        for shortcut in self._generate_off_keys:
+            shortcut.setEnabled(True)
+
+    def refuse_read_only(self, what: str) -> bool:
+        """Say why ``what`` can't be done on a read-only project (True), or False: go ahead.
+
+        The first refusal of each kind opens a message box; the same one again is said in the
+        status bar only: the inspector sends typed notes after each pause, and every pause
+        opened another box over the window."""
+        if self.read_only is None:
+            return False
+        error = self.read_only.refusal(what)
+        if what in self._refused_read_only:
+            self.message.emit(f"⚠ {error.message}")
+        else:
+            self._refused_read_only.add(what)
+            self.error.emit(error)
+        return True
 
     def _compare_takes_key(self, _checked: bool = False) -> None:
         """Compare takes, from its menu entry or its key (its button is in the takes area)."""
@@ -994,6 +1053,8 @@ class Workspace(QWidget):
         """Enter: a draft under the selected turn; the instruction editor takes focus. A draft
         closed with Esc under this turn comes back with what was typed in it (so does the one
         open already: Enter again in the tree must not start it afresh)."""
+        if self.refuse_read_only("add a turn"):
+            return
         self._leave_draft()
         kept = self._drafts_put_aside.pop(self.current_id, None)
         self.inspector.show_draft(self.tree, self.current_id, text=kept)
@@ -1018,6 +1079,8 @@ class Workspace(QWidget):
 
     def generate_text(self, target: str, text: str) -> None:
         """Generate from the editor: a draft becomes a new turn; an edited turn is updated."""
+        if self.refuse_read_only("generate"):
+            return
         self.on_turn(target, lambda: self._generate_text(target, text))
 
     def _generate_text(self, target: str, text: str) -> None:
@@ -1116,6 +1179,8 @@ class Workspace(QWidget):
 
     @turn_action
     def save_text(self, text: str) -> None:
+        if self.refuse_read_only("save the instruction"):
+            return
         draft = self.inspector.draft_parent
         if draft is not None:
             if not self._send_new_turn(draft):
@@ -1141,7 +1206,7 @@ class Workspace(QWidget):
 
     def _keep_edited_instruction(self, node_id: str, text: str) -> None:
         node = self.tree.nodes.get(node_id)
-        if node is None or node.instruction.raw == text:
+        if node is None or node.instruction.raw == text or self.refuse_read_only("keep the edited instruction"):
             return
         # saved, no longer typing: the editor shows the turn's line again when it is redrawn
         # (an undo of this very edit, sent right after it, showed the undone line as if saved)
@@ -1151,6 +1216,8 @@ class Workspace(QWidget):
 
     def _queue_jobs(self, operation: Callable[[Any, str | None, dict[str, Any]], Any],
                     then: Callable[[Any], None]) -> None:
+        if self.refuse_read_only("generate"):
+            return
         service = self.guard(self.session.require_service)
         if service is None:
             return
@@ -1183,6 +1250,8 @@ class Workspace(QWidget):
 
     @turn_action
     def fork(self) -> None:
+        if self.refuse_read_only("fork the turn"):
+            return
         self.inspector.commit_edits()  # notes and story fields being typed are part of the turn the fork copies
         if self.inspector.refuse_typing_too_long(self.current_id):
             return  # the typing stays, to be shortened
@@ -1232,6 +1301,8 @@ class Workspace(QWidget):
 
     @turn_action
     def delete_current(self) -> None:
+        if self.refuse_read_only("delete the turn"):
+            return
         tree = self.tree
         node = tree.nodes.get(self.current_id)
         if node is None or node.is_root:
@@ -1263,6 +1334,8 @@ class Workspace(QWidget):
 
     def choose_take(self, node_id: str, take_id: str) -> None:
         """Use another take; say how many later turns become stale and offer to re-roll them."""
+        if self.refuse_read_only("choose another take"):
+            return
         self.on_turn(node_id, lambda: self._choose_take(node_id, take_id))
 
     def _choose_take(self, node_id: str, take_id: str) -> None:
@@ -1293,6 +1366,8 @@ class Workspace(QWidget):
         an instruction edited and not saved (moving on saves it): the undo of another turn's
         edit selected that turn, which saved it after the undo; the undo of its own turn's edit
         threw it away."""
+        if self.refuse_read_only("undo"):
+            return
         self._commit_typing()
         self._draft_note = ""
         self.submit(self.project.undo, self._show_history_step, kind="history")
@@ -1301,6 +1376,8 @@ class Workspace(QWidget):
         """Redo the last step undone. Typing waiting to be saved is saved first: it is a new edit,
         after which there is nothing to redo (saved after the redo, it silently threw away the
         rest of what could be redone)."""
+        if self.refuse_read_only("redo"):
+            return
         self._commit_typing()
         self._draft_note = ""
         self.submit(self.project.redo, self._show_history_step, kind="history")
@@ -1544,3 +1621,31 @@ class Workspace(QWidget):
         # its error signal with it, may be deleted before it lands
         self.session.error_handler = None
         return super().close()
+
+
+class ReadOnlyBar(QFrame):
+    """The lasting line over the story of a project opened read-only: why it can't be
+    changed and what to do, with the ways out (Save a copy…; Reopen for editing when another
+    studio held it)."""
+
+    def __init__(self, reason: ReadOnlyReason, actions: StudioActions, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("readOnlyBanner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.label = QLabel(reason.line(), self)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setAccessibleName("Read-only")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.label, 1)
+        self.buttons: list[QToolButton] = []
+        for action in (actions.save_copy, *([actions.reopen_for_editing] if reason.locked else [])):
+            button = QToolButton(self)
+            button.setDefaultAction(action)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            layout.addWidget(button)
+            self.buttons.append(button)
+
+    def set_text(self, text: str) -> None:
+        self.label.setText(text)
