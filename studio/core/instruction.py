@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from studio.core.errors import StudioError
 from studio.core.graphemes import is_wide
 from studio.core.speech import is_script_line
-from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control
+from studio.core.text import UNICODE_LINE_BREAKS, describe_character, is_control, shows_something
 
 MAX_INSTRUCTION_CHARS = 2000
 """Longest instruction a node accepts, in characters as a reader sees them (see
@@ -160,8 +160,8 @@ _TIME_LIGHT = {"day": "daylight", "sunset": "low warm light of sunset", "night":
 
 
 def time_shown(word: str) -> str:
-    """The time an engine draws for ``word`` (``dawn`` -> ``sunset``, ``夕方`` -> ``sunset``);
-    '' for an unknown word."""
+    """The time an engine draws for ``word`` (``dawn`` -> ``sunset``, ``夕方`` and ``저녁`` ->
+    ``sunset``); '' for an unknown word."""
     key = " ".join(word.split()).lower()
     cjk = _CJK_TIME_BY_WRITTEN.get(key)
     return TIME_WORDS.get(key, "") or (cjk.shown if cjk else "")
@@ -185,8 +185,8 @@ def time_note(word: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TimeWord:
-    """A Japanese or Chinese word for a time of day: as written, the English time word the
-    engines read it as, and the time drawn for it (day, sunset or night).
+    """A Japanese, Chinese or Korean word for a time of day: as written, the English time word
+    the engines read it as, and the time drawn for it (day, sunset or night).
 
     ``traditional``: a Chinese word in Traditional characters (the same as ``written`` where
     both write it alike, and for Japanese)."""
@@ -195,7 +195,7 @@ class TimeWord:
     english: str
     shown: str
     language: str
-    """'ja' or 'zh'."""
+    """'ja', 'zh' or 'ko'."""
     traditional: str
     offered: bool
     """Whether menus offer it (a few common words; every word is read)."""
@@ -218,10 +218,18 @@ _CJK_TIME_TABLE: dict[str, dict[str, str]] = {
         "night": "*晚上=night, *夜晚=night, 夜里/夜裡=night, 夜间/夜間=nighttime, *深夜=night, 半夜=midnight,"
                  "*午夜=midnight, 今晚=tonight, 今夜=tonight, 昨晚=night, 昨夜=night, 夜=night",
     },
+    "ko": {
+        "day": "*아침=morning, *낮=day, 대낮=day, 한낮=daytime, 주간=daytime, *정오=noon, 오전=morning,"
+               "*오후=afternoon",
+        "sunset": "*저녁=evening, *해질녘=dusk, 황혼=dusk, 땅거미=dusk, *노을=sunset, 저녁노을=sunset, 일몰=sunset,"
+                  "석양=sunset, *새벽=dawn, 여명=dawn, 일출=sunrise, 해돋이=sunrise",
+        "night": "*밤=night, 밤중=night, 야간=nighttime, *심야=night, *한밤중=midnight, 자정=midnight, 오늘밤=tonight,"
+                 "어젯밤=night",
+    },
 }
-"""The Japanese and the Chinese (Simplified/Traditional) words for each time the studio draws,
-each ``written=english``; a word marked ``*`` is offered in menus. The one list of them: the
-sketch engine's Japanese and Chinese readers read a turn's times with it."""
+"""The Japanese, the Chinese (Simplified/Traditional) and the Korean words for each time the
+studio draws, each ``written=english``; a word marked ``*`` is offered in menus. The one list
+of them: the sketch engine's Japanese, Chinese and Korean readers read a turn's times with it."""
 
 
 def _time_entries(language: str, groups: dict[str, str]) -> tuple[TimeWord, ...]:
@@ -237,9 +245,13 @@ def _time_entries(language: str, groups: dict[str, str]) -> tuple[TimeWord, ...]
     return tuple(out)
 
 
-CJK_TIME_WORDS: tuple[TimeWord, ...] = tuple(
+_ALL_TIME_WORDS: tuple[TimeWord, ...] = tuple(
     word for language, groups in _CJK_TIME_TABLE.items() for word in _time_entries(language, groups))
-"""Every Japanese and Chinese time word the studio knows, in the order of :data:`_CJK_TIME_TABLE`."""
+"""Every Japanese, Chinese and Korean time word the studio knows, in the order of :data:`_CJK_TIME_TABLE`."""
+
+CJK_TIME_WORDS: tuple[TimeWord, ...] = tuple(word for word in _ALL_TIME_WORDS if word.language in ("ja", "zh"))
+"""Every Japanese and Chinese time word the studio knows (the Han and kana ones; the Korean
+ones are :func:`time_words` ``("ko")``)."""
 
 
 def _by_written(words: tuple[TimeWord, ...]) -> dict[str, TimeWord]:
@@ -252,18 +264,18 @@ def _by_written(words: tuple[TimeWord, ...]) -> dict[str, TimeWord]:
     return found
 
 
-_CJK_TIME_BY_WRITTEN = _by_written(CJK_TIME_WORDS)
+_CJK_TIME_BY_WRITTEN = _by_written(_ALL_TIME_WORDS)
 
 
 def time_words(language: str) -> tuple[TimeWord, ...]:
-    """The time words of ``language`` ('ja' or 'zh'; none for another)."""
-    return tuple(word for word in CJK_TIME_WORDS if word.language == language)
+    """The time words of ``language`` ('ja', 'zh' or 'ko'; none for another)."""
+    return tuple(word for word in _ALL_TIME_WORDS if word.language == language)
 
 
 def time_choices(language: str = "") -> tuple[str, ...]:
     """The time words menus offer in ``language``: :data:`TIME_CHOICES` for '' (English), the
     common Japanese ones for 'ja', Chinese ones in Simplified for 'zh' and Traditional for
-    'zh-hant'."""
+    'zh-hant', Korean ones for 'ko'."""
     if not language:
         return TIME_CHOICES
     words = time_words("zh" if language.startswith("zh") else language)
@@ -341,7 +353,9 @@ class Instruction:
 
     @property
     def is_empty(self) -> bool:
-        return not self.raw.strip()
+        """Whether the instruction draws nothing: blank, or only invisible characters (a zero-width
+        space, a direction mark; see :func:`~studio.core.text.shows_something`)."""
+        return not shows_something(self.raw)
 
     def fields(self) -> dict[str, str]:
         """The parsed fields that are set, by name (for display and JSON)."""
@@ -359,9 +373,11 @@ class Instruction:
 
 def validate_instruction_text(text: str) -> str:
     """Return ``text`` if a node may hold it, else raise :class:`InstructionError`."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not shows_something(text):  # "", spaces, or only a zero-width space
         raise InstructionError(
-            "The instruction is empty.",
+            "The instruction is empty." if not isinstance(text, str) or not text.strip()
+            else "The instruction is empty: it holds only characters that show as nothing "
+                 f"({', '.join(dict.fromkeys(describe_character(char) for char in text if not char.isspace()))}).",
             hint="Write what happens in this turn, e.g. 'Character: Qiqi; Motion: gently sit on railing; "
             "Background: day town.'",
         )
@@ -391,6 +407,7 @@ def validate_instruction_text(text: str) -> str:
                 hint="An instruction is one line of plain text; put each turn on a line of its own.",
             )
     _check_repeated_fields(text)
+    _check_blank_character(text)
     return text
 
 
@@ -403,9 +420,13 @@ def _position(text: str, index: int) -> int:
 
 
 def _as_written(key: str, value: str) -> str:
-    """A field quoted as the author wrote it: a Japanese or full-width key with its full-width
-    colon (``人物：Aoi``), others with a colon and a space."""
-    return f"{key}：{value}" if any(is_wide(char) for char in key) else f"{key}: {value}"
+    """A field quoted as the author wrote it: a Japanese, Chinese or full-width key with its
+    full-width colon (``人物：Aoi``), others with a colon and a space. A Korean key is one of the
+    others (``동작: 달린다``): Korean is typed with the plain colon, though Hangul is wide."""
+    from studio.core.graphemes import script_of
+
+    korean = any(script_of(char) == "hangul" for char in key)
+    return f"{key}：{value}" if not korean and any(is_wide(char) for char in key) else f"{key}: {value}"
 
 
 def _key(written: str) -> str:
@@ -478,6 +499,30 @@ def _check_repeated_fields(text: str) -> None:
                 f"The instruction gives two times of day: '{said}' in '{_as_written(*seen['background'])}' and "
                 f"'{_as_written(time_key, time)}'.",
                 hint="Keep one of them.")
+
+
+def _check_blank_character(text: str) -> None:
+    """A ``Character:`` written with nothing after it in a turn that says what happens
+    (``Character: ; Motion: run``) is refused, as the demo file reader refuses it: the author
+    meant to name who acts and did not, and the turn's caption would have no one in it. Leaving
+    the field out goes on with the branch's character; a turn of blank fields only is left as
+    it is (it says nothing, and reads as its character)."""
+    blank = ""
+    for part in _SPLIT_RE.split(text):
+        match = _FIELD_RE.match(part)
+        if match and KEY_ALIASES.get(_key(match.group(1))) == "character" and not shows_something(
+                _clean(match.group(2))):
+            blank = match.group(1).strip()
+            break
+    if not blank:
+        return
+    said = parse_instruction(text)
+    if any((said.motion, said.adverb, said.background, said.time_of_day, said.camera, said.free_text, said.extra)):
+        where = f" in {text!r}" if len(text) <= 60 else ""
+        raise InstructionError(
+            f"The instruction leaves its character empty ('{_as_written(blank, '').rstrip()}'{where}).",
+            hint=f"Write who acts after it ('{_as_written(blank, 'Qiqi')};'), or leave the field out to go on "
+                 "with the branch's character.")
 
 
 _FIELD_WORDS = {"background": "place", "time": "time of day", "adverb": "manner"}
@@ -592,7 +637,7 @@ class _Parts:
 
 def _read_parts(raw: str) -> _Parts:
     found = _Parts()
-    parts = [(part, _field(part)) for part in _SPLIT_RE.split(raw) if part.strip()]
+    parts = [(part, _field(part)) for part in _SPLIT_RE.split(composed_hangul(raw)) if part.strip()]
     as_fields = any(keyed is not None and keyed[0] in KEY_ALIASES for _, keyed in parts) \
         or sum(_field_like(keyed) for _, keyed in parts) >= 2
     for part, keyed in parts:
@@ -630,6 +675,19 @@ def _built(raw: str, found: _Parts, free_text: str | None = None) -> Instruction
         free_text="; ".join(found.free) if free_text is None else free_text,
         extra=tuple((key, value) for key, _written, value in found.extra),
     )
+
+
+_HANGUL_APART_RE = re.compile("[\uac00-\ud7a3]?[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]+")
+"""Hangul typed as separate letters (conjoining jamo: ᄃ ᅩ ᆼ, as macOS file names and some
+input methods write 동), with the syllable before them that a final letter may belong to."""
+
+
+def composed_hangul(text: str) -> str:
+    """``text`` with its Hangul typed as separate letters composed into syllables (NFC), so that
+    "동작: 달린다" reads the same whichever way it was typed. Only those runs change: another
+    script's decomposed letters (か and a combining dakuten, an accent typed apart) are left as
+    written, as is all of ``text`` where it has none."""
+    return _HANGUL_APART_RE.sub(lambda run: unicodedata.normalize("NFC", run.group(0)), text)
 
 
 def parse_instruction(text: str) -> Instruction:

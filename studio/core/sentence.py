@@ -23,6 +23,41 @@ def plural(count: int, word: str) -> str:
 
 
 _IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+_THIRD_PERSON_IRREGULAR = frozenset({"is", "has", "does", "goes", "was", "were", "am", "are"})
+"""Forms kept as written: already the third person, or a form of "be" that agrees with its own subject."""
+_CERTAIN_PASTS = {
+    "ran": "run", "flew": "fly", "sat": "sit", "ate": "eat", "drank": "drink", "swam": "swim", "sang": "sing",
+    "went": "go", "came": "come", "fell": "fall", "rode": "ride", "wrote": "write", "slept": "sleep",
+    "stood": "stand", "wept": "weep", "woke": "wake", "threw": "throw", "caught": "catch", "held": "hold",
+    "took": "take", "gave": "give", "saw": "see", "spoke": "speak", "knelt": "kneel", "leapt": "leap",
+    "crept": "creep", "swept": "sweep", "began": "begin", "drew": "draw", "froze": "freeze", "shook": "shake",
+    "fought": "fight", "brought": "bring", "thought": "think", "sought": "seek", "hid": "hide", "dove": "dive",
+    "did": "do",
+}
+"""Past tenses that are no other word: made present. Others ("walked", "lay", "read") are kept as written."""
+_ED_VERBS = frozenset({"shed", "wed", "sled", "bed", "embed", "shred", "sped"})
+_GERUND_BASES = {"lying": "lie", "dying": "die", "tying": "tie", "vying": "vie", "being": "be", "seeing": "see",
+                 "fleeing": "flee", "skiing": "ski", "breathing": "breathe", "bathing": "bathe", "soothing": "soothe",
+                 "changing": "change", "arranging": "arrange", "adding": "add", "having": "have", "doing": "do",
+                 "tasting": "taste", "wasting": "waste", "pasting": "paste", "exploring": "explore",
+                 "ignoring": "ignore", "adoring": "adore", "restoring": "restore", "imploring": "implore",
+                 "inviting": "invite", "exciting": "excite", "reciting": "recite", "uniting": "unite",
+                 "escaping": "escape", "pirouetting": "pirouette", "morning": "", "evening": "", "railing": "",
+                 "ceiling": "", "building": "", "wedding": "", "pudding": "", "nothing": "", "something": "",
+                 "anything": "", "everything": "", "during": "", "clothing": ""}
+"""Gerunds whose base form the rules below would get wrong."""
+_L_DOUBLERS = frozenset({"travel", "cancel", "label", "level", "model", "pedal", "quarrel", "marvel", "signal",
+                         "shovel", "tunnel", "channel", "fuel", "dial", "duel", "total", "panel", "parcel",
+                         "yodel", "snorkel", "grovel", "revel", "swivel"})
+"""Verbs British spelling writes with "ll" before "-ing" ("travelling")."""
+_VOWELS = "aeiou"
+_GERUND_E_ENDINGS = ("dg", "rg")
+"""Stems that take back an "e" whatever their length ("judg"ing, "charg"ing)."""
+_LONG_E_ENDINGS = frozenset({"ad", "at", "id", "ib", "in", "is", "iz", "ys", "yz", "ir", "ur", "ar", "ud", "ut", "um",
+                             "os"})
+"""The ends of a stem of two syllables or more that had an "e" (``celebrat``, ``decid``,
+``imagin``, ``realiz``, ``prepar``): their verbs end so in "e", while "visit", "open", "wander"
+keep their stems (those endings are not here)."""
 _PREPOSITIONS = frozenset({"on", "in", "at", "to", "into", "onto", "under", "over", "by", "with", "from", "through",
                            "across", "along", "around", "near", "behind", "beside", "toward", "towards", "off",
                            "inside", "outside", "past", "up", "down"})
@@ -59,18 +94,87 @@ its noun (words as often bare nouns, "water", "paint", "drink", are left out).""
 
 
 def third_person(verb: str) -> str:
-    """``sit`` -> ``sits``, ``fly`` -> ``flies``, ``watch`` -> ``watches``, ``go`` -> ``goes``; a
-    verb not in Latin letters (``手を振る``) is left as it is."""
-    if not verb.isascii() or not verb[-1:].isalpha():
+    """The third person of a verb as a motion writes it: ``sit`` -> ``sits``, ``fly`` -> ``flies``,
+    ``watch`` -> ``watches``, ``go`` -> ``goes``; a gerund too (``running`` -> ``runs``, ``flying``
+    -> ``flies``). A verb already in the third person (``runs``, ``is``) is kept, and so is a past
+    tense (``walked``) unless it can be nothing else (``ran`` -> ``runs``). A verb not in Latin
+    letters (``手を振る``) is left as it is."""
+    if not verb.isascii() or not verb.isalpha():
         return verb
     lower = verb.lower()
-    if lower in _IRREGULAR:
-        return _IRREGULAR[lower]
-    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    return verb + "s"
+    if lower in _THIRD_PERSON_IRREGULAR or _is_third_person(lower) or _is_regular_past(lower):
+        return verb
+    base = _CERTAIN_PASTS.get(lower) or gerund_base(lower) or lower
+    conjugated = _with_s(base)
+    if verb.isupper() and len(verb) > 1:  # the case as written: "RUN" -> "RUNS", "Fly" -> "Flies"
+        return conjugated.upper()
+    return conjugated[0].upper() + conjugated[1:] if verb[0].isupper() else conjugated
+
+
+def _with_s(base: str) -> str:
+    """A base form with its third-person ending (``fly`` -> ``flies``, ``kiss`` -> ``kisses``)."""
+    if base in _IRREGULAR:
+        return _IRREGULAR[base]
+    if base.endswith("y") and len(base) > 1 and base[-2] not in _VOWELS:
+        return base[:-1] + "ies"
+    if base.endswith(("s", "sh", "ch", "x", "z")) or (base.endswith("o") and not base.endswith("oo")):
+        return base + "es"
+    return base + "s"
+
+
+def _is_third_person(word: str) -> bool:
+    """Whether ``word`` (lower case) already ends as a third person does: ``runs``, ``flies``,
+    ``watches``; not a base form ending in "s" (``kiss``, ``focus``)."""
+    return len(word) > 2 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+def _is_regular_past(word: str) -> bool:
+    """Whether ``word`` is a past tense in "-ed" (``walked``), kept as written; a verb whose base
+    ends so (``need``, ``feed``, ``shed``) is not."""
+    return len(word) > 3 and word.endswith("ed") and not word.endswith("eed") and word not in _ED_VERBS
+
+
+def gerund_base(word: str) -> str:
+    """The base form of a gerund (``running`` -> ``run``, ``dancing`` -> ``dance``, ``flying`` ->
+    ``fly``, ``lying`` -> ``lie``); "" for a word that is none (``sing``, ``bring``, ``walk``)."""
+    word = word.lower()
+    if word in _GERUND_BASES:
+        return _GERUND_BASES[word]
+    stem = word[:-3]
+    if not word.endswith("ing") or len(stem) < 2 or not any(char in _VOWELS + "y" for char in stem):
+        return ""  # "sing", "bring", "string": no vowel before -ing, so no gerund
+    if stem.endswith("ick") and _syllables(stem) > 1:  # "frolicking", "picnicking": the "k" only keeps the "c" hard
+        return stem[:-1]
+    if stem[-1] == stem[-2] and stem[-1] not in _VOWELS:  # a doubled consonant: "running", "falling"
+        if stem[-1] not in "lsfz":
+            return stem[:-1]
+        return stem[:-1] if stem[:-1] in _L_DOUBLERS else stem
+    return stem + "e" if _takes_back_e(stem) else stem
+
+
+def _syllables(word: str) -> int:
+    return len(re.findall(r"[aeiou]+|(?<=[^aeiou])y", word))
+
+
+def _takes_back_e(stem: str) -> bool:
+    """Whether the "e" a gerund dropped goes back on ``stem``: no English verb ends in "v", "c"
+    or "u" (``wav``, ``danc``, ``argu``), nor in a consonant and "l" (``giggl``) or "s"
+    (``brows``); a stem of one
+    syllable that ends in one vowel and one consonant had one, else the consonant would have
+    been doubled (``rid`` of "riding" is "ride"; "ridding" is "rid")."""
+    last, before = stem[-1], stem[-2]
+    if last in "vcu" or (stem.endswith(_GERUND_E_ENDINGS) and len(stem) > 3):
+        return True
+    if last == "l" and before not in _VOWELS + "rwl":
+        return True
+    if last in "sz" and len(stem) > 2 and before in _VOWELS and stem[-3] in _VOWELS:  # "rais", "sneez"
+        return True
+    if last == "s" and before not in _VOWELS:  # "brows", "collaps", "rins" ("kiss" kept its "ss")
+        return True
+    single_vowel = before in _VOWELS + "y" and (len(stem) == 2 or stem[-3] not in _VOWELS)
+    if not single_vowel or last in _VOWELS + "wxy":
+        return False
+    return _syllables(stem) == 1 or stem[-2:] in _LONG_E_ENDINGS
 
 
 VERBS_AFTER_TO = _ACTION_VERBS | frozenset((
@@ -95,17 +199,25 @@ def _with_articles(words: list[str]) -> list[str]:
     return out
 
 
+def _verb_base(word: str) -> str:
+    """The base form of a motion word as written (``reading`` -> ``read``, ``ran`` -> ``run``), to
+    look it up among the action verbs."""
+    lower = word.lower().rstrip(",;")
+    return _CERTAIN_PASTS.get(lower) or gerund_base(lower) or lower
+
+
 def _conjugated(words: list[str]) -> list[str]:
     """The motion's verbs in the third person: its first word, and an action verb right after
-    "and", "or", "then" or "while" ("sit and read a book" -> "sits and reads a book")."""
+    "and", "or", "then" or "while" ("sit and read a book" -> "sits and reads a book";
+    "sitting and reading" -> "sits and reads")."""
     out = list(words)
-    first = 1 if len(out) > 1 and out[0].lower().endswith("ly") and out[1].lower().rstrip(",;") in _ACTION_VERBS else 0
+    first = 1 if len(out) > 1 and out[0].lower().endswith("ly") and _verb_base(out[1]) in _ACTION_VERBS else 0
     verb = out[first].rstrip(",;")  # "slowly walk, ..." (an adverb the reading left in): "slowly walks,"
     out[first] = third_person(verb) + out[first][len(verb):]
     for index in range(1, len(out)):
         before = out[index - 1].lower().strip(",")
         word = out[index]
-        if before in _COORDINATORS and word.lower() in _ACTION_VERBS:
+        if before in _COORDINATORS and _verb_base(word) in _ACTION_VERBS and word.isalpha():
             out[index] = third_person(word)
     return out
 

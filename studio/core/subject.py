@@ -1,15 +1,17 @@
 """A name a free-text turn opens with that is nobody in the cast ("Hana waves at Aoi").
 
 A turn's character is its Character field, else the first cast member its text names,
-else the character of the turn before (:meth:`StoryTree.acting_character`). A name the cast
-doesn't hold is none of these, so "Hana waves" silently goes on with someone else; this
-finds such a name so that the turn can say so.
+else the character of the turn before (:meth:`StoryTree.acting_character`), else the cast's
+first member, as the engines draw it (:func:`drawn_character`). A name the cast doesn't hold
+is none of these, so "Hana waves" (or "美咲が歩く", "민수가 달린다", "小明在跑步") silently goes on
+with someone else; this finds such a name so that the turn can say so, naming who is drawn.
 """
 
 from __future__ import annotations
 
 import re
 
+from studio.core.graphemes import scripts_in
 from studio.core.instruction import Instruction
 from studio.core.sentence import VERBS_AFTER_TO, third_person
 from studio.core.speech import is_script_line
@@ -63,15 +65,85 @@ def script_speaker(instruction: Instruction) -> str:
     return ""
 
 
+def drawn_character(tree: StoryTree, node_id: str) -> str:
+    """Who a turn is drawn as: its acting character (:meth:`StoryTree.acting_character`), else,
+    at the story's start with no one named yet, the first member of the cast, as the engines
+    draw them; "" for a story without a cast."""
+    actor = tree.acting_character(node_id)
+    if actor:
+        return actor
+    return next((member.name for member in tree.cast.values() if member.name.strip()), "")
+
+
+_JA_SUBJECT = re.compile(r"([\u3400-\u9fff\uf900-\ufaff\u30a1-\u30fa\u30fcー]{1,8})(?:さん|ちゃん|くん|君|様)?[がはも]")
+"""A name in kanji or katakana opening a Japanese sentence, with its subject particle: "美咲が",
+"ミサキは", "美咲さんが". (A word in hiragana before "が" can't be told from any other word.)"""
+_KO_SUBJECT = re.compile(r"([\uac00-\ud7a3]{2,4}?)(이|가|은|는|도)(?=\s)")
+"""A Korean name of two to four syllables opening a sentence, with its subject or topic particle
+("민수가 ", "민준은 "); the particle must fit the name's last sound (:func:`_korean_particle_fits`)."""
+_ZH_SUBJECT = re.compile(r"([\u4e00-\u9fff]{2,3}?)(?:正在|在|慢慢|轻轻|快快|悄悄|独自|一边|和|跟|去|走|跑|坐|站)")
+"""A Chinese name of two or three characters opening a sentence, before the words that follow a
+subject ("小明在公园", "小明慢慢走"): Chinese has no particle after its subject."""
+_CJK_NOT_NAME_WORDS = """
+私 僕 俺 彼 彼女 彼ら 皆 全員 誰 誰か 二人 人 子供 少女 少年 男 女
+先生 友達 母 父 姉 兄 妹 弟 家族 主人公 今日 明日 昨日 今 今夜 夜 朝
+昼 夕方 午後 雨 雪 風 空 月 太陽 猫 犬 鳥 カメラ シーン 場面 時間 公園
+港 海 町 街 駅 学校 教室 部屋 森 山 川 家 庭 店 神社 図書館
+그녀 그들 우리 모두 누군가 오늘 내일 어제 지금 아침 저녁 바람 하늘 고양이
+강아지 친구 엄마 아빠 선생님 소녀 소년 아이 사람 카메라
+我们 你们 他们 她们 大家 有人 今天 明天 昨天 现在 晚上 早上 上午 下午
+中午 傍晚 夜里 半夜 小猫 小狗 女孩 男孩 朋友 妈妈 爸爸 老师 镜头
+"""
+"""Subjects a Japanese, Korean or Chinese sentence opens with that are no one's name: pronouns,
+people by role, times, weather, animals and places."""
+_CJK_NOT_NAMES = frozenset(_CJK_NOT_NAME_WORDS.split())
+
+
+def _korean_particle_fits(name: str, particle: str) -> bool:
+    """Whether ``particle`` is the one ``name``'s last sound takes (민준이, 민수가; 민준은, 민수는)."""
+    final = (ord(name[-1]) - 0xAC00) % 28 != 0
+    return particle == "도" or (particle in "이은") == final
+
+
+def opening_cjk_name(text: str) -> str:
+    """The name a Japanese, Korean or Chinese sentence opens with as its subject ("美咲が夜の港で
+    ゆっくり歩く" -> 美咲, "민수가 공원에서 달린다" -> 민수, "小明在公园跑步" -> 小明); "" for anything
+    else (a pronoun, a time word, a subject written in hiragana)."""
+    text = text[:_SCANNED].lstrip()
+    match = _JA_SUBJECT.match(text)
+    if match and len(text) > match.end():
+        name = match.group(1)
+        return "" if name in _CJK_NOT_NAMES else name
+    match = _KO_SUBJECT.match(text)
+    if match and _korean_particle_fits(match.group(1), match.group(2)):
+        return "" if match.group(1) in _CJK_NOT_NAMES else match.group(1)
+    if "kana" not in scripts_in(text):
+        match = _ZH_SUBJECT.match(text)
+        if match and match.group(1) not in _CJK_NOT_NAMES:
+            return match.group(1)
+    return ""
+
+
+def _members_named_in_part(tree: StoryTree, name: str) -> list[str]:
+    """The cast members one of whose names ``name`` is, a given or a family name ("Ren" of
+    "Ōtsuki Ren")."""
+    key = written_key(name)
+    return [member.name for member in tree.cast.values()
+            if len(member.name.split()) > 1 and key in {written_key(part) for part in member.name.split()}]
+
+
 def unlisted_subject(tree: StoryTree, node_id: str) -> str:
     """A warning for a turn whose free text opens with a name that is not in the cast (nor a
     place, nor a character with a start state, nor the character the turns before went on
-    with); "" when there is none or the turn has a Character field (the engine speaks of an
-    unknown name there)."""
+    with): it names who the turn shows instead. A name that is part of a cast member's
+    ("Ren" of "Ōtsuki Ren") is not read as that member (the engines and the story tree match
+    whole names): the warning says to write their full name. "" when there is no such name or
+    the turn has a Character field (the engine speaks of an unknown name there)."""
     instruction = tree.node(node_id).instruction
     if instruction.character.strip():
         return ""
-    name = opening_name(instruction.free_text) or script_speaker(instruction)
+    name = opening_name(instruction.free_text) or opening_cjk_name(instruction.free_text) \
+        or script_speaker(instruction)
     if not name:
         return ""
     known = [member.name for member in tree.cast.values()]
@@ -82,6 +154,12 @@ def unlisted_subject(tree: StoryTree, node_id: str) -> str:
     actor = tree.acting_character(node_id)
     if written_key(actor) == written_key(name):  # named in a Character field of a turn before
         return ""
-    shown = actor or "another character"
+    shown = drawn_character(tree, node_id) or "another character"
+    members = _members_named_in_part(tree, name)
+    if members:
+        fields = " or ".join(f"'Character: {member};'" for member in members)
+        whose = "the cast's " + " and ".join(members)
+        return (f"{name!r} is not a name in the cast but part of {whose}: the turn shows {shown}; write {fields} "
+                f"in the instruction (or the full name in the text) to make the turn theirs.")
     return (f"{name!r} is not in the cast: the turn shows {shown}; add {name} to the cast, or write "
             f"'Character: {name};' in the instruction, to draw them.")

@@ -288,8 +288,9 @@ class StoryTree:
     def acting_character(self, node_id: str) -> str:
         """Whose turn ``node_id`` is: the instruction's character; else the cast member its
         free text names first, outside quoted speech, or the speaker of its script line
-        (:func:`_actor_named`); else the acting character of the turn before it ("" at the
-        story's start)."""
+        (:func:`_actor_named`); else the acting character of the turn before it, or at the
+        story's start the first member of the cast, whom the engines draw then ("" for the root
+        and for a story without a cast)."""
         cached = self._acting_cache.get(node_id)
         if cached is not None:
             return cached
@@ -311,9 +312,10 @@ class StoryTree:
                  [n for n in cast_names if character_key(n) in places])
         root = self.nodes.get(self._root_id) if self._root_id else None
         known = {written_key(n): n for n in [*(root.start_states if root else ()), *cast_names] if n.strip()}
+        first = cast_names[0] if cast_names else ""  # who the engines draw when no turn has named anyone
         for node in reversed(pending):
             own = _known_spelling(node.instruction.character.strip(), known) or _actor_named(node.instruction, tiers)
-            name = own or name
+            name = own or name or (first if node.id != self._root_id else "")
             self._acting_cache[node.id] = name
         return name
 

@@ -61,9 +61,14 @@ def test_no_warning_for_the_cast_a_place_or_a_character_field() -> None:
     assert add_turn(document, "d", "e", "Mei runs to the station") == ""
 
 
-def test_a_story_start_without_a_character_says_another_is_shown() -> None:
+def test_a_story_start_without_a_character_names_whom_it_shows() -> None:
+    """At the story's start no turn has named anyone: the engines draw the cast's first member,
+    and the warning and the turn's acting character say so (it was "another character", and
+    the turn's state went to no one)."""
     document = cast_story()
-    assert "the turn shows another character" in add_turn(document, "root", "a", "Hana waves at the camera")
+    first = next(iter(document.tree.cast.values())).name
+    assert f"the turn shows {first};" in add_turn(document, "root", "a", "Hana waves at the camera")
+    assert document.tree.acting_character("a") == first
 
 
 def test_play_prints_the_warning_with_the_take(tmp_path: Path) -> None:

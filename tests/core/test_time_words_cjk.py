@@ -72,7 +72,8 @@ def test_menus_offer_common_words_in_each_script() -> None:
     for offered in (japanese, simplified, traditional):
         assert len(offered) == len(set(offered)) and all(time_shown(word) for word in offered)
         assert {time_shown(word) for word in offered} == set(RENDERED_TIMES)
-    assert time_choices("ko") == () and time_words("ko") == ()
+    assert "밤" in time_choices("ko") and {w.written: w.shown for w in time_words("ko")}["저녁"] == "sunset"
+    assert time_choices("fr") == () and time_words("fr") == ()
 
 
 def test_a_time_in_the_background_and_a_japanese_time_that_differ_are_refused() -> None:

@@ -62,7 +62,8 @@ def key(name: str) -> str:
 
 def expected_actor(tree, node_id: str) -> str:  # type: ignore[no-untyped-def]
     """Written apart from the studio's own code: the character, else the cast name the free
-    text mentions first (whole words), else the previous turn's actor."""
+    text mentions first (whole words), else the previous turn's actor, else (no one named yet)
+    the cast's first member."""
     actor = ""
     names = [m.name for m in tree.cast.values()]
     for step in tree.path_to(node_id)[1:]:
@@ -74,6 +75,8 @@ def expected_actor(tree, node_id: str) -> str:  # type: ignore[no-untyped-def]
                  for m in [re.search(rf"(?<!\w){re.escape(key(name))}(?!\w)", ins.free_text.casefold())] if m]
         if found:
             actor = min(found)[1]
+        elif not actor:  # no one named yet: the engines draw the cast's first member
+            actor = next((name for name in names if name.strip()), "")
     return actor
 
 

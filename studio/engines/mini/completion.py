@@ -7,10 +7,10 @@ or place. So a field the turn leaves out is added after its own text from the br
 the rule the studio's other engines follow (:mod:`studio.engines.continuity`): the turn's
 own fields stay authoritative, and a place or time said in its free text counts as said.
 
-The LM learnt English words only. A turn written in Japanese is read in the English words
-the sketch engine reads it in (:func:`english_turn`): "キャラクター：美咲；動作：走る；背景：夜の港"
-as "Character: 美咲; Motion: run; Background: night harbour". A turn with no Japanese in it
-is read exactly as it is written.
+The LM learnt English words only. A turn written in Japanese, Chinese or Korean is read in the
+English words the sketch engine reads it in (:func:`english_turn`): "キャラクター：美咲；動作：走る；背景：夜の港"
+as "Character: 美咲; Motion: run; Background: night harbour", "캐릭터: 민수; 동작: 달린다" as
+"Character: 민수; Motion: run". A turn with none of those scripts in it is read exactly as it is written.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from studio.core.instruction import Instruction, InstructionError, parse_instruction
 from studio.engines.continuity import Setting
 from studio.engines.sketch.japanese import has_japanese
+from studio.engines.sketch.korean import has_hangul
 from studio.engines.sketch.understanding import Reading, read_location, read_time, turn_in_english
 
 
@@ -84,29 +85,31 @@ def _named_in(text: str, names: Iterable[str]) -> str:
     return best
 
 
-_JAPANESE_RUN = re.compile("[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u3005\u3006]+")
-"""Kana and kanji (as :func:`studio.engines.sketch.japanese.has_japanese` counts them)."""
+_JAPANESE_RUN = re.compile("[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u3005\u3006"
+                           "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+")
+"""Kana and kanji (as :func:`studio.engines.sketch.japanese.has_japanese` counts them), and Hangul
+syllables and letters (as :func:`studio.engines.sketch.korean.has_hangul` counts them)."""
 _JAPANESE_MARKS = str.maketrans({"\u3001": ", ", "\u3002": ". ", "\u30fb": " ", "\u300c": " ", "\u300d": " ",
                                  "\u300e": " ", "\u300f": " ", "\u3000": " "})
 """Japanese punctuation as the English the LM learnt writes it (、 a comma, 。 a full stop)."""
 
 
 def english_turn(instruction: Instruction, names: Iterable[str] = ()) -> Instruction:
-    """``instruction`` as the LM reads it: itself when its text has no Japanese in it; else the
-    turn in the English words the sketch engine reads it in
-    (:func:`~studio.engines.sketch.understanding.turn_in_english`: Japanese or Chinese), written as fields the LM learnt
-    ("Character: 美咲; Motion: run; Background: night harbour", its free text first) and parsed
-    again, so that it is read as that English turn would be.
+    """``instruction`` as the LM reads it: itself when its text has no Japanese, Chinese or Korean
+    in it; else the turn in the English words the sketch engine reads it in
+    (:func:`~studio.engines.sketch.understanding.turn_in_english`: Japanese, Chinese or Korean),
+    written as fields the LM learnt ("Character: 美咲; Motion: run; Background: night harbour",
+    its free text first) and parsed again, so that it is read as that English turn would be.
 
     ``names`` (the cast's, the project's places') are kept as written, and so is the Character
-    field; what is left in Japanese besides (particles, words the sketch world has no English
-    for) is left out: the LM never learnt a Japanese word, and would read each as unknown. A
-    turn with nothing left in English is returned as it is, and so is one whose only Japanese is
-    in names: its character's, or ``names``."""
-    if not has_japanese(instruction.raw):
+    field; what is left in Japanese or Korean besides (particles, words the sketch world has no
+    English for) is left out: the LM never learnt such a word, and would read each as unknown. A
+    turn with nothing left in English is returned as it is, and so is one whose only Japanese or
+    Korean is in names: its character's, or ``names``."""
+    if not _translated(instruction.raw):
         return instruction
     kept = tuple(name for name in (" ".join(n.split()) for n in names) if name)
-    if not has_japanese(_without(instruction.raw, (*kept, instruction.character.strip()))):
+    if not _translated(_without(instruction.raw, (*kept, instruction.character.strip()))):
         return instruction
     english = turn_in_english(instruction, kept)
     place, time = _readable(english.background, kept), _readable(english.time_of_day, kept)
@@ -127,6 +130,12 @@ def english_turn(instruction: Instruction, names: Iterable[str] = ()) -> Instruc
         return parse_instruction(text)
     except InstructionError:  # read as fields all the same (an English text longer than a turn may be)
         return replace(english, raw=text)
+
+
+def _translated(text: str) -> bool:
+    """Whether ``text`` holds words the LM never learnt and the sketch engine reads in English:
+    Japanese or Chinese (kana, Han characters) or Korean (Hangul)."""
+    return has_japanese(text) or has_hangul(text)
 
 
 def _without(text: str, names: Iterable[str]) -> str:

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from studio.core.instruction import Instruction
+from studio.core.instruction import Instruction, time_words
 from studio.engines.sketch.translated import FIELDS, fields_in_english
 
 
@@ -239,13 +239,12 @@ UNDRAWN_PLACES = (
 """Places not drawn, read as their English word so that the warning names their stand-in."""
 
 TIME_GROUPS: dict[str, str] = {
-    "day": "낮=day, 대낮=day, 한낮=daytime, 주간=daytime, 정오=noon, 오전=morning, 아침=morning, 오후=afternoon",
-    "sunset": "저녁=evening, 해질녘=dusk, 황혼=dusk, 땅거미=dusk, 노을=sunset, 저녁노을=sunset, 일몰=sunset,"
-              "석양=sunset, 새벽=dawn, 여명=dawn, 일출=sunrise, 해돋이=sunrise",
-    "night": "밤=night, 밤중=night, 야간=nighttime, 심야=night, 한밤중=midnight, 자정=midnight, 오늘밤=tonight,"
-             "어젯밤=night",
+    time: ", ".join(f"{word.written}={word.english}" for word in time_words("ko") if word.shown == time)
+    for time in dict.fromkeys(word.shown for word in time_words("ko"))
 }
-"""A Korean word for each time of day (day, sunset, night), by the light it is drawn in."""
+"""A Korean word for each time of day (day, sunset, night), by the light it is drawn in: the
+core's list (:func:`~studio.core.instruction.time_words`), which also says how each is drawn
+and which the menus offer."""
 
 CAMERA_GROUPS: dict[str, str] = {
     "static": "고정=static, 정지=static, 삼각대=tripod, 원경=wide, 와이드=wide, 와이드샷=wide shot, 전경=wide shot,"
@@ -329,7 +328,9 @@ def _groups(groups: Iterable[str], kind: str) -> tuple[KoreanWord, ...]:
     return tuple(word for pairs in groups for word in _words(pairs, kind))
 
 
-MOTION_WORDS = (*_groups(MOTION_GROUPS.values(), "verb"), *_groups(PART_GROUPS.values(), "verb"))
+PART_WORDS = _groups(PART_GROUPS.values(), "verb")
+"""The words of :data:`PART_GROUPS`: read with the word they go with, never offered alone."""
+MOTION_WORDS = (*_groups(MOTION_GROUPS.values(), "verb"), *PART_WORDS)
 THING_WORDS = _groups(THING_GROUPS.values(), "noun")
 PLACE_WORDS = (*_groups(PLACE_GROUPS.values(), "noun"), *_words(UNDRAWN_PLACES))
 TIME_WORDS = _groups(TIME_GROUPS.values(), "noun")

@@ -4,8 +4,8 @@ The window offers completions from ``studio/engines/catalog/sketch_vocabulary.js
 importing the engine; after changing the vocabulary, regenerate it with
 ``python -m studio.engines.sketch.offer`` (a test fails while the two differ).
 
-Besides the English words, the file lists the Japanese and Chinese words the engine reads
-for the same motions, places, camera moves and adverbs: a turn written in one of those
+Besides the English words, the file lists the Japanese, Chinese and Korean words the engine
+reads for the same motions, places, camera moves and adverbs: a turn written in one of those
 languages is offered words of its own language.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from studio.engines.catalog.sketch import VOCABULARY_FILE
 from studio.engines.info import EngineVocabulary
-from studio.engines.sketch import chinese, japanese
+from studio.engines.sketch import chinese, japanese, korean
 from studio.engines.sketch.vocabulary import ADVERB_LEVELS, CAMERA_PHRASES, LOCATIONS, MOTIONS
 
 _KINDS = ("motions", "locations", "cameras", "adverbs")
@@ -81,15 +81,34 @@ def _chinese(traditional: bool) -> EngineVocabulary:
                        chinese.in_english_words, tables)
 
 
+def _korean() -> EngineVocabulary:
+    """The Korean words, a verb in its dictionary form (달리다, 따라가다), as an author looks
+    it up and the reader reads it back. The noun of a verb made with 하다 (산책 of 산책하다) is
+    left out: the verb is offered; so is a word that says a motion only with another (고개,
+    head, of 고개를 돌리다)."""
+    verbs = {word.written for word in korean.MOTION_WORDS if word.kind == "verb"}
+    motions = [word for word in korean.MOTION_WORDS if word not in korean.PART_WORDS]
+
+    def pairs(table: Iterable[korean.KoreanWord]) -> list[tuple[str, str]]:
+        return [(word.written + "다" if word.kind == "verb" else word.written, word.english) for word in table
+                if not (word.kind == "action" and word.written + "하" in verbs)]
+
+    tables = {"motions": korean.TEXT_TABLE, "locations": korean.PLACE_TABLE, "cameras": korean.CAMERA_TABLE,
+              "adverbs": korean.TEXT_TABLE}
+    return _vocabulary({"motions": pairs(motions), "locations": pairs(korean.PLACE_WORDS),
+                        "cameras": pairs(korean.CAMERA_WORDS), "adverbs": pairs(korean.ADVERB_WORDS)},
+                       korean.in_english_words, tables)
+
+
 def live_vocabulary() -> EngineVocabulary:
     """Motion phrases, locations, camera words and adverbs the engine understands, and the
-    Japanese and Chinese (Simplified and Traditional) words it reads as them."""
+    Japanese, Chinese (Simplified and Traditional) and Korean words it reads as them."""
     return EngineVocabulary(
         motions=tuple(sorted({phrase for motion in MOTIONS for phrase in motion.phrases})),
         locations=tuple(location.name for location in LOCATIONS),
         cameras=tuple(sorted({p for phrases in CAMERA_PHRASES.values() for p in phrases})),
         adverbs=tuple(sorted(ADVERB_LEVELS)),
-        languages=(("ja", _japanese()), ("zh", _chinese(False)), ("zh-hant", _chinese(True))),
+        languages=(("ja", _japanese()), ("zh", _chinese(False)), ("zh-hant", _chinese(True)), ("ko", _korean())),
     )
 
 

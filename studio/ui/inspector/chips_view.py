@@ -7,14 +7,14 @@ the workspace); the next take is made from the corrected line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from studio.core.graphemes import scripts_in
-from studio.core.instruction import Instruction, time_choices
+from studio.core.instruction import Instruction, composed_hangul, time_choices, time_words
 from studio.core.model import Take
 from studio.ui.inspector.flow_layout import FlowLayout
 from studio.ui.inspector.instruction_editor import compose_instruction, instruction_language
@@ -37,23 +37,101 @@ def as_label(text: str) -> str:
     return text.replace("&", "&&")
 
 
-def turn_language(instruction: Instruction) -> str:
-    """The language ``instruction`` is written in, a key of
-    :data:`~studio.ui.inspector.instruction_editor.LINE_KEYS`: '' for English, 'ja', 'zh', or
-    'zh-hant' for Chinese written in Traditional characters (說, 園, 時...)."""
+def turn_language(instruction: Instruction, names: Iterable[str] = ()) -> str:
+    """The language ``instruction`` is written in: '' for English, 'ja', 'zh', 'zh-hant' for
+    Chinese written in Traditional characters (說, 園, 時...) (the keys of
+    :data:`~studio.ui.inspector.instruction_editor.LINE_KEYS`), or 'ko' for Korean: Hangul
+    besides the Character field and ``names`` (the cast's), in a turn without kana and not
+    marked Chinese, as the sketch engine reads a turn as Korean."""
     from studio.core.sentence import TRADITIONAL_ONLY_CHARS
 
     language = instruction_language(instruction)
+    if language != "zh" and _written_in_korean(instruction, names):
+        return "ko"
     if language == "zh" and any(char in TRADITIONAL_ONLY_CHARS for char in instruction.raw):
         return "zh-hant"
     return language
 
 
-def replace_field(instruction: Instruction, field: ChipField, value: str) -> str:
-    """The instruction's line with ``field`` set to ``value`` (other fields kept; a Japanese or
-    Chinese turn stays in its language, with its language's field names)."""
+def _written_in_korean(instruction: Instruction, names: Iterable[str]) -> bool:
+    """Whether ``instruction`` holds Hangul (its field names, its words) besides the names in
+    it (its character's, ``names``) and no kana (a Japanese turn may name a Korean character)."""
+    text = composed_hangul(instruction.raw)
+    if "kana" in scripts_in(text):
+        return False
+    kept = {composed_hangul(" ".join(name.split())) for name in (instruction.character, *names)}
+    for name in sorted((name for name in kept if name), key=len, reverse=True):
+        text = text.replace(name, " ")
+    return "hangul" in scripts_in(text)
+
+
+KOREAN_LINE_KEYS = ("캐릭터", "동작", "배경", "시간", "카메라")
+"""The field names of a Korean line (character, motion, background, time, camera)."""
+_KOREAN_TIME_JOINS = ("의 ", "에 ", "에는 ", " ")
+"""What joins a Korean time word to the place after it (밤의 공원, 밤에 공원, 밤 공원)."""
+
+
+def _korean_time_and_place(background: str, time: str) -> tuple[str, str]:
+    """The time and the place of a Korean line: a time word of the core's (:func:`time_words`)
+    that opens the background is the time, and the rest the place (``밤의 공원`` -> ``('밤',
+    '공원')``); else ``time`` and ``background`` as they are."""
+    text = " ".join(background.split())
+    for word in sorted((w.written for w in time_words("ko")), key=len, reverse=True):
+        if text == word:
+            return word, ""
+        for join in _KOREAN_TIME_JOINS:
+            rest = text.removeprefix(word + join).strip()
+            if text.startswith(word + join) and rest:
+                return word, rest
+    return time.strip(), background.strip()
+
+
+def _korean_line(values: tuple[str, str, str, str, str], free: str) -> str:
+    """A Korean line: ``key: value`` fields (Korean is typed with a plain colon and spaces)
+    joined by "; ", its free text after them, ending with a full stop."""
+    parts = [f"{key}: {value.strip()}" for key, value in zip(KOREAN_LINE_KEYS, values, strict=True) if value.strip()]
+    if free.strip():
+        parts.append(free.strip())
+    text = "; ".join(parts)
+    return text if not text or text.endswith((".", "!", "?", "。")) else text + "."
+
+
+def _korean_replaced(instruction: Instruction, field: ChipField, value: str, free: str,
+                     adverbs: Iterable[str]) -> str:
+    """A Korean turn's line with ``field`` set to ``value``: Korean field names, the time a
+    field of its own (a time word opening the background is moved there first, so that a
+    place chosen keeps it and a time chosen replaces it) and an adverb before its verb with a
+    space, replacing an adverb of ``adverbs`` the motion opened with."""
+    time, background = _korean_time_and_place(instruction.background, instruction.time_of_day)
+    character, camera = instruction.character, instruction.camera
+    motion = " ".join(p for p in (instruction.adverb, instruction.motion) if p)
+    if field is ChipField.CHARACTER:
+        character = value
+    elif field is ChipField.MOTION:
+        first, _, rest = motion.partition(" ")
+        motion = f"{first} {value}" if rest and first in set(adverbs) else value
+    elif field is ChipField.PLACE:
+        background = value
+    elif field is ChipField.TIME:
+        time = value
+    elif field is ChipField.CAMERA:
+        camera = value
+    elif field is ChipField.LEVEL:
+        first, _, rest = motion.partition(" ")
+        motion = " ".join(p for p in (value, rest if rest and first in set(adverbs) else motion) if p)
+    return _korean_line((character, motion, background, time, camera), free)
+
+
+def replace_field(instruction: Instruction, field: ChipField, value: str, *, names: Iterable[str] = (),
+                  adverbs: Iterable[str] = ()) -> str:
+    """The instruction's line with ``field`` set to ``value`` (other fields kept; a Japanese,
+    Chinese or Korean turn stays in its language, with its language's field names). ``names``:
+    the cast's (see :func:`turn_language`); ``adverbs``: the Korean adverbs a Korean motion may
+    open with (one is replaced by the adverb chosen)."""
     extra = "; ".join(f"{k.capitalize()}: {v}" for k, v in instruction.extra)
     free = "; ".join(p for p in (instruction.free_text, extra) if p)
+    if turn_language(instruction, names) == "ko":
+        return _korean_replaced(instruction, field, value, free, adverbs)
     character, adverb, motion = instruction.character, instruction.adverb, instruction.motion
     background, time, camera = instruction.background, instruction.time_of_day, instruction.camera
     if field is ChipField.CHARACTER:
@@ -162,6 +240,8 @@ class ChipsView(QWidget):
         layout.addWidget(self._flow_host)
         layout.addWidget(self.empty)
         self._key: tuple[object, ...] = ()
+        self.read_only_reason: str | None = None
+        """Why no word can be replaced (see :meth:`set_read_only`); None when one can."""
         self.typed_instruction: Callable[[], Instruction | None] = lambda: None
         """The instruction being typed for this turn and not saved yet (None when there is
         none): a chosen word is put into it, so that the typing is not thrown away."""
@@ -193,6 +273,11 @@ class ChipsView(QWidget):
         self._flow.invalidate()
         self._flow_host.updateGeometry()
 
+    def set_read_only(self, reason: str | None) -> None:
+        """A chip still says what was understood, but its menu offers no replacement: it says
+        ``reason`` instead (None: replacements are offered again)."""
+        self.read_only_reason = reason
+
     @property
     def warning_count(self) -> int:
         return sum(chip.warning for chip in self.chips)
@@ -200,10 +285,14 @@ class ChipsView(QWidget):
     def menu_for(self, chip: Chip) -> QMenu:
         """The words the engine knows for the chip's field, closest to the author's first."""
         menu = QMenu(self)
+        if self.read_only_reason is not None:
+            action = menu.addAction(as_label(f"Words can't be replaced. {self.read_only_reason}"))
+            action.setEnabled(False)
+            return menu
         # a word the instruction already says (its adverb kept) would change nothing: not offered
-        language = turn_language(self.instruction)
+        language = turn_language(self.instruction, self.vocabulary.characters)
         choices = [w for w in choices_for(chip.field, self.vocabulary, language) if w.lower() != chip.word.lower()
-                   and replace_field(self.instruction, chip.field, w) != self.instruction.raw]
+                   and self._replaced(self.instruction, chip.field, w) != self.instruction.raw]
         shown_as = _QUOTED.findall(chip.text)[1:2] if chip.warning else []
         words = suggestions(chip.word, [*(w for w in shown_as if w in choices), *choices])
         if not words:
@@ -222,9 +311,16 @@ class ChipsView(QWidget):
     def fix(self, field: ChipField, word: str) -> None:
         """Ask for the turn's instruction with ``word`` in ``field``: the line being typed, if
         any (its other edits are kept), else the turn's own."""
-        text = replace_field(self.typed_instruction() or self.instruction, field, word)
+        if self.read_only_reason is not None:
+            return
+        text = self._replaced(self.typed_instruction() or self.instruction, field, word)
         if text and text != self.instruction.raw:
             self.fix_requested.emit(text)
+
+    def _replaced(self, instruction: Instruction, field: ChipField, word: str) -> str:
+        """:func:`replace_field` with the project's cast, and the Korean adverbs the engine offers."""
+        return replace_field(instruction, field, word, names=self.vocabulary.characters,
+                             adverbs=self.vocabulary.in_language("ko").adverbs)
 
     def _offer(self, chip: Chip, button: QToolButton) -> None:
         menu = self.menu_for(chip)

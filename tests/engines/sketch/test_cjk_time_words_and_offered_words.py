@@ -77,8 +77,8 @@ def test_every_offered_word_is_read_as_what_it_names(language: str) -> None:
 
 def test_the_catalogue_lists_the_words_of_each_language() -> None:
     stored = INFO.vocabulary()
-    assert [language for language, _ in stored.languages] == ["ja", "zh", "zh-hant"]
-    assert stored.in_language("") is stored and stored.in_language("ko") is None
+    assert [language for language, _ in stored.languages] == ["ja", "zh", "zh-hant", "ko"]
+    assert stored.in_language("") is stored and stored.in_language("fr") is None
     japanese_words = stored.in_language("ja")
     assert japanese_words is not None and "走る" in japanese_words.motions and "港" in japanese_words.locations
     assert "歌" not in japanese_words.motions  # read as a verb's stem, not as "song": not offered
