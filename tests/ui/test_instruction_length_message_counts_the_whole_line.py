@@ -35,7 +35,9 @@ def test_a_draft_of_2000_typed_characters_names_the_added_period(make_window, sa
     assert "Remove at least 1 character from Free text" in editor.length_note.text()
 
     before = set(ws.tree.nodes)
-    qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
+    assert not editor.save_button.isEnabled(), "a line too long to keep can't be sent"
+    assert "limit is 2,000" in editor.save_button.toolTip()  # the button says why
+    editor._save()  # sent anyway (the keyboard's way): refused with the whole message
     qtbot.waitUntil(lambda: bool(errors), timeout=10_000)
     error = errors[0]
     assert f"{MAX_INSTRUCTION_CHARS + 1:,} characters long" in error.message  # type: ignore[attr-defined]
@@ -87,7 +89,9 @@ def test_no_single_field_long_enough_lists_the_fields(make_window, sample_projec
     editor.background.setText("b" * 850)
     editor.camera.clear()
     editor.free_text.setText("f" * 900)
-    qtbot.mouseClick(editor.generate_button, Qt.MouseButton.LeftButton)
+    assert not editor.generate_button.isEnabled(), "a line too long to keep can't be sent"
+    assert "limit is 2,000" in editor.generate_button.toolTip()  # the button says why
+    editor._generate()  # sent anyway (the keyboard's way): refused with the whole message
     qtbot.waitUntil(lambda: bool(errors), timeout=10_000)
     message = errors[0].message  # type: ignore[attr-defined]
     over = len(editor.text()) - MAX_INSTRUCTION_CHARS

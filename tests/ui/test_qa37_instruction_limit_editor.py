@@ -58,7 +58,9 @@ def test_a_line_over_the_limit_is_refused_naming_its_count(make_window, sample_p
     assert note.startswith(too_long_message(length)), note
     assert f"Remove at least {over:,} characters from Free text (it holds 1,990 characters)" in note
 
-    qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
+    assert not editor.save_button.isEnabled(), "a line too long to keep can't be sent"
+    assert "limit is 2,000" in editor.save_button.toolTip()  # the button says why
+    editor._save()  # sent anyway (the keyboard's way): refused with the whole message
     qtbot.waitUntil(lambda: bool(errors), timeout=10_000)
     message = errors[0].message  # type: ignore[attr-defined]
     assert message.startswith(f"The instruction is {length:,} characters long; the limit is 2,000."), message

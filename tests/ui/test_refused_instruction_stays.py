@@ -26,7 +26,9 @@ def test_a_refused_save_keeps_the_typed_line_through_a_redraw(make_window, sampl
     stored = ws.tree.nodes[turn].instruction.raw
     editor.free_text.setText("and then " * 240)  # over the 2,000 characters an instruction may hold
     typed = editor.text()
-    qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
+    assert not editor.save_button.isEnabled(), "a line too long to keep can't be sent"
+    assert "limit is 2,000" in editor.save_button.toolTip()  # the button says why
+    editor._save()  # sent anyway (the keyboard's way): refused with the whole message
     qtbot.waitUntil(lambda: bool(errors), timeout=10_000)
     assert "limit is 2,000" in errors[0]
     assert ws.tree.nodes[turn].instruction.raw == stored

@@ -30,7 +30,7 @@ from studio.ui.inspector.chips_view import ChipsView
 from studio.ui.inspector.instruction_editor import InstructionEditor, shown_line
 from studio.ui.inspector.start_panel import StartPanel
 from studio.ui.inspector.state_panel import StatePanel
-from studio.ui.inspector.story_editor import StoryEditor
+from studio.ui.inspector.story_editor import StoryEditor, read_only_text
 from studio.ui.inspector.take_details import take_details_html
 from studio.ui.inspector.takes_view import TakesView
 from studio.ui.inspector.understanding import shared_name_note, shared_names
@@ -155,6 +155,8 @@ class Inspector(QScrollArea):
         self._notes_shown = ""  # the turn's notes as the box last showed or saved them: typed when it differs
         self._notes_sent_over: StoryTree | None = None  # the snapshot the notes last sent were typed over
         self._story_sent_over: StoryTree | None = None  # the snapshot the last story field sent was typed over
+        self.read_only_reason: str | None = None
+        """Why nothing shown can be changed (a project opened read-only, see :meth:`set_read_only`)."""
         self._story_node: str | None = None
         """The turn whose story fields the story editor shows: its edits go there, even when they
         arrive (a line's editing finished as the rows are rebuilt) after the selection moved on."""
@@ -273,6 +275,23 @@ class Inspector(QScrollArea):
         if node_id and tree is not None and node_id in tree.nodes and getattr(tree.nodes[node_id].story, name) != value:
             self._story_sent_over = tree
             signal.emit(node_id, value)
+
+    def set_read_only(self, reason: str | None) -> None:
+        """Show everything for reading only (``reason``: why, "Read-only: sample.kamishibai is on a
+        read-only disk"), or editable again (None). Text fields stay selectable and copyable;
+        Generate, Save text, Use, Re-roll ×, Add a line, the bookmark and the chips' words are
+        off, ``reason`` their tooltip: an edit is not taken only to be refused when sent."""
+        self.read_only_reason = reason
+        self.editor.set_read_only(reason)
+        self.takes.set_read_only(reason)
+        self.chips.set_read_only(reason)
+        self.story.set_read_only(reason)
+        self.start.set_read_only(reason)
+        read_only_text(self.notes, reason)
+        on = self.bookmark.isChecked()
+        self._show_bookmark(on, enabled=reason is None and self.node_id is not None and self.draft_parent is None
+                            and self._tree is not None and self.node_id in self._tree.nodes
+                            and not self._tree.nodes[self.node_id].is_root)
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
         self.editor.set_vocabulary(vocabulary)
@@ -430,11 +449,10 @@ class Inspector(QScrollArea):
         if not previous.character:
             main = main_character(tree, parent_id)
             prefill = "; ".join(p for p in (f"Character: {main}" if main else "", prefill) if p)
-        self.editor.set_text(prefill)
-        self._draft_start = self.editor.text()
+        self.editor.set_text(prefill)  # grey examples only in a blank draft: beside the parent's
+        self._draft_start = self.editor.text()  # character and place they read as copied from it
         if text:
             self.editor.set_text(text)
-        self.editor.set_examples(True)
         self._show_sections("Instruction")
         self.editor.focus_first_field()
         self.editor.motion.setFocus()
@@ -464,6 +482,8 @@ class Inspector(QScrollArea):
             self.bookmark.setChecked(on)
             self.bookmark.setIcon(icon("bookmark-on" if on else "bookmark"))
             self.bookmark.blockSignals(False)
+        if self.read_only_reason is not None:
+            enabled, why_off = False, self.read_only_reason
         tip = BOOKMARK_TIP if enabled else why_off or BOOKMARK_DRAFT_TIP
         if self.bookmark.isEnabled() != enabled or self.bookmark.toolTip() != tip:
             self.bookmark.setEnabled(enabled)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.graphemes import first_graphemes, script_of, scripts_in
 from studio.core.instruction import (
+    CJK_TIME_WORDS,
     MAX_INSTRUCTION_CHARS,
     TIME_WORDS,
     Instruction,
@@ -96,6 +97,62 @@ def instruction_language(ins: Instruction) -> str:
     return "ja" if written_in_japanese(ins, ins.character) else ""
 
 
+_TIME_JOINS = "の的之、，, \u3000"
+"""What joins a Japanese or Chinese time word to the place it is said of (夜の公園, 晚上的公园)."""
+
+_CJK_TIME_FORMS: tuple[str, ...] = tuple(sorted(
+    {form for word in CJK_TIME_WORDS for form in (word.written, word.traditional)}, key=len, reverse=True))
+"""Every form of the core's Japanese and Chinese time words, longest first (今夜 before 夜)."""
+
+
+def _cjk_background_time(text: str) -> tuple[str, str]:
+    """A Japanese or Chinese time word at either end of the background ``text``, joined to the
+    place by の, 的, a comma or a space, and the place without it; ('', text) when none."""
+    for word in _CJK_TIME_FORMS:
+        if text == word:
+            return word, ""
+        if text.startswith(word) and text[len(word)] in _TIME_JOINS:
+            place = text[len(word):].lstrip(_TIME_JOINS).strip()
+            if place:
+                return word, place
+        if text.endswith(word) and text[-len(word) - 1] in _TIME_JOINS:
+            place = text[:-len(word)].rstrip(_TIME_JOINS).strip()
+            if place:
+                return word, place
+    return "", text
+
+
+def background_time(background: str) -> tuple[str, str]:
+    """The time-of-day word written in ``background`` and the place without it, as the core
+    reads a background (``night park`` -> ``('night', 'park')``, ``town at night`` -> ``('night',
+    'town')``), and in Japanese or Chinese (``夜の公園`` -> ``('夜', '公園')``, ``公园的晚上`` ->
+    ``('晚上', '公园')``); ``('', background)`` when it names no time."""
+    text = " ".join(background.split())
+    if not text or any(mark in text for mark in ";；:："):  # not one place: left as it is
+        return "", text
+    read = parse_instruction(f"Background: {text}")
+    if read.time_of_day and not read.free_text and not read.extra:
+        return read.time_of_day, read.background
+    return _cjk_background_time(text)
+
+
+def time_and_place(background: str, time: str) -> tuple[str, str]:
+    """The time of day and the place a line is written with, from the Background and Time
+    fields: a time word typed in the background is the time (it replaces the Time field's,
+    see :func:`replaced_time`), so that the line never says it twice ("night night park") nor
+    two times ("day night park")."""
+    said, place = background_time(background)
+    return (said, place) if said else (time.strip(), background.strip())
+
+
+def replaced_time(background: str, time: str) -> str:
+    """The Time field's word that a different time word typed in ``background`` replaces ('' if
+    none): "day" for a background "night park" beside Time "day"."""
+    said, _place = background_time(background)
+    box = " ".join(time.split())
+    return box if said and box and box.lower() != said.lower() else ""
+
+
 def compose_instruction(character: str, motion: str, background: str, time: str = "", camera: str = "",
                         free_text: str = "", *, language: str = "") -> str:
     """The AnimeGamer line for these fields (empty fields are left out).
@@ -104,7 +161,9 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
     make a line with Japanese or Chinese field names, full-width punctuation and the time of
     day as a field of its own (``キャラクター：美咲；動作：走る；背景：港；時間帯：夜。``): written
     into the background as an English line does, "夜 港" was read as a place called so and the
-    time was lost."""
+    time was lost. A time word typed in the background is the line's time (see
+    :func:`time_and_place`)."""
+    time, background = time_and_place(background, time)
     lang = line_language(character, motion, background, time, language)
     if lang:
         return _cjk_line(LINE_KEYS[lang], (character, motion, background, time, camera), free_text)
@@ -233,6 +292,10 @@ FIELD_NAMES = ("character", "motion", "background", "camera", "free_text")
 PREVIEW_CHARS = 300
 """The preview shows this much of a long line (the fields hold all of it)."""
 
+GENERATE_TIP = "Generate a take of this turn (Ctrl+Enter)"
+SAVE_TIP = "Keep the instruction without generating"
+EMPTY_TIP = "The instruction is empty: fill in the fields first."
+
 
 class InstructionEditor(QWidget):
     generate_requested = Signal(str)
@@ -246,6 +309,12 @@ class InstructionEditor(QWidget):
         self._language = ""
         """The language of the turn shown (see :func:`instruction_language`): Han characters
         typed into a Chinese turn's fields stay Chinese."""
+        self._replaced_time = ""
+        """The Time box's word that a time word typed in Background replaced when it moved into
+        the box (see :meth:`move_background_time`): the note says so until the time changes."""
+        self._moving_time = False
+        self.read_only_reason: str | None = None
+        """Why the fields can't be changed (see :meth:`set_read_only`); None when they can."""
         self.mode_label = QLabel("", self)
         self.mode_label.setObjectName("modeLabel")
         self.mode_label.setWordWrap(True)
@@ -276,9 +345,9 @@ class InstructionEditor(QWidget):
         self.length_note.hide()
         self.generate_button = QPushButton(icon_on_accent("generate"), "Generate", self)
         self.generate_button.setObjectName("primaryButton")
-        self.generate_button.setToolTip("Generate a take of this turn (Ctrl+Enter)")
+        self.generate_button.setToolTip(GENERATE_TIP)
         self.save_button = QPushButton("Save text", self)
-        self.save_button.setToolTip("Keep the instruction without generating")
+        self.save_button.setToolTip(SAVE_TIP)
 
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
@@ -309,7 +378,9 @@ class InstructionEditor(QWidget):
         for edit in self.fields():
             edit.textChanged.connect(self._update_preview)
         self.time.currentTextChanged.connect(self._update_preview)
-        self.time.currentTextChanged.connect(self._update_time_note)
+        self.time.currentTextChanged.connect(self._time_changed)
+        self.background.textChanged.connect(self._update_time_note)
+        self.background.editingFinished.connect(self.move_background_time)
         self.generate_button.clicked.connect(self._generate)
         self.save_button.clicked.connect(self._save)
         self._update_preview()
@@ -354,15 +425,44 @@ class InstructionEditor(QWidget):
         self.time.blockSignals(True)
         while self.time.count() > 1 + len(TIMES):  # the word of a turn shown before: not offered here
             self.time.removeItem(self.time.count() - 1)
-        index = self.time.findText(ins.time_of_day)
-        if index < 0 and ins.time_of_day:
-            self.time.addItem(ins.time_of_day)
-            index = self.time.count() - 1
-        self.time.setCurrentIndex(max(0, index))
+        self._show_time(ins.time_of_day)
         self.time.blockSignals(False)
         self.set_examples(not ins.raw.strip())
+        self._replaced_time = ""
+        self.move_background_time()  # a stored "Background: night night park" shows its time once
         self._update_time_note()
         self._update_preview()
+
+    def _show_time(self, word: str) -> None:
+        """Show ``word`` in the Time box, added to its choices where it is none of them."""
+        index = self.time.findText(word)
+        if index < 0 and word:
+            self.time.addItem(word)
+            index = self.time.count() - 1
+        self.time.setCurrentIndex(max(0, index))
+
+    def move_background_time(self) -> None:
+        """Move a time word typed in Background into the Time box (``night park`` -> Background
+        ``park``, Time ``night``), where the line already puts it (:func:`time_and_place`); a
+        different word it replaces there is said in the time's note."""
+        background, time = self.background.text(), self.time.currentText()
+        said, place = background_time(background)
+        if not said or self.background.isReadOnly():
+            return
+        replaced = replaced_time(background, time)
+        self._moving_time = True
+        try:
+            self.background.setText(place)
+            self._show_time(said)
+        finally:
+            self._moving_time = False
+        self._replaced_time = replaced or self._replaced_time
+        self._update_time_note()
+
+    def _time_changed(self, _text: str) -> None:
+        if not self._moving_time:
+            self._replaced_time = ""  # the author's own choice of time: nothing replaced to tell
+        self._update_time_note()
 
     def set_examples(self, on: bool) -> None:
         """Grey examples in the empty fields of a blank instruction only: beside a turn's own
@@ -373,8 +473,20 @@ class InstructionEditor(QWidget):
             edit.setPlaceholderText(example if on else "")
 
     def _update_time_note(self) -> None:
-        note = time_note(self.time.currentText())
-        self.time_note.setText(note)
+        """Say how the time is drawn, and where a time word typed in Background replaces the
+        Time box's (before and after it moved there: see :meth:`move_background_time`)."""
+        background, time = self.background.text(), self.time.currentText()
+        said, _place = background_time(background)
+        pending = replaced_time(background, time)
+        if pending:
+            moved = f"'{said}' in Background is the time of day: it replaces '{pending}'."
+        elif self._replaced_time and not said:
+            moved = f"The time '{time.strip()}' was typed in Background: it replaced '{self._replaced_time}'."
+        else:
+            moved = ""
+        note = " ".join(part for part in (moved, time_note(said or time)) if part)
+        if self.time_note.text() != note:
+            self.time_note.setText(note)
         self.time_note.setVisible(bool(note))
 
     def field_texts(self) -> list[str]:
@@ -418,13 +530,29 @@ class InstructionEditor(QWidget):
         else:
             self.preview.setTextFormat(Qt.TextFormat.RichText)
             self.preview.setText("<i>Fill in the fields: the line appears here.</i>")
-        self.generate_button.setEnabled(bool(text.strip()))
-        self.save_button.setEnabled(bool(text.strip()))
         error = self.length_error()
         note = error.message if error is not None else ""
         if self.length_note.text() != note:
             self.length_note.setText(note)
         self.length_note.setVisible(bool(note))
+        self._update_buttons(text, note)
+
+    def _update_buttons(self, text: str, too_long: str) -> None:
+        """Generate and Save text are on only for a line that can be sent; off, their tooltip
+        says why (read-only, too long, empty): a click would only be refused."""
+        why = self.read_only_reason or too_long or ("" if text.strip() else EMPTY_TIP)
+        for button, tip in ((self.generate_button, GENERATE_TIP), (self.save_button, SAVE_TIP)):
+            button.setEnabled(not why)
+            button.setToolTip(why or tip)
+
+    def set_read_only(self, reason: str | None) -> None:
+        """Fields that can be read, selected and copied but not changed, with Generate and Save
+        text off and ``reason`` as their tooltip; None makes them editable again."""
+        self.read_only_reason = reason
+        for edit in self.fields():
+            edit.setReadOnly(reason is not None)
+        self.time.set_locked(reason)
+        self._update_preview()
 
     def length_error(self) -> InstructionError | None:
         """Why the line is too long to keep (see :func:`too_long_error`), or None."""
@@ -441,10 +569,16 @@ class InstructionEditor(QWidget):
         return error is not None
 
     def _generate(self) -> None:
+        if self.read_only_reason is not None:
+            return  # the button is off and says why
+        self.move_background_time()
         text = self.text()
         if text.strip() and not self.refuse_if_too_long():
             self.generate_requested.emit(text)
 
     def _save(self) -> None:
+        if self.read_only_reason is not None:
+            return
+        self.move_background_time()
         if not self.refuse_if_too_long():
             self.save_requested.emit(self.text())

@@ -72,6 +72,19 @@ class StartPanel(QWidget):
         """The grid's rows' names, in the order of :attr:`spins`."""
         self._stacked: bool | None = None
         """Whether each name is above its boxes (a narrow inspector) rather than beside them."""
+        self.read_only_reason: str | None = None
+        """Why the start can't be changed (see :meth:`set_read_only`); None when it can."""
+
+    def set_read_only(self, reason: str | None) -> None:
+        """The boxes show the start's values but don't change them; ``reason`` is their tooltip."""
+        self.read_only_reason = reason
+        for spins in self.spins.values():
+            for spin in spins.values():
+                self._lock(spin)
+
+    def _lock(self, spin: QSpinBox) -> None:
+        spin.setReadOnly(self.read_only_reason is not None)
+        spin.setToolTip(self.read_only_reason or spin.accessibleName())
 
     def set_tree(self, tree: StoryTree) -> None:
         shared = tree.state_scope is StateScope.BRANCH
@@ -186,6 +199,7 @@ class StartPanel(QWidget):
                 spin.setToolTip(f"{name or 'Everyone'}'s {palette.STAT_LABELS[stat].lower()} at the start")
                 spin.setAccessibleName(spin.toolTip())  # the grid's labels are no buddies: the name says whose
                 spin.editingFinished.connect(lambda n=name: self._commit(n))
+                self._lock(spin)
                 spins[stat] = spin
             self.spins[name] = spins
         self._stacked = None

@@ -83,7 +83,13 @@ class StatePanel(QWidget):
         places.append((level, QRectF(g.label_w + 66, y, g.level_w, g.row)))
         if self.character:
             left = g.label_w + 66 + g.level_w + 4
-            places.append((f"{self.character}'s state", QRectF(left, y, max(0.0, self.width() - left), g.row)))
+            room = max(0.0, self.width() - left)
+            # right-aligned in too narrow a place, the start was cut ("ate"): shortened with "…"
+            # instead, or left out where not even a letter and "…" fit (the tooltip says whose)
+            whose = self.fontMetrics().elidedText(f"{self.character}'s state", Qt.TextElideMode.ElideRight,
+                                                  int(room))
+            if whose and whose != "…":
+                places.append((whose, QRectF(left, y, room, g.row)))
         return places
 
     def set_values(self, state: CharacterState | None, change: StateChange | None, motion_level: int | None) -> None:

@@ -79,6 +79,15 @@ class _FocusOutText(QPlainTextEdit):
         self.left.emit()
 
 
+def read_only_text(box: QPlainTextEdit, reason: str | None) -> None:
+    """``box`` read-only (``reason``: why) with its text still selectable by mouse and keys and
+    copyable, or editable again (None)."""
+    box.setReadOnly(reason is not None)
+    if reason is not None:  # read-only alone leaves the keyboard no way to select
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                    | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+
+
 def utf16_length(text: str) -> int:
     """``text``'s length as Qt counts it (an emoji or another character past U+FFFF is two)."""
     return len(text.encode("utf-16-le")) // 2
@@ -293,6 +302,13 @@ class DialogueRow(QWidget):
     def _remove(self, *_args: object) -> None:
         self.remove_requested.emit()
 
+    def set_read_only(self, reason: str | None) -> None:
+        """Text that can be selected and copied but not changed; the remove button off, saying why."""
+        self.text.setReadOnly(reason is not None)
+        self.speaker.set_locked(reason)
+        self.remove.setEnabled(reason is None)
+        self.remove.setToolTip(reason or "Remove this line")
+
     def line(self) -> DialogueLine:
         return DialogueLine(" ".join(self.speaker.currentText().split()), self.text.text().strip())
 
@@ -312,6 +328,8 @@ class StoryEditor(QWidget):
         self._duration_shown = 0.0  # the duration box's value as set or last committed: typed when it differs
         self.speakers: list[str] = []
         self.default_speaker = ""
+        self.read_only_reason: str | None = None
+        """Why the story can't be changed (see :meth:`set_read_only`); None when it can."""
         self.rows: list[DialogueRow] = []
         self._lines_box = QVBoxLayout()
         self._lines_box.setContentsMargins(0, 0, 0, 0)
@@ -445,9 +463,22 @@ class StoryEditor(QWidget):
         row.line_edited.connect(self._commit_dialogue)
         row.remove_requested.connect(lambda r=row: self._remove_row(r))
         row.move_requested.connect(lambda delta, r=row: self.move_row(r, delta))
+        row.set_read_only(self.read_only_reason)
         self._lines_box.addWidget(row)
         self.rows.append(row)
         return row
+
+    def set_read_only(self, reason: str | None) -> None:
+        """Every field can be read, selected and copied but not changed; Add a line is off with
+        ``reason`` as its tooltip. None makes them editable again."""
+        self.read_only_reason = reason
+        for box in (self.narration, self.shot_notes):
+            read_only_text(box, reason)
+        self.duration.setReadOnly(reason is not None)
+        self.add_line.setEnabled(reason is None)
+        self.add_line.setToolTip(reason or "Add a line of dialogue")
+        for row in self.rows:
+            row.set_read_only(reason)
 
     # -- edits -----------------------------------------------------------------------------
 
@@ -460,7 +491,7 @@ class StoryEditor(QWidget):
     def move_row(self, row: DialogueRow, delta: int) -> None:
         """Move ``row`` ``delta`` places (up when negative) among the lines and save the new
         order as one edit; the box that had the focus keeps it."""
-        if row not in self.rows:
+        if row not in self.rows or self.read_only_reason is not None:
             return
         at = self.rows.index(row)
         to = max(0, min(len(self.rows) - 1, at + delta))

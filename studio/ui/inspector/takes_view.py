@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Take, TakeStatus
 from studio.core.state import CharacterState
 from studio.ui import palette
+from studio.ui.elided_label import ElidedLabel
 from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
 from studio.ui.media_cache import ClipCache
 from studio.ui.node_summary import cut_to_chars
@@ -117,6 +118,8 @@ class TakeTile(QFrame):
         self.clips = clips
         self.missing = False
         self.path = resolve(take.clip_path) if take.clip_path else ""
+        self.read_only_reason: str | None = None
+        """Why no take can be chosen (see :meth:`set_read_only`); None when one can."""
         self.use_button = QPushButton(self)
         self.use_button.clicked.connect(self._use)
         self.update_use()
@@ -155,9 +158,11 @@ class TakeTile(QFrame):
         """Use is off for the chosen take, an unfinished one, and one whose clip is missing
         (choosing it would leave the turn without a clip and stop its branch's export)."""
         self.missing = self.clip_missing
-        self.use_button.setEnabled(not self.selected and self.take.status == TakeStatus.DONE and not self.missing)
+        self.use_button.setEnabled(not self.selected and self.take.status == TakeStatus.DONE and not self.missing
+                                   and self.read_only_reason is None)
         # the tooltip names the take's key (1 to 9 with the story tree focused)
         self.use_button.setToolTip(CLIP_MISSING_TIP if self.missing
+                                   else self.read_only_reason if self.read_only_reason and not self.selected
                                    else f"Use this take{take_key_hint(self.index + 1)}")
         self.use_button.setText(self._wordings()[0] if self.selected or self.missing else "Use")
         # a screen reader hears which take the button is for, however narrow the tile made its
@@ -168,6 +173,12 @@ class TakeTile(QFrame):
                                           else f"Use take {number}")
         if self.use_button.isVisible():
             self.fit_button_text()
+
+    def set_read_only(self, reason: str | None) -> None:
+        """Use off, ``reason`` its tooltip (None: on again where the take can be chosen)."""
+        if reason != self.read_only_reason:
+            self.read_only_reason = reason
+            self.update_use()
 
     def _wordings(self) -> tuple[str, ...]:
         """The Use button's wordings, longest first."""
@@ -330,9 +341,11 @@ class TakesView(QWidget):
         self.per_view.setToolTip("How many takes to compare side by side")
         self.per_view.setAccessibleName("Takes side by side")
         self.per_view.currentTextChanged.connect(lambda _t: self._resize_tiles())
-        self.count_label = QLabel("No takes yet", self)
+        self.read_only_reason: str | None = None
+        """Why takes can't be chosen nor re-rolled (see :meth:`set_read_only`); None when they can."""
+        # "12 takes · 1 being made, 11 queued" ends in "…" in a narrow inspector, whole in its tooltip
+        self.count_label = ElidedLabel("No takes yet", self)
         self.count_label.setObjectName("dimLabel")
-        self.count_label.setWordWrap(True)  # "12 takes · 1 being made, 11 queued" wraps in a narrow inspector
         self._row = QWidget(self)
         self._row_layout = QHBoxLayout(self._row)
         self._row_layout.setContentsMargins(0, 0, 0, 0)
@@ -371,8 +384,7 @@ class TakesView(QWidget):
         self.lock_button.setToolTip(LOCK_TIP)
         self.lock_button.toggled.connect(self._on_lock)
         header = QHBoxLayout()
-        header.addWidget(self.count_label)
-        header.addStretch(1)
+        header.addWidget(self.count_label, 1)
         header.addWidget(QLabel("side by side", self))
         header.addWidget(self.per_view)
         self.button_row = ActionRow([self.compare_button], [self.lock_button],
@@ -408,6 +420,7 @@ class TakesView(QWidget):
                 tile.set_state(state)
             else:
                 tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row, state)
+                tile.set_read_only(self.read_only_reason)
                 tile.chosen.connect(self.take_chosen.emit)
                 tile.focused.connect(self.take_focused.emit)
             tiles.append(tile)
@@ -430,6 +443,15 @@ class TakesView(QWidget):
         target = new[-1] if new and before else next((t for t in self.tiles if t.take.id == selected_id), None)
         if target is not None:
             self.scroll_to(target)
+
+    def set_read_only(self, reason: str | None) -> None:
+        """Takes can be played and compared but not chosen nor re-rolled: Use and Re-roll × off,
+        ``reason`` their tooltip; None turns them on again."""
+        self.read_only_reason = reason
+        for tile in self.tiles:
+            tile.set_read_only(reason)
+        self.reroll_many_button.setEnabled(reason is None)
+        self.reroll_many_button.setToolTip(reason or "Queue several new takes of this turn at once")
 
     def set_current_engine(self, name: str) -> None:
         """The engine new takes use now: takes made by another one name theirs."""

@@ -8,7 +8,7 @@ was saved as the author moved on). Without the focus, the wheel scrolls the insp
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
 
@@ -36,4 +36,39 @@ class FocusWheelDoubleSpinBox(_FocusWheel, QDoubleSpinBox):
 
 
 class FocusWheelComboBox(_FocusWheel, QComboBox):
-    pass
+    """A drop-down that can also be locked (see :meth:`set_locked`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.locked_reason: str | None = None
+        self._tip = ""
+
+    def set_locked(self, reason: str | None) -> None:
+        """Keep the value from changing (``reason`` says why, as the tooltip) while its text can
+        still be selected and copied; None unlocks it."""
+        if reason is not None and self.locked_reason is None:
+            self._tip = self.toolTip()
+        self.locked_reason = reason
+        edit = self.lineEdit()
+        if edit is not None:
+            edit.setReadOnly(reason is not None)
+        self.setToolTip(reason if reason is not None else self._tip)
+
+    def showPopup(self) -> None:  # noqa: N802 - Qt's name
+        if self.locked_reason is None:
+            super().showPopup()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
+        if self.locked_reason is None:
+            super().wheelEvent(event)
+        else:
+            event.ignore()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        """Locked, the keys that would pick another choice do nothing (copying still works)."""
+        picks = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
+                 Qt.Key.Key_End, Qt.Key.Key_F4)
+        if self.locked_reason is not None and event.key() in picks:
+            event.accept()
+            return
+        super().keyPressEvent(event)
