@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from studio.core.instruction import Instruction, parse_instruction
 from studio.core.sentence import describe_action
 from studio.core.tree import StoryTree
 
@@ -15,8 +16,13 @@ _VERBS = {"Fill": "Generate", "Re-roll branch": "Re-roll"}
 """Service labels shown as the verb a user would use for that one turn."""
 
 
-def job_title(job: Any, tree: StoryTree) -> str:
-    """One line for ``job`` (a worker Job); reads ``tree`` (hold the document's lock)."""
+def job_title(job: Any, tree: StoryTree, started_with: str | None = None) -> str:
+    """One line for ``job`` (a worker Job); reads ``tree`` (hold the document's lock).
+
+    The line names the instruction the job renders: its take's, once it made one; else
+    ``started_with``, the turn's instruction when the job started (an edit undone while it
+    ran does not change what it renders); else, for a job still waiting, the turn's own. When
+    the turn reads otherwise now, that follows ("… (edited since: Qiqi jumps)")."""
     label = str(job.label or "") or str(getattr(job.kind, "value", job.kind)).capitalize()
     node_id = job.node_id
     if not node_id:
@@ -32,8 +38,32 @@ def job_title(job: Any, tree: StoryTree) -> str:
     if label.startswith("Export"):
         return label
     turn = tree.depth(node_id)
-    action = describe_action(node.instruction) or node.instruction.raw.strip() or "an empty turn"
-    return f"{verb} turn {turn} · {action}"
+    rendered = _rendered(job, tree, started_with)
+    action = _action(rendered or node.instruction)
+    if rendered is None:
+        return f"{verb} turn {turn} · {action}"
+    # what the job renders first; then the turn as it reads now, so that the line still follows it
+    return f"{verb} turn {turn} · {action} ({EDITED_SINCE} {_action(node.instruction)})"
+
+
+EDITED_SINCE = "edited since:"
+"""Between what a job renders and what its turn says now, when the turn was edited (or an edit
+undone) after the job started."""
+
+
+def _action(instruction: Instruction) -> str:
+    return describe_action(instruction) or instruction.raw.strip() or "an empty turn"
+
+
+def _rendered(job: Any, tree: StoryTree, started_with: str | None) -> Instruction | None:
+    """The instruction ``job`` renders when it is known to differ from its turn's (None: the
+    turn's own)."""
+    take = tree.takes.get(str(getattr(job, "take_id", "") or ""))
+    raw = take.instruction_raw if take is not None and take.instruction_raw else started_with
+    node = tree.nodes.get(job.node_id)
+    if raw is None or node is None or raw == node.instruction.raw:
+        return None
+    return parse_instruction(raw)
 
 
 def _had_take_before(job: Any, tree: StoryTree, node_id: str) -> bool:

@@ -45,6 +45,7 @@ class JobTracker(QObject):
     nodes_changed = Signal(object)  # set[str] of node ids whose job status changed
     progressed = Signal(object)  # set[str] of node ids whose running job moved on (same status)
     job_finished = Signal(object)  # the JobEvent of a finished/failed/cancelled job
+    job_started = Signal(str, str)  # (job id, node id): a job began (it reads its turn's instruction now)
     engine_may_change = Signal()  # a job started or ended: an engine may have loaded or unloaded
     jobs_changed = Signal()
     previews_changed = Signal(object)  # set[str] of node ids whose running job's preview came or went
@@ -121,6 +122,8 @@ class JobTracker(QObject):
         elif kind in (EventKind.FINISHED, EventKind.CANCELLED):
             self._jobs.pop(job_id, None)
         self._follow_preview(event, node_id)
+        if kind is EventKind.STARTED and node_id:
+            self.job_started.emit(job_id, node_id)
         if kind in ENDED:
             self.job_finished.emit(event)
         if kind in (EventKind.STARTED, *ENDED, EventKind.INTERRUPTED):

@@ -121,6 +121,11 @@ class MainWindow(QMainWindow):
         self._finishing = False
         self._closing_after_queue = False
         """What the queue is finished for: closing the window (else opening or closing a project)."""
+        self._finishing_notice = ""
+        """What the status bar says while the queue is finished ("Finishing the queued jobs…")."""
+        self._cast_hidden_for_room = False
+        """The cast dock was hidden because the window was too narrow for it (not by the user):
+        it comes back once the window is wide again (see :meth:`resizeEvent`)."""
         self._stop_waiting: Callable[[], None] | None = None
         """Drops the pending "finish the queue, then ..." (its project was closed another way)."""
         self.copying: ProjectCopy | None = None
@@ -272,6 +277,7 @@ class MainWindow(QMainWindow):
             # asked for, a dock comes to the front of its tab group (a narrow window sets the
             # queue and cast docks in a tab beside the inspector)
             action.triggered.connect(lambda checked, dock=widget: dock.raise_() if checked else None)
+        self.cast_dock.toggleViewAction().triggered.connect(self._cast_chosen_by_user)
         view_menu.addSeparator()
         self.dock_keys: list[QAction] = []
         """Go to the inspector, the queue, the cast (Alt+1, Alt+2, Alt+3): each shown, brought
@@ -286,6 +292,8 @@ class MainWindow(QMainWindow):
 
     def go_to_dock(self, dock: QDockWidget) -> None:
         """Show ``dock`` (floating or docked, in front of its tab group) and give it the keyboard."""
+        if dock is self.cast_dock:
+            self._cast_chosen_by_user()
         dock.show()
         dock.raise_()
         inner = dock.widget()
@@ -425,6 +433,29 @@ class MainWindow(QMainWindow):
         if dock in self._set_aside:
             self._set_aside.remove(dock)
 
+    def _hide_cast_for_room(self) -> None:
+        """Collapse the cast dock for lack of room, noting that the window (not the user) did."""
+        if not self.cast_dock.isHidden() and not self.cast_dock.isFloating():
+            self.cast_dock.hide()
+            self._cast_hidden_for_room = True
+
+    def _regrow_cast(self) -> bool:
+        """Bring back the cast dock the window collapsed for lack of room, now that it has room
+        again (True if it did). One the user closed, or showed and closed again since, stays closed."""
+        if not self._cast_hidden_for_room:
+            return False
+        self._cast_hidden_for_room = False
+        if not self.cast_dock.isHidden() or self.cast_dock.isFloating():
+            return False
+        self.cast_dock.show()
+        if self.queue_dock.isHidden():  # no jobs: the cast is what its tab group shows
+            self.cast_dock.raise_()
+        return True
+
+    def _cast_chosen_by_user(self, _checked: bool = False) -> None:
+        """The user showed or closed the cast dock: from now on it is theirs to bring back."""
+        self._cast_hidden_for_room = False
+
     def _raise_queue(self) -> None:
         """The queue in front of its tab group; set aside beside the inspector, it leaves the
         inspector (being edited, likely) in front."""
@@ -442,7 +473,9 @@ class MainWindow(QMainWindow):
         self._queue_hide_timer.stop()
         self.queue_dock.setVisible(workspace.queue.has_jobs)
         if self.width() < WIDE_WINDOW:
-            self.cast_dock.setVisible(False)
+            self._hide_cast_for_room()
+        else:
+            self._regrow_cast()
         self._place_left_docks()
         self._size_docks()
 
@@ -472,11 +505,11 @@ class MainWindow(QMainWindow):
         squeezed = workspace is not None and workspace.width() < self.width() * 0.5
         # before the left docks are placed: narrowed in one step (the window's minimum lets it,
         # see _ease_minimum_width), the cast dock collapses as it does narrowed a step at a time
-        if squeezed and self.width() < WIDE_WINDOW and not self.cast_dock.isHidden() \
-                and not self.cast_dock.isFloating():
-            self.cast_dock.hide()  # narrower now: the cast dock collapses (View menu brings it back)
+        if squeezed and self.width() < WIDE_WINDOW:
+            self._hide_cast_for_room()  # narrower now: the cast dock collapses (View menu brings it back)
+        regrown = workspace is not None and self.width() >= WIDE_WINDOW and self._regrow_cast()
         self._place_left_docks()
-        if squeezed:
+        if squeezed or regrown:
             self._size_docks()
 
     def _connect_actions(self) -> None:
@@ -728,6 +761,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(workspace)
         workspace.show()
         self.inspector_dock.setWidget(workspace.inspector)
+        workspace.inspector.set_read_only(read_only.off_tip() if read_only is not None else None)
         self.queue_dock.setWidget(workspace.queue)
         self.cast_dock.setWidget(TallScroll(workspace.cast))
         workspace.error.connect(self.show_error)
@@ -1007,7 +1041,8 @@ class MainWindow(QMainWindow):
         box.setWindowTitle("Jobs in the queue")
         box.setText(f"{count} generation job(s) are queued or running.")
         box.setInformativeText("Finish them before closing, cancel them, or keep them queued for next time? "
-                               "(Kept, a running one stops now and can run again with its seed.)")
+                               "(Kept, a running one stops now and runs again, with its seed, when the project "
+                               "opens next.)")
         finish = box.addButton("Finish them", QMessageBox.ButtonRole.AcceptRole)
         cancel = box.addButton("Cancel them", QMessageBox.ButtonRole.DestructiveRole)
         keep = box.addButton("Keep for next time", QMessageBox.ButtonRole.ActionRole)
@@ -1180,6 +1215,12 @@ class MainWindow(QMainWindow):
         self._show_lasting_warning()
 
     def show_message(self, text: str) -> None:
+        """Say ``text`` in the status bar. While the window finishes the queue before closing,
+        that notice stays after it ("Take ready. · Finishing the queued jobs…"): it said why
+        the window was still open, and the next message made it look forgotten."""
+        notice = self._finishing_notice if self._finishing else ""
+        if notice and notice not in text:
+            text = f"{text} · {notice}" if text else notice
         self.status_label.setText(text)
         self._show_lasting_warning()
 
@@ -1317,6 +1358,8 @@ class MainWindow(QMainWindow):
         self._stop_finishing()
         self._finishing = True
         self._closing_after_queue = closing_window
+        self._finishing_notice = message
+        self._set_workspace_finishing(message)
         self.show_message(message)
         if session is None:
             self._finishing = False
@@ -1348,11 +1391,22 @@ class MainWindow(QMainWindow):
         session.tracker.jobs_changed.connect(check)
         check()
 
+    def _set_workspace_finishing(self, notice: str) -> None:
+        """While the window finishes the queue (``notice``: what it says; "" no longer), the
+        generating actions are off, saying why, and a generation asked for anyway is refused."""
+        workspace = self.workspace
+        if workspace is None or workspace.closed or workspace.finishing == notice:
+            return
+        workspace.finishing = notice
+        workspace.update_actions()
+
     def _stop_finishing(self) -> bool:
         """Drop a pending "finish the queue, then ..." (True if there was one)."""
         stop, self._stop_waiting = self._stop_waiting, None
         waiting, self._finishing = self._finishing, False
         self._closing_after_queue = False
+        self._finishing_notice = ""
+        self._set_workspace_finishing("")
         if stop is not None:
             stop()
         return waiting

@@ -140,6 +140,7 @@ def open_for_window(path: str | os.PathLike[str]) -> tuple[Project, ReadOnlyReas
     they are; so is the reading opening's own error (a read-only folder whose changes were
     left in an unread WAL file can't even be read)."""
     folder = normalise_project_path(path)
+    wait_for_close(folder)  # closed a moment ago in this window, it may still be closing: its lock goes then
     if (folder / DB_NAME).is_file() and not storage_errors.folder_writable(folder):
         reason = unwritable_reason(folder)  # not even the lock file can be made: don't try
     else:
@@ -414,24 +415,108 @@ class ProjectSession(QObject):
         return [j for j in self.service.jobs() if j.status in (JobStatus.QUEUED, JobStatus.RUNNING)]
 
     def close(self, policy: str = "keep") -> None:
-        """Stop the worker: ``cancel`` cancels every job; ``keep`` leaves queued jobs queued and
-        stops a running one within one engine step, as interrupted (it runs again with its seed:
-        Retry, or the auto re-queue setting), rather than hold the window until it ends."""
-        if self.service is not None:
-            if policy == "cancel":
-                for job in self.active_jobs():
-                    try:
-                        self.service.cancel(job.id)
-                    except StudioError:
-                        pass
-            else:
-                self.service.pause()
-            self.service.stop(cancel_running=policy == "cancel", interrupt_running=policy != "cancel", timeout=15)
-        else:
-            self.writer.stop()
-        if self.events is not None:
-            self.events.close()
+        """Stop the worker and close the project: ``cancel`` cancels every job; ``keep`` leaves
+        queued jobs queued and stops a running one within one engine step, queued again too (the
+        user kept it: it runs again, with its seed, when the project opens next, as the queued
+        ones do; a job cut short by a crash is left interrupted, for Retry).
+
+        The window's thread waits :data:`CLOSE_WAIT_S` at most: an engine step can take seconds
+        (it held the window 1.4 s). Past that, the rest of the close (the job stopping, the
+        project closed, its lock released) runs on a thread of its own, which the process waits
+        for before it exits; opening the project again in this process waits for it too
+        (:func:`wait_for_close`)."""
+        service = self.service
         if self.bridge is not None:
             self.bridge.close()
+        if service is None:
+            if self.events is not None:
+                self.events.close()
+            self._release()
+            return
+        from studio.worker.events import JobStatus as Status
+
+        if policy == "cancel":
+            for job in self.active_jobs():
+                try:
+                    service.cancel(job.id)
+                except StudioError:
+                    pass
+            kept: list[str] = []
+        else:
+            service.pause()
+            self.settle()
+            kept = [job.id for job in service.jobs() if job.status is Status.RUNNING]
+        stop = functools.partial(service.stop, cancel_running=policy == "cancel",
+                                 interrupt_running=policy != "cancel")
+        stopped = stop(timeout=CLOSE_WAIT_S)
+        if self.events is not None:  # the window hears no more of this project
+            self.events.close()
+        if stopped:
+            self._finish_close(service, kept, stopped=True)
+            return
+        folder = _closing_key(self.project.path)
+
+        def finish() -> None:
+            try:
+                self._finish_close(service, kept, stopped=stop(timeout=STOP_TIMEOUT_S))
+            finally:
+                with _CLOSING_LOCK:
+                    if _CLOSING.get(folder) is threading.current_thread():
+                        del _CLOSING[folder]
+
+        # not a daemon: the process waits for it before it exits, so the project is always closed
+        thread = threading.Thread(target=finish, name=f"close-{self.project.path.name}", daemon=False)
+        with _CLOSING_LOCK:
+            _CLOSING[folder] = thread
+        thread.start()
+
+    def _finish_close(self, service: Any, kept: list[str], *, stopped: bool) -> None:
+        """After the worker stopped (``stopped``; else it is left, as before, after its time):
+        queue again the running jobs the user kept, then close the project."""
+        if kept and stopped:
+            try:
+                service.requeue_interrupted(only=kept)
+            except Exception:  # the project still closes; the job stays interrupted, for Retry
+                log.exception("could not queue again the jobs kept for next time")
+        elif not stopped:
+            log.warning("the generation worker did not stop in time; the project is closed without waiting for it")
+        self._release()
+
+    def _release(self) -> None:
+        """Let the document be changed on the caller's thread again, and close the project
+        (its lock file goes)."""
         self.writer.detach()
         self.project.close()
+
+
+CLOSE_WAIT_S = 0.25
+"""How long closing a project waits for the worker on the window's thread before it goes on
+in the background (see :meth:`ProjectSession.close`)."""
+STOP_TIMEOUT_S = 15.0
+"""How long a closing project waits for a running job to stop before it is closed anyway."""
+
+_CLOSING: dict[str, threading.Thread] = {}
+"""The projects of this process still closing in the background, by folder."""
+_CLOSING_LOCK = threading.Lock()
+
+
+def _closing_key(folder: Path) -> str:
+    try:
+        return str(folder.expanduser().resolve())
+    except OSError:
+        return str(folder.expanduser().absolute())
+
+
+def wait_for_close(folder: str | os.PathLike[str] | None = None, timeout: float | None = STOP_TIMEOUT_S + 5) -> bool:
+    """Wait until the project at ``folder`` (None: every project) closing in the background in
+    this process is closed and its lock released. False if one is still closing after
+    ``timeout`` seconds."""
+    with _CLOSING_LOCK:
+        if folder is None:
+            threads = list(_CLOSING.values())
+        else:
+            one = _CLOSING.get(_closing_key(Path(folder)))
+            threads = [one] if one is not None else []
+    for thread in threads:
+        thread.join(timeout)
+    return not any(thread.is_alive() for thread in threads)

@@ -90,6 +90,14 @@ class _Refused:
     error: StudioError
 
 
+@dataclass(frozen=True)
+class _EditRefused:
+    """What a generation returns when the typed instruction it was to save first was refused
+    (see :meth:`Workspace._queue_with_edit`): nothing was queued."""
+
+    error: StudioError
+
+
 def turn_action(method: Callable[Concatenate[Workspace, P], R]) -> Callable[Concatenate[Workspace, P], R | None]:
     """A user action on the selected turn (a key, a menu entry, a button): see :meth:`Workspace.on_turn`."""
     @functools.wraps(method)
@@ -191,6 +199,16 @@ DRAFT_KEPT_WITH_DELETED = "What you typed for a new turn under it comes back wit
 NEW_TURN_ON_ITS_WAY = "Already adding this turn: pressing Generate or Save text again adds no second copy of it."
 """Said when a new turn is sent again before it has landed (see Workspace._send_new_turn)."""
 
+
+EDIT_USED = "Made from the instruction as edited, now saved to turn {turn} (Ctrl+Z takes the edit back)."
+"""Said after a generation's own message when it saved the instruction typed and not saved yet."""
+FINISHING_TIP = "The window is finishing the queued jobs: no new generation until they are done"
+"""Why the generating actions are off while the window waits for the queue to close."""
+FINISHING_REFUSAL = ("No new generation now: the window is finishing the queued jobs first (close the window "
+                     "again to keep or cancel them instead).")
+"""Said when a generation is asked for anyway (a button, a key) while the window finishes the queue."""
+BOOKMARKED = "Bookmarked turn {turn}: F2 and Shift+F2 step through the bookmarks."
+UNBOOKMARKED = "Bookmark removed from turn {turn}."
 
 NOTHING_SELECTED_TIP = "Nothing selected: select a turn"
 EXPORT_OFF_TIP = "Nothing to export: this branch has no turns yet"
@@ -301,6 +319,13 @@ class Workspace(QWidget):
         undo or a redo that closed the new turn says it after its own name."""
         self.turn_menu: QMenu | None = None
         """The card's menu opened last (deleted once closed: see ``shiboken6.isValid``)."""
+        self.finishing = ""
+        """What the window says while it finishes the queued jobs before closing (or before
+        opening another project); "" otherwise. Meanwhile no generation starts (see
+        :meth:`refuse_while_finishing`); the main window sets it."""
+        self._rendering: dict[str, str] = {}
+        """The instruction each job started with, by job id, as the tree held it when the job
+        started: the queue names what a running job renders, not an edit made (or undone) since."""
 
         self.scene = TreeScene(self.document, self.project.resolve, session.tracker, posters, clips, self)
         self.view = TreeView(self.scene, self)
@@ -389,6 +414,7 @@ class Workspace(QWidget):
         session.tracker.nodes_changed.connect(self._on_job_nodes)
         session.tracker.progressed.connect(lambda ids: self.scene.refresh_nodes(ids) if not self.closed else None)
         session.tracker.job_finished.connect(self._on_job_finished)
+        session.tracker.job_started.connect(self._on_job_started)
         self.scene.node_clicked.connect(self.select)
         self.scene.node_activated.connect(self._activate)
         self.scene.node_context_menu.connect(self._context_menu)
@@ -401,7 +427,7 @@ class Workspace(QWidget):
         self.inspector.take_chosen.connect(self.choose_take)
         self.inspector.notes_changed.connect(lambda node, text: self.apply(SetNotes(node, text)))
         self.inspector.instruction_edited.connect(self._keep_edited_instruction)
-        self.inspector.bookmark_toggled.connect(lambda node, on: self.apply(SetBookmark(node, on)))
+        self.inspector.bookmark_toggled.connect(self.set_bookmark)
         self.inspector.draft_cancelled.connect(self._cancel_draft)
         self._connect_story_edits()
         self.queue.error.connect(self.error.emit)
@@ -566,7 +592,7 @@ class Workspace(QWidget):
             return
         self._queue_jobs(
             lambda service, engine, settings: service.reroll_many(target, count, engine=engine, settings=settings),
-            lambda jobs: self.message.emit(f"Re-rolling ×{len(jobs)}…"))
+            lambda jobs: f"Re-rolling ×{len(jobs)}…", typing_of=target)
 
     def stale_if_chosen(self, node_id: str, take_id: str) -> set[str]:
         """The later turns that would become stale if ``take_id`` were chosen for ``node_id``."""
@@ -618,7 +644,13 @@ class Workspace(QWidget):
         return import_media(self.project, path, folder)
 
     def describe_job(self, job: Any) -> str:
-        return job_title(job, self.tree)
+        return job_title(job, self.tree, self._rendering.get(job.id))
+
+    def _on_job_started(self, job_id: str, node_id: str) -> None:
+        """Note the instruction a job starts with (it reads its turn as it starts)."""
+        node = None if self.closed else self.tree.nodes.get(node_id)
+        if node is not None:
+            self._rendering[job_id] = node.instruction.raw
 
     def describe_node(self, node_id: str) -> str:
         node = self.tree.nodes.get(node_id)
@@ -838,6 +870,11 @@ class Workspace(QWidget):
                 ONE_BRANCH_TIP)
         a.reroll.setText(GENERATE_TURN_TEXT if is_turn and self._never_generated(self.current_id) else REROLL_TEXT)
         a.bookmark.setText(UNBOOKMARK_TEXT if is_turn and node is not None and node.bookmarked else BOOKMARK_TEXT)
+        if self.finishing:
+            for action in (a.generate, a.reroll, a.reroll_branch, a.fill):
+                _enable(action, False, FINISHING_TIP)
+            for shortcut in self._generate_off_keys:
+                shortcut.setEnabled(True)
         if self.read_only is not None:
             self._read_only_actions()
         else:  # (off after a read-only project: they are in no menu group the window turns on)
@@ -1079,7 +1116,7 @@ class Workspace(QWidget):
 
     def generate_text(self, target: str, text: str) -> None:
         """Generate from the editor: a draft becomes a new turn; an edited turn is updated."""
-        if self.refuse_read_only("generate"):
+        if self.refuse_read_only("generate") or self.refuse_while_finishing():
             return
         self.on_turn(target, lambda: self._generate_text(target, text))
 
@@ -1214,39 +1251,127 @@ class Workspace(QWidget):
         self.apply(EditInstruction(node_id, text))
         self.message.emit(f"Kept the edited instruction of turn {self.tree.depth(node_id)} (Undo takes it back).")
 
+    def refuse_while_finishing(self) -> bool:
+        """Say why no generation starts while the window finishes the queue before closing (or
+        before opening another project) (True), or False: go ahead. A job queued then kept the
+        window open longer, and its message wrote over the notice that the window was waiting."""
+        if not self.finishing:
+            return False
+        self.message.emit(FINISHING_REFUSAL)
+        return True
+
     def _queue_jobs(self, operation: Callable[[Any, str | None, dict[str, Any]], Any],
-                    then: Callable[[Any], None]) -> None:
-        if self.refuse_read_only("generate"):
+                    then: Callable[[Any], str], typing_of: str | None = None) -> None:
+        """Queue the jobs ``operation`` makes (on the writer) and say ``then(result)``.
+
+        ``typing_of``: the turn whose instruction, typed in the inspector and not saved yet, the
+        jobs are to render (the turn the action generates from). Ctrl+Enter and Fork used the
+        line on screen, but R, Shift+R and Fill rendered the stored one while the editor went on
+        showing the edit: the edit is now saved first, in the same writer operation as the jobs,
+        and the status bar says it was."""
+        if self.refuse_read_only("generate") or self.refuse_while_finishing():
             return
         service = self.guard(self.session.require_service)
         if service is None:
             return
         engine, settings = self.engine_name(), self.settings_for_jobs()
-        self.submit(lambda: operation(service, engine, settings), then)
+        typed = self._typed_for_generation(typing_of)
+        if typed is None:
+            return  # too long to keep: the typing stays, to be shortened, and nothing is queued
+        if not typed or typing_of is None:
+            self.submit(lambda: operation(service, engine, settings), lambda result: self.message.emit(then(result)))
+            return
+        self._queue_with_edit(typing_of, typed, lambda: operation(service, engine, settings), then)
+
+    def _typed_for_generation(self, node_id: str | None) -> str | None:
+        """The instruction line typed for ``node_id`` and not saved ("" when there is none);
+        None when it is too long to keep (the window says why). Notes and story fields being
+        typed are left to their pause: a generation does not read them, and saved here they
+        split one typing into two undo steps."""
+        if node_id is None or self.closed:
+            return ""
+        if self.inspector.refuse_typing_too_long(node_id):
+            return None
+        return self.inspector.take_typed_instruction(node_id)
+
+    def _queue_with_edit(self, node_id: str, text: str, operation: Callable[[], Any],
+                         then: Callable[[Any], str]) -> None:
+        """Save ``text`` as turn ``node_id``'s instruction, then run ``operation`` (which queues
+        the jobs), in one writer operation: no job can start between the two. A refused edit
+        queues nothing and leaves the line in the editor, as Save text does."""
+        self.inspector.note_saved(node_id, text)
+        depth = self.tree.depth(node_id)
+
+        def run() -> Any:
+            try:
+                self.project.apply(EditInstruction(node_id, text))
+            except StudioError as error:
+                return _EditRefused(error)
+            return operation()
+
+        def done(result: Any) -> None:
+            if isinstance(result, _EditRefused):
+                self.inspector.save_refused(node_id, text)
+                self.error.emit(result.error)
+                return
+            self.message.emit(f"{then(result)} {EDIT_USED.format(turn=depth)}")
+
+        self.submit(run, done, kind="edit")
 
     def reroll(self, node_id: str | None = None) -> None:
         target = node_id or self.current_id
         seed = self.session.settings.locked_seed
-        self.on_turn(target, lambda: self._queue_jobs(
-            lambda service, engine, settings: service.reroll(target, engine=engine, seed=seed, settings=settings),
-            lambda _job: self.message.emit("Re-rolling…" if seed is None
-                                           else f"Re-rolling with the locked seed {seed}…")))
+
+        def queue(service: Any, engine: str | None, settings: dict[str, Any]) -> tuple[bool, Any]:
+            if seed is None and self._first_take_alone(service, target):
+                # a turn never generated (a fork, a turn saved without a take): its first take,
+                # named and undone as one ("Generate", "Undo Generate take"), not as a re-roll
+                return True, service.fill(target, engine=engine, settings=settings)
+            return False, service.reroll(target, engine=engine, seed=seed, settings=settings)
+
+        def said(result: tuple[bool, Any]) -> str:
+            first, _jobs = result
+            if first:
+                return "Generating…"
+            return "Re-rolling…" if seed is None else f"Re-rolling with the locked seed {seed}…"
+
+        self.on_turn(target, lambda: self._queue_jobs(queue, said, typing_of=target))
+
+    def _first_take_alone(self, service: Any, node_id: str) -> bool:
+        """On the writer: whether ``node_id`` has no take and no job on its way while every turn
+        above it has a finished take or a generation on its way, so that Fill would queue this
+        turn alone (its first take)."""
+        from studio.core.jobs import JobKind
+        from studio.worker.events import JobStatus
+
+        tree = self.project.tree
+        if node_id not in tree.nodes or tree.takes_of(node_id):
+            return False
+        active = {job.node_id for job in service.jobs() if job.kind is JobKind.GENERATE
+                  and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)}
+        if node_id in active:
+            return False
+        above = tree.path_to(node_id)[1:-1]
+        return all(node.id in active or any(take.status is TakeStatus.DONE for take in tree.takes_of(node.id))
+                   for node in above)
 
     @turn_action
     def reroll_branch(self) -> None:
         target = self.current_id
         self._queue_jobs(
             lambda service, engine, settings: service.reroll_branch(target, engine=engine, settings=settings),
-            lambda jobs: self.message.emit(f"Re-rolling {len(jobs)} turn{'s' if len(jobs) != 1 else ''}…"))
+            lambda jobs: f"Re-rolling {len(jobs)} turn{'s' if len(jobs) != 1 else ''}…", typing_of=target)
 
     def fill_branch(self) -> None:
         if not self.branch:
             return
         leaf = self.branch[-1]
+        current = self.tree.nodes.get(self.current_id)
+        typing_of = current.id if current is not None and not current.is_root and current.id in self.branch else None
         self.on_turn(leaf, lambda: self._queue_jobs(
             lambda service, engine, settings: service.fill(leaf, engine=engine, settings=settings),
-            lambda jobs: self.message.emit(f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
-                                           else "Every turn of this branch has a take.")))
+            lambda jobs: (f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
+                          else "Every turn of this branch has a take."), typing_of=typing_of))
 
     @turn_action
     def fork(self) -> None:
@@ -1297,7 +1422,17 @@ class Workspace(QWidget):
     def toggle_bookmark(self) -> None:
         node = self.tree.nodes.get(self.current_id)
         if node is not None:
-            self.apply(SetBookmark(node.id, not node.bookmarked))
+            self.set_bookmark(node.id, not node.bookmarked)
+
+    def set_bookmark(self, node_id: str, on: bool) -> None:
+        """Bookmark turn ``node_id`` (``on``) or remove its bookmark; the status bar says which
+        (B gave no word, while F2 said "Bookmark 1 of 1")."""
+        def said(_changes: ChangeSet) -> None:
+            if node_id in self.tree.nodes:
+                text = BOOKMARKED if on else UNBOOKMARKED
+                self.message.emit(text.format(turn=self.tree.depth(node_id)))
+
+        self.apply(SetBookmark(node_id, on), then=said)
 
     @turn_action
     def delete_current(self) -> None:
@@ -1351,8 +1486,7 @@ class Workspace(QWidget):
                 self._queue_jobs(
                     lambda service, engine, settings: service.reroll_branch(node_id, engine=engine,
                                                                             settings=settings, only=stale_turns),
-                    lambda jobs: self.message.emit(
-                        f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…"))
+                    lambda jobs: f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…")
             elif stale:
                 self.message.emit(f"Take chosen; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
 

@@ -401,14 +401,16 @@ class JobQueue:
 
         self.bus.publish(JobEvent(EventKind.UPDATED, self.writer.call(operation)))
 
-    def replace_waiting(self, new_ids: Collection[str]) -> list[Job]:
+    def replace_waiting(self, new_ids: Collection[str], statuses: Collection[JobStatus] = queue.WAITING,
+                        message: Callable[[str], str] = queue.replaced_message) -> list[Job]:
         """The jobs ``new_ids`` (just queued by a branch re-roll, one per turn) replace the
         jobs still waiting to make takes of the same turns: those are cancelled, saying so,
         and a job of another turn that waited for one of them waits for its replacement
-        (:func:`queue.replaced_by_reroll`). Returns the jobs cancelled."""
+        (:func:`queue.replaced_by_reroll`). ``statuses``: which waiting jobs are replaced.
+        Returns the jobs cancelled."""
         def change() -> list[JobEvent]:
             new_jobs = [self._jobs[job_id] for job_id in new_ids if job_id in self._jobs]
-            cancelled, moved = queue.replaced_by_reroll(self._jobs, new_jobs)
+            cancelled, moved = queue.replaced_by_reroll(self._jobs, new_jobs, statuses, message)
             for job in [*cancelled, *moved]:
                 self._jobs[job.id] = job
             return [*(JobEvent(EventKind.CANCELLED, job, message=job.error) for job in cancelled),
@@ -572,7 +574,12 @@ class JobQueue:
 
     def next_runnable(self, fits: Callable[[Job], bool]) -> Job | None:
         """With ``cond`` held. None while the job that would run next is not announced yet
-        (it waits for its QUEUED event; a job after it does not jump the order meanwhile)."""
+        (it waits for its QUEUED event; a job after it does not jump the order meanwhile).
+        A project opened read-only runs only its exports: its queued generations are the
+        writer's that holds it (or wait for a writable opening), and could store nothing."""
+        if self.project.read_only:
+            allowed = fits
+            fits = lambda job: job.kind is JobKind.TASK and allowed(job)  # noqa: E731
         job = queue.next_runnable(self._jobs, fits, self._waits_for_its_turn)
         return None if job is not None and job.id in self._unannounced else job
 
