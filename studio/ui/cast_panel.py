@@ -98,6 +98,50 @@ def renamed_message(kind: str, old: str, new: str, turns: int) -> str:
     return f"Renamed the {kind} {old} to {new}{where}. Undo (Ctrl+Z) takes the rename back."
 
 
+def rename_changes(tree: StoryTree, command: RenameCastMember) -> tuple[int, int]:
+    """The turns (not the story's start) ``command`` would change in ``tree``: those whose
+    instruction changes, and those where only the lines the character speaks change. Building
+    the change checks the new name: a refused one raises its error here, before any question."""
+    instructions = lines_only = 0
+    for (kind, entity_id), entity in command.build(tree).items():
+        node = tree.nodes.get(entity_id) if kind is EntityKind.NODE else None
+        if node is None or node.is_root or not isinstance(entity, type(node)):
+            continue
+        if entity.instruction.raw != node.instruction.raw:
+            instructions += 1
+        else:
+            lines_only += 1
+    return instructions, lines_only
+
+
+def _turns(count: int) -> str:
+    return f"{count} turn" if count == 1 else f"{count} turns"
+
+
+def rename_note(old: str, instructions: int, lines_only: int, *, place_too: bool = False) -> str:
+    """What a rename of the character ``old`` changes, as :func:`rename_changes` counts it:
+    "6 turns name Qiqi: …; Qiqi speaks in 1 more turn, whose lines follow (7 turns change in
+    all)." The total is the number the status bar gives once the rename is made
+    (:func:`renamed_message`). ``place_too``: a location has the name too, and only the
+    Character fields change."""
+    parts = []
+    if instructions:
+        if place_too:
+            names = f"{_turns(instructions)} {'has' if instructions == 1 else 'have'} {old} as " \
+                    f"{'its' if instructions == 1 else 'their'} character"
+        else:
+            names = f"{_turns(instructions)} {'names' if instructions == 1 else 'name'} {old}"
+        parts.append(f"{names}: those instructions change too, and their takes are marked out of date")
+    if lines_only:
+        more = f"{lines_only} more turn{'s' if lines_only != 1 else ''}" if instructions else _turns(lines_only)
+        parts.append(f"{old} speaks in {more}, whose lines follow")
+    elif instructions:
+        parts.append("the lines it speaks follow")
+    total = instructions + lines_only
+    in_all = f" ({_turns(total)} change in all)" if instructions and lines_only else ""
+    return "; ".join(parts) + in_all + "."
+
+
 _DIGITS = re.compile(r"(\d+)")
 
 
@@ -740,29 +784,32 @@ class CastPanel(QWidget):
                   lambda _changes: f"Removed {member.name} from the cast. Undo (Ctrl+Z) brings {member.name} back.")
 
     def rename_selected(self) -> None:
-        """Rename the selected character, in its start state, the turns that name it and its lines."""
+        """Rename the selected character, in its start state, the turns that name it and its lines.
+        The new name is checked before anything is asked (an empty one is refused at once), and
+        the question counts the turns the rename changes as the status bar does after it."""
         member = self.selected_member()
         if member is None:
             return
         name = self.ask_name(member.name)
         if name is None or " ".join(name.split()) == member.name:
             return
+        new = " ".join(name.split())
+        command = RenameCastMember(member.id, name)
+        tree = self.tree_source()
         try:
-            self._check_no_lookalike(" ".join(name.split()), "character", except_id=member.id)
+            self._check_no_lookalike(new, "character", except_id=member.id)
             self._check_no_clash(name, "character", renaming=member.name)
+            changing = rename_changes(tree, command) if tree is not None else (0, 0)
         except StudioError as error:
             self.error.emit(error)
             return
-        named = self._named_by(member.name)
-        if named and not self.confirm("Rename character", f"Rename {member.name} to {' '.join(name.split())}?\n"
-                                      f"{named}: those instructions change too, and their takes are marked out "
-                                      "of date; the lines it speaks follow. You can undo this with Ctrl+Z."
-                                      f"{self._place_note(member.name)}"):
+        if sum(changing) and not self.confirm(
+                "Rename character", f"Rename {member.name} to {new}?\n"
+                f"{rename_note(member.name, *changing, place_too=bool(tree and place_named(tree, member.name)))} "
+                f"You can undo this with Ctrl+Z.{self._place_note(member.name)}"):
             return
-        new = " ".join(name.split())
-        self._run(RenameCastMember(member.id, name),
-                  lambda changes: renamed_message("character", member.name, new,
-                                                  turns_changed(changes, self.tree_source())))
+        self._run(command, lambda changes: renamed_message("character", member.name, new,
+                                                           turns_changed(changes, self.tree_source())))
 
     def _ask_new_name(self, current: str) -> str | None:
         name, ok = QInputDialog.getText(self, "Rename character", "New name:", QLineEdit.EchoMode.Normal, current)

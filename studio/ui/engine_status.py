@@ -2,7 +2,10 @@
 
 The page takes plain :class:`EngineAvailability` rows; :func:`engine_availability` makes
 them from ``kamishibai doctor``'s engine report (each engine's own ``check``: missing
-weights with their paths, no GPU, not enough memory, a missing package).
+weights with their paths, no GPU, not enough memory, a missing package). Each row carries a
+one-line summary ("ready", "9 weights files missing") for the page to show, the reasons
+themselves behind its Details: an engine missing all its weights listed one line per file,
+and nineteen of them filled a page 1,444 pixels tall.
 """
 
 from __future__ import annotations
@@ -13,12 +16,45 @@ from typing import NamedTuple
 from studio.doctor import engine_reports
 from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry
+from studio.engines.requirements import Requirement, RequirementKind
 
 
 class EngineAvailability(NamedTuple):
     name: str
     available: bool
     reasons: Sequence[str] = ()
+    summary: str = ""
+    """One line saying whether it runs and, if not, what it lacks ('' : said from the rest)."""
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"1 {one}" if number == 1 else f"{number:,} {many}"
+
+
+def engine_summary(available: bool, reasons: Sequence[Requirement]) -> str:
+    """One line for an engine: "ready", or what it lacks, by kind ("9 weights files missing;
+    torch not installed"): files and packages counted, the machine's shortfall said as the
+    check says it (there is one of each at most)."""
+    if available:
+        return "ready"
+    parts: list[str] = []
+    files = [r for r in reasons if r.kind is RequirementKind.FILE]
+    if files:
+        parts.append(_count(len(files), "weights file", "weights files") + " missing or unreadable")
+    packages = [r for r in reasons if r.kind is RequirementKind.PACKAGE]
+    if packages:
+        parts.append(_count(len(packages), "package", "packages") + " missing")
+    parts += [r.message.rstrip(".") for r in reasons if r.kind not in (RequirementKind.FILE, RequirementKind.PACKAGE)]
+    return "; ".join(parts) or "cannot run"
+
+
+def row_summary(engine: EngineAvailability) -> str:
+    """The line the page shows for ``engine``: its own summary, else one made from its state."""
+    if engine.summary:
+        return engine.summary
+    if engine.available:
+        return "ready"
+    return _count(len(engine.reasons), "problem", "problems") if engine.reasons else "cannot run"
 
 
 def engine_availability(registry: EngineRegistry, config: EngineConfig) -> list[EngineAvailability]:
@@ -26,5 +62,6 @@ def engine_availability(registry: EngineRegistry, config: EngineConfig) -> list[
     rows: list[EngineAvailability] = []
     for report in engine_reports(registry, config):
         reasons = [f"{r.message} {r.hint}".strip() for r in report.reasons]
-        rows.append(EngineAvailability(report.name, report.available, reasons))
+        rows.append(EngineAvailability(report.name, report.available, reasons,
+                                       engine_summary(report.available, report.reasons)))
     return rows

@@ -4,6 +4,11 @@ Decoding runs on QThreadPool workers (QImage may be built on any thread; QPixmap
 the GUI thread, so the caches hold QImages). A request for something not yet loaded
 returns None and schedules the load; :attr:`ready` fires with the path when it lands, and
 views repaint then.
+
+Posters load on a pool of their own (:data:`POSTER_THREADS`): on the shared pool, which
+has one thread per core, the cards' posters of a project just opened queued behind the
+episode preview's clip decodes (a tenth to a third of a second each, several at once), and
+the cards stayed grey for seconds while a poster is a few milliseconds' read.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from PySide6.QtGui import QImage
 
 from studio.ui.gui_tuning import lower_this_thread
 from studio.ui.node_summary import PosterState
+
+POSTER_THREADS = 2
+"""Threads of the posters' own pool: posters are small PNG reads, never waiting for a clip."""
 
 POSTER_SIZE = QSize(360, 216)
 """Posters are scaled to fit this at load (twice the card's poster box, for HiDPI)."""
@@ -97,14 +105,21 @@ def load_clip(path: str) -> tuple[list[QImage], float] | None:
 
 class LoaderCache(QObject):
     """Items loaded by ``work(key)`` on the thread pool, kept most recently used first (a key
-    is a file's path for posters and clips)."""
+    is a file's path for posters and clips). ``threads``: load on a pool of that many
+    threads of the cache's own, rather than on the application's shared pool (0)."""
 
     ready = Signal(str)
     failed = Signal(str)
 
     def __init__(self, work: Callable[[str], object], capacity: int, parent: QObject | None = None, *,
-                 weigh: Callable[[object], int] | None = None, max_bytes: int | None = None) -> None:
+                 weigh: Callable[[object], int] | None = None, max_bytes: int | None = None,
+                 threads: int = 0) -> None:
         super().__init__(parent)
+        # an own pool is made first, so that it is deleted (waiting for its loads) before the
+        # signals its loads report to
+        self.pool = QThreadPool(self) if threads > 0 else QThreadPool.globalInstance()
+        if threads > 0:
+            self.pool.setMaxThreadCount(threads)
         self._work = work
         self._capacity = capacity
         """The most items kept."""
@@ -120,7 +135,6 @@ class LoaderCache(QObject):
         changes (a clip regenerated, a file or the project folder put back)."""
         self._signals = _Signals(self)
         self._signals.loaded.connect(self._on_loaded)
-        self.pool = QThreadPool.globalInstance()
 
     def peek(self, path: str) -> object | None:
         item = self._items.get(path)
@@ -223,12 +237,14 @@ def poster_bytes(poster: object) -> int:
 class PosterCache(LoaderCache):
     """Posters scaled for the cards, the most recently used first, bounded by what they weigh
     (:data:`POSTER_CACHE_BYTES`). ``capacity`` also bounds how many it keeps (no bound by
-    default). The poster just loaded always stays: the card that asked for it shows it next."""
+    default). The poster just loaded always stays: the card that asked for it shows it next.
+    Loads run on the cache's own pool (:data:`POSTER_THREADS`), never behind clip decodes; the
+    cards ask as they are painted, so the visible ones are loaded first."""
 
     def __init__(self, parent: QObject | None = None, capacity: int | None = None,
                  max_bytes: int = POSTER_CACHE_BYTES) -> None:
         super().__init__(load_poster, capacity if capacity is not None else sys.maxsize, parent,
-                         weigh=poster_bytes, max_bytes=max_bytes)
+                         weigh=poster_bytes, max_bytes=max_bytes, threads=POSTER_THREADS)
 
     def get(self, path: str) -> QImage | None:
         value = self.request(path)

@@ -6,6 +6,11 @@ With a job running, the progress column ("14% · 2 s left") and the status colum
 default size, "Generate turn 1…", never what the turn does). Each line is now two lines tall
 or more (the narrower the name's column, the more): the job's name wraps onto the next lines,
 and the progress puts its time left under the percentage, which halves the column's width.
+
+In a dock narrower than :data:`STATUS_TEXT_MIN_WIDTH` the status column shows its icon alone
+(the word is in the line's tooltip and read out by screen readers): "queued" and "running"
+took 80 of the 235 pixels a 1600-pixel window gives the queue, the job's name kept 70, and
+lines such as "Re-roll turn 55 · Yuzu gently li…" could not be told apart.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ NAME_LINES_BY_WIDTH = ((150, 2), (100, 3), (0, 4))
 more lines as its column narrows ("Generate" / "turn 2 · Qiqi" / "gently sits…" where two
 lines read "Generate" / "turn 2 · Qiq…"); one longer than that ends with "…"."""
 ROW_PADDING = 6
+STATUS_TEXT_MIN_WIDTH = 400
+"""The narrowest list whose status column spells the status out beside its icon."""
 ESTIMATING = "estimating…"
 """What a running job's progress says under its percentage until a time left is known (a
 first job of an engine: nothing has timed it yet, and the time left waits for decoding's
@@ -34,8 +41,16 @@ def shown_progress(progress: str) -> str:
     return progress.replace(" · ", "\u2028")
 
 
-def shown_width(metrics: QFontMetrics, column: int, text: str) -> int:
-    """The width ``text`` takes in ``column`` as drawn (its widest line)."""
+def status_text_shown(list_width: int) -> bool:
+    """Whether a queue list ``list_width`` pixels wide spells its statuses out (else icons alone)."""
+    return list_width >= STATUS_TEXT_MIN_WIDTH
+
+
+def shown_width(metrics: QFontMetrics, column: int, text: str, *, status_text: bool = True) -> int:
+    """The width ``text`` takes in ``column`` as drawn (its widest line); ``status_text``:
+    whether the status column spells its text out."""
+    if column == STATUS_COLUMN and not status_text:
+        return 0
     shown = shown_progress(text) if column == PROGRESS_COLUMN else text
     return max((metrics.horizontalAdvance(line) for line in shown.split("\u2028")), default=0)
 
@@ -58,6 +73,11 @@ class QueueLineDelegate(QStyledItemDelegate):
         width = header.sectionSize(JOB_COLUMN) if isinstance(header, QHeaderView) else 0
         return next(lines for least, lines in NAME_LINES_BY_WIDTH if width >= least)
 
+    def status_text(self) -> bool:
+        """Whether the status column spells its text out now (see :func:`status_text_shown`)."""
+        header = self.parent()
+        return status_text_shown(header.width()) if isinstance(header, QHeaderView) else True
+
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
@@ -65,6 +85,8 @@ class QueueLineDelegate(QStyledItemDelegate):
             option.text = shown_progress(option.text)
         elif index.column() == JOB_COLUMN:
             option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        elif index.column() == STATUS_COLUMN and not self.status_text():
+            option.text = ""  # the icon alone: the job's name gets the room
 
     def sizeHint(self, option: QStyleOptionViewItem,  # noqa: N802
                  index: QModelIndex | QPersistentModelIndex) -> QSize:

@@ -12,12 +12,13 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QStyle,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -30,7 +31,14 @@ from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
 from studio.ui.job_labels import where_it_runs
 from studio.ui.job_tracker import JobTracker, kind_name
-from studio.ui.queue_lines import ESTIMATING, PROGRESS_COLUMN, QueueLineDelegate, shown_width
+from studio.ui.queue_lines import (
+    ESTIMATING,
+    PROGRESS_COLUMN,
+    STATUS_COLUMN,
+    QueueLineDelegate,
+    shown_width,
+    status_text_shown,
+)
 from studio.ui.text_wrap import breakable, copy_without_breaks
 from studio.ui.toolbutton import tool_button
 
@@ -118,15 +126,16 @@ def _plain(text: str) -> str:
     return html.escape(breakable(text), quote=False).replace("\n", "<br>")
 
 
-def summary_text(running: int, queued: int, blocked: int = 0, interrupted: int = 0) -> str:
+def summary_text(running: int, queued: int, blocked: int = 0, interrupted: int = 0, finished: int = 0) -> str:
     """The line above the list: how many jobs run and wait. Blocked and interrupted jobs are
-    named only when there are some; "Queue empty" only when no job is waiting at all (an
-    interrupted one waits to be retried or cancelled, so the queue isn't empty)."""
+    named only when there are some; "No jobs waiting" only when none runs or waits (an
+    interrupted one waits to be retried or cancelled), with the finished jobs still listed
+    counted after it ("Queue empty" read wrong above a list of them)."""
     if not (running or queued or blocked or interrupted):
-        return "Queue empty"
-    counts = [f"{running} running", f"{queued} queued"]
-    counts += [f"{blocked} blocked"] if blocked else []
-    counts += [f"{interrupted} interrupted"] if interrupted else []
+        return "No jobs waiting" + (f" · {finished:,} finished" if finished else "")
+    counts = [f"{running:,} running", f"{queued:,} queued"]
+    counts += [f"{blocked:,} blocked"] if blocked else []
+    counts += [f"{interrupted:,} interrupted"] if interrupted else []
     return " · ".join(counts)
 
 
@@ -190,7 +199,7 @@ class QueuePanel(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         header = self.list.header()
         header.setStretchLastSection(False)
-        header.setMinimumSectionSize(40)
+        header.setMinimumSectionSize(24)  # a status shown by its icon alone (see _follow_list_width)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Status and progress fit their widest text. Not ResizeToContents: that measures every
         # line again whenever one cell changes (a progress step); these columns only grow,
@@ -198,7 +207,10 @@ class QueuePanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self._widest = {1: 0, 2: 0}
+        self._status_words = True
+        """Whether the status column last spelled its text out (see ``_follow_list_width``)."""
         header.sectionResized.connect(self._follow_name_width)
+        header.geometriesChanged.connect(self._follow_list_width)
         self.list.itemSelectionChanged.connect(self._on_selection)
         self.list.installEventFilter(self)  # Delete / Backspace cancel, as the Cancel button does
         self.detail = QLabel(self)
@@ -214,7 +226,7 @@ class QueuePanel(QWidget):
                                         name="Retry the selected job")
         self.clear_button = tool_button(icon("delete"), "Forget finished jobs", self.clear_finished, self,
                                         name="Forget finished jobs")
-        self.summary = QLabel("Queue empty", self)
+        self.summary = QLabel(summary_text(0, 0), self)
         self.summary.setObjectName("dimLabel")
         buttons = QHBoxLayout()
         for button in (self.cancel_button, self.up_button, self.down_button, self.retry_button):
@@ -378,7 +390,7 @@ class QueuePanel(QWidget):
                         if column in self._widest:
                             grow.add(column)
                 item.setToolTip(0, tip or label)
-                item.setToolTip(1, tip)
+                item.setToolTip(1, tip or status)  # the word, where the column shows the icon alone
                 item.setToolTip(2, tip or progress)
                 if old is None or old[4] != icon_name:
                     item.setIcon(1, icon(icon_name))
@@ -393,7 +405,8 @@ class QueuePanel(QWidget):
             if not idle:
                 grow.add(2)
         self._fit_columns(grow - ({2} if idle else set()), jobs)
-        self.summary.setText(summary_text(running, queued, blocked, interrupted))
+        finished = len(jobs) - running - queued - blocked - interrupted
+        self.summary.setText(summary_text(running, queued, blocked, interrupted, finished))
         self._show_detail(self._selected_job())
         self._update_buttons()
         has_jobs = bool(queued or running or attention or blocked)
@@ -412,14 +425,43 @@ class QueuePanel(QWidget):
     def _fit_columns(self, columns: set[int], jobs: list[Any]) -> None:
         """Widen the status or progress column if one of its texts got wider than any before."""
         metrics = self.list.fontMetrics()
+        words = self._lines.status_text()
         for column in columns:
-            widest = max((shown_width(metrics, column, self._rows[job.id][column]) for job in jobs), default=0)
+            widest = max((self._shown_width(metrics, column, self._rows[job.id][column], words)
+                          for job in jobs), default=0)
             if widest > self._widest[column] or self.list.header().sectionSize(column) < self._widest[column]:
                 self._widest[column] = max(widest, self._widest[column])
                 self.list.resizeColumnToContents(column)
                 if column == PROGRESS_COLUMN:  # Qt's fit is measured in whole pixels, drawn in fractions
                     header = self.list.header()
                     header.resizeSection(column, header.sectionSize(column) + PROGRESS_SLACK)
+
+    def _shown_width(self, metrics: QFontMetrics, column: int, text: str, words: bool) -> int:
+        """What a cell of ``column`` needs beside its margins: its text's width, or, for a
+        status shown by its icon alone (``words`` false), the icon's."""
+        if column == STATUS_COLUMN and not words:
+            size = self.list.iconSize().width()
+            if size <= 0:  # the view's default: the style's small icons
+                size = self.list.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self.list)
+            return size if text else 0
+        return shown_width(metrics, column, text)
+
+    def _follow_list_width(self) -> None:
+        """The list got narrow or wide enough for the status column to switch between its
+        icon alone and the icon with its word: the column fits again."""
+        words = status_text_shown(self.list.header().width())
+        if words == self._status_words:
+            return
+        self._status_words = words
+        heading = self.list.headerItem()
+        heading.setText(STATUS_COLUMN, "Status" if words else "")  # the word alone kept the column wide
+        heading.setToolTip(STATUS_COLUMN, "" if words else "Status (hover a line for its word)")
+        jobs = [job_id for job_id in self._rows if job_id in self._items]
+        metrics = self.list.fontMetrics()
+        self._widest[STATUS_COLUMN] = max((self._shown_width(metrics, STATUS_COLUMN, self._rows[j][1], words)
+                                           for j in jobs), default=0)
+        self.list.resizeColumnToContents(STATUS_COLUMN)
+        self.list.doItemsLayout()
 
     def _follow_name_width(self, column: int, _old: int, _new: int) -> None:
         """The job column got narrow or wide enough to change how many text lines the
@@ -594,6 +636,8 @@ class QueuePanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """Delete (Backspace on keyboards without one) on the list cancels the selected job,
         as the Cancel button does, and only where it would: a keyboard way to cancel."""
+        if watched is self.list and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self, self._follow_list_width)  # once the header has its new width
         if watched is self.list and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
                 and event.key() in CANCEL_KEYS and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             if self.cancel_button.isEnabled():

@@ -10,8 +10,10 @@ panel's ends the first widget outside it in Qt's own chain.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLayout, QScrollArea, QWidget
+from PySide6.QtWidgets import QLayout, QScrollArea, QSplitter, QWidget
 
 MAX_CHAIN_STEPS = 2000
 """How far along Qt's chain to look for a widget outside the panel (a window has far fewer)."""
@@ -27,7 +29,8 @@ def _reachable(widget: QWidget) -> bool:
 
 def widgets_in_reading_order(root: QWidget) -> list[QWidget]:
     """The widgets under ``root`` that Tab can reach, in the order their layouts place them
-    (a scroll area's contents after the area itself), hidden ones included."""
+    (a scroll area's contents after the area itself, a splitter's panes in their order),
+    hidden ones included."""
     found: list[QWidget] = []
 
     def visit_layout(layout: QLayout) -> None:
@@ -46,6 +49,10 @@ def widgets_in_reading_order(root: QWidget) -> list[QWidget]:
         if isinstance(widget, QScrollArea):
             if (content := widget.widget()) is not None:
                 visit_widget(content)
+        elif isinstance(widget, QSplitter):  # a splitter lays its panes out without a layout
+            for pane in range(widget.count()):
+                if (inner_widget := widget.widget(pane)) is not None:
+                    visit_widget(inner_widget)
         elif (layout := widget.layout()) is not None:
             visit_layout(layout)
 
@@ -107,3 +114,28 @@ def entry_target(panel: QWidget, focus: QWidget, forward: bool) -> QWidget | Non
             return inside[-1] if inside else panel
         return widget
     return None
+
+
+def move_to_chain_end(widgets: Sequence[QWidget]) -> None:
+    """Put ``widgets`` (all of one window) last in their window's Tab chain, in this order.
+
+    For a panel that the eye reads after the others but that was built among them: the
+    episode preview, made beside the story tree, stood between the tree and the inspector,
+    so Tab from the tree went through the player's buttons first. Long-lived widgets only
+    (see the module's docstring: the chain is not re-ordered for widgets made per turn)."""
+    if not widgets:
+        return
+    window = widgets[0].window()
+    last = window.previousInFocusChain()
+    for _ in range(MAX_CHAIN_STEPS):  # the chain's last focusable widget not among ``widgets``
+        if last is None or last is window or (last.focusPolicy() != Qt.FocusPolicy.NoFocus
+                                              and not any(last is widget for widget in widgets)):
+            break  # (Qt's setTabOrder does nothing after a widget that takes no focus)
+        last = last.previousInFocusChain()
+    if last is None or last is window:
+        return
+    previous = last
+    for widget in widgets:
+        if widget.window() is window and widget is not previous:
+            QWidget.setTabOrder(previous, widget)
+            previous = widget

@@ -24,12 +24,13 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStyle,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.core.text import one_line
-from studio.ui.engine_status import EngineAvailability
+from studio.ui.engine_status import EngineAvailability, row_summary
 from studio.ui.icons import icon
 
 MAX_RECENT_SHOWN = 6
@@ -158,6 +159,8 @@ class WelcomePage(QWidget):
         self.content = content
         self.recent_buttons: list[RecentButton] = []
         self.engine_rows: list[QWidget] = []
+        self.engine_details: list[QLabel] = []
+        """Each engine's reasons, hidden behind its Details button."""
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -323,10 +326,24 @@ class WelcomePage(QWidget):
             state.setWordWrap(False)
             state.setMinimumWidth(90)
             line.addWidget(state, 0, Qt.AlignmentFlag.AlignTop)
-            text = f"<b>{html.escape(engine.name)}</b>"
+            text = QVBoxLayout()
+            text.setContentsMargins(0, 0, 0, 0)
+            text.setSpacing(2)
+            heading = QHBoxLayout()
+            heading.setSpacing(8)
+            heading.addWidget(_label(f"<b>{html.escape(engine.name)}</b> · {html.escape(row_summary(engine))}",
+                                     row, rich=True), 1)
             if engine.reasons:
-                text += "<br>" + "<br>".join(html.escape(reason) for reason in engine.reasons)
-            line.addWidget(_label(text, row, rich=True), 1)
+                details = _label("<br>".join(html.escape(reason) for reason in engine.reasons), row,
+                                 "dimLabel", rich=True)
+                details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                details.hide()
+                heading.addWidget(self._details_button(engine.name, details, row), 0, Qt.AlignmentFlag.AlignTop)
+                self.engine_details.append(details)
+            text.addLayout(heading)
+            if engine.reasons:
+                text.addWidget(details)
+            line.addLayout(text, 1)
             row.setAccessibleName(f"{engine.name}: {'can run' if engine.available else 'cannot run'}")
             layout.addWidget(row)
             self.engine_rows.append(row)
@@ -341,6 +358,24 @@ class WelcomePage(QWidget):
         buttons.addStretch(1)
         layout.addLayout(buttons)
         return card
+
+    @staticmethod
+    def _details_button(name: str, details: QLabel, parent: QWidget) -> QToolButton:
+        """A "Details" disclosure that shows or hides an engine's reasons (one line a file)."""
+        button = QToolButton(parent)
+        button.setText("Details")
+        button.setCheckable(True)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setArrowType(Qt.ArrowType.RightArrow)
+        button.setAccessibleName(f"Details of {name}")
+        button.setToolTip(f"Show what {name} lacks, file by file, and how to fix it")
+
+        def toggle(shown: bool) -> None:
+            details.setVisible(shown)
+            button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+        button.toggled.connect(toggle)
+        return button
 
     def weights_help(self) -> str:
         """Where weights go, as rich text: one folder per line, then the Hugging Face cache."""

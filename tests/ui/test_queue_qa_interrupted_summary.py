@@ -33,11 +33,11 @@ def test_interrupted_jobs_are_counted_not_called_an_empty_queue(qtbot) -> None: 
 
     service.queue = [*(replace(job, status=JobStatus.CANCELLED) for job in interrupted), Job("c", JobStatus.DONE)]
     panel.refresh()
-    assert panel.summary.text() == "Queue empty"
+    assert panel.summary.text() == "No jobs waiting · 3 finished"  # the ended jobs listed below it
 
 
 def test_the_summary_names_only_the_counts_there_are() -> None:
-    assert summary_text(0, 0) == "Queue empty"
+    assert summary_text(0, 0) == "No jobs waiting"
     assert summary_text(1, 3) == "1 running · 3 queued"
     assert summary_text(0, 0, blocked=2) == "0 running · 0 queued · 2 blocked"
     assert summary_text(0, 1, blocked=1, interrupted=1) == "0 running · 1 queued · 1 blocked · 1 interrupted"

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QResizeEvent
+from PySide6.QtGui import QImage, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from studio.core.state import CharacterState
@@ -16,6 +16,7 @@ from studio.ui.job_tracker import JobTracker
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.node_summary import CardStatus, NodeSummary, cut_to_chars
 from studio.ui.player import Player
+from studio.ui.tab_order import move_to_chain_end, widgets_in_reading_order
 from studio.worker.events import PreviewFrames
 
 NOTE_HINT_CHARS = 200
@@ -133,6 +134,31 @@ class EpisodePanel(QWidget):
         self._follow_timer.timeout.connect(self._follow_playing)
         self.player.segment_changed.connect(self._on_segment)
         self.player.preview_dismissed.connect(self._on_preview_dismissed)
+        self._tab_placed = False
+        """Whether the panel's Tab stops were put in place (see :meth:`showEvent`)."""
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        """Once in its window, the panel's Tab stops go in its on-screen order (the player's
+        Loop after its slider, as it sits) and last in the window's chain: Tab from the story
+        tree goes to the inspector, as the README says, rather than through the player first.
+        Done once the window has handled the show: the docks (the inspector among them) join
+        the window's chain after the workspace is shown, behind the panel."""
+        super().showEvent(event)
+        if not self._tab_placed and self.window() is not self:
+            self._tab_placed = True
+            QTimer.singleShot(0, self, self._place_tab_stops)
+
+    def _place_tab_stops(self) -> None:
+        if self.window() is not self:
+            move_to_chain_end(self.tab_stops())
+
+    def tab_stops(self) -> list[QWidget]:
+        """The panel's Tab stops in the order they sit on screen, hidden ones included: the
+        player's, then the chart's box (which the chart places itself, outside any layout)."""
+        stops = widgets_in_reading_order(self)
+        if not any(stop is self.chart.mode_box for stop in stops):
+            stops.append(self.chart.mode_box)
+        return stops
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         """Where the panel has room, the player keeps :data:`PLAYER_WIDTH` (its narrowest, once):
