@@ -23,6 +23,7 @@ import itertools
 import math
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -148,6 +149,132 @@ def wrap_columns(text: str, width: int = SRT_LINE, *, break_long_words: bool = F
             used += len(gap) + needed
     return [*lines, current] if current else lines
 
+
+PARTICLES = frozenset("はがをにでともへのや")
+"""Japanese particles: a line broken after one (``美咲が`` / ``夜の港で``) breaks between
+phrases, not inside a word (:func:`balanced_lines`)."""
+
+BALANCE_SLACK = 5
+"""A balanced line may be wider than the narrowest possible widest line by a fifth of a
+line (two full-width characters in Japanese, three in Chinese and Korean, eight columns in
+English) where that lets it break after punctuation or a particle (:func:`balanced_lines`)."""
+
+BALANCED_MOST_LINES = 8
+"""A text wrapping to more lines than this (only a caption merged where time is short) keeps
+:func:`wrap_columns`'s lines: balancing it would cost time out of proportion."""
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A stretch of a line that is never broken (:func:`_pieces`), and whether a space comes
+    before it (a line broken there drops the space)."""
+
+    text: str
+    spaced: bool
+
+
+def _tokens(text: str) -> list[_Token]:
+    return [_Token(piece, at == 0 and index > 0)
+            for index, word in enumerate(text.split(" ")) for at, piece in enumerate(_pieces(word))]
+
+
+def _hiragana(char: str) -> bool:
+    return "\u3041" <= char <= "\u309f"
+
+
+def _break_penalty(before: str, token: _Token) -> int:
+    """How much a reader minds a line broken after ``before`` (the text up to the break) and
+    before ``token``: least after punctuation (a comma, a full stop, a closing bracket), then
+    at a space or after a Japanese particle, then where kana meets a kanji or katakana, most
+    elsewhere inside a run of Japanese or Chinese (it may split a word: ``歩`` / ``く。``)."""
+    last = before[-1]
+    if unicodedata.category(last).startswith("P"):
+        return 0
+    if token.spaced or (last in PARTICLES and len(before) > 1 and not _hiragana(before[-2])):
+        return 1
+    if _hiragana(last) and not _hiragana(token.text[0]):
+        return 2
+    return 3
+
+
+class _Lines:
+    """The tokens of a text and what :func:`balanced_lines` asks of them."""
+
+    def __init__(self, text: str) -> None:
+        self.tokens = _tokens(text)
+        self.count = len(self.tokens)
+        self.before = list(itertools.accumulate(
+            (display_width(token.text) + token.spaced for token in self.tokens), initial=0))
+        ends = list(itertools.accumulate((len(token.text) + token.spaced for token in self.tokens), initial=0))
+        self.penalty = [0, *(_break_penalty(text[:ends[end]], self.tokens[end]) for end in range(1, self.count)), 0]
+
+    def width(self, start: int, end: int) -> int:
+        """The columns of a line of tokens ``start..end`` (the space before the first dropped)."""
+        return self.before[end] - self.before[start] - self.tokens[start].spaced
+
+    def ends(self, start: int, most: int) -> Iterator[int]:
+        """The ends of the lines from token ``start`` of at most ``most`` columns."""
+        end = start + 1
+        while end <= self.count and self.width(start, end) <= most:
+            yield end
+            end += 1
+
+    def text(self, start: int, end: int) -> str:
+        return "".join((" " if token.spaced and at else "") + token.text
+                       for at, token in enumerate(self.tokens[start:end]))
+
+
+def balanced_lines(text: str, width: int = SRT_LINE) -> list[str]:
+    """Single-spaced ``text`` wrapped into as few lines of at most ``width`` columns as
+    :func:`wrap_columns` takes, with the breaks chosen so the lines are of about one width
+    rather than full lines and a short last one: ``美咲が夜の港で`` / ``ゆっくり歩く。``, not
+    ``美咲が夜の港でゆっくり歩`` / ``く。``, which cut the word 歩く and left two characters
+    alone. Among the breaks that keep the widest line within :data:`BALANCE_SLACK` of the
+    narrowest it can be, it takes those a reader minds least (:func:`_break_penalty`), then
+    the most even lines (the least sum of squared widths), then a shorter top line. Text on
+    one line, on more than :data:`BALANCED_MOST_LINES`, or with a word wider than a line (cut
+    as :func:`wrap_columns` cuts it) is wrapped as :func:`wrap_columns` wraps it."""
+    greedy = wrap_columns(text, width, break_long_words=True)
+    if not 2 <= len(greedy) <= BALANCED_MOST_LINES:
+        return greedy
+    lines = _Lines(text)
+    if any(display_width(token.text) > width for token in lines.tokens):
+        return greedy
+    most = min(width, _narrowest_widest(lines, len(greedy), width) + max(2, width // BALANCE_SLACK))
+    breaks = _best_breaks(lines, len(greedy), most)
+    return [lines.text(start, end) for start, end in itertools.pairwise([0, *breaks, lines.count])]
+
+
+def _narrowest_widest(lines: _Lines, count: int, width: int) -> int:
+    """The least width the widest of ``count`` lines can have, none wider than ``width``."""
+    best = {lines.count: 0}  # from a token on, in the lines left: the least widest line
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for start in range(lines.count):
+            options = [max(lines.width(start, end), best[end]) for end in lines.ends(start, width) if end in best]
+            if options:
+                step[start] = min(options)
+        best = step
+    return best[0]
+
+
+def _best_breaks(lines: _Lines, count: int, most: int) -> list[int]:
+    """The token offsets where ``count`` lines of at most ``most`` columns each break: least
+    minded first (:func:`_break_penalty`), then most even, then with the shortest top line."""
+    best: dict[int, tuple[tuple[int, int, int], list[int]]] = {lines.count: ((0, 0, 0), [])}
+    for left in range(1, count + 1):
+        step: dict[int, tuple[tuple[int, int, int], list[int]]] = {}
+        for start in range(lines.count):
+            for end in lines.ends(start, most):
+                if end not in best:
+                    continue
+                (minded, squares, top), after = best[end]
+                line = lines.width(start, end)
+                score = (minded + lines.penalty[end], squares + line * line, top + (line if left == count else 0))
+                if start not in step or score < step[start][0]:
+                    step[start] = (score, [end, *after] if end < lines.count else after)
+        best = step
+    return best[0][1]
 
 LOOK_ALIKES = str.maketrans({"<": "\u2039", ">": "\u203a", "{": "\u2774", "}": "\u2775"})
 """SRT has no escapes, and players read markup in its text: ``<b>``, ``<i>`` and ``<font>``
@@ -480,7 +607,8 @@ def shortened_cue(cue: Cue, most: int) -> Cue:
 
 def srt_cue_text(cue: Cue, context: str = "") -> str:
     """The cue as an SRT block's text: wrapped to its language's line length
-    (:func:`line_columns`; ``context``: the text of the caption it was cut from), its markup
+    (:func:`line_columns`; ``context``: the text of the caption it was cut from) in lines of
+    about one width (:func:`balanced_lines`), its markup
     disarmed, each line marked with its paragraph's direction where its own first letter says
     otherwise.
 
@@ -497,7 +625,7 @@ def srt_cue_text(cue: Cue, context: str = "") -> str:
     text = single_spaced(cue.shown)
     text = text.translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
-    lines = directed_lines(wrap_columns(text, line_columns(text, context), break_long_words=True), cue.reads_rtl)
+    lines = directed_lines(balanced_lines(text, line_columns(text, context)), cue.reads_rtl)
     text = "\n".join(lines) or text
     text = ASS_ESCAPES.sub(WORD_JOINER, text)  # after wrapping: the joiner takes no column
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text

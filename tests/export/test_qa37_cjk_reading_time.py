@@ -35,10 +35,13 @@ def test_a_long_japanese_caption_keeps_the_time_it_needs(two_turns: Fixture, tmp
     project.apply(AddDialogueLine(first, "美咲", JAPANESE))
     project.apply(AddDialogueLine(last, "美咲", "はい。"))
     entries = parse_srt(export_branch(project, last, tmp_path / "ja.srt").path.read_text(encoding="utf-8"))
-    assert [text.replace("\n", "") for _, _, text in entries] == [f"美咲: {JAPANESE}", "美咲: はい。"]
-    (start, end, _), (after, stop, _) = entries
+    # 30 characters are more than two Japanese lines of 13: two subtitles, a sentence each
+    assert [text.replace("\n", "") for _, _, text in entries] == [
+        "美咲: 今日はとても良い天気ですね。", "公園で一緒に写真を撮りましょう。", "美咲: はい。"]
+    (start, middle, _), (resumed, end, _), (after, stop, _) = entries
     # 30 characters at 4 a second take 7.5 s: the turn's 4 s are all needed, none is lent
-    assert (start, end) == (0.0, pytest.approx(4.0, abs=1e-3))
+    assert (start, middle, end) == (0.0, resumed, pytest.approx(4.0, abs=1e-3))
+    assert 0.0 < middle < end
     assert (after, stop) == (pytest.approx(4.0, abs=1e-3), pytest.approx(4.5, abs=1e-3))
 
 

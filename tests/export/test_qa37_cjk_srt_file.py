@@ -24,7 +24,9 @@ def test_srt_is_plain_utf8_and_disarms_markup_in_japanese(story: Fixture, tmp_pa
     assert not raw.startswith(b"\xef\xbb\xbf") and b"\r" not in raw
     text = raw.decode("utf-8")
     entries = parse_srt(text)
-    assert entries[0][2] == "美咲: \u2039i\u203a強調\u2039/i\u203aして --\u203a 矢印\u2774\\an8\u2775です。"
+    # two lines of a Japanese subtitle (at most 26 columns each), broken at the space
+    assert entries[0][2].split("\n") == ["美咲: \u2039i\u203a強調\u2039/i\u203aして --\u203a",
+                                         "矢印\u2774\\an8\u2775です。"]
     assert text.count("-->") == len(entries)  # only in the timing lines
 
 

@@ -125,11 +125,15 @@ def test_japanese_without_spaces_breaks_between_characters_counting_two_columns(
     _assert_short_timed_cues(cues, TURN_SECONDS)
     lines = [text for _, _, cue in cues for text in _lines(cue)]
     assert "".join(lines) == f"Qiqi: {japanese}", "broken between characters, nothing lost"
-    assert all(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text) <= 42 for text in lines)
+    # a Japanese line holds 13 full-width characters (26 columns), not 21
+    assert all(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text) <= 26 for text in lines)
     assert not any(text[0] in "。、」！" for text in lines), "closing punctuation never starts a line"
     texts = [text for _, _, text in cues]
-    assert all(re.search(r"[。」]$", text) for text in texts[:-2]), "sentence ends first"
-    assert any(len(_lines(text)) == 2 for text in texts[-2:]), "a run without punctuation fills its lines"
+    assert all(re.search(r"[。」]$", text) for text in texts[:-3]), "sentence ends first"
+    # the run without punctuation (60 characters) takes three subtitles of at most 26 characters
+    tail = [_lines(text) for text in texts[-3:]]
+    assert "".join(line for lines in tail for line in lines) == "そして丘を登り始めた" * 6
+    assert [len(lines) for lines in tail[:2]] == [2, 2], "a run without punctuation fills its subtitles"
 
 
 def test_a_short_turn_shows_what_can_be_read_and_never_overlaps(story: Fixture) -> None:

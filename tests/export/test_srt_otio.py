@@ -102,7 +102,7 @@ def test_dialogue_and_narration_reach_the_srt_in_order_within_their_turn(story: 
     result = export_branch(story.project, story.leaf, tmp_path / "story.srt")
     entries = parse_srt(result.path.read_text(encoding="utf-8"))
     assert [text for _, _, text in entries] == [
-        "<i>The town wakes up.</i>", "Qiqi: I'm late!", "Mei: Good luck on your first delivery,\nQiqi!",
+        "<i>The town wakes up.</i>", "Qiqi: I'm late!", "Mei: Good luck on your\nfirst delivery, Qiqi!",
         "Qiqi gently waves 2 in the town, by day.", "Qiqi gently waves 3 in the town, by day."]
     assert all(len(line) <= 42 for _, _, text in entries for line in text.splitlines()), "lines wrap at 42"
     first_turn = story.frames[0] / FPS

@@ -166,14 +166,16 @@ def test_srt_wraps_japanese_by_display_width_and_keeps_latin_words_whole() -> No
     import textwrap
 
     from studio.export.cues import Cue, CueKind
-    from studio.export.subtitles import SRT_LINE, display_width, srt_cue_text, wrap_columns
+    from studio.export.subtitles import LINE_COLUMNS, SRT_LINE, display_width, srt_cue_text, wrap_columns
 
     japanese = ("桜の木の下で、キキは空を見上げた。「今日はいい天気だね！」と彼女は言った。"
                 "そして、ゆっくりと丘を登り始めた。")
     lines = srt_cue_text(Cue(CueKind.DIALOGUE, japanese)).split("\n")
     assert len(lines) > 1 and "".join(lines) == japanese
-    assert all(display_width(line) <= SRT_LINE for line in lines)
-    assert max(display_width(line) for line in lines) >= SRT_LINE - 2  # filled, not cut short
+    columns = LINE_COLUMNS["ja"]  # 13 full-width characters a Japanese line
+    assert columns == 26 and all(display_width(line) <= columns for line in lines)
+    assert max(display_width(line) for line in lines) >= columns - 2  # filled, not cut short
+    assert len(lines) == len(wrap_columns(japanese, columns))  # as few lines as a full wrap takes
     assert not any(line[0] in "。、」）！？" for line in lines)
     narration = srt_cue_text(Cue(CueKind.NARRATION, japanese))
     assert narration.startswith("<i>") and narration.endswith("</i>") and "\n" in narration

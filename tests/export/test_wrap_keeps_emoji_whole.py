@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.core import AddDialogueLine
+from studio.core import AddDialogueLine, SetDuration
 from studio.export import export_branch
 from studio.export.cues import Cue, CueKind
 from studio.export.drawing import wrap_text
@@ -67,8 +67,13 @@ def test_srt_lines_break_between_characters_not_inside_one(sequence: str) -> Non
 def test_an_exported_srt_keeps_each_emoji_whole(story: Fixture, tmp_path: Path) -> None:
     line = "\u3042" * 20 + "\U0001f44d\U0001f3fd" + "\u3044" * 10 + "\u2615\ufe0f\u3002" + "\u3044" * 5
     story.project.apply(AddDialogueLine(story.nodes[0], "", line))
+    story.project.apply(SetDuration(story.nodes[0], 12.0))  # time to show all of it
     out = tmp_path / "episode.srt"
     export_branch(story.project, story.leaf, out)
-    cue = out.read_text(encoding="utf-8").split("\n\n")[0].splitlines()[2:]
-    assert "".join(cue) == line
-    assert not any(_dangling(text) for text in cue), cue
+    # longer than two Japanese lines: consecutive subtitles, read in order
+    blocks = out.read_text(encoding="utf-8").split("\n\n")
+    subtitles = [block.splitlines()[2:] for block in blocks if not block.splitlines()[2].startswith("Qiqi")]
+    assert len(subtitles) > 1
+    lines = [text for subtitle in subtitles for text in subtitle]
+    assert "".join(lines) == line
+    assert not any(_dangling(text) for text in lines), lines
