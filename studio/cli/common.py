@@ -6,6 +6,8 @@ import argparse
 import contextlib
 import errno
 import json
+import os
+import shlex
 import signal
 import sys
 import threading
@@ -158,6 +160,20 @@ def printable(text: str) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def command_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as an argument of a command the user is told to type: ``./`` before a path
+    that starts with ``-`` (only a relative one can), which the command's own parser took for
+    an option (`kamishibai fill -story.kamishibai --run`: "unrecognized arguments")."""
+    text = os.fspath(path)
+    return f"./{text}" if text.startswith("-") else text
+
+
+def shell_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as printed in a command to type: see :func:`command_path`, then quoted for
+    the shell and shown safely (:func:`printable`)."""
+    return shlex.quote(printable(command_path(path)))
 
 
 def print_json(value: Any) -> None:

@@ -17,6 +17,7 @@ from studio.cli.common import (
     printable,
     refuse_control_characters,
     resolve_node,
+    shell_path,
 )
 from studio.core.errors import StudioError
 from studio.core.text import first_few
@@ -218,7 +219,7 @@ def _advise_filling(error: StudioError, path: str, leaf: str) -> None:
     from studio.export.branch import GENERATE_ALL
 
     if GENERATE_ALL in error.hint:  # alone, or after another hint (a later turn's clip missing too)
-        command = f"kamishibai fill {shlex.quote(printable(path))} --leaf {leaf} --run"
+        command = f"kamishibai fill {shell_path(path)} --leaf {leaf} --run"
         error.hint = error.hint.replace(
             GENERATE_ALL, f"Generate the turns of the branch that have none: `{command}`, then export again.")
 
@@ -239,7 +240,7 @@ def _advise_rerolling(error: ExportError, path: str, tree: StoryTree, leaf: str)
     nodes = list(dict.fromkeys(error.remake))
     if not nodes or not error.hint.startswith("Re-roll the turn"):
         return
-    project = shlex.quote(printable(path))
+    project = shell_path(path)
     steps = []
     for node in nodes[:_REROLL_COMMANDS_SHOWN]:
         step = f"`kamishibai reroll {project} {node}`"
@@ -268,14 +269,14 @@ def only_leaf(tree: StoryTree, path: str) -> str:
     leaves = tree.leaves_under(tree.root_id)
     if leaves == [tree.node(tree.root_id)]:
         raise StudioError("The story has no turns yet: there is nothing to export.",
-                          hint=f"Add one with `kamishibai play {shlex.quote(printable(path))} TEXT`, or in the studio.")
+                          hint=f"Add one with `kamishibai play {shell_path(path)} TEXT`, or in the studio.")
     if len(leaves) == 1:
         return leaves[0].id
     shown = first_few([f"{leaf.id} ({printable(excerpt(leaf.instruction.raw, 40))})" for leaf in leaves],
                       limit=4)
     raise StudioError(f"The story has {len(leaves)} branches; say which one to export with --leaf NODE (the "
                       f"last turn of its branch): {shown}.",
-                      hint=f"`kamishibai tree {shlex.quote(printable(path))}` shows the branches.")
+                      hint=f"`kamishibai tree {shell_path(path)}` shows the branches.")
 
 
 def _refuse_a_folder(out: Path, fmt: str | None) -> None:

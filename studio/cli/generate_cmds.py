@@ -32,6 +32,7 @@ from studio.cli.common import (
     print_json,
     printable,
     resolve_node,
+    shell_path,
     thread_count,
 )
 from studio.core.errors import StudioError
@@ -115,18 +116,29 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_wait_option(p)
     p.set_defaults(handler=cmd_fill)
 
-    p = sub.add_parser("queue", help="list the project's generation jobs",
+    p = sub.add_parser("queue", help="list the project's generation jobs, or cancel some",
                        description="List the jobs not finished yet (queued, running, interrupted, and those "
-                       "blocked, with why); --all adds the done, failed and cancelled ones. Only reads the project.")
+                       "blocked, with why); --all adds the done, failed and cancelled ones. Only reads the project, "
+                       "unless --cancel or --cancel-interrupted is given: they cancel jobs as the studio's queue "
+                       "does (the jobs that wait for a cancelled one are cancelled with it; takes already made "
+                       "stay). Exit status 2 when a job named can't be cancelled (nothing is cancelled then).")
     p.add_argument("path", help="project folder")
     p.add_argument("--all", action="store_true", help="include finished jobs")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true",
+                   help="machine-readable output (with --cancel: the jobs cancelled, as listed)")
+    p.add_argument("--cancel", nargs="+", default=[], metavar="JOB",
+                   help="cancel these queued or interrupted jobs (ids or unique id prefixes, as listed)")
+    p.add_argument("--cancel-interrupted", action="store_true",
+                   help="cancel every job a crash or a stop interrupted (instead of running them again with "
+                   "run-queue --requeue-interrupted)")
+    add_wait_option(p)
     p.set_defaults(handler=cmd_queue)
 
     p = sub.add_parser("run-queue", help="run every queued job headless (progress bar on stderr)",
                        description="Work through the project's queue until nothing is left to run. "
                        "Exit status 0 when every job succeeded, 1 when some failed, interrupted jobs are left (run "
-                       "them with --requeue-interrupted) or jobs are left waiting (for an interrupted job, or for an "
+                       "them with --requeue-interrupted, or cancel them with `queue PATH --cancel-interrupted`) or "
+                       "jobs are left waiting (for an interrupted job, or for an "
                        "engine this machine can't run: those stay queued). Jobs that "
                        "could never start (an unknown engine, jobs that wait for one another) fail. Ctrl+C stops it "
                        "(exit status 130): the job it was running is interrupted and keeps no take, the others stay "
@@ -370,7 +382,7 @@ def _cluster_arguments(args: argparse.Namespace) -> str:
 
 def run_queue_command(service: GenerationService, path: str, *options: str) -> str:
     """``kamishibai run-queue PATH [options]``, on the render farm the run used, if any."""
-    return f"kamishibai run-queue {shlex.quote(printable(path))}{_RUN_ON.get(service, '')}" + \
+    return f"kamishibai run-queue {shell_path(path)}{_RUN_ON.get(service, '')}" + \
         "".join(f" {option}" for option in options)
 
 
@@ -716,7 +728,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     args.instruction = [*args.instructions, *args.instruction]
     if not args.instruction:
         raise StudioError("Give the turn's instruction: what the character does, and where.",
-                          hint=f"kamishibai play {shlex.quote(printable(args.path))} "
+                          hint=f"kamishibai play {shell_path(args.path)} "
                                "'Qiqi waves at the bakery' (or --instruction TEXT; several make a turn each).")
     settings = parse_settings(args.setting)
     _check_instructions(args.instruction)
@@ -951,9 +963,10 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         job_ids = service.reroll_branch(node_id, engine=args.engine, seed=args.seed, settings=settings,
                                         priority=priority)
         _say_replaced(service, job_ids)
-    else:
+    else:  # the turn's interrupted job, left to run again, would add one more take (and hold run-queue)
         job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
-                                  priority=priority)]
+                                  priority=priority, replace_interrupted=True)]
+        _say_replaced(service, job_ids, what="interrupted")
     if not job_ids:  # --branch from the story's start with no turn under it: nothing checked them
         check_engine_choice(service, project.tree, [], args.engine, settings)
     try:
@@ -983,20 +996,23 @@ def _kept_beside(project: Project, results: list[dict[str, Any]], path: str) -> 
         if chosen is not None and chosen.id != take_id:
             notes.append(f"kamishibai: note: take {take_id} of turn {node_id} is kept beside the chosen take "
                          f"{chosen.id}, which the turns after it follow: `tree`, `export` and `play` go on with "
-                         f"the chosen take. `kamishibai use {shlex.quote(printable(path))} {node_id} {take_id}` "
+                         f"the chosen take. `kamishibai use {shell_path(path)} {node_id} {take_id}` "
                          "chooses the new one (the turns after it are then out of date), or `reroll --branch` makes "
                          "a new take of the turn and of every turn after it.")
     return notes
 
 
-def _say_replaced(service: GenerationService, job_ids: Sequence[str]) -> None:
-    """Name the jobs that were waiting to make takes of the re-rolled turns (a Fill not run yet):
-    the branch re-roll cancelled them, and `queue` would otherwise be the only place to learn it."""
+def _say_replaced(service: GenerationService, job_ids: Sequence[str], what: str = "queued") -> None:
+    """Name the jobs that were waiting to make takes of the re-rolled turns (a Fill not run yet,
+    a job a crash interrupted): the re-roll cancelled them, and `queue` would otherwise be the
+    only place to learn it. ``what``: the word for those jobs."""
     replaced = [job for job_id in job_ids for job in service.replaced_by(job_id)]
     if replaced:
         names = first_few([printable(job.id) for job in replaced], limit=5)
-        print(f"kamishibai: note: cancelled {len(replaced)} queued job{'s' if len(replaced) != 1 else ''} of these "
-              f"turns ({names}): the re-roll makes their takes instead.", file=sys.stderr)
+        turns = "these turns" if len(job_ids) > 1 else "this turn"
+        print(f"kamishibai: note: cancelled {len(replaced)} {what} job{'s' if len(replaced) != 1 else ''} of "
+              f"{turns} ({names}): the re-roll makes {'their takes' if len(job_ids) > 1 else 'its take'} instead.",
+              file=sys.stderr)
 
 
 def _refuse_a_take_engine_that_cannot_run(service: GenerationService, tree: StoryTree,
@@ -1069,7 +1085,7 @@ def reroll_commands(tree: StoryTree, path: str, left: Sequence[str]) -> list[str
     with two branches below it, stopped in the first, went on with that branch only."""
     waiting = set(left)
     tops = [node_id for node_id in left if tree.nodes[node_id].parent_id not in waiting]
-    quoted = shlex.quote(printable(path))
+    quoted = shell_path(path)
     return [f"kamishibai reroll {quoted} {top}"
             + (" --branch" if any(node.id in waiting for node in tree.descendants(top)) else "")
             for top in tops]
@@ -1137,6 +1153,8 @@ def cmd_queue(args: argparse.Namespace) -> int:
     from studio.storage.job_store import JobStore
     from studio.worker.queue import blocked_jobs
 
+    if args.cancel or args.cancel_interrupted:
+        return _cancel_jobs(args)
     with open_for_reading(args.path) as project:
         jobs = _read_queue(project)
         places = JobStore(project.database).places()
@@ -1152,6 +1170,90 @@ def cmd_queue(args: argparse.Namespace) -> int:
     for line in _queue_table(listed):
         print(line)
     return 0
+
+
+def _cancel_jobs(args: argparse.Namespace) -> int:
+    """`queue --cancel JOB... / --cancel-interrupted`: cancel those jobs with the operation the
+    studio's queue uses (:meth:`GenerationService.cancel`), after checking every one named, so
+    that a wrong id cancels nothing. Without it, an interrupted job nobody wants kept
+    `run-queue` failing for good, and only --requeue-interrupted (one more take) got rid of it."""
+    from studio.composition import DEFAULT_ENGINE, default_registry
+    from studio.worker import GenerationService, JobStatus
+
+    with open_project(args.path, wait=args.wait) as project:
+        service = GenerationService(project, default_registry(), default_engine=DEFAULT_ENGINE)
+        try:
+            _report_settled_at_start(service)  # as every writer opening the queue does
+            targets = _jobs_to_cancel(service, args)
+            before = {job.id: job.status for job in service.jobs(include_finished=True)}
+            for job_id in targets:
+                if service.job(job_id).status in (JobStatus.QUEUED, JobStatus.INTERRUPTED):  # not cascaded yet
+                    service.cancel(job_id)
+            ended = [job for job in service.jobs(include_finished=True)
+                     if job.status is JobStatus.CANCELLED and before.get(job.id) is not JobStatus.CANCELLED]
+        finally:
+            service.stop()
+        if args.json:
+            print_json([_job_dict(job, project.tree) for job in ended])
+        else:
+            _say_cancelled(project.tree, ended, targets, args.path)
+    return 0
+
+
+def _jobs_to_cancel(service: GenerationService, args: argparse.Namespace) -> list[str]:
+    """The ids of the jobs `queue --cancel` / `--cancel-interrupted` cancel, each named one
+    checked first (known, unique, still waiting), in the order given."""
+    from studio.worker import JobStatus
+
+    jobs = service.jobs(include_finished=True)
+    quoted = shell_path(args.path)
+    chosen = [_job_named(jobs, ref, quoted) for ref in args.cancel]
+    for job in chosen:
+        if job.status is JobStatus.RUNNING:
+            raise StudioError(f"Job {job.id} is running in another process (the studio, or a run-queue or play "
+                              "still going); nothing was cancelled.",
+                              hint="Stop it there (Cancel in the studio's queue, Ctrl+C on the command line), or "
+                                   "let it finish.")
+        if job.status not in (JobStatus.QUEUED, JobStatus.INTERRUPTED):
+            raise StudioError(f"Job {job.id} is {job.status.value} already: only queued or interrupted jobs can be "
+                              "cancelled; nothing was cancelled.",
+                              hint=f"`kamishibai queue {quoted}` lists the jobs still waiting.")
+    if args.cancel_interrupted:
+        chosen.extend(job for job in jobs if job.status is JobStatus.INTERRUPTED)
+    return list(dict.fromkeys(job.id for job in chosen))
+
+
+def _job_named(jobs: Sequence[Job], ref: str, quoted: str) -> Job:
+    """The job ``ref`` names: its id, or a unique prefix of it (spaces around it ignored)."""
+    wanted = ref.strip().lower()
+    exact = [job for job in jobs if job.id.lower() == wanted]
+    found = exact or ([job for job in jobs if job.id.lower().startswith(wanted)] if wanted else [])
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise StudioError(f"No job {printable(ref)!r} in the queue of {printable(quoted)}; nothing was cancelled.",
+                          hint=f"`kamishibai queue {quoted} --all` lists the jobs with their ids.")
+    raise StudioError(f"{printable(ref)!r} is the start of several jobs' ids ({first_few([j.id for j in found])}); "
+                      "nothing was cancelled.", hint="Give more of the id.")
+
+
+def _say_cancelled(tree: StoryTree, ended: Sequence[Job], targets: Sequence[str], path: str) -> None:
+    """`queue --cancel`'s lines: each job cancelled, with its turn, then those cancelled
+    because they waited for one of them."""
+    if not ended:
+        print("no interrupted job to cancel" if not targets else "nothing was cancelled")
+        return
+    asked = set(targets)
+    for job in ended:
+        node = tree.nodes.get(job.node_id or "")
+        turn = f" (turn {job.node_id}: {_cut(node.instruction.raw)!r})" if node is not None else ""
+        why = "" if job.id in asked else ", which waited for a job cancelled"
+        print(printable(f"cancelled job {job.id}{turn}{why}"))
+    bare = [job.node_id for job in ended if job.node_id in tree.nodes
+            and not any(take.status is TakeStatus.DONE for take in tree.takes_of(job.node_id or ""))]
+    if bare:
+        print(f"{plural(len(set(bare)), 'turn')} of these jobs {'has' if len(set(bare)) == 1 else 'have'} no take; "
+              f"`kamishibai fill {shell_path(path)}` queues the turns without a take again")
 
 
 _QUEUE_COLUMNS = (("job", "id", "<"), ("status", "status", "<"), ("prio", "priority", ">"), ("engine", "engine", "<"),
@@ -1278,12 +1380,13 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
         else:
             others.append(job.id)
     messages = []
-    quoted = shlex.quote(printable(path))  # pasted back into a shell: a path with spaces stays one argument
+    quoted = shell_path(path)  # pasted back into a shell: a path with spaces stays one argument
     if blockers:
         count = sum(len(v) for v in blockers.values())
         messages.append(f"{count} job(s) wait for interrupted job(s) {', '.join(sorted(blockers))} and did not "
                         f"run.\n  hint: run `{run_queue_command(service, path, '--requeue-interrupted')}` to run "
-                        "them all, or cancel the interrupted job(s) in the studio.")
+                        f"them all, or `kamishibai queue {quoted} --cancel-interrupted` to cancel the interrupted "
+                        "job(s) and, with them, the jobs that wait for them.")
     for engine, (own, after) in by_engine.items():
         message, hint = cannot_run(engine, unrunnable[engine])
         waiting = f"; {len(after)} more wait for them ({first_few(after)})" if after else ""
@@ -1414,7 +1517,7 @@ def cmd_fill(args: argparse.Namespace) -> int:
     if args.cluster and not args.run:  # it said "engines run on a Ray instance" and ran none
         raise StudioError("--cluster needs --run: fill without --run only queues the takes.",
                           hint="Add --run, or generate them later: kamishibai run-queue "
-                               f"{shlex.quote(printable(args.path))} --cluster {shlex.quote(printable(args.cluster))}.")
+                               f"{shell_path(args.path)} --cluster {shlex.quote(printable(args.cluster))}.")
     settings = parse_settings(args.setting)
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
@@ -1461,7 +1564,7 @@ def _fill_service(project: Project, args: argparse.Namespace) -> GenerationServi
     try:
         return _service(project, args)
     except ClusterJoinError as error:
-        quoted = shlex.quote(printable(args.path))
+        quoted = shell_path(args.path)
         before = _queued_count(project)
         earlier = (f"; the {plural(before, 'job')} queued before it stay{'s' if before == 1 else ''} queued"
                    if before else " (the project is as it was)")
@@ -1507,7 +1610,7 @@ def _nothing_queued(waiting: Sequence[str], *, run: bool, path: str, empty: bool
     if run:
         return f"nothing new to queue: {turns} queued already; generating them"
     return (f"nothing new to queue: {turns} queued already "
-            f"(`kamishibai run-queue {shlex.quote(printable(path))}` or `fill --run` generates them)")
+            f"(`kamishibai run-queue {shell_path(path)}` or `fill --run` generates them)")
 
 
 def _show_filled(args: argparse.Namespace, project: Project, service: GenerationService,
@@ -1548,6 +1651,32 @@ def cmd_run_queue(args: argparse.Namespace) -> int:
         return 1 if left else code
 
 
+def turns_without_clip(folder: str) -> str:
+    """What an existing project at ``folder`` left undone, for `sample` to say when it finds its
+    sample already there: how many turns have no finished take, and the command that makes them
+    ('' when every turn has one, or when the project can't be read: its own error says that).
+    QA: after a killed `sample`, the next one said only "already exists… open it instead", and
+    `--keep-intact` exited 0, silent about the six turns of eight left without a clip."""
+    from studio.core.jobs import JobStatus
+    from studio.storage.job_store import JobStore  # the storage layer only: `make run` asks this each time
+
+    try:
+        with open_for_reading(folder) as project:
+            tree = project.tree
+            turns = [node.id for node in tree.nodes.values() if node.parent_id is not None]
+            bare = [node_id for node_id in turns
+                    if not any(take.status is TakeStatus.DONE for take in tree.takes_of(node_id))]
+            store = JobStore(project.database)  # a job left running by a killed process was stopped too
+            stopped = bool(store.abandoned_ids()) or any(job.status is JobStatus.INTERRUPTED for job in store.load())
+    except StudioError:
+        return ""
+    if not bare:
+        return ""
+    why = " (its generation was stopped)" if stopped else ""
+    return (f"{len(bare)} of its {plural(len(turns), 'turn')} {'has' if len(bare) == 1 else 'have'} no clip "
+            f"yet{why}: `kamishibai fill {shlex.quote(printable(folder))} --run` generates them.")
+
+
 def _queue_has_work(project: Project) -> bool:
     """Whether the queue holds a job a run could take or has to say something of: queued,
     interrupted, or left running by a process that is gone. Read without joining anything."""
@@ -1575,8 +1704,9 @@ def _interrupted_left(service: GenerationService, path: str, named: Collection[s
     if not left:
         return ""
     return (f"{len(left)} interrupted job(s) left, not run again: {first_few(left)}.\n  hint: run "
-            f"`{run_queue_command(service, path, '--requeue-interrupted')}` to run them, or cancel them in the "
-            "studio.")
+            f"`{run_queue_command(service, path, '--requeue-interrupted')}` to run them, or "
+            f"`kamishibai queue {shell_path(path)} --cancel-interrupted` to cancel them "
+            f"(`kamishibai queue {shell_path(path)} --cancel JOB` cancels one).")
 
 
 def _running(job: Job) -> str:
@@ -1616,7 +1746,7 @@ def _try_again_lines(tree: StoryTree, path: str, failed: Sequence[str], cancelle
     take (a `reroll --branch` stopped and run on here, a re-roll queued in the window) is
     named with its own `reroll` command: with --branch when the jobs of turns below it were
     cancelled with it. A failure of no known turn falls back on `fill --run`."""
-    quoted = shlex.quote(printable(path))
+    quoted = shell_path(path)
     fill = (f"once that is fixed, `kamishibai fill {quoted} --run` queues the turns left without a take again "
             "and generates them (add --engine or --device to try another).")
     lines: list[str] = []

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from studio.cli.common import (
     ROOT_NAMES,
     add_wait_option,
+    command_path,
     device_spec,
     excerpt,
     given_project_path,
@@ -20,6 +21,7 @@ from studio.cli.common import (
     print_json,
     printable,
     resolve_node,
+    shell_path,
 )
 from studio.core.errors import StudioError
 from studio.core.sentence import plural
@@ -39,7 +41,9 @@ Lines:
                         a turn: Character, Motion and Background are needed, none
                         empty (Time:, Camera: and Adverb: may be added; another field
                         name is refused). Fields may also be separated by tabs, and
-                        a spreadsheet's CSV (quoted cells, empty cells) is read too
+                        a spreadsheet's CSV (quoted cells, empty cells) is read too,
+                        with or without a header row naming its columns
+                        (Character,Motion,Background[,Time,Camera,Duration,...])
   Qiqi eats bread slowly in the bakery at night
                         a line without field names: a free-text turn
   # ...                 a comment; blank lines are skipped too
@@ -131,6 +135,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "and narration), in a new project folder and generate its clips with the sketch engine.")
     p.add_argument("path", help="the project folder to create (NAME or NAME.kamishibai)")
     p.add_argument("--no-generate", action="store_true", help="only the turns, no takes")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (nor the line saying what is generated)")
     p.add_argument("--keep-intact", action="store_true",
                    help="when PATH already holds a project that is not damaged, leave it as it is (edits "
                    "included); when what stands there is damaged, rename it NAME.damaged-DATE.kamishibai and build "
@@ -180,7 +185,7 @@ def _new_project_folder(given: str | os.PathLike[str]) -> str | os.PathLike[str]
     if _missing_or_empty(folder) or not folder.is_dir() or folder.is_symlink():
         return given  # the storage layer says what is wrong with a file or a link
     if is_project_folder(folder):
-        opener = f"kamishibai open {shlex.quote(printable(str(folder)))}"
+        opener = f"kamishibai open {shell_path(folder)}"
         raise StudioError(f"{printable(str(folder))} is already a project.",
                           hint=f"Open it ({opener}), or choose another name.")
     raise StudioError(f"{printable(str(folder))} already exists and holds other files; a new project needs a "
@@ -235,7 +240,7 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
         service = _service(project, args)
         queued = fill_branches(service, project.tree, result.leaves, engine=args.engine)
         print(f"generating {len(queued)} turn(s)")
-        return run_until_idle(project, service, str(project.path), quiet=args.quiet)
+        return run_until_idle(project, service, command_path(project.path), quiet=args.quiet)
 
 
 def _check_generate_options(args: argparse.Namespace) -> None:
@@ -365,7 +370,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 1 if any(clip["selected"] and clip["problem"] in CLIP_DAMAGE for clip in clips) else 0
 
 
-CLIP_DAMAGE = frozenset({"missing", "empty", "truncated", "not_video"})
+CLIP_DAMAGE = frozenset({"missing", "empty", "truncated", "not_video", "outside"})
 """The clip faults that make ``info`` exit 1 when the turn's chosen take has one."""
 
 
@@ -374,7 +379,7 @@ def _clip_fault_entry(folder: str, fault: TakeClipFault) -> dict[str, Any]:
     (its id and number among the node's takes), whether it is the turn's chosen take, the
     fault, the sentence saying it, the clip's path and the commands that mend it (first the
     one to try first; none for a take that is not chosen: exports don't use it)."""
-    project = shlex.quote(printable(folder))
+    project = shell_path(folder)
     node = shlex.quote(fault.node_id)
     fixes: list[str] = []
     if fault.verdict.fault.value == "unreadable":
@@ -419,7 +424,7 @@ def _print_info(info: dict[str, Any], *, as_json: bool) -> None:
 
 
 CLIP_FAULT_WORDS = {"missing": "missing", "empty": "empty", "truncated": "cut short", "not_video": "not a video",
-                    "unreadable": "can't be read"}
+                    "unreadable": "can't be read", "outside": "outside the project folder"}
 """How ``info``'s text says each clip fault (``--json`` gives the keys)."""
 
 INFO_TEXT_CHARS = 50
@@ -463,7 +468,24 @@ def cmd_bundle(args: argparse.Namespace) -> int:
         print(printable(str(export_bundle(project, out, overwrite=args.force))))
         for problem in project.problems:  # what the project lacks, the bundle lacks too: said, as unbundle says it
             print(f"  note: {printable(problem)} (the bundle holds the project as it is)")
+        _say_damaged_clips(project)
     return 0
+
+
+def _say_damaged_clips(project: Project) -> None:
+    """Name, on stderr, each chosen take whose clip is damaged: the bundle holds it as it is,
+    and was written without a word, where an export of the same project refuses. A clip
+    named by a path outside the project is among the problems said already."""
+    from studio.storage.clip_check import ClipFault, take_clip_faults
+
+    faults, _checked = take_clip_faults(project)
+    for fault in faults:
+        problem = fault.verdict.fault
+        if not fault.selected or problem.value not in CLIP_DAMAGE or problem is ClipFault.OUTSIDE:
+            continue
+        print(printable(f"kamishibai: note: the clip of turn {fault.turn} (node {fault.node_id}) is "
+                        f"{CLIP_FAULT_WORDS[problem.value]}: {fault.verdict.message.rstrip('.')}. The bundle holds it "
+                        "as it is; `kamishibai info` says how to mend it."), file=sys.stderr)
 
 
 def cmd_unbundle(args: argparse.Namespace) -> int:
@@ -573,12 +595,18 @@ def _check_sheet_destination(out: Path, *, force: bool) -> None:
 
 def cmd_sample(args: argparse.Namespace) -> int:
     """Build the sample project and generate every turn with the default engine."""
-    if args.keep_intact and not _sample_to_build(args.path):
+    if args.keep_intact and not _sample_to_build(args.path, say_unmade=not args.no_generate):
         return 0
     from studio.composition import DEFAULT_ENGINE, create_sample_project, default_registry
     from studio.worker import GenerationService
 
-    with create_sample_project(args.path) as project:
+    try:
+        opened = create_sample_project(args.path)
+    except StudioError as error:  # a sample stopped midway: say what it left and how to go on
+        unmade = "" if args.no_generate else _turns_without_clip(args.path)
+        error.hint = " ".join(part for part in (error.hint, unmade) if part)
+        raise
+    with opened as project:
         if args.no_generate:
             print(printable(str(project.path)))
             return 0
@@ -592,9 +620,10 @@ def cmd_sample(args: argparse.Namespace) -> int:
             # a progress bar on stderr, as run-queue's: `make run` builds the sample before the
             # window opens, and printed nothing until every turn was made (an interrupt leaves
             # the turns made so far, and says how to generate the others)
-            print(f"kamishibai: generating the sample story's {len(service.jobs())} turns with "
-                  f"{DEFAULT_ENGINE}...", file=sys.stderr)
-            run_until_idle(project, service, str(project.path))
+            if not args.quiet:
+                print(f"kamishibai: generating the sample story's {len(service.jobs())} turns with "
+                      f"{DEFAULT_ENGINE}...", file=sys.stderr)
+            run_until_idle(project, service, command_path(project.path), quiet=args.quiet)
         finally:
             service.stop()
         failed = [job for job in service.jobs(include_finished=True) if job.status.value == "failed"]
@@ -604,7 +633,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
         return 1 if failed else 0
 
 
-def _sample_to_build(given: str) -> bool:
+def _sample_to_build(given: str, say_unmade: bool = True) -> bool:
     """``sample --keep-intact``: whether to build the sample at ``given``. A project already
     there that is not damaged is kept untouched (its path printed), as is anything whose
     problem is not damage (opening it says what to do); a damaged one is renamed aside, never
@@ -617,11 +646,30 @@ def _sample_to_build(given: str) -> bool:
     damage = project_damage(folder)
     if not damage:
         print(printable(str(folder)))
+        if say_unmade:  # a sample stopped midway: how to make the rest (--no-generate asked for none)
+            _say_turns_without_clip(folder)
         return False
     aside = _move_aside(folder)
     print(f"kamishibai: {printable(damage)}. Moved {printable(str(folder))} aside to {printable(str(aside))} "
           "(nothing was deleted); building a new sample.", file=sys.stderr)
     return True
+
+
+def _turns_without_clip(given: str) -> str:
+    """The sentence on the turns of the project at ``given`` left without a clip ('' if none)."""
+    from studio.cli.generate_cmds import turns_without_clip
+    from studio.storage.project import new_project_path
+
+    try:
+        return turns_without_clip(str(new_project_path(given)))
+    except StudioError:  # a path that names no project: the error being said tells what is wrong
+        return ""
+
+
+def _say_turns_without_clip(folder: Path) -> None:
+    note = _turns_without_clip(str(folder))
+    if note:
+        print(f"kamishibai: note: {printable(str(folder))}: {note}", file=sys.stderr)
 
 
 MAX_ASIDE_NAMES = 1000

@@ -8,7 +8,6 @@ story fields change what the audience reads and how long a turn lasts, not the c
 from __future__ import annotations
 
 import argparse
-import shlex
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ from studio.cli.common import (
     printable,
     refuse_control_characters,
     resolve_node,
+    shell_path,
 )
 from studio.core.errors import StudioError
 from studio.core.model import Take
@@ -208,7 +208,7 @@ def _say_nobody_speaks(path: str, node_id: str) -> None:
     """The note of a line kept with no speaker (see :func:`cmd_say`)."""
     import sys
 
-    shown = shlex.quote(printable(path))
+    shown = shell_path(path)
     print(f"kamishibai: note: turn {node_id} has no character, so this line has no speaker (shown as "
           f"\"(nobody)\"). To name who says it, add --speaker NAME: `kamishibai story {shown} {node_id} "
           f"--clear-dialogue` removes the turn's lines, then `kamishibai say {shown} {node_id} TEXT --speaker "
@@ -223,9 +223,9 @@ def cmd_use(args: argparse.Namespace) -> int:
         node_id = resolve_node(tree, args.node)
         if tree.node(node_id).is_root:  # its hint named `reroll` of the start, which is refused
             raise StudioError("The story's start has no takes to choose from: takes belong to turns.",
-                              hint=f"Give a turn's id (`kamishibai tree {shlex.quote(printable(args.path))}` lists "
+                              hint=f"Give a turn's id (`kamishibai tree {shell_path(args.path)}` lists "
                               "them and their takes).")
-        shown = shlex.quote(printable(args.path))
+        shown = shell_path(args.path)
         take = _take_of(tree, node_id, args.take, shown)
         takes = [t.id for t in tree.takes_of(node_id)]
         number = takes.index(take.id) + 1
@@ -455,7 +455,7 @@ def _say_who_keeps_their_own(tree: StoryTree, path: str) -> None:
     shown = first_few([printable(name) for name in names], limit=5)
     one = len(names) == 1
     print(f"  except {shown}, who keep{'s a start' if one else ' starts'} of their own "
-          f"(`kamishibai story {shlex.quote(printable(path))} root` lists every start)")
+          f"(`kamishibai story {shell_path(path)} root` lists every start)")
 
 
 def _refuse_a_character_of_a_shared_state(tree: StoryTree, character: str | None, path: str) -> None:
@@ -468,7 +468,7 @@ def _refuse_a_character_of_a_shared_state(tree: StoryTree, character: str | None
                       f"('{printable(' '.join(character.split()))}') would not be used.",
                       hint="Leave --character out to set the start of the branch's state, or first make each "
                       "turn change its character's state: "
-                      f"kamishibai state-scope {shlex.quote(printable(path))} character.")
+                      f"kamishibai state-scope {shell_path(path)} character.")
 
 
 def cmd_state_scope(args: argparse.Namespace) -> int:

@@ -151,7 +151,7 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
         from studio.export.sheet import export_sheet
 
         sheet = export_sheet(branch, out, fmt, options, files, progress, cancelled)
-        return 0, 0.0, False, sheet.pages, []
+        return 0, 0.0, False, sheet.pages, list(sheet.notes)
     plan = plan_episode(branch, options, progress, cancelled)
     timeline = plan.timeline
     if fmt.is_video:

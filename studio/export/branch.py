@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.instruction import Instruction
+from studio.core.jobs import JobStatus
 from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
 from studio.core.state import CharacterState, StateChange, StateDeltas, turn_change
@@ -117,6 +119,9 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
     take = tree.selected_take(node.id)
     if take is None or take.status != TakeStatus.DONE:
         state, hint = _why_no_clip(take, tree.takes_of(node.id))
+        if hint == GENERATE_ONE:
+            state, hint, remake = _generation_of(project, node.id, state)
+            raise ExportError(f"The branch can't be exported: {label} has {state}.", hint=hint, remake=remake)
         raise ExportError(f"The branch can't be exported: {label} has {state}.", hint=hint)
     if not take.clip_path:
         refused = _refused_path(project, take)
@@ -191,6 +196,9 @@ def action_sentence(instruction: Instruction, character: str) -> str:
 
 
 GENERATE_ONE = "Generate it (or select a finished take), then export again."
+REROLL_ONE = "Re-roll the turn to make a clip."
+"""The hint of a turn without a take that nothing is generating (the command line names the
+`reroll` command in its place); when later turns lack one too, :data:`GENERATE_ALL` instead."""
 GENERATE_ALL = ("Generate every turn of the branch that has none (in the window: Turn › Generate missing turns of "
                 "the branch, Ctrl+Shift+G; or `kamishibai fill PROJECT --leaf NODE --run`), then export again.")
 
@@ -213,6 +221,46 @@ def _why_no_clip(chosen: Take | None, takes: list[Take]) -> tuple[str, str]:
     latest = max(takes, key=lambda take: take.created_at)
     return (f"no finished take (its latest take {_LATEST[latest.status]}{_error_of(latest)})",
             "Re-roll the turn (or wait for its generation to finish), then export again.")
+
+
+def _generation_of(project: Project, node_id: str, state: str) -> tuple[str, str, tuple[str, ...]]:
+    """What a turn without a finished take (``state``) awaits, from the project's job queue,
+    and what to do: a queued or running job of the turn makes it (wait); an interrupted one
+    (or one marked running by a process that is gone) runs again once re-queued; with none,
+    a re-roll makes it (``remake``: the command line names the `reroll` command). Its one
+    hint said "Generate it", which named no command, while a job may be making it already."""
+    statuses = _job_statuses(project, node_id)
+    if JobStatus.RUNNING in statuses:
+        return (f"{state}: it is being generated now", "Wait for its generation to finish, then export again.", ())
+    if JobStatus.QUEUED in statuses:
+        return (f"{state}: its generation is queued",
+                "Wait for it to be generated (the studio runs the project's queue while it is open, as does "
+                f"`kamishibai run-queue {_shown_project(project)}`), then export again.", ())
+    if JobStatus.INTERRUPTED in statuses:
+        return (f"{state}: its generation was interrupted",
+                f"Run it again: `kamishibai run-queue {_shown_project(project)} --requeue-interrupted`, then "
+                "export again.", ())
+    return state, REROLL_ONE, (node_id,)
+
+
+def _job_statuses(project: Project, node_id: str) -> set[JobStatus]:
+    """The statuses of the unfinished generation jobs of ``node_id``; a job marked running by
+    a process that is gone counts as interrupted (the next opening marks it so)."""
+    from studio.storage.job_store import JobStore
+
+    store = JobStore(project.database)
+    try:
+        jobs = [job for job in store.load(include_finished=False) if job.node_id == node_id]
+        gone = store.abandoned_ids() if any(job.status is JobStatus.RUNNING for job in jobs) else set()
+    except Exception:  # no queue (an old project) or one SQLite can't read: none known (only a hint)
+        return set()
+    return {JobStatus.INTERRUPTED if job.id in gone else job.status for job in jobs}
+
+
+def _shown_project(project: Project) -> str:
+    """The project's folder as typed in a command (``./`` before a name starting with ``-``)."""
+    text = str(project.path)
+    return shlex.quote(f"./{text}" if text.startswith("-") else text)
 
 
 _LATEST = {TakeStatus.FAILED: "failed", TakeStatus.CANCELLED: "was cancelled", TakeStatus.QUEUED: "is queued",
@@ -307,7 +355,7 @@ def _with_later_missing(error: ExportError, project: Project, tree: StoryTree, l
         many = len(missing) > 1
         message += (f"; {len(missing)} later turn{'s' if many else ''} of the branch "
                     f"{'have' if many else 'has'} no finished take chosen either")
-        hint = GENERATE_ALL if hint in ("", GENERATE_ONE) else f"{hint} {GENERATE_ALL}"
+        hint = GENERATE_ALL if hint in ("", GENERATE_ONE, REROLL_ONE) else f"{hint} {GENERATE_ALL}"
     if lost:
         many = len(lost) > 1
         message += (f"; the clip{'s' if many else ''} of later turn{'s' if many else ''} {first_few(lost, ', ')} "

@@ -13,7 +13,7 @@ from typing import Any
 from studio.export.errors import ExportError
 from studio.export.memory import check_memory
 from studio.export.options import CaptionMode, ExportFormat, ExportOptions
-from studio.storage.ffmpeg import RGB_COLOUR_TAGS, h264_args
+from studio.storage.ffmpeg import RGB_COLOUR_TAGS, h264_args, path_arg
 
 H264_CRF = 18
 VP9_CRF = 32
@@ -216,7 +216,7 @@ def gif_palette_args() -> list[str]:
 def gif_args(palette: Path, fps: Fraction, frames: int) -> list[str]:
     """ffmpeg's output options for a GIF's second pass: ``frames`` frames at ``fps`` mapped to
     the colours of ``palette`` (made by :func:`gif_palette_args`), one frame at a time."""
-    return ["-filter_complex", f"movie=filename={filter_quoted(str(palette))}[palette];[0:v][palette]{GIF_DITHER}",
+    return ["-filter_complex", f"movie=filename={filter_quoted(path_arg(palette))}[palette];[0:v][palette]{GIF_DITHER}",
             "-loop", "0", "-final_delay", str(gif_final_delay(frames, fps)), "-f", "gif"]
 
 

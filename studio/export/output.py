@@ -208,9 +208,12 @@ class OutputFiles:
         self._staging: StagingDir | None = None
         self._pending: list[tuple[Path, Path]] = []
         self._superseded: list[Path] = []
+        self._found: dict[Path, tuple[int, int] | None] = {}
+        """What each final name held when the export began (see :meth:`_note_found`)."""
 
     def __enter__(self) -> OutputFiles:
         check_destination(self.out)
+        self._note_found(self.out)
         # Work folders of exports that were killed (SIGKILL, a power cut) go first.
         sweep(self.out.parent, lambda name: name.startswith(".") and ".export-" in name)
         try:
@@ -237,6 +240,7 @@ class OutputFiles:
         if final.parent.resolve() != self.out.parent.resolve():
             raise ValueError(f"{final} is not in the export folder {self.out.parent}")
         check_destination(final)
+        self._note_found(final)
         tmp = self.work / f"{len(self._pending):03d}" / final.name
         tmp.parent.mkdir()
         self._pending.append((tmp, final))
@@ -265,9 +269,10 @@ class OutputFiles:
         moved: list[tuple[Path, Path | None]] = []  # each final moved in, and where its earlier file waits
         try:
             for index, (tmp, final) in enumerate(self._pending):
+                self._check_unchanged(final)
                 kept = self._keep_earlier(final, index)
                 try:
-                    os.replace(tmp, final)
+                    self._move_in(tmp, final)
                 except BaseException:
                     if kept is not None:
                         _restore(kept, final)
@@ -286,6 +291,42 @@ class OutputFiles:
                     path.unlink()
         fsync_dir(self.out.parent)
         return tuple(finals)
+
+    def _note_found(self, final: Path) -> None:
+        """Remember which file ``final`` names as the export begins (None: none). The caller
+        checked then that the user lets it be replaced (``--force``, a confirmation), and that
+        is all it may replace: a file that appears while the export runs (a second export to
+        the same name started a moment later) is never replaced (:meth:`commit`)."""
+        if final not in self._found:
+            self._found[final] = _identity(final)
+
+    def _check_unchanged(self, final: Path) -> None:
+        """Refuse to replace a file that was not at ``final`` when the export began."""
+        now = _identity(final)
+        if now is not None and now != self._found.get(final) and not os.path.isdir(final):
+            raise appeared_error(final)
+
+    def _move_in(self, tmp: Path, final: Path) -> None:
+        """Put ``tmp`` at ``final``. Where nothing was there as the export began, a new name is
+        made (a hard link), which fails if a file took the name since the check, then the work
+        copy's name removed; a rename, which replaces what it finds, where the file system has
+        no hard links, and where a file was there to replace."""
+        if self._found.get(final) is not None:
+            os.replace(tmp, final)
+            return
+        try:
+            os.link(tmp, final, follow_symlinks=False)
+        except FileExistsError:
+            if os.path.isdir(final):
+                raise  # a folder appeared: told as such by the caller
+            raise appeared_error(final) from None
+        except OSError as error:
+            if error.errno not in _NO_HARD_LINKS:
+                raise
+            os.replace(tmp, final)
+            return
+        with contextlib.suppress(OSError):  # the work folder goes with it anyway
+            tmp.unlink()
 
     def _keep_earlier(self, final: Path, index: int) -> Path | None:
         """Keep the file now at ``final`` (if any) in the work folder, so that a failed commit
@@ -311,6 +352,26 @@ class OutputFiles:
             else:
                 with contextlib.suppress(OSError):
                     final.unlink()
+
+
+_NO_HARD_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS, errno.EXDEV})
+"""What ``os.link`` fails with on a file system without hard links (FAT, some network shares)."""
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of what ``path`` names (a link itself, not followed); None for nothing."""
+    try:
+        found = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    return found.st_dev, found.st_ino
+
+
+def appeared_error(final: Path) -> ExportError:
+    """The error of a file that took ``final``'s name while the export ran."""
+    return ExportError(f"Can't write {final}: a file of that name appeared while the export ran (another export or "
+                       "program wrote it), and it was left as it is.",
+                       hint="Choose another name, or export again with --force to replace it.")
 
 
 def _restore(kept: Path, final: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from PIL import Image
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
+from studio.core.text import first_few
 from studio.export.branch import Branch, Turn, clip_source, media_source, open_clip, open_poster
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence, clip_permission_error
 from studio.export.options import (
@@ -27,11 +28,13 @@ from studio.storage.paths import UnsafePathError
 @dataclass(frozen=True)
 class SheetMade:
     pages: int
+    notes: tuple[str, ...] = ()
+    """What the user should know of the sheet (:func:`unreadable_clips_note`)."""
 
 
 def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions, files: OutputFiles,
                  progress: ProgressCallback, cancelled: CancelCheck) -> SheetMade:
-    turns = sheet_turns(branch)
+    turns, unreadable = sheet_cut(branch)
     first = poster_image(turns[0])
     layout = sheet_layout(options, first)
     title = sheet_title(branch, options.sheet_title or options.title)
@@ -70,7 +73,8 @@ def export_sheet(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOp
     if pdf is not None:
         pdf.save()
     progress(Progress(pages, pages, "sheet done"))
-    return SheetMade(pages)
+    note = unreadable_clips_note(unreadable)
+    return SheetMade(pages, (note,) if note else ())
 
 
 def sheet_layout(options: ExportOptions, first: Image.Image) -> StoryboardLayout:
@@ -97,37 +101,71 @@ def sheet_page_total(branch: Branch, options: ExportOptions, fmt: ExportFormat =
 
 
 def sheet_turns(branch: Branch) -> list[Turn]:
-    """The branch's turns as its sheet shows them: each with its duration as the video gives
-    it, in whole frames of the first clip's rate (the rate a video of the branch has unless
-    another is asked for): a set duration held or trimmed to whole frames (0.8 s at 8 fps is
-    0.75 s), else the clip's own length (:func:`~studio.export.storyboard.turn_as_cut`).
+    """The branch's turns as its sheet shows them: see :func:`sheet_cut`."""
+    return sheet_cut(branch)[0]
 
-    Only the first clip and those of turns without a set duration are read. A clip as the
-    studio writes it is read from its index (a few KB, no ffmpeg: :func:`clip_length`); any
-    other is probed as the video export probes it (:func:`~studio.export.plan.probe_clips`),
-    so the sheet gives the numbers the video has. A sheet needs only the posters: where the
-    first clip can't be read the durations are shown as set, and a turn whose own clip can't
-    be read shows none unless one is set."""
+
+def sheet_cut(branch: Branch) -> tuple[list[Turn], list[tuple[Turn, ExportError]]]:
+    """The branch's turns as its sheet shows them, and those whose clip can't be read (with
+    why). Each turn has its duration as the video gives it, in whole frames of the first
+    clip's rate (the rate a video of the branch has unless another is asked for): a set
+    duration held or trimmed to whole frames (0.8 s at 8 fps is 0.75 s), else the clip's own
+    length (:func:`~studio.export.storyboard.turn_as_cut`).
+
+    A clip as the studio writes it is read from its index (a few KB, no ffmpeg:
+    :func:`clip_length`); any other is probed as the video export probes it
+    (:func:`~studio.export.plan.probe_clips`), so the sheet gives the numbers the video has.
+    A sheet needs only the posters, so a clip that can't be read costs only its own turn's
+    duration (unless one is set): where the first clip is one of them, the rate is the first
+    readable clip's. (Where the first clip alone was cut short, every turn's duration was
+    dropped.) Every clip is read, so that the unreadable ones can be named."""
     turns = list(branch.turns)
-    from studio.export.plan import probe_clips
+    lengths, unreadable = _clip_lengths(turns)
+    if not lengths:
+        return turns, [(turns[index], error) for index, error in sorted(unreadable.items())]
+    fps = lengths[min(lengths)][1]
     from studio.export.timeline import output_frames
-    from studio.storage.ffmpeg import StreamInfo
-
-    wanted = [index for index, turn in enumerate(turns) if index == 0 or turn.duration is None]
-    lengths = {index: found for index in wanted if (found := clip_length(turns[index])) is not None}
-    unread = [index for index in wanted if index not in lengths]
-    for index, info in zip(unread, probe_clips([turns[index] for index in unread]), strict=True):
-        if isinstance(info, StreamInfo):
-            lengths[index] = (info.frames, info.fps)
-    if 0 not in lengths:
-        return turns
-    fps = lengths[0][1]
 
     def clip_frames(index: int) -> int | None:
         found = lengths.get(index)
         return output_frames(found[0], found[1], fps) if found is not None else None
 
-    return [turn_as_cut(turn, fps, clip_frames(index)) for index, turn in enumerate(turns)]
+    shown = [turn_as_cut(turn, fps, clip_frames(index)) for index, turn in enumerate(turns)]
+    return shown, [(turns[index], error) for index, error in sorted(unreadable.items())]
+
+
+def _clip_lengths(turns: list[Turn]) -> tuple[dict[int, tuple[int, Fraction]], dict[int, ExportError]]:
+    """(frames, rate) of each turn's clip that can be read, by the turn's index, and the error
+    of each that can't."""
+    from studio.export.plan import probe_clips
+    from studio.storage.ffmpeg import StreamInfo
+
+    lengths = {index: found for index, turn in enumerate(turns) if (found := clip_length(turn)) is not None}
+    unread = [index for index in range(len(turns)) if index not in lengths]
+    errors: dict[int, ExportError] = {}
+    for index, info in zip(unread, probe_clips([turns[index] for index in unread]), strict=True):
+        if isinstance(info, StreamInfo):
+            lengths[index] = (info.frames, info.fps)
+        else:
+            errors[index] = info
+    return lengths, errors
+
+
+def unreadable_clips_note(unreadable: list[tuple[Turn, ExportError]]) -> str:
+    """A note naming the turns whose clip can't be read ("" when there are none): the sheet is
+    made from their posters, and shows no duration for them unless one is set, but a video
+    of the branch can't be made until they are made again. The sheet was written without a
+    word, though the video, SRT and OTIO exports of the same branch refuse."""
+    if not unreadable:
+        return ""
+    first = unreadable[0][1].message.rstrip(".")
+    others = [str(turn.number) for turn, _error in unreadable[1:]]
+    many = bool(others)
+    also = f" (and the clip{'s' if len(others) > 1 else ''} of turn{'s' if len(others) > 1 else ''} " \
+           f"{first_few(others)} can't be read either)" if many else ""
+    return (f"{first[:1].lower()}{first[1:]}{also}; the sheet shows {'those turns' if many else 'that turn'} "
+            f"without the clip's duration, and a video of the branch can't be made until "
+            f"{'they are' if many else 'it is'} re-rolled (`kamishibai info` lists the damaged clips)")
 
 
 def clip_length(turn: Turn) -> tuple[int, Fraction] | None:

@@ -31,7 +31,7 @@ from studio.export.options import CaptionMode, ExportFormat, ExportOptions, capt
 from studio.export.output import OutputFiles
 from studio.export.plan import EpisodePlan, retimed_turns
 from studio.export.subtitles import write_srt
-from studio.storage.ffmpeg import FrameEncoder, run_with_progress
+from studio.storage.ffmpeg import FrameEncoder, path_arg, run_with_progress
 
 CONTAINER_CODECS: dict[ExportFormat, frozenset[str]] = {
     ExportFormat.MP4: frozenset({"h264", "hevc", "av1", "mpeg4"}),
@@ -152,8 +152,8 @@ def join_by_stream_copy(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, ta
     with contextlib.ExitStack() as opened:  # each clip opened without following a link, for the join
         sources = [opened.enter_context(clip_source(turn)) for turn in branch.turns]
         listing = concat_listing(branch, files, sources)
-        run_with_progress(["-f", "concat", "-safe", "0", "-i", str(listing), "-map", "0:v:0", "-c", "copy",
-                           *muxer, str(target)], target, duration, joined, cancelled)
+        run_with_progress(["-f", "concat", "-safe", "0", "-i", path_arg(listing), "-map", "0:v:0", "-c", "copy",
+                           *muxer, path_arg(target)], target, duration, joined, cancelled)
 
 
 def encode_episode(branch: Branch, plan: EpisodePlan, fmt: ExportFormat, options: ExportOptions, target: Path,

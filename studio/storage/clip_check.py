@@ -51,6 +51,8 @@ class ClipFault(enum.Enum):
     CUT_SHORT = "truncated"
     NOT_VIDEO = "not_video"
     UNREADABLE = "unreadable"
+    OUTSIDE = "outside"
+    """Named by a path outside the project folder, which the project refused when it was read."""
 
 
 @dataclass(frozen=True)
@@ -206,8 +208,9 @@ class TakeClipFault:
 
 def take_clip_faults(project: Project) -> tuple[list[TakeClipFault], int]:
     """Every finished take's clip that can't be exported, in tree order, and how many
-    clips were checked. Clips named by a path outside the project are left out: reading the
-    project listed them among its problems already."""
+    clips were checked. A clip named by a path outside the project is one that can't be
+    exported (:attr:`ClipFault.OUTSIDE`): reading the project listed the path among its
+    problems, yet the clips were said to be "all sound" and ``info`` exited 0."""
     tree = project.tree
     faults: list[TakeClipFault] = []
     checked = 0
@@ -216,10 +219,13 @@ def take_clip_faults(project: Project) -> tuple[list[TakeClipFault], int]:
         verdicts: dict[str, ClipVerdict | None] = {}
         paths: dict[str, str] = {}
         for take in takes:
-            if take.status != TakeStatus.DONE or project.withholds(take.id, "clip_path"):
+            if take.status != TakeStatus.DONE:
                 continue
             checked += 1
-            paths[take.id], verdicts[take.id] = _take_verdict(project, take)
+            if project.withholds(take.id, "clip_path"):
+                paths[take.id], verdicts[take.id] = "", _outside_verdict(project, take)
+            else:
+                paths[take.id], verdicts[take.id] = _take_verdict(project, take)
         sound = [take.id for take in takes if take.id in verdicts and verdicts[take.id] is None]
         depth = tree.depth(node.id)
         for number, take in enumerate(takes, start=1):
@@ -230,6 +236,16 @@ def take_clip_faults(project: Project) -> tuple[list[TakeClipFault], int]:
             faults.append(TakeClipFault(node.id, depth, node.instruction.raw, take.id, number, selected,
                                         paths[take.id], verdict, sound[-1] if selected and sound else ""))
     return faults, checked
+
+
+def _outside_verdict(project: Project, take: Take) -> ClipVerdict:
+    """The verdict of a take whose clip path the project refused on reading it (the path
+    led outside the project folder), quoting the refusal the project's problems hold."""
+    said = f"take {take.id} of node {take.node_id}: "
+    reason = next((problem.removeprefix(said) for problem in project.problems if problem.startswith(said)), "")
+    detail = f" ({reason.rstrip('.')})" if reason else ""
+    return ClipVerdict(ClipFault.OUTSIDE, f"the take's clip is named by a path outside the project folder, which is "
+                                          f"not read{detail}.")
 
 
 def _take_verdict(project: Project, take: Take) -> tuple[str, ClipVerdict | None]:

@@ -21,6 +21,10 @@ characters (zero-width spaces, byte order marks) around a line, its field names 
 separators; tabs (between fields they separate them, as ``;``); a spreadsheet's quotes
 around its cells and the empty cells after a line (a file saved as CSV). A field name
 that is none of ours (``Mood:``, ``Charcter:``) is reported, not kept as an extra field.
+A spreadsheet's header row (``Character,Motion,Background``, comma, semicolon or tab
+separated; any field name the core knows, plus Duration, Narration and Notes) makes each
+row under it a turn of those fields (:class:`SheetHeader`); a header naming other columns
+is reported, and so is a row with more cells than the header has columns.
 
 Every malformed line is reported with its line number, and nothing is imported unless
 ``skip_bad`` is set. A file that is no such text (JSON, RTF, a Word or Excel document, a PDF,
@@ -338,6 +342,139 @@ def _story_line(number: int, line: str, turn: DemoTurn | None,
     return turn._replace(story=story)
 
 
+STORY_COLUMNS: dict[str, str] = {"duration": "duration", "narration": "narration", "narrator": "narration",
+                                 "notes": "notes", "shot notes": "notes"}
+"""The columns of a table's header row that give each turn a story field, as ``> duration:``,
+``> narration:`` and ``> notes:`` lines do (``shot`` alone names the Camera field)."""
+
+COLUMN_NAMES = "Character, Motion, Background, Time, Camera, Adverb, Duration, Narration and Notes"
+"""The column names a header row may use, as its refusal lists them."""
+
+_COLUMN_NAME_RE = re.compile(r"^[^\W\d_]+(?:[ ]+[^\W\d_]+){0,2}$")
+"""A header cell: one to three words of letters (a cell with a colon, a digit or a sentence
+is a turn's, not a column's name)."""
+
+
+@dataclass(frozen=True)
+class SheetHeader:
+    """A spreadsheet's header row (``Character,Motion,Background``): the line it is on, the
+    separator of its cells, and its column names as written (none empty, the empty cells a
+    spreadsheet saves after the last one left out). A row under it holds a turn: its cells,
+    read as these fields, make the line ``Character: Qiqi; Motion: ...; Background: ...``."""
+
+    number: int
+    delimiter: str
+    columns: tuple[str, ...]
+
+    def holds_text(self, line: str) -> bool:
+        """Whether row ``line`` has a cell that is not empty (a row it can't split has)."""
+        cells = _cells(line, self.delimiter)
+        return cells is None or any(_strip_edges(cell) for cell in cells)
+
+    def row(self, number: int, line: str, problems: list[tuple[int, str]]) -> tuple[str, list[str]] | None:
+        """The turn line of row ``line`` and its story lines (``> duration: 3``), or None with
+        the reason added to ``problems``."""
+        cells = _cells(line, self.delimiter)
+        if cells is None:
+            problems.append((number, f"not a row of cells (an unclosed quote?): {_excerpt(line)}"))
+            return None
+        while len(cells) > len(self.columns) and not _strip_edges(cells[-1]):
+            cells.pop()  # empty cells saved after the last column
+        if len(cells) > len(self.columns):
+            problems.append((number, f"{len(cells)} cells, but the header row (line {self.number}) names "
+                                     f"{len(self.columns)} columns: put the extra cells' text in a column, or quote "
+                                     f"a cell that holds a '{_shown_delimiter(self.delimiter)}'"))
+            return None
+        fields: list[str] = []
+        story: list[str] = []
+        for name, cell in zip(self.columns, cells, strict=False):
+            value = " ".join(_strip_edges(cell).split())
+            if not value:
+                continue
+            kind = STORY_COLUMNS.get(_column_key(name))
+            if kind is None:
+                fields.append(f"{name}: {value}")
+            else:
+                story.append(f"> {kind}: {value}")
+        return "; ".join(fields), story
+
+
+def _column_key(name: str) -> str:
+    return " ".join(name.lower().split())
+
+
+def _shown_delimiter(delimiter: str) -> str:
+    return "tab" if delimiter == "\t" else delimiter
+
+
+def _cells(line: str, delimiter: str) -> list[str] | None:
+    """The cells of one row of a CSV or tab-separated file (None: not one row, such as a cell
+    whose quote is never closed)."""
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=True), [])
+    except csv.Error:
+        return None
+
+
+def find_sheet_header(lines: list[str], problems: list[tuple[int, str]]) -> SheetHeader | None:
+    """The header row of a file saved from a spreadsheet with one (its first line of text, whose
+    cells, two or more, are field names), or None. A header naming columns that are none of
+    ours, or lacking Character, Motion or Background, is reported (its rows then with it). QA:
+    ``Character,Motion,Background`` was imported as a free-text turn, and each row under it as
+    another ('Qiqi,"gently sit on railing","day town"')."""
+    for number, raw in enumerate(lines, start=1):
+        line = _strip_edges(raw)
+        if not line or line.startswith(("#", ">")):
+            continue
+        return _header_of(number, line, problems)
+    return None
+
+
+def _header_of(number: int, line: str, problems: list[tuple[int, str]]) -> SheetHeader | None:
+    """``line`` (the file's first line of text, number ``number``) as a header row, or None."""
+    for delimiter in ("\t", ",", ";"):
+        if delimiter not in line:
+            continue
+        cells = _cells(line, delimiter)
+        if cells is None:
+            continue
+        names = [_strip_edges(_INVISIBLE_RE.sub("", cell)) for cell in cells]
+        while names and not names[-1]:
+            names.pop()
+        known = [name for name in names if _column_key(name) in KEY_ALIASES or _column_key(name) in STORY_COLUMNS]
+        if len(names) < 2 or len(known) < 2 or not all(_COLUMN_NAME_RE.match(name) for name in names if name):
+            continue  # a turn's line (free text may hold commas), not a header
+        header = SheetHeader(number, delimiter, tuple(names))
+        problem = _header_problem(header)
+        if problem:
+            problems.append((number, problem))
+        return header
+    return None
+
+
+def _header_problem(header: SheetHeader) -> str:
+    """Why ``header`` can't be read ('' when it can): a column without a name, names that are
+    none of ours, a field named twice, or a needed field without its column."""
+    accepted = (f"the columns are {COLUMN_NAMES} (or the Japanese, Chinese and Korean field names, such as "
+                "キャラクター, 动作, 배경)")
+    if "" in header.columns:
+        column = header.columns.index("") + 1
+        return f"column {column} of the header row has no name: {accepted}"
+    unknown = [name for name in header.columns
+               if _column_key(name) not in KEY_ALIASES and _column_key(name) not in STORY_COLUMNS]
+    if unknown:
+        names = ", ".join(_excerpt(name) for name in unknown)
+        return f"unknown column name{'s' if len(unknown) > 1 else ''} {names} in the header row: {accepted}"
+    keys = [KEY_ALIASES.get(_column_key(name)) or STORY_COLUMNS[_column_key(name)] for name in header.columns]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        return f"the header row names the {' and '.join(twice)} column{'s' if len(twice) > 1 else ''} twice"
+    missing = [name.capitalize() for name in REQUIRED_FIELDS if name not in keys]
+    if missing:
+        return f"the header row has no {', '.join(missing)} column: a turn needs Character, Motion and Background"
+    return ""
+
+
 def parse_demo_text(text: str) -> DemoStory:
     """Split a demo file's text into branches of good lines, and a list of problems."""
     main = DemoBranch(after=0, line_number=0)
@@ -347,7 +484,21 @@ def parse_demo_text(text: str) -> DemoStory:
     lines = _NEWLINE_RE.split(text)
     if lines and not lines[-1]:
         lines.pop()  # the file's final line break
+    header = find_sheet_header(lines, problems)
+    refused = header is not None and bool(problems)
     for number, raw in enumerate(lines, start=1):
+        if header is not None and number == header.number:
+            continue
+        row = _strip_edges(raw) if header is not None else ""
+        if header is not None and row and not row.startswith(("#", ">")):  # a row of the table under a header
+            if not header.holds_text(row):
+                continue  # a row of empty cells, as a spreadsheet saves one: a blank line
+            branches[-1].turn_lines.append(number)
+            turn = _sheet_turn(header, number, row, problems, refused)
+            above_was_bad = turn is None
+            if turn is not None:
+                branches[-1].turns.append(turn)
+            continue
         line = tidy_line(raw)
         marker = _BRANCH_RE.match(line)
         if marker:
@@ -394,6 +545,28 @@ def parse_demo_text(text: str) -> DemoStory:
     if not any(b.turns for b in branches) and not problems:
         problems.append((1, NO_TURNS))
     return DemoStory([b for b in branches if b.turns], problems, tuple(main.turn_lines))
+
+
+def _sheet_turn(header: SheetHeader, number: int, row: str, problems: list[tuple[int, str]],
+                refused: bool) -> DemoTurn | None:
+    """The turn of row ``row`` of a table (None, with the reason in ``problems``): its cells
+    as the header's fields, then its story columns, checked as the lines they stand for are.
+    ``refused``: the header is, and the row is reported with it."""
+    if refused:
+        problems.append((number, f"a row of the table whose header row (line {header.number}) can't be read"))
+        return None
+    read = header.row(number, row, problems)
+    if read is None:
+        return None
+    text, story_lines = read
+    turn = _check_line(number, text, problems) if text else None
+    if not text:
+        problems.append((number, "the row fills only story columns: a turn needs Character, Motion and Background"))
+    for story_line in story_lines:
+        if turn is None:
+            break
+        turn = _story_line(number, story_line, turn, problems)
+    return turn
 
 
 def tidy_line(raw: str) -> str:

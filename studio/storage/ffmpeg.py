@@ -62,6 +62,15 @@ def ffmpeg_exe() -> str:
     return str(imageio_ffmpeg.get_ffmpeg_exe())
 
 
+def path_arg(path: Path | str) -> str:
+    """``path`` as ffmpeg must be given it on its command line: a relative path starting with
+    ``-`` ("-dash.kamishibai/...", which Python makes of "./-dash.kamishibai") was read as an
+    option, and one holding a ``:`` before its first ``/`` ("take:1.mp4") as a protocol's
+    name. ``./`` before every relative path means the same file and is neither."""
+    text = os.fspath(path)
+    return text if os.path.isabs(text) else os.path.join(os.curdir, text)
+
+
 @functools.cache
 def _dies_with_parent() -> tuple[str, ...]:
     """The prefix that makes a command die with the thread that starts it, or () where this
@@ -285,7 +294,7 @@ def probe(path: Path) -> StreamInfo:
     if not path.is_file():
         raise MediaError(f"{path} does not exist.")
     result = subprocess.run(
-        _command([ffmpeg_exe(), "-hide_banner", "-nostdin", "-nostats", "-i", str(path), "-map", "0:v:0", "-c",
+        _command([ffmpeg_exe(), "-hide_banner", "-nostdin", "-nostats", "-i", path_arg(path), "-map", "0:v:0", "-c",
                   "copy", "-f", "null", "-", "-progress", "pipe:1"]),
         capture_output=True, text=True, check=False, errors="replace", process_group=0,
     )
@@ -430,7 +439,7 @@ def decode_frames(path: Path, size: tuple[int, int], source_size: tuple[int, int
     import numpy as np
 
     width, height = size
-    args = [ffmpeg_exe(), *_QUIET, "-i", str(path), "-map", "0:v:0"]
+    args = [ffmpeg_exe(), *_QUIET, "-i", path_arg(path), "-map", "0:v:0"]
     if source_size is not None and source_size != size:
         args += ["-vf", f"scale={width}:{height}:force_original_aspect_ratio=decrease:flags=bicubic,"
                         f"pad={width}:{height}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1"]
@@ -492,7 +501,7 @@ class FrameEncoder:
         meta = ["-metadata", f"title={title}"] if title else []
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in __exit__
         args = [ffmpeg_exe(), *_QUIET, "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}",
-                "-framerate", fps_arg(fps), "-i", "pipe:0", "-an", *output_args, *meta, str(target)]
+                "-framerate", fps_arg(fps), "-i", "pipe:0", "-an", *output_args, *meta, path_arg(target)]
         try:
             self._process = subprocess.Popen(_command(args), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                              stderr=self._log, process_group=0)

@@ -116,7 +116,7 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
 
     The file size, the stream and its size are checked (ffmpeg reads the header and counts
     the frames without decoding) before anything is written."""
-    from studio.storage.ffmpeg import MediaError, h264_args, probe, run_with_progress
+    from studio.storage.ffmpeg import MediaError, h264_args, path_arg, probe, run_with_progress
     from studio.storage.media import writing_media
 
     _check_writable(project, source, VideoImportError)
@@ -149,8 +149,8 @@ def import_video(project: Project, source: Path, folder: str = "scenes") -> str:
     rel = f"{MEDIA_DIR}/{_slug(folder)}/{_slug(source.stem)}-{new_id()}.mp4"
     target = project.resolve(rel)
     with writing_media(target) as tmp:
-        args = ["-i", str(source), "-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", str(frames), "-vf", scale,
-                *h264_args(crf=16, threads=2), "-f", "mp4", str(tmp)]
+        args = ["-i", path_arg(source), "-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", str(frames), "-vf", scale,
+                *h264_args(crf=16, threads=2), "-f", "mp4", path_arg(tmp)]
         run_with_progress(args, tmp, frames / float(info.fps), lambda _seconds: None, lambda: False, "import")
     project.note_import(rel)
     return rel
@@ -170,10 +170,10 @@ def _sound_only(source: Path) -> bool:
     named .mp4, a voice memo): asked only once the probe has refused the file, to say why."""
     import subprocess
 
-    from studio.storage.ffmpeg import ffmpeg_exe
+    from studio.storage.ffmpeg import ffmpeg_exe, path_arg
 
     try:
-        report = subprocess.run([ffmpeg_exe(), "-hide_banner", "-nostdin", "-i", str(source)], capture_output=True,
+        report = subprocess.run([ffmpeg_exe(), "-hide_banner", "-nostdin", "-i", path_arg(source)], capture_output=True,
                                 text=True, errors="replace", check=False, timeout=60).stderr
     except (OSError, subprocess.SubprocessError):
         return False

@@ -21,6 +21,7 @@ from studio.engines.base import EngineConfig, EngineError, Requirement
 from studio.engines.registry import EngineRegistry
 from studio.storage.job_store import check_settings
 from studio.storage.project import Project
+from studio.worker import queue
 from studio.worker.dispatch import DevicePool
 from studio.worker.job_queue import RETRYABLE, JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, new_seed
@@ -71,8 +72,14 @@ class Operations:
         return node_id, self._at_once(operation)
 
     def reroll(self, node_id: str, *, engine: str | None, seed: int | None, settings: Mapping[str, Any] | None,
-               priority: int) -> str:
-        return self._at_once(lambda: self._reroll(node_id, engine, seed, settings, priority))[0]
+               priority: int, replace_interrupted: bool = False) -> str:
+        def operation() -> str:
+            (job_id,) = self._reroll(node_id, engine, seed, settings, priority)
+            if replace_interrupted:
+                self.jobs.replace_waiting([job_id], (JobStatus.INTERRUPTED,), queue.rerolled_message)
+            return job_id
+
+        return self._at_once(operation)
 
     def _reroll(self, node_id: str, engine: str | None, seed: int | None, settings: Mapping[str, Any] | None,
                 priority: int, count: int = 1) -> list[str]:

@@ -301,20 +301,29 @@ def replaced_message(new_id: str) -> str:
     return f"Cancelled: the branch was re-rolled, and job {new_id} makes this turn's take instead."
 
 
-def replaced_by_reroll(jobs: Jobs, new_jobs: Collection[Job]) -> tuple[list[Job], list[Job]]:
+def rerolled_message(new_id: str) -> str:
+    """The error of an interrupted job that a re-roll of its turn replaced (a take of the turn
+    is on its way; run again, the old job would only add another)."""
+    return f"Cancelled: the turn was re-rolled, and job {new_id} makes its take instead."
+
+
+def replaced_by_reroll(jobs: Jobs, new_jobs: Collection[Job], statuses: Collection[JobStatus] = WAITING,
+                       message: Callable[[str], str] = replaced_message) -> tuple[list[Job], list[Job]]:
     """What queueing ``new_jobs`` (a branch re-roll: one job per turn) does to the jobs that
     wait to make takes of the same turns (queued or interrupted, not running): they are
     cancelled, as each would add a take the user no longer asked for, made from the turn's old
     past, and select it after the re-roll, making the re-rolled turns below it stale. The jobs
     left that waited for one of them (a turn the re-roll left out) wait for the new job of
-    that turn instead. Returns (cancelled copies, moved copies)."""
+    that turn instead. ``statuses``: which waiting jobs are replaced (a single re-roll: only the
+    interrupted ones); ``message``: their error, from the new job's id. Returns (cancelled
+    copies, moved copies)."""
     by_turn = {job.node_id: job for job in new_jobs if job.node_id is not None}
     new_ids = {job.id for job in new_jobs}
-    old = sorted((job for job in jobs.values() if job.kind is JobKind.GENERATE and job.status in WAITING
-                  and job.node_id in by_turn and job.id not in new_ids), key=run_order_key)
+    old = sorted((job for job in jobs.values() if job.kind is JobKind.GENERATE and job.status in statuses
+                  and job.status in WAITING and job.node_id in by_turn and job.id not in new_ids), key=run_order_key)
     replaced = {job.id: by_turn[job.node_id or ""] for job in old}
     cancelled = [replace(job, status=JobStatus.CANCELLED, finished_at=now_iso(), take_id="",
-                         error=replaced_message(replaced[job.id].id), hint="") for job in old]
+                         error=message(replaced[job.id].id), hint="") for job in old]
     moved = [replace(job, depends_on=replaced[job.depends_on].id) for job in jobs.values()
              if job.depends_on in replaced and job.id not in replaced and job.id not in new_ids
              and job.status in WAITING]

@@ -549,9 +549,16 @@ class GenerationService:
                                          priority=priority)
 
     def reroll(self, node_id: str, *, engine: str | None = None, seed: int | None = None,
-               settings: Mapping[str, Any] | None = None, priority: int = 0) -> str:
-        """Queue a new take of ``node_id`` (a new random seed unless ``seed`` is given)."""
-        return self._operations.reroll(node_id, engine=engine, seed=seed, settings=settings, priority=priority)
+               settings: Mapping[str, Any] | None = None, priority: int = 0,
+               replace_interrupted: bool = False) -> str:
+        """Queue a new take of ``node_id`` (a new random seed unless ``seed`` is given).
+
+        ``replace_interrupted``: the turn's interrupted jobs are cancelled in the same writer
+        operation, each saying which new job replaced it (:meth:`replaced_by` lists them), and
+        the jobs that waited for them wait for the new one: queued again, each would only add
+        another take, and left alone they keep the queue from ever being done."""
+        return self._operations.reroll(node_id, engine=engine, seed=seed, settings=settings, priority=priority,
+                                       replace_interrupted=replace_interrupted)
 
     def reroll_many(self, node_id: str, count: int, *, engine: str | None = None,
                     settings: Mapping[str, Any] | None = None, priority: int = 0) -> list[str]:

@@ -49,7 +49,11 @@ def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int =
               candidates: int = 1, device: str = "cpu", guidance: float = 1.0) -> dict[str, float]:
     """Seconds of one turn (predict + decode) through the engine at the studio's size and at
     the native size: the median of ``repeats`` after a warm-up. On a GPU each turn is timed
-    to the end of its kernels (the engine's own frames come back to the CPU as uint8)."""
+    to the end of its kernels (the engine's own frames come back to the CPU as uint8).
+
+    ``steps`` is the evaluation's (up to ``eval --steps``' 64), not limited to the engine's
+    setting (16): the settings are validated without it and given it afterwards, so that a
+    run timed at 17 steps is not refused after its whole evaluation."""
     from studio.core.instruction import parse_instruction
     from studio.engines.catalog.mini import MiniSettings
     from studio.engines.config import Placement
@@ -60,9 +64,9 @@ def time_turn(checkpoints: Path, steps: int, threads: int | None, repeats: int =
     on_gpu = torch.device(device).type == "cuda"
     instruction = parse_instruction("Character: Qiqi; Motion: quickly run; Background: day town.")
     out: dict[str, float] = {"threads": float(engine.threads)}
-    chosen: dict[str, Any] = {"steps": steps, "candidates": candidates, "guidance": guidance}
+    chosen: dict[str, Any] = {"candidates": candidates, "guidance": guidance}
     for name, values in (("studio", chosen), ("native", {**chosen, "height": 128, "width": 192})):
-        settings = MiniSettings.from_values(values)
+        settings = dataclasses.replace(MiniSettings.from_values(values), steps=steps)
         times = []
         for seed in range(repeats + 1):
             if on_gpu:
