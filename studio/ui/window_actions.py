@@ -183,30 +183,40 @@ def _field_can(widget: QObject, redo: bool) -> bool | None:
     return None
 
 
-class FieldUndoFallback(QObject):
-    """Ctrl+Z (Ctrl+Shift+Z) in a text field with nothing of its own to undo (redo) is the
-    window's Undo (Redo). A text field takes those keys even with no typing to undo, and Fork
-    and New turn put the focus in the instruction's field: Ctrl+Z right after F did nothing.
-    The filter sits on the focused field of the window only (not on every event of the app)."""
+class FocusedWidgetFilter(QObject):
+    """An event filter that sits on the window's focused widget only, where :meth:`watches`
+    says so (not on every event of the application); ``actions``: the window's actions."""
 
     def __init__(self, actions: QObject) -> None:
         super().__init__(actions)
-        self._field: QWidget | None = None
+        self._widget: QWidget | None = None
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._follow_focus)
+
+    def watches(self, widget: QWidget) -> bool:
+        raise NotImplementedError
 
     def _window(self) -> QObject | None:
         parent = self.parent()
         return parent.parent() if parent is not None else None
 
     def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if self._field is not None and shiboken6.isValid(self._field):  # not deleted since
-            self._field.removeEventFilter(self)
-        self._field = None
-        if new is not None and _field_can(new, False) is not None and new.window() is self._window():
+        if self._widget is not None and shiboken6.isValid(self._widget):  # not deleted since
+            self._widget.removeEventFilter(self)
+        self._widget = None
+        if new is not None and self.watches(new) and new.window() is self._window():
             new.installEventFilter(self)
-            self._field = new
+            self._widget = new
+
+
+class FieldUndoFallback(FocusedWidgetFilter):
+    """Ctrl+Z (Ctrl+Shift+Z) in a text field with nothing of its own to undo (redo) is the
+    window's Undo (Redo). A text field takes those keys even with no typing to undo, and Fork
+    and New turn put the focus in the instruction's field: Ctrl+Z right after F did nothing."""
+
+    def watches(self, widget: QWidget) -> bool:
+        return _field_can(widget, False) is not None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
@@ -238,31 +248,14 @@ def is_digit_key(event: QKeyEvent) -> bool:
     return event.key() in DIGIT_KEYS and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
 
 
-class DigitsStayInFields(QObject):
+class DigitsStayInFields(FocusedWidgetFilter):
     """A digit pressed in a widget that uses digits (see :func:`takes_digits`) goes to that
     widget, never to the take keys 1-9 (nor to another shortcut of a digit): those keys are
     bound to the story area, which holds the player's slider and the search field too, and
-    a 3 pressed on the focused slider chose take 3 instead of moving the slider. Like
-    :class:`FieldUndoFallback`, the filter sits on the focused widget of the window only."""
+    a 3 pressed on the focused slider chose take 3 instead of moving the slider."""
 
-    def __init__(self, actions: QObject) -> None:
-        super().__init__(actions)
-        self._widget: QWidget | None = None
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            app.focusChanged.connect(self._follow_focus)
-
-    def _window(self) -> QObject | None:
-        parent = self.parent()
-        return parent.parent() if parent is not None else None
-
-    def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if self._widget is not None and shiboken6.isValid(self._widget):
-            self._widget.removeEventFilter(self)
-        self._widget = None
-        if new is not None and takes_digits(new) and new.window() is self._window():
-            new.installEventFilter(self)
-            self._widget = new
+    def watches(self, widget: QWidget) -> bool:
+        return takes_digits(widget)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and is_digit_key(event)
