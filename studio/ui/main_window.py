@@ -181,6 +181,8 @@ class MainWindow(QMainWindow):
             restore_window(self, self.settings.geometry(), self.settings.window_state())
         finally:
             self._moving_docks = False
+        # a cast dock the last window hid for lack of room comes back once this one is wide
+        self._cast_hidden_for_room = self.settings.cast_hidden_for_room() and self.cast_dock.isHidden()
         self.show_welcome()
         self._set_project_actions_enabled(False)
         self._update_history_actions()
@@ -1340,7 +1342,8 @@ class MainWindow(QMainWindow):
             self.close_project("keep")
         self._welcome_docks(False)  # the layout saved is the one a project shows, not the welcome page's
         self._put_back_set_aside()  # ... and the docks' own places, not where a narrow window set them aside
-        self.settings.save_window(self.saveGeometry(), self.saveState())
+        self.settings.save_window(self.saveGeometry(), self.saveState(),
+                                  cast_hidden_for_room=self._cast_hidden_for_room and self.cast_dock.isHidden())
         event.accept()
 
     def _finish_then_close(self) -> None:

@@ -590,9 +590,16 @@ class StudioSettings:
     def geometry(self) -> Any:
         return self.q.value("window/geometry")
 
-    def save_window(self, geometry: Any, state: Any) -> None:
+    def save_window(self, geometry: Any, state: Any, *, cast_hidden_for_room: bool = False) -> None:
+        """The window's geometry and dock layout (Qt's), and whether the window itself (not the
+        user) had hidden the cast dock for lack of room: reopened wide, it comes back."""
         self.q.setValue("window/geometry", geometry)
         self.q.setValue("window/state", state)
+        self.q.setValue("window/cast_hidden_for_room", cast_hidden_for_room)
 
     def window_state(self) -> Any:
         return self.q.value("window/state")
+
+    def cast_hidden_for_room(self) -> bool:
+        """Whether the saved layout's cast dock is hidden for lack of room (see :meth:`save_window`)."""
+        return _bool(self.q.value("window/cast_hidden_for_room"), False)

@@ -61,6 +61,7 @@ from studio.ui.drawn_pictures import DrawnPictureCache
 from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.fork_turn import fork_copied
 from studio.ui.inspector.inspector import Inspector
+from studio.ui.inspector.instruction_editor import EMPTY_TIP
 from studio.ui.inspector.vocabulary import collect_vocabulary
 from studio.ui.job_labels import job_title
 from studio.ui.media_cache import ClipCache, PosterCache
@@ -254,6 +255,11 @@ def move_off_tip(node: Node | None, index: int, count: int, step: int) -> str:
 COMPARE_TAKES_OFF_TIP = "Compare needs a turn with two takes that have a clip: re-roll it first"
 
 
+def as_sentence(tip: str) -> str:
+    """``tip`` as the status bar says it: ended with a full stop, unless it already ends a sentence."""
+    return tip if tip.endswith((".", "!", "?", "…")) else f"{tip}."
+
+
 def _enable(action: QAction, on: bool, off_tip: str) -> None:
     """Turn ``action`` on or off; off, its tooltip says why (on, it is the action's name again)."""
     action.setEnabled(on)
@@ -376,15 +382,17 @@ class Workspace(QWidget):
         # keys 1 to 9 in the story area (and Turn › Choose take): the selected turn's take of that number
         actions.take_keys.triggered.connect(self._choose_take_key)
         self._compare_key_bound = True
-        # Ctrl+Enter in the story area while Generate is off (the start is selected) still
-        # answers, in the status bar, with why. On only while the action is off: never ambiguous.
+        # Ctrl+Enter in the story area or the inspector while Generate is off (the start is
+        # selected, the instruction is empty or too long) still answers, in the status bar,
+        # with why. On only while the action is off: never ambiguous.
         self._generate_off_keys: list[QShortcut] = []
-        for keys in actions.generate.shortcuts():
-            shortcut = QShortcut(keys, self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.setEnabled(False)
-            shortcut.activated.connect(lambda: self.message.emit(f"{actions.generate.toolTip() or GENERATE_OFF_TIP}."))
-            self._generate_off_keys.append(shortcut)
+        for area in (self, self.inspector):
+            for keys in actions.generate.shortcuts():
+                shortcut = QShortcut(keys, area)
+                shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                shortcut.setEnabled(False)
+                shortcut.activated.connect(self._say_why_generate_off)
+                self._generate_off_keys.append(shortcut)
         # So do the story area's keys of the other turn actions while they are off (Delete on
         # the start, Alt+Up on a turn without alternatives): the key did nothing, without a word.
         self._off_keys: list[tuple[QAction, QShortcut]] = []
@@ -434,8 +442,13 @@ class Workspace(QWidget):
         self.queue.job_selected.connect(lambda node_id: self.select(node_id) if node_id in self.tree.nodes else None)
         self.cast.error.connect(self.error.emit)
         self.cast.message.connect(self.message.emit)
-        self.cast.character_used.connect(self.inspector.editor.character.setText)
-        self.cast.location_used.connect(self.inspector.editor.background.setText)
+        self.cast.character_used.connect(self._use_character)
+        self.cast.location_used.connect(self._use_location)
+        # Generate follows the line typed: off, as the editor's own button is, for an empty line
+        # or one over the limit (the toolbar and Ctrl+Enter then say why)
+        for field in self.inspector.editor.fields():
+            field.textChanged.connect(self._update_generate)
+        self.inspector.editor.time.currentTextChanged.connect(self._update_generate)
         self.search.query_changed.connect(self._on_query)
         self.search.step.connect(self.step_match)
         self.search.closed.connect(self._close_search)
@@ -851,10 +864,7 @@ class Workspace(QWidget):
         a = self.studio_actions
         for name in TURN_OFF_TIPS:
             _enable(getattr(a, name), is_turn, turn_off_tip(node, name))
-        can_generate = is_turn or self.inspector.draft_parent is not None
-        _enable(a.generate, can_generate, GENERATE_OFF_TIP)
-        for shortcut in self._generate_off_keys:
-            shortcut.setEnabled(not can_generate)
+        self._update_generate()
         _enable(a.play, bool(self.episode.player.paths), PLAY_OFF_TIP)
         turns = [n for n in self.branch if n in self.tree.nodes and not self.tree.nodes[n].is_root]
         _enable(a.fill, any(self._missing(n) for n in turns), FILL_OFF_TIP if turns else FILL_NO_TURN_TIP)
@@ -882,6 +892,56 @@ class Workspace(QWidget):
                 _enable(action, True, "")
         for action, shortcut in self._off_keys:
             shortcut.setEnabled(not action.isEnabled())
+
+    def generate_off_reason(self) -> str:
+        """Why Generate (the action, Ctrl+Enter) is off now, or "" when it is on. The editor's
+        line is judged as its Generate button judges it (:func:`InstructionEditor.length_error`,
+        an empty line): the action was on where the button was off, and Ctrl+Enter then opened
+        a box, or said only that there was nothing to generate."""
+        if self.finishing:
+            return FINISHING_TIP
+        if self.read_only is not None:
+            return self.read_only.off_tip()
+        node = self.tree.nodes.get(self.current_id)
+        if (node is None or node.is_root) and self.inspector.draft_parent is None:
+            return GENERATE_OFF_TIP
+        editor = self.inspector.editor
+        too_long = editor.length_error()
+        if too_long is not None:
+            return too_long.message
+        return "" if editor.text().strip() else EMPTY_TIP
+
+    def _update_generate(self, _text: str = "") -> None:
+        """Generate on or off (see :meth:`generate_off_reason`), its off keys the other way."""
+        if self.closed:
+            return
+        why = self.generate_off_reason()
+        _enable(self.studio_actions.generate, not why, why)
+        for shortcut in self._generate_off_keys:
+            shortcut.setEnabled(bool(why))
+
+    def _say_why_generate_off(self) -> None:
+        """Ctrl+Enter while Generate is off: the status bar says why (its tooltip)."""
+        if not self.closed:
+            self.message.emit(as_sentence(self.studio_actions.generate.toolTip() or GENERATE_OFF_TIP))
+
+    def _use_character(self, name: str) -> None:
+        """A character used from the cast panel goes into the editor's Character box; on a
+        read-only project, where the line can't be saved, the status bar says why instead."""
+        if not self._refuse_use_read_only("use a character in the instruction"):
+            self.inspector.editor.character.setText(name)
+
+    def _use_location(self, name: str) -> None:
+        """A place used from the cast panel goes into the editor's Background box (see :meth:`_use_character`)."""
+        if not self._refuse_use_read_only("use a place in the instruction"):
+            self.inspector.editor.background.setText(name)
+
+    def _refuse_use_read_only(self, what: str) -> bool:
+        """On a read-only project, say in the status bar why ``what`` can't be done (True)."""
+        if self.read_only is None:
+            return False
+        self.message.emit(f"⚠ {self.read_only.refusal(what).message}")
+        return True
 
     def _read_only_actions(self) -> None:
         """Every action that would change a read-only project off, its tooltip (and its key,
@@ -940,7 +1000,7 @@ class Workspace(QWidget):
     def _say_why_off(self, action: QAction) -> None:
         """A key of an action that is off: the status bar says why (its tooltip)."""
         if not self.closed and action.toolTip():
-            self.message.emit(f"{action.toolTip()}.")
+            self.message.emit(as_sentence(action.toolTip()))
 
     def _never_generated(self, node_id: str) -> bool:
         """Whether a turn was never generated: no take at all (a failed try leaves one), and no job
