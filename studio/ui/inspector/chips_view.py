@@ -14,10 +14,16 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from studio.core.graphemes import scripts_in
-from studio.core.instruction import Instruction, composed_hangul, time_choices, time_words
+from studio.core.instruction import Instruction, time_choices
 from studio.core.model import Take
 from studio.ui.inspector.flow_layout import FlowLayout
-from studio.ui.inspector.instruction_editor import compose_instruction, instruction_language
+from studio.ui.inspector.instruction_editor import (
+    compose_instruction,
+    korean_line,
+    korean_time_and_place,
+    time_in_language,
+    turn_language,
+)
 from studio.ui.inspector.understanding import Chip, ChipField, suggestions, time_choices_note, understanding_chips
 from studio.ui.inspector.vocabulary import Vocabulary
 
@@ -37,72 +43,13 @@ def as_label(text: str) -> str:
     return text.replace("&", "&&")
 
 
-def turn_language(instruction: Instruction, names: Iterable[str] = ()) -> str:
-    """The language ``instruction`` is written in: '' for English, 'ja', 'zh', 'zh-hant' for
-    Chinese written in Traditional characters (說, 園, 時...) (the keys of
-    :data:`~studio.ui.inspector.instruction_editor.LINE_KEYS`), or 'ko' for Korean: Hangul
-    besides the Character field and ``names`` (the cast's), in a turn without kana and not
-    marked Chinese, as the sketch engine reads a turn as Korean."""
-    from studio.core.sentence import TRADITIONAL_ONLY_CHARS
-
-    language = instruction_language(instruction)
-    if language != "zh" and _written_in_korean(instruction, names):
-        return "ko"
-    if language == "zh" and any(char in TRADITIONAL_ONLY_CHARS for char in instruction.raw):
-        return "zh-hant"
-    return language
-
-
-def _written_in_korean(instruction: Instruction, names: Iterable[str]) -> bool:
-    """Whether ``instruction`` holds Hangul (its field names, its words) besides the names in
-    it (its character's, ``names``) and no kana (a Japanese turn may name a Korean character)."""
-    text = composed_hangul(instruction.raw)
-    if "kana" in scripts_in(text):
-        return False
-    kept = {composed_hangul(" ".join(name.split())) for name in (instruction.character, *names)}
-    for name in sorted((name for name in kept if name), key=len, reverse=True):
-        text = text.replace(name, " ")
-    return "hangul" in scripts_in(text)
-
-
-KOREAN_LINE_KEYS = ("캐릭터", "동작", "배경", "시간", "카메라")
-"""The field names of a Korean line (character, motion, background, time, camera)."""
-_KOREAN_TIME_JOINS = ("의 ", "에 ", "에는 ", " ")
-"""What joins a Korean time word to the place after it (밤의 공원, 밤에 공원, 밤 공원)."""
-
-
-def _korean_time_and_place(background: str, time: str) -> tuple[str, str]:
-    """The time and the place of a Korean line: a time word of the core's (:func:`time_words`)
-    that opens the background is the time, and the rest the place (``밤의 공원`` -> ``('밤',
-    '공원')``); else ``time`` and ``background`` as they are."""
-    text = " ".join(background.split())
-    for word in sorted((w.written for w in time_words("ko")), key=len, reverse=True):
-        if text == word:
-            return word, ""
-        for join in _KOREAN_TIME_JOINS:
-            rest = text.removeprefix(word + join).strip()
-            if text.startswith(word + join) and rest:
-                return word, rest
-    return time.strip(), background.strip()
-
-
-def _korean_line(values: tuple[str, str, str, str, str], free: str) -> str:
-    """A Korean line: ``key: value`` fields (Korean is typed with a plain colon and spaces)
-    joined by "; ", its free text after them, ending with a full stop."""
-    parts = [f"{key}: {value.strip()}" for key, value in zip(KOREAN_LINE_KEYS, values, strict=True) if value.strip()]
-    if free.strip():
-        parts.append(free.strip())
-    text = "; ".join(parts)
-    return text if not text or text.endswith((".", "!", "?", "。")) else text + "."
-
-
 def _korean_replaced(instruction: Instruction, field: ChipField, value: str, free: str,
                      adverbs: Iterable[str]) -> str:
     """A Korean turn's line with ``field`` set to ``value``: Korean field names, the time a
     field of its own (a time word opening the background is moved there first, so that a
     place chosen keeps it and a time chosen replaces it) and an adverb before its verb with a
     space, replacing an adverb of ``adverbs`` the motion opened with."""
-    time, background = _korean_time_and_place(instruction.background, instruction.time_of_day)
+    time, background = korean_time_and_place(instruction.background, instruction.time_of_day)
     character, camera = instruction.character, instruction.camera
     motion = " ".join(p for p in (instruction.adverb, instruction.motion) if p)
     if field is ChipField.CHARACTER:
@@ -119,25 +66,50 @@ def _korean_replaced(instruction: Instruction, field: ChipField, value: str, fre
     elif field is ChipField.LEVEL:
         first, _, rest = motion.partition(" ")
         motion = " ".join(p for p in (value, rest if rest and first in set(adverbs) else motion) if p)
-    return _korean_line((character, motion, background, time, camera), free)
+    return korean_line((character, motion, background, time_in_language(time, "ko"), camera), free)
+
+
+_ADVERB_PARTICLES = ("地", "と")
+"""What may join a Chinese or Japanese adverb to its verb (慢慢地走, ゆっくりと歩く)."""
+
+
+def leading_adverb(motion: str, adverbs: Iterable[str], motions: Iterable[str] = ()) -> str:
+    """The adverb of ``adverbs`` a Japanese or Chinese ``motion`` opens with, written against
+    its verb (ゆっくり in ゆっくり走る), with a particle joining it (慢慢地); '' when it opens with
+    none, when nothing follows it, or when the motion is itself one of ``motions`` (慢跑, jog,
+    is no 慢 before 跑)."""
+    text = motion.strip()
+    if text in set(motions):
+        return ""
+    for adverb in sorted(set(adverbs), key=len, reverse=True):
+        if not adverb or not text.startswith(adverb):
+            continue
+        rest = text[len(adverb):]
+        particle = rest[:1] if rest[:1] in _ADVERB_PARTICLES else ""
+        if rest[len(particle):].strip():
+            return adverb + particle
+    return ""
 
 
 def replace_field(instruction: Instruction, field: ChipField, value: str, *, names: Iterable[str] = (),
-                  adverbs: Iterable[str] = ()) -> str:
+                  adverbs: Iterable[str] = (), motions: Iterable[str] = ()) -> str:
     """The instruction's line with ``field`` set to ``value`` (other fields kept; a Japanese,
     Chinese or Korean turn stays in its language, with its language's field names). ``names``:
-    the cast's (see :func:`turn_language`); ``adverbs``: the Korean adverbs a Korean motion may
-    open with (one is replaced by the adverb chosen)."""
+    the cast's (see :func:`turn_language`); ``adverbs``: the adverbs of the turn's language the
+    engine knows, and ``motions`` its motions: an adverb of them opening the motion is kept when
+    the motion is replaced (ゆっくり走る -> ゆっくり歩く) and replaced by an adverb chosen."""
     extra = "; ".join(f"{k.capitalize()}: {v}" for k, v in instruction.extra)
     free = "; ".join(p for p in (instruction.free_text, extra) if p)
-    if turn_language(instruction, names) == "ko":
+    language = turn_language(instruction, names)
+    if language == "ko":
         return _korean_replaced(instruction, field, value, free, adverbs)
     character, adverb, motion = instruction.character, instruction.adverb, instruction.motion
     background, time, camera = instruction.background, instruction.time_of_day, instruction.camera
+    written = leading_adverb(motion, adverbs, motions) if language else ""
     if field is ChipField.CHARACTER:
         character = value
     elif field is ChipField.MOTION:
-        motion = value
+        motion = written + value
     elif field is ChipField.PLACE:
         background = value
     elif field is ChipField.TIME:
@@ -145,8 +117,7 @@ def replace_field(instruction: Instruction, field: ChipField, value: str, *, nam
     elif field is ChipField.CAMERA:
         camera = value
     elif field is ChipField.LEVEL:
-        adverb = value
-    language = instruction_language(instruction)
+        adverb, motion = value, motion.removeprefix(written)  # the adverb written in the motion is replaced
     # Japanese and Chinese write an adverb against its verb (ゆっくり歩く, 慢慢走)
     tight = bool(language) and not scripts_in(adverb) - {"kana", "han"}
     joined = ("" if tight else " ").join(p for p in (adverb, motion) if p)
@@ -318,9 +289,12 @@ class ChipsView(QWidget):
             self.fix_requested.emit(text)
 
     def _replaced(self, instruction: Instruction, field: ChipField, word: str) -> str:
-        """:func:`replace_field` with the project's cast, and the Korean adverbs the engine offers."""
+        """:func:`replace_field` with the project's cast, and the adverbs and motions the engine
+        offers in the turn's language."""
+        language = turn_language(instruction, self.vocabulary.characters)
+        words = self.vocabulary.in_language(language)
         return replace_field(instruction, field, word, names=self.vocabulary.characters,
-                             adverbs=self.vocabulary.in_language("ko").adverbs)
+                             adverbs=words.adverbs if language else (), motions=words.motions if language else ())
 
     def _offer(self, chip: Chip, button: QToolButton) -> None:
         menu = self.menu_for(chip)

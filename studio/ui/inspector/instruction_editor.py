@@ -7,7 +7,7 @@ extra parts the studio's parser understands. Ctrl+Enter generates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -30,15 +30,18 @@ from studio.core.instruction import (
     TIME_WORDS,
     Instruction,
     InstructionError,
+    composed_hangul,
     instruction_length,
     instruction_too_long,
     parse_instruction,
+    time_choices,
     time_note,
+    time_words,
     too_long_message,
 )
 from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.story_editor import one_line, utf16_length
-from studio.ui.inspector.vocabulary import TIMES, Vocabulary
+from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.inspector.wheel_guard import FocusWheelComboBox
 from studio.ui.text_wrap import breakable, copy_without_breaks
 
@@ -47,11 +50,43 @@ LINE_KEYS: dict[str, tuple[str, str, str, str, str]] = {
     "ja": ("キャラクター", "動作", "背景", "時間帯", "カメラ"),
     "zh": ("角色", "动作", "背景", "时间", "镜头"),
     "zh-hant": ("角色", "動作", "場景", "時間", "鏡頭"),
+    "ko": ("캐릭터", "동작", "배경", "시간", "카메라"),
 }
 """The field names of a composed line, by the language its fields are written in (character,
-motion, background, time, camera): a Japanese or Chinese turn keeps field names its author
-reads, which also tell the engines its language (角色, 动作, 场景, 镜头 and 鏡頭 are names
-only Chinese writes)."""
+motion, background, time, camera): a Japanese, Chinese or Korean turn keeps field names its
+author reads, which also tell the engines its language (角色, 动作, 场景, 镜头 and 鏡頭 are
+names only Chinese writes; Hangul ones only Korean)."""
+
+KOREAN_LINE_KEYS = LINE_KEYS["ko"]
+"""The field names of a Korean line (character, motion, background, time, camera)."""
+
+
+def turn_language(instruction: Instruction, names: Iterable[str] = ()) -> str:
+    """The language ``instruction`` is written in: '' for English, 'ja', 'zh', 'zh-hant' for
+    Chinese written in Traditional characters (說, 園, 時...), or 'ko' for Korean: Hangul
+    besides the Character field and ``names`` (the cast's), in a turn without kana and not
+    marked Chinese, as the sketch engine reads a turn as Korean. The one classifier of a
+    turn's language for the chips and the editor (a key of :data:`LINE_KEYS`)."""
+    from studio.core.sentence import TRADITIONAL_ONLY_CHARS
+
+    language = instruction_language(instruction)
+    if language != "zh" and written_in_korean(instruction, names):
+        return "ko"
+    if language == "zh" and any(char in TRADITIONAL_ONLY_CHARS for char in instruction.raw):
+        return "zh-hant"
+    return language
+
+
+def written_in_korean(instruction: Instruction, names: Iterable[str] = ()) -> bool:
+    """Whether ``instruction`` holds Hangul (its field names, its words) besides the names in
+    it (its character's, ``names``) and no kana (a Japanese turn may name a Korean character)."""
+    text = composed_hangul(instruction.raw)
+    if "kana" in scripts_in(text):
+        return False
+    kept = {composed_hangul(" ".join(name.split())) for name in (instruction.character, *names)}
+    for name in sorted((name for name in kept if name), key=len, reverse=True):
+        text = text.replace(name, " ")
+    return "hangul" in scripts_in(text)
 
 
 def english_time(word: str) -> bool:
@@ -61,8 +96,13 @@ def english_time(word: str) -> bool:
     return " ".join(word.split()).lower() in TIME_WORDS
 
 
-def line_language(character: str, motion: str, background: str, time: str = "", hint: str = "") -> str:
+def line_language(character: str, motion: str, background: str, time: str = "", hint: str = "",
+                  names: Iterable[str] = ()) -> str:
     """The language of the line composed from these fields, a key of :data:`LINE_KEYS`.
+
+    Korean where what happens holds Hangul besides the cast's ``names`` (read as
+    :func:`turn_language` reads a turn, :func:`written_in_korean`), or where ``hint`` is
+    Korean and the fields hold Han characters alone.
 
     Japanese or Chinese when what happens (motion, place, and a time that is no English time
     word) is written in kana or Han characters alone, English otherwise (a Latin word among
@@ -75,10 +115,15 @@ def line_language(character: str, motion: str, background: str, time: str = "", 
 
     said = (motion, background, "" if english_time(time) else time)
     scripts = scripts_in(*said)
-    if not scripts or scripts - {"kana", "han"}:
+    if not scripts or scripts - {"kana", "han", "hangul"}:
         return ""
     if "kana" in scripts | scripts_in(character):
         return "ja"
+    if "hangul" in scripts:
+        said_only = Instruction(raw=" ".join(said), character=character)
+        return "ko" if written_in_korean(said_only, names) else ""
+    if hint == "ko":
+        return "ko"
     words = " ".join((character, *said))
     chinese = hint.startswith("zh") if hint else marked_chinese(Instruction(raw=words))
     if not chinese:
@@ -154,19 +199,25 @@ def replaced_time(background: str, time: str) -> str:
 
 
 def compose_instruction(character: str, motion: str, background: str, time: str = "", camera: str = "",
-                        free_text: str = "", *, language: str = "") -> str:
+                        free_text: str = "", *, language: str = "", names: Iterable[str] = ()) -> str:
     """The AnimeGamer line for these fields (empty fields are left out).
 
-    Fields written in Japanese or Chinese (see :func:`line_language`, ``language`` its hint)
-    make a line with Japanese or Chinese field names, full-width punctuation and the time of
-    day as a field of its own (``キャラクター：美咲；動作：走る；背景：港；時間帯：夜。``): written
-    into the background as an English line does, "夜 港" was read as a place called so and the
-    time was lost. A time word typed in the background is the line's time (see
-    :func:`time_and_place`)."""
+    Fields written in Japanese, Chinese or Korean (see :func:`line_language`, ``language`` its
+    hint, ``names`` the cast's) make a line with that language's field names and the time of
+    day as a field of its own, written in that language (``キャラクター：美咲；動作：走る；背景：港；
+    時間帯：夜。``, ``캐릭터: 민수; 동작: 걷다; 시간: 밤.``; an English time word becomes the
+    language's, see :func:`time_in_language`): written into the background as an English line
+    does, "夜 港" was read as a place called so and the time was lost. A time word typed in the
+    background is the line's time (see :func:`time_and_place`)."""
     time, background = time_and_place(background, time)
-    lang = line_language(character, motion, background, time, language)
+    lang = line_language(character, motion, background, time, language, names)
+    if lang == "ko":
+        time, background = korean_time_and_place(background, time)
+        values = (character, motion, background, time_in_language(time, lang), camera)
+        return korean_line(values, free_text)
     if lang:
-        return _cjk_line(LINE_KEYS[lang], (character, motion, background, time, camera), free_text)
+        values = (character, motion, background, time_in_language(time, lang), camera)
+        return _cjk_line(LINE_KEYS[lang], values, free_text)
     # a time word the core knows goes into the background, as AnimeGamer writes it ("day town");
     # another (晚上 beside an English motion) has a field of its own, not to be read as a place
     own_time = time.strip() if time.strip() and not english_time(time) else ""
@@ -181,6 +232,52 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
     if text and not text.endswith((".", "!", "?", *_CJK_ENDS)):
         text += "。" if free and script_of(free[-1]) in ("kana", "han") else "."  # a Japanese free text's full stop
     return text
+
+
+def time_in_language(word: str, language: str) -> str:
+    """``word`` as a Japanese, Chinese or Korean line writes it (``language`` a key of
+    :data:`LINE_KEYS`): an English time word becomes that language's word for the same time
+    (``night`` -> ``밤`` for 'ko', ``夜`` for 'ja'), a menu's word first; any other word, and any
+    word of an English line, stays as typed."""
+    if not language or not english_time(word):
+        return word.strip()
+    key = " ".join(word.split()).lower()
+    ranked = sorted(time_words("zh" if language.startswith("zh") else language), key=lambda w: not w.offered)
+    drawn = TIME_WORDS[key]
+    match = next((w for w in ranked if w.english == key), None) or \
+        next((w for w in ranked if w.english == drawn), None)
+    if match is None:
+        return word.strip()
+    return match.traditional if language == "zh-hant" else match.written
+
+
+_KOREAN_TIME_JOINS = ("의 ", "에 ", "에는 ", " ")
+"""What joins a Korean time word to the place after it (밤의 공원, 밤에 공원, 밤 공원)."""
+
+
+def korean_time_and_place(background: str, time: str) -> tuple[str, str]:
+    """The time and the place of a Korean line: a time word of the core's (:func:`time_words`)
+    that opens the background is the time, and the rest the place (``밤의 공원`` -> ``('밤',
+    '공원')``); else ``time`` and ``background`` as they are."""
+    text = " ".join(background.split())
+    for word in sorted((w.written for w in time_words("ko")), key=len, reverse=True):
+        if text == word:
+            return word, ""
+        for join in _KOREAN_TIME_JOINS:
+            rest = text.removeprefix(word + join).strip()
+            if text.startswith(word + join) and rest:
+                return word, rest
+    return time.strip(), background.strip()
+
+
+def korean_line(values: tuple[str, str, str, str, str], free: str) -> str:
+    """A Korean line: ``key: value`` fields (Korean is typed with a plain colon and spaces)
+    joined by "; ", its free text after them, ending with a full stop."""
+    parts = [f"{key}: {value.strip()}" for key, value in zip(KOREAN_LINE_KEYS, values, strict=True) if value.strip()]
+    if free.strip():
+        parts.append(free.strip())
+    text = "; ".join(parts)
+    return text if not text or text.endswith((".", "!", "?", "。")) else text + "."
 
 
 _CJK_ENDS = ("。", "！", "？", "…")
@@ -207,7 +304,7 @@ def shown_line(ins: Instruction) -> str:
     """The line the editor reads back after showing ``ins`` (its own form of the stored text)."""
     character, motion, background, camera, free_text = field_values(ins)
     return compose_instruction(character, motion, background, ins.time_of_day, camera, free_text,
-                               language=instruction_language(ins))
+                               language=turn_language(ins))
 
 
 def flat_line(text: str) -> str:
@@ -236,6 +333,16 @@ def _completer(words: list[str], parent: QWidget) -> QCompleter:
     completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
     completer.setFilterMode(Qt.MatchFlag.MatchContains)
     completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    return completer
+
+
+def _choices_completer(box: QComboBox, parent: QWidget) -> QCompleter:
+    """Completions of the words ``box`` offers, as the line fields complete theirs (from inside a
+    word, in a list): they follow its choices (a Korean turn's time words), and, unlike a box's
+    own inline completion, never change what was typed (夜 committed by an input method stayed
+    夜, not 夜明け)."""
+    completer = _completer([], parent)
+    completer.setModel(box.model())
     return completer
 
 
@@ -307,8 +414,12 @@ class InstructionEditor(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._language = ""
-        """The language of the turn shown (see :func:`instruction_language`): Han characters
-        typed into a Chinese turn's fields stay Chinese."""
+        """The language of the turn shown (see :func:`turn_language`): Han characters typed
+        into a Chinese turn's fields stay Chinese."""
+        self._names: list[str] = []
+        """The cast's names (see :meth:`set_vocabulary`): a Korean name is no Korean line."""
+        self._times_language = ""
+        """The language whose time words the Time box offers (see :meth:`_offer_times`)."""
         self._replaced_time = ""
         """The Time box's word that a time word typed in Background replaced when it moved into
         the box (see :meth:`move_background_time`): the note says so until the time changes."""
@@ -324,7 +435,8 @@ class InstructionEditor(QWidget):
         self.time = FocusWheelComboBox(self)
         self.time.setEditable(True)
         self.time.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)  # Enter keeps a typed word, adds no choice
-        self.time.addItems(["", *TIMES])
+        self.time.addItems(["", *time_choices()])
+        self.time.setCompleter(_choices_completer(self.time, self))
         self.time.setToolTip("Any time word: day, sunset and night are drawn as they are; dawn, morning, noon, "
                              "evening, midnight… are drawn with the nearest light")
         self.time_note = QLabel(self)
@@ -402,6 +514,7 @@ class InstructionEditor(QWidget):
         return (self.character, self.motion, self.background, self.camera, self.free_text)
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
+        self._names = list(vocabulary.characters)
         self.character.setCompleter(_completer(vocabulary.characters, self))
         self.motion.setCompleter(_completer(vocabulary.motions, self))
         self.background.setCompleter(_completer(vocabulary.backgrounds, self))
@@ -412,26 +525,53 @@ class InstructionEditor(QWidget):
     def text(self) -> str:
         return compose_instruction(self.character.text(), self.motion.text(), self.background.text(),
                                    self.time.currentText(), self.camera.text(), self.free_text.text(),
-                                   language=self._language)
+                                   language=self._language, names=self._names)
 
     def set_instruction(self, instruction: Instruction | None) -> None:
         ins = instruction or Instruction(raw="")
-        self._language = instruction_language(ins)
+        self._language = turn_language(ins, self._names)
         for edit, value in zip(self.fields(), field_values(ins), strict=True):
             edit.blockSignals(True)
             edit.setText(value)
             edit.setCursorPosition(0)  # a value wider than its box shows its start, not its end
             edit.blockSignals(False)
-        self.time.blockSignals(True)
-        while self.time.count() > 1 + len(TIMES):  # the word of a turn shown before: not offered here
-            self.time.removeItem(self.time.count() - 1)
-        self._show_time(ins.time_of_day)
-        self.time.blockSignals(False)
+        language = self._box_language()
+        self._offer_times(language, time_in_language(ins.time_of_day, language))
         self.set_examples(not ins.raw.strip())
         self._replaced_time = ""
         self.move_background_time()  # a stored "Background: night night park" shows its time once
         self._update_time_note()
         self._update_preview()
+
+    def _box_language(self) -> str:
+        """The language of the line the fields make, leaving the time out (a time typed in the
+        Time box does not change what the box offers while it is typed); the turn's own where
+        motion and background say nothing yet."""
+        motion, background = self.motion.text(), self.background.text()
+        if not scripts_in(motion, background):
+            return self._language
+        return line_language(self.character.text(), motion, background, "", self._language, self._names)
+
+    def _offer_times(self, language: str, word: str) -> None:
+        """Fill the Time box with the time words of ``language`` (:func:`time_choices`) and show
+        ``word``: a Korean turn is offered 밤, an English one "night". Only the turn's own word is
+        added (a word of a turn shown before is not offered here)."""
+        self._times_language = language
+        self.time.blockSignals(True)
+        try:
+            self.time.clear()
+            self.time.addItems(["", *time_choices(language)])
+            self._show_time(word)
+        finally:
+            self.time.blockSignals(False)
+
+    def _follow_language(self) -> None:
+        """Offer the time words of the language the fields are now written in, the box's English
+        time word put in that language (a time picked before the fields turned Korean is 밤)."""
+        language = self._box_language()
+        if language != self._times_language:
+            self._offer_times(language, time_in_language(self.time.currentText(), language))
+            self._update_time_note()
 
     def _show_time(self, word: str) -> None:
         """Show ``word`` in the Time box, added to its choices where it is none of them."""
@@ -520,6 +660,7 @@ class InstructionEditor(QWidget):
         target.selectAll()
 
     def _update_preview(self) -> None:
+        self._follow_language()
         text = self.text()
         if text:  # the author's words as they are (never read as markup), a long line cut short
             self.preview.setTextFormat(Qt.TextFormat.PlainText)

@@ -24,7 +24,7 @@ class Vocabulary:
     cameras: list[str] = field(default_factory=list)
     adverbs: list[str] = field(default_factory=list)
     languages: dict[str, Vocabulary] = field(default_factory=dict)
-    """The same in the other languages the engine reads ('ja', 'zh', 'zh-hant'), for a turn
+    """The same in the other languages the engine reads ('ja', 'zh', 'zh-hant', 'ko'), for a turn
     written in one of them."""
 
     def in_language(self, language: str) -> Vocabulary:
