@@ -555,16 +555,84 @@ def _korean_when(time: str) -> str:
     return when + "에"
 
 
+_KO_N, _KO_L, _KO_B, _KO_SS = 4, 8, 17, 20
+"""Final consonants by their index in a Hangul syllable: ㄴ, ㄹ, ㅂ, ㅆ."""
+_KO_AS_IT_IS = ("없다", "춥다", "덥다", "아프다", "고프다", "슬프다", "기쁘다", "졸리다", "좋다", "싫다", "같다",
+                "뾰로통하다", "행복하다", "피곤하다", "심심하다")
+"""Words in 다 that are already the plain present: 없다 and descriptive verbs ("춥다", is cold),
+which take no ㄴ다 (있다, 달렸다 and 달리겠다 are told by their ㅆ)."""
+_KO_N_STEMS = ("안다",)
+"""Dictionary forms of verbs whose stem ends in ㄴ (안다, hug; 껴안다), which look like a vowel
+stem's present (달린다): they take 는다 (안는다)."""
+_KO_GI_NOUNS = ("이야기", "얘기", "줄넘기", "발차기", "술래잡기", "제기차기", "널뛰기", "경기", "내기")
+"""Nouns in 기 that are no -기 form of a verb (달리기, 걷기): they are done (줄넘기를 한다)."""
+
+
+def _final(char: str) -> int | None:
+    """The final consonant of a Hangul syllable (0: it ends in a vowel); None for any other character."""
+    return (ord(char) - 0xAC00) % 28 if "\uac00" <= char <= "\ud7a3" else None
+
+
+def _with_korean_final(char: str, final: int) -> str:
+    return chr(ord(char) - (ord(char) - 0xAC00) % 28 + final)
+
+
+def korean_present(stem: str) -> str:
+    """The plain present of a verb ``stem``: 달리 -> 달린다, 하 -> 한다 (a vowel takes ㄴ다); 놀 ->
+    논다 (ㄹ drops before it); 먹 -> 먹는다, 걷 -> 걷는다 (any other final takes 는다: the
+    irregular stems, 걷, 눕, 짓, change before a vowel only)."""
+    last = stem[-1]
+    final = _final(last)
+    if final is None:
+        return stem + "다"
+    if final in (0, _KO_L):
+        return stem[:-1] + _with_korean_final(last, _KO_N) + "다"
+    return stem + "는다"
+
+
+def _is_finite(word: str) -> bool:
+    """Whether ``word``, ending in 다, is already a sentence's verb: 달린다, 먹는다 (ㄴ before 다),
+    달렸다, 있다 (ㅆ), 갑니다 (ㅂ니다), a descriptive verb (춥다)."""
+    if word.endswith(_KO_AS_IT_IS) or word.endswith("는다"):
+        return True
+    if word.endswith("니다") and len(word) > 2 and _final(word[-3]) == _KO_B:
+        return True
+    return _final(word[-2]) in (_KO_N, _KO_SS) and not word.endswith(_KO_N_STEMS)
+
+
+def _korean_verb(word: str) -> str:
+    """One word of a motion as the end of a sentence: a -기 form (달리기) or a dictionary form
+    (달리다) in the plain present (달린다); any other word as it is."""
+    if len(word) < 2 or _final(word[-2]) is None:
+        return word
+    if word.endswith(_KO_GI_NOUNS):
+        return korean_particle(word, "을", "를") + " 한다"
+    if word.endswith("기") or (word.endswith("다") and not _is_finite(word)):
+        return korean_present(word[:-1])
+    return word
+
+
+def korean_motion(motion: str) -> str:
+    """A Korean motion with its last word the plain present ("천천히 걷기" -> "천천히 걷는다",
+    "산책하다" -> "산책한다"); one already finite (달린다, 달려요, 달리고 있다) as written."""
+    head, _, last = motion.rpartition(" ")
+    word = last.rstrip(_KO_ENDS)
+    said = _korean_verb(word) + last[len(word):]
+    return f"{head} {said}" if head else said
+
+
 def _korean_sentence(instruction: Instruction, who: str) -> str:
     """The turn as a Korean sentence: character 은/는 time 에 place 에서 manner motion. ("민수는 밤에
-    공원에서 천천히 달린다."; the motion as written); a field not given leaves out its words and its
+    공원에서 천천히 달린다."; a motion in its -기 or dictionary form in the plain present:
+    :func:`korean_motion`); a field not given leaves out its words and its
     particle. Without a motion the character is at the place ("민수가 공원에 있다."), or the place is
     named ("여기는 공원이다.", "밤의 공원."). Camera and extra fields are left out, as in the English
     sentence; free text follows."""
     who = " ".join(who.split())
     when = _korean_when(instruction.time_of_day)
     place = _bare_korean_place(" ".join(instruction.background.split()))
-    motion = " ".join(p for p in (" ".join(instruction.adverb.split()), " ".join(instruction.motion.split())) if p)
+    said = korean_motion(" ".join(instruction.motion.split()))
+    motion = " ".join(p for p in (" ".join(instruction.adverb.split()), said) if p)
     if motion:
         words = [korean_particle(who, "은", "는") if who else "", when, place + "에서" if place else "", motion]
     elif who:

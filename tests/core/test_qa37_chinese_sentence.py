@@ -76,7 +76,7 @@ def test_the_branch_character_acts_a_chinese_turn_that_names_no_one() -> None:
     ("Character: Qiqi; Motion: gently sit on railing; Background: day town.",
      "Qiqi gently sits on the railing in the town, by day."),
     ("角色：小明；动作：wave；背景：park", "小明 waves in the park."),   # English words: an English sentence
-    ("Character: 민수; Motion: 달리다; Background: 공원", "민수는 공원에서 달리다."),
+    ("Character: 민수; Motion: 달리다; Background: 공원", "민수는 공원에서 달린다."),
 ])
 def test_japanese_and_english_turns_keep_their_sentence(text: str, expected: str) -> None:
     assert sentence(text) == expected

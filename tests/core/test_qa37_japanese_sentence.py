@@ -68,7 +68,7 @@ def test_the_branch_character_acts_in_a_japanese_turn_that_names_none() -> None:
      "Mei waves to Qiqi in the street, by day. She smiles."),
     # Chinese (kanji only, English keys) keeps its sentence; Korean has a Korean one
     ("Character: 小明; Motion: 跑步; Background: 公园; Time: 晚上", "晚上，小明在公园跑步。"),
-    ("Character: 민수; Motion: 달리다; Background: 공원", "민수는 공원에서 달리다."),
+    ("Character: 민수; Motion: 달리다; Background: 공원", "민수는 공원에서 달린다."),
 ])
 def test_other_turns_keep_their_sentence(text: str, expected: str) -> None:
     assert sentence(text) == expected

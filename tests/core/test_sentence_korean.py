@@ -1,6 +1,7 @@
 """A turn written in Korean is read as fields and captioned in Korean: before, its field names
 (캐릭터, 동작, 배경, 시간...) were free text, shown as written, and ``Character: 민수; Motion: 달리기;
-Background: 공원; Time: 밤`` read "민수 달리기 in the 공원, at 밤."; now "민수는 밤에 공원에서 달리기.".
+Background: 공원; Time: 밤`` read "민수 달리기 in the 공원, at 밤."; now "민수는 밤에 공원에서 달린다." (the motion in
+the plain present).
 The particles follow the last sound of the word before them (민수는, 민준은; 민수가, 민준이).
 Japanese, Chinese and English turns keep their sentences."""
 
@@ -46,7 +47,7 @@ def test_a_korean_field_given_twice_is_refused_naming_both() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("캐릭터: 민수; 동작: 달리기; 배경: 공원; 시간: 밤", "민수는 밤에 공원에서 달리기."),
+    ("캐릭터: 민수; 동작: 달리기; 배경: 공원; 시간: 밤", "민수는 밤에 공원에서 달린다."),
     ("캐릭터: 민수; 동작: 달린다; 배경: 공원", "민수는 공원에서 달린다."),
     ("캐릭터: 민준; 동작: 달린다; 배경: 공원", "민준은 공원에서 달린다."),      # a final consonant: 은
     ("캐릭터: 민수; 동작: 달린다; 시간: 밤", "민수는 밤에 달린다."),
@@ -65,7 +66,7 @@ def test_a_korean_field_given_twice_is_refused_naming_both() -> None:
     ("캐릭터: 민수; 동작: 안 달린다; 배경: 공원", "민수는 공원에서 안 달린다."),
     ("캐릭터: 민수; 동작: 달린다; 배경: 공원; 그는 행복하다", "민수는 공원에서 달린다. 그는 행복하다."),
     # the turn of the report, English keys: its words are Korean
-    ("Character: 민수; Motion: 달리기; Background: 공원; Time: 밤", "민수는 밤에 공원에서 달리기."),
+    ("Character: 민수; Motion: 달리기; Background: 공원; Time: 밤", "민수는 밤에 공원에서 달린다."),
 ])
 def test_a_korean_turn_reads_as_a_korean_sentence(text: str, expected: str) -> None:
     assert sentence(text) == expected

@@ -313,15 +313,24 @@ one or more for each level, as most English adverbs of a level share one Japanes
 
 def _table(*groups: Iterable[JapaneseWord]) -> dict[str, tuple[JapaneseWord, ...]]:
     """The words of ``groups`` by their first character, longest first; a word already in an
-    earlier group keeps that group's reading (パン is bread in a turn, a pan only for the camera)."""
-    seen: dict[str, JapaneseWord] = {}
+    earlier group keeps that group's reading (パン is bread in a turn, a pan only for the camera).
+
+    A verb's stem and a word written the same are two words, each kept: 歌 is the stem of 歌う
+    (sing), read before its endings (歌う, 歌って), and the noun song, read where it stands
+    alone (歌を歌う, a turn "歌"). The stem is listed first, so an ending after it reads the verb."""
+    seen: dict[tuple[str, bool], JapaneseWord] = {}
     for group in groups:
         for word in group:
-            seen.setdefault(word.written, word)
+            seen.setdefault((word.written, word.verb), word)
     by_first: dict[str, list[JapaneseWord]] = {}
     for word in seen.values():
         by_first.setdefault(word.written[0], []).append(word)
-    return {first: tuple(sorted(words, key=lambda w: -len(w.written))) for first, words in by_first.items()}
+    return {first: tuple(sorted(words, key=_longest_first)) for first, words in by_first.items()}
+
+
+def _longest_first(word: JapaneseWord) -> tuple[int, bool]:
+    """Longer words first; of two written alike, the verb's stem (read only before its endings)."""
+    return -len(word.written), not word.verb
 
 
 TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, TIME_WORDS, PLACE_WORDS, CAMERA_WORDS)

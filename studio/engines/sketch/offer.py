@@ -42,8 +42,7 @@ _Read = Callable[[str, Any], str]
 def _offered(pairs: Iterable[tuple[str, str]], known: frozenset[str], read: _Read, table: Any) -> tuple[str, ...]:
     """The written words of ``pairs`` (written, English) read as a ``known`` word, once each, in
     the order of the tables (a motion's words together). A word the reader does not read as its
-    English when it is written alone (a noun written like a verb's stem: 歌, song, beside 歌う)
-    is left out: chosen, it would not be understood."""
+    English when it is written alone is left out: chosen, it would not be understood."""
     return tuple(dict.fromkeys(written for written, english in pairs
                                if english in known and read(written, table).strip() == english))
 

@@ -344,6 +344,20 @@ _LOCATION_PHRASES: list[tuple[str, tuple[str, ...]]] = [
 _CAMERA_PHRASES: list[tuple[str, tuple[str, ...]]] = [
     (mode.value, _phrase_words(p)) for mode, phrases in CAMERA_PHRASES.items() for p in phrases
 ]
+_CAMERA_FIELD_STOPWORDS = STOPWORDS - {w for phrases in CAMERA_PHRASES.values() for p in phrases for w in p.split()}
+"""What a Camera field leaves out of its words: the stopwords, less those a camera phrase is
+made of ("still" is the static camera, "in" tells "dolly in", a zoom, from "dolly", a follow)."""
+
+
+def _camera_field_words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in lemmas(text, KNOWN_WORDS) if w not in _CAMERA_FIELD_STOPWORDS)
+
+
+_CAMERA_FIELD_PHRASES: list[tuple[str, tuple[str, ...]]] = [
+    (mode.value, _camera_field_words(p)) for mode, phrases in CAMERA_PHRASES.items() for p in phrases
+]
+"""The camera phrases as a Camera field is read (:data:`_CAMERA_FIELD_STOPWORDS`); free text
+reads them without the stopwords ("still" there is seldom the camera: "still running")."""
 
 
 _ANY_MOTION_WORD = frozenset(w for _, words in _MOTION_PHRASES for w in words)
@@ -1106,8 +1120,7 @@ _CLOSE_UP_RE = re.compile(r"\bclose[-\u2010\u2011]up\b")
 def read_camera(instr: Instruction, reading: Reading) -> None:
     cam_text, _ = normalise(instr.camera)
     if cam_text.strip():
-        words = _content(cam_text)
-        match = best_match(words, _CAMERA_PHRASES)
+        match = best_match(_camera_field_words(cam_text), _CAMERA_FIELD_PHRASES)
         reading.zoom_out = "out" in tokenise(cam_text)
         if match is not None:
             reading.camera = CameraMode(match.name)

@@ -74,9 +74,9 @@ def test_a_korean_demo_file_generates_takes_that_play_it_and_subtitles_in_korean
     assert exported.returncode == 0, exported.stderr
     captions = [" ".join(block.splitlines()[2:]) for block in srt.read_text(encoding="utf-8").strip().split("\n\n")]
     assert captions == [
-        "민수는 밤에 공원에서 달리기.",
+        "민수는 밤에 공원에서 달린다.",
         "민수가 바닷가에서 천천히 걷는다.",
         "민수는 저녁에 도서관에서 책을 읽는다.",
-        "민수는 숲에서 물구나무서기.",
+        "민수는 숲에서 물구나무선다.",
         "민수는 학교에서 안 달린다.",
     ]
