@@ -233,12 +233,12 @@ def _advise_rerolling(error: ExportError, path: str, tree: StoryTree, leaf: str)
     the turn, and for a turn that later turns of the branch follow, ``kamishibai use`` of the
     new take (a re-roll keeps it beside the chosen one there, so that the branch does not
     change under the turns after it)."""
-    from studio.export.branch import REMAKE_CLIPS_HINT
+    from studio.export.branch import GENERATE_NEW, REMAKE_CLIPS_HINT
     from studio.export.errors import REMAKE_CLIP_HINT
     from studio.export.plan import UNREADABLE_CLIPS_HINT
 
     nodes = list(dict.fromkeys(error.remake))
-    if not nodes or not error.hint.startswith("Re-roll the turn"):
+    if not nodes or not error.hint.startswith(("Re-roll the turn", GENERATE_NEW)):
         return
     project = shell_path(path)
     steps = []
@@ -258,7 +258,8 @@ def _advise_rerolling(error: ExportError, path: str, tree: StoryTree, leaf: str)
         hint += (" If the project was copied without its media folder (or the folder was damaged in the copy), "
                  "copy it back instead.")
     rest_of_hint = error.hint
-    for replaced in (REMAKE_CLIPS_HINT, UNREADABLE_CLIPS_HINT, REMAKE_CLIP_HINT, "Re-roll the turn to make a clip."):
+    for replaced in (REMAKE_CLIPS_HINT, UNREADABLE_CLIPS_HINT, REMAKE_CLIP_HINT, "Re-roll the turn to make a clip.",
+                     GENERATE_NEW):
         rest_of_hint = rest_of_hint.replace(replaced, "")
     error.hint = f"{rest_of_hint.strip()} {hint}".strip()
 

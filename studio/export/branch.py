@@ -197,6 +197,7 @@ def action_sentence(instruction: Instruction, character: str) -> str:
 
 GENERATE_ONE = "Generate it (or select a finished take), then export again."
 REROLL_ONE = "Re-roll the turn to make a clip."
+GENERATE_NEW = "Generate it (Re-roll in the window) to make a clip, then export again."
 """The hint of a turn without a take that nothing is generating (the command line names the
 `reroll` command in its place); when later turns lack one too, :data:`GENERATE_ALL` instead."""
 GENERATE_ALL = ("Generate every turn of the branch that has none (in the window: Turn › Generate missing turns of "
@@ -240,7 +241,7 @@ def _generation_of(project: Project, node_id: str, state: str) -> tuple[str, str
         return (f"{state}: its generation was interrupted",
                 f"Run it again: `kamishibai run-queue {_shown_project(project)} --requeue-interrupted`, then "
                 "export again.", ())
-    return state, REROLL_ONE, (node_id,)
+    return state, GENERATE_NEW, (node_id,)
 
 
 def _job_statuses(project: Project, node_id: str) -> set[JobStatus]:
@@ -355,7 +356,7 @@ def _with_later_missing(error: ExportError, project: Project, tree: StoryTree, l
         many = len(missing) > 1
         message += (f"; {len(missing)} later turn{'s' if many else ''} of the branch "
                     f"{'have' if many else 'has'} no finished take chosen either")
-        hint = GENERATE_ALL if hint in ("", GENERATE_ONE, REROLL_ONE) else f"{hint} {GENERATE_ALL}"
+        hint = GENERATE_ALL if hint in ("", GENERATE_ONE, GENERATE_NEW, REROLL_ONE) else f"{hint} {GENERATE_ALL}"
     if lost:
         many = len(lost) > 1
         message += (f"; the clip{'s' if many else ''} of later turn{'s' if many else ''} {first_few(lost, ', ')} "

@@ -49,7 +49,7 @@ def test_a_lone_bad_turn_keeps_its_message(story: Fixture, tmp_path: Path) -> No
     leaf = add_turn(story.project, story.leaf, "Motion: sleep.", (0, 0, 0), with_take=False)
     error = _refusal(story, leaf, tmp_path / "e.pdf")
     assert "later turn" not in error.message
-    assert error.hint == "Re-roll the turn to make a clip."  # no job for it: the command line names `reroll`
+    assert error.hint == "Generate it (Re-roll in the window) to make a clip, then export again."  # no job for it
 
 
 def test_the_command_line_says_how_many(story: Fixture, tmp_path: Path) -> None:
