@@ -186,7 +186,10 @@ def _break_penalty(before: str, token: _Token) -> int:
     """How much a reader minds a line broken after ``before`` (the text up to the break) and
     before ``token``: least after punctuation (a comma, a full stop, a closing bracket), then
     at a space or after a Japanese particle, then where kana meets a kanji or katakana, most
-    elsewhere inside a run of Japanese or Chinese (it may split a word: ``歩`` / ``く。``)."""
+    elsewhere inside a run of Japanese or Chinese (it may split a word: ``歩`` / ``く。``), and
+    before the slash that joins merged cues (a line opened by it reads as a fraction)."""
+    if token.text == "/":
+        return 4
     last = before[-1]
     if unicodedata.category(last).startswith("P"):
         return 0

@@ -133,3 +133,16 @@ def test_an_english_export_of_a_two_line_cue_is_balanced(story: Fixture, tmp_pat
     assert before[0][2] == "Mei: Good luck on your first delivery,\nQiqi!"
     assert balanced[0][2] == "Mei: Good luck on your\nfirst delivery, Qiqi!"
     assert [entry[:2] for entry in balanced] == [entry[:2] for entry in before]  # the same times
+
+
+@pytest.mark.parametrize(("text", "width"), [
+    ("민수는 밤에 공원에서 달린다. / 민수가 해변에서 춤춘다.", 32),
+    ("美咲が夜の港で走る。 / 美咲は公園で手を振る。", 26),
+])
+def test_the_slash_joining_merged_cues_ends_a_line_never_opens_one(text: str, width: int) -> None:
+    """Merged cues are joined with " / "; a line that opened with it ("/ 민수가 …") read as a
+    fraction, where the next cue ended its line with it."""
+    lines = balanced_lines(text, width)
+    assert len(lines) == 2 and " ".join(lines) == text
+    assert not any(line.startswith("/") for line in lines)
+    assert lines[0].endswith(" /")
