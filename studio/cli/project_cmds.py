@@ -43,7 +43,12 @@ Lines:
                         name is refused). Fields may also be separated by tabs, and
                         a spreadsheet's CSV (quoted cells, empty cells) is read too,
                         with or without a header row naming its columns
-                        (Character,Motion,Background[,Time,Camera,Duration,...])
+                        (Character,Motion,Background[,Time,Camera,Duration,...]);
+                        a column of another name (an ID, a comment) is skipped
+                        with a note, and so is a column of numbers only (Scene)
+                        beside the column it would name (Background). A file
+                        whose every line looks like a table's row is noted as
+                        a table without its header row
   Qiqi eats bread slowly in the bakery at night
                         a line without field names: a free-text turn
   # ...                 a comment; blank lines are skipped too
@@ -209,6 +214,8 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
     source = Path(args.file)
     _check_generate_options(args)  # before the import: a bad engine must not leave the turns imported
     story = read_demo(source)  # check the file before creating anything
+    for note in story.notes:  # a header row's columns skipped, a table without a header row
+        print(f"note: {printable(note)}", file=sys.stderr)
     if (story.problems and not args.skip_bad) or not story.importable:  # a new project is made for nothing
         raise DemoImportError(demo_name(source), story.problems or [(1, "the file holds no turns")],
                               skip_bad=args.skip_bad)

@@ -23,8 +23,12 @@ around its cells and the empty cells after a line (a file saved as CSV). A field
 that is none of ours (``Mood:``, ``Charcter:``) is reported, not kept as an extra field.
 A spreadsheet's header row (``Character,Motion,Background``, comma, semicolon or tab
 separated; any field name the core knows, plus Duration, Narration and Notes) makes each
-row under it a turn of those fields (:class:`SheetHeader`); a header naming other columns
-is reported, and so is a row with more cells than the header has columns.
+row under it a turn of those fields (:class:`SheetHeader`); a column of another name (an ID,
+a comment) is skipped, and so is a column of numbers only named as a field another column
+names (``Scene``, a scene number, beside ``Background``), each told in the story's notes. A
+header lacking Character, Motion or Background, or naming a field twice otherwise, is
+reported, and so is a row with more cells than the header has columns. A file of free-text
+turns whose every line splits into 3 to 6 short cells is noted as a table without its header.
 
 Every malformed line is reported with its line number, and nothing is imported unless
 ``skip_bad`` is set. A file that is no such text (JSON, RTF, a Word or Excel document, a PDF,
@@ -173,6 +177,9 @@ class DemoStory:
     main_lines: tuple[int, ...] = ()
     """The line of each turn of the file's first branch, good or bad (turn N is on line
     ``main_lines[N - 1]``)."""
+    notes: tuple[str, ...] = ()
+    """What the import should tell that is no problem: a header row's columns skipped, a
+    file that looks like a table without one."""
 
     @property
     def turn_count(self) -> int:
@@ -223,6 +230,8 @@ class DemoImportResult:
     """(line number, node id) of every turn read as free text."""
     new_cast: list[str] = field(default_factory=list)
     """Characters the file names that the story's cast did not have (added to it)."""
+    notes: tuple[str, ...] = ()
+    """:attr:`DemoStory.notes`, the file's."""
 
 
 def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> DemoTurn | None:
@@ -351,20 +360,29 @@ COLUMN_NAMES = "Character, Motion, Background, Time, Camera, Adverb, Duration, N
 """The column names a header row may use, as its refusal lists them."""
 
 _COLUMN_NAME_RE = re.compile(r"^[^\W\d_]+(?:[ ]+[^\W\d_]+){0,2}$")
-"""A header cell: one to three words of letters (a cell with a colon, a digit or a sentence
-is a turn's, not a column's name)."""
+"""A header cell naming a field: one to three words of letters (a cell with a colon, a digit
+or a sentence is a turn's, not a column's name)."""
 
+_OTHER_COLUMN_RE = re.compile(r"^[^:：]{1,30}$")
+"""A header cell naming a column that is none of ours (``ID``, ``#``, ``Shot No.``,
+``Comment``): at most 30 characters, and no colon (a turn's field)."""
+
+_SCENE_NUMBER_RE = re.compile(r"^\d+(?:[.\-]\d+)*[a-z]?$", re.IGNORECASE)
+"""A cell of a scene-number column: ``1``, ``12``, ``1.2``, ``3-1``, ``4a``."""
 
 @dataclass(frozen=True)
 class SheetHeader:
     """A spreadsheet's header row (``Character,Motion,Background``): the line it is on, the
     separator of its cells, and its column names as written (none empty, the empty cells a
     spreadsheet saves after the last one left out). A row under it holds a turn: its cells,
-    read as these fields, make the line ``Character: Qiqi; Motion: ...; Background: ...``."""
+    read as these fields, make the line ``Character: Qiqi; Motion: ...; Background: ...``.
+    ``skipped``: the columns (0-based) whose cells are not read: names that are none of ours
+    (an ID or comment column) and scene-number columns (see :func:`_scene_number_columns`)."""
 
     number: int
     delimiter: str
     columns: tuple[str, ...]
+    skipped: frozenset[int] = frozenset()
 
     def holds_text(self, line: str) -> bool:
         """Whether row ``line`` has a cell that is not empty (a row it can't split has)."""
@@ -387,9 +405,9 @@ class SheetHeader:
             return None
         fields: list[str] = []
         story: list[str] = []
-        for name, cell in zip(self.columns, cells, strict=False):
+        for index, (name, cell) in enumerate(zip(self.columns, cells, strict=False)):
             value = " ".join(_strip_edges(cell).split())
-            if not value:
+            if not value or index in self.skipped:
                 continue
             kind = STORY_COLUMNS.get(_column_key(name))
             if kind is None:
@@ -401,6 +419,12 @@ class SheetHeader:
 
 def _column_key(name: str) -> str:
     return " ".join(name.lower().split())
+
+
+def _column_field(name: str) -> str | None:
+    """The field (or story column) header cell ``name`` names, or None: none of ours."""
+    key = _column_key(name)
+    return KEY_ALIASES.get(key) or STORY_COLUMNS.get(key)
 
 
 def _shown_delimiter(delimiter: str) -> str:
@@ -416,22 +440,33 @@ def _cells(line: str, delimiter: str) -> list[str] | None:
         return None
 
 
-def find_sheet_header(lines: list[str], problems: list[tuple[int, str]]) -> SheetHeader | None:
+def _names(quoted: Iterable[str]) -> str:
+    """``'A'``, ``'A' and 'B'``, ``'A', 'B' and 'C'``."""
+    shown = [_excerpt(name) for name in quoted]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def find_sheet_header(lines: list[str], problems: list[tuple[int, str]],
+                      notes: list[str] | None = None) -> SheetHeader | None:
     """The header row of a file saved from a spreadsheet with one (its first line of text, whose
-    cells, two or more, are field names), or None. A header naming columns that are none of
-    ours, or lacking Character, Motion or Background, is reported (its rows then with it). QA:
-    ``Character,Motion,Background`` was imported as a free-text turn, and each row under it as
-    another ('Qiqi,"gently sit on railing","day town"')."""
+    cells, two or more, are field names, besides columns of other names), or None. Columns
+    named otherwise (an ID, a comment) are skipped, and so is a scene-number column; each such
+    is told in ``notes``. A header lacking Character, Motion or Background, or naming a field
+    twice, is reported (its rows then with it). QA: ``Character,Motion,Background`` was imported
+    as a free-text turn, and each row under it as another ('Qiqi,"gently sit on railing","day
+    town"')."""
     for number, raw in enumerate(lines, start=1):
         line = _strip_edges(raw)
         if not line or line.startswith(("#", ">")):
             continue
-        return _header_of(number, line, problems)
+        return _header_of(number, line, lines, problems, notes if notes is not None else [])
     return None
 
 
-def _header_of(number: int, line: str, problems: list[tuple[int, str]]) -> SheetHeader | None:
-    """``line`` (the file's first line of text, number ``number``) as a header row, or None."""
+def _header_of(number: int, line: str, lines: list[str], problems: list[tuple[int, str]],
+               notes: list[str]) -> SheetHeader | None:
+    """``line`` (the file's first line of text, number ``number``, of ``lines``) as a header
+    row, or None."""
     for delimiter in ("\t", ",", ";"):
         if delimiter not in line:
             continue
@@ -441,38 +476,93 @@ def _header_of(number: int, line: str, problems: list[tuple[int, str]]) -> Sheet
         names = [_strip_edges(_INVISIBLE_RE.sub("", cell)) for cell in cells]
         while names and not names[-1]:
             names.pop()
-        known = [name for name in names if _column_key(name) in KEY_ALIASES or _column_key(name) in STORY_COLUMNS]
-        if len(names) < 2 or len(known) < 2 or not all(_COLUMN_NAME_RE.match(name) for name in names if name):
+        known = [name for name in names if _column_field(name)]
+        if (len(names) < 2 or len(known) < 2 or not all(_COLUMN_NAME_RE.match(name) for name in known)
+                or not all(_OTHER_COLUMN_RE.match(name) for name in names if name)):
             continue  # a turn's line (free text may hold commas), not a header
         header = SheetHeader(number, delimiter, tuple(names))
-        problem = _header_problem(header)
+        problem, skipped, header_notes = _header_problem(header, lines)
         if problem:
             problems.append((number, problem))
-        return header
+        else:
+            notes.extend(header_notes)
+        return replace(header, skipped=frozenset(skipped))
     return None
 
 
-def _header_problem(header: SheetHeader) -> str:
-    """Why ``header`` can't be read ('' when it can): a column without a name, names that are
-    none of ours, a field named twice, or a needed field without its column."""
+def _column_cells(header: SheetHeader, lines: list[str]) -> list[list[str]]:
+    """The cells (not empty) of each column in the rows under ``header``."""
+    columns: list[list[str]] = [[] for _ in header.columns]
+    for raw in lines[header.number:]:
+        row = _strip_edges(raw)
+        if not row or row.startswith(("#", ">")):
+            continue
+        for index, cell in enumerate((_cells(row, header.delimiter) or [])[:len(columns)]):
+            value = _strip_edges(cell)
+            if value:
+                columns[index].append(value)
+    return columns
+
+
+def _scene_number_columns(header: SheetHeader, lines: list[str], same: list[int]) -> list[int]:
+    """Of the columns ``same`` (0-based) that name one field, the scene-number ones to skip:
+    those whose cells are all numbers (``1``, ``2``, ``3a``), when exactly one column of the
+    others, one of text, is left to name the field. QA: ``Scene,Character,Motion,Background``
+    was refused, "Scene" being a name of the background. Told by the cells, not by which name
+    is the field's own, so that ``Background,Scene`` reads as ``Scene,Background`` does: a
+    number is no character, motion or place, and where two columns of text name a field
+    neither is taken over the other (the header is refused, naming both)."""
+    cells = _column_cells(header, lines)
+    numbers = [index for index in same
+               if cells[index] and all(_SCENE_NUMBER_RE.match(cell) for cell in cells[index])]
+    return numbers if len(same) - len(numbers) == 1 else []
+
+
+def _header_problem(header: SheetHeader, lines: list[str]) -> tuple[str, list[int], list[str]]:
+    """Why ``header`` can't be read ('' when it can): a column without a name, a field named
+    twice, or a needed field without its column; the columns skipped (0-based), and the notes
+    that tell them."""
     accepted = (f"the columns are {COLUMN_NAMES} (or the Japanese, Chinese and Korean field names, such as "
                 "キャラクター, 动作, 배경)")
     if "" in header.columns:
         column = header.columns.index("") + 1
-        return f"column {column} of the header row has no name: {accepted}"
-    unknown = [name for name in header.columns
-               if _column_key(name) not in KEY_ALIASES and _column_key(name) not in STORY_COLUMNS]
+        return f"column {column} of the header row has no name: {accepted}", [], []
+    where = f"line {header.number}"
+    unknown = [index for index, name in enumerate(header.columns) if _column_field(name) is None]
+    notes: list[str] = []
     if unknown:
-        names = ", ".join(_excerpt(name) for name in unknown)
-        return f"unknown column name{'s' if len(unknown) > 1 else ''} {names} in the header row: {accepted}"
-    keys = [KEY_ALIASES.get(_column_key(name)) or STORY_COLUMNS[_column_key(name)] for name in header.columns]
-    twice = sorted({key for key in keys if keys.count(key) > 1})
-    if twice:
-        return f"the header row names the {' and '.join(twice)} column{'s' if len(twice) > 1 else ''} twice"
+        shown = _names(header.columns[index] for index in unknown)
+        notes.append(f"{where}: skipped the column{'s' if len(unknown) > 1 else ''} {shown}, naming no field of a "
+                     f"turn (those are {COLUMN_NAMES}); the other columns are imported")
+    skipped = set(unknown)
+    by_field: dict[str, list[int]] = {}
+    for index, name in enumerate(header.columns):
+        kind = _column_field(name)
+        if kind is not None:
+            by_field.setdefault(kind, []).append(index)
+    for kind, same in by_field.items():
+        if len(same) < 2:
+            continue
+        numbers = _scene_number_columns(header, lines, same)
+        named = _names(header.columns[index] for index in same)
+        if not numbers:
+            return (f"the header row names the {kind} column twice ({named} {'both' if len(same) == 2 else 'all'} "
+                    f"name the {kind}): rename or remove all but one", [], [])
+        kept = header.columns[next(index for index in same if index not in numbers)]
+        shown = _names(header.columns[index] for index in numbers)
+        notes.append(f"{where}: skipped the column{'s' if len(numbers) > 1 else ''} {shown}, of numbers only (scene "
+                     f"numbers?): {_excerpt(kept)} is read as the {kind}")
+        skipped.update(numbers)
+    keys = {_column_field(name) for index, name in enumerate(header.columns) if index not in skipped}
     missing = [name.capitalize() for name in REQUIRED_FIELDS if name not in keys]
-    if missing:
-        return f"the header row has no {', '.join(missing)} column: a turn needs Character, Motion and Background"
-    return ""
+    if missing:  # a column of another name may be the one meant, misspelt ('Mood' for Motion): named first
+        lacks = f"no {', '.join(missing)} column: a turn needs Character, Motion and Background; {accepted}"
+        if not unknown:
+            return f"the header row has {lacks}", [], []
+        return (f"unknown column name{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(_excerpt(header.columns[index]) for index in unknown)} in the header row, and "
+                f"{lacks}", [], [])
+    return "", sorted(skipped), notes
 
 
 def parse_demo_text(text: str) -> DemoStory:
@@ -484,7 +574,8 @@ def parse_demo_text(text: str) -> DemoStory:
     lines = _NEWLINE_RE.split(text)
     if lines and not lines[-1]:
         lines.pop()  # the file's final line break
-    header = find_sheet_header(lines, problems)
+    notes: list[str] = []
+    header = find_sheet_header(lines, problems, notes)
     refused = header is not None and bool(problems)
     for number, raw in enumerate(lines, start=1):
         if header is not None and number == header.number:
@@ -544,7 +635,42 @@ def parse_demo_text(text: str) -> DemoStory:
     problems.sort()
     if not any(b.turns for b in branches) and not problems:
         problems.append((1, NO_TURNS))
-    return DemoStory([b for b in branches if b.turns], problems, tuple(main.turn_lines))
+    if header is None:
+        notes.extend(_table_without_header(lines, branches))
+    return DemoStory([b for b in branches if b.turns], problems, tuple(main.turn_lines), tuple(notes))
+
+
+_HEADER_EXAMPLE = ("Character", "Motion", "Background", "Time", "Camera", "Duration")
+_SHORT_CELL = 40
+"""The most characters of a cell of a table :func:`_table_without_header` tells."""
+
+
+def _table_without_header(lines: list[str], branches: list[DemoBranch]) -> list[str]:
+    """A note when every turn of the file is free text whose line splits into the same number
+    (3 to 6) of short cells, at one separator: a table saved without its header row, each of
+    whose rows was read as one free-text turn ('Qiqi,run,park.'). Its columns are not guessed:
+    the note says the header line to add."""
+    turns = [turn for branch in branches for turn in branch.turns]
+    if not turns or not all(turn.free_text for turn in turns) or len(turns) != sum(
+            len(branch.turn_lines) for branch in branches):
+        return []
+    rows = [_strip_edges(lines[turn.number - 1]) for turn in turns]
+    for delimiter in ("\t", ",", ";"):
+        split = [_cells(row, delimiter) for row in rows]
+        counts = {len(cells) for cells in split if cells is not None}
+        if any(cells is None for cells in split) or len(counts) != 1:
+            continue
+        count = counts.pop()
+        if not 3 <= count <= 6 or not all(len(_strip_edges(cell)) <= _SHORT_CELL
+                                          for cells in split for cell in cells or []):
+            continue
+        shown = "a tab" if delimiter == "\t" else f"'{delimiter}'"
+        header = delimiter.join(_HEADER_EXAMPLE[:count])
+        return [f"every line splits at {shown} into {count} cells, as a table's rows do, but the file has no header "
+                f"row: each line was read as one free-text turn. If it is a table, add a first line naming its "
+                f"columns in order, such as {header!r} (Time, Camera, Adverb, Duration, Narration and Notes may "
+                "follow Character, Motion and Background in any order; a column named otherwise is skipped)"]
+    return []
 
 
 def _sheet_turn(header: SheetHeader, number: int, row: str, problems: list[tuple[int, str]],
@@ -1020,7 +1146,7 @@ def import_story(project: Project, story: DemoStory, name: str, parent_id: str |
         leaves.append(parent)
     new_cast = new_characters(project.tree, (parse_instruction(text).character for _n, _p, text in turns))
     project.apply(ImportTurns(tuple(turns), tuple(stories)))
-    return DemoImportResult(node_ids, leaves, sorted(skipped), free_text, new_cast)
+    return DemoImportResult(node_ids, leaves, sorted(skipped), free_text, new_cast, story.notes)
 
 
 def import_demo(project: Project, path: Path, parent_id: str | None = None, skip_bad: bool = False) -> DemoImportResult:
