@@ -171,7 +171,8 @@ def _seed(text: str) -> int:
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", help="engine name (default: the engine of the turn's current take, for play the "
-                   "take of the turn it continues, else sketch)")
+                   "take of the turn it continues; for reroll of a turn without a finished take whose job was "
+                   "interrupted, that job's engine and settings; else sketch)")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                    help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
                    "values are read as JSON when they parse. A turn is made with the settings of the take it "
@@ -806,6 +807,8 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
     # an empty --parent (a script's empty variable) is refused, not read as "the default parent"
     parent = resolve_node(tree, args.parent) if args.parent is not None else last_created_node(tree)
     service = _service(project, args)
+    _refuse_a_parent_that_waits_for_ever(project, service, parent, args.path, command="play",
+                                         made="the new turn", other="Or pick another turn with --parent.")
     _note_a_parent_without_take(project, service, parent)
     engine, settings = _continued_engine(service, tree, parent, args.engine, settings)
     run.parent = parent
@@ -915,6 +918,43 @@ def _note_a_parent_without_take(project: Project, service: GenerationService, pa
           file=sys.stderr)
 
 
+def _awaited_job(service: GenerationService, tree: StoryTree, parent: str) -> Job | None:
+    """The job a new turn (or take) under ``parent`` waits for, as the worker chooses it: when
+    ``parent`` has no finished take, its newest generate job queued or running; else None."""
+    from studio.worker import JobKind, JobStatus
+
+    if parent == tree.root_id or any(take.status is TakeStatus.DONE for take in tree.takes_of(parent)):
+        return None
+    active = [job for job in service.jobs() if job.kind is JobKind.GENERATE and job.node_id == parent
+              and job.status in (JobStatus.QUEUED, JobStatus.RUNNING)]
+    return max(active, key=lambda job: job.sequence, default=None)
+
+
+def _refuse_a_parent_that_waits_for_ever(project: Project, service: GenerationService, parent: str, path: str, *,
+                                         command: str, made: str, other: str = "") -> None:
+    """Refuse, before anything is added, a `play` or `reroll` whose job would wait for a job
+    that can't run: ``parent`` has no take, and its queued job waits (directly or through
+    queued jobs) for an interrupted job. Run ahead of the queue, the new job waited for ever,
+    silently, holding the project's writer lock (a `run-queue` killed, then a plain `play`)."""
+    from studio.worker.queue import blocked_jobs
+
+    awaited = _awaited_job(service, project.tree, parent)
+    if awaited is None:
+        return
+    blocker = blocked_jobs({job.id: job for job in service.jobs()}).get(awaited.id)
+    if blocker is None:
+        return
+    node = project.tree.nodes[parent]
+    quoted = shell_path(path)
+    raise StudioError(
+        f"Turn {parent} ({printable(node.instruction.raw[:50])!r}), which {made} continues from, has no take yet, "
+        f"and its job {awaited.id} waits for interrupted job {blocker.id}, which runs only once queued again: "
+        f"{made} would wait for it for ever. Nothing was changed by this {command}.",
+        hint=f"Run `{run_queue_command(service, path, '--requeue-interrupted')}` to make the interrupted job and "
+             f"those that wait for it, then {command} again; or `kamishibai queue {quoted} --cancel-interrupted` "
+             f"to cancel them.{' ' + other if other else ''}")
+
+
 def _show_played(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
     if args.json:
         print_json(results[0] if len(args.instruction) == 1 else results)
@@ -954,6 +994,8 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
     service = _service(project, args)
     parent = project.tree.nodes[node_id].parent_id
     if parent is not None:  # the story's start is refused below, with its own message
+        _refuse_a_parent_that_waits_for_ever(project, service, parent, args.path, command="reroll",
+                                             made="the new take")
         _note_a_parent_without_take(project, service, parent, made="its new take", other="")
     if args.engine is None:
         branch = [node_id, *(node.id for node in project.tree.descendants(node_id))] if args.branch else [node_id]
@@ -964,7 +1006,8 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
                                         priority=priority)
         _say_replaced(service, job_ids)
     else:  # the turn's interrupted job, left to run again, would add one more take (and hold run-queue)
-        job_ids = [service.reroll(node_id, engine=args.engine, seed=args.seed, settings=settings,
+        engine, settings = _engine_of_interrupted(service, project.tree, node_id, args.engine, settings)
+        job_ids = [service.reroll(node_id, engine=engine, seed=args.seed, settings=settings,
                                   priority=priority, replace_interrupted=True)]
         _say_replaced(service, job_ids, what="interrupted")
     if not job_ids:  # --branch from the story's start with no turn under it: nothing checked them
@@ -980,6 +1023,41 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
         raise
     made[:] = _rerolled(project, service, job_ids)
     notes.extend(_kept_beside(project, made, args.path))
+
+
+def _engine_of_interrupted(service: GenerationService, tree: StoryTree, node_id: str, engine: str | None,
+                           settings: dict[str, Any] | None) -> tuple[str | None, dict[str, Any] | None]:
+    """The engine and settings of a re-roll that replaces the turn's interrupted job: without
+    --engine, a turn with no finished take is re-rolled with that job's engine and settings
+    (``settings``, from --setting, replacing only the names they give), as it was to be made,
+    not with the default engine at its default size; said on stderr. Else as given."""
+    from studio.engines.base import EngineError
+    from studio.worker import JobKind, JobStatus
+    from studio.worker.operations import cannot_run
+
+    current = tree.selected_take(node_id)
+    if engine is not None or (current is not None and current.status is TakeStatus.DONE):
+        return engine, settings
+    interrupted = [job for job in service.jobs() if job.kind is JobKind.GENERATE and job.node_id == node_id
+                   and job.status is JobStatus.INTERRUPTED and job.engine in service.registry.names()]
+    job = max(interrupted, key=lambda job: job.sequence, default=None)
+    if job is None:
+        return engine, settings
+    unmet = service.unrunnable_engines([job.engine]).get(job.engine)
+    if unmet:
+        message, hint = cannot_run(job.engine, unmet)
+        raise EngineError(f"{message} Turn {node_id}'s interrupted job {job.id} was to make its take with it, and "
+                          "a re-roll without --engine uses that job's engine.",
+                          hint=f"Give --engine NAME to re-roll with another engine (e.g. --engine "
+                          f"{service.default_engine}; `kamishibai doctor` lists those that run here). Or: {hint}")
+    schema = service.registry.info(job.engine).settings
+    used = schema.replacing(job.settings, settings or {})
+    schema.from_values(used)  # a wrong --setting is refused before the note
+    shown = ", ".join(f"{key}={json.dumps(value)}" for key, value in sorted(used.items())) or "its defaults"
+    print(f"kamishibai: note: the re-roll of turn {node_id} is made with the engine and settings of its interrupted "
+          f"job {job.id}: {printable(job.engine)} ({printable(shown)}). Give --engine NAME to choose another.",
+          file=sys.stderr)
+    return job.engine, used
 
 
 def _kept_beside(project: Project, results: list[dict[str, Any]], path: str) -> list[str]:

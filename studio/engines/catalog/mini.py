@@ -37,7 +37,7 @@ from studio.engines.requirements import (
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "mini"
-VERSION = "0.3.0"
+VERSION = "0.4.0"
 """Bump when the model or its weights change: takes record the version that made them
 (0.2: the decoder on a latent of our own, lease 9; 0.3: a turn written in Japanese is read in
 English words, and decoding sends previews)."""

@@ -24,7 +24,7 @@ from studio.core.instruction import Instruction, InstructionError, parse_instruc
 from studio.engines.continuity import Setting
 from studio.engines.sketch.japanese import has_japanese
 from studio.engines.sketch.korean import has_hangul
-from studio.engines.sketch.understanding import Reading, read_location, read_time, turn_in_english
+from studio.engines.sketch.understanding import Reading, read_location, read_time, read_turn, turn_in_english
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,8 @@ def complete(instruction: Instruction, earlier: Setting, cast: Sequence[str] = (
         character=earlier.character if not own.character else "",
         location=earlier.location if not said_place else "",
         time_of_day=earlier.time_of_day if not said_time else "")
-    base = instruction.raw.rstrip().rstrip(".。").rstrip()
+    raw = lm_text(instruction)
+    base = raw.rstrip().rstrip(".。").rstrip()
     parts = []
     if filled.character:
         parts.append(f"Character: {filled.character}")
@@ -67,8 +68,8 @@ def complete(instruction: Instruction, earlier: Setting, cast: Sequence[str] = (
         parts.append(f"Background: {' '.join(w for w in (filled.time_of_day, filled.location) if w)}")
     elif filled.time_of_day:
         parts.append(f"Time: {filled.time_of_day}")
-    text = f"{base}; {'; '.join(parts)}." if parts and base else instruction.raw
-    return Completion(text=text, own=own, filled=filled, base_length=len(base) if parts else len(instruction.raw))
+    text = f"{base}; {'; '.join(parts)}." if parts and base else raw
+    return Completion(text=text, own=own, filled=filled, base_length=len(base) if parts else len(raw))
 
 
 def _named_in(text: str, names: Iterable[str]) -> str:
@@ -112,6 +113,38 @@ def english_turn(instruction: Instruction, names: Iterable[str] = ()) -> Instruc
     if not _translated(_without(instruction.raw, (*kept, instruction.character.strip()))):
         return instruction
     english = turn_in_english(instruction, kept)
+    text = _as_fields(instruction, english, kept)
+    if text is None:
+        return instruction
+    try:
+        read = parse_instruction(text)
+    except InstructionError:  # read as fields all the same (an English text longer than a turn may be)
+        read = replace(english, raw=text)
+    lm_text = _as_fields(instruction, _not_done(english), kept)
+    if lm_text is None or lm_text == text:
+        return read
+    return EnglishTurn(read.raw, read.character, read.motion, read.adverb, read.background, read.time_of_day,
+                       read.camera, read.free_text, read.extra, lm_text=lm_text)
+
+
+@dataclass(frozen=True, slots=True)
+class EnglishTurn(Instruction):
+    """A turn put into English words (:func:`english_turn`) that says a motion is not done: its
+    fields as the sketch engine reads them ("민수 not run."), and :attr:`lm_text`, what the LM
+    reads ("민수 idle."): it learnt no "not run", and would read the verb alone."""
+
+    lm_text: str = ""
+
+
+def lm_text(instruction: Instruction) -> str:
+    """The text the LM reads of ``instruction``: its raw text, or an :class:`EnglishTurn`'s
+    :attr:`~EnglishTurn.lm_text`."""
+    return instruction.lm_text if isinstance(instruction, EnglishTurn) and instruction.lm_text else instruction.raw
+
+
+def _as_fields(instruction: Instruction, english: Instruction, kept: Sequence[str]) -> str | None:
+    """``english`` (``instruction`` in English words) written as the fields the LM learnt, its
+    free text first; None when nothing is left in English but names."""
     place, time = _readable(english.background, kept), _readable(english.time_of_day, kept)
     fields = (("Character", " ".join(instruction.character.split())),
               ("Motion", _readable(f"{english.adverb} {english.motion}", kept)),
@@ -124,12 +157,34 @@ def english_turn(instruction: Instruction, names: Iterable[str] = ()) -> Instruc
     if free:
         parts.insert(0, free)
     if not any(_english_word(part) for part in (free, *(value for key, value in fields if key != "Character"))):
-        return instruction
-    text = "; ".join(part.rstrip(".;, ") for part in parts) + "."
-    try:
-        return parse_instruction(text)
-    except InstructionError:  # read as fields all the same (an English text longer than a turn may be)
-        return replace(english, raw=text)
+        return None
+    return "; ".join(part.rstrip(".;, ") for part in parts) + "."
+
+
+_NOT_DONE = re.compile(r"(?<![\w'])not\s+[^,.;]*(?:,|$)")
+"""A motion the sketch engine's readers read as not done: "not run," ("달리지 않는다", "走らない",
+"不跑"), to the comma that ends the negation."""
+
+
+def _not_done(english: Instruction) -> Instruction:
+    """``english`` (a turn put into English words) with each motion said not to be done as what
+    the sketch engine shows for it, "idle": the LM learnt no "not run", and reads the verb alone.
+    A motion done besides stays ("not run, walk" -> "idle, walk": the walk)."""
+    motion, free_text = _NOT_DONE.sub("idle,", english.motion), _NOT_DONE.sub("idle,", english.free_text)
+    if (motion, free_text) == (english.motion, english.free_text):
+        return english
+    return replace(english, motion=motion, free_text=free_text)
+
+
+def not_done_warnings(instruction: Instruction, names: Iterable[str] = ()) -> list[str]:
+    """The sketch engine's warnings for the motions ``instruction`` says are not done, quoting them
+    as written ("'달리지 않는다' is a motion not done, shown as 'idle'"): what :func:`english_turn`
+    reads as "idle" is said as the sketch engine says it. None for a turn :func:`english_turn`
+    keeps as written (an English one)."""
+    kept = tuple(name for name in (" ".join(n.split()) for n in names) if name)
+    if english_turn(instruction, kept) is instruction:
+        return []
+    return [warning for warning in read_turn(instruction, (), kept).warnings if " is a motion not done, " in warning]
 
 
 def _translated(text: str) -> bool:

@@ -51,7 +51,7 @@ from studio.engines.catalog.mini import (
 )
 from studio.engines.config import usable_cores
 from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
-from studio.engines.mini.completion import Completion, complete, english_turn
+from studio.engines.mini.completion import Completion, complete, english_turn, not_done_warnings
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import LOCATION_NAMES, characters
 from studio.engines.mini.sequence import PastTurn
@@ -237,6 +237,7 @@ class MiniEngine:
         warnings = _warnings(turn_in_english(instruction, names), dict(out.reading), completion, context.locations,
                              written=instruction)
         warnings += _misread_warnings(completion, dict(out.reading))
+        warnings += not_done_warnings(instruction, names)  # "'走らない' is a motion not done", as the sketch says
         unread = _unread_warning(english, completion, runtime.vocab.unread_from(completion.text,
                                                                                   runtime.config.lm.max_instruction),
                                  runtime.config.lm.max_instruction)

@@ -16,6 +16,8 @@ negates the motion before them.
 Names of the cast (and of the project's places) are kept as written, without their particle:
 "민수가" is 민수. A name that is also a place word is that place where it is written as one,
 with a particle of place ("바다에서", in the sea), and the person elsewhere ("바다가 달린다").
+Particles written onto a word of other letters are left out, so that "park에서" is the English
+word park; one before 에서 that is no place of ours is said unknown ("Mordor에서").
 """
 
 from __future__ import annotations
@@ -467,6 +469,8 @@ class _Piece:
     negated: bool = False
     dropped: bool = False
     said: str = ""
+    glued: bool = False
+    """Particles written onto a word of other letters ("에서" of "park에서"): left out."""
 
 
 def word_at(eojeol: str, table: Mapping[str, tuple[tuple[KoreanWord, str], ...]]) -> tuple[KoreanWord, str] | None:
@@ -515,6 +519,10 @@ def _pieces(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str], ...]],
             i = chunk.end()
             continue
         glued = i > 0 and text[i - 1].isalnum()  # "Qiqi가": a particle after a word of other letters
+        if glued and _particles(run):  # "park에서": the park, read as the English word it is
+            pieces.append(_Piece(run, dropped=True, glued=True))
+            i = chunk.end()
+            continue
         found = None if glued else word_at(run, table)
         name, end = ("", i) if glued else _name_at(text, i, names, found[0] if found else None)
         if name and (found is None or len(found[0].written) <= len(name)):
@@ -559,7 +567,8 @@ def _negate(pieces: list[_Piece]) -> None:
         if piece.written in _NEGATORS and word is None and not piece.name:
             after = _korean_after(pieces, index)
             following = pieces[after].word if after is not None else None
-            if after is not None and following is not None and following.kind in ("verb", "do"):
+            if after is not None and following is not None and (
+                    following.kind in ("verb", "do") or (following.kind == "action" and not _inside(pieces, index))):
                 piece.dropped = True
                 _said(pieces, after, index, after)
             continue
@@ -577,6 +586,14 @@ def _negate(pieces: list[_Piece]) -> None:
             before = next((i for i in range(index - 1, -1, -1) if _a_motion(pieces[i])), None)
             if before is not None:
                 _said(pieces, before, before, end)
+
+
+def _inside(pieces: list[_Piece], index: int) -> bool:
+    """Whether ``pieces[index]`` (안) is the inside of the noun just before it ("집 안 청소", the
+    cleaning in the house), not a negation ("안 달리기", no running)."""
+    before = next((p for p in reversed(pieces[:index]) if p.written.strip()), None)
+    return before is not None and before.word is not None and before.word.kind == "noun" and not before.rest \
+        and pieces[index].written == "안"
 
 
 def _carry(pieces: list[_Piece]) -> None:
@@ -606,6 +623,8 @@ def in_english_words(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str]
     for piece in pieces:
         word = piece.word
         if piece.dropped:
+            found = found or piece.glued
+            out.append(" " if piece.glued else "")
             continue
         if piece.name:
             out.append(f" {piece.name} ")
@@ -661,7 +680,11 @@ def unknown_places(text: str, names: Iterable[str] = ()) -> list[str]:
     says it does not know, as for "runs in Mordor"."""
     kept = tuple(sorted({n for n in names if n and has_hangul(n)}, key=len, reverse=True))
     found: list[str] = []
-    for piece in _pieces(_as_read(text), TEXT_TABLE, kept):
+    pieces = _pieces(_as_read(text), TEXT_TABLE, kept)
+    for index, piece in enumerate(pieces):
+        if piece.glued:
+            found += _latin_place(pieces, index)
+            continue
         if piece.word is not None or piece.name or not piece.written or not is_syllable(piece.written[0]):
             continue
         for particle in _PLACE_OF_ACTION:
@@ -670,6 +693,23 @@ def unknown_places(text: str, names: Iterable[str] = ()) -> list[str]:
                 found.append(stem)
                 break
     return list(dict.fromkeys(found))
+
+
+_LATIN_WORDS = re.compile(r"[A-Za-z][\w'-]*(?:[ \t]+[A-Za-z][\w'-]*){0,2}$")
+"""Up to three words of Latin letters at the end of a text ("Central Park" of "민수가 Central Park")."""
+
+
+def _latin_place(pieces: list[_Piece], index: int) -> list[str]:
+    """The words of other letters ``pieces[index]`` (particles glued onto them) gives as where the
+    motion is done, before 에서 ("Mordor에서" -> ['Mordor']); none before any other particle."""
+    if index == 0 or not pieces[index].written.startswith(_PLACE_OF_ACTION):
+        return []
+    words = _LATIN_WORDS.search(pieces[index - 1].written)
+    return [words.group()] if words is not None and words.group().casefold() not in _LATIN_HERE else []
+
+
+_LATIN_HERE = frozenset({"here", "there", "somewhere", "it"})
+"""English words for a place that name none."""
 
 
 def negations_as_written(instr: Instruction, names: Iterable[str] = ()) -> dict[str, str]:
