@@ -130,22 +130,23 @@ def held_elsewhere(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]
         child.wait()
 
 
-def test_a_last_project_open_in_another_studio_is_said_and_opens_once_free(  # type: ignore[no-untyped-def]
+def test_a_last_project_open_in_another_studio_opens_read_only_then_for_editing_once_free(  # type: ignore[no-untyped-def]
         qtbot, registry, settings: StudioSettings, held_elsewhere: tuple[Path, subprocess.Popen[str]]) -> None:
     folder, other = held_elsewhere
     settings.add_recent(folder)
     before = (folder / "project.db").read_bytes()
     window = _start(qtbot, registry, settings)
-    assert window.session is None and window.welcome is not None
-    error = window.last_error
-    assert error is not None and str(folder) in error.message and f"process {other.pid}" in error.message
-    assert error.hint
+    # opened read-only (it was refused), saying who holds it, and nothing written
+    assert window.session is not None and window.session.path == folder
+    reason = window.session.read_only
+    assert reason is not None and reason.locked and f"pid {other.pid}" in reason.why, reason
+    assert f"pid {other.pid}" in window.workspace.read_only_bar.label.text()
     assert (folder / "project.db").read_bytes() == before
-    assert [button.path for button in window.welcome.recent_buttons] == [folder]  # still offered
     other.kill()
     other.wait()
-    window.welcome.recent_buttons[0].click()
-    assert window.session is not None and window.session.path == folder
+    qtbot.waitUntil(lambda: window.actions_.reopen_for_editing.isEnabled(), timeout=10_000)
+    assert window.reopen_for_editing(), window.last_error  # once free, it opens for editing
+    assert window.session is not None and window.session.path == folder and window.session.read_only is None
     window.close_project("cancel")
 
 
@@ -186,7 +187,7 @@ def _read_only(folder: Path) -> bool:
     return not os.access(folder, os.W_OK)
 
 
-def test_a_read_only_last_project_is_said_and_left_as_it_is(  # type: ignore[no-untyped-def]
+def test_a_read_only_last_project_opens_read_only_and_is_left_as_it_is(  # type: ignore[no-untyped-def]
         qtbot, registry, settings: StudioSettings, tmp_path: Path) -> None:
     folder = _project(tmp_path / "ro.kamishibai")
     settings.add_recent(folder)
@@ -195,9 +196,11 @@ def test_a_read_only_last_project_is_said_and_left_as_it_is(  # type: ignore[no-
         if not _read_only(folder):
             pytest.skip("no way to make a folder read-only for this user here")
         window = _start(qtbot, registry, settings)
-        assert window.session is None and window.welcome is not None
-        error = window.last_error
-        assert error is not None and "read-only" in error.message and str(folder) in error.message
+        # opened read-only (it was refused), saying why, and nothing written
+        assert window.session is not None and window.session.path == folder
+        assert window.session.read_only is not None and window.session.project.read_only
+        assert folder.name in window.workspace.read_only_bar.label.text()
+        window.close_project("cancel")
         assert (folder / "project.db").read_bytes() == before
     finally:
         subprocess.run(["chattr", "-R", "-i", str(folder)], capture_output=True, check=False)
