@@ -55,8 +55,11 @@ def test_r_renders_the_motion_typed_and_saves_it(make_window, sample_project: Pa
     assert "angrily stomp" in _newest_take(window, first).instruction_raw
     assert "angrily stomp" in ws.inspector.editor.text()
     # a second R re-rolls the saved line: nothing new to save, nothing said of an edit
+    ws.view.setFocus()
+    qtbot.waitUntil(ws.view.hasFocus, timeout=5000)
     QTest.keyClick(ws.view, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: "Re-rolling" in window.status_text(), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(window.session.active_jobs()) or len(window.session.project.tree.takes_of(first)) == 2,
+                    timeout=10_000)
     assert "edited" not in window.status_text()
     _wait_idle(window, qtbot)
     assert len(window.session.project.tree.takes_of(first)) == 2
