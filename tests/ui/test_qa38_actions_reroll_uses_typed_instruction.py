@@ -128,10 +128,12 @@ def test_a_forks_first_generation_is_named_generate_not_reroll(make_window, samp
     qtbot.waitUntil(lambda: ws.current_id != first, timeout=10_000)
     fork = ws.current_id
     ws.inspector.editor.motion.setText("quickly run")
+    qtbot.waitUntil(window.actions_.generate.isEnabled, timeout=10_000)  # follows the line typed
+    messages: list[str] = []
+    ws.message.connect(messages.append)
     window.actions_.generate.trigger()
-    qtbot.waitUntil(lambda: "Generating" in window.status_text() or "Re-rolling" in window.status_text(),
-                    timeout=10_000)
-    assert "Re-rolling" not in window.status_text()
+    qtbot.waitUntil(lambda: any("Generating" in m or "Re-rolling" in m for m in messages), timeout=10_000)
+    assert not any("Re-rolling" in m for m in messages), messages
     _wait_idle(window, qtbot)
     assert window.session.project.tree.takes_of(fork)
     qtbot.waitUntil(lambda: "Re-roll" not in window.actions_.undo.text(), timeout=5_000)
