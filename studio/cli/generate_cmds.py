@@ -146,15 +146,20 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("path", help="project folder")
     p.add_argument("--requeue-interrupted", action="store_true",
                    help="first queue again the jobs a crash or a stop interrupted")
+    _device_options(p)
+    _cluster_options(p)
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_wait_option(p)
+    p.set_defaults(handler=cmd_run_queue)
+
+
+def _device_options(p: argparse.ArgumentParser) -> None:
+    """Where a generating command's engines run, and where their weights are."""
     p.add_argument("--device", type=device_spec, default="cpu",
                    help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
                    "(default: cpu; CPU-only engines always run on the CPU)")
     add_checkpoints_option(p)
     _devices_options(p)
-    _cluster_options(p)
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_wait_option(p)
-    p.set_defaults(handler=cmd_run_queue)
 
 
 def _seed(text: str) -> int:
@@ -179,11 +184,7 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
                    "re-rolls (for play: of the take it continues), the ones given replacing theirs, when that take is "
                    "of the same engine; with another engine, that take's settings are not carried over: the engine's "
                    "defaults, the ones given replacing theirs")
-    p.add_argument("--device", type=device_spec, default="cpu",
-                   help="where engines run: cpu, cuda:N, per stage predict=cuda:0,decode=cuda:1, or cuda:N+offload "
-                   "(default: cpu; CPU-only engines always run on the CPU)")
-    add_checkpoints_option(p)
-    _devices_options(p)
+    _device_options(p)
 
 
 def command_line_threads(args: argparse.Namespace, workers: int = 1) -> int | None:
@@ -1031,9 +1032,7 @@ def _engine_of_interrupted(service: GenerationService, tree: StoryTree, node_id:
     --engine, a turn with no finished take is re-rolled with that job's engine and settings
     (``settings``, from --setting, replacing only the names they give), as it was to be made,
     not with the default engine at its default size; said on stderr. Else as given."""
-    from studio.engines.base import EngineError
     from studio.worker import JobKind, JobStatus
-    from studio.worker.operations import cannot_run
 
     current = tree.selected_take(node_id)
     if engine is not None or (current is not None and current.status is TakeStatus.DONE):
@@ -1043,13 +1042,9 @@ def _engine_of_interrupted(service: GenerationService, tree: StoryTree, node_id:
     job = max(interrupted, key=lambda job: job.sequence, default=None)
     if job is None:
         return engine, settings
-    unmet = service.unrunnable_engines([job.engine]).get(job.engine)
-    if unmet:
-        message, hint = cannot_run(job.engine, unmet)
-        raise EngineError(f"{message} Turn {node_id}'s interrupted job {job.id} was to make its take with it, and "
-                          "a re-roll without --engine uses that job's engine.",
-                          hint=f"Give --engine NAME to re-roll with another engine (e.g. --engine "
-                          f"{service.default_engine}; `kamishibai doctor` lists those that run here). Or: {hint}")
+    _refuse_an_unchosen_engine(service, job.engine,
+                               f"Turn {node_id}'s interrupted job {job.id} was to make its take with it, and a "
+                               "re-roll without --engine uses that job's engine.")
     schema = service.registry.info(job.engine).settings
     used = schema.replacing(job.settings, settings or {})
     schema.from_values(used)  # a wrong --setting is refused before the note
@@ -1097,22 +1092,30 @@ def _refuse_a_take_engine_that_cannot_run(service: GenerationService, tree: Stor
                                           node_ids: Sequence[str]) -> None:
     """Without --engine a turn is re-rolled with its current take's engine: when that one can't
     run here (a project made on a machine with its weights), say that it is the take's engine and
-    how to choose another; the bare "The animegamer engine can't run here" named an engine the
-    user never chose, and asked only for its weights."""
-    from studio.engines.base import EngineError
-    from studio.worker.operations import cannot_run
-
+    how to choose another."""
     for node_id in node_ids:
         take = tree.selected_take(node_id)
         if take is None or take.engine not in service.registry.names():
             continue
-        unmet = service.unrunnable_engines([take.engine]).get(take.engine)
-        if unmet:
-            message, hint = cannot_run(take.engine, unmet)
-            raise EngineError(f"{message} Turn {node_id}'s current take was made with it, and a re-roll without "
-                              "--engine uses the take's engine again.",
-                              hint=f"Give --engine NAME to re-roll with another engine (e.g. --engine "
-                              f"{service.default_engine}; `kamishibai doctor` lists those that run here). Or: {hint}")
+        _refuse_an_unchosen_engine(service, take.engine,
+                                   f"Turn {node_id}'s current take was made with it, and a re-roll without "
+                                   "--engine uses the take's engine again.")
+
+
+def _refuse_an_unchosen_engine(service: GenerationService, engine: str, why: str) -> None:
+    """Refuse a re-roll whose engine, which the user did not name, can't run here: say why
+    that engine was picked (``why``, one sentence naming the turn) and how to choose another.
+    Without ``why`` the bare "The animegamer engine can't run here" named an engine the user
+    never chose, and asked only for its weights."""
+    from studio.engines.base import EngineError
+    from studio.worker.operations import cannot_run
+
+    unmet = service.unrunnable_engines([engine]).get(engine)
+    if unmet:
+        message, hint = cannot_run(engine, unmet)
+        raise EngineError(f"{message} {why}",
+                          hint=f"Give --engine NAME to re-roll with another engine (e.g. --engine "
+                          f"{service.default_engine}; `kamishibai doctor` lists those that run here). Or: {hint}")
 
 
 def _rerolled(project: Project, service: GenerationService, job_ids: list[str]) -> list[dict[str, Any]]:

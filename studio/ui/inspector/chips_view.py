@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
@@ -43,32 +44,6 @@ def as_label(text: str) -> str:
     return text.replace("&", "&&")
 
 
-def _korean_replaced(instruction: Instruction, field: ChipField, value: str, free: str,
-                     adverbs: Iterable[str]) -> str:
-    """A Korean turn's line with ``field`` set to ``value``: Korean field names, the time a
-    field of its own (a time word opening the background is moved there first, so that a
-    place chosen keeps it and a time chosen replaces it) and an adverb before its verb with a
-    space, replacing an adverb of ``adverbs`` the motion opened with."""
-    time, background = korean_time_and_place(instruction.background, instruction.time_of_day)
-    character, camera = instruction.character, instruction.camera
-    motion = " ".join(p for p in (instruction.adverb, instruction.motion) if p)
-    if field is ChipField.CHARACTER:
-        character = value
-    elif field is ChipField.MOTION:
-        first, _, rest = motion.partition(" ")
-        motion = f"{first} {value}" if rest and first in set(adverbs) else value
-    elif field is ChipField.PLACE:
-        background = value
-    elif field is ChipField.TIME:
-        time = value
-    elif field is ChipField.CAMERA:
-        camera = value
-    elif field is ChipField.LEVEL:
-        first, _, rest = motion.partition(" ")
-        motion = " ".join(p for p in (value, rest if rest and first in set(adverbs) else motion) if p)
-    return korean_line((character, motion, background, time_in_language(time, "ko"), camera), free)
-
-
 _ADVERB_PARTICLES = ("地", "と")
 """What may join a Chinese or Japanese adverb to its verb (慢慢地走, ゆっくりと歩く)."""
 
@@ -91,6 +66,116 @@ def leading_adverb(motion: str, adverbs: Iterable[str], motions: Iterable[str] =
     return ""
 
 
+@dataclass(frozen=True, slots=True)
+class _Fields:
+    """A turn's fields as a chip's word rewrites them. ``opening``: the adverb of the turn's
+    language that ``motion`` opens with, as written there (ゆっくり, 慢慢地, "천천히 "): kept
+    when the motion is replaced (ゆっくり走る -> ゆっくり歩く), replaced by a level chosen."""
+
+    character: str
+    adverb: str
+    motion: str
+    background: str
+    time: str
+    camera: str
+    opening: str = ""
+
+
+Offer = Callable[[Vocabulary, Vocabulary, str], list[str]]
+"""The words a field's menu offers: (the words of the turn's language, all the words, the language)."""
+Replace = Callable[[_Fields, str], _Fields]
+"""A turn's fields with a chosen word in one of them."""
+
+
+def _words(name: str) -> Offer:
+    """Offer the vocabulary's list ``name`` in the turn's language."""
+    return lambda words, _vocabulary, _language: list(getattr(words, name))
+
+
+def _times(_words: Vocabulary, _vocabulary: Vocabulary, language: str) -> list[str]:
+    return list(time_choices(language) or time_choices())
+
+
+def _levels(words: Vocabulary, vocabulary: Vocabulary, _language: str) -> list[str]:
+    """The engine's adverbs of the turn's language; an English turn's (or one of a language
+    the engine has no words in) come after the common ones."""
+    if words is not vocabulary:
+        return list(words.adverbs)
+    return list(dict.fromkeys([*LEVEL_ADVERBS, *vocabulary.adverbs]))
+
+
+def _setting(name: str) -> Replace:
+    """Replace the field ``name`` with the word chosen."""
+    return lambda fields, value: replace(fields, **{name: value})
+
+
+def _motion(fields: _Fields, value: str) -> _Fields:
+    return replace(fields, motion=fields.opening + value)
+
+
+def _level(fields: _Fields, value: str) -> _Fields:
+    """The adverb chosen replaces the one written in the motion too."""
+    return replace(fields, adverb=value, motion=fields.motion.removeprefix(fields.opening))
+
+
+@dataclass(frozen=True, slots=True)
+class _FieldRule:
+    offers: Offer
+    replaces: Replace
+
+
+_FIELD_RULES: dict[ChipField, _FieldRule] = {
+    ChipField.CHARACTER: _FieldRule(_words("characters"), _setting("character")),
+    ChipField.MOTION: _FieldRule(_words("motions"), _motion),
+    ChipField.PLACE: _FieldRule(_words("backgrounds"), _setting("background")),
+    ChipField.TIME: _FieldRule(_times, _setting("time")),
+    ChipField.CAMERA: _FieldRule(_words("cameras"), _setting("camera")),
+    ChipField.LEVEL: _FieldRule(_levels, _level),
+}
+"""What each chip's menu offers and how a word chosen in it rewrites the turn, in every language."""
+
+
+def _read(instruction: Instruction, language: str, adverbs: Iterable[str], motions: Iterable[str]) -> _Fields:
+    """An English, Japanese or Chinese turn's fields (the latter two may write an adverb
+    against the verb, see :func:`leading_adverb`)."""
+    opening = leading_adverb(instruction.motion, adverbs, motions) if language else ""
+    return _Fields(instruction.character, instruction.adverb, instruction.motion, instruction.background,
+                   instruction.time_of_day, instruction.camera, opening)
+
+
+def _write(fields: _Fields, free: str, language: str) -> str:
+    # Japanese and Chinese write an adverb against its verb (ゆっくり歩く, 慢慢走)
+    tight = bool(language) and not scripts_in(fields.adverb) - {"kana", "han"}
+    joined = ("" if tight else " ").join(p for p in (fields.adverb, fields.motion) if p)
+    return compose_instruction(fields.character, joined, fields.background, fields.time, fields.camera, free,
+                               language=language)
+
+
+def _read_korean(instruction: Instruction, _language: str, adverbs: Iterable[str],
+                 _motions: Iterable[str]) -> _Fields:
+    """A Korean turn's fields: the time a field of its own (a time word opening the background
+    is moved there first, so that a place chosen keeps it and a time chosen replaces it), and
+    the adverb a word of the motion, before its verb with a space."""
+    time, background = korean_time_and_place(instruction.background, instruction.time_of_day)
+    motion = " ".join(p for p in (instruction.adverb, instruction.motion) if p)
+    first, _, rest = motion.partition(" ")
+    opening = f"{first} " if rest and first in set(adverbs) else ""
+    return _Fields(instruction.character, "", motion, background, time, instruction.camera, opening)
+
+
+def _write_korean(fields: _Fields, free: str, _language: str) -> str:
+    """A Korean line, with Korean field names."""
+    motion = " ".join(p for p in (fields.adverb, fields.motion) if p)
+    return korean_line((fields.character, motion, fields.background, time_in_language(fields.time, "ko"),
+                        fields.camera), free)
+
+
+Read = Callable[[Instruction, str, Iterable[str], Iterable[str]], _Fields]
+Write = Callable[[_Fields, str, str], str]
+_LINES: dict[str, tuple[Read, Write]] = {"ko": (_read_korean, _write_korean)}
+"""How a turn of a language is read into fields and written back, where it differs from the others'."""
+
+
 def replace_field(instruction: Instruction, field: ChipField, value: str, *, names: Iterable[str] = (),
                   adverbs: Iterable[str] = (), motions: Iterable[str] = ()) -> str:
     """The instruction's line with ``field`` set to ``value`` (other fields kept; a Japanese,
@@ -101,49 +186,18 @@ def replace_field(instruction: Instruction, field: ChipField, value: str, *, nam
     extra = "; ".join(f"{k.capitalize()}: {v}" for k, v in instruction.extra)
     free = "; ".join(p for p in (instruction.free_text, extra) if p)
     language = turn_language(instruction, names)
-    if language == "ko":
-        return _korean_replaced(instruction, field, value, free, adverbs)
-    character, adverb, motion = instruction.character, instruction.adverb, instruction.motion
-    background, time, camera = instruction.background, instruction.time_of_day, instruction.camera
-    written = leading_adverb(motion, adverbs, motions) if language else ""
-    if field is ChipField.CHARACTER:
-        character = value
-    elif field is ChipField.MOTION:
-        motion = written + value
-    elif field is ChipField.PLACE:
-        background = value
-    elif field is ChipField.TIME:
-        time = value
-    elif field is ChipField.CAMERA:
-        camera = value
-    elif field is ChipField.LEVEL:
-        adverb, motion = value, motion.removeprefix(written)  # the adverb written in the motion is replaced
-    # Japanese and Chinese write an adverb against its verb (ゆっくり歩く, 慢慢走)
-    tight = bool(language) and not scripts_in(adverb) - {"kana", "han"}
-    joined = ("" if tight else " ").join(p for p in (adverb, motion) if p)
-    return compose_instruction(character, joined, background, time, camera, free, language=language)
+    read, write = _LINES.get(language, (_read, _write))
+    fields = read(instruction, language, adverbs, motions)
+    rule = _FIELD_RULES.get(field)
+    return write(rule.replaces(fields, value) if rule else fields, free, language)
 
 
 def choices_for(field: ChipField, vocabulary: Vocabulary, language: str = "") -> list[str]:
     """The words offered for ``field`` of a turn written in ``language`` (see
     :func:`turn_language`): the engine's words in that language where it offers some, so that
     a word chosen keeps the turn in its language."""
-    words = vocabulary.in_language(language)
-    if field is ChipField.CHARACTER:
-        return list(words.characters)
-    if field is ChipField.MOTION:
-        return list(words.motions)
-    if field is ChipField.PLACE:
-        return list(words.backgrounds)
-    if field is ChipField.TIME:
-        return list(time_choices(language) or time_choices())
-    if field is ChipField.CAMERA:
-        return list(words.cameras)
-    if field is ChipField.LEVEL:
-        if words is not vocabulary:
-            return list(words.adverbs)
-        return list(dict.fromkeys([*LEVEL_ADVERBS, *vocabulary.adverbs]))
-    return []
+    rule = _FIELD_RULES.get(field)
+    return rule.offers(vocabulary.in_language(language), vocabulary, language) if rule else []
 
 
 class ChipButton(QToolButton):
