@@ -242,10 +242,15 @@ def _sentence(text: str) -> str:
     return text if text[-1] in ".!?…。！？" else text + "."
 
 
+_KO_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+"""Where one sentence of a free text ends and the next starts."""
+
+
 def _free_sentence(text: str) -> str:
     """Free text as a sentence: one written in Japanese or Chinese (its last character kana or a
-    kanji) ends with "。", any other with a full stop as :func:`_sentence` gives it."""
-    text = " ".join(text.split()).strip()
+    kanji) ends with "。", any other with a full stop as :func:`_sentence` gives it; one written
+    in Korean that ends in a motion's noun has it in the plain present (:func:`korean_free_text`)."""
+    text = " ".join(korean_free_text(part) for part in _KO_SENTENCE_END.split(" ".join(text.split()).strip()))
     if text and script_of(text[-1]) in ("kana", "han"):
         return text if text[-1] in _JA_ENDS else text + "。"
     return _sentence(text)
@@ -566,6 +571,36 @@ _KO_N_STEMS = ("안다",)
 stem's present (달린다): they take 는다 (안는다)."""
 _KO_GI_NOUNS = ("이야기", "얘기", "줄넘기", "발차기", "술래잡기", "제기차기", "널뛰기", "경기", "내기")
 """Nouns in 기 that are no -기 form of a verb (달리기, 걷기): they are done (줄넘기를 한다)."""
+_KO_NOUN_MOTIONS: dict[str, str] = {
+    "춤": "춤을 추다", "막춤": "막춤을 추다", "노래": "노래를 부르다", "콧노래": "콧노래를 부르다",
+    "잠": "잠을 자다", "낮잠": "낮잠을 자다", "그림": "그림을 그리다", "박수": "박수를 치다", "손뼉": "손뼉을 치다",
+    "수다": "수다를 떨다", "미소": "미소를 짓다", "소원": "소원을 빌다", "소리": "소리를 지르다",
+    "비명": "비명을 지르다", "고함": "고함을 치다", "기지개": "기지개를 켜다", "빗자루": "빗자루를 타다",
+    "소풍": "소풍을 가다", "나들이": "나들이를 가다", "펀치": "펀치를 날리다", "물장구": "물장구를 치다",
+    "울음": "울다", "웃음": "웃다", "걸음": "걷다", "까치발": "까치발로 걷다", "뾰로통": "뾰로통하다",
+    "깡충깡충": "깡충깡충 뛰다", "빙글빙글": "빙글빙글 돌다", "빙빙": "빙빙 돌다", "흘끗": "흘끗 보다",
+    "힐끗": "힐끗 보다", "덜덜": "덜덜 떨다", "가만히": "가만히 서 있다", "노래방": "노래방에서 노래하다",
+}
+"""Korean nouns (and a few adverbs) of a motion, as a sentence says the motion in the dictionary
+form of its verb: "춤" is danced (춤을 추다), "울음" cried (울다)."""
+_KO_DONE_NOUNS = frozenset({
+    "게임", "놀이", "축구", "야구", "농구", "배구", "피구", "테니스", "요가", "발레", "태권도", "가라테", "무술",
+    "준비운동", "숨바꼭질", "씨름", "줄다리기", "공차기", "딱지치기",
+})
+"""Nouns of a motion said with 하다 after their object particle (게임을 한다, 요가를 한다)."""
+_KO_HA_NOUNS = frozenset({
+    "산책", "산보", "운동", "수영", "청소", "요리", "독서", "공부", "기도", "명상", "등산", "등반", "조깅", "점프",
+    "스트레칭", "체조", "낚시", "식사", "인사", "휴식", "비행", "여행", "구경", "관광", "전화", "통화", "대화",
+    "질문", "토론", "의논", "외출", "행진", "이동", "귀가", "대기", "질주", "경주", "도약", "잠입", "포복", "이륙",
+    "활공", "정리", "비질", "빗자루질", "걸레질", "착석", "취침", "곁눈질", "응시", "관찰", "탐험", "손짓",
+    "작별", "배웅", "방문", "포옹", "회전", "공놀이", "스케치", "필기", "낙서", "색칠", "잠수", "권투", "주먹질",
+    "투구", "축하", "응원", "환호", "생각", "상상", "고민", "기억", "공상", "합장", "배달", "운반", "훈련", "감사",
+    "손인사", "쇼핑", "노크", "하이킹", "샤워", "목욕", "빨래", "설거지", "연습", "뜀박질", "달음박질", "말다툼",
+    "싸움", "슬퍼", "추워", "공연", "연주", "촬영", "사냥", "청소기질", "휘파람", "노래연습", "악수", "묵념",
+    "경례", "윙크", "사색", "몽상", "손가락질", "하품",
+})
+"""Nouns of a motion said with 하다 written onto them (산책한다, 수영한다); also the 아/어 forms
+that take 하다 so (슬퍼한다, is sad)."""
 
 
 def _final(char: str) -> int | None:
@@ -600,9 +635,29 @@ def _is_finite(word: str) -> bool:
     return _final(word[-2]) in (_KO_N, _KO_SS) and not word.endswith(_KO_N_STEMS)
 
 
+def _korean_noun_motion(word: str) -> str | None:
+    """The motion a Korean noun names (:data:`_KO_NOUN_MOTIONS`, :data:`_KO_DONE_NOUNS`,
+    :data:`_KO_HA_NOUNS`) in the plain present: 춤 -> 춤을 춘다, 게임 -> 게임을 한다, 산책 -> 산책한다;
+    None for any other word."""
+    phrase = _KO_NOUN_MOTIONS.get(word)
+    if phrase is None and word in _KO_DONE_NOUNS:
+        phrase = korean_particle(word, "을", "를") + " 하다"
+    elif phrase is None and word in _KO_HA_NOUNS:
+        phrase = word + "하다"
+    if phrase is None:
+        return None
+    head, _, verb = phrase.rpartition(" ")
+    said = verb if _is_finite(verb) else korean_present(verb[:-1])
+    return f"{head} {said}" if head else said
+
+
 def _korean_verb(word: str) -> str:
-    """One word of a motion as the end of a sentence: a -기 form (달리기) or a dictionary form
-    (달리다) in the plain present (달린다); any other word as it is."""
+    """One word of a motion as the end of a sentence: a noun of a motion (춤, 산책:
+    :func:`_korean_noun_motion`), a -기 form (달리기) or a dictionary form (달리다) in the plain
+    present (춤을 춘다, 산책한다, 달린다); any other word as it is."""
+    noun = _korean_noun_motion(word)
+    if noun is not None:
+        return noun
     if len(word) < 2 or _final(word[-2]) is None:
         return word
     if word.endswith(_KO_GI_NOUNS):
@@ -610,6 +665,35 @@ def _korean_verb(word: str) -> str:
     if word.endswith("기") or (word.endswith("다") and not _is_finite(word)):
         return korean_present(word[:-1])
     return word
+
+
+_KO_BEFORE_MOTION = ("에서는", "에서", "에는", "에", "께서", "가", "이", "게", "히", "이랑", "랑", "와", "과", "하고")
+"""What the word before a motion's noun ends in where the noun is the verb of a free text: a
+subject (민수가), a place or a time (공원에서, 밤에), a manner (신나게, 조용히), someone with
+(친구와): "민수가 공원에서 춤" dances. After any other word the noun is a thing ("좋아하는 노래")."""
+
+
+def korean_free_text(text: str) -> str:
+    """Korean free text whose last word is a motion's noun or -기 form (:func:`_korean_verb`) with
+    that word in the plain present, where the word before it says who, where, when or how
+    (:data:`_KO_BEFORE_MOTION`): "민수가 공원에서 춤" -> "민수가 공원에서 춤을 춘다". Any other
+    text as it is: after a topic (은/는) the noun may be a thing ("부르는 노래", a song one
+    sings), and a dictionary form (크다) may be a sentence of its own."""
+    head, _, last = text.rpartition(" ")
+    word = last.rstrip(_KO_ENDS)
+    before = head.rsplit(" ", 1)[-1]
+    if not word or scripts_in(before, word) != {"hangul"} or not before.endswith(_KO_BEFORE_MOTION):
+        return text
+    said = _korean_noun_motion(word)
+    if said is None and word.endswith("기") and word not in _KO_NOT_GI:
+        said = _korean_verb(word)
+    return f"{head} {said}{last[len(word):]}" if said else text
+
+
+_KO_NOT_GI = frozenset({"여기", "거기", "저기", "아기", "공기", "일기", "고기", "용기", "향기", "인기", "감기", "무기",
+                        "사기", "기"})
+"""Nouns in 기 that may end a free text without being a motion's -기 form (여기, here; 아기, a
+baby; 감기, a cold)."""
 
 
 def korean_motion(motion: str) -> str:

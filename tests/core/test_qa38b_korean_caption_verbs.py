@@ -45,8 +45,8 @@ def test_the_plain_present_of_a_stem(stem: str, present: str) -> None:
     # already a sentence's verb: as written
     ("달린다", "달린다"), ("달려요", "달려요"), ("달리고 있다", "달리고 있다"), ("먹는다", "먹는다"),
     ("달렸다", "달렸다"), ("갑니다", "갑니다"), ("먹습니다", "먹습니다"), ("춥다", "춥다"), ("논다", "논다"),
-    # a noun and no verb: as written
-    ("춤", "춤"), ("미소", "미소"), ("", ""),
+    # a motion noun: said with its verb
+    ("춤", "춤을 춘다"), ("미소", "미소를 짓는다"), ("", ""),
 ])
 def test_only_the_last_verb_of_a_motion_changes(motion: str, said: str) -> None:
     assert korean_motion(motion) == said

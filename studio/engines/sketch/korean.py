@@ -110,9 +110,10 @@ MOTION_GROUPS: dict[str, str] = {
     "idle": "서다=stand, 기다리다=wait, 멈추다=stop, 휴식하다=relax, 일어나다=stand up,"
             "일어서다=stand up, 가만히=stand still, 대기하다=wait",
     "walk": "걷다/걸어=walk, 걸어가다=walk, 산책하다=take walk, 거닐다=stroll, 가다=go, 들어가다=go, 이동하다=move,"
-            "행진하다=march, 돌아다니다=wander, 헤매다=wander, 걸음=walk, 귀가하다=go home",
+            "행진하다=march, 돌아다니다=wander, 헤매다=wander, 걸음=walk, 귀가하다=go home, 여행하다=travel,"
+            "외출하다=go, 산보하다=stroll, 나들이=stroll",
     "run": "달리다=run, 뛰다=run, 뛰어가다=run, 달려가다=run, 질주하다=dash, 조깅하다=jog, 서두르다=hurry,"
-           "경주하다=race, 뛰어다니다=run around, 달리기=run",
+           "경주하다=race, 뛰어다니다=run around, 달리기=run, 뜀박질하다=run, 달음박질하다=run",
     "sneak": "까치발=tiptoe, 숨어들다=sneak, 잠입하다=sneak, 기어가다=crawl, 포복하다=crawl",
     "jump": "뛰어오르다=leap, 점프하다=jump, 도약하다=leap, 뛰어넘다=leap, 깡충깡충=hop, 줄넘기=skip",
     "fly on broomstick": "날다=fly, 날아가다=fly, 비행하다=fly, 날아다니다=fly around, 빗자루=broom,"
@@ -138,7 +139,7 @@ MOTION_GROUPS: dict[str, str] = {
     "spin": "돌다=spin, 빙글빙글=spin, 회전하다=rotate, 맴돌다=twirl",
     # 노래 sings, with 부르다 after it too (see CARRIED_BY)
     "sing": "노래=sing, 노래하다=sing, 흥얼거리다=hum, 콧노래=hum, 노래방=karaoke",
-    "play": "놀다=play, 공놀이하다=play ball, 게임하다=game",
+    "play": "놀다=play, 공놀이하다=play ball, 게임하다=game, 놀이=have fun, 축구=kick ball, 숨바꼭질=play game",
     "eat": "먹다=eat, 식사하다=dine, 맛보다=taste, 씹다=chew, 깨물다=bite",
     "drink": "마시다=drink, 홀짝이다=sip",
     "cook": "요리하다=cook, 굽다/구워=bake, 볶다=fry, 튀기다=fry, 젓다/저어=stir",
@@ -168,7 +169,8 @@ MOTION_GROUPS: dict[str, str] = {
     "sulk": "삐지다=sulk, 토라지다=sulk, 화내다=get angry, 화나다=get angry, 뾰로통하다=pout, 투덜거리다=grumble",
 }
 """Korean verbs (in their dictionary form, "-다"; "걷다/걸어": a stem and its irregular 아/어 form)
-and nouns for each motion of :data:`~studio.engines.sketch.vocabulary.MOTIONS`."""
+and nouns for each motion of :data:`~studio.engines.sketch.vocabulary.MOTIONS`, each read as an
+English word of that motion (여행, travel, walks; 놀이, having fun, plays)."""
 
 THING_GROUPS: dict[str, str] = {
     "sit": "벤치=bench, 의자=chair, 소파=sofa, 바닥=floor, 땅=ground, 걸상=stool",
@@ -288,9 +290,17 @@ OTHER_WORDS = (
 DO_WORDS = "하다=do, 있다=be, 추다=dance, 켜다=stretch"
 """Verbs that carry another word ("산책을 하다", "달리고 있다", "춤을 추다", "기지개를 켜다"): read as
 nothing, but a negation on them negates that word ("춤을 안 춘다")."""
-CARRIED_BY: dict[str, str] = {"노래": "부르"}
-"""Nouns of a motion and the verb that carries them where it means something else alone:
-"노래를 부르다" sings (부르다 alone calls)."""
+CARRIED_BY: dict[str, str] = {"노래": "부르", "콧노래": "부르", "수다": "떨", "까치발": "걷", "깡충깡충": "뛰",
+                              "흘끗": "보", "힐끗": "보"}
+"""Nouns (and adverbs) of a motion and the verb that carries them where it means something else
+alone: "노래를 부르다" sings (부르다 alone calls), "수다를 떨다" chats (떨다 alone shivers),
+"까치발로 걷다" tiptoes and "흘끗 보다" glances (not a walk or a look besides): the caption says
+them so (:func:`~studio.core.sentence.korean_motion`)."""
+
+
+NOUNS_IN_DA = frozenset({"수다"})
+"""Nouns of a motion that end in 다 like a verb's dictionary form: 수다 (chatter) is no verb 수다
+(whose stem would be 수), so that "수다를 떨다" is read as the noun its 떨다 carries."""
 
 
 def _pairs(pairs: str) -> list[tuple[str, str]]:
@@ -305,12 +315,14 @@ def _pairs(pairs: str) -> list[tuple[str, str]]:
 def _words(pairs: str, kind: str = "noun") -> tuple[KoreanWord, ...]:
     """Words written as 'korean=english' pairs separated by commas. A verb ("달리다"; kind 'verb'
     or 'do') is listed by its stem ("달리"), with its irregular 아/어 form after a slash kept
-    (:data:`_IRREGULAR`); a word not ending in 다 is a noun (kind 'action' for a motion's verbs).
+    (:data:`_IRREGULAR`); a word not ending in 다, or one of :data:`NOUNS_IN_DA`, is a noun (kind
+    'action' for a motion's verbs).
     A verb made of a noun and 하다 ("산책하다") also gives its noun ("산책"), of two syllables or more."""
     out: list[KoreanWord] = []
     for written, english in _pairs(pairs):
         dictionary, _, irregular = written.partition("/")
-        if kind in ("verb", "do") and dictionary.endswith("다") and " " not in dictionary:
+        if kind in ("verb", "do") and dictionary.endswith("다") and " " not in dictionary \
+                and dictionary not in NOUNS_IN_DA:
             stem = dictionary[:-1]
             out.append(KoreanWord(stem, english, kind))
             if irregular:

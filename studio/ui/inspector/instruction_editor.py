@@ -167,18 +167,55 @@ def _cjk_background_time(text: str) -> tuple[str, str]:
     return "", text
 
 
+_KOREAN_TIME_SPELLINGS: dict[str, str] = {"해 질 녘": "해질녘", "해질 녘": "해질녘", "오늘 밤": "오늘밤",
+                                          "어젯 밤": "어젯밤"}
+"""Korean time words written with spaces, as often typed, by the core's spelling of them."""
+_KOREAN_TIME_FORMS: dict[str, str] = {
+    form: word for form, word in sorted(
+        {**{w.written: w.written for w in time_words("ko")}, **_KOREAN_TIME_SPELLINGS}.items(),
+        key=lambda item: len(item[0]), reverse=True)}
+"""Every way a Korean time word of the core's is written -> the core's spelling, longest first."""
+_KOREAN_TIME_JOINS = ("의 ", "에 ", "에는 ", ", ", ",", " ")
+"""What joins a Korean time word to the place after it (밤의 공원, 밤에 공원, 밤 공원, 밤, 공원)."""
+_KOREAN_TIME_ENDS = ("에는", "에", "의", "")
+"""Particles a Korean time word may carry when it is all the background says ("밤에")."""
+_KOREAN_PLACE_TIME_JOINS = ("의 ", ", ", ",", " ")
+"""What joins a place to a Korean time word after it (공원의 밤, 공원, 밤)."""
+
+
+def _korean_background_time(text: str) -> tuple[str, str]:
+    """A Korean time word of the core's (:func:`time_words`) opening the background ``text``
+    (밤의 공원, 밤에 공원, 밤 공원, 밤에) or closing it (공원의 밤, 공원, 밤), and the place
+    without it; ('', text) when none is. A word that only starts with one (밤하늘, night sky;
+    낮은 언덕) is a place."""
+    for form, word in _KOREAN_TIME_FORMS.items():
+        if any(text == form + end for end in _KOREAN_TIME_ENDS):
+            return word, ""
+        for join in _KOREAN_TIME_JOINS:
+            rest = text.removeprefix(form + join).strip()
+            if text.startswith(form + join) and rest:
+                return word, rest
+        for join in _KOREAN_PLACE_TIME_JOINS:
+            for end in _KOREAN_TIME_ENDS:
+                place = text.removesuffix(join + form + end).strip()
+                if text.endswith(join + form + end) and place:
+                    return word, place
+    return "", text
+
+
 def background_time(background: str) -> tuple[str, str]:
     """The time-of-day word written in ``background`` and the place without it, as the core
     reads a background (``night park`` -> ``('night', 'park')``, ``town at night`` -> ``('night',
-    'town')``), and in Japanese or Chinese (``夜の公園`` -> ``('夜', '公園')``, ``公园的晚上`` ->
-    ``('晚上', '公园')``); ``('', background)`` when it names no time."""
+    'town')``), and in Japanese, Chinese or Korean (``夜の公園`` -> ``('夜', '公園')``, ``公园的晚上`` ->
+    ``('晚上', '公园')``, ``밤의 공원`` -> ``('밤', '공원')``); ``('', background)`` when it names no time."""
     text = " ".join(background.split())
     if not text or any(mark in text for mark in ";；:："):  # not one place: left as it is
         return "", text
     read = parse_instruction(f"Background: {text}")
     if read.time_of_day and not read.free_text and not read.extra:
         return read.time_of_day, read.background
-    return _cjk_background_time(text)
+    said, place = _cjk_background_time(text)
+    return (said, place) if said else _korean_background_time(text)
 
 
 def time_and_place(background: str, time: str) -> tuple[str, str]:
@@ -251,23 +288,13 @@ def time_in_language(word: str, language: str) -> str:
     return match.traditional if language == "zh-hant" else match.written
 
 
-_KOREAN_TIME_JOINS = ("의 ", "에 ", "에는 ", " ")
-"""What joins a Korean time word to the place after it (밤의 공원, 밤에 공원, 밤 공원)."""
-
-
 def korean_time_and_place(background: str, time: str) -> tuple[str, str]:
     """The time and the place of a Korean line: a time word of the core's (:func:`time_words`)
-    that opens the background is the time, and the rest the place (``밤의 공원`` -> ``('밤',
-    '공원')``); else ``time`` and ``background`` as they are."""
-    text = " ".join(background.split())
-    for word in sorted((w.written for w in time_words("ko")), key=len, reverse=True):
-        if text == word:
-            return word, ""
-        for join in _KOREAN_TIME_JOINS:
-            rest = text.removeprefix(word + join).strip()
-            if text.startswith(word + join) and rest:
-                return word, rest
-    return time.strip(), background.strip()
+    that opens or closes the background is the time, and the rest the place (``밤의 공원`` ->
+    ``('밤', '공원')``, see :func:`_korean_background_time`); else ``time`` and ``background``
+    as they are."""
+    said, place = _korean_background_time(" ".join(background.split()))
+    return (said, place) if said else (time.strip(), background.strip())
 
 
 def korean_line(values: tuple[str, str, str, str, str], free: str) -> str:

@@ -51,7 +51,7 @@ def _ids(cases: list[tuple[object, str]]) -> list[str]:
 
 def _forms(word: str) -> list[str]:
     """A verb as a turn writes it: 달리다, 달리고 있다, 달려요, 달렸다; a noun as it is."""
-    if not word.endswith("다"):
+    if not word.endswith("다") or word in korean.NOUNS_IN_DA:
         return [word]
     stem = word[:-1]
     a_form = korean._IRREGULAR.get(stem) or infinitive(stem)
