@@ -11,8 +11,9 @@ import logging
 import multiprocessing
 import os
 import threading
+import weakref
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,13 +66,22 @@ class SketchPictures:
     :mod:`studio.engines.sketch.pictures`). It draws in a process of its own, as engines run
     in theirs: the window's process loads no engine, and the drawing's Python loops never
     hold up the window. The process starts at the first picture asked for and ends once no
-    picture has been asked for a while; what it drew is kept here."""
+    picture has been asked for a while, or when the window's process exits (:meth:`end`);
+    what it drew is kept here."""
 
     IDLE_SECONDS = 20.0
+    END_WAIT_SECONDS = 2.0
+    """How long :meth:`end` waits for the killed drawing process to be gone."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
+        self._ended: weakref.WeakSet[ProcessPoolExecutor] = weakref.WeakSet()
+        """Pools :meth:`end` stopped: their lost pictures are no news."""
+        self._leaving: list[multiprocessing.process.BaseProcess] = []
+        """The processes of pools shut down for being idle (they may not have ended yet)."""
+        self.ended = False
+        """Whether :meth:`end` ran: no picture is drawn any more (None for each)."""
         self._busy = 0
         self._idle: threading.Timer | None = None
         self._kept: dict[tuple[str, str, str], np.ndarray | None] = {}
@@ -86,6 +96,8 @@ class SketchPictures:
         with self._lock:
             if key in self._kept:
                 return self._kept[key]
+            if self.ended:  # the app is exiting: no new process (loads still queued ask on)
+                return None
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_in_the_background)
@@ -98,11 +110,12 @@ class SketchPictures:
         try:
             picture, drawn = pool.submit(_draw_in_this_process, *key).result(), True
         except BrokenProcessPool:  # the drawing process died (a kill, no memory): a new one next time
-            log.warning("the process drawing the picture of %s %r ended", key[0], key[1], exc_info=True)
+            if pool not in self._ended:  # (not when ended on purpose, as the app exits)
+                log.warning("the process drawing the picture of %s %r ended", key[0], key[1], exc_info=True)
             with self._lock:
                 if self._pool is pool:
                     self._pool = None
-        except RuntimeError:  # the app is exiting: no more pictures
+        except (RuntimeError, CancelledError):  # the app is exiting (or ended the pool): no more pictures
             pass
         except Exception:  # the drawing refused: no picture, asked again later
             log.warning("could not draw the picture of %s %r", key[0], key[1], exc_info=True)
@@ -122,7 +135,44 @@ class SketchPictures:
             if idle:
                 self._pool = None
         if idle and pool is not None:
+            leaving = _pool_processes(pool)
             pool.shutdown(wait=False)
+            with self._lock:
+                self._leaving = [process for process in [*self._leaving, *leaving] if process.is_alive()]
+
+    def end(self) -> None:
+        """End the drawing process now, the pictures it was drawing or was asked for undrawn
+        (they come back None): the window's process is exiting.
+
+        Python's exit would otherwise wait for every picture asked for to be drawn, then for
+        the process to end, with no limit: the process runs in the idle scheduling class, and
+        on a machine whose cores other work keeps busy it gets almost no time (just started,
+        it was still importing). A window closed by a signal was alive a minute later. What
+        it drew is kept; no picture is drawn after this."""
+        with self._lock:
+            self.ended = True
+            pool, self._pool = self._pool, None
+            if self._idle is not None:
+                self._idle.cancel()
+                self._idle = None
+            processes, self._leaving = self._leaving, []
+            if pool is not None:
+                self._ended.add(pool)
+        if pool is not None:
+            processes += _pool_processes(pool)
+            pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # it holds nothing of its own (its queues are this process's): killed
+            if process.is_alive():
+                process.kill()
+        for process in processes:
+            process.join(self.END_WAIT_SECONDS)
+
+
+def _pool_processes(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """The processes of ``pool`` (a copy: its own thread changes the table). The executor does
+    not offer them; its table is read where it has one, else none are ended early."""
+    table = getattr(pool, "_processes", None)
+    return list(table.values()) if isinstance(table, dict) else []
 
 
 def _in_the_background() -> None:
@@ -146,12 +196,15 @@ def _draw_in_this_process(kind: str, name: str, look: str) -> np.ndarray | None:
     return draw_picture(kind, name, look)
 
 
-_PICTURES = SketchPictures()
+_PICTURES = [SketchPictures()]
 
 
 def sketch_pictures() -> SketchPictures:
-    """The app's one drawer of cast and place pictures (what it drew is kept for every window)."""
-    return _PICTURES
+    """The app's one drawer of cast and place pictures (what it drew is kept for every window;
+    a window started after one ended it gets a new one)."""
+    if _PICTURES[0].ended:
+        _PICTURES[0] = SketchPictures()
+    return _PICTURES[0]
 
 
 def default_checkpoints() -> Path:

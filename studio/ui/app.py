@@ -28,18 +28,28 @@ import threading
 import traceback
 from pathlib import Path
 from types import FrameType, TracebackType
+from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import QSocketNotifier, QTimer
-from PySide6.QtWidgets import QApplication
+# Qt's first import holds the stop signals back until it is done: a KeyboardInterrupt raised
+# inside shiboken's start aborted the process ("Fatal Python error: libshiboken/signature"),
+# or left Qt half made (an internal error, or a window that never heard of the Ctrl+C).
+_MASK = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) \
+    if hasattr(signal, "pthread_sigmask") else None
+try:
+    from PySide6.QtCore import QSocketNotifier, QThreadPool, QTimer
+    from PySide6.QtWidgets import QApplication
+finally:
+    if _MASK is not None:  # a signal held back meanwhile acts now, as it would have before the import
+        signal.pthread_sigmask(signal.SIG_SETMASK, _MASK)
 
-from studio.core.errors import StudioError
-from studio.core.text import one_line
-from studio.ui.app_paths import DESKTOP_ID, set_application_names
-from studio.ui.main_window import MainWindow, app_icon
-from studio.ui.services import AppServices
-from studio.ui.settings import PROJECT_DB, StudioSettings, is_project_folder, usable_engine_values
-from studio.ui.theme import apply_theme
-from studio.ui.window_state import keep_on_screen
+from studio.core.errors import StudioError  # noqa: E402
+from studio.core.text import one_line  # noqa: E402
+from studio.ui.app_paths import DESKTOP_ID, set_application_names  # noqa: E402
+from studio.ui.main_window import MainWindow, app_icon  # noqa: E402
+from studio.ui.services import AppServices  # noqa: E402
+from studio.ui.settings import PROJECT_DB, StudioSettings, is_project_folder, usable_engine_values  # noqa: E402
+from studio.ui.theme import apply_theme  # noqa: E402
+from studio.ui.window_state import keep_on_screen  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -180,11 +190,12 @@ def _free_for_a_project(path: Path) -> bool:
 def show_at_start(window: MainWindow, path: Path | None) -> None:
     """Show the new ``window`` as the studio starts: fitted to the screen, saying what of its
     settings can't be used or kept, then (on the next turn of the event loop) opening
-    ``path``, the last project or the welcome page."""
+    ``path``, the last project or the welcome page; not once the window was closed meanwhile
+    (a signal that came as it was shown: the project opened after the close, and stayed open)."""
     keep_on_screen(window)  # the default size, or one saved on a larger screen, fitted to this one
     window.show()
     report_settings_resets(window)
-    QTimer.singleShot(0, lambda: open_initial(window, path))
+    QTimer.singleShot(0, lambda: open_initial(window, path) if window.isVisible() else None)
 
 
 def quit_after_ms() -> int | None:
@@ -193,6 +204,25 @@ def quit_after_ms() -> int | None:
 
 
 def run_app(services: AppServices, path: Path | None = None, argv: list[str] | None = None) -> int:
+    """Run the studio window until it closes; the exit status: 0, or 128 + the number of the
+    signal that closed it.
+
+    The signals are taken first: one that comes while the window is being made (seconds on a
+    busy machine) is noted and ends the start there, where Python's own SIGINT handler raised
+    KeyboardInterrupt wherever the start was and SIGTERM killed the process. The drawing process of the cast's
+    pictures is ended as the window exits (see :func:`end_background_work`)."""
+    stop = SignalClose()
+    try:
+        code = _run_window(services, path, argv, stop)
+    finally:
+        end_background_work(services)  # (a second signal meanwhile still has its default action)
+        stop.uninstall()
+    return 128 + stop.received if stop.received is not None else code
+
+
+def _run_window(services: AppServices, path: Path | None, argv: list[str] | None, stop: SignalClose) -> int:
+    """Make the window and run it until it closes (or a signal came before it was shown); 0,
+    or the exit status of a start refused."""
     import qasync
 
     from studio.ui.gui_tuning import tune_for_gui
@@ -215,20 +245,45 @@ def run_app(services: AppServices, path: Path | None = None, argv: list[str] | N
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     window = MainWindow(settings, services, loop=loop)
+    if stop.received is not None:  # before the window was shown: nothing opened, nothing to close
+        log.info("not opening the window: %s received", signal.Signals(stop.received).name)
+        return 0
     install_excepthook(window)
+    stop.attach(window)
     show_at_start(window, path)
     quit_after = quit_after_ms()
     if quit_after is not None:
         QTimer.singleShot(quit_after, window.close)
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)
-    stop = SignalClose(window)
-    try:
-        with loop:
-            loop.run_until_complete(closing.wait())
-    finally:
-        stop.uninstall()
-    return 128 + stop.received if stop.received is not None else 0
+    with loop:
+        loop.run_until_complete(closing.wait())
+    if window.session is not None:  # opened after the close (should not happen): closed, its lock released
+        log.warning("a project was still open as the window exited: closing it")
+        window.close_project("keep")
+    return 0
+
+
+@runtime_checkable
+class _Ends(Protocol):
+    def end(self) -> None: ...
+
+
+def end_background_work(services: AppServices) -> None:
+    """As the window's process exits: drop the loads still queued on Qt's shared thread pool and
+    end the process drawing the cast's pictures (one it was drawing comes back undrawn).
+
+    Python's exit waited for every picture asked for to be drawn, then for that process to
+    end, with no time limit; the process runs in the idle scheduling class, so on a machine
+    whose cores were busy it got almost no time, and the window's process was still there a
+    minute after it closed."""
+    QThreadPool.globalInstance().clear()
+    pictures = services.pictures
+    if isinstance(pictures, _Ends):
+        try:
+            pictures.end()
+        except Exception:  # the exit goes on: the process ends with this one at the latest
+            log.warning("could not end the process drawing the cast's pictures", exc_info=True)
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -236,7 +291,11 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 class SignalClose:
-    """Close ``window`` when the process gets one of :data:`STOP_SIGNALS`.
+    """Close the window when the process gets one of :data:`STOP_SIGNALS`.
+
+    Made first, before the window: a signal that comes while the window is being made is
+    only noted (:attr:`received`), and the start ends once the window is made, unshown.
+    Once the window is attached (:meth:`attach`), the handler asks for its close.
 
     Qt's event loop runs no Python while it waits, and Python runs a signal's handler only
     between two of its own steps: the C handler's byte on a wakeup socket wakes the loop (a
@@ -246,17 +305,26 @@ class SignalClose:
     still be stopped). Installed only on the main thread, where handlers can be set; a
     SIGTERM that was ignored (``nohup``-like launchers) stays ignored."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    def __init__(self) -> None:
+        self.window: MainWindow | None = None
         self.received: int | None = None
         self._previous: dict[int, signal.Handlers | object] = {}
-        self._wakeup_fd = -1
+        self._wakeup_fd: int | None = None
         self._notifier: QSocketNotifier | None = None
         self._sockets: tuple[socket.socket, socket.socket] | None = None
         if threading.current_thread() is threading.main_thread():
-            self._install()
+            for number in STOP_SIGNALS:
+                if signal.getsignal(number) is not signal.SIG_IGN:
+                    self._previous[number] = signal.signal(number, self._handle)
 
-    def _install(self) -> None:
+    def attach(self, window: MainWindow) -> None:
+        """Close ``window`` at the next signal (the Qt application and its loop exist now), or
+        at the loop's first turn if one came meanwhile."""
+        self.window = window
+        if self.received is not None:
+            QTimer.singleShot(0, self._close)
+        if threading.current_thread() is not threading.main_thread():
+            return
         reader, writer = socket.socketpair()
         reader.setblocking(False)
         writer.setblocking(False)
@@ -264,9 +332,6 @@ class SignalClose:
         self._wakeup_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
         self._notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
         self._notifier.activated.connect(self._drain)
-        for number in STOP_SIGNALS:
-            if signal.getsignal(number) is not signal.SIG_IGN:
-                self._previous[number] = signal.signal(number, self._handle)
 
     def _drain(self) -> None:
         """Empty the wakeup socket (its bytes only woke the loop: the handler has run)."""
@@ -283,7 +348,8 @@ class SignalClose:
             os.kill(os.getpid(), number)
             return
         self.received = number
-        QTimer.singleShot(0, self._close)
+        if self.window is not None:  # (before: the start ends once the window is made)
+            QTimer.singleShot(0, self._close)
 
     def _close(self) -> None:
         """Close as the close button does, without its question about queued jobs (nobody is
@@ -291,6 +357,8 @@ class SignalClose:
         again with its seed. Then quit, also out of a dialog's own loop that was open."""
         name = signal.Signals(self.received).name if self.received is not None else "a signal"
         log.info("closing the window: %s received", name)
+        if self.window is None:
+            return
         self.window.close_project("keep")
         self.window.close()
         app = QApplication.instance()
@@ -307,7 +375,7 @@ class SignalClose:
                 signal.signal(number, handler)  # type: ignore[arg-type]
         self._previous.clear()
         if self._sockets is not None:
-            signal.set_wakeup_fd(self._wakeup_fd)
+            signal.set_wakeup_fd(self._wakeup_fd if self._wakeup_fd is not None else -1)
             if self._notifier is not None:
                 self._notifier.setEnabled(False)
                 self._notifier.deleteLater()
