@@ -40,6 +40,7 @@ from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.elided_label import ElidedLabel
 from studio.ui.engine_picker import EnginePicker
 from studio.ui.engine_status import engine_availability
+from studio.ui.file_drop import FileDrop
 from studio.ui.gui_tuning import settle_heap
 from studio.ui.icons import icon
 from studio.ui.media_cache import ClipCache, PosterCache
@@ -173,6 +174,7 @@ class MainWindow(QMainWindow):
         self.jobs_label.setObjectName("dimLabel")
         self.statusBar().addPermanentWidget(self.jobs_label)
         self._connect_actions()
+        self.file_drop = FileDrop(self)  # a project folder dropped opens, a story file is imported
         current = self.settings.engine if self.settings.engine in self.registry else services.default_engine
         self.engine_picker.set_engines(self.registry, current, self.engine_config())  # also before a project opens
         # before the welcome page: it sets aside the docks the restored layout shows
@@ -601,6 +603,12 @@ class MainWindow(QMainWindow):
         if self.session is not None and _same_folder(self.session.project.path, path):
             self.show_message(f"{self.session.project.name} is already open.")
             return True
+        holder = self._window_holding(path)
+        if holder is not None:  # as most editors do: that window comes forward, no read-only second copy
+            name = holder.session.project.name if holder.session is not None else path.name
+            holder.bring_to_front(f"{name} is already open in this window.")
+            self.show_message(f"{name} is already open in another window; that window is brought to the front.")
+            return True
         bundle = _bundle_error(path)
         if bundle is not None:
             self.show_error(bundle)
@@ -615,6 +623,23 @@ class MainWindow(QMainWindow):
             return False
         self._install(project, read_only)
         return True
+
+    def _window_holding(self, path: Path) -> MainWindow | None:
+        """Another studio window of this process that has the project ``path`` open."""
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, MainWindow) and widget is not self and widget.session is not None \
+                    and _same_folder(widget.session.project.path, path):
+                return widget
+        return None
+
+    def bring_to_front(self, message: str = "") -> None:
+        """Show this window in front of the others (restored if minimised), with ``message``."""
+        if self.isMinimized():
+            self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        if message:
+            self.show_message(message)
 
     def reopen_for_editing(self) -> bool:
         """The project open read-only opened again for writing (the studio that held it closed

@@ -27,7 +27,7 @@ from studio.engines.base import EngineVocabulary
 from studio.storage import DB_NAME, Project
 from studio.storage import errors as storage_errors
 from studio.storage.errors import ProjectReadOnlyError, unwritable_folder_error
-from studio.storage.lock import LockHolder, ProjectLockedError, clean_holder_text, writer_is_live
+from studio.storage.lock import LockHolder, ProjectLockedError, clean_holder_text, holder_of, writer_is_live
 from studio.storage.project import normalise_project_path
 from studio.ui.job_tracker import JobTracker
 from studio.ui.qt_bridge import DocumentBridge, WorkerBridge
@@ -111,11 +111,25 @@ STUDIO_WINDOW = "Kamishibai Studio window"
 """What a studio window's lock file names its holder (``the Kamishibai Studio window``)."""
 
 
+OTHER_WINDOW = "This project is already open in another window"
+"""The read-only reason of a project another window of this process holds for writing."""
+
+
+def held_in_this_process(folder: Path) -> bool:
+    """Whether ``folder``'s writer is this process (its lock file names this process's pid on
+    this host): the storage refuses a second writer here without naming the first."""
+    holder = holder_of(folder)
+    return (holder is not None and holder.pid == os.getpid()
+            and holder.host == clean_holder_text(socket.gethostname()))
+
+
 def locked_reason(folder: Path, holder: LockHolder | None, message: str = "") -> ReadOnlyReason:
     """The reason for a project ``folder`` that another writer holds (``holder``, as its
     lock file says; ``message``: the storage's words when the file does not say)."""
     first = "Wait for it to finish"
-    if holder is not None:
+    if holder is None and held_in_this_process(folder):  # another window of this studio has it
+        why, first = OTHER_WINDOW, "Close it there"
+    elif holder is not None:
         details = [f"pid {holder.pid}" if holder.pid > 0 else "process number unknown"]
         if holder.host and holder.host != clean_holder_text(socket.gethostname()):
             details.append(f"on {holder.host}")

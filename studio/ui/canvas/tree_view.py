@@ -18,6 +18,9 @@ import shiboken6
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
     QFocusEvent,
     QHelpEvent,
     QKeyEvent,
@@ -76,6 +79,10 @@ class TreeView(QGraphicsView):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setObjectName("treeView")
+        # Files dragged over the story go to the window, which opens or imports them (see
+        # studio.ui.file_drop): the view's own handling accepted every drag and dropped it.
+        self.setAcceptDrops(False)
+        self.viewport().setAcceptDrops(False)
         self._moving = False
         self.closed = False
         self._follow: str | None = None  # a turn to bring into view once the layout has it
@@ -429,6 +436,15 @@ class TreeView(QGraphicsView):
                 # The drag mode's own cursor; Qt puts a card's back at the next move over one.
                 self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
         super().mouseReleaseEvent(event)  # the card that took the press lets go of the mouse
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        event.ignore()  # nothing on the canvas takes a drop: the window decides (see __init__)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        event.ignore()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:

@@ -110,7 +110,8 @@ def line_language(character: str, motion: str, background: str, time: str = "", 
     Han characters alone are Chinese where ``hint`` (the language of the turn shown, see
     :func:`instruction_language`) says so or the core reads them as Chinese
     (:func:`~studio.core.sentence.marked_chinese`), else Japanese. Chinese is written in
-    Traditional field names when the fields hold a Traditional form (說, 園, 時...)."""
+    Traditional field names when the fields hold a Traditional form (說, 園, 時...) or ``hint``
+    is 'zh-hant': a Traditional turn given words common to both scripts (後院) keeps its own."""
     from studio.core.sentence import TRADITIONAL_ONLY_CHARS, marked_chinese
 
     said = (motion, background, "" if english_time(time) else time)
@@ -128,6 +129,8 @@ def line_language(character: str, motion: str, background: str, time: str = "", 
     chinese = hint.startswith("zh") if hint else marked_chinese(Instruction(raw=words))
     if not chinese:
         return "ja"
+    if hint == "zh-hant":  # a Traditional turn keeps its field names, whatever words it is given (後院)
+        return "zh-hant"
     return "zh-hant" if any(char in TRADITIONAL_ONLY_CHARS for char in words) else "zh"
 
 
