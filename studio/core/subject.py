@@ -1,7 +1,8 @@
 """A name a free-text turn opens with that is nobody in the cast ("Hana waves at Aoi").
 
-A turn's character is its Character field, else the first cast member its text names,
-else the character of the turn before (:meth:`StoryTree.acting_character`), else the cast's
+A turn's character is its Character field (the first of the cast it joins, "Qiqi and Yuzu"),
+else the first cast member its text names unless a pronoun is its subject, else the character
+of the turn before (:meth:`StoryTree.acting_character`), else the cast's
 first member, as the engines draw it (:func:`drawn_character`). A name the cast doesn't hold
 is none of these, so "Hana waves" (or "美咲が歩く", "민수가 달린다", "小明在跑步") silently goes on
 with someone else; this finds such a name so that the turn can say so, naming who is drawn.
@@ -142,14 +143,18 @@ def unlisted_subject(tree: StoryTree, node_id: str) -> str:
     instruction = tree.node(node_id).instruction
     if instruction.character.strip():
         return ""
+    known = [member.name for member in tree.cast.values()]
+    known += [location.name for location in tree.locations.values()]
+    known += list(tree.root.start_states)
+    known_keys = {written_key(other) for other in known if other.strip()}
+    joined = joined_subject(instruction.free_text)
+    if joined:
+        return _unlisted_among(tree, node_id, joined, known_keys)
     name = opening_name(instruction.free_text) or opening_cjk_name(instruction.free_text) \
         or script_speaker(instruction)
     if not name:
         return ""
-    known = [member.name for member in tree.cast.values()]
-    known += [location.name for location in tree.locations.values()]
-    known += list(tree.root.start_states)
-    if written_key(name) in {written_key(other) for other in known if other.strip()}:
+    if written_key(name) in known_keys:
         return ""
     actor = tree.acting_character(node_id)
     if written_key(actor) == written_key(name):  # named in a Character field of a turn before
@@ -163,3 +168,55 @@ def unlisted_subject(tree: StoryTree, node_id: str) -> str:
                 f"in the instruction (or the full name in the text) to make the turn theirs.")
     return (f"{name!r} is not in the cast: the turn shows {shown}; add {name} to the cast, or write "
             f"'Character: {name};' in the instruction, to draw them.")
+
+
+_EN_JOINED = re.compile(r"((?:[^\W\d_][\w'’-]*)(?:\s*,\s*[^\W\d_][\w'’-]*)*)(?:\s*,)?\s+(?:and|&)\s+"
+                        r"([^\W\d_][\w'’-]*)\s+(?=[^\W\d_])")
+"""Capitalised names joined by "and" opening an English sentence ("Qiqi and Mei dance")."""
+_NAME_RUN = r"[\u3041-\u309f\u30a1-\u30fa\u30fc\u3400-\u9fff\uf900-\ufaff]{1,8}?"
+_JA_JOINED = re.compile(rf"({_NAME_RUN})(?:さん|ちゃん|くん|君)?と({_NAME_RUN})(?:さん|ちゃん|くん|君)?[がはも]")
+"""Two names joined by と as a Japanese sentence's subject ("美咲とゆずが公園で踊る")."""
+_KO_JOINED = re.compile(r"([\uac00-\ud7a3]{2,4}?)(?:와|과|하고|이랑|랑)\s+([\uac00-\ud7a3]{2,4}?)(?:이|가|은|는|도)\s")
+"""Two Korean names joined by 와/과/하고/랑 as a sentence's subject ("민수와 지수가 ")."""
+_ZH_JOINED = re.compile(r"([\u4e00-\u9fff]{2,3}?)(?:和|跟|与|與)([\u4e00-\u9fff]{2,3}?)"
+                        r"(?=一起|正在|在|都|慢慢|轻轻|悄悄|去|走|跑|跳|坐|站|聊|说|笑|吃|看|玩)")
+"""Two Chinese names joined by 和/跟/与 as a sentence's subject ("小明和小红在公园跳舞")."""
+
+
+def joined_subject(text: str) -> list[str]:
+    """The names a sentence opens with as its subject when there are several ("Qiqi and Mei
+    dance" -> [Qiqi, Mei], "Qiqi, Yuzu and Mei", "美咲とゆずが…", "민수와 지수가 …",
+    "小明和小红在…"), in order; [] for one subject or none. Pronouns and other words that are
+    no one's name are left out ("She and Mei" -> [Mei])."""
+    text = text[:_SCANNED].lstrip()
+    match = _EN_JOINED.match(text)
+    if match:
+        words = [*re.split(r"\s*,\s*", match.group(1)), match.group(2)]
+        if all(word[0].isupper() for word in words):
+            return [word for word in words if word.lower() not in _NOT_NAMES]
+        return []
+    for pattern in (_JA_JOINED, _KO_JOINED):
+        match = pattern.match(text)
+        if match:
+            return [name for name in match.groups() if name not in _CJK_NOT_NAMES]
+    match = _ZH_JOINED.match(text)
+    if match and "kana" not in scripts_in(text):
+        return [name for name in match.groups() if name not in _CJK_NOT_NAMES]
+    return []
+
+
+def _unlisted_among(tree: StoryTree, node_id: str, names: list[str], known: set[str]) -> str:
+    """A warning naming those of ``names`` (a turn's subject of several) that are no one the
+    story knows (``known``, by :func:`written_key`), and who the turn shows instead; "" when
+    all are known."""
+    missing = [name for name in names if written_key(name) not in known]
+    if not missing:
+        return ""
+    shown = drawn_character(tree, node_id) or "another character"
+    listed = " and ".join(repr(name) for name in missing)
+    verb = "is" if len(missing) == 1 else "are"
+    if len(missing) < len(names):
+        return (f"{listed} {verb} not in the cast: the turn draws only {shown}; add "
+                f"{' and '.join(missing)} to the cast to draw them too.")
+    return (f"{listed} {verb} not in the cast: the turn shows {shown}; add them to the cast, or write "
+            f"'Character: {missing[0]};' in the instruction, to draw them.")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from studio.core.changes import ChangeSet, Entity, EntityKey, EntityKind, Patch
@@ -286,9 +287,11 @@ class StoryTree:
         return root.state_scope if root is not None else StateScope.CHARACTER
 
     def acting_character(self, node_id: str) -> str:
-        """Whose turn ``node_id`` is: the instruction's character; else the cast member its
-        free text names first, outside quoted speech, or the speaker of its script line
-        (:func:`_actor_named`); else the acting character of the turn before it, or at the
+        """Whose turn ``node_id`` is: the instruction's character (of several joined, "Qiqi and
+        Yuzu", the first of the cast: :func:`field_actor`); else the cast member its free text
+        names first, outside quoted speech, or the speaker of its script line
+        (:func:`_actor_named`), unless a pronoun is its subject ("She talks to Yuzu",
+        :func:`subject_pronoun`); else the acting character of the turn before it, or at the
         story's start the first member of the cast, whom the engines draw then ("" for the root
         and for a story without a cast)."""
         cached = self._acting_cache.get(node_id)
@@ -314,7 +317,7 @@ class StoryTree:
         known = {written_key(n): n for n in [*(root.start_states if root else ()), *cast_names] if n.strip()}
         first = cast_names[0] if cast_names else ""  # who the engines draw when no turn has named anyone
         for node in reversed(pending):
-            own = _known_spelling(node.instruction.character.strip(), known) or _actor_named(node.instruction, tiers)
+            own = _field_actor(node.instruction.character, known, cast_names) or _actor_named(node.instruction, tiers)
             name = own or name or (first if node.id != self._root_id else "")
             self._acting_cache[node.id] = name
         return name
@@ -410,12 +413,21 @@ def _known_spelling(written: str, known: dict[str, str]) -> str:
     return spelling if spelling is not None and character_key(spelling) != character_key(written) else written
 
 
+def _field_actor(field: str, known: dict[str, str], cast_names: list[str]) -> str:
+    """:func:`field_actor` with the cast's (or a start state's) spelling of the name."""
+    return _known_spelling(field_actor(field, cast_names), known)
+
+
 def _actor_named(instruction: Instruction, tiers: tuple[list[str], list[str]]) -> str:
     """The cast member a turn without a Character field is about: the first one its free text
     names outside quotes ('"Hi Yuzu!" says Aoi' is Aoi's turn: Yuzu is only spoken to); else
     the cast member who speaks its script line ('Aoi: "I am home"'); else one named in its
-    free text whose name is a location's too (``tiers[1]``: it may be the place). "" for none."""
+    free text whose name is a location's too (``tiers[1]``: it may be the place). "" for none,
+    and for a turn whose subject is a pronoun written before any of them ("She talks to Yuzu":
+    the turn goes on with the character before, Yuzu is who she talks to)."""
     text = outside_quotes(instruction.free_text)
+    if subject_pronoun(text, [*tiers[0], *tiers[1]]):
+        return ""
     return _named_in(text, tiers[0]) or _speaker_in(instruction, [*tiers[0], *tiers[1]]) or _named_in(text, tiers[1])
 
 
@@ -445,11 +457,16 @@ def _apart(neighbour: str, edge: str) -> bool:
         and unicodedata.east_asian_width(edge) == "W"
 
 
-def _named_in(text: str, names: list[str]) -> str:
+def _named_in(text: str, names: Sequence[str]) -> str:
     """The name in ``names`` that ``text`` mentions first, as a whole word ("" if none)."""
     if not text:
         return ""
-    folded = folded_text(text)
+    return _first_named_at(folded_text(text), names)[0]
+
+
+def _first_named_at(folded: str, names: Sequence[str]) -> tuple[str, int]:
+    """The name in ``names`` that ``folded`` (a :func:`folded_text`) mentions first, as a whole
+    word, and where: ("", len(folded) + 1) if none."""
     best = ""
     best_at = len(folded) + 1
     for name in names:
@@ -464,4 +481,102 @@ def _named_in(text: str, names: list[str]) -> str:
                     best, best_at = name, at
                 break
             at = folded.find(key, at + 1)
-    return best
+    return best, best_at
+
+
+# -- who a turn's subject is: a pronoun, or several characters ------------------------------
+
+ONE = "one"
+""":func:`subject_pronoun` for a pronoun of one person ("she", "彼女", "她", "그녀")."""
+SEVERAL = "several"
+""":func:`subject_pronoun` for a pronoun of several ("they", "彼ら", "他们", "그들")."""
+
+_CLAUSE_START = r"(?:^|(?<=[,;:.!?、。，；：！？\s]))"
+_EN_PRONOUN = re.compile(r"(?<![\w'’-])(she|he|they)(?![\w'’-])")
+"""Pronouns that are always a subject, wherever they stand ("Exhausted, she sits down")."""
+_EN_OPENING_PRONOUN = re.compile(r"(?:^|(?<=[,;:.!?]\s))(it|her|him)\s+(and\b|&|[^\W\d_]+)")
+"""Pronouns that may be an object too: a subject only opening a clause, before a verb or a
+second subject ("It runs after Yuzu", "Her and Yuzu dance"), not in "Yuzu hugs her"."""
+_CJK_PRONOUN = re.compile(
+    _CLAUSE_START + r"(?:(彼女たち|彼女ら|彼ら|彼女|彼)(?=[はがもと])"  # Japanese, with its particle
+    r"|(她们|他们|它们|她|他|它)(?![的们])"  # Chinese: not "his"/"her" (他的)
+    r"|(그녀들|그녀|그들|그)(?=(?:은|는|이|가|도|와|과|하고|랑)\s))")  # Korean, with its particle
+_SEVERAL = frozenset({"they", "彼女たち", "彼女ら", "彼ら", "她们", "他们", "它们", "그녀들", "그들"})
+
+
+def subject_pronoun(text: str, names: Sequence[str]) -> str:
+    """Whether ``text`` (a turn's free text, outside quotes) has a pronoun for its subject,
+    written before any of ``names`` (the cast): :data:`ONE` ("She talks to Yuzu", "Exhausted,
+    she sits down", "彼女はゆずと話す", "她和小红聊天", "그녀는 지수와 이야기한다"), :data:`SEVERAL`
+    ("They laugh together", "彼らは笑う"), "" for none ("Qiqi says she is tired": Qiqi's turn).
+
+    Such a turn goes on with the character of the turn before: the cast member it names is
+    who they are with, not who acts."""
+    if not text:
+        return ""
+    folded = folded_text(text)
+    found = [(m.start(), m.group(1)) for m in _EN_PRONOUN.finditer(folded, 0, 400)][:1]
+    found += [(m.start(), m.group(1)) for m in _EN_OPENING_PRONOUN.finditer(folded, 0, 400)
+              if _subject_word(m.group(2))][:1]
+    found += [(m.start(), next(g for g in m.groups() if g)) for m in _CJK_PRONOUN.finditer(folded, 0, 400)][:1]
+    if not found:
+        return ""
+    at, pronoun = min(found)
+    if at > _first_named_at(folded, names)[1]:
+        return ""
+    return SEVERAL if pronoun in _SEVERAL else ONE
+
+
+def _subject_word(word: str) -> bool:
+    """Whether ``word`` after "it", "her" or "him" makes it a subject: a verb of a person
+    ("It runs", "Her walks") or a second subject ("Her and Yuzu")."""
+    from studio.core.sentence import VERBS_AFTER_TO, third_person  # lazily: sentence is large
+
+    if word in ("and", "&", "is", "was", "has", "says", "gets", "tries"):
+        return True
+    return any(third_person(verb) == word for verb in VERBS_AFTER_TO)
+
+
+_LATIN_JOINER = re.compile(r"\s*,\s*(?:(?:and|&)\s+)?|\s*&\s*|\s+and\s+", re.IGNORECASE)
+_WIDE_JOINER = re.compile(r"\s*(?:と|和|跟|与|與|及)\s*")
+"""Japanese と and Chinese 和/跟/与 between two names ("美咲とゆず", "小明和小红")."""
+_KOREAN_JOINER = re.compile(r"(?<=[\uac00-\ud7a3])(?:와|과|하고|이랑|랑)\s+(?=[\uac00-\ud7a3])")
+"""Korean 와/과/하고/랑 after a name, a space before the next ("민수와 지수")."""
+
+
+def character_names(field: str, names: Sequence[str] = ()) -> list[str]:
+    """The characters a Character field names, in order: one name, or several joined ("Qiqi
+    and Yuzu", "Qiqi, Yuzu & Aoi", "美咲とゆず", "小明和小红", "민수와 지수"). A field that is one
+    of ``names`` (the cast) as a whole is that name ("Salt and Pepper"); a Japanese or Chinese
+    split that leaves a part of one character ("和子") is no split."""
+    field = " ".join(field.split())
+    if not field:
+        return []
+    keys = {written_key(name) for name in names if name.strip()}
+    if written_key(field) in keys:
+        return [field]
+    parts = [part for part in _LATIN_JOINER.split(field) if part.strip()]
+    out: list[str] = []
+    for part in parts:
+        out += _wide_split(part, keys)
+    return out
+
+
+def _wide_split(part: str, keys: set[str]) -> list[str]:
+    """``part`` split at Korean, Japanese or Chinese joiners when what they join looks like names."""
+    if written_key(part) in keys:
+        return [part]
+    for joiner in (_KOREAN_JOINER, _WIDE_JOINER):
+        pieces = [piece.strip() for piece in joiner.split(part)]
+        if len(pieces) > 1 and all(len(piece) >= 2 or written_key(piece) in keys for piece in pieces):
+            return pieces
+    return [part]
+
+
+def field_actor(field: str, names: Sequence[str]) -> str:
+    """Who acts for a Character field: its one name, or of several joined ("Qiqi and Yuzu":
+    :func:`character_names`) the first that is in the cast (``names``), else the first
+    written. "" for an empty field."""
+    written = character_names(field, names)
+    keys = {written_key(name) for name in names if name.strip()}
+    return next((name for name in written if written_key(name) in keys), written[0] if written else "")

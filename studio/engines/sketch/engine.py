@@ -22,6 +22,7 @@ from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
 from studio.core.speech import is_script_line, outside_quotes
 from studio.core.state import written_key
+from studio.core.tree import SEVERAL, character_names, field_actor, subject_pronoun
 from studio.engines.base import (
     CancelCheck,
     Clip,
@@ -60,7 +61,7 @@ from studio.engines.sketch.render import (
     seated_anim,
 )
 from studio.engines.sketch.representation import build_representation
-from studio.engines.sketch.rules import RuleInput, predict_deltas
+from studio.engines.sketch.rules import RuleInput, predict_deltas, tired_level
 from studio.engines.sketch.seats import (
     MAX_STANDING,
     WIDE,
@@ -191,6 +192,23 @@ def _also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ..
     return [name for name in _named_in_order(text, members, drawn) if not _named_as_absent(text, name)]
 
 
+def _joined_friend(names: list[str], actor: str, members: tuple[CastMember, ...]) -> tuple[str, list[str]]:
+    """For a Character field naming several (``names``: "Qiqi and Yuzu"), ``actor`` acting: the
+    friend drawn with them (the first other one of the cast) and a warning for each other name,
+    by name: one outside the cast, or one more than the one friend the engine draws."""
+    others = [name for name in names if written_key(name) != written_key(actor)]
+    friend = next((member.name for name in others if (member := _find_member(name, members)) is not None), "")
+    warnings: list[str] = []
+    for name in others:
+        if _find_member(name, members) is None:
+            warnings.append(f"'{name}' is not in the cast: drawn only {actor}" + (f" with {friend}" if friend else "")
+                            + f"; add {name} to the cast to draw them too")
+        elif written_key(name) != written_key(friend):
+            warnings.append(f"'{name}' is not drawn: the sketch engine draws one friend with {actor} "
+                            f"('{friend}', named first); name '{name}' in a turn of their own")
+    return friend, warnings
+
+
 def _unknown_place_warnings(reading: Reading, context: GenerationContext, location: str) -> list[str]:
     """Warnings for the names the instruction gives as its place that are no place of the world
     ("runs in Mordor" drew the place of the turn before without a word), ``location`` being
@@ -274,7 +292,8 @@ class SketchEngine:
         motion = reading.motion
 
         with reading_translation(translated):
-            character, look, look_warnings = self._character(reading, instruction, context, prev)
+            character, look, look_warnings, named_friend = self._character(reading, instruction, limited, context,
+                                                                           prev)
             warnings += look_warnings
             location = reading.location or str(prev.get("location") or "") or default_location_for(motion)
             scene, image_path, is_image = self._location(location, user_locations, warnings)
@@ -290,12 +309,15 @@ class SketchEngine:
             if setting == Setting.SKY:  # nothing to stand a seat on: a sitter sits on the clouds
                 seat = ""
             anim = seated_anim(motion.anim, seat)
-            friend, friend_look, friend_warnings = self._friend(instruction, character, context)
+            friend, friend_look, friend_warnings = self._friend(instruction, character, context, named_friend)
+            together = bool(friend) or reading.together  # done with someone: a social gain (rules)
             if friend and not motion.companion and role_for(anim) == Role.ABSENT:
                 friend_warnings = [f"'{friend}' is not drawn: the sketch engine shows one character when they "
                                    f"{motion.name}; name them in a turn of their own"]
                 friend, friend_look = "", None
             warnings += friend_warnings
+            reading.level, tired = tired_level(motion, reading.level, context.state.stamina, character)
+            warnings += tired
         camera = camera_override(options) or reading.camera or default_camera(motion, setting)
         check_cancelled(cancelled)
         progress(Progress(1, 3, "applying world rules"))
@@ -303,7 +325,7 @@ class SketchEngine:
         spec = LOCATION_BY_NAME.get(scene)
         deltas, reasons = predict_deltas(
             RuleInput(motion, reading.level, time, bool(spec and spec.busy), bool(spec and spec.leisure),
-                      context.state), seed)
+                      context.state, together), seed)
 
         start_pose = _unsupported(Pose.from_dict(prev.get("end_pose")), prev, motion) if continued else None
         start_pose = _out_of_the_water(start_pose, prev, motion)
@@ -428,23 +450,35 @@ class SketchEngine:
         return Prediction(deltas=deltas, motion_level=reading.level, representation=representation,
                           warnings=tuple(dict.fromkeys(warnings)), conditioning=conditioning)
 
-    def _character(self, reading: Reading, instruction: Instruction, context: GenerationContext,
-                   prev: Mapping[str, Any]) -> tuple[str, Look, list[str]]:
+    def _character(self, reading: Reading, instruction: Instruction, written: Instruction,
+                   context: GenerationContext, prev: Mapping[str, Any]) -> tuple[str, Look, list[str], str]:
+        """Who acts, as the story tree says (:meth:`~studio.core.tree.StoryTree.acting_character`),
+        their look, warnings, and the friend the turn names with them: the second of a Character
+        field naming several ("Qiqi and Yuzu"), or for "They ..." the previous turn's friend.
+        ``written`` is the turn before its translation: a pronoun is read as written."""
         cast = tuple(m for m in context.cast if isinstance(m, CastMember))
         defaults = load_default_cast()
-        name = reading.character
-        if not name:  # '"Hi Yuzu!" says Aoi' draws Aoi: a name said in quotes is no one in the turn
+        members = (*cast, *defaults)
+        names = [member.name for member in members]
+        name = field_actor(reading.character, names)
+        friend, warnings = _joined_friend(character_names(reading.character, names), name, members)
+        pronoun = "" if name else (subject_pronoun(outside_quotes(written.free_text), names)
+                                   or subject_pronoun(outside_quotes(instruction.free_text), names))
+        if not name and not pronoun:  # '"Hi Yuzu!" says Aoi' draws Aoi: a name said in quotes is no one in the turn
             text = first_read(outside_quotes(instruction.free_text))
             name = (_first_named(text, cast) or _script_speaker(instruction, cast)  # the project's cast first
                     or _first_named(text, defaults) or _script_speaker(instruction, defaults))
+        if pronoun == SEVERAL:  # "They laugh together": the two of the turn before
+            friend = str(prev.get("companion") or "")
         if not name:
             name = str(prev.get("character") or "") or (cast[0].name if cast else defaults[0].name)
         found = _find_member(name, cast) or _find_member(name, defaults)
         if found is None:
-            return name, generated_look(name), [f"'{name}' not in the cast, drawn with a generated look"]
+            return name, generated_look(name), [f"'{name}' not in the cast, drawn with a generated look",
+                                                *warnings], friend
         params = found.params if isinstance(found.params, Mapping) else {}
-        look, warnings = look_from_params(params, found.name)
-        return found.name, look, warnings
+        look, look_warnings = look_from_params(params, found.name)
+        return found.name, look, [*look_warnings, *warnings], friend
 
     @staticmethod
     def _seat(instruction: Instruction, motion: MotionSpec, setting: Setting) -> str:
@@ -456,11 +490,13 @@ class SketchEngine:
         return seat.value if seat is not None else ""
 
     @staticmethod
-    def _friend(instruction: Instruction, character: str, context: GenerationContext
+    def _friend(instruction: Instruction, character: str, context: GenerationContext, named: str = ""
                 ) -> tuple[str, Look | None, list[str]]:
         """The cast member the character is with ("Qiqi talks with Yuzu" -> Yuzu, drawn as the
         cast draws Yuzu); ('', None, []) when the instruction names nobody else from the cast,
         or names them as someone who is not there ("thinks about Yuzu", "waits for Yuzu").
+        ``named`` (:meth:`_character`: "Character: Qiqi and Yuzu" -> Yuzu) comes first in a
+        Character field, and last after "They": a friend the text names is who "they" are.
 
         The place is left out of the search: a location may be named after a character."""
         cast = tuple(m for m in context.cast if isinstance(m, CastMember))
@@ -471,6 +507,8 @@ class SketchEngine:
         parts = [instruction.motion, instruction.adverb, instruction.free_text, *fields]
         text = first_read(outside_quotes(" ; ".join(p for p in parts if p)))
         name = _first_present(text, cast, character) or _first_present(text, defaults, character)
+        if named and (instruction.character.strip() or not name) and written_key(named) != written_key(character):
+            name = named
         found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
         if found is None:
             return "", None, []
