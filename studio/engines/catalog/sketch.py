@@ -24,7 +24,7 @@ from studio.engines.requirements import Requirement, check_devices, check_packag
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "sketch"
-VERSION = "1.8.0"
+VERSION = "1.9.0"
 """Bump when rendering or rules change: takes record the version that made them."""
 
 REPRESENTATION = RepresentationSpec(space="sketch/226x64-v1", shape=(226, 64), dtype="float32")
@@ -36,9 +36,9 @@ VOCABULARY_FILE = Path(__file__).with_name("sketch_vocabulary.json")
 class SketchSettings(EngineSettings):
     ENGINE = "Sketch"
     PRESETS = (
-        Preset("studio", "Studio (480 x 720)", {"height": 480, "width": 720},
+        Preset("studio", "Studio (720 × 480)", {"height": 480, "width": 720},
                help="The studio's clip size, the same as AnimeGamer's."),
-        Preset("draft", "Quick draft (240 x 360)", {"height": 240, "width": 360},
+        Preset("draft", "Quick draft (360 × 240)", {"height": 240, "width": 360},
                help="Quarter the pixels: four times faster to render and export.", changes_output=True),
     )
 

@@ -58,7 +58,10 @@ MAX_TRIES = 40
 # the park" is the park), and "train" and "waves" written as nouns are places ("catches the train").
 # Version 5: the seeded variation no longer lifts a stat already >= 90 above +1 (the rule's cap), so a few
 # turns' seeded deltas and the world's range for them changed; texts, labels and the rule's deltas did not.
-DATA_VERSION = 5
+# Version 6: the sketch world reads typos in free text, a pronoun subject as the branch's character, "X, then Y" as X
+# in every language, caps an exhausted character's strenuous motion at level 2 and adds social for company; the
+# drafts it now reads otherwise are rewritten (21 of seed 14's 600 held-out turns, 23 of seed 99's).
+DATA_VERSION = 6
 """Bump when episodes are written differently (it is part of cached episode sets' names)."""
 
 
@@ -386,9 +389,11 @@ def rule_truth(prediction: Prediction, state: CharacterState) -> Truth:
     cond = prediction.conditioning
     motion = MOTION_BY_NAME[str(cond["motion"])]
     spec = LOCATION_BY_NAME.get(str(cond["scene"]))
+    # done with someone (a friend drawn, "together"): the prediction's own rules say so
+    together = any("done with someone" in str(reason) for reason in cond.get("rules", ()))
     stamina, social, entertainment, _ = base_deltas(RuleInput(
         motion, int(cond["level"]), str(cond["time_of_day"]), bool(spec and spec.busy),
-        bool(spec and spec.leisure), state))
+        bool(spec and spec.leisure), state, together))
     rule = tuple(max(DELTA_MIN, min(DELTA_MAX, v)) for v in (stamina, social, entertainment))
     caps = (DELTA_MAX, gain_cap(state.social), gain_cap(state.entertainment))
     ranges = [_jitter_range(v, cap) for v, cap in zip(rule, caps, strict=True)]

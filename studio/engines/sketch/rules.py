@@ -45,6 +45,18 @@ ENTERTAINMENT: dict[str, int] = {
 """Entertainment delta per motion (motions not listed: 0)."""
 
 
+COMPANY_SOCIAL = 1
+"""Social gained by a motion done with someone ("plays with Yuzu", "Qiqi and Yuzu dance",
+"dance together"): +1 (5 points) over the same motion done alone, whatever the motion."""
+
+EXHAUSTED = 10
+"""Stamina at or below which a strenuous motion is drawn at most at :data:`TIRED_LEVEL`."""
+TIRED_LEVEL = 2
+STRENUOUS = 0.6
+"""Effort per level (:data:`EFFORT`) from which a motion is strenuous: walking, running,
+jumping, sports, flying, dancing and play."""
+
+
 @dataclass(frozen=True, slots=True)
 class RuleInput:
     motion: MotionSpec
@@ -53,6 +65,19 @@ class RuleInput:
     busy: bool
     leisure: bool
     state: CharacterState
+    together: bool = False
+    """Done with someone: a friend named, "together" (:data:`COMPANY_SOCIAL`)."""
+
+
+def tired_level(motion: MotionSpec, level: int, stamina: int, who: str) -> tuple[int, list[str]]:
+    """The level a strenuous ``motion`` asked at ``level`` is drawn at by a character (``who``)
+    with ``stamina`` left, and the warning when it is less: an exhausted character (stamina
+    at or below :data:`EXHAUSTED`) runs, jumps or dances at most at :data:`TIRED_LEVEL`."""
+    if stamina > EXHAUSTED or level <= TIRED_LEVEL or EFFORT.get(motion.family, 0.0) < STRENUOUS:
+        return level, []
+    name = who or "the character"
+    return TIRED_LEVEL, [f"{name} is exhausted (stamina {stamina}): '{motion.name}' drawn at level {TIRED_LEVEL}, "
+                         f"not {level}; rest, eat or sleep to get stamina back"]
 
 
 def _sign_keeping_jitter(value: int, jitter: int) -> int:
@@ -95,6 +120,9 @@ def base_deltas(inp: RuleInput) -> tuple[int, int, int, list[str]]:
     if social > 0 and inp.busy:
         social += 1
         reasons.append("a busy place: social +1")
+    if inp.together:
+        social += COMPANY_SOCIAL
+        reasons.append(f"'{m.name}' done with someone: social +{COMPANY_SOCIAL}")
     entertainment = ENTERTAINMENT.get(m.name, 0)
     if entertainment:
         reasons.append(f"'{m.name}': entertainment {entertainment:+d}")

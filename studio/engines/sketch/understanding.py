@@ -22,6 +22,7 @@ from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line
 from studio.engines.sketch import chinese, korean
 from studio.engines.sketch.japanese import in_english, written_as
+from studio.engines.sketch.seats import SEAT_WORDS
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
     STOPWORDS,
@@ -57,7 +58,9 @@ from studio.engines.sketch.vocabulary import (
 INTENSIFIERS = frozenset({"very", "really", "super", "extremely", "so"})
 CAMERA_CUE_WORDS = frozenset({"camera", "shot", "cam", "view"})
 UNAMBIGUOUS_CAMERA = frozenset({"zoom", "orbit", "pan", "panning", "tracking", "closeup"})
-NEAREST_CUTOFF = 0.55
+NEAREST_CUTOFF = 0.85
+"""How alike (difflib ratio) an unknown word and a known one must be for the first to be
+read as the second misspelt, besides one letter off (:func:`_look_alike`)."""
 NEGATORS = frozenset({"not", "never", "no", "without", "cannot", "dont", "doesnt", "didnt", "isnt", "wont", "cant",
                       "arent", "wasnt", "werent", "aint", "shouldnt", "wouldnt", "couldnt", "mustnt", "neither", "nor",
                       "refuse", "refuses", "refused", "refusing"})
@@ -329,6 +332,10 @@ class Reading:
     unknown_places: tuple[str, ...] = ()
     """Names the free text gives as the place that are no place of ours ("runs in Mordor"):
     the engine, which knows the cast and where the turn is drawn, warns about them."""
+    together: bool = False
+    """The free text says the motion is done with someone not of the cast ("with a friend",
+    "together"): a social gain (:data:`studio.engines.sketch.rules.COMPANY_SOCIAL`). A friend
+    of the cast named is the engine's to tell."""
 
 
 def _phrase_words(phrase: str) -> tuple[str, ...]:
@@ -607,31 +614,65 @@ def _hint_words(text: str) -> list[str]:
 
 
 def _nearest_motion(words: list[str]) -> tuple[MotionSpec, bool]:
-    """A stand-in for words that name no motion; second value: found something close."""
+    """A stand-in for words that name no motion; second value: found something close. A word
+    with a stand-in (:data:`UNKNOWN_MOTION_HINTS`) first, then a motion word misspelt
+    (:func:`_misspelt`), then one that looks much alike (:func:`_look_alike`); else idle: a
+    word only a few letters like a motion's ("chill", "call") is not that motion."""
     for w in words:
         if w in UNKNOWN_MOTION_HINTS:
             return MOTION_BY_NAME[UNKNOWN_MOTION_HINTS[w]], True
-    best_name, best_score = "", 0.0
     for w in words[:8]:
-        if len(w) < 3:
+        if len(w) < MIN_SWAP_CHARS:
             continue
-        cand, score = nearest(w, _MOTION_WORDS)
-        if score > best_score:
-            best_name, best_score = _MOTION_WORDS[cand], score
-    if best_score >= NEAREST_CUTOFF:
-        return MOTION_BY_NAME[best_name], True
+        for motion_word, forms in _TYPO_TARGETS:
+            if _misspelt(w, motion_word, forms):
+                return MOTION_BY_NAME[_MOTION_WORDS[motion_word]], True
+        hint = _look_alike(w, UNKNOWN_MOTION_HINTS)
+        if hint:
+            return MOTION_BY_NAME[UNKNOWN_MOTION_HINTS[hint]], True
+    for w in words[:8]:
+        close = _look_alike(w, _MOTION_WORDS)
+        if close:
+            return MOTION_BY_NAME[_MOTION_WORDS[close]], True
     return IDLE, False
 
 
+def _look_alike(word: str, choices: Iterable[str]) -> str:
+    """The one of ``choices`` that ``word`` is most likely a misspelling of: the same first
+    letter, and one letter added, dropped, changed or swapped ("parkk", "beech"), or, for a
+    longer word, most of its letters in order (:data:`NEAREST_CUTOFF`: "resturant"); '' when
+    none is. Only letters are compared, so the bar is high: "sofa" is not "sea"."""
+    if len(word) < MIN_SWAP_CHARS + 1:
+        return ""
+    best, best_score = "", 0.0
+    for choice in choices:
+        if len(choice) < MIN_SWAP_CHARS or choice[0] != word[0]:
+            continue
+        score = difflib.SequenceMatcher(None, word, choice).ratio()
+        if (score >= NEAREST_CUTOFF or (len(choice) > MIN_SWAP_CHARS and _one_edit_apart(word, choice))) \
+                and score > best_score:
+            best, best_score = choice, score
+    return best
+
+
 MIN_TYPO_CHARS = 5
-"""Shortest word (and motion word) read as a misspelt motion: shorter ones are too often other
-words one letter away ("wall", "sick", "tall")."""
+"""Shortest word (and motion word) read as misspelt by any one letter: shorter ones are too
+often other words one letter away ("wall", "sick", "tall"). Shorter motion verbs are read
+misspelt only with two neighbouring letters swapped ("rnus", "wlaks"), see :data:`MIN_SWAP_CHARS`."""
+MIN_SWAP_CHARS = 3
+"""Shortest motion verb (and word) read as misspelt by two neighbouring letters swapped: "rnus" runs."""
 MAX_TYPO_WORDS = 40
 """Words of a free text tried as a misspelt motion (a long text is mostly not motions)."""
 _BE_FORMS = frozenset({"is", "are", "was", "were", "be", "am", "being", "been"})
 _BEFORE_A_VERB = frozenset({"she", "he", "they", "we", "i", "you", "to", "will", "would", "can", "could", "should",
                             "must", "might", "may", "shall", "then", "also", "just", "still", "again"})
 """Words a verb follows ("she danses", "wants to danse"), besides a name and an adverb."""
+_NOUN_MOTION_TARGETS = frozenset({"book", "food", "milk", "tea", "song", "game", "cold", "sad", "box", "tear",
+                                  "note", "seat", "head", "idle", "view", "go"})
+"""Short motion words that are things, not verbs: no misspelling of a verb is read as one of them."""
+_REAL_SWAPS = frozenset({"sign", "signs", "signed", "signing", "east", "posse", "hist", "leis"})
+"""English words two swapped letters from a motion verb's form ("signs" / "sings", "east" / "eats"):
+words as written, never misspellings."""
 
 
 def _one_edit_apart(a: str, b: str) -> bool:
@@ -640,29 +681,58 @@ def _one_edit_apart(a: str, b: str) -> bool:
         return a == b
     if len(a) == len(b):
         diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        return len(diffs) == 1 or (len(diffs) == 2 and diffs[1] == diffs[0] + 1
-                                   and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]])
+        return len(diffs) == 1 or _swapped(a, b)
     short, long = (a, b) if len(a) < len(b) else (b, a)
     i = next((k for k, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
     return short[i:] == long[i + 1:]
 
 
+def _swapped(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with two neighbouring letters swapped ("rnus" / "runs")."""
+    if len(a) != len(b):
+        return False
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]]
+
+
 def _written_forms(word: str) -> tuple[str, ...]:
-    """``word`` and the inflections a text writes it in: dance, dances, danced, dancing."""
+    """``word`` and the inflections a text writes it in: dance, dances, danced, dancing; a
+    short verb ending in one consonant after one vowel doubles it: running, hugged."""
     stem = word[:-1] if word.endswith("e") else word
-    return (word, word + "s", word + "es", word + "d", word + "ed", stem + "ing")
+    forms = [word, word + "s", word + "es", word + "d", word + "ed", stem + "ing"]
+    if len(word) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][b-df-hj-np-tvz]", word):
+        forms += [word + word[-1] + "ing", word + word[-1] + "ed"]
+    return tuple(forms)
 
 
 _TYPO_TARGETS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
-    (word, _written_forms(word)) for word in _MOTION_WORDS if len(word) >= MIN_TYPO_CHARS)
+    (word, _written_forms(word)) for word in _MOTION_WORDS
+    if len(word) >= MIN_SWAP_CHARS and word not in _NOUN_MOTION_TARGETS)
+
+
+def _misspelt(word: str, motion_word: str, forms: tuple[str, ...]) -> bool:
+    """Whether ``word`` (as written, lower case) is ``motion_word`` in one of its ``forms``,
+    misspelt: by one letter when both are long enough (:data:`MIN_TYPO_CHARS`), else only by
+    two neighbouring letters swapped ("rnus", "walkign")."""
+    if word[0] != motion_word[0] or word in _REAL_SWAPS:
+        return False
+    if len(word) >= MIN_TYPO_CHARS and len(motion_word) >= MIN_TYPO_CHARS:
+        return any(_one_edit_apart(word, form) for form in forms)
+    return any(_swapped(word, form) for form in forms)
+
+
+def _an_ing_form(token: str) -> bool:
+    """Whether ``token`` is written as an "-ing" form, maybe misspelt: "dancin", "walkign"."""
+    low = token.lower()
+    return low.endswith(("in", "ing")) or (len(low) > 4 and sorted(low[-3:]) == ["g", "i", "n"])
 
 
 def _verb_slot(spans: Sequence[tuple[str, int, int]], i: int, capitals: bool) -> bool:
     """Whether word ``i`` stands where a verb goes: first, or after a name ("Qiqi danses"), a
     pronoun, "to", a modal or an adverb ("slowly danses"), or an "-ing" form after "is" ("is
-    dancin"); not an object or an adjective ("makes curry", "feels great", "is short", "the
-    white dress"). ``capitals``: the text writes names with a capital (it is not all capitals);
-    otherwise only its first word is taken for a name."""
+    dancin", "is walkign"); not an object or an adjective ("makes curry", "feels great", "is
+    short", "the white dress"). ``capitals``: the text writes names with a capital (it is not
+    all capitals); otherwise only its first word is taken for a name."""
     token = spans[i][0]
     if capitals and i and token[0].isupper():
         return False  # a name
@@ -672,42 +742,48 @@ def _verb_slot(spans: Sequence[tuple[str, int, int]], i: int, capitals: bool) ->
     if before in _DETERMINERS:
         return False
     if before in _BE_FORMS:
-        return token.lower().endswith(("in", "ing"))
+        return _an_ing_form(token)
     named = spans[i - 1][0][0].isupper() if capitals else i == 1
     return named or before in _BEFORE_A_VERB or before in ADVERB_LEVELS
 
 
 def misspelt_motion(text: str) -> tuple[str, MotionSpec] | None:
-    """The first word of free ``text`` (as written) that is a motion word misspelt by one letter
-    ("danses", "dancin", "dnace"), with the motion; None when there is none. Only a word where a
-    verb goes counts (:func:`_verb_slot`): one letter away, many other words are motions ("feels
-    great" is no greeting)."""
+    """The first word of free ``text`` (as written) that is a motion verb misspelt ("danses",
+    "dancin", "dnace", "rnus", "walkign"), with the motion; None when there is none. Only a
+    word where a verb goes counts (:func:`_verb_slot`): one letter away, many other words are
+    motions ("feels great" is no greeting). A short verb is read misspelt only with two letters
+    swapped (:func:`_misspelt`: "likes" is no "lies")."""
     text = unicodedata.normalize("NFKC", first_read(text))
     spans = word_spans(text)
     capitals = any(ch.islower() for ch in text)
     for i, (token, _, _) in enumerate(spans[:MAX_TYPO_WORDS]):
         word = token.lower()
-        if (len(word) < MIN_TYPO_CHARS or lemmatise(word, KNOWN_WORDS) in KNOWN_WORDS or word in STOPWORDS
+        if (len(word) < MIN_SWAP_CHARS or lemmatise(word, KNOWN_WORDS) in KNOWN_WORDS or word in STOPWORDS
                 or not _verb_slot(spans, i, capitals)):
             continue
         for motion_word, forms in _TYPO_TARGETS:
-            if word[0] == motion_word[0] and any(_one_edit_apart(word, form) for form in forms):
+            if _misspelt(word, motion_word, forms):
                 return token, MOTION_BY_NAME[_MOTION_WORDS[motion_word]]
     return None
 
 
 def _nearest_location(words: list[str]) -> str:
+    """The place shown for words that name none of ours: a stand-in (:data:`UNKNOWN_LOCATION_HINTS`:
+    "sofa" is a room), else a place word they misspell (:func:`_look_alike`: "parkk"), else
+    the default place."""
     for w in words:
         if w in UNKNOWN_LOCATION_HINTS:
             return UNKNOWN_LOCATION_HINTS[w]
-    best_name, best_score = DEFAULT_LOCATION, 0.0
     for w in words[:8]:
-        if len(w) < 3:
-            continue
-        cand, score = nearest(w, _LOCATION_WORDS)
-        if score > best_score:
-            best_name, best_score = _LOCATION_WORDS[cand], score
-    return best_name if best_score >= 0.4 else DEFAULT_LOCATION
+        close = _look_alike(w, _LOCATION_WORDS) or _look_alike(w, UNKNOWN_LOCATION_HINTS)
+        if close:
+            return _LOCATION_WORDS.get(close) or UNKNOWN_LOCATION_HINTS[close]
+    return DEFAULT_LOCATION
+
+
+def _stronger(level: int) -> int:
+    """An adverb's ``level`` with "very" or "really" before it: a step further from the middle."""
+    return min(5, level + 1) if level >= 3 else max(1, level - 1)
 
 
 def _find_adverb(tokens: list[str]) -> tuple[str, int]:
@@ -715,9 +791,21 @@ def _find_adverb(tokens: list[str]) -> tuple[str, int]:
         if tok in ADVERB_LEVELS:
             level = ADVERB_LEVELS[tok]
             if i > 0 and tokens[i - 1] in INTENSIFIERS:
-                level = min(5, level + 1) if level >= 3 else max(1, level - 1)
+                level = _stronger(level)
             return tok, level
     return "", 0
+
+
+def _intensified(adverb: str) -> tuple[str, bool]:
+    """An Adverb field's adverb without the intensifiers before it, and whether there were any:
+    "very slowly" -> ("slowly", True), read as free text reads "runs very slowly"."""
+    words = tokenise(adverb)
+    lead = 0
+    while lead < len(words) - 1 and words[lead] in INTENSIFIERS:
+        lead += 1
+    if not lead:
+        return adverb, False
+    return " ".join(words[lead:]), True
 
 
 def _is_negator(token: str) -> bool:
@@ -775,33 +863,61 @@ def motion_phrases(text: str) -> list[tuple[str, tuple[str, ...]]]:
     return [p for p in _MOTION_PHRASES if p[1] not in left_out] if left_out else _MOTION_PHRASES
 
 
-def drawn_match(words: Sequence[str], phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> Match | None:
-    """The motion ``words`` name that a clip draws: the best phrase (:func:`best_match`), but
-    a motion wins over standing, waiting or staying named with it ("stands on a chair and
-    waves" waves, "waits at the station and reads" reads). A stop stays what is drawn: "stops
-    and waves" is a stop."""
+def named_matches(words: Sequence[str], phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> list[Match]:
+    """The motions ``words`` name, in the order they are named: take the best phrase (most
+    words: "sit on railing" is one motion, not sit and railing), drop its words, look again.
+    Each match's ``position`` is that of its first word among ``words``."""
     phrases = phrases or _MOTION_PHRASES
-    match = best_match(words, phrases)
-    if match is None or match.name != IDLE.name or "stop" in match.phrase:
-        return match
-    return best_match(words, [p for p in phrases if p[0] != IDLE.name]) or match
+    first: dict[str, int] = {}
+    for i, w in enumerate(words):
+        first.setdefault(w, i)
+    remaining = list(words)
+    found: list[Match] = []
+    while (match := best_match(remaining, phrases)) is not None:
+        found.append(replace(match, position=min(first[w] for w in match.phrase)))
+        used = set(match.phrase)
+        remaining = [w for w in remaining if w not in used]
+    return sorted(found, key=lambda m: m.position)
+
+
+def drawn_match(words: Sequence[str], phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> Match | None:
+    """The motion ``words`` name that a clip draws: the first one named (:func:`named_matches`:
+    "runs to the station, then waves" runs, as "駅まで走って、手を振る" does), but a motion wins
+    over standing, waiting or staying named with it ("stands on a chair and waves" waves,
+    "waits at the station and reads" reads). A stop stays what is drawn: "stops and waves" is a stop."""
+    named = named_matches(words, phrases)
+    if not named:
+        return None
+    for match in named:
+        if match.name != IDLE.name or "stop" in match.phrase:
+            return match
+    return named[0]
 
 
 def other_motions(words: Sequence[str], drawn: str,
                   phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> list[str]:
-    """Motions ``words`` name besides ``drawn``, in the order they are named: take the best
-    phrase, drop its words, look again ("wave jump sit", drawn wave -> jump, sit). Words of a
-    longer phrase are not read twice ("sit on railing" names one motion, not sit and railing).
-    Standing, waiting or staying beside another motion drawn is part of it, not left out."""
-    remaining = list(words)
-    found: list[Match] = []
-    while (match := best_match(remaining, phrases or _MOTION_PHRASES)) is not None:
-        if match.name != IDLE.name or "stop" in match.phrase or drawn == IDLE.name:
-            found.append(match)
-        used = set(match.phrase)
-        remaining = [w for w in remaining if w not in used]
-    names = [m.name for m in sorted(found, key=lambda m: m.position)]
-    return [name for name in dict.fromkeys(names) if name != drawn]
+    """Motions ``words`` name besides ``drawn``, in the order they are named ("wave jump sit",
+    drawn wave -> jump, sit). Words of a longer phrase are not read twice ("sit on railing"
+    names one motion, not sit and railing). Standing, waiting or staying beside another motion
+    drawn is part of it, not left out."""
+    found = [m for m in named_matches(words, phrases)
+             if m.name != IDLE.name or "stop" in m.phrase or drawn == IDLE.name]
+    return [name for name in dict.fromkeys(m.name for m in found) if name != drawn]
+
+
+_SUBORDINATE_FIRST_RE = re.compile(r"^\s*(?P<lead>after|before|once)\b(?P<sub>[^,.;:!?]+),(?P<main>.+)$", re.S)
+"""A sentence that opens with a clause of time before its main one: "After running to the
+station, Qiqi waves"."""
+
+
+def main_clause_first(text: str) -> str:
+    """``text`` (normalised) with its main clause put before a clause of time it opens with,
+    so that the main clause's motion is the first named, and drawn: "after running to the
+    station, qiqi waves" -> "qiqi waves , after running to the station"."""
+    match = _SUBORDINATE_FIRST_RE.match(text)
+    if match is None or not match.group("main").strip():
+        return text
+    return f"{match.group('main').strip()} , {match.group('lead')}{match.group('sub')}"
 
 
 def _note_left_out(words: Sequence[str], reading: Reading,
@@ -862,7 +978,7 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
     motion_given = normalise(instr.motion)[0]
     placeless = without_place_names(motion_given, user_locations)
     motion_text = settle_stops(placeless)
-    free_text = settle_stops(without_place_names(normalise(instr.free_text)[0], user_locations))
+    free_text = main_clause_first(settle_stops(without_place_names(normalise(instr.free_text)[0], user_locations)))
     if motion_given.strip():
         if _read_negated(motion_text, reading):
             return
@@ -937,19 +1053,21 @@ def read_level(instr: Instruction, reading: Reading) -> None:
     # "doesn't run quickly, she walks slowly": the walk is slow; "walks, not quickly" is a walk.
     kept, _ = split_negated(settle_stops(normalise(f"{instr.motion} . {instr.free_text}")[0]))
     found, level = _find_adverb(tokenise(kept))
-    if adverb and adverb in ADVERB_LEVELS:
-        reading.adverb = adverb
-        reading.level = level if found == adverb and level else ADVERB_LEVELS[adverb]
+    core, intensified = _intensified(adverb)
+    if core and core in ADVERB_LEVELS:
+        reading.adverb = core
+        reading.level = _stronger(ADVERB_LEVELS[core]) if intensified else \
+            level if found == core and level else ADVERB_LEVELS[core]
         return
-    if adverb:
-        close = difflib.get_close_matches(adverb, list(ADVERB_LEVELS), n=1, cutoff=0.75)
+    if core:
+        close = difflib.get_close_matches(core, list(ADVERB_LEVELS), n=1, cutoff=0.75)
         if close:
             reading.adverb = close[0]
-            reading.level = ADVERB_LEVELS[close[0]]
-            reading.warnings.append(f"'{_quote(adverb)}' unknown, shown as '{close[0]}'")
+            reading.level = _stronger(ADVERB_LEVELS[close[0]]) if intensified else ADVERB_LEVELS[close[0]]
+            reading.warnings.append(f"'{_quote(core)}' unknown, shown as '{close[0]}'")
         else:
             reading.warnings.append(
-                f"'{_quote(adverb)}' unknown, shown at '{reading.motion.name}''s natural level {reading.level}")
+                f"'{_quote(adverb)}' unknown, shown at the natural level of '{reading.motion.name}' ({reading.level})")
         return
     if found:
         reading.adverb, reading.level = found, level
@@ -991,6 +1109,37 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         _place_in_text(rest, user_locations, reading.motion)
     if place:
         reading.location, reading.location_given = place, True
+        shop = _other_shop(kept) if place == _SHOP_STAND_IN else ""
+        if shop:  # "eats at the noodle shop": the bakery stands in for it, said
+            reading.warnings.append(f"'{shop}' unknown, shown as '{place}'")
+        return
+    for phrase in _unknown_place_phrases(kept):
+        hint = _place_hint(phrase)
+        if hint:  # "waits at the airport": the station, said
+            reading.location, reading.location_given = hint, True
+            reading.warnings.append(f"'{_quote(phrase)}' unknown, shown as '{hint}'")
+            return
+
+
+_SHOP_STAND_IN = "bakery"
+"""The place drawn for any shop: a shop of another kind ("noodle shop") is said to be shown as it."""
+_SHOP_RE = re.compile(r"\b(?:at|in|to|into|inside|near|outside)\s+(?:the|a|an|my|his|her|their|our|your|this|that)"
+                      r"\s+([^\W\d_]+)\s+(?:shop|store)s?\b")
+_PLAIN_SHOP_WORDS = frozenset({
+    "old", "new", "little", "small", "big", "large", "local", "nearby", "corner", "busy", "tiny", "favourite",
+    "favorite", "same", "other", "only", "first", "last", "next", "nice", "cute", "quiet", "cosy", "cozy", "usual",
+    "bread", "pastry", "bakery", "cake", "sweet", "sweets"})
+"""Words before "shop" that keep it a shop the bakery is: an adjective, or what a bakery sells."""
+
+
+def _other_shop(text: str) -> str:
+    """The shop of another kind than a bakery ``text`` (normalised) is at ("at the noodle shop"
+    -> 'noodle shop'), drawn as the bakery; '' when none is."""
+    for match in _SHOP_RE.finditer(text):
+        word = match.group(1)
+        if word not in _PLAIN_SHOP_WORDS and word not in STOPWORDS and word not in _LOCATION_WORDS:
+            return " ".join(match.group(0).split()[2:])
+    return ""
 
 
 def _place_in_text(text: str, user_locations: Sequence[str], motion: MotionSpec) -> str:
@@ -1268,6 +1417,92 @@ def _said_to_someone(text: str, words: Sequence[tuple[str, int, int]], i: int) -
     return False
 
 
+_NOT_PLACES = frozenset({
+    "rain", "snow", "wind", "storm", "sun", "sunshine", "sunlight", "moonlight", "starlight", "dark", "darkness",
+    "fog", "mist", "heat", "shade", "shadow", "shadows", "light", "spotlight", "hurry", "rush", "mood", "way",
+    "middle", "center", "centre", "corner", "end", "beginning", "start", "meantime", "meanwhile", "moment",
+    "time", "distance", "background", "foreground", "front", "back", "top", "bottom", "left", "right", "side",
+    "edge", "hand", "hands", "arm", "arms", "lap", "head", "mirror", "picture", "photo", "photograph", "screen",
+    "dress", "clothes", "uniform", "coat", "hat", "jacket", "costume", "line", "queue", "circle", "crowd", "door",
+    "doorway", "window", "love", "fact", "case", "mind", "dream", "dreams", "silence", "secret", "tears", "air",
+    "open", "world", "same", "first", "last", "next", "other", "rest", "whole", "team", "group", "class",
+    "company", "meeting", "party", "wedding", "concert", "festival", "show", "game", "match", "race", "trip",
+    "morning", "afternoon", "evening", "night", "weekend", "day", "week", "summer", "winter", "spring", "autumn",
+    "table", "desk", "floor", "ground", "wall", "ceiling", "stairs", "steps", "box", "bag", "basket", "cup", "bowl",
+    "plate", "pot", "pan", "car", "bus", "phone", "computer", "letter", "note", "paper", "page", "list", "book",
+    "story", "song", "tune", "music", "beat", "rhythm", "shape", "role", "style", "turn", "news",
+})
+"""Words written after "in the", "at the", "on the"... that are not a place: weather, a
+manner, a part or side, a thing held or sat on, an event ("in the rain", "in a hurry", "on
+the left", "at the table", "at the party"). A phrase with one of them is not said to be a
+place we do not know."""
+_PLACE_LOOK_PREPOSITIONS = frozenset({"in", "at", "to", "on", "into", "inside", "through", "across", "near",
+                                      "toward", "towards"})
+"""Prepositions whose "the ..." is where the character is ("runs in the theatre")."""
+MAX_PLACE_WORDS = 3
+"""Most words read as the name of a place after "in the": "the old opera house"."""
+
+
+def _unknown_place_phrases(text: str) -> list[str]:
+    """The phrases free ``text`` (as written, speech taken out) writes in lower case as a place,
+    after a preposition and a determiner ("runs in the theatre", "at the disco", "to a
+    supermarket"), that name no place of ours, in order, as written: a stand-in
+    (:data:`UNKNOWN_LOCATION_HINTS`: "airport") or none ("theatre"). Left out: a phrase of a
+    place of ours, of a motion or a seat ("on the phone", "on the sofa"), of a thing or a time
+    (:data:`_NOT_PLACES`: "in the rain", "at the table"), a name (capitals: see
+    :func:`unknown_place_names`), and someone or something looked at or talked to ("smiles at
+    the baker", "talks to the teacher")."""
+    text = visible(unicodedata.normalize("NFKC", first_read(text)))
+    words = word_spans(text)
+    found: list[str] = []
+    for i, (token, _, end) in enumerate(words[:-2]):
+        if token.lower() not in _PLACE_LOOK_PREPOSITIONS or words[i + 1][0].lower() not in _DETERMINERS \
+                or _CLAUSE_BREAK_RE.search(text[end:words[i + 2][1]]):
+            continue
+        phrase = _place_words_at(text, words, i + 2)
+        if phrase and not _said_to_someone(text, words, i) and _names_unknown_place(phrase):
+            found.append(" ".join(phrase))
+    return list(dict.fromkeys(found))
+
+
+def _place_words_at(text: str, words: Sequence[tuple[str, int, int]], start: int) -> list[str]:
+    """The lower-case words (at most :data:`MAX_PLACE_WORDS`) a place may be named with from
+    ``words[start]``: up to punctuation, a stopword, a preposition, a time word, an adverb."""
+    phrase: list[str] = []
+    for k in range(start, min(len(words), start + MAX_PLACE_WORDS)):
+        token = words[k][0]
+        low = _apostrophes(token.lower())
+        if k > start and _CLAUSE_BREAK_RE.search(text[words[k - 1][2]:words[k][1]]):
+            break
+        if (not token.islower() or low in STOPWORDS or low in LOCATIVE_PREPOSITIONS or low in TIME_WORDS
+                or low in MORE_TIME_WORDS or low in ADVERB_LEVELS or _is_negator(low) or low in _BE_FORMS
+                or low in _DETERMINERS or low.endswith("ly")):
+            break
+        phrase.append(low)
+    return phrase
+
+
+_PLACE_PHRASE_WORDS = frozenset(w for _, words in _LOCATION_PHRASES for w in words)
+
+
+def _names_unknown_place(phrase: Sequence[str]) -> bool:
+    """Whether the lower-case words ``phrase`` of a place name no place we know nor anything
+    that is not a place (:func:`_unknown_place_phrases`)."""
+    lemmas_ = [lemmatise(w, KNOWN_WORDS) for w in phrase]
+    return not any(w in _PLACE_PHRASE_WORDS or w in _NOT_PLACES or p in _NOT_PLACES or p in SEAT_WORDS
+                   or w in _ANY_MOTION_WORD or w in UNKNOWN_MOTION_HINTS
+                   for w, p in zip(lemmas_, phrase, strict=True))
+
+
+def _place_hint(phrase: str) -> str:
+    """The place shown for an unknown place ``phrase`` with a stand-in ("airport" -> station); ''."""
+    for word in reversed(tokenise(phrase)):
+        hint = UNKNOWN_LOCATION_HINTS.get(lemmatise(word, KNOWN_WORDS)) or UNKNOWN_LOCATION_HINTS.get(word)
+        if hint:
+            return hint
+    return ""
+
+
 def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Sequence[str] = ()) -> Reading:
     """:func:`read_instruction`, for a turn that may be written in Japanese, Chinese or Korean: it
     is read in the English words of its own (:func:`turn_in_english`;
@@ -1358,9 +1593,26 @@ def _read(instr: Instruction, user_locations: Sequence[str]) -> Reading:
     read_time(heard, reading)
     read_camera(heard, reading)
     reading.character = first_read(" ".join(instr.character.split()), MAX_ANALYSED_CHARS)  # a name: never translated
+    reading.together = done_together(heard.free_text)
     if not reading.location and not instr.background.strip():
         reading.unknown_places = tuple(unknown_place_names(heard.free_text, user_locations))
+        if not reading.unknown_places:  # "runs in the theatre": said as a name is ("runs in Mordor")
+            reading.unknown_places = tuple(_unknown_place_phrases(split_negated(heard.free_text)[0]))
     return reading
+
+
+_TOGETHER_RE = re.compile(
+    r"\btogether\b|\bwith\s+(?:(?:a|an|the|her|his|their|my|our|your|some|two|three|all|other|new|best|old)\s+)*"
+    r"(?:friends?|someone|somebody|everyone|everybody|classmates?|family|people|kids|children|neighbou?rs?|mum|mom|"
+    r"dad|mother|father|sister|brother|grandma|grandpa|teammates?|others|buddy|pal|cat|dog)\b")
+"""Words that say a motion is done with someone the cast does not name: "with a friend", "together"."""
+
+
+def done_together(text: str) -> bool:
+    """Whether free ``text`` (speech taken out) says its motion is done with someone (not
+    negated: "walks without her friends" is alone)."""
+    kept, _ = split_negated(normalise(text)[0])
+    return _TOGETHER_RE.search(kept) is not None
 
 
 def default_location_for(motion: MotionSpec) -> str:

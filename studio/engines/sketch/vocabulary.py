@@ -285,6 +285,7 @@ UNKNOWN_MOTION_HINTS: dict[str, str] = {
     "whistle": "sing", "rap": "sing", "guitar": "sing", "drum": "play", "wrestle": "punch", "crouch": "sit",
     "squat": "sit", "roll": "spin", "cartwheel": "spin", "somersault": "spin", "attack": "punch",
     "smash": "punch", "teleport": "spin", "cast": "point", "magic": "point", "wake": "stretch",
+    "chill": "idle", "lounge": "sit", "colour": "write", "color": "write",
 }
 """Words that are not motions but have an obvious stand-in (still reported as unknown)."""
 
@@ -293,6 +294,7 @@ UNKNOWN_LOCATION_HINTS: dict[str, str] = {
     "hospital": "classroom", "office": "classroom", "museum": "library", "church": "shrine", "space": "sky",
     "moon": "sky", "cave": "mountain", "snow": "mountain", "airport": "station", "bathroom": "bedroom",
     "bar": "cafe", "stadium": "park", "zoo": "park", "supermarket": "bakery", "mall": "street",
+    "sofa": "bedroom", "couch": "bedroom", "living": "bedroom", "neighbourhood": "town", "neighborhood": "town",
 }
 """Places we do not draw, with the built-in location shown instead (still reported as unknown)."""
 

@@ -17,7 +17,8 @@ from studio.engines.mini.data import DATA_VERSION, Split, episodes
 DIGESTS = {2: "9dccc0e343431a294b3caec7abaf9b92ff8afc6100d3100b910e4af4d941d368",
            3: "1ab56d562ca04a85e2de7fea7f8aed698dafa9d669f9783e803a0f30a1c6e134",
            4: "367c58910121ca06fc8433a13583e1e2908dc09323c21562ae63d0ebe7179e53",
-           5: "3db972834102e5edbec24140bbc7eed4f31411effa825250925e23e3df0de124"}
+           5: "3db972834102e5edbec24140bbc7eed4f31411effa825250925e23e3df0de124",
+           6: "4db9d0076408c6954ec0309682ebed760c589132e451b0e8ae1365f3f0674601"}
 
 
 def _digest() -> str:
