@@ -384,7 +384,7 @@ def validate_instruction_text(text: str) -> str:
     length = instruction_too_long(text)
     if length:
         raise InstructionError(too_long_message(length),
-                               hint="Shorten it, or move the extra text into the node's notes.")
+                               hint="Shorten it, or move the extra text into the turn's notes.")
     for index, char in enumerate(text):
         code = ord(char)
         if not (0xD800 <= code < 0xE000 or is_control(char) or char in UNICODE_LINE_BREAKS):
@@ -557,7 +557,8 @@ def _split_time(background: str) -> tuple[str, str]:
             kept.pop()
         while len(kept) > 1 and kept[0].lower() in _LINK_WORDS:
             kept.pop(0)
-    return time, " ".join(kept)
+    # "the park, evening" -> "park": the comma stood before the time word taken out
+    return time, " ".join(kept).rstrip(",;").rstrip() if time else " ".join(kept)
 
 
 def _clean(value: str) -> str:

@@ -15,6 +15,7 @@ import re
 
 from studio.core.graphemes import is_wide, script_of, scripts_in
 from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, KOREAN_KEYS, Instruction, only_blank_fields
+from studio.core.speech import is_script_line
 
 
 def plural(count: int, word: str) -> str:
@@ -71,7 +72,16 @@ _ON_PLACES = frozenset({"beach", "roof", "rooftop", "rooftops", "bridge", "grass
 """Places one is *on*, not *in* ("on the beach", "in the bakery")."""
 _TIME_PHRASES = {"day": "by day", "sunset": "at sunset", "night": "at night", "dawn": "at dawn",
                  "sunrise": "at sunrise", "morning": "in the morning", "evening": "in the evening",
-                 "afternoon": "in the afternoon", "noon": "at noon", "midnight": "at midnight", "dusk": "at dusk"}
+                 "afternoon": "in the afternoon", "noon": "at noon", "midnight": "at midnight", "dusk": "at dusk",
+                 "daytime": "in the daytime", "sunny": "on a sunny day"}
+_BARE_TIMES = frozenset({"tonight", "today", "tomorrow", "yesterday", "now", "later", "soon", "earlier", "then",
+                         "meanwhile", "afterwards", "overnight", "nowadays"})
+"""Times said with no preposition before them ("Qiqi runs, tonight"; never "at tonight")."""
+_TIME_LEADS = frozenset({"this", "that", "next", "last", "every", "each", "one", "some", "tomorrow", "yesterday",
+                         "at", "in", "on", "by", "during", "before", "after", "until", "till", "around", "about",
+                         "since", "from", "through", "throughout", "past", "toward", "towards", "all"})
+"""First words of a time that carries its own preposition or needs none ("this morning", "after
+school", "all day"): the time is said as written."""
 
 
 _COORDINATORS = frozenset({"and", "or", "then", "while"})
@@ -199,10 +209,27 @@ def _with_articles(words: list[str]) -> list[str]:
     return out
 
 
+_QUOTE_MARKS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+
+
+def _wrapped(word: str) -> tuple[str, str, str]:
+    """A word of a motion as (opening marks, the word, closing marks and punctuation): a word set
+    off in quotes (``"happily"``) is conjugated or read inside them; ``waves,`` is ("", "waves",
+    ","). A word with a quote on one side only ("don't", "'cause") has no marks taken off."""
+    core = word.rstrip(",;")
+    tail = word[len(core):]
+    inner = core.strip(_QUOTE_MARKS)
+    opened = len(core) - len(core.lstrip(_QUOTE_MARKS))
+    closed = len(core) - len(core.rstrip(_QUOTE_MARKS))
+    if not inner or not opened or not closed:
+        return "", core, tail
+    return core[:opened], inner, core[len(core) - closed:] + tail
+
+
 def _verb_base(word: str) -> str:
     """The base form of a motion word as written (``reading`` -> ``read``, ``ran`` -> ``run``), to
     look it up among the action verbs."""
-    lower = word.lower().rstrip(",;")
+    lower = _wrapped(word)[1].lower()
     return _CERTAIN_PASTS.get(lower) or gerund_base(lower) or lower
 
 
@@ -211,19 +238,104 @@ def _conjugated(words: list[str]) -> list[str]:
     "and", "or", "then" or "while" ("sit and read a book" -> "sits and reads a book";
     "sitting and reading" -> "sits and reads")."""
     out = list(words)
-    first = 1 if len(out) > 1 and out[0].lower().endswith("ly") and _verb_base(out[1]) in _ACTION_VERBS else 0
-    verb = out[first].rstrip(",;")  # "slowly walk, ..." (an adverb the reading left in): "slowly walks,"
-    out[first] = third_person(verb) + out[first][len(verb):]
+    adverb = _wrapped(out[0])[1].lower().endswith("ly")
+    first = 1 if len(out) > 1 and adverb and _verb_base(out[1]) in _ACTION_VERBS else 0
+    # "slowly walk, ..." (an adverb the reading left in): "slowly walks,"; '"happily" wave': '"happily" waves'
+    opening, verb, closing = _wrapped(out[first])
+    out[first] = opening + third_person(_verb_case(verb)) + closing
     for index in range(1, len(out)):
         before = out[index - 1].lower().strip(",")
         word = out[index]
         if before in _COORDINATORS and _verb_base(word) in _ACTION_VERBS and word.isalpha():
-            out[index] = third_person(word)
+            out[index] = third_person(_verb_case(word))
     return out
 
 
+def _verb_case(verb: str) -> str:
+    """A verb the sentence conjugates, in lower case when it was written with capitals ("RUNS",
+    "Runs"): a verb is no name nor acronym, and a caption should not shout it."""
+    return verb.lower() if verb.isascii() and verb.isalpha() and verb != verb.lower() else verb
+
+
+_NOUN_OPENERS = frozenset({"a", "an", "the"})
+_NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                           "twelve", "twenty", "fifty", "hundred"})
+_LIGHT_VERBS = {
+    "walk": "take", "stroll": "take", "nap": "take", "rest": "take", "break": "take", "bath": "take",
+    "shower": "take", "look": "take", "peek": "take", "breath": "take", "step": "take", "seat": "take",
+    "photo": "take", "picture": "take", "selfie": "take", "swim": "take", "ride": "take", "bow": "take",
+    "drink": "have", "snack": "have", "meal": "have", "bite": "have", "chat": "have", "talk": "have",
+    "picnic": "have", "cup": "have", "party": "have", "laugh": "have", "cry": "have", "fight": "have",
+    "hug": "give", "wave": "give", "smile": "give", "nod": "give", "kiss": "give", "speech": "give",
+    "shrug": "give", "song": "sing",
+}
+"""The verb English says a motion's noun with ("takes a walk", "has a drink", "gives a hug",
+"sings a song"); any other noun phrase is done ("does a dance", "does the splits")."""
+
+
+def _noun_phrase_motion(words: list[str]) -> list[str] | None:
+    """A motion written as a noun phrase (it opens with an article or a number: "a dance", "the
+    splits", "3 laps of running") as the words of a sentence's predicate; None for any other
+    motion (its first word is the verb: :func:`_conjugated`).
+
+    "<count> <noun> of <gerund>" is the gerund's verb ("3 laps of running" -> "runs 3 laps");
+    a noun with a verb of its own in :data:`_LIGHT_VERBS` takes it ("takes a walk"); "a" or "an"
+    and a bare action verb's noun is the verb ("a dance" -> "dances"); any other is done
+    ("does an elegant dance", "does the splits")."""
+    opener = words[0].lower()
+    counted = opener.isdigit() or opener in _NUMBER_WORDS
+    if opener not in _NOUN_OPENERS and not counted:
+        return None
+    if counted and len(words) > 3 and words[2].lower() == "of" and gerund_base(_wrapped(words[3])[1]):
+        verb = third_person(gerund_base(_wrapped(words[3])[1]))
+        return [verb, words[0], words[1] + _wrapped(words[3])[2], *words[4:]]
+    end = next((index for index, word in enumerate(words[1:], 1)
+                if word.lower() in _PREPOSITIONS | _COORDINATORS | {"of"}), len(words))
+    nouns = [_wrapped(word)[1].lower() for word in words[1:end]]
+    light = next((_LIGHT_VERBS[noun] for noun in nouns if noun in _LIGHT_VERBS), "")
+    if light:  # "a long walk", "a cup of tea", "one step forward"
+        return [third_person(light), *words]
+    bare = end == 2 and opener in ("a", "an") and (end == len(words) or words[end].lower() in _PREPOSITIONS)
+    if bare and nouns[0] in _ACTION_VERBS:  # "a dance in the rain" -> "dances in the rain"
+        return [third_person(nouns[0]) + _wrapped(words[1])[2], *words[2:]]
+    return ["does", *words]
+
+
+_COMMON_PLACES = frozenset({"park", "town", "street", "school", "forest", "city", "room", "house", "station",
+                            "garden", "cafe", "kitchen", "library", "classroom", "shop", "market", "river", "lake",
+                            "sea", "mountain", "field", "road", "village", "bakery", "temple", "shrine", "harbor",
+                            "harbour", "port", "sky", "bedroom", "office", "hospital", "castle", "woods",
+                            "playground", "alley", "square", "cave", "desert", "meadow", "valley", "church"})
+"""Common nouns of places: "Park" or "PARK" written alone is the park, not a place's name."""
+
+
+_COMMON_WORDS = _COMMON_PLACES | _ON_PLACES | _PREPOSITIONS | _ACTION_VERBS | _COORDINATORS | {"the", "a", "an"}
+
+
+def _common_case(words: list[str]) -> list[str]:
+    """The words of a motion or a place as a sentence writes them. Written in capitals throughout
+    (caps lock: "PARK", "SIT ON THE RAILING"), a word is in lower case where it is a common word
+    (a place's noun, a preposition, an article, an action verb) or has five letters or more; an
+    acronym of two to four letters ("NYC", "UFO", "US") is kept. A field with any lower-case
+    letter is as written ("fly to NYC", "wave to YUZU")."""
+    text = " ".join(words)
+    if not words or text != text.upper() or not any(char.isalpha() for char in text):
+        return words
+    return [_lowered(word) for word in words]
+
+
+def _lowered(word: str) -> str:
+    core = _wrapped(word)[1]
+    if not (core.isascii() and core.isalpha() and len(core) > 1):
+        return word
+    lower = core.lower()
+    return word.replace(core, lower, 1) if lower in _COMMON_WORDS or len(core) >= 5 else word
+
+
 def _place(background: str) -> str:
-    words = background.split()
+    words = _common_case(background.strip().rstrip(",;").split())
+    if len(words) == 1 and words[0].istitle() and words[0].lower() in _COMMON_PLACES | _ON_PLACES:
+        words = [words[0].lower()]  # "Park": the park (a place's own name has more words: "Central Park")
     if not words:
         return ""
     if words[0].lower() in _PREPOSITIONS:
@@ -234,12 +346,23 @@ def _place(background: str) -> str:
     return f"{preposition} the " + " ".join(words)
 
 
+_CLOSING_MARKS = "\"'\u201d\u2019\u00bb\u300d\u300f)\uff09"
+"""Marks that close a quotation or an aside: a sentence that ends inside them ('says "hi!"',
+"「ただいま！」") needs no stop after them."""
+
+
+def _ended(text: str, ends: str = ".!?…。！？") -> bool:
+    """Whether ``text`` ends a sentence: with one of ``ends``, or with one inside closing quotes."""
+    core = text.rstrip(_CLOSING_MARKS)
+    return bool(core) and core[-1] in ends
+
+
 def _sentence(text: str) -> str:
     text = " ".join(text.split()).strip()
     if not text:
         return ""
     text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?…。！？" else text + "."
+    return text if _ended(text) else text + "."
 
 
 _KO_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
@@ -251,9 +374,17 @@ def _free_sentence(text: str) -> str:
     kanji) ends with "。", any other with a full stop as :func:`_sentence` gives it; one written
     in Korean that ends in a motion's noun has it in the plain present (:func:`korean_free_text`)."""
     text = " ".join(korean_free_text(part) for part in _KO_SENTENCE_END.split(" ".join(text.split()).strip()))
-    if text and script_of(text[-1]) in ("kana", "han"):
-        return text if text[-1] in _JA_ENDS else text + "。"
+    text = _CJK_GAP.sub("", text)
+    last = text.rstrip(_CLOSING_MARKS)[-1:]
+    if last and (script_of(last) in ("kana", "han") or (last in _JA_ENDS and not last.isascii())):
+        return text if _ended(text, _JA_ENDS) else text + "。"
     return _sentence(text)
+
+
+_CJK_TEXT = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f"
+_CJK_GAP = re.compile(f"(?<=[{_CJK_TEXT}]) (?=[{_CJK_TEXT}])")
+"""A space between two Japanese or Chinese characters (kana, kanji, their punctuation), which
+those languages do not write: "公園で ランニング" is "公園でランニング". Hangul is not among them."""
 
 
 def describe_action(instruction: Instruction, character: str = "") -> str:
@@ -269,6 +400,8 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
     if not motion and not instruction.background:
         # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
         said_nothing = instruction.fields() or only_blank_fields(instruction.raw)
+        if script_lines(instruction):
+            return _spoken_turn(instruction)
         return _free_sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
     if written_in_korean(instruction):
         return _korean_sentence(instruction, who)
@@ -278,9 +411,9 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
         return _japanese_sentence(instruction, who)
     parts: list[str] = []
     if motion:
-        words = _with_articles(motion)
+        words = _with_articles(_common_case(motion))
         if who:
-            words = _conjugated(words)
+            words = _noun_phrase_motion(words) or _conjugated(words)
             parts.append(who)
         if instruction.adverb:
             parts.append(instruction.adverb)
@@ -291,14 +424,59 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
     if place:
         parts.append(place)
     text = " ".join(parts)
-    when = _TIME_PHRASES.get(instruction.time_of_day.lower(), f"at {instruction.time_of_day}"
-                             if instruction.time_of_day else "")
+    when = _time_phrase(instruction.time_of_day)
     if when:
         text += f", {when}"
     sentence = _sentence(text)
     if instruction.free_text and motion:
         sentence += " " + _free_sentence(instruction.free_text)
     return sentence
+
+
+def _time_phrase(time: str) -> str:
+    """The time of day as the English sentence says it: "at night", "in the evening", "tonight",
+    "this morning", "at teatime" ('' for none)."""
+    time = " ".join(time.split())
+    words = time.lower().split()
+    if not words:
+        return ""
+    if time.lower() in _TIME_PHRASES:
+        return _TIME_PHRASES[time.lower()]
+    if time.lower() in _BARE_TIMES or words[0] in _TIME_LEADS:
+        return time
+    return f"at {time}"
+
+
+def script_lines(instruction: Instruction) -> list[str]:
+    """The lines of a script the instruction holds, each as its speaker says it
+    ('Qiqi: "Let's go to the beach!"'), the speaker's name as typed; [] for none. (The parser
+    keeps such a line as an extra field whose value is one quotation; the engines read it as
+    the speaker talking.)"""
+    return [line for _, line in _placed_script_lines(instruction)]
+
+
+def _placed_script_lines(instruction: Instruction) -> list[tuple[int, str]]:
+    """:func:`script_lines`, each with where its speaker's name stands in the raw text."""
+    lines: list[tuple[int, str]] = []
+    for key, value in instruction.extra:
+        if not is_script_line(value):
+            continue
+        written = re.search(rf"(?<![^\W_]){re.escape(key)}(?=\s*[:：])", instruction.raw, re.IGNORECASE)
+        at = written.start() if written else len(instruction.raw)
+        lines.append((at, f"{written.group(0) if written else key}: {value.strip()}"))
+    return lines
+
+
+def _spoken_turn(instruction: Instruction) -> str:
+    """The caption of a turn that shows no motion nor place and holds lines of a script: each line
+    as its speaker says it, and the free text as a sentence, in the order the author wrote them
+    ('Qiqi: "Hi!"; she waves' -> 'Qiqi: "Hi!" She waves.')."""
+    parts = _placed_script_lines(instruction)
+    free = instruction.free_text
+    if free:
+        at = instruction.raw.find(free.split(";")[0].strip())
+        parts.append((at if at >= 0 else len(instruction.raw), _free_sentence(free)))
+    return " ".join(text for _, text in sorted(parts, key=lambda part: part[0]))
 
 
 # Japanese sentences ------------------------------------------------------------------------
@@ -534,10 +712,39 @@ def _has_final(word: str) -> bool | None:
     return (ord(last) - 0xAC00) % 28 != 0
 
 
+_LATIN_VOWEL_ENDS = ("a", "i", "o", "u", "y", "s", "x", "z", "sh", "ch", "f", "v")
+"""How a Latin-script name ends when Korean says it with a vowel last: Qiqi (치치), Yuzu, Amy;
+Chris (크리스), Max (맥스), Josh (조시): Korean adds a vowel after those consonants."""
+_LATIN_FINAL_ENDS = ("n", "m", "l", "ng")
+"""How a Latin-script name ends when Korean says it with a final consonant: Ken (켄), Tom (톰), Paul (폴)."""
+
+
+def _sounded_final(word: str) -> bool | None:
+    """Whether ``word`` ends, as Korean says it, in a final consonant (:func:`_has_final`); for a
+    name in Latin letters or in kana, by how its last letters sound (:data:`_LATIN_VOWEL_ENDS`,
+    :data:`_LATIN_FINAL_ENDS`; a kana other than ん ends in a vowel); None where they do not tell
+    (Mike, Jane; Jack, Bob, Peter; a kanji, a digit)."""
+    final = _has_final(word)
+    if final is not None:
+        return final
+    last = word.rstrip("ーｰ")[-1:]
+    if last and script_of(last) == "kana":
+        return last in "んンﾝ"
+    lower = word.lower()
+    if not lower[-1:].isascii() or not lower[-1:].isalpha():
+        return None
+    if lower.endswith(_LATIN_FINAL_ENDS):
+        return True
+    if lower.endswith(_LATIN_VOWEL_ENDS) or (lower.endswith("e") and lower[-2:-1] in "aeiou" and len(lower) > 1):
+        return False
+    return None
+
+
 def korean_particle(word: str, after_consonant: str, after_vowel: str) -> str:
     """``word`` with the particle its last sound takes: ``korean_particle("민준", "은", "는")`` is
-    "민준은", of "민수" "민수는"; after a word that does not end in Hangul, both ("Qiqi은(는)")."""
-    final = _has_final(word)
+    "민준은", of "민수" "민수는", of "Ken" "Ken은", of "Qiqi" "Qiqi는" (:func:`_sounded_final`);
+    after a word whose last sound is not told, both ("Jack은(는)")."""
+    final = _sounded_final(word)
     if final is None:
         return f"{word}{after_consonant}({after_vowel})"
     return word + (after_consonant if final else after_vowel)

@@ -79,7 +79,7 @@ def test_a_time_picked_in_english_is_said_in_korean(time: str, said: str) -> Non
 
 
 @pytest.mark.parametrize(("character", "expected"), [
-    ("지우", "지우는 공원에서 달린다."), ("하은", "하은은 공원에서 달린다."), ("Qiqi", "Qiqi은(는) 공원에서 달린다."),
+    ("지우", "지우는 공원에서 달린다."), ("하은", "하은은 공원에서 달린다."), ("Qiqi", "Qiqi는 공원에서 달린다."), ("Jack", "Jack은(는) 공원에서 달린다."),
 ])
 def test_the_branch_character_acts_a_korean_turn_that_names_no_one(character: str, expected: str) -> None:
     assert sentence("동작: 달린다; 배경: 공원", character=character) == expected
@@ -87,7 +87,8 @@ def test_the_branch_character_acts_a_korean_turn_that_names_no_one(character: st
 
 @pytest.mark.parametrize(("word", "topic", "subject"), [
     ("민수", "민수는", "민수가"), ("민준", "민준은", "민준이"), ("공원", "공원은", "공원이"),
-    ("바다", "바다는", "바다가"), ("하늘", "하늘은", "하늘이"), ("Qiqi", "Qiqi은(는)", "Qiqi이(가)"),
+    ("바다", "바다는", "바다가"), ("하늘", "하늘은", "하늘이"), ("Qiqi", "Qiqi는", "Qiqi가"),
+    ("Ken", "Ken은", "Ken이"), ("Jack", "Jack은(는)", "Jack이(가)"),
 ])
 def test_the_particle_follows_the_last_sound_of_the_word(word: str, topic: str, subject: str) -> None:
     assert (korean_particle(word, "은", "는"), korean_particle(word, "이", "가")) == (topic, subject)
