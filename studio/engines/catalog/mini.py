@@ -37,10 +37,11 @@ from studio.engines.requirements import (
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "mini"
-VERSION = "0.4.0"
+VERSION = "0.5.0"
 """Bump when the model or its weights change: takes record the version that made them
 (0.2: the decoder on a latent of our own, lease 9; 0.3: a turn written in Japanese is read in
-English words, and decoding sends previews)."""
+English words, and decoding sends previews; 0.4: Korean turns; 0.5: the rebuilt decoder of
+lease 31, and words the model never learnt given to it as the sketch world reads them)."""
 
 MANIFEST_FORMAT = "kamishibai-mini/1"
 """config.json's ``format``: the engine loads no other (``weights.FORMAT`` is this one)."""
@@ -75,9 +76,9 @@ LATENT_DECODER = CheckpointFile(
 class MiniSettings(EngineSettings):
     ENGINE = "Mini"
     PRESETS = (
-        Preset("studio", "Studio (480 x 720)", {"height": 480, "width": 720},
+        Preset("studio", "Studio (720 × 480)", {"height": 480, "width": 720},
                help="Made at 128 x 192 and upscaled to the studio's clip size."),
-        Preset("native", "Native (128 x 192)", {"height": 128, "width": 192},
+        Preset("native", "Native (192 × 128)", {"height": 128, "width": 192},
                help="The model's own size, without upscaling."),
         Preset("fast", "Fast (2 steps)", {"steps": 2}, changes_output=True,
                help="Half the denoising steps: the decoder's part of a turn halves; blurrier clips, and the "

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from studio.core.instruction import Instruction, field_spans, time_shown
+from studio.core.instruction import Instruction, InstructionError, field_spans, parse_instruction, time_shown
 from studio.core.model import CastMember, Location
 from studio.core.state import DELTA_MAX, DELTA_MIN, CharacterState, StateDeltas
 from studio.engines.base import (
@@ -54,6 +54,7 @@ from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_settin
 from studio.engines.mini.completion import Completion, complete, english_turn, not_done_warnings
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import LOCATION_NAMES, characters
+from studio.engines.mini.rephrase import Rephrased, rephrase
 from studio.engines.mini.sequence import PastTurn
 from studio.engines.sketch.understanding import turn_in_english
 
@@ -204,7 +205,7 @@ class MiniEngine:
         names = [" ".join(name.split()) for name in (*cast, *(place.name for place in context.locations
                                                             if isinstance(place, Location)))]
         # turns written in Japanese, in the English words it learnt: what a turn continues from them too
-        branch = [dataclasses.replace(turn, instruction=english_turn(turn.instruction, names))
+        branch = [dataclasses.replace(turn, instruction=_lm_turn(turn.instruction, names).instruction)
                   for turn in context.history]
         history = []
         for turn in branch[-window:] if window else ():
@@ -215,7 +216,8 @@ class MiniEngine:
                                     deltas=(turn.deltas.stamina, turn.deltas.social, turn.deltas.entertainment),
                                     representation=np.asarray(turn.representation, dtype=np.float32) if own else None))
         state = context.state
-        english = english_turn(instruction, names)
+        rephrased = _lm_turn(instruction, names)  # words it never learnt, in the sketch world's words it did
+        english = rephrased.instruction
         completion = complete(english, branch_setting(branch), cast)
         query = TurnQuery(text=completion.text, state=(state.stamina, state.social, state.entertainment),
                           history=tuple(history))
@@ -234,9 +236,11 @@ class MiniEngine:
             conditioning[CONTINUED_KEY] = completion.filled.as_dict()
         # what it does not know, found as the sketch engine reads the turn (a Japanese word it has no English for
         # is warned about as written)
-        warnings = _warnings(turn_in_english(instruction, names), dict(out.reading), completion, context.locations,
-                             written=instruction)
-        warnings += _misread_warnings(completion, dict(out.reading))
+        read_as = english if rephrased.replaced else turn_in_english(instruction, names)
+        warnings = [*rephrased.warnings, *_warnings(read_as, dict(out.reading), completion, context.locations,
+                                                    written=instruction)]
+        misread = _misread_warnings(completion, dict(out.reading))
+        warnings += misread + _drawn_warnings(read_as, dict(out.reading), misread)
         warnings += not_done_warnings(instruction, names)  # "'走らない' is a motion not done", as the sketch says
         unread = _unread_warning(english, completion, runtime.vocab.unread_from(completion.text,
                                                                                   runtime.config.lm.max_instruction),
@@ -286,6 +290,49 @@ class MiniEngine:
         out = resize_frames(frames, options.frames, options.height, options.width)
         progress(Progress(total, total, "decoded"))
         return Clip(frames=out, fps=options.fps)
+
+
+def _lm_turn(instruction: Instruction, names: Sequence[str]) -> Rephrased:
+    """``instruction`` as the LM reads it: in the English words the sketch engine reads a Japanese,
+    Chinese or Korean turn in (:func:`english_turn`), or, an English turn, with what the sketch
+    engine understands in words the LM never learnt put in the words it learnt
+    (:func:`~studio.engines.mini.rephrase.rephrase`). A turn it reads word for word is itself."""
+    english = english_turn(instruction, names)
+    if english is not instruction:
+        return Rephrased(english)
+    rephrased = rephrase(instruction, names)
+    if not rephrased.replaced:
+        return rephrased
+    try:  # its fields as the LM's text now says them, for what reads the turn after
+        return dataclasses.replace(rephrased, instruction=parse_instruction(rephrased.instruction.raw))
+    except InstructionError:
+        return rephrased
+
+
+def _drawn_warnings(instruction: Instruction, understood: Mapping[str, Any], misread: Sequence[str]) -> list[str]:
+    """Where the model drew another motion, or another place, than the sketch engine reads without
+    doubt (no warning of its own) in ``instruction`` (the turn as the model read it): "the mini
+    model's motion is drawn as 'talk' though the turn reads 'run'". A place already warned about
+    in ``misread`` is not said twice."""
+    from studio.engines.sketch.understanding import Reading, read_location, read_motion
+
+    warnings = []
+    motion = Reading()
+    read_motion(instruction, motion)
+    drawn = understood.get("motion")
+    if not motion.warnings and motion.motion.name != "idle" and isinstance(drawn, str) and drawn \
+            and drawn != motion.motion.name:
+        warnings.append(f"the mini model's motion is drawn as '{drawn}' though the turn reads "
+                        f"'{motion.motion.name}' (re-roll, or write it as 'Motion: {motion.motion.name}')")
+    place = Reading()
+    read_location(instruction, place, ())
+    shown = understood.get("location")
+    if not place.warnings and place.location_given and place.location in LOCATION_NAMES \
+            and isinstance(shown, str) and shown and shown != place.location \
+            and not any("read the place as" in w for w in misread):
+        warnings.append(f"the mini model's place is drawn as '{shown}' though the turn reads "
+                        f"'{place.location}' (re-roll, or write it as 'Background: {place.location}')")
+    return warnings
 
 
 def varied_deltas(deltas: tuple[int, int, int], temperature: float, seed: int,

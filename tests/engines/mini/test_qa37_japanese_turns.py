@@ -83,7 +83,8 @@ def test_an_english_turn_reads_the_same_tokens_as_before(engine: MiniEngine, tex
 def test_an_english_turns_prediction_is_the_models_reading_of_its_own_text(engine: MiniEngine) -> None:
     """The engine's prediction of an English turn is the runtime's of the turn's text as written."""
     runtime = engine._ready()
-    for text in ENGLISH[:4]:
+    # in the words the model learnt ("pans" it never saw: such a turn is given to it rephrased)
+    for text in (t for t in ENGLISH[:4] if "pans" not in t):
         made = engine.predict(GenerationContext(), parse_instruction(text), SETTINGS, 3)
         direct = runtime.predict([TurnQuery(text=complete(parse_instruction(text), Setting()).text,
                                             state=(50, 50, 50))], seed=3)[0]

@@ -95,14 +95,15 @@ def test_the_prediction_says_what_the_model_understood_and_a_sketch_turn_continu
 
 def test_text_the_model_does_not_read_is_warned_about(engine: MiniEngine) -> None:
     settings = MiniSettings.from_values({"steps": 1})
-    long = parse_instruction("Character: Qiqi; Background: a quiet park in the late afternoon with cherry trees, a "
-                             "small pond, some ducks and old benches near the fountain; Motion: run.")
+    # in words the model learnt (words it never learnt are given to it in the sketch world's own, shorter)
+    long = parse_instruction("Character: Qiqi; Background: " + "the park near the fountain near the station " * 6
+                             + "; Motion: run.")
     warned = engine.predict(GenerationContext(), long, settings, 7).warnings
     assert any("reads the first 40 tokens" in w and "the Background and Motion were not read in full" in w
                and "put the motion first" in w for w in warned), warned
     quote = next(w for w in warned if "tokens" in w).split("from '")[1]
     assert any(quote.startswith(word) for word in long.raw.split()), quote  # on a word of the text
-    wordy = parse_instruction("Character: Qiqi; Motion: run; Background: " + "a very long and winding road " * 12)
+    wordy = parse_instruction("Character: Qiqi; Motion: run; Background: " + "the road near the fountain " * 10)
     warned = engine.predict(GenerationContext(), wordy, settings, 7).warnings
     note = next(w for w in warned if "tokens" in w)
     assert "the Background was not read in full" in note and "put the motion first" not in note, note
@@ -145,10 +146,10 @@ def test_words_outside_what_the_model_learnt_are_warned_about(engine: MiniEngine
                          parse_instruction("Character: Zed; Motion: juggle; Background: atlantis."), settings, 1)
     text = " | ".join(odd.warnings)
     assert "'Zed' is not a character the mini model knows" in text
-    assert "'juggle' is not a motion the mini model learnt" in text
+    # a word the sketch world reads through a stand-in is given to the model as that stand-in, said as the
+    # sketch says it; a place it can't read at all is warned about with what the model read there
+    assert "'juggle' unknown, shown as 'wave'" in text
     assert "'atlantis' is not a place the mini model learnt" in text
-    # each names what the model read there, which the studio's chips show
-    assert f"'juggle' is not a motion the mini model learnt; it read it as '{odd.conditioning['motion']}'" in text
     assert f"it read it as '{odd.conditioning['location']}'" in text
 
 
@@ -178,13 +179,16 @@ def test_the_shipped_model_is_the_one_its_training_config_builds() -> None:
 
     manifest = weights.read_manifest(SHIPPED)
     shipped_config = weights.model_config(manifest, SHIPPED)
-    recipe = load_train_config(named_config("h200_adversary"))
+    recipe = load_train_config(named_config("h200_skip_anneal"))
     assert manifest["training"]["config"]["name"] == recipe.name
-    # the vocabulary size and the latents' scale are measured by a run, not set in a config; the
-    # critic's widths are listed by the export that carries it (the config's critic recipe has them)
+    # the vocabulary size, the latents' scale and each latent channel's mean and spread are
+    # measured by a run, not set in a config; the critic's widths are listed by the export that
+    # carries it (the config's critic recipe has them)
     assert shipped_config.critic == recipe.critic.widths
+    assert recipe.model.decoder.channel_norm and len(shipped_config.latent_std) == shipped_config.latent.latent_channels
     assert dataclasses.replace(recipe.model, vocab_size=shipped_config.vocab_size,
-                               latent_scale=shipped_config.latent_scale, critic=recipe.critic.widths) == shipped_config
+                               latent_scale=shipped_config.latent_scale, latent_mean=shipped_config.latent_mean,
+                               latent_std=shipped_config.latent_std, critic=recipe.critic.widths) == shipped_config
     assert shipped_config.latent is not None and 0.1 < shipped_config.latent_scale < 1.0
     state = {k: v.float() for name in (weights.DECODER, weights.DECODER_IO)
              for k, v in weights.load_tensors(SHIPPED / name).items()}

@@ -20,4 +20,6 @@ def test_the_probe_times_each_batch_size_with_and_without_the_representation_tab
     assert [(r["batch"], r["encode_each_batch"]) for r in rows] == [(2, True), (2, False), (3, True), (3, False)]
     for row in rows:
         assert row["config"] == config and row["steps_per_s"] > 0 and row["first_step_s"] >= 0
-        assert row["clips_per_s"] == pytest.approx(row["steps_per_s"] * row["batch"], rel=0.01)
+        # clips a second are rounded to 0.1 and steps to 0.001: on a slow machine (under 1 step a
+        # second) the rounding alone is more than 1 %
+        assert row["clips_per_s"] == pytest.approx(row["steps_per_s"] * row["batch"], rel=0.01, abs=0.06)

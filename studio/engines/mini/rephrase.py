@@ -1,0 +1,252 @@
+"""What the mini LM reads of a turn with words it never learnt: the sketch world's own words.
+
+The LM learnt from the sketch world's instruction templates only (:mod:`studio.engines.mini.data`),
+so a word outside them can pull its reading anywhere: "Qiqi sprints across the park" (it never
+saw "across") reads as a talk, "Qiqi rnus" as a drink, and "Background: volcano" as any place.
+The sketch engine's own reader understands many such words: synonyms, stand-ins (a volcano is
+drawn as the mountain), typos ("rnus" is a run) and speech in quotes (a talk). Where it
+understands a turn's motion, place or time and the turn says it in words the LM never learnt,
+the LM is given that reading in the words it learnt instead: a Motion, Background or Time field
+becomes the canonical name of what the sketch read ("Background: mountain"), and free text
+becomes one of the sentences the LM learnt ("Qiqi runs in the park"). A turn the LM reads
+word for word is left exactly as it is.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+from studio.core.instruction import Instruction, field_spans
+from studio.engines.sketch.understanding import Reading, read_instruction, without_speech
+
+_WORD_RE = re.compile(r"[^\W\d_]+")
+_UNKNOWN_RE = re.compile(r"^'(?P<said>.*)' unknown, shown as '(?P<shown>[^']*)'$")
+_PHRASE_TIMES = {"day": "during the day", "sunset": "at sunset", "night": "at night"}
+"""A time of day in the phrase the LM learnt most often for it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rephrased:
+    """A turn as the LM reads it, and what was put into its learnt words."""
+
+    instruction: Instruction
+    """The turn to give the LM (``raw``: its text); the turn itself when nothing was replaced."""
+    replaced: tuple[str, ...] = ()
+    """Which parts were replaced: 'motion', 'background', 'time', 'text' (the free text)."""
+    warnings: tuple[str, ...] = field(default=())
+    """The sketch engine's warnings for the words replaced ("'volcano' unknown, shown as 'mountain'")."""
+
+
+@cache
+def learnt_words() -> frozenset[str]:
+    """Every word (casefolded) of the texts the LM was trained on: the training templates written
+    with every motion and place phrase, adverb, time word and camera word of the sketch world,
+    and the default cast's names. Deterministic: the same words on every call."""
+    from studio.engines.mini import data
+    from studio.engines.sketch.vocabulary import ADVERB_LEVELS, CAMERA_PHRASES, LOCATIONS, MOTIONS
+
+    motions = [phrase for spec in MOTIONS for phrase in spec.phrases]
+    places = [phrase for spot in LOCATIONS for phrase in spot.phrases]
+    adverbs = ["", *sorted(ADVERB_LEVELS), "very quickly", "really slowly", "super happily"]
+    times = ["", *(word for words in data._TIME_WORDS_BY_TIME.values() for word in words)]
+    cameras = ["", *(phrase for phrases in CAMERA_PHRASES.values() for phrase in phrases)]
+    cast = ["", *data.characters()]
+    words: set[str] = set()
+    rng = random.Random(0)
+    for k, motion in enumerate(motions):
+        for template in data.TRAIN_TEMPLATES.values():
+            for j in range(4):
+                parts = data.Parts(cast[(k + j) % len(cast)], motion, adverbs[(3 * k + j) % len(adverbs)],
+                                   places[(k * 7 + j) % len(places)], times[(k + 5 * j) % len(times)],
+                                   cameras[(k * 3 + j) % len(cameras)])
+                words.update(_words(template(parts, rng)))
+    for phrase in motions:  # every form a template writes a motion in, whichever the draws above missed
+        words.update(_words(f"{phrase} {data._third_person(phrase)} {data._gerund(phrase)}"))
+    for phrase in (*places, *adverbs, *times, *cameras, *cast):
+        words.update(_words(phrase))
+    return frozenset(words)
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD_RE.findall(text)]
+
+
+def unlearnt(text: str, names: Iterable[str] = ()) -> list[str]:
+    """The words of ``text`` the LM never learnt, in order, besides those of ``names`` (the cast's,
+    the project's places')."""
+    known = learnt_words() | {word for name in names for word in _words(name)}
+    return [word for word in _words(text) if word not in known]
+
+
+def rephrase(instruction: Instruction, names: Sequence[str] = ()) -> Rephrased:
+    """``instruction`` with its motion, place and time of day in words the LM learnt, where the
+    sketch engine understands them and the turn says them otherwise (see the module's doc); the
+    instruction itself when it needs nothing replaced."""
+    raw = instruction.raw
+    spans = field_spans(raw)
+    reading = read_instruction(instruction)
+    sketch_warnings = _unknowns(reading.warnings)
+    edits: list[tuple[tuple[int, int], str, str]] = []  # (span, new words, part)
+    fielded = {"motion": instruction.motion, "background": instruction.background, "time": instruction.time_of_day}
+    for part, value in fielded.items():
+        span = spans.get(part)
+        if not value.strip() or span is None or not unlearnt(raw[span[0]:span[1]], names):
+            continue
+        words = _field_words(part, reading, raw[span[0]:span[1]], sketch_warnings, "time" in spans)
+        if words:
+            edits.append((span, words, part))
+    text = _free_text_words(instruction, reading, names, spans)
+    if text is not None:
+        at = raw.find(instruction.free_text)
+        if at >= 0:
+            edits.append(((at, at + len(instruction.free_text)), text, "text"))
+    if not edits:
+        return Rephrased(instruction)
+    edits.sort(key=lambda edit: edit[0][0], reverse=True)
+    new = raw
+    for (start, end), words, _part in edits:
+        new = new[:start] + words + new[end:]
+    replaced = tuple(part for _span, _words_, part in sorted(edits, key=lambda edit: edit[0][0]))
+    said = [raw[start:end] for (start, end), _w, _p in edits]
+    warnings = tuple(warning for warning, quoted in sketch_warnings.items()
+                     if any(quoted.casefold() in part.casefold() for part in said))
+    return Rephrased(replace(instruction, raw=new), replaced, warnings)
+
+
+def _unknowns(warnings: Sequence[str]) -> dict[str, str]:
+    """The sketch's "'X' unknown, shown as 'Y'" warnings, each with its X."""
+    found = {}
+    for warning in warnings:
+        match = _UNKNOWN_RE.match(warning)
+        if match is not None:
+            found[warning] = match.group("said")
+    return found
+
+
+def _understood(reading: Reading, part: str, said: str, unknowns: dict[str, str]) -> bool:
+    """Whether the sketch read ``said`` (a field's words) as something of its world rather than
+    falling back to its default: words it names (no warning), or a stand-in or typo it knows."""
+    from studio.engines.sketch.vocabulary import DEFAULT_LOCATION, UNKNOWN_LOCATION_HINTS, UNKNOWN_MOTION_HINTS
+
+    guessed = [q for q in unknowns.values() if q.casefold() in said.casefold() or said.casefold() in q.casefold()]
+    if not guessed:
+        return True
+    words = _words(said)
+    if part == "motion":
+        if any(word in UNKNOWN_MOTION_HINTS for word in words):
+            return True
+        return reading.motion.name != "idle" and _looks_like(words, reading.motion.name)
+    if part == "background":
+        return reading.location != DEFAULT_LOCATION or any(word in UNKNOWN_LOCATION_HINTS for word in words)
+    return _looks_like(words, reading.time) or bool(reading.time and _time_word_like(words))
+
+
+def _looks_like(words: Sequence[str], name: str) -> bool:
+    """Whether one of ``words`` is a misspelling of one of the words the LM learnt for ``name``."""
+    import difflib
+
+    from studio.engines.sketch.vocabulary import LOCATION_BY_NAME, MOTION_BY_NAME
+
+    spec = MOTION_BY_NAME.get(name)
+    phrases = spec.phrases if spec is not None else LOCATION_BY_NAME[name].phrases if name in LOCATION_BY_NAME \
+        else (name,)
+    choices = {word for phrase in (name, *phrases) for word in _words(phrase)} | {name}
+    return any(difflib.get_close_matches(word, choices, n=1, cutoff=0.6) for word in words)
+
+
+def _time_word_like(words: Sequence[str]) -> bool:
+    import difflib
+
+    from studio.core.instruction import TIME_WORDS
+
+    return any(difflib.get_close_matches(word, list(TIME_WORDS), n=1, cutoff=0.75) for word in words)
+
+
+def _field_words(part: str, reading: Reading, said: str, unknowns: dict[str, str], time_field: bool) -> str:
+    """The learnt words for a Motion, Background or Time field the sketch understood ('' when
+    it did not: the LM then reads it as written, and chooses itself). A Background keeps the
+    time of day the turn says when it has no Time field ("day park"), as the LM learnt it."""
+    if not _understood(reading, part, said, unknowns):
+        return ""
+    if part == "motion":
+        if reading.motion.name == "idle":
+            return ""
+        adverb = reading.adverb if reading.adverb and reading.adverb in said.casefold() else ""
+        return " ".join(w for w in (adverb, reading.motion.name) if w)
+    if part == "background":
+        if not reading.location:
+            return ""
+        time = reading.time if reading.time and not time_field else ""
+        return " ".join(w for w in (time, reading.location) if w)
+    return reading.time
+
+
+def _free_text_words(instruction: Instruction, reading: Reading, names: Sequence[str],
+                     spans: dict[str, tuple[int, int]]) -> str | None:
+    """The free text of ``instruction`` as a sentence the LM learnt, when it holds words the LM
+    never learnt (or speech in quotes) and the sketch understood the motion it names; else None."""
+    free = instruction.free_text
+    if not free.strip() or instruction.motion.strip():
+        return None
+    _rest, spoken = without_speech(free)
+    who = _who(free, names)
+    if not spoken and not unlearnt(free, (*names, who, *_capitalised(free))):  # a capitalised word: a name
+        return None
+    if not spoken and any(w.startswith("no motion") for w in reading.warnings):
+        return None  # the sketch found no motion: the LM chooses one itself, as before
+    if not spoken and not _understood(reading, "motion", free, _unknowns(reading.warnings)):
+        return None
+    from studio.engines.mini.data import _third_person
+
+    motion = reading.motion.name
+    verb = _third_person(motion) if who else motion
+    place = reading.location if reading.location and "background" not in spans else ""
+    time = reading.time if reading.time and "time" not in spans and not instruction.background.strip() else ""
+    words = [who, reading.adverb, verb]
+    if place:
+        words.append(f"in the {place}")
+    if time:
+        words.append(_PHRASE_TIMES.get(time, f"at {time}"))
+    said = " ".join(w for w in words if w)
+    if reading.camera is not None and not instruction.camera.strip():
+        said += f", {reading.camera.value} camera"
+    return said
+
+
+def _capitalised(text: str) -> list[str]:
+    """The words of ``text`` written with a capital, but its first: names, as the LM saw them."""
+    found = list(_WORD_RE.finditer(text))
+    return [word.group(0) for word in found[1:] if word.group(0)[:1].isupper()]
+
+
+def _who(text: str, names: Sequence[str]) -> str:
+    """Who the free text names as its character: the one of ``names`` (the story's) it mentions
+    first; else the first of the cast the LM knows, or a capitalised first word the LM never
+    learnt before it ("Hana waves at Aoi": Hana); '' when there is none."""
+    from studio.engines.mini.data import characters
+
+    named, at = _first_named(text, names)
+    if named:
+        return named
+    first = _WORD_RE.search(text)
+    if first is not None and first.group(0)[:1].isupper() and first.group(0).casefold() not in learnt_words():
+        named, at = first.group(0), first.start()
+    known, known_at = _first_named(text, characters())
+    return known if known and known_at < at else named
+
+
+def _first_named(text: str, names: Iterable[str]) -> tuple[str, int]:
+    """The one of ``names`` that ``text`` mentions first, as whole words, and where ('' if none)."""
+    best, at = "", len(text) + 1
+    for name in names:
+        words = name.split()
+        if not words:
+            continue
+        found = re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)", text, re.IGNORECASE)
+        if found is not None and found.start() < at:
+            best, at = " ".join(words), found.start()
+    return best, at
