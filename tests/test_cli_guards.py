@@ -153,6 +153,11 @@ def test_sample_and_unbundle_refuse_a_project_name_of_dots(tmp_path: Path, proje
     bundle = tmp_path / "story.zip"
     assert kamishibai("bundle", str(project), str(bundle)).returncode == 0
     _refused(kamishibai("sample", name, "--no-generate", cwd=work), "has no name to give the project folder")
+    if name == "..":  # an existing folder: the bundle is unpacked inside it, under the bundle's name
+        unpacked = kamishibai("unbundle", str(bundle), name, cwd=work)
+        assert unpacked.returncode == 0, unpacked.stderr
+        assert [p for p in tmp_path.rglob("*") if "kamishibai" in p.name] == [tmp_path / "a" / "story.kamishibai"]
+        return
     _refused(kamishibai("unbundle", str(bundle), name, cwd=work), "has no name to give the project folder")
     made = [p for p in tmp_path.rglob("*") if "kamishibai" in p.name]
     assert not made, made

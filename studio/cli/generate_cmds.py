@@ -16,7 +16,7 @@ import shlex
 import sys
 import threading
 import weakref
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -1477,8 +1477,23 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
                         f"{engine} engine (`kamishibai doctor` says), or cancel them in the studio.")
     if others:
         messages.append(f"{len(others)} job(s) are still queued and did not run: {first_few(others)}."
-                        + _farm_gone_hint(service, path))
+                        + (_held_elsewhere(jobs.values(), path) or _farm_gone_hint(service, path)))
     return messages
+
+
+def _held_elsewhere(jobs: Iterable[Job], path: str) -> str:
+    """Why queued jobs did not run while jobs of this project still run in another process
+    ("" when none does): the jobs after them wait for them, and that process runs them.
+    QA: run-queue beside a `fill --run` ended saying only that jobs were still queued."""
+    from studio.worker import JobStatus
+
+    running = [job.id for job in jobs if job.status is JobStatus.RUNNING]  # this run's own jobs have ended
+    if not running:
+        return ""
+    return (f"\n  job(s) {first_few(running)} are running in another process (the studio, or a run-queue, "
+            "fill --run or play still going), which runs the jobs that wait for them.\n"
+            f"  hint: let it finish (`kamishibai queue {shell_path(path)}` shows how far it got), or stop it there "
+            "and run this again.")
 
 
 def _farm_gone_hint(service: GenerationService, path: str) -> str:

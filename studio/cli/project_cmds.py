@@ -126,7 +126,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "media files its database names are unpacked.")
     p.add_argument("bundle", help="the .zip file to unpack")
     p.add_argument("dest", nargs="?", help="the new project folder (NAME or NAME.kamishibai; missing, or an empty "
-                   "folder). "
+                   "NAME.kamishibai folder), or an existing folder to unpack into (out: out/story.kamishibai). "
                    "Default: the bundle's name beside it (story.zip: story.kamishibai)")
     p.set_defaults(handler=cmd_unbundle)
 
@@ -505,11 +505,22 @@ def cmd_unbundle(args: argparse.Namespace) -> int:
                           f"{shlex.quote(printable(_bundle_stem(bundle)))}.kamishibai, or leave it out to unpack "
                           "beside the bundle.")
     dest = Path(args.dest).expanduser() if args.dest else bundle.with_name(_bundle_stem(bundle))
+    if args.dest and _plain_folder(dest):  # into the folder, as `bundle P backups` writes backups/P.zip
+        dest = dest / _bundle_stem(bundle)
     with import_bundle(bundle, dest) as project:
         print(printable(str(project.path)))
         for problem in project.problems:
             print(f"  note: {printable(problem)}")
     return 0
+
+
+def _plain_folder(dest: Path) -> bool:
+    """True for an existing folder that is not itself a project's (no ``.kamishibai`` name,
+    no database): ``unbundle B.zip out`` unpacks into it, where it made ``out.kamishibai``
+    beside it. An empty ``NAME.kamishibai`` folder still becomes the project."""
+    from studio.storage.project import PROJECT_SUFFIX
+
+    return dest.is_dir() and dest.suffix.lower() != PROJECT_SUFFIX and not (dest / "project.db").exists()
 
 
 def _bundle_stem(bundle: Path) -> str:

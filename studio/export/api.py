@@ -105,9 +105,10 @@ def earlier_captions_note(out: Path, fmt: ExportFormat, options: ExportOptions) 
     """A note when a video written without SRT captions has an earlier export's ``.srt``
     beside it ('' otherwise). Players load a subtitle file of the video's name with it, so the
     old cues showed over the burned captions (or over a video meant to have none), doubled and
-    timed for another cut. The file is left: it may have been edited or translated by hand."""
+    timed for another cut. The file is left: it may have been edited or translated by hand.
+    No note for a GIF: GIF viewers never load a subtitle file beside it."""
     srt = captions_file(out)
-    if not fmt.is_video or options.captions is CaptionMode.SRT or not srt.is_file():
+    if not fmt.is_video or fmt is ExportFormat.GIF or options.captions is CaptionMode.SRT or not srt.is_file():
         return ""
     over = "over the captions burned into it" if options.captions is CaptionMode.BURN else "though it has none"
     return (f"{srt.name} beside the video is from an earlier export, and players show it with the video, {over}; "
@@ -152,7 +153,7 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
 
         sheet = export_sheet(branch, out, fmt, options, files, progress, cancelled)
         return 0, 0.0, False, sheet.pages, list(sheet.notes)
-    plan = plan_episode(branch, options, progress, cancelled)
+    plan = plan_episode(branch, options, progress, cancelled, lengths_only=not fmt.is_video)
     timeline = plan.timeline
     if fmt.is_video:
         from studio.export.compose import cut_captions_note, cut_cards_notes

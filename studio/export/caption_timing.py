@@ -16,14 +16,18 @@ and OTIO markers:
   runs on past its turn rather than starting before it, except at the end of the episode,
   where the last caption borrows from a turn without a caption before it, then from the
   caption before it (which ends earlier);
-* a caption lends only time it does not need itself: it keeps at least the minimum and the
-  time its text takes to read (:func:`studio.export.reading.reading_seconds`: 17 characters a
-  second in English, 4 in Japanese, 7 in Chinese, 12 in Korean), so a caption with a turn
-  long enough for it is never cut short for another;
+* a caption lends time it does not need itself: beyond the minimum and the time its text
+  takes to read (:func:`studio.export.reading.reading_seconds`: 17 characters a second in
+  English, 4 in Japanese, 7 in Chinese, 12 in Korean). Only a caption that would still be up
+  less than the minimum in all takes what it lacks of it from its neighbours' reading time
+  too, leaving each of their subtitles the minimum (so none of their text is cut for it): a
+  subtitle editor holds the minimum duration as the rule and the reading speed as the aim (a
+  caption gone in 0.4 s can't be read at all; one of 2 s shown in 1.5 s is read faster);
 * captions never overlap and never reach onto the title or end card; a caption with more
   text than its time can show is cut to what it can (:func:`studio.export.subtitles.readable_cues`).
 
-A caption that finds no time to borrow (its neighbours need all of theirs) keeps its turn's.
+A caption that finds no time to borrow (its neighbours are at the minimum themselves, or the
+episode is shorter than the minimum) keeps its turn's.
 """
 
 from __future__ import annotations
@@ -91,7 +95,7 @@ def caption_blocks(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], fps
                  for block in blocks]
         keeps = [max(want, math.ceil(sum((reading_seconds(cue.shown) for cue in block.cues), Fraction(0)) * fps))
                  for want, block in zip(wants, blocks, strict=True)]
-        _borrow(blocks, wants, keeps, spans[0].shown_from, spans[-1].shown_to)
+        _borrow(blocks, wants, keeps, spans[0].shown_from, spans[-1].shown_to, least)
     return [CaptionBlock(tuple(block.turns), (merged(block.cues),) if len(block.turns) > 1 else tuple(block.cues),
                          block.start, block.end) for block in blocks]
 
@@ -119,26 +123,39 @@ def _merge_short_runs(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], 
     return blocks
 
 
-def _borrow(blocks: list[_Block], wants: list[int], keeps: list[int], first: int, last: int) -> None:
+def _borrow(blocks: list[_Block], wants: list[int], keeps: list[int], first: int, last: int, least: int) -> None:
     """Lengthen, in order, each block shorter than ``wants[k]`` frames with time its neighbours
-    can spare (see the module's description); block ``k`` lends only frames beyond
-    ``keeps[k]`` (never less than ``wants[k]``). Blocks stay in order and never overlap."""
-    for index, block in enumerate(blocks):
-        least = wants[index]
-        after = blocks[index + 1] if index + 1 < len(blocks) else None
-        before = blocks[index - 1] if index > 0 else None
-        # time after it that shows no caption, then the next caption's spare time
-        free = (after.start if after is not None else last) - block.end
-        block.end += min(free, max(0, least - block.frames))
-        if after is not None and after.start == block.end:
-            spare = min(max(0, least - block.frames), max(0, after.frames - keeps[index + 1]))
-            block.end += spare
-            after.start += spare
-        if after is not None:
-            continue  # a caption starts before its turn only at the end of the episode
-        free = block.start - (before.end if before is not None else first)
-        block.start -= min(free, max(0, least - block.frames))
-        if before is not None and before.end == block.start:
-            spare = min(max(0, least - block.frames), max(0, before.frames - keeps[index - 1]))
-            block.start -= spare
-            before.end -= spare
+    can spare (see the module's description): frames beyond ``keeps[k]`` (block ``k``'s
+    reading time, never less than ``wants[k]``). Then a block still shorter than ``least``
+    (one minimum) takes what it lacks of it from its neighbours' reading time too, down to
+    their ``wants``: a caption up for the minimum matters more than a neighbour's reading
+    speed (a viewer reads a little faster; one gone in 0.4 s is not read at all), as a
+    subtitle editor holds the minimum duration as the rule and the reading speed as the aim.
+    Blocks stay in order and never overlap."""
+    for index in range(len(blocks)):
+        _lengthen(blocks, index, wants[index], keeps, first, last)
+    for index in range(len(blocks)):
+        _lengthen(blocks, index, min(least, wants[index]), wants, first, last)
+
+
+def _lengthen(blocks: list[_Block], index: int, least: int, floors: list[int], first: int, last: int) -> None:
+    """Lengthen block ``index`` towards ``least`` frames: over the time after it that shows no
+    caption, then from the next block down to its ``floors`` frames; at the end of the
+    episode, over the time before it, then from the block before it likewise."""
+    block = blocks[index]
+    after = blocks[index + 1] if index + 1 < len(blocks) else None
+    before = blocks[index - 1] if index > 0 else None
+    free = (after.start if after is not None else last) - block.end
+    block.end += min(free, max(0, least - block.frames))
+    if after is not None and after.start == block.end:
+        spare = min(max(0, least - block.frames), max(0, after.frames - floors[index + 1]))
+        block.end += spare
+        after.start += spare
+    if after is not None:
+        return  # a caption starts before its turn only at the end of the episode
+    free = block.start - (before.end if before is not None else first)
+    block.start -= min(free, max(0, least - block.frames))
+    if before is not None and before.end == block.start:
+        spare = min(max(0, least - block.frames), max(0, before.frames - floors[index - 1]))
+        block.start -= spare
+        before.end -= spare

@@ -463,9 +463,24 @@ class ShownCaptions:
     in "…" (:func:`readable_cues`)."""
 
 
+_last_laid_out: list[tuple[Branch, Timeline, tuple[ShownCaptions, ...]]] = []
+"""The last branch and timeline whose captions were laid out (the very objects), with them:
+an export asks twice (to write them, then for its notes), and a long branch took seconds each."""
+
+
 def episode_captions(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
     """Every caption of the episode, in order, laid out by
     :func:`studio.export.caption_timing.caption_blocks` (so none only flashes by)."""
+    last = list(_last_laid_out)  # another thread may replace it meanwhile
+    if last and last[0][0] is branch and last[0][1] is timeline:
+        return list(last[0][2])
+    shown = _laid_out(branch, timeline)
+    _last_laid_out[:] = [(branch, timeline, tuple(shown))]
+    return shown
+
+
+def _laid_out(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
+    """:func:`episode_captions`, worked out."""
     minimum = min_cue_frames(timeline.fps)
     shown: list[ShownCaptions] = []
     said = [turn_cues(turn) for turn in branch.turns]

@@ -44,14 +44,52 @@ _COLUMNS = (
 INTERRUPTED_MESSAGE = "The studio stopped while this job was running."
 
 
-def owner_token() -> str:
-    """Who runs a job: ``host:pid:started``, used to tell a crashed owner from a live one.
+def owner_token(project: Path | None = None) -> str:
+    """Who runs a job: ``host:pid:started|PROJECT``, used to tell a crashed owner from a live
+    one, and the project it runs the job in from a copy of it.
 
     ``started`` (:func:`process_start`) tells this process from a later one given the same
     pid once it is gone (after a reboot, pids start over). Where it can't be read (no
-    ``/proc``), the token is ``host:pid``, as earlier versions wrote it."""
+    ``/proc``), the process part is ``host:pid``, as earlier versions wrote it.
+
+    ``PROJECT`` (:func:`project_identity` of the project folder, when given) is there because
+    a copy of the project (``cp -a``, or a bundle unpacked) holds the same rows: the owner
+    that runs a job of the original runs nothing in the copy (see :func:`owner_alive`)."""
     started = process_start(os.getpid())
-    return f"{socket.gethostname()}:{os.getpid()}" + (f":{started}" if started else "")
+    process = f"{socket.gethostname()}:{os.getpid()}" + (f":{started}" if started else "")
+    identity = project_identity(project) if project is not None else ""
+    return f"{process}{_PROJECT_MARK}{identity}" if identity else process
+
+
+_PROJECT_MARK = "|"
+"""Parts a job's owner token with a project part: the process's part, the folder's
+``device.inode``, the folder's path (which may hold the mark itself: it comes last)."""
+
+
+def project_identity(folder: Path) -> str:
+    """``DEVICE.INODE|REAL PATH`` of a project folder ("" if it can't be read). A copy of the
+    folder has another inode and lives at another path; a folder moved (renamed) keeps its
+    inode, and one on a file system whose inode numbers are not stable keeps its path."""
+    try:
+        stat = os.stat(folder)
+        real = os.path.realpath(folder)
+    except (OSError, ValueError):
+        return ""
+    return f"{stat.st_dev}.{stat.st_ino}{_PROJECT_MARK}{real}"
+
+
+def _same_project(recorded: str, folder: Path | None) -> bool:
+    """True unless ``recorded`` (a token's project part) names a folder other than
+    ``folder``: a token written before the part existed, or a folder that can't be read, is
+    taken for the same project (what earlier versions did)."""
+    if not recorded or folder is None:
+        return True
+    here = project_identity(folder)
+    if not here:
+        return True
+    inode, _, path = recorded.partition(_PROJECT_MARK)
+    here_inode, _, here_path = here.partition(_PROJECT_MARK)
+    return inode == here_inode or path == here_path
 
 
 @functools.cache
@@ -74,9 +112,13 @@ def process_start(pid: int) -> str:
     return f"{boot}-{fields[19]}" if boot and len(fields) > 19 and fields[19].isdigit() else ""
 
 
-def owner_alive(owner: str) -> bool:
+def owner_alive(owner: str, project: Path | None = None) -> bool:
     """True if ``owner`` is another live process on this host (not us, not a zombie, not a
-    process that took a dead owner's pid)."""
+    process that took a dead owner's pid) that runs the job in ``project`` (when given):
+    in a copy of the project, a job the original's process runs is run by nobody."""
+    owner, _, recorded = owner.partition(_PROJECT_MARK)
+    if not _same_project(recorded, project):
+        return False
     host, _, rest = owner.partition(":")
     pid_text, _, started = rest.partition(":")
     if host != socket.gethostname() or not pid_text.isdigit():
@@ -239,7 +281,7 @@ class JobStore:
 
     def __init__(self, database: Database) -> None:
         self.database = database
-        self.owner = owner_token()
+        self.owner = owner_token(database.folder)
         self.unreadable: dict[str, str] = {}
         """The rows the last :meth:`load` could not read and that are not done, by id, each
         with the reason: a job waiting for one of them must not take it for done."""
@@ -272,7 +314,7 @@ class JobStore:
             rows = self.database.execute("SELECT id, owner FROM jobs WHERE status='running'").fetchall()
         except sqlite3.OperationalError as error:
             raise _no_queue(error) from None
-        return {row["id"] for row in rows if not owner_alive(row["owner"] or "")}
+        return {row["id"] for row in rows if not owner_alive(row["owner"] or "", self.database.folder)}
 
     def next_sequence(self) -> int:
         row = self.database.execute("SELECT COALESCE(MAX(sequence), 0) FROM jobs").fetchone()
@@ -359,7 +401,7 @@ class JobStore:
         with self.database.transaction() as conn:
             rows = conn.execute("SELECT * FROM jobs WHERE status='running'").fetchall()
             for row in rows:
-                if owner_alive(row["owner"] or ""):
+                if owner_alive(row["owner"] or "", self.database.folder):
                     continue
                 take = None
                 if row["take_id"]:

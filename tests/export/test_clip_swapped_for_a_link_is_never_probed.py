@@ -76,7 +76,8 @@ def test_a_clip_swapped_for_a_link_is_refused_before_it_is_probed(story: Fixture
     assert f"turn 2 (node {story.nodes[1]}" in message and "link to a file outside the project" in message, message
     assert raised.value.remake == (story.nodes[1],)
     assert outside.resolve() not in read, "the file outside the project was handed to ffmpeg"
-    assert _clip_of(story, 0).resolve() in read, "the other turns' clips were probed"
+    if fmt == "mp4":  # (a text export reads the studio's own clips' lengths from their index, not ffmpeg)
+        assert _clip_of(story, 0).resolve() in read, "the other turns' clips were probed"
     assert list(out.parent.iterdir()) == []
 
 

@@ -39,10 +39,11 @@ def test_a_long_japanese_caption_keeps_the_time_it_needs(two_turns: Fixture, tmp
     assert [text.replace("\n", "") for _, _, text in entries] == [
         "美咲: 今日はとても良い天気ですね。", "公園で一緒に写真を撮りましょう。", "美咲: はい。"]
     (start, middle, _), (resumed, end, _), (after, stop, _) = entries
-    # 30 characters at 4 a second take 7.5 s: the turn's 4 s are all needed, none is lent
-    assert (start, middle, end) == (0.0, resumed, pytest.approx(4.0, abs=1e-3))
+    # 30 characters at 4 a second take 7.5 s: the turn's 4 s are all needed, and lent only what
+    # the short turn after it lacks of the minimum (5/6 s, to the frame: 0.875 s)
+    assert (start, middle, end) == (0.0, resumed, pytest.approx(3.625, abs=1e-3))
     assert 0.0 < middle < end
-    assert (after, stop) == (pytest.approx(4.0, abs=1e-3), pytest.approx(4.5, abs=1e-3))
+    assert (after, stop) == (pytest.approx(3.625, abs=1e-3), pytest.approx(4.5, abs=1e-3))
 
 
 def test_an_english_caption_with_time_to_spare_still_lends_it(two_turns: Fixture, tmp_path: Path) -> None:

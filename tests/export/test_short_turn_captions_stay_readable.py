@@ -79,10 +79,13 @@ def test_each_subtitle_of_a_long_narration_in_a_short_turn_gets_the_minimum(stor
     assert " ".join(text.removeprefix("<i>").removesuffix("</i>") for _, _, text in told).split() == NARRATION.split()
 
 
-def test_a_caption_that_needs_its_whole_turn_lends_nothing(story: Fixture, tmp_path: Path) -> None:
+def test_a_short_caption_takes_its_minimum_even_from_a_caption_that_needs_its_whole_turn(
+        story: Fixture, tmp_path: Path) -> None:
     _mixed(story, 0.5, 1.5, 1.5)  # 1.5 s is less than turn 2's caption takes to read
     entries = parse_srt(export_branch(story.project, story.leaf, tmp_path / "tight.srt").path.read_text())
-    assert _times(entries) == pytest.approx([0, 0.5, 0.5, 2.0, 2.0, 3.5], abs=1e-3)
+    # the minimum (5/6 s, rounded to the frame: 0.875 s) wins over the neighbour's reading time,
+    # which keeps the rest of its turn
+    assert _times(entries) == pytest.approx([0, 0.875, 0.875, 2.0, 2.0, 3.5], abs=1e-3)
 
 
 def test_a_run_of_very_short_turns_shares_one_readable_caption(tmp_path: Path) -> None:

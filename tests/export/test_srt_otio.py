@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import url2pathname
@@ -106,14 +107,19 @@ def test_dialogue_and_narration_reach_the_srt_in_order_within_their_turn(story: 
         "Qiqi gently waves 2 in the town, by day.", "Qiqi gently waves 3 in the town, by day."]
     assert all(len(line) <= 42 for _, _, text in entries for line in text.splitlines()), "lines wrap at 42"
     first_turn = story.frames[0] / FPS
-    assert entries[0][0] == 0 and entries[2][1] == pytest.approx(first_turn)
+    # a turn's captions stay up at least 5/6 s in all (to the frame), the time taken from the next turn's
+    minimum = math.ceil(FPS * 5 / 6) / FPS
+    shown = max(first_turn, minimum)
+    assert entries[0][0] == 0 and entries[2][1] == pytest.approx(shown)
     for (_, end, _), (start, _, _) in itertools.pairwise(entries[:3]):
         assert end == pytest.approx(start)
     assert entries[2][1] - entries[2][0] > entries[1][1] - entries[1][0]  # the long line stays up longer
     # turn 2 lasts 2 s (its clip is 0.75 s, held on its last frame)
-    assert entries[3][:2] == pytest.approx((first_turn, first_turn + 2.0))
-    assert entries[4][0] == pytest.approx(first_turn + 2.0)
-    assert result.duration == pytest.approx(first_turn + 2.0 + story.frames[2] / FPS)
+    total = first_turn + 2.0 + story.frames[2] / FPS
+    last = max(story.frames[2] / FPS, minimum)  # the last turn's caption takes its minimum from turn 2 too
+    assert entries[3][:2] == pytest.approx((shown, total - last))
+    assert entries[4][0] == pytest.approx(total - last)
+    assert result.duration == pytest.approx(total)
 
 
 def test_otio_holds_a_long_turn_and_marks_every_cue(story: Fixture, tmp_path: Path) -> None:
@@ -172,6 +178,8 @@ def test_otio_cuts_where_the_video_cuts_at_another_frame_rate(story: Fixture, tm
     frames, so rounding can't add up: the timeline is as long as the video and every clip
     starts where its caption (the video's cut) does."""
     _with_story(story)  # a held turn and captions
+    for node in (story.nodes[0], story.nodes[2]):  # each long enough for its own captions: none borrows time
+        story.project.apply(SetDuration(node, 1.5))
     options = ExportOptions(fps=fps, crossfade=0.25)
     video = export_branch(story.project, story.leaf, tmp_path / "v.mp4", options=options)
     export_branch(story.project, story.leaf, tmp_path / "v.otio", options=options)
