@@ -12,6 +12,7 @@ as a Korean one: ``캐릭터: 민수; 동작: 달린다; 배경: 공원; 시간:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from studio.core.graphemes import is_wide, script_of, scripts_in
 from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, KOREAN_KEYS, Instruction, only_blank_fields
@@ -233,10 +234,12 @@ def _verb_base(word: str) -> str:
     return _CERTAIN_PASTS.get(lower) or gerund_base(lower) or lower
 
 
-def _conjugated(words: list[str]) -> list[str]:
+def _conjugated(words: list[str], plural: bool = False) -> list[str]:
     """The motion's verbs in the third person: its first word, and an action verb right after
     "and", "or", "then" or "while" ("sit and read a book" -> "sits and reads a book";
-    "sitting and reading" -> "sits and reads")."""
+    "sitting and reading" -> "sits and reads"); for several characters (``plural``) the plain
+    form ("Qiqi and Yuzu dance")."""
+    third_person = _person(plural)
     out = list(words)
     adverb = _wrapped(out[0])[1].lower().endswith("ly")
     first = 1 if len(out) > 1 and adverb and _verb_base(out[1]) in _ACTION_VERBS else 0
@@ -273,7 +276,7 @@ _LIGHT_VERBS = {
 "sings a song"); any other noun phrase is done ("does a dance", "does the splits")."""
 
 
-def _noun_phrase_motion(words: list[str]) -> list[str] | None:
+def _noun_phrase_motion(words: list[str], plural: bool = False) -> list[str] | None:
     """A motion written as a noun phrase (it opens with an article or a number: "a dance", "the
     splits", "3 laps of running") as the words of a sentence's predicate; None for any other
     motion (its first word is the verb: :func:`_conjugated`).
@@ -281,7 +284,9 @@ def _noun_phrase_motion(words: list[str]) -> list[str] | None:
     "<count> <noun> of <gerund>" is the gerund's verb ("3 laps of running" -> "runs 3 laps");
     a noun with a verb of its own in :data:`_LIGHT_VERBS` takes it ("takes a walk"); "a" or "an"
     and a bare action verb's noun is the verb ("a dance" -> "dances"); any other is done
-    ("does an elegant dance", "does the splits")."""
+    ("does an elegant dance", "does the splits"); for several characters the plain form ("do a
+    dance")."""
+    third_person = _person(plural)
     opener = words[0].lower()
     counted = opener.isdigit() or opener in _NUMBER_WORDS
     if opener not in _NOUN_OPENERS and not counted:
@@ -298,7 +303,22 @@ def _noun_phrase_motion(words: list[str]) -> list[str] | None:
     bare = end == 2 and opener in ("a", "an") and (end == len(words) or words[end].lower() in _PREPOSITIONS)
     if bare and nouns[0] in _ACTION_VERBS:  # "a dance in the rain" -> "dances in the rain"
         return [third_person(nouns[0]) + _wrapped(words[1])[2], *words[2:]]
-    return ["does", *words]
+    return [third_person("do"), *words]
+
+
+def _person(plural: bool) -> Callable[[str], str]:
+    """How a verb agrees with the sentence's subject: :func:`third_person` for one character,
+    the plain form for several."""
+    return (lambda verb: verb) if plural else third_person
+
+
+_JOINED_NAMES = re.compile(r"\s*(?:,|&|\band\b)\s*", re.IGNORECASE)
+
+
+def several_characters(who: str) -> bool:
+    """Whether a Character field names several characters joined in English ("Qiqi and Yuzu",
+    "Qiqi, Yuzu & Aoi"): the sentence's verb then agrees with them."""
+    return len([part for part in _JOINED_NAMES.split(who) if part.strip()]) > 1
 
 
 _COMMON_PLACES = frozenset({"park", "town", "street", "school", "forest", "city", "room", "house", "station",
@@ -413,13 +433,14 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
     if motion:
         words = _with_articles(_common_case(motion))
         if who:
-            words = _noun_phrase_motion(words) or _conjugated(words)
+            plural = several_characters(who)
+            words = _noun_phrase_motion(words, plural) or _conjugated(words, plural)
             parts.append(who)
         if instruction.adverb:
             parts.append(instruction.adverb)
         parts.append(" ".join(words))
     else:
-        parts.append(f"{who} is" if who else "We are")
+        parts.append((f"{who} are" if several_characters(who) else f"{who} is") if who else "We are")
     place = _place(instruction.background)
     if place:
         parts.append(place)
