@@ -54,7 +54,7 @@ def _node(tree: StoryTree, node_id: str) -> Node:
         raise CommandError(str(error)) from None
 
 
-TURN_NEEDED_HINT = "Use a turn (any node below the start) instead."
+TURN_NEEDED_HINT = "Use one of the story's turns instead."
 """Worded for every surface: the window selects a turn, the command line names one."""
 
 
@@ -238,7 +238,7 @@ class SelectTake(Command):
         if self.take_id is not None:
             take = tree.takes.get(self.take_id)
             if take is None or take.node_id != node.id:
-                raise CommandError(f"take {self.take_id} does not belong to node {node.id}")
+                raise CommandError(f"Take {self.take_id} is not a take of turn {node.id}.")
         if node.selected_take_id == self.take_id:
             return {}
         updated = replace(node, selected_take_id=self.take_id)
@@ -350,7 +350,7 @@ def check_node_notes(notes: str) -> str:
     rewrite a terminal when `kamishibai tree` prints the notes, and a lone surrogate can't
     even be stored."""
     if not isinstance(notes, str):
-        raise CommandError(f"A node's notes must be text, not {type(notes).__name__}.")
+        raise CommandError(f"A turn's notes must be text, not {type(notes).__name__}.")
     notes = notes.replace("\r\n", "\n")
     for position, char in enumerate(notes, start=1):
         if char in NOTES_WHITESPACE:

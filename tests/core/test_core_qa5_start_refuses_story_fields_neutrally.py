@@ -18,7 +18,7 @@ from studio.storage import Project
 REPO = Path(__file__).resolve().parents[2]
 REFUSAL = ("The story's start holds no story fields: dialogue, narration, a duration and shot notes belong to "
            "a turn.")
-HINT = "Use a turn (any node below the start) instead."
+HINT = "Use one of the story's turns instead."
 
 
 def test_story_fields_on_the_start_are_refused_naming_what_a_turn_holds(project: Project) -> None:
