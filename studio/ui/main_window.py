@@ -65,6 +65,9 @@ log = logging.getLogger(__name__)
 MAX_OUT_OF_SIGHT_STOPS = 4
 """How many out-of-sight tab bars one Tab press steps past (a window has one or two)."""
 
+COMPACT_TOOLBAR_WIDTH = 1280
+"""Below this width the toolbar's buttons show their icons alone (:meth:`MainWindow._fit_toolbar`)."""
+
 
 def in_sight(widget: QWidget) -> bool:
     """Whether ``widget`` is drawn somewhere in its window (shown, and not wholly covered or
@@ -226,6 +229,8 @@ class MainWindow(QMainWindow):
             button = toolbar.widgetForAction(action)
             if isinstance(button, QToolButton):
                 button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self._labelled_buttons = [button for action in (a.generate, a.reroll, a.play, a.export, a.undo)
+                                  if isinstance(button := toolbar.widgetForAction(action), QToolButton)]
         a.new_turn.setIconText("New turn")
         a.reroll.setIconText("Re-roll")
         a.generate.setIconText("Generate")
@@ -505,6 +510,7 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
+        self._fit_toolbar()
         workspace = self.workspace
         squeezed = workspace is not None and workspace.width() < self.width() * 0.5
         # before the left docks are placed: narrowed in one step (the window's minimum lets it,
@@ -515,6 +521,16 @@ class MainWindow(QMainWindow):
         self._place_left_docks()
         if squeezed or regrown:
             self._size_docks()
+
+    def _fit_toolbar(self) -> None:
+        """In a narrow window the toolbar's buttons show their icons alone (their names stay in
+        the tooltips and menus), so that the engine picker, the main choice, stays in sight
+        rather than behind the overflow button."""
+        style = (Qt.ToolButtonStyle.ToolButtonIconOnly if self.width() < COMPACT_TOOLBAR_WIDTH
+                 else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        for button in self._labelled_buttons:
+            if button.toolButtonStyle() != style:
+                button.setToolButtonStyle(style)
 
     def _connect_actions(self) -> None:
         a, c = self.actions_, self.actions_.bind
