@@ -16,6 +16,7 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from studio.core.instruction import Instruction
@@ -475,3 +476,20 @@ def media_source(fd: int, suffix: str = "") -> Iterator[Path]:
             yield private_copy(fd, Path(folder), f"media{suffix}")
     finally:
         os.close(fd)
+
+
+def indexed_clip_length(turn: Turn) -> tuple[int, Fraction] | None:
+    """(frames, frame rate) of ``turn``'s clip read from its index, opened as the export opens
+    it (:func:`open_clip`: no link followed out of the project); None
+    where the clip is not laid out as the studio writes clips, or can't be opened (the probe
+    then says why). The rate is the one ffmpeg's probe reports for it (:func:`exact_fps`)."""
+    from studio.storage.ffmpeg import exact_fps
+    from studio.storage.mp4_index import clip_length
+
+    try:
+        fd = open_clip(turn) if turn.media_root is not None else os.open(turn.clip, os.O_RDONLY)
+    except (ExportError, OSError, UnsafePathError):
+        return None
+    with os.fdopen(fd, "rb") as file:
+        found = clip_length(file)
+    return None if found is None else (found[0], exact_fps(float(found[1])))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.core.text import first_few
-from studio.export.branch import Branch, Turn, clip_source, open_clip
+from studio.export.branch import Branch, Turn, clip_source, indexed_clip_length
 from studio.export.errors import (
     REMAKE_CLIP_HINT,
     ClipPermissionError,
@@ -23,7 +23,6 @@ from studio.export.errors import (
 from studio.export.options import ExportOptions
 from studio.export.timeline import Timeline, held_frames, output_frames, plan_timeline
 from studio.storage.ffmpeg import MediaError, StreamInfo, exact_fps, probe
-from studio.storage.paths import UnsafePathError
 
 PROBE_WORKERS = 4
 """Each probe is a short ffmpeg run, mostly waiting on the disk."""
@@ -173,19 +172,12 @@ def indexed_info(turn: Turn) -> StreamInfo | None:
     laid out as the studio writes clips (:func:`studio.storage.mp4_index.clip_length`: one
     H.264 track, every frame inside the file, an intact key frame first) or can't be opened:
     the probe then reads it, or says why it can't. The rate is the one the probe reports."""
-    from studio.storage.mp4_index import clip_length
-
     if clip_permission_error(turn.clip, turn.label, turn.media_root, turn.clip_rel) is not None:
         return None
-    try:
-        fd = open_clip(turn) if turn.media_root is not None else os.open(turn.clip, os.O_RDONLY)
-    except (ExportError, OSError, UnsafePathError):
-        return None
-    with os.fdopen(fd, "rb") as file:
-        found = clip_length(file)
+    found = indexed_clip_length(turn)
     if found is None:
         return None
-    return StreamInfo(codec="h264", profile="", pix_fmt="", width=0, height=0, fps=exact_fps(float(found[1])),
+    return StreamInfo(codec="h264", profile="", pix_fmt="", width=0, height=0, fps=found[1],
                       time_base="", frames=found[0])
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -11,7 +10,14 @@ from PIL import Image
 
 from studio.core.progress import CancelCheck, Progress, ProgressCallback, check_cancelled
 from studio.core.text import first_few
-from studio.export.branch import Branch, Turn, clip_source, media_source, open_clip, open_poster
+from studio.export.branch import (
+    Branch,
+    Turn,
+    clip_source,
+    indexed_clip_length,
+    media_source,
+    open_poster,
+)
 from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence, clip_permission_error
 from studio.export.options import (
     ExportFormat,
@@ -113,7 +119,7 @@ def sheet_cut(branch: Branch) -> tuple[list[Turn], list[tuple[Turn, ExportError]
     length (:func:`~studio.export.storyboard.turn_as_cut`).
 
     A clip as the studio writes it is read from its index (a few KB, no ffmpeg:
-    :func:`clip_length`); any other is probed as the video export probes it
+    :func:`~studio.export.branch.indexed_clip_length`); any other is probed as the video export probes it
     (:func:`~studio.export.plan.probe_clips`), so the sheet gives the numbers the video has.
     A sheet needs only the posters, so a clip that can't be read costs only its own turn's
     duration (unless one is set): where the first clip is one of them, the rate is the first
@@ -140,7 +146,7 @@ def _clip_lengths(turns: list[Turn]) -> tuple[dict[int, tuple[int, Fraction]], d
     from studio.export.plan import probe_clips
     from studio.storage.ffmpeg import StreamInfo
 
-    lengths = {index: found for index, turn in enumerate(turns) if (found := clip_length(turn)) is not None}
+    lengths = {index: found for index, turn in enumerate(turns) if (found := indexed_clip_length(turn)) is not None}
     unread = [index for index in range(len(turns)) if index not in lengths]
     errors: dict[int, ExportError] = {}
     for index, info in zip(unread, probe_clips([turns[index] for index in unread]), strict=True):
@@ -166,23 +172,6 @@ def unreadable_clips_note(unreadable: list[tuple[Turn, ExportError]]) -> str:
     return (f"{first[:1].lower()}{first[1:]}{also}; the sheet shows {'those turns' if many else 'that turn'} "
             f"without the clip's duration, and a video of the branch can't be made until "
             f"{'they are' if many else 'it is'} re-rolled (`kamishibai info` lists the damaged clips)")
-
-
-def clip_length(turn: Turn) -> tuple[int, Fraction] | None:
-    """(frames, frame rate) of ``turn``'s clip read from its index, opened as the export opens
-    it (:func:`~studio.export.branch.open_clip`: no link followed out of the project); None
-    where the clip is not laid out as the studio writes clips, or can't be opened (the probe
-    then says why). The rate is the one ffmpeg's probe reports for it (:func:`exact_fps`)."""
-    from studio.storage.ffmpeg import exact_fps
-    from studio.storage.mp4_index import clip_length as indexed_length
-
-    try:
-        fd = open_clip(turn) if turn.media_root is not None else os.open(turn.clip, os.O_RDONLY)
-    except (ExportError, OSError, UnsafePathError):
-        return None
-    with os.fdopen(fd, "rb") as file:
-        found = indexed_length(file)
-    return None if found is None else (found[0], exact_fps(float(found[1])))
 
 
 def poster_image(turn: Turn) -> Image.Image:

@@ -16,7 +16,7 @@ import pytest
 
 from studio.core.state import CharacterState, StateDeltas
 from studio.export.branch import Turn
-from studio.export.sheet import clip_length
+from studio.export.branch import indexed_clip_length as clip_length
 from studio.storage.ffmpeg import ffmpeg_exe, probe
 from studio.storage.media import write_clip
 
