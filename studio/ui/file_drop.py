@@ -18,7 +18,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol, cast
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication
@@ -28,7 +28,23 @@ from studio.storage import DB_NAME
 
 if TYPE_CHECKING:
     from studio.storage import Project
-    from studio.ui.main_window import MainWindow
+    from studio.ui.elided_label import ElidedLabel
+    from studio.ui.services import AppServices
+    from studio.ui.settings import StudioSettings
+
+
+class DropWindow(Protocol):
+    """What a drop needs of the window it lands on (the studio's main window)."""
+
+    services: AppServices
+    settings: StudioSettings
+    status_label: ElidedLabel
+
+    def open_project(self, path: Path | str) -> bool: ...
+    def show_message(self, text: str) -> None: ...
+    def show_error(self, error: object) -> None: ...
+    def setAcceptDrops(self, on: bool) -> None: ...  # noqa: N802 (Qt's name)
+    def installEventFilter(self, watcher: QObject) -> None: ...  # noqa: N802 (Qt's name)
 
 PROJECT_SUFFIX = ".kamishibai"
 STORY_SUFFIXES = (".txt", ".text", ".md", ".markdown", ".csv", ".tsv")
@@ -152,8 +168,8 @@ def import_story_file(create: Callable[[Path], Project], source: Path) -> tuple[
 class FileDrop(QObject):
     """Takes the files dropped on ``window`` (installed as its event filter)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: DropWindow) -> None:
+        super().__init__(cast(QObject, window))
         self.window = window
         self._before = ""
         """The status bar's text before a drag showed what dropping would do."""
