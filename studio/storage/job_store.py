@@ -42,6 +42,9 @@ _COLUMNS = (
 )
 
 INTERRUPTED_MESSAGE = "The studio stopped while this job was running."
+COPIED_MESSAGE = ("This project was copied while the job was running in the original; "
+                  "it did not run in this copy.")
+"""A copy's running job (``cp -a``, a bundle unpacked): its owner runs it in the original."""
 
 
 def owner_token(project: Path | None = None) -> str:
@@ -110,6 +113,11 @@ def process_start(pid: int) -> str:
     boot = _boot_id()
     # fields[0] is the state (field 3 of proc(5)); the start time is field 22
     return f"{boot}-{fields[19]}" if boot and len(fields) > 19 and fields[19].isdigit() else ""
+
+
+def copied_away(owner: str, project: Path | None) -> bool:
+    """Whether ``owner`` ran its job in another folder than ``project``: this is a copy."""
+    return not _same_project(owner.partition(_PROJECT_MARK)[2], project)
 
 
 def owner_alive(owner: str, project: Path | None = None) -> bool:
@@ -417,8 +425,10 @@ class JobStore:
                     unsafe = _unsafe_take_id(row["take_id"])
                     if unsafe:
                         problems.append(f"job {row['id']}: {unsafe}")
+                    why = COPIED_MESSAGE if copied_away(row["owner"] or "", self.database.folder) \
+                        else INTERRUPTED_MESSAGE
                     conn.execute("UPDATE jobs SET status='interrupted', owner='', progress=NULL, error=? WHERE id=?",
-                                 (f"{INTERRUPTED_MESSAGE} {unsafe}" if unsafe else INTERRUPTED_MESSAGE, row["id"]))
+                                 (f"{why} {unsafe}" if unsafe else why, row["id"]))
                     if row["take_id"] and not unsafe and remove_media is not None:
                         remove_media(row["take_id"])
                 updated = conn.execute("SELECT * FROM jobs WHERE id=?", (row["id"],)).fetchone()

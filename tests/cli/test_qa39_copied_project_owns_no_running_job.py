@@ -117,3 +117,18 @@ def test_the_owner_names_its_project_and_an_old_style_owner_still_counts(tmp_pat
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+def test_a_copy_says_its_job_ran_in_the_original(held: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Settled in the copy, the job does not say the studio stopped (nothing stopped: it runs
+    in the original) but that the project was copied while it ran."""
+    from studio.storage.job_store import COPIED_MESSAGE, INTERRUPTED_MESSAGE
+
+    project, job_id = held
+    for copy in _copies(project, capsys):
+        with Project.open(copy) as opened:  # opened for writing: its abandoned jobs are settled
+            store = JobStore(opened.database)
+            store.recover()
+            job = {job.id: job for job in store.load()}[job_id]
+        assert job.status.value == "interrupted" and job.error == COPIED_MESSAGE, (copy, job.error)
+        assert INTERRUPTED_MESSAGE not in job.error
