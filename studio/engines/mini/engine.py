@@ -51,10 +51,10 @@ from studio.engines.catalog.mini import (
 )
 from studio.engines.config import usable_cores
 from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
-from studio.engines.mini.completion import Completion, complete, english_turn, not_done_warnings
+from studio.engines.mini.completion import Completion, complete, english_turn, lm_text, not_done_warnings
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import LOCATION_NAMES, characters
-from studio.engines.mini.rephrase import Rephrased, rephrase
+from studio.engines.mini.rephrase import Rephrased, rephrase, rephrase_translated
 from studio.engines.mini.sequence import PastTurn
 from studio.engines.sketch.understanding import turn_in_english
 
@@ -296,11 +296,16 @@ def _lm_turn(instruction: Instruction, names: Sequence[str]) -> Rephrased:
     """``instruction`` as the LM reads it: in the English words the sketch engine reads a Japanese,
     Chinese or Korean turn in (:func:`english_turn`), or, an English turn, with what the sketch
     engine understands in words the LM never learnt put in the words it learnt
-    (:func:`~studio.engines.mini.rephrase.rephrase`). A turn it reads word for word is itself."""
+    (:func:`~studio.engines.mini.rephrase.rephrase`); the English words of a Japanese, Chinese or
+    Korean turn are rephrased so too, where they still hold words the LM never learnt or the sketch
+    reads the turn as written otherwise (:func:`~studio.engines.mini.rephrase.rephrase_translated`),
+    but for a motion said not to be done (the LM reads its own words for it: :func:`lm_text`). A
+    turn it reads word for word is itself."""
     english = english_turn(instruction, names)
-    if english is not instruction:
+    if english is not instruction and lm_text(english) != english.raw:
         return Rephrased(english)
-    rephrased = rephrase(instruction, names)
+    rephrased = rephrase(instruction, names) if english is instruction \
+        else rephrase_translated(instruction, english, names)
     if not rephrased.replaced:
         return rephrased
     try:  # its fields as the LM's text now says them, for what reads the turn after

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from studio.core.instruction import Instruction, field_spans
-from studio.engines.sketch.understanding import Reading, read_instruction, without_speech
+from studio.engines.sketch.understanding import Reading, other_motions, read_instruction, read_turn, without_speech
 
 _WORD_RE = re.compile(r"[^\W\d_]+")
 _UNKNOWN_RE = re.compile(r"^'(?P<said>.*)' unknown, shown as '(?P<shown>[^']*)'$")
@@ -82,13 +82,16 @@ def unlearnt(text: str, names: Iterable[str] = ()) -> list[str]:
     return [word for word in _words(text) if word not in known]
 
 
-def rephrase(instruction: Instruction, names: Sequence[str] = ()) -> Rephrased:
+def rephrase(instruction: Instruction, names: Sequence[str] = (), *, reading: Reading | None = None,
+             retell: bool = False) -> Rephrased:
     """``instruction`` with its motion, place and time of day in words the LM learnt, where the
     sketch engine understands them and the turn says them otherwise (see the module's doc); the
-    instruction itself when it needs nothing replaced."""
+    instruction itself when it needs nothing replaced. ``reading``: the sketch's reading of the
+    turn (else :func:`read_instruction` of it); ``retell``: its free text is told as that reading
+    even in words the LM learnt (it reads the turn otherwise than the sketch does)."""
     raw = instruction.raw
     spans = field_spans(raw)
-    reading = read_instruction(instruction)
+    reading = read_instruction(instruction) if reading is None else reading
     sketch_warnings = _unknowns(reading.warnings)
     edits: list[tuple[tuple[int, int], str, str]] = []  # (span, new words, part)
     fielded = {"motion": instruction.motion, "background": instruction.background, "time": instruction.time_of_day}
@@ -99,7 +102,7 @@ def rephrase(instruction: Instruction, names: Sequence[str] = ()) -> Rephrased:
         words = _field_words(part, reading, raw[span[0]:span[1]], sketch_warnings, "time" in spans)
         if words:
             edits.append((span, words, part))
-    text = _free_text_words(instruction, reading, names, spans)
+    text = _free_text_words(instruction, reading, names, spans, retell)
     if text is not None:
         at = raw.find(instruction.free_text)
         if at >= 0:
@@ -186,13 +189,15 @@ def _field_words(part: str, reading: Reading, said: str, unknowns: dict[str, str
 
 
 def _free_text_words(instruction: Instruction, reading: Reading, names: Sequence[str],
-                     spans: dict[str, tuple[int, int]]) -> str | None:
+                     spans: dict[str, tuple[int, int]], retell: bool = False) -> str | None:
     """The free text of ``instruction`` as a sentence the LM learnt, when it holds words the LM
-    never learnt (or speech in quotes) and the sketch understood the motion it names; else None."""
+    never learnt (or speech in quotes, or ``retell``) and the sketch understood the motion it
+    names; else None."""
     free = instruction.free_text
     if not free.strip() or instruction.motion.strip():
         return None
     _rest, spoken = without_speech(free)
+    spoken = spoken or retell  # told as the sketch reads it, whatever its words
     who = _who(free, names)
     if not spoken and not unlearnt(free, (*names, who, *_capitalised(free))):  # a capitalised word: a name
         return None
@@ -250,3 +255,107 @@ def _first_named(text: str, names: Iterable[str]) -> tuple[str, int]:
         if found is not None and found.start() < at:
             best, at = " ".join(words), found.start()
     return best, at
+
+
+def rephrase_translated(written: Instruction, english: Instruction, names: Sequence[str] = ()) -> Rephrased:
+    """``english`` (``written``, a Japanese, Chinese or Korean turn, in the English words the sketch
+    reads it in: :func:`~studio.engines.mini.completion.english_turn`) rephrased as an English turn
+    is (:func:`rephrase`), where its English still holds words the LM never learnt, or where the
+    sketch reads the turn as written otherwise than its English words say: speech
+    ("美咲が「走ろう！」と言う", "run! say.") is a talk, and a stand-in said before the verb
+    ("美咲が火山で走る", "volcano run.") is the place it stands in for (the mountain), as in an
+    English turn ("Qiqi runs on the volcano"). The warnings quote a word as ``written`` ("'火山'
+    unknown, shown as 'mountain'"), not its English. ``english`` itself when nothing is replaced."""
+    as_written = read_turn(written, (), names)
+    heard = read_instruction(english)
+    reading = _translated_reading(english, heard, as_written, names)
+    retell = _told_otherwise(english, heard, as_written)
+    told = english
+    if retell and not english.free_text.strip():
+        told = replace(english, free_text=_unfielded(english))  # "say :“ run!”." is read as a field "say"
+    rephrased = rephrase(told, names, reading=reading, retell=retell)
+    if not rephrased.replaced:
+        return Rephrased(english)
+    warnings = tuple(_quoted_as_written(warning, written, as_written) for warning in rephrased.warnings)
+    return replace(rephrased, warnings=warnings)
+
+
+def _translated_reading(english: Instruction, heard: Reading, as_written: Reading, names: Sequence[str]) -> Reading:
+    """What the sketch reads of a translated turn, for :func:`rephrase`: its reading as written
+    (``as_written``) of the motion, place and time, the warnings of its English words (``heard``:
+    they quote the English, as the LM's text does); and, where it reads no place and there is no
+    Background field, the place a stand-in of the free text shows ("volcano": the mountain)."""
+    reading = replace(heard, motion=as_written.motion, level=as_written.level,
+                      adverb=as_written.adverb or heard.adverb, location=as_written.location or heard.location,
+                      time=as_written.time or heard.time, warnings=list(heard.warnings))
+    if reading.location or english.background.strip():
+        return reading
+    for word in unlearnt(english.free_text, names):
+        hint = _stand_in_place(word)
+        if hint:
+            reading.location = hint
+            reading.warnings.append(f"'{word}' unknown, shown as '{hint}'")
+            break
+    return reading
+
+
+def _stand_in_place(word: str) -> str:
+    """The place the sketch world shows for ``word`` (a place it has no picture of: "volcano" ->
+    mountain), or ''."""
+    from studio.engines.sketch.text import lemmatise
+    from studio.engines.sketch.vocabulary import KNOWN_WORDS, UNKNOWN_LOCATION_HINTS
+
+    return UNKNOWN_LOCATION_HINTS.get(lemmatise(word, KNOWN_WORDS)) or UNKNOWN_LOCATION_HINTS.get(word, "")
+
+
+def _told_otherwise(english: Instruction, heard: Reading, as_written: Reading) -> bool:
+    """Whether the sketch reads the turn as written (``as_written``) otherwise than the words of its
+    free text in English say (``heard``): another motion, place or time, or a talk where the
+    words the LM reads name another motion too (the words said: "run! say."). Only what the sketch
+    understood counts: a motion it did not find, or did not know, is the LM's to choose."""
+    if english.motion.strip() or as_written.motion.name == "idle" or _unknowns(as_written.warnings) \
+            or any(w.startswith("no motion") for w in as_written.warnings):
+        return False
+    if as_written.motion.name != heard.motion.name or (as_written.location or heard.location) != heard.location \
+            or (as_written.time or heard.time) != heard.time:
+        return True
+    free = english.free_text or _unfielded(english)
+    return as_written.motion.name == "talk" and bool(other_motions(_words(free), "talk"))
+
+
+def _unfielded(english: Instruction) -> str:
+    """The text of ``english`` read as a field it is not ("say :“ run!”": a field "say"), as
+    written in its raw text; '' when there is none."""
+    for key, value in english.extra:
+        found = re.search(re.escape(key) + r"\s*[:：]\s*" + re.escape(value), english.raw)
+        if found is not None:
+            return found.group(0)
+    return ""
+
+
+def _quoted_as_written(warning: str, written: Instruction, as_written: Reading) -> str:
+    """``warning`` ("'volcano' unknown, shown as 'mountain'") quoting its word as ``written``: as
+    the sketch's own warning for the turn as written quotes what it shows the same way, else as
+    the word of the turn's language that is read as it; the warning itself when there is none."""
+    match = _UNKNOWN_RE.match(warning)
+    if match is None:
+        return warning
+    english, shown = match.group("said"), match.group("shown")
+    for own, said in _unknowns(as_written.warnings).items():
+        if own.endswith(f" shown as '{shown}'"):
+            return f"'{said}' unknown, shown as '{shown}'"
+    said = _written_word(english, written.raw)
+    return f"'{said}' unknown, shown as '{shown}'" if said else warning
+
+
+def _written_word(english: str, raw: str) -> str:
+    """The Japanese, Chinese or Korean word of ``raw`` the sketch reads as ``english`` ('' if none)."""
+    from studio.engines.sketch import chinese, japanese, korean
+
+    for table in (japanese.TEXT_TABLE, chinese.TEXT_TABLE, korean.TEXT_TABLE):
+        for words in table.values():
+            for entry in words:  # a Korean table holds (word, form)
+                word = entry[0] if isinstance(entry, tuple) else entry
+                if word.english.casefold() == english.casefold() and word.written in raw:
+                    return str(word.written)
+    return ""
