@@ -79,7 +79,8 @@ def test_a_time_picked_in_english_is_said_in_korean(time: str, said: str) -> Non
 
 
 @pytest.mark.parametrize(("character", "expected"), [
-    ("지우", "지우는 공원에서 달린다."), ("하은", "하은은 공원에서 달린다."), ("Qiqi", "Qiqi는 공원에서 달린다."), ("Jack", "Jack은(는) 공원에서 달린다."),
+    ("지우", "지우는 공원에서 달린다."), ("하은", "하은은 공원에서 달린다."), ("Qiqi", "Qiqi는 공원에서 달린다."),
+    ("Jack", "Jack은(는) 공원에서 달린다."),
 ])
 def test_the_branch_character_acts_a_korean_turn_that_names_no_one(character: str, expected: str) -> None:
     assert sentence("동작: 달린다; 배경: 공원", character=character) == expected
