@@ -77,6 +77,9 @@ from studio.ui.inspector.understanding import shared_names
 from studio.ui.search_bar import folded, without_accents
 from studio.ui.text_wrap import breakable
 
+EMPTY_VIEW = "—"
+"""What an empty view slot of the selected character shows (its side is named under it)."""
+
 
 class ApplyCommand(Protocol):
     """Sends a command to the document; ``then(changes)`` runs once it is made."""
@@ -509,9 +512,16 @@ class CastPanel(QWidget):
         self.views_button.setEnabled(member is not None)
         if member is None:
             self.view_strip.set_views([])
+            self.view_strip.hide()  # four empty slots said "none" under no one: the note says what to do
             self.views_note.setText("Select a character to see its reference views.")
             return
-        self.view_strip.set_views(self._placed(member))
+        placed = self._placed(member)
+        self.view_strip.set_views(placed)
+        self.view_strip.setVisible(any(path is not None for path in placed))  # none at all: the note says so
+        for label, path, side in zip(self.view_strip.pictures, placed, VIEWS, strict=False):
+            if path is None:  # a slot left empty reads as a gap to fill, named under it
+                label.setText(EMPTY_VIEW)
+                label.setToolTip(f"No {side} view yet: Reference views… adds it")
         # a long name wraps rather than widen the panel
         self.views_note.setText(f"{breakable(member.name)}: {views_note(len(member.reference_images))}")
 

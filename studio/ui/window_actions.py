@@ -1,6 +1,6 @@
 """Every command of the window as a QAction with its shortcut, grouped into menus.
 
-Single-key shortcuts (arrows, R, F, Delete, Space, Enter, B, 1 to 9) are bound to the story area
+Single-key shortcuts (arrows, R, F, Delete, Space, Enter, B, Z, 1 to 9) are bound to the story area
 (canvas and episode strip) only, so typing in the inspector never triggers them; the
 menus still show them, and the F1 cheat sheet lists them all. A digit pressed in a widget of
 the story area that uses digits (the search field, the player's slider) stays with that
@@ -27,12 +27,20 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.model import Take, TakeStatus
+from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.dialogs.cheat_sheet import SHEET_KEYS, SHEET_TEXT
 from studio.ui.icons import icon
 
 COMPARE_TAKES_KEY = "Ctrl+Shift+T"
 """Compare takes: window-wide, so that it works from the take tiles as from the tree (the
 workspace binds it, see ``Workspace``; the Compare button's tooltip names it)."""
+
+FOLD_KEY = "Z"
+"""Fold (or unfold) the turns after the selected turn: a letter no other action uses (`+`,
+`-` and `=` zoom; `*`, an outliner's "expand all", is Shift+8 on many keyboards). As vim's
+`za` toggles a fold."""
+FOLD_TEXT, UNFOLD_TEXT = "Fol&d turns after this", "Unfol&d"
+"""What the fold action says on a turn that is not folded, and on one that is."""
 
 TAKE_KEYS = 9
 """Keys 1 to 9 in the story area choose take 1 to 9 of the selected turn, as the inspector
@@ -116,10 +124,17 @@ class StudioActions(QObject):
         self.zoom_in = a("View", "Zoom &in", "zoom-in", ["Ctrl++", "+", "="])
         self.zoom_out = a("View", "Zoom &out", "zoom-out", ["Ctrl+-", "-"])
         self.fit = a("View", "&Fit tree to view", "fit", ["Ctrl+0"])
+        self.fold = a("View", FOLD_TEXT, "", [FOLD_KEY], local=True)
+        self.fold.setProperty(SHEET_TEXT, "Fold the turns after the selected turn (or unfold them)")
+        self.fold.triggered.connect(self._fold_selected)
 
         self.cheat_sheet = a("Help", "&Keyboard shortcuts", "keyboard", ["F1"])
         self.about = a("Help", "&About Kamishibai Studio", "", [])
 
+        self._followed: TreeScene | None = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # the canvas of a project just opened takes the focus
+            app.focusChanged.connect(self._follow_open_scene)
         self.field_undo = FieldUndoFallback(self)
         self.digits_to_fields = DigitsStayInFields(self)
 
@@ -166,6 +181,44 @@ class StudioActions(QObject):
             self.local.append(action)
         self.groups[[name for name, _ in self.groups].index("Turn")][1].append(menu.menuAction())
         return menu, group
+
+    def _tree_scene(self) -> TreeScene | None:
+        """The story canvas of the window's open project, None with none open."""
+        workspace = getattr(self.parent(), "workspace", None)
+        scene = getattr(workspace, "scene", None)
+        if getattr(workspace, "closed", True) or not isinstance(scene, TreeScene):
+            return None
+        return scene
+
+    def _follow_open_scene(self, *_focus: object) -> None:
+        scene = self._tree_scene()
+        if scene is not None:
+            self._follow_scene(scene)
+
+    def _fold_selected(self, *_checked: object) -> None:
+        """Z: fold the turns after the selected turn, or unfold them. The scene knows the
+        selection and the folds, so the action is wired here, and its text follows the
+        selected turn (see :meth:`_follow_scene`)."""
+        scene = self._tree_scene()
+        if scene is not None:
+            self._follow_scene(scene)
+            scene.toggle_fold(scene.current_id)
+
+    def _follow_scene(self, scene: TreeScene) -> None:
+        """Keep the fold action's text ("Fold turns after this" or "Unfold") in step with
+        ``scene``'s selection and folds."""
+        if self._followed is scene:
+            return
+        self._followed = scene
+        scene.current_changed.connect(self._fold_text)
+        scene.folds_changed.connect(self._fold_text)
+        self._fold_text()
+
+    def _fold_text(self) -> None:
+        scene = self._followed
+        if scene is None or not shiboken6.isValid(scene):
+            return
+        self.fold.setText(UNFOLD_TEXT if scene.is_folded(scene.current_id) else FOLD_TEXT)
 
     def bind(self, action: QAction, slot: Callable[[], object]) -> None:
         """Run ``slot`` when ``action`` is triggered."""

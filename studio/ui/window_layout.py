@@ -9,6 +9,14 @@ from dataclasses import dataclass
 
 INSPECTOR_WIDTH = 430
 """The inspector's width when the window has room for it."""
+INSPECTOR_MAX = 700
+"""The inspector's widest, in a very wide window (its fields then show a long line whole)."""
+INSPECTOR_GROWS_FROM = 2000
+"""Up to this window width (a full HD screen's included) the inspector keeps
+:data:`INSPECTOR_WIDTH` and the canvas takes the rest; beyond it, the inspector takes
+:data:`INSPECTOR_GROWTH` of each further pixel, up to :data:`INSPECTOR_MAX` (reached at about
+2,540 pixels: at 2560 x 1440 it stayed 430 pixels wide and cut a dialogue line short)."""
+INSPECTOR_GROWTH = 0.5
 INSPECTOR_MIN = 250
 """The inspector's narrowest: its editors wrap (a label goes above its field) rather than
 scroll sideways, so that a window on half of a laptop screen (about 640 pixels) holds it
@@ -34,6 +42,12 @@ class DockWidths:
         return window_width - self.inspector - self.left
 
 
+def inspector_width(window_width: int) -> int:
+    """The inspector's width where the window has room for it (see :data:`INSPECTOR_GROWS_FROM`)."""
+    extra = max(0, window_width - INSPECTOR_GROWS_FROM) * INSPECTOR_GROWTH
+    return min(INSPECTOR_MAX, INSPECTOR_WIDTH + int(extra))
+
+
 def dock_widths(window_width: int, *, left_open: bool) -> DockWidths:
     """The docks' widths for a window ``window_width`` pixels wide.
 
@@ -41,7 +55,7 @@ def dock_widths(window_width: int, *, left_open: bool) -> DockWidths:
     down to their minimum widths (below about 1,160 pixels the canvas gets less than half).
     Below about 800 pixels the canvas keeps :data:`CANVAS_MIN` rather than half."""
     budget = min(int(window_width * (1 - CANVAS_SHARE)), window_width - CANVAS_MIN) - 16  # less the separators
-    inspector, left = INSPECTOR_WIDTH, LEFT_WIDTH if left_open else 0
+    inspector, left = inspector_width(window_width), LEFT_WIDTH if left_open else 0
     if inspector + left <= budget:
         return DockWidths(inspector, left)
     scale = budget / (inspector + left)

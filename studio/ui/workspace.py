@@ -55,7 +55,7 @@ from studio.core.tree import StoryTree
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
-from studio.ui.dialogs.export_dialog import BranchFacts
+from studio.ui.dialogs.export_dialog import BranchFacts, in_dialog_words
 from studio.ui.drafts_kept import load_drafts, save_drafts
 from studio.ui.drawn_pictures import DrawnPictureCache
 from studio.ui.episode.episode_panel import EpisodePanel
@@ -1026,6 +1026,9 @@ class Workspace(QWidget):
             log.debug("ignored a move from the deleted turn %s", self.current_id)
             return
         target = neighbour(self.tree, self.current_id, move, self._last_child)
+        if move == "last" and target is not None:  # End stops at a folded card, as Right does
+            target = self.scene.shown_turn(target)
+            target = None if target == self.current_id else target
         if target is not None:
             self.select(target)
 
@@ -1040,7 +1043,7 @@ class Workspace(QWidget):
         menu.setToolTipsVisible(True)  # an item that is off says why (see update_actions)
         a = self.studio_actions
         for action in (a.new_turn, a.reroll, a.reroll_branch, a.fork, a.compare_branches, a.move_up, a.move_down,
-                       a.fill, a.bookmark, a.export, a.delete):
+                       a.fill, a.bookmark, a.fold, a.export, a.delete):
             menu.addAction(action)
         menu.popup(pos)
         self.turn_menu = menu
@@ -1111,7 +1114,8 @@ class Workspace(QWidget):
             if event.kind is EventKind.FINISHED:
                 out, results = export
                 written = list(results[0].paths) if results else []
-                notes = "".join(f" Note: {note}." for note in (results[0].notes if results else ()))
+                notes = "".join(f" Note: {in_dialog_words(note)}."
+                                for note in (results[0].notes if results else ()))
                 self.message.emit(f"Export finished: {describe_written(out, written)}{notes}")
             elif event.kind is EventKind.FAILED:
                 self.message.emit(f"Export failed: {event.message or 'see the queue'}")
@@ -1669,9 +1673,9 @@ class Workspace(QWidget):
         self.search.set_count(self._match_index, len(self._matches))
 
     def layout_order(self) -> list[str]:
-        """The tree's turns as the canvas lays them out: row by row, each from the left."""
-        cells = self.scene.cells
-        return sorted(cells, key=lambda n: (cells[n].row, cells[n].depth))
+        """The tree's turns as the canvas lays them out: row by row, each from the left (those
+        folded away too: a search or the bookmark keys reach them, and selecting one unfolds it)."""
+        return self.scene.layout_order()
 
     def step_bookmark(self, delta: int) -> None:
         """Select the next (``delta`` 1) or previous (-1) bookmarked turn in layout order,

@@ -6,6 +6,9 @@ shows everything; zoomed out to see a whole tree it keeps a large poster and its
 further out only the poster and the state bars remain, so a screen full of cards stays
 cheap.
 Hovering a card that has a clip cycles the clip's frames in the poster box.
+A card with turns after it has a small fold control on its right edge, where its edges
+leave: a click folds those turns away ("−") or shows them again ("+"); a folded card says
+how many turns it hides ("+3 turns").
 """
 
 from __future__ import annotations
@@ -191,6 +194,32 @@ def line_alignment(text: str) -> Qt.AlignmentFlag:
     return side | Qt.AlignmentFlag.AlignAbsolute
 
 
+FOLD_RADIUS = 9.0
+FOLD_CENTER = QPointF(CARD_W, CARD_H / 2)
+"""The fold control sits on the card's right edge, on its out port (where its edges leave)."""
+FOLD_HIT = QRectF(FOLD_CENTER.x() - FOLD_RADIUS - 3, FOLD_CENTER.y() - FOLD_RADIUS - 3,
+                  2 * FOLD_RADIUS + 6, 2 * FOLD_RADIUS + 6)
+"""Where a press toggles the fold: the control and a few pixels around it."""
+
+
+def hidden_label(count: int) -> str:
+    """A folded card's badge: how many turns the fold hides."""
+    return f"+{count} turn{'' if count == 1 else 's'}"
+
+
+def fold_tooltip(hidden: int) -> str:
+    """The fold control's tooltip: what a click on it does (Z does the same to the selected turn)."""
+    if hidden:
+        return f"Unfold: show the {hidden_label(hidden)[1:]} after this one again (Z)"
+    return "Fold the turns after this one out of the way (Z)"
+
+
+def hidden_badge_rect(count: int) -> QRectF:
+    """The badge's place: the poster's bottom right corner (the status pills are at its top)."""
+    width = QFontMetrics(_BADGE_FONT).horizontalAdvance(hidden_label(count)) + 12
+    return QRectF(POSTER.right() - PILL_INSET - width, POSTER.bottom() - PILL_INSET - PILL_H, width, PILL_H)
+
+
 class CardItem(QGraphicsItem):
     """A node's card. Geometry is fixed; the scene positions it from the layout."""
 
@@ -203,6 +232,10 @@ class CardItem(QGraphicsItem):
         self.in_branch = False
         self._hovered = False
         self._hover_frame = 0
+        self.foldable = False
+        """The turn has turns after it: the card shows its fold control."""
+        self.hidden = 0
+        """How many turns its fold hides (0: not folded)."""
         self.setAcceptHoverEvents(True)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, False)
         # Repainting an unchanged card blits its cached pixmap instead of calling paint()
@@ -233,15 +266,32 @@ class CardItem(QGraphicsItem):
         if changed:
             self.update()
 
+    def set_fold(self, foldable: bool, hidden: int) -> None:
+        """Whether the card shows its fold control, and how many turns its fold hides."""
+        if (foldable, hidden) != (self.foldable, self.hidden):
+            self.foldable, self.hidden = foldable, hidden
+            self.update()
+
+    @property
+    def folded(self) -> bool:
+        return self.hidden > 0
+
     # -- geometry -------------------------------------------------------------------------
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
-        return QRectF(-4, -4, CARD_W + 8, CARD_H + 8)
+        # wide enough for the fold control, which reaches past the card's right edge
+        return QRectF(-4, -4, CARD_W + FOLD_RADIUS + 12, CARD_H + 8)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         path.addRoundedRect(QRectF(0, 0, CARD_W, CARD_H), RADIUS, RADIUS)
+        if self.foldable:
+            path.addEllipse(FOLD_HIT)
         return path
+
+    def on_fold_control(self, pos: QPointF) -> bool:
+        """Whether ``pos`` (the card's coordinates) is on its fold control."""
+        return self.foldable and FOLD_HIT.contains(pos)
 
     # -- painting -------------------------------------------------------------------------
 
@@ -288,6 +338,7 @@ class CardItem(QGraphicsItem):
                                                   int(text_rect.width()))
             painter.drawText(text_rect, line_alignment(title) | Qt.AlignmentFlag.AlignVCenter, title)
         self._paint_bars(painter, QRectF(MARGIN, CARD_H - MARGIN - bars_h, CARD_W - 2 * MARGIN, bars_h), thin=False)
+        self._paint_fold(painter)
 
     def _short_title(self) -> str:
         """What a zoomed-out card can say: the character (the place is in the picture)."""
@@ -322,6 +373,26 @@ class CardItem(QGraphicsItem):
                          line_alignment(body), body)
         self._paint_bars(painter, QRectF(MARGIN, CARD_H - 19, CARD_W - 2 * MARGIN - 42, 14), thin=True)
         self._paint_motion(painter, QRectF(CARD_W - MARGIN - 36, CARD_H - 19, 36, 14))
+        if self.hidden:
+            badge = hidden_badge_rect(self.hidden)
+            self._paint_pill(painter, Pill(hidden_label(self.hidden), badge, False), BACKDROP, palette.ON_IMAGE)
+        self._paint_fold(painter)
+
+    def _paint_fold(self, painter: QPainter) -> None:
+        """The fold control: "−" folds the turns after this one, "+" shows them again."""
+        if not self.foldable:
+            return
+        painter.setPen(QPen(palette.CARD_SELECTED if self.folded else palette.CARD_BORDER, 1.5))
+        painter.setBrush(palette.CARD_HOVER if self.folded else palette.CARD)
+        painter.drawEllipse(FOLD_CENTER, FOLD_RADIUS, FOLD_RADIUS)
+        pen = QPen(palette.TEXT, 2)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        arm = FOLD_RADIUS * 0.5
+        x, y = FOLD_CENTER.x(), FOLD_CENTER.y()
+        painter.drawLine(QPointF(x - arm, y), QPointF(x + arm, y))
+        if self.folded:
+            painter.drawLine(QPointF(x, y - arm), QPointF(x, y + arm))
 
     def _paint_warning_badge(self, painter: QPainter) -> None:
         """A '!' in the poster's top-right corner: the engine warned about this take."""
@@ -453,7 +524,14 @@ class CardItem(QGraphicsItem):
             self._scene_ref.start_hover_frames(self)
         self.update()
 
+    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802
+        """Over the fold control the tooltip says what a click does, else the card's own."""
+        tip = fold_tooltip(self.hidden) if self.on_fold_control(event.pos()) else card_tooltip(self.summary)
+        if tip != self.toolTip():
+            self.setToolTip(tip)
+
     def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802
+        self.setToolTip(card_tooltip(self.summary))
         self._hovered = False
         self._scene_ref.stop_hover_frames(self)
         self._hover_frame = 0
@@ -469,6 +547,10 @@ class CardItem(QGraphicsItem):
         return self._hover_frame
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton and self.on_fold_control(event.pos()):
+            self._scene_ref.toggle_fold(self.node_id)  # as an outliner's triangle: no selection
+            event.accept()
+            return
         if event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
             self._scene_ref.node_clicked.emit(self.node_id)
             event.accept()
@@ -476,6 +558,10 @@ class CardItem(QGraphicsItem):
             super().mousePressEvent(event)
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton and self.on_fold_control(event.pos()):
+            self._scene_ref.toggle_fold(self.node_id)  # a quick second click on the control toggles again
+            event.accept()
+            return
         self._scene_ref.node_activated.emit(self.node_id)
         event.accept()
 

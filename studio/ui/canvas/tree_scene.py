@@ -4,6 +4,11 @@ It redraws from change sets only: a new or removed node, or a move among sibling
 re-runs the O(n) layout and moves the cards whose cell changed; any other change
 refreshes the summaries of the touched nodes and of their descendants (a node's state
 depends on every selected take above it).
+
+A turn can be folded, as an outliner folds a heading: the turns after it take no cell (the
+layout does not see them) and its card says how many it hides. Selecting a hidden turn (an
+undo, a click in the episode strip, Right on the folded card) unfolds what hides it, so the
+selected turn always has a cell. The folds of a story are kept, by its start's id, while the app runs.
 """
 
 from __future__ import annotations
@@ -42,6 +47,11 @@ card in it must exist (4,000 cells left a full-HD window zoomed out just short o
 overview without cards)."""
 
 
+_FOLDS_BY_STORY: dict[str, set[str]] = {}
+"""The folded turns of every story opened in this run, by the id of its start: a project
+closed and opened again in the same window comes back folded as it was left."""
+
+
 class _CardLayer(QGraphicsItem):
     """An invisible parent of every card: hiding it hides all cards in one C++ call."""
 
@@ -61,6 +71,8 @@ class TreeScene(QGraphicsScene):
     node_activated = Signal(str)
     node_context_menu = Signal(str, QPoint)
     layout_changed = Signal()
+    folds_changed = Signal()
+    """A turn was folded or unfolded (the layout changed with it)."""
     current_changed = Signal()
     """The selected turn, or what is known of it (status, takes, alternatives), may have changed."""
 
@@ -105,6 +117,10 @@ class TreeScene(QGraphicsScene):
         self._hover_timer.timeout.connect(self._next_hover_frame)
         self._hovered: CardItem | None = None
         self._clip_waiters: dict[str, set[str]] = {}
+        root = document.tree._root_id
+        self.folded: set[str] = _FOLDS_BY_STORY.setdefault(root, set()) if root else set()
+        """The turns whose following turns are hidden (shared with :data:`_FOLDS_BY_STORY`)."""
+        self._hidden_counts: dict[str, int] = {}
         self._seen_tree = document.tree
         """The story as the last change set left it: a take that a change removes is looked up
         there, since the story after the change no longer says which turn it belonged to."""
@@ -200,7 +216,9 @@ class TreeScene(QGraphicsScene):
         tree = self.document.tree
         if tree._root_id is None:
             return
-        cells = layout_tree(tree.root_id, tree.child_ids)
+        self._forget_empty_folds()
+        cells = layout_tree(tree.root_id, self._shown_children if self.folded else tree.child_ids)
+        self._hidden_counts = {n: sum(1 for _ in tree.descendants(n)) for n in self.folded}
         structure = {n.id: (n.parent_id, n.position) for n in tree.nodes.values()}
         new_ids = [node_id for node_id in cells if node_id not in self._statuses]
         for node_id in new_ids:
@@ -213,6 +231,7 @@ class TreeScene(QGraphicsScene):
             cell = cells[node_id]
             if self.cells.get(node_id) != cell:
                 card.setPos(cell.x, cell.y)
+            card.set_fold(bool(tree.child_ids(node_id)), self._hidden_counts.get(node_id, 0))
         self.cells = cells
         self._tree_rect = self._bounds(cells)
         self._grid = {(cell.depth, cell.row): node_id for node_id, cell in cells.items()}
@@ -259,6 +278,7 @@ class TreeScene(QGraphicsScene):
             card.setPos(cell.x, cell.y)
             card.set_flags(current=node_id == self.current_id, search_hit=node_id in self.search_hits,
                            in_branch=node_id in self._branch_set)
+            card.set_fold(bool(self.document.tree.child_ids(node_id)), self._hidden_counts.get(node_id, 0))
             self.cards[node_id] = card
             self._statuses[node_id] = summary.status
         return len(summaries)
@@ -350,7 +370,9 @@ class TreeScene(QGraphicsScene):
                 if with_descendants:
                     ids.update(n.id for n in tree.descendants(node_id))
         summaries = {node_id: self._summary(node_id) for node_id in ids if node_id in self.cards}
-        statuses = {node_id: self._status(node_id) for node_id in ids if node_id not in self.cards}
+        # a folded-away turn has no cell, so no status on the map
+        statuses = {node_id: self._status(node_id) for node_id in ids
+                    if node_id not in self.cards and node_id in self.cells}
         statuses.update({node_id: summary.status for node_id, summary in summaries.items()})
         changed_status = any(self._statuses.get(n) != status for n, status in statuses.items())
         self._statuses.update(statuses)
@@ -364,6 +386,8 @@ class TreeScene(QGraphicsScene):
     # -- flags ---------------------------------------------------------------------------
 
     def set_current(self, node_id: str | None, branch: list[str]) -> None:
+        if node_id is not None:
+            self.reveal(node_id)  # the selected turn is never folded away
         old = self.cards.get(self.current_id or "")
         if old is not None:
             old.set_flags(current=False)
@@ -390,3 +414,87 @@ class TreeScene(QGraphicsScene):
                 card.set_flags(search_hit=node_id in hits)
         self.search_hits = hits
         self.overview.set_marks(hits, self.current_id)
+
+    # -- folding ---------------------------------------------------------------------------
+
+    def _shown_children(self, node_id: str) -> list[str]:
+        """What the layout sees below ``node_id``: nothing when it is folded."""
+        return [] if node_id in self.folded else self.document.tree.child_ids(node_id)
+
+    def _forget_empty_folds(self) -> None:
+        """Drop the folds of turns deleted, or left with nothing after them to hide."""
+        tree = self.document.tree
+        self.folded.difference_update([n for n in self.folded if n not in tree.nodes or not tree.child_ids(n)])
+
+    def can_fold(self, node_id: str | None) -> bool:
+        """Whether ``node_id`` has turns after it (something to fold)."""
+        return node_id is not None and node_id in self.document.tree.nodes \
+            and bool(self.document.tree.child_ids(node_id))
+
+    def is_folded(self, node_id: str | None) -> bool:
+        return node_id in self.folded
+
+    def hidden_count(self, node_id: str) -> int:
+        """How many turns the fold of ``node_id`` hides (0 when it is not folded)."""
+        return self._hidden_counts.get(node_id, 0)
+
+    def fold(self, node_id: str) -> bool:
+        """Hide every turn after ``node_id``. A selected turn among them is not left hidden:
+        the folded turn is selected instead (through :attr:`node_clicked`, as a click does)."""
+        if node_id in self.folded or not self.can_fold(node_id):
+            return False
+        current = self.current_id
+        if current is not None and current != node_id and current in self.document.tree.nodes \
+                and node_id in {n.id for n in self.document.tree.path_to(current)}:
+            self.node_clicked.emit(node_id)
+        self.folded.add(node_id)
+        self._fold_changed()
+        return True
+
+    def unfold(self, node_id: str) -> bool:
+        """Show the turns after ``node_id`` again (folds further down stay as they were)."""
+        if node_id not in self.folded:
+            return False
+        self.folded.discard(node_id)
+        self._fold_changed()
+        return True
+
+    def toggle_fold(self, node_id: str | None) -> bool:
+        """Fold ``node_id`` or unfold it; False where there is nothing to fold."""
+        if node_id is None:
+            return False
+        return self.unfold(node_id) if node_id in self.folded else self.fold(node_id)
+
+    def hiding_fold(self, node_id: str) -> str | None:
+        """The folded turn nearest the start that hides ``node_id``, None when it is shown."""
+        tree = self.document.tree
+        if node_id not in tree.nodes:
+            return None
+        return next((n.id for n in tree.path_to(node_id)[:-1] if n.id in self.folded), None)
+
+    def shown_turn(self, node_id: str) -> str:
+        """``node_id``, or the folded card that hides it (where a move that skips folded turns stops)."""
+        return self.hiding_fold(node_id) or node_id
+
+    def layout_order(self) -> list[str]:
+        """Every turn, folded away or not, row by row and each row from the left, as the
+        layout places them with nothing folded (a search or the bookmark keys go through the
+        hidden turns too, and selecting one unfolds it)."""
+        tree = self.document.tree
+        if tree._root_id is None:
+            return []
+        cells = layout_tree(tree.root_id, tree.child_ids) if self.folded else self.cells
+        return sorted(cells, key=lambda n: (cells[n].row, cells[n].depth))
+
+    def reveal(self, node_id: str) -> bool:
+        """Unfold every turn that hides ``node_id``; whether any was folded."""
+        tree = self.document.tree
+        if node_id not in tree.nodes or self.hiding_fold(node_id) is None:
+            return False
+        self.folded.difference_update(n.id for n in tree.path_to(node_id)[:-1])
+        self._fold_changed()
+        return True
+
+    def _fold_changed(self) -> None:
+        self.rebuild()
+        self.folds_changed.emit()

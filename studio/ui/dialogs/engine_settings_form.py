@@ -50,6 +50,17 @@ def decimals_for(*numbers: float | None) -> int:
     return places
 
 
+def display_order(specs: tuple[SettingSpec, ...]) -> list[SettingSpec]:
+    """The settings in the order the form shows them: the schema's, except that Width comes
+    right before Height, as sizes are written everywhere else (720 × 480, the export dialog)."""
+    ordered = list(specs)
+    names = [spec.name for spec in ordered]
+    if "width" in names and "height" in names and names.index("height") < names.index("width"):
+        width = ordered.pop(names.index("width"))
+        ordered.insert(names.index("height"), width)
+    return ordered
+
+
 def _editor(spec: SettingSpec, parent: QWidget) -> Editor:
     editor: Editor
     if spec.kind is SettingKind.INT:
@@ -145,7 +156,7 @@ class EngineSettingsForm(QWidget):
         else:
             form.addRow("", reset)
             self.presets.hide()
-        for spec in settings_type.schema():
+        for spec in display_order(settings_type.schema()):
             editor = _editor(spec, self)
             self.editors[spec.name] = editor
             form.addRow(spec.label, editor)

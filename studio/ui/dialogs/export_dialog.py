@@ -7,6 +7,7 @@ export on the worker with ``service.submit_task`` so the GUI never waits on ffmp
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,27 @@ if TYPE_CHECKING:
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
 CAPTIONS = ("none", "burn", "srt")
+DIALOG_FIELDS = {
+    "--size": "Size (width × height)",
+    "--fps": "Frame rate",
+    "--crossfade": "Crossfade",
+    "--captions": "Captions",
+    "--overlay": "Overlay",
+    "--title": "Title card",
+    "--panels": "Storyboard panels",
+    "--aspect": "Panel shape",
+    "--format": "Format",
+}
+"""The export command's options that the export's notes may name, and the fields of this
+dialog that set the same: the window shows the notes in the dialog's words."""
+_OPTION = re.compile(r"--[a-z][a-z-]*(?![\w-])")
+
+
+def in_dialog_words(note: str) -> str:
+    """``note`` (from an export) with each command-line option this dialog has a field for
+    named by that field ("a larger --size" reads "a larger Size (width × height)"); an option
+    the dialog has no field for (--end-card) is left as it is written."""
+    return _OPTION.sub(lambda found: DIALOG_FIELDS.get(found.group(0), found.group(0)), note)
 
 
 @dataclass(frozen=True)

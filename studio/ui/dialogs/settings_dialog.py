@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
 
 from studio.core.errors import StudioError
 from studio.engines import config as engine_config
-from studio.engines.config import EngineConfig
+from studio.engines import devices
+from studio.engines.config import EngineConfig, Placement
+from studio.engines.devices import DeviceProbe
 from studio.engines.registry import EngineRegistry
 from studio.engines.weights_search import hf_hub_cache
 from studio.ui.cluster_settings import ClusterChoice
@@ -72,6 +74,28 @@ def checkpoints_problem(text: str, saved: str) -> str:
     if not folder.exists() and typed != saved.strip():
         return f"The checkpoints folder {typed} doesn't exist: check its spelling, or create it first. {fix}"
     return ""
+
+
+def named_gpus(texts: list[str]) -> list[Placement]:
+    """Every GPU placement that ``texts`` name (a device, or a device list of workers parted by
+    commas and stages by semicolons), each once, in the order written. The texts must already
+    be valid (``EngineConfig.parse`` / ``check_device_list`` accepted them)."""
+    seen: dict[int, Placement] = {}
+    for text in texts:
+        for worker in (item.strip() for item in text.split(",")):
+            if not worker:
+                continue
+            for place in EngineConfig.parse(worker, separator=";").placements().values():
+                index = place.index
+                if index is not None and index not in seen:
+                    seen[index] = place
+    return list(seen.values())
+
+
+def missing_gpus(texts: list[str], present: int) -> list[str]:
+    """The GPUs ``texts`` name that a machine with ``present`` GPUs does not have (``cuda:3``
+    when it has two)."""
+    return [f"cuda:{place.index}" for place in named_gpus(texts) if (place.index or 0) >= present]
 
 
 class SettingsDialog(QDialog):
@@ -134,6 +158,8 @@ class SettingsDialog(QDialog):
         self.device_error = self._refused_label(settings.device_problem(), "device", "the CPU is used")
         self.device.currentTextChanged.connect(self.device_error.hide)  # a new choice replaces the refused one
         self.devices = QLineEdit(settings.devices, self)
+        self.gpu_probe: DeviceProbe | None = None
+        """Lists this machine's GPUs for the check on OK (None: ask torch; tests hand a fake)."""
         self.devices.setPlaceholderText("one worker, on the device above")
         self.devices.setToolTip("Run several workers at once, one per device, separated by commas (cpu,cpu or "
                                 "cuda:0,cuda:1); a worker's stages are separated by semicolons "
@@ -290,6 +316,8 @@ class SettingsDialog(QDialog):
         except StudioError as error:
             self._refuse(error, self.cluster.where)
             return
+        if not self._absent_gpus_confirmed():
+            return
         problem = checkpoints_problem(self.checkpoints.text(), self.settings.checkpoints_folder)
         if problem:
             self.checkpoints.setFocus()
@@ -303,6 +331,35 @@ class SettingsDialog(QDialog):
                 QMessageBox.warning(self, "Settings", error.message)
                 return
         self.accept()
+
+    def _absent_gpus_confirmed(self) -> bool:
+        """Whether the Device and Devices fields name only GPUs this machine has, or the user
+        keeps them anyway (set up for another machine, or a GPU plugged in later): the
+        warning names the missing ones, and No (the default) goes back to the field.
+
+        The GPUs are counted the way the engines' own checks count them
+        (:func:`studio.engines.devices.cuda_devices`), and only when a GPU is named: the count
+        imports torch."""
+        device, workers = self.device.currentText().strip(), self.devices.text().strip()
+        if not named_gpus([device, workers]):
+            return True
+        have = len((self.gpu_probe or devices.cuda_devices)())
+        missing = missing_gpus([device, workers], have)
+        if not missing:
+            return True
+        has = {0: "no GPU that the engines can use", 1: "one GPU (cuda:0)"}.get(
+            have, f"{have} GPUs (cuda:0 to cuda:{have - 1})")
+        names = ", ".join(missing)
+        answer = QMessageBox.warning(
+            self, "Settings",
+            f"This machine has {has}, so {names} can't be used here: the engines would refuse to "
+            f"run on {'it' if len(missing) == 1 else 'them'}.\n\nKeep {names} anyway (for another "
+            "machine, or a GPU you will add)? No goes back to change it.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer == QMessageBox.StandardButton.Yes:
+            return True
+        (self.device if missing_gpus([device], have) else self.devices).setFocus()
+        return False
 
     def save(self) -> None:
         for name, form in self.forms.items():

@@ -7,10 +7,11 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from studio.core.state import CharacterState
-from studio.ui.episode.filmstrip import Filmstrip
+from studio.ui.elided_label import ElidedLabel
+from studio.ui.episode.filmstrip import PITCH, Filmstrip, offset_showing, whole_tiles
 from studio.ui.episode.state_chart import StateChart
 from studio.ui.job_tracker import JobTracker
 from studio.ui.media_cache import ClipCache, PosterCache
@@ -93,9 +94,10 @@ class EpisodePanel(QWidget):
         self.chart = StateChart(self)
         self.strip = Filmstrip(posters, resolve, self)
         posters.failed.connect(self.strip.poster_changed)  # a missing picture's thumbnail then says so
-        self.title = QLabel("Branch", self)
+        # one line, cut with "…" in a narrow window (whole in its tooltip): on two lines it took
+        # the state chart's room, whose plot then ran flat
+        self.title = ElidedLabel("Branch", self)
         self.title.setObjectName("panelTitle")
-        self.title.setWordWrap(True)  # "Branch · 12 turns · 9 generated" on two lines in a narrow window
         scroll = QScrollArea(self)
         scroll.setWidget(self.strip)
         scroll.setWidgetResizable(False)
@@ -105,6 +107,9 @@ class EpisodePanel(QWidget):
         # not a Tab stop (it showed no focus frame, and the strip takes no keys): the keyboard
         # picks turns in the tree, and the strip scrolls to the selected one
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # whole tiles: a tile cut at the left edge hid its turn number
+        scroll.horizontalScrollBar().setSingleStep(int(PITCH))
+        scroll.horizontalScrollBar().valueChanged.connect(self._scroll_to_whole_tiles)
         self.scroll_area = scroll
 
         right = QWidget(self)
@@ -224,13 +229,22 @@ class EpisodePanel(QWidget):
         self.branch_shown.emit()
 
     def _show_in_strip(self, index: int) -> None:
-        """Scroll the filmstrip (the least it takes) so that turn ``index`` is in sight."""
-        self.scroll_area.ensureVisible(int(self.strip.thumb_rect(index).center().x()), 10, 80, 0)
+        """Scroll the filmstrip (the least it takes, by whole tiles) so that turn ``index`` is in sight."""
+        bar = self.scroll_area.horizontalScrollBar()
+        self.strip.fit_view(self.scroll_area.viewport().width())
+        bar.setValue(offset_showing(index, bar.value(), self.scroll_area.viewport().width()))
+
+    def _scroll_to_whole_tiles(self, value: int) -> None:
+        """The filmstrip's view starts at a tile's edge, however it was scrolled."""
+        snapped = min(whole_tiles(value), self.scroll_area.horizontalScrollBar().maximum())
+        if snapped != value:
+            self.scroll_area.horizontalScrollBar().setValue(snapped)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """The filmstrip's view narrowed (the queue came out beside it, the window shrank): the
         turn playing, else the selected one, stays in sight (it was left cut at the edge)."""
         if event.type() == QEvent.Type.Resize and watched is self.scroll_area.viewport():
+            self.strip.fit_view(self.scroll_area.viewport().width())
             QTimer.singleShot(0, self, self._keep_in_strip)  # once the scroll range follows the new width
         return super().eventFilter(watched, event)
 

@@ -29,8 +29,42 @@ LABEL_H = 18.0
 THUMB_CACHE = 400
 MARK_H = 14.0
 """The status mark over a thumbnail that shows a picture ("stale", "generating 40%")."""
+PITCH = THUMB_W + GAP
+"""From one turn's tile to the next: the strip scrolls by whole tiles."""
+OUTLINE = 3.0
+"""The selected turn's outline, drawn around its thumbnail."""
 FILMSTRIP_NAME = "Branch filmstrip"
 FILMSTRIP_HELP = "Click a turn to select it; double-click it to play the branch from there."
+
+
+def whole_tiles(value: int) -> int:
+    """The scroll offset nearest ``value`` that starts the view at a tile's left edge: a tile cut
+    at the left lost its number ("quickly fly on broo…" for "1. quickly fly on broomstick")."""
+    return int(round(value / PITCH) * PITCH)
+
+
+def strip_width(count: int, view_width: int) -> int:
+    """The strip's width for ``count`` turns in a view ``view_width`` wide: its own, or a little
+    more, so that its scroll range is a whole number of tiles (scrolled to its end, the view
+    starts at a tile's edge too; the room left over shows past the last turn)."""
+    own = int(PAD * 2 + max(1, count) * PITCH)
+    if own <= view_width:
+        return own
+    tiles = -(-(own - view_width) // int(PITCH))  # ceil: the last turn stays whole
+    return view_width + tiles * int(PITCH)
+
+
+def offset_showing(index: int, value: int, view_width: int) -> int:
+    """The scroll offset, from ``value``, that shows turn ``index``'s tile whole with the least
+    scrolling, starting at a tile's edge."""
+    left = PAD - OUTLINE + index * PITCH
+    right = PAD + index * PITCH + THUMB_W + OUTLINE
+    if value <= left and right <= value + view_width:
+        return value
+    if left < value:  # cut at the left: the view starts at this tile
+        return int(index * PITCH)
+    tiles = -(-(right - view_width) // PITCH)  # the fewest tiles scrolled that bring it in
+    return int(max(0, tiles) * PITCH)
 
 
 def spoken_strip(summaries: list[NodeSummary], current: int) -> str:
@@ -61,6 +95,8 @@ class Filmstrip(TurnStrip):
         self.posters = posters
         self.resolve = resolve
         self.summaries: list[NodeSummary] = []
+        self.view_width = 0
+        """The width of the view the strip scrolls in (0: not in one yet)."""
         self._thumbs: dict[tuple[str, float], tuple[QImage, QImage]] = {}
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         # The keyboard picks turns in the tree (the strip is no Tab stop), but a screen reader
@@ -133,8 +169,14 @@ class Filmstrip(TurnStrip):
         return thumb
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        count = max(1, len(self.summaries))
-        return QSize(int(PAD * 2 + count * (THUMB_W + GAP)), int(THUMB_H + 2 * PAD + LABEL_H))
+        return QSize(strip_width(len(self.summaries), self.view_width), int(THUMB_H + 2 * PAD + LABEL_H))
+
+    def fit_view(self, width: int) -> None:
+        """The view showing the strip is ``width`` wide: the strip widens to scroll by whole
+        tiles to its end (see :func:`strip_width`)."""
+        if width != self.view_width:
+            self.view_width = width
+            self.setFixedSize(self.sizeHint())
 
     def thumb_rect(self, index: int) -> QRectF:
         return QRectF(PAD + index * (THUMB_W + GAP), PAD, THUMB_W, THUMB_H)

@@ -48,6 +48,15 @@ CHARACTER_LEGEND_ROWS = 2
 them are counted in a last entry ("+3 more") and named in the tooltip."""
 
 
+MIN_PLOT_H = 60.0
+"""The plot's least height: with less (a chart 90 pixels high whose legend took two rows under
+its drop-down) the lines ran flat and only "0" read on the axis. The chart asks for it in its
+minimum height, which grows with what sits above the plot at its width."""
+STACKED_LEGEND_LEFT = 4.0
+"""A narrow chart's legend, on its own row under the drop-down, starts at the chart's edge (not
+past the axis' numbers) so that the three stats fit on one line."""
+
+
 LABEL_GAP = 6.0
 """The least room between two turn labels under the plot."""
 DOT_RADIUS = 2.5
@@ -113,7 +122,7 @@ class StateChart(TurnStrip):
         self.mode_box.setAccessibleDescription("Which states the chart draws")
         self.setAccessibleName(CHART_NAME)
         self._offer_views()
-        self.setMinimumHeight(90)
+        self.setMinimumHeight(int(TOP + BOTTOM + MIN_PLOT_H))  # and more where the legend takes more: resizeEvent
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMouseTracking(True)
         self.setToolTip("")
@@ -163,6 +172,7 @@ class StateChart(TurnStrip):
             with QSignalBlocker(self.mode_box):  # the chosen view stays chosen
                 self.mode_box.setCurrentIndex(index)
         self._describe()
+        self._ask_for_plot_room()  # a per-character legend may take two rows
 
     def _offer_views(self) -> None:
         """Offer the per-character views only while there are characters' own states, saying
@@ -189,6 +199,15 @@ class StateChart(TurnStrip):
         room = self.width() - RIGHT - self._legend_right() - 8
         self.stacked = room < MODE_BOX_MIN_W
         self.mode_box.setGeometry(self._mode_box_rect())
+        self._ask_for_plot_room()
+
+    def _ask_for_plot_room(self) -> None:
+        """The chart's minimum height: what its drop-down, legend and turn labels take at this
+        width, and :data:`MIN_PLOT_H` of plot (a fixed 90 pixels left a narrow chart, its legend
+        under its drop-down, a flat line)."""
+        wanted = int(self.plot_rect().top() + BOTTOM + MIN_PLOT_H + 0.999)
+        if wanted != self.minimumHeight():
+            self.setMinimumHeight(wanted)
 
     def _mode_box_rect(self) -> QRect:
         """A narrow chart narrows the drop-down beside the legend; narrower still, the drop-down
@@ -357,21 +376,38 @@ class StateChart(TurnStrip):
         items = self._legend_items()
         metrics = self.fontMetrics()
         right = self.width() - RIGHT if self.stacked else self._mode_box_rect().left() - 8.0
-        room = max(1.0, min(right - LEFT - SWATCH_W, NAME_EMS * metrics.averageCharWidth()))
-        rows = CHARACTER_LEGEND_ROWS if self.character_lines() else len(items)
+        left = STACKED_LEGEND_LEFT if self.stacked else LEFT
+        room = max(1.0, min(right - left - SWATCH_W, NAME_EMS * metrics.averageCharWidth()))
+        per_character = bool(self.character_lines())
+        if not per_character:  # the three stats on one line (two left the plot a flat line)
+            room = min(room, self._one_row_room([name for name, _color in items], right - left))
+        rows = CHARACTER_LEGEND_ROWS if per_character else 1
         top = self._legend_top()
         placed: list[LegendEntry] = []
-        row, x = 0, LEFT
+        row, x = 0, left
         for index, (name, color) in enumerate(items):
-            text = metrics.elidedText(name, Qt.TextElideMode.ElideRight, int(room))
+            text = metrics.elidedText(name, Qt.TextElideMode.ElideRight, int(max(1.0, room)))
             width = SWATCH_W + metrics.horizontalAdvance(text)
-            if x > LEFT and x + width > right:
-                row, x = row + 1, LEFT
+            if x > left and x + width > right:
+                row, x = row + 1, left
             if row >= rows:
                 return self._with_count(placed, len(items) - index, right)
             placed.append(LegendEntry(text, color, QRectF(x, top + row * LEGEND_H, width, LEGEND_H)))
             x += width + LEGEND_GAP
         return placed
+
+    def _one_row_room(self, names: list[str], width: float) -> float:
+        """The widest a name may be drawn for all of ``names`` to fit one row ``width`` wide: the
+        longest are cut first ("Stami…", "Social", "Fun" rather than "Sta…", "So…", "Fun")."""
+        metrics = self.fontMetrics()
+        text_room = width - len(names) * SWATCH_W - LEGEND_GAP * (len(names) - 1)
+        widths = sorted(metrics.horizontalAdvance(name) for name in names)
+        for count, narrow in enumerate(widths):
+            wider = len(widths) - count  # the names as wide as this one or wider share what is left
+            cap = (text_room - sum(widths[:count])) / wider
+            if cap <= narrow:
+                return max(1.0, cap)
+        return float(widths[-1]) if widths else width
 
     def _with_count(self, placed: list[LegendEntry], left_out: int, right: float) -> list[LegendEntry]:
         """``placed`` and a last entry "+N more" after it, in place of the last entries that
@@ -390,9 +426,9 @@ class StateChart(TurnStrip):
             placed.pop()
             left_out += 1
             instead = count(last.left(), last.top())
-            if instead.rect.right() <= right or last.left() == LEFT:
+            if instead.rect.right() <= right or last.left() <= LEFT:
                 return [*placed, instead]
-        return [count(LEFT, self._legend_top())]
+        return [count(STACKED_LEGEND_LEFT if self.stacked else LEFT, self._legend_top())]
 
     def legend_rects(self) -> list[QRectF]:
         """Where each legend entry (swatch and label) is drawn: above the plot."""

@@ -245,6 +245,7 @@ class DialogueRow(QWidget):
             hold_to_limit(line_edit, MAX_SPEAKER_CHARS)
             line_edit.editingFinished.connect(self._edited)
         self.remove.clicked.connect(self._remove)
+        self.speaker.currentTextChanged.connect(self._fit_speaker)  # a longer name typed widens it again
         self.text.setToolTip("What they say (Alt+Up and Alt+Down move the line)")
         self.text.setAccessibleName("What they say")
         for box in (self.text, self.speaker, self.speaker.lineEdit()):
@@ -267,9 +268,20 @@ class DialogueRow(QWidget):
         """In a narrow inspector the speaker box gives way (down to :data:`SPEAKER_MIN_WIDTH`)
         so that the line's text box keeps :data:`LINE_TEXT_MIN_WIDTH` to type in."""
         super().resizeEvent(event)
+        self._fit_speaker()
+
+    def _fit_speaker(self, *_args: object) -> None:
+        """The speaker box as wide as its name needs (from :data:`SPEAKER_MIN_WIDTH` to its ten
+        characters), the line's text box taking the rest: with a short name ("Qiqi") the box
+        kept ten characters' room and the line beside it was cut ("Where is the clock to")."""
         widest = max(SPEAKER_MIN_WIDTH, self.width() - self._beside() - LINE_TEXT_MIN_WIDTH)
-        if self.speaker.maximumWidth() != widest:
-            self.speaker.setMaximumWidth(widest)
+        metrics = self.speaker.fontMetrics()
+        room = self.speaker.sizeHint().width()  # ten characters and the box's frame and arrow
+        frame = room - metrics.horizontalAdvance("x") * self.speaker.minimumContentsLength()
+        needed = frame + metrics.horizontalAdvance(self.speaker.currentText()) + 4
+        wanted = max(SPEAKER_MIN_WIDTH, min(widest, room, needed))
+        if self.speaker.maximumWidth() != wanted:
+            self.speaker.setMaximumWidth(wanted)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """Alt+Up and Alt+Down in the line's boxes move it among the turn's lines."""
