@@ -95,7 +95,7 @@ def test_bad_commands_are_refused_without_change(doc: Document) -> None:
     doc.apply(AddTurn("root", "a", node_id="a"))
     doc.apply(AddTurn("root", "b", node_id="b"))
     doc.apply(AddTake(take("b", "b1")))
-    with pytest.raises(CommandError, match="does not belong"):
+    with pytest.raises(CommandError, match="is not a take of turn"):
         doc.apply(SelectTake("a", "b1"))
     assert len(doc.tree.nodes) == 3 and doc.tree.node("a").selected_take_id is None
 
