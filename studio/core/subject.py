@@ -100,6 +100,13 @@ people by role, times, weather, animals and places."""
 _CJK_NOT_NAMES = frozenset(_CJK_NOT_NAME_WORDS.split())
 
 
+_LATIN_NAME = r"([A-Z][A-Za-z\u00c0-\u024f'’-]+)"
+_LATIN_SUBJECT = re.compile(_LATIN_NAME + r"\s?(?:(?:さん|ちゃん|くん|君|様)?[がはも](?=\S)|(?:이|가|은|는|도)(?=\s)"
+                            r"|(?:正在|在|慢慢|轻轻|快快|悄悄|独自|一边|和|跟|去|走|跑|坐|站|跳))")
+"""A Latin name opening a Japanese, Korean or Chinese sentence, with its particle or the word
+after it ("Haruは走る", "Hana가 달린다", "Hana在公园跑步")."""
+
+
 def _korean_particle_fits(name: str, particle: str) -> bool:
     """Whether ``particle`` is the one ``name``'s last sound takes (민준이, 민수가; 민준은, 민수는)."""
     final = (ord(name[-1]) - 0xAC00) % 28 != 0
@@ -108,9 +115,13 @@ def _korean_particle_fits(name: str, particle: str) -> bool:
 
 def opening_cjk_name(text: str) -> str:
     """The name a Japanese, Korean or Chinese sentence opens with as its subject ("美咲が夜の港で
-    ゆっくり歩く" -> 美咲, "민수가 공원에서 달린다" -> 민수, "小明在公园跑步" -> 小明); "" for anything
+    ゆっくり歩く" -> 美咲, "민수가 공원에서 달린다" -> 민수, "小明在公园跑步" -> 小明, "Hanaは走る" ->
+    Hana); "" for anything
     else (a pronoun, a time word, a subject written in hiragana)."""
     text = text[:_SCANNED].lstrip()
+    match = _LATIN_SUBJECT.match(text)
+    if match:
+        return "" if match.group(1).lower() in _NOT_NAMES else match.group(1)
     match = _JA_SUBJECT.match(text)
     if match and len(text) > match.end():
         name = match.group(1)
@@ -182,6 +193,11 @@ _ZH_JOINED = re.compile(r"([\u4e00-\u9fff]{2,3}?)(?:和|跟|与|與)([\u4e00-\u9
                         r"(?=一起|正在|在|都|慢慢|轻轻|悄悄|去|走|跑|跳|坐|站|聊|说|笑|吃|看|玩)")
 """Two Chinese names joined by 和/跟/与 as a sentence's subject ("小明和小红在公园跳舞")."""
 
+_LATIN_JOINED = re.compile(_LATIN_NAME + r"\s?(?:와|과|하고|이랑|랑|と|和|跟|与|與)\s?" + _LATIN_NAME
+                           + r"\s?(?:[がはも]|이|가|은|는|도|一起|正在|在|都)")
+"""Two Latin names joined by a Korean, Japanese or Chinese "and" as a sentence's subject
+("Hana와 Qiqi가 춤춘다", "HanaとQiqiが踊る", "Hana和Qiqi在跳舞")."""
+
 
 def joined_subject(text: str) -> list[str]:
     """The names a sentence opens with as its subject when there are several ("Qiqi and Mei
@@ -195,6 +211,9 @@ def joined_subject(text: str) -> list[str]:
         if all(word[0].isupper() for word in words):
             return [word for word in words if word.lower() not in _NOT_NAMES]
         return []
+    match = _LATIN_JOINED.match(text)
+    if match:
+        return [name for name in match.groups() if name.lower() not in _NOT_NAMES]
     for pattern in (_JA_JOINED, _KO_JOINED):
         match = pattern.match(text)
         if match:

@@ -446,13 +446,21 @@ def _hiragana(char: str) -> bool:
     return "\u3041" <= char <= "\u309f"
 
 
+def _latin(char: str) -> bool:
+    """Whether ``char`` is a letter of the Latin script ("Q", "é"), not a Japanese, Chinese or Korean one."""
+    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
+
+
 def _apart(neighbour: str, edge: str) -> bool:
     """Whether a name whose first or last character is ``edge`` stands apart from the character
     next to it: a space or punctuation, as in English; in Japanese, written without spaces, a
-    kana particle after (or before) a name in kanji or katakana ("美咲が", "そして美咲"). A name
+    kana particle after (or before) a name in kanji or katakana ("美咲が", "そして美咲"); a letter of
+    another script next to a Latin name ("Qiqiは", "Qiqi가", "Qiqi在"). A name
     in hiragana, or one next to kanji, can't be told from a longer word ("海老" is no "海")."""
     if not neighbour.isalnum():
         return True
+    if neighbour.isalpha() and edge.isalpha() and _latin(neighbour) != _latin(edge):
+        return True  # "Qiqiは走る", "Qiqi가 달린다", "Qiqi在公园": scripts change at a word's edge
     return _hiragana(neighbour) and edge.isalpha() and not edge.isascii() and not _hiragana(edge) \
         and unicodedata.east_asian_width(edge) == "W"
 
@@ -540,8 +548,10 @@ def _subject_word(word: str) -> bool:
 _LATIN_JOINER = re.compile(r"\s*,\s*(?:(?:and|&)\s+)?|\s*&\s*|\s+and\s+", re.IGNORECASE)
 _WIDE_JOINER = re.compile(r"\s*(?:と|和|跟|与|與|及)\s*")
 """Japanese と and Chinese 和/跟/与 between two names ("美咲とゆず", "小明和小红")."""
-_KOREAN_JOINER = re.compile(r"(?<=[\uac00-\ud7a3])(?:와|과|하고|이랑|랑)\s+(?=[\uac00-\ud7a3])")
-"""Korean 와/과/하고/랑 after a name, a space before the next ("민수와 지수")."""
+_KOREAN_JOINER = re.compile(r"(?<=[\uac00-\ud7a3])(?:와|과|하고|이랑|랑)\s+(?=[\uac00-\ud7a3A-Za-z])"
+                            r"|(?<=[A-Za-z\u00c0-\u024f])\s*(?:와|과|하고|이랑|랑)\s*(?=[^\W\d_])")
+"""Korean 와/과/하고/랑 after a name, a space before the next ("민수와 지수"); after a Latin name,
+spaced or not ("Qiqi와 Yuzu", "Qiqi 와 Yuzu", "Qiqi하고Yuzu")."""
 
 
 def character_names(field: str, names: Sequence[str] = ()) -> list[str]:
@@ -573,10 +583,32 @@ def _wide_split(part: str, keys: set[str]) -> list[str]:
     return [part]
 
 
+_FIELD_PRONOUNS = frozenset({"she", "he", "her", "him", "it", "彼女", "彼", "她", "他", "它", "그녀", "그"})
+_FIELD_SEVERAL = frozenset({"they", "them", *_SEVERAL})
+
+
+def field_pronoun(field: str, names: Sequence[str]) -> str:
+    """Whether a Character field stands for whoever the turn before was about: a pronoun, alone
+    or before any of ``names`` (the cast) (:func:`subject_pronoun`: "she", "Her", "彼女", "They",
+    "she and Yuzu"): :data:`ONE` or :data:`SEVERAL`; "" for a name."""
+    written = character_names(field, names)
+    if not written or written_key(written[0]) in {written_key(name) for name in names}:
+        return ""  # a cast member's name ("It", "Her Majesty") is theirs
+    first = folded_text(written[0])
+    if first in _FIELD_SEVERAL:
+        return SEVERAL
+    if first in _FIELD_PRONOUNS:
+        return ONE
+    return subject_pronoun(field, names)
+
+
 def field_actor(field: str, names: Sequence[str]) -> str:
     """Who acts for a Character field: its one name, or of several joined ("Qiqi and Yuzu":
     :func:`character_names`) the first that is in the cast (``names``), else the first
-    written. "" for an empty field."""
+    written. "" for an empty field, and for a pronoun (:func:`field_pronoun`: the turn goes on
+    with the character of the turn before, as "She runs" does)."""
+    if field_pronoun(field, names):
+        return ""
     written = character_names(field, names)
     keys = {written_key(name) for name in names if name.strip()}
     return next((name for name in written if written_key(name) in keys), written[0] if written else "")

@@ -12,6 +12,7 @@ import hashlib
 import math
 import os
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -22,7 +23,7 @@ from studio.core.instruction import Instruction
 from studio.core.model import CastMember, Location
 from studio.core.speech import is_script_line, outside_quotes
 from studio.core.state import written_key
-from studio.core.tree import SEVERAL, character_names, field_actor, subject_pronoun
+from studio.core.tree import SEVERAL, character_names, field_actor, field_pronoun, subject_pronoun
 from studio.engines.base import (
     CancelCheck,
     Clip,
@@ -192,13 +193,33 @@ def _also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ..
     return [name for name in _named_in_order(text, members, drawn) if not _named_as_absent(text, name)]
 
 
+_LATIN_NEXT_TO_WIDE = re.compile(r"(?<=[A-Za-z\u00c0-\u024f])(?=[^\W\d_A-Za-z\u00c0-\u024f])"
+                                 r"|(?<=[^\W\d_A-Za-z\u00c0-\u024f])(?=[A-Za-z\u00c0-\u024f])")
+
+
+def _scripts_apart(text: str) -> str:
+    """``text`` with a space where a Latin word meets a Japanese, Chinese or Korean one, so that
+    a cast name written straight before a particle or verb is a word ("Qiqiは走る", "Qiqi在公园")."""
+    return _LATIN_NEXT_TO_WIDE.sub(" ", text)
+
+
+def _field_names(field: str, names: list[str]) -> list[str]:
+    """The names a Character field joins (:func:`character_names`), less pronouns: one stands for
+    the character of the turn before ("she and Yuzu": Yuzu is who she is with)."""
+    return [name for name in character_names(field, names) if not field_pronoun(name, names)]
+
+
 def _joined_friend(names: list[str], actor: str, members: tuple[CastMember, ...]) -> tuple[str, list[str]]:
     """For a Character field naming several (``names``: "Qiqi and Yuzu"), ``actor`` acting: the
     friend drawn with them (the first other one of the cast) and a warning for each other name,
-    by name: one outside the cast, or one more than the one friend the engine draws."""
+    by name: one outside the cast, one more than the one friend the engine draws, or one
+    named again ("Qiqi and Qiqi": drawn once)."""
+    keys = [written_key(name) for name in names]
+    warnings = [f"'{name}' is named more than once in the Character field: drawn once"
+                for index, name in enumerate(names) if keys[index] in keys[:index]]
+    names = [name for index, name in enumerate(names) if keys[index] not in keys[:index]]
     others = [name for name in names if written_key(name) != written_key(actor)]
     friend = next((member.name for name in others if (member := _find_member(name, members)) is not None), "")
-    warnings: list[str] = []
     for name in others:
         if _find_member(name, members) is None:
             warnings.append(f"'{name}' is not in the cast: drawn only {actor}" + (f" with {friend}" if friend else "")
@@ -461,11 +482,12 @@ class SketchEngine:
         members = (*cast, *defaults)
         names = [member.name for member in members]
         name = field_actor(reading.character, names)
-        friend, warnings = _joined_friend(character_names(reading.character, names), name, members)
-        pronoun = "" if name else (subject_pronoun(outside_quotes(written.free_text), names)
-                                   or subject_pronoun(outside_quotes(instruction.free_text), names))
+        pronoun = field_pronoun(reading.character, names)  # "Character: she" goes on as "She runs" does
+        friend, warnings = _joined_friend(_field_names(reading.character, names), name, members)
+        pronoun = pronoun or ("" if name else (subject_pronoun(outside_quotes(written.free_text), names)
+                                               or subject_pronoun(outside_quotes(instruction.free_text), names)))
         if not name and not pronoun:  # '"Hi Yuzu!" says Aoi' draws Aoi: a name said in quotes is no one in the turn
-            text = first_read(outside_quotes(instruction.free_text))
+            text = _scripts_apart(first_read(outside_quotes(instruction.free_text)))
             name = (_first_named(text, cast) or _script_speaker(instruction, cast)  # the project's cast first
                     or _first_named(text, defaults) or _script_speaker(instruction, defaults))
         if pronoun == SEVERAL:  # "They laugh together": the two of the turn before
