@@ -47,6 +47,8 @@ class EnginePicker(QWidget):
         self.status.setObjectName("dimLabel")
         self.service: Any = None
         self.device = "cpu"
+        self.compact = False
+        """Whether the status is left out for room (:meth:`set_compact`)."""
         self.unavailable: dict[str, list[str]] = {}
         self._reasons: dict[str, list[str]] = {}
         self._tips: dict[str, str] = {}
@@ -113,6 +115,13 @@ class EnginePicker(QWidget):
             self.engine_changed.emit(name)
             self.refresh_status()
 
+    def set_compact(self, compact: bool) -> None:
+        """In a narrow window the device and engine status ("CPU · 2 cores · …") is left out of
+        the toolbar and told by the picker's tooltip, so that the choice itself stays in sight."""
+        self.compact = compact
+        self.status.setVisible(not compact)
+        self.setToolTip(self.status.text() if compact else "")
+
     def refresh_status(self) -> None:
         device = describe_device(self.device)
         loaded = ""
@@ -129,3 +138,5 @@ class EnginePicker(QWidget):
         if current in self.unavailable:
             loaded = f"{current} can't run here"
         self.status.setText(" · ".join(p for p in (device, loaded) if p))
+        if self.compact:
+            self.setToolTip(self.status.text())

@@ -524,13 +524,17 @@ class MainWindow(QMainWindow):
 
     def _fit_toolbar(self) -> None:
         """In a narrow window the toolbar's buttons show their icons alone (their names stay in
-        the tooltips and menus), so that the engine picker, the main choice, stays in sight
-        rather than behind the overflow button."""
+        the tooltips and menus) and the engine picker leaves out its status line (told by its
+        tooltip), so that the picker, the main choice, stays in sight rather than behind the
+        overflow button."""
         style = (Qt.ToolButtonStyle.ToolButtonIconOnly if self.width() < COMPACT_TOOLBAR_WIDTH
                  else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         for button in self._labelled_buttons:
             if button.toolButtonStyle() != style:
                 button.setToolButtonStyle(style)
+        narrow = style == Qt.ToolButtonStyle.ToolButtonIconOnly
+        if self.engine_picker.compact != narrow:
+            self.engine_picker.set_compact(narrow)
 
     def _connect_actions(self) -> None:
         a, c = self.actions_, self.actions_.bind

@@ -36,6 +36,11 @@ def test_the_engine_picker_stays_in_sight(make_window, sample_project: Path, qtb
                 else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     assert styles == {expected}
     assert window.actions_.generate.toolTip()  # the name is still told
+    picker = window.engine_picker
+    narrow = size[0] < COMPACT_TOOLBAR_WIDTH
+    assert picker.status.isVisible() is not narrow
+    if narrow:  # the device and the engine's status are told by the picker's tooltip
+        assert picker.status.text() and picker.toolTip() == picker.status.text()
 
 
 def test_widening_again_brings_the_names_back(make_window, sample_project: Path, qtbot) -> None:
@@ -50,3 +55,4 @@ def test_widening_again_brings_the_names_back(make_window, sample_project: Path,
     window.resize(1600, 1000)
     qtbot.wait(50)
     assert button.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+    assert window.engine_picker.status.isVisible() and not window.engine_picker.toolTip()
