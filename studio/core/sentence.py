@@ -74,7 +74,9 @@ _ON_PLACES = frozenset({"beach", "roof", "rooftop", "rooftops", "bridge", "grass
 _TIME_PHRASES = {"day": "by day", "sunset": "at sunset", "night": "at night", "dawn": "at dawn",
                  "sunrise": "at sunrise", "morning": "in the morning", "evening": "in the evening",
                  "afternoon": "in the afternoon", "noon": "at noon", "midnight": "at midnight", "dusk": "at dusk",
-                 "daytime": "in the daytime", "sunny": "on a sunny day"}
+                 "daytime": "in the daytime", "sunny": "on a sunny day", "rainy": "on a rainy day",
+                 "cloudy": "on a cloudy day", "snowy": "on a snowy day", "windy": "on a windy day",
+                 "stormy": "on a stormy day", "foggy": "on a foggy day", "misty": "on a misty day"}
 _BARE_TIMES = frozenset({"tonight", "today", "tomorrow", "yesterday", "now", "later", "soon", "earlier", "then",
                          "meanwhile", "afterwards", "overnight", "nowadays"})
 """Times said with no preposition before them ("Qiqi runs, tonight"; never "at tonight")."""
@@ -228,10 +230,10 @@ def _wrapped(word: str) -> tuple[str, str, str]:
 
 
 def _verb_base(word: str) -> str:
-    """The base form of a motion word as written (``reading`` -> ``read``, ``ran`` -> ``run``), to
-    look it up among the action verbs."""
+    """The base form of a motion word as written (``reading`` -> ``read``, ``ran`` -> ``run``,
+    ``reads`` -> ``read``), to look it up among the action verbs."""
     lower = _wrapped(word)[1].lower()
-    return _CERTAIN_PASTS.get(lower) or gerund_base(lower) or lower
+    return _CERTAIN_PASTS.get(lower) or gerund_base(lower) or (_without_s(lower) if _is_third_person(lower) else lower)
 
 
 def _conjugated(words: list[str], plural: bool = False) -> list[str]:
@@ -270,10 +272,19 @@ _LIGHT_VERBS = {
     "drink": "have", "snack": "have", "meal": "have", "bite": "have", "chat": "have", "talk": "have",
     "picnic": "have", "cup": "have", "party": "have", "laugh": "have", "cry": "have", "fight": "have",
     "hug": "give", "wave": "give", "smile": "give", "nod": "give", "kiss": "give", "speech": "give",
-    "shrug": "give", "song": "sing",
+    "shrug": "give", "song": "sing", "jog": "go for", "hike": "go for", "drive": "go for", "spin": "go for",
+    "apple": "eat", "banana": "eat", "orange": "eat", "pear": "eat", "peach": "eat", "sandwich": "eat",
+    "cake": "eat", "cookie": "eat", "biscuit": "eat", "pie": "eat", "bun": "eat", "donut": "eat",
+    "doughnut": "eat", "onigiri": "eat", "burger": "eat", "pizza": "eat", "candy": "eat", "sweet": "eat",
+    "tea": "have", "coffee": "have", "juice": "have", "milk": "have", "soda": "have", "lemonade": "have",
+    "book": "have", "umbrella": "have", "balloon": "have", "flower": "have", "bag": "have", "ball": "have",
+    "letter": "have", "phone": "have", "camera": "have", "gift": "have", "present": "have", "toy": "have",
+    "kite": "have", "lantern": "have", "hat": "have",
 }
 """The verb English says a motion's noun with ("takes a walk", "has a drink", "gives a hug",
-"sings a song"); any other noun phrase is done ("does a dance", "does the splits")."""
+"sings a song", "goes for a jog", "eats an apple": a thing, not an action, is eaten or had);
+any other noun phrase is done ("does a dance", "does the splits"). A counted noun is looked up
+singular too ("2 songs" -> "sings 2 songs")."""
 
 
 def _noun_phrase_motion(words: list[str], plural: bool = False) -> list[str] | None:
@@ -297,28 +308,70 @@ def _noun_phrase_motion(words: list[str], plural: bool = False) -> list[str] | N
     end = next((index for index, word in enumerate(words[1:], 1)
                 if word.lower() in _PREPOSITIONS | _COORDINATORS | {"of"}), len(words))
     nouns = [_wrapped(word)[1].lower() for word in words[1:end]]
-    light = next((_LIGHT_VERBS[noun] for noun in nouns if noun in _LIGHT_VERBS), "")
-    if light:  # "a long walk", "a cup of tea", "one step forward"
-        return [third_person(light), *words]
+    light = next((verb for verb in map(_light_verb, nouns) if verb), "")
+    if light:  # "a long walk", "a cup of tea", "one step forward", "a jog" -> "goes for a jog"
+        verb, *particles = light.split()
+        return [third_person(verb), *particles, *words]
     bare = end == 2 and opener in ("a", "an") and (end == len(words) or words[end].lower() in _PREPOSITIONS)
     if bare and nouns[0] in _ACTION_VERBS:  # "a dance in the rain" -> "dances in the rain"
         return [third_person(nouns[0]) + _wrapped(words[1])[2], *words[2:]]
     return [third_person("do"), *words]
 
 
+def _light_verb(noun: str) -> str:
+    """The verb :data:`_LIGHT_VERBS` says ``noun`` with, as written or singular ("songs")."""
+    if noun in _LIGHT_VERBS:
+        return _LIGHT_VERBS[noun]
+    return _LIGHT_VERBS.get(noun[:-1], "") if noun.endswith("s") else ""
+
+
 def _person(plural: bool) -> Callable[[str], str]:
     """How a verb agrees with the sentence's subject: :func:`third_person` for one character,
-    the plain form for several."""
-    return (lambda verb: verb) if plural else third_person
+    the plain form for several (:func:`plain_form`)."""
+    return plain_form if plural else third_person
 
 
-_JOINED_NAMES = re.compile(r"\s*(?:,|&|\band\b)\s*", re.IGNORECASE)
+_PLAIN_IRREGULAR = {"is": "are", "am": "are", "was": "were", "has": "have", "does": "do", "goes": "go",
+                    "tiptoes": "tiptoe"}
+"""Forms whose plain (plural) form no rule below gives."""
+_ES_STEMS = ("ss", "sh", "ch", "x", "zz", "o")
+"""Ends of a base form that take "-es" in the third person ("kisses", "watches", "goes")."""
+
+
+def plain_form(verb: str) -> str:
+    """The plain form of a verb as several characters say it: ``runs`` -> ``run``, ``is`` ->
+    ``are``, ``has`` -> ``have``, ``watches`` -> ``watch``, ``flies`` -> ``fly``; a gerund or a
+    certain past too (``running``, ``ran`` -> ``run``). A regular past (``walked``), ``were`` and
+    a verb not in Latin letters are kept."""
+    if not verb.isascii() or not verb.isalpha():
+        return verb
+    lower = verb.lower()
+    if _is_regular_past(lower):
+        return verb
+    plain = (_PLAIN_IRREGULAR.get(lower) or _CERTAIN_PASTS.get(lower) or gerund_base(lower)
+             or (_without_s(lower) if _is_third_person(lower) else lower))
+    if verb.isupper() and len(verb) > 1:
+        return plain.upper()
+    return plain[0].upper() + plain[1:] if verb[0].isupper() else plain
+
+
+def _without_s(word: str) -> str:
+    """A third person's base form: ``flies`` -> ``fly``, ``watches`` -> ``watch``, ``dances`` ->
+    ``dance``, ``runs`` -> ``run``."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("es") and word[:-2].endswith(_ES_STEMS):
+        return word[:-2]
+    return word[:-1]
 
 
 def several_characters(who: str) -> bool:
-    """Whether a Character field names several characters joined in English ("Qiqi and Yuzu",
-    "Qiqi, Yuzu & Aoi"): the sentence's verb then agrees with them."""
-    return len([part for part in _JOINED_NAMES.split(who) if part.strip()]) > 1
+    """Whether a Character field names several characters joined ("Qiqi and Yuzu", "Qiqi, Yuzu
+    & Aoi", "美咲とゆず", "小明和小红", "민수와 지수", as :func:`studio.core.tree.character_names`
+    splits them): the sentence's verb then agrees with them."""
+    from studio.core.tree import character_names  # tree imports this module: a lazy import
+
+    return len(character_names(who)) > 1
 
 
 _COMMON_PLACES = frozenset({"park", "town", "street", "school", "forest", "city", "room", "house", "station",

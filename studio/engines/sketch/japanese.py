@@ -393,11 +393,17 @@ def _word_at(text: str, start: int, table: Mapping[str, tuple[JapaneseWord, ...]
 
 def _ending(text: str, start: int, table: Mapping[str, tuple[JapaneseWord, ...]]) -> int:
     """Where the kana ending a verb (走っている, 歩きながら) stops: at the first character that
-    is no hiragana, or where a word of ``table`` starts (食べながらお茶を: お茶 is a word)."""
+    is no hiragana, where a word of ``table`` starts (食べながらお茶を: お茶 is a word), or at
+    "after" in kana (食べたあとで走る: :data:`_AFTER_KANA`)."""
     end = start
-    while end < len(text) and _script(text[end]) == "hiragana" and (end == start or _word_at(text, end, table) is None):
+    while end < len(text) and _script(text[end]) == "hiragana" and (end == start or (
+            _word_at(text, end, table) is None and not text.startswith(_AFTER_KANA, end))):
         end += 1
     return end
+
+
+_AFTER_KANA = ("あとで", "あとに")
+""""After" written in kana, which ends the verb before it rather than bending it (食べたあとで)."""
 
 
 def _names_at(text: str, start: int, names: tuple[str, ...]) -> str:

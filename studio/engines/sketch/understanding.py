@@ -910,14 +910,28 @@ _SUBORDINATE_FIRST_RE = re.compile(r"^\s*(?P<lead>after|before|once)\b(?P<sub>[^
 station, Qiqi waves"."""
 
 
+_AFTER_CLAUSE_RE = re.compile(
+    r"^(?P<sub>[^.;:!?。！？]*[^\s.;:!?。！？])\s*"
+    r"(?:後で|後に|あとで|あとに|之后|之後|以后|以後|(?<![然最背前])后(?=\s|[,，、])|후에|뒤에)"
+    r"\s*[,，、]?\s*(?P<main>[^\s,，、].*)$", re.S)
+"""A sentence (its Japanese, Chinese or Korean words put in English around the mark of time)
+whose clause of time, before its main one, ends in "after": "Qiqiは eat 後で run", "eat 完饭后,
+Qiqi run", "eat 후에 Qiqi run". (Chinese "然后", "最后", "背后" are "then", "at last",
+"behind"; Korean "다음" is read as "then", as the project reads "달린 다음".)"""
+
+
 def main_clause_first(text: str) -> str:
     """``text`` (normalised) with its main clause put before a clause of time it opens with,
     so that the main clause's motion is the first named, and drawn: "after running to the
-    station, qiqi waves" -> "qiqi waves , after running to the station"."""
+    station, qiqi waves" -> "qiqi waves , after running to the station"; a Japanese, Chinese or
+    Korean one too (:data:`_AFTER_CLAUSE_RE`): "eat 후에 qiqi run" -> "qiqi run , after eat"."""
     match = _SUBORDINATE_FIRST_RE.match(text)
-    if match is None or not match.group("main").strip():
-        return text
-    return f"{match.group('main').strip()} , {match.group('lead')}{match.group('sub')}"
+    if match is not None and match.group("main").strip():
+        return f"{match.group('main').strip()} , {match.group('lead')}{match.group('sub')}"
+    match = _AFTER_CLAUSE_RE.match(text)
+    if match is not None:
+        return f"{match.group('main').strip()} , after {match.group('sub')}"
+    return text
 
 
 def _note_left_out(words: Sequence[str], reading: Reading,
@@ -1430,14 +1444,16 @@ _NOT_PLACES = frozenset({
     "morning", "afternoon", "evening", "night", "weekend", "day", "week", "summer", "winter", "spring", "autumn",
     "table", "desk", "floor", "ground", "wall", "ceiling", "stairs", "steps", "box", "bag", "basket", "cup", "bowl",
     "plate", "pot", "pan", "car", "bus", "phone", "computer", "letter", "note", "paper", "page", "list", "book",
-    "story", "song", "tune", "music", "beat", "rhythm", "shape", "role", "style", "turn", "news",
+    "story", "song", "tune", "music", "beat", "rhythm", "shape", "role", "style", "turn", "news", "speed", "pace",
+    "choir", "chorus", "band", "orchestra", "audience", "contest", "competition", "play", "musical", "fire",
 })
 """Words written after "in the", "at the", "on the"... that are not a place: weather, a
-manner, a part or side, a thing held or sat on, an event ("in the rain", "in a hurry", "on
-the left", "at the table", "at the party"). A phrase with one of them is not said to be a
+manner, a part or side, a thing held or sat on, an event, a group ("in the rain", "in a
+hurry", "on the left", "at the table", "at the party", "in the choir",
+"at the speed of light"). A phrase with one of them is not said to be a
 place we do not know."""
 _PLACE_LOOK_PREPOSITIONS = frozenset({"in", "at", "to", "on", "into", "inside", "through", "across", "near",
-                                      "toward", "towards"})
+                                      "toward", "towards", "around"})
 """Prepositions whose "the ..." is where the character is ("runs in the theatre")."""
 MAX_PLACE_WORDS = 3
 """Most words read as the name of a place after "in the": "the old opera house"."""
@@ -1460,9 +1476,17 @@ def _unknown_place_phrases(text: str) -> list[str]:
                 or _CLAUSE_BREAK_RE.search(text[end:words[i + 2][1]]):
             continue
         phrase = _place_words_at(text, words, i + 2)
-        if phrase and not _said_to_someone(text, words, i) and _names_unknown_place(phrase):
+        if phrase and not _said_to_someone(text, words, i) and _names_unknown_place(phrase) \
+                and not _part_of_something(text, words, i + 2 + len(phrase)):
             found.append(" ".join(phrase))
     return list(dict.fromkeys(found))
+
+
+def _part_of_something(text: str, words: Sequence[tuple[str, int, int]], k: int) -> bool:
+    """Whether ``words[k]``, right after a phrase, is "of" in its clause: a noun followed by "of"
+    ("the speed of light", "the middle of", "the end of") is not a place by itself."""
+    return k < len(words) and words[k][0].lower() == "of" and not _CLAUSE_BREAK_RE.search(
+        text[words[k - 1][2]:words[k][1]])
 
 
 def _place_words_at(text: str, words: Sequence[tuple[str, int, int]], start: int) -> list[str]:
