@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from studio.core.graphemes import is_wide, script_of, scripts_in
 from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, KOREAN_KEYS, Instruction, only_blank_fields
+from studio.core.joined_names import character_names
 from studio.core.speech import is_script_line
 
 
@@ -367,10 +368,8 @@ def _without_s(word: str) -> str:
 
 def several_characters(who: str) -> bool:
     """Whether a Character field names several characters joined ("Qiqi and Yuzu", "Qiqi, Yuzu
-    & Aoi", "美咲とゆず", "小明和小红", "민수와 지수", as :func:`studio.core.tree.character_names`
+    & Aoi", "美咲とゆず", "小明和小红", "민수와 지수", as :func:`studio.core.joined_names.character_names`
     splits them): the sentence's verb then agrees with them."""
-    from studio.core.tree import character_names  # tree imports this module: a lazy import
-
     return len(character_names(who)) > 1
 
 

@@ -19,10 +19,11 @@ import pytest
 
 from studio.core import AddTake, AddTurn, CharacterState, Document, StateScope, StoryTree
 from studio.core.instruction import Instruction
+from studio.core.joined_names import character_names
 from studio.core.model import CastMember, Node, Take
 from studio.core.state import StateDeltas
 from studio.core.subject import joined_subject, unlisted_subject
-from studio.core.tree import ONE, SEVERAL, character_names, field_actor, subject_pronoun
+from studio.core.tree import ONE, SEVERAL, field_actor, subject_pronoun
 
 
 def story(*names: str) -> Document:

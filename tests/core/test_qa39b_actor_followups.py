@@ -18,9 +18,10 @@ import pytest
 
 from studio.core import AddTurn, CharacterState, Document, StateScope, StoryTree
 from studio.core.instruction import Instruction
+from studio.core.joined_names import character_names
 from studio.core.model import CastMember, Node
 from studio.core.subject import joined_subject, opening_cjk_name, unlisted_subject
-from studio.core.tree import ONE, SEVERAL, character_names, field_actor, field_pronoun
+from studio.core.tree import ONE, SEVERAL, field_actor, field_pronoun
 
 CAST = ("Qiqi", "Yuzu", "Sam")
 

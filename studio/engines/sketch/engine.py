@@ -20,10 +20,11 @@ from typing import Any
 from PIL import Image
 
 from studio.core.instruction import Instruction
+from studio.core.joined_names import character_names
 from studio.core.model import CastMember, Location
 from studio.core.speech import is_script_line, outside_quotes
 from studio.core.state import written_key
-from studio.core.tree import SEVERAL, character_names, field_actor, field_pronoun, subject_pronoun
+from studio.core.tree import SEVERAL, field_actor, field_pronoun, subject_pronoun
 from studio.engines.base import (
     CancelCheck,
     Clip,
