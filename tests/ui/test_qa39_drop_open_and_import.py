@@ -32,14 +32,14 @@ def test_a_project_folder_dropped_on_the_canvas_opens(make_window, sample_projec
     other.close()
     at = point_on(window, window.workspace.view)
     assert drag_over(window, at, files_mime(other.path))
-    assert window.status_text() == "Drop to open second.kamishibai."
+    assert window.status_label.text() == "Drop to open second.kamishibai."
     leave(window)
-    assert window.status_text().startswith("Opened")  # what it said before the drag
+    assert window.status_label.text().startswith("Opened")  # what it said before the drag
 
     assert drop(window, at, files_mime(other.path))
     assert window.session is not None and window.session.project.path == other.path.resolve()
     assert window.windowTitle().startswith("Second")
-    assert window.status_text() == "Opened Second"
+    assert window.status_label.text() == "Opened Second"
 
 
 def test_a_story_file_dropped_is_imported_into_a_new_project(make_window, sample_project: Path,  # type: ignore[no-untyped-def]
@@ -51,14 +51,14 @@ def test_a_story_file_dropped_is_imported_into_a_new_project(make_window, sample
     shutil.copy(SAMPLE_STORY, story)
     at = point_on(window, window.workspace.view)
     assert drag_over(window, at, files_mime(story))
-    assert window.status_text() == "Drop to import delivery.txt into a new project beside it."
+    assert window.status_label.text() == "Drop to import delivery.txt into a new project beside it."
 
     assert drop(window, at, files_mime(story))
 
     made = folder / "delivery.kamishibai"
     assert window.session is not None and window.session.project.path == made.resolve()
-    assert window.status_text().startswith("Imported ") and "from delivery.txt into delivery.kamishibai" in \
-        window.status_text()
+    assert window.status_label.text().startswith("Imported ") and "from delivery.txt into delivery.kamishibai" in \
+        window.status_label.text()
     imported = _turns(made)
     lines = [line for line in SAMPLE_STORY.read_text(encoding="utf-8").splitlines() if line.startswith("Character:")]
     assert len(imported) == len(lines) and "Character: Qiqi; Motion: slowly walk; Background: sunset street." in \

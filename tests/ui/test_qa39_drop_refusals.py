@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from studio.storage import Project
 from studio.ui.file_drop import plan_drop
-from tests.ui.drop_events import ACTIONS, drag_over, drop, files_mime, point_on
+from tests.ui.drop_events import ACTIONS, drag_over, drop, files_mime, leave, point_on
 
 
 def _kinds(tmp_path: Path) -> dict[str, Path]:
@@ -44,12 +44,15 @@ def test_a_file_that_is_no_project_or_story_is_refused(make_window, sample_proje
     before = sorted(p.name for p in tmp_path.rglob("*"))
     for widget in (window.workspace.view, window.centralWidget(), window.inspector_dock):
         at = point_on(window, widget)
-        assert not drag_over(window, at, files_mime(path)), widget  # "no drop" on the canvas as elsewhere
-        reason = window.status_text()
+        try:
+            assert not drag_over(window, at, files_mime(path)), widget  # "no drop" on the canvas as elsewhere
+            reason = window.status_label.text()
+        finally:
+            leave(window)  # a drag is never left hanging over the window, whatever was found
         assert reason.startswith(path.name) and what in reason, reason
         assert "drop a .kamishibai project folder to open it, or a story file (.txt, .md, .csv)" in reason
         assert not drop(window, at, files_mime(path))
-        assert window.status_text() == reason  # still says why after letting go
+        assert window.status_label.text() == reason  # still says why after letting go
     assert window.session is not None and window.session.project.path == sample_project.resolve()
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing made
 
@@ -62,11 +65,11 @@ def test_several_files_are_refused(make_window, sample_project: Path, tmp_path: 
     story.write_text("Character: Qiqi; Motion: run; Background: day town.\n", encoding="utf-8")
     at = point_on(window, window.workspace.view)
     assert not drop(window, at, files_mime(other.path, story))
-    assert window.status_text().startswith("Can't drop 2 things at once")
+    assert window.status_label.text().startswith("Can't drop 2 things at once")
     assert not (tmp_path / "story.kamishibai").exists()
     assert window.session.project.path == sample_project.resolve()
     assert not drop(window, at, files_mime(urls=["https://example.com/story.txt"]))
-    assert window.status_text().startswith("Only a file on this computer can be dropped here")
+    assert window.status_label.text().startswith("Only a file on this computer can be dropped here")
 
 
 def test_the_canvas_takes_no_drop_itself(make_window, sample_project: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -78,14 +81,14 @@ def test_the_canvas_takes_no_drop_itself(make_window, sample_project: Path, tmp_
     enter = QDragEnterEvent(at, ACTIONS, clip, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(view.viewport(), enter)  # handed up to the window, which refuses it
     assert not enter.isAccepted()
-    assert window.status_text().startswith("take-1.mp4 is a video")
+    assert window.status_label.text().startswith("take-1.mp4 is a video")
     other = Project.create(tmp_path / "second.kamishibai")
     other.close()
     folder = files_mime(other.path)
     enter = QDragEnterEvent(at, ACTIONS, folder, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(view.viewport(), enter)
     assert enter.isAccepted()  # by the window: a project is opened wherever it is dropped
-    assert window.status_text() == "Drop to open second.kamishibai."
+    assert window.status_label.text() == "Drop to open second.kamishibai."
     # the canvas's own handlers take nothing, whatever is dragged
     for mime in (clip, folder):
         move = QDragMoveEvent(at, ACTIONS, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
