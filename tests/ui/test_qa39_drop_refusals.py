@@ -42,8 +42,10 @@ def test_a_file_that_is_no_project_or_story_is_refused(make_window, sample_proje
     window = make_window(sample_project)
     path = _kinds(tmp_path)[what]
     before = sorted(p.name for p in tmp_path.rglob("*"))
-    for widget in (window.workspace.view, window.centralWidget(), window.inspector_dock):
-        at = point_on(window, widget)
+    dock = window.inspector_dock  # on its title, not on a text box (text boxes take drops of their own)
+    title = dock.mapTo(window, QPoint(dock.width() // 2, 4))
+    for widget, at in ((window.workspace.view, point_on(window, window.workspace.view)),
+                       (window.centralWidget(), point_on(window, window.centralWidget())), (dock, title)):
         try:
             assert not drag_over(window, at, files_mime(path)), widget  # "no drop" on the canvas as elsewhere
             reason = window.status_label.text()
