@@ -108,11 +108,14 @@ def test_missing_follows_the_need(check_system: ModuleType, requirements) -> Non
     assert check_system.missing(requirements, "setup", fake) == []
     assert check_system.missing(requirements, "test", probes(check_system)) == []
     nofont = check_system.missing(requirements, "run", probes(check_system, font=False))
-    assert [r.package for r in nofont] == ["fonts-dejavu-core", "fonts-droid-fallback", "fonts-noto-color-emoji"]
+    assert [r.package for r in nofont] == ["fonts-dejavu-core", "fonts-droid-fallback", "fonts-nanum",
+                                             "fonts-noto-color-emoji"]
     no_cjk = check_system.missing(requirements, "run", probes(check_system, cjk_font=False))
     assert [r.describe() for r in no_cjk] == [
         "fonts-droid-fallback (one of the fonts DroidSansFallbackFull.ttf, NotoSansCJK-Regular.ttc, "
         "NotoSansCJKjp-Regular.otf, wqy-microhei.ttc, wqy-zenhei.ttc, to run the studio)",
+        "fonts-nanum (one of the fonts NanumGothic.ttf, NanumBarunGothic.ttf, NotoSansCJK-Regular.ttc, "
+        "NotoSansCJKkr-Regular.otf, NotoSansKR-Regular.otf, UnDotum.ttf, to run the studio)",
         "fonts-noto-color-emoji (the font NotoColorEmoji.ttf, to run the studio)"]
 
 
