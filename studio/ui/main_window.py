@@ -826,6 +826,8 @@ class MainWindow(QMainWindow):
         self.settings.add_recent(project.path)
         self.folder_watch = ProjectFolderWatch(project.path, self)
         self.folder_watch.lost.connect(self.show_error)
+        # the folds before the selection: selecting a turn unfolds what hides it
+        workspace.scene.restore_folds(self.settings.folds(project.path))
         self._restore_selection(workspace)
         self.setWindowTitle(f"{project.name}{' (read-only)' if read_only else ''} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
@@ -857,10 +859,13 @@ class MainWindow(QMainWindow):
             workspace.select(node_id, center=False)  # show_selection centres on it once laid out
 
     def _remember_selection(self, workspace: Workspace) -> None:
+        """Keep the selected turn and the folded ones in the settings, for the next time the
+        project opens (in this window or after a restart)."""
         try:
             self.settings.set_last_selected(workspace.project.path, workspace.current_id)
+            self.settings.set_folds(workspace.project.path, workspace.scene.folded)
         except OSError as error:  # the project's path can't be resolved: nothing to remember it by
-            log.warning("could not remember the selected turn: %s", error)
+            log.warning("could not remember the selected turn and the folds: %s", error)
 
     def close_project(self, policy: str | None = None, then: Callable[[], object] | None = None) -> bool:
         """Close the open project; asks what to do with queued jobs unless ``policy`` is given.

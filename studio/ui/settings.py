@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
 PROJECT_DB = "project.db"
 MAX_RECENT = 8
 MAX_PLACES = 50
-"""Projects whose last selected turn is remembered (the most recently closed ones)."""
+"""Projects whose last selected turn, and whose folds, are remembered (the most recently closed ones)."""
 APPEARANCES = ("system", "light", "dark")
 AUTOMATIC_THREADS = "auto"
 """How the CPU threads setting is stored while it is automatic (an empty value reads the same)."""
@@ -543,6 +543,38 @@ class StudioSettings:
         self.reload()
         places = [(key, node_id), *((p, n) for p, n in self._places() if p != key)][:MAX_PLACES]
         self.q.setValue("projects/last_selected", json.dumps([list(place) for place in places]))
+        self.q.sync()
+
+    def _fold_places(self) -> list[tuple[str, list[str]]]:
+        """(project path as :func:`_recent_key` writes it, its folded turns), most recent first."""
+        raw = self.q.value("projects/folds", "")
+        try:
+            value = json.loads(str(raw)) if raw else []
+        except ValueError:
+            return []
+        if not isinstance(value, list):
+            return []
+        return [(item[0], [str(node) for node in item[1] if isinstance(node, str)]) for item in value
+                if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], list)]
+
+    def folds(self, path: Path) -> list[str]:
+        """The turns folded on the canvas when the project at ``path`` was last closed (whose
+        following turns were hidden); empty when none were, or it is not known.
+
+        Kept beside the last selected turn, for the same reasons: how this user looks at the
+        story is not part of it, and a project opened read-only is not written to."""
+        key = _recent_key(str(path))
+        return next((nodes for project, nodes in self._fold_places() if project == key), [])
+
+    def set_folds(self, path: Path, node_ids: Iterable[str]) -> None:
+        """Remember the project's folded turns (none: the project is forgotten here, leaving
+        its place to another); the :data:`MAX_PLACES` most recently closed projects are kept."""
+        key = _recent_key(str(path))
+        nodes = sorted(set(node_ids))
+        self.reload()
+        others = [(p, n) for p, n in self._fold_places() if p != key]
+        places = ([(key, nodes)] if nodes else []) + others
+        self.q.setValue("projects/folds", json.dumps([list(place) for place in places[:MAX_PLACES]]))
         self.q.sync()
 
     def reset_notes(self) -> list[str]:

@@ -8,7 +8,8 @@ depends on every selected take above it).
 A turn can be folded, as an outliner folds a heading: the turns after it take no cell (the
 layout does not see them) and its card says how many it hides. Selecting a hidden turn (an
 undo, a click in the episode strip, Right on the folded card) unfolds what hides it, so the
-selected turn always has a cell. The folds of a story are kept, by its start's id, while the app runs.
+selected turn always has a cell. The window keeps a project's folds in the app's settings when
+the project closes and gives them back when it opens (:meth:`TreeScene.restore_folds`).
 """
 
 from __future__ import annotations
@@ -45,11 +46,6 @@ zoom where the overview takes over, with its margins. A larger rect is stale (as
 that shows the overview) and makes no cards; any smaller one is what a view shows, and every
 card in it must exist (4,000 cells left a full-HD window zoomed out just short of the
 overview without cards)."""
-
-
-_FOLDS_BY_STORY: dict[str, set[str]] = {}
-"""The folded turns of every story opened in this run, by the id of its start: a project
-closed and opened again in the same window comes back folded as it was left."""
 
 
 class _CardLayer(QGraphicsItem):
@@ -117,9 +113,8 @@ class TreeScene(QGraphicsScene):
         self._hover_timer.timeout.connect(self._next_hover_frame)
         self._hovered: CardItem | None = None
         self._clip_waiters: dict[str, set[str]] = {}
-        root = document.tree._root_id
-        self.folded: set[str] = _FOLDS_BY_STORY.setdefault(root, set()) if root else set()
-        """The turns whose following turns are hidden (shared with :data:`_FOLDS_BY_STORY`)."""
+        self.folded: set[str] = set()
+        """The turns whose following turns are hidden."""
         self._hidden_counts: dict[str, int] = {}
         self._seen_tree = document.tree
         """The story as the last change set left it: a take that a change removes is looked up
@@ -425,6 +420,19 @@ class TreeScene(QGraphicsScene):
         """Drop the folds of turns deleted, or left with nothing after them to hide."""
         tree = self.document.tree
         self.folded.difference_update([n for n in self.folded if n not in tree.nodes or not tree.child_ids(n)])
+
+    def restore_folds(self, node_ids: Iterable[str]) -> None:
+        """Fold the turns ``node_ids`` (the folds kept when the project was last closed).
+        Turns deleted since, or left with nothing after them, are passed over; a fold that
+        would hide the selected turn is left open, as selecting a hidden turn opens it."""
+        tree = self.document.tree
+        wanted = {n for n in node_ids if n in tree.nodes and tree.child_ids(n)} - self.folded
+        if not wanted:
+            return
+        self.folded.update(wanted)
+        if self.current_id is not None and self.hiding_fold(self.current_id) is not None:
+            self.folded.difference_update(n.id for n in tree.path_to(self.current_id)[:-1])
+        self._fold_changed()
 
     def can_fold(self, node_id: str | None) -> bool:
         """Whether ``node_id`` has turns after it (something to fold)."""
