@@ -21,7 +21,9 @@ import numpy as np
 
 from studio.core.instruction import Instruction, InstructionError, field_spans, parse_instruction, time_shown
 from studio.core.model import CastMember, Location
+from studio.core.speech import outside_quotes
 from studio.core.state import DELTA_MAX, DELTA_MIN, CharacterState, StateDeltas
+from studio.core.tree import subject_pronoun
 from studio.engines.base import (
     CancelCheck,
     Clip,
@@ -54,7 +56,7 @@ from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_settin
 from studio.engines.mini.completion import Completion, complete, english_turn, lm_text, not_done_warnings
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import LOCATION_NAMES, characters
-from studio.engines.mini.rephrase import Rephrased, rephrase, rephrase_translated
+from studio.engines.mini.rephrase import Rephrased, one_character, rephrase, rephrase_translated
 from studio.engines.mini.sequence import PastTurn
 from studio.engines.sketch.understanding import turn_in_english
 
@@ -205,8 +207,12 @@ class MiniEngine:
         names = [" ".join(name.split()) for name in (*cast, *(place.name for place in context.locations
                                                             if isinstance(place, Location)))]
         # turns written in Japanese, in the English words it learnt: what a turn continues from them too
-        branch = [dataclasses.replace(turn, instruction=_lm_turn(turn.instruction, names).instruction)
+        members = [*cast, *(name for name in characters() if name not in cast)]  # whom a Character field names
+        branch = [dataclasses.replace(turn, instruction=_lm_turn(turn.instruction, names, members).instruction)
                   for turn in context.history]
+        earlier = branch_setting(branch)
+        # at the story's start, the first of the cast acts, as the story and the sketch engine say
+        going_on = earlier.character or (cast[0] if cast else characters()[0])
         history = []
         for turn in branch[-window:] if window else ():
             own = turn.representation_space == spec.space and turn.representation is not None \
@@ -216,9 +222,13 @@ class MiniEngine:
                                     deltas=(turn.deltas.stamina, turn.deltas.social, turn.deltas.entertainment),
                                     representation=np.asarray(turn.representation, dtype=np.float32) if own else None))
         state = context.state
-        rephrased = _lm_turn(instruction, names)  # words it never learnt, in the sketch world's words it did
+        # words it never learnt, in the sketch world's words it did; one character, of several or for a pronoun
+        rephrased = _lm_turn(instruction, names, members, going_on)
         english = rephrased.instruction
-        completion = complete(english, branch_setting(branch), cast)
+        # "She waves at Yuzu" goes on with the branch's character: Yuzu is who she is with, not who acts
+        pronoun = not english.character.strip() and bool(subject_pronoun(outside_quotes(english.free_text), members))
+        completion = complete(english, dataclasses.replace(earlier, character=going_on) if pronoun else earlier,
+                              () if pronoun else cast)
         query = TurnQuery(text=completion.text, state=(state.stamina, state.social, state.entertainment),
                           history=tuple(history))
 
@@ -242,6 +252,7 @@ class MiniEngine:
         misread = _misread_warnings(completion, dict(out.reading))
         warnings += misread + _drawn_warnings(read_as, dict(out.reading), misread)
         warnings += not_done_warnings(instruction, names)  # "'走らない' is a motion not done", as the sketch says
+        warnings += _no_place_warnings(instruction, names, cast, dict(out.reading))
         unread = _unread_warning(english, completion, runtime.vocab.unread_from(completion.text,
                                                                                   runtime.config.lm.max_instruction),
                                  runtime.config.lm.max_instruction)
@@ -292,7 +303,7 @@ class MiniEngine:
         return Clip(frames=out, fps=options.fps)
 
 
-def _lm_turn(instruction: Instruction, names: Sequence[str]) -> Rephrased:
+def _lm_turn(instruction: Instruction, names: Sequence[str], cast: Sequence[str] = (), going_on: str = "") -> Rephrased:
     """``instruction`` as the LM reads it: in the English words the sketch engine reads a Japanese,
     Chinese or Korean turn in (:func:`english_turn`), or, an English turn, with what the sketch
     engine understands in words the LM never learnt put in the words it learnt
@@ -300,18 +311,53 @@ def _lm_turn(instruction: Instruction, names: Sequence[str]) -> Rephrased:
     Korean turn are rephrased so too, where they still hold words the LM never learnt or the sketch
     reads the turn as written otherwise (:func:`~studio.engines.mini.rephrase.rephrase_translated`),
     but for a motion said not to be done (the LM reads its own words for it: :func:`lm_text`). A
-    turn it reads word for word is itself."""
+    turn it reads word for word is itself.
+
+    A Character field that names several characters names the one who acts, and one that is a
+    pronoun names ``going_on`` (the character the branch goes on with), or is left out when that
+    is '' (a turn of the branch: it goes on as it was read then): :func:`one_character`, ``cast``
+    being the names a Character field is read with. Its warnings are the sketch engine's for
+    those names, and say that the mini model draws no second character."""
     english = english_turn(instruction, names)
     if english is not instruction and lm_text(english) != english.raw:
-        return Rephrased(english)
+        return _one_character(Rephrased(english), cast, going_on)
     rephrased = rephrase(instruction, names) if english is instruction \
         else rephrase_translated(instruction, english, names)
+    rephrased = _one_character(rephrased, cast, going_on)
     if not rephrased.replaced:
         return rephrased
     try:  # its fields as the LM's text now says them, for what reads the turn after
         return dataclasses.replace(rephrased, instruction=parse_instruction(rephrased.instruction.raw))
     except InstructionError:
         return rephrased
+
+
+def _one_character(rephrased: Rephrased, cast: Sequence[str], going_on: str) -> Rephrased:
+    """``rephrased`` with its Character field naming one character (:func:`one_character`), and
+    the warnings for the names it leaves out."""
+    named = one_character(rephrased.instruction, cast, going_on)
+    if named is None:
+        return rephrased
+    return Rephrased(named.instruction, (*rephrased.replaced, "character"),
+                     (*rephrased.warnings, *named.warnings(cast)))
+
+
+def _no_place_warnings(instruction: Instruction, names: Sequence[str], cast: Sequence[str],
+                       understood: Mapping[str, Any]) -> list[str]:
+    """The sketch engine's warnings for the names ``instruction`` (as written) gives as its place
+    that are no place of its world ("walks at the theatre", "runs in Mordor"), saying the place
+    the mini model drew instead (``understood``). A word of a cast member's name (the story's, or
+    the mini model's own) is someone, not a place."""
+    from studio.engines.sketch.text import tokenise
+    from studio.engines.sketch.understanding import read_turn
+
+    places = [name for name in names if name not in cast]
+    reading = read_turn(instruction, places, cast)
+    people = {word for name in (*cast, *characters()) for word in tokenise(name)}
+    drawn = understood.get("location")
+    shown = f"shown as '{drawn}'" if isinstance(drawn, str) and drawn else "the mini model draws one of its own"
+    return [f"'{place}' is no place of this world, {shown}" for place in reading.unknown_places
+            if not set(tokenise(place)) & people]
 
 
 def _drawn_warnings(instruction: Instruction, understood: Mapping[str, Any], misread: Sequence[str]) -> list[str]:

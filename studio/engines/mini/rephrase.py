@@ -8,8 +8,14 @@ drawn as the mountain), typos ("rnus" is a run) and speech in quotes (a talk). W
 understands a turn's motion, place or time and the turn says it in words the LM never learnt,
 the LM is given that reading in the words it learnt instead: a Motion, Background or Time field
 becomes the canonical name of what the sketch read ("Background: mountain"), and free text
-becomes one of the sentences the LM learnt ("Qiqi runs in the park"). A turn the LM reads
-word for word is left exactly as it is.
+becomes one of the sentences the LM learnt ("Qiqi runs in the park"). A stand-in for a motion
+is read so too ("Qiqi chills": the idle), and a place that is no place of the world ("runs in
+Mordor") is left out of the sentence, not read as a name. A turn the LM reads word for word is
+left exactly as it is.
+
+The LM learnt turns of one character. A Character field joining several ("Qiqi and Yuzu") is
+given to it as the one who acts, and one that is a pronoun ("Character: she") as the character
+the branch goes on with (:func:`one_character`), as the story and the sketch engine read them.
 """
 
 from __future__ import annotations
@@ -116,8 +122,21 @@ def rephrase(instruction: Instruction, names: Sequence[str] = (), *, reading: Re
     replaced = tuple(part for _span, _words_, part in sorted(edits, key=lambda edit: edit[0][0]))
     said = [raw[start:end] for (start, end), _w, _p in edits]
     warnings = tuple(warning for warning, quoted in sketch_warnings.items()
-                     if any(quoted.casefold() in part.casefold() for part in said))
+                     if any(_says(part, quoted) for part in said))
     return Rephrased(replace(instruction, raw=new), replaced, warnings)
+
+
+def _says(text: str, quoted: str) -> bool:
+    """Whether ``text`` says the words a sketch warning quotes, as written or in another form of
+    them ("is skating" says the 'skate' quoted)."""
+    from studio.engines.sketch.text import lemmatise
+    from studio.engines.sketch.vocabulary import KNOWN_WORDS
+
+    if quoted.casefold() in text.casefold():
+        return True
+    words = _words(quoted)
+    lemmas = [lemmatise(word, KNOWN_WORDS) for word in _words(text)]
+    return bool(words) and any(lemmas[k:k + len(words)] == words for k in range(len(lemmas)))
 
 
 def _unknowns(warnings: Sequence[str]) -> dict[str, str]:
@@ -133,19 +152,28 @@ def _unknowns(warnings: Sequence[str]) -> dict[str, str]:
 def _understood(reading: Reading, part: str, said: str, unknowns: dict[str, str]) -> bool:
     """Whether the sketch read ``said`` (a field's words) as something of its world rather than
     falling back to its default: words it names (no warning), or a stand-in or typo it knows."""
-    from studio.engines.sketch.vocabulary import DEFAULT_LOCATION, UNKNOWN_LOCATION_HINTS, UNKNOWN_MOTION_HINTS
+    from studio.engines.sketch.vocabulary import DEFAULT_LOCATION, UNKNOWN_LOCATION_HINTS
 
     guessed = [q for q in unknowns.values() if q.casefold() in said.casefold() or said.casefold() in q.casefold()]
     if not guessed:
         return True
     words = _words(said)
     if part == "motion":
-        if any(word in UNKNOWN_MOTION_HINTS for word in words):
+        if _stand_in_motion(words):
             return True
         return reading.motion.name != "idle" and _looks_like(words, reading.motion.name)
     if part == "background":
         return reading.location != DEFAULT_LOCATION or any(word in UNKNOWN_LOCATION_HINTS for word in words)
     return _looks_like(words, reading.time) or bool(reading.time and _time_word_like(words))
+
+
+def _stand_in_motion(words: Sequence[str]) -> bool:
+    """Whether one of ``words`` is a word the sketch world shows as a motion it stands in for, in
+    any of its forms ("chills": idle, "skating": a run)."""
+    from studio.engines.sketch.text import lemmatise
+    from studio.engines.sketch.vocabulary import KNOWN_WORDS, UNKNOWN_MOTION_HINTS
+
+    return any(word in UNKNOWN_MOTION_HINTS or lemmatise(word, KNOWN_WORDS) in UNKNOWN_MOTION_HINTS for word in words)
 
 
 def _looks_like(words: Sequence[str], name: str) -> bool:
@@ -176,8 +204,8 @@ def _field_words(part: str, reading: Reading, said: str, unknowns: dict[str, str
     if not _understood(reading, part, said, unknowns):
         return ""
     if part == "motion":
-        if reading.motion.name == "idle":
-            return ""
+        if reading.motion.name == "idle" and not _stand_in_motion(_words(said)):
+            return ""  # the sketch's default, not its reading ("chill" stands in for the idle)
         adverb = reading.adverb if reading.adverb and reading.adverb in said.casefold() else ""
         return " ".join(w for w in (adverb, reading.motion.name) if w)
     if part == "background":
@@ -199,7 +227,10 @@ def _free_text_words(instruction: Instruction, reading: Reading, names: Sequence
     _rest, spoken = without_speech(free)
     spoken = spoken or retell  # told as the sketch reads it, whatever its words
     who = _who(free, names)
-    if not spoken and not unlearnt(free, (*names, who, *_capitalised(free))):  # a capitalised word: a name
+    nowhere = {word for place in reading.unknown_places for word in _words(place)} \
+        - {word for name in names for word in _words(name)}  # "in Mordor": no place, and no one of the story
+    capitalised = [word for word in _capitalised(free) if word.casefold() not in nowhere]  # a capital: a name
+    if not spoken and not unlearnt(free, (*names, who, *capitalised)):
         return None
     if not spoken and any(w.startswith("no motion") for w in reading.warnings):
         return None  # the sketch found no motion: the LM chooses one itself, as before
@@ -359,3 +390,76 @@ def _written_word(english: str, raw: str) -> str:
                 if word.english.casefold() == english.casefold() and word.written in raw:
                     return str(word.written)
     return ""
+
+
+@dataclass(frozen=True, slots=True)
+class OneCharacter:
+    """A turn whose Character field names several characters, or a pronoun, with that field as the
+    LM learnt it: one name (it learnt turns of one character, and draws no one beside them)."""
+
+    instruction: Instruction
+    """The turn with its Character field naming the one who acts (the turn itself when it named one)."""
+    actor: str
+    """Who acts: the first of the cast the field names, or for a pronoun the one it goes on with."""
+    others: tuple[str, ...] = ()
+    """The other names of the field, as written, in order, each once."""
+    twice: tuple[str, ...] = ()
+    """Names the field gives more than once ("Qiqi and Qiqi")."""
+
+    def warnings(self, cast: Sequence[str]) -> list[str]:
+        """What the sketch engine says of these names (a name given twice, one outside ``cast``),
+        and for each other one of the cast, that the mini model draws no second character."""
+        from studio.core.state import written_key
+
+        keys = {written_key(name) for name in cast}
+        out = [f"'{name}' is named more than once in the Character field: drawn once" for name in self.twice]
+        for name in self.others:
+            if written_key(name) not in keys:
+                out.append(f"'{name}' is not in the cast: drawn only {self.actor}; add {name} to the cast to draw "
+                           "them too")
+            else:
+                out.append(f"'{name}' is not drawn: the mini model draws one character, {self.actor} (it has no "
+                           f"second character beside them); name '{name}' in a turn of their own")
+        return out
+
+
+def one_character(instruction: Instruction, cast: Sequence[str], going_on: str = "") -> OneCharacter | None:
+    """``instruction`` with a Character field that joins several names ("Qiqi and Yuzu", "Qiqi &
+    Yuzu", "美咲とゆず": :func:`~studio.core.joined_names.character_names`) naming the one who acts,
+    as the story does (:func:`~studio.core.tree.field_actor`: the first of ``cast``); one that is a
+    pronoun ("she", "she and Yuzu") naming ``going_on``, the character the branch goes on with, or
+    without the field when there is none (the turn is then completed from the branch). None when
+    its Character field names one character, or none."""
+    from studio.core.joined_names import character_names
+    from studio.core.state import written_key
+    from studio.core.tree import field_actor, field_pronoun
+
+    field = " ".join(instruction.character.split())
+    span = field_spans(instruction.raw).get("character")
+    if not field or span is None:
+        return None
+    pronoun = field_pronoun(field, cast)
+    written = [name for name in character_names(field, cast) if not field_pronoun(name, cast)]
+    if not pronoun and len(written) < 2:
+        return None
+    actor = going_on if pronoun else field_actor(field, cast)
+    keys = [written_key(name) for name in written]
+    twice = tuple(dict.fromkeys(name for k, name in enumerate(written) if keys[k] in keys[:k]))
+    others = tuple(name for k, name in enumerate(written)
+                   if keys[k] not in keys[:k] and keys[k] != written_key(actor))
+    raw = instruction.raw
+    new = raw[:span[0]] + actor + raw[span[1]:] if actor else _without_field(raw, span)
+    if not new.strip():  # "Character: she" alone, with no one to go on with: read as it is
+        return None
+    return OneCharacter(replace(instruction, raw=new, character=actor), actor, others, twice)
+
+
+def _without_field(raw: str, span: tuple[int, int]) -> str:
+    """``raw`` without the field whose value lies at ``span``, and the separator after it (or
+    before it, the last field)."""
+    starts = [raw.rfind(mark, 0, span[0]) for mark in ";；\n"]
+    start = max(starts)
+    ends = [at for at in (raw.find(mark, span[1]) for mark in ";；\n") if at >= 0]
+    if ends:
+        return (raw[:start + 1] + raw[min(ends) + 1:].lstrip()).strip()
+    return raw[:max(start, 0)].rstrip() + raw[span[1]:].strip() if start >= 0 else raw[span[1]:].strip(" .。")
