@@ -43,6 +43,7 @@ from studio.ui.engine_status import engine_availability
 from studio.ui.file_drop import FileDrop
 from studio.ui.gui_tuning import settle_heap
 from studio.ui.icons import icon
+from studio.ui.inspector_width import InspectorWidth
 from studio.ui.media_cache import ClipCache, PosterCache
 from studio.ui.project_watch import ProjectFolderWatch
 from studio.ui.services import AppServices
@@ -51,7 +52,7 @@ from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
-from studio.ui.window_layout import LEFT_MIN, WIDE_WINDOW, dock_widths
+from studio.ui.window_layout import LEFT_MIN, WIDE_WINDOW, DockWidths, dock_widths
 from studio.ui.window_state import DEFAULT_SIZE, restore_window
 from studio.ui.workspace import Workspace
 
@@ -186,6 +187,7 @@ class MainWindow(QMainWindow):
             restore_window(self, self.settings.geometry(), self.settings.window_state())
         finally:
             self._moving_docks = False
+        self.inspector_width.chosen = self.settings.inspector_width()  # the user's, from the last window
         # a cast dock the last window hid for lack of room comes back once this one is wide
         self._cast_hidden_for_room = self.settings.cast_hidden_for_room() and self.cast_dock.isHidden()
         self.show_welcome()
@@ -269,6 +271,8 @@ class MainWindow(QMainWindow):
         """Left docks the user dragged or floated: where they put them, they stay (see _moved_by_hand)."""
         self._minimum_eased = False
         """Whether the window's minimum width is set below its layout's (see :meth:`_ease_minimum_width`)."""
+        self.inspector_width = InspectorWidth(self, self.inspector_dock, lambda: self._dock_widths().inspector)
+        """The inspector's width: the window's rule, or the user's once they drag its splitter."""
         for left in (self.queue_dock, self.cast_dock):
             left.dockLocationChanged.connect(lambda _area, left=left: self._moved_by_hand(left))
             left.topLevelChanged.connect(lambda _floating, left=left: self._moved_by_hand(left))
@@ -318,11 +322,20 @@ class MainWindow(QMainWindow):
         if first is not None:
             first.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def _left_docks(self) -> list[QDockWidget]:
+        """The queue and cast docks shown in the window (not floating)."""
+        return [d for d in (self.queue_dock, self.cast_dock) if not d.isHidden() and not d.isFloating()]
+
+    def _dock_widths(self) -> DockWidths:
+        """The docks' widths the window's rule gives at its present width."""
+        return dock_widths(self.width(), left_open=bool(self._left_docks()))
+
     def _size_docks(self) -> None:
-        """Give the docks room while the canvas keeps at least half of the window's width."""
-        left_docks = [d for d in (self.queue_dock, self.cast_dock) if not d.isHidden() and not d.isFloating()]
-        widths = dock_widths(self.width(), left_open=bool(left_docks))
-        docks, sizes = [self.inspector_dock], [widths.inspector]
+        """Give the docks room while the canvas keeps at least half of the window's width (the
+        inspector keeps a width the user gave it, see :class:`InspectorWidth`)."""
+        left_docks = self._left_docks()
+        widths = self._dock_widths()
+        docks, sizes = [self.inspector_dock], [self.inspector_width.wanted(widths.inspector)]
         if left_docks:
             docks.append(left_docks[0])
             sizes.append(widths.left)
@@ -521,6 +534,8 @@ class MainWindow(QMainWindow):
         self._place_left_docks()
         if squeezed or regrown:
             self._size_docks()
+        elif workspace is not None and event.oldSize().width() != event.size().width():
+            self.inspector_width.follow()  # widened or narrowed: the inspector's width follows
 
     def _fit_toolbar(self) -> None:
         """In a narrow window the toolbar's buttons show their icons alone (their names stay in
@@ -1393,7 +1408,8 @@ class MainWindow(QMainWindow):
         self._welcome_docks(False)  # the layout saved is the one a project shows, not the welcome page's
         self._put_back_set_aside()  # ... and the docks' own places, not where a narrow window set them aside
         self.settings.save_window(self.saveGeometry(), self.saveState(),
-                                  cast_hidden_for_room=self._cast_hidden_for_room and self.cast_dock.isHidden())
+                                  cast_hidden_for_room=self._cast_hidden_for_room and self.cast_dock.isHidden(),
+                                  inspector_width=self.inspector_width.chosen)
         event.accept()
 
     def _finish_then_close(self) -> None:

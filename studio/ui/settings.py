@@ -30,6 +30,8 @@ MAX_RECENT = 8
 MAX_PLACES = 50
 """Projects whose last selected turn, and whose folds, are remembered (the most recently closed ones)."""
 APPEARANCES = ("system", "light", "dark")
+LARGEST_INSPECTOR = 7680
+"""A saved inspector width above this (an 8K screen's width) is taken for a damaged setting."""
 AUTOMATIC_THREADS = "auto"
 """How the CPU threads setting is stored while it is automatic (an empty value reads the same)."""
 
@@ -622,12 +624,28 @@ class StudioSettings:
     def geometry(self) -> Any:
         return self.q.value("window/geometry")
 
-    def save_window(self, geometry: Any, state: Any, *, cast_hidden_for_room: bool = False) -> None:
-        """The window's geometry and dock layout (Qt's), and whether the window itself (not the
-        user) had hidden the cast dock for lack of room: reopened wide, it comes back."""
+    def save_window(self, geometry: Any, state: Any, *, cast_hidden_for_room: bool = False,
+                    inspector_width: int | None = None) -> None:
+        """The window's geometry and dock layout (Qt's), whether the window itself (not the
+        user) had hidden the cast dock for lack of room (reopened wide, it comes back), and the
+        inspector's width if the user chose it (None: the window sets it as it is resized)."""
         self.q.setValue("window/geometry", geometry)
         self.q.setValue("window/state", state)
         self.q.setValue("window/cast_hidden_for_room", cast_hidden_for_room)
+        if inspector_width is None:
+            self.q.remove("window/inspector_width")
+        else:
+            self.q.setValue("window/inspector_width", inspector_width)
+
+    def inspector_width(self) -> int | None:
+        """The inspector width the user chose by dragging its splitter (see :meth:`save_window`);
+        None when they did not, or the value can't be a width (a file edited by hand)."""
+        raw = self.q.value("window/inspector_width")
+        try:
+            width = int(str(raw)) if raw is not None else None
+        except ValueError:
+            return None
+        return width if width is not None and 0 < width <= LARGEST_INSPECTOR else None
 
     def window_state(self) -> Any:
         return self.q.value("window/state")

@@ -1,0 +1,122 @@
+"""The inspector's width follows the window as the user widens or narrows it (430 pixels up to
+a full HD window, growing to 700 in a very wide one), not only when a project opens; a width
+the user gave it by dragging its splitter is kept (after a restart too), until they drag it
+back to about the window's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+from studio.ui.window_layout import INSPECTOR_MAX, INSPECTOR_WIDTH, inspector_width
+
+
+def _resize(window: Any, qtbot: Any, width: int, height: int = 1000) -> None:
+    def resized() -> bool:
+        window.resize(width, height)
+        return window.width() == width and window.height() == height
+
+    qtbot.waitUntil(resized, timeout=5000)
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def _at(make_window: Any, qtbot: Any, project: Path, width: int) -> Any:
+    """A window ``width`` pixels wide with ``project`` opened in it."""
+    window = make_window()
+    _resize(window, qtbot, width)
+    assert window.open_project(project), window.last_error
+    for _ in range(3):
+        QApplication.processEvents()
+    return window
+
+
+def _mouse(window: Any, kind: QEvent.Type, x: int, y: int, buttons: Qt.MouseButton) -> None:
+    point = QPointF(x, y)
+    event = QMouseEvent(kind, point, QPointF(window.mapToGlobal(QPoint(x, y))), Qt.MouseButton.LeftButton,
+                        buttons, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, event)
+
+
+def _drag_splitter(window: Any, by: int) -> None:
+    """Drag the splitter at the inspector's left edge ``by`` pixels (less: a wider inspector),
+    as the user does with the mouse; the button is always let go."""
+    dock, central = window.inspector_dock.geometry(), window.centralWidget().geometry()
+    assert dock.left() > central.right()
+    x, y = (central.right() + dock.left()) // 2, dock.center().y()  # on the splitter, between them
+    held = Qt.MouseButton.LeftButton
+    _mouse(window, QEvent.Type.MouseButtonPress, x, y, held)
+    try:
+        for step in (1, 2):
+            _mouse(window, QEvent.Type.MouseMove, x + by * step // 2, y, held)
+            QApplication.processEvents()
+    finally:
+        _mouse(window, QEvent.Type.MouseButtonRelease, x + by, y, Qt.MouseButton.NoButton)
+        QApplication.processEvents()
+
+
+def test_widening_and_narrowing_the_window_resizes_the_inspector(make_window, sample_project: Path,
+                                                                 qtbot) -> None:
+    window = _at(make_window, qtbot, sample_project, 1920)
+    dock = window.inspector_dock
+    assert dock.width() == INSPECTOR_WIDTH
+    _resize(window, qtbot, 2560)  # widened by hand: no project opened, no squeeze
+    assert dock.width() == inspector_width(2560) == INSPECTOR_MAX
+    _resize(window, qtbot, 2200)
+    assert dock.width() == inspector_width(2200) and INSPECTOR_WIDTH < dock.width() < INSPECTOR_MAX
+    _resize(window, qtbot, 1920)
+    assert dock.width() == INSPECTOR_WIDTH
+    canvas = window.workspace.width()
+    _resize(window, qtbot, 2400)
+    assert dock.width() == inspector_width(2400)
+    assert window.workspace.width() > canvas  # the canvas has its share of the room too
+    assert window.last_error is None
+
+
+def test_a_width_dragged_by_the_user_is_kept_as_the_window_is_resized(make_window, sample_project: Path,
+                                                                      qtbot) -> None:
+    from studio.ui.inspector_width import BACK_TO_RULE_PX
+
+    window = _at(make_window, qtbot, sample_project, 1920)
+    dock = window.inspector_dock
+    _drag_splitter(window, -120)
+    chosen = dock.width()
+    assert chosen == INSPECTOR_WIDTH + 120
+    for width in (2560, 2200, 1920, 2560):
+        _resize(window, qtbot, width)
+        assert dock.width() == chosen, f"at {width} px"
+    _drag_splitter(window, chosen - INSPECTOR_MAX + BACK_TO_RULE_PX // 2)  # back to about the window's own
+    _resize(window, qtbot, 2200)
+    assert dock.width() == inspector_width(2200)  # the window's rule holds again
+    _resize(window, qtbot, 2560)
+    assert dock.width() == INSPECTOR_MAX
+
+
+def test_the_dragged_width_is_kept_when_the_studio_is_started_again(make_window, sample_project: Path,
+                                                                    qtbot) -> None:
+    window = _at(make_window, qtbot, sample_project, 1920)
+    _drag_splitter(window, -100)
+    chosen = window.inspector_dock.width()
+    assert chosen == INSPECTOR_WIDTH + 100
+    window.close()
+
+    again = _at(make_window, qtbot, sample_project, 2560)  # the settings of the window closed
+    assert again.inspector_dock.width() == chosen
+
+
+def test_a_saved_width_that_cannot_be_one_is_ignored(tmp_path: Path) -> None:
+    from studio.ui.settings import StudioSettings
+
+    settings = StudioSettings.at(tmp_path / "settings.ini")
+    assert settings.inspector_width() is None  # never dragged: the window's rule
+    for damaged in ("wide", "-5", "0", "99999"):
+        settings.q.setValue("window/inspector_width", damaged)
+        assert settings.inspector_width() is None, damaged
+    settings.save_window(None, None, inspector_width=520)
+    assert StudioSettings.at(tmp_path / "settings.ini").inspector_width() == 520
+    settings.save_window(None, None)  # dragged back to the rule's: forgotten
+    assert StudioSettings.at(tmp_path / "settings.ini").inspector_width() is None
