@@ -59,7 +59,10 @@ class InspectorWidth(QObject):
         kind = event.type()
         if kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent) \
                 and event.button() == Qt.MouseButton.LeftButton:
-            self._pressed = self.dock.width() if self.docked() else None
+            # on no child widget: a splitter (a press a child passed on, from an empty part of
+            # the toolbar say, is not a drag of one)
+            on_splitter = self.window.childAt(event.position().toPoint()) is None
+            self._pressed = self.dock.width() if on_splitter and self.docked() else None
         elif kind == QEvent.Type.MouseButtonRelease and self._pressed is not None:
             pressed, self._pressed = self._pressed, None
             width = self.dock.width()

@@ -120,3 +120,21 @@ def test_a_saved_width_that_cannot_be_one_is_ignored(tmp_path: Path) -> None:
     assert StudioSettings.at(tmp_path / "settings.ini").inspector_width() == 520
     settings.save_window(None, None)  # dragged back to the rule's: forgotten
     assert StudioSettings.at(tmp_path / "settings.ini").inspector_width() is None
+
+
+def test_a_press_passed_on_by_a_child_is_not_a_drag_of_the_splitter(make_window, sample_project: Path,
+                                                                    qtbot) -> None:
+    window = _at(make_window, qtbot, sample_project, 1920)
+    dock = window.inspector_dock
+    toolbar = window.toolbar.geometry()
+    x, y = toolbar.center().x(), toolbar.center().y()  # a press the toolbar did not take reaches the window
+    assert window.childAt(QPoint(x, y)) is not None
+    _mouse(window, QEvent.Type.MouseButtonPress, x, y, Qt.MouseButton.LeftButton)
+    try:
+        window.resizeDocks([dock], [INSPECTOR_WIDTH + 80], Qt.Orientation.Horizontal)  # the window's doing
+        QApplication.processEvents()
+    finally:
+        _mouse(window, QEvent.Type.MouseButtonRelease, x, y, Qt.MouseButton.NoButton)
+    assert window.inspector_width.chosen is None
+    _resize(window, qtbot, 2560)
+    assert dock.width() == INSPECTOR_MAX  # the window's rule still holds
