@@ -211,8 +211,11 @@ class MiniEngine:
         branch = [dataclasses.replace(turn, instruction=_lm_turn(turn.instruction, names, members).instruction)
                   for turn in context.history]
         earlier = branch_setting(branch)
-        # at the story's start, the first of the cast acts, as the story and the sketch engine say
+        # no turn has named anyone yet: the first of the cast acts, as the story and the sketch engine say
+        started = not earlier.character and bool(cast)
         going_on = earlier.character or (cast[0] if cast else characters()[0])
+        if started:
+            earlier = dataclasses.replace(earlier, character=cast[0])
         history = []
         for turn in branch[-window:] if window else ():
             own = turn.representation_space == spec.space and turn.representation is not None \
@@ -226,7 +229,8 @@ class MiniEngine:
         rephrased = _lm_turn(instruction, names, members, going_on)
         english = rephrased.instruction
         # "She waves at Yuzu" goes on with the branch's character: Yuzu is who she is with, not who acts
-        pronoun = not english.character.strip() and bool(subject_pronoun(outside_quotes(english.free_text), members))
+        pronoun = not english.character.strip() and any(subject_pronoun(outside_quotes(turn.free_text), members)
+                                                        for turn in (instruction, english))
         completion = complete(english, dataclasses.replace(earlier, character=going_on) if pronoun else earlier,
                               () if pronoun else cast)
         query = TurnQuery(text=completion.text, state=(state.stamina, state.social, state.entertainment),
@@ -248,8 +252,8 @@ class MiniEngine:
         # is warned about as written)
         read_as = english if rephrased.replaced else turn_in_english(instruction, names)
         warnings = [*rephrased.warnings, *_warnings(read_as, dict(out.reading), completion, context.locations,
-                                                    written=instruction)]
-        misread = _misread_warnings(completion, dict(out.reading))
+                                                    written=instruction, started=started)]
+        misread = _misread_warnings(completion, dict(out.reading), started)
         warnings += misread + _drawn_warnings(read_as, dict(out.reading), misread)
         warnings += not_done_warnings(instruction, names)  # "'走らない' is a motion not done", as the sketch says
         warnings += _no_place_warnings(instruction, names, cast, dict(out.reading))
@@ -449,7 +453,8 @@ def resize_frames(frames: torch.Tensor, count: int, height: int, width: int) -> 
 
 
 def _warnings(instruction: Instruction, understood: Mapping[str, Any], completion: Completion | None = None,
-              places: Sequence[Location] = (), written: Instruction | None = None) -> list[str]:
+              places: Sequence[Location] = (), written: Instruction | None = None, started: bool = False
+              ) -> list[str]:
     """What the model has never seen: characters (drawn as one it knows: the turn's own, one of
     the story's cast named in its text, or the one it continues from the branch, as
     ``completion`` says), a place of the project with a picture of its own (``places``: the
@@ -458,7 +463,8 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any], completio
     vocabulary). A warning names what the model itself read there (``understood``: its
     auxiliary heads' readings, the studio's chips) when it has one, else the nearest word the
     world knows by name. ``instruction`` is the turn as the model read it; a warning quotes a field
-    as ``written`` (a turn written in Japanese, read in English: :func:`english_turn`)."""
+    as ``written`` (a turn written in Japanese, read in English: :func:`english_turn`). ``started``:
+    no earlier turn named anyone, and the character filled in is the first of the cast."""
     from studio.engines.sketch.understanding import Reading, read_instruction, read_location, read_motion, read_time
 
     def quoted(name: str) -> str:
@@ -471,7 +477,7 @@ def _warnings(instruction: Instruction, understood: Mapping[str, Any], completio
     name = " ".join(instruction.character.split()) or " ".join(own.split()) or " ".join(continued.split())
     if name and name.casefold() not in {c.casefold() for c in characters()}:
         whose = "" if instruction.character.strip() else " (named in the turn's text)" if own.strip() \
-            else " (this turn continues it from the earlier turns)"
+            else _FIRST_OF_CAST if started else " (this turn continues it from the earlier turns)"
         drawn = understood.get("character")
         instead = f" instead: '{drawn}'" if isinstance(drawn, str) and drawn else ""
         warnings.append(f"'{name}' is not a character the mini model knows{whose}; it draws one of its cast{instead}")
@@ -587,17 +593,24 @@ def _first_said(text: str, words: str, start: int, end: int) -> tuple[int, int] 
     return found.span() if found is not None else None
 
 
-def _misread_warnings(completion: Completion, understood: Mapping[str, Any]) -> list[str]:
+_FIRST_OF_CAST = " (the first of the cast, who acts while no turn has named anyone)"
+
+
+def _misread_warnings(completion: Completion, understood: Mapping[str, Any], started: bool = False) -> list[str]:
     """Where the model's reading of the character, place or time differs from what the turn names
     (or continues from the earlier turns): another name or place in the free text can pull the
     reading away from the fields. Only names and places the model knows are compared; the others
-    are warned about in :func:`_warnings`."""
+    are warned about in :func:`_warnings`. ``started``: the character is the first of the cast,
+    no earlier turn having named anyone."""
     expected, warnings = completion.setting, []
     known = {name.casefold() for name in characters()}
 
     def said(field: str, value: str) -> str:
-        return f"the turn names '{value}'" if getattr(completion.own, field) \
-            else f"the turn continues '{value}' from the earlier turns"
+        if getattr(completion.own, field):
+            return f"the turn names '{value}'"
+        if started and field == "character":
+            return f"'{value}' acts{_FIRST_OF_CAST}"
+        return f"the turn continues '{value}' from the earlier turns"
 
     def read(key: str) -> str:
         value = understood.get(key)

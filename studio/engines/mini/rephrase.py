@@ -234,12 +234,16 @@ def _free_text_words(instruction: Instruction, reading: Reading, names: Sequence
         return None
     if not spoken and any(w.startswith("no motion") for w in reading.warnings):
         return None  # the sketch found no motion: the LM chooses one itself, as before
-    if not spoken and not _understood(reading, "motion", free, _unknowns(reading.warnings)):
+    shown_as_motion = {warning: said for warning, said in _unknowns(reading.warnings).items()
+                       if warning.endswith(f" shown as '{reading.motion.name}'")}  # not a place's ("airport")
+    if not spoken and not _understood(reading, "motion", free, shown_as_motion):
         return None
     from studio.engines.mini.data import _third_person
 
+    if not who:  # "They laugh together": the pronoun the turn goes on with, as the LM learnt it
+        who = _pronoun_subject(free)
     motion = reading.motion.name
-    verb = _third_person(motion) if who else motion
+    verb = _third_person(motion) if who and who.casefold() != "they" else motion
     place = reading.location if reading.location and "background" not in spans else ""
     time = reading.time if reading.time and "time" not in spans and not instruction.background.strip() else ""
     words = [who, reading.adverb, verb]
@@ -251,6 +255,12 @@ def _free_text_words(instruction: Instruction, reading: Reading, names: Sequence
     if reading.camera is not None and not instruction.camera.strip():
         said += f", {reading.camera.value} camera"
     return said
+
+
+def _pronoun_subject(text: str) -> str:
+    """The pronoun ``text`` opens with, as its subject ("She", "They"), as written; '' if none."""
+    first = _WORD_RE.search(text)
+    return first.group(0) if first is not None and first.group(0).casefold() in ("she", "he", "they") else ""
 
 
 def _capitalised(text: str) -> list[str]:
