@@ -742,6 +742,8 @@ class MainWindow(QMainWindow):
             result.close()
             self.show_message(f"Saved a copy at {folder}.")
             return
+        if self.workspace is not None:  # the copy opens as the original was left: same turn, same folds
+            self._remember_selection(self.workspace, folder)
         if not self.close_project(then=lambda: self.open_project(folder)):
             result.close()  # made; it opens once the queue is finished (or stays closed if cancelled)
             if not self._finishing:
@@ -873,12 +875,13 @@ class MainWindow(QMainWindow):
         if node_id and node_id != workspace.current_id and node_id in workspace.tree.nodes:
             workspace.select(node_id, center=False)  # show_selection centres on it once laid out
 
-    def _remember_selection(self, workspace: Workspace) -> None:
+    def _remember_selection(self, workspace: Workspace, path: Path | None = None) -> None:
         """Keep the selected turn and the folded ones in the settings, for the next time the
-        project opens (in this window or after a restart)."""
+        project opens (in this window or after a restart); ``path``: for its copy there."""
+        path = workspace.project.path if path is None else path
         try:
-            self.settings.set_last_selected(workspace.project.path, workspace.current_id)
-            self.settings.set_folds(workspace.project.path, workspace.scene.folded)
+            self.settings.set_last_selected(path, workspace.current_id)
+            self.settings.set_folds(path, workspace.scene.folded)
         except OSError as error:  # the project's path can't be resolved: nothing to remember it by
             log.warning("could not remember the selected turn and the folds: %s", error)
 

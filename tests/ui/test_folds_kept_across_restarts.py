@@ -190,3 +190,18 @@ def test_the_settings_keep_the_folds_of_recent_projects_only(tmp_path: Path) -> 
     assert settings.folds(first) == []
     settings.q.setValue("projects/folds", json.dumps([["x", "not a list"], [1, ["a"]]]))
     assert settings.folds(Path("x")) == []
+
+
+def test_a_copy_saved_opens_folded_as_the_original_was(make_window, sample_project: Path, tmp_path: Path,
+                                                        qtbot) -> None:
+    window = make_window(sample_project)
+    _, upper, lower, _ = _turns(window)
+    _fold(window, qtbot, lower)
+    window.workspace.select(upper)
+    folder = tmp_path / "copies" / "mine.kamishibai"
+    assert window.save_copy_to(tmp_path / "copies" / "mine"), window.last_error
+    qtbot.waitUntil(lambda: window.session is not None and window.session.path == folder, timeout=60_000)
+    scene = window.workspace.scene
+    assert scene.folded == {lower} and not _below(window, lower) & set(scene.cells)
+    assert window.workspace.current_id == upper
+    assert window.last_error is None
