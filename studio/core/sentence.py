@@ -12,12 +12,15 @@ as a Korean one: ``캐릭터: 민수; 동작: 달린다; 배경: 공원; 시간:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
+from studio.core.caption_words import TIMES_IN_ENGLISH, adverb_in, english_adverb, english_place, place_in
 from studio.core.graphemes import is_wide, script_of, scripts_in
 from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, KOREAN_KEYS, Instruction, only_blank_fields
 from studio.core.joined_names import character_names
 from studio.core.speech import is_script_line
+from studio.core.state import written_key
 
 
 def plural(count: int, word: str) -> str:
@@ -413,8 +416,8 @@ def _place(background: str) -> str:
     if words[0].lower() in _PREPOSITIONS:
         return " ".join(_with_articles(words))
     preposition = "on" if words[-1].lower() in _ON_PLACES else "in"
-    if words[0].lower() in _DETERMINERS or words[0][0].isupper():
-        return f"{preposition} " + " ".join(words)
+    if words[0].lower() in _DETERMINERS or words[0][0].isupper() or is_wide(words[0][0]):
+        return f"{preposition} " + " ".join(words)  # "in Central Park", "in 한강": a name takes no "the"
     return f"{preposition} the " + " ".join(words)
 
 
@@ -459,15 +462,19 @@ _CJK_GAP = re.compile(f"(?<=[{_CJK_TEXT}]) (?=[{_CJK_TEXT}])")
 those languages do not write: "公園で ランニング" is "公園でランニング". Hangul is not among them."""
 
 
-def describe_action(instruction: Instruction, character: str = "") -> str:
+def describe_action(instruction: Instruction, character: str = "", cast: Sequence[str] = ()) -> str:
     """What happens in the turn, as one plain sentence ("" for an empty instruction).
 
     ``character`` names who acts when the instruction doesn't (a free-text turn of the
-    branch's character); free text without fields is shown as written. A turn whose fields
-    are written in Japanese gets a Japanese sentence (:func:`_japanese_sentence`), one whose
-    fields are written in Chinese a Chinese sentence (:func:`_chinese_sentence`), one whose fields
-    are written in Korean a Korean sentence (:func:`_korean_sentence`)."""
-    who = instruction.character.strip() or character.strip()
+    branch's character); free text without fields is shown as written. A name of the Character
+    field that is ``character`` or one of ``cast`` (the cast's names) written in another case
+    is said as they spell it ("QIQI" -> "Qiqi": :func:`cast_spelling`). The sentence is in one
+    language (:func:`sentence_language`): a turn whose fields are written in Japanese gets a
+    Japanese sentence (:func:`_japanese_sentence`), one whose fields are written in Chinese a
+    Chinese sentence (:func:`_chinese_sentence`), one whose fields are written in Korean a
+    Korean sentence (:func:`_korean_sentence`); where the fields mix languages, the motion's
+    decides, and a place or time it knows is named in it (:func:`_in_language`)."""
+    who = cast_spelling(instruction.character.strip(), [character, *cast]) or character.strip()
     motion = instruction.motion.split()
     if not motion and not instruction.background:
         # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
@@ -475,12 +482,15 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
         if script_lines(instruction):
             return _spoken_turn(instruction)
         return _free_sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
-    if written_in_korean(instruction):
+    language = sentence_language(instruction, who)
+    instruction = _in_language(instruction, language)
+    if language == "ko":
         return _korean_sentence(instruction, who)
-    if written_in_chinese(instruction, who):
+    if language == "zh":
         return _chinese_sentence(instruction, who)
-    if written_in_japanese(instruction, who):
+    if language == "ja":
         return _japanese_sentence(instruction, who)
+    lead, motion = _clause_of_time(motion)
     parts: list[str] = []
     if motion:
         words = _with_articles(_common_case(motion))
@@ -500,10 +510,120 @@ def describe_action(instruction: Instruction, character: str = "") -> str:
     when = _time_phrase(instruction.time_of_day)
     if when:
         text += f", {when}"
-    sentence = _sentence(text)
+    sentence = _sentence(f"{lead}, {text}" if lead else text)
     if instruction.free_text and motion:
         sentence += " " + _free_sentence(instruction.free_text)
     return sentence
+
+
+def cast_spelling(field: str, names: Sequence[str]) -> str:
+    """A Character field with each name it joins (:func:`character_names`) that is one of
+    ``names`` (the cast) written in another case or form said as the cast spells it ("QIQI" ->
+    "Qiqi", "qiqi and YUZU" -> "Qiqi and Yuzu"); a name outside the cast is kept as typed."""
+    field = " ".join(field.split())
+    spelled = {written_key(name): " ".join(name.split()) for name in names if name.strip()}
+    if not field or not spelled:
+        return field
+    out, at = "", 0
+    for name in character_names(field, list(spelled.values())):
+        start = field.find(name, at)
+        if start < 0:
+            continue
+        out += field[at:start] + spelled.get(written_key(name), name)
+        at = start + len(name)
+    return out + field[at:]
+
+
+_LANGUAGE_OF_SCRIPT = {"hangul": "ko", "kana": "ja"}
+
+
+def sentence_language(instruction: Instruction, who: str = "") -> str:
+    """The language of a turn's sentence: "ko", "zh", "ja" or "en". Fields written in one
+    language give it (:func:`written_in_korean`, :func:`written_in_chinese`,
+    :func:`written_in_japanese`); where they mix, the motion's language decides, as a reader
+    reads the verb first: a motion in Hangul is Korean, one with kana Japanese, one in Han
+    characters alone Chinese unless the turn says it is Japanese (:func:`_japanese_han`); a
+    motion in Latin letters, or in several scripts, is English."""
+    if written_in_korean(instruction):
+        return "ko"
+    if written_in_chinese(instruction, who):
+        return "zh"
+    if written_in_japanese(instruction, who):
+        return "ja"
+    scripts = scripts_in(instruction.motion)
+    if len(scripts) == 1 and scripts <= _LANGUAGE_OF_SCRIPT.keys():
+        return _LANGUAGE_OF_SCRIPT[next(iter(scripts))]
+    if scripts == {"kana", "han"}:  # 手を振る
+        return "ja"
+    if scripts == {"han"}:
+        return "ja" if _japanese_han(instruction, who) else "zh"
+    return "en"
+
+
+def _japanese_han(instruction: Instruction, who: str) -> bool:
+    """Whether a motion of Han characters alone beside fields in another language is Japanese:
+    the turn is written with Japanese field names, the character's name holds kana, or the
+    motion a kanji only Japanese writes (散歩, 読書); else it is Chinese (跑步, 散步)."""
+    if marked_chinese(instruction) and not any(char in JAPANESE_ONLY_CHARS for char in instruction.motion):
+        return False
+    return (bool(_JAPANESE_KEY_RE.search(instruction.raw)) or "kana" in scripts_in(who)
+            or any(char in JAPANESE_ONLY_CHARS for char in instruction.motion))
+
+
+def _in_language(instruction: Instruction, language: str) -> Instruction:
+    """``instruction`` with a place, a time of day or a manner written in another language than
+    the sentence's named in the sentence's where it is known (:mod:`studio.core.caption_words`):
+    "Motion: 산책; Background: park" is said "공원에서 산책한다", "Motion: run; Background: 公園"
+    "runs in the park", "Motion: run; Time: 夜" "runs at night", "Motion: 手を振る; Adverb:
+    slowly" "ゆっくり手を振る". A word not known there (a place's own name) is kept as written; a
+    Japanese, Chinese or Korean sentence says the English time words itself."""
+    place = " ".join(instruction.background.split())
+    time = " ".join(instruction.time_of_day.split())
+    adverb = " ".join(instruction.adverb.split())
+    if language == "en":
+        place = _english_place(place) or place
+        time = TIMES_IN_ENGLISH.get(time.rstrip(_TIME_ENDS), time)
+        adverb = english_adverb(adverb) or adverb
+    else:
+        traditional = any(char in TRADITIONAL_ONLY_CHARS for char in instruction.raw)
+        if scripts_in(place) == {"letter"}:
+            place = place_in(language, place, traditional=traditional) or place
+        if scripts_in(adverb) == {"letter"}:
+            adverb = adverb_in(language, adverb, traditional=traditional) or adverb
+    written = tuple(" ".join(value.split()) for value in
+                    (instruction.background, instruction.time_of_day, instruction.adverb))
+    if (place, time, adverb) == written:
+        return instruction
+    return replace(instruction, background=place, time_of_day=time, adverb=adverb)
+
+
+_TIME_ENDS = "に에、,，"
+"""Particles and commas an author may write after a time ("夜に", "밤에")."""
+
+
+def _english_place(place: str) -> str:
+    """A place written in Japanese, Chinese or Korean as English names it, with a particle its
+    author wrote after it left out ("公園で", "공원에서"); "" for a place not known."""
+    if not place or "letter" in scripts_in(place):
+        return ""
+    return english_place(place) or english_place(_bare_place(place)) or english_place(_bare_korean_place(place)) \
+        or english_place(place.removeprefix(_ZH_AT))
+
+
+_LEADS = frozenset({"before", "after", "once"})
+
+
+def _clause_of_time(words: list[str]) -> tuple[str, list[str]]:
+    """A motion that opens with a clause of time ("before running, stretch") as that clause
+    and the motion of its main clause: ("before running", ["stretch"]), which the sentence
+    says so, its subject before the main clause's verb ("Before running, Qiqi stretches.");
+    ("", ``words``) for any other motion."""
+    if len(words) < 3 or words[0].lower() not in _LEADS:
+        return "", words
+    end = next((index for index, word in enumerate(words) if word.endswith(",")), -1)
+    if end < 1 or end == len(words) - 1:
+        return "", words
+    return " ".join([*words[:end], words[end].rstrip(",")]), words[end + 1:]
 
 
 def _time_phrase(time: str) -> str:

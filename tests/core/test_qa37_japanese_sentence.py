@@ -61,7 +61,7 @@ def test_the_branch_character_acts_in_a_japanese_turn_that_names_none() -> None:
     # a Japanese key with an English value is English
     ("キャラクター：美咲；動作：wave；背景：park", "美咲 waves in the park."),
     ("動作：jump；背景：beach", "Jump on the beach."),
-    ("Character: Mei; Motion: 手を振る slowly; Background: 公園", "Mei slowly 手を振る in the 公園."),
+    ("Character: Mei; Motion: 手を振る slowly; Background: 公園", "Meiは公園でゆっくり手を振る。"),  # one language
     ("Character: Qiqi; Motion: gently sit on railing; Background: day town.",
      "Qiqi gently sits on the railing in the town, by day."),
     ("Character: Mei; Motion: wave to Qiqi; Background: day street; she smiles",

@@ -107,7 +107,7 @@ def test_free_korean_text_is_shown_as_written() -> None:
     ("Character: Qiqi; Motion: gently sit on railing; Background: day town.",
      "Qiqi gently sits on the railing in the town, by day."),
     ("캐릭터: 민수; 동작: run; 배경: park", "민수 runs in the park."),        # English words: an English sentence
-    ("Character: 민수; Motion: run; Background: 공원", "민수 runs in the 공원."),  # mixed: as before
+    ("Character: 민수; Motion: run; Background: 공원", "민수 runs in the park."),  # mixed: the motion's language
 ])
 def test_japanese_chinese_and_english_turns_keep_their_sentence(text: str, expected: str) -> None:
     assert sentence(text) == expected
