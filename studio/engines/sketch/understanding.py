@@ -920,17 +920,33 @@ Qiqi run", "eat 후에 Qiqi run". (Chinese "然后", "最后", "背后" are "the
 "behind"; Korean "다음" is read as "then", as the project reads "달린 다음".)"""
 
 
+_BEFORE_CLAUSE_RE = re.compile(
+    r"^(?P<sub>[^.;:!?。！？]*[^\s.;:!?。！？])\s*"
+    r"(?:(?<![名午目])(?:前に|前で|前は)|まえに|之前|以前|(?<![面门門眼向往上提以之])前(?=\s|[,，、])|(?<=\s)전에)"
+    r"\s*[,，、]?\s*(?P<main>[^\s,，、].*)$", re.S)
+"""A sentence (its Japanese, Chinese or Korean words put in English around the mark of time)
+whose clause of time, before its main one, ends in "before": "run 前に、 stretch する" (走る前に、
+ストレッチする), "run 之前,她 stretch" (跑步之前，她伸展), "run 전에 stretch" (달리기 전에
+스트레칭한다). The main clause is done first, as in English "Before she runs, Qiqi stretches".
+(名前 is a name, 午前 the morning, 面前, 门前, 眼前 "in front of", 向前 "forward".)"""
+
+
 def main_clause_first(text: str) -> str:
     """``text`` (normalised) with its main clause put before a clause of time it opens with,
     so that the main clause's motion is the first named, and drawn: "after running to the
-    station, qiqi waves" -> "qiqi waves , after running to the station"; a Japanese, Chinese or
-    Korean one too (:data:`_AFTER_CLAUSE_RE`): "eat 후에 qiqi run" -> "qiqi run , after eat"."""
+    station, qiqi waves" -> "qiqi waves , after running to the station", "before she runs,
+    qiqi stretches" -> "qiqi stretches , before she runs"; a Japanese, Chinese or Korean one
+    too (:data:`_AFTER_CLAUSE_RE`, :data:`_BEFORE_CLAUSE_RE`): "eat 후에 qiqi run" -> "qiqi run ,
+    after eat", "run 전에 stretch" -> "stretch , before run". The main clause is what the
+    sentence is about, whether it comes after the other ("After X, Y") or before it ("Before
+    X, Y"), in all four languages."""
     match = _SUBORDINATE_FIRST_RE.match(text)
     if match is not None and match.group("main").strip():
         return f"{match.group('main').strip()} , {match.group('lead')}{match.group('sub')}"
-    match = _AFTER_CLAUSE_RE.match(text)
-    if match is not None:
-        return f"{match.group('main').strip()} , after {match.group('sub')}"
+    for pattern, lead in ((_AFTER_CLAUSE_RE, "after"), (_BEFORE_CLAUSE_RE, "before")):
+        match = pattern.match(text)
+        if match is not None:
+            return f"{match.group('main').strip()} , {lead} {match.group('sub')}"
     return text
 
 
@@ -991,7 +1007,7 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
     (``talk``), unless the quotes only set off a motion word."""
     motion_given = normalise(instr.motion)[0]
     placeless = without_place_names(motion_given, user_locations)
-    motion_text = settle_stops(placeless)
+    motion_text = main_clause_first(settle_stops(placeless))  # "Motion: before running, stretch" stretches
     free_text = main_clause_first(settle_stops(without_place_names(normalise(instr.free_text)[0], user_locations)))
     if motion_given.strip():
         if _read_negated(motion_text, reading):
