@@ -15,9 +15,9 @@ import re
 from studio.core.graphemes import scripts_in
 from studio.core.instruction import Instruction
 from studio.core.sentence import VERBS_AFTER_TO, third_person
-from studio.core.speech import is_script_line
+from studio.core.speech import is_script_line, outside_quotes
 from studio.core.state import written_key
-from studio.core.tree import StoryTree
+from studio.core.tree import StoryTree, field_pronoun, subject_pronoun
 
 _PERSON_VERBS = frozenset(third_person(verb) for verb in VERBS_AFTER_TO) | {"is", "gets", "tries", "says"}
 """The words after a subject that make the word before them one ("Hana waves", "Hana is")."""
@@ -144,13 +144,42 @@ def _members_named_in_part(tree: StoryTree, name: str) -> list[str]:
             if len(member.name.split()) > 1 and key in {written_key(part) for part in member.name.split()}]
 
 
+def first_turn_pronoun(tree: StoryTree, node_id: str) -> str:
+    """A warning for the story's first turn when its subject is a pronoun ("She walks in the
+    park", "Character: she", "彼女は歩く", "她在散步", "그녀는 걷는다", "They laugh"): a pronoun
+    goes on with the character of the turn before, and there is none, so the turn acts as the
+    cast's first member, whom it names; "" for any other turn."""
+    node = tree.node(node_id)
+    if node.parent_id is None or node.parent_id != tree.root_id:
+        return ""
+    names = [member.name for member in tree.cast.values() if member.name.strip()]
+    instruction = node.instruction
+    if instruction.character.strip():
+        pronoun = field_pronoun(instruction.character, names)
+    else:
+        text = outside_quotes(instruction.free_text)
+        named = opening_name(text) or opening_cjk_name(text) or joined_subject(text)
+        pronoun = "" if named else subject_pronoun(text, names)  # "Hana says she is tired" is Hana's
+    if not pronoun:
+        return ""
+    shown = drawn_character(tree, node_id)
+    who = f"{shown}, the cast's first member" if shown else "the first character of the engine's own cast"
+    name = shown or "a name"
+    return (f"The turn's subject is a pronoun, and no turn comes before it to say whom it stands for: the turn "
+            f"shows {who}; write 'Character: {name};' in the instruction (or a name in the text) to say who acts.")
+
+
 def unlisted_subject(tree: StoryTree, node_id: str) -> str:
     """A warning for a turn whose free text opens with a name that is not in the cast (nor a
     place, nor a character with a start state, nor the character the turns before went on
     with): it names who the turn shows instead. A name that is part of a cast member's
     ("Ren" of "Ōtsuki Ren") is not read as that member (the engines and the story tree match
     whole names): the warning says to write their full name. "" when there is no such name or
-    the turn has a Character field (the engine speaks of an unknown name there)."""
+    the turn has a Character field (the engine speaks of an unknown name there). The story's
+    first turn whose subject is a pronoun is warned about too (:func:`first_turn_pronoun`)."""
+    pronoun = first_turn_pronoun(tree, node_id)
+    if pronoun:
+        return pronoun
     instruction = tree.node(node_id).instruction
     if instruction.character.strip():
         return ""
