@@ -287,6 +287,11 @@ class StoryTree:
         root = self.nodes.get(self._root_id) if self._root_id else None
         return root.state_scope if root is not None else StateScope.CHARACTER
 
+    def cast_names(self) -> list[str]:
+        """The cast's names, in the cast's order (a caption spells a name typed in another case
+        as the cast does: :func:`studio.core.sentence.describe_action`)."""
+        return [member.name for member in self.cast.values()]
+
     def acting_character(self, node_id: str) -> str:
         """Whose turn ``node_id`` is: the instruction's character (of several joined, "Qiqi and
         Yuzu", the first of the cast: :func:`field_actor`); else the cast member its free text

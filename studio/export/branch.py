@@ -14,7 +14,7 @@ import os
 import shlex
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -143,7 +143,7 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
     character = clean_text(tree.acting_character(node.id)).strip()
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
-                action=clean_text(action_sentence(node.instruction, character)).strip(),
+                action=clean_text(action_sentence(node.instruction, character, tree.cast_names())).strip(),
                 story=_clean_story(node.story), stale=take.stale, applied=turn_change(tree, node.id),
                 media_root=project.path, clip_rel=take.clip_path,
                 poster_rel=take.poster_path if poster is not None else "")
@@ -174,7 +174,7 @@ def _outside_error(label: str, node_id: str, reason: str) -> ExportError:
                        hint=f"{REMAKE_CLIP_HINT} {LINK_OUTSIDE_HINT if link else OUTSIDE_HINT}", remake=(node_id,))
 
 
-def action_sentence(instruction: Instruction, character: str) -> str:
+def action_sentence(instruction: Instruction, character: str, cast: Sequence[str] = ()) -> str:
     """What happens in the turn as a sentence, for captions, subtitles, markers and sheets;
     never the instruction's field syntax.
 
@@ -187,7 +187,7 @@ def action_sentence(instruction: Instruction, character: str) -> str:
     nothing of it is parsed, and describe_action gives it back as written. An instruction
     that parses to nothing holds only such fields, or only punctuation ("..."), which is
     shown as it is."""
-    action = describe_action(instruction, character)
+    action = describe_action(instruction, character, cast)
     fields = instruction.fields()
     only_punctuation = not fields and not any(char.isalnum() for char in instruction.raw)
     if (action and fields) or only_punctuation:

@@ -39,11 +39,11 @@ def job_title(job: Any, tree: StoryTree, started_with: str | None = None) -> str
         return label
     turn = tree.depth(node_id)
     rendered = _rendered(job, tree, started_with)
-    action = _action(rendered or node.instruction)
+    action = _action(rendered or node.instruction, tree)
     if rendered is None:
         return f"{verb} turn {turn} · {action}"
     # what the job renders first; then the turn as it reads now, so that the line still follows it
-    return f"{verb} turn {turn} · {action} ({EDITED_SINCE} {_action(node.instruction)})"
+    return f"{verb} turn {turn} · {action} ({EDITED_SINCE} {_action(node.instruction, tree)})"
 
 
 EDITED_SINCE = "edited since:"
@@ -51,8 +51,8 @@ EDITED_SINCE = "edited since:"
 undone) after the job started."""
 
 
-def _action(instruction: Instruction) -> str:
-    return describe_action(instruction) or instruction.raw.strip() or "an empty turn"
+def _action(instruction: Instruction, tree: StoryTree) -> str:
+    return describe_action(instruction, cast=tree.cast_names()) or instruction.raw.strip() or "an empty turn"
 
 
 def _rendered(job: Any, tree: StoryTree, started_with: str | None) -> Instruction | None:

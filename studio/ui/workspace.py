@@ -1735,7 +1735,7 @@ class Workspace(QWidget):
         turns = [n for n in self.branch if n in tree.nodes and not tree.nodes[n].is_root]
         unfinished = [n for n in turns if not _finished(tree.selected_take(n))]  # what the export can't use
         why = [self._why_unfinished(n) for n in unfinished]
-        ending = describe_action(tree.nodes[turns[-1]].instruction) if turns else ""
+        ending = describe_action(tree.nodes[turns[-1]].instruction, cast=tree.cast_names()) if turns else ""
         stale = tuple(number for number, node_id in enumerate(turns, start=1)
                       if node_id not in unfinished and _stale(tree.selected_take(node_id)))
         return BranchFacts(len(turns), len(turns) - len(unfinished), excerpt_of(ending, 70),

@@ -64,7 +64,8 @@ class StoryBranch:
 def action_text(tree: StoryTree, node_id: str) -> str:
     """What happens in a turn, as the queue words it ("Qiqi runs to the bakery, at night.")."""
     node = tree.node(node_id)
-    return describe_action(node.instruction) or " ".join(node.instruction.raw.split()) or "An empty turn"
+    action = describe_action(node.instruction, cast=tree.cast_names())
+    return action or " ".join(node.instruction.raw.split()) or "An empty turn"
 
 
 def turn_name(tree: StoryTree, node_id: str) -> str:
