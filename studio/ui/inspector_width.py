@@ -1,9 +1,10 @@
 """The inspector dock's width as the window is widened and narrowed.
 
 The window's rule (:func:`studio.ui.window_layout.dock_widths`) sets it until the user drags
-the splitter beside the inspector; from then on the width they gave it is kept (the window
-still narrows it where it has no room, and gives it back once there is). Dragged back to
-about the rule's width, the rule holds again.
+the splitter beside the inspector; from then on the width they gave it is kept in any window
+at least as wide as the one they chose it in (narrower, it gives back room for the canvas:
+:func:`studio.ui.window_layout.kept_inspector_width`). Dragged back to about the rule's
+width, the rule holds again.
 
 A dock's splitter belongs to the main window itself (no child widget is under it), so a drag
 of it is the main window's own press, moves and release: the width is read at the press and
@@ -13,10 +14,13 @@ again at the release.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+from studio.ui.window_layout import ChosenWidth, DockWidths, dock_widths, kept_inspector_width
 
 BACK_TO_RULE_PX = 12
 """A drag that ends this close to the rule's width hands the width back to the rule."""
@@ -25,13 +29,13 @@ BACK_TO_RULE_PX = 12
 class InspectorWidth(QObject):
     """Which width the inspector dock should have now, and whether the user chose it."""
 
-    def __init__(self, window: QMainWindow, dock: QDockWidget, rule: Callable[[], int]) -> None:
+    def __init__(self, window: QMainWindow, dock: QDockWidget, left_open: Callable[[], bool]) -> None:
         super().__init__(window)
         self.window = window
         self.dock = dock
-        self.rule = rule
-        """The window's rule for the inspector's width at the window's present size."""
-        self.chosen: int | None = None
+        self.left_open = left_open
+        """Whether a dock is shown at the window's left (the rule gives the inspector less then)."""
+        self.chosen: ChosenWidth | None = None
         """The width the user gave the inspector by dragging its splitter (None: the rule's)."""
         self._pressed: int | None = None
         window.installEventFilter(self)
@@ -40,11 +44,23 @@ class InspectorWidth(QObject):
         """Whether the inspector is shown in the window (the rule means nothing to a floating one)."""
         return not self.dock.isHidden() and not self.dock.isFloating()
 
-    def wanted(self, rule_width: int | None = None) -> int:
-        """The width the inspector should have: the user's, else ``rule_width`` (the rule's)."""
-        if self.chosen is not None:
-            return self.chosen
-        return self.rule() if rule_width is None else rule_width
+    def rule(self) -> int:
+        """The window's own width for the inspector at the window's present size."""
+        return dock_widths(self.window.width(), left_open=self.left_open()).inspector
+
+    def wanted(self) -> int:
+        """The width the inspector should have: the user's (as the window's width allows),
+        else the rule's."""
+        return self.widths().inspector
+
+    def widths(self) -> DockWidths:
+        """The docks' widths at the window's present size: the rule's, with the user's
+        inspector width if they chose one (the left docks then make room in proportion)."""
+        window_width, left_open = self.window.width(), self.left_open()
+        if self.chosen is None:
+            return dock_widths(window_width, left_open=left_open)
+        widths = dock_widths(window_width, left_open=left_open, inspector=self.chosen.width)
+        return replace(widths, inspector=kept_inspector_width(self.chosen, window_width, left_open=left_open))
 
     def follow(self) -> None:
         """Give the docked inspector the width it should have, if it has another (the window
@@ -67,5 +83,6 @@ class InspectorWidth(QObject):
             pressed, self._pressed = self._pressed, None
             width = self.dock.width()
             if self.docked() and width != pressed:  # the splitter was dragged (the last move is in)
-                self.chosen = None if abs(width - self.rule()) <= BACK_TO_RULE_PX else width
+                near_rule = abs(width - self.rule()) <= BACK_TO_RULE_PX
+                self.chosen = None if near_rule else ChosenWidth(width, self.window.width())
         return False

@@ -52,7 +52,7 @@ from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
-from studio.ui.window_layout import LEFT_MIN, WIDE_WINDOW, DockWidths, dock_widths
+from studio.ui.window_layout import LEFT_MIN, WIDE_WINDOW
 from studio.ui.window_state import DEFAULT_SIZE, restore_window
 from studio.ui.workspace import Workspace
 
@@ -271,7 +271,7 @@ class MainWindow(QMainWindow):
         """Left docks the user dragged or floated: where they put them, they stay (see _moved_by_hand)."""
         self._minimum_eased = False
         """Whether the window's minimum width is set below its layout's (see :meth:`_ease_minimum_width`)."""
-        self.inspector_width = InspectorWidth(self, self.inspector_dock, lambda: self._dock_widths().inspector)
+        self.inspector_width = InspectorWidth(self, self.inspector_dock, lambda: bool(self._left_docks()))
         """The inspector's width: the window's rule, or the user's once they drag its splitter."""
         for left in (self.queue_dock, self.cast_dock):
             left.dockLocationChanged.connect(lambda _area, left=left: self._moved_by_hand(left))
@@ -326,16 +326,12 @@ class MainWindow(QMainWindow):
         """The queue and cast docks shown in the window (not floating)."""
         return [d for d in (self.queue_dock, self.cast_dock) if not d.isHidden() and not d.isFloating()]
 
-    def _dock_widths(self) -> DockWidths:
-        """The docks' widths the window's rule gives at its present width."""
-        return dock_widths(self.width(), left_open=bool(self._left_docks()))
-
     def _size_docks(self) -> None:
         """Give the docks room while the canvas keeps at least half of the window's width (the
         inspector keeps a width the user gave it, see :class:`InspectorWidth`)."""
         left_docks = self._left_docks()
-        widths = self._dock_widths()
-        docks, sizes = [self.inspector_dock], [self.inspector_width.wanted(widths.inspector)]
+        widths = self.inspector_width.widths()
+        docks, sizes = [self.inspector_dock], [widths.inspector]
         if left_docks:
             docks.append(left_docks[0])
             sizes.append(widths.left)

@@ -24,14 +24,15 @@ from studio.core.jobs import SEED_LIMIT, check_seed
 from studio.engines.config import ConfigError, EngineConfig, check_threads
 from studio.engines.settings import EngineSettings
 from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths
+from studio.ui.window_layout import ChosenWidth
 
 PROJECT_DB = "project.db"
 MAX_RECENT = 8
 MAX_PLACES = 50
 """Projects whose last selected turn, and whose folds, are remembered (the most recently closed ones)."""
 APPEARANCES = ("system", "light", "dark")
-LARGEST_INSPECTOR = 7680
-"""A saved inspector width above this (an 8K screen's width) is taken for a damaged setting."""
+LARGEST_WINDOW = 15360
+"""A saved window width above this (two 8K screens side by side) is taken for a damaged setting."""
 AUTOMATIC_THREADS = "auto"
 """How the CPU threads setting is stored while it is automatic (an empty value reads the same)."""
 
@@ -625,7 +626,7 @@ class StudioSettings:
         return self.q.value("window/geometry")
 
     def save_window(self, geometry: Any, state: Any, *, cast_hidden_for_room: bool = False,
-                    inspector_width: int | None = None) -> None:
+                    inspector_width: ChosenWidth | None = None) -> None:
         """The window's geometry and dock layout (Qt's), whether the window itself (not the
         user) had hidden the cast dock for lack of room (reopened wide, it comes back), and the
         inspector's width if the user chose it (None: the window sets it as it is resized)."""
@@ -634,18 +635,23 @@ class StudioSettings:
         self.q.setValue("window/cast_hidden_for_room", cast_hidden_for_room)
         if inspector_width is None:
             self.q.remove("window/inspector_width")
+            self.q.remove("window/inspector_width_chosen_at")
         else:
-            self.q.setValue("window/inspector_width", inspector_width)
+            self.q.setValue("window/inspector_width", inspector_width.width)
+            self.q.setValue("window/inspector_width_chosen_at", inspector_width.window_width)
 
-    def inspector_width(self) -> int | None:
-        """The inspector width the user chose by dragging its splitter (see :meth:`save_window`);
-        None when they did not, or the value can't be a width (a file edited by hand)."""
-        raw = self.q.value("window/inspector_width")
+    def inspector_width(self) -> ChosenWidth | None:
+        """The inspector width the user chose by dragging its splitter, with the window's width
+        then (see :meth:`save_window`); None when they did not, or the values can't be widths
+        (a file edited by hand)."""
         try:
-            width = int(str(raw)) if raw is not None else None
-        except ValueError:
+            width, window_width = (int(str(self.q.value(key)))
+                                   for key in ("window/inspector_width", "window/inspector_width_chosen_at"))
+        except ValueError:  # (a value not there reads "None")
             return None
-        return width if width is not None and 0 < width <= LARGEST_INSPECTOR else None
+        if not (0 < width < window_width <= LARGEST_WINDOW):
+            return None
+        return ChosenWidth(width, window_width)
 
     def window_state(self) -> Any:
         return self.q.value("window/state")

@@ -48,16 +48,41 @@ def inspector_width(window_width: int) -> int:
     return min(INSPECTOR_MAX, INSPECTOR_WIDTH + int(extra))
 
 
-def dock_widths(window_width: int, *, left_open: bool) -> DockWidths:
-    """The docks' widths for a window ``window_width`` pixels wide.
+@dataclass(frozen=True, slots=True)
+class ChosenWidth:
+    """A width the user gave the inspector by dragging its splitter, and how wide the window
+    was then."""
+
+    width: int
+    window_width: int
+
+
+def dock_widths(window_width: int, *, left_open: bool, inspector: int | None = None) -> DockWidths:
+    """The docks' widths for a window ``window_width`` pixels wide; ``inspector``: the width
+    wanted for the inspector instead of :func:`inspector_width`'s.
 
     Both docks shrink in proportion when the canvas would get less than half of the window,
     down to their minimum widths (below about 1,160 pixels the canvas gets less than half).
     Below about 800 pixels the canvas keeps :data:`CANVAS_MIN` rather than half."""
     budget = min(int(window_width * (1 - CANVAS_SHARE)), window_width - CANVAS_MIN) - 16  # less the separators
-    inspector, left = inspector_width(window_width), LEFT_WIDTH if left_open else 0
+    inspector = inspector_width(window_width) if inspector is None else inspector
+    left = LEFT_WIDTH if left_open else 0
     if inspector + left <= budget:
         return DockWidths(inspector, left)
     scale = budget / (inspector + left)
     inspector, left = int(inspector * scale), int(left * scale)
     return DockWidths(max(INSPECTOR_MIN, inspector), max(LEFT_MIN, left) if left else 0)
+
+
+def kept_inspector_width(chosen: ChosenWidth, window_width: int, *, left_open: bool) -> int:
+    """The inspector's width, chosen by the user, in a window ``window_width`` pixels wide.
+
+    In a window at least as wide as the one it was chosen in, the user's width holds whatever
+    room it leaves the canvas. In a narrower one the inspector gives back what the window
+    lost, as far as needed for the canvas to keep its share (:func:`dock_widths`): a width
+    chosen in a 2560-pixel window does not leave a 1280-pixel one a sliver of tree, and a
+    small narrowing changes the width by no more than the window's."""
+    if window_width >= chosen.window_width:
+        return chosen.width
+    room = dock_widths(window_width, left_open=left_open, inspector=chosen.width).inspector
+    return min(chosen.width, max(room, chosen.width - (chosen.window_width - window_width)))
