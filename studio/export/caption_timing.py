@@ -19,15 +19,18 @@ and OTIO markers:
 * a caption lends time it does not need itself: beyond the minimum and the time its text
   takes to read (:func:`studio.export.reading.reading_seconds`: 17 characters a second in
   English, 4 in Japanese, 7 in Chinese, 12 in Korean). Only a caption that would still be up
-  less than the minimum in all takes what it lacks of it from its neighbours' reading time
-  too, leaving each of their subtitles the minimum (so none of their text is cut for it): a
+  less than the minimum in all (a turn of several lines: less than the minimum for each
+  line, or each subtitle where two short lines share one) takes what it lacks of it from
+  its neighbours' reading time too, leaving each of their subtitles the minimum (so none
+  of their text is cut for it): a
   subtitle editor holds the minimum duration as the rule and the reading speed as the aim (a
   caption gone in 0.4 s can't be read at all; one of 2 s shown in 1.5 s is read faster);
 * captions never overlap and never reach onto the title or end card; a caption with more
   text than its time can show is cut to what it can (:func:`studio.export.subtitles.readable_cues`).
 
 A caption that finds no time to borrow (its neighbours are at the minimum themselves, or the
-episode is shorter than the minimum) keeps its turn's.
+episode is shorter than the minimum) keeps its turn's; where that is too short for a subtitle
+each of its lines, they share subtitles (:func:`studio.export.subtitles.fitted_cues`).
 """
 
 from __future__ import annotations
@@ -79,11 +82,15 @@ class _Block:
 
 def caption_blocks(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], fps: Fraction,
                    pieces: Sequence[int] | None = None,
-                   shared_pieces: Callable[[Sequence[Cue]], int] | None = None) -> list[CaptionBlock]:
+                   shared_pieces: Callable[[Sequence[Cue]], int] | None = None,
+                   fewest: Callable[[int], int] | None = None) -> list[CaptionBlock]:
     """Where the captions of each turn show (``cues[i]`` are turn ``i``'s, ``spans[i]`` its
     place in the episode, ``pieces[i]`` how many subtitles its cues take, by default one a
     cue; ``shared_pieces`` how many the caption that short turns share takes, given their
-    cues, by default one); a turn without cues has no block and lends its time."""
+    cues, by default one; ``fewest(i)`` how many subtitles of turn ``i``'s lines must each stay
+    up the minimum, whatever its neighbours' reading time: one a line, fewer where its lines
+    join two to a subtitle, by default one, asked only of a turn short of time); a turn without
+    cues has no block and lends its time."""
     counts = list(pieces) if pieces is not None else [len(turn_cues) for turn_cues in cues]
     least = math.ceil(MIN_CAPTION_SECONDS * fps)
     short = math.floor(SHORT_TURN_SECONDS * fps)
@@ -95,7 +102,14 @@ def caption_blocks(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], fps
                  for block in blocks]
         keeps = [max(want, math.ceil(sum((reading_seconds(cue.shown) for cue in block.cues), Fraction(0)) * fps))
                  for want, block in zip(wants, blocks, strict=True)]
-        _borrow(blocks, wants, keeps, spans[0].shown_from, spans[-1].shown_to, least)
+
+        def needs(index: int) -> int:
+            """The minimum for each line at most (a shared caption: each of its turns' lines)."""
+            block = blocks[index]
+            lines = len(block.cues) if len(block.turns) > 1 else fewest(block.turns[0]) if fewest is not None else 1
+            return min(wants[index], least * max(1, lines))
+
+        _borrow(blocks, wants, keeps, needs, spans[0].shown_from, spans[-1].shown_to)
     return [CaptionBlock(tuple(block.turns), (merged(block.cues),) if len(block.turns) > 1 else tuple(block.cues),
                          block.start, block.end) for block in blocks]
 
@@ -123,19 +137,22 @@ def _merge_short_runs(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], 
     return blocks
 
 
-def _borrow(blocks: list[_Block], wants: list[int], keeps: list[int], first: int, last: int, least: int) -> None:
+def _borrow(blocks: list[_Block], wants: list[int], keeps: list[int], needs: Callable[[int], int], first: int,
+            last: int) -> None:
     """Lengthen, in order, each block shorter than ``wants[k]`` frames with time its neighbours
     can spare (see the module's description): frames beyond ``keeps[k]`` (block ``k``'s
-    reading time, never less than ``wants[k]``). Then a block still shorter than ``least``
-    (one minimum) takes what it lacks of it from its neighbours' reading time too, down to
-    their ``wants``: a caption up for the minimum matters more than a neighbour's reading
+    reading time, never less than ``wants[k]``). Then a block still shorter than ``needs(k)``
+    (the minimum for each of its lines, or for each subtitle where two short lines share one)
+    takes what it lacks of it from its neighbours' reading time too, down to
+    their ``wants``: a subtitle up for the minimum matters more than a neighbour's reading
     speed (a viewer reads a little faster; one gone in 0.4 s is not read at all), as a
     subtitle editor holds the minimum duration as the rule and the reading speed as the aim.
     Blocks stay in order and never overlap."""
     for index in range(len(blocks)):
         _lengthen(blocks, index, wants[index], keeps, first, last)
     for index in range(len(blocks)):
-        _lengthen(blocks, index, min(least, wants[index]), wants, first, last)
+        if blocks[index].frames < wants[index]:  # needs(k) is never more than wants[k]
+            _lengthen(blocks, index, needs(index), wants, first, last)
 
 
 def _lengthen(blocks: list[_Block], index: int, least: int, floors: list[int], first: int, last: int) -> None:

@@ -13,8 +13,11 @@ A turn too short for its captions to be read lends them time from its neighbours
 one caption with the short turns next to it (:mod:`studio.export.caption_timing`), for all
 three alike (:func:`episode_captions`); a shared caption too long for two lines is cut into
 consecutive subtitles of two lines too, and each is a caption and a marker of its own
-(:func:`shared_caption`). Text that even then can't show as cues of at least
-that time each is cut after a whole word, with "…", to what can (:func:`readable_cues`)."""
+(:func:`shared_caption`). A turn whose lines still have too little time for a subtitle each
+of at least that time shows them joined, two short lines to a subtitle; text that even then
+can't show as cues of at least that time each is cut after a whole word, with "…", to what
+can (:func:`fitted_cues`, :func:`readable_cues`): no subtitle ever shows for less, except in
+an episode shorter than that minimum."""
 
 from __future__ import annotations
 
@@ -39,7 +42,6 @@ from studio.export.cues import (
     Cue,
     CueKind,
     TimedCue,
-    merged,
     share_frames,
     split_span,
     turn_cues,
@@ -485,19 +487,32 @@ def _laid_out(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
     shown: list[ShownCaptions] = []
     said = [turn_cues(turn) for turn in branch.turns]
     counts = [sum(len(srt_pieces(cue)) for cue in cues) for cues in said]
+
+    def fewest(index: int) -> int:
+        """A turn of several lines asks for a subtitle's minimum for each line, or for fewer where
+        its lines join two to a subtitle; a turn of one long line for one (its text is cut)."""
+        cues = said[index]
+        return min(len(cues), len(shared_pieces(cues))) if len(cues) > 1 else 1
+
     for block in caption_blocks(said, timeline.turns, timeline.fps, counts,
-                                lambda cues: len(shared_pieces(list(cues)))):
+                                lambda cues: len(shared_pieces(list(cues))), fewest):
         if block.merged:
             shared = shared_caption(block, [cue for index in block.turns for cue in said[index]], minimum)
             if shared is not None:
                 shown.append(shared)
             continue
-        readable = readable_cues(list(block.cues), block.end - block.start, minimum)
-        cut = readable != list(block.cues)
-        grouped = _cue_pieces(readable, block.start, block.end, minimum)
+        if block.end <= block.start:  # a turn shown for no whole frame (within a dissolve)
+            continue
+        fitted = fitted_cues(list(block.cues), block.end - block.start, minimum, joined=False)
+        if fitted.joined:  # more subtitles than its time holds: its lines share subtitles
+            timed = _timed(fitted.cues, block.start, block.end, minimum, _context(block.cues))
+            if timed:
+                shown.append(ShownCaptions(block, timed, timed, fitted.shortened))
+            continue
+        grouped = _cue_pieces(fitted.cues, block.start, block.end, minimum)
         if grouped:
             shown.append(ShownCaptions(block, [whole for whole, _ in grouped],
-                                       [piece for _, pieces in grouped for piece in pieces], cut))
+                                       [piece for _, pieces in grouped for piece in pieces], fitted.shortened))
     return shown
 
 
@@ -506,8 +521,7 @@ def shared_caption(block: CaptionBlock, cues: list[Cue], minimum: int) -> ShownC
     block's frames: consecutive subtitles of at most two lines each (:func:`shared_pieces`),
     each a burned-in caption and an OTIO marker of its own, each up at least ``minimum``
     frames where the block has them. Where it has too few, the turns' cues are cut as one
-    turn's are (:func:`readable_cues`: each keeps at least its first subtitle, the rest go to
-    those first in reading order, ending in "…").
+    turn's are (:func:`fitted_cues`: never to subtitles up less than ``minimum``).
 
     Why consecutive two-line subtitles, not one cue of all the turns' text: five or six lines
     at once are more than a viewer takes in while the pictures run on (they read the top and
@@ -520,35 +534,53 @@ def shared_caption(block: CaptionBlock, cues: list[Cue], minimum: int) -> ShownC
     frames = block.end - block.start
     if frames <= 0 or not cues:
         return None
-    readable = readable_cues(cues, frames, minimum)
-    pieces = shared_pieces(readable)
-    if len(pieces) > frames:  # more lines than the run has frames: neighbours share a subtitle
-        pieces = srt_pieces(merged(readable), frames)
-    timed = _timed(pieces, block.start, block.end, minimum, merged(readable).shown)
+    fitted = fitted_cues(cues, frames, minimum, joined=True)
+    timed = _timed(fitted.cues, block.start, block.end, minimum, _context(cues))
     if not timed:
         return None
-    return ShownCaptions(block, timed, timed, readable != cues)
+    return ShownCaptions(block, timed, timed, fitted.shortened)
 
 
 def shared_pieces(cues: list[Cue]) -> list[Cue]:
-    """The subtitles of a caption that short turns share: each cue's own (:func:`srt_pieces`),
-    in order, a cue's first one joined to the subtitle before it (``Qiqi waves. / Yuzu
-    jumps.``) where the two still fit two lines. So a subtitle changes where a turn's line
-    starts, never with a "/" leading it, and the run takes no more subtitles than its cues do
-    apart (which is what :func:`readable_cues` counts)."""
+    """The subtitles of a caption that short turns share, or of a turn whose lines have too
+    little time for a subtitle each: each cue's own (:func:`srt_pieces`), in order, a cue's
+    first one joined to the subtitle before it (``Qiqi waves. / Yuzu jumps.``) where the two
+    still fit two lines; a speaker's next line after their own joins without their name
+    again (``Yuzu: Hi! Let's go.``: :func:`_joined`). So a subtitle changes where a turn's
+    line starts, never with a "/" leading it, and the run takes no more subtitles than its
+    cues do apart (which is what :func:`readable_cues` counts)."""
     shown: list[Cue] = []
+    last_speaker = ""  # who says the line that ends shown[-1]; '' after narration or an action
     context = _context(cues)
     for cue in cues:
+        speaker = cue.speaker if cue.kind is CueKind.DIALOGUE else ""
         for index, piece in enumerate(srt_pieces(cue)):
             text = single_spaced(piece.shown)
-            joined = f"{shown[-1].text}{MERGED_SEPARATOR}{text}" if index == 0 and shown else ""
+            joined = _joined(single_spaced(shown[-1].shown), text, speaker if speaker == last_speaker else "") \
+                if index == 0 and shown else ""
             if joined and _fits(joined, line_columns(joined, context)):
                 before = shown[-1]
                 kind = before.kind if before.kind is piece.kind else CueKind.DIALOGUE
-                shown[-1] = Cue(kind, joined, paragraph_rtl=before.paragraph_rtl)
-            else:
-                shown.append(Cue(piece.kind, text, paragraph_rtl=piece.reads_rtl))
+                shown[-1] = Cue(kind, joined, paragraph_rtl=before.reads_rtl)
+            else:  # a whole line keeps its speaker (an OTIO marker names it)
+                shown.append(cue if piece is cue else Cue(piece.kind, text, paragraph_rtl=piece.reads_rtl))
+            last_speaker = speaker
     return shown
+
+
+def _joined(before: str, text: str, same_speaker: str) -> str:
+    """Subtitle text ``before`` and a line's ``text`` as one subtitle: apart by
+    :data:`MERGED_SEPARATOR`; where the line goes on with ``same_speaker`` (its speaker, who
+    also said the line ending ``before``), without the name again, after a space, or directly
+    after a full-width full stop (Japanese and Chinese put no space between sentences)."""
+    name = single_spaced(f"{same_speaker}:") + " "
+    if not same_speaker or not text.startswith(name):
+        return f"{before}{MERGED_SEPARATOR}{text}"
+    rest = text.removeprefix(name)
+    last = before[-1:]
+    if not unicodedata.category(last).startswith("P"):  # no sentence end: the slash still parts them
+        return f"{before}{MERGED_SEPARATOR}{rest}"
+    return f"{before}{'' if is_wide(last) else ' '}{rest}"
 
 
 def _context(cues: tuple[Cue, ...] | list[Cue]) -> str:
@@ -571,6 +603,103 @@ def shortened_captions_note(branch: Branch, timeline: Timeline) -> str:
 
 
 ELLIPSIS = "\u2026"
+
+
+def subtitle_slots(frames: int, minimum: int) -> int:
+    """How many subtitles ``frames`` frames hold, each up ``minimum`` frames: at least one
+    (an episode shorter than the minimum still shows one)."""
+    return max(1, frames // max(1, minimum))
+
+
+@dataclass(frozen=True)
+class FittedCues:
+    """A caption's cues as its time can show them (:func:`fitted_cues`)."""
+
+    cues: list[Cue]
+    joined: bool
+    """Whether ``cues`` are subtitles, each of at most two lines (lines joined where time was
+    short), shown one caption each; else they are the turn's cues, each cut into its SRT cues."""
+    shortened: bool
+    """Whether some text was cut (ending in "…") to give every subtitle its time."""
+
+
+def fitted_cues(cues: list[Cue], frames: int, minimum: int, *, joined: bool) -> FittedCues:
+    """A caption's ``cues`` as ``frames`` frames can show them with every subtitle up at least
+    ``minimum`` frames (:func:`subtitle_slots` subtitles at most). ``joined``: the caption of
+    several short turns, always shown as joined subtitles (:func:`shared_pieces`).
+
+    In order of preference: each cue its own subtitles (:func:`srt_pieces`); the lines joined
+    into shared two-line subtitles (``Yuzu: Hi! / Qiqi: Hello.``), none of their text lost;
+    each cue cut to fewer subtitles (:func:`readable_cues`: each keeps at least one); each cue
+    cut to its first subtitle, joined where they fit; and, with more lines than subtitles,
+    neighbouring lines sharing one subtitle, each cut to an equal part of its two lines
+    (:func:`_one_subtitle`). A turn of three short lines in 1 s showed each for a third of a
+    second, too short to read; now they show together, for the whole second."""
+    cues = [cue for cue in cues if single_spaced(cue.shown)]
+    slots = subtitle_slots(frames, minimum)
+    if not joined and sum(len(srt_pieces(cue)) for cue in cues) <= slots:
+        return FittedCues(cues, False, False)
+    together = shared_pieces(cues)
+    if len(together) <= slots:
+        return FittedCues(together, True, False)
+    if len(cues) <= slots:
+        readable = readable_cues(cues, frames, minimum)
+        return FittedCues(shared_pieces(readable) if joined else readable, joined, True)
+    firsts = [shortened_cue(cue, 1) if len(srt_pieces(cue)) > 1 else cue for cue in cues]
+    together = shared_pieces(firsts)
+    if len(together) <= slots:
+        return FittedCues(together, True, True)
+    count = len(cues)
+    groups = [cues[count * k // slots:count * (k + 1) // slots] for k in range(slots)]
+    return FittedCues([_one_subtitle(group) for group in groups], True, True)
+
+
+def _one_subtitle(cues: list[Cue]) -> Cue:
+    """``cues`` as one subtitle of at most two lines: each cut after a whole word to at most
+    as many columns as lets them all fit, the same for all (a short line stays whole and
+    leaves the others its room), ending in "…". Where not even each line's first word fits,
+    the start of them all."""
+    context = _context(cues)
+    low, high, best = 1, SRT_CUE_LINES * line_columns(context, context), None
+    while low <= high:  # more columns a line never makes the subtitle fewer lines: bisect
+        most = (low + high) // 2
+        together = _together([_cut_to_columns(cue, most) for cue in cues])
+        if _fits(together.text, line_columns(together.text, context)):
+            best, low = together, most + 1
+        else:
+            high = most - 1
+    if best is not None:
+        return best
+    start = shortened_cue(_together([_cut_to_columns(cue, 1) for cue in cues]), 1)
+    text = start.text.rstrip(ELLIPSIS).rstrip().removesuffix(MERGED_SEPARATOR.strip()).rstrip().rstrip(ELLIPSIS)
+    return Cue(start.kind, text + ELLIPSIS, paragraph_rtl=start.paragraph_rtl)
+
+
+def _together(cues: list[Cue]) -> Cue:
+    """``cues`` joined into one text as :func:`shared_pieces` joins them, however long."""
+    text, last_speaker = "", ""
+    for cue in cues:
+        speaker = cue.speaker if cue.kind is CueKind.DIALOGUE else ""
+        shown = single_spaced(cue.shown)
+        text = _joined(text, shown, speaker if speaker == last_speaker else "") if text else shown
+        last_speaker = speaker
+    kinds = {cue.kind for cue in cues}
+    return Cue(kinds.pop() if len(kinds) == 1 else CueKind.DIALOGUE, text, paragraph_rtl=cues[0].reads_rtl)
+
+
+def _cut_to_columns(cue: Cue, most: int) -> Cue:
+    """``cue`` whole where its shown text takes at most ``most`` columns, else cut after the
+    last whole word that leaves it that many with its "…" (at least its first word)."""
+    if display_width(single_spaced(cue.shown)) <= most:
+        return cue
+    text = single_spaced(cue.text)
+    name = display_width(single_spaced(cue.shown)) - display_width(text)
+    ends = [end for end in _word_ends(text, line_columns(text, cue.shown)) if 0 < end < len(text)]
+    if not ends:
+        return cue
+    fitting = [end for end in ends if name + display_width(text[:end].rstrip()) + 1 <= most]
+    end = fitting[-1] if fitting else ends[0]
+    return Cue(cue.kind, text[:end].rstrip() + ELLIPSIS, cue.speaker, cue.paragraph_rtl)
 
 
 def readable_cues(cues: list[Cue], frames: int, minimum: int) -> list[Cue]:

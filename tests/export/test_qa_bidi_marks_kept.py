@@ -11,7 +11,7 @@ from pathlib import Path
 
 import opentimelineio as otio
 
-from studio.core import AddDialogueLine, SetNarration
+from studio.core import AddDialogueLine, SetDuration, SetNarration
 from studio.export import export_branch
 
 from .helpers import Fixture, parse_srt
@@ -25,6 +25,7 @@ def _marked_turn(story: Fixture) -> None:
     story.project.apply(SetNarration(first, NARRATION))
     story.project.apply(AddDialogueLine(first, "Qiqi", f"Hi{RLM}!"))
     story.project.apply(AddDialogueLine(first, "Yuzu", f"Look: {RLO}gnp.exe{PDF} here"))
+    story.project.apply(SetDuration(first, 3.0))  # time for a subtitle of 5/6 s each
 
 
 def test_srt_keeps_the_marks_as_written(story: Fixture, tmp_path: Path) -> None:

@@ -102,23 +102,22 @@ def test_dialogue_and_narration_reach_the_srt_in_order_within_their_turn(story: 
     _with_story(story)
     result = export_branch(story.project, story.leaf, tmp_path / "story.srt")
     entries = parse_srt(result.path.read_text(encoding="utf-8"))
+    # turn 1 lasts 0.75 s, too short for a subtitle of 5/6 s each of its three lines: the two
+    # short ones share one, and its captions run on into turn 2 (held, time to spare) for 5/6 s each
     assert [text for _, _, text in entries] == [
-        "<i>The town wakes up.</i>", "Qiqi: I'm late!", "Mei: Good luck on your\nfirst delivery, Qiqi!",
+        "The town wakes up. / Qiqi: I'm late!", "Mei: Good luck on your\nfirst delivery, Qiqi!",
         "Qiqi gently waves 2 in the town, by day.", "Qiqi gently waves 3 in the town, by day."]
     assert all(len(line) <= 42 for _, _, text in entries for line in text.splitlines()), "lines wrap at 42"
     first_turn = story.frames[0] / FPS
-    # a turn's captions stay up at least 5/6 s in all (to the frame), the time taken from the next turn's
     minimum = math.ceil(FPS * 5 / 6) / FPS
-    shown = max(first_turn, minimum)
-    assert entries[0][0] == 0 and entries[2][1] == pytest.approx(shown)
-    for (_, end, _), (start, _, _) in itertools.pairwise(entries[:3]):
-        assert end == pytest.approx(start)
-    assert entries[2][1] - entries[2][0] > entries[1][1] - entries[1][0]  # the long line stays up longer
+    assert first_turn < minimum
+    assert entries[0][:2] == pytest.approx((0, minimum))
+    assert entries[1][:2] == pytest.approx((minimum, 2 * minimum))
     # turn 2 lasts 2 s (its clip is 0.75 s, held on its last frame)
     total = first_turn + 2.0 + story.frames[2] / FPS
     last = max(story.frames[2] / FPS, minimum)  # the last turn's caption takes its minimum from turn 2 too
-    assert entries[3][:2] == pytest.approx((shown, total - last))
-    assert entries[4][0] == pytest.approx(total - last)
+    assert entries[2][:2] == pytest.approx((2 * minimum, total - last))
+    assert entries[3][0] == pytest.approx(total - last)
     assert result.duration == pytest.approx(total)
 
 
@@ -135,7 +134,7 @@ def test_otio_holds_a_long_turn_and_marks_every_cue(story: Fixture, tmp_path: Pa
     assert (clips[1].duration() + hold.duration()).to_seconds() == pytest.approx(2.0)
     track = timeline.tracks[0]
     markers = [(m.name, m.metadata["kamishibai"]["kind"]) for m in track.markers]
-    assert markers == [("The town wakes up.", "narration"), ("Qiqi: I'm late!", "dialogue"),
+    assert markers == [("The town wakes up. / Qiqi: I'm late!", "dialogue"),  # sharing a subtitle: see above
                        ("Mei: Good luck on your first delivery, Qiqi!", "dialogue"),
                        ("Qiqi gently waves 2 in the town, by day.", "action"),
                        ("Qiqi gently waves 3 in the town, by day.", "action")]
@@ -143,20 +142,26 @@ def test_otio_holds_a_long_turn_and_marks_every_cue(story: Fixture, tmp_path: Pa
                                                            ["Mei", "Good luck on your first delivery, Qiqi!"]]
 
 
-def test_more_lines_than_a_turn_has_frames_share_cues_and_none_is_lost(story: Fixture, tmp_path: Path) -> None:
+def test_more_lines_than_a_turn_has_time_for_share_one_subtitle_in_order(story: Fixture, tmp_path: Path) -> None:
+    """Nine lines in a turn of 0.75 s whose neighbours have no time to spare: one subtitle a
+    frame flashed them by; now they share one subtitle over the turn, each line's start in
+    order, and the export says the caption was shortened."""
     first = story.nodes[0]
     lines = [f"line number {k}" for k in range(1, story.frames[0] + 4)]  # three more lines than frames
     for k, text in enumerate(lines):
         story.project.apply(AddDialogueLine(first, "Qiqi" if k % 2 else "Mei", text))
     srt = export_branch(story.project, story.leaf, tmp_path / "many.srt")
     entries = parse_srt(srt.path.read_text(encoding="utf-8"))
-    turn = entries[:story.frames[0]]  # one cue a frame in the first turn, then the other turns' actions
-    shown = " / ".join(text for _, _, text in turn)
-    assert [part.split(": ", 1)[1] for part in shown.split(" / ")] == lines, "every line, in order"
-    for (_, end, _), (start, _, _) in itertools.pairwise(turn):
-        assert end == pytest.approx(start)
-    assert turn[-1][1] == pytest.approx(story.frames[0] / FPS)
-    assert entries[story.frames[0]][2] == "Qiqi gently waves 2 in the town, by day."
+    (start, end, text), *others = entries
+    assert (start, end) == pytest.approx((0, story.frames[0] / FPS)), entries
+    assert len(text.splitlines()) <= 2
+    parts = " ".join(text.split()).split(" / ")
+    assert 1 < len(parts) <= len(lines) and parts[-1].endswith("\u2026"), parts
+    for k, part in enumerate(parts):  # the lines' starts, in order, each with its speaker
+        speaker, said = part.split(": ", 1)
+        assert speaker == ("Qiqi" if k % 2 else "Mei") and lines[k].startswith(said.removesuffix("\u2026")), parts
+    assert [text for _, _, text in others] == [f"Qiqi gently waves {n} in the town, by day." for n in (2, 3)]
+    assert any("turn 1 " in note for note in srt.notes), srt.notes
 
 
 def test_split_span_gives_every_cue_a_frame_and_merges_only_when_it_must() -> None:
@@ -179,7 +184,7 @@ def test_otio_cuts_where_the_video_cuts_at_another_frame_rate(story: Fixture, tm
     starts where its caption (the video's cut) does."""
     _with_story(story)  # a held turn and captions
     for node in (story.nodes[0], story.nodes[2]):  # each long enough for its own captions: none borrows time
-        story.project.apply(SetDuration(node, 1.5))
+        story.project.apply(SetDuration(node, 2.5))
     options = ExportOptions(fps=fps, crossfade=0.25)
     video = export_branch(story.project, story.leaf, tmp_path / "v.mp4", options=options)
     export_branch(story.project, story.leaf, tmp_path / "v.otio", options=options)
@@ -206,6 +211,7 @@ def test_srt_shows_angle_brackets_as_look_alikes_and_otio_keeps_them(story: Fixt
     line = "<b>not bold</b> & 1 < 2 > 0"
     story.project.apply(SetNarration(first, "<i>Quietly</i>"))
     story.project.apply(AddDialogueLine(first, "Qiqi", line))
+    story.project.apply(SetDuration(first, 2.0))  # time for a subtitle of 5/6 s each
     srt = export_branch(story.project, story.leaf, tmp_path / "tags.srt")
     entries = [text for _, _, text in parse_srt(srt.path.read_text(encoding="utf-8"))]
     assert entries[:2] == ["<i>\u2039i\u203aQuietly\u2039/i\u203a</i>",
@@ -224,6 +230,7 @@ def test_srt_neutralises_subtitle_override_tags_and_otio_keeps_them(story: Fixtu
     line = r"{\an8}Hi {\i1}now{\i0} {y:i} C:\New"  # {y:i}: a MicroDVD tag some players read
     story.project.apply(SetNarration(first, r"{\b1}Loud{\b0}"))
     story.project.apply(AddDialogueLine(first, "Qiqi", line))
+    story.project.apply(SetDuration(first, 2.0))  # time for a subtitle of 5/6 s each
     srt = export_branch(story.project, story.leaf, tmp_path / "tags.srt")
     entries = [text for _, _, text in parse_srt(srt.path.read_text(encoding="utf-8"))]
     assert entries[:2] == ["<i>\u2774\\b1\u2775Loud\u2774\\b0\u2775</i>",

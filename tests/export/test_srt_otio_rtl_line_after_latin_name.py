@@ -44,6 +44,7 @@ def said(story: Fixture) -> Fixture:
     first, second, third = story.nodes
     story.project.apply(AddDialogueLine(first, "Yuzu", ARABIC))
     story.project.apply(AddDialogueLine(first, "Qiqi", LATIN))
+    story.project.apply(SetDuration(first, 2.0))  # time for a subtitle of 5/6 s each
     story.project.apply(AddDialogueLine(second, "נועה", HEBREW))
     story.project.apply(AddDialogueLine(second, "Yuzu", LONG_ARABIC))
     story.project.apply(SetDuration(second, 5.0))  # time for all of the long line's subtitles
