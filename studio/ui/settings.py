@@ -519,17 +519,21 @@ class StudioSettings:
         self.q.setValue("projects/recent", [p for p in self.recent_projects if _recent_key(p) != gone])
         self.q.sync()
 
-    def _places(self) -> list[tuple[str, str]]:
-        """(project path as :func:`_recent_key` writes it, node id), most recent first."""
-        raw = self.q.value("projects/last_selected", "")
+    def _pairs(self, key: str) -> list[list[Any]]:
+        """The [project, value] pairs stored as a JSON list under ``key``, with a project path
+        as :func:`_recent_key` writes it first; a damaged or hand-edited value reads as none."""
+        raw = self.q.value(key, "")
         try:
             value = json.loads(str(raw)) if raw else []
         except ValueError:
             return []
         if not isinstance(value, list):
             return []
-        return [(str(item[0]), str(item[1])) for item in value
-                if isinstance(item, list) and len(item) == 2 and all(isinstance(part, str) for part in item)]
+        return [item for item in value if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)]
+
+    def _places(self) -> list[tuple[str, str]]:
+        """(project path as :func:`_recent_key` writes it, node id), most recent first."""
+        return [(project, node) for project, node in self._pairs("projects/last_selected") if isinstance(node, str)]
 
     def last_selected(self, path: Path) -> str | None:
         """The turn selected when the project at ``path`` was last closed (None: not known).
@@ -550,15 +554,8 @@ class StudioSettings:
 
     def _fold_places(self) -> list[tuple[str, list[str]]]:
         """(project path as :func:`_recent_key` writes it, its folded turns), most recent first."""
-        raw = self.q.value("projects/folds", "")
-        try:
-            value = json.loads(str(raw)) if raw else []
-        except ValueError:
-            return []
-        if not isinstance(value, list):
-            return []
-        return [(item[0], [str(node) for node in item[1] if isinstance(node, str)]) for item in value
-                if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], list)]
+        return [(project, [node for node in nodes if isinstance(node, str)])
+                for project, nodes in self._pairs("projects/folds") if isinstance(nodes, list)]
 
     def folds(self, path: Path) -> list[str]:
         """The turns folded on the canvas when the project at ``path`` was last closed (whose
