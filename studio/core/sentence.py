@@ -75,6 +75,14 @@ _DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", 
 _ON_PLACES = frozenset({"beach", "roof", "rooftop", "rooftops", "bridge", "grass", "hill", "hilltop", "shore", "deck",
                         "stage", "platform", "pier", "lawn", "railing", "balcony", "island", "boat", "train"})
 """Places one is *on*, not *in* ("on the beach", "in the bakery")."""
+_AT_PLACES = frozenset({"station", "stop", "airport", "gate", "entrance", "crossing", "crosswalk", "counter", "door",
+                        "doorway", "harbor", "harbour", "port", "shrine", "temple", "bus", "checkout", "reception"})
+"""Places one is *at* ("at the station", "at the bus stop", "at the shrine")."""
+_BARE_PLACES = {"downtown": "downtown", "uptown": "uptown", "home": "at home", "school": "at school",
+                "outside": "outside", "outdoors": "outdoors", "indoors": "indoors", "inside": "inside",
+                "upstairs": "upstairs", "downstairs": "downstairs", "abroad": "abroad", "work": "at work"}
+"""A Background field of one word that English says without "the" ("skateboards downtown",
+"sleeps at home", "studies at school")."""
 _TIME_PHRASES = {"day": "by day", "sunset": "at sunset", "night": "at night", "dawn": "at dawn",
                  "sunrise": "at sunrise", "morning": "in the morning", "evening": "in the evening",
                  "afternoon": "in the afternoon", "noon": "at noon", "midnight": "at midnight", "dusk": "at dusk",
@@ -409,13 +417,17 @@ def _lowered(word: str) -> str:
 
 def _place(background: str) -> str:
     words = _common_case(background.strip().rstrip(",;").split())
-    if len(words) == 1 and words[0].istitle() and words[0].lower() in _COMMON_PLACES | _ON_PLACES:
+    if len(words) == 1 and words[0].istitle() and words[0].lower() in _COMMON_PLACES | _ON_PLACES | _AT_PLACES | {
+            *_BARE_PLACES}:
         words = [words[0].lower()]  # "Park": the park (a place's own name has more words: "Central Park")
     if not words:
         return ""
     if words[0].lower() in _PREPOSITIONS:
         return " ".join(_with_articles(words))
-    preposition = "on" if words[-1].lower() in _ON_PLACES else "in"
+    if len(words) == 1 and words[0].lower() in _BARE_PLACES and not words[0][0].isupper():
+        return _BARE_PLACES[words[0].lower()]
+    last = words[-1].lower()
+    preposition = "on" if last in _ON_PLACES else "at" if last in _AT_PLACES else "in"
     if words[0].lower() in _DETERMINERS or words[0][0].isupper() or is_wide(words[0][0]):
         return f"{preposition} " + " ".join(words)  # "in Central Park", "in 한강": a name takes no "the"
     return f"{preposition} the " + " ".join(words)
@@ -491,6 +503,7 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
     if language == "ja":
         return _japanese_sentence(instruction, who)
     lead, motion = _clause_of_time(motion)
+    who = _listed_in_english(who)
     parts: list[str] = []
     if motion:
         words = _with_articles(_common_case(motion))
@@ -514,6 +527,17 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
     if instruction.free_text and motion:
         sentence += " " + _free_sentence(instruction.free_text)
     return sentence
+
+
+def _listed_in_english(who: str) -> str:
+    """Names a Character field lists with commas alone said as English lists them: "Qiqi, Yuzu"
+    -> "Qiqi and Yuzu", "Qiqi, Yuzu, Taro" -> "Qiqi, Yuzu and Taro"; any other field as it is."""
+    parts = [" ".join(part.split()) for part in who.split(",")]
+    if len(parts) < 2 or not all(parts) or len(character_names(who)) != len(parts):
+        return who
+    if any(" and " in f" {part.lower()} " or "&" in part for part in parts):
+        return who
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def cast_spelling(field: str, names: Sequence[str]) -> str:
