@@ -12,7 +12,8 @@ from studio.core.sentence import describe_action
 
 
 @pytest.mark.parametrize(("text", "caption"), [
-    ("Character: Qiqi, Yuzu; Motion: dance; Background: town; Time: night", "Qiqi and Yuzu dance in the town, at night."),
+    ("Character: Qiqi, Yuzu; Motion: dance; Background: town; Time: night",
+     "Qiqi and Yuzu dance in the town, at night."),
     ("Character: Qiqi, Yuzu, Taro; Motion: wave", "Qiqi, Yuzu and Taro wave."),
     ("Character: Qiqi, Yuzu and Taro; Motion: wave", "Qiqi, Yuzu and Taro wave."),
     ("Character: Qiqi and Yuzu; Motion: wave", "Qiqi and Yuzu wave."),
