@@ -1613,6 +1613,8 @@ class Workspace(QWidget):
         self.message.emit(said)
         if target is not None and target != self.current_id:
             self.select(target)
+        else:  # the selection stays, or went back where it was (an undone fork): the view follows it
+            self.view.center_on_node(self.current_id)
 
     def _history_target(self, changes: ChangeSet) -> tuple[str | None, bool]:
         """Where an undo or redo happened, and whether it brought that turn back: the highest
