@@ -52,7 +52,7 @@ from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.ui.tab_order import entry_target
 from studio.ui.welcome import WelcomeContent, WelcomePage, shortcut_rows, shortcut_text
 from studio.ui.window_actions import StudioActions
-from studio.ui.window_layout import LEFT_MIN, WIDE_WINDOW
+from studio.ui.window_layout import INSPECTOR_MIN, LEFT_MIN, WIDE_WINDOW
 from studio.ui.window_state import DEFAULT_SIZE, restore_window
 from studio.ui.workspace import Workspace
 
@@ -289,7 +289,7 @@ class MainWindow(QMainWindow):
             view_menu.addAction(action)
             # asked for, a dock comes to the front of its tab group (a narrow window sets the
             # queue and cast docks in a tab beside the inspector)
-            action.triggered.connect(lambda checked, dock=widget: dock.raise_() if checked else None)
+            action.triggered.connect(lambda checked, dock=widget: self._bring_out(dock) if checked else None)
         self.cast_dock.toggleViewAction().triggered.connect(self._cast_chosen_by_user)
         view_menu.addSeparator()
         self.dock_keys: list[QAction] = []
@@ -308,7 +308,7 @@ class MainWindow(QMainWindow):
         if dock is self.cast_dock:
             self._cast_chosen_by_user()
         dock.show()
-        dock.raise_()
+        self._bring_out(dock)
         inner = dock.widget()
         if inner is None:
             return
@@ -321,6 +321,21 @@ class MainWindow(QMainWindow):
                       and w.isVisibleTo(dock)), None)
         if first is not None:
             first.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _bring_out(self, dock: QDockWidget) -> None:
+        """``dock``, just shown by the user (View menu, Alt+1..3), in front of its tab group. One
+        coming out at the left gets the width the window's rule gives it, so that the tree keeps
+        its share (shown as it was, the cast dock took what its content asked, about 580 pixels
+        of a 1280-pixel window), and the selected turn stays in view."""
+        dock.raise_()
+        if dock not in self._left_docks() or dock in self._set_aside:
+            return
+        self._size_docks()
+        workspace = self.workspace
+        if workspace is not None:
+            # once the layout has given the tree its new width
+            QTimer.singleShot(0, lambda: None if workspace.closed else workspace.view.center_on_node(
+                workspace.current_id))
 
     def _left_docks(self) -> list[QDockWidget]:
         """The queue and cast docks shown in the window (not floating)."""
@@ -335,6 +350,11 @@ class MainWindow(QMainWindow):
         if left_docks:
             docks.append(left_docks[0])
             sizes.append(widths.left)
+            # a left dock can't be narrower than its content allows (the cast panel's lists):
+            # the inspector gives up what it takes beyond its share, down to its own narrowest
+            beyond = max(d.minimumSizeHint().width() for d in left_docks) - widths.left
+            if beyond > 0:
+                sizes[0] = max(INSPECTOR_MIN, widths.inspector - beyond)
         self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
 
     def _left_dock_fits(self, dock: QDockWidget) -> bool:
