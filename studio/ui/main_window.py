@@ -34,6 +34,7 @@ from studio.core.errors import StudioError
 from studio.storage import Project
 from studio.storage.bundle import looks_like_bundle
 from studio.storage.project import project_damage
+from studio.ui.damaged_project import damaged_notice, damaged_reason, rescued_notice
 from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.export_dialog import ExportChoices, ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
@@ -736,7 +737,8 @@ class MainWindow(QMainWindow):
         except StudioError as error:
             self.show_error(error)
             return False
-        copying = ProjectCopy(session.project, folder, self)
+        damaged = session.read_only is not None and session.read_only.damaged
+        copying = ProjectCopy(session.project, folder, self, held=session.project.tree, damaged=damaged)
         copying.done.connect(lambda result: self._copy_done(copying, session, result))
         self.copying = copying
         self.actions_.save_copy.setEnabled(False)
@@ -768,6 +770,24 @@ class MainWindow(QMainWindow):
             return
         self._install(result)
         self.show_message(f"Saved a copy at {folder}; the copy is open for editing.")
+        if copying.from_memory:
+            self.show_error(rescued_notice(folder, source.path, copying.unreadable))
+
+    def _project_damaged(self, session: ProjectSession, error: StudioError) -> None:
+        """A change was refused because the open project's database is damaged: the window
+        says so once, plainly, and turns read-only (see :mod:`studio.ui.damaged_project`)."""
+        workspace = self.workspace
+        if self.session is not session or workspace is None:
+            return
+        if session.read_only is not None and session.read_only.damaged:
+            self.show_message(f"⚠ {session.read_only.refusal('save the change').message}")
+            return
+        reason = damaged_reason(session.path)
+        workspace.become_read_only(reason)
+        self.setWindowTitle(f"{session.project.name} (read-only) — Kamishibai Studio")
+        self._update_read_only_actions()
+        self._update_history_actions()
+        self.show_error(damaged_notice(session.path))
 
     def _wait_for_copy(self) -> None:
         """Closing while a copy is made: let it finish (the project it reads must stay open),
@@ -845,6 +865,7 @@ class MainWindow(QMainWindow):
         self.queue_dock.setWidget(workspace.queue)
         self.cast_dock.setWidget(TallScroll(workspace.cast))
         workspace.error.connect(self.show_error)
+        session.damage_handler = lambda error: self._project_damaged(session, error)
         workspace.message.connect(self.show_message)
         workspace.queue.cluster.notice.connect(self.show_message)  # connecting to the render farm, or why not
         workspace.queue.cluster.connect_again.connect(self._connect_again)

@@ -26,7 +26,7 @@ from studio.core.errors import StudioError
 from studio.engines.base import EngineVocabulary
 from studio.storage import DB_NAME, Project
 from studio.storage import errors as storage_errors
-from studio.storage.errors import ProjectReadOnlyError, unwritable_folder_error
+from studio.storage.errors import ProjectDamagedError, ProjectReadOnlyError, unwritable_folder_error
 from studio.storage.lock import LockHolder, ProjectLockedError, clean_holder_text, holder_of, writer_is_live
 from studio.storage.project import normalise_project_path
 from studio.ui.job_tracker import JobTracker
@@ -36,6 +36,7 @@ from studio.ui.settings import StudioSettings, usable_engine_values
 from studio.worker.events import JobStatus
 
 if TYPE_CHECKING:
+    from studio.core.tree import StoryTree
     from studio.worker import GenerationService, Writer
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,9 @@ class ReadOnlyReason:
     """What the user can do about it (always: save a copy)."""
     locked: bool = False
     """Held by another writer: it can be opened for editing once that one closes it."""
+    damaged: bool = False
+    """Its database was found damaged while it was open: a copy is made from the story the
+    window holds (see :mod:`studio.ui.damaged_project`)."""
 
     def line(self) -> str:
         """The lasting line the window shows while the project is open."""
@@ -193,6 +197,19 @@ def save_copy(project: Project, dest: str | os.PathLike[str]) -> Project:
         return import_bundle(bundle, folder)
 
 
+def database_damaged(project: Project) -> bool:
+    """Whether ``project``'s database fails SQLite's checks now (damaged since it was opened)."""
+    from studio.storage.database import inspect_database
+
+    try:
+        inspect_database(project.database.path, writer_is_us=not project.read_only)
+    except ProjectDamagedError:
+        return True
+    except StudioError:
+        return False
+    return False
+
+
 class ProjectCopy(QObject):
     """:func:`save_copy` on a thread of its own (a project on a DVD or a network share can take
     minutes to read), so that the window stays responsive; ``done`` brings the copy (a
@@ -200,12 +217,21 @@ class ProjectCopy(QObject):
 
     done = Signal(object)  # Project | StudioError
 
-    def __init__(self, project: Project, dest: Path, parent: QObject | None = None) -> None:
+    def __init__(self, project: Project, dest: Path, parent: QObject | None = None,
+                 held: StoryTree | None = None, damaged: bool = False) -> None:
+        """``held``: the story as the window holds it, written to the copy in place of the
+        database's when the database is damaged (``damaged``: known already; else found while
+        copying)."""
         super().__init__(parent)
         self.project = project
         self.dest = dest
+        self.held = held
         self.result: Project | StudioError | None = None
         """The copy, or why it could not be made (None until it ends)."""
+        self.unreadable: list[str] = []
+        """Media files left out of a copy made from the held story: they could not be read."""
+        self.from_memory = damaged and held is not None
+        """Whether the copy was made from the held story (the database was damaged)."""
         self._thread = threading.Thread(target=self._run, name="save-a-copy", daemon=True)
 
     def start(self) -> None:
@@ -218,7 +244,7 @@ class ProjectCopy(QObject):
     def _run(self) -> None:
         result: Project | StudioError
         try:
-            result = save_copy(self.project, self.dest)
+            result = self._copy()
         except StudioError as error:
             result = error
         except Exception as error:  # a bug: logged, and the user still hears of it
@@ -227,6 +253,34 @@ class ProjectCopy(QObject):
         self.result = result
         if shiboken6.isValid(self):
             self.done.emit(result)
+
+    def _copy(self) -> Project:
+        """The copy as a bundle would be made; from the held story where the database is
+        known damaged, or found so now."""
+        from studio.storage.bundle import BundleError
+
+        if not self.from_memory:
+            try:
+                return save_copy(self.project, self.dest)
+            except ProjectDamagedError as error:
+                if self.held is None:
+                    raise
+                log.warning("the database is damaged; the copy is made from the story the window holds: %s",
+                            error.message)
+            except BundleError:  # the snapshot was made, but its database fails the checks
+                if self.held is None or not database_damaged(self.project):
+                    raise
+                log.warning("the database is damaged; the copy is made from the story the window holds")
+        return self._copy_held()
+
+    def _copy_held(self) -> Project:
+        from studio.storage.rescue import copy_from_memory
+
+        assert self.held is not None
+        self.from_memory = True
+        rescued = copy_from_memory(self.project, self.held, self.dest)
+        self.unreadable = rescued.unreadable
+        return rescued.project
 
 
 class ProjectSession(QObject):
@@ -265,6 +319,9 @@ class ProjectSession(QObject):
         self.registry = services.registry
         self.error_handler: Callable[[StudioError], None] | None = None
         """Where a refused operation's error goes (the workspace shows it)."""
+        self.damage_handler: Callable[[StudioError], None] | None = None
+        """Where a change refused because the database is damaged goes (the window turns
+        read-only); None: to :attr:`error_handler` as any other refusal."""
         self.edits_in_flight: dict[str, int] = {"edit": 0, "history": 0}
         """Operations sent to the writer whose end the window has not heard of yet, by kind:
         "edit" (a change that adds an undo step) and "history" (an undo or a redo). Undo is
@@ -361,18 +418,23 @@ class ProjectSession(QObject):
     def _deliver(self, future: Future[Any], then: Callable[[Any], None] | None) -> None:
         error = future.exception()
         if isinstance(error, StudioError):
-            self._refuse(error)
+            self.report(error)
             return
         if error is not None:
             # a bug, not bad input: the traceback goes to the log, and the user still hears of it
             log.error("an operation failed", exc_info=error)
-            self._refuse(unexpected_error(error))
+            self.report(unexpected_error(error))
             return
         if then is not None:
             then(future.result())
 
-    def _refuse(self, error: StudioError) -> None:
-        """Show ``error`` where the window shows errors (logged when no window listens)."""
+    def report(self, error: StudioError) -> None:
+        """Show ``error`` where the window shows errors (logged when no window listens); a
+        damaged database is said once, by the window turning read-only."""
+        if isinstance(error, ProjectDamagedError) and self.damage_handler is not None:
+            log.warning("%s", error.message)
+            self.damage_handler(error)
+            return
         if self.error_handler is not None:
             self.error_handler(error)
         else:

@@ -738,7 +738,7 @@ class Workspace(QWidget):
             if isinstance(result, _Refused):
                 if refused is not None:
                     refused()
-                self.error.emit(result.error)
+                self.session.report(result.error)  # (a damaged database turns the window read-only)
                 return
             self.history_changed.emit()
             if then is not None:
@@ -970,6 +970,24 @@ class Workspace(QWidget):
             self._refused_read_only.add(what)
             self.error.emit(error)
         return True
+
+    def become_read_only(self, reason: ReadOnlyReason) -> None:
+        """Turn read-only while open (its database was found damaged): the lasting line over
+        the story says why, the inspector shows everything for reading only and every action
+        that would change the project goes off, as for a project opened read-only."""
+        self.read_only = reason
+        self.session.read_only = reason
+        if self.read_only_bar is None:
+            self.read_only_bar = ReadOnlyBar(reason, self.studio_actions, self)
+            layout = self.layout()
+            if isinstance(layout, QVBoxLayout):
+                layout.insertWidget(0, self.read_only_bar)
+            self.read_only_bar.show()  # (a child made after its window was shown starts hidden)
+        else:
+            self.read_only_bar.set_text(reason.line())
+        self.inspector.set_read_only(reason.off_tip())
+        self.update_actions()
+        self._update_generate()
 
     def _compare_takes_key(self, _checked: bool = False) -> None:
         """Compare takes, from its menu entry or its key (its button is in the takes area)."""

@@ -1,0 +1,90 @@
+"""A project whose database is damaged while it is open: the first change that can't be
+saved turns the window read-only, saying so plainly (no backups named that are not there),
+and File › Save a copy… saves the story the window holds, with its clips, to a new,
+healthy project, which opens for editing.
+
+Before, every edit and re-roll was refused one by one with SQLite's words and a hint naming
+backups that did not exist, the window stayed editable, and Save a copy… refused with SQLite's
+integrity report. The damage here is real: bytes overwritten in the middle of project.db."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from studio.ui.damaged_project import damaged_reason
+
+PAGE = 4096
+
+
+def _damage(db: Path) -> None:
+    """Overwrite four pages in the middle of the database, as a failing disk would."""
+    assert db.stat().st_size > PAGE * 8
+    with open(db, "r+b") as file:
+        file.seek(PAGE * 3)
+        file.write(bytes((n * 37) % 251 for n in range(PAGE * 4)))
+
+
+def _integrity(db: Path) -> str:
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return str(connection.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        connection.close()
+
+
+def test_a_database_damaged_while_open_turns_the_window_read_only_and_a_copy_saves_the_story(
+        make_window, sample_project: Path, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.conftest import generate_first_branch
+
+    window = make_window(sample_project)
+    leaf = generate_first_branch(window, qtbot)
+    window.close_project("cancel")  # its changes all in project.db (closing empties the WAL file)
+    assert window.open_project(sample_project), window.last_error
+    session, ws = window.session, window.workspace
+    held = session.project.tree
+    clips = {take.id: (sample_project / take.clip_path).read_bytes()
+             for take in held.takes.values() if take.clip_path}
+    assert clips, "the branch made no clips"
+    turn = held.path_to(leaf)[1].id
+    ws.select(turn, center=False)
+
+    _damage(sample_project / "project.db")
+    editor = ws.inspector.editor
+    editor.motion.setText("jumps over the fence")
+    editor.save_button.click()
+    qtbot.waitUntil(lambda: session.read_only is not None, timeout=10_000)
+
+    reason = session.read_only
+    assert reason.damaged
+    line = ws.read_only_bar.label.text()
+    assert "project.db of sample.kamishibai is damaged" in line and "Save a copy" in line, line
+    assert ws.read_only_bar.isVisible()
+    said = f"{window.last_error.message} {window.last_error.hint}"
+    assert "read-only" in said and "bak-" not in said and "btree" not in said, said
+    assert editor.motion.isReadOnly()
+    for action in (window.actions_.generate, window.actions_.reroll, window.actions_.new_turn,
+                   window.actions_.delete, window.actions_.undo):
+        assert not action.isEnabled(), action.text()
+    assert window.actions_.save_copy.isEnabled()
+    assert "(read-only)" in window.windowTitle()
+
+    dest = tmp_path / "rescued.kamishibai"
+    assert window.save_copy_to(dest)
+    qtbot.waitUntil(lambda: window.session is not None and window.session.path == dest, timeout=30_000)
+    copy = window.session.project
+    assert window.session.read_only is None
+    assert set(copy.tree.nodes) == set(held.nodes)
+    assert set(copy.tree.takes) == set(held.takes)
+    assert copy.tree.node(turn).instruction == held.node(turn).instruction
+    assert _integrity(dest / "project.db") == "ok"
+    for take_id, data in clips.items():
+        assert (dest / copy.tree.takes[take_id].clip_path).read_bytes() == data
+    assert "from the story the window held" in window.last_error.message
+    assert not copy.problems, copy.problems
+
+
+def test_the_read_only_line_names_only_backups_that_are_there(sample_project: Path) -> None:
+    assert "bak-" not in damaged_reason(sample_project).todo
+    (sample_project / "project.db.bak-v3").write_bytes((sample_project / "project.db").read_bytes())
+    assert "project.db.bak-v3" in damaged_reason(sample_project).todo
