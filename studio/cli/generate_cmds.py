@@ -25,6 +25,7 @@ from studio.cli.common import (
     add_checkpoints_option,
     add_wait_option,
     checkpoint_dirs,
+    ctrl_c_deferred,
     device_spec,
     devices_spec,
     open_for_reading,
@@ -485,7 +486,8 @@ def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = Tru
                 raise WorkFailedError("The worker stopped unexpectedly.",
                                       hint="Run the command again; `kamishibai queue PATH` lists the jobs left.")
     except KeyboardInterrupt:
-        service.stop(cancel_running=True, timeout=30)
+        with ctrl_c_deferred():  # a second Ctrl+C (or `timeout`'s second SIGINT) must not cut the stop short
+            service.stop(cancel_running=True, timeout=30)
         raise
     finally:
         unsubscribe()
@@ -1016,11 +1018,12 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
     try:
         _run_now(service, job_ids)
     except KeyboardInterrupt:  # the takes made before it stay: say which, as `play` does
-        made[:] = _rerolled(project, service, job_ids)
-        _mark_stopped(service, job_ids, made)
-        _show_rerolled(args, made)
-        shown.append(True)
-        _say_reroll_stopped(args, made, project.tree)
+        with ctrl_c_deferred():  # a second Ctrl+C must not cut the JSON or the summary short
+            made[:] = _rerolled(project, service, job_ids)
+            _mark_stopped(service, job_ids, made)
+            _show_rerolled(args, made)
+            shown.append(True)
+            _say_reroll_stopped(args, made, project.tree)
         raise
     made[:] = _rerolled(project, service, job_ids)
     notes.extend(_kept_beside(project, made, args.path))
@@ -1902,17 +1905,23 @@ def run_until_idle(project: Project, service: GenerationService, path: str, *, q
                 bar.update(1)
 
     service.subscribe(watch)
-    service.start()
     try:
+        service.start()
         while not service.wait_idle(0.5):
             pass
     except KeyboardInterrupt:
-        service.stop(interrupt_running=True, timeout=60)
-        bar.close()
-        path, moved = project_path_now(project, path)
-        if moved:
-            print(f"kamishibai: {moved}", file=sys.stderr)
-        say_what_is_left(service, path, done=counts["done"])
+        # a second Ctrl+C, or the second SIGINT `timeout -s INT` sends (to the process and to its
+        # group), cut this short: the project was closed while the worker stored the job's end,
+        # which then read as interrupted with the jobs after it blocked, and nothing was said
+        with ctrl_c_deferred():
+            from studio.cli import stopped_by  # the package imports this module to build its parser
+
+            service.stop(interrupt_running=True, timeout=60, reason=f"Stopped by {stopped_by()}.")
+            bar.close()
+            path, moved = project_path_now(project, path)
+            if moved:
+                print(f"kamishibai: {moved}", file=sys.stderr)
+            say_what_is_left(service, path, done=counts["done"])
         raise
     # the commands said from here on name the folder where the project is now (QA: a folder
     # moved while the queue ran was named at its old place, where those commands find nothing)

@@ -139,7 +139,7 @@ class DevicePool:
                                              name=f"kamishibai-worker-{worker.index}-{worker.device}")
             worker.thread.start()
 
-    def stop(self, cancel_running: bool, interrupt_running: bool, timeout: float | None) -> bool:
+    def stop(self, cancel_running: bool, interrupt_running: bool, timeout: float | None, reason: str = "") -> bool:
         with self.jobs.cond:
             threads: list[tuple[DeviceWorker | TaskSlot, threading.Thread | None]] = [
                 (worker, worker.thread) for worker in [*self.workers, *self.retired]]
@@ -151,6 +151,7 @@ class DevicePool:
                     self.jobs.cancel_requested.add(running_id)
                     if interrupt_running and not cancel_running:
                         self.jobs.interrupt_requested.add(running_id)
+                        self.jobs.interrupt_reason = reason
             self.jobs.cond.notify_all()
         deadline = None if timeout is None else time.monotonic() + timeout
         for _worker, thread in threads:

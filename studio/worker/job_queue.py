@@ -76,6 +76,9 @@ class JobQueue:
         self.running: set[str] = set()
         self.cancel_requested: set[str] = set()
         self.interrupt_requested: set[str] = set()
+        self.interrupt_reason = ""
+        """What an interrupted job's error says when whoever stopped it said why ("Stopped by Ctrl+C.");
+        empty: :data:`INTERRUPTED_MESSAGE`, the studio stopped."""
         self.results: dict[str, Any] = {}
         self.runners: dict[str, str] = {}
         """Where each job claimed by this process runs (its device, or the render farm's node
@@ -644,7 +647,7 @@ class JobQueue:
                 current = self._jobs[job_id]
                 final, text = status, message
                 if final is JobStatus.CANCELLED and job_id in self.interrupt_requested and current.persistent:
-                    final, text = JobStatus.INTERRUPTED, INTERRUPTED_MESSAGE
+                    final, text = JobStatus.INTERRUPTED, self.interrupt_reason or INTERRUPTED_MESSAGE
                 ended = replace(
                     current, status=final, finished_at=now_iso(), error=text, hint=hint, take_id=take_id,
                     settings=current.settings if isinstance(current.settings, Mapping) else {},

@@ -315,10 +315,12 @@ class GenerationService:
             self._connection.start()
 
     def stop(self, cancel_running: bool = False, timeout: float | None = 30.0, *,
-             interrupt_running: bool = False) -> bool:
+             interrupt_running: bool = False, reason: str = "") -> bool:
         """Stop the worker after its current job, or stop that job within one engine step:
         ``cancel_running`` ends it as cancelled, ``interrupt_running`` as interrupted (it
-        runs again, with its seed, after :meth:`requeue_interrupted` or ``auto_requeue``).
+        runs again, with its seed, after :meth:`requeue_interrupted` or ``auto_requeue``),
+        its error ``reason`` when given (what stopped it: "Stopped by Ctrl+C."), else the
+        words for a studio that stopped.
 
         Queued jobs stay queued in the project. Returns False if the thread is still busy
         after ``timeout`` seconds. Open ``events()`` iterators end.
@@ -327,7 +329,7 @@ class GenerationService:
         retry = self._retry
         if retry is not None:
             retry.stop()
-        if not self._pool.stop(cancel_running, interrupt_running, timeout):
+        if not self._pool.stop(cancel_running, interrupt_running, timeout, reason):
             return False
         self.writer.stop()
         self._bus.close_streams()
