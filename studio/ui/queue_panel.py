@@ -53,6 +53,8 @@ PROGRESS_SLACK = 2
 text's width, and "estimating…" measured 75.9 of the 76 pixels it left, one font away from
 being cut to "estimat…"."""
 MAX_FINISHED_SHOWN = 100
+HEADING_MARGIN = 8
+"""Pixels on each side of a column's heading (the style's header margins, about)."""
 
 
 MOVE_REFUSALS = {
@@ -425,13 +427,16 @@ class QueuePanel(QWidget):
     def _fit_columns(self, columns: set[int], jobs: list[Any]) -> None:
         """Widen the status or progress column if one of its texts got wider than any before."""
         metrics = self.list.fontMetrics()
-        words = self._lines.status_text()
+        # the list's width may have changed unseen (a hidden dock is laid out without a resize
+        # of it): the status column's form follows first, so that it is fitted in that form
+        self._follow_list_width()
+        words = self._status_words
         for column in columns:
             widest = max((self._shown_width(metrics, column, self._rows[job.id][column], words)
                           for job in jobs), default=0)
             if widest > self._widest[column] or self.list.header().sectionSize(column) < self._widest[column]:
                 self._widest[column] = max(widest, self._widest[column])
-                self.list.resizeColumnToContents(column)
+                self._fit_column(column, words)
                 if column == PROGRESS_COLUMN:  # Qt's fit is measured in whole pixels, drawn in fractions
                     header = self.list.header()
                     header.resizeSection(column, header.sectionSize(column) + PROGRESS_SLACK)
@@ -460,8 +465,21 @@ class QueuePanel(QWidget):
         metrics = self.list.fontMetrics()
         self._widest[STATUS_COLUMN] = max((self._shown_width(metrics, STATUS_COLUMN, self._rows[j][1], words)
                                            for j in jobs), default=0)
-        self.list.resizeColumnToContents(STATUS_COLUMN)
+        self._fit_column(STATUS_COLUMN, words)
         self.list.doItemsLayout()
+
+    def _fit_column(self, column: int, words: bool) -> None:
+        """Fit ``column`` to its cells (and its heading, unless the status column shows icons
+        alone). Not Qt's resizeColumnToContents: that also counts the heading's size as the
+        header last measured it, and the status column, fitted to "Status" while the list was
+        still wide, kept about 80 of a 230-pixel list when it went to icons alone: each job's
+        name got about 45 pixels, a word a line ("Re- / roll / turn / 5 · …")."""
+        size = self.list.sizeHintForColumn(column)
+        if column != STATUS_COLUMN or words:
+            heading = self.list.headerItem()
+            metrics = self.list.header().fontMetrics()
+            size = max(size, metrics.horizontalAdvance(heading.text(column)) + 2 * HEADING_MARGIN)
+        self.list.header().resizeSection(column, size)
 
     def _follow_name_width(self, column: int, _old: int, _new: int) -> None:
         """The job column got narrow or wide enough to change how many text lines the
