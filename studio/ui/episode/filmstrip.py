@@ -29,6 +29,9 @@ LABEL_H = 18.0
 THUMB_CACHE = 400
 MARK_H = 14.0
 """The status mark over a thumbnail that shows a picture ("stale", "generating 40%")."""
+MARK_FILL = QColor(0, 0, 0, 170)
+"""The mark's pill, over a picture of any colour: dark enough that its light text reads at
+4.5:1 or more even over a white picture."""
 PITCH = THUMB_W + GAP
 """From one turn's tile to the next: the strip scrolls by whole tiles."""
 OUTLINE = 3.0
@@ -245,9 +248,9 @@ class Filmstrip(TurnStrip):
         width = min(thumb.width() - 4, painter.fontMetrics().horizontalAdvance(text) + 10)
         pill = QRectF(thumb.right() - width - 2, thumb.top() + 2, width, MARK_H)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(0, 0, 0, 170))
+        painter.setBrush(MARK_FILL)
         painter.drawRoundedRect(pill, MARK_H / 2, MARK_H / 2)
-        painter.setPen(palette.TEXT)
+        painter.setPen(palette.ON_IMAGE)  # the pill is dark in both schemes (the scheme's text was dark on it)
         painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
 
     def tooltip_text(self, index: int) -> str:
