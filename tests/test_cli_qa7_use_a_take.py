@@ -36,7 +36,8 @@ def test_use_chooses_a_take_by_id_prefix_or_number_and_marks_later_turns_out_of_
     assert done.returncode == 0, done.stderr
     assert f"turn {first} uses take {new_take} (take 2 of 2)" in done.stdout
     assert f"1 turn(s) after it were made from another take and are now out of date: {second}" in done.stdout
-    assert f"kamishibai reroll {shlex.quote(str(path))} {first} --branch" in done.stdout
+    # the turns out of date are made again, not the one just chosen (its new take would replace the choice)
+    assert f"kamishibai reroll {shlex.quote(str(path))} {second} --branch" in done.stdout
     assert _tree(path)[first]["selected_take"] == new_take
 
     back = kamishibai("use", str(path), first, "1")  # by number: the turn's first take

@@ -25,6 +25,7 @@ from studio.cli.common import (
 )
 from studio.core.errors import StudioError
 from studio.core.sentence import plural
+from studio.core.state import CharacterState, StateScope
 from studio.core.story import MAX_DURATION_S, MIN_DURATION_S
 from studio.core.tree import StoryTree
 
@@ -334,6 +335,23 @@ TREE_TEXT_CHARS = 70
 """How much of each instruction ``tree`` prints."""
 
 
+def _stats_tag(state: CharacterState) -> str:
+    return f"[st {state.stamina} so {state.social} en {state.entertainment}]"
+
+
+def _start_row_states(tree: StoryTree) -> str:
+    """The start row's states: every character's start, then each start of a character's
+    own (``start-state --character``), as the turns below go on from them. It showed the
+    shared start alone, so a character set to start at 100 read 50 there."""
+    root = tree.root
+    everyone = root.start_state or CharacterState()
+    own = dict(root.start_states) if tree.state_scope is StateScope.CHARACTER else {}
+    if not own:
+        return _stats_tag(everyone)
+    rest = "; ".join(f"{printable(name)} {_stats_tag(state)[1:-1]}" for name, state in own.items())
+    return f"[everyone {_stats_tag(everyone)[1:-1]}; {rest}]"
+
+
 def _print_text_tree(tree: StoryTree) -> None:
     stack: list[tuple[str, int]] = [(tree.root_id, 0)]
     while stack:
@@ -345,8 +363,8 @@ def _print_text_tree(tree: StoryTree) -> None:
         selected = tree.selected_take(node_id)
         flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
         indent = "  " * depth if depth <= MAX_INDENT else "  " * MAX_INDENT + f"[{depth}] "
-        print(f"{indent}{printable(node.id)}  {text}  "
-              f"[st {state.stamina} so {state.social} en {state.entertainment}] {len(takes)} take(s){flags}")
+        shown = _start_row_states(tree) if node.is_root else _stats_tag(state)
+        print(f"{indent}{printable(node.id)}  {text}  {shown} {len(takes)} take(s){flags}")
         stack.extend((child, depth + 1) for child in reversed(tree.child_ids(node_id)))
 
 

@@ -236,16 +236,35 @@ def cmd_use(args: argparse.Namespace) -> int:
             raise StudioError(f"Take {take.id} (take {number}) of turn {node_id} has lost its clip file, so it "
                               "can't be used.",
                               hint=f"Put the file back, or re-roll the turn: kamishibai reroll {shown} {node_id}.")
-        before = {t.id for t in tree.takes.values() if t.stale}
+        before = _chosen_stale(tree)
         project.apply(SelectTake(node_id, take.id))
-        stale = [t for t in project.tree.takes.values() if t.stale and t.id not in before]
         print(f"turn {node_id} uses take {take.id} (take {number} of {len(takes)})")
-        if stale:
-            turns = sorted({t.node_id for t in stale})
-            print(f"  {len(turns)} turn(s) after it were made from another take and are now out of date: "
-                  f"{', '.join(turns[:8])}{' and more' if len(turns) > 8 else ''} "
-                  f"(kamishibai reroll {shown} {node_id} --branch makes them again)")
+        _say_out_of_date(project.tree, before, shown, "after it were made from another take")
     return 0
+
+
+def _chosen_stale(tree: StoryTree) -> set[str]:
+    """The turns whose chosen take is out of date: what a turn shows and an export plays (a
+    take kept beside it being out of date changes nothing the author sees)."""
+    return {node_id for node_id in tree.nodes
+            if (take := tree.selected_take(node_id)) is not None and take.stale}
+
+
+def _say_out_of_date(tree: StoryTree, before: set[str], shown_path: str, why: str) -> None:
+    """Name the turns whose chosen take an edit put out of date (``before``: those that
+    were already), and the re-rolls that make them again: one ``--branch`` from each
+    topmost such turn."""
+    newly = _chosen_stale(tree) - before
+    turns = [node.id for node in tree.descendants(tree.root_id) if node.id in newly]  # story order
+    if not turns:
+        return
+    marked = set(turns)
+    tops = [node_id for node_id in turns if tree.node(node_id).parent_id not in marked]
+    commands = " and ".join(f"kamishibai reroll {shown_path} {node_id} --branch" for node_id in tops[:3])
+    more = " and so on" if len(tops) > 3 else ""
+    print(f"  {len(turns)} turn(s) {why} and are now out of date: "
+          f"{', '.join(turns[:8])}{' and more' if len(turns) > 8 else ''} "
+          f"({commands}{more} make{'s' if len(tops) == 1 else ''} them again)")
 
 
 def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
@@ -435,12 +454,14 @@ def cmd_start_state(args: argparse.Namespace) -> int:
         _refuse_a_character_of_a_shared_state(project.tree, args.character, args.path)
         character = _start_state_character(project.tree, args.character or "", args.new)
         state = CharacterState(args.stamina, args.social, args.entertainment)
+        before = _chosen_stale(project.tree)
         project.apply(SetStartState(character, state))
         shared = project.tree.state_scope is StateScope.BRANCH
         who = printable(character) or ("each branch's state" if shared else "every character")
         print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")
         if not character:
             _say_who_keeps_their_own(project.tree, args.path)
+        _say_out_of_date(project.tree, before, shell_path(args.path), "were made from the old start")
     return 0
 
 

@@ -847,11 +847,33 @@ class SetStartState(Command):
         root = tree.root
         name = " ".join(self.character.split())
         if not name:
-            return {(EntityKind.NODE, root.id): replace(root, start_state=self.state)}
-        key = character_key(name)
-        starts = {n: s for n, s in root.start_states.items() if character_key(n) != key}
-        starts[name] = self.state
-        return {(EntityKind.NODE, root.id): replace(root, start_states=starts)}
+            updated = replace(root, start_state=self.state)
+        else:
+            key = character_key(name)
+            starts = {n: s for n, s in root.start_states.items() if character_key(n) != key}
+            starts[name] = self.state
+            updated = replace(root, start_states=starts)
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.NODE, root.id): updated}
+        _with_takes(patch, _stale_from_start(tree, updated))
+        return patch
+
+
+def _stale_from_start(tree: StoryTree, root: Node) -> dict[str, Take]:
+    """The takes out of date once the story starts as ``root`` says: those of each turn whose
+    acting character now starts it from another state (its take was drawn from the old one:
+    its level, its warnings, its change), and below them those made from a take now out of
+    date, as after choosing another take. A turn whose state is unchanged keeps its takes."""
+    after, _before, _changes = tree.evolved({(EntityKind.NODE, root.id): root})
+    moved = [node_id for node_id in tree.nodes
+             if node_id != tree.root_id and tree.state_before(node_id) != after.state_before(node_id)]
+    forced = {take.id: replace(take, stale=True)
+              for node_id in moved for take in tree.takes_of(node_id) if not take.stale}
+    changed = dict(forced)
+    for node_id in moved:
+        for child_id in tree.child_ids(node_id):
+            changed.update(restale(tree, child_id, {root.id: root}, changed))
+    changed.update(forced)  # a moved turn below another keeps its own reason to be out of date
+    return changed
 
 
 def check_start_state(state: CharacterState) -> CharacterState:
