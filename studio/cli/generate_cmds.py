@@ -705,11 +705,19 @@ def _discard_new_turn(project: Project, node_id: str) -> str:
 def _check_instructions(texts: Sequence[str]) -> None:
     """Refuse a wrongly written instruction before any turn is generated, naming which one
     (re-running the corrected command would otherwise add the turns before it again)."""
+    from studio.core.field_names import misspelled_field_names, unknown_field_message
     from studio.core.instruction import InstructionError, validate_instruction_text
 
     for number, text in enumerate(texts, start=1):
         try:
             validate_instruction_text(text)
+            # refused, as import-demo refuses it: played, the turn went without the field meant
+            # (a misspelled Background: the previous place), and the take was wasted
+            unknown = misspelled_field_names(text)
+            if unknown:
+                message = unknown_field_message(unknown, text)
+                raise InstructionError(message[:1].upper() + message[1:] + ".",
+                                       hint="Correct the field name (a dialogue line is added with `kamishibai say`).")
         except InstructionError as error:
             if len(texts) == 1:
                 raise

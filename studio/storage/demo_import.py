@@ -54,6 +54,7 @@ from typing import ClassVar, NamedTuple
 from studio.core.changes import Entity, EntityKey, EntityKind, Patch
 from studio.core.commands import Command, CommandError, cast_name_problem
 from studio.core.errors import StudioError
+from studio.core.field_names import FIELD_NAMES, misspelled_field_names, unknown_field_message, unknown_field_names
 from studio.core.instruction import (
     KEY_ALIASES,
     Instruction,
@@ -247,12 +248,16 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> Demo
         if not _WORD_RE.search(line):
             problems.append((number, f"no words in {line[:60]!r}"))
             return None
+        misspelled = misspelled_field_names(line)  # "Motoin: dance" is no free text: `play` refuses it too
+        if misspelled:
+            problems.append((number, unknown_field_message(misspelled, line)))
+            return None
         return DemoTurn(number, line, free_text=True)
     empty = _named_but_empty(line)
     if empty:
         problems.append((number, f"empty {', '.join(repr(e + ':') for e in empty)} in {line[:60]!r}"))
         return None
-    unknown = _unknown_field_names(line)
+    unknown = unknown_field_names(line)
     if unknown:
         names = ", ".join(_excerpt(name + ":") for name in unknown)
         problems.append((number, f"unknown field name{'s' if len(unknown) > 1 else ''} {names} in {line[:60]!r}: "
@@ -268,24 +273,6 @@ def _check_line(number: int, line: str, problems: list[tuple[int, str]]) -> Demo
         problems.append((number, f"missing {fields} in {line[:60]!r}"))
         return None
     return DemoTurn(number, line)
-
-
-FIELD_NAMES = "Character, Motion, Background, Time, Camera and Adverb"
-_NAME_LIKE_RE = re.compile(rf"^\s*((?:[^\W\d_]|[{_INVISIBLE}])+(?:[ ]+(?:[^\W\d_]|[{_INVISIBLE}])+){{0,2}})\s*[:：]")
-"""A part of a line that starts as a field does: one to three words of letters (invisible
-characters among them), then a colon."""
-
-
-def _unknown_field_names(line: str) -> list[str]:
-    """The field names ``line`` writes that are none of ours (``Mood:``, ``Charcter:``, or
-    ``Ti<zero-width space>me:``): the parser kept such a field as an extra one, or as free
-    text, and the turn was imported without the field meant, with nothing said."""
-    unknown: list[str] = []
-    for part in re.split(r"[;；]", line):
-        match = _NAME_LIKE_RE.match(part)
-        if match and " ".join(match.group(1).lower().split()) not in KEY_ALIASES:
-            unknown.append(match.group(1).strip())
-    return unknown
 
 
 def _only_time_of_day(line: str, parsed: Instruction) -> str:
