@@ -106,7 +106,10 @@ def test_a_first_turn_defaults_to_the_main_character_and_free_text_shows_no_exam
     assert next(iter(project.tree.cast.values())).name == "Qiqi"
     ws.select(project.tree.root_id)
     ws.start_new_turn()
-    assert ws.inspector.editor.character.text() == "Qiqi", "the first cast member added, not Aoi (alphabetical)"
+    # shown as the grey hint of what the turn goes on with, not as the field's value
+    assert ws.inspector.editor.character.text() == ""
+    assert ws.inspector.editor.character.placeholderText() == "Qiqi (the cast's lead)", \
+        "the first cast member added, not Aoi (alphabetical)"
     ws._cancel_draft()
     free = _generate(window, qtbot, project.tree.root_id, "Aoi eats bread slowly in the bakery at night")
     ws.select(free)
@@ -114,7 +117,8 @@ def test_a_first_turn_defaults_to_the_main_character_and_free_text_shows_no_exam
     assert editor.free_text.text()
     assert all(not field.placeholderText() for field in editor.fields()), "no grey examples of another turn"
     ws.start_new_turn()
-    assert editor.character.text() == "Aoi", "the latest turn's character continues"
+    assert editor.character.placeholderText() == "Aoi (as before)", "the latest turn's character continues"
+    assert editor.background.placeholderText() == "bakery (as before)", "the place the engine read continues"
 
 
 def test_the_start_card_lists_the_cast_lead_first_and_counts_the_rest(make_window, tmp_path) -> None:

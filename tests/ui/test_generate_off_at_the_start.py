@@ -32,8 +32,10 @@ def test_generate_is_off_on_the_start_and_says_why(make_window, sample_project: 
     ws.message.connect(messages.append)
     window.actions_.new_turn.trigger()  # Enter on the start: a new turn is written under it
     assert ws.inspector.draft_parent == tree.root_id
+    assert "empty" in generate.toolTip()  # (nothing written in it yet: the lead is a hint, not a value)
+    ws.inspector.editor.set_text("Character: Qiqi; Background: day town")
+    qtbot.keyClicks(ws.inspector.editor.motion, "wave")
     assert generate.isEnabled(), "a new turn under the start can be generated"
-    ws.inspector.editor.set_text("Character: Qiqi; Motion: wave; Background: day town")
     before = set(tree.child_ids(tree.root_id))
     generate.trigger()
     window.session.settle()
@@ -44,6 +46,7 @@ def test_generate_is_off_on_the_start_and_says_why(make_window, sample_project: 
 
     ws.select(tree.root_id)
     window.actions_.new_turn.trigger()
+    qtbot.keyClicks(ws.inspector.editor.motion, "jump")
     assert generate.isEnabled()
     qtbot.keyClick(ws.inspector.editor.motion, Qt.Key.Key_Escape)  # Esc drops the draft: back on the start
     assert ws.current_id == tree.root_id and ws.inspector.draft_parent is None

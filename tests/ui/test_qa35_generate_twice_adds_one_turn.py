@@ -48,7 +48,7 @@ def test_ctrl_enter_twice_and_generate_clicked_twice_add_one_turn(make_window, s
     qtbot.wait(200)  # a second turn, had it been sent, lands with the first
     tree = window.session.project.tree
     (jumped,) = tree.child_ids(leaf)
-    assert tree.nodes[jumped].instruction.raw == "Character: Qiqi; Motion: jump; Background: night bedroom."
+    assert tree.nodes[jumped].instruction.raw == "Motion: jump."
     assert len(tree.takes_of(jumped)) == 1
     assert window.workspace.current_id == jumped
 
@@ -59,7 +59,7 @@ def test_ctrl_enter_twice_and_generate_clicked_twice_add_one_turn(make_window, s
     qtbot.waitUntil(lambda: not window.session.active_jobs() and window.workspace.inspector.draft_parent is None,
                     timeout=TIMEOUT_MS)
     qtbot.wait(200)
-    assert _turns_under(window, jumped) == ["Character: Qiqi; Motion: wave; Background: night bedroom."]
+    assert _turns_under(window, jumped) == ["Motion: wave."]
     (waved,) = window.session.project.tree.child_ids(jumped)
     assert len(window.session.project.tree.takes_of(waved)) == 1
     assert window.last_error is None
@@ -74,7 +74,7 @@ def test_save_text_clicked_twice_adds_one_turn(make_window, sample_project: Path
     qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.workspace.inspector.draft_parent is None, timeout=10_000)
     qtbot.wait(200)
-    assert _turns_under(window, leaf) == ["Character: Qiqi; Motion: stretch; Background: night bedroom."]
+    assert _turns_under(window, leaf) == ["Motion: stretch."]
     assert window.actions_.undo.text() == "&Undo New turn"
 
 
@@ -93,5 +93,5 @@ def test_a_refused_new_turn_can_be_sent_again_once_fixed(make_window, sample_pro
     window.last_error = None
     editor.free_text.clear()
     qtbot.mouseClick(editor.generate_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: _turns_under(window, leaf) == ["Character: Qiqi; Motion: jump; Background: night bedroom."],
+    qtbot.waitUntil(lambda: _turns_under(window, leaf) == ["Motion: jump."],
                     timeout=TIMEOUT_MS)

@@ -55,8 +55,10 @@ def test_a_prefilled_new_turn_shows_no_examples(qtbot) -> None:  # type: ignore[
     inspector.show()
     inspector.show_draft(_tree().tree, "q1")
     editor = inspector.editor
-    assert (editor.character.text(), editor.background.text()) == ("Qiqi", "town")
-    assert [edit.placeholderText() for edit in editor.fields()] == [""] * 5
+    # the turn before's character and place are hints of what the turn goes on with, not values
+    assert (editor.character.text(), editor.background.text()) == ("", "")
+    assert [edit.placeholderText() for edit in editor.fields()] == ["Qiqi (as before)", "", "town (as before)", "",
+                                                                   ""]
 
 
 def test_a_blank_new_turn_shows_the_examples(qtbot) -> None:  # type: ignore[no-untyped-def]

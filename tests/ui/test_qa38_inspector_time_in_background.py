@@ -95,14 +95,15 @@ def test_a_new_turn_after_a_night_turn_is_written_with_one_night(qtbot) -> None:
     inspector.show()
     inspector.show_draft(document.tree, "q1")
     editor = inspector.editor
-    assert editor.time.currentText() == "night"
+    assert editor.time.currentText() == "" and editor.time.lineEdit().placeholderText() == "night (as before)"
     editor.motion.setText("happily wave")
     _type_background(qtbot, editor, "night park")
     sent: list[tuple[str, str]] = []
     inspector.generate_requested.connect(lambda target, text: sent.append((target, text)))
     qtbot.keyClick(editor.background, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert sent == [("q1", "Character: Qiqi; Motion: happily wave; Background: night park.")]
+    assert sent == [("q1", "Motion: happily wave; Background: night park.")]
     document.apply(AddTurn("q1", sent[0][1], node_id="q2"))
-    inspector.show_draft(document.tree, "q2")  # the next turn is prefilled from it: one night still
-    assert (editor.background.text(), editor.time.currentText()) == ("park", "night")
-    assert editor.text() == "Character: Qiqi; Background: night park."
+    inspector.show_draft(document.tree, "q2")  # the next turn goes on from it: one night still
+    assert (editor.background.placeholderText(), editor.time.lineEdit().placeholderText()) == \
+        ("park (as before)", "night (as before)")
+    assert editor.text() == ""

@@ -26,6 +26,7 @@ from studio.core.state import turn_change
 from studio.core.story import MAX_SPEAKER_CHARS
 from studio.core.tree import StoryTree
 from studio.ui.icons import icon
+from studio.ui.inspector.carried_on import carried_on
 from studio.ui.inspector.chips_view import ChipsView
 from studio.ui.inspector.instruction_editor import InstructionEditor, shown_line
 from studio.ui.inspector.start_panel import StartPanel
@@ -135,7 +136,7 @@ class Inspector(QScrollArea):
         self.node_id: str | None = None
         self.draft_parent: str | None = None
         self._draft_start = ""
-        """The draft's line as prefilled (see :meth:`draft_typing`)."""
+        """The draft's line as it opened (see :meth:`draft_typing`): empty."""
         self._tree: StoryTree | None = None
         self.tree_source: Callable[[], StoryTree] | None = None
         """The document's latest snapshot (edits compare against it: the snapshot shown may be
@@ -426,8 +427,9 @@ class Inspector(QScrollArea):
         return True
 
     def show_draft(self, tree: StoryTree, parent_id: str, text: str | None = None) -> None:
-        """A new turn under ``parent_id``: prefill the character and place from the parent, or
-        start from ``text`` (what was typed in a draft put aside under that turn)."""
+        """A new turn under ``parent_id``, empty or holding ``text`` (what was typed in a draft
+        put aside under that turn); its empty Character, Background and Time show in grey the
+        branch's character, place and time it goes on with (:mod:`carried_on`)."""
         self.commit_edits()
         self._tree = tree
         self.node_id = None
@@ -442,17 +444,12 @@ class Inspector(QScrollArea):
                              can_save=True)
         self.editor.setEnabled(True)
         previous = parent.instruction
-        prefill = "; ".join(part for part in (
-            f"Character: {previous.character}" if previous.character else "",
-            f"Background: {' '.join(p for p in (previous.time_of_day, previous.background) if p)}"
-            if previous.background else "") if part)
-        if not previous.character:
-            main = main_character(tree, parent_id)
-            prefill = "; ".join(p for p in (f"Character: {main}" if main else "", prefill) if p)
-        self.editor.set_text(prefill)  # grey examples only in a blank draft: beside the parent's
-        self._draft_start = self.editor.text()  # character and place they read as copied from it
+        main = previous.character or main_character(tree, parent_id)
+        self.editor.set_text("")  # the branch's character, place and time are hints, not values:
+        self._draft_start = ""  # a character, place or time the free text names wins over them
         if text:
             self.editor.set_text(text)
+        self.editor.show_carried_on(carried_on(tree, parent_id, main))
         self._show_sections("Instruction")
         self.editor.focus_first_field()
         self.editor.motion.setFocus()

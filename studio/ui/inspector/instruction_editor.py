@@ -40,6 +40,7 @@ from studio.core.instruction import (
     too_long_message,
 )
 from studio.ui.icons import icon_on_accent
+from studio.ui.inspector.carried_on import CarriedOn, as_before
 from studio.ui.inspector.story_editor import one_line, utf16_length
 from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.inspector.wheel_guard import FocusWheelComboBox
@@ -641,6 +642,20 @@ class InstructionEditor(QWidget):
         for edit, example in zip((self.character, self.motion, self.background, self.camera, self.free_text),
                                  examples, strict=True):
             edit.setPlaceholderText(example if on else "")
+        time_edit = self.time.lineEdit()
+        if time_edit is not None:
+            time_edit.setPlaceholderText("")
+
+    def show_carried_on(self, carried: CarriedOn) -> None:
+        """A new turn's empty Character, Background and Time show, in grey, what the turn goes
+        on with when they are left empty (never as their values: what the author types, in
+        them or in the free text, wins)."""
+        if any((carried.character, carried.place, carried.time)):
+            self.set_examples(False)  # beside the hints, an example would read as carried on too
+        for edit, value in ((self.character, carried.character), (self.background, carried.place),
+                            (self.time.lineEdit(), carried.time)):
+            if edit is not None:
+                edit.setPlaceholderText(as_before(value, carried.first and edit is self.character))
 
     def _update_time_note(self) -> None:
         """Say how the time is drawn, and where a time word typed in Background replaces the
