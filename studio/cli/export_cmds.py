@@ -179,12 +179,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         except StudioError as error:
             _advise_filling(error, args.path, leaf)
             if isinstance(error, ExportError):
+                _name_every_bad_clip(error, project, leaf)
                 _advise_rerolling(error, args.path, project.tree, leaf)
             raise
         _refuse_to_replace(out, args, lambda: _pages(project, leaf, out, args.format, options))
         try:
             result = job(bar, never_cancelled)
         except ExportError as error:
+            _name_every_bad_clip(error, project, leaf)
             _advise_rerolling(error, args.path, project.tree, leaf)
             raise
         finally:
@@ -222,6 +224,28 @@ def _advise_filling(error: StudioError, path: str, leaf: str) -> None:
         command = f"kamishibai fill {shell_path(path)} --leaf {leaf} --run"
         error.hint = error.hint.replace(
             GENERATE_ALL, f"Generate the turns of the branch that have none: `{command}`, then export again.")
+
+
+def _name_every_bad_clip(error: ExportError, project: Project, leaf: str) -> None:
+    """Where the export stopped at one unusable clip, name every chosen clip of the branch that
+    can't be used, as `info` lists them: it named one (the missing clip of turn 3), and once
+    that was made again the next export named the next (turn 2's, cut short)."""
+    from studio.export.errors import ClipPermissionError
+    from studio.storage.clip_check import chosen_clip_faults
+
+    if not error.remake or isinstance(error, ClipPermissionError):
+        return
+    tree = project.tree
+    branch = [node.id for node in tree.path_to(leaf) if not node.is_root]
+    faults = chosen_clip_faults(project, branch)
+    if not [node_id for node_id, _verdict in faults if node_id not in error.remake]:
+        return
+    depth = {node_id: index for index, node_id in enumerate(branch, start=1)}
+    said = "; ".join(
+        f"turn {depth[node_id]} (node {node_id}: {excerpt(printable(tree.node(node_id).instruction.raw), 40)!r}): "
+        f"{verdict.message.rstrip('.')}" for node_id, verdict in faults)
+    error.message = f"The branch can't be exported: {len(faults)} of its clips can't be used: {said}."
+    error.remake = tuple(dict.fromkeys([*(node_id for node_id, _verdict in faults), *error.remake]))
 
 
 _REROLL_COMMANDS_SHOWN = 3

@@ -30,6 +30,7 @@ import enum
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -236,6 +237,25 @@ def take_clip_faults(project: Project) -> tuple[list[TakeClipFault], int]:
             faults.append(TakeClipFault(node.id, depth, node.instruction.raw, take.id, number, selected,
                                         paths[take.id], verdict, sound[-1] if selected and sound else ""))
     return faults, checked
+
+
+def chosen_clip_faults(project: Project, node_ids: Sequence[str]) -> list[tuple[str, ClipVerdict]]:
+    """The turns of ``node_ids`` (a branch, in order) whose chosen take is finished and its
+    clip can't be used, each with its verdict: what an export of the branch would meet, all
+    of it at once (the export stops at the first it meets)."""
+    tree = project.tree
+    faults: list[tuple[str, ClipVerdict]] = []
+    for node_id in node_ids:
+        take = tree.selected_take(node_id)
+        if take is None or take.status != TakeStatus.DONE:
+            continue
+        if project.withholds(take.id, "clip_path"):
+            verdict: ClipVerdict | None = _outside_verdict(project, take)
+        else:
+            _path, verdict = _take_verdict(project, take)
+        if verdict is not None:
+            faults.append((node_id, verdict))
+    return faults
 
 
 def _outside_verdict(project: Project, take: Take) -> ClipVerdict:
