@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from studio.core.graphemes import whole_characters
+from studio.core.model import TakeStatus
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
 
@@ -46,7 +47,9 @@ class NodeSummary:
     node_id: str
     title: str
     excerpt: str
-    state: CharacterState
+    state: CharacterState | None
+    """The acting character's state after the turn; None for a turn without a finished take
+    (never generated, queued, running or failed): it has no predicted state to show."""
     motion_level: int | None
     status: CardStatus
     bookmarked: bool
@@ -177,7 +180,7 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
         node_id=node_id,
         title=excerpt_of(title, 40),
         excerpt=excerpt_of(body),
-        state=tree.state_of(node_id),
+        state=tree.state_of(node_id) if take is not None and take.status is TakeStatus.DONE else None,
         motion_level=take.motion_level if take is not None else None,
         status=status,
         bookmarked=node.bookmarked,

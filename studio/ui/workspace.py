@@ -837,7 +837,8 @@ class Workspace(QWidget):
             self._inspector_timer.start()
         self.inspector.takes.set_pending(*self.session.tracker.pending_for(self.current_id))
         self.scene.set_current(self.current_id, self.branch)
-        self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id))
+        known = [tree.nodes[n].is_root or _finished(tree.selected_take(n)) for n in self.branch]
+        self.episode.set_branch(self.branch, summaries, states, self.branch.index(self.current_id), known)
         self.episode.chart.set_character_states(series)
         # whose state each turn shows: one shared state per branch is nobody's
         per_character = tree.state_scope is StateScope.CHARACTER

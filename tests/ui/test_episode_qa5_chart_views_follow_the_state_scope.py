@@ -42,7 +42,8 @@ def test_a_shared_state_story_offers_no_per_character_view(make_window, sample_p
     assert _offered(chart) == {ACTING: True, "stamina": False, "social": False, "entertainment": False}
     assert NO_CHARACTER_LINES_TIP in chart.mode_box.toolTip()
     last = len(chart.states) - 1
-    assert chart.tooltip_text(last).startswith(f"Turn {last}: stamina ")
+    assert chart.tooltip_text(0).startswith("Start: stamina ")
+    assert chart.tooltip_text(last) == f"Turn {last}: not generated yet: no state until a take is made"
 
     ws.apply(SetStateScope(StateScope.CHARACTER))
     session.settle()

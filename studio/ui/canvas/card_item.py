@@ -502,6 +502,8 @@ class CardItem(QGraphicsItem):
             y = area.top() + index * (height + gap)
             track = QRectF(area.left(), y, area.width(), height)
             painter.fillRect(track, palette.TRACK)
+            if state is None:  # not generated: no state to show, the tracks stay empty
+                continue
             value = getattr(state, name) / STATE_MAX
             painter.fillRect(QRectF(track.left(), y, track.width() * value, height), palette.STAT_COLORS[name])
 

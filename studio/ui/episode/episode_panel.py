@@ -189,14 +189,16 @@ class EpisodePanel(QWidget):
         tracker.previews_changed.connect(self._on_previews)
 
     def set_branch(self, branch: list[str], summaries: list[NodeSummary], states: list[CharacterState],
-                   current: int) -> None:
-        key = (tuple(branch), tuple(summaries), tuple(states), current)
+                   current: int, known: list[bool] | None = None) -> None:
+        """``known``: which turns have a state (the start, turns with a finished take): the
+        chart plots no point for the others."""
+        key = (tuple(branch), tuple(summaries), tuple(states), current, tuple(known or ()))
         if key == self._key:
             return
         self._key = key
         playing_node = self._playing_node()  # of the branch shown until now
         self.branch = list(branch)
-        self.chart.set_states(states, current)
+        self.chart.set_states(states, current, known)
         self.strip.set_branch(summaries, current)
         turns = len(branch) - 1
         done = sum(1 for s in summaries[1:] if s.clip_path)

@@ -86,11 +86,18 @@ class LegendEntry:
 CHART_NAME = "State chart"
 
 
-def spoken_chart(view: str, states: list[CharacterState], current: int) -> str:
+NO_STATE_YET = "not generated yet: no state until a take is made"
+"""What the chart says of a turn without a finished take (it plots no point for it)."""
+
+
+def spoken_chart(view: str, states: list[CharacterState], current: int, known: list[bool] | None = None) -> str:
     """The chart's accessible description: what its lines show (``view``: the drop-down's
-    choice) and the acting character's state at the selected turn (``current``, 0: the start)."""
+    choice) and the acting character's state at the selected turn (``current``, 0: the start;
+    ``known``: which turns have a state, a turn without a finished take has none)."""
     text = f"{view}, turn by turn along the branch."
-    if 0 <= current < len(states):
+    if known is not None and 0 <= current < len(known) and not known[current]:
+        text += f" Turn {current}: {NO_STATE_YET}."
+    elif 0 <= current < len(states):
         state = states[current]
         values = ", ".join(f"{palette.STAT_LABELS[name].lower()} {getattr(state, name)}" for name in STAT_NAMES)
         where = "At the start" if current == 0 else f"At turn {current}"
@@ -102,6 +109,9 @@ class StateChart(TurnStrip):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.states: list[CharacterState] = []
+        self.known: list[bool] = []
+        """Which turns of the branch have a state: the start, and each turn with a finished take
+        (one never generated, queued or failed has no predicted state: no point is plotted)."""
         self.characters: dict[str, list[CharacterState]] = {}
         self.actors: list[str] = []
         """Who acts at each turn of the branch ("" for the start, or where none is known)."""
@@ -130,16 +140,19 @@ class StateChart(TurnStrip):
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(400, 110)
 
-    def set_states(self, states: list[CharacterState], current: int) -> None:
-        if states == self.states and current == self.current:
+    def set_states(self, states: list[CharacterState], current: int, known: list[bool] | None = None) -> None:
+        """``known``: which turns have a state (see :attr:`known`; None: every one)."""
+        known = list(known) if known is not None else [True] * len(states)
+        if states == self.states and current == self.current and known == self.known:
             return  # nothing to redraw (a take of another branch arrived, say)
         self.states = list(states)
+        self.known = known
         self.current = current
         self._describe()
         self.update()
 
     def _describe(self) -> None:
-        text = spoken_chart(self.mode_box.currentText(), self.states, self.current)
+        text = spoken_chart(self.mode_box.currentText(), self.states, self.current, self.known)
         if text != self.accessibleDescription():
             self.setAccessibleDescription(text)
 
@@ -302,20 +315,27 @@ class StateChart(TurnStrip):
         if lines:
             self._paint_characters(painter, plot, lines)
             return
+        shown = self.shown_turns()
         for stat in STAT_NAMES:
-            points = [self.point(index, stat, plot) for index in range(len(self.states))]
-            self._paint_line(painter, points, palette.STAT_COLORS[stat])
+            points = [self.point(index, stat, plot) for index in shown]
+            self._paint_line(painter, points, palette.STAT_COLORS[stat], shown)
         self._paint_turn_labels(painter, plot)
         self._paint_legend(painter, plot)
 
-    def _paint_line(self, painter: QPainter, points: list[QPointF], color: QColor) -> None:
-        """One stat's line with a dot per turn (the current turn's larger); leaves the brush set."""
+    def shown_turns(self) -> list[int]:
+        """The turns (indexes along the branch) the chart plots a point for: those with a state."""
+        return [index for index in range(len(self.states)) if index >= len(self.known) or self.known[index]]
+
+    def _paint_line(self, painter: QPainter, points: list[QPointF], color: QColor,
+                    turns: list[int] | None = None) -> None:
+        """One stat's line with a dot per turn (the current turn's larger; ``turns``: the turn of
+        each point, where not every turn has one); leaves the brush set."""
         painter.setPen(QPen(color, LINE_WIDTH))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPolyline(points)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
-        for index, point in enumerate(points):
+        for index, point in zip(turns if turns is not None else range(len(points)), points, strict=False):
             radius = CURRENT_DOT_RADIUS if index == self.current else DOT_RADIUS
             painter.drawEllipse(point, radius, radius)
 
@@ -351,9 +371,9 @@ class StateChart(TurnStrip):
     def _paint_characters(self, painter: QPainter, plot: QRectF, lines: dict[str, list[int]]) -> None:
         for number, values in enumerate(lines.values()):
             color = QColor(CHARACTER_COLORS[number % len(CHARACTER_COLORS)])
-            points = [QPointF(self.point_x(i, plot), self.value_y(v, plot))
-                      for i, v in enumerate(values[: len(self.states)])]
-            self._paint_line(painter, points, color)
+            shown = [i for i in self.shown_turns() if i < len(values)]
+            points = [QPointF(self.point_x(i, plot), self.value_y(values[i], plot)) for i in shown]
+            self._paint_line(painter, points, color, shown)
         self._paint_turn_labels(painter, plot)
         self._paint_legend(painter, plot)
 
@@ -463,6 +483,8 @@ class StateChart(TurnStrip):
         """What hovering turn ``index`` says: the values of the lines drawn there (in the
         per-character view, each character's value of its stat, not the acting one's three)."""
         turn = "Start" if index == 0 else f"Turn {index}"
+        if index < len(self.known) and not self.known[index]:
+            return f"{turn}: {NO_STATE_YET}"
         actor = self.actors[index].strip() if 0 < index < len(self.actors) else ""
         lines = self.character_lines()
         if lines and actor:
