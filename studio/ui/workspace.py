@@ -1760,7 +1760,26 @@ class Workspace(QWidget):
         stale = tuple(number for number, node_id in enumerate(turns, start=1)
                       if node_id not in unfinished and _stale(tree.selected_take(node_id)))
         return BranchFacts(len(turns), len(turns) - len(unfinished), excerpt_of(ending, 70),
-                           failed=why.count("failed"), on_the_way=why.count("on the way"), stale=stale)
+                           failed=why.count("failed"), on_the_way=why.count("on the way"), stale=stale,
+                           clip_sizes=self._clip_sizes([n for n in turns if n not in unfinished]))
+
+    def _clip_sizes(self, turns: list[str]) -> tuple[tuple[int, int], ...]:
+        """The size of each of ``turns``' chosen clip that can be read (each file read once
+        while it is unchanged: see :func:`~studio.export.plan.remembered_probe`)."""
+        from studio.export.plan import remembered_probe
+
+        sizes: list[tuple[int, int]] = []
+        for node_id in turns:
+            take = self.tree.selected_take(node_id)
+            if take is None or not take.clip_path:
+                continue
+            try:
+                size = remembered_probe(self.project.resolve(take.clip_path)).size
+            except (StudioError, OSError):
+                continue  # the export says why it can't read it
+            if size[0] > 0 and size[1] > 0:
+                sizes.append((int(size[0]), int(size[1])))
+        return tuple(sizes)
 
     def _why_unfinished(self, node_id: str) -> str:
         """Why a turn has no finished take: "on the way" (a generation is queued or running),

@@ -120,6 +120,24 @@ class BranchFacts:
     failed: int = 0  # turns without a finished take whose latest generation failed
     on_the_way: int = 0  # turns without a finished take with a generation queued or running
     stale: tuple[int, ...] = ()  # the turns (by number) whose chosen take is stale
+    clip_sizes: tuple[tuple[int, int], ...] = ()
+    """The size (width, height) of each chosen take's clip of the branch that could be read, in
+    the branch's order: an export at the clips' own size takes the first one's."""
+
+    def clip_size(self) -> tuple[int, int] | None:
+        """The size an export at the clips' own size makes (the first turn's clip's); None when
+        no clip of the branch could be read."""
+        return self.clip_sizes[0] if self.clip_sizes else None
+
+    def size_note(self) -> str:
+        """What the dialog says of the clips' own size where they differ ("" where they are
+        alike): the others are scaled to the first turn's."""
+        sizes = list(dict.fromkeys(self.clip_sizes))
+        if len(sizes) < 2:
+            return ""
+        shown = _joined([_size_text(size) for size in sizes])
+        return (f"The clips differ in size ({shown}): at their own size the episode is the first turn's, "
+                f"{_size_text(sizes[0])}, the others scaled to it.")
 
     @property
     def missing(self) -> int:
@@ -184,6 +202,10 @@ class BranchFacts:
         which = f"Turn {shown[0]} uses" if len(self.stale) == 1 else f"Turns {_joined(shown)} use"
         return (f" {which} a stale take (made before an earlier turn changed): Shift+R on turn {shown[0]} re-rolls "
                 "it and the turns after it, for an episode that follows on; or export the branch as it is.")
+
+
+def _size_text(size: tuple[int, int]) -> str:
+    return f"{size[0]} × {size[1]}"
 
 
 def _joined(parts: list[str]) -> str:
@@ -263,11 +285,16 @@ class ExportDialog(QDialog):
         size_row.addWidget(self.keep_size)
         size_row.addWidget(self.width_box)
         size_row.addWidget(self.height_box)
+        self.size_note = QLabel("", self)
+        self.size_note.setObjectName("dimLabel")
+        self.size_note.setWordWrap(True)
+        self.size_note.hide()
         form = QFormLayout(self)
         form.addRow(self.branch_label)
         form.addRow("File", path_row)
         form.addRow("Format", self.format)
         form.addRow("Size", size_row)
+        form.addRow("", self.size_note)
         form.addRow("Frame rate", self.fps)
         form.addRow("Crossfade", self.crossfade)
         form.addRow("Captions", self.captions)
@@ -305,6 +332,7 @@ class ExportDialog(QDialog):
         self.branch = branch
         self.branch_label.setText(breakable(branch.text()) if branch is not None else "")
         self.branch_label.setVisible(branch is not None)
+        self._show_clip_size()
         self._path_changed(self.path.text())
 
     def follow(self, facts: Callable[[], BranchFacts], *changed: SignalInstance) -> None:
@@ -445,10 +473,25 @@ class ExportDialog(QDialog):
             return path / f"{self.default_stem}.{fmt}"
         return path if path.suffix.lower() == f".{fmt}" else with_format(path, fmt)
 
+    def _show_clip_size(self) -> None:
+        """While "clips' own size" is ticked, the greyed boxes show the size the export makes:
+        the branch's clips' (the first turn's), with a note where the clips differ."""
+        if not self.keep_size.isChecked() or self.branch is None:
+            self.size_note.hide()
+            return
+        size = self.branch.clip_size()
+        if size is not None:
+            self.width_box.setValue(size[0])
+            self.height_box.setValue(size[1])
+        note = self.branch.size_note()
+        self.size_note.setText(note)
+        self.size_note.setVisible(bool(note) and self.keep_size.isEnabled())
+
     def _keep_size(self, on: bool) -> None:
         sized = self.keep_size.isEnabled()  # off for a format with no size of its own (a sheet, subtitles)
         self.width_box.setEnabled(sized and not on)
         self.height_box.setEnabled(sized and not on)
+        self._show_clip_size()
         for box in (self.width_box, self.height_box):
             box.setToolTip(self.keep_size.toolTip())
 
