@@ -726,8 +726,7 @@ def import_bundle(bundle: Path, dest: Path) -> Project:
                 except ProjectFileError as error:
                     hint = error.hint
                     if isinstance(error, ProjectDamagedError):  # there is no project here to restore
-                        hint = ("Nothing was unpacked. Make the bundle again from the project (or from one of its "
-                                "backups, project.db.bak-*).")
+                        hint = "Nothing was unpacked. Make the bundle again from the project."
                     message = error.message.replace(str(staging.path / DB_NAME), DB_NAME).replace(str(staging.path),
                                                                                                  DB_NAME)
                     raise BundleError(f"Refused the bundle {bundle.name}: its database: {message}", hint=hint) from None

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 from studio.core.changes import Patch
 from studio.storage.errors import (
-    RESTORE_HINT,
     Problem,
     ProjectDamagedError,
     ProjectDatabaseLinkError,
@@ -35,6 +34,7 @@ from studio.storage.errors import (
     classify_sqlite,
     describe_os_error,
     describe_sqlite_error,
+    restore_hint,
     unreadable_error,
 )
 from studio.storage.lock import writer_is_live
@@ -222,10 +222,11 @@ def _check_header(db_path: Path) -> None:
     except OSError as error:
         raise describe_os_error(error, db_path.parent, f"read {db_path}") from None
     if not header:
-        raise ProjectDamagedError(f"{db_path} is empty: the project database is damaged.", hint=RESTORE_HINT)
+        raise ProjectDamagedError(f"{db_path} is empty: the project database is damaged.",
+                                  hint=restore_hint(db_path.parent))
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
         raise ProjectDamagedError(f"{db_path} is damaged or is not a Kamishibai project (not an SQLite database).",
-                                  hint=RESTORE_HINT)
+                                  hint=restore_hint(db_path.parent))
 
 
 FOREIGN_HINT = ("It belongs to another program and was left as it is. Open a folder that `kamishibai new` "
@@ -245,7 +246,7 @@ def _facts(conn: sqlite3.Connection, db_path: Path) -> DatabaseFacts:
     version = int(text) if text.strip().isdigit() and len(text) < 10 else 0
     if version < 1:
         raise ProjectDamagedError(f"{db_path} has an invalid schema version {text!r} (it should be 1 or more).",
-                                  hint=RESTORE_HINT)
+                                  hint=restore_hint(db_path.parent))
     if version > schema_version():
         raise ProjectTooNewError(
             f"{db_path} was saved by a newer Kamishibai Studio (schema {version}); "
@@ -305,7 +306,7 @@ def inspect_database(db_path: Path, *, integrity: bool = True, writer_is_us: boo
                 raise _unfinished_change(db_path) from None
             if classify_sqlite(error, db_path.parent) is Problem.DAMAGED:
                 raise ProjectDamagedError(f"{db_path} is damaged or is not a Kamishibai project ({error}).",
-                                          hint=RESTORE_HINT) from None
+                                          hint=restore_hint(db_path.parent)) from None
             raise describe_sqlite_error(error, db_path.parent, f"read {db_path}") from None
     finally:
         conn.close()
@@ -317,7 +318,7 @@ def inspect_database(db_path: Path, *, integrity: bool = True, writer_is_us: boo
             finally:
                 confirm.close()
     if check != "ok":
-        raise ProjectDamagedError(f"{db_path} is damaged: {check}.", hint=RESTORE_HINT)
+        raise ProjectDamagedError(f"{db_path} is damaged: {check}.", hint=restore_hint(db_path.parent))
     return facts
 
 

@@ -21,7 +21,10 @@ from pathlib import Path
 
 from studio.core.errors import StudioError
 
-RESTORE_HINT = "Nothing was changed. Restore it from a bundle or a backup (project.db.bak-*)."
+RESTORE_HINT = "Nothing was changed. Restore it from a bundle of the project (`kamishibai bundle`), if you made one."
+"""The hint for a damaged database in a folder without a backup: most projects have none
+(``project.db.bak-*`` is written only before a schema upgrade), and naming one sent people
+looking for a file that was never there. :func:`restore_hint` adds those that exist."""
 FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 READ_ONLY_ERRNOS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
 LOW_SPACE_BYTES = 1024 * 1024
@@ -268,6 +271,28 @@ def classify_sqlite(error: sqlite3.Error, folder: Path) -> Problem:
     return Problem.OTHER
 
 
+def existing_backups(folder: Path) -> list[Path]:
+    """The database backups really in the project ``folder`` (``project.db.bak-v3``…, made
+    before an upgrade), newest first; none in most projects."""
+    try:
+        found = [path for path in folder.glob("project.db.bak-*") if path.is_file()]
+        return sorted(found, key=lambda path: path.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+
+
+def restore_hint(folder: Path) -> str:
+    """What to do about a damaged ``project.db`` in ``folder``: restore a bundle, or one of the
+    backups the folder really holds, each named (none is named where there is none)."""
+    backups = existing_backups(folder)
+    if not backups:
+        return RESTORE_HINT
+    names = ", ".join(shlex.quote(str(path)) for path in backups)
+    which = "the backup" if len(backups) == 1 else "a backup"
+    return (f"Nothing was changed. Restore it from a bundle of the project, or from {which} made before an "
+            f"upgrade (it holds the story as it was then): {names}.")
+
+
 def describe_sqlite_error(error: sqlite3.Error, folder: Path, what: str) -> ProjectFileError:
     """A truthful :class:`ProjectFileError` for an SQLite error met while trying to ``what``."""
     db = folder / "project.db"
@@ -282,7 +307,7 @@ def describe_sqlite_error(error: sqlite3.Error, folder: Path, what: str) -> Proj
         file = read_only_file(folder)
         return read_only_error(folder, what) if file is None else read_only_file_error(file, what)
     if problem is Problem.DAMAGED:
-        return ProjectDamagedError(f"Can't {what}: {db} is damaged ({error}).", hint=RESTORE_HINT)
+        return ProjectDamagedError(f"Can't {what}: {db} is damaged ({error}).", hint=restore_hint(folder))
     if problem is Problem.BUSY:
         return ProjectBusyError(f"Can't {what}: another program keeps {db} locked ({error}).",
                                 hint="Close other programs that use this file (an SQLite browser?), then try again.")

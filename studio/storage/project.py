@@ -43,7 +43,6 @@ from studio.core.tree import ORDERED_KINDS, StoryTree, TreeError
 from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
 from studio.storage.database import Database, UnfinishedChangeError, inspect_database
 from studio.storage.errors import (
-    RESTORE_HINT,
     DiskFullError,
     ProjectDamagedError,
     ProjectFileError,
@@ -52,6 +51,7 @@ from studio.storage.errors import (
     destination_folder,
     full_error,
     read_only_error,
+    restore_hint,
     unreadable_error,
     unwritable_folder_error,
 )
@@ -335,6 +335,41 @@ def normalise_project_path(path: str | os.PathLike[str]) -> Path:
     return p
 
 
+
+_ROW_ERRORS = (ValueError, TypeError, KeyError, RecursionError)
+"""What reading a row that holds something unreadable raises (bad JSON, a wrong type...)."""
+
+_ROWS_NAMED = 10
+"""The unreadable rows a message names one by one."""
+
+
+def _read_row_by_row(kind: EntityKind, build: Any, rows: list[tuple[Any, ...]], problems: list[str],
+                     entities: list[Any]) -> list[str]:
+    """The rows of one table built one at a time, after one of them failed: the readable ones
+    are added to ``entities``, and what is wrong with each of the others is returned, so that
+    every bad row is reported at once (not one each time the project is opened)."""
+    bad: list[str] = []
+    for row in rows:
+        try:
+            if kind is EntityKind.NODE:
+                entities.append(node_from_values(row, problems))
+            elif kind is EntityKind.TAKE:
+                entities.append(take_from_values(row, problems))
+            else:
+                entities.append(build(row))
+        except _ROW_ERRORS as error:
+            bad.append(str(error))
+    return bad
+
+
+def _unreadable_rows_message(folder: Path, unreadable: list[str]) -> str:
+    db = folder / DB_NAME
+    if len(unreadable) == 1:
+        return f"{db} holds a row that can't be read: {unreadable[0]}."
+    shown = "; ".join(unreadable[:_ROWS_NAMED])
+    more = f"; and {len(unreadable) - _ROWS_NAMED} more" if len(unreadable) > _ROWS_NAMED else ""
+    return f"{db} holds {len(unreadable)} rows that can't be read: {shown}{more}."
+
 class Project:
     """An open project: its document (tree + undo) and its files.
 
@@ -542,23 +577,31 @@ class Project:
         # growing heap again and again while they are built (a third of the load time).
         collecting = gc.isenabled()
         gc.disable()
+        unreadable: list[str] = []
         try:
             with database.snapshot():  # one moment: a writer may commit between tables
                 for kind, table in TABLES.items():
                     columns, build = FROM_VALUES[kind]
                     rows = database.values(table, columns, COLUMN_FALLBACKS.get(table))
                     if kind is EntityKind.NODE:  # a bad duration is a problem, not a refusal
-                        entities.extend(map(node_from_values, rows, itertools.repeat(problems)))
+                        made = map(node_from_values, rows, itertools.repeat(problems))
                     elif kind is EntityKind.TAKE:  # so is a state change out of range
-                        entities.extend(map(take_from_values, rows, itertools.repeat(problems)))
+                        made = map(take_from_values, rows, itertools.repeat(problems))
                     else:
-                        entities.extend(map(build, rows))
-        except (ValueError, TypeError, KeyError, RecursionError) as error:
-            raise ProjectDamagedError(f"{folder / DB_NAME} holds a row that can't be read: {error}.",
-                                      hint=RESTORE_HINT) from None
+                        made = map(build, rows)
+                    start = len(entities)
+                    try:
+                        entities.extend(made)
+                    except _ROW_ERRORS:  # one bad row: read the table again row by row, naming each
+                        del entities[start:]
+                        unreadable.extend(_read_row_by_row(kind, build, rows, problems, entities))
+        except _ROW_ERRORS as error:
+            unreadable.append(str(error))
         finally:
             if collecting:
                 gc.enable()
+        if unreadable:
+            raise ProjectDamagedError(_unreadable_rows_message(folder, unreadable), hint=restore_hint(folder))
         checked: list[Any] = []
         for entity in entities:
             if isinstance(entity, Take) and (entity.clip_path or entity.poster_path or entity.representation_path):
@@ -578,7 +621,7 @@ class Project:
             _check_structure(tree)
         except TreeError as error:
             raise ProjectDamagedError(f"{folder / DB_NAME} holds a broken story tree: {error}.",
-                                      hint=RESTORE_HINT) from None
+                                      hint=restore_hint(folder)) from None
         problems.extend(_media_folder_problems(folder))
         problems.extend(_missing_clips(folder, tree))
         return tree, problems, withheld
