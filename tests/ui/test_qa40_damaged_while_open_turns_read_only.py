@@ -12,8 +12,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from studio.ui.damaged_project import damaged_reason
-
 PAGE = 4096
 
 
@@ -85,6 +83,8 @@ def test_a_database_damaged_while_open_turns_the_window_read_only_and_a_copy_sav
 
 
 def test_the_read_only_line_names_only_backups_that_are_there(sample_project: Path) -> None:
+    from studio.ui.damaged_project import damaged_reason
+
     assert "bak-" not in damaged_reason(sample_project).todo
     (sample_project / "project.db.bak-v3").write_bytes((sample_project / "project.db").read_bytes())
     assert "project.db.bak-v3" in damaged_reason(sample_project).todo
