@@ -56,6 +56,7 @@ from studio.storage.project import (
     DB_NAME,
     MEDIA_DIR,
     Project,
+    enclosing_project,
     new_project_path,
     refuse_inside_project,
 )
@@ -133,6 +134,10 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     if _is_inside(out, project.path):
         raise BundleError(f"Can't write the bundle {out}: it is inside the project folder {project.path}.",
                           hint="Choose a place outside the project.")
+    other = enclosing_project(out)
+    if other is not None:  # another project's media folder would hold a file that project knows nothing of
+        raise BundleError(f"Can't write the bundle {out}: it is inside the project folder {other}.",
+                          hint="Choose a place outside every project folder.")
     if out.is_dir():
         raise BundleError(f"Can't write the bundle {out}: a folder of that name exists.")
     if out.exists() and not overwrite:
