@@ -506,14 +506,19 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
     who = _listed_in_english(who)
     parts: list[str] = []
     if motion:
+        if who:
+            motion = _without_own_subject(motion)
         words = _with_articles(_common_case(motion))
         if who:
             plural = several_characters(who)
             words = _noun_phrase_motion(words, plural) or _conjugated(words, plural)
             parts.append(who)
-        if instruction.adverb:
+        after = _adverb_after_verb(instruction.adverb)
+        if instruction.adverb and not after:
             parts.append(instruction.adverb)
         parts.append(" ".join(words))
+        if after:
+            parts.append(instruction.adverb)
     else:
         parts.append((f"{who} are" if several_characters(who) else f"{who} is") if who else "We are")
     place = _place(instruction.background)
@@ -527,6 +532,34 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
     if instruction.free_text and motion:
         sentence += " " + _free_sentence(instruction.free_text)
     return sentence
+
+
+_SUBJECT_PRONOUNS = frozenset({"she", "he", "they", "i", "we", "you", "it"})
+
+
+def _without_own_subject(motion: list[str]) -> list[str]:
+    """A Motion field written as a whole clause, subject and all, without its subject: the
+    caption says who acts from the Character field ("Character: Qiqi; Motion: she waves" and
+    "Motion: Qiqi waves at the sea": "Qiqi waves", not "Qiqi shes waves"). A subject is a
+    pronoun before a verb, or a name (a capitalised word that is no verb) before a verb in the
+    third person ("Hana waves"); "Wave to Yuzu" and "Run fast" keep every word."""
+    if len(motion) < 2:
+        return motion
+    first, verb = _wrapped(motion[0])[1], _wrapped(motion[1])[1]
+    base = _verb_base(verb)
+    if base not in _ACTION_VERBS:
+        return motion
+    if first.lower() in _SUBJECT_PRONOUNS:
+        return motion[1:]
+    named = first[:1].isupper() and first.isalpha() and _verb_base(first) not in _ACTION_VERBS
+    return motion[1:] if named and _is_third_person(verb.lower()) else motion
+
+
+def _adverb_after_verb(adverb: str) -> bool:
+    """Whether an adverb goes after the verb in English: one that does not end in "-ly" ("runs
+    fast", "jumps high", "walks a little"); "-ly" adverbs lead ("Qiqi gently waves")."""
+    words = adverb.lower().split()
+    return bool(words) and not words[-1].endswith("ly") and words[-1].isascii()
 
 
 def _listed_in_english(who: str) -> str:
