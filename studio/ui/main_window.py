@@ -36,6 +36,7 @@ from studio.storage.bundle import looks_like_bundle
 from studio.storage.project import project_damage
 from studio.ui.damaged_project import damaged_notice, damaged_reason, rescued_notice
 from studio.ui.dialogs.cheat_sheet import CheatSheet
+from studio.ui.dialogs.close_with_jobs import close_with_jobs_box
 from studio.ui.dialogs.export_dialog import ExportChoices, ExportDialog, safe_file_name
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.elided_label import ElidedLabel
@@ -1144,22 +1145,10 @@ class MainWindow(QMainWindow):
 
     def ask_close_policy(self, count: int) -> str | None:
         """'finish', 'cancel', 'keep' or None (don't close)."""
-        box = QMessageBox(self)
-        box.setWindowTitle("Jobs in the queue")
-        box.setText(f"{count} generation job(s) are queued or running.")
-        box.setInformativeText("Finish them before closing, cancel them, or keep them queued for next time? "
-                               "(Kept, a running one stops now and runs again, with its seed, when the project "
-                               "opens next.)")
-        finish = box.addButton("Finish them", QMessageBox.ButtonRole.AcceptRole)
-        cancel = box.addButton("Cancel them", QMessageBox.ButtonRole.DestructiveRole)
-        keep = box.addButton("Keep for next time", QMessageBox.ButtonRole.ActionRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
+        box, answers = close_with_jobs_box(self, count)
         box.exec()
         clicked = box.clickedButton()
-        for button, policy in ((finish, "finish"), (cancel, "cancel"), (keep, "keep")):
-            if clicked is button:
-                return policy
-        return None
+        return answers.get(clicked) if clicked is not None else None
 
     def ask_new_project(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "New project",
