@@ -23,5 +23,5 @@ def test_a_refusal_after_closing_is_logged(make_window, sample_project: Path, qt
     workspace.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     with caplog.at_level(logging.WARNING, logger="studio.ui.session"):
-        session._refuse(StudioError("The turn was deleted meanwhile."))  # as a late future's callback does
+        session.report(StudioError("The turn was deleted meanwhile."))  # as a late future's callback does
     assert "The turn was deleted meanwhile." in caplog.text
