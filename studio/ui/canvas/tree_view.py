@@ -26,12 +26,14 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPainterPath,
     QPen,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QApplication, QFrame, QGraphicsView, QMenu, QToolTip, QWidget
 
 from studio.ui import palette
+from studio.ui.canvas.card_item import FOLD_CENTER, FOLD_RADIUS
 from studio.ui.canvas.geometry import CARD_H, CARD_W, DEFAULT_ZOOM, OVERVIEW_SCALE, RADIUS, card_rect_at
 from studio.ui.canvas.spoken import TREE_NAME, spoken_turn
 from studio.ui.canvas.tree_scene import TreeScene
@@ -169,6 +171,17 @@ class TreeView(QGraphicsView):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
+        card = self.tree_scene.cards.get(self.tree_scene.current_id or "")
+        if card is not None and card.foldable:
+            # the ring passes where the fold control sits: it goes round it, not through its
+            # sign (the dashed line across its "−" read as "+")
+            around = QPainterPath()
+            around.addRect(ring.adjusted(-2 * FOCUS_RING_PX, -2 * FOCUS_RING_PX, 2 * FOCUS_RING_PX, 2 * FOCUS_RING_PX))
+            control = QPainterPath()
+            center = ring.topLeft() + QPointF(FOCUS_RING_GAP, FOCUS_RING_GAP) + FOLD_CENTER
+            reach = FOLD_RADIUS + FOCUS_RING_GAP
+            control.addEllipse(center, reach, reach)
+            painter.setClipPath(around.subtracted(control), Qt.ClipOperation.IntersectClip)
         painter.drawRoundedRect(ring, RADIUS + FOCUS_RING_GAP, RADIUS + FOCUS_RING_GAP)
         painter.restore()
 
