@@ -159,7 +159,9 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
     ins = node.instruction
     understood = take.conditioning if take is not None else {}
     # A free-text turn is titled by what the engine read from it (who and where).
-    character = ins.character or str(understood.get("character", "") or "")
+    # Not generated yet and naming no one: the character the story goes on with (who its free
+    # text names, else the branch's), as a new turn's Character field hints.
+    character = ins.character or str(understood.get("character", "") or "") or tree.acting_character(node_id)
     place = ins.background or str(understood.get("location", "") or "")
     title = " · ".join(part for part in (character, place) if part) or "Turn"
     body = " ".join(part for part in (ins.adverb, ins.motion) if part) or ins.free_text or ins.raw

@@ -54,3 +54,25 @@ def test_the_free_text_names_who_where_and_when_and_an_unnamed_turn_goes_on(
 
     drawn = _new_turn(window, qtbot, leaf, "motion", "jump")
     assert (drawn["character"], drawn["location"], drawn["time_of_day"]) == ("Qiqi", "bedroom", "night"), drawn
+
+
+def test_a_saved_new_turn_is_titled_by_who_its_free_text_names_or_the_branchs_character(
+        make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Saved without generating, a new turn's card names who acts in it: the free text's
+    character, else the branch's (its Character field is empty now: no longer "Turn")."""
+    window = make_window(sample_project)
+    ws = window.workspace
+    tree = ws.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    titles = []
+    for field, words in (("free_text", "Yuzu runs to the beach at sunset"), ("motion", "jump")):
+        before = set(ws.project.tree.nodes)
+        ws.select(leaf, center=False)
+        ws.start_new_turn()
+        getattr(ws.inspector.editor, field).setText(words)
+        ws.inspector.editor.save_button.click()
+        qtbot.waitUntil(lambda before=before: len(ws.project.tree.nodes) == len(before) + 1, timeout=10_000)
+        (made,) = set(ws.project.tree.nodes) - before
+        qtbot.waitUntil(lambda made=made: made in ws.scene.cards, timeout=5000)
+        titles.append(ws.scene.cards[made].summary.title)
+    assert titles == ["Yuzu", "Qiqi"]
