@@ -26,7 +26,7 @@ from studio.export.errors import REMAKE_CLIP_HINT, ExportError, as_sentence
 from studio.export.memory import prefetch_depth
 from studio.export.options import CaptionMode, ExportOptions
 from studio.export.prefetch import Prefetcher
-from studio.export.subtitles import episode_captions, shortened_captions_note
+from studio.export.subtitles import episode_captions, shortened_captions_note, subtitle_lines
 from studio.export.timeline import Timeline, source_frame
 from studio.storage.ffmpeg import MediaError, StreamInfo, decode_frames
 
@@ -91,7 +91,7 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
         turn_of[span.shown_from:span.shown_to] = span.index
     caption_of = np.full(total, -1, dtype=np.int64)
     captions = _burned_captions(branch, timeline, options)
-    for number, (timed, _turns) in enumerate(captions):
+    for number, (timed, _turns, _text) in enumerate(captions):
         caption_of[timed.start:timed.end] = number
     overlays = [state_patch(size, turn.state, turn.character) if options.overlay else None for turn in branch.turns]
     owner = np.full(total, -1, dtype=np.int64)
@@ -107,10 +107,11 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
         if overlay is not None:
             patches.append(overlay)
         if caption_index >= 0:
-            cue = captions[caption_index][0].cue
+            timed, _turns, text = captions[caption_index]
             turn = branch.turns[turn_index] if turn_index >= 0 else None
             top = caption_top(size, options.overlay, bool(turn.character) if turn is not None else False)
-            caption = caption_patch(size, cue.shown, italic=cue.kind is CueKind.NARRATION, top=top, rtl=cue.rtl)
+            caption = caption_patch(size, text, italic=timed.cue.kind is CueKind.NARRATION, top=top,
+                                    rtl=timed.cue.reads_rtl)
             if caption is not None:
                 patches.append(caption)
         slots.append(len(groups) if patches else -1)
@@ -121,12 +122,19 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
 
 
 def _burned_captions(branch: Branch, timeline: Timeline,
-                     options: ExportOptions) -> list[tuple[TimedCue, tuple[int, ...]]]:
-    """Each burned-in caption with the turns (0-based) whose text it shows; none unless
-    captions are burned in."""
+                     options: ExportOptions) -> list[tuple[TimedCue, tuple[int, ...], str]]:
+    """Each burned-in caption with the turns (0-based) whose text it shows and its text, its
+    lines apart by line breaks; none unless captions are burned in. The captions are the SRT's
+    subtitles, broken into lines as the SRT breaks them (:func:`studio.export.subtitles.subtitle_lines`),
+    so a video's captions, its SRT and the OTIO markers show the same text at the same frames."""
     if options.captions != CaptionMode.BURN:
         return []
-    return [(timed, shown.block.turns) for shown in episode_captions(branch, timeline) for timed in shown.captions]
+    burned: list[tuple[TimedCue, tuple[int, ...], str]] = []
+    for shown in episode_captions(branch, timeline):
+        context = " ".join(cue.shown for cue in shown.block.cues)
+        burned.extend((timed, shown.block.turns, "\n".join(subtitle_lines(timed.cue, context)))
+                      for timed in shown.subtitles)
+    return burned
 
 
 def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
@@ -142,11 +150,11 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
 def _no_room_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
     """The note on burned captions cut for room (see :func:`cut_captions_note`), or ''."""
     cut: set[int] = set()
-    for timed, owners in _burned_captions(branch, timeline, options):
+    for timed, owners, text in _burned_captions(branch, timeline, options):
         over = [span.index for span in timeline.turns if span.shown_from < timed.end and timed.start < span.shown_to]
-        if any(caption_layout(size, timed.cue.shown, timed.cue.kind is CueKind.NARRATION,
+        if any(caption_layout(size, text, timed.cue.kind is CueKind.NARRATION,
                               caption_top(size, options.overlay, bool(branch.turns[index].character)),
-                              timed.cue.rtl)[2]
+                              timed.cue.reads_rtl)[2]
                for index in over):
             cut.update(branch.turns[index].number for index in owners)
     if not cut:

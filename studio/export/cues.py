@@ -8,9 +8,8 @@ Japanese: :mod:`studio.export.reading`), so a long line stays up longer; every c
 least a little time (:func:`split_span`). The SRT cuts a long cue into cues of two lines
 (:mod:`studio.export.subtitles`) and shares the turn's stretch among all of them the same
 way, by length, with a longer floor (:func:`share_frames`); burned-in captions and OTIO
-markers show each whole cue over the frames of its SRT cues
-(:func:`studio.export.subtitles.caption_cues`; a caption that short turns share, each of its
-SRT cues: :func:`studio.export.subtitles.shared_caption`), so all three change at the same frames.
+markers show those same subtitles (:class:`studio.export.subtitles.ShownCaptions`), so all
+three show the same text and change at the same frames.
 """
 
 from __future__ import annotations

@@ -389,8 +389,11 @@ def caption_layout(size: tuple[int, int], text: str, italic: bool = False,
 
     The type follows the frame's shorter side: sized by the height, a portrait frame's
     caption (53 pixels in 720x1280) held a third of the words a line of a landscape frame of
-    that width holds, and a narration of two lines in 1280x720 was cut short in 720x1280."""
-    text = single_spaced(text)
+    that width holds, and a narration of two lines in 1280x720 was cut short in 720x1280.
+
+    A line break in ``text`` starts a new line (a subtitle's lines as the SRT breaks them:
+    :func:`studio.export.subtitles.subtitle_lines`); a line wider than the frame wraps on."""
+    text = "\n".join(filter(None, (single_spaced(line) for line in text.split("\n"))))
     width, height = size
     pad = _caption_pad(height)
     room = width * 0.92 - 2 * pad

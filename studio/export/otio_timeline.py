@@ -16,10 +16,11 @@ frame (a one-frame still at 8 fps lasts 0.125 s, its 4 output frames at 30 fps 0
 editors flag a clip that runs past its media. That frame joins the freeze frame (above the
 clip's own rate the video, too, shows the clip's last frame there), so every cut stays where
 the video's is.
-Every cue (narration, dialogue line, or the action's sentence) is a marker on the track,
-at the frames where the video shows it as a caption and the SRT as its subtitles
+Every subtitle (of narration, a dialogue line, or the action's sentence; a long one cut into
+several as the SRT cuts it) is a marker on the track, named with its text, at the frames
+where the video shows it as a caption and the SRT as a subtitle
 (:func:`~studio.export.subtitles.episode_captions`; a run of very short turns shares one
-caption, a marker for each of its subtitles, whose metadata lists their ``turns``).
+caption, whose markers' metadata lists their ``turns``).
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
             tail = None
     for said in episode_captions(branch, timeline):
         numbers = [branch.turns[index].number for index in said.block.turns]
-        for timed in said.captions:
+        for timed in said.subtitles:  # the SRT's subtitles, one marker each: all three split the text alike
             marker: dict[str, object] = {"turn": numbers[0], "kind": timed.cue.kind.value,
                                          "speaker": timed.cue.speaker, "text": timed.cue.text}
             if len(numbers) > 1:  # short turns sharing one caption

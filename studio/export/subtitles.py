@@ -7,8 +7,8 @@ Korean: :func:`line_columns`) becomes consecutive cues (:func:`srt_pieces`: at s
 ends first, then at clause punctuation, then between words, a word wider than a line cut
 between its characters). The turn's stretch is shared
 among all its pieces by length, each up at least :data:`MIN_SRT_CUE_SECONDS` where the
-turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers keep one cue a
-line, each over the stretch its SRT cues take (:func:`caption_cues`), so all three agree.
+turn has time for it (:func:`srt_cues`); burned-in captions and OTIO markers show the same
+subtitles, broken into the same lines (:func:`subtitle_lines`), so all three agree.
 A turn too short for its captions to be read lends them time from its neighbours, or shares
 one caption with the short turns next to it (:mod:`studio.export.caption_timing`), for all
 three alike (:func:`episode_captions`); a shared caption too long for two lines is cut into
@@ -98,14 +98,47 @@ def display_width(text: str) -> int:
     return sum(0 if unicodedata.combining(char) else 2 if is_wide(char) else 1 for char in text)
 
 
+SPEAKER_LABEL = re.compile(r"(?:^|(?<=/ ))(?:[^\s:/.,!?\u3001\u3002\uff01\uff1f]+ ){0,2}"
+                           r"[^\s:/.,!?\u3001\u3002\uff01\uff1f]+: (?=\S)")
+"""A speaker's name before their line (``Yuzu: ``, ``Mr Tanaka: ``): at the start of a
+subtitle's text or after the `` / `` that joins lines; at most three words, none with
+sentence or clause punctuation, the last ending in a colon."""
+
+
+def caption_words(text: str) -> list[str]:
+    """Single-spaced ``text`` split at the spaces where a line may break: every space but those
+    inside a speaker's name and the one after it (:data:`SPEAKER_LABEL`), so ``Yuzu: Wait!``
+    never breaks into ``Yuzu:`` at the end of one line and ``Wait!`` on the next. Joined with
+    single spaces they give ``text`` back."""
+    glued = [match.span() for match in SPEAKER_LABEL.finditer(text)]
+    words: list[str] = []
+    start = 0
+    for at, char in enumerate(text):
+        if char == " " and not any(first <= at < last for first, last in glued):
+            words.append(text[start:at])
+            start = at + 1
+    words.append(text[start:])
+    return words
+
+
+def _label_length(word: str) -> int:
+    """The length of the speaker's name (with its colon and space) that ``word`` starts with
+    (:func:`caption_words`), or 0."""
+    match = SPEAKER_LABEL.match(word) if " " in word else None
+    return match.end() if match else 0
+
+
 def _pieces(word: str) -> list[str]:
-    """``word`` (no spaces) cut where a line may break inside it: next to a wide character
+    """``word`` (no spaces, but for a speaker's name glued to their line's first word:
+    :func:`caption_words`) cut where a line may break inside it: next to a wide character
     (Japanese and Chinese have no spaces), but not inside a Latin word, never inside a
     character as a reader sees it (a letter and its combining marks, an emoji with its
     variation selector, skin tone or joined emoji: :mod:`studio.core.graphemes`), nor inside
     a run of Latin letters and digits, half- or full-width, and keeping the strict line-breaking
-    rules of JIS X 4051 (kinsoku: :data:`studio.export.drawing.NO_LINE_START`)."""
-    cuts = [0, *wide_breaks(word), len(word)]
+    rules of JIS X 4051 (kinsoku: :data:`studio.export.drawing.NO_LINE_START`); never inside a
+    speaker's name nor right after it."""
+    label = _label_length(word)
+    cuts = [0, *(label + at for at in wide_breaks(word[label:])), len(word)]
     return [word[start:end] for start, end in itertools.pairwise(cuts)]
 
 
@@ -133,7 +166,7 @@ def wrap_columns(text: str, width: int = SRT_LINE, *, break_long_words: bool = F
     or inside a long word) give ``text`` back."""
     lines: list[str] = []
     current, used = "", 0
-    for word in text.split(" "):
+    for word in caption_words(text):
         for at, piece in enumerate(_pieces(word)):
             gap = " " if at == 0 and current else ""
             needed = display_width(piece)
@@ -177,7 +210,7 @@ class _Token:
 
 def _tokens(text: str) -> list[_Token]:
     return [_Token(piece, at == 0 and index > 0)
-            for index, word in enumerate(text.split(" ")) for at, piece in enumerate(_pieces(word))]
+            for index, word in enumerate(caption_words(text)) for at, piece in enumerate(_pieces(word))]
 
 
 def _hiragana(char: str) -> bool:
@@ -189,9 +222,13 @@ def _break_penalty(before: str, token: _Token) -> int:
     before ``token``: least after punctuation (a comma, a full stop, a closing bracket), then
     at a space or after a Japanese particle, then where kana meets a kanji or katakana, most
     elsewhere inside a run of Japanese or Chinese (it may split a word: ``歩`` / ``く。``), and
-    before the slash that joins merged cues (a line opened by it reads as a fraction)."""
+    before the slash that joins merged cues (a line opened by it reads as a fraction). After
+    that slash, before a speaker's name, is best of all: each speaker's words then start a
+    line (``Qiqi: Hi there! /`` / ``Yuzu: Hello, how are you?``)."""
     if token.text == "/":
         return 4
+    if before.endswith(" /") and _label_length(token.text):  # each speaker's line a line of its own
+        return -1
     last = before[-1]
     if unicodedata.category(last).startswith("P"):
         return 0
@@ -322,7 +359,7 @@ def _word_ends(text: str, width: int) -> list[int]:
     columns, between any two of its characters."""
     ends: list[int] = []
     at = 0
-    for word in text.split(" "):
+    for word in caption_words(text):
         for piece in _pieces(word):
             if display_width(piece) > width:
                 ends.extend(at + start for start in cluster_starts(piece))
@@ -356,9 +393,11 @@ def _chunk_bounds(text: str, width: int) -> list[tuple[int, int]]:
     :data:`SRT_CUE_LINES` lines of ``width`` columns, as ``(start, end)``: each as long as it may be when it ends
     at a sentence end; else at a clause end, if that fills at least half a line (so a
     speaker's ``Qiqi:`` or a short ``Well,`` is not a cue of its own); else between words."""
+    names = [match.span() for match in SPEAKER_LABEL.finditer(text)]  # a name's colon ends no clause
     levels = [(sorted({*ends, len(text)}), least) for ends, least in (
         ([match.end() for match in SENTENCE_END.finditer(text)], 0),
-        ([match.end() for match in CLAUSE_END.finditer(text)], width // 2),
+        ([match.end() for match in CLAUSE_END.finditer(text)
+          if not any(first < match.end() <= last for first, last in names)], width // 2),
         (_word_ends(text, width), 0))]
     columns = list(itertools.accumulate((display_width(char) for char in text), initial=0))
     bounds: list[tuple[int, int]] = []
@@ -404,18 +443,6 @@ def srt_cues(cues: list[Cue], start: int, end: int, minimum: int) -> list[TimedC
     return [piece for _, pieces in _cue_pieces(cues, start, end, minimum) for piece in pieces]
 
 
-def caption_cues(cues: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
-    """A turn's cues over frames ``start..end`` as burned-in captions and OTIO markers show
-    them: one a cue, from its first SRT cue's start to its last one's end (see
-    :func:`srt_cues`), so a caption, a marker and the SRT change at the same frames.
-
-    The markers used to share the turn by whole cues (:func:`~studio.export.cues.split_span`)
-    while the SRT shared it by pieces with a floor of time each: beside a long narration cut
-    into several SRT cues, a short line's marker started frames away from its subtitle."""
-    return [TimedCue(shown.cue, pieces[0].start, pieces[-1].end)
-            for shown, pieces in _cue_pieces(cues, start, end, minimum)]
-
-
 def _cue_pieces(cues: list[Cue], start: int, end: int, minimum: int) -> list[tuple[TimedCue, list[TimedCue]]]:
     """Each cue shown (a merged one where frames are short) with its timed SRT pieces; a
     cue with no text to show is left out."""
@@ -453,12 +480,14 @@ def min_cue_frames(fps: Fraction) -> int:
 @dataclass(frozen=True)
 class ShownCaptions:
     """One turn's captions (or those of a run of short turns, merged) where the episode shows
-    them: ``captions`` whole, as burned-in captions and OTIO markers show them, ``subtitles``
-    as the SRT's cues, changing at the same frames."""
+    them: its ``subtitles``, each at most two lines, as the SRT writes them, burned-in captions
+    draw them and OTIO markers name them, one each.
+
+    Burned-in captions and markers once showed each whole line of the turn over the frames
+    of its subtitles: a long line was two subtitles in the SRT but one marker of all its text
+    and a burned caption of three lines broken wherever the frame's width ran out."""
 
     block: CaptionBlock
-    captions: list[TimedCue]
-    """Whole cues, except for a caption shared by short turns: its SRT cues (:func:`shared_caption`)."""
     subtitles: list[TimedCue]
     shortened: bool = False
     """Whether its text was more than its time could show, and shows only its start, ending
@@ -507,12 +536,11 @@ def _laid_out(branch: Branch, timeline: Timeline) -> list[ShownCaptions]:
         if fitted.joined:  # more subtitles than its time holds: its lines share subtitles
             timed = _timed(fitted.cues, block.start, block.end, minimum, _context(block.cues))
             if timed:
-                shown.append(ShownCaptions(block, timed, timed, fitted.shortened))
+                shown.append(ShownCaptions(block, timed, fitted.shortened))
             continue
         grouped = _cue_pieces(fitted.cues, block.start, block.end, minimum)
         if grouped:
-            shown.append(ShownCaptions(block, [whole for whole, _ in grouped],
-                                       [piece for _, pieces in grouped for piece in pieces], fitted.shortened))
+            shown.append(ShownCaptions(block, [piece for _, pieces in grouped for piece in pieces], fitted.shortened))
     return shown
 
 
@@ -538,7 +566,7 @@ def shared_caption(block: CaptionBlock, cues: list[Cue], minimum: int) -> ShownC
     timed = _timed(fitted.cues, block.start, block.end, minimum, _context(cues))
     if not timed:
         return None
-    return ShownCaptions(block, timed, timed, fitted.shortened)
+    return ShownCaptions(block, timed, fitted.shortened)
 
 
 def shared_pieces(cues: list[Cue]) -> list[Cue]:
@@ -546,9 +574,10 @@ def shared_pieces(cues: list[Cue]) -> list[Cue]:
     little time for a subtitle each: each cue's own (:func:`srt_pieces`), in order, a cue's
     first one joined to the subtitle before it (``Qiqi waves. / Yuzu jumps.``) where the two
     still fit two lines; a speaker's next line after their own joins without their name
-    again (``Yuzu: Hi! Let's go.``: :func:`_joined`). So a subtitle changes where a turn's
-    line starts, never with a "/" leading it, and the run takes no more subtitles than its
-    cues do apart (which is what :func:`readable_cues` counts)."""
+    again (``Yuzu: Hi! Let's go.``: :func:`_joined`); narration joins only narration, so it
+    keeps its italics and stays apart from the dialogue (:func:`_may_join`). So a subtitle
+    changes where a turn's line starts, never with a "/" leading it, and the run takes no more
+    subtitles than its cues do apart (which is what :func:`readable_cues` counts)."""
     shown: list[Cue] = []
     last_speaker = ""  # who says the line that ends shown[-1]; '' after narration or an action
     context = _context(cues)
@@ -557,7 +586,7 @@ def shared_pieces(cues: list[Cue]) -> list[Cue]:
         for index, piece in enumerate(srt_pieces(cue)):
             text = single_spaced(piece.shown)
             joined = _joined(single_spaced(shown[-1].shown), text, speaker if speaker == last_speaker else "") \
-                if index == 0 and shown else ""
+                if index == 0 and shown and _may_join(shown[-1], piece) else ""
             if joined and _fits(joined, line_columns(joined, context)):
                 before = shown[-1]
                 kind = before.kind if before.kind is piece.kind else CueKind.DIALOGUE
@@ -566,6 +595,14 @@ def shared_pieces(cues: list[Cue]) -> list[Cue]:
                 shown.append(cue if piece is cue else Cue(piece.kind, text, paragraph_rtl=piece.reads_rtl))
             last_speaker = speaker
     return shown
+
+
+def _may_join(before: Cue, after: Cue) -> bool:
+    """Whether ``after`` may share a subtitle with ``before``: never narration with a line of
+    dialogue or an action, whichever comes first. Narration shows in italics, the rest upright,
+    and a subtitle has one style; joined, ``The town wakes up. / Qiqi: First!`` lost its italics
+    and read as part of the dialogue."""
+    return (before.kind is CueKind.NARRATION) == (after.kind is CueKind.NARRATION)
 
 
 def _joined(before: str, text: str, same_speaker: str) -> str:
@@ -649,9 +686,28 @@ def fitted_cues(cues: list[Cue], frames: int, minimum: int, *, joined: bool) -> 
     together = shared_pieces(firsts)
     if len(together) <= slots:
         return FittedCues(together, True, True)
-    count = len(cues)
-    groups = [cues[count * k // slots:count * (k + 1) // slots] for k in range(slots)]
-    return FittedCues([_one_subtitle(group) for group in groups], True, True)
+    return FittedCues([_one_subtitle(group) for group in _subtitle_groups(cues, slots)], True, True)
+
+
+def _subtitle_groups(cues: list[Cue], slots: int) -> list[list[Cue]]:
+    """``cues`` in ``slots`` runs of neighbours, each to show as one subtitle, as even in number
+    as they can be; narration never in one run with dialogue or an action (:func:`_may_join`),
+    so a turn's narration and its lines take two subtitles even where its time holds one."""
+    runs: list[list[Cue]] = []
+    for cue in cues:
+        if runs and _may_join(runs[-1][-1], cue):
+            runs[-1].append(cue)
+        else:
+            runs.append([cue])
+    shares = [1] * len(runs)
+    for _ in range(max(0, slots - len(runs))):  # each slot left to the run with most cues a slot
+        wanting = [index for index, run in enumerate(runs) if shares[index] < len(run)]
+        if not wanting:
+            break
+        most = max(wanting, key=lambda index: Fraction(len(runs[index]), shares[index]))
+        shares[most] += 1
+    return [run[len(run) * k // share:len(run) * (k + 1) // share]
+            for run, share in zip(runs, shares, strict=True) for k in range(share)]
 
 
 def _one_subtitle(cues: list[Cue]) -> Cue:
@@ -752,6 +808,28 @@ def shortened_cue(cue: Cue, most: int) -> Cue:
     return cut(ends[best])
 
 
+def subtitle_lines(cue: Cue, context: str = "") -> list[str]:
+    """The lines of a subtitle: its text wrapped to its language's line length
+    (:func:`line_columns`; ``context``: the text of the caption it was cut from) in lines of
+    about one width, broken after punctuation or a particle where one is near the middle
+    (:func:`balanced_lines`), never between a speaker's name and their line. The SRT writes
+    these lines and burned captions draw them (:func:`studio.export.compose.frame_patches`),
+    so a subtitle reads alike in both: burned captions wrapped on their own broke a Japanese
+    line inside a word, wherever the frame's width ran out."""
+    text = single_spaced(cue.shown)
+    if not text:
+        return []
+    # broken where the SRT's text, its markup disarmed (srt_cue_text), breaks: a look-alike
+    # bracket is punctuation where the bracket it stands for is not, and the lines must agree
+    lines: list[str] = []
+    at = 0
+    for line in balanced_lines(text.translate(LOOK_ALIKES), line_columns(text, context)):
+        lines.append(text[at:at + len(line)])
+        at += len(line)
+        at += text[at:at + 1] == " "  # the space a line broke at
+    return lines
+
+
 def srt_cue_text(cue: Cue, context: str = "") -> str:
     """The cue as an SRT block's text: wrapped to its language's line length
     (:func:`line_columns`; ``context``: the text of the caption it was cut from) in lines of
@@ -769,10 +847,9 @@ def srt_cue_text(cue: Cue, context: str = "") -> str:
     paragraph that starts with an Arabic word). Isolating the name (FSI ... PDI) was not
     chosen: isolates are newer (Unicode 6.3), and older renderers and fonts show them as boxes.
     A cue that is all of one direction is written as it was."""
-    text = single_spaced(cue.shown)
-    text = text.translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
+    text = single_spaced(cue.shown).translate(LOOK_ALIKES)  # players read tags and override blocks in SRT text
     # wrapped here, as the burned captions are: players show an SRT line as it is written
-    lines = directed_lines(balanced_lines(text, line_columns(text, context)), cue.reads_rtl)
+    lines = directed_lines([line.translate(LOOK_ALIKES) for line in subtitle_lines(cue, context)], cue.reads_rtl)
     text = "\n".join(lines) or text
     text = ASS_ESCAPES.sub(WORD_JOINER, text)  # after wrapping: the joiner takes no column
     return f"<i>{text}</i>" if cue.kind is CueKind.NARRATION else text

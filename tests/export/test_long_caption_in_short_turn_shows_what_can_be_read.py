@@ -5,8 +5,8 @@ the burned caption of the same turn ended "aroun…", cut inside a word).
 It now shows what can be read: as many subtitles of at most two lines as each stay up the
 least time a cue does (5/6 s), the last one ending in "…" after a whole word (or between two
 characters of Japanese, never inside an emoji sequence or a letter with its marks); the
-burned caption, the SRT and the OTIO marker show that same start of the text over the same
-frames, and the export's notes name the turn."""
+burned captions, the SRT and the OTIO markers show those same subtitles of that start of the
+text over the same frames, and the export's notes name the turn."""
 
 from __future__ import annotations
 
@@ -99,14 +99,19 @@ def test_otio_marker_shows_what_the_srt_shows_over_its_frames(story: Fixture, tm
     entries = parse_srt(export_branch(story.project, leaf, tmp_path / "long.srt").path.read_text(encoding="utf-8"))
     cues = _turn_cues(entries, 2.0, 11.0)
     timeline = otio.adapters.read_from_file(str(export_branch(story.project, leaf, tmp_path / "long.otio").path))
-    [marker] = [m for m in timeline.tracks[0].markers if m.metadata["kamishibai"]["turn"] == 2]
-    assert marker.name == marker.metadata["kamishibai"]["text"] == _assert_readable_start(cues, action)
-    span = (marker.marked_range.start_time.to_seconds(), marker.marked_range.end_time_exclusive().to_seconds())
-    assert span == pytest.approx((cues[0][0], cues[-1][1]), abs=1e-3)
+    markers = [m for m in timeline.tracks[0].markers if m.metadata["kamishibai"]["turn"] == 2]
+    _assert_readable_start(cues, action)
+    # a marker for each subtitle, named with its text, over its frames
+    assert [m.name for m in markers] == [m.metadata["kamishibai"]["text"] for m in markers] == [
+        " ".join(_lines(text)) for _, _, text in cues]
+    spans = [(m.marked_range.start_time.to_seconds(), m.marked_range.end_time_exclusive().to_seconds())
+             for m in markers]
+    assert [t for span in spans for t in span] == pytest.approx([t for start, end, _ in cues for t in (start, end)],
+                                                                abs=1e-3)
 
 
 def test_burned_caption_shows_the_srt_text_and_the_export_says_so(story: Fixture, tmp_path: Path) -> None:
-    """A 2 s turn: two subtitles' worth of text, which a 1280x720 frame's caption holds whole."""
+    """A 2 s turn: two subtitles' worth of text, each burned in over its frames as the SRT shows it."""
     leaf, action = _long_turn(story, 2.0)
     entries = parse_srt(export_branch(story.project, leaf, tmp_path / "short.srt").path.read_text(encoding="utf-8"))
     cues = _turn_cues(entries, 2.0, 4.0)
@@ -128,11 +133,12 @@ def test_burned_caption_shows_the_srt_text_and_the_export_says_so(story: Fixture
         return patch.apply(plain[index].copy()).astype(int)
 
     band = slice(size[1] // 2, size[1])  # the caption's rows
-    for index in (2 * FPS + 1, 3 * FPS, 4 * FPS - 1):  # frames of turn 2
-        frame = frames[index].astype(int)
-        near = np.abs(frame[band] - drawn(index, shown)[band]).mean()
-        far = np.abs(frame[band] - drawn(index, action)[band]).mean()
-        assert near < 2 and far > 2 * near, (index, near, far)
+    for start, end, text in cues:  # each subtitle burned in, in the SRT's lines, at its first and last frame
+        for index in (round(start * FPS), math.ceil(end * FPS) - 1):
+            frame = frames[index].astype(int)
+            near = np.abs(frame[band] - drawn(index, "\n".join(_lines(text)))[band]).mean()
+            far = np.abs(frame[band] - drawn(index, shown)[band]).mean()
+            assert near < 2 and far > 2 * near, (index, near, far)
 
 
 LONG_LATIN = ("An extraordinarily unconventional watchmaker painstakingly reassembles "

@@ -1,5 +1,5 @@
 """A long narration becomes several SRT cues; the OTIO markers and the burned-in captions
-keep one whole cue each, and must change at the frames the SRT's cues change (QA: beside a
+show those same subtitles and must change at the frames the SRT's cues change (QA: beside a
 narration cut into three subtitles, a short dialogue line's marker lasted 2 frames where
 its subtitle lasted 7, and started 5 frames after it, so the SRT and the timeline imported
 into one editor did not line up)."""
@@ -46,15 +46,15 @@ def test_otio_markers_start_and_end_where_the_srt_cues_do(story: Fixture, tmp_pa
     assert sum(text.startswith("<i>") for _, _, text in entries) == 3, "the narration takes three subtitles"
     timeline = otio.adapters.read_from_file(str(export_branch(story.project, story.leaf, tmp_path / "e.otio").path))
     markers = [m for m in timeline.tracks[0].markers if m.metadata["kamishibai"]["turn"] == 1]
-    assert [m.name for m in markers] == [NARRATION, "Qiqi: Hi!", "Yuzu: Good morning to you, baker."]
+    mine = [entry for entry in entries if entry[1] <= SECONDS + 1e-6]
+    # a marker for each subtitle, the narration's three too, named with its text, over its frames
+    assert [m.name for m in markers] == [" ".join(text.removeprefix("<i>").removesuffix("</i>").split())
+                                         for _, _, text in mine]
+    assert [m.name for m in markers][-2:] == ["Qiqi: Hi!", "Yuzu: Good morning to you, baker."]
+    assert " ".join(m.name for m in markers[:3]) == NARRATION
     spans = [(m.marked_range.start_time.to_seconds(), m.marked_range.end_time_exclusive().to_seconds())
              for m in markers]
-    by_text = {text: (start, end) for start, end, text in entries}
-    # each dialogue line is one subtitle: its marker covers exactly that subtitle
-    assert spans[1] == pytest.approx(by_text["Qiqi: Hi!"], abs=1e-3)
-    assert spans[2] == pytest.approx(by_text["Yuzu: Good morning to you, baker."], abs=1e-3)
-    # the narration's marker runs from its first subtitle's start to its last one's end
-    assert spans[0] == pytest.approx((entries[0][0], entries[2][1]), abs=1e-3)
+    assert spans == [pytest.approx((start, end), abs=1e-3) for start, end, _ in mine]
 
 
 def test_burned_captions_change_at_the_srt_cue_boundaries(story: Fixture, tmp_path: Path) -> None:
@@ -68,6 +68,5 @@ def test_burned_captions_change_at_the_srt_cue_boundaries(story: Fixture, tmp_pa
     turn = timeline.turns[0]
     changes = [frame for frame in range(turn.shown_from + 1, turn.shown_to) if owner[frame] != owner[frame - 1]]
     caption_bounds = [0.0, *(frame / FPS for frame in changes), turn.shown_to / FPS]
-    # the narration's three subtitles share one caption: the caption changes at the SRT's
-    # narration-to-dialogue boundaries, never elsewhere
-    assert caption_bounds == pytest.approx([boundaries[0], *boundaries[-3:]], abs=1e-3)
+    # a caption for each subtitle, the narration's three too: it changes where the SRT's cues do
+    assert caption_bounds == pytest.approx(boundaries, abs=1e-3)

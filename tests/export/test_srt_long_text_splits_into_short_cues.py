@@ -154,15 +154,17 @@ def test_a_short_turn_shows_what_can_be_read_and_never_overlaps(story: Fixture) 
     assert start == 0 and stop == pytest.approx(story.frames[0] / FPS) == entries[1][0]
 
 
-def test_otio_keeps_one_whole_marker_for_the_long_line(story: Fixture, tmp_path: Path) -> None:
+def test_otio_marks_the_long_line_as_the_srt_cuts_it(story: Fixture, tmp_path: Path) -> None:
     first = story.nodes[0]
     story.project.apply(SetDuration(first, TURN_SECONDS))
     story.project.apply(SetNarration(first, NARRATION))
     result = export_branch(story.project, story.leaf, tmp_path / "long.otio")
     markers = otio.adapters.read_from_file(str(result.path)).tracks[0].markers
-    assert markers[0].name == NARRATION
-    assert markers[0].marked_range.duration.to_seconds() == pytest.approx(TURN_SECONDS)
-    assert markers[1].marked_range.start_time.to_seconds() == pytest.approx(TURN_SECONDS)
+    narration = [marker for marker in markers if marker.metadata["kamishibai"]["kind"] == "narration"]
+    assert len(narration) > 1 and " ".join(marker.name for marker in narration) == NARRATION
+    assert narration[0].marked_range.start_time.to_seconds() == pytest.approx(0)
+    assert narration[-1].marked_range.end_time_exclusive().to_seconds() == pytest.approx(TURN_SECONDS)
+    assert markers[len(narration)].marked_range.start_time.to_seconds() == pytest.approx(TURN_SECONDS)
 
 
 def test_share_frames_follows_the_weights_with_a_floor() -> None:

@@ -103,9 +103,10 @@ def test_dialogue_and_narration_reach_the_srt_in_order_within_their_turn(story: 
     result = export_branch(story.project, story.leaf, tmp_path / "story.srt")
     entries = parse_srt(result.path.read_text(encoding="utf-8"))
     # turn 1 lasts 0.75 s, too short for a subtitle of 5/6 s each of its three lines: the two
-    # short ones share one, and its captions run on into turn 2 (held, time to spare) for 5/6 s each
+    # spoken ones share one (the narration keeps its own, in italics), and its captions run on
+    # into turn 2 (held, time to spare) for 5/6 s each
     assert [text for _, _, text in entries] == [
-        "The town wakes up. / Qiqi: I'm late!", "Mei: Good luck on your\nfirst delivery, Qiqi!",
+        "<i>The town wakes up.</i>", "Qiqi: I'm late! / Mei: Good luck\non your first delivery, Qiqi!",
         "Qiqi gently waves 2 in the town, by day.", "Qiqi gently waves 3 in the town, by day."]
     assert all(len(line) <= 42 for _, _, text in entries for line in text.splitlines()), "lines wrap at 42"
     first_turn = story.frames[0] / FPS
@@ -134,8 +135,8 @@ def test_otio_holds_a_long_turn_and_marks_every_cue(story: Fixture, tmp_path: Pa
     assert (clips[1].duration() + hold.duration()).to_seconds() == pytest.approx(2.0)
     track = timeline.tracks[0]
     markers = [(m.name, m.metadata["kamishibai"]["kind"]) for m in track.markers]
-    assert markers == [("The town wakes up. / Qiqi: I'm late!", "dialogue"),  # sharing a subtitle: see above
-                       ("Mei: Good luck on your first delivery, Qiqi!", "dialogue"),
+    assert markers == [("The town wakes up.", "narration"),
+                       ("Qiqi: I'm late! / Mei: Good luck on your first delivery, Qiqi!", "dialogue"),  # see above
                        ("Qiqi gently waves 2 in the town, by day.", "action"),
                        ("Qiqi gently waves 3 in the town, by day.", "action")]
     assert [list(line) for line in clips[0].metadata["kamishibai"]["dialogue"]] == [["Qiqi", "I'm late!"],

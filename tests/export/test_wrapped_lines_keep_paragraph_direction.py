@@ -38,7 +38,7 @@ from studio.export.storyboard import Colour, StoryboardLayout, TextStyle
 from studio.export.timeline import plan_timeline
 from studio.export.typeface import coverage
 
-from .helpers import FPS, SIZE, Fixture
+from .helpers import FPS, SIZE, Fixture, parse_srt
 from .test_pdf_rtl import _drawn_strings
 
 LATIN_WORDS = ("Qiqi", "waves", "to", "her", "friend", "across", "the", "street")
@@ -142,9 +142,11 @@ def test_each_caption_line_is_drawn_in_its_paragraphs_direction() -> None:
             assert not np.array_equal(patch.rgba, other)
 
 
-def test_a_dialogue_caption_reads_in_the_direction_of_the_line_not_the_speakers_name(story: Fixture) -> None:
-    """"Yuzu: يلوح ... Qiqi تبتسم له." is an Arabic line: both its lines right to left, the
-    name before it at the right, the name "Qiqi" at the right of the second line."""
+def test_a_dialogue_caption_reads_in_the_direction_of_the_line_not_the_speakers_name(story: Fixture,
+                                                                                     tmp_path: Path) -> None:
+    """"Yuzu: يلوح ... Qiqi تبتسم له." is an Arabic line: every line of its burned captions (the
+    SRT's subtitles, in its lines) right to left, the name before it at the right, the name
+    "Qiqi" at the right of the line it starts."""
     _needs_fonts()
     face = load_typeface(max(10, min(CAPTION_SIZE) // 24))
     room = CAPTION_SIZE[0] * 0.92 - 2 * max(4, CAPTION_SIZE[1] // 60)
@@ -156,10 +158,16 @@ def test_a_dialogue_caption_reads_in_the_direction_of_the_line_not_the_speakers_
     branch = collect_branch(story.project, story.leaf)
     timeline = plan_timeline([round(4.0 * FPS), *story.frames[1:]], Fraction(FPS))
     owner, groups = frame_patches(branch, timeline, CAPTION_SIZE, ExportOptions(captions=CaptionMode.BURN))
-    [caption] = groups[int(owner[timeline.turns[0].shown_from])]
-    assert [_plain(text) for text in caption_layout(CAPTION_SIZE, shown, rtl=True)[1]][-1] == ARABIC_TAIL
-    assert np.array_equal(caption.rgba, _reference_caption(CAPTION_SIZE, shown, rtl=True))
-    assert not np.array_equal(caption.rgba, _reference_caption(CAPTION_SIZE, shown, rtl=True, direction="ltr"))
+    srt = export_branch(story.project, story.leaf, tmp_path / "said.srt").path.read_text(encoding="utf-8")
+    subtitles = ["\n".join(_plain(line) for line in text.split("\n"))
+                 for start, _end, text in parse_srt(srt) if start < 4.0 - 1e-6]
+    assert ARABIC_TAIL in [line for text in subtitles for line in text.split("\n")], subtitles
+    assert " ".join(" ".join(subtitles).split()) == shown
+    for (start, _end, _text), text in zip(parse_srt(srt), subtitles, strict=False):
+        [caption] = groups[int(owner[round(start * FPS)])]
+        assert np.array_equal(caption.rgba, _reference_caption(CAPTION_SIZE, text, rtl=True)), text
+        if ARABIC_TAIL in text.split("\n"):
+            assert not np.array_equal(caption.rgba, _reference_caption(CAPTION_SIZE, text, rtl=True, direction="ltr"))
 
 
 # -- storyboard sheets ----------------------------------------------------------------------
