@@ -125,7 +125,8 @@ def _words(pairs: str, kind: str = "noun") -> tuple[ChineseWord, ...]:
 
 MOTION_GROUPS: dict[str, str] = {
     "idle": "站=stand, 站着=stand, 站立=stand, 站起来=stand up, 起身=stand up, 起床=stand up, 等=wait, 等待=wait,"
-            "等候=wait, 停=stop, 停下=stop, 停住=stop, 休息=relax, 发呆=stand still, 一动不动=stand still",
+            "等候=wait, 停=stop, 停下=stop, 停住=stop, 休息=relax, 发呆=stand still, 一动不动=stand still,"
+            "放松=relax, 闲着=relax",
     "walk": "走=walk, 走路=walk, 步行=walk, 行走=walk, 散步=take walk, 漫步=stroll, 去=go, 前往=head, 走向=walk,"
             "前进=move, 回家=go home, 行进=march, 游荡=wander, 徘徊=wander, 闲逛=stroll, 逛=stroll, 逛街=stroll",
     "run": "跑=run, 跑步=run, 奔跑=run, 冲=dash, 冲刺=dash, 慢跑=jog, 赶路=hurry, 赛跑=race, 跑来跑去=run around,"
@@ -230,7 +231,7 @@ PLACE_GROUPS: dict[str, str] = {
     "street": "路=road, 道路=road, 马路=road, 街=street, 大街=street, 街道=street, 小巷=alley, 巷子=alley,"
               "胡同=alley, 人行道=sidewalk, 斑马线=crosswalk, 十字路口=crossing, 路口=crossing, 林荫道=avenue",
     "bedroom": "房间=room, 卧室=bedroom, 寝室=bedroom, 家=home, 家里=home, 阁楼=attic, 床=bed, 床上=bed,"
-               "屋里=indoors, 室内=indoors",
+               "屋里=indoors, 室内=indoors, 客厅=living room",
     "forest": "森林=forest, 树林=wood, 林子=wood, 树=tree, 树木=tree, 丛林=jungle",
     "beach": "海滩=beach, 沙滩=beach, 海边=seaside, 海岸=coast, 海湾=bay, 沙子=sand",
     # a harbour is drawn as the sea's edge
@@ -262,7 +263,9 @@ UNDRAWN_PLACES = (
     "机场=airport, 飞机场=airport, 医院=hospital, 城堡=castle, 岛=island, 小岛=island, 沙漠=desert,"
     "火山=volcano, 山洞=cave,"
     "洞穴=cave, 雪=snow, 雪地=snow, 下雪=snow, 太空=space, 宇宙=space, 教堂=church, 博物馆=museum, 美术馆=museum,"
-    "动物园=zoo, 公司=office, 办公室=office, 超市=supermarket, 体育场=stadium, 浴室=bathroom, 浴缸=bath"
+    "动物园=zoo, 公司=office, 办公室=office, 超市=supermarket, 体育场=stadium, 浴室=bathroom, 浴缸=bath,"
+    "酒吧=bar, 卫生间=bathroom, 洗手间=bathroom, 厕所=bathroom,"
+    "宫殿=palace, 王宫=palace, 商场=mall, 购物中心=mall"
 )
 """Places not drawn, read as their English word so that the warning names their stand-in."""
 

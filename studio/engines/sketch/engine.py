@@ -302,7 +302,7 @@ class SketchEngine:
             prev = {}
         user_locations = {loc.name: loc for loc in context.locations if isinstance(loc, Location) and loc.name}
         names = [m.name for m in (*context.cast, *load_default_cast()) if isinstance(m, CastMember) and m.name]
-        reading = read_turn(instruction, list(user_locations), names)
+        reading = read_turn(instruction, list(user_locations), names, stand_ins=True)
         # Each field is read as far as its limit as written (as_read: read_turn said what was cut).
         # A turn written in Japanese or Chinese is read in English words, its names set apart
         # (see japanese.py, chinese.py),

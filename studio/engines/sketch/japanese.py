@@ -35,6 +35,8 @@ _ICHIDAN_NEXT = "るれろよたてなまさずら"
 """The kana an ichidan verb's stem is followed by: 食べる, 食べた, 食べて, 食べない, 食べます, 食べよう."""
 _SURU_NEXT = ""
 """A noun read as a motion (ジャンプ, 散歩) may be followed by anything but another kanji or katakana."""
+_SURU_ENDINGS = "しすさせ"
+"""The kana a word that takes する goes on with (のんびりする, のんびりして, のんびりした)."""
 
 _NEGATIVE_RE = re.compile(r"ない|なく|なかっ|ません|^[ぁ-ゖ]?ず")
 """In the ending of a verb, what says it is not done: 走らない, 走っていない, 歩きません, 走らずに."""
@@ -66,6 +68,8 @@ class JapaneseWord:
         走 + る, 歩 + く, 食べ + る), to be offered to an author."""
         if not self.verb:
             return self.written
+        if self.follow == _SURU_ENDINGS:
+            return self.written + "する"
         return self.written + ("る" if self.follow.startswith("る") else self.follow[2])
 
 
@@ -95,7 +99,7 @@ _IRREGULAR_FOLLOW = {"行": "かきくけこっ"}
 MOTION_WORDS = _words(
     # idle
     "立つ:5=stand, 立ち上がる:5=stand up, 待つ:5=wait, 止まる:5=stop, 立ち止まる:5=stop, じっとする=stand still,"
-    "休憩=relax, 佇む:5=stand still,"
+    "休憩=relax, 佇む:5=stand still, くつろぐ:5=relax, 寛ぐ:5=relax,"
     # walk
     "歩く:5=walk, 散歩=take walk, 散策=stroll, 行く:5=go, 向かう:5=head, 進む:5=move, 帰る:5=go, 行進=march,"
     "さまよう:5=wander, うろうろ=wander around, ぶらぶら=stroll,"
@@ -211,6 +215,11 @@ MOTION_WORDS = _words(
 the seats and props its phrases name). Verbs written in kana only are read as well where the
 kana are no particle or ending of another word ("すわる", "おどる")."""
 
+MOTION_WORDS += tuple(JapaneseWord(written, english, _SURU_ENDINGS) for written, english in (
+    ("のんびり", "relax"), ("ゴロゴロ", "laze"), ("ごろごろ", "laze"), ("ダラダラ", "laze"), ("だらだら", "laze")))
+"""Words that are a motion only with する after them: のんびりする relaxes, のんびり歩く walks
+leisurely (のんびり alone is an adverb, :data:`ADVERB_WORDS`)."""
+
 PLACE_WORDS = _words(
     # sky
     "空=sky, 大空=sky, 青空=sky, 空中=midair, 雲=cloud, 上空=high sky, 天=heaven,"
@@ -226,7 +235,7 @@ PLACE_WORDS = _words(
     "並木道=avenue,"
     # bedroom
     "部屋=room, 寝室=bedroom, 自室=my room, 家=home, 自宅=home, 屋根裏=attic, ベッド=bed, 布団=bed,"
-    "室内=indoors,"
+    "室内=indoors, 居間=living room, リビング=living room,"
     # forest
     "森=forest, 林=wood, 森林=woodland, 木=tree, 木々=tree, 樹=tree, ジャングル=jungle,"
     # beach
@@ -264,7 +273,9 @@ PLACE_WORDS = _words(
     # places not drawn, read as their English word so the warning names their stand-in
     "空港=airport, 病院=hospital, 城=castle, お城=castle, 島=island, 砂漠=desert, 火山=volcano, 洞窟=cave, 雪=snow,"
     "宇宙=space, 教会=church, 博物館=museum, 美術館=museum, 動物園=zoo, 会社=office, オフィス=office,"
-    "スーパー=supermarket, 競技場=stadium, 浴室=bathroom, お風呂=bath,"
+    "スーパー=supermarket, 競技場=stadium, 浴室=bathroom, お風呂=bath, バー=bar, 居酒屋=bar, トイレ=bathroom,"
+    "洗面所=bathroom, 宮殿=palace, 王宮=palace, ショッピングモール=mall,"
+    "モール=mall,"
 )
 """A Japanese word for each place of :data:`~studio.engines.sketch.vocabulary.LOCATIONS`."""
 

@@ -108,6 +108,7 @@ def infinitive(stem: str) -> str:
 
 MOTION_GROUPS: dict[str, str] = {
     "idle": "서다=stand, 기다리다=wait, 멈추다=stop, 휴식하다=relax, 일어나다=stand up,"
+            "빈둥거리다=laze, 빈둥대다=laze, 뒹굴다=laze,"
             "일어서다=stand up, 가만히=stand still, 대기하다=wait",
     "walk": "걷다/걸어=walk, 걸어가다=walk, 산책하다=take walk, 거닐다=stroll, 가다=go, 들어가다=go, 이동하다=move,"
             "행진하다=march, 돌아다니다=wander, 헤매다=wander, 걸음=walk, 귀가하다=go home, 여행하다=travel,"
@@ -208,7 +209,7 @@ PLACE_GROUPS: dict[str, str] = {
     "grass": "풀밭=meadow, 초원=meadow, 잔디=lawn, 잔디밭=lawn, 풀=grass",
     "street": "거리=street, 길=road, 도로=road, 골목=alley, 골목길=alley, 인도=sidewalk, 횡단보도=crosswalk,"
               "교차로=crossing, 사거리=crossing, 대로=avenue",
-    "bedroom": "방=room, 침실=bedroom, 집=home, 다락방=attic, 침대=bed, 실내=indoors",
+    "bedroom": "방=room, 침실=bedroom, 집=home, 다락방=attic, 침대=bed, 실내=indoors, 거실=living room",
     "forest": "숲=forest, 숲속=forest, 나무=tree, 수풀=wood, 정글=jungle",
     "beach": "해변=beach, 바닷가=seaside, 해안=coast, 모래사장=beach, 해수욕장=beach, 모래=sand",
     # a harbour is drawn as the sea's edge
@@ -238,7 +239,8 @@ PLACE_GROUPS: dict[str, str] = {
 UNDRAWN_PLACES = (
     "공항=airport, 병원=hospital, 성=castle, 섬=island, 사막=desert, 화산=volcano, 동굴=cave, 눈밭=snow, 설원=snow,"
     "우주=space, 교회=church, 성당=church, 박물관=museum, 미술관=museum, 동물원=zoo, 회사=office, 사무실=office,"
-    "슈퍼마켓=supermarket, 마트=supermarket, 경기장=stadium, 욕실=bathroom, 화장실=bathroom"
+    "슈퍼마켓=supermarket, 마트=supermarket, 경기장=stadium, 욕실=bathroom, 화장실=bathroom,"
+    "술집=bar, 궁전=palace, 궁궐=palace, 쇼핑몰=mall, 백화점=mall"
 )
 """Places not drawn, read as their English word so that the warning names their stand-in."""
 

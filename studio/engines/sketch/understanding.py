@@ -12,6 +12,7 @@ so the user sees exactly what was substituted. Nothing here raises on bad text.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from studio.core.instruction import TIME_WORDS, FieldCut, Instruction, read_within
 from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line
-from studio.engines.sketch import chinese, korean
+from studio.engines.sketch import chinese, japanese, korean
 from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.seats import SEAT_WORDS
 from studio.engines.sketch.text import (
@@ -44,6 +45,7 @@ from studio.engines.sketch.vocabulary import (
     LOCATION_BY_NAME,
     LOCATIONS,
     LOCATIVE_PREPOSITIONS,
+    MORE_MOTION_PHRASES,
     MOTION_BY_NAME,
     MOTIONS,
     TIMES_OF_DAY,
@@ -343,7 +345,7 @@ def _phrase_words(phrase: str) -> tuple[str, ...]:
 
 
 _MOTION_PHRASES: list[tuple[str, tuple[str, ...]]] = [
-    (m.name, _phrase_words(p)) for m in MOTIONS for p in m.phrases
+    (m.name, _phrase_words(p)) for m in MOTIONS for p in (*m.phrases, *MORE_MOTION_PHRASES.get(m.name, ()))
 ]
 _LOCATION_PHRASES: list[tuple[str, tuple[str, ...]]] = [
     (loc.name, _phrase_words(p)) for loc in LOCATIONS for p in loc.phrases
@@ -489,7 +491,7 @@ def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
     while i < len(spans):
         taken = _place_name_at(text, spans, words, i, names)
         if not taken and ((words[i] in one_word and _written_as_place(text, spans, i))
-                          or _place_noun(text, spans, words, i)):
+                          or _place_noun(text, spans, words, i) or _kind_of_stand_in(text, spans, i)):
             taken = 1
         if taken:
             parts.append(text[kept_from:spans[i][1]])
@@ -501,6 +503,15 @@ def without_place_names(text: str, user_locations: Sequence[str] = ()) -> str:
 
 
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "my", "his", "her", "their", "our", "your", "its"})
+
+
+def _kind_of_stand_in(text: str, spans: Sequence[tuple[str, int, int]], i: int) -> bool:
+    """Whether word ``i`` of ``text`` (normalised) is a motion word that says which kind of a
+    place with a stand-in follows it, behind a determiner: "the karaoke bar" names a bar, not
+    singing ("waits at the karaoke bar" is a wait)."""
+    return 0 < i < len(spans) - 1 and spans[i - 1][0] in _DETERMINERS \
+        and lemmatise(spans[i][0], KNOWN_WORDS) in _ANY_MOTION_WORD and _stand_in_head([spans[i + 1][0]]) \
+        and bool(_NAME_GAP_RE.fullmatch(text[spans[i][2]:spans[i + 1][1]]))
 
 
 _MOTION_PHRASE_WORDS: dict[str, frozenset[str]] = {
@@ -670,7 +681,8 @@ _BEFORE_A_VERB = frozenset({"she", "he", "they", "we", "i", "you", "to", "will",
 _NOUN_MOTION_TARGETS = frozenset({"book", "food", "milk", "tea", "song", "game", "cold", "sad", "box", "tear",
                                   "note", "seat", "head", "idle", "view", "go"})
 """Short motion words that are things, not verbs: no misspelling of a verb is read as one of them."""
-_REAL_SWAPS = frozenset({"sign", "signs", "signed", "signing", "east", "posse", "hist", "leis"})
+_REAL_SWAPS = frozenset({"sign", "signs", "signed", "signing", "east", "posse", "hist", "leis", "hoped", "hoping",
+                         "payed", "bowled", "bowling"})
 """English words two swapped letters from a motion verb's form ("signs" / "sings", "east" / "eats"):
 words as written, never misspellings."""
 
@@ -713,12 +725,33 @@ _TYPO_TARGETS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
 def _misspelt(word: str, motion_word: str, forms: tuple[str, ...]) -> bool:
     """Whether ``word`` (as written, lower case) is ``motion_word`` in one of its ``forms``,
     misspelt: by one letter when both are long enough (:data:`MIN_TYPO_CHARS`), else only by
-    two neighbouring letters swapped ("rnus", "walkign")."""
+    two neighbouring letters swapped ("rnus", "walkign"), or by a letter more or less in one of
+    its longer forms ("jumpd", "jumped")."""
     if word[0] != motion_word[0] or word in _REAL_SWAPS:
         return False
     if len(word) >= MIN_TYPO_CHARS and len(motion_word) >= MIN_TYPO_CHARS:
         return any(_one_edit_apart(word, form) for form in forms)
-    return any(_swapped(word, form) for form in forms)
+    return any(_swapped(word, form) for form in forms) or (len(word) >= MIN_TYPO_CHARS and any(
+        len(form) > MIN_TYPO_CHARS and _letter_added_or_dropped(word, form) for form in forms))
+
+
+def _letter_added_or_dropped(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with one letter more or one letter less ("jumpd" / "jumped", "nightt")."""
+    return abs(len(a) - len(b)) == 1 and _one_edit_apart(a, b)
+
+
+def _typo_of(word: str, choices: Iterable[str]) -> str:
+    """The one of ``choices`` (words of four letters or more) that ``word``, as free text writes
+    it, misspells: the same first letter, and two neighbouring letters swapped ("prak", "nihgt")
+    or one letter more or less ("parkk", "nigt"); '' when none is. A letter changed is not read
+    so in free text, where it is most often another word ("hall" is no hill, "mouth" no mount)."""
+    if len(word) <= MIN_SWAP_CHARS:
+        return ""
+    for choice in choices:
+        if len(choice) > MIN_SWAP_CHARS and choice[0] == word[0] and (
+                _swapped(word, choice) or _letter_added_or_dropped(word, choice)):
+            return choice
+    return ""
 
 
 def _an_ing_form(token: str) -> bool:
@@ -1143,12 +1176,49 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         if shop:  # "eats at the noodle shop": the bakery stands in for it, said
             reading.warnings.append(f"'{shop}' unknown, shown as '{place}'")
         return
-    for phrase in _unknown_place_phrases(kept):
+    phrases = _unknown_place_phrases(kept)
+    for phrase in phrases:
         hint = _place_hint(phrase)
         if hint:  # "waits at the airport": the station, said
             reading.location, reading.location_given = hint, True
             reading.warnings.append(f"'{_quote(phrase)}' unknown, shown as '{hint}'")
             return
+    for word in _place_typo_words(kept):
+        shown = _misspelt_place(word)
+        if shown:  # "jumps in the prak": the park, said as a Background field's "prak" is
+            reading.location, reading.location_given = shown, True
+            reading.warnings.append(f"'{word}' unknown, shown as '{shown}'")
+            return
+
+
+def _misspelt_place(word: str) -> str:
+    """The place a free text's ``word`` (lower case) is shown as when it misspells a place word
+    of ours or one with a stand-in (:func:`_typo_of`: "prak" -> park, "airprot" -> station); ''."""
+    close = _typo_of(word, _LOCATION_WORDS) or _typo_of(word, UNKNOWN_LOCATION_HINTS)
+    return _LOCATION_WORDS.get(close) or UNKNOWN_LOCATION_HINTS.get(close, "")
+
+
+def _place_typo_words(text: str) -> list[str]:
+    """The words free ``text`` (as written) writes in lower case as a place, after a preposition
+    and maybe a determiner ("in the prak", "to scohol"), that are no word we know: each may be a
+    place word misspelt (:func:`_misspelt_place`). Someone talked or looked at is not a place."""
+    text = visible(unicodedata.normalize("NFKC", first_read(text)))
+    words = word_spans(text)
+    found: list[str] = []
+    for i, (token, _, end) in enumerate(words[:-1]):
+        if token.lower() not in _PLACE_LOOK_PREPOSITIONS or _CLAUSE_BREAK_RE.search(text[end:words[i + 1][1]]):
+            continue
+        j = i + 1
+        if words[j][0].lower() in _DETERMINERS and j + 1 < len(words) and \
+                not _CLAUSE_BREAK_RE.search(text[words[j][2]:words[j + 1][1]]):
+            j += 1
+        word = words[j][0]
+        low = word.lower()
+        if not word.islower() or low in STOPWORDS or lemmatise(low, KNOWN_WORDS) in KNOWN_WORDS \
+                or low in KNOWN_WORDS or not _names_unknown_place([low]) or _said_to_someone(text, words, i):
+            continue
+        found.append(low)
+    return list(dict.fromkeys(found))
 
 
 _SHOP_STAND_IN = "bakery"
@@ -1291,6 +1361,29 @@ def read_time(instr: Instruction, reading: Reading) -> None:
             reading.time = TIME_WORDS.get(tok) or MORE_TIME_WORDS[tok]
             return
     reading.time = clock_time(text)
+    if not reading.time:
+        misspelt = misspelt_time(instr.free_text)
+        if misspelt:  # "runs at nihgt": night, said as a Time field's "nihgt" is
+            reading.time = TIME_WORDS[misspelt[1]]
+            reading.warnings.append(f"'{misspelt[0]}' unknown, shown as '{reading.time}'")
+
+
+_TIME_LEADS = frozenset({"at", "in", "by", "during", "the", "this", "that", "every", "each", "all", "until", "till",
+                         "before", "after", "from", "late", "early", "one", "tonight", "through"})
+"""Words a time of day is written after in free text ("at night", "in the evening", "all night")."""
+
+
+def misspelt_time(text: str) -> tuple[str, str] | None:
+    """The first word of free ``text`` written after a word a time follows (:data:`_TIME_LEADS`)
+    that misspells a time word (:func:`_typo_of`: "at nihgt", "in the evenign"), as written in
+    lower case, and the time word; None when there is none."""
+    for before, word in itertools.pairwise(tokenise(normalise(text)[0])):
+        if before in _TIME_LEADS and word not in KNOWN_WORDS and word not in STOPWORDS \
+                and lemmatise(word, KNOWN_WORDS) not in KNOWN_WORDS:
+            close = _typo_of(word, TIME_WORDS)
+            if close:
+                return word, close
+    return None
 
 
 _CLOSE_UP_RE = re.compile(r"\bclose[-\u2010\u2011]up\b")
@@ -1347,7 +1440,7 @@ _ORDINARY_CAPITALS = _MONTHS | _WEEKDAYS | _HOLIDAYS | _LANGUAGES | _LEAD_WORDS
 """Words written with a capital that name no one and nowhere: "in May", "on Monday", "in
 French", "at Christmas", the first word of a sentence ("Everyone", "Suddenly")."""
 _PLACE_LEAD_PREPOSITIONS = frozenset({"in", "into", "inside", "within", "throughout", "through", "across", "to",
-                                      "toward", "towards", "at", "near", "outside"})
+                                      "toward", "towards", "at", "near", "outside", "around"})
 """Prepositions after which a name is taken for a place ("runs in Mordor", "flies to Hogwarts")."""
 _TO_SOMEONE = frozenset({
     "talk", "speak", "say", "tell", "whisper", "shout", "yell", "scream", "call", "wave", "smile", "point", "listen",
@@ -1527,11 +1620,21 @@ _PLACE_PHRASE_WORDS = frozenset(w for _, words in _LOCATION_PHRASES for w in wor
 
 def _names_unknown_place(phrase: Sequence[str]) -> bool:
     """Whether the lower-case words ``phrase`` of a place name no place we know nor anything
-    that is not a place (:func:`_unknown_place_phrases`)."""
+    that is not a place (:func:`_unknown_place_phrases`), nor a time of day misspelt ("in the
+    evenign"). A stand-in's kind written before it is part of its name, though a motion word:
+    "the karaoke bar" is a bar (:func:`_stand_in_head`)."""
     lemmas_ = [lemmatise(w, KNOWN_WORDS) for w in phrase]
+    kinds = len(phrase) - 1 if _stand_in_head(phrase) else 0
     return not any(w in _PLACE_PHRASE_WORDS or w in _NOT_PLACES or p in _NOT_PLACES or p in SEAT_WORDS
-                   or w in _ANY_MOTION_WORD or w in UNKNOWN_MOTION_HINTS
-                   for w, p in zip(lemmas_, phrase, strict=True))
+                   or (k >= kinds and (w in _ANY_MOTION_WORD or w in UNKNOWN_MOTION_HINTS)) or _typo_of(p, TIME_WORDS)
+                   for k, (w, p) in enumerate(zip(lemmas_, phrase, strict=True)))
+
+
+def _stand_in_head(phrase: Sequence[str]) -> bool:
+    """Whether the last of the lower-case words ``phrase`` is a place with a stand-in and no
+    motion ("karaoke bar", "sports bar"; not "bath")."""
+    head = lemmatise(phrase[-1], KNOWN_WORDS) if phrase else ""
+    return head in UNKNOWN_LOCATION_HINTS and head not in _ANY_MOTION_WORD and head not in UNKNOWN_MOTION_HINTS
 
 
 def _place_hint(phrase: str) -> str:
@@ -1543,12 +1646,18 @@ def _place_hint(phrase: str) -> str:
     return ""
 
 
-def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Sequence[str] = ()) -> Reading:
+def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Sequence[str] = (), *,
+              stand_ins: bool = False) -> Reading:
     """:func:`read_instruction`, for a turn that may be written in Japanese, Chinese or Korean: it
     is read in the English words of its own (:func:`turn_in_english`;
     ``names``, the cast's, and the project's ``user_locations`` are kept as written), and its
     warnings quote it as it was written. (Engines that learnt English words only, such as the
     mini model, read with :func:`read_instruction` and say what they do not know.)
+
+    ``stand_ins``: a place we do not draw that such a turn's free text names is shown as its
+    stand-in, said (:func:`_read_stand_in`: 火山, the mountain), as the English "on the volcano"
+    is. The sketch engine reads it so; the mini engine puts such a word in its own English words
+    (:func:`studio.engines.mini.rephrase.rephrase_translated`) and says it there.
 
     Each field is held to its limit as written, whatever language the others are in
     (:func:`as_read`), before its Japanese is put into longer English words: a field is too long
@@ -1563,11 +1672,34 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
             written.setdefault(said, as_written)  # "달리지 않는다" in free text, quoted as written
         reading.warnings = [_as_written(warning, written) for warning in reading.warnings]
     known = (*names, *user_locations)
+    if stand_ins and english is not limited and not reading.location and not limited.background.strip():
+        _read_stand_in(limited.free_text, english.free_text, reading)
     if not reading.location and not limited.background.strip() and korean.is_korean(limited, known):
         # Hangul has no capitals to tell a name by: a word before 에서 is where ("한강에서 달린다")
         reading.unknown_places += tuple(korean.unknown_places(limited.free_text, known))
     reading.warnings[:0] = [cut.warning for cut in cuts]
     return reading
+
+
+def _read_stand_in(written: str, english: str, reading: Reading) -> None:
+    """Where a Japanese, Chinese or Korean free text (``written``; ``english``, its English
+    words) that names no place of ours is shown: the stand-in of a place it names that we do
+    not draw (火山, 화산, a volcano: the mountain), said with the word as written, as the
+    English "volcano" is. Those languages mark a place with particles, not with the preposition
+    and article English finds one by ("on the volcano")."""
+    for word in tokenise(english):
+        if word in UNKNOWN_LOCATION_HINTS and _names_unknown_place([word]):
+            reading.location, reading.location_given = UNKNOWN_LOCATION_HINTS[word], True
+            reading.warnings.append(f"'{_written_place(written, word)}' unknown, shown as '{reading.location}'")
+            return
+
+
+def _written_place(text: str, english: str) -> str:
+    """The Japanese, Chinese or Korean word ``text`` writes for the place ``english`` (the longest),
+    or ``english`` when it writes none of them."""
+    written = [word.written for words in (japanese.PLACE_WORDS, chinese.PLACE_WORDS, korean.PLACE_WORDS)
+               for word in words if word.english == english and word.written in text]
+    return max(written, key=len) if written else english
 
 
 def turn_in_english(instr: Instruction, names: Sequence[str] = ()) -> Instruction:

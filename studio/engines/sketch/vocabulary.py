@@ -206,6 +206,15 @@ MOTIONS: tuple[MotionSpec, ...] = (
 )
 """Every motion, in the order the contact sheet shows them."""
 
+MORE_MOTION_PHRASES: dict[str, tuple[str, ...]] = {
+    "walk": ("hike", "trek", "ramble", "saunter"),
+    "idle": ("laze", "unwind"),
+}
+"""More words for a motion, read as it with no warning ("hikes up the mountain" walks, "lazes on
+the beach" is idle). They are kept apart from each motion's ``phrases``, which the contact sheet
+and the mini model's training drafts (:mod:`studio.engines.mini.data`) choose their words from:
+a word added here changes what an instruction reads as, not how training turns are written."""
+
 MOTION_BY_NAME: dict[str, MotionSpec] = {m.name: m for m in MOTIONS}
 IDLE = MOTION_BY_NAME["idle"]
 
@@ -313,6 +322,9 @@ def vocabulary_words() -> frozenset[str]:
     words: set[str] = set()
     for motion in MOTIONS:
         for phrase in motion.phrases:
+            words.update(phrase.split())
+    for phrases in MORE_MOTION_PHRASES.values():
+        for phrase in phrases:
             words.update(phrase.split())
     for loc in LOCATIONS:
         for phrase in loc.phrases:
