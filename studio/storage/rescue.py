@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +37,10 @@ def media_of(entities: Iterable[object]) -> list[str]:
     for entity in entities:
         if isinstance(entity, Take):
             rels.extend(entity.media_paths())
-        elif isinstance(entity, CastMember | Location):
-            image = getattr(entity, "image_path", "")
-            if image:
-                rels.append(image)
+        elif isinstance(entity, CastMember):
+            rels.extend(rel for rel in entity.reference_images if rel)
+        elif isinstance(entity, Location) and entity.image_path:
+            rels.append(entity.image_path)
     return list(dict.fromkeys(rels))
 
 
@@ -62,13 +63,21 @@ def _copy_file(source: Project, rel: str, folder: Path) -> bool:
     return True
 
 
+def readable_name(project: Project) -> str | None:
+    """``project``'s name where its damaged database still gives it; else None."""
+    try:
+        return project.name
+    except (StudioError, sqlite3.Error):
+        return None
+
+
 def copy_from_memory(source: Project, tree: StoryTree, dest: str | os.PathLike[str]) -> RescuedCopy:
     """Make the new project ``dest`` hold ``tree`` (the story as the window holds it) and the
     media of ``source`` that can still be read, then open it for writing.
 
     A copy that fails part way is removed: nothing that looks like a project is left."""
     entities = list(tree.entities())
-    made = Project.create(dest)
+    made = Project.create(dest, readable_name(source))  # the story keeps its name, where it can be read
     folder = made.path
     try:
         patch: Patch = {(EntityKind.NODE, made.tree.root_id): None,  # the new project's own start

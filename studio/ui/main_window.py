@@ -34,6 +34,7 @@ from studio.core.errors import StudioError
 from studio.storage import Project
 from studio.storage.bundle import looks_like_bundle
 from studio.storage.project import project_damage
+from studio.storage.rescue import readable_name
 from studio.ui.damaged_project import damaged_notice, damaged_reason, rescued_notice
 from studio.ui.dialogs.cheat_sheet import CheatSheet
 from studio.ui.dialogs.close_with_jobs import close_with_jobs_box
@@ -716,7 +717,8 @@ class MainWindow(QMainWindow):
     def ask_save_copy(self) -> None:
         if self.session is None:
             return
-        suggested = self.settings.paths.documents_dir / f"{self.session.project.name} copy.kamishibai"
+        name = readable_name(self.session.project) or self.session.path.stem  # (a damaged database may not say)
+        suggested = self.settings.paths.documents_dir / f"{name} copy.kamishibai"
         path, _ = QFileDialog.getSaveFileName(self, "Save a copy of the project", str(suggested),
                                               "Kamishibai project (*.kamishibai)")
         if path:
@@ -743,7 +745,7 @@ class MainWindow(QMainWindow):
         copying.done.connect(lambda result: self._copy_done(copying, session, result))
         self.copying = copying
         self.actions_.save_copy.setEnabled(False)
-        self.show_message(f"Saving a copy of {session.project.name} at {folder}…")
+        self.show_message(f"Saving a copy of {readable_name(session.project) or session.path.stem} at {folder}…")
         copying.start()
         return True
 
@@ -785,7 +787,8 @@ class MainWindow(QMainWindow):
             return
         reason = damaged_reason(session.path)
         workspace.become_read_only(reason)
-        self.setWindowTitle(f"{session.project.name} (read-only) — Kamishibai Studio")
+        name = readable_name(session.project) or session.path.name
+        self.setWindowTitle(f"{name} (read-only) — Kamishibai Studio")
         self._update_read_only_actions()
         self._update_history_actions()
         self.show_error(damaged_notice(session.path))

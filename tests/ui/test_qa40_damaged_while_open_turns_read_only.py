@@ -41,6 +41,7 @@ def test_a_database_damaged_while_open_turns_the_window_read_only_and_a_copy_sav
     assert window.open_project(sample_project), window.last_error
     session, ws = window.session, window.workspace
     held = session.project.tree
+    name = session.project.name
     clips = {take.id: (sample_project / take.clip_path).read_bytes()
              for take in held.takes.values() if take.clip_path}
     assert clips, "the branch made no clips"
@@ -72,6 +73,7 @@ def test_a_database_damaged_while_open_turns_the_window_read_only_and_a_copy_sav
     qtbot.waitUntil(lambda: window.session is not None and window.session.path == dest, timeout=30_000)
     copy = window.session.project
     assert window.session.read_only is None
+    assert copy.name == name  # the story keeps its name
     assert set(copy.tree.nodes) == set(held.nodes)
     assert set(copy.tree.takes) == set(held.takes)
     assert copy.tree.node(turn).instruction == held.node(turn).instruction
