@@ -68,6 +68,10 @@ def test_a_database_damaged_while_open_turns_the_window_read_only_and_a_copy_sav
     assert window.actions_.save_copy.isEnabled()
     assert "(read-only)" in window.windowTitle()
 
+    lost_take, lost_rel = next((t.id, t.clip_path) for t in held.takes.values() if t.clip_path)
+    (sample_project / lost_rel).unlink()  # a clip that can no longer be read: left out, and named
+    del clips[lost_take]
+
     dest = tmp_path / "rescued.kamishibai"
     assert window.save_copy_to(dest)
     qtbot.waitUntil(lambda: window.session is not None and window.session.path == dest, timeout=30_000)
@@ -81,7 +85,8 @@ def test_a_database_damaged_while_open_turns_the_window_read_only_and_a_copy_sav
     for take_id, data in clips.items():
         assert (dest / copy.tree.takes[take_id].clip_path).read_bytes() == data
     assert "from the story the window held" in window.last_error.message
-    assert not copy.problems, copy.problems
+    assert f"1 media file could not be read and is missing from it ({lost_rel})" in window.last_error.message
+    assert not (dest / lost_rel).exists()
 
 
 def test_the_read_only_line_names_only_backups_that_are_there(sample_project: Path) -> None:
