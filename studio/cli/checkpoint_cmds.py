@@ -55,7 +55,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     customx.set_defaults(handler=cmd_convert_customx)
 
     doctor = commands.add_parser("doctor", help="list our AnimeGamer (or CustomX) files (present or missing, "
-                                                "with sizes)")
+                                                "with sizes)",
+                                 description="List the converted AnimeGamer (or CustomX) weight files a checkpoints "
+                                 "folder should hold, each present (with its size) or missing, and any that is "
+                                 "damaged. Exit status 1 unless every file is there and whole.")
     doctor.add_argument("--engine", default="animegamer", choices=("animegamer", "customx"),
                         help="whose files to list (default: animegamer)")
     doctor.add_argument("--checkpoints", default=None, type=checkpoints_folder,
@@ -115,7 +118,11 @@ def _where_by_default(value: str | None) -> list[str]:
             "shipped mini weights. --checkpoints DIR names another folder.)"]
 
 
-def _require_folder(option: str, value: str, hint: str) -> None:
+CHECKPOINTS_FOLDER_HINT = ("Give the checkpoints folder that holds the converted weights (animegamer/, customx/ "
+                           "...), or leave --checkpoints out to look in the default one.")
+
+
+def require_folder(option: str, value: str, hint: str) -> None:
     """Refuse ``value`` (given with ``option``) unless it is a folder, saying what it is
     instead: looking for the release's files under a file (or a typo) listed each of them
     as missing, which hid the mistake."""
@@ -138,10 +145,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from studio.engines.animegamer.convert import convert_release
     from studio.engines.animegamer.sizes import FULL, TINY
 
-    _require_folder("SRC", args.source, "Nothing was written. Give the release's checkpoints/ folder (the one that "
+    require_folder("SRC", args.source, "Nothing was written. Give the release's checkpoints/ folder (the one that "
                     "holds AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
     if args.tokenizer is not None:  # a file (tokenizer.model itself) was looked into as a folder
-        _require_folder("--tokenizer", args.tokenizer, "Nothing was written. Give the folder that holds "
+        require_folder("--tokenizer", args.tokenizer, "Nothing was written. Give the folder that holds "
                         "tokenizer.model (MLLM/VisualAR/animegamer_tokenizer of the code release).")
     checkpoints = _checkpoints(args.checkpoints)
     try:
@@ -238,7 +245,7 @@ def _check_customx_sources(args: argparse.Namespace) -> None:
         if kind == "folder":
             hint = ("Nothing was written. Give the released model's folder (`kamishibai checkpoints convert-customx "
                     "--help` names it).")
-            _require_folder(option, value, hint)
+            require_folder(option, value, hint)
             if not (path / "tokenizer.json").is_file():
                 raise StudioError(f"{option} {value}: it holds no tokenizer.json.", hint=hint)
 
@@ -253,6 +260,8 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
     from studio.engines.requirements import damaged_file
 
     release = _customx_release(args.source, args.checkpoints) if args.source else None  # a bad --source first
+    if args.checkpoints and not args.source:  # as for AnimeGamer's files (see cmd_doctor)
+        require_folder("--checkpoints", args.checkpoints, CHECKPOINTS_FOLDER_HINT)
     folder = _checkpoints(args.checkpoints) / catalog.NAME
     moved = _folder_problem(folder, "CustomX")
     if moved and not args.json:
@@ -310,7 +319,7 @@ def _customx_release(source: str, checkpoints: str | None) -> tuple[list[dict[st
     from studio.engines.customx.release import convert_command, find_release
 
     hint = "Give the folder the CustomX downloads were unpacked into."
-    _require_folder("--source", source, hint)
+    require_folder("--source", source, hint)
     try:
         found = find_release(Path(source))
     except NotADirectoryError:
@@ -335,8 +344,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from studio.engines.animegamer.doctor import convert_command, format_report, inspect
 
     if args.source:
-        _require_folder("--source", args.source, "Give the release's checkpoints/ folder (the one that holds "
+        require_folder("--source", args.source, "Give the release's checkpoints/ folder (the one that holds "
                         "AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
+    if args.checkpoints and not args.source:  # every file was listed missing under a folder that isn't there,
+        # hiding the typo (with --source it is where the weights are to be converted to: it may not be there yet)
+        require_folder("--checkpoints", args.checkpoints, CHECKPOINTS_FOLDER_HINT)
     report = inspect(_checkpoints(args.checkpoints), Path(args.source) if args.source else None)
     damaged = _damaged_files(report)
     report = replace(report, complete=_undamaged_characters(report, damaged))

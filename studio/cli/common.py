@@ -84,13 +84,15 @@ ROOT_NAMES = frozenset({"root", "start"})
 """What a node argument may say for the story's start, whatever its id."""
 
 
-def resolve_node(tree: StoryTree, ref: str) -> str:
+def resolve_node(tree: StoryTree, ref: str, path: str | None = None) -> str:
     """A node id, a unique id prefix, or 'root'. Spaces around it (copied from `tree`'s
-    indented listing) are ignored; an empty one is refused, not taken as a prefix of every id."""
+    indented listing) are ignored; an empty one is refused, not taken as a prefix of every id.
+    ``path``: the project as given, for the hints' commands (else they say PATH)."""
     ref = ref.strip()
+    listing = f"`kamishibai tree {shell_path(path) if path is not None else 'PATH'}`"
     if not ref:
         raise StudioError("The node id is empty.",
-                          hint="Give a node id or a unique prefix of one (`kamishibai tree PATH` lists them), "
+                          hint=f"Give a node id or a unique prefix of one ({listing} lists them), "
                           "or 'root' for the story's start.")
     if ref.lower() in ROOT_NAMES:
         return tree.root_id
@@ -104,7 +106,7 @@ def resolve_node(tree: StoryTree, ref: str) -> str:
     if not matches:
         _refuse_a_take_id(tree, ref)
         raise StudioError(f"No node {printable(ref)!r} in this project.",
-                          hint="`kamishibai tree PATH` lists the node ids.")
+                          hint=f"{listing} lists the node ids.")
     raise StudioError(f"{printable(ref)!r} matches {len(matches)} nodes; give more characters of the id.",
                       hint=f"It is the start of {first_few(sorted(matches), limit=5)}.")
 

@@ -19,7 +19,10 @@ def absolute(folder: Path) -> Path:
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("doctor", help="check Python, torch and GPUs, ffmpeg, Qt and every engine")
+    p = sub.add_parser("doctor", help="check Python, torch and GPUs, ffmpeg, Qt and every engine",
+                       description="Check what this machine can run: Python, torch and its GPUs, ffmpeg, Qt, and "
+                       "each engine (its weights, its device), saying why one can't run. Exit status 1 when an "
+                       "engine can't run here.")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--device", type=device_spec, default="cpu",
                    help="placement to check engines with: cpu, cuda:N, predict=cuda:0,decode=cuda:1, cuda:0+offload")
@@ -32,6 +35,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from studio.doctor import collect_report, format_report
     from studio.engines.config import EngineConfig
 
+    if args.checkpoints and not Path(args.checkpoints).expanduser().is_dir():
+        # every weight file was listed missing under it, which hid the mistyped folder
+        from studio.cli.checkpoint_cmds import CHECKPOINTS_FOLDER_HINT, require_folder
+
+        require_folder("--checkpoints", str(Path(args.checkpoints).expanduser()), CHECKPOINTS_FOLDER_HINT)
     folders = [absolute(folder) for folder in checkpoint_dirs(args.checkpoints)]
     config = EngineConfig.parse(args.device, checkpoints=folders)
     report = collect_report(composition.default_registry(), config,

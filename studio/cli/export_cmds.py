@@ -172,7 +172,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     check_options(infer_format(out, args.format), options, given)  # before --force could matter
     bar = _Bar(enabled=not args.quiet)
     with open_for_reading(args.path) as project:
-        leaf = resolve_node(project.tree, args.leaf) if args.leaf is not None else only_leaf(project.tree, args.path)
+        leaf = (resolve_node(project.tree, args.leaf, args.path) if args.leaf is not None
+                else only_leaf(project.tree, args.path))
         # the branch, the folder and the project folder are checked first: --force can't make those right
         try:
             job = export_task(project, leaf, out, options, args.format)

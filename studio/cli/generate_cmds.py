@@ -460,7 +460,7 @@ def _engine_of(tree: StoryTree, node_id: str, service: GenerationService) -> str
     return service.default_engine
 
 
-def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = True) -> None:
+def _run_now(service: GenerationService, job_ids: list[str], path: str, *, stop: bool = True) -> None:
     """Run ``job_ids`` ahead of the queue, then pause before anything else starts; ``stop``
     also stops the worker (else the next call resumes it, with its engines still loaded)."""
     from studio.worker import JobEvent
@@ -484,7 +484,8 @@ def _run_now(service: GenerationService, job_ids: list[str], *, stop: bool = Tru
         while not done.wait(0.2):
             if not service.running:
                 raise WorkFailedError("The worker stopped unexpectedly.",
-                                      hint="Run the command again; `kamishibai queue PATH` lists the jobs left.")
+                                      hint=f"Run the command again; `kamishibai queue {shell_path(path)}` "
+                                      "lists the jobs left.")
     except KeyboardInterrupt:
         with ctrl_c_deferred():  # a second Ctrl+C (or `timeout`'s second SIGINT) must not cut the stop short
             service.stop(cancel_running=True, timeout=30)
@@ -702,11 +703,11 @@ def _discard_new_turn(project: Project, node_id: str) -> str:
     return " (The new turn was not kept.)"
 
 
-def _check_instructions(texts: Sequence[str]) -> None:
+def _check_instructions(texts: Sequence[str], path: str) -> None:
     """Refuse a wrongly written instruction before any turn is generated, naming which one
     (re-running the corrected command would otherwise add the turns before it again)."""
     from studio.core.field_names import misspelled_field_names, unknown_field_message
-    from studio.core.instruction import InstructionError, validate_instruction_text
+    from studio.core.instruction import InstructionError, instruction_too_long, validate_instruction_text
 
     for number, text in enumerate(texts, start=1):
         try:
@@ -719,6 +720,9 @@ def _check_instructions(texts: Sequence[str]) -> None:
                 raise InstructionError(message[:1].upper() + message[1:] + ".",
                                        hint="Correct the field name (a dialogue line is added with `kamishibai say`).")
         except InstructionError as error:
+            if instruction_too_long(text):  # the window's "the turn's notes": no command sets those
+                error.hint = ("Shorten it. Words for whoever films the turn can go in its shot notes once it is "
+                              f"made: kamishibai story {shell_path(path)} NODE --notes TEXT.")
             if len(texts) == 1:
                 raise
             raise InstructionError(f"Instruction {number} of {len(texts)}: {error.message} Nothing was generated.",
@@ -743,7 +747,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                           hint=f"kamishibai play {shell_path(args.path)} "
                                "'Qiqi waves at the bakery' (or --instruction TEXT; several make a turn each).")
     settings = parse_settings(args.setting)
-    _check_instructions(args.instruction)
+    _check_instructions(args.instruction, args.path)
     run = _PlayRun()
     try:
         with open_project(args.path, wait=args.wait) as project:
@@ -816,11 +820,11 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
     kept, as a failed one is not; ``run.stopped`` describes it after Ctrl+C."""
     tree = project.tree
     # an empty --parent (a script's empty variable) is refused, not read as "the default parent"
-    parent = resolve_node(tree, args.parent) if args.parent is not None else last_created_node(tree)
+    parent = resolve_node(tree, args.parent, args.path) if args.parent is not None else last_created_node(tree)
     service = _service(project, args)
     _refuse_a_parent_that_waits_for_ever(project, service, parent, args.path, command="play",
                                          made="the new turn", other="Or pick another turn with --parent.")
-    _note_a_parent_without_take(project, service, parent)
+    _note_a_parent_without_take(project, service, parent, args.path)
     engine, settings = _continued_engine(service, tree, parent, args.engine, settings)
     run.parent = parent
     current: int | None = None  # the instruction being generated, until its result is in
@@ -833,7 +837,7 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
             node_id, job_id = service.generate(parent, instruction, engine=engine, seed=args.seed,
                                                settings=settings, priority=_top_priority(service))
             unfinished = node_id
-            _run_now(service, [job_id], stop=False)
+            _run_now(service, [job_id], args.path, stop=False)
             result = _job_result(project, service, job_id)
             run.results.append(result)
             current = None
@@ -908,7 +912,7 @@ def _stopped_turn(args: argparse.Namespace, number: int, project: Project | None
     return out
 
 
-def _note_a_parent_without_take(project: Project, service: GenerationService, parent: str, *,
+def _note_a_parent_without_take(project: Project, service: GenerationService, parent: str, path: str, *,
                                 made: str = "the new turn", other: str = ", or pick another with --parent") -> None:
     """Continuing a turn that has no finished take (a `play` killed midway, turns imported and
     not generated yet) works, but its own change of state is not there to build on: say so.
@@ -923,10 +927,12 @@ def _note_a_parent_without_take(project: Project, service: GenerationService, pa
         return
     if any(job.node_id == parent and job.status in (JobStatus.QUEUED, JobStatus.RUNNING) for job in service.jobs()):
         return
-    print(f"kamishibai: note: the turn continued, {parent} ({node.instruction.raw[:50]!r}), has no finished "
-          f"take: {made} starts from the state before it. Generate it first to build on it "
-          f"(kamishibai fill, or kamishibai run-queue --requeue-interrupted){other}.",
-          file=sys.stderr)
+    interrupted = any(job.node_id == parent and job.status is JobStatus.INTERRUPTED for job in service.jobs())
+    how = (run_queue_command(service, path, "--requeue-interrupted") if interrupted  # its stopped job, again
+           else f"kamishibai reroll {shell_path(path)} {parent}")
+    print(f"kamishibai: note: the turn continued, {parent} ({printable(node.instruction.raw[:50])!r}), has no "
+          f"finished take: {made} starts from the state before it. Generate it first to build on it "
+          f"({how}){other}.", file=sys.stderr)
 
 
 def _awaited_job(service: GenerationService, tree: StoryTree, parent: str) -> Job | None:
@@ -1001,13 +1007,13 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
             made: list[dict[str, Any]], shown: list[bool], notes: list[str]) -> None:
     """Re-roll ``args.node`` (and with ``--branch`` every turn below it) into ``made``. A
     Ctrl+C while they run prints the turns re-rolled so far (``shown`` says it did)."""
-    node_id = resolve_node(project.tree, args.node)
+    node_id = resolve_node(project.tree, args.node, args.path)
     service = _service(project, args)
     parent = project.tree.nodes[node_id].parent_id
     if parent is not None:  # the story's start is refused below, with its own message
         _refuse_a_parent_that_waits_for_ever(project, service, parent, args.path, command="reroll",
                                              made="the new take")
-        _note_a_parent_without_take(project, service, parent, made="its new take", other="")
+        _note_a_parent_without_take(project, service, parent, args.path, made="its new take", other="")
     if args.engine is None:
         branch = [node_id, *(node.id for node in project.tree.descendants(node_id))] if args.branch else [node_id]
         _refuse_a_take_engine_that_cannot_run(service, project.tree, branch)
@@ -1024,7 +1030,7 @@ def _reroll(project: Project, args: argparse.Namespace, settings: dict[str, Any]
     if not job_ids:  # --branch from the story's start with no turn under it: nothing checked them
         check_engine_choice(service, project.tree, [], args.engine, settings)
     try:
-        _run_now(service, job_ids)
+        _run_now(service, job_ids, args.path)
     except KeyboardInterrupt:  # the takes made before it stay: say which, as `play` does
         with ctrl_c_deferred():  # a second Ctrl+C must not cut the JSON or the summary short
             made[:] = _rerolled(project, service, job_ids)
@@ -1629,7 +1635,7 @@ def cmd_fill(args: argparse.Namespace) -> int:
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
         # an empty --leaf is refused: read as "no --leaf", it would queue every branch
-        leaves = ([resolve_node(tree, args.leaf)] if args.leaf is not None
+        leaves = ([resolve_node(tree, args.leaf, args.path)] if args.leaf is not None
                   else [n.id for n in tree.leaves_under(tree.root_id)])
         service = _fill_service(project, args)
         # a turn whose job was interrupted (a `fill --run` stopped) gets that job again, not a

@@ -228,7 +228,7 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
                           hint="Leave --parent out (or give 'root') to import into a new project.")
     project = new_project(folder) if create else open_project(str(folder), wait=args.wait)
     with project:
-        parent = resolve_node(project.tree, args.parent)
+        parent = resolve_node(project.tree, args.parent, str(folder))
         result = import_story(project, story, demo_name(source), parent_id=parent, skip_bad=args.skip_bad)
         for number, reason in result.skipped:
             print(f"skipped line {number}: {printable(reason)}")

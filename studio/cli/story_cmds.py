@@ -148,7 +148,7 @@ def _stats(state: CharacterState) -> str:
     return f"stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}"
 
 
-def _print_start(tree: StoryTree) -> None:
+def _print_start(tree: StoryTree, path: str) -> None:
     """The story's start, as ``story`` shows it: it holds no instruction and no story fields
     (an empty instruction line and "duration: the clip's own length" were printed for it, as
     if it were a turn), so its start states are shown, as the window's Start panel does."""
@@ -161,12 +161,12 @@ def _print_start(tree: StoryTree) -> None:
     for name, state in own.items():
         print(f"  {printable(name)} starts at {_stats(state)}")
     print("  dialogue, narration, duration and shot notes belong to turns: give a turn's id "
-          "(`kamishibai tree PATH` lists them)")
+          f"(`kamishibai tree {shell_path(path)}` lists them)")
 
 
-def _print_story(tree: StoryTree, node_id: str) -> None:
+def _print_story(tree: StoryTree, node_id: str, path: str) -> None:
     if tree.node(node_id).is_root:
-        _print_start(tree)
+        _print_start(tree, path)
         return
     story = tree.node(node_id).story
     print(f"turn {node_id}: {printable(tree.node(node_id).instruction.raw)}")
@@ -188,7 +188,7 @@ def cmd_say(args: argparse.Namespace) -> int:
     from studio.core.commands import AddDialogueLine
 
     with open_project(args.path, wait=args.wait) as project:
-        node_id = resolve_node(project.tree, args.node)
+        node_id = resolve_node(project.tree, args.node, args.path)
         speaker = args.speaker if args.speaker is not None else project.tree.acting_character(node_id)
         count = len(project.tree.nodes[node_id].story.dialogue)
         if args.at is not None and not 1 <= args.at <= count + 1:
@@ -198,7 +198,7 @@ def cmd_say(args: argparse.Namespace) -> int:
             raise StudioError("--speaker is empty: give a name (the default is the turn's character).")
         index = None if args.at is None else args.at - 1
         project.apply(AddDialogueLine(node_id, speaker, args.text, index))
-        _print_story(project.tree, node_id)
+        _print_story(project.tree, node_id, args.path)
         if not speaker.strip():
             _say_nobody_speaks(args.path, node_id)
     return 0
@@ -220,7 +220,7 @@ def cmd_use(args: argparse.Namespace) -> int:
 
     with open_project(args.path, wait=args.wait) as project:
         tree = project.tree
-        node_id = resolve_node(tree, args.node)
+        node_id = resolve_node(tree, args.node, args.path)
         if tree.node(node_id).is_root:  # its hint named `reroll` of the start, which is refused
             raise StudioError("The story's start has no takes to choose from: takes belong to turns.",
                               hint=f"Give a turn's id (`kamishibai tree {shell_path(args.path)}` lists "
@@ -286,6 +286,11 @@ def _take_of(tree: StoryTree, node_id: str, ref: str, shown_path: str) -> Any:
         return exact
     by_prefix = _takes_starting(takes, ref.strip())
     number = int(ref) if ref.strip().isdigit() else 0
+    if ref.strip().isdigit() and number == 0:  # "0" read as an id prefix picked whichever take's id starts so
+        listed = ", ".join(f"{i}: {t.id}" for i, t in enumerate(takes, start=1))
+        raise StudioError(f"Take numbers start at 1: take 1 is turn {node_id}'s first take, so there is no take "
+                          f"{ref.strip()}.", hint=f"Its takes: {listed} (give an id's first characters to name one by "
+                          "its id).")
     by_number = takes[number - 1] if 1 <= number <= len(takes) else None
     if by_number is not None and by_prefix and by_prefix != [by_number]:  # say which id each one has
         others = first_few([t.id for t in by_prefix if t is not by_number])
@@ -327,9 +332,9 @@ def cmd_narrate(args: argparse.Namespace) -> int:
     from studio.core.commands import SetNarration
 
     with open_project(args.path, wait=args.wait) as project:
-        node_id = resolve_node(project.tree, args.node)
+        node_id = resolve_node(project.tree, args.node, args.path)
         project.apply(SetNarration(node_id, unix_line_breaks(args.text)))
-        _print_story(project.tree, node_id)
+        _print_story(project.tree, node_id, args.path)
     return 0
 
 
@@ -349,22 +354,22 @@ def cmd_story(args: argparse.Namespace) -> int:
         changes["dialogue"] = ()
     if not changes:
         with open_for_reading(args.path) as project:
-            node_id = resolve_node(project.tree, args.node)
-            _show(project.tree, node_id, args.json)
+            node_id = resolve_node(project.tree, args.node, args.path)
+            _show(project.tree, node_id, args.json, args.path)
         return 0
     with open_project(args.path, wait=args.wait) as project:
-        node_id = resolve_node(project.tree, args.node)
+        node_id = resolve_node(project.tree, args.node, args.path)
         story: StoryFields = replace(project.tree.node(node_id).story, **changes)
         project.apply(SetStory(node_id, story))
-        _show(project.tree, node_id, args.json)
+        _show(project.tree, node_id, args.json, args.path)
     return 0
 
 
-def _show(tree: StoryTree, node_id: str, as_json: bool) -> None:
+def _show(tree: StoryTree, node_id: str, as_json: bool, path: str) -> None:
     if as_json:
         print_json(story_dict(tree, node_id))
     else:
-        _print_story(tree, node_id)
+        _print_story(tree, node_id, path)
 
 
 def _stat(text: str) -> int:

@@ -136,9 +136,34 @@ class DemoImportError(StudioError):
                 else " (use --skip-bad to import the good lines only)")
         super().__init__(
             f"{name}: {headline or f'{len(problems)} malformed line(s)'}; nothing was imported.\n{shown}{more}",
-            hint=hint or f"Each line should read 'Character: NAME; Motion: WHAT; Background: WHERE.'{tail}",
+            hint=hint or _problems_hint(problems) + tail,
         )
         self.problems = problems
+
+
+_KIND_HINTS = {
+    "branch": "A '## branch after N' line starts a branch after turn N of the file's first branch (0: from the "
+              "story's start), with the branch's turns below it.",
+    "duration": "A duration is a number of seconds (3, 3.5 or 3.5s); leave it empty for the clip's own length.",
+    "turn": "Each line should read 'Character: NAME; Motion: WHAT; Background: WHERE.'",
+}
+"""What to do about each kind of problem (:func:`_kind`)."""
+
+
+def _problems_hint(problems: list[tuple[int, str]]) -> str:
+    """What to do about ``problems``, by kind: a branch marker's or a duration's own rule
+    where those are wrong (the turn line's pattern, said for them, sent the user to lines
+    that were right), the turn line's pattern for the rest."""
+    kinds = {_kind(reason) for _number, reason in problems}
+    return " ".join(hint for kind, hint in _KIND_HINTS.items() if kind in kinds)
+
+
+def _kind(reason: str) -> str:
+    if "## branch after" in reason or "branch marker" in reason:
+        return "branch"
+    if reason.lower().startswith(("a duration", "the duration", "duration")):
+        return "duration"
+    return "turn"
 
 
 class DemoTurn(NamedTuple):
@@ -614,7 +639,8 @@ def parse_demo_text(text: str) -> DemoStory:
     for branch in branches[1:]:
         if branch.after is not None and branch.after > main_length:
             problems.append((branch.line_number,
-                             f"'## branch after {branch.after}': the first branch has {main_length} turn(s)"))
+                             f"'## branch after {branch.after}': the first branch has {main_length} turn(s), "
+                             f"so a branch starts after turn {main_length} at most (0: from the story's start)"))
         elif branch.after is not None and not branch.turn_lines and any_turn:
             # a file cut short, or turns forgotten: the branch meant was dropped without a word
             problems.append((branch.line_number, f"'## branch after {branch.after}' has no turns below it: write the "

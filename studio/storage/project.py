@@ -583,6 +583,7 @@ class Project:
                 for kind, table in TABLES.items():
                     columns, build = FROM_VALUES[kind]
                     rows = database.values(table, columns, COLUMN_FALLBACKS.get(table))
+                    made: Iterator[Any]
                     if kind is EntityKind.NODE:  # a bad duration is a problem, not a refusal
                         made = map(node_from_values, rows, itertools.repeat(problems))
                     elif kind is EntityKind.TAKE:  # so is a state change out of range
