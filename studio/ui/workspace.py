@@ -52,6 +52,8 @@ from studio.core.sentence import plural
 from studio.core.state import CharacterState, StateScope, character_key
 from studio.core.story import StoryFields
 from studio.core.tree import StoryTree
+from studio.storage import DB_NAME
+from studio.storage.errors import ProjectDamagedError
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
@@ -69,7 +71,7 @@ from studio.ui.navigation import branch_through, neighbour
 from studio.ui.node_summary import excerpt_of, summarize
 from studio.ui.queue_panel import QueuePanel
 from studio.ui.search_bar import SearchBar, find_matches
-from studio.ui.session import EditKind, ProjectSession, ReadOnlyReason
+from studio.ui.session import EditKind, ProjectSession, ReadOnlyReason, database_damaged
 from studio.ui.window_actions import StudioActions, take_to_choose
 from studio.worker.events import EventKind, JobEvent
 from studio.worker.runner import CANCELLED_MESSAGE
@@ -424,6 +426,7 @@ class Workspace(QWidget):
         session.tracker.job_finished.connect(self._on_job_finished)
         session.tracker.job_started.connect(self._on_job_started)
         self.scene.node_clicked.connect(self.select)
+        self.scene.fold_toggled.connect(self._say_fold)
         self.scene.node_activated.connect(self._activate)
         self.scene.node_context_menu.connect(self._context_menu)
         self.view.navigate.connect(self.navigate)
@@ -1119,6 +1122,11 @@ class Workspace(QWidget):
         if self.branch_compare is not None:  # a turn queued, generating or failed: its row says so
             self.branch_compare.follow()
 
+    def _damaged_database(self, failure: str) -> bool:
+        """Whether a job failed because the project's database is damaged: its message names
+        the database, and the database fails SQLite's checks now (asked only then)."""
+        return DB_NAME in failure and self.read_only is None and database_damaged(self.project)
+
     def _follow_retried_export(self, old_id: str, new_id: str) -> None:
         """A retried export ends as its first try would have ("Export finished: ...")."""
         export = self._exports.pop(old_id, None)
@@ -1144,6 +1152,9 @@ class Workspace(QWidget):
         if event.kind is EventKind.FAILED:
             message = event.message or "A job failed."
             hint = event.hint
+            if self._damaged_database(message):  # its take could not be saved: the window turns read-only
+                self.session.report(ProjectDamagedError(message, hint=hint))
+                return
             self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
         elif event.kind is EventKind.FINISHED:
             self.message.emit(self._take_ready_message(event.job.node_id, event.job.take_id))
@@ -1656,6 +1667,7 @@ class Workspace(QWidget):
             self._on_query(self.search.edit.text())
 
     def _on_query(self, text: str) -> None:
+        self.message.emit("")  # the search bar counts the matches: an older message would read as about them
         self._matches = find_matches(self.tree, text, self.layout_order())
         self.scene.set_search_hits(self._matches)
         self._match_index = -1
@@ -1698,6 +1710,18 @@ class Workspace(QWidget):
         folded away too: a search or the bookmark keys reach them, and selecting one unfolds it)."""
         return self.scene.layout_order()
 
+    def _say_fold(self, node_id: str, folded: bool, count: int) -> None:
+        """Say what a fold did ("Folded 3 turns after turn 2 (Z unfolds)"): the status bar
+        kept saying what came before it ("Bookmark 1 of 1"), as if about the fold."""
+        if node_id not in self.tree.nodes:
+            return
+        turns = f"{count} turn{'s' if count != 1 else ''} after turn {self.tree.depth(node_id)}"
+        if not folded:
+            self.message.emit(f"Unfolded {turns}.")
+            return
+        how = "Z unfolds" if node_id == self.current_id else "click its + to unfold"
+        self.message.emit(f"Folded {turns} ({how}).")
+
     def step_bookmark(self, delta: int) -> None:
         """Select the next (``delta`` 1) or previous (-1) bookmarked turn in layout order,
         from the selected turn, round the end."""
@@ -1730,6 +1754,7 @@ class Workspace(QWidget):
             index = (ahead[0] if ahead else 0) if delta > 0 else (behind[-1] if behind else len(self._matches) - 1)
         self._match_index = index
         self.search.set_count(index, len(self._matches))
+        self.message.emit("")  # the search bar says which match this is
         self.select(self._matches[index])
 
     @property

@@ -95,3 +95,31 @@ def test_the_read_only_line_names_only_backups_that_are_there(sample_project: Pa
     assert "bak-" not in damaged_reason(sample_project).todo
     (sample_project / "project.db.bak-v3").write_bytes((sample_project / "project.db").read_bytes())
     assert "project.db.bak-v3" in damaged_reason(sample_project).todo
+
+
+def test_a_generation_whose_take_cant_be_saved_turns_the_window_read_only(
+        make_window, sample_project: Path, settings, registry, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The database damaged while a generation runs: the take can't be saved when it ends, and
+    the window turns read-only then, as for an edit (before, only the job failed)."""
+    from tests.ui.conftest import fake_engine_window
+
+    window, script = fake_engine_window(make_window, sample_project, settings, registry)
+    session, ws = window.session, window.workspace
+    tree = session.project.tree
+    leaf = tree.leaves_under(tree.root_id)[0].id
+    ws.select(leaf, center=False)
+    ws.start_new_turn()
+    ws.inspector.editor.free_text.setText("Qiqi waves [block]")
+    ws.inspector.editor.generate_button.click()
+    try:
+        assert script.started.wait(30)
+        session.settle()
+        session.writer.call(lambda: session.project.database.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
+        _damage(sample_project / "project.db")
+    finally:
+        script.release.set()
+    qtbot.waitUntil(lambda: session.read_only is not None, timeout=30_000)
+    assert session.read_only.damaged
+    assert ws.read_only_bar is not None and ws.read_only_bar.isVisible()
+    assert not window.actions_.generate.isEnabled()
+    assert "read-only" in window.last_error.message
