@@ -426,6 +426,7 @@ class Workspace(QWidget):
         session.tracker.job_finished.connect(self._on_job_finished)
         session.tracker.job_started.connect(self._on_job_started)
         self.scene.node_clicked.connect(self.select)
+        self.scene.fold_toggled.connect(self._say_fold)
         self.scene.node_activated.connect(self._activate)
         self.scene.node_context_menu.connect(self._context_menu)
         self.view.navigate.connect(self.navigate)
@@ -1666,6 +1667,7 @@ class Workspace(QWidget):
             self._on_query(self.search.edit.text())
 
     def _on_query(self, text: str) -> None:
+        self.message.emit("")  # the search bar counts the matches: an older message would read as about them
         self._matches = find_matches(self.tree, text, self.layout_order())
         self.scene.set_search_hits(self._matches)
         self._match_index = -1
@@ -1708,6 +1710,18 @@ class Workspace(QWidget):
         folded away too: a search or the bookmark keys reach them, and selecting one unfolds it)."""
         return self.scene.layout_order()
 
+    def _say_fold(self, node_id: str, folded: bool, count: int) -> None:
+        """Say what a fold did ("Folded 3 turns after turn 2 (Z unfolds)"): the status bar
+        kept saying what came before it ("Bookmark 1 of 1"), as if about the fold."""
+        if node_id not in self.tree.nodes:
+            return
+        turns = f"{count} turn{'s' if count != 1 else ''} after turn {self.tree.depth(node_id)}"
+        if not folded:
+            self.message.emit(f"Unfolded {turns}.")
+            return
+        how = "Z unfolds" if node_id == self.current_id else "click its + to unfold"
+        self.message.emit(f"Folded {turns} ({how}).")
+
     def step_bookmark(self, delta: int) -> None:
         """Select the next (``delta`` 1) or previous (-1) bookmarked turn in layout order,
         from the selected turn, round the end."""
@@ -1740,6 +1754,7 @@ class Workspace(QWidget):
             index = (ahead[0] if ahead else 0) if delta > 0 else (behind[-1] if behind else len(self._matches) - 1)
         self._match_index = index
         self.search.set_count(index, len(self._matches))
+        self.message.emit("")  # the search bar says which match this is
         self.select(self._matches[index])
 
     @property

@@ -69,6 +69,9 @@ class TreeScene(QGraphicsScene):
     layout_changed = Signal()
     folds_changed = Signal()
     """A turn was folded or unfolded (the layout changed with it)."""
+    fold_toggled = Signal(str, bool, int)
+    """The user folded (True) or unfolded (False) the turns after a turn (Z, or a click on its
+    fold control), and how many turns that hid or showed: the status bar says so."""
     current_changed = Signal()
     """The selected turn, or what is known of it (status, takes, alternatives), may have changed."""
 
@@ -471,7 +474,12 @@ class TreeScene(QGraphicsScene):
         """Fold ``node_id`` or unfold it; False where there is nothing to fold."""
         if node_id is None:
             return False
-        return self.unfold(node_id) if node_id in self.folded else self.fold(node_id)
+        folding = node_id not in self.folded
+        count = self.hidden_count(node_id)
+        done = self.fold(node_id) if folding else self.unfold(node_id)
+        if done:
+            self.fold_toggled.emit(node_id, folding, self.hidden_count(node_id) if folding else count)
+        return done
 
     def hiding_fold(self, node_id: str) -> str | None:
         """The folded turn nearest the start that hides ``node_id``, None when it is shown."""
