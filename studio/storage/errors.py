@@ -21,7 +21,8 @@ from pathlib import Path
 
 from studio.core.errors import StudioError
 
-RESTORE_HINT = "Nothing was changed. Restore it from a bundle of the project (`kamishibai bundle`), if you made one."
+RESTORE_HINT = ("Nothing was changed. Restore it from a bundle made earlier (`kamishibai unbundle FILE.zip`), if "
+                "there is one.")
 """The hint for a damaged database in a folder without a backup: most projects have none
 (``project.db.bak-*`` is written only before a schema upgrade), and naming one sent people
 looking for a file that was never there. :func:`restore_hint` adds those that exist."""
@@ -289,8 +290,8 @@ def restore_hint(folder: Path) -> str:
         return RESTORE_HINT
     names = ", ".join(shlex.quote(str(path)) for path in backups)
     which = "the backup" if len(backups) == 1 else "a backup"
-    return (f"Nothing was changed. Restore it from a bundle of the project, or from {which} made before an "
-            f"upgrade (it holds the story as it was then): {names}.")
+    return (f"Nothing was changed. Restore it from a bundle made earlier (`kamishibai unbundle FILE.zip`), or from "
+            f"{which} made before an upgrade (it holds the story as it was then): {names}.")
 
 
 def describe_sqlite_error(error: sqlite3.Error, folder: Path, what: str) -> ProjectFileError:
