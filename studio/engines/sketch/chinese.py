@@ -181,7 +181,7 @@ MOTION_GROUPS: dict[str, str] = {
              "练功=train",
     "bow": "鞠躬=bow, 行礼=bow, 低头=bow head, 感谢=thank, 致谢=thank",
     "nod": "点头=nod",
-    "throw": "扔=throw, 投=throw, 丢=throw, 投掷=throw, 抛=toss",
+    "throw": "扔=throw, 投=throw, 丢=throw, 投掷=throw, 抛=toss, 打雪仗=throw, 扔雪球=throw",
     "catch": "接=catch, 接住=catch, 抓=catch, 抓住=catch, 捉=catch, 接过=receive",
     "shiver": "发抖=shiver, 颤抖=shiver, 哆嗦=shiver, 打哆嗦=shiver, 瑟瑟发抖=tremble, 冻=freeze",
     "clap": "鼓掌=applaud, 拍手=clap hand, 庆祝=celebrate, 欢呼=cheer, 加油=cheer",

@@ -23,7 +23,7 @@ from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line
 from studio.engines.sketch import chinese, japanese, korean
 from studio.engines.sketch.japanese import in_english, written_as
-from studio.engines.sketch.seats import SEAT_WORDS
+from studio.engines.sketch.seats import SEAT_WORDS, SEATED_ANIMS
 from studio.engines.sketch.text import (
     MAX_ANALYSED_CHARS,
     STOPWORDS,
@@ -56,6 +56,8 @@ from studio.engines.sketch.vocabulary import (
     MotionSpec,
     Setting,
 )
+from studio.engines.sketch.weather import NOT_DRAWN as WEATHER_NOT_DRAWN
+from studio.engines.sketch.weather import weather_named, without_weather_verbs
 
 INTENSIFIERS = frozenset({"very", "really", "super", "extremely", "so"})
 CAMERA_CUE_WORDS = frozenset({"camera", "shot", "cam", "view"})
@@ -79,6 +81,10 @@ _NEGATED_STOP_RE = re.compile(
     + r")\s+(?=[^\W\d_]+ing\b)")
 """A negator and a stop word right before an "-ing" form: "can't stop laughing" is laughing."""
 _STOPPED_MOTION_RE = re.compile(r"\b(" + "|".join(STOP_FORMS) + r")\s+[^\W\d_]+ing\b")
+_STOPPED_THEN_RE = re.compile(
+    r"\b(?:" + "|".join(STOP_FORMS) + r")\s+[^\W\d_]+ing\s*(?:,\s*)?(?:and\s+(?:then\s+)?|then\s+)(?=[^\W\d_])")
+"""A stop that ends a motion and the word "and" that turns to the next one: "stopped crying
+and smiles" shows the smile, the cry being over."""
 """A stop word and the "-ing" form it ends: "stops running" is a stop, not a second motion."""
 
 
@@ -857,8 +863,68 @@ def settle_stops(text: str) -> str:
     second motion named ("left out 'run'").
 
     Only a stop followed by an "-ing" form counts: "don't stop to rest" (stop in order to
-    rest) and "runs without stopping" keep their words."""
-    return _STOPPED_MOTION_RE.sub(r"\1", _NEGATED_STOP_RE.sub("", _apostrophes(text)))
+    rest) and "runs without stopping" keep their words.
+
+    A stop that ends a motion and goes on with "and" to another gives way to it: "stopped crying
+    and smiles" -> "smiles", "stops running and catches her breath" -> "catches her breath" (a
+    stop alone stays one: "stops and waves" is a stop)."""
+    unstopped = _NEGATED_STOP_RE.sub("", _apostrophes(text))
+    return _STOPPED_MOTION_RE.sub(r"\1", _STOPPED_THEN_RE.sub("", unstopped))
+
+
+_GOING_TO_RE = re.compile(r"\bgoing\s+to\s+(?P<next>[^\W\d_]+)")
+""""Going to" and the word after it: a future ("is going to dance") when that word is a verb."""
+_MOUNTED_BROOM_RE = re.compile(
+    r"\b(?:hop|hops|hopped|hopping|jump|jumps|jumped|jumping|get|gets|got|getting|climb|climbs|climbed|climbing"
+    r"|leap|leaps|leapt|leaped|leaping)\s+(?:on|onto|on\s+to|astride)\s+(?:(?:the|a|her|his|their|my|your|its|our)"
+    r"\s+)?(?:old\s+|trusty\s+|magic\s+)?(?P<broom>broomstick|broom)\b")
+"""Getting on a broom, which a witch does to fly: "hops on her broom" is no jump."""
+_BREATH_RE = re.compile(
+    r"\b(?:catch|catches|caught|catching)\s+(?:(?:her|his|their|my|your|its|our|a)\s+)?breath\b")
+"""Catching one's breath: a rest standing, not a catch."""
+
+
+_SAT_AND_RE = re.compile(
+    r"\b(?:sit|sits|sat|sitting)\s+(?P<where>(?:down\s+)?(?:on|in|at|upon)\s+(?:(?:the|a|an|her|his|their|my|your|our|its)"
+    r"\s+)?(?:[^\W\d_]+\s+)?(?:" + "|".join(sorted(SEAT_WORDS)) + r"))\s+and\s+(?P<next>[^\W\d_]+)")
+"""Sitting on a seat named, "and" and the next verb: "sits on a bench and reads"."""
+
+
+def _seated_motion(match: re.Match[str]) -> str:
+    """"sits on a bench and reads" -> "reads on a bench" when the verb after "and" names a
+    motion done seated (:data:`~studio.engines.sketch.seats.SEATED_ANIMS`, not standing);
+    the words as they were otherwise ("sits on a bench and sleeps" sits)."""
+    motion = MOTION_BY_NAME.get(_MOTION_WORDS.get(lemmatise(match.group("next"), KNOWN_WORDS), ""))
+    if motion is None or motion.name == IDLE.name or motion.anim not in SEATED_ANIMS:
+        return match.group(0)
+    return f"{match.group('next')} {match.group('where')}"
+
+
+def _future_verb(match: re.Match[str]) -> str:
+    """"going to" left out before a motion verb ("is going to fly": a flight), kept before a
+    place or a thing ("is going to the park", "is going to bed": a walk, a sleep)."""
+    following = match.group("next")
+    lemma = lemmatise(following, KNOWN_WORDS)
+    if following in _PLACE_LEADS or lemma not in _ANY_MOTION_WORD or \
+            (lemma in _LOCATION_WORDS and lemma not in _MOTION_WORDS):
+        return match.group(0)
+    return following
+
+
+def as_meant(text: str) -> str:
+    """``text`` (normalised) with the turns of phrase whose words would read as another motion
+    put as meant: weather as the subject of a verb is not the character's motion ("snow falls"
+    is no fall, "a storm hits" no punch: :func:`~studio.engines.sketch.weather.without_weather_verbs`),
+    "going to" before a verb is a future, not a walk ("is going to dance" dances), getting on a
+    broom is riding it ("hops on her broom": a flight), catching one's breath is a rest
+    standing ("catches her breath": idle) and sitting on a seat and doing what is done seated is
+    that motion, on the seat ("sits on a bench and reads a letter": a read on the bench, as
+    "reads a letter on a bench" is)."""
+    text = without_weather_verbs(text, lambda word: lemmatise(word, KNOWN_WORDS) in _ANY_MOTION_WORD)
+    text = _GOING_TO_RE.sub(_future_verb, text)
+    text = _MOUNTED_BROOM_RE.sub(lambda m: f"rides {m.group('broom')}", text)
+    text = _SAT_AND_RE.sub(_seated_motion, text)
+    return _BREATH_RE.sub("stands still", text)
 
 
 def split_negated(text: str) -> tuple[str, str]:
@@ -983,6 +1049,25 @@ def main_clause_first(text: str) -> str:
     return text
 
 
+_TOLD_THEN_RE = re.compile(
+    r"^(?P<told>.*\b(?:" + "|".join(sorted(_SAYING)) + r")\b[^.;!?]*?(?:\bto|\bthat|:)\s+\.)\s*,?\s*"
+    r"(?:and\s+)?then\b(?P<shown>.+)$", re.S)
+"""Words said or asked for after a verb of speech (taken out: :func:`without_said` leaves " . "
+in their place) and a "then" that turns to what the character does next: "qiqi tells yuzu to  . ,
+then sits on a bench"."""
+
+
+def shown_after_telling(text: str) -> str:
+    """``text`` (normalised, what is said taken out) with what the character does after telling
+    or asking someone something put first, so that it is drawn: "Qiqi tells Yuzu to hurry, then
+    sits on a bench" sits (the telling is said to be left out). With nothing after it, the
+    telling is a talk ("Qiqi tells Yuzu to run")."""
+    match = _TOLD_THEN_RE.match(text)
+    if match is None or not match.group("shown").strip():
+        return text
+    return f"{match.group('shown').strip()} , {match.group('told')}"
+
+
 def _note_left_out(words: Sequence[str], reading: Reading,
                    phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> None:
     """A clip shows one motion: when the text names more, say which one is drawn and which are not."""
@@ -1040,8 +1125,9 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
     (``talk``), unless the quotes only set off a motion word."""
     motion_given = normalise(instr.motion)[0]
     placeless = without_place_names(motion_given, user_locations)
-    motion_text = main_clause_first(settle_stops(placeless))  # "Motion: before running, stretch" stretches
-    free_text = main_clause_first(settle_stops(without_place_names(normalise(instr.free_text)[0], user_locations)))
+    motion_text = main_clause_first(settle_stops(as_meant(placeless)))  # "Motion: before running, stretch" stretches
+    free_text = main_clause_first(settle_stops(as_meant(shown_after_telling(
+        without_place_names(normalise(instr.free_text)[0], user_locations)))))
     if motion_given.strip():
         if _read_negated(motion_text, reading):
             return
@@ -1249,15 +1335,59 @@ def _place_in_text(text: str, user_locations: Sequence[str], motion: MotionSpec)
     # "Qiqi will jump" is a jump, "Qiqi sits at the Jump" is there.
     named = [name for name in user_locations if not _names_a_motion(name) or _named_as_place(text, name)]
     user = _user_location(text, named)
-    if user:
-        return user
     nouns = _place_nouns(text)
     match = best_match(_content(text), [p for p in _LOCATION_PHRASES
                                         if p[1] and (not _motion_word(p[1]) or p[1][0] in nouns)])
     placed = _places_apart_from_motion(placed_names(text), motion)
     if placed and (match is None or not set(match.phrase) <= set().union(*(m.phrase for m in placed))):
         match = min(placed, key=lambda m: (-m.words, m.position))  # best_match's rule: most words, then earliest
+    if user:
+        # Of several places, the one written as where ("at the cafe") wins over a word that
+        # is only part of the sentence ("after school", "watching the sky"), as for built-in ones.
+        own = _MOTION_PHRASE_WORDS[motion.name]  # "lies on the grass in the garden": the garden
+        led = [(position, -len(name), name) for name, position in _user_places(text, named)
+               if _led_by_preposition(text, position)]
+        led = [place for place in led if not set(tokenise(place[2])) <= own] or led
+        if led:
+            return min(led)[2]
+        if placed and match is not None and match.name in {m.name for m in placed}:
+            return next((name for name in user_locations if " ".join(tokenise(name)) == match.name), match.name)
+        return user
     return match.name if match is not None else ""
+
+
+def _user_places(text: str, names: Sequence[str]) -> list[tuple[str, int]]:
+    """The project locations ``names`` that ``text`` (normalised) names as whole words, each with
+    the index of its first word among the text's words, where it is first named."""
+    tokens = [token for token, _, _ in word_spans(text)]
+    found: list[tuple[str, int]] = []
+    for name in names:
+        key = tokenise(name)
+        at = next((i for i in range(len(tokens) - len(key) + 1) if key and tokens[i:i + len(key)] == key), None)
+        if at is not None:
+            found.append((name, at))
+    return found
+
+
+def _led_by_preposition(text: str, i: int) -> bool:
+    """Whether word ``i`` of ``text`` (normalised) is written as where something is: after a
+    locative preposition in its clause, with determiners and a few adjectives between ("at the
+    busy cafe"), not after a verb, a time word or another place ("on the roof watching the sky":
+    the sky is no place of the turn)."""
+    spans = word_spans(text)
+    gap = 0
+    for j in range(i - 1, -1, -1):
+        if _CLAUSE_BREAK_RE.search(text[spans[j][2]:spans[j + 1][1]]):
+            return False
+        token = spans[j][0]
+        if token in LOCATIVE_PREPOSITIONS:
+            return True
+        lemma = lemmatise(token, KNOWN_WORDS)
+        if token not in _PLACE_LEADS:
+            gap += 1
+            if gap > MAX_PLACE_GAP or _ends_place_search(token, lemma) or lemma in _LOCATION_WORDS:
+                return False
+    return False
 
 
 def _places_apart_from_motion(placed: list[Match], motion: MotionSpec) -> list[Match]:
@@ -1765,12 +1895,22 @@ def _read(instr: Instruction, user_locations: Sequence[str]) -> Reading:
     read_time(heard, reading)
     read_camera(heard, reading)
     reading.character = first_read(" ".join(instr.character.split()), MAX_ANALYSED_CHARS)  # a name: never translated
+    reading.warnings += [WEATHER_NOT_DRAWN.format(weather) for weather in weather_in(heard)]
     reading.together = done_together(heard.free_text)
     if not reading.location and not instr.background.strip():
         reading.unknown_places = tuple(unknown_place_names(heard.free_text, user_locations))
         if not reading.unknown_places:  # "runs in the theatre": said as a name is ("runs in Mordor")
             reading.unknown_places = tuple(_unknown_place_phrases(split_negated(heard.free_text)[0]))
     return reading
+
+
+def weather_in(instr: Instruction) -> list[str]:
+    """The weather ``instr`` names (speech taken out) where it is not negated ("it doesn't rain"
+    names none), in its free text, Motion, Background or Time field: the sketch world draws no
+    weather (:mod:`~studio.engines.sketch.weather`), so a turn that names it says so."""
+    texts = [split_negated(normalise(text)[0])[0]
+             for text in (instr.free_text, instr.motion, instr.background, instr.time_of_day) if text.strip()]
+    return list(dict.fromkeys(weather for text in texts for weather in weather_named(text)))
 
 
 _TOGETHER_RE = re.compile(
