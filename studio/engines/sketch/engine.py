@@ -48,6 +48,7 @@ from studio.engines.sketch.continuation import continue_variation, end_props, en
 from studio.engines.sketch.defaults import load_default_cast
 from studio.engines.sketch.gait import STAGE_MARGIN, WalkPath, is_gait, path_for
 from studio.engines.sketch.look import Look, generated_look, look_from_params
+from studio.engines.sketch.no_one import an_animal, done_to_no_one
 from studio.engines.sketch.offer import live_vocabulary
 from studio.engines.sketch.poses import ANIMS, Pose, PosePlan, end_pose, sample_pose
 from studio.engines.sketch.render import (
@@ -169,8 +170,29 @@ def _first_present(text: str, members: tuple[CastMember, ...], besides: str) -> 
     """The member ``text`` names first who is there: names said to be away ("waits for Taro
     with Yuzu" -> Yuzu, see :func:`_named_as_absent`) are passed over; '' when none is."""
     for name in _named_in_order(text, members, besides):
-        if not _named_as_absent(text, name):
+        if not _named_as_absent(text, name) and not _own_clause_verb(text, name):
             return name
+    return ""
+
+
+OWN_CLAUSE_LEADS = frozenset({"while", "whilst", "as", "meanwhile"})
+"""Words before a name that start a clause of its own ("runs while Yuzu sleeps"): the name does
+something else than the character, at the same time."""
+
+
+def _own_clause_verb(text: str, name: str) -> str:
+    """The word after the first mention of ``name`` in ``text`` when that mention is the subject
+    of a clause of its own ("Qiqi runs while Yuzu sleeps" -> 'sleeps'), '' otherwise: such a
+    cast member does their own motion, not the character's with them."""
+    words, keys = tokenise(text), tokenise(name)
+    for i in range(len(words)):
+        if keys and words[i:i + len(keys)] == keys:
+            after = i + len(keys)
+            if i > 0 and words[i - 1] in OWN_CLAUSE_LEADS and after < len(words) and \
+                    words[after] not in ("and", "or", "to", "with"):
+                return words[after] if words[after] not in ("is", "was", "keeps") or after + 1 >= len(words) \
+                    else f"{words[after]} {words[after + 1]}"
+            return ""
     return ""
 
 
@@ -191,7 +213,8 @@ def _named_as_absent(text: str, name: str) -> bool:
 def _also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ...]) -> list[str]:
     """Members ``text`` names who are not in ``drawn`` and not named as someone absent
     ("Qiqi waves at Yuzu and Taro", drawing Qiqi and Yuzu -> ['Taro']), in the order named."""
-    return [name for name in _named_in_order(text, members, drawn) if not _named_as_absent(text, name)]
+    return [name for name in _named_in_order(text, members, drawn)
+            if not _named_as_absent(text, name) and not _own_clause_verb(text, name)]
 
 
 _LATIN_NEXT_TO_WIDE = re.compile(r"(?<=[A-Za-z\u00c0-\u024f])(?=[^\W\d_A-Za-z\u00c0-\u024f])"
@@ -333,6 +356,11 @@ class SketchEngine:
             anim = seated_anim(motion.anim, seat)
             friend, friend_look, friend_warnings = self._friend(instruction, character, context, named_friend)
             together = bool(friend) or reading.together  # done with someone: a social gain (rules)
+            # "hugs her pillow", "talks to herself": no friend is made up, and no social gain
+            no_one = "" if friend or reading.together else done_to_no_one(without_speech(instruction.free_text)[0],
+                                                                            motion)
+            if an_animal(no_one):
+                friend_warnings = [*friend_warnings, f"'{no_one}' is not drawn: the sketch world draws no animals"]
             if friend and not motion.companion and role_for(anim) == Role.ABSENT:
                 friend_warnings = [f"'{friend}' is not drawn: the sketch engine shows one character when they "
                                    f"{motion.name}; name them in a turn of their own"]
@@ -347,7 +375,7 @@ class SketchEngine:
         spec = LOCATION_BY_NAME.get(scene)
         deltas, reasons = predict_deltas(
             RuleInput(motion, reading.level, time, bool(spec and spec.busy), bool(spec and spec.leisure),
-                      context.state, together), seed)
+                      context.state, together, alone=bool(no_one)), seed)
 
         start_pose = _unsupported(Pose.from_dict(prev.get("end_pose")), prev, motion) if continued else None
         start_pose = _out_of_the_water(start_pose, prev, motion)
@@ -366,7 +394,7 @@ class SketchEngine:
         seated = bool(seat) and motion.anim != "sit"
         # Who faces the character: the cast member named, or the friend a talk brings along.
         facing_friend = (friend_look if friend_look is not None else generated_look(f"friend-{seed % 7}")) \
-            if (motion.companion or friend) and role_for(anim) == Role.FACING else None
+            if ((motion.companion and not no_one) or friend) and role_for(anim) == Role.FACING else None
         gap = companion_gap(anim, look, motion.prop, facing_friend, seated, seat) if facing_friend is not None \
             else 0.0
         if facing_friend is not None:
@@ -450,6 +478,7 @@ class SketchEngine:
             "continued": continued, "start_pose": start_pose.as_dict() if start_pose else {},
             "end_pose": last.as_dict(), "companion_seed": seed % 7, "rules": reasons,
             "companion": friend, "companion_look": friend_look.to_params() if friend_look is not None else {},
+            **({"no_one": no_one} if no_one else {}),  # a talk or hug done to no one: no friend drawn
             "gait": gait, "stage": round(stage, 6), "end_facing": end_facing, "start_surface": round(start_surface, 6),
             "end_phase": round(anim_phase(pose_plan, clock_end) % 1.0, 6),
             "seat": seat, "start_seat": _seat_left(start_pose, prev, seat) if bed is None else "",
@@ -533,10 +562,15 @@ class SketchEngine:
         if named and (instruction.character.strip() or not name) and written_key(named) != written_key(character):
             name = named
         found = (_find_member(name, cast) or _find_member(name, defaults)) if name else None
+        busy = [f"'{other}' is not drawn: {other} {verb} meanwhile, and the sketch engine draws a friend only "
+                f"joining in {character}'s motion; name '{other}' in a turn of their own"
+                for other in _named_in_order(text, (*cast, *defaults), (character,))
+                if (verb := _own_clause_verb(text, other))]
         if found is None:
-            return "", None, []
+            return "", None, busy
         params = found.params if isinstance(found.params, Mapping) else {}
         look, warnings = look_from_params(params, found.name)
+        warnings = [*busy, *warnings]
         for other in _also_named(text, (*cast, *defaults), (character, found.name)):
             warnings.append(f"'{other}' is not drawn: the sketch engine draws one friend with {character} "
                             f"('{found.name}', named first); name '{other}' in a turn of their own")

@@ -245,7 +245,8 @@ def plan_from_conditioning(cond: Mapping[str, Any]) -> ClipPlan:
         amplitude_jitter=_num(cond, "amplitude", float, 1.0), start=start, hold=bool(cond.get("hold", False)),
         tempo=variation.tempo, lead=variation.lead, seated=bool(seat) and motion.anim != "sit",
     )
-    companion = _companion_look(cond) if motion.companion else _named_friend_look(cond, pose_plan.anim)
+    companion = _companion_look(cond) if motion.companion and not cond.get("no_one") \
+        else _named_friend_look(cond, pose_plan.anim)
     pair, along = pair_reach(pose_plan.anim, motion, look, companion, pose_plan.seated, seat, height, width,
                              bool(cond.get("friend_ahead", False))) \
         if companion is not None and role_for(pose_plan.anim) != Role.ABSENT else (None, 0.0)

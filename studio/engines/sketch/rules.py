@@ -67,6 +67,9 @@ class RuleInput:
     state: CharacterState
     together: bool = False
     """Done with someone: a friend named, "together" (:data:`COMPANY_SOCIAL`)."""
+    alone: bool = False
+    """A motion meant for someone done to no person ("talks to herself", "hugs her pillow"):
+    no social gain from it."""
 
 
 def tired_level(motion: MotionSpec, level: int, stamina: int, who: str) -> tuple[int, list[str]]:
@@ -115,6 +118,9 @@ def base_deltas(inp: RuleInput) -> tuple[int, int, int, list[str]]:
             reasons.append("sleeping at night: stamina +1")
         reasons.append(f"'{m.name}' restores stamina +{stamina}")
     social = SOCIAL.get(m.name, 0)
+    if social > 0 and inp.alone:
+        social = 0
+        reasons.append(f"'{m.name}' done to no one: social +0")
     if social:
         reasons.append(f"'{m.name}': social {social:+d}")
     if social > 0 and inp.busy:
