@@ -53,6 +53,13 @@ def test_a_turn_without_a_take_shows_no_state_on_its_card_or_the_chart(
         assert card.summary.state is not None
         assert _stat_pixels(card) > 0
 
+    ws.select(never[-1], center=False)  # the inspector's state bars: empty, no values written
+    assert ws.inspector.state.state is None
+    assert all(not ws.inspector.state.value_text(name) for name in palette.STAT_COLORS)
+    ws.select(done[-1], center=False)
+    assert ws.inspector.state.state == tree.state_of(done[-1])
+    ws.select(other_leaf, center=False)
+
     chart = ws.episode.chart
     assert chart.shown_turns() == [0, *(path.index(n) for n in done)]
     last = len(path) - 1

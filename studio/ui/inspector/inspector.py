@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from studio.core.commands import place_named, renamed_text, replace_name
 from studio.core.errors import StudioError
 from studio.core.instruction import Instruction, parse_instruction, validate_instruction_text
-from studio.core.model import Node
+from studio.core.model import Node, TakeStatus
 from studio.core.state import turn_change
 from studio.core.story import MAX_SPEAKER_CHARS
 from studio.core.tree import StoryTree
@@ -372,8 +372,10 @@ class Inspector(QScrollArea):
         states = {t.id: before.apply(t.deltas) for t in takes if before is not None and t.status.value == "done"}
         self.takes.set_takes(takes, node.selected_take_id, states)
         take = tree.selected_take(node_id)
-        self.state.set_values(tree.state_of(node_id), turn_change(tree, node_id) if take else None,
-                              take.motion_level if take else None)
+        finished = take is not None and take.status is TakeStatus.DONE
+        # a turn without a finished take has no predicted state: the bars stay empty
+        self.state.set_values(tree.state_of(node_id) if node.is_root or finished else None,
+                              turn_change(tree, node_id) if take else None, take.motion_level if take else None)
         self.state.set_character("" if node.is_root else tree.acting_character(node_id))
         self.chips.set_turn(node.instruction, None if node.is_root else take)
         if changed_node:
