@@ -188,7 +188,7 @@ MOTION_WORDS = _words(
     # nod
     "頷く:5=nod, うなずく:5=nod,"
     # throw
-    "投げる:1=throw, なげる:1=throw, 放る:5=toss,"
+    "投げる:1=throw, なげる:1=throw, 放る:5=toss, 雪合戦=throw,"
     # catch
     "捕る:5=catch, 捕まえる:1=catch, つかまえる:1=catch, 受け取る:5=receive, キャッチ=catch,"
     # shiver

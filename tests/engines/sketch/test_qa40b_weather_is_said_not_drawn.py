@@ -50,8 +50,9 @@ def test_the_rain_stopping_leaves_the_run() -> None:
     assert read_turn(parse_instruction("The rain stops and Qiqi runs home")).motion.name == "run"
 
 
-def test_a_snowball_fight_in_chinese_throws() -> None:
-    reading = read_turn(parse_instruction("琪琪在雪地里打雪仗"))
+@pytest.mark.parametrize("text", ["琪琪在雪地里打雪仗", "雪の中、キキは雪合戦をする"])
+def test_a_snowball_fight_throws(text: str) -> None:
+    reading = read_turn(parse_instruction(text))
     assert reading.motion.name == "throw"
     assert not_drawn("snow") in reading.warnings
 
