@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QHelpEvent, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from studio.ui import palette
@@ -38,6 +38,21 @@ OUTLINE = 3.0
 """The selected turn's outline, drawn around its thumbnail."""
 FILMSTRIP_NAME = "Branch filmstrip"
 FILMSTRIP_HELP = "Click a turn to select it; double-click it to play the branch from there."
+
+
+def fit_mark(metrics: QFontMetrics, thumb: QRectF, shown: QRectF, text: str) -> tuple[QRectF, str] | None:
+    """Where a thumbnail's status mark goes and what it says: at the top right of the part of
+    ``thumb`` that ``shown`` (the strip) shows, whole. In a strip narrower than a thumbnail
+    (a small window with the queue open) the mark was cut with the thumbnail ("generatin");
+    where it does not fit whole it says less ("40%" for "generating 40%"), and nothing where
+    not even that fits. None for no mark."""
+    right = min(thumb.right(), shown.right()) - 2
+    left = max(thumb.left(), shown.left()) + 2
+    for said in dict.fromkeys((text, text.rsplit(" ", 1)[-1])):
+        width = metrics.horizontalAdvance(said) + 10
+        if said and width <= right - left:
+            return QRectF(right - width, thumb.top() + 2, width, MARK_H), said
+    return None
 
 
 def whole_tiles(value: int) -> int:
@@ -242,11 +257,12 @@ class Filmstrip(TurnStrip):
         return f"{word} {done}%" if summary.status == CardStatus.RUNNING and 0 < done < 100 else word
 
     def _paint_mark(self, painter: QPainter, thumb: QRectF, text: str) -> None:
-        """``text`` in a dark pill at the top right of ``thumb`` (nothing for "")."""
-        if not text:
+        """``text`` in a dark pill at the top right of ``thumb``'s part in view (nothing for "")."""
+        shown = self.visibleRegion().boundingRect()  # a strip wider than the panel's column is cut by it
+        placed = fit_mark(painter.fontMetrics(), thumb, QRectF(shown if not shown.isEmpty() else self.rect()), text)
+        if placed is None:
             return
-        width = min(thumb.width() - 4, painter.fontMetrics().horizontalAdvance(text) + 10)
-        pill = QRectF(thumb.right() - width - 2, thumb.top() + 2, width, MARK_H)
+        pill, text = placed
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(MARK_FILL)
         painter.drawRoundedRect(pill, MARK_H / 2, MARK_H / 2)

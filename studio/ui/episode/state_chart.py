@@ -33,6 +33,12 @@ NO_CHARACTER_LINES_TIP = ("No line per character here: the characters share one 
                           "the state.")
 
 
+MODE_NAMES = {ACTING: "Acting character", **{stat: f"{palette.STAT_LABELS[stat]} per character" for stat in STAT_NAMES}}
+"""The chart's views as its drop-down names them."""
+MODE_SHORT_NAMES = {ACTING: "Acting", **{stat: f"{palette.STAT_LABELS[stat]} each" for stat in STAT_NAMES}}
+"""The views' names in a drop-down too narrow for :data:`MODE_NAMES` (a small window)."""
+
+
 MODE_BOX_MIN_W = 120
 """The view drop-down's narrowest width beside the legend (its text still reads); with less
 room it gets a row of its own above the legend."""
@@ -124,10 +130,10 @@ class StateChart(TurnStrip):
         self.stacked = False  # the drop-down on its own row above the legend (a narrow chart)
         self.mode_box = QComboBox(self)
         self.mode_box.setAccessibleName("States shown")
-        self.mode_box.addItem("Acting character", ACTING)
-        for stat in STAT_NAMES:
-            self.mode_box.addItem(f"{palette.STAT_LABELS[stat]} per character", stat)
+        for mode, name in MODE_NAMES.items():
+            self.mode_box.addItem(name, mode)
         self.mode_box.currentIndexChanged.connect(lambda _i: self.set_mode(str(self.mode_box.currentData())))
+        self.mode_box.currentIndexChanged.connect(lambda _i: self._fit_mode_names())  # a longer name chosen
         # on Linux a drop-down's name read out is its current choice: the description says what it chooses
         self.mode_box.setAccessibleDescription("Which states the chart draws")
         self.setAccessibleName(CHART_NAME)
@@ -152,7 +158,8 @@ class StateChart(TurnStrip):
         self.update()
 
     def _describe(self) -> None:
-        text = spoken_chart(self.mode_box.currentText(), self.states, self.current, self.known)
+        view = MODE_NAMES.get(str(self.mode_box.currentData()), self.mode_box.currentText())  # whole, narrow or not
+        text = spoken_chart(view, self.states, self.current, self.known)
         if text != self.accessibleDescription():
             self.setAccessibleDescription(text)
 
@@ -211,8 +218,25 @@ class StateChart(TurnStrip):
         super().resizeEvent(event)
         room = self.width() - RIGHT - self._legend_right() - 8
         self.stacked = room < MODE_BOX_MIN_W
+        self._fit_mode_names()
         self.mode_box.setGeometry(self._mode_box_rect())
         self._ask_for_plot_room()
+
+    def _fit_mode_names(self) -> None:
+        """In a chart too narrow for the drop-down's names ("Acting character", "Stamina per
+        character") it says them short ("Acting", "Stamina each"), whole, in the box and its list:
+        cut, it read "Acting c" (a small window with the queue open)."""
+        box = self.mode_box
+        full = [MODE_NAMES[str(box.itemData(i))] for i in range(box.count())]
+        metrics = box.fontMetrics()
+        shown = [box.itemText(i) for i in range(box.count())]
+        chrome = box.sizeHint().width() - max(metrics.horizontalAdvance(text) for text in shown)
+        room = self.width() - RIGHT if self.stacked else self.width() - RIGHT - self._legend_right() - 8
+        short = chrome + metrics.horizontalAdvance(full[max(0, box.currentIndex())]) > room
+        for index, name in enumerate(full):
+            text = MODE_SHORT_NAMES[str(box.itemData(index))] if short else name
+            if box.itemText(index) != text:
+                box.setItemText(index, text)
 
     def _ask_for_plot_room(self) -> None:
         """The chart's minimum height: what its drop-down, legend and turn labels take at this
