@@ -5,6 +5,10 @@ returns the state deltas, the motion level and the clip's representation; ``deco
 samples the video decoder from it with the take's seed and scales the 128 x 192 clip to
 the settings' size. On the CPU it uses all cores but one unless the config says
 otherwise, so that the window stays responsive.
+
+The prediction is held to the sketch world's rules (:mod:`~studio.engines.mini.world_rules`): an
+exhausted character's strenuous motion is drawn at level 2 at most, the deltas lie in the world's
+range for the motion drawn, and a camera it does not move or a friend it does not draw is said.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from studio.engines.catalog.mini import (
 )
 from studio.engines.config import usable_cores
 from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
+from studio.engines.mini import world_rules
 from studio.engines.mini.completion import Completion, complete, english_turn, lm_text, not_done_warnings
 from studio.engines.mini.config import REP_SPACE
 from studio.engines.mini.data import LOCATION_NAMES, characters
@@ -63,7 +68,7 @@ from studio.engines.sketch.understanding import turn_in_english
 if TYPE_CHECKING:  # torch and the runtime are imported by load (seconds): the module itself imports fast
     import torch
 
-    from studio.engines.mini.runtime import MiniRuntime
+    from studio.engines.mini.runtime import MiniRuntime, TurnOutput
 
 if INFO.capabilities.representation.space != REP_SPACE:  # the catalogue and the model must agree
     raise ImportError(f"mini catalogue space {INFO.capabilities.representation.space} != model space {REP_SPACE}")
@@ -233,8 +238,9 @@ class MiniEngine:
                                                         for turn in (instruction, english))
         completion = complete(english, dataclasses.replace(earlier, character=going_on) if pronoun else earlier,
                               () if pronoun else cast)
+        # an exhausted character's strenuous motion is drawn at level 2 at most, as the sketch world's rule says
         query = TurnQuery(text=completion.text, state=(state.stamina, state.social, state.entertainment),
-                          history=tuple(history))
+                          history=tuple(history), level_caps=world_rules.level_caps(state.stamina))
 
         def step(k: int) -> None:
             progress(Progress(k, PREDICT_STEPS, "predicting the state" if k < PREDICT_STEPS else "predicted"))
@@ -257,6 +263,9 @@ class MiniEngine:
         warnings += misread + _drawn_warnings(read_as, dict(out.reading), misread)
         warnings += not_done_warnings(instruction, names)  # "'走らない' is a motion not done", as the sketch says
         warnings += _no_place_warnings(instruction, names, cast, dict(out.reading))
+        held = _held_to_the_world(instruction, names, members, completion.setting.character or going_on, rephrased,
+                                  out, state, warnings)
+        warnings += held.warnings
         unread = _unread_warning(english, completion, runtime.vocab.unread_from(completion.text,
                                                                                   runtime.config.lm.max_instruction),
                                  runtime.config.lm.max_instruction)
@@ -265,10 +274,11 @@ class MiniEngine:
         if options.candidates > 1 and runtime.critic is None:
             warnings.append(f"the motion critic ({weights.CRITIC}) is not in the checkpoint folder, so one candidate "
                             f"was made, not {options.candidates}")
-        deltas = varied_deltas(out.deltas, options.temperature, int(seed), state)
+        deltas = world_rules.within_world(varied_deltas(out.deltas, options.temperature, int(seed), state),
+                                          held.ranges)
         return Prediction(deltas=StateDeltas(*deltas), motion_level=out.level,
                           representation=out.representation.astype(np.float32),
-                          warnings=tuple(warnings), conditioning=conditioning)
+                          warnings=tuple(dict.fromkeys(warnings)), conditioning=conditioning)
 
     # decode ---------------------------------------------------------------------------------------
     def decode(self, prediction: Prediction, settings: EngineSettings, seed: int,
@@ -344,6 +354,41 @@ def _one_character(rephrased: Rephrased, cast: Sequence[str], going_on: str) -> 
         return rephrased
     return Rephrased(named.instruction, (*rephrased.replaced, "character"),
                      (*rephrased.warnings, *named.warnings(cast)))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeldToTheWorld:
+    """What the sketch world's rules say of a turn the LM predicted (:mod:`~studio.engines.mini.world_rules`)."""
+
+    ranges: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None
+    """The (low, high) the world gives each delta for the motion drawn (None: the LM read no motion)."""
+    warnings: tuple[str, ...]
+    """An exhausted character's lowered level, a camera not moved, friends not drawn."""
+
+
+def _held_to_the_world(instruction: Instruction, names: Sequence[str], cast: Sequence[str], actor: str,
+                       rephrased: Rephrased, out: TurnOutput, state: CharacterState,
+                       said: Sequence[str]) -> HeldToTheWorld:
+    """The world's range of deltas for what the LM drew (``out``: its motion, place and time of day,
+    at the level it is drawn at) from ``state``, and the warnings of the world's rules for the turn
+    (``instruction`` as written; ``actor``: who is drawn; ``said``: the warnings already given, a
+    friend not drawn being said once): the level an exhausted ``actor`` is lowered to, a camera the
+    mini model does not move, the others of ``cast`` named with ``actor``, who are not drawn."""
+    from studio.engines.sketch.understanding import read_turn
+
+    english = turn_in_english(instruction, names)
+    reading = read_turn(instruction, (), names)
+    drawn = dict(out.reading)
+    motion = drawn.get("motion", "")
+    friends = world_rules.friends_named(english, actor, cast)
+    warnings = world_rules.tired_warnings(motion, out.asked_level, state.stamina, actor) if out.asked_level else []
+    warnings += world_rules.camera_warnings(reading, motion, drawn.get("location", ""))
+    warnings += world_rules.friend_warnings(friends, actor, (*said, *rephrased.warnings))
+    together = reading.together or bool(friends) or ("character" in rephrased.replaced and any(
+        " is not drawn: the mini model draws one character" in warning for warning in rephrased.warnings))
+    ranges = world_rules.world_range(motion, out.level, drawn.get("location", ""), drawn.get("time_of_day", ""),
+                                     state, together) if motion else None
+    return HeldToTheWorld(ranges, tuple(warnings))
 
 
 def _no_place_warnings(instruction: Instruction, names: Sequence[str], cast: Sequence[str],

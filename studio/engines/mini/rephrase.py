@@ -13,6 +13,15 @@ is read so too ("Qiqi chills": the idle), and a place that is no place of the wo
 Mordor") is left out of the sentence, not read as a name. A turn the LM reads word for word is
 left exactly as it is.
 
+Words neither engine knows are drawn as the sketch world draws them, not left to the LM (which
+learnt no turn without a motion, and read "argue" as a flight on a broomstick): the sketch's
+nearest guess for a Motion field ("skateboard": the idle), the idle for a text it finds no motion
+in ("Qiqi rides a horse") or for fields that give none ("Character: Qiqi; Motion: ;"), and a motion
+said not to be done ("doesn't move": the idle). Where the sketch leaves a motion out of the one it
+draws ("runs and jumps", "doesn't run"), the LM is told the one drawn, and the sketch's warning
+for it is carried (:func:`~studio.engines.mini.world_rules.motion_notes`). A Japanese, Chinese or
+Korean motion the sketch does not know is still left to the LM, which is warned about as written.
+
 The LM learnt turns of one character. A Character field joining several ("Qiqi and Yuzu") is
 given to it as the one who acts, and one that is a pronoun ("Character: she") as the character
 the branch goes on with (:func:`one_character`), as the story and the sketch engine read them.
@@ -27,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from studio.core.instruction import Instruction, field_spans
+from studio.engines.mini.world_rules import motion_notes
 from studio.engines.sketch.understanding import Reading, other_motions, read_instruction, read_turn, without_speech
 
 _WORD_RE = re.compile(r"[^\W\d_]+")
@@ -89,41 +99,60 @@ def unlearnt(text: str, names: Iterable[str] = ()) -> list[str]:
 
 
 def rephrase(instruction: Instruction, names: Sequence[str] = (), *, reading: Reading | None = None,
-             retell: bool = False) -> Rephrased:
+             retell: bool = False, notes: Sequence[str] | None = None, guess: bool = True) -> Rephrased:
     """``instruction`` with its motion, place and time of day in words the LM learnt, where the
     sketch engine understands them and the turn says them otherwise (see the module's doc); the
     instruction itself when it needs nothing replaced. ``reading``: the sketch's reading of the
     turn (else :func:`read_instruction` of it); ``retell``: its free text is told as that reading
-    even in words the LM learnt (it reads the turn otherwise than the sketch does)."""
+    even in words the LM learnt (it reads the turn otherwise than the sketch does); ``notes``: the
+    sketch's warnings of what it leaves out of the motion it draws (:func:`motion_notes` of the
+    reading's); ``guess``: a motion the sketch only guesses (its nearest, or the idle for none) is
+    told too, else left to the LM."""
     raw = instruction.raw
     spans = field_spans(raw)
     reading = read_instruction(instruction) if reading is None else reading
     sketch_warnings = _unknowns(reading.warnings)
     edits: list[tuple[tuple[int, int], str, str]] = []  # (span, new words, part)
     fielded = {"motion": instruction.motion, "background": instruction.background, "time": instruction.time_of_day}
+    if notes is None:  # "several motions named...", "'doesn't run' is a motion not done..."
+        notes = motion_notes(reading.warnings)
     for part, value in fielded.items():
         span = spans.get(part)
-        if not value.strip() or span is None or not unlearnt(raw[span[0]:span[1]], names):
+        if not value.strip() or span is None:
             continue
-        words = _field_words(part, reading, raw[span[0]:span[1]], sketch_warnings, "time" in spans)
+        if not unlearnt(raw[span[0]:span[1]], names) and not (part == "motion" and notes):
+            continue
+        words = _field_words(part, reading, raw[span[0]:span[1]], sketch_warnings, "time" in spans, guess)
         if words:
             edits.append((span, words, part))
-    text = _free_text_words(instruction, reading, names, spans, retell)
+    text = _free_text_words(instruction, reading, names, spans, retell, notes, guess)
     if text is not None:
         at = raw.find(instruction.free_text)
         if at >= 0:
             edits.append(((at, at + len(instruction.free_text)), text, "text"))
-    if not edits:
+    unsaid = guess and _no_motion_given(instruction, reading, spans)  # "Character: Qiqi; Motion: ;": the idle
+    if not edits and not unsaid:
         return Rephrased(instruction)
     edits.sort(key=lambda edit: edit[0][0], reverse=True)
     new = raw
     for (start, end), words, _part in edits:
         new = new[:start] + words + new[end:]
     replaced = tuple(part for _span, _words_, part in sorted(edits, key=lambda edit: edit[0][0]))
+    if unsaid:
+        new, replaced = f"{new.rstrip().rstrip(';；.。').rstrip()}; Motion: idle", (*replaced, "motion")
     said = [raw[start:end] for (start, end), _w, _p in edits]
-    warnings = tuple(warning for warning, quoted in sketch_warnings.items()
-                     if any(_says(part, quoted) for part in said))
-    return Rephrased(replace(instruction, raw=new), replaced, warnings)
+    warnings = [warning for warning, quoted in sketch_warnings.items() if any(_says(part, quoted) for part in said)]
+    if {"motion", "text"} & set(replaced):  # the motion drawn is the sketch's: so are its words for it
+        warnings += [note for note in notes if note not in warnings]
+    return Rephrased(replace(instruction, raw=new), replaced, tuple(warnings))
+
+
+def _no_motion_given(instruction: Instruction, reading: Reading, spans: dict[str, tuple[int, int]]) -> bool:
+    """Whether ``instruction`` gives fields but no motion at all, and no text ("Character: Qiqi;
+    Motion: ;"), which the sketch world shows as the idle: the LM, which learnt no turn without a
+    motion, is then told the idle."""
+    return not instruction.motion.strip() and not instruction.free_text.strip() and bool(spans) \
+        and "motion" not in spans and any(w.startswith("no motion given") for w in reading.warnings)
 
 
 def _says(text: str, quoted: str) -> bool:
@@ -197,17 +226,21 @@ def _time_word_like(words: Sequence[str]) -> bool:
     return any(difflib.get_close_matches(word, list(TIME_WORDS), n=1, cutoff=0.75) for word in words)
 
 
-def _field_words(part: str, reading: Reading, said: str, unknowns: dict[str, str], time_field: bool) -> str:
+def _field_words(part: str, reading: Reading, said: str, unknowns: dict[str, str], time_field: bool,
+                 guess: bool = True) -> str:
     """The learnt words for a Motion, Background or Time field the sketch understood ('' when
-    it did not: the LM then reads it as written, and chooses itself). A Background keeps the
-    time of day the turn says when it has no Time field ("day park"), as the LM learnt it."""
-    if not _understood(reading, part, said, unknowns):
-        return ""
+    it did not: the LM then reads it as written, and chooses itself). A Motion field is told as
+    the sketch draws it whatever it read there (a stand-in, its nearest guess, the idle), unless not
+    ``guess``. A Background keeps the time of day the turn says when it has no Time field ("day
+    park"), as the LM learnt it."""
+    if part == "motion" and not guess and (not _understood(reading, part, said, unknowns) or (
+            reading.motion.name == "idle" and not _stand_in_motion(_words(said)))):
+        return ""  # the sketch's default, not its reading ("chill" stands in for the idle)
     if part == "motion":
-        if reading.motion.name == "idle" and not _stand_in_motion(_words(said)):
-            return ""  # the sketch's default, not its reading ("chill" stands in for the idle)
         adverb = reading.adverb if reading.adverb and reading.adverb in said.casefold() else ""
         return " ".join(w for w in (adverb, reading.motion.name) if w)
+    if not _understood(reading, part, said, unknowns):
+        return ""
     if part == "background":
         if not reading.location:
             return ""
@@ -217,26 +250,29 @@ def _field_words(part: str, reading: Reading, said: str, unknowns: dict[str, str
 
 
 def _free_text_words(instruction: Instruction, reading: Reading, names: Sequence[str],
-                     spans: dict[str, tuple[int, int]], retell: bool = False) -> str | None:
-    """The free text of ``instruction`` as a sentence the LM learnt, when it holds words the LM
-    never learnt (or speech in quotes, or ``retell``) and the sketch understood the motion it
-    names; else None."""
+                     spans: dict[str, tuple[int, int]], retell: bool = False, notes: Sequence[str] = (),
+                     guess: bool = True) -> str | None:
+    """The free text of ``instruction`` as a sentence the LM learnt, telling the motion the sketch
+    draws for it (one it names, a stand-in, a typo's, or the idle for none), when it holds words the
+    LM never learnt (or speech in quotes, or ``retell``, or ``notes``: the sketch's warnings of what
+    it leaves out of the motion); else None. Not ``guess``: a text in which the sketch finds no
+    motion, or only guesses one, is left to the LM."""
     free = instruction.free_text
     if not free.strip() or instruction.motion.strip():
         return None
     _rest, spoken = without_speech(free)
-    spoken = spoken or retell  # told as the sketch reads it, whatever its words
-    who = _who(free, names)
+    spoken = spoken or retell or bool(notes)  # told as the sketch reads it, whatever its words
+    who = _pronoun_subject(free) or _who(free, names)  # "She chats with Yuzu": she, not Yuzu, talks
     nowhere = {word for place in reading.unknown_places for word in _words(place)} \
         - {word for name in names for word in _words(name)}  # "in Mordor": no place, and no one of the story
     capitalised = [word for word in _capitalised(free) if word.casefold() not in nowhere]  # a capital: a name
     if not spoken and not unlearnt(free, (*names, who, *capitalised)):
         return None
-    if not spoken and any(w.startswith("no motion") for w in reading.warnings):
-        return None  # the sketch found no motion: the LM chooses one itself, as before
+    if not guess and not spoken and any(w.startswith("no motion") for w in reading.warnings):
+        return None  # the sketch found no motion: the LM chooses one itself
     shown_as_motion = {warning: said for warning, said in _unknowns(reading.warnings).items()
                        if warning.endswith(f" shown as '{reading.motion.name}'")}  # not a place's ("airport")
-    if not spoken and not _understood(reading, "motion", free, shown_as_motion):
+    if not guess and not spoken and not _understood(reading, "motion", free, shown_as_motion):
         return None
     from studio.engines.mini.data import _third_person
 
@@ -314,7 +350,10 @@ def rephrase_translated(written: Instruction, english: Instruction, names: Seque
     told = english
     if retell and not english.free_text.strip():
         told = replace(english, free_text=_unfielded(english))  # "say :“ run!”." is read as a field "say"
-    rephrased = rephrase(told, names, reading=reading, retell=retell)
+    # what the sketch leaves out of the motion, as it reads the turn as written; a motion it does not know in a
+    # Japanese, Chinese or Korean turn is left to the LM, which is warned about as written
+    notes = motion_notes(as_written.warnings, no_motion=False)
+    rephrased = rephrase(told, names, reading=reading, retell=retell, notes=notes, guess=False)
     if not rephrased.replaced:
         return Rephrased(english)
     warnings = tuple(_quoted_as_written(warning, written, as_written) for warning in rephrased.warnings)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,6 +40,11 @@ class TurnQuery:
     text: str
     state: tuple[int, int, int]
     history: tuple[PastTurn, ...] = ()
+    level_caps: Mapping[str, int] = field(default_factory=dict)
+    """The highest level a motion is drawn at, by its name (an exhausted character's strenuous
+    motions: :func:`~studio.engines.mini.world_rules.level_caps`): where the motion the LM reads
+    is one of them, a level it chooses above is lowered to it before it predicts the deltas and
+    the representation, which then follow the level drawn."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,8 @@ class TurnOutput:
     """The most likely motion, place, character and time of day by the LM's auxiliary heads,
     under the sketch engine's conditioning keys (``motion``, ``location``, ``character``,
     ``time_of_day``): what the model understood the instruction to ask for (empty without the heads)."""
+    asked_level: int = 0
+    """The level the LM chose before :attr:`TurnQuery.level_caps` lowered it (0: not lowered)."""
 
 
 READING_KEYS = ("motion", "location", "character", "time_of_day")
@@ -325,6 +332,7 @@ class MiniRuntime:
         chosen: list[list[int]] = []
         motions: list[tuple[tuple[str, float], ...]] = [()] * len(queries)
         readings: list[tuple[tuple[str, str], ...]] = [()] * len(queries)
+        asked = [0] * len(queries)
         for k in range(4):
             check_cancelled(cancelled)
             logits, _, aux = self.lm.forward_all(batch)
@@ -337,6 +345,8 @@ class MiniRuntime:
             else:
                 pick = options.argmax(dim=-1)
             tokens = allowed[k][pick]
+            if k == 0:
+                tokens = self._capped(queries, readings, tokens, asked)
             batch.ids[rows, batch.value_positions[:, k] + 1] = tokens.to(self.lm_device)
             chosen.append(tokens.tolist())
             if step is not None:
@@ -352,8 +362,22 @@ class MiniRuntime:
             by_field = {name: decode_delta(self.vocab, chosen[1 + i][b]) for i, name in enumerate(order)}
             deltas = tuple(by_field[name] for name in sorted(FIELD_INDEX, key=FIELD_INDEX.__getitem__))
             outputs.append(TurnOutput(decode_level(self.vocab, chosen[0][b]), (deltas[0], deltas[1], deltas[2]),
-                                      reps[b].astype(np.float32), motions[b], readings[b]))
+                                      reps[b].astype(np.float32), motions[b], readings[b], asked[b]))
         return outputs
+
+    def _capped(self, queries: Sequence[TurnQuery], readings: Sequence[tuple[tuple[str, str], ...]],
+                tokens: torch.Tensor, asked: list[int]) -> torch.Tensor:
+        """The level tokens ``tokens``, each lowered to its query's cap for the motion its LM reads
+        (:attr:`TurnQuery.level_caps`); ``asked`` gets the level chosen where it was lowered."""
+        out = tokens.clone()
+        for b, query in enumerate(queries):
+            motion = dict(readings[b]).get("motion", "") if readings[b] else ""
+            cap = query.level_caps.get(motion) if query.level_caps else None
+            level = decode_level(self.vocab, int(tokens[b]))
+            if cap is not None and level > cap:
+                out[b] = self.vocab.level_id(cap)
+                asked[b] = level
+        return out
 
     # -- decode -----------------------------------------------------------------------------------
     def noise(self, seeds: Sequence[int]) -> torch.Tensor:

@@ -15,14 +15,14 @@ import pytest
 from studio.core.instruction import parse_instruction
 from studio.engines.mini.rephrase import Rephrased, learnt_words, rephrase, unlearnt
 
-ORDINARY = [  # the README's turns and the tests', in words the LM learnt
+ORDINARY = [  # the README's turns and the tests', in words the LM learnt (one that names no motion, "Character:
+    # Qiqi", "Qiqi is at the shop", is told as the idle the sketch draws: test_qa40b_no_motion_is_the_sketch_idle)
     "Character: Qiqi; Motion: run; Background: day town",
     "Motion: jump.",
     "Motion: wave.",
     "Qiqi eats bread slowly in the bakery at night",
     "Qiqi waves at Yuzu",
     "Aoi waves at Yuzu in the classroom",
-    "Character: Qiqi",
     "Character: Qiqi; Motion: gently sit on railing; Background: day town.",
     "Character: Qiqi; Motion: run.",
     "Character: Qiqi; Motion: run; Background: park.",
@@ -30,7 +30,6 @@ ORDINARY = [  # the README's turns and the tests', in words the LM learnt
     "Character: Qiqi; Motion: walk; she is still walking",
     "Character: Yuzu; Motion: wave; Background: park; Time: sunset.",
     "Qiqi dances",
-    "Qiqi is at the shop",
     "Qiqi runs in the park",
     "Taro looks around at sunset",
     "Taro looks around, camera static",
@@ -68,10 +67,10 @@ def test_a_turn_in_learnt_words_is_left_as_it_is(text: str) -> None:
     assert rephrase(written, ("Qiqi", "Yuzu")) == Rephrased(written)
 
 
-@pytest.mark.parametrize("text", ["Qiqi xyzzy", "Motion: xyzzy; Background: qwerty", "Character: Zed; Motion: run; "
-                                  "Background: atlantis"])
+@pytest.mark.parametrize("text", ["Character: Zed; Motion: run; Background: atlantis"])
 def test_what_the_sketch_only_guesses_is_left_to_the_model(text: str) -> None:
-    """Words the sketch reads as its default (no motion, the default town) are not its reading."""
+    """Words the sketch reads as its default place (the default town) are not its reading. (A motion
+    it does not know is told as it draws it: test_qa40b_no_motion_is_the_sketch_idle.)"""
     written = parse_instruction(text)
     assert rephrase(written).instruction.raw == written.raw
 
