@@ -56,3 +56,24 @@ def test_a_mark_stays_whole_in_a_strip_narrower_than_a_thumbnail(qtbot) -> None:
     placed = fit_mark(metrics, thumb, QRectF(0, 0, 600, 120), "generating 40%")
     assert placed is not None and placed[1] == "generating 40%"  # with room, said whole at the thumbnail's corner
     assert placed[0].right() == thumb.right() - 2
+
+
+def test_a_legend_too_narrow_for_its_names_gives_way_to_the_tooltip(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from studio.core.state import CharacterState
+
+    chart = StateChart()
+    qtbot.addWidget(chart)
+    chart.resize(COLUMN, 150)
+    chart.set_states([CharacterState(10, 50, 90), CharacterState(60, 40, 20)], 1)
+    chart.show()
+    qtbot.waitExposed(chart)
+    for entry in chart.legend():  # any legend drawn names its lines readably, not colours alone
+        assert len(entry.text.rstrip("…")) >= 3, [e.text for e in chart.legend()]
+    if not chart.legend():
+        tip = chart.tooltip_text(1)
+        assert "stamina 60 (green)" in tip and "social 40 (blue)" in tip and "fun 20 (orange)" in tip, tip
+    chart.resize(600, 150)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert [entry.text for entry in chart.legend()] == ["Stamina", "Social", "Fun"]
+    assert chart.tooltip_text(1) == "Turn 1: stamina 60, social 40, fun 20"

@@ -54,6 +54,14 @@ CHARACTER_LEGEND_ROWS = 2
 them are counted in a last entry ("+3 more") and named in the tooltip."""
 
 
+STAT_NAME_MIN_CHARS = 4
+"""The stats' legend shows while each name keeps about this many characters ("Stam…"). In a
+chart narrower than that (a small window with the queue open) it drew its colours with no
+names: it is left out there, the plot takes its row and the tooltip says which line is which."""
+STAT_COLOR_WORDS = {"stamina": "green", "social": "blue", "entertainment": "orange"}
+"""The stats' line colours in words (both schemes draw them in these hues)."""
+
+
 MIN_PLOT_H = 60.0
 """The plot's least height: with less (a chart 90 pixels high whose legend took two rows under
 its drop-down) the lines ran flat and only "0" read on the axis. The chart asks for it in its
@@ -258,7 +266,8 @@ class StateChart(TurnStrip):
 
     def plot_rect(self) -> QRectF:
         legend = self.legend_rects()
-        legend_bottom = max((rect.bottom() for rect in legend), default=self._legend_top() + LEGEND_H)
+        # no legend (too narrow to name the stats): the plot takes its row
+        legend_bottom = max((rect.bottom() for rect in legend), default=self._legend_top())
         if self.stacked:  # the drop-down's row, then the legend's
             top = legend_bottom + 6.0
         else:  # the legend and the view's drop-down above
@@ -425,6 +434,8 @@ class StateChart(TurnStrip):
         per_character = bool(self.character_lines())
         if not per_character:  # the three stats on one line (two left the plot a flat line)
             room = min(room, self._one_row_room([name for name, _color in items], right - left))
+            if room < STAT_NAME_MIN_CHARS * metrics.averageCharWidth():
+                return []  # colours with no names say nothing: the tooltip names them (see tooltip_text)
         rows = CHARACTER_LEGEND_ROWS if per_character else 1
         top = self._legend_top()
         placed: list[LegendEntry] = []
@@ -522,4 +533,8 @@ class StateChart(TurnStrip):
                                if index < len(series))
             return f"{turn} · {palette.STAT_LABELS[self.mode]}: {values}"
         state = self.states[index]
+        if not self.legend():  # the legend left out: the tooltip says which line is which
+            return (f"{turn}: stamina {state.stamina} ({STAT_COLOR_WORDS['stamina']}), social {state.social} "
+                    f"({STAT_COLOR_WORDS['social']}), fun {state.entertainment} "
+                    f"({STAT_COLOR_WORDS['entertainment']})")
         return f"{turn}: stamina {state.stamina}, social {state.social}, fun {state.entertainment}"
