@@ -725,14 +725,22 @@ def _check_types(cursor: sqlite3.Cursor, table: str, declared: list[Any]) -> Non
     if not cases:
         return
     found = cursor.execute(f"SELECT rowid, id, column FROM (SELECT rowid, id, CASE {' '.join(cases)} END AS column "
-                           f"FROM {table}) WHERE column IS NOT NULL LIMIT 1").fetchone()
-    if found is None:
+                           f"FROM {table}) WHERE column IS NOT NULL LIMIT {_MISTYPED_NAMED + 1}").fetchall()
+    if not found:
         return
-    rowid, row_id, column = found
-    (value,) = cursor.execute(f"SELECT {column} FROM {table} WHERE rowid = ?", (rowid,)).fetchone()
-    kind = next(str(row[2]).lower() for row in declared if row[1] == column)
-    row = f"row {stored_repr(row_id)}" if isinstance(row_id, str) else f"row number {rowid}"
-    raise RowValueError(f"table {table}, {row}: column {column} holds {_describe(value)}, not {kind}")
+    said = []
+    for rowid, row_id, column in found[:_MISTYPED_NAMED]:  # every one at once, not one a run
+        (value,) = cursor.execute(f"SELECT {column} FROM {table} WHERE rowid = ?", (rowid,)).fetchone()
+        kind = next(str(row[2]).lower() for row in declared if row[1] == column)
+        row = f"row {stored_repr(row_id)}" if isinstance(row_id, str) else f"row number {rowid}"
+        said.append(f"table {table}, {row}: column {column} holds {_describe(value)}, not {kind}")
+    if len(found) > _MISTYPED_NAMED:
+        said.append(f"table {table}: more values of the wrong type")
+    raise RowValueError("; ".join(said), said)
+
+
+_MISTYPED_NAMED = 10
+"""The mistyped values of one table a refusal names one by one."""
 
 
 def _describe(value: Any) -> str:

@@ -68,7 +68,14 @@ from studio.storage.paths import (
     resolve_inside,
 )
 from studio.storage.place import check_in_place
-from studio.storage.rows import COLUMN_FALLBACKS, FROM_VALUES, TABLES, node_from_values, take_from_values
+from studio.storage.rows import (
+    COLUMN_FALLBACKS,
+    FROM_VALUES,
+    TABLES,
+    RowValueError,
+    node_from_values,
+    take_from_values,
+)
 from studio.storage.staging import StagingDir, staging_prefix, sweep
 from studio.storage.unused_media import (
     PendingImports,
@@ -582,7 +589,11 @@ class Project:
             with database.snapshot():  # one moment: a writer may commit between tables
                 for kind, table in TABLES.items():
                     columns, build = FROM_VALUES[kind]
-                    rows = database.values(table, columns, COLUMN_FALLBACKS.get(table))
+                    try:
+                        rows = database.values(table, columns, COLUMN_FALLBACKS.get(table))
+                    except RowValueError as error:  # a value of the wrong type: said with the other tables'
+                        unreadable.extend(error.each)
+                        continue
                     made: Iterator[Any]
                     if kind is EntityKind.NODE:  # a bad duration is a problem, not a refusal
                         made = map(node_from_values, rows, itertools.repeat(problems))

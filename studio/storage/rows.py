@@ -45,7 +45,12 @@ deeper would overflow the stack of whatever walks it later."""
 
 class RowValueError(ValueError):
     """A value in a row that is not what the studio writes there (the project's loader
-    reports it as "holds a row that can't be read: ...")."""
+    reports it as "holds a row that can't be read: ..."). ``each``: one sentence per such
+    value, where several were found at once."""
+
+    def __init__(self, message: str, each: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.each = each or [message]
 
 
 def stored_repr(value: Any, limit: int = 60) -> str:

@@ -61,3 +61,22 @@ def test_a_garbage_database_names_no_backup_it_lacks(tmp_path: Path) -> None:
     shown = kamishibai("tree", str(project))
     assert shown.returncode != 0 and "is damaged" in shown.stderr, shown.stderr
     assert "bak-*" not in shown.stderr and "backup" not in shown.stderr
+
+
+def test_values_of_the_wrong_type_in_several_rows_and_tables_are_named_at_once(tmp_path: Path) -> None:
+    project = tmp_path / "t.kamishibai"
+    assert kamishibai("new", str(project)).returncode == 0
+    played = kamishibai("play", str(project), "--seed", "1", "Qiqi walks in the park", "Qiqi sits in the park",
+                        "--json")
+    assert played.returncode == 0, played.stderr
+    turns = json.loads(played.stdout)
+    with sqlite3.connect(project / "project.db") as conn:
+        conn.execute("UPDATE takes SET engine = X'41'")  # both takes (a blob: a number would read as text)
+        conn.execute("UPDATE nodes SET camera = X'42' WHERE id = ?", (turns[0]["node"],))
+    conn.close()
+    shown = kamishibai("tree", str(project))
+    assert shown.returncode != 0
+    assert "holds 3 rows that can't be read" in shown.stderr, shown.stderr
+    for turn in turns:
+        assert f"table takes, row '{turn['take']}': column engine holds" in shown.stderr
+    assert f"table nodes, row '{turns[0]['node']}': column camera holds" in shown.stderr
