@@ -380,7 +380,9 @@ def _held_to_the_world(instruction: Instruction, names: Sequence[str], cast: Seq
     reading = read_turn(instruction, (), names)
     drawn = dict(out.reading)
     motion = drawn.get("motion", "")
-    friends = world_rules.friends_named(english, actor, cast)
+    # a friend the model read as the one who acts is drawn (and its misreading said): not said to be left out
+    read_as = str(drawn.get("character", "")).casefold()
+    friends = [name for name in world_rules.friends_named(english, actor, cast) if name.casefold() != read_as]
     warnings = world_rules.tired_warnings(motion, out.asked_level, state.stamina, actor) if out.asked_level else []
     warnings += world_rules.camera_warnings(reading, motion, drawn.get("location", ""))
     warnings += world_rules.friend_warnings(friends, actor, (*said, *rephrased.warnings))

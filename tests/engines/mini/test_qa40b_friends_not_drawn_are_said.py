@@ -58,3 +58,10 @@ def test_a_friend_still_counts_as_company(engine) -> None:  # type: ignore[no-un
     alone, together = predict(engine, "Qiqi walks in the park"), predict(engine, "Qiqi and Yuzu walk in the park")
     assert (alone.conditioning["motion"], together.conditioning["motion"]) == ("walk", "walk")
     assert alone.deltas.social == 0 and together.deltas.social >= 1
+
+
+def test_a_friend_the_model_drew_instead_is_not_said_left_out(engine) -> None:  # type: ignore[no-untyped-def]
+    """"Yuzu hugs Qiqi" read as Qiqi is said as a misreading; Qiqi is not said to be left out."""
+    prediction = predict(engine, "Yuzu hugs Qiqi")
+    drawn = prediction.conditioning["character"]
+    assert not any(w.startswith(f"'{drawn}' is not drawn") for w in prediction.warnings), prediction.warnings
