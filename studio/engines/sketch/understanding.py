@@ -1251,7 +1251,9 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         reading.location, reading.location_given = _nearest_location(words), True
         reading.warnings.append(f"'{_quote(instr.background)}' unknown, shown as '{reading.location}'")
         return
-    rest = normalise(f"{instr.free_text} . {instr.motion}")[0]
+    # The clause of the motion shown first: "After eating at the cafe, Qiqi runs to the park" is in the park.
+    free = main_clause_first(shown_after_telling(normalise(instr.free_text)[0]))
+    rest = normalise(f"{free} . {instr.motion}")[0]
     kept, negated = split_negated(rest)
     # "Qiqi doesn't go to the shop, she runs in the park": the place not negated, if any.
     place = (negated and _place_in_text(kept, user_locations, reading.motion)) or \

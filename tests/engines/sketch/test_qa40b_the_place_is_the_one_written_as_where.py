@@ -50,3 +50,14 @@ def test_a_project_place_of_its_own_name_is_still_found() -> None:
     assert reading.location == "Grandma's House"
     reading = read_turn(parse_instruction("Qiqi waves from the Old Mill"), ["Old Mill"])
     assert reading.location == "Old Mill"
+
+
+@pytest.mark.parametrize(("text", "motion", "place"), [
+    ("After eating at the cafe, Qiqi runs to the park", "run", "park"),
+    ("Before she reads in the library, Qiqi eats at the cafe", "eat", "cafe"),
+    ("カフェで食べた後で公園まで走る", "run", "park"),
+])
+def test_the_place_is_that_of_the_clause_shown(text: str, motion: str, place: str) -> None:
+    for locations in ((), WORLD):
+        reading = read_turn(parse_instruction(text), locations)
+        assert (reading.motion.name, reading.location) == (motion, place)
