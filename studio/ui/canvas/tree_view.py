@@ -199,6 +199,22 @@ class TreeView(QGraphicsView):
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
         self._viewport_moved()
+        self._keep_selection_whole()
+
+    def _keep_selection_whole(self) -> None:
+        """The view narrowed (the queue came out in a small window, say) and cut the selected
+        card at its edge: the view moves to show it whole. A card the author scrolled out of
+        view stays out of it."""
+        if self.closed or not shiboken6.isValid(self.tree_scene):
+            return
+        cell = self.tree_scene.cells.get(self.tree_scene.current_id or "")
+        if cell is None:
+            return
+        card = QRectF(cell.x, cell.y, CARD_W, CARD_H)
+        shown = self.visible_scene_rect()
+        if shown.intersects(card) and not shown.contains(card) \
+                and shown.width() >= CARD_W and shown.height() >= CARD_H:
+            self.ensureVisible(card, 20, 20)
 
     # -- zoom ------------------------------------------------------------------------------
 
