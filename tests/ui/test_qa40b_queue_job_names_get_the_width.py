@@ -47,5 +47,6 @@ def test_jobs_listed_while_the_dock_was_hidden_and_wide_get_the_room(qtbot) -> N
     sizes = [header.sectionSize(c) for c in range(3)]
     metrics = panel.list.fontMetrics()
     assert sizes[1] < metrics.horizontalAdvance("queued"), sizes  # the status's icon alone
-    assert sizes[0] >= 0.4 * panel.list.viewport().width(), sizes
+    assert sizes[0] > sizes[1], sizes
+    assert sum(sizes) >= panel.list.viewport().width() - 2, sizes  # the name takes what is left
     assert sizes[0] >= metrics.horizontalAdvance("Re-roll turn"), sizes  # not a word a line
