@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.ui.conftest import generate_first_branch
 
-def test_the_per_character_tooltip_gives_the_lines_values(make_window, sample_project: Path) -> None:
+
+def test_the_per_character_tooltip_gives_the_lines_values(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = make_window(sample_project)
     ws = window.workspace
     tree = ws.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
+    leaf = generate_first_branch(window, qtbot)  # a turn without a take has no state to name
     ws.select(leaf, center=False)
     chart = ws.episode.chart
     last = len(chart.states) - 1

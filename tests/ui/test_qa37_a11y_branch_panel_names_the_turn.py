@@ -45,7 +45,8 @@ def test_the_filmstrip_and_the_chart_follow_the_selected_turn(make_window, sampl
     description = _heard(strip)[1]
     assert "Turn 1 is selected: " in description and "fly on broomstick" in description
     assert "Not generated yet" in description
-    assert "At turn 1: stamina 50, social 50, fun 50." in _heard(chart)[1]
+    # a turn without a take has no state yet (no made-up values for it)
+    assert "Turn 1: not generated yet" in _heard(chart)[1] and "stamina" not in _heard(chart)[1]
 
 
 def test_the_strip_tells_a_generated_turn(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
