@@ -66,6 +66,7 @@ def test_use_counts_only_turns_whose_chosen_take_is_out_of_date(tmp_path: Path) 
                "Qiqi sits in the park")
     first = _turns(project)[0]["id"]
     kamishibai("reroll", str(project), str(first), "--branch", "--seed", "2")
-    kamishibai("use", str(project), str(first), "1")
-    back = kamishibai("use", str(project), str(first), "2")
+    takes = [str(take["id"]) for take in _turns(project)[0]["takes"]]  # type: ignore[attr-defined]
+    kamishibai("use", str(project), str(first), takes[0])  # whole ids: a number may also start an id
+    back = kamishibai("use", str(project), str(first), takes[1])
     assert "out of date" not in back.stdout, back.stdout
