@@ -11,17 +11,8 @@ from pathlib import Path
 
 from studio.core.errors import StudioError
 from studio.storage import DB_NAME
+from studio.storage.errors import existing_backups
 from studio.ui.session import ReadOnlyReason
-
-
-def existing_backups(folder: Path) -> list[Path]:
-    """The database backups that are really in the project ``folder`` (``project.db.bak-v3``…,
-    made before an upgrade), newest first; none in most projects."""
-    try:
-        found = [path for path in folder.glob(f"{DB_NAME}.bak-*") if path.is_file()]
-    except OSError:
-        return []
-    return sorted(found, key=lambda path: path.stat().st_mtime, reverse=True)
 
 
 def _backup_words(folder: Path) -> str:
