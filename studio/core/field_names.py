@@ -11,6 +11,7 @@ import difflib
 import re
 
 from studio.core.instruction import KEY_ALIASES, parse_instruction
+from studio.core.speech import is_script_line
 from studio.core.text import ZERO_WIDTH
 
 FIELD_NAMES = "Character, Motion, Background, Time, Camera and Adverb"
@@ -27,11 +28,13 @@ _CLOSE = 0.75
 
 
 def unknown_field_names(text: str) -> list[str]:
-    """The field names ``text`` writes that are none of ours, as written."""
+    """The field names ``text`` writes that are none of ours, as written; a speaker's name
+    before a quoted line is none ('Qiqi: "Let's go!"' is a line of a script, not a field)."""
     unknown: list[str] = []
     for part in re.split(r"[;；]", text):
         match = _NAME_LIKE_RE.match(part)
-        if match and " ".join(match.group(1).lower().split()) not in KEY_ALIASES:
+        if (match and " ".join(match.group(1).lower().split()) not in KEY_ALIASES
+                and not is_script_line(part[match.end():])):
             unknown.append(match.group(1).strip())
     return unknown
 
