@@ -511,6 +511,14 @@ _EN_PRONOUN = re.compile(r"(?<![\w'’-])(she|he|they)(?![\w'’-])")
 _EN_OPENING_PRONOUN = re.compile(r"(?:^|(?<=[,;:.!?]\s))(it|her|him)\s+(and\b|&|[^\W\d_]+)")
 """Pronouns that may be an object too: a subject only opening a clause, before a verb or a
 second subject ("It runs after Yuzu", "Her and Yuzu dance"), not in "Yuzu hugs her"."""
+_IMPERSONAL_IT = re.compile(
+    r"it\s+(?:is|was|gets|got|has\s+been|keeps)\s+(?:still\s+|very\s+|so\s+|getting\s+|already\s+)?"
+    r"(?:raining|snowing|pouring|drizzling|storming|hailing|sunny|cloudy|windy|foggy|misty|rainy|snowy|stormy|"
+    r"cold|hot|warm|chilly|freezing|dark|light|bright|late|early|night|morning|evening|noon|midnight|dawn|dusk|"
+    r"a\s+\w+\s+(?:day|night|morning|evening)|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"summer|winter|spring|autumn|quiet|time)\b")
+"""An "it" that stands for no one: the weather, the time or the day ("It is raining. Qiqi walks
+to school", "It was a cold night"): no pronoun subject."""
 _CJK_PRONOUN = re.compile(
     _CLAUSE_START + r"(?:(彼女たち|彼女ら|彼ら|彼女|彼)(?=[はがもと])"  # Japanese, with its particle
     r"|(她们|他们|它们|她|他|它)(?![的们])"  # Chinese: not "his"/"her" (他的)
@@ -531,7 +539,7 @@ def subject_pronoun(text: str, names: Sequence[str]) -> str:
     folded = folded_text(text)
     found = [(m.start(), m.group(1)) for m in _EN_PRONOUN.finditer(folded, 0, 400)][:1]
     found += [(m.start(), m.group(1)) for m in _EN_OPENING_PRONOUN.finditer(folded, 0, 400)
-              if _subject_word(m.group(2))][:1]
+              if _subject_word(m.group(2)) and not _IMPERSONAL_IT.match(folded, m.start())][:1]
     found += [(m.start(), next(g for g in m.groups() if g)) for m in _CJK_PRONOUN.finditer(folded, 0, 400)][:1]
     if not found:
         return ""
