@@ -132,14 +132,14 @@ def friends_named(instruction: Instruction, actor: str, cast: Sequence[str]) -> 
     "eats ramen with Taro and Aoi"; not "thinks about Yuzu", nor a name in quotes), in order."""
     from studio.core.model import CastMember
     from studio.engines.mini.data import characters
-    from studio.engines.sketch.engine import _also_named
+    from studio.engines.sketch.engine import also_named
 
     members = tuple(CastMember(id=f"member-{k}", name=name)
                     for k, name in enumerate(dict.fromkeys((*cast, *characters()))) if name.strip())
     fields = [value for _key, value in instruction.extra]
     text = outside_quotes(" ; ".join(part for part in (instruction.motion, instruction.adverb, instruction.free_text,
                                                        *fields) if part))
-    return _also_named(text, members, (actor,)) if actor else []
+    return also_named(text, members, (actor,)) if actor else []
 
 
 def friend_warnings(names: Sequence[str], actor: str, said: Iterable[str] = ()) -> list[str]:

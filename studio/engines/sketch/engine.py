@@ -210,7 +210,7 @@ def _named_as_absent(text: str, name: str) -> bool:
     return False
 
 
-def _also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ...]) -> list[str]:
+def also_named(text: str, members: tuple[CastMember, ...], drawn: tuple[str, ...]) -> list[str]:
     """Members ``text`` names who are not in ``drawn`` and not named as someone absent
     ("Qiqi waves at Yuzu and Taro", drawing Qiqi and Yuzu -> ['Taro']), in the order named."""
     return [name for name in _named_in_order(text, members, drawn)
@@ -571,7 +571,7 @@ class SketchEngine:
         params = found.params if isinstance(found.params, Mapping) else {}
         look, warnings = look_from_params(params, found.name)
         warnings = [*busy, *warnings]
-        for other in _also_named(text, (*cast, *defaults), (character, found.name)):
+        for other in also_named(text, (*cast, *defaults), (character, found.name)):
             warnings.append(f"'{other}' is not drawn: the sketch engine draws one friend with {character} "
                             f"('{found.name}', named first); name '{other}' in a turn of their own")
         return found.name, look, warnings
