@@ -910,9 +910,9 @@ class Workspace(QWidget):
         if (node is None or node.is_root) and self.inspector.draft_parent is None:
             return GENERATE_OFF_TIP
         editor = self.inspector.editor
-        too_long = editor.length_error()
-        if too_long is not None:
-            return too_long.message
+        refusal = editor.length_error() or editor.field_name_error()  # as the button: off, saying why
+        if refusal is not None:
+            return refusal.message
         return "" if editor.text().strip() else EMPTY_TIP
 
     def _update_generate(self, _text: str = "") -> None:
@@ -1302,7 +1302,8 @@ class Workspace(QWidget):
         text = self.inspector.editor.text()
         target = self.inspector.draft_parent or self.current_id
         if text.strip():
-            if not self.inspector.editor.refuse_if_too_long():
+            editor = self.inspector.editor
+            if not editor.refuse_if_too_long() and not editor.refuse_if_misspelled():
                 self.generate_text(target, text)
         else:
             self.message.emit("Nothing to generate: describe the turn in the instruction box first "
@@ -1355,15 +1356,21 @@ class Workspace(QWidget):
         return True
 
     def _queue_jobs(self, operation: Callable[[Any, str | None, dict[str, Any]], Any],
-                    then: Callable[[Any], str], typing_of: str | None = None) -> None:
+                    then: Callable[[Any], str], typing_of: str | None = None, *, renders_typed: bool = True) -> None:
         """Queue the jobs ``operation`` makes (on the writer) and say ``then(result)``.
 
         ``typing_of``: the turn whose instruction, typed in the inspector and not saved yet, the
         jobs are to render (the turn the action generates from). Ctrl+Enter and Fork used the
         line on screen, but R, Shift+R and Fill rendered the stored one while the editor went on
         showing the edit: the edit is now saved first, in the same writer operation as the jobs,
-        and the status bar says it was."""
+        and the status bar says it was.
+
+        ``renders_typed``: the jobs make a take of ``typing_of`` itself (a re-roll), so that a
+        line there with a misspelled field name (see :meth:`Inspector.refuse_misspelled_field_names`)
+        is refused, as Generate refuses it: the take would go without that field."""
         if self.refuse_read_only("generate") or self.refuse_while_finishing():
+            return
+        if renders_typed and typing_of is not None and self.inspector.refuse_misspelled_field_names(typing_of):
             return
         service = self.guard(self.session.require_service)
         if service is None:
@@ -1465,7 +1472,8 @@ class Workspace(QWidget):
         self.on_turn(leaf, lambda: self._queue_jobs(
             lambda service, engine, settings: service.fill(leaf, engine=engine, settings=settings),
             lambda jobs: (f"Queued {len(jobs)} turn{'s' if len(jobs) != 1 else ''}." if jobs
-                          else "Every turn of this branch has a take."), typing_of=typing_of))
+                          else "Every turn of this branch has a take."), typing_of=typing_of,
+            renders_typed=False))  # the turn shown may have its take: Fill may make none of it
 
     @turn_action
     def fork(self) -> None:

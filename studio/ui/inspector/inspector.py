@@ -230,6 +230,7 @@ class Inspector(QScrollArea):
         self.editor.generate_requested.connect(self._on_generate)
         self.editor.save_requested.connect(self.save_requested.emit)
         self.editor.refused.connect(self._on_refused)
+        self.editor.generate_refused.connect(self.error.emit)  # the line stays, and may be kept as it is
         self.editor.cancel_requested.connect(self._on_cancel)
         self.takes.take_chosen.connect(lambda take_id: self.take_chosen.emit(self.node_id or "", take_id))
         self.takes.take_focused.connect(self._focus_take)
@@ -595,6 +596,14 @@ class Inspector(QScrollArea):
         if node_id != self.node_id or self._typed_instruction() is None:
             return False
         return self.editor.refuse_if_too_long()
+
+    def refuse_misspelled_field_names(self, node_id: str) -> bool:
+        """Whether the line the editor shows for turn ``node_id`` (typed, or the turn's own)
+        writes a misspelled field name, so that a take of it is not made (Re-roll): the window
+        is told which one, as for Generate. A turn not shown is left to the caller."""
+        if node_id != self.node_id or self.draft_parent is not None:
+            return False
+        return self.editor.refuse_if_misspelled()
 
     def _typed_instruction(self) -> Instruction | None:
         """The editor's line for the shown turn when it holds typing not saved yet (what moving

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.field_names import misspelled_field_names, unknown_field_message
 from studio.core.graphemes import first_graphemes, script_of, scripts_in
 from studio.core.instruction import (
     CJK_TIME_WORDS,
@@ -424,6 +425,22 @@ def _added_parts(fields: Sequence[tuple[str, str]], line: str = "") -> str:
     return " and ".join((", ".join(parts[:-1]), parts[-1])) if len(parts) > 1 else "".join(parts)
 
 
+FIELD_NAME_HINT = ("Correct the field name: a take drawn now would go without that field (Save text keeps the "
+                   "line as it is, to fix later).")
+
+
+def misspelled_field_error(line: str) -> InstructionError | None:
+    """Why ``line`` is not generated: it writes a field name that is none of ours
+    ("Backgroud: day park", "Motoin: dance"), which the take would be drawn without, said in
+    the words the command line uses (one reader, :mod:`studio.core.field_names`, decides, so
+    that "Qiqi says: hello" is no field); None when it writes none."""
+    names = misspelled_field_names(line)
+    if not names:
+        return None
+    message = unknown_field_message(names, line)
+    return InstructionError(message[:1].upper() + message[1:] + ".", hint=FIELD_NAME_HINT)
+
+
 FIELD_NAMES = ("character", "motion", "background", "camera", "free_text")
 """The editor's line fields, in the order of :meth:`InstructionEditor.fields`."""
 
@@ -441,6 +458,9 @@ class InstructionEditor(QWidget):
     cancel_requested = Signal()
     refused = Signal(object)
     """An InstructionError: Generate or Save text was asked for a line too long to keep."""
+    generate_refused = Signal(object)
+    """An InstructionError: Generate was asked for a line that writes a misspelled field name
+    (see :func:`misspelled_field_error`). Only the take is refused: the line may still be kept."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -486,6 +506,12 @@ class InstructionEditor(QWidget):
         self.length_note.setWordWrap(True)
         self.length_note.setTextFormat(Qt.TextFormat.PlainText)
         self.length_note.hide()
+        self.field_name_note = QLabel(self)
+        """Says, while the line writes a misspelled field name, which one and what the fields are."""
+        self.field_name_note.setObjectName("errorLabel")
+        self.field_name_note.setWordWrap(True)
+        self.field_name_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.field_name_note.hide()
         self.generate_button = QPushButton(icon_on_accent("generate"), "Generate", self)
         self.generate_button.setObjectName("primaryButton")
         self.generate_button.setToolTip(GENERATE_TIP)
@@ -513,6 +539,7 @@ class InstructionEditor(QWidget):
         layout.addLayout(form)
         layout.addWidget(self.preview)
         layout.addWidget(self.length_note)
+        layout.addWidget(self.field_name_note)
         layout.addLayout(buttons)
 
         time_edit = self.time.lineEdit()
@@ -721,15 +748,22 @@ class InstructionEditor(QWidget):
         if self.length_note.text() != note:
             self.length_note.setText(note)
         self.length_note.setVisible(bool(note))
-        self._update_buttons(text, note)
+        misspelled = misspelled_field_error(text)
+        field_note = misspelled.message if misspelled is not None else ""
+        if self.field_name_note.text() != field_note:
+            self.field_name_note.setText(field_note)
+        self.field_name_note.setVisible(bool(field_note))
+        self._update_buttons(text, note, field_note)
 
-    def _update_buttons(self, text: str, too_long: str) -> None:
+    def _update_buttons(self, text: str, too_long: str, misspelled: str = "") -> None:
         """Generate and Save text are on only for a line that can be sent; off, their tooltip
-        says why (read-only, too long, empty): a click would only be refused."""
+        says why (read-only, too long, empty): a click would only be refused. A misspelled
+        field name turns Generate alone off: the line can be kept, but not drawn without it."""
         why = self.read_only_reason or too_long or ("" if text.strip() else EMPTY_TIP)
-        for button, tip in ((self.generate_button, GENERATE_TIP), (self.save_button, SAVE_TIP)):
-            button.setEnabled(not why)
-            button.setToolTip(why or tip)
+        for button, tip, off in ((self.generate_button, GENERATE_TIP, why or misspelled),
+                                 (self.save_button, SAVE_TIP, why)):
+            button.setEnabled(not off)
+            button.setToolTip(off or tip)
 
     def set_read_only(self, reason: str | None) -> None:
         """Fields that can be read, selected and copied but not changed, with Generate and Save
@@ -754,12 +788,24 @@ class InstructionEditor(QWidget):
             self.refused.emit(error)
         return error is not None
 
+    def field_name_error(self) -> InstructionError | None:
+        """Why the line is not generated for a misspelled field name (:func:`misspelled_field_error`), or None."""
+        return misspelled_field_error(self.text())
+
+    def refuse_if_misspelled(self) -> bool:
+        """Emit :attr:`generate_refused` and say True when the line writes a misspelled field
+        name: generated, the take would go without that field."""
+        error = self.field_name_error()
+        if error is not None:
+            self.generate_refused.emit(error)
+        return error is not None
+
     def _generate(self) -> None:
         if self.read_only_reason is not None:
             return  # the button is off and says why
         self.move_background_time()
         text = self.text()
-        if text.strip() and not self.refuse_if_too_long():
+        if text.strip() and not self.refuse_if_too_long() and not self.refuse_if_misspelled():
             self.generate_requested.emit(text)
 
     def _save(self) -> None:
