@@ -40,9 +40,10 @@ def unknown_field_names(text: str) -> list[str]:
 
 
 def misspelled_field_names(text: str) -> list[str]:
-    """The field names ``text`` gets wrong: every unknown one where the text writes fields
-    (a known one, or an unknown one the parser kept as a field), else those of a free text
-    that read as a field name misspelled ("Motoin: dance"). Empty: none."""
+    """The field names ``text`` gets wrong: where the text writes fields (a known one, or an
+    unknown one the parser kept as a field), every unknown one the parser kept as a field;
+    else (and for a name the parser read as free text) those that read as a field name
+    misspelled ("Motoin: dance"), not a sentence with a colon ("Qiqi says: hello"). Empty: none."""
     unknown = unknown_field_names(text)
     if not unknown:
         return []
@@ -50,11 +51,10 @@ def misspelled_field_names(text: str) -> list[str]:
     writes_fields = bool(parsed.extra) or any(
         (match := _NAME_LIKE_RE.match(part)) and " ".join(match.group(1).lower().split()) in KEY_ALIASES
         for part in re.split(r"[;；]", text))
-    if writes_fields:
-        return unknown
+    kept = {" ".join(key.lower().split()) for key, _value in parsed.extra} if writes_fields else set()
     names = [name for name in KEY_ALIASES if name.isascii()]
-    return [name for name in unknown
-            if difflib.get_close_matches(" ".join(name.lower().split()), names, n=1, cutoff=_CLOSE)]
+    return [name for name in unknown if " ".join(name.lower().split()) in kept
+            or difflib.get_close_matches(" ".join(name.lower().split()), names, n=1, cutoff=_CLOSE)]
 
 
 def unknown_field_message(names: list[str], text: str) -> str:
