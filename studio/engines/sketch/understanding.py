@@ -41,6 +41,8 @@ from studio.engines.sketch.vocabulary import (
     CAMERA_PHRASES,
     DEFAULT_LOCATION,
     IDLE,
+    INSTRUMENT_STAND_IN,
+    INSTRUMENTS,
     KNOWN_WORDS,
     LOCATION_BY_NAME,
     LOCATIONS,
@@ -48,6 +50,8 @@ from studio.engines.sketch.vocabulary import (
     MORE_MOTION_PHRASES,
     MOTION_BY_NAME,
     MOTIONS,
+    SCHOOL_ROOM_KINDS,
+    SCHOOL_ROOM_STAND_IN,
     TIMES_OF_DAY,
     UNKNOWN_LOCATION_HINTS,
     UNKNOWN_MOTION_HINTS,
@@ -623,11 +627,26 @@ def _hint_words(text: str) -> list[str]:
     place's name written as a noun ("at the shop" is where, not "shops"; "Qiqi shops" still is)."""
     found: list[str] = []
     before = ""
-    for word in lemmas(text, KNOWN_WORDS):
+    for word in (_with_g(w) for w in lemmas(text, KNOWN_WORDS)):
         if word in UNKNOWN_MOTION_HINTS and not (word in _LOCATION_WORDS and before in _DETERMINERS):
             found.append(word)
         before = word
     return found
+
+
+MIN_DROPPED_G_CHARS = 6
+"""Shortest word read as an "-ing" form with its g dropped ("chillin", "skatin"): shorter ones
+are most often words of their own ("skin" is no skiing)."""
+
+
+def _with_g(word: str) -> str:
+    """``word`` (a lemma) read as an "-ing" form with its g dropped when that is a word with a
+    stand-in ("chillin" -> chill); else ``word``. ("runnin", "dancin" are motion verbs misspelt,
+    :func:`misspelt_motion`.)"""
+    if word in KNOWN_WORDS or len(word) < MIN_DROPPED_G_CHARS or not word.endswith("in"):
+        return word
+    full = lemmatise(word + "g", KNOWN_WORDS)
+    return full if full in UNKNOWN_MOTION_HINTS else word
 
 
 def _nearest_motion(words: list[str]) -> tuple[MotionSpec, bool]:
@@ -738,7 +757,16 @@ def _misspelt(word: str, motion_word: str, forms: tuple[str, ...]) -> bool:
     if len(word) >= MIN_TYPO_CHARS and len(motion_word) >= MIN_TYPO_CHARS:
         return any(_one_edit_apart(word, form) for form in forms)
     return any(_swapped(word, form) for form in forms) or (len(word) >= MIN_TYPO_CHARS and any(
-        len(form) > MIN_TYPO_CHARS and _letter_added_or_dropped(word, form) for form in forms))
+        len(form) > MIN_TYPO_CHARS and _letter_added_or_dropped(word, form) for form in forms)) or any(
+        _last_letter_doubled(word, motion_word, form) for form in forms)
+
+
+def _last_letter_doubled(word: str, verb: str, form: str) -> bool:
+    """Whether ``word`` is ``form`` of ``verb`` with the verb's last letter written twice
+    ("jumpp", "runn", "walkk", "jumpps"): a slip of the finger on a key, which no English word
+    of a motion verb's form makes."""
+    end = len(verb)
+    return form.startswith(verb) and word == form[:end] + verb[-1] + form[end:]
 
 
 def _letter_added_or_dropped(a: str, b: str) -> bool:
@@ -782,7 +810,7 @@ def _verb_slot(spans: Sequence[tuple[str, int, int]], i: int, capitals: bool) ->
         return False
     if before in _BE_FORMS:
         return _an_ing_form(token)
-    named = spans[i - 1][0][0].isupper() if capitals else i == 1
+    named = i == 1 or (capitals and spans[i - 1][0][0].isupper())  # "qiqi slepps", as "Qiqi slepps"
     return named or before in _BEFORE_A_VERB or before in ADVERB_LEVELS
 
 
@@ -1138,6 +1166,7 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
             reading.motion = MOTION_BY_NAME[match.name]
             _note_left_out(words, reading, phrases)
             _note_other_motion(free_text, instr.free_text, match.name, reading)
+            _instrument_played(words, reading)
             return
         leftovers = [w for w in words if w not in ADVERB_LEVELS]
         if not leftovers or all(w in NO_MOTION_WORDS or _is_negator(w) for w in leftovers):
@@ -1169,8 +1198,13 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
         if match is not None:
             reading.motion = MOTION_BY_NAME[match.name]
             _note_left_out(words, reading, phrases)
+            _instrument_played(words, reading)
             return
         hinted = _hint_words(free_text)
+        if hinted and hinted[0] == "phone" and _PHONE_LOOKS & set(lemmas(free_text, KNOWN_WORDS)):
+            reading.motion = MOTION_BY_NAME[PHONE_LOOKED_AT]  # "scrolls her phone": looked at, not talked on
+            reading.warnings.append(f"'phone' unknown, shown as '{reading.motion.name}'")
+            return
         if hinted:
             reading.motion = MOTION_BY_NAME[UNKNOWN_MOTION_HINTS[hinted[0]]]
             reading.warnings.append(f"'{hinted[0]}' unknown, shown as '{reading.motion.name}'")
@@ -1194,6 +1228,29 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
         reading.warnings.append("empty instruction, shown as 'idle'")
     else:
         reading.warnings.append("no motion given, shown as 'idle'")
+
+
+_PHONE_LOOKS = frozenset({"scroll", "scrolling", "swipe", "swiping", "check", "checking", "tap", "tapping", "use",
+                          "using", "stare", "staring", "play", "playing", "game", "glued"})
+"""Words that say a phone is looked at, not talked on ("scrolls her phone", "checks her phone",
+"is glued to her phone"); "calls Yuzu on the phone" is a talk."""
+PHONE_LOOKED_AT = "read"
+"""A phone looked at is drawn as reading: head bent over something held in the hands."""
+
+
+def _instrument_played(words: Sequence[str], reading: Reading) -> None:
+    """A musical instrument played ("plays guitar", "plays the piano") is shown as
+    :data:`INSTRUMENT_STAND_IN`, said: the world draws no instruments, and ball play is no music."""
+    if reading.motion.name != "play":
+        return
+    played, played_as = next((w for w in words if w in INSTRUMENTS), ""), INSTRUMENT_STAND_IN
+    if played:
+        reading.motion = MOTION_BY_NAME[INSTRUMENT_STAND_IN]
+        # "plays the guitar and sings": the song left out for the play is what is shown now
+        several, now = "several motions named, shown as 'play'", f"several motions named, shown as '{played_as}'"
+        reading.warnings[:] = [w.replace(several, now) for w in reading.warnings
+                               if not w.startswith(f"{several}; left out '{played_as}' (")]
+        reading.warnings.append(f"'{played}' is not drawn: shown as '{INSTRUMENT_STAND_IN}'")
 
 
 def read_level(instr: Instruction, reading: Reading) -> None:
@@ -1242,6 +1299,11 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
             reading.location, reading.location_given = user, True
             return
         words = _content(bg)
+        room = school_room(bg)
+        if room:  # "Background: music room": a room of a school, not the bedroom
+            reading.location, reading.location_given = SCHOOL_ROOM_STAND_IN, True
+            reading.warnings.append(f"'{room}' unknown, shown as '{SCHOOL_ROOM_STAND_IN}'")
+            return
         match = best_match(words, _LOCATION_PHRASES)
         if match is not None:
             reading.location, reading.location_given = match.name, True
@@ -1255,6 +1317,11 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
     free = main_clause_first(shown_after_telling(normalise(instr.free_text)[0]))
     rest = normalise(f"{free} . {instr.motion}")[0]
     kept, negated = split_negated(rest)
+    room = school_room(kept)
+    if room and not _place_in_text(kept.replace(room, " "), user_locations, reading.motion):
+        reading.location, reading.location_given = SCHOOL_ROOM_STAND_IN, True
+        reading.warnings.append(f"'{room}' unknown, shown as '{SCHOOL_ROOM_STAND_IN}'")
+        return
     # "Qiqi doesn't go to the shop, she runs in the park": the place not negated, if any.
     place = (negated and _place_in_text(kept, user_locations, reading.motion)) or \
         _place_in_text(rest, user_locations, reading.motion)
@@ -1277,6 +1344,17 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
             reading.location, reading.location_given = shown, True
             reading.warnings.append(f"'{word}' unknown, shown as '{shown}'")
             return
+
+
+_SCHOOL_ROOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(SCHOOL_ROOM_KINDS, key=len, reverse=True))
+                             + r")\s+room\b")
+
+
+def school_room(text: str) -> str:
+    """The room of a school normalised ``text`` names ("the music room", "the art room"), as
+    written; '' when none. Such a room is no bedroom: it is shown as :data:`SCHOOL_ROOM_STAND_IN`."""
+    found = _SCHOOL_ROOM_RE.search(text)
+    return found.group() if found else ""
 
 
 def _misspelt_place(word: str) -> str:

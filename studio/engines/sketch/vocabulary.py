@@ -209,6 +209,8 @@ MOTIONS: tuple[MotionSpec, ...] = (
 MORE_MOTION_PHRASES: dict[str, tuple[str, ...]] = {
     "walk": ("hike", "trek", "ramble", "saunter"),
     "idle": ("laze", "unwind"),
+    "eat": ("picnic", "have picnic"),
+    "throw": ("yeet",),
 }
 """More words for a motion, read as it with no warning ("hikes up the mountain" walks, "lazes on
 the beach" is idle). They are kept apart from each motion's ``phrases``, which the contact sheet
@@ -304,8 +306,25 @@ UNKNOWN_LOCATION_HINTS: dict[str, str] = {
     "moon": "sky", "cave": "mountain", "snow": "mountain", "airport": "station", "bathroom": "bedroom",
     "bar": "cafe", "stadium": "park", "zoo": "park", "supermarket": "bakery", "mall": "street",
     "sofa": "bedroom", "couch": "bedroom", "living": "bedroom", "neighbourhood": "town", "neighborhood": "town",
+    "gym": "classroom", "gymnasium": "classroom",
 }
 """Places we do not draw, with the built-in location shown instead (still reported as unknown)."""
+
+SCHOOL_ROOM_KINDS: frozenset[str] = frozenset({
+    "music", "art", "science", "computer", "chemistry", "biology", "physics", "staff", "club", "band", "drama",
+    "teacher", "teachers", "nurse", "nurse's", "teachers'"})
+"""Words that make a "room" one of a school ("the music room", "the art room"): no bedroom,
+but a room we do not draw, shown as :data:`SCHOOL_ROOM_STAND_IN`, said."""
+SCHOOL_ROOM_STAND_IN = "classroom"
+
+INSTRUMENTS: frozenset[str] = frozenset({
+    "guitar", "piano", "violin", "drum", "drums", "flute", "trumpet", "cello", "ukulele", "harp", "saxophone",
+    "sax", "clarinet", "harmonica", "accordion", "trombone", "banjo", "xylophone", "tuba", "oboe", "instrument",
+    "keytar", "shamisen", "koto", "taiko"})
+"""Musical instruments, which the world does not draw. Playing one is shown as
+:data:`INSTRUMENT_STAND_IN`, said: singing is drawn with music notes around the character, the
+nearest to making music; a ball game ("plays") would show another thing altogether."""
+INSTRUMENT_STAND_IN = "sing"
 
 LOCATIVE_PREPOSITIONS: frozenset[str] = frozenset({
     "in", "at", "to", "into", "onto", "inside", "near", "nearby", "by", "on", "toward", "towards", "through",

@@ -24,7 +24,7 @@ from tests.engines.mini.qa40b_shipped import CAST, predict, shipped_engine, sket
      "no motion found in 'Qiqi and Sosuke argue loudly in the cla…', shown as 'idle'"),
     ("Qiqi rides a horse across the field", "Qiqi idles in the countryside",
      "no motion found in 'Qiqi rides a horse across the field', shown as 'idle'"),
-    ("qiqi slepps", "Qiqi idles", "no motion found in 'qiqi slepps', shown as 'idle'"),
+    ("qiqi slepps", "Qiqi sleeps", "'slepps' unknown, shown as 'sleep'"),  # a typo after a lower-case name
     ("Qiqi xyzzy", "Qiqi idles", "no motion found in 'Qiqi xyzzy', shown as 'idle'"),
     ("Qiqi is at the shop", "Qiqi idles in the bakery", "no motion found in 'Qiqi is at the shop', shown as 'idle'"),
     ("Character: Taro; Motion: skateboard", "Character: Taro; Motion: idle", "'skateboard' unknown, shown as 'idle'"),
