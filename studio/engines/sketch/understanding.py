@@ -1240,17 +1240,17 @@ PHONE_LOOKED_AT = "read"
 
 def _instrument_played(words: Sequence[str], reading: Reading) -> None:
     """A musical instrument played ("plays guitar", "plays the piano") is shown as
-    :data:`INSTRUMENT_STAND_IN`, said: the world draws no instruments, and ball play is no music."""
-    if reading.motion.name != "play":
-        return
+    :data:`INSTRUMENT_STAND_IN`, said: the world draws no instruments, and ball play is no music.
+    Sung to ("sings and plays the piano"), it is said too."""
     played, played_as = next((w for w in words if w in INSTRUMENTS), ""), INSTRUMENT_STAND_IN
-    if played:
-        reading.motion = MOTION_BY_NAME[INSTRUMENT_STAND_IN]
-        # "plays the guitar and sings": the song left out for the play is what is shown now
-        several, now = "several motions named, shown as 'play'", f"several motions named, shown as '{played_as}'"
-        reading.warnings[:] = [w.replace(several, now) for w in reading.warnings
-                               if not w.startswith(f"{several}; left out '{played_as}' (")]
-        reading.warnings.append(f"'{played}' is not drawn: shown as '{INSTRUMENT_STAND_IN}'")
+    if not played or reading.motion.name not in ("play", played_as):
+        return
+    several, now = "several motions named, shown as 'play'", f"several motions named, shown as '{played_as}'"
+    # "plays the guitar and sings", "sings and plays the piano": one music, the song, not two motions
+    reading.warnings[:] = [w.replace(several, now) for w in reading.warnings
+                           if not w.startswith((f"{several}; left out '{played_as}' (", f"{now}; left out 'play' ("))]
+    reading.motion = MOTION_BY_NAME[played_as]
+    reading.warnings.append(f"'{played}' is not drawn: shown as '{played_as}'")
 
 
 def read_level(instr: Instruction, reading: Reading) -> None:
