@@ -47,13 +47,28 @@ def _offered(pairs: Iterable[tuple[str, str]], known: frozenset[str], read: _Rea
                                if english in known and read(written, table).strip() == english))
 
 
+def _one_of_each_motion_first(offered: tuple[str, ...], pairs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """``offered`` motion words with the first word of each motion first, in the tables'
+    order, then the others: a menu cut to its first words offers every motion it can (walk
+    among them), not a motion's many synonyms (an idle's seventeen in Chinese)."""
+    motion_of = {phrase: motion.name for motion in MOTIONS for phrase in motion.phrases}
+    english = dict(pairs)
+    firsts: dict[str, str] = {}
+    for word in offered:
+        firsts.setdefault(motion_of.get(english.get(word, ""), word), word)
+    first_words = set(firsts.values())
+    return (*firsts.values(), *(word for word in offered if word not in first_words))
+
+
 def _vocabulary(words: dict[str, Iterable[tuple[str, str]]], read: _Read, tables: dict[str, Any]) -> EngineVocabulary:
     known = _known()
+    words = {kind: list(pairs) for kind, pairs in words.items()}  # read twice below
 
     def offered(kind: str) -> tuple[str, ...]:
         return _offered(words[kind], known[kind], read, tables[kind])
 
-    return EngineVocabulary(motions=offered("motions"), locations=offered("locations"), cameras=offered("cameras"),
+    motions = _one_of_each_motion_first(offered("motions"), words["motions"])
+    return EngineVocabulary(motions=motions, locations=offered("locations"), cameras=offered("cameras"),
                             adverbs=offered("adverbs"))
 
 
