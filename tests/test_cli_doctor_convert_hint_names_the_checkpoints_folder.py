@@ -14,6 +14,7 @@ from studio.cli import main
 
 def test_the_convert_command_names_the_folder_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "my weights"
+    folder.mkdir()  # an empty folder: a folder that is not there is refused as such
     main(["doctor", "--checkpoints", str(folder)])
     out = capsys.readouterr().out
     hints = [line.strip() for line in out.splitlines() if "kamishibai checkpoints convert PATH/TO" in line]
