@@ -47,4 +47,4 @@ def test_the_next_play_says_the_turn_it_continues_has_no_take(tmp_path: Path) ->
                 if node.get("instruction") == "Qiqi runs to the beach")
     assert f"the turn continued, {turn['id']} ('Qiqi runs to the beach'), has no finished take" in went_on.stderr, \
         went_on.stderr
-    assert "run-queue --requeue-interrupted" in went_on.stderr
+    assert f"run-queue {project} --requeue-interrupted" in went_on.stderr, went_on.stderr  # the project as given
