@@ -198,3 +198,18 @@ def needs_rtl_font() -> None:
 
     if font_file(False) is None or pdf_fonts().styles[TextStyle.REGULAR] == "Helvetica":
         pytest.skip("needs a TrueType font with Arabic and Hebrew (DejaVu Sans)")
+
+
+def cli_turn(folder: Path, name: str, instruction: str, capsys) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """A new project ``name`` in ``folder`` made with the command line, one turn played in it
+    from ``instruction`` (sketch engine, seed 1): (the project's path, the turn's id)."""
+    import json
+
+    from studio.cli import main
+
+    project = str(folder / name)
+    assert main(["new", project]) == 0
+    project += ".kamishibai"
+    capsys.readouterr()
+    assert main(["play", project, "--engine-host", "in-process", "--json", "--seed", "1", "-i", instruction]) == 0
+    return project, json.loads(capsys.readouterr().out)["node"]

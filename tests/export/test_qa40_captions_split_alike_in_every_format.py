@@ -9,7 +9,6 @@ parsed back, the OTIO file read by OpenTimelineIO and the mp4 decoded."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +22,7 @@ from studio.core import AddDialogueLine
 from studio.export import CaptionMode, ExportOptions, export_branch
 from studio.export.drawing import caption_patch
 
-from .helpers import FPS, Fixture, build, decode, parse_srt
+from .helpers import FPS, Fixture, build, cli_turn, decode, parse_srt
 
 JAPANESE = "「東京タワー」はどこですか？ここから遠いですか、それとも近いですか？"
 ENGLISH = ("The lanterns along the canal flicker on one after another in the dusk. A cat watches the boats "
@@ -137,13 +136,7 @@ def test_burned_captions_show_the_srt_subtitles_in_its_lines(which: str, request
 
 def test_the_cli_exports_of_the_acceptance_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The commands of the acceptance check, as a user types them: the SRT and the OTIO file."""
-    project = str(tmp_path / "jp")
-    assert main(["new", project]) == 0
-    project += ".kamishibai"
-    capsys.readouterr()
-    assert main(["play", project, "--engine-host", "in-process", "--json", "--seed", "1",
-                 "-i", "Character: Yuzu; Motion: wave; Background: day park."]) == 0
-    node = json.loads(capsys.readouterr().out)["node"]
+    project, node = cli_turn(tmp_path, "jp", "Character: Yuzu; Motion: wave; Background: day park.", capsys)
     assert main(["say", project, node, JAPANESE]) == 0
     srt, timeline = tmp_path / "jp.srt", tmp_path / "jp.otio"
     assert main(["export", project, "--out", str(srt), "--quiet"]) == 0

@@ -10,7 +10,6 @@ is parsed back, the OTIO file read by OpenTimelineIO and the mp4 decoded."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from studio.core import AddDialogueLine, SetNarration
 from studio.export import CaptionMode, ExportOptions, export_branch
 from studio.export.drawing import caption_patch, italic_font_file
 
-from .helpers import FPS, Fixture, build, decode, parse_srt
+from .helpers import FPS, Fixture, build, cli_turn, decode, parse_srt
 
 NARRATION = "The town wakes up."
 LINES = (("Qiqi", "First!"), ("Qiqi", "I'm late!"), ("Yuzu", "Wait!"))
@@ -123,13 +122,7 @@ def test_a_name_never_ends_a_line(tmp_path: Path) -> None:
 
 def test_the_cli_export_of_the_acceptance_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The commands of the acceptance check, as a user types them."""
-    project = str(tmp_path / "n")
-    assert main(["new", project]) == 0
-    project += ".kamishibai"
-    capsys.readouterr()
-    assert main(["play", project, "--engine-host", "in-process", "--json", "--seed", "1",
-                 "-i", "Qiqi sits in the town"]) == 0
-    node = json.loads(capsys.readouterr().out)["node"]
+    project, node = cli_turn(tmp_path, "n", "Qiqi sits in the town", capsys)
     assert main(["narrate", project, node, NARRATION]) == 0
     for speaker, text in LINES:
         assert main(["say", project, node, text, *(["--speaker", speaker] if speaker != "Qiqi" else [])]) == 0
