@@ -38,9 +38,9 @@ def test_a_turn_without_a_clip_says_so_in_the_preview(make_window, sample_projec
 
     player.seek(3)  # a scrub shows the frames; a redraw of the same turn (progress, say) keeps it
     assert player.view.image is not None
-    branch_now, summaries, states, current = episode._key
+    branch_now, summaries, states, current, known = episode._key
     episode.set_branch(list(branch_now), [*summaries[:-1], replace(summaries[-1], fraction=0.5)],
-                       list(states), current)
+                       list(states), current, list(known))
     assert player.frame == 3 and player.view.image is not None
     player.seek(0)
 
