@@ -39,7 +39,7 @@ def test_a_folder_removed_while_exporting_is_named(story: Fixture, tmp_path: Pat
     with pytest.raises(ExportError) as raised:
         export_branch(story.project, story.leaf, folder / name, options=options, progress=progress)
 
-    assert removed, f"the export never reached {phase!r}"
+    assert removed, f"the export never reached {phase!r}: {raised.value.message} {raised.value.hint}"
     error = raised.value
     assert error.message == (f"The folder {folder} was removed or moved while the export ran, so {name} was not "
                              "written.")
