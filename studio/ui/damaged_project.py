@@ -12,6 +12,7 @@ from pathlib import Path
 from studio.core.errors import StudioError
 from studio.storage import DB_NAME
 from studio.storage.errors import existing_backups
+from studio.ui.inspector.typed_not_saved import TypedText, typing_in_words
 from studio.ui.session import ReadOnlyReason
 
 
@@ -32,11 +33,18 @@ def damaged_reason(folder: Path) -> ReadOnlyReason:
     return ReadOnlyReason(f"{DB_NAME} of {folder.name} is damaged", todo, damaged=True)
 
 
-def damaged_notice(folder: Path) -> StudioError:
-    """The one message the window shows when it finds the open project's database damaged."""
+def damaged_notice(folder: Path, typed: list[TypedText] | None = None) -> StudioError:
+    """The one message the window shows when it finds the open project's database damaged.
+    ``typed``: what the author typed that could not be saved; the window shows what the
+    project holds, and the message quotes the typing and says where to get it whole."""
     reason = damaged_reason(folder)
+    kept = ""
+    if typed:
+        kept = (f" {typing_in_words(typed)}: the window shows the turn as the project holds it. “Copy what I "
+                "typed”, on the read-only line over the story, puts your typing on the clipboard, to paste "
+                "into the copy.")
     return StudioError(f"The project file {DB_NAME} of {folder.name} is damaged: the last change could not be "
-                       "saved, and the window is now read-only.", hint=reason.todo)
+                       f"saved, and the window is now read-only.{kept}", hint=reason.todo)
 
 
 UNREADABLE_NAMED = 5

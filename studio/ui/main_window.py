@@ -786,12 +786,12 @@ class MainWindow(QMainWindow):
             self.show_message(f"⚠ {session.read_only.refusal('save the change').message}")
             return
         reason = damaged_reason(session.path)
-        workspace.become_read_only(reason)
+        typed = workspace.become_read_only(reason)
         name = readable_name(session.project) or session.path.name
         self.setWindowTitle(f"{name} (read-only) — Kamishibai Studio")
         self._update_read_only_actions()
         self._update_history_actions()
-        self.show_error(damaged_notice(session.path))
+        self.show_error(damaged_notice(session.path, typed))
 
     def _wait_for_copy(self) -> None:
         """Closing while a copy is made: let it finish (the project it reads must stay open),

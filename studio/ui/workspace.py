@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import shiboken6
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QShortcut
 from PySide6.QtWidgets import (
@@ -64,6 +65,7 @@ from studio.ui.episode.episode_panel import EpisodePanel
 from studio.ui.fork_turn import fork_copied
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.instruction_editor import EMPTY_TIP
+from studio.ui.inspector.typed_not_saved import TypedText, typing_for_clipboard, typing_tip
 from studio.ui.inspector.vocabulary import collect_vocabulary
 from studio.ui.job_labels import job_title
 from studio.ui.media_cache import ClipCache, PosterCache
@@ -975,10 +977,16 @@ class Workspace(QWidget):
             self.error.emit(error)
         return True
 
-    def become_read_only(self, reason: ReadOnlyReason) -> None:
+    def become_read_only(self, reason: ReadOnlyReason) -> list[TypedText]:
         """Turn read-only while open (its database was found damaged): the lasting line over
         the story says why, the inspector shows everything for reading only and every action
-        that would change the project goes off, as for a project opened read-only."""
+        that would change the project goes off, as for a project opened read-only.
+
+        The inspector then shows the turn as the project holds it: the change that failed to
+        save (and any typing not saved yet) no longer shows as if it were saved. That typing is
+        returned, for the message to quote, and the line over the story offers it: "Copy what
+        I typed" puts it on the clipboard, to paste into the copy Save a copy… opens."""
+        typed = self.inspector.typed_not_stored()
         self.read_only = reason
         self.session.read_only = reason
         if self.read_only_bar is None:
@@ -990,8 +998,12 @@ class Workspace(QWidget):
         else:
             self.read_only_bar.set_text(reason.line())
         self.inspector.set_read_only(reason.off_tip())
+        self.inspector.show_stored()
+        if typed:
+            self.read_only_bar.offer_typing(typed)
         self.update_actions()
         self._update_generate()
+        return typed
 
     def _compare_takes_key(self, _checked: bool = False) -> None:
         """Compare takes, from its menu entry or its key (its button is in the takes area)."""
@@ -1894,6 +1906,10 @@ class Workspace(QWidget):
         return super().close()
 
 
+COPIED_SHOWN_MS = 2000
+"""How long "Copy what I typed" says "Copied" once clicked."""
+
+
 class ReadOnlyBar(QFrame):
     """The lasting line over the story of a project opened read-only: why it can't be
     changed and what to do, with the ways out (Save a copy…; Reopen for editing when another
@@ -1917,6 +1933,37 @@ class ReadOnlyBar(QFrame):
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             layout.addWidget(button)
             self.buttons.append(button)
+        self.copy_typed: QToolButton | None = None
+        """"Copy what I typed": shown once a change could not be saved (see :meth:`offer_typing`)."""
+        self.typed = ""
 
     def set_text(self, text: str) -> None:
         self.label.setText(text)
+
+    def offer_typing(self, typed: list[TypedText]) -> None:
+        """Offer the typing the project could not save: "Copy what I typed" puts it on the
+        clipboard (its tooltip shows it), until the window closes."""
+        self.typed = typing_for_clipboard(typed)
+        if self.copy_typed is None:
+            self.copy_typed = QToolButton(self)
+            self.copy_typed.setText("Copy what I typed")
+            self.copy_typed.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            self.copy_typed.clicked.connect(self._copy_typed)
+            layout = self.layout()
+            if isinstance(layout, QHBoxLayout):
+                layout.insertWidget(1, self.copy_typed)
+            self.buttons.insert(0, self.copy_typed)
+        fields = ", ".join(item.field for item in typed)
+        self.copy_typed.setToolTip(f"Put what you typed in {fields}, not saved, on the clipboard:\n\n"
+                                   f"{typing_tip(self.typed)}")
+        self.copy_typed.show()
+
+    def _copy_typed(self) -> None:
+        QApplication.clipboard().setText(self.typed)
+        if self.copy_typed is not None:
+            self.copy_typed.setText("Copied")
+            QTimer.singleShot(COPIED_SHOWN_MS, self._copy_label_back)
+
+    def _copy_label_back(self) -> None:
+        if self.copy_typed is not None and shiboken6.isValid(self.copy_typed):
+            self.copy_typed.setText("Copy what I typed")

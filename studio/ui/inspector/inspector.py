@@ -34,6 +34,7 @@ from studio.ui.inspector.state_panel import StatePanel
 from studio.ui.inspector.story_editor import StoryEditor, read_only_text
 from studio.ui.inspector.take_details import take_details_html
 from studio.ui.inspector.takes_view import TakesView
+from studio.ui.inspector.typed_not_saved import TypedText
 from studio.ui.inspector.understanding import shared_name_note, shared_names
 from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.media_cache import ClipCache
@@ -604,6 +605,60 @@ class Inspector(QScrollArea):
         if node_id != self.node_id or self.draft_parent is not None:
             return False
         return self.editor.refuse_if_misspelled()
+
+    def typed_not_stored(self) -> list[TypedText]:
+        """The typing the inspector shows that the project does not hold (the line of a save
+        that failed, notes and story fields typed since their last save), by field."""
+        tree = self._latest_tree()
+        if tree is None:
+            return []
+        if self.draft_parent is not None:
+            typed = self.draft_typing()
+            if not typed or self.draft_parent not in tree.nodes:
+                return []
+            above = tree.node(self.draft_parent)
+            where = "the start" if above.is_root else f"turn {tree.depth(self.draft_parent)}"
+            return [TypedText(f"the new turn after {where}", typed)]
+        node_id = self.node_id
+        if node_id is None or node_id not in tree.nodes or tree.nodes[node_id].is_root:
+            return []
+        node, turn = tree.nodes[node_id], tree.depth(node_id)
+        found: list[TypedText] = []
+        line = self.editor.text()
+        if line.strip() and line != self._loaded_text and line != shown_line(node.instruction):
+            found.append(TypedText(f"the instruction of turn {turn}", line))
+        notes = self.notes.toPlainText()
+        if notes.strip() and notes.strip() != node.notes.strip():
+            found.append(TypedText(f"the notes of turn {turn}", notes))
+        story = node.story
+        for box, name, label in ((self.story.narration, "narration", "narration"),
+                                 (self.story.shot_notes, "shot_notes", "shot notes")):
+            text = box.toPlainText().strip()
+            if text and text != getattr(story, name):
+                found.append(TypedText(f"the {label} of turn {turn}", text))
+        lines = self.story.dialogue()
+        if lines and lines != story.dialogue:
+            said = "\n".join(line.shown() for line in lines)
+            found.append(TypedText(f"the dialogue of turn {turn}", said))
+        return found
+
+    def show_stored(self) -> None:
+        """Show the turn as the project holds it, dropping what was typed and not saved (the
+        project turned read-only under the typing): nothing is sent to be saved, and no field
+        goes on showing a change as if it were saved."""
+        tree = self._latest_tree()
+        node_id = self.node_id
+        if tree is None or node_id is None or node_id not in tree.nodes or self.draft_parent is not None:
+            return
+        self._notes_timer.stop()
+        # Shown as another turn: every field is loaded afresh. With no turn to save into,
+        # what was waiting to be saved goes nowhere (the editor's and the boxes' signals find
+        # no turn), as it must on a project that can no longer be written.
+        self.node_id = None
+        self._story_node = None
+        self._saved_text = None
+        self._refused_text = None
+        self.show_node(tree, node_id)
 
     def _typed_instruction(self) -> Instruction | None:
         """The editor's line for the shown turn when it holds typing not saved yet (what moving
