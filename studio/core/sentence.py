@@ -15,7 +15,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from studio.core.caption_words import TIMES_IN_ENGLISH, adverb_in, english_adverb, english_place, place_in
+from studio.core.caption_words import (
+    ADVERBS,
+    PLACES,
+    TIMES_IN_ENGLISH,
+    adverb_in,
+    english_adverb,
+    english_place,
+    place_in,
+)
 from studio.core.graphemes import is_wide, script_of, scripts_in
 from studio.core.instruction import CHINESE_KEYS, KEY_ALIASES, KOREAN_KEYS, Instruction, only_blank_fields
 from studio.core.joined_names import character_names
@@ -487,10 +495,12 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
     Korean sentence (:func:`_korean_sentence`); where the fields mix languages, the motion's
     decides, and a place or time it knows is named in it (:func:`_in_language`)."""
     who = cast_spelling(instruction.character.strip(), [character, *cast]) or character.strip()
+    written = instruction
+    instruction = motion_with_verb(instruction, [character, *cast, *character_names(who)])
     motion = instruction.motion.split()
     if not motion and not instruction.background:
         # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
-        said_nothing = instruction.fields() or only_blank_fields(instruction.raw)
+        said_nothing = written.fields() or only_blank_fields(instruction.raw)
         if script_lines(instruction):
             return _spoken_turn(instruction)
         return _free_sentence(instruction.free_text or ("" if said_nothing else instruction.raw))
@@ -511,7 +521,10 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
         words = _with_articles(_common_case(motion))
         if who:
             plural = several_characters(who)
-            words = _noun_phrase_motion(words, plural) or _conjugated(words, plural)
+            if words[0].lower() in _STILL_PREPOSITIONS:  # "with Yuzu": where one is, "Qiqi is with Yuzu"
+                words = ["are" if plural else "is", *words]
+            else:
+                words = _noun_phrase_motion(words, plural) or _conjugated(words, plural)
             parts.append(who)
         after = _adverb_after_verb(instruction.adverb)
         if instruction.adverb and not after:
@@ -532,6 +545,122 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
     if instruction.free_text and motion:
         sentence += " " + _free_sentence(instruction.free_text)
     return sentence
+
+
+_STILL_PREPOSITIONS = frozenset({"with", "at", "in", "on", "under", "near", "behind", "beside", "inside",
+                                 "outside", "by", "beneath", "below", "above", "among", "between"})
+"""Prepositions of where one is, not where one goes: a Motion field that opens with one and
+names no place ("with Yuzu", "under the tree") says where the character is ("Qiqi is with
+Yuzu"); one of those that goes ("to Yuzu", "towards the light") is no motion the caption says."""
+_MORE_VERBS = frozenset({
+    "moonwalk", "cartwheel", "somersault", "skate", "ski", "skateboard", "surf", "juggle", "meditate",
+    "stumble", "trip", "crawl", "roll", "tumble", "flip", "bounce", "stroll", "wander", "jog", "sprint", "dash",
+    "hurry", "rush", "march", "tiptoe", "glide", "soar", "hover", "perch", "nap", "doze", "snooze", "relax",
+    "sweep", "mop", "tidy", "study", "paint", "sketch", "doodle", "type", "drink", "munch", "snack", "picnic",
+    "fish", "garden", "shop", "explore", "hike", "climb", "box", "fight", "spar", "train", "exercise", "pose",
+    "salute", "shrug", "point", "peek", "peer", "gaze", "scroll", "text", "call", "phone", "idle", "stay",
+    "cheer", "applaud", "wiggle", "wobble", "sway", "rock", "swing", "kneel", "crouch", "squat", "duck", "dodge",
+})
+"""Verbs of motions besides :data:`_ACTION_VERBS`: a Motion field of one of them written with a
+capital ("Moonwalk") is the verb, not a name."""
+_VERB_SUFFIXES = ("ate", "ize", "ise", "ify")
+_LY_VERBS = frozenset({"fly", "apply", "reply", "rely", "supply", "imply", "comply", "multiply", "rally", "tally",
+                       "bully", "dally", "sully", "ally"})
+"""Verbs in "-ly", which are no manner ("slowly")."""
+_PLACE_NOUNS = _COMMON_PLACES | _ON_PLACES | _AT_PLACES | frozenset(_BARE_PLACES) | {
+    words.english for words in PLACES}
+
+
+def _verb_word(word: str) -> bool:
+    """Whether ``word`` reads as a verb a caption may conjugate: an action verb or one of
+    :data:`_MORE_VERBS` in any form ("Run", "dancing", "waved"), or one with a verb's ending
+    ("Meditate", "Tidy up" aside)."""
+    lower = _wrapped(word)[1].lower()
+    base = _verb_base(lower)
+    known = _ACTION_VERBS | VERBS_AFTER_TO | _MORE_VERBS
+    past = _is_regular_past(lower) and (lower[:-2] in known or lower[:-1] in known)  # "walked", "waved"
+    return (base in known or lower in known or past or bool(gerund_base(lower)) or lower.endswith(_VERB_SUFFIXES))
+
+
+def _a_name(part: str, names: Sequence[str]) -> bool:
+    """Whether ``part`` of a Motion field is a name: one of ``names`` (the cast, in any case),
+    or words each written with a capital ("Tokyo", "Mr Tanaka") the first of which is no verb."""
+    keys = {written_key(name) for name in names if name.strip()}
+    if written_key(part) in keys:
+        return True
+    words = part.split()
+    return (bool(words) and all(word[:1].isupper() for word in words) and not _verb_word(words[0])
+            and all(char.isalpha() or char in "'-." for char in part.replace(" ", "")))
+
+
+_INTENSIFIERS = frozenset({"very", "really", "so", "super", "too", "quite"})
+
+
+def _an_adverb(words: list[str]) -> bool:
+    """Whether ``words`` say only how ("slowly", "very happily"; "very" alone, the reading
+    having taken "happily" for the manner), no motion."""
+    lowered = [word for word in (_wrapped(word)[1].lower() for word in words) if word not in _INTENSIFIERS]
+    return all((word in ADVERBS or (word.endswith("ly") and len(word) > 4)) and word not in _LY_VERBS
+               for word in lowered)
+
+
+def _place_of(words: list[str]) -> str:
+    """The place a Motion field names, without the preposition it may open with ("at the beach"
+    -> "the beach", "to school" -> "school", "the old library" -> "the old library"); "" where
+    it names none: its last word is no place's noun, or another word is a verb."""
+    rest = list(words)
+    while rest and rest[0].lower() in _PREPOSITIONS:  # "at", "off to"
+        rest = rest[1:]
+    if not rest or _wrapped(rest[-1])[1].lower() not in _PLACE_NOUNS:
+        return ""
+    if rest == words and len(words) == 1 and _verb_word(words[0]):
+        return ""  # "stop", "shop": the verb, as written alone
+    if any(_verb_word(word) and _wrapped(word)[1].lower() not in _PLACE_NOUNS for word in rest):
+        return ""
+    return " ".join(rest)
+
+
+def motion_with_verb(instruction: Instruction, names: Sequence[str] = ()) -> Instruction:
+    """``instruction`` with a Motion field that names no motion moved out of the motion, so that
+    no caption makes a verb of it ("Qiqi yuzus", "Qiqi does the beach", "Qiqi slowlies"):
+
+    - one with no letter at all ("123", "???", "🙂"), or only names (``names``, the cast, in
+      any case; a word or words with capitals that are no verb: "Yuzu", "Tokyo", "Yuzu and
+      Taro"), is left out: the caption says who is where, as for a turn without a motion (the
+      engines draw no motion of it either);
+    - one that names a place ("the beach", "at the station", "to school", "Central Park") is
+      the turn's place where the Background field says none;
+    - one that only says how ("slowly") is the turn's manner where the Adverb field says none.
+
+    A Motion field that opens with a preposition of where one is ("with Yuzu") is kept: the
+    English sentence says it with "is" (:func:`describe_action`). Motions in other scripts are
+    as written (but for the ones with no letter)."""
+    motion = " ".join(instruction.motion.split())
+    if not motion:
+        return instruction
+    if not any(char.isalpha() for char in motion):
+        return replace(instruction, motion="")
+    if scripts_in(motion) != {"letter"}:
+        return instruction
+    words = motion.rstrip(".!?;,").split()
+    if not words:
+        return replace(instruction, motion="")
+    place = _place_of(words)
+    parts = character_names(" ".join(words), list(names))
+    if not place and parts and all(_a_name(part, names) for part in parts):
+        last = _wrapped(words[-1])[1].lower()
+        place = " ".join(words) if len(words) > 1 and last in _PLACE_NOUNS else ""  # "Central Park"
+        if not place:
+            return replace(instruction, motion="")
+    if place:
+        background = instruction.background or place
+        return replace(instruction, motion="", background=background)
+    if _an_adverb(words):
+        return replace(instruction, motion="", adverb=instruction.adverb or motion)
+    first = words[0].lower()
+    if first in _PREPOSITIONS and first not in _STILL_PREPOSITIONS and not _verb_word(first):
+        return replace(instruction, motion="")  # "to Yuzu", "towards the light": a way, with no verb
+    return instruction
 
 
 _SUBJECT_PRONOUNS = frozenset({"she", "he", "they", "i", "we", "you", "it"})
