@@ -110,10 +110,13 @@ def directed_lines(lines: Sequence[str], rtl: bool) -> list[str]:
     into, each that would read in the other direction by its own first strong letter (an
     Arabic word first in an English sentence's second line, a Latin name first in an Arabic
     one's, or no letter at all) begun with the paragraph's mark (RLM or LRM): it is then
-    reordered and aligned as its paragraph, not as a paragraph of its own. Empty lines and
-    lines that agree already come back as they are."""
+    reordered and aligned as its paragraph, not as a paragraph of its own. Empty lines, lines
+    that agree already and lines that open with a mark of their own (a part of a joined
+    subtitle read in the other direction: :func:`studio.export.subtitles.subtitle_lines`)
+    come back as they are."""
     mark = RLM if rtl else LRM
-    return [mark + line if line and starts_right_to_left(line) != rtl else line for line in lines]
+    return [mark + line if line and not line.startswith((LRM, RLM)) and starts_right_to_left(line) != rtl else line
+            for line in lines]
 
 
 @functools.cache

@@ -15,11 +15,12 @@ three show the same text and change at the same frames.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from studio.export.bidi_text import starts_right_to_left
+from studio.export.bidi_text import LRM, RLM, starts_right_to_left
 from studio.export.branch import Turn
 from studio.export.reading import reading_weight
 from studio.export.spaces import single_spaced
@@ -115,16 +116,55 @@ def split_span(cues: list[Cue], start: int, end: int) -> list[TimedCue]:
 
 MERGED_SEPARATOR = " / "
 
+PART_MARKS = {LRM: False, RLM: True}
+"""The mark that opens a part of a joined subtitle read in another direction than the part
+before it, by the direction it gives (right to left: True)."""
+_PART_START = re.compile(f"(?<={re.escape(MERGED_SEPARATOR)})[{LRM}{RLM}]")
+
+
+def part_starts(text: str) -> list[tuple[int, bool]]:
+    """Where each part of a joined subtitle's ``text`` that changes direction starts (at its
+    mark: :func:`joined_text`), with its direction (right to left: True)."""
+    return [(match.start(), PART_MARKS[match.group()]) for match in _PART_START.finditer(text)]
+
+
+def direction_at(text: str, at: int, rtl: bool) -> bool:
+    """The direction of the part of joined ``text`` that offset ``at`` lies in: the last part
+    mark at or before it, else ``rtl`` (the first part's)."""
+    for start, part_rtl in part_starts(text):
+        if start > at:
+            break
+        rtl = part_rtl
+    return rtl
+
+
+def joined_text(before: str, before_rtl: bool, text: str, rtl: bool) -> str:
+    """Subtitle text ``before`` (whose first part reads right to left when ``before_rtl``) and
+    ``text`` (read right to left when ``rtl``) as one subtitle, apart by
+    :data:`MERGED_SEPARATOR`. Where ``text`` reads in another direction than the end of
+    ``before`` (an Arabic line after an English one), it opens with that direction's mark
+    (RLM or LRM): the subtitle's lines then each keep their part's direction
+    (:func:`studio.export.subtitles.subtitle_lines`), where the joined text took the first
+    line's for all, and "Yuzu: مرحبا" after "Qiqi: Hi!" read left to right, its name at the
+    left."""
+    changes = direction_at(before, len(before), before_rtl) != rtl
+    return f"{before}{MERGED_SEPARATOR}{(RLM if rtl else LRM) if changes else ''}{text}"
+
 
 def merged(cues: list[Cue]) -> Cue:
     """One cue showing ``cues`` in order (``Qiqi: Hi! / Yuzu: Hello.``): of their kind when
     they are all of one (the sentences of several short turns' actions stay actions), else
-    dialogue (the speakers stay in the text)."""
+    dialogue (the speakers stay in the text). It reads in its first cue's direction, each
+    part of another direction opening with its mark (:func:`joined_text`)."""
     if len(cues) == 1:
         return cues[0]
     kinds = {c.kind for c in cues}
     kind = kinds.pop() if len(kinds) == 1 else CueKind.DIALOGUE
-    return Cue(kind, MERGED_SEPARATOR.join(c.shown for c in cues))
+    text = cues[0].shown
+    for cue in cues[1:]:
+        text = joined_text(text, cues[0].reads_rtl, cue.shown, cue.reads_rtl)
+    rtl = cues[0].reads_rtl  # kept where the joined text's first letter says otherwise ("Yuzu: مرحبا")
+    return Cue(kind, text, paragraph_rtl=None if starts_right_to_left(text) == rtl else rtl)
 
 
 def share_frames(weights: list[int], start: int, end: int, minimum: int = 1) -> list[tuple[int, int]]:

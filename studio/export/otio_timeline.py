@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 from studio.core.text import one_line, unix_line_breaks
 from studio.export.bidi_text import directed_lines
 from studio.export.branch import Branch, clean_text
-from studio.export.cues import Cue, CueKind
-from studio.export.subtitles import episode_captions
+from studio.export.cues import Cue, CueKind, part_starts
+from studio.export.subtitles import episode_captions, subtitle_lines
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import StreamInfo
 
@@ -136,7 +136,7 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
             if len(numbers) > 1:  # short turns sharing one caption
                 marker["turns"] = numbers
             track.markers.append(otio.schema.Marker(
-                name=marker_name(timed.cue),
+                name=marker_name(timed.cue, " ".join(cue.shown for cue in said.block.cues)),
                 marked_range=otio.opentime.TimeRange(otio.opentime.RationalTime(timed.start, rate),
                                                      otio.opentime.RationalTime(timed.end - timed.start, rate)),
                 color=MARKER_COLOURS[timed.cue.kind],
@@ -165,11 +165,16 @@ def _unseen_turn_marker(frame: int, rate: float, number: int, node_id: str, take
         metadata={"kamishibai": {"turn": number, "node_id": node_id, "take_id": take_id, "unseen": True}})
 
 
-def marker_name(cue: Cue) -> str:
+def marker_name(cue: Cue, context: str = "") -> str:
     """The cue as its marker's name: begun with a RIGHT-TO-LEFT MARK where it reads right to left
     but starts with a left-to-right letter ("Yuzu: مرحبا"), as an SRT line is (see
     :func:`~studio.export.subtitles.srt_cue_text`), so an editor shows the name at its right
-    end and the line as Arabic reads; a cue of one direction is named as it is."""
+    end and the line as Arabic reads; a cue of one direction is named as it is. A subtitle that
+    joins lines of both directions ("Qiqi: Hi! / Yuzu: مرحبا") is named by its lines as the SRT
+    breaks them (:func:`~studio.export.subtitles.subtitle_lines`), each in its own direction:
+    on one line, the Arabic part read as a part of an English sentence."""
+    if part_starts(cue.shown):
+        return "\n".join(directed_lines(subtitle_lines(cue, context), cue.reads_rtl))
     return directed_lines([cue.shown], cue.reads_rtl)[0]
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.core.text import first_few
-from studio.export.bidi_text import directed_lines
+from studio.export.bidi_text import LRM, RLM, directed_lines
 from studio.export.branch import Branch
 from studio.export.caption_timing import CaptionBlock, caption_blocks
 from studio.export.cues import (
@@ -42,6 +42,9 @@ from studio.export.cues import (
     Cue,
     CueKind,
     TimedCue,
+    direction_at,
+    joined_text,
+    part_starts,
     share_frames,
     split_span,
     turn_cues,
@@ -350,7 +353,29 @@ full-width ``、，：；``), or a spaced dash or slash (merged cues are joined 
 
 
 def _fits(text: str, width: int) -> bool:
-    return len(wrap_columns(text, width, break_long_words=True)) <= SRT_CUE_LINES
+    """Whether ``text`` wraps to at most :data:`SRT_CUE_LINES` lines of ``width`` columns, each
+    part of a joined subtitle that changes direction on lines of its own (:func:`_parts`)."""
+    return sum(len(wrap_columns(text[start:end], width, break_long_words=True))
+               for start, end, _rtl in _parts(text)) <= SRT_CUE_LINES
+
+
+def _parts(text: str, rtl: bool = False) -> list[tuple[int, int, bool | None]]:
+    """``text`` as the parts of a joined subtitle that read in different directions, each as
+    (start, end, its direction): one part (direction None: the cue's own, ``rtl`` being
+    unused) where it holds no part mark (:func:`studio.export.cues.part_starts`); else the
+    first part (ending with its separator's "/", direction None) and each part of another
+    direction from its mark on."""
+    starts = part_starts(text)
+    if not starts:
+        return [(0, len(text), None)]
+    bounds: list[tuple[int, int, bool | None]] = []
+    at: int = 0
+    direction: bool | None = None
+    for start, part_rtl in starts:
+        bounds.append((at, start - 1, direction))  # the space before the mark is where the line breaks
+        at, direction = start, part_rtl
+    bounds.append((at, len(text), direction))
+    return bounds
 
 
 def _word_ends(text: str, width: int) -> list[int]:
@@ -431,7 +456,8 @@ def srt_pieces(cue: Cue, most: int | None = None, context: str = "") -> list[Cue
         bounds = [(bounds[count * k // most][0], bounds[count * (k + 1) // most - 1][1]) for k in range(most)]
     if len(bounds) == 1:
         return [cue]
-    return [Cue(cue.kind, text[start:end], paragraph_rtl=cue.reads_rtl) for start, end in bounds]
+    return [Cue(cue.kind, text[start:end], paragraph_rtl=direction_at(text, start, cue.reads_rtl))
+            for start, end in bounds]
 
 
 def srt_cues(cues: list[Cue], start: int, end: int, minimum: int) -> list[TimedCue]:
@@ -585,7 +611,7 @@ def shared_pieces(cues: list[Cue]) -> list[Cue]:
         speaker = cue.speaker if cue.kind is CueKind.DIALOGUE else ""
         for index, piece in enumerate(srt_pieces(cue)):
             text = single_spaced(piece.shown)
-            joined = _joined(single_spaced(shown[-1].shown), text, speaker if speaker == last_speaker else "") \
+            joined = _joined(shown[-1], text, piece.reads_rtl, speaker if speaker == last_speaker else "") \
                 if index == 0 and shown and _may_join(shown[-1], piece) else ""
             if joined and _fits(joined, line_columns(joined, context)):
                 before = shown[-1]
@@ -605,14 +631,19 @@ def _may_join(before: Cue, after: Cue) -> bool:
     return (before.kind is CueKind.NARRATION) == (after.kind is CueKind.NARRATION)
 
 
-def _joined(before: str, text: str, same_speaker: str) -> str:
-    """Subtitle text ``before`` and a line's ``text`` as one subtitle: apart by
-    :data:`MERGED_SEPARATOR`; where the line goes on with ``same_speaker`` (its speaker, who
-    also said the line ending ``before``), without the name again, after a space, or directly
-    after a full-width full stop (Japanese and Chinese put no space between sentences)."""
+def _joined(cue: Cue, text: str, rtl: bool, same_speaker: str) -> str:
+    """Subtitle ``cue``'s text and a line's ``text`` (read right to left when ``rtl``) as one
+    subtitle: apart by :data:`MERGED_SEPARATOR`, the line opening with its direction's mark
+    where it reads in another direction than the end of ``cue`` (its own lines then:
+    :func:`studio.export.cues.joined_text`); where the line goes on with ``same_speaker``
+    (its speaker, who also said the line ending ``cue``) in the same direction, without the
+    name again, after a space, or directly after a full-width full stop (Japanese and
+    Chinese put no space between sentences)."""
+    before = single_spaced(cue.shown)
     name = single_spaced(f"{same_speaker}:") + " "
-    if not same_speaker or not text.startswith(name):
-        return f"{before}{MERGED_SEPARATOR}{text}"
+    same_direction = direction_at(before, len(before), cue.reads_rtl) == rtl
+    if not same_speaker or not text.startswith(name) or not same_direction:
+        return joined_text(before, cue.reads_rtl, text, rtl)
     rest = text.removeprefix(name)
     last = before[-1:]
     if not unicodedata.category(last).startswith("P"):  # no sentence end: the slash still parts them
@@ -737,7 +768,8 @@ def _together(cues: list[Cue]) -> Cue:
     for cue in cues:
         speaker = cue.speaker if cue.kind is CueKind.DIALOGUE else ""
         shown = single_spaced(cue.shown)
-        text = _joined(text, shown, speaker if speaker == last_speaker else "") if text else shown
+        so_far = Cue(CueKind.ACTION, text, paragraph_rtl=cues[0].reads_rtl)
+        text = _joined(so_far, shown, cue.reads_rtl, speaker if speaker == last_speaker else "") if text else shown
         last_speaker = speaker
     kinds = {cue.kind for cue in cues}
     return Cue(kinds.pop() if len(kinds) == 1 else CueKind.DIALOGUE, text, paragraph_rtl=cues[0].reads_rtl)
@@ -815,18 +847,30 @@ def subtitle_lines(cue: Cue, context: str = "") -> list[str]:
     (:func:`balanced_lines`), never between a speaker's name and their line. The SRT writes
     these lines and burned captions draw them (:func:`studio.export.compose.frame_patches`),
     so a subtitle reads alike in both: burned captions wrapped on their own broke a Japanese
-    line inside a word, wherever the frame's width ran out."""
+    line inside a word, wherever the frame's width ran out.
+
+    A part of a joined subtitle that reads in another direction (an Arabic line after an
+    English one: :func:`studio.export.cues.joined_text`) starts a line of its own, and each of
+    its lines opens with its direction's mark, which the SRT, the burned captions and the OTIO
+    markers keep (:func:`studio.export.bidi_text.directed_lines`)."""
     text = single_spaced(cue.shown)
     if not text:
         return []
-    # broken where the SRT's text, its markup disarmed (srt_cue_text), breaks: a look-alike
-    # bracket is punctuation where the bracket it stands for is not, and the lines must agree
     lines: list[str] = []
-    at = 0
-    for line in balanced_lines(text.translate(LOOK_ALIKES), line_columns(text, context)):
-        lines.append(text[at:at + len(line)])
-        at += len(line)
-        at += text[at:at + 1] == " "  # the space a line broke at
+    for start, end, rtl in _parts(text):
+        part = text[start:end]
+        # broken where the SRT's text, its markup disarmed (srt_cue_text), breaks: a look-alike
+        # bracket is punctuation where the bracket it stands for is not, and the lines must agree
+        broken: list[str] = []
+        at = 0
+        for line in balanced_lines(part.translate(LOOK_ALIKES), line_columns(text, context)):
+            broken.append(part[at:at + len(line)])
+            at += len(line)
+            at += part[at:at + 1] == " "  # the space a line broke at
+        if rtl is not None:  # a part of another direction: every line of it opens with its mark
+            mark = RLM if rtl else LRM
+            broken = [line if line.startswith(mark) else mark + line for line in broken]
+        lines.extend(broken)
     return lines
 
 
