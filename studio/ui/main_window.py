@@ -44,6 +44,7 @@ from studio.ui.elided_label import ElidedLabel
 from studio.ui.engine_picker import EnginePicker
 from studio.ui.engine_status import engine_availability
 from studio.ui.file_drop import FileDrop
+from studio.ui.folds_kept import FoldsKept
 from studio.ui.gui_tuning import settle_heap
 from studio.ui.icons import icon
 from studio.ui.inspector_width import InspectorWidth
@@ -125,6 +126,8 @@ class MainWindow(QMainWindow):
         self.workspace: Workspace | None = None
         self.folder_watch: ProjectFolderWatch | None = None
         """Says when the open project's folder is moved or deleted while it is open."""
+        self.folds_kept: FoldsKept | None = None
+        """Writes the open project's folds to the settings as they change."""
         self.last_error: StudioError | None = None
         self._finishing = False
         self._closing_after_queue = False
@@ -886,6 +889,7 @@ class MainWindow(QMainWindow):
         self.folder_watch.lost.connect(self.show_error)
         # the folds before the selection: selecting a turn unfolds what hides it
         workspace.scene.restore_folds(self.settings.folds(project.path))
+        self.folds_kept = FoldsKept(self.settings, workspace.scene, lambda: workspace.project.path)
         self._restore_selection(workspace)
         self.setWindowTitle(f"{project.name}{' (read-only)' if read_only else ''} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
