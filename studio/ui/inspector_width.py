@@ -8,7 +8,8 @@ width, the rule holds again.
 
 A dock's splitter belongs to the main window itself (no child widget is under it), so a drag
 of it is the main window's own press, moves and release: the width is read at the press and
-again at the release.
+again at the release. A double click on a dock's splitter hands every dock's width back to the
+window's rule (:attr:`InspectorWidth.reset_asked`), as View › Reset panel widths does.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
@@ -29,6 +30,9 @@ BACK_TO_RULE_PX = 12
 class InspectorWidth(QObject):
     """Which width the inspector dock should have now, and whether the user chose it."""
 
+    reset_asked = Signal()
+    """A dock's splitter was double-clicked: the docks are to take the rule's widths again."""
+
     def __init__(self, window: QMainWindow, dock: QDockWidget, left_open: Callable[[], bool]) -> None:
         super().__init__(window)
         self.window = window
@@ -39,6 +43,10 @@ class InspectorWidth(QObject):
         """The width the user gave the inspector by dragging its splitter (None: the rule's)."""
         self._pressed: int | None = None
         window.installEventFilter(self)
+
+    def forget_chosen(self) -> None:
+        """Hand the inspector's width back to the window's rule (Reset panel widths)."""
+        self.chosen = None
 
     def docked(self) -> bool:
         """Whether the inspector is shown in the window (the rule means nothing to a floating one)."""
@@ -73,7 +81,12 @@ class InspectorWidth(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         kind = event.type()
-        if kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent) \
+        if kind == QEvent.Type.MouseButtonDblClick and isinstance(event, QMouseEvent) \
+                and event.button() == Qt.MouseButton.LeftButton \
+                and self.window.childAt(event.position().toPoint()) is None and self.docked():
+            self._pressed = None
+            self.reset_asked.emit()
+        elif kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent) \
                 and event.button() == Qt.MouseButton.LeftButton:
             # on no child widget: a splitter (a press a child passed on, from an empty part of
             # the toolbar say, is not a drag of one)

@@ -297,6 +297,12 @@ class MainWindow(QMainWindow):
             # queue and cast docks in a tab beside the inspector)
             action.triggered.connect(lambda checked, dock=widget: self._bring_out(dock) if checked else None)
         self.cast_dock.toggleViewAction().triggered.connect(self._cast_chosen_by_user)
+        self.reset_panel_widths = QAction("Reset panel &widths", self)
+        self.reset_panel_widths.setStatusTip("Give the inspector, the queue and the cast their automatic widths "
+                                             "again (as double-clicking a panel's edge does)")
+        self.reset_panel_widths.triggered.connect(self.reset_dock_widths)
+        self.inspector_width.reset_asked.connect(self.reset_dock_widths)
+        view_menu.addAction(self.reset_panel_widths)
         view_menu.addSeparator()
         self.dock_keys: list[QAction] = []
         """Go to the inspector, the queue, the cast (Alt+1, Alt+2, Alt+3): each shown, brought
@@ -308,6 +314,13 @@ class MainWindow(QMainWindow):
             go.triggered.connect(lambda _checked=False, dock=widget: self.go_to_dock(dock))
             view_menu.addAction(go)
             self.dock_keys.append(go)
+
+    def reset_dock_widths(self) -> None:
+        """Give the docks the widths the window's rule gives them (the inspector forgets a
+        width the user dragged it to, here and after a restart)."""
+        self.inspector_width.forget_chosen()
+        self._size_docks()
+        self.show_message("The panels have their automatic widths again.")
 
     def go_to_dock(self, dock: QDockWidget) -> None:
         """Show ``dock`` (floating or docked, in front of its tab group) and give it the keyboard."""
