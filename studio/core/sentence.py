@@ -223,7 +223,7 @@ def _with_articles(words: list[str]) -> list[str]:
     out: list[str] = []
     for index, word in enumerate(words):
         out.append(word)
-        following = words[index + 1] if index + 1 < len(words) else ""
+        following = _wrapped(words[index + 1])[1] if index + 1 < len(words) else ""  # 'to "Yuzu"': a name
         infinitive = word.lower() == "to" and following.lower() in VERBS_AFTER_TO  # "try to jump"
         if (word.lower() in _PREPOSITIONS and following and following.lower() not in _DETERMINERS
                 and following.lower() not in _PREPOSITIONS and not following[0].isupper()
@@ -415,6 +415,21 @@ def _common_case(words: list[str]) -> list[str]:
     return [_lowered(word) for word in words]
 
 
+def _cast_spelled(words: list[str], names: Sequence[str]) -> list[str]:
+    """The words of a motion with a cast member's one-word name written in another case ("wave
+    to QIQI", "hug yuzu") as the cast spells it ("Qiqi", "Yuzu"); not after an article or
+    another determiner, where the word is a thing ("smell the rose" beside a Rose)."""
+    spelled = {written_key(name): name.strip() for name in names if name.strip() and len(name.split()) == 1}
+    out = list(words)
+    for index, word in enumerate(words):
+        opening, core, closing = _wrapped(word)
+        name = spelled.get(written_key(core))
+        after_determiner = index > 0 and words[index - 1].lower() in _DETERMINERS
+        if name and core != name and not after_determiner:
+            out[index] = opening + name + closing
+    return out
+
+
 def _lowered(word: str) -> str:
     core = _wrapped(word)[1]
     if not (core.isascii() and core.isalpha() and len(core) > 1):
@@ -483,6 +498,16 @@ those languages do not write: "公園で ランニング" is "公園でランニ
 
 
 def describe_action(instruction: Instruction, character: str = "", cast: Sequence[str] = ()) -> str:
+    """What happens in the turn, as one plain sentence ("" for an empty instruction), with the
+    lines of a script it holds after it, as their speakers say them ('Character: Qiqi; Motion:
+    wave; Yuzu: "Wait!"' is 'Qiqi waves. Yuzu: "Wait!"': the line was left out) (see
+    :func:`_sentence_of`)."""
+    said = _sentence_of(instruction, character, cast)
+    lines = [line for line in script_lines(instruction) if line not in said]
+    return " ".join(part for part in (said, *lines) if part) if said else said
+
+
+def _sentence_of(instruction: Instruction, character: str = "", cast: Sequence[str] = ()) -> str:
     """What happens in the turn, as one plain sentence ("" for an empty instruction).
 
     ``character`` names who acts when the instruction doesn't (a free-text turn of the
@@ -518,7 +543,7 @@ def describe_action(instruction: Instruction, character: str = "", cast: Sequenc
     if motion:
         if who:
             motion = _without_own_subject(motion)
-        words = _with_articles(_common_case(motion))
+        words = _with_articles(_cast_spelled(_common_case(motion), [character, *cast]))
         if who:
             plural = several_characters(who)
             if words[0].lower() in _STILL_PREPOSITIONS:  # "with Yuzu": where one is, "Qiqi is with Yuzu"
