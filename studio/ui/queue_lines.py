@@ -27,6 +27,12 @@ lines read "Generate" / "turn 2 · Qiq…"); one longer than that ends with "…
 ROW_PADDING = 6
 STATUS_TEXT_MIN_WIDTH = 400
 """The narrowest list whose status column spells the status out beside its icon."""
+PROGRESS_BESIDE_MIN_WIDTH = 200
+"""The narrowest list that shows a running job's progress in a column of its own. In a
+narrower one (an 800x600 window gives the queue about 186 pixels) the progress is the first
+line of the job's cell instead: beside the status's icon, the progress column ("0% /
+estimating…") left each job's name about 52 to 74 pixels, a word or two a line, and no name
+could be read."""
 ESTIMATING = "estimating…"
 """What a running job's progress says under its percentage until a time left is known (a
 first job of an engine: nothing has timed it yet, and the time left waits for decoding's
@@ -46,6 +52,12 @@ def status_text_shown(list_width: int) -> bool:
     return list_width >= STATUS_TEXT_MIN_WIDTH
 
 
+def progress_beside(list_width: int) -> bool:
+    """Whether a queue list ``list_width`` pixels wide shows the progress in its own column
+    (else in the job's cell, over its name)."""
+    return list_width >= PROGRESS_BESIDE_MIN_WIDTH
+
+
 def shown_width(metrics: QFontMetrics, column: int, text: str, *, status_text: bool = True) -> int:
     """The width ``text`` takes in ``column`` as drawn (its widest line); ``status_text``:
     whether the status column spells its text out."""
@@ -62,6 +74,9 @@ class QueueLineDelegate(QStyledItemDelegate):
 
     def __init__(self, header: QHeaderView) -> None:
         super().__init__(header)
+        self.progress_shown = False
+        """Whether a job shows a progress (one runs): in a list too narrow for the progress
+        column, each line then holds a line more, for the progress over the name."""
 
     def text_lines(self) -> int:
         """How many lines of text each queue line holds now.
@@ -71,7 +86,13 @@ class QueueLineDelegate(QStyledItemDelegate):
         with "Internal C++ object already deleted" as its column was resized."""
         header = self.parent()
         width = header.sectionSize(JOB_COLUMN) if isinstance(header, QHeaderView) else 0
-        return next(lines for least, lines in NAME_LINES_BY_WIDTH if width >= least)
+        lines = next(lines for least, lines in NAME_LINES_BY_WIDTH if width >= least)
+        return lines + 1 if self.progress_shown and not self.progress_in_column() else lines
+
+    def progress_in_column(self) -> bool:
+        """Whether the progress has a column of its own now (see :func:`progress_beside`)."""
+        header = self.parent()
+        return progress_beside(header.width()) if isinstance(header, QHeaderView) else True
 
     def status_text(self) -> bool:
         """Whether the status column spells its text out now (see :func:`status_text_shown`)."""
@@ -85,6 +106,10 @@ class QueueLineDelegate(QStyledItemDelegate):
             option.text = shown_progress(option.text)
         elif index.column() == JOB_COLUMN:
             option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+            if not self.progress_in_column():  # the running job's progress over its name
+                progress = index.sibling(index.row(), PROGRESS_COLUMN).data()
+                if progress:
+                    option.text = f"{progress}\u2028{option.text}"
         elif index.column() == STATUS_COLUMN and not self.status_text():
             option.text = ""  # the icon alone: the job's name gets the room
 

@@ -36,6 +36,7 @@ from studio.ui.queue_lines import (
     PROGRESS_COLUMN,
     STATUS_COLUMN,
     QueueLineDelegate,
+    progress_beside,
     shown_width,
     status_text_shown,
 )
@@ -402,11 +403,15 @@ class QueuePanel(QWidget):
         # No job shows progress (nothing runs): the column's header alone took a third of a
         # narrow dock and cut every job's name to "Generat…". It comes back with a running job.
         idle = not any(self._rows[job.id][2] for job in jobs)
-        if idle != self.list.isColumnHidden(2):
-            self.list.setColumnHidden(2, idle)
-            if not idle:
+        self._lines.progress_shown = not idle
+        # in a very narrow list the progress is drawn over the running job's name instead
+        hidden = idle or not progress_beside(self.list.header().width())
+        if hidden != self.list.isColumnHidden(2):
+            self.list.setColumnHidden(2, hidden)
+            if not hidden:
                 grow.add(2)
-        self._fit_columns(grow - ({2} if idle else set()), jobs)
+        self._fit_columns(grow - ({2} if hidden else set()), jobs)
+        self._follow_line_count()
         finished = len(jobs) - running - queued - blocked - interrupted
         self.summary.setText(summary_text(running, queued, blocked, interrupted, finished))
         self._show_detail(self._selected_job())
@@ -453,7 +458,16 @@ class QueuePanel(QWidget):
 
     def _follow_list_width(self) -> None:
         """The list got narrow or wide enough for the status column to switch between its
-        icon alone and the icon with its word: the column fits again."""
+        icon alone and the icon with its word, or for the progress to move between its own
+        column and the running job's cell: the columns fit again."""
+        hidden = not self._lines.progress_shown or not progress_beside(self.list.header().width())
+        if hidden != self.list.isColumnHidden(PROGRESS_COLUMN):
+            self.list.setColumnHidden(PROGRESS_COLUMN, hidden)
+            if not hidden:
+                self._fit_column(PROGRESS_COLUMN, True)
+                header = self.list.header()
+                header.resizeSection(PROGRESS_COLUMN, header.sectionSize(PROGRESS_COLUMN) + PROGRESS_SLACK)
+            self._follow_line_count()
         words = status_text_shown(self.list.header().width())
         if words == self._status_words:
             return
@@ -484,7 +498,13 @@ class QueuePanel(QWidget):
     def _follow_name_width(self, column: int, _old: int, _new: int) -> None:
         """The job column got narrow or wide enough to change how many text lines the
         queue's lines hold: they are laid out again at their new height."""
-        if column == 0 and self._lines.text_lines() != self._line_count:
+        if column == 0:
+            self._follow_line_count()
+
+    def _follow_line_count(self) -> None:
+        """Lay the lines out again if they now hold another number of text lines (the job
+        column's width changed, or a progress came or went over a name)."""
+        if self._lines.text_lines() != self._line_count:
             self._line_count = self._lines.text_lines()
             self.list.doItemsLayout()
 
