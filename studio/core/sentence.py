@@ -81,7 +81,9 @@ _DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", 
                           "you", "herself", "himself", "themselves", "away", "there", "here", "down", "up",
                           "off", "out", "around", "back"})
 _ON_PLACES = frozenset({"beach", "roof", "rooftop", "rooftops", "bridge", "grass", "hill", "hilltop", "shore", "deck",
-                        "stage", "platform", "pier", "lawn", "railing", "balcony", "island", "boat", "train"})
+                        "stage", "platform", "pier", "lawn", "railing", "balcony", "island", "boat", "train",
+                        "bench", "sofa", "couch", "chair", "floor", "ground", "ledge", "fence", "swing", "seesaw",
+                        "steps", "stairs", "staircase", "sidewalk", "pavement", "trail", "path", "terrace"})
 """Places one is *on*, not *in* ("on the beach", "in the bakery")."""
 _AT_PLACES = frozenset({"station", "stop", "airport", "gate", "entrance", "crossing", "crosswalk", "counter", "door",
                         "doorway", "harbor", "harbour", "port", "shrine", "temple", "bus", "checkout", "reception"})
@@ -218,6 +220,12 @@ VERBS_AFTER_TO = _ACTION_VERBS | frozenset((
 """Words that after "to" are a verb ("try to jump", "what to say"), not a place that wants "the"."""
 
 
+_NO_ARTICLE_NOUNS = frozenset({"school", "work", "class", "church", "college", "university", "breakfast", "lunch",
+                               "dinner"})
+"""Nouns English says without "the" after a preposition ("goes to school", "at work", "for
+lunch"), as it says "in front of" ("in the front of" is inside it)."""
+
+
 def _with_articles(words: list[str]) -> list[str]:
     """``on railing`` -> ``on the railing``: a bare noun after a preposition gets "the"."""
     out: list[str] = []
@@ -225,7 +233,9 @@ def _with_articles(words: list[str]) -> list[str]:
         out.append(word)
         following = _wrapped(words[index + 1])[1] if index + 1 < len(words) else ""  # 'to "Yuzu"': a name
         infinitive = word.lower() == "to" and following.lower() in VERBS_AFTER_TO  # "try to jump"
-        if (word.lower() in _PREPOSITIONS and following and following.lower() not in _DETERMINERS
+        idiom = following.lower() in _NO_ARTICLE_NOUNS or (
+            following.lower() == "front" and index + 2 < len(words) and words[index + 2].lower() == "of")
+        if (word.lower() in _PREPOSITIONS and following and following.lower() not in _DETERMINERS and not idiom
                 and following.lower() not in _PREPOSITIONS and not following[0].isupper()
                 and not following[0].isdigit() and not infinitive):
             out.append("the")
@@ -430,6 +440,26 @@ def _cast_spelled(words: list[str], names: Sequence[str]) -> list[str]:
     return out
 
 
+_NAME_WORD = re.compile(r"(?<![\w'])[^\W\d_]+(?!\w)")
+
+
+def _names_spelled(text: str, names: Sequence[str]) -> str:
+    """Free text with a cast member's one-word name written in another case ("qiqi waves at
+    yuzu") as the cast spells it ("Qiqi waves at Yuzu"), as :func:`_cast_spelled` does a
+    motion's words; a text in capitals throughout (shouted) is kept as it is."""
+    spelled = {written_key(name): name.strip() for name in names if name.strip() and len(name.split()) == 1}
+    if not spelled or text == text.upper():
+        return text
+
+    def spell(match: re.Match[str]) -> str:
+        word = match.group()
+        name = spelled.get(written_key(word), word)
+        before = text[:match.start()].split()[-1:]
+        return word if before and before[0].lower() in _DETERMINERS else name
+
+    return _NAME_WORD.sub(spell, text)
+
+
 def _lowered(word: str) -> str:
     core = _wrapped(word)[1]
     if not (core.isascii() and core.isalpha() and len(core) > 1):
@@ -440,6 +470,10 @@ def _lowered(word: str) -> str:
 
 def _place(background: str) -> str:
     words = _common_case(background.strip().rstrip(",;").split())
+    if len(words) > 1 and words[0] in ("The", "A", "An"):  # "The Park", "The Louvre": an article mid-sentence
+        words = [words[0].lower(), *words[1:]]
+        if len(words) == 2 and words[1].istitle() and words[1].lower() in _COMMON_PLACES | _ON_PLACES | _AT_PLACES:
+            words[1] = words[1].lower()
     if len(words) == 1 and words[0].istitle() and words[0].lower() in _COMMON_PLACES | _ON_PLACES | _AT_PLACES | {
             *_BARE_PLACES}:
         words = [words[0].lower()]  # "Park": the park (a place's own name has more words: "Central Park")
@@ -451,8 +485,10 @@ def _place(background: str) -> str:
         return _BARE_PLACES[words[0].lower()]
     last = words[-1].lower()
     preposition = "on" if last in _ON_PLACES else "at" if last in _AT_PLACES else "in"
-    if words[0].lower() in _DETERMINERS or words[0][0].isupper() or is_wide(words[0][0]):
-        return f"{preposition} " + " ".join(words)  # "in Central Park", "in 한강": a name takes no "the"
+    definite = words[0].startswith("\u0627\u0644")  # Arabic's own article, al-: "الحديقة" is "the garden"
+    if words[0].lower() in _DETERMINERS or words[0][0].isupper() or is_wide(words[0][0]) or definite:
+        # "in Central Park", "in 한강": a name takes no "the", nor a noun with an article of its own
+        return f"{preposition} " + " ".join(words)
     return f"{preposition} the " + " ".join(words)
 
 
@@ -522,6 +558,8 @@ def _sentence_of(instruction: Instruction, character: str = "", cast: Sequence[s
     who = cast_spelling(instruction.character.strip(), [character, *cast]) or character.strip()
     written = instruction
     instruction = motion_with_verb(instruction, [character, *cast, *character_names(who)])
+    if instruction.free_text:
+        instruction = replace(instruction, free_text=_names_spelled(instruction.free_text, [character, *cast]))
     motion = instruction.motion.split()
     if not motion and not instruction.background:
         # Field names left blank ("Motion:", "動作") are no sentence: never quote the field syntax.
@@ -549,10 +587,12 @@ def _sentence_of(instruction: Instruction, character: str = "", cast: Sequence[s
             if words[0].lower() in _STILL_PREPOSITIONS:  # "with Yuzu": where one is, "Qiqi is with Yuzu"
                 words = ["are" if plural else "is", *words]
             else:
-                words = _noun_phrase_motion(words, plural) or _conjugated(words, plural)
+                words = _negated(words, plural) or _noun_phrase_motion(words, plural) or _conjugated(words, plural)
             parts.append(who)
         after = _adverb_after_verb(instruction.adverb)
-        if instruction.adverb and not after:
+        if instruction.adverb and not after and words[0].lower() in _AUXILIARIES and len(words) > 1:
+            words = [words[0], instruction.adverb, *words[1:]]  # "is happily waving", not "happily is waving"
+        elif instruction.adverb and not after:
             parts.append(instruction.adverb)
         parts.append(" ".join(words))
         if after:
@@ -689,6 +729,25 @@ def motion_with_verb(instruction: Instruction, names: Sequence[str] = ()) -> Ins
 
 
 _SUBJECT_PRONOUNS = frozenset({"she", "he", "they", "i", "we", "you", "it"})
+_AUXILIARIES = frozenset({"is", "are", "was", "were", "doesn't", "don't"})
+"""Verbs a manner goes after ("is happily waving", "doesn't quite run")."""
+_NEGATIONS = {"don't": ("doesn't", "don't"), "dont": ("doesn't", "don't"), "not": ("does not", "do not")}
+"""A motion that opens by saying it is not done ("don't move", "not run"), as one character
+and several say it ("Qiqi doesn't move", "Qiqi does not run")."""
+
+
+def _negated(words: list[str], plural: bool) -> list[str] | None:
+    """A motion that opens with a negation (:data:`_NEGATIONS`, "do not", "never") as the words
+    of the sentence's predicate ("doesn't move", "does not run", "never runs"); None for any other."""
+    first = words[0].lower()
+    if first == "do" and len(words) > 2 and words[1].lower() == "not":
+        return [*(["do"] if plural else ["does"]), *words[1:]]
+    if first in _NEGATIONS and len(words) > 1:
+        single, several = _NEGATIONS[first]
+        return [*(several if plural else single).split(), *words[1:]]
+    if first == "never" and len(words) > 1:
+        return [words[0], *_conjugated(words[1:], plural)]
+    return None
 
 
 def _without_own_subject(motion: list[str]) -> list[str]:
