@@ -10,10 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QBoxLayout,
     QDockWidget,
     QFileDialog,
     QFrame,
@@ -80,18 +81,46 @@ def in_sight(widget: QWidget) -> bool:
     return widget.isVisible() and not widget.visibleRegion().isEmpty()
 
 
+def minimum_height_for_width(widget: QWidget, width: int) -> int:
+    """The least height ``widget`` (laid out by a box layout) can have at ``width``: its
+    word-wrapped labels as tall as their text wraps there, everything else at its minimum.
+
+    Not the layout's heightForWidth: that is the height every item would like (the cast
+    panel's lists at their preferred heights), which made the panel taller than its dock."""
+    layout = widget.layout()
+    if not isinstance(layout, QBoxLayout):
+        return widget.minimumSizeHint().height()
+    margins = layout.contentsMargins()
+    inner = max(0, width - margins.left() - margins.right())
+    heights = []
+    for index in range(layout.count()):
+        item = layout.itemAt(index)
+        if item is None or item.isEmpty():
+            continue
+        heights.append(item.heightForWidth(inner) if item.hasHeightForWidth() else item.minimumSize().height())
+    return sum(heights) + layout.spacing() * max(0, len(heights) - 1) + margins.top() + margins.bottom()
+
+
 class TallScroll(QScrollArea):
     """A frameless scroll area that asks for its widget's width but not its height: a dock of
     it (the cast panel, about 430 pixels tall) no longer made a window of 480 grow, and scrolls
-    instead."""
+    instead.
+
+    It lays its widget out itself, as tall as the dock, or as tall as the widget's least
+    height at the dock's width (then it scrolls). Left to QScrollArea (a resizable widget),
+    a widget with word-wrapped labels was given its preferred height for its width: the
+    cast panel, its lists at their preferred heights, came out taller than the dock when it
+    first opened, and its hint line was cut at the bottom (or hidden with no scroll bar to
+    reach it after a resize)."""
 
     def __init__(self, widget: QWidget) -> None:
         super().__init__()
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setWidgetResizable(True)
+        self.setWidgetResizable(False)  # laid out here (see _fit_widget)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it keeps its width
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop of its own: Tab goes to what it holds
         self.setWidget(widget)
+        widget.installEventFilter(self)  # its content changed (a note shown, a longer text): fitted again
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         widget, hint = self.widget(), super().minimumSizeHint()
@@ -99,6 +128,31 @@ class TallScroll(QScrollArea):
             return hint
         bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
         return QSize(widget.minimumSizeHint().width() + bar, hint.height())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._fit_widget()
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_widget()
+
+    def _fit_widget(self) -> None:
+        """The widget as wide as the view (less a scroll bar when it must scroll), and as tall
+        as the view or its least height there, whichever is more."""
+        widget = self.widget()
+        if widget is None:
+            return
+        room = self.maximumViewportSize()
+        width = max(widget.minimumSizeHint().width(), room.width())
+        need = minimum_height_for_width(widget, width)
+        if need > room.height():  # it scrolls: the scroll bar takes its width
+            width = max(widget.minimumSizeHint().width(), room.width() - self.verticalScrollBar().sizeHint().width())
+            need = minimum_height_for_width(widget, width)
+        size = QSize(width, max(need, room.height()))
+        if widget.size() != size:
+            widget.resize(size)
 
 
 QUEUE_HIDE_MS = 1500
