@@ -516,9 +516,12 @@ _IMPERSONAL_IT = re.compile(
     r"(?:raining|snowing|pouring|drizzling|storming|hailing|sunny|cloudy|windy|foggy|misty|rainy|snowy|stormy|"
     r"cold|hot|warm|chilly|freezing|dark|light|bright|late|early|night|morning|evening|noon|midnight|dawn|dusk|"
     r"a\s+\w+\s+(?:day|night|morning|evening)|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
-    r"summer|winter|spring|autumn|quiet|time)\b")
+    r"summer|winter|spring|autumn|quiet|time)\b"
+    r"|it(?:\s+(?:is|was)|['’]s)\s+(?:only\s+|just\s+|always\s+|not\s+|also\s+)?"
+    r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?\s+(?:who|that)\b")
 """An "it" that stands for no one: the weather, the time or the day ("It is raining. Qiqi walks
-to school", "It was a cold night"): no pronoun subject."""
+to school", "It was a cold night"), or the "it" of a sentence that puts its subject first ("It
+is Qiqi who runs", "It was Yuzu that laughed"): no pronoun subject."""
 _CJK_PRONOUN = re.compile(
     _CLAUSE_START + r"(?:(彼女たち|彼女ら|彼ら|彼女|彼)(?=[はがもと])"  # Japanese, with its particle
     r"|(她们|他们|它们|她|他|它)(?![的们])"  # Chinese: not "his"/"her" (他的)

@@ -133,7 +133,7 @@ MOTION_GROUPS: dict[str, str] = {
            "到处跑=run around",
     "sneak": "踮脚=tiptoe, 踮着脚=tiptoe, 蹑手蹑脚=tiptoe, 潜行=sneak, 溜=sneak, 溜进=sneak, 潜入=sneak,"
              "爬行=crawl, 匍匐=crawl",
-    "jump": "跳=jump, 跳跃=jump, 蹦=jump, 蹦蹦跳跳=skip, 跳起来=leap, 跳下=leap, 一跃=leap",
+    "jump": "跳=jump, 跳跃=jump, 弹跳=bounce, 蹦=jump, 蹦蹦跳跳=skip, 跳起来=leap, 跳下=leap, 一跃=leap",
     # Chinese has no one word for riding a broom: 骑扫帚 and 骑着扫帚 are read as a whole
     "fly on broomstick": "飞=fly, 飞翔=fly, 飞行=fly, 飞来飞去=fly around, 骑扫帚=ride broom, 骑着扫帚=ride broom,"
                          "扫帚=broom, 扫把=broom,"
@@ -220,6 +220,16 @@ THING_GROUPS: dict[str, str] = {
     "carry": "包裹=parcel, 箱子=package, 盒子=package",
 }
 """Chinese names of the things a motion's phrases name (a seat, a book, tea), by that motion."""
+
+INSTRUMENT_VERBS = "弹=play, 演奏=play, 弹奏=play, 弹琴=play piano, 打鼓=play drum, 敲鼓=play drum"
+INSTRUMENT_NOUNS = (
+    "吉他=guitar, 钢琴=piano, 小提琴=violin, 大提琴=cello, 架子鼓=drum, 鼓=drum, 笛子=flute, 长笛=flute,"
+    "口琴=harmonica, 尤克里里=ukulele, 竖琴=harp, 萨克斯=saxophone, 小号=trumpet,"
+    "二胡=instrument, 古筝=instrument, 琵琶=instrument, 乐器=instrument"
+)
+"""Instruments and the verbs they are played with (弹吉他, 拉小提琴, 打鼓): no motion of the world,
+shown as singing, said, as the English "plays the guitar" is
+(:data:`~studio.engines.sketch.vocabulary.INSTRUMENTS`). Not offered as words of a motion."""
 
 PLACE_GROUPS: dict[str, str] = {
     "sky": "天空=sky, 夜空=night sky, 天上=sky, 蓝天=sky, 空中=midair, 云=cloud, 云朵=cloud, 高空=high sky",
@@ -311,7 +321,7 @@ OTHER_WORDS = (
     "叫做=called, 接着=then, 接下来=next, 直接=directly, 连接=connect, 迎接=welcome, 抱怨=complain, 心跳=heartbeat,"
     "睡衣=pyjamas, 扫描=scan, 投票=vote, 丢失=lose, 上海=Shanghai, 大家=everyone, 画面=picture, 海报=poster,"
     "海鲜=seafood, 海关=customs, 花钱=spend, 指导=guide, 等等=and so on, 登记=register, 过去=past, 出去=out,"
-    "回去=back, 进去=in, 不想=not want, 不要=do not"
+    "回去=back, 进去=in, 不想=not want, 不要=do not, 子弹=bullet, 弹簧=spring, 炸弹=bomb, 弹性=elastic"
 )
 """Words that hold a word of ours but are another thing (飞机 holds 飞, fly): read as written,
 never as the word inside them (their English is only a note for the reader of this list)."""
@@ -323,6 +333,7 @@ def _groups(groups: Iterable[str], kind: str) -> tuple[ChineseWord, ...]:
 
 MOTION_WORDS = _groups(MOTION_GROUPS.values(), "verb")
 THING_WORDS = _groups(THING_GROUPS.values(), "noun")
+INSTRUMENT_WORDS = (*_words(INSTRUMENT_VERBS, "verb"), *_words(INSTRUMENT_NOUNS, "noun"))
 PLACE_WORDS = (*_groups(PLACE_GROUPS.values(), "noun"), *_words(UNDRAWN_PLACES))
 TIME_WORDS = tuple(ChineseWord(form, word.english, "noun") for word in time_words("zh")
                    for form in dict.fromkeys((word.written, word.traditional)))
@@ -345,7 +356,8 @@ def _table(*groups: Iterable[ChineseWord]) -> dict[str, tuple[ChineseWord, ...]]
     return {first: tuple(sorted(words, key=lambda w: -len(w.written))) for first, words in by_first.items()}
 
 
-TEXT_TABLE = _table(_OTHER, ADVERB_WORDS, MOTION_WORDS, THING_WORDS, TIME_WORDS, PLACE_WORDS, CAMERA_WORDS)
+TEXT_TABLE = _table(_OTHER, ADVERB_WORDS, MOTION_WORDS, THING_WORDS, INSTRUMENT_WORDS, TIME_WORDS, PLACE_WORDS,
+                    CAMERA_WORDS)
 """What a Motion field or free text is read with: everything."""
 PLACE_TABLE = _table(_OTHER, TIME_WORDS, PLACE_WORDS, MOTION_WORDS, THING_WORDS)
 """What a Background field is read with: places and times first."""

@@ -557,7 +557,8 @@ class SketchEngine:
         # ('Qiqi says "Yuzu is late"', 'Qiqi: "Yuzu is coming"')
         fields = [first_read(v, MAX_ANALYSED_CHARS) for _, v in instruction.extra if not is_script_line(v)]
         parts = [instruction.motion, instruction.adverb, instruction.free_text, *fields]
-        text = first_read(outside_quotes(" ; ".join(p for p in parts if p)))
+        # a Latin name written against Japanese is a word of its own ("YuzuとTaroが歩く")
+        text = _scripts_apart(first_read(outside_quotes(" ; ".join(p for p in parts if p))))
         name = _first_present(text, cast, character) or _first_present(text, defaults, character)
         if named and (instruction.character.strip() or not name) and written_key(named) != written_key(character):
             name = named

@@ -220,6 +220,15 @@ MOTION_WORDS += tuple(JapaneseWord(written, english, _SURU_ENDINGS) for written,
 """Words that are a motion only with する after them: のんびりする relaxes, のんびり歩く walks
 leisurely (のんびり alone is an adverb, :data:`ADVERB_WORDS`)."""
 
+INSTRUMENT_WORDS = _words(
+    "弾く:5=play, 演奏=play, ギター=guitar, ピアノ=piano, バイオリン=violin, ヴァイオリン=violin, ドラム=drum,"
+    "太鼓=taiko, フルート=flute, トランペット=trumpet, チェロ=cello, ウクレレ=ukulele, ハープ=harp, 三味線=shamisen,"
+    "琴=koto, 楽器=instrument, ハーモニカ=harmonica, サックス=saxophone, キーボード=piano"
+)
+"""Instruments and the verbs they are played with (ギターを弾く, ピアノを演奏する): no motion of the
+world, shown as singing, said, as the English "plays the guitar" is
+(:data:`~studio.engines.sketch.vocabulary.INSTRUMENTS`). Not offered as words of a motion."""
+
 PLACE_WORDS = _words(
     # sky
     "空=sky, 大空=sky, 青空=sky, 空中=midair, 雲=cloud, 上空=high sky, 天=heaven,"
@@ -344,7 +353,7 @@ def _longest_first(word: JapaneseWord) -> tuple[int, bool]:
     return -len(word.written), not word.verb
 
 
-TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, TIME_WORDS, PLACE_WORDS, CAMERA_WORDS)
+TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, INSTRUMENT_WORDS, TIME_WORDS, PLACE_WORDS, CAMERA_WORDS)
 """What a Motion field or free text is read with: everything."""
 PLACE_TABLE = _table(TIME_WORDS, PLACE_WORDS, MOTION_WORDS)
 """What a Background field is read with: places and times first."""

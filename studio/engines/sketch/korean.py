@@ -193,6 +193,16 @@ THING_GROUPS: dict[str, str] = {
 }
 """Korean names of the things a motion's phrases name (a seat, a book, tea), by that motion."""
 
+INSTRUMENT_VERBS = "연주하다=play"
+INSTRUMENT_NOUNS = (
+    "기타=guitar, 피아노=piano, 바이올린=violin, 드럼=drum, 첼로=cello, 플루트=flute, 우쿨렐레=ukulele, 하프=harp,"
+    "하모니카=harmonica, 트럼펫=trumpet, 북=drum, 장구=drum, 가야금=instrument, 악기=instrument"
+)
+"""Instruments and the verb they are played with (기타를 치다, 피아노를 연주하다; 치다 and 켜다, hit
+and light, are read with nothing): no motion of the world, shown as singing, said, as the English
+"plays the guitar" is (:data:`~studio.engines.sketch.vocabulary.INSTRUMENTS`). Not offered as
+words of a motion."""
+
 PART_GROUPS: dict[str, str] = {
     "fly on broomstick": "타다=ride",
     "hold broom": "들다=hold, 쥐다=hold",
@@ -348,6 +358,7 @@ PART_WORDS = _groups(PART_GROUPS.values(), "verb")
 """The words of :data:`PART_GROUPS`: read with the word they go with, never offered alone."""
 MOTION_WORDS = (*_groups(MOTION_GROUPS.values(), "verb"), *PART_WORDS)
 THING_WORDS = _groups(THING_GROUPS.values(), "noun")
+INSTRUMENT_WORDS = (*_words(INSTRUMENT_VERBS, "verb"), *_words(INSTRUMENT_NOUNS, "noun"))
 PLACE_WORDS = (*_groups(PLACE_GROUPS.values(), "noun"), *_words(UNDRAWN_PLACES))
 TIME_WORDS = _groups(TIME_GROUPS.values(), "noun")
 CAMERA_WORDS = _groups(CAMERA_GROUPS.values(), "verb")
@@ -461,7 +472,8 @@ def _table(*groups: Iterable[KoreanWord]) -> _Index:
     return {written: tuple(words) for written, words in found.items()}
 
 
-TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, THING_WORDS, TIME_WORDS, PLACE_WORDS, CAMERA_WORDS)
+TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, THING_WORDS, INSTRUMENT_WORDS, TIME_WORDS, PLACE_WORDS,
+                    CAMERA_WORDS)
 """What a Motion field or free text is read with: everything."""
 PLACE_TABLE = _table(TIME_WORDS, PLACE_WORDS, MOTION_WORDS, THING_WORDS)
 """What a Background field is read with: places and times first."""

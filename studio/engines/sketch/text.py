@@ -66,6 +66,17 @@ IRREGULAR: dict[str, str] = {
 }
 """Irregular forms, mapped to their base form."""
 
+E_VERBS_LIKE_SHORTER = (
+    "hope", "mope", "tape", "dine", "bare", "spare", "site", "pine", "wine", "robe", "cope", "plane", "scrape",
+    "gripe", "slope", "stare", "care", "scare", "hate", "rate", "note", "cute", "bite", "snipe", "spite",
+)
+"""Verbs ending in "e" whose forms, the "e" dropped, spell another word's: "hoped" is not "hop"
+("hopped" is), "moped" not "mop", "spared" not "spar". A short verb doubles its last letter
+before "-ed" and "-ing", so the form with one letter is the "e" verb's."""
+E_VERB_FORMS: dict[str, str] = {
+    form: verb for verb in E_VERBS_LIKE_SHORTER for form in (verb + "d", verb[:-1] + "ing", verb + "s")
+}
+
 STOPWORDS: frozenset[str] = frozenset({
     "a", "an", "the", "to", "of", "on", "in", "at", "into", "onto", "over", "under", "by", "with", "from", "for",
     "and", "or", "but", "her", "his", "their", "its", "my", "your", "our", "some", "very", "really", "then",
@@ -156,6 +167,8 @@ def lemmatise(word: str, known: Collection[str] = ()) -> str:
     word = word.lower()
     if word in IRREGULAR:
         return IRREGULAR[word]
+    if word in E_VERB_FORMS:  # "hoped" is hope, whether or not a "hop" is known
+        return E_VERB_FORMS[word]
     if word in known:
         return word
     candidates = _candidates(word)

@@ -23,8 +23,10 @@ from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line
 from studio.engines.sketch import chinese, japanese, korean
 from studio.engines.sketch.japanese import in_english, written_as
+from studio.engines.sketch.kana_names import cast_names_in_kana
 from studio.engines.sketch.seats import SEAT_WORDS, SEATED_ANIMS
 from studio.engines.sketch.text import (
+    E_VERB_FORMS,
     MAX_ANALYSED_CHARS,
     STOPWORDS,
     first_read,
@@ -344,6 +346,9 @@ class Reading:
     unknown_places: tuple[str, ...] = ()
     """Names the free text gives as the place that are no place of ours ("runs in Mordor"):
     the engine, which knows the cast and where the turn is drawn, warns about them."""
+    from_where_it_starts: bool = False
+    """The place is where a way the free text names starts ("walks from the station to Mordor"):
+    where it goes is no place of ours, and is said (``unknown_places``)."""
     together: bool = False
     """The free text says the motion is done with someone not of the cast ("with a friend",
     "together"): a social gain (:data:`studio.engines.sketch.rules.COMPANY_SOCIAL`). A friend
@@ -752,7 +757,7 @@ def _misspelt(word: str, motion_word: str, forms: tuple[str, ...]) -> bool:
     misspelt: by one letter when both are long enough (:data:`MIN_TYPO_CHARS`), else only by
     two neighbouring letters swapped ("rnus", "walkign"), or by a letter more or less in one of
     its longer forms ("jumpd", "jumped")."""
-    if word[0] != motion_word[0] or word in _REAL_SWAPS:
+    if word[0] != motion_word[0] or word in _REAL_SWAPS or word in E_VERB_FORMS:
         return False
     if len(word) >= MIN_TYPO_CHARS and len(motion_word) >= MIN_TYPO_CHARS:
         return any(_one_edit_apart(word, form) for form in forms)
@@ -1200,8 +1205,11 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
             _note_left_out(words, reading, phrases)
             _instrument_played(words, reading)
             return
+        if _instrument_alone(words, reading):
+            return
         hinted = _hint_words(free_text)
-        if hinted and hinted[0] == "phone" and _PHONE_LOOKS & set(lemmas(free_text, KNOWN_WORDS)):
+        if hinted and hinted[0] == "phone" and (_PHONE_LOOKS & set(lemmas(free_text, KNOWN_WORDS))
+                                                 or _ON_OWN_PHONE_RE.search(free_text)):
             reading.motion = MOTION_BY_NAME[PHONE_LOOKED_AT]  # "scrolls her phone": looked at, not talked on
             reading.warnings.append(f"'phone' unknown, shown as '{reading.motion.name}'")
             return
@@ -1234,8 +1242,27 @@ _PHONE_LOOKS = frozenset({"scroll", "scrolling", "swipe", "swiping", "check", "c
                           "using", "stare", "staring", "play", "playing", "game", "glued"})
 """Words that say a phone is looked at, not talked on ("scrolls her phone", "checks her phone",
 "is glued to her phone"); "calls Yuzu on the phone" is a talk."""
+_ON_OWN_PHONE_RE = re.compile(r"\bon\s+(?:her|his|their|my|your|its)\s+(?:own\s+|new\s+|old\s+)?"
+                              r"(?:phone|smartphone|cellphone|mobile)\b(?!\s+with\b)")
+"""Someone "on her phone" uses it, looks at it ("Qiqi is on her phone"); "on the phone", or on
+it with someone ("on her phone with Yuzu"), is a call."""
 PHONE_LOOKED_AT = "read"
 """A phone looked at is drawn as reading: head bent over something held in the hands."""
+
+
+_STRUCK = frozenset({"hit", "strike", "bang", "beat", "tap", "drum"})
+"""Words of a punch that play an instrument struck ("hits the drum", "bangs the drums")."""
+
+
+def _instrument_alone(words: Sequence[str], reading: Reading) -> bool:
+    """An instrument named with no motion of ours ("strums her guitar", "기타를 친다", "拉小提琴",
+    "フルートを吹く"): it is played, shown as :data:`INSTRUMENT_STAND_IN`, said. Whether it was."""
+    played = next((w for w in words if w in INSTRUMENTS), "")
+    if not played:
+        return False
+    reading.motion = MOTION_BY_NAME[INSTRUMENT_STAND_IN]
+    reading.warnings.append(f"'{played}' is not drawn: shown as '{INSTRUMENT_STAND_IN}'")
+    return True
 
 
 def _instrument_played(words: Sequence[str], reading: Reading) -> None:
@@ -1243,7 +1270,8 @@ def _instrument_played(words: Sequence[str], reading: Reading) -> None:
     :data:`INSTRUMENT_STAND_IN`, said: the world draws no instruments, and ball play is no music.
     Sung to ("sings and plays the piano"), it is said too."""
     played, played_as = next((w for w in words if w in INSTRUMENTS), ""), INSTRUMENT_STAND_IN
-    if not played or reading.motion.name not in ("play", played_as):
+    struck = reading.motion.name == "punch" and bool(_STRUCK & set(words))  # "hits the drum", ドラムを叩く
+    if not played or (reading.motion.name not in ("play", played_as) and not struck):
         return
     several, now = "several motions named, shown as 'play'", f"several motions named, shown as '{played_as}'"
     # "plays the guitar and sings", "sings and plays the piano": one music, the song, not two motions
@@ -1315,13 +1343,33 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         return
     # The clause of the motion shown first: "After eating at the cafe, Qiqi runs to the park" is in the park.
     free = main_clause_first(shown_after_telling(normalise(instr.free_text)[0]))
+    # "runs from the art room to the park" is where it goes; where it comes from when that is no place
+    toward = without_the_way_from(free)
+    if toward != free and _read_free_place(toward, instr, reading, user_locations):
+        return
+    reading.from_where_it_starts = _read_free_place(free, instr, reading, user_locations) and toward != free
+
+
+_FROM_TO_RE = re.compile(r"\bfrom\s+[^,.;:!?()\[\]]+?\s+(?=(?:to|into|onto|towards?|toward)\b)")
+"""A way from one place to another ("from the art room to the park"): the "from" part."""
+
+
+def without_the_way_from(text: str) -> str:
+    """``text`` (normalised) without where a way it names starts: "runs from the art room to the
+    park" -> "runs to the park". The turn is drawn where the character goes."""
+    return _FROM_TO_RE.sub(" ", text)
+
+
+def _read_free_place(free: str, instr: Instruction, reading: Reading, user_locations: Sequence[str]) -> bool:
+    """Read the place of the free text ``free`` (normalised) and the Motion field of ``instr``
+    into ``reading``; whether one was found."""
     rest = normalise(f"{free} . {instr.motion}")[0]
     kept, negated = split_negated(rest)
     room = school_room(kept)
     if room and not _place_in_text(kept.replace(room, " "), user_locations, reading.motion):
         reading.location, reading.location_given = SCHOOL_ROOM_STAND_IN, True
         reading.warnings.append(f"'{room}' unknown, shown as '{SCHOOL_ROOM_STAND_IN}'")
-        return
+        return True
     # "Qiqi doesn't go to the shop, she runs in the park": the place not negated, if any.
     place = (negated and _place_in_text(kept, user_locations, reading.motion)) or \
         _place_in_text(rest, user_locations, reading.motion)
@@ -1330,20 +1378,21 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         shop = _other_shop(kept) if place == _SHOP_STAND_IN else ""
         if shop:  # "eats at the noodle shop": the bakery stands in for it, said
             reading.warnings.append(f"'{shop}' unknown, shown as '{place}'")
-        return
+        return True
     phrases = _unknown_place_phrases(kept)
     for phrase in phrases:
         hint = _place_hint(phrase)
         if hint:  # "waits at the airport": the station, said
             reading.location, reading.location_given = hint, True
             reading.warnings.append(f"'{_quote(phrase)}' unknown, shown as '{hint}'")
-            return
+            return True
     for word in _place_typo_words(kept):
         shown = _misspelt_place(word)
         if shown:  # "jumps in the prak": the park, said as a Background field's "prak" is
             reading.location, reading.location_given = shown, True
             reading.warnings.append(f"'{word}' unknown, shown as '{shown}'")
-            return
+            return True
+    return False
 
 
 _SCHOOL_ROOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(SCHOOL_ROOM_KINDS, key=len, reverse=True))
@@ -1662,6 +1711,11 @@ _AT_SOMEONE = frozenset({
     "look", "stare", "glance", "smile", "grin", "laugh", "wave", "shout", "yell", "scream", "point", "frown",
     "wink", "throw", "kick", "bark", "glare", "nod", "bow", "giggle", "snap", "aim", "peek", "gaze"})
 """Words before "at" that make who follows someone ("smiles at Gandalf", "throws a ball at Gandalf")."""
+_AROUND_SOMEONE = frozenset({
+    "dance", "twirl", "spin", "circle", "skip", "hop", "jump", "orbit", "chase", "prance", "whirl", "hover",
+    "frolic", "arm", "arms", "cling", "wrap", "fuss", "tiptoe", "pirouette"})
+"""Words before "around" that make who follows someone the character moves round or holds, not
+somewhere ("dances around Gandalf", "puts her arms around Gandalf"); "walks around London" is a place."""
 _TOWARD_SOMEONE = frozenset({"to", "toward", "towards", "near"})
 """Prepositions that a word of :data:`_TO_SOMEONE` before them makes lead to someone."""
 MAX_NAME_WORDS = 3
@@ -1737,9 +1791,11 @@ def unknown_place_names(text: str, user_locations: Sequence[str] = ()) -> list[s
 
 def _said_to_someone(text: str, words: Sequence[tuple[str, int, int]], i: int) -> bool:
     """Whether a word of the few before the preposition ``words[i]``, in its clause, makes who
-    it governs someone (:data:`_TO_SOMEONE`, :data:`_AT_SOMEONE`): "talks to", "smiles at"."""
+    it governs someone (:data:`_TO_SOMEONE`, :data:`_AT_SOMEONE`, :data:`_AROUND_SOMEONE`): "talks
+    to", "smiles at", "dances around"."""
     preposition = words[i][0].lower()
-    someone = _AT_SOMEONE if preposition == "at" else _TO_SOMEONE if preposition in _TOWARD_SOMEONE else None
+    someone = _AT_SOMEONE if preposition == "at" else _TO_SOMEONE if preposition in _TOWARD_SOMEONE \
+        else _AROUND_SOMEONE if preposition == "around" else None
     if someone is None:
         return False
     for j in range(i - 1, max(-1, i - 5), -1):
@@ -1765,6 +1821,13 @@ _NOT_PLACES = frozenset({
     "plate", "pot", "pan", "car", "bus", "phone", "computer", "letter", "note", "paper", "page", "list", "book",
     "story", "song", "tune", "music", "beat", "rhythm", "shape", "role", "style", "turn", "news", "speed", "pace",
     "choir", "chorus", "band", "orchestra", "audience", "contest", "competition", "play", "musical", "fire",
+    # the body, and things worn or held: "puts candy in her mouth", "with a spoon in her hand"
+    "mouth", "lips", "teeth", "tongue", "face", "cheek", "cheeks", "nose", "eye", "eyes", "ear", "ears", "hair",
+    "neck", "chest", "heart", "belly", "stomach", "tummy", "shoulder", "shoulders", "finger", "fingers", "fist",
+    "fists", "palm", "palms", "thumb", "knee", "knees", "leg", "legs", "foot", "feet", "toes", "body", "pocket",
+    "pockets", "purse", "wallet", "backpack", "hood", "sleeve", "sleeves", "glove", "gloves", "scarf",
+    "shoe", "shoes", "boots", "spoon", "fork", "chopsticks", "mug", "glass", "bottle", "jar", "umbrella",
+    "notebook", "diary", "sketchbook", "grip", "grasp",
 })
 """Words written after "in the", "at the", "on the"... that are not a place: weather, a
 manner, a part or side, a thing held or sat on, an event, a group ("in the rain", "in a
@@ -1912,6 +1975,11 @@ def _written_place(text: str, english: str) -> str:
     return max(written, key=len) if written else english
 
 
+_KANA_WORDS = frozenset(word.written for words in japanese.TEXT_TABLE.values() for word in words)
+"""The Japanese words the reader reads (their stems too): a cast name's kana spelling that is one
+of them is read as the word, not the name."""
+
+
 def turn_in_english(instr: Instruction, names: Sequence[str] = ()) -> Instruction:
     """``instr`` (as read: :func:`as_read`) in the English words of its Korean, Chinese or
     Japanese ones, ``names`` kept as written; the same instruction when it has none. Hangul in
@@ -1921,7 +1989,10 @@ def turn_in_english(instr: Instruction, names: Sequence[str] = ()) -> Instructio
     Chinese field name, character or particle makes it Chinese
     (:func:`~studio.core.sentence.marked_chinese`); Han characters that say neither are read
     in Chinese only where that reading understands more of them than the Japanese one does
-    (:func:`~studio.engines.sketch.chinese.han_read`), else in Japanese, as before."""
+    (:func:`~studio.engines.sketch.chinese.han_read`), else in Japanese, as before. A name of the
+    cast written in kana ("タロウ", "たろう" for Taro) is read as the cast writes it
+    (:func:`~studio.engines.sketch.kana_names.cast_names_in_kana`)."""
+    instr = cast_names_in_kana(instr, names, _KANA_WORDS)
     if korean.is_korean(instr, names):
         english = korean.in_english(instr, names)
         if english is not instr or not chinese.has_han(instr.raw):
@@ -1977,7 +2048,7 @@ def _read(instr: Instruction, user_locations: Sequence[str]) -> Reading:
     reading.character = first_read(" ".join(instr.character.split()), MAX_ANALYSED_CHARS)  # a name: never translated
     reading.warnings += [WEATHER_NOT_DRAWN.format(weather) for weather in weather_in(heard)]
     reading.together = done_together(heard.free_text)
-    if not reading.location and not instr.background.strip():
+    if (not reading.location or reading.from_where_it_starts) and not instr.background.strip():
         reading.unknown_places = tuple(unknown_place_names(heard.free_text, user_locations))
         if not reading.unknown_places:  # "runs in the theatre": said as a name is ("runs in Mordor")
             reading.unknown_places = tuple(_unknown_place_phrases(split_negated(heard.free_text)[0]))

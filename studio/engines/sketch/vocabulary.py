@@ -296,7 +296,7 @@ UNKNOWN_MOTION_HINTS: dict[str, str] = {
     "whistle": "sing", "rap": "sing", "guitar": "sing", "drum": "play", "wrestle": "punch", "crouch": "sit",
     "squat": "sit", "roll": "spin", "cartwheel": "spin", "somersault": "spin", "attack": "punch",
     "smash": "punch", "teleport": "spin", "cast": "point", "magic": "point", "wake": "stretch",
-    "chill": "idle", "lounge": "sit", "colour": "write", "color": "write",
+    "chill": "idle", "lounge": "sit", "colour": "write", "color": "write", "hope": "think", "mope": "sulk",
 }
 """Words that are not motions but have an obvious stand-in (still reported as unknown)."""
 
