@@ -76,6 +76,10 @@ class Take:
     that the next turn continues from. A failed take keeps, besides its ``error``, the
     ``hint`` the engine's error carried (what to do about it: a smaller size, the weights to
     download), which outlives the job it failed in ("" for takes made before it was kept).
+    ``start_state`` is the state the take was made from (its acting character's, named by
+    ``start_character``, "" where one state runs down the branch), as the turn started when
+    it was generated: a start changed since shows why the take is out of date. None for
+    takes made before it was kept.
     """
 
     id: str
@@ -99,6 +103,8 @@ class Take:
     conditioning: Mapping[str, Any] = field(default_factory=dict)
     created_at: str = ""
     hint: str = ""
+    start_state: CharacterState | None = None
+    start_character: str = ""
 
     def __post_init__(self) -> None:
         if not MOTION_LEVEL_MIN <= self.motion_level <= MOTION_LEVEL_MAX:

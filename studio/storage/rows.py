@@ -174,7 +174,7 @@ NODE_COLUMNS = ("id", "parent_id", "instruction", "character", "motion", "adverb
 COLUMN_FALLBACKS: dict[str, dict[str, str]] = {
     "nodes": {"dialogue": "'[]'", "narration": "''", "duration": "NULL", "shot_notes": "''",
               "start_states": "'{}'", "state_scope": "'branch'"},
-    "takes": {"hint": "''"},
+    "takes": {"hint": "''", "start_state": "NULL"},
 }
 """SQL values for columns a project of an older schema lacks (read without upgrading it,
 e.g. on a read-only disk): the values the migration that adds them gives old rows."""
@@ -259,13 +259,39 @@ def take_row(take: Take) -> dict[str, Any]:
         "conditioning": _dumps(dict(take.conditioning)),
         "created_at": take.created_at,
         "hint": take.hint,
+        "start_state": _take_start_text(take),
     }
+
+
+def _take_start_text(take: Take) -> str | None:
+    if take.start_state is None:
+        return None
+    return json.dumps({"character": take.start_character, **take.start_state.as_dict()}, ensure_ascii=False,
+                      separators=(",", ":"), sort_keys=True)
+
+
+def _take_start(take_id: str, text: Any, problems: list[str] | None) -> tuple[CharacterState | None, str]:
+    """A take's stored start (see ``SCHEMA_V6_TAKE_START``): the state and whose it is. One
+    that can't be read (another program's) reads as not recorded, and is told in
+    ``problems``: it only explains the take, nothing is made from it."""
+    if text is None:
+        return None, ""
+    try:
+        value = _loads(text, f"take {take_id}'s start state", dict)
+        character = value.pop("character", "")
+        if not isinstance(character, str):
+            raise RowValueError(f"take {take_id}'s start state names {stored_repr(character)}, not a character")
+        return _state(value, f"take {take_id}'s start state", problems), character
+    except RowValueError as error:
+        if problems is not None:
+            problems.append(f"{error}: read as not recorded")
+        return None, ""
 
 
 TAKE_COLUMNS = ("id", "node_id", "engine", "engine_version", "settings", "seed", "d_stamina", "d_social",
                 "d_entertainment", "motion_level", "representation_path", "clip_path", "poster_path", "timings",
                 "status", "error", "warnings", "stale", "parent_take_id", "instruction_raw", "conditioning",
-                "created_at", "hint")
+                "created_at", "hint", "start_state")
 
 
 def _deltas(take_id: str, node_id: str, values: tuple[Any, ...], problems: list[str] | None) -> StateDeltas:
@@ -319,13 +345,14 @@ def take_from_values(v: tuple[Any, ...], problems: list[str] | None = None) -> T
     """A take from a row selected with ``TAKE_COLUMNS``; a state change or a motion level
     out of range reads as the nearest in range and is told in ``problems``."""
     what = f"take {v[0]}'s"
+    start, character = _take_start(v[0], v[23], problems)
     return Take(
         v[0], v[1], v[2], v[3], _loads(v[4], f"{what} settings", dict), v[5], _deltas(v[0], v[1], v[6:9], problems),
         _motion_level(v[0], v[1], v[9], problems),
         v[10], v[11], v[12], _loads(v[13], f"{what} timings", dict), _choice(TakeStatus, v[14], f"{what} status"),
         v[15],
         _texts(_loads(v[16], f"{what} warnings", list), f"{what} warnings"), bool(v[17]), v[18], v[19],
-        _loads(v[20], f"{what} conditioning", dict), v[21], v[22],
+        _loads(v[20], f"{what} conditioning", dict), v[21], v[22], start, character,
     )
 
 

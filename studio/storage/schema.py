@@ -129,7 +129,17 @@ and kept when it ends (where it ran); it is cleared when the job goes back to th
 ``progress`` is written now and then while the job runs, and cleared when it stops
 running. Rows written before have neither."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS, SCHEMA_V3_STORY, SCHEMA_V4_TAKE_HINT, SCHEMA_V5_JOB_RUNNER]
+SCHEMA_V6_TAKE_START = """
+ALTER TABLE takes ADD COLUMN start_state TEXT;
+"""
+"""v6: the state a take was made from, as JSON ``{"character": NAME, "stamina": N, "social": N,
+"entertainment": N}`` (``character`` is "" where one state runs down the branch): the turn's
+start when the take was generated, so that a start changed since (``start-state``, an edit
+above the turn) can be told from the take itself. NULL for takes written before: nobody
+recorded where they started."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2_JOBS, SCHEMA_V3_STORY, SCHEMA_V4_TAKE_HINT, SCHEMA_V5_JOB_RUNNER,
+                         SCHEMA_V6_TAKE_START]
 """Append a migration (SQL script) to add a schema version; never edit a released one."""
 
 

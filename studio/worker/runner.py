@@ -29,7 +29,8 @@ from studio.core.document import UndoGroup
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus, now_iso
 from studio.core.progress import Cancelled, Progress, check_cancelled
-from studio.core.state import CharacterState
+from studio.core.state import CharacterState, StateScope
+from studio.core.tree import StoryTree
 from studio.engines.base import EngineError, EngineInfo, EngineSettings
 from studio.storage.errors import DiskFullError, ProjectMovedError
 from studio.storage.project import Project
@@ -100,6 +101,12 @@ class Outcome:
     """A done job: where it ran, when its host says (see ``HostResult.ran_on``)."""
 
 
+def _start_character(tree: StoryTree, node_id: str) -> str:
+    """Whose state a take of ``node_id`` starts from: its acting character's, or "" where one
+    state runs down the branch (see :class:`~studio.core.state.StateScope`)."""
+    return tree.acting_character(node_id) if tree.state_scope is StateScope.CHARACTER else ""
+
+
 def _seconds(start: float) -> float:
     return round(time.perf_counter() - start, 4)
 
@@ -156,6 +163,7 @@ class GenerateRunner:
             timings["context_s"] = _seconds(start)
             parent_take_id = snapshot.parent_take_id
             instruction_raw = snapshot.instruction.raw
+            start_character = _start_character(self.project.tree, node_id)
             check_cancelled(cancelled)
             host_job = HostJob(engine=job.engine, context=snapshot.context, instruction=snapshot.instruction,
                                settings=used, seed=job.seed, take_id=take_id, node_id=node_id,
@@ -184,6 +192,7 @@ class GenerateRunner:
                 status=TakeStatus.DONE, warnings=(*ignored, *snapshot.warnings, *prediction.warnings),
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw,
                 conditioning=prediction.conditioning, created_at=now_iso(),
+                start_state=snapshot.parent_state, start_character=start_character,
             )
             self._commit(take, select=True, label=job.label, group=self._undo_group(job))
             self.cache.put(take_id, prediction.representation, prediction.space)

@@ -66,6 +66,7 @@ def _as_written_before(path: Path) -> None:
         conn.execute("ALTER TABLE takes DROP COLUMN hint")
         conn.execute("ALTER TABLE jobs DROP COLUMN runner")  # and what later versions added
         conn.execute("ALTER TABLE jobs DROP COLUMN progress")
+        conn.execute("ALTER TABLE takes DROP COLUMN start_state")
         conn.execute("UPDATE meta SET value='3' WHERE key='schema_version'")
         conn.commit()
     finally:
