@@ -28,8 +28,8 @@ EXIT_INTERNAL = 1
 EXIT_WORK_FAILED = 1
 """Work that began and failed (an engine's, a disk without room), as an internal error is."""
 
-_COMMAND_MODULES = ("project_cmds", "story_cmds", "generate_cmds", "export_cmds", "gui_cmds", "doctor_cmds",
-                    "checkpoint_cmds", "eval_cmds")
+_COMMAND_MODULES = ("project_cmds", "story_cmds", "turn_cmds", "rescue_cmds", "generate_cmds", "export_cmds",
+                    "gui_cmds", "doctor_cmds", "checkpoint_cmds", "eval_cmds")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -30,6 +30,7 @@ from studio.core.story import MAX_DURATION_S, MIN_DURATION_S
 from studio.core.tree import StoryTree
 
 if TYPE_CHECKING:
+    from studio.core.model import Take
     from studio.storage import Project
     from studio.storage.clip_check import TakeClipFault
 
@@ -287,16 +288,27 @@ def node_summary(tree: StoryTree, node_id: str, depth: int | None = None,
         "story": {"dialogue": [{"speaker": line.speaker, "text": line.text} for line in node.story.dialogue],
                   "narration": node.story.narration, "duration": node.story.duration,
                   "shot_notes": node.story.shot_notes},
+        # where the turn starts now, to set beside each take's start_state (where it started when made)
+        "start": None if node.is_root else tree.state_before(node.id).as_dict(),
         "selected_take": node.selected_take_id,
         "takes": [
             {
                 "id": t.id, "engine": t.engine, "seed": t.seed, "status": t.status.value, "stale": t.stale,
                 "deltas": t.deltas.as_dict(), "motion_level": t.motion_level, "clip": _media_path(project, t.clip_path),
-                "warnings": list(t.warnings), "error": t.error, "hint": t.hint,
+                "warnings": list(t.warnings), "error": t.error, "hint": t.hint, "start_state": take_start(t),
             }
             for t in tree.takes_of(node.id)
         ],
     }
+
+
+def take_start(take: Take) -> dict[str, Any] | None:
+    """The state ``take`` was made from, as the JSON outputs give it: ``character`` (whose
+    state; "" where one state runs down the branch) and the three stats; None for a take made
+    before the studio kept it."""
+    if take.start_state is None:
+        return None
+    return {"character": take.start_character, **take.start_state.as_dict()}
 
 
 def _media_path(project: Project | None, rel: str) -> str:
@@ -361,11 +373,24 @@ def _print_text_tree(tree: StoryTree) -> None:
         takes = tree.takes_of(node_id)
         text = printable(excerpt(node.instruction.raw, TREE_TEXT_CHARS)) or "(start)"
         selected = tree.selected_take(node_id)
-        flags = (" *" if node.bookmarked else "") + (" (stale)" if selected is not None and selected.stale else "")
+        flags = (" *" if node.bookmarked else "") + (_stale_flag(tree, selected) if selected is not None else "")
         indent = "  " * depth if depth <= MAX_INDENT else "  " * MAX_INDENT + f"[{depth}] "
         shown = _start_row_states(tree) if node.is_root else _stats_tag(state)
         print(f"{indent}{printable(node.id)}  {text}  {shown} {len(takes)} take(s){flags}")
+        if node.notes.strip():
+            note = " ".join(node.notes.split())
+            print(f"{indent}{'  ' if depth <= MAX_INDENT else ''}  note: {printable(excerpt(note, TREE_TEXT_CHARS))}")
         stack.extend((child, depth + 1) for child in reversed(tree.child_ids(node_id)))
+
+
+def _stale_flag(tree: StoryTree, take: Take) -> str:
+    """`` (stale)`` for a chosen take out of date, saying the start it was made from where the
+    turn now starts elsewhere (the start changed, or a turn above)."""
+    if not take.stale:
+        return ""
+    if take.start_state is None or take.start_state == tree.state_before(take.node_id):
+        return " (stale)"
+    return f" (stale: made from {_stats_tag(take.start_state)[1:-1]})"
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -473,10 +498,24 @@ def _print_clip_faults(clips: dict[str, Any]) -> None:
             print("    exports don't use it (only a turn's chosen take is exported)")
 
 
+def _open_to_bundle(path: str) -> Project:
+    """The project to bundle; a damaged one is refused with the command that rescues what
+    can still be read of it (a bundle is a whole project's copy, never part of one)."""
+    from studio.storage.errors import ProjectDamagedError
+
+    try:
+        return open_for_reading(path)
+    except ProjectDamagedError as error:
+        rescued = shell_path(f"{Path(path.rstrip('/') or '.').stem or 'story'}-rescued")
+        raise ProjectDamagedError(error.message, hint=f"{error.hint} `kamishibai rescue {shell_path(path)} {rescued}` "
+                                  "writes every turn, take and clip that can still be read into a new project, "
+                                  "which can then be bundled.".strip()) from None
+
+
 def cmd_bundle(args: argparse.Namespace) -> int:
     from studio.storage.bundle import export_bundle, folder_given_error
 
-    with open_for_reading(args.path) as project:
+    with _open_to_bundle(args.path) as project:
         if not args.out.strip():  # Path("") is the current folder: "Can't write the bundle to ."
             raise StudioError("The bundle's file name is empty.",
                               hint=f"Give the .zip file to write, e.g. {shlex.quote(project.path.stem or 'story')}.zip "

@@ -127,6 +127,7 @@ def story_dict(tree: StoryTree, node_id: str) -> dict[str, Any]:
         "narration": story.narration,
         "duration": story.duration,
         "shot_notes": story.shot_notes,
+        "notes": node.notes,  # the author's own notes (`kamishibai note`), never exported
     }
     if node.is_root:
         everyone, own = _start_states(tree)
@@ -177,6 +178,9 @@ def _print_story(tree: StoryTree, node_id: str, path: str) -> None:
     print(f"  duration: {f'{story.duration:g} s' if story.duration is not None else 'the clip’s own length'}")
     if story.shot_notes:
         print(f"  shot notes: {printable(story.shot_notes)}")
+    notes = tree.node(node_id).notes
+    if notes.strip():  # the author's own, never exported: `kamishibai note` sets them
+        print(f"  notes: {printable(notes)}")
 
 
 def cmd_say(args: argparse.Namespace) -> int:
