@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from PySide6.QtGui import QCloseEvent, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import QDialog
 
 from studio.ui.player import Player, is_play_key
+from studio.ui.window_state import fit_on_screen
 
 
 class HasPlayer(Protocol):
@@ -30,6 +31,10 @@ class SharedClockWindow(QDialog):
     starts its timer with :meth:`tick` as the timeout."""
 
     columns: Sequence[HasPlayer]
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        fit_on_screen(self)  # three takes side by side are wider than a small screen
 
     @property
     def playing(self) -> bool:

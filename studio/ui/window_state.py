@@ -55,6 +55,22 @@ def keep_on_screen(window: QMainWindow, *, window_too: bool = True) -> None:
             dock.setGeometry(_fitted(dock.geometry(), area, _frame_extra(dock)))
 
 
+def fit_on_screen(widget: QWidget) -> None:
+    """Shrink and move the top-level ``widget`` (a dialog, a compare window) so that it lies
+    on the screen it opens on, frame included, as far as its minimum size allows: the
+    Settings dialog (about 660 pixels tall) and the compare window of three takes (990 wide)
+    went past an 800x600 screen, OK and Cancel out of reach. Call from its showEvent."""
+    screen = widget.screen()
+    area = screen.availableGeometry() if screen is not None else QRect()
+    if area.isEmpty():
+        return
+    # shown, a window's frame is not known until the window system has framed it: room for
+    # a title bar is kept in any case
+    fitted = _fitted(widget.geometry(), area, _frame_extra(widget).expandedTo(FRAME_ALLOWANCE))
+    if fitted != widget.geometry():
+        widget.setGeometry(fitted)
+
+
 def _frame_extra(widget: QWidget) -> QSize:
     """How much the window frame adds to the size (:data:`FRAME_ALLOWANCE` until it is known)."""
     frame, inner = widget.frameGeometry(), widget.geometry()

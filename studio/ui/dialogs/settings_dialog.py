@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -38,6 +39,7 @@ from studio.ui.cluster_settings import ClusterChoice
 from studio.ui.dialogs.engine_settings_form import EngineSettingsForm
 from studio.ui.engine_picker import EngineChecks
 from studio.ui.settings import APPEARANCES, StudioSettings, check_device_list, foreign_engine_values
+from studio.ui.window_state import fit_on_screen
 
 APPEARANCE_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 AUTOMATIC_THREADS_LABEL = "Automatic (all cores but one)"
@@ -98,6 +100,10 @@ def missing_gpus(texts: list[str], present: int) -> list[str]:
     return [f"cuda:{place.index}" for place in named_gpus(texts) if (place.index or 0) >= present]
 
 
+ENGINE_FORM_MIN_HEIGHT = 100
+"""The least height of the engine's form (it scrolls below its own height)."""
+
+
 class SettingsDialog(QDialog):
     def __init__(self, settings: StudioSettings, registry: EngineRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,7 +141,9 @@ class SettingsDialog(QDialog):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop that shows no focus: Tab scrolls to an editor
-        scroll.setMinimumHeight(160)
+        # three rows of the form at least: on an 800 x 600 screen the dialog, fitted to the
+        # screen (see showEvent), needs every other part whole and the form gives way
+        scroll.setMinimumHeight(ENGINE_FORM_MIN_HEIGHT)
         # ...but it is as wide as the widest form, so that no form scrolls sideways
         widest = max((form.sizeHint().width() for form in self.forms.values()), default=0)
         scroll.setMinimumWidth(min(900, widest + scroll.verticalScrollBar().sizeHint().width() + 4))
@@ -235,6 +243,11 @@ class SettingsDialog(QDialog):
         layout.addWidget(engines, 1)
         layout.addLayout(general)
         layout.addWidget(buttons)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        # on a small screen (800 x 600) the engine's form scrolls, OK and Cancel stay in reach
+        fit_on_screen(self)
 
     def _refused_label(self, problem: str, what: str, instead: str) -> QLabel:
         """Says why the saved ``what`` was refused (and what is used ``instead``); hidden if

@@ -87,7 +87,11 @@ class _Column(QFrame):
         self.facts.setWordWrap(True)
         self.set_state(state)
         self.use_button = QPushButton(self)
-        self.lock_button = QPushButton(f"Lock seed {take.seed}", self)
+        # the seed is in the facts above: written on the button too, the row of buttons made
+        # each column about 270 pixels wide, and three takes did not fit an 800-pixel screen
+        self.lock_button = QPushButton("Lock seed", self)
+        self.lock_button.setToolTip(f"Lock seed {take.seed}: new takes use it until it is unlocked")
+        self.lock_button.setAccessibleName(f"Lock seed {take.seed} of take {number}")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.player, 1)
