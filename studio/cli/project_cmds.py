@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from studio.core.model import Take
     from studio.storage import Project
     from studio.storage.clip_check import TakeClipFault
+    from studio.storage.errors import ProjectDamagedError
 
 IMPORT_DEMO_FORMAT = f"""\
 Import an AnimeGamer game_demo file into a project: one turn per line, continuing from
@@ -406,7 +407,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         # A damaged project is what a user runs `info` on to learn about: report what can be
         # told without reading the database, then fail as before (the message on stderr, exit 2).
         _print_info(damaged_info(args.path, error), as_json=args.json)
-        raise
+        raise with_rescue_hint(error, args.path) from None
     except ProjectTooNewError as error:
         # a newer version's project is not damaged, and `info` is how a user learns which
         # version saved it: the same block as for a damaged one, with the schema it holds
@@ -506,10 +507,18 @@ def _open_to_bundle(path: str) -> Project:
     try:
         return open_for_reading(path)
     except ProjectDamagedError as error:
-        rescued = shell_path(f"{Path(path.rstrip('/') or '.').stem or 'story'}-rescued")
-        raise ProjectDamagedError(error.message, hint=f"{error.hint} `kamishibai rescue {shell_path(path)} {rescued}` "
-                                  "writes every turn, take and clip that can still be read into a new project, "
-                                  "which can then be bundled.".strip()) from None
+        raise with_rescue_hint(error, path, "which can then be bundled") from None
+
+
+def with_rescue_hint(error: ProjectDamagedError, path: str, then: str = "") -> ProjectDamagedError:
+    """``error`` (a damaged project's) with the `rescue` command that saves what can still be
+    read of the project at ``path``."""
+    from studio.storage.errors import ProjectDamagedError
+
+    rescued = shell_path(f"{Path(path.rstrip('/') or '.').stem or 'story'}-rescued")
+    told = (f"{error.hint} `kamishibai rescue {shell_path(path)} {rescued}` writes every turn, take and clip that "
+            f"can still be read into a new project{', ' + then if then else ''}.").strip()
+    return ProjectDamagedError(error.message, hint=told)
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:

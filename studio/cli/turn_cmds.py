@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from studio.cli.common import (
     add_wait_option,
@@ -25,6 +26,9 @@ from studio.core.errors import StudioError
 from studio.core.sentence import plural
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
+
+if TYPE_CHECKING:
+    from studio.storage import Project
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -227,13 +231,31 @@ def cmd_delete(args: argparse.Namespace) -> int:
             raise StudioError(f"The project changed while you were asked: deleting now would delete "
                               f"{doomed.describe()}. Nothing was deleted.", hint="Run the command again.")
         change = project.apply(DeleteSubtree(doomed.node_id), undoable=False)
+        waiting = _jobs_waiting(project, {doomed.node_id, *doomed.below})
         # nothing can bring these takes back: their files go now (a Ctrl+C here leaves them to
         # the next opening for writing, which removes every take folder no take names)
         for take_id in sorted(change.removed.get(EntityKind.TAKE, frozenset())):
             project.remove_take_media(take_id)
     if args.json:
         print_json({"deleted": doomed.node_id, "turn": doomed.turn, "turns_below": list(doomed.below),
-                    "takes": list(doomed.takes)})
-    else:
-        print(f"deleted {doomed.describe()}")
+                    "takes": list(doomed.takes), "jobs_never_run": waiting})
+        return 0
+    print(f"deleted {doomed.describe()}")
+    if waiting:
+        one = len(waiting) == 1
+        print(f"  {plural(len(waiting), 'queued generation')} of these turns never run{'s' if one else ''}: "
+              f"the queue cancels {'it' if one else 'them'} when it next runs ({', '.join(waiting)})")
     return 0
+
+
+def _jobs_waiting(project: Project, node_ids: set[str]) -> list[str]:
+    """The generations queued (or interrupted, to run again) for the turns ``node_ids``."""
+    from studio.storage.job_store import JobStore
+    from studio.worker.jobs import JobStatus
+
+    try:
+        jobs = JobStore(project.database).load(include_finished=False)
+    except StudioError:  # the queue can't be read: the delete is done all the same
+        return []
+    return [job.id for job in jobs if job.node_id in node_ids
+            and job.status in (JobStatus.QUEUED, JobStatus.INTERRUPTED)]

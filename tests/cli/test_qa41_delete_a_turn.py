@@ -156,3 +156,23 @@ def test_ctrl_c_after_the_delete_leaves_the_files_to_the_next_opening(story: Pat
     with Project.open(story):  # the next opening for writing removes the files no take names
         pass
     assert not gone & _take_folders(story)
+
+
+def test_queued_generations_of_deleted_turns_are_named_and_never_run(tmp_path: Path) -> None:
+    project = tmp_path / "q.kamishibai"
+    story = tmp_path / "q.txt"
+    story.write_text("Qiqi walks\nQiqi runs\nQiqi sits\n")
+    assert kamishibai("new", str(project)).returncode == 0
+    assert kamishibai("import-demo", str(story), "--project", str(project)).returncode == 0
+    assert kamishibai("fill", str(project)).returncode == 0
+    first, second, third = _turns(project)
+    jobs = {job["node"]: job["id"] for job in json.loads(kamishibai("queue", str(project), "--json").stdout)}
+    deleted = kamishibai("delete", str(project), second, "--branch", "--yes")
+    assert deleted.returncode == 0, deleted.stderr
+    (said,) = [line for line in deleted.stdout.splitlines() if "queued generation" in line]
+    assert said.strip().startswith("2 queued generations of these turns never run: the queue cancels them"), said
+    assert jobs[second] in said and jobs[third] in said and jobs[first] not in said
+    assert kamishibai("run-queue", str(project), "-q").returncode == 0
+    after = {job["id"]: job["status"] for job in json.loads(kamishibai("queue", str(project), "--all",
+                                                                        "--json").stdout)}
+    assert after == {jobs[first]: "done", jobs[second]: "cancelled", jobs[third]: "cancelled"}

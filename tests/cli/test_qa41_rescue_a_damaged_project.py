@@ -135,7 +135,9 @@ def test_a_damaged_page_of_turns_is_rescued_around_and_every_lost_turn_is_named(
 
     bundled = kamishibai("bundle", str(damaged), str(tmp_path / "story.zip"))
     assert bundled.returncode == 2
-    assert f"kamishibai rescue {damaged}" in bundled.stderr, bundled.stderr
+    assert f"kamishibai rescue {damaged} damaged-rescued` writes every turn" in bundled.stderr, bundled.stderr
+    told = kamishibai("info", str(damaged))
+    assert told.returncode == 2 and f"kamishibai rescue {damaged} damaged-rescued" in told.stderr, told.stderr
 
     rescued = kamishibai("rescue", str(damaged), str(tmp_path / "copy"), "--json")
     assert rescued.returncode == 1, rescued.stderr  # something was lost, the rest written
