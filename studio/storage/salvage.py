@@ -306,7 +306,8 @@ def _build(rows: list[tuple[Any, ...]], make: Callable[[tuple[Any, ...]], Any], 
         try:
             made.append(make(values))
         except _ROW_ERRORS as error:
-            lost.append(f"{what} {values[0]!s:.40} (its row holds values that can't be read: {error})")
+            named = "the story's start" if what == "turn" and len(values) > 1 and values[1] is None else what
+            lost.append(f"{named} {values[0]!s:.40} (its row holds values that can't be read: {error})")
     return made
 
 
@@ -315,16 +316,21 @@ def _turn_ref(node: Node) -> str:
     return f"turn {node.id}" + (f" ({words[:40]!r})" if words else "")
 
 
-def _mend(nodes: list[Node], takes: list[Take], new_root: str, lost: list[str]) -> tuple[list[Node], list[Take], str,
-                                                                                       bool, list[str]]:
+def _mend(nodes: list[Node], takes: list[Take], new_root: str, lost: list[str],
+          lost_starts: frozenset[str] = frozenset()) -> tuple[list[Node], list[Take], str, bool, list[str]]:
     """The turns and takes made into one tree: one root (the one read, else ``new_root``),
     every turn reachable from it (a turn whose parent is lost, or caught in a loop, goes
-    under the start), every take of a turn that was read, every chosen take one that was."""
+    under the start), every take of a turn that was read, every chosen take one that was.
+    ``lost_starts``: the ids of starts whose rows were found but could not be read: the
+    turns that continued from them continue from the new start, which is no move."""
     roots = [node for node in nodes if node.parent_id is None]
     root_id = roots[0].id if roots else new_root
     by_id = {node.id: node for node in nodes}
     for extra in roots[1:]:  # a second start: its turns go under the first
         by_id[extra.id] = replace(extra, parent_id=root_id)
+    for node in list(by_id.values()):
+        if node.parent_id in lost_starts:
+            by_id[node.id] = replace(node, parent_id=root_id)
     kept_takes = []
     for take in takes:
         if take.node_id in by_id:
@@ -434,9 +440,11 @@ def salvage_project(damaged: str | os.PathLike[str], dest: str | os.PathLike[str
         made = Project.create(dest)  # a stored name the studio would not take: the folder's
     target = made.path
     try:
-        nodes, takes, _root_id, root_read, moved = _mend(nodes, takes, made.tree.root_id, lost)
+        starts = frozenset(str(values[0]) for values in reads["nodes"].rows if values[1] is None)
+        nodes, takes, _root_id, root_read, moved = _mend(nodes, takes, made.tree.root_id, lost,
+                                                         starts - {node.id for node in nodes})
         if not root_read:
-            lost.append("the story's start (its start states are back to 50 each)")
+            lost.append("the story's start: where each character starts is back to 50 for every stat")
         entities: list[Any] = [*nodes, *takes, *cast, *places]
         tree = StoryTree.from_entities(entities if root_read else [made.tree.root, *entities])
         # a take made from a chosen take that was lost (or from a turn now under the start) is out of date

@@ -266,3 +266,38 @@ def test_ctrl_c_while_rescuing_leaves_no_project(healthy: Path, tmp_path: Path,
     assert main(["rescue", str(damaged), str(tmp_path / "copy")]) == 130
     assert len(copied) == 5
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.kamishibai"], "nothing half made is left"
+
+
+def test_rows_whose_values_cant_be_read_are_named_and_the_rest_rescued(tmp_path: Path) -> None:
+    """Damage the loader refuses though SQLite reads the file: a value no studio writes."""
+    project = tmp_path / "values.kamishibai"
+    assert kamishibai("new", str(project)).returncode == 0
+    assert kamishibai("play", str(project), "--seed", "1", "Qiqi walks in the park", "Qiqi sits").returncode == 0
+    turns, takes, clips = _story(project)
+    with Project.open(project, read_only=True) as opened:
+        first, second = [node.id for node in opened.tree.descendants(opened.tree.root_id)]
+    broken = next(take_id for take_id, node_id in takes.items() if node_id == first)
+    conn = sqlite3.connect(project / "project.db")
+    try:
+        with conn:
+            conn.execute("UPDATE takes SET settings = '{broken' WHERE id = ?", (broken,))
+            conn.execute("UPDATE nodes SET dialogue = '[1' WHERE parent_id IS NULL")
+    finally:
+        conn.close()
+    with pytest.raises(ProjectDamagedError):
+        Project.open(project, read_only=True)
+    rescued = kamishibai("rescue", str(project), str(tmp_path / "copy"), "--json")
+    assert rescued.returncode == 1, rescued.stderr
+    report = json.loads(rescued.stdout)
+    assert any(line.startswith(f"take {broken} (its row holds values that can't be read: take {broken}'s settings")
+               for line in report["lost"]), report["lost"]
+    assert any(line.startswith("the story's start ") for line in report["lost"]), report["lost"]
+    assert report["moved"] == [], "the first turn still continues from the start"
+    got, got_takes, got_clips = _story(tmp_path / "copy.kamishibai")
+    assert got == turns and set(got_takes) == set(takes) - {broken}
+    assert all(got_clips[take_id] == clips[take_id] for take_id in got_takes)
+    with Project.open(tmp_path / "copy.kamishibai", read_only=True) as opened:
+        tree = opened.tree
+        assert tree.child_ids(tree.root_id) == [first] and tree.child_ids(first) == [second]
+        assert tree.node(first).selected_take_id is None
+        assert all(take.stale for take in tree.takes_of(second)), "made from the take that was lost"
