@@ -24,7 +24,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        "which `bundle`, `export` and the window refuse) into the new project NEW: every turn, "
                        "take, cast member and place whose row can be read, with the clips, posters and pictures "
                        "that can be read, and name what could not be read. A turn whose parent was lost goes "
-                       "under the story's start. PATH is only read, and may be open in the window. "
+                       "under the story's start. The generation queue is not copied. PATH is only read, and may "
+                       "be open in the window. "
                        "A project that is not damaged is copied whole. Exit status 0 when nothing was lost, 1 "
                        "when something could not be read (the new project holds the rest), 2 when nothing was "
                        "written.")
