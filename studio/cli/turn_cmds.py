@@ -1,6 +1,7 @@
-"""Turn subcommands: note (read or write a turn's notes) and delete (a turn and the turns below it).
+"""Turn subcommands: note (read or write a turn's notes), takes (a turn's takes, each with the
+start it was made from) and delete (a turn, and with --branch the turns below it).
 
-Both use the document model's own commands, as the window does: ``SetNotes`` (the
+The writing ones use the document model's own commands, as the window does: ``SetNotes`` (the
 inspector's Notes box) and ``DeleteSubtree`` (Delete on a card). The command line has no
 Undo: a delete is asked about first (``--yes`` answers for a script), and the files of the
 takes it removes are removed with it.
