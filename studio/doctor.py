@@ -24,8 +24,9 @@ from studio import __version__
 from studio.engines import devices
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, format_bytes
+from studio.engines.install_hints import ENGINES_INSTALL
 from studio.engines.registry import EngineRegistry
-from studio.engines.requirements import Requirement, without_see_doctor
+from studio.engines.requirements import Requirement, RequirementKind, without_see_doctor
 from studio.shipped import is_frozen
 
 MIN_PYTHON = (3, 11)
@@ -79,8 +80,8 @@ class DoctorReport:
 
 
 _NO_TORCH_FROZEN = ("The built app carries no torch, and nothing can be added to it: for the engines with "
-                    "trained models, install the studio with Python instead (pip install "
-                    "'kamishibai-studio[engines]' in a virtual environment, or `make run ENGINES=1` in a checkout).")
+                    "trained models, install the studio with Python instead, from its checkout (`make run "
+                    "ENGINES=1`, or pip install '.[engines]' in a virtual environment).")
 """torch's hint in the one-folder app, where ``pip install`` can't reach (PyInstaller left it out)."""
 
 
@@ -96,8 +97,7 @@ def _torch_and_gpus() -> tuple[Component, list[DeviceInfo]]:
     CUDA library missing, a broken wheel) is a NO line saying why, never a crash of the doctor."""
     if importlib.util.find_spec("torch") is None:
         return Component("torch", True, "not installed (the sketch engine needs none)", _NO_TORCH_FROZEN
-                         if is_frozen() else "Engines with trained models need it: pip install "
-                         "'kamishibai-studio[engines]'."), []
+                         if is_frozen() else f"Engines with trained models need it: install it {ENGINES_INSTALL}."), []
     try:
         version = importlib.metadata.version("torch")
     except importlib.metadata.PackageNotFoundError:
@@ -235,6 +235,23 @@ def _by_hint(reasons: tuple[Requirement, ...]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
+def _without_gpu(engines: tuple[EngineReport, ...]) -> str:
+    """What having no CUDA device means here: which engines run on the CPU and which need a GPU
+    (those refused for their device; "engines run on the CPU" misled where two of them can't)."""
+    need_gpu = [e.name for e in engines if any(r.kind is RequirementKind.DEVICE for r in e.reasons)]
+    on_cpu = [e.name for e in engines if e.name not in need_gpu]
+    said = ["no CUDA device"]
+    if on_cpu:
+        said.append(f"{_names(on_cpu)} {'runs' if len(on_cpu) == 1 else 'run'} on the CPU")
+    if need_gpu:
+        said.append(f"{_names(need_gpu)} {'needs' if len(need_gpu) == 1 else 'need'} a CUDA GPU")
+    return "; ".join(said)
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def format_report(report: DoctorReport, shown: Callable[[str], str] = str) -> str:
     """The report as text, one line each; ``shown`` makes each line safe to print (the
     command line passes ``printable``: a checkpoints folder's name, which many lines quote,
@@ -250,7 +267,7 @@ def format_report(report: DoctorReport, shown: Callable[[str], str] = str) -> st
             lines.append(f"  gpu  {gpu.device:<8} {gpu.name}: {format_bytes(gpu.free_bytes)} free of "
                          f"{format_bytes(gpu.total_bytes)}")
     else:
-        lines.append("  gpu  none     (no CUDA device; engines run on the CPU)")
+        lines.append(f"  gpu  none     ({_without_gpu(report.engines)})")
     lines.append(f"  placement    {report.placement}")
     given = f" (given as {report.checkpoints_given})" if report.checkpoints_given else ""
     lines.append(f"  checkpoints  {report.checkpoints}{given}")

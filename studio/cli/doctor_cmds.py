@@ -21,8 +21,9 @@ def absolute(folder: Path) -> Path:
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("doctor", help="check Python, torch and GPUs, ffmpeg, Qt and every engine",
                        description="Check what this machine can run: Python, torch and its GPUs, ffmpeg, Qt, and "
-                       "each engine (its weights, its device), saying why one can't run. Exit status 1 when an "
-                       "engine can't run here.")
+                       "each engine (its weights, its device), saying why one can't run. Exit status 1 when a "
+                       "component (Python, torch, ffmpeg, Qt) is broken or missing, or when no engine at all can "
+                       "run here; an engine that can't run while another can is reported, with exit status 0.")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--device", type=device_spec, default="cpu",
                    help="placement to check engines with: cpu, cuda:N, predict=cuda:0,decode=cuda:1, cuda:0+offload")

@@ -219,7 +219,7 @@ def _cluster_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cluster", metavar="WHERE",
                    help="run the engines on a Ray cluster: local (a Ray instance on this machine), auto (the "
                    "cluster this machine joined with `ray start`) or the head's HOST:PORT; one engine actor per GPU. "
-                   "Needs the cluster extra: pip install 'kamishibai-studio[cluster]' "
+                   "Needs Ray, the cluster extra: pip install '.[cluster]' in the studio's checkout "
                    "(README: “A tree that outgrows one machine”)")
     p.add_argument("--actors", type=_actor_count, metavar="N",
                    help="with --cluster: how many engine actors (default: one per GPU of the cluster, else one)")

@@ -8,6 +8,7 @@ import logging
 from studio.engines.base import Engine, EngineError, EngineFactory, EngineLoadError
 from studio.engines.config import EngineConfig
 from studio.engines.info import EngineInfo, EngineVocabulary
+from studio.engines.install_hints import ENGINES_INSTALL
 from studio.engines.requirements import Requirement, RequirementKind
 
 log = logging.getLogger(__name__)
@@ -21,7 +22,7 @@ def import_entry_point(info: EngineInfo) -> EngineFactory:
         factory: EngineFactory = getattr(module, attr)
     except ImportError as error:
         raise EngineLoadError(f"The {info.name} engine can't be imported: {error}.",
-                              hint="Install the studio with its engines: pip install 'kamishibai-studio[engines]'."
+                              hint=f"Install the engines' libraries {ENGINES_INSTALL}."
                               ) from None
     except AttributeError:
         raise EngineLoadError(f"The {info.name} engine's entry point {info.entry_point!r} names nothing.") from None

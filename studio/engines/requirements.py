@@ -21,6 +21,7 @@ from studio.engines import devices
 from studio.engines.capabilities import CheckpointFile, DeviceKind, EngineCapabilities
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, DeviceProbe, format_bytes
+from studio.engines.install_hints import extra_install
 
 
 class RequirementKind(StrEnum):
@@ -171,7 +172,7 @@ def check_packages(names: Iterable[str], *, engine: str, extra: str = "engines")
     """Each Python package that is not installed."""
     return [
         Requirement(RequirementKind.PACKAGE, f"The Python package {name!r} is not installed (the {engine} engine "
-                    f"needs it).", hint=f"pip install 'kamishibai-studio[{extra}]'")
+                    f"needs it).", hint=f"Install it {extra_install(extra)}.")
         for name in names if importlib.util.find_spec(name) is None
     ]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from studio import doctor, system_check
+from studio.engines.install_hints import ENGINES_INSTALL
 
 
 @pytest.fixture
@@ -39,7 +40,8 @@ def test_a_frozen_app_is_not_told_to_pip_install(no_torch: None, monkeypatch: py
 def test_an_installed_copy_is_still_told_to_pip_install(no_torch: None) -> None:
     assert not getattr(sys, "frozen", False)
     torch, _ = doctor._torch_and_gpus()
-    assert torch.hint == "Engines with trained models need it: pip install 'kamishibai-studio[engines]'."
+    assert torch.hint == f"Engines with trained models need it: install it {ENGINES_INSTALL}."
+    assert "pip install '.[engines]'" in torch.hint and "make run ENGINES=1" in torch.hint
 
 
 def test_missing_qt_libraries_get_the_apt_get_line() -> None:

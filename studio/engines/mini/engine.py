@@ -57,6 +57,7 @@ from studio.engines.catalog.mini import (
 )
 from studio.engines.config import usable_cores
 from studio.engines.continuity import CONTINUED_KEY, branch_setting, turn_setting
+from studio.engines.install_hints import ENGINES_INSTALL
 from studio.engines.mini import world_rules
 from studio.engines.mini.completion import Completion, complete, english_turn, lm_text, not_done_warnings
 from studio.engines.mini.config import REP_SPACE
@@ -103,7 +104,7 @@ def _runtime_class() -> type[MiniRuntime]:
         from studio.engines.mini.runtime import MiniRuntime
     except ImportError as error:
         raise EngineLoadError(f"The mini engine's libraries can't be imported: {error}.",
-                              hint="Install the studio with its engines: pip install 'kamishibai-studio[engines]'."
+                              hint=f"Install the engines' libraries {ENGINES_INSTALL}."
                               ) from None
     return MiniRuntime
 

@@ -12,7 +12,7 @@ from types import ModuleType
 
 from studio.core.errors import StudioError
 
-INSTALL_HINT = "pip install 'kamishibai-studio[cluster]'"
+INSTALL_HINT = "pip install '.[cluster]' in the studio's checkout (or packaging/bootstrap.sh --cluster there)"
 """What a user without Ray runs to get the render farm."""
 
 LOCAL = "local"
