@@ -180,11 +180,15 @@ def _in_the_background() -> None:
     from a background thread of the window, whose lower priority it inherits meanwhile), and
     leaves Ctrl+C to the window, as they do: the terminal sends it to every process of the
     group, and the drawing process printed a KeyboardInterrupt traceback while the window
-    closed itself cleanly (and shuts the drawing process down)."""
+    closed itself cleanly (and shuts the drawing process down). It ends itself when the
+    window's process dies (a kill, the out-of-memory killer): waiting for work on its pool's
+    queue, it would never notice, and stayed behind with the resource tracker."""
     import signal
 
+    from studio.worker.parent_watch import end_with_parent
     from studio.worker.thread_budget import use_idle_scheduling
 
+    end_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     use_idle_scheduling()
 

@@ -33,6 +33,7 @@ from studio.engines.registry import EngineRegistry, registry_from_source
 from studio.worker.engine_host import ENGINE_BUG_HINT, EngineStatus, HostJobError, InProcessHost
 from studio.worker.failures import Failure, describe_failure, release_gpu_memory
 from studio.worker.host_job import HostJob, HostListener, HostPrediction, HostResult
+from studio.worker.parent_watch import PARENT_GONE_EXIT_CODE, end_with_parent
 from studio.worker.thread_budget import lower_engine_priority
 
 log = logging.getLogger(__name__)
@@ -346,29 +347,6 @@ def _interrupts_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-PARENT_GONE_EXIT_CODE = 70
-"""How an engine process exits when its parent died under it (see :func:`_end_with_parent`)."""
-
-
-def _end_with_parent() -> None:
-    """End this engine process as soon as its parent is gone (killed with SIGKILL, or by the
-    kernel's out-of-memory killer), whatever the engine is doing.
-
-    The pipe alone does not do it: the engine only notices a closed pipe when it next sends
-    progress, and a long load or a call into a driver sends none for minutes, while it holds
-    the engine's GPU memory and may still write a take's files into a project the next run
-    has already tidied. A daemon thread waits on the parent's sentinel instead."""
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(PARENT_GONE_EXIT_CODE)  # the engine's memory goes with the process
-
-    threading.Thread(target=watch, name="kamishibai-engine-parent-watch", daemon=True).start()
-
-
 def _keep_stdout_for_the_parent(keep: int = -1) -> None:
     """Send whatever the engine prints to standard output (model code's print(), a native
     library writing to file descriptor 1) to standard error instead: the child shares the
@@ -403,8 +381,13 @@ def describe_exit_call(error: SystemExit | KeyboardInterrupt, engine: str) -> Fa
 
 def child_main(conn: multiprocessing.connection.Connection, cancel: Event, source: str,
                config: EngineConfig) -> None:
-    """The engine process: serve jobs until the parent closes the pipe (or dies)."""
-    _end_with_parent()
+    """The engine process: serve jobs until the parent closes the pipe (or dies).
+
+    The pipe alone does not end it when the parent dies: the engine only notices a closed
+    pipe when it next sends progress, and a long load or a call into a driver sends none for
+    minutes while it holds the engine's GPU memory (and may still write a take's files into
+    a project the next run has already tidied); hence the watch on the parent."""
+    end_with_parent(PARENT_GONE_EXIT_CODE)
     _keep_stdout_for_the_parent(keep=conn.fileno())
     for number in _LEFT_TO_THE_PARENT:  # the parent's to handle
         signal.signal(number, signal.SIG_IGN)
