@@ -201,7 +201,7 @@ THING_GROUPS: dict[str, str] = {
     "sit": "长椅=bench, 长凳=bench, 椅子=chair, 沙发=sofa, 凳子=stool, 地板=floor, 地上=ground, 地面=ground",
     # no one word for sitting on a railing either: 坐在栏杆上 is read as "sit" and "railing"
     "sit on railing": "栏杆=railing, 扶手=railing, 篱笆=fence, 围栏=fence, 墙=wall, 围墙=wall",
-    "talk": "电话=call",
+    "talk": "电话=call, 手机=phone, 智能手机=phone",
     "meet people": "朋友=friend",
     "laugh": "笑容=smile",
     "cry": "眼泪=tear, 泪=tear",

@@ -39,6 +39,8 @@ _SURU_ENDINGS = "しすさせ"
 """The kana a word that takes する goes on with (のんびりする, のんびりして, のんびりした)."""
 
 _NEGATIVE_RE = re.compile(r"ない|なく|なかっ|ません|^[ぁ-ゖ]?ず")
+_SURU_NEGATED_RE = re.compile(r"を?(?:しない|しなかっ|しなく|しません|せず)")
+"""する not done after a noun of a motion: ジョギングしない, ジャンプしなかった, 散歩をしません."""
 """In the ending of a verb, what says it is not done: 走らない, 走っていない, 歩きません, 走らずに."""
 
 POSITION_SUFFIXES = frozenset("中内前外辺際側上下奥裏")
@@ -137,7 +139,8 @@ MOTION_WORDS = _words(
     "手を振る:5=wave hand, 手をふる:5=wave hand, 挨拶=greet, あいさつ=greet, 手招き=beckon, 見送る:5=farewell,"
     # talk
     "話す:5=talk, しゃべる:5=chat, 喋る:5=chat, おしゃべり=chat, 会話=converse, 囁く:5=whisper, ささやく:5=whisper,"
-    "呼ぶ:5=call, 尋ねる:1=ask, 言う:5=say, 相談=discuss, 電話=phone,"
+    "呼ぶ:5=call, 尋ねる:1=ask, 言う:5=say, 相談=discuss, 電話=phone, スマホ=phone, スマートフォン=phone, 携帯=phone,"
+    "ケータイ=phone,"
     # meet people (no word for "socialise": 会う, 友達に会う)
     "会う:5=meet, 出会う:5=meet, 友達=friend, 友だち=friend, 訪ねる:1=visit, 訪れる:1=visit,"
     # hug
@@ -319,7 +322,7 @@ ADVERB_WORDS = _words(
     # level 3
     "普通に=normally, 滑らかに=smoothly, 着実に=steadily, 楽しそうに=happily, 楽しく=happily, 嬉しそうに=happily,"
     "うれしそうに=happily, 誇らしげに=proudly, 陽気に=cheerfully, 明るく=cheerfully, 優雅に=gracefully,"
-    "不器用に=clumsily, おどけて=playfully,"
+    "不器用に=clumsily, おどけて=playfully, 笑顔で=cheerfully, にこにこ=cheerfully, ニコニコ=cheerfully,"
     # level 4
     "速く=quickly, 早く=quickly, はやく=quickly, 素早く=swiftly, すばやく=swiftly, 急いで=hurriedly, さっと=quickly,"
     "わくわく=excitedly, 張り切って=eagerly, 怒って=angrily, 大胆に=boldly, てきぱき=briskly,"
@@ -474,6 +477,8 @@ def in_english_words(text: str, table: Mapping[str, tuple[JapaneseWord, ...]] = 
             negated = bool(_NEGATIVE_RE.search(text[i:end]))
             i = end
             out.append(f" not {word.english}, " if negated else f" {word.english} ")
+        elif _SURU_NEGATED_RE.match(text, i):  # "ジョギングしない": a noun done with する, not done
+            out.append(f" not {word.english}, ")
         else:
             out.append(f" {word.english} ")
     return re.sub(r" {2,}", " ", "".join(out)).strip() if found or spaced else text

@@ -176,7 +176,7 @@ English word of that motion (여행, travel, walks; 놀이, having fun, plays)."
 THING_GROUPS: dict[str, str] = {
     "sit": "벤치=bench, 의자=chair, 소파=sofa, 바닥=floor, 땅=ground, 걸상=stool",
     "sit on railing": "난간=railing, 울타리=fence, 담=wall, 담장=wall, 벽=wall",
-    "talk": "전화=call",
+    "talk": "전화=call, 휴대폰=phone, 핸드폰=phone, 스마트폰=phone",
     "meet people": "친구=friend",
     "cry": "눈물=tear",
     "play": "공=ball",
@@ -622,6 +622,27 @@ def _inside(pieces: list[_Piece], index: int) -> bool:
         and pieces[index].written == "안"
 
 
+_FROM_PARTICLES = ("에서부터", "에서", "부터")
+_TO_PARTICLES = frozenset({"까지", "로", "으로", "쪽으로", "에", "까지는"})
+_PLACE_WRITTEN = frozenset(word.written for word in PLACE_WORDS)
+
+
+def _way(pieces: list[_Piece]) -> dict[int, str]:
+    """A way from one place to another ("학교에서 공원까지", from the school to the park): the
+    pieces of the two places -> the English word put before each ("from", "to"), so that the
+    English reader draws the turn where it goes, as it does "from the school to the park".
+    Empty when the text names no such way (에서 alone is where: "공원에서 달린다")."""
+    def place(piece: _Piece) -> bool:
+        return piece.word is not None and piece.word.kind == "noun" and piece.word.written in _PLACE_WRITTEN
+    start = next((i for i, piece in enumerate(pieces) if place(piece) and piece.rest.startswith(_FROM_PARTICLES)),
+                 None)
+    if start is None:
+        return {}
+    end = next((i for i in range(start + 1, len(pieces)) if place(pieces[i]) and pieces[i].rest in _TO_PARTICLES),
+               None)
+    return {} if end is None else {start: "from", end: "to"}
+
+
 def _carry(pieces: list[_Piece]) -> None:
     """Read the verb that carries a motion's noun (:data:`CARRIED_BY`) as a word of :data:`DO_WORDS`."""
     before = ""
@@ -644,10 +665,13 @@ def in_english_words(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str]
     written = tuple(sorted({n for n in names if n and has_hangul(n)}, key=len, reverse=True))
     pieces = _pieces(text, table, written)
     _negate(pieces)
+    way = _way(pieces)
     out: list[str] = []
     found = False
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
         word = piece.word
+        if index in way:
+            out.append(f" {way[index]} ")
         if piece.dropped:
             found = found or piece.glued
             out.append(" " if piece.glued else "")

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field, replace
 
 from studio.core.instruction import TIME_WORDS, FieldCut, Instruction, read_within
 from studio.core.sentence import marked_chinese
-from studio.core.speech import QUOTED_RE, is_script_line
+from studio.core.speech import QUOTED_RE, is_script_line, outside_quotes
 from studio.engines.sketch import chinese, japanese, korean
+from studio.engines.sketch.idioms import motion_of_emoji, plainly
 from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.kana_names import cast_names_in_kana
 from studio.engines.sketch.seats import SEAT_WORDS, SEATED_ANIMS
@@ -933,6 +934,44 @@ def _seated_motion(match: re.Match[str]) -> str:
     return f"{match.group('next')} {match.group('where')}"
 
 
+_GO_DOING_RE = re.compile(r"\b(?:go|goes|went|gone|going)\s+(?P<doing>[^\W\d_]+ing)\b")
+"""Going and what is done: "went jogging", "goes swimming"."""
+
+
+def _gone_doing(match: re.Match[str]) -> str:
+    """"went jogging" -> "jogging": the going is the motion after it (a jog, not a walk), when that
+    is a motion of ours; the words as they were otherwise ("goes shopping" walks)."""
+    doing = match.group("doing")
+    if doing == "going" or lemmatise(doing, KNOWN_WORDS) not in _MOTION_WORDS:
+        return match.group(0)
+    return doing
+
+
+_SEAT_CLAUSE_RE = re.compile(r"[^,.;:!?…。、，；：！？]+")
+
+
+def _sat_then_seated(text: str) -> str:
+    """``text`` (normalised) without a "sit" followed in its clause by a motion done seated, a
+    seat named there too: the motion is done on the seat. This is how Japanese, Chinese and
+    Korean say "sits on a bench and reads", read in English words ("bench に sit book を read",
+    "sit 在 bench 上 read", "bench sit book read": ベンチに座って本を読む, 坐在长椅上看书,
+    벤치에 앉아서 책을 읽는다), and how English says it with an "-ing" ("sits on a bench reading")."""
+    out = text
+    for clause in _SEAT_CLAUSE_RE.finditer(text):
+        spans = word_spans(clause.group())
+        lemmas_ = [lemmatise(token, KNOWN_WORDS) for token, _, _ in spans]
+        if not any(token in SEAT_WORDS for token, _, _ in spans) or re.search(r"\b(?:and|then)\b", clause.group()):
+            continue
+        sit = next((i for i, lemma in enumerate(lemmas_) if lemma == "sit"), None)
+        if sit is None:
+            continue
+        seated = [MOTION_BY_NAME.get(_MOTION_WORDS.get(lemma, "")) for lemma in lemmas_[sit + 1:]]
+        if any(m is not None and m.name not in (IDLE.name, "sit") and m.anim in SEATED_ANIMS for m in seated):
+            start, end = clause.start() + spans[sit][1], clause.start() + spans[sit][2]
+            out = out[:start] + " " * (end - start) + out[end:]
+    return out
+
+
 def _future_verb(match: re.Match[str]) -> str:
     """"going to" left out before a motion verb ("is going to fly": a flight), kept before a
     place or a thing ("is going to the park", "is going to bed": a walk, a sleep)."""
@@ -948,15 +987,18 @@ def as_meant(text: str) -> str:
     """``text`` (normalised) with the turns of phrase whose words would read as another motion
     put as meant: weather as the subject of a verb is not the character's motion ("snow falls"
     is no fall, "a storm hits" no punch: :func:`~studio.engines.sketch.weather.without_weather_verbs`),
-    "going to" before a verb is a future, not a walk ("is going to dance" dances), getting on a
+    "going to" before a verb is a future, not a walk ("is going to dance" dances), nor is going to
+    do something ("went jogging" jogs), getting on a
     broom is riding it ("hops on her broom": a flight), catching one's breath is a rest
-    standing ("catches her breath": idle) and sitting on a seat and doing what is done seated is
+    standing ("catches her breath": idle), sitting on a seat and doing what is done seated is
     that motion, on the seat ("sits on a bench and reads a letter": a read on the bench, as
-    "reads a letter on a bench" is)."""
-    text = without_weather_verbs(text, lambda word: lemmatise(word, KNOWN_WORDS) in _ANY_MOTION_WORD)
+    "reads a letter on a bench" is), and an idiom is what it means ("hits the books" studies:
+    :func:`~studio.engines.sketch.idioms.plainly`)."""
+    text = without_weather_verbs(plainly(text), lambda word: lemmatise(word, KNOWN_WORDS) in _ANY_MOTION_WORD)
     text = _GOING_TO_RE.sub(_future_verb, text)
+    text = _GO_DOING_RE.sub(_gone_doing, text)
     text = _MOUNTED_BROOM_RE.sub(lambda m: f"rides {m.group('broom')}", text)
-    text = _SAT_AND_RE.sub(_seated_motion, text)
+    text = _sat_then_seated(_SAT_AND_RE.sub(_seated_motion, text))
     return _BREATH_RE.sub("stands still", text)
 
 
@@ -1026,6 +1068,11 @@ def drawn_match(words: Sequence[str], phrases: Sequence[tuple[str, tuple[str, ..
     return named[0]
 
 
+_MADE_BY: dict[str, frozenset[str]] = {
+    "cook": frozenset({"breakfast", "lunch", "dinner", "meal", "food", "snack", "bread", "supper", "dessert"})}
+"""What a motion makes, which is no second motion beside it: "cooks dinner" names no meal eaten."""
+
+
 def other_motions(words: Sequence[str], drawn: str,
                   phrases: Sequence[tuple[str, tuple[str, ...]]] = ()) -> list[str]:
     """Motions ``words`` name besides ``drawn``, in the order they are named ("wave jump sit",
@@ -1033,7 +1080,8 @@ def other_motions(words: Sequence[str], drawn: str,
     names one motion, not sit and railing). Standing, waiting or staying beside another motion
     drawn is part of it, not left out."""
     found = [m for m in named_matches(words, phrases)
-             if m.name != IDLE.name or "stop" in m.phrase or drawn == IDLE.name]
+             if (m.name != IDLE.name or "stop" in m.phrase or drawn == IDLE.name)
+             and not (drawn in _MADE_BY and set(m.phrase) <= _MADE_BY[drawn])]
     return [name for name in dict.fromkeys(m.name for m in found) if name != drawn]
 
 
@@ -1172,6 +1220,7 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
             _note_left_out(words, reading, phrases)
             _note_other_motion(free_text, instr.free_text, match.name, reading)
             _instrument_played(words, reading)
+            _phone_looked_at(words, reading)
             return
         leftovers = [w for w in words if w not in ADVERB_LEVELS]
         if not leftovers or all(w in NO_MOTION_WORDS or _is_negator(w) for w in leftovers):
@@ -1204,6 +1253,7 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
             reading.motion = MOTION_BY_NAME[match.name]
             _note_left_out(words, reading, phrases)
             _instrument_played(words, reading)
+            _phone_looked_at(words, reading)
             return
         if _instrument_alone(words, reading):
             return
@@ -1221,6 +1271,10 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
         if misspelt is not None:
             reading.motion = misspelt[1]
             reading.warnings.append(f"'{misspelt[0]}' unknown, shown as '{reading.motion.name}'")
+            return
+        shown = motion_of_emoji(outside_quotes(instr.free_text))
+        if shown:  # "Qiqi 😴 in her room": no word of a motion, but an emoji of one
+            reading.motion = MOTION_BY_NAME[shown]
             return
         if spoken:  # '"I'm home!" Qiqi' says it; 'Qiqi does a "dance"' dances
             reading.motion = _quoted_motion(said) or MOTION_BY_NAME["talk"]
@@ -1263,6 +1317,18 @@ def _instrument_alone(words: Sequence[str], reading: Reading) -> bool:
     reading.motion = MOTION_BY_NAME[INSTRUMENT_STAND_IN]
     reading.warnings.append(f"'{played}' is not drawn: shown as '{INSTRUMENT_STAND_IN}'")
     return True
+
+
+_LOOKS_OR_PLAYS = frozenset({"look around", "play"})
+
+
+def _phone_looked_at(words: Sequence[str], reading: Reading) -> None:
+    """A phone looked at or played on ("looks at her phone", スマホを見る, 玩手机, 휴대폰을 본다)
+    is read (:data:`PHONE_LOOKED_AT`), said, as a phone scrolled is: a look around or ball play
+    shows another thing."""
+    if reading.motion.name in _LOOKS_OR_PLAYS and "phone" in words:
+        reading.motion = MOTION_BY_NAME[PHONE_LOOKED_AT]
+        reading.warnings.append(f"'phone' unknown, shown as '{PHONE_LOOKED_AT}'")
 
 
 def _instrument_played(words: Sequence[str], reading: Reading) -> None:
@@ -1342,7 +1408,7 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         reading.warnings.append(f"'{_quote(instr.background)}' unknown, shown as '{reading.location}'")
         return
     # The clause of the motion shown first: "After eating at the cafe, Qiqi runs to the park" is in the park.
-    free = main_clause_first(shown_after_telling(normalise(instr.free_text)[0]))
+    free = plainly(main_clause_first(shown_after_telling(normalise(instr.free_text)[0])))  # "on cloud nine": no sky
     # "runs from the art room to the park" is where it goes; where it comes from when that is no place
     toward = without_the_way_from(free)
     if toward != free and _read_free_place(toward, instr, reading, user_locations):
@@ -1354,10 +1420,19 @@ _FROM_TO_RE = re.compile(r"\bfrom\s+[^,.;:!?()\[\]]+?\s+(?=(?:to|into|onto|towar
 """A way from one place to another ("from the art room to the park"): the "from" part."""
 
 
+_FROM_TO_JAPANESE_RE = re.compile(r"[^\s、。，,]+\s*から(?=[^。.!?！？]*(?:まで|へ))")
+"""The place a Japanese way starts from, read in English words: "station から school まで run"."""
+_FROM_TO_CHINESE_RE = re.compile(r"从\s*[^\s，。,]+(?=[^。.!?！？]*(?:到|去|往|向))")
+"""The place a Chinese way starts from, read in English words: "从 school run 到 park"."""
+
+
 def without_the_way_from(text: str) -> str:
     """``text`` (normalised) without where a way it names starts: "runs from the art room to the
-    park" -> "runs to the park". The turn is drawn where the character goes."""
-    return _FROM_TO_RE.sub(" ", text)
+    park" -> "runs to the park", and so in the English words of a Japanese or Chinese turn
+    (駅から学校まで走る, 从学校跑到公园; a Korean one writes "from" and "to" itself:
+    :func:`~studio.engines.sketch.korean.in_english_words`). The turn is drawn where the
+    character goes."""
+    return _FROM_TO_CHINESE_RE.sub(" ", _FROM_TO_JAPANESE_RE.sub(" ", _FROM_TO_RE.sub(" ", text)))
 
 
 def _read_free_place(free: str, instr: Instruction, reading: Reading, user_locations: Sequence[str]) -> bool:

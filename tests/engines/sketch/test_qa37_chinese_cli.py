@@ -57,7 +57,7 @@ def test_a_chinese_demo_file_generates_takes_that_play_it_and_subtitles_in_chine
     assert played == [
         ("小明", "run", "park", "night", ""),
         ("小明", "walk", "beach", "night", "slowly"),  # the night goes on from the turn before
-        ("小明", "sit", "library", "sunset", ""),
+        ("小明", "read", "library", "sunset", ""),  # reads on the bench, as "sits on a bench and reads" does
         ("小明", "idle", "forest", "sunset", ""),
     ]
     warnings = [[w for w in json.loads(row[2]) if "not in the cast" not in w] for row in rows]
