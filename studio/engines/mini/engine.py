@@ -378,7 +378,7 @@ def _held_to_the_world(instruction: Instruction, names: Sequence[str], cast: Seq
     from studio.engines.sketch.understanding import read_turn
 
     english = turn_in_english(instruction, names)
-    reading = read_turn(instruction, (), names)
+    reading = read_turn(instruction, (), names, stand_ins=True)  # as the sketch engine reads it
     drawn = dict(out.reading)
     motion = drawn.get("motion", "")
     # a friend the model read as the one who acts is drawn (and its misreading said): not said to be left out
@@ -404,7 +404,7 @@ def _no_place_warnings(instruction: Instruction, names: Sequence[str], cast: Seq
     from studio.engines.sketch.understanding import read_turn
 
     places = [name for name in names if name not in cast]
-    reading = read_turn(instruction, places, cast)
+    reading = read_turn(instruction, places, cast, stand_ins=True)
     people = {word for name in (*cast, *characters()) for word in tokenise(name)}
     drawn = understood.get("location")
     shown = f"shown as '{drawn}'" if isinstance(drawn, str) and drawn else "the mini model draws one of its own"

@@ -20,7 +20,9 @@ in ("Qiqi rides a horse") or for fields that give none ("Character: Qiqi; Motion
 said not to be done ("doesn't move": the idle). Where the sketch leaves a motion out of the one it
 draws ("runs and jumps", "doesn't run"), the LM is told the one drawn, and the sketch's warning
 for it is carried (:func:`~studio.engines.mini.world_rules.motion_notes`). A Japanese, Chinese or
-Korean motion the sketch does not know is still left to the LM, which is warned about as written.
+Korean motion the sketch does not know is drawn so too, with the sketch's warning quoting it as
+written (:func:`rephrase_translated`), and a stand-in place of such a turn is the sketch
+reader's (:func:`~studio.engines.sketch.understanding.read_turn` with ``stand_ins``).
 
 The LM learnt turns of one character. A Character field joining several ("Qiqi and Yuzu") is
 given to it as the one who acts, and one that is a pronoun ("Character: she") as the character
@@ -35,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 
+from studio.core.graphemes import is_wide
 from studio.core.instruction import Instruction, field_spans
 from studio.engines.mini.world_rules import motion_notes
 from studio.engines.sketch.understanding import Reading, other_motions, read_instruction, read_turn, without_speech
@@ -328,7 +331,10 @@ def _first_named(text: str, names: Iterable[str]) -> tuple[str, int]:
         words = name.split()
         if not words:
             continue
-        found = re.search(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)", text, re.IGNORECASE)
+        # a name in Japanese or Chinese is followed by its particle with no space ("美咲が"): no word's edge there
+        before = "" if is_wide(words[0][0]) else r"(?<!\w)"
+        after = "" if is_wide(words[-1][-1]) else r"(?!\w)"
+        found = re.search(before + r"\s+".join(re.escape(w) for w in words) + after, text, re.IGNORECASE)
         if found is not None and found.start() < at:
             best, at = " ".join(words), found.start()
     return best, at
@@ -340,60 +346,96 @@ def rephrase_translated(written: Instruction, english: Instruction, names: Seque
     is (:func:`rephrase`), where its English still holds words the LM never learnt, or where the
     sketch reads the turn as written otherwise than its English words say: speech
     ("美咲が「走ろう！」と言う", "run! say.") is a talk, and a stand-in said before the verb
-    ("美咲が火山で走る", "volcano run.") is the place it stands in for (the mountain), as in an
-    English turn ("Qiqi runs on the volcano"). The warnings quote a word as ``written`` ("'火山'
+    ("美咲が火山で走る", "volcano run.") is the place it stands in for (the mountain), as the
+    sketch reader shows it (:func:`~studio.engines.sketch.understanding.read_turn` with its
+    stand-ins), and as in an English turn ("Qiqi runs on the volcano").
+
+    A motion the sketch does not know is drawn as it draws it, as an English turn's is: a Motion
+    field's stand-in or the idle ("動作：スケボーする": the idle), the idle for a text it finds no
+    motion in or for a Motion field left blank, with the sketch's warning. It was left to the LM,
+    whose English had lost the word, and which chose any motion ("'スケボーする' is not a motion
+    the mini model learnt; it read it as 'eat'"). The warnings quote a word as ``written`` ("'火山'
     unknown, shown as 'mountain'"), not its English. ``english`` itself when nothing is replaced."""
-    as_written = read_turn(written, (), names)
+    as_written = read_turn(written, (), names, stand_ins=True)
     heard = read_instruction(english)
-    reading = _translated_reading(english, heard, as_written, names)
-    retell = _told_otherwise(english, heard, as_written)
-    told = english
-    if retell and not english.free_text.strip():
-        told = replace(english, free_text=_unfielded(english))  # "say :“ run!”." is read as a field "say"
-    # what the sketch leaves out of the motion, as it reads the turn as written; a motion it does not know in a
-    # Japanese, Chinese or Korean turn is left to the LM, which is warned about as written
+    reading = _translated_reading(heard, as_written)
+    stand_ins = _stand_in_places(as_written, heard)
+    guessed = _guessed_motion(as_written)
+    retell = _told_otherwise(english, heard, as_written, stand_ins)
+    told, fielded = english, False
+    if guessed and (written.motion.strip() or not written.free_text.strip()):
+        told, fielded = _with_motion(english, as_written.motion.name), True  # "Motion: idle", as the sketch draws it
+    elif guessed:
+        retell = True  # its free text told as the sketch draws it: "美咲 idles in the park"
+    if retell and not told.free_text.strip():
+        told = replace(told, free_text=_unfielded(told))  # "say :“ run!”." is read as a field "say"
+    # what the sketch leaves out of the motion, as it reads the turn as written
     notes = motion_notes(as_written.warnings, no_motion=False)
     rephrased = rephrase(told, names, reading=reading, retell=retell, notes=notes, guess=False)
-    if not rephrased.replaced:
+    replaced = (*(("motion",) if fielded else ()), *rephrased.replaced)
+    if not replaced:
         return Rephrased(english)
-    warnings = tuple(_quoted_as_written(warning, written, as_written) for warning in rephrased.warnings)
-    return replace(rephrased, warnings=warnings)
+    said = (*guessed, *(stand_ins if {"text", "background"} & set(replaced) else ()))
+    warnings = [_quoted_as_written(warning, written, as_written) for warning in rephrased.warnings]
+    warnings += [warning for warning in said if warning not in warnings]
+    return Rephrased(rephrased.instruction, tuple(dict.fromkeys(replaced)), tuple(warnings))
 
 
-def _translated_reading(english: Instruction, heard: Reading, as_written: Reading, names: Sequence[str]) -> Reading:
+def _translated_reading(heard: Reading, as_written: Reading) -> Reading:
     """What the sketch reads of a translated turn, for :func:`rephrase`: its reading as written
-    (``as_written``) of the motion, place and time, the warnings of its English words (``heard``:
-    they quote the English, as the LM's text does); and, where it reads no place and there is no
-    Background field, the place a stand-in of the free text shows ("volcano": the mountain)."""
-    reading = replace(heard, motion=as_written.motion, level=as_written.level,
-                      adverb=as_written.adverb or heard.adverb, location=as_written.location or heard.location,
-                      time=as_written.time or heard.time, warnings=list(heard.warnings))
-    if reading.location or english.background.strip():
-        return reading
-    for word in unlearnt(english.free_text, names):
-        hint = _stand_in_place(word)
-        if hint:
-            reading.location = hint
-            reading.warnings.append(f"'{word}' unknown, shown as '{hint}'")
-            break
-    return reading
+    (``as_written``, a stand-in place of the free text shown as the place it stands in for: 火山,
+    the mountain) of the motion, place and time, and the warnings of its English words (``heard``:
+    they quote the English, as the LM's text does)."""
+    return replace(heard, motion=as_written.motion, level=as_written.level,
+                   adverb=as_written.adverb or heard.adverb, location=as_written.location or heard.location,
+                   time=as_written.time or heard.time, warnings=list(heard.warnings))
 
 
-def _stand_in_place(word: str) -> str:
-    """The place the sketch world shows for ``word`` (a place it has no picture of: "volcano" ->
-    mountain), or ''."""
-    from studio.engines.sketch.text import lemmatise
-    from studio.engines.sketch.vocabulary import KNOWN_WORDS, UNKNOWN_LOCATION_HINTS
+def _stand_in_places(as_written: Reading, heard: Reading) -> tuple[str, ...]:
+    """The sketch's warnings, as written, of a place it shows as a stand-in ("'火山' unknown, shown
+    as 'mountain'") where the turn's English words name no such place ("volcano run."): the LM is
+    told that place, and the warning with it."""
+    if not as_written.location or heard.location == as_written.location:
+        return ()
+    shown = f" shown as '{as_written.location}'"
+    return tuple(warning for warning in _unknowns(as_written.warnings) if warning.endswith(shown))
 
-    return UNKNOWN_LOCATION_HINTS.get(lemmatise(word, KNOWN_WORDS)) or UNKNOWN_LOCATION_HINTS.get(word, "")
+
+def _guessed_motion(as_written: Reading) -> tuple[str, ...]:
+    """The sketch's warnings, as written, of a motion it draws without having read one: a word it
+    does not know shown as its nearest motion or the idle ("'スケボーする' unknown, shown as
+    'idle'"), a text it finds no motion in, a Motion field left blank or naming a place."""
+    shown = f" shown as '{as_written.motion.name}'"
+    unknown = [warning for warning in _unknowns(as_written.warnings)
+               if warning.endswith(shown) and not warning.endswith(f" shown as '{as_written.location}'")]
+    left_out = set(motion_notes(as_written.warnings, no_motion=False))
+    return (*unknown, *(note for note in motion_notes(as_written.warnings) if note not in left_out))
 
 
-def _told_otherwise(english: Instruction, heard: Reading, as_written: Reading) -> bool:
+def _with_motion(english: Instruction, motion: str) -> Instruction:
+    """``english`` with its Motion field ``motion`` (added where it has none), parsed again."""
+    from studio.core.instruction import InstructionError, parse_instruction
+
+    raw = english.raw
+    span = field_spans(raw).get("motion")
+    if span is not None:
+        raw = raw[:span[0]] + motion + raw[span[1]:]
+    else:
+        raw = f"{raw.rstrip().rstrip(';；.。').rstrip()}; Motion: {motion}" if raw.strip() else f"Motion: {motion}"
+    try:
+        return parse_instruction(raw)
+    except InstructionError:
+        return replace(english, raw=raw, motion=motion)
+
+
+def _told_otherwise(english: Instruction, heard: Reading, as_written: Reading, stand_ins: Sequence[str] = ()) -> bool:
     """Whether the sketch reads the turn as written (``as_written``) otherwise than the words of its
-    free text in English say (``heard``): another motion, place or time, or a talk where the
-    words the LM reads name another motion too (the words said: "run! say."). Only what the sketch
-    understood counts: a motion it did not find, or did not know, is the LM's to choose."""
-    if english.motion.strip() or as_written.motion.name == "idle" or _unknowns(as_written.warnings) \
+    free text in English say (``heard``): another motion, place (a stand-in's: ``stand_ins``, its
+    warnings) or time, or a talk where the words the LM reads name another motion too (the words
+    said: "run! say."). A motion it did not find, or did not know, is told otherwise
+    (:func:`rephrase_translated`)."""
+    unknown = [warning for warning in _unknowns(as_written.warnings) if warning not in stand_ins]
+    if english.motion.strip() or as_written.motion.name == "idle" or unknown \
             or any(w.startswith("no motion") for w in as_written.warnings):
         return False
     if as_written.motion.name != heard.motion.name or (as_written.location or heard.location) != heard.location \

@@ -29,7 +29,7 @@ CAST = ("美咲", "小明", "민수")
     ("美咲が空港で歩く", "美咲 walks in the station.", ("'空港' unknown, shown as 'station'",)),
     ("小明在机场走路", "小明 walks in the station.", ("'机场' unknown, shown as 'station'",)),
     ("민수가 공항에서 걷는다", "민수 walks in the station.", ("'공항' unknown, shown as 'station'",)),
-    ("小明在沙发上跑", "小明 runs in the bedroom.", ("'沙发' unknown, shown as 'bedroom'",)),
+    ("小明在沙发上跑", "小明 runs.", ()),  # a sofa is a seat to the sketch, no place: it draws no bedroom
     ("美咲が夕方に火山で踊る", "美咲 dances in the mountain at sunset.", ("'火山' unknown, shown as 'mountain'",)),
     ("美咲が「走ろう！」と言う", "美咲 talks.", ()),
     ("小明说：“我们跑吧！”", "小明 talks.", ()),
@@ -53,7 +53,6 @@ def test_the_english_of_a_turn_is_given_in_learnt_words(text: str, read: str, wa
 
 @pytest.mark.parametrize("text", [
     "美咲がダッシュする", "小明冲刺", "민수가 질주한다", "美咲は「こんにちは」と言った",  # in learnt words already
-    "美咲がシャワーを浴びる", "美咲が疾走する",  # nothing in English: the model chooses, as the sketch shows idle
 ])
 def test_a_turn_whose_english_the_model_reads_as_the_sketch_is_left(text: str) -> None:
     written = parse_instruction(text)
