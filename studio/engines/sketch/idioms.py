@@ -33,6 +33,14 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), p
     (r"\b(?:kick|kicks|kicked|kicking)\s+back\b", "relaxes"),
     (r"\b(?:have|has|had|having)\s+(?:a\s+blast|a\s+ball|the\s+time\s+of\s+(?:her|his|their|my|your|our)\s+life)\b",
      "having fun"),
+    (r"\b(?:tear|tears|tore|torn|tearing)\s+up\s+(?=(?:the|a|an|her|his|their|my|your|our|this|that)\b)", "rips up "),
+    (r"\b(?:fall|falls|fell|fallen|falling)\s+(?:head\s+over\s+heels\s+)?in\s+love\b", "is happy"),
+    (r"\b(?:run|runs|ran|running)\s+(?P<whose>her|his|their|my|your|its|our)\s+(?:fingers|hands?)\s+through\b",
+     r"touches"),
+    (r"\b(?:storm|storms|stormed|storming)\s+(?:out|off)\b", "walks off angrily"),
+    (r"\b(?:grab|grabs|grabbed|grabbing|take|takes|took|taking)\s+(?:her|his|their|my|the|a)\s+"
+     r"(?:broom|broomstick)\s+and\s+(?=fl[iy])", ""),
+    (r"\b(?:after|before|for|until|till|during)\s+(?:breakfast|lunch|dinner|supper)\b", "later"),
     (r"\babout\s+(?:who|what|how|why|where|when|whether)\b[^,.;:!?。！？]*", "about it"),
     (r"\b(?:wolf|wolfs|wolfed|wolfing|chow|chows|chowed|chowing|pig|pigs|pigged|pigging)\s+(?:down|out)\b", "eats"),
 ))

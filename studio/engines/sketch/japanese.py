@@ -128,7 +128,7 @@ MOTION_WORDS = _words(
     # lie down
     "横になる:5=lie down, 寝転ぶ:5=lie down, 寝ころぶ:5=lie down, 寝そべる:5=lie down, 休む:5=rest,"
     # sleep
-    "寝る:1=sleep, 眠る:5=sleep, 昼寝=take nap, 居眠り=doze, うたた寝=doze, 就寝=go bed,"
+    "寝る:1=sleep, 眠る:5=sleep, 寝坊=sleep, 昼寝=take nap, 居眠り=doze, うたた寝=doze, 就寝=go bed,"
     # turn head
     "振り向く:5=turn head, 振り返る:5=look back, ちらっと見る:1=glance, 横を向く:5=turn face,"
     # look around

@@ -713,7 +713,7 @@ _NOUN_MOTION_TARGETS = frozenset({"book", "food", "milk", "tea", "song", "game",
                                   "note", "seat", "head", "idle", "view", "go"})
 """Short motion words that are things, not verbs: no misspelling of a verb is read as one of them."""
 _REAL_SWAPS = frozenset({"sign", "signs", "signed", "signing", "east", "posse", "hist", "leis", "hoped", "hoping",
-                         "payed", "bowled", "bowling"})
+                         "payed", "bowled", "bowling", "stroke", "strokes", "stroked", "stroking"})
 """English words two swapped letters from a motion verb's form ("signs" / "sings", "east" / "eats"):
 words as written, never misspellings."""
 
