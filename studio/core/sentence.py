@@ -699,11 +699,15 @@ def motion_with_verb(instruction: Instruction, names: Sequence[str] = ()) -> Ins
 
     A Motion field that opens with a preposition of where one is ("with Yuzu") is kept: the
     English sentence says it with "is" (:func:`describe_action`). Motions in other scripts are
-    as written (but for the ones with no letter)."""
+    as written (but for the ones with no letter, and those that only name the cast)."""
     motion = " ".join(instruction.motion.split())
     if not motion:
         return instruction
     if not any(char.isalpha() for char in motion):
+        return replace(instruction, motion="")
+    keys = {written_key(name) for name in names if name.strip()}
+    named = character_names(motion, list(names))
+    if named and all(written_key(name) in keys for name in named):  # "ゆず", "小明和小红": only the cast, in any script
         return replace(instruction, motion="")
     if scripts_in(motion) != {"letter"}:
         return instruction

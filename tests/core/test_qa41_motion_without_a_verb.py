@@ -73,3 +73,17 @@ def test_free_text_after_a_verbless_motion_is_kept() -> None:
 ])
 def test_a_motion_with_a_verb_is_still_conjugated(motion: str, said: str) -> None:
     assert describe_action(parse_instruction(f"Character: Qiqi; Motion: {motion}"), cast=CAST) == said
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("キャラクター：美咲；動作：ゆず；背景：公園", "美咲は公園にいる。"),
+    ("角色：小明；动作：小红；背景：公园", "小明在公园。"),
+    ("캐릭터: 민수; 동작: 지수; 배경: 공원", "민수가 공원에 있다."),
+    ("角色：小明；动作：小红和美咲", "小明."),
+])
+def test_a_cast_name_in_a_japanese_chinese_or_korean_motion_is_no_verb(text: str, said: str) -> None:
+    assert action_sentence(parse_instruction(text), "Qiqi", ("美咲", "ゆず", "小明", "小红", "민수", "지수")) == said
+
+
+def test_a_japanese_motion_is_still_said() -> None:
+    assert caption("キャラクター：美咲；動作：走る；背景：公園") == "美咲は公園で走る。"
