@@ -727,7 +727,15 @@ class InstructionEditor(QWidget):
         self.save_button.setVisible(can_save)
 
     def focus_first_field(self) -> None:
-        target = self.motion if self.character.text() else self.character
+        """Put the keyboard in the field that says what happens, its text selected (typing
+        replaces it): the motion in a line of fields, the free text in a line written as a
+        sentence, the character in an empty line. A fork (F) of a turn written as a sentence
+        put the keyboard in the empty Character field, and the new sentence typed there became
+        the name of the character."""
+        if self.character.text() or self.motion.text() or not self.free_text.text():
+            target = self.motion if self.character.text() or self.motion.text() else self.character
+        else:
+            target = self.free_text
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
         target.selectAll()
 
