@@ -53,7 +53,7 @@ LONG = "n" * 300
     (("new", "{tmp}/ok", "--name", "a\nb"), "holds a line break"),
     (("new", f"{{tmp}}/{LONG}"), "bytes long; a file or folder name may have at most 255"),
     (("import-demo", "{demo}", "--project", f"{{tmp}}/{LONG}"), "too long for the file system"),
-    (("start-state", "{tmp}/none.kamishibai"), "required: stamina, social, entertainment"),
+    (("start-state", "{tmp}/none.kamishibai"), "required: stamina, social, fun"),
     (("start-state", "{tmp}/none.kamishibai", "10", "20", "101"), "from 0 to 100, not 101"),
 ])
 def test_errors_exit_2_without_traceback(tmp_path: Path, demo_file: Path, args: tuple[str, ...],

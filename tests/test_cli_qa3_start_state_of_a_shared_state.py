@@ -36,7 +36,7 @@ def test_a_characters_start_is_refused_where_one_state_runs_down_each_branch(
     assert _start(path, capsys) == before  # nothing stored
 
     assert main(["start-state", str(path), "7", "8", "9"]) == 0  # the shared start is what this scope reads
-    assert "each branch's state starts at stamina 7, social 8, entertainment 9" in capsys.readouterr().out
+    assert "each branch's state starts at stamina 7, social 8, fun 9" in capsys.readouterr().out
     with_scope = _start(path, capsys)
     assert with_scope["everyone"] == {"stamina": 7, "social": 8, "entertainment": 9}
 
@@ -48,5 +48,5 @@ def test_a_characters_start_is_set_once_each_turn_changes_its_characters_state(
     assert main(["state-scope", str(path), "character"]) == 0
     capsys.readouterr()
     assert main(["start-state", str(path), "--character", "Qiqi", "5", "5", "5"]) == 0
-    assert "Qiqi starts at stamina 5, social 5, entertainment 5" in capsys.readouterr().out
+    assert "Qiqi starts at stamina 5, social 5, fun 5" in capsys.readouterr().out
     assert _start(path, capsys)["characters"] == {"Qiqi": {"stamina": 5, "social": 5, "entertainment": 5}}

@@ -26,8 +26,8 @@ def test_story_of_the_start_names_it_and_its_start_states(tmp_path: Path) -> Non
 
     shown = kamishibai("story", project, "root").stdout.splitlines()
     assert shown[0] == f"start {root}: (start of the story)"
-    assert "  every character starts at stamina 50, social 50, entertainment 50" in shown
-    assert "  Zoë starts at stamina 10, social 20, entertainment 30" in shown
+    assert "  every character starts at stamina 50, social 50, fun 50" in shown
+    assert "  Zoë starts at stamina 10, social 20, fun 30" in shown
     assert not any(line.startswith(("turn ", "  duration:")) for line in shown)
 
     data = json.loads(kamishibai("story", project, "start", "--json").stdout)

@@ -28,7 +28,7 @@ def test_a_start_for_everyone_names_the_characters_who_keep_their_own(
     capsys.readouterr()
     assert main(["start-state", project, "10", "20", "30"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "every character starts at stamina 10, social 20, entertainment 30"
+    assert lines[0] == "every character starts at stamina 10, social 20, fun 30"
     assert lines[1].startswith("  except Yuzu, who keeps a start of their own"), lines
     assert "kamishibai story" in lines[1] and " root` lists every start" in lines[1]
     assert main(["story", project, "root", "--json"]) == 0  # what it says is what the story holds
@@ -40,4 +40,4 @@ def test_without_starts_of_their_own_it_says_one_line(tmp_path: Path, capsys: py
     project = _story(tmp_path)
     capsys.readouterr()
     assert main(["start-state", project, "10", "20", "30"]) == 0
-    assert capsys.readouterr().out == "every character starts at stamina 10, social 20, entertainment 30\n"
+    assert capsys.readouterr().out == "every character starts at stamina 10, social 20, fun 30\n"

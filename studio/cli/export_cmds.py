@@ -85,7 +85,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--captions", choices=CAPTIONS, default="none",
                    help="each turn's dialogue and narration (else a sentence saying what happens): burned into "
                    "the video, or an .srt next to it")
-    p.add_argument("--overlay", action="store_true", help="draw the stamina/social/entertainment bars")
+    p.add_argument("--overlay", action="store_true", help="draw the stamina/social/fun bars")
     p.add_argument("--panels", type=int, choices=(1, 2, 3),
                    help="storyboard panels per page: 1 (large, landscape), 2 (landscape) or 3 (portrait, text "
                    "beside each panel; the default)")

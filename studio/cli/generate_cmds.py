@@ -39,7 +39,7 @@ from studio.cli.common import (
 from studio.core.errors import StudioError
 from studio.core.model import Take, TakeStatus
 from studio.core.sentence import plural
-from studio.core.state import StateScope
+from studio.core.state import STAT_WORDS, StateScope
 from studio.core.text import first_few
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -588,7 +588,7 @@ def _print_result(result: dict[str, Any]) -> None:
         # how far each value moved, in points, as the window and the exports show it: "stamina 0 (-5)"
         # from 5, whatever more the engine predicted (--json keeps its steps in "deltas")
         whose = f" ({printable(result['character'])})" if result.get("character") else ""
-        values = "  ".join(f"{k} {v} ({change.get(k, 0):+d})" for k, v in state.items())
+        values = "  ".join(f"{STAT_WORDS.get(k, k)} {v} ({change.get(k, 0):+d})" for k, v in state.items())
         print(f"  state{whose}  {values}  motion {result.get('motion_level')}")
     if result.get("understood"):
         print(f"  understood  {understood_line(result['understood'])}")

@@ -349,7 +349,7 @@ TREE_TEXT_CHARS = 70
 
 
 def _stats_tag(state: CharacterState) -> str:
-    return f"[st {state.stamina} so {state.social} en {state.entertainment}]"
+    return f"[st {state.stamina} so {state.social} fun {state.entertainment}]"
 
 
 def _start_row_states(tree: StoryTree) -> str:

@@ -23,7 +23,7 @@ from studio.cli.common import (
 )
 from studio.core.errors import StudioError
 from studio.core.model import Take
-from studio.core.state import CharacterState, StateScope
+from studio.core.state import STAT_NAMES, STAT_WORDS, CharacterState, StateScope
 from studio.core.story import MAX_DURATION_S, StoryFields
 from studio.core.text import first_few, unix_line_breaks
 from studio.core.tree import StoryTree
@@ -75,12 +75,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(handler=cmd_story, free_text=True)
 
     p = sub.add_parser("start-state", help="set where a character (or everyone) starts: stamina social fun",
-                       description="Set the starting stamina, social and entertainment (0 to 100) of --character, "
+                       description="Set the starting stamina, social and fun (0 to 100) of --character, "
                        "or of every character without a start of their own.")
     p.add_argument("path", help="project folder")
     # three positionals, not one with nargs=3: argparse can't print a tuple metavar for a positional
-    for stat in ("stamina", "social", "entertainment"):
-        p.add_argument(stat, type=_stat, help=f"the starting {stat}, 0 to 100")
+    for stat in STAT_NAMES:  # "entertainment" is read as args.entertainment, shown as "fun"
+        p.add_argument(stat, type=_stat, metavar=STAT_WORDS[stat], help=f"the starting {STAT_WORDS[stat]}, 0 to 100")
     p.add_argument("--character", help="the cast member (default: everyone); a name the story doesn't "
                    "know is refused, with the closest names, and so is an empty one, and any in a project "
                    "whose one state runs down each branch (state-scope branch), where no turn reads it")
@@ -146,7 +146,7 @@ def _start_states(tree: StoryTree) -> tuple[CharacterState, dict[str, CharacterS
 
 def _stats(state: CharacterState) -> str:
     """As ``start-state`` says them."""
-    return f"stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}"
+    return f"stamina {state.stamina}, social {state.social}, fun {state.entertainment}"
 
 
 def _print_start(tree: StoryTree, path: str) -> None:
@@ -467,7 +467,7 @@ def cmd_start_state(args: argparse.Namespace) -> int:
         project.apply(SetStartState(character, state))
         shared = project.tree.state_scope is StateScope.BRANCH
         who = printable(character) or ("each branch's state" if shared else "every character")
-        print(f"{who} starts at stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}")
+        print(f"{who} starts at {_stats(state)}")
         if not character:
             _say_who_keeps_their_own(project.tree, args.path)
         _say_out_of_date(project.tree, before, shell_path(args.path), "were made from the old start")

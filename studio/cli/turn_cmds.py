@@ -115,7 +115,7 @@ def cmd_note(args: argparse.Namespace) -> int:
 
 
 def _stats(state: CharacterState) -> str:
-    return f"stamina {state.stamina}, social {state.social}, entertainment {state.entertainment}"
+    return f"stamina {state.stamina}, social {state.social}, fun {state.entertainment}"
 
 
 def cmd_takes(args: argparse.Namespace) -> int:

@@ -12,6 +12,9 @@ from enum import StrEnum
 from typing import Protocol
 
 STAT_NAMES: tuple[str, ...] = ("stamina", "social", "entertainment")
+STAT_WORDS: dict[str, str] = {"stamina": "stamina", "social": "social", "entertainment": "fun"}
+"""What the user reads for each stat: the window, the exports and the command line say "fun";
+"entertainment" stays the name in the engines' protocol, the database and every JSON key."""
 STATE_MIN = 0
 STATE_MAX = 100
 STATE_START = 50

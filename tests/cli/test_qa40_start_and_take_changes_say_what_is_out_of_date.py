@@ -47,7 +47,7 @@ def test_a_changed_start_puts_the_takes_made_from_it_out_of_date(tmp_path: Path)
     (turn,) = _turns(project)
     assert _stale(turn)
     start_row = kamishibai("tree", str(project)).stdout.splitlines()[0]
-    assert "Qiqi st 100 so 50 en 50" in start_row, start_row
+    assert "Qiqi st 100 so 50 fun 50" in start_row, start_row
 
 
 def test_a_start_nobody_acts_from_changes_no_take(tmp_path: Path) -> None:
