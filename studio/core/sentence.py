@@ -12,6 +12,7 @@ as a Korean one: ``캐릭터: 민수; 동작: 달린다; 배경: 공원; 시간:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -689,7 +690,7 @@ def motion_with_verb(instruction: Instruction, names: Sequence[str] = ()) -> Ins
     """``instruction`` with a Motion field that names no motion moved out of the motion, so that
     no caption makes a verb of it ("Qiqi yuzus", "Qiqi does the beach", "Qiqi slowlies"):
 
-    - one with no letter at all ("123", "???", "🙂"), or only names (``names``, the cast, in
+    - one with no letter nor emoji ("123", "???"), or only names (``names``, the cast, in
       any case; a word or words with capitals that are no verb: "Yuzu", "Tokyo", "Yuzu and
       Taro"), is left out: the caption says who is where, as for a turn without a motion (the
       engines draw no motion of it either);
@@ -698,13 +699,16 @@ def motion_with_verb(instruction: Instruction, names: Sequence[str] = ()) -> Ins
     - one that only says how ("slowly") is the turn's manner where the Adverb field says none.
 
     A Motion field that opens with a preposition of where one is ("with Yuzu") is kept: the
-    English sentence says it with "is" (:func:`describe_action`). Motions in other scripts are
+    English sentence says it with "is" (:func:`describe_action`); so is one of emoji ("🙂"),
+    said as written after the name ("Qiqi 🙂."), as free text says it. Motions in other scripts are
     as written (but for the ones with no letter, and those that only name the cast)."""
     motion = " ".join(instruction.motion.split())
     if not motion:
         return instruction
     if not any(char.isalpha() for char in motion):
-        return replace(instruction, motion="")
+        # an emoji is said as written, as in free text ("Qiqi 😴."), with no verb made of it; digits and marks are not
+        return instruction if any(unicodedata.category(char) == "So" for char in motion) else \
+            replace(instruction, motion="")
     keys = {written_key(name) for name in names if name.strip()}
     named = character_names(motion, list(names))
     if named and all(written_key(name) in keys for name in named):  # "ゆず", "小明和小红": only the cast, in any script
