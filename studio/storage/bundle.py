@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 
 from studio import __version__
 from studio.core.errors import StudioError
-from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name
+from studio.storage.atomic import atomic_path, fsync_dir, is_temp_name, sweep_temp_files
 from studio.storage.bundle_manifest import (
     MAX_MANIFEST_BYTES,
     DigestWriter,
@@ -146,7 +146,8 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
         raise BundleError(f"The folder {out.parent} does not exist.", hint="Create it or choose another folder.")
     try:
         _media_files(project.path)  # refused before anything is written
-        with atomic_path(out) as part, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as archive:
+        sweep_temp_files(out.parent, lambda name: name.endswith(".part.zip"), _partial_bundle)
+        with atomic_path(out, locked=True) as part, zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as archive:
             with archive.open(DB_NAME, "w", force_zip64=True) as db_entry:
                 db_digest = DigestWriter(db_entry)
                 _write_snapshot(project, db_digest, out.parent)
@@ -166,6 +167,21 @@ def export_bundle(project: Project, out: Path, *, overwrite: bool = False) -> Pa
     except sqlite3.Error as error:
         raise _snapshot_error(error, project.path, out) from None
     return out
+
+
+_ZIP_ENTRY_MARK = b"PK\x03\x04"
+_ZIP_NAME_AT = 30
+"""Where a zip's first entry's name starts (after its fixed header, whose bytes 26-27 hold the
+name's length)."""
+
+
+def _partial_bundle(head: bytes) -> bool:
+    """Whether ``head`` (a file's first bytes) starts a bundle as :func:`export_bundle` writes
+    it, the database first: a killed bundle's temporary file, not a user's file of that name."""
+    if not head.startswith(_ZIP_ENTRY_MARK) or len(head) < _ZIP_NAME_AT:
+        return False
+    size = int.from_bytes(head[26:28], "little")
+    return head[_ZIP_NAME_AT:_ZIP_NAME_AT + size] == DB_NAME.encode()
 
 
 def _pack_file(archive: zipfile.ZipFile, file: Path, name: str, root: Path) -> ListedFile | None:
