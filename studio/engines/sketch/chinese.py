@@ -437,6 +437,7 @@ def in_english_words(text: str, table: Mapping[str, tuple[ChineseWord, ...]] = T
     out: list[str] = []
     found = spaced = boundary = False
     i = 0
+    meanwhile: list[str] = []  # what is done while the motion of the sentence is ("哭着"): said after it
     while i < len(text):
         name = _name_at(text, i, written)
         word = _word_at(text, i, boundary, table)
@@ -447,6 +448,9 @@ def in_english_words(text: str, table: Mapping[str, tuple[ChineseWord, ...]] = T
             continue
         if word is None or word.kind == "other":
             shown = word.written if word is not None else text[i]
+            if shown in SENTENCE_ENDS:
+                out += meanwhile
+                meanwhile = []
             out.append(shown)
             i += len(shown)
             boundary = word is not None
@@ -458,11 +462,31 @@ def in_english_words(text: str, table: Mapping[str, tuple[ChineseWord, ...]] = T
             out = ["".join(out)[:-len(negation.group(0))]]
         i += len(word.written)
         if word.kind == "verb":
+            doing = i < len(text) and text[i] in "着著" and not negated
             i += 1 if i < len(text) and text[i] in _AFTER_VERB else 0
+            if doing and _a_verb_follows(text, i, table):  # "哭着跑回家": the run is shown, the crying is how
+                meanwhile.append(f" while {word.english} ")
+                continue
         elif word.kind == "adverb":
             i += 1 if i < len(text) and text[i] in _AFTER_ADVERB else 0
         out.append(f" not {word.english}, " if negated else f" {word.english} ")
-    return re.sub(r" {2,}", " ", "".join(out)).strip() if found or spaced else text
+    return re.sub(r" {2,}", " ", "".join(out + meanwhile)).strip() if found or spaced else text
+
+
+SENTENCE_ENDS = frozenset("。．.!?！？\n")
+"""Where a sentence ends: what is done meanwhile (哭着) is said before it, after the sentence's motion."""
+
+
+def _a_verb_follows(text: str, start: int, table: Mapping[str, tuple[ChineseWord, ...]]) -> bool:
+    """Whether a verb of ours comes next in ``text`` from ``start``, before the sentence ends:
+    "哭着跑" is running crying; "她一直哭着。" only cries."""
+    for i in range(start, len(text)):
+        if text[i] in SENTENCE_ENDS or text[i] in "，,;；":
+            return False
+        word = _word_at(text, i, True, table)
+        if word is not None and word.kind == "verb":
+            return True
+    return False
 
 
 def understood(text: str, table: Mapping[str, tuple[ChineseWord, ...]] = TEXT_TABLE) -> int:

@@ -38,6 +38,8 @@ _SURU_NEXT = ""
 _SURU_ENDINGS = "しすさせ"
 """The kana a word that takes する goes on with (のんびりする, のんびりして, のんびりした)."""
 
+SENTENCE_ENDS = frozenset("。．.!?！？\n")
+"""Where a sentence ends: what is done meanwhile (泣きながら) is said before it, after the sentence's motion."""
 _NEGATIVE_RE = re.compile(r"ない|なく|なかっ|ません|^[ぁ-ゖ]?ず")
 _SURU_NEGATED_RE = re.compile(r"を?(?:しない|しなかっ|しなく|しません|せず)")
 """する not done after a noun of a motion: ジョギングしない, ジャンプしなかった, 散歩をしません."""
@@ -450,12 +452,15 @@ def in_english_words(text: str, table: Mapping[str, tuple[JapaneseWord, ...]] = 
     """``text`` with the Japanese words of ``table`` put into their English words, spaced apart
     ("夜の港" -> " night の harbour "); ``names`` (the cast's, the project's places') are kept as
     written, spaced apart from what is around them. A verb that says it is not done
-    ("走らない") is read "not run," (a negation ends at the comma). A text with no Japanese
-    word of ours, or none in Japanese at all, comes back as it is."""
+    ("走らない") is read "not run," (a negation ends at the comma); one done meanwhile
+    ("泣きながら帰った") is read after its sentence's motion, "while cry", so that the motion
+    shown is the sentence's, as in "goes home crying". A text with no Japanese word of ours, or
+    none in Japanese at all, comes back as it is."""
     if not has_japanese(text):
         return text
     written = tuple(sorted({n for n in names if n and has_japanese(n)}, key=len, reverse=True))
     out: list[str] = []
+    meanwhile: list[str] = []  # what is done while the motion of the sentence is ("泣きながら"): said after it
     found = spaced = False
     i = 0
     while i < len(text):
@@ -467,6 +472,9 @@ def in_english_words(text: str, table: Mapping[str, tuple[JapaneseWord, ...]] = 
             spaced = True
             continue
         if word is None:
+            if text[i] in SENTENCE_ENDS:
+                out += meanwhile
+                meanwhile = []
             out.append(text[i])
             i += 1
             continue
@@ -475,13 +483,17 @@ def in_english_words(text: str, table: Mapping[str, tuple[JapaneseWord, ...]] = 
         if word.verb:
             end = _ending(text, i, table)
             negated = bool(_NEGATIVE_RE.search(text[i:end]))
+            while_doing = "ながら" in text[i:end] and not negated
             i = end
+            if while_doing:  # "泣きながら帰った": the going home is shown, the crying is how
+                meanwhile.append(f" while {word.english} ")
+                continue
             out.append(f" not {word.english}, " if negated else f" {word.english} ")
         elif _SURU_NEGATED_RE.match(text, i):  # "ジョギングしない": a noun done with する, not done
             out.append(f" not {word.english}, ")
         else:
             out.append(f" {word.english} ")
-    return re.sub(r" {2,}", " ", "".join(out)).strip() if found or spaced else text
+    return re.sub(r" {2,}", " ", "".join(out + meanwhile)).strip() if found or spaced else text
 
 
 _FIELD_TABLES: dict[str, Mapping[str, tuple[JapaneseWord, ...]]] = {

@@ -667,6 +667,7 @@ def in_english_words(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str]
     _negate(pieces)
     way = _way(pieces)
     out: list[str] = []
+    meanwhile: list[str] = []  # what is done while the motion is ("울면서"): said after it
     found = False
     for index, piece in enumerate(pieces):
         word = piece.word
@@ -683,10 +684,13 @@ def in_english_words(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str]
             out.append(piece.written)
         elif word.kind == "do":
             found = True
+        elif word.kind in ("verb", "action") and not piece.negated and piece.rest.startswith(("면서", "으면서")):
+            meanwhile.append(f" while {word.english} ")  # "울면서 집에 갔다": the going is shown, the crying is how
+            found = True
         else:
             out.append(f" not {word.english}, " if piece.negated else f" {word.english} ")
             found = True
-    return re.sub(r" {2,}", " ", "".join(out)).strip() if found else text
+    return re.sub(r" {2,}", " ", "".join(out + meanwhile)).strip() if found else text
 
 
 _FIELD_TABLES: dict[str, Mapping[str, tuple[tuple[KoreanWord, str], ...]]] = {
