@@ -428,6 +428,11 @@ class TakesView(QWidget):
             self._keep_focus(focused, tiles)  # before its tile goes: the focus would go with it
         for tile in reusable.values():
             tile.player.pause()
+            # out of the row at once: deleted later, a tile replaced while a dialog's own event
+            # loop runs (Export, Settings, a question) stayed in the row until the dialog closed,
+            # beside the new turn's tiles ("No takes yet" over another turn's take)
+            self._row_layout.removeWidget(tile)
+            tile.hide()
             tile.deleteLater()
         for position, tile in enumerate(tiles):
             if self._row_layout.indexOf(tile) != position:
