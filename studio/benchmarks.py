@@ -147,6 +147,20 @@ def find_bench_dir(start: Path | None = None) -> Path:
                            "README says (`make run` makes its .venv).")
 
 
+def available_benchmarks(bench_dir: Path) -> dict[str, Path]:
+    """Each benchmark of ``bench_dir`` by name (``bench_sketch.py``: ``sketch``), in name order."""
+    return {p.stem.removeprefix("bench_"): p for p in sorted(bench_dir.glob("bench_*.py"))}
+
+
+def benchmark_names() -> list[str]:
+    """The benchmarks ``kamishibai bench`` can run in this copy (none outside a source checkout),
+    read from the file names alone: ``bench --help`` lists them without importing any."""
+    try:
+        return list(available_benchmarks(find_bench_dir()))
+    except StudioError:
+        return []
+
+
 def _load(path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"kamishibai_bench_{path.stem}", path)
     assert spec and spec.loader
@@ -323,7 +337,7 @@ def run_benchmarks(names: list[str], quick: bool = False, report: Path | None = 
     runs. Interrupted (Ctrl+C), the sections already written stay, and it says which."""
     bench_dir = find_bench_dir()
     report = report or bench_dir.parent.parent / "docs" / "BENCHMARKS.md"
-    available = {p.stem.removeprefix("bench_"): p for p in sorted(bench_dir.glob("bench_*.py"))}
+    available = available_benchmarks(bench_dir)
     chosen = _chosen(names, available) if names else list(available)
     if not quick:
         check_report(report, chosen)

@@ -21,10 +21,19 @@ EXIT_NOT_READY = 1
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("checkpoints", help="convert and check the AnimeGamer and CustomX weights")
+    p = sub.add_parser("checkpoints", help="convert and check the AnimeGamer and CustomX weights",
+                       description="The released AnimeGamer and CustomX weights, made ready for the studio: "
+                       "convert and convert-customx write them as the safetensors files the engines read, doctor "
+                       "lists the files a checkpoints folder holds or lacks, and plan checks a released file's key "
+                       "list before the conversion. `kamishibai checkpoints ACTION --help` tells more.")
     commands = p.add_subparsers(dest="checkpoints_command", metavar="ACTION")
 
-    convert = commands.add_parser("convert", help="convert the released AnimeGamer files into our safetensors layout")
+    convert = commands.add_parser("convert", help="convert the released AnimeGamer files into our safetensors layout",
+                                  description="Convert the released AnimeGamer weights (the release's checkpoints/ "
+                                  "folder and its tokenizer) into the safetensors files the animegamer engine reads, for "
+                                  "each character found (--character picks); the shared base model and VAE are written "
+                                  "once. "
+                                  "docs/ANIMEGAMER.md tells where the release is and what it needs.")
     convert.add_argument("source", metavar="SRC", help="the release's checkpoints/ folder (AnimeGamer/, vae/, "
                                                        "Mistral-7B-Instruct-v0.1/)")
     convert.add_argument("--checkpoints", default=None, type=conversion_target,
@@ -40,7 +49,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     convert.set_defaults(handler=cmd_convert)
 
     customx = commands.add_parser("convert-customx", help="convert the released CustomX (AniX) files into our "
-                                                          "safetensors layout")
+                                                          "safetensors layout",
+                                  description="Convert the released HunyuanCustom transformer, the CustomX LoRA "
+                                  "(merged in), the HunyuanVideo VAE and the two text encoders into the safetensors "
+                                  "files the customx engine reads. docs/CUSTOMX.md tells where each comes from.")
     customx.add_argument("--transformer", required=True, metavar="PT",
                          help="hunyuancustom_editing_720P/mp_rank_00_model_states.pt (HunyuanCustom)")
     customx.add_argument("--lora", metavar="SAFETENSORS",
@@ -70,7 +82,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     doctor.add_argument("--json", action="store_true", help="print the report as JSON")
     doctor.set_defaults(handler=cmd_doctor)
 
-    plan = commands.add_parser("plan", help="print where every key of a released file goes (from a key list)")
+    plan = commands.add_parser("plan", help="print where every key of a released file goes (from a key list)",
+                               description="Read the list of keys of one released AnimeGamer file (names, shapes "
+                               "and types in a JSON file, no weights) and print where each goes in the converted "
+                               "files, and every key the conversion would refuse. Exit status 1 when one would "
+                               "fail.")
     plan.add_argument("--manifest", required=True, metavar="FILE.json",
                       help='{"keys": [[name, shape, dtype-or-null], ...]} in the file\'s order')
     plan.add_argument("--part", required=True, choices=("mllm", "decoder", "vae", "base"),

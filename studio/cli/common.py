@@ -278,17 +278,23 @@ def thread_count(text: str) -> int:
         raise argparse.ArgumentTypeError(error.message) from None
 
 
+CHECKPOINTS_SEARCH_ORDER = ("checkpoints/ beside the app, then checkpoints/ in the data folder; in a copy installed "
+                            "with pip, the data folder's first, then the package's own")
+"""The folders weights are looked in when none is chosen, in the order
+:meth:`studio.ui.app_paths.AppPaths.default_checkpoint_dirs` gives them."""
+
+
 def add_checkpoints_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoints", type=checkpoints_path, metavar="DIR",
                         help="checkpoints folder (default: the one chosen in the window's Settings, else "
-                        "checkpoints/ beside the app, then checkpoints/ in the data folder)")
+                        f"{CHECKPOINTS_SEARCH_ORDER})")
 
 
 def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
     """Where engines look for weights: ``chosen`` (``--checkpoints``), else the folders the window
-    uses (*Settings › Checkpoints folder*, else ``checkpoints/`` beside the app, then in the data
-    folder). Those are read by the window's own settings code, so that the two never disagree;
-    it needs only QtCore (no display), and without Qt the app's folder is used."""
+    uses (*Settings › Checkpoints folder*, else :data:`CHECKPOINTS_SEARCH_ORDER`). Those are
+    read by the window's own settings code, so that the two never disagree; it needs only
+    QtCore (no display), and without Qt the app's folder is used."""
     if chosen:
         folder = Path(chosen).expanduser()
         _refuse_an_engines_own_folder(folder)

@@ -103,13 +103,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(handler=cmd_reroll)
 
     p = sub.add_parser("fill", help="queue a take for every turn that has none (parents first)",
-                       description="Queue a generation job for every turn without a finished take, on every "
+                       description="Make the takes a story lacks: queue a generation job for every turn without "
+                       "a finished take (imported, typed, or whose generation failed or was cancelled), on every "
                        "branch or only on the branch from the story's start to --leaf; each job waits for the "
                        "one of the turn above it. Turns already queued are not queued twice. --run generates "
                        "them at once (as run-queue does).")
     p.add_argument("path", help="project folder")
     p.add_argument("--leaf", help="only the branch from the story's start to this turn (default: every branch)")
-    _engine_options(p)
+    _engine_options(p, fill=True)
     p.add_argument("--run", action="store_true", help="generate the queue now, with a progress bar on stderr")
     _cluster_options(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -175,16 +176,25 @@ def _seed(text: str) -> int:
     return value
 
 
-def _engine_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--engine", help="engine name (default: the engine of the turn's current take, for play the "
-                   "take of the turn it continues; for reroll of a turn without a finished take whose job was "
-                   "interrupted, that job's engine and settings; else sketch)")
-    p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
-                   help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
-                   "values are read as JSON when they parse. A turn is made with the settings of the take it "
-                   "re-rolls (for play: of the take it continues), the ones given replacing theirs, when that take is "
-                   "of the same engine; with another engine, that take's settings are not carried over: the engine's "
-                   "defaults, the ones given replacing theirs")
+def _engine_options(p: argparse.ArgumentParser, *, fill: bool = False) -> None:
+    """--engine and --setting, said for play and reroll, or (``fill``) for turns that have no take."""
+    if fill:
+        p.add_argument("--engine", help="engine for every turn queued (default: the engine of the turn's current "
+                       "take, where it has one that did not finish, else sketch)")
+        p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                       help="engine setting for every turn queued, repeatable (e.g. --setting frames=9); values are "
+                       "read as JSON when they parse. They replace those of a turn's unfinished take of the same "
+                       "engine, else the engine's defaults")
+    else:
+        p.add_argument("--engine", help="engine name (default: the engine of the turn's current take, for play the "
+                       "take of the turn it continues; for reroll of a turn without a finished take whose job was "
+                       "interrupted, that job's engine and settings; else sketch)")
+        p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                       help="engine setting, repeatable (e.g. --setting frames=9 --setting width=360); "
+                       "values are read as JSON when they parse. A turn is made with the settings of the take it "
+                       "re-rolls (for play: of the take it continues), the ones given replacing theirs, when that take "
+                       "is of the same engine; with another engine, that take's settings are not carried over: the "
+                       "engine's defaults, the ones given replacing theirs")
     _device_options(p)
 
 
@@ -404,15 +414,16 @@ def _take_back_sigterm() -> None:
         signal.signal(signal.SIGTERM, handler)
 
 
-def check_engine_here(engine: str | None, device: str) -> None:
+def check_engine_here(engine: str | None, device: str, checkpoints: str | None = None) -> None:
     """Refuse, before anything is written, an unknown engine, an unknown device or an engine
-    that can't run on ``device`` here, with the messages a queued job would get."""
+    that can't run on ``device`` here (with its weights in ``checkpoints``, else where the
+    generating commands look), with the messages a queued job would get."""
     from studio.composition import DEFAULT_ENGINE, default_registry
     from studio.engines.base import EngineError
     from studio.engines.config import EngineConfig
     from studio.worker.operations import cannot_run
 
-    config = EngineConfig.parse(device, checkpoints=checkpoint_dirs(None))
+    config = EngineConfig.parse(device, checkpoints=checkpoint_dirs(checkpoints))
     registry = default_registry()
     name = engine or DEFAULT_ENGINE
     registry.info(name)  # an unknown engine, with the names of the known ones
@@ -1225,23 +1236,23 @@ def _read_queue(project: Project):  # type: ignore[no-untyped-def]
     from studio.worker.jobs import display_order
 
     store = JobStore(project.database)
-    abandoned = store.abandoned_ids()
-    jobs = [_as_recovered(job, project.tree) if job.id in abandoned else job for job in store.load()]
+    abandoned = store.abandoned()
+    jobs = [_as_recovered(job, project.tree, abandoned[job.id]) if job.id in abandoned else job
+            for job in store.load()]
     return display_order(jobs)
 
 
-def _as_recovered(job: Job, tree: StoryTree) -> Job:
+def _as_recovered(job: Job, tree: StoryTree, why: str) -> Job:
     """A job left running by a process that is gone, as the next writer will settle it
     (``JobStore.recover``): one whose take was committed before the process died is done
-    (or failed, with its take's error); any other is interrupted. Shown as interrupted,
-    the first would block the jobs after it and ask for a --requeue-interrupted it
-    doesn't need."""
-    from studio.storage.job_store import INTERRUPTED_MESSAGE
+    (or failed, with its take's error); any other is interrupted, ``why`` its error (which
+    program stopped). Shown as interrupted, the first would block the jobs after it and ask
+    for a --requeue-interrupted it doesn't need."""
     from studio.worker import JobStatus
 
     take = tree.takes.get(job.take_id) if job.take_id else None
     if take is None:
-        return replace(job, status=JobStatus.INTERRUPTED, error=INTERRUPTED_MESSAGE)
+        return replace(job, status=JobStatus.INTERRUPTED, error=why)
     if take.status is TakeStatus.DONE:
         return replace(job, status=JobStatus.DONE, error="")
     return replace(job, status=JobStatus.FAILED, error=take.error, hint=take.hint)

@@ -13,8 +13,12 @@ if TYPE_CHECKING:
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("open", help="open the studio window (optionally on a project; a new path is created)")
-    p.add_argument("path", nargs="?", help="project folder NAME.kamishibai")
+    p = sub.add_parser("open", help="open the studio window (optionally on a project; a new path is created)",
+                       description="Open the studio window. With PATH, on that project; a PATH that does not "
+                       "exist yet (or an empty folder) is created as a new project first, as `kamishibai new` "
+                       "does. Without PATH, on the last project, or the welcome page the first time. "
+                       "`kamishibai` alone does the same.")
+    p.add_argument("path", nargs="?", help="project folder NAME.kamishibai (created if it does not exist)")
     p.set_defaults(handler=cmd_open)
 
 

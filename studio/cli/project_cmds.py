@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import (
+    CHECKPOINTS_SEARCH_ORDER,
     ROOT_NAMES,
     add_wait_option,
     command_path,
@@ -22,7 +23,9 @@ from studio.cli.common import (
     printable,
     resolve_node,
     shell_path,
+    thread_count,
 )
+from studio.cli.folder_args import checkpoints_path
 from studio.core.errors import StudioError
 from studio.core.sentence import plural
 from studio.core.state import CharacterState, StateScope
@@ -92,8 +95,16 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--generate", action="store_true",
                    help="then generate every imported turn at once (a demo file in, every turn's clip out)")
     p.add_argument("--engine", help="engine for --generate (default: sketch)")
+    p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine setting for --generate, repeatable (e.g. --setting frames=9); values are read as "
+                   "JSON when they parse; the engine's defaults for the rest")
     p.add_argument("--device", type=device_spec,
                    help="where --generate runs engines (as run-queue --device; default: cpu)")
+    p.add_argument("--checkpoints", type=checkpoints_path, metavar="DIR",
+                   help="checkpoints folder for --generate (default: the one chosen in the window's Settings, else "
+                   f"{CHECKPOINTS_SEARCH_ORDER})")
+    p.add_argument("--threads", type=thread_count, metavar="N",
+                   help="CPU threads for --generate's engine (default: every core the studio may use)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar for --generate")
     add_wait_option(p)
     p.set_defaults(handler=cmd_import_demo)
@@ -133,8 +144,16 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "Default: the bundle's name beside it (story.zip: story.kamishibai)")
     p.set_defaults(handler=cmd_unbundle)
 
-    p = sub.add_parser("bench", help="run benchmarks and update docs/BENCHMARKS.md (from a source checkout)")
-    p.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    from studio.benchmarks import benchmark_names
+
+    names = benchmark_names()
+    p = sub.add_parser("bench", help="run benchmarks and update docs/BENCHMARKS.md (from a source checkout)",
+                       description="Run the benchmarks of tests/bench/ and rewrite each one's section of "
+                       "docs/BENCHMARKS.md with its figures, the machine and the date (other sections are kept). "
+                       "Runs only from a source checkout. Benchmarks: "
+                       + (", ".join(names) if names else "none here (this copy is not a source checkout)") + ".")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="benchmarks to run (default: all): " + (", ".join(names) if names else "none here"))
     p.add_argument("--quick", action="store_true", help="small sizes, nothing written")
     p.set_defaults(handler=cmd_bench)
 
@@ -244,29 +263,34 @@ def cmd_import_demo(args: argparse.Namespace) -> int:
             print(f"added to the cast: {printable(', '.join(result.new_cast))}")
         if not args.generate:
             return 0
-        from studio.cli.generate_cmds import _service, fill_branches, run_until_idle
+        from studio.cli.generate_cmds import _service, fill_branches, parse_settings, run_until_idle
 
         args.device = args.device or "cpu"
         service = _service(project, args)
-        queued = fill_branches(service, project.tree, result.leaves, engine=args.engine)
+        queued = fill_branches(service, project.tree, result.leaves, engine=args.engine,
+                               settings=parse_settings(args.setting))
         print(f"generating {len(queued)} turn(s)")
         return run_until_idle(project, service, command_path(project.path), quiet=args.quiet)
 
 
 def _check_generate_options(args: argparse.Namespace) -> None:
-    """Refuse ``--engine`` and ``--device`` without ``--generate`` (they would do nothing), and
+    """Refuse ``--engine``, ``--setting``, ``--device``, ``--checkpoints`` and ``--threads``
+    without ``--generate`` (they would do nothing), and
     with it an engine or device that can't generate here, before anything is imported: the
     import would stay, and running the corrected command again would import every turn twice."""
-    given = [option for option, value in (("--engine", args.engine), ("--device", args.device)) if value is not None]
+    given = [option for option, value in (("--engine", args.engine), ("--setting", args.setting or None),
+                                          ("--device", args.device), ("--checkpoints", args.checkpoints),
+                                          ("--threads", args.threads)) if value is not None]
     if not args.generate:
         if given:
             raise StudioError(f"{' and '.join(given)} only appl{'ies' if len(given) == 1 else 'y'} with --generate.",
                               hint="Add --generate to make the imported turns' clips, or leave "
                               f"{' and '.join(given)} out.")
         return
-    from studio.cli.generate_cmds import check_engine_here
+    from studio.cli.generate_cmds import check_engine_here, parse_settings
 
-    check_engine_here(args.engine, args.device or "cpu")
+    check_engine_here(args.engine, args.device or "cpu", checkpoints=args.checkpoints)
+    parse_settings(args.setting)  # a malformed KEY=VALUE, before the turns are imported
 
 
 def node_summary(tree: StoryTree, node_id: str, depth: int | None = None,

@@ -52,7 +52,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_wait_option(p)
     p.set_defaults(handler=cmd_use)
 
-    p = sub.add_parser("narrate", help="set a turn's narration (an empty text clears it)")
+    p = sub.add_parser("narrate", help="set a turn's narration (an empty text clears it)",
+                       description="Set the narrator's words for a turn: they are read over its clip in the "
+                       "episode, and exported as subtitles, on the storyboard sheets and in the timeline. An "
+                       "empty text ('') clears them. `story` sets them too, with the turn's other story fields.")
     p.add_argument("path", help="project folder")
     p.add_argument("node", help="node id or unique id prefix")
     p.add_argument("text", help="the narrator's words for this turn")

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from studio.core.graphemes import whole_characters
+from studio.core.instruction import Instruction
 from studio.core.model import TakeStatus
+from studio.core.sentence import describe_action
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
 
@@ -69,6 +71,11 @@ class NodeSummary:
     duration: float | None = None
     """The seconds the turn is set to last (None: its clip's own length): the branch player
     holds or cuts the clip to it, as the export does."""
+    edited_since_take: bool = False
+    """The selected take was made from another instruction than the turn's now (it was edited
+    since): its card says so, not that a turn above it changed."""
+    clip_missing: bool = False
+    """The selected take's clip file was found gone (deleted or moved behind the window's back)."""
 
 
 class PosterState(StrEnum):
@@ -147,6 +154,15 @@ def stored_clip_length(settings: object) -> tuple[int, float]:
     return int(frames), float(fps)
 
 
+def _card_sentence(tree: StoryTree, ins: Instruction) -> str:
+    """A turn written in fields, as the sentence its subtitle says ("Yuzu jumps in the park, by
+    day."): the bare motion ("jump") read as a word out of context on the card, its tooltip and
+    the filmstrip. A turn of free text only is shown as written ("": see :func:`summarize`)."""
+    if not (ins.motion or ins.adverb):
+        return ""
+    return describe_action(ins, cast=tree.cast_names())
+
+
 def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> NodeSummary:
     node = tree.node(node_id)
     takes = tree.takes_of(node_id)
@@ -164,7 +180,7 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
     character = ins.character or str(understood.get("character", "") or "") or tree.acting_character(node_id)
     place = ins.background or str(understood.get("location", "") or "")
     title = " · ".join(part for part in (character, place) if part) or "Turn"
-    body = " ".join(part for part in (ins.adverb, ins.motion) if part) or ins.free_text or ins.raw
+    body = _card_sentence(tree, ins) or ins.free_text or ins.raw
     status = CardStatus.DRAFT
     error = hint = ""
     length = stored_clip_length(take.settings) if take is not None and take.clip_path else (0, 0.0)
@@ -196,4 +212,6 @@ def summarize(tree: StoryTree, node_id: str, job: JobView | None = None) -> Node
         clip_frames=length[0],
         clip_fps=length[1],
         duration=node.story.duration,
+        edited_since_take=take is not None and bool(take.instruction_raw)
+        and take.instruction_raw != ins.raw,
     )

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -58,6 +58,7 @@ from studio.storage.errors import ProjectDamagedError
 from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
+from studio.ui.clip_presence import in_window_words, missing_clips_message, without_node_ids
 from studio.ui.dialogs.export_dialog import BranchFacts, in_dialog_words
 from studio.ui.drafts_kept import load_drafts, save_drafts
 from studio.ui.drawn_pictures import DrawnPictureCache
@@ -270,6 +271,11 @@ def _enable(action: QAction, on: bool, off_tip: str) -> None:
     action.setToolTip("" if on else off_tip)
 
 
+def _turn_count(count: int) -> str:
+    """``1 turn``, ``4 turns``."""
+    return f"{count} turn{'' if count == 1 else 's'}"
+
+
 def _finished(take: Take | None) -> bool:
     """Whether a turn's chosen take has a clip an export can use."""
     return take is not None and take.status is TakeStatus.DONE and bool(take.clip_path)
@@ -323,6 +329,8 @@ class Workspace(QWidget):
         self.branch_compare: Any = None
         """The open Compare branches window (None when none is open)."""
         self.ask_stale_hook: Callable[[int], str | None] | None = None
+        self._use_new_take: set[str] = set()
+        """Turns re-rolled while their chosen clip was missing: the new take is used when ready."""
         self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
         self._draft_note = ""
         """What the status bar said last about a new turn's typing put aside (see select): an
@@ -351,6 +359,8 @@ class Workspace(QWidget):
         self.queue.set_service(session.service)
         self.queue.submit = self.submit
         self.queue.turn_exists = lambda node_id: node_id in self.tree.nodes
+        self.queue.confirm = lambda title, text: self.confirm(title, text)
+        self.queue.message.connect(self.message)
         pictures = session.services.pictures
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image,
                               discard=self.project.discard_imports,
@@ -784,6 +794,7 @@ class Workspace(QWidget):
         if node_id != self.current_id:
             self.previous_id = self.current_id  # where an undone fork or new turn goes back to
         self.current_id = node_id
+        gone = self.check_clips([node_id])
         self._refresh_selection_views(show_inspector=True)
         self._follow_match()
         if center:
@@ -793,6 +804,34 @@ class Workspace(QWidget):
         if left_draft:
             self._draft_note = left_draft
             self.message.emit(left_draft)
+        elif gone:
+            self.message.emit(missing_clips_message([self.tree.depth(node_id)]))
+
+    def check_clips(self, node_ids: Iterable[str]) -> list[str]:
+        """Which of ``node_ids`` have a chosen finished take whose clip file is gone (deleted or
+        moved behind the window's back), in their order. One existence check each, made when a
+        clip is about to be shown or played or an export is asked for: nothing polls the
+        project. The cards of turns found gone, or back, are redrawn to say so."""
+        tree = self.tree
+        gone: list[str] = []
+        changed: list[str] = []
+        for node_id in node_ids:
+            take = tree.selected_take(node_id) if node_id in tree.nodes else None
+            if not _finished(take):
+                continue
+            assert take is not None
+            try:
+                missing = not self.project.resolve(take.clip_path).is_file()
+            except (StudioError, OSError):
+                missing = False  # a path the project refuses: the export names it in its own words
+            if missing:
+                gone.append(node_id)
+            if missing != (take.clip_path in self.scene.clips_gone):
+                (self.scene.clips_gone.add if missing else self.scene.clips_gone.discard)(take.clip_path)
+                changed.append(node_id)
+        if changed:
+            self.scene.refresh_nodes(changed)
+        return gone
 
     def _leave_draft(self) -> str:
         """Close the new turn being written (the inspector is to show a turn next), putting what
@@ -832,7 +871,9 @@ class Workspace(QWidget):
         if self.current_id not in tree.nodes:
             return
         self.branch = branch_through(tree, self.current_id, self._last_child)
+        gone = self.scene.clips_gone
         summaries = [summarize(tree, n, self.session.tracker.for_node(n)) for n in self.branch]
+        summaries = [replace(s, clip_missing=True) if s.clip_path and s.clip_path in gone else s for s in summaries]
         states = [tree.state_of(n) for n in self.branch]
         series = character_series(tree, self.branch)
         if show_inspector:
@@ -1157,7 +1198,7 @@ class Workspace(QWidget):
                                 for note in (results[0].notes if results else ()))
                 self.message.emit(f"Export finished: {describe_written(out, written)}{notes}")
             elif event.kind is EventKind.FAILED:
-                self.message.emit(f"Export failed: {event.message or 'see the queue'}")
+                self.message.emit(f"Export failed: {without_node_ids(event.message) or 'see the queue'}")
             else:
                 self.message.emit("Export cancelled.")
             return
@@ -1169,10 +1210,31 @@ class Workspace(QWidget):
                 return
             self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
         elif event.kind is EventKind.FINISHED:
+            node_id = event.job.node_id
+            if node_id in self._use_new_take and event.job.take_id in self.tree.takes:
+                self._use_new_take.discard(node_id)
+                self._use_in_place_of_missing(node_id, event.job.take_id)
+                return
             self.message.emit(self._take_ready_message(event.job.node_id, event.job.take_id))
         elif event.kind is EventKind.CANCELLED:  # by the user, or its turn was deleted (or undone)
+            if self.queue.tells_of_cancel(event.job.id, event.message):
+                return  # in one line with the jobs that went with it, not one "cancelled" per job
             message = event.message if event.message and event.message != CANCELLED_MESSAGE else ""
             self.message.emit(f"Generation cancelled{': ' + message if message else '.'}")
+
+    def _use_in_place_of_missing(self, node_id: str, take_id: str) -> None:
+        """Choose the take a re-roll of a turn whose chosen clip is missing made (the turns after
+        it, made from the missing take, may go stale: the choice says so and can offer to
+        re-roll them), unless the chosen clip came back meanwhile."""
+        if not self.check_clips([node_id]):
+            self.message.emit(self._take_ready_message(node_id, take_id))
+            return
+        ids = [take.id for take in self.tree.takes_of(node_id)]
+        number = ids.index(take_id) + 1 if take_id in ids else len(ids)
+        turn = self.tree.depth(node_id)
+        # no question pops up when a job ends: the stale turns are said, Shift+R re-rolls them
+        self._choose_take(node_id, take_id, ask=False,
+                          chosen_as=f"Take {number} of turn {turn} used in place of the take whose clip is missing")
 
     def _take_ready_message(self, node_id: str | None, take_id: str) -> str:
         """"Take ready.", or, when the new take was kept beside the turn's chosen one (later
@@ -1338,7 +1400,21 @@ class Workspace(QWidget):
             self.apply(AddTurn(draft, text, node_id=node_id), then=added,
                        refused=lambda: self._new_turn_refused(draft))
         elif self.current_id in self.tree.nodes and self.tree.nodes[self.current_id].instruction.raw != text:
-            self._save_instruction(self.current_id, text)
+            node_id = self.current_id
+            self._save_instruction(node_id, text, then=lambda _changes: self.message.emit(self._saved_text(node_id)))
+
+    def _saved_text(self, node_id: str) -> str:
+        """What Save text did to the story: the turn's take no longer matches it, and the turns
+        after it that follow it are stale (they went stale silently)."""
+        from studio.ui.edit_outcome import saved_instruction_message
+
+        tree = self.tree
+        if node_id not in tree.nodes:
+            return "Instruction saved."
+        take = tree.selected_take(node_id)
+        after = sum(1 for node in tree.descendants(node_id)
+                    if (below := tree.selected_take(node.id)) is not None and below.stale)
+        return saved_instruction_message(take is not None, after)
 
     def _save_instruction(self, node_id: str, text: str, then: Callable[[ChangeSet], None] | None = None) -> None:
         """The editor's line becomes the turn's instruction (Save text, Generate). Refused (too
@@ -1434,6 +1510,8 @@ class Workspace(QWidget):
     def reroll(self, node_id: str | None = None) -> None:
         target = node_id or self.current_id
         seed = self.session.settings.locked_seed
+        if self.check_clips([target]):  # kept beside a chosen take that can't play, it fixed nothing
+            self._use_new_take.add(target)
 
         def queue(service: Any, engine: str | None, settings: dict[str, Any]) -> tuple[bool, Any]:
             if seed is None and self._first_take_alone(service, target):
@@ -1587,22 +1665,28 @@ class Workspace(QWidget):
             return
         self.on_turn(node_id, lambda: self._choose_take(node_id, take_id))
 
-    def _choose_take(self, node_id: str, take_id: str) -> None:
+    def _choose_take(self, node_id: str, take_id: str, chosen_as: str = "", ask: bool = True) -> None:
+        """``chosen_as``: what the status bar calls the choice ("Take 2 chosen" where empty);
+        ``ask``: whether to ask what to do of the turns it makes stale (else they stay so)."""
         stale_turns = self.stale_if_chosen(node_id, take_id)
         stale = len(stale_turns)
-        answer = self.ask_stale(stale) if stale else "use"
+        answer = self.ask_stale(stale) if stale and ask else "use"
         if answer is None:
             return
+        ids = [take.id for take in self.tree.takes_of(node_id)]
+        said = chosen_as or (f"Take {ids.index(take_id) + 1} chosen" if take_id in ids else "Take chosen")
 
         def chosen(_changes: ChangeSet) -> None:
             if answer == "reroll":  # the stale turns only: a turn below them that has no take stays so
-                # one re-roll of the branches below the turn (it is not stale itself): one undo step
+                # one re-roll of the branches below the turn (it is not stale itself)
                 self._queue_jobs(
                     lambda service, engine, settings: service.reroll_branch(node_id, engine=engine,
                                                                             settings=settings, only=stale_turns),
-                    lambda jobs: f"Take chosen; re-rolling {len(jobs)} later turn{'s' if len(jobs) != 1 else ''}…")
+                    lambda jobs: f"{said}; re-rolling the {_turn_count(len(jobs))} after it.")
             elif stale:
-                self.message.emit(f"Take chosen; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
+                self.message.emit(f"{said}; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
+            elif chosen_as:
+                self.message.emit(f"{said}.")
 
         self.apply(SelectTake(node_id, take_id), then=chosen)
 
@@ -1677,6 +1761,10 @@ class Workspace(QWidget):
         return (changed[0] if len(changed) == 1 else None), False
 
     def play(self) -> None:
+        gone = self.check_clips(self.branch)
+        if gone:  # it plays a stand-in in each one's place: said, not passed over in silence
+            self._refresh_selection_views()
+            self.message.emit(missing_clips_message([self.tree.depth(n) for n in gone], playing=True))
         self.episode.play_branch()
 
     # -- search ------------------------------------------------------------------------------
@@ -1804,9 +1892,12 @@ class Workspace(QWidget):
         ending = describe_action(tree.nodes[turns[-1]].instruction, cast=tree.cast_names()) if turns else ""
         stale = tuple(number for number, node_id in enumerate(turns, start=1)
                       if node_id not in unfinished and _stale(tree.selected_take(node_id)))
+        gone = set(self.check_clips(turns))  # a clip deleted by hand: the export would stop at it
+        clip_missing = tuple(number for number, node_id in enumerate(turns, start=1) if node_id in gone)
         return BranchFacts(len(turns), len(turns) - len(unfinished), excerpt_of(ending, 70),
                            failed=why.count("failed"), on_the_way=why.count("on the way"), stale=stale,
-                           clip_sizes=self._clip_sizes([n for n in turns if n not in unfinished]))
+                           clip_sizes=self._clip_sizes([n for n in turns if n not in unfinished and n not in gone]),
+                           clip_missing=clip_missing)
 
     def _clip_sizes(self, turns: list[str]) -> tuple[tuple[int, int], ...]:
         """The size of each of ``turns``' chosen clip that can be read (each file read once
@@ -1857,7 +1948,10 @@ class Workspace(QWidget):
                 out.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise StudioError(f"Could not create the folder {out.parent}: {error.strerror or error}") from None
-            job = export_task(self.project, leaf, out, options, fmt)
+            try:
+                job = export_task(self.project, leaf, out, options, fmt)
+            except StudioError as error:  # said as the window says it: turns by number, no node ids
+                raise in_window_words(error) from None
             results: list[Any] = []
 
             def recorded(progress: Any, cancelled: Any) -> Any:

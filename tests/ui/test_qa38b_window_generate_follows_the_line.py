@@ -73,7 +73,7 @@ def test_generate_is_off_for_a_line_too_long_and_ctrl_enter_says_why_without_a_b
     window, ws, errors = _on_a_turn(make_window, sample_project)
     generate, editor = window.actions_.generate, ws.inspector.editor
     _clear(editor)
-    editor.free_text.setText("y" * MAX_INSTRUCTION_CHARS)  # with the closing period: one too many
+    editor.free_text.setText("y" * (MAX_INSTRUCTION_CHARS + 1))  # one too many
     assert not editor.generate_button.isEnabled()
     reason = editor.generate_button.toolTip()
     assert "Remove at least 1 character from Free text" in reason
@@ -85,7 +85,7 @@ def test_generate_is_off_for_a_line_too_long_and_ctrl_enter_says_why_without_a_b
     assert not errors, "no box over the window: the status bar says it"
     assert not window.session.active_jobs()
 
-    editor.free_text.setText("y" * (MAX_INSTRUCTION_CHARS - 1))  # fits now
+    editor.free_text.setText("y" * MAX_INSTRUCTION_CHARS)  # fits now: the editor's full stop is left off
     assert generate.isEnabled() and editor.generate_button.isEnabled()
 
 

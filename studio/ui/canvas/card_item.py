@@ -50,6 +50,7 @@ from studio.ui.canvas.geometry import (
     POSTER_DETAIL,
     RADIUS,
 )
+from studio.ui.clip_presence import CLIP_MISSING_CARD_TIP, CLIP_MISSING_PILL
 from studio.ui.node_summary import CardStatus, NodeSummary, cut_to_chars, placeholder_label
 from studio.ui.text_wrap import plain_tooltip, starts_right_to_left
 
@@ -115,7 +116,15 @@ STATUS_TIPS: dict[CardStatus, str] = {
 to do about it). A failed turn's tooltip shows its error instead."""
 
 
+OWN_EDIT_STALE_TIP = ("Stale: made before this turn's instruction was edited. Re-roll it (R) to make a take of "
+                      "the instruction as it is now.")
+"""A stale turn whose own instruction changed since its take was made: "a turn above it
+changed" was wrong for the very turn that was edited."""
+
+
 def status_tip(summary: NodeSummary) -> str:
+    if summary.status == CardStatus.STALE and summary.edited_since_take:
+        return OWN_EDIT_STALE_TIP
     tip = STATUS_TIPS.get(summary.status, "")
     return tip.format(percent=int(summary.fraction * 100)) if tip else ""
 
@@ -129,7 +138,8 @@ def card_tooltip(summary: NodeSummary, *, with_title: bool = False) -> str:
     warned = f"{summary.warnings} engine warning(s): see the inspector" if summary.warnings else ""
     excerpt = "\n".join(line for line in (summary.title, summary.excerpt) if line) if with_title \
         else summary.excerpt
-    parts = (excerpt, _tip_error(summary.error, summary.hint), status_tip(summary), warned)
+    gone = CLIP_MISSING_CARD_TIP if summary.clip_missing else ""
+    parts = (excerpt, _tip_error(summary.error, summary.hint), gone, status_tip(summary), warned)
     return plain_tooltip("\n\n".join(part for part in parts if part))
 
 
@@ -176,7 +186,9 @@ def status_pills(summary: NodeSummary) -> list[Pill]:
         pills.append(Pill(text, QRectF(right - width, POSTER.top() + PILL_INSET, width, PILL_H), status))
         right -= width + PILL_GAP
 
-    if summary.status in (CardStatus.STALE, CardStatus.QUEUED, CardStatus.FAILED):
+    if summary.clip_missing and summary.status in (CardStatus.DONE, CardStatus.STALE):
+        place(CLIP_MISSING_PILL, True)  # the more pressing: the turn can't play or export
+    elif summary.status in (CardStatus.STALE, CardStatus.QUEUED, CardStatus.FAILED):
         place(palette.STATUS_LABELS[summary.status], True)
     count = summary.take_count
     if count > 1 and summary.status != CardStatus.RUNNING:
@@ -456,7 +468,9 @@ class CardItem(QGraphicsItem):
             return
         for pill in status_pills(s):
             if pill.status:
-                self._paint_pill(painter, pill, palette.STATUS_COLORS[s.status], QColor("#14151c"))
+                # a missing clip is said in the failed colour: the turn can't play or export
+                colour = palette.STATUS_COLORS[CardStatus.FAILED if pill.text == CLIP_MISSING_PILL else s.status]
+                self._paint_pill(painter, pill, colour, QColor("#14151c"))
             else:
                 self._paint_pill(painter, pill, BACKDROP, palette.ON_IMAGE)
         if s.status == CardStatus.FAILED:

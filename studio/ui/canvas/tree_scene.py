@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QPoint, QPointF, QRectF, QTimer, Signal
@@ -119,6 +120,8 @@ class TreeScene(QGraphicsScene):
         self.folded: set[str] = set()
         """The turns whose following turns are hidden."""
         self._hidden_counts: dict[str, int] = {}
+        self.clips_gone: set[str] = set()
+        """Stored clip paths found missing (the workspace looks: see Workspace.check_clips)."""
         self._seen_tree = document.tree
         """The story as the last change set left it: a take that a change removes is looked up
         there, since the story after the change no longer says which turn it belonged to."""
@@ -196,7 +199,10 @@ class TreeScene(QGraphicsScene):
     # -- building ----------------------------------------------------------------------------
 
     def _summary(self, node_id: str) -> NodeSummary:
-        return summarize(self.document.tree, node_id, self.tracker.for_node(node_id))
+        summary = summarize(self.document.tree, node_id, self.tracker.for_node(node_id))
+        if summary.clip_path and summary.clip_path in self.clips_gone:
+            return replace(summary, clip_missing=True)
+        return summary
 
     def _status(self, node_id: str) -> CardStatus:
         return status_of(self.document.tree, node_id, self.tracker.for_node(node_id))

@@ -123,6 +123,9 @@ class BranchFacts:
     clip_sizes: tuple[tuple[int, int], ...] = ()
     """The size (width, height) of each chosen take's clip of the branch that could be read, in
     the branch's order: an export at the clips' own size takes the first one's."""
+    clip_missing: tuple[int, ...] = ()
+    """The turns (by number) whose chosen take's clip file is gone (moved or deleted by hand):
+    counted as generated, they stopped the export only once it ran."""
 
     def clip_size(self) -> tuple[int, int] | None:
         """The size an export at the clips' own size makes (the first turn's clip's); None when
@@ -152,12 +155,15 @@ class BranchFacts:
     @property
     def exportable(self) -> bool:
         """Whether the export can run: the branch has turns, each with its clip."""
-        return self.last_turn > 0 and not self.missing
+        return self.last_turn > 0 and not self.missing and not self.clip_missing
 
     def blocker(self) -> str:
         """Why the export can't run and what to do ("" when it can): the Export button's tooltip."""
         if self.last_turn <= 0:
             return NO_TURNS_TIP
+        if not self.missing and self.clip_missing:
+            note = self._clip_missing_note()
+            return note[:1].upper() + note[1:]
         if not self.missing:
             return ""
         if self.on_the_way == self.missing:
@@ -174,6 +180,8 @@ class BranchFacts:
     def _state(self) -> str:
         """How far the branch's clips are, each reason a turn lacks one said apart: a failed
         turn needs a re-roll or a retry, one on its way only time, one never generated a start."""
+        if not self.missing and self.clip_missing:
+            return "all generated, but " + self._clip_missing_note()
         if not self.missing:
             return "all generated." + self._stale_note()
         parts = []
@@ -185,10 +193,24 @@ class BranchFacts:
         if self.never_generated:
             parts.append(f"{self.never_generated} not generated yet")
         state = _joined(parts) + ": the export needs every turn's clip."
+        if self.clip_missing:
+            note = self._clip_missing_note()
+            state += f" And {note}"
         if self.on_the_way == self.missing:
             return state + " Export comes on once they are done."
         return state + (" Turn › Generate missing turns of the branch (Ctrl+Shift+G) queues every turn without "
                         "a clip" + (", failed ones included." if self.failed else "."))
+
+    def _clip_missing_note(self) -> str:
+        """The turns whose clip file is gone and what makes it again ("" for none)."""
+        if not self.clip_missing:
+            return ""
+        from studio.ui.clip_presence import turn_list
+
+        one = len(self.clip_missing) == 1
+        return (f"the clip{'' if one else 's'} of {turn_list(self.clip_missing)} {'is' if one else 'are'} missing "
+                f"(moved or deleted?). Re-roll {'it' if one else 'each'} (R): the new take is used in place of the "
+                "missing one. Or put the file back.")
 
     def _stale_note(self) -> str:
         """Which turns the export would show from a stale take (made before an earlier turn

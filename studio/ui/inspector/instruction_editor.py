@@ -32,6 +32,7 @@ from studio.core.instruction import (
     Instruction,
     InstructionError,
     composed_hangul,
+    field_spans,
     instruction_length,
     instruction_too_long,
     parse_instruction,
@@ -241,7 +242,8 @@ def replaced_time(background: str, time: str) -> str:
 
 
 def compose_instruction(character: str, motion: str, background: str, time: str = "", camera: str = "",
-                        free_text: str = "", *, language: str = "", names: Iterable[str] = ()) -> str:
+                        free_text: str = "", *, language: str = "", names: Iterable[str] = (),
+                        time_apart: bool = False) -> str:
     """The AnimeGamer line for these fields (empty fields are left out).
 
     Fields written in Japanese, Chinese or Korean (see :func:`line_language`, ``language`` its
@@ -250,7 +252,11 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
     時間帯：夜。``, ``캐릭터: 민수; 동작: 걷다; 시간: 밤.``; an English time word becomes the
     language's, see :func:`time_in_language`): written into the background as an English line
     does, "夜 港" was read as a place called so and the time was lost. A time word typed in the
-    background is the line's time (see :func:`time_and_place`)."""
+    background is the line's time (see :func:`time_and_place`).
+
+    ``time_apart`` keeps an English time word in a ``Time:`` field of its own, where the line
+    being edited was written so ("Background: park; Time: day."): saving it after another field
+    changed rewrote it as "Background: day park.", a change the author never made."""
     time, background = time_and_place(background, time)
     lang = line_language(character, motion, background, time, language, names)
     if lang == "ko":
@@ -262,7 +268,7 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
         return _cjk_line(LINE_KEYS[lang], values, free_text)
     # a time word the core knows goes into the background, as AnimeGamer writes it ("day town");
     # another (晚上 beside an English motion) has a field of its own, not to be read as a place
-    own_time = time.strip() if time.strip() and not english_time(time) else ""
+    own_time = time.strip() if time.strip() and (time_apart or not english_time(time)) else ""
     place = " ".join(part for part in ("" if own_time else time.strip(), background.strip()) if part)
     parts = [f"{key}: {value.strip()}" for key, value in (
         ("Character", character), ("Motion", motion), ("Background", place), ("Time", own_time), ("Camera", camera))
@@ -272,7 +278,11 @@ def compose_instruction(character: str, motion: str, background: str, time: str 
     if free:
         text = f"{text}; {free}" if text else free
     if text and not text.endswith((".", "!", "?", *_CJK_ENDS)):
-        text += "。" if free and script_of(free[-1]) in ("kana", "han") else "."  # a Japanese free text's full stop
+        closed = text + ("。" if free and script_of(free[-1]) in ("kana", "han") else ".")  # a Japanese full stop
+        # the editor's own full stop never takes a line over the limit, nor counts in what is over it:
+        # a free text of 5,000 characters was "5,001 characters long"
+        if not instruction_too_long(closed):
+            text = closed
     return text
 
 
@@ -404,11 +414,11 @@ def too_long_error(fields: Sequence[tuple[str, str]], line: str) -> InstructionE
     else:  # no one field is long enough to take it all
         where = "across the fields (" + ", ".join(
             f"{label} {count:,}" for label, count in sorted(typed, key=lambda item: -item[1])) + ")"
+    notes = "Longer text can go in the turn's notes."
     return InstructionError(
         f"{too_long_message(length)} Remove at least {_characters(over)} {where}.",
         hint=f"The count is of the whole line: the {_characters(length - added)} in the fields and "
-             f"{_characters(added)} the editor adds ({_added_parts(fields, line)}). Longer text can go in the "
-             "turn's notes.")
+             f"{_characters(added)} the editor adds ({_added_parts(fields, line)}). {notes}" if added else notes)
 
 
 def _added_parts(fields: Sequence[tuple[str, str]], line: str = "") -> str:
@@ -420,9 +430,17 @@ def _added_parts(fields: Sequence[tuple[str, str]], line: str = "") -> str:
         parts.append("the field names")
     if len(filled) > 1:
         parts.append("the '；' between fields" if cjk else "the spaces and '; ' between fields")
-    if filled and not filled[-1][1].endswith((".", "!", "?", *_CJK_ENDS)):
+    if filled and line.endswith((".", "。")) and not filled[-1][1].endswith((".", "!", "?", *_CJK_ENDS)):
         parts.append("the closing period")  # "." or, after Japanese or Chinese, "。"
     return " and ".join((", ".join(parts[:-1]), parts[-1])) if len(parts) > 1 else "".join(parts)
+
+
+def read_only_mode(reason: str) -> str:
+    """The line above the fields in a read-only project: why nothing can be changed, in place of
+    "Edit this turn's instruction; Generate makes a new take", which invited an edit that would
+    only be refused."""
+    return (f"{reason.rstrip('.')}. The instruction, notes and story can be read and copied, not changed: "
+            "File › Save a copy… makes a copy you can edit.")
 
 
 FIELD_NAME_HINT = ("Correct the field name: a take drawn now would go without that field (Save text keeps the "
@@ -467,6 +485,10 @@ class InstructionEditor(QWidget):
         self._language = ""
         """The language of the turn shown (see :func:`turn_language`): Han characters typed
         into a Chinese turn's fields stay Chinese."""
+        self._time_apart = False
+        """Whether the instruction being edited writes its time in a Time field of its own (kept so)."""
+        self._mode_text = ""
+        """What the line above the fields says where the project can be changed (see :meth:`set_mode`)."""
         self._names: list[str] = []
         """The cast's names (see :meth:`set_vocabulary`): a Korean name is no Korean line."""
         self._times_language = ""
@@ -583,11 +605,12 @@ class InstructionEditor(QWidget):
     def text(self) -> str:
         return compose_instruction(self.character.text(), self.motion.text(), self.background.text(),
                                    self.time.currentText(), self.camera.text(), self.free_text.text(),
-                                   language=self._language, names=self._names)
+                                   language=self._language, names=self._names, time_apart=self._time_apart)
 
     def set_instruction(self, instruction: Instruction | None) -> None:
         ins = instruction or Instruction(raw="")
         self._language = turn_language(ins, self._names)
+        self._time_apart = "time" in field_spans(ins.raw)
         for edit, value in zip(self.fields(), field_values(ins), strict=True):
             edit.blockSignals(True)
             edit.setText(value)
@@ -723,7 +746,8 @@ class InstructionEditor(QWidget):
         self.set_instruction(parse_instruction(text))
 
     def set_mode(self, text: str, *, can_save: bool) -> None:
-        self.mode_label.setText(text)
+        self._mode_text = text
+        self.mode_label.setText(read_only_mode(self.read_only_reason) if self.read_only_reason else text)
         self.save_button.setVisible(can_save)
 
     def focus_first_field(self) -> None:
@@ -780,6 +804,7 @@ class InstructionEditor(QWidget):
         for edit in self.fields():
             edit.setReadOnly(reason is not None)
         self.time.set_locked(reason)
+        self.mode_label.setText(read_only_mode(reason) if reason else self._mode_text)
         self._update_preview()
 
     def length_error(self) -> InstructionError | None:

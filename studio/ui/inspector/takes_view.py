@@ -457,6 +457,8 @@ class TakesView(QWidget):
             tile.set_read_only(reason)
         self.reroll_many_button.setEnabled(reason is None)
         self.reroll_many_button.setToolTip(reason or "Queue several new takes of this turn at once")
+        self.reroll_count.setEnabled(reason is None)  # a count for a re-roll that can't be made
+        self.reroll_count.setToolTip(reason or "")
 
     def set_current_engine(self, name: str) -> None:
         """The engine new takes use now: takes made by another one name theirs."""
