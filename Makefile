@@ -1,5 +1,7 @@
-# Set-up and everyday commands. `make run` opens the studio on the sample project;
-# `make test` runs the whole test suite. Both create .venv on first use, and first check
+# Set-up and everyday commands: `make` (or `make help`) lists them. `make run` opens the
+# studio on the sample project; `make test` runs the whole test suite. Both create .venv on
+# first use (`make run` without the test and lint tools, which `make test`, `make lint` and
+# `make bench` add the first time one of them runs), and first check
 # the system packages they need (packaging/system-packages.txt): missing ones are installed
 # with apt-get after asking (YES=1: without asking), or the check stops with the command
 # to run.
@@ -12,18 +14,36 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.dev-installed
 ENGINES_STAMP := $(VENV)/.engines-installed
 DIST_STAMP := $(VENV)/.dist-installed
 SAMPLE := projects/sample.kamishibai
 SYSTEM_PACKAGES ?= packaging/system-packages.txt
 CHECK = $(PYTHON) packaging/check_system.py --list $(SYSTEM_PACKAGES) $(if $(filter 1 yes true,$(YES)),--yes)
 BOOTSTRAP = PYTHON=$(PYTHON) VENV=$(VENV) packaging/bootstrap.sh $(if $(filter 1 yes true,$(YES)),--yes)
-WEIGHTS := $(shell find checkpoints -name '*.safetensors' 2>/dev/null)
+# Whether checkpoints/ holds weights (the first *.safetensors found): their presence asks for the
+# engines' libraries, never their times (a converted or copied weights file reinstalled them).
+WEIGHTS := $(shell find checkpoints -name '*.safetensors' -print -quit 2>/dev/null)
 INSTALLED := $(STAMP) $(if $(or $(filter 1 yes true,$(ENGINES)),$(WEIGHTS)),$(ENGINES_STAMP))
 
 # The system check must come first, before the long install: no parallel prerequisites.
 .NOTPARALLEL:
-.PHONY: run test lint bench dist icons sample system-run system-test clean-venv
+.DEFAULT_GOAL := help
+.PHONY: help run test lint bench dist icons sample system-run system-test clean-venv
+
+# One line a target; `make` alone prints it.
+help:
+	@echo "Kamishibai Studio: make TARGET [YES=1] [ENGINES=1] [PYTHON=python3.12]"
+	@echo "  run        open the studio on the sample project (installs .venv on first use)"
+	@echo "  test       lint, import contracts and the whole test suite, headless (adds the test tools and engines)"
+	@echo "  lint       ruff, the import contracts and mypy"
+	@echo "  bench      run the benchmarks and rewrite docs/BENCHMARKS.md (builds the app as dist does)"
+	@echo "  dist       build the one-folder app in dist/kamishibai/ with PyInstaller"
+	@echo "  icons      draw the app icon at 16-512 px into build/icons/hicolor"
+	@echo "  sample     build (or keep, when intact) the sample project, projects/sample.kamishibai"
+	@echo "  clean-venv remove .venv (the next command installs it again)"
+	@echo "  help       this list"
+	@echo "YES=1: install missing system packages without asking; ENGINES=1: install torch and the engines' libraries."
 
 # the message names the command the user typed (`make dist` and `make bench` check as `make run` does)
 system-run:
@@ -32,13 +52,20 @@ system-run:
 system-test:
 	@$(CHECK) test --again "make test"
 
+# Each stamp hangs on pyproject.toml and bootstrap.sh alone, never on another stamp: every run of
+# bootstrap.sh touches .installed, which would make the others look out of date and install again.
+# bootstrap.sh installs the engines by itself when checkpoints/ holds weights, and writes their stamp.
 $(STAMP): pyproject.toml packaging/bootstrap.sh
+	$(BOOTSTRAP)
+
+# the test and lint tools (pytest, ruff, mypy, ...) and Ray for the render farm's tests
+$(DEV_STAMP): pyproject.toml packaging/bootstrap.sh
 	$(BOOTSTRAP) --dev
 
-$(ENGINES_STAMP): $(STAMP) $(WEIGHTS)
-	$(BOOTSTRAP) --dev --engines
+$(ENGINES_STAMP): pyproject.toml packaging/bootstrap.sh
+	$(BOOTSTRAP) --engines
 
-$(DIST_STAMP): $(STAMP)
+$(DIST_STAMP): pyproject.toml | $(STAMP)
 	$(PY) -m pip install --quiet -e ".[dev,dist]"
 	touch $@
 
@@ -51,13 +78,13 @@ sample: | $(INSTALLED)
 run: system-run $(INSTALLED) sample
 	$(VENV)/bin/kamishibai open $(SAMPLE)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check studio tests packaging
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
 # The tests run every engine's CPU tests (tiny random models), so they need the engines' libraries.
-test: system-test $(ENGINES_STAMP) lint
+test: system-test $(DEV_STAMP) $(ENGINES_STAMP) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 # The app icon at 16-512 px from packaging/io.kamishibai.Studio.svg, in build/icons/hicolor
@@ -72,7 +99,7 @@ dist: system-run $(DIST_STAMP)
 
 # Benchmarks (rewrite docs/BENCHMARKS.md); tests/bench/bench_dist.py builds the app as
 # `make dist` does and starts it.
-bench: system-run $(INSTALLED) $(DIST_STAMP)
+bench: system-run $(INSTALLED) $(DEV_STAMP) $(DIST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/kamishibai bench
 
 clean-venv:

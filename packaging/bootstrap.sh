@@ -16,7 +16,8 @@
 # CPU build (from the PyTorch CPU index, TORCH_CPU_INDEX) unless `nvidia-smi -L` finds an
 # NVIDIA GPU, then PyPI's default CUDA build.
 #
-# Writes $VENV/.installed, and $VENV/.engines-installed when the engines are in.
+# Writes $VENV/.installed, $VENV/.dev-installed with --dev, and $VENV/.engines-installed when
+# the engines are in (the Makefile's stamps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -104,7 +105,11 @@ if [ "$engines" = 1 ]; then
         cpu_host=$(printf '%s' "$TORCH_CPU_INDEX" | sed -E 's#^[a-z]+://([^/:]+).*#\1#')
         if "$VENV/bin/python" -c "import socket, sys; socket.getaddrinfo(sys.argv[1], 443)" "$cpu_host" 2>/dev/null; then
             "${pip[@]}" torch --index-url "$TORCH_CPU_INDEX"
-        else  # no route to the PyTorch index (an offline mirror of PyPI): its pinned CPU wheel
+        else
+            # No route to the PyTorch index (a machine that reaches only a mirror of PyPI, or pip's
+            # find-links): torch 2.13.0 from the index pip is configured with, whatever build that
+            # index holds. A mirror that carries the CPU wheel (2.13.0+cpu) gives the CPU build; PyPI
+            # itself has no CPU-only Linux wheel, so reaching PyPI alone gives the larger CUDA build.
             echo "$cpu_host can't be reached: installing torch==2.13.0 from the configured package index."
             "${pip[@]}" "torch==2.13.0"
         fi
@@ -117,5 +122,6 @@ if [ -n "$extras_list" ]; then spec=".[$extras_list]"; fi
 "${pip[@]}" -e "$spec"
 
 touch "$VENV/.installed"
+[ "$dev" = 1 ] && touch "$VENV/.dev-installed"
 [ "$engines" = 1 ] && touch "$VENV/.engines-installed"
 echo "Installed. Run: $VENV/bin/kamishibai"
