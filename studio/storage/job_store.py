@@ -33,6 +33,7 @@ from studio.core.errors import StudioError
 from studio.core.jobs import Job, JobKind, JobStatus
 from studio.core.model import now_iso
 from studio.storage.database import Database
+from studio.storage.lock import clean_holder_text, process_label
 from studio.storage.paths import UnsafePathError, check_name
 from studio.storage.rows import stored_repr
 
@@ -42,14 +43,18 @@ _COLUMNS = (
 )
 
 INTERRUPTED_MESSAGE = "The studio stopped while this job was running."
+"""A job left running by a process that is gone, when the token does not say which program it
+was (written by an earlier version)."""
 COPIED_MESSAGE = ("This project was copied while the job was running in the original; "
                   "it did not run in this copy.")
 """A copy's running job (``cp -a``, a bundle unpacked): its owner runs it in the original."""
 
 
 def owner_token(project: Path | None = None) -> str:
-    """Who runs a job: ``host:pid:started|PROJECT``, used to tell a crashed owner from a live
-    one, and the project it runs the job in from a copy of it.
+    """Who runs a job: ``host:pid:started|PROJECT`` then NUL and the program (``kamishibai
+    play``, the studio's window: :func:`~studio.storage.lock.process_label`, when it was
+    set), used to tell a crashed owner from a live one, the project it runs the job in from
+    a copy of it, and to say which program stopped (:func:`stopped_message`).
 
     ``started`` (:func:`process_start`) tells this process from a later one given the same
     pid once it is gone (after a reboot, pids start over). Where it can't be read (no
@@ -61,12 +66,44 @@ def owner_token(project: Path | None = None) -> str:
     started = process_start(os.getpid())
     process = f"{socket.gethostname()}:{os.getpid()}" + (f":{started}" if started else "")
     identity = project_identity(project) if project is not None else ""
-    return f"{process}{_PROJECT_MARK}{identity}" if identity else process
+    token = f"{process}{_PROJECT_MARK}{identity}" if identity else process
+    program = process_label().replace(_PROGRAM_MARK, " ")
+    return f"{token}{_PROGRAM_MARK}{program}" if program else token
 
 
 _PROJECT_MARK = "|"
 """Parts a job's owner token with a project part: the process's part, the folder's
-``device.inode``, the folder's path (which may hold the mark itself: it comes last)."""
+``device.inode``, the folder's path (which may hold the mark itself: it comes last but for
+the program)."""
+_PROGRAM_MARK = "\0"
+"""Parts the program that runs a job from the rest of its owner token: the one character no
+path holds. An earlier version reading the token finds the project by the folder's inode
+(the path it reads then ends with the program)."""
+MAX_PROGRAM_CHARS = 60
+"""The most of a token's program a message shows (the token is read from a file anyone
+could write)."""
+
+
+def _split_program(owner: str) -> tuple[str, str]:
+    """``owner`` without its program, and the program ("" for a token of an earlier version)."""
+    token, _, program = owner.partition(_PROGRAM_MARK)
+    return token, program
+
+
+def owner_program(owner: str) -> str:
+    """The program that ran a job (``kamishibai play``), as its owner token says, cleaned for a
+    message; "" when the token does not say."""
+    return clean_holder_text(_split_program(owner)[1], MAX_PROGRAM_CHARS)
+
+
+def stopped_message(program: str) -> str:
+    """What an interrupted job's error says when ``program`` (:func:`owner_program`) stopped
+    while it ran: a command by its name ("`kamishibai play` stopped while ..."), the window as
+    the window; :data:`INTERRUPTED_MESSAGE` when it is not known."""
+    if not program:
+        return INTERRUPTED_MESSAGE
+    said = f"`{program}`" if program.startswith("kamishibai ") else program[:1].upper() + program[1:]
+    return f"{said} stopped while this job was running."
 
 
 def project_identity(folder: Path) -> str:
@@ -117,14 +154,14 @@ def process_start(pid: int) -> str:
 
 def copied_away(owner: str, project: Path | None) -> bool:
     """Whether ``owner`` ran its job in another folder than ``project``: this is a copy."""
-    return not _same_project(owner.partition(_PROJECT_MARK)[2], project)
+    return not _same_project(_split_program(owner)[0].partition(_PROJECT_MARK)[2], project)
 
 
 def owner_alive(owner: str, project: Path | None = None) -> bool:
     """True if ``owner`` is another live process on this host (not us, not a zombie, not a
     process that took a dead owner's pid) that runs the job in ``project`` (when given):
     in a copy of the project, a job the original's process runs is run by nobody."""
-    owner, _, recorded = owner.partition(_PROJECT_MARK)
+    owner, _, recorded = _split_program(owner)[0].partition(_PROJECT_MARK)
     if not _same_project(recorded, project):
         return False
     host, _, rest = owner.partition(":")
@@ -324,6 +361,22 @@ class JobStore:
             raise _no_queue(error) from None
         return {row["id"] for row in rows if not owner_alive(row["owner"] or "", self.database.folder)}
 
+    def abandoned(self) -> dict[str, str]:
+        """The jobs :meth:`abandoned_ids` names, each with the error :meth:`recover` would give it
+        if it has no take (read-only): which program stopped while it ran, or that this is a
+        copy of the project the job ran in."""
+        try:
+            rows = self.database.execute("SELECT id, owner FROM jobs WHERE status='running'").fetchall()
+        except sqlite3.OperationalError as error:
+            raise _no_queue(error) from None
+        return {row["id"]: self._why_stopped(row["owner"] or "") for row in rows
+                if not owner_alive(row["owner"] or "", self.database.folder)}
+
+    def _why_stopped(self, owner: str) -> str:
+        if copied_away(owner, self.database.folder):
+            return COPIED_MESSAGE
+        return stopped_message(owner_program(owner))
+
     def next_sequence(self) -> int:
         row = self.database.execute("SELECT COALESCE(MAX(sequence), 0) FROM jobs").fetchone()
         return int(row[0]) + 1
@@ -425,8 +478,7 @@ class JobStore:
                     unsafe = _unsafe_take_id(row["take_id"])
                     if unsafe:
                         problems.append(f"job {row['id']}: {unsafe}")
-                    why = COPIED_MESSAGE if copied_away(row["owner"] or "", self.database.folder) \
-                        else INTERRUPTED_MESSAGE
+                    why = self._why_stopped(row["owner"] or "")
                     conn.execute("UPDATE jobs SET status='interrupted', owner='', progress=NULL, error=? WHERE id=?",
                                  (f"{why} {unsafe}" if unsafe else why, row["id"]))
                     if row["take_id"] and not unsafe and remove_media is not None:

@@ -126,6 +126,11 @@ def set_process_label(label: str) -> None:
     _process_label = label
 
 
+def process_label() -> str:
+    """This process's name as :func:`set_process_label` set it ("" when it was not set)."""
+    return _process_label
+
+
 def _label() -> str:
     if _process_label:
         return _process_label
