@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from studio.core.graphemes import cluster_starts, grapheme_clusters, is_wide
 from studio.core.state import STAT_NAMES, STATE_MAX, CharacterState, StateChange
-from studio.export.bidi_text import directed_lines, starts_right_to_left
+from studio.export.bidi_text import LRM, RLM, directed_lines, starts_right_to_left
 from studio.export.spaces import IDEOGRAPHIC_SPACE, single_spaced
 from studio.export.typeface import PlainFont, Typeface, fallback_font_files
 
@@ -103,8 +103,9 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
     when ``max_lines`` cuts the text. A long run without spaces (Japanese, say) is broken by
     bisection, so it costs a few measures of about a line each, not one per character.
 
-    Each line keeps its paragraph's direction: ``rtl`` (right to left when True), by default
-    the paragraph's first strong letter's. A line that would read the other way by its own
+    Each line keeps its paragraph's direction: that of the mark the paragraph opens with
+    (:func:`_paragraph_rtl`), else ``rtl`` (right to left when True), by default the
+    paragraph's first strong letter's. A line that would read the other way by its own
     first letter (an English sentence's second line that starts with an Arabic word) begins
     with an invisible mark of that direction (:func:`~studio.export.bidi_text.directed_lines`),
     so that it is reordered and aligned as the rest of its paragraph."""
@@ -140,7 +141,7 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
         lines.append(current)
         # a full-width space a line broke after is not drawn at its end (it took the room of a kana)
         lines[first:] = directed_lines([line.rstrip(IDEOGRAPHIC_SPACE) for line in lines[first:]],
-                                       starts_right_to_left(paragraph) if rtl is None else rtl)
+                                       _paragraph_rtl(paragraph, rtl))
         if full():
             break
     while lines and not lines[-1]:
@@ -152,6 +153,17 @@ def wrap_text(text: str, measure: Callable[[str], float], max_width: float, max_
             last = last[:-1]
         lines[-1] = last.rstrip() + "…"
     return lines
+
+
+def _paragraph_rtl(paragraph: str, rtl: bool | None) -> bool:
+    """The direction of ``paragraph``'s lines: that of the mark it opens with, where it opens
+    with one (a line of a joined subtitle read the other way than the subtitle:
+    :func:`studio.export.subtitles.subtitle_lines`), else ``rtl``, else its first strong
+    letter's. Its lines wrapped for the frame then go on in its direction: "Yuzu: مرحبا ..."
+    after an English line reads right to left on every line it takes, not only its first."""
+    if paragraph.startswith((LRM, RLM)):
+        return paragraph.startswith(RLM)
+    return starts_right_to_left(paragraph) if rtl is None else rtl
 
 
 def fit_line(text: str, measure: Callable[[str], float], width: float) -> str:
