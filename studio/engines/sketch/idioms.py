@@ -2,7 +2,9 @@
 
 "Qiqi hits the books" studies (no punch), "is over the moon" is happy ("flies over the moon" flies),
 "is feeling blue" is sad, "puts her arms around Yuzu" hugs her, "hits the hay" goes to sleep,
-and what is talked or thought about is not done ("argue about who ate the cookie" eats nothing).
+what is talked or thought about is not done ("argue about who ate the cookie" eats nothing), nor
+is what one is too tired to do, and a play on a stage is no ball play ("rehearses for the school
+play").
 Each idiom is put in the plain words the reader knows (:func:`plainly`) before the turn is read.
 
 An emoji is no word, so the reader never sees one; a turn that names no motion in words but
@@ -41,6 +43,13 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), p
     (r"\b(?:grab|grabs|grabbed|grabbing|take|takes|took|taking)\s+(?:her|his|their|my|the|a)\s+"
      r"(?:broom|broomstick)\s+and\s+(?=fl[iy])", ""),
     (r"\b(?:after|before|for|until|till|during)\s+(?:breakfast|lunch|dinner|supper)\b", "later"),
+    (r"\bfor\s+a\s+(?:quick\s+|little\s+|late\s+|midnight\s+|small\s+)?snack\b", "later"),
+    (r"\b(?:nod|nods|nodded|nodding)\s+off\b", "dozes"),
+    (r"\b(?:shake|shakes|shook|shaken|shaking)\s+hands\b", "greets"),
+    (r"\b(?P<whose>the|a|school|class|our|her|his|their|my|your)\s+play\b(?!\s+(?:ball|with|together))",
+     r"\g<whose> performance"),
+    (r"\binstead\s+of\s+(?=[^\W\d_]+ing\b)", "not "),
+    (r"\btoo\s+(?:tired|sleepy|scared|shy|sad|busy|weak|exhausted|lazy|nervous|full|sick)\s+to\s+", "and not "),
     (r"\babout\s+(?:who|what|how|why|where|when|whether)\b[^,.;:!?。！？]*", "about it"),
     (r"\b(?:wolf|wolfs|wolfed|wolfing|chow|chows|chowed|chowing|pig|pigs|pigged|pigging)\s+(?:down|out)\b", "eats"),
 ))
