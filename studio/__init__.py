@@ -1,3 +1,3 @@
 """Kamishibai Studio: a storyboard studio for branching generative anime stories."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
