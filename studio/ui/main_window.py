@@ -1031,9 +1031,16 @@ class MainWindow(QMainWindow):
             self.folder_watch = None
         with contextlib.suppress(RuntimeError):  # its jobs' last words ("cancelled") are not the news now
             workspace.message.disconnect(self.show_message)
+        # The closed project's panels go with its workspace: a dock given another widget keeps
+        # the old one as a hidden child, so every project opened since stayed in the window
+        # (a queue panel still listing the closed project's jobs as they were at close).
+        panels = [dock.widget() for dock in (self.inspector_dock, self.queue_dock, self.cast_dock)]
         for dock in (self.inspector_dock, self.queue_dock, self.cast_dock):
             dock.setWidget(QWidget())
         workspace.close(policy)
+        for panel in panels:
+            if panel is not None:
+                panel.deleteLater()
         workspace.deleteLater()
         self.show_welcome()
         self._set_project_actions_enabled(False)

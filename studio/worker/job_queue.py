@@ -599,11 +599,19 @@ class JobQueue:
     def claim(self, job: Job, claimer: str) -> Job | None:
         """Mark ``job`` running (None: another process took it, or it changed meanwhile) on
         ``claimer``, where it runs (stored with it: see :meth:`where`).
-        Called without ``cond``; the database write runs on the writer."""
+        Called without ``cond``; the database write runs on the writer.
+
+        None too once the queue is paused or stopping: a job chosen just before is not started
+        after. Whoever pauses and then waits for the writer (closing a project with its jobs
+        kept) knows every job that will run until the worker stops: a job claimed after that
+        was interrupted by the stop without being known as running, and stayed interrupted
+        when the project opened again, the jobs after it blocked."""
         def operation() -> Job | None:
             with self.cond:
                 current = self._jobs.get(job.id)
                 if current is None or current.status is not JobStatus.QUEUED or job.id in self.running:
+                    return None
+                if self.paused or self.stopping:
                     return None
                 running = replace(current, status=JobStatus.RUNNING, started_at=now_iso(), error="", hint="",
                                   take_id=_new_take_id(current), progress=0.0, eta_s=None)
