@@ -31,6 +31,15 @@ from studio.ui.cluster_status import ClusterStatusView
 from studio.ui.icons import icon
 from studio.ui.job_labels import where_it_runs
 from studio.ui.job_tracker import JobTracker, kind_name
+from studio.ui.queue_cancel import (
+    CASCADE_CANCEL,
+    WAITING,
+    CancelOutcome,
+    ask_yes_or_cancel,
+    cancel_question,
+    cancel_with_followers,
+    followers,
+)
 from studio.ui.queue_lines import (
     ESTIMATING,
     PROGRESS_COLUMN,
@@ -166,6 +175,7 @@ class QueuePanel(QWidget):
     error = Signal(object)  # StudioError from a queue operation
     job_selected = Signal(str)  # node id of the selected job
     activity_changed = Signal(bool)  # whether there are jobs to show (queued, running, failed)
+    message = Signal(str)  # for the status bar: what a cancel did
 
     def __init__(self, tracker: JobTracker, describe_job: Callable[[Any], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -182,6 +192,10 @@ class QueuePanel(QWidget):
         """Whether a turn is in the story now (the workspace sets it): a generation job whose turn
         was deleted can't be retried until an undo brings the turn back."""
         self.has_jobs = False
+        self.confirm: Callable[[str, str], bool] = lambda title, text: ask_yes_or_cancel(self, title, text)
+        """Asks before a cancel that takes other jobs along (the workspace sets the window's)."""
+        self.announced_cancels: set[str] = set()
+        """Jobs whose cancel this panel tells of itself (with the jobs that went with them)."""
         self._retried: dict[str, str] = {}
         """Jobs retried from this panel, old id to new id (an export's retry names no
         ``retry_of``): each is retried once, however fast Retry is pressed."""
@@ -685,19 +699,47 @@ class QueuePanel(QWidget):
 
     def cancel_selected(self) -> None:
         """Cancel every selected job that is waiting, running or interrupted; one that ended
-        meanwhile is left as it is."""
+        meanwhile is left as it is. When other jobs continue from them (the turns after one in
+        a branch re-roll), which are cancelled with them, ask first, and then say in one line
+        what was cancelled (see :mod:`studio.ui.queue_cancel`)."""
         job_ids = self.selected_job_ids()
         service = self.service
         if not job_ids or service is None:
             return
+        jobs = list(service.jobs())
+        titles = {job.id: self.describe_job(job) for job in jobs if job.id in job_ids}
+        following = followers(job_ids, jobs)
+        if following:
+            chosen = [titles[job.id] for job in jobs if job.id in titles
+                      and kind_name(job.status) in CANCELLABLE_STATUSES]
+            if chosen and not self.confirm(*cancel_question(chosen, len(following))):
+                return
+            # the status bar hears of them from here; a running one says so itself when it stops
+            self.announced_cancels.update(job.id for job in jobs if job.id in titles
+                                          and kind_name(job.status) in WAITING)
 
-        def cancel() -> None:
-            for job_id in job_ids:
-                job = self._current(job_id)
-                if job is not None and kind_name(job.status) in CANCELLABLE_STATUSES:
-                    service.cancel(job_id)
+        def cancel() -> CancelOutcome:
+            return cancel_with_followers(job_ids, self._current, lambda: service.jobs(include_finished=True),
+                                         service.cancel,
+                                         lambda job: titles.get(job.id) or self.describe_job(job))
 
-        self._run(cancel)
+        def cancelled(outcome: CancelOutcome) -> None:
+            if following:
+                words = outcome.words()
+                if words:
+                    self.message.emit(words)
+
+        self._run(cancel, cancelled)
+
+    def tells_of_cancel(self, job_id: str, message: str) -> bool:
+        """Whether this panel says in its own line that job ``job_id`` was cancelled (the window
+        then says nothing of it): a job cancelled here with the jobs that continue from it, or
+        one of those (``message``: its cancel's words, which say so). The failure or the
+        cancel that took them along is the news, not each of them."""
+        if job_id in self.announced_cancels:
+            self.announced_cancels.discard(job_id)
+            return True
+        return message.startswith(CASCADE_CANCEL)
 
     def _current(self, job_id: str) -> Any:
         """Job ``job_id`` as the queue has it now; None once it is forgotten."""

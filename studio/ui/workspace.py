@@ -359,6 +359,8 @@ class Workspace(QWidget):
         self.queue.set_service(session.service)
         self.queue.submit = self.submit
         self.queue.turn_exists = lambda node_id: node_id in self.tree.nodes
+        self.queue.confirm = lambda title, text: self.confirm(title, text)
+        self.queue.message.connect(self.message)
         pictures = session.services.pictures
         self.cast = CastPanel(self.apply, self.project.resolve, self._import_image,
                               discard=self.project.discard_imports,
@@ -1215,6 +1217,8 @@ class Workspace(QWidget):
                 return
             self.message.emit(self._take_ready_message(event.job.node_id, event.job.take_id))
         elif event.kind is EventKind.CANCELLED:  # by the user, or its turn was deleted (or undone)
+            if self.queue.tells_of_cancel(event.job.id, event.message):
+                return  # in one line with the jobs that went with it, not one "cancelled" per job
             message = event.message if event.message and event.message != CANCELLED_MESSAGE else ""
             self.message.emit(f"Generation cancelled{': ' + message if message else '.'}")
 
