@@ -1368,11 +1368,9 @@ class MainWindow(QMainWindow):
         return sheet
 
     def _about(self) -> None:
-        from studio import __version__
+        from studio.ui.about_dialog import AboutDialog
 
-        QMessageBox.about(self, "About Kamishibai Studio",
-                          f"<b>Kamishibai Studio</b> {__version__}<br>Author branching anime stories, one turn at a "
-                          "time.")
+        AboutDialog(self.registry.infos(), self).exec()
 
     # -- feedback ----------------------------------------------------------------------------
 
