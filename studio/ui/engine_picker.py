@@ -132,8 +132,8 @@ class EnginePicker(QWidget):
                     loaded = f"{status.name} {'loaded' if status.loaded else 'loading'}"
             except Exception:
                 loaded = ""
-        else:
-            loaded = "generation unavailable"
+        else:  # no project open: nothing is wrong with generating, there is nothing to generate yet
+            loaded = "open a project to generate"
         current = self.current_engine()
         if current in self.unavailable:
             loaded = f"{current} can't run here"

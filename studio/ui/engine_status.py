@@ -3,7 +3,7 @@
 The page takes plain :class:`EngineAvailability` rows; :func:`engine_availability` makes
 them from ``kamishibai doctor``'s engine report (each engine's own ``check``: missing
 weights with their paths, no GPU, not enough memory, a missing package). Each row carries a
-one-line summary ("ready", "9 weights files missing") for the page to show, the reasons
+one-line summary ("ready", "9 weight files missing") for the page to show, the reasons
 themselves behind its Details: an engine missing all its weights listed one line per file,
 and nineteen of them filled a page 1,444 pixels tall.
 """
@@ -32,20 +32,30 @@ def _count(number: int, one: str, many: str) -> str:
 
 
 def engine_summary(available: bool, reasons: Sequence[Requirement]) -> str:
-    """One line for an engine: "ready", or what it lacks, by kind ("9 weights files missing;
+    """One line for an engine: "ready", or what it lacks, by kind ("9 weight files missing;
     torch not installed"): files and packages counted, the machine's shortfall said as the
-    check says it (there is one of each at most)."""
+    check says it (there is one of each at most), in lower case after the semicolon."""
     if available:
         return "ready"
     parts: list[str] = []
     files = [r for r in reasons if r.kind is RequirementKind.FILE]
     if files:
-        parts.append(_count(len(files), "weights file", "weights files") + " missing or unreadable")
+        parts.append(_count(len(files), "weight file", "weight files") + " missing or unreadable")
     packages = [r for r in reasons if r.kind is RequirementKind.PACKAGE]
     if packages:
         parts.append(_count(len(packages), "package", "packages") + " missing")
     parts += [r.message.rstrip(".") for r in reasons if r.kind not in (RequirementKind.FILE, RequirementKind.PACKAGE)]
-    return "; ".join(parts) or "cannot run"
+    return "; ".join([*parts[:1], *(_after_semicolon(part) for part in parts[1:])]) or "cannot run"
+
+
+_COMMON_FIRST_WORDS = frozenset({"The", "A", "An", "This", "It", "Its", "No", "Not", "Only", "There", "Too"})
+"""Sentence openings written in lower case when a reason goes on after a semicolon; a name
+("AnimeGamer", "CUDA", "Mistral") keeps its capital."""
+
+
+def _after_semicolon(part: str) -> str:
+    first = part.split(" ", 1)[0]
+    return part[:1].lower() + part[1:] if first in _COMMON_FIRST_WORDS else part
 
 
 def row_summary(engine: EngineAvailability) -> str:

@@ -47,7 +47,7 @@ def test_each_engine_is_one_line_with_its_reasons_behind_details(qtbot, tmp_path
     page.show()
     qtbot.waitExposed(page)
     shown = _shown_text(page)
-    assert "heavy · 19 weights files missing or unreadable; The heavy engine needs a CUDA GPU" in shown
+    assert "heavy · 19 weight files missing or unreadable; the heavy engine needs a CUDA GPU" in shown
     assert "sketch · ready" in shown
     assert "part-00.safetensors" not in shown and HINT not in shown
     heavy, sketch = page.engine_rows
@@ -65,10 +65,10 @@ def test_each_engine_is_one_line_with_its_reasons_behind_details(qtbot, tmp_path
 
 def test_the_summary_counts_what_is_missing_by_kind() -> None:
     assert engine_summary(True, []) == "ready"
-    assert engine_summary(False, _missing(1)) == "1 weights file missing or unreadable"
+    assert engine_summary(False, _missing(1)) == "1 weight file missing or unreadable"
     packages = [Requirement(RequirementKind.PACKAGE, "torch is not installed."),
                 Requirement(RequirementKind.PACKAGE, "diffusers is not installed.")]
     assert engine_summary(False, [*_missing(3), *packages]) == \
-        "3 weights files missing or unreadable; 2 packages missing"
+        "3 weight files missing or unreadable; 2 packages missing"
     memory = Requirement(RequirementKind.MEMORY, "Needs 24 GB of GPU memory; this GPU has 8 GB.")
     assert engine_summary(False, [memory]) == "Needs 24 GB of GPU memory; this GPU has 8 GB"
