@@ -22,6 +22,8 @@ TURNS = 50
 FRAMES = 17
 HEIGHT, WIDTH = 480, 720
 FPS = 8.0
+SHEET = ExportOptions()
+"""The storyboard sheet measured: the default layout (its panels a page are named in the row)."""
 
 
 def synthetic_clip(turn: int) -> np.ndarray:
@@ -113,7 +115,7 @@ def run(quick: bool) -> list[BenchResult]:
             finished_video = export_branch(project, leaf, folder / "finished.srt",
                                            options=for_format(finished, ExportFormat.SRT)).duration
             webm_s = best_of(lambda: export_branch(project, leaf, folder / "episode.webm"), 1)
-            pdf_s = best_of(lambda: export_branch(project, leaf, folder / "board.pdf"), 1)
+            pdf_s = best_of(lambda: export_branch(project, leaf, folder / "board.pdf", options=SHEET), 1)
         baseline_s = best_of(lambda: moviepy_concat(paths, folder / "moviepy.mp4"), 1 if quick else 2)
 
     def speed(seconds: float, video: float = video_seconds) -> float:
@@ -136,5 +138,6 @@ def run(quick: bool) -> list[BenchResult]:
                     baseline=f"moviepy {base:.1f}x", ratio=speed(webm_s) / base, note=f"{webm_s:.2f} s wall"),
         BenchResult("moviepy concatenate_videoclips (baseline)", base, "x real time",
                     note=f"{baseline_s:.2f} s wall, same codec settings"),
-        BenchResult(f"storyboard PDF ({turns} turns, 3x3)", pdf_s, "s", goal="< 10 s", met=pdf_s < 10),
+        BenchResult(f"storyboard PDF ({turns} turns, {SHEET.panels_per_page} panels a page)", pdf_s, "s",
+                    goal="< 10 s", met=pdf_s < 10),
     ]
