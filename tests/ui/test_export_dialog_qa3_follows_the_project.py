@@ -22,7 +22,7 @@ def test_the_export_dialog_follows_takes_landing_and_turns_coming_and_going(
     dialog = open_export_dialog(window, monkeypatch)  # left open: it goes on following
     assert not dialog.export_button.isEnabled() and "not generated yet" in dialog.branch_label.text()
     target = tmp_path / "out" / "board.pdf"
-    dialog.format.setCurrentText("pdf")
+    dialog.choose_format("pdf")
     dialog.path.setText(str(target))
     dialog.title.setText("Pilot")
 
@@ -31,7 +31,7 @@ def test_the_export_dialog_follows_takes_landing_and_turns_coming_and_going(
     qtbot.waitUntil(dialog.export_button.isEnabled, timeout=5_000)
     assert "all generated" in dialog.branch_label.text()
     assert dialog.export_button.toolTip() == ""
-    assert (dialog.format.currentText(), Path(dialog.path.text()), dialog.title.text()) == ("pdf", target, "Pilot")
+    assert (dialog.chosen_format(), Path(dialog.path.text()), dialog.title.text()) == ("pdf", target, "Pilot")
 
     turns = window.session.project.tree.depth(leaf)
     ws.apply(AddTurn(leaf, "Character: Qiqi; Motion: wave; Background: day town.", "added"))

@@ -16,5 +16,5 @@ def test_a_name_ending_in_a_dot_gets_one_suffix(qtbot: QtBot, tmp_path: Path) ->
     dialog.path.setText("episode.")
     assert dialog.choices().out == tmp_path / "episode.mp4"
     dialog.path.setText(str(tmp_path / "cut v1.2."))
-    dialog.format.setCurrentText("gif")
+    dialog.choose_format("gif")
     assert dialog.choices().out == tmp_path / "cut v1.2.gif"

@@ -41,10 +41,10 @@ def test_the_form_shows_the_even_size_and_keeps_an_odd_one_for_a_gif(make_window
     window = make_window(sample_project)
     dialog = open_export_dialog(window, monkeypatch)
     dialog.keep_size.setChecked(False)
-    dialog.format.setCurrentText("gif")
+    dialog.choose_format("gif")
     dialog.width_box.setValue(161)
     assert dialog.choices().size == (161, 480), "a GIF has no even-size rule"
-    dialog.format.setCurrentText("webm")
+    dialog.choose_format("webm")
     assert dialog.width_box.singleStep() == 2
     assert dialog.choices().size == (160, 480)
     assert dialog.width_box.value() == 160, "the form shows the size exported"

@@ -17,7 +17,7 @@ def export_typed(window, qtbot, monkeypatch, typed: str, fmt: str) -> None:  # t
     from studio.ui.dialogs.export_dialog import ExportDialog
 
     def fake_exec(dialog: ExportDialog) -> int:
-        dialog.format.setCurrentText(fmt)
+        dialog.choose_format(fmt)
         dialog.path.setText(typed)
         dialog.path.editingFinished.emit()
         return ExportDialog.DialogCode.Accepted
@@ -41,10 +41,10 @@ def test_a_typed_suffix_of_another_format_chooses_that_format(make_window, sampl
 def test_the_format_follows_the_typed_suffix_in_the_form(make_window, sample_project: Path, monkeypatch) -> None:
     window = make_window(sample_project)
     dialog = open_export_dialog(window, monkeypatch)
-    dialog.format.setCurrentText("mp4")
+    dialog.choose_format("mp4")
     dialog.path.setText(str(Path(dialog.path.text()).with_name("lines.srt")))
     dialog.path.editingFinished.emit()  # leaving the field
-    assert dialog.format.currentText() == "srt"
+    assert dialog.chosen_format() == "srt"
     assert dialog.path.text().endswith("lines.srt")
     dialog.path.setText(str(Path(dialog.path.text()).with_name("episode v1.2")))  # no format's suffix: kept
     choices = dialog.choices()

@@ -18,7 +18,7 @@ def test_the_export_dialog_opens_with_the_last_choices(make_window, sample_proje
     target = tmp_path / "sheets" / "board.pdf"
 
     def choose(dialog: ExportDialog) -> int:
-        dialog.format.setCurrentText("pdf")
+        dialog.choose_format("pdf")
         dialog.path.setText(str(target))
         dialog.panels.setCurrentIndex(0)
         dialog.aspect.setCurrentIndex(1)
@@ -29,7 +29,7 @@ def test_the_export_dialog_opens_with_the_last_choices(make_window, sample_proje
     window.actions_.export.trigger()  # the branch is not generated: the export is refused, the choices kept
 
     again = open_export_dialog(window, monkeypatch)
-    assert again.format.currentText() == "pdf"
+    assert again.chosen_format() == "pdf"
     assert Path(again.path.text()) == target
     assert (again.panels.currentData(), again.aspect.currentData(), again.title.text()) == (1, "16:9", "Pilot")
     assert again.choices().out == target
@@ -39,4 +39,4 @@ def test_the_export_dialog_opens_with_the_last_choices(make_window, sample_proje
     other.close()
     assert window.close_project("cancel") and window.open_project(other_path)
     fresh = open_export_dialog(window, monkeypatch)
-    assert fresh.format.currentText() == "mp4" and fresh.title.text() != "Pilot"
+    assert fresh.chosen_format() == "mp4" and fresh.title.text() != "Pilot"

@@ -24,7 +24,7 @@ def test_exporting_a_png_sheet_over_a_later_page_asks_first(make_window, sample_
 
     def fake_exec(dialog: ExportDialog) -> int:
         dialog.path.setText(str(target))
-        dialog.format.setCurrentText("png")
+        dialog.choose_format("png")
         dialog.panels.setCurrentIndex(dialog.panels.findData(1))
         return ExportDialog.DialogCode.Accepted
 

@@ -47,7 +47,7 @@ def test_the_prompt_names_a_page_past_the_turns_count(make_window, sample_projec
 
     def fake_exec(dialog: ExportDialog) -> int:
         dialog.path.setText(str(target))
-        dialog.format.setCurrentText("png")
+        dialog.choose_format("png")
         dialog.panels.setCurrentIndex(dialog.panels.findData(3))
         return ExportDialog.DialogCode.Accepted
 

@@ -61,12 +61,12 @@ def test_export_dialog_builds_options(qtbot, tmp_path: Path) -> None:
     qtbot.addWidget(dialog)
     dialog.crossfade.setValue(0.5)
     dialog.overlay.setChecked(True)
-    dialog.captions.setCurrentText("srt")
+    dialog.choose_captions("srt")
     choices = dialog.choices()
     assert choices.fmt == "mp4" and choices.out.name == "episode.mp4"
     options = choices.options()
     assert options.crossfade == 0.5 and options.overlay and options.captions.value == "srt"
-    dialog.format.setCurrentText("gif")
+    dialog.choose_format("gif")
     assert dialog.choices().out.suffix == ".gif"
 
 
@@ -247,7 +247,7 @@ def test_the_export_dialog_gives_the_file_its_formats_suffix(qtbot, tmp_path: Pa
     assert dialog.choices().out.parent == tmp_path / "new folder" and dialog.choices().out.suffix == ".mp4"
     dialog.path.setText(str(tmp_path / "take v1.2"))
     assert dialog.choices().out.name == "take v1.2.mp4"
-    dialog.format.setCurrentText("gif")
+    dialog.choose_format("gif")
     assert dialog.choices().out.name == "take v1.2.gif"
 
 
@@ -399,8 +399,8 @@ def test_the_cast_panel_renames_and_removes_characters_with_undo(make_window, sa
 def test_the_export_dialog_offers_a_gif_no_more_than_50_fps(qtbot, tmp_path: Path) -> None:
     dialog = ExportDialog(tmp_path / "episode.gif", "My story")
     qtbot.addWidget(dialog)
-    assert dialog.format.currentText() == "gif" and dialog.fps.maximum() == 50
+    assert dialog.chosen_format() == "gif" and dialog.fps.maximum() == 50
     dialog.fps.setValue(240)
     assert dialog.choices().fps == 50
-    dialog.format.setCurrentText("mp4")
+    dialog.choose_format("mp4")
     assert dialog.fps.maximum() == 240

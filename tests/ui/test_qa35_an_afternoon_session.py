@@ -240,7 +240,7 @@ def test_compare_export_and_reopen_after_an_afternoon(make_window, tmp_path: Pat
     def export_to(dialog: ExportDialog) -> int:
         path, captions = next(answers)
         dialog.path.setText(str(path))
-        dialog.captions.setCurrentText(captions)
+        dialog.choose_captions(captions)
         return ExportDialog.DialogCode.Accepted
 
     monkeypatch.setattr(ExportDialog, "exec", export_to)

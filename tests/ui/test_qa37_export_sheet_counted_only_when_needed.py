@@ -30,7 +30,7 @@ def test_the_sheet_is_counted_only_when_a_file_of_its_names_is_there(make_window
 
     def fake_exec(dialog: ExportDialog) -> int:
         dialog.path.setText(str(target))
-        dialog.format.setCurrentText("png")
+        dialog.choose_format("png")
         dialog.panels.setCurrentIndex(dialog.panels.findData(1))
         return ExportDialog.DialogCode.Accepted
 

@@ -189,17 +189,17 @@ def test_export_dialog_path_survives_format_changes_and_an_empty_field_disables_
 
     dialog = ExportDialog(tmp_path / "story exports" / "Qiqi.mp4", "Qiqi")
     qtbot.addWidget(dialog)
-    dialog.format.setCurrentText("webm")
+    dialog.choose_format("webm")
     assert dialog.path.text() == str(tmp_path / "story exports" / "Qiqi.webm")
     dialog.path.setText(str(tmp_path / "episode v1.2 final"))
-    dialog.format.setCurrentText("srt")
+    dialog.choose_format("srt")
     assert dialog.path.text() == str(tmp_path / "episode v1.2 final.srt"), "a dot in the name is kept"
     dialog.path.setText(str(tmp_path))  # an existing folder: the file goes inside it
-    dialog.format.setCurrentText("otio")
+    dialog.choose_format("otio")
     assert dialog.choices().out == tmp_path / "Qiqi.otio"
     dialog.path.setText("")
     assert not dialog.export_button.isEnabled()
-    dialog.format.setCurrentText("mp4")  # no exception, and the field stays empty
+    dialog.choose_format("mp4")  # no exception, and the field stays empty
     assert dialog.path.text() == "" and not dialog.export_button.isEnabled()
     dialog.path.setText(str(tmp_path / "x.mp4"))
     assert dialog.export_button.isEnabled()
@@ -246,7 +246,7 @@ def test_exporting_over_an_existing_file_asks_first(make_window, sample_project:
 
     def fake_exec(dialog: ExportDialog) -> int:
         dialog.path.setText(str(target))
-        dialog.format.setCurrentText("srt")
+        dialog.choose_format("srt")
         return ExportDialog.DialogCode.Accepted
 
     monkeypatch.setattr(ExportDialog, "exec", fake_exec)

@@ -37,6 +37,61 @@ if TYPE_CHECKING:
 
 FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
 CAPTIONS = ("none", "burn", "srt")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An option of a list in the dialog: its code (the export's, and the command line's), the
+    words the list shows for it, and its tooltip, which says what the option makes."""
+
+    code: str
+    label: str
+    tip: str
+
+
+FORMAT_CHOICES = (
+    Choice("mp4", "Video (MP4)", "A video file that plays almost anywhere: phones, browsers and video sites."),
+    Choice("webm", "Video (WebM)", "A video file for web pages; smaller than MP4, but some players can't open it."),
+    Choice("gif", "Animated GIF", "A silent looping animation for chats and web pages, with fewer colours and a "
+           "lower frame rate."),
+    Choice("pdf", "Storyboard (PDF)", "A printable storyboard: a still of each turn with its text, several turns "
+           "to a page."),
+    Choice("png", "Storyboard pages (PNG)", "The storyboard as images, one PNG file for each page."),
+    Choice("srt", "Subtitles (SRT)", "Only the captions, timed to the episode, as a subtitle file to add to a "
+           "video elsewhere."),
+    Choice("otio", "Editor timeline (OpenTimelineIO)", "The turns' clips in order, as a timeline to open and finish "
+           "in a video editor (DaVinci Resolve, Kdenlive and others)."),
+)
+"""The formats the dialog offers, in :data:`FORMATS`' order."""
+CAPTION_CHOICES = (
+    Choice("none", "None", "No captions: the video shows only the pictures."),
+    Choice("burn", "Burned into the picture", "The dialogue and narration are drawn onto the frames: every player "
+           "shows them, and they can't be turned off."),
+    Choice("srt", "Subtitle file beside the video", "The captions go into a subtitle file (.srt) of the same name "
+           "beside the video: players show them if asked to, and they can be turned off or edited."),
+)
+"""The caption modes the dialog offers, in :data:`CAPTIONS`' order."""
+
+
+def fill_choices(combo: QComboBox, choices: tuple[Choice, ...]) -> None:
+    """``combo`` offering ``choices``: each shown by its label, with its code as the item's
+    data and its tooltip on the item."""
+    for choice in choices:
+        combo.addItem(choice.label, choice.code)
+        combo.setItemData(combo.count() - 1, choice.tip, Qt.ItemDataRole.ToolTipRole)
+
+
+def choose_code(combo: QComboBox, code: str) -> None:
+    """Select the item of ``combo`` whose code is ``code`` (nothing changes for an unknown code)."""
+    index = combo.findData(code)
+    if index >= 0:
+        combo.setCurrentIndex(index)
+
+
+def chosen_code(combo: QComboBox) -> str:
+    """The code of ``combo``'s selected item."""
+    return str(combo.currentData())
+
 DIALOG_FIELDS = {
     "--size": "Size (width × height)",
     "--fps": "Frame rate",
@@ -226,6 +281,16 @@ class BranchFacts:
                 "it and the turns after it, for an episode that follows on; or export the branch as it is.")
 
 
+def _label(choices: tuple[Choice, ...], code: str) -> str:
+    """The words ``choices`` show for ``code`` (the code itself where none has it)."""
+    return next((choice.label for choice in choices if choice.code == code), code)
+
+
+def _tip(choices: tuple[Choice, ...], code: str) -> str:
+    """The tooltip of ``code``'s choice ("" where none has it)."""
+    return next((choice.tip for choice in choices if choice.code == code), "")
+
+
 def _size_text(size: tuple[int, int]) -> str:
     return f"{size[0]} × {size[1]}"
 
@@ -260,8 +325,8 @@ class ExportDialog(QDialog):
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._browse)
         self.format = QComboBox(self)
-        self.format.addItems(FORMATS)
-        self.format.currentTextChanged.connect(self._format_changed)
+        fill_choices(self.format, FORMAT_CHOICES)
+        self.format.currentIndexChanged.connect(lambda _index: self._format_changed(self.chosen_format()))
         self.keep_size = QCheckBox("clips' own size", self)
         self.keep_size.setChecked(True)
         self.width_box = QSpinBox(self)
@@ -287,7 +352,10 @@ class ExportDialog(QDialog):
         self.crossfade.setSingleStep(0.25)
         self.crossfade.setSuffix(" s")
         self.captions = QComboBox(self)
-        self.captions.addItems(CAPTIONS)
+        fill_choices(self.captions, CAPTION_CHOICES)
+        self.captions.currentIndexChanged.connect(
+            lambda _index: self.captions.setToolTip(_tip(CAPTION_CHOICES, self.chosen_captions()))
+            if self.captions.isEnabled() else None)
         self.overlay = QCheckBox("stamina, social and fun bars", self)
         self.title = QLineEdit(title, self)
         self.title.setPlaceholderText("title card text (empty: none)")
@@ -338,10 +406,26 @@ class ExportDialog(QDialog):
         self.keep_size.toggled.emit(True)
         suffix = default_out.suffix.lstrip(".")
         if suffix in FORMATS:
-            self.format.setCurrentText(suffix)
+            self.choose_format(suffix)
         if previous is not None:
             self.restore(previous)
-        self._enable_for(self.format.currentText())
+        self._enable_for(self.chosen_format())
+
+    def chosen_format(self) -> str:
+        """The chosen format's code ("mp4", "pdf", ...)."""
+        return chosen_code(self.format)
+
+    def choose_format(self, fmt: str) -> None:
+        """Choose the format whose code is ``fmt``."""
+        choose_code(self.format, fmt)
+
+    def chosen_captions(self) -> str:
+        """The chosen caption mode's code ("none", "burn", "srt")."""
+        return chosen_code(self.captions)
+
+    def choose_captions(self, mode: str) -> None:
+        """Choose the caption mode whose code is ``mode``."""
+        choose_code(self.captions, mode)
 
     @property
     def missing(self) -> int:
@@ -391,7 +475,7 @@ class ExportDialog(QDialog):
     def restore(self, choices: ExportChoices) -> None:
         """The form as ``choices`` left it (the last export of this project in this window):
         the same file, format and options, for an export made again after a re-roll."""
-        self.format.setCurrentText(choices.fmt)
+        self.choose_format(choices.fmt)
         self.path.setText(str(choices.out))
         self.keep_size.setChecked(choices.size is None)
         if choices.size is not None:
@@ -399,7 +483,7 @@ class ExportDialog(QDialog):
             self.height_box.setValue(choices.size[1])
         self.fps.setValue(choices.fps or 0)
         self.crossfade.setValue(choices.crossfade)
-        self.captions.setCurrentText(choices.captions)
+        self.choose_captions(choices.captions)
         self.overlay.setChecked(choices.overlay)
         self.title.setText(choices.title)
         for combo, value in ((self.panels, choices.panels), (self.aspect, choices.aspect)):
@@ -408,7 +492,7 @@ class ExportDialog(QDialog):
                 combo.setCurrentIndex(index)
 
     def _browse(self) -> None:
-        fmt = self.format.currentText()
+        fmt = self.chosen_format()
         text = self.path.text().strip()
         start = str(self.target(text)) if text else str(self.default_folder / f"{self.default_stem}.{fmt}")
         path, _ = QFileDialog.getSaveFileName(self, "Export to", start, f"{fmt.upper()} (*.{fmt})")
@@ -435,8 +519,8 @@ class ExportDialog(QDialog):
         """A path typed with another format's suffix chooses that format: "episode.pdf" asks for
         a PDF sheet, not for a video written to "episode.mp4"."""
         fmt = self.typed_format(self.path.text())
-        if fmt is not None and fmt != self.format.currentText():
-            self.format.setCurrentText(fmt)
+        if fmt is not None and fmt != self.chosen_format():
+            self.choose_format(fmt)
 
     def _format_changed(self, fmt: str) -> None:
         text = self.path.text().strip()
@@ -462,10 +546,13 @@ class ExportDialog(QDialog):
                                ("panels_per_page", (self.panels,)), ("panel_aspect", (self.aspect,))):
             formats = uses[field]
             on = chosen in formats
-            names = ", ".join(f.value for f in ExportFormat if f in formats)
+            names = _joined([choice.label for choice in FORMAT_CHOICES if ExportFormat(choice.code) in formats])
             for widget in widgets:
                 widget.setEnabled(on)
-                widget.setToolTip("" if on else f"Not used by {fmt}: only by {names}.")
+                widget.setToolTip("" if on else f"Not used by {_label(FORMAT_CHOICES, fmt)}: only by {names}.")
+        self.format.setToolTip(_tip(FORMAT_CHOICES, fmt))
+        if self.captions.isEnabled():
+            self.captions.setToolTip(_tip(CAPTION_CHOICES, self.chosen_captions()))
         from studio.export.encoding import EVEN_SIDED
 
         for box in (self.width_box, self.height_box):
@@ -480,7 +567,7 @@ class ExportDialog(QDialog):
         from studio.export.encoding import encodable_size
 
         size = (self.width_box.value(), self.height_box.value())
-        width, height = encodable_size(ExportFormat(self.format.currentText()), size)
+        width, height = encodable_size(ExportFormat(self.chosen_format()), size)
         self.width_box.setValue(width)
         self.height_box.setValue(height)
 
@@ -488,7 +575,7 @@ class ExportDialog(QDialog):
         """The file the path field names, with the chosen format's suffix: a folder (one that
         exists, or a name ending in a slash) gets a file of the default name in it; a relative
         path is taken from the default folder (the exports folder)."""
-        path, fmt = Path(text).expanduser(), self.format.currentText()
+        path, fmt = Path(text).expanduser(), self.chosen_format()
         if not path.is_absolute():
             path = self.default_folder / path
         if path.is_dir() or os.path.basename(text.rstrip()) in ("", ".", ".."):  # "…/", ".": a folder
@@ -526,11 +613,11 @@ class ExportDialog(QDialog):
         fps = self.fps.value()
         return ExportChoices(
             out=self.target(self.path.text().strip()),
-            fmt=self.format.currentText(),
+            fmt=self.chosen_format(),
             size=None if self.keep_size.isChecked() else (self.width_box.value(), self.height_box.value()),
             fps=fps or None,
             crossfade=self.crossfade.value(),
-            captions=self.captions.currentText(),
+            captions=self.chosen_captions(),
             overlay=self.overlay.isChecked(),
             panels=int(self.panels.currentData()),
             aspect=str(self.aspect.currentData()),
