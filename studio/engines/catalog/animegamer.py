@@ -203,7 +203,8 @@ def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
     moved = folder_reason(folder, "AnimeGamer")
     unmet = [*check_packages(PACKAGES, engine=NAME), *([moved] if moved else check_files(folder))]
     unmet.extend(check_cuda_only(config, info.capabilities, engine=NAME, label="AnimeGamer",
-                                 gpu_hint="Use it on a machine with an NVIDIA GPU of 24 GB or more."))
+                                 gpu_hint="Use it on a machine with an NVIDIA GPU of 24 GB or more, or of 16 GB "
+                                          "with --device cuda:0+offload."))
     return hardest_first(unmet)
 
 

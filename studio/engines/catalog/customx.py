@@ -80,8 +80,9 @@ class CustomXSettings(EngineSettings):
                     "every step a full transformer pass."),
         Preset("deepcache", "DeepCache, compiled (22 full passes of 30, compiled blocks, untiled VAE)",
                {**_REFERENCE, "step_reuse": "deepcache", "vae_tiling": False, "torch_compile": True},
-               help="The fastest preset that keeps Reference quality (70 s a turn of 93 frames at 360p on an "
-                    "H200, against 111 s). The release's DeepCache schedule: on 8 of the 30 steps only the "
+               help="The fastest preset that keeps Reference quality (70 s a turn against Reference's 111 s on "
+                    "an H200, measured for clips of 93 frames at 360p; the default 129 frames take longer, not "
+                    "timed). The release's DeepCache schedule: on 8 of the 30 steps only the "
                     "last single block runs, on the cached input of the step before; the transformer's blocks "
                     "are compiled (the first clip after loading waits about 30 s for the compiler, later "
                     "clips don't); the VAE works on whole frames (16 at a time), faster than in tiles and "
