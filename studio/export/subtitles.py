@@ -657,17 +657,46 @@ def _context(cues: tuple[Cue, ...] | list[Cue]) -> str:
     return " ".join(cue.shown for cue in cues)
 
 
+SHORTENED_CAPTIONS_HINT = ("a longer duration for the turn (`kamishibai story PROJECT NODE --duration SECONDS`, or "
+                           "Duration in the window's Story section) or a shorter text shows all of it")
+"""How a note on captions cut for time says to show all of their text; the window says it
+in its own words (:func:`studio.ui.export_notes.note_in_window_words`)."""
+
+
+def cut_caption_turns(branch: Branch, timeline: Timeline) -> list[int]:
+    """The numbers of the turns whose caption text was cut to fit its time (:func:`fitted_cues`),
+    in order. Where short turns share a caption and only its end is cut, only the turns whose
+    own words are not all shown are named: a turn shown whole beside a cut one is not."""
+    cut: set[int] = set()
+    for shown in episode_captions(branch, timeline):
+        if not shown.shortened:
+            continue
+        said = _unspaced(" ".join(timed.cue.text for timed in shown.subtitles))
+        for index in shown.block.turns:
+            if any(_unspaced(cue.text) not in said for cue in turn_cues(branch.turns[index])):
+                cut.add(branch.turns[index].number)
+    return sorted(cut)
+
+
+def _unspaced(text: str) -> str:
+    """``text`` without spaces and direction marks: a turn's words are found in its subtitles
+    however they were wrapped, cut into pieces or joined to their neighbours' (" / ")."""
+    return "".join(char for char in text if not char.isspace() and char not in (LRM, RLM))
+
+
 def shortened_captions_note(branch: Branch, timeline: Timeline) -> str:
     """A note naming the turns whose caption had more text than its time shows (it shows the
-    start, ending in "…": :func:`readable_cues`), or ''."""
-    numbers = sorted({branch.turns[index].number for shown in episode_captions(branch, timeline) if shown.shortened
-                      for index in shown.block.turns})
+    start, ending in "…": :func:`readable_cues`), and how to show all of it, or ''."""
+    numbers = cut_caption_turns(branch, timeline)
     if not numbers:
         return ""
-    which = f"turn {numbers[0]}" if len(numbers) == 1 else f"turns {first_few([str(n) for n in numbers], ', ')}"
-    return (f"the caption of {which} had more text than can be read in the time it shows, so it shows only the "
-            f"start, ending in '\u2026' (a longer duration for the turn, set in the inspector's Story section or with "
-            f"`kamishibai story PROJECT NODE --duration SECONDS`, or a shorter text shows all of it)")
+    if len(numbers) == 1:
+        which = f"turn {numbers[0]}'s caption has more text than can be read in its time, so it shows"
+    else:
+        named = [str(number) for number in numbers]
+        listed = first_few(named, ", ") if len(named) > 8 else f"{', '.join(named[:-1])} and {named[-1]}"
+        which = f"turns {listed} have captions with more text than can be read in their time, so each shows"
+    return f"{which} only its start, ending in '\u2026' ({SHORTENED_CAPTIONS_HINT})"
 
 
 ELLIPSIS = "\u2026"

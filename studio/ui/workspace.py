@@ -59,10 +59,11 @@ from studio.ui.canvas.tree_scene import TreeScene
 from studio.ui.canvas.tree_view import TreeView
 from studio.ui.cast_panel import CastPanel
 from studio.ui.clip_presence import in_window_words, missing_clips_message, without_node_ids
-from studio.ui.dialogs.export_dialog import BranchFacts, in_dialog_words
+from studio.ui.dialogs.export_dialog import BranchFacts
 from studio.ui.drafts_kept import load_drafts, save_drafts
 from studio.ui.drawn_pictures import DrawnPictureCache
 from studio.ui.episode.episode_panel import EpisodePanel
+from studio.ui.export_notes import finished_export, show_export_notes
 from studio.ui.fork_turn import fork_copied
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.instruction_editor import EMPTY_TIP
@@ -322,6 +323,8 @@ class Workspace(QWidget):
         self._matches: list[str] = []
         # export job id -> the file asked for, and the job's ExportResult (filled as it ends)
         self._exports: dict[str, tuple[Path, list[Any]]] = {}
+        self.export_notes_box: QWidget | None = None
+        """The box with the last finished export's notes (None: no export had any)."""
         self._match_index = -1
         self.closed = False
         self._compare_windows: dict[str, Any] = {}
@@ -1194,9 +1197,11 @@ class Workspace(QWidget):
             if event.kind is EventKind.FINISHED:
                 out, results = export
                 written = list(results[0].paths) if results else []
-                notes = "".join(f" Note: {in_dialog_words(note)}."
-                                for note in (results[0].notes if results else ()))
-                self.message.emit(f"Export finished: {describe_written(out, written)}{notes}")
+                described = describe_written(out, written)
+                finished = finished_export(described, results[0].notes if results else ())
+                self.message.emit(finished.status)
+                if finished.notes:  # a few sentences each: in a box of their own, not the status bar
+                    self.export_notes_box = show_export_notes(self, described, finished)
             elif event.kind is EventKind.FAILED:
                 self.message.emit(f"Export failed: {without_node_ids(event.message) or 'see the queue'}")
             else:
