@@ -1,12 +1,13 @@
-"""The README's description of `play --json` names what a play stopped by Ctrl+C prints:
-the turn it was making with `"interrupted": true`, its keys, and the exit status."""
+"""The command line reference's description of `play --json` (docs/CLI.md, moved there from the
+README) names what a play stopped by Ctrl+C prints: the turn it was making with
+`"interrupted": true`, its keys, and the exit status."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "CLI.md"  # the command line's reference, from the README
 
 
 def test_readme_describes_the_interrupted_turn() -> None:
