@@ -1040,6 +1040,7 @@ class MainWindow(QMainWindow):
         workspace.close(policy)
         for panel in panels:
             if panel is not None:
+                panel.setParent(None)  # out of the window at once: a deferred delete waits for the event loop
                 panel.deleteLater()
         workspace.deleteLater()
         self.show_welcome()
