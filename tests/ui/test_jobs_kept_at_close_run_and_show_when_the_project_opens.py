@@ -43,7 +43,7 @@ def _one_round(window, sample_project: Path, qtbot, round_: int) -> None:  # typ
     assert window.open_project(sample_project), window.last_error
     panel = window.queue_dock.widget()
     assert isinstance(panel, QueuePanel)
-    qtbot.waitUntil(lambda: window.findChildren(QueuePanel) == [panel], timeout=5_000)  # the old one is gone
+    assert window.findChildren(QueuePanel) == [panel], "the closed project's queue panel left the window"
     assert len(window.findChildren(Inspector)) == 1
     qtbot.waitUntil(window.queue_dock.isVisible, timeout=5_000)
     assert kept <= {job.id for job in window.session.service.jobs(include_finished=True)}
