@@ -35,7 +35,8 @@ def test_arrow_keys_name_each_selected_turn(make_window, sample_project: Path, q
     first = tree.child_ids(tree.root_id)[0]
     assert ws.current_id == first
     name, description = _heard(ws.view)
-    assert name == ("Story tree, turn 1 of 5: Qiqi, day sky: quickly fly on broomstick. Not generated yet. "
+    assert name == ("Story tree, turn 1 of 5: Qiqi, day sky: Qiqi quickly flies on the broomstick in the sky, by day. "
+                    "Not generated yet. "
                     "No alternatives.")
     assert description.startswith("No takes. 1 turn after it.")
 
@@ -44,18 +45,19 @@ def test_arrow_keys_name_each_selected_turn(make_window, sample_project: Path, q
     top, bottom = tree.child_ids(tree.child_ids(first)[0])
     assert ws.current_id == top
     name, _ = _heard(ws.view)
-    assert name.startswith("Story tree, turn 3 of 5: Yuzu, day bakery: happily wave.")
+    assert name.startswith("Story tree, turn 3 of 5: Yuzu, day bakery: Yuzu happily waves in the bakery, by day.")
     assert name.endswith("Alternative 1 of 2.")
 
     press_story_key(window, qtbot, Qt.Key.Key_Down)
     assert ws.current_id == bottom
     name, _ = _heard(ws.view)
-    assert name.startswith("Story tree, turn 3 of 5: Yuzu, day park: energetically run.")
+    assert name.startswith("Story tree, turn 3 of 5: Yuzu, day park: Yuzu energetically runs in the park, by day.")
     assert name.endswith("Alternative 2 of 2.")
 
     press_story_key(window, qtbot, Qt.Key.Key_End)
     name, _ = _heard(ws.view)
-    assert name.startswith("Story tree, turn 5 of 5: Qiqi, sunset sky: gently fly on broomstick.")
+    assert name.startswith("Story tree, turn 5 of 5: Qiqi, sunset sky: "
+                           "Qiqi gently flies on the broomstick in the sky, at sunset.")
 
     press_story_key(window, qtbot, Qt.Key.Key_Home)
     assert _heard(ws.view)[0].startswith("Story tree: the start of the story")

@@ -1,5 +1,5 @@
 """A chosen clip deleted behind the window's back is noticed when its turn is shown, played or
-exported: the card and the status bar say so, the export dialog names the turn and keeps Export
+exported: the card, the preview and the status bar say so, the export dialog names the turn and keeps Export
 off, and a re-roll of that turn uses its new take (a take kept beside the missing one fixed
 nothing: the next export stopped the same way). Messages name the turn, never its node id."""
 
@@ -33,6 +33,8 @@ def test_a_deleted_clip_is_flagged_and_a_reroll_replaces_it(make_window, sample_
     assert "The clip of turn 2 is missing" in window.status_text()
     card = ws.scene.cards[turn]
     assert card.summary.clip_missing and "Clip missing" in card.toolTip()
+    view = ws.episode.player.view  # the preview says so too (frames decoded before went on showing)
+    qtbot.waitUntil(lambda: "Turn 2's clip is missing" in view.message, timeout=10_000)
 
     dialog = open_export_dialog(window, monkeypatch)
     assert "the clip of turn 2 is missing" in dialog.branch_label.text()

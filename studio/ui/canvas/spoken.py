@@ -81,6 +81,8 @@ def spoken_turn(tree: StoryTree, summary: NodeSummary, branch: list[str]) -> Spo
     number = f"turn {depth} of {turns}" if turns >= depth else f"turn {depth}"
     who = _who_and_where(tree, node_id)
     what = excerpt_of(summary.excerpt, 120)
+    if what.endswith(".") and not what.endswith(".."):  # a card's sentence ends as the name's clause does
+        what = what[:-1]
     about = ": ".join(part for part in (who, what) if part) or "no instruction yet"
     status = SPOKEN_STATUS[summary.status]
     name = f"{TREE_NAME}, {number}: {about}. {status}. {_alternatives(tree, node_id)}."

@@ -36,6 +36,8 @@ def no_clip_note(index: int, summary: NodeSummary) -> str:
     selected: why it has none (its status, a failure's reason and, on the next line, the
     hint saying what to do about it, as the inspector shows it)."""
     turn = f"Turn {index}"
+    if summary.clip_missing:
+        return f"{turn}'s clip is missing (moved or deleted?)\nHint: re-roll it (R): the new take is used in its place"
     if summary.status == CardStatus.DRAFT:
         return f"{turn} is not generated yet"
     if summary.status == CardStatus.QUEUED:
@@ -207,8 +209,11 @@ class EpisodePanel(QWidget):
         # being made, failed) says why for its set duration while it plays. It was left off, so
         # the branch played as if it were complete and the turn's time was lost.
         clip_turns = list(range(1, len(summaries))) if done else []
-        paths = [self.resolve(summaries[i].clip_path) if summaries[i].clip_path else "" for i in clip_turns]
-        notes = ["" if summaries[i].clip_path else no_clip_note(i, summaries[i]) for i in clip_turns]
+        # a clip found deleted plays as a stand-in saying so (decoded frames held from before
+        # went on showing it as if nothing had happened)
+        playable = [bool(summaries[i].clip_path) and not summaries[i].clip_missing for i in clip_turns]
+        paths = [self.resolve(summaries[i].clip_path) if ok else "" for i, ok in zip(clip_turns, playable, strict=True)]
+        notes = ["" if ok else no_clip_note(i, summaries[i]) for i, ok in zip(clip_turns, playable, strict=True)]
         new_clips = paths != self.player.paths
         # each clip's stored length places it before it is decoded: the total time is the branch's;
         # each turn's set duration holds or cuts its clip, as the export does
