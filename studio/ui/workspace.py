@@ -67,6 +67,7 @@ from studio.ui.export_notes import finished_export, show_export_notes
 from studio.ui.fork_turn import fork_copied
 from studio.ui.inspector.inspector import Inspector
 from studio.ui.inspector.instruction_editor import EMPTY_TIP
+from studio.ui.inspector.pasted_script import ScriptTurn
 from studio.ui.inspector.typed_not_saved import TypedText, typing_for_clipboard, typing_tip
 from studio.ui.inspector.vocabulary import collect_vocabulary
 from studio.ui.job_labels import job_title
@@ -448,6 +449,7 @@ class Workspace(QWidget):
         self.episode.turn_selected.connect(self.select)
         self.episode.follow_jobs(session.tracker)
         self.inspector.generate_requested.connect(self.generate_text)
+        self.inspector.script_turns_requested.connect(self.add_script_turns)
         self.inspector.save_requested.connect(self.save_text)
         self.inspector.error.connect(self.error.emit)
         self.inspector.take_chosen.connect(self.choose_take)
@@ -1259,6 +1261,26 @@ class Workspace(QWidget):
     # -- turn commands -----------------------------------------------------------------------
 
     @turn_action
+    def add_script_turns(self, parent_id: str, turns: list[ScriptTurn]) -> None:
+        """Make ``turns`` (lines pasted into the editor: a script) one after another after
+        ``parent_id``, as one edit (one Undo), and show the last of them."""
+        if not turns or parent_id not in self.tree.nodes:
+            return
+        from studio.storage.demo_import import ImportTurns
+
+        ids = [new_id() for _ in turns]
+        parents = [parent_id, *ids[:-1]]
+        made = tuple((node_id, parent, turn.text) for node_id, parent, turn in zip(ids, parents, turns, strict=True))
+        stories = tuple((node_id, StoryFields(dialogue=turn.dialogue))
+                        for node_id, turn in zip(ids, turns, strict=True) if turn.dialogue)
+
+        def shown(_changes: ChangeSet) -> None:
+            self.select(ids[-1])  # a draft the lines were pasted into is left as any draft is
+            self.message.emit(f"Made {plural(len(ids), 'turn')} of the pasted lines. Turn › Generate missing turns "
+                              "of the branch (Ctrl+Shift+G) makes their takes.")
+
+        self.apply(ImportTurns(made, stories), then=shown)
+
     def start_new_turn(self) -> None:
         """Enter: a draft under the selected turn; the instruction editor takes focus. A draft
         closed with Esc under this turn comes back with what was typed in it (so does the one

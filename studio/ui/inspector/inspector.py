@@ -114,6 +114,7 @@ def turn_title(tree: StoryTree, node_id: str) -> str:
 
 class Inspector(QScrollArea):
     generate_requested = Signal(str, str)  # (parent id for a draft or node id, text); see mode
+    script_turns_requested = Signal(str, object)  # the turn to continue, list[ScriptTurn] (lines pasted)
     save_requested = Signal(str)
     take_chosen = Signal(str, str)  # node id, take id
     notes_changed = Signal(str, str)
@@ -229,6 +230,7 @@ class Inspector(QScrollArea):
         for field in self.editor.fields():
             field.textChanged.connect(self._update_name_note)
         self.editor.generate_requested.connect(self._on_generate)
+        self.editor.script_turns_requested.connect(self._on_script_turns)
         self.editor.save_requested.connect(self.save_requested.emit)
         self.editor.refused.connect(self._on_refused)
         self.editor.generate_refused.connect(self.error.emit)  # the line stays, and may be kept as it is
@@ -515,6 +517,13 @@ class Inspector(QScrollArea):
             self.generate_requested.emit(target, text)
             if not draft:  # a draft's new turn takes the focus to the tree once it is made
                 self.focus_tree_requested.emit()
+
+    def _on_script_turns(self, turns: object) -> None:
+        """Lines pasted into the editor are to be turns after the one shown (a draft's: after
+        the turn it continues)."""
+        target = self.draft_parent or self.node_id
+        if target:
+            self.script_turns_requested.emit(target, turns)
 
     def _on_refused(self, error: StudioError) -> None:
         """The editor's line is too long to keep: it stays as the typing to fix (a redraw of

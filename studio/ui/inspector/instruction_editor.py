@@ -7,9 +7,10 @@ extra parts the studio's parser understands. Ctrl+Enter generates.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -43,6 +45,13 @@ from studio.core.instruction import (
 )
 from studio.ui.icons import icon_on_accent
 from studio.ui.inspector.carried_on import CarriedOn, as_before
+from studio.ui.inspector.pasted_script import (
+    ScriptOffer,
+    offer_script_turns,
+    pasted_lines,
+    reads_as_script,
+    script_turns,
+)
 from studio.ui.inspector.story_editor import one_line, utf16_length
 from studio.ui.inspector.vocabulary import Vocabulary
 from studio.ui.inspector.wheel_guard import FocusWheelComboBox
@@ -356,16 +365,23 @@ def flat_line(text: str) -> str:
     return one_line(text).replace("\t", " ")
 
 
-def keep_to_one_line(edit: QLineEdit) -> None:
+def keep_to_one_line(edit: QLineEdit, several_lines: Callable[[str, str], None] | None = None) -> None:
     """Hold ``edit`` to :func:`flat_line` text, typed, pasted or set; the cursor stays where
-    the text ended (a pasted paragraph's end)."""
+    the text ended (a pasted paragraph's end). ``several_lines(before, text)`` hears of lines
+    of a script (:func:`~studio.ui.inspector.pasted_script.reads_as_script`) once they are
+    joined: the field's text before they came, and the text with its lines."""
+    before = [edit.text()]
 
     def flatten(text: str) -> None:
+        previous = before[0]
         flat = flat_line(text)
         if flat != text:
             cursor = edit.cursorPosition()
             edit.setText(flat)
             edit.setCursorPosition(min(cursor, utf16_length(flat)))
+            if several_lines is not None and reads_as_script(text):
+                several_lines(previous, text)
+        before[0] = edit.text()
 
     edit.textChanged.connect(flatten)
 
@@ -479,6 +495,9 @@ class InstructionEditor(QWidget):
     generate_refused = Signal(object)
     """An InstructionError: Generate was asked for a line that writes a misspelled field name
     (see :func:`misspelled_field_error`). Only the take is refused: the line may still be kept."""
+    script_turns_requested = Signal(object)
+    """Lines pasted into a field are to be turns of their own (a list of
+    :class:`~studio.ui.inspector.pasted_script.ScriptTurn`), after the turn shown."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -498,6 +517,8 @@ class InstructionEditor(QWidget):
         the box (see :meth:`move_background_time`): the note says so until the time changes."""
         self._moving_time = False
         self.read_only_reason: str | None = None
+        self.script_offer: QMessageBox | None = None
+        """The question about the last lines pasted into a field (see :meth:`_lines_pasted`)."""
         """Why the fields can't be changed (see :meth:`set_read_only`); None when they can."""
         self.mode_label = QLabel("", self)
         self.mode_label.setObjectName("modeLabel")
@@ -566,7 +587,7 @@ class InstructionEditor(QWidget):
 
         time_edit = self.time.lineEdit()
         for edit in (*self.fields(), *((time_edit,) if time_edit is not None else ())):
-            keep_to_one_line(edit)
+            keep_to_one_line(edit, functools.partial(self._lines_pasted, edit))
         for edit in self.fields():
             edit.textChanged.connect(self._update_preview)
         self.time.currentTextChanged.connect(self._update_preview)
@@ -576,6 +597,33 @@ class InstructionEditor(QWidget):
         self.generate_button.clicked.connect(self._generate)
         self.save_button.clicked.connect(self._save)
         self._update_preview()
+
+    def _lines_pasted(self, field: QLineEdit, before: str, text: str) -> None:
+        """Lines pasted into ``field`` (a script): once the paste is over, offer a turn of each
+        (:mod:`studio.ui.inspector.pasted_script`), or keep them joined in the field."""
+        if self.read_only_reason is not None:
+            return
+        turns = script_turns(text, self._script_line)
+        if not turns:
+            return
+        names = {self.character: "Character", self.motion: "Motion", self.background: "Background",
+                 self.camera: "Camera", self.free_text: "Free text"}
+        offer = ScriptOffer(names.get(field, "Time"), turns, len(pasted_lines(text)))
+
+        def make() -> None:
+            field.setText(before)  # the lines go into turns of their own, not into this one
+            self.script_turns_requested.emit(offer.turns)
+
+        def ask() -> None:
+            if self.script_offer is not None:
+                self.script_offer.close()
+            self.script_offer = offer_script_turns(self, offer, make, lambda: None)
+
+        QTimer.singleShot(0, self, ask)  # after the paste; never once the editor is gone
+
+    def _script_line(self, what: str, scene: str) -> str:
+        """A pasted script's turn: ``what`` happens, as free text, with its scene's Background."""
+        return compose_instruction("", "", scene, "", "", what, language=self._language) if scene else what
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         """Ctrl+Enter generates; Esc cancels a draft, or on a turn hands the keyboard back to
