@@ -278,6 +278,22 @@ def _turn_count(count: int) -> str:
     return f"{count} turn{'' if count == 1 else 's'}"
 
 
+@dataclass
+class ChoiceReroll:
+    """A take chosen with "Use and re-roll": the status bar follows its re-roll to the end."""
+
+    said: str  # "Take 2 chosen"
+    total: int  # the turns after it being re-rolled
+    done: int = 0
+
+    def one_done(self) -> str:
+        self.done += 1
+        if self.done >= self.total:
+            verb = "is" if self.total == 1 else "are"
+            return f"{self.said}; the {_turn_count(self.total)} after it {verb} re-rolled."
+        return f"{self.said}; re-rolled {self.done} of the {_turn_count(self.total)} after it."
+
+
 def _finished(take: Take | None) -> bool:
     """Whether a turn's chosen take has a clip an export can use."""
     return take is not None and take.status is TakeStatus.DONE and bool(take.clip_path)
@@ -334,6 +350,8 @@ class Workspace(QWidget):
         """The open Compare branches window (None when none is open)."""
         self.ask_stale_hook: Callable[[int], str | None] | None = None
         self._use_new_take: set[str] = set()
+        self._choice_rerolls: dict[str, ChoiceReroll] = {}
+        """The jobs of a re-roll of the turns after a take chosen, by job id (see :meth:`_follow_choice`)."""
         """Turns re-rolled while their chosen clip was missing: the new take is used when ready."""
         self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
         self._draft_note = ""
@@ -1218,6 +1236,10 @@ class Workspace(QWidget):
             self.message.emit(f"Generation failed: {message}" + (f" ({hint})" if hint else ""))
         elif event.kind is EventKind.FINISHED:
             node_id = event.job.node_id
+            rerolling = self._choice_rerolls.pop(event.job.id, None)
+            if rerolling is not None:
+                self.message.emit(rerolling.one_done())
+                return
             if node_id in self._use_new_take and event.job.take_id in self.tree.takes:
                 self._use_new_take.discard(node_id)
                 self._use_in_place_of_missing(node_id, event.job.take_id)
@@ -1709,13 +1731,23 @@ class Workspace(QWidget):
                 self._queue_jobs(
                     lambda service, engine, settings: service.reroll_branch(node_id, engine=engine,
                                                                             settings=settings, only=stale_turns),
-                    lambda jobs: f"{said}; re-rolling the {_turn_count(len(jobs))} after it.")
+                    lambda jobs: self._follow_choice(said, jobs))
             elif stale:
                 self.message.emit(f"{said}; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
             elif chosen_as:
                 self.message.emit(f"{said}.")
 
         self.apply(SelectTake(node_id, take_id), then=chosen)
+
+    def _follow_choice(self, said: str, jobs: Any) -> str:
+        """What the status bar says as a take is chosen and the turns after it are queued for a
+        re-roll; each of those jobs, as it ends, says how far the re-roll is (each said only
+        "Take ready.", and what the user did was lost)."""
+        job_ids = [str(job) for job in jobs] if isinstance(jobs, list | tuple) else []
+        rerolling = ChoiceReroll(said, len(job_ids))
+        for job_id in job_ids:
+            self._choice_rerolls[job_id] = rerolling
+        return f"{said}; re-rolling the {_turn_count(len(job_ids))} after it."
 
     def undo(self) -> None:
         """Undo the last step. Notes and story fields typed and still waiting to be saved (their

@@ -1,6 +1,7 @@
 """Choosing another take and re-rolling the turns after it ("Use and re-roll N") says which
 take was chosen and how many turns are being re-rolled (it said "Take chosen; re-rolling 4
-later turns…", soon replaced by "Take ready.")."""
+later turns…", soon replaced by "Take ready." from each re-rolled turn): it follows the
+re-roll to its end."""
 
 from __future__ import annotations
 
@@ -30,3 +31,7 @@ def test_use_and_reroll_names_the_take_and_the_turns(make_window, sample_project
     expected = f"Take {number} chosen; re-rolling the {after} turns after it."
     qtbot.waitUntil(lambda: expected in said, timeout=JOB_TIMEOUT_MS)
     qtbot.waitUntil(lambda: not session.active_jobs(), timeout=JOB_TIMEOUT_MS)
+    # each re-rolled turn says how far the re-roll is, not a bare "Take ready."
+    done = f"Take {number} chosen; the {after} turns after it are re-rolled."
+    qtbot.waitUntil(lambda: done in said, timeout=JOB_TIMEOUT_MS)
+    assert "Take ready." not in said[said.index(expected):]
