@@ -30,10 +30,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
     convert = commands.add_parser("convert", help="convert the released AnimeGamer files into our safetensors layout",
                                   description="Convert the released AnimeGamer weights (the release's checkpoints/ "
-                                  "folder and its tokenizer) into the safetensors files the animegamer engine reads, for "
-                                  "each character found (--character picks); the shared base model and VAE are written "
-                                  "once. "
-                                  "docs/ANIMEGAMER.md tells where the release is and what it needs.")
+                                  "folder and its tokenizer) into the safetensors files the animegamer engine reads, "
+                                  "for each character found (--character picks); the shared base model and VAE are "
+                                  "written once. docs/ANIMEGAMER.md tells where the release is and what it needs.")
     convert.add_argument("source", metavar="SRC", help="the release's checkpoints/ folder (AnimeGamer/, vae/, "
                                                        "Mistral-7B-Instruct-v0.1/)")
     convert.add_argument("--checkpoints", default=None, type=conversion_target,

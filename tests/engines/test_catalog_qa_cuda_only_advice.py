@@ -29,7 +29,8 @@ def test_without_a_gpu_the_advice_is_a_machine_with_one(monkeypatch: pytest.Monk
     monkeypatch.setattr(devices, "cuda_devices", lambda: [])
     monkeypatch.setattr(requirements, "nvidia_driver_visible", lambda: False)
     engines = _engines(capsys, tmp_path, device)
-    for name, memory in (("animegamer", "24 GB or more, or of 16 GB with --device cuda:0+offload"), ("customx", "80 GB")):
+    animegamer = "24 GB or more, or of 16 GB with --device cuda:0+offload"
+    for name, memory in (("animegamer", animegamer), ("customx", "80 GB")):
         said = [r for r in engines[name] if r["kind"] == "device"]
         assert len(said) == 1, said  # one cause, said once (not once per stage)
         assert "needs a CUDA GPU" in said[0]["message"], said

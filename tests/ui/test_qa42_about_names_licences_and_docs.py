@@ -30,7 +30,7 @@ def test_the_about_box_says_the_licences_and_the_docs(qtbot, registry) -> None: 
     assert f"Kamishibai Studio {__version__}" in text
     spdx = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"]
     name, number = spdx.split("-")
-    assert APP_LICENSE == f"{name} License {number}" and APP_LICENSE in text
+    assert f"{name} License {number}" == APP_LICENSE and APP_LICENSE in text
     for info in registry.infos():  # the licences doctor prints, each engine's
         if info.license:
             assert f"{info.label}: {info.license}" in text, info.name
