@@ -511,7 +511,8 @@ def _top_priority(service: GenerationService) -> int:
     return max((j.priority for j in service.jobs()), default=0) + 1
 
 
-_MADE_KEYS = ("deltas", "motion_level", "state", "change", "clip", "poster", "representation", "understood")
+_MADE_KEYS = ("deltas", "motion_level", "state", "start_state", "change", "clip", "poster", "representation",
+              "understood")
 """What a result says a finished take made: the predicted change of state (its deltas, in the
 engine's steps), the state it leads to and how far it moved each value there (its change, in
 points: less than predicted where a value ran into 0 or 100), its motion level, its files and
@@ -540,6 +541,8 @@ def understood(take: Take) -> dict[str, Any]:
 
 
 def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
+    from studio.cli.project_cmds import take_start
+
     take = project.tree.takes[take_id]
     before = project.tree.state_before(take.node_id)
     after = before.apply(take.deltas)
@@ -552,6 +555,7 @@ def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
         "motion_level": take.motion_level,
         # the state this take leads to (not the turn's, which follows its selected take)
         "state": after.as_dict(),
+        "start_state": take_start(take),  # the state it was made from, as `takes` and `tree --json` give it
         "change": after.change_from(before).as_dict(),  # in points, after clamping to 0..100
         "clip": str(project.resolve(take.clip_path)) if take.clip_path else "",
         "poster": str(project.resolve(take.poster_path)) if take.poster_path else "",
@@ -679,8 +683,8 @@ def _command_line_hint(error: str, hint: str, again: Sequence[str], unchanged: s
     return _RETRY.sub(lambda match: f"{match.group(1)}un {commands} again (with the options you gave)", hint)
 
 
-_NOT_KEPT_KEYS = ("node", "take", "status", "deltas", "motion_level", "state", "change", "clip", "poster",
-                  "representation", "timings")
+_NOT_KEPT_KEYS = ("node", "take", "status", "deltas", "motion_level", "state", "start_state", "change", "clip",
+                  "poster", "representation", "timings")
 """What a `play` result says of its turn and take, dropped when the turn is not kept."""
 
 

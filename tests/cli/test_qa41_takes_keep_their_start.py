@@ -70,8 +70,9 @@ def test_a_take_keeps_the_start_it_was_made_from(tmp_path: Path) -> None:
     assert nodes[first]["takes"][0]["start_state"] == _stats(20)
     assert nodes[first]["start"] == {"stamina": 90, "social": 50, "entertainment": 50}
 
-    rerolled = kamishibai("reroll", str(project), first, "--seed", "2")
+    rerolled = kamishibai("reroll", str(project), first, "--seed", "2", "--json")
     assert rerolled.returncode == 0, rerolled.stderr
+    assert [turn["start_state"] for turn in json.loads(rerolled.stdout)] == [_stats(90)]
     old, new = _takes(project, first)["takes"]
     assert old["start_state"] == _stats(20) and new["start_state"] == _stats(90) and not new["started_elsewhere"]
 
