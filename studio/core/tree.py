@@ -434,7 +434,22 @@ def _actor_named(instruction: Instruction, tiers: tuple[list[str], list[str]]) -
     text = outside_quotes(instruction.free_text)
     if subject_pronoun(text, [*tiers[0], *tiers[1]]):
         return ""
-    return _named_in(text, tiers[0]) or _speaker_in(instruction, [*tiers[0], *tiers[1]]) or _named_in(text, tiers[1])
+    return (_named_in(text, tiers[0]) or _speaker_in(instruction, [*tiers[0], *tiers[1]]) or _named_in(text, tiers[1])
+            or motion_subject(instruction.motion, [*tiers[0], *tiers[1]]))
+
+
+def motion_subject(motion: str, names: Sequence[str]) -> str:
+    """The cast member a Motion field written as a whole clause starts with, its subject
+    ("Motion: Yuzu reads a book", "Motion: ユズは本を読む" for a cast member ユズ); "" when the
+    field starts with anything else ("waves to Yuzu": Yuzu is only waved to) or is the name
+    alone (a name is no motion, and says nothing of who acts). A new turn's keyboard starts
+    in the Motion field, so authors write whole sentences there."""
+    folded = folded_text(outside_quotes(motion)).lstrip()
+    name, at = _first_named_at(folded, names)
+    if not name or at != 0:
+        return ""
+    rest = folded[len(written_key(name)):].strip(" \t,.;:!?、。，！？")
+    return name if rest else ""
 
 
 def _speaker_in(instruction: Instruction, names: list[str]) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from studio.core.instruction import Instruction, InstructionError, parse_instruction
+from studio.core.tree import motion_subject
 from studio.engines.continuity import Setting
 from studio.engines.sketch.japanese import has_japanese
 from studio.engines.sketch.korean import has_hangul
@@ -50,6 +51,10 @@ def complete(instruction: Instruction, earlier: Setting, cast: Sequence[str] = (
     turn leaves out. ``cast`` names the story's characters: one named in the free text is the
     turn's character, as the story tree attributes the turn to it."""
     character = " ".join(instruction.character.split()) or _named_in(instruction.free_text, cast)
+    # "Motion: Yuzu reads a book": the clause's subject acts, and is written as a Character field (the LM
+    # learnt who acts from that field or the free text, never from the motion)
+    subject = "" if character else motion_subject(instruction.motion, list(cast))
+    character = character or subject
     own = Setting(character, " ".join(instruction.background.split()), " ".join(instruction.time_of_day.split()))
     found = Reading()
     read_location(instruction, found, ())  # a place said in the free text or the motion counts as said
@@ -62,8 +67,8 @@ def complete(instruction: Instruction, earlier: Setting, cast: Sequence[str] = (
     raw = lm_text(instruction)
     base = raw.rstrip().rstrip(".。").rstrip()
     parts = []
-    if filled.character:
-        parts.append(f"Character: {filled.character}")
+    if filled.character or subject:
+        parts.append(f"Character: {filled.character or subject}")
     if filled.location:
         parts.append(f"Background: {' '.join(w for w in (filled.time_of_day, filled.location) if w)}")
     elif filled.time_of_day:

@@ -24,7 +24,7 @@ from studio.core.joined_names import character_names
 from studio.core.model import CastMember, Location
 from studio.core.speech import is_script_line, outside_quotes
 from studio.core.state import written_key
-from studio.core.tree import SEVERAL, field_actor, field_pronoun, subject_pronoun
+from studio.core.tree import SEVERAL, field_actor, field_pronoun, motion_subject, subject_pronoun
 from studio.engines.base import (
     CancelCheck,
     Clip,
@@ -520,6 +520,9 @@ class SketchEngine:
             text = _scripts_apart(first_read(outside_quotes(instruction.free_text)))
             name = (_first_named(text, cast) or _script_speaker(instruction, cast)  # the project's cast first
                     or _first_named(text, defaults) or _script_speaker(instruction, defaults))
+        if not name and not pronoun:  # "Motion: Yuzu reads a book": the clause's own subject
+            name = (motion_subject(written.motion, [m.name for m in cast])
+                    or motion_subject(written.motion, [m.name for m in defaults]))
         if pronoun == SEVERAL:  # "They laugh together": the two of the turn before
             friend = str(prev.get("companion") or "")
         if not name:
