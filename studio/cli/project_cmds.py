@@ -82,7 +82,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        description="Create an empty project: the folder NAME.kamishibai (the suffix is added when "
                        "PATH lacks it), with the folders above it if they are missing.")
     p.add_argument("path", help="the project folder to create (NAME or NAME.kamishibai)")
-    p.add_argument("--name", help="the story's title (default: the folder name)")
+    p.add_argument("--name", help="the story's title (default: none, the project is named for its folder, "
+                   "wherever it is copied or moved)")
     p.set_defaults(handler=cmd_new)
 
     p = sub.add_parser("import-demo", help="import an AnimeGamer game_demo file (its turns, branches and story "

@@ -483,7 +483,9 @@ class Project:
             lock: WriterLock | None = None
             try:
                 lock = WriterLock.acquire(staging.path)
-                title = name or name_from_folder(folder)
+                # Only a name given is stored: without one, the project is named for its folder
+                # wherever that goes (a copy, a rename, a bundle unpacked under another name).
+                named = {"name": name} if name else {}
                 root = Node(id=new_id(), parent_id=None, instruction=Instruction(raw=""),
                             start_state=start_state or CharacterState(), created_at=now_iso())
                 patch: dict[Any, Any] = {(EntityKind.NODE, root.id): root}
@@ -492,7 +494,7 @@ class Project:
                 try:
                     (staging.path / MEDIA_DIR).mkdir()
                     database = Database.create(staging.path / DB_NAME, {
-                        "name": title, "project_id": new_id(), "created_at": now_iso(), "created_by": __version__,
+                        **named, "project_id": new_id(), "created_at": now_iso(), "created_by": __version__,
                     })
                     try:
                         database.write_patch(patch)
@@ -663,6 +665,9 @@ class Project:
 
     @property
     def name(self) -> str:
+        """The story's name: the one given when it was made (``new --name``), else its
+        folder's (:func:`name_from_folder`), which follows the folder when it is copied or
+        renamed. Projects made before kept their first folder's name as a given one."""
         stored = self.database.meta().get("name")
         if not isinstance(stored, str):
             return name_from_folder(self.path)
@@ -671,6 +676,14 @@ class Project:
         except ProjectFileError:  # a foreign or hand-edited file; the stored value is left as it is
             return name_from_text(stored)
         return stored
+
+    @property
+    def name_and_folder(self) -> str:
+        """:attr:`name`, with the folder's name after it where that is not the same (a project
+        copied or renamed under another name keeps the name it was given): ``Night walk
+        (in walk-v2.kamishibai)``."""
+        name = self.name
+        return name if name == name_from_folder(self.path) else f"{name} (in {name_from_text(self.path.name)})"
 
     def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
         """Apply and store ``command``; a refused one takes away the files imported for it

@@ -958,7 +958,7 @@ class MainWindow(QMainWindow):
         workspace.scene.restore_folds(self.settings.folds(project.path))
         self.folds_kept = FoldsKept(self.settings, workspace.scene, lambda: workspace.project.path)
         self._restore_selection(workspace)
-        self.setWindowTitle(f"{project.name}{' (read-only)' if read_only else ''} — Kamishibai Studio")
+        self.setWindowTitle(f"{project.name_and_folder}{' (read-only)' if read_only else ''} — Kamishibai Studio")
         self._set_project_actions_enabled(True)
         self._update_read_only_actions()
         workspace.update_actions()  # the selection's own rules (the start: no re-roll, fork or delete)
@@ -967,13 +967,13 @@ class MainWindow(QMainWindow):
         self._update_jobs_label()
         if read_only is not None:
             problems = f"; {len(project.problems)} problem(s): {project.problems[0]}" if project.problems else ""
-            self.show_message(f"Opened {project.name} read-only: {read_only.why}{problems}")
+            self.show_message(f"Opened {project.name_and_folder} read-only: {read_only.why}{problems}")
         elif project.problems:
             self.show_message(f"Opened with {len(project.problems)} problem(s): {project.problems[0]}")
         elif session.service_error:
             self.show_message(session.service_error)
         else:
-            self.show_message(f"Opened {project.name}")
+            self.show_message(f"Opened {project.name_and_folder}")
             workspace.queue.cluster.announce()
         self._arrange_docks()
         QTimer.singleShot(0, workspace.show_selection)

@@ -155,7 +155,8 @@ def test_control_characters_already_stored_are_never_printed_raw(tmp_path: Path)
         conn.execute("UPDATE nodes SET instruction=?, notes=?, narration=?, dialogue=? WHERE id=?",
                      (CONTROL + "\x00\n", "\x1b[31mred\x07", "\x1b[31mnarrated\x07",
                       '[["Qi\\u001bqi", "Hello\\u0007 there\\u0000"]]', taken["node"]))
-        conn.execute("UPDATE meta SET value=? WHERE key='name'", ("\x1b]0;title\x07",))
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('name', ?)",  # a project made without
+                     ("\x1b]0;title\x07",))  # a name stores none
         conn.execute("UPDATE takes SET instruction_raw=?", (CONTROL,))
     conn.close()
     for args in (["tree", str(path)], ["info", str(path)], ["queue", str(path), "--all"]):

@@ -62,5 +62,5 @@ def test_make_run_opens_the_sample_as_it_was_left(qtbot, registry, settings: Stu
     assert forked in reopened.workspace.tree.nodes  # the edit is there
     assert reopened.workspace.current_id == forked  # where the user was
     assert reopened.engine_picker.current_engine() == "sketch"
-    assert reopened.status_label.text() == f"Opened {reopened.session.project.name}"
+    assert reopened.status_label.text() == f"Opened {reopened.session.project.name_and_folder}"
     reopened.close_project("cancel")

@@ -33,12 +33,12 @@ def test_the_unsaved_settings_notice_stays_beside_the_opened_project(  # type: i
     qtbot.waitUntil(lambda: window.session is not None, timeout=30_000)
     notice = window.last_error
     assert notice is not None and str(paths.settings_file) in notice.message
-    assert window.status_label.text() == f"Opened {window.session.project.name}"
+    assert window.status_label.text() == f"Opened {window.session.project.name_and_folder}"
     kept = window.warning_label.text()
     assert not window.warning_label.isHidden() and kept.startswith("⚠ ")
     assert str(paths.settings_file) in kept and "\n" not in kept  # one line; the box holds it whole
     assert window.warning_label.toolTip() == f"⚠ {notice.message}"
-    assert window.status_text() == f"Opened {window.session.project.name} | {kept}"
+    assert window.status_text() == f"Opened {window.session.project.name_and_folder} | {kept}"
     window.show_message("Seed unlocked.")  # later messages come and go beside it
     assert window.status_text() == f"Seed unlocked. | {kept}"
     (box,) = _open_boxes(window)
