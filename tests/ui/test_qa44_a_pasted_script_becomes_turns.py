@@ -80,3 +80,16 @@ def test_a_sentence_wrapped_over_lines_is_joined_without_a_question(make_window,
     qtbot.wait(50)
     assert editor.script_offer is None
     assert editor.free_text.text() == "Qiqi walks slowly along the harbour wall"
+
+
+def test_the_offer_lapses_once_the_field_is_written_again(make_window, sample_project: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(sample_project)
+    ws, editor, _leaf = _paste_into_a_new_turn(window, qtbot, SCRIPT)
+    qtbot.waitUntil(lambda: editor.script_offer is not None and editor.script_offer.isVisible(), timeout=5_000)
+    box = editor.script_offer
+    editor.free_text.setText("Qiqi jumps.")  # the author wrote the turn instead
+    before = set(ws.tree.nodes)
+    _button(box, "Make 3 turns").click()
+    window.session.settle()
+    qtbot.wait(100)
+    assert set(ws.tree.nodes) == before and editor.free_text.text() == "Qiqi jumps."

@@ -610,16 +610,25 @@ class InstructionEditor(QWidget):
                  self.camera: "Camera", self.free_text: "Free text"}
         offer = ScriptOffer(names.get(field, "Time"), turns, len(pasted_lines(text)))
 
+        joined = flat_line(text)
+
         def make() -> None:
+            if field.text() != joined:  # changed since (or generated and shown again): the offer is stale
+                return
             field.setText(before)  # the lines go into turns of their own, not into this one
             self.script_turns_requested.emit(offer.turns)
 
         def ask() -> None:
-            if self.script_offer is not None:
-                self.script_offer.close()
-            self.script_offer = offer_script_turns(self, offer, make, lambda: None)
+            self._close_script_offer()
+            if field.text() == joined:
+                self.script_offer = offer_script_turns(self, offer, make, lambda: None)
 
         QTimer.singleShot(0, self, ask)  # after the paste; never once the editor is gone
+
+    def _close_script_offer(self) -> None:
+        if self.script_offer is not None:
+            self.script_offer.close()
+            self.script_offer = None
 
     def _script_line(self, what: str, scene: str) -> str:
         """A pasted script's turn: ``what`` happens, as free text, with its scene's Background."""
@@ -656,6 +665,7 @@ class InstructionEditor(QWidget):
                                    language=self._language, names=self._names, time_apart=self._time_apart)
 
     def set_instruction(self, instruction: Instruction | None) -> None:
+        self._close_script_offer()  # another turn (or the turn made): the pasted lines' question is over
         ins = instruction or Instruction(raw="")
         self._language = turn_language(ins, self._names)
         self._time_apart = "time" in field_spans(ins.raw)
