@@ -11,7 +11,6 @@ import functools
 import logging
 import os
 import socket
-import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -29,6 +28,7 @@ from studio.storage import errors as storage_errors
 from studio.storage.errors import ProjectDamagedError, ProjectReadOnlyError, unwritable_folder_error
 from studio.storage.lock import LockHolder, ProjectLockedError, clean_holder_text, holder_of, writer_is_live
 from studio.storage.project import normalise_project_path
+from studio.storage.staging import StagingDir, sweep
 from studio.ui.job_tracker import JobTracker
 from studio.ui.qt_bridge import DocumentBridge, WorkerBridge
 from studio.ui.services import AppServices
@@ -188,13 +188,18 @@ def save_copy(project: Project, dest: str | os.PathLike[str]) -> Project:
     folder = Project.new_folder(dest)  # a free place outside every project, checked before anything is written
     parent = next((p for p in folder.parents if p.is_dir()), folder.parent)
     what = f"save a copy of {project.name} in {parent}"
+    sweep(parent, lambda name: name.startswith(COPY_SCRATCH_PREFIX))  # left by a studio killed while it copied
     try:
-        scratch = tempfile.TemporaryDirectory(prefix=".kamishibai-copy-", dir=parent)
+        scratch = StagingDir(parent, COPY_SCRATCH_PREFIX)
     except OSError as error:
         raise unwritable_folder_error(error, parent, what) from None
-    with scratch as place:
-        bundle = export_bundle(project, Path(place) / "copy.zip")
+    with scratch:
+        bundle = export_bundle(project, scratch.path / "copy.zip")
         return import_bundle(bundle, folder)
+
+
+COPY_SCRATCH_PREFIX = ".kamishibai-copy-"
+"""The hidden work folder :func:`save_copy` writes its bundle in, beside the new project."""
 
 
 def database_damaged(project: Project) -> bool:
