@@ -162,7 +162,7 @@ def test_more_lines_than_a_turn_has_time_for_share_one_subtitle_in_order(story: 
         speaker, said = part.split(": ", 1)
         assert speaker == ("Qiqi" if k % 2 else "Mei") and lines[k].startswith(said.removesuffix("\u2026")), parts
     assert [text for _, _, text in others] == [f"Qiqi gently waves {n} in the town, by day." for n in (2, 3)]
-    assert any("turn 1 " in note for note in srt.notes), srt.notes
+    assert any("turn 1's caption" in note for note in srt.notes), srt.notes
 
 
 def test_split_span_gives_every_cue_a_frame_and_merges_only_when_it_must() -> None:
