@@ -231,9 +231,9 @@ def test_play_prints_the_change_in_points_as_the_window_shows_it(tmp_path: Path,
         tree = project.tree
         turn = tree.child_ids(tree.root_id)[0]
         before, after = tree.state_before(turn), tree.state_of(turn)
-    for stat in ("stamina", "social", "entertainment"):
+    for stat, said in (("stamina", "stamina"), ("social", "social"), ("entertainment", "fun")):  # the window's word
         change = getattr(after, stat) - getattr(before, stat)
-        assert f"{stat} {getattr(after, stat)} ({change:+d})" in line, line
+        assert f"{said} {getattr(after, stat)} ({change:+d})" in line, line
 
 
 def test_play_on_a_turn_without_a_take_says_so(folder: Path, fake_cli: FakeScript, capsys) -> None:
