@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from studio.core.instruction import TIME_WORDS, FieldCut, Instruction, read_within
 from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line, outside_quotes
+from studio.core.text import shows_something
 from studio.engines.sketch import chinese, japanese, korean
 from studio.engines.sketch.idioms import motion_of_emoji, plainly
 from studio.engines.sketch.japanese import in_english, written_as
@@ -1402,7 +1403,9 @@ def read_location(instr: Instruction, reading: Reading, user_locations: Sequence
         if match is not None:
             reading.location, reading.location_given = match.name, True
             return
-        if not words:
+        if not words:  # "Background: 🏖️", "???": nothing to read a place from, and that is said
+            if shows_something(instr.background):
+                reading.unknown_places += (_quote(instr.background),)
             return
         reading.location, reading.location_given = _nearest_location(words), True
         reading.warnings.append(f"'{_quote(instr.background)}' unknown, shown as '{reading.location}'")
