@@ -216,8 +216,8 @@ class SettingsDialog(QDialog):
         self.checkpoints.setAccessibleName("Checkpoints folder")  # its row holds a button too: no buddy
         defaults = settings.paths.default_checkpoint_dirs()
         self.checkpoints.setPlaceholderText(f"{defaults[0]}, then {defaults[1]}")
-        self.checkpoints.setToolTip("Model weights are looked for in ENGINE/ inside this folder. Empty: the "
-                                    "checkpoints folder beside the app, then the one in the data folder.")
+        self.checkpoints.setToolTip("Model weights are looked for in ENGINE/ inside this folder. Empty: "
+                                    f"{defaults[0]}, then {defaults[1]}.")
         browse = QPushButton("Choose…", self)
         browse.clicked.connect(self._choose_checkpoints)
         folder = QHBoxLayout()
