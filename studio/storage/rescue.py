@@ -64,9 +64,12 @@ def _copy_file(source: Project, rel: str, folder: Path) -> bool:
 
 
 def readable_name(project: Project) -> str | None:
-    """``project``'s name where its damaged database still gives it; else None."""
+    """The name given to ``project`` (``new --name``) where its damaged database still gives it;
+    None when it was given none, so that the copy is named for its own folder as any project
+    made without a name is (or when the name can't be read)."""
     try:
-        return project.name
+        given = isinstance(project.database.meta().get("name"), str)
+        return project.name if given else None
     except (StudioError, sqlite3.Error):
         return None
 
