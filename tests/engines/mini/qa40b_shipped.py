@@ -1,4 +1,4 @@
-"""The shipped mini checkpoint, loaded once for the qa40b tests of the world's rules."""
+"""The shipped mini checkpoint (each module that runs it loads it once) and the calls its tests make of it."""
 
 from __future__ import annotations
 

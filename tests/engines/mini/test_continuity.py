@@ -12,23 +12,21 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("diffusers")
 
-from studio.composition import default_checkpoints  # noqa: E402
 from studio.core.instruction import parse_instruction  # noqa: E402
-from studio.engines.base import Engine, EngineConfig, Prediction  # noqa: E402
+from studio.engines.base import Engine, Prediction  # noqa: E402
 from studio.engines.catalog.mini import MiniSettings  # noqa: E402
 from studio.engines.context import GenerationContext, TurnContext  # noqa: E402
 from studio.engines.continuity import CONTINUED_KEY  # noqa: E402
 from studio.engines.mini.engine import MiniEngine  # noqa: E402
 from studio.engines.sketch.engine import SketchEngine  # noqa: E402
+from tests.engines.mini.qa40b_shipped import shipped_engine  # noqa: E402
 
 SETTINGS = MiniSettings.from_values({"steps": 1, "height": 64, "width": 96, "frames": 5})
 
 
 @pytest.fixture(scope="module")
 def engine() -> MiniEngine:
-    made = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
-    made.load()
-    return made
+    return shipped_engine()  # type: ignore[no-any-return]
 
 
 def _play(turns: Sequence[tuple[Engine, str]], seed: int = 1) -> list[Prediction]:

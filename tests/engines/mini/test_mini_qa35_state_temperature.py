@@ -14,22 +14,19 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("diffusers")
 
-from studio.composition import default_checkpoints  # noqa: E402
 from studio.core.instruction import parse_instruction  # noqa: E402
 from studio.core.state import CharacterState  # noqa: E402
-from studio.engines.base import EngineConfig  # noqa: E402
 from studio.engines.catalog.mini import MiniSettings  # noqa: E402
 from studio.engines.context import GenerationContext  # noqa: E402
 from studio.engines.mini.engine import MiniEngine, varied_deltas  # noqa: E402
+from tests.engines.mini.qa40b_shipped import shipped_engine  # noqa: E402
 
 TURN = parse_instruction("Character: Qiqi; Motion: jump; Background: day town.")
 
 
 @pytest.fixture(scope="module")
 def engine() -> MiniEngine:
-    made = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
-    made.load()
-    return made
+    return shipped_engine()  # type: ignore[no-any-return]
 
 
 def _deltas(engine: MiniEngine, temperature: float, seed: int) -> tuple[int, int, int]:

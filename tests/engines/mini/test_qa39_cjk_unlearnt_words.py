@@ -18,6 +18,7 @@ import pytest
 from studio.core.instruction import parse_instruction
 from studio.engines.mini.completion import english_turn
 from studio.engines.mini.rephrase import Rephrased, rephrase_translated, unlearnt
+from tests.engines.mini.qa40b_shipped import shipped_engine
 
 CAST = ("美咲", "小明", "민수")
 
@@ -85,16 +86,7 @@ ORDINARY = [  # recorded from the code before the change: (turn, motion, place, 
 
 @pytest.fixture(scope="module")
 def engine():  # type: ignore[no-untyped-def]
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    pytest.importorskip("diffusers")
-    from studio.composition import default_checkpoints
-    from studio.engines.base import EngineConfig
-    from studio.engines.mini.engine import MiniEngine
-
-    made = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
-    made.load()
-    return made
+    return shipped_engine()
 
 
 def _predict(engine, text: str, cast: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]

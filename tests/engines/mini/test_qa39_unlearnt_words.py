@@ -14,6 +14,7 @@ import pytest
 
 from studio.core.instruction import parse_instruction
 from studio.engines.mini.rephrase import Rephrased, learnt_words, rephrase, unlearnt
+from tests.engines.mini.qa40b_shipped import shipped_engine
 
 ORDINARY = [  # the README's turns and the tests', in words the LM learnt (one that names no motion, "Character:
     # Qiqi", "Qiqi is at the shop", is told as the idle the sketch draws: test_qa40b_no_motion_is_the_sketch_idle)
@@ -85,16 +86,7 @@ def test_the_learnt_words_are_those_of_the_training_texts() -> None:
 
 @pytest.fixture(scope="module")
 def engine():  # type: ignore[no-untyped-def]
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    pytest.importorskip("diffusers")
-    from studio.composition import default_checkpoints
-    from studio.engines.base import EngineConfig
-    from studio.engines.mini.engine import MiniEngine
-
-    made = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
-    made.load()
-    return made
+    return shipped_engine()
 
 
 def _predict(engine, text: str, seed: int = 7):  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ from studio.core.instruction import parse_instruction
 from studio.engines.mini.completion import english_turn
 from studio.engines.mini.rephrase import rephrase, rephrase_translated
 from studio.engines.sketch.understanding import read_turn
+from tests.engines.mini.qa40b_shipped import shipped_engine
 
 CAST = ("美咲", "小明", "민수", "Qiqi")
 
@@ -94,16 +95,7 @@ def test_a_stand_in_place_and_an_unknown_motion_are_both_the_sketchs() -> None:
 
 @pytest.fixture(scope="module")
 def engine():  # type: ignore[no-untyped-def]
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    pytest.importorskip("diffusers")
-    from studio.composition import default_checkpoints
-    from studio.engines.base import EngineConfig
-    from studio.engines.mini.engine import MiniEngine
-
-    made = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
-    made.load()
-    return made
+    return shipped_engine()
 
 
 @pytest.mark.parametrize("text", ["キャラクター：美咲；動作：スケボーする；背景：公園",

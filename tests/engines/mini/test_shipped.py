@@ -22,15 +22,14 @@ from studio.engines.catalog.mini import INFO, MiniSettings  # noqa: E402
 from studio.engines.context import GenerationContext, TurnContext  # noqa: E402
 from studio.engines.mini import weights  # noqa: E402
 from studio.engines.mini.engine import MiniEngine  # noqa: E402
+from tests.engines.mini.qa40b_shipped import shipped_engine  # noqa: E402
 
 SHIPPED = default_checkpoints() / "mini"
 
 
 @pytest.fixture(scope="module")
 def engine() -> MiniEngine:
-    made = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
-    made.load()
-    return made
+    return shipped_engine()  # type: ignore[no-any-return]
 
 
 def test_the_shipped_files_fit_the_repository_limits() -> None:
