@@ -137,3 +137,24 @@ def fake_engine_window(make_window, sample_project: Path, settings: StudioSettin
     registry.source = ""  # the fake engine lives in this test's memory: in-process host
     settings.engine = "fake"
     return make_window(sample_project, registry_override=registry), script
+
+
+def generate_a_held_turn(window, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Add a turn of ``text`` after the first branch's last turn and generate it; on a
+    ``fake_engine_window`` whose text says [block], the job runs until the test sets the
+    script's ``release``."""
+    ws = window.workspace
+    leaf = ws.tree.leaves_under(ws.tree.root_id)[0].id
+    ws.select(leaf, center=False)
+    ws.start_new_turn()
+    ws.inspector.editor.free_text.setText(text)
+    ws.inspector.editor.generate_button.click()
+
+
+def damage_database(db: Path) -> None:
+    """Overwrite four pages in the middle of a project's database, as a failing disk would."""
+    page = 4096
+    assert db.stat().st_size > page * 8
+    with open(db, "r+b") as file:
+        file.seek(page * 3)
+        file.write(bytes((n * 37) % 251 for n in range(page * 4)))

@@ -12,15 +12,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-PAGE = 4096
-
-
-def _damage(db: Path) -> None:
-    """Overwrite four pages in the middle of the database, as a failing disk would."""
-    assert db.stat().st_size > PAGE * 8
-    with open(db, "r+b") as file:
-        file.seek(PAGE * 3)
-        file.write(bytes((n * 37) % 251 for n in range(PAGE * 4)))
+from tests.ui.conftest import damage_database
 
 
 def _integrity(db: Path) -> str:
@@ -48,7 +40,7 @@ def test_a_database_damaged_while_open_turns_the_window_read_only_and_a_copy_sav
     turn = held.path_to(leaf)[1].id
     ws.select(turn, center=False)
 
-    _damage(sample_project / "project.db")
+    damage_database(sample_project / "project.db")
     editor = ws.inspector.editor
     editor.motion.setText("jumps over the fence")
     editor.save_button.click()
@@ -101,21 +93,16 @@ def test_a_generation_whose_take_cant_be_saved_turns_the_window_read_only(
         make_window, sample_project: Path, settings, registry, qtbot) -> None:  # type: ignore[no-untyped-def]
     """The database damaged while a generation runs: the take can't be saved when it ends, and
     the window turns read-only then, as for an edit (before, only the job failed)."""
-    from tests.ui.conftest import fake_engine_window
+    from tests.ui.conftest import fake_engine_window, generate_a_held_turn
 
     window, script = fake_engine_window(make_window, sample_project, settings, registry)
     session, ws = window.session, window.workspace
-    tree = session.project.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    ws.select(leaf, center=False)
-    ws.start_new_turn()
-    ws.inspector.editor.free_text.setText("Qiqi waves [block]")
-    ws.inspector.editor.generate_button.click()
+    generate_a_held_turn(window, "Qiqi waves [block]")
     try:
         assert script.started.wait(30)
         session.settle()
         session.writer.call(lambda: session.project.database.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
-        _damage(sample_project / "project.db")
+        damage_database(sample_project / "project.db")
     finally:
         script.release.set()
     qtbot.waitUntil(lambda: session.read_only is not None, timeout=30_000)

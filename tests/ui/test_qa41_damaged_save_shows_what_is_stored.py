@@ -11,15 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PAGE = 4096
-
-
-def _damage(db: Path) -> None:
-    """Overwrite four pages in the middle of the database, as a failing disk would."""
-    assert db.stat().st_size > PAGE * 8
-    with open(db, "r+b") as file:
-        file.seek(PAGE * 3)
-        file.write(bytes((n * 37) % 251 for n in range(PAGE * 4)))
+from tests.ui.conftest import damage_database
 
 
 def _open_on_a_turn(make_window, sample_project: Path):  # type: ignore[no-untyped-def]
@@ -43,7 +35,7 @@ def test_an_instruction_that_failed_to_save_is_shown_as_stored_and_offered_to_co
     stored_motion = editor.motion.text()
     assert "jumps over the fence" not in stored
 
-    _damage(sample_project / "project.db")
+    damage_database(sample_project / "project.db")
     editor.motion.setText("jumps over the fence")
     typed = editor.text()
     editor.save_button.click()
@@ -71,7 +63,7 @@ def test_notes_that_failed_to_save_are_shown_as_stored_and_offered_to_copy(
     inspector = ws.inspector
     stored = session.project.tree.node(turn).notes
 
-    _damage(sample_project / "project.db")
+    damage_database(sample_project / "project.db")
     inspector.notes.setPlainText("Make her hesitate before the jump.")
     qtbot.waitUntil(lambda: session.read_only is not None, timeout=10_000)  # the notes save after a pause
 

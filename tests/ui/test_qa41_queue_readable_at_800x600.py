@@ -20,18 +20,14 @@ def _settle(qtbot: Any) -> None:
 
 def test_the_job_column_is_readable_in_an_800x600_window(make_window, sample_project: Path, settings, registry,
                                                         qtbot) -> None:  # type: ignore[no-untyped-def]
-    from tests.ui.conftest import fake_engine_window
+    from tests.ui.conftest import fake_engine_window, generate_a_held_turn
 
     window, script = fake_engine_window(make_window, sample_project, settings, registry)
     qtbot.waitUntil(lambda: (window.resize(*SIZE), window.size().toTuple() == SIZE)[1], timeout=5000)
     _settle(qtbot)
     ws = window.workspace
     tree = ws.tree
-    leaf = tree.leaves_under(tree.root_id)[0].id
-    ws.select(leaf, center=False)
-    ws.start_new_turn()
-    ws.inspector.editor.free_text.setText("Qiqi waves at the train [block]")
-    ws.inspector.editor.generate_button.click()
+    generate_a_held_turn(window, "Qiqi waves at the train [block]")
     try:
         assert script.started.wait(30)
         ws.select(tree.leaves_under(tree.root_id)[1].id, center=False)
