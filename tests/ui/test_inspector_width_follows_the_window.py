@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from studio.ui.window_layout import INSPECTOR_MAX, INSPECTOR_WIDTH, inspector_width
+from tests.ui.dock_edges import drag_dock_edge, mouse
 
 
 def _resize(window: Any, qtbot: Any, width: int, height: int = 1000) -> None:
@@ -34,30 +34,6 @@ def _at(make_window: Any, qtbot: Any, project: Path, width: int) -> Any:
     for _ in range(3):
         QApplication.processEvents()
     return window
-
-
-def _mouse(window: Any, kind: QEvent.Type, x: int, y: int, buttons: Qt.MouseButton) -> None:
-    point = QPointF(x, y)
-    event = QMouseEvent(kind, point, QPointF(window.mapToGlobal(QPoint(x, y))), Qt.MouseButton.LeftButton,
-                        buttons, Qt.KeyboardModifier.NoModifier)
-    QApplication.sendEvent(window, event)
-
-
-def _drag_splitter(window: Any, by: int) -> None:
-    """Drag the splitter at the inspector's left edge ``by`` pixels (less: a wider inspector),
-    as the user does with the mouse; the button is always let go."""
-    dock, central = window.inspector_dock.geometry(), window.centralWidget().geometry()
-    assert dock.left() > central.right()
-    x, y = (central.right() + dock.left()) // 2, dock.center().y()  # on the splitter, between them
-    held = Qt.MouseButton.LeftButton
-    _mouse(window, QEvent.Type.MouseButtonPress, x, y, held)
-    try:
-        for step in (1, 2):
-            _mouse(window, QEvent.Type.MouseMove, x + by * step // 2, y, held)
-            QApplication.processEvents()
-    finally:
-        _mouse(window, QEvent.Type.MouseButtonRelease, x + by, y, Qt.MouseButton.NoButton)
-        QApplication.processEvents()
 
 
 def test_widening_and_narrowing_the_window_resizes_the_inspector(make_window, sample_project: Path,
@@ -84,14 +60,15 @@ def test_a_width_dragged_by_the_user_is_kept_as_the_window_is_resized(make_windo
 
     window = _at(make_window, qtbot, sample_project, 1920)
     dock = window.inspector_dock
-    _drag_splitter(window, -120)
+    drag_dock_edge(window, window.inspector_dock, -120)
     chosen = dock.width()
     assert chosen == INSPECTOR_WIDTH + 120
     for width in (2560, 2200, 1920, 2560, 1280):
         _resize(window, qtbot, width, 720 if width < 1920 else 1000)
         assert dock.width() == chosen, f"at {width} px"  # (at 1280 the canvas still has more than half)
     _resize(window, qtbot, 2560)
-    _drag_splitter(window, chosen - INSPECTOR_MAX + BACK_TO_RULE_PX // 2)  # back to about the window's own
+    back = chosen - INSPECTOR_MAX + BACK_TO_RULE_PX // 2  # back to about the window's own
+    drag_dock_edge(window, window.inspector_dock, back)
     _resize(window, qtbot, 2200)
     assert dock.width() == inspector_width(2200)  # the window's rule holds again
     _resize(window, qtbot, 2560)
@@ -102,7 +79,7 @@ def test_a_width_dragged_in_a_very_wide_window_leaves_a_narrower_one_half_for_th
         make_window, sample_project: Path, qtbot) -> None:
     window = _at(make_window, qtbot, sample_project, 2560)
     dock = window.inspector_dock
-    _drag_splitter(window, -300)
+    drag_dock_edge(window, window.inspector_dock, -300)
     chosen = dock.width()
     assert chosen == INSPECTOR_MAX + 300
     _resize(window, qtbot, 2500)  # a little narrower: a little narrower inspector, no jump
@@ -119,7 +96,7 @@ def test_a_width_dragged_in_a_very_wide_window_leaves_a_narrower_one_half_for_th
 def test_the_dragged_width_is_kept_when_the_studio_is_started_again(make_window, sample_project: Path,
                                                                     qtbot) -> None:
     window = _at(make_window, qtbot, sample_project, 1920)
-    _drag_splitter(window, -100)
+    drag_dock_edge(window, window.inspector_dock, -100)
     chosen = window.inspector_dock.width()
     assert chosen == INSPECTOR_WIDTH + 100
     window.close()
@@ -154,12 +131,12 @@ def test_a_press_passed_on_by_a_child_is_not_a_drag_of_the_splitter(make_window,
     toolbar = window.toolbar.geometry()
     x, y = toolbar.center().x(), toolbar.center().y()  # a press the toolbar did not take reaches the window
     assert window.childAt(QPoint(x, y)) is not None
-    _mouse(window, QEvent.Type.MouseButtonPress, x, y, Qt.MouseButton.LeftButton)
+    mouse(window, QEvent.Type.MouseButtonPress, x, y, Qt.MouseButton.LeftButton)
     try:
         window.resizeDocks([dock], [INSPECTOR_WIDTH + 80], Qt.Orientation.Horizontal)  # the window's doing
         QApplication.processEvents()
     finally:
-        _mouse(window, QEvent.Type.MouseButtonRelease, x, y, Qt.MouseButton.NoButton)
+        mouse(window, QEvent.Type.MouseButtonRelease, x, y, Qt.MouseButton.NoButton)
     assert window.inspector_width.chosen is None
     _resize(window, qtbot, 2560)
     assert dock.width() == INSPECTOR_MAX  # the window's rule still holds

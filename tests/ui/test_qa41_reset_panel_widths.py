@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from studio.ui.settings import StudioSettings
+from tests.ui.dock_edges import dock_edge, drag_dock_edge, mouse
 
 WIDTH, HEIGHT = 1920, 1000
 
@@ -36,41 +36,12 @@ def _at(make_window: Any, qtbot: Any, project: Path) -> Any:
     return window
 
 
-def _mouse(window: Any, kind: QEvent.Type, x: int, y: int, buttons: Qt.MouseButton) -> None:
-    event = QMouseEvent(kind, QPointF(x, y), QPointF(window.mapToGlobal(QPoint(x, y))), Qt.MouseButton.LeftButton,
-                        buttons, Qt.KeyboardModifier.NoModifier)
-    QApplication.sendEvent(window, event)
-
-
-def _edge(window: Any, dock: QDockWidget) -> tuple[int, int]:
-    """A point on the splitter between ``dock`` and the canvas."""
-    area, central = dock.geometry(), window.centralWidget().geometry()
-    if area.left() > central.right():
-        return (central.right() + area.left()) // 2, area.center().y()
-    assert area.right() < central.left()
-    return (area.right() + central.left()) // 2, area.center().y()
-
-
-def _drag(window: Any, dock: QDockWidget, by: int) -> None:
-    """Drag the splitter between ``dock`` and the canvas ``by`` pixels; the button is always let go."""
-    x, y = _edge(window, dock)
-    held = Qt.MouseButton.LeftButton
-    _mouse(window, QEvent.Type.MouseButtonPress, x, y, held)
-    try:
-        for step in (1, 2):
-            _mouse(window, QEvent.Type.MouseMove, x + by * step // 2, y, held)
-            QApplication.processEvents()
-    finally:
-        _mouse(window, QEvent.Type.MouseButtonRelease, x + by, y, Qt.MouseButton.NoButton)
-        _settle()
-
-
 def _double_click(window: Any, dock: QDockWidget) -> None:
-    x, y = _edge(window, dock)
-    _mouse(window, QEvent.Type.MouseButtonPress, x, y, Qt.MouseButton.LeftButton)
-    _mouse(window, QEvent.Type.MouseButtonRelease, x, y, Qt.MouseButton.NoButton)
-    _mouse(window, QEvent.Type.MouseButtonDblClick, x, y, Qt.MouseButton.LeftButton)
-    _mouse(window, QEvent.Type.MouseButtonRelease, x, y, Qt.MouseButton.NoButton)
+    x, y = dock_edge(window, dock)
+    mouse(window, QEvent.Type.MouseButtonPress, x, y, Qt.MouseButton.LeftButton)
+    mouse(window, QEvent.Type.MouseButtonRelease, x, y, Qt.MouseButton.NoButton)
+    mouse(window, QEvent.Type.MouseButtonDblClick, x, y, Qt.MouseButton.LeftButton)
+    mouse(window, QEvent.Type.MouseButtonRelease, x, y, Qt.MouseButton.NoButton)
     _settle()
 
 
@@ -84,8 +55,8 @@ def test_reset_panel_widths_brings_back_the_automatic_widths(make_window, sample
     assert window.cast_dock.isVisible() and not window.cast_dock.isFloating()
     automatic = _widths(window)
 
-    _drag(window, window.inspector_dock, -120)
-    _drag(window, window.cast_dock, 90)
+    drag_dock_edge(window, window.inspector_dock, -120)
+    drag_dock_edge(window, window.cast_dock, 90)
     dragged = _widths(window)
     assert dragged[0] == automatic[0] + 120 and dragged[1] > automatic[1], (automatic, dragged)
 
@@ -107,13 +78,13 @@ def test_reset_panel_widths_brings_back_the_automatic_widths(make_window, sample
 def test_a_double_click_on_a_panels_edge_resets_the_widths(make_window, sample_project: Path, qtbot) -> None:
     window = _at(make_window, qtbot, sample_project)
     automatic = _widths(window)
-    _drag(window, window.inspector_dock, -150)
+    drag_dock_edge(window, window.inspector_dock, -150)
     assert window.inspector_dock.width() == automatic[0] + 150
     _double_click(window, window.inspector_dock)
     assert _widths(window) == automatic
     assert window.inspector_width.chosen is None
 
-    _drag(window, window.cast_dock, 80)
+    drag_dock_edge(window, window.cast_dock, 80)
     assert window.cast_dock.width() > automatic[1]
     _double_click(window, window.cast_dock)
     assert _widths(window) == automatic
