@@ -40,3 +40,23 @@ def stop_midway(args: list[str], ready: Callable[[], bool], signum: int = signal
         if running.poll() is None:
             os.killpg(running.pid, signal.SIGKILL)
     return running.returncode, out, err
+
+
+def interrupt_once_said(running: subprocess.Popen[bytes], words: bytes, timeout: float = 60) -> int:
+    """Send SIGINT to the process group of ``running`` (started with ``start_new_session``
+    and its stderr piped), as a terminal's Ctrl+C does, once its stderr has said ``words``;
+    its exit status. A command that ends or stays silent first fails the test, and one still
+    running when this returns is killed."""
+    try:
+        assert running.stderr is not None
+        said = b""
+        deadline = time.monotonic() + timeout
+        while words not in said:
+            assert time.monotonic() < deadline and running.poll() is None, said
+            said += os.read(running.stderr.fileno(), 1024)
+        os.killpg(running.pid, signal.SIGINT)
+        return running.wait(timeout=timeout)
+    finally:
+        if running.poll() is None:
+            os.killpg(running.pid, signal.SIGKILL)
+            running.wait()

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from stop_midway import interrupt_once_said  # tests/ is on sys.path
 
 from studio.storage import Project
 from studio.storage.unused_media import UNUSED_TAKE_MIN_AGE_S
@@ -117,19 +117,7 @@ def test_ctrl_c_at_the_question_deletes_nothing(story: Path) -> None:
     running = subprocess.Popen([sys.executable, "-m", "studio", "delete", str(story), turns[1], "--branch"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
-    try:
-        assert running.stderr is not None
-        said = b""
-        deadline = time.monotonic() + 60
-        while b"[y/N]" not in said:
-            assert time.monotonic() < deadline and running.poll() is None, said
-            said += os.read(running.stderr.fileno(), 1024)
-        os.killpg(running.pid, signal.SIGINT)  # as a terminal's Ctrl+C
-        running.wait(timeout=60)
-    finally:
-        if running.poll() is None:
-            os.killpg(running.pid, signal.SIGKILL)
-    assert running.returncode == 130
+    assert interrupt_once_said(running, b"[y/N]") == 130
     assert _turns(story) == turns
 
 

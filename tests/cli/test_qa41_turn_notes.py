@@ -6,14 +6,12 @@ nothing."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from stop_midway import interrupt_once_said  # tests/ is on sys.path
 
 from studio.storage import Project
 
@@ -106,17 +104,5 @@ def test_ctrl_c_while_waiting_for_the_window_writes_nothing(story: tuple[Path, s
         running = subprocess.Popen([sys.executable, "-m", "studio", "note", str(project), turn, "new", "--wait", "60"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                    start_new_session=True)
-        try:
-            assert running.stderr is not None
-            said = b""
-            deadline = time.monotonic() + 60
-            while b"waiting for" not in said:
-                assert time.monotonic() < deadline and running.poll() is None, said
-                said += os.read(running.stderr.fileno(), 1024)
-            os.killpg(running.pid, signal.SIGINT)
-            running.wait(timeout=60)
-        finally:
-            if running.poll() is None:
-                os.killpg(running.pid, signal.SIGKILL)
-    assert running.returncode == 130
+        assert interrupt_once_said(running, b"waiting for") == 130
     assert _notes(project, turn) == "kept"
