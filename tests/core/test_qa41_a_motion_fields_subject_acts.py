@@ -12,24 +12,16 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.core import AddTurn, CharacterState, Document, StateScope, StoryTree
-from studio.core.instruction import Instruction
-from studio.core.model import CastMember, Node
+from studio.core import StoryTree
 from studio.core.tree import motion_subject
 from studio.storage import Project
+from tests.core.cast_story import turns_in_a_row
 
 CAST = ["Qiqi", "Yuzu", "Taro"]
 
 
 def _tree(*texts: str) -> StoryTree:
-    root = Node(id="root", parent_id=None, instruction=Instruction(raw=""), start_state=CharacterState(),
-                state_scope=StateScope.CHARACTER)
-    document = Document(StoryTree.from_entities([root, *(CastMember(f"c{k}", n) for k, n in enumerate(CAST))]))
-    parent = "root"
-    for number, text in enumerate(texts):
-        document.apply(AddTurn(parent, text, node_id=f"n{number}"))
-        parent = f"n{number}"
-    return document.tree
+    return turns_in_a_row(CAST, *texts)
 
 
 @pytest.mark.parametrize(("motion", "subject"), [

@@ -6,23 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from studio.core import AddTurn, CharacterState, Document, StateScope, StoryTree
-from studio.core.instruction import Instruction
-from studio.core.model import CastMember, Location, Node
+from studio.core import StoryTree
 from studio.core.speech import is_script_line, outside_quotes
+from tests.core.cast_story import turns_in_a_row
 
 
 def _tree(*texts: str) -> StoryTree:
-    root = Node(id="root", parent_id=None, instruction=Instruction(raw=""), start_state=CharacterState(),
-                state_scope=StateScope.CHARACTER)
-    document = Document(StoryTree.from_entities([
-        root, CastMember("c1", "Qiqi"), CastMember("c2", "Yuzu"), CastMember("c3", "Aoi"), CastMember("c4", "River"),
-        Location("l1", "River")]))
-    parent = "root"
-    for number, text in enumerate(texts):
-        document.apply(AddTurn(parent, text, node_id=f"n{number}"))
-        parent = f"n{number}"
-    return document.tree
+    return turns_in_a_row(("Qiqi", "Yuzu", "Aoi", "River"), *texts, places=("River",))
 
 
 @pytest.mark.parametrize(("text", "actor"), [
