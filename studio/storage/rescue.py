@@ -8,10 +8,11 @@ project is only read."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,14 +45,9 @@ def media_of(entities: Iterable[object]) -> list[str]:
     return list(dict.fromkeys(rels))
 
 
-def _copy_file(source: Project, rel: str, folder: Path) -> bool:
-    """Copy the source project's file ``rel`` into ``folder`` (read without following a link
-    out of the source); False where it can't be read."""
-    try:
-        fd = source.open_media(rel)
-    except (OSError, StudioError):
-        return False
-    target = folder / rel
+def copy_opened(fd: int, target: Path) -> bool:
+    """Write the file open for reading as ``fd`` (closed here) to ``target``, making its folder;
+    False where it can't be read or written, with no part of it left at ``target``."""
     try:
         with os.fdopen(fd, "rb") as reading:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -61,6 +57,31 @@ def _copy_file(source: Project, rel: str, folder: Path) -> bool:
         target.unlink(missing_ok=True)
         return False
     return True
+
+
+@contextlib.contextmanager
+def closed_or_removed(made: Project) -> Iterator[Path]:
+    """Give the folder of ``made``, a project just created, to a block that writes into it; close
+    the project after it. Where the block fails (Ctrl+C, a full disk) the folder is removed:
+    nothing that looks like a project is left."""
+    folder = made.path
+    try:
+        yield folder
+    except BaseException:
+        made.close()
+        remove_project_folder(folder)
+        raise
+    made.close()
+
+
+def _copy_file(source: Project, rel: str, folder: Path) -> bool:
+    """Copy the source project's file ``rel`` into ``folder`` (read without following a link
+    out of the source); False where it can't be read."""
+    try:
+        fd = source.open_media(rel)
+    except (OSError, StudioError):
+        return False
+    return copy_opened(fd, folder / rel)
 
 
 def readable_name(project: Project) -> str | None:
@@ -81,15 +102,9 @@ def copy_from_memory(source: Project, tree: StoryTree, dest: str | os.PathLike[s
     A copy that fails part way is removed: nothing that looks like a project is left."""
     entities = list(tree.entities())
     made = Project.create(dest, readable_name(source))  # the story keeps its name, where it can be read
-    folder = made.path
-    try:
+    with closed_or_removed(made) as folder:
         patch: Patch = {(EntityKind.NODE, made.tree.root_id): None,  # the new project's own start
                         **{key_of(entity): entity for entity in entities}}
         made.database.write_patch(patch, _orders_after(tree, patch))
         unreadable = [rel for rel in media_of(entities) if not _copy_file(source, rel, folder)]
-    except BaseException:
-        made.close()
-        remove_project_folder(folder)
-        raise
-    made.close()
     return RescuedCopy(Project.open(folder), unreadable)

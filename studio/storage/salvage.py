@@ -40,9 +40,8 @@ from studio.storage.project import (
     Project,
     _orders_after,
     normalise_project_path,
-    remove_project_folder,
 )
-from studio.storage.rescue import media_of
+from studio.storage.rescue import closed_or_removed, copy_opened, media_of
 from studio.storage.rows import (
     CAST_COLUMNS,
     COLUMN_FALLBACKS,
@@ -397,16 +396,7 @@ def _copy_media(source: Path, rel: str, dest: Path) -> bool:
         fd = open_inside(source, rel)
     except (OSError, UnsafePathError):
         return False
-    target = dest / rel
-    try:
-        with os.fdopen(fd, "rb") as reading:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as writing:
-                shutil.copyfileobj(reading, writing)
-    except OSError:
-        target.unlink(missing_ok=True)
-        return False
-    return True
+    return copy_opened(fd, dest / rel)
 
 
 def salvage_project(damaged: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Salvaged:
@@ -438,8 +428,7 @@ def salvage_project(damaged: str | os.PathLike[str], dest: str | os.PathLike[str
         made = Project.create(dest, name)
     except StudioError:
         made = Project.create(dest)  # a stored name the studio would not take: the folder's
-    target = made.path
-    try:
+    with closed_or_removed(made) as target:
         starts = frozenset(str(values[0]) for values in reads["nodes"].rows if values[1] is None)
         nodes, takes, _root_id, root_read, moved = _mend(nodes, takes, made.tree.root_id, lost,
                                                          starts - {node.id for node in nodes})
@@ -455,11 +444,6 @@ def salvage_project(damaged: str | os.PathLike[str], dest: str | os.PathLike[str
             patch = {(EntityKind.NODE, made.tree.root_id): None, **patch}
         made.database.write_patch(patch, _orders_after(made.tree, patch))
         unreadable = [rel for rel in media_of(entities) if not _copy_media(folder, rel, target)]
-    except BaseException:
-        made.close()
-        remove_project_folder(target)
-        raise
-    made.close()
     reopened = Project.open(target)
     return Salvaged(reopened, len(nodes) - (1 if root_read else 0), len(takes), len(cast), len(places),
                     not faults and not lost, lost, moved, unreadable)
