@@ -18,6 +18,7 @@ from studio.ui import palette
 from studio.ui.canvas.card_item import CardItem
 from studio.ui.canvas.geometry import CARD_H, CARD_W, MARGIN, POSTER
 from studio.ui.node_summary import CardStatus, NodeSummary, PosterState
+from tests.ui.contrast import contrast
 
 DPR = 2.0
 OFFSET = 4.0  # the card's bounding rect starts 4 units above and left of its corner
@@ -80,18 +81,6 @@ def _pixels(image: QImage, area: QRectF, scale: float = 1.0) -> Iterator[tuple[f
             yield x / unit - OFFSET, y / unit - OFFSET, image.pixelColor(x, y)
 
 
-def _luminance(color: QColor) -> float:
-    def channel(value: float) -> float:
-        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
-
-    return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF())
-
-
-def _contrast(first: QColor, second: QColor) -> float:
-    high, low = sorted((_luminance(first), _luminance(second)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 @pytest.mark.parametrize(("scheme_name", "poster"), [("dark", "#f0f0f0"), ("light", "#101010"),
                                                      ("dark", "#101010"), ("light", "#f0f0f0")])
 def test_the_progress_figure_reads_over_any_picture(scheme: None, scheme_name: str, poster: str) -> None:
@@ -100,7 +89,7 @@ def test_the_progress_figure_reads_over_any_picture(scheme: None, scheme_name: s
     center = POSTER.center()
     inside = [color for _, _, color in _pixels(image, QRectF(center - QPointF(14, 8), center + QPointF(14, 8)))]
     background = Counter(color.rgb() for color in inside).most_common(1)[0][0]
-    best = max(_contrast(QColor.fromRgb(background), color) for color in inside)
+    best = max(contrast(QColor.fromRgb(background), color) for color in inside)
     assert best >= 4.5
 
 
@@ -123,7 +112,7 @@ def test_a_failed_mark_and_the_poster_label_do_not_overlap(scheme: None, scheme_
 
 def _ink_columns(image: QImage, band: QRectF, ink: QColor, scale: float = 1.0) -> list[float]:
     """The x (card units) of the pixels in ``band`` close to the text colour ``ink``."""
-    return [x for x, _, color in _pixels(image, band, scale) if _contrast(color, ink) < 1.6]
+    return [x for x, _, color in _pixels(image, band, scale) if contrast(color, ink) < 1.6]
 
 
 ARABIC_TITLE = "قيقي · المدينة"

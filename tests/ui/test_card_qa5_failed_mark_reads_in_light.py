@@ -17,7 +17,7 @@ from studio.ui import palette
 from studio.ui.canvas.card_item import _FAILED_LABEL_AREA, _FAILED_MARK_AREA, CardItem
 from studio.ui.canvas.geometry import CARD_H, CARD_W, POSTER
 from studio.ui.node_summary import CardStatus, NodeSummary, PosterState
-from tests.ui.test_theme_qa5_text_contrast import contrast
+from tests.ui.contrast import contrast
 
 DPR = 2.0
 OFFSET = 4.0

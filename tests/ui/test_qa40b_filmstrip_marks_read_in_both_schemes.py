@@ -11,18 +11,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
 from studio.ui import palette
 from studio.ui.episode.filmstrip import MARK_H, THUMB_H, THUMB_W, Filmstrip
 from studio.ui.media_cache import PosterCache
-
-
-def _luminance(color: QColor) -> float:
-    def channel(value: int) -> float:
-        c = value / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    return 0.2126 * channel(color.red()) + 0.7152 * channel(color.green()) + 0.0722 * channel(color.blue())
-
-
-def _contrast(a: QColor, b: QColor) -> float:
-    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
+from tests.ui.contrast import contrast
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -49,8 +38,8 @@ def test_a_mark_reads_at_4_5_to_1(qtbot, scheme: str, picture: str, word: str) -
         row = [image.pixelColor(x, y) for y in range(int(top) + 1, int(top + MARK_H) - 1)
                for x in range(int(left + MARK_H / 2), int(right - MARK_H / 2))]
         assert image.pixelColor(int(thumb.left()) + 2, int(top + MARK_H / 2)) == QColor(picture)
-        text = max(row, key=lambda c: _contrast(c, fill))  # the text's most inked pixel
-        assert _contrast(text, fill) >= 4.5, (scheme, picture, fill.name(), text.name())
+        text = max(row, key=lambda c: contrast(c, fill))  # the text's most inked pixel
+        assert contrast(text, fill) >= 4.5, (scheme, picture, fill.name(), text.name())
     finally:
         palette.use_scheme("dark")
 

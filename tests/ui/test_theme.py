@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from studio.ui import palette, theme
 from studio.ui.icons import icon
+from tests.ui.contrast import contrast
 
 
 @pytest.fixture
@@ -168,18 +169,6 @@ def test_line_icons_take_the_schemes_colour_and_are_sharp_on_high_dpi(app: QAppl
     assert _distance(disabled_ink, QColor(theme.DARK.disabled)) < 30
 
 
-def _luminance(color: QColor) -> float:
-    def channel(value: int) -> float:
-        c = value / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    return 0.2126 * channel(color.red()) + 0.7152 * channel(color.green()) + 0.0722 * channel(color.blue())
-
-
-def _contrast(a: QColor, b: QColor) -> float:
-    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_state_bars_and_their_numbers_read_in_both_schemes(app: QApplication, qtbot, scheme: str) -> None:  # type: ignore[no-untyped-def]
     """The state panel's bars, lines and '+15' stand out from the inspector's background
@@ -190,9 +179,9 @@ def test_state_bars_and_their_numbers_read_in_both_schemes(app: QApplication, qt
     theme.apply_theme(app, scheme)
     background = app.palette().color(QPalette.ColorRole.Window)
     for name, color in palette.STAT_COLORS.items():
-        assert _contrast(color, background) >= 2.5, (scheme, name, color.name())
-    assert _contrast(palette.POSITIVE, background) >= 3.5
-    assert _contrast(palette.NEGATIVE, background) >= 3.5
+        assert contrast(color, background) >= 2.5, (scheme, name, color.name())
+    assert contrast(palette.POSITIVE, background) >= 3.5
+    assert contrast(palette.NEGATIVE, background) >= 3.5
     panel = StatePanel()
     qtbot.addWidget(panel)
     panel.resize(400, panel.height())

@@ -13,22 +13,11 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from studio.ui import theme
+from tests.ui.contrast import contrast
 
 SURFACES = ("window", "panel", "base", "raised", "tile", "tile_selected", "selection", "hover")
 LABEL_SURFACES = ("window", "panel", "base", "tile", "tile_selected")
 DISABLED_SURFACES = ("window", "panel", "base", "raised")
-
-
-def _luminance(color: QColor) -> float:
-    def channel(value: int) -> float:
-        c = value / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    return 0.2126 * channel(color.red()) + 0.7152 * channel(color.green()) + 0.0722 * channel(color.blue())
-
-
-def contrast(a: str | QColor, b: str | QColor) -> float:
-    high, low = sorted((_luminance(QColor(a)), _luminance(QColor(b))), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def _low(colors: theme.Colors, text: str, surfaces: tuple[str, ...], at_least: float) -> list[str]:
