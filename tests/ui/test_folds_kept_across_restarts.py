@@ -76,12 +76,28 @@ def _below(window: Any, node_id: str) -> set[str]:
     return {n.id for n in window.workspace.tree.descendants(node_id)}
 
 
-def test_folds_come_back_after_the_studio_is_quit_and_started_again(make_window, sample_project: Path,
-                                                                     settings: StudioSettings, qtbot) -> None:
+def _delete_elsewhere(project: Path, node_id: str) -> None:
+    """Delete the turn and those after it, as another studio does while this one has the project closed."""
+    opened = Project.open(project)
+    try:
+        opened.apply(DeleteSubtree(node_id))
+    finally:
+        opened.close()
+
+
+def _both_branches_folded(make_window: Any, sample_project: Path, qtbot: Any) -> tuple[Any, str, str, str, str]:
+    """A window on the sample with both branches after its second turn folded: (window, second,
+    upper, lower, the upper branch's last turn)."""
     window = make_window(sample_project)
-    second, upper, lower, _ = _turns(window)
+    second, upper, lower, leaf = _turns(window)
     _fold(window, qtbot, upper)
     _fold(window, qtbot, lower)
+    return window, second, upper, lower, leaf
+
+
+def test_folds_come_back_after_the_studio_is_quit_and_started_again(make_window, sample_project: Path,
+                                                                     settings: StudioSettings, qtbot) -> None:
+    window, second, upper, lower, _ = _both_branches_folded(make_window, sample_project, qtbot)
     hidden = _below(window, upper) | _below(window, lower)
     shown = set(window.workspace.scene.cells)
     counts = {upper: len(_below(window, upper)), lower: len(_below(window, lower))}
@@ -99,10 +115,7 @@ def test_folds_come_back_after_the_studio_is_quit_and_started_again(make_window,
 
 def test_a_fold_undone_before_quitting_is_not_brought_back(make_window, sample_project: Path,
                                                            settings: StudioSettings, qtbot) -> None:
-    window = make_window(sample_project)
-    _, upper, lower, _ = _turns(window)
-    _fold(window, qtbot, upper)
-    _fold(window, qtbot, lower)
+    window, _, upper, lower, _ = _both_branches_folded(make_window, sample_project, qtbot)
     press_story_key(window, qtbot, Qt.Key.Key_Z)  # lower unfolded again
     assert not window.workspace.scene.is_folded(lower)
     window.close()
@@ -125,11 +138,7 @@ def test_a_fold_of_a_turn_deleted_meanwhile_is_dropped_without_a_word(make_windo
     _fold(window, qtbot, lower_next)
     window.workspace.select(second)
     window.close()
-    project = Project.open(sample_project)  # another studio deletes a folded turn meanwhile
-    try:
-        project.apply(DeleteSubtree(lower_next))
-    finally:
-        project.close()
+    _delete_elsewhere(sample_project, lower_next)  # another studio deletes a folded turn meanwhile
 
     seen = _in_a_new_studio(Path(settings.q.fileName()), sample_project)
     assert seen["opened"] and seen["error"] is None  # nothing said of the fold that went
@@ -140,10 +149,7 @@ def test_a_fold_of_a_turn_deleted_meanwhile_is_dropped_without_a_word(make_windo
 
 def test_a_kept_selected_turn_under_a_kept_fold_opens_that_fold(make_window, sample_project: Path,
                                                                  settings: StudioSettings, qtbot) -> None:
-    window = make_window(sample_project)
-    _, upper, lower, leaf = _turns(window)
-    _fold(window, qtbot, upper)
-    _fold(window, qtbot, lower)
+    window, _, _, lower, leaf = _both_branches_folded(make_window, sample_project, qtbot)
     window.close()
     settings.set_last_selected(sample_project, leaf)  # selected last in another studio, under the upper fold
 
@@ -156,17 +162,10 @@ def test_a_kept_selected_turn_under_a_kept_fold_opens_that_fold(make_window, sam
 def test_reopening_in_the_same_window_after_a_delete_keeps_the_other_folds(make_window, sample_project: Path,
                                                                            settings: StudioSettings,
                                                                            qtbot) -> None:
-    window = make_window(sample_project)
-    second, upper, lower, _ = _turns(window)
-    _fold(window, qtbot, upper)
-    _fold(window, qtbot, lower)
+    window, second, upper, lower, _ = _both_branches_folded(make_window, sample_project, qtbot)
     window.workspace.select(second)
     assert window.close_project("keep")
-    project = Project.open(sample_project)
-    try:
-        project.apply(DeleteSubtree(lower))
-    finally:
-        project.close()
+    _delete_elsewhere(sample_project, lower)
     assert window.open_project(sample_project), window.last_error
     scene = window.workspace.scene
     assert scene.folded == {upper} and not _below(window, upper) & set(scene.cells)
