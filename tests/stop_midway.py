@@ -1,5 +1,5 @@
 """Stop a `kamishibai` command with a signal while its engine is at work (the command line's
-Ctrl+C and SIGTERM tests)."""
+Ctrl+C and SIGTERM tests), and make sure a process a test stopped does not outlive it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 def takes_started(project: Path, more_than: int = 0) -> Callable[[], bool]:
@@ -60,3 +62,15 @@ def interrupt_once_said(running: subprocess.Popen[bytes], words: bytes, timeout:
         if running.poll() is None:
             os.killpg(running.pid, signal.SIGKILL)
             running.wait()
+
+
+@contextmanager
+def reaped(process: subprocess.Popen[Any]) -> Iterator[subprocess.Popen[Any]]:
+    """``process`` for the block; killed if it still runs when the block ends (an assertion
+    failed, or it was left paused) and always waited for, so that no test leaves it behind."""
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()

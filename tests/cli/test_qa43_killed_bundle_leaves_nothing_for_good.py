@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from stop_midway import reaped  # tests/ is on sys.path
 
 from studio.storage.atomic import is_temp_name
 
@@ -68,12 +69,8 @@ def test_the_next_bundle_removes_what_a_killed_one_left(work: Path) -> None:
     out = work / "out"
     users = out / ".holiday.0123abcd.part.zip"  # a user's file with such a name: not the studio's
     users.write_bytes(b"PK\x03\x04 my own archive, not a bundle")
-    killed = _start_bundle(work, "out/b.zip")
-    try:
+    with reaped(_start_bundle(work, "out/b.zip")) as killed:
         left = _stop_while_writing(killed, out, signal.SIGKILL)
-    finally:
-        killed.kill()
-        killed.wait()
     assert left.exists() and not (out / "b.zip").exists()
 
     done = kamishibai("bundle", "story", "out/c.zip", cwd=work)
@@ -87,18 +84,13 @@ def test_the_next_bundle_removes_what_a_killed_one_left(work: Path) -> None:
 
 def test_a_bundle_still_being_written_is_left_alone(work: Path) -> None:
     out = work / "out"
-    paused = _start_bundle(work, "out/a.zip")
-    try:
+    with reaped(_start_bundle(work, "out/a.zip")) as paused:
         writing = _stop_while_writing(paused, out, signal.SIGSTOP)  # alive, not writing for now
         done = kamishibai("bundle", "story", "out/c.zip", cwd=work)
         assert done.returncode == 0, done.stderr
         assert writing.exists(), "the temporary zip of a live bundle was removed"
         paused.send_signal(signal.SIGCONT)
         assert paused.wait(timeout=180) == 0
-    finally:
-        if paused.poll() is None:
-            paused.kill()
-            paused.wait()
     assert _temporaries(out) == []
     for name in ("a.zip", "c.zip"):
         with zipfile.ZipFile(out / name) as bundle:

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from stop_midway import reaped  # tests/ is on sys.path
+
 from studio.storage import Project
 
 MEDIA_BYTES = 48 * 1024 * 1024
@@ -51,16 +53,11 @@ def test_the_next_copy_removes_what_a_killed_one_left(tmp_path: Path) -> None:
     (tmp_path / "story.kamishibai" / "media" / "noise.bin").write_bytes(os.urandom(MEDIA_BYTES))
     copies = tmp_path / "copies"
     copies.mkdir()
-    killed = _copy(tmp_path / "story.kamishibai", copies / "one")
-    try:
+    with reaped(_copy(tmp_path / "story.kamishibai", copies / "one")) as killed:
         left = _stop_while_bundling(killed, copies, signal.SIGKILL)
-    finally:
-        killed.kill()
-        killed.wait()
     assert left.is_dir()
 
-    paused = _copy(tmp_path / "story.kamishibai", copies / "two")
-    try:
+    with reaped(_copy(tmp_path / "story.kamishibai", copies / "two")) as paused:
         live = _stop_while_bundling(paused, copies, signal.SIGSTOP, others=(left,))
         again = _copy(tmp_path / "story.kamishibai", copies / "three")
         assert again.wait(timeout=180) == 0, again.stderr.read() if again.stderr else ""
@@ -68,10 +65,6 @@ def test_the_next_copy_removes_what_a_killed_one_left(tmp_path: Path) -> None:
         assert live.is_dir(), "the scratch folder of a copy still being made was removed"
         paused.send_signal(signal.SIGCONT)
         assert paused.wait(timeout=180) == 0
-    finally:
-        if paused.poll() is None:
-            paused.kill()
-            paused.wait()
     assert _scratch(copies) == []
     for name in ("two", "three"):
         with Project.open(copies / f"{name}.kamishibai", read_only=True) as made:
