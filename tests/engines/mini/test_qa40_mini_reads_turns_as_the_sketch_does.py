@@ -17,6 +17,7 @@ import pytest
 
 from studio.core.instruction import parse_instruction
 from studio.engines.mini.rephrase import one_character, rephrase, unlearnt
+from tests.engines.mini.qa40b_shipped import shipped_engine
 
 CAST = ("Qiqi", "Sosuke", "Aoi", "Taro", "Yuzu")
 
@@ -98,16 +99,9 @@ def test_a_field_naming_one_character_or_none_is_left_alone(text: str) -> None:
 
 @pytest.fixture(scope="module")
 def engines():  # type: ignore[no-untyped-def]
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    pytest.importorskip("diffusers")
-    from studio.composition import default_checkpoints
-    from studio.engines.base import EngineConfig
-    from studio.engines.mini.engine import MiniEngine
     from studio.engines.sketch.engine import SketchEngine
 
-    mini = MiniEngine(EngineConfig(checkpoints=default_checkpoints(), threads=1))
-    mini.load()
+    mini = shipped_engine()
     sketch = SketchEngine()
     sketch.load()
     return mini, sketch
