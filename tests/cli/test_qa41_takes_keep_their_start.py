@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from older_schemas import assert_upgraded, rewound_to_schema  # tests/ is on sys.path
+
 from studio.storage import Project
-from studio.storage.schema import MIGRATIONS
-from studio.storage.schema_check import compare
 
 
 def kamishibai(*args: str) -> subprocess.CompletedProcess[str]:
@@ -97,14 +96,8 @@ def test_unknown_ids_and_the_start_are_refused(tmp_path: Path) -> None:
 
 def _as_schema_5(project: Path) -> None:
     """The project's database as the studio of schema 5 wrote it (takes had no start_state)."""
-    conn = sqlite3.connect(project / "project.db")
-    try:
-        with conn:
-            conn.execute("ALTER TABLE takes DROP COLUMN start_state")
-            conn.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
-        assert compare(conn, MIGRATIONS[:5]).empty  # exactly what schema 5 made
-    finally:
-        conn.close()
+    with rewound_to_schema(project, 5) as conn:
+        conn.execute("ALTER TABLE takes DROP COLUMN start_state")
 
 
 def _digest(project: Path) -> str:
@@ -128,12 +121,7 @@ def test_a_schema_5_project_opens_then_upgrades_with_a_backup(tmp_path: Path) ->
 
     assert kamishibai("note", str(project), turn, "upgraded").returncode == 0  # opened for writing
     assert (project / "project.db.bak-v5").is_file()
-    conn = sqlite3.connect(project / "project.db")
-    try:
-        assert compare(conn, MIGRATIONS).empty
-        assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == (str(len(MIGRATIONS)),)
-    finally:
-        conn.close()
+    assert_upgraded(project)
     assert kamishibai("reroll", str(project), turn, "--seed", "3").returncode == 0
     old, new = _takes(project, turn)["takes"]
     assert old["start_state"] is None and new["start_state"] == _stats(50)

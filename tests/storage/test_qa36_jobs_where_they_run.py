@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from older_schemas import assert_upgraded, rewound_to_schema  # tests/ is on sys.path
 
 from studio.cli import main
 from studio.core.commands import AddTurn
@@ -20,7 +21,6 @@ from studio.storage import Project, database
 from studio.storage.errors import ProjectTooNewError
 from studio.storage.job_store import JobPlace, JobStore
 from studio.storage.schema import MIGRATIONS
-from studio.storage.schema_check import compare
 
 OLD_JOBS_TABLE = """
 CREATE TABLE jobs (
@@ -102,20 +102,14 @@ def test_recovery_keeps_where_an_interrupted_job_ran(project_path: Path) -> None
 def _as_schema_4(path: Path, rows: list[dict[str, object]]) -> None:
     """The project's database as the studio of schema 4 wrote it: the ``jobs`` table made by
     its CREATE TABLE (no ``runner``, no ``progress``), holding ``rows``."""
-    conn = sqlite3.connect(path / "project.db")
-    try:
-        with conn:
-            conn.execute("DROP TABLE jobs")
-            conn.execute("ALTER TABLE takes DROP COLUMN start_state")  # what later versions added
-            conn.execute(OLD_JOBS_TABLE)
-            conn.execute("CREATE INDEX jobs_status ON jobs(status, priority, sequence)")
-            for row in rows:
-                conn.execute(f"INSERT INTO jobs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
-                             tuple(row.values()))
-            conn.execute("UPDATE meta SET value='4' WHERE key='schema_version'")
-        assert compare(conn, MIGRATIONS[:4]).empty  # exactly what schema 4 made
-    finally:
-        conn.close()
+    with rewound_to_schema(path, 4) as conn:
+        conn.execute("DROP TABLE jobs")
+        conn.execute("ALTER TABLE takes DROP COLUMN start_state")  # what later versions added
+        conn.execute(OLD_JOBS_TABLE)
+        conn.execute("CREATE INDEX jobs_status ON jobs(status, priority, sequence)")
+        for row in rows:
+            conn.execute(f"INSERT INTO jobs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+                         tuple(row.values()))
 
 
 def _digest(path: Path) -> str:
@@ -152,11 +146,7 @@ def test_a_schema_4_project_is_read_as_it_is_then_upgraded_and_refused_by_schema
         assert store.claim(Job(**{**_fields(old2), "status": JobStatus.RUNNING, "take_id": "tk"}), "cpu")
         assert store.places() == {"old2": JobPlace("cpu", None)}
     assert (project_path / "project.db.bak-v4").is_file()
-    conn = sqlite3.connect(project_path / "project.db")
-    try:
-        assert compare(conn, MIGRATIONS).empty
-    finally:
-        conn.close()
+    assert_upgraded(project_path)
 
     # a studio that reads up to schema 4 refuses it, naming it, and changes nothing
     upgraded = _digest(project_path)
