@@ -17,6 +17,7 @@ from typing import Any
 
 from studio.cli.folder_args import checkpoints_path
 from studio.core.errors import StudioError
+from studio.core.model import Take
 from studio.core.text import first_control, first_few, unix_line_breaks
 from studio.core.tree import StoryTree
 from studio.storage import Project
@@ -354,3 +355,12 @@ def excerpt(text: str, limit: int) -> str:
     from studio.core.graphemes import whole_characters
 
     return text if len(text) <= limit else whole_characters(text, limit) + "…"
+
+
+def take_start(take: Take) -> dict[str, Any] | None:
+    """The state ``take`` was made from, as the JSON outputs give it: ``character`` (whose
+    state; "" where one state runs down the branch) and the three stats; None for a take made
+    before the studio kept it."""
+    if take.start_state is None:
+        return None
+    return {"character": take.start_character, **take.start_state.as_dict()}

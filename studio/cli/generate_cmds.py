@@ -541,7 +541,7 @@ def understood(take: Take) -> dict[str, Any]:
 
 
 def _take_summary(project: Project, take_id: str) -> dict[str, Any]:
-    from studio.cli.project_cmds import take_start
+    from studio.cli.common import take_start
 
     take = project.tree.takes[take_id]
     before = project.tree.state_before(take.node_id)

@@ -23,6 +23,7 @@ from studio.cli.common import (
     printable,
     resolve_node,
     shell_path,
+    take_start,
     thread_count,
 )
 from studio.cli.folder_args import checkpoints_path
@@ -326,15 +327,6 @@ def node_summary(tree: StoryTree, node_id: str, depth: int | None = None,
             for t in tree.takes_of(node.id)
         ],
     }
-
-
-def take_start(take: Take) -> dict[str, Any] | None:
-    """The state ``take`` was made from, as the JSON outputs give it: ``character`` (whose
-    state; "" where one state runs down the branch) and the three stats; None for a take made
-    before the studio kept it."""
-    if take.start_state is None:
-        return None
-    return {"character": take.start_character, **take.start_state.as_dict()}
 
 
 def _media_path(project: Project | None, rel: str) -> str:

@@ -119,7 +119,7 @@ def _stats(state: CharacterState) -> str:
 
 
 def cmd_takes(args: argparse.Namespace) -> int:
-    from studio.cli.project_cmds import take_start
+    from studio.cli.common import take_start
 
     with open_for_reading(args.path) as project:
         tree = project.tree
