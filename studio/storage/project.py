@@ -681,9 +681,12 @@ class Project:
     def name_and_folder(self) -> str:
         """:attr:`name`, with the folder's name after it where that is not the same (a project
         copied or renamed under another name keeps the name it was given): ``Night walk
-        (in walk-v2.kamishibai)``."""
+        (in walk-v2.kamishibai)``. A folder named as the story in another case ("second" for
+        "Second") is the same name: saying it again is noise."""
         name = self.name
-        return name if name == name_from_folder(self.path) else f"{name} (in {name_from_text(self.path.name)})"
+        if name.casefold() == name_from_folder(self.path).casefold():
+            return name
+        return f"{name} (in {name_from_text(self.path.name)})"
 
     def apply(self, command: Command, *, undoable: bool = True) -> ChangeSet:
         """Apply and store ``command``; a refused one takes away the files imported for it
