@@ -43,7 +43,8 @@ def test_the_filmstrip_and_the_chart_follow_the_selected_turn(make_window, sampl
     assert ws.current_id == first
     qtbot.waitUntil(lambda: "Turn 1 is selected" in _heard(strip)[1], timeout=20_000)
     description = _heard(strip)[1]
-    assert "Turn 1 is selected: " in description and "fly on broomstick" in description
+    # the turn as its subtitle says it, with one full stop
+    assert "Turn 1 is selected: Qiqi quickly flies on the broomstick" in description and ".." not in description
     assert "Not generated yet" in description
     # a turn without a take has no state yet (no made-up values for it)
     assert "Turn 1: not generated yet" in _heard(chart)[1] and "stamina" not in _heard(chart)[1]

@@ -95,7 +95,7 @@ def spoken_strip(summaries: list[NodeSummary], current: int) -> str:
         if summary.status is CardStatus.START:
             parts.append("The start of the story is selected")
         else:
-            what = excerpt_of(summary.excerpt, 80) or "no instruction yet"
+            what = excerpt_of(summary.excerpt, 80).rstrip(".") or "no instruction yet"  # a sentence ends in one
             parts.append(f"Turn {current} is selected: {what}. {SPOKEN_STATUS[summary.status]}")
     return ". ".join(parts) + f". {FILMSTRIP_HELP}"
 
