@@ -74,7 +74,8 @@ def test_a_korean_turn_edited_in_the_fields_keeps_its_korean_field_names(qtbot) 
 def test_a_korean_name_in_an_english_turn_keeps_the_english_line(qtbot) -> None:  # type: ignore[no-untyped-def]
     editor = _editor(qtbot)
     editor.set_instruction(parse_instruction("Character: 민수; Motion: run; Background: park; Time: night"))
-    assert editor.text() == "Character: 민수; Motion: run; Background: night park."
+    # the line's own Time field is kept as written (not folded into the Background as "night park")
+    assert editor.text() == "Character: 민수; Motion: run; Background: park; Time: night."
     assert _choices(editor) == ["", *TIME_CHOICES]
 
 
