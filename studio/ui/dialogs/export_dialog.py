@@ -326,7 +326,9 @@ class ExportDialog(QDialog):
         browse.clicked.connect(self._browse)
         self.format = QComboBox(self)
         fill_choices(self.format, FORMAT_CHOICES)
-        self.format.currentIndexChanged.connect(lambda _index: self._format_changed(self.chosen_format()))
+        # bound methods, not lambdas holding the dialog: a lambda connected to a child's signal kept
+        # every closed dialog alive in the window
+        self.format.currentIndexChanged.connect(self._format_index_changed)
         self.keep_size = QCheckBox("clips' own size", self)
         self.keep_size.setChecked(True)
         self.width_box = QSpinBox(self)
@@ -353,9 +355,7 @@ class ExportDialog(QDialog):
         self.crossfade.setSuffix(" s")
         self.captions = QComboBox(self)
         fill_choices(self.captions, CAPTION_CHOICES)
-        self.captions.currentIndexChanged.connect(
-            lambda _index: self.captions.setToolTip(_tip(CAPTION_CHOICES, self.chosen_captions()))
-            if self.captions.isEnabled() else None)
+        self.captions.currentIndexChanged.connect(self._captions_changed)
         self.overlay = QCheckBox("stamina, social and fun bars", self)
         self.title = QLineEdit(title, self)
         self.title.setPlaceholderText("title card text (empty: none)")
@@ -521,6 +521,14 @@ class ExportDialog(QDialog):
         fmt = self.typed_format(self.path.text())
         if fmt is not None and fmt != self.chosen_format():
             self.choose_format(fmt)
+
+    def _format_index_changed(self, _index: int) -> None:
+        self._format_changed(self.chosen_format())
+
+    def _captions_changed(self, _index: int) -> None:
+        """The captions list's tooltip says what the chosen mode makes (while captions are on)."""
+        if self.captions.isEnabled():
+            self.captions.setToolTip(_tip(CAPTION_CHOICES, self.chosen_captions()))
 
     def _format_changed(self, fmt: str) -> None:
         text = self.path.text().strip()
