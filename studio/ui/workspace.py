@@ -1282,12 +1282,14 @@ class Workspace(QWidget):
 
     # -- turn commands -----------------------------------------------------------------------
 
-    @turn_action
     def add_script_turns(self, parent_id: str, turns: list[ScriptTurn]) -> None:
         """Make ``turns`` (lines pasted into the editor: a script) one after another after
-        ``parent_id``, as one edit (one Undo), and show the last of them."""
-        if not turns or parent_id not in self.tree.nodes:
-            return
+        ``parent_id``, as one edit (one Undo), and show the last of them; nothing if that turn
+        is gone (see :meth:`on_turn`)."""
+        if turns:
+            self.on_turn(parent_id, lambda: self._add_script_turns(parent_id, turns))
+
+    def _add_script_turns(self, parent_id: str, turns: list[ScriptTurn]) -> None:
         from studio.storage.demo_import import ImportTurns
 
         ids = [new_id() for _ in turns]
@@ -1303,6 +1305,7 @@ class Workspace(QWidget):
 
         self.apply(ImportTurns(made, stories), then=shown)
 
+    @turn_action
     def start_new_turn(self) -> None:
         """Enter: a draft under the selected turn; the instruction editor takes focus. A draft
         closed with Esc under this turn comes back with what was typed in it (so does the one

@@ -381,7 +381,7 @@ def keep_to_one_line(edit: QLineEdit, several_lines: Callable[[str, str], None] 
             edit.setCursorPosition(min(cursor, utf16_length(flat)))
             if several_lines is not None and reads_as_script(text):
                 several_lines(previous, text)
-        before[0] = edit.text()
+        before[0] = flat  # not edit.text(): the time box's line edit may speak as its wrapper goes
 
     edit.textChanged.connect(flatten)
 
