@@ -37,7 +37,11 @@ def checkout(tmp_path: Path) -> Path:
 
 
 def _dry_run(folder: Path, *goals: str) -> list[str]:
-    done = subprocess.run(["make", "-n", *goals], cwd=folder, capture_output=True, text=True, check=True)
+    # as a user runs it: not with the variables of a make this suite may run under (`make test YES=1`
+    # passes YES=1 down through MAKEFLAGS, and every bootstrap line then says --yes)
+    env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES",
+                                                              "YES", "ENGINES"}}
+    done = subprocess.run(["make", "-n", *goals], cwd=folder, capture_output=True, text=True, check=True, env=env)
     return done.stdout.splitlines()
 
 
