@@ -132,7 +132,7 @@ def test_recovery_decides_from_the_database_not_from_an_old_tree(tmp_path: Path)
         conn.execute("INSERT INTO takes SELECT ?, node_id, engine, engine_version, settings, seed, d_stamina, "
                      "d_social, d_entertainment, motion_level, replace(representation_path, take, ?), "
                      "replace(clip_path, take, ?), replace(poster_path, take, ?), timings, status, error, warnings, "
-                     "stale, parent_take_id, instruction_raw, conditioning, created_at, hint FROM takes "
+                     "stale, parent_take_id, instruction_raw, conditioning, created_at, hint, start_state FROM takes "
                      "JOIN (SELECT ? AS take) WHERE id = ?",
                      (take_a, take_a, take_a, take_a, first["take"], first["take"]))
         conn.execute("UPDATE nodes SET selected_take_id=? WHERE id=?", (take_a, first["node"]))
