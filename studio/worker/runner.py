@@ -146,6 +146,8 @@ class GenerateRunner:
         parent_take_id = ""
         instruction_raw = ""
         engine_version = ""
+        start_state: CharacterState | None = None
+        start_character = ""
         generating = False
 
         def cancelled() -> bool:
@@ -163,6 +165,7 @@ class GenerateRunner:
             timings["context_s"] = _seconds(start)
             parent_take_id = snapshot.parent_take_id
             instruction_raw = snapshot.instruction.raw
+            start_state = snapshot.parent_state  # kept by a failed take too
             start_character = _start_character(self.project.tree, node_id)
             check_cancelled(cancelled)
             host_job = HostJob(engine=job.engine, context=snapshot.context, instruction=snapshot.instruction,
@@ -192,7 +195,7 @@ class GenerateRunner:
                 status=TakeStatus.DONE, warnings=(*ignored, *snapshot.warnings, *prediction.warnings),
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw,
                 conditioning=prediction.conditioning, created_at=now_iso(),
-                start_state=snapshot.parent_state, start_character=start_character,
+                start_state=start_state, start_character=start_character,
             )
             self._commit(take, select=True, label=job.label, group=self._undo_group(job))
             self.cache.put(take_id, prediction.representation, prediction.space)
@@ -228,6 +231,7 @@ class GenerateRunner:
                 settings=_safe_settings(used), seed=job.seed, timings=dict(timings), status=TakeStatus.FAILED,
                 error=failure.message, hint=failure.hint,
                 parent_take_id=parent_take_id, instruction_raw=instruction_raw, created_at=now_iso(),
+                start_state=start_state, start_character=start_character,
             )
             recorded = ""
             try:
