@@ -1727,15 +1727,19 @@ class Workspace(QWidget):
             return
         ids = [take.id for take in self.tree.takes_of(node_id)]
         said = chosen_as or (f"Take {ids.index(take_id) + 1} chosen" if take_id in ids else "Take chosen")
+        if answer == "reroll":
+            # the choice and one re-roll of the stale turns below it (a turn below them that has no
+            # take stays so), queued together as one undo step: one Undo takes both back
+            turn = self.tree.depth(node_id)
+            named = f"take {ids.index(take_id) + 1} of turn {turn}" if take_id in ids else "the take"
+            self._queue_jobs(
+                lambda service, engine, settings: service.choose_and_reroll(
+                    node_id, take_id, only=stale_turns, chosen=named, engine=engine, settings=settings),
+                lambda jobs: self._follow_choice(said, jobs))
+            return
 
         def chosen(_changes: ChangeSet) -> None:
-            if answer == "reroll":  # the stale turns only: a turn below them that has no take stays so
-                # one re-roll of the branches below the turn (it is not stale itself)
-                self._queue_jobs(
-                    lambda service, engine, settings: service.reroll_branch(node_id, engine=engine,
-                                                                            settings=settings, only=stale_turns),
-                    lambda jobs: self._follow_choice(said, jobs))
-            elif stale:
+            if stale:
                 self.message.emit(f"{said}; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
             elif chosen_as:
                 self.message.emit(f"{said}.")

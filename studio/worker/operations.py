@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from studio.core.commands import AddTurn
+from studio.core.commands import AddTurn, SelectTake
 from studio.core.errors import StudioError
 from studio.core.model import Node, TakeStatus, new_id, now_iso
 from studio.core.tree import StoryTree
@@ -22,18 +22,21 @@ from studio.engines.registry import EngineRegistry
 from studio.storage.job_store import check_settings
 from studio.storage.project import Project
 from studio.worker import queue
+from studio.worker.choice_reroll import ChoiceLabels, ChoiceRerollGroup
 from studio.worker.dispatch import DevicePool
 from studio.worker.job_queue import RETRYABLE, JobQueue
 from studio.worker.jobs import Job, JobKind, JobStatus, check_seed, new_seed
-from studio.worker.runner import REROLL_BRANCH_LABEL, REROLL_LABEL, TaskFunction
+from studio.worker.runner import REROLL_BRANCH_LABEL, REROLL_LABEL, TaskFunction, undo_group_key
 
 T = TypeVar("T")
 
 
 class Operations:
     def __init__(self, project: Project, registry: EngineRegistry, jobs: JobQueue, pool: DevicePool,
-                 default_engine: str) -> None:
+                 default_engine: str, choices: ChoiceLabels | None = None) -> None:
         self.project = project
+        self.choices = choices if choices is not None else ChoiceLabels()
+        """The takes chosen before a re-roll, by its undo group (see :meth:`choose_and_reroll`)."""
         self.registry = registry
         self.jobs = jobs
         self.pool = pool
@@ -114,9 +117,42 @@ class Operations:
 
         return self._at_once(operation)
 
+    def choose_and_reroll(self, node_id: str, take_id: str, *, chosen: str, engine: str | None,
+                          settings: Mapping[str, Any] | None, priority: int, only: Collection[str]) -> list[str]:
+        """Make ``take_id`` turn ``node_id``'s take and re-roll the later turns ``only`` (those
+        the choice makes stale) from it, in one writer operation whose undo step holds both:
+        the choice opens the re-roll's undo group, which each take joins as it lands (see
+        :mod:`studio.worker.choice_reroll`). ``chosen`` names the take in that step's label.
+        With no turn to re-roll, the choice is a step of its own."""
+        def operation() -> list[str]:
+            jobs = self._branch_jobs(node_id, engine, None, settings, priority, only)
+            if not jobs:
+                self.project.apply(SelectTake(node_id, take_id))
+                return []
+            key = undo_group_key(jobs[0])
+            self.choices.remember(key, chosen)
+            group = ChoiceRerollGroup(key, total=len(jobs), unit="turn", chosen=chosen)
+            # the take is chosen before any job is stored: a job that started first would be
+            # made from the former take
+            self._enqueue(jobs, before=lambda: self.project.document.apply(SelectTake(node_id, take_id),
+                                                                           group=group))
+            job_ids = [job.id for job in jobs]
+            self.jobs.replace_waiting(job_ids)
+            return job_ids
+
+        return self._at_once(operation)
+
     def _reroll_branch(self, node_id: str, engine: str | None, seed: int | None,
                        settings: Mapping[str, Any] | None, priority: int,
                        only: Collection[str] | None) -> list[str]:
+        jobs = self._branch_jobs(node_id, engine, seed, settings, priority, only)
+        self._enqueue(jobs)
+        return [job.id for job in jobs]
+
+    def _branch_jobs(self, node_id: str, engine: str | None, seed: int | None,
+                     settings: Mapping[str, Any] | None, priority: int,
+                     only: Collection[str] | None) -> list[Job]:
+        """The jobs of a branch re-roll (see :meth:`reroll_branch`), not stored yet."""
         tree = self.project.tree  # a snapshot: the turns as they are now
         start = _node(tree, node_id)
         nodes = [start, *tree.descendants(start.id)]
@@ -138,8 +174,7 @@ class Operations:
                                         depends), created_at=stamp)
             job_of[node.id] = job.id
             jobs.append(job)
-        self._enqueue(jobs)
-        return [job.id for job in jobs]
+        return jobs
 
     def fill(self, leaf_id: str, *, engine: str | None, settings: Mapping[str, Any] | None,
              priority: int) -> list[str]:

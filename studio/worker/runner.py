@@ -34,6 +34,7 @@ from studio.core.tree import StoryTree
 from studio.engines.base import EngineError, EngineInfo, EngineSettings
 from studio.storage.errors import DiskFullError, ProjectMovedError
 from studio.storage.project import Project
+from studio.worker.choice_reroll import ChoiceRerollGroup
 from studio.worker.context import NodeGone, RepresentationCache, build_context
 from studio.worker.engine_host import Host, HostJobError, HostLostError
 from studio.worker.failures import describe_failure, release_gpu_memory
@@ -79,6 +80,10 @@ def undo_group_key(job: Job) -> str:
 GroupSize = Callable[[str], int]
 """How many jobs of the undo group ``key`` make or will make a take (not cancelled ones)."""
 
+GroupChoice = Callable[[str], str]
+"""The take chosen that the re-roll ``key`` follows ("" for a re-roll on its own): see
+:mod:`studio.worker.choice_reroll`."""
+
 
 class Reporter(Protocol):
     """How a running job tells the service (and its subscribers) what it is doing."""
@@ -120,7 +125,7 @@ class GenerateRunner:
 
     def __init__(self, project: Project, host: Host, stage_times: StageTimes,
                  cache: RepresentationCache, *, undoable_takes: bool = True,
-                 group_size: GroupSize | None = None) -> None:
+                 group_size: GroupSize | None = None, group_choice: GroupChoice | None = None) -> None:
         self.project = project
         self.host = host
         self.stage_times = stage_times
@@ -128,6 +133,8 @@ class GenerateRunner:
         self.undoable_takes = undoable_takes
         self.group_size = group_size
         """Counts a re-roll's jobs for its undo entry's label (without it: the takes landed)."""
+        self.group_choice = group_choice
+        """Names the take chosen before a re-roll, whose undo entry its takes join."""
         self.reroll_selects = False
         """When False (the default), a re-roll of a turn with later turns adds its take
         without selecting it (see :func:`~studio.core.commands.reroll_keeps_selection`)."""
@@ -288,6 +295,9 @@ class GenerateRunner:
         if not key:
             return None
         total = self.group_size(key) if self.group_size is not None else 0
+        chosen = self.group_choice(key) if self.group_choice is not None else ""
+        if chosen:
+            return ChoiceRerollGroup(key, total=total, unit=_GROUP_UNITS[job.label], chosen=chosen)
         return UndoGroup(key, total=total, unit=_GROUP_UNITS[job.label])
 
     def _commit(self, take: Take, *, select: bool, label: str = "", group: UndoGroup | None = None) -> None:

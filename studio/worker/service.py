@@ -21,6 +21,7 @@ from studio.core.model import TakeStatus
 from studio.engines.base import EngineConfig, Requirement
 from studio.engines.registry import EngineRegistry
 from studio.storage.project import Project
+from studio.worker.choice_reroll import ChoiceLabels
 from studio.worker.context import RepresentationCache
 from studio.worker.device_worker import DeviceWorker, make_host
 from studio.worker.dispatch import DevicePool
@@ -130,6 +131,7 @@ class GenerationService:
         self._stage_times = StageTimes()
         self._cache = RepresentationCache()
         self._undoable_takes = undoable_takes
+        self._choices = ChoiceLabels()
         if cluster is not None:
             workers = self._workers([(host.config, host) for host in cluster_hosts])
         else:
@@ -137,7 +139,7 @@ class GenerationService:
         self.devices = [worker.host.device if cluster is not None else worker.config.describe() for worker in workers]
         self._pool = DevicePool(self._queue, registry, workers, expecting=self._connection is not None,
                                 local_tasks=cluster is not None)
-        self._operations = Operations(project, registry, self._queue, self._pool, default_engine)
+        self._operations = Operations(project, registry, self._queue, self._pool, default_engine, self._choices)
         self._queue.recover(registry.names())
         if self._cluster is not None:  # actors start later, sized for the engines they will run
             self._size_actors(self._cluster)
@@ -148,7 +150,8 @@ class GenerationService:
         """A worker per (configuration, engine host)."""
         return [DeviceWorker(index, config, host, GenerateRunner(self.project, host, self._stage_times, self._cache,
                                                                  undoable_takes=self._undoable_takes,
-                                                                 group_size=self._group_size))
+                                                                 group_size=self._group_size,
+                                                                 group_choice=self._choices.chosen))
                 for index, (config, host) in enumerate(hosts)]
 
     def _group_size(self, key: str) -> int:
@@ -592,6 +595,16 @@ class GenerationService:
         """
         return self._operations.reroll_branch(node_id, engine=engine, seed=seed, settings=settings,
                                               priority=priority, only=only)
+
+    def choose_and_reroll(self, node_id: str, take_id: str, *, only: Collection[str], chosen: str = "the take",
+                          engine: str | None = None, settings: Mapping[str, Any] | None = None,
+                          priority: int = 0) -> list[str]:
+        """Use another take of ``node_id`` and re-roll from it the later turns ``only`` (the ones
+        it makes stale), as :meth:`reroll_branch` does, as one undo step: one Undo gives the turn
+        its former take back and takes back every re-rolled take that landed. ``chosen`` names
+        the take in the step's label ("Use take 2 of turn 3 and re-roll 2 turns")."""
+        return self._operations.choose_and_reroll(node_id, take_id, chosen=chosen, engine=engine,
+                                                  settings=settings, priority=priority, only=only)
 
     def replaced_by(self, job_id: str) -> list[Job]:
         """The waiting jobs that job ``job_id`` of a branch re-roll replaced (cancelled) in this

@@ -1,5 +1,6 @@
 """Choosing another take of a turn with two branches below it and answering "Re-roll" to the
-stale turns re-rolls both branches as one action: one Undo takes back all their new takes."""
+stale turns re-rolls both branches as one action with the choice: one Undo takes back all their
+new takes and the choice."""
 
 from __future__ import annotations
 
@@ -34,12 +35,12 @@ def test_both_branches_below_a_chosen_take_rerolled_undo_as_one(make_window, tmp
     qtbot.waitUntil(lambda: all(len(project.tree.takes_of(t)) == 2 for t in before), timeout=TIMEOUT_MS)
     assert service.wait_idle(60)
     window.session.settle()
-    assert window.actions_.undo.text() == "&Undo Re-roll branch (3 turns)"
+    assert window.actions_.undo.text() == "&Undo Use take 2 of turn 1 and re-roll 3 turns"
 
     window.actions_.undo.trigger()
     window.session.settle()
     ids = {t: [take.id for take in takes] for t, takes in before.items()}
     qtbot.waitUntil(lambda: {t: [take.id for take in project.tree.takes_of(t)] for t in before} == ids)
     assert all(project.tree.node(t).selected_take_id == before[t][0].id for t in before)
-    assert project.tree.node(top).selected_take_id == new, "the take chosen stays: it was its own step"
-    assert all(project.tree.selected_take(t).stale for t in before), "so the turns below are stale again"
+    assert project.tree.node(top).selected_take_id == chosen, "the choice is undone with its re-roll"
+    assert not any(project.tree.selected_take(t).stale for t in before), "so the turns below are fresh again"
