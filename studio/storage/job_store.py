@@ -45,6 +45,12 @@ _COLUMNS = (
 INTERRUPTED_MESSAGE = "The studio stopped while this job was running."
 """A job left running by a process that is gone, when the token does not say which program it
 was (written by an earlier version)."""
+CLOSED_MESSAGE = ("Stopped when the studio closed (not a crash); "
+                  "retry the job or re-roll the turn to make it again.")
+"""A running job its own process stopped as it closed (the window closed or its project was
+closed, the job not cancelled): told apart from a crash, which :func:`stopped_message` names.
+A job kept for next time is queued again at once and never shows it; one that could not be
+queued again does."""
 COPIED_MESSAGE = ("This project was copied while the job was running in the original; "
                   "it did not run in this copy.")
 """A copy's running job (``cp -a``, a bundle unpacked): its owner runs it in the original."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from studio.core.errors import StudioError
 from studio.core.model import TakeStatus, now_iso
-from studio.storage.job_store import INTERRUPTED_MESSAGE, JobStore
+from studio.storage.job_store import CLOSED_MESSAGE, JobStore
 from studio.storage.project import Project
 from studio.worker import queue
 from studio.worker.event_bus import EventBus
@@ -78,7 +78,8 @@ class JobQueue:
         self.interrupt_requested: set[str] = set()
         self.interrupt_reason = ""
         """What an interrupted job's error says when whoever stopped it said why ("Stopped by Ctrl+C.");
-        empty: :data:`INTERRUPTED_MESSAGE`, the studio stopped."""
+        empty: :data:`CLOSED_MESSAGE`, the studio stopped it as it closed (a crash is told
+        apart when the job is recovered: :func:`~studio.storage.job_store.stopped_message`)."""
         self.results: dict[str, Any] = {}
         self.runners: dict[str, str] = {}
         """Where each job claimed by this process runs (its device, or the render farm's node
@@ -655,7 +656,7 @@ class JobQueue:
                 current = self._jobs[job_id]
                 final, text = status, message
                 if final is JobStatus.CANCELLED and job_id in self.interrupt_requested and current.persistent:
-                    final, text = JobStatus.INTERRUPTED, self.interrupt_reason or INTERRUPTED_MESSAGE
+                    final, text = JobStatus.INTERRUPTED, self.interrupt_reason or CLOSED_MESSAGE
                 ended = replace(
                     current, status=final, finished_at=now_iso(), error=text, hint=hint, take_id=take_id,
                     settings=current.settings if isinstance(current.settings, Mapping) else {},
