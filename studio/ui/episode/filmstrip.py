@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from studio.ui import palette
 from studio.ui.canvas.card_item import card_tooltip, cover_source
 from studio.ui.canvas.spoken import SPOKEN_STATUS
+from studio.ui.clip_presence import CLIP_MISSING_PILL
 from studio.ui.episode.turn_strip import TurnStrip
 from studio.ui.media_cache import PosterCache
 from studio.ui.node_summary import CardStatus, NodeSummary, excerpt_of, placeholder_label
@@ -35,6 +36,8 @@ MARK_FILL = QColor(0, 0, 0, 170)
 PITCH = THUMB_W + GAP
 """From one turn's tile to the next: the strip scrolls by whole tiles."""
 OUTLINE = 3.0
+MISSING_FRAME = 3.0
+"""The frame, in the failed colour, inside the thumbnail of a turn whose clip file is gone."""
 """The selected turn's outline, drawn around its thumbnail."""
 FILMSTRIP_NAME = "Branch filmstrip"
 FILMSTRIP_HELP = "Click a turn to select it; double-click it to play the branch from there."
@@ -97,12 +100,20 @@ def spoken_strip(summaries: list[NodeSummary], current: int) -> str:
         else:
             what = excerpt_of(summary.excerpt, 80).rstrip(".") or "no instruction yet"  # a sentence ends in one
             parts.append(f"Turn {current} is selected: {what}. {SPOKEN_STATUS[summary.status]}")
+            if clip_gone(summary):
+                parts.append("Its clip is missing: re-roll it (R)")
     return ". ".join(parts) + f". {FILMSTRIP_HELP}"
 
 
 MARKED = (CardStatus.STALE, CardStatus.QUEUED, CardStatus.RUNNING, CardStatus.FAILED)
 """The statuses a thumbnail's picture says in a mark: the picture is not (or no longer) what
 the turn asks for, or a new one is on its way."""
+
+
+def clip_gone(summary: NodeSummary) -> bool:
+    """Whether the turn's chosen take (done or stale) has lost its clip file: its thumbnail says
+    so as its card does, whatever its picture shows (the poster is another file)."""
+    return summary.clip_missing and summary.status in (CardStatus.DONE, CardStatus.STALE)
 
 
 class Filmstrip(TurnStrip):
@@ -232,6 +243,11 @@ class Filmstrip(TurnStrip):
                 painter.fillRect(rect, QColor(40, 25, 0, 90))
             if image is not None:
                 self._paint_mark(painter, rect, self.status_mark(index))
+            if clip_gone(summary):  # framed in the failed colour, as its card's pill is: it can't play
+                painter.setPen(QPen(palette.STATUS_COLORS[CardStatus.FAILED], MISSING_FRAME))
+                painter.setBrush(Qt.BrushStyle.NoBrush)  # inside the playing turn's frame, which stays seen
+                inset = 2 + MISSING_FRAME / 2
+                painter.drawRect(rect.adjusted(inset, inset, -inset, -inset))
             if index == self.playing:
                 painter.setPen(QPen(palette.TEXT, 2))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -250,6 +266,8 @@ class Filmstrip(TurnStrip):
         is not what the turn asks for now or a new one is coming ("stale", "generating 40%");
         "" otherwise. (A stale thumbnail was only tinted a shade darker: it read as done.)"""
         summary = self.summaries[index]
+        if clip_gone(summary):  # the more pressing: the turn can't be played nor exported
+            return CLIP_MISSING_PILL
         if summary.status not in MARKED:
             return ""
         word = palette.STATUS_LABELS[summary.status]
@@ -297,6 +315,8 @@ class Filmstrip(TurnStrip):
         summary = self.summaries[index]
         if summary.status == CardStatus.START:
             return "Start"
+        if clip_gone(summary):
+            return f"{CLIP_MISSING_PILL}\npress R to re-roll"
         if summary.status not in (CardStatus.DONE, CardStatus.STALE):
             # no picture of its own yet: its status in the card's words ("not generated",
             # "generating"), where the bare "draft" and "running" said it otherwise
