@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -148,20 +149,75 @@ def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int],
 
 
 def _no_room_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
-    """The note on burned captions cut for room (see :func:`cut_captions_note`), or ''."""
-    cut: set[int] = set()
+    """The note on burned captions cut for room (see :func:`cut_captions_note`), or '': which
+    turns, how much of each caption the frame leaves out, and what shows all of it."""
+    cut: dict[tuple[int, ...], CutText] = {}
     for timed, owners, text in _burned_captions(branch, timeline, options):
         over = [span.index for span in timeline.turns if span.shown_from < timed.end and timed.start < span.shown_to]
-        if any(caption_layout(size, text, timed.cue.kind is CueKind.NARRATION,
-                              caption_top(size, options.overlay, bool(branch.turns[index].character)),
-                              timed.cue.reads_rtl)[2]
-               for index in over):
-            cut.update(branch.turns[index].number for index in owners)
+        shown = [caption_layout(size, text, timed.cue.kind is CueKind.NARRATION,
+                                caption_top(size, options.overlay, bool(branch.turns[index].character)),
+                                timed.cue.reads_rtl)
+                 for index in over]
+        cut_short = [lines for _face, lines, short in shown if short]
+        if not cut_short:
+            continue
+        # a caption can show several short turns' text at once: they are named together
+        numbers = tuple(sorted(branch.turns[index].number for index in owners))
+        lost = max((CutText.of(text, lines) for lines in cut_short), key=lambda left_out: left_out.amount)
+        cut[numbers] = cut.get(numbers, CutText()) + lost
     if not cut:
         return ""
-    turns = first_few([str(number) for number in sorted(cut)], ", ")  # a long branch at a small size cuts them all
-    return (f"the caption of turn{'s' if len(cut) > 1 else ''} {turns} was too long for the frame and ends in "
-            f"'\u2026' (a larger --size, or captions as SRT, keeps all of it)")
+    remedy = (" (to show all of it, shorten {their} text, choose subtitles instead of burned captions with "
+              "--captions srt, or choose a larger --size)")
+    if len(cut) == 1:
+        ((numbers, lost),) = cut.items()
+        which = (f"turn {numbers[0]}'s burned caption" if len(numbers) == 1
+                 else f"the burned caption shown for turns {_turn_span(numbers)}")
+        return (f"{which} is too long for the frame: {lost.said()} cut, so it ends in '\u2026'"
+                + remedy.format(their="its" if len(numbers) == 1 else "their"))
+    named = [f"{_turn_span(numbers)} ({lost.said()} cut)" for numbers, lost in sorted(cut.items())]
+    # a long branch at a small size cuts them all
+    listed = first_few(named, ", ") if len(named) > 8 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return (f"the burned captions of turns {listed} are too long for the frame, so each ends in '\u2026'"
+            + remedy.format(their="their"))
+
+
+def _turn_span(numbers: tuple[int, ...]) -> str:
+    """Turns a caption shows, for a note: "4", "1 to 4" (a run of turns), "2, 5" (any other)."""
+    if numbers and list(numbers) == list(range(numbers[0], numbers[0] + len(numbers))) and len(numbers) > 1:
+        return f"{numbers[0]} to {numbers[-1]}"
+    return ", ".join(str(number) for number in numbers)
+
+
+@dataclass(frozen=True)
+class CutText:
+    """How much of a burned caption the frame left out: whole words, and the characters of
+    text written without spaces between its words (Japanese, Chinese)."""
+
+    words: int = 0
+    characters: int = 0
+
+    @classmethod
+    def of(cls, text: str, lines: tuple[str, ...]) -> CutText:
+        """What of ``text`` its ``lines`` (the last ending in "…") leave out."""
+        whole = text.split()
+        shown = " ".join(lines).removesuffix("\u2026").split()
+        if len(whole) > 1 and len(shown) < len(whole):
+            return cls(words=len(whole) - len(shown))
+        return cls(characters=max(1, len("".join(whole)) - len("".join(shown))))
+
+    @property
+    def amount(self) -> int:
+        return self.words + self.characters
+
+    def __add__(self, other: CutText) -> CutText:
+        return CutText(self.words + other.words, self.characters + other.characters)
+
+    def said(self) -> str:
+        """"6 words", "12 characters", "6 words and 12 characters"."""
+        parts = [f"{count:,} {unit}{'' if count == 1 else 's'}"
+                 for count, unit in ((self.words, "word"), (self.characters, "character")) if count]
+        return " and ".join(parts)
 
 
 def cut_cards_notes(size: tuple[int, int], options: ExportOptions) -> list[str]:

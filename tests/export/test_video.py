@@ -263,7 +263,7 @@ def test_a_long_caption_takes_smaller_type_before_it_is_cut_and_a_cut_is_said(st
     story.project.apply(SetDuration(story.nodes[1], 8.0))  # time for all of its subtitles
     result = export_branch(story.project, story.leaf, tmp_path / "cut.mp4",
                            options=ExportOptions(captions=CaptionMode.BURN, size=(160, 120)))
-    assert any("caption of turn 2 was too long" in note for note in result.notes), result.notes
+    assert any("turn 2's burned caption is too long for the frame: " in note for note in result.notes), result.notes
     calm = export_branch(story.project, story.leaf, tmp_path / "srt.mp4",
                          options=ExportOptions(captions=CaptionMode.SRT))
     assert not any("caption" in note for note in calm.notes)
