@@ -554,7 +554,7 @@ class Workspace(QWidget):
             return open_already
         numbers = {take.id: index + 1 for index, take in enumerate(self.tree.takes_of(node.id))}
         window = CompareWindow(title, takes, node.selected_take_id, states, self.inspector.takes.clips, self._abs,
-                               self, numbers=numbers)
+                               self, numbers=numbers, start=before)
         window.also = clicked
         window.take_chosen.connect(lambda take_id, n=node.id: self.choose_take(n, take_id))
         window.destroyed.connect(lambda _o=None, w=window: self._forget_compare(w))

@@ -24,12 +24,15 @@ from studio.core.model import Take
 from studio.core.state import CharacterState
 from studio.core.tree import StoryTree
 from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
+from studio.ui.inspector.take_start import TakeStart
 from studio.ui.inspector.takes_view import state_line
 from studio.ui.media_cache import ClipCache
 from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, format_clock
 from studio.ui.shared_clock import SharedClockWindow
 
 MAX_COMPARED = 4
+START_DIFFERS_COLOUR = "#e0a040"
+"""A take's start, where it is not the turn's start now: the colour of the stale badge."""
 DEFAULT_FPS = 8.0
 MAX_FPS = 240.0
 
@@ -66,7 +69,7 @@ def clip_fps(takes: list[Take]) -> float:
 
 class _Column(QFrame):
     def __init__(self, number: int, take: Take, state: CharacterState | None, selected: bool, clips: ClipCache,
-                 path: str, parent: QWidget) -> None:
+                 path: str, parent: QWidget, start: CharacterState | None = None) -> None:
         super().__init__(parent)
         self.take = take
         self.number = number
@@ -85,7 +88,7 @@ class _Column(QFrame):
         self.facts = QLabel(self)
         self.facts.setObjectName("dimLabel")
         self.facts.setWordWrap(True)
-        self.set_state(state)
+        self.set_state(state, start)
         self.use_button = QPushButton(self)
         # the seed is in the facts above: written on the button too, the row of buttons made
         # each column about 270 pixels wide, and three takes did not fit an 800-pixel screen
@@ -103,13 +106,21 @@ class _Column(QFrame):
         layout.addLayout(buttons)
         self.set_selected(selected)
 
-    def set_state(self, state: CharacterState | None) -> None:
-        """Where the take leads (it changes with the past: a take chosen above this turn)."""
+    def set_state(self, state: CharacterState | None, start: CharacterState | None = None) -> None:
+        """Where the take leads and where it started, beside the turn's start now (``start``):
+        both change with the past (a take chosen above this turn)."""
         take = self.take
+        began = TakeStart(take, start)
         # the engine's name as written (a name stored by another program may hold "<")
         facts = f"{escape(state_line(take, state))}<br>seed {take.seed} · {escape(take.engine)}"
+        if began.known:  # in the stale colour where it is not the turn's start now
+            said = escape(began.line, quote=False)
+            facts += f"<br><span style='color:{START_DIFFERS_COLOUR}'>⚠ {said}</span>" if began.differs \
+                else f"<br>{said}"
         if self.facts.text() != facts:
             self.facts.setText(facts)
+        self.facts.setToolTip(began.tooltip)
+        self.started_elsewhere = began.differs
 
     @property
     def clip_missing(self) -> bool:
@@ -143,10 +154,12 @@ class CompareWindow(SharedClockWindow):
 
     def __init__(self, title: str, takes: list[Take], selected_id: str | None, states: dict[str, CharacterState],
                  clips: ClipCache, resolve: Callable[[str], str], parent: QWidget | None = None, *,
-                 numbers: Mapping[str, int] | None = None) -> None:
+                 numbers: Mapping[str, int] | None = None, start: CharacterState | None = None) -> None:
         """``numbers``: each take's number as the inspector shows it (its place among all the
-        turn's takes, not only the compared ones); by default the place in ``takes``."""
+        turn's takes, not only the compared ones); by default the place in ``takes``.
+        ``start``: where the turn starts now, set beside where each take started."""
         super().__init__(parent)
+        self.start = start
         self.setWindowTitle(f"Compare takes — {title}")
         self.setModal(False)
         self.frame = 0
@@ -200,7 +213,7 @@ class CompareWindow(SharedClockWindow):
         numbers = numbers or {take.id: index + 1 for index, take in enumerate(takes)}
         for position, take in enumerate(shown):
             column = _Column(numbers.get(take.id, position + 1), take, states.get(take.id), take.id == selected_id,
-                             self._clips, self._resolve(take.clip_path), self)
+                             self._clips, self._resolve(take.clip_path), self, self.start)
             column.use_button.clicked.connect(lambda _c=False, c=column: self._use(c))
             column.lock_button.clicked.connect(lambda _c=False, s=take.seed: self.seed_locked.emit(s))
             self.grid.addWidget(column, position // 2 if len(shown) == 4 else 0,
@@ -218,11 +231,12 @@ class CompareWindow(SharedClockWindow):
         all_takes = tree.takes_of(node_id)
         takes = takes_to_compare(all_takes, node.selected_take_id, also=self.also)
         before = tree.state_before(node_id)  # another take chosen above: each take leads elsewhere
+        self.start = before
         states = {t.id: before.apply(t.deltas) for t in takes}
         if [t.id for t in takes] == [c.take.id for c in self.columns]:
             for take, column in zip(takes, self.columns, strict=True):
                 column.take = take  # marked stale since, say: its caption says so below
-                column.set_state(states[take.id])
+                column.set_state(states[take.id], before)
         else:
             numbers = {take.id: index + 1 for index, take in enumerate(all_takes)}
             playing = self.playing or self._wants_play

@@ -374,7 +374,7 @@ class Inspector(QScrollArea):
         takes = tree.takes_of(node_id)
         before = tree.state_before(node_id) if not node.is_root else None
         states = {t.id: before.apply(t.deltas) for t in takes if before is not None and t.status.value == "done"}
-        self.takes.set_takes(takes, node.selected_take_id, states)
+        self.takes.set_takes(takes, node.selected_take_id, states, before)
         take = tree.selected_take(node_id)
         finished = take is not None and take.status is TakeStatus.DONE
         # a turn without a finished take has no predicted state: the bars stay empty

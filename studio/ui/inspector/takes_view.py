@@ -28,6 +28,7 @@ from studio.core.state import CharacterState
 from studio.ui import palette
 from studio.ui.elided_label import ElidedLabel
 from studio.ui.inspector.missing_clip import CLIP_MISSING_TEXT, CLIP_MISSING_TIP, clip_missing
+from studio.ui.inspector.take_start import TakeStart
 from studio.ui.media_cache import ClipCache
 from studio.ui.node_summary import cut_to_chars
 from studio.ui.player import Player
@@ -87,12 +88,16 @@ class TakeTile(QFrame):
     focused = Signal(str)
 
     def __init__(self, index: int, take: Take, selected: bool, clips: ClipCache, resolve: Callable[[str], str],
-                 parent: QWidget | None = None, state: CharacterState | None = None) -> None:
+                 parent: QWidget | None = None, state: CharacterState | None = None,
+                 start: CharacterState | None = None) -> None:
+        """``state``: where the take leads now; ``start``: where its turn starts now (set beside
+        the start the take was made from, see :class:`TakeStart`)."""
         super().__init__(parent)
         self.index = index
         self.take = take
         self.selected = selected
         self.state = state
+        self.start = start
         self.setObjectName("takeTileSelected" if selected else "takeTile")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(clips, self, compact=True)
@@ -114,7 +119,11 @@ class TakeTile(QFrame):
         self.state_label = QLabel(state_line(take, state), self)
         self.state_label.setObjectName("dimLabel")
         self.state_label.setWordWrap(True)
-        self.state_label.setToolTip("Motion level and the acting character's state after this take")
+        # where the take started, always in the tooltip; in view where it is not the turn's start now
+        self.start_label = QLabel(self)
+        self.start_label.setObjectName("staleBadge")
+        self.start_label.setWordWrap(True)
+        self._show_start()
         self.clips = clips
         self.missing = False
         self.path = resolve(take.clip_path) if take.clip_path else ""
@@ -136,6 +145,7 @@ class TakeTile(QFrame):
         row.addWidget(self.badge)
         layout.addLayout(row)
         layout.addWidget(self.state_label)
+        layout.addWidget(self.start_label)
         layout.addWidget(self.use_button)
         if take.clip_path:
             if self.path:
@@ -198,11 +208,26 @@ class TakeTile(QFrame):
         if path and path == self.path:
             self.update_use()
 
-    def set_state(self, state: CharacterState | None) -> None:
-        """The state after this take changed (a take above it was re-rolled or chosen)."""
+    def set_state(self, state: CharacterState | None, start: CharacterState | None = None) -> None:
+        """The state after this take changed (a take above it was re-rolled or chosen), and with
+        it the turn's start (``start``)."""
         if state != self.state:
             self.state = state
             self.state_label.setText(state_line(self.take, state))
+        if start != self.start:
+            self.start = start
+            self._show_start()
+
+    def _show_start(self) -> None:
+        """The start the take was made from, in the state line's tooltip, and a line in view
+        where it differs from the turn's start now."""
+        start = TakeStart(self.take, self.start)
+        self.state_label.setToolTip(f"Motion level and the acting character's state after this take.\n\n"
+                                    f"{start.tooltip}")
+        self.start_label.setText(start.warning)
+        self.start_label.setToolTip(start.tooltip)
+        self.start_label.setAccessibleName(f"Take {self.index + 1}: {start.warning}" if start.warning else "")
+        self.start_label.setVisible(start.differs)
 
     def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802
         super().resizeEvent(event)
@@ -396,9 +421,10 @@ class TakesView(QWidget):
         layout.addWidget(self.button_row)
 
     def set_takes(self, takes: list[Take], selected_id: str | None,
-                  states: dict[str, CharacterState] | None = None) -> None:
+                  states: dict[str, CharacterState] | None = None, start: CharacterState | None = None) -> None:
+        """``states``: where each finished take leads now; ``start``: where the turn starts now."""
         self.states = dict(states or {})
-        key = (tuple(id(take) for take in takes), selected_id, tuple(sorted(self.states.items())))
+        key = (tuple(id(take) for take in takes), selected_id, tuple(sorted(self.states.items())), start)
         if key == self._key:
             return
         # The takes shown until now, when they are this turn's (another turn's takes, left for
@@ -417,9 +443,10 @@ class TakesView(QWidget):
             state = self.states.get(take.id)
             tile = reusable.pop((index, id(take), take.id == selected_id), None)
             if tile is not None:
-                tile.set_state(state)
+                tile.set_state(state, start)
             else:
-                tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row, state)
+                tile = TakeTile(index, take, take.id == selected_id, self.clips, self.resolve, self._row, state,
+                                start)
                 tile.set_read_only(self.read_only_reason)
                 tile.chosen.connect(self.take_chosen.emit)
                 tile.focused.connect(self.take_focused.emit)
