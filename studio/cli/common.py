@@ -13,7 +13,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.cli.folder_args import checkpoints_path
 from studio.core.errors import StudioError
@@ -22,6 +22,9 @@ from studio.core.text import first_control, first_few, unix_line_breaks
 from studio.core.tree import StoryTree
 from studio.storage import Project
 from studio.storage.lock import LockHolder
+
+if TYPE_CHECKING:
+    from studio.storage.errors import ProjectDamagedError
 
 
 class WorkFailedError(StudioError):
@@ -61,13 +64,42 @@ def _say_waiting(holder: LockHolder | None) -> None:
 
 
 def open_project(path: str, *, wait: float = DEFAULT_WAIT_S) -> Project:
-    """Open for writing: wait up to ``wait`` seconds for another process that holds it."""
-    return Project.open(given_project_path(path), wait=wait, on_wait=_say_waiting)
+    """Open for writing: wait up to ``wait`` seconds for another process that holds it. A
+    damaged project is refused with the `rescue` command (:func:`with_rescue_hint`)."""
+    with _rescue_told(path):
+        return Project.open(given_project_path(path), wait=wait, on_wait=_say_waiting)
 
 
-def open_for_reading(path: str) -> Project:
-    """Open without the writer lock; works while another process writes, and on read-only disks."""
-    return Project.open(given_project_path(path), read_only=True)
+def open_for_reading(path: str, *, after_rescue: str = "") -> Project:
+    """Open without the writer lock; works while another process writes, and on read-only disks.
+    A damaged project is refused with the `rescue` command, and ``after_rescue`` (what the
+    rescued copy allows: "which can then be bundled")."""
+    with _rescue_told(path, after_rescue):
+        return Project.open(given_project_path(path), read_only=True)
+
+
+@contextlib.contextmanager
+def _rescue_told(path: str, then: str = "") -> Iterator[None]:
+    """Every command that opens a damaged project says the same: the file and what is wrong
+    with it, then how to save what can still be read (`bundle` said it, `tree`, `play` and
+    the rest did not)."""
+    from studio.storage.errors import ProjectDamagedError
+
+    try:
+        yield
+    except ProjectDamagedError as error:
+        raise with_rescue_hint(error, path, then) from None
+
+
+def with_rescue_hint(error: ProjectDamagedError, path: str, then: str = "") -> ProjectDamagedError:
+    """``error`` (a damaged project's) with the `rescue` command that saves what can still be
+    read of the project at ``path``."""
+    from studio.storage.errors import ProjectDamagedError
+
+    rescued = shell_path(f"{Path(path.rstrip('/') or '.').stem or 'story'}-rescued")
+    told = (f"{error.hint} `kamishibai rescue {shell_path(path)} {rescued}` writes every turn, take and clip that "
+            f"can still be read into a new project{', ' + then if then else ''}.").strip()
+    return ProjectDamagedError(error.message, hint=told)
 
 
 def given_project_path(path: str) -> str:

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from studio.core.model import Take
     from studio.storage import Project
     from studio.storage.clip_check import TakeClipFault
-    from studio.storage.errors import ProjectDamagedError
 
 IMPORT_DEMO_FORMAT = f"""\
 Import an AnimeGamer game_demo file into a project: one turn per line, continuing from
@@ -424,7 +423,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         # A damaged project is what a user runs `info` on to learn about: report what can be
         # told without reading the database, then fail as before (the message on stderr, exit 2).
         _print_info(damaged_info(args.path, error), as_json=args.json)
-        raise with_rescue_hint(error, args.path) from None
+        raise  # with the `rescue` command to run (see open_for_reading)
     except ProjectTooNewError as error:
         # a newer version's project is not damaged, and `info` is how a user learns which
         # version saved it: the same block as for a damaged one, with the schema it holds
@@ -519,23 +518,7 @@ def _print_clip_faults(clips: dict[str, Any]) -> None:
 def _open_to_bundle(path: str) -> Project:
     """The project to bundle; a damaged one is refused with the command that rescues what
     can still be read of it (a bundle is a whole project's copy, never part of one)."""
-    from studio.storage.errors import ProjectDamagedError
-
-    try:
-        return open_for_reading(path)
-    except ProjectDamagedError as error:
-        raise with_rescue_hint(error, path, "which can then be bundled") from None
-
-
-def with_rescue_hint(error: ProjectDamagedError, path: str, then: str = "") -> ProjectDamagedError:
-    """``error`` (a damaged project's) with the `rescue` command that saves what can still be
-    read of the project at ``path``."""
-    from studio.storage.errors import ProjectDamagedError
-
-    rescued = shell_path(f"{Path(path.rstrip('/') or '.').stem or 'story'}-rescued")
-    told = (f"{error.hint} `kamishibai rescue {shell_path(path)} {rescued}` writes every turn, take and clip that "
-            f"can still be read into a new project{', ' + then if then else ''}.").strip()
-    return ProjectDamagedError(error.message, hint=told)
+    return open_for_reading(path, after_rescue="which can then be bundled")
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:
