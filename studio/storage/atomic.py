@@ -77,7 +77,7 @@ def is_temp_name(name: str) -> bool:
     return _TEMP_NAME_RE.fullmatch(name) is not None
 
 
-def _create_locked(tmp: Path) -> int:
+def create_locked(tmp: Path) -> int:
     """Make ``tmp`` (it must not exist) and lock it for this process; the descriptor holds the
     lock until it is closed (the writer opens the path again, the same file)."""
     fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
@@ -103,7 +103,7 @@ def atomic_path(target: Path, *, locked: bool = False) -> Iterator[Path]:
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path_for(target)
-    lock = _create_locked(tmp) if locked else None
+    lock = create_locked(tmp) if locked else None
     try:
         yield tmp
         if not tmp.exists():

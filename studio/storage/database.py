@@ -13,6 +13,7 @@ import contextlib
 import errno
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import stat
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.core.changes import Patch
+from studio.storage.atomic import create_locked, fsync_dir, temp_file_abandoned
 from studio.storage.errors import (
     Problem,
     ProjectDamagedError,
@@ -51,6 +53,11 @@ from studio.storage.wal_check import (
     next_user_version,
     set_aside,
 )
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -376,20 +383,21 @@ def _backup(db_path: Path, version: int) -> Path:
     """A consistent copy (SQLite's backup API: the WAL included) under :func:`backup_name`;
     returns where it was written."""
     target = backup_name(db_path, version)
-    part = target.with_name(f".{target.name}.part")
+    part = backup_part_path(target)
     try:
-        source = connect_read_only(db_path)
-        try:
-            copy = sqlite3.connect(part)
+        with backup_part(part):
+            source = connect_read_only(db_path)
             try:
-                source.backup(copy)
+                copy = sqlite3.connect(part)
+                try:
+                    source.backup(copy)
+                finally:
+                    copy.close()
             finally:
-                copy.close()
-        finally:
-            source.close()
-        with open(part, "rb+") as handle:
-            os.fsync(handle.fileno())
-        _place(part, target)
+                source.close()
+            with open(part, "rb+") as handle:
+                os.fsync(handle.fileno())
+            _place(part, target)
     except (OSError, sqlite3.Error) as error:
         with contextlib.suppress(OSError):
             part.unlink()
@@ -404,6 +412,85 @@ def _backup(db_path: Path, version: int) -> Path:
         log.warning("kamishibai: upgrading %s from schema %d: the existing %s was kept, and the database as it "
                     "was is backed up as %s", db_path, version, default, target.name)
     return target
+
+
+def backup_part_path(target: Path) -> Path:
+    """Where the backup ``target`` (``project.db.bak-vN``) is written before it gets its name:
+    ``.project.db.bak-vN.part``."""
+    return target.with_name(f".{target.name}.part")
+
+
+@contextlib.contextmanager
+def backup_part(part: Path) -> Iterator[Path]:
+    """Make ``part`` (it must not exist), empty and ``flock``-ed by this process until the
+    block ends: a backup cut short (the process killed) leaves a file nobody locks, which the
+    next opening for writing removes (:func:`sweep_backup_parts`); one another process still
+    writes stays. One left that nobody locks (too young for the sweep to be sure of it) is
+    taken over: the caller holds the project's writer lock."""
+    try:
+        fd = create_locked(part)
+    except FileExistsError:
+        fd = _take_over(part)
+    try:
+        yield part
+    finally:
+        os.close(fd)
+
+
+def _take_over(part: Path) -> int:
+    """``part``, a plain file nobody locks, emptied and locked for this process; else the
+    FileExistsError that a live writer's (or a link's) name gets."""
+    fd = os.open(part, os.O_RDWR | os.O_NOFOLLOW)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileExistsError(errno.EEXIST, "not a plain file", str(part))
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise FileExistsError(errno.EEXIST, "another process writes it", str(part)) from None
+        os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def sweep_backup_parts(db_path: Path) -> list[Path]:
+    """Remove the half-written backups of ``db_path`` (:func:`backup_part_path`) that a process
+    killed while it backed the database up left: nobody locks them (see
+    :func:`~studio.storage.atomic.temp_file_abandoned`) and they begin as SQLite's copies do
+    (an empty one goes only once it is old). SQLite's journal beside one goes with it. Returns what was
+    removed; never raises (cleaning is a courtesy, not a condition)."""
+    removed: list[Path] = []
+    folder = db_path.parent
+    parts = re.compile(rf"\.{re.escape(db_path.name)}\.bak-v[0-9]+(\.[0-9]+)?\.part")
+    try:
+        names = [entry.name for entry in os.scandir(folder)]
+    except OSError:
+        return removed
+    for name in names:
+        if not parts.fullmatch(name):
+            continue
+        part = folder / name
+        if not temp_file_abandoned(part, _written_by_a_backup):
+            continue
+        with contextlib.suppress(OSError):
+            part.unlink()
+            removed.append(part)
+        with contextlib.suppress(OSError):
+            os.unlink(folder / f"{name}-journal")
+    if removed:
+        fsync_dir(folder)
+        log.info("kamishibai: %s: removed %s, left by a backup that was cut short", folder,
+                 ", ".join(path.name for path in removed))
+    return removed
+
+
+def _written_by_a_backup(head: bytes) -> bool:
+    """Whether a file begins as a backup SQLite writes does: with its header, or with zeros
+    where the header goes (SQLite writes the first page last, as the copy is committed)."""
+    return head.startswith(SQLITE_MAGIC) or not head.strip(b"\0")
 
 
 def _place(part: Path, target: Path) -> None:
@@ -523,6 +610,7 @@ class Database:
                 if not wal_was_empty:
                     raise
                 return cls(path, immutable=True)
+        sweep_backup_parts(path)  # before a backup is made: one a killed opening cut short
         backup = _backup(path, facts.version) if facts.version < schema_version() else None
         database = cls(path)
         database.backup = backup

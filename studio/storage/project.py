@@ -76,7 +76,7 @@ from studio.storage.rows import (
     node_from_values,
     take_from_values,
 )
-from studio.storage.staging import StagingDir, staging_prefix, sweep
+from studio.storage.staging import StagingDir, staging_prefix, sweep, sweep_copy_scratch
 from studio.storage.unused_media import (
     PendingImports,
     remove_files,
@@ -571,6 +571,7 @@ class Project:
             raise
         if lock is not None:  # nobody else writes the project's files now
             problems.extend(_remove_partial_media(folder))
+            _remove_copy_scratch(folder.parent)
             problems.extend(remove_unused_imports(folder, tree, MEDIA_DIR))
             unfinished = _unfinished_job_takes(database)
             if unfinished is not None:
@@ -852,6 +853,16 @@ def _unfinished_job_takes(database: Database) -> set[str] | None:
         return {str(row[0]) for row in rows.fetchall()}
     except (StudioError, sqlite3.Error):
         return None
+
+
+def _remove_copy_scratch(parent: Path) -> None:
+    """Remove the work folders that a Save a copy killed beside this project left (each as big
+    as the project it copied), never one a live studio still writes; logged, as it is not
+    this project's news."""
+    removed = sweep_copy_scratch(parent)
+    if removed:
+        log.warning("kamishibai: removed %s in %s, left by a Save a copy that was stopped",
+                    ", ".join(path.name for path in removed), parent)
 
 
 def _remove_partial_media(folder: Path) -> list[str]:

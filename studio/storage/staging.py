@@ -103,6 +103,19 @@ def _abandoned(folder: Path, now: float) -> bool:
         os.close(fd)
 
 
+COPY_SCRATCH_PREFIX = ".kamishibai-copy-"
+"""The work folder the window's Save a copy writes its bundle in, beside the new project
+(``studio.ui.session.save_copy``). Besides the next copy into the same place, opening a
+project for writing removes those a killed copy left beside it (:func:`sweep_copy_scratch`)."""
+
+
+def sweep_copy_scratch(parent: Path) -> list[Path]:
+    """Remove the Save a copy work folders in ``parent`` whose studio is gone (see :func:`sweep`):
+    a copy killed while it wrote its bundle leaves one as big as the project, and the next
+    copy may never be made into that folder. One a live studio still writes is kept."""
+    return sweep(parent, lambda name: name.startswith(COPY_SCRATCH_PREFIX))
+
+
 def staging_prefix(name: str, purpose: str) -> str:
     """The hidden work folder's prefix for making ``name`` beside it: ``.<name>.<purpose>-``,
     the name cut to 40 characters so that a name near the file system's limit of 255 bytes
