@@ -14,6 +14,9 @@ from tests.ui.test_queue_panel_updates import StubJob, StubService
 
 DOCK = 235
 """About the queue dock's width in a 1600-pixel window."""
+WIDE = 320
+"""A queue dock widened enough for the progress to have a column of its own (in a narrower
+one it goes under the running job's name)."""
 
 
 def _panel(qtbot, jobs: list[StubJob], width: int = DOCK) -> QueuePanel:  # type: ignore[no-untyped-def]
@@ -57,7 +60,7 @@ def test_the_status_is_spelled_out_where_the_dock_has_room(qtbot) -> None:  # ty
 
 
 def test_the_progress_keeps_its_two_lines_whole(qtbot) -> None:  # type: ignore[no-untyped-def]
-    panel = _panel(qtbot, _many())
+    panel = _panel(qtbot, _many(), width=WIDE)
     line = panel.list.topLevelItem(0)
     assert line is not None and line.text(2) == f"0% · {ESTIMATING}"
     metrics = panel.list.fontMetrics()

@@ -48,13 +48,16 @@ def test_the_job_column_is_readable_in_an_800x600_window(make_window, sample_pro
         assert sizes[0] >= metrics.horizontalAdvance("Generate turn 6 · Qiqi") + 8, sizes
         running = panel.list.topLevelItem(0)
         assert running is not None and running.text(1) == "running"
-        # the running job's progress is still in sight: the first line of its cell
+        # the running job's progress is still in sight: the second line of its cell, under its
+        # name cut to one line (its whole name is in the tooltip)
+        index = panel.list.indexFromItem(running, 0)
         option = QStyleOptionViewItem()
-        panel.list.itemDelegate().initStyleOption(option, panel.list.indexFromItem(running, 0))
-        first, _, name = option.text.partition("\u2028")
-        assert first == running.text(2) and first.startswith("0%"), option.text
-        assert name == running.text(0)
-        # a line more for it: the progress and two lines of the name
-        assert panel.list.visualItemRect(running).height() >= 3 * metrics.lineSpacing()
+        option.rect = panel.list.visualRect(index)
+        option.widget = panel.list
+        panel.list.itemDelegate().initStyleOption(option, index)
+        name, _, progress = option.text.partition("\u2028")
+        assert progress == running.text(2) and progress.startswith("0%"), option.text
+        assert running.text(0).startswith(name.removesuffix("…").rstrip()) and running.text(0) in running.toolTip(0)
+        assert panel.list.visualItemRect(running).height() >= 2 * metrics.lineSpacing()
     finally:
         script.release.set()

@@ -14,6 +14,8 @@ from studio.worker.events import JobStatus
 from tests.ui.test_queue_panel_updates import StubJob, StubService
 
 WIDTH = 240
+WIDE = 320
+"""Wide enough for the progress to have a column of its own (see PROGRESS_BESIDE_MIN_WIDTH)."""
 NAME = "Generate turn 14"
 
 
@@ -40,6 +42,9 @@ def test_finished_jobs_keep_their_names_readable_in_a_narrow_dock(qtbot) -> None
 
 def test_the_progress_column_comes_back_with_a_running_job_and_fits(qtbot) -> None:  # type: ignore[no-untyped-def]
     panel, service = _panel(qtbot, [StubJob("a", JobStatus.DONE)])
+    # a list this wide has room for the progress column (narrower, the progress goes under the name)
+    panel.resize(WIDE, 400)
+    QApplication.processEvents()
     assert panel.list.isColumnHidden(2)
     service.queue = [StubJob("b", JobStatus.RUNNING, 0.5, eta_s=1800.0), StubJob("a", JobStatus.DONE)]
     panel.refresh()
