@@ -167,8 +167,8 @@ def _no_room_note(branch: Branch, timeline: Timeline, size: tuple[int, int], opt
         cut[numbers] = cut.get(numbers, CutText()) + lost
     if not cut:
         return ""
-    remedy = (" (to show all of it, shorten {their} text, choose subtitles instead of burned captions with "
-              "--captions srt, or choose a larger --size)")
+    remedy = (" (to show all of it, shorten {their} text, choose subtitles (--captions srt) instead of burned "
+              "captions, or choose a larger --size)")
     if len(cut) == 1:
         ((numbers, lost),) = cut.items()
         which = (f"turn {numbers[0]}'s burned caption" if len(numbers) == 1

@@ -70,5 +70,5 @@ def test_the_cut_captions_note_names_a_few_turns_of_a_long_branch(tmp_path: Path
     room = note.split("; ")[0]
     assert room.startswith("the burned captions of turns 1 to 4 (") and "9 to 12 (" in room, room
     assert room.endswith("are too long for the frame, so each ends in '\u2026' (to show all of it, shorten their "
-                         "text, choose subtitles instead of burned captions with --captions srt, or choose a "
-                         "larger --size)"), room
+                         "text, choose subtitles (--captions srt) instead of burned captions, or choose a larger "
+                         "--size)"), room

@@ -16,8 +16,8 @@ from studio.export.drawing import caption_layout, caption_top
 from .helpers import build, parse_srt
 
 SMALL = (64, 48)
-REMEDY = ("(to show all of it, shorten {their} text, choose subtitles instead of burned captions with "
-          "--captions srt, or choose a larger --size)")
+REMEDY = ("(to show all of it, shorten {their} text, choose subtitles (--captions srt) instead of burned "
+          "captions, or choose a larger --size)")
 
 
 def _words_left_out(text: str) -> int:
