@@ -10,9 +10,10 @@ and OTIO markers:
   (``Qiqi waves. / Yuzu jumps.``) until it lasts :data:`MIN_CAPTION_SECONDS`; a shared
   text longer than two subtitle lines shows as consecutive subtitles of two lines each
   (:func:`studio.export.subtitles.shared_caption`), and wants the minimum for each;
-* a caption still shorter than that (a turn with several cues or subtitles: that for each)
-  borrows the time it lacks: from turns without a
-  caption after it, then from the next caption (which starts a little later); a caption
+* a caption shorter than the time its text takes to read (and never less than that minimum;
+  a turn with several cues or subtitles: that for each) borrows the time it lacks: from turns
+  without a caption after it, then from the next caption's spare time (which starts later,
+  and may run on into the spare time of the one after it in turn); a caption
   runs on past its turn rather than starting before it, except at the end of the episode,
   where the last caption borrows from a turn without a caption before it, then from the
   caption before it (which ends earlier);
@@ -139,9 +140,9 @@ def _merge_short_runs(cues: Sequence[Sequence[Cue]], spans: Sequence[TurnSpan], 
 
 def _borrow(blocks: list[_Block], wants: list[int], keeps: list[int], needs: Callable[[int], int], first: int,
             last: int) -> None:
-    """Lengthen, in order, each block shorter than ``wants[k]`` frames with time its neighbours
-    can spare (see the module's description): frames beyond ``keeps[k]`` (block ``k``'s
-    reading time, never less than ``wants[k]``). Then a block still shorter than ``needs(k)``
+    """Lengthen, in order, each block shorter than ``keeps[k]`` frames (its reading time, never
+    less than ``wants[k]``) with time its neighbours can spare (see the module's description):
+    their frames beyond their own ``keeps``. Then a block still shorter than ``needs(k)``
     (the minimum for each of its lines, or for each subtitle where two short lines share one)
     takes what it lacks of it from its neighbours' reading time too, down to
     their ``wants``: a subtitle up for the minimum matters more than a neighbour's reading
@@ -149,7 +150,7 @@ def _borrow(blocks: list[_Block], wants: list[int], keeps: list[int], needs: Cal
     subtitle editor holds the minimum duration as the rule and the reading speed as the aim.
     Blocks stay in order and never overlap."""
     for index in range(len(blocks)):
-        _lengthen(blocks, index, wants[index], keeps, first, last)
+        _lengthen(blocks, index, keeps[index], keeps, first, last)
     for index in range(len(blocks)):
         if blocks[index].frames < wants[index]:  # needs(k) is never more than wants[k]
             _lengthen(blocks, index, needs(index), wants, first, last)
@@ -165,9 +166,9 @@ def _lengthen(blocks: list[_Block], index: int, least: int, floors: list[int], f
     free = (after.start if after is not None else last) - block.end
     block.end += min(free, max(0, least - block.frames))
     if after is not None and after.start == block.end:
-        spare = min(max(0, least - block.frames), max(0, after.frames - floors[index + 1]))
+        spare = min(max(0, least - block.frames), _lendable(blocks, index + 1, floors, last))
+        _lend(blocks, index + 1, spare, floors, last)
         block.end += spare
-        after.start += spare
     if after is not None:
         return  # a caption starts before its turn only at the end of the episode
     free = block.start - (before.end if before is not None else first)
@@ -176,3 +177,33 @@ def _lengthen(blocks: list[_Block], index: int, least: int, floors: list[int], f
         spare = min(max(0, least - block.frames), max(0, before.frames - floors[index - 1]))
         block.start -= spare
         before.end -= spare
+
+
+def _lendable(blocks: list[_Block], index: int, floors: list[int], last: int) -> int:
+    """How many frames block ``index`` can give from its start: what it has beyond its
+    ``floors`` frames, and what it can make good by running on in turn (over the time after it
+    that shows no caption, then into the spare time of the blocks after it, each starting
+    later), less what it lacks itself: a caption lends only what it does not need."""
+    lendable = 0
+    for at in range(len(blocks) - 1, index - 1, -1):
+        block = blocks[at]
+        gap = (blocks[at + 1].start if at + 1 < len(blocks) else last) - block.end
+        lendable = max(0, block.frames - floors[at] + gap + lendable)
+    return lendable
+
+
+def _lend(blocks: list[_Block], index: int, frames: int, floors: list[int], last: int) -> None:
+    """Block ``index`` starts ``frames`` later (at most :func:`_lendable`): it gives its own
+    spare frames first, and runs on for the rest, over the captionless time after it, then
+    into the next block's spare time (which starts later in turn)."""
+    while frames > 0 and index < len(blocks):
+        block = blocks[index]
+        rest = frames - min(frames, max(0, block.frames - floors[index]))
+        block.start += frames
+        if rest <= 0:
+            return
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
+        gap = (following.start if following is not None else last) - block.end
+        block.end += rest
+        frames = rest - min(rest, gap)
+        index += 1
