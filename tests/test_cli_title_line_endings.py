@@ -42,7 +42,7 @@ def test_export_takes_a_title_with_windows_line_ends(tmp_path: Path, capsys: pyt
                  "--end-card", "The End\r\nSee you"])
     assert code == 0, capsys.readouterr().err
     track = otio.adapters.read_from_file(str(out)).tracks[0]
-    cards = {item.metadata["kamishibai"]["card"]: item for item in track if isinstance(item, otio.schema.Gap)}
+    cards = {item.metadata["kamishibai"]["card"]: item for item in track if "card" in item.metadata["kamishibai"]}
     assert cards["title"].metadata["kamishibai"]["text"] == "Episode 1\nThe Rain"
     assert cards["end"].metadata["kamishibai"]["text"] == "The End\nSee you"
     assert cards["title"].name == "Title card: Episode 1 The Rain"

@@ -168,10 +168,14 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
 
         write_srt(files.temp_for(out), branch, timeline)
     elif fmt == ExportFormat.OTIO:
+        from studio.export.options import media_folder
+        from studio.export.otio_media import TimelineMediaFolder
         from studio.export.otio_timeline import write_otio
 
-        name = options.title.strip() or branch.project_name
-        write_otio(files.temp_for(out), branch, plan.infos, timeline, name, options.title.strip(),
+        folder = media_folder(out)
+        media = TimelineMediaFolder(files.temp_folder_for(folder), folder.name, options.size, timeline.fps,
+                                    branch.turns[0])
+        write_otio(files.temp_for(out), branch, plan.infos, timeline, media, options.title.strip(),
                    options.end_card.strip())
     else:  # pragma: no cover - every ExportFormat is handled above
         raise ExportError(f"Unsupported export format {fmt}.")

@@ -103,6 +103,15 @@ def captions_file(out: Path) -> Path:
     return out.with_suffix(".srt")
 
 
+MEDIA_FOLDER_SUFFIX = "_media"
+
+
+def media_folder(out: Path) -> Path:
+    """The folder of media an OTIO timeline ``out`` references, beside it: ``ep_media`` beside
+    ``ep.otio`` (see :mod:`studio.export.otio_media`)."""
+    return out.with_name(f"{out.stem}{MEDIA_FOLDER_SUFFIX}")
+
+
 def output_files(out: Path, fmt: ExportFormat, options: ExportOptions, turns: int) -> list[Path]:
     """Every file an export of ``turns`` turns to ``out`` writes: ``out`` and a video's SRT
     captions beside it, or each page of a PNG sheet (numbered pages, not ``out``, for
@@ -151,7 +160,8 @@ def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,
                      captions: CaptionMode | str = CaptionMode.NONE, *, pages: int | None = None) -> list[Path]:
     """The files now on disk that an export to ``out`` would replace or remove: the file itself,
     a PNG sheet's pages (each one it writes, ``pages`` of them, see :func:`sheet_page_count`,
-    and every page of an earlier sheet it supersedes) and a video's SRT captions beside it.
+    and every page of an earlier sheet it supersedes), a video's SRT captions beside it, and
+    an OTIO timeline's media folder (:func:`media_folder`).
 
     ``pages`` is needed for a PNG sheet: a later page (``NAME-02.png``) may be there without
     the first, and only the count says whether this export writes it."""
@@ -162,6 +172,8 @@ def existing_outputs(out: Path, fmt: ExportFormat | str | None = None,
         written = [path for path in png_sheet_files(out, pages) if _replaced(path)]
         return sorted(set(written + superseded_sheet_pages(out)), key=lambda path: path.name)  # pages in order
     found = [out] if _replaced(out) else []
+    if chosen is ExportFormat.OTIO and media_folder(out).is_dir():
+        found.append(media_folder(out))  # replaced whole: an earlier timeline's media
     sidecar = captions_file(out)
     if chosen.is_video and CaptionMode(captions) is CaptionMode.SRT and _replaced(sidecar):
         found.append(sidecar)

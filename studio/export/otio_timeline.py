@@ -1,7 +1,8 @@
 """An OpenTimelineIO timeline of the branch, for finishing the episode in an editor.
 
-Clips reference the take files by absolute ``file://`` URL (each file's available range at
-its own frame rate); the source ranges are counted in the episode's output frames, so that
+Clips reference copies of the take files in a media folder beside the timeline, by relative
+URL (:mod:`studio.export.otio_media`; each file's available range at its own frame rate);
+the source ranges are counted in the episode's output frames, so that
 every cut falls on the exported video's frame at any output rate. A dissolve becomes an
 OTIO transition centred on the cut point; the clips around it are trimmed to the cut and
 the transition uses the trimmed frames as handles, so the timeline's duration equals the
@@ -9,7 +10,9 @@ exported video's. A side of a dissolve is shortened to the media its clip has be
 cut (a still, or a clip shorter than half the dissolve, has less head than the dissolve
 wants), and a dissolve left with no frames on either side is a cut: editors refuse a
 transition that reaches outside a clip's media. A turn whose duration is longer than its
-clip is followed by a freeze frame of its last frame.
+clip is followed by a hold: a clip of its own of the clip's last frame (with the dissolve's
+frames after it as a handle), not a freeze-frame effect, which most importers drop. The title
+and end cards are clips of the cards as the video draws them, in the same media folder.
 A clip's source range holds only the output frames that lie wholly within its media: at
 another rate its last output frame can reach past the end of the media by a fraction of a
 frame (a one-frame still at 8 fps lasts 0.125 s, its 4 output frames at 30 fps 0.133 s), and
@@ -34,6 +37,7 @@ from studio.core.text import one_line, unix_line_breaks
 from studio.export.bidi_text import directed_lines
 from studio.export.branch import Branch, clean_text
 from studio.export.cues import Cue, CueKind, part_starts
+from studio.export.otio_media import TimelineMediaFolder
 from studio.export.subtitles import episode_captions, subtitle_lines
 from studio.export.timeline import Timeline
 from studio.storage.ffmpeg import StreamInfo
@@ -45,15 +49,16 @@ if TYPE_CHECKING:
 MARKER_COLOURS = {CueKind.DIALOGUE: "GREEN", CueKind.NARRATION: "PURPLE", CueKind.ACTION: "BLUE"}
 
 
-def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
+def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, media: TimelineMediaFolder,
                title: str = "", end_card: str = "") -> otio.schema.Timeline:
+    """The timeline, named for the project (the title card is a clip in it, named as its card)."""
     import opentimelineio as otio
 
     rate = float(timeline.fps)
     # An editor's name fields hold one line (core's one_line): a title of two lines, as the card shows
     # it, named the timeline with the line break in it, and a right-to-left override named it backwards;
     # the cards' metadata keep their lines.
-    name = one_line(name) or one_line(branch.project_name)
+    name = one_line(branch.project_name)
     # a card's text pasted from a Windows file ends its lines in CR LF: its metadata keeps the lines
     title, end_card = (clean_text(unix_line_breaks(text)).strip() for text in (title, end_card))
 
@@ -61,10 +66,15 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
         return otio.opentime.TimeRange(otio.opentime.RationalTime(0, at), otio.opentime.RationalTime(frames, at))
 
     track = otio.schema.Track(name="Episode", kind=otio.schema.TrackKind.Video)
+    def card(which: str, text: str, frames: int) -> otio.schema.Clip:
+        return otio.schema.Clip(
+            name=f"{which.capitalize()} card: {one_line(text)}",
+            media_reference=otio.schema.ExternalReference(target_url=media.card(which, text, frames),
+                                                          available_range=span_of(frames, rate)),
+            source_range=span_of(frames, rate), metadata={"kamishibai": {"card": which, "text": text}})
+
     if timeline.title_frames:
-        track.append(otio.schema.Gap(name=f"Title card: {one_line(title)}",
-                                     source_range=span_of(timeline.title_frames, rate),
-                                     metadata={"kamishibai": {"card": "title", "text": title}}))
+        track.append(card("title", title, timeline.title_frames))
     tail: int | None = None
     """Output frames of media after the last clip's source range (None: a freeze frame, which
     holds its one frame through any dissolve)."""
@@ -104,8 +114,8 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
             "dialogue": [[line.speaker, line.text] for line in turn.story.dialogue],
             "narration": turn.story.narration, "shot_notes": turn.story.shot_notes,
         }}
-        url = Path(turn.clip).resolve().as_uri()
         if whole:
+            url = media.clip(turn)
             track.append(otio.schema.Clip(
                 name=f"Turn {turn.number}",
                 media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(
@@ -118,16 +128,17 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
         else:  # no whole output frame to play: the turn is its clip's last frame, frozen
             metadata["kamishibai"]["hold"] = True
         if shown > played or not whole:  # the turn outlasts its clip's whole frames: hold the last one
+            # a clip of the last frame, not a freeze-frame effect (most importers drop effects); its
+            # media runs on for a dissolve's frames after it, the outgoing side's handle
+            held, handle = shown - played, timeline.crossfade
             track.append(otio.schema.Clip(
                 name=f"Turn {turn.number} (hold)" if whole else f"Turn {turn.number}",
-                media_reference=otio.schema.ExternalReference(target_url=url, available_range=span_of(
-                    info.frames, clip_rate)),
-                source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(info.frames - 1, clip_rate),
-                                                     otio.opentime.RationalTime(shown - played, rate)),
-                effects=[otio.schema.FreezeFrame()],
+                media_reference=otio.schema.ExternalReference(
+                    target_url=media.hold(turn, info, held + handle), available_range=span_of(held + handle, rate)),
+                source_range=span_of(held, rate),
                 metadata={"kamishibai": {"turn": turn.number, "hold": True}} if whole else metadata,
             ))
-            tail = None
+            tail = handle
     for said in episode_captions(branch, timeline):
         numbers = [branch.turns[index].number for index in said.block.turns]
         for timed in said.subtitles:  # the SRT's subtitles, one marker each: all three split the text alike
@@ -143,11 +154,10 @@ def build_otio(branch: Branch, infos: list[StreamInfo], timeline: Timeline, name
                 metadata={"kamishibai": marker},
             ))
     if timeline.end_frames:
-        track.append(otio.schema.Gap(name=f"End card: {one_line(end_card)}",
-                                     source_range=span_of(timeline.end_frames, rate),
-                                     metadata={"kamishibai": {"card": "end", "text": end_card}}))
-    result = otio.schema.Timeline(name=name, metadata={"kamishibai": {"leaf_id": branch.leaf_id,
-                                                                      "project": branch.project_name}})
+        track.append(card("end", end_card, timeline.end_frames))
+    result = otio.schema.Timeline(name=name, metadata={"kamishibai": {
+        "leaf_id": branch.leaf_id, "project": branch.project_name, "title": title, "frame_rate": rate,
+        "media": media.name}})
     result.tracks.append(track)
     return result
 
@@ -183,13 +193,13 @@ def media_after(info: StreamInfo, end: int, fps: Fraction) -> int:
     return max(0, floor(Fraction(info.frames) * fps / info.fps) - end)
 
 
-def write_otio(path: Path, branch: Branch, infos: list[StreamInfo], timeline: Timeline, name: str,
+def write_otio(path: Path, branch: Branch, infos: list[StreamInfo], timeline: Timeline, media: TimelineMediaFolder,
                title: str = "", end_card: str = "") -> None:
     import opentimelineio as otio
 
     # The adapter named, not guessed from the suffix: any file name will do. Serialized to
     # text and written by Python, not by OTIO's own file writer: that one takes only a path it
     # can encode as UTF-8, and failed in a folder whose name is not (from a Latin-1 system).
-    text = otio.adapters.write_to_string(build_otio(branch, infos, timeline, name, title, end_card),
+    text = otio.adapters.write_to_string(build_otio(branch, infos, timeline, media, title, end_card),
                                          adapter_name="otio_json")
     path.write_text(text, encoding="utf-8")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shutil
 import stat
 import struct
 import sys
@@ -246,6 +247,19 @@ class OutputFiles:
         self._pending.append((tmp, final))
         return tmp
 
+    def temp_folder_for(self, final: Path) -> Path:
+        """Where to write the folder that becomes ``final`` (an OTIO timeline's media): made
+        empty here, and put in place by :meth:`commit` as a whole, replacing a folder of that
+        name (an earlier export's) only once the new one is complete."""
+        assert self.work is not None, "use OutputFiles in a with block"
+        if final.parent.resolve() != self.out.parent.resolve():
+            raise ValueError(f"{final} is not in the export folder {self.out.parent}")
+        self._note_found(final)
+        tmp = self.work / f"{len(self._pending):03d}" / final.name
+        tmp.mkdir(parents=True)
+        self._pending.append((tmp, final))
+        return tmp
+
     def supersede(self, paths: list[Path]) -> None:
         """Files of an earlier export that :meth:`commit` removes once the new ones are in place
         (a PNG sheet's pages past the new last page); files it writes are left to it."""
@@ -259,6 +273,8 @@ class OutputFiles:
         Only removing the new files lost the user's earlier export: its first page (or its
         video, beside an SRT that failed) had already been replaced."""
         for tmp, final in self._pending:
+            if tmp.is_dir():
+                continue  # a media folder: its files were written by ffmpeg and copies, synced below
             if not tmp.is_file():
                 raise ExportError(f"Nothing was written for {final}.")
             try:
@@ -285,6 +301,7 @@ class OutputFiles:
             self._roll_back(moved)
             raise
         finals = [final for _, final in self._pending]
+        finals.sort(key=lambda final: final != self.out)  # the main file first, whatever was moved in first
         for path in self._superseded:
             if path not in finals:
                 with contextlib.suppress(OSError):
@@ -311,6 +328,9 @@ class OutputFiles:
         made (a hard link), which fails if a file took the name since the check, then the work
         copy's name removed; a rename, which replaces what it finds, where the file system has
         no hard links, and where a file was there to replace."""
+        if tmp.is_dir():  # a media folder: the earlier one was moved aside (_keep_earlier)
+            os.rename(tmp, final)
+            return
         if self._found.get(final) is not None:
             os.replace(tmp, final)
             return
@@ -334,9 +354,12 @@ class OutputFiles:
         the file system has them, else ``final`` itself moved there (put back at once if the
         new file can't take its place). None when nothing is at ``final``."""
         assert self.work is not None, "use OutputFiles in a with block"
+        kept = self.work / f"earlier-{index:03d}"
+        if self._pending[index][0].is_dir() and os.path.isdir(final) and not os.path.islink(final):
+            os.rename(final, kept)  # an earlier media folder: moved aside whole, removed with the work folder
+            return kept
         if not os.path.lexists(final) or os.path.isdir(final):
             return None
-        kept = self.work / f"earlier-{index:03d}"
         try:
             os.link(final, kept, follow_symlinks=False)
         except OSError:
@@ -347,6 +370,8 @@ class OutputFiles:
     def _roll_back(moved: list[tuple[Path, Path | None]]) -> None:
         """Undo the moves of a commit that failed, the last first."""
         for final, kept in reversed(moved):
+            if os.path.isdir(final) and not os.path.islink(final):  # a media folder moved in
+                shutil.rmtree(final, ignore_errors=True)
             if kept is not None:
                 _restore(kept, final)
             else:

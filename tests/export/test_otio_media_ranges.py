@@ -4,7 +4,7 @@ editors flagged it as running past the end of its media).
 
 The Timeline rounds each clip to whole output frames, and the video cuts where it says: the
 OTIO timeline keeps those cuts and that duration, playing each clip's whole output frames
-and holding its last frame (a freeze frame) for what is left of the turn.
+and holding its last frame (a still clip of it) for what is left of the turn.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def video_timeline(frames: list[int], durations: Durations, crossfade: float, fp
 
 
 def _is_freeze(clip: otio.schema.Clip) -> bool:
-    return any(isinstance(effect, otio.schema.FreezeFrame) for effect in clip.effects)
+    """A turn's held last frame: a still clip of its own (no time effect, which importers drop)."""
+    return bool(clip.metadata["kamishibai"].get("hold")) and not clip.effects
 
 
 def range_problems(timeline: otio.schema.Timeline, frames: list[int], plan: Timeline) -> list[str]:
@@ -54,18 +55,15 @@ def range_problems(timeline: otio.schema.Timeline, frames: list[int], plan: Time
         by_turn.setdefault(clip.metadata["kamishibai"]["turn"], []).append(clip)
         available = clip.media_reference.available_range
         count = frames[clip.metadata["kamishibai"]["turn"] - 1]
-        if available != otio.opentime.TimeRange(otio.opentime.RationalTime(0, FPS),
-                                                otio.opentime.RationalTime(count, FPS)):
-            problems.append(f"{clip.name}: media {available}, not its {count} frames at {FPS} fps")
         source = clip.source_range
-        if _is_freeze(clip):
-            frozen = source.start_time
-            one = otio.opentime.RationalTime(1, available.start_time.rate)
-            if not (available.start_time <= frozen and frozen + one <= available.end_time_exclusive()):
-                problems.append(f"{clip.name} freezes {frozen}, outside its media {available}")
-            elif frozen != otio.opentime.RationalTime(count - 1, FPS):  # the video holds the last frame
-                problems.append(f"{clip.name} freezes {frozen}, not its last frame")
-        elif not (available.start_time <= source.start_time
+        if _is_freeze(clip):  # the held frame's own still clip, at the output rate
+            if available.start_time != otio.opentime.RationalTime(0, rate) or \
+                    not clip.media_reference.target_url.endswith("-hold.mp4"):
+                problems.append(f"{clip.name}: media {available} of {clip.media_reference.target_url}")
+        elif available != otio.opentime.TimeRange(otio.opentime.RationalTime(0, FPS),
+                                                  otio.opentime.RationalTime(count, FPS)):
+            problems.append(f"{clip.name}: media {available}, not its {count} frames at {FPS} fps")
+        if not (available.start_time <= source.start_time
                   and source.end_time_exclusive() <= available.end_time_exclusive()):
             problems.append(f"{clip.name}: source {source} runs outside its media {available} "
                             f"(by {(source.end_time_exclusive() - available.end_time_exclusive()).to_seconds():.4f} s)")
@@ -140,7 +138,7 @@ def test_a_one_frame_still_at_30_fps_plays_three_frames_and_holds_the_fourth(tmp
     still, hold = track[1], track[2]
     assert still.source_range == otio.opentime.TimeRange(otio.opentime.RationalTime(0, 30),
                                                          otio.opentime.RationalTime(3, 30))
-    assert _is_freeze(hold) and hold.source_range.start_time == otio.opentime.RationalTime(0, FPS)
+    assert _is_freeze(hold) and hold.source_range.start_time == otio.opentime.RationalTime(0, 30)
     assert hold.source_range.duration == otio.opentime.RationalTime(1, 30)
     turn_3 = output_frames(6, CLIP_RATE, Fraction(30)) + 4
     assert track.range_of_child(track[3]).start_time == otio.opentime.RationalTime(turn_3, 30)

@@ -3,8 +3,8 @@ for a single frame reached before the start of its media, and editors rejected i
 
 A transition's ``in_offset`` plays the incoming clip's media from before its source range,
 and its ``out_offset`` the outgoing clip's media after its source range: each must fit in
-the clip's media (its ``available_range``). A freeze frame uses one frame of its media
-however long it lasts, so a dissolve out of it needs nothing more.
+the clip's media (its ``available_range``). A held last frame is a still clip of its own, whose media runs on
+for a dissolve's frames after it.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from .helpers import FPS, build
 Durations = list[float | None]
 
 
-def _is_freeze(clip: otio.schema.Clip) -> bool:
-    return any(isinstance(effect, otio.schema.FreezeFrame) for effect in clip.effects)
+def _is_hold(clip: otio.schema.Clip) -> bool:
+    """A turn's held last frame: a clip of its own (the last frame as a still), no time effect."""
+    return bool(clip.metadata["kamishibai"].get("hold")) and not clip.effects
 
 
 def media_problems(timeline: otio.schema.Timeline) -> list[str]:
@@ -47,11 +48,7 @@ def media_problems(timeline: otio.schema.Timeline) -> list[str]:
                                     f"before its media {available} (source {incoming.source_range})")
             if isinstance(outgoing, otio.schema.Clip):
                 available = outgoing.media_reference.available_range
-                if _is_freeze(outgoing):  # its one frame, held through the dissolve
-                    frozen = outgoing.source_range.start_time
-                    if not available.start_time <= frozen < available.end_time_exclusive():
-                        problems.append(f"{outgoing.name} freezes a frame outside its media")
-                elif outgoing.source_range.end_time_exclusive() + item.out_offset > available.end_time_exclusive():
+                if outgoing.source_range.end_time_exclusive() + item.out_offset > available.end_time_exclusive():
                     problems.append(f"{item.name} out of {outgoing.name}: out_offset {item.out_offset} reaches "
                                     f"past its media {available} (source {outgoing.source_range})")
     return problems

@@ -30,10 +30,11 @@ def latin1_folder(tmp_path: Path) -> Path:
 def test_otio_is_written_into_a_folder_whose_name_is_not_utf8(story: Fixture, latin1_folder: Path) -> None:
     out = latin1_folder / "episode.otio"
     result = export_branch(story.project, story.leaf, out)
-    assert result.paths == (out,)
+    assert result.paths == (out, latin1_folder / "episode_media")
     timeline = otio.adapters.read_from_string(out.read_text(encoding="utf-8"), "otio_json")
     clips = list(timeline.find_clips())
     assert len(clips) == len(story.nodes)
     for clip in clips:
-        assert Path(url2pathname(urlparse(clip.media_reference.target_url).path)).is_file()
-    assert [p.name for p in latin1_folder.iterdir()] == ["episode.otio"], "no work folder left behind"
+        assert (latin1_folder / url2pathname(urlparse(clip.media_reference.target_url).path)).is_file()
+    assert sorted(p.name for p in latin1_folder.iterdir()) == ["episode.otio", "episode_media"], \
+        "no work folder left behind"

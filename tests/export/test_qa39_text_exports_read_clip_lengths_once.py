@@ -59,7 +59,14 @@ def test_text_exports_run_no_probe_for_studio_clips(varied: Fixture, tmp_path: P
     monkeypatch.setattr(plan, "probe", refused)
     srt = export_branch(varied.project, varied.leaf, tmp_path / "e.srt")
     assert len(parse_srt(srt.path.read_text(encoding="utf-8"))) == 3
+    # the timeline copies the clips beside it and draws a still of each held last frame: only
+    # a held turn's clip is probed (for its picture's size), turn 3's (17 frames at 24 fps hold
+    # their last for a part of an 8 fps frame)
+    probed: list[Path] = []
+    monkeypatch.setattr(plan, "probe", lambda path: (probed.append(path), probe(path))[1])
+    monkeypatch.setattr(plan, "_probes", {})
     assert export_branch(varied.project, varied.leaf, tmp_path / "e.otio").path.is_file()
+    assert len(probed) == 1
 
 
 def test_a_probe_is_remembered_until_the_clip_changes(story: Fixture, tmp_path: Path,

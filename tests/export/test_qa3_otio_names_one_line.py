@@ -22,7 +22,7 @@ def test_names_are_one_line(story: Fixture, tmp_path: Path) -> None:
     out = tmp_path / "episode.otio"
     export_branch(story.project, story.leaf, out, options=ExportOptions(title=TITLE, end_card=END))
     timeline = otio.adapters.read_from_file(str(out))
-    assert timeline.name == "Qiqi's Delivery Episode 1"
+    assert timeline.name == "Test Story", "the project's name; the title is the card's"
     items = list(timeline.tracks[0])
     title, end = items[0], items[-1]
     assert title.name == "Title card: Qiqi's Delivery Episode 1"
@@ -38,4 +38,4 @@ def test_without_a_title_the_timeline_has_the_projects_name(story: Fixture, tmp_
     export_branch(story.project, story.leaf, out, options=ExportOptions(title="   \n "))
     timeline = otio.adapters.read_from_file(str(out))
     assert timeline.name == "Test Story"
-    assert not isinstance(next(iter(timeline.tracks[0])), otio.schema.Gap), "no title card"
+    assert "card" not in next(iter(timeline.tracks[0])).metadata["kamishibai"], "no title card"

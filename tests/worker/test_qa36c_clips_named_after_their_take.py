@@ -34,8 +34,9 @@ def _play_branch(project: Path, capsys: pytest.CaptureFixture[str]) -> list[dict
 
 
 def _clip_files(timeline: object, base: Path | None = None) -> list[Path]:
-    """The files the timeline's clips reference (a hold clip names its turn's file again):
-    absolute ``file://`` URLs, or paths relative to ``base`` (an unpacked OTIO package's)."""
+    """The files the timeline's clips reference: paths relative to ``base`` (the export's
+    folder, whose media folder beside the timeline holds them, or an unpacked OTIO package's),
+    or absolute ``file://`` URLs where no ``base`` is given."""
     import opentimelineio as otio
 
     assert isinstance(timeline, otio.schema.Timeline)
@@ -84,7 +85,8 @@ def test_a_sketch_branch_exports_an_otio_timeline_that_opentimelineio_packages(
     assert main(["export", str(project), "--leaf", played[-1]["node"], "--out", str(out), "--format", "otio",
                  "--quiet"]) == 0
     timeline = otio.adapters.read_from_file(str(out))
-    files = _clip_files(timeline)
+    files = _clip_files(timeline, tmp_path)  # copies in episode_media/ beside it, named relatively
+    assert all(file.parent == tmp_path / "episode_media" for file in files)
     distinct = sorted(set(files))
     assert len(distinct) == len(TURNS)
     assert len({file.name for file in distinct}) == len(TURNS), distinct
@@ -95,6 +97,7 @@ def test_a_sketch_branch_exports_an_otio_timeline_that_opentimelineio_packages(
             assert PurePosixPath(urlparse(clip.media_reference.target_url).path).name == f"take-{take_id}.mp4"
 
     packed = tmp_path / "episode.otioz"
+    monkeypatch.chdir(tmp_path)  # OTIO reads a relative URL from the working folder: the timeline's
     otio.adapters.write_to_file(timeline, str(packed))
     with zipfile.ZipFile(packed) as archive:
         media = sorted(name for name in archive.namelist() if name.startswith("media/"))
@@ -114,10 +117,10 @@ def test_a_sketch_branch_exports_an_otio_timeline_that_opentimelineio_packages(
 
 
 def test_a_project_whose_clips_are_all_clip_mp4_still_exports_its_timeline(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A project made before keeps its clips' names: its timeline exports as before (each take
-    its own ``clip.mp4``), which OpenTimelineIO's packaging refuses, naming the shared name;
-    this is what the new naming avoids."""
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project made before keeps its clips' names (each take its own ``clip.mp4``): its
+    timeline's media folder names each copy for its take, so OpenTimelineIO's packaging, which
+    refused two files of one name, packages it."""
     import opentimelineio as otio
 
     from tests.export.helpers import build
@@ -128,8 +131,9 @@ def test_a_project_whose_clips_are_all_clip_mp4_still_exports_its_timeline(
     assert main(["export", str(tmp_path / "story.kamishibai"), "--leaf", fixture.leaf, "--out", str(out),
                  "--quiet"]) == 0
     timeline = otio.adapters.read_from_file(str(out))
-    files = sorted(set(_clip_files(timeline)))
-    assert len(files) == 2 and {file.name for file in files} == {"clip.mp4"}
+    files = sorted(set(_clip_files(timeline, tmp_path)))
+    assert len(files) == 2 and {file.name for file in files} == {f"take-t{node}.mp4" for node in fixture.nodes}
     assert all(file.is_file() for file in files)
-    with pytest.raises(otio.exceptions.OTIOError, match="clip.mp4"):
-        otio.adapters.write_to_file(timeline, str(tmp_path / "old.otioz"))
+    monkeypatch.chdir(tmp_path)
+    otio.adapters.write_to_file(timeline, str(tmp_path / "old.otioz"))
+    assert (tmp_path / "old.otioz").is_file()
