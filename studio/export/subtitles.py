@@ -145,19 +145,53 @@ def _pieces(word: str) -> list[str]:
     return [word[start:end] for start, end in itertools.pairwise(cuts)]
 
 
+LONG_WORD_BREAKS = frozenset("/_.-?&=#~\\")
+"""Characters after which a word wider than a line (a web address, a file name joined by
+underscores) is cut: ``https://example.com/`` / ``index.html``, not inside ``exampl`` / ``e``."""
+
+SHORT_RUN = 3
+"""A line of a cut word this narrow or narrower (``l``, ``tml``) is avoided wherever the word
+can be cut elsewhere (:func:`_hard_cut`)."""
+
+
+def long_word_breaks(piece: str) -> list[int]:
+    """The offsets inside ``piece`` after one of :data:`LONG_WORD_BREAKS` (not after the first
+    of a run of them: ``https://`` is not cut between its slashes)."""
+    return [at + 1 for at, char in enumerate(piece[:-1])
+            if char in LONG_WORD_BREAKS and piece[at + 1] not in LONG_WORD_BREAKS]
+
+
 def _hard_cut(piece: str, width: int) -> list[str]:
-    """``piece`` cut into runs of at most ``width`` columns between the characters a reader
-    sees (a character wider than ``width`` alone on its run)."""
-    runs: list[str] = []
-    current, used = "", 0
-    for cluster in grapheme_clusters(piece):
-        needed = display_width(cluster)
-        if current and used + needed > width:
-            runs.append(current)
-            current, used = "", 0
-        current += cluster
-        used += needed
-    return [*runs, current] if current else runs
+    """``piece`` cut into as few runs of at most ``width`` columns as it takes, between the
+    characters a reader sees (a character wider than ``width`` alone on its run): after a
+    slash, underscore, full stop or hyphen where it can (:func:`long_word_breaks`), and never
+    leaving a run of :data:`SHORT_RUN` columns or fewer where another cut avoids it."""
+    starts = cluster_starts(piece)
+    offsets = sorted({0, *starts, len(piece)})
+    preferred = set(long_word_breaks(piece))
+    columns = {offset: display_width(piece[:offset]) for offset in offsets}
+    # best[j]: (runs, runs of SHORT_RUN columns or fewer, cuts between letters) for piece[:j], and the cut before j
+    best: dict[int, tuple[tuple[int, int, int], int]] = {0: ((0, 0, 0), 0)}
+    for index, end in enumerate(offsets[1:], start=1):
+        found: tuple[tuple[int, int, int], int] | None = None
+        for start in reversed(offsets[:index]):
+            taken = columns[end] - columns[start]
+            if taken > width and found is not None:
+                break
+            if start not in best:
+                continue
+            (runs, short, unkind), _ = best[start]
+            score = (runs + 1, short + (taken <= SHORT_RUN), unkind + (end != len(piece) and end not in preferred))
+            if found is None or score < found[0]:
+                found = (score, start)
+            if taken > width:  # a single character wider than a run: alone
+                break
+        assert found is not None
+        best[end] = found
+    cuts = [len(piece)]
+    while cuts[-1]:
+        cuts.append(best[cuts[-1]][1])
+    return [piece[start:end] for start, end in itertools.pairwise(reversed(cuts))]
 
 
 def wrap_columns(text: str, width: int = SRT_LINE, *, break_long_words: bool = False) -> list[str]:
@@ -378,16 +412,23 @@ def _parts(text: str, rtl: bool = False) -> list[tuple[int, int, bool | None]]:
     return bounds
 
 
-def _word_ends(text: str, width: int) -> list[int]:
+def _word_ends(text: str, width: int, *, within: bool = True) -> list[int]:
     """Every offset of single-spaced ``text`` where a line may end: before each space, where a
     word may break (next to a wide character) and, in a word wider than a line of ``width``
-    columns, between any two of its characters."""
+    columns, between any two of its characters. Not ``within``: inside a word only where it is
+    wider than a subtitle's lines, and there only after a slash, underscore, full stop or hyphen
+    (:func:`long_word_breaks`): a subtitle then never ends inside a word that the next one could
+    show whole, nor inside ``example`` of a web address."""
     ends: list[int] = []
     at = 0
+    room = SRT_CUE_LINES * width
     for word in caption_words(text):
         for piece in _pieces(word):
-            if display_width(piece) > width:
+            wide = display_width(piece)
+            if within and wide > width:
                 ends.extend(at + start for start in cluster_starts(piece))
+            elif not within and wide > room:
+                ends.extend(at + start for start in long_word_breaks(piece))
             at += len(piece)
             ends.append(at)
         at += 1  # the space
@@ -423,6 +464,7 @@ def _chunk_bounds(text: str, width: int) -> list[tuple[int, int]]:
         ([match.end() for match in SENTENCE_END.finditer(text)], 0),
         ([match.end() for match in CLAUSE_END.finditer(text)
           if not any(first < match.end() <= last for first, last in names)], width // 2),
+        (_word_ends(text, width, within=False), 0),
         (_word_ends(text, width), 0))]
     columns = list(itertools.accumulate((display_width(char) for char in text), initial=0))
     bounds: list[tuple[int, int]] = []
