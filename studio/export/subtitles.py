@@ -26,7 +26,7 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -86,12 +86,22 @@ half-width one (a Latin letter, a digit, a space) one. Japanese wrapped at 42 co
 lines of 21 characters, wider than a Japanese viewer's eye takes in at a glance."""
 
 
+class CharacterColumns(int):
+    """A line's columns where every character takes two (:func:`measure_for`): Korean, whose
+    16 characters a line count its spaces, and a speaker's Latin name, as characters. Counted
+    as Japanese and Chinese are (a half-width character one column), a Korean line of dialogue
+    held 17 to 19 characters ("Qiqi: " and the spaces between words took half a character
+    each), where its narration kept 16."""
+
+
 def line_columns(text: str, context: str = "") -> int:
     """The columns a subtitle line of ``text`` holds: :data:`LINE_COLUMNS` for its language
     (:func:`studio.export.reading.caption_language`, the classifier its reading speed follows;
     ``context``: the text it was cut from), else :data:`SRT_LINE`. A mixed line follows its
-    main language: ``Qiqi: こんにちは`` is Japanese."""
+    main language: ``Qiqi: こんにちは`` is Japanese. Korean's are :class:`CharacterColumns`."""
     language = caption_language(text, context)
+    if language == "ko":
+        return CharacterColumns(LINE_COLUMNS["ko"])
     return SRT_LINE if language is None else LINE_COLUMNS[language]
 
 
@@ -99,6 +109,17 @@ def display_width(text: str) -> int:
     """The columns ``text`` takes: two for East Asian wide and full-width characters, none
     for combining marks, one for the rest."""
     return sum(0 if unicodedata.combining(char) else 2 if is_wide(char) else 1 for char in text)
+
+
+def character_width(text: str) -> int:
+    """The columns ``text`` takes where every character takes two (combining marks none)."""
+    return sum(0 if unicodedata.combining(char) else 2 for char in text)
+
+
+def measure_for(width: int) -> Callable[[str], int]:
+    """How a line of ``width`` columns measures its text: :func:`character_width` for
+    :class:`CharacterColumns`, else :func:`display_width`."""
+    return character_width if isinstance(width, CharacterColumns) else display_width
 
 
 SPEAKER_LABEL = re.compile(r"(?:^|(?<=/ ))(?:[^\s:/.,!?\u3001\u3002\uff01\uff1f]+ ){0,2}"
@@ -169,7 +190,8 @@ def _hard_cut(piece: str, width: int) -> list[str]:
     starts = cluster_starts(piece)
     offsets = sorted({0, *starts, len(piece)})
     preferred = set(long_word_breaks(piece))
-    columns = {offset: display_width(piece[:offset]) for offset in offsets}
+    measure = measure_for(width)
+    columns = {offset: measure(piece[:offset]) for offset in offsets}
     # best[j]: (runs, runs of SHORT_RUN columns or fewer, cuts between letters) for piece[:j], and the cut before j
     best: dict[int, tuple[tuple[int, int, int], int]] = {0: ((0, 0, 0), 0)}
     for index, end in enumerate(offsets[1:], start=1):
@@ -203,22 +225,23 @@ def wrap_columns(text: str, width: int = SRT_LINE, *, break_long_words: bool = F
     or inside a long word) give ``text`` back."""
     lines: list[str] = []
     current, used = "", 0
+    measure = measure_for(width)
     for word in caption_words(text):
         for at, piece in enumerate(_pieces(word)):
             gap = " " if at == 0 and current else ""
-            needed = display_width(piece)
+            needed = measure(piece)
             if break_long_words and needed > width:
                 if current:
                     lines.append(current)
                 *full, current = _hard_cut(piece, width)
                 lines.extend(full)
-                used = display_width(current)
+                used = measure(current)
                 continue
-            if current and used + len(gap) + needed > width:
+            if current and used + measure(gap) + needed > width:
                 lines.append(current)
                 current, used, gap = "", 0, ""
             current += gap + piece
-            used += len(gap) + needed
+            used += measure(gap) + needed
     return [*lines, current] if current else lines
 
 
@@ -279,17 +302,18 @@ def _break_penalty(before: str, token: _Token) -> int:
 class _Lines:
     """The tokens of a text and what :func:`balanced_lines` asks of them."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, measure: Callable[[str], int] = display_width) -> None:
         self.tokens = _tokens(text)
         self.count = len(self.tokens)
+        self.space = measure(" ")
         self.before = list(itertools.accumulate(
-            (display_width(token.text) + token.spaced for token in self.tokens), initial=0))
+            (measure(token.text) + self.space * token.spaced for token in self.tokens), initial=0))
         ends = list(itertools.accumulate((len(token.text) + token.spaced for token in self.tokens), initial=0))
         self.penalty = [0, *(_break_penalty(text[:ends[end]], self.tokens[end]) for end in range(1, self.count)), 0]
 
     def width(self, start: int, end: int) -> int:
         """The columns of a line of tokens ``start..end`` (the space before the first dropped)."""
-        return self.before[end] - self.before[start] - self.tokens[start].spaced
+        return self.before[end] - self.before[start] - self.space * self.tokens[start].spaced
 
     def ends(self, start: int, most: int) -> Iterator[int]:
         """The ends of the lines from token ``start`` of at most ``most`` columns."""
@@ -316,8 +340,9 @@ def balanced_lines(text: str, width: int = SRT_LINE) -> list[str]:
     greedy = wrap_columns(text, width, break_long_words=True)
     if not 2 <= len(greedy) <= BALANCED_MOST_LINES:
         return greedy
-    lines = _Lines(text)
-    if any(display_width(token.text) > width for token in lines.tokens):
+    measure = measure_for(width)
+    lines = _Lines(text, measure)
+    if any(measure(token.text) > width for token in lines.tokens):
         return greedy
     most = min(width, _narrowest_widest(lines, len(greedy), width) + max(2, width // BALANCE_SLACK))
     breaks = _best_breaks(lines, len(greedy), most)
@@ -422,9 +447,10 @@ def _word_ends(text: str, width: int, *, within: bool = True) -> list[int]:
     ends: list[int] = []
     at = 0
     room = SRT_CUE_LINES * width
+    measure = measure_for(width)
     for word in caption_words(text):
         for piece in _pieces(word):
-            wide = display_width(piece)
+            wide = measure(piece)
             if within and wide > width:
                 ends.extend(at + start for start in cluster_starts(piece))
             elif not within and wide > room:
@@ -442,7 +468,7 @@ def _farthest_fitting(text: str, start: int, ends: list[int], columns: list[int]
     fits (a longer text never wraps to fewer lines); ``columns`` (the columns before each
     offset) turns away at once a stretch wider than a cue's lines and the spaces between them
     could hold, so a long text without a break is not wrapped again for every cue."""
-    room = SRT_CUE_LINES * width + SRT_CUE_LINES - 1
+    room = SRT_CUE_LINES * width + (SRT_CUE_LINES - 1) * measure_for(width)(" ")
     found = None
     for index in range(bisect.bisect_right(ends, start), len(ends)):
         end = ends[index]
@@ -466,7 +492,8 @@ def _chunk_bounds(text: str, width: int) -> list[tuple[int, int]]:
           if not any(first < match.end() <= last for first, last in names)], width // 2),
         (_word_ends(text, width, within=False), 0),
         (_word_ends(text, width), 0))]
-    columns = list(itertools.accumulate((display_width(char) for char in text), initial=0))
+    measure = measure_for(width)
+    columns = list(itertools.accumulate((measure(char) for char in text), initial=0))
     bounds: list[tuple[int, int]] = []
     start = 0
     while start < len(text):
