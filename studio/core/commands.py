@@ -72,15 +72,21 @@ def restale(
     start_id: str,
     node_overrides: dict[str, Node] | None = None,
     take_overrides: dict[str, Take] | None = None,
+    out_of_date: frozenset[str] = frozenset(),
 ) -> dict[str, Take]:
     """Recompute ``stale`` for the takes of ``start_id`` and every node below it.
 
     A take is fresh when it was generated from the parent's selected take as it is now
-    (``parent_take_id``), that take is itself fresh, and the node's instruction is still the
-    one it was generated from. Returns the takes whose flag changes.
+    (``parent_take_id``), that take is itself fresh, the node's instruction is still the
+    one it was generated from, and its turn starts from the state it was made from (where
+    the take recorded it). Each is weighed as it is now, not against the last change: a
+    start or a text set back to what a take was made from makes it current again. Returns
+    the takes whose flag changes. ``out_of_date`` names takes stale for a reason they didn't
+    record (a start changed under a take made before takes kept theirs).
     """
     nodes = node_overrides or {}
     takes = dict(take_overrides or {})
+    now = _tree_now(tree, nodes, takes)
 
     def node_of(node_id: str) -> Node:
         return nodes.get(node_id) or tree.nodes[node_id]
@@ -107,12 +113,30 @@ def restale(
                 fresh = take.parent_take_id == context and context_fresh
                 if take.instruction_raw and take.instruction_raw != node.instruction.raw:
                     fresh = False
+                if fresh and (take_id in out_of_date or not _starts_as_made(now, node_id, take)):
+                    fresh = False
                 if take.stale == fresh:
                     updated = replace(take, stale=not fresh)
                     takes[take_id] = updated
                     changed[take_id] = updated
         queue.extend(tree.child_ids(node_id))
     return changed
+
+
+def _tree_now(tree: StoryTree, nodes: dict[str, Node], takes: dict[str, Take]) -> StoryTree:
+    """``tree`` with the turns and takes a command is about to write (the states turns start
+    from depend on the root's start and on the chosen takes)."""
+    if not nodes and not any(take.id not in tree.takes for take in takes.values()):
+        return tree
+    patch: dict[EntityKey, Entity | None] = {(EntityKind.NODE, n.id): n for n in nodes.values()}
+    patch.update({(EntityKind.TAKE, t.id): t for t in takes.values()})
+    return tree.evolved(patch)[0]
+
+
+def _starts_as_made(tree: StoryTree, node_id: str, take: Take) -> bool:
+    """Whether the turn starts now from the state ``take`` was made from (True for a take
+    that didn't record it)."""
+    return take.start_state is None or take.start_state == tree.state_before(node_id)
 
 
 def _with_takes(patch: dict[EntityKey, Entity | None], takes: dict[str, Take]) -> None:
@@ -859,21 +883,19 @@ class SetStartState(Command):
 
 
 def _stale_from_start(tree: StoryTree, root: Node) -> dict[str, Take]:
-    """The takes out of date once the story starts as ``root`` says: those of each turn whose
-    acting character now starts it from another state (its take was drawn from the old one:
-    its level, its warnings, its change), and below them those made from a take now out of
-    date, as after choosing another take. A turn whose state is unchanged keeps its takes."""
+    """The takes whose flag changes once the story starts as ``root`` says: out of date, those
+    of each turn whose acting character now starts it from another state than the take was
+    made from (its level, its warnings, its change), and below them those made from a take
+    now out of date, as after choosing another take; current again, those whose turn starts
+    once more from the state they were made from (a start set back). A take made before
+    takes kept their start is out of date once its turn's start moves, and stays so."""
     after, _before, _changes = tree.evolved({(EntityKind.NODE, root.id): root})
     moved = [node_id for node_id in tree.nodes
              if node_id != tree.root_id and tree.state_before(node_id) != after.state_before(node_id)]
-    forced = {take.id: replace(take, stale=True)
-              for node_id in moved for take in tree.takes_of(node_id) if not take.stale}
-    changed = dict(forced)
-    for node_id in moved:
-        for child_id in tree.child_ids(node_id):
-            changed.update(restale(tree, child_id, {root.id: root}, changed))
-    changed.update(forced)  # a moved turn below another keeps its own reason to be out of date
-    return changed
+    # a take that didn't record its start can only be told out of date by the change itself
+    unrecorded = frozenset(take.id for node_id in moved for take in tree.takes_of(node_id)
+                           if take.start_state is None)
+    return restale(tree, tree.root_id, {root.id: root}, out_of_date=unrecorded)
 
 
 def check_start_state(state: CharacterState) -> CharacterState:
