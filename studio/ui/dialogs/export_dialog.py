@@ -99,6 +99,7 @@ DIALOG_FIELDS = {
     "--captions": "Captions",
     "--overlay": "Overlay",
     "--title": "Title card",
+    "--end-card": "End card",
     "--panels": "Storyboard panels",
     "--aspect": "Panel shape",
     "--format": "Format",
@@ -127,6 +128,9 @@ class ExportChoices:
     panels: int
     aspect: str
     title: str
+    title_duration: float = 2.0
+    end_card: str = ""
+    end_card_duration: float = 2.0
 
     def options(self) -> ExportOptions:
         """The export's options: the controls that the chosen format can't use are left out (the
@@ -137,7 +141,9 @@ class ExportChoices:
 
         chosen = ExportOptions(size=self.size, fps=self.fps, crossfade=self.crossfade,
                                captions=CaptionMode(self.captions), overlay=self.overlay,
-                               panels_per_page=self.panels, panel_aspect=PanelAspect(self.aspect), title=self.title)
+                               panels_per_page=self.panels, panel_aspect=PanelAspect(self.aspect), title=self.title,
+                               title_duration=self.title_duration, end_card=self.end_card,
+                               end_card_duration=self.end_card_duration)
         return for_format(chosen, ExportFormat(self.fmt))
 
 
@@ -357,8 +363,21 @@ class ExportDialog(QDialog):
         fill_choices(self.captions, CAPTION_CHOICES)
         self.captions.currentIndexChanged.connect(self._captions_changed)
         self.overlay = QCheckBox("stamina, social and fun bars", self)
-        self.title = QLineEdit(title, self)
-        self.title.setPlaceholderText("title card text (empty: none)")
+        # No title card unless one is written, as on the command line: filled with the project's
+        # name, every export from the window (subtitles alone too) started 2 s later than the same
+        # export from the command line, and an SRT made by either beside the other's video ran off.
+        self.title = QLineEdit("", self)
+        self.title.setPlaceholderText(f"e.g. {title} (empty: no title card)" if title else "empty: no title card")
+        self.title_duration = self._card_seconds("Title card duration")
+        self.end_card = QLineEdit("", self)
+        self.end_card.setPlaceholderText("empty: no end card")
+        self.end_card_duration = self._card_seconds("End card duration")
+        self.card_note = QLabel("A title card delays the subtitles and captions by its duration; an end card "
+                                "adds its duration at the end.", self)
+        self.card_note.setObjectName("dimLabel")
+        self.card_note.setWordWrap(True)
+        self.title.setToolTip(self.card_note.text())
+        self.end_card.setToolTip("Shown after the last turn, for its duration.")
         self.panels = QComboBox(self)
         for count, text in ((1, "1 per page: one large panel"), (2, "2 per page: side by side"),
                             (3, "3 per page: text beside each panel")):
@@ -389,7 +408,15 @@ class ExportDialog(QDialog):
         form.addRow("Crossfade", self.crossfade)
         form.addRow("Captions", self.captions)
         form.addRow("Overlay", self.overlay)
-        form.addRow("Title card", self.title)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.title, 1)
+        title_row.addWidget(self.title_duration)
+        end_row = QHBoxLayout()
+        end_row.addWidget(self.end_card, 1)
+        end_row.addWidget(self.end_card_duration)
+        form.addRow("Title card", title_row)
+        form.addRow("End card", end_row)
+        form.addRow("", self.card_note)
         form.addRow("Storyboard panels", self.panels)
         form.addRow("Panel shape", self.aspect)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
@@ -410,6 +437,17 @@ class ExportDialog(QDialog):
         if previous is not None:
             self.restore(previous)
         self._enable_for(self.chosen_format())
+
+    def _card_seconds(self, name: str) -> QDoubleSpinBox:
+        from studio.export.options import MAX_CARD_SECONDS
+
+        box = QDoubleSpinBox(self)
+        box.setRange(0.25, MAX_CARD_SECONDS)
+        box.setSingleStep(0.5)
+        box.setValue(2.0)
+        box.setSuffix(" s")
+        box.setAccessibleName(name)
+        return box
 
     def chosen_format(self) -> str:
         """The chosen format's code ("mp4", "pdf", ...)."""
@@ -486,6 +524,9 @@ class ExportDialog(QDialog):
         self.choose_captions(choices.captions)
         self.overlay.setChecked(choices.overlay)
         self.title.setText(choices.title)
+        self.title_duration.setValue(choices.title_duration)
+        self.end_card.setText(choices.end_card)
+        self.end_card_duration.setValue(choices.end_card_duration)
         for combo, value in ((self.panels, choices.panels), (self.aspect, choices.aspect)):
             index = combo.findData(value)
             if index >= 0:
@@ -630,4 +671,7 @@ class ExportDialog(QDialog):
             panels=int(self.panels.currentData()),
             aspect=str(self.aspect.currentData()),
             title=self.title.text().strip(),
+            title_duration=self.title_duration.value(),
+            end_card=self.end_card.text().strip(),
+            end_card_duration=self.end_card_duration.value(),
         )
