@@ -31,6 +31,15 @@ CANVAS_SHARE = 0.5
 CANVAS_MIN = 370
 """In a narrow window (below about 800 pixels) the canvas and the branch player under it keep
 this much, the docks shrinking to their minimum widths first."""
+INSPECTOR_ROOM_MIN = 254
+"""The inspector's least width while the canvas takes :data:`CANVAS_ROOM`: its width in a
+window on half of a laptop screen (640 pixels), where the Start panel's boxes still fit under
+their names without scrolling sideways."""
+CANVAS_ROOM = 500
+"""What the canvas keeps, where the docks' least widths allow it, in a window narrower than
+about 1,000 pixels: two columns of cards whole at the zoom a project opens at. At 800 x 600
+the inspector took half of the window and the tree showed one card and a half across; the
+docks now give back a pixel for each pixel the window loses, down to their least widths."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +72,10 @@ def dock_widths(window_width: int, *, left_open: bool, inspector: int | None = N
 
     Both docks shrink in proportion when the canvas would get less than half of the window,
     down to their minimum widths (below about 1,160 pixels the canvas gets less than half).
-    Below about 800 pixels the canvas keeps :data:`CANVAS_MIN` rather than half."""
-    budget = min(int(window_width * (1 - CANVAS_SHARE)), window_width - CANVAS_MIN) - 16  # less the separators
+    Below about 1,000 pixels the canvas keeps :data:`CANVAS_ROOM` rather than half, as far as
+    the inspector's least width allows, and never less than :data:`CANVAS_MIN`."""
+    canvas = max(CANVAS_MIN, min(CANVAS_ROOM, window_width - INSPECTOR_ROOM_MIN - 16))
+    budget = min(int(window_width * (1 - CANVAS_SHARE)), window_width - canvas) - 16  # less the separators
     inspector = inspector_width(window_width) if inspector is None else inspector
     left = LEFT_WIDTH if left_open else 0
     if inspector + left <= budget:

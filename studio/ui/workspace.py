@@ -63,6 +63,7 @@ from studio.ui.dialogs.export_dialog import BranchFacts
 from studio.ui.drafts_kept import load_drafts, save_drafts
 from studio.ui.drawn_pictures import DrawnPictureCache
 from studio.ui.episode.episode_panel import EpisodePanel
+from studio.ui.episode_fold import EpisodeFold
 from studio.ui.export_notes import finished_export, show_export_notes
 from studio.ui.fork_turn import fork_copied
 from studio.ui.inspector.inspector import Inspector
@@ -403,6 +404,7 @@ class Workspace(QWidget):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([560, 250])
         self.splitter = splitter
+        self.episode_fold = EpisodeFold(splitter)  # folded in a short window: the tree gets the height
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -1768,7 +1770,18 @@ class Workspace(QWidget):
             return
         self._commit_typing()
         self._draft_note = ""
-        self.submit(self.project.undo, self._show_history_step, kind="history")
+        service = self.session.service
+        if service is None:
+            self.submit(self.project.undo, self._show_history_step, kind="history")
+            return
+        # a re-roll still running is undone whole: its jobs are stopped before its takes go
+        self.submit(service.undo_stopping_its_jobs, self._show_undo_of_running, kind="history")
+
+    def _show_undo_of_running(self, result: tuple[ChangeSet | None, int]) -> None:
+        changes, stopped = result
+        self._show_history_step(changes)
+        if changes and stopped:
+            self.message.emit(f"{changes.label}; the {_turn_count(stopped)} still to re-roll were cancelled.")
 
     def redo(self) -> None:
         """Redo the last step undone. Typing waiting to be saved is saved first: it is a new edit,
@@ -1831,6 +1844,7 @@ class Workspace(QWidget):
         if gone:  # it plays a stand-in in each one's place: said, not passed over in silence
             self._refresh_selection_views()
             self.message.emit(missing_clips_message([self.tree.depth(n) for n in gone], playing=True))
+        self.episode_fold.open()  # folded in a short window: the player comes back to play
         self.episode.play_branch()
 
     # -- search ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication, QFormLayout
 
 from studio.ui.theme import apply_theme
-from studio.ui.window_layout import CANVAS_MIN, INSPECTOR_MIN, INSPECTOR_WIDTH, LEFT_MIN, dock_widths
+from studio.ui.window_layout import CANVAS_MIN, CANVAS_ROOM, INSPECTOR_MIN, INSPECTOR_WIDTH, LEFT_MIN, dock_widths
 
 LONGEST_SEED = 2**31 - 1
 
@@ -34,10 +34,12 @@ def test_dock_widths_keep_the_canvas_room_in_a_narrow_window(width: int) -> None
     assert widths.inspector >= INSPECTOR_MIN
     if width >= INSPECTOR_MIN + CANVAS_MIN + 16:
         assert widths.canvas(width) >= CANVAS_MIN
-    if width >= 2 * (INSPECTOR_WIDTH + 16):
+    if width >= INSPECTOR_WIDTH + 16 + CANVAS_ROOM:
         assert widths.inspector == INSPECTOR_WIDTH  # room enough: the inspector's own width
-    if width >= 800:  # as wide as it was: half the window, up to its own width
-        assert widths.inspector == min(INSPECTOR_WIDTH, max(380, width // 2 - 16))
+    if width >= 1000:  # as wide as it was: half the window, up to its own width
+        assert widths.inspector == min(INSPECTOR_WIDTH, width // 2 - 16)
+    elif width >= INSPECTOR_MIN + 16 + CANVAS_ROOM:  # a small window: the tree keeps two columns of cards
+        assert widths.canvas(width) >= CANVAS_ROOM
     with_left = dock_widths(width, left_open=True)
     assert with_left.left >= LEFT_MIN
 
