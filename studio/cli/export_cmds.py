@@ -134,6 +134,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from studio.export import CaptionMode, ExportError, ExportOptions, export_task
     from studio.export.encoding import check_options
     from studio.export.options import PanelAspect, infer_format
+    from studio.export.output import FileAppearedError
 
     # the cards' text is drawn on frames and written into timelines: lines of plain text only
     args.title = refuse_control_characters(args.title, "--title", line_breaks=True)
@@ -186,6 +187,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         _refuse_to_replace(out, args, lambda: _pages(project, leaf, out, args.format, options))
         try:
             result = job(bar, never_cancelled)
+        except FileAppearedError as error:
+            if not args.force:  # with --force given, "export again with --force" asked for what was done
+                error.hint = "Choose another --out, or export again with --force to replace it."
+            raise
         except ExportError as error:
             _name_every_bad_clip(error, project, leaf)
             _advise_rerolling(error, args.path, project.tree, leaf)

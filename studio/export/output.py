@@ -392,11 +392,20 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
-def appeared_error(final: Path) -> ExportError:
+APPEARED_HINT = "Choose another name, or export again once the other export has finished, to replace it."
+
+
+class FileAppearedError(ExportError):
+    """A file took the export's name while it ran (another export to the same name, started a
+    moment later, finished first), and was left as it is. Its hint names no command-line
+    option: the command line says whether ``--force`` is still needed, as only it knows
+    whether it was given (:func:`studio.cli.export_cmds.cmd_export`)."""
+
+
+def appeared_error(final: Path) -> FileAppearedError:
     """The error of a file that took ``final``'s name while the export ran."""
-    return ExportError(f"Can't write {final}: a file of that name appeared while the export ran (another export or "
-                       "program wrote it), and it was left as it is.",
-                       hint="Choose another name, or export again with --force to replace it.")
+    return FileAppearedError(f"Can't write {final}: a file of that name appeared while the export ran (another "
+                             "export or program wrote it meanwhile), and it was left as it is.", hint=APPEARED_HINT)
 
 
 def _restore(kept: Path, final: Path) -> None:
