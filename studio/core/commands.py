@@ -294,11 +294,19 @@ class AddTake(Command):
         # A new take is fresh only if it was made from the parent's current selection.
         overrides = {take.id: take}
         node_overrides: dict[str, Node] = {}
-        if self.select and take.status == TakeStatus.DONE and not _outdated_by_text(tree, node, take):
+        if (self.select and take.status == TakeStatus.DONE and not _outdated_by_text(tree, node, take)
+                and not _made_from_a_removed_take(tree, take)):
             node_overrides[node.id] = replace(node, selected_take_id=take.id)
             patch[(EntityKind.NODE, node.id)] = node_overrides[node.id]
         _with_takes(patch, restale(tree, node.id, node_overrides, overrides))
         return patch
+
+
+def _made_from_a_removed_take(tree: StoryTree, take: Take) -> bool:
+    """Whether ``take`` was made from a take of the turn above that is no longer there (an
+    undone re-roll's take): kept beside the chosen take, never chosen, as it continues a
+    clip the story no longer holds."""
+    return bool(take.parent_take_id) and take.parent_take_id not in tree.takes
 
 
 def _outdated_by_text(tree: StoryTree, node: Node, take: Take) -> bool:

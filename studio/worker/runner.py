@@ -204,7 +204,7 @@ class GenerateRunner:
                 conditioning=prediction.conditioning, created_at=now_iso(),
                 start_state=start_state, start_character=start_character,
             )
-            self._commit(take, select=True, label=job.label, group=self._undo_group(job))
+            self._commit(take, select=True, label=job.label, group=self._undo_group(job), cancelled=is_cancelled)
             self.cache.put(take_id, prediction.representation, prediction.space)
             self.stage_times.record(job.engine, timings)
             return Outcome(JobStatus.DONE, take_id=take_id, timings=timings, ran_on=result.ran_on)
@@ -300,16 +300,21 @@ class GenerateRunner:
             return ChoiceRerollGroup(key, total=total, unit=_GROUP_UNITS[job.label], chosen=chosen)
         return UndoGroup(key, total=total, unit=_GROUP_UNITS[job.label])
 
-    def _commit(self, take: Take, *, select: bool, label: str = "", group: UndoGroup | None = None) -> None:
-        """Add the take, unless its node was deleted meanwhile (checked and applied as one
-        change, on the writer). A re-roll (job ``label``) of a turn with later turns keeps
-        the chosen take unless ``reroll_selects``; its undo entry names what made it, and
-        holds the takes of the same re-roll (``group``) that landed just before it."""
+    def _commit(self, take: Take, *, select: bool, label: str = "", group: UndoGroup | None = None,
+                cancelled: Callable[[], bool] | None = None) -> None:
+        """Add the take, unless its node was deleted meanwhile or its job was cancelled (each
+        checked and applied as one change, on the writer: an Undo of the re-roll cancels the
+        jobs still running there before it takes the landed takes back, and a take finished
+        just before must not land after it). A re-roll (job ``label``) of a turn with later
+        turns keeps the chosen take unless ``reroll_selects``; its undo entry names what made
+        it, and holds the takes of the same re-roll (``group``) that landed just before it."""
         document = self.project.document
 
         def change() -> None:
             if take.node_id not in document.tree.nodes:
                 raise NodeGone(take.node_id)
+            if cancelled is not None:
+                check_cancelled(cancelled)
             command: AddTake
             if label == REROLL_LABEL:
                 keep = not self.reroll_selects and reroll_keeps_selection(document.tree, take.node_id)

@@ -674,6 +674,26 @@ class GenerationService:
         Jobs that depend on it are cancelled too. False if it had already finished."""
         return self._queue.cancel(job_id)
 
+    def undo_stopping_its_jobs(self) -> tuple[ChangeSet | None, int]:
+        """Undo the newest step; when it holds the takes of a re-roll whose jobs still wait or
+        run, cancel those jobs first (on the writer, before the undo: a take finishing meanwhile
+        is not added after it), so that the whole re-roll is taken back and no take of it lands
+        made from a take the undo removed. Returns the undo's changes and how many jobs were
+        stopped."""
+        def change() -> tuple[ChangeSet | None, int]:
+            history = self.project.document.history
+            key = history.done[-1].group if history.done else ""
+            active = (JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.INTERRUPTED)
+            group = [self._queue.get(job.id) for job in self._queue.jobs() if key and undo_group_key(job) == key]
+            running = [job.id for job in group if job is not None and job.status in active]
+            for job_id in running:
+                job = self._queue.get(job_id)
+                if job is not None and job.status in active:  # not cancelled with a job it waited for
+                    self._queue.cancel(job_id)
+            return self.project.undo(), len(running)
+
+        return self.writer.call(change)
+
     def move(self, job_id: str, index: int) -> None:
         """Move a queued job to ``index`` in the run order (0 runs next), as the order is when
         the move runs on the writer; :meth:`move_by` for a move made from what a view showed.
