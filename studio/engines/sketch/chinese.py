@@ -298,6 +298,13 @@ CAMERA_GROUPS: dict[str, str] = {
 }
 """A Chinese word for each camera move of :data:`~studio.engines.sketch.vocabulary.CAMERA_PHRASES`."""
 
+STAND_IN_WORDS = (
+    "滑冰=skate, 溜冰=skate, 杂耍=juggle, 抛接球=juggle, 滑雪=ski, 冲浪=surf, 瑜伽=yoga, 躲=hide, 躲藏=hide"
+)
+"""Activities the world has no motion for, read as the English words for them, which the reader
+shows as a motion near them, said (:data:`~studio.engines.sketch.vocabulary.UNKNOWN_MOTION_HINTS`:
+滑冰 as "skates" is). Not offered as words of a motion."""
+
 ADVERB_GROUPS: dict[int, str] = {
     1: "慢慢=slowly, 缓缓=slowly, 缓慢=slowly, 慢=slowly, 轻轻=gently, 温柔=gently, 柔和=softly, 轻柔=softly,"
        "懒洋洋=lazily, 懒懒=lazily, 困倦=sleepily, 睡眼惺忪=sleepily, 疲惫=tiredly",
@@ -356,8 +363,8 @@ def _table(*groups: Iterable[ChineseWord]) -> dict[str, tuple[ChineseWord, ...]]
     return {first: tuple(sorted(words, key=lambda w: -len(w.written))) for first, words in by_first.items()}
 
 
-TEXT_TABLE = _table(_OTHER, ADVERB_WORDS, MOTION_WORDS, THING_WORDS, INSTRUMENT_WORDS, TIME_WORDS, PLACE_WORDS,
-                    CAMERA_WORDS)
+TEXT_TABLE = _table(_OTHER, ADVERB_WORDS, MOTION_WORDS, THING_WORDS, INSTRUMENT_WORDS, _words(STAND_IN_WORDS),
+                    TIME_WORDS, PLACE_WORDS, CAMERA_WORDS)
 """What a Motion field or free text is read with: everything."""
 PLACE_TABLE = _table(_OTHER, TIME_WORDS, PLACE_WORDS, MOTION_WORDS, THING_WORDS)
 """What a Background field is read with: places and times first."""

@@ -225,6 +225,17 @@ MOTION_WORDS += tuple(JapaneseWord(written, english, _SURU_ENDINGS) for written,
 """Words that are a motion only with する after them: のんびりする relaxes, のんびり歩く walks
 leisurely (のんびり alone is an adverb, :data:`ADVERB_WORDS`)."""
 
+OVER_WORDS = _words("飛び越える:1=leap, 跳び越える:1=leap, 飛び越す:5=leap, 跳び越す:5=leap,"
+                    "電車に乗る:5=ride train, バスに乗る:5=ride bus")
+"""Jumps over something (水たまりを飛び越える): a leap, not the flight 飛ぶ would read 飛 as; a ride
+on a train or bus (電車に乗る), read as "rides the train" is. Read, not offered as words of a
+motion (the menus offer 跳ぶ and ジャンプ)."""
+
+STAND_IN_WORDS = _words("ジャグリング=juggle, スケート=skate, スキー=ski, サーフィン=surf, ヨガ=yoga, 隠れる:1=hide")
+"""Activities the world has no motion for, read as the English words for them, which the reader
+shows as a motion near them, said (:data:`~studio.engines.sketch.vocabulary.UNKNOWN_MOTION_HINTS`:
+ジャグリングする as "juggles" is). Not offered as words of a motion."""
+
 INSTRUMENT_WORDS = _words(
     "弾く:5=play, 演奏=play, ギター=guitar, ピアノ=piano, バイオリン=violin, ヴァイオリン=violin, ドラム=drum,"
     "太鼓=taiko, フルート=flute, トランペット=trumpet, チェロ=cello, ウクレレ=ukulele, ハープ=harp, 三味線=shamisen,"
@@ -264,6 +275,7 @@ PLACE_WORDS = _words(
     "公園=park, 遊び場=playground, ブランコ=swing, 噴水=fountain,"
     # river
     "川=river, 河=river, 小川=stream, 橋=bridge, 湖=lake, 池=pond, 川辺=riverside, 川岸=riverbank, 河原=riverbank,"
+    "川沿い=riverside,"
     "運河=canal,"
     # mountain
     "山=mountain, 山々=mountains, 崖=cliff, 山頂=summit, 頂上=peak, 峠=mountainside,"
@@ -358,7 +370,8 @@ def _longest_first(word: JapaneseWord) -> tuple[int, bool]:
     return -len(word.written), not word.verb
 
 
-TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, INSTRUMENT_WORDS, TIME_WORDS, PLACE_WORDS, CAMERA_WORDS)
+TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, OVER_WORDS, INSTRUMENT_WORDS, STAND_IN_WORDS, TIME_WORDS,
+                    PLACE_WORDS, CAMERA_WORDS)
 """What a Motion field or free text is read with: everything."""
 PLACE_TABLE = _table(TIME_WORDS, PLACE_WORDS, MOTION_WORDS)
 """What a Background field is read with: places and times first."""
@@ -488,12 +501,26 @@ def in_english_words(text: str, table: Mapping[str, tuple[JapaneseWord, ...]] = 
             if while_doing:  # "泣きながら帰った": the going home is shown, the crying is how
                 meanwhile.append(f" while {word.english} ")
                 continue
-            out.append(f" not {word.english}, " if negated else f" {word.english} ")
+            out.append(_not_done(out, word.english) if negated else f" {word.english} ")
         elif _SURU_NEGATED_RE.match(text, i):  # "ジョギングしない": a noun done with する, not done
             out.append(f" not {word.english}, ")
         else:
             out.append(f" {word.english} ")
     return re.sub(r" {2,}", " ", "".join(out + meanwhile)).strip() if found or spaced else text
+
+
+def _not_done(out: list[str], english: str) -> str:
+    """A verb's ``english`` said not done, with the thing it is done to written just before it
+    with を (the English words ``out`` ends with), which the negation takes along: "本を読まない"
+    is "not read book," (as "does not read a book" is), not a book read."""
+    k = len(out) - 1
+    while k >= 0 and not out[k].strip():
+        k -= 1
+    if k >= 1 and out[k] == "を" and out[k - 1].startswith(" ") and out[k - 1].endswith(" "):
+        thing = out[k - 1].strip()
+        del out[k - 1:]
+        return f" not {english} {thing}, "
+    return f" not {english}, "
 
 
 _FIELD_TABLES: dict[str, Mapping[str, tuple[JapaneseWord, ...]]] = {

@@ -203,6 +203,16 @@ and light, are read with nothing): no motion of the world, shown as singing, sai
 "plays the guitar" is (:data:`~studio.engines.sketch.vocabulary.INSTRUMENTS`). Not offered as
 words of a motion."""
 
+INSTRUMENT_PLAYED = "치다=play, 켜다=play, 불다=play"
+"""Verbs that play an instrument named just before them (기타를 치다, 바이올린을 켜다, 플루트를 불다):
+read as "play" there only, so that one said not to be done ("기타를 치지 않는다", "안 친다") is a
+motion not done, as "does not play the guitar" is; alone they hit, light or blow."""
+
+STAND_IN_WORDS = "스케이트=skate, 저글링=juggle, 스키=ski, 서핑=surf, 요가=yoga"
+"""Activities the world has no motion for, read as the English words for them, which the reader
+shows as a motion near them, said (:data:`~studio.engines.sketch.vocabulary.UNKNOWN_MOTION_HINTS`).
+Not offered as words of a motion."""
+
 PART_GROUPS: dict[str, str] = {
     "fly on broomstick": "타다=ride",
     "hold broom": "들다=hold, 쥐다=hold",
@@ -408,6 +418,11 @@ def _particles(rest: str, depth: int = 0) -> bool:
     return depth < 3 and any(rest.startswith(p) and _particles(rest[len(p):], depth + 1) for p in PARTICLES)
 
 
+def only_particles(rest: str) -> bool:
+    """Whether what follows a noun, ``rest``, is nothing or particles only ("가", "에서는")."""
+    return _particles(rest)
+
+
 def _forms(word: KoreanWord) -> list[tuple[str, str]]:
     """The forms a verb's words start with, each with its kind: its stem ('stem': 달리); where
     the stem ends in a vowel, with ㄴ, ㄹ or ㅂ written into its last syllable ('n' 달린, 'l' 달릴,
@@ -472,7 +487,8 @@ def _table(*groups: Iterable[KoreanWord]) -> _Index:
     return {written: tuple(words) for written, words in found.items()}
 
 
-TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, THING_WORDS, INSTRUMENT_WORDS, TIME_WORDS, PLACE_WORDS,
+TEXT_TABLE = _table(ADVERB_WORDS, MOTION_WORDS, THING_WORDS, INSTRUMENT_WORDS, _words(STAND_IN_WORDS), TIME_WORDS,
+                    PLACE_WORDS,
                     CAMERA_WORDS)
 """What a Motion field or free text is read with: everything."""
 PLACE_TABLE = _table(TIME_WORDS, PLACE_WORDS, MOTION_WORDS, THING_WORDS)
@@ -614,6 +630,47 @@ def _negate(pieces: list[_Piece]) -> None:
                 _said(pieces, before, before, end)
 
 
+_INSTRUMENTS = frozenset(word.written for word in INSTRUMENT_WORDS if word.kind == "noun")
+_PLAYED_TABLE: _Index = {}
+for _word in _words(INSTRUMENT_PLAYED, "verb"):
+    for _form, _written in _forms(_word):
+        _PLAYED_TABLE.setdefault(_written, (*_PLAYED_TABLE.get(_written, ()), (_word, _form)))
+
+
+def _instruments_played(pieces: list[_Piece]) -> None:
+    """Read the verb that plays an instrument named just before it (:data:`INSTRUMENT_PLAYED`), a
+    negation between them or not ("기타를 안 친다"), as "play"."""
+    instrument = False
+    for piece in pieces:
+        if not piece.written.strip() or (piece.written in _NEGATORS and piece.word is None and instrument):
+            continue
+        if instrument and not piece.name:
+            played = word_at(piece.written, _PLAYED_TABLE)
+            if played is not None:
+                piece.word, piece.rest = played
+        instrument = piece.word is not None and piece.word.written in _INSTRUMENTS and not piece.dropped
+
+
+_OBJECT_PARTICLES = ("을", "를")
+
+
+def _objects_not_done(pieces: list[_Piece]) -> dict[int, int]:
+    """Each motion verb said not to be done -> the thing it is done to, written just before it
+    with 을/를 ("책을 읽지 않는다", "기타를 안 친다"): the negation takes the thing along, as "does not
+    read a book" does, so that a thing that names a motion (책, a book: reading) is not done either."""
+    out: dict[int, int] = {}
+    for index, piece in enumerate(pieces):
+        if not (piece.negated and piece.word is not None and piece.word.kind == "verb"):
+            continue
+        before = next((i for i in range(index - 1, -1, -1)
+                       if pieces[i].written.strip() and not pieces[i].dropped), None)
+        thing = pieces[before].word if before is not None else None
+        if before is not None and thing is not None and thing.kind == "noun" \
+                and pieces[before].rest in _OBJECT_PARTICLES:
+            out[index] = before
+    return out
+
+
 def _inside(pieces: list[_Piece], index: int) -> bool:
     """Whether ``pieces[index]`` (안) is the inside of the noun just before it ("집 안 청소", the
     cleaning in the house), not a negation ("안 달리기", no running)."""
@@ -664,8 +721,11 @@ def in_english_words(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str]
         return text
     written = tuple(sorted({n for n in names if n and has_hangul(n)}, key=len, reverse=True))
     pieces = _pieces(text, table, written)
+    if table is TEXT_TABLE:
+        _instruments_played(pieces)
     _negate(pieces)
     way = _way(pieces)
+    objects = _objects_not_done(pieces)
     out: list[str] = []
     meanwhile: list[str] = []  # what is done while the motion is ("울면서"): said after it
     found = False
@@ -677,6 +737,9 @@ def in_english_words(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str]
             found = found or piece.glued
             out.append(" " if piece.glued else "")
             continue
+        if index in objects.values():
+            found = True
+            continue  # said with the verb not done: "책을 읽지 않는다", "not read book,"
         if piece.name:
             out.append(f" {piece.name} ")
             found = True
@@ -688,7 +751,9 @@ def in_english_words(text: str, table: Mapping[str, tuple[tuple[KoreanWord, str]
             meanwhile.append(f" while {word.english} ")  # "울면서 집에 갔다": the going is shown, the crying is how
             found = True
         else:
-            out.append(f" not {word.english}, " if piece.negated else f" {word.english} ")
+            thing = pieces[objects[index]].word if index in objects else None
+            done_to = f" {thing.english}" if thing is not None else ""
+            out.append(f" not {word.english}{done_to}, " if piece.negated else f" {word.english} ")
             found = True
     return re.sub(r" {2,}", " ", "".join(out + meanwhile)).strip() if found else text
 
@@ -772,7 +837,10 @@ def negations_as_written(instr: Instruction, names: Iterable[str] = ()) -> dict[
     names = tuple(sorted({n for n in names if n and has_hangul(n)}, key=len, reverse=True))
     out: dict[str, str] = {}
     for field_name in FIELDS:
-        pieces = _pieces(_as_read(getattr(instr, field_name)), _FIELD_TABLES[field_name], names)
+        table = _FIELD_TABLES[field_name]
+        pieces = _pieces(_as_read(getattr(instr, field_name)), table, names)
+        if table is TEXT_TABLE:
+            _instruments_played(pieces)
         _negate(pieces)
         for piece in pieces:
             if piece.negated and piece.word is not None and piece.said:

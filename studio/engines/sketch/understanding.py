@@ -23,6 +23,7 @@ from studio.core.sentence import marked_chinese
 from studio.core.speech import QUOTED_RE, is_script_line, outside_quotes
 from studio.core.text import shows_something
 from studio.engines.sketch import chinese, japanese, korean
+from studio.engines.sketch.han_hangul_names import cast_names_in_han_and_hangul
 from studio.engines.sketch.idioms import motion_of_emoji, plainly
 from studio.engines.sketch.japanese import in_english, written_as
 from studio.engines.sketch.kana_names import cast_names_in_kana
@@ -984,6 +985,20 @@ def _future_verb(match: re.Match[str]) -> str:
     return following
 
 
+_RIDDEN_RE = re.compile(
+    r"\b(?:take|takes|took|taken|taking|ride|rides|rode|ridden|riding|board|boards|boarded|boarding)\s+"
+    r"(?=(?:(?:the|a|an|her|his|their|my|our|your|its)\s+)?(?:train|subway|tram|bus|metro)\b)")
+"""Taking a train or a bus ("takes the train", "rides the bus"): the rider sits, drawn where the
+train is named (the station); the world has no vehicles. (A train caught is a catch, at the
+station.)"""
+
+
+def ridden_as_sitting(text: str) -> str:
+    """``text`` (normalised) with a train or bus taken written as sat on ("takes the train" ->
+    "sits on the train"): read before the place names are taken out, the train among them."""
+    return _RIDDEN_RE.sub("sits on ", text)
+
+
 def as_meant(text: str) -> str:
     """``text`` (normalised) with the turns of phrase whose words would read as another motion
     put as meant: weather as the subject of a verb is not the character's motion ("snow falls"
@@ -1205,11 +1220,11 @@ def read_motion(instr: Instruction, reading: Reading, user_locations: Sequence[s
     a motion. ``spoken``: the free text (``said``, as written) had words in quotes, taken out
     (:func:`without_speech`); with no motion named besides them, the character says them
     (``talk``), unless the quotes only set off a motion word."""
-    motion_given = normalise(instr.motion)[0]
+    motion_given = ridden_as_sitting(normalise(instr.motion)[0])
     placeless = without_place_names(motion_given, user_locations)
     motion_text = main_clause_first(settle_stops(as_meant(placeless)))  # "Motion: before running, stretch" stretches
     free_text = main_clause_first(settle_stops(as_meant(shown_after_telling(
-        without_place_names(normalise(instr.free_text)[0], user_locations)))))
+        without_place_names(ridden_as_sitting(normalise(instr.free_text)[0]), user_locations)))))
     if motion_given.strip():
         if _read_negated(motion_text, reading):
             return
@@ -1423,10 +1438,14 @@ _FROM_TO_RE = re.compile(r"\bfrom\s+[^,.;:!?()\[\]]+?\s+(?=(?:to|into|onto|towar
 """A way from one place to another ("from the art room to the park"): the "from" part."""
 
 
-_FROM_TO_JAPANESE_RE = re.compile(r"[^\s、。，,]+\s*から(?=[^。.!?！？]*(?:まで|へ))")
-"""The place a Japanese way starts from, read in English words: "station から school まで run"."""
-_FROM_TO_CHINESE_RE = re.compile(r"从\s*[^\s，。,]+(?=[^。.!?！？]*(?:到|去|往|向))")
-"""The place a Chinese way starts from, read in English words: "从 school run 到 park"."""
+_FROM_HOME_RE = re.compile(r"\bfrom\s+[^,.;:!?()\[\]]+?(?=\s+home\b)|(?<=\bhome)\s+from\s+[^,.;:!?()\[\]]+")
+"""A way home from a place ("goes home from the park", "walks from school home"): the "from" part."""
+_FROM_TO_JAPANESE_RE = re.compile(r"[^\s、。，,]+\s*から(?=[^。.!?！？]*(?:まで|へ|\bhome\b))")
+"""The place a Japanese way starts from, read in English words: "station から school まで run",
+"park から home に go" (公園から家に帰る)."""
+_FROM_TO_CHINESE_RE = re.compile(r"从\s*[^\s，。,]+(?=[^。.!?！？]*(?:到|去|往|向|\bhome\b))")
+"""The place a Chinese way starts from, read in English words: "从 school run 到 park", "从 park
+go home" (从公园回家)."""
 
 
 def without_the_way_from(text: str) -> str:
@@ -1434,8 +1453,9 @@ def without_the_way_from(text: str) -> str:
     park" -> "runs to the park", and so in the English words of a Japanese or Chinese turn
     (駅から学校まで走る, 从学校跑到公园; a Korean one writes "from" and "to" itself:
     :func:`~studio.engines.sketch.korean.in_english_words`). The turn is drawn where the
-    character goes."""
-    return _FROM_TO_CHINESE_RE.sub(" ", _FROM_TO_JAPANESE_RE.sub(" ", _FROM_TO_RE.sub(" ", text)))
+    character goes, home too ("goes home from the park" is drawn at home, as 从公园回家 is)."""
+    english = _FROM_HOME_RE.sub(" ", _FROM_TO_RE.sub(" ", text))
+    return _FROM_TO_CHINESE_RE.sub(" ", _FROM_TO_JAPANESE_RE.sub(" ", english))
 
 
 def _read_free_place(free: str, instr: Instruction, reading: Reading, user_locations: Sequence[str]) -> bool:
@@ -2002,13 +2022,16 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
     """:func:`read_instruction`, for a turn that may be written in Japanese, Chinese or Korean: it
     is read in the English words of its own (:func:`turn_in_english`;
     ``names``, the cast's, and the project's ``user_locations`` are kept as written), and its
-    warnings quote it as it was written. (Engines that learnt English words only, such as the
-    mini model, read with :func:`read_instruction` and say what they do not know.)
+    warnings quote it as it was written. An English turn is read as :func:`read_instruction`
+    reads it.
 
     ``stand_ins``: a place we do not draw that such a turn's free text names is shown as its
     stand-in, said (:func:`_read_stand_in`: 火山, the mountain), as the English "on the volcano"
-    is. The sketch engine reads it so; the mini engine puts such a word in its own English words
-    (:func:`studio.engines.mini.rephrase.rephrase_translated`) and says it there.
+    is. Both engines read a turn so: the sketch engine draws the stand-in; the mini engine reads
+    the turn as written with it too, tells its model the place it stands in for, in English, and
+    carries this warning (:func:`studio.engines.mini.rephrase.rephrase_translated`), and reads it
+    so for its warnings of places that are no place of the world and of the world's rules
+    (:mod:`studio.engines.mini.engine`).
 
     Each field is held to its limit as written, whatever language the others are in
     (:func:`as_read`), before its Japanese is put into longer English words: a field is too long
@@ -2021,7 +2044,8 @@ def read_turn(instr: Instruction, user_locations: Sequence[str] = (), names: Seq
         written = written_as(limited, english)
         for said, as_written in korean.negations_as_written(limited, (*names, *user_locations)).items():
             written.setdefault(said, as_written)  # "달리지 않는다" in free text, quoted as written
-        reading.warnings = [_as_written(warning, written) for warning in reading.warnings]
+        reading.warnings = [_hint_as_written(_as_written(warning, written), limited)
+                            for warning in reading.warnings]
     known = (*names, *user_locations)
     if stand_ins and english is not limited and not reading.location and not limited.background.strip():
         _read_stand_in(limited.free_text, english.free_text, reading)
@@ -2045,6 +2069,35 @@ def _read_stand_in(written: str, english: str, reading: Reading) -> None:
             return
 
 
+_HINTED_RE = re.compile(r"^'(?P<word>[a-z]+)' unknown, shown as '")
+
+
+def _hint_as_written(warning: str, written: Instruction) -> str:
+    """``warning`` quoting the word a Japanese, Chinese or Korean turn ``written`` wrote for an
+    activity we have no motion for (:data:`UNKNOWN_MOTION_HINTS`), not the English word it was read
+    in: "'電話' unknown, shown as 'talk'" for 電話する, as "'phone' unknown" is for "phones"."""
+    match = _HINTED_RE.match(warning)
+    if match is None or UNKNOWN_MOTION_HINTS.get(match.group("word")) != warning[match.end():-1]:
+        return warning  # (a phone looked at, shown as reading, is said as 'phone' in every language)
+    english = match.group("word")
+    text = " ".join(value for value in (written.motion, written.free_text) if value.strip())
+    words = [_with_ending(text, word.written) if word.verb else word.written for group in japanese.TEXT_TABLE.values()
+             for word in group if word.english == english and word.written in text]
+    words += [word.written for group in chinese.TEXT_TABLE.values() for word in group
+              if word.english == english and word.written in text]
+    words += [word.written for group in korean.TEXT_TABLE.values() for word, _ in group
+              if word.english == english and word.written in text]
+    if not words:
+        return warning
+    return f"'{max(words, key=len)}'{warning[match.end('word') + 1:]}"
+
+
+def _with_ending(text: str, stem: str) -> str:
+    """A Japanese verb's ``stem`` as ``text`` writes it, with the kana of its ending (隠れ: 隠れる)."""
+    match = re.search(re.escape(stem) + "[ぁ-ゖ]*", text)
+    return match.group() if match else stem
+
+
 def _written_place(text: str, english: str) -> str:
     """The Japanese, Chinese or Korean word ``text`` writes for the place ``english`` (the longest),
     or ``english`` when it writes none of them."""
@@ -2056,6 +2109,10 @@ def _written_place(text: str, english: str) -> str:
 _KANA_WORDS = frozenset(word.written for words in japanese.TEXT_TABLE.values() for word in words)
 """The Japanese words the reader reads (their stems too): a cast name's kana spelling that is one
 of them is read as the word, not the name."""
+_WRITTEN_WORDS = _KANA_WORDS | {word.written for words in chinese.TEXT_TABLE.values() for word in words} \
+    | set(korean.TEXT_TABLE)
+"""The Japanese, Chinese and Korean words the readers read: a cast name written in Han
+characters or Hangul that is one of them is read as the word."""
 
 
 def turn_in_english(instr: Instruction, names: Sequence[str] = ()) -> Instruction:
@@ -2069,8 +2126,10 @@ def turn_in_english(instr: Instruction, names: Sequence[str] = ()) -> Instructio
     in Chinese only where that reading understands more of them than the Japanese one does
     (:func:`~studio.engines.sketch.chinese.han_read`), else in Japanese, as before. A name of the
     cast written in kana ("タロウ", "たろう" for Taro) is read as the cast writes it
-    (:func:`~studio.engines.sketch.kana_names.cast_names_in_kana`)."""
-    instr = cast_names_in_kana(instr, names, _KANA_WORDS)
+    (:func:`~studio.engines.sketch.kana_names.cast_names_in_kana`), and so is one written in Han
+    characters or Hangul ("柚子", "유즈" for Yuzu) where it reads as that one name only
+    (:func:`~studio.engines.sketch.han_hangul_names.cast_names_in_han_and_hangul`)."""
+    instr = cast_names_in_han_and_hangul(cast_names_in_kana(instr, names, _KANA_WORDS), names, _WRITTEN_WORDS)
     if korean.is_korean(instr, names):
         english = korean.in_english(instr, names)
         if english is not instr or not chinese.has_han(instr.raw):

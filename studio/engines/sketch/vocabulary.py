@@ -207,10 +207,11 @@ MOTIONS: tuple[MotionSpec, ...] = (
 """Every motion, in the order the contact sheet shows them."""
 
 MORE_MOTION_PHRASES: dict[str, tuple[str, ...]] = {
-    "walk": ("hike", "trek", "ramble", "saunter"),
     "idle": ("laze", "unwind"),
     "eat": ("picnic", "have picnic"),
     "throw": ("yeet",),
+    "hug": ("snuggle", "snuggle up", "nestle"),
+    "walk": ("hike", "trek", "ramble", "saunter", "come home", "come back", "return home"),
 }
 """More words for a motion, read as it with no warning ("hikes up the mountain" walks, "lazes on
 the beach" is idle). They are kept apart from each motion's ``phrases``, which the contact sheet
@@ -297,6 +298,7 @@ UNKNOWN_MOTION_HINTS: dict[str, str] = {
     "squat": "sit", "roll": "spin", "cartwheel": "spin", "somersault": "spin", "attack": "punch",
     "smash": "punch", "teleport": "spin", "cast": "point", "magic": "point", "wake": "stretch",
     "chill": "idle", "lounge": "sit", "colour": "write", "color": "write", "hope": "think", "mope": "sulk",
+    "hide": "sneak",
 }
 """Words that are not motions but have an obvious stand-in (still reported as unknown)."""
 
