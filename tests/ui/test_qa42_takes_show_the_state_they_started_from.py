@@ -34,7 +34,7 @@ def test_tiles_and_compare_say_where_each_take_started(make_window, tmp_path: Pa
     assert compare is not None
     column = compare.columns[0]
     assert "started from Qiqi's stamina 50 · social 50 · fun 50" in column.facts.text()
-    assert not column.started_elsewhere
+    assert not column.started_elsewhere and column.start_note.isHidden()
 
     ws.apply(SetStartState("", CharacterState(stamina=70, social=40, entertainment=55)))
     qtbot.waitUntil(lambda: project.tree.state_before(turn) == CharacterState(70, 40, 55), timeout=5_000)
@@ -49,6 +49,7 @@ def test_tiles_and_compare_say_where_each_take_started(make_window, tmp_path: Pa
     compare = ws.compare_takes()  # brought to the front, following the turn as it is now
     column = compare.columns[0]
     assert column.started_elsewhere
-    assert "⚠ started from Qiqi's stamina 50 · social 50 · fun 50" in column.facts.text()
-    assert "stamina 70 · social 40 · fun 55 now" in column.facts.toolTip()
+    assert column.start_note.text() == "⚠ started from Qiqi's stamina 50 · social 50 · fun 50"
+    assert not column.start_note.isHidden() and "started from" not in column.facts.text()
+    assert "stamina 70 · social 40 · fun 55 now" in column.start_note.toolTip()
     compare.close()

@@ -31,8 +31,6 @@ from studio.ui.player import STEP_BACK_KEY, STEP_ON_KEY, Player, add_step_keys, 
 from studio.ui.shared_clock import SharedClockWindow
 
 MAX_COMPARED = 4
-START_DIFFERS_COLOUR = "#e0a040"
-"""A take's start, where it is not the turn's start now: the colour of the stale badge."""
 DEFAULT_FPS = 8.0
 MAX_FPS = 240.0
 
@@ -88,6 +86,9 @@ class _Column(QFrame):
         self.facts = QLabel(self)
         self.facts.setObjectName("dimLabel")
         self.facts.setWordWrap(True)
+        self.start_note = QLabel(self)
+        self.start_note.setObjectName("staleBadge")
+        self.start_note.setWordWrap(True)
         self.set_state(state, start)
         self.use_button = QPushButton(self)
         # the seed is in the facts above: written on the button too, the row of buttons made
@@ -100,6 +101,7 @@ class _Column(QFrame):
         layout.addWidget(self.player, 1)
         layout.addWidget(self.caption)
         layout.addWidget(self.facts)
+        layout.addWidget(self.start_note)
         buttons = QHBoxLayout()
         buttons.addWidget(self.use_button)
         buttons.addWidget(self.lock_button)
@@ -113,13 +115,15 @@ class _Column(QFrame):
         began = TakeStart(take, start)
         # the engine's name as written (a name stored by another program may hold "<")
         facts = f"{escape(state_line(take, state))}<br>seed {take.seed} · {escape(take.engine)}"
-        if began.known:  # in the stale colour where it is not the turn's start now
-            said = escape(began.line, quote=False)
-            facts += f"<br><span style='color:{START_DIFFERS_COLOUR}'>⚠ {said}</span>" if began.differs \
-                else f"<br>{said}"
+        if began.known and not began.differs:
+            facts += f"<br>{escape(began.line, quote=False)}"
         if self.facts.text() != facts:
             self.facts.setText(facts)
         self.facts.setToolTip(began.tooltip)
+        # where it is not the turn's start now: a line of its own, in the stale colour of the scheme
+        self.start_note.setText(f"⚠ {began.line}" if began.differs else "")
+        self.start_note.setToolTip(began.tooltip)
+        self.start_note.setVisible(began.differs)
         self.started_elsewhere = began.differs
 
     @property
