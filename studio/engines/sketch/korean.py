@@ -304,10 +304,12 @@ ADVERB_GROUPS: dict[int, str] = {
 
 OTHER_WORDS = (
     "나=I, 너=you, 저=I, 우리=we, 그=he, 그녀=she, 자기=self, 돈=money, 가지=branch, 보고서=report,"
-    "자리=seat, 가족=family, 서로=each other, 말=horse, 안경=glasses, 자동차=car, 기분=mood, 가방=bag"
+    "자리=seat, 가족=family, 서로=each other, 말=horse, 안경=glasses, 자동차=car, 기분=mood, 가방=bag,"
+    "설거지=washing up"
 )
 """Words that start like a word of ours but are another thing ("나는" is "I", not 날다, fly;
-"차고" a garage, not 차다, kick): read as written (the English is a note for the reader)."""
+"차고" a garage, not 차다, kick; 설거지, the washing up, no 서다, stand): read as written (the
+English is a note for the reader)."""
 
 DO_WORDS = "하다=do, 있다=be, 추다=dance, 켜다=stretch"
 """Verbs that carry another word ("산책을 하다", "달리고 있다", "춤을 추다", "기지개를 켜다"): read as
