@@ -10,7 +10,7 @@ from pathlib import Path
 
 from studio.core.progress import CancelCheck, ProgressCallback, check_cancelled, never_cancelled, no_progress
 from studio.core.text import first_few
-from studio.export.branch import Branch, collect_branch, stale_note
+from studio.export.branch import Branch, MissingClips, collect_branch, stale_note
 from studio.export.encoding import check_options
 from studio.export.errors import ExportError, os_error
 from studio.export.options import (
@@ -48,7 +48,8 @@ def export_task(project: Project, leaf_id: str, out: str | os.PathLike[str], opt
     check_options(chosen, opts)
     check_destination(out_path)
     check_outside_project(out_path, project.path)
-    branch = collect_branch(project, leaf_id)
+    # subtitles and sheets need no picture of a turn whose clip is gone: they are made without it
+    branch = collect_branch(project, leaf_id, missing_clips=WITHOUT_PICTURES.get(chosen, MissingClips.REFUSED))
     others = [path for path in output_files(out_path, chosen, opts, len(branch.turns)) if path != out_path]
     check_outputs(out_path, others, project.path)  # out_path itself was checked above
 
@@ -94,11 +95,38 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
     from studio.export.glyphs import drawn_texts, export_fonts, glyph_note, missing_glyphs  # fonts: only now
 
     missing = missing_glyphs(drawn_texts(branch, options, fmt), export_fonts(fmt))
-    notes = (stale_note(branch), glyph_note(missing, fmt), *cut, earlier_captions_note(out, fmt, options),
-             uncaptioned_note(branch, fmt, options))
+    notes = (missing_clips_note(branch, fmt), stale_note(branch), glyph_note(missing, fmt), *cut,
+             earlier_captions_note(out, fmt, options), uncaptioned_note(branch, fmt, options))
     return ExportResult(format=fmt, paths=paths, duration=duration, frames=frames, used_stream_copy=copied,
                         seconds=time.perf_counter() - started, turns=len(branch.turns), pages=pages,
                         notes=tuple(note for note in notes if note))
+
+
+WITHOUT_PICTURES = {ExportFormat.SRT: MissingClips.TIMED_BY_TAKE, ExportFormat.PDF: MissingClips.SHOWN_WITHOUT,
+                    ExportFormat.PNG: MissingClips.SHOWN_WITHOUT}
+"""The formats made without a turn's clip where its file is missing (:func:`missing_clips_note`)."""
+
+
+def missing_clips_note(branch: Branch, fmt: ExportFormat) -> str:
+    """A note naming the turns whose clip file is missing ('' when none is): subtitles time
+    such a turn by the length its take was made with, a sheet shows it without its picture
+    (unless its poster is there); a video, a timeline or a GIF of the branch can't be made
+    until it is made again."""
+    gone = [turn for turn in branch.turns if turn.clip_missing]
+    if not gone:
+        return ""
+    first = gone[0]
+    many = len(gone) > 1
+    also = f" (and the clips of turns {first_few([str(turn.number) for turn in gone[1:]])})" if many else ""
+    which = "those turns" if many else "that turn"
+    if fmt is ExportFormat.SRT:
+        made = f"the subtitles time {which} by the length {'their takes were' if many else 'its take was'} made with"
+    elif all(turn.poster is not None for turn in gone):
+        made = f"the sheet shows {which} by {'their posters' if many else 'its poster'}"
+    else:
+        made = f"the sheet shows {which} without {'a picture' if not many else 'pictures'} where no poster is left"
+    return (f"the clip of {first.label} is missing ({first.clip}){also}: {made}; a video or timeline of the branch "
+            f"can't be made until {'they are' if many else 'it is'} re-rolled (`kamishibai info` lists missing clips)")
 
 
 def earlier_captions_note(out: Path, fmt: ExportFormat, options: ExportOptions) -> str:

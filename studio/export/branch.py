@@ -16,6 +16,7 @@ import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from pathlib import Path
 
@@ -67,6 +68,12 @@ class Turn:
     None for a turn not read from a project, whose ``clip`` and ``poster`` are read as named."""
     clip_rel: str = ""
     poster_rel: str = ""
+    clip_missing: bool = False
+    """The clip file is gone (collected for subtitles or a sheet, which need no picture of it:
+    :func:`collect_branch`'s ``missing_clips``)."""
+    made_length: tuple[int, Fraction] | None = None
+    """(frames, rate) its take was made with, as the engine recorded them: a missing clip's
+    length for the subtitles' timing; None where the take recorded none."""
 
     @property
     def change(self) -> StateChange:
@@ -115,7 +122,16 @@ def describe_turn(number: int, node_id: str, instruction: str) -> str:
     return f"turn {number} (node {node_id}{': ' + repr(text) if text else ''})"
 
 
-def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
+def _made_length(take: Take) -> tuple[int, Fraction] | None:
+    """(frames, rate) the engine recorded in ``take``'s settings when it made the clip, or None."""
+    try:
+        frames, fps = int(take.settings["frames"]), Fraction(str(take.settings["fps"]))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
+    return (frames, fps) if frames > 0 and fps > 0 else None
+
+
+def _turn(project: Project, tree: StoryTree, node: Node, number: int, missing_clips: MissingClips) -> Turn:
     label = describe_turn(number, node.id, node.instruction.raw)
     take = tree.selected_take(node.id)
     if take is None or take.status != TakeStatus.DONE:
@@ -135,7 +151,9 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
         poster = project.resolve(take.poster_path) if take.poster_path else None
     except UnsafePathError as error:
         raise _outside_error(label, node.id, error.message) from None
-    if not _there(clip):
+    missing = not _there(clip)
+    if missing and not (missing_clips is MissingClips.SHOWN_WITHOUT
+                        or (missing_clips is MissingClips.TIMED_BY_TAKE and _made_length(take) is not None)):
         raise ExportError(f"The branch can't be exported: the clip of {label} is missing ({clip}).",
                           hint=REMAKE_CLIP_HINT, remake=(node.id,))
     if poster is not None and not _there(poster, blocked=False):
@@ -146,7 +164,8 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int) -> Turn:
                 action=clean_text(action_sentence(node.instruction, character, tree.cast_names())).strip(),
                 story=_clean_story(node.story), stale=take.stale, applied=turn_change(tree, node.id),
                 media_root=project.path, clip_rel=take.clip_path,
-                poster_rel=take.poster_path if poster is not None else "")
+                poster_rel=take.poster_path if poster is not None else "", clip_missing=missing,
+                made_length=_made_length(take))
 
 
 OUTSIDE_HINT = ("The studio reads a project's media only inside its folder, and this path was written by hand or "
@@ -308,8 +327,21 @@ def stale_note(branch: Branch) -> str:
             "before an earlier turn changed); re-roll the branch for an episode that follows on")
 
 
-def collect_branch(project: Project, leaf_id: str) -> Branch:
+class MissingClips(Enum):
+    """What an export does with a turn whose clip file is gone (:func:`collect_branch`)."""
+
+    REFUSED = "refused"
+    """A video or a timeline: it needs the pictures."""
+    TIMED_BY_TAKE = "timed by take"
+    """Subtitles: collected where its take recorded the length it was made with, to time them by."""
+    SHOWN_WITHOUT = "shown without"
+    """A sheet: collected, shown by its poster or without a picture."""
+
+
+def collect_branch(project: Project, leaf_id: str, missing_clips: MissingClips = MissingClips.REFUSED) -> Branch:
     """The root-to-``leaf_id`` branch; raises :class:`ExportError` naming the first bad turn.
+    ``missing_clips``: whether a turn whose clip file is gone is collected
+    (:attr:`Turn.clip_missing`) rather than refused, for exports that need no picture of it.
 
     Read from one snapshot of the tree (it never changes), so the branch is consistent
     even while the worker's writer adds takes."""
@@ -326,7 +358,7 @@ def collect_branch(project: Project, leaf_id: str) -> Branch:
     collected: list[Turn] = []
     for number, node in enumerate(turns, start=1):
         try:
-            collected.append(_turn(project, tree, node, number))
+            collected.append(_turn(project, tree, node, number, missing_clips))
         except ExportError as error:
             raise _with_later_missing(error, project, tree, turns[number:], number + 1) from None
     return Branch(

@@ -182,7 +182,15 @@ def indexed_info(turn: Turn) -> StreamInfo | None:
 
 
 def _length_of(turn: Turn) -> StreamInfo | ExportError:
-    """The clip's frames and rate from its index, else from its probe (or why it can't be read)."""
+    """The clip's frames and rate from its index, else from its probe (or why it can't be read).
+    A missing clip (collected for subtitles: :attr:`Turn.clip_missing`) has the length its take
+    was made with, where the take recorded it."""
+    if turn.clip_missing:
+        if turn.made_length is None:
+            return ExportError(f"The clip of {turn.label} is missing ({turn.clip}), and its take recorded no length "
+                               "to time the subtitles by.", hint=REMAKE_CLIP_HINT, remake=(turn.node_id,))
+        frames, fps = turn.made_length
+        return StreamInfo(codec="", profile="", pix_fmt="", width=0, height=0, fps=fps, time_base="", frames=frames)
     return indexed_info(turn) or _probe_turn(turn)
 
 

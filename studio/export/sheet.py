@@ -146,8 +146,10 @@ def _clip_lengths(turns: list[Turn]) -> tuple[dict[int, tuple[int, Fraction]], d
     from studio.export.plan import probe_clips
     from studio.storage.ffmpeg import StreamInfo
 
-    lengths = {index: found for index, turn in enumerate(turns) if (found := indexed_clip_length(turn)) is not None}
-    unread = [index for index in range(len(turns)) if index not in lengths]
+    lengths = {index: found for index, turn in enumerate(turns)
+               if (found := turn.made_length if turn.clip_missing else indexed_clip_length(turn)) is not None}
+    # a missing clip is not probed: the export's note names it (studio.export.api.missing_clips_note)
+    unread = [index for index in range(len(turns)) if index not in lengths and not turns[index].clip_missing]
     errors: dict[int, ExportError] = {}
     for index, info in zip(unread, probe_clips([turns[index] for index in unread]), strict=True):
         if isinstance(info, StreamInfo):
@@ -174,6 +176,11 @@ def unreadable_clips_note(unreadable: list[tuple[Turn, ExportError]]) -> str:
             f"{'they are' if many else 'it is'} re-rolled (`kamishibai info` lists the damaged clips)")
 
 
+MISSING_PICTURE_SIZE = (720, 480)
+MISSING_PICTURE_GREY = (128, 128, 128)
+"""The panel of a turn whose clip and poster are both gone: the studio's clips' size, grey."""
+
+
 def poster_image(turn: Turn) -> Image.Image:
     """The take's poster, or the clip's first frame when the poster file is missing, is
     not an image, or is too large to decode safely (see :func:`open_image`)."""
@@ -186,6 +193,8 @@ def poster_image(turn: Turn) -> Image.Image:
                 return open_image(source, what="poster")
         except (MediaError, OSError, UnsafePathError):
             pass
+    if turn.clip_missing:  # no picture to show: a plain grey panel (the export's note says why)
+        return Image.new("RGB", MISSING_PICTURE_SIZE, MISSING_PICTURE_GREY)
     from studio.storage.ffmpeg import decode_frames, probe
 
     denied = clip_permission_error(turn.clip, turn.label, turn.media_root, turn.clip_rel)
