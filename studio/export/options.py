@@ -282,6 +282,12 @@ class ExportOptions:
         return self.overlay or self.captions == CaptionMode.BURN or self.has_cards or self.crossfade > 0
 
 
+def seconds_text(seconds: float) -> str:
+    """``seconds`` to the millisecond, as the files hold them (an SRT's times, 1/8 s frames):
+    ``2.125``, ``5.5``, ``17``. Two decimals said 2.12 s of an episode whose files end at 2.125 s."""
+    return f"{seconds:.3f}".rstrip("0").rstrip(".")
+
+
 @dataclass(frozen=True)
 class ExportResult:
     """What an export wrote. ``paths[0]`` is the main file (an SRT sidecar or further sheet
@@ -310,5 +316,5 @@ class ExportResult:
             return f"{self.path}: {turns} on {pages}{files}; rendered in {self.seconds:.1f} s"
         how = "stream copy (no re-encoding)" if self.used_stream_copy else (
             "re-encoded" if self.format.is_video else "written")
-        return (f"{self.path}: {turns}, {self.duration:.2f} s, {plural(self.frames, 'frame')}; "
+        return (f"{self.path}: {turns}, {seconds_text(self.duration)} s, {plural(self.frames, 'frame')}; "
                 f"{how} in {self.seconds:.1f} s")
